@@ -1,0 +1,267 @@
+"""GF-canonical JSON: RFC 8785 (JCS) restricted to I-JSON, plus the strict parser for received frames.
+
+Stdlib-only on purpose: the plugin SDK imports this module, and a plugin needs nothing but the
+standard library. Where `orjson` is importable (the host), it is used as the fast encoder.
+
+The fast path hands the whole value to a C encoder with sorted keys, then checks the *output*
+for the only things a C encoder renders differently from JCS: floats (ECMAScript number form),
+keys outside the BMP (JCS sorts by UTF-16 code units, C encoders by code points) and, for the
+stdlib encoder, integers past 2**53 and non-string keys. Those checks are regex scans in C, so
+documents of strings, ints, bools, lists and dicts never meet a Python-level loop. Anything the
+checks flag is re-encoded by the exact path, which is the definition.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+_orjson: ModuleType | None
+try:  # the host has orjson; the plugin SDK runs without it
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - exercised by the stdlib-only subprocess test
+    _orjson = None
+
+MAX_SAFE_INTEGER = 2**53 - 1
+MAX_DEPTH = 512
+"""Deepest nesting a received frame may have; up to this depth everything must work."""
+
+# A number token in encoder output is always preceded by one of these (or starts the text).
+_FLOAT_TOKEN = re.compile(rb"(?:^|[:\[,])-?[0-9]+[.eE]")
+_NULL_TOKEN = re.compile(rb"(?:^|[:\[,])null")  # orjson renders NaN and Infinity as null
+_LONG_INT_TOKEN = re.compile(rb"(?:^|[:\[,])-?[0-9]{16}")
+_ORJSON_OPTIONS = (
+    (
+        _orjson.OPT_SORT_KEYS
+        | _orjson.OPT_STRICT_INTEGER
+        | _orjson.OPT_PASSTHROUGH_DATACLASS  # passthrough: no default, so these raise
+        | _orjson.OPT_PASSTHROUGH_DATETIME
+        | _orjson.OPT_PASSTHROUGH_SUBCLASS
+    )
+    if _orjson is not None
+    else 0
+)
+_ASTRAL = re.compile(rb"[\xf0-\xf4]")  # lead byte of a 4-byte UTF-8 sequence: a non-BMP char
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+
+
+def canonical(value: Any) -> bytes:
+    """GF-canonical JSON of a JSON value; ValueError for what I-JSON forbids."""
+    fast = _fast_encode(value)
+    if fast is not None:
+        return fast
+    try:
+        return _exact(value).encode("utf-8")
+    except RecursionError:
+        raise ValueError("nesting too deep to encode") from None
+
+
+def digest(value: Any) -> str:
+    """Lowercase hex sha256 of `canonical(value)`."""
+    return hashlib.sha256(canonical(value)).hexdigest()
+
+
+def _fast_encode(value: Any) -> bytes | None:
+    """C-encoded canonical bytes, or None where only the exact path is right."""
+    if _orjson is not None:
+        try:
+            out: bytes = _orjson.dumps(value, option=_ORJSON_OPTIONS)
+        except TypeError:  # non-str key, big int, surrogate, non-JSON type, too deep
+            return None
+        if _FLOAT_TOKEN.search(out) or _NULL_TOKEN.search(out) or _ASTRAL.search(out):
+            return None
+        return out
+    try:
+        text = json.dumps(
+            value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
+        )
+        out = text.encode("utf-8")
+    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
+        return None
+    if _FLOAT_TOKEN.search(out) or _LONG_INT_TOKEN.search(out) or _ASTRAL.search(out):
+        return None
+    # json.dumps silently turns int/float/bool/None keys into strings; a round trip shows it.
+    if json.loads(text) != value:
+        return None
+    return out
+
+
+def _exact(value: Any) -> str:
+    """The definition. One stack frame per nesting level, so MAX_DEPTH levels fit the default
+    recursion limit; hence loops below, not comprehensions (each would add a frame)."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, int):
+        if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+            raise ValueError(f"integer {value} is outside ±(2**53-1)")
+        return str(int(value))
+    if isinstance(value, float):
+        return number(value)
+    if isinstance(value, dict):
+        for key in value:
+            if not isinstance(key, str):
+                raise ValueError(f"object key {key!r} is not a string")
+        members = []
+        for key in sorted(value, key=_utf16_order):
+            members.append(_string(key) + ":" + _exact(value[key]))
+        return "{" + ",".join(members) + "}"
+    if isinstance(value, (list, tuple)):
+        items = []
+        for item in value:
+            items.append(_exact(item))
+        return "[" + ",".join(items) + "]"
+    raise ValueError(f"{type(value).__name__} is not a JSON value")
+
+
+def _utf16_order(key: str) -> bytes:
+    return key.encode("utf-16-be", "surrogatepass")
+
+
+def _string(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("string holds a lone surrogate") from None
+    # The stdlib escapes exactly as ECMAScript JSON.stringify does: " \\ \b \f \n \r \t and
+    # \u00xx (lowercase) for the other C0 controls, everything else raw.
+    return json.dumps(text, ensure_ascii=False)
+
+
+def number(value: float) -> str:
+    """ECMAScript Number::toString for a finite double (RFC 8785 §3.2.2.3)."""
+    if math.isnan(value) or math.isinf(value):
+        raise ValueError(f"{value} is not an I-JSON number")
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    mantissa, _, exp = repr(abs(value)).partition("e")
+    whole, _, frac = mantissa.partition(".")
+    digits = (whole + frac).lstrip("0")
+    # n: position of the decimal point relative to the start of `digits`
+    n = len(whole) + int(exp or 0) - (len(whole + frac) - len((whole + frac).lstrip("0")))
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    if k <= n <= 21:
+        body = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        body = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        body = "0." + "0" * -n + digits
+    else:
+        e = n - 1
+        body = (
+            digits[0]
+            + ("." + digits[1:] if k > 1 else "")
+            + "e"
+            + ("+" if e > 0 else "-")
+            + str(abs(e))
+        )
+    return sign + body
+
+
+# ---------------------------------------------------------------------------- strict parsing
+
+
+class JSONRejected(ValueError):
+    """A received line is not acceptable I-JSON; `reason` says why in a few words."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise JSONRejected(f"duplicate key {json.dumps(key, ensure_ascii=False)}")
+            seen.add(key)
+    return obj
+
+
+def _reject_constant(name: str) -> Any:
+    raise JSONRejected(f"{name} is not an I-JSON number")
+
+
+def _reject_huge_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise JSONRejected(f"number {text} overflows a double")
+    return value
+
+
+_STRING_LITERAL = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_INNERMOST = re.compile(rb"\[\]|\{\}")
+
+_decoder = json.JSONDecoder(
+    object_pairs_hook=_unique_pairs, parse_constant=_reject_constant, parse_float=_reject_huge_float
+)
+_decode: Callable[[str], Any] = _decoder.decode
+
+
+def loads_strict(line: bytes) -> Any:
+    """Parse one received line as I-JSON, or raise JSONRejected naming the single cause."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise JSONRejected(f"invalid UTF-8 at byte {exc.start}") from None
+    if _nesting_exceeds(line, MAX_DEPTH):
+        raise JSONRejected(f"nesting deeper than {MAX_DEPTH} levels")
+    try:
+        value = _decode(text)
+    except JSONRejected:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JSONRejected(f"{exc.msg} at column {exc.colno}") from None
+    except RecursionError:  # pragma: no cover - _nesting_exceeds bounds the depth first
+        raise JSONRejected("nesting too deep") from None
+    if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+        raise JSONRejected("string holds a lone surrogate")
+    return value
+
+
+def _nesting_exceeds(line: bytes, limit: int) -> bool:
+    """True when the JSON text nests deeper than `limit`; C-speed scans only.
+
+    Strings are cut out, everything but brackets deleted, then innermost pairs are removed one
+    level per pass: the number of passes is the depth. Few-bracket lines skip all of it.
+    """
+    if line.count(b"[") + line.count(b"{") <= limit:
+        return False
+    brackets = _STRING_LITERAL.sub(b"", line).translate(None, _NOT_BRACKETS)
+    for _ in range(limit):
+        brackets, removed = _INNERMOST.subn(b"", brackets)
+        if not brackets or not removed:
+            return False  # empty: within the limit; nothing removed: unbalanced, parser reports
+    return bool(brackets)
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False

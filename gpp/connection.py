@@ -1,0 +1,234 @@
+"""The sans-IO GPP/3 connection: one class for both parties, parameterized by role.
+
+Feed it the bytes read from the peer and pull events; hand it events and write the bytes it
+returns. It never touches a pipe, a process or a clock, so the asyncio host, the blocking SDK
+and the tests all drive the very same checks.
+"""
+
+from __future__ import annotations
+
+from . import codes
+from .messages import (
+    CATALOG,
+    Discover,
+    Event,
+    Phase,
+    PluginError,
+    Result,
+    Role,
+    event_from,
+    payload_of,
+    rule_for,
+)
+from .schema import PAYLOADS, Violation
+from .wire import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong, build_frame, parse_frame
+
+
+class UsageError(RuntimeError):
+    """The local side called the connection out of turn: a bug in the adapter, not the peer."""
+
+
+class Connection:
+    """One GPP/3 session seen from `role`. Any ProtocolError closes it for good (fail-closed)."""
+
+    def __init__(
+        self,
+        role: Role,
+        plugin_id: str,
+        plugin_version: str,
+        *,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    ) -> None:
+        self.role = role
+        self.plugin_id = plugin_id
+        self.plugin_version = plugin_version
+        self.phase = Phase.AWAITING_HELLO
+        self.frames_received = 0
+        self.frames_sent = 0
+        self.outstanding: str | None = None  # requestId of the discover awaiting its answer
+        self.error: codes.ProtocolError | None = None
+        self.last_frame: bytes | None = None  # the last line received, as sent
+        self._lines = LineBuffer(max_line_bytes)
+        self._eof = False
+
+    # ------------------------------------------------------------------------------ receiving
+
+    def receive_data(self, data: bytes) -> None:
+        """Bytes read from the peer; `b""` means its stream ended."""
+        if data:
+            self._lines.feed(data)
+        else:
+            self._eof = True
+
+    def next_event(self) -> Event | None:
+        """The next verified event from the peer, or None until more data is fed.
+
+        Raises the ProtocolError for the first fault, and from then on the same one.
+        """
+        if self.error is not None:
+            raise self.error
+        try:
+            return self._next_event()
+        except codes.ProtocolError as exc:
+            self._fail(exc)
+            raise
+
+    def _next_event(self) -> Event | None:
+        frame_no = self.frames_received + 1
+        try:
+            line = self._lines.next_line()
+        except LineTooLong as exc:
+            raise codes.FrameJSONError(
+                "line exceeds max_line_bytes",
+                frame=frame_no,
+                expected=f"at most {exc.cap} bytes",
+                got=f"more than {exc.cap} bytes",
+                offending_frame=exc.head,
+            ) from None
+        if line is None:
+            if self._eof and self.awaiting_peer:
+                partial = self._lines.pending
+                raise codes.UnexpectedEOFError(
+                    "output ended mid-frame"
+                    if partial
+                    else f"output ended before the expected frame ({self.phase.value})",
+                    frame=frame_no,
+                    expected="a complete frame",
+                    got="EOF",
+                    offending_frame=partial or None,
+                )
+            return None
+        self.frames_received = frame_no
+        self.last_frame = line
+        frame = parse_frame(
+            line,
+            frame=frame_no,
+            plugin_id=self.plugin_id,
+            plugin_version=self.plugin_version,
+            seq=frame_no,
+        )
+        message_type, payload = frame.message_type, frame.payload
+
+        def fail(
+            problem: str, field: str, expected: str | None, got: str | None
+        ) -> codes.SchemaError:
+            return codes.SchemaError(
+                problem,
+                frame=frame_no,
+                message_type=message_type,
+                field=field,
+                expected=expected,
+                got=got,
+                offending_frame=line,
+            )
+
+        rule = rule_for(message_type, payload)
+        if rule.sender is self.role:
+            raise fail(
+                f"is sent by the {self.role.value}, not the {self.role.peer.value}",
+                "type",
+                self.allowed_from_peer(),
+                message_type,
+            )
+        if self.phase not in rule.transitions:
+            raise fail(
+                f"arrived in the wrong phase ({self.phase.value})",
+                "type",
+                self.allowed_from_peer(),
+                message_type,
+            )
+        try:
+            PAYLOADS[message_type].check(payload)
+        except Violation as exc:
+            raise fail(exc.problem, _payload_field(exc.field), exc.expected, exc.got) from None
+        if self.phase is Phase.DISCOVERING and payload.get("requestId") not in (
+            None,
+            self.outstanding,
+        ):
+            raise fail(
+                "answers another request",
+                "payload.requestId",
+                repr(self.outstanding),
+                repr(payload["requestId"]),
+            )
+        self.phase = rule.transitions[self.phase]
+        if self.phase is not Phase.DISCOVERING:
+            self.outstanding = None
+        event = event_from(message_type, payload, frame.digest)
+        if isinstance(event, Discover):
+            self.outstanding = event.request_id
+        return event
+
+    @property
+    def partial_frame(self) -> bytes:
+        """Bytes of a frame begun but not finished (for timeout and EOF diagnostics)."""
+        return self._lines.pending
+
+    @property
+    def awaiting_peer(self) -> bool:
+        """Whether the protocol expects a frame from the peer now (so EOF is a fault)."""
+        return bool(self.allowed_from_peer())
+
+    def allowed_from_peer(self) -> str:
+        """The message types the peer may send in this phase, for diagnostics."""
+        return " or ".join(
+            name
+            for name, rule in CATALOG.items()
+            if rule.sender is self.role.peer and self.phase in rule.transitions
+        )
+
+    # -------------------------------------------------------------------------------- sending
+
+    def send(self, event: Event) -> bytes:
+        """The frame bytes for a local event. A payload that breaks its schema raises
+        InvalidRequestError before anything changes: the session stays usable."""
+        if self.error is not None:
+            raise UsageError(f"session is closed: {self.error.fail_line()}")
+        message_type, payload = payload_of(event)
+        rule = rule_for(message_type, payload)
+        if rule.sender is self.role.peer:
+            raise UsageError(f"a {self.role.value} does not send {message_type}")
+        if self.phase not in rule.transitions:
+            raise UsageError(f"cannot send {message_type} while {self.phase.value}")
+        frame_no = self.frames_sent + 1
+        try:
+            PAYLOADS[message_type].check(payload)
+        except Violation as exc:
+            raise codes.InvalidRequestError(
+                exc.problem,
+                frame=frame_no,
+                message_type=message_type,
+                field=_payload_field(exc.field),
+                expected=exc.expected,
+                got=exc.got,
+            ) from None
+        if isinstance(event, (Result, PluginError)) and event.request_id != self.outstanding:
+            raise UsageError(f"answer to {event.request_id!r} while {self.outstanding!r} is open")
+        line, _ = build_frame(self.plugin_id, self.plugin_version, message_type, frame_no, payload)
+        self.frames_sent = frame_no
+        self.phase = rule.transitions[self.phase]
+        self.outstanding = event.request_id if isinstance(event, Discover) else None
+        return line
+
+    def send_fatal(self, code: str, message: str) -> bytes:
+        """A session-fatal `error` frame, sendable in any phase, even after a receive fault:
+        it is how a party tells its peer why it is leaving."""
+        frame_no = self.frames_sent + 1
+        line, _ = build_frame(
+            self.plugin_id,
+            self.plugin_version,
+            "error",
+            frame_no,
+            {"code": code, "message": message},
+        )
+        self.frames_sent = frame_no
+        self.phase = Phase.CLOSED
+        return line
+
+    def _fail(self, error: codes.ProtocolError) -> None:
+        self.error = error
+        self.phase = Phase.CLOSED
+
+
+def _payload_field(field: str) -> str:
+    return f"payload.{field}" if field else "payload"

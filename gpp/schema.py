@@ -1,0 +1,282 @@
+"""Strict payload schemas of GPP/3 (DESIGN.md §3), as data, checked by a few small combinators.
+
+A check raises `Violation` naming the first fault; the field path is assembled while the
+exception unwinds, so the happy path builds no strings at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .canonical_json import MAX_SAFE_INTEGER
+
+MAX_PATHS = 10_000
+MAX_REQUEST_ID = 128
+REASONS = ("not-found", "unreadable", "unsupported", "parse-error", "too-large")
+
+
+class Violation(Exception):
+    """One schema fault: `problem` (e.g. "missing"), what was expected and what came."""
+
+    def __init__(self, problem: str, expected: str | None = None, got: str | None = None) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.expected = expected
+        self.got = got
+        self._segments: list[str | int] = []
+
+    def at(self, segment: str | int) -> Violation:
+        self._segments.insert(0, segment)
+        return self
+
+    @property
+    def field(self) -> str:
+        text = ""
+        for seg in self._segments:
+            text += f"[{seg}]" if isinstance(seg, int) else (f".{seg}" if text else seg)
+        return text
+
+
+def describe(value: Any) -> str:
+    """How a received value is named in a diagnostic: its JSON type, and short scalars."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean {'true' if value else 'false'}"
+    if isinstance(value, int):
+        return f"integer {value}"
+    if isinstance(value, float):
+        return f"number {value!r}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:39] + "…"
+        return f"string {shown!r}"
+    if isinstance(value, list):
+        return f"array of {len(value)}"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+class Spec:
+    """A named check: `expected` is how the diagnostic names a valid value."""
+
+    __slots__ = ("check", "expected")
+
+    def __init__(self, expected: str, check: Callable[[Any], None]) -> None:
+        self.expected = expected
+        self.check = check
+
+
+def _type_check(expected: str, ok: Callable[[Any], bool]) -> Spec:
+    def check(value: Any) -> None:
+        if not ok(value):
+            raise Violation("has the wrong type", expected, describe(value))
+
+    return Spec(expected, check)
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+
+
+STRING = _type_check("string", lambda v: type(v) is str)
+INTEGER = _type_check("integer within ±(2^53-1)", _is_int)
+SCALAR = _type_check("string, integer or boolean", lambda v: type(v) in (str, bool) or _is_int(v))
+
+
+def positive_int() -> Spec:
+    def check(value: Any) -> None:
+        if not _is_int(value) or value < 1:
+            raise Violation(
+                "has the wrong value" if _is_int(value) else "has the wrong type",
+                "integer >= 1",
+                describe(value),
+            )
+
+    return Spec("integer >= 1", check)
+
+
+def matching(expected: str, pattern: str) -> Spec:
+    regex = re.compile(pattern)
+
+    def check(value: Any) -> None:
+        if type(value) is not str:
+            raise Violation("has the wrong type", expected, describe(value))
+        if not regex.fullmatch(value):
+            raise Violation("has the wrong value", expected, describe(value))
+
+    return Spec(expected, check)
+
+
+def one_of(*choices: str) -> Spec:
+    expected = "one of " + ", ".join(f'"{c}"' for c in choices)
+    allowed = frozenset(choices)
+
+    def check(value: Any) -> None:
+        if type(value) is not str:
+            raise Violation("has the wrong type", expected, describe(value))
+        if value not in allowed:
+            raise Violation("has the wrong value", expected, describe(value))
+
+    return Spec(expected, check)
+
+
+def array(item: Spec, *, min_items: int = 0, max_items: int | None = None) -> Spec:
+    expected = "array" if not min_items else f"array of at least {min_items}"
+    check_item = item.check
+
+    def check(value: Any) -> None:
+        if type(value) is not list:
+            raise Violation("has the wrong type", expected, describe(value))
+        if len(value) < min_items:
+            raise Violation("is too short", expected, describe(value))
+        if max_items is not None and len(value) > max_items:
+            raise Violation("is too long", f"at most {max_items} items", describe(value))
+        for index, element in enumerate(value):
+            try:
+                check_item(element)
+            except Violation as exc:
+                raise exc.at(index) from None
+
+    return Spec(expected, check)
+
+
+def mapping(values: Spec) -> Spec:
+    """An object with free string keys (attrs)."""
+    check_value = values.check
+
+    def check(value: Any) -> None:
+        if type(value) is not dict:
+            raise Violation("has the wrong type", "object", describe(value))
+        for key, element in value.items():
+            try:
+                check_value(element)
+            except Violation as exc:
+                raise exc.at(key) from None
+
+    return Spec("object", check)
+
+
+def record(required: Mapping[str, Spec], optional: Mapping[str, Spec] | None = None) -> Spec:
+    """An object with exactly these keys: every required one, any optional one, nothing else."""
+    fields = list(required.items())
+    optional = dict(optional or {})
+    allowed = frozenset(required) | frozenset(optional)
+    size = len(required)
+
+    def check(value: Any) -> None:
+        if type(value) is not dict:
+            raise Violation("has the wrong type", "object", describe(value))
+        for key, spec in fields:
+            try:
+                element = value[key]
+            except KeyError:
+                raise Violation("missing", spec.expected, None).at(key) from None
+            try:
+                spec.check(element)
+            except Violation as exc:
+                raise exc.at(key) from None
+        if len(value) != size:
+            for key, element in value.items():
+                if key in optional:
+                    try:
+                        optional[key].check(element)
+                    except Violation as exc:
+                        raise exc.at(key) from None
+                elif key not in allowed:
+                    raise Violation("is not allowed", "no such field", describe(element)).at(key)
+
+    return Spec("object", check)
+
+
+# ------------------------------------------------------------------------------ repo paths
+
+_DRIVE = re.compile(r"[A-Za-z]:")
+
+
+def path_problem(path: Any) -> str | None:
+    """The rule a repo-relative path breaks, or None when it is valid (DESIGN.md §3)."""
+    if type(path) is not str:
+        return f"must be a string, got {describe(path)}"
+    if path == ".":
+        return None
+    if not path:
+        return "must not be empty"
+    if "\x00" in path:
+        return "must not contain NUL"
+    if "\\" in path:
+        return "must not contain a backslash"
+    if path.startswith("/"):
+        return "must be relative (no leading /)"
+    if _DRIVE.match(path):
+        return "must not start with a drive letter"
+    for segment in path.split("/"):
+        if segment == "":
+            return "must not contain an empty segment"
+        if segment in (".", ".."):
+            return f"must not contain a {segment!r} segment"
+    return None
+
+
+def _check_path(value: Any) -> None:
+    problem = path_problem(value)
+    if problem is not None:
+        raise Violation(
+            f"is not a repo-relative path ({problem})", "repo-relative path", describe(value)
+        )
+
+
+PATH = Spec("repo-relative path", _check_path)
+REQUEST_ID = matching(f"string of 1..{MAX_REQUEST_ID} chars", rf"(?s).{{1,{MAX_REQUEST_ID}}}")
+
+LOCATION = record({"path": PATH, "line": positive_int()})
+RESOURCE = record({"kind": STRING, "name": STRING, "location": LOCATION, "attrs": mapping(SCALAR)})
+UNRESOLVED = record({"path": PATH, "reason": one_of(*REASONS), "detail": STRING})
+FINDING = record(
+    {
+        "code": matching("UPPER_SNAKE code", r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*"),
+        "detail": STRING,
+        "locations": array(LOCATION),
+    }
+)
+SIGNAL = record(
+    {
+        "resource": matching('"<kind>:<name>"', r"(?s)[^:]+:.+"),
+        "signal": STRING,
+        "value": SCALAR,
+        "source": LOCATION,
+    }
+)
+DOCUMENT_FIELDS = {
+    "resources": array(RESOURCE),
+    "unresolved": array(UNRESOLVED),
+    "findings": array(FINDING),
+    "classificationSignals": array(SIGNAL),
+}
+DOCUMENT = record(DOCUMENT_FIELDS)
+"""What a plugin's `discover` handler returns: the result payload without its requestId."""
+
+
+def _capabilities_check(value: Any) -> None:
+    _CAPABILITY_LIST.check(value)
+    if "discover" not in value:
+        raise Violation('lacks "discover"', 'array containing "discover"', describe(value))
+
+
+_CAPABILITY_LIST = array(STRING, min_items=1)
+
+PAYLOADS: dict[str, Spec] = {
+    "hello": record(
+        {"capabilities": Spec('non-empty array containing "discover"', _capabilities_check)}
+    ),
+    "ready": record({}),
+    "discover": record(
+        {"requestId": REQUEST_ID, "paths": array(PATH, min_items=1, max_items=MAX_PATHS)}
+    ),
+    "result": record({"requestId": REQUEST_ID, **DOCUMENT_FIELDS}),
+    "error": record({"code": STRING, "message": STRING}, optional={"requestId": REQUEST_ID}),
+    "shutdown": record({}),
+    "bye": record({}),
+}

@@ -1,0 +1,87 @@
+"""The Python plugin SDK: a blocking `serve` loop over stdin/stdout. Standard library only.
+
+A plugin author writes `discover(paths) -> dict` and calls `serve`; the SDK speaks GPP/3, checks
+every host frame with the same connection the host uses, and keeps the handler's mistakes
+inside the plugin: an exception or an invalid document becomes a request-scoped error frame
+with a clear message, never a malformed frame on the wire.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from typing import IO, Any
+
+from . import codes
+from .connection import Connection
+from .messages import Bye, Discover, Hello, PluginError, Result, Role, SessionError, Shutdown
+from .schema import DOCUMENT, Violation
+
+DiscoverHandler = Callable[[list[str]], dict[str, Any]]
+
+EXIT_OK = 0
+EXIT_PROTOCOL = 2  # the host broke GPP/3 or went away mid-session
+
+
+def serve(
+    plugin_id: str,
+    plugin_version: str,
+    discover: DiscoverHandler,
+    *,
+    capabilities: Iterable[str] = ("discover",),
+    stdin: IO[bytes] | None = None,
+    stdout: IO[bytes] | None = None,
+) -> int:
+    """Run one session until the host says shutdown (returns 0) or breaks the protocol
+    (writes a session-fatal error frame, prints the diagnostic on stderr, returns 2)."""
+    reader = stdin if stdin is not None else sys.stdin.buffer
+    writer = stdout if stdout is not None else sys.stdout.buffer
+    read = getattr(reader, "read1", reader.read)
+    conn = Connection(Role.PLUGIN, plugin_id, plugin_version)
+
+    def write(line: bytes) -> None:
+        try:
+            writer.write(line)
+            writer.flush()
+        except (BrokenPipeError, ValueError):  # host gone, or stream closed
+            pass
+
+    write(conn.send(Hello(tuple(capabilities))))
+    while True:
+        try:
+            while (event := conn.next_event()) is None:
+                conn.receive_data(read(1 << 16))
+        except codes.ProtocolError as err:
+            print(err.diagnostic(), file=sys.stderr, flush=True)
+            write(conn.send_fatal(err.code, err.fail_line()))
+            return EXIT_PROTOCOL
+        if isinstance(event, Discover):
+            write(conn.send(_answer(event, discover)))
+        elif isinstance(event, Shutdown):
+            write(conn.send(Bye()))
+            return EXIT_OK
+        elif isinstance(event, SessionError):
+            print(
+                f"[plugin-protocol] host ended the session: {event.code}: {event.message}",
+                file=sys.stderr,
+                flush=True,
+            )
+            return EXIT_PROTOCOL
+        # Ready needs no answer
+
+
+def _answer(request: Discover, handler: DiscoverHandler) -> Result | PluginError:
+    try:
+        document = handler(list(request.paths))
+    except Exception as exc:  # the plugin's own failure: scoped to this request
+        return PluginError(request.request_id, type(exc).__name__, str(exc) or type(exc).__name__)
+    try:
+        DOCUMENT.check(document)
+    except Violation as exc:
+        message = (
+            f"discover handler returned an invalid document: {exc.field or 'document'} "
+            f"{exc.problem} — expected {exc.expected or 'nothing'}, got {exc.got or 'nothing'}"
+        )
+        print(f"[plugin-protocol] {message}", file=sys.stderr, flush=True)
+        return PluginError(request.request_id, "E_SCHEMA", message)
+    return Result(request.request_id, document)

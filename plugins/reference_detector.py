@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Reference detector (id `reference-detector`, version 1.0.0): reads `.gfx` files.
+
+The format, one directive a line (`#` starts a comment line):
+
+    table users pii=email,phone
+    route GET /users/{id} auth=required
+
+Every rule here is mirrored by `reference_detector.mjs`; the two must give byte-identical
+documents, so splitting is on ASCII space and tab only and every message is a fixed text.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import Any
+
+try:
+    from gpp.sdk import serve
+except ImportError:  # run from a checkout by a bare interpreter: use the repo's gpp/
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from gpp.sdk import serve
+
+PLUGIN_ID = "reference-detector"
+PLUGIN_VERSION = "1.0.0"
+SUFFIX = ".gfx"
+MAX_FILE_BYTES = 16 * 1024 * 1024
+_WORDS = re.compile(r"[ \t]+")
+
+
+def discover(paths: list[str]) -> dict[str, Any]:
+    root = os.path.realpath(".")
+    files: dict[str, None] = {}  # insertion-ordered set of repo-relative file paths
+    unresolved: list[dict[str, Any]] = []
+    for path in paths:
+        problem = _locate(path, root, files)
+        if problem:
+            unresolved.append({"path": path, "reason": problem[0], "detail": problem[1]})
+    resources: list[dict[str, Any]] = []
+    signals: list[dict[str, Any]] = []
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for rel in sorted(files, key=_utf8):
+        try:
+            with open(rel, "rb") as handle:
+                text = handle.read().decode("utf-8")
+        except UnicodeDecodeError:
+            unresolved.append({"path": rel, "reason": "unreadable", "detail": "not valid UTF-8"})
+            continue
+        except OSError:
+            unresolved.append({"path": rel, "reason": "unreadable", "detail": "cannot be read"})
+            continue
+        for number, line in enumerate(text.split("\n"), start=1):
+            parsed = _parse(line)
+            if parsed is None:
+                continue
+            if isinstance(parsed, str):
+                unresolved.append(
+                    {"path": rel, "reason": "parse-error", "detail": f"line {number}: {parsed}"}
+                )
+                continue
+            kind, name, attrs = parsed
+            location = {"path": rel, "line": number}
+            resources.append({"kind": kind, "name": name, "location": location, "attrs": attrs})
+            for key, value in attrs.items():
+                signals.append(
+                    {
+                        "resource": f"{kind}:{name}",
+                        "signal": key,
+                        "value": value,
+                        "source": location,
+                    }
+                )
+            if kind == "table":
+                tables.setdefault(name, []).append(location)
+    findings: list[dict[str, Any]] = [
+        {
+            "code": "DUPLICATE_TABLE_NAME",
+            "detail": f"table {name} is defined {len(locations)} times",
+            "locations": locations,
+        }
+        for name, locations in tables.items()
+        if len(locations) > 1
+    ]
+    findings.sort(key=lambda f: _at(f["locations"][0]))
+    unresolved.sort(key=lambda u: _utf8(u["path"]))  # stable: a file's errors stay in line order
+    return {
+        "resources": resources,
+        "unresolved": unresolved,
+        "findings": findings,
+        "classificationSignals": signals,
+    }
+
+
+def _locate(path: str, root: str, files: dict[str, None]) -> tuple[str, str] | None:
+    """Add the .gfx files `path` names to `files`, or say why it cannot be read."""
+    if not os.path.lexists(path):
+        return "not-found", "no such file or directory"
+    real = os.path.realpath(path)
+    if real != root and not real.startswith(root + os.sep):
+        return "unreadable", "symlink leads outside the repository"
+    if os.path.isdir(path):
+        _walk(path, files)
+        return None
+    if not path.endswith(SUFFIX):
+        return "unsupported", f"not a {SUFFIX} file"
+    if not os.path.isfile(path):
+        return "unreadable", "not a regular file"
+    if os.path.getsize(path) > MAX_FILE_BYTES:
+        return "too-large", f"larger than {MAX_FILE_BYTES} bytes"
+    files[path] = None
+    return None
+
+
+def _walk(directory: str, files: dict[str, None]) -> None:
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith(".") or entry.is_symlink():
+            continue
+        rel = entry.name if directory == "." else f"{directory}/{entry.name}"
+        try:
+            rel.encode("utf-8")
+        except UnicodeEncodeError:  # a name that is not UTF-8 cannot be reported in JSON
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            _walk(rel, files)
+        elif entry.is_file(follow_symlinks=False) and entry.name.endswith(SUFFIX):
+            files[rel] = None
+
+
+def _parse(line: str) -> tuple[str, str, dict[str, Any]] | str | None:
+    """(kind, name, attrs) for a directive, an error text for a malformed line, None to skip."""
+    words = [w for w in _WORDS.split(line.rstrip("\r")) if w]
+    if not words or words[0].startswith("#"):
+        return None
+    directive, args = words[0], words[1:]
+    positional = {"table": 1, "route": 2}.get(directive)
+    if positional is None:
+        return f"unknown directive {directive}"
+    names = args[:positional]
+    if len(names) < positional or any("=" in w for w in names):
+        return "expected table NAME" if directive == "table" else "expected route METHOD PATH"
+    attrs: dict[str, Any] = {}
+    for word in args[positional:]:
+        key, sep, value = word.partition("=")
+        if not sep or not key or not value:
+            return f"expected key=value, got {word}"
+        attrs[key] = value
+    return directive, " ".join(names), attrs
+
+
+def _utf8(path: str) -> bytes:
+    return path.encode("utf-8")
+
+
+def _at(location: dict[str, Any]) -> tuple[bytes, int]:
+    return _utf8(location["path"]), location["line"]
+
+
+if __name__ == "__main__":
+    sys.exit(serve(PLUGIN_ID, PLUGIN_VERSION, discover))

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURE_PLUGINS = REPO / "tests" / "fixtures" / "plugins"
+DEMO_REPO = REPO / "plugins" / "examples" / "demo-repo"
+REFERENCE_DETECTOR = REPO / "plugins" / "reference_detector.py"
+
+
+def fixture_command(name: str) -> list[str]:
+    return [sys.executable, str(FIXTURE_PLUGINS / f"plugin_{name}.py")]
+
+
+def reference_command() -> list[str]:
+    return [sys.executable, str(REFERENCE_DETECTOR)]
+
+
+def process_gone(pid: int | None) -> bool:
+    """True when no process (running or zombie) has this pid any more."""
+    assert pid is not None
+    return not os.path.exists(f"/proc/{pid}")
+
+
+@pytest.fixture
+def demo_repo() -> Path:
+    return DEMO_REPO

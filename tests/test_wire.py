@@ -1,0 +1,188 @@
+"""Framing with the byte cap, envelope build/verify, and the sans-IO connection on bytes alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gpp import codes
+from gpp.canonical_json import canonical, digest
+from gpp.connection import Connection, UsageError
+from gpp.messages import Bye, Discover, Hello, Phase, PluginError, Ready, Result, Role, Shutdown
+from gpp.wire import LineBuffer, LineTooLong, build_frame, parse_frame
+
+ID, VERSION = "p", "1.0.0"
+EMPTY = {"resources": [], "unresolved": [], "findings": [], "classificationSignals": []}
+
+
+def test_line_buffer_splits_lines_across_chunks() -> None:
+    buf = LineBuffer(cap=100)
+    buf.feed(b"ab")
+    assert buf.next_line() is None
+    buf.feed(b"c\nde\n\nf")
+    assert [buf.next_line(), buf.next_line(), buf.next_line(), buf.next_line()] == [
+        b"abc",
+        b"de",
+        b"",
+        None,
+    ]
+    assert buf.pending == b"f"
+
+
+def test_line_buffer_refuses_an_endless_line_while_reading() -> None:
+    buf = LineBuffer(cap=1000)
+    fed = 0
+    with pytest.raises(LineTooLong):
+        while True:  # a peer that never sends a newline
+            buf.feed(b"x" * 300)
+            fed += 300
+            buf.next_line()
+    assert fed <= 1200  # refused within one chunk of the cap, not at the newline
+
+
+def test_line_buffer_accepts_exactly_the_cap() -> None:
+    buf = LineBuffer(cap=10)
+    buf.feed(b"x" * 10 + b"\n")
+    assert buf.next_line() == b"x" * 10
+    buf.feed(b"y" * 11 + b"\n")
+    with pytest.raises(LineTooLong):
+        buf.next_line()
+
+
+def test_built_frame_is_canonical_and_its_digest_covers_type_seq_payload() -> None:
+    payload = {"capabilities": ["discover"]}
+    line, frame_digest = build_frame(ID, VERSION, "hello", 1, payload)
+    envelope = {
+        "protocolVersion": 3,
+        "pluginId": ID,
+        "pluginVersion": VERSION,
+        "type": "hello",
+        "seq": 1,
+        "payload": payload,
+        "digest": frame_digest,
+    }
+    assert line == canonical(envelope) + b"\n"
+    assert frame_digest == digest({"type": "hello", "seq": 1, "payload": payload})
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(
+        st.text(max_size=10),
+        st.recursive(
+            st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(),
+            lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=5), c, max_size=4),
+            max_leaves=20,
+        ),
+        max_size=6,
+    ),
+    st.sampled_from(["hello", "result", "error", "bye"]),
+    st.integers(1, 10**6),
+)
+def test_verify_of_build_round_trips(payload: dict[str, Any], message_type: str, seq: int) -> None:
+    line, frame_digest = build_frame(ID, VERSION, message_type, seq, payload)
+    frame = parse_frame(
+        line.rstrip(b"\n"), frame=seq, plugin_id=ID, plugin_version=VERSION, seq=seq
+    )
+    assert (frame.message_type, frame.seq, frame.payload, frame.digest) == (
+        message_type,
+        seq,
+        payload,
+        frame_digest,
+    )
+
+
+def test_a_non_canonical_but_valid_frame_verifies() -> None:
+    payload = {"capabilities": ["discover"]}
+    d = digest({"type": "hello", "seq": 1, "payload": payload})
+    line = (
+        b'{ "type": "hello", "seq": 1, "payload": {"capabilities": ["discover"]}, "digest": "'
+        + d.encode()
+        + b'", "pluginVersion": "1.0.0", "pluginId": "p", "protocolVersion": 3 }'
+    )
+    assert (
+        parse_frame(line, frame=1, plugin_id=ID, plugin_version=VERSION, seq=1).payload == payload
+    )
+
+
+def _pair() -> tuple[Connection, Connection]:
+    return Connection(Role.HOST, ID, VERSION), Connection(Role.PLUGIN, ID, VERSION)
+
+
+def _deliver(data: bytes, to: Connection) -> Any:
+    to.receive_data(data)
+    return to.next_event()
+
+
+def test_host_and_plugin_machines_complete_a_session_over_bytes() -> None:
+    host, plugin = _pair()
+    assert _deliver(plugin.send(Hello(("discover",))), host) == Hello(("discover",))
+    assert _deliver(host.send(Ready()), plugin) == Ready()
+    assert host.phase is plugin.phase is Phase.IDLE
+    for n in range(3):
+        request = Discover(f"r{n}", ("src", "."))
+        assert _deliver(host.send(request), plugin) == request
+        assert host.phase is plugin.phase is Phase.DISCOVERING
+        answer = _deliver(plugin.send(Result(f"r{n}", EMPTY)), host)
+        assert isinstance(answer, Result)
+        assert (answer.request_id, answer.document) == (f"r{n}", EMPTY)
+    scoped = _deliver(host.send(Discover("bad", ("x",))), plugin)
+    assert scoped == Discover("bad", ("x",))
+    assert _deliver(plugin.send(PluginError("bad", "Oops", "no")), host) == PluginError(
+        "bad", "Oops", "no"
+    )
+    assert _deliver(host.send(Shutdown()), plugin) == Shutdown()
+    assert _deliver(plugin.send(Bye()), host) == Bye()
+    assert host.phase is plugin.phase is Phase.CLOSED
+    host.receive_data(b"")
+    assert host.next_event() is None  # EOF after bye is expected
+
+
+def test_an_invalid_local_request_leaves_the_session_untouched() -> None:
+    host, plugin = _pair()
+    _deliver(plugin.send(Hello(("discover",))), host)
+    _deliver(host.send(Ready()), plugin)
+    with pytest.raises(codes.InvalidRequestError) as info:
+        host.send(Discover("r1", ("../etc/passwd",)))
+    assert (info.value.field, info.value.frame) == ("payload.paths[0]", 2)
+    assert "'..' segment" in info.value.problem
+    assert host.phase is Phase.IDLE and host.frames_sent == 1
+    assert _deliver(host.send(Discover("r1", ("ok",))), plugin) == Discover("r1", ("ok",))
+
+
+def test_lock_step_is_enforced_locally() -> None:
+    host, plugin = _pair()
+    _deliver(plugin.send(Hello(("discover",))), host)
+    _deliver(host.send(Ready()), plugin)
+    host.send(Discover("r1", (".",)))
+    with pytest.raises(UsageError, match="cannot send discover"):
+        host.send(Discover("r2", (".",)))
+
+
+def test_eof_mid_frame_and_between_frames() -> None:
+    host, _ = _pair()
+    host.receive_data(b'{"protocolVersion":3')
+    assert host.next_event() is None
+    host.receive_data(b"")
+    with pytest.raises(codes.UnexpectedEOFError) as info:
+        host.next_event()
+    assert info.value.frame == 1 and info.value.offending_frame == '{"protocolVersion":3'
+    with pytest.raises(codes.UnexpectedEOFError):  # the connection stays failed
+        host.next_event()
+
+
+def test_plugin_side_rejects_a_host_frame_with_a_bad_path() -> None:
+    host, plugin = _pair()
+    _deliver(plugin.send(Hello(("discover",))), host)
+    _deliver(host.send(Ready()), plugin)
+    line, _ = build_frame(ID, VERSION, "discover", 2, {"requestId": "r", "paths": ["/etc"]})
+    with pytest.raises(codes.SchemaError) as info:
+        _deliver(line, plugin)
+    assert info.value.field == "payload.paths[0]"
+    assert plugin.phase is Phase.CLOSED
+    fatal = plugin.send_fatal(info.value.code, info.value.fail_line())
+    event = _deliver(fatal, host)
+    assert event.code == "E_SCHEMA"
