@@ -32,9 +32,12 @@ MAX_DEPTH = 512
 """Deepest nesting a received frame may have; up to this depth everything must work."""
 
 # A number token in encoder output is always preceded by one of these (or starts the text).
-_FLOAT_TOKEN = re.compile(rb"(?:^|[:\[,])-?[0-9]+[.eE]")
-_NULL_TOKEN = re.compile(rb"(?:^|[:\[,])null")  # orjson renders NaN and Infinity as null
-_LONG_INT_TOKEN = re.compile(rb"(?:^|[:\[,])-?[0-9]{16}")
+# A scalar token in encoder output follows one of `:[,` (or starts a top-level scalar, which the
+# `_scalar_needs_exact` check covers). Patterns start with a character class so `re` can skip
+# ahead fast; an anchored alternative (`^|…`) would make every position a candidate.
+_FLOAT_TOKEN = re.compile(rb"[:\[,]-?[0-9]+[.eE]")
+_NULL_TOKEN = re.compile(rb"[:\[,]null")  # orjson renders NaN and Infinity as null
+_LONG_INT_TOKEN = re.compile(rb"[:\[,]-?[0-9]{16}")
 _ORJSON_OPTIONS = (
     (
         _orjson.OPT_SORT_KEYS
@@ -46,7 +49,9 @@ _ORJSON_OPTIONS = (
     if _orjson is not None
     else 0
 )
-_ASTRAL = re.compile(rb"[\xf0-\xf4]")  # lead byte of a 4-byte UTF-8 sequence: a non-BMP char
+_SCALAR_STARTS = frozenset(bytes([c]) for c in b"-0123456789n")
+"""First byte of a top-level number or null: rare, so the exact path renders those."""
+_BELOW_ASTRAL_LEAD = bytes(range(0xF0))  # 0xF0+ leads a 4-byte UTF-8 sequence: a non-BMP char
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
@@ -66,16 +71,30 @@ def digest(value: Any) -> str:
     return hashlib.sha256(canonical(value)).hexdigest()
 
 
-def _fast_encode(value: Any) -> bytes | None:
+def canonical_trusted(value: Any) -> bytes:
+    """`canonical` for a value known to hold no floats, only safe integers and str keys.
+
+    Every GPP/3 payload is such a value once its schema has passed, so frames skip the float
+    and integer scans: what is left is one C encode and a C-speed scan for non-BMP characters.
+    """
+    fast = _fast_encode(value, trusted=True)
+    return fast if fast is not None else canonical(value)
+
+
+def _fast_encode(value: Any, trusted: bool = False) -> bytes | None:
     """C-encoded canonical bytes, or None where only the exact path is right."""
     if _orjson is not None:
         try:
             out: bytes = _orjson.dumps(value, option=_ORJSON_OPTIONS)
         except TypeError:  # non-str key, big int, surrogate, non-JSON type, too deep
             return None
-        if _FLOAT_TOKEN.search(out) or _NULL_TOKEN.search(out) or _ASTRAL.search(out):
+        if not trusted and (
+            _FLOAT_TOKEN.search(out)
+            or (b"null" in out and _NULL_TOKEN.search(out))
+            or out[:1] in _SCALAR_STARTS
+        ):
             return None
-        return out
+        return None if _has_astral(out) else out
     try:
         text = json.dumps(
             value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
@@ -83,12 +102,18 @@ def _fast_encode(value: Any) -> bytes | None:
         out = text.encode("utf-8")
     except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
         return None
-    if _FLOAT_TOKEN.search(out) or _LONG_INT_TOKEN.search(out) or _ASTRAL.search(out):
-        return None
-    # json.dumps silently turns int/float/bool/None keys into strings; a round trip shows it.
-    if json.loads(text) != value:
-        return None
-    return out
+    if not trusted:
+        if _FLOAT_TOKEN.search(out) or _LONG_INT_TOKEN.search(out) or out[:1] in _SCALAR_STARTS:
+            return None
+        # json.dumps silently turns int/float/bool/None keys into strings; a round trip shows it
+        if json.loads(text) != value:
+            return None
+    return None if _has_astral(out) else out
+
+
+def _has_astral(utf8: bytes) -> bool:
+    """Whether any character lies outside the BMP (the only ones JCS orders differently)."""
+    return bool(utf8.translate(None, _BELOW_ASTRAL_LEAD))
 
 
 def _exact(value: Any) -> str:
@@ -213,6 +238,20 @@ _decoder = json.JSONDecoder(
 _decode: Callable[[str], Any] = _decoder.decode
 
 
+def loads_fast(line: bytes) -> Any | None:
+    """orjson's parse, or None when orjson is missing or refuses the line.
+
+    Not strict on its own: duplicate keys pass (last wins) and the depth limit is 1024, so a
+    caller must confirm with `loads_strict` unless the line proves to be canonical.
+    """
+    if _orjson is None:
+        return None
+    try:
+        return _orjson.loads(line)
+    except _orjson.JSONDecodeError:
+        return None
+
+
 def loads_strict(line: bytes) -> Any:
     """Parse one received line as I-JSON, or raise JSONRejected naming the single cause."""
     try:
@@ -242,7 +281,11 @@ def _nesting_exceeds(line: bytes, limit: int) -> bool:
     """
     if line.count(b"[") + line.count(b"{") <= limit:
         return False
-    brackets = _STRING_LITERAL.sub(b"", line).translate(None, _NOT_BRACKETS)
+    if b"\\" in line:  # escapes: only the full string-literal scan knows where strings end
+        outside_strings = _STRING_LITERAL.sub(b"", line)
+    else:  # without escapes, every other piece between quotes is a string's content
+        outside_strings = b"".join(line.split(b'"')[::2])
+    brackets = outside_strings.translate(None, _NOT_BRACKETS)
     for _ in range(limit):
         brackets, removed = _INNERMOST.subn(b"", brackets)
         if not brackets or not removed:

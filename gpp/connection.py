@@ -7,6 +7,8 @@ and the tests all drive the very same checks.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import codes
 from .messages import (
     CATALOG,
@@ -21,7 +23,7 @@ from .messages import (
     rule_for,
 )
 from .schema import PAYLOADS, Violation
-from .wire import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong, build_frame, parse_frame
+from .wire import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong, build_frame, decode_frame
 
 
 class UsageError(RuntimeError):
@@ -100,63 +102,38 @@ class Connection:
             return None
         self.frames_received = frame_no
         self.last_frame = line
-        frame = parse_frame(
-            line,
-            frame=frame_no,
-            plugin_id=self.plugin_id,
-            plugin_version=self.plugin_version,
-            seq=frame_no,
-        )
-        message_type, payload = frame.message_type, frame.payload
 
-        def fail(
-            problem: str, field: str, expected: str | None, got: str | None
-        ) -> codes.SchemaError:
-            return codes.SchemaError(
-                problem,
-                frame=frame_no,
-                message_type=message_type,
-                field=field,
-                expected=expected,
-                got=got,
-                offending_frame=line,
-            )
+        def check_payload(message_type: str, payload: Any) -> None:
+            """May this message arrive now, and is its payload what the catalog says?"""
 
-        rule = rule_for(message_type, payload)
-        if rule.sender is self.role:
-            raise fail(
-                f"is sent by the {self.role.value}, not the {self.role.peer.value}",
-                "type",
-                self.allowed_from_peer(),
-                message_type,
-            )
-        if self.phase not in rule.transitions:
-            raise fail(
-                f"arrived in the wrong phase ({self.phase.value})",
-                "type",
-                self.allowed_from_peer(),
-                message_type,
-            )
-        try:
-            PAYLOADS[message_type].check(payload)
-        except Violation as exc:
-            raise fail(exc.problem, _payload_field(exc.field), exc.expected, exc.got) from None
-        if self.phase is Phase.DISCOVERING and payload.get("requestId") not in (
-            None,
-            self.outstanding,
-        ):
-            raise fail(
-                "answers another request",
-                "payload.requestId",
-                repr(self.outstanding),
-                repr(payload["requestId"]),
-            )
-        self.phase = rule.transitions[self.phase]
-        if self.phase is not Phase.DISCOVERING:
-            self.outstanding = None
-        event = event_from(message_type, payload, frame.digest)
-        if isinstance(event, Discover):
-            self.outstanding = event.request_id
+            def fail(problem: str, field: str, expected: str | None, got: str | None) -> Exception:
+                return codes.SchemaError(problem, frame=frame_no, message_type=message_type,
+                                         field=field, expected=expected, got=got,
+                                         offending_frame=line)  # fmt: skip
+
+            rule = rule_for(message_type, payload)
+            if rule.sender is self.role:
+                raise fail(f"is sent by the {self.role.value}, not the {self.role.peer.value}",
+                           "type", self.allowed_from_peer(), message_type)  # fmt: skip
+            if self.phase not in rule.transitions:
+                raise fail(f"arrived in the wrong phase ({self.phase.value})", "type",
+                           self.allowed_from_peer(), message_type)  # fmt: skip
+            try:
+                PAYLOADS[message_type].check(payload)
+            except Violation as exc:
+                raise fail(exc.problem, _payload_field(exc.field), exc.expected, exc.got) from None
+            request_id = payload.get("requestId")
+            if self.phase is Phase.DISCOVERING and request_id not in (None, self.outstanding):
+                raise fail("answers another request", "payload.requestId",
+                           repr(self.outstanding), repr(request_id))  # fmt: skip
+
+        frame = decode_frame(line, frame=frame_no, plugin_id=self.plugin_id,
+                             plugin_version=self.plugin_version, seq=frame_no,
+                             check_payload=check_payload)  # fmt: skip
+        message_type = frame.message_type
+        self.phase = rule_for(message_type, frame.payload).transitions[self.phase]
+        event = event_from(message_type, frame.payload, frame.digest)
+        self.outstanding = event.request_id if isinstance(event, Discover) else None
         return event
 
     @property
@@ -204,7 +181,9 @@ class Connection:
             ) from None
         if isinstance(event, (Result, PluginError)) and event.request_id != self.outstanding:
             raise UsageError(f"answer to {event.request_id!r} while {self.outstanding!r} is open")
-        line, _ = build_frame(self.plugin_id, self.plugin_version, message_type, frame_no, payload)
+        line, _ = build_frame(
+            self.plugin_id, self.plugin_version, message_type, frame_no, payload, trusted=True
+        )
         self.frames_sent = frame_no
         self.phase = rule.transitions[self.phase]
         self.outstanding = event.request_id if isinstance(event, Discover) else None

@@ -60,34 +60,42 @@ def describe(value: Any) -> str:
 
 
 class Spec:
-    """A named check: `expected` is how the diagnostic names a valid value."""
+    """A named check: `expected` is how the diagnostic names a valid value.
 
-    __slots__ = ("check", "expected")
+    `any_str`: every string is valid here, so containers may skip the call for strings (the
+    checks run once per value of multi-megabyte results; calls are what they cost).
+    """
 
-    def __init__(self, expected: str, check: Callable[[Any], None]) -> None:
+    __slots__ = ("any_str", "check", "expected")
+
+    def __init__(self, expected: str, check: Callable[[Any], None], any_str: bool = False) -> None:
         self.expected = expected
         self.check = check
+        self.any_str = any_str
 
 
-def _type_check(expected: str, ok: Callable[[Any], bool]) -> Spec:
+def _type_check(expected: str, ok: Callable[[Any], bool], any_str: bool = False) -> Spec:
     def check(value: Any) -> None:
         if not ok(value):
             raise Violation("has the wrong type", expected, describe(value))
 
-    return Spec(expected, check)
+    return Spec(expected, check, any_str)
 
 
 def _is_int(value: Any) -> bool:
     return type(value) is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
 
 
-STRING = _type_check("string", lambda v: type(v) is str)
-INTEGER = _type_check("integer within ±(2^53-1)", _is_int)
-SCALAR = _type_check("string, integer or boolean", lambda v: type(v) in (str, bool) or _is_int(v))
+STRING = _type_check("string", lambda v: type(v) is str, any_str=True)
+SCALAR = _type_check(
+    "string, integer or boolean", lambda v: type(v) in (str, bool) or _is_int(v), any_str=True
+)
 
 
 def positive_int() -> Spec:
     def check(value: Any) -> None:
+        if type(value) is int and 0 < value <= MAX_SAFE_INTEGER:
+            return
         if not _is_int(value) or value < 1:
             raise Violation(
                 "has the wrong value" if _is_int(value) else "has the wrong type",
@@ -146,11 +154,16 @@ def array(item: Spec, *, min_items: int = 0, max_items: int | None = None) -> Sp
 def mapping(values: Spec) -> Spec:
     """An object with free string keys (attrs)."""
     check_value = values.check
+    any_str = values.any_str
 
     def check(value: Any) -> None:
         if type(value) is not dict:
             raise Violation("has the wrong type", "object", describe(value))
         for key, element in value.items():
+            if type(key) is not str:
+                raise Violation("has a key that is not a string", "string keys", describe(key))
+            if any_str and type(element) is str:
+                continue
             try:
                 check_value(element)
             except Violation as exc:
@@ -161,7 +174,7 @@ def mapping(values: Spec) -> Spec:
 
 def record(required: Mapping[str, Spec], optional: Mapping[str, Spec] | None = None) -> Spec:
     """An object with exactly these keys: every required one, any optional one, nothing else."""
-    fields = list(required.items())
+    fields = [(key, spec, spec.check, spec.any_str) for key, spec in required.items()]
     optional = dict(optional or {})
     allowed = frozenset(required) | frozenset(optional)
     size = len(required)
@@ -169,13 +182,15 @@ def record(required: Mapping[str, Spec], optional: Mapping[str, Spec] | None = N
     def check(value: Any) -> None:
         if type(value) is not dict:
             raise Violation("has the wrong type", "object", describe(value))
-        for key, spec in fields:
+        for key, spec, check_field, any_str in fields:
             try:
                 element = value[key]
             except KeyError:
                 raise Violation("missing", spec.expected, None).at(key) from None
+            if any_str and type(element) is str:
+                continue
             try:
-                spec.check(element)
+                check_field(element)
             except Violation as exc:
                 raise exc.at(key) from None
         if len(value) != size:
@@ -220,9 +235,19 @@ def path_problem(path: Any) -> str | None:
     return None
 
 
+_VALID_PATHS: set[str] = set()
+"""Paths already found valid: a result names the same few files thousands of times."""
+
+
 def _check_path(value: Any) -> None:
+    if type(value) is str and value in _VALID_PATHS:
+        return
     problem = path_problem(value)
-    if problem is not None:
+    if problem is None:
+        if len(_VALID_PATHS) > 65_536:
+            _VALID_PATHS.clear()
+        _VALID_PATHS.add(value)
+    else:
         raise Violation(
             f"is not a repo-relative path ({problem})", "repo-relative path", describe(value)
         )

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from . import codes
-from .canonical_json import JSONRejected, canonical, loads_strict
+from .canonical_json import JSONRejected, canonical, canonical_trusted, loads_fast, loads_strict
 from .messages import CATALOG
 from .schema import describe
 
@@ -81,33 +82,49 @@ def frame_digest(message_type: str, seq: int, payload_json: bytes) -> str:
 
 
 def build_frame(
-    plugin_id: str, plugin_version: str, message_type: str, seq: int, payload: dict[str, Any]
+    plugin_id: str,
+    plugin_version: str,
+    message_type: str,
+    seq: int,
+    payload: Any,
+    *,
+    trusted: bool = False,
 ) -> tuple[bytes, str]:
-    """The newline-terminated frame, canonical itself, and its digest."""
-    payload_json = canonical(payload)
+    """The newline-terminated frame, canonical itself, and its digest.
+
+    `trusted`: the payload passed its GPP/3 schema (so it holds no floats), which lets the
+    encoder skip the scans that only floats need.
+    """
+    payload_json = canonical_trusted(payload) if trusted else canonical(payload)
     digest = frame_digest(message_type, seq, payload_json)
+    return _envelope_line(
+        plugin_id, plugin_version, message_type, seq, payload_json, digest
+    ), digest
+
+
+def _envelope_line(
+    plugin_id: str,
+    plugin_version: str,
+    message_type: str,
+    seq: int,
+    payload_json: bytes,
+    digest: str,
+) -> bytes:
     # Canonical key order: digest payload pluginId pluginVersion protocolVersion seq type.
-    line = b"".join(
+    return b"".join(
         (
-            b'{"digest":"',
-            digest.encode(),
-            b'","payload":',
-            payload_json,
-            b',"pluginId":',
-            canonical(plugin_id),
-            b',"pluginVersion":',
-            canonical(plugin_version),
+            b'{"digest":"', digest.encode(), b'","payload":', payload_json,
+            b',"pluginId":', canonical(plugin_id),
+            b',"pluginVersion":', canonical(plugin_version),
             b',"protocolVersion":%d,"seq":%d,"type":' % (PROTOCOL_VERSION, seq),
-            canonical(message_type),
-            b"}\n",
+            canonical(message_type), b"}\n",
         )
-    )
-    return line, digest
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Frame:
-    """A received frame whose envelope, identity, seq and digest are verified."""
+    """A received frame whose envelope, payload and digest are verified."""
 
     message_type: str
     seq: int
@@ -115,22 +132,71 @@ class Frame:
     digest: str
 
 
-def parse_frame(line: bytes, *, frame: int, plugin_id: str, plugin_version: str, seq: int) -> Frame:
-    """Verify one received line's envelope, or raise the single ProtocolError for it.
+PayloadCheck = Callable[[str, Any], None]
+"""Raises the ProtocolError for a payload that may not arrive now (phase, schema, requestId)."""
+
+
+def decode_frame(
+    line: bytes,
+    *,
+    frame: int,
+    plugin_id: str,
+    plugin_version: str,
+    seq: int,
+    check_payload: PayloadCheck,
+) -> Frame:
+    """Verify one received line completely, or raise the single ProtocolError for it.
 
     Checks run in the order that makes the cause precise: JSON, object, version (so a GPP/2
-    peer is named as such before anything else), exact keys, identity, type, seq, digest.
-    """
+    peer is named as such before anything else), exact keys, identity, type, seq, digest form,
+    then `check_payload`, then the digest itself. The payload is checked before its digest
+    because a payload that passed its schema holds no floats, so it encodes on the fast path.
 
+    Parsing is orjson's where it is importable; orjson lets duplicate keys and deep nesting
+    through, so the strict parser has the last word whenever the line is not exactly the
+    canonical frame (which cannot hold either), and whenever any check fails.
+    """
+    value = loads_fast(line) if line else None
+    try:
+        if value is None:
+            value = _strict_value(line, frame)
+        result = _verify(line, value, frame, plugin_id, plugin_version, seq, check_payload)
+    except codes.ProtocolError:
+        _strict_value(line, frame)  # a JSON-level fault outranks what the fast parse let through
+        raise
+    payload_json, message_type = result
+    if line + b"\n" != _envelope_line(
+        plugin_id, plugin_version, message_type, seq, payload_json, value["digest"]
+    ):
+        _strict_value(line, frame)
+    return Frame(message_type, seq, value["payload"], value["digest"])
+
+
+def _strict_value(line: bytes, frame: int) -> Any:
+    if not line:
+        raise codes.FrameJSONError(
+            "empty line", frame=frame, expected="a JSON object", got="nothing", offending_frame=line
+        )
+    try:
+        return loads_strict(line)
+    except JSONRejected as exc:
+        raise codes.FrameJSONError(
+            f"invalid JSON: {exc.reason}", frame=frame, offending_frame=line
+        ) from None
+
+
+def _verify(
+    line: bytes,
+    value: Any,
+    frame: int,
+    plugin_id: str,
+    plugin_version: str,
+    seq: int,
+    check_payload: PayloadCheck,
+) -> tuple[bytes, str]:
     def fail(cls: type[codes.ProtocolError], problem: str, **fields: Any) -> codes.ProtocolError:
         return cls(problem, frame=frame, offending_frame=line, **fields)
 
-    if not line:
-        raise fail(codes.FrameJSONError, "empty line", expected="a JSON object", got="nothing")
-    try:
-        value = loads_strict(line)
-    except JSONRejected as exc:
-        raise fail(codes.FrameJSONError, f"invalid JSON: {exc.reason}") from None
     if not isinstance(value, dict):
         raise fail(
             codes.FrameJSONError,
@@ -190,11 +256,10 @@ def parse_frame(line: bytes, *, frame: int, plugin_id: str, plugin_version: str,
         )
     got_seq = value["seq"]
     if type(got_seq) is not int or got_seq != seq:
-        problem = (
-            "repeats an earlier frame"
-            if type(got_seq) is int and got_seq < seq
-            else ("skips ahead" if type(got_seq) is int else "has the wrong type")
-        )
+        if type(got_seq) is not int:
+            problem = "has the wrong type"
+        else:
+            problem = "repeats an earlier frame" if got_seq < seq else "skips ahead"
         raise fail(
             codes.SchemaError,
             problem,
@@ -213,18 +278,8 @@ def parse_frame(line: bytes, *, frame: int, plugin_id: str, plugin_version: str,
             expected="64 lowercase hex digits",
             got=describe(sent_digest),
         )
-    payload = value["payload"]
-    try:
-        payload_json = canonical(payload)
-    except ValueError as exc:  # e.g. an integer outside ±(2^53-1)
-        raise fail(
-            codes.SchemaError,
-            f"is not canonicalizable: {exc}",
-            message_type=message_type,
-            field="payload",
-            expected="I-JSON value",
-            got=describe(payload),
-        ) from None
+    check_payload(message_type, value["payload"])
+    payload_json = canonical_trusted(value["payload"])
     actual = frame_digest(message_type, seq, payload_json)
     if actual != sent_digest:
         raise fail(
@@ -235,7 +290,7 @@ def parse_frame(line: bytes, *, frame: int, plugin_id: str, plugin_version: str,
             expected=actual,
             got=sent_digest,
         )
-    return Frame(message_type, seq, payload, actual)
+    return payload_json, message_type
 
 
 _ENVELOPE_EXPECTED = {

@@ -12,7 +12,7 @@ from gpp import codes
 from gpp.canonical_json import canonical, digest
 from gpp.connection import Connection, UsageError
 from gpp.messages import Bye, Discover, Hello, Phase, PluginError, Ready, Result, Role, Shutdown
-from gpp.wire import LineBuffer, LineTooLong, build_frame, parse_frame
+from gpp.wire import LineBuffer, LineTooLong, build_frame, decode_frame
 
 ID, VERSION = "p", "1.0.0"
 EMPTY = {"resources": [], "unresolved": [], "findings": [], "classificationSignals": []}
@@ -84,9 +84,7 @@ def test_built_frame_is_canonical_and_its_digest_covers_type_seq_payload() -> No
 )
 def test_verify_of_build_round_trips(payload: dict[str, Any], message_type: str, seq: int) -> None:
     line, frame_digest = build_frame(ID, VERSION, message_type, seq, payload)
-    frame = parse_frame(
-        line.rstrip(b"\n"), frame=seq, plugin_id=ID, plugin_version=VERSION, seq=seq
-    )
+    frame = _decode(line.rstrip(b"\n"), seq)
     assert (frame.message_type, frame.seq, frame.payload, frame.digest) == (
         message_type,
         seq,
@@ -103,9 +101,23 @@ def test_a_non_canonical_but_valid_frame_verifies() -> None:
         + d.encode()
         + b'", "pluginVersion": "1.0.0", "pluginId": "p", "protocolVersion": 3 }'
     )
-    assert (
-        parse_frame(line, frame=1, plugin_id=ID, plugin_version=VERSION, seq=1).payload == payload
-    )
+    assert _decode(line, 1).payload == payload
+
+
+def _decode(line: bytes, seq: int) -> Any:
+    return decode_frame(line, frame=seq, plugin_id=ID, plugin_version=VERSION, seq=seq,
+                        check_payload=lambda message_type, payload: None)  # fmt: skip
+
+
+def test_fast_parse_defers_to_the_strict_parser_on_duplicate_keys() -> None:
+    payload = {"capabilities": ["discover"]}
+    line, _ = build_frame(ID, VERSION, "hello", 1, payload)
+    duplicated = line.rstrip(b"\n")[:-1] + b',"seq":1}'
+    with pytest.raises(codes.FrameJSONError, match='duplicate key "seq"'):
+        _decode(duplicated, 1)
+    deep = line.replace(b'"payload":{', b'"payload":{"x":' + b"[" * 600 + b"]" * 600 + b",")
+    with pytest.raises(codes.FrameJSONError, match="nesting deeper than 512"):
+        _decode(deep.rstrip(b"\n"), 1)
 
 
 def _pair() -> tuple[Connection, Connection]:
