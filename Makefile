@@ -20,8 +20,8 @@ serve: install
 	$(BIN)/gpp serve
 
 lint: install
-	$(BIN)/ruff check gpp plugins tests bench
-	$(BIN)/ruff format --check gpp plugins tests bench
+	$(BIN)/ruff check gpp app plugins tests bench
+	$(BIN)/ruff format --check gpp app plugins tests bench
 
 typecheck: install
 	$(BIN)/mypy

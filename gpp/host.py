@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import shutil
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +37,7 @@ from .messages import (
 from .process import StderrRing, kill_group, scrubbed_env, spawn, wait_exit
 from .wire import DEFAULT_MAX_LINE_BYTES
 
+log = logging.getLogger("gpp.host")
 READ_CHUNK = 1 << 16
 EOF_EXIT_GRACE_S = 2.0
 """How long a plugin whose stdout ended gets to exit by itself, so its status can be reported."""
@@ -101,6 +104,8 @@ class PluginSession:
                 got=" ".join(self.command),
             ) from None
         self.pid = self._proc.pid
+        started = time.perf_counter()
+        self._log("spawn", command=" ".join(self.command))
         assert self._proc.stderr is not None
         self._stderr_task = asyncio.create_task(
             self.stderr.drain(self._proc.stderr, self._on_stderr)
@@ -110,6 +115,8 @@ class PluginSession:
             assert isinstance(hello, Hello)
             self.capabilities = hello.capabilities
             await self._send(Ready())
+        self._log("handshake", ms=round((time.perf_counter() - started) * 1000, 2),
+                  capabilities=",".join(self.capabilities))  # fmt: skip
 
     async def discover(self, paths: Sequence[str], request_id: str | None = None) -> dict[str, Any]:
         """The result payload for `paths`; raises InvalidRequestError (nothing sent, session
@@ -162,7 +169,8 @@ class PluginSession:
 
     @property
     def alive(self) -> bool:
-        return not self.closed and self._proc is not None
+        """Started, not closed, and the process has not exited (e.g. died while idle)."""
+        return not self.closed and self._proc is not None and self._proc.returncode is None
 
     @property
     def phase(self) -> Phase:
@@ -240,6 +248,7 @@ class PluginSession:
     async def _fatal(self, error: codes.ProtocolError) -> None:
         """Kill, reap, complete the error with exit status and stderr, raise it."""
         proc = self._proc
+        self._log("kill", reason=error.code, frame=error.frame)
         if proc is not None and isinstance(error, codes.UnexpectedEOFError):
             error.exit_code = await wait_exit(proc, EOF_EXIT_GRACE_S)
             if error.exit_code is None:
@@ -264,6 +273,9 @@ class PluginSession:
             if not done:
                 self._stderr_task.cancel()
         self._cleanup_files()
+
+    def _log(self, event: str, **fields: object) -> None:
+        log.info(event, extra={"fields": {"plugin": self.plugin_id, "pid": self.pid, **fields}})
 
     def _cleanup_files(self) -> None:
         if self._home:

@@ -305,3 +305,8 @@ PAYLOADS: dict[str, Spec] = {
     "shutdown": record({}),
     "bye": record({}),
 }
+
+DISCOVER_REQUEST = record(
+    {"paths": array(PATH, min_items=1, max_items=MAX_PATHS)}, optional={"requestId": REQUEST_ID}
+)
+"""The body of the gateway's POST /plugins/{id}/discover."""

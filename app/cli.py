@@ -1,0 +1,178 @@
+"""The `gpp` command: serve the gateway, run one discovery without HTTP, check a config.
+
+Exit codes: 0 success; 1 a bad config or bad arguments; 2 any E_* failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shlex
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from gpp import __version__, codes
+from gpp.canonical_json import canonical_trusted
+from gpp.host import PluginSession
+from gpp.wire import PROTOCOL_VERSION
+
+from .config import PYTHON_PLACEHOLDER, ConfigError, default_config_path, load_config
+from .security import is_loopback_host
+
+EXIT_CONFIG = 1
+EXIT_PROTOCOL = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gpp",
+        description="gate-forge gateway: run untrusted discovery plugins over GPP/3.",
+        epilog="Run `gpp COMMAND --help` for each command's options.",
+    )
+    parser.add_argument("--version", action="version",
+                        version=f"gpp {__version__} (GPP/{PROTOCOL_VERSION})")  # fmt: skip
+    commands = parser.add_subparsers(dest="subcommand", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="start the HTTP gateway",
+                                description="Start the HTTP gateway (loopback only by default).")  # fmt: skip
+    serve.add_argument("--config", type=Path,
+                       help="registry TOML (default: $GPP_CONFIG or plugins/registry.toml)")  # fmt: skip
+    serve.add_argument("--host", help="bind address (default from config: 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="bind port (default from config: 8787)")
+    serve.add_argument("--uds", metavar="PATH",
+                       help="listen on this Unix domain socket instead of host:port")  # fmt: skip
+    serve.add_argument("--allow-non-loopback", action="store_true",
+                       help="permit binding to a non-loopback address")  # fmt: skip
+    serve.add_argument("--log-level", default="info",
+                       choices=["debug", "info", "warning", "error"])  # fmt: skip
+
+    discover = commands.add_parser(
+        "discover",
+        help="run one discovery without HTTP and print the result document",
+        description="Run one discovery and print the result document (GF-canonical JSON). "
+        "Either name a registered plugin: `gpp discover --config FILE PLUGIN_ID PATH...`, or "
+        "give the command: `gpp discover --command CMD --plugin-id ID --plugin-version V "
+        "[--root DIR] PATH...`. On failure prints the two diagnostic lines and exits 2.",
+    )
+    discover.add_argument("--config", type=Path, help="registry TOML naming the plugin")
+    discover.add_argument(
+        "--command", help=f"plugin command line ({PYTHON_PLACEHOLDER} = this Python)"
+    )
+    discover.add_argument("--plugin-id")
+    discover.add_argument("--plugin-version")
+    discover.add_argument("--root", type=Path, default=Path("."),
+                          help="repository the plugin reads (its cwd; default .)")  # fmt: skip
+    discover.add_argument("--request-id")
+    discover.add_argument("args", nargs="+", metavar="[PLUGIN_ID] PATH")
+
+    check = commands.add_parser("check-config", help="validate a registry TOML file",
+                                description="Validate a config; print every problem and exit 1.")  # fmt: skip
+    check.add_argument("file", type=Path)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.subcommand == "serve":
+        return _serve(args, parser)
+    if args.subcommand == "discover":
+        return _discover(args, parser)
+    return _check_config(args.file)
+
+
+def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import uvicorn
+
+    from . import logs
+    from .main import create_app
+
+    logs.configure(args.log_level)
+    try:
+        config = load_config(args.config or default_config_path())
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_CONFIG
+    host = args.host or config.gateway.host
+    port = args.port if args.port is not None else config.gateway.port
+    if not args.uds and not is_loopback_host(host) and not args.allow_non_loopback:
+        parser.error(f"refusing to bind to non-loopback address {host!r}; "
+                     "pass --allow-non-loopback if you mean it")  # fmt: skip
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(config),
+            host=host,
+            port=port,
+            uds=args.uds,
+            log_config=None,
+            access_log=False,
+            timeout_graceful_shutdown=int(config.gateway.grace_seconds) or None,
+        )
+    )
+    # uvicorn drains, then re-raises the signal it caught against the handler it found. Finding
+    # a no-op one makes a drained SIGTERM/SIGINT shutdown exit 0, as promised.
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: None)
+    server.run()
+    return 0 if server.started else EXIT_CONFIG
+
+
+def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.config is not None:
+        if args.command:
+            parser.error("give either --config or --command, not both")
+        try:
+            config = load_config(args.config)
+        except ConfigError as exc:
+            print(exc, file=sys.stderr)
+            return EXIT_CONFIG
+        plugin_id, *paths = args.args
+        plugin = config.plugins.get(plugin_id)
+        if plugin is None or plugin.protocol != "gpp/3":
+            print(codes.UnknownPluginError(f"no GPP/3 plugin {plugin_id!r} in {args.config}")
+                  .diagnostic(), file=sys.stderr)  # fmt: skip
+            return EXIT_PROTOCOL
+        if not paths:
+            parser.error("name at least one PATH after PLUGIN_ID")
+        session = PluginSession(plugin.command, plugin.id, plugin.version, cwd=str(plugin.root),
+                                env=plugin.env, timeouts=plugin.timeouts,
+                                max_line_bytes=plugin.limits.max_line_bytes)  # fmt: skip
+    else:
+        if not (args.command and args.plugin_id and args.plugin_version):
+            parser.error("--command needs --plugin-id and --plugin-version (or use --config)")
+        command = [w.replace(PYTHON_PLACEHOLDER, sys.executable) for w in shlex.split(args.command)]
+        paths = args.args
+        session = PluginSession(command, args.plugin_id, args.plugin_version,
+                                cwd=str(args.root))  # fmt: skip
+    try:
+        document = asyncio.run(_run_once(session, paths, args.request_id))
+    except codes.ProtocolError as exc:
+        print(exc.diagnostic(), file=sys.stderr)
+        return EXIT_PROTOCOL
+    sys.stdout.buffer.write(document + b"\n")
+    return 0
+
+
+async def _run_once(session: PluginSession, paths: list[str], request_id: str | None) -> bytes:
+    async with session:
+        result = await session.discover(paths, request_id)
+    return canonical_trusted(result)
+
+
+def _check_config(path: Path) -> int:
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_CONFIG
+    for plugin in config.plugins.values():
+        print(f"{plugin.id} {plugin.version} ({plugin.protocol}): {shlex.join(plugin.command)} "
+              f"in {plugin.root}")  # fmt: skip
+    print(f"{path}: OK, {len(config.plugins)} plugin(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

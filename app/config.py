@@ -1,0 +1,253 @@
+"""The gateway's TOML configuration, validated with pydantic.
+
+Every error names the file, the plugin entry and the key, and `check-config` prints all of them
+at once: a person fixing a registry should not have to play whack-a-mole.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from gpp.host import Timeouts
+from gpp.wire import DEFAULT_MAX_LINE_BYTES
+
+DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "plugins" / "registry.toml"
+PYTHON_PLACEHOLDER = "{python}"
+
+PositiveInt = Annotated[int, Field(gt=0)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SandboxConfig(_Strict):
+    """Per-plugin isolation (DESIGN.md §5, §7)."""
+
+    network: Literal[False, "inherit"] = False
+    memory_mb: PositiveInt = 1024
+    cpu_seconds: PositiveInt = 60
+    max_open_files: PositiveInt = 256
+    max_processes: PositiveInt = 64
+    max_file_size_mb: PositiveInt = 64
+    readonly_root: bool = False
+
+
+class SandboxOverride(_Strict):
+    """A [plugin.sandbox] table: any subset of the sandbox keys."""
+
+    network: Literal[False, "inherit"] | None = None
+    memory_mb: PositiveInt | None = None
+    cpu_seconds: PositiveInt | None = None
+    max_open_files: PositiveInt | None = None
+    max_processes: PositiveInt | None = None
+    max_file_size_mb: PositiveInt | None = None
+    readonly_root: bool | None = None
+
+
+class GatewayConfig(_Strict):
+    host: str = "127.0.0.1"
+    port: Annotated[int, Field(ge=0, le=65535)] = 8787
+    token_file: Path | None = None
+    allowed_origins: list[str] = []
+    allowed_hosts: list[str] = []
+    """Host header values accepted besides loopback names (only useful with a non-loopback bind)."""
+    max_body_bytes: PositiveInt = 1024 * 1024
+    grace_seconds: Annotated[float, Field(ge=0)] = 10.0
+
+
+class Limits(_Strict):
+    """The per-plugin settings [defaults] provides and a [[plugin]] entry may override."""
+
+    handshake_ms: PositiveInt = 10_000
+    request_ms: PositiveInt = 10_000
+    shutdown_ms: PositiveInt = 5_000
+    max_line_bytes: PositiveInt = DEFAULT_MAX_LINE_BYTES
+    instances: Annotated[int, Field(gt=0, le=64)] = 1
+    max_queue: Annotated[int, Field(ge=0)] = 64
+
+
+class DefaultsConfig(Limits):
+    sandbox: SandboxConfig = SandboxConfig()
+
+
+class PluginEntry(_Strict):
+    """A [[plugin]] table as written; `resolve` turns it into a PluginConfig."""
+
+    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]
+    version: Annotated[str, Field(min_length=1, max_length=128)]
+    protocol: Literal["gpp/3", "jsonrpc-2.0"] = "gpp/3"
+    command: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
+    root: str = "."
+    eager: bool = False
+    env: dict[str, str] = {}
+    handshake_ms: PositiveInt | None = None
+    request_ms: PositiveInt | None = None
+    shutdown_ms: PositiveInt | None = None
+    max_line_bytes: PositiveInt | None = None
+    instances: Annotated[int, Field(gt=0, le=64)] | None = None
+    max_queue: Annotated[int, Field(ge=0)] | None = None
+    sandbox: SandboxOverride = SandboxOverride()
+
+
+class PluginConfig(_Strict):
+    """A registered plugin, with defaults applied and paths made absolute."""
+
+    id: str
+    version: str
+    protocol: Literal["gpp/3", "jsonrpc-2.0"]
+    command: list[str]
+    root: Path
+    eager: bool
+    env: dict[str, str]
+    limits: Limits
+    sandbox: SandboxConfig
+
+    @property
+    def timeouts(self) -> Timeouts:
+        return Timeouts(
+            handshake_ms=self.limits.handshake_ms,
+            request_ms=self.limits.request_ms,
+            shutdown_ms=self.limits.shutdown_ms,
+        )
+
+
+class ConfigFile(_Strict):
+    gateway: GatewayConfig = GatewayConfig()
+    defaults: DefaultsConfig = DefaultsConfig()
+    plugin: list[PluginEntry] = []
+
+
+class Config(_Strict):
+    path: Path
+    gateway: GatewayConfig
+    plugins: dict[str, PluginConfig]
+
+    def token(self) -> str | None:
+        """The bearer token: GPP_TOKEN wins over token_file; None means no token."""
+        if os.environ.get("GPP_TOKEN"):
+            return os.environ["GPP_TOKEN"]
+        if self.gateway.token_file is not None:
+            return self.gateway.token_file.read_text("utf-8").strip() or None
+        return None
+
+
+class ConfigError(Exception):
+    """Every problem found in a config file, one line each."""
+
+    def __init__(self, path: Path, problems: list[str]) -> None:
+        self.path = path
+        self.problems = problems
+        super().__init__("\n".join(f"{path}: {p}" for p in problems))
+
+
+def default_config_path() -> Path:
+    return Path(os.environ.get("GPP_CONFIG") or DEFAULT_CONFIG)
+
+
+def load_config(path: Path | str | None = None) -> Config:
+    """Read, validate and resolve a config file, or raise ConfigError listing every problem."""
+    path = Path(path) if path is not None else default_config_path()
+    try:
+        raw = tomllib.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise ConfigError(path, [f"cannot read: {exc.strerror or exc}"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(path, [f"not valid TOML: {exc}"]) from None
+    problems = _duplicate_ids(raw)
+    try:
+        parsed = ConfigFile.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(path, [_describe(err, raw) for err in exc.errors()] + problems) from None
+    base = path.resolve().parent
+    plugins: dict[str, PluginConfig] = {}
+    for index, entry in enumerate(parsed.plugin):
+        where = f"[[plugin]] #{index + 1} ({entry.id})"
+        try:
+            plugins[entry.id] = _resolve(entry, parsed.defaults, base)
+        except ValueError as exc:
+            problems.append(f"{where}: {exc}")
+    if problems:
+        raise ConfigError(path, problems)
+    gateway = parsed.gateway
+    if gateway.token_file is not None and not gateway.token_file.is_absolute():
+        gateway = gateway.model_copy(update={"token_file": base / gateway.token_file})
+    return Config(path=path.resolve(), gateway=gateway, plugins=plugins)
+
+
+def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> PluginConfig:
+    root = (base / entry.root).resolve()
+    if not root.is_dir():
+        raise ValueError(f"root: {root} is not a directory")
+    limits = Limits(
+        **{
+            name: getattr(entry, name)
+            if getattr(entry, name) is not None
+            else getattr(defaults, name)
+            for name in Limits.model_fields
+        }
+    )
+    sandbox = defaults.sandbox.model_copy(update=entry.sandbox.model_dump(exclude_none=True))
+    return PluginConfig(
+        id=entry.id,
+        version=entry.version,
+        protocol=entry.protocol,
+        command=resolve_command(entry.command, base),
+        root=root,
+        eager=entry.eager,
+        env=entry.env,
+        limits=limits,
+        sandbox=sandbox,
+    )
+
+
+def resolve_command(command: list[str], base: Path) -> list[str]:
+    """`{python}` becomes this interpreter; a word naming a file beside the config becomes its
+    absolute path (so `reference_detector.py` works whatever the gateway's cwd)."""
+    resolved = []
+    for word in command:
+        word = word.replace(PYTHON_PLACEHOLDER, sys.executable)
+        candidate = base / word
+        if not word.startswith("-") and not Path(word).is_absolute() and candidate.is_file():
+            word = str(candidate.resolve())
+        resolved.append(word)
+    return resolved
+
+
+def _duplicate_ids(raw: dict[str, Any]) -> list[str]:
+    entries = raw.get("plugin")
+    if not isinstance(entries, list):
+        return []
+    problems, seen = [], set()
+    for index, entry in enumerate(entries):
+        plugin_id = entry.get("id") if isinstance(entry, dict) else None
+        if isinstance(plugin_id, str) and plugin_id in seen:
+            problems.append(f"[[plugin]] #{index + 1} ({plugin_id}): id: registered twice")
+        seen.add(plugin_id)
+    return problems
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(part) for part in loc)
+
+
+def _describe(error: Any, raw: dict[str, Any]) -> str:
+    loc = tuple(error["loc"])
+    if len(loc) >= 2 and loc[0] == "plugin" and isinstance(loc[1], int):
+        index = loc[1]
+        entries = raw.get("plugin") or []
+        entry_id = (
+            entries[index].get("id", "?")
+            if index < len(entries) and isinstance(entries[index], dict)
+            else "?"
+        )
+        key = _loc(loc[2:]) or "entry"
+        return f"[[plugin]] #{index + 1} ({entry_id}): {key}: {error['msg']}"
+    where = _loc(loc) or "file"
+    return f"{where}: {error['msg']}"

@@ -1,0 +1,73 @@
+"""The application factory: `create_app(config)` builds a gateway; the CLI only calls it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import swagger_ui_bundle
+from fastapi import FastAPI, Request
+from starlette.responses import Response
+from starlette.staticfiles import StaticFiles
+
+from gpp import __version__
+
+from .config import Config
+from .metrics import GatewayMetrics
+from .pool import PluginPool, SessionFactory, SessionPool, default_session_factory
+from .problems import BodyTooLarge, http_problem
+from .routes import router
+from .security import SecurityMiddleware
+from .state import GatewayState
+
+log = logging.getLogger("gpp.gateway")
+
+
+def create_app(
+    config: Config, *, session_factory: SessionFactory = default_session_factory
+) -> FastAPI:
+    pool = SessionPool(
+        {
+            plugin_id: PluginPool(plugin, session_factory=session_factory)
+            for plugin_id, plugin in config.plugins.items()
+            if plugin.protocol == "gpp/3"
+        }
+    )
+    state = GatewayState(config=config, pool=pool, metrics=GatewayMetrics(pool))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        log.info("starting", extra={"fields": {"config": str(config.path),
+                                               "plugins": ",".join(config.plugins)}})  # fmt: skip
+        await pool.start_eager()
+        yield
+        log.info("stopping: shutting down plugin sessions")
+        await pool.close()
+        log.info("stopped")
+
+    app = FastAPI(
+        title="gate-forge gateway",
+        version=__version__,
+        summary="Runs untrusted discovery plugins over GPP/3 and answers what a repository holds.",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.gateway = state
+    app.include_router(router)
+    app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
+              name="docs-assets")  # fmt: skip
+
+    @app.exception_handler(BodyTooLarge)
+    async def body_too_large(request: Request, exc: BodyTooLarge) -> Response:
+        return http_problem(413, "Request body too large", str(exc))
+
+    app.add_middleware(
+        SecurityMiddleware,
+        token=config.token(),
+        allowed_origins=config.gateway.allowed_origins,
+        allowed_hosts=config.gateway.allowed_hosts,
+        max_body_bytes=config.gateway.max_body_bytes,
+    )
+    return app

@@ -1,0 +1,101 @@
+"""Pydantic models of what the HTTP API answers: they document the API in OpenAPI.
+
+The wire truth is gpp.schema (strict, stdlib-only, shared with the SDK); these mirror it for
+the generated documentation and for clients that want types.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Doc(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Location(_Doc):
+    path: str = Field(description="repo-relative, '/'-separated")
+    line: int = Field(ge=1)
+
+
+class Resource(_Doc):
+    kind: str
+    name: str
+    location: Location
+    attrs: dict[str, str | int | bool]
+
+
+class UnresolvedReason(_Doc):
+    path: str
+    reason: Literal["not-found", "unreadable", "unsupported", "parse-error", "too-large"]
+    detail: str
+
+
+class Finding(_Doc):
+    code: str = Field(pattern=r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
+    detail: str
+    locations: list[Location]
+
+
+class ClassificationSignal(_Doc):
+    resource: str = Field(description='"<kind>:<name>"')
+    signal: str
+    value: str | int | bool
+    source: Location
+
+
+class ResultDocument(_Doc):
+    """The result frame's payload, as GF-canonical JSON; X-GPP-Digest is the frame's digest."""
+
+    requestId: str
+    resources: list[Resource]
+    unresolved: list[UnresolvedReason]
+    findings: list[Finding]
+    classificationSignals: list[ClassificationSignal]
+
+
+class DiscoverRequest(_Doc):
+    paths: list[str] = Field(min_length=1, max_length=10_000,
+                             examples=[["."], ["api", "billing/orders.gfx"]])  # fmt: skip
+    requestId: str | None = Field(default=None, min_length=1, max_length=128)
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem document; `code` is the E_* code, `detail` the FAIL line."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str | None = None
+    plugin: str | None = None
+    frame: int | None = None
+    messageType: str | None = None
+    field: str | None = None
+    expected: str | None = None
+    got: str | None = None
+    offendingFrame: str | None = None
+    requestId: str | None = None
+    exitCode: int | None = None
+    stderrTail: str | None = None
+
+
+class PluginInfo(BaseModel):
+    id: str
+    version: str
+    protocol: Literal["gpp/3", "jsonrpc-2.0"]
+    state: Literal["idle", "starting", "ready", "busy", "backoff", "failed"]
+    capabilities: list[str]
+    pid: int | None
+    pids: list[int]
+    instances: int
+    queueDepth: int
+    restarts: int
+    served: int
+    failed: int
+    retryAfter: float | None
+    lastDiagnostic: str | None
+    lastCode: str | None
+    recentStderr: list[str]

@@ -1,0 +1,190 @@
+"""HTTP routes: each parses its input, calls the pool, and renders the answer. Nothing else."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Request
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse
+from starlette.responses import JSONResponse, Response
+
+from gpp import codes
+from gpp.canonical_json import canonical_trusted
+from gpp.schema import DISCOVER_REQUEST, Violation
+
+from .metrics import CONTENT_TYPE_LATEST
+from .models import DiscoverRequest, PluginInfo, Problem, ResultDocument
+from .pool import PluginPool, PoolRefusal, retry_after_header
+from .problems import http_problem, protocol_problem
+from .state import GatewayState
+
+log = logging.getLogger("gpp.request")
+router = APIRouter()
+
+_PROBLEM = {"model": Problem, "content": {"application/problem+json": {}}}
+DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {"model": ResultDocument, "description": "The result document (GF-canonical JSON)",
+          "headers": {"X-GPP-Digest": {"description": "the result frame's digest",
+                                       "schema": {"type": "string"}}}},
+    404: {**_PROBLEM, "description": "E_UNKNOWN_PLUGIN: no such plugin, or not a GPP/3 plugin"},
+    422: {**_PROBLEM, "description": "E_SCHEMA: the request is bad; the plugin was not contacted"},
+    502: {**_PROBLEM, "description": "The plugin violated GPP/3 or answered with an error"},
+    503: {**_PROBLEM, "description": "Queue full or plugin backing off (Retry-After)"},
+    504: {**_PROBLEM, "description": "E_TIMEOUT: the watchdog fired"},
+}  # fmt: skip
+
+
+def _state(request: Request) -> GatewayState:
+    state: GatewayState = request.app.state.gateway
+    return state
+
+
+def _unknown_plugin(plugin_id: str, detail: str | None = None) -> Response:
+    error = codes.UnknownPluginError(detail or f"no plugin is registered under {plugin_id!r}")
+    return protocol_problem(error, plugin_id, status=404)
+
+
+@router.post(
+    "/plugins/{plugin_id}/discover",
+    responses=DISCOVER_RESPONSES,
+    openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+        "schema": DiscoverRequest.model_json_schema()}}}},
+    summary="Run discovery on repo-relative paths",
+)  # fmt: skip
+async def discover(plugin_id: str, request: Request) -> Response:
+    started = time.perf_counter()
+    state = _state(request)
+    pool = state.pool.pools.get(plugin_id)
+    request_id: str | None = None
+    outcome = "ok"
+    try:
+        if pool is None:
+            outcome = "E_UNKNOWN_PLUGIN"
+            return _unknown_plugin(plugin_id)
+        if pool.plugin.protocol != "gpp/3":
+            outcome = "E_UNKNOWN_PLUGIN"
+            return _unknown_plugin(plugin_id, f"plugin {plugin_id!r} speaks JSON-RPC 2.0: "
+                                   f"POST /plugins/{plugin_id}/rpc instead")  # fmt: skip
+        try:
+            paths, request_id = _discover_body(await request.body())
+        except codes.InvalidRequestError as exc:
+            outcome = exc.code
+            return protocol_problem(exc, plugin_id)
+        result = await _run_unless_client_leaves(request, pool, paths, request_id)
+        if result is None:
+            outcome = "client-gone"
+            return Response(status_code=499)
+        return Response(
+            canonical_trusted({"requestId": result.request_id, **result.document}),
+            media_type="application/json",
+            headers={"X-GPP-Digest": result.digest, "X-Request-Id": result.request_id},
+        )
+    except PoolRefusal as refusal:
+        outcome = "refused"
+        last = refusal.last
+        return http_problem(
+            503, "Plugin unavailable", refusal.reason,
+            headers={"Retry-After": retry_after_header(refusal.retry_after)},
+            plugin=plugin_id, requestId=request_id, retryAfter=round(refusal.retry_after, 3),
+            lastCode=last.code if last else None,
+            lastDiagnostic=last.diagnostic() if last else None,
+            stderrTail=last.stderr_tail if last else None,
+        )  # fmt: skip
+    except codes.ProtocolError as exc:
+        outcome = exc.code
+        exc.request_id = exc.request_id or request_id
+        return protocol_problem(exc, plugin_id)
+    finally:
+        elapsed = time.perf_counter() - started
+        state.metrics.observe(plugin_id if pool else "(unknown)", outcome, elapsed)
+        log.info("request", extra={"fields": {
+            "plugin": plugin_id, "requestId": request_id, "outcome": outcome,
+            "ms": round(elapsed * 1000, 2)}})  # fmt: skip
+
+
+def _discover_body(body: bytes) -> tuple[list[str], str]:
+    try:
+        doc = orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        raise codes.InvalidRequestError(f"is not valid JSON ({exc})", field="body",
+                                        expected="a JSON object", got=None) from None  # fmt: skip
+    try:
+        DISCOVER_REQUEST.check(doc)
+    except Violation as exc:
+        raise codes.InvalidRequestError(exc.problem, field=exc.field or "body",
+                                        expected=exc.expected, got=exc.got) from None  # fmt: skip
+    return doc["paths"], doc.get("requestId") or uuid.uuid4().hex
+
+
+async def _run_unless_client_leaves(
+    request: Request, pool: PluginPool, paths: list[str], request_id: str
+) -> Any:
+    """The pool's answer, or None when the client disconnected first.
+
+    A client leaving while queued is dropped from the queue; one leaving mid-request does not
+    disturb the session (the exchange is shielded and completes in the background).
+    """
+    work = asyncio.create_task(pool.discover(paths, request_id))
+    gone = asyncio.create_task(_disconnected(request))
+    try:
+        await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+    if not work.done():
+        work.cancel()
+        return None
+    return work.result()
+
+
+async def _disconnected(request: Request) -> None:
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+@router.get("/plugins", response_model=list[PluginInfo], summary="Registered plugins, live state")
+async def list_plugins(request: Request) -> list[dict[str, Any]]:
+    return [pool.describe() for pool in _state(request).pool.pools.values()]
+
+
+@router.get("/plugins/{plugin_id}", response_model=PluginInfo,
+            responses={404: _PROBLEM}, summary="One plugin's live state")  # fmt: skip
+async def get_plugin(plugin_id: str, request: Request) -> Any:
+    pool = _state(request).pool.pools.get(plugin_id)
+    if pool is None:
+        return _unknown_plugin(plugin_id)
+    return pool.describe()
+
+
+@router.get("/healthz", summary="Liveness")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/readyz", summary="Readiness: config loaded, eager plugins up")
+async def readyz(request: Request) -> Response:
+    waiting = _state(request).pool.not_ready()
+    if waiting:
+        return JSONResponse({"status": "starting", "waitingFor": waiting}, status_code=503)
+    return JSONResponse({"status": "ready"})
+
+
+@router.get("/metrics", summary="Prometheus metrics", response_class=Response)
+async def metrics(request: Request) -> Response:
+    return Response(_state(request).metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+@router.get("/docs", include_in_schema=False)
+async def docs() -> HTMLResponse:
+    return get_swagger_ui_html(
+        openapi_url="/openapi.json",
+        title="gate-forge gateway",
+        swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+        swagger_css_url="/docs-assets/swagger-ui.css",
+        swagger_favicon_url="/docs-assets/favicon-32x32.png",
+    )

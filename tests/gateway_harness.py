@@ -1,0 +1,183 @@
+"""Real gateways for tests: uvicorn on an ephemeral loopback port, in a thread of this process,
+or `gpp serve` as a child process on a Unix socket (for signal and lifecycle tests)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from conftest import FIXTURE_PLUGINS, REPO
+
+from app.config import load_config
+from app.main import create_app
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + "}"
+    raise TypeError(value)
+
+
+def write_config(
+    directory: Path,
+    plugins: list[dict[str, Any]],
+    gateway: dict[str, Any] | None = None,
+    defaults: dict[str, Any] | None = None,
+) -> Path:
+    lines = ["[gateway]"] + [f"{k} = {toml_value(v)}" for k, v in (gateway or {}).items()]
+    lines += ["", "[defaults]"]
+    lines += [f"{k} = {toml_value(v)}" for k, v in (defaults or {}).items()]
+    for plugin in plugins:
+        lines += ["", "[[plugin]]"] + [f"{k} = {toml_value(v)}" for k, v in plugin.items()]
+    path = directory / "registry.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def fault_plugin(name: str, **extra: Any) -> dict[str, Any]:
+    return {"id": name, "version": "1.0.0", "root": str(REPO), "env": {"FIXTURE_PLUGIN_ID": name},
+            "command": ["{python}", str(FIXTURE_PLUGINS / f"plugin_{name}.py")], **extra}  # fmt: skip
+
+
+def echo_plugin(plugin_id: str = "echo", **extra: Any) -> dict[str, Any]:
+    return {"id": plugin_id, "version": "1.0.0", "root": str(REPO),
+            "command": ["{python}", str(FIXTURE_PLUGINS / "echo_plugin.py")], **extra}  # fmt: skip
+
+
+def reference_plugin(**extra: Any) -> dict[str, Any]:
+    return {"id": "reference-detector", "version": "1.0.0",
+            "root": str(REPO / "plugins/examples/demo-repo"),
+            "command": ["{python}", str(REPO / "plugins/reference_detector.py")], **extra}  # fmt: skip
+
+
+class _Server(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.ready = threading.Event()
+
+    async def startup(self, sockets: Any = None) -> None:
+        await super().startup(sockets)
+        self.ready.set()
+
+    def install_signal_handlers(self) -> None:  # the test process keeps its own
+        pass
+
+
+class Gateway:
+    def __init__(self, app: Any, server: _Server) -> None:
+        self.app = app
+        self.server = server
+        port = server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        self.port = port
+
+    @property
+    def state(self) -> Any:
+        return self.app.state.gateway
+
+    def client(self, **kwargs: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=30, **kwargs)
+
+    def plugin(self, plugin_id: str) -> dict[str, Any]:
+        with self.client() as http:
+            info: dict[str, Any] = http.get(f"/plugins/{plugin_id}").json()
+            return info
+
+    def wait_for(self, plugin_id: str, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
+        """Poll the plugin's live state until `predicate(info)`; bounded."""
+        deadline = time.monotonic() + timeout
+        while True:
+            info = self.plugin(plugin_id)
+            if predicate(info):
+                return info
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting on {plugin_id}: {info}")
+            time.sleep(0.02)
+
+
+@contextmanager
+def running_gateway(config_path: Path) -> Iterator[Gateway]:
+    app = create_app(load_config(config_path))
+    server = _Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None,
+                                    access_log=False, timeout_graceful_shutdown=5))  # fmt: skip
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    if not server.ready.wait(30):
+        raise RuntimeError("gateway did not start")
+    try:
+        yield Gateway(app, server)
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        assert not thread.is_alive(), "gateway thread did not stop"
+
+
+@contextmanager
+def gateway_process(config_path: Path, uds: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """`gpp serve` as a child on a Unix socket; killed at the end whatever happened."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--config", str(config_path), "--uds", str(uds)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=REPO,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while not uds.exists():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"gateway did not start: {proc.stdout.read() if proc.stdout else ''!r}"
+                )
+            time.sleep(0.02)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+
+
+def uds_client(uds: Path, **kwargs: Any) -> httpx.Client:
+    return httpx.Client(base_url="http://localhost", transport=httpx.HTTPTransport(uds=str(uds)),
+                        timeout=30, **kwargs)  # fmt: skip
+
+
+def process_exited(pid: int) -> bool:
+    """Gone, or a zombie whose parent is not ours to reap (an orphan awaiting init)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "\nState:\tZ" in status
+
+
+def wait_exited(pid: int, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not process_exited(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def make_fifo(directory: Path) -> tuple[Path, int]:
+    """A FIFO gate and a read-write descriptor to release it (one byte per waiter)."""
+    path = directory / "gate.fifo"
+    os.mkfifo(path)
+    return path, os.open(path, os.O_RDWR)
