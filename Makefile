@@ -33,6 +33,7 @@ test: lint typecheck pytest
 
 bench: install
 	$(BIN)/python bench/core.py
+	$(BIN)/python bench/gateway.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
