@@ -4,7 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve test lint typecheck pytest bench clean
+NODE_SDK := plugins/sdk/node
+NODE_STAMP := $(NODE_SDK)/node_modules/.installed
+
+.PHONY: install serve test lint typecheck pytest node-test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +17,11 @@ $(STAMP): pyproject.toml requirements.lock | $(BIN)/python
 		-c requirements.lock -e '.[dev]'
 	touch $@
 
-install: $(STAMP)
+$(NODE_STAMP): $(NODE_SDK)/package.json $(NODE_SDK)/package-lock.json
+	cd $(NODE_SDK) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+install: $(STAMP) $(NODE_STAMP)
 
 serve: install
 	$(BIN)/gpp serve
@@ -29,11 +36,14 @@ typecheck: install
 pytest: install
 	$(BIN)/pytest
 
-test: lint typecheck pytest
+node-test: $(NODE_STAMP)
+	cd $(NODE_SDK) && npx tsc --noEmit -p . && node --test test/
+
+test: lint typecheck node-test pytest
 
 bench: install
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/gateway.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_SDK)/node_modules

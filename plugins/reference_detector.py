@@ -95,7 +95,7 @@ def discover(paths: list[str]) -> dict[str, Any]:
 
 def _locate(path: str, root: str, files: dict[str, None]) -> tuple[str, str] | None:
     """Add the .gfx files `path` names to `files`, or say why it cannot be read."""
-    if not os.path.lexists(path):
+    if not os.path.exists(path):  # follows links: a dangling one is not found either
         return "not-found", "no such file or directory"
     real = os.path.realpath(path)
     if real != root and not real.startswith(root + os.sep):

@@ -65,7 +65,7 @@ def test_discover_bad_path_exits_2_without_running_anything_useful() -> None:
 
 def test_check_config(tmp_path: Path) -> None:
     ok = gpp("check-config", "plugins/registry.toml")
-    assert ok.returncode == 0 and "OK, 1 plugin(s)" in ok.stdout
+    assert ok.returncode == 0 and "OK, 2 plugin(s)" in ok.stdout
     bad = tmp_path / "bad.toml"
     bad.write_text(
         '[defaults]\nrequest_ms = 0\n[[plugin]]\nid = "a"\nversion = "1"\ncommand = []\n'

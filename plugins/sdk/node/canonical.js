@@ -1,0 +1,204 @@
+// GF-canonical JSON (RFC 8785 restricted to I-JSON) and the strict parser for received lines.
+// The Python twin is gpp/canonical_json.py; the two must agree byte for byte.
+
+import { createHash } from "node:crypto";
+
+export const MAX_DEPTH = 512;
+
+/** Thrown for a value or a line that is not acceptable I-JSON. */
+export class JSONRejected extends Error {
+  constructor(reason) {
+    super(reason);
+    this.name = "JSONRejected";
+    this.reason = reason;
+  }
+}
+
+/** GF-canonical JSON text of a JSON value; throws JSONRejected for what I-JSON forbids. */
+export function canonicalize(value) {
+  return encode(value, 0);
+}
+
+/** Lowercase hex sha256 of the canonical UTF-8 bytes. */
+export function digest(value) {
+  return createHash("sha256").update(canonicalize(value), "utf8").digest("hex");
+}
+
+function encode(value, depth) {
+  if (value === null) return "null";
+  switch (typeof value) {
+    case "boolean":
+      return value ? "true" : "false";
+    case "number":
+      if (!Number.isFinite(value)) throw new JSONRejected(`${value} is not an I-JSON number`);
+      return JSON.stringify(value); // ECMAScript Number::toString, -0 as "0": what JCS specifies
+    case "string":
+      if (!value.isWellFormed()) throw new JSONRejected("string holds a lone surrogate");
+      return JSON.stringify(value);
+    case "object": {
+      if (depth > 2 * MAX_DEPTH) throw new JSONRejected("nesting too deep to encode");
+      if (Array.isArray(value)) return `[${value.map((v) => encode(v, depth + 1)).join(",")}]`;
+      // Default sort compares UTF-16 code units: exactly JCS's key order.
+      const keys = Object.keys(value).sort();
+      const members = keys.map((k) => `${encode(k, depth)}:${encode(value[k], depth + 1)}`);
+      return `{${members.join(",")}}`;
+    }
+    default:
+      throw new JSONRejected(`${typeof value} is not a JSON value`);
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Parse one received line (a Buffer) as I-JSON, or throw JSONRejected naming the single cause:
+ * invalid UTF-8, syntax, duplicate keys, lone surrogates, NaN/Infinity, nesting over 512.
+ * JSON.parse alone lets duplicate keys and lone surrogates through, hence a parser of our own.
+ */
+export function parseStrict(bytes) {
+  let text;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new JSONRejected("invalid UTF-8");
+  }
+  return new StrictParser(text).parseDocument();
+}
+
+const WHITESPACE = new Set([" ", "\t", "\n", "\r"]);
+const ESCAPES = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+class StrictParser {
+  constructor(text) {
+    this.text = text;
+    this.pos = 0;
+  }
+
+  fail(what) {
+    throw new JSONRejected(`${what} at column ${this.pos + 1}`);
+  }
+
+  parseDocument() {
+    this.skip();
+    const value = this.value(1);
+    this.skip();
+    if (this.pos !== this.text.length) this.fail("Extra data");
+    return value;
+  }
+
+  skip() {
+    while (WHITESPACE.has(this.text[this.pos])) this.pos++;
+  }
+
+  value(depth) {
+    const c = this.text[this.pos];
+    if (c === "{" || c === "[") {
+      if (depth > MAX_DEPTH) throw new JSONRejected(`nesting deeper than ${MAX_DEPTH} levels`);
+      return c === "{" ? this.object(depth) : this.array(depth);
+    }
+    if (c === '"') return this.string();
+    if (c === "t") return this.literal("true", true);
+    if (c === "f") return this.literal("false", false);
+    if (c === "n") return this.literal("null", null);
+    if (c === "N") this.constant("NaN");
+    if (c === "I") this.constant("Infinity");
+    if (c === "-" && this.text.startsWith("-Infinity", this.pos)) this.constant("-Infinity");
+    return this.number();
+  }
+
+  constant(name) {
+    throw new JSONRejected(`${name} is not an I-JSON number`);
+  }
+
+  literal(word, value) {
+    if (!this.text.startsWith(word, this.pos)) this.fail("Expecting value");
+    this.pos += word.length;
+    return value;
+  }
+
+  number() {
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(this.pos, this.pos + 400));
+    if (!match) this.fail("Expecting value");
+    this.pos += match[0].length;
+    const value = Number(match[0]);
+    if (!Number.isFinite(value)) throw new JSONRejected(`number ${match[0]} overflows a double`);
+    return value;
+  }
+
+  string() {
+    this.pos++; // opening quote
+    let out = "";
+    for (;;) {
+      const c = this.text[this.pos];
+      if (c === undefined) this.fail("Unterminated string starting");
+      if (c === '"') {
+        this.pos++;
+        break;
+      }
+      if (c < " ") this.fail("Invalid control character");
+      if (c === "\\") {
+        const e = this.text[this.pos + 1];
+        if (e === "u") {
+          const hex = this.text.slice(this.pos + 2, this.pos + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("Invalid \\uXXXX escape");
+          out += String.fromCharCode(parseInt(hex, 16));
+          this.pos += 6;
+        } else if (e in ESCAPES) {
+          out += ESCAPES[e];
+          this.pos += 2;
+        } else {
+          this.fail("Invalid \\escape");
+        }
+      } else {
+        out += c;
+        this.pos++;
+      }
+    }
+    if (!out.isWellFormed()) throw new JSONRejected("string holds a lone surrogate");
+    return out;
+  }
+
+  array(depth) {
+    this.pos++;
+    const out = [];
+    this.skip();
+    if (this.text[this.pos] === "]") {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      this.skip();
+      out.push(this.value(depth + 1));
+      this.skip();
+      const c = this.text[this.pos++];
+      if (c === "]") return out;
+      if (c !== ",") this.fail("Expecting ',' delimiter");
+    }
+  }
+
+  object(depth) {
+    this.pos++;
+    const out = {};
+    this.skip();
+    if (this.text[this.pos] === "}") {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      this.skip();
+      if (this.text[this.pos] !== '"') this.fail("Expecting property name enclosed in double quotes");
+      const key = this.string();
+      if (Object.hasOwn(out, key)) throw new JSONRejected(`duplicate key ${JSON.stringify(key)}`);
+      this.skip();
+      if (this.text[this.pos++] !== ":") this.fail("Expecting ':' delimiter");
+      this.skip();
+      Object.defineProperty(out, key, {
+        value: this.value(depth + 1), enumerable: true, writable: true, configurable: true,
+      }); // defineProperty: a "__proto__" key stays data, not the prototype
+      this.skip();
+      const c = this.text[this.pos++];
+      if (c === "}") return out;
+      if (c !== ",") this.fail("Expecting ',' delimiter");
+    }
+  }
+}

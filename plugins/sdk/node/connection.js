@@ -1,0 +1,226 @@
+// The plugin side of GPP/3 as a sans-IO machine, the twin of gpp/connection.py (plugin role):
+// bytes in, verified events out (or one ProtocolError); events in, frame bytes out.
+
+import { JSONRejected, canonicalize, parseStrict } from "./canonical.js";
+import { createHash } from "node:crypto";
+import { PAYLOADS, Violation, describe } from "./schema.js";
+
+export const PROTOCOL_VERSION = 3;
+export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+const ENVELOPE = {
+  protocolVersion: "3", pluginId: "string", pluginVersion: "string", type: "string",
+  seq: "integer", payload: "object", digest: "64 lowercase hex digits",
+};
+
+// type -> [sender, {phase: next phase}]; "error" without requestId is fatal from either side.
+const CATALOG = {
+  hello: ["plugin", { "awaiting hello": "awaiting ready" }],
+  ready: ["host", { "awaiting ready": "idle" }],
+  discover: ["host", { idle: "discover outstanding" }],
+  result: ["plugin", { "discover outstanding": "idle" }],
+  error: ["plugin", { "discover outstanding": "idle" }],
+  shutdown: ["host", { idle: "shutting down" }],
+  bye: ["plugin", { "shutting down": "closed" }],
+};
+const OPEN_PHASES = ["awaiting hello", "awaiting ready", "idle", "discover outstanding", "shutting down"];
+
+function rule(type, payload) {
+  if (type === "error" && payload && typeof payload === "object" && !Object.hasOwn(payload, "requestId")) {
+    return [null, Object.fromEntries(OPEN_PHASES.map((p) => [p, "closed"]))];
+  }
+  return CATALOG[type];
+}
+
+/** A single-cause GPP/3 failure, rendered the way the Python host renders it. */
+export class ProtocolError extends Error {
+  constructor(code, problem, { frame = null, messageType = null, field = null, expected = null, got = null, offendingFrame = null } = {}) {
+    super(problem);
+    Object.assign(this, { code, problem, frame, messageType, field, expected, got, offendingFrame });
+  }
+
+  failLine() {
+    let text = `[plugin-protocol] FAIL ${this.code}: `;
+    if (this.frame !== null) text += `frame ${this.frame}: `;
+    const subject = [this.messageType, this.field].filter(Boolean).join(".");
+    text += subject ? `${subject} ${this.problem}` : this.problem;
+    if (this.expected !== null || this.got !== null) {
+      text += ` — expected ${this.expected ?? "nothing"}, got ${this.got ?? "nothing"}`;
+    }
+    return text;
+  }
+
+  diagnostic() {
+    let shown = this.offendingFrame ?? "(none)";
+    if (shown.length > 512) shown = `${shown.slice(0, 511)}…`;
+    return `${this.failLine()}\n[plugin-protocol] offending frame: ${shown}`;
+  }
+}
+
+export function frameDigest(type, seq, payloadJson) {
+  return createHash("sha256")
+    .update(`{"payload":${payloadJson},"seq":${seq},"type":${canonicalize(type)}}`, "utf8")
+    .digest("hex");
+}
+
+export function buildFrame(pluginId, pluginVersion, type, seq, payload) {
+  const payloadJson = canonicalize(payload);
+  const digest = frameDigest(type, seq, payloadJson);
+  return `{"digest":"${digest}","payload":${payloadJson},"pluginId":${canonicalize(pluginId)},` +
+    `"pluginVersion":${canonicalize(pluginVersion)},"protocolVersion":${PROTOCOL_VERSION},` +
+    `"seq":${seq},"type":${canonicalize(type)}}\n`;
+}
+
+/** The plugin's view of one session. Any ProtocolError closes it for good. */
+export class PluginConnection {
+  constructor(pluginId, pluginVersion, { maxLineBytes = DEFAULT_MAX_LINE_BYTES } = {}) {
+    Object.assign(this, { pluginId, pluginVersion, maxLineBytes });
+    this.phase = "awaiting hello";
+    this.framesReceived = 0;
+    this.framesSent = 0;
+    this.outstanding = null;
+    this.chunks = [];
+    this.buffered = 0;
+    this.eof = false;
+  }
+
+  receiveData(chunk) {
+    if (chunk === null) this.eof = true;
+    else if (chunk.length) {
+      this.chunks.push(chunk);
+      this.buffered += chunk.length;
+    }
+  }
+
+  /** The next verified host event ({type, payload}), or null until more data is fed. */
+  nextEvent() {
+    const frame = this.framesReceived + 1;
+    const buffer = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+    this.chunks = buffer.length ? [buffer] : [];
+    const end = buffer.indexOf(0x0a);
+    if (end < 0 || end > this.maxLineBytes) {
+      if (end > this.maxLineBytes || buffer.length > this.maxLineBytes) {
+        throw this.fail(new ProtocolError("E_FRAME_JSON", "line exceeds max_line_bytes", {
+          frame, expected: `at most ${this.maxLineBytes} bytes`, got: `more than ${this.maxLineBytes} bytes`,
+        }));
+      }
+      if (this.eof && this.awaitingPeer()) {
+        throw this.fail(new ProtocolError("E_EOF", buffer.length ? "output ended mid-frame" : `output ended before the expected frame (${this.phase})`, {
+          frame, expected: "a complete frame", got: "EOF", offendingFrame: buffer.length ? buffer.toString() : null,
+        }));
+      }
+      return null;
+    }
+    const line = buffer.subarray(0, end);
+    this.chunks = [buffer.subarray(end + 1)];
+    this.framesReceived = frame;
+    try {
+      return this.verify(line, frame);
+    } catch (error) {
+      throw this.fail(error);
+    }
+  }
+
+  verify(line, frame) {
+    const offendingFrame = line.toString();
+    const fail = (code, problem, fields = {}) => new ProtocolError(code, problem, { frame, offendingFrame, ...fields });
+    if (!line.length) throw fail("E_FRAME_JSON", "empty line", { expected: "a JSON object", got: "nothing" });
+    let value;
+    try {
+      value = parseStrict(line);
+    } catch (e) {
+      if (e instanceof JSONRejected) throw fail("E_FRAME_JSON", `invalid JSON: ${e.reason}`);
+      throw e;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw fail("E_FRAME_JSON", "not a JSON object", { expected: "object", got: describe(value).split(" ")[0] });
+    }
+    const messageType = typeof value.type === "string" ? value.type : null;
+    if (Object.hasOwn(value, "protocolVersion") && value.protocolVersion !== PROTOCOL_VERSION) {
+      throw fail("E_PROTOCOL_VERSION", `speaks GPP/${value.protocolVersion} but this plugin speaks GPP/${PROTOCOL_VERSION}`, {
+        messageType, field: "protocolVersion", expected: "3", got: describe(value.protocolVersion),
+      });
+    }
+    for (const key of Object.keys(ENVELOPE)) {
+      if (!Object.hasOwn(value, key)) throw fail("E_SCHEMA", "missing", { messageType, field: key, expected: ENVELOPE[key] });
+    }
+    for (const key of Object.keys(value)) {
+      if (!Object.hasOwn(ENVELOPE, key)) {
+        throw fail("E_SCHEMA", "is not allowed", { messageType, field: key, expected: "no such field", got: describe(value[key]) });
+      }
+    }
+    for (const [key, pinned] of [["pluginId", this.pluginId], ["pluginVersion", this.pluginVersion]]) {
+      if (value[key] !== pinned) {
+        throw fail("E_UNKNOWN_PLUGIN", "does not match the pinned plugin", {
+          messageType, field: key, expected: `'${pinned}'`, got: describe(value[key]),
+        });
+      }
+    }
+    if (!Object.hasOwn(CATALOG, messageType ?? "")) {
+      throw fail("E_UNKNOWN_TYPE", "is not a GPP/3 message type", {
+        field: "type", expected: `one of ${Object.keys(CATALOG).join(" ")}`, got: describe(value.type),
+      });
+    }
+    if (value.seq !== frame) {
+      const problem = !Number.isInteger(value.seq) ? "has the wrong type" : value.seq < frame ? "repeats an earlier frame" : "skips ahead";
+      throw fail("E_SCHEMA", problem, { messageType, field: "seq", expected: String(frame), got: describe(value.seq) });
+    }
+    if (typeof value.digest !== "string" || !/^[0-9a-f]{64}$/.test(value.digest)) {
+      throw fail("E_SCHEMA", "is malformed", { messageType, field: "digest", expected: "64 lowercase hex digits", got: describe(value.digest) });
+    }
+    const [sender, transitions] = rule(messageType, value.payload);
+    if (sender === "plugin") {
+      throw fail("E_SCHEMA", "is sent by the plugin, not the host", { messageType, field: "type", expected: this.allowedFromHost(), got: messageType });
+    }
+    if (!Object.hasOwn(transitions, this.phase)) {
+      throw fail("E_SCHEMA", `arrived in the wrong phase (${this.phase})`, { messageType, field: "type", expected: this.allowedFromHost(), got: messageType });
+    }
+    try {
+      PAYLOADS[messageType].check(value.payload);
+    } catch (e) {
+      if (!(e instanceof Violation)) throw e;
+      throw fail("E_SCHEMA", e.problem, { messageType, field: e.field ? `payload.${e.field}` : "payload", expected: e.expected, got: e.got });
+    }
+    const actual = frameDigest(messageType, frame, canonicalize(value.payload));
+    if (actual !== value.digest) {
+      throw fail("E_SCHEMA", "does not match the frame", { messageType, field: "digest", expected: actual, got: value.digest });
+    }
+    this.phase = transitions[this.phase];
+    this.outstanding = messageType === "discover" ? value.payload.requestId : null;
+    return { type: messageType, payload: value.payload };
+  }
+
+  awaitingPeer() {
+    return this.allowedFromHost() !== "";
+  }
+
+  allowedFromHost() {
+    return Object.entries(CATALOG)
+      .filter(([, [sender, transitions]]) => sender === "host" && Object.hasOwn(transitions, this.phase))
+      .map(([name]) => name)
+      .join(" or ");
+  }
+
+  /** Frame text for a plugin message; throws Violation for a payload that breaks its schema. */
+  send(type, payload) {
+    const [, transitions] = rule(type, payload);
+    if (!Object.hasOwn(transitions, this.phase)) throw new Error(`cannot send ${type} while ${this.phase}`);
+    PAYLOADS[type].check(payload);
+    this.framesSent += 1;
+    const frame = buildFrame(this.pluginId, this.pluginVersion, type, this.framesSent, payload);
+    this.phase = transitions[this.phase];
+    if (type !== "discover") this.outstanding = null;
+    return frame;
+  }
+
+  /** A session-fatal error frame, sendable in any phase, even after a receive fault. */
+  sendFatal(code, message) {
+    this.framesSent += 1;
+    this.phase = "closed";
+    return buildFrame(this.pluginId, this.pluginVersion, "error", this.framesSent, { code, message });
+  }
+
+  fail(error) {
+    this.phase = "closed";
+    return error;
+  }
+}

@@ -1,0 +1,100 @@
+// Types of the GPP/3 Node plugin SDK and of the result document a discover handler returns.
+
+import type { Readable, Writable } from "node:stream";
+
+export declare const PROTOCOL_VERSION: 3;
+export declare const EXIT_OK: 0;
+export declare const EXIT_PROTOCOL: 2;
+
+/** A repo-relative, "/"-separated path and a 1-based line. */
+export interface Location {
+  path: string;
+  line: number;
+}
+
+export type AttrValue = string | number | boolean;
+
+export interface Resource {
+  kind: string;
+  name: string;
+  location: Location;
+  attrs: Record<string, AttrValue>;
+}
+
+export type UnresolvedReasonCode =
+  | "not-found"
+  | "unreadable"
+  | "unsupported"
+  | "parse-error"
+  | "too-large";
+
+export interface UnresolvedReason {
+  path: string;
+  reason: UnresolvedReasonCode;
+  detail: string;
+}
+
+export interface Finding {
+  /** UPPER_SNAKE, e.g. DUPLICATE_TABLE_NAME */
+  code: string;
+  detail: string;
+  locations: Location[];
+}
+
+export interface ClassificationSignal {
+  /** "<kind>:<name>" */
+  resource: string;
+  signal: string;
+  value: AttrValue;
+  source: Location;
+}
+
+/** What a discover handler returns; the SDK adds the requestId. */
+export interface DiscoverDocument {
+  resources: Resource[];
+  unresolved: UnresolvedReason[];
+  findings: Finding[];
+  classificationSignals: ClassificationSignal[];
+}
+
+/** The result frame's payload, as the gateway answers it. */
+export interface ResultDocument extends DiscoverDocument {
+  requestId: string;
+}
+
+export type DiscoverHandler = (paths: string[]) => DiscoverDocument | Promise<DiscoverDocument>;
+
+export interface ServeOptions {
+  pluginId: string;
+  pluginVersion: string;
+  /** Must contain "discover"; "classification-signals" is optional. */
+  capabilities?: string[];
+  input?: Readable;
+  output?: Writable;
+  maxLineBytes?: number;
+  /** Where diagnostics go (default: stderr). */
+  log?: (line: string) => void;
+}
+
+export declare function servePlugin(handler: DiscoverHandler, options: ServeOptions): Promise<0 | 2>;
+
+export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
+
+/** GF-canonical JSON (RFC 8785 restricted to I-JSON); throws for what I-JSON forbids. */
+export declare function canonicalize(value: JSONValue): string;
+
+/** Lowercase hex sha256 of the canonical UTF-8 bytes. */
+export declare function digest(value: JSONValue): string;
+
+export declare class ProtocolError extends Error {
+  code: string;
+  problem: string;
+  frame: number | null;
+  messageType: string | null;
+  field: string | null;
+  expected: string | null;
+  got: string | null;
+  offendingFrame: string | null;
+  failLine(): string;
+  diagnostic(): string;
+}

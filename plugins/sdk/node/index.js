@@ -1,0 +1,85 @@
+// The Node plugin SDK for GPP/3: zero dependencies. The twin of gpp/sdk.py.
+//
+//   import { servePlugin } from "@gate-forge/gpp-sdk";
+//   process.exitCode = await servePlugin(async (paths) => ({ resources: [], unresolved: [],
+//     findings: [], classificationSignals: [] }), { pluginId: "my-plugin", pluginVersion: "1.0.0" });
+
+import { PluginConnection, ProtocolError, PROTOCOL_VERSION } from "./connection.js";
+import { DOCUMENT, Violation } from "./schema.js";
+
+export { canonicalize, digest } from "./canonical.js";
+export { PROTOCOL_VERSION, ProtocolError };
+
+export const EXIT_OK = 0;
+export const EXIT_PROTOCOL = 2;
+
+/**
+ * Serve one GPP/3 session: resolves 0 after shutdown/bye, or 2 after a host violation (a
+ * session-fatal error frame is sent and the diagnostic printed on stderr). A throw in the
+ * handler, or a document that breaks the schema, answers that request with an error frame.
+ */
+export async function servePlugin(handler, options) {
+  const { pluginId, pluginVersion, capabilities = ["discover"], maxLineBytes } = options;
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+  const conn = new PluginConnection(pluginId, pluginVersion, maxLineBytes ? { maxLineBytes } : {});
+  const write = (text) =>
+    new Promise((resolve) => {
+      if (output.destroyed || output.writableEnded) return resolve();
+      output.write(text, () => resolve()); // a host gone away (EPIPE) is reported by reading
+    });
+  output.on?.("error", () => {});
+  const chunks = input[Symbol.asyncIterator]();
+  try {
+    await write(conn.send("hello", { capabilities: [...capabilities] }));
+    for (;;) {
+      let event;
+      try {
+        while ((event = conn.nextEvent()) === null) {
+          const { value, done } = await chunks.next();
+          conn.receiveData(done ? null : Buffer.from(value));
+        }
+      } catch (error) {
+        if (!(error instanceof ProtocolError)) throw error;
+        log(error.diagnostic());
+        await write(conn.sendFatal(error.code, error.failLine()));
+        return EXIT_PROTOCOL;
+      }
+      if (event.type === "discover") {
+        await write(await answer(conn, event.payload, handler, log));
+      } else if (event.type === "shutdown") {
+        await write(conn.send("bye", {}));
+        return EXIT_OK;
+      } else if (event.type === "error") {
+        log(`[plugin-protocol] host ended the session: ${event.payload.code}: ${event.payload.message}`);
+        return EXIT_PROTOCOL;
+      }
+    }
+  } finally {
+    await chunks.return?.();
+  }
+}
+
+async function answer(conn, request, handler, log) {
+  const { requestId, paths } = request;
+  let document;
+  try {
+    document = await handler([...paths]);
+  } catch (error) {
+    const code = error?.name || error?.constructor?.name || "Error";
+    const message = String(error?.message ?? error) || code;
+    return conn.send("error", { requestId, code, message });
+  }
+  try {
+    DOCUMENT.check(document);
+  } catch (error) {
+    if (!(error instanceof Violation)) throw error;
+    const message = `discover handler returned an invalid document: ${error.field || "document"} ` +
+      `${error.problem} — expected ${error.expected ?? "nothing"}, got ${error.got ?? "nothing"}`;
+    log(`[plugin-protocol] ${message}`);
+    return conn.send("error", { requestId, code: "E_SCHEMA", message });
+  }
+  const { resources, unresolved, findings, classificationSignals } = document;
+  return conn.send("result", { requestId, resources, unresolved, findings, classificationSignals });
+}

@@ -1,0 +1,163 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { PassThrough } from "node:stream";
+import { test } from "node:test";
+
+import reference from "canonicalize";
+
+import { buildFrame, frameDigest } from "../connection.js";
+import { canonicalize, digest, parseStrict } from "../canonical.js";
+import { PROTOCOL_VERSION, servePlugin } from "../index.js";
+
+const ID = "node-test";
+const VERSION = "0.1.0";
+const EMPTY = { resources: [], unresolved: [], findings: [], classificationSignals: [] };
+const VECTORS = JSON.parse(readFileSync(new URL("../../../../tests/vectors/canonical.json", import.meta.url)));
+
+/** Run servePlugin over in-memory streams fed with `hostLines`; return its exit code, frames, logs. */
+async function run(hostLines, handler = () => EMPTY) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const logs = [];
+  const written = [];
+  output.on("data", (chunk) => written.push(chunk));
+  input.end(hostLines.join(""));
+  const code = await servePlugin(handler, { pluginId: ID, pluginVersion: VERSION, input, output, log: (l) => logs.push(l) });
+  const frames = Buffer.concat(written).toString().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  return { code, frames, logs };
+}
+
+const host = (type, seq, payload, id = ID) => buildFrame(id, VERSION, type, seq, payload);
+const session = (...middle) => [host("ready", 1, {}), ...middle];
+
+test("PROTOCOL_VERSION is 3", () => assert.equal(PROTOCOL_VERSION, 3));
+
+test("canonical vectors match the shared file and the npm canonicalize reference", () => {
+  for (const vector of VECTORS) {
+    const value = JSON.parse(vector.input);
+    assert.equal(canonicalize(value), vector.canonical, vector.name);
+    assert.equal(reference(value), vector.canonical, vector.name);
+    assert.equal(digest(value), vector.digest, vector.name);
+  }
+});
+
+test("canonicalize rejects what I-JSON forbids", () => {
+  for (const bad of [NaN, Infinity, -Infinity, "\ud800", { k: "\udfff" }, undefined, () => 1]) {
+    assert.throws(() => canonicalize(bad));
+  }
+});
+
+test("the strict parser rejects duplicate keys, lone surrogates, NaN and deep nesting", () => {
+  const cases = {
+    '{"a":1,"a":2}': /duplicate key "a"/,
+    '"\\ud800"': /lone surrogate/,
+    "NaN": /NaN is not an I-JSON number/,
+    "[1e999]": /overflows a double/,
+    [`${"[".repeat(513)}${"]".repeat(513)}`]: /nesting deeper than 512/,
+    "{": /Expecting property name/,
+  };
+  for (const [line, reason] of Object.entries(cases)) assert.throws(() => parseStrict(Buffer.from(line)), reason);
+  assert.throws(() => parseStrict(Buffer.from([0x22, 0xff, 0x22])), /invalid UTF-8/);
+  const deepest = `${"[".repeat(512)}${"]".repeat(512)}`;
+  assert.equal(canonicalize(parseStrict(Buffer.from(deepest))), deepest);
+  assert.equal(parseStrict(Buffer.from('"\\ud83d\\ude00"')), "\u{1F600}");
+});
+
+test("a full session: hello, results with correct envelope and digest, bye", async () => {
+  const seen = [];
+  const { code, frames } = await run(
+    session(host("discover", 2, { requestId: "r1", paths: ["a", "."] }), host("discover", 3, { requestId: "r2", paths: ["b"] }), host("shutdown", 4, {})),
+    async (paths) => (seen.push(paths), EMPTY),
+  );
+  assert.equal(code, 0);
+  assert.deepEqual(seen, [["a", "."], ["b"]]);
+  assert.deepEqual(frames.map((f) => f.type), ["hello", "result", "result", "bye"]);
+  assert.deepEqual(frames.map((f) => f.seq), [1, 2, 3, 4]);
+  for (const frame of frames) {
+    assert.equal(frame.protocolVersion, 3);
+    assert.equal(frame.pluginId, ID);
+    assert.equal(frame.pluginVersion, VERSION);
+    assert.equal(frame.digest, digest({ type: frame.type, seq: frame.seq, payload: frame.payload }));
+    assert.equal(frame.digest, frameDigest(frame.type, frame.seq, canonicalize(frame.payload)));
+  }
+  assert.deepEqual(frames[1].payload, { requestId: "r1", ...EMPTY });
+});
+
+test("a handler throw becomes a request-scoped error and the session goes on", async () => {
+  let calls = 0;
+  const { code, frames } = await run(
+    session(host("discover", 2, { requestId: "r1", paths: ["."] }), host("discover", 3, { requestId: "r2", paths: ["."] }), host("shutdown", 4, {})),
+    () => {
+      calls += 1;
+      if (calls === 1) throw new RangeError("no such repo");
+      return EMPTY;
+    },
+  );
+  assert.equal(code, 0);
+  assert.deepEqual(frames[1].payload, { requestId: "r1", code: "RangeError", message: "no such repo" });
+  assert.equal(frames[2].type, "result");
+});
+
+test("an invalid document is reported inside the plugin, not sent", async () => {
+  const bad = { ...EMPTY, resources: [{ kind: "t", name: "n", location: { path: "a", line: 0 }, attrs: {} }] };
+  const { frames, logs } = await run(session(host("discover", 2, { requestId: "r1", paths: ["."] }), host("shutdown", 3, {})), () => bad);
+  assert.equal(frames[1].type, "error");
+  assert.equal(frames[1].payload.code, "E_SCHEMA");
+  assert.match(frames[1].payload.message, /resources\[0\]\.location\.line has the wrong value/);
+  assert.match(logs[0], /resources\[0\]\.location\.line/);
+});
+
+const discover = { requestId: "r1", paths: ["src"] };
+const tamper = (line, changes) => `${canonicalize({ ...JSON.parse(line), ...changes })}\n`;
+const FAULTS = {
+  "bad digest": [tamper(host("discover", 2, discover), { digest: "0".repeat(64) }), "E_SCHEMA", "discover.digest does not match"],
+  "seq gap": [host("discover", 3, discover), "E_SCHEMA", "discover.seq skips ahead"],
+  "seq repeat": [host("discover", 1, discover), "E_SCHEMA", "discover.seq repeats"],
+  "wrong identity": [host("discover", 2, discover, "other"), "E_UNKNOWN_PLUGIN", "discover.pluginId does not match"],
+  "dot-dot path": [host("discover", 2, { requestId: "r1", paths: ["a/../b"] }), "E_SCHEMA", "discover.payload.paths[0] is not a repo-relative path (must not contain a '..' segment)"],
+  "absolute path": [host("discover", 2, { requestId: "r1", paths: ["/etc/passwd"] }), "E_SCHEMA", "discover.payload.paths[0] is not a repo-relative path (must be relative"],
+  "backslash path": [host("discover", 2, { requestId: "r1", paths: ["ok", "a\\b"] }), "E_SCHEMA", "discover.payload.paths[1]"],
+  "empty line": ["\n", "E_FRAME_JSON", "empty line"],
+  "invalid JSON": ["{nope\n", "E_FRAME_JSON", "invalid JSON"],
+  "duplicate keys": [`${host("discover", 2, discover).slice(0, -2)},"seq":2}\n`, "E_FRAME_JSON", 'duplicate key "seq"'],
+  "array frame": ["[1]\n", "E_FRAME_JSON", "not a JSON object"],
+  "unknown type": [host("greeting", 2, {}), "E_UNKNOWN_TYPE", "type is not a GPP/3 message type"],
+  "GPP/2 host": [tamper(host("discover", 2, discover), { protocolVersion: 2 }), "E_PROTOCOL_VERSION", "speaks GPP/2"],
+  "wrong phase": [host("ready", 2, {}), "E_SCHEMA", "ready.type arrived in the wrong phase (idle)"],
+  "plugin-only type": [host("result", 2, { requestId: "r1", ...EMPTY }), "E_SCHEMA", "result.type is sent by the plugin"],
+  "unknown payload key": [host("discover", 2, { ...discover, extra: 1 }), "E_SCHEMA", "discover.payload.extra is not allowed"],
+};
+
+for (const [name, [line, code, text]] of Object.entries(FAULTS)) {
+  test(`rejects a host frame: ${name}`, async () => {
+    let called = false;
+    const { code: exit, frames, logs } = await run([host("ready", 1, {}), line], () => ((called = true), EMPTY));
+    assert.equal(exit, 2);
+    assert.equal(called, false);
+    const fatal = frames.at(-1);
+    assert.equal(fatal.type, "error");
+    assert.equal(Object.hasOwn(fatal.payload, "requestId"), false);
+    assert.equal(fatal.payload.code, code);
+    assert.ok(fatal.payload.message.startsWith(`[plugin-protocol] FAIL ${code}: frame 2: `), fatal.payload.message);
+    assert.ok(fatal.payload.message.includes(text), `${fatal.payload.message} lacks ${text}`);
+    assert.equal(fatal.digest, digest({ type: "error", seq: fatal.seq, payload: fatal.payload }));
+    assert.match(logs[0], /^\[plugin-protocol\] FAIL /);
+    assert.match(logs[0], /\n\[plugin-protocol\] offending frame: /);
+  });
+}
+
+test("a host that goes away mid-session ends the plugin with E_EOF", async () => {
+  const { code, frames } = await run(session());
+  assert.equal(code, 2);
+  assert.equal(frames.at(-1).payload.code, "E_EOF");
+});
+
+test("a line over maxLineBytes is refused while reading", async () => {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  output.resume();
+  const done = servePlugin(() => EMPTY, { pluginId: ID, pluginVersion: VERSION, input, output, maxLineBytes: 1000, log: () => {} });
+  input.write(host("ready", 1, {}));
+  for (let i = 0; i < 5; i++) input.write("x".repeat(300)); // no newline, ever
+  assert.equal(await done, 2);
+});

@@ -1,0 +1,23 @@
+// Compiled by `tsc --noEmit`: a typed plugin must type-check against index.d.ts.
+import { servePlugin, canonicalize, digest, PROTOCOL_VERSION } from "../index.js";
+import type { DiscoverDocument, Resource } from "../index.js";
+
+const version: 3 = PROTOCOL_VERSION;
+const resource: Resource = {
+  kind: "table",
+  name: "users",
+  location: { path: "db/users.gfx", line: 1 },
+  attrs: { pii: "email", rows: 3, audited: true },
+};
+
+async function discover(paths: string[]): Promise<DiscoverDocument> {
+  return {
+    resources: paths.length ? [resource] : [],
+    unresolved: [{ path: "x", reason: "not-found", detail: "no such file" }],
+    findings: [{ code: "DUPLICATE_TABLE_NAME", detail: "twice", locations: [resource.location] }],
+    classificationSignals: [{ resource: "table:users", signal: "pii", value: "email", source: resource.location }],
+  };
+}
+
+export const exitCode: Promise<0 | 2> = servePlugin(discover, { pluginId: "t", pluginVersion: "1" });
+export const text: string = canonicalize({ a: [1, "b", null, true] }) + digest([version]);

@@ -1,0 +1,155 @@
+"""The Python host drives the Node and the Python reference detectors: byte-identical documents.
+
+The two detectors share no code; only DESIGN.md's rules. Equality over the demo repo and over a
+generated repo built to hit every ordering and encoding corner is the evidence they agree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import DEMO_REPO, FIXTURE_PLUGINS, REPO, process_gone
+from gateway_harness import reference_plugin, running_gateway, write_config
+
+from gpp import codes
+from gpp.canonical_json import canonical
+from gpp.host import PluginSession
+
+NODE = shutil.which("node") or "node"
+PYTHON_DETECTOR = ("reference-detector", None)
+NODE_DETECTOR = ("reference-detector-node", [NODE, str(REPO / "plugins/reference_detector.mjs")])
+DEMO_PATHS = [".", "README.md", "outside.gfx", "missing.gfx", "legacy/latin1.gfx"]
+
+
+def _session(detector: tuple[str, list[str] | None], root: Path) -> PluginSession:
+    import sys
+
+    plugin_id, command = detector
+    command = command or [sys.executable, str(REPO / "plugins/reference_detector.py")]
+    return PluginSession(command, plugin_id, "1.0.0", cwd=str(root))
+
+
+async def _both(root: Path, paths: list[str]) -> tuple[bytes, bytes]:
+    documents = []
+    for detector in (PYTHON_DETECTOR, NODE_DETECTOR):
+        async with _session(detector, root) as session:
+            documents.append(canonical(await session.discover(paths, request_id="same")))
+    return documents[0], documents[1]
+
+
+def generated_repo(root: Path, files: int = 1200) -> Path:
+    """Unicode names in every byte-order corner, attrs in odd orders, every fault kind."""
+    rng = random.Random(7)
+    names = [
+        "Zeta",
+        "alpha",
+        "école",
+        "ёлка",
+        "日本",
+        "😀emoji",
+        "\ue000private",
+        "a b",
+        "Ab",
+        "ab",
+    ]
+    for n in range(files):
+        directory = root / rng.choice(names) / f"{rng.choice(names)}{n % 7}"
+        directory.mkdir(parents=True, exist_ok=True)
+        lines = ["# generated"]
+        for k in range(rng.randint(1, 6)):
+            table = f"t_{rng.randint(0, 400)}_{rng.choice(names)}"
+            attrs = " ".join(f"{key}={rng.choice(names)}" for key in rng.sample(
+                ["pii", "1", "10", "2", "z", "ключ", "owner"], rng.randint(0, 4)))  # fmt: skip
+            lines.append(f"table {table} {attrs}".rstrip())
+            lines.append(f"route GET /{rng.choice(names)}/{k}\tauth=required")
+        if n % 97 == 0:
+            lines.append("route GET")  # parse error
+        if n % 89 == 0:
+            lines.append("bogus directive")
+        text = "\r\n".join(lines) if n % 5 == 0 else "\n".join(lines)
+        prefix = "\ufeff" if n % 31 == 0 else ""
+        (directory / f"{rng.choice(names)}-{n}.gfx").write_text(prefix + text + "\n", "utf-8")
+    (root / "bad.gfx").write_bytes(b"table caf\xe9\n")
+    (root / ".hidden.gfx").write_text("table hidden\n")
+    (root / "notes.txt").write_text("not a gfx file\n")
+    os.symlink(root / "bad.gfx", root / "link.gfx")
+    os.symlink("/etc/hostname", root / "escape.gfx")
+    os.symlink(root / "missing-target", root / "dangling.gfx")
+    return root
+
+
+def test_demo_repo_documents_are_byte_identical() -> None:
+    python_doc, node_doc = asyncio.run(_both(DEMO_REPO, DEMO_PATHS))
+    assert python_doc == node_doc
+
+
+def test_generated_repo_documents_are_byte_identical(tmp_path: Path) -> None:
+    root = generated_repo(tmp_path)
+    paths = [".", "bad.gfx", "link.gfx", "escape.gfx", "dangling.gfx", "notes.txt", "nope.gfx",
+             "日本", "école"]  # fmt: skip
+    python_doc, node_doc = asyncio.run(_both(root, paths))
+    assert python_doc == node_doc
+    import json
+
+    doc = json.loads(python_doc)
+    assert len({r["location"]["path"] for r in doc["resources"]}) >= 1000
+    assert doc["classificationSignals"] and doc["findings"]
+    assert {u["reason"] for u in doc["unresolved"]} == {
+        "unreadable", "parse-error", "unsupported", "not-found"}  # fmt: skip
+
+
+def test_through_http_the_bodies_are_byte_identical(tmp_path: Path) -> None:
+    node = {"id": "reference-detector-node", "version": "1.0.0",
+            "root": str(DEMO_REPO), "command": NODE_DETECTOR[1]}  # fmt: skip
+    config = write_config(tmp_path, [reference_plugin(), node])
+    with running_gateway(config) as gw, gw.client() as http:
+        bodies = [
+            http.post(f"/plugins/{plugin}/discover", json={"paths": DEMO_PATHS, "requestId": "r"})
+            for plugin in ("reference-detector", "reference-detector-node")
+        ]
+    assert [b.status_code for b in bodies] == [200, 200]
+    assert bodies[0].content == bodies[1].content
+    assert bodies[0].headers["X-GPP-Digest"] == bodies[1].headers["X-GPP-Digest"]
+
+
+@pytest.mark.parametrize("detector", [PYTHON_DETECTOR, NODE_DETECTOR], ids=["python", "node"])
+def test_a_thousand_discovers_on_one_session(detector: tuple[str, list[str] | None]) -> None:
+    async def scenario() -> PluginSession:
+        async with _session(detector, DEMO_REPO) as session:
+            first = None
+            for n in range(1000):
+                result = await session.discover(["api", "billing"], request_id=f"r{n}")
+                assert result["requestId"] == f"r{n}"
+                body = canonical({k: v for k, v in result.items() if k != "requestId"})
+                assert first is None or body == first
+                first = body
+        return session
+
+    session = asyncio.run(scenario())
+    assert session.returncode == 0 and process_gone(session.pid)
+
+
+def test_node_gpp2_peer_fails_at_the_handshake() -> None:
+    async def scenario() -> codes.ProtocolError:
+        session = PluginSession([NODE, str(FIXTURE_PLUGINS / "plugin_gpp2_peer.mjs")],
+                                "fixture", "1.0.0")  # fmt: skip
+        with pytest.raises(codes.ProtocolVersionError) as info:
+            await session.start()
+        assert process_gone(session.pid)
+        return info.value
+
+    error = asyncio.run(scenario())
+    assert error.fail_line() == (
+        "[plugin-protocol] FAIL E_PROTOCOL_VERSION: frame 1: hello.protocolVersion speaks GPP/2 "
+        "but this host speaks GPP/3 — expected 3, got integer 2"
+    )
+    assert (
+        error.diagnostic()
+        .splitlines()[1]
+        .startswith('[plugin-protocol] offending frame: {"protocolVersion":2,')
+    )
