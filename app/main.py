@@ -18,6 +18,8 @@ from .metrics import GatewayMetrics
 from .pool import PluginPool, SessionFactory, SessionPool, default_session_factory
 from .problems import BodyTooLarge, http_problem
 from .routes import router
+from .rpc import JsonRpcPlugin
+from .rpc_routes import router as rpc_router
 from .security import SecurityMiddleware
 from .state import GatewayState
 
@@ -30,8 +32,9 @@ def create_app(
     pool = SessionPool(
         {
             plugin_id: PluginPool(plugin, session_factory=session_factory)
-            for plugin_id, plugin in config.plugins.items()
             if plugin.protocol == "gpp/3"
+            else JsonRpcPlugin(plugin)
+            for plugin_id, plugin in config.plugins.items()
         }
     )
     state = GatewayState(config=config, pool=pool, metrics=GatewayMetrics(pool))
@@ -56,6 +59,7 @@ def create_app(
     )
     app.state.gateway = state
     app.include_router(router)
+    app.include_router(rpc_router)
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
               name="docs-assets")  # fmt: skip
 

@@ -15,6 +15,9 @@ from prometheus_client import (
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from .pool import PluginPool, SessionPool
+from .rpc import JsonRpcPlugin
+
+AnyPool = PluginPool | JsonRpcPlugin
 
 __all__ = ["CONTENT_TYPE_LATEST", "GatewayMetrics"]
 
@@ -56,13 +59,13 @@ class GatewayMetrics:
         return generate_latest(self.registry)
 
 
-def _queue_depth(pool: PluginPool) -> float:
+def _queue_depth(pool: AnyPool) -> float:
     return pool.queue_depth
 
 
-def _live_sessions(pool: PluginPool) -> float:
+def _live_sessions(pool: AnyPool) -> float:
     return pool.live_sessions
 
 
-def _restarts(pool: PluginPool) -> float:
-    return pool.stats.restarts
+def _restarts(pool: AnyPool) -> float:
+    return pool.health.restarts

@@ -1,17 +1,10 @@
-"""Pinned plugin sessions: per plugin, `instances` lock-step sessions behind a bounded FIFO queue.
-
-A failed session is gone; the request that met the failure gets its diagnostic and the next
-request spawns a fresh session at once. Consecutive failures back off (0.5 s doubling to 30 s),
-during which requests are refused with the last diagnostic instead of hammering a broken plugin.
-"""
+"""Pinned GPP/3 sessions: per plugin, `instances` lock-step sessions behind a bounded FIFO queue."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-import math
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,21 +15,10 @@ from gpp.host import PluginSession
 from gpp.messages import Result
 
 from .config import PluginConfig
+from .health import PluginHealth, PoolRefusal
+from .rpc import JsonRpcPlugin
 
 log = logging.getLogger("gpp.pool")
-
-BACKOFF_FIRST_S = 0.5
-BACKOFF_MAX_S = 30.0
-
-
-class PoolRefusal(Exception):
-    """A request refused before reaching a plugin: 503 with Retry-After."""
-
-    def __init__(self, reason: str, retry_after: float, last: codes.ProtocolError | None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.retry_after = retry_after
-        self.last = last
 
 
 @dataclass
@@ -67,14 +49,6 @@ def default_session_factory(
     )
 
 
-@dataclass
-class PluginStats:
-    served: int = 0
-    failed: int = 0
-    restarts: int = 0
-    spawned: int = 0
-
-
 class PluginPool:
     """The sessions of one GPP/3 plugin."""
 
@@ -87,26 +61,21 @@ class PluginPool:
     ) -> None:
         self.plugin = plugin
         self.slots = [Slot(i) for i in range(plugin.limits.instances)]
-        self.stats = PluginStats()
+        self.health = PluginHealth(plugin.id)
         self.capabilities: tuple[str, ...] = ()
-        self.last_error: codes.ProtocolError | None = None
-        self.recent_stderr: deque[str] = deque(maxlen=20)
-        self.consecutive_failures = 0
-        self.backoff_until = 0.0
         self._free: deque[Slot] = deque(self.slots)
         self._waiters: deque[asyncio.Future[Slot]] = deque()
         self._factory = session_factory
         self._on_event = on_event or (lambda name, pool: None)
-        self._closing = False
 
     # --------------------------------------------------------------------------- requests
 
     async def discover(self, paths: list[str], request_id: str) -> Result:
         """One discover on a free session: queued FIFO, refused when full or backing off."""
-        self._refuse_if_backing_off()
+        self.health.refuse_if_unavailable()
         slot = await self._acquire()
         try:
-            self._refuse_if_backing_off()
+            self.health.refuse_if_unavailable()
             session = await self._session_for(slot)
             slot.busy = True
             try:
@@ -119,8 +88,7 @@ class PluginPool:
                 raise
             finally:
                 slot.busy = False
-            self.stats.served += 1
-            self.consecutive_failures = 0
+            self.health.record_success()
             return result
         finally:
             self._release(slot)
@@ -138,7 +106,7 @@ class PluginPool:
 
     async def close(self) -> None:
         """shutdown/bye with every live session; dispose of whatever does not comply."""
-        self._closing = True
+        self.health.closing = True
         for waiter in self._waiters:
             if not waiter.done():
                 waiter.set_exception(PoolRefusal("gateway is shutting down", 1, None))
@@ -148,7 +116,7 @@ class PluginPool:
 
     @property
     def state(self) -> str:
-        if time.monotonic() < self.backoff_until:
+        if self.health.backing_off:
             return "backoff"
         if any(s.starting for s in self.slots):
             return "starting"
@@ -157,7 +125,7 @@ class PluginPool:
             return "busy"
         if live:
             return "ready"
-        if self.last_error is not None and self.consecutive_failures:
+        if self.health.consecutive_failures:
             return "failed"
         return "idle"
 
@@ -173,6 +141,10 @@ class PluginPool:
     def live_sessions(self) -> int:
         return len(self.pids)
 
+    @property
+    def instances(self) -> int:
+        return len(self.slots)
+
     def describe(self) -> dict[str, Any]:
         return {
             "id": self.plugin.id,
@@ -184,31 +156,10 @@ class PluginPool:
             "pids": self.pids,
             "instances": len(self.slots),
             "queueDepth": self.queue_depth,
-            "restarts": self.stats.restarts,
-            "served": self.stats.served,
-            "failed": self.stats.failed,
-            "retryAfter": self._retry_after() or None,
-            "lastDiagnostic": self.last_error.diagnostic() if self.last_error else None,
-            "lastCode": self.last_error.code if self.last_error else None,
-            "recentStderr": list(self.recent_stderr),
+            **self.health.describe(),
         }
 
     # -------------------------------------------------------------------------- internals
-
-    def _refuse_if_backing_off(self) -> None:
-        if self._closing:
-            raise PoolRefusal("gateway is shutting down", 1, None)
-        wait = self._retry_after()
-        if wait:
-            raise PoolRefusal(
-                f"plugin {self.plugin.id} is backing off after "
-                f"{self.consecutive_failures} consecutive failures",
-                wait,
-                self.last_error,
-            )
-
-    def _retry_after(self) -> float:
-        return max(0.0, self.backoff_until - time.monotonic())
 
     async def _acquire(self) -> Slot:
         if self._free and not self._waiters:
@@ -244,10 +195,10 @@ class PluginPool:
             return slot.session
         if slot.session is not None:  # failed, or died while idle
             await slot.session.dispose()
-            self.stats.restarts += 1
-        session = self._factory(self.plugin, self._stderr_line)
+            self.health.restarts += 1
+        session = self._factory(self.plugin, self.health.stderr_line)
         slot.session, slot.starting = session, True
-        self.stats.spawned += 1
+        self.health.spawned += 1
         try:
             await session.start()
         except codes.ProtocolError as exc:
@@ -260,23 +211,8 @@ class PluginPool:
         return session
 
     def _failed(self, slot: Slot, error: codes.ProtocolError) -> None:
-        self.stats.failed += 1
-        self.last_error = error
-        self.consecutive_failures += 1
-        if self.consecutive_failures >= 2:
-            delay = min(BACKOFF_MAX_S, BACKOFF_FIRST_S * 2 ** (self.consecutive_failures - 2))
-            self.backoff_until = time.monotonic() + delay
-        log.warning(
-            "session failed",
-            extra={"fields": {"plugin": self.plugin.id, "code": error.code,
-                              "consecutive": self.consecutive_failures,
-                              "backoff_s": round(self._retry_after(), 3)}},
-        )  # fmt: skip
+        self.health.record_failure(error)
         self._on_event("failed", self)
-
-    def _stderr_line(self, line: str) -> None:
-        self.recent_stderr.append(line)
-        log.info("plugin stderr", extra={"fields": {"plugin": self.plugin.id, "line": line}})
 
     async def _close_slot(self, slot: Slot) -> None:
         session = slot.session
@@ -293,15 +229,11 @@ class PluginPool:
             await session.dispose()
 
 
-def retry_after_header(seconds: float) -> str:
-    return str(max(1, math.ceil(seconds)))
-
-
 @dataclass
 class SessionPool:
     """Every registered plugin's pool, by id."""
 
-    pools: dict[str, PluginPool] = field(default_factory=dict)
+    pools: dict[str, PluginPool | JsonRpcPlugin] = field(default_factory=dict)
 
     async def start_eager(self) -> None:
         await asyncio.gather(*(p.start_all() for p in self.pools.values() if p.plugin.eager))
@@ -314,5 +246,5 @@ class SessionPool:
         return [
             p.plugin.id
             for p in self.pools.values()
-            if p.plugin.eager and p.live_sessions < len(p.slots)
+            if p.plugin.eager and p.live_sessions < p.instances
         ]

@@ -6,7 +6,8 @@ import asyncio
 import logging
 import time
 import uuid
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import orjson
 from fastapi import APIRouter, Request
@@ -18,34 +19,36 @@ from gpp import codes
 from gpp.canonical_json import canonical_trusted
 from gpp.schema import DISCOVER_REQUEST, Violation
 
+from .health import PoolRefusal, retry_after_header
 from .metrics import CONTENT_TYPE_LATEST
 from .models import DiscoverRequest, PluginInfo, Problem, ResultDocument
-from .pool import PluginPool, PoolRefusal, retry_after_header
+from .pool import PluginPool
 from .problems import http_problem, protocol_problem
 from .state import GatewayState
 
 log = logging.getLogger("gpp.request")
+T = TypeVar("T")
 router = APIRouter()
 
-_PROBLEM = {"model": Problem, "content": {"application/problem+json": {}}}
+PROBLEM = {"model": Problem, "content": {"application/problem+json": {}}}
 DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"model": ResultDocument, "description": "The result document (GF-canonical JSON)",
           "headers": {"X-GPP-Digest": {"description": "the result frame's digest",
                                        "schema": {"type": "string"}}}},
-    404: {**_PROBLEM, "description": "E_UNKNOWN_PLUGIN: no such plugin, or not a GPP/3 plugin"},
-    422: {**_PROBLEM, "description": "E_SCHEMA: the request is bad; the plugin was not contacted"},
-    502: {**_PROBLEM, "description": "The plugin violated GPP/3 or answered with an error"},
-    503: {**_PROBLEM, "description": "Queue full or plugin backing off (Retry-After)"},
-    504: {**_PROBLEM, "description": "E_TIMEOUT: the watchdog fired"},
+    404: {**PROBLEM, "description": "E_UNKNOWN_PLUGIN: no such plugin, or not a GPP/3 plugin"},
+    422: {**PROBLEM, "description": "E_SCHEMA: the request is bad; the plugin was not contacted"},
+    502: {**PROBLEM, "description": "The plugin violated GPP/3 or answered with an error"},
+    503: {**PROBLEM, "description": "Queue full or plugin backing off (Retry-After)"},
+    504: {**PROBLEM, "description": "E_TIMEOUT: the watchdog fired"},
 }  # fmt: skip
 
 
-def _state(request: Request) -> GatewayState:
+def gateway_state(request: Request) -> GatewayState:
     state: GatewayState = request.app.state.gateway
     return state
 
 
-def _unknown_plugin(plugin_id: str, detail: str | None = None) -> Response:
+def unknown_plugin(plugin_id: str, detail: str | None = None) -> Response:
     error = codes.UnknownPluginError(detail or f"no plugin is registered under {plugin_id!r}")
     return protocol_problem(error, plugin_id, status=404)
 
@@ -59,24 +62,24 @@ def _unknown_plugin(plugin_id: str, detail: str | None = None) -> Response:
 )  # fmt: skip
 async def discover(plugin_id: str, request: Request) -> Response:
     started = time.perf_counter()
-    state = _state(request)
+    state = gateway_state(request)
     pool = state.pool.pools.get(plugin_id)
     request_id: str | None = None
     outcome = "ok"
     try:
         if pool is None:
             outcome = "E_UNKNOWN_PLUGIN"
-            return _unknown_plugin(plugin_id)
-        if pool.plugin.protocol != "gpp/3":
+            return unknown_plugin(plugin_id)
+        if not isinstance(pool, PluginPool):
             outcome = "E_UNKNOWN_PLUGIN"
-            return _unknown_plugin(plugin_id, f"plugin {plugin_id!r} speaks JSON-RPC 2.0: "
+            return unknown_plugin(plugin_id, f"plugin {plugin_id!r} speaks JSON-RPC 2.0: "
                                    f"POST /plugins/{plugin_id}/rpc instead")  # fmt: skip
         try:
             paths, request_id = _discover_body(await request.body())
         except codes.InvalidRequestError as exc:
             outcome = exc.code
             return protocol_problem(exc, plugin_id)
-        result = await _run_unless_client_leaves(request, pool, paths, request_id)
+        result = await run_unless_client_leaves(request, pool.discover(paths, request_id))
         if result is None:
             outcome = "client-gone"
             return Response(status_code=499)
@@ -122,24 +125,22 @@ def _discover_body(body: bytes) -> tuple[list[str], str]:
     return doc["paths"], doc.get("requestId") or uuid.uuid4().hex
 
 
-async def _run_unless_client_leaves(
-    request: Request, pool: PluginPool, paths: list[str], request_id: str
-) -> Any:
-    """The pool's answer, or None when the client disconnected first.
+async def run_unless_client_leaves(request: Request, work: Awaitable[T]) -> T | None:
+    """The work's result, or None when the HTTP client disconnected first (work cancelled).
 
-    A client leaving while queued is dropped from the queue; one leaving mid-request does not
-    disturb the session (the exchange is shielded and completes in the background).
+    A discover still queued leaves the queue; one in flight completes in the background, its
+    exchange shielded, so the session stays in step. A JSON-RPC call is cancelled at the plugin.
     """
-    work = asyncio.create_task(pool.discover(paths, request_id))
+    task = asyncio.ensure_future(work)
     gone = asyncio.create_task(_disconnected(request))
     try:
-        await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         gone.cancel()
-    if not work.done():
-        work.cancel()
+    if not task.done():
+        task.cancel()
         return None
-    return work.result()
+    return task.result()
 
 
 async def _disconnected(request: Request) -> None:
@@ -149,15 +150,15 @@ async def _disconnected(request: Request) -> None:
 
 @router.get("/plugins", response_model=list[PluginInfo], summary="Registered plugins, live state")
 async def list_plugins(request: Request) -> list[dict[str, Any]]:
-    return [pool.describe() for pool in _state(request).pool.pools.values()]
+    return [pool.describe() for pool in gateway_state(request).pool.pools.values()]
 
 
 @router.get("/plugins/{plugin_id}", response_model=PluginInfo,
-            responses={404: _PROBLEM}, summary="One plugin's live state")  # fmt: skip
+            responses={404: PROBLEM}, summary="One plugin's live state")  # fmt: skip
 async def get_plugin(plugin_id: str, request: Request) -> Any:
-    pool = _state(request).pool.pools.get(plugin_id)
+    pool = gateway_state(request).pool.pools.get(plugin_id)
     if pool is None:
-        return _unknown_plugin(plugin_id)
+        return unknown_plugin(plugin_id)
     return pool.describe()
 
 
@@ -168,7 +169,7 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz", summary="Readiness: config loaded, eager plugins up")
 async def readyz(request: Request) -> Response:
-    waiting = _state(request).pool.not_ready()
+    waiting = gateway_state(request).pool.not_ready()
     if waiting:
         return JSONResponse({"status": "starting", "waitingFor": waiting}, status_code=503)
     return JSONResponse({"status": "ready"})
@@ -176,7 +177,7 @@ async def readyz(request: Request) -> Response:
 
 @router.get("/metrics", summary="Prometheus metrics", response_class=Response)
 async def metrics(request: Request) -> Response:
-    return Response(_state(request).metrics.render(), media_type=CONTENT_TYPE_LATEST)
+    return Response(gateway_state(request).metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
 
 @router.get("/docs", include_in_schema=False)

@@ -1,6 +1,7 @@
-"""/discover under load (wrk) against a bare FastAPI route doing one pipe round trip, same run.
+"""/discover and /rpc under load (wrk) against a bare FastAPI route doing one pipe round trip.
 
-Prints req/s and p50/p99 at concurrency 1 and 16, and the ratios. Needs `wrk` (Debian package).
+Prints req/s and p50/p99 at concurrency 1 and 16, and the ratios, all from one run on the same
+machine. Needs `wrk` (Debian package).
 Both servers run as uvicorn child processes on loopback; nothing is asserted.
 """
 
@@ -16,7 +17,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-BODY = '{"paths": ["api"]}'
+DISCOVER_BODY = '{"paths": ["api"]}'
+RPC_BODY = '{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}'
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 
 
@@ -37,11 +39,11 @@ def wait_listening(port: int) -> None:
     raise RuntimeError(f"nothing listening on {port}")
 
 
-def wrk(url: str, connections: int) -> dict[str, float]:
+def wrk(url: str, connections: int, body: str = DISCOVER_BODY) -> dict[str, float]:
     script = Path(tempfile.mkdtemp()) / "post.lua"
     script.write_text(
         'wrk.method = "POST"\n'
-        f"wrk.body = '{BODY}'\n"
+        f"wrk.body = '{body}'\n"
         'wrk.headers["Content-Type"] = "application/json"\n'
     )
     out = subprocess.run(
@@ -74,15 +76,26 @@ def main() -> None:
         wait_listening(gw_port)
         wait_listening(bare_port)
         discover = f"http://127.0.0.1:{gw_port}/plugins/reference-detector/discover"
+        rpc = f"http://127.0.0.1:{gw_port}/plugins/jsonrpc-example/rpc"
         baseline = f"http://127.0.0.1:{bare_port}/echo"
-        wrk(discover, 1)  # warm up: spawn and handshake the plugin
+        wrk(discover, 1)  # warm up: spawn and handshake the plugins
+        wrk(rpc, 1, RPC_BODY)
         for connections in (1, 16):
-            ours, base = wrk(discover, connections), wrk(baseline, connections)
+            results = {
+                "/discover": wrk(discover, connections),
+                "/rpc": wrk(rpc, connections, RPC_BODY),
+                "bare pipe round trip": wrk(baseline, connections),
+            }
             print(f"concurrency {connections}:")
-            for name, r in (("/discover", ours), ("bare pipe round trip", base)):
+            for name, r in results.items():
                 print(f"  {name:22} {r['rps']:8.0f} req/s  p50 {r['p50']:7.2f} ms  "
                       f"p99 {r['p99']:7.2f} ms  non-2xx {r['errors']:.0f}")  # fmt: skip
-            print(f"  ratio /discover / bare: {ours['rps'] / base['rps']:.3f} (req/s)")
+            base = results["bare pipe round trip"]["rps"]
+            print(
+                f"  ratios to bare: /discover {results['/discover']['rps'] / base:.3f}, "
+                f"/rpc {results['/rpc']['rps'] / base:.3f}; "
+                f"/rpc / /discover {results['/rpc']['rps'] / results['/discover']['rps']:.3f}"
+            )
     finally:
         for proc in (gateway, bare):
             proc.terminate()

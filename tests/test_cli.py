@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 from conftest import DEMO_REPO, FIXTURE_PLUGINS, REPO
-from gateway_harness import reference_plugin, running_gateway, write_config
+from gateway_harness import running_gateway
 
+from app.config import load_config
 from gpp.canonical_json import canonical
 
 GPP = [sys.executable, "-m", "app"]
@@ -65,7 +66,8 @@ def test_discover_bad_path_exits_2_without_running_anything_useful() -> None:
 
 def test_check_config(tmp_path: Path) -> None:
     ok = gpp("check-config", "plugins/registry.toml")
-    assert ok.returncode == 0 and "OK, 2 plugin(s)" in ok.stdout
+    registered = len(load_config(REPO / "plugins/registry.toml").plugins)
+    assert ok.returncode == 0 and f"OK, {registered} plugin(s)" in ok.stdout
     bad = tmp_path / "bad.toml"
     bad.write_text(
         '[defaults]\nrequest_ms = 0\n[[plugin]]\nid = "a"\nversion = "1"\ncommand = []\n'
@@ -97,17 +99,24 @@ def _readme_commands(prefix: str) -> list[str]:
     return commands
 
 
-def test_readme_curl_examples_run_as_written(tmp_path: Path) -> None:
+def test_readme_curl_examples_run_as_written() -> None:
     commands = _readme_commands("curl ")
     assert commands, "the README shows no curl example"
-    config = write_config(tmp_path, [reference_plugin()])
-    with running_gateway(config) as gw:
+    with running_gateway(REPO / "plugins" / "registry.toml") as gw:
         for command in commands:
             done = subprocess.run(["bash", "-c", command.replace("8787", str(gw.port))],
                                   capture_output=True, text=True, timeout=60)  # fmt: skip
             assert done.returncode == 0, (command, done.stderr)
             if "/discover" in command:
                 assert json.loads(done.stdout)["findings"][0]["code"] == "DUPLICATE_TABLE_NAME"
+            elif "event-stream" in command:
+                assert done.stdout.count("event: notification") == 3
+                assert (
+                    'event: response\ndata: {"jsonrpc": "2.0", "result": 3, "id": "p"}'
+                    in done.stdout
+                )
+            else:
+                assert done.stdout == '{"jsonrpc": "2.0", "result": 19, "id": 1}'
 
 
 def test_readme_gpp_and_by_hand_examples_run_as_written() -> None:

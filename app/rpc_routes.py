@@ -1,0 +1,161 @@
+"""POST /plugins/{id}/rpc: JSON-RPC 2.0 requests, notifications and batches to a plugin."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response, StreamingResponse
+
+from gpp import codes, jsonrpc
+
+from .health import PoolRefusal, retry_after_header
+from .problems import http_problem
+from .routes import PROBLEM, gateway_state, run_unless_client_leaves, unknown_plugin
+from .rpc import PLUGIN_UNAVAILABLE, JsonRpcPlugin, JsonRpcSession, Listener
+
+log = logging.getLogger("gpp.request")
+router = APIRouter()
+
+RPC_BODY = {"required": True, "content": {"application/json": {"schema": {
+    "description": "A JSON-RPC 2.0 request, notification, or batch (array) of them",
+    "oneOf": [{"type": "object"}, {"type": "array"}]}}}}  # fmt: skip
+RPC_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The JSON-RPC response or batch response (errors included); with "
+                         "`Accept: text/event-stream`, the plugin's notifications for the request "
+                         "as SSE `notification` events, then a `response` event",
+          "content": {"application/json": {}, "text/event-stream": {}}},
+    204: {"description": "Notifications only: nothing to answer"},
+    404: {**PROBLEM, "description": "No such plugin, or not a JSON-RPC plugin"},
+    503: {**PROBLEM, "description": "Plugin in restart back-off (Retry-After)"},
+}  # fmt: skip
+
+
+@router.post("/plugins/{plugin_id}/rpc", responses=RPC_RESPONSES,
+             openapi_extra={"requestBody": RPC_BODY}, summary="Call a JSON-RPC plugin")  # fmt: skip
+async def rpc(plugin_id: str, request: Request) -> Response:
+    started = time.perf_counter()
+    state = gateway_state(request)
+    holder = state.pool.pools.get(plugin_id)
+    if holder is None:
+        return unknown_plugin(plugin_id)
+    if not isinstance(holder, JsonRpcPlugin):
+        return unknown_plugin(plugin_id, f"plugin {plugin_id!r} speaks GPP/3: "
+                              f"POST /plugins/{plugin_id}/discover instead")  # fmt: skip
+    parsed = jsonrpc.parse_request(await request.body())
+    batch = isinstance(parsed, list)
+    items = parsed if isinstance(parsed, list) else [parsed]
+    outcome = "ok"
+    try:
+        session = None
+        if any(isinstance(item, jsonrpc.Request) for item in items):
+            session = await holder.session_for_request()
+        if "text/event-stream" in request.headers.get("accept", "") and _expects_answer(items):
+            return _stream(holder, session, items, batch)
+        answers = await run_unless_client_leaves(request, _answer_all(holder, session, items))
+        if answers is None:
+            outcome = "client-gone"
+            return Response(status_code=499)
+        return _render(answers, batch)
+    except PoolRefusal as refusal:
+        outcome = "refused"
+        last = refusal.last
+        return http_problem(503, "Plugin unavailable", refusal.reason,
+                            headers={"Retry-After": retry_after_header(refusal.retry_after)},
+                            plugin=plugin_id, lastCode=last.code if last else None,
+                            lastDiagnostic=last.diagnostic() if last else None)  # fmt: skip
+    except codes.ProtocolError as exc:  # the plugin could not even start
+        outcome = exc.code
+        return _render([_unavailable(item, exc) for item in items], batch)
+    finally:
+        elapsed = time.perf_counter() - started
+        state.metrics.observe(plugin_id, outcome, elapsed)
+        log.info("rpc", extra={"fields": {"plugin": plugin_id, "outcome": outcome,
+                                          "ms": round(elapsed * 1000, 2)}})  # fmt: skip
+
+
+def _expects_answer(items: list[jsonrpc.Request | jsonrpc.Invalid]) -> bool:
+    return any(not (isinstance(i, jsonrpc.Request) and i.is_notification) for i in items)
+
+
+async def _answer_all(
+    holder: JsonRpcPlugin,
+    session: JsonRpcSession | None,
+    items: list[jsonrpc.Request | jsonrpc.Invalid],
+    listener: Listener | None = None,
+) -> list[dict[str, Any] | None]:
+    """Every item's answer in order (None for notifications); requests run concurrently."""
+
+    async def answer(item: jsonrpc.Request | jsonrpc.Invalid) -> dict[str, Any] | None:
+        if isinstance(item, jsonrpc.Invalid):
+            return jsonrpc.error(item.id, item.code)
+        assert session is not None
+        if item.is_notification:
+            await session.notify(item)
+            return None
+        result = await session.call(item, listener)
+        holder.settle(session, result)
+        return result
+
+    return list(await asyncio.gather(*(answer(item) for item in items)))
+
+
+def _unavailable(item: jsonrpc.Request | jsonrpc.Invalid, error: codes.ProtocolError) -> Any:
+    if isinstance(item, jsonrpc.Invalid):
+        return jsonrpc.error(item.id, item.code)
+    if item.is_notification:
+        return None
+    return jsonrpc.error(item.id, PLUGIN_UNAVAILABLE, error.fail_line())
+
+
+def _payload(answers: list[dict[str, Any] | None], batch: bool) -> Any:
+    present = [a for a in answers if a is not None]
+    if not present:
+        return None
+    return present if batch else present[0]
+
+
+def _render(answers: list[dict[str, Any] | None], batch: bool) -> Response:
+    payload = _payload(answers, batch)
+    if payload is None:
+        return Response(status_code=204)
+    return Response(jsonrpc.encode(payload).rstrip(b"\n"), media_type="application/json")
+
+
+def _sse(event: str, message: Any) -> bytes:
+    return f"event: {event}\ndata: {json.dumps(message, ensure_ascii=False)}\n\n".encode()
+
+
+def _stream(
+    holder: JsonRpcPlugin,
+    session: JsonRpcSession | None,
+    items: list[jsonrpc.Request | jsonrpc.Invalid],
+    batch: bool,
+) -> StreamingResponse:
+    """The plugin's notifications for these requests as they come, then the response."""
+    notes: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def events() -> AsyncIterator[bytes]:
+        work = asyncio.create_task(_answer_all(holder, session, items, notes.put_nowait))
+        try:
+            while not work.done():
+                getter = asyncio.create_task(notes.get())
+                await asyncio.wait({work, getter}, return_when=asyncio.FIRST_COMPLETED)
+                if getter.done():
+                    yield _sse("notification", getter.result())
+                else:
+                    getter.cancel()
+            while not notes.empty():
+                yield _sse("notification", notes.get_nowait())
+            yield _sse("response", _payload(work.result(), batch))
+        finally:
+            if not work.done():  # the client left mid-stream: cancel at the plugin
+                work.cancel()
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store"})  # fmt: skip
