@@ -16,6 +16,7 @@ from pathlib import Path
 from gpp import __version__, codes
 from gpp.canonical_json import canonical_trusted
 from gpp.host import PluginSession
+from gpp.sandbox import SandboxPolicy
 from gpp.wire import PROTOCOL_VERSION
 
 from .config import PYTHON_PLACEHOLDER, ConfigError, default_config_path, load_config
@@ -65,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     discover.add_argument("--root", type=Path, default=Path("."),
                           help="repository the plugin reads (its cwd; default .)")  # fmt: skip
     discover.add_argument("--request-id")
+    discover.add_argument("--no-sandbox", action="store_true",
+                          help="with --command: run the plugin without the default sandbox")  # fmt: skip
     discover.add_argument("args", nargs="+", metavar="[PLUGIN_ID] PATH")
 
     check = commands.add_parser("check-config", help="validate a registry TOML file",
@@ -138,14 +141,16 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.error("name at least one PATH after PLUGIN_ID")
         session = PluginSession(plugin.command, plugin.id, plugin.version, cwd=str(plugin.root),
                                 env=plugin.env, timeouts=plugin.timeouts,
-                                max_line_bytes=plugin.limits.max_line_bytes)  # fmt: skip
+                                max_line_bytes=plugin.limits.max_line_bytes,
+                                sandbox=plugin.sandbox_policy)  # fmt: skip
     else:
         if not (args.command and args.plugin_id and args.plugin_version):
             parser.error("--command needs --plugin-id and --plugin-version (or use --config)")
         command = [w.replace(PYTHON_PLACEHOLDER, sys.executable) for w in shlex.split(args.command)]
         paths = args.args
         session = PluginSession(command, args.plugin_id, args.plugin_version,
-                                cwd=str(args.root))  # fmt: skip
+                                cwd=str(args.root),
+                                sandbox=None if args.no_sandbox else SandboxPolicy())  # fmt: skip
     try:
         document = asyncio.run(_run_once(session, paths, args.request_id))
     except codes.ProtocolError as exc:

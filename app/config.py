@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gpp.host import Timeouts
+from gpp.sandbox import SandboxPolicy
 from gpp.wire import DEFAULT_MAX_LINE_BYTES
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "plugins" / "registry.toml"
@@ -108,6 +109,10 @@ class PluginConfig(_Strict):
     env: dict[str, str]
     limits: Limits
     sandbox: SandboxConfig
+
+    @property
+    def sandbox_policy(self) -> SandboxPolicy:
+        return SandboxPolicy(**self.sandbox.model_dump())
 
     @property
     def timeouts(self) -> Timeouts:

@@ -92,6 +92,7 @@ class PluginInfo(BaseModel):
     pids: list[int]
     instances: int
     queueDepth: int
+    sandbox: dict[str, str] = Field(description="isolation mechanisms in effect, by concern")
     restarts: int
     served: int
     failed: int

@@ -46,6 +46,7 @@ def default_session_factory(
         timeouts=plugin.timeouts,
         max_line_bytes=plugin.limits.max_line_bytes,
         on_stderr=on_stderr,
+        sandbox=plugin.sandbox_policy,
     )
 
 
@@ -156,10 +157,18 @@ class PluginPool:
             "pids": self.pids,
             "instances": len(self.slots),
             "queueDepth": self.queue_depth,
+            "sandbox": self._sandbox_mechanisms(),
             **self.health.describe(),
         }
 
     # -------------------------------------------------------------------------- internals
+
+    def _sandbox_mechanisms(self) -> dict[str, str]:
+        """The isolation in effect for this plugin's sessions (what the last spawn used)."""
+        for slot in self.slots:
+            if slot.session is not None and slot.session.sandbox_mechanisms:
+                return slot.session.sandbox_mechanisms
+        return {}
 
     async def _acquire(self) -> Slot:
         if self._free and not self._waiters:

@@ -22,6 +22,7 @@ from typing import Any
 
 from gpp import codes, jsonrpc
 from gpp.process import StderrRing, kill_group, scrubbed_env, spawn, wait_exit
+from gpp.sandbox import SandboxUnavailable, SpawnPlan
 from gpp.wire import LineBuffer, LineTooLong
 
 from .config import PluginConfig
@@ -53,6 +54,11 @@ class JsonRpcSession:
         self._tasks: list[asyncio.Task[None]] = []
         self._write_lock = asyncio.Lock()
         self._home = ""
+        self._spawn_plan: SpawnPlan | None = None
+
+    @property
+    def sandbox_mechanisms(self) -> dict[str, str]:
+        return self._spawn_plan.mechanisms if self._spawn_plan is not None else {}
 
     @property
     def alive(self) -> bool:
@@ -65,12 +71,15 @@ class JsonRpcSession:
     async def start(self) -> None:
         self._home = tempfile.mkdtemp(prefix="gpp-home-")
         try:
-            self._proc = await spawn(self.plugin.command, cwd=str(self.plugin.root),
-                                     env=scrubbed_env(self.plugin.env, self._home))  # fmt: skip
-        except OSError as exc:
+            self._proc, self._spawn_plan = await spawn(
+                self.plugin.command, cwd=str(self.plugin.root),
+                env=scrubbed_env(self.plugin.env, self._home), sandbox=self.plugin.sandbox_policy,
+            )  # fmt: skip
+        except (OSError, SandboxUnavailable) as exc:
             shutil.rmtree(self._home, ignore_errors=True)
             self.closed = True
-            raise codes.UnexpectedEOFError(f"plugin could not be started: {exc.strerror or exc}",
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise codes.UnexpectedEOFError(f"plugin could not be started: {reason}",
                                            frame=1, got=" ".join(self.plugin.command)) from None  # fmt: skip
         self.pid = self._proc.pid
         assert self._proc.stdout is not None and self._proc.stderr is not None
@@ -149,8 +158,8 @@ class JsonRpcSession:
         if self.closed:  # we closed its stdin: the end of the session, not a failure
             return
         assert self._proc is not None
-        status = await wait_exit(self._proc, 2.0)
-        await self._fail(codes.UnexpectedEOFError("plugin exited", exit_code=status))
+        await wait_exit(self._proc, 2.0)
+        await self._fail(codes.UnexpectedEOFError("plugin exited", exit_code=self._returncode()))
 
     def _dispatch(self, line: bytes) -> None:
         try:
@@ -201,7 +210,8 @@ class JsonRpcSession:
                                               "reason": error.code}})  # fmt: skip
 
     def _returncode(self) -> int | None:
-        return self._proc.returncode if self._proc is not None else None
+        raw = self._proc.returncode if self._proc is not None else None
+        return self._spawn_plan.status(raw) if self._spawn_plan is not None else raw
 
     async def _reap(self) -> None:
         proc = self._proc
@@ -214,6 +224,8 @@ class JsonRpcSession:
                 done, _ = await asyncio.wait({task}, timeout=1.0)
                 if not done:
                     task.cancel()
+        if self._spawn_plan is not None:
+            self._spawn_plan.cleanup()
         if self._home:
             shutil.rmtree(self._home, ignore_errors=True)
             self._home = ""
@@ -303,5 +315,6 @@ class JsonRpcPlugin:
             "pids": [pid] if pid else [],
             "instances": 1,
             "queueDepth": self.queue_depth,
+            "sandbox": self.session.sandbox_mechanisms if self.session is not None else {},
             **self.health.describe(),
         }

@@ -35,6 +35,7 @@ from .messages import (
     Shutdown,
 )
 from .process import StderrRing, kill_group, scrubbed_env, spawn, wait_exit
+from .sandbox import SandboxPolicy, SandboxUnavailable, SpawnPlan
 from .wire import DEFAULT_MAX_LINE_BYTES
 
 log = logging.getLogger("gpp.host")
@@ -64,8 +65,12 @@ class PluginSession:
         timeouts: Timeouts = Timeouts(),
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         on_stderr: Callable[[str], None] | None = None,
+        sandbox: SandboxPolicy | None = None,
     ) -> None:
         self.command = list(command)
+        self.sandbox = sandbox
+        self.sandbox_mechanisms: dict[str, str] = {}
+        self._spawn_plan: SpawnPlan | None = None
         self.plugin_id = plugin_id
         self.plugin_version = plugin_version
         self.cwd = cwd
@@ -91,18 +96,22 @@ class PluginSession:
             raise RuntimeError("session already started")
         self._home = tempfile.mkdtemp(prefix="gpp-home-")
         try:
-            self._proc = await spawn(
-                self.command, cwd=self.cwd, env=scrubbed_env(self.env, self._home)
-            )
-        except OSError as exc:
+            self._proc, self._spawn_plan = await spawn(
+                self.command, cwd=self.cwd, env=scrubbed_env(self.env, self._home),
+                sandbox=self.sandbox,
+            )  # fmt: skip
+        except (OSError, SandboxUnavailable) as exc:
             self._cleanup_files()
             self.closed = True
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise codes.UnexpectedEOFError(
-                f"plugin could not be started: {exc.strerror or exc}",
+                f"plugin could not be started: {reason}",
                 frame=1,
                 expected="a running plugin",
                 got=" ".join(self.command),
             ) from None
+        if self._spawn_plan is not None:
+            self.sandbox_mechanisms = self._spawn_plan.mechanisms
         self.pid = self._proc.pid
         started = time.perf_counter()
         self._log("spawn", command=" ".join(self.command))
@@ -142,7 +151,7 @@ class PluginSession:
             bye = await self._expect(self.timeouts.shutdown_ms)
             assert isinstance(bye, Bye)
             bye_frame = self._conn.frames_received
-            status = await wait_exit(self._proc, self.timeouts.shutdown_ms / 1000)
+            status = self._status(await wait_exit(self._proc, self.timeouts.shutdown_ms / 1000))
             if status != 0:
                 problem = (
                     "plugin did not exit after bye"
@@ -250,7 +259,7 @@ class PluginSession:
         proc = self._proc
         self._log("kill", reason=error.code, frame=error.frame)
         if proc is not None and isinstance(error, codes.UnexpectedEOFError):
-            error.exit_code = await wait_exit(proc, EOF_EXIT_GRACE_S)
+            error.exit_code = self._status(await wait_exit(proc, EOF_EXIT_GRACE_S))
             if error.exit_code is None:
                 error.problem += " (plugin still running; killed)"
         await self._close(kill=True)
@@ -264,7 +273,7 @@ class PluginSession:
         if proc is not None:
             if kill or proc.returncode is None:
                 kill_group(proc)
-            self.returncode = await proc.wait()
+            self.returncode = self._status(await proc.wait())
             if proc.stdin is not None:
                 proc.stdin.close()
         if self._stderr_task is not None:
@@ -274,10 +283,15 @@ class PluginSession:
                 self._stderr_task.cancel()
         self._cleanup_files()
 
+    def _status(self, raw: int | None) -> int | None:
+        return self._spawn_plan.status(raw) if self._spawn_plan is not None else raw
+
     def _log(self, event: str, **fields: object) -> None:
         log.info(event, extra={"fields": {"plugin": self.plugin_id, "pid": self.pid, **fields}})
 
     def _cleanup_files(self) -> None:
+        if self._spawn_plan is not None:
+            self._spawn_plan.cleanup()
         if self._home:
             shutil.rmtree(self._home, ignore_errors=True)
             self._home = None

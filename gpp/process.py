@@ -13,6 +13,8 @@ import signal
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 
+from .sandbox import SandboxPolicy, SpawnPlan, plan
+
 PASSED_ENV = ("PATH", "LANG")
 """The only variables a plugin inherits; everything else it gets is said in its config."""
 
@@ -26,18 +28,31 @@ def scrubbed_env(extra: Mapping[str, str] | None, home: str) -> dict[str, str]:
 
 
 async def spawn(
-    command: Sequence[str], *, cwd: str | None, env: Mapping[str, str]
-) -> asyncio.subprocess.Process:
-    """Start the plugin as the leader of a new session, so its whole group can be killed."""
-    return await asyncio.create_subprocess_exec(
-        *command,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        cwd=cwd,
-        env=dict(env),
-        start_new_session=True,
-    )
+    command: Sequence[str],
+    *,
+    cwd: str | None,
+    env: Mapping[str, str],
+    sandbox: SandboxPolicy | None = None,
+) -> tuple[asyncio.subprocess.Process, SpawnPlan | None]:
+    """Start the plugin as the leader of a new session (so its whole group can be killed),
+    inside its sandbox when one is given. Raises SandboxUnavailable or OSError."""
+    spawn_plan = plan(sandbox, command, cwd) if sandbox is not None else None
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *(spawn_plan.argv if spawn_plan else command),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=cwd,
+            env=dict(env),
+            start_new_session=True,
+            preexec_fn=spawn_plan.preexec if spawn_plan else None,
+        )
+    except BaseException:
+        if spawn_plan is not None:
+            spawn_plan.cleanup()
+        raise
+    return proc, spawn_plan
 
 
 def kill_group(proc: asyncio.subprocess.Process) -> None:

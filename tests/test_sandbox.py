@@ -1,0 +1,198 @@
+"""The per-plugin sandbox, through the gateway: what a hostile plugin can and cannot do.
+
+Isolation is proven by reading (interfaces, errno values, process tables), never by sending
+traffic anywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from conftest import DEMO_REPO, FIXTURE_PLUGINS, REPO, process_gone
+from gateway_harness import (
+    Gateway,
+    gateway_process,
+    reference_plugin,
+    running_gateway,
+    uds_client,
+    wait_exited,
+    write_config,
+)
+
+from gpp import codes, sandbox
+from gpp.host import PluginSession
+from gpp.sandbox import SandboxPolicy
+
+PROBE = ["{python}", str(FIXTURE_PLUGINS / "sandbox_probe.py")]
+TMP_PLUGIN = """
+import os
+from gpp.sdk import serve
+
+def discover(paths):
+    files = sorted(f for f in os.listdir(paths[0]) if f.endswith(".gfx"))
+    resources = [{"kind": "file", "name": f, "location": {"path": f"{paths[0]}/{f}", "line": 1},
+                  "attrs": {}} for f in files]
+    return {"resources": resources, "unresolved": [], "findings": [], "classificationSignals": []}
+
+raise SystemExit(serve("from-tmp", "1.0.0", discover))
+"""
+
+
+def probe_plugin(plugin_id: str, root: Path = REPO, **extra: Any) -> dict[str, Any]:
+    return {"id": plugin_id, "version": "1.0.0", "root": str(root), "command": PROBE,
+            "env": {"PROBE_ID": plugin_id}, **extra}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
+    directory = tmp_path_factory.mktemp("sandbox")
+    repo = directory / "repo"
+    shutil.copytree(DEMO_REPO, repo, symlinks=True)
+    (repo / "tmp_plugin.py").write_text(TMP_PLUGIN)
+    plugins = [
+        probe_plugin("default", root=repo),
+        probe_plugin("readonly", root=repo, sandbox={"readonly_root": True}),
+        probe_plugin("inherit", root=repo, sandbox={"network": "inherit"}),
+        probe_plugin("small-memory", sandbox={"memory_mb": 256}),
+        probe_plugin("one-cpu-second", request_ms=30_000, sandbox={"cpu_seconds": 1}),
+        probe_plugin("few-processes", sandbox={"max_processes": 24}),
+        reference_plugin(),
+        {"id": "reference-detector-node", "version": "1.0.0", "root": str(DEMO_REPO),
+         "command": ["node", str(REPO / "plugins/reference_detector.mjs")]},
+        {"id": "from-tmp", "version": "1.0.0", "root": str(repo),
+         "command": ["{python}", str(repo / "tmp_plugin.py")]},
+    ]  # fmt: skip
+    with running_gateway(write_config(directory, plugins)) as gw:
+        yield gw
+
+
+def probe(gw: Gateway, plugin: str, name: str) -> httpx.Response:
+    with gw.client() as http:
+        return http.post(f"/plugins/{plugin}/discover", json={"paths": [name]})
+
+
+def attrs(response: httpx.Response) -> list[dict[str, Any]]:
+    assert response.status_code == 200, response.text
+    return [r["attrs"] for r in response.json()["resources"]]
+
+
+def test_default_sandbox_sees_only_loopback(gateway: Gateway) -> None:
+    assert attrs(probe(gateway, "default", "netinfo")) == [{"interface": "lo"}]
+    info = gateway.plugin("default")
+    assert info["sandbox"]["network"] == "empty network namespace"
+    assert info["sandbox"]["containment"].startswith("pid-namespace")
+    assert "RLIMIT_AS=1073741824" in info["sandbox"]["rlimits"]
+
+
+def test_network_inherit_is_said_explicitly_and_reported(gateway: Gateway) -> None:
+    interfaces = {a["interface"] for a in attrs(probe(gateway, "inherit", "netinfo"))}
+    assert "lo" in interfaces
+    assert gateway.plugin("inherit")["sandbox"]["network"].startswith("inherited")
+
+
+def test_repository_write(gateway: Gateway) -> None:
+    assert attrs(probe(gateway, "readonly", "write")) == [{"outcome": "EROFS"}]
+    assert "read-only" in gateway.plugin("readonly")["sandbox"]["filesystem"]
+    # without readonly_root the filesystem is left as it is
+    assert attrs(probe(gateway, "default", "write")) == [{"outcome": "written"}]
+
+
+def test_memory_limit_ends_in_the_plugins_own_answer(gateway: Gateway) -> None:
+    response = probe(gateway, "small-memory", "alloc")
+    assert response.status_code == 502
+    problem = response.json()
+    assert problem["code"] == "E_PLUGIN_ERROR" and "MemoryError" in problem["detail"]
+    assert attrs(probe(gateway, "small-memory", "netinfo")) == [{"interface": "lo"}]
+
+
+def test_cpu_limit_kills_the_plugin_and_the_gateway_keeps_serving(gateway: Gateway) -> None:
+    response = probe(gateway, "one-cpu-second", "spin")
+    assert response.status_code == 502
+    problem = response.json()
+    assert problem["code"] == "E_EOF" and "SIGXCPU" in problem["detail"]
+    assert attrs(probe(gateway, "one-cpu-second", "netinfo")) == [{"interface": "lo"}]
+    assert gateway.plugin("one-cpu-second")["restarts"] == 1
+
+
+def test_fork_bomb_is_refused(gateway: Gateway) -> None:
+    (result,) = attrs(probe(gateway, "few-processes", "forkbomb"))
+    assert result["failure"] == "EAGAIN"
+    assert 0 < result["forked"] < 24
+    assert "pids.max=24" in gateway.plugin("few-processes")["sandbox"]["processes"]
+
+
+def test_bundled_plugins_start_under_the_default_sandbox(gateway: Gateway) -> None:
+    for plugin in ("reference-detector", "reference-detector-node", "from-tmp"):
+        with gateway.client() as http:
+            response = http.post(f"/plugins/{plugin}/discover", json={"paths": ["api"]})
+        assert response.status_code == 200, (plugin, response.text)
+        assert len(response.json()["resources"]) == (1 if plugin == "from-tmp" else 3)
+        assert gateway.plugin(plugin)["sandbox"]["network"] == "empty network namespace"
+
+
+def test_a_setsid_grandchild_ends_with_its_session() -> None:
+    async def scenario() -> tuple[int, int]:
+        async with PluginSession([*_python(PROBE)], "sandbox-probe", "1.0.0", cwd=str(REPO),
+                                 sandbox=SandboxPolicy()) as session:  # fmt: skip
+            result = await session.discover(["grandchild"])
+            pids = result["resources"][0]["attrs"]
+            assert not process_gone(pids["grandchild"])  # it really escaped the process group
+        return pids["grandchild"], pids["plugin"]
+
+    grandchild, plugin = asyncio.run(scenario())
+    assert wait_exited(grandchild) and wait_exited(plugin)
+
+
+def test_a_setsid_grandchild_ends_when_the_gateway_is_sigkilled(tmp_path: Path) -> None:
+    config = write_config(tmp_path, [probe_plugin("probe")])
+    uds = tmp_path / "gw.sock"
+    with gateway_process(config, uds) as gateway:
+        with uds_client(uds) as http:
+            response = http.post("/plugins/probe/discover", json={"paths": ["grandchild"]})
+        pids = response.json()["resources"][0]["attrs"]
+        assert not process_gone(pids["grandchild"])
+        gateway.send_signal(signal.SIGKILL)
+        gateway.wait(30)
+    assert wait_exited(pids["grandchild"]), "a double-forked grandchild outlived the gateway"
+    assert wait_exited(pids["plugin"])
+
+
+def test_no_namespaces_means_refusal_unless_inherit_is_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sandbox, "namespaces_available", lambda: False)
+
+    async def start(policy: SandboxPolicy) -> PluginSession:
+        session = PluginSession([*_python(PROBE)], "sandbox-probe", "1.0.0", cwd=str(REPO),
+                                sandbox=policy)  # fmt: skip
+        await session.start()
+        return session
+
+    with pytest.raises(codes.UnexpectedEOFError) as refused:
+        asyncio.run(start(SandboxPolicy()))
+    assert "do not allow namespaces" in refused.value.problem
+    assert 'network = "inherit"' in refused.value.problem
+
+    async def inherit() -> dict[str, str]:
+        session = await start(SandboxPolicy(network="inherit"))
+        try:
+            await session.discover(["netinfo"])
+            return session.sandbox_mechanisms
+        finally:
+            await session.dispose()
+
+    mechanisms = asyncio.run(inherit())
+    assert mechanisms["containment"].startswith("process group")
+
+
+def _python(command: list[str]) -> list[str]:
+    import sys
+
+    return [sys.executable if word == "{python}" else word for word in command]
