@@ -7,7 +7,9 @@ STAMP := $(VENV)/.installed
 NODE_SDK := plugins/sdk/node
 NODE_STAMP := $(NODE_SDK)/node_modules/.installed
 
-.PHONY: install serve test lint typecheck pytest node-test bench clean
+GPP_SOCKET ?= /tmp/gpp-gateway.sock
+
+.PHONY: install serve serve-isolated test lint typecheck pytest node-test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +27,9 @@ install: $(STAMP) $(NODE_STAMP)
 
 serve: install
 	$(BIN)/gpp serve
+
+serve-isolated: install
+	$(BIN)/gpp serve --isolated --uds $(GPP_SOCKET)
 
 lint: install
 	$(BIN)/ruff check gpp app plugins tests bench
@@ -44,6 +49,7 @@ test: lint typecheck node-test pytest
 bench: install
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/gateway.py
+	$(BIN)/python bench/sandbox.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_SDK)/node_modules

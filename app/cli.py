@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shlex
+import shutil
 import signal
+import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,9 +23,10 @@ from gpp.host import PluginSession
 from gpp.sandbox import SandboxPolicy
 from gpp.wire import PROTOCOL_VERSION
 
-from .config import PYTHON_PLACEHOLDER, ConfigError, default_config_path, load_config
+from .config import PYTHON_PLACEHOLDER, Config, ConfigError, default_config_path, load_config
 from .security import is_loopback_host
 
+ISOLATED_MARKER = "GPP_ISOLATED"
 EXIT_CONFIG = 1
 EXIT_PROTOCOL = 2
 
@@ -44,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, help="bind port (default from config: 8787)")
     serve.add_argument("--uds", metavar="PATH",
                        help="listen on this Unix domain socket instead of host:port")  # fmt: skip
+    serve.add_argument("--isolated", action="store_true",
+                       help="run in a fresh network namespace (only lo) with the scanned "
+                       "repositories mounted read-only; reach it over --uds")  # fmt: skip
     serve.add_argument("--allow-non-loopback", action="store_true",
                        help="permit binding to a non-loopback address")  # fmt: skip
     serve.add_argument("--log-level", default="info",
@@ -98,6 +106,8 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
+    if args.isolated and os.environ.get(ISOLATED_MARKER) != "1":
+        return _reexec_isolated(args, config)
     host = args.host or config.gateway.host
     port = args.port if args.port is not None else config.gateway.port
     if not args.uds and not is_loopback_host(host) and not args.allow_non_loopback:
@@ -120,6 +130,41 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         signal.signal(signum, lambda *_: None)
     server.run()
     return 0 if server.started else EXIT_CONFIG
+
+
+def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
+    """Become the gateway again, inside new network and mount namespaces (exec: same pid).
+
+    Only `lo` exists inside, so neither the gateway nor its plugins can reach any network; the
+    engine on the host comes in over the Unix socket, a filesystem object that no network
+    namespace hides. Non-root users get a user namespace where the kernel allows one.
+    """
+    unshare = shutil.which("unshare")
+    flags = ["--net", "--mount"]
+    if os.geteuid() != 0:
+        flags = ["--user", "--map-root-user", *flags]
+    probe = subprocess.run([unshare or "unshare", *flags, "true"], capture_output=True, text=True,
+                           check=False) if unshare else None  # fmt: skip
+    if probe is None or probe.returncode != 0:
+        why = probe.stderr.strip() if probe is not None else "unshare(1) is not installed"
+        print(f"gpp: --isolated needs network and mount namespaces, which are not available "
+              f"here ({why})", file=sys.stderr)  # fmt: skip
+        return EXIT_CONFIG
+    uds = args.uds or str(Path(tempfile.gettempdir()) / "gpp-gateway.sock")
+    roots = sorted({str(plugin.root) for plugin in config.plugins.values()})
+    mounts = " && ".join(
+        f"mount --bind {shlex.quote(r)} {shlex.quote(r)} && "
+        f"mount -o remount,bind,ro {shlex.quote(r)}"
+        for r in roots
+    )
+    inner = [sys.executable, "-m", "app", "serve", "--config", str(config.path), "--uds", uds,
+             "--log-level", args.log_level]  # fmt: skip
+    command = f'ip link set lo up 2>/dev/null; {mounts or "true"} || exit 125; exec "$@"'
+    print(f"gpp: isolated gateway (network: lo only; repositories read-only) on unix:{uds}",
+          file=sys.stderr, flush=True)  # fmt: skip
+    os.environ[ISOLATED_MARKER] = "1"
+    os.execv(unshare or "unshare", ["unshare", *flags, "--", "sh", "-c", command, "gpp-isolated",
+                                    *inner])  # fmt: skip
 
 
 def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -1,0 +1,97 @@
+"""`gpp serve --isolated`: the container's promise (loopback only, repository read-only)
+reproduced with namespaces, and proven by reading the namespace, never by sending traffic out."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import DEMO_REPO, REPO
+from gateway_harness import reference_plugin, uds_client, write_config
+from test_cli import readme_commands
+
+
+@pytest.fixture(scope="module")
+def isolated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
+    directory = tmp_path_factory.mktemp("isolated")
+    config = write_config(directory, [reference_plugin()])
+    uds = directory / "gw.sock"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--isolated", "--config", str(config),
+         "--uds", str(uds)],
+        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while not uds.exists():
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else b""
+            assert time.monotonic() < deadline, "isolated gateway did not start"
+            time.sleep(0.02)
+        yield proc.pid, uds  # exec keeps the pid: this is the gateway, inside its namespaces
+    finally:
+        proc.terminate()
+        assert proc.wait(30) == 0
+
+
+def inside(pid: int, *command: str, namespaces: tuple[str, ...] = ("--net",)) -> str:
+    done = subprocess.run(["nsenter", "--target", str(pid), *namespaces, *command],
+                          capture_output=True, text=True, timeout=30)  # fmt: skip
+    return done.stdout + done.stderr
+
+
+def test_only_loopback_exists(isolated: tuple[int, Path]) -> None:
+    pid, _ = isolated
+    links = json.loads(inside(pid, "ip", "-json", "link", "show"))
+    assert [link["ifname"] for link in links] == ["lo"]
+
+
+def test_there_is_no_route_out(isolated: tuple[int, Path]) -> None:
+    pid, _ = isolated
+    for family in ("-4", "-6"):
+        routes = json.loads(inside(pid, "ip", "-json", family, "route", "show") or "[]")
+        assert not [r for r in routes if r.get("dst") == "default"], routes
+        assert all(ipaddress.ip_network(r["dst"], strict=False).is_loopback or r.get("dev") == "lo"
+                   for r in routes if r.get("dst") != "default")  # fmt: skip
+
+
+def test_name_resolution_is_not_usable(isolated: tuple[int, Path]) -> None:
+    """Every nameserver in resolv.conf is off-machine and has no route: a route lookup, no packet."""
+    pid, _ = isolated
+    servers = [line.split()[1] for line in Path("/etc/resolv.conf").read_text().splitlines()
+               if line.startswith("nameserver")]  # fmt: skip
+    for server in servers:
+        if ipaddress.ip_address(server.split("%")[0]).is_loopback:
+            continue  # a loopback resolver inside the new namespace has nothing listening
+        assert "unreachable" in inside(pid, "ip", "route", "get", server).lower()
+
+
+def test_the_repository_is_read_only(isolated: tuple[int, Path]) -> None:
+    pid, _ = isolated
+    output = inside(pid, "sh", "-c", f"touch {DEMO_REPO}/escape.txt",
+                    namespaces=("--mount",))  # fmt: skip
+    assert "Read-only file system" in output
+    assert not (DEMO_REPO / "escape.txt").exists()
+
+
+def test_readme_unix_socket_example_runs_as_written(isolated: tuple[int, Path]) -> None:
+    _, uds = isolated
+    (command,) = [c for c in readme_commands("curl ") if "--unix-socket" in c]
+    done = subprocess.run(["bash", "-c", command.replace("/tmp/gpp-gateway.sock", str(uds))],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert json.loads(done.stdout)["resources"], done.stderr
+
+
+def test_the_gateway_serves_over_its_unix_socket(isolated: tuple[int, Path]) -> None:
+    _, uds = isolated
+    with uds_client(uds) as http:
+        response = http.post("/plugins/reference-detector/discover", json={"paths": ["."]})
+        assert response.status_code == 200
+        assert response.json()["findings"][0]["code"] == "DUPLICATE_TABLE_NAME"
+        info = http.get("/plugins/reference-detector").json()
+    assert info["sandbox"]["network"] == "empty network namespace"
