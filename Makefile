@@ -9,7 +9,19 @@ NODE_STAMP := $(NODE_SDK)/node_modules/.installed
 
 GPP_SOCKET ?= /tmp/gpp-gateway.sock
 
-.PHONY: install serve serve-isolated test lint typecheck pytest node-test bench clean
+# What the tests run besides Python and Node: namespaces (unshare, nsenter), mounts, ip.
+SYSTEM_TOOLS := unshare nsenter mount ip node
+SYSTEM_PACKAGES := util-linux mount iproute2 nodejs
+
+.PHONY: install system-deps serve serve-isolated test lint typecheck pytest node-test bench clean
+
+system-deps:
+	@missing=""; for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages for:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES); \
+	fi
+
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,7 +56,7 @@ pytest: install
 node-test: $(NODE_STAMP)
 	cd $(NODE_SDK) && npx tsc --noEmit -p . && node --test test/
 
-test: lint typecheck node-test pytest
+test: system-deps lint typecheck node-test pytest
 
 bench: install
 	$(BIN)/python bench/core.py

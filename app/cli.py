@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import shlex
 import shutil
@@ -121,7 +122,8 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             uds=args.uds,
             log_config=None,
             access_log=False,
-            timeout_graceful_shutdown=int(config.gateway.grace_seconds) or None,
+            # uvicorn reads 0 as "wait forever"; the grace is at least a second
+            timeout_graceful_shutdown=max(1, math.ceil(config.gateway.grace_seconds)),
         )
     )
     # uvicorn drains, then re-raises the signal it caught against the handler it found. Finding

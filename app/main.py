@@ -15,7 +15,7 @@ from gpp import __version__
 
 from .config import Config
 from .metrics import GatewayMetrics
-from .pool import PluginPool, SessionFactory, SessionPool, default_session_factory
+from .pool import PluginPool, SessionPool
 from .problems import BodyTooLarge, http_problem
 from .routes import router
 from .rpc import JsonRpcPlugin
@@ -26,14 +26,10 @@ from .state import GatewayState
 log = logging.getLogger("gpp.gateway")
 
 
-def create_app(
-    config: Config, *, session_factory: SessionFactory = default_session_factory
-) -> FastAPI:
+def create_app(config: Config) -> FastAPI:
     pool = SessionPool(
         {
-            plugin_id: PluginPool(plugin, session_factory=session_factory)
-            if plugin.protocol == "gpp/3"
-            else JsonRpcPlugin(plugin)
+            plugin_id: PluginPool(plugin) if plugin.protocol == "gpp/3" else JsonRpcPlugin(plugin)
             for plugin_id, plugin in config.plugins.items()
         }
     )

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,43 +30,16 @@ class Slot:
     busy: bool = False
 
 
-SessionFactory = Callable[[PluginConfig, Callable[[str], None]], PluginSession]
-
-
-def default_session_factory(
-    plugin: PluginConfig, on_stderr: Callable[[str], None]
-) -> PluginSession:
-    return PluginSession(
-        plugin.command,
-        plugin.id,
-        plugin.version,
-        cwd=str(plugin.root),
-        env=plugin.env,
-        timeouts=plugin.timeouts,
-        max_line_bytes=plugin.limits.max_line_bytes,
-        on_stderr=on_stderr,
-        sandbox=plugin.sandbox_policy,
-    )
-
-
 class PluginPool:
     """The sessions of one GPP/3 plugin."""
 
-    def __init__(
-        self,
-        plugin: PluginConfig,
-        *,
-        session_factory: SessionFactory = default_session_factory,
-        on_event: Callable[[str, PluginPool], None] | None = None,
-    ) -> None:
+    def __init__(self, plugin: PluginConfig) -> None:
         self.plugin = plugin
         self.slots = [Slot(i) for i in range(plugin.limits.instances)]
         self.health = PluginHealth(plugin.id)
         self.capabilities: tuple[str, ...] = ()
         self._free: deque[Slot] = deque(self.slots)
         self._waiters: deque[asyncio.Future[Slot]] = deque()
-        self._factory = session_factory
-        self._on_event = on_event or (lambda name, pool: None)
 
     # --------------------------------------------------------------------------- requests
 
@@ -85,7 +57,7 @@ class PluginPool:
                 raise
             except codes.ProtocolError as exc:
                 if session.closed:
-                    self._failed(slot, exc)
+                    self.health.record_failure(exc)
                 raise
             finally:
                 slot.busy = False
@@ -205,23 +177,23 @@ class PluginPool:
         if slot.session is not None:  # failed, or died while idle
             await slot.session.dispose()
             self.health.restarts += 1
-        session = self._factory(self.plugin, self.health.stderr_line)
+        plugin = self.plugin
+        session = PluginSession(
+            plugin.command, plugin.id, plugin.version, cwd=str(plugin.root), env=plugin.env,
+            timeouts=plugin.timeouts, max_line_bytes=plugin.limits.max_line_bytes,
+            on_stderr=self.health.stderr_line, sandbox=plugin.sandbox_policy,
+        )  # fmt: skip
         slot.session, slot.starting = session, True
         self.health.spawned += 1
         try:
             await session.start()
         except codes.ProtocolError as exc:
-            self._failed(slot, exc)
+            self.health.record_failure(exc)
             raise
         finally:
             slot.starting = False
         self.capabilities = session.capabilities
-        self._on_event("ready", self)
         return session
-
-    def _failed(self, slot: Slot, error: codes.ProtocolError) -> None:
-        self.health.record_failure(error)
-        self._on_event("failed", self)
 
     async def _close_slot(self, slot: Slot) -> None:
         session = slot.session

@@ -140,7 +140,10 @@ class PluginSession:
     async def discover_result(self, paths: Sequence[str], request_id: str | None = None) -> Result:
         """Like `discover`, but the Result event, which also carries the frame's digest."""
         event = Discover(request_id or uuid.uuid4().hex, tuple(paths))
-        return await asyncio.shield(asyncio.create_task(self._exchange(event)))
+        exchange = asyncio.create_task(self._exchange(event))
+        # An abandoned exchange's error is already recorded on the session: consume it here.
+        exchange.add_done_callback(lambda task: task.cancelled() or task.exception())
+        return await asyncio.shield(exchange)
 
     async def shutdown(self) -> None:
         """shutdown → bye → exit 0, each within `shutdown_ms`; else E_EXIT_STATUS and a kill."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 
 class Role(enum.Enum):
@@ -31,22 +31,61 @@ class Phase(enum.Enum):
 
 
 # ------------------------------------------------------------------------------------ events
+# Each event knows its wire type and how it maps to a payload that has passed its schema.
 
 
 @dataclass(frozen=True)
 class Hello:
     capabilities: tuple[str, ...]
+    TYPE: ClassVar[str] = "hello"
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any], digest: str) -> Hello:
+        return cls(tuple(payload["capabilities"]))
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"capabilities": list(self.capabilities)}
 
 
 @dataclass(frozen=True)
-class Ready:
-    pass
+class _Empty:
+    """A message whose payload is `{}`."""
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any], digest: str) -> Any:
+        return cls()
+
+    def to_payload(self) -> dict[str, Any]:
+        return {}
+
+
+@dataclass(frozen=True)
+class Ready(_Empty):
+    TYPE: ClassVar[str] = "ready"
+
+
+@dataclass(frozen=True)
+class Shutdown(_Empty):
+    TYPE: ClassVar[str] = "shutdown"
+
+
+@dataclass(frozen=True)
+class Bye(_Empty):
+    TYPE: ClassVar[str] = "bye"
 
 
 @dataclass(frozen=True)
 class Discover:
     request_id: str
     paths: tuple[str, ...]
+    TYPE: ClassVar[str] = "discover"
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any], digest: str) -> Discover:
+        return cls(payload["requestId"], tuple(payload["paths"]))
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"requestId": self.request_id, "paths": list(self.paths)}
 
 
 @dataclass(frozen=True)
@@ -55,6 +94,15 @@ class Result:
     document: dict[str, Any] = field(repr=False)
     """The result payload without `requestId`: resources, unresolved, findings, signals."""
     digest: str = ""
+    TYPE: ClassVar[str] = "result"
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any], digest: str) -> Result:
+        document = {k: v for k, v in payload.items() if k != "requestId"}
+        return cls(payload["requestId"], document, digest)
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"requestId": self.request_id, **self.document}
 
 
 @dataclass(frozen=True)
@@ -64,6 +112,14 @@ class PluginError:
     request_id: str
     code: str
     message: str
+    TYPE: ClassVar[str] = "error"
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any], digest: str) -> PluginError:
+        return cls(payload["requestId"], payload["code"], payload["message"])
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"requestId": self.request_id, "code": self.code, "message": self.message}
 
 
 @dataclass(frozen=True)
@@ -72,16 +128,14 @@ class SessionError:
 
     code: str
     message: str
+    TYPE: ClassVar[str] = "error"
 
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any], digest: str) -> SessionError:
+        return cls(payload["code"], payload["message"])
 
-@dataclass(frozen=True)
-class Shutdown:
-    pass
-
-
-@dataclass(frozen=True)
-class Bye:
-    pass
+    def to_payload(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message}
 
 
 Event = Hello | Ready | Discover | Result | PluginError | SessionError | Shutdown | Bye
@@ -92,6 +146,7 @@ Event = Hello | Ready | Discover | Result | PluginError | SessionError | Shutdow
 
 @dataclass(frozen=True)
 class MessageRule:
+    event: type[Event]
     sender: Role | None  # None: either party
     transitions: dict[Phase, Phase]  # phase it may arrive in -> phase it leads to
 
@@ -99,18 +154,16 @@ class MessageRule:
 _ANY_OPEN_PHASE: dict[Phase, Phase] = {p: Phase.CLOSED for p in Phase if p is not Phase.CLOSED}
 
 CATALOG: dict[str, MessageRule] = {
-    "hello": MessageRule(Role.PLUGIN, {Phase.AWAITING_HELLO: Phase.AWAITING_READY}),
-    "ready": MessageRule(Role.HOST, {Phase.AWAITING_READY: Phase.IDLE}),
-    "discover": MessageRule(Role.HOST, {Phase.IDLE: Phase.DISCOVERING}),
-    "result": MessageRule(Role.PLUGIN, {Phase.DISCOVERING: Phase.IDLE}),
-    "error": MessageRule(Role.PLUGIN, {Phase.DISCOVERING: Phase.IDLE}),
-    "shutdown": MessageRule(Role.HOST, {Phase.IDLE: Phase.SHUTTING_DOWN}),
-    "bye": MessageRule(Role.PLUGIN, {Phase.SHUTTING_DOWN: Phase.CLOSED}),
+    "hello": MessageRule(Hello, Role.PLUGIN, {Phase.AWAITING_HELLO: Phase.AWAITING_READY}),
+    "ready": MessageRule(Ready, Role.HOST, {Phase.AWAITING_READY: Phase.IDLE}),
+    "discover": MessageRule(Discover, Role.HOST, {Phase.IDLE: Phase.DISCOVERING}),
+    "result": MessageRule(Result, Role.PLUGIN, {Phase.DISCOVERING: Phase.IDLE}),
+    "error": MessageRule(PluginError, Role.PLUGIN, {Phase.DISCOVERING: Phase.IDLE}),
+    "shutdown": MessageRule(Shutdown, Role.HOST, {Phase.IDLE: Phase.SHUTTING_DOWN}),
+    "bye": MessageRule(Bye, Role.PLUGIN, {Phase.SHUTTING_DOWN: Phase.CLOSED}),
 }
-FATAL_ERROR = MessageRule(None, _ANY_OPEN_PHASE)
+FATAL_ERROR = MessageRule(SessionError, None, _ANY_OPEN_PHASE)
 """`error` without requestId: session-fatal, from either side, in any open phase."""
-
-MESSAGE_TYPES = tuple(CATALOG)
 
 
 def rule_for(message_type: str, payload: Any) -> MessageRule:
@@ -121,42 +174,9 @@ def rule_for(message_type: str, payload: Any) -> MessageRule:
 
 def event_from(message_type: str, payload: dict[str, Any], digest: str) -> Event:
     """Build the event for a payload that has already passed its schema."""
-    if message_type == "hello":
-        return Hello(tuple(payload["capabilities"]))
-    if message_type == "ready":
-        return Ready()
-    if message_type == "discover":
-        return Discover(payload["requestId"], tuple(payload["paths"]))
-    if message_type == "result":
-        document = {k: v for k, v in payload.items() if k != "requestId"}
-        return Result(payload["requestId"], document, digest)
-    if message_type == "error":
-        if "requestId" in payload:
-            return PluginError(payload["requestId"], payload["code"], payload["message"])
-        return SessionError(payload["code"], payload["message"])
-    if message_type == "shutdown":
-        return Shutdown()
-    return Bye()
+    return rule_for(message_type, payload).event.from_payload(payload, digest)
 
 
 def payload_of(event: Event) -> tuple[str, dict[str, Any]]:
     """The (type, payload) an event is sent as."""
-    if isinstance(event, Hello):
-        return "hello", {"capabilities": list(event.capabilities)}
-    if isinstance(event, Ready):
-        return "ready", {}
-    if isinstance(event, Discover):
-        return "discover", {"requestId": event.request_id, "paths": list(event.paths)}
-    if isinstance(event, Result):
-        return "result", {"requestId": event.request_id, **event.document}
-    if isinstance(event, PluginError):
-        return "error", {
-            "requestId": event.request_id,
-            "code": event.code,
-            "message": event.message,
-        }
-    if isinstance(event, SessionError):
-        return "error", {"code": event.code, "message": event.message}
-    if isinstance(event, Shutdown):
-        return "shutdown", {}
-    return "bye", {}
+    return event.TYPE, event.to_payload()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +25,7 @@ from test_session_faults import FAULTS
 
 from gpp import codes
 from gpp.canonical_json import canonical, digest
-from gpp.client import GatewayClient, GatewayRefused
+from gpp.client import AsyncGatewayClient, GatewayClient, GatewayRefused
 
 FAST = {"handshake_ms": 300, "request_ms": 300, "shutdown_ms": 300, "max_line_bytes": 1024}
 # Faults that show only at shutdown (bye, exit status) never reach an HTTP answer.
@@ -298,3 +299,20 @@ def test_listing_health_metrics_and_docs(gateway: Gateway) -> None:
         assert {"ResultDocument", "Problem", "PluginInfo"} <= set(schemas)
         responses = spec["paths"]["/plugins/{plugin_id}/discover"]["post"]["responses"]
         assert {"200", "404", "422", "502", "503", "504"} <= set(responses)
+
+
+def test_async_engine_client(gateway: Gateway) -> None:
+    async def scenario() -> None:
+        async with AsyncGatewayClient(gateway.url) as client:
+            documents = await asyncio.gather(
+                *(
+                    client.discover("reference-detector", ["api"], request_id=f"a{n}")
+                    for n in range(8)
+                )
+            )
+            assert [d["requestId"] for d in documents] == [f"a{n}" for n in range(8)]
+            with pytest.raises(codes.SchemaError) as info:
+                await client.discover("no_classification_signals", ["."])
+            assert info.value.field == "payload.classificationSignals" and info.value.frame == 2
+
+    asyncio.run(scenario())
