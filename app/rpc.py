@@ -15,14 +15,11 @@ import contextlib
 import itertools
 import json
 import logging
-import shutil
-import tempfile
 from collections.abc import Callable
 from typing import Any
 
 from gpp import codes, jsonrpc
-from gpp.process import StderrRing, kill_group, scrubbed_env, spawn, wait_exit
-from gpp.sandbox import SandboxUnavailable, SpawnPlan
+from gpp.process import PluginProcess, StderrRing, start_plugin, wait_exit
 from gpp.wire import LineBuffer, LineTooLong
 
 from .config import PluginConfig
@@ -47,40 +44,39 @@ class JsonRpcSession:
         self.closed = False
         self.failure: codes.ProtocolError | None = None
         self._on_stderr = on_stderr
-        self._proc: asyncio.subprocess.Process | None = None
+        self._process: PluginProcess | None = None
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], Any, Listener | None]] = {}
         self._abandoned: set[int] = set()  # cancelled calls whose answers may still arrive
         self._tasks: list[asyncio.Task[None]] = []
         self._write_lock = asyncio.Lock()
-        self._home = ""
-        self._spawn_plan: SpawnPlan | None = None
 
     @property
     def sandbox_mechanisms(self) -> dict[str, str]:
-        return self._spawn_plan.mechanisms if self._spawn_plan is not None else {}
+        return self._process.mechanisms if self._process is not None else {}
 
     @property
     def alive(self) -> bool:
-        return not self.closed and self._proc is not None and self._proc.returncode is None
+        return not self.closed and self._process is not None and self._proc.returncode is None
+
+    @property
+    def _proc(self) -> asyncio.subprocess.Process:
+        assert self._process is not None, "session not started"
+        return self._process.proc
 
     @property
     def in_flight(self) -> int:
         return len(self._pending)
 
     async def start(self) -> None:
-        self._home = tempfile.mkdtemp(prefix="gpp-home-")
         try:
-            self._proc, self._spawn_plan = await spawn(
-                self.plugin.command, cwd=str(self.plugin.root),
-                env=scrubbed_env(self.plugin.env, self._home), sandbox=self.plugin.sandbox_policy,
+            self._process = await start_plugin(
+                self.plugin.command, cwd=str(self.plugin.root), env=self.plugin.env,
+                sandbox=self.plugin.sandbox_policy,
             )  # fmt: skip
-        except (OSError, SandboxUnavailable) as exc:
-            shutil.rmtree(self._home, ignore_errors=True)
+        except codes.ProtocolError:
             self.closed = True
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise codes.UnexpectedEOFError(f"plugin could not be started: {reason}",
-                                           frame=1, got=" ".join(self.plugin.command)) from None  # fmt: skip
+            raise
         self.pid = self._proc.pid
         assert self._proc.stdout is not None and self._proc.stderr is not None
         self._tasks = [
@@ -125,7 +121,7 @@ class JsonRpcSession:
 
     async def close(self, timeout_s: float) -> None:
         """Close stdin (a JSON-RPC server's end of session), wait for exit, then kill the group."""
-        if self._proc is None:
+        if self._process is None:
             return
         self.closed = True
         if self._proc.stdin is not None:
@@ -134,7 +130,7 @@ class JsonRpcSession:
         await self._reap()
 
     async def _send(self, message: dict[str, Any]) -> None:
-        assert self._proc is not None and self._proc.stdin is not None
+        assert self._proc.stdin is not None
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
         async with self._write_lock:
             try:
@@ -157,7 +153,6 @@ class JsonRpcSession:
             return
         if self.closed:  # we closed its stdin: the end of the session, not a failure
             return
-        assert self._proc is not None
         await wait_exit(self._proc, 2.0)
         await self._fail(codes.UnexpectedEOFError("plugin exited", exit_code=self._returncode()))
 
@@ -210,25 +205,17 @@ class JsonRpcSession:
                                               "reason": error.code}})  # fmt: skip
 
     def _returncode(self) -> int | None:
-        raw = self._proc.returncode if self._proc is not None else None
-        return self._spawn_plan.status(raw) if self._spawn_plan is not None else raw
+        return self._process.returncode if self._process is not None else None
 
     async def _reap(self) -> None:
-        proc = self._proc
-        if proc is not None:
-            kill_group(proc)
-            await proc.wait()
+        if self._process is not None:
+            await self._process.reap()
         current = asyncio.current_task()
         for task in self._tasks:
             if task is not current and not task.done():
                 done, _ = await asyncio.wait({task}, timeout=1.0)
                 if not done:
                     task.cancel()
-        if self._spawn_plan is not None:
-            self._spawn_plan.cleanup()
-        if self._home:
-            shutil.rmtree(self._home, ignore_errors=True)
-            self._home = ""
 
 
 def _outgoing(request: jsonrpc.Request, gateway_id: Any) -> dict[str, Any]:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import shutil
-import tempfile
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -34,8 +32,8 @@ from .messages import (
     SessionError,
     Shutdown,
 )
-from .process import StderrRing, kill_group, scrubbed_env, spawn, wait_exit
-from .sandbox import SandboxPolicy, SandboxUnavailable, SpawnPlan
+from .process import PluginProcess, StderrRing, start_plugin, wait_exit
+from .sandbox import SandboxPolicy
 from .wire import DEFAULT_MAX_LINE_BYTES
 
 log = logging.getLogger("gpp.host")
@@ -69,8 +67,6 @@ class PluginSession:
     ) -> None:
         self.command = list(command)
         self.sandbox = sandbox
-        self.sandbox_mechanisms: dict[str, str] = {}
-        self._spawn_plan: SpawnPlan | None = None
         self.plugin_id = plugin_id
         self.plugin_version = plugin_version
         self.cwd = cwd
@@ -82,9 +78,8 @@ class PluginSession:
         self.stderr = StderrRing()
         self._on_stderr = on_stderr
         self._conn = Connection(Role.HOST, plugin_id, plugin_version, max_line_bytes=max_line_bytes)
-        self._proc: asyncio.subprocess.Process | None = None
+        self._process: PluginProcess | None = None
         self._stderr_task: asyncio.Task[None] | None = None
-        self._home: str | None = None
         self._turn = asyncio.Lock()
         self.closed = False
 
@@ -92,26 +87,14 @@ class PluginSession:
 
     async def start(self) -> None:
         """Spawn the plugin and complete the handshake (hello → ready)."""
-        if self._proc is not None:
+        if self._process is not None:
             raise RuntimeError("session already started")
-        self._home = tempfile.mkdtemp(prefix="gpp-home-")
         try:
-            self._proc, self._spawn_plan = await spawn(
-                self.command, cwd=self.cwd, env=scrubbed_env(self.env, self._home),
-                sandbox=self.sandbox,
-            )  # fmt: skip
-        except (OSError, SandboxUnavailable) as exc:
-            self._cleanup_files()
+            self._process = await start_plugin(self.command, cwd=self.cwd, env=self.env,
+                                               sandbox=self.sandbox)  # fmt: skip
+        except codes.ProtocolError:
             self.closed = True
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise codes.UnexpectedEOFError(
-                f"plugin could not be started: {reason}",
-                frame=1,
-                expected="a running plugin",
-                got=" ".join(self.command),
-            ) from None
-        if self._spawn_plan is not None:
-            self.sandbox_mechanisms = self._spawn_plan.mechanisms
+            raise
         self.pid = self._proc.pid
         started = time.perf_counter()
         self._log("spawn", command=" ".join(self.command))
@@ -148,13 +131,14 @@ class PluginSession:
     async def shutdown(self) -> None:
         """shutdown → bye → exit 0, each within `shutdown_ms`; else E_EXIT_STATUS and a kill."""
         async with self._turn:
-            if self.closed or self._proc is None:
+            if self.closed or self._process is None:
                 return
             await self._send(Shutdown())
             bye = await self._expect(self.timeouts.shutdown_ms)
             assert isinstance(bye, Bye)
             bye_frame = self._conn.frames_received
-            status = self._status(await wait_exit(self._proc, self.timeouts.shutdown_ms / 1000))
+            await wait_exit(self._proc, self.timeouts.shutdown_ms / 1000)
+            status = self._process.returncode
             if status != 0:
                 problem = (
                     "plugin did not exit after bye"
@@ -182,7 +166,16 @@ class PluginSession:
     @property
     def alive(self) -> bool:
         """Started, not closed, and the process has not exited (e.g. died while idle)."""
-        return not self.closed and self._proc is not None and self._proc.returncode is None
+        return not self.closed and self._process is not None and self._proc.returncode is None
+
+    @property
+    def sandbox_mechanisms(self) -> dict[str, str]:
+        return self._process.mechanisms if self._process is not None else {}
+
+    @property
+    def _proc(self) -> asyncio.subprocess.Process:
+        assert self._process is not None, "session not started"
+        return self._process.proc
 
     @property
     def phase(self) -> Phase:
@@ -207,7 +200,7 @@ class PluginSession:
 
     async def _exchange(self, request: Discover) -> Result:
         async with self._turn:
-            if self.closed or self._proc is None:
+            if self.closed or self._process is None:
                 raise RuntimeError("session is not running")
             await self._send(request)
             answer = await self._expect(self.timeouts.request_ms)
@@ -226,7 +219,7 @@ class PluginSession:
 
     async def _send(self, event: Event) -> None:
         line = self._conn.send(event)  # InvalidRequestError here leaves the session as it was
-        assert self._proc is not None and self._proc.stdin is not None
+        assert self._proc.stdin is not None
         try:
             self._proc.stdin.write(line)
             await self._proc.stdin.drain()
@@ -235,7 +228,7 @@ class PluginSession:
 
     async def _expect(self, budget_ms: int) -> Event:
         """The next event, within a deadline that covers the whole frame."""
-        assert self._proc is not None and self._proc.stdout is not None
+        assert self._proc.stdout is not None
         stdout = self._proc.stdout
         try:
             async with asyncio.timeout(budget_ms / 1000):
@@ -259,10 +252,10 @@ class PluginSession:
 
     async def _fatal(self, error: codes.ProtocolError) -> None:
         """Kill, reap, complete the error with exit status and stderr, raise it."""
-        proc = self._proc
         self._log("kill", reason=error.code, frame=error.frame)
-        if proc is not None and isinstance(error, codes.UnexpectedEOFError):
-            error.exit_code = self._status(await wait_exit(proc, EOF_EXIT_GRACE_S))
+        if self._process is not None and isinstance(error, codes.UnexpectedEOFError):
+            await wait_exit(self._proc, EOF_EXIT_GRACE_S)
+            error.exit_code = self._process.returncode
             if error.exit_code is None:
                 error.problem += " (plugin still running; killed)"
         await self._close(kill=True)
@@ -272,29 +265,13 @@ class PluginSession:
 
     async def _close(self, kill: bool = False) -> None:
         self.closed = True
-        proc = self._proc
-        if proc is not None:
-            if kill or proc.returncode is None:
-                kill_group(proc)
-            self.returncode = self._status(await proc.wait())
-            if proc.stdin is not None:
-                proc.stdin.close()
+        if self._process is not None:
+            self.returncode = await self._process.reap(kill)
         if self._stderr_task is not None:
             # stderr ends with the process group; a bounded wait covers a leaked descendant
             done, _ = await asyncio.wait({self._stderr_task}, timeout=1.0)
             if not done:
                 self._stderr_task.cancel()
-        self._cleanup_files()
-
-    def _status(self, raw: int | None) -> int | None:
-        return self._spawn_plan.status(raw) if self._spawn_plan is not None else raw
 
     def _log(self, event: str, **fields: object) -> None:
         log.info(event, extra={"fields": {"plugin": self.plugin_id, "pid": self.pid, **fields}})
-
-    def _cleanup_files(self) -> None:
-        if self._spawn_plan is not None:
-            self._spawn_plan.cleanup()
-        if self._home:
-            shutil.rmtree(self._home, ignore_errors=True)
-            self._home = None

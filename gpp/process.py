@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
+import shutil
 import signal
+import tempfile
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
-from .sandbox import SandboxPolicy, SpawnPlan, plan
+from . import codes
+from .sandbox import SandboxPolicy, SandboxUnavailable, SpawnPlan, plan
 
 PASSED_ENV = ("PATH", "LANG")
 """The only variables a plugin inherits; everything else it gets is said in its config."""
@@ -53,6 +59,82 @@ async def spawn(
             spawn_plan.cleanup()
         raise
     return proc, spawn_plan
+
+
+@dataclass
+class PluginProcess:
+    """A started plugin: the OS process, its sandbox plan, its HOME. Both the GPP/3 session and
+    the JSON-RPC session hold one; `reap` undoes everything `start_plugin` did."""
+
+    proc: asyncio.subprocess.Process
+    plan: SpawnPlan | None
+    home: str
+    reaped: bool = False
+
+    @property
+    def mechanisms(self) -> dict[str, str]:
+        return self.plan.mechanisms if self.plan is not None else {}
+
+    def status(self, raw: int | None) -> int | None:
+        """The plugin's own exit status (the sandbox's init reports signals as 128+N)."""
+        return self.plan.status(raw) if self.plan is not None else raw
+
+    @property
+    def returncode(self) -> int | None:
+        return self.status(self.proc.returncode)
+
+    async def reap(self, kill: bool = True) -> int | None:
+        """Kill the group (unless it already exited and `kill` is False), wait, clean up.
+        Idempotent: later calls only return the status."""
+        if self.reaped:
+            return self.returncode
+        self.reaped = True
+        if kill or self.proc.returncode is None:
+            kill_group(self.proc)
+        status = self.status(await self.proc.wait())
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        shutil.rmtree(self.home, ignore_errors=True)
+        if self.plan is not None:
+            await self.plan.release()
+        return status
+
+
+async def start_plugin(
+    command: Sequence[str],
+    *,
+    cwd: str | None,
+    env: Mapping[str, str] | None,
+    sandbox: SandboxPolicy | None,
+) -> PluginProcess:
+    """Spawn a plugin with a fresh HOME, or raise E_EOF saying why it could not start."""
+    _sweep_stale_homes()
+    home = tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-")
+    try:
+        proc, spawn_plan = await spawn(command, cwd=cwd, env=scrubbed_env(env, home),
+                                       sandbox=sandbox)  # fmt: skip
+    except (OSError, SandboxUnavailable) as exc:
+        shutil.rmtree(home, ignore_errors=True)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise codes.UnexpectedEOFError(
+            f"plugin could not be started: {reason}",
+            frame=1,
+            expected="a running plugin",
+            got=" ".join(command),
+        ) from None
+    return PluginProcess(proc, spawn_plan, home)
+
+
+HOME_PREFIX = "gpp-home-"
+
+
+@functools.cache
+def _sweep_stale_homes() -> None:
+    """Remove plugin HOMEs left by gateways that died without cleaning up (SIGKILL)."""
+    for home in Path(tempfile.gettempdir()).glob(f"{HOME_PREFIX}*-*"):
+        creator = home.name.removeprefix(HOME_PREFIX).split("-")[0]
+        if creator.isdigit() and not Path(f"/proc/{creator}").exists():
+            shutil.rmtree(home, ignore_errors=True)
 
 
 def kill_group(proc: asyncio.subprocess.Process) -> None:

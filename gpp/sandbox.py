@@ -14,6 +14,7 @@ network isolation is refused, never silently run without it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ctypes
 import functools
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Literal
 
 PR_SET_PDEATHSIG = 1
+RELEASE_POLLS, RELEASE_POLL_S = 100, 0.02  # up to 2 s for a killed namespace to be reaped
 PIDS_CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
 
 
@@ -62,9 +64,21 @@ class SpawnPlan:
         return decode_status(raw) if self.shell_init and raw is not None else raw
 
     def cleanup(self) -> None:
+        """Remove the pids cgroup; a group still holding processes is left to the sweep."""
         if self.cgroup is not None:
             with contextlib.suppress(OSError):
                 self.cgroup.rmdir()
+
+    async def release(self) -> None:
+        """`cleanup` once the group is empty. Processes killed with the namespace linger as
+        zombies until init reaps them, so give the kernel a moment (bounded) first."""
+        if self.cgroup is None:
+            return
+        for _ in range(RELEASE_POLLS):
+            if _cgroup_empty(self.cgroup):
+                break
+            await asyncio.sleep(RELEASE_POLL_S)
+        self.cleanup()
 
 
 @functools.cache
@@ -182,10 +196,28 @@ def _rlimits(policy: SandboxPolicy) -> dict[str, tuple[int, int]]:
     return {name: (getattr(resource, name), value) for name, value in wanted.items() if value}
 
 
+def _cgroup_empty(group: Path) -> bool:
+    try:
+        return not (group / "cgroup.procs").read_text().strip()
+    except OSError:
+        return True
+
+
+@functools.cache
+def _sweep_stale_cgroups(root: Path) -> None:
+    """Remove empty groups left by gateways that died (SIGKILL leaves no time to clean up)."""
+    for group in root.glob("gpp-*-*"):
+        creator = group.name.split("-")[1]
+        if creator.isdigit() and not Path(f"/proc/{creator}").exists() and _cgroup_empty(group):
+            with contextlib.suppress(OSError):
+                group.rmdir()
+
+
 def _pids_cgroup(max_processes: int | None) -> Path | None:
     root = _pids_cgroup_root()
     if root is None or not max_processes:
         return None
+    _sweep_stale_cgroups(root)
     group = root / f"gpp-{os.getpid()}-{uuid.uuid4().hex[:12]}"
     try:
         group.mkdir()

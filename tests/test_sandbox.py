@@ -138,16 +138,23 @@ def test_bundled_plugins_start_under_the_default_sandbox(gateway: Gateway) -> No
 
 
 def test_a_setsid_grandchild_ends_with_its_session() -> None:
-    async def scenario() -> tuple[int, int]:
+    async def scenario() -> tuple[int, int, list[Path]]:
         async with PluginSession([*_python(PROBE)], "sandbox-probe", "1.0.0", cwd=str(REPO),
                                  sandbox=SandboxPolicy()) as session:  # fmt: skip
             result = await session.discover(["grandchild"])
             pids = result["resources"][0]["attrs"]
             assert not process_gone(pids["grandchild"])  # it really escaped the process group
-        return pids["grandchild"], pids["plugin"]
+            process = session._process
+            assert process is not None and process.plan is not None
+            leftovers = [Path(process.home)] + (
+                [process.plan.cgroup] if process.plan.cgroup else []
+            )
+            assert all(path.exists() for path in leftovers)
+        return pids["grandchild"], pids["plugin"], leftovers
 
-    grandchild, plugin = asyncio.run(scenario())
+    grandchild, plugin, leftovers = asyncio.run(scenario())
     assert wait_exited(grandchild) and wait_exited(plugin)
+    assert not [path for path in leftovers if path.exists()], "HOME or pids cgroup left behind"
 
 
 def test_a_setsid_grandchild_ends_when_the_gateway_is_sigkilled(tmp_path: Path) -> None:
