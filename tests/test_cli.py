@@ -133,3 +133,12 @@ def test_readme_gpp_and_by_hand_examples_run_as_written() -> None:
                           cwd=REPO, timeout=60)  # fmt: skip
     frames = [json.loads(line) for line in done.stdout.splitlines()]
     assert [f["type"] for f in frames] == ["hello", "result", "bye"], done.stderr
+
+
+def test_readme_engine_client_example_runs_as_written() -> None:
+    (block,) = [b for b in re.findall(r"```python\n(.*?)```", README, re.S) if "GatewayClient" in b]
+    with running_gateway(REPO / "plugins" / "registry.toml") as gw:
+        namespace: dict[str, object] = {}
+        exec(block.replace("8787", str(gw.port)), namespace)
+    document = namespace["document"]
+    assert isinstance(document, dict) and document["findings"][0]["code"] == "DUPLICATE_TABLE_NAME"
