@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -316,3 +317,48 @@ def test_async_engine_client(gateway: Gateway) -> None:
             assert info.value.field == "payload.classificationSignals" and info.value.frame == 2
 
     asyncio.run(scenario())
+
+
+def test_instances_serve_in_parallel(tmp_path: Path) -> None:
+    fifo, gate = make_fifo(tmp_path)
+    config = write_config(tmp_path, [echo_plugin(instances=2, env={"ECHO_GATE_FIFO": str(fifo)})])
+    with running_gateway(config) as gw, ThreadPoolExecutor(2) as executor:
+        try:
+            waiting = [executor.submit(post, gw, "echo", {"paths": ["wait"]}) for _ in range(2)]
+            info = gw.wait_for("echo", lambda i: i["state"] == "busy")
+            assert len(info["pids"]) == 2 and info["queueDepth"] == 0
+        finally:
+            os.write(gate, b"xx")
+        served_by = {w.result().json()["resources"][0]["attrs"]["pid"] for w in waiting}
+        assert len(served_by) == 2  # two plugin processes, one request each
+    os.close(gate)
+
+
+def test_eager_plugins_and_readiness(tmp_path: Path) -> None:
+    ok = write_config(tmp_path, [echo_plugin(eager=True)])
+    with running_gateway(ok) as gw, gw.client() as http:
+        assert http.get("/readyz").json() == {"status": "ready"}
+        assert gw.plugin("echo")["state"] == "ready"  # started before any request
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    config = write_config(broken, [fault_plugin("never_hello", eager=True, handshake_ms=200)])
+    with running_gateway(config) as gw, gw.client() as http:
+        not_ready = http.get("/readyz")
+        assert not_ready.status_code == 503
+        assert not_ready.json()["waitingFor"] == ["never_hello"]
+        assert gw.plugin("never_hello")["lastCode"] == "E_TIMEOUT"
+
+
+def test_plugin_stderr_is_logged_with_its_id(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    config = write_config(tmp_path, [fault_plugin("exits_mid_request")])
+    with running_gateway(config) as gw:
+        post(gw, "exits_mid_request", {"paths": ["."]})
+    lines = [r for r in caplog.records if r.getMessage() == "plugin stderr"]
+    assert any(getattr(r, "fields", {}) == {"plugin": "exits_mid_request",
+                                            "line": "fixture: crashing mid-request"}
+               for r in lines)  # fmt: skip
+    kills = [getattr(r, "fields", {}) for r in caplog.records if r.getMessage() == "kill"]
+    assert any(k.get("reason") == "E_EOF" for k in kills)
