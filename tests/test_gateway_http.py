@@ -28,7 +28,7 @@ from gpp import codes
 from gpp.canonical_json import canonical, digest
 from gpp.client import AsyncGatewayClient, GatewayClient, GatewayRefused
 
-FAST = {"handshake_ms": 300, "request_ms": 300, "shutdown_ms": 300, "max_line_bytes": 1024}
+FAST = {"handshake_ms": 3000, "request_ms": 500, "shutdown_ms": 500, "max_line_bytes": 1024}
 # Faults that show only at shutdown (bye, exit status) never reach an HTTP answer.
 HTTP_FAULTS = [row for row in FAULTS if row[1][0] != "E_EXIT_STATUS" and row[0] != "no_bye"]
 
