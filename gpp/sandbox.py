@@ -167,7 +167,7 @@ def _init(command: list[str], root: str | None, readonly: bool) -> list[str]:
     `sh` does both, and reports a plugin killed by signal N as exit status 128+N (see
     `decode_status`). The trailing `exit` keeps sh from exec'ing the plugin in its place.
     """
-    script = '"$@"; exit $?'
+    script = 'unset PWD OLDPWD; "$@"; exit $?'  # sh sets PWD: the plugin gets only its env
     if readonly:  # cd again after mounting: the inherited cwd points into the writable mount
         script = ('mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && cd "$0" || exit 125; '
                   + script)  # fmt: skip

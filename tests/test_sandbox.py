@@ -7,6 +7,7 @@ traffic anywhere.
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import signal
 from collections.abc import Iterator
@@ -52,6 +53,7 @@ def probe_plugin(plugin_id: str, root: Path = REPO, **extra: Any) -> dict[str, A
 
 @pytest.fixture(scope="module")
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
+    os.environ["GPP_TEST_SECRET"] = "must not reach plugins"  # visible to the gateway only
     directory = tmp_path_factory.mktemp("sandbox")
     repo = directory / "repo"
     shutil.copytree(DEMO_REPO, repo, symlinks=True)
@@ -69,8 +71,11 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
         {"id": "from-tmp", "version": "1.0.0", "root": str(repo),
          "command": ["{python}", str(repo / "tmp_plugin.py")]},
     ]  # fmt: skip
-    with running_gateway(write_config(directory, plugins)) as gw:
-        yield gw
+    try:
+        with running_gateway(write_config(directory, plugins)) as gw:
+            yield gw
+    finally:
+        del os.environ["GPP_TEST_SECRET"]
 
 
 def probe(gw: Gateway, plugin: str, name: str) -> httpx.Response:
@@ -89,6 +94,13 @@ def test_default_sandbox_sees_only_loopback(gateway: Gateway) -> None:
     assert info["sandbox"]["network"] == "empty network namespace"
     assert info["sandbox"]["containment"].startswith("pid-namespace")
     assert "RLIMIT_AS=1073741824" in info["sandbox"]["rlimits"]
+
+
+def test_the_environment_is_scrubbed(gateway: Gateway) -> None:
+    """The gateway's own environment (tokens, cloud credentials…) never reaches a plugin."""
+    names = {a["variable"] for a in attrs(probe(gateway, "default", "env"))}
+    assert names <= {"PATH", "LANG", "HOME", "PROBE_ID"}
+    assert {"PATH", "HOME", "PROBE_ID"} <= names
 
 
 def test_network_inherit_is_said_explicitly_and_reported(gateway: Gateway) -> None:
