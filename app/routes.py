@@ -75,7 +75,9 @@ async def discover(plugin_id: str, request: Request) -> Response:
             return unknown_plugin(plugin_id, f"plugin {plugin_id!r} speaks JSON-RPC 2.0: "
                                    f"POST /plugins/{plugin_id}/rpc instead")  # fmt: skip
         try:
-            paths, request_id = _discover_body(await request.body())
+            paths, request_id = _discover_body(
+                await request.body(), request.headers.get("x-request-id")
+            )
         except codes.InvalidRequestError as exc:
             outcome = exc.code
             return protocol_problem(exc, plugin_id)
@@ -111,12 +113,16 @@ async def discover(plugin_id: str, request: Request) -> Response:
             "ms": round(elapsed * 1000, 2)}})  # fmt: skip
 
 
-def _discover_body(body: bytes) -> tuple[list[str], str]:
+def _discover_body(body: bytes, header_id: str | None) -> tuple[list[str], str]:
+    """The paths and the request id: the body's `requestId`, else an `X-Request-Id` header
+    (so a tracing proxy's id carries through to the plugin), else a fresh one."""
     try:
         doc = orjson.loads(body)
     except orjson.JSONDecodeError as exc:
         raise codes.InvalidRequestError(f"is not valid JSON ({exc})", field="body",
                                         expected="a JSON object", got=None) from None  # fmt: skip
+    if isinstance(doc, dict) and "requestId" not in doc and header_id is not None:
+        doc = {**doc, "requestId": header_id}
     try:
         DISCOVER_REQUEST.check(doc)
     except Violation as exc:

@@ -112,6 +112,19 @@ def test_bad_requests_are_422_and_never_reach_the_plugin(
         before["served"], before["failed"], before["pid"])  # fmt: skip
 
 
+def test_request_id_from_body_header_or_generated(gateway: Gateway) -> None:
+    from_header = post(gateway, "echo", {"paths": ["a"]}, headers={"X-Request-Id": "trace-7"})
+    assert from_header.json()["requestId"] == from_header.headers["X-Request-Id"] == "trace-7"
+    body_wins = post(gateway, "echo", {"paths": ["a"], "requestId": "b"},
+                     headers={"X-Request-Id": "h"})  # fmt: skip
+    assert body_wins.headers["X-Request-Id"] == "b"
+    generated = post(gateway, "echo", {"paths": ["a"]}).headers["X-Request-Id"]
+    assert len(generated) == 32 and generated != post(gateway, "echo", {"paths": ["a"]}).headers[
+        "X-Request-Id"]  # fmt: skip
+    too_long = post(gateway, "echo", {"paths": ["a"]}, headers={"X-Request-Id": "x" * 129})
+    assert too_long.status_code == 422 and too_long.json()["field"] == "requestId"
+
+
 def test_invalid_json_body_is_422(gateway: Gateway) -> None:
     with gateway.client() as http:
         response = http.post("/plugins/echo/discover", content=b"{nope",
