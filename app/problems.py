@@ -9,6 +9,8 @@ from starlette.responses import Response
 
 from gpp import codes
 
+from .health import PoolRefusal, retry_after_header
+
 PROBLEM_TYPE = "application/problem+json"
 PROBLEM_FIELDS = (
     "type", "title", "status", "detail", "code", "plugin", "frame", "messageType", "field",
@@ -48,3 +50,17 @@ def http_problem(status: int, title: str, detail: str, headers: dict[str, str] |
     """A refusal that is not about a plugin (401, 403, 413, 415, 503 before any session)."""
     doc = {"type": "about:blank", "title": title, "detail": detail, **extra}
     return problem_response(status, doc, headers)
+
+
+def refusal_problem(refusal: PoolRefusal, plugin: str, request_id: str | None = None) -> Response:
+    """503 for a request the pool refused (queue full, back-off, shutting down). `code` stays
+    null: nothing failed now; the failure that started a back-off is in `lastCode`."""
+    last = refusal.last
+    return http_problem(
+        503, "Plugin unavailable", refusal.reason,
+        headers={"Retry-After": retry_after_header(refusal.retry_after)},
+        plugin=plugin, requestId=request_id, retryAfter=round(refusal.retry_after, 3),
+        lastCode=last.code if last else None,
+        lastDiagnostic=last.diagnostic() if last else None,
+        stderrTail=last.stderr_tail if last else None,
+    )  # fmt: skip

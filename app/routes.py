@@ -19,11 +19,11 @@ from gpp import codes
 from gpp.canonical_json import canonical_trusted
 from gpp.schema import DISCOVER_REQUEST, Violation
 
-from .health import PoolRefusal, retry_after_header
+from .health import PoolRefusal
 from .metrics import CONTENT_TYPE_LATEST
 from .models import DiscoverRequest, PluginInfo, Problem, ResultDocument
 from .pool import PluginPool
-from .problems import http_problem, protocol_problem
+from .problems import protocol_problem, refusal_problem
 from .state import GatewayState
 
 log = logging.getLogger("gpp.request")
@@ -92,25 +92,24 @@ async def discover(plugin_id: str, request: Request) -> Response:
         )
     except PoolRefusal as refusal:
         outcome = "refused"
-        last = refusal.last
-        return http_problem(
-            503, "Plugin unavailable", refusal.reason,
-            headers={"Retry-After": retry_after_header(refusal.retry_after)},
-            plugin=plugin_id, requestId=request_id, retryAfter=round(refusal.retry_after, 3),
-            lastCode=last.code if last else None,
-            lastDiagnostic=last.diagnostic() if last else None,
-            stderrTail=last.stderr_tail if last else None,
-        )  # fmt: skip
+        return refusal_problem(refusal, plugin_id, request_id)
     except codes.ProtocolError as exc:
         outcome = exc.code
         exc.request_id = exc.request_id or request_id
         return protocol_problem(exc, plugin_id)
     finally:
-        elapsed = time.perf_counter() - started
-        state.metrics.observe(plugin_id if pool else "(unknown)", outcome, elapsed)
-        log.info("request", extra={"fields": {
-            "plugin": plugin_id, "requestId": request_id, "outcome": outcome,
-            "ms": round(elapsed * 1000, 2)}})  # fmt: skip
+        record_request(state, "request", plugin_id if pool else "(unknown)", outcome, started,
+                       requestId=request_id)  # fmt: skip
+
+
+def record_request(
+    state: GatewayState, event: str, plugin: str, outcome: str, started: float, **fields: Any
+) -> None:
+    """The request's metrics and its one log line."""
+    elapsed = time.perf_counter() - started
+    state.metrics.observe(plugin, outcome, elapsed)
+    log.info(event, extra={"fields": {"plugin": plugin, **fields, "outcome": outcome,
+                                      "ms": round(elapsed * 1000, 2)}})  # fmt: skip
 
 
 def _discover_body(body: bytes, header_id: str | None) -> tuple[list[str], str]:

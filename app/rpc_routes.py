@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -14,12 +13,17 @@ from starlette.responses import Response, StreamingResponse
 
 from gpp import codes, jsonrpc
 
-from .health import PoolRefusal, retry_after_header
-from .problems import http_problem
-from .routes import PROBLEM, gateway_state, run_unless_client_leaves, unknown_plugin
+from .health import PoolRefusal
+from .problems import refusal_problem
+from .routes import (
+    PROBLEM,
+    gateway_state,
+    record_request,
+    run_unless_client_leaves,
+    unknown_plugin,
+)
 from .rpc import PLUGIN_UNAVAILABLE, JsonRpcPlugin, JsonRpcSession, Listener
 
-log = logging.getLogger("gpp.request")
 router = APIRouter()
 
 RPC_BODY = {"required": True, "content": {"application/json": {"schema": {
@@ -42,9 +46,11 @@ async def rpc(plugin_id: str, request: Request) -> Response:
     started = time.perf_counter()
     state = gateway_state(request)
     holder = state.pool.pools.get(plugin_id)
-    if holder is None:
-        return unknown_plugin(plugin_id)
     if not isinstance(holder, JsonRpcPlugin):
+        record_request(state, "rpc", plugin_id if holder else "(unknown)", "E_UNKNOWN_PLUGIN",
+                       started)  # fmt: skip
+        if holder is None:
+            return unknown_plugin(plugin_id)
         return unknown_plugin(plugin_id, f"plugin {plugin_id!r} speaks GPP/3: "
                               f"POST /plugins/{plugin_id}/discover instead")  # fmt: skip
     parsed = jsonrpc.parse_request(await request.body())
@@ -64,19 +70,12 @@ async def rpc(plugin_id: str, request: Request) -> Response:
         return _render(answers, batch)
     except PoolRefusal as refusal:
         outcome = "refused"
-        last = refusal.last
-        return http_problem(503, "Plugin unavailable", refusal.reason,
-                            headers={"Retry-After": retry_after_header(refusal.retry_after)},
-                            plugin=plugin_id, lastCode=last.code if last else None,
-                            lastDiagnostic=last.diagnostic() if last else None)  # fmt: skip
+        return refusal_problem(refusal, plugin_id)
     except codes.ProtocolError as exc:  # the plugin could not even start
         outcome = exc.code
         return _render([_unavailable(item, exc) for item in items], batch)
     finally:
-        elapsed = time.perf_counter() - started
-        state.metrics.observe(plugin_id, outcome, elapsed)
-        log.info("rpc", extra={"fields": {"plugin": plugin_id, "outcome": outcome,
-                                          "ms": round(elapsed * 1000, 2)}})  # fmt: skip
+        record_request(state, "rpc", plugin_id, outcome, started)
 
 
 def _expects_answer(items: list[jsonrpc.Request | jsonrpc.Invalid]) -> bool:
