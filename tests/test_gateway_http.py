@@ -24,6 +24,7 @@ from gateway_harness import (
 )
 from test_session_faults import FAULTS
 
+from app import health
 from gpp import codes
 from gpp.canonical_json import canonical, digest
 from gpp.client import AsyncGatewayClient, GatewayClient, GatewayRefused
@@ -233,7 +234,9 @@ def test_queue_overflow_is_503_and_a_client_leaving_the_queue_is_dropped(
     os.close(gate)
 
 
-def test_crash_recovery_with_backoff(tmp_path: Path) -> None:
+def test_crash_recovery_with_backoff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A first back-off of 2 s (not 0.5) leaves a loaded machine time to observe it.
+    monkeypatch.setattr(health, "BACKOFF_FIRST_S", 2.0)
     crash_file = tmp_path / "crashes"
     env = {"ECHO_CRASH_FILE": str(crash_file), "ECHO_CRASHES": "2"}
     config = write_config(tmp_path, [echo_plugin(env=env)])
@@ -246,7 +249,7 @@ def test_crash_recovery_with_backoff(tmp_path: Path) -> None:
         assert second.status_code == 502
         refused = post(gw, "echo", {"paths": ["a"]})
         assert refused.status_code == 503
-        assert refused.headers["Retry-After"] == "1"
+        assert refused.headers["Retry-After"] == "2"
         problem = refused.json()
         assert problem["lastCode"] == "E_EOF" and "FAIL E_EOF" in problem["lastDiagnostic"]
         assert gw.plugin("echo")["state"] == "backoff"
