@@ -59,6 +59,7 @@ def unknown_plugin(plugin_id: str, detail: str | None = None) -> Response:
     openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
         "schema": DiscoverRequest.model_json_schema()}}}},
     summary="Run discovery on repo-relative paths",
+    tags=["discovery"],
 )  # fmt: skip
 async def discover(plugin_id: str, request: Request) -> Response:
     started = time.perf_counter()
@@ -153,13 +154,14 @@ async def _disconnected(request: Request) -> None:
         pass
 
 
-@router.get("/plugins", response_model=list[PluginInfo], summary="Registered plugins, live state")
+@router.get("/plugins", response_model=list[PluginInfo], summary="Registered plugins, live state",
+            tags=["plugins"])  # fmt: skip
 async def list_plugins(request: Request) -> list[dict[str, Any]]:
     return [pool.describe() for pool in gateway_state(request).pool.pools.values()]
 
 
 @router.get("/plugins/{plugin_id}", response_model=PluginInfo,
-            responses={404: PROBLEM}, summary="One plugin's live state")  # fmt: skip
+            responses={404: PROBLEM}, summary="One plugin's live state", tags=["plugins"])  # fmt: skip
 async def get_plugin(plugin_id: str, request: Request) -> Any:
     pool = gateway_state(request).pool.pools.get(plugin_id)
     if pool is None:
@@ -167,12 +169,12 @@ async def get_plugin(plugin_id: str, request: Request) -> Any:
     return pool.describe()
 
 
-@router.get("/healthz", summary="Liveness")
+@router.get("/healthz", summary="Liveness", tags=["operations"])
 async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", summary="Readiness: config loaded, eager plugins up")
+@router.get("/readyz", summary="Readiness: config loaded, eager plugins up", tags=["operations"])
 async def readyz(request: Request) -> Response:
     waiting = gateway_state(request).pool.not_ready()
     if waiting:
@@ -180,7 +182,8 @@ async def readyz(request: Request) -> Response:
     return JSONResponse({"status": "ready"})
 
 
-@router.get("/metrics", summary="Prometheus metrics", response_class=Response)
+@router.get("/metrics", summary="Prometheus metrics", response_class=Response,
+            tags=["operations"])  # fmt: skip
 async def metrics(request: Request) -> Response:
     return Response(gateway_state(request).metrics.render(), media_type=CONTENT_TYPE_LATEST)
 

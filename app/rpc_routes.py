@@ -41,7 +41,8 @@ RPC_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("/plugins/{plugin_id}/rpc", responses=RPC_RESPONSES,
-             openapi_extra={"requestBody": RPC_BODY}, summary="Call a JSON-RPC plugin")  # fmt: skip
+             openapi_extra={"requestBody": RPC_BODY}, summary="Call a JSON-RPC plugin",
+             tags=["json-rpc"])  # fmt: skip
 async def rpc(plugin_id: str, request: Request) -> Response:
     started = time.perf_counter()
     state = gateway_state(request)
