@@ -42,7 +42,6 @@ class PluginHealth:
     served: int = 0
     failed: int = 0
     restarts: int = 0
-    spawned: int = 0
     consecutive_failures: int = 0
     backoff_until: float = 0.0
     closing: bool = False

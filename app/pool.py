@@ -184,7 +184,6 @@ class PluginPool:
             on_stderr=self.health.stderr_line, sandbox=plugin.sandbox_policy,
         )  # fmt: skip
         slot.session, slot.starting = session, True
-        self.health.spawned += 1
         try:
             await session.start()
         except codes.ProtocolError as exc:

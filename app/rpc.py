@@ -246,7 +246,6 @@ class JsonRpcPlugin:
             if self.session is not None:
                 self.health.restarts += 1
             self.session = JsonRpcSession(self.plugin, self.health.stderr_line)
-            self.health.spawned += 1
             try:
                 await self.session.start()
             except codes.ProtocolError as exc:

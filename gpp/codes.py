@@ -166,7 +166,6 @@ ERROR_CLASSES: dict[str, type[ProtocolError]] = {
         ExitStatusError,
     )
 }
-CODES = tuple(ERROR_CLASSES)
 
 
 def from_problem(doc: dict[str, Any]) -> ProtocolError:

@@ -24,7 +24,6 @@ from .messages import (
     Discover,
     Event,
     Hello,
-    Phase,
     PluginError,
     Ready,
     Result,
@@ -176,10 +175,6 @@ class PluginSession:
     def _proc(self) -> asyncio.subprocess.Process:
         assert self._process is not None, "session not started"
         return self._process.proc
-
-    @property
-    def phase(self) -> Phase:
-        return self._conn.phase
 
     async def __aenter__(self) -> PluginSession:
         await self.start()
