@@ -42,7 +42,7 @@ async def spawn(
 ) -> tuple[asyncio.subprocess.Process, SpawnPlan | None]:
     """Start the plugin as the leader of a new session (so its whole group can be killed),
     inside its sandbox when one is given. Raises SandboxUnavailable or OSError."""
-    spawn_plan = plan(sandbox, command, cwd) if sandbox is not None else None
+    spawn_plan = plan(sandbox, command, cwd, env.get("HOME")) if sandbox is not None else None
     try:
         proc = await asyncio.create_subprocess_exec(
             *(spawn_plan.argv if spawn_plan else command),

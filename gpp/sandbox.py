@@ -1,15 +1,23 @@
-"""The sandbox around every plugin process: namespaces, rlimits, a pids cgroup, death with us.
+"""The sandbox around every plugin process: bubblewrap namespaces, rlimits, a pids cgroup, death
+with us.
 
-A plugin is untrusted code. Each session runs it as PID 1 of a fresh PID namespace (so when the
-session ends, or the gateway dies, the kernel kills every process it ever started, setsid'd and
-double-forked ones included), in an empty network namespace unless its config says
-`network = "inherit"`, optionally with the repository bound read-only, under rlimits applied
-before exec, and inside a pids cgroup where one is writable (RLIMIT_NPROC does not bind root).
+A plugin is untrusted code, and the gateway often runs as root. Each session runs the plugin under
+bubblewrap (`bwrap`): a user namespace in which it holds no capability at all and `no_new_privs` is
+set (so root's uid buys it nothing: no `setns`, no remount, no mount of cgroupfs, no nested user
+namespace); a PID namespace with its own `/proc` (no process outside its session is visible, and
+when the session ends, or the gateway dies, the kernel kills every process it ever started); an
+empty network namespace unless its config says `network = "inherit"`; and a minimal filesystem
+view: system directories, the interpreter and the plugin's own folder read-only, the repository
+(read-only when `readonly_root`), a private `/tmp`, `/dev` and `/proc`, and nothing else of the
+host (no token file, no config, no cgroupfs). Rlimits are applied before exec, and the gateway
+places bwrap in a pids cgroup before it runs (RLIMIT_NPROC does not bind root).
 
-The chain: gateway → `unshare` (SIGKILLed when the gateway thread that spawned it dies, via
-PR_SET_PDEATHSIG) → the plugin as the namespace's init (SIGKILLed when `unshare` dies, via
-`--kill-child`) → everything below it. Where namespaces are not allowed, a plugin that asked for
-network isolation is refused, never silently run without it.
+The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
+PR_SET_PDEATHSIG) → bwrap's init, PID 1 of the namespace (dies with `bwrap`: `--die-with-parent`)
+→ `sh`, which exec's the plugin with its stdin and stdout moved back to fds 0 and 1. Those two
+pipes reach bwrap on fds 3 and 4, which bwrap's own processes close: the plugin alone holds them,
+so a plugin that closes stdout gives EOF at once. Where namespaces cannot be built, a plugin that
+asked for network isolation or a read-only root is refused, never silently run without them.
 """
 
 from __future__ import annotations
@@ -17,14 +25,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import errno
 import functools
 import os
 import resource
 import shutil
 import signal
 import subprocess
+import sys
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -32,6 +42,23 @@ from typing import Literal
 PR_SET_PDEATHSIG = 1
 RELEASE_POLLS, RELEASE_POLL_S = 100, 0.02  # up to 2 s for a killed namespace to be reaped
 PIDS_CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
+
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""Read-only in every sandbox (as symlinks where the host has merged /usr)."""
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+                "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf")  # fmt: skip
+"""The few files of /etc that programs need; the rest (shadow, keys, the gateway's config) stays
+out of sight."""
+GPP_PACKAGE = Path(__file__).resolve().parent
+"""Bound read-only so Python plugins can `from gpp.sdk import serve` (editable install or not)."""
+
+PIPES_ASIDE = 'exec "$@" 3<&0 4>&1 0</dev/null 1>&2'
+"""Run before bwrap (by `sh`, which becomes bwrap): the plugin's stdin and stdout pipes move to
+fds 3 and 4, which bwrap's own processes close and only the plugin inherits; bwrap itself gets
+/dev/null and stderr."""
+PIPES_BACK = 'unset PWD OLDPWD; exec "$@" <&3 >&4 3<&- 4>&-'
+"""Run inside the sandbox (by `sh`, which becomes the plugin): the pipes back on 0 and 1. bwrap
+sets PWD; the plugin gets only the environment it was given."""
 
 
 class SandboxUnavailable(Exception):
@@ -51,17 +78,21 @@ class SandboxPolicy:
 
 @dataclass
 class SpawnPlan:
-    """How to start one sandboxed plugin, and what to undo after it ends."""
+    """How to start one sandboxed plugin, and what to undo after it ends.
+
+    `namespaced` plans run under bwrap, whose init reports a plugin killed by signal N as exit
+    status 128+N (see `decode_status`).
+    """
 
     argv: list[str]
     preexec: Callable[[], None]
     mechanisms: dict[str, str]
     cgroup: Path | None = None
-    shell_init: bool = False
+    namespaced: bool = False
 
     def status(self, raw: int | None) -> int | None:
         """The plugin's own exit status from what the spawned process reported."""
-        return decode_status(raw) if self.shell_init and raw is not None else raw
+        return decode_status(raw) if self.namespaced and raw is not None else raw
 
     def cleanup(self) -> None:
         """Remove the pids cgroup; a group still holding processes is left to the sweep."""
@@ -83,13 +114,13 @@ class SpawnPlan:
 
 @functools.cache
 def namespaces_available() -> bool:
-    """Whether this process may create PID, network and mount namespaces (probed once)."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
+    """Whether bwrap can build the default sandbox here (probed once, with a real run)."""
+    true = shutil.which("true")
+    if shutil.which("bwrap") is None or true is None:
         return False
     try:
         probe = subprocess.run(
-            [unshare, "--pid", "--fork", "--net", "--mount", "true"],
+            [*_bwrap(SandboxPolicy(), [], None, None), "--", true],
             capture_output=True, timeout=10, check=False,
         )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired):
@@ -119,28 +150,40 @@ def _pids_cgroup_root() -> Path | None:
     return None
 
 
-def plan(policy: SandboxPolicy, command: Sequence[str], root: str | None) -> SpawnPlan:
-    """The argv and pre-exec step that put `command` in its sandbox."""
+def plan(
+    policy: SandboxPolicy, command: Sequence[str], root: str | None, home: str | None = None
+) -> SpawnPlan:
+    """The argv and pre-exec step that put `command` in its sandbox. Raises SandboxUnavailable,
+    or FileNotFoundError when the plugin's executable does not exist."""
     mechanisms: dict[str, str] = {}
     argv = list(command)
-    if namespaces_available():
-        flags = ["--pid", "--fork", "--kill-child"]
-        mechanisms["containment"] = (
-            "pid-namespace (killed with its init; init dies with the gateway)"
-        )
-        if policy.network is False:
-            flags.append("--net")
-            mechanisms["network"] = "empty network namespace"
-        else:
-            mechanisms["network"] = 'inherited (config: network = "inherit")'
+    namespaced = namespaces_available()
+    if namespaced:
+        root = os.path.abspath(root) if root else None
+        executable = _executable(command[0], root)
         readonly = bool(policy.readonly_root and root)
-        if readonly:
-            flags.append("--mount")
-            mechanisms["filesystem"] = "repository bound read-only (mount namespace)"
-        argv = [shutil.which("unshare") or "unshare", *flags, "--", *_init(argv, root, readonly)]
+        mechanisms["containment"] = (
+            "pid-namespace via bubblewrap (killed with its init; init dies with the gateway)"
+        )
+        mechanisms["network"] = (
+            "empty network namespace" if policy.network is False
+            else 'inherited (config: network = "inherit")'
+        )  # fmt: skip
+        mechanisms["privileges"] = (
+            "user namespace with no capabilities, no_new_privs, no nested user namespaces"
+        )
+        mechanisms["filesystem"] = (
+            "minimal view: system dirs, interpreter and plugin folder read-only; private /proc, "
+            f"/dev, /tmp; repository {'read-only' if readonly else 'read-write'}"
+        )
+        binds = _bind_args(_read_only_paths(executable, command[1:], root), root, readonly, home)
+        sh = shutil.which("sh") or "/bin/sh"
+        argv = [sh, "-c", PIPES_ASIDE, "gpp-sandbox", *_bwrap(policy, binds, root, home), "--",
+                sh, "-c", PIPES_BACK, "gpp-plugin", executable, *command[1:]]  # fmt: skip
     elif policy.network is False or policy.readonly_root:
         raise SandboxUnavailable(
-            "this kernel or these privileges do not allow namespaces, so the sandbox "
+            "bubblewrap (bwrap) is missing, or this kernel or these privileges do not allow "
+            "namespaces, so the sandbox "
             f"({'network = false' if policy.network is False else 'readonly_root = true'}) "
             'cannot be built; set sandbox.network = "inherit" and readonly_root = false to '
             "run this plugin without them"
@@ -156,29 +199,84 @@ def plan(policy: SandboxPolicy, command: Sequence[str], root: str | None) -> Spa
     elif policy.max_processes:
         mechanisms["processes"] = f"RLIMIT_NPROC={policy.max_processes} (per user; not for root)"
     return SpawnPlan(argv, functools.partial(_pre_exec, limits, cgroup), mechanisms, cgroup,
-                     shell_init=namespaces_available())  # fmt: skip
+                     namespaced)  # fmt: skip
 
 
-def _init(command: list[str], root: str | None, readonly: bool) -> list[str]:
-    """`sh` as the namespace's PID 1, running the plugin as its child.
+def _bwrap(policy: SandboxPolicy, binds: Sequence[str], root: str | None,
+           home: str | None) -> list[str]:  # fmt: skip
+    """bwrap's own options: every namespace, no capabilities, the system dirs and `binds`."""
+    argv = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--unshare-user",
+            "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]  # fmt: skip
+    if policy.network == "inherit":
+        argv.append("--share-net")
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            argv += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            argv += ["--ro-bind", path, path]
+    for path in SYSTEM_FILES:
+        argv += ["--ro-bind-try", path, path]
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    if policy.memory_mb:  # files in a tmpfs are memory that RLIMIT_AS does not see
+        argv += ["--size", str(policy.memory_mb * 1024 * 1024)]
+    argv += ["--tmpfs", "/tmp", *binds, "--chdir", root or home or "/"]
+    return argv
 
-    The plugin must not be PID 1 itself: the kernel drops signals to a namespace init that has
-    no handler for them (SIGXCPU at the CPU limit among them), and an init must reap orphans.
-    `sh` does both, and reports a plugin killed by signal N as exit status 128+N (see
-    `decode_status`). The trailing `exit` keeps sh from exec'ing the plugin in its place.
-    """
-    script = 'unset PWD OLDPWD; "$@"; exit $?'  # sh sets PWD: the plugin gets only its env
-    if readonly:  # cd again after mounting: the inherited cwd points into the writable mount
-        script = ('mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && cd "$0" || exit 125; '
-                  + script)  # fmt: skip
-    return ["sh", "-c", script, os.path.abspath(root or "."), *command]
+
+def _executable(name: str, root: str | None) -> str:
+    """The plugin's executable as an absolute path: inside the sandbox there is no cwd to be
+    relative to until bwrap has set it, and PATH lookup would see another filesystem."""
+    found = os.path.join(root or os.getcwd(), name) if "/" in name else shutil.which(name)
+    if found is None or not os.access(found, os.X_OK):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
+    return os.path.abspath(found)
+
+
+def _read_only_paths(executable: str, args: Sequence[str], root: str | None) -> list[str]:
+    """What the plugin needs to see read-only besides the system dirs: its executable (with the
+    whole interpreter when it is the gateway's own Python: stdlib, venv, site-packages), the
+    folder of every file named on its command line, and the `gpp` package."""
+    paths = [executable, os.path.realpath(executable), str(GPP_PACKAGE)]
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    if any(_under(path, prefix) for path in paths[:2] for prefix in prefixes):
+        paths += sorted(prefixes)
+    for arg in args:
+        path = os.path.join(root or os.getcwd(), arg)
+        if os.path.isfile(path):
+            paths.append(os.path.dirname(os.path.abspath(path)))
+    return paths
+
+
+def _bind_args(read_only: Iterable[str], root: str | None, readonly: bool,
+               home: str | None) -> list[str]:  # fmt: skip
+    """bwrap bind options, outermost first so a deeper bind lands on top of a shallower one; a
+    path already visible through a system dir or a bound ancestor is not bound again, and the
+    repository keeps its own mode where it is also a plugin folder."""
+    modes = {path: "--ro-bind" for path in read_only if not _under(path, *SYSTEM_DIRS)}
+    if root:
+        modes[root] = "--ro-bind" if readonly else "--bind"
+    if home:
+        modes[home] = "--bind"
+    kept = [p for p in modes if not any(a != p and _under(p, a) and modes[a] == modes[p]
+                                         for a in modes)]  # fmt: skip
+    return [word for path in sorted(kept, key=lambda p: p.count("/"))
+            for word in (modes[path], path, path)]  # fmt: skip
+
+
+def _under(path: str, *ancestors: str) -> bool:
+    return any(path == a or path.startswith(a.rstrip("/") + "/") for a in ancestors)
 
 
 SHELL_SIGNAL_BASE = 128
 
 
 def decode_status(returncode: int) -> int:
-    """A sandboxed plugin's status as asyncio reports statuses: -N when killed by signal N."""
+    """A sandboxed plugin's status as asyncio reports statuses: -N when killed by signal N.
+
+    bwrap's init (PID 1 of the namespace, the plugin's parent) exits 128+N when the plugin was
+    killed by signal N: a namespace's init cannot itself die of most signals, so the signal
+    only survives as that number. A plugin exiting 129..192 on its own reads as a signal too.
+    """
     if SHELL_SIGNAL_BASE < returncode <= SHELL_SIGNAL_BASE + 64:
         return -(returncode - SHELL_SIGNAL_BASE)
     return returncode

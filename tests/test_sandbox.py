@@ -7,6 +7,7 @@ traffic anywhere.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import signal
@@ -111,9 +112,10 @@ def test_network_inherit_is_said_explicitly_and_reported(gateway: Gateway) -> No
 
 def test_repository_write(gateway: Gateway) -> None:
     assert attrs(probe(gateway, "readonly", "write")) == [{"outcome": "EROFS"}]
-    assert "read-only" in gateway.plugin("readonly")["sandbox"]["filesystem"]
-    # without readonly_root the filesystem is left as it is
+    assert gateway.plugin("readonly")["sandbox"]["filesystem"].endswith("repository read-only")
+    # without readonly_root the repository is left writable
     assert attrs(probe(gateway, "default", "write")) == [{"outcome": "written"}]
+    assert gateway.plugin("default")["sandbox"]["filesystem"].endswith("repository read-write")
 
 
 def test_memory_limit_ends_in_the_plugins_own_answer(gateway: Gateway) -> None:
@@ -149,12 +151,28 @@ def test_bundled_plugins_start_under_the_default_sandbox(gateway: Gateway) -> No
         assert gateway.plugin(plugin)["sandbox"]["network"] == "empty network namespace"
 
 
+def host_pids(sandbox_pid: int, inner: dict[str, int]) -> dict[str, int]:
+    """The host's pids for processes numbered `inner` in the PID namespace that bwrap
+    (`sandbox_pid`) made: the plugin sees only its own namespace's numbers."""
+    (init,) = Path(f"/proc/{sandbox_pid}/task/{sandbox_pid}/children").read_text().split()
+    namespace = os.readlink(f"/proc/{init}/ns/pid")
+    by_inner_pid = {}
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            if entry.name.isdigit() and os.readlink(entry / "ns/pid") == namespace:
+                (line,) = [x for x in (entry / "status").read_text().splitlines()
+                           if x.startswith("NSpid:")]  # fmt: skip
+                by_inner_pid[int(line.split()[-1])] = int(entry.name)
+    return {name: by_inner_pid[pid] for name, pid in inner.items()}
+
+
 def test_a_setsid_grandchild_ends_with_its_session() -> None:
-    async def scenario() -> tuple[int, int, list[Path]]:
+    async def scenario() -> tuple[dict[str, int], list[Path]]:
         async with PluginSession([*_python(PROBE)], "sandbox-probe", "1.0.0", cwd=str(REPO),
                                  sandbox=SandboxPolicy()) as session:  # fmt: skip
             result = await session.discover(["grandchild"])
-            pids = result["resources"][0]["attrs"]
+            assert session.pid is not None
+            pids = host_pids(session.pid, result["resources"][0]["attrs"])
             assert not process_gone(pids["grandchild"])  # it really escaped the process group
             process = session._process
             assert process is not None and process.plan is not None
@@ -162,10 +180,10 @@ def test_a_setsid_grandchild_ends_with_its_session() -> None:
                 [process.plan.cgroup] if process.plan.cgroup else []
             )
             assert all(path.exists() for path in leftovers)
-        return pids["grandchild"], pids["plugin"], leftovers
+        return pids, leftovers
 
-    grandchild, plugin, leftovers = asyncio.run(scenario())
-    assert wait_exited(grandchild) and wait_exited(plugin)
+    pids, leftovers = asyncio.run(scenario())
+    assert wait_exited(pids["grandchild"]) and wait_exited(pids["plugin"])
     assert not [path for path in leftovers if path.exists()], "HOME or pids cgroup left behind"
 
 
@@ -175,7 +193,8 @@ def test_a_setsid_grandchild_ends_when_the_gateway_is_sigkilled(tmp_path: Path) 
     with gateway_process(config, uds) as gateway:
         with uds_client(uds) as http:
             response = http.post("/plugins/probe/discover", json={"paths": ["grandchild"]})
-        pids = response.json()["resources"][0]["attrs"]
+            sandbox_pid = http.get("/plugins/probe").json()["pid"]
+        pids = host_pids(sandbox_pid, response.json()["resources"][0]["attrs"])
         assert not process_gone(pids["grandchild"])
         gateway.send_signal(signal.SIGKILL)
         gateway.wait(30)
