@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import DEMO_REPO, FIXTURE_PLUGINS, REPO, process_gone
+from conftest import DEMO_REPO, FIXTURE_PLUGINS, REPO, fixture_command, process_gone
 from gateway_harness import (
     Gateway,
     gateway_process,
@@ -29,7 +29,7 @@ from gateway_harness import (
 )
 
 from gpp import codes, sandbox
-from gpp.host import PluginSession
+from gpp.host import PluginSession, Timeouts
 from gpp.sandbox import SandboxPolicy
 
 PROBE = ["{python}", str(FIXTURE_PLUGINS / "sandbox_probe.py")]
@@ -151,19 +151,48 @@ def test_bundled_plugins_start_under_the_default_sandbox(gateway: Gateway) -> No
         assert gateway.plugin(plugin)["sandbox"]["network"] == "empty network namespace"
 
 
-def host_pids(sandbox_pid: int, inner: dict[str, int]) -> dict[str, int]:
-    """The host's pids for processes numbered `inner` in the PID namespace that bwrap
-    (`sandbox_pid`) made: the plugin sees only its own namespace's numbers."""
+def namespace_members(sandbox_pid: int) -> dict[int, int]:
+    """The processes in the PID namespace bwrap (`sandbox_pid`) made: their number there (what
+    the plugin sees) → their pid on the host."""
     (init,) = Path(f"/proc/{sandbox_pid}/task/{sandbox_pid}/children").read_text().split()
     namespace = os.readlink(f"/proc/{init}/ns/pid")
-    by_inner_pid = {}
+    members = {}
     for entry in Path("/proc").iterdir():
         with contextlib.suppress(OSError, ValueError):
             if entry.name.isdigit() and os.readlink(entry / "ns/pid") == namespace:
                 (line,) = [x for x in (entry / "status").read_text().splitlines()
                            if x.startswith("NSpid:")]  # fmt: skip
-                by_inner_pid[int(line.split()[-1])] = int(entry.name)
-    return {name: by_inner_pid[pid] for name, pid in inner.items()}
+                members[int(line.split()[-1])] = int(entry.name)
+    return members
+
+
+def host_pids(sandbox_pid: int, inner: dict[str, int]) -> dict[str, int]:
+    members = namespace_members(sandbox_pid)
+    return {name: members[pid] for name, pid in inner.items()}
+
+
+def test_a_plugin_that_closes_stdout_gets_eof_at_once() -> None:
+    """Issue 10, hole 8: nothing but the plugin holds its stdout (the sandbox's own processes
+    used to), so closing it ends the request with E_EOF, not E_TIMEOUT after request_ms."""
+
+    async def scenario() -> tuple[codes.ProtocolError, list[int]]:
+        session = PluginSession(fixture_command("closes_stdout"), "fixture", "1.0.0",
+                                cwd=str(REPO), sandbox=SandboxPolicy(),
+                                timeouts=Timeouts(request_ms=60_000))  # fmt: skip
+        try:
+            await session.start()
+            assert session.pid is not None
+            members = list(namespace_members(session.pid).values())
+            with pytest.raises(codes.ProtocolError) as failed:
+                await session.discover(["."])
+        finally:
+            await session.dispose()
+        return failed.value, [session.pid, *members]
+
+    error, pids = asyncio.run(scenario())
+    assert error.code == "E_EOF", error.diagnostic()
+    assert "(plugin still running; killed)" in error.problem
+    assert len(pids) >= 3 and all(wait_exited(pid) for pid in pids)  # bwrap, its init, the plugin
 
 
 def test_a_setsid_grandchild_ends_with_its_session() -> None:
