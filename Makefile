@@ -9,9 +9,10 @@ NODE_STAMP := $(NODE_SDK)/node_modules/.installed
 
 GPP_SOCKET ?= /tmp/gpp-gateway.sock
 
-# What the tests run besides Python and Node: namespaces (unshare, nsenter), mounts, ip.
-SYSTEM_TOOLS := unshare nsenter mount ip node
-SYSTEM_PACKAGES := util-linux mount iproute2 nodejs
+# What the tests run besides Python and Node: namespaces (unshare, nsenter), mounts, ip, and
+# bubblewrap, the plugin sandbox.
+SYSTEM_TOOLS := unshare nsenter mount ip node bwrap
+SYSTEM_PACKAGES := util-linux mount iproute2 nodejs bubblewrap
 
 .PHONY: install system-deps serve serve-isolated test lint typecheck pytest node-test bench clean
 

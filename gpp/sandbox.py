@@ -46,9 +46,11 @@ PIDS_CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """Read-only in every sandbox (as symlinks where the host has merged /usr)."""
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
-                "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf")  # fmt: skip
-"""The few files of /etc that programs need; the rest (shadow, keys, the gateway's config) stays
-out of sight."""
+                "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
+                "/etc/hosts", "/etc/hostname", "/etc/resolv.conf")  # fmt: skip
+"""The few files of /etc that programs need (the last three: names, for `network = "inherit"`;
+the UTS namespace already tells the hostname); the rest (shadow, keys, the gateway's config)
+stays out of sight."""
 GPP_PACKAGE = Path(__file__).resolve().parent
 """Bound read-only so Python plugins can `from gpp.sdk import serve` (editable install or not)."""
 
@@ -233,12 +235,13 @@ def _executable(name: str, root: str | None) -> str:
 
 
 def _read_only_paths(executable: str, args: Sequence[str], root: str | None) -> list[str]:
-    """What the plugin needs to see read-only besides the system dirs: its executable (with the
-    whole interpreter when it is the gateway's own Python: stdlib, venv, site-packages), the
-    folder of every file named on its command line, and the `gpp` package."""
-    paths = [executable, os.path.realpath(executable), str(GPP_PACKAGE)]
+    """What the plugin needs to see read-only besides the system dirs: the folder of its
+    executable and of every file named on its command line, the whole interpreter when that is
+    the gateway's own Python (stdlib, venv, site-packages), and the `gpp` package."""
+    real = os.path.realpath(executable)
+    paths = [os.path.dirname(executable), os.path.dirname(real), str(GPP_PACKAGE)]
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    if any(_under(path, prefix) for path in paths[:2] for prefix in prefixes):
+    if any(_under(path, prefix) for path in (executable, real) for prefix in prefixes):
         paths += sorted(prefixes)
     for arg in args:
         path = os.path.join(root or os.getcwd(), arg)
@@ -250,17 +253,21 @@ def _read_only_paths(executable: str, args: Sequence[str], root: str | None) -> 
 def _bind_args(read_only: Iterable[str], root: str | None, readonly: bool,
                home: str | None) -> list[str]:  # fmt: skip
     """bwrap bind options, outermost first so a deeper bind lands on top of a shallower one; a
-    path already visible through a system dir or a bound ancestor is not bound again, and the
-    repository keeps its own mode where it is also a plugin folder."""
+    path already visible through a system dir, or through its nearest bound ancestor in the
+    same mode, is not bound again; the repository keeps its own mode where it is also a plugin
+    folder."""
     modes = {path: "--ro-bind" for path in read_only if not _under(path, *SYSTEM_DIRS)}
     if root:
         modes[root] = "--ro-bind" if readonly else "--bind"
     if home:
         modes[home] = "--bind"
-    kept = [p for p in modes if not any(a != p and _under(p, a) and modes[a] == modes[p]
-                                         for a in modes)]  # fmt: skip
-    return [word for path in sorted(kept, key=lambda p: p.count("/"))
-            for word in (modes[path], path, path)]  # fmt: skip
+
+    def redundant(path: str) -> bool:
+        nearest = max((a for a in modes if a != path and _under(path, a)), key=len, default=None)
+        return nearest is not None and modes[nearest] == modes[path]
+
+    kept = sorted((p for p in modes if not redundant(p)), key=lambda p: p.count("/"))
+    return [word for path in kept for word in (modes[path], path, path)]
 
 
 def _under(path: str, *ancestors: str) -> bool:

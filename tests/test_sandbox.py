@@ -94,6 +94,7 @@ def test_default_sandbox_sees_only_loopback(gateway: Gateway) -> None:
     info = gateway.plugin("default")
     assert info["sandbox"]["network"] == "empty network namespace"
     assert info["sandbox"]["containment"].startswith("pid-namespace")
+    assert info["sandbox"]["privileges"].startswith("user namespace with no capabilities")
     assert "RLIMIT_AS=1073741824" in info["sandbox"]["rlimits"]
 
 

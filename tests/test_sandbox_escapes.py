@@ -35,6 +35,7 @@ ESCAPES = [
     "gateway-environ",
     "gateway-cmdline",
     "token-file",
+    "symlink-out",
     "setns-net",
     "cgroup-leave",
     "cgroup-mount",
@@ -49,6 +50,7 @@ def run_probe(directory: Path, policy: SandboxPolicy) -> tuple[Outcomes, Path]:
     token = directory / "token"
     token.write_text("secret-token")
     token.chmod(0o600)
+    (repo / "token-link").symlink_to(token)
     env = {"GATEWAY_PID": str(os.getpid()), "TOKEN_FILE": str(token), "PIDS_MAX": str(PIDS_MAX)}
 
     async def scenario() -> Outcomes:
@@ -100,7 +102,8 @@ def test_no_capability_is_held_and_no_new_privileges_can_be_gained(
 def test_the_read_only_repository_is_untouched(readonly_sandbox: tuple[Outcomes, Path]) -> None:
     _, repo = readonly_sandbox
     assert not (repo / MARKER).exists()
-    assert sorted(p.name for p in repo.iterdir()) == sorted(p.name for p in DEMO_REPO.iterdir())
+    added = {p.name for p in repo.iterdir()} - {p.name for p in DEMO_REPO.iterdir()}
+    assert added == {"token-link"}
 
 
 def test_the_pids_limit_holds_after_the_attempt_to_leave(default_sandbox: Outcomes) -> None:
