@@ -197,14 +197,16 @@ def test_sixty_four_concurrent_clients_are_served_lock_step(gateway: Gateway) ->
         served.append(resource["attrs"]["served"])
     # one session, one request at a time: 64 distinct consecutive turns
     assert sorted(served) == list(range(min(served), min(served) + 64))
-    assert len({r.json()["resources"][0]["attrs"]["pid"] for _, r in answers}) == 1
+    assert len({r.json()["resources"][0]["attrs"]["process"] for _, r in answers}) == 1
 
 
 def test_queue_overflow_is_503_and_a_client_leaving_the_queue_is_dropped(
     tmp_path: Path,
 ) -> None:
     fifo, gate = make_fifo(tmp_path)
-    config = write_config(tmp_path, [echo_plugin(max_queue=2, env={"ECHO_GATE_FIFO": str(fifo)})])
+    config = write_config(
+        tmp_path, [echo_plugin(max_queue=2, root=str(tmp_path), env={"ECHO_GATE_FIFO": str(fifo)})]
+    )
     with running_gateway(config) as gw, ThreadPoolExecutor(4) as executor:
         try:
             first = executor.submit(post, gw, "echo", {"paths": ["wait"]})
@@ -239,7 +241,7 @@ def test_crash_recovery_with_backoff(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(health, "BACKOFF_FIRST_S", 2.0)
     crash_file = tmp_path / "crashes"
     env = {"ECHO_CRASH_FILE": str(crash_file), "ECHO_CRASHES": "2"}
-    config = write_config(tmp_path, [echo_plugin(env=env)])
+    config = write_config(tmp_path, [echo_plugin(root=str(tmp_path), env=env)])
     with running_gateway(config) as gw:
         first = post(gw, "echo", {"paths": ["a"]})
         assert first.status_code == 502 and first.json()["code"] == "E_EOF"
@@ -337,7 +339,9 @@ def test_async_engine_client(gateway: Gateway) -> None:
 
 def test_instances_serve_in_parallel(tmp_path: Path) -> None:
     fifo, gate = make_fifo(tmp_path)
-    config = write_config(tmp_path, [echo_plugin(instances=2, env={"ECHO_GATE_FIFO": str(fifo)})])
+    config = write_config(
+        tmp_path, [echo_plugin(instances=2, root=str(tmp_path), env={"ECHO_GATE_FIFO": str(fifo)})]
+    )
     with running_gateway(config) as gw, ThreadPoolExecutor(2) as executor:
         try:
             waiting = [executor.submit(post, gw, "echo", {"paths": ["wait"]}) for _ in range(2)]
@@ -345,7 +349,7 @@ def test_instances_serve_in_parallel(tmp_path: Path) -> None:
             assert len(info["pids"]) == 2 and info["queueDepth"] == 0
         finally:
             os.write(gate, b"xx")
-        served_by = {w.result().json()["resources"][0]["attrs"]["pid"] for w in waiting}
+        served_by = {w.result().json()["resources"][0]["attrs"]["process"] for w in waiting}
         assert len(served_by) == 2  # two plugin processes, one request each
     os.close(gate)
 

@@ -42,8 +42,8 @@ def _wait_busy(uds: Path) -> None:
 def test_sigterm_finishes_in_flight_requests_then_shuts_plugins_down(tmp_path: Path) -> None:
     fifo, gate = make_fifo(tmp_path)
     bye = tmp_path / "bye"
-    config = write_config(tmp_path, [echo_plugin(env={"ECHO_GATE_FIFO": str(fifo),
-                                                      "ECHO_BYE_FILE": str(bye)})])  # fmt: skip
+    env = {"ECHO_GATE_FIFO": str(fifo), "ECHO_BYE_FILE": str(bye)}
+    config = write_config(tmp_path, [echo_plugin(root=str(tmp_path), env=env)])
     uds = tmp_path / "gw.sock"
     with gateway_process(config, uds) as gateway, ThreadPoolExecutor(1) as executor:
         in_flight = executor.submit(_discover, uds, ["wait"])
