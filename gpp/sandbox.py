@@ -45,12 +45,12 @@ PIDS_CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """Read-only in every sandbox (as symlinks where the host has merged /usr)."""
-SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
-                "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
-                "/etc/hosts", "/etc/hostname", "/etc/resolv.conf")  # fmt: skip
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime", "/etc/passwd",
+                "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/hostname",
+                "/etc/resolv.conf")  # fmt: skip
 """The few files of /etc that programs need (the last three: names, for `network = "inherit"`;
 the UTS namespace already tells the hostname); the rest (shadow, keys, the gateway's config)
-stays out of sight."""
+stays out of sight. Each is a mount (about a millisecond of every start): keep the list short."""
 GPP_PACKAGE = Path(__file__).resolve().parent
 """Bound read-only so Python plugins can `from gpp.sdk import serve` (editable install or not)."""
 
@@ -114,20 +114,25 @@ class SpawnPlan:
         self.cleanup()
 
 
-@functools.cache
 def namespaces_available() -> bool:
-    """Whether bwrap can build the default sandbox here (probed once, with a real run)."""
+    """Whether bwrap can build the default sandbox here."""
+    return _bwrap_refusal() is None
+
+
+@functools.cache
+def _bwrap_refusal() -> str | None:
+    """Why bwrap cannot build the default sandbox here (probed once, with a real run), or None."""
     true = shutil.which("true")
     if shutil.which("bwrap") is None or true is None:
-        return False
+        return "bwrap is not installed"
     try:
         probe = subprocess.run(
             [*_bwrap(SandboxPolicy(), [], None, None), "--", true],
             capture_output=True, timeout=10, check=False,
         )  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return probe.returncode == 0
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return str(exc)
+    return None if probe.returncode == 0 else probe.stderr.decode(errors="replace").strip()
 
 
 @functools.cache
@@ -183,9 +188,10 @@ def plan(
         argv = [sh, "-c", PIPES_ASIDE, "gpp-sandbox", *_bwrap(policy, binds, root, home), "--",
                 sh, "-c", PIPES_BACK, "gpp-plugin", executable, *command[1:]]  # fmt: skip
     elif policy.network is False or policy.readonly_root:
+        reason = _bwrap_refusal()
         raise SandboxUnavailable(
             "bubblewrap (bwrap) is missing, or this kernel or these privileges do not allow "
-            "namespaces, so the sandbox "
+            f"namespaces{f' ({reason})' if reason else ''}, so the sandbox "
             f"({'network = false' if policy.network is False else 'readonly_root = true'}) "
             'cannot be built; set sandbox.network = "inherit" and readonly_root = false to '
             "run this plugin without them"

@@ -235,7 +235,8 @@ def test_a_setsid_grandchild_ends_when_the_gateway_is_sigkilled(tmp_path: Path) 
 def test_no_namespaces_means_refusal_unless_inherit_is_said(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(sandbox, "namespaces_available", lambda: False)
+    refusal = "bwrap: No permissions to create a new namespace"
+    monkeypatch.setattr(sandbox, "_bwrap_refusal", lambda: refusal)
 
     async def start(policy: SandboxPolicy) -> PluginSession:
         session = PluginSession([*_python(PROBE)], "sandbox-probe", "1.0.0", cwd=str(REPO),
@@ -246,6 +247,7 @@ def test_no_namespaces_means_refusal_unless_inherit_is_said(
     with pytest.raises(codes.UnexpectedEOFError) as refused:
         asyncio.run(start(SandboxPolicy()))
     assert "do not allow namespaces" in refused.value.problem
+    assert refusal in refused.value.problem  # what bwrap said, for the operator
     assert 'network = "inherit"' in refused.value.problem
 
     async def inherit() -> dict[str, str]:
