@@ -2,8 +2,9 @@
 
 `escape_probe.py` runs each escape inside the default sandbox and inside `readonly_root = true`,
 aimed at this test process (standing in for the gateway: its pid, environment and namespaces)
-and at a mode-600 token file outside the repository. Every escape listed here succeeded against
-the sandbox these tests replaced (`unshare` + `sh`, root's capabilities kept); each must fail.
+and at a mode-600 token file outside the repository. Every escape listed here but the
+`interfaces` baseline succeeded against the sandbox these tests replaced (`unshare` + `sh`,
+root's capabilities kept); each must fail.
 Isolation is read from inside (status fields, errno values), never proven by sending traffic.
 """
 
@@ -29,7 +30,7 @@ Outcomes = dict[str, dict[str, Any]]
 
 ESCAPES = [
     "capabilities",  # CapEff 000001fffeffffff and no no_new_privs before
-    "interfaces",  # the probe sees only lo (it did before too; kept as the baseline)
+    "interfaces",  # only lo (held before too: the baseline that setns-net then broke)
     "gateway-visible",
     "foreign-processes",
     "gateway-environ",
