@@ -249,3 +249,18 @@ def test_a_discover_with_no_paths_is_valid_gpp3_on_both_sides() -> None:
     assert _deliver(host.send(Discover("none", ())), plugin) == Discover("none", ())
     answer = _deliver(plugin.send(Result("none", EMPTY)), host)
     assert isinstance(answer, Result) and answer.document == EMPTY
+
+
+def test_a_huge_integer_literal_is_named_an_integer_on_the_fast_path_too() -> None:
+    """Found by fuzzing: orjson parses integers past 64 bits as floats, so the canonical
+    (fast-path) frame said `number 1.2345678901234568e+20` where the strict path says integer."""
+    host, plugin = _pair()
+    _deliver(plugin.send(Hello(("discover",))), host)
+    _deliver(host.send(Ready()), plugin)
+    host.send(Discover("r", (".",)))
+    resource = {"kind": "t", "name": "n", "location": {"path": "a", "line": 1}, "attrs": {"k": 1.2345678901234568e20}}  # fmt: skip
+    line, _ = build_frame(ID, VERSION, "result", 2, {**EMPTY, "requestId": "r", "resources": [resource]})  # fmt: skip
+    assert b'"k":123456789012345680000}' in line  # JCS writes this double as integer digits
+    with pytest.raises(codes.SchemaError) as info:
+        _deliver(line, host)
+    assert info.value.got == "integer 123456789012345680000"
