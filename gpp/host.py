@@ -37,10 +37,10 @@ from .wire import DEFAULT_MAX_LINE_BYTES
 
 log = logging.getLogger("gpp.host")
 READ_CHUNK = 1 << 16
-_T = TypeVar("_T", bound=Event)
-_U = TypeVar("_U", bound=Event)
 EOF_EXIT_GRACE_S = 2.0
 """How long a plugin whose stdout ended gets to exit by itself, so its status can be reported."""
+_T = TypeVar("_T", bound=Event)
+_U = TypeVar("_U", bound=Event)
 
 
 @dataclass(frozen=True)
