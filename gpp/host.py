@@ -237,11 +237,10 @@ class PluginSession:
         frame just as surely as one that never answers blocks the read.
         """
         loop = asyncio.get_running_loop()
+        deadline = loop.time() + budget_ms / 1000 if deadline is None else deadline
         try:
             try:
-                async with asyncio.timeout_at(
-                    loop.time() + budget_ms / 1000 if deadline is None else deadline
-                ) as self._deadline:
+                async with asyncio.timeout_at(deadline) as self._deadline:
                     yield
             finally:
                 self._deadline = None
@@ -250,7 +249,7 @@ class PluginSession:
         except codes.InvalidRequestError:
             raise  # the caller's bad request: nothing was sent, the session is intact
         except codes.ProtocolError as exc:
-            await self._fatal(exc)
+            await self._fatal(exc, exit_by=deadline)
 
     def _timed_out(self, budget_ms: int) -> codes.WatchdogTimeoutError:
         frame = self._conn.frames_received + 1  # the frame the plugin owed
@@ -305,11 +304,19 @@ class PluginSession:
             raise UsageError(f"the phase rules let {event!r} through")  # a bug, not the peer
         return event
 
-    async def _fatal(self, error: codes.ProtocolError) -> None:
-        """Kill, reap, complete the error with exit status and stderr, raise it."""
+    async def _fatal(self, error: codes.ProtocolError, exit_by: float | None = None) -> None:
+        """Kill, reap, complete the error with exit status and stderr, raise it.
+
+        After E_EOF the plugin gets a grace to exit by itself, so its status can be reported,
+        but never past `exit_by`, the watchdog's deadline: a plugin that closes stdout and
+        lingers cannot stretch a shutdown beyond `shutdown_ms`.
+        """
         self._log("kill", reason=error.code, frame=error.frame)
         if self._process is not None and isinstance(error, codes.UnexpectedEOFError):
-            await wait_exit(self._proc, EOF_EXIT_GRACE_S)
+            grace = EOF_EXIT_GRACE_S
+            if exit_by is not None:
+                grace = max(0.0, min(grace, exit_by - asyncio.get_running_loop().time()))
+            await wait_exit(self._proc, grace)
             error.exit_code = self._process.returncode
             if error.exit_code is None:
                 error.problem += " (plugin still running; killed)"

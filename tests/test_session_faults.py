@@ -8,12 +8,14 @@ handshake gets 3 s: a loaded machine may take a while to start Python.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+import sys
 
 import pytest
-from conftest import fixture_command, process_gone
+from conftest import FIXTURE_PLUGINS, fixture_command, process_gone
 
-from gpp import codes
+from gpp import codes, host
 from gpp.host import PluginSession, Timeouts
 
 TIMEOUTS = Timeouts(handshake_ms=3000, request_ms=500, shutdown_ms=500)
@@ -200,3 +202,33 @@ def test_shutdown_cuts_short_a_request_stuck_writing() -> None:
     assert isinstance(error, codes.WatchdogTimeoutError)
     assert "watchdog fired writing discover" in error.fail_line()
     assert session.closed and process_gone(session.pid)
+
+
+def test_a_plugin_that_closes_stdout_and_lingers_cannot_stretch_shutdown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """E_EOF waits for the plugin's exit status, but never past the watchdog's deadline: with
+    a 30 s exit grace and shutdown_ms of 300, shutdown still ends at once."""
+    monkeypatch.setattr(host, "EOF_EXIT_GRACE_S", 30.0)
+    script = [["send", "hello", ""], ["read"], ["read"], ["close"], ["deaf"]]
+
+    async def scenario() -> tuple[PluginSession, codes.ProtocolError]:
+        session = PluginSession(
+            [sys.executable, str(FIXTURE_PLUGINS / "scripted_peer.py"), json.dumps(script)],
+            "fixture", "1.0.0", timeouts=Timeouts(3000, 300, 300),
+        )  # fmt: skip
+        await session.start()
+        try:
+            async with asyncio.timeout(10):  # far below the 30 s grace
+                with pytest.raises(codes.UnexpectedEOFError) as info:
+                    await session.shutdown()
+        finally:
+            await session.dispose()
+        return session, info.value
+
+    session, error = asyncio.run(scenario())
+    assert error.fail_line() == (
+        "[plugin-protocol] FAIL E_EOF: frame 2: output ended before the expected frame (shutting "
+        "down) (plugin still running; killed) — expected a complete frame, got EOF"
+    )
+    assert process_gone(session.pid)
