@@ -105,10 +105,14 @@ class PluginSession:
         self._stderr_task = asyncio.create_task(
             self.stderr.drain(self._proc.stderr, self._on_stderr)
         )
-        async with self._turn, self._watchdog(self.timeouts.handshake_ms):
-            hello = await self._read(Hello)
-            self.capabilities = hello.capabilities
-            await self._write(Ready())
+        try:
+            async with self._turn, self._watchdog(self.timeouts.handshake_ms):
+                hello = await self._read(Hello)
+                self.capabilities = hello.capabilities
+                await self._write(Ready())
+        except asyncio.CancelledError:
+            await self.dispose()  # a caller gone mid-handshake leaves no half-started plugin
+            raise
         self._log("handshake", ms=round((time.perf_counter() - started) * 1000, 2),
                   capabilities=",".join(self.capabilities))  # fmt: skip
 

@@ -232,3 +232,20 @@ def test_a_plugin_that_closes_stdout_and_lingers_cannot_stretch_shutdown(
         "down) (plugin still running; killed) — expected a complete frame, got EOF"
     )
     assert process_gone(session.pid)
+
+
+def test_a_caller_cancelled_mid_handshake_leaves_no_plugin() -> None:
+    async def scenario() -> PluginSession:
+        session = PluginSession(fixture_command("never_hello"), "fixture", "1.0.0",
+                                timeouts=TIMEOUTS)  # fmt: skip
+        starting = asyncio.create_task(session.start())
+        async with asyncio.timeout(10):
+            while session.pid is None:  # spawned: now in the handshake
+                await asyncio.sleep(0.01)
+        starting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await starting
+        return session
+
+    session = asyncio.run(scenario())
+    assert session.closed and process_gone(session.pid)
