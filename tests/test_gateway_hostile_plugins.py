@@ -1,7 +1,7 @@
-"""A plugin that handshakes and then stops reading, met through the gateway (issue 10, hole 2).
+"""Plugins that wedge or break the session, met through the gateway (issue 10, holes 2 and 3).
 
-Its first session never reads stdin again, so a 300 KB discover cannot even be written; later
-sessions (NEVER_READS_ONCE) answer normally, so each test can also see the next session work.
+`never_reads`: its first session never reads stdin again, so a 300 KB discover cannot even be
+written; later sessions (NEVER_READS_ONCE) answer normally, so a test can see the next one work.
 """
 
 from __future__ import annotations
@@ -92,3 +92,20 @@ def test_sigterm_ends_the_gateway_within_shutdown_ms_while_a_plugin_is_deaf(
         output = gateway.stdout.read().decode() if gateway.stdout else ""
     assert wait_exited(plugin_pid, timeout=5) and process_gone(plugin_pid)
     assert "Traceback" not in output
+
+
+def test_an_error_frame_in_place_of_bye_ends_a_sigterm_cleanly(tmp_path: Path) -> None:
+    plugin = fault_plugin("error_instead_of_bye", shutdown_ms=1000,
+                          env={"FIXTURE_PLUGIN_ID": "error_instead_of_bye"})  # fmt: skip
+    uds = tmp_path / "gw.sock"
+    with gateway_process(write_config(tmp_path, [plugin]), uds) as gateway:
+        with uds_client(uds) as http:
+            response = http.post("/plugins/error_instead_of_bye/discover", json={"paths": ["."]})
+            assert response.status_code == 200, response.text
+            plugin_pid = http.get("/plugins/error_instead_of_bye").json()["pid"]
+        gateway.send_signal(signal.SIGTERM)
+        assert gateway.wait(timeout=1.0 + 5.0) == 0
+        output = gateway.stdout.read().decode() if gateway.stdout else ""
+    assert wait_exited(plugin_pid, timeout=5)
+    assert "Traceback" not in output and "AssertionError" not in output
+    assert "shutdown failed" in output and "E_PLUGIN_ERROR" in output
