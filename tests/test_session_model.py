@@ -38,9 +38,10 @@ sys.path.insert(0, str(FIXTURE_PLUGINS))
 from scripted_peer import MUTATIONS  # noqa: E402 - the peer's own list, one source of truth
 
 TIMEOUTS = Timeouts(handshake_ms=1500, request_ms=300, shutdown_ms=300)
+SLOW_MACHINE_TIMEOUTS = Timeouts(handshake_ms=15_000, request_ms=3000, shutdown_ms=3000)
 MAX_LINE_BYTES = 4096
 BOUND_S = 20.0
-"""No run may take this long: handshake + requests + shutdown + kill/EOF graces is under 8 s."""
+"""Beyond the budgets, no run may take this long: the kill and EOF graces take 3 s at most."""
 SMALL_PATHS = (".", "src/a.gfx")
 BIG_PATHS = tuple(f"src/module_{n:05}/" + "x" * 80 for n in range(3500))
 FRAME_TYPES = ("hello", "ready", "discover", "result", "error", "fatal", "shutdown", "bye",
@@ -111,14 +112,14 @@ class Outcome:
     loop_errors: list[dict[str, Any]]
 
 
-async def drive(plan: list[bool], script: list[Step]) -> Outcome:
+async def drive(plan: list[bool], script: list[Step], timeouts: Timeouts = TIMEOUTS) -> Outcome:
     loop_errors: list[dict[str, Any]] = []
     asyncio.get_running_loop().set_exception_handler(lambda _, ctx: loop_errors.append(ctx))
     session = PluginSession([sys.executable, str(PEER), json.dumps(script)], "fixture", "1.0.0",
-                            timeouts=TIMEOUTS, max_line_bytes=MAX_LINE_BYTES)  # fmt: skip
+                            timeouts=timeouts, max_line_bytes=MAX_LINE_BYTES)  # fmt: skip
     error: BaseException | None = None
     try:
-        async with asyncio.timeout(BOUND_S):
+        async with asyncio.timeout(BOUND_S + sum(vars(timeouts).values()) / 1000):
             await session.start()
             for big in plan:
                 try:
@@ -156,6 +157,10 @@ def test_every_script_ends_in_success_or_one_protocol_error(
         assert lines[0].startswith(f"[plugin-protocol] FAIL {error.code}: frame {error.frame}: ")
     else:
         assert session.returncode == 0
+    if not mutated and isinstance(error, codes.WatchdogTimeoutError):
+        # the budgets are small for speed: a loaded machine may miss one; ten times as much
+        # must then be enough, or the valid session really failed
+        error = asyncio.run(drive(plan, script, SLOW_MACHINE_TIMEOUTS)).error
     assert mutated or error is None, f"a valid session failed: {error}"
     assert session.closed
     assert process_gone(session.pid), "the plugin was not reaped"
