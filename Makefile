@@ -14,7 +14,7 @@ GPP_SOCKET ?= /tmp/gpp-gateway.sock
 SYSTEM_TOOLS := unshare nsenter mount ip node bwrap
 SYSTEM_PACKAGES := util-linux mount iproute2 nodejs bubblewrap
 
-.PHONY: install system-deps serve serve-isolated test lint typecheck pytest node-test bench clean
+.PHONY: install system-deps serve serve-isolated test lint typecheck pytest node-test bench clean fuzz
 
 system-deps:
 	@missing=""; for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
@@ -63,6 +63,20 @@ bench: install
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/gateway.py
 	$(BIN)/python bench/sandbox.py
+
+# Coverage-guided fuzzing (atheris), FUZZ_SECONDS per target; `make test` runs a short pass.
+# New inputs grow .fuzz/TARGET (seeded from tests/fuzz/corpus); a crash is left as .fuzz/TARGET-crash-*.
+FUZZ_SECONDS ?= 300
+FUZZ_TARGETS := frame_decoder canonical_parser jsonrpc_line
+
+fuzz: install
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p .fuzz/$$target; \
+		echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
+		$(BIN)/python tests/fuzz/fuzz.py $$target .fuzz/$$target tests/fuzz/corpus/$$target \
+			-max_total_time=$(FUZZ_SECONDS) -artifact_prefix=.fuzz/$$target- \
+			-print_final_stats=1 || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_SDK)/node_modules

@@ -44,9 +44,20 @@ class PluginPool:
     # --------------------------------------------------------------------------- requests
 
     async def discover(self, paths: list[str], request_id: str) -> Result:
-        """One discover on a free session: queued FIFO, refused when full or backing off."""
+        """One discover on a free session: queued FIFO, refused when full or backing off.
+
+        Once a slot is taken the work runs shielded, to its end: a client that leaves does not
+        hand the slot on while its plugin is still busy (the next request would meet a session
+        in the middle of an exchange), and the slot shows busy for as long as it is.
+        """
         self.health.refuse_if_unavailable()
         slot = await self._acquire()
+        work = asyncio.create_task(self._discover_on(slot, paths, request_id))
+        # An abandoned request's outcome is already recorded in the health: consume it here.
+        work.add_done_callback(lambda task: task.cancelled() or task.exception())
+        return await asyncio.shield(work)
+
+    async def _discover_on(self, slot: Slot, paths: list[str], request_id: str) -> Result:
         try:
             self.health.refuse_if_unavailable()
             session = await self._session_for(slot)

@@ -238,13 +238,20 @@ _decoder = json.JSONDecoder(
 _decode: Callable[[str], Any] = _decoder.decode
 
 
+_HUGE_INT_TOKEN = re.compile(rb"[:\[,][ \t\r\n]*-?[0-9]{19}")
+_HUGE_INT_FIRST = re.compile(rb"[ \t\r\n]*-?[0-9]{19}")  # .match: a top-level one
+"""An integer literal of 19+ digits: orjson turns those past the 64-bit range into floats."""
+
+
 def loads_fast(line: bytes) -> Any | None:
     """orjson's parse, or None when orjson is missing or refuses the line.
 
     Not strict on its own: duplicate keys pass (last wins) and the depth limit is 1024, so a
-    caller must confirm with `loads_strict` unless the line proves to be canonical.
+    caller must confirm with `loads_strict` unless the line proves to be canonical. Lines with
+    huge integer literals go to the strict parser too, so `123456789012345680000` stays an
+    integer (and its diagnostic says so) whichever path parsed it.
     """
-    if _orjson is None:
+    if _orjson is None or _HUGE_INT_FIRST.match(line) or _HUGE_INT_TOKEN.search(line):
         return None
     try:
         return _orjson.loads(line)

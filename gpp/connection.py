@@ -129,7 +129,7 @@ class Connection:
 
         frame = decode_frame(line, frame=frame_no, plugin_id=self.plugin_id,
                              plugin_version=self.plugin_version, seq=frame_no,
-                             check_payload=check_payload)  # fmt: skip
+                             check_payload=check_payload, receiver=self.role.value)  # fmt: skip
         message_type = frame.message_type
         self.phase = rule_for(message_type, frame.payload).transitions[self.phase]
         event = event_from(message_type, frame.payload, frame.digest)

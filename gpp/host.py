@@ -12,13 +12,13 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from . import codes
-from .connection import Connection
+from .connection import Connection, UsageError
 from .messages import (
     Bye,
     Discover,
@@ -39,6 +39,8 @@ log = logging.getLogger("gpp.host")
 READ_CHUNK = 1 << 16
 EOF_EXIT_GRACE_S = 2.0
 """How long a plugin whose stdout ended gets to exit by itself, so its status can be reported."""
+_T = TypeVar("_T", bound=Event)
+_U = TypeVar("_U", bound=Event)
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,8 @@ class PluginSession:
         self._process: PluginProcess | None = None
         self._stderr_task: asyncio.Task[None] | None = None
         self._turn = asyncio.Lock()
+        self._deadline: asyncio.Timeout | None = None  # the watchdog of the exchange under way
+        self._unwritten: tuple[str, int] | None = None  # type and size of a frame being written
         self.closed = False
 
     # ---------------------------------------------------------------------------- public API
@@ -101,11 +105,14 @@ class PluginSession:
         self._stderr_task = asyncio.create_task(
             self.stderr.drain(self._proc.stderr, self._on_stderr)
         )
-        async with self._turn:
-            hello = await self._expect(self.timeouts.handshake_ms)
-            assert isinstance(hello, Hello)
-            self.capabilities = hello.capabilities
-            await self._send(Ready())
+        try:
+            async with self._turn, self._watchdog(self.timeouts.handshake_ms):
+                hello = await self._read(Hello)
+                self.capabilities = hello.capabilities
+                await self._write(Ready())
+        except asyncio.CancelledError:
+            await self.dispose()  # a caller gone mid-handshake leaves no half-started plugin
+            raise
         self._log("handshake", ms=round((time.perf_counter() - started) * 1000, 2),
                   capabilities=",".join(self.capabilities))  # fmt: skip
 
@@ -128,15 +135,30 @@ class PluginSession:
         return await asyncio.shield(exchange)
 
     async def shutdown(self) -> None:
-        """shutdown → bye → exit 0, each within `shutdown_ms`; else E_EXIT_STATUS and a kill."""
-        async with self._turn:
+        """shutdown → bye → exit 0, all within one `shutdown_ms`; else E_TIMEOUT or
+        E_EXIT_STATUS and a kill.
+
+        A request still holding the session gets the same deadline to finish: past it, its own
+        watchdog is brought forward (E_TIMEOUT, plugin killed), so shutdown never waits longer
+        than `shutdown_ms` plus the kill, whatever the plugin does.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeouts.shutdown_ms / 1000
+        try:
+            async with asyncio.timeout_at(deadline):
+                await self._turn.acquire()
+        except TimeoutError:
+            if self._deadline is not None:
+                self._deadline.reschedule(loop.time())
+            await self._turn.acquire()  # the request's watchdog kills the plugin and lets go
+        try:
             if self.closed or self._process is None:
                 return
-            await self._send(Shutdown())
-            bye = await self._expect(self.timeouts.shutdown_ms)
-            assert isinstance(bye, Bye)
+            async with self._watchdog(self.timeouts.shutdown_ms, deadline):
+                await self._write(Shutdown())
+                await self._read(Bye)
             bye_frame = self._conn.frames_received
-            await wait_exit(self._proc, self.timeouts.shutdown_ms / 1000)
+            await wait_exit(self._proc, max(0.0, deadline - loop.time()))
             status = self._process.returncode
             if status != 0:
                 problem = (
@@ -156,6 +178,8 @@ class PluginSession:
                     )
                 )
             await self._close()
+        finally:
+            self._turn.release()
 
     async def dispose(self) -> None:
         """Best-effort kill and reap; never raises."""
@@ -197,59 +221,106 @@ class PluginSession:
         async with self._turn:
             if self.closed or self._process is None:
                 raise RuntimeError("session is not running")
-            await self._send(request)
-            answer = await self._expect(self.timeouts.request_ms)
+            async with self._watchdog(self.timeouts.request_ms):
+                await self._write(request)
+                answer = await self._read(Result, PluginError)
             if isinstance(answer, Result):
                 return answer
-            assert isinstance(answer, (PluginError, SessionError))
-            error = codes.PluginErrorResponse(
+            raise codes.PluginErrorResponse(
                 f"plugin answered with an error frame: {answer.code}: {answer.message}",
                 frame=self._conn.frames_received,
                 request_id=request.request_id,
                 offending_frame=self._conn.last_frame,
             )
-            if isinstance(answer, SessionError):
-                await self._fatal(error)
-            raise error
 
-    async def _send(self, event: Event) -> None:
-        line = self._conn.send(event)  # InvalidRequestError here leaves the session as it was
+    @contextlib.asynccontextmanager
+    async def _watchdog(self, budget_ms: int, deadline: float | None = None) -> AsyncIterator[None]:
+        """One deadline over everything the block writes and reads; any fault in it is fatal.
+
+        Writes count too: a plugin that stops reading its stdin blocks the drain of a large
+        frame just as surely as one that never answers blocks the read.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + budget_ms / 1000 if deadline is None else deadline
+        try:
+            try:
+                async with asyncio.timeout_at(deadline) as self._deadline:
+                    yield
+            finally:
+                self._deadline = None
+        except TimeoutError:
+            await self._fatal(self._timed_out(budget_ms))
+        except codes.InvalidRequestError:
+            raise  # the caller's bad request: nothing was sent, the session is intact
+        except codes.ProtocolError as exc:
+            await self._fatal(exc, exit_by=deadline)
+
+    def _timed_out(self, budget_ms: int) -> codes.WatchdogTimeoutError:
+        frame = self._conn.frames_received + 1  # the frame the plugin owed
+        if self._unwritten is not None:
+            message_type, size = self._unwritten
+            assert self._proc.stdin is not None
+            return codes.WatchdogTimeoutError(
+                f"watchdog fired writing {message_type}: the plugin stopped reading its stdin",
+                frame=frame,
+                expected=f"{message_type} read within {budget_ms} ms",
+                got=f"{self._proc.stdin.transport.get_write_buffer_size()} of {size} bytes "
+                "not taken",
+            )
+        partial = self._conn.partial_frame
+        return codes.WatchdogTimeoutError(
+            f"watchdog fired waiting for {self._conn.allowed_from_peer() or 'a frame'}",
+            frame=frame,
+            expected=f"a complete frame within {budget_ms} ms",
+            got="a partial line" if partial else "nothing",
+            offending_frame=partial or None,
+        )
+
+    async def _write(self, event: Event) -> None:
+        line = self._conn.send(event)
         assert self._proc.stdin is not None
+        self._unwritten = (event.TYPE, len(line))
         try:
             self._proc.stdin.write(line)
             await self._proc.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             pass  # the plugin is gone; reading its stdout reports E_EOF with its status
+        self._unwritten = None
 
-    async def _expect(self, budget_ms: int) -> Event:
-        """The next event, within a deadline that covers the whole frame."""
+    @overload
+    async def _read(self, expected: type[_T], /) -> _T: ...
+    @overload
+    async def _read(self, expected: type[_T], alternative: type[_U], /) -> _T | _U: ...
+    async def _read(self, *expected: type[Any]) -> Event:
+        """The next event, which the connection's phase rules allow to be only one of
+        `expected` or a session-fatal error; the latter raises E_PLUGIN_ERROR."""
         assert self._proc.stdout is not None
         stdout = self._proc.stdout
-        try:
-            async with asyncio.timeout(budget_ms / 1000):
-                while (event := self._conn.next_event()) is None:
-                    self._conn.receive_data(await stdout.read(READ_CHUNK))
-                return event
-        except TimeoutError:
-            partial = self._conn.partial_frame
-            await self._fatal(
-                codes.WatchdogTimeoutError(
-                    f"watchdog fired waiting for {self._conn.allowed_from_peer() or 'a frame'}",
-                    frame=self._conn.frames_received + 1,
-                    expected=f"a complete frame within {budget_ms} ms",
-                    got="a partial line" if partial else "nothing",
-                    offending_frame=partial or None,
-                )
+        while (event := self._conn.next_event()) is None:
+            self._conn.receive_data(await stdout.read(READ_CHUNK))
+        if isinstance(event, SessionError):
+            raise codes.PluginErrorResponse(
+                f"plugin answered with an error frame: {event.code}: {event.message}",
+                frame=self._conn.frames_received,
+                offending_frame=self._conn.last_frame,
             )
-        except codes.ProtocolError as exc:
-            await self._fatal(exc)
-        raise AssertionError("unreachable")
+        if type(event) not in expected:
+            raise UsageError(f"the phase rules let {event!r} through")  # a bug, not the peer
+        return event
 
-    async def _fatal(self, error: codes.ProtocolError) -> None:
-        """Kill, reap, complete the error with exit status and stderr, raise it."""
+    async def _fatal(self, error: codes.ProtocolError, exit_by: float | None = None) -> None:
+        """Kill, reap, complete the error with exit status and stderr, raise it.
+
+        After E_EOF the plugin gets a grace to exit by itself, so its status can be reported,
+        but never past `exit_by`, the watchdog's deadline: a plugin that closes stdout and
+        lingers cannot stretch a shutdown beyond `shutdown_ms`.
+        """
         self._log("kill", reason=error.code, frame=error.frame)
         if self._process is not None and isinstance(error, codes.UnexpectedEOFError):
-            await wait_exit(self._proc, EOF_EXIT_GRACE_S)
+            grace = EOF_EXIT_GRACE_S
+            if exit_by is not None:
+                grace = max(0.0, min(grace, exit_by - asyncio.get_running_loop().time()))
+            await wait_exit(self._proc, grace)
             error.exit_code = self._process.returncode
             if error.exit_code is None:
                 error.problem += " (plugin still running; killed)"

@@ -288,6 +288,11 @@ def _capabilities_check(value: Any) -> None:
     _CAPABILITY_LIST.check(value)
     if "discover" not in value:
         raise Violation('lacks "discover"', 'array containing "discover"', describe(value))
+    seen: set[str] = set()
+    for capability in value:
+        if capability in seen:
+            raise Violation("repeats a capability", "distinct strings", describe(capability))
+        seen.add(capability)
 
 
 _CAPABILITY_LIST = array(STRING, min_items=1)
@@ -297,9 +302,7 @@ PAYLOADS: dict[str, Spec] = {
         {"capabilities": Spec('non-empty array containing "discover"', _capabilities_check)}
     ),
     "ready": record({}),
-    "discover": record(
-        {"requestId": REQUEST_ID, "paths": array(PATH, min_items=1, max_items=MAX_PATHS)}
-    ),
+    "discover": record({"requestId": REQUEST_ID, "paths": array(PATH, max_items=MAX_PATHS)}),
     "result": record({"requestId": REQUEST_ID, **DOCUMENT_FIELDS}),
     "error": record({"code": STRING, "message": STRING}, optional={"requestId": REQUEST_ID}),
     "shutdown": record({}),
@@ -309,4 +312,6 @@ PAYLOADS: dict[str, Spec] = {
 DISCOVER_REQUEST = record(
     {"paths": array(PATH, min_items=1, max_items=MAX_PATHS)}, optional={"requestId": REQUEST_ID}
 )
-"""The body of the gateway's POST /plugins/{id}/discover."""
+"""The body of the gateway's POST /plugins/{id}/discover. Stricter than the `discover` frame,
+which may carry no paths (an empty result): over HTTP an empty list is more likely a caller's
+mistake than a question, so it is answered 422."""

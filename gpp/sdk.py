@@ -15,7 +15,7 @@ from typing import IO, Any
 from . import codes
 from .connection import Connection
 from .messages import Bye, Discover, Hello, PluginError, Result, Role, SessionError, Shutdown
-from .schema import DOCUMENT, Violation
+from .schema import DOCUMENT, DOCUMENT_FIELDS, Violation
 
 DiscoverHandler = Callable[[list[str]], dict[str, Any]]
 
@@ -71,6 +71,8 @@ def serve(
 
 
 def _answer(request: Discover, handler: DiscoverHandler) -> Result | PluginError:
+    if not request.paths:  # GPP/3: no paths asks nothing, so the answer is empty by definition
+        return Result(request.request_id, {key: [] for key in DOCUMENT_FIELDS})
     try:
         document = handler(list(request.paths))
     except Exception as exc:  # the plugin's own failure: scoped to this request

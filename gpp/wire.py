@@ -144,12 +144,14 @@ def decode_frame(
     plugin_version: str,
     seq: int,
     check_payload: PayloadCheck,
+    receiver: str = "host",
 ) -> Frame:
     """Verify one received line completely, or raise the single ProtocolError for it.
 
     Checks run in the order that makes the cause precise: JSON, object, version (so a GPP/2
     peer is named as such before anything else), exact keys, identity, type, seq, digest form,
-    then `check_payload`, then the digest itself. The payload is checked before its digest
+    then `check_payload`, then the digest itself. `receiver` ("host" or "plugin") is the
+    party decoding, as named in the version diagnostic. The payload is checked before its digest
     because a payload that passed its schema holds no floats, so it encodes on the fast path.
 
     Parsing is orjson's where it is importable; orjson lets duplicate keys and deep nesting
@@ -160,7 +162,9 @@ def decode_frame(
     try:
         if value is None:
             value = _strict_value(line, frame)
-        result = _verify(line, value, frame, plugin_id, plugin_version, seq, check_payload)
+        result = _verify(
+            line, value, frame, plugin_id, plugin_version, seq, check_payload, receiver
+        )
     except codes.ProtocolError:
         _strict_value(line, frame)  # a JSON-level fault outranks what the fast parse let through
         raise
@@ -193,6 +197,7 @@ def _verify(
     plugin_version: str,
     seq: int,
     check_payload: PayloadCheck,
+    receiver: str,
 ) -> tuple[bytes, str]:
     def fail(cls: type[codes.ProtocolError], problem: str, **fields: Any) -> codes.ProtocolError:
         return cls(problem, frame=frame, offending_frame=line, **fields)
@@ -206,15 +211,21 @@ def _verify(
         )
     message_type = value.get("type") if isinstance(value.get("type"), str) else None
 
-    if "protocolVersion" in value and value["protocolVersion"] != PROTOCOL_VERSION:
-        got = value["protocolVersion"]
+    got_version = value.get("protocolVersion", PROTOCOL_VERSION)
+    if type(got_version) is not int or got_version != PROTOCOL_VERSION:
+        # `3.0` and `"3"` are not 3: only the integer names a version, so say what came instead
+        speaks = (
+            f"speaks GPP/{got_version}"
+            if type(got_version) is int
+            else f"is {describe(got_version)}, not an integer,"
+        )
         raise fail(
             codes.ProtocolVersionError,
-            f"speaks GPP/{got} but this host speaks GPP/{PROTOCOL_VERSION}",
+            f"{speaks} but this {receiver} speaks GPP/{PROTOCOL_VERSION}",
             message_type=message_type,
             field="protocolVersion",
             expected=str(PROTOCOL_VERSION),
-            got=describe(got),
+            got=describe(got_version),
         )
     for key in ENVELOPE_KEYS:
         if key not in value:

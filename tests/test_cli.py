@@ -142,3 +142,29 @@ def test_readme_engine_client_example_runs_as_written() -> None:
         exec(block.replace("8787", str(gw.port)), namespace)
     document = namespace["document"]
     assert isinstance(document, dict) and document["findings"][0]["code"] == "DUPLICATE_TABLE_NAME"
+
+
+def _fixture_processes(name: str) -> list[str]:
+    script = str(FIXTURE_PLUGINS / f"plugin_{name}.py").encode()
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and script in (proc / "cmdline").read_bytes():
+                found.append(proc.name)
+        except OSError:  # gone meanwhile
+            pass
+    return found
+
+
+def test_a_session_fatal_error_frame_in_place_of_hello_or_bye_is_two_lines() -> None:
+    for name, frame in (("error_instead_of_hello", 1), ("error_instead_of_bye", 3)):
+        done = gpp("discover", "--command", f"{{python}} {FIXTURE_PLUGINS / f'plugin_{name}.py'}",
+                   "--plugin-id", "fixture", "--plugin-version", "1.0.0", ".")  # fmt: skip
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        assert done.stderr.splitlines() == [
+            f"[plugin-protocol] FAIL E_PLUGIN_ERROR: frame {frame}: plugin answered with an error "
+            "frame: Crashed: out of coffee",
+            done.stderr.splitlines()[1],
+        ]
+        assert done.stderr.splitlines()[1].startswith('[plugin-protocol] offending frame: {"')
+        assert _fixture_processes(name) == []

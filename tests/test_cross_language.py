@@ -88,6 +88,14 @@ def test_demo_repo_documents_are_byte_identical() -> None:
     assert python_doc == node_doc
 
 
+def test_no_paths_is_answered_with_the_same_empty_document() -> None:
+    python_doc, node_doc = asyncio.run(_both(DEMO_REPO, []))
+    assert python_doc == node_doc == canonical(
+        {"classificationSignals": [], "findings": [], "requestId": "same", "resources": [],
+         "unresolved": []}
+    )  # fmt: skip
+
+
 def test_generated_repo_documents_are_byte_identical(tmp_path: Path) -> None:
     root = generated_repo(tmp_path)
     paths = [".", "bad.gfx", "link.gfx", "escape.gfx", "dangling.gfx", "notes.txt", "nope.gfx",

@@ -185,3 +185,15 @@ runpy.run_path(sys.argv[0], run_name="__main__")
     out = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [f["type"] for f in out] == ["hello", "result", "bye"]
     assert len(out[1]["payload"]["resources"]) == 7
+
+
+def test_discover_with_no_paths_gets_the_empty_result_without_the_handler() -> None:
+    calls: list[Any] = []
+    asked = {**EMPTY, "findings": [{"code": "NOT_ASKED", "detail": "", "locations": []}]}
+    code, out = _run(
+        _host_frames(Ready(), Discover("none", ()), Shutdown()),
+        lambda paths: calls.append(paths) or asked,
+    )
+    assert code == 0 and calls == []
+    assert [f["type"] for f in out] == ["hello", "result", "bye"]
+    assert out[1]["payload"] == {"requestId": "none", **EMPTY}

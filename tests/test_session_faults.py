@@ -8,11 +8,14 @@ handshake gets 3 s: a loaded machine may take a while to start Python.
 from __future__ import annotations
 
 import asyncio
+import json
+import re
+import sys
 
 import pytest
-from conftest import fixture_command, process_gone
+from conftest import FIXTURE_PLUGINS, fixture_command, process_gone
 
-from gpp import codes
+from gpp import codes, host
 from gpp.host import PluginSession, Timeouts
 
 TIMEOUTS = Timeouts(handshake_ms=3000, request_ms=500, shutdown_ms=500)
@@ -25,6 +28,8 @@ FAULTS = [
     ("capabilities_without_discover", ('E_SCHEMA', 1, 'hello.payload.capabilities', 'E_SCHEMA: frame 1: hello.payload.capabilities lacks "discover" — expected array containing "discover", got array of 1')),
     ("digest_mismatch", ('E_SCHEMA', 1, 'hello.digest', 'E_SCHEMA: frame 1: hello.digest does not match the frame — expected e2ee9a1694399100c030b81536e06c6a237855a684dfcbdd03c7566690ed66e0, got 0000000000000000000000000000000000000000000000000000000000000000')),
     ("duplicate_keys", ('E_FRAME_JSON', 1, None, 'E_FRAME_JSON: frame 1: invalid JSON: duplicate key "seq"')),
+    ("error_instead_of_bye", ('E_PLUGIN_ERROR', 3, None, 'E_PLUGIN_ERROR: frame 3: plugin answered with an error frame: Crashed: out of coffee')),
+    ("error_instead_of_hello", ('E_PLUGIN_ERROR', 1, None, 'E_PLUGIN_ERROR: frame 1: plugin answered with an error frame: Crashed: out of coffee')),
     ("empty_capabilities", ('E_SCHEMA', 1, 'hello.payload.capabilities', 'E_SCHEMA: frame 1: hello.payload.capabilities is too short — expected array of at least 1, got array of 0')),
     ("empty_line", ('E_FRAME_JSON', 1, None, 'E_FRAME_JSON: frame 1: empty line — expected a JSON object, got nothing')),
     ("exits_before_hello", ('E_EOF', 1, None, 'E_EOF: frame 1: output ended before the expected frame (awaiting hello) — expected a complete frame, got EOF (exit code 3)')),
@@ -143,3 +148,104 @@ def test_a_plugin_that_cannot_start_fails_closed() -> None:
 
     error = asyncio.run(scenario())
     assert error.frame == 1 and "could not be started" in error.problem
+
+
+def test_a_plugin_that_stops_reading_cannot_stall_a_large_discover() -> None:
+    """300 KB of paths overfill the pipe of a plugin that no longer reads: the write itself is
+    under the request watchdog, so the caller gets E_TIMEOUT and the plugin is killed."""
+    paths = [f"src/module_{n:05}/" + "x" * 80 for n in range(3500)]
+
+    async def scenario() -> tuple[PluginSession, codes.ProtocolError]:
+        session = PluginSession(fixture_command("never_reads"), "fixture", "1.0.0",
+                                timeouts=TIMEOUTS)  # fmt: skip
+        await session.start()
+        try:
+            async with asyncio.timeout(TIMEOUTS.request_ms / 1000 + 5):  # bound, never reached
+                with pytest.raises(codes.WatchdogTimeoutError) as info:
+                    await session.discover(paths, request_id="big")
+        finally:
+            await session.dispose()
+        return session, info.value
+
+    session, error = asyncio.run(scenario())
+    assert error.frame == 2 and error.http_status == 504
+    assert error.fail_line().startswith(
+        "[plugin-protocol] FAIL E_TIMEOUT: frame 2: watchdog fired writing discover: the plugin "
+        "stopped reading its stdin — expected discover read within 500 ms, got "
+    )
+    assert re.search(r"got \d+ of 350209 bytes not taken$", error.fail_line())
+    assert session.closed and session.returncode == -9 and process_gone(session.pid)
+
+
+def test_shutdown_cuts_short_a_request_stuck_writing() -> None:
+    """A request still writing to a deaf plugin when shutdown begins gets shutdown's deadline:
+    both end within `shutdown_ms` (not `request_ms`), the request with E_TIMEOUT."""
+    timeouts = Timeouts(handshake_ms=3000, request_ms=60_000, shutdown_ms=300)
+    paths = [f"p{n:05}/" + "y" * 90 for n in range(3500)]
+
+    async def scenario() -> tuple[PluginSession, BaseException | None]:
+        session = PluginSession(fixture_command("never_reads"), "fixture", "1.0.0",
+                                timeouts=timeouts)  # fmt: skip
+        await session.start()
+        request = asyncio.create_task(session.discover(paths))
+        try:
+            async with asyncio.timeout(5):  # far below request_ms: only shutdown can end it
+                while session._unwritten is None:  # until the request is stuck writing
+                    await asyncio.sleep(0)
+                await session.shutdown()
+                outcome = (await asyncio.gather(request, return_exceptions=True))[0]
+        finally:
+            await session.dispose()
+        return session, outcome if isinstance(outcome, BaseException) else None
+
+    session, error = asyncio.run(scenario())
+    assert isinstance(error, codes.WatchdogTimeoutError)
+    assert "watchdog fired writing discover" in error.fail_line()
+    assert session.closed and process_gone(session.pid)
+
+
+def test_a_plugin_that_closes_stdout_and_lingers_cannot_stretch_shutdown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """E_EOF waits for the plugin's exit status, but never past the watchdog's deadline: with
+    a 30 s exit grace and shutdown_ms of 300, shutdown still ends at once."""
+    monkeypatch.setattr(host, "EOF_EXIT_GRACE_S", 30.0)
+    script = [["send", "hello", ""], ["read"], ["read"], ["close"], ["deaf"]]
+
+    async def scenario() -> tuple[PluginSession, codes.ProtocolError]:
+        session = PluginSession(
+            [sys.executable, str(FIXTURE_PLUGINS / "scripted_peer.py"), json.dumps(script)],
+            "fixture", "1.0.0", timeouts=Timeouts(3000, 300, 300),
+        )  # fmt: skip
+        await session.start()
+        try:
+            async with asyncio.timeout(10):  # far below the 30 s grace
+                with pytest.raises(codes.UnexpectedEOFError) as info:
+                    await session.shutdown()
+        finally:
+            await session.dispose()
+        return session, info.value
+
+    session, error = asyncio.run(scenario())
+    assert error.fail_line() == (
+        "[plugin-protocol] FAIL E_EOF: frame 2: output ended before the expected frame (shutting "
+        "down) (plugin still running; killed) — expected a complete frame, got EOF"
+    )
+    assert process_gone(session.pid)
+
+
+def test_a_caller_cancelled_mid_handshake_leaves_no_plugin() -> None:
+    async def scenario() -> PluginSession:
+        session = PluginSession(fixture_command("never_hello"), "fixture", "1.0.0",
+                                timeouts=TIMEOUTS)  # fmt: skip
+        starting = asyncio.create_task(session.start())
+        async with asyncio.timeout(10):
+            while session.pid is None:  # spawned: now in the handshake
+                await asyncio.sleep(0.01)
+        starting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await starting
+        return session
+
+    session = asyncio.run(scenario())
+    assert session.closed and process_gone(session.pid)

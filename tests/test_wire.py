@@ -198,3 +198,69 @@ def test_plugin_side_rejects_a_host_frame_with_a_bad_path() -> None:
     fatal = plugin.send_fatal(info.value.code, info.value.fail_line())
     event = _deliver(fatal, host)
     assert event.code == "E_SCHEMA"
+
+
+@pytest.mark.parametrize(
+    ("raw", "fail_line"),
+    [
+        (b"3.0", "hello.protocolVersion is number 3.0, not an integer, but this host speaks GPP/3 — expected 3, got number 3.0"),
+        (b'"3"', "hello.protocolVersion is string '3', not an integer, but this host speaks GPP/3 — expected 3, got string '3'"),
+        (b"true", "hello.protocolVersion is boolean true, not an integer, but this host speaks GPP/3 — expected 3, got boolean true"),
+        (b"4", "hello.protocolVersion speaks GPP/4 but this host speaks GPP/3 — expected 3, got integer 4"),
+    ],
+)  # fmt: skip
+def test_only_the_integer_3_is_gpp3(raw: bytes, fail_line: str) -> None:
+    host, plugin = _pair()
+    line = plugin.send(Hello(("discover",))).replace(
+        b'"protocolVersion":3,', b'"protocolVersion":' + raw + b","
+    )
+    with pytest.raises(codes.ProtocolVersionError) as info:
+        _deliver(line, host)
+    assert (
+        info.value.fail_line() == "[plugin-protocol] FAIL E_PROTOCOL_VERSION: frame 1: " + fail_line
+    )
+
+
+def test_the_plugin_side_names_itself_in_the_version_diagnostic() -> None:
+    host, plugin = _pair()
+    _deliver(plugin.send(Hello(("discover",))), host)
+    line = host.send(Ready()).replace(b'"protocolVersion":3,', b'"protocolVersion":2,')
+    with pytest.raises(
+        codes.ProtocolVersionError, match="speaks GPP/2 but this plugin speaks GPP/3"
+    ):
+        _deliver(line, plugin)
+
+
+def test_duplicate_capabilities_are_a_schema_fault() -> None:
+    host, _ = _pair()
+    line, _ = build_frame(ID, VERSION, "hello", 1, {"capabilities": ["discover", "x", "discover"]})
+    with pytest.raises(codes.SchemaError) as info:
+        _deliver(line, host)
+    assert info.value.fail_line() == (
+        "[plugin-protocol] FAIL E_SCHEMA: frame 1: hello.payload.capabilities repeats a "
+        "capability — expected distinct strings, got string 'discover'"
+    )
+
+
+def test_a_discover_with_no_paths_is_valid_gpp3_on_both_sides() -> None:
+    host, plugin = _pair()
+    _deliver(plugin.send(Hello(("discover",))), host)
+    _deliver(host.send(Ready()), plugin)
+    assert _deliver(host.send(Discover("none", ())), plugin) == Discover("none", ())
+    answer = _deliver(plugin.send(Result("none", EMPTY)), host)
+    assert isinstance(answer, Result) and answer.document == EMPTY
+
+
+def test_a_huge_integer_literal_is_named_an_integer_on_the_fast_path_too() -> None:
+    """Found by fuzzing: orjson parses integers past 64 bits as floats, so the canonical
+    (fast-path) frame said `number 1.2345678901234568e+20` where the strict path says integer."""
+    host, plugin = _pair()
+    _deliver(plugin.send(Hello(("discover",))), host)
+    _deliver(host.send(Ready()), plugin)
+    host.send(Discover("r", (".",)))
+    resource = {"kind": "t", "name": "n", "location": {"path": "a", "line": 1}, "attrs": {"k": 1.2345678901234568e20}}  # fmt: skip
+    line, _ = build_frame(ID, VERSION, "result", 2, {**EMPTY, "requestId": "r", "resources": [resource]})  # fmt: skip
+    assert b'"k":123456789012345680000}' in line  # JCS writes this double as integer digits
+    with pytest.raises(codes.SchemaError) as info:
+        _deliver(line, host)
+    assert info.value.got == "integer 123456789012345680000"

@@ -24,8 +24,24 @@ export function digest(value) {
   return createHash("sha256").update(canonicalize(value), "utf8").digest("hex");
 }
 
+/**
+ * A number written with a fraction or an exponent whose value is integral (`3.0`, `2e0`).
+ * JSON.parse makes it 3, but GPP/3 counts only integer literals as integers (as Python does),
+ * so the strict parser keeps the difference: a version or seq of `3.0` is refused, not read as 3.
+ */
+export class IntegralFloat {
+  constructor(value) {
+    this.value = value;
+  }
+
+  valueOf() {
+    return this.value;
+  }
+}
+
 function encode(value, depth) {
   if (value === null) return "null";
+  if (value instanceof IntegralFloat) return encode(value.value, depth);
   switch (typeof value) {
     case "boolean":
       return value ? "true" : "false";
@@ -122,7 +138,7 @@ class StrictParser {
     this.pos += match[0].length;
     const value = Number(match[0]);
     if (!Number.isFinite(value)) throw new JSONRejected(`number ${match[0]} overflows a double`);
-    return value;
+    return Number.isInteger(value) && /[.eE]/.test(match[0]) ? new IntegralFloat(value) : value;
   }
 
   string() {

@@ -136,7 +136,11 @@ export class PluginConnection {
     }
     const messageType = typeof value.type === "string" ? value.type : null;
     if (Object.hasOwn(value, "protocolVersion") && value.protocolVersion !== PROTOCOL_VERSION) {
-      throw fail("E_PROTOCOL_VERSION", `speaks GPP/${value.protocolVersion} but this plugin speaks GPP/${PROTOCOL_VERSION}`, {
+      // `3.0` and `"3"` are not 3: only the integer names a version, so say what came instead
+      const speaks = Number.isInteger(value.protocolVersion)
+        ? `speaks GPP/${value.protocolVersion}`
+        : `is ${describe(value.protocolVersion)}, not an integer,`;
+      throw fail("E_PROTOCOL_VERSION", `${speaks} but this plugin speaks GPP/${PROTOCOL_VERSION}`, {
         messageType, field: "protocolVersion", expected: "3", got: describe(value.protocolVersion),
       });
     }

@@ -5,7 +5,7 @@
 //     findings: [], classificationSignals: [] }), { pluginId: "my-plugin", pluginVersion: "1.0.0" });
 
 import { PluginConnection, ProtocolError, PROTOCOL_VERSION } from "./connection.js";
-import { DOCUMENT, Violation } from "./schema.js";
+import { DOCUMENT, DOCUMENT_KEYS, Violation } from "./schema.js";
 
 export { canonicalize, digest } from "./canonical.js";
 export { PROTOCOL_VERSION, ProtocolError };
@@ -63,6 +63,10 @@ export async function servePlugin(handler, options) {
 
 async function answer(conn, request, handler, log) {
   const { requestId, paths } = request;
+  if (!paths.length) {
+    // GPP/3: no paths asks nothing, so the answer is empty by definition
+    return conn.send("result", { requestId, ...Object.fromEntries(DOCUMENT_KEYS.map((key) => [key, []])) });
+  }
   let document;
   try {
     document = await handler([...paths]);

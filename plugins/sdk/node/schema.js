@@ -1,6 +1,8 @@
 // Strict GPP/3 payload schemas, the twin of gpp/schema.py: a few combinators, checked on every
 // host frame and on the handler's document before it is sent.
 
+import { IntegralFloat } from "./canonical.js";
+
 export const MAX_PATHS = 10_000;
 export const REASONS = ["not-found", "unreadable", "unsupported", "parse-error", "too-large"];
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -31,6 +33,10 @@ export class Violation extends Error {
 
 export function describe(value) {
   if (value === null) return "null";
+  if (value instanceof IntegralFloat) {
+    // as Python's repr names the float: 3.0, 1e+16
+    return `number ${Math.abs(value.value) < 1e16 ? value.value.toFixed(1) : value.value.toExponential()}`;
+  }
   if (typeof value === "boolean") return `boolean ${value}`;
   if (typeof value === "number") return Number.isInteger(value) ? `integer ${value}` : `number ${value}`;
   if (typeof value === "string") {
@@ -202,6 +208,7 @@ const DOCUMENT_FIELDS = {
 };
 
 export const DOCUMENT = record(DOCUMENT_FIELDS);
+export const DOCUMENT_KEYS = Object.keys(DOCUMENT_FIELDS);
 
 const CAPABILITIES = array(STRING, { min: 1 });
 
@@ -214,11 +221,16 @@ export const PAYLOADS = {
         if (!value.includes("discover")) {
           throw new Violation('lacks "discover"', 'array containing "discover"', describe(value));
         }
+        const seen = new Set();
+        for (const capability of value) {
+          if (seen.has(capability)) throw new Violation("repeats a capability", "distinct strings", describe(capability));
+          seen.add(capability);
+        }
       },
     },
   }),
   ready: record({}),
-  discover: record({ requestId: REQUEST_ID, paths: array(PATH, { min: 1, max: MAX_PATHS }) }),
+  discover: record({ requestId: REQUEST_ID, paths: array(PATH, { max: MAX_PATHS }) }),
   result: record({ requestId: REQUEST_ID, ...DOCUMENT_FIELDS }),
   error: record({ code: STRING, message: STRING }, { requestId: REQUEST_ID }),
   shutdown: record({}),

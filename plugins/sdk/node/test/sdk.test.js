@@ -83,6 +83,23 @@ test("a full session: hello, results with correct envelope and digest, bye", asy
   assert.deepEqual(frames[1].payload, { requestId: "r1", ...EMPTY });
 });
 
+test("discover with no paths is answered with the empty result, without calling the handler", async () => {
+  let calls = 0;
+  const { code, frames } = await run(
+    session(host("discover", 2, { requestId: "none", paths: [] }), host("shutdown", 3, {})),
+    () => ((calls += 1), { ...EMPTY, findings: [{ code: "NOT_ASKED", detail: "", locations: [] }] }),
+  );
+  assert.equal(code, 0);
+  assert.equal(calls, 0);
+  assert.deepEqual(frames.map((f) => f.type), ["hello", "result", "bye"]);
+  assert.deepEqual(frames[1].payload, { requestId: "none", ...EMPTY });
+});
+
+test("duplicate capabilities are refused before hello is sent", async () => {
+  const options = { pluginId: ID, pluginVersion: VERSION, capabilities: ["discover", "discover"], input: new PassThrough(), output: new PassThrough() };
+  await assert.rejects(servePlugin(() => EMPTY, options), /repeats a capability/);
+});
+
 test("a handler throw becomes a request-scoped error and the session goes on", async () => {
   let calls = 0;
   const { code, frames } = await run(
@@ -123,6 +140,11 @@ const FAULTS = {
   "array frame": ["[1]\n", "E_FRAME_JSON", "not a JSON object"],
   "unknown type": [host("greeting", 2, {}), "E_UNKNOWN_TYPE", "type is not a GPP/3 message type"],
   "GPP/2 host": [tamper(host("discover", 2, discover), { protocolVersion: 2 }), "E_PROTOCOL_VERSION", "speaks GPP/2"],
+  "version 3.0": [host("discover", 2, discover).replace('"protocolVersion":3,', '"protocolVersion":3.0,'), "E_PROTOCOL_VERSION",
+    "discover.protocolVersion is number 3.0, not an integer, but this plugin speaks GPP/3 — expected 3, got number 3.0"],
+  "version as a string": [tamper(host("discover", 2, discover), { protocolVersion: "3" }), "E_PROTOCOL_VERSION",
+    'discover.protocolVersion is string "3", not an integer, but this plugin speaks GPP/3'],
+  "seq 2.0": [host("discover", 2, discover).replace('"seq":2,', '"seq":2e0,'), "E_SCHEMA", "discover.seq has the wrong type — expected 2, got number 2.0"],
   "wrong phase": [host("ready", 2, {}), "E_SCHEMA", "ready.type arrived in the wrong phase (idle)"],
   "plugin-only type": [host("result", 2, { requestId: "r1", ...EMPTY }), "E_SCHEMA", "result.type is sent by the plugin"],
   "unknown payload key": [host("discover", 2, { ...discover, extra: 1 }), "E_SCHEMA", "discover.payload.extra is not allowed"],
