@@ -22,7 +22,7 @@ from .routes import (
     run_unless_client_leaves,
     unknown_plugin,
 )
-from .rpc import PLUGIN_UNAVAILABLE, JsonRpcPlugin, JsonRpcSession, Listener
+from .rpc import PLUGIN_UNAVAILABLE, Call, JsonRpcPlugin, JsonRpcSession, Listener
 
 router = APIRouter()
 
@@ -60,7 +60,7 @@ async def rpc(plugin_id: str, request: Request) -> Response:
     outcome = "ok"
     try:
         session = None
-        if any(isinstance(item, jsonrpc.Request) for item in items):
+        if _needs_session(items):
             session = await holder.session_for_request()
         if "text/event-stream" in request.headers.get("accept", "") and _expects_answer(items):
             return _stream(holder, session, items, batch)
@@ -89,20 +89,53 @@ async def _answer_all(
     items: list[jsonrpc.Request | jsonrpc.Invalid],
     listener: Listener | None = None,
 ) -> list[dict[str, Any] | None]:
-    """Every item's answer in order (None for notifications); requests run concurrently."""
+    """Every item's answer in order (None for notifications); requests run concurrently.
 
-    async def answer(item: jsonrpc.Request | jsonrpc.Invalid) -> dict[str, Any] | None:
+    Every line is written before any answer is awaited, so a `$/cancelRequest` finds the calls
+    of this same batch it names: that is all a client may cancel. It reaches the plugin mapped
+    to the gateway's ids, or not at all; a cancel sent as a request is answered here (null).
+    """
+    answers: list[dict[str, Any] | None] = [None] * len(items)
+    calls: list[tuple[int, Call]] = []
+    for index, item in enumerate(items):
         if isinstance(item, jsonrpc.Invalid):
-            return jsonrpc.error(item.id, item.code)
-        assert session is not None
-        if item.is_notification:
-            await session.notify(item)
-            return None
-        result = await session.call(item, listener)
-        holder.settle(session, result)
-        return result
+            answers[index] = jsonrpc.error(item.id, item.code)
+        elif item.method != jsonrpc.CANCEL_METHOD:
+            assert session is not None
+            if (call := session.send(item, listener)) is not None:
+                calls.append((index, call))
+    for index, item in enumerate(items):
+        if isinstance(item, jsonrpc.Request) and item.method == jsonrpc.CANCEL_METHOD:
+            _cancel_own(session, [call for _, call in calls], item)
+            if not item.is_notification:
+                answers[index] = jsonrpc.response(item.id, None)
+    if session is not None:
+        await session.flush()  # bounded: notifications-only batches wait for it too
 
-    return list(await asyncio.gather(*(answer(item) for item in items)))
+    async def answer(index: int, call: Call) -> None:
+        assert session is not None
+        answers[index] = result = await session.answer(call)
+        holder.settle(session, result)
+
+    await asyncio.gather(*(answer(index, call) for index, call in calls))
+    return answers
+
+
+def _cancel_own(session: JsonRpcSession | None, calls: list[Call], cancel: jsonrpc.Request) -> None:
+    """Cancel the calls among `calls` that the client's cancel names (id and type alike)."""
+    params = cancel.params
+    if session is None or not isinstance(params, dict) or "id" not in params:
+        return
+    named = jsonrpc.id_key(params["id"])
+    for call in calls:
+        if jsonrpc.id_key(call.client_id) == named:
+            session.cancel(call)
+
+
+def _needs_session(items: list[jsonrpc.Request | jsonrpc.Invalid]) -> bool:
+    return any(
+        isinstance(item, jsonrpc.Request) and item.method != jsonrpc.CANCEL_METHOD for item in items
+    )
 
 
 def _unavailable(item: jsonrpc.Request | jsonrpc.Invalid, error: codes.ProtocolError) -> Any:
