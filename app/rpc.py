@@ -15,6 +15,10 @@ Two deadlines, both `request_ms`, keep one slow call from hurting other clients:
   while it owes answers, or does not read what is written to it: a busy plugin is slow, a
   silent or deaf one is stuck. Every call still waiting then gets -32002 (-32001 when the plugin
   exited) and the next request starts afresh, with the same back-off as GPP/3 plugins.
+
+JSON-RPC has no handshake, so a plugin's start-up would count against its first request; until
+the plugin's first word the deadlines stretch to `handshake_ms` after the spawn, GPP/3's budget
+for a plugin to come up.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ log = logging.getLogger("gpp.rpc")
 PLUGIN_EXITED = -32001
 PLUGIN_TIMED_OUT = -32002
 PLUGIN_UNAVAILABLE = -32003
+SERVER_ERRORS = (PLUGIN_EXITED, PLUGIN_TIMED_OUT, PLUGIN_UNAVAILABLE)
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -53,22 +58,24 @@ class Call:
     client_id: Any
     listener: Listener | None
     answer: asyncio.Future[dict[str, Any]]
-    sent_at: float | None = None  # loop time its line left the gateway's buffer
+    sent_at: float  # loop time it was written
 
 
 class JsonRpcSession:
     """One JSON-RPC plugin process and the requests in flight on it."""
 
-    def __init__(self, plugin: PluginConfig, on_stderr: Callable[[str], None]) -> None:
+    def __init__(self, plugin: PluginConfig, health: PluginHealth) -> None:
         self.plugin = plugin
         self.pid: int | None = None
         self.stderr = StderrRing()
         self.closed = False
         self.failure: codes.ProtocolError | None = None
-        self._on_stderr = on_stderr
+        self._health = health  # where its stderr lines and the failure that ends it go
         self._process: PluginProcess | None = None
         self._ids = itertools.count(1)
         self._budget_s = plugin.limits.request_ms / 1000
+        self._up_by = 0.0  # loop time by which the plugin must be up: spawn + handshake_ms
+        self._spoken = False
         self._calls: dict[int, Call] = {}  # waiting for their answers, oldest first
         self._owed: set[int] = set()  # given up on (timed out, client left): answers dropped
         self._quiet_since = 0.0  # when the plugin last spoke, or began to owe answers
@@ -104,10 +111,11 @@ class JsonRpcSession:
             self.closed = True
             raise
         self.pid = self._proc.pid
+        self._up_by = asyncio.get_running_loop().time() + self.plugin.limits.handshake_ms / 1000
         assert self._proc.stdout is not None and self._proc.stderr is not None
         self._tasks = [
             asyncio.create_task(self._read(self._proc.stdout)),
-            asyncio.create_task(self.stderr.drain(self._proc.stderr, self._on_stderr)),
+            asyncio.create_task(self.stderr.drain(self._proc.stderr, self._health.stderr_line)),
             asyncio.create_task(self._watch()),
         ]
         log.info("spawn", extra={"fields": {"plugin": self.plugin.id, "pid": self.pid}})
@@ -124,25 +132,23 @@ class JsonRpcSession:
             self._write(_outgoing(request, jsonrpc.NO_ID))
             return None
         loop = asyncio.get_running_loop()
-        call = Call(next(self._ids), request.id, listener, loop.create_future())
+        call = Call(next(self._ids), request.id, listener, loop.create_future(), loop.time())
         if self.closed:  # the session ended between the pool handing it out and now
             call.answer.set_result(self._ended(call))
             return call
+        self._begin_owing()
         self._calls[call.gateway_id] = call
         self._write(_outgoing(request, call.gateway_id))
+        self._changed.set()
         return call
 
     async def answer(self, call: Call) -> dict[str, Any]:
         """The plugin's answer with the client's own id, or a -3200x server error.
 
-        Cancelled (the HTTP client left): the plugin is sent `$/cancelRequest` for it.
+        Cancelled (the HTTP client left): the plugin is sent `$/cancelRequest` for it. A call
+        nobody awaits any more is still under the watchdog, so it can never wedge the session.
         """
         try:
-            await self.flush()
-            if call.gateway_id in self._calls and call.sent_at is None:
-                self._begin_owing()
-                call.sent_at = asyncio.get_running_loop().time()
-                self._changed.set()
             return await call.answer
         except asyncio.CancelledError:
             self._give_up(call, None)
@@ -157,13 +163,10 @@ class JsonRpcSession:
         if self.closed:
             return
         try:
-            async with asyncio.timeout(self._budget_s):
+            async with asyncio.timeout_at(self._due(asyncio.get_running_loop().time())):
                 await self._proc.stdin.drain()  # type: ignore[union-attr]
         except TimeoutError:
-            unread = self._proc.stdin.transport.get_write_buffer_size()  # type: ignore[union-attr]
-            await self._fail(codes.WatchdogTimeoutError(
-                f"plugin did not read its stdin within {self.plugin.limits.request_ms} ms; killed",
-                expected="the plugin reading its requests", got=f"{unread} bytes unread"))  # fmt: skip
+            await self._fail(self._stuck())
         except (BrokenPipeError, ConnectionResetError):
             pass  # the reader sees EOF and fails everything pending
 
@@ -272,15 +275,13 @@ class JsonRpcSession:
             now = loop.time()
             wake_at: float | None = None
             if self._owes_answers():
-                wake_at = self._quiet_since + self._budget_s
+                wake_at = self._due(self._quiet_since)
                 if now >= wake_at:
-                    await self._fail(codes.WatchdogTimeoutError(
-                        f"plugin said nothing for {self.plugin.limits.request_ms} ms while "
-                        f"{self.in_flight} request(s) waited; killed"))  # fmt: skip
+                    await self._fail(self._stuck())
                     return
             head = next(iter(self._calls.values()), None)
-            if head is not None and head.sent_at is not None:
-                due = max(head.sent_at, self._head_since) + self._budget_s
+            if head is not None:
+                due = self._due(max(head.sent_at, self._head_since))
                 if now >= due:
                     self._give_up(head, self._timed_out(head))
                     continue
@@ -290,8 +291,13 @@ class JsonRpcSession:
                 async with asyncio.timeout_at(wake_at):
                     await self._changed.wait()
 
+    def _due(self, since: float) -> float:
+        """When a `request_ms` clock started at `since` runs out (later while starting up)."""
+        due = since + self._budget_s
+        return due if self._spoken else max(due, self._up_by)
+
     def _owes_answers(self) -> bool:
-        return bool(self._owed) or any(c.sent_at is not None for c in self._calls.values())
+        return bool(self._calls or self._owed)
 
     def _begin_owing(self) -> None:
         """Silence is counted from when the plugin first owes an answer, not from its last word."""
@@ -299,8 +305,22 @@ class JsonRpcSession:
             self._quiet_since = asyncio.get_running_loop().time()
 
     def _heard(self) -> None:
+        self._spoken = True
         self._quiet_since = asyncio.get_running_loop().time()
         self._changed.set()
+
+    def _stuck(self) -> codes.WatchdogTimeoutError:
+        """Why the session is killed: it does not read what it is sent, or it has fallen silent."""
+        ms = self.plugin.limits.request_ms
+        assert self._proc.stdin is not None
+        unread = self._proc.stdin.transport.get_write_buffer_size()
+        if unread:
+            return codes.WatchdogTimeoutError(
+                f"plugin did not read its stdin within {ms} ms; killed",
+                expected="the plugin reading its requests", got=f"{unread} bytes unread")  # fmt: skip
+        return codes.WatchdogTimeoutError(
+            f"plugin said nothing for {ms} ms while {self.in_flight} request(s) waited; killed"
+        )
 
     def _timed_out(self, call: Call) -> dict[str, Any]:
         error = codes.WatchdogTimeoutError(
@@ -314,7 +334,6 @@ class JsonRpcSession:
         to cancel it, and its answer, which the plugin still owes, will be dropped."""
         if call.gateway_id not in self._calls:
             return
-        self._begin_owing()
         self._settle(call, answer)
         if not self.closed:
             self._owed.add(call.gateway_id)
@@ -344,6 +363,7 @@ class JsonRpcSession:
         self._end_calls()
         log.warning("kill", extra={"fields": {"plugin": self.plugin.id, "pid": self.pid,
                                               "reason": error.code}})  # fmt: skip
+        self._health.record_failure(error)  # once, whether or not a client is still waiting
 
     def _end_calls(self) -> None:
         for call in list(self._calls.values()):
@@ -400,7 +420,7 @@ class JsonRpcPlugin:
                 return self.session
             if self.session is not None:
                 self.health.restarts += 1
-            self.session = JsonRpcSession(self.plugin, self.health.stderr_line)
+            self.session = JsonRpcSession(self.plugin, self.health)
             try:
                 await self.session.start()
             except codes.ProtocolError as exc:
@@ -408,18 +428,12 @@ class JsonRpcPlugin:
                 raise
             return self.session
 
-    def settle(self, session: JsonRpcSession, answer: dict[str, Any]) -> None:
-        """Book one answered request as a success, or as the failure that ended the session.
-
-        A call timed out alone is neither: the session lives on and the plugin is not to blame
-        for a back-off.
-        """
+    def settle(self, answer: dict[str, Any]) -> None:
+        """Book a request the plugin answered as served. The gateway's own server errors are
+        not: a session's failure is booked once by the session, a call timed out alone not at
+        all (the session lives on, so it is no reason for a back-off)."""
         error = answer.get("error")
-        code = error.get("code") if isinstance(error, dict) else None
-        if session.failure is not None and code in (PLUGIN_EXITED, PLUGIN_TIMED_OUT):
-            if self.health.last_error is not session.failure:
-                self.health.record_failure(session.failure)
-        elif code != PLUGIN_TIMED_OUT:
+        if not (isinstance(error, dict) and error.get("code") in SERVER_ERRORS):
             self.health.record_success()
 
     async def start_all(self) -> None:

@@ -69,6 +69,9 @@ async def rpc(plugin_id: str, request: Request) -> Response:
             outcome = "client-gone"
             return Response(status_code=499)
         return _render(answers, batch)
+    except asyncio.CancelledError:  # the gateway stopped waiting (shutdown past its grace)
+        outcome = "cancelled"
+        raise
     except PoolRefusal as refusal:
         outcome = "refused"
         return refusal_problem(refusal, plugin_id)
@@ -110,12 +113,12 @@ async def _answer_all(
             if not item.is_notification:
                 answers[index] = jsonrpc.response(item.id, None)
     if session is not None:
-        await session.flush()  # bounded: notifications-only batches wait for it too
+        await session.flush()  # at most request_ms: a plugin that does not read is killed
 
     async def answer(index: int, call: Call) -> None:
         assert session is not None
         answers[index] = result = await session.answer(call)
-        holder.settle(session, result)
+        holder.settle(result)
 
     await asyncio.gather(*(answer(index, call) for index, call in calls))
     return answers

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -32,6 +33,7 @@ from gpp import jsonrpc
 EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
 PARSE_ERROR = '{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}'
 BIG_PARAMS = {"blob": "x" * 300_000}  # far more than a pipe buffer holds
+DEAF_LIMITS = {"request_ms": 300, "handshake_ms": 300}  # it never speaks: start-up never ends
 
 
 def jsonrpc_plugin(plugin_id: str, script: Path, **extra: Any) -> dict[str, Any]:
@@ -45,7 +47,8 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
         jsonrpc_plugin("example", EXAMPLE, request_ms=1000),
         jsonrpc_plugin("faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py", request_ms=500),
         jsonrpc_plugin("non-finite", FIXTURE_PLUGINS / "jsonrpc_non_finite.py"),
-        jsonrpc_plugin("deaf", FIXTURE_PLUGINS / "jsonrpc_deaf.py", request_ms=300),
+        jsonrpc_plugin("deaf", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **DEAF_LIMITS),
+        jsonrpc_plugin("deaf-left", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **DEAF_LIMITS),
     ]
     with running_gateway(write_config(tmp_path_factory.mktemp("rpc-hard"), plugins)) as gw:
         yield gw
@@ -248,11 +251,26 @@ def test_a_plugin_that_stops_reading_gets_a_timeout_and_a_fresh_session(gateway:
     assert gateway.plugin("deaf")["restarts"] == 1
 
 
+def test_a_client_leaving_a_stalled_write_does_not_wedge_the_session(gateway: Gateway) -> None:
+    body = json.dumps(call("anything", "left", **BIG_PARAMS)).encode()
+    with socket.create_connection(("127.0.0.1", gateway.port), timeout=30) as client:
+        client.sendall(b"POST /plugins/deaf-left/rpc HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                       % (len(body), body))  # fmt: skip
+        gateway.wait_for("deaf-left", lambda info: info["queueDepth"] == 1)
+    # the client is gone while the plugin owes an answer and hears nothing: the session is killed
+    info = gateway.wait_for("deaf-left", lambda info: info["queueDepth"] == 0)
+    assert info["pid"] is None and info["lastCode"] == "E_TIMEOUT" and info["state"] == "failed"
+    answer = rpc(gateway, call("anything", "next"), plugin="deaf-left").json()
+    assert answer["id"] == "next" and answer["error"]["code"] == -32002  # answered, not hung
+    assert gateway.plugin("deaf-left")["restarts"] == 1
+
+
 def test_sigterm_finishes_while_a_write_to_a_deaf_plugin_is_stalled(tmp_path: Path) -> None:
     config = write_config(
         tmp_path,
         [jsonrpc_plugin("deaf", FIXTURE_PLUGINS / "jsonrpc_deaf.py", request_ms=500,
-                        shutdown_ms=500)],
+                        handshake_ms=500, shutdown_ms=500)],
         gateway={"grace_seconds": 600},  # without the write deadline, the request would last this
     )  # fmt: skip
     uds = tmp_path / "gw.sock"
