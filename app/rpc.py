@@ -155,7 +155,7 @@ class JsonRpcSession:
             raise
 
     async def flush(self) -> None:
-        """Wait until the plugin has read what was written, at most `request_ms`.
+        """Wait until the plugin has read what was written, at most `request_ms` (see `_due`).
 
         A plugin that stops reading its stdin can never answer: past the deadline the session
         is killed (every waiting call gets -32002), so a write never hangs a request.

@@ -34,6 +34,7 @@ EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
 PARSE_ERROR = '{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}'
 BIG_PARAMS = {"blob": "x" * 300_000}  # far more than a pipe buffer holds
 DEAF_LIMITS = {"request_ms": 300, "handshake_ms": 300}  # it never speaks: start-up never ends
+LEAVE_IN_TIME = {"request_ms": 2000, "handshake_ms": 2000}  # room for a client to leave mid-write
 
 
 def jsonrpc_plugin(plugin_id: str, script: Path, **extra: Any) -> dict[str, Any]:
@@ -48,7 +49,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
         jsonrpc_plugin("faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py", request_ms=500),
         jsonrpc_plugin("non-finite", FIXTURE_PLUGINS / "jsonrpc_non_finite.py"),
         jsonrpc_plugin("deaf", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **DEAF_LIMITS),
-        jsonrpc_plugin("deaf-left", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **DEAF_LIMITS),
+        jsonrpc_plugin("deaf-left", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **LEAVE_IN_TIME),
     ]
     with running_gateway(write_config(tmp_path_factory.mktemp("rpc-hard"), plugins)) as gw:
         yield gw

@@ -5,6 +5,10 @@ The transport knows the envelope and nothing about methods: `serve(handler)` cal
 Responses are written with the separators and key order of the specification's own examples
 (`{"jsonrpc": "2.0", "result": 19, "id": 1}`), so those examples hold byte for byte.
 
+Both directions are I-JSON (RFC 7493), as GPP/3 frames are: a line holding NaN, ±Infinity, a
+number that overflows a double, a lone surrogate or a duplicate key is a -32700 parse error, and
+a handler result JSON cannot carry is answered -32603 instead of being written.
+
 Cancellation is cooperative: `$/cancelRequest {"id": X}` answers a queued request at once with
 -32800 and flags a running one; its handler sees the flag through `current_request()` (and
 `notify`/`check_cancelled` raise RequestCancelled once it is set).
