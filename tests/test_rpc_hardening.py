@@ -189,6 +189,16 @@ def test_a_slow_call_times_out_alone_and_other_clients_keep_working(gateway: Gat
     assert info["pid"] == pid and info["restarts"] == restarts and info["state"] == "ready"
 
 
+def test_a_call_timed_out_in_a_batch_gets_its_own_error_and_the_rest_are_answered(
+    gateway: Gateway,
+) -> None:
+    batch = [call("slow_count", 1, n=100_000), call("get_data", 2), call("subtract", 3, x=1)]
+    first, second, third = rpc(gateway, batch).json()
+    assert first["id"] == 1 and first["error"]["code"] == -32002
+    assert second == {"jsonrpc": "2.0", "result": ["hello", 5], "id": 2}
+    assert third["id"] == 3 and third["error"]["code"] == -32602  # the plugin's own answer
+
+
 def test_concurrent_timeouts_in_a_batch_keep_the_good_answers(gateway: Gateway) -> None:
     batch = [call("echo", 1, good=True), call("hang", "a"), call("hang", "b"),
              call("echo", 2, queued=True)]  # fmt: skip
