@@ -123,7 +123,8 @@ class JsonRpcSession:
     # ------------------------------------------------------------------------------ clients
 
     def send(self, request: jsonrpc.Request, listener: Listener | None = None) -> Call | None:
-        """Write one request or notification now; a request's answer is `await answer(call)`.
+        """Write one request or notification now; a request's answer is `await call.answer`:
+        the plugin's with the client's own id, or a -3200x server error.
 
         Synchronous, so a batch's lines leave in order and a `$/cancelRequest` later in the
         same batch finds the call it names already registered.
@@ -142,17 +143,13 @@ class JsonRpcSession:
         self._changed.set()
         return call
 
-    async def answer(self, call: Call) -> dict[str, Any]:
-        """The plugin's answer with the client's own id, or a -3200x server error.
+    def abandon(self, call: Call) -> None:
+        """The client left: the plugin is sent `$/cancelRequest` and the answer will be dropped.
 
-        Cancelled (the HTTP client left): the plugin is sent `$/cancelRequest` for it. A call
-        nobody awaits any more is still under the watchdog, so it can never wedge the session.
+        A call nobody awaits is still under the watchdog even if this is never called, so a
+        vanished client can never wedge the session.
         """
-        try:
-            return await call.answer
-        except asyncio.CancelledError:
-            self._give_up(call, None)
-            raise
+        self._give_up(call, None)
 
     async def flush(self) -> None:
         """Wait until the plugin has read what was written, at most `request_ms` (see `_due`).

@@ -112,15 +112,18 @@ async def _answer_all(
             _cancel_own(session, [call for _, call in calls], item)
             if not item.is_notification:
                 answers[index] = jsonrpc.response(item.id, None)
-    if session is not None:
+    if session is None:
+        return answers
+    try:
         await session.flush()  # at most request_ms: a plugin that does not read is killed
-
-    async def answer(index: int, call: Call) -> None:
-        assert session is not None
-        answers[index] = result = await session.answer(call)
+        results = await asyncio.gather(*(call.answer for _, call in calls))
+    except asyncio.CancelledError:  # the client left: cancel its calls at the plugin
+        for _, call in calls:
+            session.abandon(call)
+        raise
+    for (index, _), result in zip(calls, results, strict=True):
+        answers[index] = result
         holder.settle(result)
-
-    await asyncio.gather(*(answer(index, call) for index, call in calls))
     return answers
 
 
