@@ -107,9 +107,14 @@ async def _answer_all(
             assert session is not None
             if (call := session.send(item, listener)) is not None:
                 calls.append((index, call))
+    by_client_id: dict[tuple[str, Any] | None, list[Call]] = {}
+    for _, call in calls:
+        by_client_id.setdefault(jsonrpc.id_key(call.client_id), []).append(call)
     for index, item in enumerate(items):
         if isinstance(item, jsonrpc.Request) and item.method == jsonrpc.CANCEL_METHOD:
-            _cancel_own(session, [call for _, call in calls], item)
+            for call in by_client_id.get(_named_id(item), []):
+                assert session is not None  # it sent the call
+                session.cancel(call)
             if not item.is_notification:
                 answers[index] = jsonrpc.response(item.id, None)
     if session is None:
@@ -127,15 +132,13 @@ async def _answer_all(
     return answers
 
 
-def _cancel_own(session: JsonRpcSession | None, calls: list[Call], cancel: jsonrpc.Request) -> None:
-    """Cancel the calls among `calls` that the client's cancel names (id and type alike)."""
+def _named_id(cancel: jsonrpc.Request) -> tuple[str, Any] | None:
+    """The id a `$/cancelRequest` names, as a key; None when it names none a call can have."""
     params = cancel.params
-    if session is None or not isinstance(params, dict) or "id" not in params:
-        return
-    named = jsonrpc.id_key(params["id"])
-    for call in calls:
-        if jsonrpc.id_key(call.client_id) == named:
-            session.cancel(call)
+    if not isinstance(params, dict) or "id" not in params:
+        return None
+    named = params["id"]
+    return jsonrpc.id_key(named) if type(named) in (str, int, float, type(None)) else None
 
 
 def _needs_session(items: list[jsonrpc.Request | jsonrpc.Invalid]) -> bool:
