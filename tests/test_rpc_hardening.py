@@ -46,6 +46,7 @@ def jsonrpc_plugin(plugin_id: str, script: Path, **extra: Any) -> dict[str, Any]
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
     plugins = [
         jsonrpc_plugin("example", EXAMPLE, request_ms=1000),
+        jsonrpc_plugin("patient", EXAMPLE, request_ms=60_000),  # where no timeout may intervene
         jsonrpc_plugin("faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py", request_ms=500),
         jsonrpc_plugin("non-finite", FIXTURE_PLUGINS / "jsonrpc_non_finite.py"),
         jsonrpc_plugin("deaf", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **DEAF_LIMITS),
@@ -219,26 +220,26 @@ def test_concurrent_timeouts_in_a_batch_keep_the_good_answers(gateway: Gateway) 
 def test_a_client_cannot_cancel_another_clients_call(gateway: Gateway) -> None:
     body = json.dumps(call("slow_count", 1, n=100_000))
     headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-    with gateway.client() as http, http.stream("POST", "/plugins/example/rpc", content=body,
+    with gateway.client() as http, http.stream("POST", "/plugins/patient/rpc", content=body,
                                                headers=headers) as stream:  # fmt: skip
         events = sse_events(stream)
         assert next(events)[0] == "notification"  # running at the plugin
         # another client names every id the gateway could have given that call, both types
         ids = [*range(0, 1000), *map(str, range(0, 1000))]
-        hostile = rpc(gateway, [cancel(i) for i in ids])
+        hostile = rpc(gateway, [cancel(i) for i in ids], plugin="patient")
         assert hostile.status_code == 204
-        as_request = rpc(gateway, cancel(1, id="c")).json()
+        as_request = rpc(gateway, cancel(1, id="c"), plugin="patient").json()
         assert as_request == {"jsonrpc": "2.0", "result": None, "id": "c"}
         for _ in range(30):  # had any cancel reached the plugin, the stream would end here
             event, data = next(events)
             assert event == "notification", data
-    gateway.wait_for("example", lambda info: info["queueDepth"] == 0)  # left: cancelled
+    gateway.wait_for("patient", lambda info: info["queueDepth"] == 0)  # left: cancelled
 
 
 def test_a_cancel_reaches_the_same_batchs_call_it_names(gateway: Gateway) -> None:
     batch = [call("slow_count", 7, n=3), call("slow_count", "7", n=100_000),
              cancel("7", id="c"), cancel(8)]  # fmt: skip
-    response = rpc(gateway, batch)
+    response = rpc(gateway, batch, plugin="patient")
     assert response.json() == [
         {"jsonrpc": "2.0", "result": 3, "id": 7},  # 7 is not "7"
         {"jsonrpc": "2.0", "error": {"code": -32800, "message": "Request cancelled"}, "id": "7"},
