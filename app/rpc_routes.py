@@ -22,7 +22,7 @@ from .routes import (
     run_unless_client_leaves,
     unknown_plugin,
 )
-from .rpc import PLUGIN_UNAVAILABLE, JsonRpcPlugin, JsonRpcSession, Listener
+from .rpc import PLUGIN_UNAVAILABLE, Call, JsonRpcPlugin, JsonRpcSession, Listener
 
 router = APIRouter()
 
@@ -60,7 +60,7 @@ async def rpc(plugin_id: str, request: Request) -> Response:
     outcome = "ok"
     try:
         session = None
-        if any(isinstance(item, jsonrpc.Request) for item in items):
+        if _needs_session(items):
             session = await holder.session_for_request()
         if "text/event-stream" in request.headers.get("accept", "") and _expects_answer(items):
             return _stream(holder, session, items, batch)
@@ -69,6 +69,9 @@ async def rpc(plugin_id: str, request: Request) -> Response:
             outcome = "client-gone"
             return Response(status_code=499)
         return _render(answers, batch)
+    except asyncio.CancelledError:  # the gateway stopped waiting (shutdown past its grace)
+        outcome = "cancelled"
+        raise
     except PoolRefusal as refusal:
         outcome = "refused"
         return refusal_problem(refusal, plugin_id)
@@ -89,20 +92,59 @@ async def _answer_all(
     items: list[jsonrpc.Request | jsonrpc.Invalid],
     listener: Listener | None = None,
 ) -> list[dict[str, Any] | None]:
-    """Every item's answer in order (None for notifications); requests run concurrently."""
+    """Every item's answer in order (None for notifications); requests run concurrently.
 
-    async def answer(item: jsonrpc.Request | jsonrpc.Invalid) -> dict[str, Any] | None:
+    Every line is written before any answer is awaited, so a `$/cancelRequest` finds the calls
+    of this same batch it names: that is all a client may cancel. It reaches the plugin mapped
+    to the gateway's ids, or not at all; a cancel sent as a request is answered here (null).
+    """
+    answers: list[dict[str, Any] | None] = [None] * len(items)
+    calls: list[tuple[int, Call]] = []
+    for index, item in enumerate(items):
         if isinstance(item, jsonrpc.Invalid):
-            return jsonrpc.error(item.id, item.code)
-        assert session is not None
-        if item.is_notification:
-            await session.notify(item)
-            return None
-        result = await session.call(item, listener)
-        holder.settle(session, result)
-        return result
+            answers[index] = jsonrpc.error(item.id, item.code)
+        elif item.method != jsonrpc.CANCEL_METHOD:
+            assert session is not None
+            if (call := session.send(item, listener)) is not None:
+                calls.append((index, call))
+    by_client_id: dict[tuple[str, Any] | None, list[Call]] = {}
+    for _, call in calls:
+        by_client_id.setdefault(jsonrpc.id_key(call.client_id), []).append(call)
+    for index, item in enumerate(items):
+        if isinstance(item, jsonrpc.Request) and item.method == jsonrpc.CANCEL_METHOD:
+            for call in by_client_id.get(_named_id(item), []):
+                assert session is not None  # it sent the call
+                session.cancel(call)
+            if not item.is_notification:
+                answers[index] = jsonrpc.response(item.id, None)
+    if session is None:
+        return answers
+    try:
+        await session.flush()  # at most request_ms: a plugin that does not read is killed
+        results = await asyncio.gather(*(call.answer for _, call in calls))
+    except asyncio.CancelledError:  # the client left: cancel its calls at the plugin
+        for _, call in calls:
+            session.abandon(call)
+        raise
+    for (index, _), result in zip(calls, results, strict=True):
+        answers[index] = result
+        holder.settle(result)
+    return answers
 
-    return list(await asyncio.gather(*(answer(item) for item in items)))
+
+def _named_id(cancel: jsonrpc.Request) -> tuple[str, Any] | None:
+    """The id a `$/cancelRequest` names, as a key; None when it names none a call can have."""
+    params = cancel.params
+    if not isinstance(params, dict) or "id" not in params:
+        return None
+    named = params["id"]
+    return jsonrpc.id_key(named) if type(named) in (str, int, float, type(None)) else None
+
+
+def _needs_session(items: list[jsonrpc.Request | jsonrpc.Invalid]) -> bool:
+    return any(
+        isinstance(item, jsonrpc.Request) and item.method != jsonrpc.CANCEL_METHOD for item in items
+    )
 
 
 def _unavailable(item: jsonrpc.Request | jsonrpc.Invalid, error: codes.ProtocolError) -> Any:

@@ -5,6 +5,10 @@ The transport knows the envelope and nothing about methods: `serve(handler)` cal
 Responses are written with the separators and key order of the specification's own examples
 (`{"jsonrpc": "2.0", "result": 19, "id": 1}`), so those examples hold byte for byte.
 
+Both directions are I-JSON (RFC 7493), as GPP/3 frames are: a line holding NaN, ±Infinity, a
+number that overflows a double, a lone surrogate or a duplicate key is a -32700 parse error, and
+a handler result JSON cannot carry is answered -32603 instead of being written.
+
 Cancellation is cooperative: `$/cancelRequest {"id": X}` answers a queued request at once with
 -32800 and flags a running one; its handler sees the flag through `current_request()` (and
 `notify`/`check_cancelled` raise RequestCancelled once it is set).
@@ -20,6 +24,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
+
+from ..canonical_json import loads_strict
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -106,10 +112,16 @@ def _check(message: Any) -> Request | Invalid:
 
 
 def parse_request(line: bytes | str) -> Request | Invalid | list[Request | Invalid]:
-    """One line: a request, a batch (list), or an Invalid (parse error, empty batch, …)."""
+    """One line: a request, a batch (list), or an Invalid (parse error, empty batch, …).
+
+    A line that is JSON but not I-JSON (RFC 7493: NaN, ±Infinity, a number that overflows a
+    double, a lone surrogate, a key given twice) is a parse error too, not an invalid request:
+    it denotes no value both ends can hold, so there is no request object to judge, and an id
+    read from it could not be echoed faithfully. Hence `id: null` and the whole batch refused.
+    """
     try:
-        message = json.loads(line)
-    except (ValueError, RecursionError):
+        message = loads_strict(line if isinstance(line, bytes) else line.encode("utf-8"))
+    except ValueError:  # JSONRejected, or a str holding a lone surrogate
         return Invalid(PARSE_ERROR)
     if isinstance(message, list):
         if not message:
@@ -139,8 +151,11 @@ def notification(method: str, params: Any = None) -> dict[str, Any]:
 
 
 def encode(message: Any) -> bytes:
-    """One line, in the specification's own layout (`", "` and `": "` separators)."""
-    return json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n"
+    """One line, in the specification's own layout (`", "` and `": "` separators).
+
+    ValueError for what JSON cannot carry (NaN, ±Infinity, a lone surrogate): never written.
+    """
+    return json.dumps(message, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n"
 
 
 @dataclass
@@ -190,7 +205,9 @@ class StdioTransport:
     # ------------------------------------------------------------------------------ writing
 
     def write(self, message: Any) -> None:
-        line = encode(message)
+        self._write_line(encode(message))
+
+    def _write_line(self, line: bytes) -> None:
         with self._write_lock:
             self.writer.write(line)
             self.writer.flush()
@@ -246,14 +263,11 @@ class StdioTransport:
 
     def _work(self, work: queue.Queue[Any], handler: Handler) -> None:
         while (item := work.get()) is not None:
-            if isinstance(item, list):
-                answers = [a for a in (self._answer(r, handler) for r in item) if a is not None]
-                if answers:
-                    self.write(answers)
-            else:
-                answer = self._answer(item, handler)
-                if answer is not None:
-                    self.write(answer)
+            batch = isinstance(item, list)
+            answers = [self._answer(request, handler) for request in (item if batch else [item])]
+            lines = [_encode_answer(answer) for answer in answers if answer is not None]
+            if lines:  # a batch's layout is json.dumps's own: "[" + ", ".join(…) + "]"
+                self._write_line(b"[" + b", ".join(lines) + b"]\n" if batch else lines[0] + b"\n")
 
     def _answer(self, request: Request | Invalid, handler: Handler) -> dict[str, Any] | None:
         if isinstance(request, Invalid):
@@ -284,6 +298,16 @@ class StdioTransport:
         finally:
             with self._contexts_lock:
                 self._contexts.pop(id_key(request.id), None)
+
+
+def _encode_answer(answer: dict[str, Any]) -> bytes:
+    """The answer as JSON, or -32603 in its place when the handler's result cannot be JSON
+    (NaN, ±Infinity, a lone surrogate, a set…): one bad value must not break the stream."""
+    try:
+        return encode(answer).rstrip(b"\n")
+    except (TypeError, ValueError) as exc:
+        data = {"exception": type(exc).__name__}
+        return encode(error(answer["id"], INTERNAL_ERROR, data=data)).rstrip(b"\n")
 
 
 def serve(handler: Handler, reader: IO[bytes] | None = None,

@@ -1,0 +1,312 @@
+"""JSON-RPC under attack (issue 10, hole 4 and the JSON-RPC half of hole 2): timeouts that
+stay with their own request, cancels that reach only the caller's own calls, input and output
+that JSON cannot carry, and a plugin that stops reading its stdin."""
+
+from __future__ import annotations
+
+import io
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from conftest import FIXTURE_PLUGINS, REPO
+from gateway_harness import (
+    Gateway,
+    gateway_process,
+    running_gateway,
+    uds_client,
+    wait_exited,
+    write_config,
+)
+
+from gpp import jsonrpc
+
+EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
+PARSE_ERROR = '{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}'
+BIG_PARAMS = {"blob": "x" * 300_000}  # far more than a pipe buffer holds
+DEAF_LIMITS = {"request_ms": 300, "handshake_ms": 300}  # it never speaks: start-up never ends
+LEAVE_IN_TIME = {"request_ms": 2000, "handshake_ms": 2000}  # room for a client to leave mid-write
+
+
+def jsonrpc_plugin(plugin_id: str, script: Path, **extra: Any) -> dict[str, Any]:
+    return {"id": plugin_id, "version": "1.0.0", "protocol": "jsonrpc-2.0", "root": str(REPO),
+            "command": ["{python}", str(script)], **extra}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
+    plugins = [
+        jsonrpc_plugin("example", EXAMPLE, request_ms=1000),
+        jsonrpc_plugin("patient", EXAMPLE, request_ms=60_000),  # where no timeout may intervene
+        jsonrpc_plugin("faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py", request_ms=500),
+        jsonrpc_plugin("non-finite", FIXTURE_PLUGINS / "jsonrpc_non_finite.py"),
+        jsonrpc_plugin("deaf", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **DEAF_LIMITS),
+        jsonrpc_plugin("deaf-left", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **LEAVE_IN_TIME),
+    ]
+    with running_gateway(write_config(tmp_path_factory.mktemp("rpc-hard"), plugins)) as gw:
+        yield gw
+
+
+def rpc(gw: Gateway, body: Any, plugin: str = "example", **headers: str) -> httpx.Response:
+    content = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    with gw.client() as http:
+        return http.post(f"/plugins/{plugin}/rpc", content=content,
+                         headers={"Content-Type": "application/json", **headers})  # fmt: skip
+
+
+def call(method: str, request_id: Any, **params: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": method, "params": params, "id": request_id}
+
+
+def cancel(request_id: Any, **extra: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": request_id}, **extra}
+
+
+def sse_events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
+    """(event, data) pairs of a streamed response, as they arrive."""
+    event = None
+    for line in response.iter_lines():
+        if line.startswith("event: "):
+            event = line.removeprefix("event: ")
+        elif line.startswith("data: "):
+            yield str(event), json.loads(line.removeprefix("data: "))
+
+
+# ------------------------------------------------------------------- input JSON cannot carry
+
+NOT_I_JSON = [
+    '{"jsonrpc": "2.0", "method": "get_data", "id": NaN}',
+    '{"jsonrpc": "2.0", "method": "get_data", "id": 1e400}',
+    '{"jsonrpc": "2.0", "method": "sum", "params": [Infinity], "id": 1}',
+    '{"jsonrpc": "2.0", "method": "sum", "params": [-Infinity], "id": 1}',
+    '{"jsonrpc": "2.0", "method": "sum", "params": [-1e400], "id": 1}',
+    '{"jsonrpc": "2.0", "method": "get_\\ud800data", "id": 1}',
+    '{"jsonrpc": "2.0", "method": "sum", "params": {"\\udc00": 1}, "id": 1}',
+    '{"jsonrpc": "2.0", "method": "get_data", "id": "\\ud83d"}',
+    '{"jsonrpc": "2.0", "method": "get_data", "id": 1, "id": 2}',  # which id? neither
+    '[{"jsonrpc": "2.0", "method": "get_data", "id": 1}, '
+    '{"jsonrpc": "2.0", "method": "sum", "params": [NaN], "id": 2}]',
+]
+
+
+@pytest.mark.parametrize("line", NOT_I_JSON)
+def test_input_json_cannot_carry_is_a_parse_error_on_the_pipe(line: str) -> None:
+    out = io.BytesIO()
+    lines = line + '\n{"jsonrpc": "2.0", "method": "get_data", "id": 2}\n'
+    jsonrpc.StdioTransport(io.BytesIO(lines.encode()), out).serve(_handler)
+    assert out.getvalue().decode().splitlines() == [  # and the next line is parsed fresh
+        PARSE_ERROR, '{"jsonrpc": "2.0", "result": ["hello", 5], "id": 2}']  # fmt: skip
+
+
+@pytest.mark.parametrize("line", NOT_I_JSON)
+def test_input_json_cannot_carry_is_a_parse_error_through_rpc(gateway: Gateway, line: str) -> None:
+    response = rpc(gateway, line)
+    assert response.status_code == 200
+    assert response.text == PARSE_ERROR
+
+
+def _handler(method: str, params: Any) -> Any:
+    values = {"nan": float("nan"), "inf": float("inf"), "surrogate": "\ud800", "set": {1}}
+    if method in values:
+        return values[method]
+    if method == "get_data":
+        return ["hello", 5]
+    raise jsonrpc.MethodNotFound(method)
+
+
+def test_a_result_json_cannot_carry_is_answered_as_internal_error() -> None:
+    out = io.BytesIO()
+    lines = "".join(json.dumps(call(m, i)) + "\n" for i, m in enumerate(
+        ["nan", "inf", "surrogate", "set", "get_data"]))  # fmt: skip
+    batch = json.dumps([call("get_data", "a"), call("inf", "b")]) + "\n"
+    jsonrpc.StdioTransport(io.BytesIO((lines + batch).encode()), out).serve(_handler)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    internal = {"code": -32603, "message": "Internal error"}
+    assert answers == [
+        {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "ValueError"}}, "id": 0},
+        {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "ValueError"}}, "id": 1},
+        {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "UnicodeEncodeError"}},
+         "id": 2},
+        {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "TypeError"}}, "id": 3},
+        {"jsonrpc": "2.0", "result": ["hello", 5], "id": 4},
+        [{"jsonrpc": "2.0", "result": ["hello", 5], "id": "a"},  # the good answer is kept
+         {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "ValueError"}},
+          "id": "b"}],
+    ]  # fmt: skip
+
+
+def test_an_overflowing_sum_is_internal_error_over_a_real_pipe() -> None:
+    request = b'{"jsonrpc": "2.0", "method": "sum", "params": [1e308, 1e308], "id": 1}\n'
+    done = subprocess.run([sys.executable, str(EXAMPLE)], input=request, capture_output=True,
+                          timeout=30, check=True)  # fmt: skip
+    assert json.loads(done.stdout) == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "error": {"code": -32603, "message": "Internal error", "data": {"exception": "ValueError"}},
+    }
+
+
+@pytest.mark.parametrize("method", ["nan", "inf", "-inf", "overflow", "surrogate"])
+def test_a_plugin_answer_json_cannot_carry_is_internal_error_through_rpc(
+    gateway: Gateway, method: str
+) -> None:
+    response = rpc(gateway, call(method, "x"), plugin="non-finite")
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["id"] == "x" and answer["error"]["code"] == -32603
+    assert "not I-JSON" in answer["error"]["data"]["reason"]
+    streamed = rpc(gateway, call(method, "s"), plugin="non-finite", Accept="text/event-stream")
+    assert [event for event, _ in sse_events(streamed)] == ["response"]  # its progress dropped
+
+
+# ------------------------------------------------------------------------ timeouts
+
+
+def test_a_slow_call_times_out_alone_and_other_clients_keep_working(gateway: Gateway) -> None:
+    """The example plugin runs one request at a time: get_data waits behind slow_count, and
+    that wait must not count against it; slow_count is cancelled at the plugin, not killed."""
+    assert rpc(gateway, call("get_data", 0)).status_code == 200  # the session is up
+    pid, restarts = (gateway.plugin("example")[key] for key in ("pid", "restarts"))
+    with ThreadPoolExecutor(1) as executor:
+        slow = executor.submit(rpc, gateway, call("slow_count", "slow", n=100_000))
+        gateway.wait_for("example", lambda info: info["queueDepth"] == 1)
+        quick = rpc(gateway, call("get_data", "quick"))
+        timed_out = slow.result(timeout=30).json()
+    assert quick.json() == {"jsonrpc": "2.0", "result": ["hello", 5], "id": "quick"}
+    assert timed_out["id"] == "slow" and timed_out["error"]["code"] == -32002
+    assert "E_TIMEOUT" in timed_out["error"]["message"]
+    assert "$/cancelRequest sent" in timed_out["error"]["message"]
+    # the plugin honoured the cancel (100000 steps would take 16 minutes) and still runs
+    info = gateway.wait_for("example", lambda info: info["queueDepth"] == 0)
+    assert info["pid"] == pid and info["restarts"] == restarts and info["state"] == "ready"
+
+
+def test_a_call_timed_out_in_a_batch_gets_its_own_error_and_the_rest_are_answered(
+    gateway: Gateway,
+) -> None:
+    batch = [call("slow_count", 1, n=100_000), call("get_data", 2), call("subtract", 3, x=1)]
+    first, second, third = rpc(gateway, batch).json()
+    assert first["id"] == 1 and first["error"]["code"] == -32002
+    assert second == {"jsonrpc": "2.0", "result": ["hello", 5], "id": 2}
+    assert third["id"] == 3 and third["error"]["code"] == -32602  # the plugin's own answer
+
+
+def test_concurrent_timeouts_in_a_batch_keep_the_good_answers(gateway: Gateway) -> None:
+    batch = [call("echo", 1, good=True), call("hang", "a"), call("hang", "b"),
+             call("echo", 2, queued=True)]  # fmt: skip
+    response = rpc(gateway, batch, plugin="faulty")
+    assert response.status_code == 200
+    first, *timed_out = response.json()
+    assert first == {"jsonrpc": "2.0", "result": {"good": True}, "id": 1}
+    assert [answer["id"] for answer in timed_out] == ["a", "b", 2]
+    for answer in timed_out:  # each its own error object: the plugin went silent and was killed
+        assert answer["error"]["code"] == -32002 and "E_TIMEOUT" in answer["error"]["message"]
+    echoed = rpc(gateway, call("echo", 3, again=True), plugin="faulty").json()
+    assert echoed["result"] == {"again": True}  # a fresh session
+
+
+# ------------------------------------------------------------------------ cancellation
+
+
+def test_a_client_cannot_cancel_another_clients_call(gateway: Gateway) -> None:
+    body = json.dumps(call("slow_count", 1, n=100_000))
+    headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+    with gateway.client() as http, http.stream("POST", "/plugins/patient/rpc", content=body,
+                                               headers=headers) as stream:  # fmt: skip
+        events = sse_events(stream)
+        assert next(events)[0] == "notification"  # running at the plugin
+        # another client names every id the gateway could have given that call, both types
+        ids = [*range(0, 1000), *map(str, range(0, 1000))]
+        hostile = rpc(gateway, [cancel(i) for i in ids], plugin="patient")
+        assert hostile.status_code == 204
+        as_request = rpc(gateway, cancel(1, id="c"), plugin="patient").json()
+        assert as_request == {"jsonrpc": "2.0", "result": None, "id": "c"}
+        for _ in range(30):  # had any cancel reached the plugin, the stream would end here
+            event, data = next(events)
+            assert event == "notification", data
+    gateway.wait_for("patient", lambda info: info["queueDepth"] == 0)  # left: cancelled
+
+
+def test_a_cancel_reaches_the_same_batchs_call_it_names(gateway: Gateway) -> None:
+    batch = [call("slow_count", 7, n=3), call("slow_count", "7", n=100_000),
+             cancel("7", id="c"), cancel(8)]  # fmt: skip
+    response = rpc(gateway, batch, plugin="patient")
+    assert response.json() == [
+        {"jsonrpc": "2.0", "result": 3, "id": 7},  # 7 is not "7"
+        {"jsonrpc": "2.0", "error": {"code": -32800, "message": "Request cancelled"}, "id": "7"},
+        {"jsonrpc": "2.0", "result": None, "id": "c"},
+    ]
+
+
+# ------------------------------------------------------------------------ a plugin that does not read
+
+
+def test_a_plugin_that_stops_reading_gets_a_timeout_and_a_fresh_session(gateway: Gateway) -> None:
+    response = rpc(gateway, call("anything", "big", **BIG_PARAMS), plugin="deaf")
+    answer = response.json()
+    assert response.status_code == 200 and answer["id"] == "big"
+    assert answer["error"]["code"] == -32002 and "did not read its stdin" in answer["error"][
+        "message"]  # fmt: skip
+    info = gateway.plugin("deaf")
+    assert info["lastCode"] == "E_TIMEOUT" and info["pid"] is None
+    small = rpc(gateway, call("anything", "small"), plugin="deaf").json()
+    assert small["error"]["code"] == -32002  # not wedged: a new session, which never answers
+    assert gateway.plugin("deaf")["restarts"] == 1
+
+
+def test_a_client_leaving_a_stalled_write_does_not_wedge_the_session(gateway: Gateway) -> None:
+    body = json.dumps(call("anything", "left", **BIG_PARAMS)).encode()
+    with socket.create_connection(("127.0.0.1", gateway.port), timeout=30) as client:
+        client.sendall(b"POST /plugins/deaf-left/rpc HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                       % (len(body), body))  # fmt: skip
+        gateway.wait_for("deaf-left", lambda info: info["queueDepth"] == 1)
+    # the client is gone while the plugin owes an answer and hears nothing: the session is killed
+    info = gateway.wait_for("deaf-left", lambda info: info["queueDepth"] == 0)
+    assert info["pid"] is None and info["lastCode"] == "E_TIMEOUT" and info["state"] == "failed"
+    answer = rpc(gateway, call("anything", "next"), plugin="deaf-left").json()
+    assert answer["id"] == "next" and answer["error"]["code"] == -32002  # answered, not hung
+    assert gateway.plugin("deaf-left")["restarts"] == 1
+
+
+def test_sigterm_finishes_while_a_write_to_a_deaf_plugin_is_stalled(tmp_path: Path) -> None:
+    config = write_config(
+        tmp_path,
+        [jsonrpc_plugin("deaf", FIXTURE_PLUGINS / "jsonrpc_deaf.py", request_ms=500,
+                        handshake_ms=500, shutdown_ms=500)],
+        gateway={"grace_seconds": 600},  # without the write deadline, the request would last this
+    )  # fmt: skip
+    uds = tmp_path / "gw.sock"
+    body = json.dumps(call("anything", 1, **BIG_PARAMS))
+
+    def post() -> httpx.Response:
+        with uds_client(uds) as http:
+            return http.post("/plugins/deaf/rpc", content=body,
+                             headers={"Content-Type": "application/json"})  # fmt: skip
+
+    with gateway_process(config, uds) as gateway, ThreadPoolExecutor(1) as executor:
+        in_flight = executor.submit(post)
+        plugin_pid = _wait_until_waiting(uds)["pid"]  # its write is stalled now
+        gateway.send_signal(signal.SIGTERM)
+        answer = in_flight.result(timeout=30).json()
+        assert gateway.wait(30) == 0
+    assert answer["error"]["code"] == -32002
+    assert wait_exited(plugin_pid)
+
+
+def _wait_until_waiting(uds: Path) -> dict[str, Any]:
+    deadline = time.monotonic() + 10
+    with uds_client(uds) as http:
+        while not (info := http.get("/plugins/deaf").json())["queueDepth"]:
+            assert time.monotonic() < deadline, f"the call never reached the plugin: {info}"
+            time.sleep(0.02)
+    return info
