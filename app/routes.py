@@ -22,7 +22,7 @@ from gpp.schema import DISCOVER_REQUEST, Violation
 
 from .health import PoolRefusal
 from .metrics import CONTENT_TYPE_LATEST
-from .models import DiscoverRequest, PluginInfo, Problem, ResultDocument
+from .models import DiscoverRequest, PluginInfo, Problem, Readiness, ResultDocument
 from .pool import PluginPool
 from .problems import protocol_problem, refusal_problem
 from .state import GatewayState
@@ -35,6 +35,9 @@ PROBLEM = {"model": Problem, "content": {"application/problem+json": {}}}
 DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"model": ResultDocument, "description": "The result document (GF-canonical JSON)",
           "headers": {"X-GPP-Digest": {"description": "the result frame's digest",
+                                       "schema": {"type": "string"}},
+                      "X-Request-Id": {"description": "the requestId, when it is visible ASCII "
+                                       "(else only the body carries it)",
                                        "schema": {"type": "string"}}}},
     404: {**PROBLEM, "description": "E_UNKNOWN_PLUGIN: no such plugin, or not a GPP/3 plugin"},
     422: {**PROBLEM, "description": "E_SCHEMA: the request is bad; the plugin was not contacted"},
@@ -194,7 +197,9 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", summary="Readiness: config loaded, eager plugins up", tags=["operations"])
+@router.get("/readyz", summary="Readiness: config loaded, eager plugins up", tags=["operations"],
+            responses={200: {"model": Readiness}, 503: {"model": Readiness,
+                       "description": "Eager plugins still starting (or failed)"}})  # fmt: skip
 async def readyz(request: Request) -> Response:
     waiting = gateway_state(request).pool.not_ready()
     if waiting:

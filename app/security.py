@@ -13,10 +13,11 @@ import contextlib
 import hmac
 import ipaddress
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 
 from starlette.requests import ClientDisconnect
+from starlette.routing import BaseRoute, Match
 
 from .problems import BodyTooLarge, http_problem
 
@@ -76,8 +77,10 @@ class SecurityMiddleware:
         allowed_origins: list[str],
         allowed_hosts: list[str],
         max_body_bytes: int,
+        routes: Sequence[BaseRoute] = (),
     ) -> None:
         self.app = app
+        self.routes = routes
         self.token = token.encode() if token else None
         self.allowed_origins = {o.rstrip("/") for o in allowed_origins}
         self.allowed_hosts = {h.lower() for h in allowed_hosts}
@@ -116,7 +119,7 @@ class SecurityMiddleware:
             if scheme.lower() != "bearer" or not hmac.compare_digest(given.encode(), self.token):
                 return http_problem(401, "Unauthorized", "a valid bearer token is required",
                                     headers={"WWW-Authenticate": 'Bearer realm="gpp"'})  # fmt: skip
-        if scope["method"] == "POST":
+        if scope["method"] == "POST" and not self._refused_by_router(scope):
             media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if media_type != "application/json":
                 return http_problem(415, "Unsupported media type",
@@ -126,6 +129,12 @@ class SecurityMiddleware:
                 return http_problem(413, "Request body too large",
                                     f"body of {length} bytes exceeds {self.max_body_bytes}")  # fmt: skip
         return None
+
+    def _refused_by_router(self, scope: Scope) -> bool:
+        """Whether the router will answer 405 (the path exists, not for this method). Only then
+        are a POST's body rules moot; anything else, unknown paths included, gets them."""
+        matches = {route.matches(scope)[0] for route in self.routes}
+        return Match.FULL not in matches and Match.PARTIAL in matches
 
     def _origin_allowed(self, origin: str, scope: Scope) -> bool:
         """A listed origin, or the gateway's own: its scheme, a loopback host, the port it

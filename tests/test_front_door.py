@@ -309,3 +309,11 @@ def test_the_path_cache_counts_what_it_holds() -> None:
     for n in range(5000):
         cache.add(f"other/{n:05d}")
         assert cache.bytes <= cache.max_bytes
+
+
+def test_body_rules_hold_for_every_post_but_one_the_router_refuses(gateway: Gateway) -> None:
+    with gateway.client() as http:
+        plain = {"Content-Type": "text/plain"}
+        assert http.post("/plugins/echo/discover", content=b"{}", headers=plain).status_code == 415
+        assert http.post("/no/such/route", content=b"{}", headers=plain).status_code == 415
+        assert http.post("/healthz", content=b"{}", headers=plain).status_code == 405
