@@ -238,7 +238,7 @@ def path_problem(path: Any) -> str | None:
 
 class ValidPathCache:
     """Paths already found valid: a result names the same few files thousands of times, and a
-    set lookup is ~10x cheaper than re-checking the rules.
+    set lookup is ~4x cheaper than re-checking the rules (534 vs 2,135 ns a path).
 
     Bounded by bytes, not entries: paths come from hostile requests too, and an entry bound
     let 65,536 one-MiB paths pin 64 GiB. Long paths are never kept (they are rare, and one
