@@ -122,7 +122,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         """Answer (unless a response already began) and close; a waiting route sees a disconnect."""
         self._disarm()
         self._refused = True
-        log.warning("connection refused", extra={"fields": {
+        log.warning("front door refusal", extra={"fields": {
             "status": status, "detail": detail, "client": _peer(self.client)}})  # fmt: skip
         if self.transport.is_closing():
             return

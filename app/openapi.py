@@ -3,7 +3,7 @@
 FastAPI documents what each route declares; the refusals that come before any route (the
 front door's 408/431, the security middleware's 401/403/413/415) it cannot see, and it files
 every declared error under `application/json` and adds a 422 for validation the routes never
-do. `gateway_openapi` finishes the document so a client generator, or schemathesis, can trust
+do. `complete_error_responses` finishes the document so a client generator, or schemathesis, can trust
 it: every error status a route can return, each as `application/problem+json`.
 """
 

@@ -53,19 +53,15 @@ def loopback_authority(value: str) -> tuple[str, int | None] | None:
     match = _AUTHORITY.fullmatch(value.lower())
     if match is None:
         return None
-    host, port = match["host"], match["port"]
-    if port is not None and int(port) > 65535:
+    host, port = match["host"], int(match["port"]) if match["port"] else None
+    if port is not None and port > 65535:
         return None
     try:
         address = ipaddress.ip_address(host[1:-1] if host[0] == "[" else host)
     except ValueError:
-        return (host, _port(port)) if host in ("localhost", "localhost.") else None
+        return (host, port) if host in ("localhost", "localhost.") else None
     bracketed_as_required = (host[0] == "[") == (address.version == 6)
-    return (host, _port(port)) if address.is_loopback and bracketed_as_required else None
-
-
-def _port(digits: str | None) -> int | None:
-    return int(digits) if digits is not None else None
+    return (host, port) if address.is_loopback and bracketed_as_required else None
 
 
 class SecurityMiddleware:
