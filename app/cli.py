@@ -99,6 +99,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import uvicorn
 
     from . import logs
+    from .front_door import server_config
     from .main import create_app
 
     logs.configure(args.log_level)
@@ -115,13 +116,12 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(f"refusing to bind to non-loopback address {host!r}; "
                      "pass --allow-non-loopback if you mean it")  # fmt: skip
     server = uvicorn.Server(
-        uvicorn.Config(
+        server_config(
             create_app(config),
+            config.gateway,
             host=host,
             port=port,
             uds=args.uds,
-            log_config=None,
-            access_log=False,
             # uvicorn reads 0 as "wait forever"; the grace is at least a second
             timeout_graceful_shutdown=max(1, math.ceil(config.gateway.grace_seconds)),
         )

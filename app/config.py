@@ -60,6 +60,12 @@ class GatewayConfig(_Strict):
     allowed_hosts: list[str] = []
     """Host header values accepted besides loopback names (only useful with a non-loopback bind)."""
     max_body_bytes: PositiveInt = 1024 * 1024
+    max_header_bytes: Annotated[int, Field(ge=1024)] = 32 * 1024
+    """The request line and headers together; over it → 431 and the connection closes."""
+    header_timeout_s: Annotated[float, Field(gt=0)] = 10.0
+    """From connection (or a keep-alive request's first byte) to the end of its head → 408."""
+    body_timeout_s: Annotated[float, Field(gt=0)] = 30.0
+    """From the end of the head to the end of the body → 408."""
     grace_seconds: Annotated[float, Field(ge=0)] = 10.0
 
 

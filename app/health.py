@@ -10,11 +10,12 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from gpp import codes
+
+from .stderr_log import PluginStderrLog
 
 log = logging.getLogger("gpp.pool")
 
@@ -46,7 +47,11 @@ class PluginHealth:
     backoff_until: float = 0.0
     closing: bool = False
     last_error: codes.ProtocolError | None = None
-    recent_stderr: deque[str] = field(default_factory=lambda: deque(maxlen=20))
+    stderr_line: PluginStderrLog = field(init=False)
+    """The sink every session of this plugin writes its stderr lines to (rate-limited logging)."""
+
+    def __post_init__(self) -> None:
+        self.stderr_line = PluginStderrLog(self.plugin_id)
 
     def retry_after(self) -> float:
         return max(0.0, self.backoff_until - time.monotonic())
@@ -82,10 +87,6 @@ class PluginHealth:
             "plugin": self.plugin_id, "code": error.code, "consecutive": self.consecutive_failures,
             "backoff_s": round(self.retry_after(), 3)}})  # fmt: skip
 
-    def stderr_line(self, line: str) -> None:
-        self.recent_stderr.append(line)
-        log.info("plugin stderr", extra={"fields": {"plugin": self.plugin_id, "line": line}})
-
     def describe(self) -> dict[str, Any]:
         """The health half of GET /plugins/{id}."""
         last = self.last_error
@@ -96,5 +97,5 @@ class PluginHealth:
             "retryAfter": round(self.retry_after(), 3) or None,
             "lastDiagnostic": last.diagnostic() if last else None,
             "lastCode": last.code if last else None,
-            "recentStderr": list(self.recent_stderr),
+            "recentStderr": list(self.stderr_line.recent),
         }

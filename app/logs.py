@@ -1,22 +1,40 @@
 """One structured line per event, logfmt style: `event=request plugin=x outcome=ok ms=3.1`.
 
 Loggers pass their fields as `extra={"fields": {...}}`; the formatter is the only place that
-knows the line format, so logs stay greppable and machine-readable alike.
+knows the line format, so logs stay greppable and machine-readable alike. Values come from
+hostile parties (request ids, plugin stderr), so the renderer escapes everything that could end
+a line or move the cursor: one record is always one line, and no value can forge another.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import time
 from typing import Any
 
+_NEEDS_QUOTES = re.compile(r'[\s="\\]|[^\x21-\x7e]')
+_ESCAPED = re.compile(
+    '["\\\\\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069'
+    "\ud800-\udfff\ufeff]"
+)
+"""Quote, backslash, C0 and C1 controls, DEL, line and paragraph separators, bidirectional
+formatting marks (they reorder what a reader sees), BOM and lone surrogates."""
+_SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
-def _quote(value: Any) -> str:
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return _SHORT_ESCAPES.get(char) or f"\\u{ord(char):04x}"
+
+
+def logfmt_value(value: Any) -> str:
+    """A value as logfmt: bare when it is plain visible ASCII, else quoted with escapes."""
     text = str(value)
-    if text == "" or any(c in text for c in ' ="\\\n\t'):
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-    return text
+    if text and not _NEEDS_QUOTES.search(text):
+        return text
+    return '"' + _ESCAPED.sub(_escape, text) + '"'
 
 
 class LogfmtFormatter(logging.Formatter):
@@ -25,14 +43,16 @@ class LogfmtFormatter(logging.Formatter):
         parts = [
             f"ts={stamp}.{int(record.msecs):03d}Z",
             f"level={record.levelname.lower()}",
-            f"logger={record.name}",
-            f"event={_quote(record.getMessage())}",
+            f"logger={logfmt_value(record.name)}",
+            f"event={logfmt_value(record.getMessage())}",
         ]
         fields = getattr(record, "fields", None) or {}
-        parts += [f"{key}={_quote(value)}" for key, value in fields.items() if value is not None]
+        parts += [
+            f"{key}={logfmt_value(value)}" for key, value in fields.items() if value is not None
+        ]
         if record.exc_info and record.levelno >= logging.ERROR:
             exc = record.exc_info[1]
-            parts.append(f"error={_quote(type(exc).__name__ + ': ' + str(exc))}")
+            parts.append(f"error={logfmt_value(type(exc).__name__ + ': ' + str(exc))}")
         return " ".join(parts)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import swagger_ui_bundle
 from fastapi import FastAPI, Request
@@ -15,6 +16,7 @@ from gpp import __version__
 
 from .config import Config
 from .metrics import GatewayMetrics
+from .openapi import complete_error_responses
 from .pool import PluginPool, SessionPool
 from .problems import BodyTooLarge, http_problem
 from .routes import router
@@ -24,6 +26,13 @@ from .security import SecurityMiddleware
 from .state import GatewayState
 
 log = logging.getLogger("gpp.gateway")
+
+
+class GatewayApp(FastAPI):
+    def openapi(self) -> dict[str, Any]:
+        if self.openapi_schema is None:
+            self.openapi_schema = complete_error_responses(super().openapi())
+        return self.openapi_schema
 
 
 def create_app(config: Config) -> FastAPI:
@@ -45,7 +54,7 @@ def create_app(config: Config) -> FastAPI:
         await pool.close()
         log.info("stopped")
 
-    app = FastAPI(
+    app = GatewayApp(
         title="gate-forge gateway",
         version=__version__,
         summary="Runs untrusted discovery plugins over GPP/3 and answers what a repository holds.",
@@ -69,5 +78,6 @@ def create_app(config: Config) -> FastAPI:
         allowed_origins=config.gateway.allowed_origins,
         allowed_hosts=config.gateway.allowed_hosts,
         max_body_bytes=config.gateway.max_body_bytes,
+        routes=app.router.routes,
     )
     return app

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import partial
 
 from prometheus_client import (
@@ -12,7 +13,9 @@ from prometheus_client import (
     disable_created_metrics,
     generate_latest,
 )
+from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.registry import Collector
 
 from .pool import PluginPool, SessionPool
 from .rpc import JsonRpcPlugin
@@ -50,6 +53,7 @@ class GatewayMetrics:
             queue.labels(plugin_id).set_function(partial(_queue_depth, plugin_pool))
             live.labels(plugin_id).set_function(partial(_live_sessions, plugin_pool))
             restarts.labels(plugin_id).set_function(partial(_restarts, plugin_pool))
+        self.registry.register(StderrSuppressed(pool))
 
     def observe(self, plugin: str, outcome: str, seconds: float) -> None:
         self.requests.labels(plugin, outcome).inc()
@@ -69,3 +73,20 @@ def _live_sessions(pool: AnyPool) -> float:
 
 def _restarts(pool: AnyPool) -> float:
     return pool.health.restarts
+
+
+class StderrSuppressed(Collector):
+    """Plugin stderr lines not logged (rate limit or flood), read live from each plugin's sink."""
+
+    def __init__(self, pool: SessionPool) -> None:
+        self.pool = pool
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily(
+            "gpp_plugin_stderr_lines_suppressed",
+            "Plugin stderr lines not logged: over the per-plugin rate limit, or skipped in a flood",
+            labels=["plugin"],
+        )
+        for plugin_id, plugin_pool in self.pool.pools.items():
+            family.add_metric([plugin_id], plugin_pool.health.stderr_line.suppressed)
+        yield family

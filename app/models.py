@@ -6,9 +6,10 @@ the generated documentation and for clients that want types.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema, WithJsonSchema
 
 
 class _Doc(BaseModel):
@@ -56,10 +57,31 @@ class ResultDocument(_Doc):
     classificationSignals: list[ClassificationSignal]
 
 
+_END = r"(?![\s\S])"
+_DOT_SEGMENT = rf"\.\.?(?:/|{_END})"
+REPO_PATH_PATTERN = (
+    rf"^(?:\.|(?![A-Za-z]:)(?!{_DOT_SEGMENT})(?![\s\S]*/{_DOT_SEGMENT})"
+    r"[^/\\\u0000]+(?:/[^/\\\u0000]+)*)$"
+)
+"""gpp.schema.path_problem as a JSON Schema pattern (for documentation and API fuzzers): "."
+alone, or non-empty '/'-separated segments, none empty, "." or "..", no backslash, no NUL, no
+leading drive letter. `_END` (no character follows) means end of input in ECMA and Python
+regexes alike, where `$` differs: Python's also matches before a final newline."""
+RepoPath = Annotated[str, WithJsonSchema({"type": "string", "pattern": REPO_PATH_PATTERN,
+                                          "description": "repo-relative path"})]  # fmt: skip
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
 class DiscoverRequest(_Doc):
-    paths: list[str] = Field(min_length=1, max_length=10_000,
-                             examples=[["."], ["api", "billing/orders.gfx"]])  # fmt: skip
-    requestId: str | None = Field(default=None, min_length=1, max_length=128)
+    paths: list[RepoPath] = Field(min_length=1, max_length=10_000,
+                                  examples=[["."], ["api", "billing/orders.gfx"]])  # fmt: skip
+    # optional but never null: an absent requestId gets a generated one, a null one is refused
+    requestId: str | SkipJsonSchema[None] = Field(
+        default=None, min_length=1, max_length=128, json_schema_extra=_no_default
+    )
 
 
 class Problem(BaseModel):
@@ -100,3 +122,8 @@ class PluginInfo(BaseModel):
     lastDiagnostic: str | None
     lastCode: str | None
     recentStderr: list[str]
+
+
+class Readiness(BaseModel):
+    status: Literal["ready", "starting"]
+    waitingFor: list[str] | None = Field(default=None, description="eager plugins not up yet")

@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 import uuid
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
-import orjson
 from fastapi import APIRouter, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
+from starlette.requests import ClientDisconnect
 from starlette.responses import JSONResponse, Response
 
 from gpp import codes
-from gpp.canonical_json import canonical_trusted
+from gpp.canonical_json import JSONRejected, canonical_trusted, loads_strict
 from gpp.schema import DISCOVER_REQUEST, Violation
 
 from .health import PoolRefusal
 from .metrics import CONTENT_TYPE_LATEST
-from .models import DiscoverRequest, PluginInfo, Problem, ResultDocument
+from .models import DiscoverRequest, PluginInfo, Problem, Readiness, ResultDocument
 from .pool import PluginPool
 from .problems import protocol_problem, refusal_problem
 from .state import GatewayState
@@ -34,6 +35,9 @@ PROBLEM = {"model": Problem, "content": {"application/problem+json": {}}}
 DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"model": ResultDocument, "description": "The result document (GF-canonical JSON)",
           "headers": {"X-GPP-Digest": {"description": "the result frame's digest",
+                                       "schema": {"type": "string"}},
+                      "X-Request-Id": {"description": "the requestId, when it is visible ASCII "
+                                       "(else only the body carries it)",
                                        "schema": {"type": "string"}}}},
     404: {**PROBLEM, "description": "E_UNKNOWN_PLUGIN: no such plugin, or not a GPP/3 plugin"},
     422: {**PROBLEM, "description": "E_SCHEMA: the request is bad; the plugin was not contacted"},
@@ -82,14 +86,20 @@ async def discover(plugin_id: str, request: Request) -> Response:
         except codes.InvalidRequestError as exc:
             outcome = exc.code
             return protocol_problem(exc, plugin_id)
+        except ClientDisconnect:  # mid-body: the client left, or the front door timed it out
+            outcome = "client-gone"
+            return Response(status_code=499)
         result = await run_unless_client_leaves(request, pool.discover(paths, request_id))
         if result is None:
             outcome = "client-gone"
             return Response(status_code=499)
+        headers = {"X-GPP-Digest": result.digest}
+        if is_header_safe(result.request_id):
+            headers["X-Request-Id"] = result.request_id
         return Response(
             canonical_trusted({"requestId": result.request_id, **result.document}),
             media_type="application/json",
-            headers={"X-GPP-Digest": result.digest, "X-Request-Id": result.request_id},
+            headers=headers,
         )
     except PoolRefusal as refusal:
         outcome = "refused"
@@ -117,9 +127,9 @@ def _discover_body(body: bytes, header_id: str | None) -> tuple[list[str], str]:
     """The paths and the request id: the body's `requestId`, else an `X-Request-Id` header
     (so a tracing proxy's id carries through to the plugin), else a fresh one."""
     try:
-        doc = orjson.loads(body)
-    except orjson.JSONDecodeError as exc:
-        raise codes.InvalidRequestError(f"is not valid JSON ({exc})", field="body",
+        doc = loads_strict(body)  # strict: a duplicate key must not silently take the last value
+    except JSONRejected as exc:
+        raise codes.InvalidRequestError(f"is not valid I-JSON ({exc.reason})", field="body",
                                         expected="a JSON object", got=None) from None  # fmt: skip
     if isinstance(doc, dict) and "requestId" not in doc and header_id is not None:
         doc = {**doc, "requestId": header_id}
@@ -129,6 +139,19 @@ def _discover_body(body: bytes, header_id: str | None) -> tuple[list[str], str]:
         raise codes.InvalidRequestError(exc.problem, field=exc.field or "body",
                                         expected=exc.expected, got=exc.got) from None  # fmt: skip
     return doc["paths"], doc.get("requestId") or uuid.uuid4().hex
+
+
+_HEADER_SAFE = re.compile(r"[\x21-\x7e]+")
+
+
+def is_header_safe(request_id: str) -> bool:
+    """Whether the id can be echoed in `X-Request-Id` as it is: visible ASCII only.
+
+    Any JSON string is a valid requestId, but a header holds latin-1 bytes without controls.
+    Rather than invent an encoding a client would have to know to undo, an id that is not
+    visible ASCII is not echoed in the header at all; the body carries it exactly.
+    """
+    return _HEADER_SAFE.fullmatch(request_id) is not None
 
 
 async def run_unless_client_leaves(request: Request, work: Awaitable[T]) -> T | None:
@@ -174,7 +197,9 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", summary="Readiness: config loaded, eager plugins up", tags=["operations"])
+@router.get("/readyz", summary="Readiness: config loaded, eager plugins up", tags=["operations"],
+            responses={200: {"model": Readiness}, 503: {"model": Readiness,
+                       "description": "Eager plugins still starting (or failed)"}})  # fmt: skip
 async def readyz(request: Request) -> Response:
     waiting = gateway_state(request).pool.not_ready()
     if waiting:

@@ -1,17 +1,23 @@
 """The gateway's front-door checks, as one pure ASGI middleware in front of every route.
 
 A local service is still reachable from a browser: a hostile page can aim requests at
-127.0.0.1 (DNS rebinding, cross-origin POSTs). So the Host header must be a loopback name,
-requests carrying an Origin must come from a listed origin, POSTs must be JSON (no form
-posts), an optional bearer token is checked in constant time, and bodies are capped.
+127.0.0.1 (DNS rebinding, cross-origin POSTs). So the one Host header must be exactly a
+loopback name or address (with an optional port), requests carrying an Origin must come from
+the gateway's own origin or a listed one, POSTs must be JSON (no form posts), an optional
+bearer token is checked in constant time, and bodies are capped.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
-from collections.abc import Awaitable, Callable, MutableMapping
+import re
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
+
+from starlette.requests import ClientDisconnect
+from starlette.routing import BaseRoute, Match
 
 from .problems import BodyTooLarge, http_problem
 
@@ -25,18 +31,37 @@ UNAUTHENTICATED_PATHS = frozenset({"/healthz", "/readyz"})
 
 
 def is_loopback_host(host: str) -> bool:
-    """`localhost`, 127.0.0.0/8 or ::1, with or without a port."""
-    host = host.strip().lower()
-    if host.startswith("["):
-        host = host[1 : host.find("]")] if "]" in host else host
-    elif host.count(":") == 1:
-        host = host.split(":", 1)[0]
+    """A bind address: `localhost`, or an IP literal in 127.0.0.0/8 or ::1 (no port)."""
+    host = host.strip().lower().removeprefix("[").removesuffix("]")
     if host in ("localhost", "localhost."):
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+_AUTHORITY = re.compile(r"(?P<host>\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(?P<port>[0-9]{1,5}))?")
+
+
+def loopback_authority(value: str) -> tuple[str, int | None] | None:
+    """(host, port) when `value` is exactly a loopback host with an optional port, else None.
+
+    Strict on purpose (DNS rebinding): the whole value must match, so `[::1]evil.com`,
+    `localhost:80@evil`, `127.0.0.1 evil` and a bare `::1` are all refused.
+    """
+    match = _AUTHORITY.fullmatch(value.lower())
+    if match is None:
+        return None
+    host, port = match["host"], int(match["port"]) if match["port"] else None
+    if port is not None and port > 65535:
+        return None
+    try:
+        address = ipaddress.ip_address(host[1:-1] if host[0] == "[" else host)
+    except ValueError:
+        return (host, port) if host in ("localhost", "localhost.") else None
+    bracketed_as_required = (host[0] == "[") == (address.version == 6)
+    return (host, port) if address.is_loopback and bracketed_as_required else None
 
 
 class SecurityMiddleware:
@@ -48,8 +73,10 @@ class SecurityMiddleware:
         allowed_origins: list[str],
         allowed_hosts: list[str],
         max_body_bytes: int,
+        routes: Sequence[BaseRoute] = (),
     ) -> None:
         self.app = app
+        self.routes = routes
         self.token = token.encode() if token else None
         self.allowed_origins = {o.rstrip("/") for o in allowed_origins}
         self.allowed_hosts = {h.lower() for h in allowed_hosts}
@@ -59,29 +86,36 @@ class SecurityMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-        refusal = self._refusal(scope, headers)
+        refusal = self._refusal(scope)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
-        await self.app(scope, self._capped(receive), send)
+        # a client that left (or that the front door closed) mid-body has nobody to answer
+        with contextlib.suppress(ClientDisconnect):
+            await self.app(scope, self._capped(receive), send)
 
-    def _refusal(self, scope: Scope, headers: dict[str, str]) -> Any:
-        host = headers.get("host", "")
-        if not (is_loopback_host(host) or host.lower() in self.allowed_hosts):
+    def _refusal(self, scope: Scope) -> Any:
+        hosts = [v.decode("latin-1") for k, v in scope["headers"] if k == b"host"]
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        if len(hosts) != 1:
+            return http_problem(403, "Forbidden host",
+                                f"exactly one Host header is required, got {len(hosts)}")  # fmt: skip
+        host = hosts[0]
+        if loopback_authority(host) is None and host.lower() not in self.allowed_hosts:
             return http_problem(403, "Forbidden host",
                                 f"Host {host!r} is not a loopback name; the gateway answers "
                                 "loopback requests only (DNS rebinding protection)")  # fmt: skip
         origin = headers.get("origin")
-        if origin is not None and origin.rstrip("/") not in self.allowed_origins:
+        if origin is not None and not self._origin_allowed(origin, scope):
             return http_problem(403, "Forbidden origin",
-                                f"Origin {origin!r} is not in gateway.allowed_origins")  # fmt: skip
+                                f"Origin {origin!r} is neither the gateway's own origin nor in "
+                                "gateway.allowed_origins")  # fmt: skip
         if self.token is not None and scope["path"] not in UNAUTHENTICATED_PATHS:
             scheme, _, given = headers.get("authorization", "").partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(given.encode(), self.token):
                 return http_problem(401, "Unauthorized", "a valid bearer token is required",
                                     headers={"WWW-Authenticate": 'Bearer realm="gpp"'})  # fmt: skip
-        if scope["method"] == "POST":
+        if scope["method"] == "POST" and not self._refused_by_router(scope):
             media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if media_type != "application/json":
                 return http_problem(415, "Unsupported media type",
@@ -91,6 +125,26 @@ class SecurityMiddleware:
                 return http_problem(413, "Request body too large",
                                     f"body of {length} bytes exceeds {self.max_body_bytes}")  # fmt: skip
         return None
+
+    def _refused_by_router(self, scope: Scope) -> bool:
+        """Whether the router will answer 405 (the path exists, not for this method). Only then
+        are a POST's body rules moot; anything else, unknown paths included, gets them."""
+        matches = {route.matches(scope)[0] for route in self.routes}
+        return Match.FULL not in matches and Match.PARTIAL in matches
+
+    def _origin_allowed(self, origin: str, scope: Scope) -> bool:
+        """A listed origin, or the gateway's own: its scheme, a loopback host, the port it
+        serves on (so its /docs page can call it)."""
+        origin = origin.rstrip("/")
+        if origin in self.allowed_origins:
+            return True
+        scheme, sep, authority = origin.partition("://")
+        server_port = (scope.get("server") or (None, None))[1]
+        if not sep or scheme.lower() != scope.get("scheme", "http") or server_port is None:
+            return False
+        parsed = loopback_authority(authority)
+        default_port = 443 if scheme.lower() == "https" else 80
+        return parsed is not None and (parsed[1] or default_port) == server_port
 
     def _capped(self, receive: Receive) -> Receive:
         """Count streamed body bytes too: a chunked body has no Content-Length to refuse."""

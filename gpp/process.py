@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from . import codes
 from .sandbox import SandboxPolicy, SandboxUnavailable, SpawnPlan, plan
@@ -153,6 +154,13 @@ async def wait_exit(proc: asyncio.subprocess.Process, timeout: float) -> int | N
         return None
 
 
+@runtime_checkable
+class CountsSkippedLines(Protocol):
+    """A line sink that wants to know how many lines a flood skipped unread (to count them)."""
+
+    def lines_skipped(self, count: int) -> None: ...
+
+
 class StderrRing:
     """The last lines a plugin wrote to stderr, bounded in count and bytes.
 
@@ -172,7 +180,10 @@ class StderrRing:
         while chunk := await stream.read(65536):
             self.total_bytes += len(chunk)
             *complete, partial = (partial + chunk).split(b"\n")
-            for raw in complete[-self.lines.maxlen :] if self.lines.maxlen else complete:
+            kept = complete[-self.lines.maxlen :] if self.lines.maxlen else complete
+            if len(kept) < len(complete) and isinstance(on_line, CountsSkippedLines):
+                on_line.lines_skipped(len(complete) - len(kept))
+            for raw in kept:
                 self._add(raw, on_line)
             if len(partial) > self.max_line_bytes:
                 self._add(partial, on_line)

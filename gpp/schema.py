@@ -7,6 +7,7 @@ exception unwinds, so the happy path builds no strings at all.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -235,18 +236,48 @@ def path_problem(path: Any) -> str | None:
     return None
 
 
-_VALID_PATHS: set[str] = set()
-"""Paths already found valid: a result names the same few files thousands of times."""
+class ValidPathCache:
+    """Paths already found valid: a result names the same few files thousands of times, and a
+    set lookup is ~4x cheaper than re-checking the rules (534 vs 2,135 ns a path).
+
+    Bounded by bytes, not entries: paths come from hostile requests too, and an entry bound
+    let 65,536 one-MiB paths pin 64 GiB. Long paths are never kept (they are rare, and one
+    would evict thousands of short ones); when the byte budget is spent, the cache starts over.
+    """
+
+    def __init__(self, max_bytes: int = 4 * 1024 * 1024, max_path_chars: int = 1024) -> None:
+        self.max_bytes = max_bytes
+        self.max_path_chars = max_path_chars
+        self._string_bytes = 0
+        self._paths: set[str] = set()
+
+    @property
+    def bytes(self) -> int:
+        """Memory held: the strings and the set's own table."""
+        return self._string_bytes + sys.getsizeof(self._paths)
+
+    def __contains__(self, path: str) -> bool:
+        return path in self._paths
+
+    def add(self, path: str) -> None:
+        if len(path) > self.max_path_chars or path in self._paths:
+            return
+        self._paths.add(path)
+        self._string_bytes += sys.getsizeof(path)
+        if self.bytes > self.max_bytes:  # checked after the add: the table may have grown
+            self._paths = {path}  # a fresh set; clear() would keep the grown table
+            self._string_bytes = sys.getsizeof(path)
+
+
+VALID_PATHS = ValidPathCache()
 
 
 def _check_path(value: Any) -> None:
-    if type(value) is str and value in _VALID_PATHS:
+    if type(value) is str and value in VALID_PATHS:
         return
     problem = path_problem(value)
     if problem is None:
-        if len(_VALID_PATHS) > 65_536:
-            _VALID_PATHS.clear()
-        _VALID_PATHS.add(value)
+        VALID_PATHS.add(value)
     else:
         raise Violation(
             f"is not a repo-relative path ({problem})", "repo-relative path", describe(value)

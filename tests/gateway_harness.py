@@ -20,6 +20,7 @@ import uvicorn
 from conftest import FIXTURE_PLUGINS, REPO
 
 from app.config import load_config
+from app.front_door import server_config
 from app.main import create_app
 
 
@@ -116,9 +117,10 @@ class Gateway:
 
 @contextmanager
 def running_gateway(config_path: Path) -> Iterator[Gateway]:
-    app = create_app(load_config(config_path))
-    server = _Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None,
-                                    access_log=False, timeout_graceful_shutdown=5))  # fmt: skip
+    config = load_config(config_path)
+    app = create_app(config)
+    server = _Server(server_config(app, config.gateway, host="127.0.0.1", port=0,
+                                   timeout_graceful_shutdown=5))  # fmt: skip
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     if not server.ready.wait(30):

@@ -1,0 +1,158 @@
+"""The HTTP connection itself: how big and how slow a request may be, before any route runs.
+
+uvicorn's httptools protocol accepts a request head of any size (a 64 MB header was parsed by
+quadratic concatenation) and waits for ever on a connection that sends half a head, or a body
+shorter than its Content-Length. `FrontDoorProtocol` adds three bounds to it, for every route:
+the head's size (→ 431), the time from connection (or from the first byte of a keep-alive
+request) to the end of the head (→ 408), and the time from the head to the end of the body
+(→ 408). Each ends the connection: a client that broke a bound cannot be trusted to frame the
+next request. The answers are written here, raw, because no route has seen the request yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+
+from .config import GatewayConfig
+from .problems import PROBLEM_TYPE
+
+log = logging.getLogger("gpp.front_door")
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    max_header_bytes: int
+    header_timeout_s: float
+    body_timeout_s: float
+
+
+class FrontDoorProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a size bound on the head and deadlines on head and body.
+
+    The head is measured as the bytes received while it is incomplete, counted after each read
+    is parsed, so a read that completes the head and carries body bytes is never held against
+    it; the read in which a pipelined request begins may be counted whole (an over-estimate of
+    at most one read, only for pipelining clients).
+    """
+
+    limits: ConnectionLimits  # set by `protocol_class`
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._in_head = True
+        self._head_bytes = 0
+        self._refused = False
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm(self.limits.header_timeout_s, "header")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return
+        super().data_received(data)
+        if self._in_head and not self._refused:  # a head still incomplete after this read
+            self._head_bytes += len(data)
+            if self._head_bytes > self.limits.max_header_bytes:
+                self._refuse_oversized_head()
+
+    def on_message_begin(self) -> None:
+        if self._refused:
+            return
+        super().on_message_begin()
+        self._in_head = True
+        self._head_bytes = 0
+        if self._deadline is None:  # a keep-alive request: its head starts now
+            self._arm(self.limits.header_timeout_s, "header")
+
+    def on_headers_complete(self) -> None:
+        if self._refused:
+            return
+        self._in_head = False
+        self._disarm()
+        head_bytes = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
+        if head_bytes > self.limits.max_header_bytes:  # the whole head came in one read
+            self._refuse_oversized_head()
+            return
+        super().on_headers_complete()
+        if not self.parser.should_upgrade():
+            self._arm(self.limits.body_timeout_s, "body")
+
+    def on_body(self, body: bytes) -> None:
+        if not self._refused:
+            super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        if not self._refused:
+            super().on_message_complete()
+
+    def _refuse_oversized_head(self) -> None:
+        self._refuse(431, "Request header fields too large",
+                     f"the request head exceeds {self.limits.max_header_bytes} bytes")  # fmt: skip
+
+    def _arm(self, seconds: float, phase: str) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(seconds, self._timed_out, phase, seconds)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _timed_out(self, phase: str, seconds: float) -> None:
+        self._deadline = None
+        self._refuse(
+            408, "Request timeout", f"the request {phase} did not arrive within {seconds:g} s"
+        )
+
+    def _refuse(self, status: int, title: str, detail: str) -> None:
+        """Answer (unless a response already began) and close; a waiting route sees a disconnect."""
+        self._disarm()
+        self._refused = True
+        log.warning("front door refusal", extra={"fields": {
+            "status": status, "detail": detail, "client": _peer(self.client)}})  # fmt: skip
+        if self.transport.is_closing():
+            return
+        if self.cycle is None or not self.cycle.response_started:
+            body = orjson.dumps({"type": "about:blank", "title": title, "status": status,
+                                 "detail": detail})  # fmt: skip
+            self.transport.write(
+                STATUS_LINE[status]
+                + f"content-type: {PROBLEM_TYPE}\r\ncontent-length: {len(body)}\r\n".encode()
+                + b"connection: close\r\n\r\n"
+                + body
+            )
+        self.transport.close()
+
+
+def _peer(client: tuple[str, int] | None) -> str | None:
+    return f"{client[0]}:{client[1]}" if client else None
+
+
+def protocol_class(limits: ConnectionLimits) -> type[FrontDoorProtocol]:
+    """A protocol class bound to these limits (uvicorn builds one protocol per connection)."""
+    return type("BoundFrontDoorProtocol", (FrontDoorProtocol,), {"limits": limits})
+
+
+def server_config(app: Any, gateway: GatewayConfig, **options: Any) -> uvicorn.Config:
+    """The uvicorn settings every gateway runs with, the CLI's and the tests' alike."""
+    limits = ConnectionLimits(
+        max_header_bytes=gateway.max_header_bytes,
+        header_timeout_s=gateway.header_timeout_s,
+        body_timeout_s=gateway.body_timeout_s,
+    )
+    return uvicorn.Config(app, http=protocol_class(limits), log_config=None, access_log=False,
+                          **options)  # fmt: skip
