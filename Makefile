@@ -63,5 +63,10 @@ bench: install
 	$(BIN)/python bench/gateway.py
 	$(BIN)/python bench/sandbox.py
 
+# The soak: `make soak` (180 s; SOAK_ARGS="--duration 600 --seed 1 --faults …" to vary it).
+.PHONY: soak
+soak: install
+	$(BIN)/python bench/soak.py $(SOAK_ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_SDK)/node_modules

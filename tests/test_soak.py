@@ -1,0 +1,113 @@
+"""The soak (bench/soak.py): its 60 s quick run holds every invariant, and its checks can fail.
+
+The quick run's plugins and faults are the constants below. A fault whose hole is still open on
+`main` is left out, so `make test` passes on a healthy gateway; turn it on when its fix lands:
+
+- `stop-reading` (hole 2): a plugin that stops reading stdin wedges its session under a ~300 KB
+  discover; requests to it then hang (lost).
+- `vanish`: a client that leaves while its session is starting leaves a half-started session in
+  the slot (every later request on it: HTTP 500 `UsageError: cannot send discover while awaiting
+  hello`; shutdown: a traceback), and a client that leaves mid-body raises `ClientDisconnect`
+  out of the route (logged as an unhandled exception).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from conftest import REPO
+
+QUICK_PLUGINS = ("reference-detector", "reference-detector-node", "soak-erratic", "soak-deaf")
+QUICK_FAULTS = ("slow", "crash", "garbage", "error", "flood", "sigkill", "trickle")
+QUICK_SEED = 20261203
+QUICK_BOUND_S = 300  # 60 s of load, the drain (client timeout), SIGTERM's bound, set-up
+
+
+def load_soak() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("soak", REPO / "bench" / "soak.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["soak"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+soak = load_soak()
+
+
+def test_quick_soak_holds_every_invariant(tmp_path: Path) -> None:
+    results = tmp_path / "soak-results.json"
+    run = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "soak.py"), "--quick", "--seed", str(QUICK_SEED),
+         "--plugins", ",".join(QUICK_PLUGINS), "--faults", ",".join(QUICK_FAULTS),
+         "--json", str(results)],
+        capture_output=True, text=True, timeout=QUICK_BOUND_S, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads(results.read_text())
+    assert report["failed"] == []
+    assert all(entry["value"] == 0 for name, entry in report["invariants"].items()
+               if "slope" not in name)  # fmt: skip
+    assert set(report["servedByPlugin"]) == set(QUICK_PLUGINS)
+    assert set(report["faultsInjected"]) == set(QUICK_FAULTS)  # each fault really happened
+    assert report["sigterm"]["exitCode"] == 0
+    assert "lost" in run.stdout and "mixed" in run.stdout  # the table was printed
+
+
+def test_an_answer_to_another_request_is_mixed() -> None:
+    import random
+
+    asked = soak.plan_reference("reference-detector", "soak-a", random.Random(1))
+    other = soak.plan_reference("reference-detector", "soak-b", random.Random(2))
+    document = {"requestId": "soak-a", "unresolved": [{"path": other.paths[-1]}],
+                "resources": [{"name": "t00", "location": {"path": "f00.gfx"}}]}  # fmt: skip
+    reply = soak.Reply(200, {"x-request-id": "soak-a"}, json.dumps(document).encode())
+    assert "asked" in soak.verdict(asked, reply)
+    stolen = soak.Reply(502, {}, json.dumps({"requestId": "soak-b"}).encode())
+    assert "soak-b" in soak.verdict(asked, stolen)
+    echo = soak.plan_echo("soak-erratic", "soak-c", ["ok/soak-c"], [])
+    right = {"requestId": "soak-c", "resources": [{"name": soak.echo_name(["ok/soak-c"])}]}
+    assert soak.verdict(echo, soak.Reply(200, {"x-request-id": "soak-c"},
+                                         json.dumps(right).encode())) is None  # fmt: skip
+    assert "X-Request-Id" in soak.verdict(echo, soak.Reply(200, {"x-request-id": "soak-d"},
+                                                           json.dumps(right).encode()))  # fmt: skip
+
+
+def test_the_hostile_plugin_names_its_answer_as_the_soak_expects() -> None:
+    hostile = importlib.util.spec_from_file_location(
+        "soak_hostile", REPO / "tests" / "fixtures" / "plugins" / "soak_hostile.py"
+    )
+    assert hostile is not None and hostile.loader is not None
+    module = importlib.util.module_from_spec(hostile)
+    hostile.loader.exec_module(module)
+    paths = ["ok/x", "fault/flood/1", "big/0001/pp"]
+    assert module.echo_document(paths)["resources"][0]["name"] == soak.echo_name(paths)
+
+
+def test_zombie_children_and_marked_processes_are_found(tmp_path: Path) -> None:
+    token = "test-token"
+    child = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
+                             stdin=subprocess.PIPE, env={**os.environ, soak.RUN_MARKER: token})  # fmt: skip
+    try:
+        assert soak.wait_until(lambda: child.pid in soak.marked_processes(token), 10)
+        assert child.pid not in soak.zombie_children(os.getpid())
+        assert child.stdin is not None
+        child.stdin.close()  # it exits; unreaped, it is our zombie
+        assert soak.wait_until(lambda: child.pid in soak.zombie_children(os.getpid()), 10)
+        assert child.pid not in soak.marked_processes(token)  # a zombie has no environment
+    finally:
+        child.kill()
+        child.wait(10)
+    assert child.pid not in soak.zombie_children(os.getpid())
+
+
+def test_slope_is_per_minute_and_flat_for_noise() -> None:
+    assert soak.slope_per_minute([(t, 100 + t / 2) for t in range(60)]) == 30.0
+    assert soak.slope_per_minute([(t, 100 + (t % 2)) for t in range(60)]) < 0.1
+    assert soak.slope_per_minute([(0.0, 5.0)]) == 0.0
