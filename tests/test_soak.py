@@ -5,10 +5,12 @@ The quick run's plugins and faults are the constants below. A fault whose hole i
 
 - `stop-reading` (hole 2): a plugin that stops reading stdin wedges its session under a ~300 KB
   discover; requests to it then hang (lost).
-- `vanish`: a client that leaves while its session is starting leaves a half-started session in
-  the slot (every later request on it: HTTP 500 `UsageError: cannot send discover while awaiting
-  hello`; shutdown: a traceback), and a client that leaves mid-body raises `ClientDisconnect`
-  out of the route (logged as an unhandled exception).
+- `vanish` (new, found by the soak): a client that leaves while its session is starting leaves a
+  half-started session in the slot (every later request on it: HTTP 500 `UsageError: cannot send
+  discover while awaiting hello`; shutdown: a traceback); one that leaves mid-request frees the
+  slot while the shielded exchange still holds the session, so the next request waits behind it
+  and gets a 500 `RuntimeError: session is not running` if that exchange killed it; one that
+  leaves mid-body raises `ClientDisconnect` out of the route (an unhandled exception, logged `ok`).
 """
 
 from __future__ import annotations
