@@ -264,14 +264,19 @@ class Soak:
     # ------------------------------------------------------------------- what clients ask
 
     def plan(self, plugin: str, fault: str | None = None) -> Planned:
-        """A request to `plugin`; soak-erratic gets `fault`, or a random one now and then."""
+        """A request to `plugin`; soak-erratic gets `fault`, or else each fault once, then a
+        random one now and then."""
         rid = f"soak-{uuid.uuid4().hex}"
         if plugin in REFERENCE_PLUGINS:
             return plan_reference(plugin, rid, self.rng)
         paths, faults = [f"ok/{rid}"], []
         directives = [f for f in DIRECTIVE_FAULTS if f in self.faults]
-        if plugin == ERRATIC and fault is None and directives and self.rng.random() < FAULT_SHARE:
-            fault = self.rng.choice(directives)
+        if plugin == ERRATIC and fault is None and directives:
+            not_yet = [f for f in directives if not self.injected[f]]
+            if not_yet:
+                fault = not_yet[0]
+            elif self.rng.random() < FAULT_SHARE:
+                fault = self.rng.choice(directives)
         if plugin == ERRATIC and fault is not None:
             faults.append(fault)
             paths.append(self.directive(fault))
@@ -628,7 +633,7 @@ def render(report: dict[str, Any]) -> str:
     rows.append(f"  (SIGTERM took {sigterm['seconds']} s, bound {sigterm['boundSeconds']} s; "
                 f"fd {report['fd']['first']} → {report['fd']['last']}, "
                 f"RSS {report['rssMiB']['first']} → {report['rssMiB']['last']} MiB)")  # fmt: skip
-    return "\n".join(rows)
+    return "\n".join(row.rstrip() for row in rows)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
