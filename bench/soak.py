@@ -10,8 +10,8 @@ concurrent clients for a bounded time, then checks what a gateway must never do:
   and every plugin's document encodes the paths it was asked about, so this is checked exactly);
 - 500s and unhandled exceptions in the gateway's log: a fault must end in its own status code;
 - zombies: a child of the gateway in state Z for two samples a second or more apart, or at the end;
-- orphans: a plugin process (marked by an environment variable only plugins get) alive after
-  the gateway exited;
+- orphans: a plugin process (marked by an environment variable only plugins get, or working
+  in the run's temporary directory) alive after the gateway exited;
 - fd and RSS slopes: least-squares lines through a sample a second, after the warm-up;
 - SIGTERM: the gateway exits 0 within grace + shutdown_ms + a margin, and takes its plugins.
 
@@ -48,7 +48,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE_PLUGIN = REPO / "tests" / "fixtures" / "plugins" / "soak_hostile.py"
-RUN_MARKER = "GPP_SOAK_RUN"  # in every plugin's environment: how orphans are found
+RUN_MARKER = "GPP_SOAK_RUN"  # in every plugin's environment: one way orphans are found
 
 REFERENCE_PLUGINS = ("reference-detector", "reference-detector-node")
 ERRATIC, DEAF = "soak-erratic", "soak-deaf"
@@ -409,13 +409,16 @@ def zombie_children(parent: int) -> list[int]:
     return found
 
 
-def marked_processes(token: str) -> list[int]:
-    """Live processes whose environment carries this run's marker: plugins and their kin."""
+def marked_processes(token: str, workdir: Path) -> list[int]:
+    """Live processes of this run's plugins and their kin: the marker in their environment, or
+    a working directory inside the run's own (a plugin that scrubs its environment is found)."""
     needle = f"{RUN_MARKER}={token}".encode()
     found = []
     for pid in _pids():
         with contextlib.suppress(OSError):
-            if needle in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"):
+            cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            if needle in environ or cwd.is_relative_to(workdir):
                 found.append(pid)
     return found
 
@@ -655,8 +658,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if gateway.poll() is None:
                 gateway.kill()
                 gateway.wait(30)
-        wait_until(lambda: not marked_processes(token), 3)
-        orphans = marked_processes(token)
+        wait_until(lambda: not marked_processes(token, Path(tmp)), 3)
+        orphans = marked_processes(token, Path(tmp))
         for pid in orphans:  # found and counted; now leave nothing behind
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)

@@ -93,20 +93,27 @@ def test_the_hostile_plugin_names_its_answer_as_the_soak_expects() -> None:
 
 
 def test_zombie_children_and_marked_processes_are_found(tmp_path: Path) -> None:
-    token = "test-token"
-    child = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
-                             stdin=subprocess.PIPE, env={**os.environ, soak.RUN_MARKER: token})  # fmt: skip
+    token, elsewhere = "test-token", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    read_stdin = [sys.executable, "-c", "import sys; sys.stdin.read()"]
+    marked = subprocess.Popen(read_stdin, stdin=subprocess.PIPE, cwd=elsewhere,
+                              env={**os.environ, soak.RUN_MARKER: token})  # fmt: skip
+    inside = subprocess.Popen(read_stdin, stdin=subprocess.PIPE, cwd=tmp_path, env={})
     try:
-        assert soak.wait_until(lambda: child.pid in soak.marked_processes(token), 10)
-        assert child.pid not in soak.zombie_children(os.getpid())
-        assert child.stdin is not None
-        child.stdin.close()  # it exits; unreaped, it is our zombie
-        assert soak.wait_until(lambda: child.pid in soak.zombie_children(os.getpid()), 10)
-        assert child.pid not in soak.marked_processes(token)  # a zombie has no environment
+        assert soak.wait_until(lambda: {marked.pid, inside.pid}
+                               <= set(soak.marked_processes(token, tmp_path)), 10)  # fmt: skip
+        assert marked.pid in soak.marked_processes(token, elsewhere / "x")
+        assert inside.pid not in soak.marked_processes("other", elsewhere)
+        assert marked.pid not in soak.zombie_children(os.getpid())
+        assert marked.stdin is not None
+        marked.stdin.close()  # it exits; unreaped, it is our zombie
+        assert soak.wait_until(lambda: marked.pid in soak.zombie_children(os.getpid()), 10)
+        assert marked.pid not in soak.marked_processes(token, tmp_path)  # zombies are not live
     finally:
-        child.kill()
-        child.wait(10)
-    assert child.pid not in soak.zombie_children(os.getpid())
+        for child in (marked, inside):
+            child.kill()
+            child.wait(10)
+    assert marked.pid not in soak.zombie_children(os.getpid())
 
 
 def test_slope_is_per_minute_and_flat_for_noise() -> None:
