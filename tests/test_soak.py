@@ -1,4 +1,4 @@
-"""The soak (bench/soak.py): its 60 s quick run holds every invariant, and its checks can fail.
+"""The soak (bench/soak/): its 60 s quick run holds every invariant, and its checks can fail.
 
 The quick run's plugins and faults are the constants below. A fault whose hole is still open on
 `main` is left out, so `make test` passes on a healthy gateway; turn it on when its fix lands:
@@ -18,12 +18,15 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 from conftest import REPO
+
+sys.path.insert(0, str(REPO))  # bench/ holds tools, not an installed package
+from bench.soak import gateway, plans, procfs, rawhttp, report
 
 QUICK_PLUGINS = ("reference-detector", "reference-detector-node", "soak-erratic", "soak-deaf")
 QUICK_FAULTS = ("slow", "crash", "garbage", "error", "flood", "sigkill", "trickle")
@@ -31,25 +34,13 @@ QUICK_SEED = 20261203
 QUICK_BOUND_S = 300  # 60 s of load, the drain (client timeout), SIGTERM's bound, set-up
 
 
-def load_soak() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("soak", REPO / "bench" / "soak.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["soak"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-soak = load_soak()
-
-
 def test_quick_soak_holds_every_invariant(tmp_path: Path) -> None:
     results = tmp_path / "soak-results.json"
     run = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "soak.py"), "--quick", "--seed", str(QUICK_SEED),
+        [sys.executable, "-m", "bench.soak", "--quick", "--seed", str(QUICK_SEED),
          "--plugins", ",".join(QUICK_PLUGINS), "--faults", ",".join(QUICK_FAULTS),
          "--json", str(results)],
-        capture_output=True, text=True, timeout=QUICK_BOUND_S, cwd=tmp_path, check=False,
+        capture_output=True, text=True, timeout=QUICK_BOUND_S, cwd=REPO, check=False,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
     report = json.loads(results.read_text())
@@ -63,21 +54,19 @@ def test_quick_soak_holds_every_invariant(tmp_path: Path) -> None:
 
 
 def test_an_answer_to_another_request_is_mixed() -> None:
-    import random
-
-    asked = soak.plan_reference("reference-detector", "soak-a", random.Random(1))
-    other = soak.plan_reference("reference-detector", "soak-b", random.Random(2))
+    asked = plans.plan_reference("reference-detector", "soak-a", random.Random(1))
+    other = plans.plan_reference("reference-detector", "soak-b", random.Random(2))
     document = {"requestId": "soak-a", "unresolved": [{"path": other.paths[-1]}],
                 "resources": [{"name": "t00", "location": {"path": "f00.gfx"}}]}  # fmt: skip
-    reply = soak.Reply(200, {"x-request-id": "soak-a"}, json.dumps(document).encode())
-    assert "asked" in soak.verdict(asked, reply)
-    stolen = soak.Reply(502, {}, json.dumps({"requestId": "soak-b"}).encode())
-    assert "soak-b" in soak.verdict(asked, stolen)
-    echo = soak.plan_echo("soak-erratic", "soak-c", ["ok/soak-c"], [])
-    right = {"requestId": "soak-c", "resources": [{"name": soak.echo_name(["ok/soak-c"])}]}
-    assert soak.verdict(echo, soak.Reply(200, {"x-request-id": "soak-c"},
+    reply = rawhttp.Reply(200, {"x-request-id": "soak-a"}, json.dumps(document).encode())
+    assert "asked" in plans.verdict(asked, reply)
+    stolen = rawhttp.Reply(502, {}, json.dumps({"requestId": "soak-b"}).encode())
+    assert "soak-b" in plans.verdict(asked, stolen)
+    echo = plans.plan_echo("soak-erratic", "soak-c", ["ok/soak-c"], [])
+    right = {"requestId": "soak-c", "resources": [{"name": plans.echo_name(["ok/soak-c"])}]}
+    assert plans.verdict(echo, rawhttp.Reply(200, {"x-request-id": "soak-c"},
                                          json.dumps(right).encode())) is None  # fmt: skip
-    assert "X-Request-Id" in soak.verdict(echo, soak.Reply(200, {"x-request-id": "soak-d"},
+    assert "X-Request-Id" in plans.verdict(echo, rawhttp.Reply(200, {"x-request-id": "soak-d"},
                                                            json.dumps(right).encode()))  # fmt: skip
 
 
@@ -89,7 +78,7 @@ def test_the_hostile_plugin_names_its_answer_as_the_soak_expects() -> None:
     module = importlib.util.module_from_spec(hostile)
     hostile.loader.exec_module(module)
     paths = ["ok/x", "fault/flood/1", "big/0001/pp"]
-    assert module.echo_document(paths)["resources"][0]["name"] == soak.echo_name(paths)
+    assert module.echo_document(paths)["resources"][0]["name"] == plans.echo_name(paths)
 
 
 def test_zombie_children_and_marked_processes_are_found(tmp_path: Path) -> None:
@@ -97,26 +86,26 @@ def test_zombie_children_and_marked_processes_are_found(tmp_path: Path) -> None:
     elsewhere.mkdir()
     read_stdin = [sys.executable, "-c", "import sys; sys.stdin.read()"]
     marked = subprocess.Popen(read_stdin, stdin=subprocess.PIPE, cwd=elsewhere,
-                              env={**os.environ, soak.RUN_MARKER: token})  # fmt: skip
+                              env={**os.environ, procfs.RUN_MARKER: token})  # fmt: skip
     inside = subprocess.Popen(read_stdin, stdin=subprocess.PIPE, cwd=tmp_path, env={})
     try:
-        assert soak.wait_until(lambda: {marked.pid, inside.pid}
-                               <= set(soak.marked_processes(token, tmp_path)), 10)  # fmt: skip
-        assert marked.pid in soak.marked_processes(token, elsewhere / "x")
-        assert inside.pid not in soak.marked_processes("other", elsewhere)
-        assert marked.pid not in soak.zombie_children(os.getpid())
+        assert gateway.wait_until(lambda: {marked.pid, inside.pid}
+                               <= set(procfs.marked_processes(token, tmp_path)), 10)  # fmt: skip
+        assert marked.pid in procfs.marked_processes(token, elsewhere / "x")
+        assert inside.pid not in procfs.marked_processes("other", elsewhere)
+        assert marked.pid not in procfs.zombie_children(os.getpid())
         assert marked.stdin is not None
         marked.stdin.close()  # it exits; unreaped, it is our zombie
-        assert soak.wait_until(lambda: marked.pid in soak.zombie_children(os.getpid()), 10)
-        assert marked.pid not in soak.marked_processes(token, tmp_path)  # zombies are not live
+        assert gateway.wait_until(lambda: marked.pid in procfs.zombie_children(os.getpid()), 10)
+        assert marked.pid not in procfs.marked_processes(token, tmp_path)  # zombies are not live
     finally:
         for child in (marked, inside):
             child.kill()
             child.wait(10)
-    assert marked.pid not in soak.zombie_children(os.getpid())
+    assert marked.pid not in procfs.zombie_children(os.getpid())
 
 
 def test_slope_is_per_minute_and_flat_for_noise() -> None:
-    assert soak.slope_per_minute([(t, 100 + t / 2) for t in range(60)]) == 30.0
-    assert soak.slope_per_minute([(t, 100 + (t % 2)) for t in range(60)]) < 0.1
-    assert soak.slope_per_minute([(0.0, 5.0)]) == 0.0
+    assert report.slope_per_minute([(t, 100 + t / 2) for t in range(60)]) == 30.0
+    assert report.slope_per_minute([(t, 100 + (t % 2)) for t in range(60)]) < 0.1
+    assert report.slope_per_minute([(0.0, 5.0)]) == 0.0
