@@ -90,6 +90,7 @@ class Soak:
         return plan_echo(plugin, rid, paths, faults)
 
     def directive(self, fault: str) -> str:
+        """The path that asks soak_hostile.py for `fault`."""
         if fault == "slow":  # half within the budget, half past it
             late = self.rng.random() < 0.5
             ms = (
