@@ -79,5 +79,10 @@ fuzz: install
 			-print_final_stats=1 || exit 1; \
 	done
 
+# The soak: `make soak` (180 s; SOAK_ARGS="--duration 600 --seed 1 --faults …" to vary it).
+.PHONY: soak
+soak: install
+	$(BIN)/python -m bench.soak $(SOAK_ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_SDK)/node_modules
