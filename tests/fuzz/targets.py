@@ -8,6 +8,7 @@ any other exception escapes and is the finding.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from typing import Any
@@ -160,7 +161,22 @@ def _valid_parse(message: Any) -> bool:
         isinstance(message, jsonrpc.Request)
         and isinstance(message.method, str)
         and (message.params is None or isinstance(message.params, (list, dict)))
+        and _is_i_json([message.method, message.params, _id_or_none(message.id)])
     )
+
+
+def _id_or_none(request_id: Any) -> Any:
+    return None if request_id is jsonrpc.NO_ID else request_id
+
+
+def _is_i_json(value: Any) -> bool:
+    """What a request carries can be written on as UTF-8 JSON: no NaN, infinity or lone
+    surrogate (UnicodeEncodeError is a ValueError)."""
+    try:
+        json.dumps(value, allow_nan=False, ensure_ascii=False).encode()
+    except ValueError:
+        return False
+    return True
 
 
 def jsonrpc_line(data: bytes) -> None:
