@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Generic, TypeVar
 
@@ -213,29 +213,36 @@ class External:
 Symbol = ClassRef[B] | CallRef[B] | External
 
 
-@dataclass
 class Modules(Generic[B]):
-    """Every scanned module of a request, for resolving names across files."""
+    """Every scanned module of a request, for resolving names across files.
 
-    modules: Sequence[ModuleFacts[B]]
-    _by_name: dict[str, ModuleFacts[B]] = field(default_factory=dict)
+    Lookups are indexed (every dotted suffix of every module name) and resolutions cached, so
+    a link over thousands of files stays linear.
+    """
 
-    def __post_init__(self) -> None:
-        for module in self.modules:  # path order: the first of two same-named modules wins
-            self._by_name.setdefault(module.module, module)
+    def __init__(self, modules: Sequence[ModuleFacts[B]]) -> None:
+        self.modules = modules
+        self._by_suffix: dict[str, ModuleFacts[B]] = {}
+        self._resolved: dict[tuple[str, str], Symbol[B]] = {}
+        for module in modules:  # path order: the first of two same-named modules wins
+            self._by_suffix.setdefault(module.module, module)
+        for module in modules:  # then suffixes: an exact name beats a deeper module's tail
+            parts = module.module.split(".")
+            for cut in range(1, len(parts)):
+                self._by_suffix.setdefault(".".join(parts[cut:]), module)
 
     def find_module(self, name: str) -> ModuleFacts[B] | None:
         """The scanned module `name` names, also where the repo holds it deeper (`src/app`)."""
-        if name in self._by_name:
-            return self._by_name[name]
-        suffix = "." + name
-        for module in self.modules:
-            if module.module.endswith(suffix):
-                return module
-        return None
+        return self._by_suffix.get(name)
 
     def resolve(self, module: ModuleFacts[B], name: str, depth: int = 0) -> Symbol[B]:
         """What `name` (dotted) means inside `module`."""
+        key = (module.path, name)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(module, name, depth)
+        return self._resolved[key]
+
+    def _resolve(self, module: ModuleFacts[B], name: str, depth: int) -> Symbol[B]:
         if depth > 32:
             return External(name)
         head, _, rest = name.partition(".")
