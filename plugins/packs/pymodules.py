@@ -1,9 +1,9 @@
 """Python modules as facts for the packs: names, imports, classes; and name resolution across files.
 
 `module_facts(path, tree, describe)` reads one parsed module (never runs it): what each top-level
-name is bound to (a class, a call such as `declarative_base()`, an import) and, for every class
-at any depth, its bases and keywords as written plus whatever the pack's `describe` hook learns
-from its body. `Modules` then resolves a name as Python would see it from a module — through
+name is bound to (a class, a call such as `declarative_base()`, an import) and, for every
+module-level class (also under `if`/`try`), its bases, keywords and decorators as written plus
+whatever the pack's `describe` hook learns from its body. `Modules` then resolves a name as Python would see it from a module — through
 assignments and imports, into the other scanned files — so a pack can follow inheritance across
 modules without importing anything. Names that lead outside the scanned files come back as
 `External` with their dotted import path (`sqlalchemy.orm.DeclarativeBase`).

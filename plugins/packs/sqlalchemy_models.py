@@ -236,9 +236,16 @@ class _Mapper:
 
     def __init__(self, modules: Modules[ModelBody]) -> None:
         self.modules = modules
+        self._flavors: dict[tuple[str, int], str | None] = {}
 
     def flavor(self, ref: ClassRef[ModelBody]) -> str | None:
-        """ "sqlalchemy", "flask", "sqlmodel", or None for a class outside any ORM."""
+        """The ORM a class belongs to: "sqlalchemy", "flask", "sqlmodel"; None for none."""
+        key = (ref.module.path, ref.cls.line)
+        if key not in self._flavors:
+            self._flavors[key] = self._flavor(ref)
+        return self._flavors[key]
+
+    def _flavor(self, ref: ClassRef[ModelBody]) -> str | None:
         if any(last_name(d) in ("mapped", "mapped_as_dataclass") for d in ref.cls.decorators):
             return "sqlalchemy"
         found = None
