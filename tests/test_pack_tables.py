@@ -35,7 +35,8 @@ PACKS = {
 
 def _session(plugin_id: str, root: Path, sandbox: SandboxPolicy | None = None) -> PluginSession:
     script = PACKS[plugin_id][1]
-    return PluginSession([sys.executable, str(script)], plugin_id, "1.0.0", cwd=str(root),
+    # -S: no site-packages, so a pack that imported anything beyond the stdlib and gpp/ fails
+    return PluginSession([sys.executable, "-S", str(script)], plugin_id, "1.0.0", cwd=str(root),
                          sandbox=sandbox)  # fmt: skip
 
 
