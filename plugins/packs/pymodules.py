@@ -24,9 +24,11 @@ Literal = str | int | float | bool | None
 
 @dataclass(frozen=True)
 class CallBinding:
-    """`NAME = some.call(...)` at module level: the callee as written, dotted."""
+    """`NAME = some.call(...)` at module level: the callee as written, dotted, and the class
+    passed as `cls=` (`declarative_base(cls=CustomBase)`: the base then inherits from it)."""
 
     callee: str
+    cls: str | None = None
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,8 @@ def _top_level(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
 def _binding(value: ast.expr) -> CallBinding | AliasBinding | None:
     if isinstance(value, ast.Call):
         callee = dotted(value.func)
-        return CallBinding(callee) if callee else None
+        cls = next((dotted(kw.value) for kw in value.keywords if kw.arg == "cls"), None)
+        return CallBinding(callee, cls) if callee else None
     target = dotted(value)
     return AliasBinding(target) if target else None
 
@@ -201,6 +204,7 @@ class CallRef(Generic[B]):
     module: ModuleFacts[B]
     callee: str  # resolved to a dotted import path where the scanned files show one
     attribute: str = ""
+    cls: str | None = None  # the call's `cls=` argument, a name inside `module`
 
 
 @dataclass(frozen=True)
@@ -251,9 +255,8 @@ class Modules(Generic[B]):
         binding = module.binding_map.get(head)
         if isinstance(binding, CallBinding):
             callee = self.resolve(module, binding.callee, depth + 1)
-            return CallRef(
-                module, callee.name if isinstance(callee, External) else binding.callee, rest
-            )
+            name = callee.name if isinstance(callee, External) else binding.callee
+            return CallRef(module, name, rest, binding.cls)
         if isinstance(binding, AliasBinding):
             return self.resolve(module, binding.target + ("." + rest if rest else ""), depth + 1)
         target = module.import_map.get(head)
@@ -273,7 +276,7 @@ class Modules(Generic[B]):
     def ancestors(self, ref: ClassRef[B]) -> Iterator[ClassRef[B] | External]:
         """The class's bases, depth first, left to right, each once (an MRO good enough here)."""
         seen: set[tuple[str, str]] = set()
-        stack: list[ClassRef[B] | External] = [self._base(ref, b) for b in reversed(ref.cls.bases)]
+        stack = self._bases(ref)[::-1]
         while stack:
             item = stack.pop()
             if isinstance(item, ClassRef):
@@ -281,15 +284,24 @@ class Modules(Generic[B]):
                 if key in seen or item.cls is ref.cls:
                     continue
                 seen.add(key)
-                stack.extend(self._base(item, b) for b in reversed(item.cls.bases))
+                stack.extend(self._bases(item)[::-1])
             yield item
 
-    def _base(self, ref: ClassRef[B], base: str) -> ClassRef[B] | External:
-        found = self.resolve(ref.module, base)
-        if isinstance(found, ClassRef):
-            return found
-        if isinstance(found, CallRef):
-            return External(
-                f"{found.callee}()" + (f".{found.attribute}" if found.attribute else "")
+    def _bases(self, ref: ClassRef[B]) -> list[ClassRef[B] | External]:
+        """The direct bases; a base made by a call is External (`declarative_base()`), followed
+        by the class given to it as `cls=`, which the made base inherits from."""
+        bases: list[ClassRef[B] | External] = []
+        for base in ref.cls.bases:
+            found = self.resolve(ref.module, base)
+            if not isinstance(found, CallRef):
+                bases.append(found)
+                continue
+            bases.append(
+                External(f"{found.callee}()" + (f".{found.attribute}" if found.attribute else ""))
             )
-        return found
+            made_from = (
+                self.resolve(found.module, found.cls) if found.cls and not found.attribute else None
+            )
+            if isinstance(made_from, ClassRef):
+                bases.append(made_from)
+        return bases

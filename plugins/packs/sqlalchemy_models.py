@@ -3,10 +3,10 @@
 Read from source with `ast`, never imported. Which classes are mapped follows each library's
 rules as far as source shows them:
 
-- SQLAlchemy declarative (`declarative_base()`, `registry().generate_base()`, `@as_declarative`,
-  `DeclarativeBase`, `@registry.mapped`): a class below a declarative base that is not
-  `__abstract__` maps the table its `__tablename__` names — its own, a mixin's or an abstract
-  ancestor's (literal or a `declared_attr` returning a literal, `cls.__name__` or
+- SQLAlchemy declarative (`declarative_base()`, also with `cls=`, `registry().generate_base()`,
+  `@as_declarative`, `DeclarativeBase`, `@registry.mapped`): a class below a declarative base
+  that is not `__abstract__` maps the table its `__tablename__` names — its own, a mixin's, an
+  abstract ancestor's or the base's (literal or a `declared_attr` returning a literal, `cls.__name__` or
   `cls.__name__.lower()`). A `__tablename__` inherited from a mapped class is single-table
   inheritance: no table of its own.
 - Flask-SQLAlchemy 3 (`db.Model`): as above, and a model without a `__tablename__` of its own or
