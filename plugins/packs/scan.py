@@ -31,6 +31,7 @@ What the scanner does for every pack, so packs never touch the filesystem:
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
@@ -117,6 +118,19 @@ class Scanner(Generic[F]):
         self._last_link: tuple[list[tuple[str, F]], Linked] | None = None
 
     def discover(self, paths: list[str]) -> JSONObject:
+        # A cold discover allocates millions of AST nodes while the memo holds what the files
+        # before gave; with the cyclic collector on, each full pass re-walks all of it, a cost
+        # that grows with the repository. Trees and facts hold no cycles (reference counting
+        # frees them), so the collector waits until the discover is done.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._discover(paths)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _discover(self, paths: list[str]) -> JSONObject:
         unresolved: list[Unresolved] = []
         files: dict[str, str] = {}  # reported path -> the in-root path to open
         root_fd = open_root(self.root)
