@@ -234,16 +234,15 @@ class Scanner(Generic[F]):
             if info.st_size > MAX_FILE_BYTES:
                 return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
             return self.memo.get(rel, info, lambda: self._extract_fd(fd, rel))
+        except OSError:  # a read error is not remembered: the next discover tries again
+            return Unresolved(rel, "unreadable", "cannot be read")
         finally:
             os.close(fd)
 
     def _extract_fd(self, fd: int, rel: str) -> F | Unresolved:
-        try:
-            data = os.read(fd, MAX_FILE_BYTES + 1)
-            while chunk := os.read(fd, MAX_FILE_BYTES + 1 - len(data)):
-                data += chunk
-        except OSError:
-            return Unresolved(rel, "unreadable", "cannot be read")
+        data = os.read(fd, MAX_FILE_BYTES + 1)
+        while chunk := os.read(fd, MAX_FILE_BYTES + 1 - len(data)):
+            data += chunk
         if len(data) > MAX_FILE_BYTES:  # grew after the fstat
             return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
         try:
