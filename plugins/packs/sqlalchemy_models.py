@@ -115,16 +115,16 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
     columns: list[str] = []
     fields: list[str] = []
     for stmt in node.body:
-        if isinstance(stmt, ast.FunctionDef) and stmt.name == "__tablename__":
-            tablename = _declared_tablename(stmt)
-            continue
-        if not isinstance(stmt, ast.Assign | ast.AnnAssign):
-            continue
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-        names = [t.id for t in targets if isinstance(t, ast.Name)]
-        if not names:
-            continue
-        name, value = names[0], stmt.value
+        match stmt:
+            case ast.AnnAssign(target=ast.Name(id=name), value=value):
+                pass
+            case ast.Assign(targets=[ast.Name(id=name), *_], value=value):
+                pass
+            case ast.FunctionDef(name="__tablename__"):
+                tablename = _declared_tablename(stmt)
+                continue
+            case _:
+                continue
         if name == "__tablename__":
             text = literal(value)
             tablename = TableName(text, "literal", False) if isinstance(text, str) else None
@@ -168,9 +168,10 @@ def _declared_tablename(func: ast.FunctionDef) -> TableName:
 
 
 def _column_call(value: ast.expr | None) -> ast.Call | None:
-    if not isinstance(value, ast.Call):
+    if type(value) is not ast.Call:
         return None
-    callee = last_name(dotted(value.func))
+    func = value.func  # the callee's last name, without building the dotted one
+    callee = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
     if callee in COLUMN_CALLS:
         return value
     if callee in COLUMN_WRAPPERS and value.args:
