@@ -164,7 +164,9 @@ def test_a_directory_swapped_for_a_symlink_after_the_walk_is_never_entered(
     ]
 
 
-def test_repeated_discover_reparses_only_the_changed_file(in_repo: Path) -> None:
+def test_repeated_discover_reparses_only_the_changed_file(
+    in_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for n in range(5):
         _write(in_repo, f"m{n}.py", f"def f{n}(): pass\n")
     _write(in_repo, "bad.py", "def (\n")
@@ -177,12 +179,18 @@ def test_repeated_discover_reparses_only_the_changed_file(in_repo: Path) -> None
     scanner = Scanner((".py",), _functions, counting_link, language="Python")
     first = scanner.discover(["."])
     assert scanner.memo.stats.misses == 6
-    assert scanner.discover(["."]) == first
+    opened: list[str] = []
+    open_file = scan.open_file_in_root
+    monkeypatch.setattr(
+        scan, "open_file_in_root", lambda fd, rel: opened.append(rel) or open_file(fd, rel)
+    )
+    assert scanner.discover(["."]) == first and opened == []  # a memo hit opens nothing
     assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (6, 6)
     assert links == [5]  # nothing changed: the last link's result is reused
     assert len(_names(scanner.discover(["m1.py", "m2.py"]))) == 2 and links == [5, 2]
     _write(in_repo, "m3.py", "def renamed(): pass\n\n\ndef added(): pass\n")
     third = scanner.discover(["."])
+    assert opened == ["m3.py"]
     assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (7, 13)
     assert links == [5, 2, 5]
     assert [n for p, n in _names(third) if p == "m3.py"] == ["renamed", "added"]
