@@ -14,7 +14,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Generic, TypeVar
 
 B = TypeVar("B")
@@ -51,26 +50,14 @@ class ClassFacts(Generic[B]):
         return dict(self.keywords).get(name)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared by identity: one per file version, kept in a memo
 class ModuleFacts(Generic[B]):
     path: str
     module: str  # dotted module name derived from the path (`app/models/__init__.py` → app.models)
-    imports: tuple[tuple[str, str], ...]  # local name → dotted target
-    bindings: tuple[tuple[str, CallBinding | AliasBinding], ...]
+    imports: dict[str, str]  # local name → dotted target
+    bindings: dict[str, CallBinding | AliasBinding]
     classes: tuple[ClassFacts[B], ...]  # the module-level classes, in source order
-
-    @cached_property
-    def class_map(self) -> dict[str, ClassFacts[B]]:
-        """Classes by name; the last definition wins, as at run time."""
-        return {c.name: c for c in self.classes}
-
-    @cached_property
-    def binding_map(self) -> dict[str, CallBinding | AliasBinding]:
-        return dict(self.bindings)
-
-    @cached_property
-    def import_map(self) -> dict[str, str]:
-        return dict(self.imports)
+    class_map: dict[str, ClassFacts[B]]  # by name; the last definition wins, as at run time
 
 
 def dotted(node: ast.expr) -> str | None:
@@ -124,28 +111,28 @@ def module_facts(
         if path.endswith("/__init__.py") or path == "__init__.py"
         else module.rpartition(".")[0]
     )
-    imports: list[tuple[str, str]] = []
-    bindings: list[tuple[str, CallBinding | AliasBinding]] = []
+    imports: dict[str, str] = {}
+    bindings: dict[str, CallBinding | AliasBinding] = {}
     for node in _top_level(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
-                    imports.append((alias.asname, alias.name))
+                    imports[alias.asname] = alias.name
                 else:
                     head = alias.name.partition(".")[0]
-                    imports.append((head, head))
+                    imports[head] = head
         elif isinstance(node, ast.ImportFrom):
             source = _absolute(node.module, node.level, package)
-            imports.extend(
-                (alias.asname or alias.name, f"{source}.{alias.name}" if source else alias.name)
-                for alias in node.names
-                if alias.name != "*"
-            )
+            for alias in node.names:
+                if alias.name != "*":
+                    imports[alias.asname or alias.name] = (
+                        f"{source}.{alias.name}" if source else alias.name
+                    )
         elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             binding = _binding(node.value)
             if binding is not None:
-                bindings.extend((t.id, binding) for t in targets if isinstance(t, ast.Name))
+                bindings.update((t.id, binding) for t in targets if isinstance(t, ast.Name))
     classes = [
         ClassFacts(
             name=node.name,
@@ -158,7 +145,9 @@ def module_facts(
         for node in _top_level(tree.body)
         if isinstance(node, ast.ClassDef)
     ]
-    return ModuleFacts(path, module, tuple(imports), tuple(bindings), tuple(classes))
+    return ModuleFacts(
+        path, module, imports, bindings, tuple(classes), {c.name: c for c in classes}
+    )
 
 
 def _top_level(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
@@ -253,14 +242,14 @@ class Modules(Generic[B]):
         head, _, rest = name.partition(".")
         if head in module.class_map and not rest:
             return ClassRef(module, module.class_map[head])
-        binding = module.binding_map.get(head)
+        binding = module.bindings.get(head)
         if isinstance(binding, CallBinding):
             callee = self.resolve(module, binding.callee, depth + 1)
             name = callee.name if isinstance(callee, External) else binding.callee
             return CallRef(module, name, rest, binding.cls)
         if isinstance(binding, AliasBinding):
             return self.resolve(module, binding.target + ("." + rest if rest else ""), depth + 1)
-        target = module.import_map.get(head)
+        target = module.imports.get(head)
         if target is None:
             return External(name)
         full = target + ("." + rest if rest else "")
