@@ -9,11 +9,15 @@ from typing import Any
 
 
 def then_swap(check: Callable[..., Any], victim: Path, secret: Path) -> Callable[..., Any]:
-    """`check`, after which `victim` is replaced by a symlink to `secret` (the race, won)."""
+    """`check`, after which `victim` (a file or a directory, moved aside) is replaced by a
+    symlink to `secret`: the race, won."""
 
     def checked_then_swapped(*args: Any) -> Any:
         result = check(*args)
-        victim.unlink()
+        if victim.is_dir():
+            victim.rename(victim.with_name(f"{victim.name}-moved"))
+        else:
+            victim.unlink()
         os.symlink(secret, victim)
         return result
 

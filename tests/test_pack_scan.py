@@ -127,38 +127,23 @@ def test_unresolved_reasons_and_other_files_still_count(in_repo: Path) -> None:
     ]
 
 
-def test_a_symlink_swapped_in_after_the_check_is_never_read(
-    in_repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    victim = _write(in_repo, "app/models.py", "def harmless(): pass\n")
-    secret = in_repo.parent / "secret.py"
-    secret.write_text("def leaked_secret(): pass\n")
-    scanner = _scanner()
-    monkeypatch.setattr(scanner, "_locate", then_swap(scanner._locate, victim, secret))
-    document = scanner.discover(["app/models.py"])
-    assert "leaked_secret" not in repr(document)
-    assert document["unresolved"] == [
-        {"path": "app/models.py", "reason": "unreadable", "detail": "symlink not followed"}
-    ]
-
-
-def test_a_directory_swapped_for_a_symlink_after_the_walk_is_never_entered(
-    in_repo: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("request_path", "hook", "swapped"),
+    [("app/models.py", "_locate", "app/models.py"),  # the file, after its check
+     (".", "_walk", "app")],  # its directory, after the walk listed it
+)  # fmt: skip
+def test_a_symlink_swapped_in_after_the_check_is_never_followed(
+    in_repo: Path, monkeypatch: pytest.MonkeyPatch, request_path: str, hook: str, swapped: str
 ) -> None:
     _write(in_repo, "app/models.py", "def harmless(): pass\n")
     elsewhere = in_repo.parent / "elsewhere"
     _write(elsewhere, "models.py", "def leaked_secret(): pass\n")
+    secret = elsewhere / "models.py" if swapped.endswith(".py") else elsewhere
     scanner = _scanner()
-    walk = scanner._walk
-
-    def walk_then_swap(root_fd: int, directory: str, files: dict[str, str]) -> None:
-        walk(root_fd, directory, files)
-        os.rename(in_repo / "app", in_repo.parent / "app-moved")
-        os.symlink(elsewhere, in_repo / "app")
-
-    monkeypatch.setattr(scanner, "_walk", walk_then_swap)
-    document = scanner.discover(["."])
+    monkeypatch.setattr(scanner, hook, then_swap(getattr(scanner, hook), in_repo / swapped, secret))
+    document = scanner.discover([request_path])
     assert "leaked_secret" not in repr(document)
+    assert (in_repo / swapped).is_symlink()  # the attacker did win the race
     assert document["unresolved"] == [
         {"path": "app/models.py", "reason": "unreadable", "detail": "symlink not followed"}
     ]
