@@ -14,8 +14,11 @@ from typing import IO, Any
 
 from . import codes
 from .connection import Connection
+from .file_memo import FileMemo, FileStamp, MemoStats
 from .messages import Bye, Discover, Hello, PluginError, Result, Role, SessionError, Shutdown
 from .schema import DOCUMENT, DOCUMENT_FIELDS, Violation
+
+__all__ = ["DiscoverHandler", "FileMemo", "FileStamp", "MemoStats", "serve"]
 
 DiscoverHandler = Callable[[list[str]], dict[str, Any]]
 

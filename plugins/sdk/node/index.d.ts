@@ -98,3 +98,35 @@ export declare class ProtocolError extends Error {
   failLine(): string;
   diagnostic(): string;
 }
+
+/** What identifies one version of a file; any of `size`, `mtimeNs` (or `mtimeMs`), `ino` changing misses. */
+export interface FileStatLike {
+  size: number | bigint;
+  ino: number | bigint;
+  mtimeNs?: bigint;
+  mtimeMs: number | bigint;
+}
+
+export declare function fileStamp(stat: FileStatLike): string;
+
+/** Per-file memo keyed by path and (size, mtime, inode); bounded by entries and bytes (LRU). */
+export declare class FileMemo<V> {
+  constructor(options?: { maxEntries?: number; maxBytes?: number });
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+  readonly stats: { hits: number; misses: number; evictions: number };
+  readonly bytes: number;
+  readonly size: number;
+  get(path: string, stat: FileStatLike, compute: () => V, options?: { cost?: number }): V;
+  discard(path: string): void;
+}
+
+export declare class NotRegularFileError extends Error {
+  code: "ENOTREG";
+}
+
+/** Descriptors opened through an openat-style chain that never follows a symlink. */
+export declare function openRoot(root?: string): number;
+export declare function openDirInRoot(rootFd: number, rel: string): number;
+export declare function openFileInRoot(rootFd: number, rel: string): [number, import("node:fs").BigIntStats];
+export declare function readFileInRoot(rootFd: number, rel: string): Buffer;

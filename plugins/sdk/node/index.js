@@ -8,6 +8,8 @@ import { PluginConnection, ProtocolError, PROTOCOL_VERSION } from "./connection.
 import { DOCUMENT, DOCUMENT_KEYS, Violation } from "./schema.js";
 
 export { canonicalize, digest } from "./canonical.js";
+export { FileMemo, fileStamp } from "./file_memo.js";
+export { NotRegularFileError, openDirInRoot, openFileInRoot, openRoot, readFileInRoot } from "./repo_files.js";
 export { PROTOCOL_VERSION, ProtocolError };
 
 export const EXIT_OK = 0;

@@ -21,3 +21,8 @@ async function discover(paths: string[]): Promise<DiscoverDocument> {
 
 export const exitCode: Promise<0 | 2> = servePlugin(discover, { pluginId: "t", pluginVersion: "1" });
 export const text: string = canonicalize({ a: [1, "b", null, true] }) + digest([version]);
+
+import { FileMemo, openRoot, readFileInRoot } from "../index.js";
+const memo = new FileMemo<number>({ maxEntries: 4 });
+export const remembered: number = memo.get("a.py", { size: 1, ino: 2, mtimeMs: 3 }, () => 42);
+export const bytes: Buffer = readFileInRoot(openRoot("."), "package.json");

@@ -1,0 +1,91 @@
+"""Open a repository's files without ever following a symlink: for plugins reading untrusted repos.
+
+Checking a path (`realpath`, `lstat`) and then opening it by name leaves a window in which the
+repository's owner can swap a symlink in, and the plugin reads `/etc/passwd` instead. So nothing
+here opens by name from the filesystem root: each directory of a repo-relative path is opened
+relative to the one before (`openat` through `os.open(..., dir_fd=)`) with
+`O_NOFOLLOW | O_DIRECTORY`, the last component with `O_NOFOLLOW`, and the descriptor is then
+confirmed with `fstat`. A symlink anywhere in the chain fails the open (`ELOOP`/`ENOTDIR`), so
+what is read is always the file that lies at that path inside the root at the moment of reading.
+
+Paths are repo-relative as GPP/3 defines them (no `..`, no `.` segment); the caller validates
+that. Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# O_NONBLOCK: a FIFO planted in the repo must not block the open; fstat refuses it just after.
+_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+class NotRegularFile(OSError):
+    """The path names something other than a regular file (a directory, FIFO, device…)."""
+
+
+def open_root(root: str = ".") -> int:
+    """A directory descriptor for the repository root, the anchor of every later open."""
+    return os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+
+def open_dir_in_root(root_fd: int, rel: str) -> int:
+    """A descriptor of the directory `rel` (`.` = the root itself), no symlink followed."""
+    fd = os.dup(root_fd)
+    if rel == ".":
+        return fd
+    try:
+        for part in rel.split("/"):
+            parent, fd = fd, -1
+            try:
+                fd = os.open(part, _DIR_FLAGS, dir_fd=parent)
+            finally:
+                os.close(parent)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        raise
+    return fd
+
+
+def open_file_in_root(root_fd: int, rel: str) -> tuple[int, os.stat_result]:
+    """An open descriptor of the regular file at `rel` and its `fstat`; OSError otherwise."""
+    head, _, name = rel.rpartition("/")
+    parent = open_dir_in_root(root_fd, head or ".")
+    try:
+        fd = os.open(name, _FILE_FLAGS, dir_fd=parent)
+    finally:
+        os.close(parent)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(f"{rel}: not a regular file")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
+def read_file_in_root(root_fd: int, rel: str) -> bytes:
+    """The bytes of the regular file at `rel`, opened as `open_file_in_root` does."""
+    fd, _ = open_file_in_root(root_fd, rel)
+    with open(fd, "rb", closefd=True) as handle:
+        return handle.read()
+
+
+def resolve_in_root(root: str, path: str) -> str | None:
+    """The repo-relative real path `path` leads to, or None when it leads outside `root`.
+
+    Only for choosing *what* to open (a named in-root symlink is allowed to count); the open
+    itself must still go through `open_file_in_root`, which re-checks every component.
+    """
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(real_root, path))
+    if real == real_root:
+        return "."
+    if not real.startswith(real_root + os.sep):
+        return None
+    return os.path.relpath(real, real_root).replace(os.sep, "/")

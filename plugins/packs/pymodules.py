@@ -1,0 +1,303 @@
+"""Python modules as facts for the packs: names, imports, classes; and name resolution across files.
+
+`module_facts(path, tree, describe)` reads one parsed module (never runs it): what each top-level
+name is bound to (a class, a call such as `declarative_base()`, an import) and, for every
+module-level class (also under `if`/`try`), its bases, keywords and decorators as written plus
+whatever the pack's `describe` hook learns from its body. `Modules` then resolves a name as Python would see it from a module — through
+assignments and imports, into the other scanned files — so a pack can follow inheritance across
+modules without importing anything. Names that lead outside the scanned files come back as
+`External` with their dotted import path (`sqlalchemy.orm.DeclarativeBase`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+B = TypeVar("B")
+
+Literal = str | int | float | bool | None
+
+
+@dataclass(frozen=True)
+class CallBinding:
+    """`NAME = some.call(...)` at module level: the callee as written, dotted, and the class
+    passed as `cls=` (`declarative_base(cls=CustomBase)`: the base then inherits from it)."""
+
+    callee: str
+    cls: str | None = None
+
+
+@dataclass(frozen=True)
+class AliasBinding:
+    """`NAME = other.name` at module level."""
+
+    target: str
+
+
+@dataclass(frozen=True)
+class ClassFacts(Generic[B]):
+    name: str
+    line: int
+    bases: tuple[str, ...]  # dotted, as written; bases that are not plain names are left out
+    keywords: tuple[tuple[str, Literal], ...]  # class keywords with literal values (table=True)
+    decorators: tuple[str, ...]  # dotted callee of each decorator, as written
+    body: B
+
+    def keyword(self, name: str) -> Literal:
+        return dict(self.keywords).get(name)
+
+
+@dataclass(frozen=True, eq=False)  # compared by identity: one per file version, kept in a memo
+class ModuleFacts(Generic[B]):
+    path: str
+    module: str  # dotted module name derived from the path (`app/models/__init__.py` → app.models)
+    imports: dict[str, str]  # local name → dotted target
+    bindings: dict[str, CallBinding | AliasBinding]
+    classes: tuple[ClassFacts[B], ...]  # the module-level classes, in source order
+    class_map: dict[str, ClassFacts[B]]  # by name; the last definition wins, as at run time
+
+
+def dotted(node: ast.expr) -> str | None:
+    """`a.b.c` for a Name/Attribute chain (a call's callee for a Call), else None."""
+    if isinstance(node, ast.Call):
+        return dotted(node.func)
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def last_name(name: str | None) -> str:
+    return (name or "").rpartition(".")[2]
+
+
+def literal(node: ast.expr | None) -> Literal:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | int | float | bool):
+        return node.value
+    return None
+
+
+def keyword_literal(call: ast.Call, name: str) -> Literal:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return literal(kw.value)
+    return None
+
+
+def has_keyword(call: ast.Call, name: str) -> bool:
+    return any(kw.arg == name for kw in call.keywords)
+
+
+def module_name(path: str) -> str:
+    parts = path.removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def module_facts(
+    path: str, tree: ast.Module, describe: Callable[[ast.ClassDef], B]
+) -> ModuleFacts[B]:
+    module = module_name(path)
+    package = (
+        module
+        if path.endswith("/__init__.py") or path == "__init__.py"
+        else module.rpartition(".")[0]
+    )
+    imports: dict[str, str] = {}
+    bindings: dict[str, CallBinding | AliasBinding] = {}
+    for node in _top_level(tree.body):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    imports[alias.asname] = alias.name
+                else:
+                    head = alias.name.partition(".")[0]
+                    imports[head] = head
+        elif isinstance(node, ast.ImportFrom):
+            source = _absolute(node.module, node.level, package)
+            for alias in node.names:
+                if alias.name != "*":
+                    imports[alias.asname or alias.name] = (
+                        f"{source}.{alias.name}" if source else alias.name
+                    )
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            binding = _binding(node.value)
+            if binding is not None:
+                bindings.update((t.id, binding) for t in targets if isinstance(t, ast.Name))
+    classes = [
+        ClassFacts(
+            name=node.name,
+            line=node.lineno,
+            bases=tuple(b for b in (dotted(base) for base in node.bases) if b),
+            keywords=tuple((kw.arg, literal(kw.value)) for kw in node.keywords if kw.arg),
+            decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
+            body=describe(node),
+        )
+        for node in _top_level(tree.body)
+        if isinstance(node, ast.ClassDef)
+    ]
+    return ModuleFacts(
+        path, module, imports, bindings, tuple(classes), {c.name: c for c in classes}
+    )
+
+
+def _top_level(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
+    """Module-level statements, looking into `if`/`try` blocks (conditional definitions count)."""
+    for node in body:
+        if isinstance(node, ast.If | ast.Try):
+            yield from _top_level(node.body)
+            yield from _top_level(node.orelse)
+            if isinstance(node, ast.Try):
+                for handler in node.handlers:
+                    yield from _top_level(handler.body)
+        else:
+            yield node
+
+
+def _binding(value: ast.expr) -> CallBinding | AliasBinding | None:
+    if isinstance(value, ast.Call):
+        callee = dotted(value.func)
+        cls = next((dotted(kw.value) for kw in value.keywords if kw.arg == "cls"), None)
+        return CallBinding(callee, cls) if callee else None
+    target = dotted(value)
+    return AliasBinding(target) if target else None
+
+
+def _absolute(module: str | None, level: int, package: str) -> str:
+    if level == 0:
+        return module or ""
+    parts = package.split(".") if package else []
+    base = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    return ".".join([*base, *([module] if module else [])])
+
+
+@dataclass(frozen=True)
+class ClassRef(Generic[B]):
+    module: ModuleFacts[B]
+    cls: ClassFacts[B]
+
+
+@dataclass(frozen=True)
+class CallRef(Generic[B]):
+    """A name bound to a call's result; `attribute` is what was taken from it (`db` + `Model`)."""
+
+    module: ModuleFacts[B]
+    callee: str  # resolved to a dotted import path where the scanned files show one
+    attribute: str = ""
+    cls: str | None = None  # the call's `cls=` argument, a name inside `module`
+
+
+@dataclass(frozen=True)
+class External:
+    """A name that leads outside the scanned files, as its dotted import path."""
+
+    name: str
+
+
+Symbol = ClassRef[B] | CallRef[B] | External
+
+
+class Modules(Generic[B]):
+    """Every scanned module of a request, for resolving names across files.
+
+    Lookups are indexed (every dotted suffix of every module name) and resolutions cached, so
+    a link over thousands of files stays linear.
+    """
+
+    def __init__(self, modules: Sequence[ModuleFacts[B]]) -> None:
+        self.modules = modules
+        self._by_suffix: dict[str, ModuleFacts[B]] = {}
+        self._resolved: dict[tuple[str, str], Symbol[B]] = {}
+        self._ancestors: dict[tuple[str, int], list[ClassRef[B] | External]] = {}
+        for module in modules:  # path order: the first of two same-named modules wins
+            self._by_suffix.setdefault(module.module, module)
+        for module in modules:  # then suffixes: an exact name beats a deeper module's tail
+            parts = module.module.split(".")
+            for cut in range(1, len(parts)):
+                self._by_suffix.setdefault(".".join(parts[cut:]), module)
+
+    def find_module(self, name: str) -> ModuleFacts[B] | None:
+        """The scanned module `name` names, also where the repo holds it deeper (`src/app`)."""
+        return self._by_suffix.get(name)
+
+    def resolve(self, module: ModuleFacts[B], name: str, depth: int = 0) -> Symbol[B]:
+        """What `name` (dotted) means inside `module`."""
+        key = (module.path, name)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(module, name, depth)
+        return self._resolved[key]
+
+    def _resolve(self, module: ModuleFacts[B], name: str, depth: int) -> Symbol[B]:
+        if depth > 32:
+            return External(name)
+        head, _, rest = name.partition(".")
+        if head in module.class_map and not rest:
+            return ClassRef(module, module.class_map[head])
+        binding = module.bindings.get(head)
+        if isinstance(binding, CallBinding):
+            callee = self.resolve(module, binding.callee, depth + 1)
+            name = callee.name if isinstance(callee, External) else binding.callee
+            return CallRef(module, name, rest, binding.cls)
+        if isinstance(binding, AliasBinding):
+            return self.resolve(module, binding.target + ("." + rest if rest else ""), depth + 1)
+        target = module.imports.get(head)
+        if target is None:
+            return External(name)
+        full = target + ("." + rest if rest else "")
+        return self._resolve_import(full, depth)
+
+    def _resolve_import(self, full: str, depth: int) -> Symbol[B]:
+        parts = full.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            found = self.find_module(".".join(parts[:cut]))
+            if found is not None:
+                return self.resolve(found, ".".join(parts[cut:]), depth + 1)
+        return External(full)
+
+    def ancestors(self, ref: ClassRef[B]) -> list[ClassRef[B] | External]:
+        """The class's bases, depth first, left to right, each once (an MRO good enough here)."""
+        key = (ref.module.path, ref.cls.line)
+        if key not in self._ancestors:
+            self._ancestors[key] = list(self._walk_ancestors(ref))
+        return self._ancestors[key]
+
+    def _walk_ancestors(self, ref: ClassRef[B]) -> Iterator[ClassRef[B] | External]:
+        seen: set[tuple[str, str]] = set()
+        stack = self._bases(ref)[::-1]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, ClassRef):
+                key = (item.module.path, item.cls.name)
+                if key in seen or item.cls is ref.cls:
+                    continue
+                seen.add(key)
+                stack.extend(self._bases(item)[::-1])
+            yield item
+
+    def _bases(self, ref: ClassRef[B]) -> list[ClassRef[B] | External]:
+        """The direct bases; a base made by a call is External (`declarative_base()`), followed
+        by the class given to it as `cls=`, which the made base inherits from."""
+        bases: list[ClassRef[B] | External] = []
+        for base in ref.cls.bases:
+            found = self.resolve(ref.module, base)
+            if not isinstance(found, CallRef):
+                bases.append(found)
+                continue
+            bases.append(
+                External(f"{found.callee}()" + (f".{found.attribute}" if found.attribute else ""))
+            )
+            made_from = (
+                self.resolve(found.module, found.cls) if found.cls and not found.attribute else None
+            )
+            if isinstance(made_from, ClassRef):
+                bases.append(made_from)
+        return bases

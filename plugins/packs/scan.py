@@ -1,0 +1,295 @@
+"""The scan pipeline shared by the source-reading packs (tables, routes): paths in, document out.
+
+Contract for a pack:
+
+- `extract(path, source) -> facts` is pure: one file's text in, that file's facts out (any value
+  the pack's `link` understands). It raises `SyntaxError` (what `ast.parse` raises) or
+  `ParseFailure` for a file it cannot parse; the scanner turns either into an `unresolved`
+  `parse-error` with the line, and the other files still count. Outcomes are memoized per file
+  in a `gpp.sdk.FileMemo` under the stat the walk saw, so a repeated discover on a pinned
+  session stats every file once and opens, reads and parses only those whose (size, mtime,
+  inode) changed.
+- `link(files) -> Linked` runs across every file of the request, given as `(path, facts)` pairs
+  in UTF-8 byte order of path, so it can follow imports, inheritance and mixins between files.
+  It returns resources, findings and classification signals in any order: the scanner sorts
+  them as DESIGN §3 orders the reference detector's output (resources and signals by (path,
+  line), findings by their first location, unresolved by path; paths compare by UTF-8 bytes;
+  sorts are stable, so a pack's own order breaks ties).
+
+What the scanner does for every pack, so packs never touch the filesystem:
+
+- A requested path is a file or a directory (`.` = the root). Directories are walked with names
+  in UTF-8 byte order, skipping hidden names, virtualenvs (`venv`, or any directory holding
+  `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, `dist`, `build`, and every
+  symlink. A named path may be a symlink that stays inside the root.
+- Files are opened through `gpp.repo_files` (an `openat` chain with `O_NOFOLLOW`, confirmed by
+  `fstat`), so a symlink swapped in after the check is never read.
+- Unresolved reasons: a named path missing → `not-found`; a named file without one of the pack's
+  suffixes → `unsupported`; over `MAX_FILE_BYTES` → `too-large`; not UTF-8, unreadable, not a
+  regular file or a symlink out of the root → `unreadable`; a syntax error → `parse-error`.
+"""
+
+from __future__ import annotations
+
+import errno
+import gc
+import os
+import stat
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from gpp.file_memo import FileMemo
+from gpp.repo_files import (
+    NotRegularFile,
+    open_dir_in_root,
+    open_file_in_root,
+    open_root,
+    resolve_in_root,
+)
+
+F = TypeVar("F")
+
+JSONObject = dict[str, Any]
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+SKIPPED_DIRECTORIES = frozenset(
+    {"venv", "node_modules", "__pycache__", "site-packages", "dist", "build"}
+)
+VIRTUALENV_MARKER = "pyvenv.cfg"
+_WALK_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+class ParseFailure(Exception):
+    """An `extract` cannot make sense of a file: reported as `parse-error` at `line`."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """Why a path gave nothing: one `UnresolvedReason` of the result document."""
+
+    path: str
+    reason: str
+    detail: str
+
+    def as_json(self) -> JSONObject:
+        return {"path": self.path, "reason": self.reason, "detail": self.detail}
+
+
+@dataclass
+class Linked:
+    """What `link` found across the request's files, in the document's own shapes."""
+
+    resources: list[JSONObject] = field(default_factory=list)
+    findings: list[JSONObject] = field(default_factory=list)
+    signals: list[JSONObject] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A file to read: where it lies inside the root, and its stat when it was found (the
+    memo's key; the open that follows re-checks every component)."""
+
+    target: str
+    stat: os.stat_result
+
+
+Extract = Callable[[str, str], F]
+Link = Callable[[Sequence[tuple[str, F]]], Linked]
+
+
+class Scanner(Generic[F]):
+    """One pack's discover: walk, open safely, extract through the memo, link, sort.
+
+    Keep one per plugin process (the memo lives in it); `discover` is the GPP/3 handler.
+    """
+
+    def __init__(
+        self,
+        suffixes: Iterable[str],
+        extract: Extract[F],
+        link: Link[F],
+        *,
+        language: str,
+        root: str = ".",
+        memo: FileMemo[F | Unresolved] | None = None,
+    ) -> None:
+        self.suffixes = tuple(suffixes)
+        self.extract = extract
+        self.link = link
+        self.language = language
+        self.root = root
+        self.memo: FileMemo[F | Unresolved] = memo if memo is not None else FileMemo()
+        self._last_link: tuple[list[tuple[str, F]], Linked] | None = None
+
+    def discover(self, paths: list[str]) -> JSONObject:
+        # A cold discover allocates millions of AST nodes while the memo holds what the files
+        # before gave; with the cyclic collector on, each full pass re-walks all of it, a cost
+        # that grows with the repository. Trees and facts hold no cycles (reference counting
+        # frees them), so the collector waits until the discover is done.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._discover(paths)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _discover(self, paths: list[str]) -> JSONObject:
+        unresolved: list[Unresolved] = []
+        files: dict[str, Found] = {}  # by the path reported
+        root_fd = open_root(self.root)
+        try:
+            for path in paths:
+                problem = self._locate(root_fd, path, files)
+                if problem is not None:
+                    unresolved.append(problem)
+            facts: list[tuple[str, F]] = []
+            for rel in sorted(files, key=utf8):
+                outcome = self._read(root_fd, rel, files[rel])
+                if isinstance(outcome, Unresolved):
+                    unresolved.append(outcome)
+                else:
+                    facts.append((rel, outcome))
+        finally:
+            os.close(root_fd)
+        linked = self._link(facts)
+        return {
+            "resources": sorted(linked.resources, key=lambda r: at(r["location"])),
+            "unresolved": [u.as_json() for u in sorted(unresolved, key=lambda u: utf8(u.path))],
+            "findings": sorted(linked.findings, key=lambda f: at(f["locations"][0])),
+            "classificationSignals": sorted(linked.signals, key=lambda s: at(s["source"])),
+        }
+
+    def _link(self, facts: list[tuple[str, F]]) -> Linked:
+        """`link`, or the last link's result when every file's facts are the very same objects
+        (all memo hits, same files): a repeated discover of an unchanged repo skips the link."""
+        if self._last_link is not None:
+            last, linked = self._last_link
+            if len(last) == len(facts) and all(
+                a[0] == b[0] and a[1] is b[1] for a, b in zip(last, facts, strict=True)
+            ):
+                return linked
+        linked = self.link(facts)
+        self._last_link = (facts, linked)  # holding the facts keeps the identities meaningful
+        return linked
+
+    def _locate(self, root_fd: int, path: str, files: dict[str, Found]) -> Unresolved | None:
+        """Add the files `path` names to `files`, or say why it gives none."""
+        try:
+            info = os.stat(path, dir_fd=root_fd)  # follows links: a dangling one is not found
+        except OSError:
+            return Unresolved(path, "not-found", "no such file or directory")
+        target = resolve_in_root(self.root, path)
+        if target is None:
+            return Unresolved(path, "unreadable", "symlink leads outside the repository")
+        if stat.S_ISDIR(info.st_mode):
+            self._walk(root_fd, target, files)
+            return None
+        if not path.endswith(self.suffixes):
+            return Unresolved(path, "unsupported", f"not a {self.language} file")
+        files[path] = Found(target, info)
+        return None
+
+    def _walk(self, root_fd: int, directory: str, files: dict[str, Found]) -> None:
+        try:
+            fd = open_dir_in_root(root_fd, directory)
+        except OSError:
+            return
+        self._walk_fd(fd, "" if directory == "." else f"{directory}/", files)
+
+    def _walk_fd(self, fd: int, prefix: str, files: dict[str, Found]) -> None:
+        """Walk the open directory `fd` (closed here), whose repo path is `prefix`."""
+        try:
+            with os.scandir(fd) as listing:
+                entries = {_utf8_name(e.name): e for e in listing}
+            if VIRTUALENV_MARKER.encode() in entries:
+                return
+            for key in sorted(k for k in entries if k is not None):
+                entry = entries[key]
+                name = entry.name
+                if name.startswith("."):
+                    continue
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_file = entry.is_file(follow_symlinks=False)
+                if is_dir and name not in SKIPPED_DIRECTORIES:
+                    try:
+                        child = os.open(name, _WALK_DIR_FLAGS, dir_fd=fd)
+                    except OSError:
+                        continue
+                    self._walk_fd(child, f"{prefix}{name}/", files)
+                elif is_file and name.endswith(self.suffixes):
+                    files[prefix + name] = Found(prefix + name, entry.stat(follow_symlinks=False))
+        except OSError:
+            return
+        finally:
+            os.close(fd)
+
+    def _read(self, root_fd: int, rel: str, found: Found) -> F | Unresolved:
+        """The file's outcome, from the memo while its stamp at the walk is unchanged.
+
+        A hit opens nothing: what is returned was read, safely, when the file had this stamp.
+        """
+        if found.stat.st_size > MAX_FILE_BYTES:
+            return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
+        try:
+            return self.memo.get(
+                rel, found.stat, lambda: self._open_and_extract(root_fd, rel, found)
+            )
+        except OSError:  # a read error is not remembered: the next discover tries again
+            return Unresolved(rel, "unreadable", "cannot be read")
+
+    def _open_and_extract(self, root_fd: int, rel: str, found: Found) -> F | Unresolved:
+        try:
+            fd, _ = open_file_in_root(root_fd, found.target)
+        except NotRegularFile:
+            return Unresolved(rel, "unreadable", "not a regular file")
+        except OSError as exc:  # ELOOP/ENOTDIR: a symlink appeared in the path after the check
+            if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+                raise
+            return Unresolved(rel, "unreadable", "symlink not followed")
+        try:
+            return self._extract_fd(fd, rel)
+        finally:
+            os.close(fd)
+
+    def _extract_fd(self, fd: int, rel: str) -> F | Unresolved:
+        data = os.read(fd, MAX_FILE_BYTES + 1)
+        while chunk := os.read(fd, MAX_FILE_BYTES + 1 - len(data)):
+            data += chunk
+        if len(data) > MAX_FILE_BYTES:  # grew after the fstat
+            return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
+        try:
+            source = data.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            return Unresolved(rel, "unreadable", "not valid UTF-8")
+        try:
+            return self.extract(rel, source)
+        except ParseFailure as exc:
+            return Unresolved(rel, "parse-error", str(exc))
+        except SyntaxError as exc:
+            return Unresolved(rel, "parse-error", f"line {exc.lineno or 1}: {exc.msg}")
+        except (ValueError, RecursionError, MemoryError) as exc:
+            return Unresolved(rel, "parse-error", f"line 1: {type(exc).__name__}")
+
+
+def utf8(path: str) -> bytes:
+    return path.encode("utf-8", "surrogatepass")
+
+
+def at(location: JSONObject) -> tuple[bytes, int]:
+    """The sort key of a `Location`: path by UTF-8 bytes, then line."""
+    return utf8(location["path"]), location["line"]
+
+
+def _utf8_name(name: str) -> bytes | None:
+    """A directory entry's name as UTF-8, or None for one JSON cannot carry (not UTF-8)."""
+    try:
+        return name.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
