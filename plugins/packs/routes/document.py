@@ -1,0 +1,55 @@
+"""Routes rendered as the result document's resources, `auth` signals and duplicate findings.
+
+attrs of a `route` resource: `framework` (`fastapi`, `flask`, `starlette`, `express`: the
+framework of the router that declares it), `handler` (the handler as the source names it, absent
+for an inline function), and `prefixUnresolved: true` only when a prefix on the way is not
+visible in the scanned files (the name then lacks it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
+from ..scan import JSONObject, Linked
+from .js_facts import JS_SUFFIXES, js_facts
+from .linker import FoundRoute, link
+from .model import ModuleFacts
+from .python_facts import python_facts
+
+SUFFIXES = (".py", *JS_SUFFIXES)
+KIND = "route"
+
+
+def extract(path: str, source: str) -> ModuleFacts:
+    if path.endswith(".py"):
+        return python_facts(source, path)
+    return js_facts(source.encode("utf-8"), path)
+
+
+def link_routes(files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
+    found = {
+        (r.path.encode(), r.line, r.name): r for r in link(dict(files))
+    }  # one handler reached twice under one name is one route
+    linked = Linked()
+    claims: dict[str, list[JSONObject]] = {}
+    for key in sorted(found):
+        route = found[key]
+        where = location(route.path, route.line)
+        linked.resources.append(
+            {"kind": KIND, "name": route.name, "location": where, "attrs": _attrs(route)}
+        )
+        auth = "required" if route.auth else "none"
+        linked.signals.append(signal(KIND, route.name, "auth", auth, where))
+        claims.setdefault(route.name, []).append(where)
+    linked.findings = duplicate_findings(DUPLICATE_ROUTE, KIND, claims)
+    return linked
+
+
+def _attrs(route: FoundRoute) -> JSONObject:
+    attrs: JSONObject = {"framework": route.framework}
+    if route.handler is not None:
+        attrs["handler"] = route.handler
+    if route.prefix_unresolved:
+        attrs["prefixUnresolved"] = True
+    return attrs

@@ -1,0 +1,39 @@
+"""Route paths as each framework spells them, turned into one form: `{name}` parameters and
+prefixes joined the way the frameworks join them."""
+
+from __future__ import annotations
+
+import re
+
+_FLASK_PARAM = re.compile(r"<(?:[A-Za-z_][A-Za-z0-9_]*(?:\([^)>]*\))?:)?([A-Za-z_][A-Za-z0-9_]*)>")
+_BRACE_PARAM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}")
+_EXPRESS_PARAM = re.compile(r":([A-Za-z_$][A-Za-z0-9_$]*)(?:\([^)]*\))?\??")
+
+
+def flask_path(rule: str) -> str:
+    """`/users/<int:id>` → `/users/{id}` (converter and its arguments dropped)."""
+    return _FLASK_PARAM.sub(r"{\1}", rule)
+
+
+def brace_path(path: str) -> str:
+    """FastAPI/Starlette `{id:int}` or `{rest:path}` → `{id}`, `{rest}`."""
+    return _BRACE_PARAM.sub(r"{\1}", path)
+
+
+def express_path(path: str) -> str:
+    """`/posts/:slug`, `:id(\\d+)` or the optional `:page?` → `{slug}`, `{id}`, `{page}`."""
+    return _EXPRESS_PARAM.sub(r"{\1}", path)
+
+
+def join(prefix: str, path: str) -> str:
+    """Prefix then path with exactly one `/` between, the trailing slash kept as declared:
+    `/users` + `/` is `/users/`, `/users` + `` is `/users`, `/` + `/x` is `/x`.
+
+    FastAPI concatenates (and forbids a prefix ending in `/`), Flask and Starlette strip the
+    prefix's trailing slash and the rule's leading one, Express ignores a mount path's trailing
+    slash: for every prefix those frameworks accept, all of them come down to this."""
+    if not path:
+        return prefix or "/"
+    if not prefix:
+        return path
+    return prefix.rstrip("/") + "/" + path.lstrip("/")
