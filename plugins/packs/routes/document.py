@@ -8,6 +8,7 @@ visible in the scanned files (the name then lacks it).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
@@ -19,6 +20,7 @@ from .python_facts import python_facts
 
 SUFFIXES = (".py", *JS_SUFFIXES)
 KIND = "route"
+_PARAM = re.compile(r"\{[^}]*\}")
 
 
 def extract(path: str, source: str) -> ModuleFacts:
@@ -28,11 +30,16 @@ def extract(path: str, source: str) -> ModuleFacts:
 
 
 def link_routes(files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
+    """Resources and `auth` signals in (path, line, name) order, and `DUPLICATE_ROUTE` for
+    each `METHOD /path` two handlers claim. Parameter names do not tell paths apart (a
+    framework routes `/orders/{id}` and `/orders/{order_id}` alike, so the second is shadowed);
+    the finding names the route as its first claim spells it."""
     found = {
         (r.path.encode(), r.line, r.name): r for r in link(dict(files))
     }  # one handler reached twice under one name is one route
     linked = Linked()
     claims: dict[str, list[JSONObject]] = {}
+    first_name: dict[str, str] = {}
     for key in sorted(found):
         route = found[key]
         where = location(route.path, route.line)
@@ -41,7 +48,8 @@ def link_routes(files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
         )
         auth = "required" if route.auth else "none"
         linked.signals.append(signal(KIND, route.name, "auth", auth, where))
-        claims.setdefault(route.name, []).append(where)
+        shape = first_name.setdefault(_PARAM.sub("{}", route.name), route.name)
+        claims.setdefault(shape, []).append(where)
     linked.findings = duplicate_findings(DUPLICATE_ROUTE, KIND, claims)
     return linked
 

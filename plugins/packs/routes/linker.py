@@ -267,8 +267,9 @@ class _Linker:
         endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
         route_auth = auth or self._auth(path, route.auth) or _guarded_at(node, path, route.line)
         if isinstance(endpoint, _Scoped):
-            if isinstance(endpoint.value, Namespace) and methods is None:
-                methods = endpoint.value.verbs or None
+            if isinstance(endpoint.value, Namespace):
+                methods = methods or endpoint.value.verbs or None
+                route_auth = route_auth or self._auth(endpoint.file, endpoint.value.auth)
             elif isinstance(endpoint.value, Function):
                 route_auth = route_auth or self._auth(endpoint.file, endpoint.value.auth)
         for method in dict.fromkeys(methods or ("GET",)):

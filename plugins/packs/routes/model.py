@@ -61,11 +61,13 @@ class RouterRef:
 
 @dataclass(frozen=True, slots=True)
 class Namespace:
-    """A class body or an object literal: fields with values, and the HTTP-verb methods a
-    class-based view defines (Starlette `HTTPEndpoint`, Flask `MethodView`)."""
+    """A class body or an object literal: fields with values, and for a class-based view
+    (Starlette `HTTPEndpoint`, Flask `MethodView`) the HTTP-verb methods it defines and the auth
+    its `decorators = [...]` show."""
 
     fields: tuple[tuple[str, Expr], ...]
     verbs: tuple[str, ...] = ()
+    auth: Auth = field(default_factory=lambda: Auth())
 
 
 @dataclass(frozen=True, slots=True)

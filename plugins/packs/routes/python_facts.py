@@ -125,7 +125,7 @@ class _Reader:
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             found.append((stmt.name, self._function(stmt)))
         elif isinstance(stmt, ast.ClassDef):
-            found.append((stmt.name, _class(stmt)))
+            found.append((stmt.name, self._class(stmt)))
         for name, value in found:
             if value is not None and (override or name not in self.bindings):
                 self.bindings[name] = value
@@ -155,6 +155,29 @@ class _Reader:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
         return Function(node.name, returns, _function_auth(node))
+
+    def _class(self, node: ast.ClassDef) -> Namespace:
+        fields: list[tuple[str, Expr]] = []
+        verbs: list[str] = []
+        names: list[str] = []
+        for stmt in node.body:
+            target: ast.expr | None = None
+            value: ast.expr | None = None
+            if isinstance(stmt, ast.AnnAssign):
+                target, value = stmt.target, stmt.value
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target, value = stmt.targets[0], stmt.value
+            elif (
+                isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+                and stmt.name in HTTP_METHODS
+            ):
+                verbs.append(stmt.name.upper())
+            if isinstance(target, ast.Name) and target.id == "decorators":
+                if isinstance(value, ast.List | ast.Tuple):
+                    names += [n for d in value.elts for n in _names_in_decorator(d) if says_auth(n)]
+            elif isinstance(target, ast.Name) and (expr := self._expr(value)) is not None:
+                fields.append((target.id, expr))
+        return Namespace(tuple(fields), tuple(verbs), Auth(tuple(names)))
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -368,24 +391,6 @@ def _flat_statements(body: list[ast.stmt], nested: list[ast.stmt]) -> Iterator[a
                 yield from _flat_statements(block, nested)
             for handler in stmt.handlers:
                 yield from _flat_statements(handler.body, nested)
-
-
-def _class(node: ast.ClassDef) -> Namespace:
-    reader = _Reader("", False)
-    fields: list[tuple[str, Expr]] = []
-    verbs: list[str] = []
-    for stmt in node.body:
-        target: ast.expr | None = None
-        value: ast.expr | None = None
-        if isinstance(stmt, ast.AnnAssign):
-            target, value = stmt.target, stmt.value
-        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            target, value = stmt.targets[0], stmt.value
-        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name in HTTP_METHODS:
-            verbs.append(stmt.name.upper())
-        if isinstance(target, ast.Name) and (expr := reader._expr(value)) is not None:
-            fields.append((target.id, expr))
-    return Namespace(tuple(fields), tuple(verbs))
 
 
 def _function_auth(node: _Def) -> Auth:
