@@ -29,6 +29,7 @@ from .model import (
     ModuleFacts,
     MountDecl,
     Namespace,
+    Opaque,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -325,6 +326,8 @@ class _Linker:
             return _Scoped(path, expr)
         if isinstance(expr, ImportRef):
             return self._import(path, expr)
+        if isinstance(expr, Opaque):
+            return None
         entity = self._lookup(path, expr.path[0])
         for segment in expr.path[1:]:
             if entity is None:

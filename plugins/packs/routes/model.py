@@ -94,8 +94,15 @@ class StarletteRoutes:
     items: tuple[RouteDecl | MountDecl | Expr, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Opaque:
+    """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
+    present, but never visible."""
+
+
 Expr = (
-    Lit
+    Opaque
+    | Lit
     | Sym
     | Concat
     | ImportRef

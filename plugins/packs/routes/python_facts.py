@@ -30,6 +30,7 @@ from .model import (
     ModuleFacts,
     MountDecl,
     Namespace,
+    Opaque,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -205,6 +206,12 @@ class _Reader:
             return self._starlette_routes(node.elts)
         return None
 
+    def _present(self, node: ast.expr | None) -> Expr | None:
+        """`node` as an expression, `Opaque` when it is there but cannot be followed."""
+        if node is None:
+            return None
+        return self._expr(node) or Opaque()
+
     def _concat(self, nodes: Iterable[ast.expr]) -> Expr | None:
         parts = []
         for node in nodes:
@@ -287,7 +294,7 @@ class _Reader:
                 router_id=_site(call),
                 framework=ROUTER_FRAMEWORKS[name],
                 line=call.lineno,
-                prefix=self._expr(_keyword(call, prefix_key)) if prefix_key else None,
+                prefix=self._present(_keyword(call, prefix_key)) if prefix_key else None,
                 auth=_dependencies_auth(_keyword(call, "dependencies")),
                 routes=self._expr(_keyword(call, "routes")),
             )
@@ -316,7 +323,7 @@ class _Reader:
             MountDecl(
                 parent=owner,
                 child=child,
-                prefix=self._expr(prefix_node),
+                prefix=self._present(prefix_node),
                 line=call.lineno,
                 auth=_dependencies_auth(_keyword(call, "dependencies")),
                 replaces_prefix=replaces_prefix,
