@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { servePlugin } from "./sdk/node/index.js";
+import { openDirInRoot, openRoot, readFileInRoot, servePlugin } from "./sdk/node/index.js";
 
 const PLUGIN_ID = "reference-detector-node";
 const PLUGIN_VERSION = "1.0.0";
@@ -18,20 +18,30 @@ const POSITIONAL = new Map([["table", 1], ["route", 2]]); // words before the ke
 const byUtf8 = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 export function discover(paths) {
+  const rootFd = openRoot(".");
+  try {
+    return discoverIn(paths, rootFd);
+  } finally {
+    fs.closeSync(rootFd);
+  }
+}
+
+function discoverIn(paths, rootFd) {
   const root = fs.realpathSync(".");
-  const files = new Set();
+  const files = new Map(); // repo-relative path reported -> in-root path to open
   const unresolved = [];
   for (const p of paths) {
-    const problem = locate(p, root, files);
+    const problem = locate(p, root, rootFd, files);
     if (problem) unresolved.push({ path: p, reason: problem[0], detail: problem[1] });
   }
   const resources = [];
   const signals = [];
   const tables = new Map();
-  for (const rel of [...files].sort(byUtf8)) {
+  for (const rel of [...files.keys()].sort(byUtf8)) {
     let text;
     try {
-      text = utf8.decode(fs.readFileSync(rel));
+      // Never by name: a symlink swapped in since locate() checked it is not followed.
+      text = utf8.decode(readFileInRoot(rootFd, files.get(rel)));
     } catch (error) {
       const detail = error instanceof TypeError ? "not valid UTF-8" : "cannot be read";
       unresolved.push({ path: rel, reason: "unreadable", detail });
@@ -69,7 +79,7 @@ export function discover(paths) {
   return { resources, unresolved, findings, classificationSignals: signals };
 }
 
-function locate(p, root, files) {
+function locate(p, root, rootFd, files) {
   let stat;
   let real;
   try {
@@ -81,21 +91,28 @@ function locate(p, root, files) {
   if (real !== root && !real.startsWith(root + path.sep)) {
     return ["unreadable", "symlink leads outside the repository"];
   }
+  const target = real === root ? "." : path.relative(root, real).split(path.sep).join("/");
   if (stat.isDirectory()) {
-    walk(p, files);
+    walk(rootFd, p, target, files);
     return null;
   }
   if (!p.endsWith(SUFFIX)) return ["unsupported", `not a ${SUFFIX} file`];
   if (!stat.isFile()) return ["unreadable", "not a regular file"];
   if (stat.size > MAX_FILE_BYTES) return ["too-large", `larger than ${MAX_FILE_BYTES} bytes`];
-  files.add(p);
+  files.set(p, target);
   return null;
 }
 
-function walk(directory, files) {
+/** Add the .gfx files below `directory`, which lies at `target` inside the root. */
+function walk(rootFd, directory, target, files) {
   let entries;
   try {
-    entries = fs.readdirSync(directory, { withFileTypes: true, encoding: "buffer" });
+    const fd = openDirInRoot(rootFd, target); // a directory swapped for a link: not listed
+    try {
+      entries = fs.readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true, encoding: "buffer" });
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     return;
   }
@@ -108,8 +125,9 @@ function walk(directory, files) {
     }
     if (name.startsWith(".") || entry.isSymbolicLink()) continue;
     const rel = directory === "." ? name : `${directory}/${name}`;
-    if (entry.isDirectory()) walk(rel, files);
-    else if (entry.isFile() && name.endsWith(SUFFIX)) files.add(rel);
+    const inside = target === "." ? name : `${target}/${name}`;
+    if (entry.isDirectory()) walk(rootFd, rel, inside, files);
+    else if (entry.isFile() && name.endsWith(SUFFIX)) files.set(rel, inside);
   }
 }
 

@@ -18,9 +18,11 @@ import sys
 from typing import Any
 
 try:
+    from gpp.repo_files import open_dir_in_root, open_root, read_file_in_root, resolve_in_root
     from gpp.sdk import serve
 except ImportError:  # run from a checkout by a bare interpreter: use the repo's gpp/
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from gpp.repo_files import open_dir_in_root, open_root, read_file_in_root, resolve_in_root
     from gpp.sdk import serve
 
 PLUGIN_ID = "reference-detector"
@@ -31,11 +33,18 @@ _WORDS = re.compile(r"[ \t]+")
 
 
 def discover(paths: list[str]) -> dict[str, Any]:
-    root = os.path.realpath(".")
-    files: dict[str, None] = {}  # insertion-ordered set of repo-relative file paths
+    root_fd = open_root(".")
+    try:
+        return _discover(paths, root_fd)
+    finally:
+        os.close(root_fd)
+
+
+def _discover(paths: list[str], root_fd: int) -> dict[str, Any]:
+    files: dict[str, str] = {}  # repo-relative path reported -> in-root path to open
     unresolved: list[dict[str, Any]] = []
     for path in paths:
-        problem = _locate(path, root, files)
+        problem = _locate(path, root_fd, files)
         if problem:
             unresolved.append({"path": path, "reason": problem[0], "detail": problem[1]})
     resources: list[dict[str, Any]] = []
@@ -43,8 +52,8 @@ def discover(paths: list[str]) -> dict[str, Any]:
     tables: dict[str, list[dict[str, Any]]] = {}
     for rel in sorted(files, key=_utf8):
         try:
-            with open(rel, "rb") as handle:
-                text = handle.read().decode("utf-8")
+            # Never by name: a symlink swapped in since _locate checked it is not followed.
+            text = read_file_in_root(root_fd, files[rel]).decode("utf-8")
         except UnicodeDecodeError:
             unresolved.append({"path": rel, "reason": "unreadable", "detail": "not valid UTF-8"})
             continue
@@ -93,15 +102,15 @@ def discover(paths: list[str]) -> dict[str, Any]:
     }
 
 
-def _locate(path: str, root: str, files: dict[str, None]) -> tuple[str, str] | None:
+def _locate(path: str, root_fd: int, files: dict[str, str]) -> tuple[str, str] | None:
     """Add the .gfx files `path` names to `files`, or say why it cannot be read."""
     if not os.path.exists(path):  # follows links: a dangling one is not found either
         return "not-found", "no such file or directory"
-    real = os.path.realpath(path)
-    if real != root and not real.startswith(root + os.sep):
+    target = resolve_in_root(".", path)
+    if target is None:
         return "unreadable", "symlink leads outside the repository"
     if os.path.isdir(path):
-        _walk(path, files)
+        _walk(root_fd, path, target, files)
         return None
     if not path.endswith(SUFFIX):
         return "unsupported", f"not a {SUFFIX} file"
@@ -109,27 +118,33 @@ def _locate(path: str, root: str, files: dict[str, None]) -> tuple[str, str] | N
         return "unreadable", "not a regular file"
     if os.path.getsize(path) > MAX_FILE_BYTES:
         return "too-large", f"larger than {MAX_FILE_BYTES} bytes"
-    files[path] = None
+    files[path] = target
     return None
 
 
-def _walk(directory: str, files: dict[str, None]) -> None:
+def _walk(root_fd: int, directory: str, target: str, files: dict[str, str]) -> None:
+    """Add the .gfx files below `directory`, which lies at `target` inside the root."""
     try:
-        entries = list(os.scandir(directory))
+        fd = open_dir_in_root(root_fd, target)  # a directory swapped for a link: not listed
+        try:
+            entries = list(os.scandir(fd))
+        finally:
+            os.close(fd)
     except OSError:
         return
     for entry in entries:
         if entry.name.startswith(".") or entry.is_symlink():
             continue
         rel = entry.name if directory == "." else f"{directory}/{entry.name}"
+        inside = entry.name if target == "." else f"{target}/{entry.name}"
         try:
             rel.encode("utf-8")
         except UnicodeEncodeError:  # a name that is not UTF-8 cannot be reported in JSON
             continue
         if entry.is_dir(follow_symlinks=False):
-            _walk(rel, files)
+            _walk(root_fd, rel, inside, files)
         elif entry.is_file(follow_symlinks=False) and entry.name.endswith(SUFFIX):
-            files[rel] = None
+            files[rel] = inside
 
 
 def _parse(line: str) -> tuple[str, str, dict[str, Any]] | str | None:

@@ -6,15 +6,22 @@ import asyncio
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import DEMO_REPO, process_gone, reference_command
+import pytest
+from conftest import DEMO_REPO, REPO, process_gone, reference_command
 
 from gpp.canonical_json import canonical
 from gpp.host import PluginSession
 
+sys.path.insert(0, str(REPO / "plugins"))
+
+import reference_detector
+
 GOLDEN = Path(__file__).parent / "vectors" / "demo_repo_document.json"
+SWAP_HOOK = Path(__file__).parent / "fixtures" / "hooks" / "swap_after_realpath.mjs"
 DEMO_PATHS = [".", "README.md", "outside.gfx", "missing.gfx", "legacy/latin1.gfx"]
 
 
@@ -99,3 +106,52 @@ def test_plugin_run_from_a_copy_under_tmp(tmp_path: Path) -> None:
     shutil.copytree(DEMO_REPO, tmp_path / "repo", symlinks=True)
     doc = asyncio.run(_discover(["api"], root=tmp_path / "repo"))
     assert len(doc["resources"]) == 3
+
+
+def _race_repo(tmp_path: Path) -> tuple[Path, Path, Path]:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    victim = repo / "victim.gfx"
+    victim.write_text("table harmless\n")
+    secret = tmp_path / "secret.gfx"
+    secret.write_text("table leaked_secret pii=ssn\n")
+    return repo, victim, secret
+
+
+SWAPPED = [{"path": "victim.gfx", "reason": "unreadable", "detail": "cannot be read"}]
+
+
+def test_python_detector_never_reads_a_symlink_swapped_in_after_its_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, victim, secret = _race_repo(tmp_path)
+    locate = reference_detector._locate
+
+    def locate_then_swap(path: str, root_fd: int, files: dict[str, str]) -> object:
+        problem = locate(path, root_fd, files)
+        victim.unlink()
+        os.symlink(secret, victim)  # the attacker wins the race
+        return problem
+
+    monkeypatch.setattr(reference_detector, "_locate", locate_then_swap)
+    monkeypatch.chdir(repo)
+    document = reference_detector.discover(["victim.gfx"])
+    assert "leaked_secret" not in repr(document)
+    assert document["resources"] == [] and document["unresolved"] == SWAPPED
+
+
+def test_node_detector_never_reads_a_symlink_swapped_in_after_its_check(tmp_path: Path) -> None:
+    repo, victim, secret = _race_repo(tmp_path)
+    command = [shutil.which("node") or "node", "--import", str(SWAP_HOOK),
+               str(REPO / "plugins" / "reference_detector.mjs")]  # fmt: skip
+    session = PluginSession(command, "reference-detector-node", "1.0.0", cwd=str(repo),
+                            env={"SWAP_VICTIM": "victim.gfx", "SWAP_SECRET": str(secret)})  # fmt: skip
+
+    async def scenario() -> dict[str, Any]:
+        async with session:
+            return await session.discover(["victim.gfx"])
+
+    document = asyncio.run(scenario())
+    assert victim.is_symlink()  # the hook did swap it
+    assert "leaked_secret" not in repr(document)
+    assert document["resources"] == [] and document["unresolved"] == SWAPPED

@@ -1,0 +1,288 @@
+"""Python modules as facts for the packs: names, imports, classes; and name resolution across files.
+
+`module_facts(path, tree, describe)` reads one parsed module (never runs it): what each top-level
+name is bound to (a class, a call such as `declarative_base()`, an import) and, for every class
+at any depth, its bases and keywords as written plus whatever the pack's `describe` hook learns
+from its body. `Modules` then resolves a name as Python would see it from a module — through
+assignments and imports, into the other scanned files — so a pack can follow inheritance across
+modules without importing anything. Names that lead outside the scanned files come back as
+`External` with their dotted import path (`sqlalchemy.orm.DeclarativeBase`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Generic, TypeVar
+
+B = TypeVar("B")
+
+Literal = str | int | float | bool | None
+
+
+@dataclass(frozen=True)
+class CallBinding:
+    """`NAME = some.call(...)` at module level: the callee as written, dotted."""
+
+    callee: str
+
+
+@dataclass(frozen=True)
+class AliasBinding:
+    """`NAME = other.name` at module level."""
+
+    target: str
+
+
+@dataclass(frozen=True)
+class ClassFacts(Generic[B]):
+    name: str
+    line: int
+    bases: tuple[str, ...]  # dotted, as written; bases that are not plain names are left out
+    keywords: tuple[tuple[str, Literal], ...]  # class keywords with literal values (table=True)
+    decorators: tuple[str, ...]  # dotted callee of each decorator, as written
+    body: B
+
+    def keyword(self, name: str) -> Literal:
+        return dict(self.keywords).get(name)
+
+
+@dataclass(frozen=True)
+class ModuleFacts(Generic[B]):
+    path: str
+    module: str  # dotted module name derived from the path (`app/models/__init__.py` → app.models)
+    imports: tuple[tuple[str, str], ...]  # local name → dotted target
+    bindings: tuple[tuple[str, CallBinding | AliasBinding], ...]
+    classes: tuple[ClassFacts[B], ...]  # the module-level classes, in source order
+
+    @cached_property
+    def class_map(self) -> dict[str, ClassFacts[B]]:
+        """Classes by name; the last definition wins, as at run time."""
+        return {c.name: c for c in self.classes}
+
+    @cached_property
+    def binding_map(self) -> dict[str, CallBinding | AliasBinding]:
+        return dict(self.bindings)
+
+    @cached_property
+    def import_map(self) -> dict[str, str]:
+        return dict(self.imports)
+
+
+def dotted(node: ast.expr) -> str | None:
+    """`a.b.c` for a Name/Attribute chain (a call's callee for a Call), else None."""
+    if isinstance(node, ast.Call):
+        return dotted(node.func)
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def last_name(name: str | None) -> str:
+    return (name or "").rpartition(".")[2]
+
+
+def literal(node: ast.expr | None) -> Literal:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | int | float | bool):
+        return node.value
+    return None
+
+
+def keyword_literal(call: ast.Call, name: str) -> Literal:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return literal(kw.value)
+    return None
+
+
+def has_keyword(call: ast.Call, name: str) -> bool:
+    return any(kw.arg == name for kw in call.keywords)
+
+
+def module_name(path: str) -> str:
+    parts = path.removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def module_facts(
+    path: str, tree: ast.Module, describe: Callable[[ast.ClassDef], B]
+) -> ModuleFacts[B]:
+    module = module_name(path)
+    package = (
+        module
+        if path.endswith("/__init__.py") or path == "__init__.py"
+        else module.rpartition(".")[0]
+    )
+    imports: list[tuple[str, str]] = []
+    bindings: list[tuple[str, CallBinding | AliasBinding]] = []
+    for node in _top_level(tree.body):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    imports.append((alias.asname, alias.name))
+                else:
+                    head = alias.name.partition(".")[0]
+                    imports.append((head, head))
+        elif isinstance(node, ast.ImportFrom):
+            source = _absolute(node.module, node.level, package)
+            imports.extend(
+                (alias.asname or alias.name, f"{source}.{alias.name}" if source else alias.name)
+                for alias in node.names
+                if alias.name != "*"
+            )
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            binding = _binding(node.value)
+            if binding is not None:
+                bindings.extend((t.id, binding) for t in targets if isinstance(t, ast.Name))
+    classes = [
+        ClassFacts(
+            name=node.name,
+            line=node.lineno,
+            bases=tuple(b for b in (dotted(base) for base in node.bases) if b),
+            keywords=tuple((kw.arg, literal(kw.value)) for kw in node.keywords if kw.arg),
+            decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
+            body=describe(node),
+        )
+        for node in _top_level(tree.body)
+        if isinstance(node, ast.ClassDef)
+    ]
+    return ModuleFacts(path, module, tuple(imports), tuple(bindings), tuple(classes))
+
+
+def _top_level(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
+    """Module-level statements, looking into `if`/`try` blocks (conditional definitions count)."""
+    for node in body:
+        if isinstance(node, ast.If | ast.Try):
+            yield from _top_level(node.body)
+            yield from _top_level(node.orelse)
+            if isinstance(node, ast.Try):
+                for handler in node.handlers:
+                    yield from _top_level(handler.body)
+        else:
+            yield node
+
+
+def _binding(value: ast.expr) -> CallBinding | AliasBinding | None:
+    if isinstance(value, ast.Call):
+        callee = dotted(value.func)
+        return CallBinding(callee) if callee else None
+    target = dotted(value)
+    return AliasBinding(target) if target else None
+
+
+def _absolute(module: str | None, level: int, package: str) -> str:
+    if level == 0:
+        return module or ""
+    parts = package.split(".") if package else []
+    base = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    return ".".join([*base, *([module] if module else [])])
+
+
+@dataclass(frozen=True)
+class ClassRef(Generic[B]):
+    module: ModuleFacts[B]
+    cls: ClassFacts[B]
+
+
+@dataclass(frozen=True)
+class CallRef(Generic[B]):
+    """A name bound to a call's result; `attribute` is what was taken from it (`db` + `Model`)."""
+
+    module: ModuleFacts[B]
+    callee: str  # resolved to a dotted import path where the scanned files show one
+    attribute: str = ""
+
+
+@dataclass(frozen=True)
+class External:
+    """A name that leads outside the scanned files, as its dotted import path."""
+
+    name: str
+
+
+Symbol = ClassRef[B] | CallRef[B] | External
+
+
+@dataclass
+class Modules(Generic[B]):
+    """Every scanned module of a request, for resolving names across files."""
+
+    modules: Sequence[ModuleFacts[B]]
+    _by_name: dict[str, ModuleFacts[B]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for module in self.modules:  # path order: the first of two same-named modules wins
+            self._by_name.setdefault(module.module, module)
+
+    def find_module(self, name: str) -> ModuleFacts[B] | None:
+        """The scanned module `name` names, also where the repo holds it deeper (`src/app`)."""
+        if name in self._by_name:
+            return self._by_name[name]
+        suffix = "." + name
+        for module in self.modules:
+            if module.module.endswith(suffix):
+                return module
+        return None
+
+    def resolve(self, module: ModuleFacts[B], name: str, depth: int = 0) -> Symbol[B]:
+        """What `name` (dotted) means inside `module`."""
+        if depth > 32:
+            return External(name)
+        head, _, rest = name.partition(".")
+        if head in module.class_map and not rest:
+            return ClassRef(module, module.class_map[head])
+        binding = module.binding_map.get(head)
+        if isinstance(binding, CallBinding):
+            callee = self.resolve(module, binding.callee, depth + 1)
+            return CallRef(
+                module, callee.name if isinstance(callee, External) else binding.callee, rest
+            )
+        if isinstance(binding, AliasBinding):
+            return self.resolve(module, binding.target + ("." + rest if rest else ""), depth + 1)
+        target = module.import_map.get(head)
+        if target is None:
+            return External(name)
+        full = target + ("." + rest if rest else "")
+        return self._resolve_import(full, depth)
+
+    def _resolve_import(self, full: str, depth: int) -> Symbol[B]:
+        parts = full.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            found = self.find_module(".".join(parts[:cut]))
+            if found is not None:
+                return self.resolve(found, ".".join(parts[cut:]), depth + 1)
+        return External(full)
+
+    def ancestors(self, ref: ClassRef[B]) -> Iterator[ClassRef[B] | External]:
+        """The class's bases, depth first, left to right, each once (an MRO good enough here)."""
+        seen: set[tuple[str, str]] = set()
+        stack: list[ClassRef[B] | External] = [self._base(ref, b) for b in reversed(ref.cls.bases)]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, ClassRef):
+                key = (item.module.path, item.cls.name)
+                if key in seen or item.cls is ref.cls:
+                    continue
+                seen.add(key)
+                stack.extend(self._base(item, b) for b in reversed(item.cls.bases))
+            yield item
+
+    def _base(self, ref: ClassRef[B], base: str) -> ClassRef[B] | External:
+        found = self.resolve(ref.module, base)
+        if isinstance(found, ClassRef):
+            return found
+        if isinstance(found, CallRef):
+            return External(
+                f"{found.callee}()" + (f".{found.attribute}" if found.attribute else "")
+            )
+        return found
