@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -124,3 +125,17 @@ def test_a_changed_file_is_parsed_again_alone_and_its_routes_follow(fastapi_copy
     assert after - before == {
         name.replace("/users", "/members") for name in before if "/api/v1/users" in name
     }
+
+
+def test_the_registered_plugin_reads_the_sample_app_through_the_cli() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "discover", "--config", "plugins/registry.toml",
+         PLUGIN_ID, "."],
+        capture_output=True, text=True, cwd=REPO, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    signals = {s["resource"]: s["value"] for s in json.loads(done.stdout)["classificationSignals"]}
+    assert signals["route:GET /api/v1/users/me"] == "required"
+    assert signals["route:GET /api/v1/users/{user_id}"] == "none"
+    assert signals["route:POST /shop/products"] == "required"
+    assert signals["route:DELETE /api/v1/orders/{order_id}"] == "required"
