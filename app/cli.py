@@ -30,6 +30,7 @@ from .security import is_loopback_host
 ISOLATED_MARKER = "GPP_ISOLATED"
 EXIT_CONFIG = 1
 EXIT_PROTOCOL = 2
+REPO_HELP = "the repository every registered plugin reads (overrides each root in the config)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--isolated", action="store_true",
                        help="run in a fresh network namespace (only lo) with the scanned "
                        "repositories mounted read-only; reach it over --uds")  # fmt: skip
+    serve.add_argument("--repo", type=Path, metavar="PATH", help=REPO_HELP)
     serve.add_argument("--allow-non-loopback", action="store_true",
                        help="permit binding to a non-loopback address")  # fmt: skip
     serve.add_argument("--log-level", default="info",
@@ -62,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
         "discover",
         help="run one discovery without HTTP and print the result document",
         description="Run one discovery and print the result document (GF-canonical JSON). "
-        "Either name a registered plugin: `gpp discover --config FILE PLUGIN_ID PATH...`, or "
+        "Either name a registered plugin: `gpp discover [--config FILE] [--repo DIR] PLUGIN_ID "
+        "PATH...`, or "
         "give the command: `gpp discover --command CMD --plugin-id ID --plugin-version V "
         "[--root DIR] PATH...`. On failure prints the two diagnostic lines and exits 2.",
     )
@@ -74,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     discover.add_argument("--plugin-version")
     discover.add_argument("--root", type=Path, default=Path("."),
                           help="repository the plugin reads (its cwd; default .)")  # fmt: skip
+    discover.add_argument("--repo", type=Path, metavar="PATH", help=REPO_HELP)
     discover.add_argument("--request-id")
     discover.add_argument("--no-sandbox", action="store_true",
                           help="with --command: run the plugin without the default sandbox")  # fmt: skip
@@ -103,7 +107,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     logs.configure(args.log_level)
     try:
-        config = load_config(args.config or default_config_path())
+        config = _with_repo(load_config(args.config or default_config_path()), args.repo)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
@@ -161,6 +165,8 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
     )
     inner = [sys.executable, "-m", "app", "serve", "--config", str(config.path), "--uds", uds,
              "--log-level", args.log_level]  # fmt: skip
+    if args.repo is not None:
+        inner += ["--repo", str(args.repo.resolve())]
     command = f'ip link set lo up 2>/dev/null; {mounts or "true"} || exit 125; exec "$@"'
     print(f"gpp: isolated gateway (network: lo only; repositories read-only) on unix:{uds}",
           file=sys.stderr, flush=True)  # fmt: skip
@@ -170,18 +176,18 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
 
 
 def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    if args.config is not None:
+    if args.config is not None or (args.repo is not None and not args.command):
         if args.command:
             parser.error("give either --config or --command, not both")
         try:
-            config = load_config(args.config)
+            config = _with_repo(load_config(args.config or default_config_path()), args.repo)
         except ConfigError as exc:
             print(exc, file=sys.stderr)
             return EXIT_CONFIG
         plugin_id, *paths = args.args
         plugin = config.plugins.get(plugin_id)
         if plugin is None or plugin.protocol != "gpp/3":
-            print(codes.UnknownPluginError(f"no GPP/3 plugin {plugin_id!r} in {args.config}")
+            print(codes.UnknownPluginError(f"no GPP/3 plugin {plugin_id!r} in {config.path}")
                   .diagnostic(), file=sys.stderr)  # fmt: skip
             return EXIT_PROTOCOL
         if not paths:
@@ -196,7 +202,7 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         command = [w.replace(PYTHON_PLACEHOLDER, sys.executable) for w in shlex.split(args.command)]
         paths = args.args
         session = PluginSession(command, args.plugin_id, args.plugin_version,
-                                cwd=str(args.root),
+                                cwd=str(args.repo or args.root),
                                 sandbox=None if args.no_sandbox else SandboxPolicy())  # fmt: skip
     try:
         document = asyncio.run(_run_once(session, paths, args.request_id))
@@ -205,6 +211,17 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return EXIT_PROTOCOL
     sys.stdout.buffer.write(document + b"\n")
     return 0
+
+
+def _with_repo(config: Config, repo: Path | None) -> Config:
+    """`--repo PATH`: the config with every plugin's root at PATH; the file is left as it is."""
+    if repo is None:
+        return config
+    root = repo.resolve()
+    if not root.is_dir():
+        raise ConfigError(config.path, [f"--repo: {root} is not a directory"])
+    plugins = {pid: p.model_copy(update={"root": root}) for pid, p in config.plugins.items()}
+    return config.model_copy(update={"plugins": plugins})
 
 
 async def _run_once(session: PluginSession, paths: list[str], request_id: str | None) -> bytes:

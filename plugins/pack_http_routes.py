@@ -32,4 +32,5 @@ def make_scanner() -> Scanner[ModuleFacts]:
 
 
 if __name__ == "__main__":
-    sys.exit(serve(PLUGIN_ID, PLUGIN_VERSION, make_scanner().discover))
+    capabilities = ("discover", "classification-signals")
+    sys.exit(serve(PLUGIN_ID, PLUGIN_VERSION, make_scanner().discover, capabilities=capabilities))

@@ -5,8 +5,6 @@ Reads `.py` files with `ast` (the scanned code is never imported or run); the ru
 `packs/sqlalchemy_models.py`, the walk, safe opens, memo and ordering in `packs/scan.py`.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 
@@ -14,21 +12,7 @@ PLUGINS = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [PLUGINS, os.path.dirname(PLUGINS)]  # packs/, and the repo's gpp/ when not installed
 
 from packs import sqlalchemy_models  # noqa: E402
-from packs.scan import Scanner  # noqa: E402
-
-from gpp.sdk import serve  # noqa: E402
-
-PLUGIN_ID = "pack-sqlalchemy"
-PLUGIN_VERSION = "1.0.0"
-
-SCANNER = Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link, language="Python")
+from packs.entry import serve_python_pack  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(
-        serve(
-            PLUGIN_ID,
-            PLUGIN_VERSION,
-            SCANNER.discover,
-            capabilities=("discover", "classification-signals"),
-        )
-    )
+    sys.exit(serve_python_pack("pack-sqlalchemy", "1.0.0", sqlalchemy_models))

@@ -1,0 +1,22 @@
+"""A Python pack's main: one Scanner (its memo lives as long as the session) served over GPP/3."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from gpp.sdk import serve
+
+from .scan import Linked, Scanner
+
+
+class Analyzer(Protocol):
+    """A module with a pack's two pipeline steps (see `scan`)."""
+
+    def extract(self, path: str, source: str) -> Any: ...
+    def link(self, files: Any) -> Linked: ...
+
+
+def serve_python_pack(plugin_id: str, plugin_version: str, analyzer: Analyzer) -> int:
+    scanner: Scanner[Any] = Scanner((".py",), analyzer.extract, analyzer.link, language="Python")
+    return serve(plugin_id, plugin_version, scanner.discover,
+                 capabilities=("discover", "classification-signals"))  # fmt: skip
