@@ -62,6 +62,7 @@ bench: install
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/gateway.py
 	$(BIN)/python bench/sandbox.py
+	$(BIN)/python bench/routes.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_SDK)/node_modules

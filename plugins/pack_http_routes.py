@@ -19,7 +19,7 @@ except ImportError:  # run from a checkout by a bare interpreter: use the repo's
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from gpp.sdk import serve
 
-from packs.routes import SUFFIXES, extract, link_routes
+from packs.routes import SUFFIXES, RouteLinker, extract
 from packs.routes.model import ModuleFacts
 from packs.scan import Scanner
 
@@ -28,7 +28,8 @@ PLUGIN_VERSION = "1.0.0"
 
 
 def make_scanner() -> Scanner[ModuleFacts]:
-    return Scanner(SUFFIXES, extract, link_routes, language="Python, JavaScript or TypeScript")
+    """One per plugin process: the memo and the last link live as long as the session."""
+    return Scanner(SUFFIXES, extract, RouteLinker(), language="Python, JavaScript or TypeScript")
 
 
 if __name__ == "__main__":

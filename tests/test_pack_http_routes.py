@@ -26,6 +26,7 @@ from gpp.sandbox import SandboxPolicy
 sys.path.insert(0, str(REPO / "plugins"))
 
 from pack_http_routes import PLUGIN_ID, PLUGIN_VERSION, make_scanner
+from packs.routes import RouteLinker
 
 PLUGIN = REPO / "plugins" / "pack_http_routes.py"
 REPOS = REPO / "tests" / "fixtures" / "repos"
@@ -111,6 +112,7 @@ def test_a_repeated_discover_parses_nothing_again(fastapi_copy: Path) -> None:
     assert scanner.memo.stats.misses == files  # nothing re-parsed
     assert scanner.memo.stats.hits == files
     assert canonical(first) == canonical(second)
+    assert isinstance(scanner.link, RouteLinker) and scanner.link.links == 1  # nor re-linked
 
 
 def test_a_changed_file_is_parsed_again_alone_and_its_routes_follow(fastapi_copy: Path) -> None:
@@ -121,6 +123,7 @@ def test_a_changed_file_is_parsed_again_alone_and_its_routes_follow(fastapi_copy
     misses = scanner.memo.stats.misses
     after = {r["name"] for r in scanner.discover(["."])["resources"]}
     assert scanner.memo.stats.misses == misses + 1
+    assert isinstance(scanner.link, RouteLinker) and scanner.link.links == 2
     assert "GET /api/v1/users/me" in before and "GET /api/v1/users/me" not in after
     assert after - before == {
         name.replace("/users", "/members") for name in before if "/api/v1/users" in name

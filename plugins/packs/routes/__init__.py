@@ -7,6 +7,6 @@ auth through imports and renders the document pieces. Modules: `model` (the fact
 spelling and joining), `auth` (which names mean authentication), `document` (the output).
 """
 
-from .document import SUFFIXES, extract, link_routes
+from .document import SUFFIXES, RouteLinker, extract, link_routes
 
-__all__ = ["SUFFIXES", "extract", "link_routes"]
+__all__ = ["SUFFIXES", "RouteLinker", "extract", "link_routes"]

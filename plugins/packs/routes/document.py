@@ -8,6 +8,7 @@ visible in the scanned files (the name then lacks it).
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Sequence
 
@@ -33,22 +34,56 @@ def link_routes(files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
     """Resources and `auth` signals in (path, line, name) order, and `DUPLICATE_ROUTE` for
     each `METHOD /path` two handlers claim. Parameter names do not tell paths apart (a
     framework routes `/orders/{id}` and `/orders/{order_id}` alike, so the second is shadowed);
-    the finding names the route as its first claim spells it."""
-    found = {
-        (r.path.encode(), r.line, r.name): r for r in link(dict(files))
-    }  # one handler reached twice under one name is one route
+    the finding names the route as its first claim spells it.
+
+    Linking and rendering allocate many small acyclic values while the memo holds every file's
+    facts: the cyclic collector would rescan all of them again and again for nothing, so it
+    waits until the document is built."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _render(link(dict(files)))
+    finally:
+        if collecting:
+            gc.enable()
+
+
+class RouteLinker:
+    """`link_routes` that remembers its last answer: when every file's facts are the very
+    objects of the last call (the memo handed them back unchanged), linking would give the same
+    document, so a repeated discover of an unchanged repository skips it."""
+
+    def __init__(self) -> None:
+        self._files: list[tuple[str, ModuleFacts]] = []
+        self._linked = Linked()
+        self.links = 0  # how many times it really linked; a test reads it
+
+    def __call__(self, files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
+        unchanged = len(files) == len(self._files) and all(
+            path == old_path and facts is old_facts
+            for (path, facts), (old_path, old_facts) in zip(files, self._files, strict=True)
+        )
+        if not unchanged:
+            self._files, self._linked = list(files), link_routes(files)
+            self.links += 1
+        return self._linked
+
+
+def _render(routes: list[FoundRoute]) -> Linked:
+    # one handler reached twice under one name is one route
+    found = {(r.path.encode(), r.line, r.name): r for r in routes}
     linked = Linked()
     claims: dict[str, list[JSONObject]] = {}
     first_name: dict[str, str] = {}
     for key in sorted(found):
-        route = found[key]
+        route, name = found[key], key[2]
         where = location(route.path, route.line)
         linked.resources.append(
-            {"kind": KIND, "name": route.name, "location": where, "attrs": _attrs(route)}
+            {"kind": KIND, "name": name, "location": where, "attrs": _attrs(route)}
         )
         auth = "required" if route.auth else "none"
-        linked.signals.append(signal(KIND, route.name, "auth", auth, where))
-        shape = first_name.setdefault(_PARAM.sub("{}", route.name), route.name)
+        linked.signals.append(signal(KIND, name, "auth", auth, where))
+        shape = first_name.setdefault(_PARAM.sub("{}", name), name)
         claims.setdefault(shape, []).append(where)
     linked.findings = duplicate_findings(DUPLICATE_ROUTE, KIND, claims)
     return linked

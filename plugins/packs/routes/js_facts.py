@@ -7,11 +7,10 @@ SyntaxError, and contributes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import tree_sitter
 import tree_sitter_javascript
 import tree_sitter_typescript
+from tree_sitter import QueryCursor
 
 from ..scan import ParseFailure
 from .auth import says_auth
@@ -42,6 +41,14 @@ _LANGUAGES = {
     "typescript": tree_sitter.Language(tree_sitter_typescript.language_typescript()),
 }
 _PARSERS: dict[str, tree_sitter.Parser] = {}
+_QUERY = """
+(variable_declarator) @declarator
+(assignment_expression left: (member_expression)) @assign
+(call_expression
+  function: (member_expression property: (property_identifier) @verb
+  (#any-of? @verb "get" "post" "put" "patch" "delete" "options" "head" "use"))) @call
+"""
+_QUERIES = {name: tree_sitter.Query(language, _QUERY) for name, language in _LANGUAGES.items()}
 _EXPRESS = "express"
 _VERBS = set(HTTP_METHODS) - {"trace"}  # Express has no app.trace in its documented API
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
@@ -61,13 +68,13 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         what = f"missing {bad.type}" if bad.is_missing else "syntax error"
         raise ParseFailure(bad.start_point.row + 1, what)
     reader = _Reader(path)
-    reader.read(root)
+    reader.read(root, language)
     return ModuleFacts(
         language="javascript",
         bindings=reader.bindings,
         exports=reader.exports,
         star_exports=tuple(reader.star_exports),
-        routers=tuple(reader.routers),
+        routers=tuple(reader.routers.values()),
         routes=tuple(reader.routes),
         uses=tuple(reader.uses),
     )
@@ -80,13 +87,8 @@ def _first_error(node: _Node) -> _Node:
     return node
 
 
-def _walk(node: _Node) -> Iterator[_Node]:
-    """Every node below `node` in source order (iterative: deep chains stay off the stack)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.named_children))
+def _in_order(nodes: list[_Node]) -> list[_Node]:
+    return sorted(nodes, key=lambda n: n.start_byte)
 
 
 class _Reader:
@@ -95,27 +97,30 @@ class _Reader:
         self.bindings: dict[str, Expr] = {}
         self.exports: dict[str, Expr] = {}
         self.star_exports: list[ImportRef] = []
-        self.routers: list[RouterDecl] = []
+        self.routers: dict[str, RouterDecl] = {}  # by creation site
         self.routes: list[RouteDecl] = []
         self.uses: list[UseDecl] = []
 
-    def read(self, root: _Node) -> None:
-        nodes = list(_walk(root))
-        for node in nodes:  # imports first: router creation is recognised through them
+    def read(self, root: _Node, language: str) -> None:
+        """Imports first (router creation is recognised through them), then declarations,
+        then what uses them. The nodes come from a tree-sitter query, run in C: walking every
+        node in Python would cost several times the parse."""
+        found = QueryCursor(_QUERIES[language]).captures(root)
+        statements = root.named_children  # import and export statements are top-level only
+        for node in statements:
             if node.type == "import_statement":
                 self._import(node)
-        for node in nodes:
-            if node.type == "variable_declarator":
-                parent = node.parent.parent if node.parent else None
-                top = parent is not None and parent.type in {"program", "export_statement"}
-                self._declare(node, override=top)
-        for node in nodes:
+        for node in _in_order(found.get("declarator", [])):
+            parent = node.parent.parent if node.parent else None
+            top = parent is not None and parent.type in {"program", "export_statement"}
+            self._declare(node, override=top)
+        for node in statements:
             if node.type == "export_statement":
                 self._export(node)
-            elif node.type == "assignment_expression":
-                self._assign(node)
-            elif node.type in {"call_expression", "new_expression"}:
-                self._call(node)
+        for node in _in_order(found.get("assign", [])):
+            self._assign(node)
+        for node in _in_order(found.get("call", [])):
+            self._call(node)
 
     # -- imports, declarations, exports ----------------------------------------------------
 
@@ -207,9 +212,6 @@ class _Reader:
     # -- calls -----------------------------------------------------------------------------
 
     def _call(self, node: _Node) -> None:
-        if self._creates(node) is not None:
-            self.routers.append(RouterDecl(_site(node), EXPRESS, _line(node)))
-            return
         callee = node.child_by_field_name("function")
         args = _arguments(node)
         if callee is None or callee.type != "member_expression":
@@ -327,7 +329,9 @@ class _Reader:
             return Concat((left, right)) if left is not None and right is not None else None
         if kind in {"call_expression", "new_expression"}:
             if self._creates(node) is not None:
-                return RouterRef(_site(node))
+                site = _site(node)
+                self.routers.setdefault(site, RouterDecl(site, EXPRESS, _line(node)))
+                return RouterRef(site)
             module = _require(node)
             if module is not None:
                 return self._ref(module, "default")

@@ -300,6 +300,8 @@ class _Linker:
     def evaluate(self, path: str, expr: Expr) -> _Entity | None:
         """What `expr`, written in the file `path`, stands for; None when the scanned files do
         not show it (or it names itself in a loop)."""
+        if isinstance(expr, Lit):  # most paths: no need to remember them
+            return _Str(expr.value)
         key = (path, expr)
         if key in self.cache:
             return self.cache[key]
@@ -382,6 +384,8 @@ class _Linker:
         """The scanned module an absolute import names. A repository's import root is not
         known (`backend/app/main.py` imports `app.api`), so any module whose dotted name ends
         with `name` qualifies; the one sharing most of the importer's package wins."""
+        if name in self.packages:  # the common case: imported from the repository's root
+            return _PyModule(name)
         candidates = self.by_suffix.get(name)
         if not candidates:
             return None

@@ -12,17 +12,21 @@ _EXPRESS_PARAM = re.compile(r":([A-Za-z_$][A-Za-z0-9_$]*)(?:\([^)]*\))?\??")
 
 def flask_path(rule: str) -> str:
     """`/users/<int:id>` → `/users/{id}` (converter and its arguments dropped)."""
-    return _FLASK_PARAM.sub(r"{\1}", rule)
+    return _FLASK_PARAM.sub(_braced, rule) if "<" in rule else rule
 
 
 def brace_path(path: str) -> str:
     """FastAPI/Starlette `{id:int}` or `{rest:path}` → `{id}`, `{rest}`."""
-    return _BRACE_PARAM.sub(r"{\1}", path)
+    return _BRACE_PARAM.sub(_braced, path) if ":" in path else path
 
 
 def express_path(path: str) -> str:
     """`/posts/:slug`, `:id(\\d+)` or the optional `:page?` → `{slug}`, `{id}`, `{page}`."""
-    return _EXPRESS_PARAM.sub(r"{\1}", path)
+    return _EXPRESS_PARAM.sub(_braced, path) if ":" in path else path
+
+
+def _braced(match: re.Match[str]) -> str:
+    return "{" + match.group(1) + "}"
 
 
 def join(prefix: str, path: str) -> str:

@@ -71,7 +71,7 @@ def python_facts(source: str | bytes, path: str) -> ModuleFacts:
     return ModuleFacts(
         language="python",
         bindings=reader.bindings,
-        routers=tuple(reader.routers),
+        routers=tuple(reader.routers.values()),
         routes=tuple(reader.routes),
         mounts=tuple(reader.mounts),
         middleware=tuple(reader.middleware),
@@ -82,24 +82,33 @@ class _Reader:
     def __init__(self, module: str, is_package: bool) -> None:
         self.package = module if is_package else module.rpartition(".")[0]
         self.bindings: dict[str, Expr] = {}
-        self.routers: list[RouterDecl] = []
+        self.routers: dict[str, RouterDecl] = {}  # by creation site
         self.routes: list[RouteDecl] = []
         self.mounts: list[MountDecl] = []
         self.middleware: list[Middleware] = []
+        self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
 
     def read(self, tree: ast.Module) -> None:
+        """Statements only, never every node: routes, mounts and guards are statements (a
+        decorated def, a call on its own line) and routers are values that `_expr` meets, so
+        the reader stays near the cost of `ast.parse` itself."""
         nested: list[ast.stmt] = []
-        for stmt in _flat_statements(tree.body, nested):
+        classes: list[ast.stmt] = []
+        statements = list(_flat_statements(tree.body, nested, classes))
+        for stmt in statements:
             self._bind(stmt)
         while nested:  # function bodies: their names fill only what the module leaves free
-            body = nested.pop(0)
-            for stmt in _flat_statements([body], nested):
+            inner = list(_flat_statements([nested.pop(0)], nested, classes))
+            for stmt in inner:
                 self._bind(stmt, override=False)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call):
-                self._call(node)
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                self._decorated(node)
+            statements += inner
+        while classes:  # class bodies: decorated methods and calls, but no module names
+            statements += _flat_statements([classes.pop(0)], nested, classes)
+        for stmt in statements:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                self._call(stmt.value)
+            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                self._decorated(stmt)
 
     # -- bindings --------------------------------------------------------------------------
 
@@ -148,14 +157,20 @@ class _Reader:
 
     def _function(self, node: _Def) -> Function:
         returns: Expr | None = None
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Return) and sub.value is not None:
-                returns = self._expr(sub.value)
+        for stmt in _flat_statements(node.body, []):
+            if isinstance(stmt, ast.Return) and stmt.value is not None:
+                returns = self._expr(stmt.value)
                 break
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
-        return Function(node.name, returns, _function_auth(node))
+        return Function(node.name, returns, self._auth_of(node))
+
+    def _auth_of(self, node: _Def) -> Auth:
+        auth = self._function_auth.get(id(node))
+        if auth is None:
+            auth = self._function_auth[id(node)] = _function_auth(node)
+        return auth
 
     def _class(self, node: ast.ClassDef) -> Namespace:
         fields: list[tuple[str, Expr]] = []
@@ -187,8 +202,8 @@ class _Reader:
             return None
         if isinstance(node, ast.Constant):
             return Lit(node.value) if isinstance(node.value, str) else None
-        if isinstance(node, ast.Call) and _callee_name(node) in ROUTER_FRAMEWORKS:
-            return RouterRef(_site(node))
+        if isinstance(node, ast.Call) and (name := _callee_name(node)) in ROUTER_FRAMEWORKS:
+            return self._router(node, name)
         if isinstance(node, ast.Call) and _callee_name(node) == "Field":  # pydantic default
             default = node.args[0] if node.args else _keyword(node, "default")
             return self._expr(default)
@@ -255,7 +270,9 @@ class _Reader:
         prefix = self._expr(_argument(call, 0, "path"))
         routes = _keyword(call, "routes")
         if routes is not None:
-            child: Expr | None = RouterRef(_site(call))
+            site = _site(call)
+            self.routers[site] = RouterDecl(site, STARLETTE, call.lineno, routes=self._expr(routes))
+            child: Expr | None = RouterRef(site)
         else:
             child = self._expr(_argument(call, 1, "app"))
         if prefix is None or child is None:
@@ -266,11 +283,6 @@ class _Reader:
 
     def _call(self, call: ast.Call) -> None:
         name = _callee_name(call)
-        if name in ROUTER_FRAMEWORKS:
-            self._router(call, name)
-        elif name == "Mount" and _keyword(call, "routes") is not None:
-            routes = self._expr(_keyword(call, "routes"))
-            self.routers.append(RouterDecl(_site(call), STARLETTE, call.lineno, routes=routes))
         if not isinstance(call.func, ast.Attribute):
             return
         owner = self._expr(call.func.value)
@@ -287,18 +299,21 @@ class _Reader:
         elif name == "before_request" and call.args and owner is not None:
             self._guard(owner, _dotted(call.args[0]))
 
-    def _router(self, call: ast.Call, name: str) -> None:
+    def _router(self, call: ast.Call, name: str) -> RouterRef:
+        """The router created by `call`, declared once however often the call is read."""
+        site = _site(call)
+        if site in self.routers:
+            return RouterRef(site)
         prefix_key = _OWN_PREFIX.get(name)
-        self.routers.append(
-            RouterDecl(
-                router_id=_site(call),
-                framework=ROUTER_FRAMEWORKS[name],
-                line=call.lineno,
-                prefix=self._present(_keyword(call, prefix_key)) if prefix_key else None,
-                auth=_dependencies_auth(_keyword(call, "dependencies")),
-                routes=self._expr(_keyword(call, "routes")),
-            )
+        self.routers[site] = RouterDecl(
+            router_id=site,
+            framework=ROUTER_FRAMEWORKS[name],
+            line=call.lineno,
+            prefix=self._present(_keyword(call, prefix_key)) if prefix_key else None,
+            auth=_dependencies_auth(_keyword(call, "dependencies")),
+            routes=self._expr(_keyword(call, "routes")),
         )
+        return RouterRef(site)
 
     def _mount(
         self,
@@ -364,7 +379,7 @@ class _Reader:
             if path is None:
                 continue
             own = _dependencies_auth(_keyword(decorator, "dependencies"))
-            function = _function_auth(node)
+            function = self._auth_of(node)
             self.routes.append(
                 RouteDecl(
                     owner=self._expr(decorator.func.value),
@@ -383,21 +398,26 @@ class _Reader:
             self.middleware.append(Middleware(owner, 0, Auth((name,))))
 
 
-def _flat_statements(body: list[ast.stmt], nested: list[ast.stmt]) -> Iterator[ast.stmt]:
+def _flat_statements(
+    body: list[ast.stmt], nested: list[ast.stmt], classes: list[ast.stmt] | None = None
+) -> Iterator[ast.stmt]:
     """The statements of a block, compound ones (`if`, `try`, `with`, `for`) opened; function
-    bodies are put aside in `nested` (a conditional include or import still counts)."""
+    bodies are put aside in `nested`, class bodies in `classes` (a conditional include or
+    import still counts)."""
     for stmt in body:
         yield stmt
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             nested.extend(stmt.body)
+        elif isinstance(stmt, ast.ClassDef) and classes is not None:
+            classes.extend(stmt.body)
         elif isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While | ast.With):
-            yield from _flat_statements(stmt.body, nested)
-            yield from _flat_statements(getattr(stmt, "orelse", []), nested)
+            yield from _flat_statements(stmt.body, nested, classes)
+            yield from _flat_statements(getattr(stmt, "orelse", []), nested, classes)
         elif isinstance(stmt, ast.Try | ast.TryStar):
             for block in (stmt.body, stmt.orelse, stmt.finalbody):
-                yield from _flat_statements(block, nested)
+                yield from _flat_statements(block, nested, classes)
             for handler in stmt.handlers:
-                yield from _flat_statements(handler.body, nested)
+                yield from _flat_statements(handler.body, nested, classes)
 
 
 def _function_auth(node: _Def) -> Auth:
