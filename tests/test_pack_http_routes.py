@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -92,15 +91,11 @@ def test_documents_are_byte_identical_across_sessions_and_requests() -> None:
 
 
 @pytest.fixture
-def fastapi_copy(tmp_path: Path) -> Any:
+def fastapi_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     repo = tmp_path / "fastapi-app"
     shutil.copytree(REPOS / "fastapi-app", repo)
-    old = os.getcwd()
-    os.chdir(repo)
-    try:
-        yield repo
-    finally:
-        os.chdir(old)
+    monkeypatch.chdir(repo)
+    return repo
 
 
 def test_a_repeated_discover_parses_nothing_again(fastapi_copy: Path) -> None:

@@ -241,7 +241,7 @@ class _Reader:
         for element in elements:
             value = element.value if isinstance(element, ast.Starred) else element
             if isinstance(value, ast.Call) and _callee_name(value) == "Route":
-                route = self._starlette_route(value)
+                route = self._route_call(value, None, _argument(value, 1, "endpoint"))
                 if route is not None:
                     items.append(route)
             elif isinstance(value, ast.Call) and _callee_name(value) == "Mount":
@@ -251,20 +251,6 @@ class _Reader:
             elif isinstance(element, ast.Starred) and (spread := self._expr(value)) is not None:
                 items.append(spread)
         return StarletteRoutes(tuple(items)) if items else None
-
-    def _starlette_route(self, call: ast.Call) -> RouteDecl | None:
-        path = self._expr(_argument(call, 0, "path"))
-        endpoint_node = _argument(call, 1, "endpoint")
-        if path is None:
-            return None
-        return RouteDecl(
-            owner=None,
-            path=path,
-            methods=_methods(_keyword(call, "methods")),
-            line=call.lineno,
-            handler=_dotted(endpoint_node),
-            endpoint=self._expr(endpoint_node),
-        )
 
     def _starlette_mount(self, call: ast.Call) -> MountDecl | None:
         prefix = self._expr(_argument(call, 0, "path"))
@@ -346,22 +332,29 @@ class _Reader:
         )
 
     def _added_route(self, call: ast.Call, owner: Expr | None, view: ast.expr | None) -> None:
+        route = self._route_call(call, owner, view) if owner is not None else None
+        if route is not None:
+            self.routes.append(route)
+
+    def _route_call(
+        self, call: ast.Call, owner: Expr | None, view: ast.expr | None
+    ) -> RouteDecl | None:
+        """`add_api_route`, `add_route`, `add_url_rule` or Starlette's `Route(...)`: a path,
+        then the view (whose class, for a class-based view, says the methods)."""
         path = self._expr(_argument(call, 0, "rule") or _keyword(call, "path"))
-        if path is None or owner is None:
-            return
-        if _is_method_call(view, "as_view"):  # Flask MethodView: the class says the methods
+        if path is None:
+            return None
+        if _is_method_call(view, "as_view"):  # Flask MethodView
             assert isinstance(view, ast.Call) and isinstance(view.func, ast.Attribute)
             view = view.func.value
-        self.routes.append(
-            RouteDecl(
-                owner=owner,
-                path=path,
-                methods=_methods(_keyword(call, "methods")),
-                line=call.lineno,
-                handler=_dotted(view),
-                endpoint=self._expr(view),
-                auth=_dependencies_auth(_keyword(call, "dependencies")),
-            )
+        return RouteDecl(
+            owner=owner,
+            path=path,
+            methods=_methods(_keyword(call, "methods")),
+            line=call.lineno,
+            handler=_dotted(view),
+            endpoint=self._expr(view),
+            auth=_dependencies_auth(_keyword(call, "dependencies")),
         )
 
     def _decorated(self, node: _Def) -> None:
