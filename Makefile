@@ -62,6 +62,7 @@ bench: install
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/gateway.py
 	$(BIN)/python bench/sandbox.py
+	$(BIN)/python bench/packs.py
 	$(BIN)/python bench/routes.py
 
 clean:

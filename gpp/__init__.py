@@ -1,7 +1,8 @@
 """GPP/3, the Gateforge Plugin Protocol: canonical JSON, wire format, state machines, host, SDK.
 
 The modules the plugin SDK uses (`canonical`, `codes`, `schema`, `messages`, `wire`,
-`connection`, `sdk`, `jsonrpc`) import nothing outside the standard library.
+`connection`, `sdk`, `file_memo`, `repo_files`, `jsonrpc`) import nothing outside the standard
+library.
 """
 
 from .canonical_json import canonical, digest

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from symlink_race import then_swap
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plugins"))
 
@@ -133,15 +134,7 @@ def test_a_symlink_swapped_in_after_the_check_is_never_read(
     secret = in_repo.parent / "secret.py"
     secret.write_text("def leaked_secret(): pass\n")
     scanner = _scanner()
-    locate = scanner._locate
-
-    def locate_then_swap(root_fd: int, path: str, files: dict[str, str]) -> object:
-        problem = locate(root_fd, path, files)
-        victim.unlink()
-        os.symlink(secret, victim)  # the attacker wins the race
-        return problem
-
-    monkeypatch.setattr(scanner, "_locate", locate_then_swap)
+    monkeypatch.setattr(scanner, "_locate", then_swap(scanner._locate, victim, secret))
     document = scanner.discover(["app/models.py"])
     assert "leaked_secret" not in repr(document)
     assert document["unresolved"] == [
@@ -175,14 +168,23 @@ def test_repeated_discover_reparses_only_the_changed_file(in_repo: Path) -> None
     for n in range(5):
         _write(in_repo, f"m{n}.py", f"def f{n}(): pass\n")
     _write(in_repo, "bad.py", "def (\n")
-    scanner = _scanner()
+    links: list[int] = []
+
+    def counting_link(files: Sequence[tuple[str, Facts]]) -> Linked:
+        links.append(len(files))
+        return _link(files)
+
+    scanner = Scanner((".py",), _functions, counting_link, language="Python")
     first = scanner.discover(["."])
     assert scanner.memo.stats.misses == 6
     assert scanner.discover(["."]) == first
     assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (6, 6)
+    assert links == [5]  # nothing changed: the last link's result is reused
+    assert len(_names(scanner.discover(["m1.py", "m2.py"]))) == 2 and links == [5, 2]
     _write(in_repo, "m3.py", "def renamed(): pass\n\n\ndef added(): pass\n")
     third = scanner.discover(["."])
-    assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (7, 11)
+    assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (7, 13)
+    assert links == [5, 2, 5]
     assert [n for p, n in _names(third) if p == "m3.py"] == ["renamed", "added"]
     assert third["unresolved"][0]["path"] == "bad.py"
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import DEMO_REPO, REPO, process_gone, reference_command
+from symlink_race import then_swap
 
 from gpp.canonical_json import canonical
 from gpp.host import PluginSession
@@ -125,15 +126,8 @@ def test_python_detector_never_reads_a_symlink_swapped_in_after_its_check(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo, victim, secret = _race_repo(tmp_path)
-    locate = reference_detector._locate
-
-    def locate_then_swap(path: str, root_fd: int, files: dict[str, str]) -> object:
-        problem = locate(path, root_fd, files)
-        victim.unlink()
-        os.symlink(secret, victim)  # the attacker wins the race
-        return problem
-
-    monkeypatch.setattr(reference_detector, "_locate", locate_then_swap)
+    monkeypatch.setattr(reference_detector, "_locate",
+                        then_swap(reference_detector._locate, victim, secret))  # fmt: skip
     monkeypatch.chdir(repo)
     document = reference_detector.discover(["victim.gfx"])
     assert "leaked_secret" not in repr(document)

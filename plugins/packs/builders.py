@@ -6,6 +6,7 @@ plugins, and a reader of two documents should not meet two spellings of one fact
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -37,15 +38,14 @@ def location(path: str, line: int) -> JSONObject:
     return {"path": path, "line": line}
 
 
+_PHRASES = "|".join("_".join(phrase) for phrase in PERSONAL_PHRASES)
+_PHRASE = re.compile(rf"(?:^|_)(?:{_PHRASES})(?:_|$)")
+
+
+@functools.lru_cache(maxsize=4096)  # column names repeat across models and discovers
 def looks_personal(column: str) -> bool:
     words = [w.lower() for w in _WORD.findall(column)]
-    if PERSONAL_WORDS.intersection(words):
-        return True
-    return any(
-        tuple(words[i : i + len(phrase)]) == phrase
-        for phrase in PERSONAL_PHRASES
-        for i in range(len(words) - len(phrase) + 1)
-    )
+    return not PERSONAL_WORDS.isdisjoint(words) or _PHRASE.search("_".join(words)) is not None
 
 
 def pii_value(columns: Iterable[str]) -> str:

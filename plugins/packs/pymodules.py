@@ -1,9 +1,9 @@
 """Python modules as facts for the packs: names, imports, classes; and name resolution across files.
 
 `module_facts(path, tree, describe)` reads one parsed module (never runs it): what each top-level
-name is bound to (a class, a call such as `declarative_base()`, an import) and, for every class
-at any depth, its bases and keywords as written plus whatever the pack's `describe` hook learns
-from its body. `Modules` then resolves a name as Python would see it from a module — through
+name is bound to (a class, a call such as `declarative_base()`, an import) and, for every
+module-level class (also under `if`/`try`), its bases, keywords and decorators as written plus
+whatever the pack's `describe` hook learns from its body. `Modules` then resolves a name as Python would see it from a module — through
 assignments and imports, into the other scanned files — so a pack can follow inheritance across
 modules without importing anything. Names that lead outside the scanned files come back as
 `External` with their dotted import path (`sqlalchemy.orm.DeclarativeBase`).
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Generic, TypeVar
 
@@ -24,9 +24,11 @@ Literal = str | int | float | bool | None
 
 @dataclass(frozen=True)
 class CallBinding:
-    """`NAME = some.call(...)` at module level: the callee as written, dotted."""
+    """`NAME = some.call(...)` at module level: the callee as written, dotted, and the class
+    passed as `cls=` (`declarative_base(cls=CustomBase)`: the base then inherits from it)."""
 
     callee: str
+    cls: str | None = None
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,8 @@ def _top_level(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
 def _binding(value: ast.expr) -> CallBinding | AliasBinding | None:
     if isinstance(value, ast.Call):
         callee = dotted(value.func)
-        return CallBinding(callee) if callee else None
+        cls = next((dotted(kw.value) for kw in value.keywords if kw.arg == "cls"), None)
+        return CallBinding(callee, cls) if callee else None
     target = dotted(value)
     return AliasBinding(target) if target else None
 
@@ -201,6 +204,7 @@ class CallRef(Generic[B]):
     module: ModuleFacts[B]
     callee: str  # resolved to a dotted import path where the scanned files show one
     attribute: str = ""
+    cls: str | None = None  # the call's `cls=` argument, a name inside `module`
 
 
 @dataclass(frozen=True)
@@ -213,29 +217,36 @@ class External:
 Symbol = ClassRef[B] | CallRef[B] | External
 
 
-@dataclass
 class Modules(Generic[B]):
-    """Every scanned module of a request, for resolving names across files."""
+    """Every scanned module of a request, for resolving names across files.
 
-    modules: Sequence[ModuleFacts[B]]
-    _by_name: dict[str, ModuleFacts[B]] = field(default_factory=dict)
+    Lookups are indexed (every dotted suffix of every module name) and resolutions cached, so
+    a link over thousands of files stays linear.
+    """
 
-    def __post_init__(self) -> None:
-        for module in self.modules:  # path order: the first of two same-named modules wins
-            self._by_name.setdefault(module.module, module)
+    def __init__(self, modules: Sequence[ModuleFacts[B]]) -> None:
+        self.modules = modules
+        self._by_suffix: dict[str, ModuleFacts[B]] = {}
+        self._resolved: dict[tuple[str, str], Symbol[B]] = {}
+        for module in modules:  # path order: the first of two same-named modules wins
+            self._by_suffix.setdefault(module.module, module)
+        for module in modules:  # then suffixes: an exact name beats a deeper module's tail
+            parts = module.module.split(".")
+            for cut in range(1, len(parts)):
+                self._by_suffix.setdefault(".".join(parts[cut:]), module)
 
     def find_module(self, name: str) -> ModuleFacts[B] | None:
         """The scanned module `name` names, also where the repo holds it deeper (`src/app`)."""
-        if name in self._by_name:
-            return self._by_name[name]
-        suffix = "." + name
-        for module in self.modules:
-            if module.module.endswith(suffix):
-                return module
-        return None
+        return self._by_suffix.get(name)
 
     def resolve(self, module: ModuleFacts[B], name: str, depth: int = 0) -> Symbol[B]:
         """What `name` (dotted) means inside `module`."""
+        key = (module.path, name)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(module, name, depth)
+        return self._resolved[key]
+
+    def _resolve(self, module: ModuleFacts[B], name: str, depth: int) -> Symbol[B]:
         if depth > 32:
             return External(name)
         head, _, rest = name.partition(".")
@@ -244,9 +255,8 @@ class Modules(Generic[B]):
         binding = module.binding_map.get(head)
         if isinstance(binding, CallBinding):
             callee = self.resolve(module, binding.callee, depth + 1)
-            return CallRef(
-                module, callee.name if isinstance(callee, External) else binding.callee, rest
-            )
+            name = callee.name if isinstance(callee, External) else binding.callee
+            return CallRef(module, name, rest, binding.cls)
         if isinstance(binding, AliasBinding):
             return self.resolve(module, binding.target + ("." + rest if rest else ""), depth + 1)
         target = module.import_map.get(head)
@@ -266,7 +276,7 @@ class Modules(Generic[B]):
     def ancestors(self, ref: ClassRef[B]) -> Iterator[ClassRef[B] | External]:
         """The class's bases, depth first, left to right, each once (an MRO good enough here)."""
         seen: set[tuple[str, str]] = set()
-        stack: list[ClassRef[B] | External] = [self._base(ref, b) for b in reversed(ref.cls.bases)]
+        stack = self._bases(ref)[::-1]
         while stack:
             item = stack.pop()
             if isinstance(item, ClassRef):
@@ -274,15 +284,24 @@ class Modules(Generic[B]):
                 if key in seen or item.cls is ref.cls:
                     continue
                 seen.add(key)
-                stack.extend(self._base(item, b) for b in reversed(item.cls.bases))
+                stack.extend(self._bases(item)[::-1])
             yield item
 
-    def _base(self, ref: ClassRef[B], base: str) -> ClassRef[B] | External:
-        found = self.resolve(ref.module, base)
-        if isinstance(found, ClassRef):
-            return found
-        if isinstance(found, CallRef):
-            return External(
-                f"{found.callee}()" + (f".{found.attribute}" if found.attribute else "")
+    def _bases(self, ref: ClassRef[B]) -> list[ClassRef[B] | External]:
+        """The direct bases; a base made by a call is External (`declarative_base()`), followed
+        by the class given to it as `cls=`, which the made base inherits from."""
+        bases: list[ClassRef[B] | External] = []
+        for base in ref.cls.bases:
+            found = self.resolve(ref.module, base)
+            if not isinstance(found, CallRef):
+                bases.append(found)
+                continue
+            bases.append(
+                External(f"{found.callee}()" + (f".{found.attribute}" if found.attribute else ""))
             )
-        return found
+            made_from = (
+                self.resolve(found.module, found.cls) if found.cls and not found.attribute else None
+            )
+            if isinstance(made_from, ClassRef):
+                bases.append(made_from)
+        return bases

@@ -114,6 +114,7 @@ class Scanner(Generic[F]):
         self.language = language
         self.root = root
         self.memo: FileMemo[F | Unresolved] = memo if memo is not None else FileMemo()
+        self._last_link: tuple[list[tuple[str, F]], Linked] | None = None
 
     def discover(self, paths: list[str]) -> JSONObject:
         unresolved: list[Unresolved] = []
@@ -133,13 +134,26 @@ class Scanner(Generic[F]):
                     facts.append((rel, outcome))
         finally:
             os.close(root_fd)
-        linked = self.link(facts)
+        linked = self._link(facts)
         return {
             "resources": sorted(linked.resources, key=lambda r: at(r["location"])),
             "unresolved": [u.as_json() for u in sorted(unresolved, key=lambda u: utf8(u.path))],
             "findings": sorted(linked.findings, key=lambda f: at(f["locations"][0])),
             "classificationSignals": sorted(linked.signals, key=lambda s: at(s["source"])),
         }
+
+    def _link(self, facts: list[tuple[str, F]]) -> Linked:
+        """`link`, or the last link's result when every file's facts are the very same objects
+        (all memo hits, same files): a repeated discover of an unchanged repo skips the link."""
+        if self._last_link is not None:
+            last, linked = self._last_link
+            if len(last) == len(facts) and all(
+                a[0] == b[0] and a[1] is b[1] for a, b in zip(last, facts, strict=True)
+            ):
+                return linked
+        linked = self.link(facts)
+        self._last_link = (facts, linked)  # holding the facts keeps the identities meaningful
+        return linked
 
     def _locate(self, root_fd: int, path: str, files: dict[str, str]) -> Unresolved | None:
         """Add the files `path` names to `files`, or say why it gives none."""

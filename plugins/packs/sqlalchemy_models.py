@@ -3,10 +3,10 @@
 Read from source with `ast`, never imported. Which classes are mapped follows each library's
 rules as far as source shows them:
 
-- SQLAlchemy declarative (`declarative_base()`, `registry().generate_base()`, `@as_declarative`,
-  `DeclarativeBase`, `@registry.mapped`): a class below a declarative base that is not
-  `__abstract__` maps the table its `__tablename__` names — its own, a mixin's or an abstract
-  ancestor's (literal or a `declared_attr` returning a literal, `cls.__name__` or
+- SQLAlchemy declarative (`declarative_base()`, also with `cls=`, `registry().generate_base()`,
+  `@as_declarative`, `DeclarativeBase`, `@registry.mapped`): a class below a declarative base
+  that is not `__abstract__` maps the table its `__tablename__` names — its own, a mixin's, an
+  abstract ancestor's or the base's (literal or a `declared_attr` returning a literal, `cls.__name__` or
   `cls.__name__.lower()`). A `__tablename__` inherited from a mapped class is single-table
   inheritance: no table of its own.
 - Flask-SQLAlchemy 3 (`db.Model`): as above, and a model without a `__tablename__` of its own or
@@ -94,7 +94,7 @@ def extract(path: str, source: str) -> SqlalchemyFacts:
     tree = ast.parse(source, filename=path)
     tables = tuple(
         TableCall(name, node.lineno, _column_names(node.args[1:]))
-        for node in ast.walk(tree)
+        for node in (ast.walk(tree) if "Table" in source else ())  # a walk costs a parse's time
         if isinstance(node, ast.Call)
         and last_name(dotted(node.func)) == "Table"
         and isinstance(name := literal(node.args[0]), str)
@@ -236,9 +236,16 @@ class _Mapper:
 
     def __init__(self, modules: Modules[ModelBody]) -> None:
         self.modules = modules
+        self._flavors: dict[tuple[str, int], str | None] = {}
 
     def flavor(self, ref: ClassRef[ModelBody]) -> str | None:
-        """ "sqlalchemy", "flask", "sqlmodel", or None for a class outside any ORM."""
+        """The ORM a class belongs to: "sqlalchemy", "flask", "sqlmodel"; None for none."""
+        key = (ref.module.path, ref.cls.line)
+        if key not in self._flavors:
+            self._flavors[key] = self._flavor(ref)
+        return self._flavors[key]
+
+    def _flavor(self, ref: ClassRef[ModelBody]) -> str | None:
         if any(last_name(d) in ("mapped", "mapped_as_dataclass") for d in ref.cls.decorators):
             return "sqlalchemy"
         found = None
