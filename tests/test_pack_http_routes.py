@@ -1,7 +1,7 @@
 """`pack-http-routes` over realistic sample apps, through the real host session and sandbox.
 
 Each app under tests/fixtures/repos/ has its expected document in
-tests/fixtures/routes_expected/, derived by hand from the frameworks' own rules (prefix joining,
+tests/fixtures/repos/<app>.routes.json, derived by hand from the frameworks' own rules (prefix joining,
 default methods, auth dependencies) and compared byte for byte.
 """
 
@@ -29,7 +29,6 @@ from packs.routes import RouteLinker
 
 PLUGIN = REPO / "plugins" / "pack_http_routes.py"
 REPOS = REPO / "tests" / "fixtures" / "repos"
-EXPECTED = REPO / "tests" / "fixtures" / "routes_expected"
 APPS = {
     "fastapi-app": ["."],
     "flask-app": ["."],
@@ -62,13 +61,13 @@ def _pretty(document: dict[str, Any]) -> bytes:
 @pytest.mark.parametrize("app", sorted(APPS))
 def test_sample_app_gives_its_expected_document_under_the_default_sandbox(app: str) -> None:
     document = asyncio.run(_discover(REPOS / app, APPS[app]))
-    assert _pretty(document) == (EXPECTED / f"{app}.json").read_bytes()
+    assert _pretty(document) == (REPOS / f"{app}.routes.json").read_bytes()
 
 
 def test_every_sample_app_contributes_routes_and_auth_both_ways() -> None:
     """Guards the expectations themselves: no app's document is trivially empty."""
     for app in APPS:
-        expected = json.loads((EXPECTED / f"{app}.json").read_text("utf-8"))
+        expected = json.loads((REPOS / f"{app}.routes.json").read_text("utf-8"))
         assert expected["resources"], app
         values = {s["value"] for s in expected["classificationSignals"]}
         assert values == ({"none"} if app == "mixed-broken" else {"none", "required"}), app

@@ -264,3 +264,21 @@ def test_starlette_route_without_methods_is_get_and_mount_prefixes_join() -> Non
         }
     )
     assert found == {"GET /": "none", "GET /sub/": "none", "POST /sub/x": "none"}
+
+
+def test_express_middleware_on_a_mount_path_guards_only_that_path() -> None:
+    found = routes(
+        {
+            "app.js": (
+                "const express = require('express');\nconst app = express();\n"
+                "const admin = express.Router();\nadmin.get('/stats', stats);\n"
+                "app.use('/admin', requireAuth);\napp.use('/admin', admin);\n"
+                "app.get('/admin/users', users);\napp.get('/administrators', list);\n"
+            )
+        }
+    )
+    assert found == {
+        "GET /admin/stats": "required",
+        "GET /admin/users": "required",
+        "GET /administrators": "none",
+    }

@@ -221,13 +221,10 @@ class _Reader:
         if owner_node is None:
             return
         if verb == "use" and args:
-            self.uses.append(
-                UseDecl(
-                    self._owner(owner_node),
-                    tuple((self._expr(a), _auth(a)) for a in args),
-                    _line(node),
-                )
-            )
+            owner = self._expr(owner_node)
+            if owner is not None:
+                arguments = tuple((self._expr(a), _auth(a)) for a in args)
+                self.uses.append(UseDecl(owner, arguments, _line(node)))
         elif verb in _VERBS:
             self._route(node, callee, verb, owner_node, args)
 
@@ -250,7 +247,7 @@ class _Reader:
                 continue
             self.routes.append(
                 RouteDecl(
-                    owner=self._owner(owner),
+                    owner=self._expr(owner),
                     path=path,
                     methods=(verb.upper(),),
                     line=_line(callee.child_by_field_name("property") or node),
@@ -258,9 +255,6 @@ class _Reader:
                     auth=Auth(auth),
                 )
             )
-
-    def _owner(self, node: _Node) -> Expr:
-        return self._expr(node) or Sym(("<expression>",))
 
     def _creates(self, node: _Node) -> str | None:
         """ "app" for `express()`, "router" for `express.Router()` or `Router()` (from

@@ -101,7 +101,8 @@ class _Node:
     decl: RouterDecl
     routes: list[tuple[str, RouteDecl]] = field(default_factory=list)
     mounts: list[tuple[str, MountDecl, tuple[str, str]]] = field(default_factory=list)
-    guards: list[tuple[str, int]] = field(default_factory=list)  # auth middleware (file, line)
+    # auth middleware: (file, line, the path it guards under the router; "" for all of it)
+    guards: list[tuple[str, int, str]] = field(default_factory=list)
 
 
 def link(modules: Mapping[str, ModuleFacts]) -> list[FoundRoute]:
@@ -164,15 +165,15 @@ class _Linker:
                 self._add_mount(node, path, mount)
         for guard in facts.middleware:
             if (node := self._owner(path, guard.owner)) and self._auth(path, guard.auth):
-                node.guards.append((path, guard.line))
+                node.guards.append((path, guard.line, ""))
         for use in facts.uses:
             if (node := self._owner(path, use.owner)) is not None:
                 self._attach_use(node, path, use)
 
     def _attach_use(self, node: _Node, path: str, use: UseDecl) -> None:
         """Express `use`: a leading string is the mount path; a router among the arguments is
-        mounted, guarded by the auth middleware before it; auth middleware with no mount path
-        guards what the router declares after this line."""
+        mounted, guarded by the auth middleware before it; auth middleware guards what the
+        router declares after this line under the mount path (all of it without one)."""
         args = list(use.args)
         prefix: str | None = None
         if len(args) > 1 and args[0][0] is not None:
@@ -187,8 +188,7 @@ class _Linker:
                 node.mounts.append((path, mount, child.key))
             elif auth.names:
                 guards += auth.names
-                if prefix is None:
-                    node.guards.append((path, use.line))
+                node.guards.append((path, use.line, prefix or ""))
 
     def _attach_list(self, path: str, routes: Expr, key: tuple[str, str], depth: int) -> None:
         entity = self.evaluate(path, routes)
@@ -245,7 +245,11 @@ class _Linker:
                 child_base, own_unresolved = _join_prefix(base, prefix), False
             else:
                 child_base = _join_prefix(_join_prefix(base, prefix or ""), own)
-            child_auth = auth or self._auth(path, mount.auth) or _guarded_at(node, path, mount.line)
+            child_auth = (
+                auth
+                or self._auth(path, mount.auth)
+                or _guarded_at(node, path, mount.line, prefix or "")
+            )
             yield from self._walk(
                 child,
                 child_base,
@@ -266,7 +270,9 @@ class _Linker:
         full = normalise(full)
         methods = route.methods
         endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
-        route_auth = auth or self._auth(path, route.auth) or _guarded_at(node, path, route.line)
+        route_auth = (
+            auth or self._auth(path, route.auth) or _guarded_at(node, path, route.line, declared)
+        )
         if isinstance(endpoint, _Scoped):
             if isinstance(endpoint.value, Namespace):
                 methods = methods or endpoint.value.verbs or None
@@ -448,7 +454,14 @@ def _literal(value: str | None) -> Lit | None:
     return Lit(value) if value is not None else None
 
 
-def _guarded_at(node: _Node, path: str, line: int) -> bool:
-    """An auth middleware on the router covers what is declared after it in its file, and all
-    that other files hang on the router."""
-    return any(file != path or at < line for file, at in node.guards)
+def _guarded_at(node: _Node, path: str, line: int, under: str) -> bool:
+    """An auth middleware on the router covers what is declared after it in its file (all
+    that other files hang on the router) at or below the path it was given."""
+    return any(
+        (file != path or at < line) and (not scope or _within(under, scope))
+        for file, at, scope in node.guards
+    )
+
+
+def _within(path: str, scope: str) -> bool:
+    return path == scope or path.startswith(scope.rstrip("/") + "/")

@@ -49,6 +49,8 @@ ROUTER_FRAMEWORKS = {
 _OWN_PREFIX = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
 _ROUTE_DECORATORS = {*HTTP_METHODS, "route", "api_route"}
 _DEPENDENCY_CALLS = {"Depends", "Security"}
+_STATEMENT_CALLS = {"include_router", "register_blueprint", "mount", "add_api_route",
+                    "add_route", "add_url_rule", "before_request"}  # fmt: skip
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -268,9 +270,9 @@ class _Reader:
     # -- calls and decorators --------------------------------------------------------------
 
     def _call(self, call: ast.Call) -> None:
-        name = _callee_name(call)
-        if not isinstance(call.func, ast.Attribute):
+        if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
             return
+        name = call.func.attr
         owner = self._expr(call.func.value)
         if name == "include_router":
             self._mount(call, owner, 0, "router", "prefix")
