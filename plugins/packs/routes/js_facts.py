@@ -36,7 +36,7 @@ from .model import (
 _Node = tree_sitter.Node
 
 JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
-_LANGUAGES = {
+LANGUAGES = {
     "javascript": tree_sitter.Language(tree_sitter_javascript.language()),
     "typescript": tree_sitter.Language(tree_sitter_typescript.language_typescript()),
 }
@@ -48,7 +48,7 @@ _QUERY = """
   function: (member_expression property: (property_identifier) @verb
   (#any-of? @verb "get" "post" "put" "patch" "delete" "options" "head" "use"))) @call
 """
-_QUERIES = {name: tree_sitter.Query(language, _QUERY) for name, language in _LANGUAGES.items()}
+_QUERIES = {name: tree_sitter.Query(language, _QUERY) for name, language in LANGUAGES.items()}
 _EXPRESS = "express"
 _VERBS = set(HTTP_METHODS) - {"trace"}  # Express has no app.trace in its documented API
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
@@ -61,7 +61,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
     language = "typescript" if path.endswith(".ts") else "javascript"
     parser = _PARSERS.get(language)
     if parser is None:
-        parser = _PARSERS[language] = tree_sitter.Parser(_LANGUAGES[language])
+        parser = _PARSERS[language] = tree_sitter.Parser(LANGUAGES[language])
     root = parser.parse(source).root_node
     if root.has_error:
         bad = _first_error(root)

@@ -422,7 +422,7 @@ def _function_auth(node: _Def) -> Auth:
     names: list[str] = []
     aliases: list[Expr] = []
     for decorator in node.decorator_list:
-        if any(_is_method_call(decorator, verb) for verb in _ROUTE_DECORATORS):
+        if _route_decorator(decorator):
             continue
         names += _names_in_decorator(decorator)
     arguments = node.args
@@ -499,6 +499,15 @@ def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
 
 def _keyword(call: ast.Call, name: str | None) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _route_decorator(node: ast.expr) -> bool:
+    """`@app.get(...)`, `@bp.route(...)`, `@router.api_route(...)`: not auth evidence."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _ROUTE_DECORATORS
+    )
 
 
 def _is_method_call(node: ast.expr | None, name: str) -> bool:
