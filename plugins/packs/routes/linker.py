@@ -234,7 +234,7 @@ class _Linker:
         for path, route in node.routes:
             yield from self._found(node, path, route, base, auth, unresolved)
         for path, mount, child in node.mounts:
-            if child in stack:
+            if child in stack or len(stack) > _MAX_DEPTH:
                 continue
             prefix, prefix_unresolved = None, False
             if mount.prefix is not None:

@@ -170,8 +170,8 @@ class MountDecl:
 
 @dataclass(frozen=True, slots=True)
 class Middleware:
-    """Express `router.use(requireAuth)` or Flask `before_request`: guards what `owner` serves
-    from `line` on (Express applies middleware in order; Flask's hooks apply to all, line 0)."""
+    """A guard on what `owner` serves after `line`: Flask's `before_request` (line 0, all of
+    it). Express middleware arrives as `UseDecl`, since only linking tells it from a router."""
 
     owner: Expr
     line: int
