@@ -106,10 +106,8 @@ def test_a_changed_file_is_read_again_on_the_same_session(tmp_path: Path) -> Non
             after = await session.discover(["."])
         return before, after
 
-    before, after = asyncio.run(scenario())
-    names = lambda doc: {r["name"] for r in doc["resources"]}  # noqa: E731
-    assert names(before) - names(after) == {"blog_tag"}
-    assert names(after) - names(before) == {"blog_label"}
+    before, after = ({r["name"] for r in doc["resources"]} for doc in asyncio.run(scenario()))
+    assert (before - after, after - before) == ({"blog_tag"}, {"blog_label"})
 
 
 def test_unchanged_files_are_not_parsed_again(

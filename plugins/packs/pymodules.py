@@ -228,6 +228,7 @@ class Modules(Generic[B]):
         self.modules = modules
         self._by_suffix: dict[str, ModuleFacts[B]] = {}
         self._resolved: dict[tuple[str, str], Symbol[B]] = {}
+        self._ancestors: dict[tuple[str, int], list[ClassRef[B] | External]] = {}
         for module in modules:  # path order: the first of two same-named modules wins
             self._by_suffix.setdefault(module.module, module)
         for module in modules:  # then suffixes: an exact name beats a deeper module's tail
@@ -273,8 +274,14 @@ class Modules(Generic[B]):
                 return self.resolve(found, ".".join(parts[cut:]), depth + 1)
         return External(full)
 
-    def ancestors(self, ref: ClassRef[B]) -> Iterator[ClassRef[B] | External]:
+    def ancestors(self, ref: ClassRef[B]) -> list[ClassRef[B] | External]:
         """The class's bases, depth first, left to right, each once (an MRO good enough here)."""
+        key = (ref.module.path, ref.cls.line)
+        if key not in self._ancestors:
+            self._ancestors[key] = list(self._walk_ancestors(ref))
+        return self._ancestors[key]
+
+    def _walk_ancestors(self, ref: ClassRef[B]) -> Iterator[ClassRef[B] | External]:
         seen: set[tuple[str, str]] = set()
         stack = self._bases(ref)[::-1]
         while stack:

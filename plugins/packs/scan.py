@@ -31,6 +31,7 @@ What the scanner does for every pack, so packs never touch the filesystem:
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
@@ -117,6 +118,19 @@ class Scanner(Generic[F]):
         self._last_link: tuple[list[tuple[str, F]], Linked] | None = None
 
     def discover(self, paths: list[str]) -> JSONObject:
+        # A cold discover allocates millions of AST nodes while the memo holds what the files
+        # before gave; with the cyclic collector on, each full pass re-walks all of it, a cost
+        # that grows with the repository. Trees and facts hold no cycles (reference counting
+        # frees them), so the collector waits until the discover is done.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._discover(paths)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _discover(self, paths: list[str]) -> JSONObject:
         unresolved: list[Unresolved] = []
         files: dict[str, str] = {}  # reported path -> the in-root path to open
         root_fd = open_root(self.root)
@@ -220,16 +234,15 @@ class Scanner(Generic[F]):
             if info.st_size > MAX_FILE_BYTES:
                 return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
             return self.memo.get(rel, info, lambda: self._extract_fd(fd, rel))
+        except OSError:  # a read error is not remembered: the next discover tries again
+            return Unresolved(rel, "unreadable", "cannot be read")
         finally:
             os.close(fd)
 
     def _extract_fd(self, fd: int, rel: str) -> F | Unresolved:
-        try:
-            data = os.read(fd, MAX_FILE_BYTES + 1)
-            while chunk := os.read(fd, MAX_FILE_BYTES + 1 - len(data)):
-                data += chunk
-        except OSError:
-            return Unresolved(rel, "unreadable", "cannot be read")
+        data = os.read(fd, MAX_FILE_BYTES + 1)
+        while chunk := os.read(fd, MAX_FILE_BYTES + 1 - len(data)):
+            data += chunk
         if len(data) > MAX_FILE_BYTES:  # grew after the fstat
             return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
         try:

@@ -101,25 +101,30 @@ def extract(path: str, source: str) -> SqlalchemyFacts:
         and len(node.args) >= 2  # a metadata or a Column next: not rich's Table("a", "b")
         and not isinstance(literal(node.args[1]), str)
     )
-    return SqlalchemyFacts(module_facts(path, tree, _describe), tables)
+    describe = _describe_sqlmodel if "SQLModel" in source else _describe  # fields cost a third
+    return SqlalchemyFacts(module_facts(path, tree, describe), tables)
 
 
-def _describe(node: ast.ClassDef) -> ModelBody:
+def _describe_sqlmodel(node: ast.ClassDef) -> ModelBody:
+    return _describe(node, sqlmodel=True)
+
+
+def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
     tablename: TableName | None = None
     abstract = explicit_table = primary_key = False
     columns: list[str] = []
     fields: list[str] = []
     for stmt in node.body:
-        if isinstance(stmt, ast.FunctionDef) and stmt.name == "__tablename__":
-            tablename = _declared_tablename(stmt)
-            continue
-        if not isinstance(stmt, ast.Assign | ast.AnnAssign):
-            continue
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-        names = [t.id for t in targets if isinstance(t, ast.Name)]
-        if not names:
-            continue
-        name, value = names[0], stmt.value
+        match stmt:
+            case ast.AnnAssign(target=ast.Name(id=name), value=value):
+                pass
+            case ast.Assign(targets=[ast.Name(id=name), *_], value=value):
+                pass
+            case ast.FunctionDef(name="__tablename__"):
+                tablename = _declared_tablename(stmt)
+                continue
+            case _:
+                continue
         if name == "__tablename__":
             text = literal(value)
             tablename = TableName(text, "literal", False) if isinstance(text, str) else None
@@ -137,7 +142,7 @@ def _describe(node: ast.ClassDef) -> ModelBody:
             isinstance(stmt, ast.AnnAssign) and value is None and _is_plain_mapped(stmt.annotation)
         ):
             columns.append(name)
-        if isinstance(stmt, ast.AnnAssign) and _is_field(name, stmt):
+        if sqlmodel and isinstance(stmt, ast.AnnAssign) and _is_field(name, stmt):
             fields.append(name)
     return ModelBody(
         tablename, abstract, tuple(columns), primary_key, tuple(fields), explicit_table
@@ -163,9 +168,10 @@ def _declared_tablename(func: ast.FunctionDef) -> TableName:
 
 
 def _column_call(value: ast.expr | None) -> ast.Call | None:
-    if not isinstance(value, ast.Call):
+    if type(value) is not ast.Call:
         return None
-    callee = last_name(dotted(value.func))
+    func = value.func  # the callee's last name, without building the dotted one
+    callee = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
     if callee in COLUMN_CALLS:
         return value
     if callee in COLUMN_WRAPPERS and value.args:
@@ -237,10 +243,11 @@ class _Mapper:
     def __init__(self, modules: Modules[ModelBody]) -> None:
         self.modules = modules
         self._flavors: dict[tuple[str, int], str | None] = {}
+        self._models: dict[tuple[str, int], bool] = {}
 
     def flavor(self, ref: ClassRef[ModelBody]) -> str | None:
         """The ORM a class belongs to: "sqlalchemy", "flask", "sqlmodel"; None for none."""
-        key = (ref.module.path, ref.cls.line)
+        key = (ref.module.path, ref.cls.line)  # every class is asked about again and again
         if key not in self._flavors:
             self._flavors[key] = self._flavor(ref)
         return self._flavors[key]
@@ -272,11 +279,14 @@ class _Mapper:
 
     def is_model(self, ref: ClassRef[ModelBody]) -> bool:
         """Mapped to a table of its own or its parent's: not a mixin, a base or abstract."""
-        return (
-            self.flavor(ref) in ("sqlalchemy", "flask")
-            and not self.is_root(ref)
-            and not ref.cls.body.abstract
-        )
+        key = (ref.module.path, ref.cls.line)
+        if key not in self._models:
+            self._models[key] = (
+                self.flavor(ref) in ("sqlalchemy", "flask")
+                and not ref.cls.body.abstract
+                and not self.is_root(ref)
+            )
+        return self._models[key]
 
     def table_of(self, ref: ClassRef[ModelBody]) -> TableClaim | None:
         flavor = self.flavor(ref)
