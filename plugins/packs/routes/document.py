@@ -8,7 +8,6 @@ visible in the scanned files (the name then lacks it).
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Sequence
 
@@ -34,18 +33,8 @@ def link_routes(files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
     """Resources and `auth` signals in (path, line, name) order, and `DUPLICATE_ROUTE` for
     each `METHOD /path` two handlers claim. Parameter names do not tell paths apart (a
     framework routes `/orders/{id}` and `/orders/{order_id}` alike, so the second is shadowed);
-    the finding names the route as its first claim spells it.
-
-    Linking and rendering allocate many small acyclic values while the memo holds every file's
-    facts: the cyclic collector would rescan all of them again and again for nothing, so it
-    waits until the document is built."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _render(link(dict(files)))
-    finally:
-        if collecting:
-            gc.enable()
+    the finding names the route as its first claim spells it."""
+    return _render(link(dict(files)))
 
 
 class RouteLinker:
