@@ -36,7 +36,7 @@ from .model import (
     StarletteRoutes,
     UseDecl,
 )
-from .paths import brace_path, express_path, flask_path, join
+from .paths import brace_path, express_path, flask_path, join, join_prefix
 from .python_facts import module_name
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
@@ -242,9 +242,9 @@ class _Linker:
                 prefix_unresolved = prefix is None
             own, own_unresolved = self._own_prefix(child)
             if mount.replaces_prefix and prefix is not None:
-                child_base, own_unresolved = _join_prefix(base, prefix), False
+                child_base, own_unresolved = join_prefix(base, prefix), False
             else:
-                child_base = _join_prefix(_join_prefix(base, prefix or ""), own)
+                child_base = join_prefix(join_prefix(base, prefix or ""), own)
             child_auth = (
                 auth
                 or self._auth(path, mount.auth)
@@ -440,14 +440,6 @@ class _Linker:
             if found is not None:
                 return found
         return None
-
-
-def _join_prefix(prefix: str, more: str) -> str:
-    if not more:
-        return prefix
-    if not prefix:
-        return more
-    return prefix.rstrip("/") + "/" + more.lstrip("/")
 
 
 def _literal(value: str | None) -> Lit | None:

@@ -38,6 +38,14 @@ def join(prefix: str, path: str) -> str:
     slash: for every prefix those frameworks accept, all of them come down to this."""
     if not path:
         return prefix or "/"
+    return join_prefix(prefix, path)
+
+
+def join_prefix(prefix: str, more: str) -> str:
+    """Two prefixes (an include's and a router's own) joined like a prefix and a path; an
+    empty one adds nothing."""
+    if not more:
+        return prefix
     if not prefix:
-        return path
-    return prefix.rstrip("/") + "/" + path.lstrip("/")
+        return more
+    return prefix.rstrip("/") + "/" + more.lstrip("/")
