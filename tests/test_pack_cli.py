@@ -65,12 +65,14 @@ def test_discover_with_repo_refuses_a_missing_directory(tmp_path: Path) -> None:
 
 @contextmanager
 def _serve(*args: str, uds: Path) -> Iterator[None]:
-    proc = subprocess.Popen([*GPP, "serve", "--uds", str(uds), *args], cwd=REPO,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    log = uds.with_suffix(".log")
+    with log.open("wb") as sink:  # a file, not a pipe: a pipe nobody reads can stall the gateway
+        proc = subprocess.Popen([*GPP, "serve", "--uds", str(uds), *args], cwd=REPO,
+                                stdout=subprocess.DEVNULL, stderr=sink)  # fmt: skip
     try:
         deadline = time.monotonic() + 30
         while not uds.exists():
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else b""
+            assert proc.poll() is None, log.read_text()
             assert time.monotonic() < deadline, "gateway did not start"
             time.sleep(0.05)
         yield

@@ -182,9 +182,14 @@ class Gadget(Base):
 def test_django_models_reached_only_through_scanned_modules() -> None:
     files = {
         "core/models.py": "from django.db import models as m\n\nclass Base(m.Model):\n"
-        "    class Meta:\n        abstract = True\n",
-        "app/models.py": "from core.models import Base\nfrom unknown import Thing\n\n"
-        "class Item(Base):\n    pass\n\nclass NotAModel(Thing):\n    pass\n",
+        "    class Meta:\n        abstract = True\n    owner_email = m.EmailField()\n\n"
+        "class Audit:\n    changed_by = m.CharField()  # a plain mixin: no Django field\n",
+        "app/models.py": "from core.models import Audit, Base\nfrom unknown import Thing\n\n"
+        "class Item(Audit, Base):\n    pass\n\nclass NotAModel(Thing):\n    pass\n",
     }
-    tables = _tables_of(django_models.extract, django_models.link, files)
-    assert tables == [("app_item", {"columns": 1, "model": "Item"})]
+    facts = [(path, django_models.extract(path, source)) for path, source in sorted(files.items())]
+    linked = django_models.link(facts)
+    assert [(r["name"], r["attrs"]) for r in linked.resources] == [
+        ("app_item", {"columns": 2, "model": "Item"})  # id and the abstract base's owner_email
+    ]
+    assert [s["value"] for s in linked.signals] == ["owner_email"]

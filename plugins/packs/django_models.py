@@ -175,19 +175,29 @@ def _parents(
     """
     abstract: list[ClassRef[ModelBody]] = []
     concrete: ClassRef[ModelBody] | None = None
-    stack = [b for b in (modules.resolve(ref.module, n) for n in reversed(ref.cls.bases))
-             if isinstance(b, ClassRef)]  # fmt: skip
+    seen: set[tuple[str, int]] = set()
+    stack = _class_bases(modules, ref)
     while stack:
         parent = stack.pop()
-        meta = parent.cls.body.meta
-        if _is_model(modules, parent) and not (meta is not None and meta.abstract):
+        if (parent.module.path, parent.cls.line) in seen:
+            continue
+        seen.add((parent.module.path, parent.cls.line))
+        is_model, meta = _is_model(modules, parent), parent.cls.body.meta
+        if is_model and not (meta is not None and meta.abstract):
             concrete = concrete or parent
             continue
-        if parent not in abstract:
+        if is_model:  # a plain mixin's fields are no Django fields: only abstract models count
             abstract.append(parent)
-            stack.extend(b for b in (modules.resolve(parent.module, n) for n in reversed(parent.cls.bases))
-                         if isinstance(b, ClassRef))  # fmt: skip
+        stack.extend(_class_bases(modules, parent))
     return abstract, concrete
+
+
+def _class_bases(
+    modules: Modules[ModelBody], ref: ClassRef[ModelBody]
+) -> list[ClassRef[ModelBody]]:
+    """The bases that are classes of the scanned files, last first (to pop the first)."""
+    found = (modules.resolve(ref.module, name) for name in reversed(ref.cls.bases))
+    return [base for base in found if isinstance(base, ClassRef)]
 
 
 def _tables(

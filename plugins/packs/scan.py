@@ -6,8 +6,9 @@ Contract for a pack:
   the pack's `link` understands). It raises `SyntaxError` (what `ast.parse` raises) or
   `ParseFailure` for a file it cannot parse; the scanner turns either into an `unresolved`
   `parse-error` with the line, and the other files still count. Outcomes are memoized per file
-  in a `gpp.sdk.FileMemo`, so a repeated discover on a pinned session reads and parses only files
-  whose (size, mtime, inode) changed.
+  in a `gpp.sdk.FileMemo` under the stat the walk saw, so a repeated discover on a pinned
+  session stats every file once and opens, reads and parses only those whose (size, mtime,
+  inode) changed.
 - `link(files) -> Linked` runs across every file of the request, given as `(path, facts)` pairs
   in UTF-8 byte order of path, so it can follow imports, inheritance and mixins between files.
   It returns resources, findings and classification signals in any order: the scanner sorts
@@ -89,6 +90,15 @@ class Linked:
     signals: list[JSONObject] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Found:
+    """A file to read: where it lies inside the root, and its stat when it was found (the
+    memo's key; the open that follows re-checks every component)."""
+
+    target: str
+    stat: os.stat_result
+
+
 Extract = Callable[[str, str], F]
 Link = Callable[[Sequence[tuple[str, F]]], Linked]
 
@@ -132,7 +142,7 @@ class Scanner(Generic[F]):
 
     def _discover(self, paths: list[str]) -> JSONObject:
         unresolved: list[Unresolved] = []
-        files: dict[str, str] = {}  # reported path -> the in-root path to open
+        files: dict[str, Found] = {}  # by the path reported
         root_fd = open_root(self.root)
         try:
             for path in paths:
@@ -169,7 +179,7 @@ class Scanner(Generic[F]):
         self._last_link = (facts, linked)  # holding the facts keeps the identities meaningful
         return linked
 
-    def _locate(self, root_fd: int, path: str, files: dict[str, str]) -> Unresolved | None:
+    def _locate(self, root_fd: int, path: str, files: dict[str, Found]) -> Unresolved | None:
         """Add the files `path` names to `files`, or say why it gives none."""
         try:
             info = os.stat(path, dir_fd=root_fd)  # follows links: a dangling one is not found
@@ -183,17 +193,17 @@ class Scanner(Generic[F]):
             return None
         if not path.endswith(self.suffixes):
             return Unresolved(path, "unsupported", f"not a {self.language} file")
-        files[path] = target
+        files[path] = Found(target, info)
         return None
 
-    def _walk(self, root_fd: int, directory: str, files: dict[str, str]) -> None:
+    def _walk(self, root_fd: int, directory: str, files: dict[str, Found]) -> None:
         try:
             fd = open_dir_in_root(root_fd, directory)
         except OSError:
             return
         self._walk_fd(fd, "" if directory == "." else f"{directory}/", files)
 
-    def _walk_fd(self, fd: int, prefix: str, files: dict[str, str]) -> None:
+    def _walk_fd(self, fd: int, prefix: str, files: dict[str, Found]) -> None:
         """Walk the open directory `fd` (closed here), whose repo path is `prefix`."""
         try:
             with os.scandir(fd) as listing:
@@ -214,28 +224,37 @@ class Scanner(Generic[F]):
                         continue
                     self._walk_fd(child, f"{prefix}{name}/", files)
                 elif is_file and name.endswith(self.suffixes):
-                    files[prefix + name] = prefix + name
+                    files[prefix + name] = Found(prefix + name, entry.stat(follow_symlinks=False))
         except OSError:
             return
         finally:
             os.close(fd)
 
-    def _read(self, root_fd: int, rel: str, target: str) -> F | Unresolved:
+    def _read(self, root_fd: int, rel: str, found: Found) -> F | Unresolved:
+        """The file's outcome, from the memo while its stamp at the walk is unchanged.
+
+        A hit opens nothing: what is returned was read, safely, when the file had this stamp.
+        """
+        if found.stat.st_size > MAX_FILE_BYTES:
+            return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
         try:
-            fd, info = open_file_in_root(root_fd, target)
+            return self.memo.get(
+                rel, found.stat, lambda: self._open_and_extract(root_fd, rel, found)
+            )
+        except OSError:  # a read error is not remembered: the next discover tries again
+            return Unresolved(rel, "unreadable", "cannot be read")
+
+    def _open_and_extract(self, root_fd: int, rel: str, found: Found) -> F | Unresolved:
+        try:
+            fd, _ = open_file_in_root(root_fd, found.target)
         except NotRegularFile:
             return Unresolved(rel, "unreadable", "not a regular file")
         except OSError as exc:  # ELOOP/ENOTDIR: a symlink appeared in the path after the check
-            linked = exc.errno in (errno.ELOOP, errno.ENOTDIR)
-            return Unresolved(
-                rel, "unreadable", "symlink not followed" if linked else "cannot be read"
-            )
+            if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+                raise
+            return Unresolved(rel, "unreadable", "symlink not followed")
         try:
-            if info.st_size > MAX_FILE_BYTES:
-                return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
-            return self.memo.get(rel, info, lambda: self._extract_fd(fd, rel))
-        except OSError:  # a read error is not remembered: the next discover tries again
-            return Unresolved(rel, "unreadable", "cannot be read")
+            return self._extract_fd(fd, rel)
         finally:
             os.close(fd)
 
