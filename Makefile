@@ -65,6 +65,7 @@ bench: install
 	$(BIN)/python bench/sandbox.py
 	$(BIN)/python bench/front_door.py
 	$(BIN)/python bench/packs.py
+	$(BIN)/python bench/routes.py
 
 # Coverage-guided fuzzing (atheris), FUZZ_SECONDS per target; `make test` runs a short pass.
 # New inputs grow .fuzz/TARGET (seeded from tests/fuzz/corpus); a crash is left as .fuzz/TARGET-crash-*.

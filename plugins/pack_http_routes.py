@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""`pack-http-routes` 1.0.0: the HTTP routes of FastAPI, Flask, Starlette and Express apps.
+
+Each route is a resource of kind `route` named `METHOD /full/path`, with an `auth` signal
+(`required`/`none`); two handlers claiming one name give a `DUPLICATE_ROUTE` finding. The
+analysis lives in `packs/routes/`; the walk, safe opens, memo and ordering are the shared
+`packs.scan.Scanner`. Needs the gateway's interpreter (tree-sitter parses JavaScript and
+TypeScript); nothing scanned is imported or run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+try:
+    from gpp.sdk import serve
+except ImportError:  # run from a checkout by a bare interpreter: use the repo's gpp/
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from gpp.sdk import serve
+
+from packs.routes import SUFFIXES, RouteLinker, extract
+from packs.routes.model import ModuleFacts
+from packs.scan import Scanner
+
+PLUGIN_ID = "pack-http-routes"
+PLUGIN_VERSION = "1.0.0"
+
+
+def make_scanner() -> Scanner[ModuleFacts]:
+    """One per plugin process: the memo and the last link live as long as the session."""
+    return Scanner(SUFFIXES, extract, RouteLinker(), language="Python, JavaScript or TypeScript")
+
+
+if __name__ == "__main__":
+    capabilities = ("discover", "classification-signals")
+    sys.exit(serve(PLUGIN_ID, PLUGIN_VERSION, make_scanner().discover, capabilities=capabilities))

@@ -1,0 +1,87 @@
+"""Routes rendered as the result document's resources, `auth` signals and duplicate findings.
+
+attrs of a `route` resource: `framework` (`fastapi`, `flask`, `starlette`, `express`: the
+framework of the router that declares it), `handler` (the handler as the source names it, absent
+for an inline function), and `prefixUnresolved: true` only when a prefix on the way is not
+visible in the scanned files (the name then lacks it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
+from ..scan import JSONObject, Linked
+from .js_facts import JS_SUFFIXES, js_facts
+from .linker import FoundRoute, link
+from .model import ModuleFacts
+from .python_facts import python_facts
+
+SUFFIXES = (".py", *JS_SUFFIXES)
+KIND = "route"
+_PARAM = re.compile(r"\{[^}]*\}")
+
+
+def extract(path: str, source: str) -> ModuleFacts:
+    if path.endswith(".py"):
+        return python_facts(source, path)
+    return js_facts(source.encode("utf-8"), path)
+
+
+def link_routes(files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
+    """Resources and `auth` signals in (path, line, name) order, and `DUPLICATE_ROUTE` for
+    each `METHOD /path` two handlers claim. Parameter names do not tell paths apart (a
+    framework routes `/orders/{id}` and `/orders/{order_id}` alike, so the second is shadowed);
+    the finding names the route as its first claim spells it."""
+    return _render(link(dict(files)))
+
+
+class RouteLinker:
+    """`link_routes` that remembers its last answer: when every file's facts are the very
+    objects of the last call (the memo handed them back unchanged), linking would give the same
+    document, so a repeated discover of an unchanged repository skips it."""
+
+    def __init__(self) -> None:
+        self._files: list[tuple[str, ModuleFacts]] = []
+        self._linked = Linked()
+        self.links = 0  # how many times it really linked; a test reads it
+
+    def __call__(self, files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
+        unchanged = len(files) == len(self._files) and all(
+            path == old_path and facts is old_facts
+            for (path, facts), (old_path, old_facts) in zip(files, self._files, strict=True)
+        )
+        if not unchanged:
+            self._files, self._linked = list(files), link_routes(files)
+            self.links += 1
+        return self._linked
+
+
+def _render(routes: list[FoundRoute]) -> Linked:
+    # one handler reached twice under one name is one route
+    found = {(r.path.encode(), r.line, r.name): r for r in routes}
+    linked = Linked()
+    claims: dict[str, list[JSONObject]] = {}
+    first_name: dict[str, str] = {}
+    for key in sorted(found):
+        route, name = found[key], key[2]
+        where = location(route.path, route.line)
+        linked.resources.append(
+            {"kind": KIND, "name": name, "location": where, "attrs": _attrs(route)}
+        )
+        auth = "required" if route.auth else "none"
+        linked.signals.append(signal(KIND, name, "auth", auth, where))
+        shape = first_name.setdefault(_PARAM.sub("{}", name), name)
+        claims.setdefault(shape, []).append(where)
+    linked.findings = duplicate_findings(DUPLICATE_ROUTE, KIND, claims)
+    return linked
+
+
+def _attrs(route: FoundRoute) -> JSONObject:
+    attrs: JSONObject = {"framework": route.framework}
+    if route.handler is not None:
+        attrs["handler"] = route.handler
+    if route.prefix_unresolved:
+        attrs["prefixUnresolved"] = True
+    return attrs

@@ -1,0 +1,485 @@
+"""Route facts of one JavaScript or TypeScript file (Express), read with tree-sitter.
+
+tree-sitter parses every file into a tree even when it is broken; a file whose tree holds an
+ERROR or MISSING node is reported as a parse error at that node's line, like a Python
+SyntaxError, and contributes nothing.
+"""
+
+from __future__ import annotations
+
+import tree_sitter
+import tree_sitter_javascript
+import tree_sitter_typescript
+from tree_sitter import QueryCursor
+
+from ..scan import ParseFailure
+from .auth import says_auth
+from .model import (
+    CALL,
+    EXPRESS,
+    HTTP_METHODS,
+    NO_AUTH,
+    Auth,
+    Concat,
+    Expr,
+    ImportRef,
+    Lit,
+    ModuleFacts,
+    Namespace,
+    RouteDecl,
+    RouterDecl,
+    RouterRef,
+    Sym,
+    UseDecl,
+)
+
+_Node = tree_sitter.Node
+
+JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
+LANGUAGES = {
+    "javascript": tree_sitter.Language(tree_sitter_javascript.language()),
+    "typescript": tree_sitter.Language(tree_sitter_typescript.language_typescript()),
+}
+_PARSERS: dict[str, tree_sitter.Parser] = {}
+_QUERY = """
+(variable_declarator) @declarator
+(assignment_expression left: (member_expression)) @assign
+(call_expression
+  function: (member_expression property: (property_identifier) @verb
+  (#any-of? @verb "get" "post" "put" "patch" "delete" "options" "head" "use"))) @call
+"""
+_QUERIES = {name: tree_sitter.Query(language, _QUERY) for name, language in LANGUAGES.items()}
+_EXPRESS = "express"
+_VERBS = set(HTTP_METHODS) - {"trace"}  # Express has no app.trace in its documented API
+_TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
+                "non_null_expression", "await_expression"}  # fmt: skip
+
+
+def js_facts(source: bytes, path: str) -> ModuleFacts:
+    """The facts of the file at repo-relative `path`; raises `ParseFailure` at the line of the
+    first ERROR or MISSING node when the tree has one."""
+    language = "typescript" if path.endswith(".ts") else "javascript"
+    parser = _PARSERS.get(language)
+    if parser is None:
+        parser = _PARSERS[language] = tree_sitter.Parser(LANGUAGES[language])
+    root = parser.parse(source).root_node
+    if root.has_error:
+        bad = _first_error(root)
+        what = f"missing {bad.type}" if bad.is_missing else "syntax error"
+        raise ParseFailure(bad.start_point.row + 1, what)
+    reader = _Reader(path)
+    reader.read(root, language)
+    return ModuleFacts(
+        language="javascript",
+        bindings=reader.bindings,
+        exports=reader.exports,
+        star_exports=tuple(reader.star_exports),
+        routers=tuple(reader.routers.values()),
+        routes=tuple(reader.routes),
+        uses=tuple(reader.uses),
+    )
+
+
+def _first_error(node: _Node) -> _Node:
+    for child in node.children:
+        if child.has_error or child.is_missing or child.type == "ERROR":
+            return _first_error(child)
+    return node
+
+
+def _in_order(nodes: list[_Node]) -> list[_Node]:
+    return sorted(nodes, key=lambda n: n.start_byte)
+
+
+class _Reader:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.bindings: dict[str, Expr] = {}
+        self.exports: dict[str, Expr] = {}
+        self.star_exports: list[ImportRef] = []
+        self.routers: dict[str, RouterDecl] = {}  # by creation site
+        self.routes: list[RouteDecl] = []
+        self.uses: list[UseDecl] = []
+
+    def read(self, root: _Node, language: str) -> None:
+        """Imports first (router creation is recognised through them), then declarations,
+        then what uses them. The nodes come from a tree-sitter query, run in C: walking every
+        node in Python would cost several times the parse."""
+        found = QueryCursor(_QUERIES[language]).captures(root)
+        statements = root.named_children  # import and export statements are top-level only
+        for node in statements:
+            if node.type == "import_statement":
+                self._import(node)
+        for node in _in_order(found.get("declarator", [])):
+            parent = node.parent.parent if node.parent else None
+            top = parent is not None and parent.type in {"program", "export_statement"}
+            self._declare(node, override=top)
+        for node in statements:
+            if node.type == "export_statement":
+                self._export(node)
+        for node in _in_order(found.get("assign", [])):
+            self._assign(node)
+        for node in _in_order(found.get("call", [])):
+            self._call(node)
+
+    # -- imports, declarations, exports ----------------------------------------------------
+
+    def _import(self, node: _Node) -> None:
+        source = _string(node.child_by_field_name("source"))
+        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        if source is None or clause is None:
+            return
+        for part in clause.named_children:
+            if part.type == "identifier":
+                self.bindings[_text(part)] = self._ref(source, "default")
+            elif part.type == "namespace_import":
+                for local in part.named_children:
+                    self.bindings[_text(local)] = self._ref(source, None)
+            elif part.type == "named_imports":
+                for spec in part.named_children:
+                    imported = spec.child_by_field_name("name")
+                    alias = spec.child_by_field_name("alias") or imported
+                    if imported is not None and alias is not None:
+                        self.bindings[_text(alias)] = self._ref(source, _text(imported))
+
+    def _declare(self, node: _Node, *, override: bool) -> None:
+        target = node.child_by_field_name("name")
+        value = self._expr(node.child_by_field_name("value"))
+        if target is None or value is None:
+            return
+        found: list[tuple[str, Expr]] = []
+        if target.type == "identifier":
+            found.append((_text(target), value))
+        elif target.type == "object_pattern":  # const { Router, prefix: p } = require(...)
+            for prop in target.named_children:
+                key = alias = None
+                if prop.type == "shorthand_property_identifier_pattern":
+                    key = alias = _text(prop)
+                elif prop.type == "pair_pattern":
+                    key_node, value_node = (
+                        prop.child_by_field_name("key"),
+                        prop.child_by_field_name("value"),
+                    )
+                    if (
+                        key_node is not None
+                        and value_node is not None
+                        and value_node.type == "identifier"
+                    ):
+                        key, alias = _text(key_node), _text(value_node)
+                member = _member(value, key) if key else None
+                if alias and member is not None:
+                    found.append((alias, member))
+        for name, expr in found:
+            if override or name not in self.bindings:
+                self.bindings[name] = expr
+
+    def _export(self, node: _Node) -> None:
+        source = _string(node.child_by_field_name("source"))
+        declaration = node.child_by_field_name("declaration")
+        if any(c.type == "default" for c in node.children):
+            named = declaration.child_by_field_name("name") if declaration else None
+            value = Sym((_text(named),)) if named else self._expr(node.child_by_field_name("value"))
+            if value is not None:
+                self.exports["default"] = value
+        elif declaration is not None:
+            for declarator in declaration.named_children:
+                name = declarator.child_by_field_name("name")
+                if declarator.type == "variable_declarator" and name and name.type == "identifier":
+                    self.exports[_text(name)] = Sym((_text(name),))
+        elif source is not None and _star_export(node):
+            self.star_exports.append(self._ref(source, None))
+        for clause in (c for c in node.named_children if c.type == "export_clause"):
+            for spec in clause.named_children:
+                name = spec.child_by_field_name("name")
+                alias = spec.child_by_field_name("alias") or name
+                if name is None or alias is None:
+                    continue
+                local = _text(name)
+                value = self._ref(source, local) if source else Sym((local,))
+                self.exports[_text(alias)] = value
+
+    def _assign(self, node: _Node) -> None:
+        """`module.exports = x`, `module.exports.name = x` and `exports.name = x`."""
+        left = _path(node.child_by_field_name("left"))
+        value = self._expr(node.child_by_field_name("right"))
+        if left is None or value is None:
+            return
+        if left == ("module", "exports"):
+            self.exports["default"] = value
+        elif left[:-1] in {("module", "exports"), ("exports",)}:
+            self.exports[left[-1]] = value
+
+    # -- calls -----------------------------------------------------------------------------
+
+    def _call(self, node: _Node) -> None:
+        callee = node.child_by_field_name("function")
+        args = _arguments(node)
+        if callee is None or callee.type != "member_expression":
+            return
+        verb = _text(callee.child_by_field_name("property"))
+        owner_node = callee.child_by_field_name("object")
+        if owner_node is None:
+            return
+        if verb == "use" and args:
+            owner = self._expr(owner_node)
+            if owner is not None:
+                arguments = tuple((self._expr(a), _auth(a)) for a in args)
+                self.uses.append(UseDecl(owner, arguments, _line(node)))
+        elif verb in _VERBS:
+            self._route(node, callee, verb, owner_node, args)
+
+    def _route(
+        self, node: _Node, callee: _Node, verb: str, owner: _Node, args: list[_Node]
+    ) -> None:
+        chained = _route_chain(owner)
+        if chained is not None:  # router.route('/x').get(...).post(...)
+            owner, paths = chained
+        elif len(args) >= 2:  # app.get('/x', handler); app.get('env') reads a setting
+            paths, args = args[:1], args[1:]
+        else:
+            return
+        if not args:
+            return
+        auth = tuple(name for a in args[:-1] for name in _auth(a).names)
+        for target in _path_list(paths[0]):
+            path = self._expr(target)
+            if path is None:
+                continue
+            self.routes.append(
+                RouteDecl(
+                    owner=self._expr(owner),
+                    path=path,
+                    methods=(verb.upper(),),
+                    line=_line(callee.child_by_field_name("property") or node),
+                    handler=_handler(args[-1]),
+                    auth=Auth(auth),
+                )
+            )
+
+    def _creates(self, node: _Node) -> str | None:
+        """ "app" for `express()`, "router" for `express.Router()` or `Router()` (from
+        'express'), None for any other call."""
+        if node.type not in {"call_expression", "new_expression"}:
+            return None
+        callee = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+        callee = _unwrap(callee)
+        if callee is None:
+            return None
+        if self._is_express(callee):
+            return "app"
+        if callee.type == "identifier":
+            bound = self.bindings.get(_text(callee))
+            if isinstance(bound, ImportRef) and bound.module == _EXPRESS and bound.attr == "Router":
+                return "router"
+        if (
+            callee.type == "member_expression"
+            and _text(callee.child_by_field_name("property")) == "Router"
+        ):
+            return (
+                "router"
+                if self._is_express(_unwrap(callee.child_by_field_name("object")))
+                else None
+            )
+        return None
+
+    def _is_express(self, node: _Node | None) -> bool:
+        if node is None:
+            return False
+        if node.type == "identifier":
+            bound = self.bindings.get(_text(node))
+            return (
+                isinstance(bound, ImportRef)
+                and bound.module == _EXPRESS
+                and bound.attr in {None, "default"}
+            )
+        return _require(node) == _EXPRESS
+
+    # -- expressions -----------------------------------------------------------------------
+
+    def _expr(self, node: _Node | None) -> Expr | None:
+        node = _unwrap(node)
+        if node is None:
+            return None
+        kind = node.type
+        if kind == "string":
+            value = _string(node)
+            return Lit(value) if value is not None else None
+        if kind == "template_string":
+            parts: list[Expr] = []
+            for part in node.named_children:
+                if part.type == "string_fragment":
+                    parts.append(Lit(_text(part)))
+                elif part.type == "template_substitution":
+                    inner = self._expr(part.named_children[0] if part.named_children else None)
+                    if inner is None:
+                        return None
+                    parts.append(inner)
+                else:
+                    return None
+            return Concat(tuple(parts))
+        if kind == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
+            left = self._expr(node.child_by_field_name("left"))
+            right = self._expr(node.child_by_field_name("right"))
+            return Concat((left, right)) if left is not None and right is not None else None
+        if kind in {"call_expression", "new_expression"}:
+            if self._creates(node) is not None:
+                site = _site(node)
+                self.routers.setdefault(site, RouterDecl(site, EXPRESS, _line(node)))
+                return RouterRef(site)
+            module = _require(node)
+            if module is not None:
+                return self._ref(module, "default")
+        if kind == "member_expression":
+            base = self._expr(node.child_by_field_name("object"))
+            prop = _text(node.child_by_field_name("property"))
+            if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
+                return self._ref(base.module, prop)
+        if kind == "object":
+            return self._object(node)
+        path = _path(node)
+        return Sym(path) if path else None
+
+    def _object(self, node: _Node) -> Namespace:
+        fields: list[tuple[str, Expr]] = []
+        for prop in node.named_children:
+            if prop.type == "shorthand_property_identifier":
+                fields.append((_text(prop), Sym((_text(prop),))))
+            elif prop.type == "pair":
+                key = prop.child_by_field_name("key")
+                value = self._expr(prop.child_by_field_name("value"))
+                name = _string(key) if key is not None and key.type == "string" else _text(key)
+                if value is not None and name:
+                    fields.append((name, value))
+        return Namespace(tuple(fields))
+
+    def _ref(self, module: str, attr: str | None) -> ImportRef:
+        return ImportRef(module, attr, self.path)
+
+
+def _star_export(node: _Node) -> bool:
+    """`export * from './x'` (not `export * as ns from './x'`)."""
+    return any(c.type == "*" for c in node.children) and not any(
+        c.type == "namespace_export" for c in node.named_children
+    )
+
+
+def _member(value: Expr, key: str) -> Expr | None:
+    if isinstance(value, ImportRef) and value.attr == "default":
+        return ImportRef(value.module, key, value.origin)
+    if isinstance(value, Sym):
+        return Sym((*value.path, key))
+    return None
+
+
+def _route_chain(owner: _Node) -> tuple[_Node, list[_Node]] | None:
+    """For `.get` in `router.route('/x').get(a).post(b)`: (`router`, ['/x'])."""
+    node: _Node | None = _unwrap(owner)
+    while node is not None and node.type == "call_expression":
+        callee = node.child_by_field_name("function")
+        if callee is None or callee.type != "member_expression":
+            return None
+        prop = _text(callee.child_by_field_name("property"))
+        target = callee.child_by_field_name("object")
+        if prop == "route" and target is not None:
+            args = _arguments(node)
+            return (target, args[:1]) if args else None
+        if prop not in _VERBS and prop != "all":
+            return None
+        node = _unwrap(target)
+    return None
+
+
+def _path_list(node: _Node) -> list[_Node]:
+    """A path argument, or each string of an array of paths."""
+    node = _unwrap(node) or node
+    return list(node.named_children) if node.type == "array" else [node]
+
+
+def _auth(node: _Node) -> Auth:
+    """Auth names a middleware argument shows: `requireAuth`, `auth.required`,
+    `passport.authenticate('jwt')`, `checkPermission('admin')`."""
+    node = _unwrap(node) or node
+    names: list[str] = []
+    if node.type in {"call_expression", "new_expression"}:
+        callee = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+        if callee is not None:
+            names.append(_text(callee))
+        names += [s for a in _arguments(node) if (s := _string(a)) is not None]
+    elif node.type in {"identifier", "member_expression"}:
+        names.append(_text(node))
+    found = tuple(n for n in names if says_auth(n))
+    return Auth(found) if found else NO_AUTH
+
+
+def _handler(node: _Node) -> str | None:
+    """The handler's name as written (`listUsers`, `users.list`, `asyncHandler(listUsers)` →
+    `listUsers`); None for an inline function."""
+    node = _unwrap(node) or node
+    if node.type in {"identifier", "member_expression"}:
+        return _text(node)
+    if node.type == "call_expression":
+        args = _arguments(node)
+        return _handler(args[0]) if args else None
+    return None
+
+
+def _arguments(node: _Node) -> list[_Node]:
+    args = node.child_by_field_name("arguments")
+    if args is None:
+        return []
+    return [a for a in args.named_children if a.type != "comment"]
+
+
+def _require(node: _Node) -> str | None:
+    """'x' for `require('x')`."""
+    if node.type != "call_expression":
+        return None
+    callee = node.child_by_field_name("function")
+    if callee is None or callee.type != "identifier" or _text(callee) != "require":
+        return None
+    args = _arguments(node)
+    return _string(args[0]) if len(args) == 1 else None
+
+
+def _path(node: _Node | None) -> tuple[str, ...] | None:
+    """`a.b().c` → ("a", "b", "()", "c"); None for anything but names, members and calls."""
+    node = _unwrap(node)
+    if node is None:
+        return None
+    if node.type in {"identifier", "property_identifier", "shorthand_property_identifier"}:
+        return (_text(node),)
+    if node.type == "member_expression":
+        base = _path(node.child_by_field_name("object"))
+        prop = node.child_by_field_name("property")
+        return (*base, _text(prop)) if base and prop is not None else None
+    if node.type == "call_expression":
+        base = _path(node.child_by_field_name("function"))
+        return (*base, CALL) if base else None
+    return None
+
+
+def _unwrap(node: _Node | None) -> _Node | None:
+    while node is not None and node.type in _TRANSPARENT and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def _string(node: _Node | None) -> str | None:
+    if node is None or node.type != "string":
+        return None
+    inner = node.text[1:-1] if node.text else b""
+    if b"\\" in inner:
+        return None  # escapes in a path: too rare to be worth decoding
+    return inner.decode("utf-8", "replace")
+
+
+def _text(node: _Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+def _line(node: _Node) -> int:
+    return node.start_point.row + 1
+
+
+def _site(node: _Node) -> str:
+    return f"{node.start_point.row + 1}:{node.start_point.column}"

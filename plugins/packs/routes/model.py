@@ -1,0 +1,204 @@
+"""What one source file says about HTTP routes, before any other file is read.
+
+A file's facts are plain frozen values, computed once per file version (the per-file memo keeps
+them) and linked with the other files' facts on every discover. Everything that may name
+something in another module stays symbolic here (`Sym`, `ImportRef`): only the linker, which sees
+every scanned file, can tell what `users.router` or `settings.API_V1_STR` is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+FASTAPI = "fastapi"
+FLASK = "flask"
+STARLETTE = "starlette"
+EXPRESS = "express"
+
+HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
+CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
+
+
+@dataclass(frozen=True, slots=True)
+class Lit:
+    """A string the source spells out."""
+
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sym:
+    """A dotted name as written, `CALL` segments for calls: `get_settings().api_prefix` is
+    `("get_settings", "()", "api_prefix")`."""
+
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Concat:
+    """`a + b`, an f-string or a template literal: visible when every part is."""
+
+    parts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRef:
+    """A name bound by an import: `attr` of the module `module`, or the module itself when
+    `attr` is None. Python modules are absolute dotted names (relative imports already applied);
+    JavaScript modules are the file's own specifier with the importing file's path in `origin`."""
+
+    module: str
+    attr: str | None
+    origin: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RouterRef:
+    """The router (app, APIRouter, Blueprint, express.Router()) created at that site."""
+
+    router_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Namespace:
+    """A class body or an object literal: fields with values, and for a class-based view
+    (Starlette `HTTPEndpoint`, Flask `MethodView`) the HTTP-verb methods it defines and the auth
+    its `decorators = [...]` show."""
+
+    fields: tuple[tuple[str, Expr], ...]
+    verbs: tuple[str, ...] = ()
+    auth: Auth = field(default_factory=lambda: Auth())
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A function: what it returns (for settings factories) and the auth evidence on it
+    (decorators, dependency parameters)."""
+
+    name: str
+    returns: Expr | None
+    auth: Auth
+
+
+@dataclass(frozen=True, slots=True)
+class DependencyAlias:
+    """`CurrentUser = Annotated[User, Depends(get_current_user)]`: the dependencies it hides."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StarletteRoutes:
+    """A list of Starlette `Route`/`Mount` entries (a `routes=[...]` argument or variable)."""
+
+    items: tuple[RouteDecl | MountDecl | Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Opaque:
+    """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
+    present, but never visible."""
+
+
+Expr = (
+    Opaque
+    | Lit
+    | Sym
+    | Concat
+    | ImportRef
+    | RouterRef
+    | Namespace
+    | Function
+    | DependencyAlias
+    | StarletteRoutes
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Auth:
+    """Evidence that something depends on authentication: names seen in dependencies,
+    decorators or middleware (`names`), and expressions that may turn out to be dependency
+    aliases once linked (`aliases`)."""
+
+    names: tuple[str, ...] = ()
+    aliases: tuple[Expr, ...] = ()
+
+
+NO_AUTH = Auth()
+
+
+@dataclass(frozen=True, slots=True)
+class RouterDecl:
+    """A router created at `line`: its own prefix and the dependencies it puts on every route.
+    `routes` is a Starlette `routes=` argument; `Mount(..., routes=[...])` makes an inline one."""
+
+    router_id: str
+    framework: str
+    line: int
+    prefix: Expr | None = None
+    auth: Auth = NO_AUTH
+    routes: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RouteDecl:
+    """One route declaration on the router `owner`. `methods` None means the framework's
+    default (GET, or the verbs a class-based `endpoint` defines)."""
+
+    owner: Expr | None
+    path: Expr
+    methods: tuple[str, ...] | None
+    line: int
+    handler: str | None = None
+    endpoint: Expr | None = None
+    auth: Auth = NO_AUTH
+
+
+@dataclass(frozen=True, slots=True)
+class MountDecl:
+    """`parent` serves `child` under `prefix`. With `replaces_prefix` (Flask's
+    `register_blueprint(url_prefix=)`) a given prefix replaces the child's own; otherwise the
+    child's own prefix follows it (FastAPI `include_router`, Express `use`, Starlette `Mount`)."""
+
+    parent: Expr | None
+    child: Expr
+    prefix: Expr | None
+    line: int
+    auth: Auth = NO_AUTH
+    replaces_prefix: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Middleware:
+    """A guard on what `owner` serves after `line`: Flask's `before_request` (line 0, all of
+    it). Express middleware arrives as `UseDecl`, since only linking tells it from a router."""
+
+    owner: Expr
+    line: int
+    auth: Auth
+
+
+@dataclass(frozen=True, slots=True)
+class UseDecl:
+    """Express `owner.use(*args)`: whether the first is a mount path and which are routers is
+    known only once linked. Each arg comes with the auth its name shows (as middleware)."""
+
+    owner: Expr
+    args: tuple[tuple[Expr | None, Auth], ...]
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleFacts:
+    """Everything one file says. `bindings` are its top-level names (Python also folds in names
+    bound inside functions, so app factories link); `exports` are a JavaScript module's."""
+
+    language: str  # "python" | "javascript"
+    bindings: dict[str, Expr] = field(default_factory=dict)
+    exports: dict[str, Expr] = field(default_factory=dict)
+    star_exports: tuple[ImportRef, ...] = ()
+    routers: tuple[RouterDecl, ...] = ()
+    routes: tuple[RouteDecl, ...] = ()
+    mounts: tuple[MountDecl, ...] = ()
+    uses: tuple[UseDecl, ...] = ()
+    middleware: tuple[Middleware, ...] = ()

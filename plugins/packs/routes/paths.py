@@ -1,0 +1,51 @@
+"""Route paths as each framework spells them, turned into one form: `{name}` parameters and
+prefixes joined the way the frameworks join them."""
+
+from __future__ import annotations
+
+import re
+
+_FLASK_PARAM = re.compile(r"<(?:[A-Za-z_][A-Za-z0-9_]*(?:\([^)>]*\))?:)?([A-Za-z_][A-Za-z0-9_]*)>")
+_BRACE_PARAM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}")
+_EXPRESS_PARAM = re.compile(r":([A-Za-z_$][A-Za-z0-9_$]*)(?:\([^)]*\))?\??")
+
+
+def flask_path(rule: str) -> str:
+    """`/users/<int:id>` → `/users/{id}` (converter and its arguments dropped)."""
+    return _FLASK_PARAM.sub(_braced, rule) if "<" in rule else rule
+
+
+def brace_path(path: str) -> str:
+    """FastAPI/Starlette `{id:int}` or `{rest:path}` → `{id}`, `{rest}`."""
+    return _BRACE_PARAM.sub(_braced, path) if ":" in path else path
+
+
+def express_path(path: str) -> str:
+    """`/posts/:slug`, `:id(\\d+)` or the optional `:page?` → `{slug}`, `{id}`, `{page}`."""
+    return _EXPRESS_PARAM.sub(_braced, path) if ":" in path else path
+
+
+def _braced(match: re.Match[str]) -> str:
+    return "{" + match.group(1) + "}"
+
+
+def join(prefix: str, path: str) -> str:
+    """Prefix then path with exactly one `/` between, the trailing slash kept as declared:
+    `/users` + `/` is `/users/`, `/users` + `` is `/users`, `/` + `/x` is `/x`.
+
+    FastAPI concatenates (and forbids a prefix ending in `/`), Flask and Starlette strip the
+    prefix's trailing slash and the rule's leading one, Express ignores a mount path's trailing
+    slash: for every prefix those frameworks accept, all of them come down to this."""
+    if not path:
+        return prefix or "/"
+    return join_prefix(prefix, path)
+
+
+def join_prefix(prefix: str, more: str) -> str:
+    """Two prefixes (an include's and a router's own) joined like a prefix and a path; an
+    empty one adds nothing."""
+    if not more:
+        return prefix
+    if not prefix:
+        return more
+    return prefix.rstrip("/") + "/" + more.lstrip("/")

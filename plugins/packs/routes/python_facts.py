@@ -1,0 +1,557 @@
+"""Route facts of one Python file (FastAPI, Flask, Starlette), read with `ast`, never imported.
+
+Names are kept as written (`users.router`, `settings.API_V1_STR`) and resolved by the linker.
+Bindings made inside functions are folded into the module's names (module-level ones win), so
+an app factory (`def create_app(): app = Flask(...); app.register_blueprint(...)`) and imports
+done inside it link like top-level code.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+
+from .auth import says_auth
+from .model import (
+    CALL,
+    FASTAPI,
+    FLASK,
+    HTTP_METHODS,
+    NO_AUTH,
+    STARLETTE,
+    Auth,
+    Concat,
+    DependencyAlias,
+    Expr,
+    Function,
+    ImportRef,
+    Lit,
+    Middleware,
+    ModuleFacts,
+    MountDecl,
+    Namespace,
+    Opaque,
+    RouteDecl,
+    RouterDecl,
+    RouterRef,
+    StarletteRoutes,
+    Sym,
+)
+
+ROUTER_FRAMEWORKS = {
+    "FastAPI": FASTAPI,
+    "APIRouter": FASTAPI,
+    "Flask": FLASK,
+    "Blueprint": FLASK,
+    "Starlette": STARLETTE,
+    "Router": STARLETTE,
+}
+_OWN_PREFIX = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
+_ROUTE_DECORATORS = {*HTTP_METHODS, "route", "api_route"}
+_DEPENDENCY_CALLS = {"Depends", "Security"}
+_STATEMENT_CALLS = {"include_router", "register_blueprint", "mount", "add_api_route",
+                    "add_route", "add_url_rule", "before_request"}  # fmt: skip
+
+_Def = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def module_name(path: str) -> str:
+    """`app/api/routes/users.py` → `app.api.routes.users`; a package's `__init__.py` is the
+    package itself."""
+    parts = path[: -len(".py")].split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def python_facts(source: str | bytes, path: str) -> ModuleFacts:
+    """The facts of the file at repo-relative `path`; raises SyntaxError (or ValueError for a
+    NUL byte) when it does not parse."""
+    tree = ast.parse(source, filename=path)
+    reader = _Reader(module_name(path), path.endswith("/__init__.py") or path == "__init__.py")
+    reader.read(tree)
+    return ModuleFacts(
+        language="python",
+        bindings=reader.bindings,
+        routers=tuple(reader.routers.values()),
+        routes=tuple(reader.routes),
+        mounts=tuple(reader.mounts),
+        middleware=tuple(reader.middleware),
+    )
+
+
+class _Reader:
+    def __init__(self, module: str, is_package: bool) -> None:
+        self.package = module if is_package else module.rpartition(".")[0]
+        self.bindings: dict[str, Expr] = {}
+        self.routers: dict[str, RouterDecl] = {}  # by creation site
+        self.routes: list[RouteDecl] = []
+        self.mounts: list[MountDecl] = []
+        self.middleware: list[Middleware] = []
+        self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
+
+    def read(self, tree: ast.Module) -> None:
+        """Statements only, never every node: routes, mounts and guards are statements (a
+        decorated def, a call on its own line) and routers are values that `_expr` meets, so
+        the reader stays near the cost of `ast.parse` itself."""
+        nested: list[ast.stmt] = []
+        classes: list[ast.stmt] = []
+        statements = list(_flat_statements(tree.body, nested, classes))
+        for stmt in statements:
+            self._bind(stmt)
+        while nested:  # function bodies: their names fill only what the module leaves free
+            inner = list(_flat_statements([nested.pop(0)], nested, classes))
+            for stmt in inner:
+                self._bind(stmt, override=False)
+            statements += inner
+        while classes:  # class bodies: decorated methods and calls, but no module names
+            statements += _flat_statements([classes.pop(0)], nested, classes)
+        for stmt in statements:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                self._call(stmt.value)
+            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                self._decorated(stmt)
+
+    # -- bindings --------------------------------------------------------------------------
+
+    def _bind(self, stmt: ast.stmt, *, override: bool = True) -> None:
+        found: list[tuple[str, Expr | None]] = []
+        if isinstance(stmt, ast.Assign):
+            value = self._binding_value(stmt.value)
+            found += [(t.id, value) for t in stmt.targets if isinstance(t, ast.Name)]
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            if isinstance(stmt.target, ast.Name):
+                found.append((stmt.target.id, self._binding_value(stmt.value)))
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    found.append((alias.asname, ImportRef(alias.name, None)))
+                else:
+                    head = alias.name.split(".")[0]
+                    found.append((head, ImportRef(head, None)))
+        elif isinstance(stmt, ast.ImportFrom):
+            base = self._import_base(stmt)
+            for alias in stmt.names:
+                if alias.name != "*":
+                    found.append((alias.asname or alias.name, ImportRef(base, alias.name)))
+        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.append((stmt.name, self._function(stmt)))
+        elif isinstance(stmt, ast.ClassDef):
+            found.append((stmt.name, self._class(stmt)))
+        for name, value in found:
+            if value is not None and (override or name not in self.bindings):
+                self.bindings[name] = value
+
+    def _import_base(self, stmt: ast.ImportFrom) -> str:
+        if not stmt.level:
+            return stmt.module or ""
+        parts = self.package.split(".") if self.package else []
+        parts = parts[: len(parts) - (stmt.level - 1)] if stmt.level > 1 else parts
+        if stmt.module:
+            parts.append(stmt.module)
+        return ".".join(parts)
+
+    def _binding_value(self, node: ast.expr) -> Expr | None:
+        names = _annotated_dependencies(node)
+        if names is not None:
+            return DependencyAlias(names)
+        return self._expr(node)
+
+    def _function(self, node: _Def) -> Function:
+        returns: Expr | None = None
+        for stmt in _flat_statements(node.body, []):
+            if isinstance(stmt, ast.Return) and stmt.value is not None:
+                returns = self._expr(stmt.value)
+                break
+        if returns is None and node.returns is not None:
+            annotation = _dotted_path(node.returns)
+            returns = Sym((*annotation, CALL)) if annotation else None
+        return Function(node.name, returns, self._auth_of(node))
+
+    def _auth_of(self, node: _Def) -> Auth:
+        auth = self._function_auth.get(id(node))
+        if auth is None:
+            auth = self._function_auth[id(node)] = _function_auth(node)
+        return auth
+
+    def _class(self, node: ast.ClassDef) -> Namespace:
+        fields: list[tuple[str, Expr]] = []
+        verbs: list[str] = []
+        names: list[str] = []
+        for stmt in node.body:
+            target: ast.expr | None = None
+            value: ast.expr | None = None
+            if isinstance(stmt, ast.AnnAssign):
+                target, value = stmt.target, stmt.value
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target, value = stmt.targets[0], stmt.value
+            elif (
+                isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+                and stmt.name in HTTP_METHODS
+            ):
+                verbs.append(stmt.name.upper())
+            if isinstance(target, ast.Name) and target.id == "decorators":
+                if isinstance(value, ast.List | ast.Tuple):
+                    names += [n for d in value.elts for n in _names_in_decorator(d) if says_auth(n)]
+            elif isinstance(target, ast.Name) and (expr := self._expr(value)) is not None:
+                fields.append((target.id, expr))
+        return Namespace(tuple(fields), tuple(verbs), Auth(tuple(names)))
+
+    # -- expressions -----------------------------------------------------------------------
+
+    def _expr(self, node: ast.expr | None) -> Expr | None:
+        if node is None:
+            return None
+        if isinstance(node, ast.Constant):
+            return Lit(node.value) if isinstance(node.value, str) else None
+        if isinstance(node, ast.Call) and (name := _callee_name(node)) in ROUTER_FRAMEWORKS:
+            return self._router(node, name)
+        if isinstance(node, ast.Call) and _callee_name(node) == "Field":  # pydantic default
+            default = node.args[0] if node.args else _keyword(node, "default")
+            return self._expr(default)
+        path = _dotted_path(node)
+        if path:
+            return Sym(path)
+        if isinstance(node, ast.JoinedStr):
+            return self._concat(
+                v.value if isinstance(v, ast.FormattedValue) and _plain(v) else v
+                for v in node.values
+            )
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return self._concat((node.left, node.right))
+        if isinstance(node, ast.List | ast.Tuple):
+            return self._starlette_routes(node.elts)
+        return None
+
+    def _present(self, node: ast.expr | None) -> Expr | None:
+        """`node` as an expression, `Opaque` when it is there but cannot be followed."""
+        if node is None:
+            return None
+        return self._expr(node) or Opaque()
+
+    def _concat(self, nodes: Iterable[ast.expr]) -> Expr | None:
+        parts = []
+        for node in nodes:
+            part = self._expr(node)
+            if part is None:
+                return None
+            parts.append(part)
+        return Concat(tuple(parts))
+
+    def _starlette_routes(self, elements: list[ast.expr]) -> StarletteRoutes | None:
+        items: list[RouteDecl | MountDecl | Expr] = []
+        for element in elements:
+            value = element.value if isinstance(element, ast.Starred) else element
+            if isinstance(value, ast.Call) and _callee_name(value) == "Route":
+                route = self._route_call(value, None, _argument(value, 1, "endpoint"))
+                if route is not None:
+                    items.append(route)
+            elif isinstance(value, ast.Call) and _callee_name(value) == "Mount":
+                mount = self._starlette_mount(value)
+                if mount is not None:
+                    items.append(mount)
+            elif isinstance(element, ast.Starred) and (spread := self._expr(value)) is not None:
+                items.append(spread)
+        return StarletteRoutes(tuple(items)) if items else None
+
+    def _starlette_mount(self, call: ast.Call) -> MountDecl | None:
+        prefix = self._expr(_argument(call, 0, "path"))
+        routes = _keyword(call, "routes")
+        if routes is not None:
+            site = _site(call)
+            self.routers[site] = RouterDecl(site, STARLETTE, call.lineno, routes=self._expr(routes))
+            child: Expr | None = RouterRef(site)
+        else:
+            child = self._expr(_argument(call, 1, "app"))
+        if prefix is None or child is None:
+            return None
+        return MountDecl(parent=None, child=child, prefix=prefix, line=call.lineno)
+
+    # -- calls and decorators --------------------------------------------------------------
+
+    def _call(self, call: ast.Call) -> None:
+        if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
+            return
+        name = call.func.attr
+        owner = self._expr(call.func.value)
+        if name == "include_router":
+            self._mount(call, owner, 0, "router", "prefix")
+        elif name == "register_blueprint":
+            self._mount(call, owner, 0, "blueprint", "url_prefix", replaces_prefix=True)
+        elif name == "mount":
+            self._mount(call, owner, 1, "app", "path", prefix_index=0)
+        elif name in {"add_api_route", "add_route"}:
+            self._added_route(call, owner, _argument(call, 1, "endpoint"))
+        elif name == "add_url_rule":
+            self._added_route(call, owner, _argument(call, 2, "view_func"))
+        elif name == "before_request" and call.args and owner is not None:
+            self._guard(owner, _dotted(call.args[0]))
+
+    def _router(self, call: ast.Call, name: str) -> RouterRef:
+        """The router created by `call`, declared once however often the call is read."""
+        site = _site(call)
+        if site in self.routers:
+            return RouterRef(site)
+        prefix_key = _OWN_PREFIX.get(name)
+        self.routers[site] = RouterDecl(
+            router_id=site,
+            framework=ROUTER_FRAMEWORKS[name],
+            line=call.lineno,
+            prefix=self._present(_keyword(call, prefix_key)) if prefix_key else None,
+            auth=_dependencies_auth(_keyword(call, "dependencies")),
+            routes=self._expr(_keyword(call, "routes")),
+        )
+        return RouterRef(site)
+
+    def _mount(
+        self,
+        call: ast.Call,
+        owner: Expr | None,
+        child_index: int,
+        child_key: str,
+        prefix_key: str,
+        *,
+        prefix_index: int | None = None,
+        replaces_prefix: bool = False,
+    ) -> None:
+        child = self._expr(_argument(call, child_index, child_key))
+        if child is None:
+            return
+        prefix_node = (
+            _argument(call, prefix_index, prefix_key)
+            if prefix_index is not None
+            else _keyword(call, prefix_key)
+        )
+        self.mounts.append(
+            MountDecl(
+                parent=owner,
+                child=child,
+                prefix=self._present(prefix_node),
+                line=call.lineno,
+                auth=_dependencies_auth(_keyword(call, "dependencies")),
+                replaces_prefix=replaces_prefix,
+            )
+        )
+
+    def _added_route(self, call: ast.Call, owner: Expr | None, view: ast.expr | None) -> None:
+        route = self._route_call(call, owner, view) if owner is not None else None
+        if route is not None:
+            self.routes.append(route)
+
+    def _route_call(
+        self, call: ast.Call, owner: Expr | None, view: ast.expr | None
+    ) -> RouteDecl | None:
+        """`add_api_route`, `add_route`, `add_url_rule` or Starlette's `Route(...)`: a path,
+        then the view (whose class, for a class-based view, says the methods)."""
+        path = self._expr(_argument(call, 0, "rule") or _keyword(call, "path"))
+        if path is None:
+            return None
+        if _is_method_call(view, "as_view"):  # Flask MethodView
+            assert isinstance(view, ast.Call) and isinstance(view.func, ast.Attribute)
+            view = view.func.value
+        return RouteDecl(
+            owner=owner,
+            path=path,
+            methods=_methods(_keyword(call, "methods")),
+            line=call.lineno,
+            handler=_dotted(view),
+            endpoint=self._expr(view),
+            auth=_dependencies_auth(_keyword(call, "dependencies")),
+        )
+
+    def _decorated(self, node: _Def) -> None:
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Attribute) and decorator.attr == "before_request":
+                owner = self._expr(decorator.value)
+                if owner is not None:
+                    self._guard(owner, node.name)
+            if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
+                continue
+            verb = decorator.func.attr
+            if verb not in _ROUTE_DECORATORS:
+                continue
+            path = self._expr(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
+            if path is None:
+                continue
+            own = _dependencies_auth(_keyword(decorator, "dependencies"))
+            function = self._auth_of(node)
+            self.routes.append(
+                RouteDecl(
+                    owner=self._expr(decorator.func.value),
+                    path=path,
+                    methods=(verb.upper(),)
+                    if verb in HTTP_METHODS
+                    else _methods(_keyword(decorator, "methods")),
+                    line=decorator.lineno,
+                    handler=node.name,
+                    auth=Auth(own.names + function.names, function.aliases),
+                )
+            )
+
+    def _guard(self, owner: Expr, name: str | None) -> None:
+        if name and says_auth(name):
+            self.middleware.append(Middleware(owner, 0, Auth((name,))))
+
+
+def _flat_statements(
+    body: list[ast.stmt], nested: list[ast.stmt], classes: list[ast.stmt] | None = None
+) -> Iterator[ast.stmt]:
+    """The statements of a block, compound ones (`if`, `try`, `with`, `for`) opened; function
+    bodies are put aside in `nested`, class bodies in `classes` (a conditional include or
+    import still counts)."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            nested.extend(stmt.body)
+        elif isinstance(stmt, ast.ClassDef) and classes is not None:
+            classes.extend(stmt.body)
+        elif isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While | ast.With):
+            yield from _flat_statements(stmt.body, nested, classes)
+            yield from _flat_statements(getattr(stmt, "orelse", []), nested, classes)
+        elif isinstance(stmt, ast.Try | ast.TryStar):
+            for block in (stmt.body, stmt.orelse, stmt.finalbody):
+                yield from _flat_statements(block, nested, classes)
+            for handler in stmt.handlers:
+                yield from _flat_statements(handler.body, nested, classes)
+
+
+def _function_auth(node: _Def) -> Auth:
+    """Auth evidence on a handler: its non-route decorators (`@login_required`,
+    `@requires("authenticated")`) and its dependency parameters (`Depends(get_current_user)`,
+    `Annotated[User, Depends(...)]`, or an annotation that may be such an alias)."""
+    names: list[str] = []
+    aliases: list[Expr] = []
+    for decorator in node.decorator_list:
+        if _route_decorator(decorator):
+            continue
+        names += _names_in_decorator(decorator)
+    arguments = node.args
+    params = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    defaults = [None] * (len(arguments.posonlyargs) + len(arguments.args) - len(arguments.defaults))
+    for param, default in zip(
+        params, [*defaults, *arguments.defaults, *arguments.kw_defaults], strict=True
+    ):
+        names += _dependency_names(default)
+        hidden = _annotated_dependencies(param.annotation)
+        if hidden is not None:
+            names += hidden
+        elif param.annotation is not None and (path := _dotted_path(param.annotation)):
+            aliases.append(Sym(path))
+    return Auth(tuple(n for n in names if says_auth(n)), tuple(aliases))
+
+
+def _names_in_decorator(decorator: ast.expr) -> list[str]:
+    name = _dotted(decorator)
+    names = [name] if name else []
+    if isinstance(decorator, ast.Call):
+        names += [
+            a.value
+            for a in decorator.args
+            if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        ]
+    return names
+
+
+def _dependencies_auth(node: ast.expr | None) -> Auth:
+    """`dependencies=[Depends(verify_token), ...]` on a route, router or include."""
+    if not isinstance(node, ast.List | ast.Tuple):
+        return NO_AUTH
+    names = [name for element in node.elts for name in _dependency_names(element)]
+    return Auth(tuple(n for n in names if says_auth(n)))
+
+
+def _dependency_names(node: ast.expr | None) -> list[str]:
+    if isinstance(node, ast.Call) and _callee_name(node) in _DEPENDENCY_CALLS:
+        dependency = _dotted(_argument(node, 0, "dependency"))
+        return [dependency] if dependency else []
+    return []
+
+
+def _annotated_dependencies(node: ast.expr | None) -> tuple[str, ...] | None:
+    """The dependency names inside `Annotated[T, Depends(x), ...]`, or None when `node` is not
+    an `Annotated` with a dependency."""
+    if not (
+        isinstance(node, ast.Subscript)
+        and _dotted(node.value) in {"Annotated", "typing.Annotated", "typing_extensions.Annotated"}
+    ):
+        return None
+    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    names = [name for element in elements[1:] for name in _dependency_names(element)]
+    return tuple(names) if names else None
+
+
+def _methods(node: ast.expr | None) -> tuple[str, ...] | None:
+    if not isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return None
+    methods = [
+        e.value.upper()
+        for e in node.elts
+        if isinstance(e, ast.Constant) and isinstance(e.value, str)
+    ]
+    return tuple(methods) if methods else None
+
+
+def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    if index < len(call.args) and not isinstance(call.args[index], ast.Starred):
+        return call.args[index]
+    return _keyword(call, keyword)
+
+
+def _keyword(call: ast.Call, name: str | None) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _route_decorator(node: ast.expr) -> bool:
+    """`@app.get(...)`, `@bp.route(...)`, `@router.api_route(...)`: not auth evidence."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _ROUTE_DECORATORS
+    )
+
+
+def _is_method_call(node: ast.expr | None, name: str) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == name
+    )
+
+
+def _callee_name(call: ast.Call) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _dotted_path(node: ast.expr | None) -> tuple[str, ...] | None:
+    """`a.b().c` → ("a", "b", "()", "c"); None for anything but names, attributes and calls."""
+    if isinstance(node, ast.Name):
+        return (node.id,)
+    if isinstance(node, ast.Attribute):
+        base = _dotted_path(node.value)
+        return (*base, node.attr) if base else None
+    if isinstance(node, ast.Call):
+        base = _dotted_path(node.func)
+        return (*base, CALL) if base else None
+    return None
+
+
+def _dotted(node: ast.expr | None) -> str | None:
+    """The name a handler or dependency is written as: `users.list_users`, `get_current_user`
+    (a call stands for its callee: `Depends(RoleChecker(...))` names `RoleChecker`)."""
+    while isinstance(node, ast.Call):
+        node = node.func
+    path = _dotted_path(node)
+    return ".".join(path) if path else None
+
+
+def _plain(value: ast.FormattedValue) -> bool:
+    return value.conversion == -1 and value.format_spec is None
+
+
+def _site(node: ast.expr) -> str:
+    return f"{node.lineno}:{node.col_offset}"

@@ -1,0 +1,284 @@
+"""Route analysis rules one at a time, on small inline sources (no filesystem, no process)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plugins"))
+
+from packs.routes import extract, link_routes
+from packs.routes.auth import says_auth
+from packs.routes.paths import express_path, flask_path, join
+from packs.scan import JSONObject
+
+
+def document(files: dict[str, str]) -> JSONObject:
+    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    return {
+        "resources": linked.resources,
+        "findings": linked.findings,
+        "signals": linked.signals,
+    }
+
+
+def routes(files: dict[str, str]) -> dict[str, str]:
+    """Route name -> auth signal value."""
+    doc = document(files)
+    return {s["resource"].removeprefix("route:"): s["value"] for s in doc["signals"]}
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [
+        ("/users/<int:id>", "/users/{id}"),
+        ("/files/<path:rest>", "/files/{rest}"),
+        ("/<name>", "/{name}"),
+        ("/re/<regex('[a-z]+'):slug>", "/re/{slug}"),
+    ],
+)
+def test_flask_converters_become_braces(rule: str, expected: str) -> None:
+    assert flask_path(rule) == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [("/posts/:slug", "/posts/{slug}"), ("/p/:page?", "/p/{page}"), ("/u/:id(\\d+)", "/u/{id}")],
+)
+def test_express_parameters_become_braces(path: str, expected: str) -> None:
+    assert express_path(path) == expected
+
+
+@pytest.mark.parametrize(
+    ("prefix", "path", "joined"),
+    [("/users", "/", "/users/"), ("/users", "", "/users"), ("/", "/x", "/x"),
+     ("/catalog/", "/", "/catalog/"), ("", "/x", "/x"), ("/a", "b", "/a/b")],
+)  # fmt: skip
+def test_paths_join_as_the_frameworks_join_them(prefix: str, path: str, joined: str) -> None:
+    assert join(prefix, path) == joined
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["get_current_user", "requireAuth", "login_required", "verify_token", "checkJwt",
+     "IsAuthenticated", "has_permission", "get_current_active_superuser", "passport.authenticate",
+     "oauth2_scheme"],
+)  # fmt: skip
+def test_names_that_say_auth(name: str) -> None:
+    assert says_auth(name)
+
+
+@pytest.mark.parametrize("name", ["get_db", "rate_limit", "cors", "validate_body", "requireRole"])
+def test_names_that_do_not(name: str) -> None:
+    assert not says_auth(name)
+
+
+def test_prefix_from_a_settings_factory_a_constant_and_an_fstring() -> None:
+    found = routes(
+        {
+            "conf.py": (
+                "class Settings(BaseSettings):\n    api_prefix: str = Field(default='/api')\n\n"
+                "def get_settings():\n    return Settings()\n\nVERSION = 'v3'\n"
+            ),
+            "main.py": (
+                "from fastapi import FastAPI, APIRouter\nfrom conf import get_settings, VERSION\n"
+                "app = FastAPI()\nr = APIRouter(prefix=f'/{VERSION}')\n"
+                "@r.get('/ping')\ndef ping(): ...\n"
+                "app.include_router(r, prefix=get_settings().api_prefix)\n"
+            ),
+        }
+    )
+    assert found == {"GET /api/v3/ping": "none"}
+
+
+def test_an_invisible_prefix_is_left_out_and_marked() -> None:
+    doc = document(
+        {
+            "main.py": (
+                "import os\nfrom fastapi import APIRouter\n"
+                "r = APIRouter(prefix=os.environ['PREFIX'])\n@r.get('/x')\ndef x(): ...\n"
+            )
+        }
+    )
+    [resource] = doc["resources"]
+    assert resource["name"] == "GET /x" and resource["attrs"]["prefixUnresolved"] is True
+
+
+def test_calls_on_things_that_are_not_routers_are_not_routes() -> None:
+    found = routes(
+        {
+            "client.py": "import requests\nrequests.get('/users')\n@cache.get('/k')\ndef f(): ...\n",
+            "front.js": "import axios from 'axios';\naxios.get('/api/users', { params: {} });\n",
+            "server.js": (
+                "const express = require('express');\nconst app = express();\n"
+                "const env = app.get('env');\napp.get('/real', (req, res) => res.end());\n"
+            ),
+        }
+    )
+    assert found == {"GET /real": "none"}
+
+
+def test_express_middleware_guards_only_what_is_declared_after_it() -> None:
+    found = routes(
+        {
+            "app.js": (
+                "const express = require('express');\nconst app = express();\n"
+                "app.get('/public', show);\napp.use(requireAuth);\napp.get('/private', show);\n"
+            )
+        }
+    )
+    assert found == {"GET /public": "none", "GET /private": "required"}
+
+
+def test_a_router_mounted_twice_is_served_at_both_prefixes() -> None:
+    doc = document(
+        {
+            "main.py": (
+                "from fastapi import FastAPI, APIRouter\napp = FastAPI()\nr = APIRouter()\n"
+                "@r.get('/items')\ndef items(): ...\n"
+                "app.include_router(r, prefix='/v1')\napp.include_router(r, prefix='/v2')\n"
+                "app.include_router(r, prefix='/v2')\n"
+            )
+        }
+    )
+    assert [r["name"] for r in doc["resources"]] == ["GET /v1/items", "GET /v2/items"]
+    assert doc["findings"] == []  # one handler reached twice under one name is one route
+
+
+def test_mount_cycles_end() -> None:
+    found = routes(
+        {
+            "app.js": (
+                "const { Router } = require('express');\nconst a = Router();\nconst b = Router();\n"
+                "const app = require('express')();\napp.use('/a', a);\n"
+                "a.use('/b', b);\nb.use('/a', a);\nb.get('/x', h);\n"
+            )
+        }
+    )
+    assert found == {"GET /a/b/x": "none"}
+
+
+def test_commonjs_object_exports_destructured_requires_and_esm_reexports() -> None:
+    found = routes(
+        {
+            "routes/users.js": (
+                "const express = require('express');\nconst usersRouter = express.Router();\n"
+                "usersRouter.get('/', list);\nmodule.exports = { usersRouter };\n"
+            ),
+            "routes/teams.ts": (
+                "import { Router } from 'express';\nconst teams = Router();\n"
+                "teams.get('/:id', show);\nexport default teams;\n"
+            ),
+            "routes/index.ts": (
+                "export { default as teams } from './teams.js';\nexport * from './more';\n"
+            ),
+            "routes/more.ts": "import { Router } from 'express';\nexport const more = Router();\n"
+            "more.post('/', create);\n",
+            "app.mjs": (
+                "import express from 'express';\nimport { teams, more } from './routes/index';\n"
+                "import { createRequire } from 'module';\nconst app = express();\n"
+                "const { usersRouter } = require('./routes/users');\n"
+                "app.use('/users', usersRouter);\napp.use('/teams', teams);\napp.use('/more', more);\n"
+            ),
+        }
+    )
+    assert found == {
+        "GET /users/": "none",
+        "GET /teams/{id}": "none",
+        "POST /more/": "none",
+    }
+
+
+def test_relative_imports_and_flask_prefix_override() -> None:
+    found = routes(
+        {
+            "pkg/__init__.py": "",
+            "pkg/core/__init__.py": "",
+            "pkg/core/config.py": "PREFIX = '/v1'\n",
+            "pkg/web/__init__.py": "",
+            "pkg/web/views.py": (
+                "from flask import Blueprint\nfrom ..core.config import PREFIX\n"
+                "bp = Blueprint('b', __name__, url_prefix='/ignored')\n"
+                "inner = Blueprint('i', __name__, url_prefix='/inner')\n"
+                "@inner.route('/leaf')\ndef leaf(): ...\n"
+                "bp.register_blueprint(inner)\n"
+                "@bp.route('/<int:id>', methods=['GET', 'post'])\ndef show(id): ...\n"
+            ),
+            "pkg/app.py": (
+                "from flask import Flask\nfrom .web.views import bp, PREFIX\napp = Flask(__name__)\n"
+                "app.register_blueprint(bp, url_prefix=PREFIX)\n"
+            ),
+        }
+    )
+    assert found == {"GET /v1/{id}": "none", "POST /v1/{id}": "none", "GET /v1/inner/leaf": "none"}
+
+
+def test_auth_on_router_include_route_decorator_and_parameter() -> None:
+    found = routes(
+        {
+            "deps.py": (
+                "from typing import Annotated\nfrom fastapi import Depends\n"
+                "def current_user(): ...\nUser = Annotated[dict, Depends(current_user)]\n"
+                "Db = Annotated[dict, Depends(get_db)]\n"
+            ),
+            "main.py": (
+                "from fastapi import FastAPI, APIRouter, Depends, Security\nfrom deps import User, Db\n"
+                "app = FastAPI()\n"
+                "guarded = APIRouter(dependencies=[Depends(verify_token)])\n"
+                "@guarded.get('/a')\ndef a(): ...\n"
+                "plain = APIRouter()\n"
+                "@plain.get('/b')\ndef b(db: Db): ...\n"
+                "@plain.get('/c')\ndef c(user: User): ...\n"
+                "@plain.get('/d')\ndef d(u=Security(get_current_user, scopes=['me'])): ...\n"
+                "@plain.get('/e', dependencies=[Depends(require_permission('x'))])\ndef e(): ...\n"
+                "app.include_router(guarded)\napp.include_router(plain)\n"
+                "app.include_router(plain, prefix='/admin', dependencies=[Depends(admin_auth)])\n"
+            ),
+        }
+    )
+    assert found == {
+        "GET /a": "required",
+        "GET /b": "none",
+        "GET /c": "required",
+        "GET /d": "required",
+        "GET /e": "required",
+        "GET /admin/b": "required",
+        "GET /admin/c": "required",
+        "GET /admin/d": "required",
+        "GET /admin/e": "required",
+    }
+
+
+def test_starlette_route_without_methods_is_get_and_mount_prefixes_join() -> None:
+    found = routes(
+        {
+            "app.py": (
+                "from starlette.applications import Starlette\n"
+                "from starlette.routing import Mount, Route\n"
+                "async def home(request): ...\n"
+                "inner = [Route('/', home), Route('/x', home, methods=['post'])]\n"
+                "app = Starlette(routes=[Route('/', home), Mount('/sub/', routes=[*inner])])\n"
+            )
+        }
+    )
+    assert found == {"GET /": "none", "GET /sub/": "none", "POST /sub/x": "none"}
+
+
+def test_express_middleware_on_a_mount_path_guards_only_that_path() -> None:
+    found = routes(
+        {
+            "app.js": (
+                "const express = require('express');\nconst app = express();\n"
+                "const admin = express.Router();\nadmin.get('/stats', stats);\n"
+                "app.use('/admin', requireAuth);\napp.use('/admin', admin);\n"
+                "app.get('/admin/users', users);\napp.get('/administrators', list);\n"
+            )
+        }
+    )
+    assert found == {
+        "GET /admin/stats": "required",
+        "GET /admin/users": "required",
+        "GET /administrators": "none",
+    }
