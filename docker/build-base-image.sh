@@ -13,6 +13,7 @@ MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # so pip trusts what the host trusts (a site's TLS-inspecting proxy included).
 PACKAGES=python3,python3-venv,ca-certificates,libstdc++6,tini,bubblewrap
 
+docker info >/dev/null  # fail now, not after the bootstrap, where no engine answers
 image=gate-forge/debian-bookworm:$(sha256sum "$0" | cut -c1-12)
 if docker image inspect "$image" >/dev/null 2>&1; then
     echo "$image"
@@ -33,6 +34,7 @@ cleanup() {
     rm -rf --one-file-system "$work"
 }
 trap cleanup EXIT
+trap 'exit 1' HUP INT TERM PIPE  # a signal, too, goes through cleanup
 
 echo "debootstrap bookworm into $rootfs" >&2
 timeout 1500 debootstrap --variant=minbase --include="$PACKAGES" bookworm "$rootfs" "$MIRROR" >&2
@@ -46,4 +48,7 @@ tar -C "$rootfs" -c . | docker import \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
     --change 'ENV LANG=C.UTF-8' \
     - "$image" >&2
+# bases an older version of this script built are no longer used by anything it builds
+docker images --format '{{.Repository}}:{{.Tag}}' gate-forge/debian-bookworm | grep -vxF "$image" \
+    | xargs -r docker rmi >&2 || true
 echo "$image"

@@ -25,9 +25,12 @@ stop_dockerd() {
     done
     kill -KILL "$dockerd_pid" 2>/dev/null || true
     wait "$dockerd_pid" 2>/dev/null || true
+    # dockerd binds the host's network namespace here and leaves the mount behind when it stops
+    if mountpoint -q /run/docker/netns/default; then umount /run/docker/netns/default; fi
     rm -rf "$state"
 }
 trap stop_dockerd EXIT
+trap 'exit 1' HUP INT TERM  # a signal, too, stops the engine started here
 
 for _ in $(seq 120); do  # 60 s to answer
     docker info >/dev/null 2>&1 && break

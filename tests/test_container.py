@@ -34,7 +34,9 @@ def _engine_reachable() -> bool:
     return info.returncode == 0
 
 
-if not os.environ.get("GPP_REQUIRE_DOCKER") and not _engine_reachable():
+if not _engine_reachable():
+    if os.environ.get("GPP_REQUIRE_DOCKER"):
+        raise RuntimeError("GPP_REQUIRE_DOCKER is set, and no Docker engine is reachable")
     pytest.skip(
         "no Docker engine reachable (make test-container starts one)", allow_module_level=True
     )
