@@ -159,7 +159,8 @@ def test_gateway_runs_with_the_isolation_compose_asks(gateway: ComposeProject) -
     assert host["CapDrop"] == ["ALL"]
     assert "no-new-privileges:true" in host["SecurityOpt"]
     assert host["PidsLimit"] == SERVICES["gateway"]["pids_limit"]
-    assert host["Memory"] == 2 * 1024**3
+    limit = SERVICES["gateway"]["mem_limit"]  # "2g": compose's bytes with a k, m or g suffix
+    assert host["Memory"] == int(limit[:-1]) * 1024 ** "kmg".index(limit[-1].lower()) * 1024
     binds = {bind.split(":")[1]: bind for bind in host["Binds"]}
     assert binds["/repo"] == f"{DEMO_REPO}:/repo:ro"
     assert binds["/etc/gpp/registry.toml"].endswith(":ro")
