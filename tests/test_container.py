@@ -96,6 +96,9 @@ def images() -> None:
             1800,
             env={"DOCKER_BUILDKIT": "0"},
         )  # fmt: skip
+    # the images these names held before, if this build replaced them
+    run(["docker", "image", "prune", "--force", "--filter",
+         "label=org.opencontainers.image.vendor=gate-forge"], 300)  # fmt: skip
 
 
 @dataclass(frozen=True)
