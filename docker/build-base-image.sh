@@ -20,6 +20,9 @@ if docker image inspect "$image" >/dev/null 2>&1; then
     exit 0
 fi
 
+for tool in debootstrap npm; do
+    command -v $tool >/dev/null || { echo "$tool is missing: make container-deps install" >&2; exit 1; }
+done
 case $(uname -m) in
     x86_64) node_arch=x64 ;;
     aarch64) node_arch=arm64 ;;
