@@ -23,7 +23,10 @@ stop_dockerd() {
         kill -0 "$dockerd_pid" 2>/dev/null || break
         sleep 0.2
     done
-    kill -KILL "$dockerd_pid" 2>/dev/null || true
+    if kill -0 "$dockerd_pid" 2>/dev/null; then
+        pkill -KILL -P "$dockerd_pid" || true  # its containerd, which it did not get to stop
+        kill -KILL "$dockerd_pid" 2>/dev/null || true
+    fi
     wait "$dockerd_pid" 2>/dev/null || true
     # dockerd binds the host's network namespace here and leaves the mount behind when it stops
     if mountpoint -q /run/docker/netns/default; then umount /run/docker/netns/default; fi
