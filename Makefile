@@ -16,6 +16,12 @@ SYSTEM_PACKAGES := util-linux mount iproute2 nodejs bubblewrap
 
 .PHONY: install system-deps serve serve-isolated test lint typecheck pytest node-test bench clean fuzz
 
+# `make test-container`: the image built and run for real (tests/test_container.py), with an
+# engine started for the run where none is running (docker/with-engine.sh).
+CONTAINER_TOOLS := dockerd docker-compose debootstrap
+CONTAINER_PACKAGES := docker.io docker-compose debootstrap
+.PHONY: container-deps test-container
+
 system-deps:
 	@missing=""; for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
 	if [ -n "$$missing" ]; then \
@@ -23,6 +29,13 @@ system-deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES); \
 	fi
 
+container-deps:
+	@missing=""; for tool in $(CONTAINER_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages for:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+			install -y -qq --no-install-recommends $(CONTAINER_PACKAGES); \
+	fi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +71,9 @@ node-test: $(NODE_STAMP)
 	cd $(NODE_SDK) && npx tsc --noEmit -p . && node --test test/
 
 test: system-deps lint typecheck node-test pytest
+
+test-container: container-deps install
+	docker/with-engine.sh $(BIN)/pytest -p no:cacheprovider -v -rP tests/test_container.py
 
 bench: install
 	$(BIN)/python bench/core.py

@@ -105,3 +105,11 @@ def test_baked_registry_is_valid_and_says_inherit_explicitly() -> None:
         for word in plugin.command[1:]:
             relative = Path(word).relative_to("/opt/gpp")
             assert (REPO / relative).exists(), f"{word} is not copied from the repo"
+
+
+def test_runtime_carries_bubblewrap_and_the_context_leaves_out_local_trees() -> None:
+    stages = _stages()
+    assert "bubblewrap" in " ".join(stages["system"]) and "tini" in " ".join(stages["system"])
+    assert stages["runtime"][0] == "FROM system AS runtime"
+    ignored = (REPO / ".dockerignore").read_text().splitlines()
+    assert {".venv", "**/node_modules", ".git"} <= set(ignored)
