@@ -8,8 +8,10 @@ namespace); a PID namespace with its own `/proc` (no process outside its session
 when the session ends, or the gateway dies, the kernel kills every process it ever started); an
 empty network namespace unless its config says `network = "inherit"`; and a minimal filesystem
 view: system directories, the interpreter and the plugin's own folder read-only, the repository
-(read-only when `readonly_root`), a private `/tmp`, `/dev` and `/proc`, and nothing else of the
-host (no token file, no config, no cgroupfs). Rlimits are applied before exec, and the gateway
+(read-only when `readonly_root`), a private `/dev` and `/proc`, and nothing else of the host
+(no token file, no config, no cgroupfs). The only writable places besides the repository are
+`/tmp`, `/dev/shm` and HOME, each a tmpfs capped at `memory_mb` (memory RLIMIT_AS does not see);
+bwrap's own root and `/dev` are read-only, and HOME is no host directory (no disk to fill). Rlimits are applied before exec, and the gateway
 places bwrap in a pids cgroup before it runs (RLIMIT_NPROC does not bind root).
 
 The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
@@ -180,10 +182,11 @@ def plan(
             "user namespace with no capabilities, no_new_privs, no nested user namespaces"
         )
         mechanisms["filesystem"] = (
-            "minimal view: system dirs, interpreter and plugin folder read-only; private /proc, "
-            f"/dev, /tmp; repository {'read-only' if readonly else 'read-write'}"
+            "minimal view: system dirs, interpreter and plugin folder read-only; private /proc "
+            "and /dev; /tmp, /dev/shm and HOME in size-capped tmpfs; the rest read-only; "
+            f"repository {'read-only' if readonly else 'read-write'}"
         )
-        binds = _bind_args(_read_only_paths(executable, command[1:], root), root, readonly, home)
+        binds = _bind_args(_read_only_paths(executable, command[1:], root), root, readonly)
         sh = shutil.which("sh") or "/bin/sh"
         argv = [sh, "-c", PIPES_ASIDE, "gpp-sandbox", *_bwrap(policy, binds, root, home), "--",
                 sh, "-c", PIPES_BACK, "gpp-plugin", executable, *command[1:]]  # fmt: skip
@@ -224,11 +227,14 @@ def _bwrap(policy: SandboxPolicy, binds: Sequence[str], root: str | None,
             argv += ["--ro-bind", path, path]
     for path in SYSTEM_FILES:
         argv += ["--ro-bind-try", path, path]
-    argv += ["--proc", "/proc", "--dev", "/dev"]
-    if policy.memory_mb:  # files in a tmpfs are memory that RLIMIT_AS does not see
-        argv += ["--size", str(policy.memory_mb * 1024 * 1024)]
-    argv += ["--tmpfs", "/tmp", *binds, "--chdir", root or home or "/"]
-    return argv
+    # files in a tmpfs are memory that RLIMIT_AS does not see: each writable one is capped
+    size = ["--size", str(policy.memory_mb * 1024 * 1024)] if policy.memory_mb else []
+    argv += ["--proc", "/proc", "--dev", "/dev", *size, "--tmpfs", "/dev/shm",
+             "--remount-ro", "/dev", *size, "--tmpfs", "/tmp", *binds]  # fmt: skip
+    if home:  # in memory, not a host directory: no disk to fill, nothing left behind
+        argv += ["--perms", "0700", *size, "--tmpfs", home]
+    # bwrap's root is an uncapped tmpfs: read-only once every mount point is in it
+    return [*argv, "--remount-ro", "/", "--chdir", root or home or "/"]
 
 
 def _executable(name: str, root: str | None) -> str:
@@ -256,8 +262,7 @@ def _read_only_paths(executable: str, args: Sequence[str], root: str | None) -> 
     return paths
 
 
-def _bind_args(read_only: Iterable[str], root: str | None, readonly: bool,
-               home: str | None) -> list[str]:  # fmt: skip
+def _bind_args(read_only: Iterable[str], root: str | None, readonly: bool) -> list[str]:
     """bwrap bind options, outermost first so a deeper bind lands on top of a shallower one; a
     path already visible through a system dir, or through its nearest bound ancestor in the
     same mode, is not bound again; the repository keeps its own mode where it is also a plugin
@@ -265,8 +270,6 @@ def _bind_args(read_only: Iterable[str], root: str | None, readonly: bool,
     modes = {path: "--ro-bind" for path in read_only if not _under(path, *SYSTEM_DIRS)}
     if root:
         modes[root] = "--ro-bind" if readonly else "--bind"
-    if home:
-        modes[home] = "--bind"
 
     def redundant(path: str) -> bool:
         nearest = max((a for a in modes if a != path and _under(path, a)), key=len, default=None)
