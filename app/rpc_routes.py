@@ -32,7 +32,9 @@ RPC_BODY = {"required": True, "content": {"application/json": {"schema": {
 RPC_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"description": "The JSON-RPC response or batch response (errors included); with "
                          "`Accept: text/event-stream`, the plugin's notifications for the request "
-                         "as SSE `notification` events, then a `response` event",
+                         "as SSE `notification` events, then a `response` event (before it, a "
+                         "`dropped` event counts the notifications a client too slow to read "
+                         "them lost)",
           "content": {"application/json": {}, "text/event-stream": {}}},
     204: {"description": "Notifications only: nothing to answer"},
     404: {**PROBLEM, "description": "No such plugin, or not a JSON-RPC plugin"},
@@ -173,6 +175,34 @@ def _sse(event: str, message: Any) -> bytes:
     return f"event: {event}\ndata: {json.dumps(message, ensure_ascii=False)}\n\n".encode()
 
 
+MAX_PENDING_EVENT_BYTES = 1024 * 1024
+"""Notifications a streaming client has not yet read, per request: a plugin may talk faster
+than its client reads (or a client may not read at all), and the gateway must not keep the
+difference. Past this, notifications are dropped (one always fits an empty buffer) and the
+stream says how many before its response."""
+
+
+class PendingEvents:
+    """SSE notification events waiting for their client, bounded by bytes; the rest counted."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[bytes] = asyncio.Queue()
+        self.bytes = 0
+        self.dropped = 0
+
+    def put(self, message: dict[str, Any]) -> None:
+        event = _sse("notification", message)
+        if self.bytes and self.bytes + len(event) > MAX_PENDING_EVENT_BYTES:
+            self.dropped += 1
+            return
+        self.bytes += len(event)
+        self.queue.put_nowait(event)
+
+    def taken(self, event: bytes) -> bytes:
+        self.bytes -= len(event)
+        return event
+
+
 def _stream(
     holder: JsonRpcPlugin,
     session: JsonRpcSession | None,
@@ -180,20 +210,22 @@ def _stream(
     batch: bool,
 ) -> StreamingResponse:
     """The plugin's notifications for these requests as they come, then the response."""
-    notes: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    pending = PendingEvents()
 
     async def events() -> AsyncIterator[bytes]:
-        work = asyncio.create_task(_answer_all(holder, session, items, notes.put_nowait))
+        work = asyncio.create_task(_answer_all(holder, session, items, pending.put))
         try:
             while not work.done():
-                getter = asyncio.create_task(notes.get())
+                getter = asyncio.create_task(pending.queue.get())
                 await asyncio.wait({work, getter}, return_when=asyncio.FIRST_COMPLETED)
                 if getter.done():
-                    yield _sse("notification", getter.result())
+                    yield pending.taken(getter.result())
                 else:
                     getter.cancel()
-            while not notes.empty():
-                yield _sse("notification", notes.get_nowait())
+            while not pending.queue.empty():
+                yield pending.taken(pending.queue.get_nowait())
+            if pending.dropped:
+                yield _sse("dropped", {"notifications": pending.dropped})
             yield _sse("response", _payload(work.result(), batch))
         finally:
             if not work.done():  # the client left mid-stream: cancel at the plugin

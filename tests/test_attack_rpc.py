@@ -1,0 +1,61 @@
+"""Issue 10, second pass: a hostile JSON-RPC plugin and a streaming client that never reads.
+
+Before this pass, every notification the plugin sent for a streamed (SSE) request waited in an
+unbounded queue for the client: a plugin writing 40 MB of `$/progress` to a client that does
+not read held all 40 MB in the gateway, for as long as that client kept its connection open.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from conftest import FIXTURE_PLUGINS
+from gateway_harness import Gateway, running_gateway, write_config
+from test_rpc_hardening import jsonrpc_plugin, sse_events
+
+from app.rpc_routes import MAX_PENDING_EVENT_BYTES
+
+COUNT, PAD = 10_000, 4000  # 40 MB of notifications: far more than socket buffers hold
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
+    flood = jsonrpc_plugin("flood", FIXTURE_PLUGINS / "jsonrpc_notification_flood.py",
+                           request_ms=60_000)  # fmt: skip
+    with running_gateway(write_config(tmp_path_factory.mktemp("attack-rpc"), [flood])) as gw:
+        yield gw
+
+
+def test_a_client_that_does_not_read_its_stream_holds_bounded_notifications(
+    gateway: Gateway,
+) -> None:
+    body = json.dumps({"jsonrpc": "2.0", "method": "flood", "params": {"count": COUNT, "pad": PAD},
+                       "id": "f"})  # fmt: skip
+    headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+    with gateway.client() as http, http.stream("POST", "/plugins/flood/rpc", content=body,
+                                               headers=headers) as stream:  # fmt: skip
+        # not reading: the plugin floods, its call ends, the gateway keeps what it could not send
+        gateway.wait_for("flood", lambda info: info["queueDepth"] == 0, timeout=60)
+        events = list(sse_events(stream))
+    kinds = [kind for kind, _ in events]
+    assert kinds[-2:] == ["dropped", "response"], kinds[-3:]
+    assert events[-1][1] == {"jsonrpc": "2.0", "result": COUNT, "id": "f"}
+    dropped = events[-2][1]["notifications"]
+    delivered = kinds.count("notification")
+    assert delivered + dropped == COUNT
+    # what reached the client is what sockets held plus the gateway's own bounded buffer
+    assert dropped >= COUNT // 2, (delivered, MAX_PENDING_EVENT_BYTES)
+    assert all(data["params"]["id"] == "f" for kind, data in events if kind == "notification")
+
+
+def test_a_client_that_reads_gets_every_notification(gateway: Gateway) -> None:
+    body = json.dumps({"jsonrpc": "2.0", "method": "flood", "params": {"count": 300, "pad": 10},
+                       "id": 7})  # fmt: skip
+    headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+    with gateway.client() as http, http.stream("POST", "/plugins/flood/rpc", content=body,
+                                               headers=headers) as stream:  # fmt: skip
+        events = list(sse_events(stream))
+    assert [kind for kind, _ in events] == ["notification"] * 300 + ["response"]
+    assert [data["params"]["done"] for _, data in events[:-1]] == list(range(1, 301))
