@@ -2,10 +2,12 @@
 
 uvicorn's httptools protocol accepts a request head of any size (a 64 MB header was parsed by
 quadratic concatenation) and waits for ever on a connection that sends half a head, or a body
-shorter than its Content-Length. `FrontDoorProtocol` adds three bounds to it, for every route:
-the head's size (→ 431), the time from connection (or from the first byte of a keep-alive
-request) to the end of the head (→ 408), and the time from the head to the end of the body
-(→ 408). Each ends the connection: a client that broke a bound cannot be trusted to frame the
+shorter than its Content-Length; and a chunked body's trailer fields were kept without limit
+(200 MB of trailers cost 190 MB) and added to the request's headers. `FrontDoorProtocol` adds
+four bounds to it, for every route: the head's size (→ 431), the chunked framing between two
+chunks (a chunk extension, the trailer section: → 431; trailers are read and dropped), the time
+from connection (or from the first byte of a keep-alive request) to the end of the head (→ 408),
+and the time from the head to the end of the body (→ 408). Each ends the connection: a client that broke a bound cannot be trusted to frame the
 next request. The answers are written here, raw, because no route has seen the request yet.
 """
 
@@ -39,7 +41,10 @@ class FrontDoorProtocol(HttpToolsProtocol):
     The head is measured as the bytes received while it is incomplete, counted after each read
     is parsed, so a read that completes the head and carries body bytes is never held against
     it; the read in which a pipelined request begins may be counted whole (an over-estimate of
-    at most one read, only for pipelining clients).
+    at most one read, only for pipelining clients). In the body, the bytes received since the
+    last chunk header or body byte are framing: counted before each read is parsed and reset by
+    those callbacks, so a read that carries body never counts, and framing that ends a read goes
+    uncounted for at most that one read.
     """
 
     limits: ConnectionLimits  # set by `protocol_class`
@@ -48,6 +53,8 @@ class FrontDoorProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._in_head = True
         self._head_bytes = 0
+        self._in_body = False
+        self._framing_bytes = 0
         self._refused = False
         self._deadline: asyncio.TimerHandle | None = None
 
@@ -62,11 +69,26 @@ class FrontDoorProtocol(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         if self._refused:
             return
+        if self._in_body:
+            self._framing_bytes += len(data)
         super().data_received(data)
-        if self._in_head and not self._refused:  # a head still incomplete after this read
+        if self._refused:
+            return
+        if self._in_head:  # a head still incomplete after this read
             self._head_bytes += len(data)
             if self._head_bytes > self.limits.max_header_bytes:
                 self._refuse_oversized_head()
+        elif self._in_body and self._framing_bytes > self.limits.max_header_bytes:
+            self._refuse(431, "Request header fields too large",
+                         f"chunk framing (extensions, trailers) exceeds "
+                         f"{self.limits.max_header_bytes} bytes")  # fmt: skip
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        if self._in_head:  # a trailer field is never made a header of the request
+            super().on_header(name, value)
+
+    def on_chunk_header(self) -> None:
+        self._framing_bytes = 0
 
     def on_message_begin(self) -> None:
         if self._refused:
@@ -81,6 +103,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         if self._refused:
             return
         self._in_head = False
+        self._in_body, self._framing_bytes = True, 0
         self._disarm()
         head_bytes = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
         if head_bytes > self.limits.max_header_bytes:  # the whole head came in one read
@@ -91,10 +114,12 @@ class FrontDoorProtocol(HttpToolsProtocol):
             self._arm(self.limits.body_timeout_s, "body")
 
     def on_body(self, body: bytes) -> None:
+        self._framing_bytes = 0
         if not self._refused:
             super().on_body(body)
 
     def on_message_complete(self) -> None:
+        self._in_body = False
         self._disarm()
         if not self._refused:
             super().on_message_complete()
