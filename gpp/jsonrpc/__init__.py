@@ -111,8 +111,11 @@ def _check(message: Any) -> Request | Invalid:
     return Request(message["method"], message.get("params"), request_id)
 
 
-def parse_request(line: bytes | str) -> Request | Invalid | list[Request | Invalid]:
-    """One line: a request, a batch (list), or an Invalid (parse error, empty batch, …).
+def parse_request(
+    line: bytes | str, max_batch: int | None = None
+) -> Request | Invalid | list[Request | Invalid]:
+    """One line: a request, a batch (list), or an Invalid (parse error, empty batch, a batch of
+    more than `max_batch` entries, …).
 
     A line that is JSON but not I-JSON (RFC 7493: NaN, ±Infinity, a number that overflows a
     double, a lone surrogate, a key given twice) is a parse error too, not an invalid request:
@@ -124,8 +127,8 @@ def parse_request(line: bytes | str) -> Request | Invalid | list[Request | Inval
     except ValueError:  # JSONRejected, or a str holding a lone surrogate
         return Invalid(PARSE_ERROR)
     if isinstance(message, list):
-        if not message:
-            return Invalid(INVALID_REQUEST)
+        if not message or (max_batch is not None and len(message) > max_batch):
+            return Invalid(INVALID_REQUEST)  # refused before any entry is judged
         return [_check(item) for item in message]
     return _check(message)
 
