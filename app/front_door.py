@@ -7,8 +7,9 @@ shorter than its Content-Length; and a chunked body's trailer fields were kept w
 four bounds to it, for every route: the head's size (→ 431), the chunked framing between two
 chunks (a chunk extension, the trailer section: → 431; trailers are read and dropped), the time
 from connection (or from the first byte of a keep-alive request) to the end of the head (→ 408),
-and the time from the head to the end of the body (→ 408). Each ends the connection: a client that broke a bound cannot be trusted to frame the
-next request. The answers are written here, raw, because no route has seen the request yet.
+and the time from the head to the end of the body (→ 408). Each ends the connection: a client
+that broke a bound cannot be trusted to frame the next request. The answers are written here,
+raw, because no route has seen the request yet.
 """
 
 from __future__ import annotations

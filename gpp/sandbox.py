@@ -11,8 +11,9 @@ view: system directories, the interpreter and the plugin's own folder read-only,
 (read-only when `readonly_root`), a private `/dev` and `/proc`, and nothing else of the host
 (no token file, no config, no cgroupfs). The only writable places besides the repository are
 `/tmp`, `/dev/shm` and HOME, each a tmpfs capped at `memory_mb` (memory RLIMIT_AS does not see);
-bwrap's own root and `/dev` are read-only, and HOME is no host directory (no disk to fill). Rlimits are applied before exec, and the gateway
-places bwrap in a pids cgroup before it runs (RLIMIT_NPROC does not bind root).
+bwrap's own root and `/dev` are read-only, and HOME is no host directory (no disk to fill).
+Rlimits are applied before exec, and the gateway places bwrap in a pids cgroup before it runs
+(RLIMIT_NPROC does not bind root).
 
 The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
 PR_SET_PDEATHSIG) → bwrap's init, PID 1 of the namespace (dies with `bwrap`: `--die-with-parent`)
