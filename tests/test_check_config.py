@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -99,3 +100,17 @@ def test_a_sandbox_this_machine_cannot_build_is_named(tmp_path: Path) -> None:
         f"machine cannot build (bwrap is not installed); {advice}",
     ]
     assert check_config(config).returncode == 0  # bwrap works here (the suite's sandbox tests)
+
+
+def test_readme_broken_config_example_runs_as_written(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text("utf-8")
+    (toml,) = re.findall(r"```toml\n(.*?)```", readme, re.S)
+    (shown,) = re.findall(r"```text\n\$ gpp check-config broken.toml\n(.*?)```", readme, re.S)
+    (tmp_path / "broken.toml").write_text(toml)
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "token").write_text("s3cret\n")
+    (tmp_path / "token").chmod(0o644)
+    done = subprocess.run([sys.executable, "-m", "app", "check-config", "broken.toml"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.replace(str(tmp_path.resolve()), "/srv/engine") == shown

@@ -209,3 +209,14 @@ def test_a_failure_after_the_plugin_ran_is_never_retried(gateway: Gateway) -> No
     with client, pytest.raises(codes.ProtocolError):
         client.discover("exits_mid_request", ["a"])
     assert gateway.plugin("exits_mid_request")["failed"] == failed + 1
+
+
+def test_readme_client_example_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (REPO / "README.md").read_text("utf-8")
+    (block,) = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "GatewayClient" in b]
+    with running_gateway(REPO / "plugins" / "registry.toml") as gw:
+        namespace: dict[str, Any] = {}
+        exec(block.replace("8787", str(gw.port)), namespace)
+    assert namespace["difference"] == 19 and namespace["count"] == 3
+    assert "jsonrpc-example" in namespace["plugin_ids"]
+    assert capsys.readouterr().out == "1/3\n2/3\n3/3\n"
