@@ -30,7 +30,7 @@ import httpx
 
 from . import codes
 from .jsonrpc import PROGRESS_METHOD
-from .sse import EventStreamDecoder, ServerSentEvent
+from .sse import EventStreamDecoder
 
 JSON = "application/json"
 EVENT_STREAM = "text/event-stream"
@@ -168,14 +168,30 @@ def _notified(response: httpx.Response) -> None:
         raise _failure(response)
 
 
-def _stream_event(event: ServerSentEvent) -> StreamEvent | None:
-    """A stream's SSE event as the caller sees it; None for other notifications."""
-    message = json.loads(event.data)
-    if event.event == "response":
-        return Result(_rpc_result(message))
-    if event.event == "notification" and message.get("method") == PROGRESS_METHOD:
-        return Progress(message.get("params"))
-    return None
+class _CallEvents:
+    """A call's event stream, sans-IO: its lines in, the caller's events out."""
+
+    def __init__(self, plugin_id: str) -> None:
+        self._plugin_id = plugin_id
+        self._decoder = EventStreamDecoder()
+        self._answered = False
+
+    def feed(self, line: str) -> list[StreamEvent]:
+        """The event this line completes, if any; nothing after the Result."""
+        event = self._decoder.feed(line)
+        if event is None or self._answered:
+            return []
+        message = json.loads(event.data)
+        if event.event == "response":
+            self._answered = True
+            return [Result(_rpc_result(message))]
+        if event.event == "notification" and message.get("method") == PROGRESS_METHOD:
+            return [Progress(message.get("params"))]
+        return []  # another notification: not a progress report
+
+    def end(self) -> None:
+        if not self._answered:
+            raise StreamBroken(f"{self._plugin_id}: the stream ended before the response")
 
 
 def _refusal(response: httpx.Response) -> GatewayRefused | None:
@@ -240,13 +256,10 @@ class GatewayClient(_Calls):
             if response.status_code != 200:
                 response.read()
                 raise _failure(response)
-            decoder = EventStreamDecoder()
+            events = _CallEvents(plugin_id)
             for line in response.iter_lines():
-                if (event := decoder.feed(line)) and (item := _stream_event(event)):
-                    yield item
-                    if isinstance(item, Result):
-                        return
-            raise StreamBroken(f"{plugin_id}: the stream ended before the response")
+                yield from events.feed(line)
+            events.end()
         finally:
             response.close()
 
@@ -319,13 +332,11 @@ class AsyncGatewayClient(_Calls):
             if response.status_code != 200:
                 await response.aread()
                 raise _failure(response)
-            decoder = EventStreamDecoder()
+            events = _CallEvents(plugin_id)
             async for line in response.aiter_lines():
-                if (event := decoder.feed(line)) and (item := _stream_event(event)):
-                    yield item
-                    if isinstance(item, Result):
-                        return
-            raise StreamBroken(f"{plugin_id}: the stream ended before the response")
+                for event in events.feed(line):
+                    yield event
+            events.end()
         finally:
             await response.aclose()
 
