@@ -32,7 +32,6 @@ from . import codes
 from .jsonrpc import PROGRESS_METHOD
 from .sse import EventStreamDecoder
 
-JSON = "application/json"
 EVENT_STREAM = "text/event-stream"
 
 
@@ -86,12 +85,26 @@ class RetryPolicy:
     retries: int = 0
     max_wait: float = 10.0
 
-    def delay(self, refused: GatewayRefused, attempt: int, waited: float) -> float | None:
-        """Seconds to wait before attempt `attempt + 1`, or None to give up."""
-        delay = refused.retry_after
-        if refused.status != 503 or delay is None or attempt >= self.retries:
+
+class _Retries:
+    """One call's retries so far, sans-IO: each answer in, the wait before the next try out."""
+
+    def __init__(self, policy: RetryPolicy) -> None:
+        self._policy = policy
+        self._left = policy.retries
+        self._waited = 0.0
+
+    def delay_after(self, response: httpx.Response) -> float | None:
+        """Seconds to wait before trying again, or None to take this answer (body read)."""
+        if response.status_code != 503 or not self._left:
             return None
-        return delay if waited + delay <= self.max_wait else None
+        refused = _failure(response)
+        delay = refused.retry_after if isinstance(refused, GatewayRefused) else None
+        if delay is None or self._waited + delay > self._policy.max_wait:
+            return None
+        self._left -= 1
+        self._waited += delay
+        return delay
 
 
 def _discover_body(paths: Sequence[str], request_id: str | None) -> dict[str, Any]:
@@ -108,6 +121,13 @@ def _rpc_body(method: str, params: Any, request_id: int | None) -> dict[str, Any
     if request_id is not None:
         body["id"] = request_id
     return body
+
+
+def _request(
+    http: httpx.Client | httpx.AsyncClient, verb: str, url: str, body: Any, stream: bool
+) -> httpx.Request:
+    headers = {"Accept": EVENT_STREAM} if stream else {}
+    return http.build_request(verb, url, json=body, headers=headers)
 
 
 def _headers(token: str | None) -> dict[str, str]:
@@ -194,14 +214,6 @@ class _CallEvents:
             raise StreamBroken(f"{self._plugin_id}: the stream ended before the response")
 
 
-def _refusal(response: httpx.Response) -> GatewayRefused | None:
-    """The 503 refusal a retry may repeat, else None (the body must have been read)."""
-    if response.status_code != 503:
-        return None
-    failure = _failure(response)
-    return failure if isinstance(failure, GatewayRefused) else None
-
-
 class _Calls:
     """What both clients share: the call ids and the paths."""
 
@@ -269,22 +281,16 @@ class GatewayClient(_Calls):
 
     def _send(self, verb: str, url: str, body: Any, *, stream: bool = False) -> httpx.Response:
         """One request, repeated after each 503 refusal as the retry policy allows."""
-        headers = {"Accept": EVENT_STREAM} if stream else {}
-        waited = 0.0
-        for attempt in itertools.count():
-            request = self._http.build_request(verb, url, json=body, headers=headers)
-            response = self._http.send(request, stream=stream)
-            if response.status_code != 503:
-                return response
-            response.read()
-            refused = _refusal(response)
-            delay = self.retry.delay(refused, attempt, waited) if refused else None
-            if delay is None:
+        retries = _Retries(self.retry)
+        while True:
+            response = self._http.send(_request(self._http, verb, url, body, stream),
+                                       stream=stream)  # fmt: skip
+            if response.status_code == 503:
+                response.read()
+            if (delay := retries.delay_after(response)) is None:
                 return response
             response.close()
             time.sleep(delay)
-            waited += delay
-        raise AssertionError("unreachable")
 
     def close(self) -> None:
         self._http.close()
@@ -346,22 +352,16 @@ class AsyncGatewayClient(_Calls):
     async def _send(
         self, verb: str, url: str, body: Any, *, stream: bool = False
     ) -> httpx.Response:
-        headers = {"Accept": EVENT_STREAM} if stream else {}
-        waited = 0.0
-        for attempt in itertools.count():
-            request = self._http.build_request(verb, url, json=body, headers=headers)
-            response = await self._http.send(request, stream=stream)
-            if response.status_code != 503:
-                return response
-            await response.aread()
-            refused = _refusal(response)
-            delay = self.retry.delay(refused, attempt, waited) if refused else None
-            if delay is None:
+        retries = _Retries(self.retry)
+        while True:
+            response = await self._http.send(_request(self._http, verb, url, body, stream),
+                                             stream=stream)  # fmt: skip
+            if response.status_code == 503:
+                await response.aread()
+            if (delay := retries.delay_after(response)) is None:
                 return response
             await response.aclose()
             await asyncio.sleep(delay)
-            waited += delay
-        raise AssertionError("unreachable")
 
     async def aclose(self) -> None:
         await self._http.aclose()
