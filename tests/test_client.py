@@ -87,6 +87,15 @@ def test_async_rpc_notify_stream_and_plugins(gateway: Gateway) -> None:
     assert counted_to_3(asyncio.run(scenario()))
 
 
+def test_closing_a_stream_early_cancels_the_call_at_the_plugin(gateway: Gateway) -> None:
+    with GatewayClient(gateway.url) as client:
+        events = client.stream("example", "slow_count", {"n": 100_000})  # 1000 s if not cancelled
+        assert isinstance(next(events), Progress)
+        events.close()
+        gateway.wait_for("example", lambda info: info["queueDepth"] == 0)
+        assert client.rpc("example", "subtract", [1, 1]) == 0
+
+
 def test_errors_map_as_discovers_do(gateway: Gateway) -> None:
     with GatewayClient(gateway.url) as client:
         with pytest.raises(JsonRpcError) as missing:
