@@ -25,6 +25,7 @@ from gpp.sandbox import SandboxPolicy
 from gpp.wire import PROTOCOL_VERSION
 
 from .config import PYTHON_PLACEHOLDER, Config, ConfigError, default_config_path, load_config
+from .preflight import preflight
 from .security import is_loopback_host
 
 ISOLATED_MARKER = "GPP_ISOLATED"
@@ -84,7 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     discover.add_argument("args", nargs="+", metavar="[PLUGIN_ID] PATH")
 
     check = commands.add_parser("check-config", help="validate a registry TOML file",
-                                description="Validate a config; print every problem and exit 1.")  # fmt: skip
+                                description="Validate a config and what would fail at the first "
+                                "request (commands, roots, token file, sandbox); print every "
+                                "problem and exit 1.")  # fmt: skip
     check.add_argument("file", type=Path)
     return parser
 
@@ -235,6 +238,9 @@ def _check_config(path: Path) -> int:
         config = load_config(path)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
+        return EXIT_CONFIG
+    if problems := preflight(config):
+        print(ConfigError(path, problems), file=sys.stderr)
         return EXIT_CONFIG
     for plugin in config.plugins.values():
         print(f"{plugin.id} {plugin.version} ({plugin.protocol}): {shlex.join(plugin.command)} "

@@ -1,22 +1,45 @@
 """The engine's client for the gateway (httpx): result dicts in, ProtocolErrors out.
 
 A failure the gateway reports as an E_* problem document is raised as the same ProtocolError
-subclass the gateway met, so engine code handles a remote session exactly like a local one.
+subclass the gateway met, so engine code handles a remote session exactly like a local one; a
+refusal before any plugin ran is a GatewayRefused; a JSON-RPC error object is a JsonRpcError.
+
+Requests are built and answers read by the module-level functions, which do no I/O: the blocking
+and the asyncio client are thin drivers over them and cannot drift apart.
+
+Retry (opt-in, `retries=N`) repeats only a 503 refusal, after the delay the gateway advertised.
+A 503 is given before the request reached a plugin (queue full, restart back-off, shutting down),
+so repeating it never duplicates work, whatever the method does. Nothing else is retried: after
+a 502, a 504 or a broken connection the plugin may already have done the work. `max_retry_wait`
+bounds the total time spent waiting; a delay that would overrun it ends the retries at once (the
+client never comes back earlier than the gateway asked).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
 import httpx
 
 from . import codes
+from .jsonrpc import PROGRESS_METHOD
+from .sse import EventStreamDecoder
+
+EVENT_STREAM = "text/event-stream"
 
 
 class GatewayRefused(Exception):
-    """The gateway refused before any plugin ran: 401, 403, 413, 415 or 503 (Retry-After)."""
+    """The gateway refused before any plugin ran: 401, 403, 413, 415 or 503 (Retry-After).
+
+    `retry_after` is in seconds: the problem's unrounded `retryAfter` when it has one, else the
+    Retry-After header (which HTTP rounds up to whole seconds)."""
 
     def __init__(self, status: int, problem: dict[str, Any], retry_after: float | None) -> None:
         super().__init__(f"{status} {problem.get('title', '')}: {problem.get('detail', '')}")
@@ -25,41 +48,199 @@ class GatewayRefused(Exception):
         self.retry_after = retry_after
 
 
-def _body(paths: Sequence[str], request_id: str | None) -> dict[str, Any]:
+class JsonRpcError(Exception):
+    """A JSON-RPC error object, from the plugin or from the gateway on its behalf (-32001 the
+    plugin exited, -32002 it timed out, -32003 it could not start)."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+class StreamBroken(Exception):
+    """The event stream ended before its `response` event: the call's outcome is unknown."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A `$/progress` notification's params (`{"id", "done", "total"}` from the example)."""
+
+    params: Any
+
+
+@dataclass(frozen=True)
+class Result:
+    """The call's result: always a stream's last event."""
+
+    value: Any
+
+
+StreamEvent = Progress | Result
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    retries: int = 0
+    max_wait: float = 10.0
+
+
+class _Retries:
+    """One call's retries so far, sans-IO: each answer in, the wait before the next try out."""
+
+    def __init__(self, policy: RetryPolicy) -> None:
+        self._policy = policy
+        self._left = policy.retries
+        self._waited = 0.0
+
+    def delay_after(self, response: httpx.Response) -> float | None:
+        """Seconds to wait before trying again, or None to take this answer (body read)."""
+        if response.status_code != 503 or not self._left:
+            return None
+        refused = _failure(response)
+        delay = refused.retry_after if isinstance(refused, GatewayRefused) else None
+        if delay is None or self._waited + delay > self._policy.max_wait:
+            return None
+        self._left -= 1
+        self._waited += delay
+        return delay
+
+
+def _discover_body(paths: Sequence[str], request_id: str | None) -> dict[str, Any]:
     body: dict[str, Any] = {"paths": list(paths)}
     if request_id is not None:
         body["requestId"] = request_id
     return body
 
 
+def _rpc_body(method: str, params: Any, request_id: int | None) -> dict[str, Any]:
+    body: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        body["params"] = params
+    if request_id is not None:
+        body["id"] = request_id
+    return body
+
+
+def _request(
+    http: httpx.Client | httpx.AsyncClient, verb: str, url: str, body: Any, stream: bool
+) -> httpx.Request:
+    headers = {"Accept": EVENT_STREAM} if stream else {}
+    return http.build_request(verb, url, json=body, headers=headers)
+
+
 def _headers(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-def _result(response: httpx.Response) -> dict[str, Any]:
-    if response.status_code == 200:
-        document: dict[str, Any] = response.json()
-        return document
+def _failure(response: httpx.Response) -> Exception:
+    """The exception for a non-2xx answer (its body already read)."""
     try:
         problem = response.json()
     except ValueError:
         problem = {"title": response.reason_phrase, "detail": response.text}
-    if isinstance(problem, dict) and problem.get("code") in codes.ERROR_CLASSES:
-        raise codes.from_problem(problem)
-    retry = response.headers.get("Retry-After")
-    raise GatewayRefused(
-        response.status_code, problem if isinstance(problem, dict) else {},
-        float(retry) if retry and retry.isdigit() else None,
+    if not isinstance(problem, dict):
+        problem = {}
+    if problem.get("code") in codes.ERROR_CLASSES:
+        return codes.from_problem(problem)
+    precise = problem.get("retryAfter")
+    header = response.headers.get("Retry-After", "")
+    retry_after = (
+        float(precise) if isinstance(precise, (int, float)) and not isinstance(precise, bool)
+        else float(header) if header.isdigit() else None
     )  # fmt: skip
+    return GatewayRefused(response.status_code, problem, retry_after)
 
 
-class GatewayClient:
+def _document(response: httpx.Response) -> dict[str, Any]:
+    if response.status_code != 200:
+        raise _failure(response)
+    document: dict[str, Any] = response.json()
+    return document
+
+
+def _listing(response: httpx.Response) -> list[dict[str, Any]]:
+    if response.status_code != 200:
+        raise _failure(response)
+    listing: list[dict[str, Any]] = response.json()
+    return listing
+
+
+def _rpc_result(message: Any) -> Any:
+    """The result of one JSON-RPC response, or its error object raised."""
+    if not isinstance(message, dict):
+        raise JsonRpcError(-32603, f"not a JSON-RPC response: {message!r}")
+    error = message.get("error")
+    if isinstance(error, dict):
+        raise JsonRpcError(error.get("code", -32603), error.get("message", ""), error.get("data"))
+    return message.get("result")
+
+
+def _rpc_answer(response: httpx.Response) -> Any:
+    if response.status_code != 200:
+        raise _failure(response)
+    return _rpc_result(response.json())
+
+
+def _notified(response: httpx.Response) -> None:
+    if response.status_code != 204:
+        raise _failure(response)
+
+
+class _CallEvents:
+    """A call's event stream, sans-IO: its lines in, the caller's events out."""
+
+    def __init__(self, plugin_id: str) -> None:
+        self._plugin_id = plugin_id
+        self._decoder = EventStreamDecoder()
+        self._answered = False
+
+    def feed(self, line: str) -> list[StreamEvent]:
+        """The event this line completes, if any; nothing after the Result."""
+        event = self._decoder.feed(line)
+        if event is None or self._answered:
+            return []
+        message = json.loads(event.data)
+        if event.event == "response":
+            self._answered = True
+            return [Result(_rpc_result(message))]
+        if event.event == "notification" and message.get("method") == PROGRESS_METHOD:
+            return [Progress(message.get("params"))]
+        return []  # another notification: not a progress report
+
+    def end(self) -> None:
+        if not self._answered:
+            raise StreamBroken(f"{self._plugin_id}: the stream ended before the response")
+
+
+class _Calls:
+    """What both clients share: the call ids and the paths."""
+
+    def __init__(self, retries: int, max_retry_wait: float) -> None:
+        self.retry = RetryPolicy(retries, max_retry_wait)
+        self._ids = itertools.count(1)
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    @staticmethod
+    def discover_url(plugin_id: str) -> str:
+        return f"/plugins/{plugin_id}/discover"
+
+    @staticmethod
+    def rpc_url(plugin_id: str) -> str:
+        return f"/plugins/{plugin_id}/rpc"
+
+
+class GatewayClient(_Calls):
     """Blocking client. `uds` reaches a gateway listening on a Unix socket."""
 
     def __init__(
         self, base_url: str, token: str | None = None, *, timeout: float = 120.0,
-        uds: str | None = None,
+        uds: str | None = None, retries: int = 0, max_retry_wait: float = 10.0,
     ) -> None:  # fmt: skip
+        super().__init__(retries, max_retry_wait)
         transport = httpx.HTTPTransport(uds=uds) if uds else None
         self._http = httpx.Client(base_url=base_url, headers=_headers(token), timeout=timeout,
                                   transport=transport)  # fmt: skip
@@ -67,8 +248,49 @@ class GatewayClient:
     def discover(
         self, plugin_id: str, paths: Sequence[str], request_id: str | None = None
     ) -> dict[str, Any]:
-        return _result(self._http.post(f"/plugins/{plugin_id}/discover",
-                                       json=_body(paths, request_id)))  # fmt: skip
+        body = _discover_body(paths, request_id)
+        return _document(self._send("POST", self.discover_url(plugin_id), body))
+
+    def rpc(self, plugin_id: str, method: str, params: Any = None) -> Any:
+        """Call `method`; its result, or a JsonRpcError."""
+        body = _rpc_body(method, params, self.next_id())
+        return _rpc_answer(self._send("POST", self.rpc_url(plugin_id), body))
+
+    def notify(self, plugin_id: str, method: str, params: Any = None) -> None:
+        _notified(self._send("POST", self.rpc_url(plugin_id), _rpc_body(method, params, None)))
+
+    def stream(self, plugin_id: str, method: str, params: Any = None) -> Iterator[StreamEvent]:
+        """Call `method` over SSE: a Progress per `$/progress` notification, then the Result.
+        Leaving the loop early closes the stream, and the gateway cancels the call."""
+        body = _rpc_body(method, params, self.next_id())
+        response = self._send("POST", self.rpc_url(plugin_id), body, stream=True)
+        try:
+            if response.status_code != 200:
+                response.read()
+                raise _failure(response)
+            events = _CallEvents(plugin_id)
+            for line in response.iter_lines():
+                yield from events.feed(line)
+            events.end()
+        finally:
+            response.close()
+
+    def plugins(self) -> list[dict[str, Any]]:
+        """Every registered plugin with its live state (GET /plugins)."""
+        return _listing(self._send("GET", "/plugins", None))
+
+    def _send(self, verb: str, url: str, body: Any, *, stream: bool = False) -> httpx.Response:
+        """One request, repeated after each 503 refusal as the retry policy allows."""
+        retries = _Retries(self.retry)
+        while True:
+            response = self._http.send(_request(self._http, verb, url, body, stream),
+                                       stream=stream)  # fmt: skip
+            if response.status_code == 503:
+                response.read()
+            if (delay := retries.delay_after(response)) is None:
+                return response
+            response.close()
+            time.sleep(delay)
 
     def close(self) -> None:
         self._http.close()
@@ -81,13 +303,14 @@ class GatewayClient:
         self.close()
 
 
-class AsyncGatewayClient:
+class AsyncGatewayClient(_Calls):
     """The same, for asyncio engines."""
 
     def __init__(
         self, base_url: str, token: str | None = None, *, timeout: float = 120.0,
-        uds: str | None = None,
+        uds: str | None = None, retries: int = 0, max_retry_wait: float = 10.0,
     ) -> None:  # fmt: skip
+        super().__init__(retries, max_retry_wait)
         transport = httpx.AsyncHTTPTransport(uds=uds) if uds else None
         self._http = httpx.AsyncClient(base_url=base_url, headers=_headers(token),
                                        timeout=timeout, transport=transport)  # fmt: skip
@@ -95,9 +318,50 @@ class AsyncGatewayClient:
     async def discover(
         self, plugin_id: str, paths: Sequence[str], request_id: str | None = None
     ) -> dict[str, Any]:
-        response = await self._http.post(f"/plugins/{plugin_id}/discover",
-                                         json=_body(paths, request_id))  # fmt: skip
-        return _result(response)
+        body = _discover_body(paths, request_id)
+        return _document(await self._send("POST", self.discover_url(plugin_id), body))
+
+    async def rpc(self, plugin_id: str, method: str, params: Any = None) -> Any:
+        body = _rpc_body(method, params, self.next_id())
+        return _rpc_answer(await self._send("POST", self.rpc_url(plugin_id), body))
+
+    async def notify(self, plugin_id: str, method: str, params: Any = None) -> None:
+        body = _rpc_body(method, params, None)
+        _notified(await self._send("POST", self.rpc_url(plugin_id), body))
+
+    async def stream(
+        self, plugin_id: str, method: str, params: Any = None
+    ) -> AsyncIterator[StreamEvent]:
+        body = _rpc_body(method, params, self.next_id())
+        response = await self._send("POST", self.rpc_url(plugin_id), body, stream=True)
+        try:
+            if response.status_code != 200:
+                await response.aread()
+                raise _failure(response)
+            events = _CallEvents(plugin_id)
+            async for line in response.aiter_lines():
+                for event in events.feed(line):
+                    yield event
+            events.end()
+        finally:
+            await response.aclose()
+
+    async def plugins(self) -> list[dict[str, Any]]:
+        return _listing(await self._send("GET", "/plugins", None))
+
+    async def _send(
+        self, verb: str, url: str, body: Any, *, stream: bool = False
+    ) -> httpx.Response:
+        retries = _Retries(self.retry)
+        while True:
+            response = await self._http.send(_request(self._http, verb, url, body, stream),
+                                             stream=stream)  # fmt: skip
+            if response.status_code == 503:
+                await response.aread()
+            if (delay := retries.delay_after(response)) is None:
+                return response
+            await response.aclose()
+            await asyncio.sleep(delay)
 
     async def aclose(self) -> None:
         await self._http.aclose()

@@ -122,6 +122,11 @@ def namespaces_available() -> bool:
     return _bwrap_refusal() is None
 
 
+def namespaces_refusal() -> str | None:
+    """Why bwrap cannot build the default sandbox here (None when it can): for `check-config`."""
+    return _bwrap_refusal()
+
+
 @functools.cache
 def _bwrap_refusal() -> str | None:
     """Why bwrap cannot build the default sandbox here (probed once, with a real run), or None."""

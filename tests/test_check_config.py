@@ -1,0 +1,116 @@
+"""`gpp check-config` reports what would fail at the first request, one line per problem."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO
+from gateway_harness import write_config
+
+EXAMPLE = str(REPO / "plugins" / "jsonrpc_example.py")
+NO_NAMESPACES = {"sandbox": {"network": "inherit"}}
+"""Where the sandbox is beside the point: its check depends on this machine."""
+
+
+def check_config(config: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "app", "check-config", str(config)],
+                          capture_output=True, text=True, cwd=REPO, timeout=60,
+                          env={**os.environ, **env})  # fmt: skip
+
+
+def entry(plugin_id: str, command: list[str], **extra: object) -> dict[str, object]:
+    return {"id": plugin_id, "version": "1", "command": command, **extra}
+
+
+def test_commands_and_token_file_that_would_fail_are_one_line_each(tmp_path: Path) -> None:
+    (tmp_path / "token").write_text("s3cret\n")
+    (tmp_path / "token").chmod(0o644)
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "in_root.py").write_text("")
+    config = write_config(tmp_path, [
+        entry("not-on-path", ["gpp-no-such-tool"]),
+        entry("no-script", ["{python}", "missing_plugin.py"]),
+        entry("relative", ["bin/plugin"], root="root"),
+        entry("absolute", ["/nonexistent/gpp-plugin", "--flag"]),
+        entry("not-executable", [str(tmp_path / "token")]),
+        entry("fine", ["{python}", "-u", "in_root.py"], root="root"),  # found in its root (cwd)
+        entry("code", ["{python}", "-c", "import os.path; print('a/b.py')"]),
+        entry("module", ["{python}", "-m", "json.tool"]),
+    ], gateway={"token_file": "token"}, defaults=NO_NAMESPACES)  # fmt: skip
+    done = check_config(config)
+    assert done.returncode == 1 and done.stdout == ""
+    root = (tmp_path / "root").resolve()
+    assert done.stderr.splitlines() == [
+        f"{config}: gateway.token_file: {tmp_path / 'token'} is readable by group or others "
+        "(mode 0644); chmod 600 it",
+        f"{config}: [[plugin]] #1 (not-on-path): command: 'gpp-no-such-tool' is not found on PATH",
+        f"{config}: [[plugin]] #2 (no-script): command: 'missing_plugin.py' is neither beside the "
+        f"config ({tmp_path}) nor in the root ({tmp_path})",
+        f"{config}: [[plugin]] #3 (relative): command: 'bin/plugin' is neither beside the config "
+        f"({tmp_path}) nor in the root ({root})",
+        f"{config}: [[plugin]] #4 (absolute): command: '/nonexistent/gpp-plugin' does not exist",
+        f"{config}: [[plugin]] #5 (not-executable): command: '{tmp_path / 'token'}' is not "
+        "executable",
+    ]
+
+
+def test_a_missing_token_file_and_a_root_that_is_a_file(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    config = write_config(tmp_path, [entry("example", ["{python}", EXAMPLE], root="a-file")],
+                          gateway={"token_file": "absent"}, defaults=NO_NAMESPACES)  # fmt: skip
+    done = check_config(config)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"{config}: [[plugin]] #1 (example): root: {tmp_path / 'a-file'} is not a directory"
+    ]
+    (tmp_path / "a-file").unlink()
+    (tmp_path / "a-file").mkdir()
+    done = check_config(config)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"{config}: gateway.token_file: {tmp_path / 'absent'}: No such file or directory"
+    ]
+    (tmp_path / "absent").write_text("s3cret\n")
+    (tmp_path / "absent").chmod(0o600)
+    done = check_config(config)
+    assert done.returncode == 0 and done.stdout.endswith(f"{config}: OK, 1 plugin(s)\n")
+
+
+def test_a_sandbox_this_machine_cannot_build_is_named(tmp_path: Path) -> None:
+    """Without bwrap on PATH the probe refuses; only the plugins that ask for namespaces fail."""
+    empty = tmp_path / "no-tools"
+    empty.mkdir()
+    config = write_config(tmp_path, [
+        entry("isolated", ["{python}", EXAMPLE]),
+        entry("readonly", ["{python}", EXAMPLE],
+              sandbox={"network": "inherit", "readonly_root": True}),
+        entry("open", ["{python}", EXAMPLE], sandbox={"network": "inherit"}),
+    ])  # fmt: skip
+    done = check_config(config, PATH=str(empty))
+    assert done.returncode == 1
+    advice = 'set sandbox.network = "inherit" and readonly_root = false to run without them'
+    assert done.stderr.splitlines() == [
+        f"{config}: [[plugin]] #1 (isolated): sandbox.network: needs namespaces, which this "
+        f"machine cannot build (bwrap is not installed); {advice}",
+        f"{config}: [[plugin]] #2 (readonly): sandbox.readonly_root: needs namespaces, which this "
+        f"machine cannot build (bwrap is not installed); {advice}",
+    ]
+    assert check_config(config).returncode == 0  # bwrap works here (the suite's sandbox tests)
+
+
+def test_readme_broken_config_example_runs_as_written(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text("utf-8")
+    (toml,) = re.findall(r"```toml\n(.*?)```", readme, re.S)
+    (shown,) = re.findall(r"```text\n\$ gpp check-config broken.toml\n(.*?)```", readme, re.S)
+    (tmp_path / "broken.toml").write_text(toml)
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "token").write_text("s3cret\n")
+    (tmp_path / "token").chmod(0o644)
+    done = subprocess.run([sys.executable, "-m", "app", "check-config", "broken.toml"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.replace(str(tmp_path.resolve()), "/srv/engine") == shown
