@@ -79,7 +79,7 @@ node-test: $(NODE_STAMP)
 # The Node engine client's suite starts real gateways from this checkout's .venv.
 .PHONY: node-client-test
 node-client-test: $(STAMP) $(NODE_CLIENT_STAMP)
-	cd $(NODE_CLIENT) && npx tsc --noEmit -p . && node --test test/
+	cd $(NODE_CLIENT) && npx tsc --noEmit -p . && node --test --test-timeout=300000 test/
 
 test: system-deps lint typecheck node-test node-client-test pytest
 

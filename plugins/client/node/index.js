@@ -123,21 +123,18 @@ export class GatewayClient {
     if (response.statusCode !== 200) throw await refusal(response);
     const parser = new SseParser();
     response.setEncoding("utf8");
-    try {
-      for await (const chunk of response) {
-        for (const { event, data } of parser.feed(chunk)) {
-          const message = JSON.parse(data);
-          if (event === "response") {
-            yield { kind: "result", result: rpcResult(message) };
-            return;
-          }
-          yield message.method === PROGRESS
-            ? { kind: "progress", params: message.params }
-            : { kind: "notification", method: message.method, params: message.params };
+    // Leaving this loop early (break, throw, abort) destroys the response: the client leaves.
+    for await (const chunk of response) {
+      for (const { event, data } of parser.feed(chunk)) {
+        const message = JSON.parse(data);
+        if (event === "response") {
+          yield { kind: "result", result: rpcResult(message) };
+          return;
         }
+        yield message.method === PROGRESS
+          ? { kind: "progress", params: message.params }
+          : { kind: "notification", method: message.method, params: message.params };
       }
-    } finally {
-      response.destroy(); // a no-op after the response event; else the client leaves
     }
     throw new Error("the gateway closed the stream before the response event");
   }

@@ -49,6 +49,7 @@ export function exchange(target, { method, path, body, accept, signal }) {
     const req = client.request(url, options, (response) => {
       // From here the caller reads the body: the abort and the idle timeout still apply.
       answer = response;
+      response.on("error", () => {}); // an abort with nobody reading yet must not crash the engine
       response.on("close", () => signal?.removeEventListener("abort", onAbort));
       resolve(response);
     });

@@ -75,23 +75,33 @@ const PLUGINS = [
   { id: "reference-detector", version: "1.0.0", root: join(REPO, "plugins/examples/demo-repo"),
     command: ["{python}", join(REPO, "plugins/reference_detector.py")] },
   { id: "jsonrpc-example", version: "1.0.0", protocol: "jsonrpc-2.0", root: REPO,
-    command: ["{python}", join(REPO, "plugins/jsonrpc_example.py")] },
+    // a watchdog far past `until`'s bound: only the client leaving can end a call early
+    command: ["{python}", join(REPO, "plugins/jsonrpc_example.py")], request_ms: 120_000 },
   ...FAULTS.map(([name]) => fixture(String(name))),
   fixture("exits_before_hello"),
 ];
+
+/**
+ * Keeps the gateway's lifetime tied to a pipe from this process: when the pipe closes (stop(),
+ * or this process dying in any way, a test-runner timeout included) the gateway gets SIGTERM,
+ * so no run can leave a gateway behind.
+ */
+const TIED_TO_STDIN =
+  'exec 3<&0; "$0" "$@" 3<&- & gw=$!; { cat <&3 >/dev/null; kill -TERM $gw 2>/dev/null; } & exec 3<&-; wait $gw';
 
 /**
  * `gpp serve` with `args`; resolves with the child and the address it logged it listens on.
  * @param {string} config @param {string[]} args
  */
 async function serve(config, args) {
-  const child = spawn(GPP, ["serve", "--config", config, ...args],
-    { env: { ...process.env, GPP_TOKEN: TOKEN }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn("sh", ["-c", TIED_TO_STDIN, GPP, "serve", "--config", config, ...args], {
+    env: { ...process.env, GPP_TOKEN: TOKEN }, stdio: ["pipe", "ignore", "pipe"], detached: true,
+  });
   let log = "";
   const address = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${log}`)), START_BUDGET_MS);
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk) => {
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk) => {
       log += chunk;
       const found = /Uvicorn running on (http:\/\/\S+|unix socket \S+)/.exec(log);
       if (found) {
@@ -112,12 +122,13 @@ async function serve(config, args) {
   }
 }
 
-/** SIGTERM (the gateway shuts its plugins down), SIGKILL past the budget; always reaped. */
+/** Close the pipe (the gateway drains and shuts its plugins down); past the budget, SIGKILL
+ * the whole process group. Always reaped. */
 async function stop(/** @type {import("node:child_process").ChildProcess} */ child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), STOP_BUDGET_MS);
+  child.stdin?.end();
+  const timer = setTimeout(() => process.kill(-(child.pid ?? 0), "SIGKILL"), STOP_BUDGET_MS);
   await exited;
   clearTimeout(timer);
 }
@@ -183,7 +194,10 @@ for (const [name, cls, code, frame] of FAULTS) {
     const [fail, offending] = error.diagnostic().split("\n");
     assert.ok(fail.startsWith(`[plugin-protocol] FAIL ${code}: frame ${frame}: `), fail);
     assert.ok(offending.startsWith("[plugin-protocol] offending frame: "), offending);
-    if (code === "E_EOF") assert.equal(error.exitCode, 4);
+    if (code === "E_EOF") {
+      assert.equal(error.exitCode, 4);
+      assert.match(error.stderrTail, /fixture: crashing mid-request/);
+    }
     if (code === "E_PLUGIN_ERROR") assert.equal(error.requestId, "r-7");
   });
 }
@@ -272,38 +286,57 @@ test("plugins() lists the registry with live state", async () => {
   assert.equal(plugins.find((p) => p.id === "jsonrpc-example")?.protocol, "jsonrpc-2.0");
 });
 
+/**
+ * Wait until jsonrpc-example is "ready" again, which it is only once the plugin has answered the
+ * call the gateway cancelled for us, and check it was the same process all along.
+ * @param {GatewayClient} client @param {import("../index.js").PluginInfo} busy
+ */
+async function pluginAnsweredTheCancel(client, busy) {
+  assert.equal(busy.state, "busy");
+  const idle = await until(async () => {
+    const info = await client.plugin("jsonrpc-example");
+    return info.state === "ready" ? info : null;
+  }, "the plugin to answer the cancel");
+  assert.equal(idle.pid, busy.pid);
+  assert.equal(idle.restarts, busy.restarts);
+  assert.equal(await client.rpc("jsonrpc-example", "sum", [1, 2]), 3);
+}
+
+// 100000 steps of 10 ms: only a cancel ends this call in under 1000 s
+const ENDLESS = { n: 100_000 };
+
 test("aborting a stream cancels the call at the plugin, which stays up", async () => {
   const controller = new AbortController();
-  const seen = [];
+  /** @type {import("../index.js").PluginInfo | undefined} */
+  let busy;
   const consume = async () => {
-    // 100000 steps of 10 ms: only a cancel ends this call in under 1000 s
-    for await (const item of tcp.stream("jsonrpc-example", "slow_count", { n: 100_000 },
-      { signal: controller.signal })) {
-      seen.push(item);
-      if (seen.length === 1) {
-        const busy = await tcp.plugin("jsonrpc-example");
-        assert.equal(busy.state, "busy");
-        seen.push(busy);
-        controller.abort();
-      }
+    for await (const item of tcp.stream("jsonrpc-example", "slow_count", ENDLESS, { signal: controller.signal })) {
+      assert.equal(item.kind, "progress");
+      busy = await tcp.plugin("jsonrpc-example");
+      controller.abort();
     }
   };
   await assert.rejects(consume, { name: "AbortError" });
-  const before = /** @type {import("../index.js").PluginInfo} */ (seen[1]);
-  // "ready" only once the plugin has answered the call the gateway cancelled for us
-  const idle = await until(async () => {
-    const info = await tcp.plugin("jsonrpc-example");
-    return info.state === "ready" ? info : null;
-  }, "the plugin to answer the cancel");
-  assert.equal(idle.pid, before.pid);
-  assert.equal(idle.restarts, before.restarts);
-  assert.equal(await tcp.rpc("jsonrpc-example", "sum", [1, 2]), 3);
+  assert.ok(busy);
+  await pluginAnsweredTheCancel(tcp, busy);
+});
+
+test("leaving a stream's loop early cancels the call at the plugin too", async () => {
+  /** @type {import("../index.js").PluginInfo | undefined} */
+  let busy;
+  for await (const item of uds.stream("jsonrpc-example", "slow_count", ENDLESS)) {
+    assert.equal(item.kind, "progress");
+    busy = await uds.plugin("jsonrpc-example");
+    break;
+  }
+  assert.ok(busy);
+  await pluginAnsweredTheCancel(uds, busy);
 });
 
 test("an aborted signal rejects before sending; timeoutMs rejects with TimeoutError", async () => {
   await assert.rejects(tcp.discover("reference-detector", ["."], { signal: AbortSignal.abort() }),
     { name: "AbortError" });
   const impatient = new GatewayClient(baseUrl, { token: TOKEN, timeoutMs: 200 });
-  await assert.rejects(impatient.rpc("jsonrpc-example", "slow_count", { n: 100_000 }), { name: "TimeoutError" });
+  await assert.rejects(impatient.rpc("jsonrpc-example", "slow_count", ENDLESS), { name: "TimeoutError" });
   await until(async () => (await tcp.plugin("jsonrpc-example")).state === "ready", "the cancelled call");
 });
