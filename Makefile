@@ -6,6 +6,8 @@ STAMP := $(VENV)/.installed
 
 NODE_SDK := plugins/sdk/node
 NODE_STAMP := $(NODE_SDK)/node_modules/.installed
+NODE_CLIENT := plugins/client/node
+NODE_CLIENT_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
 GPP_SOCKET ?= /tmp/gpp-gateway.sock
 
@@ -49,7 +51,11 @@ $(NODE_STAMP): $(NODE_SDK)/package.json $(NODE_SDK)/package-lock.json
 	cd $(NODE_SDK) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-install: $(STAMP) $(NODE_STAMP)
+$(NODE_CLIENT_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
+	cd $(NODE_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+install: $(STAMP) $(NODE_STAMP) $(NODE_CLIENT_STAMP)
 
 serve: install
 	$(BIN)/gpp serve
@@ -70,7 +76,12 @@ pytest: install
 node-test: $(NODE_STAMP)
 	cd $(NODE_SDK) && npx tsc --noEmit -p . && node --test test/
 
-test: system-deps lint typecheck node-test pytest
+# The Node engine client's suite starts real gateways from this checkout's .venv.
+.PHONY: node-client-test
+node-client-test: $(STAMP) $(NODE_CLIENT_STAMP)
+	cd $(NODE_CLIENT) && npx tsc --noEmit -p . && node --test --test-timeout=300000 test/
+
+test: system-deps lint typecheck node-test node-client-test pytest
 
 test-container: container-deps install
 	docker/with-engine.sh $(BIN)/pytest -p no:cacheprovider -v -rP tests/test_container.py
@@ -103,4 +114,4 @@ soak: install
 	$(BIN)/python -m bench.soak $(SOAK_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_SDK)/node_modules
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_SDK)/node_modules $(NODE_CLIENT)/node_modules
