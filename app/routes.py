@@ -23,7 +23,7 @@ from gpp.schema import DISCOVER_REQUEST, Violation
 from .health import PoolRefusal
 from .metrics import CONTENT_TYPE_LATEST
 from .models import DiscoverRequest, PluginInfo, Problem, Readiness, ResultDocument
-from .pool import PluginPool
+from .pool import AnyPool, PluginPool
 from .problems import protocol_problem, refusal_problem
 from .state import GatewayState
 
@@ -66,9 +66,15 @@ def unknown_plugin(plugin_id: str, detail: str | None = None) -> Response:
     tags=["discovery"],
 )  # fmt: skip
 async def discover(plugin_id: str, request: Request) -> Response:
-    started = time.perf_counter()
     state = gateway_state(request)
-    pool = state.pool.pools.get(plugin_id)
+    with state.pool.lease(plugin_id) as pool:
+        return await _discover(state, pool, plugin_id, request)
+
+
+async def _discover(
+    state: GatewayState, pool: AnyPool | None, plugin_id: str, request: Request
+) -> Response:
+    started = time.perf_counter()
     request_id: str | None = None
     outcome = "ok"
     try:

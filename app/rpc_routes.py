@@ -14,6 +14,7 @@ from starlette.responses import Response, StreamingResponse
 from gpp import codes, jsonrpc
 
 from .health import PoolRefusal
+from .pool import AnyPool
 from .problems import refusal_problem
 from .routes import (
     PROBLEM,
@@ -23,6 +24,7 @@ from .routes import (
     unknown_plugin,
 )
 from .rpc import PLUGIN_UNAVAILABLE, Call, JsonRpcPlugin, JsonRpcSession, Listener
+from .state import GatewayState
 
 router = APIRouter()
 
@@ -44,9 +46,15 @@ RPC_RESPONSES: dict[int | str, dict[str, Any]] = {
              openapi_extra={"requestBody": RPC_BODY}, summary="Call a JSON-RPC plugin",
              tags=["json-rpc"])  # fmt: skip
 async def rpc(plugin_id: str, request: Request) -> Response:
-    started = time.perf_counter()
     state = gateway_state(request)
-    holder = state.pool.pools.get(plugin_id)
+    with state.pool.lease(plugin_id) as holder:
+        return await _rpc(state, holder, plugin_id, request)
+
+
+async def _rpc(
+    state: GatewayState, holder: AnyPool | None, plugin_id: str, request: Request
+) -> Response:
+    started = time.perf_counter()
     if not isinstance(holder, JsonRpcPlugin):
         record_request(state, "rpc", plugin_id if holder else "(unknown)", "E_UNKNOWN_PLUGIN",
                        started)  # fmt: skip
@@ -183,6 +191,7 @@ def _stream(
     notes: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 
     async def events() -> AsyncIterator[bytes]:
+        holder.leases.acquire()  # a reload retires the plugin only once the stream has ended
         work = asyncio.create_task(_answer_all(holder, session, items, notes.put_nowait))
         try:
             while not work.done():
@@ -196,6 +205,7 @@ def _stream(
                 yield _sse("notification", notes.get_nowait())
             yield _sse("response", _payload(work.result(), batch))
         finally:
+            holder.leases.release()
             if not work.done():  # the client left mid-stream: cancel at the plugin
                 work.cancel()
 
