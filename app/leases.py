@@ -8,7 +8,7 @@ once its last lease is gone: whatever was queued, in flight or still arriving fi
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 
@@ -28,6 +28,19 @@ class Leases:
 
     def acquire(self) -> None:
         self.held += 1
+
+    def take(self) -> Callable[[], None]:
+        """A lease whose release may be called more than once: for an end reached two ways."""
+        self.acquire()
+        held = True
+
+        def release() -> None:
+            nonlocal held
+            if held:
+                held = False
+                self.release()
+
+        return release
 
     def release(self) -> None:
         self.held -= 1

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Request
+from starlette.background import BackgroundTask
 from starlette.responses import Response, StreamingResponse
 
 from gpp import codes, jsonrpc
@@ -190,8 +191,12 @@ def _stream(
     """The plugin's notifications for these requests as they come, then the response."""
     notes: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 
+    # A reload retires the plugin only once the stream has ended: the lease is taken now, while
+    # the route still holds its own, and given back when the body ends or, if the client left
+    # before it began, when the response is done.
+    release = holder.leases.take()
+
     async def events() -> AsyncIterator[bytes]:
-        holder.leases.acquire()  # a reload retires the plugin only once the stream has ended
         work = asyncio.create_task(_answer_all(holder, session, items, notes.put_nowait))
         try:
             while not work.done():
@@ -205,9 +210,10 @@ def _stream(
                 yield _sse("notification", notes.get_nowait())
             yield _sse("response", _payload(work.result(), batch))
         finally:
-            holder.leases.release()
+            release()
             if not work.done():  # the client left mid-stream: cancel at the plugin
                 work.cancel()
 
     return StreamingResponse(events(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store"})  # fmt: skip
+                             headers={"Cache-Control": "no-store"},
+                             background=BackgroundTask(release))  # fmt: skip

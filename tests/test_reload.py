@@ -223,35 +223,77 @@ def test_retired_plugins_finish_what_is_in_flight_and_queued(tmp_path: Path) -> 
         assert bye.exists()
 
 
+def rpc_example(plugin_id: str, root: Path, **extra: Any) -> dict[str, Any]:
+    return {"id": plugin_id, "version": "1.0.0", "protocol": "jsonrpc-2.0", "root": str(root),
+            "command": ["{python}", str(REPO / "plugins/jsonrpc_example.py")], **extra}  # fmt: skip
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["plain", "sse"])
+def test_a_retired_json_rpc_plugin_answers_what_is_in_flight(
+    tmp_path: Path, streamed: bool
+) -> None:
+    # slow_count 100 takes a second; were the session closed at once, its 200 ms would cut it off
+    config = write_config(tmp_path, [rpc_example("counter", tmp_path, shutdown_ms=200)])
+    body = {"jsonrpc": "2.0", "method": "slow_count", "params": {"n": 100}, "id": "c"}
+    headers = {"Accept": "text/event-stream"} if streamed else {}
+    with served(config) as gateway, gateway.client() as http, ThreadPoolExecutor(1) as pool:
+        in_flight = pool.submit(http.post, "/plugins/counter/rpc", json=body, headers=headers)
+        _wait_state(http, "counter", lambda p: p["state"] == "busy")
+        (pid,) = gateway.pids()["counter"]
+        write_config(tmp_path, [])
+        gateway.reload(1)
+        answer = in_flight.result(WAIT_S)
+        assert answer.status_code == 200
+        if streamed:
+            assert answer.text.count("event: notification") == 100
+            assert '"result": 100' in answer.text.split("event: response")[1]
+        else:
+            assert answer.json() == {"jsonrpc": "2.0", "result": 100, "id": "c"}
+        assert wait_exited(pid)
+        gateway.wait_line(r"event=retired plugin=counter")
+
+
 def test_no_request_is_lost_or_refused_across_reloads(tmp_path: Path) -> None:
     def registry(generation: int) -> None:
         write_config(tmp_path, [
             echo("steady", instances=2),
             echo("flipping", instances=2, env={"GENERATION": str(generation)}),
             *([echo("sometimes")] if generation % 2 else []),
+            rpc_example("rpc-flipping", tmp_path, env={"GENERATION": str(generation)}),
         ])  # fmt: skip
 
     registry(0)
-    statuses: list[tuple[str, int]] = []
+    outcomes: list[tuple[str, str]] = []  # (plugin, "ok" or what came instead)
     answered = threading.Condition()
     stop = threading.Event()
+
+    def call(http: httpx.Client, plugin_id: str) -> str:
+        if plugin_id.startswith("rpc-"):
+            body = {"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}
+            answer = http.post(f"/plugins/{plugin_id}/rpc", json=body)
+            ok = answer.status_code == 200 and answer.json().get("result") == 19
+        else:
+            answer = discover(http, plugin_id, "x")
+            ok = answer.status_code == 200
+        return "ok" if ok else f"{answer.status_code} {answer.text[:300]}"
 
     def client(plugin_id: str) -> None:
         with httpx.Client(base_url=gateway.url, timeout=WAIT_S) as http:
             while not stop.is_set():
-                status = discover(http, plugin_id, "x").status_code
+                outcome = call(http, plugin_id)
                 with answered:
-                    statuses.append((plugin_id, status))
+                    outcomes.append((plugin_id, outcome))
                     answered.notify_all()
 
     def answers_grow_by(count: int) -> None:
         with answered:
-            target = len(statuses) + count
-            assert answered.wait_for(lambda: len(statuses) >= target, WAIT_S), statuses[-5:]
+            target = len(outcomes) + count
+            assert answered.wait_for(lambda: len(outcomes) >= target, WAIT_S), outcomes[-5:]
 
     reloads = 6
-    with served(tmp_path / "registry.toml") as gateway, ThreadPoolExecutor(4) as pool:
-        clients = [pool.submit(client, p) for p in ("steady", "steady", "flipping", "flipping")]
+    with served(tmp_path / "registry.toml") as gateway, ThreadPoolExecutor(5) as pool:
+        plugins = ("steady", "steady", "flipping", "flipping", "rpc-flipping")
+        clients = [pool.submit(client, p) for p in plugins]
         for generation in range(1, reloads + 1):
             answers_grow_by(20)  # the load is flowing: every reload lands among requests
             registry(generation)
@@ -263,8 +305,8 @@ def test_no_request_is_lost_or_refused_across_reloads(tmp_path: Path) -> None:
         assert gateway.metric('gpp_reloads_total{result="applied"}') == reloads
         gateway.proc.send_signal(signal.SIGTERM)
         assert gateway.proc.wait(WAIT_S) == 0
-    assert {plugin for plugin, _ in statuses} == {"steady", "flipping"}
-    assert [s for s in statuses if s[1] != 200] == []
+    assert {plugin for plugin, _ in outcomes} == set(plugins)
+    assert [o for o in outcomes if o[1] != "ok"] == []
 
 
 def test_the_token_applies_at_once_and_the_port_after_a_restart(tmp_path: Path) -> None:
