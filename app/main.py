@@ -83,7 +83,6 @@ def create_app(
     app.state.gateway = state
     reloader = Reloader(state, load or (lambda: load_config(config.path)),
                         lambda token: _security_layer(app).use_token(token))  # fmt: skip
-    app.state.reloader = reloader
     app.include_router(router)
     app.include_router(rpc_router)
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),

@@ -19,10 +19,10 @@ from .pool import AnyPool
 from .problems import refusal_problem
 from .routes import (
     PROBLEM,
-    gateway_state,
     record_request,
     run_unless_client_leaves,
     unknown_plugin,
+    with_leased_pool,
 )
 from .rpc import PLUGIN_UNAVAILABLE, Call, JsonRpcPlugin, JsonRpcSession, Listener
 from .state import GatewayState
@@ -47,9 +47,7 @@ RPC_RESPONSES: dict[int | str, dict[str, Any]] = {
              openapi_extra={"requestBody": RPC_BODY}, summary="Call a JSON-RPC plugin",
              tags=["json-rpc"])  # fmt: skip
 async def rpc(plugin_id: str, request: Request) -> Response:
-    state = gateway_state(request)
-    with state.pool.lease(plugin_id) as holder:
-        return await _rpc(state, holder, plugin_id, request)
+    return await with_leased_pool(plugin_id, request, _rpc)
 
 
 async def _rpc(
