@@ -122,9 +122,13 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not args.uds and not is_loopback_host(host) and not args.allow_non_loopback:
         parser.error(f"refusing to bind to non-loopback address {host!r}; "
                      "pass --allow-non-loopback if you mean it")  # fmt: skip
+
+    def reread() -> Config:  # a reload reads the same file, with the same --repo
+        return _with_repo(load_config(config.path), args.repo)
+
     server = uvicorn.Server(
         server_config(
-            create_app(config),
+            create_app(config, load=reread, reload_on_sighup=True),
             config.gateway,
             host=host,
             port=port,
@@ -137,6 +141,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     # a no-op one makes a drained SIGTERM/SIGINT shutdown exit 0, as promised.
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: None)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # until the app's loop takes it: a reload
     server.run()
     return 0 if server.started else EXIT_CONFIG
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator
+import signal
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -14,13 +16,13 @@ from starlette.staticfiles import StaticFiles
 
 from gpp import __version__
 
-from .config import Config
+from .config import Config, load_config
 from .metrics import GatewayMetrics
 from .openapi import complete_error_responses
-from .pool import PluginPool, SessionPool
+from .pool import SessionPool
 from .problems import BodyTooLarge, http_problem
+from .reload import Reloader
 from .routes import router
-from .rpc import JsonRpcPlugin
 from .rpc_routes import router as rpc_router
 from .security import SecurityMiddleware
 from .state import GatewayState
@@ -35,13 +37,15 @@ class GatewayApp(FastAPI):
         return self.openapi_schema
 
 
-def create_app(config: Config) -> FastAPI:
-    pool = SessionPool(
-        {
-            plugin_id: PluginPool(plugin) if plugin.protocol == "gpp/3" else JsonRpcPlugin(plugin)
-            for plugin_id, plugin in config.plugins.items()
-        }
-    )
+def create_app(
+    config: Config,
+    *,
+    load: Callable[[], Config] | None = None,
+    reload_on_sighup: bool = False,
+) -> FastAPI:
+    """`load` re-reads the config for a reload (default: the same file); `reload_on_sighup`
+    installs the SIGHUP handler, which only the main thread's event loop can (`gpp serve`)."""
+    pool = SessionPool.of(config.plugins)
     state = GatewayState(config=config, pool=pool, metrics=GatewayMetrics(pool))
 
     @asynccontextmanager
@@ -49,7 +53,21 @@ def create_app(config: Config) -> FastAPI:
         log.info("starting", extra={"fields": {"config": str(config.path),
                                                "plugins": ",".join(config.plugins)}})  # fmt: skip
         await pool.start_eager()
+        loop = asyncio.get_running_loop()
+        reloads: set[asyncio.Task[str]] = set()
+
+        def on_sighup() -> None:
+            task = loop.create_task(reloader.reload())
+            reloads.add(task)
+            task.add_done_callback(reloads.discard)
+
+        if reload_on_sighup:
+            loop.add_signal_handler(signal.SIGHUP, on_sighup)
         yield
+        if reload_on_sighup:
+            loop.remove_signal_handler(signal.SIGHUP)
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)  # not the default: that would kill us
+        await asyncio.gather(*reloads)
         log.info("stopping: shutting down plugin sessions")
         await pool.close()
         log.info("stopped")
@@ -63,6 +81,8 @@ def create_app(config: Config) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.gateway = state
+    reloader = Reloader(state, load or (lambda: load_config(config.path)),
+                        lambda token: _security_layer(app).use_token(token))  # fmt: skip
     app.include_router(router)
     app.include_router(rpc_router)
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
@@ -81,3 +101,11 @@ def create_app(config: Config) -> FastAPI:
         routes=app.router.routes,
     )
     return app
+
+
+def _security_layer(app: FastAPI) -> SecurityMiddleware:
+    """The middleware instance Starlette built (at the app's first ASGI call, its lifespan)."""
+    layer: object = app.middleware_stack
+    while not isinstance(layer, SecurityMiddleware):
+        layer = getattr(layer, "app")  # noqa: B009  # every middleware wraps the next as `.app`
+    return layer

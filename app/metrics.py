@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import partial
+from collections.abc import Callable, Iterator
 
 from prometheus_client import (
     CollectorRegistry,
     Counter,
-    Gauge,
     Histogram,
     disable_created_metrics,
     generate_latest,
 )
-from prometheus_client.core import CounterMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 
-from .pool import PluginPool, SessionPool
-from .rpc import JsonRpcPlugin
-
-AnyPool = PluginPool | JsonRpcPlugin
+from .pool import AnyPool, SessionPool
 
 __all__ = ["CONTENT_TYPE_LATEST", "GatewayMetrics"]
 
@@ -43,16 +38,13 @@ class GatewayMetrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
             registry=self.registry,
         )
-        queue = Gauge("gpp_queue_depth", "Requests waiting for a session", ["plugin"],
-                      registry=self.registry)  # fmt: skip
-        live = Gauge("gpp_live_sessions", "Plugin sessions alive", ["plugin"],
-                     registry=self.registry)  # fmt: skip
-        restarts = Gauge("gpp_restarts", "Sessions replaced after a failure", ["plugin"],
-                         registry=self.registry)  # fmt: skip
-        for plugin_id, plugin_pool in pool.pools.items():
-            queue.labels(plugin_id).set_function(partial(_queue_depth, plugin_pool))
-            live.labels(plugin_id).set_function(partial(_live_sessions, plugin_pool))
-            restarts.labels(plugin_id).set_function(partial(_restarts, plugin_pool))
+        self.reloads = Counter(
+            "gpp_reloads",
+            "Registry reloads (SIGHUP) by result: applied, or invalid (nothing changed)",
+            ["result"],
+            registry=self.registry,
+        )
+        self.registry.register(PoolGauges(pool))
         self.registry.register(StderrSuppressed(pool))
 
     def observe(self, plugin: str, outcome: str, seconds: float) -> None:
@@ -63,16 +55,25 @@ class GatewayMetrics:
         return generate_latest(self.registry)
 
 
-def _queue_depth(pool: AnyPool) -> float:
-    return pool.queue_depth
+POOL_GAUGES: list[tuple[str, str, Callable[[AnyPool], float]]] = [
+    ("gpp_queue_depth", "Requests waiting for a session", lambda p: p.queue_depth),
+    ("gpp_live_sessions", "Plugin sessions alive", lambda p: p.live_sessions),
+    ("gpp_restarts", "Sessions replaced after a failure", lambda p: p.health.restarts),
+]
 
 
-def _live_sessions(pool: AnyPool) -> float:
-    return pool.live_sessions
+class PoolGauges(Collector):
+    """Per-plugin gauges read at scrape time from the registry as it is now (reloads included)."""
 
+    def __init__(self, pool: SessionPool) -> None:
+        self.pool = pool
 
-def _restarts(pool: AnyPool) -> float:
-    return pool.health.restarts
+    def collect(self) -> Iterator[Metric]:
+        for name, documentation, read in POOL_GAUGES:
+            family = GaugeMetricFamily(name, documentation, labels=["plugin"])
+            for plugin_id, plugin_pool in self.pool.pools.items():
+                family.add_metric([plugin_id], read(plugin_pool))
+            yield family
 
 
 class StderrSuppressed(Collector):

@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +17,8 @@ from gpp.messages import Result
 
 from .config import PluginConfig
 from .health import PluginHealth, PoolRefusal
+from .leases import Leases
+from .registry import RegistryChange
 from .rpc import JsonRpcPlugin
 
 log = logging.getLogger("gpp.pool")
@@ -38,6 +42,7 @@ class PluginPool:
         self.slots = [Slot(i) for i in range(plugin.limits.instances)]
         self.health = PluginHealth(plugin.id)
         self.capabilities: tuple[str, ...] = ()
+        self.leases = Leases()
         self._free: deque[Slot] = deque(self.slots)
         self._waiters: deque[asyncio.Future[Slot]] = deque()
 
@@ -48,10 +53,12 @@ class PluginPool:
 
         Once a slot is taken the work runs shielded, to its end: a client that leaves does not
         hand the slot on while its plugin is still busy (the next request would meet a session
-        in the middle of an exchange), and the slot shows busy for as long as it is.
+        in the middle of an exchange), and the slot shows busy for as long as it is. The work
+        holds a lease of its own, so a reload retires this pool only after it.
         """
         self.health.refuse_if_unavailable()
         slot = await self._acquire()
+        self.leases.acquire()
         work = asyncio.create_task(self._discover_on(slot, paths, request_id))
         # An abandoned request's outcome is already recorded in the health: consume it here.
         work.add_done_callback(lambda task: task.cancelled() or task.exception())
@@ -76,6 +83,7 @@ class PluginPool:
             return result
         finally:
             self._release(slot)
+            self.leases.release()
 
     @property
     def queue_depth(self) -> int:
@@ -220,17 +228,68 @@ class PluginPool:
             await session.dispose()
 
 
+AnyPool = PluginPool | JsonRpcPlugin
+
+
+def pool_for(plugin: PluginConfig) -> AnyPool:
+    return PluginPool(plugin) if plugin.protocol == "gpp/3" else JsonRpcPlugin(plugin)
+
+
 @dataclass
 class SessionPool:
-    """Every registered plugin's pool, by id."""
+    """Every registered plugin's pool, by id, and the pools a reload retired that still serve."""
 
-    pools: dict[str, PluginPool | JsonRpcPlugin] = field(default_factory=dict)
+    pools: dict[str, AnyPool] = field(default_factory=dict)
+    retiring: dict[AnyPool, asyncio.Task[None]] = field(default_factory=dict, init=False)
 
-    async def start_eager(self) -> None:
-        await asyncio.gather(*(p.start_all() for p in self.pools.values() if p.plugin.eager))
+    @classmethod
+    def of(cls, plugins: Mapping[str, PluginConfig]) -> SessionPool:
+        return cls({plugin_id: pool_for(plugin) for plugin_id, plugin in plugins.items()})
+
+    @contextmanager
+    def lease(self, plugin_id: str) -> Iterator[AnyPool | None]:
+        """The plugin's current pool, kept open for the request until the block ends."""
+        pool = self.pools.get(plugin_id)
+        if pool is None:
+            yield None
+            return
+        with pool.leases.hold():
+            yield pool
+
+    def replace(self, plugins: Mapping[str, PluginConfig]) -> RegistryChange:
+        """Route new requests by `plugins` from now on; kept plugins keep their pools (and their
+        sessions); removed and changed ones are shut down once their last lease is gone."""
+        old = self.pools
+        change = RegistryChange.between({i: p.plugin for i, p in old.items()}, plugins)
+        self.pools = {
+            plugin_id: old[plugin_id] if plugin_id in change.kept else pool_for(plugin)
+            for plugin_id, plugin in plugins.items()
+        }
+        for plugin_id in change.retired:
+            retired = old[plugin_id]
+            self.retiring[retired] = asyncio.create_task(self._close_when_released(retired))
+        return change
+
+    async def _close_when_released(self, pool: AnyPool) -> None:
+        try:
+            await pool.leases.released()
+            await pool.close()
+            log.info("retired", extra={"fields": {"plugin": pool.plugin.id,
+                                                  "version": pool.plugin.version}})  # fmt: skip
+        finally:
+            self.retiring.pop(pool, None)
+
+    async def start_eager(self, plugin_ids: Iterable[str] | None = None) -> None:
+        chosen = self.pools if plugin_ids is None else plugin_ids
+        await asyncio.gather(*(p.start_all() for i in chosen if (p := self.pools[i]).plugin.eager))
 
     async def close(self) -> None:
-        await asyncio.gather(*(p.close() for p in self.pools.values()))
+        """SIGTERM: the server has drained (or cancelled) its requests; retired pools close now."""
+        retiring = list(self.retiring.items())
+        for pool, _ in retiring:
+            pool.leases.stop_waiting()
+        await asyncio.gather(*(p.close() for p in self.pools.values()),
+                             *(task for _, task in retiring))  # fmt: skip
 
     def not_ready(self) -> list[str]:
         """Eager plugins without a live session: why /readyz says no."""

@@ -7,7 +7,7 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
@@ -23,7 +23,7 @@ from gpp.schema import DISCOVER_REQUEST, Violation
 from .health import PoolRefusal
 from .metrics import CONTENT_TYPE_LATEST
 from .models import DiscoverRequest, PluginInfo, Problem, Readiness, ResultDocument
-from .pool import PluginPool
+from .pool import AnyPool, PluginPool
 from .problems import protocol_problem, refusal_problem
 from .state import GatewayState
 
@@ -52,6 +52,17 @@ def gateway_state(request: Request) -> GatewayState:
     return state
 
 
+PoolHandler = Callable[[GatewayState, AnyPool | None, str, Request], Awaitable[Response]]
+
+
+async def with_leased_pool(plugin_id: str, request: Request, handle: PoolHandler) -> Response:
+    """Answer with the plugin's current pool (None: no such plugin) leased for the whole
+    request, body reading included: a reload retires that pool only after it."""
+    state = gateway_state(request)
+    with state.pool.lease(plugin_id) as pool:
+        return await handle(state, pool, plugin_id, request)
+
+
 def unknown_plugin(plugin_id: str, detail: str | None = None) -> Response:
     error = codes.UnknownPluginError(detail or f"no plugin is registered under {plugin_id!r}")
     return protocol_problem(error, plugin_id, status=404)
@@ -66,9 +77,13 @@ def unknown_plugin(plugin_id: str, detail: str | None = None) -> Response:
     tags=["discovery"],
 )  # fmt: skip
 async def discover(plugin_id: str, request: Request) -> Response:
+    return await with_leased_pool(plugin_id, request, _discover)
+
+
+async def _discover(
+    state: GatewayState, pool: AnyPool | None, plugin_id: str, request: Request
+) -> Response:
     started = time.perf_counter()
-    state = gateway_state(request)
-    pool = state.pool.pools.get(plugin_id)
     request_id: str | None = None
     outcome = "ok"
     try:

@@ -39,6 +39,7 @@ from gpp.wire import LineBuffer, LineTooLong
 
 from .config import PluginConfig
 from .health import PluginHealth
+from .leases import Leases
 
 log = logging.getLogger("gpp.rpc")
 
@@ -406,6 +407,7 @@ class JsonRpcPlugin:
         self.plugin = plugin
         self.health = PluginHealth(plugin.id)
         self.session: JsonRpcSession | None = None
+        self.leases = Leases()
         self._starting: asyncio.Lock | None = None
 
     async def session_for_request(self) -> JsonRpcSession:

@@ -9,20 +9,23 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Request
+from starlette.background import BackgroundTask
 from starlette.responses import Response, StreamingResponse
 
 from gpp import codes, jsonrpc
 
 from .health import PoolRefusal
+from .pool import AnyPool
 from .problems import refusal_problem
 from .routes import (
     PROBLEM,
-    gateway_state,
     record_request,
     run_unless_client_leaves,
     unknown_plugin,
+    with_leased_pool,
 )
 from .rpc import PLUGIN_UNAVAILABLE, Call, JsonRpcPlugin, JsonRpcSession, Listener
+from .state import GatewayState
 
 router = APIRouter()
 
@@ -50,9 +53,13 @@ RPC_RESPONSES: dict[int | str, dict[str, Any]] = {
              openapi_extra={"requestBody": RPC_BODY}, summary="Call a JSON-RPC plugin",
              tags=["json-rpc"])  # fmt: skip
 async def rpc(plugin_id: str, request: Request) -> Response:
+    return await with_leased_pool(plugin_id, request, _rpc)
+
+
+async def _rpc(
+    state: GatewayState, holder: AnyPool | None, plugin_id: str, request: Request
+) -> Response:
     started = time.perf_counter()
-    state = gateway_state(request)
-    holder = state.pool.pools.get(plugin_id)
     if not isinstance(holder, JsonRpcPlugin):
         record_request(state, "rpc", plugin_id if holder else "(unknown)", "E_UNKNOWN_PLUGIN",
                        started)  # fmt: skip
@@ -216,6 +223,11 @@ def _stream(
     """The plugin's notifications for these requests as they come, then the response."""
     pending = PendingEvents()
 
+    # A reload retires the plugin only once the stream has ended: the lease is taken now, while
+    # the route still holds its own, and given back when the body ends or, if the client left
+    # before it began, when the response is done.
+    release = holder.leases.take()
+
     async def events() -> AsyncIterator[bytes]:
         work = asyncio.create_task(_answer_all(holder, session, items, pending.put))
         try:
@@ -232,8 +244,10 @@ def _stream(
                 yield _sse("dropped", {"notifications": pending.dropped})
             yield _sse("response", _payload(work.result(), batch))
         finally:
+            release()
             if not work.done():  # the client left mid-stream: cancel at the plugin
                 work.cancel()
 
     return StreamingResponse(events(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store"})  # fmt: skip
+                             headers={"Cache-Control": "no-store"},
+                             background=BackgroundTask(release))  # fmt: skip

@@ -77,10 +77,14 @@ class SecurityMiddleware:
     ) -> None:
         self.app = app
         self.routes = routes
-        self.token = token.encode() if token else None
+        self.use_token(token)
         self.allowed_origins = {o.rstrip("/") for o in allowed_origins}
         self.allowed_hosts = {h.lower() for h in allowed_hosts}
         self.max_body_bytes = max_body_bytes
+
+    def use_token(self, token: str | None) -> None:
+        """Also a reload's: the new token applies from the next request on."""
+        self.token = token.encode() if token else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

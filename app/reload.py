@@ -1,0 +1,72 @@
+"""SIGHUP: re-read the registry the gateway was started with and apply it without a restart.
+
+A file that does not load changes nothing: each of its problems is logged as one line, exactly
+as `gpp check-config` prints it. A file that loads is applied at once (see
+`SessionPool.replace`): no request is refused or lost, because requests hold a lease on the
+pool they were routed to and a retired pool shuts down only after its last one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from .config import Config, ConfigError
+from .registry import LIVE_GATEWAY_KEYS, restart_needed
+from .state import GatewayState
+
+log = logging.getLogger("gpp.reload")
+
+APPLIED = "applied"
+INVALID = "invalid"
+
+
+class Reloader:
+    def __init__(
+        self,
+        state: GatewayState,
+        load: Callable[[], Config],
+        apply_token: Callable[[str | None], None],
+    ) -> None:
+        self.state = state
+        self.load = load
+        self.apply_token = apply_token
+        self._one_at_a_time = asyncio.Lock()
+
+    async def reload(self) -> str:
+        """Apply the file as it is now; the result is the `result` label of `gpp_reloads`."""
+        async with self._one_at_a_time:
+            result = await self._reload()
+        self.state.metrics.reloads.labels(result).inc()
+        return result
+
+    async def _reload(self) -> str:
+        try:
+            config = self.load()
+            token = config.token()
+        except ConfigError as exc:
+            for line in str(exc).splitlines():
+                log.error("reload refused", extra={"fields": {"problem": line}})
+            return INVALID
+        except OSError as exc:  # the token file
+            log.error("reload refused", extra={"fields": {
+                "problem": f"{config.path}: gateway.token_file: cannot read: {exc.strerror}"}})  # fmt: skip
+            return INVALID
+        old = self.state.config
+        pending = restart_needed(old.gateway, config.gateway)
+        self.apply_token(token)
+        change = self.state.pool.replace(config.plugins)
+        # What is in effect: the new plugins and token, the old socket and limits (so the next
+        # reload still says a restart is needed, until there is one).
+        live = {key: getattr(config.gateway, key) for key in LIVE_GATEWAY_KEYS}
+        gateway = old.gateway.model_copy(update=live)
+        self.state.config = config.model_copy(update={"gateway": gateway})
+        log.info("reload", extra={"fields": {
+            "added": ",".join(change.added), "removed": ",".join(change.removed),
+            "changed": ",".join(change.changed), "kept": ",".join(change.kept)}})  # fmt: skip
+        if pending:
+            log.warning("reload: restart needed to apply", extra={"fields": {
+                "keys": ",".join(f"gateway.{key}" for key in pending)}})  # fmt: skip
+        await self.state.pool.start_eager(change.started)
+        return APPLIED

@@ -1,0 +1,387 @@
+"""Live reconfiguration: SIGHUP re-reads the registry of a real `gpp serve` on a loopback port."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from conftest import REPO
+from gateway_harness import echo_plugin, make_fifo, wait_exited, write_config
+
+from app.config import GatewayConfig, load_config
+from app.registry import RegistryChange, restart_needed
+
+WAIT_S = 30.0
+README = (REPO / "README.md").read_text("utf-8")
+
+
+class ServedGateway:
+    """`gpp serve` on an ephemeral 127.0.0.1 port; its log lines are collected as they come."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+        self.lines: list[str] = []
+        self._new_line = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        started = self.wait_line(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
+        port = re.search(r"127\.0\.0\.1:(\d+)", started)
+        assert port is not None
+        self.url = f"http://127.0.0.1:{port.group(1)}"
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            with self._new_line:
+                self.lines.append(line.rstrip("\n"))
+                self._new_line.notify_all()
+        with self._new_line:
+            self._new_line.notify_all()
+
+    def wait_line(self, pattern: str, count: int = 1) -> str:
+        """The `count`-th log line matching `pattern`, waiting for it (bounded)."""
+
+        def found() -> list[str]:
+            return [line for line in self.lines if re.search(pattern, line)]
+
+        with self._new_line:
+            ok = self._new_line.wait_for(
+                lambda: len(found()) >= count or self.proc.poll() is not None, WAIT_S
+            )
+            matches = found()
+        assert ok and len(matches) >= count, (pattern, self.lines[-30:])
+        return matches[count - 1]
+
+    def reload(self, count: int) -> str:
+        """SIGHUP, then the `count`-th reload's outcome line (applied or refused)."""
+        self.proc.send_signal(signal.SIGHUP)
+        return self.wait_line(r"event=reload( |$)|event=\"reload refused\"", count)
+
+    def client(self, **kwargs: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=WAIT_S, **kwargs)
+
+    def pids(self) -> dict[str, list[int]]:
+        with self.client() as http:
+            return {p["id"]: p["pids"] for p in http.get("/plugins").json()}
+
+    def metric(self, name: str) -> float | None:
+        with self.client() as http:
+            text = http.get("/metrics").text
+        match = re.search(rf"^{re.escape(name)} (\S+)$", text, re.M)
+        return float(match.group(1)) if match else None
+
+
+@contextmanager
+def served(config: Path, *args: str) -> Iterator[ServedGateway]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--config", str(config), "--port", "0", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO,
+    )  # fmt: skip
+    try:
+        yield ServedGateway(proc)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+        proc.wait(WAIT_S)
+
+
+def echo(plugin_id: str, env: dict[str, str] | None = None, **extra: Any) -> dict[str, Any]:
+    """The echo fixture registered as `plugin_id` (and saying so in its hello)."""
+    identity = {"ECHO_PLUGIN_ID": plugin_id, "ECHO_PLUGIN_VERSION": extra.get("version", "1.0.0")}
+    return echo_plugin(plugin_id, env={**identity, **(env or {})}, **extra)
+
+
+def discover(http: httpx.Client, plugin_id: str, *paths: str) -> httpx.Response:
+    return http.post(f"/plugins/{plugin_id}/discover", json={"paths": list(paths) or ["a"]})
+
+
+# ------------------------------------------------------------------------ what a reload changes
+
+
+ENTRY_CHANGES: list[tuple[str, dict[str, Any]]] = [
+    ("version", {"version": "2.0.0"}),
+    ("command", {"command": ["{python}", "-X", "utf8", "echo_plugin.py"]}),
+    ("root", {"root": "sub"}),
+    ("env", {"env": {"X": "1"}}),
+    ("limits", {"request_ms": 1234}),
+    ("instances", {"instances": 2}),
+    ("sandbox", {"sandbox": {"memory_mb": 512}}),
+    ("eager", {"eager": True}),
+]
+
+
+@pytest.mark.parametrize("change", [c for _, c in ENTRY_CHANGES], ids=[n for n, _ in ENTRY_CHANGES])
+def test_any_field_of_an_entry_makes_it_changed(tmp_path: Path, change: dict[str, Any]) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "echo_plugin.py").write_text("")
+    base = {"id": "p", "version": "1.0.0", "root": ".", "command": ["{python}", "echo_plugin.py"]}
+    old = load_config(write_config(tmp_path, [base, {**base, "id": "same"}])).plugins
+    new = load_config(write_config(tmp_path, [{**base, **change}, {**base, "id": "same"},
+                                              {**base, "id": "new"}])).plugins  # fmt: skip
+    assert RegistryChange.between(old, new) == RegistryChange(
+        added=("new",), removed=(), changed=("p",), kept=("same",)
+    )
+    assert RegistryChange.between(new, {}).removed == ("p", "same", "new")
+
+
+def test_only_the_token_file_applies_without_a_restart() -> None:
+    old = GatewayConfig()
+    new = GatewayConfig(port=9999, token_file=Path("/t"), max_body_bytes=10, host="127.0.0.2")
+    assert restart_needed(old, new) == ["host", "port", "max_body_bytes"]
+
+
+# ------------------------------------------------------------------------ a real gateway
+
+
+def test_reload_adds_removes_replaces_and_keeps(tmp_path: Path) -> None:
+    bye_files = {name: tmp_path / f"bye-{name}" for name in ("kept", "gone", "changed")}
+
+    def plugin(name: str, **extra: Any) -> dict[str, Any]:
+        return echo(name, eager=True, root=str(tmp_path),
+                    env={"ECHO_BYE_FILE": str(bye_files.get(name, ""))}, **extra)  # fmt: skip
+
+    config = write_config(tmp_path, [plugin("kept"), plugin("gone"), plugin("changed")])
+    with served(config) as gateway, gateway.client() as http:
+        before = _wait_pids(gateway, {"kept", "gone", "changed"})
+        write_config(tmp_path, [plugin("kept"), plugin("changed", version="2.0.0"),
+                                plugin("added")])  # fmt: skip
+        line = gateway.reload(1)
+        assert "added=added removed=gone changed=changed kept=kept" in line
+        after = _wait_pids(gateway, {"kept", "changed", "added"})
+        assert list(after) == ["kept", "changed", "added"]
+        assert after["kept"] == before["kept"]
+        assert after["changed"] != before["changed"]
+        for retired in ("gone", "changed"):
+            assert wait_exited(before[retired][0])
+            assert bye_files[retired].exists(), f"{retired} was not shut down with bye"
+        assert not bye_files["kept"].exists()
+        refused = discover(http, "gone")
+        assert refused.status_code == 404 and refused.json()["code"] == "E_UNKNOWN_PLUGIN"
+        for plugin_id in ("kept", "changed", "added"):
+            assert discover(http, plugin_id).status_code == 200
+        assert http.get("/plugins/changed").json()["version"] == "2.0.0"
+        assert gateway.metric('gpp_reloads_total{result="applied"}') == 1
+        assert gateway.metric('gpp_live_sessions{plugin="added"}') == 1
+        assert gateway.metric('gpp_live_sessions{plugin="gone"}') is None
+
+
+def test_an_invalid_registry_changes_nothing_and_says_why(tmp_path: Path) -> None:
+    config = write_config(tmp_path, [echo("kept", eager=True)])
+    with served(config) as gateway, gateway.client() as http:
+        before = _wait_pids(gateway, {"kept"})
+        broken = dict(echo("kept"), version="", colour="red")
+        write_config(tmp_path, [broken, echo("added")], gateway={"port": "x"})
+        checked = subprocess.run([sys.executable, "-m", "app", "check-config", str(config)],
+                                 capture_output=True, text=True, cwd=REPO, timeout=WAIT_S)  # fmt: skip
+        problems = checked.stderr.splitlines()
+        assert checked.returncode == 1 and len(problems) == 3, checked.stderr
+        gateway.reload(1)
+        for number, problem in enumerate(problems, 1):
+            logged = gateway.wait_line(r"event=\"reload refused\"", number)
+            assert problem in logged.replace('\\"', '"'), (problem, logged)
+        assert not [line for line in gateway.lines if re.search(r"event=reload( |$)", line)]
+        assert gateway.pids() == before
+        assert discover(http, "added").status_code == 404
+        assert gateway.metric('gpp_reloads_total{result="invalid"}') == 1
+        assert gateway.metric('gpp_reloads_total{result="applied"}') is None
+
+
+def test_retired_plugins_finish_what_is_in_flight_and_queued(tmp_path: Path) -> None:
+    fifo, gate = make_fifo(tmp_path)
+    bye = tmp_path / "bye"
+    slow = echo("slow", root=str(tmp_path), env={"ECHO_GATE_FIFO": str(fifo),
+                                                         "ECHO_BYE_FILE": str(bye)})  # fmt: skip
+    config = write_config(tmp_path, [slow, echo("other")])
+    with served(config) as gateway, gateway.client() as http, ThreadPoolExecutor(2) as pool:
+        in_flight = pool.submit(discover, http, "slow", "wait")
+        _wait_state(http, "slow", lambda p: p["state"] == "busy")
+        queued = pool.submit(discover, http, "slow", "after")
+        _wait_state(http, "slow", lambda p: p["queueDepth"] == 1)
+        (old_pid,) = gateway.pids()["slow"]
+        write_config(tmp_path, [echo("other")])
+        gateway.reload(1)
+        assert discover(http, "slow").status_code == 404
+        assert not bye.exists() and not in_flight.done()
+        os.write(gate, b"x")
+        answers = [in_flight.result(WAIT_S), queued.result(WAIT_S)]
+        os.close(gate)
+        assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
+        assert wait_exited(old_pid)
+        gateway.wait_line(r"event=retired plugin=slow")
+        assert bye.exists()
+
+
+def rpc_example(plugin_id: str, root: Path, **extra: Any) -> dict[str, Any]:
+    return {"id": plugin_id, "version": "1.0.0", "protocol": "jsonrpc-2.0", "root": str(root),
+            "command": ["{python}", str(REPO / "plugins/jsonrpc_example.py")], **extra}  # fmt: skip
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["plain", "sse"])
+def test_a_retired_json_rpc_plugin_answers_what_is_in_flight(
+    tmp_path: Path, streamed: bool
+) -> None:
+    # slow_count 100 takes a second; were the session closed at once, its 200 ms would cut it off
+    config = write_config(tmp_path, [rpc_example("counter", tmp_path, shutdown_ms=200)])
+    body = {"jsonrpc": "2.0", "method": "slow_count", "params": {"n": 100}, "id": "c"}
+    headers = {"Accept": "text/event-stream"} if streamed else {}
+    with served(config) as gateway, gateway.client() as http, ThreadPoolExecutor(1) as pool:
+        in_flight = pool.submit(http.post, "/plugins/counter/rpc", json=body, headers=headers)
+        _wait_state(http, "counter", lambda p: p["state"] == "busy")
+        (pid,) = gateway.pids()["counter"]
+        write_config(tmp_path, [])
+        gateway.reload(1)
+        answer = in_flight.result(WAIT_S)
+        assert answer.status_code == 200
+        if streamed:
+            assert answer.text.count("event: notification") == 100
+            assert '"result": 100' in answer.text.split("event: response")[1]
+        else:
+            assert answer.json() == {"jsonrpc": "2.0", "result": 100, "id": "c"}
+        assert wait_exited(pid)
+        gateway.wait_line(r"event=retired plugin=counter")
+
+
+def test_no_request_is_lost_or_refused_across_reloads(tmp_path: Path) -> None:
+    def registry(generation: int) -> None:
+        write_config(tmp_path, [
+            echo("steady", instances=2),
+            echo("flipping", instances=2, env={"GENERATION": str(generation)}),
+            *([echo("sometimes")] if generation % 2 else []),
+            rpc_example("rpc-flipping", tmp_path, env={"GENERATION": str(generation)}),
+        ])  # fmt: skip
+
+    registry(0)
+    outcomes: list[tuple[str, str]] = []  # (plugin, "ok" or what came instead)
+    answered = threading.Condition()
+    stop = threading.Event()
+
+    def call(http: httpx.Client, plugin_id: str) -> str:
+        if plugin_id.startswith("rpc-"):
+            body = {"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}
+            answer = http.post(f"/plugins/{plugin_id}/rpc", json=body)
+            ok = answer.status_code == 200 and answer.json().get("result") == 19
+        else:
+            answer = discover(http, plugin_id, "x")
+            ok = answer.status_code == 200
+        return "ok" if ok else f"{answer.status_code} {answer.text[:300]}"
+
+    def client(plugin_id: str) -> None:
+        with httpx.Client(base_url=gateway.url, timeout=WAIT_S) as http:
+            while not stop.is_set():
+                outcome = call(http, plugin_id)
+                with answered:
+                    outcomes.append((plugin_id, outcome))
+                    answered.notify_all()
+
+    def answers_grow_by(count: int) -> None:
+        with answered:
+            target = len(outcomes) + count
+            assert answered.wait_for(lambda: len(outcomes) >= target, WAIT_S), outcomes[-5:]
+
+    reloads = 6
+    with served(tmp_path / "registry.toml") as gateway, ThreadPoolExecutor(5) as pool:
+        plugins = ("steady", "steady", "flipping", "flipping", "rpc-flipping")
+        clients = [pool.submit(client, p) for p in plugins]
+        for generation in range(1, reloads + 1):
+            answers_grow_by(20)  # the load is flowing: every reload lands among requests
+            registry(generation)
+            gateway.reload(generation)
+        answers_grow_by(20)
+        stop.set()
+        for done in clients:
+            done.result(WAIT_S)
+        assert gateway.metric('gpp_reloads_total{result="applied"}') == reloads
+        gateway.proc.send_signal(signal.SIGTERM)
+        assert gateway.proc.wait(WAIT_S) == 0
+    assert {plugin for plugin, _ in outcomes} == set(plugins)
+    assert [o for o in outcomes if o[1] != "ok"] == []
+
+
+def test_the_token_applies_at_once_and_the_port_after_a_restart(tmp_path: Path) -> None:
+    token = tmp_path / "token"
+    token.write_text("first\n")
+    token.chmod(0o600)
+    config = write_config(tmp_path, [echo("echo")], gateway={"token_file": str(token)})
+    with served(config) as gateway, gateway.client() as http:
+        assert http.get("/plugins", headers=_bearer("first")).status_code == 200
+        token.write_text("second\n")
+        write_config(tmp_path, [echo("echo")], gateway={"token_file": str(token), "port": 1})
+        gateway.reload(1)
+        assert http.get("/plugins", headers=_bearer("first")).status_code == 401
+        assert http.get("/plugins", headers=_bearer("second")).status_code == 200
+        line = gateway.wait_line("restart needed")
+        assert "keys=gateway.port" in line
+        gateway.reload(2)  # still not applied: still said
+        gateway.wait_line("restart needed", 2)
+
+
+def test_sigterm_with_a_retiring_plugin_still_stops_in_time(tmp_path: Path) -> None:
+    fifo, gate = make_fifo(tmp_path)
+    stuck = echo("stuck", root=str(tmp_path), shutdown_ms=1000,
+                        env={"ECHO_GATE_FIFO": str(fifo)})  # fmt: skip
+    config = write_config(tmp_path, [stuck], gateway={"grace_seconds": 1})
+    try:
+        with served(config) as gateway, gateway.client() as http, ThreadPoolExecutor(1) as pool:
+            in_flight = pool.submit(discover, http, "stuck", "wait")
+            _wait_state(http, "stuck", lambda p: p["state"] == "busy")
+            (pid,) = gateway.pids()["stuck"]
+            write_config(tmp_path, [])
+            gateway.reload(1)
+            gateway.proc.send_signal(signal.SIGTERM)
+            # grace (1 s, then the request is cancelled) + shutdown_ms (1 s) + margin
+            assert gateway.proc.wait(10) == 0
+            assert wait_exited(pid)
+            in_flight.exception(WAIT_S)  # the server cut it off past its grace
+    finally:
+        os.close(gate)
+
+
+def test_readme_reload_example_runs_as_written(tmp_path: Path) -> None:
+    (block,) = [b for b in re.findall(r"```sh\n(.*?)```", README, re.S) if "kill -HUP" in b]
+    (tmp_path / "plugins").mkdir()
+    config = write_config(tmp_path / "plugins", [echo("first")])
+    with served(config) as gateway:
+        write_config(tmp_path / "plugins", [echo("first"), echo("second")])
+        bin_dir = Path(sys.executable).parent
+        env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "GPP_PID": str(gateway.proc.pid)}
+        done = subprocess.run(["bash", "-ec", block], capture_output=True, text=True,
+                              cwd=tmp_path, env=env, timeout=WAIT_S)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "added=second" in gateway.wait_line(r"event=reload( |$)")
+        assert set(gateway.pids()) == {"first", "second"}
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _wait_pids(gateway: ServedGateway, expected: set[str]) -> dict[str, list[int]]:
+    """The pids once exactly `expected` plugins are listed, each with a live session."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        pids = gateway.pids()
+        if set(pids) == expected and all(pids.values()):
+            return pids
+        assert time.monotonic() < deadline, pids
+        time.sleep(0.02)  # polling a condition, bounded by the deadline
+
+
+def _wait_state(
+    http: httpx.Client, plugin_id: str, ready: Callable[[dict[str, Any]], bool]
+) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not ready(info := http.get(f"/plugins/{plugin_id}").json()):
+        assert time.monotonic() < deadline, info
+        time.sleep(0.02)  # polling a condition, bounded by the deadline
