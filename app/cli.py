@@ -123,8 +123,14 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(f"refusing to bind to non-loopback address {host!r}; "
                      "pass --allow-non-loopback if you mean it")  # fmt: skip
 
+    bound_read_only = ({plugin.root for plugin in config.plugins.values()}
+                       if os.environ.get(ISOLATED_MARKER) == "1" else None)  # fmt: skip
+
     def reread() -> Config:  # a reload reads the same file, with the same --repo
-        return _with_repo(load_config(config.path), args.repo)
+        fresh = _with_repo(load_config(config.path), args.repo)
+        if bound_read_only is not None:
+            _refuse_unbound_roots(fresh, bound_read_only)
+        return fresh
 
     server = uvicorn.Server(
         server_config(
@@ -219,6 +225,16 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return EXIT_PROTOCOL
     sys.stdout.buffer.write(document + b"\n")
     return 0
+
+
+def _refuse_unbound_roots(config: Config, bound: set[Path]) -> None:
+    """Under `--isolated` the repositories were bound read-only once, before the gateway began:
+    a reload that brings another root would leave it writable, so it waits for a restart."""
+    problems = [f"[[plugin]] {plugin_id}: root: {plugin.root} was not bound read-only when the "
+                "isolated gateway started; restart the gateway to add it"
+                for plugin_id, plugin in config.plugins.items() if plugin.root not in bound]  # fmt: skip
+    if problems:
+        raise ConfigError(config.path, problems)
 
 
 def _with_repo(config: Config, repo: Path | None) -> Config:

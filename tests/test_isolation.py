@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -95,3 +96,35 @@ def test_the_gateway_serves_over_its_unix_socket(isolated: tuple[int, Path]) -> 
         assert response.json()["findings"][0]["code"] == "DUPLICATE_TABLE_NAME"
         info = http.get("/plugins/reference-detector").json()
     assert info["sandbox"]["network"] == "empty network namespace"
+
+
+def test_a_reload_cannot_bring_a_root_that_was_not_bound_read_only(tmp_path: Path) -> None:
+    """The read-only binds are made once, at start: a plugin whose root is new waits for a
+    restart instead of running on a writable repository."""
+    config = write_config(tmp_path, [reference_plugin()])
+    uds, log = tmp_path / "gw.sock", tmp_path / "gateway.log"
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app", "serve", "--isolated", "--config", str(config),
+             "--uds", str(uds)],
+            cwd=REPO, stdout=subprocess.DEVNULL, stderr=sink,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while not uds.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.02)
+        unbound = tmp_path / "unbound-repo"
+        unbound.mkdir()
+        write_config(tmp_path, [reference_plugin(),
+                                reference_plugin(id="newcomer", root=str(unbound))])  # fmt: skip
+        proc.send_signal(signal.SIGHUP)
+        while "reload refused" not in log.read_text():
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.02)
+        assert "was not bound read-only when the isolated gateway started" in log.read_text()
+        with uds_client(uds) as http:
+            assert [p["id"] for p in http.get("/plugins").json()] == ["reference-detector"]
+    finally:
+        proc.terminate()
+        assert proc.wait(30) == 0
