@@ -44,10 +44,21 @@ class Stopwatch:
         self.cpu = self._cpu_now() - self._cpu
 
 
-def median(values: list[float]) -> float:
-    return statistics.median(values)
+class Rounds:
+    """Named figures collected round by round, printed as `median (min-max)` over the rounds."""
 
+    def __init__(self) -> None:
+        self.figures: dict[str, list[float]] = {}
 
-def spread(values: list[float]) -> str:
-    """`median (min–max)` of a figure over the rounds."""
-    return f"{median(values):.3f} ({min(values):.3f}–{max(values):.3f})"
+    def add(self, figures: dict[str, float]) -> None:
+        for name, value in figures.items():
+            self.figures.setdefault(name, []).append(value)
+
+    def median(self, name: str) -> float:
+        return statistics.median(self.figures[name])
+
+    def table(self, width: int) -> str:
+        return "\n".join(
+            f"{name:{width}} {statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
+            for name, values in self.figures.items()
+        )

@@ -26,7 +26,7 @@ sys.path[0:1] = [str(REPO), str(REPO / "plugins")]
 from packs import sqlalchemy_models  # noqa: E402
 from packs.scan import Scanner  # noqa: E402
 
-from bench.cpu_clock import Stopwatch, median, spread  # noqa: E402
+from bench.cpu_clock import Rounds, Stopwatch  # noqa: E402
 from gpp.host import PluginSession, Timeouts  # noqa: E402
 
 FILES = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000
@@ -153,36 +153,36 @@ def main() -> None:
         files = generate(root)
         size = sum(p.stat().st_size for p in files)
         sources = [(str(p), p.read_text("utf-8")) for p in files]
-        rows: dict[str, list[float]] = {}
+        rows = Rounds()
         for round_ in range(ROUNDS):  # each round: the baseline next to what it is compared with
             parse = parse_alone(sources)
             cold_in, repeat_in = in_process(root)
             last = round_ == ROUNDS - 1
             changed = root / "app" / "pkg07" / "models_0007.py" if last else None
             session = asyncio.run(through_session(root, changed))
-            for name, value in {
-                "ast.parse alone": parse,
-                "in-process cold discover": cold_in,
-                "in-process repeated discover": repeat_in,
-                "session cold discover": session["cold"],
-                "  of which the plugin process": session["cold_plugin"],
-                "session repeated discover": session["repeat"],
-                "cold throughput / parse, session": parse / session["cold"],
-                "cold throughput / parse, plugin alone": parse / session["cold_plugin"],
-                "cold throughput / parse, in-process": parse / cold_in,
-                "repeated / cold, session": session["repeat"] / session["cold"],
-                "repeated / cold, in-process": repeat_in / cold_in,
-            }.items():
-                rows.setdefault(name, []).append(value)
+            rows.add(
+                {
+                    "ast.parse alone": parse,
+                    "in-process cold discover": cold_in,
+                    "in-process repeated discover": repeat_in,
+                    "session cold discover": session["cold"],
+                    "  of which the plugin process": session["cold_plugin"],
+                    "session repeated discover": session["repeat"],
+                    "cold throughput / parse, session": parse / session["cold"],
+                    "cold throughput / parse, plugin alone": parse / session["cold_plugin"],
+                    "cold throughput / parse, in-process": parse / cold_in,
+                    "repeated / cold, session": session["repeat"] / session["cold"],
+                    "repeated / cold, in-process": repeat_in / cold_in,
+                }
+            )
 
     print(f"repository: {FILES} files, {size / 1e6:.1f} MB, {session['tables']} tables; "
           f"CPU seconds and ratios, median (min-max) of {ROUNDS} rounds")  # fmt: skip
-    for name, values in rows.items():
-        print(f"{name:40} {spread(values)}")
+    print(rows.table(40))
     print(f"{'session after one file changed':40} {session['one_changed']:.3f}  "
           f"correct: {session['correct']}")  # fmt: skip
-    print(f"cold throughput / ast.parse throughput: session {median(rows[COLD_RATIO]):.2f} "
-          f"(target >= 0.5); repeated / cold: session {median(rows[REPEAT_RATIO]):.3f} "
+    print(f"cold throughput / ast.parse throughput: session {rows.median(COLD_RATIO):.2f} "
+          f"(target >= 0.5); repeated / cold: session {rows.median(REPEAT_RATIO):.3f} "
           f"(target <= 0.15)")  # fmt: skip
 
 

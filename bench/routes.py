@@ -27,7 +27,7 @@ from pack_http_routes import PLUGIN_ID, PLUGIN_VERSION, make_scanner  # noqa: E4
 from packs.routes.js_facts import LANGUAGES  # noqa: E402
 from tree_sitter import Parser  # noqa: E402
 
-from bench.cpu_clock import Stopwatch, median, spread  # noqa: E402
+from bench.cpu_clock import Rounds, Stopwatch  # noqa: E402
 from gpp.host import PluginSession, Timeouts  # noqa: E402
 
 FILES = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000
@@ -202,7 +202,7 @@ async def through_session(root: Path, changed: Path | None) -> dict[str, float]:
 
 
 def main() -> None:
-    rows: dict[str, list[float]] = {}
+    rows = Rounds()
     with tempfile.TemporaryDirectory(prefix="gpp-bench-routes-") as tmp:
         root = Path(tmp)
         files = generate(root)
@@ -216,31 +216,31 @@ def main() -> None:
             last = round_ == ROUNDS - 1
             changed = next(p for p in files if p.name == "r0007.py") if last else None
             session = asyncio.run(through_session(root, changed))
-            for name, value in {
-                "parse alone (ast + tree-sitter)": parse,
-                "in-process cold discover": cold,
-                "in-process repeated discover": repeat,
-                "the Python files alone: ast.parse": python_parse,
-                "  their in-process cold discover": python_cold,
-                "session cold discover, plugin CPU": session["cold"],
-                "session repeated discover, plugin CPU": session["repeat"],
-                "cold throughput / parse, in-process": parse / cold,
-                "  the Python files alone": python_parse / python_cold,
-                "cold throughput / parse, session": parse / session["cold"],
-                "repeated / cold, in-process": repeat / cold,
-                "repeated / cold, session": session["repeat"] / session["cold"],
-            }.items():
-                rows.setdefault(name, []).append(value)
+            rows.add(
+                {
+                    "parse alone (ast + tree-sitter)": parse,
+                    "in-process cold discover": cold,
+                    "in-process repeated discover": repeat,
+                    "the Python files alone: ast.parse": python_parse,
+                    "  their in-process cold discover": python_cold,
+                    "session cold discover, plugin CPU": session["cold"],
+                    "session repeated discover, plugin CPU": session["repeat"],
+                    "cold throughput / parse, in-process": parse / cold,
+                    "  the Python files alone": python_parse / python_cold,
+                    "cold throughput / parse, session": parse / session["cold"],
+                    "repeated / cold, in-process": repeat / cold,
+                    "repeated / cold, session": session["repeat"] / session["cold"],
+                }
+            )
     print(f"pack-http-routes on {len(files)} generated files, {routes} routes; CPU seconds and "
           f"ratios, median (min-max) of {ROUNDS} rounds")  # fmt: skip
-    for name, values in rows.items():
-        print(f"{name:44} {spread(values)}")
+    print(rows.table(44))
     print(f"{'session after one file changed':44} {session['one changed']:.3f}  the changed "
           f"file's routes follow: {'yes' if session['change seen'] else 'NO'}; same routes as "
           f"in process: {'yes' if session['routes'] == routes else 'NO'}")  # fmt: skip
-    print(f"cold throughput / parse alone: in-process {median(rows[COLD_RATIO]):.2f}, session "
-          f"{median(rows[SESSION_COLD_RATIO]):.2f} (target >= 0.5); repeated / cold: session "
-          f"{median(rows[REPEAT_RATIO]):.3f} (target <= 0.15)")  # fmt: skip
+    print(f"cold throughput / parse alone: in-process {rows.median(COLD_RATIO):.2f}, session "
+          f"{rows.median(SESSION_COLD_RATIO):.2f} (target >= 0.5); repeated / cold: session "
+          f"{rows.median(REPEAT_RATIO):.3f} (target <= 0.15)")  # fmt: skip
 
 
 COLD_RATIO = "cold throughput / parse, in-process"
