@@ -110,8 +110,8 @@ def _describe_sqlmodel(node: ast.ClassDef) -> ModelBody:
 
 
 def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
-    # Runs for every class of every file: plain isinstance checks, where `match` class
-    # patterns with sub-patterns cost about twice as much.
+    # Runs for every class of every file, so plain isinstance checks: the `match` class
+    # patterns with sub-patterns it replaced were this function's largest cost in a profile.
     tablename: TableName | None = None
     abstract = explicit_table = primary_key = False
     columns: list[str] = []
