@@ -2,8 +2,10 @@
 a repeated discover of the unchanged repository, and one after a single file changed.
 
 Figures through the real host session (GPP/3 frames, canonical JSON, one pinned plugin process;
-CPU of plugin and host), and the in-process scanner for the breakdown. Prints figures and
-ratios; asserts nothing.
+CPU of plugin and host), and the in-process scanner for the breakdown. Measured in rounds
+(`bench/cpu_clock.py`): each round parses alone, then discovers in process and through a fresh
+session, so a ratio compares neighbours in time; medians over the rounds are printed with their
+range. Usage: `bench/packs.py [FILES [ROUNDS]]`. Prints figures and ratios; asserts nothing.
 Targets (issue 11): cold ≥ 0.5 of ast.parse's throughput; repeat ≤ 0.15 of cold.
 """
 
@@ -14,7 +16,6 @@ import asyncio
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +26,11 @@ sys.path[0:1] = [str(REPO), str(REPO / "plugins")]
 from packs import sqlalchemy_models  # noqa: E402
 from packs.scan import Scanner  # noqa: E402
 
+from bench.cpu_clock import Rounds, Stopwatch  # noqa: E402
 from gpp.host import PluginSession, Timeouts  # noqa: E402
 
 FILES = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000
+ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 PACKAGES = 50
 MODEL = '''"""Generated model module {n}."""
 
@@ -94,60 +97,52 @@ def generate(root: Path) -> list[Path]:
     return files
 
 
-class Stopwatch:
-    """Wall seconds and CPU seconds of the given processes (via /proc/PID/stat) over a block.
-
-    On a machine shared with other work the wall clock says more about the neighbours than
-    about the code, so the ratios below are taken on CPU time.
-    """
-
-    TICK = os.sysconf("SC_CLK_TCK")
-
-    def __init__(self, *pids: int) -> None:
-        self.pids = pids or (os.getpid(),)
-        self.wall = self.cpu = 0.0
-
-    def _cpu_now(self) -> float:
-        total = 0
-        for pid in self.pids:
-            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-        return total / self.TICK
-
-    def __enter__(self) -> Stopwatch:
-        self._wall, self._cpu = time.perf_counter(), self._cpu_now()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.wall = time.perf_counter() - self._wall
-        self.cpu = self._cpu_now() - self._cpu
-
-
-def parse_alone(sources: list[tuple[str, str]]) -> Stopwatch:
+def parse_alone(sources: list[tuple[str, str]]) -> float:
     with Stopwatch() as watch:
         for name, text in sources:
             ast.parse(text, filename=name)
-    return watch
+    return watch.cpu
 
 
-async def through_session(root: Path, changed: Path) -> dict[str, Any]:
+def in_process(root: Path) -> tuple[float, float]:
+    """CPU seconds of a fresh scanner's cold discover and of its repeat."""
+    old = Path.cwd()
+    os.chdir(root)
+    try:
+        scanner = Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
+                          language="Python")  # fmt: skip
+        with Stopwatch() as cold:
+            scanner.discover(["."])
+        with Stopwatch() as repeat:
+            scanner.discover(["."])
+    finally:
+        os.chdir(old)
+    return cold.cpu, repeat.cpu
+
+
+async def through_session(root: Path, changed: Path | None) -> dict[str, Any]:
+    """Cold and repeated discover through a fresh pinned session (CPU of plugin and host: the
+    host's share, frames and digests, counts too); with `changed`, one more after editing it."""
     command = [sys.executable, str(REPO / "plugins" / "pack_sqlalchemy.py")]
     timeouts = Timeouts(handshake_ms=30_000, request_ms=600_000, shutdown_ms=10_000)
     figures: dict[str, Any] = {}
     session = PluginSession(command, "pack-sqlalchemy", "1.0.0", cwd=str(root), timeouts=timeouts)
     async with session:
         assert session.pid is not None
-        pids = (os.getpid(), session.pid)  # the host's share (frames, digests) counts too
-        with Stopwatch(session.pid) as figures["cold_plugin"], Stopwatch(*pids) as figures["cold"]:
-            cold = await session.discover(["."])
-        with Stopwatch(*pids) as figures["repeat"]:
+        pids = (os.getpid(), session.pid)
+        with Stopwatch(session.pid) as plugin, Stopwatch(*pids) as cold:
+            document = await session.discover(["."])
+        with Stopwatch(*pids) as repeat:
             await session.discover(["."])
-        changed.write_text(changed.read_text().replace('"account_7"', '"account_seven"'))
-        with Stopwatch(*pids) as figures["one_changed"]:
-            after = await session.discover(["."])
-    names = {r["name"] for r in after["resources"]}
-    figures["tables"] = len(cold["resources"])
-    figures["correct"] = "account_seven" in names and "account_7" not in names
+        figures.update(cold=cold.cpu, cold_plugin=plugin.cpu, repeat=repeat.cpu)
+        figures["tables"] = len(document["resources"])
+        if changed is not None:
+            changed.write_text(changed.read_text().replace('"account_7"', '"account_seven"'))
+            with Stopwatch(*pids) as after_change:
+                after = await session.discover(["."])
+            names = {r["name"] for r in after["resources"]}
+            figures["one_changed"] = after_change.cpu
+            figures["correct"] = "account_seven" in names and "account_7" not in names
     return figures
 
 
@@ -158,43 +153,41 @@ def main() -> None:
         files = generate(root)
         size = sum(p.stat().st_size for p in files)
         sources = [(str(p), p.read_text("utf-8")) for p in files]
-        parse = min((parse_alone(sources) for _ in range(3)), key=lambda w: w.cpu)
+        rows = Rounds()
+        for round_ in range(ROUNDS):  # each round: the baseline next to what it is compared with
+            parse = parse_alone(sources)
+            cold_in, repeat_in = in_process(root)
+            last = round_ == ROUNDS - 1
+            changed = root / "app" / "pkg07" / "models_0007.py" if last else None
+            session = asyncio.run(through_session(root, changed))
+            rows.add(
+                {
+                    "ast.parse alone": parse,
+                    "in-process cold discover": cold_in,
+                    "in-process repeated discover": repeat_in,
+                    "session cold discover": session["cold"],
+                    "  of which the plugin process": session["cold_plugin"],
+                    "session repeated discover": session["repeat"],
+                    "cold throughput / parse, session": parse / session["cold"],
+                    "cold throughput / parse, plugin alone": parse / session["cold_plugin"],
+                    "cold throughput / parse, in-process": parse / cold_in,
+                    "repeated / cold, session": session["repeat"] / session["cold"],
+                    "repeated / cold, in-process": repeat_in / cold_in,
+                }
+            )
 
-        old = Path.cwd()
-        os.chdir(root)
-        try:
-            colds = []
-            for _ in range(3):  # the best of three fresh scanners: the least disturbed run
-                scanner = Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
-                                  language="Python")  # fmt: skip
-                with Stopwatch() as cold_in:
-                    scanner.discover(["."])
-                colds.append(cold_in)
-            cold_in = min(colds, key=lambda w: w.cpu)
-            with Stopwatch() as repeat_in:
-                scanner.discover(["."])
-        finally:
-            os.chdir(old)
-        session = asyncio.run(through_session(root, root / "app" / "pkg07" / "models_0007.py"))
+    print(f"repository: {FILES} files, {size / 1e6:.1f} MB, {session['tables']} tables; "
+          f"CPU seconds and ratios, median (min-max) of {ROUNDS} rounds")  # fmt: skip
+    print(rows.table(40))
+    print(f"{'session after one file changed':40} {session['one_changed']:.3f}  "
+          f"correct: {session['correct']}")  # fmt: skip
+    print(f"cold throughput / ast.parse throughput: session {rows.median(COLD_RATIO):.2f} "
+          f"(target >= 0.5); repeated / cold: session {rows.median(REPEAT_RATIO):.3f} "
+          f"(target <= 0.15)")  # fmt: skip
 
-    def row(label: str, watch: Stopwatch) -> str:
-        return f"{label:32} {watch.cpu:7.2f} s CPU  {watch.wall:7.2f} s wall  ({FILES / watch.cpu:,.0f} files per CPU s)"
 
-    cold, repeat, changed = session["cold"], session["repeat"], session["one_changed"]
-    print(f"repository: {FILES} files, {size / 1e6:.1f} MB, {session['tables']} tables")
-    print(row("ast.parse alone", parse))
-    print(row("in-process cold discover", cold_in))
-    print(row("in-process repeated discover", repeat_in))
-    print(row("session cold discover", cold))
-    print(row("  of which the plugin process", session["cold_plugin"]))
-    print(row("session repeated discover", repeat))
-    print(row("session after one file changed", changed) + f"  correct: {session['correct']}")
-    print(f"cold throughput / ast.parse throughput (CPU): session {parse.cpu / cold.cpu:.2f} "
-          f"(plugin alone {parse.cpu / session['cold_plugin'].cpu:.2f}), "
-          f"in-process {parse.cpu / cold_in.cpu:.2f}  (target >= 0.5)")  # fmt: skip
-    print(f"repeated / cold (CPU): session {repeat.cpu / cold.cpu:.3f}, "
-          f"in-process {repeat_in.cpu / cold_in.cpu:.3f}  (target <= 0.15)")  # fmt: skip
-
+COLD_RATIO = "cold throughput / parse, session"
+REPEAT_RATIO = "repeated / cold, session"
 
 if __name__ == "__main__":
     main()

@@ -4,7 +4,10 @@ against parsing alone (`ast.parse` for the Python files, tree-sitter for the oth
 discover of the unchanged repository, and one after a single file changed.
 
 Figures through the real host session (one pinned plugin process, GPP/3 frames) and the
-in-process scanner. Prints figures and ratios; asserts nothing.
+in-process scanner, measured in rounds (`bench/cpu_clock.py`): each round parses alone, then
+discovers in process and through a fresh session, so a ratio compares neighbours in time;
+medians over the rounds are printed with their range. Usage: `bench/routes.py [FILES [ROUNDS]]`.
+Prints figures and ratios; asserts nothing.
 Targets (issue 11): cold ≥ 0.5 of parsing alone; repeat ≤ 0.15 of cold.
 """
 
@@ -15,9 +18,7 @@ import asyncio
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "plugins")]
@@ -26,9 +27,11 @@ from pack_http_routes import PLUGIN_ID, PLUGIN_VERSION, make_scanner  # noqa: E4
 from packs.routes.js_facts import LANGUAGES  # noqa: E402
 from tree_sitter import Parser  # noqa: E402
 
+from bench.cpu_clock import Rounds, Stopwatch  # noqa: E402
 from gpp.host import PluginSession, Timeouts  # noqa: E402
 
-FILES = 5_000
+FILES = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000
+ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 PACKAGES = 50
 PY_ROUTER = '''"""Generated router {n}."""
 
@@ -143,37 +146,37 @@ def generate(root: Path) -> list[Path]:
     return files
 
 
-def timed(fn: Any) -> tuple[float, Any]:
-    """CPU seconds of this process: on a shared, loaded machine wall time says little."""
-    start = time.process_time()
-    result = fn()
-    return time.process_time() - start, result
-
-
-def parse_alone(files: list[Path]) -> float:
-    """Parsing only, the floor any reader of these files pays: ast for Python, tree-sitter for
-    JavaScript/TypeScript (the parsers made once, as the plugin makes them)."""
-    sources = [(p, p.read_bytes()) for p in files]
+def parse_alone(sources: list[tuple[Path, bytes]]) -> float:
+    """CPU seconds of parsing only, the floor any reader of these files pays: ast for Python,
+    tree-sitter for JavaScript/TypeScript (the parsers made once, as the plugin makes them)."""
     parsers = {name: Parser(language) for name, language in LANGUAGES.items()}
-
-    def parse() -> None:
+    with Stopwatch() as watch:
         for path, data in sources:
             if path.suffix == ".py":
                 ast.parse(data, filename=str(path))
             else:
                 parsers["typescript" if path.suffix == ".ts" else "javascript"].parse(data)
-
-    seconds, _ = timed(parse)
-    return seconds
+    return watch.cpu
 
 
-def plugin_cpu(pid: int) -> float:
-    """CPU seconds (user + system) the plugin process has used, from /proc/PID/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def in_process(root: Path, paths: list[str]) -> tuple[float, float, int]:
+    """CPU seconds of a fresh scanner's cold discover of `paths` and of its repeat; routes."""
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        scanner = make_scanner()
+        with Stopwatch() as cold:
+            document = scanner.discover(paths)
+        with Stopwatch() as repeat:
+            scanner.discover(paths)
+    finally:
+        os.chdir(old)
+    return cold.cpu, repeat.cpu, len(document["resources"])
 
 
-async def through_session(root: Path, changed: Path) -> tuple[dict[str, float], int]:
+async def through_session(root: Path, changed: Path | None) -> dict[str, float]:
+    """Cold and repeated discover through a fresh pinned session (plugin CPU); with `changed`,
+    one more after editing it, and whether the edit shows."""
     command = [sys.executable, str(REPO / "plugins" / "pack_http_routes.py")]
     timeouts = Timeouts(handshake_ms=30_000, request_ms=300_000, shutdown_ms=10_000)
     figures: dict[str, float] = {}
@@ -181,69 +184,68 @@ async def through_session(root: Path, changed: Path) -> tuple[dict[str, float], 
         command, PLUGIN_ID, PLUGIN_VERSION, cwd=str(root), timeouts=timeouts
     ) as session:
         assert session.pid is not None
-
-        async def discover(name: str) -> dict[str, Any]:
-            start, cpu = time.perf_counter(), plugin_cpu(session.pid or 0)
-            result = await session.discover(["."])
-            figures[name] = time.perf_counter() - start
-            figures[f"{name} cpu"] = plugin_cpu(session.pid or 0) - cpu
-            return result
-
-        cold = await discover("cold")
-        await discover("repeat")
-        changed.write_text(changed.read_text().replace('prefix="/res7"', 'prefix="/seven"'))
-        after = await discover("one changed")
-    names = {r["name"] for r in after["resources"]}
-    correct = "GET /api/p07/seven/" in names and "GET /api/p07/res7/" not in names
-    figures["change seen"] = float(correct)
-    return figures, len(cold["resources"])
-
-
-def _both(figures: dict[str, float], name: str) -> str:
-    return f"{figures[name]:.2f} ({figures[name + ' cpu']:.2f}) s"
+        with Stopwatch(session.pid) as cold:
+            document = await session.discover(["."])
+        with Stopwatch(session.pid) as repeat:
+            await session.discover(["."])
+        figures.update(cold=cold.cpu, repeat=repeat.cpu, routes=len(document["resources"]))
+        if changed is not None:
+            changed.write_text(changed.read_text().replace('prefix="/res7"', 'prefix="/seven"'))
+            with Stopwatch(session.pid) as after_change:
+                after = await session.discover(["."])
+            names = {r["name"] for r in after["resources"]}
+            figures["one changed"] = after_change.cpu
+            figures["change seen"] = float(
+                "GET /api/p07/seven/" in names and "GET /api/p07/res7/" not in names
+            )
+    return figures
 
 
 def main() -> None:
+    rows = Rounds()
     with tempfile.TemporaryDirectory(prefix="gpp-bench-routes-") as tmp:
         root = Path(tmp)
         files = generate(root)
-        parse = parse_alone(files)
-        old = os.getcwd()
-        os.chdir(root)
-        try:
-            scanner = make_scanner()
-            cold, document = timed(lambda: scanner.discover(["."]))
-            repeat, _ = timed(lambda: scanner.discover(["."]))
-            python_files = [p for p in files if p.suffix == ".py"]
-            python_parse = parse_alone(python_files)
-            python_cold, _ = timed(lambda: make_scanner().discover(["api"]))
-        finally:
-            os.chdir(old)
-        changed = next(p for p in files if p.name == "r0007.py")
-        figures, routes = asyncio.run(through_session(root, changed))
-    rows = [
-        (f"pack-http-routes on {len(files)} generated files", f"{routes} routes"),
-        ("in process, CPU seconds: parse alone (ast + tree-sitter)", f"{parse:.3f} s"),
-        ("  cold discover", f"{cold:.3f} s"),
-        ("  repeated discover", f"{repeat:.3f} s"),
-        ("  cold throughput / parse alone (target >= 0.5)", f"{parse / cold:.2f}"),
-        ("  repeat / cold (target <= 0.15)", f"{repeat / cold:.2f}"),
-        (f"  the {len(python_files)} Python files alone: ast.parse", f"{python_parse:.3f} s"),
-        ("  cold discover of them", f"{python_cold:.3f} s"),
-        (
-            "  cold throughput / ast.parse alone (target >= 0.5)",
-            f"{python_parse / python_cold:.2f}",
-        ),
-        ("through a GPP/3 session, wall (plugin CPU) seconds: cold", _both(figures, "cold")),
-        ("  repeated discover", _both(figures, "repeat")),
-        ("  discover after one file changed", _both(figures, "one changed")),
-        ("  repeat / cold, plugin CPU", f"{figures['repeat cpu'] / figures['cold cpu']:.2f}"),
-        ("  the changed file's routes follow", "yes" if figures["change seen"] else "NO"),
-        ("  same routes as in process", "yes" if len(document["resources"]) == routes else "NO"),
-    ]
-    for label, value in rows:
-        print(f"{label:58} {value:>12}")
+        sources = [(p, p.read_bytes()) for p in files]
+        python_sources = [(p, data) for p, data in sources if p.suffix == ".py"]
+        for round_ in range(ROUNDS):  # each round: the baseline next to what it is compared with
+            parse = parse_alone(sources)
+            cold, repeat, routes = in_process(root, ["."])
+            python_parse = parse_alone(python_sources)
+            python_cold, _, _ = in_process(root, ["api"])
+            last = round_ == ROUNDS - 1
+            changed = next(p for p in files if p.name == "r0007.py") if last else None
+            session = asyncio.run(through_session(root, changed))
+            rows.add(
+                {
+                    "parse alone (ast + tree-sitter)": parse,
+                    "in-process cold discover": cold,
+                    "in-process repeated discover": repeat,
+                    "the Python files alone: ast.parse": python_parse,
+                    "  their in-process cold discover": python_cold,
+                    "session cold discover, plugin CPU": session["cold"],
+                    "session repeated discover, plugin CPU": session["repeat"],
+                    "cold throughput / parse, in-process": parse / cold,
+                    "  the Python files alone": python_parse / python_cold,
+                    "cold throughput / parse, session": parse / session["cold"],
+                    "repeated / cold, in-process": repeat / cold,
+                    "repeated / cold, session": session["repeat"] / session["cold"],
+                }
+            )
+    print(f"pack-http-routes on {len(files)} generated files, {routes} routes; CPU seconds and "
+          f"ratios, median (min-max) of {ROUNDS} rounds")  # fmt: skip
+    print(rows.table(44))
+    print(f"{'session after one file changed':44} {session['one changed']:.3f}  the changed "
+          f"file's routes follow: {'yes' if session['change seen'] else 'NO'}; same routes as "
+          f"in process: {'yes' if session['routes'] == routes else 'NO'}")  # fmt: skip
+    print(f"cold throughput / parse alone: in-process {rows.median(COLD_RATIO):.2f}, session "
+          f"{rows.median(SESSION_COLD_RATIO):.2f} (target >= 0.5); repeated / cold: session "
+          f"{rows.median(REPEAT_RATIO):.3f} (target <= 0.15)")  # fmt: skip
 
+
+COLD_RATIO = "cold throughput / parse, in-process"
+SESSION_COLD_RATIO = "cold throughput / parse, session"
+REPEAT_RATIO = "repeated / cold, session"
 
 if __name__ == "__main__":
     main()

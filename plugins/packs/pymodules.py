@@ -113,8 +113,20 @@ def module_facts(
     )
     imports: dict[str, str] = {}
     bindings: dict[str, CallBinding | AliasBinding] = {}
-    for node in _top_level(tree.body):
-        if isinstance(node, ast.Import):
+    classes: list[ClassFacts[B]] = []
+    for node in _top_level(tree.body):  # one pass: this runs for every file of the repository
+        if isinstance(node, ast.ClassDef):
+            classes.append(
+                ClassFacts(
+                    name=node.name,
+                    line=node.lineno,
+                    bases=tuple(b for b in (dotted(base) for base in node.bases) if b),
+                    keywords=tuple((kw.arg, literal(kw.value)) for kw in node.keywords if kw.arg),
+                    decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
+                    body=describe(node),
+                )
+            )
+        elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
                     imports[alias.asname] = alias.name
@@ -133,18 +145,6 @@ def module_facts(
             binding = _binding(node.value)
             if binding is not None:
                 bindings.update((t.id, binding) for t in targets if isinstance(t, ast.Name))
-    classes = [
-        ClassFacts(
-            name=node.name,
-            line=node.lineno,
-            bases=tuple(b for b in (dotted(base) for base in node.bases) if b),
-            keywords=tuple((kw.arg, literal(kw.value)) for kw in node.keywords if kw.arg),
-            decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
-            body=describe(node),
-        )
-        for node in _top_level(tree.body)
-        if isinstance(node, ast.ClassDef)
-    ]
     return ModuleFacts(
         path, module, imports, bindings, tuple(classes), {c.name: c for c in classes}
     )
