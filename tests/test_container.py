@@ -197,6 +197,32 @@ def test_gateway_answers_health_and_a_discover(gateway: ComposeProject) -> None:
     assert document["findings"][0]["code"] == "DUPLICATE_TABLE_NAME"
 
 
+EVERY_PLUGIN = """
+import json, sys, tomllib, urllib.request
+registry = tomllib.load(open("/etc/gpp/registry.toml", "rb"))
+answers = {}
+for plugin in registry["plugin"]:
+    if plugin.get("protocol", "gpp/3") != "gpp/3":
+        continue
+    request = urllib.request.Request(f"http://127.0.0.1:8787/plugins/{plugin['id']}/discover",
+        data=b'{"paths": ["."]}', headers={"Content-Type": "application/json"})
+    try:
+        answer = urllib.request.urlopen(request, timeout=60)
+        answers[plugin["id"]] = [answer.status, sorted(json.load(answer))]
+    except urllib.error.HTTPError as error:
+        answers[plugin["id"]] = [error.code, error.read().decode()]
+print(json.dumps(answers))
+"""
+
+
+def test_every_baked_plugin_starts_and_answers_in_the_image(gateway: ComposeProject) -> None:
+    """Each GPP/3 plugin of the baked registry finds its files and dependencies in the image."""
+    answers = json.loads(gateway.exec("python", "-c", EVERY_PLUGIN).stdout)
+    assert {"pack-sqlalchemy", "pack-django", "pack-http-routes"} <= set(answers)
+    document = ["classificationSignals", "findings", "requestId", "resources", "unresolved"]
+    assert answers == {plugin: [200, document] for plugin in answers}
+
+
 def test_gateway_namespace_holds_only_loopback(gateway: ComposeProject) -> None:
     """Read from inside the namespace; nothing is sent anywhere to prove it."""
     devices = gateway.exec("cat", "/proc/net/dev").stdout.splitlines()[2:]
