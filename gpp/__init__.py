@@ -1,6 +1,6 @@
 """GPP/3, the Gateforge Plugin Protocol: canonical JSON, wire format, state machines, host, SDK.
 
-The modules the plugin SDK uses (`canonical`, `codes`, `schema`, `messages`, `wire`,
+The modules the plugin SDK uses (`canonical_json`, `codes`, `schema`, `messages`, `wire`,
 `connection`, `sdk`, `file_memo`, `repo_files`, `jsonrpc`) import nothing outside the standard
 library.
 """
