@@ -26,7 +26,6 @@ _DIGEST = re.compile(r"[0-9a-f]{64}")
 class LineTooLong(Exception):
     def __init__(self, size: int, cap: int, head: bytes) -> None:
         super().__init__(f"line of {size}+ bytes exceeds {cap}")
-        self.size = size
         self.cap = cap
         self.head = head
 
