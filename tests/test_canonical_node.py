@@ -18,10 +18,10 @@ from conftest import REPO
 from gpp.canonical_json import canonical
 
 NODE_CANONICALIZE = """
-import { canonicalize } from "./plugins/sdk/node/index.js";
+import { canonicalize, parseStrict } from "./plugins/sdk/node/canonical.js";
 import { createInterface } from "node:readline";
 for await (const line of createInterface({ input: process.stdin })) {
-  process.stdout.write(canonicalize(JSON.parse(line)) + "\\n");
+  process.stdout.write(canonicalize(parseStrict(Buffer.from(line))) + "\\n");
 }
 """
 ALPHABET = ["a", "Z", "é", "\\", '"', "\x00", "\x1f", "\x7f", "\u2028", "\ue000", "\uffff",

@@ -41,13 +41,16 @@ export class IntegralFloat {
 
 function encode(value, depth) {
   if (value === null) return "null";
-  if (value instanceof IntegralFloat) return encode(value.value, depth);
+  if (value instanceof IntegralFloat) return number(value.value);
   switch (typeof value) {
     case "boolean":
       return value ? "true" : "false";
     case "number":
-      if (!Number.isFinite(value)) throw new JSONRejected(`${value} is not an I-JSON number`);
-      return JSON.stringify(value); // ECMAScript Number::toString, -0 as "0": what JCS specifies
+      // A plain integral number is an integer (as in Python): past ±(2^53−1) it has lost digits.
+      if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+        throw new JSONRejected(`integer ${value} is outside ±(2**53-1)`);
+      }
+      return number(value);
     case "string":
       if (!value.isWellFormed()) throw new JSONRejected("string holds a lone surrogate");
       return JSON.stringify(value);
@@ -62,6 +65,11 @@ function encode(value, depth) {
     default:
       throw new JSONRejected(`${typeof value} is not a JSON value`);
   }
+}
+
+function number(value) {
+  if (!Number.isFinite(value)) throw new JSONRejected(`${value} is not an I-JSON number`);
+  return JSON.stringify(value); // ECMAScript Number::toString, -0 as "0": what JCS specifies
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
