@@ -98,7 +98,7 @@ class StrictParser {
     this.pos = 0;
   }
 
-  fail(what) {
+  throwRejected(what) {
     throw new JSONRejected(`${what} at column ${this.pos + 1}`);
   }
 
@@ -106,7 +106,7 @@ class StrictParser {
     this.skip();
     const value = this.value(1);
     this.skip();
-    if (this.pos !== this.text.length) this.fail("Extra data");
+    if (this.pos !== this.text.length) this.throwRejected("Extra data");
     return value;
   }
 
@@ -135,14 +135,14 @@ class StrictParser {
   }
 
   literal(word, value) {
-    if (!this.text.startsWith(word, this.pos)) this.fail("Expecting value");
+    if (!this.text.startsWith(word, this.pos)) this.throwRejected("Expecting value");
     this.pos += word.length;
     return value;
   }
 
   number() {
     const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(this.pos, this.pos + 400));
-    if (!match) this.fail("Expecting value");
+    if (!match) this.throwRejected("Expecting value");
     this.pos += match[0].length;
     const value = Number(match[0]);
     if (!Number.isFinite(value)) throw new JSONRejected(`number ${match[0]} overflows a double`);
@@ -154,24 +154,24 @@ class StrictParser {
     let out = "";
     for (;;) {
       const c = this.text[this.pos];
-      if (c === undefined) this.fail("Unterminated string starting");
+      if (c === undefined) this.throwRejected("Unterminated string starting");
       if (c === '"') {
         this.pos++;
         break;
       }
-      if (c < " ") this.fail("Invalid control character");
+      if (c < " ") this.throwRejected("Invalid control character");
       if (c === "\\") {
         const e = this.text[this.pos + 1];
         if (e === "u") {
           const hex = this.text.slice(this.pos + 2, this.pos + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("Invalid \\uXXXX escape");
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.throwRejected("Invalid \\uXXXX escape");
           out += String.fromCharCode(parseInt(hex, 16));
           this.pos += 6;
         } else if (e in ESCAPES) {
           out += ESCAPES[e];
           this.pos += 2;
         } else {
-          this.fail("Invalid \\escape");
+          this.throwRejected("Invalid \\escape");
         }
       } else {
         out += c;
@@ -196,7 +196,7 @@ class StrictParser {
       this.skip();
       const c = this.text[this.pos++];
       if (c === "]") return out;
-      if (c !== ",") this.fail("Expecting ',' delimiter");
+      if (c !== ",") this.throwRejected("Expecting ',' delimiter");
     }
   }
 
@@ -210,11 +210,11 @@ class StrictParser {
     }
     for (;;) {
       this.skip();
-      if (this.text[this.pos] !== '"') this.fail("Expecting property name enclosed in double quotes");
+      if (this.text[this.pos] !== '"') this.throwRejected("Expecting property name enclosed in double quotes");
       const key = this.string();
       if (Object.hasOwn(out, key)) throw new JSONRejected(`duplicate key ${JSON.stringify(key)}`);
       this.skip();
-      if (this.text[this.pos++] !== ":") this.fail("Expecting ':' delimiter");
+      if (this.text[this.pos++] !== ":") this.throwRejected("Expecting ':' delimiter");
       this.skip();
       Object.defineProperty(out, key, {
         value: this.value(depth + 1), enumerable: true, writable: true, configurable: true,
@@ -222,7 +222,7 @@ class StrictParser {
       this.skip();
       const c = this.text[this.pos++];
       if (c === "}") return out;
-      if (c !== ",") this.fail("Expecting ',' delimiter");
+      if (c !== ",") this.throwRejected("Expecting ',' delimiter");
     }
   }
 }

@@ -99,12 +99,12 @@ export class PluginConnection {
     const end = buffer.indexOf(0x0a);
     if (end < 0 || end > this.maxLineBytes) {
       if (end > this.maxLineBytes || buffer.length > this.maxLineBytes) {
-        throw this.fail(new ProtocolError("E_FRAME_JSON", "line exceeds max_line_bytes", {
+        throw this.closedWith(new ProtocolError("E_FRAME_JSON", "line exceeds max_line_bytes", {
           frame, expected: `at most ${this.maxLineBytes} bytes`, got: `more than ${this.maxLineBytes} bytes`,
         }));
       }
       if (this.eof && this.awaitingPeer()) {
-        throw this.fail(new ProtocolError("E_EOF", buffer.length ? "output ended mid-frame" : `output ended before the expected frame (${this.phase})`, {
+        throw this.closedWith(new ProtocolError("E_EOF", buffer.length ? "output ended mid-frame" : `output ended before the expected frame (${this.phase})`, {
           frame, expected: "a complete frame", got: "EOF", offendingFrame: buffer.length ? buffer.toString() : null,
         }));
       }
@@ -116,23 +116,23 @@ export class PluginConnection {
     try {
       return this.verify(line, frame);
     } catch (error) {
-      throw this.fail(error);
+      throw this.closedWith(error);
     }
   }
 
   verify(line, frame) {
     const offendingFrame = line.toString();
-    const fail = (code, problem, fields = {}) => new ProtocolError(code, problem, { frame, offendingFrame, ...fields });
-    if (!line.length) throw fail("E_FRAME_JSON", "empty line", { expected: "a JSON object", got: "nothing" });
+    const rejection = (code, problem, fields = {}) => new ProtocolError(code, problem, { frame, offendingFrame, ...fields });
+    if (!line.length) throw rejection("E_FRAME_JSON", "empty line", { expected: "a JSON object", got: "nothing" });
     let value;
     try {
       value = parseStrict(line);
     } catch (e) {
-      if (e instanceof JSONRejected) throw fail("E_FRAME_JSON", `invalid JSON: ${e.reason}`);
+      if (e instanceof JSONRejected) throw rejection("E_FRAME_JSON", `invalid JSON: ${e.reason}`);
       throw e;
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw fail("E_FRAME_JSON", "not a JSON object", { expected: "object", got: describe(value).split(" ")[0] });
+      throw rejection("E_FRAME_JSON", "not a JSON object", { expected: "object", got: describe(value).split(" ")[0] });
     }
     const messageType = typeof value.type === "string" ? value.type : null;
     if (Object.hasOwn(value, "protocolVersion") && value.protocolVersion !== PROTOCOL_VERSION) {
@@ -140,53 +140,53 @@ export class PluginConnection {
       const speaks = Number.isInteger(value.protocolVersion)
         ? `speaks GPP/${value.protocolVersion}`
         : `is ${describe(value.protocolVersion)}, not an integer,`;
-      throw fail("E_PROTOCOL_VERSION", `${speaks} but this plugin speaks GPP/${PROTOCOL_VERSION}`, {
+      throw rejection("E_PROTOCOL_VERSION", `${speaks} but this plugin speaks GPP/${PROTOCOL_VERSION}`, {
         messageType, field: "protocolVersion", expected: "3", got: describe(value.protocolVersion),
       });
     }
     for (const key of Object.keys(ENVELOPE)) {
-      if (!Object.hasOwn(value, key)) throw fail("E_SCHEMA", "missing", { messageType, field: key, expected: ENVELOPE[key] });
+      if (!Object.hasOwn(value, key)) throw rejection("E_SCHEMA", "missing", { messageType, field: key, expected: ENVELOPE[key] });
     }
     for (const key of Object.keys(value)) {
       if (!Object.hasOwn(ENVELOPE, key)) {
-        throw fail("E_SCHEMA", "is not allowed", { messageType, field: key, expected: "no such field", got: describe(value[key]) });
+        throw rejection("E_SCHEMA", "is not allowed", { messageType, field: key, expected: "no such field", got: describe(value[key]) });
       }
     }
     for (const [key, pinned] of [["pluginId", this.pluginId], ["pluginVersion", this.pluginVersion]]) {
       if (value[key] !== pinned) {
-        throw fail("E_UNKNOWN_PLUGIN", "does not match the pinned plugin", {
+        throw rejection("E_UNKNOWN_PLUGIN", "does not match the pinned plugin", {
           messageType, field: key, expected: `'${pinned}'`, got: describe(value[key]),
         });
       }
     }
     if (!Object.hasOwn(CATALOG, messageType ?? "")) {
-      throw fail("E_UNKNOWN_TYPE", "is not a GPP/3 message type", {
+      throw rejection("E_UNKNOWN_TYPE", "is not a GPP/3 message type", {
         field: "type", expected: `one of ${Object.keys(CATALOG).join(" ")}`, got: describe(value.type),
       });
     }
     if (value.seq !== frame) {
       const problem = !Number.isInteger(value.seq) ? "has the wrong type" : value.seq < frame ? "repeats an earlier frame" : "skips ahead";
-      throw fail("E_SCHEMA", problem, { messageType, field: "seq", expected: String(frame), got: describe(value.seq) });
+      throw rejection("E_SCHEMA", problem, { messageType, field: "seq", expected: String(frame), got: describe(value.seq) });
     }
     if (typeof value.digest !== "string" || !/^[0-9a-f]{64}$/.test(value.digest)) {
-      throw fail("E_SCHEMA", "is malformed", { messageType, field: "digest", expected: "64 lowercase hex digits", got: describe(value.digest) });
+      throw rejection("E_SCHEMA", "is malformed", { messageType, field: "digest", expected: "64 lowercase hex digits", got: describe(value.digest) });
     }
     const [sender, transitions] = rule(messageType, value.payload);
     if (sender === "plugin") {
-      throw fail("E_SCHEMA", "is sent by the plugin, not the host", { messageType, field: "type", expected: this.allowedFromHost(), got: messageType });
+      throw rejection("E_SCHEMA", "is sent by the plugin, not the host", { messageType, field: "type", expected: this.allowedFromHost(), got: messageType });
     }
     if (!Object.hasOwn(transitions, this.phase)) {
-      throw fail("E_SCHEMA", `arrived in the wrong phase (${this.phase})`, { messageType, field: "type", expected: this.allowedFromHost(), got: messageType });
+      throw rejection("E_SCHEMA", `arrived in the wrong phase (${this.phase})`, { messageType, field: "type", expected: this.allowedFromHost(), got: messageType });
     }
     try {
       PAYLOADS[messageType].check(value.payload);
     } catch (e) {
       if (!(e instanceof Violation)) throw e;
-      throw fail("E_SCHEMA", e.problem, { messageType, field: e.field ? `payload.${e.field}` : "payload", expected: e.expected, got: e.got });
+      throw rejection("E_SCHEMA", e.problem, { messageType, field: e.field ? `payload.${e.field}` : "payload", expected: e.expected, got: e.got });
     }
     const actual = frameDigest(messageType, frame, canonicalize(value.payload));
     if (actual !== value.digest) {
-      throw fail("E_SCHEMA", "does not match the frame", { messageType, field: "digest", expected: actual, got: value.digest });
+      throw rejection("E_SCHEMA", "does not match the frame", { messageType, field: "digest", expected: actual, got: value.digest });
     }
     this.phase = transitions[this.phase];
     this.outstanding = messageType === "discover" ? value.payload.requestId : null;
@@ -223,7 +223,8 @@ export class PluginConnection {
     return buildFrame(this.pluginId, this.pluginVersion, "error", this.framesSent, { code, message });
   }
 
-  fail(error) {
+  /** Closes the connection and returns `error`, for the caller to throw. */
+  closedWith(error) {
     this.phase = "closed";
     return error;
   }
