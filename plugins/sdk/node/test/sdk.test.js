@@ -30,8 +30,6 @@ async function run(hostLines, handler = () => EMPTY) {
 const host = (type, seq, payload, id = ID) => buildFrame(id, VERSION, type, seq, payload);
 const session = (...middle) => [host("ready", 1, {}), ...middle];
 
-test("PROTOCOL_VERSION is 3", () => assert.equal(PROTOCOL_VERSION, 3));
-
 test("canonical vectors match the shared file and the npm canonicalize reference", () => {
   for (const vector of VECTORS) {
     const value = parseStrict(Buffer.from(vector.input)); // keeps 1e30 a float, as Python reads it
@@ -177,6 +175,14 @@ for (const [name, [line, code, text]] of Object.entries(FAULTS)) {
     assert.match(logs[0], /\n\[plugin-protocol\] offending frame: /);
   });
 }
+
+test("the plugin sends PROTOCOL_VERSION and refuses a host one version ahead", async () => {
+  const { code, frames } = await run([tamper(host("ready", 1, {}), { protocolVersion: PROTOCOL_VERSION + 1 })]);
+  assert.equal(frames[0].protocolVersion, PROTOCOL_VERSION);
+  assert.equal(code, 2);
+  assert.equal(frames.at(-1).payload.code, "E_PROTOCOL_VERSION");
+  assert.match(frames.at(-1).payload.message, new RegExp(`speaks GPP/${PROTOCOL_VERSION + 1} but this plugin speaks GPP/${PROTOCOL_VERSION}`));
+});
 
 test("a host that goes away mid-session ends the plugin with E_EOF", async () => {
   const { code, frames } = await run(session());
