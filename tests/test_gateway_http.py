@@ -31,6 +31,10 @@ from gpp.client import AsyncGatewayClient, GatewayClient, GatewayRefused
 
 FAST = {"handshake_ms": 3000, "request_ms": 500, "shutdown_ms": 500, "max_line_bytes": 1024}
 # Faults that show only at shutdown (bye, exit status) never reach an HTTP answer.
+STDERR_WRITTEN = {  # what these fixtures write to stderr before they fail; the others write nothing
+    "exits_before_hello": "fixture: giving up before hello",
+    "exits_mid_request": "fixture: crashing mid-request",
+}
 HTTP_FAULTS = [
     row
     for row in FAULTS
@@ -65,8 +69,7 @@ def test_every_fault_fixture_through_http(gateway: Gateway, name: str, expected:
     assert problem["status"] == response.status_code
     assert subject is None or subject.endswith(problem["field"])
     assert "Traceback" not in response.text
-    if code in ("E_EOF", "E_TIMEOUT"):
-        assert "stderrTail" in problem
+    assert problem["stderrTail"] == STDERR_WRITTEN.get(name)
 
 
 def test_demo_repo_document_and_digest(gateway: Gateway) -> None:
