@@ -76,6 +76,19 @@ def test_spec_example_over_bytesio(request_line: str, expected: str | None) -> N
     assert _bytesio([request_line]) == ([expected] if expected else [])
 
 
+def test_the_demo_prints_the_specification_answers() -> None:
+    """`python -m gpp.jsonrpc.demo` runs the example plugin's handler on the specification's examples."""
+    done = subprocess.run([sys.executable, "-m", "gpp.jsonrpc.demo"], capture_output=True, text=True,
+                          timeout=60, check=True, cwd=REPO)  # fmt: skip
+    sent = [line[4:] for line in done.stdout.splitlines() if line.startswith("--> ")]
+    answered = [line[4:] for line in done.stdout.splitlines() if line.startswith("<-- ")]
+    squeeze = "".join  # the demo writes a batch without the spaces the table has between members
+    spec = {squeeze(request.split()): expected or "(nothing: notifications only)"
+            for request, expected in SPEC_EXAMPLES}  # fmt: skip
+    assert len(sent) == len(answered) == 9
+    assert answered == [spec[squeeze(request.split())] for request in sent]
+
+
 class Pipe:
     """The example plugin as a real child process, one line in, one line out."""
 

@@ -5,10 +5,13 @@ Each exchange is printed as the specification prints it (`-->` sent, `<--` answe
 
 from __future__ import annotations
 
+import importlib.util
 import io
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from . import InvalidParams, MethodNotFound, StdioTransport
+from . import StdioTransport
 
 EXAMPLES = [
     b'{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}',
@@ -28,23 +31,22 @@ EXAMPLES = [
 ]
 
 
-def handler(method: str, params: Any) -> Any:
-    if method == "subtract":
-        if isinstance(params, dict):
-            return params["minuend"] - params["subtrahend"]
-        return params[0] - params[1]
-    if method == "sum":
-        return sum(params)
-    if method == "get_data":
-        return ["hello", 5]
-    if method in ("update", "notify_hello"):
-        return None
-    if not isinstance(params, (list, dict, type(None))):
-        raise InvalidParams()
-    raise MethodNotFound(method)
+def example_handler() -> Callable[[str, Any], Any]:
+    """The example plugin's `handle`, loaded from the checkout: the demo shows that plugin's answers,
+    not a copy of them. Plugins are not part of the wheel, hence a file import, not a package one."""
+    path = Path(__file__).resolve().parents[2] / "plugins" / "jsonrpc_example.py"
+    if not path.is_file():
+        raise SystemExit(f"the demo runs from a source checkout: {path} is missing")
+    spec = importlib.util.spec_from_file_location("jsonrpc_example", path)
+    assert spec is not None and spec.loader is not None  # a .py file always has both
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    handle: Callable[[str, Any], Any] = module.handle
+    return handle
 
 
 def main() -> None:
+    handler = example_handler()
     for example in EXAMPLES:
         out = io.BytesIO()
         StdioTransport(io.BytesIO(example + b"\n"), out).serve(handler)
