@@ -73,10 +73,15 @@ class FrontDoorProtocol(HttpToolsProtocol):
         if self._in_body:
             self._framing_bytes += len(data)
         super().data_received(data)
+        self._check_framing_after_parse(len(data))
+
+    def _check_framing_after_parse(self, size: int) -> None:
+        """The parser's callbacks may have refused the request while reading; its own method, so
+        the type checker does not carry `_refused` narrowed from before the parse."""
         if self._refused:
             return
         if self._in_head:  # a head still incomplete after this read
-            self._head_bytes += len(data)
+            self._head_bytes += size
             if self._head_bytes > self.limits.max_header_bytes:
                 self._refuse_oversized_head()
         elif self._in_body and self._framing_bytes > self.limits.max_header_bytes:

@@ -158,6 +158,8 @@ async def wait_exit(proc: asyncio.subprocess.Process, timeout: float) -> int | N
 class CountsSkippedLines(Protocol):
     """A line sink that wants to know how many lines a flood skipped unread (to count them)."""
 
+    def __call__(self, line: str) -> None: ...
+
     def lines_skipped(self, count: int) -> None: ...
 
 
