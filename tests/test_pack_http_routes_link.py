@@ -75,6 +75,15 @@ def test_names_that_do_not(name: str) -> None:
     assert not says_auth(name)
 
 
+def test_a_long_name_is_judged_like_a_short_one() -> None:
+    """Names longer than the remembered ones (a whole expression's text) skip the cache and
+    get the same answer; asking twice gives the remembered answer again."""
+    padding = "handler." * 40
+    assert says_auth(padding + "requireAuth") and says_auth("requireAuth")
+    assert not says_auth(padding + "rateLimit") and not says_auth(padding + "rateLimit")
+    assert says_auth("get_current_user") and says_auth("get_current_user")
+
+
 def test_prefix_from_a_settings_factory_a_constant_and_an_fstring() -> None:
     found = routes(
         {

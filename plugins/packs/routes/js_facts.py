@@ -67,7 +67,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         bad = _first_error(root)
         what = f"missing {bad.type}" if bad.is_missing else "syntax error"
         raise ParseFailure(bad.start_point.row + 1, what)
-    reader = _Reader(path)
+    reader = _Reader(path, source, _FIELDS[language])
     reader.read(root, language)
     return ModuleFacts(
         language="javascript",
@@ -91,9 +91,48 @@ def _in_order(nodes: list[_Node]) -> list[_Node]:
     return sorted(nodes, key=lambda n: n.start_byte)
 
 
+class _Fields:
+    """A grammar's ids of the fields the reader follows (they differ between the JavaScript
+    and TypeScript grammars): `child_by_field_id` costs a quarter of `child_by_field_name`,
+    which looks the name up on every call, and the reader makes tens of thousands of them."""
+
+    __slots__ = ("alias", "arguments", "constructor", "declaration", "function", "key", "left",
+                 "name", "object", "operator", "property", "right", "source", "value")  # fmt: skip
+
+    def __init__(self, language: tree_sitter.Language) -> None:
+        for name in self.__slots__:
+            field_id = language.field_id_for_name(name)
+            if field_id is None:
+                raise LookupError(f"the grammar has no field {name!r}")
+            setattr(self, name, field_id)
+
+    alias: int
+    arguments: int
+    constructor: int
+    declaration: int
+    function: int
+    key: int
+    left: int
+    name: int
+    object: int
+    operator: int
+    property: int
+    right: int
+    source: int
+    value: int
+
+
+_FIELDS = {name: _Fields(language) for name, language in LANGUAGES.items()}
+
+
 class _Reader:
-    def __init__(self, path: str) -> None:
+    """Reads one file's tree. Node text is sliced from the source bytes (`node.text` costs
+    twice as much) and fields are followed by id."""
+
+    def __init__(self, path: str, source: bytes, fields: _Fields) -> None:
         self.path = path
+        self.source = source
+        self.fields = fields
         self.bindings: dict[str, Expr] = {}
         self.exports: dict[str, Expr] = {}
         self.star_exports: list[ImportRef] = []
@@ -125,47 +164,47 @@ class _Reader:
     # -- imports, declarations, exports ----------------------------------------------------
 
     def _import(self, node: _Node) -> None:
-        source = _string(node.child_by_field_name("source"))
+        source = self._string(node.child_by_field_id(self.fields.source))
         clause = next((c for c in node.named_children if c.type == "import_clause"), None)
         if source is None or clause is None:
             return
         for part in clause.named_children:
             if part.type == "identifier":
-                self.bindings[_text(part)] = self._ref(source, "default")
+                self.bindings[self._text(part)] = self._ref(source, "default")
             elif part.type == "namespace_import":
                 for local in part.named_children:
-                    self.bindings[_text(local)] = self._ref(source, None)
+                    self.bindings[self._text(local)] = self._ref(source, None)
             elif part.type == "named_imports":
                 for spec in part.named_children:
-                    imported = spec.child_by_field_name("name")
-                    alias = spec.child_by_field_name("alias") or imported
+                    imported = spec.child_by_field_id(self.fields.name)
+                    alias = spec.child_by_field_id(self.fields.alias) or imported
                     if imported is not None and alias is not None:
-                        self.bindings[_text(alias)] = self._ref(source, _text(imported))
+                        self.bindings[self._text(alias)] = self._ref(source, self._text(imported))
 
     def _declare(self, node: _Node, *, override: bool) -> None:
-        target = node.child_by_field_name("name")
-        value = self._expr(node.child_by_field_name("value"))
+        target = node.child_by_field_id(self.fields.name)
+        value = self._expr(node.child_by_field_id(self.fields.value))
         if target is None or value is None:
             return
         found: list[tuple[str, Expr]] = []
         if target.type == "identifier":
-            found.append((_text(target), value))
+            found.append((self._text(target), value))
         elif target.type == "object_pattern":  # const { Router, prefix: p } = require(...)
             for prop in target.named_children:
                 key = alias = None
                 if prop.type == "shorthand_property_identifier_pattern":
-                    key = alias = _text(prop)
+                    key = alias = self._text(prop)
                 elif prop.type == "pair_pattern":
                     key_node, value_node = (
-                        prop.child_by_field_name("key"),
-                        prop.child_by_field_name("value"),
+                        prop.child_by_field_id(self.fields.key),
+                        prop.child_by_field_id(self.fields.value),
                     )
                     if (
                         key_node is not None
                         and value_node is not None
                         and value_node.type == "identifier"
                     ):
-                        key, alias = _text(key_node), _text(value_node)
+                        key, alias = self._text(key_node), self._text(value_node)
                 member = _member(value, key) if key else None
                 if alias and member is not None:
                     found.append((alias, member))
@@ -174,34 +213,38 @@ class _Reader:
                 self.bindings[name] = expr
 
     def _export(self, node: _Node) -> None:
-        source = _string(node.child_by_field_name("source"))
-        declaration = node.child_by_field_name("declaration")
+        source = self._string(node.child_by_field_id(self.fields.source))
+        declaration = node.child_by_field_id(self.fields.declaration)
         if any(c.type == "default" for c in node.children):
-            named = declaration.child_by_field_name("name") if declaration else None
-            value = Sym((_text(named),)) if named else self._expr(node.child_by_field_name("value"))
+            named = declaration.child_by_field_id(self.fields.name) if declaration else None
+            value = (
+                Sym((self._text(named),))
+                if named
+                else self._expr(node.child_by_field_id(self.fields.value))
+            )
             if value is not None:
                 self.exports["default"] = value
         elif declaration is not None:
             for declarator in declaration.named_children:
-                name = declarator.child_by_field_name("name")
+                name = declarator.child_by_field_id(self.fields.name)
                 if declarator.type == "variable_declarator" and name and name.type == "identifier":
-                    self.exports[_text(name)] = Sym((_text(name),))
+                    self.exports[self._text(name)] = Sym((self._text(name),))
         elif source is not None and _star_export(node):
             self.star_exports.append(self._ref(source, None))
         for clause in (c for c in node.named_children if c.type == "export_clause"):
             for spec in clause.named_children:
-                name = spec.child_by_field_name("name")
-                alias = spec.child_by_field_name("alias") or name
+                name = spec.child_by_field_id(self.fields.name)
+                alias = spec.child_by_field_id(self.fields.alias) or name
                 if name is None or alias is None:
                     continue
-                local = _text(name)
+                local = self._text(name)
                 value = self._ref(source, local) if source else Sym((local,))
-                self.exports[_text(alias)] = value
+                self.exports[self._text(alias)] = value
 
     def _assign(self, node: _Node) -> None:
         """`module.exports = x`, `module.exports.name = x` and `exports.name = x`."""
-        left = _path(node.child_by_field_name("left"))
-        value = self._expr(node.child_by_field_name("right"))
+        left = self._path(node.child_by_field_id(self.fields.left))
+        value = self._expr(node.child_by_field_id(self.fields.right))
         if left is None or value is None:
             return
         if left == ("module", "exports"):
@@ -212,18 +255,18 @@ class _Reader:
     # -- calls -----------------------------------------------------------------------------
 
     def _call(self, node: _Node) -> None:
-        callee = node.child_by_field_name("function")
-        args = _arguments(node)
+        callee = node.child_by_field_id(self.fields.function)
+        args = self._arguments(node)
         if callee is None or callee.type != "member_expression":
             return
-        verb = _text(callee.child_by_field_name("property"))
-        owner_node = callee.child_by_field_name("object")
+        verb = self._text(callee.child_by_field_id(self.fields.property))
+        owner_node = callee.child_by_field_id(self.fields.object)
         if owner_node is None:
             return
         if verb == "use" and args:
             owner = self._expr(owner_node)
             if owner is not None:
-                arguments = tuple((self._expr(a), _auth(a)) for a in args)
+                arguments = tuple((self._expr(a), self._auth(a)) for a in args)
                 self.uses.append(UseDecl(owner, arguments, _line(node)))
         elif verb in _VERBS:
             self._route(node, callee, verb, owner_node, args)
@@ -231,7 +274,7 @@ class _Reader:
     def _route(
         self, node: _Node, callee: _Node, verb: str, owner: _Node, args: list[_Node]
     ) -> None:
-        chained = _route_chain(owner)
+        chained = self._route_chain(owner)
         if chained is not None:  # router.route('/x').get(...).post(...)
             owner, paths = chained
         elif len(args) >= 2:  # app.get('/x', handler); app.get('env') reads a setting
@@ -240,7 +283,7 @@ class _Reader:
             return
         if not args:
             return
-        auth = tuple(name for a in args[:-1] for name in _auth(a).names)
+        auth = tuple(name for a in args[:-1] for name in self._auth(a).names)
         for target in _path_list(paths[0]):
             path = self._expr(target)
             if path is None:
@@ -250,8 +293,8 @@ class _Reader:
                     owner=self._expr(owner),
                     path=path,
                     methods=(verb.upper(),),
-                    line=_line(callee.child_by_field_name("property") or node),
-                    handler=_handler(args[-1]),
+                    line=_line(callee.child_by_field_id(self.fields.property) or node),
+                    handler=self._handler(args[-1]),
                     auth=Auth(auth),
                 )
             )
@@ -261,23 +304,25 @@ class _Reader:
         'express'), None for any other call."""
         if node.type not in {"call_expression", "new_expression"}:
             return None
-        callee = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+        callee = node.child_by_field_id(self.fields.function) or node.child_by_field_id(
+            self.fields.constructor
+        )
         callee = _unwrap(callee)
         if callee is None:
             return None
         if self._is_express(callee):
             return "app"
         if callee.type == "identifier":
-            bound = self.bindings.get(_text(callee))
+            bound = self.bindings.get(self._text(callee))
             if isinstance(bound, ImportRef) and bound.module == _EXPRESS and bound.attr == "Router":
                 return "router"
         if (
             callee.type == "member_expression"
-            and _text(callee.child_by_field_name("property")) == "Router"
+            and self._text(callee.child_by_field_id(self.fields.property)) == "Router"
         ):
             return (
                 "router"
-                if self._is_express(_unwrap(callee.child_by_field_name("object")))
+                if self._is_express(_unwrap(callee.child_by_field_id(self.fields.object)))
                 else None
             )
         return None
@@ -286,13 +331,13 @@ class _Reader:
         if node is None:
             return False
         if node.type == "identifier":
-            bound = self.bindings.get(_text(node))
+            bound = self.bindings.get(self._text(node))
             return (
                 isinstance(bound, ImportRef)
                 and bound.module == _EXPRESS
                 and bound.attr in {None, "default"}
             )
-        return _require(node) == _EXPRESS
+        return self._require(node) == _EXPRESS
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -302,13 +347,13 @@ class _Reader:
             return None
         kind = node.type
         if kind == "string":
-            value = _string(node)
+            value = self._string(node)
             return Lit(value) if value is not None else None
         if kind == "template_string":
             parts: list[Expr] = []
             for part in node.named_children:
                 if part.type == "string_fragment":
-                    parts.append(Lit(_text(part)))
+                    parts.append(Lit(self._text(part)))
                 elif part.type == "template_substitution":
                     inner = self._expr(part.named_children[0] if part.named_children else None)
                     if inner is None:
@@ -317,43 +362,142 @@ class _Reader:
                 else:
                     return None
             return Concat(tuple(parts))
-        if kind == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
-            left = self._expr(node.child_by_field_name("left"))
-            right = self._expr(node.child_by_field_name("right"))
+        if (
+            kind == "binary_expression"
+            and self._text(node.child_by_field_id(self.fields.operator)) == "+"
+        ):
+            left = self._expr(node.child_by_field_id(self.fields.left))
+            right = self._expr(node.child_by_field_id(self.fields.right))
             return Concat((left, right)) if left is not None and right is not None else None
         if kind in {"call_expression", "new_expression"}:
             if self._creates(node) is not None:
                 site = _site(node)
                 self.routers.setdefault(site, RouterDecl(site, EXPRESS, _line(node)))
                 return RouterRef(site)
-            module = _require(node)
+            module = self._require(node)
             if module is not None:
                 return self._ref(module, "default")
         if kind == "member_expression":
-            base = self._expr(node.child_by_field_name("object"))
-            prop = _text(node.child_by_field_name("property"))
+            base = self._expr(node.child_by_field_id(self.fields.object))
+            prop = self._text(node.child_by_field_id(self.fields.property))
             if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
                 return self._ref(base.module, prop)
         if kind == "object":
             return self._object(node)
-        path = _path(node)
+        path = self._path(node)
         return Sym(path) if path else None
 
     def _object(self, node: _Node) -> Namespace:
         fields: list[tuple[str, Expr]] = []
         for prop in node.named_children:
             if prop.type == "shorthand_property_identifier":
-                fields.append((_text(prop), Sym((_text(prop),))))
+                fields.append((self._text(prop), Sym((self._text(prop),))))
             elif prop.type == "pair":
-                key = prop.child_by_field_name("key")
-                value = self._expr(prop.child_by_field_name("value"))
-                name = _string(key) if key is not None and key.type == "string" else _text(key)
+                key = prop.child_by_field_id(self.fields.key)
+                value = self._expr(prop.child_by_field_id(self.fields.value))
+                name = (
+                    self._string(key)
+                    if key is not None and key.type == "string"
+                    else self._text(key)
+                )
                 if value is not None and name:
                     fields.append((name, value))
         return Namespace(tuple(fields))
 
     def _ref(self, module: str, attr: str | None) -> ImportRef:
         return ImportRef(module, attr, self.path)
+
+    # -- nodes -----------------------------------------------------------------------------
+
+    def _route_chain(self, owner: _Node) -> tuple[_Node, list[_Node]] | None:
+        """For `.get` in `router.route('/x').get(a).post(b)`: (`router`, ['/x'])."""
+        node: _Node | None = _unwrap(owner)
+        while node is not None and node.type == "call_expression":
+            callee = node.child_by_field_id(self.fields.function)
+            if callee is None or callee.type != "member_expression":
+                return None
+            prop = self._text(callee.child_by_field_id(self.fields.property))
+            target = callee.child_by_field_id(self.fields.object)
+            if prop == "route" and target is not None:
+                args = self._arguments(node)
+                return (target, args[:1]) if args else None
+            if prop not in _VERBS and prop != "all":
+                return None
+            node = _unwrap(target)
+        return None
+
+    def _auth(self, node: _Node) -> Auth:
+        """Auth names a middleware argument shows: `requireAuth`, `auth.required`,
+        `passport.authenticate('jwt')`, `checkPermission('admin')`."""
+        node = _unwrap(node) or node
+        names: list[str] = []
+        if node.type in {"call_expression", "new_expression"}:
+            callee = node.child_by_field_id(self.fields.function) or node.child_by_field_id(
+                self.fields.constructor
+            )
+            if callee is not None:
+                names.append(self._text(callee))
+            names += [s for a in self._arguments(node) if (s := self._string(a)) is not None]
+        elif node.type in {"identifier", "member_expression"}:
+            names.append(self._text(node))
+        found = tuple(n for n in names if says_auth(n))
+        return Auth(found) if found else NO_AUTH
+
+    def _handler(self, node: _Node) -> str | None:
+        """The handler's name as written (`listUsers`, `users.list`, `asyncHandler(listUsers)` →
+        `listUsers`); None for an inline function."""
+        node = _unwrap(node) or node
+        if node.type in {"identifier", "member_expression"}:
+            return self._text(node)
+        if node.type == "call_expression":
+            args = self._arguments(node)
+            return self._handler(args[0]) if args else None
+        return None
+
+    def _arguments(self, node: _Node) -> list[_Node]:
+        args = node.child_by_field_id(self.fields.arguments)
+        if args is None:
+            return []
+        return [a for a in args.named_children if a.type != "comment"]
+
+    def _require(self, node: _Node) -> str | None:
+        """'x' for `require('x')`."""
+        if node.type != "call_expression":
+            return None
+        callee = node.child_by_field_id(self.fields.function)
+        if callee is None or callee.type != "identifier" or self._text(callee) != "require":
+            return None
+        args = self._arguments(node)
+        return self._string(args[0]) if len(args) == 1 else None
+
+    def _path(self, node: _Node | None) -> tuple[str, ...] | None:
+        """`a.b().c` → ("a", "b", "()", "c"); None for anything but names, members and calls."""
+        node = _unwrap(node)
+        if node is None:
+            return None
+        if node.type in {"identifier", "property_identifier", "shorthand_property_identifier"}:
+            return (self._text(node),)
+        if node.type == "member_expression":
+            base = self._path(node.child_by_field_id(self.fields.object))
+            prop = node.child_by_field_id(self.fields.property)
+            return (*base, self._text(prop)) if base and prop is not None else None
+        if node.type == "call_expression":
+            base = self._path(node.child_by_field_id(self.fields.function))
+            return (*base, CALL) if base else None
+        return None
+
+    def _string(self, node: _Node | None) -> str | None:
+        if node is None or node.type != "string":
+            return None
+        inner = self.source[node.start_byte + 1 : node.end_byte - 1]
+        if b"\\" in inner:
+            return None  # escapes in a path: too rare to be worth decoding
+        return inner.decode("utf-8", "replace")
+
+    def _text(self, node: _Node | None) -> str:
+        if node is None:
+            return ""
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
 def _star_export(node: _Node) -> bool:
@@ -371,110 +515,16 @@ def _member(value: Expr, key: str) -> Expr | None:
     return None
 
 
-def _route_chain(owner: _Node) -> tuple[_Node, list[_Node]] | None:
-    """For `.get` in `router.route('/x').get(a).post(b)`: (`router`, ['/x'])."""
-    node: _Node | None = _unwrap(owner)
-    while node is not None and node.type == "call_expression":
-        callee = node.child_by_field_name("function")
-        if callee is None or callee.type != "member_expression":
-            return None
-        prop = _text(callee.child_by_field_name("property"))
-        target = callee.child_by_field_name("object")
-        if prop == "route" and target is not None:
-            args = _arguments(node)
-            return (target, args[:1]) if args else None
-        if prop not in _VERBS and prop != "all":
-            return None
-        node = _unwrap(target)
-    return None
-
-
 def _path_list(node: _Node) -> list[_Node]:
     """A path argument, or each string of an array of paths."""
     node = _unwrap(node) or node
     return list(node.named_children) if node.type == "array" else [node]
 
 
-def _auth(node: _Node) -> Auth:
-    """Auth names a middleware argument shows: `requireAuth`, `auth.required`,
-    `passport.authenticate('jwt')`, `checkPermission('admin')`."""
-    node = _unwrap(node) or node
-    names: list[str] = []
-    if node.type in {"call_expression", "new_expression"}:
-        callee = node.child_by_field_name("function") or node.child_by_field_name("constructor")
-        if callee is not None:
-            names.append(_text(callee))
-        names += [s for a in _arguments(node) if (s := _string(a)) is not None]
-    elif node.type in {"identifier", "member_expression"}:
-        names.append(_text(node))
-    found = tuple(n for n in names if says_auth(n))
-    return Auth(found) if found else NO_AUTH
-
-
-def _handler(node: _Node) -> str | None:
-    """The handler's name as written (`listUsers`, `users.list`, `asyncHandler(listUsers)` →
-    `listUsers`); None for an inline function."""
-    node = _unwrap(node) or node
-    if node.type in {"identifier", "member_expression"}:
-        return _text(node)
-    if node.type == "call_expression":
-        args = _arguments(node)
-        return _handler(args[0]) if args else None
-    return None
-
-
-def _arguments(node: _Node) -> list[_Node]:
-    args = node.child_by_field_name("arguments")
-    if args is None:
-        return []
-    return [a for a in args.named_children if a.type != "comment"]
-
-
-def _require(node: _Node) -> str | None:
-    """'x' for `require('x')`."""
-    if node.type != "call_expression":
-        return None
-    callee = node.child_by_field_name("function")
-    if callee is None or callee.type != "identifier" or _text(callee) != "require":
-        return None
-    args = _arguments(node)
-    return _string(args[0]) if len(args) == 1 else None
-
-
-def _path(node: _Node | None) -> tuple[str, ...] | None:
-    """`a.b().c` → ("a", "b", "()", "c"); None for anything but names, members and calls."""
-    node = _unwrap(node)
-    if node is None:
-        return None
-    if node.type in {"identifier", "property_identifier", "shorthand_property_identifier"}:
-        return (_text(node),)
-    if node.type == "member_expression":
-        base = _path(node.child_by_field_name("object"))
-        prop = node.child_by_field_name("property")
-        return (*base, _text(prop)) if base and prop is not None else None
-    if node.type == "call_expression":
-        base = _path(node.child_by_field_name("function"))
-        return (*base, CALL) if base else None
-    return None
-
-
 def _unwrap(node: _Node | None) -> _Node | None:
     while node is not None and node.type in _TRANSPARENT and node.named_children:
         node = node.named_children[0]
     return node
-
-
-def _string(node: _Node | None) -> str | None:
-    if node is None or node.type != "string":
-        return None
-    inner = node.text[1:-1] if node.text else b""
-    if b"\\" in inner:
-        return None  # escapes in a path: too rare to be worth decoding
-    return inner.decode("utf-8", "replace")
-
-
-def _text(node: _Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
 
 
 def _line(node: _Node) -> int:

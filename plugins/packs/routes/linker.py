@@ -93,6 +93,14 @@ class _Scoped:
 _Entity = _PyModule | _JsModule | _Str | _Router | _Scoped
 
 
+class _Unseen:
+    """The cache's answer for a key it does not hold (None is a remembered answer)."""
+
+
+_UNSEEN = _Unseen()
+_NORMALISE = {EXPRESS: express_path, FLASK: flask_path}  # others spell parameters `{name}`
+
+
 @dataclass
 class _Node:
     """A router with what hangs on it, gathered from every file."""
@@ -266,8 +274,7 @@ class _Linker:
             return
         full = join(base, declared)
         framework = node.decl.framework
-        normalise = {EXPRESS: express_path, FLASK: flask_path}.get(framework, brace_path)
-        full = normalise(full)
+        full = _NORMALISE.get(framework, brace_path)(full)
         methods = route.methods
         endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
         route_auth = (
@@ -309,8 +316,9 @@ class _Linker:
         if isinstance(expr, Lit):  # most paths: no need to remember them
             return _Str(expr.value)
         key = (path, expr)
-        if key in self.cache:
-            return self.cache[key]
+        cached = self.cache.get(key, _UNSEEN)  # one hash of the key, not two
+        if not isinstance(cached, _Unseen):
+            return cached
         if key in self.resolving or len(self.resolving) > _MAX_DEPTH:
             return None
         self.resolving.add(key)
