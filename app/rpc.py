@@ -281,6 +281,9 @@ class JsonRpcSession:
             if head is not None:
                 due = self._due(max(head.sent_at, self._head_since))
                 if now >= due:
+                    if self._unread_bytes():  # its request is not even read: a dead session
+                        await self._fail(self._stuck())
+                        return
                     self._give_up(head, self._timed_out(head))
                     continue
                 wake_at = due if wake_at is None else min(wake_at, due)
@@ -310,8 +313,7 @@ class JsonRpcSession:
     def _stuck(self) -> codes.WatchdogTimeoutError:
         """Why the session is killed: it does not read what it is sent, or it has fallen silent."""
         ms = self.plugin.limits.request_ms
-        assert self._proc.stdin is not None
-        unread = self._proc.stdin.transport.get_write_buffer_size()
+        unread = self._unread_bytes()
         if unread:
             return codes.WatchdogTimeoutError(
                 f"plugin did not read its stdin within {ms} ms; killed",
@@ -319,6 +321,10 @@ class JsonRpcSession:
         return codes.WatchdogTimeoutError(
             f"plugin said nothing for {ms} ms while {self.in_flight} request(s) waited; killed"
         )
+
+    def _unread_bytes(self) -> int:
+        assert self._proc.stdin is not None
+        return self._proc.stdin.transport.get_write_buffer_size()
 
     def _timed_out(self, call: Call) -> dict[str, Any]:
         error = codes.WatchdogTimeoutError(
