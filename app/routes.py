@@ -111,8 +111,11 @@ async def _discover(
         headers = {"X-GPP-Digest": result.digest}
         if is_header_safe(result.request_id):
             headers["X-Request-Id"] = result.request_id
+        body = result.payload_bytes
+        if body is None:
+            body = canonical_trusted({"requestId": result.request_id, **result.document})
         return Response(
-            canonical_trusted({"requestId": result.request_id, **result.document}),
+            body,
             media_type="application/json",
             headers=headers,
         )

@@ -94,6 +94,9 @@ class Result:
     document: dict[str, Any] = field(repr=False)
     """The result payload without `requestId`: resources, unresolved, findings, signals."""
     digest: str = ""
+    payload_bytes: bytes | None = field(default=None, repr=False, compare=False)
+    """The payload's canonical bytes (`requestId` included) when the frame carried them: the
+    gateway sends them as the HTTP body as they are instead of encoding the document again."""
     TYPE: ClassVar[str] = "result"
 
     @classmethod
