@@ -38,10 +38,7 @@ export async function servePlugin(handler, options) {
     for (;;) {
       let event;
       try {
-        while ((event = conn.nextEvent()) === null) {
-          const { value, done } = await chunks.next();
-          conn.receiveData(done ? null : Buffer.from(value));
-        }
+        event = await nextEvent(conn, chunks);
       } catch (error) {
         if (!(error instanceof ProtocolError)) throw error;
         log(error.diagnostic());
@@ -60,6 +57,16 @@ export async function servePlugin(handler, options) {
     }
   } finally {
     await chunks.return?.();
+  }
+}
+
+/** The next verified event: reads input until the connection has one (or throws ProtocolError). */
+async function nextEvent(conn, chunks) {
+  for (;;) {
+    const event = conn.nextEvent();
+    if (event !== null) return event;
+    const { value, done } = await chunks.next();
+    conn.receiveData(done ? null : Buffer.from(value));
   }
 }
 

@@ -17,7 +17,6 @@ import {
   InvalidRequestError,
   JsonRpcError,
   PluginErrorResponse,
-  ProtocolError,
   ProtocolVersionError,
   SchemaError,
   UnexpectedEOFError,
@@ -25,6 +24,8 @@ import {
   UnknownTypeError,
   WatchdogTimeoutError,
 } from "../index.js";
+
+/** @import { ProtocolError } from "../index.js" */
 
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
 const GPP = process.env.GPP_BIN ?? join(REPO, ".venv/bin/gpp");
@@ -62,7 +63,7 @@ function registry(plugins) {
   for (const plugin of plugins) {
     lines.push("", "[[plugin]]", ...Object.entries(plugin).map(([k, v]) => `${k} = ${toml(v)}`));
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** @param {string} name */

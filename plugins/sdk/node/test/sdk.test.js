@@ -75,7 +75,10 @@ test("a full session: hello, results with correct envelope and digest, bye", asy
   const seen = [];
   const { code, frames } = await run(
     session(host("discover", 2, { requestId: "r1", paths: ["a", "."] }), host("discover", 3, { requestId: "r2", paths: ["b"] }), host("shutdown", 4, {})),
-    async (paths) => (seen.push(paths), EMPTY),
+    async (paths) => {
+      seen.push(paths);
+      return EMPTY;
+    },
   );
   assert.equal(code, 0);
   assert.deepEqual(seen, [["a", "."], ["b"]]);
@@ -95,7 +98,10 @@ test("discover with no paths is answered with the empty result, without calling 
   let calls = 0;
   const { code, frames } = await run(
     session(host("discover", 2, { requestId: "none", paths: [] }), host("shutdown", 3, {})),
-    () => ((calls += 1), { ...EMPTY, findings: [{ code: "NOT_ASKED", detail: "", locations: [] }] }),
+    () => {
+      calls += 1;
+      return { ...EMPTY, findings: [{ code: "NOT_ASKED", detail: "", locations: [] }] };
+    },
   );
   assert.equal(code, 0);
   assert.equal(calls, 0);
@@ -161,7 +167,10 @@ const FAULTS = {
 for (const [name, [line, code, text]] of Object.entries(FAULTS)) {
   test(`rejects a host frame: ${name}`, async () => {
     let called = false;
-    const { code: exit, frames, logs } = await run([host("ready", 1, {}), line], () => ((called = true), EMPTY));
+    const { code: exit, frames, logs } = await run([host("ready", 1, {}), line], () => {
+      called = true;
+      return EMPTY;
+    });
     assert.equal(exit, 2);
     assert.equal(called, false);
     const fatal = frames.at(-1);
