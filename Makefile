@@ -63,9 +63,14 @@ serve: install
 serve-isolated: install
 	$(BIN)/gpp serve --isolated --uds $(GPP_SOCKET)
 
+# Biome lints and checks the format of the Node JavaScript (biome.json says which files); it is
+# pinned in the SDK's devDependencies. To fix locally: $(BIOME) check --write
+BIOME := $(NODE_SDK)/node_modules/.bin/biome
+
 lint: install
 	$(BIN)/ruff check gpp app plugins tests bench
 	$(BIN)/ruff format --check gpp app plugins tests bench
+	$(BIOME) ci --colors=off --error-on-warnings
 
 typecheck: install
 	$(BIN)/mypy

@@ -14,7 +14,10 @@ const PLUGIN_VERSION = "1.0.0";
 const SUFFIX = ".gfx";
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const POSITIONAL = new Map([["table", 1], ["route", 2]]); // words before the key=value ones
+const POSITIONAL = new Map([
+  ["table", 1],
+  ["route", 2],
+]); // words before the key=value ones
 const byUtf8 = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 export function discover(paths) {
@@ -74,7 +77,10 @@ function discoverIn(paths, rootFd) {
       detail: `table ${name} is defined ${locations.length} times`,
       locations,
     }));
-  findings.sort((a, b) => byUtf8(a.locations[0].path, b.locations[0].path) || a.locations[0].line - b.locations[0].line);
+  findings.sort(
+    (a, b) =>
+      byUtf8(a.locations[0].path, b.locations[0].path) || a.locations[0].line - b.locations[0].line,
+  );
   unresolved.sort((a, b) => byUtf8(a.path, b.path));
   return { resources, unresolved, findings, classificationSignals: signals };
 }
@@ -132,7 +138,10 @@ function walk(rootFd, directory, target, files) {
 }
 
 function parse(line) {
-  const words = line.replace(/\r+$/, "").split(/[ \t]+/).filter(Boolean);
+  const words = line
+    .replace(/\r+$/, "")
+    .split(/[ \t]+/)
+    .filter(Boolean);
   if (!words.length || words[0].startsWith("#")) return null;
   const [directive, ...args] = words;
   const positional = POSITIONAL.get(directive);
@@ -153,5 +162,8 @@ function parse(line) {
 }
 
 if (process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = await servePlugin(discover, { pluginId: PLUGIN_ID, pluginVersion: PLUGIN_VERSION });
+  process.exitCode = await servePlugin(discover, {
+    pluginId: PLUGIN_ID,
+    pluginVersion: PLUGIN_VERSION,
+  });
 }

@@ -83,7 +83,10 @@ def test_canonical_rejects_on_the_stdlib_path_too(monkeypatch: pytest.MonkeyPatc
 
 
 def test_plain_documents_take_the_c_encoder_path() -> None:
-    doc = {"resources": [{"kind": "table", "name": "ü", "n": 3, "ok": True}] * 50, "x": None}
+    doc: dict[str, Any] = {
+        "resources": [{"kind": "table", "name": "ü", "n": 3, "ok": True}] * 50,
+        "x": None,
+    }
     assert canonical_module._fast_encode(doc) is None  # null may be orjson's NaN: exact path
     del doc["x"]
     assert canonical_module._fast_encode(doc) == rfc8785.dumps(doc)

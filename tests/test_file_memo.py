@@ -23,8 +23,12 @@ def test_hit_while_unchanged_and_a_miss_after_each_part_of_the_stamp_changes(
     memo: FileMemo[int] = FileMemo()
     computed: list[int] = []
 
+    def compute() -> int:
+        computed.append(1)
+        return len(computed)
+
     def read() -> int:
-        return memo.get("models.py", os.stat(file), lambda: computed.append(1) or len(computed))
+        return memo.get("models.py", os.stat(file), compute)
 
     assert (read(), read()) == (1, 1)
     file.write_text("a = 22\n")  # size

@@ -193,7 +193,7 @@ def test_cancel_of_a_queued_request(pipe: Pipe) -> None:
     assert json.loads(pipe.read())["method"] == "$/progress"
     pipe.send('{"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": "queued"}}')
     pipe.send('{"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": "run"}}')
-    answers = {}
+    answers: dict[str, int] = {}
     while len(answers) < 2:
         message = json.loads(pipe.read())
         if "id" in message:
@@ -207,7 +207,7 @@ def test_cancel_of_a_queued_request(pipe: Pipe) -> None:
 @pytest.fixture(scope="module")
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
     directory = tmp_path_factory.mktemp("rpc")
-    plugins = [
+    plugins: list[dict[str, Any]] = [
         {"id": "example", "version": "1.0.0", "protocol": "jsonrpc-2.0", "root": str(REPO),
          "command": ["{python}", str(EXAMPLE)]},
         {"id": "faulty", "version": "1.0.0", "protocol": "jsonrpc-2.0", "root": str(REPO),

@@ -38,6 +38,7 @@ def _pod_spec() -> dict[str, Any]:
 
 def _container(name: str) -> dict[str, Any]:
     spec = _pod_spec()
+    found: dict[str, Any]
     (found,) = [c for c in spec.get("initContainers", []) + spec["containers"] if c["name"] == name]
     return found
 

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from symlink_race import then_swap
 
+from gpp import repo_files
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plugins"))
 
 from packs import scan
@@ -165,10 +167,13 @@ def test_repeated_discover_reparses_only_the_changed_file(
     first = scanner.discover(["."])
     assert scanner.memo.stats.misses == 6
     opened: list[str] = []
-    open_file = scan.open_file_in_root
-    monkeypatch.setattr(
-        scan, "open_file_in_root", lambda fd, rel: opened.append(rel) or open_file(fd, rel)
-    )
+    open_file = repo_files.open_file_in_root  # the function scan imported
+
+    def recording_open(fd: int, rel: str) -> tuple[int, os.stat_result]:
+        opened.append(rel)
+        return open_file(fd, rel)
+
+    monkeypatch.setattr(scan, "open_file_in_root", recording_open)
     assert scanner.discover(["."]) == first and opened == []  # a memo hit opens nothing
     assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (6, 6)
     assert links == [5]  # nothing changed: the last link's result is reused

@@ -303,7 +303,7 @@ def test_sigterm_finishes_while_a_write_to_a_deaf_plugin_is_stalled(tmp_path: Pa
     assert wait_exited(plugin_pid)
 
 
-def _wait_until_waiting(uds: Path) -> dict[str, Any]:
+def _wait_until_waiting(uds: Path) -> Any:  # /plugins/deaf's JSON object
     deadline = time.monotonic() + 10
     with uds_client(uds) as http:
         while not (info := http.get("/plugins/deaf").json())["queueDepth"]:

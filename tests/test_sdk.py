@@ -17,7 +17,12 @@ from gpp.sdk import serve
 from gpp.wire import build_frame
 
 ID, VERSION = "sdk-test", "0.1.0"
-EMPTY = {"resources": [], "unresolved": [], "findings": [], "classificationSignals": []}
+EMPTY: dict[str, Any] = {
+    "resources": [],
+    "unresolved": [],
+    "findings": [],
+    "classificationSignals": [],
+}
 
 
 def _run(host_lines: list[bytes], handler: Any = None) -> tuple[int, list[dict[str, Any]]]:
@@ -123,7 +128,12 @@ def test_sdk_rejects_bad_host_frames(
         "backslash path": _resign("discover", 2, {"requestId": "r1", "paths": ["ok", "a\\b"]}),
     }[case]
     calls: list[Any] = []
-    exit_code, out = _run([ready, bad], lambda p: calls.append(p) or EMPTY)
+
+    def handler(paths: Any) -> dict[str, Any]:
+        calls.append(paths)
+        return EMPTY
+
+    exit_code, out = _run([ready, bad], handler)
     assert exit_code == 2 and calls == []
     fatal = out[-1]
     assert fatal["type"] == "error" and "requestId" not in fatal["payload"]
@@ -190,10 +200,12 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 def test_discover_with_no_paths_gets_the_empty_result_without_the_handler() -> None:
     calls: list[Any] = []
     asked = {**EMPTY, "findings": [{"code": "NOT_ASKED", "detail": "", "locations": []}]}
-    code, out = _run(
-        _host_frames(Ready(), Discover("none", ()), Shutdown()),
-        lambda paths: calls.append(paths) or asked,
-    )
+
+    def handler(paths: Any) -> dict[str, Any]:
+        calls.append(paths)
+        return asked
+
+    code, out = _run(_host_frames(Ready(), Discover("none", ()), Shutdown()), handler)
     assert code == 0 and calls == []
     assert [f["type"] for f in out] == ["hello", "result", "bye"]
     assert out[1]["payload"] == {"requestId": "none", **EMPTY}

@@ -66,7 +66,9 @@ any_step = st.one_of(
     st.sampled_from([("read",), ("drain",), ("deaf",), ("close",)]),
     st.tuples(st.just("exit"), st.sampled_from([0, 1, 3])),
 ).map(list)
-last_step = st.sampled_from([["deaf"], ["drain"], ["close"], ["exit", 0], ["exit", 3]])
+last_step: st.SearchStrategy[Step] = st.sampled_from(
+    [["deaf"], ["drain"], ["close"], ["exit", 0], ["exit", 3]]
+)
 
 
 @st.composite

@@ -15,7 +15,12 @@ from gpp.messages import Bye, Discover, Hello, Phase, PluginError, Ready, Result
 from gpp.wire import LineBuffer, LineTooLong, build_frame, decode_frame
 
 ID, VERSION = "p", "1.0.0"
-EMPTY = {"resources": [], "unresolved": [], "findings": [], "classificationSignals": []}
+EMPTY: dict[str, Any] = {
+    "resources": [],
+    "unresolved": [],
+    "findings": [],
+    "classificationSignals": [],
+}
 
 
 def test_line_buffer_splits_lines_across_chunks() -> None:
@@ -133,11 +138,11 @@ def test_host_and_plugin_machines_complete_a_session_over_bytes() -> None:
     host, plugin = _pair()
     assert _deliver(plugin.send(Hello(("discover",))), host) == Hello(("discover",))
     assert _deliver(host.send(Ready()), plugin) == Ready()
-    assert host.phase is plugin.phase is Phase.IDLE
+    assert (host.phase, plugin.phase) == (Phase.IDLE, Phase.IDLE)
     for n in range(3):
         request = Discover(f"r{n}", ("src", "."))
         assert _deliver(host.send(request), plugin) == request
-        assert host.phase is plugin.phase is Phase.DISCOVERING
+        assert (host.phase, plugin.phase) == (Phase.DISCOVERING, Phase.DISCOVERING)
         answer = _deliver(plugin.send(Result(f"r{n}", EMPTY)), host)
         assert isinstance(answer, Result)
         assert (answer.request_id, answer.document) == (f"r{n}", EMPTY)
@@ -148,7 +153,7 @@ def test_host_and_plugin_machines_complete_a_session_over_bytes() -> None:
     )
     assert _deliver(host.send(Shutdown()), plugin) == Shutdown()
     assert _deliver(plugin.send(Bye()), host) == Bye()
-    assert host.phase is plugin.phase is Phase.CLOSED
+    assert (host.phase, plugin.phase) == (Phase.CLOSED, Phase.CLOSED)
     host.receive_data(b"")
     assert host.next_event() is None  # EOF after bye is expected
 

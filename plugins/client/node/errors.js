@@ -89,8 +89,10 @@ export class JsonRpcError extends Error {
  * @returns {ProtocolError | GatewayRefused}
  */
 export function errorFromProblem(status, problem, retryHeader) {
-  const doc = problem !== null && typeof problem === "object" && !Array.isArray(problem)
-    ? /** @type {Record<string, any>} */ (problem) : {};
+  const doc =
+    problem !== null && typeof problem === "object" && !Array.isArray(problem)
+      ? /** @type {Record<string, any>} */ (problem)
+      : {};
   const cls = Object.hasOwn(ERROR_CLASSES, doc.code) ? ERROR_CLASSES[doc.code] : undefined;
   if (cls !== undefined) {
     return new (cls === SchemaError && status === 422 ? InvalidRequestError : cls)(doc, status);

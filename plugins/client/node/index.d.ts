@@ -147,7 +147,12 @@ export declare class GatewayClient {
     paths: string[],
     options?: { requestId?: string; signal?: AbortSignal },
   ): Promise<ResultDocument>;
-  rpc(pluginId: string, method: string, params?: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
+  rpc(
+    pluginId: string,
+    method: string,
+    params?: unknown,
+    options?: { signal?: AbortSignal },
+  ): Promise<unknown>;
   notify(pluginId: string, method: string, params?: unknown): Promise<void>;
   stream(
     pluginId: string,

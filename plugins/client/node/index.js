@@ -26,7 +26,11 @@ async function refusal(response) {
     problem = { title: response.statusMessage, detail: text };
   }
   const header = response.headers["retry-after"];
-  return errorFromProblem(response.statusCode ?? 0, problem, Array.isArray(header) ? header[0] : header);
+  return errorFromProblem(
+    response.statusCode ?? 0,
+    problem,
+    Array.isArray(header) ? header[0] : header,
+  );
 }
 
 /**
@@ -97,7 +101,9 @@ export class GatewayClient {
    */
   async rpc(pluginId, method, params, { signal } = {}) {
     const body = this.#request(method, params, this.#nextId++);
-    return rpcResult(await this.#json(this.#send("POST", `${pluginPath(pluginId)}/rpc`, { body, signal })));
+    return rpcResult(
+      await this.#json(this.#send("POST", `${pluginPath(pluginId)}/rpc`, { body, signal })),
+    );
   }
 
   /**
@@ -105,7 +111,10 @@ export class GatewayClient {
    * @param {string} pluginId @param {string} method @param {unknown} [params]
    */
   async notify(pluginId, method, params) {
-    await this.#json(this.#send("POST", `${pluginPath(pluginId)}/rpc`, { body: this.#request(method, params) }), 204);
+    await this.#json(
+      this.#send("POST", `${pluginPath(pluginId)}/rpc`, { body: this.#request(method, params) }),
+      204,
+    );
   }
 
   /**
@@ -118,8 +127,11 @@ export class GatewayClient {
    */
   async *stream(pluginId, method, params, { signal } = {}) {
     const body = this.#request(method, params, this.#nextId++);
-    const response = await this.#send("POST", `${pluginPath(pluginId)}/rpc`,
-      { body, signal, accept: "text/event-stream" });
+    const response = await this.#send("POST", `${pluginPath(pluginId)}/rpc`, {
+      body,
+      signal,
+      accept: "text/event-stream",
+    });
     if (response.statusCode !== 200) throw await refusal(response);
     const parser = new SseParser();
     response.setEncoding("utf8");

@@ -18,8 +18,9 @@ export class SseParser {
     this.#buffer += chunk;
     /** @type {ServerSentEvent[]} */
     const events = [];
-    let newline;
-    while ((newline = this.#buffer.search(/\r\n|\r|\n/)) !== -1) {
+    for (;;) {
+      const newline = this.#buffer.search(/\r\n|\r|\n/);
+      if (newline === -1) break;
       const width = this.#buffer.startsWith("\r\n", newline) ? 2 : 1;
       if (width === 1 && this.#buffer[newline] === "\r" && newline === this.#buffer.length - 1) {
         break; // a "\r" that may be half of "\r\n": wait for the next chunk

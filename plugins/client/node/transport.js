@@ -35,9 +35,10 @@ export function exchange(target, { method, path, body, accept, signal }) {
       reject(signal.reason);
       return;
     }
-    const options = target.socketPath === undefined
-      ? { method, headers }
-      : { method, headers, socketPath: target.socketPath };
+    const options =
+      target.socketPath === undefined
+        ? { method, headers }
+        : { method, headers, socketPath: target.socketPath };
     /** @type {http.IncomingMessage | undefined} */
     let answer;
     /** @param {unknown} reason */

@@ -141,7 +141,9 @@ class StrictParser {
   }
 
   number() {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(this.pos, this.pos + 400));
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(
+      this.text.slice(this.pos, this.pos + 400),
+    );
     if (!match) this.throwRejected("Expecting value");
     this.pos += match[0].length;
     const value = Number(match[0]);
@@ -210,14 +212,18 @@ class StrictParser {
     }
     for (;;) {
       this.skip();
-      if (this.text[this.pos] !== '"') this.throwRejected("Expecting property name enclosed in double quotes");
+      if (this.text[this.pos] !== '"')
+        this.throwRejected("Expecting property name enclosed in double quotes");
       const key = this.string();
       if (Object.hasOwn(out, key)) throw new JSONRejected(`duplicate key ${JSON.stringify(key)}`);
       this.skip();
       if (this.text[this.pos++] !== ":") this.throwRejected("Expecting ':' delimiter");
       this.skip();
       Object.defineProperty(out, key, {
-        value: this.value(depth + 1), enumerable: true, writable: true, configurable: true,
+        value: this.value(depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
       }); // defineProperty: a "__proto__" key stays data, not the prototype
       this.skip();
       const c = this.text[this.pos++];

@@ -1,15 +1,20 @@
 // The plugin side of GPP/3 as a sans-IO machine, the twin of gpp/connection.py (plugin role):
 // bytes in, verified events out (or one ProtocolError); events in, frame bytes out.
 
-import { JSONRejected, canonicalize, parseStrict } from "./canonical.js";
 import { createHash } from "node:crypto";
-import { PAYLOADS, Violation, describe } from "./schema.js";
+import { canonicalize, JSONRejected, parseStrict } from "./canonical.js";
+import { describe, PAYLOADS, Violation } from "./schema.js";
 
 export const PROTOCOL_VERSION = 3;
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 const ENVELOPE = {
-  protocolVersion: "3", pluginId: "string", pluginVersion: "string", type: "string",
-  seq: "integer", payload: "object", digest: "64 lowercase hex digits",
+  protocolVersion: "3",
+  pluginId: "string",
+  pluginVersion: "string",
+  type: "string",
+  seq: "integer",
+  payload: "object",
+  digest: "64 lowercase hex digits",
 };
 
 // type -> [sender, {phase: next phase}]; "error" without requestId is fatal from either side.
@@ -22,10 +27,21 @@ const CATALOG = {
   shutdown: ["host", { idle: "shutting down" }],
   bye: ["plugin", { "shutting down": "closed" }],
 };
-const OPEN_PHASES = ["awaiting hello", "awaiting ready", "idle", "discover outstanding", "shutting down"];
+const OPEN_PHASES = [
+  "awaiting hello",
+  "awaiting ready",
+  "idle",
+  "discover outstanding",
+  "shutting down",
+];
 
 function rule(type, payload) {
-  if (type === "error" && payload && typeof payload === "object" && !Object.hasOwn(payload, "requestId")) {
+  if (
+    type === "error" &&
+    payload &&
+    typeof payload === "object" &&
+    !Object.hasOwn(payload, "requestId")
+  ) {
     return [null, Object.fromEntries(OPEN_PHASES.map((p) => [p, "closed"]))];
   }
   return CATALOG[type];
@@ -33,9 +49,29 @@ function rule(type, payload) {
 
 /** A single-cause GPP/3 failure, rendered the way the Python host renders it. */
 export class ProtocolError extends Error {
-  constructor(code, problem, { frame = null, messageType = null, field = null, expected = null, got = null, offendingFrame = null } = {}) {
+  constructor(
+    code,
+    problem,
+    {
+      frame = null,
+      messageType = null,
+      field = null,
+      expected = null,
+      got = null,
+      offendingFrame = null,
+    } = {},
+  ) {
     super(problem);
-    Object.assign(this, { code, problem, frame, messageType, field, expected, got, offendingFrame });
+    Object.assign(this, {
+      code,
+      problem,
+      frame,
+      messageType,
+      field,
+      expected,
+      got,
+      offendingFrame,
+    });
   }
 
   failLine() {
@@ -65,9 +101,11 @@ export function frameDigest(type, seq, payloadJson) {
 export function buildFrame(pluginId, pluginVersion, type, seq, payload) {
   const payloadJson = canonicalize(payload);
   const digest = frameDigest(type, seq, payloadJson);
-  return `{"digest":"${digest}","payload":${payloadJson},"pluginId":${canonicalize(pluginId)},` +
+  return (
+    `{"digest":"${digest}","payload":${payloadJson},"pluginId":${canonicalize(pluginId)},` +
     `"pluginVersion":${canonicalize(pluginVersion)},"protocolVersion":${PROTOCOL_VERSION},` +
-    `"seq":${seq},"type":${canonicalize(type)}}\n`;
+    `"seq":${seq},"type":${canonicalize(type)}}\n`
+  );
 }
 
 /** The plugin's view of one session. Any ProtocolError closes it for good. */
@@ -99,14 +137,29 @@ export class PluginConnection {
     const end = buffer.indexOf(0x0a);
     if (end < 0 || end > this.maxLineBytes) {
       if (end > this.maxLineBytes || buffer.length > this.maxLineBytes) {
-        throw this.closedWith(new ProtocolError("E_FRAME_JSON", "line exceeds max_line_bytes", {
-          frame, expected: `at most ${this.maxLineBytes} bytes`, got: `more than ${this.maxLineBytes} bytes`,
-        }));
+        throw this.closedWith(
+          new ProtocolError("E_FRAME_JSON", "line exceeds max_line_bytes", {
+            frame,
+            expected: `at most ${this.maxLineBytes} bytes`,
+            got: `more than ${this.maxLineBytes} bytes`,
+          }),
+        );
       }
       if (this.eof && this.awaitingPeer()) {
-        throw this.closedWith(new ProtocolError("E_EOF", buffer.length ? "output ended mid-frame" : `output ended before the expected frame (${this.phase})`, {
-          frame, expected: "a complete frame", got: "EOF", offendingFrame: buffer.length ? buffer.toString() : null,
-        }));
+        throw this.closedWith(
+          new ProtocolError(
+            "E_EOF",
+            buffer.length
+              ? "output ended mid-frame"
+              : `output ended before the expected frame (${this.phase})`,
+            {
+              frame,
+              expected: "a complete frame",
+              got: "EOF",
+              offendingFrame: buffer.length ? buffer.toString() : null,
+            },
+          ),
+        );
       }
       return null;
     }
@@ -122,8 +175,10 @@ export class PluginConnection {
 
   verify(line, frame) {
     const offendingFrame = line.toString();
-    const rejection = (code, problem, fields = {}) => new ProtocolError(code, problem, { frame, offendingFrame, ...fields });
-    if (!line.length) throw rejection("E_FRAME_JSON", "empty line", { expected: "a JSON object", got: "nothing" });
+    const rejection = (code, problem, fields = {}) =>
+      new ProtocolError(code, problem, { frame, offendingFrame, ...fields });
+    if (!line.length)
+      throw rejection("E_FRAME_JSON", "empty line", { expected: "a JSON object", got: "nothing" });
     let value;
     try {
       value = parseStrict(line);
@@ -132,7 +187,10 @@ export class PluginConnection {
       throw e;
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw rejection("E_FRAME_JSON", "not a JSON object", { expected: "object", got: describe(value).split(" ")[0] });
+      throw rejection("E_FRAME_JSON", "not a JSON object", {
+        expected: "object",
+        got: describe(value).split(" ")[0],
+      });
     }
     const messageType = typeof value.type === "string" ? value.type : null;
     if (Object.hasOwn(value, "protocolVersion") && value.protocolVersion !== PROTOCOL_VERSION) {
@@ -140,53 +198,112 @@ export class PluginConnection {
       const speaks = Number.isInteger(value.protocolVersion)
         ? `speaks GPP/${value.protocolVersion}`
         : `is ${describe(value.protocolVersion)}, not an integer,`;
-      throw rejection("E_PROTOCOL_VERSION", `${speaks} but this plugin speaks GPP/${PROTOCOL_VERSION}`, {
-        messageType, field: "protocolVersion", expected: "3", got: describe(value.protocolVersion),
-      });
+      throw rejection(
+        "E_PROTOCOL_VERSION",
+        `${speaks} but this plugin speaks GPP/${PROTOCOL_VERSION}`,
+        {
+          messageType,
+          field: "protocolVersion",
+          expected: "3",
+          got: describe(value.protocolVersion),
+        },
+      );
     }
     for (const key of Object.keys(ENVELOPE)) {
-      if (!Object.hasOwn(value, key)) throw rejection("E_SCHEMA", "missing", { messageType, field: key, expected: ENVELOPE[key] });
+      if (!Object.hasOwn(value, key))
+        throw rejection("E_SCHEMA", "missing", {
+          messageType,
+          field: key,
+          expected: ENVELOPE[key],
+        });
     }
     for (const key of Object.keys(value)) {
       if (!Object.hasOwn(ENVELOPE, key)) {
-        throw rejection("E_SCHEMA", "is not allowed", { messageType, field: key, expected: "no such field", got: describe(value[key]) });
+        throw rejection("E_SCHEMA", "is not allowed", {
+          messageType,
+          field: key,
+          expected: "no such field",
+          got: describe(value[key]),
+        });
       }
     }
-    for (const [key, pinned] of [["pluginId", this.pluginId], ["pluginVersion", this.pluginVersion]]) {
+    for (const [key, pinned] of [
+      ["pluginId", this.pluginId],
+      ["pluginVersion", this.pluginVersion],
+    ]) {
       if (value[key] !== pinned) {
         throw rejection("E_UNKNOWN_PLUGIN", "does not match the pinned plugin", {
-          messageType, field: key, expected: `'${pinned}'`, got: describe(value[key]),
+          messageType,
+          field: key,
+          expected: `'${pinned}'`,
+          got: describe(value[key]),
         });
       }
     }
     if (!Object.hasOwn(CATALOG, messageType ?? "")) {
       throw rejection("E_UNKNOWN_TYPE", "is not a GPP/3 message type", {
-        field: "type", expected: `one of ${Object.keys(CATALOG).join(" ")}`, got: describe(value.type),
+        field: "type",
+        expected: `one of ${Object.keys(CATALOG).join(" ")}`,
+        got: describe(value.type),
       });
     }
     if (value.seq !== frame) {
-      const problem = !Number.isInteger(value.seq) ? "has the wrong type" : value.seq < frame ? "repeats an earlier frame" : "skips ahead";
-      throw rejection("E_SCHEMA", problem, { messageType, field: "seq", expected: String(frame), got: describe(value.seq) });
+      const problem = !Number.isInteger(value.seq)
+        ? "has the wrong type"
+        : value.seq < frame
+          ? "repeats an earlier frame"
+          : "skips ahead";
+      throw rejection("E_SCHEMA", problem, {
+        messageType,
+        field: "seq",
+        expected: String(frame),
+        got: describe(value.seq),
+      });
     }
     if (typeof value.digest !== "string" || !/^[0-9a-f]{64}$/.test(value.digest)) {
-      throw rejection("E_SCHEMA", "is malformed", { messageType, field: "digest", expected: "64 lowercase hex digits", got: describe(value.digest) });
+      throw rejection("E_SCHEMA", "is malformed", {
+        messageType,
+        field: "digest",
+        expected: "64 lowercase hex digits",
+        got: describe(value.digest),
+      });
     }
     const [sender, transitions] = rule(messageType, value.payload);
     if (sender === "plugin") {
-      throw rejection("E_SCHEMA", "is sent by the plugin, not the host", { messageType, field: "type", expected: this.allowedFromHost(), got: messageType });
+      throw rejection("E_SCHEMA", "is sent by the plugin, not the host", {
+        messageType,
+        field: "type",
+        expected: this.allowedFromHost(),
+        got: messageType,
+      });
     }
     if (!Object.hasOwn(transitions, this.phase)) {
-      throw rejection("E_SCHEMA", `arrived in the wrong phase (${this.phase})`, { messageType, field: "type", expected: this.allowedFromHost(), got: messageType });
+      throw rejection("E_SCHEMA", `arrived in the wrong phase (${this.phase})`, {
+        messageType,
+        field: "type",
+        expected: this.allowedFromHost(),
+        got: messageType,
+      });
     }
     try {
       PAYLOADS[messageType].check(value.payload);
     } catch (e) {
       if (!(e instanceof Violation)) throw e;
-      throw rejection("E_SCHEMA", e.problem, { messageType, field: e.field ? `payload.${e.field}` : "payload", expected: e.expected, got: e.got });
+      throw rejection("E_SCHEMA", e.problem, {
+        messageType,
+        field: e.field ? `payload.${e.field}` : "payload",
+        expected: e.expected,
+        got: e.got,
+      });
     }
     const actual = frameDigest(messageType, frame, canonicalize(value.payload));
     if (actual !== value.digest) {
-      throw rejection("E_SCHEMA", "does not match the frame", { messageType, field: "digest", expected: actual, got: value.digest });
+      throw rejection("E_SCHEMA", "does not match the frame", {
+        messageType,
+        field: "digest",
+        expected: actual,
+        got: value.digest,
+      });
     }
     this.phase = transitions[this.phase];
     this.outstanding = messageType === "discover" ? value.payload.requestId : null;
@@ -199,7 +316,9 @@ export class PluginConnection {
 
   allowedFromHost() {
     return Object.entries(CATALOG)
-      .filter(([, [sender, transitions]]) => sender === "host" && Object.hasOwn(transitions, this.phase))
+      .filter(
+        ([, [sender, transitions]]) => sender === "host" && Object.hasOwn(transitions, this.phase),
+      )
       .map(([name]) => name)
       .join(" or ");
   }
@@ -207,7 +326,8 @@ export class PluginConnection {
   /** Frame text for a plugin message; throws Violation for a payload that breaks its schema. */
   send(type, payload) {
     const [, transitions] = rule(type, payload);
-    if (!Object.hasOwn(transitions, this.phase)) throw new Error(`cannot send ${type} while ${this.phase}`);
+    if (!Object.hasOwn(transitions, this.phase))
+      throw new Error(`cannot send ${type} while ${this.phase}`);
     PAYLOADS[type].check(payload);
     this.framesSent += 1;
     const frame = buildFrame(this.pluginId, this.pluginVersion, type, this.framesSent, payload);
@@ -220,7 +340,10 @@ export class PluginConnection {
   sendFatal(code, message) {
     this.framesSent += 1;
     this.phase = "closed";
-    return buildFrame(this.pluginId, this.pluginVersion, "error", this.framesSent, { code, message });
+    return buildFrame(this.pluginId, this.pluginVersion, "error", this.framesSent, {
+      code,
+      message,
+    });
   }
 
   /** Closes the connection and returns `error`, for the caller to throw. */

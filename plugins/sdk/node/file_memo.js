@@ -17,7 +17,8 @@ export function fileStamp(stat) {
 
 export class FileMemo {
   constructor({ maxEntries = DEFAULT_MAX_ENTRIES, maxBytes = DEFAULT_MAX_BYTES } = {}) {
-    if (!(maxEntries >= 1 && maxBytes >= 1)) throw new RangeError("FileMemo bounds must be positive");
+    if (!(maxEntries >= 1 && maxBytes >= 1))
+      throw new RangeError("FileMemo bounds must be positive");
     this.maxEntries = maxEntries;
     this.maxBytes = maxBytes;
     this.stats = { hits: 0, misses: 0, evictions: 0 };

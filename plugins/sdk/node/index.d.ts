@@ -76,9 +76,18 @@ export interface ServeOptions {
   log?: (line: string) => void;
 }
 
-export declare function servePlugin(handler: DiscoverHandler, options: ServeOptions): Promise<0 | 2>;
+export declare function servePlugin(
+  handler: DiscoverHandler,
+  options: ServeOptions,
+): Promise<0 | 2>;
 
-export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
+export type JSONValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JSONValue[]
+  | { [key: string]: JSONValue };
 
 /** GF-canonical JSON (RFC 8785 restricted to I-JSON); throws for what I-JSON forbids. */
 export declare function canonicalize(value: JSONValue): string;
@@ -128,5 +137,8 @@ export declare class NotRegularFileError extends Error {
 /** Descriptors opened through an openat-style chain that never follows a symlink. */
 export declare function openRoot(root?: string): number;
 export declare function openDirInRoot(rootFd: number, rel: string): number;
-export declare function openFileInRoot(rootFd: number, rel: string): [number, import("node:fs").BigIntStats];
+export declare function openFileInRoot(
+  rootFd: number,
+  rel: string,
+): [number, import("node:fs").BigIntStats];
 export declare function readFileInRoot(rootFd: number, rel: string): Buffer;

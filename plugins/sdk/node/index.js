@@ -4,12 +4,18 @@
 //   process.exitCode = await servePlugin(async (paths) => ({ resources: [], unresolved: [],
 //     findings: [], classificationSignals: [] }), { pluginId: "my-plugin", pluginVersion: "1.0.0" });
 
-import { PluginConnection, ProtocolError, PROTOCOL_VERSION } from "./connection.js";
+import { PluginConnection, PROTOCOL_VERSION, ProtocolError } from "./connection.js";
 import { DOCUMENT, DOCUMENT_KEYS, Violation } from "./schema.js";
 
 export { canonicalize, digest } from "./canonical.js";
 export { FileMemo, fileStamp } from "./file_memo.js";
-export { NotRegularFileError, openDirInRoot, openFileInRoot, openRoot, readFileInRoot } from "./repo_files.js";
+export {
+  NotRegularFileError,
+  openDirInRoot,
+  openFileInRoot,
+  openRoot,
+  readFileInRoot,
+} from "./repo_files.js";
 export { PROTOCOL_VERSION, ProtocolError };
 
 export const EXIT_OK = 0;
@@ -38,10 +44,7 @@ export async function servePlugin(handler, options) {
     for (;;) {
       let event;
       try {
-        while ((event = conn.nextEvent()) === null) {
-          const { value, done } = await chunks.next();
-          conn.receiveData(done ? null : Buffer.from(value));
-        }
+        event = await nextEvent(conn, chunks);
       } catch (error) {
         if (!(error instanceof ProtocolError)) throw error;
         log(error.diagnostic());
@@ -54,7 +57,9 @@ export async function servePlugin(handler, options) {
         await write(conn.send("bye", {}));
         return EXIT_OK;
       } else if (event.type === "error") {
-        log(`[plugin-protocol] host ended the session: ${event.payload.code}: ${event.payload.message}`);
+        log(
+          `[plugin-protocol] host ended the session: ${event.payload.code}: ${event.payload.message}`,
+        );
         return EXIT_PROTOCOL;
       }
     }
@@ -63,11 +68,24 @@ export async function servePlugin(handler, options) {
   }
 }
 
+/** The next verified event: reads input until the connection has one (or throws ProtocolError). */
+async function nextEvent(conn, chunks) {
+  for (;;) {
+    const event = conn.nextEvent();
+    if (event !== null) return event;
+    const { value, done } = await chunks.next();
+    conn.receiveData(done ? null : Buffer.from(value));
+  }
+}
+
 async function answer(conn, request, handler, log) {
   const { requestId, paths } = request;
   if (!paths.length) {
     // GPP/3: no paths asks nothing, so the answer is empty by definition
-    return conn.send("result", { requestId, ...Object.fromEntries(DOCUMENT_KEYS.map((key) => [key, []])) });
+    return conn.send("result", {
+      requestId,
+      ...Object.fromEntries(DOCUMENT_KEYS.map((key) => [key, []])),
+    });
   }
   let document;
   try {
@@ -81,7 +99,8 @@ async function answer(conn, request, handler, log) {
     DOCUMENT.check(document);
   } catch (error) {
     if (!(error instanceof Violation)) throw error;
-    const message = `discover handler returned an invalid document: ${error.field || "document"} ` +
+    const message =
+      `discover handler returned an invalid document: ${error.field || "document"} ` +
       `${error.problem} — expected ${error.expected ?? "nothing"}, got ${error.got ?? "nothing"}`;
     log(`[plugin-protocol] ${message}`);
     return conn.send("error", { requestId, code: "E_SCHEMA", message });

@@ -38,7 +38,8 @@ export function describe(value) {
     return `number ${Math.abs(value.value) < 1e16 ? value.value.toFixed(1) : value.value.toExponential()}`;
   }
   if (typeof value === "boolean") return `boolean ${value}`;
-  if (typeof value === "number") return Number.isInteger(value) ? `integer ${value}` : `number ${value}`;
+  if (typeof value === "number")
+    return Number.isInteger(value) ? `integer ${value}` : `number ${value}`;
   if (typeof value === "string") {
     const shown = value.length <= 40 ? value : `${value.slice(0, 39)}…`;
     return `string ${JSON.stringify(shown)}`;
@@ -70,7 +71,11 @@ const POSITIVE_INT = {
   expected: "integer >= 1",
   check(value) {
     if (isInt(value) && value >= 1) return;
-    throw new Violation(isInt(value) ? "has the wrong value" : "has the wrong type", "integer >= 1", describe(value));
+    throw new Violation(
+      isInt(value) ? "has the wrong value" : "has the wrong type",
+      "integer >= 1",
+      describe(value),
+    );
   },
 };
 
@@ -78,7 +83,8 @@ function matching(expected, regex) {
   return {
     expected,
     check(value) {
-      if (typeof value !== "string") throw new Violation("has the wrong type", expected, describe(value));
+      if (typeof value !== "string")
+        throw new Violation("has the wrong type", expected, describe(value));
       if (!regex.test(value)) throw new Violation("has the wrong value", expected, describe(value));
     },
   };
@@ -89,8 +95,10 @@ function oneOf(choices) {
   return {
     expected,
     check(value) {
-      if (typeof value !== "string") throw new Violation("has the wrong type", expected, describe(value));
-      if (!choices.includes(value)) throw new Violation("has the wrong value", expected, describe(value));
+      if (typeof value !== "string")
+        throw new Violation("has the wrong type", expected, describe(value));
+      if (!choices.includes(value))
+        throw new Violation("has the wrong value", expected, describe(value));
     },
   };
 }
@@ -100,9 +108,11 @@ function array(item, { min = 0, max = Infinity } = {}) {
   return {
     expected,
     check(value) {
-      if (!Array.isArray(value)) throw new Violation("has the wrong type", expected, describe(value));
+      if (!Array.isArray(value))
+        throw new Violation("has the wrong type", expected, describe(value));
       if (value.length < min) throw new Violation("is too short", expected, describe(value));
-      if (value.length > max) throw new Violation("is too long", `at most ${max} items`, describe(value));
+      if (value.length > max)
+        throw new Violation("is too long", `at most ${max} items`, describe(value));
       value.forEach((element, index) => {
         try {
           item.check(element);
@@ -179,7 +189,11 @@ const PATH = {
   check(value) {
     const problem = pathProblem(value);
     if (problem !== null) {
-      throw new Violation(`is not a repo-relative path (${problem})`, "repo-relative path", describe(value));
+      throw new Violation(
+        `is not a repo-relative path (${problem})`,
+        "repo-relative path",
+        describe(value),
+      );
     }
   },
 };
@@ -188,7 +202,9 @@ const REQUEST_ID = matching("string of 1..128 chars", /^[\s\S]{1,128}$/u);
 const LOCATION = record({ path: PATH, line: POSITIVE_INT });
 
 const DOCUMENT_FIELDS = {
-  resources: array(record({ kind: STRING, name: STRING, location: LOCATION, attrs: mapping(SCALAR) })),
+  resources: array(
+    record({ kind: STRING, name: STRING, location: LOCATION, attrs: mapping(SCALAR) }),
+  ),
   unresolved: array(record({ path: PATH, reason: oneOf(REASONS), detail: STRING })),
   findings: array(
     record({
@@ -223,7 +239,8 @@ export const PAYLOADS = {
         }
         const seen = new Set();
         for (const capability of value) {
-          if (seen.has(capability)) throw new Violation("repeats a capability", "distinct strings", describe(capability));
+          if (seen.has(capability))
+            throw new Violation("repeats a capability", "distinct strings", describe(capability));
           seen.add(capability);
         }
       },

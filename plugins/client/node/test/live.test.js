@@ -1,13 +1,14 @@
 // The client against real gateways: `gpp serve` (the repo's .venv, or GPP_BIN) on an ephemeral
 // loopback port with a token, and on a Unix socket. Both are stopped (SIGTERM, then SIGKILL if
 // they linger) when the file's tests end.
-import { after, before, test } from "node:test";
+
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import {
@@ -17,7 +18,6 @@ import {
   InvalidRequestError,
   JsonRpcError,
   PluginErrorResponse,
-  ProtocolError,
   ProtocolVersionError,
   SchemaError,
   UnexpectedEOFError,
@@ -25,6 +25,8 @@ import {
   UnknownTypeError,
   WatchdogTimeoutError,
 } from "../index.js";
+
+/** @import { ProtocolError } from "../index.js" */
 
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
 const GPP = process.env.GPP_BIN ?? join(REPO, ".venv/bin/gpp");
@@ -51,7 +53,9 @@ function toml(value) {
   if (typeof value === "string") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(toml).join(", ")}]`;
   if (value !== null && typeof value === "object") {
-    return `{${Object.entries(value).map(([k, v]) => `${k} = ${toml(v)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k} = ${toml(v)}`)
+      .join(", ")}}`;
   }
   return String(value);
 }
@@ -62,21 +66,35 @@ function registry(plugins) {
   for (const plugin of plugins) {
     lines.push("", "[[plugin]]", ...Object.entries(plugin).map(([k, v]) => `${k} = ${toml(v)}`));
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** @param {string} name */
 const fixture = (name) => ({
-  id: name, version: "1.0.0", root: REPO, env: { FIXTURE_PLUGIN_ID: name },
-  command: ["{python}", join(FIXTURES, `plugin_${name}.py`)], ...FAST,
+  id: name,
+  version: "1.0.0",
+  root: REPO,
+  env: { FIXTURE_PLUGIN_ID: name },
+  command: ["{python}", join(FIXTURES, `plugin_${name}.py`)],
+  ...FAST,
 });
 
 const PLUGINS = [
-  { id: "reference-detector", version: "1.0.0", root: join(REPO, "plugins/examples/demo-repo"),
-    command: ["{python}", join(REPO, "plugins/reference_detector.py")] },
-  { id: "jsonrpc-example", version: "1.0.0", protocol: "jsonrpc-2.0", root: REPO,
+  {
+    id: "reference-detector",
+    version: "1.0.0",
+    root: join(REPO, "plugins/examples/demo-repo"),
+    command: ["{python}", join(REPO, "plugins/reference_detector.py")],
+  },
+  {
+    id: "jsonrpc-example",
+    version: "1.0.0",
+    protocol: "jsonrpc-2.0",
+    root: REPO,
     // a watchdog far past `until`'s bound: only the client leaving can end a call early
-    command: ["{python}", join(REPO, "plugins/jsonrpc_example.py")], request_ms: 120_000 },
+    command: ["{python}", join(REPO, "plugins/jsonrpc_example.py")],
+    request_ms: 120_000,
+  },
   ...FAULTS.map(([name]) => fixture(String(name))),
   fixture("exits_before_hello"),
 ];
@@ -95,11 +113,16 @@ const TIED_TO_STDIN =
  */
 async function serve(config, args) {
   const child = spawn("sh", ["-c", TIED_TO_STDIN, GPP, "serve", "--config", config, ...args], {
-    env: { ...process.env, GPP_TOKEN: TOKEN }, stdio: ["pipe", "ignore", "pipe"], detached: true,
+    env: { ...process.env, GPP_TOKEN: TOKEN },
+    stdio: ["pipe", "ignore", "pipe"],
+    detached: true,
   });
   let log = "";
   const address = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${log}`)), START_BUDGET_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`gateway did not start:\n${log}`)),
+      START_BUDGET_MS,
+    );
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk) => {
       log += chunk;
@@ -162,7 +185,8 @@ before(async () => {
     serve(config, ["--host", "127.0.0.1", "--port", "0"]),
     serve(config, ["--uds", socketPath]),
   ]);
-  for (const outcome of started) if (outcome.status === "fulfilled") gateways.push(outcome.value.child);
+  for (const outcome of started)
+    if (outcome.status === "fulfilled") gateways.push(outcome.value.child);
   for (const outcome of started) if (outcome.status === "rejected") throw outcome.reason;
   baseUrl = /** @type {PromiseFulfilledResult<{address: string}>} */ (started[0]).value.address;
   tcp = new GatewayClient(baseUrl, { token: TOKEN, timeoutMs: 30_000 });
@@ -179,13 +203,18 @@ test("discover over TCP and over the Unix socket gives the same result document"
   assert.equal(overTcp.requestId, "node-1");
   assert.equal(overTcp.findings[0].code, "DUPLICATE_TABLE_NAME");
   assert.ok(overTcp.resources.some((r) => r.kind === "route"));
-  assert.deepEqual(await uds.discover("reference-detector", ["."], { requestId: "node-1" }), overTcp);
+  assert.deepEqual(
+    await uds.discover("reference-detector", ["."], { requestId: "node-1" }),
+    overTcp,
+  );
 });
 
 for (const [name, cls, code, frame] of FAULTS) {
   test(`${code} from the gateway is thrown as ${/** @type {Function} */ (cls).name}`, async () => {
     const error = await tcp.discover(String(name), ["."], { requestId: "r-7" }).then(
-      () => assert.fail("discover should have thrown"), (e) => e);
+      () => assert.fail("discover should have thrown"),
+      (e) => e,
+    );
     assert.ok(error instanceof /** @type {typeof ProtocolError} */ (cls), String(error));
     assert.equal(error.code, code);
     assert.equal(error.status, code === "E_TIMEOUT" ? 504 : 502);
@@ -204,8 +233,10 @@ for (const [name, cls, code, frame] of FAULTS) {
 
 test("field, expected and got come through", async () => {
   const error = await tcp.discover("gpp2_peer", ["."]).catch((e) => e);
-  assert.deepEqual([error.messageType, error.field, error.expected, error.got],
-    ["hello", "protocolVersion", "3", "integer 2"]);
+  assert.deepEqual(
+    [error.messageType, error.field, error.expected, error.got],
+    ["hello", "protocolVersion", "3", "integer 2"],
+  );
 });
 
 test("an unknown plugin is UnknownPluginError 404; a bad path is InvalidRequestError 422", async () => {
@@ -219,11 +250,15 @@ test("an unknown plugin is UnknownPluginError 404; a bad path is InvalidRequestE
 
 test("refusals: 401 without the token, 403 for a foreign Origin, 415, 413", async () => {
   /** @param {GatewayClient} client @param {string[]} [paths] */
-  const refused = (client, paths = ["."]) => client.discover("reference-detector", paths).catch((e) => e);
+  const refused = (client, paths = ["."]) =>
+    client.discover("reference-detector", paths).catch((e) => e);
   const cases = [
     [new GatewayClient(baseUrl), 401],
     [new GatewayClient(baseUrl, { token: "wrong" }), 401],
-    [new GatewayClient(baseUrl, { token: TOKEN, headers: { origin: "http://example.invalid" } }), 403],
+    [
+      new GatewayClient(baseUrl, { token: TOKEN, headers: { origin: "http://example.invalid" } }),
+      403,
+    ],
     [new GatewayClient(baseUrl, { token: TOKEN, headers: { "content-type": "text/plain" } }), 415],
   ];
   for (const [client, status] of cases) {
@@ -232,7 +267,10 @@ test("refusals: 401 without the token, 403 for a foreign Origin, 415, 413", asyn
     assert.equal(error.status, status);
     assert.equal(error.retryAfter, null);
   }
-  const tooLarge = await refused(tcp, Array.from({ length: 1000 }, (_, i) => `file-${i}.gfx`));
+  const tooLarge = await refused(
+    tcp,
+    Array.from({ length: 1000 }, (_, i) => `file-${i}.gfx`),
+  );
   assert.ok(tooLarge instanceof GatewayRefused);
   assert.equal(tooLarge.status, 413);
 });
@@ -268,10 +306,20 @@ test("rpc returns results and throws JsonRpcError; notify gets the 204", async (
 test("stream yields each $/progress, then the result", async () => {
   for (const client of [tcp, uds]) {
     const items = [];
-    for await (const item of client.stream("jsonrpc-example", "slow_count", { n: 3 })) items.push(item);
-    assert.deepEqual(items.map((i) => i.kind), ["progress", "progress", "progress", "result"]);
-    assert.deepEqual(items.slice(0, 3).map((i) => i.kind === "progress" && [i.params.done, i.params.total]),
-      [[1, 3], [2, 3], [3, 3]]);
+    for await (const item of client.stream("jsonrpc-example", "slow_count", { n: 3 }))
+      items.push(item);
+    assert.deepEqual(
+      items.map((i) => i.kind),
+      ["progress", "progress", "progress", "result"],
+    );
+    assert.deepEqual(
+      items.slice(0, 3).map((i) => i.kind === "progress" && [i.params.done, i.params.total]),
+      [
+        [1, 3],
+        [2, 3],
+        [3, 3],
+      ],
+    );
     assert.deepEqual(items[3], { kind: "result", result: 3 });
   }
   const failing = async () => {
@@ -310,7 +358,9 @@ test("aborting a stream cancels the call at the plugin, which stays up", async (
   /** @type {import("../index.js").PluginInfo | undefined} */
   let busy;
   const consume = async () => {
-    for await (const item of tcp.stream("jsonrpc-example", "slow_count", ENDLESS, { signal: controller.signal })) {
+    for await (const item of tcp.stream("jsonrpc-example", "slow_count", ENDLESS, {
+      signal: controller.signal,
+    })) {
       assert.equal(item.kind, "progress");
       busy = await tcp.plugin("jsonrpc-example");
       controller.abort();
@@ -334,9 +384,15 @@ test("leaving a stream's loop early cancels the call at the plugin too", async (
 });
 
 test("an aborted signal rejects before sending; timeoutMs rejects with TimeoutError", async () => {
-  await assert.rejects(tcp.discover("reference-detector", ["."], { signal: AbortSignal.abort() }),
-    { name: "AbortError" });
+  await assert.rejects(tcp.discover("reference-detector", ["."], { signal: AbortSignal.abort() }), {
+    name: "AbortError",
+  });
   const impatient = new GatewayClient(baseUrl, { token: TOKEN, timeoutMs: 200 });
-  await assert.rejects(impatient.rpc("jsonrpc-example", "slow_count", ENDLESS), { name: "TimeoutError" });
-  await until(async () => (await tcp.plugin("jsonrpc-example")).state === "ready", "the cancelled call");
+  await assert.rejects(impatient.rpc("jsonrpc-example", "slow_count", ENDLESS), {
+    name: "TimeoutError",
+  });
+  await until(
+    async () => (await tcp.plugin("jsonrpc-example")).state === "ready",
+    "the cancelled call",
+  );
 });

@@ -1,10 +1,12 @@
 // The SSE parser over every chunking of the gateway's framing.
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
+import { test } from "node:test";
 
 import { SseParser } from "../index.js";
 
-const STREAM = 'event: notification\ndata: {"method": "$/progress"}\n\n' +
+const STREAM =
+  'event: notification\ndata: {"method": "$/progress"}\n\n' +
   ": keep-alive\n\nevent: response\r\ndata: line 1\r\ndata: line 2\r\n\r\ndata:bare\n\n";
 const EVENTS = [
   { event: "notification", data: '{"method": "$/progress"}' },
@@ -26,7 +28,10 @@ test("any split point gives the same events, none early", () => {
 
 test("one character at a time", () => {
   const parser = new SseParser();
-  assert.deepEqual([...STREAM].flatMap((ch) => parser.feed(ch)), EVENTS);
+  assert.deepEqual(
+    [...STREAM].flatMap((ch) => parser.feed(ch)),
+    EVENTS,
+  );
 });
 
 test("an unterminated event is not dispatched", () => {

@@ -50,7 +50,10 @@ test("FileMemo: bounded by entries and by bytes, least recently used out first",
   memo.get("d", stat(95, 4), () => "d"); // 115 bytes: a goes, 105 still over: c goes
   assert.deepEqual([...memo.entries.keys()], ["d"]);
   assert.equal(memo.bytes, 95);
-  assert.equal(memo.get("huge", stat(500, 5), () => "kept?"), "kept?");
+  assert.equal(
+    memo.get("huge", stat(500, 5), () => "kept?"),
+    "kept?",
+  );
   assert.equal(memo.entries.has("huge"), false);
   assert.equal(memo.stats.evictions, 3);
   assert.throws(() => new FileMemo({ maxEntries: 0 }), RangeError);
@@ -69,7 +72,10 @@ test("openFileInRoot never follows a symlink, in the last component or in a dire
   try {
     assert.equal(readFileInRoot(root, "app/models.py").toString(), "x = 1\n");
     assert.throws(() => openFileInRoot(root, "app/link.py"), { code: "ELOOP" });
-    assert.throws(() => openFileInRoot(root, "linkdir/secret.py"), (e) => ["ELOOP", "ENOTDIR"].includes(e.code));
+    assert.throws(
+      () => openFileInRoot(root, "linkdir/secret.py"),
+      (e) => ["ELOOP", "ENOTDIR"].includes(e.code),
+    );
     assert.throws(() => openFileInRoot(root, "app"), { code: "ENOTREG" });
   } finally {
     fs.closeSync(root);

@@ -4,15 +4,16 @@ import { PassThrough } from "node:stream";
 import { test } from "node:test";
 
 import reference from "canonicalize";
-
-import { buildFrame, frameDigest } from "../connection.js";
 import { canonicalize, digest, parseStrict } from "../canonical.js";
+import { buildFrame, frameDigest } from "../connection.js";
 import { PROTOCOL_VERSION, servePlugin } from "../index.js";
 
 const ID = "node-test";
 const VERSION = "0.1.0";
 const EMPTY = { resources: [], unresolved: [], findings: [], classificationSignals: [] };
-const VECTORS = JSON.parse(readFileSync(new URL("../../../../tests/vectors/canonical.json", import.meta.url)));
+const VECTORS = JSON.parse(
+  readFileSync(new URL("../../../../tests/vectors/canonical.json", import.meta.url)),
+);
 
 /** Run servePlugin over in-memory streams fed with `hostLines`; return its exit code, frames, logs. */
 async function run(hostLines, handler = () => EMPTY) {
@@ -22,8 +23,18 @@ async function run(hostLines, handler = () => EMPTY) {
   const written = [];
   output.on("data", (chunk) => written.push(chunk));
   input.end(hostLines.join(""));
-  const code = await servePlugin(handler, { pluginId: ID, pluginVersion: VERSION, input, output, log: (l) => logs.push(l) });
-  const frames = Buffer.concat(written).toString().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const code = await servePlugin(handler, {
+    pluginId: ID,
+    pluginVersion: VERSION,
+    input,
+    output,
+    log: (l) => logs.push(l),
+  });
+  const frames = Buffer.concat(written)
+    .toString()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   return { code, frames, logs };
 }
 
@@ -52,19 +63,23 @@ test("integers outside ±(2^53−1) are refused, as Python refuses them; the edg
   }
   assert.equal(canonicalize([2 ** 53 - 1, -(2 ** 53 - 1)]), "[9007199254740991,-9007199254740991]");
   // A float written with an exponent is a float, whatever its size (Python's 1e+300 is one too).
-  assert.equal(canonicalize(parseStrict(Buffer.from("[1e300,1.2e18]"))), "[1e+300,1200000000000000000]");
+  assert.equal(
+    canonicalize(parseStrict(Buffer.from("[1e300,1.2e18]"))),
+    "[1e+300,1200000000000000000]",
+  );
 });
 
 test("the strict parser rejects duplicate keys, lone surrogates, NaN and deep nesting", () => {
   const cases = {
     '{"a":1,"a":2}': /duplicate key "a"/,
     '"\\ud800"': /lone surrogate/,
-    "NaN": /NaN is not an I-JSON number/,
+    NaN: /NaN is not an I-JSON number/,
     "[1e999]": /overflows a double/,
     [`${"[".repeat(513)}${"]".repeat(513)}`]: /nesting deeper than 512/,
     "{": /Expecting property name/,
   };
-  for (const [line, reason] of Object.entries(cases)) assert.throws(() => parseStrict(Buffer.from(line)), reason);
+  for (const [line, reason] of Object.entries(cases))
+    assert.throws(() => parseStrict(Buffer.from(line)), reason);
   assert.throws(() => parseStrict(Buffer.from([0x22, 0xff, 0x22])), /invalid UTF-8/);
   const deepest = `${"[".repeat(512)}${"]".repeat(512)}`;
   assert.equal(canonicalize(parseStrict(Buffer.from(deepest))), deepest);
@@ -74,18 +89,34 @@ test("the strict parser rejects duplicate keys, lone surrogates, NaN and deep ne
 test("a full session: hello, results with correct envelope and digest, bye", async () => {
   const seen = [];
   const { code, frames } = await run(
-    session(host("discover", 2, { requestId: "r1", paths: ["a", "."] }), host("discover", 3, { requestId: "r2", paths: ["b"] }), host("shutdown", 4, {})),
-    async (paths) => (seen.push(paths), EMPTY),
+    session(
+      host("discover", 2, { requestId: "r1", paths: ["a", "."] }),
+      host("discover", 3, { requestId: "r2", paths: ["b"] }),
+      host("shutdown", 4, {}),
+    ),
+    async (paths) => {
+      seen.push(paths);
+      return EMPTY;
+    },
   );
   assert.equal(code, 0);
   assert.deepEqual(seen, [["a", "."], ["b"]]);
-  assert.deepEqual(frames.map((f) => f.type), ["hello", "result", "result", "bye"]);
-  assert.deepEqual(frames.map((f) => f.seq), [1, 2, 3, 4]);
+  assert.deepEqual(
+    frames.map((f) => f.type),
+    ["hello", "result", "result", "bye"],
+  );
+  assert.deepEqual(
+    frames.map((f) => f.seq),
+    [1, 2, 3, 4],
+  );
   for (const frame of frames) {
     assert.equal(frame.protocolVersion, 3);
     assert.equal(frame.pluginId, ID);
     assert.equal(frame.pluginVersion, VERSION);
-    assert.equal(frame.digest, digest({ type: frame.type, seq: frame.seq, payload: frame.payload }));
+    assert.equal(
+      frame.digest,
+      digest({ type: frame.type, seq: frame.seq, payload: frame.payload }),
+    );
     assert.equal(frame.digest, frameDigest(frame.type, frame.seq, canonicalize(frame.payload)));
   }
   assert.deepEqual(frames[1].payload, { requestId: "r1", ...EMPTY });
@@ -95,23 +126,42 @@ test("discover with no paths is answered with the empty result, without calling 
   let calls = 0;
   const { code, frames } = await run(
     session(host("discover", 2, { requestId: "none", paths: [] }), host("shutdown", 3, {})),
-    () => ((calls += 1), { ...EMPTY, findings: [{ code: "NOT_ASKED", detail: "", locations: [] }] }),
+    () => {
+      calls += 1;
+      return { ...EMPTY, findings: [{ code: "NOT_ASKED", detail: "", locations: [] }] };
+    },
   );
   assert.equal(code, 0);
   assert.equal(calls, 0);
-  assert.deepEqual(frames.map((f) => f.type), ["hello", "result", "bye"]);
+  assert.deepEqual(
+    frames.map((f) => f.type),
+    ["hello", "result", "bye"],
+  );
   assert.deepEqual(frames[1].payload, { requestId: "none", ...EMPTY });
 });
 
 test("duplicate capabilities are refused before hello is sent", async () => {
-  const options = { pluginId: ID, pluginVersion: VERSION, capabilities: ["discover", "discover"], input: new PassThrough(), output: new PassThrough() };
-  await assert.rejects(servePlugin(() => EMPTY, options), /repeats a capability/);
+  const options = {
+    pluginId: ID,
+    pluginVersion: VERSION,
+    capabilities: ["discover", "discover"],
+    input: new PassThrough(),
+    output: new PassThrough(),
+  };
+  await assert.rejects(
+    servePlugin(() => EMPTY, options),
+    /repeats a capability/,
+  );
 });
 
 test("a handler throw becomes a request-scoped error and the session goes on", async () => {
   let calls = 0;
   const { code, frames } = await run(
-    session(host("discover", 2, { requestId: "r1", paths: ["."] }), host("discover", 3, { requestId: "r2", paths: ["."] }), host("shutdown", 4, {})),
+    session(
+      host("discover", 2, { requestId: "r1", paths: ["."] }),
+      host("discover", 3, { requestId: "r2", paths: ["."] }),
+      host("shutdown", 4, {}),
+    ),
     () => {
       calls += 1;
       if (calls === 1) throw new RangeError("no such repo");
@@ -119,13 +169,23 @@ test("a handler throw becomes a request-scoped error and the session goes on", a
     },
   );
   assert.equal(code, 0);
-  assert.deepEqual(frames[1].payload, { requestId: "r1", code: "RangeError", message: "no such repo" });
+  assert.deepEqual(frames[1].payload, {
+    requestId: "r1",
+    code: "RangeError",
+    message: "no such repo",
+  });
   assert.equal(frames[2].type, "result");
 });
 
 test("an invalid document is reported inside the plugin, not sent", async () => {
-  const bad = { ...EMPTY, resources: [{ kind: "t", name: "n", location: { path: "a", line: 0 }, attrs: {} }] };
-  const { frames, logs } = await run(session(host("discover", 2, { requestId: "r1", paths: ["."] }), host("shutdown", 3, {})), () => bad);
+  const bad = {
+    ...EMPTY,
+    resources: [{ kind: "t", name: "n", location: { path: "a", line: 0 }, attrs: {} }],
+  };
+  const { frames, logs } = await run(
+    session(host("discover", 2, { requestId: "r1", paths: ["."] }), host("shutdown", 3, {})),
+    () => bad,
+  );
   assert.equal(frames[1].type, "error");
   assert.equal(frames[1].payload.code, "E_SCHEMA");
   assert.match(frames[1].payload.message, /resources\[0\]\.location\.line has the wrong value/);
@@ -135,40 +195,96 @@ test("an invalid document is reported inside the plugin, not sent", async () => 
 const discover = { requestId: "r1", paths: ["src"] };
 const tamper = (line, changes) => `${canonicalize({ ...JSON.parse(line), ...changes })}\n`;
 const FAULTS = {
-  "bad digest": [tamper(host("discover", 2, discover), { digest: "0".repeat(64) }), "E_SCHEMA", "discover.digest does not match"],
+  "bad digest": [
+    tamper(host("discover", 2, discover), { digest: "0".repeat(64) }),
+    "E_SCHEMA",
+    "discover.digest does not match",
+  ],
   "seq gap": [host("discover", 3, discover), "E_SCHEMA", "discover.seq skips ahead"],
   "seq repeat": [host("discover", 1, discover), "E_SCHEMA", "discover.seq repeats"],
-  "wrong identity": [host("discover", 2, discover, "other"), "E_UNKNOWN_PLUGIN", "discover.pluginId does not match"],
-  "dot-dot path": [host("discover", 2, { requestId: "r1", paths: ["a/../b"] }), "E_SCHEMA", "discover.payload.paths[0] is not a repo-relative path (must not contain a '..' segment)"],
-  "absolute path": [host("discover", 2, { requestId: "r1", paths: ["/etc/passwd"] }), "E_SCHEMA", "discover.payload.paths[0] is not a repo-relative path (must be relative"],
-  "backslash path": [host("discover", 2, { requestId: "r1", paths: ["ok", "a\\b"] }), "E_SCHEMA", "discover.payload.paths[1]"],
+  "wrong identity": [
+    host("discover", 2, discover, "other"),
+    "E_UNKNOWN_PLUGIN",
+    "discover.pluginId does not match",
+  ],
+  "dot-dot path": [
+    host("discover", 2, { requestId: "r1", paths: ["a/../b"] }),
+    "E_SCHEMA",
+    "discover.payload.paths[0] is not a repo-relative path (must not contain a '..' segment)",
+  ],
+  "absolute path": [
+    host("discover", 2, { requestId: "r1", paths: ["/etc/passwd"] }),
+    "E_SCHEMA",
+    "discover.payload.paths[0] is not a repo-relative path (must be relative",
+  ],
+  "backslash path": [
+    host("discover", 2, { requestId: "r1", paths: ["ok", "a\\b"] }),
+    "E_SCHEMA",
+    "discover.payload.paths[1]",
+  ],
   "empty line": ["\n", "E_FRAME_JSON", "empty line"],
   "invalid JSON": ["{nope\n", "E_FRAME_JSON", "invalid JSON"],
-  "duplicate keys": [`${host("discover", 2, discover).slice(0, -2)},"seq":2}\n`, "E_FRAME_JSON", 'duplicate key "seq"'],
+  "duplicate keys": [
+    `${host("discover", 2, discover).slice(0, -2)},"seq":2}\n`,
+    "E_FRAME_JSON",
+    'duplicate key "seq"',
+  ],
   "array frame": ["[1]\n", "E_FRAME_JSON", "not a JSON object"],
   "unknown type": [host("greeting", 2, {}), "E_UNKNOWN_TYPE", "type is not a GPP/3 message type"],
-  "GPP/2 host": [tamper(host("discover", 2, discover), { protocolVersion: 2 }), "E_PROTOCOL_VERSION", "speaks GPP/2"],
-  "version 3.0": [host("discover", 2, discover).replace('"protocolVersion":3,', '"protocolVersion":3.0,'), "E_PROTOCOL_VERSION",
-    "discover.protocolVersion is number 3.0, not an integer, but this plugin speaks GPP/3 — expected 3, got number 3.0"],
-  "version as a string": [tamper(host("discover", 2, discover), { protocolVersion: "3" }), "E_PROTOCOL_VERSION",
-    'discover.protocolVersion is string "3", not an integer, but this plugin speaks GPP/3'],
-  "seq 2.0": [host("discover", 2, discover).replace('"seq":2,', '"seq":2e0,'), "E_SCHEMA", "discover.seq has the wrong type — expected 2, got number 2.0"],
+  "GPP/2 host": [
+    tamper(host("discover", 2, discover), { protocolVersion: 2 }),
+    "E_PROTOCOL_VERSION",
+    "speaks GPP/2",
+  ],
+  "version 3.0": [
+    host("discover", 2, discover).replace('"protocolVersion":3,', '"protocolVersion":3.0,'),
+    "E_PROTOCOL_VERSION",
+    "discover.protocolVersion is number 3.0, not an integer, but this plugin speaks GPP/3 — expected 3, got number 3.0",
+  ],
+  "version as a string": [
+    tamper(host("discover", 2, discover), { protocolVersion: "3" }),
+    "E_PROTOCOL_VERSION",
+    'discover.protocolVersion is string "3", not an integer, but this plugin speaks GPP/3',
+  ],
+  "seq 2.0": [
+    host("discover", 2, discover).replace('"seq":2,', '"seq":2e0,'),
+    "E_SCHEMA",
+    "discover.seq has the wrong type — expected 2, got number 2.0",
+  ],
   "wrong phase": [host("ready", 2, {}), "E_SCHEMA", "ready.type arrived in the wrong phase (idle)"],
-  "plugin-only type": [host("result", 2, { requestId: "r1", ...EMPTY }), "E_SCHEMA", "result.type is sent by the plugin"],
-  "unknown payload key": [host("discover", 2, { ...discover, extra: 1 }), "E_SCHEMA", "discover.payload.extra is not allowed"],
+  "plugin-only type": [
+    host("result", 2, { requestId: "r1", ...EMPTY }),
+    "E_SCHEMA",
+    "result.type is sent by the plugin",
+  ],
+  "unknown payload key": [
+    host("discover", 2, { ...discover, extra: 1 }),
+    "E_SCHEMA",
+    "discover.payload.extra is not allowed",
+  ],
 };
 
 for (const [name, [line, code, text]] of Object.entries(FAULTS)) {
   test(`rejects a host frame: ${name}`, async () => {
     let called = false;
-    const { code: exit, frames, logs } = await run([host("ready", 1, {}), line], () => ((called = true), EMPTY));
+    const {
+      code: exit,
+      frames,
+      logs,
+    } = await run([host("ready", 1, {}), line], () => {
+      called = true;
+      return EMPTY;
+    });
     assert.equal(exit, 2);
     assert.equal(called, false);
     const fatal = frames.at(-1);
     assert.equal(fatal.type, "error");
     assert.equal(Object.hasOwn(fatal.payload, "requestId"), false);
     assert.equal(fatal.payload.code, code);
-    assert.ok(fatal.payload.message.startsWith(`[plugin-protocol] FAIL ${code}: frame 2: `), fatal.payload.message);
+    assert.ok(
+      fatal.payload.message.startsWith(`[plugin-protocol] FAIL ${code}: frame 2: `),
+      fatal.payload.message,
+    );
     assert.ok(fatal.payload.message.includes(text), `${fatal.payload.message} lacks ${text}`);
     assert.equal(fatal.digest, digest({ type: "error", seq: fatal.seq, payload: fatal.payload }));
     assert.match(logs[0], /^\[plugin-protocol\] FAIL /);
@@ -177,11 +293,16 @@ for (const [name, [line, code, text]] of Object.entries(FAULTS)) {
 }
 
 test("the plugin sends PROTOCOL_VERSION and refuses a host one version ahead", async () => {
-  const { code, frames } = await run([tamper(host("ready", 1, {}), { protocolVersion: PROTOCOL_VERSION + 1 })]);
+  const { code, frames } = await run([
+    tamper(host("ready", 1, {}), { protocolVersion: PROTOCOL_VERSION + 1 }),
+  ]);
   assert.equal(frames[0].protocolVersion, PROTOCOL_VERSION);
   assert.equal(code, 2);
   assert.equal(frames.at(-1).payload.code, "E_PROTOCOL_VERSION");
-  assert.match(frames.at(-1).payload.message, new RegExp(`speaks GPP/${PROTOCOL_VERSION + 1} but this plugin speaks GPP/${PROTOCOL_VERSION}`));
+  assert.match(
+    frames.at(-1).payload.message,
+    new RegExp(`speaks GPP/${PROTOCOL_VERSION + 1} but this plugin speaks GPP/${PROTOCOL_VERSION}`),
+  );
 });
 
 test("a host that goes away mid-session ends the plugin with E_EOF", async () => {
@@ -194,7 +315,14 @@ test("a line over maxLineBytes is refused while reading", async () => {
   const input = new PassThrough();
   const output = new PassThrough();
   output.resume();
-  const done = servePlugin(() => EMPTY, { pluginId: ID, pluginVersion: VERSION, input, output, maxLineBytes: 1000, log: () => {} });
+  const done = servePlugin(() => EMPTY, {
+    pluginId: ID,
+    pluginVersion: VERSION,
+    input,
+    output,
+    maxLineBytes: 1000,
+    log: () => {},
+  });
   input.write(host("ready", 1, {}));
   for (let i = 0; i < 5; i++) input.write("x".repeat(300)); // no newline, ever
   assert.equal(await done, 2);

@@ -1,6 +1,7 @@
 // Compiled by `tsc --noEmit`: a typed plugin must type-check against index.d.ts.
-import { servePlugin, canonicalize, digest, PROTOCOL_VERSION } from "../index.js";
+
 import type { DiscoverDocument, Resource } from "../index.js";
+import { canonicalize, digest, PROTOCOL_VERSION, servePlugin } from "../index.js";
 
 const version: 3 = PROTOCOL_VERSION;
 const resource: Resource = {
@@ -15,14 +16,20 @@ async function discover(paths: string[]): Promise<DiscoverDocument> {
     resources: paths.length ? [resource] : [],
     unresolved: [{ path: "x", reason: "not-found", detail: "no such file" }],
     findings: [{ code: "DUPLICATE_TABLE_NAME", detail: "twice", locations: [resource.location] }],
-    classificationSignals: [{ resource: "table:users", signal: "pii", value: "email", source: resource.location }],
+    classificationSignals: [
+      { resource: "table:users", signal: "pii", value: "email", source: resource.location },
+    ],
   };
 }
 
-export const exitCode: Promise<0 | 2> = servePlugin(discover, { pluginId: "t", pluginVersion: "1" });
+export const exitCode: Promise<0 | 2> = servePlugin(discover, {
+  pluginId: "t",
+  pluginVersion: "1",
+});
 export const text: string = canonicalize({ a: [1, "b", null, true] }) + digest([version]);
 
 import { FileMemo, openRoot, readFileInRoot } from "../index.js";
+
 const memo = new FileMemo<number>({ maxEntries: 4 });
 export const remembered: number = memo.get("a.py", { size: 1, ino: 2, mtimeMs: 3 }, () => 42);
 export const bytes: Buffer = readFileInRoot(openRoot("."), "package.json");
