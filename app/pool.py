@@ -196,12 +196,7 @@ class PluginPool:
         if slot.session is not None:  # failed, or died while idle
             await slot.session.dispose()
             self.health.restarts += 1
-        plugin = self.plugin
-        session = PluginSession(
-            plugin.command, plugin.id, plugin.version, cwd=str(plugin.root), env=plugin.env,
-            timeouts=plugin.timeouts, max_line_bytes=plugin.limits.max_line_bytes,
-            on_stderr=self.health.stderr_line, sandbox=plugin.sandbox_policy,
-        )  # fmt: skip
+        session = self.plugin.session(on_stderr=self.health.stderr_line)
         slot.session, slot.starting = session, True
         try:
             await session.start()

@@ -106,7 +106,7 @@ class JsonRpcSession:
         try:
             self._process = await start_plugin(
                 self.plugin.command, cwd=str(self.plugin.root), env=self.plugin.env,
-                sandbox=self.plugin.sandbox_policy,
+                sandbox=self.plugin.sandbox,
             )  # fmt: skip
         except codes.ProtocolError:
             self.closed = True
