@@ -24,7 +24,9 @@ from pydantic import (
     model_validator,
 )
 
+from gpp import codes
 from gpp.host import PluginSession, Timeouts
+from gpp.jsonrpc.host import JsonRpcSession
 from gpp.sandbox import SandboxPolicy
 from gpp.wire import DEFAULT_MAX_LINE_BYTES
 
@@ -142,6 +144,24 @@ class PluginConfig(_Strict):
             timeouts=self.timeouts,
             max_line_bytes=self.limits.max_line_bytes,
             on_stderr=on_stderr,
+            sandbox=self.sandbox,
+        )
+
+    def jsonrpc_session(
+        self,
+        on_stderr: Callable[[str], None] | None = None,
+        on_failure: Callable[[codes.ProtocolError], None] | None = None,
+    ) -> JsonRpcSession:
+        """A JSON-RPC session with this plugin as registered (not started)."""
+        return JsonRpcSession(
+            self.command,
+            self.id,
+            cwd=str(self.root),
+            env=self.env,
+            timeouts=self.timeouts,
+            max_line_bytes=self.limits.max_line_bytes,
+            on_stderr=on_stderr,
+            on_failure=on_failure,
             sandbox=self.sandbox,
         )
 
