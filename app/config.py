@@ -27,6 +27,7 @@ from pydantic import (
 from gpp import codes
 from gpp.host import PluginSession, Timeouts
 from gpp.jsonrpc.host import JsonRpcSession
+from gpp.process import ProcessOptions
 from gpp.sandbox import SandboxPolicy
 from gpp.wire import DEFAULT_MAX_LINE_BYTES
 
@@ -136,15 +137,7 @@ class PluginConfig(_Strict):
     def session(self, on_stderr: Callable[[str], None] | None = None) -> PluginSession:
         """A GPP/3 session with this plugin as registered (not started)."""
         return PluginSession(
-            self.command,
-            self.id,
-            self.version,
-            cwd=str(self.root),
-            env=self.env,
-            timeouts=self.timeouts,
-            max_line_bytes=self.limits.max_line_bytes,
-            on_stderr=on_stderr,
-            sandbox=self.sandbox,
+            self.command, self.id, self.version, **self._session_options(on_stderr)
         )
 
     def jsonrpc_session(
@@ -153,17 +146,25 @@ class PluginConfig(_Strict):
         on_failure: Callable[[codes.ProtocolError], None] | None = None,
     ) -> JsonRpcSession:
         """A JSON-RPC session with this plugin as registered (not started)."""
-        return JsonRpcSession(
-            self.command,
-            self.id,
+        options = self._session_options(on_stderr)
+        return JsonRpcSession(self.command, self.id, on_failure=on_failure, **options)
+
+    def _session_options(self, on_stderr: Callable[[str], None] | None) -> SessionOptions:
+        return SessionOptions(
             cwd=str(self.root),
             env=self.env,
+            on_stderr=on_stderr,
+            sandbox=self.sandbox,
             timeouts=self.timeouts,
             max_line_bytes=self.limits.max_line_bytes,
-            on_stderr=on_stderr,
-            on_failure=on_failure,
-            sandbox=self.sandbox,
         )
+
+
+class SessionOptions(ProcessOptions):
+    """What both session kinds take besides the process options: the watchdogs and line cap."""
+
+    timeouts: Timeouts
+    max_line_bytes: int
 
 
 class ConfigFile(_Strict):

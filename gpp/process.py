@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypedDict, Unpack, runtime_checkable
 
 from . import codes
 from .sandbox import SandboxPolicy, SandboxUnavailable, SpawnPlan, plan
@@ -102,6 +102,19 @@ class PluginProcess:
         return status
 
 
+class ProcessOptions(TypedDict, total=False):
+    """How a session starts its plugin, beside the command: the keywords every session takes.
+
+    `cwd` is the plugin's repository, `env` what it gets beyond PATH, LANG and a fresh HOME,
+    `on_stderr` hears each stderr line, `sandbox` None runs it unsandboxed (tests, `--no-sandbox`).
+    """
+
+    cwd: str | None
+    env: Mapping[str, str] | None
+    on_stderr: Callable[[str], None] | None
+    sandbox: SandboxPolicy | None
+
+
 class ProcessSession:
     """What a session with one plugin process does the same way whatever protocol it speaks:
     spawn the plugin (sandboxed, scrubbed environment, fresh HOME), drain its stderr into a
@@ -113,26 +126,19 @@ class ProcessSession:
     """
 
     def __init__(
-        self,
-        command: Sequence[str],
-        plugin_id: str,
-        *,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        on_stderr: Callable[[str], None] | None = None,
-        sandbox: SandboxPolicy | None = None,
+        self, command: Sequence[str], plugin_id: str, **options: Unpack[ProcessOptions]
     ) -> None:
         self.command = list(command)
         self.plugin_id = plugin_id
-        self.cwd = cwd
-        self.env = dict(env or {})
-        self.sandbox = sandbox
+        self.cwd = options.get("cwd")
+        self.env = dict(options.get("env") or {})
+        self.sandbox = options.get("sandbox")
         self.pid: int | None = None
         """The child's pid, kept after it exits."""
         self.returncode: int | None = None
         self.stderr = StderrRing()
         self.closed = False
-        self._on_stderr = on_stderr
+        self._on_stderr = options.get("on_stderr")
         self._process: PluginProcess | None = None
         self._tasks: list[asyncio.Task[None]] = []
 

@@ -30,15 +30,14 @@ import contextlib
 import itertools
 import json
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 from .. import codes, jsonrpc
 from ..canonical_json import JSONRejected, loads_strict
 from ..host import Timeouts
-from ..process import ProcessSession, wait_exit
-from ..sandbox import SandboxPolicy
+from ..process import ProcessOptions, ProcessSession, wait_exit
 from ..wire import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong
 
 log = logging.getLogger("gpp.rpc")
@@ -75,15 +74,12 @@ class JsonRpcSession(ProcessSession):
         command: Sequence[str],
         plugin_id: str,
         *,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-        on_stderr: Callable[[str], None] | None = None,
         on_failure: Callable[[codes.ProtocolError], None] | None = None,
-        sandbox: SandboxPolicy | None = None,
+        **options: Unpack[ProcessOptions],
     ) -> None:
-        super().__init__(command, plugin_id, cwd=cwd, env=env, on_stderr=on_stderr, sandbox=sandbox)
+        super().__init__(command, plugin_id, **options)
         self.timeouts = timeouts
         self.max_line_bytes = max_line_bytes
         self.failure: codes.ProtocolError | None = None
