@@ -15,7 +15,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, TypeVar, overload
+from typing import Any, NoReturn, TypeVar, overload
 
 from . import codes
 from .connection import Connection, UsageError
@@ -274,7 +274,7 @@ class PluginSession(ProcessSession):
             raise UsageError(f"the phase rules let {event!r} through")  # a bug, not the peer
         return event
 
-    async def _fatal(self, error: codes.ProtocolError, exit_by: float | None = None) -> None:
+    async def _fatal(self, error: codes.ProtocolError, exit_by: float | None = None) -> NoReturn:
         """Kill, reap, complete the error with exit status and stderr, raise it.
 
         After E_EOF the plugin gets a grace to exit by itself, so its status can be reported,
