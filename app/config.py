@@ -105,11 +105,13 @@ class PluginEntry(Limits):
         return entry
 
     def limits_over(self, defaults: Limits) -> Limits:
-        given = self.model_fields_set & Limits.model_fields.keys()
-        return Limits(**{**defaults.model_dump(include=set(Limits.model_fields)),
-                         **self.model_dump(include=given)})  # fmt: skip
+        """`defaults`' limits, with the ones this entry sets."""
+        keys = set(Limits.model_fields)
+        given = self.model_dump(include=keys & self.model_fields_set)
+        return Limits(**defaults.model_dump(include=keys) | given)
 
     def sandbox_over(self, defaults: SandboxPolicy) -> SandboxPolicy:
+        """`defaults`, with the sandbox keys this entry sets."""
         return replace(defaults, **{key: getattr(self.sandbox, key) for key in self._sandbox_keys})
 
 

@@ -198,9 +198,14 @@ class JsonRpcSession(ProcessSession):
                 while (line := lines.next_line()) is not None:
                     self._dispatch(line)
         except LineTooLong as exc:
-            await self._fail(codes.FrameJSONError(
-                "line exceeds max_line_bytes", expected=f"at most {exc.cap} bytes",
-                got=f"more than {exc.cap} bytes", offending_frame=exc.head))  # fmt: skip
+            await self._fail(
+                codes.FrameJSONError(
+                    "line exceeds max_line_bytes",
+                    expected=f"at most {exc.cap} bytes",
+                    got=f"more than {exc.cap} bytes",
+                    offending_frame=exc.head,
+                )
+            )
             return
         if self.closed:  # we closed its stdin: the end of the session, not a failure
             return
@@ -230,8 +235,10 @@ class JsonRpcSession(ProcessSession):
             return
         call = self._calls.get(answered) if type(answered) is int else None
         if call is None:
-            log.warning("answer to no pending request", extra={"fields": {
-                "plugin": self.plugin_id, "id": str(answered)[:200]}})  # fmt: skip
+            log.warning(
+                "answer to no pending request",
+                extra={"fields": {"plugin": self.plugin_id, "id": str(answered)[:200]}},
+            )
             return
         self._heard()
         message["id"] = call.client_id  # same key position: the layout stays as the plugin wrote it
@@ -246,12 +253,25 @@ class JsonRpcSession(ProcessSession):
             call = self._calls.get(answered) if type(answered) is int else None
             if call is not None:
                 self._heard()
-                self._settle(call, jsonrpc.error(call.client_id, jsonrpc.INTERNAL_ERROR, data={
-                    "reason": f"the plugin's answer is not I-JSON: {reason.reason}"}))  # fmt: skip
+                self._settle(
+                    call,
+                    jsonrpc.error(
+                        call.client_id,
+                        jsonrpc.INTERNAL_ERROR,
+                        data={"reason": f"the plugin's answer is not I-JSON: {reason.reason}"},
+                    ),
+                )
                 return
-        log.warning("unparseable line from plugin", extra={"fields": {
-            "plugin": self.plugin_id, "reason": reason.reason,
-            "line": line[:200].decode("utf-8", "replace")}})  # fmt: skip
+        log.warning(
+            "unparseable line from plugin",
+            extra={
+                "fields": {
+                    "plugin": self.plugin_id,
+                    "reason": reason.reason,
+                    "line": line[:200].decode("utf-8", "replace"),
+                }
+            },
+        )
 
     # ------------------------------------------------------------------------------ deadlines
 
@@ -306,7 +326,9 @@ class JsonRpcSession(ProcessSession):
         if unread:
             return codes.WatchdogTimeoutError(
                 f"plugin did not read its stdin within {ms} ms; killed",
-                expected="the plugin reading its requests", got=f"{unread} bytes unread")  # fmt: skip
+                expected="the plugin reading its requests",
+                got=f"{unread} bytes unread",
+            )
         return codes.WatchdogTimeoutError(
             f"plugin said nothing for {ms} ms while {self.in_flight} request(s) waited; killed"
         )
@@ -318,9 +340,11 @@ class JsonRpcSession(ProcessSession):
     def _timed_out(self, call: Call) -> dict[str, Any]:
         error = codes.WatchdogTimeoutError(
             f"plugin did not answer request {call.client_id!r} within "
-            f"{self.timeouts.request_ms} ms; $/cancelRequest sent")  # fmt: skip
-        return jsonrpc.error(call.client_id, PLUGIN_TIMED_OUT, error.fail_line(),
-                             {"code": error.code})  # fmt: skip
+            f"{self.timeouts.request_ms} ms; $/cancelRequest sent"
+        )
+        return jsonrpc.error(
+            call.client_id, PLUGIN_TIMED_OUT, error.fail_line(), {"code": error.code}
+        )
 
     def _give_up(self, call: Call, answer: dict[str, Any] | None) -> None:
         """Stop waiting for `call`: its client gets `answer` (None: it left), the plugin is told
@@ -356,8 +380,10 @@ class JsonRpcSession(ProcessSession):
                 error.exit_code if error.exit_code is not None else self._exit_status()
             )
         self._end_calls()
-        log.warning("kill", extra={"fields": {"plugin": self.plugin_id, "pid": self.pid,
-                                              "reason": error.code}})  # fmt: skip
+        log.warning(
+            "kill",
+            extra={"fields": {"plugin": self.plugin_id, "pid": self.pid, "reason": error.code}},
+        )
         if self._on_failure is not None:
             self._on_failure(error)  # once, whether or not a client is still waiting
 
