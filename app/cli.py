@@ -206,10 +206,7 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return EXIT_PROTOCOL
         if not paths:
             parser.error("name at least one PATH after PLUGIN_ID")
-        session = PluginSession(plugin.command, plugin.id, plugin.version, cwd=str(plugin.root),
-                                env=plugin.env, timeouts=plugin.timeouts,
-                                max_line_bytes=plugin.limits.max_line_bytes,
-                                sandbox=plugin.sandbox_policy)  # fmt: skip
+        session = plugin.session()
     else:
         if not (args.command and args.plugin_id and args.plugin_version):
             parser.error("--command needs --plugin-id and --plugin-version (or use --config)")

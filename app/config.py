@@ -9,12 +9,25 @@ from __future__ import annotations
 import os
 import sys
 import tomllib
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    ValidationError,
+    model_validator,
+)
 
-from gpp.host import Timeouts
+from gpp import codes
+from gpp.host import PluginSession, Timeouts
+from gpp.jsonrpc.host import JsonRpcSession
+from gpp.process import ProcessOptions
 from gpp.sandbox import SandboxPolicy
 from gpp.wire import DEFAULT_MAX_LINE_BYTES
 
@@ -26,30 +39,6 @@ PositiveInt = Annotated[int, Field(gt=0)]
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class SandboxConfig(_Strict):
-    """Per-plugin isolation (DESIGN.md §5, §7)."""
-
-    network: Literal[False, "inherit"] = False
-    memory_mb: PositiveInt = 1024
-    cpu_seconds: PositiveInt = 60
-    max_open_files: PositiveInt = 256
-    max_processes: PositiveInt = 64
-    max_file_size_mb: PositiveInt = 64
-    readonly_root: bool = False
-
-
-class SandboxOverride(_Strict):
-    """A [plugin.sandbox] table: any subset of the sandbox keys."""
-
-    network: Literal[False, "inherit"] | None = None
-    memory_mb: PositiveInt | None = None
-    cpu_seconds: PositiveInt | None = None
-    max_open_files: PositiveInt | None = None
-    max_processes: PositiveInt | None = None
-    max_file_size_mb: PositiveInt | None = None
-    readonly_root: bool | None = None
 
 
 class GatewayConfig(_Strict):
@@ -69,23 +58,31 @@ class GatewayConfig(_Strict):
     grace_seconds: Annotated[float, Field(ge=0)] = 10.0
 
 
-class Limits(_Strict):
-    """The per-plugin settings [defaults] provides and a [[plugin]] entry may override."""
+_TIMEOUTS = Timeouts()
 
-    handshake_ms: PositiveInt = 10_000
-    request_ms: PositiveInt = 10_000
-    shutdown_ms: PositiveInt = 5_000
+
+class Limits(_Strict):
+    """The per-plugin settings [defaults] provides and a [[plugin]] entry may override; the
+    timeouts default to gpp.host.Timeouts', the line cap to the wire's."""
+
+    handshake_ms: PositiveInt = _TIMEOUTS.handshake_ms
+    request_ms: PositiveInt = _TIMEOUTS.request_ms
+    shutdown_ms: PositiveInt = _TIMEOUTS.shutdown_ms
     max_line_bytes: PositiveInt = DEFAULT_MAX_LINE_BYTES
     instances: Annotated[int, Field(gt=0, le=64)] = 1
     max_queue: Annotated[int, Field(ge=0)] = 64
 
 
 class DefaultsConfig(Limits):
-    sandbox: SandboxConfig = SandboxConfig()
+    sandbox: SandboxPolicy = SandboxPolicy()
 
 
-class PluginEntry(_Strict):
-    """A [[plugin]] table as written; `resolve` turns it into a PluginConfig."""
+class PluginEntry(Limits):
+    """A [[plugin]] table as written; `resolve` turns it into a PluginConfig.
+
+    The Limits keys it sets (`model_fields_set`) and the sandbox keys it sets (`sandbox_keys`)
+    override [defaults]; the rest come from there.
+    """
 
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]
     version: Annotated[str, Field(min_length=1, max_length=128)]
@@ -94,13 +91,28 @@ class PluginEntry(_Strict):
     root: str = "."
     eager: bool = False
     env: dict[str, str] = {}
-    handshake_ms: PositiveInt | None = None
-    request_ms: PositiveInt | None = None
-    shutdown_ms: PositiveInt | None = None
-    max_line_bytes: PositiveInt | None = None
-    instances: Annotated[int, Field(gt=0, le=64)] | None = None
-    max_queue: Annotated[int, Field(ge=0)] | None = None
-    sandbox: SandboxOverride = SandboxOverride()
+    sandbox: SandboxPolicy = SandboxPolicy()
+    _sandbox_keys: frozenset[str] = PrivateAttr(frozenset())
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _note_sandbox_keys(
+        cls, data: Any, handler: ModelWrapValidatorHandler[PluginEntry]
+    ) -> PluginEntry:
+        entry = handler(data)
+        if isinstance(data, dict) and isinstance(data.get("sandbox"), dict):
+            entry._sandbox_keys = frozenset(data["sandbox"])
+        return entry
+
+    def limits_over(self, defaults: Limits) -> Limits:
+        """`defaults`' limits, with the ones this entry sets."""
+        keys = set(Limits.model_fields)
+        given = self.model_dump(include=keys & self.model_fields_set)
+        return Limits(**defaults.model_dump(include=keys) | given)
+
+    def sandbox_over(self, defaults: SandboxPolicy) -> SandboxPolicy:
+        """`defaults`, with the sandbox keys this entry sets."""
+        return replace(defaults, **{key: getattr(self.sandbox, key) for key in self._sandbox_keys})
 
 
 class PluginConfig(_Strict):
@@ -114,11 +126,7 @@ class PluginConfig(_Strict):
     eager: bool
     env: dict[str, str]
     limits: Limits
-    sandbox: SandboxConfig
-
-    @property
-    def sandbox_policy(self) -> SandboxPolicy:
-        return SandboxPolicy(**self.sandbox.model_dump())
+    sandbox: SandboxPolicy
 
     @property
     def timeouts(self) -> Timeouts:
@@ -127,6 +135,38 @@ class PluginConfig(_Strict):
             request_ms=self.limits.request_ms,
             shutdown_ms=self.limits.shutdown_ms,
         )
+
+    def session(self, on_stderr: Callable[[str], None] | None = None) -> PluginSession:
+        """A GPP/3 session with this plugin as registered (not started)."""
+        return PluginSession(
+            self.command, self.id, self.version, **self._session_options(on_stderr)
+        )
+
+    def jsonrpc_session(
+        self,
+        on_stderr: Callable[[str], None] | None = None,
+        on_failure: Callable[[codes.ProtocolError], None] | None = None,
+    ) -> JsonRpcSession:
+        """A JSON-RPC session with this plugin as registered (not started)."""
+        options = self._session_options(on_stderr)
+        return JsonRpcSession(self.command, self.id, on_failure=on_failure, **options)
+
+    def _session_options(self, on_stderr: Callable[[str], None] | None) -> SessionOptions:
+        return SessionOptions(
+            cwd=str(self.root),
+            env=self.env,
+            on_stderr=on_stderr,
+            sandbox=self.sandbox,
+            timeouts=self.timeouts,
+            max_line_bytes=self.limits.max_line_bytes,
+        )
+
+
+class SessionOptions(ProcessOptions):
+    """What both session kinds take besides the process options: the watchdogs and line cap."""
+
+    timeouts: Timeouts
+    max_line_bytes: int
 
 
 class ConfigFile(_Strict):
@@ -196,15 +236,6 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
     root = (base / entry.root).resolve()
     if not root.is_dir():
         raise ValueError(f"root: {root} is not a directory")
-    limits = Limits(
-        **{
-            name: getattr(entry, name)
-            if getattr(entry, name) is not None
-            else getattr(defaults, name)
-            for name in Limits.model_fields
-        }
-    )
-    sandbox = defaults.sandbox.model_copy(update=entry.sandbox.model_dump(exclude_none=True))
     return PluginConfig(
         id=entry.id,
         version=entry.version,
@@ -213,8 +244,8 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
         root=root,
         eager=entry.eager,
         env=entry.env,
-        limits=limits,
-        sandbox=sandbox,
+        limits=entry.limits_over(defaults),
+        sandbox=entry.sandbox_over(defaults.sandbox),
     )
 
 

@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema, WithJsonSchema
 
+from gpp.schema import MAX_PATHS, MAX_REQUEST_ID, REASONS
+
 
 class _Doc(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -30,7 +32,7 @@ class Resource(_Doc):
 
 class UnresolvedReason(_Doc):
     path: str
-    reason: Literal["not-found", "unreadable", "unsupported", "parse-error", "too-large"]
+    reason: Annotated[str, WithJsonSchema({"type": "string", "enum": list(REASONS)})]
     detail: str
 
 
@@ -76,11 +78,11 @@ def _no_default(schema: dict[str, Any]) -> None:
 
 
 class DiscoverRequest(_Doc):
-    paths: list[RepoPath] = Field(min_length=1, max_length=10_000,
+    paths: list[RepoPath] = Field(min_length=1, max_length=MAX_PATHS,
                                   examples=[["."], ["api", "billing/orders.gfx"]])  # fmt: skip
     # optional but never null: an absent requestId gets a generated one, a null one is refused
     requestId: str | SkipJsonSchema[None] = Field(
-        default=None, min_length=1, max_length=128, json_schema_extra=_no_default
+        default=None, min_length=1, max_length=MAX_REQUEST_ID, json_schema_extra=_no_default
     )
 
 

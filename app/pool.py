@@ -1,10 +1,17 @@
-"""Pinned GPP/3 sessions: per plugin, `instances` lock-step sessions behind a bounded FIFO queue."""
+"""The sessions of every registered plugin: one pool per plugin, of the kind its protocol needs.
+
+`Pool` is what every kind shares: the plugin's health and leases, its state and its one
+`describe()` (GET /plugins/{id}). A GPP/3 plugin's `PluginPool` holds `instances` lock-step
+sessions behind a bounded FIFO queue; a JSON-RPC plugin's `JsonRpcPool` holds one multiplexed
+session. `SessionPool` maps plugin ids to pools and retires them on reload.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -13,13 +20,13 @@ from typing import Any
 
 from gpp import codes
 from gpp.host import PluginSession
+from gpp.jsonrpc.host import SERVER_ERRORS, JsonRpcSession
 from gpp.messages import Result
 
 from .config import PluginConfig
 from .health import PluginHealth, PoolRefusal
 from .leases import Leases
 from .registry import RegistryChange
-from .rpc import JsonRpcPlugin
 
 log = logging.getLogger("gpp.pool")
 
@@ -34,15 +41,94 @@ class Slot:
     busy: bool = False
 
 
-class PluginPool:
-    """The sessions of one GPP/3 plugin."""
+class Pool(ABC):
+    """The sessions of one plugin, whatever protocol it speaks; `describe()` reads them."""
 
     def __init__(self, plugin: PluginConfig) -> None:
         self.plugin = plugin
-        self.slots = [Slot(i) for i in range(plugin.limits.instances)]
         self.health = PluginHealth(plugin.id)
-        self.capabilities: tuple[str, ...] = ()
         self.leases = Leases()
+
+    @abstractmethod
+    async def start_all(self) -> None:
+        """Eager start: bring every instance up now (failures are recorded, not raised)."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """End every session cleanly where the plugin complies; kill the rest."""
+
+    @property
+    @abstractmethod
+    def instances(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def pids(self) -> list[int]:
+        """The pids of the live sessions."""
+
+    @property
+    @abstractmethod
+    def capabilities(self) -> list[str]: ...
+
+    @property
+    @abstractmethod
+    def queue_depth(self) -> int:
+        """Requests waiting: for a free session (GPP/3), or for their answer (JSON-RPC)."""
+
+    @property
+    @abstractmethod
+    def sandbox_mechanisms(self) -> dict[str, str]:
+        """The isolation in effect for this plugin's sessions (what the last spawn used)."""
+
+    @property
+    @abstractmethod
+    def busy(self) -> bool:
+        """Live and unable to take a request at once."""
+
+    @property
+    def starting(self) -> bool:
+        return False
+
+    @property
+    def live_sessions(self) -> int:
+        return len(self.pids)
+
+    @property
+    def state(self) -> str:
+        if self.health.backing_off:
+            return "backoff"
+        if self.starting:
+            return "starting"
+        if self.live_sessions:
+            return "busy" if self.busy else "ready"
+        if self.health.consecutive_failures:
+            return "failed"
+        return "idle"
+
+    def describe(self) -> dict[str, Any]:
+        pids = self.pids
+        return {
+            "id": self.plugin.id,
+            "version": self.plugin.version,
+            "protocol": self.plugin.protocol,
+            "state": self.state,
+            "capabilities": self.capabilities,
+            "pid": pids[0] if pids else None,
+            "pids": pids,
+            "instances": self.instances,
+            "queueDepth": self.queue_depth,
+            "sandbox": self.sandbox_mechanisms,
+            **self.health.describe(),
+        }
+
+
+class PluginPool(Pool):
+    """The sessions of one GPP/3 plugin."""
+
+    def __init__(self, plugin: PluginConfig) -> None:
+        super().__init__(plugin)
+        self.slots = [Slot(i) for i in range(plugin.limits.instances)]
+        self.handshake_capabilities: tuple[str, ...] = ()
         self._free: deque[Slot] = deque(self.slots)
         self._waiters: deque[asyncio.Future[Slot]] = deque()
 
@@ -90,7 +176,6 @@ class PluginPool:
         return sum(1 for w in self._waiters if not w.done())
 
     async def start_all(self) -> None:
-        """Eager start: bring every instance up now (failures are recorded, not raised)."""
         for slot in self.slots:
             if slot.session is None:
                 with contextlib.suppress(codes.ProtocolError):  # recorded as lastDiagnostic
@@ -107,19 +192,13 @@ class PluginPool:
     # ------------------------------------------------------------------------------ state
 
     @property
-    def state(self) -> str:
-        if self.health.backing_off:
-            return "backoff"
-        if any(s.starting for s in self.slots):
-            return "starting"
+    def starting(self) -> bool:
+        return any(s.starting for s in self.slots)
+
+    @property
+    def busy(self) -> bool:
         live = [s for s in self.slots if s.session is not None and s.session.alive]
-        if live and all(s.busy for s in live) and len(live) == len(self.slots):
-            return "busy"
-        if live:
-            return "ready"
-        if self.health.consecutive_failures:
-            return "failed"
-        return "idle"
+        return all(s.busy for s in live) and len(live) == len(self.slots)
 
     @property
     def pids(self) -> list[int]:
@@ -130,32 +209,16 @@ class PluginPool:
         ]
 
     @property
-    def live_sessions(self) -> int:
-        return len(self.pids)
-
-    @property
     def instances(self) -> int:
         return len(self.slots)
 
-    def describe(self) -> dict[str, Any]:
-        return {
-            "id": self.plugin.id,
-            "version": self.plugin.version,
-            "protocol": self.plugin.protocol,
-            "state": self.state,
-            "capabilities": list(self.capabilities),
-            "pid": self.pids[0] if self.pids else None,
-            "pids": self.pids,
-            "instances": len(self.slots),
-            "queueDepth": self.queue_depth,
-            "sandbox": self._sandbox_mechanisms(),
-            **self.health.describe(),
-        }
+    @property
+    def capabilities(self) -> list[str]:
+        """What the plugin's last handshake said."""
+        return list(self.handshake_capabilities)
 
-    # -------------------------------------------------------------------------- internals
-
-    def _sandbox_mechanisms(self) -> dict[str, str]:
-        """The isolation in effect for this plugin's sessions (what the last spawn used)."""
+    @property
+    def sandbox_mechanisms(self) -> dict[str, str]:
         for slot in self.slots:
             if slot.session is not None and slot.session.sandbox_mechanisms:
                 return slot.session.sandbox_mechanisms
@@ -196,12 +259,7 @@ class PluginPool:
         if slot.session is not None:  # failed, or died while idle
             await slot.session.dispose()
             self.health.restarts += 1
-        plugin = self.plugin
-        session = PluginSession(
-            plugin.command, plugin.id, plugin.version, cwd=str(plugin.root), env=plugin.env,
-            timeouts=plugin.timeouts, max_line_bytes=plugin.limits.max_line_bytes,
-            on_stderr=self.health.stderr_line, sandbox=plugin.sandbox_policy,
-        )  # fmt: skip
+        session = self.plugin.session(on_stderr=self.health.stderr_line)
         slot.session, slot.starting = session, True
         try:
             await session.start()
@@ -210,7 +268,7 @@ class PluginPool:
             raise
         finally:
             slot.starting = False
-        self.capabilities = session.capabilities
+        self.handshake_capabilities = session.capabilities
         return session
 
     async def _close_slot(self, slot: Slot) -> None:
@@ -228,11 +286,85 @@ class PluginPool:
             await session.dispose()
 
 
-AnyPool = PluginPool | JsonRpcPlugin
+class JsonRpcPool(Pool):
+    """The pinned session of one JSON-RPC plugin: lazy start, restart after failure, back-off."""
+
+    def __init__(self, plugin: PluginConfig) -> None:
+        super().__init__(plugin)
+        self.session: JsonRpcSession | None = None
+        self._starting: asyncio.Lock | None = None
+
+    async def session_for_request(self) -> JsonRpcSession:
+        self.health.refuse_if_unavailable()
+        if self._starting is None:
+            self._starting = asyncio.Lock()
+        async with self._starting:
+            if self.session is not None and self.session.alive:
+                return self.session
+            if self.session is not None:
+                self.health.restarts += 1
+            self.session = self.plugin.jsonrpc_session(
+                on_stderr=self.health.stderr_line, on_failure=self.health.record_failure
+            )
+            try:
+                await self.session.start()
+            except codes.ProtocolError as exc:
+                self.health.record_failure(exc)
+                raise
+            return self.session
+
+    def settle(self, answer: dict[str, Any]) -> None:
+        """Book a request the plugin answered as served. The gateway's own server errors are
+        not: a session's failure is booked once by the session, a call timed out alone not at
+        all (the session lives on, so it is no reason for a back-off)."""
+        error = answer.get("error")
+        if not (isinstance(error, dict) and error.get("code") in SERVER_ERRORS):
+            self.health.record_success()
+
+    async def start_all(self) -> None:
+        with contextlib.suppress(codes.ProtocolError):
+            await self.session_for_request()
+
+    async def close(self) -> None:
+        """Close the plugin's stdin (a JSON-RPC server's end of session), kill what lingers."""
+        self.health.closing = True
+        if self.session is not None:
+            await self.session.close(self.plugin.limits.shutdown_ms / 1000)
+
+    @property
+    def instances(self) -> int:
+        return 1
+
+    @property
+    def capabilities(self) -> list[str]:
+        return ["jsonrpc-2.0"]
+
+    @property
+    def pids(self) -> list[int]:
+        session = self.session
+        if session is None or not session.alive or session.pid is None:
+            return []
+        return [session.pid]
+
+    @property
+    def queue_depth(self) -> int:
+        return self.session.in_flight if self.session is not None else 0
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.queue_depth)
+
+    @property
+    def sandbox_mechanisms(self) -> dict[str, str]:
+        return self.session.sandbox_mechanisms if self.session is not None else {}
 
 
-def pool_for(plugin: PluginConfig) -> AnyPool:
-    return PluginPool(plugin) if plugin.protocol == "gpp/3" else JsonRpcPlugin(plugin)
+AnyPool = Pool
+"""The old name of `Pool`, kept for importers."""
+
+
+def pool_for(plugin: PluginConfig) -> Pool:
+    return PluginPool(plugin) if plugin.protocol == "gpp/3" else JsonRpcPool(plugin)
 
 
 @dataclass

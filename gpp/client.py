@@ -21,7 +21,7 @@ import asyncio
 import itertools
 import json
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Generator, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -259,7 +259,9 @@ class GatewayClient(_Calls):
     def notify(self, plugin_id: str, method: str, params: Any = None) -> None:
         _notified(self._send("POST", self.rpc_url(plugin_id), _rpc_body(method, params, None)))
 
-    def stream(self, plugin_id: str, method: str, params: Any = None) -> Iterator[StreamEvent]:
+    def stream(
+        self, plugin_id: str, method: str, params: Any = None
+    ) -> Generator[StreamEvent, None, None]:
         """Call `method` over SSE: a Progress per `$/progress` notification, then the Result.
         Leaving the loop early closes the stream, and the gateway cancels the call."""
         body = _rpc_body(method, params, self.next_id())
@@ -331,7 +333,7 @@ class AsyncGatewayClient(_Calls):
 
     async def stream(
         self, plugin_id: str, method: str, params: Any = None
-    ) -> AsyncIterator[StreamEvent]:
+    ) -> AsyncGenerator[StreamEvent, None]:
         body = _rpc_body(method, params, self.next_id())
         response = await self._send("POST", self.rpc_url(plugin_id), body, stream=True)
         try:

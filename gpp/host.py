@@ -15,7 +15,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, TypeVar, overload
+from typing import Any, NoReturn, TypeVar, overload
 
 from . import codes
 from .connection import Connection, UsageError
@@ -31,7 +31,7 @@ from .messages import (
     SessionError,
     Shutdown,
 )
-from .process import PluginProcess, StderrRing, start_plugin, wait_exit
+from .process import ProcessSession, wait_exit
 from .sandbox import SandboxPolicy
 from .wire import DEFAULT_MAX_LINE_BYTES
 
@@ -50,8 +50,11 @@ class Timeouts:
     shutdown_ms: int = 5_000
 
 
-class PluginSession:
-    """A pinned GPP/3 session with one plugin process. Lock-step: one discover at a time."""
+class PluginSession(ProcessSession):
+    """A pinned GPP/3 session with one plugin process. Lock-step: one discover at a time.
+
+    The process itself (spawn, stderr, `alive`, kill and reap) is the ProcessSession's.
+    """
 
     def __init__(
         self,
@@ -66,45 +69,22 @@ class PluginSession:
         on_stderr: Callable[[str], None] | None = None,
         sandbox: SandboxPolicy | None = None,
     ) -> None:
-        self.command = list(command)
-        self.sandbox = sandbox
-        self.plugin_id = plugin_id
+        super().__init__(command, plugin_id, cwd=cwd, env=env, on_stderr=on_stderr, sandbox=sandbox)
         self.plugin_version = plugin_version
-        self.cwd = cwd
-        self.env = dict(env or {})
         self.timeouts = timeouts
-        self.pid: int | None = None
-        self.returncode: int | None = None
         self.capabilities: tuple[str, ...] = ()
-        self.stderr = StderrRing()
-        self._on_stderr = on_stderr
         self._conn = Connection(Role.HOST, plugin_id, plugin_version, max_line_bytes=max_line_bytes)
-        self._process: PluginProcess | None = None
-        self._stderr_task: asyncio.Task[None] | None = None
         self._turn = asyncio.Lock()
         self._deadline: asyncio.Timeout | None = None  # the watchdog of the exchange under way
         self._unwritten: tuple[str, int] | None = None  # type and size of a frame being written
-        self.closed = False
 
     # ---------------------------------------------------------------------------- public API
 
     async def start(self) -> None:
         """Spawn the plugin and complete the handshake (hello → ready)."""
-        if self._process is not None:
-            raise RuntimeError("session already started")
-        try:
-            self._process = await start_plugin(self.command, cwd=self.cwd, env=self.env,
-                                               sandbox=self.sandbox)  # fmt: skip
-        except codes.ProtocolError:
-            self.closed = True
-            raise
-        self.pid = self._proc.pid
+        await self._spawn()
         started = time.perf_counter()
         self._log("spawn", command=" ".join(self.command))
-        assert self._proc.stderr is not None
-        self._stderr_task = asyncio.create_task(
-            self.stderr.drain(self._proc.stderr, self._on_stderr)
-        )
         try:
             async with self._turn, self._watchdog(self.timeouts.handshake_ms):
                 hello = await self._read(Hello)
@@ -185,20 +165,6 @@ class PluginSession:
         """Best-effort kill and reap; never raises."""
         with contextlib.suppress(Exception):
             await self._close(kill=True)
-
-    @property
-    def alive(self) -> bool:
-        """Started, not closed, and the process has not exited (e.g. died while idle)."""
-        return not self.closed and self._process is not None and self._proc.returncode is None
-
-    @property
-    def sandbox_mechanisms(self) -> dict[str, str]:
-        return self._process.mechanisms if self._process is not None else {}
-
-    @property
-    def _proc(self) -> asyncio.subprocess.Process:
-        assert self._process is not None, "session not started"
-        return self._process.proc
 
     async def __aenter__(self) -> PluginSession:
         await self.start()
@@ -308,7 +274,7 @@ class PluginSession:
             raise UsageError(f"the phase rules let {event!r} through")  # a bug, not the peer
         return event
 
-    async def _fatal(self, error: codes.ProtocolError, exit_by: float | None = None) -> None:
+    async def _fatal(self, error: codes.ProtocolError, exit_by: float | None = None) -> NoReturn:
         """Kill, reap, complete the error with exit status and stderr, raise it.
 
         After E_EOF the plugin gets a grace to exit by itself, so its status can be reported,
@@ -330,14 +296,7 @@ class PluginSession:
         raise error
 
     async def _close(self, kill: bool = False) -> None:
-        self.closed = True
-        if self._process is not None:
-            self.returncode = await self._process.reap(kill)
-        if self._stderr_task is not None:
-            # stderr ends with the process group; a bounded wait covers a leaked descendant
-            done, _ = await asyncio.wait({self._stderr_task}, timeout=1.0)
-            if not done:
-                self._stderr_task.cancel()
+        await self._reap(kill)
 
     def _log(self, event: str, **fields: object) -> None:
         log.info(event, extra={"fields": {"plugin": self.plugin_id, "pid": self.pid, **fields}})

@@ -1,7 +1,8 @@
-"""Plugin processes: spawn with a scrubbed environment in a process group, kill the group, reap.
+"""Plugin processes: spawn with a scrubbed environment in a process group, kill the group, reap;
+and `ProcessSession`, the process half that the GPP/3 and the JSON-RPC host sessions share.
 
-Kept apart from the session so the session reads as protocol, and so isolation (namespaces,
-rlimits) has one place to live.
+Kept apart from the sessions so each reads as protocol, and so isolation (namespaces, rlimits)
+and the end of a process have one place to live.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypedDict, Unpack, runtime_checkable
 
 from . import codes
 from .sandbox import SandboxPolicy, SandboxUnavailable, SpawnPlan, plan
@@ -64,8 +65,8 @@ async def spawn(
 
 @dataclass
 class PluginProcess:
-    """A started plugin: the OS process, its sandbox plan, its HOME. Both the GPP/3 session and
-    the JSON-RPC session hold one; `reap` undoes everything `start_plugin` did."""
+    """A started plugin: the OS process, its sandbox plan, its HOME, as a ProcessSession holds
+    it; `reap` undoes everything `start_plugin` did."""
 
     proc: asyncio.subprocess.Process
     plan: SpawnPlan | None
@@ -99,6 +100,98 @@ class PluginProcess:
         if self.plan is not None:
             await self.plan.release()
         return status
+
+
+class ProcessOptions(TypedDict, total=False):
+    """How a session starts its plugin, beside the command: the keywords every session takes.
+
+    `cwd` is the plugin's repository, `env` what it gets beyond PATH, LANG and a fresh HOME,
+    `on_stderr` hears each stderr line, `sandbox` None runs it unsandboxed (tests, `--no-sandbox`).
+    """
+
+    cwd: str | None
+    env: Mapping[str, str] | None
+    on_stderr: Callable[[str], None] | None
+    sandbox: SandboxPolicy | None
+
+
+class ProcessSession:
+    """What a session with one plugin process does the same way whatever protocol it speaks:
+    spawn the plugin (sandboxed, scrubbed environment, fresh HOME), drain its stderr into a
+    bounded ring, tell whether it still runs, and kill, reap and clean up after it.
+
+    `gpp.host.PluginSession` (GPP/3) and `gpp.jsonrpc.host.JsonRpcSession` build their protocol
+    on it; what they run alongside the plugin (readers, watchdogs) goes in `_tasks`, which
+    `_reap` waits for, boundedly, once the process group is gone.
+    """
+
+    def __init__(
+        self, command: Sequence[str], plugin_id: str, **options: Unpack[ProcessOptions]
+    ) -> None:
+        self.command = list(command)
+        self.plugin_id = plugin_id
+        self.cwd = options.get("cwd")
+        self.env = dict(options.get("env") or {})
+        self.sandbox = options.get("sandbox")
+        self.pid: int | None = None
+        """The child's pid, kept after it exits."""
+        self.returncode: int | None = None
+        self.stderr = StderrRing()
+        self.closed = False
+        self._on_stderr = options.get("on_stderr")
+        self._process: PluginProcess | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def alive(self) -> bool:
+        """Started, not closed, and the process has not exited (e.g. died while idle)."""
+        return not self.closed and self._process is not None and self._proc.returncode is None
+
+    @property
+    def sandbox_mechanisms(self) -> dict[str, str]:
+        """The isolation in effect, by concern (empty before the spawn)."""
+        return self._process.mechanisms if self._process is not None else {}
+
+    @property
+    def _proc(self) -> asyncio.subprocess.Process:
+        assert self._process is not None, "session not started"
+        return self._process.proc
+
+    def _exit_status(self) -> int | None:
+        """The plugin's own exit status so far (None: running, or never started)."""
+        return self._process.returncode if self._process is not None else None
+
+    async def _spawn(self) -> None:
+        """Start the plugin and its stderr drain; a plugin that cannot start closes the session
+        and raises E_EOF saying why."""
+        if self._process is not None:
+            raise RuntimeError("session already started")
+        try:
+            self._process = await start_plugin(
+                self.command, cwd=self.cwd, env=self.env, sandbox=self.sandbox
+            )
+        except codes.ProtocolError:
+            self.closed = True
+            raise
+        self.pid = self._proc.pid
+        assert self._proc.stderr is not None
+        self._tasks.append(
+            asyncio.create_task(self.stderr.drain(self._proc.stderr, self._on_stderr))
+        )
+
+    async def _reap(self, kill: bool = True) -> None:
+        """Close the session: kill the group (unless it exited and `kill` is False), reap it,
+        then let the session's tasks end, at most a second each (stderr ends with the process
+        group; the bound covers a leaked descendant holding the pipe). Idempotent."""
+        self.closed = True
+        if self._process is not None:
+            self.returncode = await self._process.reap(kill)
+        current = asyncio.current_task()
+        for task in self._tasks:
+            if task is not current and not task.done():
+                done, _ = await asyncio.wait({task}, timeout=1.0)
+                if not done:
+                    task.cancel()
 
 
 async def start_plugin(

@@ -38,7 +38,7 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
@@ -72,6 +72,13 @@ class SandboxUnavailable(Exception):
 
 @dataclass(frozen=True)
 class SandboxPolicy:
+    """One plugin's isolation (DESIGN.md §5 `[plugin.sandbox]`, §7); a limit of None is no limit.
+
+    The one declaration of the sandbox keys and their defaults: the gateway's config validates
+    `[defaults.sandbox]` and `[plugin.sandbox]` as this class, so a key added here is a config
+    key too.
+    """
+
     network: Literal[False, "inherit"] = False
     memory_mb: int | None = 1024
     cpu_seconds: int | None = 60
@@ -79,6 +86,12 @@ class SandboxPolicy:
     max_processes: int | None = 64
     max_file_size_mb: int | None = 64
     readonly_root: bool = False
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if type(value) is int and value <= 0:  # the limits (the flags are bools)
+                raise ValueError(f"{field.name}: must be greater than 0 (or None: no limit)")
 
 
 @dataclass

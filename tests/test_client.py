@@ -91,7 +91,7 @@ def test_closing_a_stream_early_cancels_the_call_at_the_plugin(gateway: Gateway)
     with GatewayClient(gateway.url) as client:
         events = client.stream("example", "slow_count", {"n": 100_000})  # 1000 s if not cancelled
         assert isinstance(next(events), Progress)
-        events.close()  # type: ignore[attr-defined]  # a generator: gpp/client.py says Iterator
+        events.close()
         gateway.wait_for("example", lambda info: info["queueDepth"] == 0)
         assert client.rpc("example", "subtract", [1, 1]) == 0
 

@@ -1,5 +1,9 @@
 """JSON-RPC 2.0 over newline-delimited stdio, for plugins that expose methods. Stdlib only.
 
+This package is the plugin side and the transport both sides share; the host side, the
+gateway's asyncio session with one plugin process, is `gpp.jsonrpc.host` (not imported here,
+so a plugin loads none of it).
+
 The transport knows the envelope and nothing about methods: `serve(handler)` calls
 `handler(method, params)` and turns its return value or exception into the response.
 Responses are written with the separators and key order of the specification's own examples
