@@ -7,10 +7,11 @@ SyntaxError, and contributes nothing.
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter
 import tree_sitter_javascript
 import tree_sitter_typescript
-from tree_sitter import QueryCursor
 
 from ..scan import ParseFailure
 from .auth import says_auth
@@ -41,16 +42,17 @@ LANGUAGES = {
     "typescript": tree_sitter.Language(tree_sitter_typescript.language_typescript()),
 }
 _PARSERS: dict[str, tree_sitter.Parser] = {}
-_QUERY = """
-(variable_declarator) @declarator
-(assignment_expression left: (member_expression)) @assign
-(call_expression
-  function: (member_expression property: (property_identifier) @verb
-  (#any-of? @verb "get" "post" "put" "patch" "delete" "options" "head" "use"))) @call
-"""
-_QUERIES = {name: tree_sitter.Query(language, _QUERY) for name, language in LANGUAGES.items()}
 _EXPRESS = "express"
 _VERBS = set(HTTP_METHODS) - {"trace"}  # Express has no app.trace in its documented API
+_CALLED = _VERBS | {"use"}
+# Where the reader looks: every `=` (a declarator's or an assignment's; `==` and `=>` are never
+# one) and every word that may be a route or `use` call's property. A superset: each hit is then
+# confirmed, or dropped, by the tree (a `get` in a string or a comment is no call). Finding the
+# few interesting nodes this way costs a fraction of a tree-sitter query over the whole tree.
+_LOOK_AT = re.compile(
+    rb"=(?![=>])|(?<![\w$])(?:" + "|".join(sorted(_CALLED)).encode() + rb")(?![\w$])"
+)
+_TOP_LEVEL = {"program", "export_statement"}
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
 
@@ -68,7 +70,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         what = f"missing {bad.type}" if bad.is_missing else "syntax error"
         raise ParseFailure(bad.start_point.row + 1, what)
     reader = _Reader(path, source, _FIELDS[language])
-    reader.read(root, language)
+    reader.read(root)
     return ModuleFacts(
         language="javascript",
         bindings=reader.bindings,
@@ -87,8 +89,12 @@ def _first_error(node: _Node) -> _Node:
     return node
 
 
-def _in_order(nodes: list[_Node]) -> list[_Node]:
-    return sorted(nodes, key=lambda n: n.start_byte)
+def _first(item: tuple[int, object] | tuple[int, object, object]) -> int:
+    return item[0]
+
+
+def _first_two(item: tuple[int, int, _Node]) -> tuple[int, int]:
+    return item[0], item[1]
 
 
 class _Fields:
@@ -140,25 +146,57 @@ class _Reader:
         self.routes: list[RouteDecl] = []
         self.uses: list[UseDecl] = []
 
-    def read(self, root: _Node, language: str) -> None:
+    def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
-        then what uses them. The nodes come from a tree-sitter query, run in C: walking every
-        node in Python would cost several times the parse."""
-        found = QueryCursor(_QUERIES[language]).captures(root)
+        then what uses them, each kind in source order."""
+        declarators: list[tuple[int, _Node, bool]] = []
+        assignments: list[tuple[int, _Node]] = []
+        calls: list[tuple[int, int, _Node]] = []
+        function_field = self.fields.function
+        left_field = self.fields.left
+        for match in _LOOK_AT.finditer(self.source):
+            start, end = match.span()
+            node = root.descendant_for_byte_range(start, end)
+            if node is None or node.start_byte != start or node.end_byte != end:
+                continue
+            parent = node.parent
+            if parent is None:
+                continue
+            if end - start == 1:  # `=`
+                if node.type != "=":
+                    continue
+                kind = parent.type
+                if kind == "variable_declarator":
+                    outer = parent.parent.parent if parent.parent else None
+                    top = outer is not None and outer.type in _TOP_LEVEL
+                    declarators.append((parent.start_byte, parent, top))
+                elif kind == "assignment_expression":
+                    left = parent.child_by_field_id(left_field)
+                    if left is not None and left.type == "member_expression":
+                        assignments.append((parent.start_byte, parent))
+            elif node.type == "property_identifier" and parent.type == "member_expression":
+                call = parent.parent
+                if (
+                    call is not None
+                    and call.type == "call_expression"
+                    and call.child_by_field_id(function_field) == parent
+                ):
+                    calls.append((call.start_byte, start, call))
         statements = root.named_children  # import and export statements are top-level only
         for node in statements:
             if node.type == "import_statement":
                 self._import(node)
-        for node in _in_order(found.get("declarator", [])):
-            parent = node.parent.parent if node.parent else None
-            top = parent is not None and parent.type in {"program", "export_statement"}
+        declarators.sort(key=_first)
+        for _, node, top in declarators:
             self._declare(node, override=top)
         for node in statements:
             if node.type == "export_statement":
                 self._export(node)
-        for node in _in_order(found.get("assign", [])):
+        assignments.sort(key=_first)
+        for _, node in assignments:
             self._assign(node)
-        for node in _in_order(found.get("call", [])):
+        calls.sort(key=_first_two)  # a chain's calls share a start: then by their verbs' order
+        for _, _, node in calls:
             self._call(node)
 
     # -- imports, declarations, exports ----------------------------------------------------

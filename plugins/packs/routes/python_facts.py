@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 
+from ..pyparse import parse_python
 from .auth import says_auth
 from .model import (
     CALL,
@@ -64,10 +65,10 @@ def module_name(path: str) -> str:
     return ".".join(parts)
 
 
-def python_facts(source: str | bytes, path: str) -> ModuleFacts:
+def python_facts(source: str, path: str) -> ModuleFacts:
     """The facts of the file at repo-relative `path`; raises SyntaxError (or ValueError for a
     NUL byte) when it does not parse."""
-    tree = ast.parse(source, filename=path)
+    tree = parse_python(source, path)
     reader = _Reader(module_name(path), path.endswith("/__init__.py") or path == "__init__.py")
     reader.read(tree)
     return ModuleFacts(
