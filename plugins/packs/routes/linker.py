@@ -11,7 +11,7 @@ carrying the auth that a router, an include or a middleware puts on what it serv
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .auth import says_auth
@@ -158,7 +158,7 @@ class _Linker:
         for key in sorted(self.nodes, key=lambda k: (k[0].encode(), self.nodes[k].decl.line)):
             if key not in mounted:
                 prefix, unresolved = self._own_prefix(key)
-                found += self._walk(key, prefix, False, unresolved, (key,))
+                self._walk(found, key, prefix, False, unresolved, (key,))
         return found
 
     def _attach(self, path: str, facts: ModuleFacts) -> None:
@@ -231,16 +231,19 @@ class _Linker:
 
     def _walk(
         self,
+        found: list[FoundRoute],
         key: tuple[str, str],
         base: str,
         inherited_auth: bool,
         unresolved: bool,
         stack: tuple[tuple[str, str], ...],
-    ) -> Iterator[FoundRoute]:
+    ) -> None:
+        """Append to `found` the routes of the router `key` and of all it mounts (appending,
+        not yielding: a generator per level would pass every route through each frame)."""
         node = self.nodes[key]
         auth = inherited_auth or self._auth(node.file, node.decl.auth)
         for path, route in node.routes:
-            yield from self._found(node, path, route, base, auth, unresolved)
+            self._found(found, node, path, route, base, auth, unresolved)
         for path, mount, child in node.mounts:
             if child in stack or len(stack) > _MAX_DEPTH:
                 continue
@@ -258,7 +261,8 @@ class _Linker:
                 or self._auth(path, mount.auth)
                 or _guarded_at(node, path, mount.line, prefix or "")
             )
-            yield from self._walk(
+            self._walk(
+                found,
                 child,
                 child_base,
                 child_auth,
@@ -267,8 +271,15 @@ class _Linker:
             )
 
     def _found(
-        self, node: _Node, path: str, route: RouteDecl, base: str, auth: bool, unresolved: bool
-    ) -> Iterator[FoundRoute]:
+        self,
+        found: list[FoundRoute],
+        node: _Node,
+        path: str,
+        route: RouteDecl,
+        base: str,
+        auth: bool,
+        unresolved: bool,
+    ) -> None:
         declared = self._string(path, route.path)
         if declared is None:
             return
@@ -287,8 +298,10 @@ class _Linker:
             elif isinstance(endpoint.value, Function):
                 route_auth = route_auth or self._auth(endpoint.file, endpoint.value.auth)
         for method in dict.fromkeys(methods or ("GET",)):
-            yield FoundRoute(
-                method, full, path, route.line, framework, route.handler, route_auth, unresolved
+            found.append(
+                FoundRoute(
+                    method, full, path, route.line, framework, route.handler, route_auth, unresolved
+                )
             )
 
     # -- names -----------------------------------------------------------------------------
@@ -307,6 +320,8 @@ class _Linker:
         return False
 
     def _string(self, path: str, expr: Expr) -> str | None:
+        if type(expr) is Lit:  # most paths and prefixes: nothing to look up
+            return expr.value
         entity = self.evaluate(path, expr)
         return entity.value if isinstance(entity, _Str) else None
 

@@ -9,7 +9,7 @@ done inside it link like top-level code.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Sequence
 
 from ..pyparse import parse_python
 from .auth import says_auth
@@ -97,25 +97,36 @@ class _Reader:
         the reader stays near the cost of `ast.parse` itself."""
         nested: list[ast.stmt] = []
         classes: list[ast.stmt] = []
-        statements = list(_flat_statements(tree.body, nested, classes))
+        statements: list[ast.stmt] = []
+        _flatten(tree.body, statements, nested, classes)
         for stmt in statements:
-            self._bind(stmt)
-        while nested:  # function bodies: their names fill only what the module leaves free
-            inner = list(_flat_statements([nested.pop(0)], nested, classes))
-            for stmt in inner:
-                self._bind(stmt, override=False)
-            statements += inner
-        while classes:  # class bodies: decorated methods and calls, but no module names
-            statements += _flat_statements([classes.pop(0)], nested, classes)
+            if type(stmt) in _BINDERS:
+                self._bind(stmt, override=True)
+        done = 0
+        while done < len(nested):  # function bodies: their names fill only what is left free
+            start = len(statements)
+            _flatten((nested[done],), statements, nested, classes)
+            done += 1
+            for stmt in statements[start:]:
+                if type(stmt) in _BINDERS:
+                    self._bind(stmt, override=False)
+        done = 0
+        while done < len(classes):  # class bodies: decorated methods and calls, no module names
+            _flatten((classes[done],), statements, [], classes)
+            done += 1
         for stmt in statements:
-            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-                self._call(stmt.value)
-            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-                self._decorated(stmt)
+            kind = type(stmt)
+            if kind is ast.Expr:
+                if type(stmt.value) is ast.Call:  # type: ignore[attr-defined]
+                    self._call(stmt.value)  # type: ignore[attr-defined]
+            elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
+                stmt.decorator_list  # type: ignore[attr-defined]
+            ):
+                self._decorated(stmt)  # type: ignore[arg-type]
 
     # -- bindings --------------------------------------------------------------------------
 
-    def _bind(self, stmt: ast.stmt, *, override: bool = True) -> None:
+    def _bind(self, stmt: ast.stmt, *, override: bool) -> None:
         found: list[tuple[str, Expr | None]] = []
         if isinstance(stmt, ast.Assign):
             value = self._binding_value(stmt.value)
@@ -160,10 +171,9 @@ class _Reader:
 
     def _function(self, node: _Def) -> Function:
         returns: Expr | None = None
-        for stmt in _flat_statements(node.body, []):
-            if isinstance(stmt, ast.Return) and stmt.value is not None:
-                returns = self._expr(stmt.value)
-                break
+        statement = _first_return(node.body)
+        if statement is not None:
+            returns = self._expr(statement.value)
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
@@ -394,26 +404,58 @@ class _Reader:
             self.middleware.append(Middleware(owner, 0, Auth((name,))))
 
 
-def _flat_statements(
-    body: list[ast.stmt], nested: list[ast.stmt], classes: list[ast.stmt] | None = None
-) -> Iterator[ast.stmt]:
-    """The statements of a block, compound ones (`if`, `try`, `with`, `for`) opened; function
-    bodies are put aside in `nested`, class bodies in `classes` (a conditional include or
-    import still counts)."""
+_BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.FunctionDef,
+                      ast.AsyncFunctionDef, ast.ClassDef})  # fmt: skip
+_BLOCKS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith})
+_TRIES = frozenset({ast.Try, ast.TryStar})
+
+
+def _flatten(
+    body: Sequence[ast.stmt],
+    out: list[ast.stmt],
+    nested: list[ast.stmt],
+    classes: list[ast.stmt],
+) -> None:
+    """Append the statements of a block to `out`, compound ones (`if`, `try`, `with`, `for`)
+    opened; function bodies are put aside in `nested`, class bodies in `classes` (a
+    conditional include or import still counts). Exact types, not isinstance: the reader
+    calls this for every statement of every file, and `ast` node classes are never
+    subclassed by the parser."""
     for stmt in body:
-        yield stmt
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            nested.extend(stmt.body)
-        elif isinstance(stmt, ast.ClassDef) and classes is not None:
-            classes.extend(stmt.body)
-        elif isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While | ast.With):
-            yield from _flat_statements(stmt.body, nested, classes)
-            yield from _flat_statements(getattr(stmt, "orelse", []), nested, classes)
-        elif isinstance(stmt, ast.Try | ast.TryStar):
+        out.append(stmt)
+        kind = type(stmt)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            nested.extend(stmt.body)  # type: ignore[attr-defined]
+        elif kind is ast.ClassDef:
+            classes.extend(stmt.body)  # type: ignore[attr-defined]
+        elif kind in _BLOCKS:
+            _flatten(stmt.body, out, nested, classes)  # type: ignore[attr-defined]
+            orelse = getattr(stmt, "orelse", None)
+            if orelse:
+                _flatten(orelse, out, nested, classes)
+        elif kind in _TRIES:
+            assert isinstance(stmt, ast.Try | ast.TryStar)
             for block in (stmt.body, stmt.orelse, stmt.finalbody):
-                yield from _flat_statements(block, nested, classes)
+                _flatten(block, out, nested, classes)
             for handler in stmt.handlers:
-                yield from _flat_statements(handler.body, nested, classes)
+                _flatten(handler.body, out, nested, classes)
+
+
+def _first_return(body: list[ast.stmt]) -> ast.Return | None:
+    """The first `return <value>` of a function body, nested functions and classes aside, in
+    the order `_flatten` reads statements. Most bodies end in a plain `return` before any
+    compound statement, so that case costs no flattening."""
+    for stmt in body:
+        kind = type(stmt)
+        if kind is ast.Return and stmt.value is not None:  # type: ignore[attr-defined]
+            return stmt  # type: ignore[return-value]
+        if kind in _BLOCKS or kind in _TRIES:
+            flat: list[ast.stmt] = []
+            _flatten(body, flat, [], [])
+            return next(
+                (s for s in flat if isinstance(s, ast.Return) and s.value is not None), None
+            )
+    return None
 
 
 def _function_auth(node: _Def) -> Auth:
