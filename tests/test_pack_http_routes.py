@@ -35,6 +35,7 @@ APPS = {
     "starlette-app": ["."],
     "express-app": ["."],
     "express-ts-app": ["."],
+    "express-views-app": ["."],
     "mixed-broken": [".", "README.md", "missing.py"],
 }
 

@@ -36,15 +36,18 @@ from .model import (
 
 _Node = tree_sitter.Node
 
-JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
+JS_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
 LANGUAGES = {
-    "javascript": tree_sitter.Language(tree_sitter_javascript.language()),
+    "javascript": tree_sitter.Language(tree_sitter_javascript.language()),  # JSX included
     "typescript": tree_sitter.Language(tree_sitter_typescript.language_typescript()),
+    "tsx": tree_sitter.Language(tree_sitter_typescript.language_tsx()),
 }
 _PARSERS: dict[str, tree_sitter.Parser] = {}
 _EXPRESS = "express"
 _VERBS = set(HTTP_METHODS) - {"trace"}  # Express has no app.trace in its documented API
-_CALLED = _VERBS | {"use"}
+# `app.all(path, h)` serves every method: listed as one route per verb above, in that order.
+ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m in _VERBS)
+_CALLED = _VERBS | {"use", "all"}
 # Where the reader looks: every `=` (a declarator's or an assignment's; `==` and `=>` are never
 # one) and every word that may be a route or `use` call's property. A superset: each hit is then
 # confirmed, or dropped, by the tree (a `get` in a string or a comment is no call, nor is `$get`,
@@ -60,7 +63,7 @@ _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expressi
 def js_facts(source: bytes, path: str) -> ModuleFacts:
     """The facts of the file at repo-relative `path`; raises `ParseFailure` at the line of the
     first ERROR or MISSING node when the tree has one."""
-    language = "typescript" if path.endswith(".ts") else "javascript"
+    language = language_of(path)
     parser = _PARSERS.get(language)
     if parser is None:
         parser = _PARSERS[language] = tree_sitter.Parser(LANGUAGES[language])
@@ -80,6 +83,14 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         routes=tuple(reader.routes),
         uses=tuple(reader.uses),
     )
+
+
+def language_of(path: str) -> str:
+    """The grammar for a file: TypeScript's for `.ts`, its TSX dialect for `.tsx`, else
+    JavaScript's (which parses JSX, so `.jsx` too)."""
+    if path.endswith(".ts"):
+        return "typescript"
+    return "tsx" if path.endswith(".tsx") else "javascript"
 
 
 def _first_error(node: _Node) -> _Node:
@@ -198,6 +209,13 @@ class _Reader:
     def _import(self, node: _Node) -> None:
         source = self._string(node.child_by_field_id(self.fields.source))
         clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        required = next((c for c in node.named_children if c.type == "import_require_clause"), None)
+        if required is not None:  # TypeScript's `import x = require('./x')`: what require gives
+            name = next((c for c in required.named_children if c.type == "identifier"), None)
+            module = self._string(required.child_by_field_id(self.fields.source))
+            if name is not None and module is not None:
+                self.bindings[self._text(name)] = self._ref(module, "default")
+            return
         if source is None or clause is None:
             return
         for part in clause.named_children:
@@ -247,7 +265,11 @@ class _Reader:
     def _export(self, node: _Node) -> None:
         source = self._string(node.child_by_field_id(self.fields.source))
         declaration = node.child_by_field_id(self.fields.declaration)
-        if any(c.type == "default" for c in node.children):
+        if any(c.type == "=" for c in node.children):  # TypeScript's `export = router`
+            value = self._expr(node.named_children[0] if node.named_children else None)
+            if value is not None:
+                self.exports["default"] = value  # what `require` and `import x = require` give
+        elif any(c.type == "default" for c in node.children):
             named = declaration.child_by_field_id(self.fields.name) if declaration else None
             value = (
                 Sym((self._text(named),))
@@ -297,7 +319,7 @@ class _Reader:
             if args and (owner := self._expr(owner_node)) is not None:
                 arguments = tuple((self._expr(a), self._auth(a)) for a in args)
                 self.uses.append(UseDecl(owner, arguments, _line(node)))
-        elif verb in _VERBS:
+        elif verb in _VERBS or verb == "all":
             self._route(node, prop, verb, owner_node, args)
 
     def _route(self, node: _Node, prop: _Node, verb: str, owner: _Node, args: list[_Node]) -> None:
@@ -313,7 +335,7 @@ class _Reader:
         names = tuple(name for a in args[:-1] for name in self._auth(a).names)
         auth = Auth(names) if names else NO_AUTH
         owner_expr = self._expr(owner)
-        methods = (verb.upper(),)
+        methods = ALL_METHODS if verb == "all" else (verb.upper(),)
         line = _line(prop)
         handler = self._handler(args[-1])
         for target in _path_list(paths[0]):
@@ -448,7 +470,7 @@ class _Reader:
             if prop == "route" and target is not None:
                 args = self._arguments(node)
                 return (target, args[:1]) if args else None
-            if prop not in _VERBS and prop != "all":
+            if prop not in _CALLED or prop == "use":
                 return None
             node = _unwrap(target)
         return None

@@ -40,7 +40,7 @@ from .paths import brace_path, express_path, flask_path, join, join_prefix
 from .python_facts import module_name
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
-_JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".ts")
+_JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
 
 
 @dataclass(frozen=True, slots=True)
