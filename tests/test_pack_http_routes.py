@@ -31,6 +31,7 @@ PLUGIN = REPO / "plugins" / "pack_http_routes.py"
 REPOS = REPO / "tests" / "fixtures" / "repos"
 APPS = {
     "fastapi-app": ["."],
+    "fastapi-plugins-app": ["."],
     "flask-app": ["."],
     "starlette-app": ["."],
     "express-app": ["."],

@@ -360,3 +360,59 @@ def test_a_broken_tsx_or_jsx_file_is_a_parse_error(path: str) -> None:
     with pytest.raises(ParseFailure) as failure:
         extract(path, "const a = 1;\nconst b = <div>{</div>;\n")
     assert failure.value.line == 2
+
+
+def test_a_router_passed_to_a_function_gets_what_the_function_declares_on_it() -> None:
+    found = routes(
+        {
+            "app/setup.py": (
+                "from fastapi import APIRouter\nitems = APIRouter(prefix='/items')\n"
+                "@items.get('/')\ndef list_items(): ...\n"
+                "def register(app, *, auth_required=False):\n"
+                "    app.include_router(items, prefix='/v1')\n"
+                "    @app.get('/ping')\n    def ping(): ...\n"
+                "def forward(target):\n    register(target)\n"
+            ),
+            "app/main.py": (
+                "from fastapi import FastAPI\nfrom .setup import register, forward\n"
+                "public = FastAPI()\ninternal = FastAPI()\n"
+                "register(public)\nforward(app=None)\nforward(internal)\n"
+            ),
+        }
+    )
+    # two apps reach register (one through forward): each serves its routes, named once
+    assert found == {"GET /v1/items/": "none", "GET /ping": "none"}
+
+
+def test_flask_blueprints_registered_by_a_helper_of_the_app_factory() -> None:
+    doc = document(
+        {
+            "shop/__init__.py": (
+                "from flask import Flask\nfrom .views import register_blueprints\n"
+                "def create_app():\n    app = Flask(__name__)\n"
+                "    register_blueprints(app)\n    return app\n"
+            ),
+            "shop/views.py": (
+                "from flask import Blueprint\nbp = Blueprint('b', __name__, url_prefix='/b')\n"
+                "@bp.route('/x')\ndef x(): ...\n"
+                "def register_blueprints(flask_app):\n"
+                "    flask_app.register_blueprint(bp, url_prefix='/shop')\n"
+            ),
+        }
+    )
+    assert [(r["name"], r["attrs"]["framework"]) for r in doc["resources"]] == [
+        ("GET /shop/x", "flask")
+    ]
+
+
+def test_a_parameter_no_scanned_call_passes_is_read_as_the_global_name() -> None:
+    found = routes(
+        {
+            "main.py": (
+                "from fastapi import FastAPI, APIRouter\napp = FastAPI()\nr = APIRouter()\n"
+                "@r.get('/r')\ndef h(): ...\n"
+                "def setup(app):\n    app.include_router(r, prefix='/x')\n"
+            )
+        }
+    )
+    assert found == {"GET /x/r": "none"}

@@ -25,11 +25,13 @@ from .model import (
     Expr,
     Function,
     ImportRef,
+    Invocation,
     Lit,
     ModuleFacts,
     MountDecl,
     Namespace,
     Opaque,
+    Param,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -129,6 +131,8 @@ class _Linker:
                 self._index_python(path)
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
         self.resolving: set[tuple[str, Expr]] = set()
+        # (file, def site) -> the calls of that function, found when a `Param` first asks
+        self.calls: dict[tuple[str, str], list[tuple[str, Invocation]]] | None = None
         self.nodes: dict[tuple[str, str], _Node] = {
             (path, decl.router_id): _Node(path, decl)
             for path, facts in modules.items()
@@ -166,16 +170,17 @@ class _Linker:
             if decl.routes is not None:
                 self._attach_list(path, decl.routes, (path, decl.router_id), 0)
         for route in facts.routes:
-            if (node := self._owner(path, route.owner)) is not None:
+            for node in self._owners(path, route.owner):
                 node.routes.append((path, route))
         for mount in facts.mounts:
-            if mount.parent is not None and (node := self._owner(path, mount.parent)):
+            for node in self._owners(path, mount.parent):
                 self._add_mount(node, path, mount)
         for guard in facts.middleware:
-            if (node := self._owner(path, guard.owner)) and self._auth(path, guard.auth):
-                node.guards.append((path, guard.line, ""))
+            for node in self._owners(path, guard.owner):
+                if self._auth(path, guard.auth):
+                    node.guards.append((path, guard.line, ""))
         for use in facts.uses:
-            if (node := self._owner(path, use.owner)) is not None:
+            for node in self._owners(path, use.owner):
                 self._attach_use(node, path, use)
 
     def _attach_use(self, node: _Node, path: str, use: UseDecl) -> None:
@@ -221,6 +226,36 @@ class _Linker:
     def _owner(self, path: str, owner: Expr | None) -> _Node | None:
         entity = self.evaluate(path, owner) if owner is not None else None
         return self.nodes.get(entity.key) if isinstance(entity, _Router) else None
+
+    def _owners(self, path: str, owner: Expr | None, depth: int = 0) -> list[_Node]:
+        """The routers `owner` stands for: one, or for a function's parameter each router
+        the scanned calls of that function pass (through other functions' parameters too);
+        a parameter no call passes is read as the global name it spells."""
+        if not isinstance(owner, Param):
+            node = self._owner(path, owner)
+            return [node] if node is not None else []
+        found: list[_Node] = []
+        if depth <= _MAX_DEPTH:
+            for file, call in self._calls_of(path, owner.function):
+                if 0 <= owner.index < len(call.args):
+                    passed = call.args[owner.index]
+                else:
+                    passed = dict(call.keywords).get(owner.name)
+                for node in self._owners(file, passed, depth + 1):
+                    if all(node is not other for other in found):
+                        found.append(node)
+        return found or self._owners(path, owner.fallback)
+
+    def _calls_of(self, path: str, site: str) -> list[tuple[str, Invocation]]:
+        if self.calls is None:  # indexed once, on the first parameter asked about
+            self.calls = {}
+            for file, facts in self.modules.items():
+                for call in facts.invocations:
+                    callee = self.evaluate(file, call.callee)
+                    if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
+                        key = (callee.file, callee.value.site)
+                        self.calls.setdefault(key, []).append((file, call))
+        return self.calls.get((path, site), [])
 
     def _own_prefix(self, key: tuple[str, str]) -> tuple[str, bool]:
         node = self.nodes[key]
@@ -359,6 +394,8 @@ class _Linker:
             return self._import(path, expr)
         if isinstance(expr, Opaque):
             return None
+        if isinstance(expr, Param):  # as a value (not a router position): the name as global
+            return self.evaluate(path, expr.fallback)
         entity = self._lookup(path, expr.path[0])
         for segment in expr.path[1:]:
             if entity is None:

@@ -26,12 +26,14 @@ from .model import (
     Expr,
     Function,
     ImportRef,
+    Invocation,
     Lit,
     Middleware,
     ModuleFacts,
     MountDecl,
     Namespace,
     Opaque,
+    Param,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -78,6 +80,7 @@ def python_facts(source: str, path: str) -> ModuleFacts:
         routes=tuple(reader.routes),
         mounts=tuple(reader.mounts),
         middleware=tuple(reader.middleware),
+        invocations=tuple(reader.invocations),
     )
 
 
@@ -89,40 +92,52 @@ class _Reader:
         self.routes: list[RouteDecl] = []
         self.mounts: list[MountDecl] = []
         self.middleware: list[Middleware] = []
+        self.invocations: list[Invocation] = []
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
+        self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
         decorated def, a call on its own line) and routers are values that `_expr` meets, so
         the reader stays near the cost of `ast.parse` itself."""
-        nested: list[ast.stmt] = []
+        functions: list[ast.stmt] = []
         classes: list[ast.stmt] = []
         statements: list[ast.stmt] = []
-        _flatten(tree.body, statements, nested, classes)
+        _flatten(tree.body, statements, functions, classes)
+        scopes: list[_Def | None] = [None] * len(statements)  # the def each statement is in
         for stmt in statements:
             if type(stmt) in _BINDERS:
                 self._bind(stmt, override=True)
         done = 0
-        while done < len(nested):  # function bodies: their names fill only what is left free
-            start = len(statements)
-            _flatten((nested[done],), statements, nested, classes)
+        while done < len(functions):  # function bodies: their names fill only what is left free
+            function = functions[done]
+            assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
             done += 1
+            start = len(statements)
+            _flatten(function.body, statements, functions, classes)
+            scopes += [function] * (len(statements) - start)
             for stmt in statements[start:]:
                 if type(stmt) in _BINDERS:
                     self._bind(stmt, override=False)
         done = 0
         while done < len(classes):  # class bodies: decorated methods and calls, no module names
+            start = len(statements)
             _flatten((classes[done],), statements, [], classes)
+            scopes += [None] * (len(statements) - start)
             done += 1
-        for stmt in statements:
+        for stmt, scope in zip(statements, scopes, strict=True):
             kind = type(stmt)
             if kind is ast.Expr:
-                if type(stmt.value) is ast.Call:  # type: ignore[attr-defined]
-                    self._call(stmt.value)  # type: ignore[attr-defined]
+                value = stmt.value  # type: ignore[attr-defined]
+                if type(value) is ast.Call:
+                    self._scope = _parameters(scope) if scope is not None else {}
+                    self._call(value)
             elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
                 stmt.decorator_list  # type: ignore[attr-defined]
             ):
+                self._scope = _parameters(scope) if scope is not None else {}
                 self._decorated(stmt)  # type: ignore[arg-type]
+        self._scope = {}
 
     # -- bindings --------------------------------------------------------------------------
 
@@ -177,7 +192,7 @@ class _Reader:
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
-        return Function(node.name, returns, self._auth_of(node))
+        return Function(node.name, returns, self._auth_of(node), _site(node))
 
     def _auth_of(self, node: _Def) -> Auth:
         auth = self._function_auth.get(id(node))
@@ -234,6 +249,16 @@ class _Reader:
             return self._starlette_routes(node.elts)
         return None
 
+    def _owner(self, node: ast.expr | None) -> Expr | None:
+        """What a router-position name stands for: a parameter of the enclosing function is a
+        `Param` (the callers say which router it is), anything else as `_expr` reads it."""
+        if type(node) is ast.Name:
+            param = self._scope.get(node.id)
+            if param is not None:
+                name = node.id
+                return Param(param[0], param[1], name, Sym((name,)))
+        return self._expr(node)
+
     def _present(self, node: ast.expr | None) -> Expr | None:
         """`node` as an expression, `Opaque` when it is there but cannot be followed."""
         if node is None:
@@ -282,9 +307,10 @@ class _Reader:
 
     def _call(self, call: ast.Call) -> None:
         if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
+            self._invocation(call)
             return
         name = call.func.attr
-        owner = self._expr(call.func.value)
+        owner = self._owner(call.func.value)
         if name == "include_router":
             self._mount(call, owner, 0, "router", "prefix")
         elif name == "register_blueprint":
@@ -297,6 +323,23 @@ class _Reader:
             self._added_route(call, owner, _argument(call, 2, "view_func"))
         elif name == "before_request" and call.args and owner is not None:
             self._guard(owner, _dotted(call.args[0]))
+
+    def _invocation(self, call: ast.Call) -> None:
+        """Remember `f(app)`, `f(app=app)`: a router may be what `f` declares routes on. Only
+        arguments that can be routers are kept (a name, an attribute, a router made here)."""
+        callee = _dotted_path(call.func)
+        if callee is None or not (call.args or call.keywords):
+            return
+        args = tuple(
+            None if isinstance(a, ast.Starred) else _routerish(self._owner(a)) for a in call.args
+        )
+        keywords = tuple(
+            (k.arg, value)
+            for k in call.keywords
+            if k.arg is not None and (value := _routerish(self._owner(k.value))) is not None
+        )
+        if keywords or any(a is not None for a in args):
+            self.invocations.append(Invocation(Sym(callee), args, keywords))
 
     def _router(self, call: ast.Call, name: str) -> RouterRef:
         """The router created by `call`, declared once however often the call is read."""
@@ -373,7 +416,7 @@ class _Reader:
     def _decorated(self, node: _Def) -> None:
         for decorator in node.decorator_list:
             if isinstance(decorator, ast.Attribute) and decorator.attr == "before_request":
-                owner = self._expr(decorator.value)
+                owner = self._owner(decorator.value)
                 if owner is not None:
                     self._guard(owner, node.name)
             if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
@@ -388,7 +431,7 @@ class _Reader:
             function = self._auth_of(node)
             self.routes.append(
                 RouteDecl(
-                    owner=self._expr(decorator.func.value),
+                    owner=self._owner(decorator.func.value),
                     path=path,
                     methods=(verb.upper(),)
                     if verb in HTTP_METHODS
@@ -417,7 +460,7 @@ def _flatten(
     classes: list[ast.stmt],
 ) -> None:
     """Append the statements of a block to `out`, compound ones (`if`, `try`, `with`, `for`)
-    opened; function bodies are put aside in `nested`, class bodies in `classes` (a
+    opened; function definitions are put aside in `nested`, class bodies in `classes` (a
     conditional include or import still counts). Exact types, not isinstance: the reader
     calls this for every statement of every file, and `ast` node classes are never
     subclassed by the parser."""
@@ -425,7 +468,7 @@ def _flatten(
         out.append(stmt)
         kind = type(stmt)
         if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-            nested.extend(stmt.body)  # type: ignore[attr-defined]
+            nested.append(stmt)  # its body is read later, as the function's scope
         elif kind is ast.ClassDef:
             classes.extend(stmt.body)  # type: ignore[attr-defined]
         elif kind in _BLOCKS:
@@ -596,5 +639,20 @@ def _plain(value: ast.FormattedValue) -> bool:
     return value.conversion == -1 and value.format_spec is None
 
 
-def _site(node: ast.expr) -> str:
+def _site(node: ast.expr | ast.stmt) -> str:
     return f"{node.lineno}:{node.col_offset}"
+
+
+def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
+    """A def's parameter names -> (its site, the position a call passes it at; -1 for a
+    keyword-only one)."""
+    arguments = function.args
+    site = _site(function)
+    found = {a.arg: (site, n) for n, a in enumerate((*arguments.posonlyargs, *arguments.args))}
+    found.update((a.arg, (site, -1)) for a in arguments.kwonlyargs)
+    return found
+
+
+def _routerish(value: Expr | None) -> Expr | None:
+    """`value` when it may turn out to be a router once linked, else None."""
+    return value if isinstance(value, Sym | Param | RouterRef | ImportRef) else None
