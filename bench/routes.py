@@ -7,7 +7,8 @@ Figures through the real host session (one pinned plugin process, GPP/3 frames) 
 in-process scanner, measured in rounds (`bench/cpu_clock.py`): each round parses alone, then
 discovers in process and through a fresh session, so a ratio compares neighbours in time;
 medians over the rounds are printed with their range. Usage: `bench/routes.py [FILES [ROUNDS]]`.
-Prints figures and ratios; asserts nothing.
+Prints figures and ratios; asserts nothing. `run(quick)` gives the same figures as rows for
+`python -m bench` (quick: 600 files, one round).
 Targets (issue 11): cold ≥ 0.5 of parsing alone; repeat ≤ 0.15 of cold.
 """
 
@@ -19,6 +20,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "plugins")]
@@ -30,8 +32,9 @@ from tree_sitter import Parser  # noqa: E402
 from bench.cpu_clock import Rounds, Stopwatch  # noqa: E402
 from gpp.host import PluginSession, Timeouts  # noqa: E402
 
-FILES = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000
-ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+FILES = 5_000
+ROUNDS = 5
+QUICK_FILES = 600
 PACKAGES = 50
 PY_ROUTER = '''"""Generated router {n}."""
 
@@ -100,7 +103,7 @@ export default router;
 """
 
 
-def generate(root: Path) -> list[Path]:
+def generate(root: Path, count: int = FILES) -> list[Path]:
     files: list[Path] = []
 
     def write(rel: str, text: str) -> Path:
@@ -113,7 +116,7 @@ def generate(root: Path) -> list[Path]:
     write("api/__init__.py", "")
     write("api/deps.py", "def get_db(): ...\n\n\ndef get_current_user(): ...\n")
     write("web/auth.js", "exports.requireAuth = (req, res, next) => next();\n")
-    routers = (FILES - len(files) - 2 - 2 * PACKAGES) // 2
+    routers = (count - len(files) - 2 - 2 * PACKAGES) // 2
     py_packages: dict[int, list[int]] = {}
     js_packages: dict[int, list[tuple[int, str]]] = {}
     for n in range(routers):
@@ -201,19 +204,23 @@ async def through_session(root: Path, changed: Path | None) -> dict[str, float]:
     return figures
 
 
-def main() -> None:
+def measure(count: int, rounds: int) -> tuple[Rounds, dict[str, float], int, int]:
+    """The figures of `rounds` rounds over a generated repository of `count` files: the rounds,
+    the last session's figures (with the changed file's), the files and the routes."""
     rows = Rounds()
+    session: dict[str, float] = {}
+    routes = 0
     with tempfile.TemporaryDirectory(prefix="gpp-bench-routes-") as tmp:
         root = Path(tmp)
-        files = generate(root)
+        files = generate(root, count)
         sources = [(p, p.read_bytes()) for p in files]
         python_sources = [(p, data) for p, data in sources if p.suffix == ".py"]
-        for round_ in range(ROUNDS):  # each round: the baseline next to what it is compared with
+        for round_ in range(rounds):  # each round: the baseline next to what it is compared with
             parse = parse_alone(sources)
             cold, repeat, routes = in_process(root, ["."])
             python_parse = parse_alone(python_sources)
             python_cold, _, _ = in_process(root, ["api"])
-            last = round_ == ROUNDS - 1
+            last = round_ == rounds - 1
             changed = next(p for p in files if p.name == "r0007.py") if last else None
             session = asyncio.run(through_session(root, changed))
             rows.add(
@@ -225,15 +232,57 @@ def main() -> None:
                     "  their in-process cold discover": python_cold,
                     "session cold discover, plugin CPU": session["cold"],
                     "session repeated discover, plugin CPU": session["repeat"],
-                    "cold throughput / parse, in-process": parse / cold,
+                    COLD_RATIO: parse / cold,
                     "  the Python files alone": python_parse / python_cold,
-                    "cold throughput / parse, session": parse / session["cold"],
+                    SESSION_COLD_RATIO: parse / session["cold"],
                     "repeated / cold, in-process": repeat / cold,
-                    "repeated / cold, session": session["repeat"] / session["cold"],
+                    REPEAT_RATIO: session["repeat"] / session["cold"],
                 }
             )
-    print(f"pack-http-routes on {len(files)} generated files, {routes} routes; CPU seconds and "
-          f"ratios, median (min-max) of {ROUNDS} rounds")  # fmt: skip
+    return rows, session, len(files), routes
+
+
+def run(quick: bool) -> list[dict[str, Any]]:
+    """The figures as rows for `python -m bench` (COMMON bench interface)."""
+    count, rounds = (QUICK_FILES, 1) if quick else (FILES, ROUNDS)
+    rows, session, files, routes = measure(count, rounds)
+    detail: dict[str, Any] = {"files": files, "routes": routes, "rounds": rounds}
+    if quick:  # targets are set on 5,000 files; a small repo's CPU ticks only show the figure
+        detail["note"] = f"quick run; the ratio targets are judged on {FILES} files"
+    case = f"pack-http-routes, {files} generated files"
+
+    def row(figure: str, value: float, unit: str, target: str | None, met: bool | None) -> Any:
+        return {"group": "routes", "case": case, "figure": figure, "value": round(value, 3),
+                "unit": unit, "target": target, "met": met, "detail": detail}  # fmt: skip
+
+    cold_in, cold_session = rows.median(COLD_RATIO), rows.median(SESSION_COLD_RATIO)
+    repeat_in = rows.median("repeated / cold, in-process")
+    repeat_session = rows.median(REPEAT_RATIO)
+    correct = bool(session["change seen"])
+    return [
+        row("cold throughput vs parse alone, in-process", cold_in, "ratio", ">= 0.5",
+            None if quick else cold_in >= 0.5),
+        row("cold throughput vs parse alone, session", cold_session, "ratio", ">= 0.5",
+            None if quick else cold_session >= 0.5),
+        row("repeated / cold, in-process", repeat_in, "ratio", "<= 0.15",
+            None if quick else repeat_in <= 0.15),
+        row("repeated / cold, session", repeat_session, "ratio", "<= 0.15",
+            None if quick else repeat_session <= 0.15),
+        row("in-process cold discover, CPU", rows.median("in-process cold discover"), "s", None,
+            None),
+        row("session cold discover, plugin CPU",
+            rows.median("session cold discover, plugin CPU"), "s", None, None),
+        row("after one file changed: its routes follow", float(correct), "count", "== 1",
+            correct),
+    ]  # fmt: skip
+
+
+def main() -> None:
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else FILES
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else ROUNDS
+    rows, session, files, routes = measure(count, rounds)
+    print(f"pack-http-routes on {files} generated files, {routes} routes; CPU seconds and "
+          f"ratios, median (min-max) of {rounds} rounds")  # fmt: skip
     print(rows.table(44))
     print(f"{'session after one file changed':44} {session['one changed']:.3f}  the changed "
           f"file's routes follow: {'yes' if session['change seen'] else 'NO'}; same routes as "

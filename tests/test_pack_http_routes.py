@@ -31,10 +31,12 @@ PLUGIN = REPO / "plugins" / "pack_http_routes.py"
 REPOS = REPO / "tests" / "fixtures" / "repos"
 APPS = {
     "fastapi-app": ["."],
+    "fastapi-plugins-app": ["."],
     "flask-app": ["."],
     "starlette-app": ["."],
     "express-app": ["."],
     "express-ts-app": ["."],
+    "express-views-app": ["."],
     "mixed-broken": [".", "README.md", "missing.py"],
 }
 

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plugins"))
 from packs.routes import extract, link_routes
 from packs.routes.auth import says_auth
 from packs.routes.paths import express_path, flask_path, join
-from packs.scan import JSONObject
+from packs.scan import JSONObject, ParseFailure
 
 
 def document(files: dict[str, str]) -> JSONObject:
@@ -291,3 +291,128 @@ def test_express_middleware_on_a_mount_path_guards_only_that_path() -> None:
         "GET /admin/users": "required",
         "GET /administrators": "none",
     }
+
+
+EXPRESS_APP = "const express = require('express');\nconst app = express();\n"
+
+
+def test_express_all_is_one_route_per_method_express_routes_trace_aside() -> None:
+    doc = document({"app.js": EXPRESS_APP + "app.all('/x/:id', h);\napp.get('env');\n"})
+    assert [r["name"] for r in doc["resources"]] == [
+        "DELETE /x/{id}", "GET /x/{id}", "HEAD /x/{id}", "OPTIONS /x/{id}", "PATCH /x/{id}",
+        "POST /x/{id}", "PUT /x/{id}",
+    ]  # fmt: skip
+    assert {r["location"]["line"] for r in doc["resources"]} == {3}
+
+
+def test_express_all_in_a_route_chain_claims_the_get_too() -> None:
+    doc = document(
+        {"app.js": EXPRESS_APP + "app.route('/y')\n  .get(show)\n  .all(requireAuth, reject);\n"}
+    )
+    found = {(r["name"], r["location"]["line"]) for r in doc["resources"]}
+    assert ("GET /y", 4) in found and ("GET /y", 5) in found and ("POST /y", 5) in found
+    assert [f["detail"] for f in doc["findings"]] == ["route GET /y is defined 2 times"]
+    auth = {(s["resource"], s["source"]["line"]): s["value"] for s in doc["signals"]}
+    assert auth[("route:GET /y", 4)] == "none" and auth[("route:PUT /y", 5)] == "required"
+
+
+def test_typescript_export_equals_and_import_equals_require() -> None:
+    found = routes(
+        {
+            "routes.ts": (
+                "import express = require('express');\nconst router = express.Router();\n"
+                "router.get('/a', h);\nexport = router;\n"
+            ),
+            "guard.ts": "function checkJwt(req, res, next) { next(); }\nexport = checkJwt;\n",
+            "main.ts": (
+                "import express from 'express';\nimport routes = require('./routes');\n"
+                "import checkJwt = require('./guard');\nconst app = express();\n"
+                "app.use('/api', routes);\nconst legacy = require('./routes');\n"
+                "app.use('/old', checkJwt, legacy);\n"
+            ),
+        }
+    )
+    assert found == {"GET /api/a": "none", "GET /old/a": "required"}
+
+
+def test_tsx_and_jsx_files_are_read_with_their_grammars() -> None:
+    found = routes(
+        {
+            "pages.tsx": (
+                "import { Router } from 'express';\nexport const pages = Router();\n"
+                "const Title = ({ text }: { text: string }) => <h1>{text}</h1>;\n"
+                "pages.get('/:slug', (req, res) => res.send(<Title text={req.params.slug} />));\n"
+            ),
+            "legacy.jsx": (
+                "const { Router } = require('express');\nconst r = Router();\n"
+                "r.post('/contact', (req, res) => res.send(<p className=\"ok\">sent</p>));\n"
+                "module.exports = r;\n"
+            ),
+            "app.js": EXPRESS_APP + "app.use('/p', require('./pages').pages);\n"
+            "app.use('/l', require('./legacy.jsx'));\n",
+        }
+    )
+    assert found == {"GET /p/{slug}": "none", "POST /l/contact": "none"}
+
+
+@pytest.mark.parametrize("path", ["bad.tsx", "bad.jsx", "bad.ts"])
+def test_a_broken_tsx_or_jsx_file_is_a_parse_error(path: str) -> None:
+    with pytest.raises(ParseFailure) as failure:
+        extract(path, "const a = 1;\nconst b = <div>{</div>;\n")
+    assert failure.value.line == 2
+
+
+def test_a_router_passed_to_a_function_gets_what_the_function_declares_on_it() -> None:
+    found = routes(
+        {
+            "app/setup.py": (
+                "from fastapi import APIRouter\nitems = APIRouter(prefix='/items')\n"
+                "@items.get('/')\ndef list_items(): ...\n"
+                "def register(app, *, auth_required=False):\n"
+                "    app.include_router(items, prefix='/v1')\n"
+                "    @app.get('/ping')\n    def ping(): ...\n"
+                "def forward(target):\n    register(target)\n"
+            ),
+            "app/main.py": (
+                "from fastapi import FastAPI\nfrom .setup import register, forward\n"
+                "public = FastAPI()\ninternal = FastAPI()\n"
+                "register(public)\nforward(app=None)\nforward(internal)\n"
+            ),
+        }
+    )
+    # two apps reach register (one through forward): each serves its routes, named once
+    assert found == {"GET /v1/items/": "none", "GET /ping": "none"}
+
+
+def test_flask_blueprints_registered_by_a_helper_of_the_app_factory() -> None:
+    doc = document(
+        {
+            "shop/__init__.py": (
+                "from flask import Flask\nfrom .views import register_blueprints\n"
+                "def create_app():\n    app = Flask(__name__)\n"
+                "    register_blueprints(app)\n    return app\n"
+            ),
+            "shop/views.py": (
+                "from flask import Blueprint\nbp = Blueprint('b', __name__, url_prefix='/b')\n"
+                "@bp.route('/x')\ndef x(): ...\n"
+                "def register_blueprints(flask_app):\n"
+                "    flask_app.register_blueprint(bp, url_prefix='/shop')\n"
+            ),
+        }
+    )
+    assert [(r["name"], r["attrs"]["framework"]) for r in doc["resources"]] == [
+        ("GET /shop/x", "flask")
+    ]
+
+
+def test_a_parameter_no_scanned_call_passes_is_read_as_the_global_name() -> None:
+    found = routes(
+        {
+            "main.py": (
+                "from fastapi import FastAPI, APIRouter\napp = FastAPI()\nr = APIRouter()\n"
+                "@r.get('/r')\ndef h(): ...\n"
+                "def setup(app):\n    app.include_router(r, prefix='/x')\n"
+            )
+        }
+    )
+    assert found == {"GET /x/r": "none"}

@@ -39,6 +39,7 @@ from .pymodules import (
     literal,
     module_facts,
 )
+from .pyparse import parse_python
 from .scan import Linked
 from .tables import TableClaim, link_tables
 
@@ -81,7 +82,7 @@ class DjangoFacts:
 
 def extract(path: str, source: str) -> DjangoFacts:
     return DjangoFacts(
-        module_facts(path, ast.parse(source, filename=path), _describe), app_label_of(path)
+        module_facts(path, parse_python(source, path), _describe), app_label_of(path)
     )
 
 

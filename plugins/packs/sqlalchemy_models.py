@@ -37,6 +37,7 @@ from .pymodules import (
     literal,
     module_facts,
 )
+from .pyparse import parse_python
 from .scan import Linked
 from .tables import TableClaim, link_tables
 
@@ -91,7 +92,7 @@ class SqlalchemyFacts:
 
 
 def extract(path: str, source: str) -> SqlalchemyFacts:
-    tree = ast.parse(source, filename=path)
+    tree = parse_python(source, path)
     tables = tuple(
         TableCall(name, node.lineno, _column_names(node.args[1:]))
         for node in (ast.walk(tree) if "Table" in source else ())  # a walk costs a parse's time

@@ -7,10 +7,11 @@ SyntaxError, and contributes nothing.
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter
 import tree_sitter_javascript
 import tree_sitter_typescript
-from tree_sitter import QueryCursor
 
 from ..scan import ParseFailure
 from .auth import says_auth
@@ -35,22 +36,26 @@ from .model import (
 
 _Node = tree_sitter.Node
 
-JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
+JS_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
 LANGUAGES = {
-    "javascript": tree_sitter.Language(tree_sitter_javascript.language()),
+    "javascript": tree_sitter.Language(tree_sitter_javascript.language()),  # JSX included
     "typescript": tree_sitter.Language(tree_sitter_typescript.language_typescript()),
+    "tsx": tree_sitter.Language(tree_sitter_typescript.language_tsx()),
 }
 _PARSERS: dict[str, tree_sitter.Parser] = {}
-_QUERY = """
-(variable_declarator) @declarator
-(assignment_expression left: (member_expression)) @assign
-(call_expression
-  function: (member_expression property: (property_identifier) @verb
-  (#any-of? @verb "get" "post" "put" "patch" "delete" "options" "head" "use"))) @call
-"""
-_QUERIES = {name: tree_sitter.Query(language, _QUERY) for name, language in LANGUAGES.items()}
 _EXPRESS = "express"
 _VERBS = set(HTTP_METHODS) - {"trace"}  # Express has no app.trace in its documented API
+# `app.all(path, h)` serves every method: listed as one route per verb above, in that order.
+ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m in _VERBS)
+_CALLED = _VERBS | {"use", "all"}
+# Where the reader looks: every `=` (a declarator's or an assignment's; `==` and `=>` are never
+# one) and every word that may be a route or `use` call's property. A superset: each hit is then
+# confirmed, or dropped, by the tree (a `get` in a string or a comment is no call, nor is `$get`,
+# whose identifier spans more than the hit). Finding the few interesting nodes this way costs a
+# fraction of a tree-sitter query over the whole tree; `\b` rather than lookarounds for `$`
+# halves the regex's own time.
+_LOOK_AT = re.compile(rb"=(?![=>])|\b(?:" + "|".join(sorted(_CALLED)).encode() + rb")\b")
+_TOP_LEVEL = {"program", "export_statement"}
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
 
@@ -58,7 +63,7 @@ _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expressi
 def js_facts(source: bytes, path: str) -> ModuleFacts:
     """The facts of the file at repo-relative `path`; raises `ParseFailure` at the line of the
     first ERROR or MISSING node when the tree has one."""
-    language = "typescript" if path.endswith(".ts") else "javascript"
+    language = language_of(path)
     parser = _PARSERS.get(language)
     if parser is None:
         parser = _PARSERS[language] = tree_sitter.Parser(LANGUAGES[language])
@@ -68,7 +73,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         what = f"missing {bad.type}" if bad.is_missing else "syntax error"
         raise ParseFailure(bad.start_point.row + 1, what)
     reader = _Reader(path, source, _FIELDS[language])
-    reader.read(root, language)
+    reader.read(root)
     return ModuleFacts(
         language="javascript",
         bindings=reader.bindings,
@@ -80,15 +85,19 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
     )
 
 
+def language_of(path: str) -> str:
+    """The grammar for a file: TypeScript's for `.ts`, its TSX dialect for `.tsx`, else
+    JavaScript's (which parses JSX, so `.jsx` too)."""
+    if path.endswith(".ts"):
+        return "typescript"
+    return "tsx" if path.endswith(".tsx") else "javascript"
+
+
 def _first_error(node: _Node) -> _Node:
     for child in node.children:
         if child.has_error or child.is_missing or child.type == "ERROR":
             return _first_error(child)
     return node
-
-
-def _in_order(nodes: list[_Node]) -> list[_Node]:
-    return sorted(nodes, key=lambda n: n.start_byte)
 
 
 class _Fields:
@@ -140,32 +149,73 @@ class _Reader:
         self.routes: list[RouteDecl] = []
         self.uses: list[UseDecl] = []
 
-    def read(self, root: _Node, language: str) -> None:
+    def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
-        then what uses them. The nodes come from a tree-sitter query, run in C: walking every
-        node in Python would cost several times the parse."""
-        found = QueryCursor(_QUERIES[language]).captures(root)
+        then what uses them, each kind in source order."""
+        declarators: list[tuple[int, _Node, bool]] = []
+        assignments: list[tuple[int, _Node]] = []
+        calls: list[tuple[int, int, _Node, _Node, _Node]] = []
+        function_field = self.fields.function
+        left_field = self.fields.left
+        for match in _LOOK_AT.finditer(self.source):
+            start, end = match.span()
+            node = root.descendant_for_byte_range(start, end)
+            if node is None or node.start_byte != start or node.end_byte != end:
+                continue
+            parent = node.parent
+            if parent is None:
+                continue
+            if end - start == 1:  # `=`
+                if node.type != "=":
+                    continue
+                kind = parent.type
+                if kind == "variable_declarator":
+                    outer = parent.parent.parent if parent.parent else None
+                    top = outer is not None and outer.type in _TOP_LEVEL
+                    declarators.append((parent.start_byte, parent, top))
+                elif kind == "assignment_expression":
+                    left = parent.child_by_field_id(left_field)
+                    if left is not None and left.type == "member_expression":
+                        assignments.append((parent.start_byte, parent))
+            elif node.type == "property_identifier" and parent.type == "member_expression":
+                call = parent.parent
+                if (
+                    call is not None
+                    and call.type == "call_expression"
+                    and call.child_by_field_id(function_field) == parent
+                ):
+                    calls.append((call.start_byte, start, call, parent, node))
         statements = root.named_children  # import and export statements are top-level only
         for node in statements:
             if node.type == "import_statement":
                 self._import(node)
-        for node in _in_order(found.get("declarator", [])):
-            parent = node.parent.parent if node.parent else None
-            top = parent is not None and parent.type in {"program", "export_statement"}
+        declarators.sort(key=lambda d: d[0])
+        for _, node, top in declarators:
             self._declare(node, override=top)
         for node in statements:
             if node.type == "export_statement":
                 self._export(node)
-        for node in _in_order(found.get("assign", [])):
+        assignments.sort(key=lambda a: a[0])
+        for _, node in assignments:
             self._assign(node)
-        for node in _in_order(found.get("call", [])):
-            self._call(node)
+        calls.sort(
+            key=lambda c: (c[0], c[1])
+        )  # a chain's calls share a start: then by their verbs' order
+        for _, _, node, callee, prop in calls:
+            self._call(node, callee, prop)
 
     # -- imports, declarations, exports ----------------------------------------------------
 
     def _import(self, node: _Node) -> None:
         source = self._string(node.child_by_field_id(self.fields.source))
         clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        required = next((c for c in node.named_children if c.type == "import_require_clause"), None)
+        if required is not None:  # TypeScript's `import x = require('./x')`: what require gives
+            name = next((c for c in required.named_children if c.type == "identifier"), None)
+            module = self._string(required.child_by_field_id(self.fields.source))
+            if name is not None and module is not None:
+                self.bindings[self._text(name)] = self._ref(module, "default")
+            return
         if source is None or clause is None:
             return
         for part in clause.named_children:
@@ -215,7 +265,11 @@ class _Reader:
     def _export(self, node: _Node) -> None:
         source = self._string(node.child_by_field_id(self.fields.source))
         declaration = node.child_by_field_id(self.fields.declaration)
-        if any(c.type == "default" for c in node.children):
+        if any(c.type == "=" for c in node.children):  # TypeScript's `export = router`
+            value = self._expr(node.named_children[0] if node.named_children else None)
+            if value is not None:
+                self.exports["default"] = value  # what `require` and `import x = require` give
+        elif any(c.type == "default" for c in node.children):
             named = declaration.child_by_field_id(self.fields.name) if declaration else None
             value = (
                 Sym((self._text(named),))
@@ -254,26 +308,21 @@ class _Reader:
 
     # -- calls -----------------------------------------------------------------------------
 
-    def _call(self, node: _Node) -> None:
-        callee = node.child_by_field_id(self.fields.function)
-        args = self._arguments(node)
-        if callee is None or callee.type != "member_expression":
-            return
-        verb = self._text(callee.child_by_field_id(self.fields.property))
+    def _call(self, node: _Node, callee: _Node, prop: _Node) -> None:
+        """The call `node` of the member `callee` (`owner.verb`), `prop` being `verb`."""
         owner_node = callee.child_by_field_id(self.fields.object)
         if owner_node is None:
             return
-        if verb == "use" and args:
-            owner = self._expr(owner_node)
-            if owner is not None:
+        verb = self._text(prop)
+        args = self._arguments(node)
+        if verb == "use":
+            if args and (owner := self._expr(owner_node)) is not None:
                 arguments = tuple((self._expr(a), self._auth(a)) for a in args)
                 self.uses.append(UseDecl(owner, arguments, _line(node)))
-        elif verb in _VERBS:
-            self._route(node, callee, verb, owner_node, args)
+        elif verb in _VERBS or verb == "all":
+            self._route(node, prop, verb, owner_node, args)
 
-    def _route(
-        self, node: _Node, callee: _Node, verb: str, owner: _Node, args: list[_Node]
-    ) -> None:
+    def _route(self, node: _Node, prop: _Node, verb: str, owner: _Node, args: list[_Node]) -> None:
         chained = self._route_chain(owner)
         if chained is not None:  # router.route('/x').get(...).post(...)
             owner, paths = chained
@@ -283,21 +332,17 @@ class _Reader:
             return
         if not args:
             return
-        auth = tuple(name for a in args[:-1] for name in self._auth(a).names)
+        names = tuple(name for a in args[:-1] for name in self._auth(a).names)
+        auth = Auth(names) if names else NO_AUTH
+        owner_expr = self._expr(owner)
+        methods = ALL_METHODS if verb == "all" else (verb.upper(),)
+        line = _line(prop)
+        handler = self._handler(args[-1])
         for target in _path_list(paths[0]):
             path = self._expr(target)
             if path is None:
                 continue
-            self.routes.append(
-                RouteDecl(
-                    owner=self._expr(owner),
-                    path=path,
-                    methods=(verb.upper(),),
-                    line=_line(callee.child_by_field_id(self.fields.property) or node),
-                    handler=self._handler(args[-1]),
-                    auth=Auth(auth),
-                )
-            )
+            self.routes.append(RouteDecl(owner_expr, path, methods, line, handler, auth=auth))
 
     def _creates(self, node: _Node) -> str | None:
         """ "app" for `express()`, "router" for `express.Router()` or `Router()` (from
@@ -342,10 +387,14 @@ class _Reader:
     # -- expressions -----------------------------------------------------------------------
 
     def _expr(self, node: _Node | None) -> Expr | None:
-        node = _unwrap(node)
         if node is None:
             return None
         kind = node.type
+        while kind in _TRANSPARENT and node.named_children:
+            node = node.named_children[0]
+            kind = node.type
+        if kind == "identifier":  # the commonest: a router, a handler, a constant
+            return Sym((self._text(node),))
         if kind == "string":
             value = self._string(node)
             return Lit(value) if value is not None else None
@@ -421,7 +470,7 @@ class _Reader:
             if prop == "route" and target is not None:
                 args = self._arguments(node)
                 return (target, args[:1]) if args else None
-            if prop not in _VERBS and prop != "all":
+            if prop not in _CALLED or prop == "use":
                 return None
             node = _unwrap(target)
         return None

@@ -11,7 +11,7 @@ carrying the auth that a router, an include or a middleware puts on what it serv
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .auth import says_auth
@@ -25,11 +25,13 @@ from .model import (
     Expr,
     Function,
     ImportRef,
+    Invocation,
     Lit,
     ModuleFacts,
     MountDecl,
     Namespace,
     Opaque,
+    Param,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -40,7 +42,7 @@ from .paths import brace_path, express_path, flask_path, join, join_prefix
 from .python_facts import module_name
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
-_JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".ts")
+_JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +131,8 @@ class _Linker:
                 self._index_python(path)
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
         self.resolving: set[tuple[str, Expr]] = set()
+        # (file, def site) -> the calls of that function, found when a `Param` first asks
+        self.calls: dict[tuple[str, str], list[tuple[str, Invocation]]] | None = None
         self.nodes: dict[tuple[str, str], _Node] = {
             (path, decl.router_id): _Node(path, decl)
             for path, facts in modules.items()
@@ -158,7 +162,7 @@ class _Linker:
         for key in sorted(self.nodes, key=lambda k: (k[0].encode(), self.nodes[k].decl.line)):
             if key not in mounted:
                 prefix, unresolved = self._own_prefix(key)
-                found += self._walk(key, prefix, False, unresolved, (key,))
+                self._walk(found, key, prefix, False, unresolved, (key,))
         return found
 
     def _attach(self, path: str, facts: ModuleFacts) -> None:
@@ -166,16 +170,17 @@ class _Linker:
             if decl.routes is not None:
                 self._attach_list(path, decl.routes, (path, decl.router_id), 0)
         for route in facts.routes:
-            if (node := self._owner(path, route.owner)) is not None:
+            for node in self._owners(path, route.owner):
                 node.routes.append((path, route))
         for mount in facts.mounts:
-            if mount.parent is not None and (node := self._owner(path, mount.parent)):
+            for node in self._owners(path, mount.parent):
                 self._add_mount(node, path, mount)
         for guard in facts.middleware:
-            if (node := self._owner(path, guard.owner)) and self._auth(path, guard.auth):
-                node.guards.append((path, guard.line, ""))
+            for node in self._owners(path, guard.owner):
+                if self._auth(path, guard.auth):
+                    node.guards.append((path, guard.line, ""))
         for use in facts.uses:
-            if (node := self._owner(path, use.owner)) is not None:
+            for node in self._owners(path, use.owner):
                 self._attach_use(node, path, use)
 
     def _attach_use(self, node: _Node, path: str, use: UseDecl) -> None:
@@ -222,6 +227,36 @@ class _Linker:
         entity = self.evaluate(path, owner) if owner is not None else None
         return self.nodes.get(entity.key) if isinstance(entity, _Router) else None
 
+    def _owners(self, path: str, owner: Expr | None, depth: int = 0) -> list[_Node]:
+        """The routers `owner` stands for: one, or for a function's parameter each router
+        the scanned calls of that function pass (through other functions' parameters too);
+        a parameter no call passes is read as the global name it spells."""
+        if not isinstance(owner, Param):
+            node = self._owner(path, owner)
+            return [node] if node is not None else []
+        found: list[_Node] = []
+        if depth <= _MAX_DEPTH:
+            for file, call in self._calls_of(path, owner.function):
+                if 0 <= owner.index < len(call.args):
+                    passed = call.args[owner.index]
+                else:
+                    passed = dict(call.keywords).get(owner.name)
+                for node in self._owners(file, passed, depth + 1):
+                    if all(node is not other for other in found):
+                        found.append(node)
+        return found or self._owners(path, owner.fallback)
+
+    def _calls_of(self, path: str, site: str) -> list[tuple[str, Invocation]]:
+        if self.calls is None:  # indexed once, on the first parameter asked about
+            self.calls = {}
+            for file, facts in self.modules.items():
+                for call in facts.invocations:
+                    callee = self.evaluate(file, call.callee)
+                    if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
+                        key = (callee.file, callee.value.site)
+                        self.calls.setdefault(key, []).append((file, call))
+        return self.calls.get((path, site), [])
+
     def _own_prefix(self, key: tuple[str, str]) -> tuple[str, bool]:
         node = self.nodes[key]
         if node.decl.prefix is None:
@@ -231,16 +266,19 @@ class _Linker:
 
     def _walk(
         self,
+        found: list[FoundRoute],
         key: tuple[str, str],
         base: str,
         inherited_auth: bool,
         unresolved: bool,
         stack: tuple[tuple[str, str], ...],
-    ) -> Iterator[FoundRoute]:
+    ) -> None:
+        """Append to `found` the routes of the router `key` and of all it mounts (appending,
+        not yielding: a generator per level would pass every route through each frame)."""
         node = self.nodes[key]
         auth = inherited_auth or self._auth(node.file, node.decl.auth)
         for path, route in node.routes:
-            yield from self._found(node, path, route, base, auth, unresolved)
+            self._found(found, node, path, route, base, auth, unresolved)
         for path, mount, child in node.mounts:
             if child in stack or len(stack) > _MAX_DEPTH:
                 continue
@@ -258,7 +296,8 @@ class _Linker:
                 or self._auth(path, mount.auth)
                 or _guarded_at(node, path, mount.line, prefix or "")
             )
-            yield from self._walk(
+            self._walk(
+                found,
                 child,
                 child_base,
                 child_auth,
@@ -267,8 +306,15 @@ class _Linker:
             )
 
     def _found(
-        self, node: _Node, path: str, route: RouteDecl, base: str, auth: bool, unresolved: bool
-    ) -> Iterator[FoundRoute]:
+        self,
+        found: list[FoundRoute],
+        node: _Node,
+        path: str,
+        route: RouteDecl,
+        base: str,
+        auth: bool,
+        unresolved: bool,
+    ) -> None:
         declared = self._string(path, route.path)
         if declared is None:
             return
@@ -287,8 +333,10 @@ class _Linker:
             elif isinstance(endpoint.value, Function):
                 route_auth = route_auth or self._auth(endpoint.file, endpoint.value.auth)
         for method in dict.fromkeys(methods or ("GET",)):
-            yield FoundRoute(
-                method, full, path, route.line, framework, route.handler, route_auth, unresolved
+            found.append(
+                FoundRoute(
+                    method, full, path, route.line, framework, route.handler, route_auth, unresolved
+                )
             )
 
     # -- names -----------------------------------------------------------------------------
@@ -307,6 +355,8 @@ class _Linker:
         return False
 
     def _string(self, path: str, expr: Expr) -> str | None:
+        if type(expr) is Lit:  # most paths and prefixes: nothing to look up
+            return expr.value
         entity = self.evaluate(path, expr)
         return entity.value if isinstance(entity, _Str) else None
 
@@ -344,6 +394,8 @@ class _Linker:
             return self._import(path, expr)
         if isinstance(expr, Opaque):
             return None
+        if isinstance(expr, Param):  # as a value (not a router position): the name as global
+            return self.evaluate(path, expr.fallback)
         entity = self._lookup(path, expr.path[0])
         for segment in expr.path[1:]:
             if entity is None:

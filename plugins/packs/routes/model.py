@@ -78,6 +78,30 @@ class Function:
     name: str
     returns: Expr | None
     auth: Auth
+    site: str = ""  # where it is defined in its file: what a `Param` of it names
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A parameter of the function defined at `function` (a site in the same file) used as a
+    router: `def register(app): app.include_router(...)`. It stands for what each scanned call
+    of that function passes at `index` (-1: keyword-only) or as `name=`; when no scanned call
+    passes anything, for `fallback`, the name looked up in the module as if it were global."""
+
+    function: str
+    index: int
+    name: str
+    fallback: Sym
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """A call made as a statement, `register(app)` or `routes.init_app(app, prefix=P)`: how a
+    router reaches a function that declares routes on its parameter."""
+
+    callee: Expr
+    args: tuple[Expr | None, ...]
+    keywords: tuple[tuple[str, Expr], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +135,7 @@ Expr = (
     | Function
     | DependencyAlias
     | StarletteRoutes
+    | Param
 )
 
 
@@ -202,3 +227,4 @@ class ModuleFacts:
     mounts: tuple[MountDecl, ...] = ()
     uses: tuple[UseDecl, ...] = ()
     middleware: tuple[Middleware, ...] = ()
+    invocations: tuple[Invocation, ...] = ()

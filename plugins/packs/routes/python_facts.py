@@ -9,8 +9,9 @@ done inside it link like top-level code.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Sequence
 
+from ..pyparse import parse_python
 from .auth import says_auth
 from .model import (
     CALL,
@@ -25,12 +26,14 @@ from .model import (
     Expr,
     Function,
     ImportRef,
+    Invocation,
     Lit,
     Middleware,
     ModuleFacts,
     MountDecl,
     Namespace,
     Opaque,
+    Param,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -64,10 +67,10 @@ def module_name(path: str) -> str:
     return ".".join(parts)
 
 
-def python_facts(source: str | bytes, path: str) -> ModuleFacts:
+def python_facts(source: str, path: str) -> ModuleFacts:
     """The facts of the file at repo-relative `path`; raises SyntaxError (or ValueError for a
     NUL byte) when it does not parse."""
-    tree = ast.parse(source, filename=path)
+    tree = parse_python(source, path)
     reader = _Reader(module_name(path), path.endswith("/__init__.py") or path == "__init__.py")
     reader.read(tree)
     return ModuleFacts(
@@ -77,6 +80,7 @@ def python_facts(source: str | bytes, path: str) -> ModuleFacts:
         routes=tuple(reader.routes),
         mounts=tuple(reader.mounts),
         middleware=tuple(reader.middleware),
+        invocations=tuple(reader.invocations),
     )
 
 
@@ -88,33 +92,56 @@ class _Reader:
         self.routes: list[RouteDecl] = []
         self.mounts: list[MountDecl] = []
         self.middleware: list[Middleware] = []
+        self.invocations: list[Invocation] = []
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
+        self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
         decorated def, a call on its own line) and routers are values that `_expr` meets, so
         the reader stays near the cost of `ast.parse` itself."""
-        nested: list[ast.stmt] = []
+        functions: list[ast.stmt] = []
         classes: list[ast.stmt] = []
-        statements = list(_flat_statements(tree.body, nested, classes))
+        statements: list[ast.stmt] = []
+        _flatten(tree.body, statements, functions, classes)
+        scopes: list[_Def | None] = [None] * len(statements)  # the def each statement is in
         for stmt in statements:
-            self._bind(stmt)
-        while nested:  # function bodies: their names fill only what the module leaves free
-            inner = list(_flat_statements([nested.pop(0)], nested, classes))
-            for stmt in inner:
-                self._bind(stmt, override=False)
-            statements += inner
-        while classes:  # class bodies: decorated methods and calls, but no module names
-            statements += _flat_statements([classes.pop(0)], nested, classes)
-        for stmt in statements:
-            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-                self._call(stmt.value)
-            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-                self._decorated(stmt)
+            if type(stmt) in _BINDERS:
+                self._bind(stmt, override=True)
+        done = 0
+        while done < len(functions):  # function bodies: their names fill only what is left free
+            function = functions[done]
+            assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+            done += 1
+            start = len(statements)
+            _flatten(function.body, statements, functions, classes)
+            scopes += [function] * (len(statements) - start)
+            for stmt in statements[start:]:
+                if type(stmt) in _BINDERS:
+                    self._bind(stmt, override=False)
+        done = 0
+        while done < len(classes):  # class bodies: decorated methods and calls, no module names
+            start = len(statements)
+            _flatten((classes[done],), statements, [], classes)
+            scopes += [None] * (len(statements) - start)
+            done += 1
+        for stmt, scope in zip(statements, scopes, strict=True):
+            kind = type(stmt)
+            if kind is ast.Expr:
+                value = stmt.value  # type: ignore[attr-defined]
+                if type(value) is ast.Call:
+                    self._scope = _parameters(scope) if scope is not None else {}
+                    self._call(value)
+            elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
+                stmt.decorator_list  # type: ignore[attr-defined]
+            ):
+                self._scope = _parameters(scope) if scope is not None else {}
+                self._decorated(stmt)  # type: ignore[arg-type]
+        self._scope = {}
 
     # -- bindings --------------------------------------------------------------------------
 
-    def _bind(self, stmt: ast.stmt, *, override: bool = True) -> None:
+    def _bind(self, stmt: ast.stmt, *, override: bool) -> None:
         found: list[tuple[str, Expr | None]] = []
         if isinstance(stmt, ast.Assign):
             value = self._binding_value(stmt.value)
@@ -159,14 +186,13 @@ class _Reader:
 
     def _function(self, node: _Def) -> Function:
         returns: Expr | None = None
-        for stmt in _flat_statements(node.body, []):
-            if isinstance(stmt, ast.Return) and stmt.value is not None:
-                returns = self._expr(stmt.value)
-                break
+        statement = _first_return(node.body)
+        if statement is not None:
+            returns = self._expr(statement.value)
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
-        return Function(node.name, returns, self._auth_of(node))
+        return Function(node.name, returns, self._auth_of(node), _site(node))
 
     def _auth_of(self, node: _Def) -> Auth:
         auth = self._function_auth.get(id(node))
@@ -223,6 +249,16 @@ class _Reader:
             return self._starlette_routes(node.elts)
         return None
 
+    def _owner(self, node: ast.expr | None) -> Expr | None:
+        """What a router-position name stands for: a parameter of the enclosing function is a
+        `Param` (the callers say which router it is), anything else as `_expr` reads it."""
+        if type(node) is ast.Name:
+            param = self._scope.get(node.id)
+            if param is not None:
+                name = node.id
+                return Param(param[0], param[1], name, Sym((name,)))
+        return self._expr(node)
+
     def _present(self, node: ast.expr | None) -> Expr | None:
         """`node` as an expression, `Opaque` when it is there but cannot be followed."""
         if node is None:
@@ -271,9 +307,10 @@ class _Reader:
 
     def _call(self, call: ast.Call) -> None:
         if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
+            self._invocation(call)
             return
         name = call.func.attr
-        owner = self._expr(call.func.value)
+        owner = self._owner(call.func.value)
         if name == "include_router":
             self._mount(call, owner, 0, "router", "prefix")
         elif name == "register_blueprint":
@@ -286,6 +323,23 @@ class _Reader:
             self._added_route(call, owner, _argument(call, 2, "view_func"))
         elif name == "before_request" and call.args and owner is not None:
             self._guard(owner, _dotted(call.args[0]))
+
+    def _invocation(self, call: ast.Call) -> None:
+        """Remember `f(app)`, `f(app=app)`: a router may be what `f` declares routes on. Only
+        arguments that can be routers are kept (a name, an attribute, a router made here)."""
+        callee = _dotted_path(call.func)
+        if callee is None or not (call.args or call.keywords):
+            return
+        args = tuple(
+            None if isinstance(a, ast.Starred) else _routerish(self._owner(a)) for a in call.args
+        )
+        keywords = tuple(
+            (k.arg, value)
+            for k in call.keywords
+            if k.arg is not None and (value := _routerish(self._owner(k.value))) is not None
+        )
+        if keywords or any(a is not None for a in args):
+            self.invocations.append(Invocation(Sym(callee), args, keywords))
 
     def _router(self, call: ast.Call, name: str) -> RouterRef:
         """The router created by `call`, declared once however often the call is read."""
@@ -362,7 +416,7 @@ class _Reader:
     def _decorated(self, node: _Def) -> None:
         for decorator in node.decorator_list:
             if isinstance(decorator, ast.Attribute) and decorator.attr == "before_request":
-                owner = self._expr(decorator.value)
+                owner = self._owner(decorator.value)
                 if owner is not None:
                     self._guard(owner, node.name)
             if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
@@ -377,7 +431,7 @@ class _Reader:
             function = self._auth_of(node)
             self.routes.append(
                 RouteDecl(
-                    owner=self._expr(decorator.func.value),
+                    owner=self._owner(decorator.func.value),
                     path=path,
                     methods=(verb.upper(),)
                     if verb in HTTP_METHODS
@@ -393,26 +447,58 @@ class _Reader:
             self.middleware.append(Middleware(owner, 0, Auth((name,))))
 
 
-def _flat_statements(
-    body: list[ast.stmt], nested: list[ast.stmt], classes: list[ast.stmt] | None = None
-) -> Iterator[ast.stmt]:
-    """The statements of a block, compound ones (`if`, `try`, `with`, `for`) opened; function
-    bodies are put aside in `nested`, class bodies in `classes` (a conditional include or
-    import still counts)."""
+_BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.FunctionDef,
+                      ast.AsyncFunctionDef, ast.ClassDef})  # fmt: skip
+_BLOCKS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith})
+_TRIES = frozenset({ast.Try, ast.TryStar})
+
+
+def _flatten(
+    body: Sequence[ast.stmt],
+    out: list[ast.stmt],
+    nested: list[ast.stmt],
+    classes: list[ast.stmt],
+) -> None:
+    """Append the statements of a block to `out`, compound ones (`if`, `try`, `with`, `for`)
+    opened; function definitions are put aside in `nested`, class bodies in `classes` (a
+    conditional include or import still counts). Exact types, not isinstance: the reader
+    calls this for every statement of every file, and `ast` node classes are never
+    subclassed by the parser."""
     for stmt in body:
-        yield stmt
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            nested.extend(stmt.body)
-        elif isinstance(stmt, ast.ClassDef) and classes is not None:
-            classes.extend(stmt.body)
-        elif isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While | ast.With):
-            yield from _flat_statements(stmt.body, nested, classes)
-            yield from _flat_statements(getattr(stmt, "orelse", []), nested, classes)
-        elif isinstance(stmt, ast.Try | ast.TryStar):
+        out.append(stmt)
+        kind = type(stmt)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            nested.append(stmt)  # its body is read later, as the function's scope
+        elif kind is ast.ClassDef:
+            classes.extend(stmt.body)  # type: ignore[attr-defined]
+        elif kind in _BLOCKS:
+            _flatten(stmt.body, out, nested, classes)  # type: ignore[attr-defined]
+            orelse = getattr(stmt, "orelse", None)
+            if orelse:
+                _flatten(orelse, out, nested, classes)
+        elif kind in _TRIES:
+            assert isinstance(stmt, ast.Try | ast.TryStar)
             for block in (stmt.body, stmt.orelse, stmt.finalbody):
-                yield from _flat_statements(block, nested, classes)
+                _flatten(block, out, nested, classes)
             for handler in stmt.handlers:
-                yield from _flat_statements(handler.body, nested, classes)
+                _flatten(handler.body, out, nested, classes)
+
+
+def _first_return(body: list[ast.stmt]) -> ast.Return | None:
+    """The first `return <value>` of a function body, nested functions and classes aside, in
+    the order `_flatten` reads statements. Most bodies end in a plain `return` before any
+    compound statement, so that case costs no flattening."""
+    for stmt in body:
+        kind = type(stmt)
+        if kind is ast.Return and stmt.value is not None:  # type: ignore[attr-defined]
+            return stmt  # type: ignore[return-value]
+        if kind in _BLOCKS or kind in _TRIES:
+            flat: list[ast.stmt] = []
+            _flatten(body, flat, [], [])
+            return next(
+                (s for s in flat if isinstance(s, ast.Return) and s.value is not None), None
+            )
+    return None
 
 
 def _function_auth(node: _Def) -> Auth:
@@ -553,5 +639,20 @@ def _plain(value: ast.FormattedValue) -> bool:
     return value.conversion == -1 and value.format_spec is None
 
 
-def _site(node: ast.expr) -> str:
+def _site(node: ast.expr | ast.stmt) -> str:
     return f"{node.lineno}:{node.col_offset}"
+
+
+def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
+    """A def's parameter names -> (its site, the position a call passes it at; -1 for a
+    keyword-only one)."""
+    arguments = function.args
+    site = _site(function)
+    found = {a.arg: (site, n) for n, a in enumerate((*arguments.posonlyargs, *arguments.args))}
+    found.update((a.arg, (site, -1)) for a in arguments.kwonlyargs)
+    return found
+
+
+def _routerish(value: Expr | None) -> Expr | None:
+    """`value` when it may turn out to be a router once linked, else None."""
+    return value if isinstance(value, Sym | Param | RouterRef | ImportRef) else None
