@@ -99,8 +99,12 @@ class Gateway:
 
     def log(self) -> str:
         """The gateway's stderr so far (its tail, for an error message)."""
+        return self.log_text()[-4000:]
+
+    def log_text(self) -> str:
+        """The gateway's stderr so far, whole."""
         self._log.seek(0)
-        return self._log.read().decode("utf-8", "replace")[-4000:]
+        return self._log.read().decode("utf-8", "replace")
 
     def _stop(self) -> None:
         process = self._process

@@ -39,7 +39,9 @@ def format_value(value: object) -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
-        if value != 0 and (abs(value) >= 1e6 or abs(value) < 1e-3):
+        if value == 0:
+            return "0"
+        if abs(value) >= 1e6 or abs(value) < 1e-3:
             return f"{value:.3g}"
         return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
     return str(value)
