@@ -1,10 +1,11 @@
 """The bench runner: every group's `run(quick)`, one at a time, one table, one JSON file.
 
-Groups are modules `bench/<group>.py` exposing `run(quick: bool) -> list[dict]`. A group whose
-module has no `run` yet is skipped with a printed line rather than failing the run, so the
-groups can land in any order. A group that raises is recorded (its error, its time) and the
-run goes on; the exit status is 1 when any group failed, 0 otherwise (a target not met is a
-figure, not a failure: the table says it).
+Groups are modules `bench/<group>.py` exposing `run(quick: bool) -> list[dict]`, each run in a
+process of its own (bench/group.py), bounded in time. A group whose module has no `run` yet is
+skipped with a printed line rather than failing the run, so the groups can land in any order. A
+group that raises or overruns its bound is recorded (its error, its time) and the run goes on;
+the exit status is 1 when any group failed, 0 otherwise (a target not met is a figure, not a
+failure: the table says it).
 """
 
 from __future__ import annotations
@@ -12,104 +13,74 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
-import importlib
 import json
+import os
+import signal
+import subprocess
 import sys
+import tempfile
 import time
-import traceback
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 
 from bench import machine
-from bench.table import Row, render, row_problems
+from bench.group import GroupOutcome, outcome_from_json
+from bench.table import render
+
+REPO = Path(__file__).resolve().parent.parent
 
 GROUPS = ("core", "gateway", "routes", "packs", "scale", "sandbox", "front_door")
 """The default run, in this order: the cheap in-process groups first, the servers after."""
 
 DEFAULT_OUT = Path("bench-results.json")
-
-GroupRun = Callable[[bool], object]
-"""What a group module exposes; what it returns is checked, not trusted."""
-
-
-@dataclass
-class GroupOutcome:
-    """What one group did: ok (rows), skipped (no `run` yet) or error (it raised)."""
-
-    name: str
-    status: str
-    seconds: float = 0.0
-    rows: list[Row] = field(default_factory=list)
-    error: str | None = None
-    problems: list[str] = field(default_factory=list)
-
-    def summary(self) -> dict[str, object]:
-        return {
-            "name": self.name,
-            "status": self.status,
-            "seconds": round(self.seconds, 3),
-            "rows": len(self.rows),
-            "error": self.error,
-            "problems": self.problems,
-        }
+QUICK_BUDGET_S = 60.0
+"""What `--quick` is for: every group run in under a minute (each group ~10 s)."""
+GROUP_BOUND_S = {True: 180.0, False: 1800.0}
+"""How long one group may run, quick and full, before it is stopped (SIGTERM, then SIGKILL)."""
+STOP_GRACE_S = 30.0
 
 
-def module_name(group: str) -> str:
-    """`core` is `bench.core`; a dotted name is a module path as given (how the smoke test
-    brings a group of its own)."""
-    return group if "." in group else f"bench.{group}"
+def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signum)
 
 
-def find_run(group: str) -> tuple[GroupRun | None, str | None]:
-    """The group's `run`, or None and why it is missing."""
-    try:
-        module: ModuleType = importlib.import_module(module_name(group))
-    except ImportError as exc:
-        if exc.name == module_name(group):
-            return None, f"no module {module_name(group)}"
-        raise
-    run = getattr(module, "run", None)
-    if not callable(run):
-        return None, f"{module_name(group)} has no run(quick) yet"
-    return run, None
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the group's process group (the group unwinds and stops its servers), then
+    SIGKILL to what is left after STOP_GRACE_S."""
+    _signal_group(process, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(STOP_GRACE_S)
+    _signal_group(process, signal.SIGKILL)
+    process.wait(STOP_GRACE_S)
 
 
-@contextlib.contextmanager
-def script_argv(group: str) -> Iterator[None]:
-    """sys.argv as if the group ran as a script with no arguments: the group modules are
-    scripts too, and some read their arguments at import; the runner's are not theirs."""
-    saved = sys.argv
-    sys.argv = [f"bench/{group}.py"]
-    try:
-        yield
-    finally:
-        sys.argv = saved
-
-
-def run_group(group: str, quick: bool) -> GroupOutcome:
+def run_group(group: str, quick: bool, bound_s: float) -> GroupOutcome:
+    """The group's outcome from a child `python -m bench.group`, stopped after `bound_s`."""
     started = time.monotonic()
-    try:
-        with script_argv(group):
-            run, missing = find_run(group)
-            if run is None:
-                return GroupOutcome(group, "skipped", time.monotonic() - started, error=missing)
-            rows = run(quick)
-    except Exception as exc:  # a group's failure is recorded, the others still run
-        traceback.print_exc()
-        error = f"{type(exc).__name__}: {exc}"
-        return GroupOutcome(group, "error", time.monotonic() - started, error=error)
-    outcome = GroupOutcome(group, "ok", time.monotonic() - started)
-    if not isinstance(rows, list):
-        outcome.problems.append(f"run returned {type(rows).__name__}, not a list")
-        rows = []
-    for index, row in enumerate(rows):
-        problems = row_problems(row)
-        outcome.problems.extend(f"row {index}: {p}" for p in problems)
-        if isinstance(row, dict):
-            outcome.rows.append(row)
-    return outcome
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])}  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="gpp-bench-group-") as folder:
+        out = Path(folder) / "outcome.json"
+        mode = "quick" if quick else "full"
+        child = subprocess.Popen(
+            [sys.executable, "-m", "bench.group", group, mode, str(out)],
+            env=env, start_new_session=True,
+        )  # fmt: skip
+        try:
+            child.wait(bound_s)
+        except subprocess.TimeoutExpired:
+            stop(child)
+            return GroupOutcome(group, "error", time.monotonic() - started,
+                                error=f"stopped after its bound of {bound_s:g} s")  # fmt: skip
+        finally:
+            if child.poll() is None:  # the runner itself was interrupted
+                stop(child)
+        if not out.exists():
+            return GroupOutcome(group, "error", time.monotonic() - started,
+                                error=f"its process exited {child.returncode} "
+                                "without an outcome")  # fmt: skip
+        return outcome_from_json(json.loads(out.read_text("utf-8")))
 
 
 def results_document(
@@ -140,6 +111,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
                         help="small sizes, one or two rounds: the whole run under a minute")  # fmt: skip
     parser.add_argument("--only", metavar="GROUP,...",
                         help=f"run only these groups (default: {','.join(GROUPS)})")  # fmt: skip
+    parser.add_argument("--bound", type=float, metavar="SECONDS",
+                        help="how long one group may run before it is stopped (default: "
+                        f"{GROUP_BOUND_S[True]:g} quick, {GROUP_BOUND_S[False]:g} full)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help=f"where the JSON goes (default: {DEFAULT_OUT})")  # fmt: skip
     return parser.parse_args(argv)
@@ -156,7 +130,7 @@ def main(argv: Sequence[str]) -> int:
     outcomes = []
     for group in groups:
         print(f"bench: {group} …", flush=True)
-        outcome = run_group(group, args.quick)
+        outcome = run_group(group, args.quick, args.bound or GROUP_BOUND_S[args.quick])
         outcomes.append(outcome)
         if outcome.status == "skipped":
             print(f"bench: skipped {group}: {outcome.error}", flush=True)
@@ -168,13 +142,17 @@ def main(argv: Sequence[str]) -> int:
                   flush=True)  # fmt: skip
         for problem in outcome.problems:
             print(f"bench: {group}: malformed {problem}", flush=True)
-    document = results_document(outcomes, args.quick, load_before, started,
-                                time.monotonic() - clock)  # fmt: skip
+    elapsed = time.monotonic() - clock
+    document = results_document(outcomes, args.quick, load_before, started, elapsed)
     print()
     print(render([row for outcome in outcomes for row in outcome.rows]))
     print()
-    print(f"bench: {document['seconds']} s; load average before {load_before}, "
+    print(f"bench: {elapsed:.1f} s; load average before {load_before}, "
           f"after {machine.load_average()}")  # fmt: skip
+    if args.quick and elapsed > QUICK_BUDGET_S:
+        slowest = max(outcomes, key=lambda outcome: outcome.seconds)
+        print(f"bench: over the quick budget of {QUICK_BUDGET_S:g} s; slowest group "
+              f"{slowest.name} ({slowest.seconds:.1f} s)")  # fmt: skip
     args.out.write_text(json.dumps(document, indent=2, default=str) + "\n")
     print(f"bench: wrote {args.out}")
     return 1 if any(outcome.status == "error" for outcome in outcomes) else 0

@@ -1,14 +1,16 @@
 """`python -m bench` (the runner): its table and bench-results.json keep their structure.
 
 A smoke test, not a benchmark: it runs the runner in quick mode on groups of its own (one with
-rows, one with no `run` yet, one that raises) and on the cheap real `sandbox` group, and checks
-only the shape of what comes out; no figure or timing is asserted.
+rows, one with no `run` yet, one that raises, one that hangs) and on the cheap real `sandbox`
+group, and checks only the shape of what comes out and that a hung group is stopped with the
+processes it started; no figure or timing is asserted.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +38,14 @@ def run(quick):
 """
 NO_RUN_GROUP = "FIGURES = []  # a group that has not grown its run(quick) yet\n"
 RAISING_GROUP = "def run(quick):\n    raise RuntimeError('the server did not start')\n"
+HANGING_GROUP = """
+import os, subprocess, sys, threading
+def run(quick):
+    server = subprocess.Popen([sys.executable, "-c", "import threading; threading.Event().wait()"])
+    with open(os.environ["HANGING_GROUP_PID"], "w") as out:
+        out.write(str(server.pid))
+    threading.Event().wait()  # a group that never returns
+"""
 
 
 @pytest.fixture
@@ -46,13 +56,15 @@ def groups(tmp_path: Path) -> Path:
     (package / "good.py").write_text(GOOD_GROUP)
     (package / "norun.py").write_text(NO_RUN_GROUP)
     (package / "raising.py").write_text(RAISING_GROUP)
+    (package / "hanging.py").write_text(HANGING_GROUP)
     return tmp_path
 
 
-def run_bench(groups: Path, only: str, out: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{groups}"}
+def run_bench(groups: Path, only: str, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{groups}",
+           "HANGING_GROUP_PID": str(groups / "hanging.pid")}  # fmt: skip
     return subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--only", only, "--out", str(out)],
+        [sys.executable, "-m", "bench", "--quick", "--only", only, "--out", str(out), *extra],
         capture_output=True, text=True, timeout=BOUND_S, cwd=REPO, env=env, check=False,
     )  # fmt: skip
 
@@ -102,6 +114,33 @@ def test_a_real_group_gives_well_formed_rows(groups: Path) -> None:
     for row in rows:
         assert row_problems(row) == [], row
         assert row["group"] == "sandbox"
+
+
+def exits_within(pid: int, seconds: float) -> bool:
+    """Whether the process (not our child: its parent was the group) has exited or does
+    within `seconds`: a pidfd turns readable when it terminates."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        readable, _, _ = select.select([pidfd], [], [], seconds)
+        return bool(readable)
+    finally:
+        os.close(pidfd)
+
+
+def test_a_group_that_hangs_is_stopped_with_what_it_started(groups: Path) -> None:
+    out = groups / "bench-results.json"
+    done = run_bench(groups, "fakebench.hanging,fakebench.good", out, "--bound", "3")
+    assert done.returncode == 1, done.stdout + done.stderr
+    document = json.loads(out.read_text())
+    hanging, good = document["groups"]
+    assert hanging["status"] == "error"
+    assert hanging["error"] == "stopped after its bound of 3 s"
+    assert good["status"] == "ok"  # the run went on
+    server = int((groups / "hanging.pid").read_text())
+    assert exits_within(server, 30), "the hanging group's server outlived it"
 
 
 def test_row_problems_names_each_fault() -> None:
