@@ -10,7 +10,6 @@ Runs `gpp serve` as a child on loopback and reports, from /proc and the gateway'
 
 from __future__ import annotations
 
-import os
 import socket
 import statistics
 import sys
@@ -25,7 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.serving import Gateway, rss_kib, workdir  # noqa: E402
+from bench.serving import Gateway, cpu_seconds, rss_kib, workdir  # noqa: E402
 
 Row = dict[str, object]
 CONFIG = """
@@ -58,11 +57,6 @@ class Sizes:
 
 FULL = Sizes(hostile_requests=1000, header_attempts=10, quiet_probe_s=2.0)
 QUICK = Sizes(hostile_requests=50, header_attempts=2, quiet_probe_s=0.5)
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def hostile_paths(http: httpx.Client, count: int) -> None:

@@ -7,18 +7,22 @@ Three figures of issue 13, each from a real `gpp serve` on loopback, one server 
   RSS just before, as a multiple of the result frame;
 - a CPU-bound plugin (a fixed amount of pure-Python work a request): requests a second with
   `instances = 2` over `instances = 1`, both registered on one server, rounds interleaved and
-  the median ratio taken, the load from concurrent keep-alive clients.
+  the median ratio taken, the load from `wrk` (4 keep-alive connections; httpx where wrk is
+  missing), beside two bare processes doing the same work against one, and the gateway's CPU a
+  request, which the plugins' two cores pay for too.
 `python bench/scale.py [--quick]` prints the rows; nothing is asserted.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +32,14 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.serving import Gateway, reset_peak_rss, rss_kib, status_kib, workdir  # noqa: E402
+from bench.serving import (  # noqa: E402
+    Gateway,
+    cpu_seconds,
+    reset_peak_rss,
+    rss_kib,
+    status_kib,
+    workdir,
+)
 
 Row = dict[str, object]
 MIB = 1024 * 1024
@@ -83,11 +94,14 @@ class Sizes:
     registry_rounds: int
     relay_rounds: int
     instance_rounds: int
-    requests_per_round: int
+    load_seconds: int
+    ceiling_requests: int
 
 
-FULL = Sizes(registry_rounds=3, relay_rounds=3, instance_rounds=5, requests_per_round=80)
-QUICK = Sizes(registry_rounds=1, relay_rounds=1, instance_rounds=1, requests_per_round=16)
+FULL = Sizes(registry_rounds=3, relay_rounds=3, instance_rounds=5, load_seconds=4,
+             ceiling_requests=60)  # fmt: skip
+QUICK = Sizes(registry_rounds=1, relay_rounds=1, instance_rounds=1, load_seconds=1,
+              ceiling_requests=16)  # fmt: skip
 
 
 def write_plugin(folder: Path) -> Path:
@@ -198,7 +212,7 @@ def relay_rows(folder: Path, sizes: Sizes) -> list[Row]:
             extras.append(status_kib(gateway.pid, "VmHWM") - before)
     multiple = max(extras) * 1024 / len(body)
     floor = parse_floor(folder, body)
-    case = f"relaying a {len(body) / MIB:.1f} MiB result"
+    case = f"relaying a result of {len(body) / MIB:.1f} MiB"
     return [
         row(case, "peak extra RSS / result frame", round(multiple, 2), "ratio",
             f"< {FRAME_MULTIPLE_TARGET:g}", multiple < FRAME_MULTIPLE_TARGET,
@@ -212,37 +226,87 @@ def relay_rows(folder: Path, sizes: Sizes) -> list[Row]:
 # --- instances = 2 against instances = 1 ----------------------------------------------------------
 
 
-async def throughput(base_url: str, plugin_id: str, requests: int) -> float:
-    """Requests a second for `requests` CPU-bound discovers from CLIENTS concurrent clients."""
-    remaining = requests
-    url = f"/plugins/{plugin_id}/discover"
+WRK_SCRIPT = """wrk.method = "POST"
+wrk.body = '{"paths": ["cpu"]}'
+wrk.headers["Content-Type"] = "application/json"
+"""
+
+
+@dataclass(frozen=True)
+class Load:
+    """One round of load on one plugin."""
+
+    rate: float
+    """Answered requests a second."""
+    requests: int
+    client_cpu_s: float
+    """What the load generator itself spent: taken from the cores the plugins share."""
+
+
+def wrk_load(folder: Path, url: str, seconds: int) -> Load:
+    """CLIENTS keep-alive connections from `wrk` for `seconds`; a non-2xx answer is an error."""
+    script = folder / "post.lua"
+    script.write_text(WRK_SCRIPT, "utf-8")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        ["wrk", "-t1", f"-c{CLIENTS}", f"-d{seconds}s", "--timeout", "30s", "-s", str(script),
+         url],
+        capture_output=True, text=True, timeout=seconds + 60, check=True,
+    )  # fmt: skip
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", done.stdout)
+    total = re.search(r"(\d+) requests in", done.stdout)
+    failed = re.search(r"Non-2xx or 3xx responses: (\d+)|Socket errors:", done.stdout)
+    if rate is None or total is None or failed is not None:
+        raise RuntimeError(f"wrk against {url}: {done.stdout}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Load(float(rate.group(1)), int(total.group(1)), cpu)
+
+
+async def httpx_load(url: str, seconds: int) -> Load:
+    """The same load from httpx where `wrk` is missing (heavier: ~2 ms of CPU a request)."""
+    count = 0
+    cpu = time.process_time()
+    started = time.perf_counter()
+    deadline = started + seconds
 
     async def client(http: httpx.AsyncClient) -> None:
-        nonlocal remaining
-        while remaining > 0:
-            remaining -= 1
+        nonlocal count
+        while time.perf_counter() < deadline:
             (await http.post(url, json={"paths": ["cpu"]})).raise_for_status()
+            count += 1
 
-    limits = httpx.Limits(max_connections=CLIENTS)
-    async with httpx.AsyncClient(base_url=base_url, timeout=120, limits=limits) as http:
-        started = time.perf_counter()
-        await asyncio.wait_for(asyncio.gather(*(client(http) for _ in range(CLIENTS))), 600)
-        return requests / (time.perf_counter() - started)
+    async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=CLIENTS)) as h:
+        await asyncio.wait_for(asyncio.gather(*(client(h) for _ in range(CLIENTS))), seconds + 120)
+    return Load(count / (time.perf_counter() - started), count, time.process_time() - cpu)
+
+
+def load(folder: Path, url: str, seconds: int) -> Load:
+    if shutil.which("wrk"):
+        return wrk_load(folder, url, seconds)
+    return asyncio.run(httpx_load(url, seconds))
 
 
 BURN = f"""
 import sys
-for _ in range(int(sys.argv[1])):
+
+
+def work():  # the plugin's loop, in a function as there (locals, not globals)
     total = 0
     for i in range({CPU_WORK}):
         total += i * i % 7
+
+
+for _ in range(int(sys.argv[1])):
+    work()
 """
 """The plugin's per-request work without the gateway, `argv[1]` times in a row."""
 
 
-def bare_ceiling(requests: int) -> float:
-    """What two processes doing the plugin's work get over one, on this machine now: the
-    ratio the gateway's instances = 2 could reach at best while other load shares the cores."""
+def bare_ceiling(requests: int) -> tuple[float, float]:
+    """What two processes doing the plugin's work get over one, on this machine now (the
+    ratio the gateway's instances = 2 could reach at best while other load shares the cores),
+    and the seconds one request's work takes alone."""
 
     def wall(processes: int) -> float:
         started = time.perf_counter()
@@ -254,7 +318,8 @@ def bare_ceiling(requests: int) -> float:
             burner.wait(600)
         return time.perf_counter() - started
 
-    return wall(1) / wall(2)
+    one = wall(1)
+    return one / wall(2), one / requests
 
 
 def instances_rows(folder: Path, sizes: Sizes) -> list[Row]:
@@ -266,31 +331,43 @@ def instances_rows(folder: Path, sizes: Sizes) -> list[Row]:
     ])  # fmt: skip
     ratios: list[float] = []
     ceilings: list[float] = []
+    work_s: list[float] = []
     rates: dict[str, list[float]] = {"cpu-1": [], "cpu-2": []}
+    gateway_cpu_s = client_cpu_s = 0.0
+    requests = 0
     with Gateway(config) as gateway:
-        measure: Callable[[str, int], float] = lambda plugin_id, n: asyncio.run(  # noqa: E731
-            throughput(gateway.base_url, plugin_id, n)
-        )
+        url = f"{gateway.base_url}/plugins/{{}}/discover"
         for plugin_id in rates:  # start the sessions, both of cpu-2's
-            measure(plugin_id, CLIENTS)
+            load(folder, url.format(plugin_id), 1)
         for index in range(sizes.instance_rounds):
             order = ("cpu-1", "cpu-2") if index % 2 == 0 else ("cpu-2", "cpu-1")
             for plugin_id in order:
-                rates[plugin_id].append(measure(plugin_id, sizes.requests_per_round))
+                cpu = cpu_seconds(gateway.pid)
+                done = load(folder, url.format(plugin_id), sizes.load_seconds)
+                gateway_cpu_s += cpu_seconds(gateway.pid) - cpu
+                client_cpu_s += done.client_cpu_s
+                requests += done.requests
+                rates[plugin_id].append(done.rate)
             ratios.append(rates["cpu-2"][-1] / rates["cpu-1"][-1])
-            ceilings.append(bare_ceiling(sizes.requests_per_round))
+            ceiling, work = bare_ceiling(sizes.ceiling_requests)
+            ceilings.append(ceiling)
+            work_s.append(work)
     ratio = statistics.median(ratios)
     ceiling = statistics.median(ceilings)
+    case = "CPU-bound plugin, instances = 2"
     return [
-        row("CPU-bound plugin, instances = 2", "req/s vs instances = 1", round(ratio, 3),
-            "ratio", f">= {INSTANCES_TARGET:g}", ratio >= INSTANCES_TARGET,
-            req_s_instances_1=[round(r, 1) for r in rates["cpu-1"]],
-            req_s_instances_2=[round(r, 1) for r in rates["cpu-2"]],
-            clients=CLIENTS, requests_per_round=sizes.requests_per_round,
-            rounds=sizes.instance_rounds, ratios=[round(r, 3) for r in ratios]),
-        row("CPU-bound plugin, instances = 2", "machine ceiling: 2 bare processes vs 1",
-            round(ceiling, 3), "ratio", None, None, ceilings=[round(c, 3) for c in ceilings],
+        row(case, "req/s vs instances = 1", round(ratio, 3), "ratio", f">= {INSTANCES_TARGET:g}",
+            ratio >= INSTANCES_TARGET, req_s_instances_1=[round(r, 1) for r in rates["cpu-1"]],
+            req_s_instances_2=[round(r, 1) for r in rates["cpu-2"]], clients=CLIENTS,
+            seconds_per_round=sizes.load_seconds, rounds=sizes.instance_rounds,
+            ratios=[round(r, 3) for r in ratios], load="wrk" if shutil.which("wrk") else "httpx"),
+        row(case, "machine ceiling: 2 bare processes vs 1", round(ceiling, 3), "ratio", None,
+            None, ceilings=[round(c, 3) for c in ceilings],
+            plugin_work_ms=round(statistics.median(work_s) * 1000, 2),
             note="the plugin's work without the gateway, interleaved with the rounds above"),
+        row(case, "gateway CPU a request", round(gateway_cpu_s * 1000 / requests, 2), "ms", None,
+            None, load_generator_ms=round(client_cpu_s * 1000 / requests, 3),
+            note="taken from the same two cores as the plugins' work"),
     ]  # fmt: skip
 
 

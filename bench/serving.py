@@ -7,6 +7,7 @@ then SIGKILL when it does not go in time), whatever the block did.
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -40,6 +41,12 @@ def status_kib(pid: int, key: str) -> int:
 
 def rss_kib(pid: int) -> int:
     return status_kib(pid, "VmRSS")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far, from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def reset_peak_rss(pid: int) -> bool:
