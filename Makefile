@@ -17,6 +17,7 @@ SYSTEM_TOOLS := unshare nsenter mount ip node bwrap
 SYSTEM_PACKAGES := util-linux mount iproute2 nodejs bubblewrap
 
 .PHONY: install system-deps serve serve-isolated test lint typecheck pytest node-test bench clean fuzz
+.PHONY: bench-deps bench-quick
 
 # `make test-container`: the image built and run for real (tests/test_container.py), with an
 # engine started for the run where none is running (docker/with-engine.sh).
@@ -91,13 +92,24 @@ test: system-deps lint typecheck node-test node-client-test pytest
 test-container: container-deps install
 	docker/with-engine.sh $(BIN)/pytest -p no:cacheprovider -v -rP tests/test_container.py
 
-bench: install
-	$(BIN)/python bench/core.py
-	$(BIN)/python bench/gateway.py
-	$(BIN)/python bench/sandbox.py
-	$(BIN)/python bench/front_door.py
-	$(BIN)/python bench/packs.py
-	$(BIN)/python bench/routes.py
+# `make bench`: every group's figures (bench/<group>.py run(quick)), one table, bench-results.json
+# with the machine and versions; not part of `make test` (which runs the runner's smoke test).
+# `make bench-quick`: the same in under a minute. BENCH_ARGS="--only core,scale" to choose groups.
+BENCH_TOOLS := wrk
+BENCH_PACKAGES := wrk
+
+bench-deps:
+	@missing=""; for tool in $(BENCH_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages for:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BENCH_PACKAGES); \
+	fi
+
+bench: install bench-deps
+	$(BIN)/python -m bench --out bench-results.json $(BENCH_ARGS)
+
+bench-quick: install bench-deps
+	$(BIN)/python -m bench --quick --out bench-results.json $(BENCH_ARGS)
 
 # Coverage-guided fuzzing (atheris), FUZZ_SECONDS per target; `make test` runs a short pass.
 # New inputs grow .fuzz/TARGET (seeded from tests/fuzz/corpus); a crash is left as .fuzz/TARGET-crash-*.

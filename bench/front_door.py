@@ -1,34 +1,34 @@
 """What hostile clients and a noisy plugin cost the gateway: memory, log lines, CPU, latency.
 
-Runs `gpp serve` as a child on loopback and prints, from /proc and the gateway's own log:
-- RSS before and after 1,000 requests each holding a ~1 MiB valid path and a bad one (422);
-- RSS after ten attempts to send a 64 MB request header;
+Runs `gpp serve` as a child on loopback and reports, from /proc and the gateway's own log:
+- RSS before and after requests each holding a ~1 MiB valid path and a bad one (422);
+- RSS after attempts to send a 64 MB request header;
 - for one plugin writing 20 MB to stderr: the log lines it became, the gateway's CPU time, and
   another plugin's median latency before and during the flood.
-Nothing is asserted.
+`python bench/front_door.py [--quick]` prints the rows; nothing is asserted.
 """
 
 from __future__ import annotations
 
-import os
 import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "bench"))
-from gateway import free_port, wait_listening  # noqa: E402
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
 
+from bench.serving import Gateway, cpu_seconds, rss_kib, workdir  # noqa: E402
+
+Row = dict[str, object]
 CONFIG = """
 [gateway]
-port = {port}
 max_body_bytes = 2097152
 
 [[plugin]]
@@ -44,24 +44,27 @@ command = ["{{python}}", "{repo}/tests/fixtures/plugins/plugin_stderr_flood.py"]
 root = "{repo}"
 env = {{ FIXTURE_PLUGIN_ID = "flood" }}
 """
+FLOOD_LINES = 20 * 1024
+"""What plugin_stderr_flood.py writes: 20,480 lines of 1 KiB."""
 
 
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
+@dataclass(frozen=True)
+class Sizes:
+    hostile_requests: int
+    header_attempts: int
+    quiet_probe_s: float
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+FULL = Sizes(hostile_requests=1000, header_attempts=10, quiet_probe_s=2.0)
+QUICK = Sizes(hostile_requests=50, header_attempts=2, quiet_probe_s=0.5)
 
 
-def hostile_paths(http: httpx.Client) -> None:
-    for n in range(1000):
+def hostile_paths(http: httpx.Client, count: int) -> None:
+    for n in range(count):
         body = {"paths": [f"r{n}/" + "p" * (1024 * 1024 - 16), "/bad"]}
-        assert http.post("/plugins/reference-detector/discover", json=body).status_code == 422
+        status = http.post("/plugins/reference-detector/discover", json=body).status_code
+        if status != 422:
+            raise RuntimeError(f"a request with a bad path got {status}, not 422")
 
 
 def huge_header(port: int) -> None:
@@ -81,59 +84,78 @@ def latencies(http: httpx.Client, stop: threading.Event, out: list[float]) -> No
         out.append((time.perf_counter() - started) * 1000)
 
 
-def main() -> None:
-    port = free_port()
-    workdir = Path(tempfile.mkdtemp())
-    (workdir / "registry.toml").write_text(CONFIG.format(port=port, repo=REPO))
-    log = (workdir / "gateway.log").open("w+")
-    gateway = subprocess.Popen([sys.executable, "-m", "app", "serve", "--config",
-                                str(workdir / "registry.toml")], stderr=log, cwd=REPO)  # fmt: skip
+def probe_while(http: httpx.Client, work: float | httpx.Client) -> list[float]:
+    """Latencies of the reference detector while `work` runs: a pause of that many seconds,
+    or the flood plugin's discover on that client (then a second for its stderr to drain)."""
+    out: list[float] = []
+    stop = threading.Event()
+    probe = threading.Thread(target=latencies, args=(http, stop, out))
+    probe.start()
     try:
-        wait_listening(port)
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-            http.post("/plugins/reference-detector/discover", json={"paths": ["api"]})
-            before = rss_mb(gateway.pid)
-            hostile_paths(http)
-            print(f"RSS: {before:.0f} MB at start, {rss_mb(gateway.pid):.0f} MB after 1,000 "
-                  "requests with a 1 MiB path (422)")  # fmt: skip
-            for _ in range(10):
-                huge_header(port)
-            print(f"RSS: {rss_mb(gateway.pid):.0f} MB after ten 64 MB header attempts")
-
-            quiet: list[float] = []
-            stop = threading.Event()
-            probe = threading.Thread(target=latencies, args=(http, stop, quiet))
-            probe.start()
-            time.sleep(2)
-            stop.set()
-            probe.join()
-            noisy: list[float] = []
-            stop = threading.Event()
-            cpu = cpu_seconds(gateway.pid)
-            probe = threading.Thread(target=latencies, args=(http, stop, noisy))
-            probe.start()
-            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as other:
-                other.post("/plugins/flood/discover", json={"paths": ["."]})
+        if isinstance(work, float):
+            time.sleep(work)
+        else:
+            work.post("/plugins/flood/discover", json={"paths": ["."]}).raise_for_status()
             time.sleep(1)  # the drain finishes reading the pipe after the answer
-            stop.set()
-            probe.join()
-            cpu = cpu_seconds(gateway.pid) - cpu
-        log.seek(0)
-        lines = [line for line in log if "plugin=flood" in line]
-        logged = sum(1 for line in lines if 'event="plugin stderr"' in line)
-        summaries = sum(1 for line in lines if 'event="plugin stderr suppressed"' in line)
-        print(
-            f"stderr flood (20 MB, 20,480 lines): {logged} lines logged, {summaries} "
-            f"'suppressed' lines; gateway CPU {cpu:.2f} s over the flood"
-        )
-        print(
-            f"reference-detector p50 latency: {statistics.median(quiet):.1f} ms quiet, "
-            f"{statistics.median(noisy):.1f} ms during the flood"
-        )
     finally:
-        gateway.terminate()
-        gateway.wait(30)
-        log.close()
+        stop.set()
+        probe.join(120)
+    return out
+
+
+def row(case: str, figure: str, value: float, unit: str, **detail: object) -> Row:
+    return {"group": "front_door", "case": case, "figure": figure, "value": value, "unit": unit,
+            "target": None, "met": None, "detail": detail}  # fmt: skip
+
+
+def measure(sizes: Sizes) -> list[Row]:
+    with workdir() as folder:
+        config = folder / "registry.toml"
+        config.write_text(CONFIG.format(repo=REPO), "utf-8")
+        with (
+            Gateway(config, log_level="info") as gateway,
+            httpx.Client(base_url=gateway.base_url, timeout=60) as http,
+        ):
+            http.post("/plugins/reference-detector/discover", json={"paths": ["api"]})
+            start_kib = rss_kib(gateway.pid)
+            hostile_paths(http, sizes.hostile_requests)
+            paths_kib = rss_kib(gateway.pid)
+            for _ in range(sizes.header_attempts):
+                huge_header(gateway.port)
+            header_kib = rss_kib(gateway.pid)
+            quiet = probe_while(http, sizes.quiet_probe_s)
+            cpu = cpu_seconds(gateway.pid)
+            with httpx.Client(base_url=gateway.base_url, timeout=60) as other:
+                noisy = probe_while(http, other)
+            cpu = cpu_seconds(gateway.pid) - cpu
+            lines = [line for line in gateway.log_text().splitlines() if "plugin=flood" in line]
+    logged = sum(1 for line in lines if 'event="plugin stderr"' in line)
+    summaries = sum(1 for line in lines if 'event="plugin stderr suppressed"' in line)
+    paths_case = f"{sizes.hostile_requests:,} requests with a 1 MiB path (422)"
+    header_case = f"{sizes.header_attempts} attempts at a 64 MB request header"
+    flood = f"a plugin writing {FLOOD_LINES:,} lines (20 MB) to stderr"
+    return [
+        row(paths_case, "RSS growth", round((paths_kib - start_kib) / 1024, 1), "MiB",
+            rss_mib_at_start=round(start_kib / 1024, 1)),
+        row(header_case, "RSS growth", round((header_kib - paths_kib) / 1024, 1), "MiB"),
+        row(flood, "log lines it became", logged, "count", suppressed_summaries=summaries),
+        row(flood, "gateway CPU over the flood", round(cpu, 2), "s"),
+        row(flood, "other plugin's p50 latency during", round(statistics.median(noisy), 2), "ms",
+            quiet_ms=round(statistics.median(quiet), 2), samples=len(noisy)),
+        row(flood, "p50 latency during / quiet",
+            round(statistics.median(noisy) / statistics.median(quiet), 3), "ratio"),
+    ]  # fmt: skip
+
+
+def run(quick: bool) -> list[Row]:
+    """The bench rows (see bench/table.py); no targets: they show what a hostile peer costs."""
+    return measure(QUICK if quick else FULL)
+
+
+def main() -> None:
+    from bench.table import render
+
+    print(render(run("--quick" in sys.argv[1:])))
 
 
 if __name__ == "__main__":
