@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -452,3 +453,37 @@ def test_each_request_is_one_log_line_and_one_count_with_its_outcome(
     assert after[key] == before.get(key, 0) + 1
     assert {k: v for k, v in after.items() if k != key} == {
         k: v for k, v in before.items() if k != key}  # fmt: skip
+
+
+def test_a_streamed_rpc_is_recorded_when_its_stream_ends_with_the_real_outcome(
+    gateway: Gateway, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="gpp.request")
+    before = request_counts(gateway)
+    body = {"jsonrpc": "2.0", "method": "slow_count", "params": {"n": 100_000}, "id": "s"}
+    headers = {"Accept": "text/event-stream"}
+    with gateway.client() as http, http.stream("POST", "/plugins/example/rpc", json=body,
+                                               headers=headers) as stream:  # fmt: skip
+        first = next(stream.iter_lines())
+        assert first == "event: notification"
+        # the answer has begun, the plugin has not answered: nothing is recorded yet
+        assert [r for r in caplog.records if r.name == "gpp.request"] == []
+    # the client left mid-stream: that is the request's outcome, recorded once
+    deadline = time.monotonic() + 10
+    while not (lines := [r for r in caplog.records if r.name == "gpp.request"]):
+        assert time.monotonic() < deadline, "no log line for the streamed request"
+        time.sleep(0.01)
+    assert [(r.getMessage(), getattr(r, "fields", {})["outcome"]) for r in lines] == [
+        ("rpc", "client-gone")
+    ]
+    after = request_counts(gateway)
+    assert after[("example", "client-gone")] == before.get(("example", "client-gone"), 0) + 1
+
+
+def test_every_problem_field_comes_from_the_one_list() -> None:
+    """gpp's E_* problem documents carry exactly the fields the gateway documents (and their
+    `problem`, the reason without the FAIL line's frame context)."""
+    from app.problems import PROBLEM_FIELDS
+
+    document = codes.SchemaError("bad", field="paths").to_problem("echo")
+    assert tuple(key for key in document if key != "problem") == PROBLEM_FIELDS
