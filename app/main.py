@@ -22,7 +22,7 @@ from .openapi import complete_error_responses
 from .pool import SessionPool
 from .problems import install_handlers
 from .reload import Reloader
-from .routes import router
+from .routes import plugin_router, router
 from .rpc_routes import router as rpc_router
 from .security import SecurityMiddleware
 from .state import GatewayState
@@ -83,6 +83,7 @@ def create_app(
     app.state.gateway = state
     reloader = Reloader(state, load or (lambda: load_config(config.path)),
                         lambda token: _security_layer(app).use_token(token))  # fmt: skip
+    app.include_router(plugin_router)
     app.include_router(router)
     app.include_router(rpc_router)
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),

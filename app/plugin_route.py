@@ -8,11 +8,13 @@ request's outcome, and `exchange.RecordExchanges` writes it once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from fastapi.routing import APIRoute
 from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
 
 from gpp import codes
 
@@ -27,6 +29,24 @@ T = TypeVar("T")
 
 PROBLEM: dict[str, Any] = {"model": Problem, "content": {"application/problem+json": {}}}
 """An error answer as a route declares it for OpenAPI (`openapi.py` finishes the document)."""
+
+
+class PlainRoute(APIRoute):
+    """A route FastAPI documents from its declaration, served without its per-request work.
+
+    The plugin routes take the path's parameters and the raw `Request`, read and check their
+    bodies themselves, and return a ready `Response`: FastAPI's dependency solving, body
+    parsing and response-model validation would all be spent on nothing, on the hot path.
+    """
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        endpoint = self.endpoint
+
+        async def handle(request: Request) -> Response:
+            response: Response = await endpoint(request=request, **request.path_params)
+            return response
+
+        return handle
 
 
 class NoSuchPlugin(codes.UnknownPluginError):
@@ -85,19 +105,27 @@ async def unless_client_leaves(request: Request, work: Awaitable[T]) -> T:
 
     A discover still queued leaves the queue; one in flight completes in the background, its
     exchange shielded, so the session stays in step. A JSON-RPC call is cancelled at the plugin.
+    The work runs in the request's own task; one watcher task cancels it if the client leaves
+    (one task per request, not two and an `asyncio.wait`).
     """
-    task = asyncio.ensure_future(work)
-    gone = asyncio.create_task(_disconnected(request))
+    current = asyncio.current_task()
+    assert current is not None
+    left = False
+
+    async def watch() -> None:
+        nonlocal left
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+        left = True
+        current.cancel()
+
+    watcher = asyncio.create_task(watch())
     try:
-        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+        return await work
+    except asyncio.CancelledError:
+        if not left:
+            raise  # the gateway's own cancel (shutdown past its grace)
+        current.uncancel()
+        raise ClientGone from None
     finally:
-        gone.cancel()
-    if not task.done():
-        task.cancel()
-        raise ClientGone
-    return task.result()
-
-
-async def _disconnected(request: Request) -> None:
-    while (await request.receive())["type"] != "http.disconnect":
-        pass
+        watcher.cancel()

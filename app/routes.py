@@ -23,6 +23,7 @@ from .metrics import CONTENT_TYPE_LATEST
 from .models import DiscoverRequest, PluginInfo, Readiness, ResultDocument
 from .plugin_route import (
     PROBLEM,
+    PlainRoute,
     body,
     gateway_state,
     no_such_plugin,
@@ -33,6 +34,7 @@ from .plugin_route import (
 from .pool import PluginPool
 from .problems import protocol_problem
 
+plugin_router = APIRouter(route_class=PlainRoute)
 router = APIRouter()
 
 DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -50,7 +52,7 @@ DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
 }  # fmt: skip
 
 
-@router.post(
+@plugin_router.post(
     "/plugins/{plugin_id}/discover",
     responses=DISCOVER_RESPONSES,
     openapi_extra={"requestBody": {"required": True, "content": {"application/json": {

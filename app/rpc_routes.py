@@ -14,10 +14,17 @@ from starlette.responses import Response, StreamingResponse
 from gpp import codes, jsonrpc
 
 from .exchange import Exchange
-from .plugin_route import PROBLEM, body, plugin_request, pool_of_kind, unless_client_leaves
+from .plugin_route import (
+    PROBLEM,
+    PlainRoute,
+    body,
+    plugin_request,
+    pool_of_kind,
+    unless_client_leaves,
+)
 from .rpc import PLUGIN_UNAVAILABLE, Call, JsonRpcPlugin, JsonRpcSession, Listener
 
-router = APIRouter()
+router = APIRouter(route_class=PlainRoute)
 
 MAX_BATCH_ENTRIES = 4096
 """A longer batch is one -32600, like an empty one. Without a bound, a 1 MB body of 500,000
