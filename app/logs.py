@@ -31,17 +31,29 @@ def _escape(match: re.Match[str]) -> str:
 
 def logfmt_value(value: Any) -> str:
     """A value as logfmt: bare when it is plain visible ASCII, else quoted with escapes."""
-    text = str(value)
+    text = value if type(value) is str else str(value)
     if text and not _NEEDS_QUOTES.search(text):
         return text
     return '"' + _ESCAPED.sub(_escape, text) + '"'
 
 
 class LogfmtFormatter(logging.Formatter):
+    def __init__(self) -> None:
+        super().__init__()
+        self._second = -1
+        self._stamp = ""
+
+    def _timestamp(self, record: logging.LogRecord) -> str:
+        """The record's UTC second, formatted once per second (a request line per request)."""
+        second = int(record.created)
+        if second != self._second:
+            self._second = second
+            self._stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        return self._stamp
+
     def format(self, record: logging.LogRecord) -> str:
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
         parts = [
-            f"ts={stamp}.{int(record.msecs):03d}Z",
+            f"ts={self._timestamp(record)}.{int(record.msecs):03d}Z",
             f"level={record.levelname.lower()}",
             f"logger={logfmt_value(record.name)}",
             f"event={logfmt_value(record.getMessage())}",

@@ -10,19 +10,19 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import swagger_ui_bundle
-from fastapi import FastAPI, Request
-from starlette.responses import Response
+from fastapi import FastAPI
 from starlette.staticfiles import StaticFiles
 
 from gpp import __version__
 
 from .config import Config, load_config
+from .exchange import RecordExchanges
 from .metrics import GatewayMetrics
 from .openapi import complete_error_responses
 from .pool import SessionPool
-from .problems import BodyTooLarge, http_problem
+from .problems import install_handlers
 from .reload import Reloader
-from .routes import router
+from .routes import plugin_router, router
 from .rpc_routes import router as rpc_router
 from .security import SecurityMiddleware
 from .state import GatewayState
@@ -83,15 +83,14 @@ def create_app(
     app.state.gateway = state
     reloader = Reloader(state, load or (lambda: load_config(config.path)),
                         lambda token: _security_layer(app).use_token(token))  # fmt: skip
+    app.include_router(plugin_router)
     app.include_router(router)
     app.include_router(rpc_router)
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
               name="docs-assets")  # fmt: skip
 
-    @app.exception_handler(BodyTooLarge)
-    async def body_too_large(request: Request, exc: BodyTooLarge) -> Response:
-        return http_problem(413, "Request body too large", str(exc))
-
+    install_handlers(app)
+    app.add_middleware(RecordExchanges, metrics=state.metrics)
     app.add_middleware(
         SecurityMiddleware,
         token=config.token(),

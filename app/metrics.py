@@ -47,9 +47,17 @@ class GatewayMetrics:
         self.registry.register(PoolGauges(pool))
         self.registry.register(StderrSuppressed(pool))
 
+        self._children: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
+
     def observe(self, plugin: str, outcome: str, seconds: float) -> None:
-        self.requests.labels(plugin, outcome).inc()
-        self.latency.labels(plugin).observe(seconds)
+        """One request's count and latency. The labelled children are looked up once per
+        (plugin, outcome) and kept: `labels()` validates and locks on every call."""
+        children = self._children.get((plugin, outcome))
+        if children is None:
+            children = (self.requests.labels(plugin, outcome), self.latency.labels(plugin))
+            self._children[(plugin, outcome)] = children
+        children[0].inc()
+        children[1].observe(seconds)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

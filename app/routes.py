@@ -1,37 +1,42 @@
-"""HTTP routes: each parses its input, calls the pool, and renders the answer. Nothing else."""
+"""HTTP routes: each parses its input, calls the pool, and renders the answer. Nothing else.
+
+What a route raises is answered by the exception handlers in `problems.py`; each plugin
+request's log line and metrics are written once, by `exchange.RecordExchanges`."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import re
-import time
 import uuid
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
-from starlette.requests import ClientDisconnect
 from starlette.responses import JSONResponse, Response
 
 from gpp import codes
 from gpp.canonical_json import JSONRejected, canonical_trusted, loads_strict
+from gpp.messages import Result
 from gpp.schema import DISCOVER_REQUEST, Violation
 
-from .health import PoolRefusal
 from .metrics import CONTENT_TYPE_LATEST
-from .models import DiscoverRequest, PluginInfo, Problem, Readiness, ResultDocument
-from .pool import AnyPool, PluginPool
-from .problems import protocol_problem, refusal_problem
-from .state import GatewayState
+from .models import DiscoverRequest, PluginInfo, Readiness, ResultDocument
+from .plugin_route import (
+    PROBLEM,
+    PlainRoute,
+    body,
+    gateway_state,
+    no_such_plugin,
+    plugin_request,
+    pool_of_kind,
+    unless_client_leaves,
+)
+from .pool import PluginPool
+from .problems import protocol_problem
 
-log = logging.getLogger("gpp.request")
-T = TypeVar("T")
+plugin_router = APIRouter(route_class=PlainRoute)
 router = APIRouter()
 
-PROBLEM = {"model": Problem, "content": {"application/problem+json": {}}}
 DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"model": ResultDocument, "description": "The result document (GF-canonical JSON)",
           "headers": {"X-GPP-Digest": {"description": "the result frame's digest",
@@ -47,28 +52,7 @@ DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
 }  # fmt: skip
 
 
-def gateway_state(request: Request) -> GatewayState:
-    state: GatewayState = request.app.state.gateway
-    return state
-
-
-PoolHandler = Callable[[GatewayState, AnyPool | None, str, Request], Awaitable[Response]]
-
-
-async def with_leased_pool(plugin_id: str, request: Request, handle: PoolHandler) -> Response:
-    """Answer with the plugin's current pool (None: no such plugin) leased for the whole
-    request, body reading included: a reload retires that pool only after it."""
-    state = gateway_state(request)
-    with state.pool.lease(plugin_id) as pool:
-        return await handle(state, pool, plugin_id, request)
-
-
-def unknown_plugin(plugin_id: str, detail: str | None = None) -> Response:
-    error = codes.UnknownPluginError(detail or f"no plugin is registered under {plugin_id!r}")
-    return protocol_problem(error, plugin_id, status=404)
-
-
-@router.post(
+@plugin_router.post(
     "/plugins/{plugin_id}/discover",
     responses=DISCOVER_RESPONSES,
     openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
@@ -77,75 +61,32 @@ def unknown_plugin(plugin_id: str, detail: str | None = None) -> Response:
     tags=["discovery"],
 )  # fmt: skip
 async def discover(plugin_id: str, request: Request) -> Response:
-    return await with_leased_pool(plugin_id, request, _discover)
-
-
-async def _discover(
-    state: GatewayState, pool: AnyPool | None, plugin_id: str, request: Request
-) -> Response:
-    started = time.perf_counter()
-    request_id: str | None = None
-    outcome = "ok"
-    try:
-        if pool is None:
-            outcome = "E_UNKNOWN_PLUGIN"
-            return unknown_plugin(plugin_id)
-        if not isinstance(pool, PluginPool):
-            outcome = "E_UNKNOWN_PLUGIN"
-            return unknown_plugin(plugin_id, f"plugin {plugin_id!r} speaks JSON-RPC 2.0: "
-                                   f"POST /plugins/{plugin_id}/rpc instead")  # fmt: skip
-        try:
-            paths, request_id = _discover_body(
-                await request.body(), request.headers.get("x-request-id")
-            )
-        except codes.InvalidRequestError as exc:
-            outcome = exc.code
-            return protocol_problem(exc, plugin_id)
-        except ClientDisconnect:  # mid-body: the client left, or the front door timed it out
-            outcome = "client-gone"
-            return Response(status_code=499)
-        result = await run_unless_client_leaves(request, pool.discover(paths, request_id))
-        if result is None:
-            outcome = "client-gone"
-            return Response(status_code=499)
-        headers = {"X-GPP-Digest": result.digest}
-        if is_header_safe(result.request_id):
-            headers["X-Request-Id"] = result.request_id
-        body = result.payload_bytes
-        if body is None:
-            body = canonical_trusted({"requestId": result.request_id, **result.document})
-        return Response(
-            body,
-            media_type="application/json",
-            headers=headers,
+    with plugin_request(request, "request", plugin_id) as (pool, exchange):
+        gpp_pool = pool_of_kind(pool, PluginPool, plugin_id)
+        paths, exchange.request_id = discover_body(
+            await body(request), request.headers.get("x-request-id")
         )
-    except PoolRefusal as refusal:
-        outcome = "refused"
-        return refusal_problem(refusal, plugin_id, request_id)
-    except codes.ProtocolError as exc:
-        outcome = exc.code
-        exc.request_id = exc.request_id or request_id
-        return protocol_problem(exc, plugin_id)
-    finally:
-        record_request(state, "request", plugin_id if pool else "(unknown)", outcome, started,
-                       requestId=request_id)  # fmt: skip
+        work = gpp_pool.discover(paths, exchange.request_id)
+        result = await unless_client_leaves(request, work)
+        return result_response(result)
 
 
-def record_request(
-    state: GatewayState, event: str, plugin: str, outcome: str, started: float, **fields: Any
-) -> None:
-    """The request's metrics and its one log line."""
-    elapsed = time.perf_counter() - started
-    state.metrics.observe(plugin, outcome, elapsed)
-    log.info(event, extra={"fields": {"plugin": plugin, **fields, "outcome": outcome,
-                                      "ms": round(elapsed * 1000, 2)}})  # fmt: skip
+def result_response(result: Result) -> Response:
+    """The result document as the frame carried it (GF-canonical bytes), with its digest."""
+    headers = {"X-GPP-Digest": result.digest}
+    if is_header_safe(result.request_id):
+        headers["X-Request-Id"] = result.request_id
+    content = result.payload_bytes
+    if content is None:
+        content = canonical_trusted({"requestId": result.request_id, **result.document})
+    return Response(content, media_type="application/json", headers=headers)
 
 
-def _discover_body(body: bytes, header_id: str | None) -> tuple[list[str], str]:
+def discover_body(content: bytes, header_id: str | None) -> tuple[list[str], str]:
     """The paths and the request id: the body's `requestId`, else an `X-Request-Id` header
     (so a tracing proxy's id carries through to the plugin), else a fresh one."""
     try:
-        doc = loads_strict(body)  # strict: a duplicate key must not silently take the last value
+        doc = loads_strict(content)  # strict: a duplicate key must not silently take the last value
     except JSONRejected as exc:
         raise codes.InvalidRequestError(f"is not valid I-JSON ({exc.reason})", field="body",
                                         expected="a JSON object", got=None) from None  # fmt: skip
@@ -172,29 +113,6 @@ def is_header_safe(request_id: str) -> bool:
     return _HEADER_SAFE.fullmatch(request_id) is not None
 
 
-async def run_unless_client_leaves(request: Request, work: Awaitable[T]) -> T | None:
-    """The work's result, or None when the HTTP client disconnected first (work cancelled).
-
-    A discover still queued leaves the queue; one in flight completes in the background, its
-    exchange shielded, so the session stays in step. A JSON-RPC call is cancelled at the plugin.
-    """
-    task = asyncio.ensure_future(work)
-    gone = asyncio.create_task(_disconnected(request))
-    try:
-        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        gone.cancel()
-    if not task.done():
-        task.cancel()
-        return None
-    return task.result()
-
-
-async def _disconnected(request: Request) -> None:
-    while (await request.receive())["type"] != "http.disconnect":
-        pass
-
-
 @router.get("/plugins", response_model=list[PluginInfo], summary="Registered plugins, live state",
             tags=["plugins"])  # fmt: skip
 async def list_plugins(request: Request) -> list[dict[str, Any]]:
@@ -206,7 +124,7 @@ async def list_plugins(request: Request) -> list[dict[str, Any]]:
 async def get_plugin(plugin_id: str, request: Request) -> Any:
     pool = gateway_state(request).pool.pools.get(plugin_id)
     if pool is None:
-        return unknown_plugin(plugin_id)
+        return protocol_problem(no_such_plugin(plugin_id), plugin_id)
     return pool.describe()
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,20 +13,18 @@ from starlette.responses import Response, StreamingResponse
 
 from gpp import codes, jsonrpc
 
-from .health import PoolRefusal
-from .pool import AnyPool
-from .problems import refusal_problem
-from .routes import (
+from .exchange import Exchange
+from .plugin_route import (
     PROBLEM,
-    record_request,
-    run_unless_client_leaves,
-    unknown_plugin,
-    with_leased_pool,
+    PlainRoute,
+    body,
+    plugin_request,
+    pool_of_kind,
+    unless_client_leaves,
 )
 from .rpc import PLUGIN_UNAVAILABLE, Call, JsonRpcPlugin, JsonRpcSession, Listener
-from .state import GatewayState
 
-router = APIRouter()
+router = APIRouter(route_class=PlainRoute)
 
 MAX_BATCH_ENTRIES = 4096
 """A longer batch is one -32600, like an empty one. Without a bound, a 1 MB body of 500,000
@@ -48,61 +45,37 @@ RPC_RESPONSES: dict[int | str, dict[str, Any]] = {
     503: {**PROBLEM, "description": "Plugin in restart back-off (Retry-After)"},
 }  # fmt: skip
 
+Items = list[jsonrpc.Request | jsonrpc.Invalid]
+
 
 @router.post("/plugins/{plugin_id}/rpc", responses=RPC_RESPONSES,
              openapi_extra={"requestBody": RPC_BODY}, summary="Call a JSON-RPC plugin",
              tags=["json-rpc"])  # fmt: skip
 async def rpc(plugin_id: str, request: Request) -> Response:
-    return await with_leased_pool(plugin_id, request, _rpc)
-
-
-async def _rpc(
-    state: GatewayState, holder: AnyPool | None, plugin_id: str, request: Request
-) -> Response:
-    started = time.perf_counter()
-    if not isinstance(holder, JsonRpcPlugin):
-        record_request(state, "rpc", plugin_id if holder else "(unknown)", "E_UNKNOWN_PLUGIN",
-                       started)  # fmt: skip
-        if holder is None:
-            return unknown_plugin(plugin_id)
-        return unknown_plugin(plugin_id, f"plugin {plugin_id!r} speaks GPP/3: "
-                              f"POST /plugins/{plugin_id}/discover instead")  # fmt: skip
-    parsed = jsonrpc.parse_request(await request.body(), max_batch=MAX_BATCH_ENTRIES)
-    batch = isinstance(parsed, list)
-    items = parsed if isinstance(parsed, list) else [parsed]
-    outcome = "ok"
-    try:
-        session = None
-        if _needs_session(items):
-            session = await holder.session_for_request()
-        if "text/event-stream" in request.headers.get("accept", "") and _expects_answer(items):
-            return _stream(holder, session, items, batch)
-        answers = await run_unless_client_leaves(request, _answer_all(holder, session, items))
-        if answers is None:
-            outcome = "client-gone"
-            return Response(status_code=499)
+    with plugin_request(request, "rpc", plugin_id) as (pool, exchange):
+        holder = pool_of_kind(pool, JsonRpcPlugin, plugin_id)
+        parsed = jsonrpc.parse_request(await body(request), max_batch=MAX_BATCH_ENTRIES)
+        batch = isinstance(parsed, list)
+        items = parsed if isinstance(parsed, list) else [parsed]
+        try:
+            session = await holder.session_for_request() if _needs_session(items) else None
+            if "text/event-stream" in request.headers.get("accept", "") and _expects_answer(items):
+                return _stream(holder, session, items, batch, exchange)
+            answers = await unless_client_leaves(request, _answer_all(holder, session, items))
+        except codes.ProtocolError as exc:  # the plugin could not even start: JSON-RPC errors
+            exchange.outcome = exc.code
+            answers = [_unavailable(item, exc) for item in items]
         return _render(answers, batch)
-    except asyncio.CancelledError:  # the gateway stopped waiting (shutdown past its grace)
-        outcome = "cancelled"
-        raise
-    except PoolRefusal as refusal:
-        outcome = "refused"
-        return refusal_problem(refusal, plugin_id)
-    except codes.ProtocolError as exc:  # the plugin could not even start
-        outcome = exc.code
-        return _render([_unavailable(item, exc) for item in items], batch)
-    finally:
-        record_request(state, "rpc", plugin_id, outcome, started)
 
 
-def _expects_answer(items: list[jsonrpc.Request | jsonrpc.Invalid]) -> bool:
+def _expects_answer(items: Items) -> bool:
     return any(not (isinstance(i, jsonrpc.Request) and i.is_notification) for i in items)
 
 
 async def _answer_all(
     holder: JsonRpcPlugin,
     session: JsonRpcSession | None,
-    items: list[jsonrpc.Request | jsonrpc.Invalid],
+    items: Items,
     listener: Listener | None = None,
 ) -> list[dict[str, Any] | None]:
     """Every item's answer in order (None for notifications); requests run concurrently.
@@ -154,7 +127,7 @@ def _named_id(cancel: jsonrpc.Request) -> tuple[str, Any] | None:
     return jsonrpc.id_key(named) if type(named) in (str, int, float, type(None)) else None
 
 
-def _needs_session(items: list[jsonrpc.Request | jsonrpc.Invalid]) -> bool:
+def _needs_session(items: Items) -> bool:
     return any(
         isinstance(item, jsonrpc.Request) and item.method != jsonrpc.CANCEL_METHOD for item in items
     )
@@ -217,10 +190,12 @@ class PendingEvents:
 def _stream(
     holder: JsonRpcPlugin,
     session: JsonRpcSession | None,
-    items: list[jsonrpc.Request | jsonrpc.Invalid],
+    items: Items,
     batch: bool,
+    exchange: Exchange,
 ) -> StreamingResponse:
-    """The plugin's notifications for these requests as they come, then the response."""
+    """The plugin's notifications for these requests as they come, then the response; the
+    request's outcome is the stream's: `client-gone` when the client left before the end."""
     pending = PendingEvents()
 
     # A reload retires the plugin only once the stream has ended: the lease is taken now, while
@@ -246,6 +221,7 @@ def _stream(
         finally:
             release()
             if not work.done():  # the client left mid-stream: cancel at the plugin
+                exchange.outcome = "client-gone"
                 work.cancel()
 
     return StreamingResponse(events(), media_type="text/event-stream",

@@ -1,20 +1,18 @@
 """Baseline for bench/gateway.py: a bare FastAPI route doing one pipe round trip to a child.
 
-No protocol, no validation, no digest: what /discover would cost if the gateway did nothing
-but relay a line to a child process and back.
+No protocol, no validation, no digest, no log line: what /discover would cost if the gateway
+did nothing but relay a line, lock-stepped, to a long-lived `cat` and back.
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from starlette.responses import Response
 
-ECHO = "import sys\nfor line in sys.stdin.buffer:\n    sys.stdout.buffer.write(line); sys.stdout.buffer.flush()\n"
 child: asyncio.subprocess.Process | None = None
 turn = asyncio.Lock()
 
@@ -23,7 +21,7 @@ turn = asyncio.Lock()
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     global child
     child = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", ECHO, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        "cat", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
     )
     yield
     assert child.stdin

@@ -1,0 +1,131 @@
+"""What the two plugin routes (`/discover`, `/rpc`) share: the leased pool, the body, the race
+against a client that leaves, and the declared problem answers.
+
+The routes raise; the exception handlers (`problems.install_handlers`) answer and set the
+request's outcome, and `exchange.RecordExchanges` writes it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from fastapi.routing import APIRoute
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+
+from gpp import codes
+
+from .exchange import UNKNOWN_PLUGIN_LABEL, Exchange, open_exchange
+from .models import Problem
+from .pool import AnyPool, PluginPool
+from .problems import ClientGone
+from .rpc import JsonRpcPlugin
+from .state import GatewayState
+
+T = TypeVar("T")
+
+PROBLEM: dict[str, Any] = {"model": Problem, "content": {"application/problem+json": {}}}
+"""An error answer as a route declares it for OpenAPI (`openapi.py` finishes the document)."""
+
+
+class PlainRoute(APIRoute):
+    """A route FastAPI documents from its declaration, served without its per-request work.
+
+    The plugin routes take the path's parameters and the raw `Request`, read and check their
+    bodies themselves, and return a ready `Response`: FastAPI's dependency solving, body
+    parsing and response-model validation would all be spent on nothing, on the hot path.
+    """
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        endpoint = self.endpoint
+
+        async def handle(request: Request) -> Response:
+            response: Response = await endpoint(request=request, **request.path_params)
+            return response
+
+        return handle
+
+
+class NoSuchPlugin(codes.UnknownPluginError):
+    """E_UNKNOWN_PLUGIN for a route: no plugin under that id, or not one of this protocol."""
+
+    http_status = 404
+
+
+def gateway_state(request: Request) -> GatewayState:
+    state: GatewayState = request.app.state.gateway
+    return state
+
+
+@contextmanager
+def plugin_request(
+    request: Request, event: str, plugin_id: str
+) -> Iterator[tuple[AnyPool | None, Exchange]]:
+    """The plugin's current pool (None: no such plugin) leased for the whole request, body
+    reading included (a reload retires that pool only after it), and the request's record."""
+    with gateway_state(request).pool.lease(plugin_id) as pool:
+        label = plugin_id if pool else UNKNOWN_PLUGIN_LABEL
+        yield pool, open_exchange(request.scope, event, label)
+
+
+def no_such_plugin(plugin_id: str) -> NoSuchPlugin:
+    return NoSuchPlugin(f"no plugin is registered under {plugin_id!r}")
+
+
+P = TypeVar("P", PluginPool, JsonRpcPlugin)
+_OTHER_ROUTE = {PluginPool: ("JSON-RPC 2.0", "rpc"), JsonRpcPlugin: ("GPP/3", "discover")}
+"""For a plugin of the other protocol: what it speaks, and the route that serves it."""
+
+
+def pool_of_kind(pool: AnyPool | None, kind: type[P], plugin_id: str) -> P:
+    """The leased pool, if it is of this route's protocol; else E_UNKNOWN_PLUGIN (404)."""
+    if pool is None:
+        raise no_such_plugin(plugin_id)
+    if not isinstance(pool, kind):
+        speaks, route = _OTHER_ROUTE[kind]
+        raise NoSuchPlugin(f"plugin {plugin_id!r} speaks {speaks}: "
+                           f"POST /plugins/{plugin_id}/{route} instead")  # fmt: skip
+    return pool
+
+
+async def body(request: Request) -> bytes:
+    """The request body, or ClientGone when the client left mid-body (or the front door timed
+    it out)."""
+    try:
+        return await request.body()
+    except ClientDisconnect:
+        raise ClientGone from None
+
+
+async def unless_client_leaves(request: Request, work: Awaitable[T]) -> T:
+    """The work's result, or ClientGone when the HTTP client disconnected first (work cancelled).
+
+    A discover still queued leaves the queue; one in flight completes in the background, its
+    exchange shielded, so the session stays in step. A JSON-RPC call is cancelled at the plugin.
+    The work runs in the request's own task; one watcher task cancels it if the client leaves
+    (one task per request, not two and an `asyncio.wait`).
+    """
+    current = asyncio.current_task()
+    assert current is not None
+    left = False
+
+    async def watch() -> None:
+        nonlocal left
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+        left = True
+        current.cancel()
+
+    watcher = asyncio.create_task(watch())
+    try:
+        return await work
+    except asyncio.CancelledError:
+        if not left:
+            raise  # the gateway's own cancel (shutdown past its grace)
+        current.uncancel()
+        raise ClientGone from None
+    finally:
+        watcher.cancel()
