@@ -132,7 +132,7 @@ class Connection:
                              check_payload=check_payload, receiver=self.role.value)  # fmt: skip
         message_type = frame.message_type
         self.phase = rule_for(message_type, frame.payload).transitions[self.phase]
-        event = event_from(message_type, frame.payload, frame.digest)
+        event = event_from(message_type, frame.payload, frame.digest, frame.payload_bytes)
         self.outstanding = event.request_id if isinstance(event, Discover) else None
         return event
 

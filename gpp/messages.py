@@ -40,7 +40,9 @@ class Hello:
     TYPE: ClassVar[str] = "hello"
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> Hello:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> Hello:
         return cls(tuple(payload["capabilities"]))
 
     def to_payload(self) -> dict[str, Any]:
@@ -52,7 +54,9 @@ class _Empty:
     """A message whose payload is `{}`."""
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> Any:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> Any:
         return cls()
 
     def to_payload(self) -> dict[str, Any]:
@@ -81,7 +85,9 @@ class Discover:
     TYPE: ClassVar[str] = "discover"
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> Discover:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> Discover:
         return cls(payload["requestId"], tuple(payload["paths"]))
 
     def to_payload(self) -> dict[str, Any]:
@@ -100,9 +106,11 @@ class Result:
     TYPE: ClassVar[str] = "result"
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> Result:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> Result:
         document = {k: v for k, v in payload.items() if k != "requestId"}
-        return cls(payload["requestId"], document, digest)
+        return cls(payload["requestId"], document, digest, payload_bytes)
 
     def to_payload(self) -> dict[str, Any]:
         return {"requestId": self.request_id, **self.document}
@@ -118,7 +126,9 @@ class PluginError:
     TYPE: ClassVar[str] = "error"
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> PluginError:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> PluginError:
         return cls(payload["requestId"], payload["code"], payload["message"])
 
     def to_payload(self) -> dict[str, Any]:
@@ -134,7 +144,9 @@ class SessionError:
     TYPE: ClassVar[str] = "error"
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> SessionError:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> SessionError:
         return cls(payload["code"], payload["message"])
 
     def to_payload(self) -> dict[str, Any]:
@@ -175,9 +187,12 @@ def rule_for(message_type: str, payload: Any) -> MessageRule:
     return CATALOG[message_type]
 
 
-def event_from(message_type: str, payload: dict[str, Any], digest: str) -> Event:
-    """Build the event for a payload that has already passed its schema."""
-    return rule_for(message_type, payload).event.from_payload(payload, digest)
+def event_from(
+    message_type: str, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+) -> Event:
+    """Build the event for a payload that has already passed its schema; `payload_bytes`, its
+    canonical encoding, is kept on a Result (the gateway's HTTP body)."""
+    return rule_for(message_type, payload).event.from_payload(payload, digest, payload_bytes)
 
 
 def payload_of(event: Event) -> tuple[str, dict[str, Any]]:

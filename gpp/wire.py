@@ -129,6 +129,8 @@ class Frame:
     seq: int
     payload: Any
     digest: str
+    payload_bytes: bytes
+    """The payload's canonical bytes, as hashed for the digest: a result's HTTP body."""
 
 
 PayloadCheck = Callable[[str, Any], None]
@@ -172,7 +174,7 @@ def decode_frame(
         plugin_id, plugin_version, message_type, seq, payload_json, value["digest"]
     ):
         _strict_value(line, frame)
-    return Frame(message_type, seq, value["payload"], value["digest"])
+    return Frame(message_type, seq, value["payload"], value["digest"], payload_json)
 
 
 def _strict_value(line: bytes, frame: int) -> Any:

@@ -269,3 +269,45 @@ def test_a_huge_integer_literal_is_named_an_integer_on_the_fast_path_too() -> No
     with pytest.raises(codes.SchemaError) as info:
         _deliver(line, host)
     assert info.value.got == "integer 123456789012345680000"
+
+
+def _result_from_plugin(payload: dict[str, Any]) -> Result:
+    """The Result event the host machine builds from a result frame carrying `payload`."""
+    host, plugin = _pair()
+    _deliver(plugin.send(Hello(("discover",))), host)
+    _deliver(host.send(Ready()), plugin)
+    host.send(Discover(payload["requestId"], (".",)))
+    line, _ = build_frame(ID, VERSION, "result", 2, payload)
+    event = _deliver(line, host)
+    assert isinstance(event, Result)
+    return event
+
+
+def _resource(n: int, name: str) -> dict[str, Any]:
+    return {
+        "kind": "table",
+        "name": name,
+        "location": {"path": f"dir/ü{n}.gfx", "line": n + 1},
+        "attrs": {"pii": "email", "rows": n, "on": n % 2 == 0},
+    }
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {**EMPTY, "requestId": "r"},
+        {**EMPTY, "requestId": "ünï-€-😀", "resources": [_resource(0, 'naïve \u2028 "q" \\ \x01')]},
+        {**EMPTY, "requestId": "big", "resources": [_resource(n, f"t{n}") for n in range(20_000)]},
+        {
+            **EMPTY,
+            "requestId": "astral",
+            "resources": [_resource(1, "😀"), _resource(2, "\uffff")],
+            "findings": [{"code": "X_Y", "detail": "d", "locations": [{"path": "a", "line": 1}]}],
+        },
+    ],
+    ids=["empty", "non-ascii", "large", "astral"],
+)
+def test_a_result_carries_its_payload_canonical_bytes(payload: dict[str, Any]) -> None:
+    result = _result_from_plugin(payload)
+    assert result.payload_bytes == canonical(payload)
+    assert result.payload_bytes == canonical({"requestId": result.request_id, **result.document})
