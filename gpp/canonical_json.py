@@ -113,7 +113,7 @@ def _fast_encode(value: Any, trusted: bool = False) -> bytes | None:
 
 def _has_astral(utf8: bytes) -> bool:
     """Whether any character lies outside the BMP (the only ones JCS orders differently)."""
-    return bool(utf8.translate(None, _BELOW_ASTRAL_LEAD))
+    return not utf8.isascii() and bool(utf8.translate(None, _BELOW_ASTRAL_LEAD))
 
 
 def _exact(value: Any) -> str:

@@ -14,6 +14,7 @@ and whenever a check fails: the fault is then judged again on the strict parser'
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable
@@ -35,6 +36,11 @@ PROTOCOL_VERSION = 3
 ENVELOPE_KEYS = ("protocolVersion", "pluginId", "pluginVersion", "type", "seq", "payload", "digest")
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 
+_canonical_name = functools.lru_cache(maxsize=256)(canonical)
+"""The canonical bytes of a name that every frame repeats: the plugin id and version (pinned
+per session) and the message type (from the catalog). Nothing else is cached: only names that
+already passed their envelope check, or that the local side sends, come here."""
+
 # ------------------------------------------------------------------------------------ build
 
 
@@ -47,7 +53,7 @@ def frame_digest(message_type: str, seq: int, payload_json: bytes) -> str:
     hasher = hashlib.sha256(b'{"payload":')
     hasher.update(payload_json)
     hasher.update(b',"seq":%d,"type":' % seq)
-    hasher.update(canonical(message_type))
+    hasher.update(_canonical_name(message_type))
     hasher.update(b"}")
     return hasher.hexdigest()
 
@@ -80,10 +86,10 @@ def _envelope_around_payload(
     head = b'{"digest":"' + digest.encode() + b'","payload":'
     tail = b"".join(
         (
-            b',"pluginId":', canonical(plugin_id),
-            b',"pluginVersion":', canonical(plugin_version),
+            b',"pluginId":', _canonical_name(plugin_id),
+            b',"pluginVersion":', _canonical_name(plugin_version),
             b',"protocolVersion":%d,"seq":%d,"type":' % (PROTOCOL_VERSION, seq),
-            canonical(message_type), b"}",
+            _canonical_name(message_type), b"}",
         )
     )  # fmt: skip
     return head, tail
@@ -296,10 +302,10 @@ def _envelope_fault(value: Any, line: bytes, pinned: Pinned) -> codes.ProtocolEr
 
     if _VERSION.key in value and (fault := _judge_version(value[_VERSION.key], pinned)):
         return error(_VERSION, fault)
-    for field in ENVELOPE:
-        if field.key not in value:
-            return error(field, Fault(codes.SchemaError, "missing", field.expected, None))
-    if len(value) != len(ENVELOPE):
+    if value.keys() != _FIELDS.keys():  # one comparison for the usual case: exactly these
+        for field in ENVELOPE:
+            if field.key not in value:
+                return error(field, Fault(codes.SchemaError, "missing", field.expected, None))
         for key in value:
             if key not in _FIELDS:
                 return codes.SchemaError(

@@ -29,6 +29,10 @@ class Phase(enum.Enum):
     SHUTTING_DOWN = "shutting down"
     CLOSED = "closed"
 
+    # Members are singletons, so identity hashes them; Enum's own __hash__ is Python code, met
+    # on every frame in the catalog's transition tables.
+    __hash__ = object.__hash__
+
 
 # ------------------------------------------------------------------------------------ events
 # Each event knows its wire type and how it maps to a payload that has passed its schema.
