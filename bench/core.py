@@ -1,48 +1,70 @@
-"""GPP/3 core figures: frame verify throughput against raw sha256, and discovers per second on
-one session against a raw pipe echo. Prints figures and ratios; asserts nothing."""
+"""GPP/3 core figures (issue 13): frame verify against orjson.loads + sha256 of the same line,
+and lock-step discovers on one session against a raw pipe peer moving the same bytes.
+
+Each figure is the median of rounds that interleave the case and its baseline, so a load change
+hits both. `python bench/core.py [--quick]` prints the rows; `run(quick)` returns them for
+`python -m bench`. Asserts nothing.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import statistics
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+import orjson  # noqa: E402
 
 from gpp.connection import Connection  # noqa: E402
 from gpp.host import PluginSession  # noqa: E402
 from gpp.messages import Discover, Ready, Result, Role  # noqa: E402
 from gpp.wire import build_frame  # noqa: E402
 
-EMPTY_PLUGIN = """
+GROUP = "core"
+PLUGIN_ID, PLUGIN_VERSION = "bench", "1"
+REQUEST_ID = "x" * 32
+
+SDK_PLUGIN = """
 import sys
-sys.path.insert(0, sys.argv[1])
+sys.path[:0] = [sys.argv[1], sys.argv[1] + "/bench"]
+from core import result_document
 from gpp.sdk import serve
-EMPTY = {"resources": [], "unresolved": [], "findings": [], "classificationSignals": []}
-sys.exit(serve("bench", "1", lambda paths: EMPTY))
+DOCUMENT = result_document(int(sys.argv[2]))
+sys.exit(serve("bench", "1", lambda paths: DOCUMENT))
 """
-ECHO = """
+RAW_PEER = """
 import sys
 r, w = sys.stdin.buffer, sys.stdout.buffer
+reply = r.readline()  # the bytes to answer every request line with
 for line in r:
-    w.write(line); w.flush()
+    w.write(reply); w.flush()
 """
 
 
-def best_of(runs: int, fn: Any) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+@dataclass(frozen=True)
+class Sizes:
+    verify_mib: float
+    verify_rounds: int
+    trips: int  # round trips per batch, tiny result
+    big_trips: int  # round trips per batch, 1 MiB result
+    rounds: int
+
+
+FULL = Sizes(verify_mib=3.5, verify_rounds=9, trips=1000, big_trips=20, rounds=7)
+QUICK = Sizes(verify_mib=3.5, verify_rounds=3, trips=200, big_trips=5, rounds=3)
 
 
 def result_document(target_bytes: int) -> dict[str, Any]:
+    """A result document of about `target_bytes` canonical bytes, shaped like a real scan."""
     resources, signals = [], []
     n = 0
     size = 0
@@ -59,7 +81,7 @@ def result_document(target_bytes: int) -> dict[str, Any]:
         signals.append(
             {"resource": f"table:table_{n}", "signal": "pii", "value": "email", "source": loc}
         )
-        size += 330
+        size += 285  # about what one resource and its signal take, canonical
         n += 1
     return {
         "resources": resources,
@@ -69,62 +91,162 @@ def result_document(target_bytes: int) -> dict[str, Any]:
     }
 
 
-def verify_throughput() -> None:
-    document = result_document(4 * 1024 * 1024)
-    line, _ = build_frame("bench", "1", "result", 2, {"requestId": "r1", **document})
+def _seconds(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def row(case: str, figure: str, value: float, unit: str, target: str | None = None,
+        **detail: object) -> dict[str, object]:  # fmt: skip
+    met: bool | None = None
+    if target is not None:
+        met = value >= float(target.removeprefix(">= "))
+    return {"group": GROUP, "case": case, "figure": figure, "value": round(value, 3),
+            "unit": unit, "target": target, "met": met, "detail": detail}  # fmt: skip
+
+
+# ------------------------------------------------------------------------------ frame verify
+
+
+def verify_rows(sizes: Sizes) -> list[dict[str, object]]:
+    document = result_document(int(sizes.verify_mib * 1024 * 1024))
+    line, _ = build_frame(PLUGIN_ID, PLUGIN_VERSION, "result", 2, {"requestId": "r1", **document})
+    body = line[:-1]
+    chunks = [line[i : i + 65536] for i in range(0, len(line), 65536)]  # as a pipe delivers it
+    hello, _ = build_frame(PLUGIN_ID, PLUGIN_VERSION, "hello", 1, {"capabilities": ["discover"]})
     mib = len(line) / (1024 * 1024)
 
-    def verify() -> None:
-        host = Connection(Role.HOST, "bench", "1")
-        host.receive_data(build_frame("bench", "1", "hello", 1, {"capabilities": ["discover"]})[0])
+    def host_awaiting_result() -> Connection:
+        host = Connection(Role.HOST, PLUGIN_ID, PLUGIN_VERSION)
+        host.receive_data(hello)
         host.next_event()
         host.send(Ready())
         host.send(Discover("r1", (".",)))
-        host.receive_data(line)
-        assert isinstance(host.next_event(), Result)
+        return host
 
-    verify_s = best_of(5, verify)
-    sha_s = best_of(5, lambda: hashlib.sha256(line).hexdigest())
-    payload = {"requestId": "r1", **document}
-    build_s = best_of(5, lambda: build_frame("bench", "1", "result", 2, payload, trusted=True))
-    general_s = best_of(5, lambda: build_frame("bench", "1", "result", 2, payload))
-    print(f"result frame: {mib:.2f} MiB, {len(document['resources'])} resources")
-    print(f"  verify (parse + digest + schema): {mib / verify_s:8.1f} MiB/s")
-    print(f"  build, schema-checked payload:    {mib / build_s:8.1f} MiB/s")
-    print(f"  build, arbitrary value:           {mib / general_s:8.1f} MiB/s")
-    print(f"  raw hashlib.sha256:               {mib / sha_s:8.1f} MiB/s")
-    print(f"  verify / sha256 ratio:            {sha_s / verify_s:8.3f}")
+    def verify() -> None:
+        host = host_awaiting_result()
+        for chunk in chunks:
+            host.receive_data(chunk)
+            event = host.next_event()
+        assert isinstance(event, Result) and event.payload_bytes is not None
+
+    def baseline() -> None:
+        orjson.loads(body)
+        hashlib.sha256(body).hexdigest()
+
+    ratios, verify_s = [], []
+    for _ in range(sizes.verify_rounds):
+        base = _seconds(baseline)
+        took = _seconds(verify)
+        ratios.append(base / took)
+        verify_s.append(took)
+    case = f"frame verify, {mib:.1f} MiB result"
+    return [
+        row(case, "vs orjson.loads+sha256", statistics.median(ratios), "ratio", ">= 0.5",
+            rounds=len(ratios), ratios=[round(r, 3) for r in ratios]),
+        row(case, "throughput", mib / statistics.median(verify_s), "MiB/s"),
+    ]  # fmt: skip
 
 
-async def round_trips() -> None:
-    n = 2000
-    async with PluginSession([sys.executable, "-c", EMPTY_PLUGIN, str(REPO)], "bench", "1") as s:
-        for _ in range(50):
-            await s.discover(["."])
-        start = time.perf_counter()
-        for _ in range(n):
-            await s.discover(["."])
-        gpp_rate = n / (time.perf_counter() - start)
+# ----------------------------------------------------------------------------- round trips
 
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", ECHO, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
-    )
-    assert proc.stdin and proc.stdout
-    request, _ = build_frame("bench", "1", "discover", 2, {"requestId": "x" * 32, "paths": ["."]})
+
+class RawPeer:
+    """A child that answers each request line with fixed bytes: the pipes' cost alone."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+
+    @classmethod
+    async def start(cls, reply: bytes) -> RawPeer:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", RAW_PEER, stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, limit=64 * 1024 * 1024,
+        )  # fmt: skip
+        assert proc.stdin is not None
+        proc.stdin.write(reply)
+        return cls(proc)
+
+    async def exchange(self, request: bytes) -> bytes:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(request)
+        await self.proc.stdin.drain()
+        return await self.proc.stdout.readline()
+
+    async def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        await self.proc.wait()
+
+
+async def _rate(batch: int, exchange: Callable[[], Any]) -> float:
     start = time.perf_counter()
-    for _ in range(n):
-        proc.stdin.write(request)
-        await proc.stdin.drain()
-        await proc.stdout.readline()
-    echo_rate = n / (time.perf_counter() - start)
-    proc.stdin.close()
-    await proc.wait()
-    print(f"round trips on one session ({n} each):")
-    print(f"  GPP/3 discover (SDK plugin):      {gpp_rate:8.0f} /s")
-    print(f"  raw pipe echo (same frame bytes): {echo_rate:8.0f} /s")
-    print(f"  discover / echo ratio:            {gpp_rate / echo_rate:8.3f}")
+    for _ in range(batch):
+        await exchange()
+    return batch / (time.perf_counter() - start)
+
+
+async def round_trip_rows(case: str, document_bytes: int, batch: int, rounds: int,
+                          target: str) -> list[dict[str, object]]:  # fmt: skip
+    """Discovers per second on one SDK plugin session, and the same request and result bytes
+    through a raw peer, in interleaved batches."""
+    document = result_document(document_bytes)
+    request, _ = build_frame(PLUGIN_ID, PLUGIN_VERSION, "discover", 2,
+                             {"requestId": REQUEST_ID, "paths": ["."]})  # fmt: skip
+    reply, _ = build_frame(PLUGIN_ID, PLUGIN_VERSION, "result", 2,
+                           {"requestId": REQUEST_ID, **document})  # fmt: skip
+    session = PluginSession(
+        [sys.executable, "-c", SDK_PLUGIN, str(REPO), str(document_bytes)],
+        PLUGIN_ID, PLUGIN_VERSION, max_line_bytes=64 * 1024 * 1024,
+    )  # fmt: skip
+    raw = await RawPeer.start(reply)
+    ratios, rates = [], []
+    try:
+        await session.start()
+        for _ in range(max(3, batch // 20)):  # warm both
+            await session.discover_result(["."], REQUEST_ID)
+            await raw.exchange(request)
+        for _ in range(rounds):
+            raw_rate = await _rate(batch, lambda: raw.exchange(request))
+            gpp_rate = await _rate(batch, lambda: session.discover_result(["."], REQUEST_ID))
+            ratios.append(gpp_rate / raw_rate)
+            rates.append((gpp_rate, raw_rate))
+    finally:
+        await session.shutdown()
+        await raw.close()
+    gpp_median = statistics.median(r[0] for r in rates)
+    raw_median = statistics.median(r[1] for r in rates)
+    return [
+        row(case, "vs raw pipe peer", statistics.median(ratios), "ratio", target,
+            rounds=len(ratios), ratios=[round(r, 3) for r in ratios],
+            result_bytes=len(reply)),
+        row(case, "GPP/3 discovers", gpp_median, "req/s"),
+        row(case, "raw pipe round trips", raw_median, "req/s"),
+    ]  # fmt: skip
+
+
+async def _round_trips(sizes: Sizes) -> list[dict[str, object]]:
+    tiny = await round_trip_rows("session round trip, tiny result", 0, sizes.trips,
+                                 sizes.rounds, ">= 0.5")  # fmt: skip
+    big = await round_trip_rows("session round trip, 1 MiB result", 1024 * 1024,
+                                sizes.big_trips, sizes.rounds, ">= 0.6")  # fmt: skip
+    return tiny + big
+
+
+def run(quick: bool) -> list[dict[str, object]]:
+    sizes = QUICK if quick else FULL
+    return verify_rows(sizes) + asyncio.run(_round_trips(sizes))
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv[1:]
+    for figure in run(quick):
+        target = f"  (target {figure['target']}, {'met' if figure['met'] else 'NOT met'})"
+        print(f"{figure['case']:38} {figure['figure']:26} {figure['value']:>10} "
+              f"{figure['unit']:6}{target if figure['target'] else ''}")  # fmt: skip
 
 
 if __name__ == "__main__":
-    verify_throughput()
-    asyncio.run(round_trips())
+    main()

@@ -10,20 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import codes
-from .messages import (
-    CATALOG,
-    Discover,
-    Event,
-    Phase,
-    PluginError,
-    Result,
-    Role,
-    event_from,
-    payload_of,
-    rule_for,
-)
-from .schema import PAYLOADS, Violation
-from .wire import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong, build_frame, decode_frame
+from .catalog import MessageRule, Request, rule_for, sendable
+from .envelope import Frame, build_frame, decode_frame, verify_digest
+from .framing import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong
+from .messages import Event, Phase, Role, payload_of
+from .schema import Violation
 
 
 class UsageError(RuntimeError):
@@ -102,38 +93,66 @@ class Connection:
             return None
         self.frames_received = frame_no
         self.last_frame = line
+        frame = self._decode(line, frame_no, strict=False)
+        try:
+            return self._accept(frame)
+        except codes.ProtocolError:
+            if frame.strict:
+                raise
+            # the fast parse may have let a JSON fault through or read a number as a float:
+            # the strict parser's value has the last word on a frame that failed
+            return self._accept(self._decode(line, frame_no, strict=True))
 
-        def check_payload(message_type: str, payload: Any) -> None:
-            """May this message arrive now, and is its payload what the catalog says?"""
+    def _decode(self, line: bytes, frame_no: int, *, strict: bool) -> Frame:
+        return decode_frame(
+            line,
+            frame=frame_no,
+            plugin_id=self.plugin_id,
+            plugin_version=self.plugin_version,
+            receiver=self.role.value,
+            strict=strict,
+        )
 
-            def fail(problem: str, field: str, expected: str | None, got: str | None) -> Exception:
-                return codes.SchemaError(problem, frame=frame_no, message_type=message_type,
-                                         field=field, expected=expected, got=got,
-                                         offending_frame=line)  # fmt: skip
-
-            rule = rule_for(message_type, payload)
-            if rule.sender is self.role:
-                raise fail(f"is sent by the {self.role.value}, not the {self.role.peer.value}",
-                           "type", self.allowed_from_peer(), message_type)  # fmt: skip
-            if self.phase not in rule.transitions:
-                raise fail(f"arrived in the wrong phase ({self.phase.value})", "type",
-                           self.allowed_from_peer(), message_type)  # fmt: skip
-            try:
-                PAYLOADS[message_type].check(payload)
-            except Violation as exc:
-                raise fail(exc.problem, _payload_field(exc.field), exc.expected, exc.got) from None
-            request_id = payload.get("requestId")
-            if self.phase is Phase.DISCOVERING and request_id not in (None, self.outstanding):
-                raise fail("answers another request", "payload.requestId",
-                           repr(self.outstanding), repr(request_id))  # fmt: skip
-
-        frame = decode_frame(line, frame=frame_no, plugin_id=self.plugin_id,
-                             plugin_version=self.plugin_version, seq=frame_no,
-                             check_payload=check_payload, receiver=self.role.value)  # fmt: skip
-        message_type = frame.message_type
-        self.phase = rule_for(message_type, frame.payload).transitions[self.phase]
-        event = event_from(message_type, frame.payload, frame.digest)
-        self.outstanding = event.request_id if isinstance(event, Discover) else None
+    def _accept(self, frame: Frame) -> Event:
+        """Judge a decoded frame by its catalog row, then its digest; only then change state."""
+        rule = rule_for(frame.message_type, frame.payload)
+        if rule.sender is self.role:
+            raise frame.fault(
+                codes.SchemaError,
+                f"is sent by the {self.role.value}, not the {self.role.peer.value}",
+                field="type",
+                expected=self.allowed_from_peer(),
+                got=frame.message_type,
+            )
+        if self.phase not in rule.transitions:
+            raise frame.fault(
+                codes.SchemaError,
+                f"arrived in the wrong phase ({self.phase.value})",
+                field="type",
+                expected=self.allowed_from_peer(),
+                got=frame.message_type,
+            )
+        try:
+            rule.payload.check(frame.payload)
+        except Violation as exc:
+            raise frame.fault(
+                codes.SchemaError,
+                exc.problem,
+                field=_payload_field(exc.field),
+                expected=exc.expected,
+                got=exc.got,
+            ) from None
+        if rule.request is Request.ANSWERS and frame.payload["requestId"] != self.outstanding:
+            raise frame.fault(
+                codes.SchemaError,
+                "answers another request",
+                field="payload.requestId",
+                expected=repr(self.outstanding),
+                got=repr(frame.payload["requestId"]),
+            )
+        payload_bytes = verify_digest(frame)
+        event = rule.event.from_payload(frame.payload, frame.digest, payload_bytes)
+        self._advance(rule, frame.payload)
         return event
 
     @property
@@ -148,11 +167,7 @@ class Connection:
 
     def allowed_from_peer(self) -> str:
         """The message types the peer may send in this phase, for diagnostics."""
-        return " or ".join(
-            name
-            for name, rule in CATALOG.items()
-            if rule.sender is self.role.peer and self.phase in rule.transitions
-        )
+        return " or ".join(sendable(self.role.peer, self.phase))
 
     # -------------------------------------------------------------------------------- sending
 
@@ -169,7 +184,7 @@ class Connection:
             raise UsageError(f"cannot send {message_type} while {self.phase.value}")
         frame_no = self.frames_sent + 1
         try:
-            PAYLOADS[message_type].check(payload)
+            rule.payload.check(payload)
         except Violation as exc:
             raise codes.InvalidRequestError(
                 exc.problem,
@@ -179,14 +194,15 @@ class Connection:
                 expected=exc.expected,
                 got=exc.got,
             ) from None
-        if isinstance(event, (Result, PluginError)) and event.request_id != self.outstanding:
-            raise UsageError(f"answer to {event.request_id!r} while {self.outstanding!r} is open")
+        if rule.request is Request.ANSWERS and payload["requestId"] != self.outstanding:
+            raise UsageError(
+                f"answer to {payload['requestId']!r} while {self.outstanding!r} is open"
+            )
         line, _ = build_frame(
             self.plugin_id, self.plugin_version, message_type, frame_no, payload, trusted=True
         )
         self.frames_sent = frame_no
-        self.phase = rule.transitions[self.phase]
-        self.outstanding = event.request_id if isinstance(event, Discover) else None
+        self._advance(rule, payload)
         return line
 
     def send_fatal(self, code: str, message: str) -> bytes:
@@ -203,6 +219,11 @@ class Connection:
         self.frames_sent = frame_no
         self.phase = Phase.CLOSED
         return line
+
+    def _advance(self, rule: MessageRule, payload: dict[str, Any]) -> None:
+        """The phase a message leads to, and the request it leaves outstanding."""
+        self.phase = rule.transitions[self.phase]
+        self.outstanding = payload["requestId"] if rule.request is Request.OPENS else None
 
     def _fail(self, error: codes.ProtocolError) -> None:
         self.error = error

@@ -1,8 +1,8 @@
-"""The GPP/3 message catalog: every message type, who sends it, when, and what it leads to.
+"""The vocabulary of GPP/3: the two parties, the phases of a session, and one event per message.
 
-Everything that decides a phase transition lives in `CATALOG`, in the manner of h11's
-`_state.py`: the host-side and the plugin-side connection read the same table, so both parties
-obey the same rules. Adding a message type is one row here and one event class.
+Events are small frozen values in the manner of h11's `_events.py`: the connection returns them,
+the adapters act on them. The rules (who sends which, when, and what it leads to) are rows of
+`gpp.catalog.CATALOG`; adding a message type is one event class here and one row there.
 """
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ class Phase(enum.Enum):
     SHUTTING_DOWN = "shutting down"
     CLOSED = "closed"
 
+    # Members are singletons, so identity hashes them; Enum's own __hash__ is Python code, met
+    # on every frame in the catalog's transition tables.
+    __hash__ = object.__hash__
+
 
 # ------------------------------------------------------------------------------------ events
 # Each event knows its wire type and how it maps to a payload that has passed its schema.
@@ -40,7 +44,9 @@ class Hello:
     TYPE: ClassVar[str] = "hello"
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> Hello:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> Hello:
         return cls(tuple(payload["capabilities"]))
 
     def to_payload(self) -> dict[str, Any]:
@@ -52,7 +58,9 @@ class _Empty:
     """A message whose payload is `{}`."""
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> Any:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> Any:
         return cls()
 
     def to_payload(self) -> dict[str, Any]:
@@ -81,7 +89,9 @@ class Discover:
     TYPE: ClassVar[str] = "discover"
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> Discover:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> Discover:
         return cls(payload["requestId"], tuple(payload["paths"]))
 
     def to_payload(self) -> dict[str, Any]:
@@ -100,9 +110,11 @@ class Result:
     TYPE: ClassVar[str] = "result"
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> Result:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> Result:
         document = {k: v for k, v in payload.items() if k != "requestId"}
-        return cls(payload["requestId"], document, digest)
+        return cls(payload["requestId"], document, digest, payload_bytes)
 
     def to_payload(self) -> dict[str, Any]:
         return {"requestId": self.request_id, **self.document}
@@ -118,7 +130,9 @@ class PluginError:
     TYPE: ClassVar[str] = "error"
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> PluginError:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> PluginError:
         return cls(payload["requestId"], payload["code"], payload["message"])
 
     def to_payload(self) -> dict[str, Any]:
@@ -134,7 +148,9 @@ class SessionError:
     TYPE: ClassVar[str] = "error"
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], digest: str) -> SessionError:
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> SessionError:
         return cls(payload["code"], payload["message"])
 
     def to_payload(self) -> dict[str, Any]:
@@ -142,42 +158,6 @@ class SessionError:
 
 
 Event = Hello | Ready | Discover | Result | PluginError | SessionError | Shutdown | Bye
-
-
-# ----------------------------------------------------------------------------------- catalog
-
-
-@dataclass(frozen=True)
-class MessageRule:
-    event: type[Event]
-    sender: Role | None  # None: either party
-    transitions: dict[Phase, Phase]  # phase it may arrive in -> phase it leads to
-
-
-_ANY_OPEN_PHASE: dict[Phase, Phase] = {p: Phase.CLOSED for p in Phase if p is not Phase.CLOSED}
-
-CATALOG: dict[str, MessageRule] = {
-    "hello": MessageRule(Hello, Role.PLUGIN, {Phase.AWAITING_HELLO: Phase.AWAITING_READY}),
-    "ready": MessageRule(Ready, Role.HOST, {Phase.AWAITING_READY: Phase.IDLE}),
-    "discover": MessageRule(Discover, Role.HOST, {Phase.IDLE: Phase.DISCOVERING}),
-    "result": MessageRule(Result, Role.PLUGIN, {Phase.DISCOVERING: Phase.IDLE}),
-    "error": MessageRule(PluginError, Role.PLUGIN, {Phase.DISCOVERING: Phase.IDLE}),
-    "shutdown": MessageRule(Shutdown, Role.HOST, {Phase.IDLE: Phase.SHUTTING_DOWN}),
-    "bye": MessageRule(Bye, Role.PLUGIN, {Phase.SHUTTING_DOWN: Phase.CLOSED}),
-}
-FATAL_ERROR = MessageRule(SessionError, None, _ANY_OPEN_PHASE)
-"""`error` without requestId: session-fatal, from either side, in any open phase."""
-
-
-def rule_for(message_type: str, payload: Any) -> MessageRule:
-    if message_type == "error" and isinstance(payload, dict) and "requestId" not in payload:
-        return FATAL_ERROR
-    return CATALOG[message_type]
-
-
-def event_from(message_type: str, payload: dict[str, Any], digest: str) -> Event:
-    """Build the event for a payload that has already passed its schema."""
-    return rule_for(message_type, payload).event.from_payload(payload, digest)
 
 
 def payload_of(event: Event) -> tuple[str, dict[str, Any]]:
