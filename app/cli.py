@@ -40,26 +40,35 @@ def build_parser() -> argparse.ArgumentParser:
         description="gate-forge gateway: run untrusted discovery plugins over GPP/3.",
         epilog="Run `gpp COMMAND --help` for each command's options.",
     )
-    parser.add_argument("--version", action="version",
-                        version=f"gpp {__version__} (GPP/{PROTOCOL_VERSION})")  # fmt: skip
+    parser.add_argument(
+        "--version", action="version", version=f"gpp {__version__} (GPP/{PROTOCOL_VERSION})"
+    )
     commands = parser.add_subparsers(dest="subcommand", required=True, metavar="COMMAND")
 
-    serve = commands.add_parser("serve", help="start the HTTP gateway",
-                                description="Start the HTTP gateway (loopback only by default).")  # fmt: skip
-    serve.add_argument("--config", type=Path,
-                       help="registry TOML (default: $GPP_CONFIG or plugins/registry.toml)")  # fmt: skip
+    serve = commands.add_parser(
+        "serve",
+        help="start the HTTP gateway",
+        description="Start the HTTP gateway (loopback only by default).",
+    )
+    serve.add_argument(
+        "--config", type=Path, help="registry TOML (default: $GPP_CONFIG or plugins/registry.toml)"
+    )
     serve.add_argument("--host", help="bind address (default from config: 127.0.0.1)")
     serve.add_argument("--port", type=int, help="bind port (default from config: 8787)")
-    serve.add_argument("--uds", metavar="PATH",
-                       help="listen on this Unix domain socket instead of host:port")  # fmt: skip
-    serve.add_argument("--isolated", action="store_true",
-                       help="run in a fresh network namespace (only lo) with the scanned "
-                       "repositories mounted read-only; reach it over --uds")  # fmt: skip
+    serve.add_argument(
+        "--uds", metavar="PATH", help="listen on this Unix domain socket instead of host:port"
+    )
+    serve.add_argument(
+        "--isolated",
+        action="store_true",
+        help="run in a fresh network namespace (only lo) with the scanned "
+        "repositories mounted read-only; reach it over --uds",
+    )
     serve.add_argument("--repo", type=Path, metavar="PATH", help=REPO_HELP)
-    serve.add_argument("--allow-non-loopback", action="store_true",
-                       help="permit binding to a non-loopback address")  # fmt: skip
-    serve.add_argument("--log-level", default="info",
-                       choices=["debug", "info", "warning", "error"])  # fmt: skip
+    serve.add_argument(
+        "--allow-non-loopback", action="store_true", help="permit binding to a non-loopback address"
+    )
+    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
 
     discover = commands.add_parser(
         "discover",
@@ -76,18 +85,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     discover.add_argument("--plugin-id")
     discover.add_argument("--plugin-version")
-    discover.add_argument("--root", type=Path, default=Path("."),
-                          help="repository the plugin reads (its cwd; default .)")  # fmt: skip
+    discover.add_argument(
+        "--root",
+        type=Path,
+        default=Path("."),
+        help="repository the plugin reads (its cwd; default .)",
+    )
     discover.add_argument("--repo", type=Path, metavar="PATH", help=REPO_HELP)
     discover.add_argument("--request-id")
-    discover.add_argument("--no-sandbox", action="store_true",
-                          help="with --command: run the plugin without the default sandbox")  # fmt: skip
+    discover.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="with --command: run the plugin without the default sandbox",
+    )
     discover.add_argument("args", nargs="+", metavar="[PLUGIN_ID] PATH")
 
-    check = commands.add_parser("check-config", help="validate a registry TOML file",
-                                description="Validate a config and what would fail at the first "
-                                "request (commands, roots, token file, sandbox); print every "
-                                "problem and exit 1.")  # fmt: skip
+    check = commands.add_parser(
+        "check-config",
+        help="validate a registry TOML file",
+        description="Validate a config and what would fail at the first "
+        "request (commands, roots, token file, sandbox); print every "
+        "problem and exit 1.",
+    )
     check.add_argument("file", type=Path)
     return parser
 
@@ -120,11 +139,16 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     host = args.host or config.gateway.host
     port = args.port if args.port is not None else config.gateway.port
     if not args.uds and not is_loopback_host(host) and not args.allow_non_loopback:
-        parser.error(f"refusing to bind to non-loopback address {host!r}; "
-                     "pass --allow-non-loopback if you mean it")  # fmt: skip
+        parser.error(
+            f"refusing to bind to non-loopback address {host!r}; "
+            "pass --allow-non-loopback if you mean it"
+        )
 
-    bound_read_only = ({plugin.root for plugin in config.plugins.values()}
-                       if os.environ.get(ISOLATED_MARKER) == "1" else None)  # fmt: skip
+    bound_read_only = (
+        {plugin.root for plugin in config.plugins.values()}
+        if os.environ.get(ISOLATED_MARKER) == "1"
+        else None
+    )
 
     def reread() -> Config:  # a reload reads the same file, with the same --repo
         fresh = _with_repo(load_config(config.path), args.repo)
@@ -163,12 +187,20 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
     flags = ["--net", "--mount"]
     if os.geteuid() != 0:
         flags = ["--user", "--map-root-user", *flags]
-    probe = subprocess.run([unshare or "unshare", *flags, "true"], capture_output=True, text=True,
-                           check=False) if unshare else None  # fmt: skip
+    probe = (
+        subprocess.run(
+            [unshare or "unshare", *flags, "true"], capture_output=True, text=True, check=False
+        )
+        if unshare
+        else None
+    )
     if probe is None or probe.returncode != 0:
         why = probe.stderr.strip() if probe is not None else "unshare(1) is not installed"
-        print(f"gpp: --isolated needs network and mount namespaces, which are not available "
-              f"here ({why})", file=sys.stderr)  # fmt: skip
+        print(
+            f"gpp: --isolated needs network and mount namespaces, which are not available "
+            f"here ({why})",
+            file=sys.stderr,
+        )
         return EXIT_CONFIG
     uds = args.uds or str(Path(tempfile.gettempdir()) / "gpp-gateway.sock")
     roots = sorted({str(plugin.root) for plugin in config.plugins.values()})
@@ -177,16 +209,30 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
         f"mount -o remount,bind,ro {shlex.quote(r)}"
         for r in roots
     )
-    inner = [sys.executable, "-m", "app", "serve", "--config", str(config.path), "--uds", uds,
-             "--log-level", args.log_level]  # fmt: skip
+    inner = [
+        sys.executable,
+        "-m",
+        "app",
+        "serve",
+        "--config",
+        str(config.path),
+        "--uds",
+        uds,
+        "--log-level",
+        args.log_level,
+    ]
     if args.repo is not None:
         inner += ["--repo", str(args.repo.resolve())]
     command = f'ip link set lo up 2>/dev/null; {mounts or "true"} || exit 125; exec "$@"'
-    print(f"gpp: isolated gateway (network: lo only; repositories read-only) on unix:{uds}",
-          file=sys.stderr, flush=True)  # fmt: skip
+    print(
+        f"gpp: isolated gateway (network: lo only; repositories read-only) on unix:{uds}",
+        file=sys.stderr,
+        flush=True,
+    )
     os.environ[ISOLATED_MARKER] = "1"
-    os.execv(unshare or "unshare", ["unshare", *flags, "--", "sh", "-c", command, "gpp-isolated",
-                                    *inner])  # fmt: skip
+    os.execv(
+        unshare or "unshare", ["unshare", *flags, "--", "sh", "-c", command, "gpp-isolated", *inner]
+    )
 
 
 def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -201,8 +247,12 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         plugin_id, *paths = args.args
         plugin = config.plugins.get(plugin_id)
         if plugin is None or plugin.protocol != "gpp/3":
-            print(codes.UnknownPluginError(f"no GPP/3 plugin {plugin_id!r} in {config.path}")
-                  .diagnostic(), file=sys.stderr)  # fmt: skip
+            print(
+                codes.UnknownPluginError(
+                    f"no GPP/3 plugin {plugin_id!r} in {config.path}"
+                ).diagnostic(),
+                file=sys.stderr,
+            )
             return EXIT_PROTOCOL
         if not paths:
             parser.error("name at least one PATH after PLUGIN_ID")
@@ -212,9 +262,13 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.error("--command needs --plugin-id and --plugin-version (or use --config)")
         command = [w.replace(PYTHON_PLACEHOLDER, sys.executable) for w in shlex.split(args.command)]
         paths = args.args
-        session = PluginSession(command, args.plugin_id, args.plugin_version,
-                                cwd=str(args.repo or args.root),
-                                sandbox=None if args.no_sandbox else SandboxPolicy())  # fmt: skip
+        session = PluginSession(
+            command,
+            args.plugin_id,
+            args.plugin_version,
+            cwd=str(args.repo or args.root),
+            sandbox=None if args.no_sandbox else SandboxPolicy(),
+        )
     try:
         document = asyncio.run(_run_once(session, paths, args.request_id))
     except codes.ProtocolError as exc:
@@ -227,9 +281,12 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _refuse_unbound_roots(config: Config, bound: set[Path]) -> None:
     """Under `--isolated` the repositories were bound read-only once, before the gateway began:
     a reload that brings another root would leave it writable, so it waits for a restart."""
-    problems = [f"[[plugin]] {plugin_id}: root: {plugin.root} was not bound read-only when the "
-                "isolated gateway started; restart the gateway to add it"
-                for plugin_id, plugin in config.plugins.items() if plugin.root not in bound]  # fmt: skip
+    problems = [
+        f"[[plugin]] {plugin_id}: root: {plugin.root} was not bound read-only when the "
+        "isolated gateway started; restart the gateway to add it"
+        for plugin_id, plugin in config.plugins.items()
+        if plugin.root not in bound
+    ]
     if problems:
         raise ConfigError(config.path, problems)
 
@@ -261,8 +318,10 @@ def _check_config(path: Path) -> int:
         print(ConfigError(path, problems), file=sys.stderr)
         return EXIT_CONFIG
     for plugin in config.plugins.values():
-        print(f"{plugin.id} {plugin.version} ({plugin.protocol}): {shlex.join(plugin.command)} "
-              f"in {plugin.root}")  # fmt: skip
+        print(
+            f"{plugin.id} {plugin.version} ({plugin.protocol}): {shlex.join(plugin.command)} "
+            f"in {plugin.root}"
+        )
     print(f"{path}: OK, {len(config.plugins)} plugin(s)")
     return 0
 

@@ -45,8 +45,12 @@ class Exchange:
     def write(self, metrics: GatewayMetrics, seconds: float) -> None:
         metrics.observe(self.plugin, self.outcome, seconds)
         if log.isEnabledFor(logging.INFO):
-            fields = {"plugin": self.plugin, "requestId": self.request_id,
-                      "outcome": self.outcome, "ms": round(seconds * 1000, 2)}  # fmt: skip
+            fields = {
+                "plugin": self.plugin,
+                "requestId": self.request_id,
+                "outcome": self.outcome,
+                "ms": round(seconds * 1000, 2),
+            }
             log.info(self.event, extra={"fields": fields})
 
 

@@ -85,9 +85,12 @@ class FrontDoorProtocol(HttpToolsProtocol):
             if self._head_bytes > self.limits.max_header_bytes:
                 self._refuse_oversized_head()
         elif self._in_body and self._framing_bytes > self.limits.max_header_bytes:
-            self._refuse(431, "Request header fields too large",
-                         f"chunk framing (extensions, trailers) exceeds "
-                         f"{self.limits.max_header_bytes} bytes")  # fmt: skip
+            self._refuse(
+                431,
+                "Request header fields too large",
+                f"chunk framing (extensions, trailers) exceeds "
+                f"{self.limits.max_header_bytes} bytes",
+            )
 
     def on_header(self, name: bytes, value: bytes) -> None:
         if self._in_head:  # a trailer field is never made a header of the request
@@ -131,8 +134,11 @@ class FrontDoorProtocol(HttpToolsProtocol):
             super().on_message_complete()
 
     def _refuse_oversized_head(self) -> None:
-        self._refuse(431, "Request header fields too large",
-                     f"the request head exceeds {self.limits.max_header_bytes} bytes")  # fmt: skip
+        self._refuse(
+            431,
+            "Request header fields too large",
+            f"the request head exceeds {self.limits.max_header_bytes} bytes",
+        )
 
     def _arm(self, seconds: float, phase: str) -> None:
         self._disarm()
@@ -153,13 +159,16 @@ class FrontDoorProtocol(HttpToolsProtocol):
         """Answer (unless a response already began) and close; a waiting route sees a disconnect."""
         self._disarm()
         self._refused = True
-        log.warning("front door refusal", extra={"fields": {
-            "status": status, "detail": detail, "client": _peer(self.client)}})  # fmt: skip
+        log.warning(
+            "front door refusal",
+            extra={"fields": {"status": status, "detail": detail, "client": _peer(self.client)}},
+        )
         if self.transport.is_closing():
             return
         if self.cycle is None or not self.cycle.response_started:
-            body = orjson.dumps({"type": "about:blank", "title": title, "status": status,
-                                 "detail": detail})  # fmt: skip
+            body = orjson.dumps(
+                {"type": "about:blank", "title": title, "status": status, "detail": detail}
+            )
             self.transport.write(
                 STATUS_LINE[status]
                 + f"content-type: {PROBLEM_TYPE}\r\ncontent-length: {len(body)}\r\n".encode()
@@ -185,5 +194,6 @@ def server_config(app: Any, gateway: GatewayConfig, **options: Any) -> uvicorn.C
         header_timeout_s=gateway.header_timeout_s,
         body_timeout_s=gateway.body_timeout_s,
     )
-    return uvicorn.Config(app, http=protocol_class(limits), log_config=None, access_log=False,
-                          **options)  # fmt: skip
+    return uvicorn.Config(
+        app, http=protocol_class(limits), log_config=None, access_log=False, **options
+    )

@@ -83,9 +83,17 @@ class PluginHealth:
         if self.consecutive_failures >= 2:
             delay = min(BACKOFF_MAX_S, BACKOFF_FIRST_S * 2 ** (self.consecutive_failures - 2))
             self.backoff_until = time.monotonic() + delay
-        log.warning("session failed", extra={"fields": {
-            "plugin": self.plugin_id, "code": error.code, "consecutive": self.consecutive_failures,
-            "backoff_s": round(self.retry_after(), 3)}})  # fmt: skip
+        log.warning(
+            "session failed",
+            extra={
+                "fields": {
+                    "plugin": self.plugin_id,
+                    "code": error.code,
+                    "consecutive": self.consecutive_failures,
+                    "backoff_s": round(self.retry_after(), 3),
+                }
+            },
+        )
 
     def describe(self) -> dict[str, Any]:
         """The health half of GET /plugins/{id}."""

@@ -50,8 +50,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        log.info("starting", extra={"fields": {"config": str(config.path),
-                                               "plugins": ",".join(config.plugins)}})  # fmt: skip
+        log.info(
+            "starting",
+            extra={"fields": {"config": str(config.path), "plugins": ",".join(config.plugins)}},
+        )
         await pool.start_eager()
         loop = asyncio.get_running_loop()
         reloads: set[asyncio.Task[str]] = set()
@@ -81,13 +83,17 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.gateway = state
-    reloader = Reloader(state, load or (lambda: load_config(config.path)),
-                        lambda token: _security_layer(app).use_token(token))  # fmt: skip
+    reloader = Reloader(
+        state,
+        load or (lambda: load_config(config.path)),
+        lambda token: _security_layer(app).use_token(token),
+    )
     app.include_router(plugin_router)
     app.include_router(router)
     app.include_router(rpc_router)
-    app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
-              name="docs-assets")  # fmt: skip
+    app.mount(
+        "/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets"
+    )
 
     install_handlers(app)
     app.add_middleware(RecordExchanges, metrics=state.metrics)

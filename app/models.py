@@ -69,8 +69,12 @@ REPO_PATH_PATTERN = (
 alone, or non-empty '/'-separated segments, none empty, "." or "..", no backslash, no NUL, no
 leading drive letter. `_END` (no character follows) means end of input in ECMA and Python
 regexes alike, where `$` differs: Python's also matches before a final newline."""
-RepoPath = Annotated[str, WithJsonSchema({"type": "string", "pattern": REPO_PATH_PATTERN,
-                                          "description": "repo-relative path"})]  # fmt: skip
+RepoPath = Annotated[
+    str,
+    WithJsonSchema(
+        {"type": "string", "pattern": REPO_PATH_PATTERN, "description": "repo-relative path"}
+    ),
+]
 
 
 def _no_default(schema: dict[str, Any]) -> None:
@@ -78,8 +82,9 @@ def _no_default(schema: dict[str, Any]) -> None:
 
 
 class DiscoverRequest(_Doc):
-    paths: list[RepoPath] = Field(min_length=1, max_length=MAX_PATHS,
-                                  examples=[["."], ["api", "billing/orders.gfx"]])  # fmt: skip
+    paths: list[RepoPath] = Field(
+        min_length=1, max_length=MAX_PATHS, examples=[["."], ["api", "billing/orders.gfx"]]
+    )
     # optional but never null: an absent requestId gets a generated one, a null one is refused
     requestId: str | SkipJsonSchema[None] = Field(
         default=None, min_length=1, max_length=MAX_REQUEST_ID, json_schema_extra=_no_default

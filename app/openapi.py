@@ -41,8 +41,9 @@ def complete_error_responses(spec: dict[str, Any]) -> dict[str, Any]:
             if path in UNAUTHENTICATED_PATHS:
                 del errors[401]
             for status, description in errors.items():
-                responses.setdefault(str(status), {"description": description,
-                                                   "content": {PROBLEM_TYPE: {}}})  # fmt: skip
+                responses.setdefault(
+                    str(status), {"description": description, "content": {PROBLEM_TYPE: {}}}
+                )
             for response in responses.values():
                 content = response.get("content", {})
                 if PROBLEM_TYPE in content:

@@ -86,8 +86,9 @@ def pool_of_kind(pool: AnyPool | None, kind: type[P], plugin_id: str) -> P:
         raise no_such_plugin(plugin_id)
     if not isinstance(pool, kind):
         speaks, route = _OTHER_ROUTE[kind]
-        raise NoSuchPlugin(f"plugin {plugin_id!r} speaks {speaks}: "
-                           f"POST /plugins/{plugin_id}/{route} instead")  # fmt: skip
+        raise NoSuchPlugin(
+            f"plugin {plugin_id!r} speaks {speaks}: POST /plugins/{plugin_id}/{route} instead"
+        )
     return pool
 
 

@@ -406,8 +406,10 @@ class SessionPool:
         try:
             await pool.leases.released()
             await pool.close()
-            log.info("retired", extra={"fields": {"plugin": pool.plugin.id,
-                                                  "version": pool.plugin.version}})  # fmt: skip
+            log.info(
+                "retired",
+                extra={"fields": {"plugin": pool.plugin.id, "version": pool.plugin.version}},
+            )
         finally:
             self.retiring.pop(pool, None)
 
@@ -420,8 +422,9 @@ class SessionPool:
         retiring = list(self.retiring.items())
         for pool, _ in retiring:
             pool.leases.stop_waiting()
-        await asyncio.gather(*(p.close() for p in self.pools.values()),
-                             *(task for _, task in retiring))  # fmt: skip
+        await asyncio.gather(
+            *(p.close() for p in self.pools.values()), *(task for _, task in retiring)
+        )
 
     def not_ready(self) -> list[str]:
         """Eager plugins without a live session: why /readyz says no."""

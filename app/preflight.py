@@ -40,8 +40,9 @@ def _token_file(path: Path) -> list[str]:
     except OSError as exc:
         return [f"{path}: {exc.strerror or exc}"]
     if mode & (stat.S_IRGRP | stat.S_IROTH):
-        return [f"{path} is readable by group or others (mode {stat.S_IMODE(mode):04o}); "
-                "chmod 600 it"]  # fmt: skip
+        return [
+            f"{path} is readable by group or others (mode {stat.S_IMODE(mode):04o}); chmod 600 it"
+        ]
     return []
 
 
@@ -79,10 +80,18 @@ def _not_found(word: str, root: Path, base: Path) -> str:
 def _sandbox(plugin: PluginConfig) -> list[str]:
     """A plugin that asks for an isolation this machine cannot build is refused at spawn."""
     sandbox = plugin.sandbox
-    asked = [key for key, wanted in (("network", sandbox.network is False),
-                                     ("readonly_root", sandbox.readonly_root)) if wanted]  # fmt: skip
+    asked = [
+        key
+        for key, wanted in (
+            ("network", sandbox.network is False),
+            ("readonly_root", sandbox.readonly_root),
+        )
+        if wanted
+    ]
     reason = namespaces_refusal() if asked else None
     if reason is None:
         return []
-    return [f"sandbox.{asked[0]}: needs namespaces, which this machine cannot build ({reason}); "
-            'set sandbox.network = "inherit" and readonly_root = false to run without them']  # fmt: skip
+    return [
+        f"sandbox.{asked[0]}: needs namespaces, which this machine cannot build ({reason}); "
+        'set sandbox.network = "inherit" and readonly_root = false to run without them'
+    ]

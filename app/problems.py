@@ -38,8 +38,9 @@ def problem_response(
     body = {key: doc.get(key) for key in PROBLEM_FIELDS}
     body.update({k: v for k, v in doc.items() if k not in body})
     body["status"] = status
-    return Response(orjson.dumps(body), status_code=status, media_type=PROBLEM_TYPE,
-                    headers=headers)  # fmt: skip
+    return Response(
+        orjson.dumps(body), status_code=status, media_type=PROBLEM_TYPE, headers=headers
+    )
 
 
 def protocol_problem(
@@ -53,8 +54,9 @@ def protocol_problem(
     return problem_response(status, error.to_problem(plugin, status), headers)
 
 
-def http_problem(status: int, title: str, detail: str, headers: dict[str, str] | None = None,
-                 **extra: Any) -> Response:  # fmt: skip
+def http_problem(
+    status: int, title: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
+) -> Response:
     """A refusal that is not about a plugin (401, 403, 413, 415, 503 before any session)."""
     doc = {"type": "about:blank", "title": title, "detail": detail, **extra}
     return problem_response(status, doc, headers)
@@ -65,13 +67,17 @@ def refusal_problem(refusal: PoolRefusal, plugin: str, request_id: str | None = 
     null: nothing failed now; the failure that started a back-off is in `lastCode`."""
     last = refusal.last
     return http_problem(
-        503, "Plugin unavailable", refusal.reason,
+        503,
+        "Plugin unavailable",
+        refusal.reason,
         headers={"Retry-After": retry_after_header(refusal.retry_after)},
-        plugin=plugin, requestId=request_id, retryAfter=round(refusal.retry_after, 3),
+        plugin=plugin,
+        requestId=request_id,
+        retryAfter=round(refusal.retry_after, 3),
         lastCode=last.code if last else None,
         lastDiagnostic=last.diagnostic() if last else None,
         stderrTail=last.stderr_tail if last else None,
-    )  # fmt: skip
+    )
 
 
 # --------------------------------------------------------------------------- exception handlers

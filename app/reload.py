@@ -50,8 +50,14 @@ class Reloader:
                 log.error("reload refused", extra={"fields": {"problem": line}})
             return INVALID
         except OSError as exc:  # the token file
-            log.error("reload refused", extra={"fields": {
-                "problem": f"{config.path}: gateway.token_file: cannot read: {exc.strerror}"}})  # fmt: skip
+            log.error(
+                "reload refused",
+                extra={
+                    "fields": {
+                        "problem": f"{config.path}: gateway.token_file: cannot read: {exc.strerror}"
+                    }
+                },
+            )
             return INVALID
         old = self.state.config
         pending = restart_needed(old.gateway, config.gateway)
@@ -62,11 +68,21 @@ class Reloader:
         live = {key: getattr(config.gateway, key) for key in LIVE_GATEWAY_KEYS}
         gateway = old.gateway.model_copy(update=live)
         self.state.config = config.model_copy(update={"gateway": gateway})
-        log.info("reload", extra={"fields": {
-            "added": ",".join(change.added), "removed": ",".join(change.removed),
-            "changed": ",".join(change.changed), "kept": ",".join(change.kept)}})  # fmt: skip
+        log.info(
+            "reload",
+            extra={
+                "fields": {
+                    "added": ",".join(change.added),
+                    "removed": ",".join(change.removed),
+                    "changed": ",".join(change.changed),
+                    "kept": ",".join(change.kept),
+                }
+            },
+        )
         if pending:
-            log.warning("reload: restart needed to apply", extra={"fields": {
-                "keys": ",".join(f"gateway.{key}" for key in pending)}})  # fmt: skip
+            log.warning(
+                "reload: restart needed to apply",
+                extra={"fields": {"keys": ",".join(f"gateway.{key}" for key in pending)}},
+            )
         await self.state.pool.start_eager(change.started)
         return APPLIED

@@ -55,11 +55,15 @@ DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
 @plugin_router.post(
     "/plugins/{plugin_id}/discover",
     responses=DISCOVER_RESPONSES,
-    openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-        "schema": DiscoverRequest.model_json_schema()}}}},
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": DiscoverRequest.model_json_schema()}},
+        }
+    },
     summary="Run discovery on repo-relative paths",
     tags=["discovery"],
-)  # fmt: skip
+)
 async def discover(plugin_id: str, request: Request) -> Response:
     with plugin_request(request, "request", plugin_id) as (pool, exchange):
         gpp_pool = pool_of_kind(pool, PluginPool, plugin_id)
@@ -88,15 +92,17 @@ def discover_body(content: bytes, header_id: str | None) -> tuple[list[str], str
     try:
         doc = loads_strict(content)  # strict: a duplicate key must not silently take the last value
     except JSONRejected as exc:
-        raise codes.InvalidRequestError(f"is not valid I-JSON ({exc.reason})", field="body",
-                                        expected="a JSON object", got=None) from None  # fmt: skip
+        raise codes.InvalidRequestError(
+            f"is not valid I-JSON ({exc.reason})", field="body", expected="a JSON object", got=None
+        ) from None
     if isinstance(doc, dict) and "requestId" not in doc and header_id is not None:
         doc = {**doc, "requestId": header_id}
     try:
         DISCOVER_REQUEST.check(doc)
     except Violation as exc:
-        raise codes.InvalidRequestError(exc.problem, field=exc.field or "body",
-                                        expected=exc.expected, got=exc.got) from None  # fmt: skip
+        raise codes.InvalidRequestError(
+            exc.problem, field=exc.field or "body", expected=exc.expected, got=exc.got
+        ) from None
     return doc["paths"], doc.get("requestId") or uuid.uuid4().hex
 
 
@@ -113,14 +119,23 @@ def is_header_safe(request_id: str) -> bool:
     return _HEADER_SAFE.fullmatch(request_id) is not None
 
 
-@router.get("/plugins", response_model=list[PluginInfo], summary="Registered plugins, live state",
-            tags=["plugins"])  # fmt: skip
+@router.get(
+    "/plugins",
+    response_model=list[PluginInfo],
+    summary="Registered plugins, live state",
+    tags=["plugins"],
+)
 async def list_plugins(request: Request) -> list[dict[str, Any]]:
     return [pool.describe() for pool in gateway_state(request).pool.pools.values()]
 
 
-@router.get("/plugins/{plugin_id}", response_model=PluginInfo,
-            responses={404: PROBLEM}, summary="One plugin's live state", tags=["plugins"])  # fmt: skip
+@router.get(
+    "/plugins/{plugin_id}",
+    response_model=PluginInfo,
+    responses={404: PROBLEM},
+    summary="One plugin's live state",
+    tags=["plugins"],
+)
 async def get_plugin(plugin_id: str, request: Request) -> Any:
     pool = gateway_state(request).pool.pools.get(plugin_id)
     if pool is None:
@@ -133,9 +148,15 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", summary="Readiness: config loaded, eager plugins up", tags=["operations"],
-            responses={200: {"model": Readiness}, 503: {"model": Readiness,
-                       "description": "Eager plugins still starting (or failed)"}})  # fmt: skip
+@router.get(
+    "/readyz",
+    summary="Readiness: config loaded, eager plugins up",
+    tags=["operations"],
+    responses={
+        200: {"model": Readiness},
+        503: {"model": Readiness, "description": "Eager plugins still starting (or failed)"},
+    },
+)
 async def readyz(request: Request) -> Response:
     waiting = gateway_state(request).pool.not_ready()
     if waiting:
@@ -143,8 +164,7 @@ async def readyz(request: Request) -> Response:
     return JSONResponse({"status": "ready"})
 
 
-@router.get("/metrics", summary="Prometheus metrics", response_class=Response,
-            tags=["operations"])  # fmt: skip
+@router.get("/metrics", summary="Prometheus metrics", response_class=Response, tags=["operations"])
 async def metrics(request: Request) -> Response:
     return Response(gateway_state(request).metrics.render(), media_type=CONTENT_TYPE_LATEST)
 

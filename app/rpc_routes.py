@@ -48,9 +48,13 @@ RPC_RESPONSES: dict[int | str, dict[str, Any]] = {
 Items = list[jsonrpc.Request | jsonrpc.Invalid]
 
 
-@router.post("/plugins/{plugin_id}/rpc", responses=RPC_RESPONSES,
-             openapi_extra={"requestBody": RPC_BODY}, summary="Call a JSON-RPC plugin",
-             tags=["json-rpc"])  # fmt: skip
+@router.post(
+    "/plugins/{plugin_id}/rpc",
+    responses=RPC_RESPONSES,
+    openapi_extra={"requestBody": RPC_BODY},
+    summary="Call a JSON-RPC plugin",
+    tags=["json-rpc"],
+)
 async def rpc(plugin_id: str, request: Request) -> Response:
     with plugin_request(request, "rpc", plugin_id) as (pool, exchange):
         holder = pool_of_kind(pool, JsonRpcPlugin, plugin_id)
@@ -224,6 +228,9 @@ def _stream(
                 exchange.outcome = "client-gone"
                 work.cancel()
 
-    return StreamingResponse(events(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store"},
-                             background=BackgroundTask(release))  # fmt: skip
+    return StreamingResponse(
+        events(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store"},
+        background=BackgroundTask(release),
+    )

@@ -102,32 +102,49 @@ class SecurityMiddleware:
         hosts = [v.decode("latin-1") for k, v in scope["headers"] if k == b"host"]
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         if len(hosts) != 1:
-            return http_problem(403, "Forbidden host",
-                                f"exactly one Host header is required, got {len(hosts)}")  # fmt: skip
+            return http_problem(
+                403, "Forbidden host", f"exactly one Host header is required, got {len(hosts)}"
+            )
         host = hosts[0]
         if loopback_authority(host) is None and host.lower() not in self.allowed_hosts:
-            return http_problem(403, "Forbidden host",
-                                f"Host {host!r} is not a loopback name; the gateway answers "
-                                "loopback requests only (DNS rebinding protection)")  # fmt: skip
+            return http_problem(
+                403,
+                "Forbidden host",
+                f"Host {host!r} is not a loopback name; the gateway answers "
+                "loopback requests only (DNS rebinding protection)",
+            )
         origin = headers.get("origin")
         if origin is not None and not self._origin_allowed(origin, scope):
-            return http_problem(403, "Forbidden origin",
-                                f"Origin {origin!r} is neither the gateway's own origin nor in "
-                                "gateway.allowed_origins")  # fmt: skip
+            return http_problem(
+                403,
+                "Forbidden origin",
+                f"Origin {origin!r} is neither the gateway's own origin nor in "
+                "gateway.allowed_origins",
+            )
         if self.token is not None and scope["path"] not in UNAUTHENTICATED_PATHS:
             scheme, _, given = headers.get("authorization", "").partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(given.encode(), self.token):
-                return http_problem(401, "Unauthorized", "a valid bearer token is required",
-                                    headers={"WWW-Authenticate": 'Bearer realm="gpp"'})  # fmt: skip
+                return http_problem(
+                    401,
+                    "Unauthorized",
+                    "a valid bearer token is required",
+                    headers={"WWW-Authenticate": 'Bearer realm="gpp"'},
+                )
         if scope["method"] == "POST" and not self._refused_by_router(scope):
             media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if media_type != "application/json":
-                return http_problem(415, "Unsupported media type",
-                                    f"POST bodies must be application/json, got {media_type or 'none'!r}")  # fmt: skip
+                return http_problem(
+                    415,
+                    "Unsupported media type",
+                    f"POST bodies must be application/json, got {media_type or 'none'!r}",
+                )
             length = headers.get("content-length")
             if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
-                return http_problem(413, "Request body too large",
-                                    f"body of {length} bytes exceeds {self.max_body_bytes}")  # fmt: skip
+                return http_problem(
+                    413,
+                    "Request body too large",
+                    f"body of {length} bytes exceeds {self.max_body_bytes}",
+                )
         return None
 
     def _refused_by_router(self, scope: Scope) -> bool:

@@ -82,8 +82,15 @@ class PluginStderrLog:
         """At most one summary line per interval, however the flood goes on."""
         now = self._clock()
         if self._unreported and now - self._reported_at >= SUMMARY_INTERVAL_S:
-            log.warning("plugin stderr suppressed", extra={"fields": {
-                "plugin": self.plugin_id, "lines": self._unreported,
-                "limit": f"{self._bucket.rate:g}/s, burst {self._bucket.burst}"}})  # fmt: skip
+            log.warning(
+                "plugin stderr suppressed",
+                extra={
+                    "fields": {
+                        "plugin": self.plugin_id,
+                        "lines": self._unreported,
+                        "limit": f"{self._bucket.rate:g}/s, burst {self._bucket.burst}",
+                    }
+                },
+            )
             self._unreported = 0
             self._reported_at = now

@@ -97,13 +97,22 @@ def _seconds(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def row(case: str, figure: str, value: float, unit: str, target: str | None = None,
-        **detail: object) -> dict[str, object]:  # fmt: skip
+def row(
+    case: str, figure: str, value: float, unit: str, target: str | None = None, **detail: object
+) -> dict[str, object]:
     met: bool | None = None
     if target is not None:
         met = value >= float(target.removeprefix(">= "))
-    return {"group": GROUP, "case": case, "figure": figure, "value": round(value, 3),
-            "unit": unit, "target": target, "met": met, "detail": detail}  # fmt: skip
+    return {
+        "group": GROUP,
+        "case": case,
+        "figure": figure,
+        "value": round(value, 3),
+        "unit": unit,
+        "target": target,
+        "met": met,
+        "detail": detail,
+    }
 
 
 # ------------------------------------------------------------------------------ frame verify
@@ -144,10 +153,17 @@ def verify_rows(sizes: Sizes) -> list[dict[str, object]]:
         verify_s.append(took)
     case = f"frame verify, {mib:.1f} MiB result"
     return [
-        row(case, "vs orjson.loads+sha256", statistics.median(ratios), "ratio", ">= 0.5",
-            rounds=len(ratios), ratios=[round(r, 3) for r in ratios]),
+        row(
+            case,
+            "vs orjson.loads+sha256",
+            statistics.median(ratios),
+            "ratio",
+            ">= 0.5",
+            rounds=len(ratios),
+            ratios=[round(r, 3) for r in ratios],
+        ),
         row(case, "throughput", mib / statistics.median(verify_s), "MiB/s"),
-    ]  # fmt: skip
+    ]
 
 
 # ----------------------------------------------------------------------------- round trips
@@ -162,9 +178,13 @@ class RawPeer:
     @classmethod
     async def start(cls, reply: bytes) -> RawPeer:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", RAW_PEER, stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, limit=64 * 1024 * 1024,
-        )  # fmt: skip
+            sys.executable,
+            "-c",
+            RAW_PEER,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=64 * 1024 * 1024,
+        )
         assert proc.stdin is not None
         proc.stdin.write(reply)
         return cls(proc)
@@ -188,19 +208,24 @@ async def _rate(batch: int, exchange: Callable[[], Any]) -> float:
     return batch / (time.perf_counter() - start)
 
 
-async def round_trip_rows(case: str, document_bytes: int, batch: int, rounds: int,
-                          target: str) -> list[dict[str, object]]:  # fmt: skip
+async def round_trip_rows(
+    case: str, document_bytes: int, batch: int, rounds: int, target: str
+) -> list[dict[str, object]]:
     """Discovers per second on one SDK plugin session, and the same request and result bytes
     through a raw peer, in interleaved batches."""
     document = result_document(document_bytes)
-    request, _ = build_frame(PLUGIN_ID, PLUGIN_VERSION, "discover", 2,
-                             {"requestId": REQUEST_ID, "paths": ["."]})  # fmt: skip
-    reply, _ = build_frame(PLUGIN_ID, PLUGIN_VERSION, "result", 2,
-                           {"requestId": REQUEST_ID, **document})  # fmt: skip
+    request, _ = build_frame(
+        PLUGIN_ID, PLUGIN_VERSION, "discover", 2, {"requestId": REQUEST_ID, "paths": ["."]}
+    )
+    reply, _ = build_frame(
+        PLUGIN_ID, PLUGIN_VERSION, "result", 2, {"requestId": REQUEST_ID, **document}
+    )
     session = PluginSession(
         [sys.executable, "-c", SDK_PLUGIN, str(REPO), str(document_bytes)],
-        PLUGIN_ID, PLUGIN_VERSION, max_line_bytes=64 * 1024 * 1024,
-    )  # fmt: skip
+        PLUGIN_ID,
+        PLUGIN_VERSION,
+        max_line_bytes=64 * 1024 * 1024,
+    )
     raw = await RawPeer.start(reply)
     ratios, rates = [], []
     try:
@@ -219,19 +244,28 @@ async def round_trip_rows(case: str, document_bytes: int, batch: int, rounds: in
     gpp_median = statistics.median(r[0] for r in rates)
     raw_median = statistics.median(r[1] for r in rates)
     return [
-        row(case, "vs raw pipe peer", statistics.median(ratios), "ratio", target,
-            rounds=len(ratios), ratios=[round(r, 3) for r in ratios],
-            result_bytes=len(reply)),
+        row(
+            case,
+            "vs raw pipe peer",
+            statistics.median(ratios),
+            "ratio",
+            target,
+            rounds=len(ratios),
+            ratios=[round(r, 3) for r in ratios],
+            result_bytes=len(reply),
+        ),
         row(case, "GPP/3 discovers", gpp_median, "req/s"),
         row(case, "raw pipe round trips", raw_median, "req/s"),
-    ]  # fmt: skip
+    ]
 
 
 async def _round_trips(sizes: Sizes) -> list[dict[str, object]]:
-    tiny = await round_trip_rows("session round trip, tiny result", 0, sizes.trips,
-                                 sizes.rounds, ">= 0.5")  # fmt: skip
-    big = await round_trip_rows("session round trip, 1 MiB result", 1024 * 1024,
-                                sizes.big_trips, sizes.rounds, ">= 0.6")  # fmt: skip
+    tiny = await round_trip_rows(
+        "session round trip, tiny result", 0, sizes.trips, sizes.rounds, ">= 0.5"
+    )
+    big = await round_trip_rows(
+        "session round trip, 1 MiB result", 1024 * 1024, sizes.big_trips, sizes.rounds, ">= 0.6"
+    )
     return tiny + big
 
 
@@ -244,8 +278,10 @@ def main() -> None:
     quick = "--quick" in sys.argv[1:]
     for figure in run(quick):
         target = f"  (target {figure['target']}, {'met' if figure['met'] else 'NOT met'})"
-        print(f"{figure['case']:38} {figure['figure']:26} {figure['value']:>10} "
-              f"{figure['unit']:6}{target if figure['target'] else ''}")  # fmt: skip
+        print(
+            f"{figure['case']:38} {figure['figure']:26} {figure['value']:>10} "
+            f"{figure['unit']:6}{target if figure['target'] else ''}"
+        )
 
 
 if __name__ == "__main__":

@@ -104,8 +104,16 @@ def probe_while(http: httpx.Client, work: float | httpx.Client) -> list[float]:
 
 
 def row(case: str, figure: str, value: float, unit: str, **detail: object) -> Row:
-    return {"group": "front_door", "case": case, "figure": figure, "value": value, "unit": unit,
-            "target": None, "met": None, "detail": detail}  # fmt: skip
+    return {
+        "group": "front_door",
+        "case": case,
+        "figure": figure,
+        "value": value,
+        "unit": unit,
+        "target": None,
+        "met": None,
+        "detail": detail,
+    }
 
 
 def measure(sizes: Sizes) -> list[Row]:
@@ -135,16 +143,31 @@ def measure(sizes: Sizes) -> list[Row]:
     header_case = f"{sizes.header_attempts} attempts at a 64 MB request header"
     flood = f"a plugin writing {FLOOD_LINES:,} lines (20 MB) to stderr"
     return [
-        row(paths_case, "RSS growth", round((paths_kib - start_kib) / 1024, 1), "MiB",
-            rss_mib_at_start=round(start_kib / 1024, 1)),
+        row(
+            paths_case,
+            "RSS growth",
+            round((paths_kib - start_kib) / 1024, 1),
+            "MiB",
+            rss_mib_at_start=round(start_kib / 1024, 1),
+        ),
         row(header_case, "RSS growth", round((header_kib - paths_kib) / 1024, 1), "MiB"),
         row(flood, "log lines it became", logged, "count", suppressed_summaries=summaries),
         row(flood, "gateway CPU over the flood", round(cpu, 2), "s"),
-        row(flood, "other plugin's p50 latency during", round(statistics.median(noisy), 2), "ms",
-            quiet_ms=round(statistics.median(quiet), 2), samples=len(noisy)),
-        row(flood, "p50 latency during / quiet",
-            round(statistics.median(noisy) / statistics.median(quiet), 3), "ratio"),
-    ]  # fmt: skip
+        row(
+            flood,
+            "other plugin's p50 latency during",
+            round(statistics.median(noisy), 2),
+            "ms",
+            quiet_ms=round(statistics.median(quiet), 2),
+            samples=len(noisy),
+        ),
+        row(
+            flood,
+            "p50 latency during / quiet",
+            round(statistics.median(noisy) / statistics.median(quiet), 3),
+            "ratio",
+        ),
+    ]
 
 
 def run(quick: bool) -> list[Row]:

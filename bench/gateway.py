@@ -91,8 +91,7 @@ def wait_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
 @contextmanager
 def server(command: list[str], port: int, cwd: Path) -> Iterator[str]:
     """One server at a time: started, yielded (its base URL), stopped (bounded)."""
-    proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_listening(port, proc)
         yield f"http://127.0.0.1:{port}"
@@ -107,9 +106,25 @@ def server(command: list[str], port: int, cwd: Path) -> Iterator[str]:
 
 def bare_server() -> Iterator[str]:
     port = free_port()
-    return server([sys.executable, "-m", "uvicorn", "bare_app:app", "--port", str(port),
-                   "--loop", "uvloop", "--http", "httptools", "--log-level", "warning",
-                   "--no-access-log"], port, REPO / "bench")  # fmt: skip
+    return server(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "bare_app:app",
+            "--port",
+            str(port),
+            "--loop",
+            "uvloop",
+            "--http",
+            "httptools",
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        port,
+        REPO / "bench",
+    )
 
 
 def gateway_server() -> Iterator[str]:
@@ -126,13 +141,29 @@ def wrk(url: str, connections: int, body: str, seconds: float) -> Figures:
             'wrk.headers["Content-Type"] = "application/json"\n'
         )
         out = subprocess.run(
-            ["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--latency", "-s", str(script),
-             url], capture_output=True, text=True, check=True, timeout=seconds + 30,
-        ).stdout  # fmt: skip
+            [
+                "wrk",
+                "-t1",
+                f"-c{connections}",
+                f"-d{seconds:g}s",
+                "--latency",
+                "-s",
+                str(script),
+                url,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=seconds + 30,
+        ).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"rps": rate, "p50": _ms(out, "50%"), "p99": _ms(out, "99%"),
-            "errors": float(non2xx.group(1)) if non2xx else 0.0}  # fmt: skip
+    return {
+        "rps": rate,
+        "p50": _ms(out, "50%"),
+        "p99": _ms(out, "99%"),
+        "errors": float(non2xx.group(1)) if non2xx else 0.0,
+    }
 
 
 def _ms(out: str, pct: str) -> float:
@@ -171,29 +202,60 @@ def rows(results: list[dict[tuple[str, int], Figures]]) -> list[dict[str, object
         return statistics.median(values), values
 
     ceiling, each = median_of("session", 1, "rps", True)
-    out.append({"group": "gateway", "case": "discover, c=1", "figure": "session alone vs bare",
-                "value": round(ceiling, 3), "unit": "ratio", "target": None, "met": None,
-                "detail": {"rounds": [round(v, 3) for v in each], "why": "the host session "
-                           "round trip to the same plugin, no HTTP: the most /discover at c=1 "
-                           "can reach"}})  # fmt: skip
+    out.append(
+        {
+            "group": "gateway",
+            "case": "discover, c=1",
+            "figure": "session alone vs bare",
+            "value": round(ceiling, 3),
+            "unit": "ratio",
+            "target": None,
+            "met": None,
+            "detail": {
+                "rounds": [round(v, 3) for v in each],
+                "why": "the host session "
+                "round trip to the same plugin, no HTTP: the most /discover at c=1 "
+                "can reach",
+            },
+        }
+    )
     for case, target in TARGETS.items():
         for c in CONCURRENCY:
             ratio, each = median_of(case, c, "rps", True)
-            detail = {"rounds": [round(v, 3) for v in each],
-                      "gateway req/s": median_of(case, c, "rps", False)[0],
-                      "bare req/s": median_of("bare", c, "rps", False)[0],
-                      "gateway p99 ms": median_of(case, c, "p99", False)[0],
-                      "bare p99 ms": median_of("bare", c, "p99", False)[0],
-                      "gateway non-2xx": sum(r[(case, c)]["errors"] for r in results)}  # fmt: skip
-            out.append({"group": "gateway", "case": f"{case}, c={c}", "figure": "req/s vs bare",
-                        "value": round(ratio, 3), "unit": "ratio", "target": f">= {target}",
-                        "met": ratio >= target, "detail": detail})  # fmt: skip
+            detail = {
+                "rounds": [round(v, 3) for v in each],
+                "gateway req/s": median_of(case, c, "rps", False)[0],
+                "bare req/s": median_of("bare", c, "rps", False)[0],
+                "gateway p99 ms": median_of(case, c, "p99", False)[0],
+                "bare p99 ms": median_of("bare", c, "p99", False)[0],
+                "gateway non-2xx": sum(r[(case, c)]["errors"] for r in results),
+            }
+            out.append(
+                {
+                    "group": "gateway",
+                    "case": f"{case}, c={c}",
+                    "figure": "req/s vs bare",
+                    "value": round(ratio, 3),
+                    "unit": "ratio",
+                    "target": f">= {target}",
+                    "met": ratio >= target,
+                    "detail": detail,
+                }
+            )
             if case == "discover" and c == max(CONCURRENCY):
                 p99, each = median_of(case, c, "p99", True)
-                out.append({"group": "gateway", "case": f"{case}, c={c}",
-                            "figure": "p99 vs bare", "value": round(p99, 3), "unit": "ratio",
-                            "target": f"<= {P99_TARGET:g}x", "met": p99 <= P99_TARGET,
-                            "detail": {"rounds": [round(v, 3) for v in each]}})  # fmt: skip
+                out.append(
+                    {
+                        "group": "gateway",
+                        "case": f"{case}, c={c}",
+                        "figure": "p99 vs bare",
+                        "value": round(p99, 3),
+                        "unit": "ratio",
+                        "target": f"<= {P99_TARGET:g}x",
+                        "met": p99 <= P99_TARGET,
+                        "detail": {"rounds": [round(v, 3) for v in each]},
+                    }
+                )
     return out
 
 
@@ -216,14 +278,18 @@ def main() -> None:
             if case == "session":
                 print(f"  session alone  c=1   {r['rps']:8.0f} req/s  (no HTTP)")
                 continue
-            print(f"  {case:14} c={c:<3} {r['rps']:8.0f} req/s  p50 {r['p50']:7.2f} ms  "
-                  f"p99 {r['p99']:7.2f} ms  non-2xx {r['errors']:.0f}")  # fmt: skip
+            print(
+                f"  {case:14} c={c:<3} {r['rps']:8.0f} req/s  p50 {r['p50']:7.2f} ms  "
+                f"p99 {r['p99']:7.2f} ms  non-2xx {r['errors']:.0f}"
+            )
     print(f"medians over {rounds} rounds of the ratio to the bare route in the same round:")
     for row in rows(results):
         mark = "met" if row["met"] else "NOT met"
         mark = "no target" if row["met"] is None else mark
-        print(f"  {row['case']:18} {row['figure']:21} {row['value']:6}  "
-              f"(target {row['target']}: {mark})")  # fmt: skip
+        print(
+            f"  {row['case']:18} {row['figure']:21} {row['value']:6}  "
+            f"(target {row['target']}: {mark})"
+        )
     print(f"load after: {os.getloadavg()[0]:.2f}")
 
 

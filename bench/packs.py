@@ -114,8 +114,9 @@ def in_process(root: Path) -> tuple[float, float]:
     old = Path.cwd()
     os.chdir(root)
     try:
-        scanner = Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
-                          language="Python")  # fmt: skip
+        scanner = Scanner(
+            (".py",), sqlalchemy_models.extract, sqlalchemy_models.link, language="Python"
+        )
         with Stopwatch() as cold:
             scanner.discover(["."])
         with Stopwatch() as repeat:
@@ -190,45 +191,82 @@ def run(quick: bool) -> list[dict[str, Any]]:
     """The figures as rows for `python -m bench` (COMMON bench interface)."""
     count, rounds = (QUICK_FILES, 1) if quick else (FILES, ROUNDS)
     rows, session, size = measure(count, rounds)
-    detail: dict[str, Any] = {"files": count, "tables": session["tables"], "rounds": rounds,
-                              "bytes": size}  # fmt: skip
+    detail: dict[str, Any] = {
+        "files": count,
+        "tables": session["tables"],
+        "rounds": rounds,
+        "bytes": size,
+    }
     if quick:  # targets are set on 5,000 files; a small repo's CPU ticks only show the figure
         detail["note"] = f"quick run; the ratio targets are judged on {FILES} files"
     case = f"pack-sqlalchemy, {count} generated files"
 
     def row(figure: str, value: float, unit: str, target: str | None, met: bool | None) -> Any:
-        return {"group": "packs", "case": case, "figure": figure, "value": round(value, 3),
-                "unit": unit, "target": target, "met": met, "detail": detail}  # fmt: skip
+        return {
+            "group": "packs",
+            "case": case,
+            "figure": figure,
+            "value": round(value, 3),
+            "unit": unit,
+            "target": target,
+            "met": met,
+            "detail": detail,
+        }
 
     cold, cold_in = rows.median(COLD_RATIO), rows.median(IN_PROCESS_RATIO)
     repeat = rows.median(REPEAT_RATIO)
     correct = bool(session["correct"])
     return [
-        row("cold throughput vs ast.parse, session", cold, "ratio", ">= 0.5",
-            None if quick else cold >= 0.5),
-        row("cold throughput vs ast.parse, in-process", cold_in, "ratio", ">= 0.5",
-            None if quick else cold_in >= 0.5),
-        row("repeated / cold, session", repeat, "ratio", "<= 0.15",
-            None if quick else repeat <= 0.15),
-        row("session cold discover, CPU of plugin and host",
-            rows.median("session cold discover"), "s", None, None),
-        row("after one file changed: its tables follow", float(correct), "count", "== 1",
-            correct),
-    ]  # fmt: skip
+        row(
+            "cold throughput vs ast.parse, session",
+            cold,
+            "ratio",
+            ">= 0.5",
+            None if quick else cold >= 0.5,
+        ),
+        row(
+            "cold throughput vs ast.parse, in-process",
+            cold_in,
+            "ratio",
+            ">= 0.5",
+            None if quick else cold_in >= 0.5,
+        ),
+        row(
+            "repeated / cold, session",
+            repeat,
+            "ratio",
+            "<= 0.15",
+            None if quick else repeat <= 0.15,
+        ),
+        row(
+            "session cold discover, CPU of plugin and host",
+            rows.median("session cold discover"),
+            "s",
+            None,
+            None,
+        ),
+        row("after one file changed: its tables follow", float(correct), "count", "== 1", correct),
+    ]
 
 
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else FILES
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else ROUNDS
     rows, session, size = measure(count, rounds)
-    print(f"repository: {count} files, {size / 1e6:.1f} MB, {session['tables']} tables; "
-          f"CPU seconds and ratios, median (min-max) of {rounds} rounds")  # fmt: skip
+    print(
+        f"repository: {count} files, {size / 1e6:.1f} MB, {session['tables']} tables; "
+        f"CPU seconds and ratios, median (min-max) of {rounds} rounds"
+    )
     print(rows.table(40))
-    print(f"{'session after one file changed':40} {session['one_changed']:.3f}  "
-          f"correct: {session['correct']}")  # fmt: skip
-    print(f"cold throughput / ast.parse throughput: session {rows.median(COLD_RATIO):.2f} "
-          f"(target >= 0.5); repeated / cold: session {rows.median(REPEAT_RATIO):.3f} "
-          f"(target <= 0.15)")  # fmt: skip
+    print(
+        f"{'session after one file changed':40} {session['one_changed']:.3f}  "
+        f"correct: {session['correct']}"
+    )
+    print(
+        f"cold throughput / ast.parse throughput: session {rows.median(COLD_RATIO):.2f} "
+        f"(target >= 0.5); repeated / cold: session {rows.median(REPEAT_RATIO):.3f} "
+        f"(target <= 0.15)"
+    )
 
 
 COLD_RATIO = "cold throughput / parse, session"

@@ -252,44 +252,87 @@ def run(quick: bool) -> list[dict[str, Any]]:
     case = f"pack-http-routes, {files} generated files"
 
     def row(figure: str, value: float, unit: str, target: str | None, met: bool | None) -> Any:
-        return {"group": "routes", "case": case, "figure": figure, "value": round(value, 3),
-                "unit": unit, "target": target, "met": met, "detail": detail}  # fmt: skip
+        return {
+            "group": "routes",
+            "case": case,
+            "figure": figure,
+            "value": round(value, 3),
+            "unit": unit,
+            "target": target,
+            "met": met,
+            "detail": detail,
+        }
 
     cold_in, cold_session = rows.median(COLD_RATIO), rows.median(SESSION_COLD_RATIO)
     repeat_in = rows.median("repeated / cold, in-process")
     repeat_session = rows.median(REPEAT_RATIO)
     correct = bool(session["change seen"])
     return [
-        row("cold throughput vs parse alone, in-process", cold_in, "ratio", ">= 0.5",
-            None if quick else cold_in >= 0.5),
-        row("cold throughput vs parse alone, session", cold_session, "ratio", ">= 0.5",
-            None if quick else cold_session >= 0.5),
-        row("repeated / cold, in-process", repeat_in, "ratio", "<= 0.15",
-            None if quick else repeat_in <= 0.15),
-        row("repeated / cold, session", repeat_session, "ratio", "<= 0.15",
-            None if quick else repeat_session <= 0.15),
-        row("in-process cold discover, CPU", rows.median("in-process cold discover"), "s", None,
-            None),
-        row("session cold discover, plugin CPU",
-            rows.median("session cold discover, plugin CPU"), "s", None, None),
-        row("after one file changed: its routes follow", float(correct), "count", "== 1",
-            correct),
-    ]  # fmt: skip
+        row(
+            "cold throughput vs parse alone, in-process",
+            cold_in,
+            "ratio",
+            ">= 0.5",
+            None if quick else cold_in >= 0.5,
+        ),
+        row(
+            "cold throughput vs parse alone, session",
+            cold_session,
+            "ratio",
+            ">= 0.5",
+            None if quick else cold_session >= 0.5,
+        ),
+        row(
+            "repeated / cold, in-process",
+            repeat_in,
+            "ratio",
+            "<= 0.15",
+            None if quick else repeat_in <= 0.15,
+        ),
+        row(
+            "repeated / cold, session",
+            repeat_session,
+            "ratio",
+            "<= 0.15",
+            None if quick else repeat_session <= 0.15,
+        ),
+        row(
+            "in-process cold discover, CPU",
+            rows.median("in-process cold discover"),
+            "s",
+            None,
+            None,
+        ),
+        row(
+            "session cold discover, plugin CPU",
+            rows.median("session cold discover, plugin CPU"),
+            "s",
+            None,
+            None,
+        ),
+        row("after one file changed: its routes follow", float(correct), "count", "== 1", correct),
+    ]
 
 
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else FILES
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else ROUNDS
     rows, session, files, routes = measure(count, rounds)
-    print(f"pack-http-routes on {files} generated files, {routes} routes; CPU seconds and "
-          f"ratios, median (min-max) of {rounds} rounds")  # fmt: skip
+    print(
+        f"pack-http-routes on {files} generated files, {routes} routes; CPU seconds and "
+        f"ratios, median (min-max) of {rounds} rounds"
+    )
     print(rows.table(44))
-    print(f"{'session after one file changed':44} {session['one changed']:.3f}  the changed "
-          f"file's routes follow: {'yes' if session['change seen'] else 'NO'}; same routes as "
-          f"in process: {'yes' if session['routes'] == routes else 'NO'}")  # fmt: skip
-    print(f"cold throughput / parse alone: in-process {rows.median(COLD_RATIO):.2f}, session "
-          f"{rows.median(SESSION_COLD_RATIO):.2f} (target >= 0.5); repeated / cold: session "
-          f"{rows.median(REPEAT_RATIO):.3f} (target <= 0.15)")  # fmt: skip
+    print(
+        f"{'session after one file changed':44} {session['one changed']:.3f}  the changed "
+        f"file's routes follow: {'yes' if session['change seen'] else 'NO'}; same routes as "
+        f"in process: {'yes' if session['routes'] == routes else 'NO'}"
+    )
+    print(
+        f"cold throughput / parse alone: in-process {rows.median(COLD_RATIO):.2f}, session "
+        f"{rows.median(SESSION_COLD_RATIO):.2f} (target >= 0.5); repeated / cold: session "
+        f"{rows.median(REPEAT_RATIO):.3f} (target <= 0.15)"
+    )
 
 
 COLD_RATIO = "cold throughput / parse, in-process"

@@ -58,28 +58,38 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 def run_group(group: str, quick: bool, bound_s: float) -> GroupOutcome:
     """The group's outcome from a child `python -m bench.group`, stopped after `bound_s`."""
     started = time.monotonic()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]),
+    }
     with tempfile.TemporaryDirectory(prefix="gpp-bench-group-") as folder:
         out = Path(folder) / "outcome.json"
         mode = "quick" if quick else "full"
         child = subprocess.Popen(
             [sys.executable, "-m", "bench.group", group, mode, str(out)],
-            env=env, start_new_session=True,
-        )  # fmt: skip
+            env=env,
+            start_new_session=True,
+        )
         try:
             child.wait(bound_s)
         except subprocess.TimeoutExpired:
             stop(child)
-            return GroupOutcome(group, "error", time.monotonic() - started,
-                                error=f"stopped after its bound of {bound_s:g} s")  # fmt: skip
+            return GroupOutcome(
+                group,
+                "error",
+                time.monotonic() - started,
+                error=f"stopped after its bound of {bound_s:g} s",
+            )
         finally:
             if child.poll() is None:  # the runner itself was interrupted
                 stop(child)
         if not out.exists():
-            return GroupOutcome(group, "error", time.monotonic() - started,
-                                error=f"its process exited {child.returncode} "
-                                "without an outcome")  # fmt: skip
+            return GroupOutcome(
+                group,
+                "error",
+                time.monotonic() - started,
+                error=f"its process exited {child.returncode} without an outcome",
+            )
         return outcome_from_json(json.loads(out.read_text("utf-8")))
 
 
@@ -107,15 +117,27 @@ def results_document(
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--quick", action="store_true",
-                        help="small sizes, one or two rounds: the whole run under a minute")  # fmt: skip
-    parser.add_argument("--only", metavar="GROUP,...",
-                        help=f"run only these groups (default: {','.join(GROUPS)})")  # fmt: skip
-    parser.add_argument("--bound", type=float, metavar="SECONDS",
-                        help="how long one group may run before it is stopped (default: "
-                        f"{GROUP_BOUND_S[True]:g} quick, {GROUP_BOUND_S[False]:g} full)")  # fmt: skip
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help=f"where the JSON goes (default: {DEFAULT_OUT})")  # fmt: skip
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="small sizes, one or two rounds: the whole run under a minute",
+    )
+    parser.add_argument(
+        "--only", metavar="GROUP,...", help=f"run only these groups (default: {','.join(GROUPS)})"
+    )
+    parser.add_argument(
+        "--bound",
+        type=float,
+        metavar="SECONDS",
+        help="how long one group may run before it is stopped (default: "
+        f"{GROUP_BOUND_S[True]:g} quick, {GROUP_BOUND_S[False]:g} full)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help=f"where the JSON goes (default: {DEFAULT_OUT})",
+    )
     return parser.parse_args(argv)
 
 
@@ -125,8 +147,11 @@ def main(argv: Sequence[str]) -> int:
     started = datetime.datetime.now(datetime.UTC)
     clock = time.monotonic()
     load_before = machine.load_average()
-    print(f"bench: {'quick' if args.quick else 'full'} run of {', '.join(groups)}; "
-          f"load average {load_before}", flush=True)  # fmt: skip
+    print(
+        f"bench: {'quick' if args.quick else 'full'} run of {', '.join(groups)}; "
+        f"load average {load_before}",
+        flush=True,
+    )
     outcomes = []
     for group in groups:
         print(f"bench: {group} …", flush=True)
@@ -135,11 +160,14 @@ def main(argv: Sequence[str]) -> int:
         if outcome.status == "skipped":
             print(f"bench: skipped {group}: {outcome.error}", flush=True)
         elif outcome.status == "error":
-            print(f"bench: {group} failed after {outcome.seconds:.1f} s: {outcome.error}",
-                  flush=True)  # fmt: skip
+            print(
+                f"bench: {group} failed after {outcome.seconds:.1f} s: {outcome.error}", flush=True
+            )
         else:
-            print(f"bench: {group} done in {outcome.seconds:.1f} s, {len(outcome.rows)} rows",
-                  flush=True)  # fmt: skip
+            print(
+                f"bench: {group} done in {outcome.seconds:.1f} s, {len(outcome.rows)} rows",
+                flush=True,
+            )
         for problem in outcome.problems:
             print(f"bench: {group}: malformed {problem}", flush=True)
     elapsed = time.monotonic() - clock
@@ -147,12 +175,15 @@ def main(argv: Sequence[str]) -> int:
     print()
     print(render([row for outcome in outcomes for row in outcome.rows]))
     print()
-    print(f"bench: {elapsed:.1f} s; load average before {load_before}, "
-          f"after {machine.load_average()}")  # fmt: skip
+    print(
+        f"bench: {elapsed:.1f} s; load average before {load_before}, after {machine.load_average()}"
+    )
     if args.quick and elapsed > QUICK_BUDGET_S:
         slowest = max(outcomes, key=lambda outcome: outcome.seconds)
-        print(f"bench: over the quick budget of {QUICK_BUDGET_S:g} s; slowest group "
-              f"{slowest.name} ({slowest.seconds:.1f} s)")  # fmt: skip
+        print(
+            f"bench: over the quick budget of {QUICK_BUDGET_S:g} s; slowest group "
+            f"{slowest.name} ({slowest.seconds:.1f} s)"
+        )
     args.out.write_text(json.dumps(document, indent=2, default=str) + "\n")
     print(f"bench: wrote {args.out}")
     return 1 if any(outcome.status == "error" for outcome in outcomes) else 0

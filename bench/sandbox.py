@@ -87,19 +87,47 @@ def rows_for(name: str, bare: Cost, boxed: Cost, sizes: Sizes) -> list[dict[str,
     start_detail = {"bare_ms": round(bare.start_s * 1000, 2), "starts": sizes.starts}
     trip_detail = {"bare_ms": round(bare.round_trip_s * 1000, 4), "round_trips": sizes.round_trips}
     return [
-        {"group": "sandbox", "case": f"{name} detector start", "figure": "sandboxed, median",
-         "value": round(boxed.start_s * 1000, 2), "unit": "ms", "target": None, "met": None,
-         "detail": start_detail},
-        {"group": "sandbox", "case": f"{name} detector start", "figure": "sandboxed / bare",
-         "value": round(boxed.start_s / bare.start_s, 3), "unit": "ratio", "target": None,
-         "met": None, "detail": start_detail},
-        {"group": "sandbox", "case": f"{name} discover round trip", "figure": "sandboxed, mean",
-         "value": round(boxed.round_trip_s * 1000, 4), "unit": "ms", "target": None, "met": None,
-         "detail": trip_detail},
-        {"group": "sandbox", "case": f"{name} discover round trip", "figure": "sandboxed / bare",
-         "value": round(boxed.round_trip_s / bare.round_trip_s, 3), "unit": "ratio",
-         "target": None, "met": None, "detail": trip_detail},
-    ]  # fmt: skip
+        {
+            "group": "sandbox",
+            "case": f"{name} detector start",
+            "figure": "sandboxed, median",
+            "value": round(boxed.start_s * 1000, 2),
+            "unit": "ms",
+            "target": None,
+            "met": None,
+            "detail": start_detail,
+        },
+        {
+            "group": "sandbox",
+            "case": f"{name} detector start",
+            "figure": "sandboxed / bare",
+            "value": round(boxed.start_s / bare.start_s, 3),
+            "unit": "ratio",
+            "target": None,
+            "met": None,
+            "detail": start_detail,
+        },
+        {
+            "group": "sandbox",
+            "case": f"{name} discover round trip",
+            "figure": "sandboxed, mean",
+            "value": round(boxed.round_trip_s * 1000, 4),
+            "unit": "ms",
+            "target": None,
+            "met": None,
+            "detail": trip_detail,
+        },
+        {
+            "group": "sandbox",
+            "case": f"{name} discover round trip",
+            "figure": "sandboxed / bare",
+            "value": round(boxed.round_trip_s / bare.round_trip_s, 3),
+            "unit": "ratio",
+            "target": None,
+            "met": None,
+            "detail": trip_detail,
+        },
+    ]
 
 
 async def measure_all(sizes: Sizes) -> list[dict[str, object]]:
@@ -121,12 +149,16 @@ def main() -> None:
     for name, (command, plugin_id) in DETECTORS.items():
         bare, boxed = asyncio.run(measure(command, plugin_id, FULL))
         print(f"{name} reference detector:")
-        print(f"  start (median of {FULL.starts}):  bare {bare.start_s * 1000:7.1f} ms   "
-              f"sandboxed {boxed.start_s * 1000:7.1f} ms   "
-              f"ratio {boxed.start_s / bare.start_s:.2f}")  # fmt: skip
-        print(f"  discover round trip:     bare {bare.round_trip_s * 1000:7.3f} ms   "
-              f"sandboxed {boxed.round_trip_s * 1000:7.3f} ms   "
-              f"ratio {boxed.round_trip_s / bare.round_trip_s:.2f}")  # fmt: skip
+        print(
+            f"  start (median of {FULL.starts}):  bare {bare.start_s * 1000:7.1f} ms   "
+            f"sandboxed {boxed.start_s * 1000:7.1f} ms   "
+            f"ratio {boxed.start_s / bare.start_s:.2f}"
+        )
+        print(
+            f"  discover round trip:     bare {bare.round_trip_s * 1000:7.3f} ms   "
+            f"sandboxed {boxed.round_trip_s * 1000:7.3f} ms   "
+            f"ratio {boxed.round_trip_s / bare.round_trip_s:.2f}"
+        )
 
 
 if __name__ == "__main__":

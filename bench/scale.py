@@ -98,10 +98,12 @@ class Sizes:
     ceiling_requests: int
 
 
-FULL = Sizes(registry_rounds=3, relay_rounds=3, instance_rounds=5, load_seconds=4,
-             ceiling_requests=60)  # fmt: skip
-QUICK = Sizes(registry_rounds=1, relay_rounds=1, instance_rounds=1, load_seconds=1,
-              ceiling_requests=16)  # fmt: skip
+FULL = Sizes(
+    registry_rounds=3, relay_rounds=3, instance_rounds=5, load_seconds=4, ceiling_requests=60
+)
+QUICK = Sizes(
+    registry_rounds=1, relay_rounds=1, instance_rounds=1, load_seconds=1, ceiling_requests=16
+)
 
 
 def write_plugin(folder: Path) -> Path:
@@ -125,10 +127,25 @@ def registry(folder: Path, name: str, entries: list[str]) -> Path:
     return path
 
 
-def row(case: str, figure: str, value: float, unit: str, target: str | None,
-        met: bool | None, **detail: object) -> Row:  # fmt: skip
-    return {"group": "scale", "case": case, "figure": figure, "value": value, "unit": unit,
-            "target": target, "met": met, "detail": detail}  # fmt: skip
+def row(
+    case: str,
+    figure: str,
+    value: float,
+    unit: str,
+    target: str | None,
+    met: bool | None,
+    **detail: object,
+) -> Row:
+    return {
+        "group": "scale",
+        "case": case,
+        "figure": figure,
+        "value": value,
+        "unit": unit,
+        "target": target,
+        "met": met,
+        "detail": detail,
+    }
 
 
 # --- 1,000 registered lazy plugins --------------------------------------------------------------
@@ -137,8 +154,9 @@ def row(case: str, figure: str, value: float, unit: str, target: str | None,
 def registry_rows(folder: Path, sizes: Sizes) -> list[Row]:
     script = write_plugin(folder)
     one = registry(folder, "one.toml", [plugin_entry("p0000", script, folder)])
-    many = registry(folder, "many.toml",
-                    [plugin_entry(f"p{n:04d}", script, folder) for n in range(REGISTERED)])  # fmt: skip
+    many = registry(
+        folder, "many.toml", [plugin_entry(f"p{n:04d}", script, folder) for n in range(REGISTERED)]
+    )
     ready: dict[int, list[float]] = {1: [], REGISTERED: []}
     rss: dict[int, list[int]] = {1: [], REGISTERED: []}
     for _ in range(sizes.registry_rounds):
@@ -154,14 +172,28 @@ def registry_rows(folder: Path, sizes: Sizes) -> list[Row]:
     per_plugin = (statistics.median(rss[REGISTERED]) - statistics.median(rss[1])) / (REGISTERED - 1)
     case = f"{REGISTERED:,} registered lazy plugins"
     return [
-        row(case, "gpp serve ready (/readyz)", round(ready_s, 3), "s", f"< {READY_TARGET_S:g}",
-            ready_s < READY_TARGET_S, ready_s_with_1=round(statistics.median(ready[1]), 3),
-            rounds=sizes.registry_rounds),
-        row(case, "RSS per registered plugin", round(per_plugin, 2), "KiB",
-            f"< {PER_PLUGIN_TARGET_KIB:g}", per_plugin < PER_PLUGIN_TARGET_KIB,
-            rss_kib_with_1=rss[1], rss_kib_with_1000=rss[REGISTERED],
-            rounds=sizes.registry_rounds),
-    ]  # fmt: skip
+        row(
+            case,
+            "gpp serve ready (/readyz)",
+            round(ready_s, 3),
+            "s",
+            f"< {READY_TARGET_S:g}",
+            ready_s < READY_TARGET_S,
+            ready_s_with_1=round(statistics.median(ready[1]), 3),
+            rounds=sizes.registry_rounds,
+        ),
+        row(
+            case,
+            "RSS per registered plugin",
+            round(per_plugin, 2),
+            "KiB",
+            f"< {PER_PLUGIN_TARGET_KIB:g}",
+            per_plugin < PER_PLUGIN_TARGET_KIB,
+            rss_kib_with_1=rss[1],
+            rss_kib_with_1000=rss[REGISTERED],
+            rounds=sizes.registry_rounds,
+        ),
+    ]
 
 
 # --- an 8 MiB result ----------------------------------------------------------------------------
@@ -189,8 +221,11 @@ def parse_floor(folder: Path, body: bytes) -> float:
     saved.write_bytes(body)
     done = subprocess.run(
         [sys.executable, "-c", PARSE_FLOOR, str(saved), str(REPO)],
-        capture_output=True, text=True, timeout=120, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     return float(done.stdout)
 
 
@@ -214,13 +249,28 @@ def relay_rows(folder: Path, sizes: Sizes) -> list[Row]:
     floor = parse_floor(folder, body)
     case = f"relaying a result of {len(body) / MIB:.1f} MiB"
     return [
-        row(case, "peak extra RSS / result frame", round(multiple, 2), "ratio",
-            f"< {FRAME_MULTIPLE_TARGET:g}", multiple < FRAME_MULTIPLE_TARGET,
-            peak_extra_kib=extras, result_bytes=len(body), rounds=sizes.relay_rounds,
-            note="worst round; the frame is the body plus a ~130-byte envelope"),
-        row(case, "orjson.loads alone: peak extra / bytes", round(floor, 2), "ratio", None, None,
-            note="the same bytes parsed in a fresh process: the floor of a full parse"),
-    ]  # fmt: skip
+        row(
+            case,
+            "peak extra RSS / result frame",
+            round(multiple, 2),
+            "ratio",
+            f"< {FRAME_MULTIPLE_TARGET:g}",
+            multiple < FRAME_MULTIPLE_TARGET,
+            peak_extra_kib=extras,
+            result_bytes=len(body),
+            rounds=sizes.relay_rounds,
+            note="worst round; the frame is the body plus a ~130-byte envelope",
+        ),
+        row(
+            case,
+            "orjson.loads alone: peak extra / bytes",
+            round(floor, 2),
+            "ratio",
+            None,
+            None,
+            note="the same bytes parsed in a fresh process: the floor of a full parse",
+        ),
+    ]
 
 
 # --- instances = 2 against instances = 1 ----------------------------------------------------------
@@ -249,10 +299,12 @@ def wrk_load(folder: Path, url: str, seconds: int) -> Load:
     script.write_text(WRK_SCRIPT, "utf-8")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
-        ["wrk", "-t1", f"-c{CLIENTS}", f"-d{seconds}s", "--timeout", "30s", "-s", str(script),
-         url],
-        capture_output=True, text=True, timeout=seconds + 60, check=True,
-    )  # fmt: skip
+        ["wrk", "-t1", f"-c{CLIENTS}", f"-d{seconds}s", "--timeout", "30s", "-s", str(script), url],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 60,
+        check=True,
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     rate = re.search(r"Requests/sec:\s+([\d.]+)", done.stdout)
     total = re.search(r"(\d+) requests in", done.stdout)
@@ -325,10 +377,14 @@ def bare_ceiling(requests: int) -> tuple[float, float]:
 def instances_rows(folder: Path, sizes: Sizes) -> list[Row]:
     script = write_plugin(folder)
     extra = "instances = {}\nrequest_ms = 120000\nsandbox = {{ cpu_seconds = 3600 }}\n"
-    config = registry(folder, "instances.toml", [
-        plugin_entry("cpu-1", script, folder, extra.format(1)),
-        plugin_entry("cpu-2", script, folder, extra.format(2)),
-    ])  # fmt: skip
+    config = registry(
+        folder,
+        "instances.toml",
+        [
+            plugin_entry("cpu-1", script, folder, extra.format(1)),
+            plugin_entry("cpu-2", script, folder, extra.format(2)),
+        ],
+    )
     ratios: list[float] = []
     ceilings: list[float] = []
     work_s: list[float] = []
@@ -356,19 +412,43 @@ def instances_rows(folder: Path, sizes: Sizes) -> list[Row]:
     ceiling = statistics.median(ceilings)
     case = "CPU-bound plugin, instances = 2"
     return [
-        row(case, "req/s vs instances = 1", round(ratio, 3), "ratio", f">= {INSTANCES_TARGET:g}",
-            ratio >= INSTANCES_TARGET, req_s_instances_1=[round(r, 1) for r in rates["cpu-1"]],
-            req_s_instances_2=[round(r, 1) for r in rates["cpu-2"]], clients=CLIENTS,
-            seconds_per_round=sizes.load_seconds, rounds=sizes.instance_rounds,
-            ratios=[round(r, 3) for r in ratios], load="wrk" if shutil.which("wrk") else "httpx"),
-        row(case, "machine ceiling: 2 bare processes vs 1", round(ceiling, 3), "ratio", None,
-            None, ceilings=[round(c, 3) for c in ceilings],
+        row(
+            case,
+            "req/s vs instances = 1",
+            round(ratio, 3),
+            "ratio",
+            f">= {INSTANCES_TARGET:g}",
+            ratio >= INSTANCES_TARGET,
+            req_s_instances_1=[round(r, 1) for r in rates["cpu-1"]],
+            req_s_instances_2=[round(r, 1) for r in rates["cpu-2"]],
+            clients=CLIENTS,
+            seconds_per_round=sizes.load_seconds,
+            rounds=sizes.instance_rounds,
+            ratios=[round(r, 3) for r in ratios],
+            load="wrk" if shutil.which("wrk") else "httpx",
+        ),
+        row(
+            case,
+            "machine ceiling: 2 bare processes vs 1",
+            round(ceiling, 3),
+            "ratio",
+            None,
+            None,
+            ceilings=[round(c, 3) for c in ceilings],
             plugin_work_ms=round(statistics.median(work_s) * 1000, 2),
-            note="the plugin's work without the gateway, interleaved with the rounds above"),
-        row(case, "gateway CPU a request", round(gateway_cpu_s * 1000 / requests, 2), "ms", None,
-            None, load_generator_ms=round(client_cpu_s * 1000 / requests, 3),
-            note="taken from the same two cores as the plugins' work"),
-    ]  # fmt: skip
+            note="the plugin's work without the gateway, interleaved with the rounds above",
+        ),
+        row(
+            case,
+            "gateway CPU a request",
+            round(gateway_cpu_s * 1000 / requests, 2),
+            "ms",
+            None,
+            None,
+            load_generator_ms=round(client_cpu_s * 1000 / requests, 3),
+            note="taken from the same two cores as the plugins' work",
+        ),
+    ]
 
 
 def run(quick: bool) -> list[Row]:

@@ -79,10 +79,22 @@ class Gateway:
     def __enter__(self) -> Gateway:
         started = time.monotonic()
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--config", str(self.config),
-             "--port", str(self.port), "--log-level", self.log_level],
-            cwd=REPO, stdout=subprocess.DEVNULL, stderr=self._log,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "app",
+                "serve",
+                "--config",
+                str(self.config),
+                "--port",
+                str(self.port),
+                "--log-level",
+                self.log_level,
+            ],
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=self._log,
+        )
         try:
             self._wait_ready(started)
         except BaseException:

@@ -147,9 +147,12 @@ def _failure(response: httpx.Response) -> Exception:
     precise = problem.get("retryAfter")
     header = response.headers.get("Retry-After", "")
     retry_after = (
-        float(precise) if isinstance(precise, (int, float)) and not isinstance(precise, bool)
-        else float(header) if header.isdigit() else None
-    )  # fmt: skip
+        float(precise)
+        if isinstance(precise, (int, float)) and not isinstance(precise, bool)
+        else float(header)
+        if header.isdigit()
+        else None
+    )
     return GatewayRefused(response.status_code, problem, retry_after)
 
 
@@ -237,13 +240,20 @@ class GatewayClient(_Calls):
     """Blocking client. `uds` reaches a gateway listening on a Unix socket."""
 
     def __init__(
-        self, base_url: str, token: str | None = None, *, timeout: float = 120.0,
-        uds: str | None = None, retries: int = 0, max_retry_wait: float = 10.0,
-    ) -> None:  # fmt: skip
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        timeout: float = 120.0,
+        uds: str | None = None,
+        retries: int = 0,
+        max_retry_wait: float = 10.0,
+    ) -> None:
         super().__init__(retries, max_retry_wait)
         transport = httpx.HTTPTransport(uds=uds) if uds else None
-        self._http = httpx.Client(base_url=base_url, headers=_headers(token), timeout=timeout,
-                                  transport=transport)  # fmt: skip
+        self._http = httpx.Client(
+            base_url=base_url, headers=_headers(token), timeout=timeout, transport=transport
+        )
 
     def discover(
         self, plugin_id: str, paths: Sequence[str], request_id: str | None = None
@@ -285,8 +295,7 @@ class GatewayClient(_Calls):
         """One request, repeated after each 503 refusal as the retry policy allows."""
         retries = _Retries(self.retry)
         while True:
-            response = self._http.send(_request(self._http, verb, url, body, stream),
-                                       stream=stream)  # fmt: skip
+            response = self._http.send(_request(self._http, verb, url, body, stream), stream=stream)
             if response.status_code == 503:
                 response.read()
             if (delay := retries.delay_after(response)) is None:
@@ -300,8 +309,12 @@ class GatewayClient(_Calls):
     def __enter__(self) -> GatewayClient:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:  # fmt: skip
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.close()
 
 
@@ -309,13 +322,20 @@ class AsyncGatewayClient(_Calls):
     """The same, for asyncio engines."""
 
     def __init__(
-        self, base_url: str, token: str | None = None, *, timeout: float = 120.0,
-        uds: str | None = None, retries: int = 0, max_retry_wait: float = 10.0,
-    ) -> None:  # fmt: skip
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        timeout: float = 120.0,
+        uds: str | None = None,
+        retries: int = 0,
+        max_retry_wait: float = 10.0,
+    ) -> None:
         super().__init__(retries, max_retry_wait)
         transport = httpx.AsyncHTTPTransport(uds=uds) if uds else None
-        self._http = httpx.AsyncClient(base_url=base_url, headers=_headers(token),
-                                       timeout=timeout, transport=transport)  # fmt: skip
+        self._http = httpx.AsyncClient(
+            base_url=base_url, headers=_headers(token), timeout=timeout, transport=transport
+        )
 
     async def discover(
         self, plugin_id: str, paths: Sequence[str], request_id: str | None = None
@@ -356,8 +376,9 @@ class AsyncGatewayClient(_Calls):
     ) -> httpx.Response:
         retries = _Retries(self.retry)
         while True:
-            response = await self._http.send(_request(self._http, verb, url, body, stream),
-                                             stream=stream)  # fmt: skip
+            response = await self._http.send(
+                _request(self._http, verb, url, body, stream), stream=stream
+            )
             if response.status_code == 503:
                 await response.aread()
             if (delay := retries.delay_after(response)) is None:
@@ -371,6 +392,10 @@ class AsyncGatewayClient(_Calls):
     async def __aenter__(self) -> AsyncGatewayClient:
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:  # fmt: skip
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         await self.aclose()

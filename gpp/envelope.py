@@ -86,12 +86,15 @@ def _envelope_around_payload(
     head = b'{"digest":"' + digest.encode() + b'","payload":'
     tail = b"".join(
         (
-            b',"pluginId":', _canonical_name(plugin_id),
-            b',"pluginVersion":', _canonical_name(plugin_version),
+            b',"pluginId":',
+            _canonical_name(plugin_id),
+            b',"pluginVersion":',
+            _canonical_name(plugin_version),
             b',"protocolVersion":%d,"seq":%d,"type":' % (PROTOCOL_VERSION, seq),
-            _canonical_name(message_type), b"}",
+            _canonical_name(message_type),
+            b"}",
         )
-    )  # fmt: skip
+    )
     return head, tail
 
 

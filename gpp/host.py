@@ -93,8 +93,11 @@ class PluginSession(ProcessSession):
         except asyncio.CancelledError:
             await self.dispose()  # a caller gone mid-handshake leaves no half-started plugin
             raise
-        self._log("handshake", ms=round((time.perf_counter() - started) * 1000, 2),
-                  capabilities=",".join(self.capabilities))  # fmt: skip
+        self._log(
+            "handshake",
+            ms=round((time.perf_counter() - started) * 1000, 2),
+            capabilities=",".join(self.capabilities),
+        )
 
     async def discover(self, paths: Sequence[str], request_id: str | None = None) -> dict[str, Any]:
         """The result payload for `paths`; raises InvalidRequestError (nothing sent, session

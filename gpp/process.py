@@ -205,8 +205,9 @@ async def start_plugin(
     _sweep_stale_homes()
     home = tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-")
     try:
-        proc, spawn_plan = await spawn(command, cwd=cwd, env=scrubbed_env(env, home),
-                                       sandbox=sandbox)  # fmt: skip
+        proc, spawn_plan = await spawn(
+            command, cwd=cwd, env=scrubbed_env(env, home), sandbox=sandbox
+        )
     except (OSError, SandboxUnavailable) as exc:
         shutil.rmtree(home, ignore_errors=True)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

@@ -149,8 +149,10 @@ def _bwrap_refusal() -> str | None:
     try:
         probe = subprocess.run(
             [*_bwrap(SandboxPolicy(), [], None, None), "--", true],
-            capture_output=True, timeout=10, check=False,
-        )  # fmt: skip
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return str(exc)
     return None if probe.returncode == 0 else probe.stderr.decode(errors="replace").strip()
@@ -194,9 +196,10 @@ def plan(
             "pid-namespace via bubblewrap (killed with its init; init dies with the gateway)"
         )
         mechanisms["network"] = (
-            "empty network namespace" if policy.network is False
+            "empty network namespace"
+            if policy.network is False
             else 'inherited (config: network = "inherit")'
-        )  # fmt: skip
+        )
         mechanisms["privileges"] = (
             "user namespace with no capabilities, no_new_privs, no nested user namespaces"
         )
@@ -207,8 +210,20 @@ def plan(
         )
         binds = _bind_args(_read_only_paths(executable, command[1:], root), root, readonly)
         sh = shutil.which("sh") or "/bin/sh"
-        argv = [sh, "-c", PIPES_ASIDE, "gpp-sandbox", *_bwrap(policy, binds, root, home), "--",
-                sh, "-c", PIPES_BACK, "gpp-plugin", executable, *command[1:]]  # fmt: skip
+        argv = [
+            sh,
+            "-c",
+            PIPES_ASIDE,
+            "gpp-sandbox",
+            *_bwrap(policy, binds, root, home),
+            "--",
+            sh,
+            "-c",
+            PIPES_BACK,
+            "gpp-plugin",
+            executable,
+            *command[1:],
+        ]
     elif policy.network is False or policy.readonly_root:
         reason = _bwrap_refusal()
         raise SandboxUnavailable(
@@ -228,12 +243,14 @@ def plan(
         mechanisms["processes"] = f"pids cgroup, pids.max={policy.max_processes}"
     elif policy.max_processes:
         mechanisms["processes"] = f"RLIMIT_NPROC={policy.max_processes} (per user; not for root)"
-    return SpawnPlan(argv, functools.partial(_pre_exec, limits, cgroup), mechanisms, cgroup,
-                     namespaced)  # fmt: skip
+    return SpawnPlan(
+        argv, functools.partial(_pre_exec, limits, cgroup), mechanisms, cgroup, namespaced
+    )
 
 
-def _bwrap(policy: SandboxPolicy, binds: Sequence[str], root: str | None,
-           home: str | None) -> list[str]:  # fmt: skip
+def _bwrap(
+    policy: SandboxPolicy, binds: Sequence[str], root: str | None, home: str | None
+) -> list[str]:
     """bwrap's own options: every namespace, no capabilities, the system dirs and `binds`."""
     argv = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--unshare-user",
             "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]  # fmt: skip
@@ -248,8 +265,21 @@ def _bwrap(policy: SandboxPolicy, binds: Sequence[str], root: str | None,
         argv += ["--ro-bind-try", path, path]
     # files in a tmpfs are memory that RLIMIT_AS does not see: each writable one is capped
     size = ["--size", str(policy.memory_mb * 1024 * 1024)] if policy.memory_mb else []
-    argv += ["--proc", "/proc", "--dev", "/dev", *size, "--tmpfs", "/dev/shm",
-             "--remount-ro", "/dev", *size, "--tmpfs", "/tmp", *binds]  # fmt: skip
+    argv += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        *size,
+        "--tmpfs",
+        "/dev/shm",
+        "--remount-ro",
+        "/dev",
+        *size,
+        "--tmpfs",
+        "/tmp",
+        *binds,
+    ]
     if home:  # in memory, not a host directory: no disk to fill, nothing left behind
         argv += ["--perms", "0700", *size, "--tmpfs", home]
     # bwrap's root is an uncapped tmpfs: read-only once every mount point is in it

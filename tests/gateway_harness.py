@@ -55,19 +55,34 @@ def write_config(
 
 
 def fault_plugin(name: str, **extra: Any) -> dict[str, Any]:
-    return {"id": name, "version": "1.0.0", "root": str(REPO), "env": {"FIXTURE_PLUGIN_ID": name},
-            "command": ["{python}", str(FIXTURE_PLUGINS / f"plugin_{name}.py")], **extra}  # fmt: skip
+    return {
+        "id": name,
+        "version": "1.0.0",
+        "root": str(REPO),
+        "env": {"FIXTURE_PLUGIN_ID": name},
+        "command": ["{python}", str(FIXTURE_PLUGINS / f"plugin_{name}.py")],
+        **extra,
+    }
 
 
 def echo_plugin(plugin_id: str = "echo", **extra: Any) -> dict[str, Any]:
-    return {"id": plugin_id, "version": "1.0.0", "root": str(REPO),
-            "command": ["{python}", str(FIXTURE_PLUGINS / "echo_plugin.py")], **extra}  # fmt: skip
+    return {
+        "id": plugin_id,
+        "version": "1.0.0",
+        "root": str(REPO),
+        "command": ["{python}", str(FIXTURE_PLUGINS / "echo_plugin.py")],
+        **extra,
+    }
 
 
 def reference_plugin(**extra: Any) -> dict[str, Any]:
-    return {"id": "reference-detector", "version": "1.0.0",
-            "root": str(REPO / "plugins/examples/demo-repo"),
-            "command": ["{python}", str(REPO / "plugins/reference_detector.py")], **extra}  # fmt: skip
+    return {
+        "id": "reference-detector",
+        "version": "1.0.0",
+        "root": str(REPO / "plugins/examples/demo-repo"),
+        "command": ["{python}", str(REPO / "plugins/reference_detector.py")],
+        **extra,
+    }
 
 
 class _Server(uvicorn.Server):
@@ -119,8 +134,9 @@ class Gateway:
 def running_gateway(config_path: Path) -> Iterator[Gateway]:
     config = load_config(config_path)
     app = create_app(config)
-    server = _Server(server_config(app, config.gateway, host="127.0.0.1", port=0,
-                                   timeout_graceful_shutdown=5))  # fmt: skip
+    server = _Server(
+        server_config(app, config.gateway, host="127.0.0.1", port=0, timeout_graceful_shutdown=5)
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     if not server.ready.wait(30):
@@ -138,8 +154,10 @@ def gateway_process(config_path: Path, uds: Path) -> Iterator[subprocess.Popen[b
     """`gpp serve` as a child on a Unix socket; killed at the end whatever happened."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "app", "serve", "--config", str(config_path), "--uds", str(uds)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=REPO,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        cwd=REPO,
+    )
     try:
         deadline = time.monotonic() + 30
         while not uds.exists():
@@ -156,8 +174,12 @@ def gateway_process(config_path: Path, uds: Path) -> Iterator[subprocess.Popen[b
 
 
 def uds_client(uds: Path, **kwargs: Any) -> httpx.Client:
-    return httpx.Client(base_url="http://localhost", transport=httpx.HTTPTransport(uds=str(uds)),
-                        timeout=30, **kwargs)  # fmt: skip
+    return httpx.Client(
+        base_url="http://localhost",
+        transport=httpx.HTTPTransport(uds=str(uds)),
+        timeout=30,
+        **kwargs,
+    )
 
 
 def process_exited(pid: int) -> bool:

@@ -18,14 +18,19 @@ from test_front_door import connect, read_until_closed, send_ignoring_close, sta
 
 MAX_HEADER_BYTES = 16 * 1024
 FLOOD_BYTES = 64 * 1024 * 1024  # what a test offers; the gateway must refuse long before
-CHUNKED_HEAD = (b"POST /plugins/echo/discover HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")  # fmt: skip
+CHUNKED_HEAD = (
+    b"POST /plugins/echo/discover HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+)
 
 
 @pytest.fixture(scope="module")
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
-    config = write_config(tmp_path_factory.mktemp("attack-http"), [echo_plugin()],
-                          gateway={"max_header_bytes": MAX_HEADER_BYTES})  # fmt: skip
+    config = write_config(
+        tmp_path_factory.mktemp("attack-http"),
+        [echo_plugin()],
+        gateway={"max_header_bytes": MAX_HEADER_BYTES},
+    )
     with running_gateway(config) as gw:
         yield gw
 
@@ -74,8 +79,11 @@ def test_a_small_trailer_and_many_one_byte_chunks_are_served(gateway: Gateway) -
     chunks = b"".join(b"1;e=x\r\n" + bytes([byte]) + b"\r\n" for byte in body)
     sock = connect(gateway)
     with sock:
-        sock.sendall(CHUNKED_HEAD.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n")
-                     + chunks + b"0\r\nX-Checksum: 1\r\n\r\n")  # fmt: skip
+        sock.sendall(
+            CHUNKED_HEAD.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n")
+            + chunks
+            + b"0\r\nX-Checksum: 1\r\n\r\n"
+        )
         answer = read_until_closed(sock)
     assert status_of(answer) == 200, answer[:300]
     assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["requestId"] == "chunky"
@@ -94,13 +102,18 @@ def test_expect_continue_past_the_cap_is_413_without_a_100(gateway: Gateway) -> 
     assert status_of(answer) == 413 and b"100 Continue" not in answer, answer[:200]
 
 
-@pytest.mark.parametrize("bad", [b"X-A: a\x00b\r\n", b"X-A: a\r\n folded\r\n", b"X\x00A: a\r\n"],
-                         ids=["nul-in-value", "obs-fold", "nul-in-name"])  # fmt: skip
+@pytest.mark.parametrize(
+    "bad",
+    [b"X-A: a\x00b\r\n", b"X-A: a\r\n folded\r\n", b"X\x00A: a\r\n"],
+    ids=["nul-in-value", "obs-fold", "nul-in-name"],
+)
 def test_nul_and_obs_fold_in_a_header_are_400(gateway: Gateway, bad: bytes) -> None:
     sock = connect(gateway)
     with sock:
-        send_ignoring_close(sock, CHUNKED_HEAD.replace(b"\r\n\r\n", b"\r\n" + bad + b"\r\n")
-                            + b"2\r\n{}\r\n0\r\n\r\n")  # fmt: skip
+        send_ignoring_close(
+            sock,
+            CHUNKED_HEAD.replace(b"\r\n\r\n", b"\r\n" + bad + b"\r\n") + b"2\r\n{}\r\n0\r\n\r\n",
+        )
         answer = read_until_closed(sock)
     assert status_of(answer) == 400, answer[:200]
 
@@ -108,17 +121,23 @@ def test_nul_and_obs_fold_in_a_header_are_400(gateway: Gateway, bad: bytes) -> N
 def test_pipelined_requests_are_answered_in_order(gateway: Gateway) -> None:
     def request(request_id: str) -> bytes:
         body = json.dumps({"paths": ["."], "requestId": request_id}).encode()
-        return CHUNKED_HEAD.replace(b"Transfer-Encoding: chunked",
-                                    b"Content-Length: %d" % len(body)) + body  # fmt: skip
+        return (
+            CHUNKED_HEAD.replace(b"Transfer-Encoding: chunked", b"Content-Length: %d" % len(body))
+            + body
+        )
 
     ids = [f"pipelined-{n}" for n in range(5)]
     sock = connect(gateway)
     with sock:
-        sock.sendall(b"".join(request(i) for i in ids) + request("last").replace(
-            b"Content-Type", b"Connection: close\r\nContent-Type"))  # fmt: skip
+        sock.sendall(
+            b"".join(request(i) for i in ids)
+            + request("last").replace(b"Content-Type", b"Connection: close\r\nContent-Type")
+        )
         answer = read_until_closed(sock)
-    assert [part.split(b'"requestId":"')[1].split(b'"')[0].decode()
-            for part in answer.split(b"HTTP/1.1 200 OK")[1:]] == [*ids, "last"]  # fmt: skip
+    assert [
+        part.split(b'"requestId":"')[1].split(b'"')[0].decode()
+        for part in answer.split(b"HTTP/1.1 200 OK")[1:]
+    ] == [*ids, "last"]
 
 
 def test_a_request_id_of_128_astral_characters_is_served_and_kept_out_of_headers(

@@ -21,14 +21,21 @@ BIG_PATHS = [f"dir/{'x' * 200}/{n}" for n in range(1500)]  # ~310 KB: far more t
 
 
 def fault_session(name: str) -> PluginSession:
-    return PluginSession([sys.executable, str(FIXTURE_PLUGINS / f"plugin_{name}.py")], "fixture",
-                         "1.0.0", timeouts=Timeouts(request_ms=20_000))  # fmt: skip
+    return PluginSession(
+        [sys.executable, str(FIXTURE_PLUGINS / f"plugin_{name}.py")],
+        "fixture",
+        "1.0.0",
+        timeouts=Timeouts(request_ms=20_000),
+    )
 
 
-@pytest.mark.parametrize(("fixture", "expected", "paths"), [
-    ("exits_mid_request", codes.UnexpectedEOFError, BIG_PATHS),
-    ("hello_then_garbage", codes.FrameJSONError, ["."]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("fixture", "expected", "paths"),
+    [
+        ("exits_mid_request", codes.UnexpectedEOFError, BIG_PATHS),
+        ("hello_then_garbage", codes.FrameJSONError, ["."]),
+    ],
+)
 def test_a_fault_at_an_odd_moment_is_one_protocol_error_and_the_plugin_is_reaped(
     fixture: str, expected: type[codes.ProtocolError], paths: list[str]
 ) -> None:

@@ -26,8 +26,9 @@ COUNT, PAD = 10_000, 4000  # 40 MB of notifications: far more than socket buffer
 
 @pytest.fixture(scope="module")
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
-    flood = jsonrpc_plugin("flood", FIXTURE_PLUGINS / "jsonrpc_notification_flood.py",
-                           request_ms=60_000)  # fmt: skip
+    flood = jsonrpc_plugin(
+        "flood", FIXTURE_PLUGINS / "jsonrpc_notification_flood.py", request_ms=60_000
+    )
     with running_gateway(write_config(tmp_path_factory.mktemp("attack-rpc"), [flood])) as gw:
         yield gw
 
@@ -35,11 +36,14 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
 def test_a_client_that_does_not_read_its_stream_holds_bounded_notifications(
     gateway: Gateway,
 ) -> None:
-    body = json.dumps({"jsonrpc": "2.0", "method": "flood", "params": {"count": COUNT, "pad": PAD},
-                       "id": "f"})  # fmt: skip
+    body = json.dumps(
+        {"jsonrpc": "2.0", "method": "flood", "params": {"count": COUNT, "pad": PAD}, "id": "f"}
+    )
     headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-    with gateway.client() as http, http.stream("POST", "/plugins/flood/rpc", content=body,
-                                               headers=headers) as stream:  # fmt: skip
+    with (
+        gateway.client() as http,
+        http.stream("POST", "/plugins/flood/rpc", content=body, headers=headers) as stream,
+    ):
         # not reading: the plugin floods, its call ends, the gateway keeps what it could not send
         gateway.wait_for("flood", lambda info: info["queueDepth"] == 0, timeout=60)
         events = list(sse_events(stream))
@@ -55,11 +59,14 @@ def test_a_client_that_does_not_read_its_stream_holds_bounded_notifications(
 
 
 def test_a_client_that_reads_gets_every_notification(gateway: Gateway) -> None:
-    body = json.dumps({"jsonrpc": "2.0", "method": "flood", "params": {"count": 300, "pad": 10},
-                       "id": 7})  # fmt: skip
+    body = json.dumps(
+        {"jsonrpc": "2.0", "method": "flood", "params": {"count": 300, "pad": 10}, "id": 7}
+    )
     headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-    with gateway.client() as http, http.stream("POST", "/plugins/flood/rpc", content=body,
-                                               headers=headers) as stream:  # fmt: skip
+    with (
+        gateway.client() as http,
+        http.stream("POST", "/plugins/flood/rpc", content=body, headers=headers) as stream,
+    ):
         events = list(sse_events(stream))
     assert [kind for kind, _ in events] == ["notification"] * 300 + ["response"]
     assert [data["params"]["done"] for _, data in events[:-1]] == list(range(1, 301))
@@ -74,8 +81,9 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
 
 def post_rpc(gw: Gateway, body: bytes) -> Any:
     with gw.client() as http:
-        response = http.post("/plugins/example/rpc", content=body,
-                             headers={"Content-Type": "application/json"})  # fmt: skip
+        response = http.post(
+            "/plugins/example/rpc", content=body, headers={"Content-Type": "application/json"}
+        )
     assert response.status_code == 200
     return response.json()
 
@@ -83,13 +91,18 @@ def post_rpc(gw: Gateway, body: bytes) -> Any:
 def test_a_batch_past_the_bound_is_one_invalid_request(example: Gateway) -> None:
     for entries in (MAX_BATCH_ENTRIES + 1, 400_000):  # 400,000 `1`s: 800 KB, under the body cap
         answer = post_rpc(example, b"[" + b",".join([b"1"] * entries) + b"]")
-        assert answer == {"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"},
-                          "id": None}  # fmt: skip
+        assert answer == {
+            "jsonrpc": "2.0",
+            "error": {"code": -32600, "message": "Invalid Request"},
+            "id": None,
+        }
 
 
 def test_a_batch_at_the_bound_is_answered_entry_by_entry(example: Gateway) -> None:
-    calls = [{"jsonrpc": "2.0", "method": "sum", "params": [n, 1], "id": n}
-             for n in range(MAX_BATCH_ENTRIES - 1)] + [1]  # fmt: skip
+    calls = [
+        {"jsonrpc": "2.0", "method": "sum", "params": [n, 1], "id": n}
+        for n in range(MAX_BATCH_ENTRIES - 1)
+    ] + [1]
     answers = post_rpc(example, json.dumps(calls).encode())
     assert [a.get("result") for a in answers[:-1]] == list(range(1, MAX_BATCH_ENTRIES))
     assert answers[-1]["error"]["code"] == -32600

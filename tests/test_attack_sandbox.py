@@ -33,12 +33,19 @@ def looks(tmp_path_factory: pytest.TempPathFactory) -> tuple[Looks, Path]:
     shutil.copytree(DEMO_REPO, repo)
 
     async def scenario() -> Looks:
-        async with PluginSession([sys.executable, str(PROBE)], "attack-sandbox-probe", "1.0.0",
-                                 cwd=str(repo), sandbox=SandboxPolicy(memory_mb=MEMORY_MB),
-                                 timeouts=Timeouts(request_ms=60_000)) as session:  # fmt: skip
+        async with PluginSession(
+            [sys.executable, str(PROBE)],
+            "attack-sandbox-probe",
+            "1.0.0",
+            cwd=str(repo),
+            sandbox=SandboxPolicy(memory_mb=MEMORY_MB),
+            timeouts=Timeouts(request_ms=60_000),
+        ) as session:
             result = await session.discover(["."])
-        return {r["name"]: {**json.loads(r["attrs"]["found"]), "home": r["attrs"]["home"]}
-                for r in result["resources"]}  # fmt: skip
+        return {
+            r["name"]: {**json.loads(r["attrs"]["found"]), "home": r["attrs"]["home"]}
+            for r in result["resources"]
+        }
 
     return asyncio.run(scenario()), repo
 

@@ -61,12 +61,20 @@ def groups(tmp_path: Path) -> Path:
 
 
 def run_bench(groups: Path, only: str, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{groups}",
-           "HANGING_GROUP_PID": str(groups / "hanging.pid")}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{REPO}{os.pathsep}{groups}",
+        "HANGING_GROUP_PID": str(groups / "hanging.pid"),
+    }
     return subprocess.run(
         [sys.executable, "-m", "bench", "--quick", "--only", only, "--out", str(out), *extra],
-        capture_output=True, text=True, timeout=BOUND_S, cwd=REPO, env=env, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=BOUND_S,
+        cwd=REPO,
+        env=env,
+        check=False,
+    )
 
 
 def test_rows_table_and_json_from_every_kind_of_group(groups: Path) -> None:
@@ -79,22 +87,40 @@ def test_rows_table_and_json_from_every_kind_of_group(groups: Path) -> None:
     assert "malformed row 2: unit 'furlongs'" in done.stdout
     header = next(line for line in done.stdout.splitlines() if line.startswith("group"))
     assert header.split() == list(COLUMNS)
-    assert any(line.split()[:1] == ["fake"] and "0.750" in line and line.endswith("yes")
-               for line in done.stdout.splitlines())  # fmt: skip
+    assert any(
+        line.split()[:1] == ["fake"] and "0.750" in line and line.endswith("yes")
+        for line in done.stdout.splitlines()
+    )
 
     document = json.loads(out.read_text())
-    assert set(document) >= {"timestamp", "quick", "seconds", "machine", "versions", "groups",
-                             "rows"}  # fmt: skip
+    assert set(document) >= {
+        "timestamp",
+        "quick",
+        "seconds",
+        "machine",
+        "versions",
+        "groups",
+        "rows",
+    }
     assert document["quick"] is True
     machine = document["machine"]
-    for key in ("cpu_model", "cores", "memory_kib", "kernel", "load_average_before",
-                "load_average_after"):  # fmt: skip
+    for key in (
+        "cpu_model",
+        "cores",
+        "memory_kib",
+        "kernel",
+        "load_average_before",
+        "load_average_after",
+    ):
         assert key in machine
     assert len(machine["load_average_before"]) == 3
     assert set(document["versions"]) >= {"python", "uvicorn", "fastapi", "orjson", "node", "wrk"}
     statuses = {g["name"]: g["status"] for g in document["groups"]}
-    assert statuses == {"fakebench.good": "ok", "fakebench.norun": "skipped",
-                        "fakebench.raising": "error"}  # fmt: skip
+    assert statuses == {
+        "fakebench.good": "ok",
+        "fakebench.norun": "skipped",
+        "fakebench.raising": "error",
+    }
     good = next(g for g in document["groups"] if g["name"] == "fakebench.good")
     assert good["rows"] == 3 and good["problems"] == [
         "row 2: unit 'furlongs' is not one of " + str(sorted(UNITS))
@@ -148,8 +174,15 @@ def test_row_problems_names_each_fault() -> None:
     assert row_problems({"group": "g"}) == [
         f"missing key {key!r}" for key in COLUMNS if key != "group"
     ]
-    bad = {"group": "g", "case": 1, "figure": "f", "value": True, "unit": "ratio",
-           "target": 0.5, "met": "yes"}  # fmt: skip
+    bad = {
+        "group": "g",
+        "case": 1,
+        "figure": "f",
+        "value": True,
+        "unit": "ratio",
+        "target": 0.5,
+        "met": "yes",
+    }
     assert row_problems(bad) == [
         "case is not a string",
         "value is not a number or None",

@@ -63,8 +63,12 @@ def test_python_and_node_agree_byte_for_byte() -> None:
     lines = "".join(json.dumps(v) + "\n" for v in values)  # plain JSON in; ASCII-escaped
     done = subprocess.run(
         [shutil.which("node") or "node", "--input-type=module", "-e", NODE_CANONICALIZE],
-        input=lines.encode(), capture_output=True, cwd=REPO, timeout=120, check=True,
-    )  # fmt: skip
+        input=lines.encode(),
+        capture_output=True,
+        cwd=REPO,
+        timeout=120,
+        check=True,
+    )
     node = done.stdout.split(b"\n")[:-1]
     assert len(node) == len(values)
     mismatches = [(v, n) for v, n in zip(values, node, strict=True) if canonical(v) != n]

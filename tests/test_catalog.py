@@ -40,11 +40,23 @@ def test_what_each_party_may_send_follows_the_rows() -> None:
 @pytest.mark.parametrize(
     ("message_type", "payload", "fail_line"),
     [
-        ("ready", {}, "frame 1: ready.type is sent by the host, not the plugin — expected hello, got ready"),
-        ("bye", {}, "frame 1: bye.type arrived in the wrong phase (awaiting hello) — expected hello, got bye"),
-        ("hello", {"capabilities": ["discover"], "x": 1}, "frame 1: hello.payload.x is not allowed — expected no such field, got integer 1"),
+        (
+            "ready",
+            {},
+            "frame 1: ready.type is sent by the host, not the plugin — expected hello, got ready",
+        ),
+        (
+            "bye",
+            {},
+            "frame 1: bye.type arrived in the wrong phase (awaiting hello) — expected hello, got bye",
+        ),
+        (
+            "hello",
+            {"capabilities": ["discover"], "x": 1},
+            "frame 1: hello.payload.x is not allowed — expected no such field, got integer 1",
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_host_judges_a_first_frame_by_its_row(
     message_type: str, payload: dict[str, object], fail_line: str
 ) -> None:

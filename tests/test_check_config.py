@@ -17,9 +17,14 @@ NO_NAMESPACES = {"sandbox": {"network": "inherit"}}
 
 
 def check_config(config: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app", "check-config", str(config)],
-                          capture_output=True, text=True, cwd=REPO, timeout=60,
-                          env={**os.environ, **env})  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "app", "check-config", str(config)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+        env={**os.environ, **env},
+    )
 
 
 def entry(plugin_id: str, command: list[str], **extra: object) -> dict[str, object]:
@@ -31,16 +36,21 @@ def test_commands_and_token_file_that_would_fail_are_one_line_each(tmp_path: Pat
     (tmp_path / "token").chmod(0o644)
     (tmp_path / "root").mkdir()
     (tmp_path / "root" / "in_root.py").write_text("")
-    config = write_config(tmp_path, [
-        entry("not-on-path", ["gpp-no-such-tool"]),
-        entry("no-script", ["{python}", "missing_plugin.py"]),
-        entry("relative", ["bin/plugin"], root="root"),
-        entry("absolute", ["/nonexistent/gpp-plugin", "--flag"]),
-        entry("not-executable", [str(tmp_path / "token")]),
-        entry("fine", ["{python}", "-u", "in_root.py"], root="root"),  # found in its root (cwd)
-        entry("code", ["{python}", "-c", "import os.path; print('a/b.py')"]),
-        entry("module", ["{python}", "-m", "json.tool"]),
-    ], gateway={"token_file": "token"}, defaults=NO_NAMESPACES)  # fmt: skip
+    config = write_config(
+        tmp_path,
+        [
+            entry("not-on-path", ["gpp-no-such-tool"]),
+            entry("no-script", ["{python}", "missing_plugin.py"]),
+            entry("relative", ["bin/plugin"], root="root"),
+            entry("absolute", ["/nonexistent/gpp-plugin", "--flag"]),
+            entry("not-executable", [str(tmp_path / "token")]),
+            entry("fine", ["{python}", "-u", "in_root.py"], root="root"),  # found in its root (cwd)
+            entry("code", ["{python}", "-c", "import os.path; print('a/b.py')"]),
+            entry("module", ["{python}", "-m", "json.tool"]),
+        ],
+        gateway={"token_file": "token"},
+        defaults=NO_NAMESPACES,
+    )
     done = check_config(config)
     assert done.returncode == 1 and done.stdout == ""
     root = (tmp_path / "root").resolve()
@@ -60,8 +70,12 @@ def test_commands_and_token_file_that_would_fail_are_one_line_each(tmp_path: Pat
 
 def test_a_missing_token_file_and_a_root_that_is_a_file(tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("")
-    config = write_config(tmp_path, [entry("example", ["{python}", EXAMPLE], root="a-file")],
-                          gateway={"token_file": "absent"}, defaults=NO_NAMESPACES)  # fmt: skip
+    config = write_config(
+        tmp_path,
+        [entry("example", ["{python}", EXAMPLE], root="a-file")],
+        gateway={"token_file": "absent"},
+        defaults=NO_NAMESPACES,
+    )
     done = check_config(config)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
@@ -84,12 +98,18 @@ def test_a_sandbox_this_machine_cannot_build_is_named(tmp_path: Path) -> None:
     """Without bwrap on PATH the probe refuses; only the plugins that ask for namespaces fail."""
     empty = tmp_path / "no-tools"
     empty.mkdir()
-    config = write_config(tmp_path, [
-        entry("isolated", ["{python}", EXAMPLE]),
-        entry("readonly", ["{python}", EXAMPLE],
-              sandbox={"network": "inherit", "readonly_root": True}),
-        entry("open", ["{python}", EXAMPLE], sandbox={"network": "inherit"}),
-    ])  # fmt: skip
+    config = write_config(
+        tmp_path,
+        [
+            entry("isolated", ["{python}", EXAMPLE]),
+            entry(
+                "readonly",
+                ["{python}", EXAMPLE],
+                sandbox={"network": "inherit", "readonly_root": True},
+            ),
+            entry("open", ["{python}", EXAMPLE], sandbox={"network": "inherit"}),
+        ],
+    )
     done = check_config(config, PATH=str(empty))
     assert done.returncode == 1
     advice = 'set sandbox.network = "inherit" and readonly_root = false to run without them'
@@ -110,7 +130,12 @@ def test_readme_broken_config_example_runs_as_written(tmp_path: Path) -> None:
     (tmp_path / "repo").mkdir()
     (tmp_path / "token").write_text("s3cret\n")
     (tmp_path / "token").chmod(0o644)
-    done = subprocess.run([sys.executable, "-m", "app", "check-config", "broken.toml"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "check-config", "broken.toml"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert done.stderr.replace(str(tmp_path.resolve()), "/srv/engine") == shown

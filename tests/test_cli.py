@@ -33,24 +33,51 @@ def test_version_and_help() -> None:
 
 
 def test_discover_with_a_registered_plugin_prints_the_canonical_document() -> None:
-    done = gpp("discover", "--config", "plugins/registry.toml", "--request-id", "golden",
-               "reference-detector", ".", "README.md", "outside.gfx", "missing.gfx",
-               "legacy/latin1.gfx")  # fmt: skip
+    done = gpp(
+        "discover",
+        "--config",
+        "plugins/registry.toml",
+        "--request-id",
+        "golden",
+        "reference-detector",
+        ".",
+        "README.md",
+        "outside.gfx",
+        "missing.gfx",
+        "legacy/latin1.gfx",
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.encode() == canonical(GOLDEN) + b"\n"
 
 
 def test_discover_with_a_command() -> None:
-    done = gpp("discover", "--command", "{python} " + str(REPO / "plugins/reference_detector.py"),
-               "--plugin-id", "reference-detector", "--plugin-version", "1.0.0",
-               "--root", str(DEMO_REPO), "api")  # fmt: skip
+    done = gpp(
+        "discover",
+        "--command",
+        "{python} " + str(REPO / "plugins/reference_detector.py"),
+        "--plugin-id",
+        "reference-detector",
+        "--plugin-version",
+        "1.0.0",
+        "--root",
+        str(DEMO_REPO),
+        "api",
+    )
     assert done.returncode == 0, done.stderr
     assert len(json.loads(done.stdout)["resources"]) == 3
 
 
 def test_discover_failure_prints_two_lines_and_exits_2() -> None:
-    done = gpp("discover", "--command", f"{{python}} {FIXTURE_PLUGINS / 'plugin_gpp2_peer.py'}",
-               "--plugin-id", "fixture", "--plugin-version", "1.0.0", ".")  # fmt: skip
+    done = gpp(
+        "discover",
+        "--command",
+        f"{{python}} {FIXTURE_PLUGINS / 'plugin_gpp2_peer.py'}",
+        "--plugin-id",
+        "fixture",
+        "--plugin-version",
+        "1.0.0",
+        ".",
+    )
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 2
@@ -79,8 +106,12 @@ def test_check_config(tmp_path: Path) -> None:
     problems = done.stderr.splitlines()
     assert all(line.startswith(f"{bad}: ") for line in problems)
     joined = "\n".join(problems)
-    for expected in ("defaults.request_ms", "#1 (a): command", "#2 (a): sandbox.network",
-                     "#2 (a): id: registered twice"):  # fmt: skip
+    for expected in (
+        "defaults.request_ms",
+        "#1 (a): command",
+        "#2 (a): sandbox.network",
+        "#2 (a): id: registered twice",
+    ):
         assert expected in joined
 
 
@@ -104,8 +135,12 @@ def test_readme_curl_examples_run_as_written() -> None:
     assert commands, "the README shows no curl example"
     with running_gateway(REPO / "plugins" / "registry.toml") as gw:
         for command in commands:
-            done = subprocess.run(["bash", "-c", command.replace("8787", str(gw.port))],
-                                  capture_output=True, text=True, timeout=60)  # fmt: skip
+            done = subprocess.run(
+                ["bash", "-c", command.replace("8787", str(gw.port))],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
             assert done.returncode == 0, (command, done.stderr)
             if "/reference-detector/discover" in command:
                 assert json.loads(done.stdout)["findings"][0]["code"] == "DUPLICATE_TABLE_NAME"
@@ -126,13 +161,15 @@ def test_readme_gpp_and_by_hand_examples_run_as_written() -> None:
     commands = readme_commands("gpp ")
     assert commands
     for command in commands:
-        done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=REPO,
-                              env=env, timeout=60)  # fmt: skip
+        done = subprocess.run(
+            ["bash", "-c", command], capture_output=True, text=True, cwd=REPO, env=env, timeout=60
+        )
         assert done.returncode == 0, (command, done.stderr)
     by_hand = re.search(r"```sh\n(cd plugins/examples/demo-repo.*?)```", README, re.S)
     assert by_hand, "the README lost its drive-it-by-hand example"
-    done = subprocess.run(["bash", "-c", by_hand.group(1)], capture_output=True, text=True,
-                          cwd=REPO, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        ["bash", "-c", by_hand.group(1)], capture_output=True, text=True, cwd=REPO, timeout=60
+    )
     frames = [json.loads(line) for line in done.stdout.splitlines()]
     assert [f["type"] for f in frames] == ["hello", "result", "bye"], done.stderr
 
@@ -160,8 +197,16 @@ def _fixture_processes(name: str) -> list[str]:
 
 def test_a_session_fatal_error_frame_in_place_of_hello_or_bye_is_two_lines() -> None:
     for name, frame in (("error_instead_of_hello", 1), ("error_instead_of_bye", 3)):
-        done = gpp("discover", "--command", f"{{python}} {FIXTURE_PLUGINS / f'plugin_{name}.py'}",
-                   "--plugin-id", "fixture", "--plugin-version", "1.0.0", ".")  # fmt: skip
+        done = gpp(
+            "discover",
+            "--command",
+            f"{{python}} {FIXTURE_PLUGINS / f'plugin_{name}.py'}",
+            "--plugin-id",
+            "fixture",
+            "--plugin-version",
+            "1.0.0",
+            ".",
+        )
         assert done.returncode == 2 and done.stdout == "", done.stderr
         assert done.stderr.splitlines() == [
             f"[plugin-protocol] FAIL E_PLUGIN_ERROR: frame {frame}: plugin answered with an error "

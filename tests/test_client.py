@@ -51,14 +51,23 @@ def counted_to_3(events: list[StreamEvent]) -> bool:
 
 
 def jsonrpc_plugin(plugin_id: str, script: Path, **extra: Any) -> dict[str, Any]:
-    return {"id": plugin_id, "version": "1.0.0", "protocol": "jsonrpc-2.0", "root": str(REPO),
-            "command": ["{python}", str(script)], **extra}  # fmt: skip
+    return {
+        "id": plugin_id,
+        "version": "1.0.0",
+        "protocol": "jsonrpc-2.0",
+        "root": str(REPO),
+        "command": ["{python}", str(script)],
+        **extra,
+    }
 
 
 def plugins() -> list[dict[str, Any]]:
-    return [jsonrpc_plugin("example", EXAMPLE),
-            jsonrpc_plugin("faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py"),
-            echo_plugin(), fault_plugin("exits_mid_request")]  # fmt: skip
+    return [
+        jsonrpc_plugin("example", EXAMPLE),
+        jsonrpc_plugin("faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py"),
+        echo_plugin(),
+        fault_plugin("exits_mid_request"),
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -107,8 +116,11 @@ def test_errors_map_as_discovers_do(gateway: Gateway) -> None:
         with pytest.raises(JsonRpcError) as crashed:  # the gateway's own server error
             client.rpc("faulty", "crash")
         assert crashed.value.code == -32001
-        for call in (lambda: client.rpc("nowhere", "x"), lambda: client.notify("echo", "x"),
-                     lambda: list(client.stream("nowhere", "x"))):  # fmt: skip
+        for call in (
+            lambda: client.rpc("nowhere", "x"),
+            lambda: client.notify("echo", "x"),
+            lambda: list(client.stream("nowhere", "x")),
+        ):
             with pytest.raises(codes.UnknownPluginError):
                 call()
 
@@ -129,8 +141,9 @@ def test_async_errors_map_as_discovers_do(gateway: Gateway) -> None:
 
 def test_a_token_refusal_is_gateway_refused(tmp_path: Path) -> None:
     (tmp_path / "token").write_text("s3cret\n")
-    config = write_config(tmp_path, [jsonrpc_plugin("example", EXAMPLE)],
-                          gateway={"token_file": "token"})  # fmt: skip
+    config = write_config(
+        tmp_path, [jsonrpc_plugin("example", EXAMPLE)], gateway={"token_file": "token"}
+    )
     with running_gateway(config) as gw:
         with GatewayClient(gw.url, token="s3cret") as client:
             assert client.rpc("example", "subtract", [2, 1]) == 1

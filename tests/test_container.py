@@ -89,16 +89,38 @@ def images() -> None:
     for service in ("gateway", "integration-tests"):
         spec = SERVICES[service]
         run(
-            ["docker", "build", "--network", "host",
-             "--build-arg", f"PYTHON_IMAGE={base}", "--build-arg", f"NODE_IMAGE={base}",
-             "--file", spec["build"]["dockerfile"], "--target", spec["build"]["target"],
-             "--tag", spec["image"], spec["build"]["context"]],
+            [
+                "docker",
+                "build",
+                "--network",
+                "host",
+                "--build-arg",
+                f"PYTHON_IMAGE={base}",
+                "--build-arg",
+                f"NODE_IMAGE={base}",
+                "--file",
+                spec["build"]["dockerfile"],
+                "--target",
+                spec["build"]["target"],
+                "--tag",
+                spec["image"],
+                spec["build"]["context"],
+            ],
             1800,
             env={"DOCKER_BUILDKIT": "0"},
-        )  # fmt: skip
+        )
     # the images these names held before, if this build replaced them
-    run(["docker", "image", "prune", "--force", "--filter",
-         "label=org.opencontainers.image.vendor=gate-forge"], 300)  # fmt: skip
+    run(
+        [
+            "docker",
+            "image",
+            "prune",
+            "--force",
+            "--filter",
+            "label=org.opencontainers.image.vendor=gate-forge",
+        ],
+        300,
+    )
 
 
 @dataclass(frozen=True)
@@ -144,8 +166,17 @@ def compose_up(name: str) -> Iterator[ComposeProject]:
         yield project
     finally:
         run([*command, "down", "--remove-orphans", "--timeout", "20"], 120, env=env)
-        left = run(["docker", "ps", "--all", "--quiet", "--filter",
-                    f"label=com.docker.compose.project={name}"], 30)  # fmt: skip
+        left = run(
+            [
+                "docker",
+                "ps",
+                "--all",
+                "--quiet",
+                "--filter",
+                f"label=com.docker.compose.project={name}",
+            ],
+            30,
+        )
         assert left.stdout.strip() == "", f"compose down left containers: {left.stdout}"
 
 

@@ -63,8 +63,12 @@ def generated_repo(root: Path, files: int = 1200) -> Path:
         lines = ["# generated"]
         for k in range(rng.randint(1, 6)):
             table = f"t_{rng.randint(0, 400)}_{rng.choice(names)}"
-            attrs = " ".join(f"{key}={rng.choice(names)}" for key in rng.sample(
-                ["pii", "1", "10", "2", "z", "ключ", "owner"], rng.randint(0, 4)))  # fmt: skip
+            attrs = " ".join(
+                f"{key}={rng.choice(names)}"
+                for key in rng.sample(
+                    ["pii", "1", "10", "2", "z", "ключ", "owner"], rng.randint(0, 4)
+                )
+            )
             lines.append(f"table {table} {attrs}".rstrip())
             lines.append(f"route GET /{rng.choice(names)}/{k}\tauth=required")
         if n % 97 == 0:
@@ -90,10 +94,19 @@ def test_demo_repo_documents_are_byte_identical() -> None:
 
 def test_no_paths_is_answered_with_the_same_empty_document() -> None:
     python_doc, node_doc = asyncio.run(_both(DEMO_REPO, []))
-    assert python_doc == node_doc == canonical(
-        {"classificationSignals": [], "findings": [], "requestId": "same", "resources": [],
-         "unresolved": []}
-    )  # fmt: skip
+    assert (
+        python_doc
+        == node_doc
+        == canonical(
+            {
+                "classificationSignals": [],
+                "findings": [],
+                "requestId": "same",
+                "resources": [],
+                "unresolved": [],
+            }
+        )
+    )
 
 
 def test_generated_repo_documents_are_byte_identical(tmp_path: Path) -> None:
@@ -108,12 +121,20 @@ def test_generated_repo_documents_are_byte_identical(tmp_path: Path) -> None:
     assert len({r["location"]["path"] for r in doc["resources"]}) >= 1000
     assert doc["classificationSignals"] and doc["findings"]
     assert {u["reason"] for u in doc["unresolved"]} == {
-        "unreadable", "parse-error", "unsupported", "not-found"}  # fmt: skip
+        "unreadable",
+        "parse-error",
+        "unsupported",
+        "not-found",
+    }
 
 
 def test_through_http_the_bodies_are_byte_identical(tmp_path: Path) -> None:
-    node = {"id": "reference-detector-node", "version": "1.0.0",
-            "root": str(DEMO_REPO), "command": NODE_DETECTOR[1]}  # fmt: skip
+    node = {
+        "id": "reference-detector-node",
+        "version": "1.0.0",
+        "root": str(DEMO_REPO),
+        "command": NODE_DETECTOR[1],
+    }
     config = write_config(tmp_path, [reference_plugin(), node])
     with running_gateway(config) as gw, gw.client() as http:
         bodies = [
@@ -144,8 +165,9 @@ def test_a_thousand_discovers_on_one_session(detector: tuple[str, list[str] | No
 
 def test_node_gpp2_peer_fails_at_the_handshake() -> None:
     async def scenario() -> codes.ProtocolError:
-        session = PluginSession([NODE, str(FIXTURE_PLUGINS / "plugin_gpp2_peer.mjs")],
-                                "fixture", "1.0.0")  # fmt: skip
+        session = PluginSession(
+            [NODE, str(FIXTURE_PLUGINS / "plugin_gpp2_peer.mjs")], "fixture", "1.0.0"
+        )
         with pytest.raises(codes.ProtocolVersionError) as info:
             await session.start()
         assert process_gone(session.pid)

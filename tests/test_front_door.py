@@ -214,8 +214,10 @@ def test_hosts_that_only_start_like_loopback_are_refused(gateway: Gateway, host:
 def test_two_host_headers_are_refused_whatever_their_order(gateway: Gateway) -> None:
     for first, second in (("evil.com", "127.0.0.1"), ("127.0.0.1", "evil.com")):
         with connect(gateway) as sock:
-            sock.sendall(f"GET /plugins HTTP/1.1\r\nHost: {first}\r\nHost: {second}\r\n"
-                         "Connection: close\r\n\r\n".encode())  # fmt: skip
+            sock.sendall(
+                f"GET /plugins HTTP/1.1\r\nHost: {first}\r\nHost: {second}\r\n"
+                "Connection: close\r\n\r\n".encode()
+            )
             response = read_until_closed(sock)
         assert status_of(response) == 403 and b"exactly one Host header" in response
 
@@ -276,8 +278,9 @@ def test_duplicate_keys_in_the_body_are_422_naming_the_key(
     gateway: Gateway, body: bytes, key: str
 ) -> None:
     with gateway.client() as http:
-        response = http.post("/plugins/echo/discover", content=body,
-                             headers={"Content-Type": "application/json"})  # fmt: skip
+        response = http.post(
+            "/plugins/echo/discover", content=body, headers={"Content-Type": "application/json"}
+        )
     assert response.status_code == 422
     problem = response.json()
     assert problem["code"] == "E_SCHEMA" and f"duplicate key {key}" in problem["detail"]

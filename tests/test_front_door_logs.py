@@ -120,8 +120,11 @@ def _logged_lines(caplog: pytest.LogCaptureFixture, plugin: str) -> int:
 
 def _suppressed_metric(http: Any, plugin: str) -> float:
     text = http.get("/metrics").text
-    found = re.search(rf'^gpp_plugin_stderr_lines_suppressed_total{{plugin="{plugin}"}} (\S+)$',
-                      text, re.MULTILINE)  # fmt: skip
+    found = re.search(
+        rf'^gpp_plugin_stderr_lines_suppressed_total{{plugin="{plugin}"}} (\S+)$',
+        text,
+        re.MULTILINE,
+    )
     assert found is not None, text
     return float(found[1])
 

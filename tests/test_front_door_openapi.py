@@ -31,8 +31,20 @@ def spec() -> dict[str, Any]:
 
 def test_every_error_a_route_gives_is_declared_as_problem_json(spec: dict[str, Any]) -> None:
     discover = spec["paths"]["/plugins/{plugin_id}/discover"]["post"]["responses"]
-    assert set(discover) == {"200", "401", "403", "404", "408", "413", "415", "422", "431",
-                             "502", "503", "504"}  # fmt: skip
+    assert set(discover) == {
+        "200",
+        "401",
+        "403",
+        "404",
+        "408",
+        "413",
+        "415",
+        "422",
+        "431",
+        "502",
+        "503",
+        "504",
+    }
     for path, item in spec["paths"].items():
         for method, operation in item.items():
             for status, response in operation["responses"].items():
@@ -47,7 +59,11 @@ def test_request_id_is_a_string_when_present_never_null(spec: dict[str, Any]) ->
     body = spec["paths"]["/plugins/{plugin_id}/discover"]["post"]["requestBody"]
     schema = body["content"]["application/json"]["schema"]
     assert schema["properties"]["requestId"] == {
-        "type": "string", "minLength": 1, "maxLength": 128, "title": "Requestid"}  # fmt: skip
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 128,
+        "title": "Requestid",
+    }
     assert schema["required"] == ["paths"] and schema["additionalProperties"] is False
     assert schema["properties"]["paths"]["items"]["pattern"] == REPO_PATH_PATTERN
 
@@ -73,10 +89,29 @@ def test_schemathesis_finds_no_server_error_and_no_undeclared_answer(tmp_path: P
     st_command = Path(sys.executable).parent / "st"
     with running_gateway(write_config(tmp_path, plugins)) as gw:
         run = subprocess.run(
-            [str(st_command), "--config-file", str(SCHEMATHESIS_CONFIG), "run",
-             f"{gw.url}/openapi.json", "--max-examples", "25", "--workers", "1", "--no-color",
-             "--generation-database", "none", "--request-timeout", "30", "--seed", "20261203"],
-            cwd=tmp_path, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                str(st_command),
+                "--config-file",
+                str(SCHEMATHESIS_CONFIG),
+                "run",
+                f"{gw.url}/openapi.json",
+                "--max-examples",
+                "25",
+                "--workers",
+                "1",
+                "--no-color",
+                "--generation-database",
+                "none",
+                "--request-timeout",
+                "30",
+                "--seed",
+                "20261203",
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            stdin=subprocess.DEVNULL,
+        )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     assert re.search(r"\d+ generated, \d+ passed", run.stdout), run.stdout[-3000:]

@@ -35,11 +35,21 @@ def test_a_short_coverage_guided_pass_finds_nothing(target: str, tmp_path: Path)
     grown = tmp_path / "corpus"
     grown.mkdir()
     done = subprocess.run(
-        [sys.executable, str(REPO / "tests/fuzz/fuzz.py"), target, str(grown),
-         str(CORPUS / target), f"-runs={RUNS}", f"-max_total_time={SECONDS}",
-         f"-artifact_prefix={tmp_path}/", "-print_final_stats=1"],
-        capture_output=True, text=True, timeout=SECONDS + 60,
-    )  # fmt: skip
+        [
+            sys.executable,
+            str(REPO / "tests/fuzz/fuzz.py"),
+            target,
+            str(grown),
+            str(CORPUS / target),
+            f"-runs={RUNS}",
+            f"-max_total_time={SECONDS}",
+            f"-artifact_prefix={tmp_path}/",
+            "-print_final_stats=1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=SECONDS + 60,
+    )
     crashes = [p.name for p in tmp_path.iterdir() if p.name.startswith(("crash-", "timeout-"))]
     assert done.returncode == 0 and not crashes, f"{crashes}\n{done.stderr[-4000:]}"
     assert "stat::number_of_executed_units" in done.stderr

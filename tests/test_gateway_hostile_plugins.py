@@ -27,10 +27,17 @@ BIG_PATHS = [f"src/module_{n:05}/" + "x" * 80 for n in range(3500)]  # ~330 KB: 
 
 
 def _never_reads(root: Path, **timeouts: int) -> dict[str, Any]:
-    return fault_plugin("never_reads", root=str(root), handshake_ms=5000, shutdown_ms=1000,
-                        env={"FIXTURE_PLUGIN_ID": "never_reads",
-                             "NEVER_READS_ONCE": "first-session-stopped-reading"},
-                        **timeouts)  # fmt: skip
+    return fault_plugin(
+        "never_reads",
+        root=str(root),
+        handshake_ms=5000,
+        shutdown_ms=1000,
+        env={
+            "FIXTURE_PLUGIN_ID": "never_reads",
+            "NEVER_READS_ONCE": "first-session-stopped-reading",
+        },
+        **timeouts,
+    )
 
 
 def test_a_deaf_plugin_gets_504_and_the_next_request_a_fresh_session(tmp_path: Path) -> None:
@@ -77,8 +84,9 @@ def test_sigterm_ends_the_gateway_within_shutdown_ms_while_a_plugin_is_deaf(
     config = write_config(tmp_path, [_never_reads(tmp_path, request_ms=60_000)])
     uds = tmp_path / "gw.sock"
     with gateway_process(config, uds) as gateway:
-        impatient = httpx.Client(base_url="http://localhost", timeout=1.0,
-                                 transport=httpx.HTTPTransport(uds=str(uds)))  # fmt: skip
+        impatient = httpx.Client(
+            base_url="http://localhost", timeout=1.0, transport=httpx.HTTPTransport(uds=str(uds))
+        )
         with impatient, pytest.raises(httpx.ReadTimeout):
             impatient.post("/plugins/never_reads/discover", json={"paths": BIG_PATHS})
         with uds_client(uds) as http:  # the wedged exchange goes on holding the session
@@ -95,8 +103,9 @@ def test_sigterm_ends_the_gateway_within_shutdown_ms_while_a_plugin_is_deaf(
 
 
 def test_an_error_frame_in_place_of_bye_ends_a_sigterm_cleanly(tmp_path: Path) -> None:
-    plugin = fault_plugin("error_instead_of_bye", shutdown_ms=1000,
-                          env={"FIXTURE_PLUGIN_ID": "error_instead_of_bye"})  # fmt: skip
+    plugin = fault_plugin(
+        "error_instead_of_bye", shutdown_ms=1000, env={"FIXTURE_PLUGIN_ID": "error_instead_of_bye"}
+    )
     uds = tmp_path / "gw.sock"
     with gateway_process(write_config(tmp_path, [plugin]), uds) as gateway:
         with uds_client(uds) as http:

@@ -55,9 +55,13 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
 
 
 def jsonrpc_plugin(plugin_id: str = "example") -> dict[str, Any]:
-    return {"id": plugin_id, "version": "1.0.0", "protocol": "jsonrpc-2.0",
-            "root": str(REPO / "plugins/examples/demo-repo"),
-            "command": ["{python}", str(REPO / "plugins/jsonrpc_example.py")]}  # fmt: skip
+    return {
+        "id": plugin_id,
+        "version": "1.0.0",
+        "protocol": "jsonrpc-2.0",
+        "root": str(REPO / "plugins/examples/demo-repo"),
+        "command": ["{python}", str(REPO / "plugins/jsonrpc_example.py")],
+    }
 
 
 def post(gw: Gateway, plugin: str, body: Any, **kwargs: Any) -> httpx.Response:
@@ -85,8 +89,13 @@ def test_demo_repo_document_and_digest(gateway: Gateway) -> None:
     assert response.status_code == 200
     document = response.json()
     assert response.content == canonical(document)  # the body is GF-canonical bytes
-    assert set(document) == {"requestId", "resources", "unresolved", "findings",
-                             "classificationSignals"}  # fmt: skip
+    assert set(document) == {
+        "requestId",
+        "resources",
+        "unresolved",
+        "findings",
+        "classificationSignals",
+    }
     assert response.headers["X-Request-Id"] == "r-42"
     # the header is the result frame's digest: over type, this session's seq, and the document
     frame_digests = {
@@ -125,26 +134,33 @@ def test_bad_requests_are_422_and_never_reach_the_plugin(
     assert rule in problem["detail"]
     after = gateway.plugin("echo")
     assert (after["served"], after["failed"], after["pid"]) == (
-        before["served"], before["failed"], before["pid"])  # fmt: skip
+        before["served"],
+        before["failed"],
+        before["pid"],
+    )
 
 
 def test_request_id_from_body_header_or_generated(gateway: Gateway) -> None:
     from_header = post(gateway, "echo", {"paths": ["a"]}, headers={"X-Request-Id": "trace-7"})
     assert from_header.json()["requestId"] == from_header.headers["X-Request-Id"] == "trace-7"
-    body_wins = post(gateway, "echo", {"paths": ["a"], "requestId": "b"},
-                     headers={"X-Request-Id": "h"})  # fmt: skip
+    body_wins = post(
+        gateway, "echo", {"paths": ["a"], "requestId": "b"}, headers={"X-Request-Id": "h"}
+    )
     assert body_wins.headers["X-Request-Id"] == "b"
     generated = post(gateway, "echo", {"paths": ["a"]}).headers["X-Request-Id"]
-    assert len(generated) == 32 and generated != post(gateway, "echo", {"paths": ["a"]}).headers[
-        "X-Request-Id"]  # fmt: skip
+    assert (
+        len(generated) == 32
+        and generated != post(gateway, "echo", {"paths": ["a"]}).headers["X-Request-Id"]
+    )
     too_long = post(gateway, "echo", {"paths": ["a"]}, headers={"X-Request-Id": "x" * 129})
     assert too_long.status_code == 422 and too_long.json()["field"] == "requestId"
 
 
 def test_invalid_json_body_is_422(gateway: Gateway) -> None:
     with gateway.client() as http:
-        response = http.post("/plugins/echo/discover", content=b"{nope",
-                             headers={"Content-Type": "application/json"})  # fmt: skip
+        response = http.post(
+            "/plugins/echo/discover", content=b"{nope", headers={"Content-Type": "application/json"}
+        )
     assert response.status_code == 422 and response.json()["field"] == "body"
 
 
@@ -158,10 +174,22 @@ def test_unknown_plugin_is_404(gateway: Gateway) -> None:
 
 def test_front_door_refusals(gateway: Gateway) -> None:
     with gateway.client() as http:
-        assert http.post("/plugins/echo/discover", content=b'{"paths":["."]}',
-                         headers={"Content-Type": "text/plain"}).status_code == 415  # fmt: skip
-        assert http.post("/plugins/echo/discover", content=b"x" * 300_000,
-                         headers={"Content-Type": "application/json"}).status_code == 413  # fmt: skip
+        assert (
+            http.post(
+                "/plugins/echo/discover",
+                content=b'{"paths":["."]}',
+                headers={"Content-Type": "text/plain"},
+            ).status_code
+            == 415
+        )
+        assert (
+            http.post(
+                "/plugins/echo/discover",
+                content=b"x" * 300_000,
+                headers={"Content-Type": "application/json"},
+            ).status_code
+            == 413
+        )
         evil_host = http.get("/plugins", headers={"Host": "evil.example"})
         assert evil_host.status_code == 403 and "loopback" in evil_host.json()["detail"]
         assert http.get("/plugins", headers={"Host": "localhost:1"}).status_code == 200
@@ -177,8 +205,9 @@ def test_chunked_body_over_the_cap_is_413(gateway: Gateway) -> None:
         yield b'"]}'
 
     with gateway.client() as http:
-        response = http.post("/plugins/echo/discover", content=chunks(),
-                             headers={"Content-Type": "application/json"})  # fmt: skip
+        response = http.post(
+            "/plugins/echo/discover", content=chunks(), headers={"Content-Type": "application/json"}
+        )
     assert response.status_code == 413
 
 
@@ -392,9 +421,11 @@ def test_plugin_stderr_is_logged_with_its_id(
     with running_gateway(config) as gw:
         post(gw, "exits_mid_request", {"paths": ["."]})
     lines = [r for r in caplog.records if r.getMessage() == "plugin stderr"]
-    assert any(getattr(r, "fields", {}) == {"plugin": "exits_mid_request",
-                                            "line": "fixture: crashing mid-request"}
-               for r in lines)  # fmt: skip
+    assert any(
+        getattr(r, "fields", {})
+        == {"plugin": "exits_mid_request", "line": "fixture: crashing mid-request"}
+        for r in lines
+    )
     kills = [getattr(r, "fields", {}) for r in caplog.records if r.getMessage() == "kill"]
     assert any(k.get("reason") == "E_EOF" for k in kills)
 
@@ -432,12 +463,20 @@ def request_counts(gw: Gateway) -> dict[tuple[str, str], float]:
     return counts
 
 
-@pytest.mark.parametrize(("route", "plugin", "body", "status", "fields"), RECORDED,
-                         ids=[f"{r[0]}-{r[1]}-{r[3]}" for r in RECORDED])  # fmt: skip
+@pytest.mark.parametrize(
+    ("route", "plugin", "body", "status", "fields"),
+    RECORDED,
+    ids=[f"{r[0]}-{r[1]}-{r[3]}" for r in RECORDED],
+)
 def test_each_request_is_one_log_line_and_one_count_with_its_outcome(
-    gateway: Gateway, caplog: pytest.LogCaptureFixture, route: str, plugin: str, body: Any,
-    status: int, fields: dict[str, str],
-) -> None:  # fmt: skip
+    gateway: Gateway,
+    caplog: pytest.LogCaptureFixture,
+    route: str,
+    plugin: str,
+    body: Any,
+    status: int,
+    fields: dict[str, str],
+) -> None:
     caplog.set_level(logging.INFO, logger="gpp.request")
     before = request_counts(gateway)
     with gateway.client() as http:
@@ -452,7 +491,8 @@ def test_each_request_is_one_log_line_and_one_count_with_its_outcome(
     after = request_counts(gateway)
     assert after[key] == before.get(key, 0) + 1
     assert {k: v for k, v in after.items() if k != key} == {
-        k: v for k, v in before.items() if k != key}  # fmt: skip
+        k: v for k, v in before.items() if k != key
+    }
 
 
 def test_a_streamed_rpc_is_recorded_when_its_stream_ends_with_the_real_outcome(
@@ -462,8 +502,10 @@ def test_a_streamed_rpc_is_recorded_when_its_stream_ends_with_the_real_outcome(
     before = request_counts(gateway)
     body = {"jsonrpc": "2.0", "method": "slow_count", "params": {"n": 100_000}, "id": "s"}
     headers = {"Accept": "text/event-stream"}
-    with gateway.client() as http, http.stream("POST", "/plugins/example/rpc", json=body,
-                                               headers=headers) as stream:  # fmt: skip
+    with (
+        gateway.client() as http,
+        http.stream("POST", "/plugins/example/rpc", json=body, headers=headers) as stream,
+    ):
         first = next(stream.iter_lines())
         assert first == "event: notification"
         # the answer has begun, the plugin has not answered: nothing is recorded yet

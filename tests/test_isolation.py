@@ -24,10 +24,21 @@ def isolated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Pa
     config = write_config(directory, [reference_plugin()])
     uds = directory / "gw.sock"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--isolated", "--config", str(config),
-         "--uds", str(uds)],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "serve",
+            "--isolated",
+            "--config",
+            str(config),
+            "--uds",
+            str(uds),
+        ],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 30
         while not uds.exists():
@@ -41,8 +52,12 @@ def isolated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Pa
 
 
 def inside(pid: int, *command: str, namespaces: tuple[str, ...] = ("--net",)) -> str:
-    done = subprocess.run(["nsenter", "--target", str(pid), *namespaces, *command],
-                          capture_output=True, text=True, timeout=30)  # fmt: skip
+    done = subprocess.run(
+        ["nsenter", "--target", str(pid), *namespaces, *command],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     return done.stdout + done.stderr
 
 
@@ -57,15 +72,21 @@ def test_there_is_no_route_out(isolated: tuple[int, Path]) -> None:
     for family in ("-4", "-6"):
         routes = json.loads(inside(pid, "ip", "-json", family, "route", "show") or "[]")
         assert not [r for r in routes if r.get("dst") == "default"], routes
-        assert all(ipaddress.ip_network(r["dst"], strict=False).is_loopback or r.get("dev") == "lo"
-                   for r in routes if r.get("dst") != "default")  # fmt: skip
+        assert all(
+            ipaddress.ip_network(r["dst"], strict=False).is_loopback or r.get("dev") == "lo"
+            for r in routes
+            if r.get("dst") != "default"
+        )
 
 
 def test_name_resolution_is_not_usable(isolated: tuple[int, Path]) -> None:
     """Every nameserver in resolv.conf is off-machine and has no route: a route lookup, no packet."""
     pid, _ = isolated
-    servers = [line.split()[1] for line in Path("/etc/resolv.conf").read_text().splitlines()
-               if line.startswith("nameserver")]  # fmt: skip
+    servers = [
+        line.split()[1]
+        for line in Path("/etc/resolv.conf").read_text().splitlines()
+        if line.startswith("nameserver")
+    ]
     for server in servers:
         if ipaddress.ip_address(server.split("%")[0]).is_loopback:
             continue  # a loopback resolver inside the new namespace has nothing listening
@@ -74,8 +95,7 @@ def test_name_resolution_is_not_usable(isolated: tuple[int, Path]) -> None:
 
 def test_the_repository_is_read_only(isolated: tuple[int, Path]) -> None:
     pid, _ = isolated
-    output = inside(pid, "sh", "-c", f"touch {DEMO_REPO}/escape.txt",
-                    namespaces=("--mount",))  # fmt: skip
+    output = inside(pid, "sh", "-c", f"touch {DEMO_REPO}/escape.txt", namespaces=("--mount",))
     assert "Read-only file system" in output
     assert not (DEMO_REPO / "escape.txt").exists()
 
@@ -83,8 +103,12 @@ def test_the_repository_is_read_only(isolated: tuple[int, Path]) -> None:
 def test_readme_unix_socket_example_runs_as_written(isolated: tuple[int, Path]) -> None:
     _, uds = isolated
     (command,) = [c for c in readme_commands("curl ") if "--unix-socket" in c]
-    done = subprocess.run(["bash", "-c", command.replace("/tmp/gpp-gateway.sock", str(uds))],
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        ["bash", "-c", command.replace("/tmp/gpp-gateway.sock", str(uds))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert json.loads(done.stdout)["resources"], done.stderr
 
 
@@ -105,10 +129,21 @@ def test_a_reload_cannot_bring_a_root_that_was_not_bound_read_only(tmp_path: Pat
     uds, log = tmp_path / "gw.sock", tmp_path / "gateway.log"
     with log.open("wb") as sink:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--isolated", "--config", str(config),
-             "--uds", str(uds)],
-            cwd=REPO, stdout=subprocess.DEVNULL, stderr=sink,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "app",
+                "serve",
+                "--isolated",
+                "--config",
+                str(config),
+                "--uds",
+                str(uds),
+            ],
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=sink,
+        )
     try:
         deadline = time.monotonic() + 30
         while not uds.exists():
@@ -116,8 +151,9 @@ def test_a_reload_cannot_bring_a_root_that_was_not_bound_read_only(tmp_path: Pat
             time.sleep(0.02)
         unbound = tmp_path / "unbound-repo"
         unbound.mkdir()
-        write_config(tmp_path, [reference_plugin(),
-                                reference_plugin(id="newcomer", root=str(unbound))])  # fmt: skip
+        write_config(
+            tmp_path, [reference_plugin(), reference_plugin(id="newcomer", root=str(unbound))]
+        )
         proc.send_signal(signal.SIGHUP)
         while "reload refused" not in log.read_text():
             assert proc.poll() is None and time.monotonic() < deadline, log.read_text()

@@ -78,13 +78,21 @@ def test_spec_example_over_bytesio(request_line: str, expected: str | None) -> N
 
 def test_the_demo_prints_the_specification_answers() -> None:
     """`python -m gpp.jsonrpc.demo` runs the example plugin's handler on the specification's examples."""
-    done = subprocess.run([sys.executable, "-m", "gpp.jsonrpc.demo"], capture_output=True, text=True,
-                          timeout=60, check=True, cwd=REPO)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "gpp.jsonrpc.demo"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        cwd=REPO,
+    )
     sent = [line[4:] for line in done.stdout.splitlines() if line.startswith("--> ")]
     answered = [line[4:] for line in done.stdout.splitlines() if line.startswith("<-- ")]
     squeeze = "".join  # the demo writes a batch without the spaces the table has between members
-    spec = {squeeze(request.split()): expected or "(nothing: notifications only)"
-            for request, expected in SPEC_EXAMPLES}  # fmt: skip
+    spec = {
+        squeeze(request.split()): expected or "(nothing: notifications only)"
+        for request, expected in SPEC_EXAMPLES
+    }
     assert len(sent) == len(answered) == 9
     assert answered == [spec[squeeze(request.split())] for request in sent]
 
@@ -131,12 +139,14 @@ def test_spec_examples_over_a_real_pipe(pipe: Pipe) -> None:
 
 
 def test_the_stream_survives_errors() -> None:
-    answers = _bytesio([
-        '{"jsonrpc": "2.0", "method": "sum", "params": [1, 2], "id": 1}',
-        '{"jsonrpc": "2.0", "method": "sum", "params": [1, 2], "id": ',
-        '{"jsonrpc": "2.0", "method": "get_data", "id": 3}',
-        '{"jsonrpc": "2.0", "params": [1], "id": 4}',
-    ])  # fmt: skip
+    answers = _bytesio(
+        [
+            '{"jsonrpc": "2.0", "method": "sum", "params": [1, 2], "id": 1}',
+            '{"jsonrpc": "2.0", "method": "sum", "params": [1, 2], "id": ',
+            '{"jsonrpc": "2.0", "method": "get_data", "id": 3}',
+            '{"jsonrpc": "2.0", "params": [1], "id": 4}',
+        ]
+    )
     assert [json.loads(a) for a in answers] == [
         {"jsonrpc": "2.0", "result": 3, "id": 1},
         {"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": None},
@@ -162,14 +172,19 @@ def test_handler_errors_map_to_codes_without_tracebacks() -> None:
         "message": "Invalid params",
         "data": "need two numbers",
     }
-    assert second["error"] == {"code": -32603, "message": "Internal error",
-                               "data": {"exception": "KeyError"}}  # fmt: skip
+    assert second["error"] == {
+        "code": -32603,
+        "message": "Internal error",
+        "data": {"exception": "KeyError"},
+    }
     assert b"Traceback" not in out.getvalue() and b"secret" not in out.getvalue()
 
 
 def test_ids_come_back_exactly_as_sent() -> None:
-    lines = [f'{{"jsonrpc": "2.0", "method": "get_data", "id": {i}}}'
-             for i in ("7", '"7"', "7.5", "null", '"x\\u00e9"')]  # fmt: skip
+    lines = [
+        f'{{"jsonrpc": "2.0", "method": "get_data", "id": {i}}}'
+        for i in ("7", '"7"', "7.5", "null", '"x\\u00e9"')
+    ]
     ids = [json.loads(a)["id"] for a in _bytesio(lines)]
     assert ids == [7, "7", 7.5, None, "xé"]
     assert [type(i) for i in ids] == [int, str, float, type(None), str]
@@ -178,13 +193,19 @@ def test_ids_come_back_exactly_as_sent() -> None:
 def test_progress_then_cancel_mid_request(pipe: Pipe) -> None:
     pipe.send('{"jsonrpc": "2.0", "method": "slow_count", "params": {"n": 100000}, "id": 5}')
     first = json.loads(pipe.read())
-    assert first == {"jsonrpc": "2.0", "method": "$/progress",
-                     "params": {"id": 5, "done": 1, "total": 100000}}  # fmt: skip
+    assert first == {
+        "jsonrpc": "2.0",
+        "method": "$/progress",
+        "params": {"id": 5, "done": 1, "total": 100000},
+    }
     pipe.send('{"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 5}}')
     while "method" in (answer := json.loads(pipe.read())):
         assert answer["method"] == "$/progress"  # progress already on its way
-    assert answer == {"jsonrpc": "2.0", "error": {"code": -32800, "message": "Request cancelled"},
-                      "id": 5}  # fmt: skip
+    assert answer == {
+        "jsonrpc": "2.0",
+        "error": {"code": -32800, "message": "Request cancelled"},
+        "id": 5,
+    }
 
 
 def test_cancel_of_a_queued_request(pipe: Pipe) -> None:
@@ -220,8 +241,11 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
 
 def rpc(gw: Gateway, body: str | bytes, plugin: str = "example", **kwargs: Any) -> httpx.Response:
     with gw.client() as http:
-        return http.post(f"/plugins/{plugin}/rpc", content=body,
-                         headers={"Content-Type": "application/json", **kwargs})  # fmt: skip
+        return http.post(
+            f"/plugins/{plugin}/rpc",
+            content=body,
+            headers={"Content-Type": "application/json", **kwargs},
+        )
 
 
 @pytest.mark.parametrize(("request_line", "expected"), SPEC_EXAMPLES, ids=IDS)
@@ -238,8 +262,9 @@ def test_spec_example_through_rpc(
 
 def test_concurrent_clients_with_the_same_ids_get_their_own_answers(gateway: Gateway) -> None:
     def call(n: int) -> tuple[int, Any]:
-        body = json.dumps({"jsonrpc": "2.0", "method": "subtract", "params": [n, 1],
-                           "id": 1 if n % 2 else "1"})  # fmt: skip
+        body = json.dumps(
+            {"jsonrpc": "2.0", "method": "subtract", "params": [n, 1], "id": 1 if n % 2 else "1"}
+        )
         return n, rpc(gateway, body).json()
 
     with ThreadPoolExecutor(16) as executor:
@@ -265,17 +290,21 @@ def test_sse_streams_progress_then_the_response(gateway: Gateway) -> None:
 def test_client_disconnect_cancels_the_request_at_the_plugin(gateway: Gateway) -> None:
     body = '{"jsonrpc": "2.0", "method": "slow_count", "params": {"n": 100000}, "id": 1}'
     with pytest.raises(httpx.ReadTimeout), httpx.Client(base_url=gateway.url, timeout=0.5) as http:
-        http.post("/plugins/example/rpc", content=body,
-                  headers={"Content-Type": "application/json"})  # fmt: skip
+        http.post(
+            "/plugins/example/rpc", content=body, headers={"Content-Type": "application/json"}
+        )
     # 100000 progress steps would take over 16 minutes: an empty queue now means it was cancelled
     gateway.wait_for("example", lambda info: info["queueDepth"] == 0, timeout=10)
     assert rpc(gateway, '{"jsonrpc": "2.0", "method": "get_data", "id": 2}').json()["result"] == [
-        "hello", 5]  # fmt: skip
+        "hello",
+        5,
+    ]
 
 
 def test_crash_fails_pending_requests_and_the_session_restarts(gateway: Gateway) -> None:
-    assert rpc(gateway, '{"jsonrpc": "2.0", "method": "echo", "params": [1], "id": 1}',
-               plugin="faulty").json()["result"] == [1]  # fmt: skip
+    assert rpc(
+        gateway, '{"jsonrpc": "2.0", "method": "echo", "params": [1], "id": 1}', plugin="faulty"
+    ).json()["result"] == [1]
     pid = gateway.plugin("faulty")["pid"]
     crashed = rpc(gateway, '{"jsonrpc": "2.0", "method": "crash", "id": "c"}', plugin="faulty")
     error = crashed.json()["error"]
@@ -283,8 +312,9 @@ def test_crash_fails_pending_requests_and_the_session_restarts(gateway: Gateway)
     assert error["code"] == -32001 and "E_EOF" in error["message"]
     assert error["data"]["exitCode"] == 3
     assert "crashing as asked" in error["data"]["stderrTail"]
-    again = rpc(gateway, '{"jsonrpc": "2.0", "method": "echo", "params": [2], "id": 2}',
-                plugin="faulty")  # fmt: skip
+    again = rpc(
+        gateway, '{"jsonrpc": "2.0", "method": "echo", "params": [2], "id": 2}', plugin="faulty"
+    )
     assert again.json()["result"] == [2]
     info = gateway.plugin("faulty")
     assert info["pid"] != pid and info["restarts"] == 1 and info["lastCode"] == "E_EOF"

@@ -54,7 +54,9 @@ def test_engine_client_errors(base_url: str) -> None:
 
 def test_jsonrpc_through_the_gateway(base_url: str) -> None:
     with httpx.Client(base_url=base_url, timeout=30) as http:
-        answer = http.post("/plugins/jsonrpc-example/rpc",
-                           content=b'{"jsonrpc": "2.0", "method": "get_data", "id": "x"}',
-                           headers={"Content-Type": "application/json"})  # fmt: skip
+        answer = http.post(
+            "/plugins/jsonrpc-example/rpc",
+            content=b'{"jsonrpc": "2.0", "method": "get_data", "id": "x"}',
+            headers={"Content-Type": "application/json"},
+        )
     assert answer.text == '{"jsonrpc": "2.0", "result": ["hello", 5], "id": "x"}'

@@ -15,8 +15,14 @@ README = (REPO / "README.md").read_text("utf-8")
 def test_readme_node_client_example_runs_as_written() -> None:
     (block,) = [b for b in re.findall(r"```js\n(.*?)```", README, re.S) if "GatewayClient" in b]
     with running_gateway(REPO / "plugins" / "registry.toml") as gw:
-        done = subprocess.run(["node", "--input-type=module"], input=block.replace("8787", str(gw.port)),
-                              capture_output=True, text=True, cwd=REPO, timeout=60)  # fmt: skip
+        done = subprocess.run(
+            ["node", "--input-type=module"],
+            input=block.replace("8787", str(gw.port)),
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=60,
+        )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     first, subtracted, *streamed = done.stdout.splitlines()
     assert (first, subtracted) == ("DUPLICATE_TABLE_NAME", "19")

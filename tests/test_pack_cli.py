@@ -48,8 +48,13 @@ def _tables(document: dict[str, object]) -> list[tuple[str, str]]:
 
 
 def test_discover_with_repo_points_the_registered_plugin_at_it(repo: Path) -> None:
-    done = subprocess.run([*GPP, "discover", "--repo", str(repo), "pack-sqlalchemy", "."],
-                          capture_output=True, text=True, cwd=REPO, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        [*GPP, "discover", "--repo", str(repo), "pack-sqlalchemy", "."],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert _tables(document) == [("visitors", "db/models.py")]
@@ -57,8 +62,13 @@ def test_discover_with_repo_points_the_registered_plugin_at_it(repo: Path) -> No
 
 
 def test_discover_with_repo_refuses_a_missing_directory(tmp_path: Path) -> None:
-    done = subprocess.run([*GPP, "discover", "--repo", str(tmp_path / "nope"), "pack-django", "."],
-                          capture_output=True, text=True, cwd=REPO, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        [*GPP, "discover", "--repo", str(tmp_path / "nope"), "pack-django", "."],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert "--repo:" in done.stderr and "is not a directory" in done.stderr
 
@@ -67,8 +77,12 @@ def test_discover_with_repo_refuses_a_missing_directory(tmp_path: Path) -> None:
 def _serve(*args: str, uds: Path) -> Iterator[None]:
     log = uds.with_suffix(".log")
     with log.open("wb") as sink:  # a file, not a pipe: a pipe nobody reads can stall the gateway
-        proc = subprocess.Popen([*GPP, "serve", "--uds", str(uds), *args], cwd=REPO,
-                                stdout=subprocess.DEVNULL, stderr=sink)  # fmt: skip
+        proc = subprocess.Popen(
+            [*GPP, "serve", "--uds", str(uds), *args],
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=sink,
+        )
     try:
         deadline = time.monotonic() + 30
         while not uds.exists():

@@ -128,10 +128,21 @@ def test_a_changed_file_is_parsed_again_alone_and_its_routes_follow(fastapi_copy
 
 def test_the_registered_plugin_reads_the_sample_app_through_the_cli() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "app", "discover", "--config", "plugins/registry.toml",
-         PLUGIN_ID, "."],
-        capture_output=True, text=True, cwd=REPO, timeout=60,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "discover",
+            "--config",
+            "plugins/registry.toml",
+            PLUGIN_ID,
+            ".",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     signals = {s["resource"]: s["value"] for s in json.loads(done.stdout)["classificationSignals"]}
     assert signals["route:GET /api/v1/users/me"] == "required"

@@ -53,19 +53,34 @@ def test_express_parameters_become_braces(path: str, expected: str) -> None:
 
 @pytest.mark.parametrize(
     ("prefix", "path", "joined"),
-    [("/users", "/", "/users/"), ("/users", "", "/users"), ("/", "/x", "/x"),
-     ("/catalog/", "/", "/catalog/"), ("", "/x", "/x"), ("/a", "b", "/a/b")],
-)  # fmt: skip
+    [
+        ("/users", "/", "/users/"),
+        ("/users", "", "/users"),
+        ("/", "/x", "/x"),
+        ("/catalog/", "/", "/catalog/"),
+        ("", "/x", "/x"),
+        ("/a", "b", "/a/b"),
+    ],
+)
 def test_paths_join_as_the_frameworks_join_them(prefix: str, path: str, joined: str) -> None:
     assert join(prefix, path) == joined
 
 
 @pytest.mark.parametrize(
     "name",
-    ["get_current_user", "requireAuth", "login_required", "verify_token", "checkJwt",
-     "IsAuthenticated", "has_permission", "get_current_active_superuser", "passport.authenticate",
-     "oauth2_scheme"],
-)  # fmt: skip
+    [
+        "get_current_user",
+        "requireAuth",
+        "login_required",
+        "verify_token",
+        "checkJwt",
+        "IsAuthenticated",
+        "has_permission",
+        "get_current_active_superuser",
+        "passport.authenticate",
+        "oauth2_scheme",
+    ],
+)
 def test_names_that_say_auth(name: str) -> None:
     assert says_auth(name)
 
@@ -299,9 +314,14 @@ EXPRESS_APP = "const express = require('express');\nconst app = express();\n"
 def test_express_all_is_one_route_per_method_express_routes_trace_aside() -> None:
     doc = document({"app.js": EXPRESS_APP + "app.all('/x/:id', h);\napp.get('env');\n"})
     assert [r["name"] for r in doc["resources"]] == [
-        "DELETE /x/{id}", "GET /x/{id}", "HEAD /x/{id}", "OPTIONS /x/{id}", "PATCH /x/{id}",
-        "POST /x/{id}", "PUT /x/{id}",
-    ]  # fmt: skip
+        "DELETE /x/{id}",
+        "GET /x/{id}",
+        "HEAD /x/{id}",
+        "OPTIONS /x/{id}",
+        "PATCH /x/{id}",
+        "POST /x/{id}",
+        "PUT /x/{id}",
+    ]
     assert {r["location"]["line"] for r in doc["resources"]} == {3}
 
 

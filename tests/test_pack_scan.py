@@ -80,15 +80,30 @@ def test_walk_skips_hidden_virtualenvs_vendored_and_built_trees_in_utf8_order(
             rel,
             "def " + rel.replace("/", "_").replace(".py", "").replace("é", "e") + "(): pass\n",
         )
-    for rel in [".hidden/h.py", "venv/v.py", "env/lib/e.py", "node_modules/n.py", "app/__pycache__/c.py",
-                "lib/site-packages/s.py", "dist/d.py", "build/b.py", "app/.secret.py"]:  # fmt: skip
+    for rel in [
+        ".hidden/h.py",
+        "venv/v.py",
+        "env/lib/e.py",
+        "node_modules/n.py",
+        "app/__pycache__/c.py",
+        "lib/site-packages/s.py",
+        "dist/d.py",
+        "build/b.py",
+        "app/.secret.py",
+    ]:
         _write(in_repo, rel, "def skipped(): pass\n")
     _write(in_repo, "env/pyvenv.cfg", "home = /usr\n")
     _write(in_repo, "notes.txt", "def not_python(): pass\n")
     os.symlink(in_repo / "a.py", in_repo / "link.py")
     document = _scanner().discover(["."])
-    assert _names(document) == [("Z.py", "Z"), ("a.py", "a"), ("a/b.py", "a_b"),
-                                ("app/x.py", "app_x"), ("b/z.py", "b_z"), ("é.py", "e")]  # fmt: skip
+    assert _names(document) == [
+        ("Z.py", "Z"),
+        ("a.py", "a"),
+        ("a/b.py", "a_b"),
+        ("app/x.py", "app_x"),
+        ("b/z.py", "b_z"),
+        ("é.py", "e"),
+    ]
     assert document["unresolved"] == []
 
 
@@ -131,9 +146,11 @@ def test_unresolved_reasons_and_other_files_still_count(in_repo: Path) -> None:
 
 @pytest.mark.parametrize(
     ("request_path", "hook", "swapped"),
-    [("app/models.py", "_locate", "app/models.py"),  # the file, after its check
-     (".", "_walk", "app")],  # its directory, after the walk listed it
-)  # fmt: skip
+    [
+        ("app/models.py", "_locate", "app/models.py"),  # the file, after its check
+        (".", "_walk", "app"),
+    ],  # its directory, after the walk listed it
+)
 def test_a_symlink_swapped_in_after_the_check_is_never_followed(
     in_repo: Path, monkeypatch: pytest.MonkeyPatch, request_path: str, hook: str, swapped: str
 ) -> None:
@@ -202,5 +219,10 @@ def test_pii_names_and_duplicate_findings() -> None:
             "GET /b": [location("a.py", 1)],
         },
     )
-    assert findings == [{"code": "DUPLICATE_ROUTE", "detail": "route GET /a is defined 2 times",
-                         "locations": [location("a.py", 9), location("b.py", 3)]}]  # fmt: skip
+    assert findings == [
+        {
+            "code": "DUPLICATE_ROUTE",
+            "detail": "route GET /a is defined 2 times",
+            "locations": [location("a.py", 9), location("b.py", 3)],
+        }
+    ]

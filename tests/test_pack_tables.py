@@ -36,8 +36,9 @@ PACKS = {
 def _session(plugin_id: str, root: Path, sandbox: SandboxPolicy | None = None) -> PluginSession:
     script = PACKS[plugin_id][1]
     # -S: no site-packages, so a pack that imported anything beyond the stdlib and gpp/ fails
-    return PluginSession([sys.executable, "-S", str(script)], plugin_id, "1.0.0", cwd=str(root),
-                         sandbox=sandbox)  # fmt: skip
+    return PluginSession(
+        [sys.executable, "-S", str(script)], plugin_id, "1.0.0", cwd=str(root), sandbox=sandbox
+    )
 
 
 def _document(result: dict[str, Any]) -> bytes:
@@ -77,19 +78,42 @@ def test_named_paths_and_their_unresolved_reasons(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     shutil.copytree(REPOS / "sqlalchemy-app", repo, symlinks=True)
     outside = tmp_path / "secret_models.py"
-    outside.write_text("from sqlalchemy.orm import declarative_base\nBase = declarative_base()\n"
-                       "class Leak(Base):\n    __tablename__ = 'leaked_secret'\n")  # fmt: skip
+    outside.write_text(
+        "from sqlalchemy.orm import declarative_base\nBase = declarative_base()\n"
+        "class Leak(Base):\n    __tablename__ = 'leaked_secret'\n"
+    )
     os.symlink(outside, repo / "shop" / "escape.py")
-    (result,) = asyncio.run(_discover_many("pack-sqlalchemy", repo, [
-        ["shop/models/user.py", "README.md", "nope.py", "shop/escape.py", "legacy/broken.py", "shop"]
-    ]))  # fmt: skip
+    (result,) = asyncio.run(
+        _discover_many(
+            "pack-sqlalchemy",
+            repo,
+            [
+                [
+                    "shop/models/user.py",
+                    "README.md",
+                    "nope.py",
+                    "shop/escape.py",
+                    "legacy/broken.py",
+                    "shop",
+                ]
+            ],
+        )
+    )
     assert "leaked_secret" not in json.dumps(result)
     assert result["unresolved"] == [
         {"path": "README.md", "reason": "unsupported", "detail": "not a Python file"},
-        {"path": "legacy/broken.py", "reason": "parse-error", "detail": "line 8: '(' was never closed"},
+        {
+            "path": "legacy/broken.py",
+            "reason": "parse-error",
+            "detail": "line 8: '(' was never closed",
+        },
         {"path": "nope.py", "reason": "not-found", "detail": "no such file or directory"},
-        {"path": "shop/escape.py", "reason": "unreadable", "detail": "symlink leads outside the repository"},
-    ]  # fmt: skip
+        {
+            "path": "shop/escape.py",
+            "reason": "unreadable",
+            "detail": "symlink leads outside the repository",
+        },
+    ]
     # user.py named and also walked under shop/: one file, listed once
     assert [r["name"] for r in result["resources"]] == ["user_roles", "users", "addresses", "roles"]
 
@@ -137,10 +161,17 @@ def test_unchanged_files_are_not_parsed_again(
 
 @pytest.mark.parametrize(
     ("name", "table"),
-    [("UserProfile", "user_profile"), ("HTTPLog", "http_log"), ("User", "user"),
-     ("User2FA", "user2_fa"), ("getHTTPResponseCode", "get_http_response_code"),
-     ("ABC", "abc"), ("OAuth2Token", "o_auth2_token"), ("_Private", "private")],
-)  # fmt: skip
+    [
+        ("UserProfile", "user_profile"),
+        ("HTTPLog", "http_log"),
+        ("User", "user"),
+        ("User2FA", "user2_fa"),
+        ("getHTTPResponseCode", "get_http_response_code"),
+        ("ABC", "abc"),
+        ("OAuth2Token", "o_auth2_token"),
+        ("_Private", "private"),
+    ],
+)
 def test_flask_sqlalchemy_3_snake_case(name: str, table: str) -> None:
     assert sqlalchemy_models.camel_to_snake_case(name) == table
 
@@ -175,8 +206,10 @@ class Gadget(Base):
     weight = Column(Integer)
 """
     tables = _tables_of(sqlalchemy_models.extract, sqlalchemy_models.link, {"m.py": source})
-    assert tables == [("fixed_name", {"columns": 2, "model": "Widget"}),
-                      ("Gadget", {"columns": 2, "model": "Gadget"})]  # fmt: skip
+    assert tables == [
+        ("fixed_name", {"columns": 2, "model": "Widget"}),
+        ("Gadget", {"columns": 2, "model": "Gadget"}),
+    ]
 
 
 def test_django_models_reached_only_through_scanned_modules() -> None:

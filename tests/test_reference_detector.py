@@ -126,8 +126,9 @@ def test_python_detector_never_reads_a_symlink_swapped_in_after_its_check(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo, victim, secret = _race_repo(tmp_path)
-    monkeypatch.setattr(reference_detector, "_locate",
-                        then_swap(reference_detector._locate, victim, secret))  # fmt: skip
+    monkeypatch.setattr(
+        reference_detector, "_locate", then_swap(reference_detector._locate, victim, secret)
+    )
     monkeypatch.chdir(repo)
     document = reference_detector.discover(["victim.gfx"])
     assert "leaked_secret" not in repr(document)
@@ -136,10 +137,19 @@ def test_python_detector_never_reads_a_symlink_swapped_in_after_its_check(
 
 def test_node_detector_never_reads_a_symlink_swapped_in_after_its_check(tmp_path: Path) -> None:
     repo, victim, secret = _race_repo(tmp_path)
-    command = [shutil.which("node") or "node", "--import", str(SWAP_HOOK),
-               str(REPO / "plugins" / "reference_detector.mjs")]  # fmt: skip
-    session = PluginSession(command, "reference-detector-node", "1.0.0", cwd=str(repo),
-                            env={"SWAP_VICTIM": "victim.gfx", "SWAP_SECRET": str(secret)})  # fmt: skip
+    command = [
+        shutil.which("node") or "node",
+        "--import",
+        str(SWAP_HOOK),
+        str(REPO / "plugins" / "reference_detector.mjs"),
+    ]
+    session = PluginSession(
+        command,
+        "reference-detector-node",
+        "1.0.0",
+        cwd=str(repo),
+        env={"SWAP_VICTIM": "victim.gfx", "SWAP_SECRET": str(secret)},
+    )
 
     async def scenario() -> dict[str, Any]:
         async with session:

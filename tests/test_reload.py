@@ -87,8 +87,11 @@ class ServedGateway:
 def served(config: Path, *args: str) -> Iterator[ServedGateway]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "app", "serve", "--config", str(config), "--port", "0", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=REPO,
+    )
     try:
         yield ServedGateway(proc)
     finally:
@@ -128,8 +131,9 @@ def test_any_field_of_an_entry_makes_it_changed(tmp_path: Path, change: dict[str
     (tmp_path / "echo_plugin.py").write_text("")
     base = {"id": "p", "version": "1.0.0", "root": ".", "command": ["{python}", "echo_plugin.py"]}
     old = load_config(write_config(tmp_path, [base, {**base, "id": "same"}])).plugins
-    new = load_config(write_config(tmp_path, [{**base, **change}, {**base, "id": "same"},
-                                              {**base, "id": "new"}])).plugins  # fmt: skip
+    new = load_config(
+        write_config(tmp_path, [{**base, **change}, {**base, "id": "same"}, {**base, "id": "new"}])
+    ).plugins
     assert RegistryChange.between(old, new) == RegistryChange(
         added=("new",), removed=(), changed=("p",), kept=("same",)
     )
@@ -149,14 +153,20 @@ def test_reload_adds_removes_replaces_and_keeps(tmp_path: Path) -> None:
     bye_files = {name: tmp_path / f"bye-{name}" for name in ("kept", "gone", "changed")}
 
     def plugin(name: str, **extra: Any) -> dict[str, Any]:
-        return echo(name, eager=True, root=str(tmp_path),
-                    env={"ECHO_BYE_FILE": str(bye_files.get(name, ""))}, **extra)  # fmt: skip
+        return echo(
+            name,
+            eager=True,
+            root=str(tmp_path),
+            env={"ECHO_BYE_FILE": str(bye_files.get(name, ""))},
+            **extra,
+        )
 
     config = write_config(tmp_path, [plugin("kept"), plugin("gone"), plugin("changed")])
     with served(config) as gateway, gateway.client() as http:
         before = _wait_pids(gateway, {"kept", "gone", "changed"})
-        write_config(tmp_path, [plugin("kept"), plugin("changed", version="2.0.0"),
-                                plugin("added")])  # fmt: skip
+        write_config(
+            tmp_path, [plugin("kept"), plugin("changed", version="2.0.0"), plugin("added")]
+        )
         line = gateway.reload(1)
         assert "added=added removed=gone changed=changed kept=kept" in line
         after = _wait_pids(gateway, {"kept", "changed", "added"})
@@ -183,8 +193,13 @@ def test_an_invalid_registry_changes_nothing_and_says_why(tmp_path: Path) -> Non
         before = _wait_pids(gateway, {"kept"})
         broken = dict(echo("kept"), version="", colour="red")
         write_config(tmp_path, [broken, echo("added")], gateway={"port": "x"})
-        checked = subprocess.run([sys.executable, "-m", "app", "check-config", str(config)],
-                                 capture_output=True, text=True, cwd=REPO, timeout=WAIT_S)  # fmt: skip
+        checked = subprocess.run(
+            [sys.executable, "-m", "app", "check-config", str(config)],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=WAIT_S,
+        )
         problems = checked.stderr.splitlines()
         assert checked.returncode == 1 and len(problems) == 3, checked.stderr
         gateway.reload(1)
@@ -201,8 +216,9 @@ def test_an_invalid_registry_changes_nothing_and_says_why(tmp_path: Path) -> Non
 def test_retired_plugins_finish_what_is_in_flight_and_queued(tmp_path: Path) -> None:
     fifo, gate = make_fifo(tmp_path)
     bye = tmp_path / "bye"
-    slow = echo("slow", root=str(tmp_path), env={"ECHO_GATE_FIFO": str(fifo),
-                                                         "ECHO_BYE_FILE": str(bye)})  # fmt: skip
+    slow = echo(
+        "slow", root=str(tmp_path), env={"ECHO_GATE_FIFO": str(fifo), "ECHO_BYE_FILE": str(bye)}
+    )
     config = write_config(tmp_path, [slow, echo("other")])
     with served(config) as gateway, gateway.client() as http, ThreadPoolExecutor(2) as pool:
         in_flight = pool.submit(discover, http, "slow", "wait")
@@ -224,8 +240,14 @@ def test_retired_plugins_finish_what_is_in_flight_and_queued(tmp_path: Path) -> 
 
 
 def rpc_example(plugin_id: str, root: Path, **extra: Any) -> dict[str, Any]:
-    return {"id": plugin_id, "version": "1.0.0", "protocol": "jsonrpc-2.0", "root": str(root),
-            "command": ["{python}", str(REPO / "plugins/jsonrpc_example.py")], **extra}  # fmt: skip
+    return {
+        "id": plugin_id,
+        "version": "1.0.0",
+        "protocol": "jsonrpc-2.0",
+        "root": str(root),
+        "command": ["{python}", str(REPO / "plugins/jsonrpc_example.py")],
+        **extra,
+    }
 
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["plain", "sse"])
@@ -255,12 +277,15 @@ def test_a_retired_json_rpc_plugin_answers_what_is_in_flight(
 
 def test_no_request_is_lost_or_refused_across_reloads(tmp_path: Path) -> None:
     def registry(generation: int) -> None:
-        write_config(tmp_path, [
-            echo("steady", instances=2),
-            echo("flipping", instances=2, env={"GENERATION": str(generation)}),
-            *([echo("sometimes")] if generation % 2 else []),
-            rpc_example("rpc-flipping", tmp_path, env={"GENERATION": str(generation)}),
-        ])  # fmt: skip
+        write_config(
+            tmp_path,
+            [
+                echo("steady", instances=2),
+                echo("flipping", instances=2, env={"GENERATION": str(generation)}),
+                *([echo("sometimes")] if generation % 2 else []),
+                rpc_example("rpc-flipping", tmp_path, env={"GENERATION": str(generation)}),
+            ],
+        )
 
     registry(0)
     outcomes: list[tuple[str, str]] = []  # (plugin, "ok" or what came instead)
@@ -329,8 +354,7 @@ def test_the_token_applies_at_once_and_the_port_after_a_restart(tmp_path: Path) 
 
 def test_sigterm_with_a_retiring_plugin_still_stops_in_time(tmp_path: Path) -> None:
     fifo, gate = make_fifo(tmp_path)
-    stuck = echo("stuck", root=str(tmp_path), shutdown_ms=1000,
-                        env={"ECHO_GATE_FIFO": str(fifo)})  # fmt: skip
+    stuck = echo("stuck", root=str(tmp_path), shutdown_ms=1000, env={"ECHO_GATE_FIFO": str(fifo)})
     config = write_config(tmp_path, [stuck], gateway={"grace_seconds": 1})
     try:
         with served(config) as gateway, gateway.client() as http, ThreadPoolExecutor(1) as pool:
@@ -356,8 +380,14 @@ def test_readme_reload_example_runs_as_written(tmp_path: Path) -> None:
         write_config(tmp_path / "plugins", [echo("first"), echo("second")])
         bin_dir = Path(sys.executable).parent
         env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "GPP_PID": str(gateway.proc.pid)}
-        done = subprocess.run(["bash", "-ec", block], capture_output=True, text=True,
-                              cwd=tmp_path, env=env, timeout=WAIT_S)  # fmt: skip
+        done = subprocess.run(
+            ["bash", "-ec", block],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=WAIT_S,
+        )
         assert done.returncode == 0, done.stderr
         assert "added=second" in gateway.wait_line(r"event=reload( |$)")
         assert set(gateway.pids()) == {"first", "second"}

@@ -38,8 +38,14 @@ LEAVE_IN_TIME = {"request_ms": 2000, "handshake_ms": 2000}  # room for a client 
 
 
 def jsonrpc_plugin(plugin_id: str, script: Path, **extra: Any) -> dict[str, Any]:
-    return {"id": plugin_id, "version": "1.0.0", "protocol": "jsonrpc-2.0", "root": str(REPO),
-            "command": ["{python}", str(script)], **extra}  # fmt: skip
+    return {
+        "id": plugin_id,
+        "version": "1.0.0",
+        "protocol": "jsonrpc-2.0",
+        "root": str(REPO),
+        "command": ["{python}", str(script)],
+        **extra,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +65,11 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
 def rpc(gw: Gateway, body: Any, plugin: str = "example", **headers: str) -> httpx.Response:
     content = body if isinstance(body, (str, bytes)) else json.dumps(body)
     with gw.client() as http:
-        return http.post(f"/plugins/{plugin}/rpc", content=content,
-                         headers={"Content-Type": "application/json", **headers})  # fmt: skip
+        return http.post(
+            f"/plugins/{plugin}/rpc",
+            content=content,
+            headers={"Content-Type": "application/json", **headers},
+        )
 
 
 def call(method: str, request_id: Any, **params: Any) -> dict[str, Any]:
@@ -104,7 +113,9 @@ def test_input_json_cannot_carry_is_a_parse_error_on_the_pipe(line: str) -> None
     lines = line + '\n{"jsonrpc": "2.0", "method": "get_data", "id": 2}\n'
     jsonrpc.StdioTransport(io.BytesIO(lines.encode()), out).serve(_handler)
     assert out.getvalue().decode().splitlines() == [  # and the next line is parsed fresh
-        PARSE_ERROR, '{"jsonrpc": "2.0", "result": ["hello", 5], "id": 2}']  # fmt: skip
+        PARSE_ERROR,
+        '{"jsonrpc": "2.0", "result": ["hello", 5], "id": 2}',
+    ]
 
 
 @pytest.mark.parametrize("line", NOT_I_JSON)
@@ -125,8 +136,10 @@ def _handler(method: str, params: Any) -> Any:
 
 def test_a_result_json_cannot_carry_is_answered_as_internal_error() -> None:
     out = io.BytesIO()
-    lines = "".join(json.dumps(call(m, i)) + "\n" for i, m in enumerate(
-        ["nan", "inf", "surrogate", "set", "get_data"]))  # fmt: skip
+    lines = "".join(
+        json.dumps(call(m, i)) + "\n"
+        for i, m in enumerate(["nan", "inf", "surrogate", "set", "get_data"])
+    )
     batch = json.dumps([call("get_data", "a"), call("inf", "b")]) + "\n"
     jsonrpc.StdioTransport(io.BytesIO((lines + batch).encode()), out).serve(_handler)
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
@@ -134,20 +147,29 @@ def test_a_result_json_cannot_carry_is_answered_as_internal_error() -> None:
     assert answers == [
         {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "ValueError"}}, "id": 0},
         {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "ValueError"}}, "id": 1},
-        {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "UnicodeEncodeError"}},
-         "id": 2},
+        {
+            "jsonrpc": "2.0",
+            "error": {**internal, "data": {"exception": "UnicodeEncodeError"}},
+            "id": 2,
+        },
         {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "TypeError"}}, "id": 3},
         {"jsonrpc": "2.0", "result": ["hello", 5], "id": 4},
-        [{"jsonrpc": "2.0", "result": ["hello", 5], "id": "a"},  # the good answer is kept
-         {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "ValueError"}},
-          "id": "b"}],
-    ]  # fmt: skip
+        [
+            {"jsonrpc": "2.0", "result": ["hello", 5], "id": "a"},  # the good answer is kept
+            {
+                "jsonrpc": "2.0",
+                "error": {**internal, "data": {"exception": "ValueError"}},
+                "id": "b",
+            },
+        ],
+    ]
 
 
 def test_an_overflowing_sum_is_internal_error_over_a_real_pipe() -> None:
     request = b'{"jsonrpc": "2.0", "method": "sum", "params": [1e308, 1e308], "id": 1}\n'
-    done = subprocess.run([sys.executable, str(EXAMPLE)], input=request, capture_output=True,
-                          timeout=30, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE)], input=request, capture_output=True, timeout=30, check=True
+    )
     assert json.loads(done.stdout) == {
         "jsonrpc": "2.0",
         "id": 1,
@@ -220,8 +242,10 @@ def test_concurrent_timeouts_in_a_batch_keep_the_good_answers(gateway: Gateway) 
 def test_a_client_cannot_cancel_another_clients_call(gateway: Gateway) -> None:
     body = json.dumps(call("slow_count", 1, n=100_000))
     headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-    with gateway.client() as http, http.stream("POST", "/plugins/patient/rpc", content=body,
-                                               headers=headers) as stream:  # fmt: skip
+    with (
+        gateway.client() as http,
+        http.stream("POST", "/plugins/patient/rpc", content=body, headers=headers) as stream,
+    ):
         events = sse_events(stream)
         assert next(events)[0] == "notification"  # running at the plugin
         # another client names every id the gateway could have given that call, both types
@@ -254,8 +278,9 @@ def test_a_plugin_that_stops_reading_gets_a_timeout_and_a_fresh_session(gateway:
     response = rpc(gateway, call("anything", "big", **BIG_PARAMS), plugin="deaf")
     answer = response.json()
     assert response.status_code == 200 and answer["id"] == "big"
-    assert answer["error"]["code"] == -32002 and "did not read its stdin" in answer["error"][
-        "message"]  # fmt: skip
+    assert (
+        answer["error"]["code"] == -32002 and "did not read its stdin" in answer["error"]["message"]
+    )
     info = gateway.plugin("deaf")
     assert info["lastCode"] == "E_TIMEOUT" and info["pid"] is None
     small = rpc(gateway, call("anything", "small"), plugin="deaf").json()
@@ -266,9 +291,10 @@ def test_a_plugin_that_stops_reading_gets_a_timeout_and_a_fresh_session(gateway:
 def test_a_client_leaving_a_stalled_write_does_not_wedge_the_session(gateway: Gateway) -> None:
     body = json.dumps(call("anything", "left", **BIG_PARAMS)).encode()
     with socket.create_connection(("127.0.0.1", gateway.port), timeout=30) as client:
-        client.sendall(b"POST /plugins/deaf-left/rpc HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                       b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
-                       % (len(body), body))  # fmt: skip
+        client.sendall(
+            b"POST /plugins/deaf-left/rpc HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+        )
         gateway.wait_for("deaf-left", lambda info: info["queueDepth"] == 1)
     # the client is gone while the plugin owes an answer and hears nothing: the session is killed
     info = gateway.wait_for("deaf-left", lambda info: info["queueDepth"] == 0)
@@ -281,17 +307,25 @@ def test_a_client_leaving_a_stalled_write_does_not_wedge_the_session(gateway: Ga
 def test_sigterm_finishes_while_a_write_to_a_deaf_plugin_is_stalled(tmp_path: Path) -> None:
     config = write_config(
         tmp_path,
-        [jsonrpc_plugin("deaf", FIXTURE_PLUGINS / "jsonrpc_deaf.py", request_ms=500,
-                        handshake_ms=500, shutdown_ms=500)],
+        [
+            jsonrpc_plugin(
+                "deaf",
+                FIXTURE_PLUGINS / "jsonrpc_deaf.py",
+                request_ms=500,
+                handshake_ms=500,
+                shutdown_ms=500,
+            )
+        ],
         gateway={"grace_seconds": 600},  # without the write deadline, the request would last this
-    )  # fmt: skip
+    )
     uds = tmp_path / "gw.sock"
     body = json.dumps(call("anything", 1, **BIG_PARAMS))
 
     def post() -> httpx.Response:
         with uds_client(uds) as http:
-            return http.post("/plugins/deaf/rpc", content=body,
-                             headers={"Content-Type": "application/json"})  # fmt: skip
+            return http.post(
+                "/plugins/deaf/rpc", content=body, headers={"Content-Type": "application/json"}
+            )
 
     with gateway_process(config, uds) as gateway, ThreadPoolExecutor(1) as executor:
         in_flight = executor.submit(post)

@@ -49,8 +49,14 @@ raise SystemExit(serve("from-tmp", "1.0.0", discover))
 
 
 def probe_plugin(plugin_id: str, root: Path = REPO, **extra: Any) -> dict[str, Any]:
-    return {"id": plugin_id, "version": "1.0.0", "root": str(root), "command": PROBE,
-            "env": {"PROBE_ID": plugin_id}, **extra}  # fmt: skip
+    return {
+        "id": plugin_id,
+        "version": "1.0.0",
+        "root": str(root),
+        "command": PROBE,
+        "env": {"PROBE_ID": plugin_id},
+        **extra,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -163,8 +169,9 @@ def namespace_members(sandbox_pid: int) -> dict[int, int]:
     for entry in Path("/proc").iterdir():
         with contextlib.suppress(OSError, ValueError):
             if entry.name.isdigit() and os.readlink(entry / "ns/pid") == namespace:
-                (line,) = [x for x in (entry / "status").read_text().splitlines()
-                           if x.startswith("NSpid:")]  # fmt: skip
+                (line,) = [
+                    x for x in (entry / "status").read_text().splitlines() if x.startswith("NSpid:")
+                ]
                 members[int(line.split()[-1])] = int(entry.name)
     return members
 
@@ -179,9 +186,14 @@ def test_a_plugin_that_closes_stdout_gets_eof_at_once() -> None:
     used to), so closing it ends the request with E_EOF, not E_TIMEOUT after request_ms."""
 
     async def scenario() -> tuple[codes.ProtocolError, list[int]]:
-        session = PluginSession(fixture_command("closes_stdout"), "fixture", "1.0.0",
-                                cwd=str(REPO), sandbox=SandboxPolicy(),
-                                timeouts=Timeouts(request_ms=60_000))  # fmt: skip
+        session = PluginSession(
+            fixture_command("closes_stdout"),
+            "fixture",
+            "1.0.0",
+            cwd=str(REPO),
+            sandbox=SandboxPolicy(),
+            timeouts=Timeouts(request_ms=60_000),
+        )
         try:
             await session.start()
             assert session.pid is not None
@@ -200,8 +212,9 @@ def test_a_plugin_that_closes_stdout_gets_eof_at_once() -> None:
 
 def test_a_setsid_grandchild_ends_with_its_session() -> None:
     async def scenario() -> tuple[dict[str, int], list[Path]]:
-        async with PluginSession([*_python(PROBE)], "sandbox-probe", "1.0.0", cwd=str(REPO),
-                                 sandbox=SandboxPolicy()) as session:  # fmt: skip
+        async with PluginSession(
+            [*_python(PROBE)], "sandbox-probe", "1.0.0", cwd=str(REPO), sandbox=SandboxPolicy()
+        ) as session:
             result = await session.discover(["grandchild"])
             assert session.pid is not None
             pids = host_pids(session.pid, result["resources"][0]["attrs"])
@@ -241,8 +254,9 @@ def test_no_namespaces_means_refusal_unless_inherit_is_said(
     monkeypatch.setattr(sandbox, "_bwrap_refusal", lambda: refusal)
 
     async def start(policy: SandboxPolicy) -> PluginSession:
-        session = PluginSession([*_python(PROBE)], "sandbox-probe", "1.0.0", cwd=str(REPO),
-                                sandbox=policy)  # fmt: skip
+        session = PluginSession(
+            [*_python(PROBE)], "sandbox-probe", "1.0.0", cwd=str(REPO), sandbox=policy
+        )
         await session.start()
         return session
 

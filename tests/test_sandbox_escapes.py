@@ -55,9 +55,15 @@ def run_probe(directory: Path, policy: SandboxPolicy) -> tuple[Outcomes, Path]:
     env = {"GATEWAY_PID": str(os.getpid()), "TOKEN_FILE": str(token), "PIDS_MAX": str(PIDS_MAX)}
 
     async def scenario() -> Outcomes:
-        async with PluginSession([sys.executable, str(PROBE)], "escape-probe", "1.0.0",
-                                 cwd=str(repo), env=env, sandbox=policy,
-                                 timeouts=Timeouts(request_ms=60_000)) as session:  # fmt: skip
+        async with PluginSession(
+            [sys.executable, str(PROBE)],
+            "escape-probe",
+            "1.0.0",
+            cwd=str(repo),
+            env=env,
+            sandbox=policy,
+            timeouts=Timeouts(request_ms=60_000),
+        ) as session:
             result = await session.discover(["."])
         return {r["name"]: r["attrs"] for r in result["resources"]}
 
@@ -66,15 +72,18 @@ def run_probe(directory: Path, policy: SandboxPolicy) -> tuple[Outcomes, Path]:
 
 @pytest.fixture(scope="module")
 def default_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Outcomes:
-    outcomes, _ = run_probe(tmp_path_factory.mktemp("escape-default"),
-                            SandboxPolicy(max_processes=PIDS_MAX))  # fmt: skip
+    outcomes, _ = run_probe(
+        tmp_path_factory.mktemp("escape-default"), SandboxPolicy(max_processes=PIDS_MAX)
+    )
     return outcomes
 
 
 @pytest.fixture(scope="module")
 def readonly_sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Outcomes, Path]:
-    return run_probe(tmp_path_factory.mktemp("escape-readonly"),
-                     SandboxPolicy(max_processes=PIDS_MAX, readonly_root=True))  # fmt: skip
+    return run_probe(
+        tmp_path_factory.mktemp("escape-readonly"),
+        SandboxPolicy(max_processes=PIDS_MAX, readonly_root=True),
+    )
 
 
 @pytest.mark.parametrize("escape", ESCAPES)

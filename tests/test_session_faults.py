@@ -156,8 +156,9 @@ def test_a_plugin_that_stops_reading_cannot_stall_a_large_discover() -> None:
     paths = [f"src/module_{n:05}/" + "x" * 80 for n in range(3500)]
 
     async def scenario() -> tuple[PluginSession, codes.ProtocolError]:
-        session = PluginSession(fixture_command("never_reads"), "fixture", "1.0.0",
-                                timeouts=TIMEOUTS)  # fmt: skip
+        session = PluginSession(
+            fixture_command("never_reads"), "fixture", "1.0.0", timeouts=TIMEOUTS
+        )
         await session.start()
         try:
             async with asyncio.timeout(TIMEOUTS.request_ms / 1000 + 5):  # bound, never reached
@@ -184,8 +185,9 @@ def test_shutdown_cuts_short_a_request_stuck_writing() -> None:
     paths = [f"p{n:05}/" + "y" * 90 for n in range(3500)]
 
     async def scenario() -> tuple[PluginSession, BaseException | None]:
-        session = PluginSession(fixture_command("never_reads"), "fixture", "1.0.0",
-                                timeouts=timeouts)  # fmt: skip
+        session = PluginSession(
+            fixture_command("never_reads"), "fixture", "1.0.0", timeouts=timeouts
+        )
         await session.start()
         request = asyncio.create_task(session.discover(paths))
         try:
@@ -215,8 +217,10 @@ def test_a_plugin_that_closes_stdout_and_lingers_cannot_stretch_shutdown(
     async def scenario() -> tuple[PluginSession, codes.ProtocolError]:
         session = PluginSession(
             [sys.executable, str(FIXTURE_PLUGINS / "scripted_peer.py"), json.dumps(script)],
-            "fixture", "1.0.0", timeouts=Timeouts(3000, 300, 300),
-        )  # fmt: skip
+            "fixture",
+            "1.0.0",
+            timeouts=Timeouts(3000, 300, 300),
+        )
         await session.start()
         try:
             async with asyncio.timeout(10):  # far below the 30 s grace
@@ -236,8 +240,9 @@ def test_a_plugin_that_closes_stdout_and_lingers_cannot_stretch_shutdown(
 
 def test_a_caller_cancelled_mid_handshake_leaves_no_plugin() -> None:
     async def scenario() -> PluginSession:
-        session = PluginSession(fixture_command("never_hello"), "fixture", "1.0.0",
-                                timeouts=TIMEOUTS)  # fmt: skip
+        session = PluginSession(
+            fixture_command("never_hello"), "fixture", "1.0.0", timeouts=TIMEOUTS
+        )
         starting = asyncio.create_task(session.start())
         async with asyncio.timeout(10):
             while session.pid is None:  # spawned: now in the handshake

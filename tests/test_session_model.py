@@ -44,8 +44,17 @@ BOUND_S = 20.0
 """Beyond the budgets, no run may take this long: the kill and EOF graces take 3 s at most."""
 SMALL_PATHS = (".", "src/a.gfx")
 BIG_PATHS = tuple(f"src/module_{n:05}/" + "x" * 80 for n in range(3500))
-FRAME_TYPES = ("hello", "ready", "discover", "result", "error", "fatal", "shutdown", "bye",
-               "greeting")  # fmt: skip
+FRAME_TYPES = (
+    "hello",
+    "ready",
+    "discover",
+    "result",
+    "error",
+    "fatal",
+    "shutdown",
+    "bye",
+    "greeting",
+)
 Step = list[Any]
 
 
@@ -117,8 +126,13 @@ class Outcome:
 async def drive(plan: list[bool], script: list[Step], timeouts: Timeouts = TIMEOUTS) -> Outcome:
     loop_errors: list[dict[str, Any]] = []
     asyncio.get_running_loop().set_exception_handler(lambda _, ctx: loop_errors.append(ctx))
-    session = PluginSession([sys.executable, str(PEER), json.dumps(script)], "fixture", "1.0.0",
-                            timeouts=timeouts, max_line_bytes=MAX_LINE_BYTES)  # fmt: skip
+    session = PluginSession(
+        [sys.executable, str(PEER), json.dumps(script)],
+        "fixture",
+        "1.0.0",
+        timeouts=timeouts,
+        max_line_bytes=MAX_LINE_BYTES,
+    )
     error: BaseException | None = None
     try:
         async with asyncio.timeout(BOUND_S + sum(vars(timeouts).values()) / 1000):

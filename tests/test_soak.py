@@ -32,16 +32,34 @@ QUICK_BOUND_S = 300  # 60 s of load, the drain (client timeout), SIGTERM's bound
 def test_quick_soak_holds_every_invariant(tmp_path: Path) -> None:
     results = tmp_path / "soak-results.json"
     run = subprocess.run(
-        [sys.executable, "-m", "bench.soak", "--quick", "--seed", str(QUICK_SEED),
-         "--plugins", ",".join(QUICK_PLUGINS), "--faults", ",".join(QUICK_FAULTS),
-         "--max-rss-slope", str(QUICK_MAX_RSS_SLOPE), "--json", str(results)],
-        capture_output=True, text=True, timeout=QUICK_BOUND_S, cwd=REPO, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "bench.soak",
+            "--quick",
+            "--seed",
+            str(QUICK_SEED),
+            "--plugins",
+            ",".join(QUICK_PLUGINS),
+            "--faults",
+            ",".join(QUICK_FAULTS),
+            "--max-rss-slope",
+            str(QUICK_MAX_RSS_SLOPE),
+            "--json",
+            str(results),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=QUICK_BOUND_S,
+        cwd=REPO,
+        check=False,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     report = json.loads(results.read_text())
     assert report["failed"] == []
-    assert all(entry["value"] == 0 for name, entry in report["invariants"].items()
-               if "slope" not in name)  # fmt: skip
+    assert all(
+        entry["value"] == 0 for name, entry in report["invariants"].items() if "slope" not in name
+    )
     assert set(report["servedByPlugin"]) == set(QUICK_PLUGINS)
     assert set(report["faultsInjected"]) == set(QUICK_FAULTS)  # each fault really happened
     assert report["sigterm"]["exitCode"] == 0
@@ -51,18 +69,29 @@ def test_quick_soak_holds_every_invariant(tmp_path: Path) -> None:
 def test_an_answer_to_another_request_is_mixed() -> None:
     asked = plans.plan_reference("reference-detector", "soak-a", random.Random(1))
     other = plans.plan_reference("reference-detector", "soak-b", random.Random(2))
-    document = {"requestId": "soak-a", "unresolved": [{"path": other.paths[-1]}],
-                "resources": [{"name": "t00", "location": {"path": "f00.gfx"}}]}  # fmt: skip
+    document = {
+        "requestId": "soak-a",
+        "unresolved": [{"path": other.paths[-1]}],
+        "resources": [{"name": "t00", "location": {"path": "f00.gfx"}}],
+    }
     reply = rawhttp.Reply(200, {"x-request-id": "soak-a"}, json.dumps(document).encode())
     assert "asked" in (plans.verdict(asked, reply) or "")
     stolen = rawhttp.Reply(502, {}, json.dumps({"requestId": "soak-b"}).encode())
     assert "soak-b" in (plans.verdict(asked, stolen) or "")
     echo = plans.plan_echo("soak-erratic", "soak-c", ["ok/soak-c"], [])
     right = {"requestId": "soak-c", "resources": [{"name": plans.echo_name(["ok/soak-c"])}]}
-    assert plans.verdict(echo, rawhttp.Reply(200, {"x-request-id": "soak-c"},
-                                         json.dumps(right).encode())) is None  # fmt: skip
-    assert "X-Request-Id" in (plans.verdict(echo, rawhttp.Reply(200, {"x-request-id": "soak-d"},
-                                                            json.dumps(right).encode())) or "")  # fmt: skip
+    assert (
+        plans.verdict(
+            echo, rawhttp.Reply(200, {"x-request-id": "soak-c"}, json.dumps(right).encode())
+        )
+        is None
+    )
+    assert "X-Request-Id" in (
+        plans.verdict(
+            echo, rawhttp.Reply(200, {"x-request-id": "soak-d"}, json.dumps(right).encode())
+        )
+        or ""
+    )
 
 
 def test_the_hostile_plugin_names_its_answer_as_the_soak_expects() -> None:
@@ -80,12 +109,17 @@ def test_zombie_children_and_marked_processes_are_found(tmp_path: Path) -> None:
     token, elsewhere = "test-token", tmp_path / "elsewhere"
     elsewhere.mkdir()
     read_stdin = [sys.executable, "-c", "import sys; sys.stdin.read()"]
-    marked = subprocess.Popen(read_stdin, stdin=subprocess.PIPE, cwd=elsewhere,
-                              env={**os.environ, procfs.RUN_MARKER: token})  # fmt: skip
+    marked = subprocess.Popen(
+        read_stdin,
+        stdin=subprocess.PIPE,
+        cwd=elsewhere,
+        env={**os.environ, procfs.RUN_MARKER: token},
+    )
     inside = subprocess.Popen(read_stdin, stdin=subprocess.PIPE, cwd=tmp_path, env={})
     try:
-        assert gateway.wait_until(lambda: {marked.pid, inside.pid}
-                               <= set(procfs.marked_processes(token, tmp_path)), 10)  # fmt: skip
+        assert gateway.wait_until(
+            lambda: {marked.pid, inside.pid} <= set(procfs.marked_processes(token, tmp_path)), 10
+        )
         assert marked.pid in procfs.marked_processes(token, elsewhere / "x")
         assert inside.pid not in procfs.marked_processes("other", elsewhere)
         assert marked.pid not in procfs.zombie_children(os.getpid())

@@ -32,8 +32,16 @@ def source_modules() -> list[str]:
 
 def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
-    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
-                            timeout=300, stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+    result = subprocess.run(
+        command,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
     assert result.returncode == 0, f"{command}\n{result.stdout}\n{result.stderr}"
     return result
 
@@ -44,22 +52,55 @@ def test_the_wheel_holds_and_imports_every_module(tmp_path: Path) -> None:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(REPO / name, source / name)
     for package in PACKAGES:
-        shutil.copytree(REPO / package, source / package,
-                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-         "--disable-pip-version-check", "-q", "-w", str(tmp_path / "dist"), str(source)],
-        cwd=tmp_path)  # fmt: skip
+        shutil.copytree(
+            REPO / package, source / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--disable-pip-version-check",
+            "-q",
+            "-w",
+            str(tmp_path / "dist"),
+            str(source),
+        ],
+        cwd=tmp_path,
+    )
     (wheel,) = (tmp_path / "dist").glob("gate_forge-*.whl")
 
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp_path)
     python = venv / "bin" / "python"
-    run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
-         "--no-index", "--disable-pip-version-check", "-q", str(wheel)], cwd=tmp_path)  # fmt: skip
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--disable-pip-version-check",
+            "-q",
+            str(wheel),
+        ],
+        cwd=tmp_path,
+    )
     # the pinned dependencies come from this venv; its .pth files (the editable install's
     # finder among them) are not processed from a path added this way
-    venv_site = Path(run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                         cwd=tmp_path).stdout.strip())  # fmt: skip
+    venv_site = Path(
+        run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            cwd=tmp_path,
+        ).stdout.strip()
+    )
     (venv_site / "borrowed-deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
 
     modules = source_modules()

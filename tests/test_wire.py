@@ -210,12 +210,24 @@ def test_plugin_side_rejects_a_host_frame_with_a_bad_path() -> None:
 @pytest.mark.parametrize(
     ("raw", "fail_line"),
     [
-        (b"3.0", "hello.protocolVersion is number 3.0, not an integer, but this host speaks GPP/3 — expected 3, got number 3.0"),
-        (b'"3"', "hello.protocolVersion is string '3', not an integer, but this host speaks GPP/3 — expected 3, got string '3'"),
-        (b"true", "hello.protocolVersion is boolean true, not an integer, but this host speaks GPP/3 — expected 3, got boolean true"),
-        (b"4", "hello.protocolVersion speaks GPP/4 but this host speaks GPP/3 — expected 3, got integer 4"),
+        (
+            b"3.0",
+            "hello.protocolVersion is number 3.0, not an integer, but this host speaks GPP/3 — expected 3, got number 3.0",
+        ),
+        (
+            b'"3"',
+            "hello.protocolVersion is string '3', not an integer, but this host speaks GPP/3 — expected 3, got string '3'",
+        ),
+        (
+            b"true",
+            "hello.protocolVersion is boolean true, not an integer, but this host speaks GPP/3 — expected 3, got boolean true",
+        ),
+        (
+            b"4",
+            "hello.protocolVersion speaks GPP/4 but this host speaks GPP/3 — expected 3, got integer 4",
+        ),
     ],
-)  # fmt: skip
+)
 def test_only_the_integer_3_is_gpp3(raw: bytes, fail_line: str) -> None:
     host, plugin = _pair()
     line = plugin.send(Hello(("discover",))).replace(
@@ -265,8 +277,15 @@ def test_a_huge_integer_literal_is_named_an_integer_on_the_fast_path_too() -> No
     _deliver(plugin.send(Hello(("discover",))), host)
     _deliver(host.send(Ready()), plugin)
     host.send(Discover("r", (".",)))
-    resource = {"kind": "t", "name": "n", "location": {"path": "a", "line": 1}, "attrs": {"k": 1.2345678901234568e20}}  # fmt: skip
-    line, _ = build_frame(ID, VERSION, "result", 2, {**EMPTY, "requestId": "r", "resources": [resource]})  # fmt: skip
+    resource = {
+        "kind": "t",
+        "name": "n",
+        "location": {"path": "a", "line": 1},
+        "attrs": {"k": 1.2345678901234568e20},
+    }
+    line, _ = build_frame(
+        ID, VERSION, "result", 2, {**EMPTY, "requestId": "r", "resources": [resource]}
+    )
     assert b'"k":123456789012345680000}' in line  # JCS writes this double as integer digits
     with pytest.raises(codes.SchemaError) as info:
         _deliver(line, host)

@@ -38,8 +38,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         log = Path(tmp) / "gateway.log"
         gateway = start_gateway(config, port, log)
         try:
-            soak = Soak(port, gateway, random.Random(args.seed), args.plugins, set(args.faults),
-                        time.monotonic() + args.duration, args.client_timeout)  # fmt: skip
+            soak = Soak(
+                port,
+                gateway,
+                random.Random(args.seed),
+                args.plugins,
+                set(args.faults),
+                time.monotonic() + args.duration,
+                args.client_timeout,
+            )
             asyncio.run(soak.drive())
             wait_until(lambda: not zombie_children(gateway.pid), 5)
             final_zombies = zombie_children(gateway.pid)
@@ -72,18 +79,40 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=180.0, help="seconds of load (180)")
     parser.add_argument("--quick", action="store_true", help="60 s of load (for make test)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
-    parser.add_argument("--plugins", default=",".join(ALL_PLUGINS),
-                        help=f"comma-separated subset of {','.join(ALL_PLUGINS)}")  # fmt: skip
-    parser.add_argument("--faults", default=",".join(ALL_FAULTS),
-                        help=f"comma-separated subset of {','.join(ALL_FAULTS)}")  # fmt: skip
-    parser.add_argument("--client-timeout", type=float, default=20.0,
-                        help="seconds a client waits for its answer before counting it lost")  # fmt: skip
-    parser.add_argument("--max-fd-slope", type=float, default=20.0,
-                        help="allowed fd growth per minute after warm-up (20)")  # fmt: skip
-    parser.add_argument("--max-rss-slope", type=float, default=10.0,
-                        help="allowed RSS growth in MiB per minute after warm-up (10)")  # fmt: skip
-    parser.add_argument("--json", type=Path, default=Path("soak-results.json"),
-                        help="where to write the results (soak-results.json)")  # fmt: skip
+    parser.add_argument(
+        "--plugins",
+        default=",".join(ALL_PLUGINS),
+        help=f"comma-separated subset of {','.join(ALL_PLUGINS)}",
+    )
+    parser.add_argument(
+        "--faults",
+        default=",".join(ALL_FAULTS),
+        help=f"comma-separated subset of {','.join(ALL_FAULTS)}",
+    )
+    parser.add_argument(
+        "--client-timeout",
+        type=float,
+        default=20.0,
+        help="seconds a client waits for its answer before counting it lost",
+    )
+    parser.add_argument(
+        "--max-fd-slope",
+        type=float,
+        default=20.0,
+        help="allowed fd growth per minute after warm-up (20)",
+    )
+    parser.add_argument(
+        "--max-rss-slope",
+        type=float,
+        default=10.0,
+        help="allowed RSS growth in MiB per minute after warm-up (10)",
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=Path("soak-results.json"),
+        help="where to write the results (soak-results.json)",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.duration = 60.0
@@ -91,8 +120,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.seed = random.randrange(2**32)
     args.plugins = [p for p in args.plugins.split(",") if p]
     args.faults = [f for f in args.faults.split(",") if f]
-    for name, chosen, allowed in (("plugin", args.plugins, ALL_PLUGINS),
-                                  ("fault", args.faults, ALL_FAULTS)):  # fmt: skip
+    for name, chosen, allowed in (
+        ("plugin", args.plugins, ALL_PLUGINS),
+        ("fault", args.faults, ALL_FAULTS),
+    ):
         unknown = sorted(set(chosen) - set(allowed))
         if unknown:
             parser.error(f"unknown {name}(s): {', '.join(unknown)}")

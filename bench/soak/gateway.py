@@ -53,14 +53,27 @@ def write_registry(directory: Path, plugins: list[str], token: str) -> Path:
         ERRATIC: [sys.executable, str(HOSTILE_PLUGIN)],
         DEAF: [sys.executable, str(HOSTILE_PLUGIN)],
     }
-    lines = ["[gateway]", f"grace_seconds = {GRACE_S}", "", "[defaults]",
-             f"request_ms = {REQUEST_MS}", f"shutdown_ms = {SHUTDOWN_MS}", "max_queue = 64"]  # fmt: skip
+    lines = [
+        "[gateway]",
+        f"grace_seconds = {GRACE_S}",
+        "",
+        "[defaults]",
+        f"request_ms = {REQUEST_MS}",
+        f"shutdown_ms = {SHUTDOWN_MS}",
+        "max_queue = 64",
+    ]
     for plugin in plugins:
         env = {RUN_MARKER: token, "SOAK_PLUGIN_ID": plugin}
-        lines += ["", "[[plugin]]", f"id = {json.dumps(plugin)}", 'version = "1.0.0"',
-                  f"command = {json.dumps(commands[plugin])}", f"root = {json.dumps(str(repo))}",
-                  "env = {" + ", ".join(f"{k} = {json.dumps(v)}" for k, v in env.items()) + "}",
-                  f"instances = {2 if plugin in REFERENCE_PLUGINS else 1}"]  # fmt: skip
+        lines += [
+            "",
+            "[[plugin]]",
+            f"id = {json.dumps(plugin)}",
+            'version = "1.0.0"',
+            f"command = {json.dumps(commands[plugin])}",
+            f"root = {json.dumps(str(repo))}",
+            "env = {" + ", ".join(f"{k} = {json.dumps(v)}" for k, v in env.items()) + "}",
+            f"instances = {2 if plugin in REFERENCE_PLUGINS else 1}",
+        ]
     path = directory / "registry.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -69,10 +82,23 @@ def write_registry(directory: Path, plugins: list[str], token: str) -> Path:
 def start_gateway(config: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
         gateway = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--config", str(config), "--port", str(port),
-             "--log-level", "warning"],
-            cwd=REPO, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "app",
+                "serve",
+                "--config",
+                str(config),
+                "--port",
+                str(port),
+                "--log-level",
+                "warning",
+            ],
+            cwd=REPO,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
 
     def listening() -> bool:
         if gateway.poll() is not None:
@@ -96,5 +122,8 @@ def stop_gateway(gateway: subprocess.Popen[bytes], bound_s: float) -> dict[str, 
         code = None
         gateway.kill()
         gateway.wait(30)
-    return {"exitCode": code, "seconds": round(time.monotonic() - started, 2),
-            "boundSeconds": bound_s}  # fmt: skip
+    return {
+        "exitCode": code,
+        "seconds": round(time.monotonic() - started, 2),
+        "boundSeconds": bound_s,
+    }

@@ -112,13 +112,24 @@ class Soak:
         for fault in planned.faults:
             self.injected[fault] += 1
         started = time.monotonic()
-        reply = await http_call(self.port, "POST", f"/plugins/{planned.plugin}/discover",
-                                planned.body, timeout=self.client_timeout, **how)  # fmt: skip
-        self.outcomes.append(Outcome(
-            planned.plugin, client, planned.faults,
-            str(reply.status) if reply.status is not None else reply.error or "?",
-            verdict(planned, reply), round(time.monotonic() - started, 3),
-        ))  # fmt: skip
+        reply = await http_call(
+            self.port,
+            "POST",
+            f"/plugins/{planned.plugin}/discover",
+            planned.body,
+            timeout=self.client_timeout,
+            **how,
+        )
+        self.outcomes.append(
+            Outcome(
+                planned.plugin,
+                client,
+                planned.faults,
+                str(reply.status) if reply.status is not None else reply.error or "?",
+                verdict(planned, reply),
+                round(time.monotonic() - started, 3),
+            )
+        )
 
     async def normal_client(self) -> None:
         while self.running():
@@ -138,8 +149,12 @@ class Soak:
             planned = self.plan(self.pick_plugin(), "slow" if "slow" in self.faults else None)
             planned.faults.append("vanish")
             mid_body = self.rng.random() < 0.3
-            await self.send("vanish", planned, vanish_after_s=self.rng.uniform(0.0, 0.6),
-                            send_bytes=len(planned.body) // 2 if mid_body else None)  # fmt: skip
+            await self.send(
+                "vanish",
+                planned,
+                vanish_after_s=self.rng.uniform(0.0, 0.6),
+                send_bytes=len(planned.body) // 2 if mid_body else None,
+            )
             await asyncio.sleep(self.rng.uniform(0.05, 0.3))
 
     async def killer(self) -> None:

@@ -29,8 +29,14 @@ def slope_per_minute(points: list[tuple[float, float]]) -> float:
     return 60 * sum((t - mean_t) * (y - mean_y) for t, y in points) / spread
 
 
-def summarise(soak: Soak, args: argparse.Namespace, sigterm: dict[str, Any],
-              orphans: list[int], final_zombies: list[int], unhandled: int) -> dict[str, Any]:  # fmt: skip
+def summarise(
+    soak: Soak,
+    args: argparse.Namespace,
+    sigterm: dict[str, Any],
+    orphans: list[int],
+    final_zombies: list[int],
+    unhandled: int,
+) -> dict[str, Any]:
     """The run as a JSON document: counts, slopes, and each invariant with its value and limit
     (`failed` names the broken ones)."""
     outcomes = Counter(o.outcome for o in soak.outcomes)
@@ -56,8 +62,11 @@ def summarise(soak: Soak, args: argparse.Namespace, sigterm: dict[str, Any],
         "RSS slope MiB per minute": (round(rss_slope, 2), args.max_rss_slope),
         "SIGTERM exit status": (sigterm["exitCode"], 0),
     }
-    failed = [name for name, (value, limit) in invariants.items()
-              if value is None or (value > limit if "slope" in name else value != limit)]  # fmt: skip
+    failed = [
+        name
+        for name, (value, limit) in invariants.items()
+        if value is None or (value > limit if "slope" in name else value != limit)
+    ]
     return {
         "seed": args.seed,
         "durationSeconds": args.duration,
@@ -125,10 +134,16 @@ def render(report: dict[str, Any]) -> str:
     if lost:
         rows.append("  lost, first ten: " + ", ".join(f"{k} ×{v}" for k, v in lost.items()))
     if report["unhandledExceptions"]:
-        rows.append("  unhandled: " + ", ".join(
-            f"{name} ×{entry['count']}" for name, entry in report["unhandledExceptions"].items()))  # fmt: skip
+        rows.append(
+            "  unhandled: "
+            + ", ".join(
+                f"{name} ×{entry['count']}" for name, entry in report["unhandledExceptions"].items()
+            )
+        )
     sigterm = report["sigterm"]
-    rows.append(f"  (SIGTERM took {sigterm['seconds']} s, bound {sigterm['boundSeconds']} s; "
-                f"fd {report['fd']['first']} → {report['fd']['last']}, "
-                f"RSS {report['rssMiB']['first']} → {report['rssMiB']['last']} MiB)")  # fmt: skip
+    rows.append(
+        f"  (SIGTERM took {sigterm['seconds']} s, bound {sigterm['boundSeconds']} s; "
+        f"fd {report['fd']['first']} → {report['fd']['last']}, "
+        f"RSS {report['rssMiB']['first']} → {report['rssMiB']['last']} MiB)"
+    )
     return "\n".join(row.rstrip() for row in rows)

@@ -222,8 +222,9 @@ class StdioTransport:
     def write_response(self, request_id: Id, result: Any) -> None:
         self.write(response(request_id, result))
 
-    def write_error(self, request_id: Id, code: int, message: str | None = None,
-                    data: Any = None) -> None:  # fmt: skip
+    def write_error(
+        self, request_id: Id, code: int, message: str | None = None, data: Any = None
+    ) -> None:
         self.write(error(request_id, code, message, data))
 
     def write_notification(self, method: str, params: Any = None) -> None:
@@ -317,8 +318,9 @@ def _encode_answer(answer: dict[str, Any]) -> bytes:
         return encode(error(answer["id"], INTERNAL_ERROR, data=data)).rstrip(b"\n")
 
 
-def serve(handler: Handler, reader: IO[bytes] | None = None,
-          writer: IO[bytes] | None = None) -> None:  # fmt: skip
+def serve(
+    handler: Handler, reader: IO[bytes] | None = None, writer: IO[bytes] | None = None
+) -> None:
     """Serve `handler` on stdin/stdout (or the given streams) until EOF."""
     import sys
 

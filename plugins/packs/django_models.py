@@ -122,8 +122,13 @@ def _describe(node: ast.ClassDef) -> ModelBody:
                 )
         elif kind in RELATION_FIELDS or (kind.endswith("Field") and kind not in NO_COLUMN_FIELDS):
             column = keyword_literal(call, "db_column")
-            fields.append(column if isinstance(column, str) else
-                          f"{target.id}_id" if kind in RELATION_FIELDS else target.id)  # fmt: skip
+            fields.append(
+                column
+                if isinstance(column, str)
+                else f"{target.id}_id"
+                if kind in RELATION_FIELDS
+                else target.id
+            )
             primary_key = primary_key or keyword_literal(call, "primary_key") is True
     return ModelBody(meta, tuple(fields), primary_key, tuple(many))
 
@@ -145,8 +150,14 @@ def _meta(node: ast.ClassDef) -> Meta:
         return value if isinstance(value, bool) else None
 
     inherits = any(last_name(dotted(base)) == "Meta" for base in node.bases)
-    return Meta(text("db_table"), text("app_label"), flag("abstract"), flag("proxy"),
-                flag("managed"), inherits)  # fmt: skip
+    return Meta(
+        text("db_table"),
+        text("app_label"),
+        flag("abstract"),
+        flag("proxy"),
+        flag("managed"),
+        inherits,
+    )
 
 
 def link(files: Sequence[tuple[str, DjangoFacts]]) -> Linked:

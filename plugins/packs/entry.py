@@ -18,5 +18,9 @@ class Analyzer(Protocol):
 
 def serve_python_pack(plugin_id: str, plugin_version: str, analyzer: Analyzer) -> int:
     scanner: Scanner[Any] = Scanner((".py",), analyzer.extract, analyzer.link, language="Python")
-    return serve(plugin_id, plugin_version, scanner.discover,
-                 capabilities=("discover", "classification-signals"))  # fmt: skip
+    return serve(
+        plugin_id,
+        plugin_version,
+        scanner.discover,
+        capabilities=("discover", "classification-signals"),
+    )

@@ -33,8 +33,9 @@ def _connection(mode: int) -> Connection:
     role = Role.HOST if mode % 5 < 3 else Role.PLUGIN
     conn = Connection(role, PLUGIN_ID, PLUGIN_VERSION, max_line_bytes=4096)
     if role is Role.HOST and mode % 5 > 0:
-        conn.receive_data(build_frame(PLUGIN_ID, PLUGIN_VERSION, "hello", 1,
-                                      {"capabilities": ["discover"]})[0])  # fmt: skip
+        conn.receive_data(
+            build_frame(PLUGIN_ID, PLUGIN_VERSION, "hello", 1, {"capabilities": ["discover"]})[0]
+        )
         assert isinstance(conn.next_event(), Hello)
         conn.send(Ready())
         if mode % 5 == 2:
