@@ -233,11 +233,15 @@ def _sweep_stale_homes() -> None:
 
 
 def kill_group(proc: asyncio.subprocess.Process) -> None:
-    """SIGKILL the plugin's process group; a group already gone is not an error."""
+    """SIGKILL the plugin's process group; a group already gone is not an error.
+
+    The plugin leads its group (it starts a new session and, as a session leader, cannot leave
+    it), so the group signal reaches it too. Not `proc.kill()` as well: Popen polls with
+    waitpid before signalling, and a plugin that died in between is reaped there, under asyncio's
+    child watcher, which then logs "Unknown child process pid" and reports status 255.
+    """
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError):
-        proc.kill()
 
 
 async def wait_exit(proc: asyncio.subprocess.Process, timeout: float) -> int | None:
