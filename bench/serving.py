@@ -15,7 +15,6 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from types import TracebackType
 
 import httpx
 
@@ -136,12 +135,7 @@ class Gateway:
                 process.wait(STOP_BOUND_S)
         self._log.close()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self._stop()
 
 

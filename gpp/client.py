@@ -23,14 +23,16 @@ import json
 import time
 from collections.abc import AsyncGenerator, Generator, Sequence
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import httpx
 
 from . import codes
 from .jsonrpc import PROGRESS_METHOD
 from .sse import EventStreamDecoder
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 EVENT_STREAM = "text/event-stream"
 
@@ -217,12 +219,28 @@ class _CallEvents:
             raise StreamBroken(f"{self._plugin_id}: the stream ended before the response")
 
 
-class _Calls:
-    """What both clients share: the call ids and the paths."""
+class ClientOptions(TypedDict, total=False):
+    """Both clients' keyword options: `timeout` per request in seconds (default 120), `uds` a
+    Unix socket the gateway listens on, `retries` after a 503/429 (default 0), each wait at most
+    `max_retry_wait` seconds (default 10)."""
 
-    def __init__(self, retries: int, max_retry_wait: float) -> None:
-        self.retry = RetryPolicy(retries, max_retry_wait)
+    timeout: float
+    uds: str | None
+    retries: int
+    max_retry_wait: float
+
+
+class _Calls:
+    """What both clients share: the options, the call ids and the paths."""
+
+    def __init__(self, options: ClientOptions) -> None:
+        self.retry = RetryPolicy(options.get("retries", 0), options.get("max_retry_wait", 10.0))
+        self.uds = options.get("uds")
+        self.timeout = options.get("timeout", 120.0)
         self._ids = itertools.count(1)
+
+    def http_options(self, base_url: str, token: str | None) -> dict[str, Any]:
+        return {"base_url": base_url, "headers": _headers(token), "timeout": self.timeout}
 
     def next_id(self) -> int:
         return next(self._ids)
@@ -240,20 +258,11 @@ class GatewayClient(_Calls):
     """Blocking client. `uds` reaches a gateway listening on a Unix socket."""
 
     def __init__(
-        self,
-        base_url: str,
-        token: str | None = None,
-        *,
-        timeout: float = 120.0,
-        uds: str | None = None,
-        retries: int = 0,
-        max_retry_wait: float = 10.0,
+        self, base_url: str, token: str | None = None, **options: Unpack[ClientOptions]
     ) -> None:
-        super().__init__(retries, max_retry_wait)
-        transport = httpx.HTTPTransport(uds=uds) if uds else None
-        self._http = httpx.Client(
-            base_url=base_url, headers=_headers(token), timeout=timeout, transport=transport
-        )
+        super().__init__(options)
+        transport = httpx.HTTPTransport(uds=self.uds) if self.uds else None
+        self._http = httpx.Client(**self.http_options(base_url, token), transport=transport)
 
     def discover(
         self, plugin_id: str, paths: Sequence[str], request_id: str | None = None
@@ -309,12 +318,7 @@ class GatewayClient(_Calls):
     def __enter__(self) -> GatewayClient:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
 
@@ -322,20 +326,11 @@ class AsyncGatewayClient(_Calls):
     """The same, for asyncio engines."""
 
     def __init__(
-        self,
-        base_url: str,
-        token: str | None = None,
-        *,
-        timeout: float = 120.0,
-        uds: str | None = None,
-        retries: int = 0,
-        max_retry_wait: float = 10.0,
+        self, base_url: str, token: str | None = None, **options: Unpack[ClientOptions]
     ) -> None:
-        super().__init__(retries, max_retry_wait)
-        transport = httpx.AsyncHTTPTransport(uds=uds) if uds else None
-        self._http = httpx.AsyncClient(
-            base_url=base_url, headers=_headers(token), timeout=timeout, transport=transport
-        )
+        super().__init__(options)
+        transport = httpx.AsyncHTTPTransport(uds=self.uds) if self.uds else None
+        self._http = httpx.AsyncClient(**self.http_options(base_url, token), transport=transport)
 
     async def discover(
         self, plugin_id: str, paths: Sequence[str], request_id: str | None = None
@@ -392,10 +387,5 @@ class AsyncGatewayClient(_Calls):
     async def __aenter__(self) -> AsyncGatewayClient:
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()

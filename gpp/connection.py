@@ -117,17 +117,15 @@ class Connection:
         """Judge a decoded frame by its catalog row, then its digest; only then change state."""
         rule = rule_for(frame.message_type, frame.payload)
         if rule.sender is self.role:
+            wrong = f"is sent by the {self.role.value}, not the {self.role.peer.value}"
+        elif self.phase not in rule.transitions:
+            wrong = f"arrived in the wrong phase ({self.phase.value})"
+        else:
+            wrong = None
+        if wrong is not None:
             raise frame.fault(
                 codes.SchemaError,
-                f"is sent by the {self.role.value}, not the {self.role.peer.value}",
-                field="type",
-                expected=self.allowed_from_peer(),
-                got=frame.message_type,
-            )
-        if self.phase not in rule.transitions:
-            raise frame.fault(
-                codes.SchemaError,
-                f"arrived in the wrong phase ({self.phase.value})",
+                wrong,
                 field="type",
                 expected=self.allowed_from_peer(),
                 got=frame.message_type,
