@@ -23,7 +23,7 @@ import json
 import time
 from collections.abc import AsyncGenerator, Generator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar
 
 import httpx
 
@@ -219,10 +219,13 @@ class _CallEvents:
             raise StreamBroken(f"{self._plugin_id}: the stream ended before the response")
 
 
+HttpT = TypeVar("HttpT", httpx.Client, httpx.AsyncClient)
+
+
 class ClientOptions(TypedDict, total=False):
     """Both clients' keyword options: `timeout` per request in seconds (default 120), `uds` a
-    Unix socket the gateway listens on, `retries` after a 503/429 (default 0), each wait at most
-    `max_retry_wait` seconds (default 10)."""
+    Unix socket the gateway listens on, `retries` after a 503 that says Retry-After (default 0),
+    waiting `max_retry_wait` seconds at most in all (default 10)."""
 
     timeout: float
     uds: str | None
@@ -230,17 +233,19 @@ class ClientOptions(TypedDict, total=False):
     max_retry_wait: float
 
 
-class _Calls:
+class _Calls(Generic[HttpT]):
     """What both clients share: the options, the call ids and the paths."""
 
-    def __init__(self, options: ClientOptions) -> None:
+    def __init__(
+        self, base_url: str, token: str | None = None, **options: Unpack[ClientOptions]
+    ) -> None:
         self.retry = RetryPolicy(options.get("retries", 0), options.get("max_retry_wait", 10.0))
-        self.uds = options.get("uds")
-        self.timeout = options.get("timeout", 120.0)
         self._ids = itertools.count(1)
+        http = {"base_url": base_url, "headers": _headers(token)}
+        self._http: HttpT = self._connect(http, options.get("timeout", 120.0), options.get("uds"))
 
-    def http_options(self, base_url: str, token: str | None) -> dict[str, Any]:
-        return {"base_url": base_url, "headers": _headers(token), "timeout": self.timeout}
+    def _connect(self, http: dict[str, Any], timeout: float, uds: str | None) -> HttpT:
+        raise NotImplementedError
 
     def next_id(self) -> int:
         return next(self._ids)
@@ -254,15 +259,12 @@ class _Calls:
         return f"/plugins/{plugin_id}/rpc"
 
 
-class GatewayClient(_Calls):
+class GatewayClient(_Calls[httpx.Client]):
     """Blocking client. `uds` reaches a gateway listening on a Unix socket."""
 
-    def __init__(
-        self, base_url: str, token: str | None = None, **options: Unpack[ClientOptions]
-    ) -> None:
-        super().__init__(options)
-        transport = httpx.HTTPTransport(uds=self.uds) if self.uds else None
-        self._http = httpx.Client(**self.http_options(base_url, token), transport=transport)
+    def _connect(self, http: dict[str, Any], timeout: float, uds: str | None) -> httpx.Client:
+        transport = httpx.HTTPTransport(uds=uds) if uds else None
+        return httpx.Client(**http, timeout=timeout, transport=transport)
 
     def discover(
         self, plugin_id: str, paths: Sequence[str], request_id: str | None = None
@@ -322,15 +324,12 @@ class GatewayClient(_Calls):
         self.close()
 
 
-class AsyncGatewayClient(_Calls):
+class AsyncGatewayClient(_Calls[httpx.AsyncClient]):
     """The same, for asyncio engines."""
 
-    def __init__(
-        self, base_url: str, token: str | None = None, **options: Unpack[ClientOptions]
-    ) -> None:
-        super().__init__(options)
-        transport = httpx.AsyncHTTPTransport(uds=self.uds) if self.uds else None
-        self._http = httpx.AsyncClient(**self.http_options(base_url, token), transport=transport)
+    def _connect(self, http: dict[str, Any], timeout: float, uds: str | None) -> httpx.AsyncClient:
+        transport = httpx.AsyncHTTPTransport(uds=uds) if uds else None
+        return httpx.AsyncClient(**http, timeout=timeout, transport=transport)
 
     async def discover(
         self, plugin_id: str, paths: Sequence[str], request_id: str | None = None
