@@ -67,8 +67,11 @@ def exchange_of(scope: Scope) -> Exchange | None:
 
 
 class RecordExchanges:
-    """Writes each plugin request's record once, after its answer's last byte (or its failure).
+    """Writes each plugin request's record once: as its answer's last message goes out (or when
+    it fails).
 
+    Before that message, not after it: by then the outcome is final (an SSE stream's included),
+    and a client that has the whole answer finds the log line and the count already there.
     Only requests whose route opened an `Exchange` are recorded: refusals before any route
     (security, 404 for an unknown path) are not plugin requests.
     """
@@ -82,12 +85,24 @@ class RecordExchanges:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
+        recorded = False
+
+        def record() -> None:
+            nonlocal recorded
+            if not recorded and (exchange := exchange_of(scope)) is not None:
+                recorded = True
+                exchange.write(self.metrics, time.perf_counter() - started)
+
+        async def record_then_send(message: Message) -> None:
+            if message["type"] == "http.response.body" and not message.get("more_body", False):
+                record()
+            await send(message)
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, record_then_send)
         except asyncio.CancelledError:  # the gateway stopped waiting (shutdown past its grace)
-            if (exchange := exchange_of(scope)) is not None:
+            if not recorded and (exchange := exchange_of(scope)) is not None:
                 exchange.outcome = "cancelled"
             raise
         finally:
-            if (exchange := exchange_of(scope)) is not None:
-                exchange.write(self.metrics, time.perf_counter() - started)
+            record()
