@@ -85,6 +85,17 @@ def reference_plugin(**extra: Any) -> dict[str, Any]:
     }
 
 
+def jsonrpc_plugin(plugin_id: str, script: Path, **extra: Any) -> dict[str, Any]:
+    return {
+        "id": plugin_id,
+        "version": "1.0.0",
+        "protocol": "jsonrpc-2.0",
+        "root": str(REPO),
+        "command": ["{python}", str(script)],
+        **extra,
+    }
+
+
 class _Server(uvicorn.Server):
     def __init__(self, config: uvicorn.Config) -> None:
         super().__init__(config)

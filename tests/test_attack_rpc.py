@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 from conftest import FIXTURE_PLUGINS, REPO
-from gateway_harness import Gateway, running_gateway, write_config
-from test_rpc_hardening import jsonrpc_plugin, sse_events
+from gateway_harness import Gateway, jsonrpc_plugin, running_gateway, write_config
+from test_rpc_hardening import sse_events
 
 from app.rpc_routes import MAX_BATCH_ENTRIES, MAX_PENDING_EVENT_BYTES
 

@@ -15,6 +15,7 @@ from gateway_harness import (
     echo_plugin,
     fault_plugin,
     gateway_process,
+    jsonrpc_plugin,
     running_gateway,
     write_config,
 )
@@ -48,17 +49,6 @@ def counted_to_3(events: list[StreamEvent]) -> bool:
         ]
         == [{"done": k, "total": 3} for k in (1, 2, 3)]
     )
-
-
-def jsonrpc_plugin(plugin_id: str, script: Path, **extra: Any) -> dict[str, Any]:
-    return {
-        "id": plugin_id,
-        "version": "1.0.0",
-        "protocol": "jsonrpc-2.0",
-        "root": str(REPO),
-        "command": ["{python}", str(script)],
-        **extra,
-    }
 
 
 def plugins() -> list[dict[str, Any]]:

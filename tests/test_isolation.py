@@ -18,23 +18,27 @@ from gateway_harness import reference_plugin, uds_client, write_config
 from test_cli import readme_commands
 
 
+def serve_isolated(config: Path, uds: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "app",
+        "serve",
+        "--isolated",
+        "--config",
+        str(config),
+        "--uds",
+        str(uds),
+    ]
+
+
 @pytest.fixture(scope="module")
 def isolated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
     directory = tmp_path_factory.mktemp("isolated")
     config = write_config(directory, [reference_plugin()])
     uds = directory / "gw.sock"
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "app",
-            "serve",
-            "--isolated",
-            "--config",
-            str(config),
-            "--uds",
-            str(uds),
-        ],
+        serve_isolated(config, uds),
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -129,17 +133,7 @@ def test_a_reload_cannot_bring_a_root_that_was_not_bound_read_only(tmp_path: Pat
     uds, log = tmp_path / "gw.sock", tmp_path / "gateway.log"
     with log.open("wb") as sink:
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "app",
-                "serve",
-                "--isolated",
-                "--config",
-                str(config),
-                "--uds",
-                str(uds),
-            ],
+            serve_isolated(config, uds),
             cwd=REPO,
             stdout=subprocess.DEVNULL,
             stderr=sink,

@@ -22,6 +22,7 @@ from conftest import FIXTURE_PLUGINS, REPO
 from gateway_harness import (
     Gateway,
     gateway_process,
+    jsonrpc_plugin,
     running_gateway,
     uds_client,
     wait_exited,
@@ -35,17 +36,6 @@ PARSE_ERROR = '{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse er
 BIG_PARAMS = {"blob": "x" * 300_000}  # far more than a pipe buffer holds
 DEAF_LIMITS = {"request_ms": 300, "handshake_ms": 300}  # it never speaks: start-up never ends
 LEAVE_IN_TIME = {"request_ms": 2000, "handshake_ms": 2000}  # room for a client to leave mid-write
-
-
-def jsonrpc_plugin(plugin_id: str, script: Path, **extra: Any) -> dict[str, Any]:
-    return {
-        "id": plugin_id,
-        "version": "1.0.0",
-        "protocol": "jsonrpc-2.0",
-        "root": str(REPO),
-        "command": ["{python}", str(script)],
-        **extra,
-    }
 
 
 @pytest.fixture(scope="module")
