@@ -67,8 +67,8 @@ def exchange_of(scope: Scope) -> Exchange | None:
 
 
 class RecordExchanges:
-    """Writes each plugin request's record once: as its answer's last message goes out (or when
-    it fails).
+    """Writes each plugin request's record once: as the message that completes its answer goes
+    out (or when it fails).
 
     Before that message, not after it: by then the outcome is final (an SSE stream's included),
     and a client that has the whole answer finds the log line and the count already there.
@@ -94,7 +94,7 @@ class RecordExchanges:
                 exchange.write(self.metrics, time.perf_counter() - started)
 
         async def record_then_send(message: Message) -> None:
-            if message["type"] == "http.response.body" and not message.get("more_body", False):
+            if _completes_answer(message):
                 record()
             await send(message)
 
@@ -106,3 +106,15 @@ class RecordExchanges:
             raise
         finally:
             record()
+
+
+def _completes_answer(message: Message) -> bool:
+    """Whether the client holds the whole answer once this message is sent: the last body
+    message, or the start of an answer that has no body (the server writes the head at once)."""
+    if message["type"] == "http.response.body":
+        return not message.get("more_body", False)
+    if message["type"] == "http.response.start":
+        return message["status"] in (204, 304) or (b"content-length", b"0") in message.get(
+            "headers", ()
+        )
+    return False
