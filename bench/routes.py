@@ -8,7 +8,9 @@ in-process scanner, measured in rounds (`bench/cpu_clock.py`): each round parses
 discovers in process and through a fresh session, so a ratio compares neighbours in time;
 medians over the rounds are printed with their range. Usage: `bench/routes.py [FILES [ROUNDS]]`.
 Prints figures and ratios; asserts nothing. `run(quick)` gives the same figures as rows for
-`python -m bench` (quick: 600 files, one round).
+`python -m bench` (quick: 600 files, one round). `bench/routes.py --stages [FILES [ROUNDS]]`
+prints instead where a cold discover's CPU goes, stage by stage (parsing, reading the trees,
+linking, rendering, walking and opening), each as a share of parsing alone.
 Targets (issue 11): cold ≥ 0.5 of parsing alone; repeat ≤ 0.15 of cold.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import gc
 import os
 import sys
 import tempfile
@@ -26,7 +29,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "plugins")]
 
 from pack_http_routes import PLUGIN_ID, PLUGIN_VERSION, make_scanner  # noqa: E402
-from packs.routes.js_facts import LANGUAGES  # noqa: E402
+from packs.routes.document import link_routes  # noqa: E402
+from packs.routes.js_facts import LANGUAGES, js_facts  # noqa: E402
+from packs.routes.linker import link  # noqa: E402
+from packs.routes.model import ModuleFacts  # noqa: E402
+from packs.routes.python_facts import python_facts  # noqa: E402
+from packs.scan import Linked  # noqa: E402
 from tree_sitter import Parser  # noqa: E402
 
 from bench.cpu_clock import Rounds, Stopwatch  # noqa: E402
@@ -204,6 +212,78 @@ async def through_session(root: Path, changed: Path | None) -> dict[str, float]:
     return figures
 
 
+def stages(root: Path, sources: list[tuple[Path, bytes]]) -> dict[str, float]:
+    """CPU seconds of each stage of a cold discover, measured apart over the same files: the
+    parsers alone, each reader (parse included), the linker, the rendering of its routes, and
+    the scanner's walk, opens and reads with extraction and linking made no-ops. The cyclic
+    collector is off throughout, as `Scanner.discover` has it."""
+    gc.collect()
+    gc.disable()
+    try:
+        return _stages(root, sources)
+    finally:
+        gc.enable()
+
+
+def _stages(root: Path, sources: list[tuple[Path, bytes]]) -> dict[str, float]:
+    python = [(p.relative_to(root).as_posix(), d) for p, d in sources if p.suffix == ".py"]
+    script = [(p.relative_to(root).as_posix(), d) for p, d in sources if p.suffix != ".py"]
+    figures = {
+        "ast.parse": parse_alone([(p, d) for p, d in sources if p.suffix == ".py"]),
+        "tree-sitter parse": parse_alone([(p, d) for p, d in sources if p.suffix != ".py"]),
+    }
+    with Stopwatch() as watch:
+        facts: list[tuple[str, ModuleFacts]] = [(p, python_facts(d.decode(), p)) for p, d in python]
+    figures["Python reader (parse included)"] = watch.cpu
+    with Stopwatch() as watch:
+        facts += [(p, js_facts(d, p)) for p, d in script]
+    figures["JS/TS reader (parse included)"] = watch.cpu
+    facts.sort(key=lambda item: item[0].encode())
+    with Stopwatch() as watch:
+        link(dict(facts))
+    figures["link"] = watch.cpu
+    with Stopwatch() as watch:
+        link_routes(facts)
+    figures["render (link + render - link)"] = watch.cpu - figures["link"]
+    scanner = make_scanner()
+    scanner.extract = lambda path, source: ModuleFacts(language="python")
+    scanner.link = lambda files: Linked()
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        with Stopwatch() as watch:
+            scanner.discover(["."])
+    finally:
+        os.chdir(old)
+    figures["walk, open, read, memo"] = watch.cpu
+    parse = figures["ast.parse"] + figures["tree-sitter parse"]
+    figures["Python reader beyond its parse / parse"] = (
+        figures["Python reader (parse included)"] - figures["ast.parse"]
+    ) / parse
+    figures["JS/TS reader beyond its parse / parse"] = (
+        figures["JS/TS reader (parse included)"] - figures["tree-sitter parse"]
+    ) / parse
+    figures["link / parse"] = figures["link"] / parse
+    figures["render / parse"] = figures["render (link + render - link)"] / parse
+    figures["walk, open, read, memo / parse"] = figures["walk, open, read, memo"] / parse
+    return figures
+
+
+def print_stages(count: int, rounds: int) -> None:
+    rows = Rounds()
+    with tempfile.TemporaryDirectory(prefix="gpp-bench-routes-") as tmp:
+        root = Path(tmp)
+        files = generate(root, count)
+        sources = [(p, p.read_bytes()) for p in files]
+        for _ in range(rounds):
+            rows.add(stages(root, sources))
+    print(
+        f"pack-http-routes cold discover on {len(files)} generated files, by stage; CPU "
+        f"seconds and shares of parsing alone, median (min-max) of {rounds} rounds"
+    )
+    print(rows.table(44))
+
+
 def measure(count: int, rounds: int) -> tuple[Rounds, dict[str, float], int, int]:
     """The figures of `rounds` rounds over a generated repository of `count` files: the rounds,
     the last session's figures (with the changed file's), the files and the routes."""
@@ -315,8 +395,14 @@ def run(quick: bool) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else FILES
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else ROUNDS
+    args = sys.argv[1:]
+    split = args[:1] == ["--stages"]
+    args = args[1:] if split else args
+    count = int(args[0]) if args else FILES
+    rounds = int(args[1]) if len(args) > 1 else ROUNDS
+    if split:
+        print_stages(count, rounds)
+        return
     rows, session, files, routes = measure(count, rounds)
     print(
         f"pack-http-routes on {files} generated files, {routes} routes; CPU seconds and "

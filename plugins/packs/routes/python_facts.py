@@ -142,32 +142,47 @@ class _Reader:
     # -- bindings --------------------------------------------------------------------------
 
     def _bind(self, stmt: ast.stmt, *, override: bool) -> None:
-        found: list[tuple[str, Expr | None]] = []
-        if isinstance(stmt, ast.Assign):
-            value = self._binding_value(stmt.value)
-            found += [(t.id, value) for t in stmt.targets if isinstance(t, ast.Name)]
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-            if isinstance(stmt.target, ast.Name):
-                found.append((stmt.target.id, self._binding_value(stmt.value)))
-        elif isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                if alias.asname:
-                    found.append((alias.asname, ImportRef(alias.name, None)))
-                else:
-                    head = alias.name.split(".")[0]
-                    found.append((head, ImportRef(head, None)))
-        elif isinstance(stmt, ast.ImportFrom):
+        """Bind the names `stmt` makes. Exact types, tested commonest first (imports and
+        defs): this runs for every binding statement of every file."""
+        kind = type(stmt)
+        if kind is ast.ImportFrom:
+            assert isinstance(stmt, ast.ImportFrom)
             base = self._import_base(stmt)
             for alias in stmt.names:
                 if alias.name != "*":
-                    found.append((alias.asname or alias.name, ImportRef(base, alias.name)))
-        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            found.append((stmt.name, self._function(stmt)))
-        elif isinstance(stmt, ast.ClassDef):
-            found.append((stmt.name, self._class(stmt)))
-        for name, value in found:
-            if value is not None and (override or name not in self.bindings):
-                self.bindings[name] = value
+                    self._set(alias.asname or alias.name, ImportRef(base, alias.name), override)
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            assert isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+            self._set(stmt.name, self._function(stmt), override)  # read even if shadowed:
+            # a router its `return` makes is declared by reading it
+        elif kind is ast.Assign:
+            assert isinstance(stmt, ast.Assign)
+            value = self._binding_value(stmt.value)
+            if value is not None:
+                for target in stmt.targets:
+                    if type(target) is ast.Name:
+                        self._set(target.id, value, override)
+        elif kind is ast.Import:
+            assert isinstance(stmt, ast.Import)
+            for alias in stmt.names:
+                if alias.asname:
+                    self._set(alias.asname, ImportRef(alias.name, None), override)
+                else:
+                    head = alias.name.split(".")[0]
+                    self._set(head, ImportRef(head, None), override)
+        elif kind is ast.AnnAssign:
+            assert isinstance(stmt, ast.AnnAssign)
+            if stmt.value is not None and type(stmt.target) is ast.Name:
+                value = self._binding_value(stmt.value)
+                if value is not None:
+                    self._set(stmt.target.id, value, override)
+        elif kind is ast.ClassDef:
+            assert isinstance(stmt, ast.ClassDef)
+            self._set(stmt.name, self._class(stmt), override)
+
+    def _set(self, name: str, value: Expr, override: bool) -> None:
+        if override or name not in self.bindings:
+            self.bindings[name] = value
 
     def _import_base(self, stmt: ast.ImportFrom) -> str:
         if not stmt.level:
@@ -226,15 +241,23 @@ class _Reader:
     # -- expressions -----------------------------------------------------------------------
 
     def _expr(self, node: ast.expr | None) -> Expr | None:
+        kind = type(node)
+        if kind is ast.Name:  # the commonest: a router, a handler, a constant
+            return Sym((node.id,))  # type: ignore[union-attr]
+        if kind is ast.Constant:
+            value = node.value  # type: ignore[union-attr]
+            return Lit(value) if type(value) is str else None
         if node is None:
             return None
-        if isinstance(node, ast.Constant):
-            return Lit(node.value) if isinstance(node.value, str) else None
-        if isinstance(node, ast.Call) and (name := _callee_name(node)) in ROUTER_FRAMEWORKS:
-            return self._router(node, name)
-        if isinstance(node, ast.Call) and _callee_name(node) == "Field":  # pydantic default
-            default = node.args[0] if node.args else _keyword(node, "default")
-            return self._expr(default)
+        if kind is ast.Call:
+            assert isinstance(node, ast.Call)
+            name = _callee_name(node)
+            if name in ROUTER_FRAMEWORKS:
+                assert name is not None
+                return self._router(node, name)
+            if name == "Field":  # pydantic default
+                default = node.args[0] if node.args else _keyword(node, "default")
+                return self._expr(default)
         path = _dotted_path(node)
         if path:
             return Sym(path)
@@ -517,12 +540,18 @@ def _function_auth(node: _Def) -> Auth:
     for param, default in zip(
         params, [*defaults, *arguments.defaults, *arguments.kw_defaults], strict=True
     ):
-        names += _dependency_names(default)
-        hidden = _annotated_dependencies(param.annotation)
+        if type(default) is ast.Call:  # `= Depends(x)`; most defaults are constants or none
+            names += _dependency_names(default)
+        annotation = param.annotation
+        if annotation is None:
+            continue
+        hidden = _annotated_dependencies(annotation) if type(annotation) is ast.Subscript else None
         if hidden is not None:
             names += hidden
-        elif param.annotation is not None and (path := _dotted_path(param.annotation)):
+        elif path := _dotted_path(annotation):
             aliases.append(Sym(path))
+    if not names and not aliases:
+        return NO_AUTH
     return Auth(tuple(n for n in names if says_auth(n)), tuple(aliases))
 
 
