@@ -24,6 +24,7 @@ if str(REPO) not in sys.path:
 
 import orjson  # noqa: E402
 
+from bench import table  # noqa: E402
 from gpp.connection import Connection  # noqa: E402
 from gpp.host import PluginSession  # noqa: E402
 from gpp.messages import Discover, Ready, Result, Role  # noqa: E402
@@ -100,19 +101,8 @@ def _seconds(fn: Callable[[], object]) -> float:
 def row(
     case: str, figure: str, value: float, unit: str, target: str | None = None, **detail: object
 ) -> dict[str, object]:
-    met: bool | None = None
-    if target is not None:
-        met = value >= float(target.removeprefix(">= "))
-    return {
-        "group": GROUP,
-        "case": case,
-        "figure": figure,
-        "value": round(value, 3),
-        "unit": unit,
-        "target": target,
-        "met": met,
-        "detail": detail,
-    }
+    met = None if target is None else value >= float(target.removeprefix(">= "))
+    return table.row(GROUP, case, figure, round(value, 3), unit, target, met, detail)
 
 
 # ------------------------------------------------------------------------------ frame verify

@@ -24,6 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench import table  # noqa: E402
 from bench.serving import Gateway, cpu_seconds, rss_kib, workdir  # noqa: E402
 
 Row = dict[str, object]
@@ -104,16 +105,7 @@ def probe_while(http: httpx.Client, work: float | httpx.Client) -> list[float]:
 
 
 def row(case: str, figure: str, value: float, unit: str, **detail: object) -> Row:
-    return {
-        "group": "front_door",
-        "case": case,
-        "figure": figure,
-        "value": value,
-        "unit": unit,
-        "target": None,
-        "met": None,
-        "detail": detail,
-    }
+    return table.row("front_door", case, figure, value, unit, detail=detail)
 
 
 def measure(sizes: Sizes) -> list[Row]:

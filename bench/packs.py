@@ -30,6 +30,7 @@ sys.path[:0] = [str(REPO), str(REPO / "plugins")]
 from packs import sqlalchemy_models  # noqa: E402
 from packs.scan import Scanner  # noqa: E402
 
+from bench import table  # noqa: E402
 from bench.cpu_clock import Rounds, Stopwatch  # noqa: E402
 from gpp.host import PluginSession, Timeouts  # noqa: E402
 
@@ -202,16 +203,7 @@ def run(quick: bool) -> list[dict[str, Any]]:
     case = f"pack-sqlalchemy, {count} generated files"
 
     def row(figure: str, value: float, unit: str, target: str | None, met: bool | None) -> Any:
-        return {
-            "group": "packs",
-            "case": case,
-            "figure": figure,
-            "value": round(value, 3),
-            "unit": unit,
-            "target": target,
-            "met": met,
-            "detail": detail,
-        }
+        return table.row("packs", case, figure, round(value, 3), unit, target, met, detail)
 
     cold, cold_in = rows.median(COLD_RATIO), rows.median(IN_PROCESS_RATIO)
     repeat = rows.median(REPEAT_RATIO)

@@ -37,6 +37,7 @@ from packs.routes.python_facts import python_facts  # noqa: E402
 from packs.scan import Linked  # noqa: E402
 from tree_sitter import Parser  # noqa: E402
 
+from bench import table  # noqa: E402
 from bench.cpu_clock import Rounds, Stopwatch  # noqa: E402
 from gpp.host import PluginSession, Timeouts  # noqa: E402
 
@@ -332,16 +333,7 @@ def run(quick: bool) -> list[dict[str, Any]]:
     case = f"pack-http-routes, {files} generated files"
 
     def row(figure: str, value: float, unit: str, target: str | None, met: bool | None) -> Any:
-        return {
-            "group": "routes",
-            "case": case,
-            "figure": figure,
-            "value": round(value, 3),
-            "unit": unit,
-            "target": target,
-            "met": met,
-            "detail": detail,
-        }
+        return table.row("routes", case, figure, round(value, 3), unit, target, met, detail)
 
     cold_in, cold_session = rows.median(COLD_RATIO), rows.median(SESSION_COLD_RATIO)
     repeat_in = rows.median("repeated / cold, in-process")

@@ -32,6 +32,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench import table  # noqa: E402
 from bench.serving import (  # noqa: E402
     Gateway,
     cpu_seconds,
@@ -136,16 +137,7 @@ def row(
     met: bool | None,
     **detail: object,
 ) -> Row:
-    return {
-        "group": "scale",
-        "case": case,
-        "figure": figure,
-        "value": value,
-        "unit": unit,
-        "target": target,
-        "met": met,
-        "detail": detail,
-    }
+    return table.row("scale", case, figure, value, unit, target, met, detail)
 
 
 # --- 1,000 registered lazy plugins --------------------------------------------------------------

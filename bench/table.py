@@ -15,6 +15,29 @@ UNITS = frozenset({"ratio", "MiB/s", "req/s", "ms", "s", "KiB", "MiB", "count"})
 COLUMNS = ("group", "case", "figure", "value", "unit", "target", "met")
 
 
+def row(
+    group: str,
+    case: str,
+    figure: str,
+    value: float,
+    unit: str,
+    target: str | None = None,
+    met: bool | None = None,
+    detail: Mapping[str, object] | None = None,
+) -> Row:
+    """One figure as the interface's row: every group builds its rows here."""
+    return {
+        "group": group,
+        "case": case,
+        "figure": figure,
+        "value": value,
+        "unit": unit,
+        "target": target,
+        "met": met,
+        "detail": dict(detail or {}),
+    }
+
+
 def row_problems(row: object) -> list[str]:
     """What is wrong with a row, one phrase each; empty when it follows the interface."""
     if not isinstance(row, Mapping):
