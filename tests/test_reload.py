@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import REPO
-from gateway_harness import echo_plugin, make_fifo, wait_exited, write_config
+from gateway_harness import echo_plugin, jsonrpc_plugin, make_fifo, wait_exited, write_config
 
 from app.config import GatewayConfig, load_config
 from app.registry import RegistryChange, restart_needed
@@ -240,14 +240,7 @@ def test_retired_plugins_finish_what_is_in_flight_and_queued(tmp_path: Path) -> 
 
 
 def rpc_example(plugin_id: str, root: Path, **extra: Any) -> dict[str, Any]:
-    return {
-        "id": plugin_id,
-        "version": "1.0.0",
-        "protocol": "jsonrpc-2.0",
-        "root": str(root),
-        "command": ["{python}", str(REPO / "plugins/jsonrpc_example.py")],
-        **extra,
-    }
+    return jsonrpc_plugin(plugin_id, REPO / "plugins/jsonrpc_example.py", root=str(root), **extra)
 
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["plain", "sse"])
