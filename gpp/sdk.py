@@ -59,7 +59,7 @@ def serve(
             write(conn.send_fatal(err.code, err.fail_line()))
             return EXIT_PROTOCOL
         if isinstance(event, Discover):
-            write(conn.send(_answer(event, discover)))
+            write(_answer(conn, event, discover))
         elif isinstance(event, Shutdown):
             write(conn.send(Bye()))
             return EXIT_OK
@@ -73,20 +73,28 @@ def serve(
         # Ready needs no answer
 
 
-def _answer(request: Discover, handler: DiscoverHandler) -> Result | PluginError:
+def _answer(conn: Connection, request: Discover, handler: DiscoverHandler) -> bytes:
+    """The answer frame: the handler's document, or a request-scoped error saying why not.
+
+    The schema is checked once, by `conn.send` (a result of a million values pays for each
+    check); it raises before anything changes, so the error frame can still be sent.
+    """
     if not request.paths:  # GPP/3: no paths asks nothing, so the answer is empty by definition
-        return Result(request.request_id, {key: [] for key in DOCUMENT_FIELDS})
+        return conn.send(Result(request.request_id, {key: [] for key in DOCUMENT_FIELDS}))
     try:
         document = handler(list(request.paths))
     except Exception as exc:  # the plugin's own failure: scoped to this request
-        return PluginError(request.request_id, type(exc).__name__, str(exc) or type(exc).__name__)
+        message = str(exc) or type(exc).__name__
+        return conn.send(PluginError(request.request_id, type(exc).__name__, message))
     try:
-        DOCUMENT.check(document)
-    except Violation as exc:
+        if type(document) is not dict or "requestId" in document:
+            DOCUMENT.check(document)  # what the payload's own check cannot tell apart
+        return conn.send(Result(request.request_id, document))
+    except (Violation, codes.InvalidRequestError) as exc:
+        field = exc.field.removeprefix("payload").removeprefix(".") if exc.field else ""
         message = (
-            f"discover handler returned an invalid document: {exc.field or 'document'} "
+            f"discover handler returned an invalid document: {field or 'document'} "
             f"{exc.problem} — expected {exc.expected or 'nothing'}, got {exc.got or 'nothing'}"
         )
         print(f"[plugin-protocol] {message}", file=sys.stderr, flush=True)
-        return PluginError(request.request_id, "E_SCHEMA", message)
-    return Result(request.request_id, document)
+        return conn.send(PluginError(request.request_id, "E_SCHEMA", message))

@@ -75,21 +75,31 @@ def test_handler_exception_becomes_a_request_scoped_error() -> None:
     }
 
 
+_BAD_LINE = {"kind": "t", "name": "n", "location": {"path": "a", "line": 0}, "attrs": {}}
+
+
+@pytest.mark.parametrize(
+    ("document", "fault"),
+    [
+        ({**EMPTY, "resources": [_BAD_LINE]}, "resources[0].location.line has the wrong value"),
+        ({**EMPTY, "requestId": "r2"}, "requestId is not allowed"),
+        ({**EMPTY, "extra": 1}, "extra is not allowed"),
+        ({"resources": []}, "unresolved missing"),
+        (["not", "an", "object"], "document has the wrong type"),
+    ],
+    ids=["bad line", "smuggled requestId", "extra field", "missing field", "not an object"],
+)
 def test_invalid_handler_document_is_reported_inside_the_plugin(
-    capsys: pytest.CaptureFixture[str],
+    document: Any, fault: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bad = {
-        **EMPTY,
-        "resources": [
-            {"kind": "t", "name": "n", "location": {"path": "a", "line": 0}, "attrs": {}}
-        ],
-    }
-    code, out = _run(_host_frames(Ready(), Discover("r1", (".",)), Shutdown()), lambda p: bad)
-    assert code == 0
+    frames = _host_frames(Ready(), Discover("r1", (".",)), Discover("r2", (".",)), Shutdown())
+    code, out = _run(frames, lambda p: document)
+    assert code == 0, "the session goes on after a bad document"
+    assert [f["type"] for f in out] == ["hello", "error", "error", "bye"]
     payload = out[1]["payload"]
-    assert payload["code"] == "E_SCHEMA"
-    assert "resources[0].location.line has the wrong value" in payload["message"]
-    assert "resources[0].location.line" in capsys.readouterr().err
+    assert payload["code"] == "E_SCHEMA" and payload["requestId"] == "r1"
+    assert f"invalid document: {fault}" in payload["message"]
+    assert fault in capsys.readouterr().err
 
 
 def _tamper(line: bytes, **changes: Any) -> bytes:
