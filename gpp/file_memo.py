@@ -52,6 +52,15 @@ class MemoStats:
     evictions: int = 0
 
 
+class Missing:
+    """The type of `MISSING`: what `lookup` gives for a path it holds no valid value for."""
+
+    __slots__ = ()
+
+
+MISSING = Missing()
+
+
 @dataclass(frozen=True)
 class _Entry(Generic[V]):
     stamp: FileStamp
@@ -86,16 +95,31 @@ class FileMemo(Generic[V]):
         An exception from `compute` propagates and nothing is stored: callers that want a
         failure remembered (a syntax error, say) return it as a value.
         """
-        stamp = FileStamp.of(stat)
+        value = self.lookup(path, stat)
+        if isinstance(value, Missing):
+            computed = compute()
+            self.store(path, stat, computed, cost=cost)
+            return computed
+        return value
+
+    def lookup(self, path: str, stat: os.stat_result) -> V | Missing:
+        """The value remembered for `path` at this stat, else `MISSING` (counted as a miss).
+
+        With `store`, `get` in two steps: a caller that computes its misses together (in
+        parallel, say) looks every file up first and stores what it computed after.
+        """
         entry = self._entries.get(path)
-        if entry is not None and entry.stamp == stamp:
+        if entry is not None and entry.stamp == FileStamp.of(stat):
             self._entries.move_to_end(path)
             self.stats.hits += 1
             return entry.value
         self.stats.misses += 1
-        value = compute()
-        self._store(path, _Entry(stamp, value, stat.st_size if cost is None else cost))
-        return value
+        return MISSING
+
+    def store(self, path: str, stat: os.stat_result, value: V, *, cost: int | None = None) -> None:
+        """Remember `value` for `path` at this stat; `cost` defaults to the file's size."""
+        cost = stat.st_size if cost is None else cost
+        self._store(path, _Entry(FileStamp.of(stat), value, cost))
 
     def __len__(self) -> int:
         return len(self._entries)

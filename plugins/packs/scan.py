@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from gpp.file_memo import FileMemo
+from gpp.file_memo import FileMemo, Missing
 from gpp.repo_files import (
     NotRegularFile,
     open_dir_in_root,
@@ -47,6 +47,8 @@ from gpp.repo_files import (
     open_root,
     resolve_in_root,
 )
+
+from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
 
 F = TypeVar("F")
 
@@ -118,6 +120,8 @@ class Scanner(Generic[F]):
         language: str,
         root: str = ".",
         memo: FileMemo[F | Unresolved] | None = None,
+        workers: int | None = None,
+        min_files_per_worker: int = MIN_ITEMS_PER_WORKER,
     ) -> None:
         self.suffixes = tuple(suffixes)
         self.extract = extract
@@ -125,6 +129,8 @@ class Scanner(Generic[F]):
         self.language = language
         self.root = root
         self.memo: FileMemo[F | Unresolved] = memo if memo is not None else FileMemo()
+        self.workers = workers  # None: one per usable CPU (`fan_out`)
+        self.min_files_per_worker = min_files_per_worker
         self._last_link: tuple[list[tuple[str, F]], Linked] | None = None
 
     def discover(self, paths: list[str]) -> JSONObject:
@@ -150,8 +156,7 @@ class Scanner(Generic[F]):
                 if problem is not None:
                     unresolved.append(problem)
             facts: list[tuple[str, F]] = []
-            for rel in sorted(files, key=utf8):
-                outcome = self._read(root_fd, rel, files[rel])
+            for rel, outcome in self._read_all(root_fd, sorted(files, key=utf8), files):
                 if isinstance(outcome, Unresolved):
                     unresolved.append(outcome)
                 else:
@@ -230,19 +235,43 @@ class Scanner(Generic[F]):
         finally:
             os.close(fd)
 
-    def _read(self, root_fd: int, rel: str, found: Found) -> F | Unresolved:
-        """The file's outcome, from the memo while its stamp at the walk is unchanged.
+    def _read_all(
+        self, root_fd: int, rels: list[str], files: dict[str, Found]
+    ) -> list[tuple[str, F | Unresolved]]:
+        """Each file's outcome, in order: from the memo while its stamp at the walk is unchanged
+        (a hit opens nothing: what is returned was read, safely, when the file had this stamp),
+        else read and extracted, the misses spread over the CPUs (`fan_out`)."""
+        outcomes: dict[str, F | Unresolved] = {}
+        misses: list[tuple[str, Found]] = []
+        for rel in rels:
+            found = files[rel]
+            if found.stat.st_size > MAX_FILE_BYTES:
+                outcomes[rel] = Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
+                continue
+            value = self.memo.lookup(rel, found.stat)
+            if isinstance(value, Missing):
+                misses.append((rel, found))
+            else:
+                outcomes[rel] = value
+        read = fan_out(
+            lambda miss: self._read_missing(root_fd, *miss),
+            misses,
+            workers=self.workers,
+            min_items_per_worker=self.min_files_per_worker,
+        )
+        for (rel, found), (outcome, remember) in zip(misses, read, strict=True):
+            if remember:
+                self.memo.store(rel, found.stat, outcome)
+            outcomes[rel] = outcome
+        return [(rel, outcomes[rel]) for rel in rels]
 
-        A hit opens nothing: what is returned was read, safely, when the file had this stamp.
-        """
-        if found.stat.st_size > MAX_FILE_BYTES:
-            return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
+    def _read_missing(self, root_fd: int, rel: str, found: Found) -> tuple[F | Unresolved, bool]:
+        """A file's outcome and whether to remember it: a read error is not remembered, so the
+        next discover tries again."""
         try:
-            return self.memo.get(
-                rel, found.stat, lambda: self._open_and_extract(root_fd, rel, found)
-            )
-        except OSError:  # a read error is not remembered: the next discover tries again
-            return Unresolved(rel, "unreadable", "cannot be read")
+            return self._open_and_extract(root_fd, rel, found), True
+        except OSError:
+            return Unresolved(rel, "unreadable", "cannot be read"), False
 
     def _open_and_extract(self, root_fd: int, rel: str, found: Found) -> F | Unresolved:
         try:

@@ -8,7 +8,10 @@ every scanned file, can tell what `users.router` or `settings.API_V1_STR` is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any
 
 FASTAPI = "fastapi"
 FLASK = "flask"
@@ -228,3 +231,45 @@ class ModuleFacts:
     uses: tuple[UseDecl, ...] = ()
     middleware: tuple[Middleware, ...] = ()
     invocations: tuple[Invocation, ...] = ()
+
+
+def _pickled_by_fields(*classes: type) -> None:
+    """Pickle each of these as `cls(*its fields)`. A frozen slotted dataclass otherwise pickles
+    through a Python-level `__getstate__`/`__setstate__` per object, and the facts of a cold
+    discover cross from `fan_out`'s workers as hundreds of thousands of objects: this halves
+    the cost of pickling and of unpickling them."""
+    for cls in classes:
+        setattr(cls, "__reduce__", _reduce_by_fields(cls))  # noqa: B010 (mypy rejects assigning a method)
+
+
+def _reduce_by_fields(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]]:
+    names = [f.name for f in fields(cls)]
+    if not names:
+        return lambda self: (cls, ())
+    get = attrgetter(*names)
+    if len(names) == 1:
+        return lambda self: (cls, (get(self),))
+    return lambda self: (cls, get(self))
+
+
+_pickled_by_fields(
+    Lit,
+    Sym,
+    Concat,
+    ImportRef,
+    RouterRef,
+    Namespace,
+    Function,
+    Param,
+    Invocation,
+    DependencyAlias,
+    StarletteRoutes,
+    Opaque,
+    Auth,
+    RouterDecl,
+    RouteDecl,
+    MountDecl,
+    Middleware,
+    UseDecl,
+    ModuleFacts,
+)
