@@ -10,9 +10,12 @@ median over the rounds.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import statistics
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -64,3 +67,15 @@ class Rounds:
             f"{name:{width}} {statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
             for name, values in self.figures.items()
         )
+
+
+@contextlib.contextmanager
+def collector_off() -> Iterator[None]:
+    """The cyclic collector off, as `Scanner.discover` runs: a baseline measured with it on
+    would also time the collector's passes over whatever the bench holds."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()

@@ -1,11 +1,13 @@
 """pack-sqlalchemy on a generated 5,000-file repository: cold discover against `ast.parse` alone,
 a repeated discover of the unchanged repository, and one after a single file changed.
 
-Figures through the real host session (GPP/3 frames, canonical JSON, one pinned plugin process;
-CPU of plugin and host), and the in-process scanner for the breakdown. Measured in rounds
-(`bench/cpu_clock.py`): each round parses alone, then discovers in process and through a fresh
-session, so a ratio compares neighbours in time; medians over the rounds are printed with their
-range. Usage: `bench/packs.py [FILES [ROUNDS]]`. Prints figures and ratios; asserts nothing.
+Figures from the plugin process (GPP/3 frames over its pipes, one pinned process, timed as
+`bench/pipe_host.py` says) and from the scanner in this process. Throughput is wall-clock (the
+scanner reads files on every usable CPU, `packs.fan_out`; `ast.parse` alone runs in one
+process, with the cyclic collector off as the scanner has it), with the CPU spent beside it.
+Measured in rounds (`bench/cpu_clock.py`): each round parses alone, then discovers in process
+and through a fresh plugin process, so a ratio compares neighbours in time; medians over the
+rounds are printed with their range. Usage: `bench/packs.py [FILES [ROUNDS]]`. Prints figures and ratios; asserts nothing.
 `run(quick)` gives the same figures as rows for `python -m bench` (quick: 500 files, one round).
 Targets (issue 11): cold ≥ 0.5 of ast.parse's throughput; repeat ≤ 0.15 of cold.
 """
@@ -13,7 +15,6 @@ Targets (issue 11): cold ≥ 0.5 of ast.parse's throughput; repeat ≤ 0.15 of c
 from __future__ import annotations
 
 import ast
-import asyncio
 import os
 import sys
 import tempfile
@@ -31,8 +32,8 @@ from packs import sqlalchemy_models  # noqa: E402
 from packs.scan import Scanner  # noqa: E402
 
 from bench import table  # noqa: E402
-from bench.cpu_clock import Rounds, Stopwatch  # noqa: E402
-from gpp.host import PluginSession, Timeouts  # noqa: E402
+from bench.cpu_clock import Rounds, Stopwatch, collector_off  # noqa: E402
+from bench.pipe_host import PipeHost  # noqa: E402
 
 FILES = 5_000
 ROUNDS = 5
@@ -103,15 +104,15 @@ def generate(root: Path, count: int = FILES) -> list[Path]:
     return files
 
 
-def parse_alone(sources: list[tuple[str, str]]) -> float:
-    with Stopwatch() as watch:
+def parse_alone(sources: list[tuple[str, str]]) -> Stopwatch:
+    with collector_off(), Stopwatch() as watch:
         for name, text in sources:
             ast.parse(text, filename=name)
-    return watch.cpu
+    return watch
 
 
-def in_process(root: Path) -> tuple[float, float]:
-    """CPU seconds of a fresh scanner's cold discover and of its repeat."""
+def in_process(root: Path) -> tuple[Stopwatch, Stopwatch]:
+    """A fresh scanner's cold discover and its repeat."""
     old = Path.cwd()
     os.chdir(root)
     try:
@@ -124,38 +125,33 @@ def in_process(root: Path) -> tuple[float, float]:
             scanner.discover(["."])
     finally:
         os.chdir(old)
-    return cold.cpu, repeat.cpu
+    return cold, repeat
 
 
-async def through_session(root: Path, changed: Path | None) -> dict[str, Any]:
-    """Cold and repeated discover through a fresh pinned session (CPU of plugin and host: the
-    host's share, frames and digests, counts too); with `changed`, one more after editing it."""
+def through_pipes(root: Path, changed: Path | None) -> dict[str, Any]:
+    """Cold and repeated discover by a fresh plugin process (`PipeHost`); with `changed`, one
+    more after editing it, and whether the edit shows."""
     command = [sys.executable, str(REPO / "plugins" / "pack_sqlalchemy.py")]
-    timeouts = Timeouts(handshake_ms=30_000, request_ms=600_000, shutdown_ms=10_000)
-    figures: dict[str, Any] = {}
-    session = PluginSession(command, "pack-sqlalchemy", "1.0.0", cwd=str(root), timeouts=timeouts)
-    async with session:
-        assert session.pid is not None
-        pids = (os.getpid(), session.pid)
-        with Stopwatch(session.pid) as plugin, Stopwatch(*pids) as cold:
-            document = await session.discover(["."])
-        with Stopwatch(*pids) as repeat:
-            await session.discover(["."])
-        figures.update(cold=cold.cpu, cold_plugin=plugin.cpu, repeat=repeat.cpu)
+    host = PipeHost(command, root, "pack-sqlalchemy", "1.0.0")
+    try:
+        cold, document = host.discover(["."])
+        repeat, _ = host.discover(["."])
+        figures: dict[str, Any] = {"cold": cold.wall, "cold cpu": cold.cpu, "repeat": repeat.wall}
         figures["tables"] = len(document["resources"])
         if changed is not None:
             changed.write_text(changed.read_text().replace('"account_7"', '"account_seven"'))
-            with Stopwatch(*pids) as after_change:
-                after = await session.discover(["."])
+            after_change, after = host.discover(["."])
             names = {r["name"] for r in after["resources"]}
-            figures["one_changed"] = after_change.cpu
+            figures["one_changed"] = after_change.wall
             figures["correct"] = "account_seven" in names and "account_7" not in names
+    finally:
+        host.close()
     return figures
 
 
 def measure(count: int, rounds: int) -> tuple[Rounds, dict[str, Any], int]:
     """`rounds` rounds over a generated repository of `count` files: the rounds, the last
-    session's figures (with the changed file's) and the repository's size in bytes."""
+    plugin process's figures (with the changed file's) and the repository's size in bytes."""
     with tempfile.TemporaryDirectory(prefix="gpp-bench-packs-") as tmp:
         root = Path(tmp) / "repo"
         root.mkdir()
@@ -163,29 +159,30 @@ def measure(count: int, rounds: int) -> tuple[Rounds, dict[str, Any], int]:
         size = sum(p.stat().st_size for p in files)
         sources = [(str(p), p.read_text("utf-8")) for p in files]
         rows = Rounds()
-        session: dict[str, Any] = {}
+        plugin: dict[str, Any] = {}
         for round_ in range(rounds):  # each round: the baseline next to what it is compared with
             parse = parse_alone(sources)
             cold_in, repeat_in = in_process(root)
             last = round_ == rounds - 1
             changed = root / "app" / "pkg07" / "models_0007.py" if last else None
-            session = asyncio.run(through_session(root, changed))
+            plugin = through_pipes(root, changed)
             rows.add(
                 {
-                    "ast.parse alone": parse,
-                    "in-process cold discover": cold_in,
-                    "in-process repeated discover": repeat_in,
-                    "session cold discover": session["cold"],
-                    "  of which the plugin process": session["cold_plugin"],
-                    "session repeated discover": session["repeat"],
-                    COLD_RATIO: parse / session["cold"],
-                    "cold throughput / parse, plugin alone": parse / session["cold_plugin"],
-                    IN_PROCESS_RATIO: parse / cold_in,
-                    REPEAT_RATIO: session["repeat"] / session["cold"],
-                    "repeated / cold, in-process": repeat_in / cold_in,
+                    "ast.parse alone, wall": parse.wall,
+                    "in-process cold discover, wall": cold_in.wall,
+                    "  its CPU, forked workers included": cold_in.cpu,
+                    "in-process repeated discover, wall": repeat_in.wall,
+                    "plugin process cold discover, wall": plugin["cold"],
+                    "  the plugin's CPU, workers included": plugin["cold cpu"],
+                    "plugin process repeated discover, wall": plugin["repeat"],
+                    COLD_RATIO: parse.wall / plugin["cold"],
+                    IN_PROCESS_RATIO: parse.wall / cold_in.wall,
+                    "parse CPU / cold discover CPU, in-process": parse.cpu / cold_in.cpu,
+                    REPEAT_RATIO: plugin["repeat"] / plugin["cold"],
+                    "repeated / cold, in-process": repeat_in.wall / cold_in.wall,
                 }
             )
-    return rows, session, size
+    return rows, plugin, size
 
 
 def run(quick: bool) -> list[dict[str, Any]]:
@@ -198,7 +195,7 @@ def run(quick: bool) -> list[dict[str, Any]]:
         "rounds": rounds,
         "bytes": size,
     }
-    if quick:  # targets are set on 5,000 files; a small repo's CPU ticks only show the figure
+    if quick:  # targets are set on 5,000 files; a small repo's timings only show the figure
         detail["note"] = f"quick run; the ratio targets are judged on {FILES} files"
     case = f"pack-sqlalchemy, {count} generated files"
 
@@ -210,7 +207,7 @@ def run(quick: bool) -> list[dict[str, Any]]:
     correct = bool(session["correct"])
     return [
         row(
-            "cold throughput vs ast.parse, session",
+            "cold throughput vs ast.parse, plugin",
             cold,
             "ratio",
             ">= 0.5",
@@ -224,15 +221,15 @@ def run(quick: bool) -> list[dict[str, Any]]:
             None if quick else cold_in >= 0.5,
         ),
         row(
-            "repeated / cold, session",
+            "repeated / cold, plugin",
             repeat,
             "ratio",
             "<= 0.15",
             None if quick else repeat <= 0.15,
         ),
         row(
-            "session cold discover, CPU of plugin and host",
-            rows.median("session cold discover"),
+            "plugin cold discover, wall",
+            rows.median("plugin process cold discover, wall"),
             "s",
             None,
             None,
@@ -247,23 +244,23 @@ def main() -> None:
     rows, session, size = measure(count, rounds)
     print(
         f"repository: {count} files, {size / 1e6:.1f} MB, {session['tables']} tables; "
-        f"CPU seconds and ratios, median (min-max) of {rounds} rounds"
+        f"seconds and ratios, median (min-max) of {rounds} rounds"
     )
     print(rows.table(40))
     print(
-        f"{'session after one file changed':40} {session['one_changed']:.3f}  "
+        f"{'plugin after one file changed, wall':40} {session['one_changed']:.3f}  "
         f"correct: {session['correct']}"
     )
     print(
-        f"cold throughput / ast.parse throughput: session {rows.median(COLD_RATIO):.2f} "
-        f"(target >= 0.5); repeated / cold: session {rows.median(REPEAT_RATIO):.3f} "
+        f"cold throughput / ast.parse throughput: plugin {rows.median(COLD_RATIO):.2f} "
+        f"(target >= 0.5); repeated / cold: plugin {rows.median(REPEAT_RATIO):.3f} "
         f"(target <= 0.15)"
     )
 
 
-COLD_RATIO = "cold throughput / parse, session"
+COLD_RATIO = "cold throughput / parse, plugin process"
 IN_PROCESS_RATIO = "cold throughput / parse, in-process"
-REPEAT_RATIO = "repeated / cold, session"
+REPEAT_RATIO = "repeated / cold, plugin process"
 
 if __name__ == "__main__":
     main()

@@ -23,12 +23,10 @@ from __future__ import annotations
 import ast
 import gc
 import os
-import select
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "plugins")]
@@ -44,14 +42,10 @@ from packs.scan import Linked  # noqa: E402
 from tree_sitter import Parser  # noqa: E402
 
 from bench import table  # noqa: E402
-from bench.cpu_clock import Rounds, Stopwatch  # noqa: E402
-from gpp.connection import Connection  # noqa: E402
-from gpp.messages import Discover, Hello, Ready, Result, Role, Shutdown  # noqa: E402
-
-T = TypeVar("T")
+from bench.cpu_clock import Rounds, Stopwatch, collector_off  # noqa: E402
+from bench.pipe_host import PipeHost  # noqa: E402
 
 FILES = 5_000
-PLUGIN_TIMEOUT_S = 300
 ROUNDS = 5
 QUICK_FILES = 600
 PACKAGES = 50
@@ -174,17 +168,12 @@ def parse_alone(sources: list[tuple[Path, bytes]]) -> Stopwatch:
     the cyclic collector off as `Scanner.discover` has it (on, its passes over what the bench
     holds would slow the baseline, not the parse)."""
     parsers = {name: Parser(language) for name, language in LANGUAGES.items()}
-    gc.collect()
-    gc.disable()
-    try:
-        with Stopwatch() as watch:
-            for path, data in sources:
-                if path.suffix == ".py":
-                    ast.parse(data, filename=str(path))
-                else:
-                    parsers["typescript" if path.suffix == ".ts" else "javascript"].parse(data)
-    finally:
-        gc.enable()
+    with collector_off(), Stopwatch() as watch:
+        for path, data in sources:
+            if path.suffix == ".py":
+                ast.parse(data, filename=str(path))
+            else:
+                parsers["typescript" if path.suffix == ".ts" else "javascript"].parse(data)
     return watch
 
 
@@ -203,66 +192,11 @@ def in_process(root: Path, paths: list[str]) -> tuple[Stopwatch, Stopwatch, int]
     return cold, repeat, len(document["resources"])
 
 
-class PipeHost:
-    """The plugin process over plain pipes, driven by the host's own `Connection`, so a
-    discover is timed from its frame written to the result frame's last byte read: the
-    plugin's work, its encoding and the pipe, without the host's verify of the frame (that is
-    issue 13's frame-verify figure) or the event loop's scheduling."""
-
-    def __init__(self, root: Path) -> None:
-        command = [sys.executable, str(REPO / "plugins" / "pack_http_routes.py")]
-        self.proc = subprocess.Popen(
-            command, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE
-        )
-        self.conn = Connection(Role.HOST, PLUGIN_ID, PLUGIN_VERSION)
-        self.requests = 0
-        self._answer(Hello)
-        self._write(self.conn.send(Ready()))
-
-    def discover(self, paths: list[str]) -> tuple[Stopwatch, dict[str, Any]]:
-        self.requests += 1
-        with Stopwatch(self.proc.pid) as watch:
-            self._write(self.conn.send(Discover(f"r{self.requests}", tuple(paths))))
-            line = self._line()
-        self.conn.receive_data(line)
-        return watch, self._answer(Result).document
-
-    def close(self) -> None:
-        try:
-            self._write(self.conn.send(Shutdown()))
-            self.proc.wait(timeout=10)
-        finally:
-            self.proc.kill()
-            self.proc.wait()
-
-    def _write(self, line: bytes) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line)
-        self.proc.stdin.flush()
-
-    def _line(self) -> bytes:
-        assert self.proc.stdout is not None
-        fd, chunks = self.proc.stdout.fileno(), []
-        while True:
-            ready, _, _ = select.select([fd], [], [], PLUGIN_TIMEOUT_S)
-            chunk = os.read(fd, 1 << 20) if ready else b""
-            if not chunk:
-                raise RuntimeError(f"the plugin gave no complete frame within {PLUGIN_TIMEOUT_S} s")
-            chunks.append(chunk)
-            if chunk.endswith(b"\n"):  # lock-step: the frame is the last thing it wrote
-                return b"".join(chunks)
-
-    def _answer(self, kind: type[T]) -> T:
-        while (event := self.conn.next_event()) is None:
-            self.conn.receive_data(self._line())
-        assert isinstance(event, kind), event
-        return event
-
-
 def through_pipes(root: Path, changed: Path | None) -> dict[str, float]:
     """Cold and repeated discover by a fresh plugin process; with `changed`, one more after
     editing it, and whether the edit shows."""
-    host = PipeHost(root)
+    command = [sys.executable, str(REPO / "plugins" / "pack_http_routes.py")]
+    host = PipeHost(command, root, PLUGIN_ID, PLUGIN_VERSION)
     try:
         cold, document = host.discover(["."])
         repeat, _ = host.discover(["."])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import select
 import signal
@@ -31,29 +32,44 @@ ITEMS = list(range(200))
 
 
 class WorkerShare:
-    """Makes sure a worker takes a chunk: chunks go to whoever asks first, and a quick parent
-    could take them all. This process's first item waits (bounded) until a worker has started
-    one. `wrap(f)` is `f` with that meeting point in front."""
+    """Makes sure a worker and this process both take a chunk: chunks go to whoever asks first,
+    so a quick process could take them all. A worker's first item announces its pid and waits
+    until this process has started one; this process's first item waits until a worker has
+    announced. Each worker holds a chunk while it waits, so with more chunks than workers this
+    process always finds one. Every wait is bounded. `wrap(f)` is `f` behind that meeting."""
 
     def __init__(self) -> None:
-        self.read_end, self.write_end = os.pipe()
-        self.met = False
+        self.announce_read, self.announce_write = os.pipe()
+        self.started_read, self.started_write = os.pipe()
+        os.set_blocking(self.announce_read, False)
+        self.first = True  # a fork's copy is its own
 
     def wrap(self, compute: Any) -> Any:
         def wrapped(*args: Any) -> Any:
-            if os.getpid() != PARENT:
-                os.write(self.write_end, b"x")
-            elif not self.met:
-                ready, _, _ = select.select([self.read_end], [], [], 30)
-                assert ready, "no worker started within 30 s"
-                self.met = True
+            if self.first:
+                self.first = False
+                if os.getpid() != PARENT:
+                    os.write(self.announce_write, f"{os.getpid()}\n".encode())
+                    select.select([self.started_read], [], [], 30)  # read by none: seen by all
+                else:
+                    os.write(self.started_write, b"x")
+                    ready, _, _ = select.select([self.announce_read], [], [], 30)
+                    assert ready, "no worker started within 30 s"
             return compute(*args)
 
         return wrapped
 
+    def worker_pids(self) -> set[int]:
+        """Every worker that announced itself so far."""
+        text = b""
+        with contextlib.suppress(BlockingIOError):
+            while chunk := os.read(self.announce_read, 4096):
+                text += chunk
+        return {int(pid) for pid in text.split()}
+
     def close(self) -> None:
-        os.close(self.read_end)
-        os.close(self.write_end)
+        for fd in (self.announce_read, self.announce_write, self.started_read, self.started_write):
+            os.close(fd)
 
 
 @pytest.fixture
@@ -72,10 +88,11 @@ def _square_and_pid(item: int) -> tuple[int, int]:
 def test_the_result_is_the_serial_one_and_workers_did_share_it(
     count: int, workers: int, worker_share: WorkerShare
 ) -> None:
-    compute = worker_share.wrap(_square_and_pid) if count > 16 else _square_and_pid
+    shared = count > 16 * workers  # more chunks of 16 than processes: see WorkerShare
+    compute = worker_share.wrap(_square_and_pid) if shared else _square_and_pid
     out = fan_out(compute, ITEMS[:count], workers=workers, min_items_per_worker=1)
     assert [value for value, _ in out] == [i * i for i in range(count)]
-    if count > 16:  # more than one chunk of 16
+    if shared:
         assert {pid for _, pid in out} - {PARENT}, "no item was computed by a worker"
 
 
@@ -105,28 +122,23 @@ def test_a_failed_workers_chunks_are_computed_again_here(how: str) -> None:
     assert out == [i + 1 for i in ITEMS]
 
 
-def test_an_exception_here_propagates_and_leaves_no_worker(tmp_path: Path) -> None:
-    pids = tmp_path / "pids"
-
+def test_an_exception_here_propagates_and_leaves_no_worker(worker_share: WorkerShare) -> None:
     def compute(item: int) -> int:
-        if os.getpid() == PARENT:
-            if item > 100:
-                raise ValueError("parent fault")
-        else:
-            with pids.open("a") as out:
-                out.write(f"{os.getpid()}\n")
+        if os.getpid() == PARENT:  # once a worker has started (worker_share)
+            raise ValueError("parent fault")
         return item
 
     with pytest.raises(ValueError, match="parent fault"):
-        fan_out(compute, ITEMS, workers=3, min_items_per_worker=1)
-    seen = {int(line) for line in pids.read_text().split()} if pids.exists() else set()
-    assert all(process_gone(pid) for pid in seen)
+        fan_out(worker_share.wrap(compute), ITEMS, workers=3, min_items_per_worker=1)
+    workers = worker_share.worker_pids()
+    assert workers and all(process_gone(pid) for pid in workers)
 
 
 def test_workers_are_reaped_on_success(worker_share: WorkerShare) -> None:
     out = fan_out(worker_share.wrap(_square_and_pid), ITEMS, workers=3, min_items_per_worker=1)
     workers = {pid for _, pid in out} - {PARENT}
-    assert workers and all(process_gone(pid) for pid in workers)
+    assert workers and workers <= worker_share.worker_pids()
+    assert all(process_gone(pid) for pid in workers)
 
 
 ROUTE_APPS = ["fastapi-app", "flask-app", "starlette-app", "express-app", "express-ts-app"]
@@ -151,7 +163,7 @@ def test_a_fanned_out_discover_is_byte_identical_to_a_serial_one(
     monkeypatch.setattr(packs.fan_out, "CHUNK_ITEMS", 1)  # sample apps have a few files
     serial, fanned = make(), make()
     serial.workers = 1
-    fanned.workers, fanned.min_files_per_worker = 3, 1
+    fanned.workers, fanned.min_files_per_worker = 2, 1
     fanned.extract = worker_share.wrap(fanned.extract)
     expected = canonical(serial.discover(["."]))
     assert canonical(fanned.discover(["."])) == expected
