@@ -22,6 +22,9 @@ What the scanner does for every pack, so packs never touch the filesystem:
   in UTF-8 byte order, skipping hidden names, virtualenvs (`venv`, or any directory holding
   `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, `dist`, `build`, and every
   symlink. A named path may be a symlink that stays inside the root.
+- Every file is looked up in the memo first; the misses are opened, read and extracted on every
+  usable CPU (`packs.fan_out`: forked workers, results put back in order, a failed worker's
+  files read again here), so a cold discover of a large repository is not bound to one core.
 - Files are opened through `gpp.repo_files` (an `openat` chain with `O_NOFOLLOW`, confirmed by
   `fstat`), so a symlink swapped in after the check is never read.
 - Unresolved reasons: a named path missing → `not-found`; a named file without one of the pack's
