@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from .canonical_json import MAX_SAFE_INTEGER
 
@@ -68,14 +68,29 @@ class Spec:
     results; calls are what they cost).
     """
 
-    __slots__ = ("check", "expected", "free")
+    __slots__ = ("accepts", "check", "expected", "free")
 
     def __init__(
-        self, expected: str, check: Callable[[Any], None], free: tuple[type, ...] = ()
+        self,
+        expected: str,
+        check: Callable[[Any], None],
+        free: tuple[type, ...] = (),
+        accepts: Accepts | None = None,
     ) -> None:
         self.expected = expected
         self.check = check
         self.free = free
+        self.accepts = accepts
+
+
+class Accepts(NamedTuple):
+    """A Python condition true only of valid values, for a record to inline instead of calling
+    `check`: `{v}` stands for the value, `{n}` prefixes the names of `names` (objects the
+    condition uses), so two fields' names cannot clash. False may still be valid: `check`
+    decides."""
+
+    condition: str
+    names: Mapping[str, Any] = {}
 
 
 def _is_int(value: Any) -> bool:
@@ -113,7 +128,11 @@ def positive_int() -> Spec:
                 describe(value),
             )
 
-    return Spec("integer >= 1", check)
+    return Spec(
+        "integer >= 1",
+        check,
+        accepts=Accepts(f"type({{v}}) is int and 0 < {{v}} <= {MAX_SAFE_INTEGER}"),
+    )
 
 
 def matching(expected: str, pattern: str) -> Spec:
@@ -125,7 +144,8 @@ def matching(expected: str, pattern: str) -> Spec:
         if not regex.fullmatch(value):
             raise Violation("has the wrong value", expected, describe(value))
 
-    return Spec(expected, check)
+    accepts = Accepts("type({v}) is str and {n}regex.fullmatch({v})", {"regex": regex})
+    return Spec(expected, check, accepts=accepts)
 
 
 def one_of(*choices: str) -> Spec:
@@ -138,7 +158,11 @@ def one_of(*choices: str) -> Spec:
         if value not in allowed:
             raise Violation("has the wrong value", expected, describe(value))
 
-    return Spec(expected, check)
+    return Spec(
+        expected,
+        check,
+        accepts=Accepts("type({v}) is str and {v} in {n}allowed", {"allowed": allowed}),
+    )
 
 
 def array(item: Spec, *, min_items: int = 0, max_items: int | None = None) -> Spec:
@@ -193,32 +217,49 @@ def mapping(values: Spec) -> Spec:
     return Spec("object", check)
 
 
-def _unrolled(
-    fields: tuple[tuple[str, Callable[[Any], None], tuple[type, ...]], ...],
-) -> Callable[[dict[str, Any]], None]:
-    """The required fields' checks as one straight-line function, for the happy path.
+def _fast_record(
+    required: Mapping[str, Spec], named: Callable[[Any], None]
+) -> Callable[[Any], None]:
+    """The record's check for the happy path, as one generated straight-line function.
 
     A record is checked once per value of results that hold hundreds of thousands of them, and
-    the loop over its fields (unpacking, the membership test of each field's free types) is what
-    the profile shows. The generated code raises whatever a check raises, without naming the
-    field: the caller then runs the loop itself, which does.
+    what the profile shows is calls: a loop over the fields, a call per field check. Here each
+    field is one inline condition (its type, or its spec's `accepts`), calling the field's
+    check only when that is false. Anything unusual (not a dict, a missing key, a field's
+    check failing, a key count other than the required ones) goes to `named`, the full check,
+    which accepts optional fields and names the fault.
     """
-    namespace: dict[str, Any] = {}
-    body = []
-    for index, (key, check_field, free) in enumerate(fields):
-        namespace[f"check_{index}"] = check_field
-        namespace[f"free_{index}"] = free[0] if len(free) == 1 else free
-        body.append(f"    element = value[{key!r}]")
-        if not free:
-            body.append(f"    check_{index}(element)")
-        elif len(free) == 1:
-            body.append(f"    if type(element) is not free_{index}: check_{index}(element)")
+    namespace: dict[str, Any] = {"named": named, "Violation": Violation}
+    body = [
+        "def check(value):",
+        "    try:",
+        "        if type(value) is not dict: return named(value)",
+    ]
+    for index, (key, spec) in enumerate(required.items()):
+        prefix = f"f{index}_"
+        namespace[prefix + "check"] = spec.check
+        body.append(f"        element = value[{key!r}]")
+        if spec.accepts is not None:
+            condition = spec.accepts.condition.format(v="element", n=prefix)
+            namespace.update({prefix + name: obj for name, obj in spec.accepts.names.items()})
+        elif len(spec.free) == 1:
+            condition, namespace[prefix + "free"] = f"type(element) is {prefix}free", spec.free[0]
+        elif spec.free:
+            condition, namespace[prefix + "free"] = f"type(element) in {prefix}free", spec.free
         else:
-            body.append(f"    if type(element) not in free_{index}: check_{index}(element)")
-    source = "def accepts(value):\n" + ("\n".join(body) or "    pass") + "\n"
+            body.append(f"        {prefix}check(element)")
+            continue
+        body.append(f"        if not ({condition}): {prefix}check(element)")
+    body += [
+        f"        if len(value) == {len(required)}: return",
+        "    except (KeyError, Violation):",
+        "        pass",
+        "    named(value)",
+    ]
+    source = "\n".join(body) + "\n"
     exec(compile(source, "<gpp.schema record>", "exec"), namespace)  # source built above, no input
-    accepts: Callable[[dict[str, Any]], None] = namespace["accepts"]
-    return accepts
+    check: Callable[[Any], None] = namespace["check"]
+    return check
 
 
 def record(required: Mapping[str, Spec], optional: Mapping[str, Spec] | None = None) -> Spec:
@@ -228,7 +269,10 @@ def record(required: Mapping[str, Spec], optional: Mapping[str, Spec] | None = N
     allowed = frozenset(required) | frozenset(optional)
     size = len(required)
 
-    def check_required(value: dict[str, Any]) -> None:
+    def named(value: Any) -> None:
+        """The full check, one field at a time, naming the field at fault."""
+        if type(value) is not dict:
+            raise Violation("has the wrong type", "object", describe(value))
         try:  # one handler for the loop: entering it per field is what a tight loop notices
             for key, check_field, free in fields:
                 element = value[key]
@@ -240,17 +284,6 @@ def record(required: Mapping[str, Spec], optional: Mapping[str, Spec] | None = N
             raise Violation("missing", required[key].expected, None).at(key) from None
         except Violation as exc:
             raise exc.at(key) from None
-
-    accepts_required = _unrolled(fields)
-
-    def check(value: Any) -> None:
-        if type(value) is not dict:
-            raise Violation("has the wrong type", "object", describe(value))
-        try:
-            accepts_required(value)
-        except (KeyError, Violation):
-            check_required(value)  # the same checks again, to name the field at fault
-            raise
         if len(value) != size:
             for key, element in value.items():
                 if key in optional:
@@ -261,7 +294,7 @@ def record(required: Mapping[str, Spec], optional: Mapping[str, Spec] | None = N
                 elif key not in allowed:
                     raise Violation("is not allowed", "no such field", describe(element)).at(key)
 
-    return Spec("object", check)
+    return Spec("object", _fast_record(required, named))
 
 
 # ------------------------------------------------------------------------------ repo paths
@@ -342,7 +375,11 @@ def _check_path(value: Any) -> None:
         )
 
 
-PATH = Spec("repo-relative path", _check_path)
+PATH = Spec(
+    "repo-relative path",
+    _check_path,
+    accepts=Accepts("type({v}) is str and {v} in {n}cache.paths", {"cache": VALID_PATHS}),
+)
 REQUEST_ID = matching(f"string of 1..{MAX_REQUEST_ID} chars", rf"(?s).{{1,{MAX_REQUEST_ID}}}")
 
 LOCATION = record({"path": PATH, "line": positive_int()})

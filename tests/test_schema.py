@@ -7,7 +7,10 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from gpp import schema
 from gpp.schema import RESULT_PAYLOAD, Violation
 
 VALID: dict[str, Any] = {
@@ -61,3 +64,66 @@ def test_a_fault_is_named_by_its_field(
 
 def test_a_valid_result_passes() -> None:
     RESULT_PAYLOAD.check(copy.deepcopy(VALID))
+
+
+_FIELD_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-2, max_value=3),
+    st.integers(min_value=-(2**60), max_value=2**60),
+    st.floats(allow_nan=False),
+    st.sampled_from(["", "a.py", "../x", "/abs", "not-found", "too-large", "table:a", "x"]),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.sampled_from(["path", "line", "x"]), st.integers(0, 3), max_size=3),
+)
+
+
+_EDGES = [0, 1, -1, 2**53 - 1, 2**53, True, "a.py", "table:a", ":a", "x/../y", "not-found", {}]
+
+
+def _by_fields(spec_fields: dict[str, Any], value: Any) -> bool:
+    """The record rule from its field specs' own checks, one field at a time."""
+    if type(value) is not dict or set(value) != set(spec_fields):
+        return False
+    try:
+        for key, spec in spec_fields.items():
+            spec.check(value[key])
+    except Violation:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", ["LOCATION", "UNRESOLVED", "SIGNAL"])
+@settings(max_examples=400)
+@given(data=st.data())
+def test_the_generated_record_check_accepts_exactly_what_its_fields_accept(
+    name: str, data: st.DataObject
+) -> None:
+    """The inlined conditions (`Accepts`) are a shortcut: never laxer, never stricter."""
+    fields = {
+        "LOCATION": {"path": schema.PATH, "line": schema.positive_int()},
+        "UNRESOLVED": {
+            "path": schema.PATH,
+            "reason": schema.one_of(*schema.REASONS),
+            "detail": schema.STRING,
+        },
+        "SIGNAL": {
+            "resource": schema.matching("kind:name", r"(?s)[^:]+:.+"),
+            "signal": schema.STRING,
+            "value": schema.SCALAR,
+            "source": schema.LOCATION,
+        },
+    }[name]
+    value = {  # each field mostly there, an extra one sometimes; values near the edges
+        key: data.draw(st.sampled_from(_EDGES) if data.draw(st.integers(0, 3)) else _FIELD_VALUES)
+        for key in [*fields, "extra"]
+        if data.draw(st.integers(0, 9)) < (9 if key != "extra" else 1)
+    }
+    if name == "SIGNAL" and data.draw(st.booleans()):
+        value["source"] = {"path": "a.py", "line": data.draw(st.integers(-1, 2))}
+    try:
+        getattr(schema, name).check(value)
+        accepted = True
+    except Violation:
+        accepted = False
+    assert accepted == _by_fields(fields, value)
