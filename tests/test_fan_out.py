@@ -141,7 +141,14 @@ def test_workers_are_reaped_on_success(worker_share: WorkerShare) -> None:
     assert all(process_gone(pid) for pid in workers)
 
 
-ROUTE_APPS = ["fastapi-app", "flask-app", "starlette-app", "express-app", "express-ts-app"]
+ROUTE_APPS = [
+    "fastapi-app",
+    "flask-app",
+    "starlette-app",
+    "express-app",
+    "express-factory-app",
+    "express-ts-app",
+]
 
 
 def _scanners() -> list[tuple[str, Any]]:

@@ -35,6 +35,7 @@ APPS = {
     "flask-app": ["."],
     "starlette-app": ["."],
     "express-app": ["."],
+    "express-factory-app": ["."],
     "express-ts-app": ["."],
     "express-views-app": ["."],
     "mixed-broken": [".", "README.md", "missing.py"],

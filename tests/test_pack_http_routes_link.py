@@ -404,6 +404,43 @@ def test_a_router_passed_to_a_function_gets_what_the_function_declares_on_it() -
     assert found == {"GET /v1/items/": "none", "GET /ping": "none"}
 
 
+def test_an_express_app_passed_to_a_function_gets_what_the_function_declares_on_it() -> None:
+    found = routes(
+        {
+            "web/health.js": (
+                "module.exports = (app) => { app.get('/health', (req, res) => res.end()); };\n"
+            ),
+            "web/users.mjs": (
+                "import { Router } from 'express';\n"
+                "export function mountUsers(r = Router(), verbose) {\n"
+                "  r.get('/:id', (req, res) => res.end());\n}\n"
+            ),
+            "web/forward.ts": (
+                "import { Router } from 'express';\nimport { requireAuth } from './auth';\n"
+                "export default function forward(target: Router, label?: string): void {\n"
+                "  target.post('/forwarded', requireAuth, (req, res) => res.end());\n}\n"
+            ),
+            "web/server.js": (
+                "const express = require('express');\n"
+                "const { mountUsers } = require('./users.mjs');\n"
+                "const forward = require('./forward').default;\n"
+                "const app = express();\nconst users = express.Router();\n"
+                "require('./health')(app);\nmountUsers(users, true);\nforward(app, 'x');\n"
+                "app.use('/users', users);\n"
+                "function notARouter(app) { app.get('/never', (req, res) => res.end()); }\n"
+            ),
+        }
+    )
+    # notARouter is never called: its `app` reads as the module's app, as a Python parameter
+    # no scanned call passes does (a name the module binds is read so without looking further)
+    assert found == {
+        "GET /health": "none",
+        "GET /users/{id}": "none",
+        "POST /forwarded": "required",
+        "GET /never": "none",
+    }
+
+
 def test_flask_blueprints_registered_by_a_helper_of_the_app_factory() -> None:
     doc = document(
         {

@@ -23,10 +23,13 @@ from .model import (
     Auth,
     Concat,
     Expr,
+    Function,
     ImportRef,
+    Invocation,
     Lit,
     ModuleFacts,
     Namespace,
+    Param,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -56,6 +59,10 @@ _CALLED = _VERBS | {"use", "all"}
 # halves the regex's own time.
 _LOOK_AT = re.compile(rb"=(?![=>])|\b(?:" + "|".join(sorted(_CALLED)).encode() + rb")\b")
 _TOP_LEVEL = {"program", "export_statement"}
+_FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
+_FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
+                                 "method_definition"}  # fmt: skip
+_ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
 
@@ -82,6 +89,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         routers=tuple(reader.routers.values()),
         routes=tuple(reader.routes),
         uses=tuple(reader.uses),
+        invocations=tuple(reader.invocations),
     )
 
 
@@ -106,7 +114,8 @@ class _Fields:
     which looks the name up on every call, and the reader makes tens of thousands of them."""
 
     __slots__ = ("alias", "arguments", "constructor", "declaration", "function", "key", "left",
-                 "name", "object", "operator", "property", "right", "source", "value")  # fmt: skip
+                 "name", "object", "operator", "parameter", "parameters", "pattern", "property",
+                 "right", "source", "value")  # fmt: skip
 
     def __init__(self, language: tree_sitter.Language) -> None:
         for name in self.__slots__:
@@ -125,6 +134,9 @@ class _Fields:
     name: int
     object: int
     operator: int
+    parameter: int
+    parameters: int
+    pattern: int
     property: int
     right: int
     source: int
@@ -148,6 +160,8 @@ class _Reader:
         self.routers: dict[str, RouterDecl] = {}  # by creation site
         self.routes: list[RouteDecl] = []
         self.uses: list[UseDecl] = []
+        self.invocations: list[Invocation] = []
+        self.param_names: set[str] = set()  # parameters seen used as routers
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -189,6 +203,7 @@ class _Reader:
         for node in statements:
             if node.type == "import_statement":
                 self._import(node)
+            self._declare_function(node)
         declarators.sort(key=lambda d: d[0])
         for _, node, top in declarators:
             self._declare(node, override=top)
@@ -203,6 +218,7 @@ class _Reader:
         )  # a chain's calls share a start: then by their verbs' order
         for _, _, node, callee, prop in calls:
             self._call(node, callee, prop)
+        self._find_invocations(root)
 
     # -- imports, declarations, exports ----------------------------------------------------
 
@@ -230,6 +246,18 @@ class _Reader:
                     alias = spec.child_by_field_id(self.fields.alias) or imported
                     if imported is not None and alias is not None:
                         self.bindings[self._text(alias)] = self._ref(source, self._text(imported))
+
+    def _declare_function(self, statement: _Node) -> None:
+        """A top-level `function setup(app) {...}` (exported or not) binds its name."""
+        node = statement
+        if node.type == "export_statement":
+            node = node.child_by_field_id(self.fields.declaration) or node
+        if node.type in {"function_declaration", "generator_function_declaration"}:
+            name = node.child_by_field_id(self.fields.name)
+            if name is not None:
+                self.bindings[self._text(name)] = Function(
+                    self._text(name), None, NO_AUTH, _site(node)
+                )
 
     def _declare(self, node: _Node, *, override: bool) -> None:
         target = node.child_by_field_id(self.fields.name)
@@ -278,6 +306,10 @@ class _Reader:
             )
             if value is not None:
                 self.exports["default"] = value
+        elif declaration is not None and declaration.type in _FUNCTIONS:
+            name = declaration.child_by_field_id(self.fields.name)
+            if name is not None:
+                self.exports[self._text(name)] = Sym((self._text(name),))
         elif declaration is not None:
             for declarator in declaration.named_children:
                 name = declarator.child_by_field_id(self.fields.name)
@@ -316,7 +348,7 @@ class _Reader:
         verb = self._text(prop)
         args = self._arguments(node)
         if verb == "use":
-            if args and (owner := self._expr(owner_node)) is not None:
+            if args and (owner := self._owner(owner_node)) is not None:
                 arguments = tuple((self._expr(a), self._auth(a)) for a in args)
                 self.uses.append(UseDecl(owner, arguments, _line(node)))
         elif verb in _VERBS or verb == "all":
@@ -334,7 +366,7 @@ class _Reader:
             return
         names = tuple(name for a in args[:-1] for name in self._auth(a).names)
         auth = Auth(names) if names else NO_AUTH
-        owner_expr = self._expr(owner)
+        owner_expr = self._owner(owner)
         methods = ALL_METHODS if verb == "all" else (verb.upper(),)
         line = _line(prop)
         handler = self._handler(args[-1])
@@ -433,6 +465,8 @@ class _Reader:
                 return self._ref(base.module, prop)
         if kind == "object":
             return self._object(node)
+        if kind in _FUNCTION_VALUES:  # `module.exports = (app) => {...}`: callers pass routers
+            return Function("", None, NO_AUTH, _site(node))
         path = self._path(node)
         return Sym(path) if path else None
 
@@ -452,6 +486,92 @@ class _Reader:
                 if value is not None and name:
                     fields.append((name, value))
         return Namespace(tuple(fields))
+
+    def _owner(self, node: _Node) -> Expr | None:
+        """What a router-position expression stands for: a name no binding of the module gives
+        but a parameter of an enclosing function is a `Param` (its callers say which router
+        it is), anything else as `_expr` reads it."""
+        node = _unwrap(node) or node
+        if node.type == "identifier":
+            name = self._text(node)
+            if name not in self.bindings:
+                param = self._param(node, name)
+                if param is not None:
+                    self.param_names.add(name)
+                    return param
+        return self._expr(node)
+
+    def _param(self, node: _Node, name: str) -> Param | None:
+        """`name` as a parameter of the nearest enclosing function that declares it."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in _FUNCTIONS:
+                index = self._param_index(scope, name)
+                if index is not None:
+                    return Param(_site(scope), index, name, Sym((name,)))
+            scope = scope.parent
+        return None
+
+    def _param_index(self, function: _Node, name: str) -> int | None:
+        single = function.child_by_field_id(self.fields.parameter)  # `app => ...`
+        if single is not None:
+            return 0 if self._text(single) == name else None
+        params = function.child_by_field_id(self.fields.parameters)
+        if params is None:
+            return None
+        for index, param in enumerate(p for p in params.named_children if p.type != "comment"):
+            target: _Node | None = param
+            if param.type in {"required_parameter", "optional_parameter"}:  # TypeScript
+                target = param.child_by_field_id(self.fields.pattern)
+            elif param.type == "assignment_pattern":  # `app = express()`
+                target = param.child_by_field_id(self.fields.left)
+            if target is not None and target.type == "identifier" and self._text(target) == name:
+                return index
+        return None
+
+    def _find_invocations(self, root: _Node) -> None:
+        """Calls that pass a router to a function, `require('./routes')(app)` or
+        `register(app, auth)`: looked for only where a name this file binds to a router, or a
+        parameter used as one, is an argument (a call of every other kind is left unread)."""
+        names = sorted(
+            name.encode()
+            for name, value in self.bindings.items()
+            if isinstance(value, RouterRef | ImportRef)
+        )
+        names += sorted(name.encode() for name in self.param_names)
+        if not names:
+            return
+        pattern = rb"[(,]\s*(" + b"|".join(map(re.escape, names)) + rb")\s*[,)]"
+        seen: set[int] = set()
+        for match in re.finditer(pattern, self.source):
+            start, end = match.span(1)
+            node = root.descendant_for_byte_range(start, end)
+            args = node.parent if node is not None else None
+            call = args.parent if args is not None else None
+            if (
+                node is None
+                or node.type != "identifier"
+                or args is None
+                or args.type != "arguments"
+                or call is None
+                or call.type != "call_expression"
+                or call.start_byte in seen
+            ):
+                continue
+            seen.add(call.start_byte)
+            callee = call.child_by_field_id(self.fields.function)
+            if callee is None or (
+                callee.type == "member_expression"
+                and self._text(callee.child_by_field_id(self.fields.property)) in _CALLED
+            ):
+                continue  # a route or `use` call: read as one already
+            target = self._expr(callee)
+            passed = tuple(
+                value if isinstance(value := self._owner(a), _ROUTERISH) else None
+                for a in self._arguments(call)
+            )
+            if target is not None and any(a is not None for a in passed):
+                self.invocations.append(Invocation(target, passed, ()))
 
     def _ref(self, module: str, attr: str | None) -> ImportRef:
         return ImportRef(module, attr, self.path)
