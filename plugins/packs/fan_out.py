@@ -8,10 +8,10 @@ sandbox may not have), and sends back only its results, pickled into a memfd (a 
 block the worker on the parent, which is busy with its own share).
 
 What a worker cannot break:
-- **The result.** Items are dealt round-robin and put back in order, so the output is the
-  serial one whatever the timing. A worker that fails in any way (fork refused by
-  RLIMIT_NPROC, killed, an exception, a result that does not pickle) has its share computed
-  again by the parent, where an exception raises as it would have without workers.
+- **The result.** Chunks go to whichever process asks first and are put back in order, so
+  the output is the serial one whatever the timing. A worker that fails in any way (fork
+  refused by RLIMIT_NPROC, killed, an exception, a result that does not pickle) has its chunks
+  computed again by the parent, where an exception raises as it would have without workers.
 - **The session.** A worker never touches stdout (it leaves by `os._exit`, which flushes
   nothing) and never outlives its parent: it is reaped before `fan_out` returns or raises,
   dies with the parent (PR_SET_PDEATHSIG), and shares its process group, which the host kills
@@ -39,7 +39,8 @@ MIN_ITEMS_PER_WORKER = 32
 MAX_WORKERS = 8
 CHUNK_ITEMS = 16
 """Items handed out at a time: small enough to even out the end, large enough per pickle."""
-_MAX_CHUNKS = 16_384  # their 4-byte numbers fill a default 64 KiB pipe
+_MAX_CHUNKS = 1_024  # their 4-byte numbers fit the one page every pipe holds at least (a
+# user over pipe-user-pages-soft gets no more), so writing them all at once cannot block
 _PR_SET_PDEATHSIG = 1
 
 
@@ -89,8 +90,8 @@ def fan_out(
 
 
 def _chunk_queue(count: int) -> int:
-    """The read end of a pipe holding the chunk numbers, its write end already closed, so a
-    read past the last number is an end of file. Reads of 4 bytes never tear (Linux reads a
+    """The read end of a pipe holding the chunk numbers (at most `_MAX_CHUNKS`), its write end
+    already closed, so a read past the last number is an end of file. Reads of 4 bytes never tear (Linux reads a
     pipe under its lock, and every number was written at once)."""
     read_end, write_end = os.pipe2(os.O_CLOEXEC)
     try:
