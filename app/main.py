@@ -11,7 +11,9 @@ from typing import Any
 
 import swagger_ui_bundle
 from fastapi import FastAPI
+from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gpp import __version__
 
@@ -19,6 +21,7 @@ from .config import Config, load_config
 from .exchange import RecordExchanges
 from .metrics import GatewayMetrics
 from .openapi import complete_error_responses
+from .plugin_route import PlainRoutes
 from .pool import SessionPool
 from .problems import install_handlers
 from .reload import Reloader
@@ -31,6 +34,34 @@ log = logging.getLogger("gpp.gateway")
 
 
 class GatewayApp(FastAPI):
+    """The FastAPI app behind one front: security checks and request records for every HTTP
+    request, then the plugin routes served directly (`PlainRoutes`), the rest by FastAPI."""
+
+    security: SecurityMiddleware
+    front: ASGIApp
+
+    def assemble_front(self, security: dict[str, Any], metrics: GatewayMetrics) -> None:
+        """Called once every route and exception handler is in place."""
+        plain = PlainRoutes(self, (plugin_router, rpc_router))
+
+        async def dispatch(scope: Scope, receive: Receive, send: Send) -> None:
+            found = plain.match(scope)
+            if found is None:
+                await super(GatewayApp, self).__call__(scope, receive, send)
+            else:
+                await plain.serve(*found, scope, receive, send)
+
+        self.security = SecurityMiddleware(
+            RecordExchanges(dispatch, metrics), routes=self.router.routes, **security
+        )
+        self.front = ServerErrorMiddleware(self.security, debug=self.debug)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self.front(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
     def openapi(self) -> dict[str, Any]:
         if self.openapi_schema is None:
             self.openapi_schema = complete_error_responses(super().openapi())
@@ -86,7 +117,7 @@ def create_app(
     reloader = Reloader(
         state,
         load or (lambda: load_config(config.path)),
-        lambda token: _security_layer(app).use_token(token),
+        lambda token: app.security.use_token(token),
     )
     app.include_router(plugin_router)
     app.include_router(router)
@@ -96,21 +127,13 @@ def create_app(
     )
 
     install_handlers(app)
-    app.add_middleware(RecordExchanges, metrics=state.metrics)
-    app.add_middleware(
-        SecurityMiddleware,
-        token=config.token(),
-        allowed_origins=config.gateway.allowed_origins,
-        allowed_hosts=config.gateway.allowed_hosts,
-        max_body_bytes=config.gateway.max_body_bytes,
-        routes=app.router.routes,
+    app.assemble_front(
+        {
+            "token": config.token(),
+            "allowed_origins": config.gateway.allowed_origins,
+            "allowed_hosts": config.gateway.allowed_hosts,
+            "max_body_bytes": config.gateway.max_body_bytes,
+        },
+        state.metrics,
     )
     return app
-
-
-def _security_layer(app: FastAPI) -> SecurityMiddleware:
-    """The middleware instance Starlette built (at the app's first ASGI call, its lifespan)."""
-    layer: object = app.middleware_stack
-    while not isinstance(layer, SecurityMiddleware):
-        layer = getattr(layer, "app")  # noqa: B009  # every middleware wraps the next as `.app`
-    return layer

@@ -130,22 +130,32 @@ class SecurityMiddleware:
                     "a valid bearer token is required",
                     headers={"WWW-Authenticate": 'Bearer realm="gpp"'},
                 )
-        if scope["method"] == "POST" and not self._refused_by_router(scope):
-            media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
-            if media_type != "application/json":
-                return http_problem(
-                    415,
-                    "Unsupported media type",
-                    f"POST bodies must be application/json, got {media_type or 'none'!r}",
-                )
-            length = headers.get("content-length")
-            if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
-                return http_problem(
-                    413,
-                    "Request body too large",
-                    f"body of {length} bytes exceeds {self.max_body_bytes}",
-                )
+        if scope["method"] == "POST":
+            return self._body_refusal(headers, scope)
         return None
+
+    def _body_refusal(self, headers: dict[str, str], scope: Scope) -> Any:
+        """415 for a POST that is not JSON, 413 for a declared length over the cap; unless the
+        router answers 405 anyway (asked last: matching every route costs more than the rest
+        of the checks together, so a well-formed POST never pays for it)."""
+        refusal = None
+        media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        length = headers.get("content-length")
+        if media_type != "application/json":
+            refusal = http_problem(
+                415,
+                "Unsupported media type",
+                f"POST bodies must be application/json, got {media_type or 'none'!r}",
+            )
+        elif length is not None and length.isdigit() and int(length) > self.max_body_bytes:
+            refusal = http_problem(
+                413,
+                "Request body too large",
+                f"body of {length} bytes exceeds {self.max_body_bytes}",
+            )
+        if refusal is None or self._refused_by_router(scope):
+            return None
+        return refusal
 
     def _refused_by_router(self, scope: Scope) -> bool:
         """Whether the router will answer 405 (the path exists, not for this method). Only then
