@@ -194,6 +194,13 @@ def server_config(app: Any, gateway: GatewayConfig, **options: Any) -> uvicorn.C
         header_timeout_s=gateway.header_timeout_s,
         body_timeout_s=gateway.body_timeout_s,
     )
+    # No proxy headers: the gateway is its clients' direct peer on loopback, so an
+    # X-Forwarded-For from one of them would only let it name another client in the logs.
     return uvicorn.Config(
-        app, http=protocol_class(limits), log_config=None, access_log=False, **options
+        app,
+        http=protocol_class(limits),
+        log_config=None,
+        access_log=False,
+        proxy_headers=False,
+        **options,
     )

@@ -156,7 +156,7 @@ class PluginPool(Pool):
             session = await self._session_for(slot)
             slot.busy = True
             try:
-                result = await session.discover_result(paths, request_id)
+                result = await session.discover_in_task(paths, request_id)
             except codes.InvalidRequestError:
                 raise
             except codes.ProtocolError as exc:

@@ -10,6 +10,7 @@ bearer token is checked in constant time, and bodies are capped.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hmac
 import ipaddress
 import re
@@ -44,11 +45,14 @@ def is_loopback_host(host: str) -> bool:
 _AUTHORITY = re.compile(r"(?P<host>\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(?P<port>[0-9]{1,5}))?")
 
 
+@functools.lru_cache(maxsize=256)
 def loopback_authority(value: str) -> tuple[str, int | None] | None:
     """(host, port) when `value` is exactly a loopback host with an optional port, else None.
 
     Strict on purpose (DNS rebinding): the whole value must match, so `[::1]evil.com`,
-    `localhost:80@evil`, `127.0.0.1 evil` and a bare `::1` are all refused.
+    `localhost:80@evil`, `127.0.0.1 evil` and a bare `::1` are all refused. Cached: every
+    request asks it of its Host header, which is nearly always the same few values, and
+    parsing an address costs more than the rest of the security checks together.
     """
     match = _AUTHORITY.fullmatch(value.lower())
     if match is None:

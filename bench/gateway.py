@@ -8,6 +8,12 @@ measured and stopped), and each figure is the median over the rounds of the rati
 within one round. The gateway runs as `gpp serve` does, at its default log level (its one log
 line per request is part of its cost), logging to /dev/null.
 
+/discover is measured on two plugins, both Python SDK plugins run as `gpp serve` runs them
+(sandboxed): `tiny-result`, which answers every discover with the same one-resource document
+(the GPP/3 counterpart of `cat`: what any plugin must do, reading, checking and signing a
+frame, and nothing else), so its ratio is the gateway's own cost; and the reference detector
+on `api`, which also opens, reads and parses a file of the demo repo on every request.
+
 Usage: `bench/gateway.py [--quick] [ROUNDS]`; `BENCH_SECONDS` sets each wrk run (default 3).
 Needs `wrk` (Debian package). Prints figures; asserts nothing. Targets (issue 13): req/s at
 c=1 and c=16 ≥ 0.7 of the bare route's for /discover (p99 at c=16 ≤ 2×), ≥ 0.8 for /rpc.
@@ -34,28 +40,75 @@ DISCOVER_BODY = '{"paths": ["api"]}'
 RPC_BODY = '{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}'
 CONCURRENCY = (1, 16)
 GATEWAY_CASES = {  # case: (path, body)
-    "discover": ("/plugins/reference-detector/discover", DISCOVER_BODY),
+    "discover tiny-result": ("/plugins/tiny-result/discover", DISCOVER_BODY),
+    "discover reference": ("/plugins/reference-detector/discover", DISCOVER_BODY),
     "rpc subtract": ("/plugins/jsonrpc-example/rpc", RPC_BODY),
 }
-TARGETS = {"discover": 0.7, "rpc subtract": 0.8}
+TARGETS = {"discover tiny-result": 0.7, "discover reference": 0.7, "rpc subtract": 0.8}
+SESSION_CASES = {"discover tiny-result": "tiny-result", "discover reference": "reference-detector"}
 P99_TARGET = 2.0
 Figures = dict[str, float]
-REFERENCE = REPO / "plugins" / "reference_detector.py"
-DEMO_REPO = REPO / "plugins" / "examples" / "demo-repo"
+PLUGINS = REPO / "plugins"
+DEMO_REPO = PLUGINS / "examples" / "demo-repo"
+TINY_RESULT_PLUGIN = f"""
+import sys
+sys.path.insert(0, {str(REPO)!r})
+from gpp.sdk import serve
+
+DOCUMENT = {{
+    "resources": [{{"kind": "table", "name": "users",
+                    "location": {{"path": "api/users.gfx", "line": 2}}, "attrs": {{}}}}],
+    "unresolved": [], "findings": [], "classificationSignals": [],
+}}
+sys.exit(serve("tiny-result", "1.0.0", lambda paths: DOCUMENT))
+"""
 
 
-def session_round_trips(seconds: float) -> float:
-    """Discovers per second through the host session alone (no HTTP), on the plugin and paths
-    /discover is measured with, lock-stepped: the ceiling of the gateway's c=1 rate."""
+def write_registry(folder: Path) -> Path:
+    """The bench's registry: the bundled reference detector and JSON-RPC example as
+    plugins/registry.toml has them, and the tiny-result plugin."""
+    tiny = folder / "tiny_result.py"
+    tiny.write_text(TINY_RESULT_PLUGIN, "utf-8")
+    entries = [
+        ("reference-detector", "gpp/3", PLUGINS / "reference_detector.py"),
+        ("jsonrpc-example", "jsonrpc-2.0", PLUGINS / "jsonrpc_example.py"),
+        ("tiny-result", "gpp/3", tiny),
+    ]
+    registry = folder / "registry.toml"
+    registry.write_text(
+        '[gateway]\nhost = "127.0.0.1"\n\n'
+        + "".join(
+            f'[[plugin]]\nid = "{plugin_id}"\nversion = "1.0.0"\nprotocol = "{protocol}"\n'
+            f'command = ["{{python}}", "{script}"]\nroot = "{DEMO_REPO}"\n\n'
+            for plugin_id, protocol, script in entries
+        ),
+        "utf-8",
+    )
+    return registry
+
+
+def plugin_command(plugin_id: str, folder: Path) -> list[str]:
+    script = (
+        folder / "tiny_result.py"
+        if plugin_id == "tiny-result"
+        else PLUGINS / "reference_detector.py"
+    )
+    return [sys.executable, str(script)]
+
+
+def session_round_trips(plugin_id: str, folder: Path, seconds: float) -> float:
+    """Discovers per second through the host session alone (no HTTP, no sandbox), on the
+    plugin and paths /discover is measured with, lock-stepped: the ceiling of the gateway's
+    c=1 rate."""
     sys.path.insert(0, str(REPO))
     from gpp.host import PluginSession
 
     async def measure() -> float:
-        command = [sys.executable, str(REFERENCE)]
+        command = plugin_command(plugin_id, folder)
         cwd = os.getcwd()
         os.chdir(DEMO_REPO)  # the plugin's root is its cwd, as the gateway starts it
         try:
-            async with PluginSession(command, "reference-detector", "1.0.0") as session:
+            async with PluginSession(command, plugin_id, "1.0.0") as session:
                 for _ in range(100):
                     await session.discover(["api"])
                 count, started = 0, time.perf_counter()
@@ -127,9 +180,10 @@ def bare_server() -> Iterator[str]:
     )
 
 
-def gateway_server() -> Iterator[str]:
+def gateway_server(registry: Path) -> Iterator[str]:
     port = free_port()
-    return server([sys.executable, "-m", "app", "serve", "--port", str(port)], port, REPO)
+    command = [sys.executable, "-m", "app", "serve", "--config", str(registry), "--port", str(port)]
+    return server(command, port, REPO)
 
 
 def wrk(url: str, connections: int, body: str, seconds: float) -> Figures:
@@ -171,15 +225,16 @@ def _ms(out: str, pct: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def one_round(seconds: float) -> dict[tuple[str, int], Figures]:
+def one_round(seconds: float, folder: Path) -> dict[tuple[str, int], Figures]:
     """The bare route's figures and then the gateway's, each at every concurrency."""
     figures: dict[tuple[str, int], Figures] = {}
-    figures[("session", 1)] = {"rps": session_round_trips(seconds)}
+    for case, plugin_id in SESSION_CASES.items():
+        figures[(f"session {case}", 1)] = {"rps": session_round_trips(plugin_id, folder, seconds)}
     with bare_server() as base:
         wrk(f"{base}/echo", 1, DISCOVER_BODY, 1)  # warm up
         for c in CONCURRENCY:
             figures[("bare", c)] = wrk(f"{base}/echo", c, DISCOVER_BODY, seconds)
-    with gateway_server() as base:
+    with gateway_server(folder / "registry.toml") as base:
         for path, body in GATEWAY_CASES.values():
             wrk(f"{base}{path}", 1, body, 1)  # warm up: spawn and handshake the plugins
         for case, (path, body) in GATEWAY_CASES.items():
@@ -191,7 +246,10 @@ def one_round(seconds: float) -> dict[tuple[str, int], Figures]:
 def measure(rounds: int, seconds: float) -> list[dict[tuple[str, int], Figures]]:
     if shutil.which("wrk") is None:
         raise RuntimeError("wrk is not installed (apt-get install -y wrk)")
-    return [one_round(seconds) for _ in range(rounds)]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        write_registry(folder)
+        return [one_round(seconds, folder) for _ in range(rounds)]
 
 
 def rows(results: list[dict[tuple[str, int], Figures]]) -> list[dict[str, object]]:
@@ -201,24 +259,24 @@ def rows(results: list[dict[tuple[str, int], Figures]]) -> list[dict[str, object
         values = [r[(case, c)][key] / (r[("bare", c)][key] if over_bare else 1) for r in results]
         return statistics.median(values), values
 
-    ceiling, each = median_of("session", 1, "rps", True)
-    out.append(
-        {
-            "group": "gateway",
-            "case": "discover, c=1",
-            "figure": "session alone vs bare",
-            "value": round(ceiling, 3),
-            "unit": "ratio",
-            "target": None,
-            "met": None,
-            "detail": {
-                "rounds": [round(v, 3) for v in each],
-                "why": "the host session "
-                "round trip to the same plugin, no HTTP: the most /discover at c=1 "
-                "can reach",
-            },
-        }
-    )
+    for case in SESSION_CASES:
+        ceiling, each = median_of(f"session {case}", 1, "rps", True)
+        out.append(
+            {
+                "group": "gateway",
+                "case": f"{case}, c=1",
+                "figure": "session alone vs bare",
+                "value": round(ceiling, 3),
+                "unit": "ratio",
+                "target": None,
+                "met": None,
+                "detail": {
+                    "rounds": [round(v, 3) for v in each],
+                    "why": "the host session round trip to the same plugin, no HTTP: the "
+                    "most /discover at c=1 can reach",
+                },
+            }
+        )
     for case, target in TARGETS.items():
         for c in CONCURRENCY:
             ratio, each = median_of(case, c, "rps", True)
@@ -242,7 +300,7 @@ def rows(results: list[dict[tuple[str, int], Figures]]) -> list[dict[str, object
                     "detail": detail,
                 }
             )
-            if case == "discover" and c == max(CONCURRENCY):
+            if case in SESSION_CASES and c == max(CONCURRENCY):
                 p99, each = median_of(case, c, "p99", True)
                 out.append(
                     {
@@ -275,11 +333,11 @@ def main() -> None:
     for index, result in enumerate(results, 1):
         print(f"round {index}:")
         for (case, c), r in result.items():
-            if case == "session":
-                print(f"  session alone  c=1   {r['rps']:8.0f} req/s  (no HTTP)")
+            if case.startswith("session"):
+                print(f"  {case:30} c=1   {r['rps']:8.0f} req/s  (no HTTP)")
                 continue
             print(
-                f"  {case:14} c={c:<3} {r['rps']:8.0f} req/s  p50 {r['p50']:7.2f} ms  "
+                f"  {case:30} c={c:<3} {r['rps']:8.0f} req/s  p50 {r['p50']:7.2f} ms  "
                 f"p99 {r['p99']:7.2f} ms  non-2xx {r['errors']:.0f}"
             )
     print(f"medians over {rounds} rounds of the ratio to the bare route in the same round:")
@@ -287,7 +345,7 @@ def main() -> None:
         mark = "met" if row["met"] else "NOT met"
         mark = "no target" if row["met"] is None else mark
         print(
-            f"  {row['case']:18} {row['figure']:21} {row['value']:6}  "
+            f"  {row['case']:28} {row['figure']:21} {row['value']:6}  "
             f"(target {row['target']}: {mark})"
         )
     print(f"load after: {os.getloadavg()[0]:.2f}")

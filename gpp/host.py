@@ -117,6 +117,17 @@ class PluginSession(ProcessSession):
         exchange.add_done_callback(lambda task: task.cancelled() or task.exception())
         return await asyncio.shield(exchange)
 
+    async def discover_in_task(self, paths: Sequence[str], request_id: str) -> Result:
+        """`discover_result` in the caller's own task, for a caller that runs each discover as
+        a task of its own, shielded from whoever waits for it (the gateway's pool): one task
+        and one shield less per request. Cancelled mid-exchange all the same, the session is
+        out of step, so it is disposed of before the cancellation goes on."""
+        try:
+            return await self._exchange(Discover(request_id, tuple(paths)))
+        except asyncio.CancelledError:
+            await asyncio.shield(self.dispose())
+            raise
+
     async def shutdown(self) -> None:
         """shutdown → bye → exit 0, all within one `shutdown_ms`; else E_TIMEOUT or
         E_EXIT_STATUS and a kill.

@@ -4,8 +4,9 @@ gateway sends them as the HTTP body without encoding the document a second time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
-from conftest import DEMO_REPO, process_gone, reference_command
+from conftest import DEMO_REPO, fixture_command, process_gone, reference_command
 
 from gpp.canonical_json import canonical, digest
 from gpp.host import PluginSession
@@ -28,4 +29,27 @@ def test_discover_result_carries_the_payload_bytes_the_digest_covered() -> None:
     assert result.digest == digest(
         {"type": "result", "seq": 2, "payload": payload | {"requestId": "ünïcode-request"}}
     )
+    assert process_gone(pid)
+
+
+def test_a_discover_cancelled_in_its_own_task_ends_the_session() -> None:
+    """`discover_in_task` runs unshielded: cancelled mid-exchange, the session is out of step
+    (a discover sent, its answer never read), so it is disposed of, never reused."""
+
+    async def scenario() -> tuple[bool, bool, int | None]:
+        session = PluginSession(fixture_command("hangs_on_discover"), "fixture", "1.0.0")
+        await session.start()
+        task = asyncio.create_task(session.discover_in_task(["."], "r1"))
+        for _ in range(1000):  # a few loop turns: until the discover is written
+            if session._conn.frames_sent == 2:
+                break
+            await asyncio.sleep(0)
+        assert session._conn.frames_sent == 2
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, 10)
+        return task.cancelled(), session.closed, session.pid
+
+    cancelled, closed, pid = asyncio.run(scenario())
+    assert cancelled and closed
     assert process_gone(pid)
