@@ -69,6 +69,13 @@ class LogfmtFormatter(logging.Formatter):
 
 
 def configure(level: str = "info") -> None:
+    # What the formatter never shows, not collected for every record (the logging HOWTO's
+    # "Optimization"): the caller's file and line (a walk up the stack per record), thread,
+    # process and multiprocessing names. The gateway writes a line per request.
+    logging._srcfile = None
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(LogfmtFormatter())
     root = logging.getLogger()

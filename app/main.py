@@ -11,9 +11,8 @@ from typing import Any
 
 import swagger_ui_bundle
 from fastapi import FastAPI
-from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from gpp import __version__
 
@@ -38,7 +37,6 @@ class GatewayApp(FastAPI):
     request, then the plugin routes served directly (`PlainRoutes`), the rest by FastAPI."""
 
     security: SecurityMiddleware
-    front: ASGIApp
 
     def assemble_front(self, security: dict[str, Any], metrics: GatewayMetrics) -> None:
         """Called once every route and exception handler is in place."""
@@ -51,14 +49,15 @@ class GatewayApp(FastAPI):
             else:
                 await plain.serve(*found, scope, receive, send)
 
+        # What escapes it all, uvicorn answers 500 and logs, as it did behind Starlette's
+        # ServerErrorMiddleware (which answered the same 500 and re-raised to it).
         self.security = SecurityMiddleware(
             RecordExchanges(dispatch, metrics), routes=self.router.routes, **security
         )
-        self.front = ServerErrorMiddleware(self.security, debug=self.debug)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            await self.front(scope, receive, send)
+            await self.security(scope, receive, send)
         else:
             await super().__call__(scope, receive, send)
 

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from fastapi import APIRouter
 from fastapi.routing import APIRoute
 from starlette.applications import Starlette
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
@@ -162,11 +162,17 @@ def pool_of_kind(pool: AnyPool | None, kind: type[P], plugin_id: str) -> P:
 
 async def body(request: Request) -> bytes:
     """The request body, or ClientGone when the client left mid-body (or the front door timed
-    it out)."""
-    try:
-        return await request.body()
-    except ClientDisconnect:
-        raise ClientGone from None
+    it out). Read from the ASGI messages directly: Starlette's `body()` goes through an async
+    generator per request for the same bytes."""
+    chunks: list[bytes] = []
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.request":
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        elif message["type"] == "http.disconnect":
+            raise ClientGone
 
 
 async def unless_client_leaves(request: Request, work: Awaitable[T]) -> T:

@@ -227,7 +227,8 @@ class PluginPool(Pool):
     async def _acquire(self) -> Slot:
         if self._free and not self._waiters:
             return self._free.popleft()
-        if self.queue_depth >= self.plugin.limits.max_queue:
+        limit = self.plugin.limits.max_queue
+        if len(self._waiters) >= limit and self.queue_depth >= limit:  # the count only if near
             raise PoolRefusal(
                 f"plugin {self.plugin.id} has {self.queue_depth} requests queued (max_queue)",
                 1,

@@ -27,7 +27,7 @@ import orjson  # noqa: E402
 from bench import table  # noqa: E402
 from gpp.connection import Connection  # noqa: E402
 from gpp.host import PluginSession  # noqa: E402
-from gpp.messages import Discover, Ready, Result, Role  # noqa: E402
+from gpp.messages import Discover, Hello, Ready, Result, Role  # noqa: E402
 from gpp.wire import build_frame  # noqa: E402
 
 GROUP = "core"
@@ -191,6 +191,27 @@ class RawPeer:
         await self.proc.wait()
 
 
+def protocol_seconds(document: dict[str, Any], trips: int) -> float:
+    """Seconds per round trip of the protocol work alone: what the host's and the plugin SDK's
+    Connections do for one discover and its result (build, parse, check the schema, sign,
+    verify), both sides in this one process, no pipes. Lock-step puts all of it on the round
+    trip's path, so raw / (raw + this) is the most a session can reach against the raw peer."""
+    host = Connection(Role.HOST, PLUGIN_ID, PLUGIN_VERSION)
+    plugin = Connection(Role.PLUGIN, PLUGIN_ID, PLUGIN_VERSION)
+    host.receive_data(plugin.send(Hello(("discover",))))
+    host.next_event()
+    plugin.receive_data(host.send(Ready()))
+    plugin.next_event()
+    start = time.perf_counter()
+    for _ in range(trips):
+        plugin.receive_data(host.send(Discover(REQUEST_ID, (".",))))
+        request = plugin.next_event()
+        assert isinstance(request, Discover)
+        host.receive_data(plugin.send(Result(request.request_id, document)))
+        assert isinstance(host.next_event(), Result)
+    return (time.perf_counter() - start) / trips
+
+
 async def _rate(batch: int, exchange: Callable[[], Any]) -> float:
     start = time.perf_counter()
     for _ in range(batch):
@@ -217,7 +238,7 @@ async def round_trip_rows(
         max_line_bytes=64 * 1024 * 1024,
     )
     raw = await RawPeer.start(reply)
-    ratios, rates = [], []
+    ratios, rates, ceilings, protocol_s = [], [], [], []
     try:
         await session.start()
         for _ in range(max(3, batch // 20)):  # warm both
@@ -226,8 +247,11 @@ async def round_trip_rows(
         for _ in range(rounds):
             raw_rate = await _rate(batch, lambda: raw.exchange(request))
             gpp_rate = await _rate(batch, lambda: session.discover_result(["."], REQUEST_ID))
+            protocol = protocol_seconds(document, batch)
             ratios.append(gpp_rate / raw_rate)
             rates.append((gpp_rate, raw_rate))
+            ceilings.append((1 / raw_rate) / (1 / raw_rate + protocol))
+            protocol_s.append(protocol)
     finally:
         await session.shutdown()
         await raw.close()
@@ -246,6 +270,23 @@ async def round_trip_rows(
         ),
         row(case, "GPP/3 discovers", gpp_median, "req/s"),
         row(case, "raw pipe round trips", raw_median, "req/s"),
+        row(
+            case,
+            "protocol work alone",
+            statistics.median(protocol_s) * 1000,
+            "ms",
+            why="both sides' Connections in one process, no pipes: build, parse, schema, "
+            "sign, verify of one discover and its result",
+        ),
+        row(
+            case,
+            "ceiling vs raw pipe peer",
+            statistics.median(ceilings),
+            "ratio",
+            why="raw / (raw + protocol work alone): the session's ratio if it cost nothing "
+            "but the pipes and the protocol work",
+            ratios=[round(c, 3) for c in ceilings],
+        ),
     ]
 
 
