@@ -111,7 +111,10 @@ async def _answer_all(
         return answers
     try:
         await session.flush()  # at most request_ms: a plugin that does not read is killed
-        results = await asyncio.gather(*(call.answer for _, call in calls))
+        if len(calls) == 1:  # the usual single request: its answer, without gather's machinery
+            results = [await calls[0][1].answer]
+        else:
+            results = await asyncio.gather(*(call.answer for _, call in calls))
     except asyncio.CancelledError:  # the client left: cancel its calls at the plugin
         for _, call in calls:
             session.abandon(call)

@@ -4,6 +4,7 @@ that JSON cannot carry, and a plugin that stops reading its stdin."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import signal
@@ -30,6 +31,8 @@ from gateway_harness import (
 )
 
 from gpp import jsonrpc
+from gpp.host import Timeouts
+from gpp.jsonrpc.host import JsonRpcSession
 
 EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
 PARSE_ERROR = '{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}'
@@ -334,3 +337,33 @@ def _wait_until_waiting(uds: Path) -> Any:  # /plugins/deaf's JSON object
             assert time.monotonic() < deadline, f"the call never reached the plugin: {info}"
             time.sleep(0.02)
     return info
+
+
+def test_the_plugins_first_word_brings_the_deadlines_forward_at_once() -> None:
+    """Until a plugin first speaks, its deadlines stretch to `handshake_ms` after the spawn.
+    Its first answer ends the stretch, though no deadline is due then: a call that hangs after
+    it must time out at `request_ms`, not when the stretch would have ended (60 s here)."""
+
+    async def scenario() -> tuple[Any, Any, float]:
+        session = JsonRpcSession(
+            [sys.executable, str(FIXTURE_PLUGINS / "jsonrpc_faulty.py")],
+            "faulty",
+            timeouts=Timeouts(handshake_ms=60_000, request_ms=300),
+        )
+        await session.start()
+        try:
+            first = session.send(jsonrpc.Request("echo", {"up": True}, 1))
+            assert first is not None
+            answered = await asyncio.wait_for(first.answer, 30)
+            hung = session.send(jsonrpc.Request("hang", None, 2))
+            assert hung is not None
+            started = time.monotonic()
+            timed_out = await asyncio.wait_for(hung.answer, 30)
+            return answered, timed_out, time.monotonic() - started
+        finally:
+            await session.close(5)
+
+    answered, timed_out, waited = asyncio.run(scenario())
+    assert answered == {"jsonrpc": "2.0", "result": {"up": True}, "id": 1}
+    assert timed_out["id"] == 2 and timed_out["error"]["code"] == -32002
+    assert waited < 20  # request_ms (0.3 s) and the kill, far from the 60 s stretch

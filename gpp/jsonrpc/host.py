@@ -92,7 +92,8 @@ class JsonRpcSession(ProcessSession):
         self._owed: set[int] = set()  # given up on (timed out, client left): answers dropped
         self._quiet_since = 0.0  # when the plugin last spoke, or began to owe answers
         self._head_since = 0.0  # when the oldest call became the oldest
-        self._changed = asyncio.Event()  # wakes the watchdog
+        self._changed = asyncio.Event()  # wakes the watchdog (see `_poke`)
+        self._wake_at: float | None = None  # when the sleeping watchdog wakes by itself
 
     @property
     def in_flight(self) -> int:
@@ -130,7 +131,7 @@ class JsonRpcSession(ProcessSession):
         self._begin_owing()
         self._calls[call.gateway_id] = call
         self._write(_outgoing(request, call.gateway_id))
-        self._changed.set()
+        self._poke()
         return call
 
     def abandon(self, call: Call) -> None:
@@ -147,7 +148,7 @@ class JsonRpcSession(ProcessSession):
         A plugin that stops reading its stdin can never answer: past the deadline the session
         is killed (every waiting call gets -32002), so a write never hangs a request.
         """
-        if self.closed:
+        if self.closed or not self._unread_bytes():  # all taken by the pipe: nothing to wait for
             return
         try:
             async with asyncio.timeout_at(self._due(asyncio.get_running_loop().time())):
@@ -297,9 +298,23 @@ class JsonRpcSession(ProcessSession):
                     continue
                 wake_at = due if wake_at is None else min(wake_at, due)
             self._changed.clear()
+            self._wake_at = wake_at
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout_at(wake_at):
                     await self._changed.wait()
+            self._wake_at = None
+
+    def _poke(self) -> None:
+        """Wake the watchdog where its sleep is now wrong: the session closed, or something is
+        owed while it sleeps with no deadline at all.
+
+        Every other change moves a deadline later (the plugin spoke, a call was answered or
+        added behind the oldest), so the watchdog finds it when it wakes at the earlier time it
+        already has: a request costs no wake-up of its own. The one change that can bring a
+        deadline forward, the plugin's first word ending the start-up stretch, pokes itself.
+        """
+        if self.closed or (self._wake_at is None and self._owes_answers()):
+            self._changed.set()
 
     def _due(self, since: float) -> float:
         """When a `request_ms` clock started at `since` runs out (later while starting up)."""
@@ -315,9 +330,11 @@ class JsonRpcSession(ProcessSession):
             self._quiet_since = asyncio.get_running_loop().time()
 
     def _heard(self) -> None:
-        self._spoken = True
+        if not self._spoken:  # deadlines no longer stretch to the start-up's: they come forward
+            self._spoken = True
+            self._changed.set()
         self._quiet_since = asyncio.get_running_loop().time()
-        self._changed.set()
+        self._poke()
 
     def _stuck(self) -> codes.WatchdogTimeoutError:
         """Why the session is killed: it does not read what it is sent, or it has fallen silent."""
@@ -362,7 +379,7 @@ class JsonRpcSession(ProcessSession):
         del self._calls[call.gateway_id]
         if answer is not None and not call.answer.done():
             call.answer.set_result(answer)
-        self._changed.set()
+        self._poke()
 
     # ------------------------------------------------------------------------------ the end
 
