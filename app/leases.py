@@ -8,8 +8,7 @@ once its last lease is gone: whatever was queued, in flight or still arriving fi
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 
 class Leases:
@@ -17,14 +16,6 @@ class Leases:
         self.held = 0
         self._idle: asyncio.Event | None = None  # made in the loop that waits on it
         self._stop_waiting = False
-
-    @contextmanager
-    def hold(self) -> Iterator[None]:
-        self.acquire()
-        try:
-            yield
-        finally:
-            self.release()
 
     def acquire(self) -> None:
         self.held += 1

@@ -24,10 +24,10 @@ from .models import DiscoverRequest, PluginInfo, Readiness, ResultDocument
 from .plugin_route import (
     PROBLEM,
     PlainRoute,
+    PluginRequest,
     body,
     gateway_state,
     no_such_plugin,
-    plugin_request,
     pool_of_kind,
     unless_client_leaves,
 )
@@ -65,7 +65,7 @@ DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
     tags=["discovery"],
 )
 async def discover(plugin_id: str, request: Request) -> Response:
-    with plugin_request(request, "request", plugin_id) as (pool, exchange):
+    with PluginRequest(request, "request", plugin_id) as (pool, exchange):
         gpp_pool = pool_of_kind(pool, PluginPool, plugin_id)
         paths, exchange.request_id = discover_body(
             await body(request), request.headers.get("x-request-id")

@@ -17,8 +17,8 @@ from .exchange import Exchange
 from .plugin_route import (
     PROBLEM,
     PlainRoute,
+    PluginRequest,
     body,
-    plugin_request,
     pool_of_kind,
     unless_client_leaves,
 )
@@ -56,7 +56,7 @@ Items = list[jsonrpc.Request | jsonrpc.Invalid]
     tags=["json-rpc"],
 )
 async def rpc(plugin_id: str, request: Request) -> Response:
-    with plugin_request(request, "rpc", plugin_id) as (pool, exchange):
+    with PluginRequest(request, "rpc", plugin_id) as (pool, exchange):
         holder = pool_of_kind(pool, JsonRpcPlugin, plugin_id)
         parsed = jsonrpc.parse_request(await body(request), max_batch=MAX_BATCH_ENTRIES)
         batch = isinstance(parsed, list)
