@@ -400,12 +400,14 @@ SIGNAL = record(
         "source": LOCATION,
     }
 )
-DOCUMENT_FIELDS = {
-    "resources": array(RESOURCE),
-    "unresolved": array(UNRESOLVED),
-    "findings": array(FINDING),
-    "classificationSignals": array(SIGNAL),
+RESULT_ITEMS = {
+    "resources": RESOURCE,
+    "unresolved": UNRESOLVED,
+    "findings": FINDING,
+    "classificationSignals": SIGNAL,
 }
+"""The item of each array of a result document (`gpp.piecewise` checks them batch by batch)."""
+DOCUMENT_FIELDS = {key: array(item) for key, item in RESULT_ITEMS.items()}
 DOCUMENT = record(DOCUMENT_FIELDS)
 """What a plugin's `discover` handler returns: the result payload without its requestId."""
 
