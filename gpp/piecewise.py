@@ -29,16 +29,9 @@ PIECEWISE_FROM_BYTES = 1 << 20
 """Lines from this size on try the piecewise path; below it the full parse is cheap anyway."""
 BATCH_BYTES = 1 << 16
 """About how many bytes of elements are parsed at once: their objects are what the path holds."""
-CUT_ATTEMPTS = 8
-"""Batch ends tried before giving up on a line (the full path then judges it). A guessed end
-can fall inside a string or a nested array, where the batch does not parse; valid results
-rarely need a second guess (only a finding's `locations` nest objects in an array)."""
 
 _HEAD = re.compile(rb'\{"digest":"([0-9a-f]{64})","payload":')
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-_CUT = b"},{"
-"""Between two object elements of an array: where a batch may end (it ends after the `}`)."""
-
 
 _KEYS = tuple(sorted(("requestId", *RESULT_ITEMS)))
 """The result payload's keys (`gpp.schema.RESULT_PAYLOAD`'s, all required) in canonical order,
@@ -48,6 +41,12 @@ _OPENERS = tuple(
 )
 _BATCH_SPECS: dict[str, Spec] = {key: array(item) for key, item in RESULT_ITEMS.items()}
 """An array without size bounds holds exactly when each of its batches holds."""
+_CUTS = {key: b"},{" + canonical(min(item.keys)) + b":" for key, item in RESULT_ITEMS.items()}
+"""Where a batch may end in each array: between two of its records, the second opening with
+its first key in canonical order (`},{"attrs":` for resources). All of it is structure, never
+string content (a quote inside a string is always escaped), and in a valid result no array
+inside an element holds an object that opens with that key (a finding's locations open with
+`"line"`), so a guessed end is right unless the line is at fault anyway."""
 
 
 class VerifiedResult(NamedTuple):
@@ -64,10 +63,13 @@ def verify_result(
     plugin_id: str,
     plugin_version: str,
     request_id: str | None,
-    batch_bytes: int = BATCH_BYTES,
+    batch_bytes: int | None = None,
 ) -> VerifiedResult | None:
     """The verified result in `line`, the answer to `request_id`; None where the full path
-    must judge the line (it may well be valid: this path only proves canonical frames)."""
+    must judge the line (it may well be valid: this path only proves canonical frames).
+
+    `batch_bytes`: BATCH_BYTES unless given (tests cut small frames into many batches).
+    """
     head = _HEAD.match(line)
     if head is None:
         return None
@@ -76,7 +78,7 @@ def verify_result(
     start, end = head.end(), len(line) - len(tail)
     if end - start < 2 or not line.endswith(tail):
         return None
-    found = _payload_request_id(line, start, end, batch_bytes)
+    found = _payload_request_id(line, start, end, batch_bytes or BATCH_BYTES)
     if found is None or found != request_id:
         return None
     payload = memoryview(line)[start:end]
@@ -100,7 +102,7 @@ def _payload_request_id(line: bytes, pos: int, end: int, batch_bytes: int) -> st
             close = end - 2 if last else line.find(b"]" + _OPENERS[index + 1], pos, end)
             if close < 0 or line[close : close + 1] != b"]":
                 return None
-            pos = _array(line, pos, close, _BATCH_SPECS[key], batch_bytes)
+            pos = _array(line, pos, close, key, batch_bytes)
         if pos < 0:
             return None
     return request_id if pos == end - 1 and line[pos : pos + 1] == b"}" else None
@@ -123,23 +125,17 @@ def _request_id(line: bytes, pos: int, end: int) -> tuple[str | None, int]:
     return value, literal.end()
 
 
-def _array(line: bytes, pos: int, close: int, spec: Spec, batch_bytes: int) -> int:
+def _array(line: bytes, pos: int, close: int, key: str, batch_bytes: int) -> int:
     """Past the array `line[pos:close + 1]` (`close` at its `]`) once every batch of its
     elements is proven, or -1."""
     if line[pos : pos + 1] != b"[":
         return -1
+    spec, cut_mark = _BATCH_SPECS[key], _CUTS[key]
     start = pos + 1
     while start < close:
-        search_from = start + batch_bytes
-        for _ in range(CUT_ATTEMPTS):
-            cut = line.find(_CUT, search_from, close)
-            stop = close if cut < 0 else cut + 1
-            if _batch_holds(line, start, stop, spec):
-                break
-            if cut < 0:
-                return -1
-            search_from = cut + 1
-        else:
+        cut = line.find(cut_mark, start + batch_bytes, close)
+        stop = close if cut < 0 else cut + 1
+        if not _batch_holds(line, start, stop, spec):
             return -1
         start = stop + 1  # past the comma, or past the `]`
     return close + 1
@@ -150,7 +146,7 @@ def _batch_holds(line: bytes, start: int, stop: int, spec: Spec) -> bool:
     valid: as an array, they parse, pass `spec` and re-encode to exactly these bytes."""
     text = b"".join((b"[", memoryview(line)[start:stop], b"]"))
     items = loads_unscreened(text)
-    if type(items) is not list or not items:
+    if type(items) is not list:
         return False
     try:
         spec.check(items)
