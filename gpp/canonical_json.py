@@ -256,7 +256,7 @@ def loads_fast(line: bytes) -> Any | None:
     return loads_unscreened(line)
 
 
-def loads_unscreened(line: bytes) -> Any | None:
+def loads_unscreened(line: bytes | memoryview) -> Any | None:
     """`loads_fast` without its scan for huge integer literals, which costs a third of the
     parse on a multi-megabyte frame: such a literal comes back a float.
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import codes
-from .catalog import MessageRule, Request, rule_for, sendable
+from .catalog import CATALOG, MessageRule, Request, rule_for, sendable
 from .envelope import Frame, build_frame, decode_frame, verify_digest
 from .framing import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong
-from .messages import Event, Phase, Role, payload_of
+from .messages import Event, Phase, Result, Role, payload_of
+from .piecewise import PIECEWISE_FROM_BYTES, verify_result
 from .schema import Violation
 
 
@@ -42,6 +43,8 @@ class Connection:
         self.error: codes.ProtocolError | None = None
         self.last_frame: bytes | None = None  # the last line received, as sent
         self._lines = LineBuffer(max_line_bytes)
+        self.piecewise_from_bytes = PIECEWISE_FROM_BYTES
+        """Received lines from this size on are tried as a result verified in pieces."""
         self._eof = False
 
     # ------------------------------------------------------------------------------ receiving
@@ -93,6 +96,10 @@ class Connection:
             return None
         self.frames_received = frame_no
         self.last_frame = line
+        if len(line) >= self.piecewise_from_bytes:
+            event = self._accept_in_pieces(line, frame_no)
+            if event is not None:
+                return event
         frame = self._decode(line, frame_no, strict=False)
         try:
             return self._accept(frame)
@@ -102,6 +109,25 @@ class Connection:
             # the fast parse may have let a JSON fault through or read a number as a float:
             # the strict parser's value has the last word on a frame that failed
             return self._accept(self._decode(line, frame_no, strict=True))
+
+    def _accept_in_pieces(self, line: bytes, frame_no: int) -> Result | None:
+        """A large result verified without holding its parsed payload (`gpp.piecewise`), or
+        None: then the full path judges the line, and names its fault if it has one."""
+        rule = CATALOG[Result.TYPE]
+        if rule.sender is not self.role.peer or self.phase not in rule.transitions:
+            return None
+        verified = verify_result(
+            line,
+            frame=frame_no,
+            plugin_id=self.plugin_id,
+            plugin_version=self.plugin_version,
+            request_id=self.outstanding,
+        )
+        if verified is None:
+            return None
+        event = Result(verified.request_id, None, verified.digest, verified.payload_bytes)
+        self._advance(rule, {"requestId": verified.request_id})
+        return event
 
     def _decode(self, line: bytes, frame_no: int, *, strict: bool) -> Frame:
         return decode_frame(

@@ -44,7 +44,7 @@ already passed their envelope check, or that the local side sends, come here."""
 # ------------------------------------------------------------------------------------ build
 
 
-def frame_digest(message_type: str, seq: int, payload_json: bytes) -> str:
+def frame_digest(message_type: str, seq: int, payload_json: bytes | memoryview) -> str:
     """sha256 of canonical({"type","seq","payload"}), from the payload's canonical bytes.
 
     Building the outer object by hand (its keys sort payload < seq < type) means the payload,
@@ -74,14 +74,15 @@ def build_frame(
     """
     payload_json = canonical_trusted(payload) if trusted else canonical(payload)
     digest = frame_digest(message_type, seq, payload_json)
-    head, tail = _envelope_around_payload(plugin_id, plugin_version, message_type, seq, digest)
+    head, tail = envelope_around_payload(plugin_id, plugin_version, message_type, seq, digest)
     return b"".join((head, payload_json, tail, b"\n")), digest
 
 
-def _envelope_around_payload(
+def envelope_around_payload(
     plugin_id: str, plugin_version: str, message_type: str, seq: int, digest: str
 ) -> tuple[bytes, bytes]:
-    """The canonical frame's bytes before and after its payload."""
+    """The canonical frame's bytes before and after its payload: what a received line must
+    start and end with to be the canonical frame (the payload aside)."""
     # Canonical key order: digest payload pluginId pluginVersion protocolVersion seq type.
     head = b'{"digest":"' + digest.encode() + b'","payload":'
     tail = b"".join(
@@ -367,7 +368,7 @@ def verify_digest(frame: Frame) -> bytes:
 
 def _is_canonical_frame(frame: Frame, payload_json: bytes) -> bool:
     """Whether the line is exactly the canonical frame, compared in place (no copy of it)."""
-    head, tail = _envelope_around_payload(
+    head, tail = envelope_around_payload(
         frame.plugin_id, frame.plugin_version, frame.message_type, frame.seq, frame.digest
     )
     line = frame.line

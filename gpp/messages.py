@@ -8,8 +8,10 @@ the adapters act on them. The rules (who sends which, when, and what it leads to
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, ClassVar
+
+from .canonical_json import loads_strict, loads_unscreened
 
 
 class Role(enum.Enum):
@@ -98,16 +100,76 @@ class Discover:
         return {"requestId": self.request_id, "paths": list(self.paths)}
 
 
-@dataclass(frozen=True)
 class Result:
-    request_id: str
-    document: dict[str, Any] = field(repr=False)
-    """The result payload without `requestId`: resources, unresolved, findings, signals."""
-    digest: str = ""
-    payload_bytes: bytes | None = field(default=None, repr=False, compare=False)
-    """The payload's canonical bytes (`requestId` included) when the frame carried them: the
-    gateway sends them as the HTTP body as they are instead of encoding the document again."""
+    """A frozen value like the other events, written out because its document can be lazy.
+
+    A result verified in pieces (`gpp.piecewise`, for large frames) carries only its canonical
+    payload bytes: holding the parsed document is what that path avoids. `document` is then
+    parsed from those bytes on first use, by whoever wants the dict (the gateway does not: it
+    answers with the bytes).
+    """
+
+    __slots__ = ("_document", "digest", "payload_bytes", "request_id")
     TYPE: ClassVar[str] = "result"
+    request_id: str
+    digest: str
+    payload_bytes: bytes | memoryview | None
+    """The payload's canonical bytes (`requestId` included) when the frame carried them: the
+    gateway sends them as the HTTP body as they are instead of encoding the document again.
+    A memoryview (into the received line) for a result verified in pieces."""
+    _document: dict[str, Any] | None
+
+    def __init__(
+        self,
+        request_id: str,
+        document: dict[str, Any] | None = None,
+        digest: str = "",
+        payload_bytes: bytes | memoryview | None = None,
+    ) -> None:
+        if document is None and payload_bytes is None:
+            raise TypeError("a Result needs its document or its payload bytes")
+        for name, value in (
+            ("request_id", request_id),
+            ("_document", document),
+            ("digest", digest),
+            ("payload_bytes", payload_bytes),
+        ):
+            object.__setattr__(self, name, value)
+
+    @property
+    def document(self) -> dict[str, Any]:
+        """The result payload without `requestId`: resources, unresolved, findings, signals."""
+        if self._document is not None:
+            return self._document
+        assert self.payload_bytes is not None  # __init__ has one or the other
+        # verified canonical bytes: orjson's value is the strict parser's
+        payload = loads_unscreened(self.payload_bytes)
+        if payload is None:  # no orjson here
+            payload = loads_strict(bytes(self.payload_bytes))
+        del payload["requestId"]
+        document: dict[str, Any] = payload
+        object.__setattr__(self, "_document", document)
+        return document
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return (self.request_id, self.digest, self.document) == (
+            other.request_id,
+            other.digest,
+            other.document,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # the document is a dict, as in a dataclass
+
+    def __repr__(self) -> str:
+        return f"Result(request_id={self.request_id!r}, digest={self.digest!r})"
 
     @classmethod
     def from_payload(

@@ -68,7 +68,7 @@ class Spec:
     results; calls are what they cost).
     """
 
-    __slots__ = ("accepts", "check", "expected", "free")
+    __slots__ = ("accepts", "check", "expected", "free", "keys")
 
     def __init__(
         self,
@@ -76,11 +76,14 @@ class Spec:
         check: Callable[[Any], None],
         free: tuple[type, ...] = (),
         accepts: Accepts | None = None,
+        keys: tuple[str, ...] = (),
     ) -> None:
         self.expected = expected
         self.check = check
         self.free = free
         self.accepts = accepts
+        self.keys = keys
+        """A record's required keys (`gpp.piecewise` finds where one record ends by them)."""
 
 
 class Accepts(NamedTuple):
@@ -294,7 +297,7 @@ def record(required: Mapping[str, Spec], optional: Mapping[str, Spec] | None = N
                 elif key not in allowed:
                     raise Violation("is not allowed", "no such field", describe(element)).at(key)
 
-    return Spec("object", _fast_record(required, named))
+    return Spec("object", _fast_record(required, named), keys=tuple(required))
 
 
 # ------------------------------------------------------------------------------ repo paths
@@ -400,12 +403,14 @@ SIGNAL = record(
         "source": LOCATION,
     }
 )
-DOCUMENT_FIELDS = {
-    "resources": array(RESOURCE),
-    "unresolved": array(UNRESOLVED),
-    "findings": array(FINDING),
-    "classificationSignals": array(SIGNAL),
+RESULT_ITEMS = {
+    "resources": RESOURCE,
+    "unresolved": UNRESOLVED,
+    "findings": FINDING,
+    "classificationSignals": SIGNAL,
 }
+"""The item of each array of a result document (`gpp.piecewise` checks them batch by batch)."""
+DOCUMENT_FIELDS = {key: array(item) for key, item in RESULT_ITEMS.items()}
 DOCUMENT = record(DOCUMENT_FIELDS)
 """What a plugin's `discover` handler returns: the result payload without its requestId."""
 
