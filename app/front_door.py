@@ -60,7 +60,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
         self._arm(self.limits.header_timeout_s, "header")
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -176,6 +176,49 @@ class FrontDoorProtocol(HttpToolsProtocol):
                 + body
             )
         self.transport.close()
+
+
+class CoalescingTransport:
+    """The connection's transport, with what one event-loop step writes sent in one go.
+
+    uvicorn writes a response's head and its body separately: two sends on the socket, two
+    segments (TCP_NODELAY), two wake-ups of the client, for an answer that is ready at once.
+    Held until the step ends, they leave together (`writelines`: one gathered write, no copy).
+    Everything but writing and closing is the transport's own.
+    """
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._pending: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not self._pending:
+            self._loop.call_soon(self._flush)
+        self._pending.append(data)
+
+    def writelines(self, lines: Any) -> None:
+        for data in lines:
+            self.write(data)
+
+    def _flush(self) -> None:
+        pending, self._pending = self._pending, []
+        if not pending or self._transport.is_closing():
+            return
+        if len(pending) == 1:
+            self._transport.write(pending[0])
+        else:
+            self._transport.writelines(pending)
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def get_write_buffer_size(self) -> int:
+        return self._transport.get_write_buffer_size() + sum(map(len, self._pending))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
 
 
 def _peer(client: tuple[str, int] | None) -> str | None:

@@ -6,6 +6,7 @@ asserts that the gateway closed the connection within that bound, never how fast
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import socket
@@ -17,6 +18,7 @@ import httpx
 import pytest
 from gateway_harness import Gateway, echo_plugin, running_gateway, write_config
 
+from app.front_door import CoalescingTransport
 from gpp import schema
 
 HEADER_TIMEOUT_S = 2.0
@@ -320,3 +322,57 @@ def test_body_rules_hold_for_every_post_but_one_the_router_refuses(gateway: Gate
         assert http.post("/plugins/echo/discover", content=b"{}", headers=plain).status_code == 415
         assert http.post("/no/such/route", content=b"{}", headers=plain).status_code == 415
         assert http.post("/healthz", content=b"{}", headers=plain).status_code == 405
+
+
+class RecordingTransport:
+    """What a CoalescingTransport hands on, and when."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, object]] = []
+        self.closing = False
+
+    def write(self, data: bytes) -> None:
+        self.calls.append(("write", data))
+
+    def writelines(self, lines: list[bytes]) -> None:
+        self.calls.append(("writelines", list(lines)))
+
+    def close(self) -> None:
+        self.calls.append(("close", None))
+        self.closing = True
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def get_extra_info(self, name: str) -> str:
+        return f"info:{name}"
+
+
+def test_what_one_step_writes_leaves_in_one_go_and_close_sends_it_first() -> None:
+    async def scenario() -> tuple[list[tuple[str, object]], list[tuple[str, object]], int]:
+        real = RecordingTransport()
+        coalescing = CoalescingTransport(real, asyncio.get_running_loop())  # type: ignore[arg-type]
+        coalescing.write(b"head")
+        coalescing.write(b"body")
+        held = coalescing.get_write_buffer_size()
+        during_step = list(real.calls)
+        await asyncio.sleep(0)  # the step ends
+        coalescing.write(b"last")
+        coalescing.close()
+        coalescing.write(b"after close")
+        await asyncio.sleep(0)
+        return during_step, real.calls, held
+
+    during_step, calls, held = asyncio.run(scenario())
+    assert during_step == [] and held == 8
+    assert calls == [
+        ("writelines", [b"head", b"body"]),
+        ("write", b"last"),
+        ("close", None),
+    ]
+    assert CoalescingTransport(RecordingTransport(), None).get_extra_info("peername") == (  # type: ignore[arg-type]
+        "info:peername"
+    )
