@@ -46,6 +46,10 @@ class FrontDoorProtocol(HttpToolsProtocol):
     last chunk header or body byte are framing: counted before each read is parsed and reset by
     those callbacks, so a read that carries body never counts, and framing that ends a read goes
     uncounted for at most that one read.
+
+    A deadline the parser's callbacks start is armed when the read they came from has been
+    parsed, and only if its phase is still under way then: a request that arrives whole in one
+    read (most do) costs no timer at all.
     """
 
     limits: ConnectionLimits  # set by `protocol_class`
@@ -58,6 +62,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._framing_bytes = 0
         self._refused = False
         self._deadline: asyncio.TimerHandle | None = None
+        self._owed: str | None = None  # the phase whose deadline this read started
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
@@ -74,6 +79,15 @@ class FrontDoorProtocol(HttpToolsProtocol):
             self._framing_bytes += len(data)
         super().data_received(data)
         self._check_framing_after_parse(len(data))
+        self._arm_owed()
+
+    def _arm_owed(self) -> None:
+        owed, self._owed = self._owed, None
+        if owed is not None and not self._refused and self._deadline is None:
+            seconds = (
+                self.limits.header_timeout_s if owed == "header" else self.limits.body_timeout_s
+            )
+            self._arm(seconds, owed)
 
     def _check_framing_after_parse(self, size: int) -> None:
         """The parser's callbacks may have refused the request while reading; its own method, so
@@ -106,7 +120,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._in_head = True
         self._head_bytes = 0
         if self._deadline is None:  # a keep-alive request: its head starts now
-            self._arm(self.limits.header_timeout_s, "header")
+            self._owed = "header"
 
     def on_headers_complete(self) -> None:
         if self._refused:
@@ -119,8 +133,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
             self._refuse_oversized_head()
             return
         super().on_headers_complete()
-        if not self.parser.should_upgrade():
-            self._arm(self.limits.body_timeout_s, "body")
+        self._owed = None if self.parser.should_upgrade() else "body"
 
     def on_body(self, body: bytes) -> None:
         self._framing_bytes = 0
@@ -130,6 +143,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
     def on_message_complete(self) -> None:
         self._in_body = False
         self._disarm()
+        self._owed = None
         if not self._refused:
             super().on_message_complete()
 
@@ -165,7 +179,8 @@ class FrontDoorProtocol(HttpToolsProtocol):
         )
         if self.transport.is_closing():
             return
-        if self.cycle is None or not self.cycle.response_started:
+        cycle = self.cycle  # the last request's, until this one's head is complete
+        if cycle is None or not cycle.response_started or cycle.response_complete:
             body = orjson.dumps(
                 {"type": "about:blank", "title": title, "status": status, "detail": detail}
             )

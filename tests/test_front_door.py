@@ -145,6 +145,28 @@ def test_keep_alive_requests_each_get_a_fresh_head_deadline(gateway: Gateway) ->
         assert http.get("/healthz").status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("stalled", "phase"),
+    [
+        (b"POST /plugins/echo/discover HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"header"),
+        (request_head(Content_Length="100") + b'{"paths":', b"body"),
+    ],
+    ids=["head", "body"],
+)
+def test_a_keep_alive_request_that_stalls_after_one_served_still_gets_408(
+    gateway: Gateway, stalled: bytes, phase: bytes
+) -> None:
+    """The deadlines of a later request on a connection are armed once the read that began
+    the phase is parsed: a request that stalls there is answered 408, never waited on."""
+    body = b'{"paths":["a"]}'
+    with connect(gateway) as sock:
+        sock.sendall(request_head(Content_Length=str(len(body))) + body + stalled)
+        response = read_until_closed(sock)
+    first, _, rest = response.partition(b"HTTP/1.1 408")
+    assert status_of(first) == 200 and rest, response
+    assert b"request " + phase + b" did not arrive" in rest
+
+
 # ------------------------------------------------------------------------------- big heads
 
 
