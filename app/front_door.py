@@ -179,8 +179,9 @@ class FrontDoorProtocol(HttpToolsProtocol):
         )
         if self.transport.is_closing():
             return
-        cycle = self.cycle  # the last request's, until this one's head is complete
-        if cycle is None or not cycle.response_started or cycle.response_complete:
+        cycle = self.cycle  # in a head: the last request's, until this one's head is complete
+        answered = cycle is not None and cycle.response_started
+        if not answered or (self._in_head and cycle.response_complete):
             body = orjson.dumps(
                 {"type": "about:blank", "title": title, "status": status, "detail": detail}
             )

@@ -183,19 +183,22 @@ async def body(request: Request) -> bytes:
 
 
 WATCH_AFTER_S = 0.02
-"""How long a request runs before a watcher listens for its client leaving."""
+"""How long a request that did not queue runs before a watcher listens for its client leaving."""
 
 
-async def unless_client_leaves(request: Request, work: Awaitable[T]) -> T:
+async def unless_client_leaves(
+    request: Request, work: Awaitable[T], *, watch_at_once: bool = False
+) -> T:
     """The work's result, or ClientGone when the HTTP client disconnected first (work cancelled).
 
     A discover still queued leaves the queue; one in flight completes in the background, its
     exchange shielded, so the session stays in step. A JSON-RPC call is cancelled at the plugin.
-    The work runs in the request's own task. A watcher task cancels it if the client leaves,
-    started only once the work has run WATCH_AFTER_S: most requests are answered sooner, and
-    a task per request cost more than all the security checks. A client that leaves a request
-    answered within that time is answered into the void, as one that left a moment later
-    than the answer would be.
+    The work runs in the request's own task, and a watcher task cancels it if the client leaves.
+    A request that waits in a queue (`watch_at_once`) is watched from the start: its place must
+    be freed as soon as its client is gone, or departed clients fill the queue and live ones get
+    503. Any other request is watched only once it has run WATCH_AFTER_S: most are answered
+    sooner, and a task per request cost more than all the security checks. A client that leaves
+    one of those within that time is answered into the void, as if it had left just after.
     """
     current = asyncio.current_task()
     assert current is not None
@@ -213,7 +216,11 @@ async def unless_client_leaves(request: Request, work: Awaitable[T]) -> T:
         nonlocal watcher
         watcher = asyncio.create_task(watch())
 
-    timer = asyncio.get_running_loop().call_later(WATCH_AFTER_S, start_watching)
+    timer = None
+    if watch_at_once:
+        start_watching()
+    else:
+        timer = asyncio.get_running_loop().call_later(WATCH_AFTER_S, start_watching)
     try:
         return await work
     except asyncio.CancelledError:
@@ -222,6 +229,7 @@ async def unless_client_leaves(request: Request, work: Awaitable[T]) -> T:
         current.uncancel()
         raise ClientGone from None
     finally:
-        timer.cancel()
+        if timer is not None:
+            timer.cancel()
         if watcher is not None:
             watcher.cancel()

@@ -171,6 +171,11 @@ class PluginPool(Pool):
             self.leases.release()
 
     @property
+    def would_queue(self) -> bool:
+        """Whether a discover asked now would wait for a slot rather than start at once."""
+        return not self._free or bool(self._waiters)
+
+    @property
     def queue_depth(self) -> int:
         return sum(1 for w in self._waiters if not w.done())
 

@@ -70,8 +70,9 @@ async def discover(plugin_id: str, request: Request) -> Response:
         paths, exchange.request_id = discover_body(
             await body(request), request.headers.get("x-request-id")
         )
+        queued = gpp_pool.would_queue  # then its client's leaving must free the place at once
         work = gpp_pool.discover(paths, exchange.request_id)
-        result = await unless_client_leaves(request, work)
+        result = await unless_client_leaves(request, work, watch_at_once=queued)
         return result_response(result)
 
 

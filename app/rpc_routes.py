@@ -212,6 +212,7 @@ def _stream(
 
     async def events() -> AsyncIterator[bytes]:
         work = asyncio.create_task(_answer_all(holder, session, items, pending.put))
+        getter: asyncio.Task[bytes] | None = None
         try:
             while not work.done():
                 getter = asyncio.create_task(pending.queue.get())
@@ -227,6 +228,8 @@ def _stream(
             yield _sse("response", _payload(work.result(), batch))
         finally:
             release()
+            if getter is not None:  # the client left while it waited: no task left pending
+                getter.cancel()
             if not work.done():  # the client left mid-stream: cancel at the plugin
                 exchange.outcome = "client-gone"
                 work.cancel()

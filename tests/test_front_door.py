@@ -167,6 +167,21 @@ def test_a_keep_alive_request_that_stalls_after_one_served_still_gets_408(
     assert b"request " + phase + b" did not arrive" in rest
 
 
+def test_a_request_answered_before_its_body_stalls_is_closed_without_a_second_answer(
+    gateway: Gateway,
+) -> None:
+    """415 goes out before the body is read; when the body never comes, the connection is
+    closed at the deadline, and the client hears no second answer to the same request."""
+    head = request_head(Content_Length="100").replace(
+        b"Content-Type: application/json", b"Content-Type: text/plain"
+    )
+    with connect(gateway) as sock:
+        sock.sendall(head)
+        response = read_until_closed(sock)
+    assert status_of(response) == 415
+    assert response.count(b"HTTP/1.1 ") == 1, response
+
+
 # ------------------------------------------------------------------------------- big heads
 
 

@@ -59,3 +59,32 @@ def test_both_kinds_describe_themselves_alike(tmp_path: Path, entry: Any, kind: 
     assert closed["state"] == "idle" and closed["pid"] is None
     with pytest.raises(ProcessLookupError):
         os.kill(ready["pid"], 0)  # reaped: no orphan
+
+
+def test_a_discover_would_queue_only_while_every_slot_is_taken_or_others_wait(
+    tmp_path: Path,
+) -> None:
+    """What the discover route asks before it decides how soon to watch for its client."""
+    plugin = next(
+        iter(
+            load_config(
+                write_config(tmp_path, [{**reference_plugin(), **INHERIT}])
+            ).plugins.values()
+        )
+    )
+    pool = pool_for(plugin)
+    assert isinstance(pool, PluginPool)
+
+    async def scenario() -> list[bool]:
+        seen = [pool.would_queue]
+        slot = await pool._acquire()
+        seen.append(pool.would_queue)
+        waiter = asyncio.create_task(pool._acquire())
+        await asyncio.sleep(0)  # it is queued now
+        pool._release(slot)
+        seen.append(pool.would_queue)  # the slot went to the waiter
+        pool._release(await waiter)
+        seen.append(pool.would_queue)
+        return seen
+
+    assert asyncio.run(scenario()) == [False, True, True, False]
