@@ -77,6 +77,12 @@ def canonical_trusted(value: Any) -> bytes:
     Every GPP/3 payload is such a value once its schema has passed, so frames skip the float
     and integer scans: what is left is one C encode and a C-speed scan for non-BMP characters.
     """
+    if _orjson is not None:  # `_fast_encode`'s orjson branch, inlined: once per frame
+        try:
+            out: bytes = _orjson.dumps(value, option=_ORJSON_OPTIONS)
+        except TypeError:
+            return canonical(value)
+        return out if out.isascii() or not _has_astral(out) else canonical(value)
     fast = _fast_encode(value, trusted=True)
     return fast if fast is not None else canonical(value)
 

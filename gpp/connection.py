@@ -34,6 +34,8 @@ class Connection:
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     ) -> None:
         self.role = role
+        self._peer = role.peer  # Enum member attributes are Python-level lookups: once here
+        self._receiver = role.value
         self.plugin_id = plugin_id
         self.plugin_version = plugin_version
         self.phase = Phase.AWAITING_HELLO
@@ -100,7 +102,13 @@ class Connection:
             event = self._accept_in_pieces(line, frame_no)
             if event is not None:
                 return event
-        frame = self._decode(line, frame_no, strict=False)
+        frame = decode_frame(
+            line,
+            frame=frame_no,
+            plugin_id=self.plugin_id,
+            plugin_version=self.plugin_version,
+            receiver=self._receiver,
+        )
         try:
             return self._accept(frame)
         except codes.ProtocolError:
@@ -114,7 +122,7 @@ class Connection:
         """A large result verified without holding its parsed payload (`gpp.piecewise`), or
         None: then the full path judges the line, and names its fault if it has one."""
         rule = CATALOG[Result.TYPE]
-        if rule.sender is not self.role.peer or self.phase not in rule.transitions:
+        if rule.sender is not self._peer or self.phase not in rule.transitions:
             return None
         verified = verify_result(
             line,
@@ -135,7 +143,7 @@ class Connection:
             frame=frame_no,
             plugin_id=self.plugin_id,
             plugin_version=self.plugin_version,
-            receiver=self.role.value,
+            receiver=self._receiver,
             strict=strict,
         )
 
@@ -202,7 +210,7 @@ class Connection:
             raise UsageError(f"session is closed: {self.error.fail_line()}")
         message_type, payload = payload_of(event)
         rule = rule_for(message_type, payload)
-        if rule.sender is self.role.peer:
+        if rule.sender is self._peer:
             raise UsageError(f"a {self.role.value} does not send {message_type}")
         if self.phase not in rule.transitions:
             raise UsageError(f"cannot send {message_type} while {self.phase.value}")

@@ -36,6 +36,10 @@ PROTOCOL_VERSION = 3
 ENVELOPE_KEYS = ("protocolVersion", "pluginId", "pluginVersion", "type", "seq", "payload", "digest")
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 
+_SMALL_PAYLOAD = 1 << 14
+"""A received frame with a payload up to this many bytes is compared with its canonical frame
+built whole; a larger one in place, without copying it."""
+
 _canonical_name = functools.lru_cache(maxsize=256)(canonical)
 """The canonical bytes of a name that every frame repeats: the plugin id and version (pinned
 per session) and the message type (from the catalog). Nothing else is cached: only names that
@@ -74,8 +78,14 @@ def build_frame(
     """
     payload_json = canonical_trusted(payload) if trusted else canonical(payload)
     digest = frame_digest(message_type, seq, payload_json)
-    head, tail = envelope_around_payload(plugin_id, plugin_version, message_type, seq, digest)
-    return b"".join((head, payload_json, tail, b"\n")), digest
+    line = b'{"digest":"%b","payload":%b%b%d,"type":%b}\n' % (
+        digest.encode(),
+        payload_json,
+        _pinned_middle(plugin_id, plugin_version),
+        seq,
+        _canonical_name(message_type),
+    )
+    return line, digest
 
 
 def envelope_around_payload(
@@ -84,19 +94,24 @@ def envelope_around_payload(
     """The canonical frame's bytes before and after its payload: what a received line must
     start and end with to be the canonical frame (the payload aside)."""
     # Canonical key order: digest payload pluginId pluginVersion protocolVersion seq type.
-    head = b'{"digest":"' + digest.encode() + b'","payload":'
-    tail = b"".join(
-        (
-            b',"pluginId":',
-            _canonical_name(plugin_id),
-            b',"pluginVersion":',
-            _canonical_name(plugin_version),
-            b',"protocolVersion":%d,"seq":%d,"type":' % (PROTOCOL_VERSION, seq),
-            _canonical_name(message_type),
-            b"}",
-        )
+    head = b'{"digest":"%b","payload":' % digest.encode()
+    tail = b'%b%d,"type":%b}' % (
+        _pinned_middle(plugin_id, plugin_version),
+        seq,
+        _canonical_name(message_type),
     )
     return head, tail
+
+
+@functools.lru_cache(maxsize=256)
+def _pinned_middle(plugin_id: str, plugin_version: str) -> bytes:
+    """The canonical frame's bytes from the payload's end to the seq's value: the same for
+    every frame of a session (cached like `_canonical_name`, and for the same callers)."""
+    return b',"pluginId":%b,"pluginVersion":%b,"protocolVersion":%d,"seq":' % (
+        _canonical_name(plugin_id),
+        _canonical_name(plugin_version),
+        PROTOCOL_VERSION,
+    )
 
 
 # ------------------------------------------------------------------------- envelope checks
@@ -205,9 +220,12 @@ _VERSION, *_AFTER_PRESENCE = ENVELOPE
 # ----------------------------------------------------------------------------------- decode
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """A received frame whose envelope is verified; its payload and digest are not yet."""
+class Frame(NamedTuple):
+    """A received frame whose envelope is verified; its payload and digest are not yet.
+
+    A named tuple, not a frozen dataclass: as immutable, and made once per frame for a third
+    of the cost (a frozen dataclass sets each of its eight fields through `object.__setattr__`).
+    """
 
     message_type: str
     seq: int
@@ -257,19 +275,19 @@ def decode_frame(
     value = None if strict or not line else loads_unscreened(line)
     if value is None:
         value, strict = _strict_value(line, frame), True
-    pinned = Pinned(plugin_id, plugin_version, frame, receiver)
-    fault = _envelope_fault(value, line, pinned)
-    if fault is not None:
-        if not strict:
-            return decode_frame(
-                line,
-                frame=frame,
-                plugin_id=plugin_id,
-                plugin_version=plugin_version,
-                receiver=receiver,
-                strict=True,
-            )
-        raise fault
+    if not _envelope_holds(value, frame, plugin_id, plugin_version):
+        fault = _envelope_fault(value, line, Pinned(plugin_id, plugin_version, frame, receiver))
+        if fault is not None:
+            if not strict:
+                return decode_frame(
+                    line,
+                    frame=frame,
+                    plugin_id=plugin_id,
+                    plugin_version=plugin_version,
+                    receiver=receiver,
+                    strict=True,
+                )
+            raise fault
     return Frame(
         value["type"],
         frame,
@@ -279,6 +297,26 @@ def decode_frame(
         plugin_id,
         plugin_version,
         strict,
+    )
+
+
+def _envelope_holds(value: Any, seq: int, plugin_id: str, plugin_version: str) -> bool:
+    """True only when `_envelope_fault` finds nothing: every judge of `ENVELOPE` inlined, for
+    the frame that is right (nearly all of them). False decides nothing: the full check then
+    looks for the fault, and names it."""
+    return (
+        type(value) is dict
+        and value.keys() == _FIELDS.keys()
+        and type(version := value["protocolVersion"]) is int
+        and version == PROTOCOL_VERSION
+        and value["pluginId"] == plugin_id
+        and value["pluginVersion"] == plugin_version
+        and type(message_type := value["type"]) is str
+        and message_type in CATALOG
+        and type(number := value["seq"]) is int
+        and number == seq
+        and type(digest := value["digest"]) is str
+        and _DIGEST.fullmatch(digest) is not None
     )
 
 
@@ -292,24 +330,13 @@ def _envelope_fault(value: Any, line: bytes, pinned: Pinned) -> codes.ProtocolEr
             offending_frame=line,
         )
     named = value.get("type") if isinstance(value.get("type"), str) else None
-
-    def error(field: EnvelopeField, fault: Fault) -> codes.ProtocolError:
-        return fault.error(
-            fault.problem,
-            frame=pinned.seq,
-            message_type=None if field.key == "type" else named,
-            field=field.key,
-            expected=fault.expected,
-            got=fault.got,
-            offending_frame=line,
-        )
-
     if _VERSION.key in value and (fault := _judge_version(value[_VERSION.key], pinned)):
-        return error(_VERSION, fault)
+        return _field_error(_VERSION, fault, named, line, pinned)
     if value.keys() != _FIELDS.keys():  # one comparison for the usual case: exactly these
         for field in ENVELOPE:
             if field.key not in value:
-                return error(field, Fault(codes.SchemaError, "missing", field.expected, None))
+                fault = Fault(codes.SchemaError, "missing", field.expected, None)
+                return _field_error(field, fault, named, line, pinned)
         for key in value:
             if key not in _FIELDS:
                 return codes.SchemaError(
@@ -323,8 +350,22 @@ def _envelope_fault(value: Any, line: bytes, pinned: Pinned) -> codes.ProtocolEr
                 )
     for field in _AFTER_PRESENCE:
         if field.judge is not None and (fault := field.judge(value[field.key], pinned)):
-            return error(field, fault)
+            return _field_error(field, fault, named, line, pinned)
     return None
+
+
+def _field_error(
+    field: EnvelopeField, fault: Fault, named: str | None, line: bytes, pinned: Pinned
+) -> codes.ProtocolError:
+    return fault.error(
+        fault.problem,
+        frame=pinned.seq,
+        message_type=None if field.key == "type" else named,
+        field=field.key,
+        expected=fault.expected,
+        got=fault.got,
+        offending_frame=line,
+    )
 
 
 def _strict_value(line: bytes, frame: int) -> Any:
@@ -367,11 +408,20 @@ def verify_digest(frame: Frame) -> bytes:
 
 
 def _is_canonical_frame(frame: Frame, payload_json: bytes) -> bool:
-    """Whether the line is exactly the canonical frame, compared in place (no copy of it)."""
+    """Whether the line is exactly the canonical frame: a small one against the canonical
+    frame built whole, a large one compared in place (no copy of it)."""
+    line = frame.line
+    if len(payload_json) <= _SMALL_PAYLOAD:
+        return line == b'{"digest":"%b","payload":%b%b%d,"type":%b}' % (
+            frame.digest.encode(),
+            payload_json,
+            _pinned_middle(frame.plugin_id, frame.plugin_version),
+            frame.seq,
+            _canonical_name(frame.message_type),
+        )
     head, tail = envelope_around_payload(
         frame.plugin_id, frame.plugin_version, frame.message_type, frame.seq, frame.digest
     )
-    line = frame.line
     return (
         len(line) == len(head) + len(payload_json) + len(tail)
         and line.startswith(head)

@@ -40,6 +40,21 @@ class LineBuffer:
     def next_line(self) -> bytes | None:
         """The next complete line without its newline, or None until more data arrives."""
         chunks = self._chunks
+        if chunks and not self._scanned:  # `_cut` inlined for a line within the first chunk
+            first, start = chunks[0], self._start
+            end = first.find(b"\n", start)
+            if end >= 0:
+                if end - start > self.cap:
+                    raise LineTooLong(end - start, self.cap, self.pending[:600])
+                line = first[start:end]
+                if end + 1 < len(first):
+                    self._start = end + 1
+                else:
+                    del chunks[0]
+                    self._start = 0
+                return line
+            self._scanned = 1
+            self._scanned_bytes = len(first) - start
         while self._scanned < len(chunks):
             chunk = chunks[self._scanned]
             start = self._start if self._scanned == 0 else 0

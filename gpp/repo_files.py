@@ -20,6 +20,7 @@ import stat
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: a FIFO planted in the repo must not block the open; fstat refuses it just after.
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_READ_CHUNK = 1 << 20
 
 
 class NotRegularFile(OSError):
@@ -33,18 +34,16 @@ def open_root(root: str = ".") -> int:
 
 def open_dir_in_root(root_fd: int, rel: str) -> int:
     """A descriptor of the directory `rel` (`.` = the root itself), no symlink followed."""
-    fd = os.dup(root_fd)
     if rel == ".":
-        return fd
+        return os.dup(root_fd)
+    fd = root_fd
     try:
         for part in rel.split("/"):
-            parent, fd = fd, -1
-            try:
-                fd = os.open(part, _DIR_FLAGS, dir_fd=parent)
-            finally:
+            parent, fd = fd, os.open(part, _DIR_FLAGS, dir_fd=fd)
+            if parent != root_fd:
                 os.close(parent)
     except BaseException:
-        if fd >= 0:
+        if fd != root_fd:
             os.close(fd)
         raise
     return fd
@@ -53,11 +52,14 @@ def open_dir_in_root(root_fd: int, rel: str) -> int:
 def open_file_in_root(root_fd: int, rel: str) -> tuple[int, os.stat_result]:
     """An open descriptor of the regular file at `rel` and its `fstat`; OSError otherwise."""
     head, _, name = rel.rpartition("/")
-    parent = open_dir_in_root(root_fd, head or ".")
-    try:
-        fd = os.open(name, _FILE_FLAGS, dir_fd=parent)
-    finally:
-        os.close(parent)
+    if not head:  # a file at the top: opened from the root itself, no descriptor to make
+        fd = os.open(name, _FILE_FLAGS, dir_fd=root_fd)
+    else:
+        parent = open_dir_in_root(root_fd, head)
+        try:
+            fd = os.open(name, _FILE_FLAGS, dir_fd=parent)
+        finally:
+            os.close(parent)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -70,10 +72,54 @@ def open_file_in_root(root_fd: int, rel: str) -> tuple[int, os.stat_result]:
 
 
 def read_file_in_root(root_fd: int, rel: str) -> bytes:
-    """The bytes of the regular file at `rel`, opened as `open_file_in_root` does."""
-    fd, _ = open_file_in_root(root_fd, rel)
-    with open(fd, "rb", closefd=True) as handle:
-        return handle.read()
+    """The bytes of the regular file at `rel`, opened as `open_file_in_root` does.
+
+    Read with `os.read`, not through a file object: its buffering, `lseek`, `isatty` probe and
+    second `fstat` cost more than reading a small file does.
+    """
+    fd, info = open_file_in_root(root_fd, rel)
+    try:
+        data = os.read(fd, info.st_size + 1)  # one byte more: a file that grew reads on below
+        if not data:
+            return data
+        chunks = [data]
+        while chunk := os.read(fd, _READ_CHUNK):
+            chunks.append(chunk)
+        return data if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def lstat_plain_path(root_fd: int, rel: str) -> os.stat_result | None:
+    """The `lstat` of `rel` when no component of it is a symlink, else None.
+
+    With no symlink on the way, the path's real path is the path itself, and its `stat` is this
+    `lstat`: a caller can skip `resolve_in_root` and the `realpath` calls it makes (a dozen
+    `lstat`s for a root a few directories deep) for the usual path. Each prefix is `lstat`ed
+    relative to the root, in order, so a directory on the way that is a symlink is seen.
+    None also when a component cannot be examined (the caller's slow path names why);
+    FileNotFoundError when a component is missing below real directories (not found, as a
+    `stat` of the name would say).
+
+    Like `resolve_in_root` this only chooses *what* to open: the open itself must still go
+    through `open_file_in_root` or `open_dir_in_root`, which re-check every component.
+    `rel` must be a valid repo-relative path (no `..`, `.` or empty segment).
+    """
+    try:
+        if rel == ".":
+            return os.stat(".", dir_fd=root_fd, follow_symlinks=False)
+        end = rel.find("/")
+        while end >= 0:
+            info = os.stat(rel[:end], dir_fd=root_fd, follow_symlinks=False)
+            if not stat.S_ISDIR(info.st_mode):
+                return None  # a symlink, or a file with a path below it
+            end = rel.find("/", end + 1)
+        info = os.stat(rel, dir_fd=root_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError):  # ValueError: a NUL in the path
+        return None
+    return None if stat.S_ISLNK(info.st_mode) else info
 
 
 def resolve_in_root(root: str, path: str) -> str | None:

@@ -13,31 +13,56 @@ documents, so splitting is on ASCII space and tab only and every message is a fi
 from __future__ import annotations
 
 import os
-import re
+import stat
 import sys
 from typing import Any
 
 try:
-    from gpp.repo_files import open_dir_in_root, open_root, read_file_in_root, resolve_in_root
+    from gpp.repo_files import (
+        lstat_plain_path,
+        open_dir_in_root,
+        open_root,
+        read_file_in_root,
+        resolve_in_root,
+    )
     from gpp.sdk import serve
 except ImportError:  # run from a checkout by a bare interpreter: use the repo's gpp/
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from gpp.repo_files import open_dir_in_root, open_root, read_file_in_root, resolve_in_root
+    from gpp.repo_files import (
+        lstat_plain_path,
+        open_dir_in_root,
+        open_root,
+        read_file_in_root,
+        resolve_in_root,
+    )
     from gpp.sdk import serve
 
 PLUGIN_ID = "reference-detector"
 PLUGIN_VERSION = "1.0.0"
 SUFFIX = ".gfx"
 MAX_FILE_BYTES = 16 * 1024 * 1024
-_WORDS = re.compile(r"[ \t]+")
+_POSITIONAL = {"table": 1, "route": 2}
+_NOT_PLAIN_SEGMENT = frozenset(("", ".", ".."))
+"""Segments a repo-relative path never has (the host and the SDK refuse them): a path with one
+is left to the by-name path, which handles anything."""
 
 
 def discover(paths: list[str]) -> dict[str, Any]:
+    """The document for `paths` in the current directory's repository."""
     root_fd = open_root(".")
     try:
         return _discover(paths, root_fd)
     finally:
         os.close(root_fd)
+
+
+def main() -> int:
+    """Serve one session on the current directory, opened once: the process never changes
+    directory, so a descriptor opened now names, for the whole session, the very directory
+    that `open(".")` on each request would (even if the repository is moved or replaced
+    meanwhile: the working directory follows the directory, not its name)."""
+    root_fd = open_root(".")
+    return serve(PLUGIN_ID, PLUGIN_VERSION, lambda paths: _discover(paths, root_fd))
 
 
 def _discover(paths: list[str], root_fd: int) -> dict[str, Any]:
@@ -104,19 +129,40 @@ def _discover(paths: list[str], root_fd: int) -> dict[str, Any]:
 
 def _locate(path: str, root_fd: int, files: dict[str, str]) -> tuple[str, str] | None:
     """Add the .gfx files `path` names to `files`, or say why it cannot be read."""
-    if not os.path.exists(path):  # follows links: a dangling one is not found either
+    if path == "." or _NOT_PLAIN_SEGMENT.isdisjoint(path.split("/")):
+        try:
+            info = lstat_plain_path(root_fd, path)
+        except FileNotFoundError:
+            return "not-found", "no such file or directory"
+        if info is not None:  # no symlink on the way: the path is its own real path
+            return _classify(path, path, info, root_fd, files)
+    return _locate_by_name(path, root_fd, files)
+
+
+def _locate_by_name(path: str, root_fd: int, files: dict[str, str]) -> tuple[str, str] | None:
+    """`_locate` for a path with a symlink on the way: what it leads to decides."""
+    try:
+        info = os.stat(path, dir_fd=root_fd)  # follows links: a dangling one is not found
+    except (OSError, ValueError):
         return "not-found", "no such file or directory"
     target = resolve_in_root(".", path)
     if target is None:
         return "unreadable", "symlink leads outside the repository"
-    if os.path.isdir(path):
+    return _classify(path, target, info, root_fd, files)
+
+
+def _classify(
+    path: str, target: str, info: os.stat_result, root_fd: int, files: dict[str, str]
+) -> tuple[str, str] | None:
+    """`_locate`'s verdict on `path`, which lies at `target` in the root, `info` its stat."""
+    if stat.S_ISDIR(info.st_mode):
         _walk(root_fd, path, target, files)
         return None
     if not path.endswith(SUFFIX):
         return "unsupported", f"not a {SUFFIX} file"
-    if not os.path.isfile(path):
+    if not stat.S_ISREG(info.st_mode):
         return "unreadable", "not a regular file"
-    if os.path.getsize(path) > MAX_FILE_BYTES:
+    if info.st_size > MAX_FILE_BYTES:
         return "too-large", f"larger than {MAX_FILE_BYTES} bytes"
     files[path] = target
     return None
@@ -149,11 +195,14 @@ def _walk(root_fd: int, directory: str, target: str, files: dict[str, str]) -> N
 
 def _parse(line: str) -> tuple[str, str, dict[str, Any]] | str | None:
     """(kind, name, attrs) for a directive, an error text for a malformed line, None to skip."""
-    words = [w for w in _WORDS.split(line.rstrip("\r")) if w]
+    # Words are runs of anything but ASCII space and tab (str.split() would also cut at other
+    # whitespace, which the Node twin does not); splitting at single spaces and dropping the
+    # empty pieces gives the same words as splitting at runs, without a regex.
+    words = [w for w in line.rstrip("\r").replace("\t", " ").split(" ") if w]
     if not words or words[0].startswith("#"):
         return None
     directive, args = words[0], words[1:]
-    positional = {"table": 1, "route": 2}.get(directive)
+    positional = _POSITIONAL.get(directive)
     if positional is None:
         return f"unknown directive {directive}"
     names = args[:positional]
@@ -177,4 +226,4 @@ def _at(location: dict[str, Any]) -> tuple[bytes, int]:
 
 
 if __name__ == "__main__":
-    sys.exit(serve(PLUGIN_ID, PLUGIN_VERSION, discover))
+    sys.exit(main())

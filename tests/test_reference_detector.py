@@ -159,3 +159,145 @@ def test_node_detector_never_reads_a_symlink_swapped_in_after_its_check(tmp_path
     assert victim.is_symlink()  # the hook did swap it
     assert "leaked_secret" not in repr(document)
     assert document["resources"] == [] and document["unresolved"] == SWAPPED
+
+
+def test_nested_file_whose_directory_is_swapped_after_its_check_is_never_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`_locate`'s check found `sub/victim.gfx` with no symlink on the way; a directory of that
+    path is then swapped for a link out: the read's O_NOFOLLOW chain refuses it."""
+    repo = tmp_path / "repo"
+    (repo / "sub").mkdir(parents=True)
+    (repo / "sub" / "victim.gfx").write_text("table harmless\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim.gfx").write_text("table leaked_secret pii=ssn\n")
+    monkeypatch.setattr(
+        reference_detector, "_locate", then_swap(reference_detector._locate, repo / "sub", outside)
+    )
+    monkeypatch.chdir(repo)
+    for paths in (["sub/victim.gfx"], ["sub"]):  # named, and found by the walk
+        document = reference_detector.discover(paths)
+        assert "leaked_secret" not in repr(document)
+        assert document["resources"] == []
+        assert document["unresolved"] == [
+            {"path": "sub/victim.gfx", "reason": "unreadable", "detail": "cannot be read"}
+        ]
+        (repo / "sub").unlink()
+        (repo / "sub-moved").rename(repo / "sub")
+
+
+def _symlinked_repo(root: Path) -> Path:
+    (root / "d" / "e").mkdir(parents=True)
+    (root / "d" / "e" / "x.gfx").write_text("table x\nroute GET /x a=b\n")
+    (root / "d" / "y.gfx").write_text("table y\nbogus\n")
+    (root / "d.gfx").mkdir()
+    (root / "d.gfx" / "z.gfx").write_text("table z\n")
+    (root / "notes.txt").write_text("no\n")
+    (root / "bad.gfx").write_bytes(b"table caf\xe9\n")
+    os.mkfifo(root / "fifo.gfx")
+    outside = root.parent / "outside"
+    outside.mkdir()
+    (outside / "s.gfx").write_text("table secret\n")
+    os.symlink("d", root / "in-dir")
+    os.symlink("d/y.gfx", root / "in-file.gfx")
+    os.symlink(outside, root / "out-dir")
+    os.symlink(outside / "s.gfx", root / "out-file.gfx")
+    os.symlink("missing", root / "dangling.gfx")
+    os.symlink("in-dir", root / "link-to-link")
+    return root
+
+
+PROBED_PATHS = [
+    ".", "d", "d/e", "d/e/x.gfx", "d/y.gfx", "d.gfx", "d.gfx/z.gfx", "notes.txt", "bad.gfx",
+    "fifo.gfx", "in-dir", "in-dir/e/x.gfx", "in-file.gfx", "out-dir", "out-dir/s.gfx",
+    "out-file.gfx", "dangling.gfx", "link-to-link", "link-to-link/y.gfx", "missing",
+    "missing/x.gfx", "d/missing.gfx", "bad.gfx/below", "notes.txt/x.gfx",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("path", PROBED_PATHS)
+def test_the_no_symlink_shortcut_agrees_with_resolving_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    """`_locate` skips `realpath` when no component is a symlink; `_locate_by_name`, which
+    resolves every path, must reach the very same verdict and files."""
+    repo = _symlinked_repo(tmp_path / "repo")
+    monkeypatch.chdir(repo)
+    root_fd = os.open(".", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fast: dict[str, str] = {}
+        slow: dict[str, str] = {}
+        verdict = reference_detector._locate(path, root_fd, fast)
+        assert verdict == reference_detector._locate_by_name(path, root_fd, slow)
+        assert fast == slow
+    finally:
+        os.close(root_fd)
+
+
+def _parse_by_regex(line: str) -> tuple[str, str, dict[str, Any]] | str | None:
+    """`_parse` as it was first written, splitting with the regex the Node twin uses."""
+    import re
+
+    words = [w for w in re.split(r"[ \t]+", line.rstrip("\r")) if w]
+    if not words or words[0].startswith("#"):
+        return None
+    directive, args = words[0], words[1:]
+    positional = {"table": 1, "route": 2}.get(directive)
+    if positional is None:
+        return f"unknown directive {directive}"
+    names = args[:positional]
+    if len(names) < positional or any("=" in w for w in names):
+        return "expected table NAME" if directive == "table" else "expected route METHOD PATH"
+    attrs: dict[str, Any] = {}
+    for word in args[positional:]:
+        key, sep, value = word.partition("=")
+        if not sep or not key or not value:
+            return f"expected key=value, got {word}"
+        attrs[key] = value
+    return directive, " ".join(names), attrs
+
+
+def test_parse_splits_words_as_the_regex_does() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    pieces = st.sampled_from(
+        [" ", "\t", "\r", "\n", "\x0b", "\x0c", "\xa0", "\u3000", "#", "=", "a", "b=c", "é",
+         "table", "route", "GET", "/x", "k=", "=v"]
+    )  # fmt: skip
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.lists(pieces, max_size=12).map("".join))
+    def check(line: str) -> None:
+        assert reference_detector._parse(line) == _parse_by_regex(line)
+
+    check()
+
+
+def test_a_session_keeps_reading_the_directory_it_started_in(tmp_path: Path) -> None:
+    """The served detector opens its root once. The working directory is the directory, not
+    its name: moved away and replaced, it is still what a per-request `open(".")` would name,
+    so the pinned descriptor reads exactly what the plugin read before it was pinned."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "a.gfx").write_text("table original\n")
+
+    async def scenario() -> tuple[dict[str, Any], ...]:
+        async with _session(repo) as session:
+            before = await session.discover(["."], request_id="r")
+            repo.rename(tmp_path / "moved")
+            replacement = tmp_path / "replacement"
+            replacement.mkdir()
+            (replacement / "a.gfx").write_text("table replaced\n")
+            os.symlink(replacement, repo)  # the old name now leads elsewhere
+            after = await session.discover(["."], request_id="r")
+            (tmp_path / "moved" / "b.gfx").write_text("table added\n")
+            added = await session.discover(["."], request_id="r")
+        return before, after, added
+
+    before, after, added = asyncio.run(scenario())
+    assert after == before
+    assert [r["name"] for r in added["resources"]] == ["original", "added"]
+    fresh = asyncio.run(_discover(["."], root=repo))
+    assert [r["name"] for r in fresh["resources"]] == ["replaced"]

@@ -93,7 +93,11 @@ def _by_fields(spec_fields: dict[str, Any], value: Any) -> bool:
     return True
 
 
-@pytest.mark.parametrize("name", ["LOCATION", "UNRESOLVED", "SIGNAL"])
+_ARRAYS = {"any": schema.array(schema.STRING), "some": schema.array(schema.STRING, min_items=1)}
+"""Two array fields: an empty list is inlined as valid for the first only."""
+
+
+@pytest.mark.parametrize("name", ["LOCATION", "UNRESOLVED", "SIGNAL", "FINDING", "ARRAYS"])
 @settings(max_examples=400)
 @given(data=st.data())
 def test_the_generated_record_check_accepts_exactly_what_its_fields_accept(
@@ -113,6 +117,12 @@ def test_the_generated_record_check_accepts_exactly_what_its_fields_accept(
             "value": schema.SCALAR,
             "source": schema.LOCATION,
         },
+        "FINDING": {
+            "code": schema.matching("UPPER_SNAKE code", r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*"),
+            "detail": schema.STRING,
+            "locations": schema.array(schema.LOCATION),
+        },
+        "ARRAYS": _ARRAYS,
     }[name]
     value = {  # each field mostly there, an extra one sometimes; values near the edges
         key: data.draw(st.sampled_from(_EDGES) if data.draw(st.integers(0, 3)) else _FIELD_VALUES)
@@ -121,8 +131,11 @@ def test_the_generated_record_check_accepts_exactly_what_its_fields_accept(
     }
     if name == "SIGNAL" and data.draw(st.booleans()):
         value["source"] = {"path": "a.py", "line": data.draw(st.integers(-1, 2))}
+    if name == "ARRAYS" and data.draw(st.booleans()):
+        value = {key: data.draw(st.sampled_from([[], ["a"], [1], ()])) for key in fields}
+    spec = schema.record(_ARRAYS) if name == "ARRAYS" else getattr(schema, name)
     try:
-        getattr(schema, name).check(value)
+        spec.check(value)
         accepted = True
     except Violation:
         accepted = False

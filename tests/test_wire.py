@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpp import codes
+from gpp import codes, envelope
 from gpp.canonical_json import canonical, digest
 from gpp.connection import Connection, UsageError
 from gpp.messages import Bye, Discover, Hello, Phase, PluginError, Ready, Result, Role, Shutdown
@@ -367,3 +367,75 @@ def test_line_buffer_joins_a_large_line_from_many_chunks() -> None:
     buf.feed(chunks[-1] + b"\nnext")
     assert buf.next_line() == line
     assert buf.next_line() is None and buf.pending == b"next"
+
+
+_ENVELOPE_VARIANTS: dict[str, list[Any]] = {
+    "protocolVersion": [3, 3.0, "3", 2, 4, True, None],
+    "pluginId": [ID, "q", "", None, 1],
+    "pluginVersion": [VERSION, "1.0.1", None, ["1.0.0"]],
+    "type": ["hello", "result", "error", "greeting", "", None, 1],
+    "seq": [4, 3, 5, "4", 4.0, True, None, -4],  # the first of each is valid
+    "payload": [{}, [], None, "x"],
+    "digest": ["a" * 64, "A" * 64, "a" * 63, "g" * 64, "a" * 64 + "\n", None, 1],
+    "extra": [0, None],
+}
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.data())
+def test_the_envelope_fast_accept_agrees_with_the_full_check(data: st.DataObject) -> None:
+    """`_envelope_holds` is a shortcut for `_envelope_fault(...) is None`: never laxer."""
+    value: Any = {}
+    for key, variants in _ENVELOPE_VARIANTS.items():  # valid, mostly; one or two faults
+        roll = data.draw(st.integers(0, 19))
+        if key == "extra":
+            if roll == 0:
+                value[key] = variants[0]
+        elif roll < 16:
+            value[key] = variants[0]
+        elif roll < 19:
+            value[key] = data.draw(st.sampled_from(variants))
+    if data.draw(st.integers(0, 30)) == 0:
+        value = data.draw(st.sampled_from([[], "x", None, 3, [value]]))
+    pinned = envelope.Pinned(ID, VERSION, 4, "host")
+    assert envelope._envelope_holds(value, 4, ID, VERSION) == (
+        envelope._envelope_fault(value, b"{}", pinned) is None
+    )
+
+
+def _not_canonical(line: bytes) -> list[bytes]:
+    """Lines that carry the same frame as `line` (canonical) but are not its canonical text."""
+    import json
+
+    body = line.rstrip(b"\n")
+    envelope_value = json.loads(body)
+    return [
+        body.replace(b'","payload":', b'", "payload":', 1),
+        body + b" ",
+        b" " + body,
+        body.replace(b'"requestId":"r', b'"requestId":"\\u0072', 1),
+        json.dumps(dict(reversed(envelope_value.items())), separators=(",", ":")).encode(),
+        json.dumps(envelope_value, separators=(",", ":"), sort_keys=True).encode(),  # ü escaped
+    ]
+
+
+@pytest.mark.parametrize("resources", [1, 200])  # below and above envelope._SMALL_PAYLOAD
+def test_only_the_canonical_text_is_taken_for_the_canonical_frame(resources: int) -> None:
+    """The canonical-frame test decides whether the strict parser must confirm a line: it is
+    built whole for a small payload and compared in place for a large one; both must take
+    exactly the canonical text."""
+    payload = {
+        "requestId": "r1",
+        **EMPTY,
+        "resources": [_resource(n, "x") for n in range(resources)],
+    }
+    line, _ = build_frame(ID, VERSION, "result", 2, payload)
+    payload_json = canonical(payload)
+    assert (len(payload_json) > envelope._SMALL_PAYLOAD) == (resources > 1)
+    frame = decode_frame(line.rstrip(b"\n"), frame=2, plugin_id=ID, plugin_version=VERSION)
+    assert envelope._is_canonical_frame(frame, payload_json)
+    for variant in _not_canonical(line):
+        frame = decode_frame(variant, frame=2, plugin_id=ID, plugin_version=VERSION)
+        assert frame.payload == payload
+        assert verify_digest(frame) == payload_json
+        assert not envelope._is_canonical_frame(frame, payload_json)
