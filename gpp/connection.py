@@ -102,13 +102,7 @@ class Connection:
             event = self._accept_in_pieces(line, frame_no)
             if event is not None:
                 return event
-        frame = decode_frame(
-            line,
-            frame=frame_no,
-            plugin_id=self.plugin_id,
-            plugin_version=self.plugin_version,
-            receiver=self._receiver,
-        )
+        frame = self._decode(line, frame_no, strict=False)
         try:
             return self._accept(frame)
         except codes.ProtocolError:

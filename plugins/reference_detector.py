@@ -193,12 +193,16 @@ def _walk(root_fd: int, directory: str, target: str, files: dict[str, str]) -> N
             files[rel] = inside
 
 
+def _words(line: str) -> list[str]:
+    """The runs of anything but ASCII space and tab, as the Node twin's `/[ \t]+/` split gives
+    them (str.split() would also cut at other whitespace). Splitting at single spaces and
+    dropping the empty pieces gives the same words without a regex."""
+    return [w for w in line.rstrip("\r").replace("\t", " ").split(" ") if w]
+
+
 def _parse(line: str) -> tuple[str, str, dict[str, Any]] | str | None:
     """(kind, name, attrs) for a directive, an error text for a malformed line, None to skip."""
-    # Words are runs of anything but ASCII space and tab (str.split() would also cut at other
-    # whitespace, which the Node twin does not); splitting at single spaces and dropping the
-    # empty pieces gives the same words as splitting at runs, without a regex.
-    words = [w for w in line.rstrip("\r").replace("\t", " ").split(" ") if w]
+    words = _words(line)
     if not words or words[0].startswith("#"):
         return None
     directive, args = words[0], words[1:]
