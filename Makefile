@@ -58,8 +58,9 @@ $(NODE_CLIENT_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.js
 
 install: $(STAMP) $(NODE_STAMP) $(NODE_CLIENT_STAMP)
 
+# `make serve PORT=9000` to listen elsewhere than the registry's port (8787).
 serve: install
-	$(BIN)/gpp serve
+	$(BIN)/gpp serve $(if $(PORT),--port $(PORT))
 
 serve-isolated: install
 	$(BIN)/gpp serve --isolated --uds $(GPP_SOCKET)

@@ -1,4 +1,5 @@
-"""`python -m app` is `gpp serve`; with arguments, it is the `gpp` command."""
+"""`python -m gpp.gateway` (`python -m app` in a checkout) is `gpp serve`; with arguments, it is
+the `gpp` command."""
 
 import sys
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import math
 import os
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -24,6 +26,7 @@ from gpp.host import PluginSession
 from gpp.sandbox import SandboxPolicy
 from gpp.wire import PROTOCOL_VERSION
 
+from . import command_line
 from .config import PYTHON_PLACEHOLDER, Config, ConfigError, default_config_path, load_config
 from .preflight import preflight
 from .security import is_loopback_host
@@ -65,6 +68,23 @@ def build_parser() -> argparse.ArgumentParser:
         "repositories mounted read-only; reach it over --uds",
     )
     serve.add_argument("--repo", type=Path, metavar="PATH", help=REPO_HELP)
+    serve.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="ID[@VERSION][=COMMAND]",
+        help="register a GPP/3 plugin without a registry file (repeatable): "
+        "`--plugin ID -- CMD ARGS...` or `--plugin 'ID=CMD ARGS'`; it reads --repo (default: "
+        "the current directory); without @VERSION the version its hello announces at start "
+        "is pinned",
+    )
+    serve.add_argument(
+        "--token-file",
+        type=Path,
+        metavar="PATH",
+        help="require `Authorization: Bearer <the file's token>` (GPP_TOKEN overrides it)",
+    )
+    serve.add_argument("command", nargs="*", metavar="-- CMD ARGS", help=argparse.SUPPRESS)
     serve.add_argument(
         "--allow-non-loopback", action="store_true", help="permit binding to a non-loopback address"
     )
@@ -130,10 +150,12 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     logs.configure(args.log_level)
     try:
-        config = _with_repo(load_config(args.config or default_config_path()), args.repo)
+        config = _serve_config(args)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
+    if args.isolated and (args.plugin or args.command):
+        parser.error("--isolated serves a registry file (--config), not --plugin flags")
     if args.isolated and os.environ.get(ISOLATED_MARKER) != "1":
         return _reexec_isolated(args, config)
     host = args.host or config.gateway.host
@@ -150,8 +172,12 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         else None
     )
 
-    def reread() -> Config:  # a reload reads the same file, with the same --repo
-        fresh = _with_repo(load_config(config.path), args.repo)
+    if not args.uds and (problem := port_taken(host, port)):
+        print(f"gpp: {problem}; choose another with --port PORT", file=sys.stderr)
+        return EXIT_CONFIG
+
+    def reread() -> Config:  # a reload reads the same file, with the same flags
+        fresh = _serve_config(args, pinned=config)
         if bound_read_only is not None:
             _refuse_unbound_roots(fresh, bound_read_only)
         return fresh
@@ -174,6 +200,44 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     signal.signal(signal.SIGHUP, signal.SIG_IGN)  # until the app's loop takes it: a reload
     server.run()
     return 0 if server.started else EXIT_CONFIG
+
+
+def _serve_config(args: argparse.Namespace, pinned: Config | None = None) -> Config:
+    """The config `gpp serve` runs: the registry file's, or the `--plugin` flags' (whose
+    versions, once pinned, a reload keeps)."""
+    if not (args.plugin or args.command):
+        config = _with_repo(load_config(args.config or default_config_path()), args.repo)
+        if args.token_file is None:
+            return config
+        gateway = config.gateway.model_copy(update={"token_file": args.token_file.resolve()})
+        return config.model_copy(update={"gateway": gateway})
+    if args.config is not None:
+        raise ConfigError(command_line.COMMAND_LINE, ["give either --config or --plugin, not both"])
+    try:
+        plugins = command_line.parse_flags(args.plugin, args.command)
+    except ValueError as exc:
+        raise ConfigError(command_line.COMMAND_LINE, [str(exc)]) from None
+    versions = {pid: plugin.version for pid, plugin in pinned.plugins.items()} if pinned else {}
+    repo = (args.repo or Path.cwd()).resolve()
+    config = command_line.registry(plugins, repo, args.token_file, versions)
+    return config if pinned else command_line.pin_versions(config)
+
+
+def port_taken(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on, in one line (uvicorn would log it as an error
+    and exit), or None. A port another process takes in between still fails in uvicorn."""
+    if port == 0:
+        return None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host.strip("[]"), port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"{host}:{port} is already in use (another gateway?)"
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
 
 
 def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
@@ -212,7 +276,7 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
     inner = [
         sys.executable,
         "-m",
-        "app",
+        __package__ or "app",  # app in a checkout, gpp.gateway from the wheel
         "serve",
         "--config",
         str(config.path),
@@ -273,6 +337,10 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         document = asyncio.run(_run_once(session, paths, args.request_id))
     except codes.ProtocolError as exc:
         print(exc.diagnostic(), file=sys.stderr)
+        if exc.stderr_tail:  # the plugin's own words, as HTTP gives them in stderrTail
+            lines = exc.stderr_tail.rstrip("\n").splitlines()
+            print("[plugin-protocol] plugin stderr (last lines):", file=sys.stderr)
+            print("\n".join(f"  {line}" for line in lines), file=sys.stderr)
         return EXIT_PROTOCOL
     sys.stdout.buffer.write(document + b"\n")
     return 0

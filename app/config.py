@@ -211,12 +211,17 @@ def load_config(path: Path | str | None = None) -> Config:
         raise ConfigError(path, [f"cannot read: {exc.strerror or exc}"]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, [f"not valid TOML: {exc}"]) from None
+    return parse_config(raw, path, path.resolve().parent)
+
+
+def parse_config(raw: dict[str, Any], path: Path, base: Path) -> Config:
+    """Validate and resolve a config given as data (a TOML file's, or the one `gpp serve
+    --plugin` builds); relative paths resolve against `base`; `path` names it in errors."""
     problems = _duplicate_ids(raw)
     try:
         parsed = ConfigFile.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(path, [_describe(err, raw) for err in exc.errors()] + problems) from None
-    base = path.resolve().parent
     plugins: dict[str, PluginConfig] = {}
     for index, entry in enumerate(parsed.plugin):
         where = f"[[plugin]] #{index + 1} ({entry.id})"

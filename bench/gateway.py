@@ -182,7 +182,16 @@ def bare_server() -> Iterator[str]:
 
 def gateway_server(registry: Path) -> Iterator[str]:
     port = free_port()
-    command = [sys.executable, "-m", "app", "serve", "--config", str(registry), "--port", str(port)]
+    command = [
+        sys.executable,
+        "-m",
+        "gpp.gateway",
+        "serve",
+        "--config",
+        str(registry),
+        "--port",
+        str(port),
+    ]
     return server(command, port, REPO)
 
 

@@ -81,7 +81,7 @@ class Gateway:
             [
                 sys.executable,
                 "-m",
-                "app",
+                "gpp.gateway",
                 "serve",
                 "--config",
                 str(self.config),

@@ -8,6 +8,7 @@ with a clear message, never a malformed frame on the wire.
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable, Iterable
 from typing import IO, Any
@@ -17,13 +18,21 @@ from .connection import Connection
 from .file_memo import FileMemo, FileStamp, MemoStats
 from .messages import Bye, Discover, Hello, PluginError, Result, Role, SessionError, Shutdown
 from .schema import DOCUMENT, DOCUMENT_FIELDS, Violation
+from .stdio import stdout_for_frames
 
 __all__ = ["DiscoverHandler", "FileMemo", "FileStamp", "MemoStats", "serve"]
 
 DiscoverHandler = Callable[[list[str]], dict[str, Any]]
 
 EXIT_OK = 0
+EXIT_USAGE = 1  # run by hand in a terminal: there is no host to speak to
 EXIT_PROTOCOL = 2  # the host broke GPP/3 or went away mid-session
+
+_TERMINAL_HINT = """\
+This is {0} {1}, a GPP/3 discovery plugin: a gateway runs it and speaks the protocol on its
+stdin and stdout, so there is nothing to type here. To run it:
+  gpp discover --command {2} --plugin-id {0} --plugin-version {1} PATH...
+  gpp serve --plugin {0}@{1} -- {3}"""
 
 
 def serve(
@@ -36,9 +45,32 @@ def serve(
     stdout: IO[bytes] | None = None,
 ) -> int:
     """Run one session until the host says shutdown (returns 0) or breaks the protocol
-    (writes a session-fatal error frame, prints the diagnostic on stderr, returns 2)."""
+    (writes a session-fatal error frame, prints the diagnostic on stderr, returns 2).
+
+    With the process's own stdout, frames get it alone while the session runs: `print()`, a
+    library's log line or a child's output goes to stderr, and cannot corrupt the protocol.
+    Run by hand in a terminal, it says what it is and how to run it, and returns 1.
+    """
+    if stdin is None and sys.stdin.isatty():
+        command = shlex.join(sys.orig_argv)
+        hint = _TERMINAL_HINT.format(plugin_id, plugin_version, shlex.quote(command), command)
+        print(hint, file=sys.stderr)
+        return EXIT_USAGE
+    if stdout is not None:
+        return _serve(plugin_id, plugin_version, discover, capabilities, stdin, stdout)
+    with stdout_for_frames() as frames:
+        return _serve(plugin_id, plugin_version, discover, capabilities, stdin, frames)
+
+
+def _serve(
+    plugin_id: str,
+    plugin_version: str,
+    discover: DiscoverHandler,
+    capabilities: Iterable[str],
+    stdin: IO[bytes] | None,
+    writer: IO[bytes],
+) -> int:
     reader = stdin if stdin is not None else sys.stdin.buffer
-    writer = stdout if stdout is not None else sys.stdout.buffer
     read = getattr(reader, "read1", reader.read)
     conn = Connection(Role.PLUGIN, plugin_id, plugin_version)
 

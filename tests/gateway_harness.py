@@ -164,7 +164,16 @@ def running_gateway(config_path: Path) -> Iterator[Gateway]:
 def gateway_process(config_path: Path, uds: Path) -> Iterator[subprocess.Popen[bytes]]:
     """`gpp serve` as a child on a Unix socket; killed at the end whatever happened."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--config", str(config_path), "--uds", str(uds)],
+        [
+            sys.executable,
+            "-m",
+            "gpp.gateway",
+            "serve",
+            "--config",
+            str(config_path),
+            "--uds",
+            str(uds),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         cwd=REPO,

@@ -18,7 +18,7 @@ NO_NAMESPACES = {"sandbox": {"network": "inherit"}}
 
 def check_config(config: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "app", "check-config", str(config)],
+        [sys.executable, "-m", "gpp.gateway", "check-config", str(config)],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -131,7 +131,7 @@ def test_readme_broken_config_example_runs_as_written(tmp_path: Path) -> None:
     (tmp_path / "token").write_text("s3cret\n")
     (tmp_path / "token").chmod(0o644)
     done = subprocess.run(
-        [sys.executable, "-m", "app", "check-config", "broken.toml"],
+        [sys.executable, "-m", "gpp.gateway", "check-config", "broken.toml"],
         capture_output=True,
         text=True,
         cwd=tmp_path,

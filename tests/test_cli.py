@@ -15,7 +15,7 @@ from gateway_harness import running_gateway
 from app.config import load_config
 from gpp.canonical_json import canonical
 
-GPP = [sys.executable, "-m", "app"]
+GPP = [sys.executable, "-m", "gpp.gateway"]
 GOLDEN = json.loads((REPO / "tests/vectors/demo_repo_document.json").read_text("utf-8"))
 README = (REPO / "README.md").read_text("utf-8")
 

@@ -22,7 +22,7 @@ def serve_isolated(config: Path, uds: Path) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "app",
+        "gpp.gateway",
         "serve",
         "--isolated",
         "--config",

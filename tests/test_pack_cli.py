@@ -15,7 +15,7 @@ import pytest
 from conftest import REPO
 from gateway_harness import uds_client
 
-GPP = [sys.executable, "-m", "app"]
+GPP = [sys.executable, "-m", "gpp.gateway"]
 MODELS = """from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 

@@ -132,7 +132,7 @@ def test_the_registered_plugin_reads_the_sample_app_through_the_cli() -> None:
         [
             sys.executable,
             "-m",
-            "app",
+            "gpp.gateway",
             "discover",
             "--config",
             "plugins/registry.toml",

@@ -86,7 +86,17 @@ class ServedGateway:
 @contextmanager
 def served(config: Path, *args: str) -> Iterator[ServedGateway]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--config", str(config), "--port", "0", *args],
+        [
+            sys.executable,
+            "-m",
+            "gpp.gateway",
+            "serve",
+            "--config",
+            str(config),
+            "--port",
+            "0",
+            *args,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -194,7 +204,7 @@ def test_an_invalid_registry_changes_nothing_and_says_why(tmp_path: Path) -> Non
         broken = dict(echo("kept"), version="", colour="red")
         write_config(tmp_path, [broken, echo("added")], gateway={"port": "x"})
         checked = subprocess.run(
-            [sys.executable, "-m", "app", "check-config", str(config)],
+            [sys.executable, "-m", "gpp.gateway", "check-config", str(config)],
             capture_output=True,
             text=True,
             cwd=REPO,

@@ -85,7 +85,7 @@ def start_gateway(config: Path, port: int, log: Path) -> subprocess.Popen[bytes]
             [
                 sys.executable,
                 "-m",
-                "app",
+                "gpp.gateway",
                 "serve",
                 "--config",
                 str(config),

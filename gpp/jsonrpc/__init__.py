@@ -321,7 +321,14 @@ def _encode_answer(answer: dict[str, Any]) -> bytes:
 def serve(
     handler: Handler, reader: IO[bytes] | None = None, writer: IO[bytes] | None = None
 ) -> None:
-    """Serve `handler` on stdin/stdout (or the given streams) until EOF."""
+    """Serve `handler` on stdin/stdout (or the given streams) until EOF; with the real stdout,
+    a stray `print()` goes to stderr instead of corrupting the protocol."""
     import sys
 
-    StdioTransport(reader or sys.stdin.buffer, writer or sys.stdout.buffer).serve(handler)
+    from ..stdio import stdout_for_frames
+
+    if writer is not None:
+        StdioTransport(reader or sys.stdin.buffer, writer).serve(handler)
+        return
+    with stdout_for_frames() as frames:
+        StdioTransport(reader or sys.stdin.buffer, frames).serve(handler)

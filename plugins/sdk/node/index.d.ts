@@ -4,6 +4,7 @@ import type { Readable, Writable } from "node:stream";
 
 export declare const PROTOCOL_VERSION: 3;
 export declare const EXIT_OK: 0;
+export declare const EXIT_USAGE: 1;
 export declare const EXIT_PROTOCOL: 2;
 
 /** A repo-relative, "/"-separated path and a 1-based line. */

@@ -19,6 +19,7 @@ export {
 export { PROTOCOL_VERSION, ProtocolError };
 
 export const EXIT_OK = 0;
+export const EXIT_USAGE = 1; // run by hand in a terminal: there is no host to speak to
 export const EXIT_PROTOCOL = 2;
 
 /**
@@ -31,11 +32,17 @@ export async function servePlugin(handler, options) {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+  if (input === process.stdin && process.stdin.isTTY) {
+    log(terminalHint(pluginId, pluginVersion));
+    return EXIT_USAGE;
+  }
   const conn = new PluginConnection(pluginId, pluginVersion, maxLineBytes ? { maxLineBytes } : {});
+  const diverted = output === process.stdout ? stdoutForFrames() : null;
+  const send = diverted ? diverted.write : output.write.bind(output);
   const write = (text) =>
     new Promise((resolve) => {
       if (output.destroyed || output.writableEnded) return resolve();
-      output.write(text, () => resolve()); // a host gone away (EPIPE) is reported by reading
+      send(text, () => resolve()); // a host gone away (EPIPE) is reported by reading
     });
   output.on?.("error", () => {});
   const chunks = input[Symbol.asyncIterator]();
@@ -64,9 +71,36 @@ export async function servePlugin(handler, options) {
       }
     }
   } finally {
+    diverted?.restore();
     await chunks.return?.();
   }
 }
+
+/**
+ * stdout for frames alone while a session runs: console.log and any other write to
+ * process.stdout go to stderr, so a stray debug line cannot corrupt the protocol (any line on
+ * stdout that is not a frame is a violation). Returns the real write and a way back.
+ */
+function stdoutForFrames() {
+  const original = process.stdout.write;
+  const write = original.bind(process.stdout);
+  process.stdout.write = (...args) => process.stderr.write(...args);
+  return { write, restore: () => (process.stdout.write = original) };
+}
+
+function terminalHint(pluginId, pluginVersion) {
+  const command = process.argv.map(shellQuote).join(" ");
+  return (
+    `This is ${pluginId} ${pluginVersion}, a GPP/3 discovery plugin: a gateway runs it and speaks ` +
+    "the protocol on its stdin and stdout, so there is nothing to type here. To run it:\n" +
+    `  gpp discover --command ${shellQuote(command)} --plugin-id ${pluginId} ` +
+    `--plugin-version ${pluginVersion} PATH...\n` +
+    `  gpp serve --plugin ${pluginId}@${pluginVersion} -- ${command}`
+  );
+}
+
+const shellQuote = (word) =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 
 /** The next verified event: reads input until the connection has one (or throws ProtocolError). */
 async function nextEvent(conn, chunks) {

@@ -1,0 +1,230 @@
+"""The first hour of a new user: one command and no registry file, the plugin's own words on
+failure, a plugin that prints, a plugin run by hand, a port already taken."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pty
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from conftest import DEMO_REPO, FIXTURE_PLUGINS, REFERENCE_DETECTOR, REPO
+
+from app.command_line import CommandLinePlugin, parse_flags
+
+GPP = [sys.executable, "-m", "gpp.gateway"]
+LANGUAGES = ("node", "python")
+
+
+def chatty(language: str, folder: Path) -> list[str]:
+    """The chatty plugin's command; the Node one beside a copy of the SDK, as authors vendor it."""
+    if language == "python":
+        return [sys.executable, str(FIXTURE_PLUGINS / "chatty_plugin.py")]
+    sdk = folder / "sdk" / "node"
+    sdk.mkdir(parents=True)
+    for source in (REPO / "plugins/sdk/node").glob("*.js"):
+        shutil.copy(source, sdk)
+    shutil.copy(FIXTURE_PLUGINS / "chatty_plugin.mjs", folder)
+    return ["node", str(folder / "chatty_plugin.mjs")]
+
+
+def gpp(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*GPP, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+@contextmanager
+def serving(*args: str, cwd: Path, uds: Path) -> Iterator[httpx.Client]:
+    """`gpp serve --uds UDS ARGS` as a user starts it; SIGTERM at the end (SIGKILL if it lingers)."""
+    proc = subprocess.Popen(
+        [*GPP, "serve", "--uds", str(uds), *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not uds.exists():
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            assert time.monotonic() < deadline, "the gateway did not start"
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(0.02)  # a bounded wait for it to listen, or to die saying why
+        transport = httpx.HTTPTransport(uds=str(uds))
+        with httpx.Client(base_url="http://localhost", transport=transport, timeout=60) as client:
+            yield client
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def test_serve_registers_a_plugin_from_the_command_line_and_pins_its_hello(tmp_path: Path) -> None:
+    with serving(
+        "--plugin",
+        "reference-detector",
+        "--",
+        sys.executable,
+        str(REFERENCE_DETECTOR),
+        cwd=DEMO_REPO,
+        uds=tmp_path / "gpp.sock",
+    ) as client:
+        (plugin,) = client.get("/plugins").json()
+        assert (plugin["id"], plugin["version"]) == ("reference-detector", "1.0.0")
+        answer = client.post("/plugins/reference-detector/discover", json={"paths": ["api"]})
+        assert answer.status_code == 200, answer.text
+        assert "users" in [r["name"] for r in answer.json()["resources"]]
+
+
+def test_serve_takes_several_plugins_and_a_repo(tmp_path: Path) -> None:
+    detector = f"{sys.executable} {REFERENCE_DETECTOR}"
+    with serving(
+        "--repo",
+        str(DEMO_REPO),
+        "--plugin",
+        f"reference-detector@1.0.0={detector}",
+        "--plugin",
+        "reference-detector-node",
+        "--",
+        "node",
+        str(REPO / "plugins/reference_detector.mjs"),
+        cwd=tmp_path,
+        uds=tmp_path / "gpp.sock",
+    ) as client:
+        documents = [
+            client.post(f"/plugins/{pid}/discover", json={"paths": ["."]}).json()
+            for pid in ("reference-detector", "reference-detector-node")
+        ]
+        assert documents[0]["resources"] and documents[0]["resources"] == documents[1]["resources"]
+
+
+def test_serve_with_a_wrong_pinned_version_says_what_the_plugin_announced(tmp_path: Path) -> None:
+    with serving(
+        "--plugin",
+        f"reference-detector@9.9.9={sys.executable} {REFERENCE_DETECTOR}",
+        cwd=DEMO_REPO,
+        uds=tmp_path / "gpp.sock",
+    ) as client:
+        problem = client.post("/plugins/reference-detector/discover", json={"paths": ["."]}).json()
+        assert problem["code"] == "E_UNKNOWN_PLUGIN" and "'1.0.0'" in problem["got"]
+
+
+@pytest.mark.parametrize(
+    ("flags", "trailing", "expected"),
+    [
+        (["a"], ["python3", "p.py"], [CommandLinePlugin("a", None, ["python3", "p.py"])]),
+        (
+            ["a@2=node x.mjs", "b@1"],
+            ["c"],
+            [CommandLinePlugin("a", "2", ["node", "x.mjs"]), CommandLinePlugin("b", "1", ["c"])],
+        ),
+    ],
+)
+def test_plugin_flags(
+    flags: list[str], trailing: list[str], expected: list[CommandLinePlugin]
+) -> None:
+    assert parse_flags(flags, trailing) == expected
+
+
+@pytest.mark.parametrize(
+    ("flags", "trailing", "says"),
+    [
+        (["a"], [], "give its command after `--`"),
+        (["a", "b"], ["x"], "both want the command after `--`"),
+        ([], ["x"], "belongs to a --plugin ID"),
+        (["a b"], ["x"], "write ID, ID@VERSION or 'ID=CMD ARGS'"),
+    ],
+)
+def test_plugin_flags_that_cannot_work_say_what_to_write(
+    flags: list[str], trailing: list[str], says: str
+) -> None:
+    with pytest.raises(ValueError, match=says.replace("(", r"\(").replace("`", "`")):
+        parse_flags(flags, trailing)
+
+
+def test_a_port_in_use_is_one_line_naming_the_flag() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = gpp("serve", "--port", str(port))
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"gpp: 127.0.0.1:{port} is already in use (another gateway?); "
+        "choose another with --port PORT\n"
+    )
+
+
+def test_make_serve_takes_a_port() -> None:
+    done = subprocess.run(
+        ["make", "-n", "serve", "PORT=9000"], capture_output=True, text=True, cwd=REPO, timeout=60
+    )
+    assert ".venv/bin/gpp serve --port 9000" in done.stdout, done.stdout + done.stderr
+
+
+def test_discover_prints_the_plugins_own_words_on_failure() -> None:
+    done = gpp(
+        "discover",
+        "--command",
+        f"{{python}} {FIXTURE_PLUGINS / 'plugin_says_why_then_crashes.py'}",
+        "--plugin-id",
+        "fixture",
+        "--plugin-version",
+        "1.0.0",
+        ".",
+    )
+    assert done.returncode == 2
+    assert "plugin stderr (last lines):\n  chatty: cannot open the model cache" in done.stderr
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_plugin_that_prints_keeps_its_protocol_and_its_words_reach_stderr(
+    language: str, tmp_path: Path
+) -> None:
+    """Without the SDK's diversion, the first print is a non-frame line: E_FRAME_JSON."""
+    with serving(
+        "--plugin",
+        "chatty@1.0.0",
+        "--",
+        *chatty(language, tmp_path / "plugin"),
+        cwd=tmp_path,
+        uds=tmp_path / "s.sock",
+    ) as client:
+        for _ in range(3):
+            answer = client.post("/plugins/chatty/discover", json={"paths": ["."]})
+            assert answer.status_code == 200, answer.text
+        stderr = client.get("/plugins/chatty").json()["recentStderr"]
+    assert any("debug: discovering" in line for line in stderr), stderr
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_plugin_run_by_hand_in_a_terminal_says_what_it_is(language: str, tmp_path: Path) -> None:
+    command = chatty(language, tmp_path)
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(command, stdin=follower, capture_output=True, text=True, timeout=60)
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "This is chatty 1.0.0, a GPP/3 discovery plugin" in done.stderr
+    assert "gpp serve --plugin chatty@1.0.0 -- " in done.stderr
