@@ -26,7 +26,7 @@ from gpp.host import PluginSession
 from gpp.sandbox import SandboxPolicy
 from gpp.wire import PROTOCOL_VERSION
 
-from . import command_line
+from . import command_line, completion, status
 from .config import PYTHON_PLACEHOLDER, Config, ConfigError, default_config_path, load_config
 from .preflight import preflight
 from .security import is_loopback_host
@@ -128,6 +128,25 @@ def build_parser() -> argparse.ArgumentParser:
         "problem and exit 1.",
     )
     check.add_argument("file", type=Path)
+
+    status = commands.add_parser(
+        "status",
+        help="show a running gateway's plugins, and why any of them fails",
+        description="Ask a running gateway (GET /plugins) for its plugins' state; a failing "
+        "plugin shows its last diagnostic and stderr lines. GPP_TOKEN is sent when set.",
+    )
+    status.add_argument(
+        "--url", default="http://127.0.0.1:8787", help="the gateway (default: %(default)s)"
+    )
+    status.add_argument("--uds", type=Path, metavar="PATH", help="reach it on this Unix socket")
+
+    completion = commands.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print a completion script: `gpp completion bash > "
+        "~/.local/share/bash-completion/completions/gpp`, or `source <(gpp completion zsh)`.",
+    )
+    completion.add_argument("shell", choices=["bash", "zsh"])
     return parser
 
 
@@ -138,7 +157,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _serve(args, parser)
     if args.subcommand == "discover":
         return _discover(args, parser)
+    if args.subcommand == "status":
+        return _status(args.url, args.uds)
+    if args.subcommand == "completion":
+        print(completion.script(parser, args.shell), end="")
+        return 0
     return _check_config(args.file)
+
+
+def _status(url: str, uds: Path | None) -> int:
+    import httpx
+
+    try:
+        plugins = status.fetch(url, uds)
+    except httpx.HTTPError as exc:
+        where = f"unix:{uds}" if uds else url
+        print(f"gpp: no gateway answers at {where} ({exc}); start one with `gpp serve`, or "
+              "name it with --url or --uds", file=sys.stderr)  # fmt: skip
+        return EXIT_CONFIG
+    print(status.render(plugins))
+    return 0
 
 
 def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
