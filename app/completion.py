@@ -50,7 +50,7 @@ def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.Argument
 
 def _flags(parser: argparse.ArgumentParser) -> list[str]:
     """Its flags, and the choices of its positional arguments (`bash`, `zsh`)."""
-    words = []
+    words: list[str] = []
     for action in parser._actions:
         if action.help == argparse.SUPPRESS or isinstance(action, argparse._SubParsersAction):
             continue
