@@ -19,6 +19,9 @@ from pathlib import Path
 from conftest import REPO
 
 PACKAGES = ("gpp", "app")
+# Top-level modules whose source sits elsewhere in the tree (pyproject's packages.find `where`):
+# the original package's Python module name, issue 27.
+ELSEWHERE = {"gateforge_plugin": Path("plugins/sdk/python/gateforge_plugin")}
 
 
 def source_modules() -> list[str]:
@@ -26,6 +29,10 @@ def source_modules() -> list[str]:
     for package in PACKAGES:
         for path in sorted((REPO / package).rglob("*.py")):
             parts = path.relative_to(REPO).with_suffix("").parts
+            modules.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    for name, folder in ELSEWHERE.items():
+        for path in sorted((REPO / folder).rglob("*.py")):
+            parts = (name, *path.relative_to(REPO / folder).with_suffix("").parts)
             modules.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return modules
 
@@ -54,6 +61,10 @@ def test_the_wheel_holds_and_imports_every_module(tmp_path: Path) -> None:
     for package in PACKAGES:
         shutil.copytree(
             REPO / package, source / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    for folder in ELSEWHERE.values():  # without the folder's link to gpp/: the wheel has gpp
+        shutil.copytree(
+            REPO / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__")
         )
     run(
         [
@@ -105,6 +116,7 @@ def test_the_wheel_holds_and_imports_every_module(tmp_path: Path) -> None:
 
     modules = source_modules()
     assert "gpp.jsonrpc" in modules and "gpp.jsonrpc.demo" in modules
+    assert "gateforge_plugin" in modules
     check = (  # a __main__ module runs its program when imported: found, not imported
         "import importlib, importlib.util\n"
         f"for name in {modules!r}:\n"
