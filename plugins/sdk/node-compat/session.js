@@ -9,11 +9,12 @@ import {
   ERROR_CLASSES,
   GatewayClient,
   GatewayRefused,
+  ProtocolError,
   UnknownPluginError,
   WatchdogTimeoutError,
 } from "@gate-forge/gateway-client";
 
-/** @import { PluginInfo, ProtocolError, ResultDocument } from "@gate-forge/gateway-client" */
+/** @import { PluginInfo, ResultDocument } from "@gate-forge/gateway-client" */
 
 const PREFIX = "[plugin-protocol]";
 /** The original host's defaults (gpp.host.Timeouts). */
@@ -108,7 +109,8 @@ export class PluginSession {
       token,
       headers,
       socketPath: where.socketPath,
-      timeoutMs: Math.max(this.#timeouts.handshakeMs, this.#timeouts.requestMs),
+      // the client's idle budget only backs ours up: each call's own signal fires first
+      timeoutMs: 2 * Math.max(this.#timeouts.handshakeMs, this.#timeouts.requestMs),
     });
   }
 
@@ -274,8 +276,10 @@ export class PluginSession {
    * @param {{messageType: string, what: string, budget: number, requestId?: string}} context
    */
   #translate(error, signal, { messageType, what, budget, requestId }) {
-    if (!signal.aborted) return error;
+    if (error instanceof ProtocolError || error instanceof GatewayRefused) return error; // an answer
     if (this.#released.signal.aborted) return this.#released.signal.reason;
+    const idle = error instanceof DOMException && error.name === "TimeoutError";
+    if (!signal.aborted && !idle) return error;
     return new WatchdogTimeoutError(
       problemDocument("E_TIMEOUT", this.pluginId, {
         messageType,
