@@ -8,6 +8,12 @@ NODE_SDK := plugins/sdk/node
 NODE_STAMP := $(NODE_SDK)/node_modules/.installed
 NODE_CLIENT := plugins/client/node
 NODE_CLIENT_STAMP := $(NODE_CLIENT)/node_modules/.installed
+# @gate-forge/plugin-protocol, the original package's name: installs copies of the SDK and the
+# client (install-links, bundled in its tarball), so it is reinstalled when either changes.
+NODE_COMPAT := plugins/sdk/node-compat
+NODE_COMPAT_STAMP := $(NODE_COMPAT)/node_modules/.installed
+NODE_COMPAT_SOURCES := $(wildcard $(NODE_SDK)/*.js $(NODE_SDK)/*.d.ts $(NODE_SDK)/package.json \
+	$(NODE_CLIENT)/*.js $(NODE_CLIENT)/*.d.ts $(NODE_CLIENT)/package.json)
 
 GPP_SOCKET ?= /tmp/gpp-gateway.sock
 
@@ -56,7 +62,11 @@ $(NODE_CLIENT_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.js
 	cd $(NODE_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-install: $(STAMP) $(NODE_STAMP) $(NODE_CLIENT_STAMP)
+$(NODE_COMPAT_STAMP): $(NODE_COMPAT)/package.json $(NODE_COMPAT)/package-lock.json $(NODE_COMPAT_SOURCES)
+	cd $(NODE_COMPAT) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+install: $(STAMP) $(NODE_STAMP) $(NODE_CLIENT_STAMP) $(NODE_COMPAT_STAMP)
 
 # `make serve PORT=9000` to listen elsewhere than the registry's port (8787).
 serve: install
@@ -88,7 +98,12 @@ node-test: $(NODE_STAMP)
 node-client-test: $(STAMP) $(NODE_CLIENT_STAMP)
 	cd $(NODE_CLIENT) && npx tsc --noEmit -p . && node --test --test-timeout=300000 test/
 
-test: system-deps lint typecheck node-test node-client-test pytest
+# @gate-forge/plugin-protocol: its types, and PluginSession against real gateways.
+.PHONY: node-compat-test
+node-compat-test: $(STAMP) $(NODE_COMPAT_STAMP)
+	cd $(NODE_COMPAT) && npx tsc --noEmit -p . && node --test --test-timeout=300000 test/
+
+test: system-deps lint typecheck node-test node-client-test node-compat-test pytest
 
 test-container: container-deps install
 	docker/with-engine.sh $(BIN)/pytest -p no:cacheprovider -v -rP tests/test_container.py
@@ -132,4 +147,5 @@ soak: install
 	$(BIN)/python -m bench.soak $(SOAK_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_SDK)/node_modules $(NODE_CLIENT)/node_modules
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(NODE_SDK)/node_modules $(NODE_CLIENT)/node_modules \
+		$(NODE_COMPAT)/node_modules

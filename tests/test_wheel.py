@@ -26,7 +26,11 @@ import httpx
 import pytest
 from conftest import REPO
 
-SOURCES = {"gpp": "gpp", "app": "gpp.gateway"}
+SOURCES = {
+    "gpp": "gpp",
+    "app": "gpp.gateway",
+    "plugins/sdk/python/gateforge_plugin": "gateforge_plugin",  # the original package's name
+}
 """Checkout folder → the package it ships as."""
 BUNDLED = ("registry.toml", "reference_detector.py", "reference_detector.mjs", "packs/scan.py")
 NODE_PACKAGES = ("plugins/sdk/node", "plugins/client/node")
@@ -122,7 +126,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 def test_the_wheel_holds_and_imports_every_module(installed: Installed) -> None:
     modules = source_modules()
-    assert "gpp.jsonrpc" in modules and "gpp.gateway.cli" in modules
+    assert {"gpp.jsonrpc", "gpp.gateway.cli", "gateforge_plugin"} <= set(modules)
     check = (  # a __main__ module runs its program when imported: found, not imported
         "import importlib, importlib.util\n"
         f"for name in {modules!r}:\n"
@@ -144,7 +148,7 @@ def test_the_wheel_installs_one_top_level_name_and_the_bundled_plugins(
 ) -> None:
     names = zipfile.ZipFile(installed.wheel).namelist()
     top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
-    assert top == {"gpp"}, "an `app` or `plugins` package would clash with the user's own code"
+    assert top == {"gpp", "gateforge_plugin"}, "`app` or `plugins` would clash with users' code"
     for name in BUNDLED:
         assert f"gpp/plugins/{name}" in names
     assert not any("node_modules" in name for name in names)
