@@ -10,6 +10,14 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURE_PLUGINS = REPO / "tests" / "fixtures" / "plugins"
 DEMO_REPO = REPO / "plugins" / "examples" / "demo-repo"
 REFERENCE_DETECTOR = REPO / "plugins" / "reference_detector.py"
+DOC_PAGES = (REPO / "README.md", *sorted((REPO / "docs").glob("*.md")))
+
+
+def doc(page: str = "") -> str:
+    """The text of `docs/<page>`, or of the README and every docs page together."""
+    if page:
+        return (REPO / "docs" / page).read_text("utf-8")
+    return "\n".join(path.read_text("utf-8") for path in DOC_PAGES)
 
 
 def fixture_command(name: str) -> list[str]:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO
+from conftest import REPO, doc
 from gateway_harness import write_config
 
 EXAMPLE = str(REPO / "plugins" / "jsonrpc_example.py")
@@ -123,8 +123,10 @@ def test_a_sandbox_this_machine_cannot_build_is_named(tmp_path: Path) -> None:
 
 
 def test_readme_broken_config_example_runs_as_written(tmp_path: Path) -> None:
-    readme = (REPO / "README.md").read_text("utf-8")
-    (toml,) = re.findall(r"```toml\n(.*?)```", readme, re.S)
+    readme = doc("registry.md")
+    (toml,) = [
+        b for b in re.findall(r"```toml\n(.*?)```", readme, re.S) if 'token_file = "token"' in b
+    ]
     (shown,) = re.findall(r"```text\n\$ gpp check-config broken.toml\n(.*?)```", readme, re.S)
     (tmp_path / "broken.toml").write_text(toml)
     (tmp_path / "repo").mkdir()

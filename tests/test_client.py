@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURE_PLUGINS, REPO
+from conftest import FIXTURE_PLUGINS, REPO, doc
 from gateway_harness import (
     Gateway,
     echo_plugin,
@@ -224,7 +224,7 @@ def test_a_failure_after_the_plugin_ran_is_never_retried(gateway: Gateway) -> No
 
 
 def test_readme_client_example_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
-    readme = (REPO / "README.md").read_text("utf-8")
+    readme = doc("http-api.md")
     (block,) = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "GatewayClient" in b]
     with running_gateway(REPO / "plugins" / "registry.toml") as gw:
         namespace: dict[str, Any] = {}

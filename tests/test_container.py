@@ -202,7 +202,9 @@ def test_gateway_runs_with_the_isolation_compose_asks(gateway: ComposeProject) -
 
 def test_image_is_non_root_with_the_wheel_bubblewrap_and_node(gateway: ComposeProject) -> None:
     assert gateway.exec("id", "-u").stdout.strip() == "10001"
-    where = gateway.exec("python", "-c", "import gpp.jsonrpc, gpp.gateway.main; print(gpp.__file__)")
+    where = gateway.exec(
+        "python", "-c", "import gpp.jsonrpc, gpp.gateway.main; print(gpp.__file__)"
+    )
     assert where.stdout.startswith("/opt/gpp/venv/lib/python3.11/site-packages/gpp/")  # not -e
     assert gateway.exec("bwrap", "--version").stdout.startswith("bubblewrap ")
     assert gateway.exec("node", "--version").stdout.startswith("v20.")

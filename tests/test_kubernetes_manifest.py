@@ -17,7 +17,7 @@ from typing import Any
 import kubernetes_validate
 import pytest
 import yaml
-from conftest import REPO
+from conftest import REPO, doc
 from gateway_harness import Gateway, echo_plugin, fault_plugin, running_gateway, write_config
 
 KUBERNETES_VERSION = "1.33.0"
@@ -27,7 +27,7 @@ COMPOSE: dict[str, Any] = yaml.safe_load((REPO / "compose.yaml").read_text())
 DOCKERFILE = (REPO / "docker" / "Dockerfile").read_text()
 IMAGE_PYTHON = "/opt/gpp/venv/bin/python"
 assert "COPY --from=build /opt/gpp/venv /opt/gpp/venv" in DOCKERFILE
-README_SECTION = "## Run it beside your engine"
+README_SECTION = "## Run it beside your engine"  # in docs/operations.md
 
 
 def _pod_spec() -> dict[str, Any]:
@@ -182,7 +182,7 @@ def test_readiness_probe_fails_while_an_eager_plugin_is_not_up(tmp_path: Path) -
 
 
 def _readme_section() -> str:
-    readme = (REPO / "README.md").read_text()
+    readme = doc("operations.md")
     start = readme.index(README_SECTION)
     end = readme.find("\n## ", start + len(README_SECTION))
     return readme[start : end if end != -1 else None]

@@ -1,4 +1,4 @@
-"""The README's "From Node" example, run as written (node from the repo root) against a gateway."""
+"""docs/http-api.md's "From Node" example, run as written (node from the repo root) against a gateway."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import json
 import re
 import subprocess
 
-from conftest import REPO
+from conftest import REPO, doc
 from gateway_harness import running_gateway
 
-README = (REPO / "README.md").read_text("utf-8")
+README = doc("http-api.md")
 
 
 def test_readme_node_client_example_runs_as_written() -> None:

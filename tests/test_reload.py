@@ -17,14 +17,14 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import REPO
+from conftest import REPO, doc
 from gateway_harness import echo_plugin, jsonrpc_plugin, make_fifo, wait_exited, write_config
 
 from app.config import GatewayConfig, load_config
 from app.registry import RegistryChange, restart_needed
 
 WAIT_S = 30.0
-README = (REPO / "README.md").read_text("utf-8")
+README = doc("operations.md")
 
 
 class ServedGateway:
