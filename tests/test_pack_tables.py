@@ -226,3 +226,240 @@ def test_django_models_reached_only_through_scanned_modules() -> None:
         ("app_item", {"columns": 2, "model": "Item"})  # id and the abstract base's owner_email
     ]
     assert [s["value"] for s in linked.signals] == ["owner_email"]
+
+
+# --- Never silent: every construct recognised but not resolved gives its finding -------------
+
+UNRESOLVED = REPOS / "unresolved-tables"  # one small file per construct not resolved
+ANALYZERS = {"pack-sqlalchemy": sqlalchemy_models, "pack-django": django_models}
+
+
+def _corpus() -> list[Path]:
+    return sorted(UNRESOLVED.glob("*.py"))
+
+
+def _header(source: str, key: str) -> list[str]:
+    line = next(line for line in source.splitlines() if line.startswith(f"# {key}: "))
+    return line.split(": ", 1)[1].split()
+
+
+def _link_one(analyzer: Any, path: str, source: str) -> Any:
+    return analyzer.link([(path, analyzer.extract(path, source))])
+
+
+def test_the_unresolved_corpus_covers_every_table_finding_code() -> None:
+    from packs import tables
+
+    codes = {_header(p.read_text("utf-8"), "expect")[0] for p in _corpus()}
+    assert codes == {
+        tables.COMPUTED_TABLENAME,
+        tables.UNKNOWN_MODEL_BASE,
+        tables.UNRESOLVED_TABLE_NAME,
+    }
+
+
+@pytest.mark.parametrize("case", _corpus(), ids=lambda p: p.stem)
+def test_an_unresolved_construct_gives_its_finding_at_each_affected_place(case: Path) -> None:
+    source = case.read_text("utf-8")
+    (plugin,) = _header(source, "pack")
+    code, *lines = _header(source, "expect")
+    path = f"tables/{case.name}"
+    linked = _link_one(ANALYZERS[plugin], path, source)
+    found = [f for f in linked.findings if f["code"] == code]
+    assert len(found) == 1, linked.findings
+    assert found[0]["locations"] == [{"path": path, "line": int(n)} for n in lines]
+    assert found[0]["detail"]  # says what was not known
+    named = {r["location"]["line"] for r in linked.resources}
+    assert named.isdisjoint(int(n) for n in lines)  # nothing guessed where the name is unknown
+
+
+# --- Computed table names: evaluated exactly as Python would ---------------------------------
+
+NAME_FUNCTIONS = {
+    "lower": "def __tablename__(cls):\n    return cls.__name__.lower()\n",
+    "plural_fstring": 'def __tablename__(cls):\n    return f"{cls.__name__.lower()}s"\n',
+    "plural_plus": 'def __tablename__(cls):\n    return cls.__name__.lower() + "s"\n',
+    "lookahead_sub": (
+        "def __tablename__(cls):\n"
+        "    return re.sub(r'(?<!^)(?=[A-Z])', '_', cls.__name__).lower()\n"
+    ),
+    "two_step_sub": (
+        "def __tablename__(cls):\n"
+        "    s1 = re.sub('(.)([A-Z][a-z]+)', r'\\1_\\2', cls.__name__)\n"
+        "    return re.sub('([a-z0-9])([A-Z])', r'\\1_\\2', s1).lower()\n"
+    ),
+    "split_join": (
+        "def __tablename__(cls):\n"
+        '    names = re.split("(?=[A-Z])", cls.__name__)\n'
+        '    return "_".join([x.lower() for x in names if x])\n'
+    ),
+    "generator_loop": (
+        "def __tablename__(cls):\n"
+        '    return "".join("_" + c.lower() if c.isupper() else c for c in cls.__name__)'
+        '.lstrip("_")\n'
+    ),
+    "for_append": (
+        "def __tablename__(cls):\n"
+        "    out = []\n"
+        "    for i, c in enumerate(cls.__name__):\n"
+        "        if c.isupper() and i > 0:\n"
+        '            out.append("_")\n'
+        "        out.append(c.lower())\n"
+        '    return "".join(out) + "es"\n'
+    ),
+    "compiled_pattern": (
+        "def __tablename__(cls):\n    return _CAMEL.sub(r'_\\1', cls.__name__).lower().lstrip('_')\n"
+    ),
+}
+CLASS_NAMES = ["UserProfile", "HTTPLog", "User2FA", "A", "OAuth2Token"]
+
+
+@pytest.mark.parametrize("function", sorted(NAME_FUNCTIONS))
+def test_a_declared_attr_tablename_is_what_python_computes(function: str) -> None:
+    body = NAME_FUNCTIONS[function]
+    prelude = "import re\n_CAMEL = re.compile(r'([A-Z])')\n"
+    namespace: dict[str, Any] = {}
+    exec(prelude + body, namespace)  # the fixture's own code, to compare against
+    classes = "".join(
+        f"\n\nclass {name}(Base):\n    id = Column(Integer, primary_key=True)\n"
+        for name in CLASS_NAMES
+    )
+    source = (
+        prelude
+        + "from sqlalchemy import Column, Integer\n"
+        + "from sqlalchemy.orm import declarative_base, declared_attr\n\n\n"
+        + "class Named:\n    @declared_attr\n"
+        + "".join(f"    {line}\n" for line in body.splitlines())
+        + "\n\nBase = declarative_base(cls=Named)"
+        + classes
+    )
+    linked = _link_one(sqlalchemy_models, "models.py", source)
+    expected = [namespace["__tablename__"](type(name, (), {})) for name in CLASS_NAMES]
+    assert [r["name"] for r in linked.resources] == expected
+    assert linked.findings == []
+
+
+def test_a_tablename_helper_imported_from_another_module_and_module_constants() -> None:
+    files = {
+        "app/utils/naming.py": "import re\n\n\ndef camel_to_snake(name: str) -> str:\n"
+        "    return re.sub(r'(?<!^)(?=[A-Z])', '_', name).lower()\n",
+        "app/db/base.py": "from sqlalchemy.orm import DeclarativeBase, declared_attr\n"
+        "from app.utils.naming import camel_to_snake\n\nPREFIX = 'app_'\n\n\n"
+        "class Base(DeclarativeBase):\n    @declared_attr.directive\n"
+        "    def __tablename__(cls) -> str:\n"
+        "        return PREFIX + camel_to_snake(cls.__name__)\n",
+        "app/models.py": "from sqlalchemy import Table, Column, Integer\n"
+        "from sqlalchemy.orm import Mapped, mapped_column\nfrom app.db.base import Base, PREFIX\n"
+        "\n\nclass BillingAccount(Base):\n    id: Mapped[int] = mapped_column(primary_key=True)\n"
+        "\n\nNAME = 'links'\nlinks = Table(NAME, Base.metadata, Column('id', Integer))\n",
+    }
+    tables = _tables_of(sqlalchemy_models.extract, sqlalchemy_models.link, files)
+    assert tables == [  # link order: Table() calls first (the scanner sorts by location)
+        ("links", {"columns": 1}),
+        ("app_billing_account", {"columns": 1, "model": "BillingAccount"}),
+    ]
+
+
+def test_only_sqlalchemys_table_is_a_table_and_another_never_crashes() -> None:
+    files = {
+        "report.py": "from terminaltables import Table\n\nt = Table(title='Requests')\n"
+        "u = Table([['a', 'b']], 'x')\n",
+        "rich_out.py": "from rich.table import Table\n\nt = Table('Name', 'Age')\n",
+        "flaskapp/ext.py": "from flask_sqlalchemy import SQLAlchemy\n\ndb = SQLAlchemy()\n",
+        "flaskapp/models.py": "from flaskapp.ext import db\n\n"
+        "tags = db.Table('tags', db.Column('id', db.Integer))\n",
+        "plain.py": "import sqlalchemy as sa\nfrom sqlalchemy import Table, MetaData\n"
+        "m = MetaData()\na = Table('alpha', m)\nb = sa.Table('beta', m)\n"
+        "c = sa.schema.Table('gamma', m)\n",
+    }
+    linked = sqlalchemy_models.link(
+        [(p, sqlalchemy_models.extract(p, s)) for p, s in sorted(files.items())]
+    )
+    assert [r["name"] for r in linked.resources] == ["tags", "alpha", "beta", "gamma"]
+    assert linked.findings == []
+
+
+def test_alembic_migrations_are_history_not_tables() -> None:
+    app = "from sqlalchemy import Column, Integer\nfrom sqlalchemy.orm import declarative_base\n"
+    app += "Base = declarative_base()\n\n\nclass User(Base):\n    __tablename__ = 'users'\n"
+    app += "    id = Column(Integer, primary_key=True)\n"
+    migration = (
+        "from alembic import op\nimport sqlalchemy as sa\nfrom sqlalchemy.orm import declarative_base\n"
+        "revision = 'a1'\ndown_revision = None\nBase = declarative_base()\n\n\n"
+        "class User(Base):\n    __tablename__ = 'users'\n    id = sa.Column(sa.Integer, primary_key=True)\n"
+        "\n\ndef upgrade():\n    op.create_table('users', sa.Column('id', sa.Integer))\n"
+        "    t = sa.Table('users', sa.MetaData(), sa.Column('id', sa.Integer))\n"
+        "    op.bulk_insert(t, [])\n"
+    )
+    files = {"app/models.py": app, "migrations/versions/a1_init.py": migration}
+    linked = sqlalchemy_models.link(
+        [(p, sqlalchemy_models.extract(p, s)) for p, s in sorted(files.items())]
+    )
+    assert [(r["name"], r["location"]["path"]) for r in linked.resources] == [
+        ("users", "app/models.py")
+    ]
+    assert linked.findings == []  # no DUPLICATE_TABLE_NAME from the migration's copy
+
+
+def test_flask_sqlalchemy_a_subclass_without_primary_key_is_single_table_even_when_named() -> None:
+    source = (
+        "from flask_sqlalchemy import SQLAlchemy\n\ndb = SQLAlchemy()\n\n\n"
+        "class Employee(db.Model):\n    id = db.Column(db.Integer, primary_key=True)\n\n\n"
+        "class Manager(Employee):\n    __tablename__ = 'managers'\n    level = db.Column(db.Integer)\n"
+        "\n\nclass Engineer(Employee):\n    __tablename__ = 'engineers'\n"
+        "    id = db.Column(db.ForeignKey('employee.id'), primary_key=True)\n"
+    )
+    tables = _tables_of(sqlalchemy_models.extract, sqlalchemy_models.link, {"m.py": source})
+    assert [name for name, _ in tables] == ["employee", "engineers"]
+
+
+def test_star_imports_reach_models_and_bases() -> None:
+    files = {
+        "shop/db.py": "from sqlalchemy.orm import DeclarativeBase\n\n\nclass Base(DeclarativeBase):\n"
+        "    pass\n",
+        "shop/models/__init__.py": "from .base import *\n",
+        "shop/models/base.py": "from shop.db import *\nfrom sqlalchemy import *\n"
+        "__all__ = ['Base', 'Column', 'Integer', 'Table']\n",
+        "shop/models/item.py": "from shop.models import *\n\n\nclass Item(Base):\n"
+        "    __tablename__ = 'items'\n    id = Column(Integer, primary_key=True)\n\n\n"
+        "links = Table('links', Base.metadata)\n",
+    }
+    tables = _tables_of(sqlalchemy_models.extract, sqlalchemy_models.link, files)
+    assert tables == [("links", {"columns": 0}), ("items", {"columns": 1, "model": "Item"})]
+
+
+def test_django_models_below_django_and_third_party_models_and_through_star_imports() -> None:
+    files = {
+        "accounts/models/__init__.py": "from .user import *\nfrom .jobs import *\n",
+        "accounts/models/user.py": "from django.contrib.auth.models import AbstractUser, "
+        "PermissionsMixin\nfrom django.contrib.auth.base_user import AbstractBaseUser\n"
+        "from django.db import models\n__all__ = ['User', 'Member']\n\n\n"
+        "class User(AbstractUser):\n    phone = models.CharField(max_length=20)\n\n\n"
+        "class Member(AbstractBaseUser, PermissionsMixin):\n    email = models.EmailField()\n",
+        "accounts/models/jobs.py": "from django.db import models\n"
+        "from django.contrib.contenttypes.models import ContentType\n"
+        "from django_celery_beat.models import PeriodicTask\n"
+        "from taggit.models import GenericTaggedItemBase, TaggedItemBase\nfrom django import forms\n"
+        "\n\nclass CustomType(ContentType):\n    note = models.TextField()\n\n\n"
+        "class Job(PeriodicTask):\n    owner = models.ForeignKey('accounts.User', on_delete=1)\n"
+        "\n\nclass TaggedThing(GenericTaggedItemBase, TaggedItemBase):\n    pass\n\n\n"
+        "class ContactForm(forms.Form):\n    name = forms.CharField()\n",
+        "blog/models.py": "from accounts.models import User\nfrom django.db import models\n\n\n"
+        "class Staff(User):\n    badge = models.CharField(max_length=5)\n",
+    }
+    facts = [(p, django_models.extract(p, s)) for p, s in sorted(files.items())]
+    linked = django_models.link(facts)
+    assert [(r["name"], r["attrs"]["columns"]) for r in linked.resources] == [
+        ("accounts_customtype", 2),  # contenttype_ptr_id, note
+        ("accounts_job", 2),  # periodictask_ptr_id, owner_id
+        ("accounts_taggedthing", 4),  # id, content_type_id, object_id, tag_id
+        ("accounts_user", 12),  # id, AbstractUser's 10 columns, phone
+        ("accounts_user_groups", 3),
+        ("accounts_user_user_permissions", 3),
+        ("accounts_member", 5),  # id, email, password, last_login, is_superuser
+        ("accounts_member_groups", 3),
+        ("accounts_member_user_permissions", 3),
+        ("blog_staff", 2),  # user_ptr_id (the scanned User, reached through `import *`), badge
+    ]
+    assert linked.findings == []  # the form is no model; every base is known
+    assert [s["value"] for s in linked.signals] == ["email,first_name,last_name,phone", "email"]

@@ -61,7 +61,7 @@ class Computation:
     def text(self) -> str:
         """Short source of what computes the name, for a finding's detail."""
         if len(self.body) == 1 and isinstance(self.body[0], ast.Return) and self.body[0].value:
-            return _short(ast.unparse(self.body[0].value))
+            return f"`{_short(ast.unparse(self.body[0].value))}`"
         return "a function body"
 
 

@@ -313,13 +313,13 @@ def link(files: Sequence[tuple[str, SqlalchemyFacts]]) -> Linked:
                 continue  # another library's `Table` (a terminal table, a report): not a table
             name, unknown = call.name, ""
             if name is None and call.name_expr is None:
-                unknown = "no name argument"
+                unknown = "no literal first argument"
             elif name is None and call.name_expr is not None:
                 computation = from_expression(call.name_expr)
                 try:  # a module constant, an f-string of constants, ...
                     name = evaluate(computation, "", mapper.scope(facts.module))
                 except NotEvaluated as gap:
-                    unknown = f"`{computation.text}` ({gap.reason})"
+                    unknown = f"{computation.text} ({gap.reason})"
             if name:
                 claims.append(TableClaim(name, path, call.line, None, call.columns))
             elif unknown:
@@ -462,7 +462,7 @@ class _Mapper:
             where = f"{source.module.path}:{tablename.computation.line}"
             return Gap(
                 COMPUTED_TABLENAME,
-                f"__tablename__ computed at {where} by `{tablename.computation.text}` is not "
+                f"__tablename__ computed at {where} by {tablename.computation.text} is not "
                 f"evaluated ({gap.reason}): the table name of each model here is unknown",
                 ref.module.path,
                 ref.cls.line,
