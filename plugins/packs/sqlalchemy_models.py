@@ -68,8 +68,8 @@ NEUTRAL_BASE_MODULES = frozenset(
 )
 # A module-level function is kept as a possible table-name helper when its name says so (or
 # its module computes a `__tablename__`); a call to any other is reported, never guessed.
-_HELPER_NAME = re.compile(r"(?i)snake|case|table|plural|underscore|camel|name|convert")
-MAX_HELPER_NODES = 400
+_HELPER_NAME = re.compile(r"(?i)snake|case|table|plural|underscore|camel|name")
+MAX_HELPER_LINES = 40
 COLUMN_CALLS = frozenset({"Column", "mapped_column"})
 COLUMN_WRAPPERS = frozenset({"deferred", "column_property"})  # deferred(Column(...))
 COLLECTIONS = frozenset({"list", "List", "set", "Set", "dict", "Dict", "WriteOnlyMapped"})
@@ -130,14 +130,15 @@ def extract(path: str, source: str) -> SqlalchemyFacts:
     )
     describe = _describe_sqlmodel if "SQLModel" in source else _describe  # fields cost a third
     computes = "__tablename__" in source
+    names_tables = computes or "Table" in source  # module constants matter only then
     functions: dict[str, Computation] = {}
     constants: dict[str, ast.expr] = {}
     migration = False
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and (computes or _HELPER_NAME.search(node.name)):
-            if sum(1 for _ in ast.walk(node)) <= MAX_HELPER_NODES:
+            if (node.end_lineno or node.lineno) - node.lineno <= MAX_HELPER_LINES:
                 functions[node.name] = from_function(node)
-        elif isinstance(node, ast.Assign) and _is_constant(node.value):
+        elif isinstance(node, ast.Assign) and names_tables and _is_constant(node.value):
             constants.update((t.id, node.value) for t in node.targets if isinstance(t, ast.Name))
         elif isinstance(node, ast.ImportFrom | ast.Import):
             names = (
@@ -237,7 +238,7 @@ def _assigned_tablename(value: ast.expr | None) -> TableName | None:
     if isinstance(text, str):
         return TableName(text, None, False)
     if isinstance(value, ast.Constant) and value.value is None:
-        return None  # `__tablename__ = None`: no name here (single-table inheritance)
+        return TableName(None, None, False)  # `= None`: no table of its own (single-table)
     declared = isinstance(value, ast.Call) and last_name(dotted(value.func)).endswith(
         "declared_attr"
     )
