@@ -159,6 +159,7 @@ def _scanners() -> list[tuple[str, Any]]:
         ("sqlalchemy-app", tables(sqlalchemy_models)),
         ("django-app", tables(django_models)),
         ("fastapi-sqlalchemy-app", tables(sqlalchemy_models)),
+        ("flask-sqlalchemy-app", tables(sqlalchemy_models)),
         ("django-users-app", tables(django_models)),
         ("mixed-broken", make_scanner),
     ]

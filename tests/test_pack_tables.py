@@ -32,12 +32,14 @@ PACKS = {
     "pack-django": ("django-app", REPO / "plugins" / "pack_django.py"),
 }
 # Every sample app and the pack that reads it: layouts as common open-source projects have them
-# (a FastAPI app with a declared_attr base and Alembic, a Django project with a custom user,
-# taggit and celery beat), each with its exact expected document.
+# (a FastAPI app with a declared_attr base and Alembic, a Flask app factory with mixins,
+# inheritance and Flask-Migrate, a Django project with a custom user, taggit and celery beat),
+# each with its exact expected document.
 SAMPLE_APPS = [
     ("pack-django", "django-app"),
     ("pack-django", "django-users-app"),
     ("pack-sqlalchemy", "fastapi-sqlalchemy-app"),
+    ("pack-sqlalchemy", "flask-sqlalchemy-app"),
     ("pack-sqlalchemy", "sqlalchemy-app"),
 ]
 

@@ -429,7 +429,20 @@ class _Mapper:
             if source is None:
                 return self._claim(ref.cls.name.lower(), ref, fields)
             return self._named(source, ref, fields)
-        inherited = [c for c in chain[1:] if not self.is_model(c)]  # mixins, abstract, bases
+        # Mixins, abstract classes and bases give their columns — but not those above a mapped
+        # parent: that parent's mapped attributes shadow them, and declarative copies none.
+        shadowed = {
+            (a.module.path, a.cls.line)
+            for c in chain[1:]
+            if self.is_model(c)
+            for a in self.modules.ancestors(c)
+            if isinstance(a, ClassRef)
+        }
+        inherited = [
+            c
+            for c in chain[1:]
+            if not self.is_model(c) and (c.module.path, c.cls.line) not in shadowed
+        ]
         columns = _merged(c.cls.body.columns for c in [ref, *inherited])
         source = next((c for c in chain if c.cls.body.tablename is not None), ref)
         tablename = source.cls.body.tablename
