@@ -6,6 +6,7 @@ rules; each is compared byte for byte (GF-canonical) with what the plugin answer
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import os
@@ -473,3 +474,49 @@ def test_django_models_below_django_and_third_party_models_and_through_star_impo
     ]
     assert linked.findings == []  # the form is no model; every base is known
     assert [s["value"] for s in linked.signals] == ["email,first_name,last_name,phone", "email"]
+
+
+def _evaluate(body: str, class_name: str = "UserProfile", prelude: str = "") -> str | None:
+    from packs import computed_names
+
+    tree = ast.parse(prelude + body)
+    func = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+    constants = {
+        t.id: n.value
+        for n in tree.body
+        if isinstance(n, ast.Assign)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    scope = computed_names.Scope(constants, {"re": "re"}, lambda name: None)
+    return computed_names.evaluate(computed_names.from_function(func), class_name, scope)
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        # every loop is bounded by the step count, whatever it nests
+        (
+            "def f(cls):\n    n = ''\n    for a in X:\n        for b in X:\n"
+            "            for c in X:\n                n = 'x'\n    return n\n",
+            "steps",
+        ),
+        ("def f(cls):\n    return cls.__name__ * 1000000000\n", "Mult"),  # no repetition
+        (
+            "def f(cls):\n    s = 'x'\n    for c in X:\n        s = s.replace('x', 'xx')\n"
+            "    return s\n",
+            "longer than",
+        ),
+        ("def f(cls):\n    return re.sub('(a|aa)+$', '', cls.__name__)\n", "backtrack"),
+        ("def f(cls):\n    return cls.__module__\n", "cls.__module__"),
+        ("def f(cls):\n    return open('/etc/passwd').read()\n", "`open` is not visible"),
+        ("def f(cls):\n    return Y\n", "evaluation stopped: RecursionError"),
+    ],
+)
+def test_a_computed_name_is_bounded_and_runs_nothing(body: str, reason: str) -> None:
+    from packs.computed_names import NotEvaluated
+
+    prelude = "X = '" + "a" * 60 + "'\nY = re.compile(Y)\n"
+    with pytest.raises(NotEvaluated) as stopped:
+        _evaluate(body, prelude=prelude)
+    assert reason in stopped.value.reason

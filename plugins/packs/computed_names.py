@@ -95,7 +95,14 @@ def evaluate(computation: Computation, class_name: str, scope: Scope) -> str | N
     """The table name the computation gives for `class_name` (None: it returns None)."""
     run = _Run(scope)
     args = [_Class(class_name)] if computation.params else []
-    value = run.call(computation, args, scope, 0)
+    try:
+        value = run.call(computation, args, scope, 0)
+    except NotEvaluated:
+        raise
+    except (RecursionError, TypeError, ValueError, LookupError, AttributeError) as exc:
+        # A shape the checks above did not foresee (a constant defined by itself, ...): the
+        # link runs over every file at once, so it must turn into a finding, never escape.
+        raise NotEvaluated(f"evaluation stopped: {type(exc).__name__}") from exc
     if value is not None and not isinstance(value, str):
         raise NotEvaluated(f"it returns a {type(value).__name__}, not a str")
     return value

@@ -296,13 +296,19 @@ def _unknown_bases(modules: Modules[ModelBody], models: list[ClassRef[ModelBody]
 def _looks_like_model(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> bool:
     """Django model fields (`models.CharField`, resolved to `django.db.models`) or table
     options in its `Meta`: a form's or a serializer's fields do not count."""
-    meta = ref.cls.body.meta
-    if meta is not None and (meta.db_table or meta.app_label or meta.proxy is not None):
-        return True
-    for callee in ref.cls.body.field_callees:
-        found = modules.resolve(ref.module, callee)
-        if isinstance(found, External) and found.name.startswith("django.db.models."):
+    holders = [ref, *(a for a in modules.ancestors(ref) if isinstance(a, ClassRef))]
+    for holder in holders:  # a class with no field of its own may inherit them
+        meta = holder.cls.body.meta
+        if (
+            holder is ref
+            and meta is not None
+            and (meta.db_table or meta.app_label or meta.proxy is not None)
+        ):
             return True
+        for callee in holder.cls.body.field_callees:
+            found = modules.resolve(holder.module, callee)
+            if isinstance(found, External) and found.name.startswith("django.db.models."):
+                return True
     return False
 
 

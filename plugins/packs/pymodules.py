@@ -5,7 +5,9 @@ name is bound to (a class, a call such as `declarative_base()`, an import) and, 
 module-level class (also under `if`/`try`), its bases, keywords and decorators as written plus
 whatever the pack's `describe` hook learns from its body. `Modules` then resolves a name as Python would see it from a module — through
 assignments and imports, into the other scanned files — so a pack can follow inheritance across
-modules without importing anything. Names that lead outside the scanned files come back as
+modules without importing anything; a name bound by no statement is looked up in the module's
+`from X import *` sources (their `__all__`, else their public names). Names that lead outside
+the scanned files come back as
 `External` with their dotted import path (`sqlalchemy.orm.DeclarativeBase`).
 """
 

@@ -4,19 +4,25 @@ Read from source with `ast`, never imported. Which classes are mapped follows ea
 rules as far as source shows them:
 
 - SQLAlchemy declarative (`declarative_base()`, also with `cls=`, `registry().generate_base()`,
-  `@as_declarative`, `DeclarativeBase`, `@registry.mapped`): a class below a declarative base
-  that is not `__abstract__` maps the table its `__tablename__` names — its own, a mixin's, an
-  abstract ancestor's or the base's (literal or a `declared_attr` returning a literal, `cls.__name__` or
-  `cls.__name__.lower()`). A `__tablename__` inherited from a mapped class is single-table
-  inheritance: no table of its own.
+  `automap_base()`, `@as_declarative`, `DeclarativeBase`, `@registry.mapped`): a class below a
+  declarative base that is not `__abstract__` maps the table its `__tablename__` names — its
+  own, a mixin's, an abstract ancestor's or the base's: a literal, or computed (a
+  `declared_attr`, a lambda, an expression) and then evaluated for the class by
+  `computed_names` without running anything. A `__tablename__` inherited from a mapped class
+  is single-table inheritance: no table of its own.
 - Flask-SQLAlchemy 3 (`db.Model`): as above, and a model without a `__tablename__` of its own or
-  from a mixin gets `camel_to_snake_case(class name)` — unless it inherits from a mapped model
-  and declares no primary key itself (single-table inheritance), or defines no column at all.
+  from a mixin gets `camel_to_snake_case(class name)`; below a mapped model, a class whose
+  columns hold no primary key is single-table inheritance even when it names a table
+  (`__table_cls__`); a class that defines no column at all has no table.
 - SQLModel: a class with `table=True` maps `__tablename__`, else its class name lower-cased.
-- `Table("name", metadata, ...)` anywhere (`sa.Table`, `db.Table`, …) is a table.
+- `Table("name", metadata, ...)` when `Table` is SQLAlchemy's (`sqlalchemy.Table`, `sa.Table`,
+  Flask-SQLAlchemy's `db.Table`); another library's `Table` (rich, terminaltables) is none.
+- Alembic scripts (modules importing `alembic`) are history: none of their tables count.
+- What is recognised but cannot be named gives a finding (`tables`): `COMPUTED_TABLENAME`,
+  `UNKNOWN_MODEL_BASE`, `UNRESOLVED_TABLE_NAME`.
 
 Attrs: `model` (the class; absent for `Table()`), `columns` (columns the table gets: the
-class's own plus those of its mixins and abstract ancestors; for SQLModel its annotated fields
+class's own plus those of its mixins and abstract ancestors not above a mapped parent; for SQLModel its annotated fields
 and those of its non-table SQLModel ancestors; for `Table()` its `Column` arguments).
 """
 
@@ -62,6 +68,7 @@ SQLALCHEMY_BASE_FACTORIES = ("declarative_base()", "generate_base()", "automap_b
 SQLALCHEMY_TABLES = frozenset(
     {"sqlalchemy.Table", "sqlalchemy.schema.Table", "sqlalchemy.sql.schema.Table"}
 )
+ORM_PACKAGES = frozenset({"sqlalchemy", "flask_sqlalchemy", "sqlmodel"})
 # Bases that say nothing about mapping: a class below only these (and mixins) is no model.
 NEUTRAL_BASE_MODULES = frozenset(
     {"typing", "typing_extensions", "abc", "enum", "dataclasses", "collections", "builtins"}
@@ -99,6 +106,7 @@ class ModelBody:
     primary_key: bool
     fields: tuple[str, ...]  # annotated attributes: SQLModel's columns
     explicit_table: bool  # `__table__ = ...`: the class maps a table made elsewhere
+    column_callees: tuple[str, ...] = ()  # each distinct column callee as written (`db.Column`)
 
 
 @dataclass(frozen=True)
@@ -184,6 +192,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
     abstract = explicit_table = primary_key = False
     columns: list[str] = []
     fields: list[str] = []
+    callees: dict[str, None] = {}
     target: ast.expr
     value: ast.expr | None
     for stmt in node.body:
@@ -207,6 +216,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
         elif (column := _column_call(value)) is not None:
             first = literal(column.args[0]) if column.args else None
             columns.append(first if isinstance(first, str) else name)
+            callees[dotted(column.func) or ""] = None
             primary_key = primary_key or any(
                 kw.arg == "primary_key" and literal(kw.value) is True for kw in column.keywords
             )
@@ -214,11 +224,25 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
             isinstance(stmt, ast.AnnAssign) and value is None and _is_plain_mapped(stmt.annotation)
         ):
             columns.append(name)
+            callees[dotted(_mapped_of(stmt.annotation)) or ""] = None
         if sqlmodel and isinstance(stmt, ast.AnnAssign) and _is_field(name, stmt):
             fields.append(name)
     return ModelBody(
-        tablename, abstract, tuple(columns), primary_key, tuple(fields), explicit_table
+        tablename,
+        abstract,
+        tuple(columns),
+        primary_key,
+        tuple(fields),
+        explicit_table,
+        tuple(callees),
     )
+
+
+def _mapped_of(annotation: ast.expr) -> ast.expr:
+    """`Mapped` in `Mapped[int]` (a string annotation reads as its `Mapped`)."""
+    if isinstance(annotation, ast.Subscript):
+        return annotation.value
+    return ast.Name("Mapped")
 
 
 def _declared_tablename(func: ast.FunctionDef) -> TableName:
@@ -522,7 +546,7 @@ class _Mapper:
                     )
                     continue
                 body = cls.body
-                if body.abstract or not (body.tablename is not None or body.columns):
+                if body.abstract or not (body.tablename is not None or self.has_orm_columns(ref)):
                     continue
                 unknown = next(
                     (
@@ -545,6 +569,22 @@ class _Mapper:
             for ref, base in candidates
             if (ref.module.path, ref.cls.line) not in used
         ]
+
+    def has_orm_columns(self, ref: ClassRef[ModelBody]) -> bool:
+        """Whether a column of the class is SQLAlchemy's (`Column`, `mapped_column`, `Mapped`
+        imported from sqlalchemy or sqlmodel, or `db.Column`): `Column` alone is also
+        django-tables2's and others'."""
+        for callee in ref.cls.body.column_callees:
+            found = self.modules.resolve(ref.module, callee)
+            if isinstance(found, CallRef) or (
+                isinstance(found, External)
+                and (
+                    found.name.partition(".")[0] in ORM_PACKAGES
+                    or found.name.split(".")[-2:-1] == ["db"]
+                )
+            ):
+                return True
+        return False
 
     @staticmethod
     def _claim(
