@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 from conftest import REPO, process_gone
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gpp.canonical_json import canonical
 from gpp.host import PluginSession
@@ -520,3 +522,59 @@ def test_a_computed_name_is_bounded_and_runs_nothing(body: str, reason: str) -> 
     with pytest.raises(NotEvaluated) as stopped:
         _evaluate(body, prelude=prelude)
     assert reason in stopped.value.reason
+
+
+_NAMES = st.sampled_from(["cls.__name__", "cls.__name__.lower()", "'Ab'", "x", "'_'"])
+_PATTERNS = ["(?<!^)(?=[A-Z])", "([a-z0-9])([A-Z])", "[A-Z]", "(.)([A-Z][a-z]+)", "_+"]
+
+
+@st.composite
+def _expressions(draw: st.DrawFn, depth: int = 0) -> str:
+    """Table-name expressions over the class name: what the interpreter must either compute
+    exactly as Python does or refuse."""
+    if depth > 2:
+        return draw(_NAMES)
+    inner = draw(_expressions(depth + 1))
+    pattern = draw(st.sampled_from(_PATTERNS))
+    shapes = [
+        inner,
+        f"{inner}.lower()",
+        f"{inner}.upper()",
+        f"{inner}.lstrip('_')",
+        f"{inner} + 's'",
+        f'f"{{{inner}}}es"' if '"' not in inner and "\\" not in inner else inner,
+        f"{inner}[1:]",
+        f"{inner}[0]",
+        f"re.sub({pattern!r}, r'_\\1' if '(' in {pattern!r} else '_', {inner})",
+        f"'_'.join(re.split({pattern!r}, {inner}))",
+        f"''.join(c.lower() if c.isupper() else c for c in {inner})",
+        f"{inner}.replace('A', 'a_')",
+        f"len({inner})",
+        f"{inner}.missing()",
+    ]
+    return draw(st.sampled_from(shapes))
+
+
+@given(
+    expression=_expressions(),
+    class_name=st.from_regex(r"\A[A-Z][A-Za-z0-9]{0,12}\Z"),
+)
+@settings(max_examples=150, deadline=None)
+def test_a_computed_name_is_python_s_own_value_or_refused(expression: str, class_name: str) -> None:
+    from packs.computed_names import NotEvaluated
+
+    body = f"def f(cls):\n    x = 'Ab'\n    return {expression}\n"
+    namespace: dict[str, Any] = {}
+    exec("import re\n" + body, namespace)
+    try:
+        expected: Any = namespace["f"](type(class_name, (), {}))
+    except Exception:
+        expected = NotEvaluated
+    try:
+        got: Any = _evaluate(body, class_name)
+    except NotEvaluated:
+        got = NotEvaluated
+    if got is not NotEvaluated:
+        assert got == expected  # never a wrong name
+    if expected is NotEvaluated:
+        assert got is NotEvaluated  # what fails in Python is refused, not guessed
