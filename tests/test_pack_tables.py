@@ -578,3 +578,17 @@ def test_a_computed_name_is_python_s_own_value_or_refused(expression: str, class
         assert got == expected  # never a wrong name
     if expected is NotEvaluated:
         assert got is NotEvaluated  # what fails in Python is refused, not guessed
+
+
+def test_the_has_inherited_table_recipe_gives_subclasses_no_table() -> None:
+    source = (
+        "from sqlalchemy import Column, ForeignKey, Integer\n"
+        "from sqlalchemy.orm import declarative_base, declared_attr, has_inherited_table\n\n"
+        "Base = declarative_base()\n\n\nclass Tablename:\n    @declared_attr\n"
+        "    def __tablename__(cls):\n        if has_inherited_table(cls):\n"
+        "            return None\n        return cls.__name__.lower()\n\n\n"
+        "class Person(Tablename, Base):\n    id = Column(Integer, primary_key=True)\n\n\n"
+        "class Engineer(Person):\n    primary_language = Column(Integer)\n"
+    )
+    tables = _tables_of(sqlalchemy_models.extract, sqlalchemy_models.link, {"m.py": source})
+    assert tables == [("person", {"columns": 1, "model": "Person"})]

@@ -38,6 +38,13 @@ STR_METHODS = frozenset(
     }
 )  # fmt: skip
 REGEX_FUNCTIONS = frozenset({"sub", "split", "findall", "compile"})
+HAS_INHERITED_TABLE = frozenset(
+    {
+        "sqlalchemy.orm.has_inherited_table",
+        "sqlalchemy.ext.declarative.has_inherited_table",
+        "sqlalchemy.ext.declarative.api.has_inherited_table",
+    }
+)
 
 
 class NotEvaluated(Exception):
@@ -91,10 +98,15 @@ class Scope:
     function: Callable[[str], tuple[Computation, Scope] | None]
 
 
-def evaluate(computation: Computation, class_name: str, scope: Scope) -> str | None:
-    """The table name the computation gives for `class_name` (None: it returns None)."""
+def evaluate(
+    computation: Computation, class_name: str, scope: Scope, *, inherited_table: bool = False
+) -> str | None:
+    """The table name the computation gives for `class_name` (None: it returns None).
+
+    `inherited_table` is what SQLAlchemy's `has_inherited_table(cls)` answers for the class (a
+    mapped class above it), so the documented recipe for single-table subclasses evaluates."""
     run = _Run(scope)
-    args = [_Class(class_name)] if computation.params else []
+    args = [_Class(class_name, inherited_table)] if computation.params else []
     try:
         value = run.call(computation, args, scope, 0)
     except NotEvaluated:
@@ -109,10 +121,11 @@ def evaluate(computation: Computation, class_name: str, scope: Scope) -> str | N
 
 
 class _Class:
-    """The `cls` argument: only its name is known."""
+    """The `cls` argument: only its name is known, and whether a mapped class is above it."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, inherited_table: bool) -> None:
         self.name = name
+        self.inherited_table = inherited_table
 
 
 @dataclass(frozen=True)
@@ -237,6 +250,8 @@ class _Run:
         target = scope.imports.get(name, "")
         if target == "re" or (target.startswith("re.") and target[3:] in REGEX_FUNCTIONS):
             return _Builtin(target)
+        if target in HAS_INHERITED_TABLE:
+            return _Builtin("has_inherited_table")
         if name in _BUILTINS and name not in scope.imports:
             return _Builtin(name)
         helper = scope.function(name)
@@ -438,6 +453,8 @@ class _Run:
         if keywords or len(args) != 1:
             raise NotEvaluated(f"`{name}` with these arguments")
         (value,) = args
+        if name == "has_inherited_table" and isinstance(value, _Class):
+            return value.inherited_table
         if name == "str" and isinstance(value, str | int):
             return str(value)
         if name == "len" and isinstance(value, str | list | tuple):

@@ -481,13 +481,18 @@ class _Mapper:
         ):
             if source is not ref and not columns:
                 return None
-            return self._named(source, ref, columns)
+            return self._named(source, ref, columns, inherited_table=parent_mapped)
         if flavor != "flask" or not columns:
             return None  # SQLAlchemy: no name, or single-table inheritance
         return self._claim(camel_to_snake_case(ref.cls.name), ref, columns)
 
     def _named(
-        self, source: ClassRef[ModelBody], ref: ClassRef[ModelBody], columns: tuple[str, ...]
+        self,
+        source: ClassRef[ModelBody],
+        ref: ClassRef[ModelBody],
+        columns: tuple[str, ...],
+        *,
+        inherited_table: bool = False,
     ) -> TableClaim | Gap | None:
         """The table `source`'s `__tablename__` names for `ref`, or the gap saying why not."""
         tablename = source.cls.body.tablename
@@ -495,7 +500,12 @@ class _Mapper:
         if tablename.computation is None:
             return self._claim(tablename.literal, ref, columns)
         try:
-            name = evaluate(tablename.computation, ref.cls.name, self.scope(source.module))
+            name = evaluate(
+                tablename.computation,
+                ref.cls.name,
+                self.scope(source.module),
+                inherited_table=inherited_table,
+            )
         except NotEvaluated as gap:
             where = f"{source.module.path}:{tablename.computation.line}"
             return Gap(
