@@ -592,3 +592,65 @@ def test_the_has_inherited_table_recipe_gives_subclasses_no_table() -> None:
     )
     tables = _tables_of(sqlalchemy_models.extract, sqlalchemy_models.link, {"m.py": source})
     assert tables == [("person", {"columns": 1, "model": "Person"})]
+
+
+_SNIPPETS = [
+    "import re",
+    "import sqlalchemy as sa",
+    "from sqlalchemy import *",
+    "from sqlalchemy import Table, Column, Integer",
+    "from sqlalchemy.orm import declarative_base, declared_attr, DeclarativeBase",
+    "from flask_sqlalchemy import SQLAlchemy",
+    "from django.db import models",
+    "from django.contrib.auth.models import AbstractUser, PermissionsMixin",
+    "from taggit.models import TaggedItemBase",
+    "from .b import *",
+    "from pkg.models import *",
+    "from a import *",
+    "from alembic import op",
+    "from unknown import Thing",
+    "db = SQLAlchemy()",
+    "Base = declarative_base()",
+    "__all__ = ['Base', 'X', 'M']",
+    "NAME = re.compile(NAME)",
+    "PREFIX = 'p_'",
+    "T = Table(*ARGS)",
+    "T2 = sa.Table(name=PREFIX)",
+    "T3 = db.Table(PREFIX + 'x', db.Column('c'))",
+    "T4 = Table(helper('x'), None)",
+    "def helper(n):\n    return helper(n)",
+    "def snake(n):\n    for c in n:\n        n = n + n\n    return n",
+    "class X(Base):\n    __tablename__ = NAME\n    id = Column(Integer, primary_key=True)",
+    "class Y(X):\n    id = Column(Integer, primary_key=True)",
+    "class Z(Y, Base):\n    @declared_attr\n    def __tablename__(cls):\n"
+    "        return snake(cls.__name__)",
+    "class W(db.Model):\n    __tablename__ = None\n    id = db.Column(db.Integer)",
+    "class V(Thing):\n    x = Column(Integer)\n    __tablename__ = helper",
+    "class U(W):\n    __tablename__ = declared_attr(lambda cls: cls.__name__ * 2)",
+    "class M(models.Model):\n    tags = models.ManyToManyField('T')\n    class Meta:\n"
+    "        abstract = True",
+    "class N(M, AbstractUser):\n    f = models.CharField()",
+    "class O(N):\n    class Meta(N.Meta):\n        proxy = True",
+    "class P(PermissionsMixin, TaggedItemBase, Thing):\n    g = models.ForeignKey(N)",
+    "class Q(Q):\n    pass",
+    "class Meta:\n    db_table = 1",
+]
+
+
+@given(files=st.lists(st.lists(st.sampled_from(_SNIPPETS), max_size=8), min_size=1, max_size=3))
+@settings(max_examples=120, deadline=None)
+def test_no_combination_of_table_constructs_makes_a_link_raise(files: list[list[str]]) -> None:
+    paths = ["a.py", "b.py", "pkg/models.py"]
+    sources = {paths[i]: "\n".join(lines) + "\n" for i, lines in enumerate(files)}
+    for analyzer in (sqlalchemy_models, django_models):
+        facts = []
+        for path, source in sorted(sources.items()):
+            try:
+                facts.append((path, analyzer.extract(path, source)))
+            except SyntaxError:
+                continue
+        linked = analyzer.link(facts)
+        for finding in linked.findings:
+            assert finding["code"].isupper() and finding["detail"] and finding["locations"]
+        for resource in linked.resources:
+            assert resource["name"] and isinstance(resource["name"], str)
