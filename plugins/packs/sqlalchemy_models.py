@@ -330,32 +330,13 @@ def link(files: Sequence[tuple[str, SqlalchemyFacts]]) -> Linked:
     claims: list[TableClaim] = []
     gaps: list[Gap] = []
     for path, facts in files:
-        if facts.migration:
-            continue
-        for call in facts.tables:
-            kind = _table_kind(modules, facts.module, call.callee)
-            if kind is None:
-                continue  # another library's `Table` (a terminal table, a report): not a table
-            name, unknown = call.name, ""
-            if name is None and call.name_expr is None:
-                unknown = "no literal first argument"
-            elif name is None and call.name_expr is not None:
-                computation = from_expression(call.name_expr)
-                try:  # a module constant, an f-string of constants, ...
-                    name = evaluate(computation, "", mapper.scope(facts.module))
-                except NotEvaluated as gap:
-                    unknown = f"{computation.text} ({gap.reason})"
-            if name:
-                claims.append(TableClaim(name, path, call.line, None, call.columns))
-            elif unknown:
-                gaps.append(
-                    Gap(
-                        UNRESOLVED_TABLE_NAME,
-                        f"{kind}(...) is named by {unknown}: its table name is unknown",
-                        path,
-                        call.line,
-                    )
-                )
+        if not facts.migration:
+            for call in facts.tables:
+                found = _table_call_claim(modules, mapper, path, facts, call)
+                if isinstance(found, TableClaim):
+                    claims.append(found)
+                elif isinstance(found, Gap):
+                    gaps.append(found)
     for module in modules.modules:
         if by_path[module.path].migration:
             continue
@@ -367,6 +348,36 @@ def link(files: Sequence[tuple[str, SqlalchemyFacts]]) -> Linked:
                 gaps.append(found)
     gaps.extend(mapper.unknown_bases())
     return link_tables(claims, gaps)
+
+
+def _table_call_claim(
+    modules: Modules[ModelBody],
+    mapper: _Mapper,
+    path: str,
+    facts: SqlalchemyFacts,
+    call: TableCall,
+) -> TableClaim | Gap | None:
+    """The table a `Table(...)` call defines, the gap when SQLAlchemy's `Table` is named by
+    something not known, or None for another library's `Table` (a terminal or report table)."""
+    kind = _table_kind(modules, facts.module, call.callee)
+    if kind is None:
+        return None
+    name, unknown = call.name, "no literal first argument"
+    if name is None and call.name_expr is not None:
+        computation = from_expression(call.name_expr)
+        try:  # a module constant, an f-string of constants, ...
+            name = evaluate(computation, "", mapper.scope(facts.module))
+            unknown = f"{computation.text}, which gives no name"
+        except NotEvaluated as gap:
+            unknown = f"{computation.text} ({gap.reason})"
+    if name:
+        return TableClaim(name, path, call.line, None, call.columns)
+    return Gap(
+        UNRESOLVED_TABLE_NAME,
+        f"{kind}(...) is named by {unknown}: its table name is unknown",
+        path,
+        call.line,
+    )
 
 
 def _table_kind(
