@@ -158,6 +158,9 @@ def _scanners() -> list[tuple[str, Any]]:
     return [(app, make_scanner) for app in ROUTE_APPS] + [
         ("sqlalchemy-app", tables(sqlalchemy_models)),
         ("django-app", tables(django_models)),
+        ("fastapi-sqlalchemy-app", tables(sqlalchemy_models)),
+        ("flask-sqlalchemy-app", tables(sqlalchemy_models)),
+        ("django-users-app", tables(django_models)),
         ("mixed-broken", make_scanner),
     ]
 

@@ -15,6 +15,15 @@ parent's `app_label` and `managed` (Django's Meta inheritance for abstract bases
   model `<Model>_<field>`, 3 columns (id and the two foreign keys). A field inherited from an
   abstract parent makes one per concrete child.
 
+Models of Django and common third-party apps are known by their import path (`KNOWN_MODELS`):
+an abstract one (`AbstractUser`, `AbstractBaseUser`, `PermissionsMixin`, taggit's
+`TaggedItemBase`/`GenericTaggedItemBase`, …) gives its fields and auto-created many-to-many
+tables to each concrete subclass (`AbstractUser`/`PermissionsMixin`: `<table>_groups` and
+`<table>_user_permissions`); a concrete one (`User`, `ContentType`, django_celery_beat's
+`PeriodicTask`, …) makes a subclass multi-table inheritance (`<parent>_ptr_id`). A class that
+looks like a model (Django model fields, or `Meta` table options) below any other outside base
+is reported as `UNKNOWN_MODEL_BASE` at the class, with no table: its table is not known.
+
 Attr `columns`: the columns of the model's own table — its concrete fields and those of its
 abstract ancestors (every `...Field(...)`, `ForeignKey(...)`, `OneToOneField(...)`; not
 `ManyToManyField` nor generic relations, which have no column), plus the automatic `id` when no
@@ -41,10 +50,61 @@ from .pymodules import (
 )
 from .pyparse import parse_python
 from .scan import Linked
-from .tables import TableClaim, link_tables
+from .tables import UNKNOWN_MODEL_BASE, Gap, TableClaim, link_tables
 
 NO_COLUMN_FIELDS = frozenset({"ManyToManyField", "GenericForeignKey", "GenericRelation"})
 RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField"})
+NEUTRAL_BASE_MODULES = frozenset({"typing", "typing_extensions", "abc", "enum", "builtins"})
+
+
+@dataclass(frozen=True)
+class KnownModel:
+    """A model outside the scanned files whose fields are known (its own and its ancestors')."""
+
+    abstract: bool
+    fields: tuple[str, ...] = ()  # column names
+    many_to_many: tuple[str, ...] = ()  # fields that auto-create a join table
+
+
+_BASE_USER = KnownModel(True, ("password", "last_login"))
+_PERMISSIONS = KnownModel(True, ("is_superuser",), ("groups", "user_permissions"))
+_ABSTRACT_USER = KnownModel(
+    True,
+    (
+        *_BASE_USER.fields,
+        *_PERMISSIONS.fields,
+        *("username", "first_name", "last_name", "email", "is_staff", "is_active", "date_joined"),
+    ),
+    _PERMISSIONS.many_to_many,
+)
+_CONCRETE = KnownModel(False)  # a subclass gets its own table and a `<parent>_ptr_id` link
+_TIMESTAMPED = KnownModel(True, ("created", "modified"))
+KNOWN_MODELS: dict[str, KnownModel] = {
+    "django.contrib.auth.base_user.AbstractBaseUser": _BASE_USER,
+    "django.contrib.auth.models.AbstractBaseUser": _BASE_USER,
+    "django.contrib.auth.models.PermissionsMixin": _PERMISSIONS,
+    "django.contrib.auth.models.AbstractUser": _ABSTRACT_USER,
+    "django.contrib.auth.models.User": _CONCRETE,
+    "django.contrib.auth.models.Group": _CONCRETE,
+    "django.contrib.auth.models.Permission": _CONCRETE,
+    "django.contrib.contenttypes.models.ContentType": _CONCRETE,
+    "django.contrib.sites.models.Site": _CONCRETE,
+    "taggit.models.TagBase": KnownModel(True, ("name", "slug")),
+    "taggit.models.ItemBase": KnownModel(True),
+    "taggit.models.TaggedItemBase": KnownModel(True, ("tag_id",)),
+    "taggit.models.CommonGenericTaggedItemBase": KnownModel(True, ("content_type_id",)),
+    "taggit.models.GenericTaggedItemBase": KnownModel(True, ("content_type_id", "object_id")),
+    "taggit.models.GenericUUIDTaggedItemBase": KnownModel(True, ("content_type_id", "object_id")),
+    "taggit.models.Tag": _CONCRETE,
+    "taggit.models.TaggedItem": _CONCRETE,
+    "django_celery_beat.models.PeriodicTask": _CONCRETE,
+    "django_celery_beat.models.CrontabSchedule": _CONCRETE,
+    "django_celery_beat.models.IntervalSchedule": _CONCRETE,
+    "django_celery_beat.models.ClockedSchedule": _CONCRETE,
+    "django_celery_beat.models.SolarSchedule": _CONCRETE,
+    "model_utils.models.TimeStampedModel": _TIMESTAMPED,
+    "django_extensions.db.models.TimeStampedModel": _TIMESTAMPED,
+}
 
 
 @dataclass(frozen=True)
@@ -72,6 +132,7 @@ class ModelBody:
     fields: tuple[str, ...]  # column names, in order (`author` → `author_id`)
     primary_key: bool
     many_to_many: tuple[ManyToMany, ...]
+    field_callees: tuple[str, ...] = ()  # each distinct field callee as written (`models.X`)
 
 
 @dataclass(frozen=True)
@@ -103,6 +164,7 @@ def _describe(node: ast.ClassDef) -> ModelBody:
     fields: list[str] = []
     primary_key = False
     many: list[ManyToMany] = []
+    callees: dict[str, None] = {}
     for stmt in node.body:
         if isinstance(stmt, ast.ClassDef) and stmt.name == "Meta":
             meta = _meta(stmt)
@@ -113,7 +175,10 @@ def _describe(node: ast.ClassDef) -> ModelBody:
         if not isinstance(target, ast.Name):
             continue
         call = stmt.value
-        kind = last_name(dotted(call.func))
+        callee = dotted(call.func)
+        kind = last_name(callee)
+        if callee and (kind.endswith("Field") or kind in RELATION_FIELDS):
+            callees[callee] = None
         if kind == "ManyToManyField":
             if not has_keyword(call, "through"):
                 table = keyword_literal(call, "db_table")
@@ -130,7 +195,7 @@ def _describe(node: ast.ClassDef) -> ModelBody:
                 else target.id
             )
             primary_key = primary_key or keyword_literal(call, "primary_key") is True
-    return ModelBody(meta, tuple(fields), primary_key, tuple(many))
+    return ModelBody(meta, tuple(fields), primary_key, tuple(many), tuple(callees))
 
 
 def _meta(node: ast.ClassDef) -> Meta:
@@ -164,63 +229,147 @@ def link(files: Sequence[tuple[str, DjangoFacts]]) -> Linked:
     modules = Modules([facts.module for _, facts in files])
     labels = {facts.module.path: facts.app_label for _, facts in files}
     claims: list[TableClaim] = []
+    models: list[ClassRef[ModelBody]] = []
     for module in modules.modules:
         for cls in module.classes:
-            claims.extend(_tables(modules, labels, ClassRef(module, cls)))
-    return link_tables(claims)
+            ref = ClassRef(module, cls)
+            if _is_model(modules, ref):
+                models.append(ref)
+                claims.extend(_tables(modules, labels, ref))
+    return link_tables(claims, _unknown_bases(modules, models))
 
 
 def _is_model(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> bool:
     return any(
         isinstance(base, External)
-        and (base.name == "django.db.models.Model" or base.name.endswith("models.Model"))
+        and (
+            base.name == "django.db.models.Model"
+            or base.name.endswith("models.Model")
+            or base.name in KNOWN_MODELS
+        )
         for base in modules.ancestors(ref)
     )
 
 
-def _parents(
-    modules: Modules[ModelBody], ref: ClassRef[ModelBody]
-) -> tuple[list[ClassRef[ModelBody]], ClassRef[ModelBody] | None]:
-    """The abstract models whose fields land in this model's table, and its concrete parent.
+def _unknown_bases(modules: Modules[ModelBody], models: list[ClassRef[ModelBody]]) -> list[Gap]:
+    """Classes that look like models below a base leading out of the scanned files that is
+    neither `models.Model` nor a known model: their table, if any, is not known. A mixin or
+    abstract class of a known model is not one of them."""
+    used = {
+        (a.module.path, a.cls.line)
+        for ref in models
+        for a in modules.ancestors(ref)
+        if isinstance(a, ClassRef)
+    }
+    gaps = []
+    for module in modules.modules:
+        for cls in module.classes:
+            ref = ClassRef(module, cls)
+            meta = cls.body.meta
+            if (module.path, cls.line) in used or (meta is not None and meta.abstract):
+                continue
+            if _is_model(modules, ref) or not _looks_like_model(modules, ref):
+                continue
+            base = next(
+                (
+                    a.name
+                    for a in modules.ancestors(ref)
+                    if isinstance(a, External)
+                    and a.name != "object"
+                    and a.name.partition(".")[0] not in NEUTRAL_BASE_MODULES
+                ),
+                None,
+            )
+            if base is not None:
+                gaps.append(
+                    Gap(
+                        UNKNOWN_MODEL_BASE,
+                        f"base `{base}` is no Django model the pack knows: whether each class "
+                        "here is a model, and its table, is unknown",
+                        module.path,
+                        cls.line,
+                    )
+                )
+    return gaps
 
-    The walk stops at a concrete parent: what lies above it belongs to the parent's table.
-    """
-    abstract: list[ClassRef[ModelBody]] = []
-    concrete: ClassRef[ModelBody] | None = None
-    seen: set[tuple[str, int]] = set()
+
+def _looks_like_model(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> bool:
+    """Django model fields (`models.CharField`, resolved to `django.db.models`) or table
+    options in its `Meta`: a form's or a serializer's fields do not count."""
+    holders = [ref, *(a for a in modules.ancestors(ref) if isinstance(a, ClassRef))]
+    for holder in holders:  # a class with no field of its own may inherit them
+        meta = holder.cls.body.meta
+        if (
+            holder is ref
+            and meta is not None
+            and (meta.db_table or meta.app_label or meta.proxy is not None)
+        ):
+            return True
+        for callee in holder.cls.body.field_callees:
+            found = modules.resolve(holder.module, callee)
+            if isinstance(found, External) and found.name.startswith("django.db.models."):
+                return True
+    return False
+
+
+@dataclass
+class _Parents:
+    """What a model's table takes from its ancestors: abstract models of the scanned files and
+    known outside ones (their fields and many-to-many land here), and the concrete parent's
+    lower-cased name for multi-table inheritance."""
+
+    abstract: list[ClassRef[ModelBody]]
+    known: list[KnownModel]
+    concrete: str | None
+
+
+def _parents(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> _Parents:
+    """The walk stops at a concrete parent: what lies above it belongs to the parent's table."""
+    found = _Parents([], [], None)
+    seen: set[tuple[str, int] | str] = set()
     stack = _class_bases(modules, ref)
     while stack:
         parent = stack.pop()
+        if isinstance(parent, External):
+            known = KNOWN_MODELS.get(parent.name)
+            if known is None or parent.name in seen:
+                continue
+            seen.add(parent.name)
+            if known.abstract:
+                found.known.append(known)
+            else:
+                found.concrete = found.concrete or last_name(parent.name).lower()
+            continue
         if (parent.module.path, parent.cls.line) in seen:
             continue
         seen.add((parent.module.path, parent.cls.line))
         is_model, meta = _is_model(modules, parent), parent.cls.body.meta
         if is_model and not (meta is not None and meta.abstract):
-            concrete = concrete or parent
+            found.concrete = found.concrete or parent.cls.name.lower()
             continue
         if is_model:  # a plain mixin's fields are no Django fields: only abstract models count
-            abstract.append(parent)
+            found.abstract.append(parent)
         stack.extend(_class_bases(modules, parent))
-    return abstract, concrete
+    return found
 
 
 def _class_bases(
     modules: Modules[ModelBody], ref: ClassRef[ModelBody]
-) -> list[ClassRef[ModelBody]]:
-    """The bases that are classes of the scanned files, last first (to pop the first)."""
+) -> list[ClassRef[ModelBody] | External]:
+    """The bases that are classes of the scanned files or outside names, last first (to pop
+    the first)."""
     found = (modules.resolve(ref.module, name) for name in reversed(ref.cls.bases))
-    return [base for base in found if isinstance(base, ClassRef)]
+    return [base for base in found if isinstance(base, ClassRef | External)]
 
 
 def _tables(
     modules: Modules[ModelBody], labels: dict[str, str], ref: ClassRef[ModelBody]
 ) -> list[TableClaim]:
-    if not _is_model(modules, ref):
-        return []
     own = ref.cls.body.meta or Meta()
     if own.abstract or own.proxy:
         return []
-    abstract, concrete_parent = _parents(modules, ref)
+    parents = _parents(modules, ref)
+    abstract = parents.abstract
     parent_meta = next((p.cls.body.meta for p in abstract if p.cls.body.meta), None)
     inherited = parent_meta if ref.cls.body.meta is None or own.inherits_parent else None
     app_label = (
@@ -229,22 +378,28 @@ def _tables(
     managed = own.managed if own.managed is not None else (inherited.managed if inherited else None)
     table = own.db_table or "_".join(filter(None, [app_label, ref.cls.name.lower()]))
     fields = [f for c in [ref, *abstract] for f in c.cls.body.fields]
-    if concrete_parent is not None:
-        fields.insert(0, f"{concrete_parent.cls.name.lower()}_ptr_id")
+    fields.extend(f for known in parents.known for f in known.fields)
+    if parents.concrete is not None:
+        fields.insert(0, f"{parents.concrete}_ptr_id")
     elif not (ref.cls.body.primary_key or any(p.cls.body.primary_key for p in abstract)):
         fields.insert(0, "id")
     extra: tuple[tuple[str, str | int | bool], ...] = (
         (("managed", False),) if managed is False else ()
     )
-    claims = [TableClaim(table, ref.module.path, ref.cls.line, ref.cls.name, tuple(fields), extra)]
-    for holder in [ref, *abstract]:
-        for m2m in holder.cls.body.many_to_many:
-            line = m2m.line if holder is ref else ref.cls.line
-            name = m2m.db_table or f"{table}_{m2m.field}"
-            columns = ("id", f"{ref.cls.name.lower()}_id", f"{m2m.field}_id")
-            claims.append(
-                TableClaim(
-                    name, ref.module.path, line, f"{ref.cls.name}_{m2m.field}", columns, extra
-                )
+    columns = tuple(dict.fromkeys(fields))
+    claims = [TableClaim(table, ref.module.path, ref.cls.line, ref.cls.name, columns, extra)]
+    joins = [
+        (m2m.field, m2m.line if holder is ref else ref.cls.line, m2m.db_table)
+        for holder in [ref, *abstract]
+        for m2m in holder.cls.body.many_to_many
+    ]
+    joins.extend((f, ref.cls.line, None) for known in parents.known for f in known.many_to_many)
+    for field_name, line, db_table in dict((j[0], j) for j in joins).values():
+        name = db_table or f"{table}_{field_name}"
+        join_columns = ("id", f"{ref.cls.name.lower()}_id", f"{field_name}_id")
+        claims.append(
+            TableClaim(
+                name, ref.module.path, line, f"{ref.cls.name}_{field_name}", join_columns, extra
             )
+        )
     return claims

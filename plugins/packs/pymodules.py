@@ -5,7 +5,9 @@ name is bound to (a class, a call such as `declarative_base()`, an import) and, 
 module-level class (also under `if`/`try`), its bases, keywords and decorators as written plus
 whatever the pack's `describe` hook learns from its body. `Modules` then resolves a name as Python would see it from a module — through
 assignments and imports, into the other scanned files — so a pack can follow inheritance across
-modules without importing anything. Names that lead outside the scanned files come back as
+modules without importing anything; a name bound by no statement is looked up in the module's
+`from X import *` sources (their `__all__`, else their public names). Names that lead outside
+the scanned files come back as
 `External` with their dotted import path (`sqlalchemy.orm.DeclarativeBase`).
 """
 
@@ -58,6 +60,8 @@ class ModuleFacts(Generic[B]):
     bindings: dict[str, CallBinding | AliasBinding]
     classes: tuple[ClassFacts[B], ...]  # the module-level classes, in source order
     class_map: dict[str, ClassFacts[B]]  # by name; the last definition wins, as at run time
+    stars: tuple[str, ...] = ()  # modules imported with `from X import *`, absolute, in order
+    exports: tuple[str, ...] | None = None  # a literal `__all__`: what `import *` takes from here
 
 
 def dotted(node: ast.expr) -> str | None:
@@ -114,6 +118,8 @@ def module_facts(
     imports: dict[str, str] = {}
     bindings: dict[str, CallBinding | AliasBinding] = {}
     classes: list[ClassFacts[B]] = []
+    stars: list[str] = []
+    exports: tuple[str, ...] | None = None
     for node in _top_level(tree.body):  # one pass: this runs for every file of the repository
         if isinstance(node, ast.ClassDef):
             classes.append(
@@ -136,17 +142,41 @@ def module_facts(
         elif isinstance(node, ast.ImportFrom):
             source = _absolute(node.module, node.level, package)
             for alias in node.names:
-                if alias.name != "*":
+                if alias.name == "*":
+                    if source:
+                        stars.append(source)
+                else:
                     imports[alias.asname or alias.name] = (
                         f"{source}.{alias.name}" if source else alias.name
                     )
         elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                exports = _names_listed(node.value)
             binding = _binding(node.value)
             if binding is not None:
                 bindings.update((t.id, binding) for t in targets if isinstance(t, ast.Name))
     return ModuleFacts(
-        path, module, imports, bindings, tuple(classes), {c.name: c for c in classes}
+        path,
+        module,
+        imports,
+        bindings,
+        tuple(classes),
+        {c.name: c for c in classes},
+        tuple(stars),
+        exports,
+    )
+
+
+def _names_listed(value: ast.expr) -> tuple[str, ...] | None:
+    """`__all__ = ["A", "B"]` (list or tuple of literals) as its names; None for anything else."""
+    if not isinstance(value, ast.List | ast.Tuple):
+        return None
+    names = [literal(element) for element in value.elts]
+    return (
+        tuple(n for n in names if isinstance(n, str))
+        if all(isinstance(n, str) for n in names)
+        else None
     )
 
 
@@ -178,6 +208,13 @@ def _absolute(module: str | None, level: int, package: str) -> str:
     parts = package.split(".") if package else []
     base = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
     return ".".join([*base, *([module] if module else [])])
+
+
+def _binds(module: ModuleFacts[B], name: str) -> bool:
+    """Whether `from module import *` brings `name` bound by a statement of `module` itself."""
+    if module.exports is not None:
+        return name in module.exports
+    return name in module.class_map or name in module.bindings or name in module.imports
 
 
 @dataclass(frozen=True)
@@ -251,9 +288,32 @@ class Modules(Generic[B]):
             return self.resolve(module, binding.target + ("." + rest if rest else ""), depth + 1)
         target = module.imports.get(head)
         if target is None:
-            return External(name)
+            return self._resolve_star(module, head, rest, depth) if module.stars else External(name)
         full = target + ("." + rest if rest else "")
         return self._resolve_import(full, depth)
+
+    def _resolve_star(self, module: ModuleFacts[B], head: str, rest: str, depth: int) -> Symbol[B]:
+        """A name no statement of `module` binds, looked up in its `from X import *` sources as
+        Python would: the last star import that brings it wins. A scanned source brings its
+        `__all__`, else every public name it binds or itself star-imports; when no scanned
+        source has it and exactly one source lies outside the scanned files, the name is taken
+        to come from there."""
+        suffix = "." + rest if rest else ""
+        outside: list[str] = []
+        if not head.startswith("_"):
+            for source in reversed(module.stars):
+                found = self.find_module(source)
+                if found is None:
+                    outside.append(source)
+                elif found is not module and _binds(found, head):
+                    return self.resolve(found, head + suffix, depth + 1)
+                elif found is not module and found.exports is None and found.stars:
+                    deeper = self.resolve(found, head + suffix, depth + 1)
+                    if not isinstance(deeper, External) or deeper.name != head + suffix:
+                        return deeper
+        if len(outside) == 1:
+            return External(f"{outside[0]}.{head}{suffix}")
+        return External(head + suffix)
 
     def _resolve_import(self, full: str, depth: int) -> Symbol[B]:
         parts = full.split(".")

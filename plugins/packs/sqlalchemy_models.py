@@ -4,19 +4,25 @@ Read from source with `ast`, never imported. Which classes are mapped follows ea
 rules as far as source shows them:
 
 - SQLAlchemy declarative (`declarative_base()`, also with `cls=`, `registry().generate_base()`,
-  `@as_declarative`, `DeclarativeBase`, `@registry.mapped`): a class below a declarative base
-  that is not `__abstract__` maps the table its `__tablename__` names — its own, a mixin's, an
-  abstract ancestor's or the base's (literal or a `declared_attr` returning a literal, `cls.__name__` or
-  `cls.__name__.lower()`). A `__tablename__` inherited from a mapped class is single-table
-  inheritance: no table of its own.
+  `automap_base()`, `@as_declarative`, `DeclarativeBase`, `@registry.mapped`): a class below a
+  declarative base that is not `__abstract__` maps the table its `__tablename__` names — its
+  own, a mixin's, an abstract ancestor's or the base's: a literal, or computed (a
+  `declared_attr`, a lambda, an expression) and then evaluated for the class by
+  `computed_names` without running anything. A `__tablename__` inherited from a mapped class
+  is single-table inheritance: no table of its own.
 - Flask-SQLAlchemy 3 (`db.Model`): as above, and a model without a `__tablename__` of its own or
-  from a mixin gets `camel_to_snake_case(class name)` — unless it inherits from a mapped model
-  and declares no primary key itself (single-table inheritance), or defines no column at all.
+  from a mixin gets `camel_to_snake_case(class name)`; below a mapped model, a class whose
+  columns hold no primary key is single-table inheritance even when it names a table
+  (`__table_cls__`); a class that defines no column at all has no table.
 - SQLModel: a class with `table=True` maps `__tablename__`, else its class name lower-cased.
-- `Table("name", metadata, ...)` anywhere (`sa.Table`, `db.Table`, …) is a table.
+- `Table("name", metadata, ...)` when `Table` is SQLAlchemy's (`sqlalchemy.Table`, `sa.Table`,
+  Flask-SQLAlchemy's `db.Table`); another library's `Table` (rich, terminaltables) is none.
+- Alembic scripts (modules importing `alembic`) are history: none of their tables count.
+- What is recognised but cannot be named gives a finding (`tables`): `COMPUTED_TABLENAME`,
+  `UNKNOWN_MODEL_BASE`, `UNRESOLVED_TABLE_NAME`.
 
 Attrs: `model` (the class; absent for `Table()`), `columns` (columns the table gets: the
-class's own plus those of its mixins and abstract ancestors; for SQLModel its annotated fields
+class's own plus those of its mixins and abstract ancestors not above a mapped parent; for SQLModel its annotated fields
 and those of its non-table SQLModel ancestors; for `Table()` its `Column` arguments).
 """
 
@@ -25,9 +31,18 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .computed_names import (
+    Computation,
+    NotEvaluated,
+    Scope,
+    evaluate,
+    from_expression,
+    from_function,
+)
 from .pymodules import (
+    CallRef,
     ClassRef,
     External,
     ModuleFacts,
@@ -39,10 +54,29 @@ from .pymodules import (
 )
 from .pyparse import parse_python
 from .scan import Linked
-from .tables import TableClaim, link_tables
+from .tables import (
+    COMPUTED_TABLENAME,
+    UNKNOWN_MODEL_BASE,
+    UNRESOLVED_TABLE_NAME,
+    Gap,
+    TableClaim,
+    link_tables,
+)
 
 SQLALCHEMY_ROOT_CLASSES = frozenset({"DeclarativeBase", "DeclarativeBaseNoMeta"})
-SQLALCHEMY_BASE_FACTORIES = ("declarative_base()", "generate_base()")
+SQLALCHEMY_BASE_FACTORIES = ("declarative_base()", "generate_base()", "automap_base()")
+SQLALCHEMY_TABLES = frozenset(
+    {"sqlalchemy.Table", "sqlalchemy.schema.Table", "sqlalchemy.sql.schema.Table"}
+)
+ORM_PACKAGES = frozenset({"sqlalchemy", "flask_sqlalchemy", "sqlmodel"})
+# Bases that say nothing about mapping: a class below only these (and mixins) is no model.
+NEUTRAL_BASE_MODULES = frozenset(
+    {"typing", "typing_extensions", "abc", "enum", "dataclasses", "collections", "builtins"}
+)
+# A module-level function is kept as a possible table-name helper when its name says so (or
+# its module computes a `__tablename__`); a call to any other is reported, never guessed.
+_HELPER_NAME = re.compile(r"(?i)snake|case|table|plural|underscore|camel|name")
+MAX_HELPER_LINES = 40
 COLUMN_CALLS = frozenset({"Column", "mapped_column"})
 COLUMN_WRAPPERS = frozenset({"deferred", "column_property"})  # deferred(Column(...))
 COLLECTIONS = frozenset({"list", "List", "set", "Set", "dict", "Dict", "WriteOnlyMapped"})
@@ -56,16 +90,12 @@ def camel_to_snake_case(name: str) -> str:
 
 @dataclass(frozen=True)
 class TableName:
-    """A class's `__tablename__`: a literal, or a `declared_attr` computing it from the class."""
+    """A class's `__tablename__`: a literal, or what computes it (a `declared_attr`, evaluated
+    again for every subclass, or a plain expression)."""
 
-    literal: str | None  # the name, when it is a literal (or a declared_attr returning one)
-    rule: str  # "literal", "name" (cls.__name__), "lower" (cls.__name__.lower()), "unknown"
+    literal: str | None  # the name, when it is a literal
+    computation: Computation | None  # None for a literal
     declared: bool  # a declared_attr: evaluated again for every subclass
-
-    def for_class(self, class_name: str) -> str | None:
-        return {"literal": self.literal, "name": class_name, "lower": class_name.lower()}.get(
-            self.rule
-        )
 
 
 @dataclass(frozen=True)
@@ -76,11 +106,16 @@ class ModelBody:
     primary_key: bool
     fields: tuple[str, ...]  # annotated attributes: SQLModel's columns
     explicit_table: bool  # `__table__ = ...`: the class maps a table made elsewhere
+    column_callees: tuple[str, ...] = ()  # each distinct column callee as written (`db.Column`)
 
 
 @dataclass(frozen=True)
 class TableCall:
-    name: str
+    """A call of something named `Table`; whether it is SQLAlchemy's is decided at link."""
+
+    callee: str
+    name: str | None  # the literal first argument
+    name_expr: ast.expr | None  # the first argument when it is not a literal
     line: int
     columns: tuple[str, ...]
 
@@ -89,21 +124,61 @@ class TableCall:
 class SqlalchemyFacts:
     module: ModuleFacts[ModelBody]
     tables: tuple[TableCall, ...]
+    migration: bool = False  # an Alembic script: history, not the app's tables
+    functions: dict[str, Computation] = field(default_factory=dict)  # table-name helpers
+    constants: dict[str, ast.expr] = field(default_factory=dict)  # str literals, re.compile()
 
 
 def extract(path: str, source: str) -> SqlalchemyFacts:
     tree = parse_python(source, path)
     tables = tuple(
-        TableCall(name, node.lineno, _column_names(node.args[1:]))
+        _table_call(node)
         for node in (ast.walk(tree) if "Table" in source else ())  # a walk costs a parse's time
-        if isinstance(node, ast.Call)
-        and last_name(dotted(node.func)) == "Table"
-        and isinstance(name := literal(node.args[0]), str)
-        and len(node.args) >= 2  # a metadata or a Column next: not rich's Table("a", "b")
-        and not isinstance(literal(node.args[1]), str)
+        if isinstance(node, ast.Call) and last_name(dotted(node.func)) == "Table"
     )
     describe = _describe_sqlmodel if "SQLModel" in source else _describe  # fields cost a third
-    return SqlalchemyFacts(module_facts(path, tree, describe), tables)
+    computes = "__tablename__" in source
+    names_tables = computes or "Table" in source  # module constants matter only then
+    functions: dict[str, Computation] = {}
+    constants: dict[str, ast.expr] = {}
+    migration = False
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and (computes or _HELPER_NAME.search(node.name)):
+            if (node.end_lineno or node.lineno) - node.lineno <= MAX_HELPER_LINES:
+                functions[node.name] = from_function(node)
+        elif isinstance(node, ast.Assign) and names_tables and _is_constant(node.value):
+            constants.update((t.id, node.value) for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.ImportFrom | ast.Import):
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+            )
+            migration = migration or any(n.partition(".")[0] == "alembic" for n in names)
+    return SqlalchemyFacts(
+        module_facts(path, tree, describe), tables, migration, functions, constants
+    )
+
+
+def _table_call(node: ast.Call) -> TableCall:
+    first = node.args[0] if node.args and not isinstance(node.args[0], ast.Starred) else None
+    if first is None:
+        first = next((kw.value for kw in node.keywords if kw.arg == "name"), None)
+    name = literal(first)
+    return TableCall(
+        dotted(node.func) or "",
+        name if isinstance(name, str) else None,
+        None if isinstance(name, str) else first,
+        node.lineno,
+        _column_names(node.args[1:]),
+    )
+
+
+def _is_constant(value: ast.expr) -> bool:
+    """A module constant a computed name may read: a str literal or a `re.compile(...)`."""
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, str)
+    return isinstance(value, ast.Call) and last_name(dotted(value.func)) == "compile"
 
 
 def _describe_sqlmodel(node: ast.ClassDef) -> ModelBody:
@@ -117,6 +192,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
     abstract = explicit_table = primary_key = False
     columns: list[str] = []
     fields: list[str] = []
+    callees: dict[str, None] = {}
     target: ast.expr
     value: ast.expr | None
     for stmt in node.body:
@@ -132,8 +208,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
             continue
         name = target.id
         if name == "__tablename__":
-            text = literal(value)
-            tablename = TableName(text, "literal", False) if isinstance(text, str) else None
+            tablename = _assigned_tablename(value)
         elif name == "__abstract__":
             abstract = literal(value) is True
         elif name == "__table__":
@@ -141,6 +216,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
         elif (column := _column_call(value)) is not None:
             first = literal(column.args[0]) if column.args else None
             columns.append(first if isinstance(first, str) else name)
+            callees[dotted(column.func) or ""] = None
             primary_key = primary_key or any(
                 kw.arg == "primary_key" and literal(kw.value) is True for kw in column.keywords
             )
@@ -148,29 +224,49 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
             isinstance(stmt, ast.AnnAssign) and value is None and _is_plain_mapped(stmt.annotation)
         ):
             columns.append(name)
+            callees[dotted(_mapped_of(stmt.annotation)) or ""] = None
         if sqlmodel and isinstance(stmt, ast.AnnAssign) and _is_field(name, stmt):
             fields.append(name)
     return ModelBody(
-        tablename, abstract, tuple(columns), primary_key, tuple(fields), explicit_table
+        tablename,
+        abstract,
+        tuple(columns),
+        primary_key,
+        tuple(fields),
+        explicit_table,
+        tuple(callees),
     )
 
 
+def _mapped_of(annotation: ast.expr) -> ast.expr:
+    """`Mapped` in `Mapped[int]` (a string annotation reads as its `Mapped`)."""
+    if isinstance(annotation, ast.Subscript):
+        return annotation.value
+    return ast.Name("Mapped")
+
+
 def _declared_tablename(func: ast.FunctionDef) -> TableName:
-    """What a `@declared_attr def __tablename__(cls)` returns, when source shows it plainly."""
+    """A `@declared_attr def __tablename__(cls)`: a literal when it plainly returns one."""
     returns = [s.value for s in func.body if isinstance(s, ast.Return)]
-    value = returns[0] if len(returns) == 1 else None
+    text = literal(returns[0]) if len(func.body) == 1 and len(returns) == 1 else None
+    if isinstance(text, str):
+        return TableName(text, None, True)
+    return TableName(None, from_function(func), True)
+
+
+def _assigned_tablename(value: ast.expr | None) -> TableName | None:
+    """`__tablename__ = ...`: a literal, `declared_attr(lambda cls: ...)`, or an expression."""
+    if value is None:
+        return None
     text = literal(value)
     if isinstance(text, str):
-        return TableName(text, "literal", True)
-    if (
-        isinstance(value, ast.Call)
-        and not value.args
-        and dotted(value.func) == "cls.__name__.lower"
-    ):
-        return TableName(None, "lower", True)
-    if value is not None and dotted(value) == "cls.__name__":
-        return TableName(None, "name", True)
-    return TableName(None, "unknown", True)
+        return TableName(text, None, False)
+    if isinstance(value, ast.Constant) and value.value is None:
+        return TableName(None, None, False)  # `= None`: no table of its own (single-table)
+    declared = isinstance(value, ast.Call) and last_name(dotted(value.func)).endswith(
+        "declared_attr"
+    )
+    return TableName(None, from_expression(value), declared)
 
 
 def _column_call(value: ast.expr | None) -> ast.Call | None:
@@ -229,27 +325,89 @@ def _column_names(args: Sequence[ast.expr]) -> tuple[str, ...]:
 
 def link(files: Sequence[tuple[str, SqlalchemyFacts]]) -> Linked:
     modules = Modules([facts.module for _, facts in files])
-    mapper = _Mapper(modules)
-    claims = [
-        TableClaim(t.name, path, t.line, None, t.columns)
-        for path, facts in files
-        for t in facts.tables
-    ]
+    by_path = {path: facts for path, facts in files}
+    mapper = _Mapper(modules, by_path)
+    claims: list[TableClaim] = []
+    gaps: list[Gap] = []
+    for path, facts in files:
+        if not facts.migration:
+            for call in facts.tables:
+                found = _table_call_claim(modules, mapper, path, facts, call)
+                if isinstance(found, TableClaim):
+                    claims.append(found)
+                elif isinstance(found, Gap):
+                    gaps.append(found)
     for module in modules.modules:
+        if by_path[module.path].migration:
+            continue
         for cls in module.classes:
-            claim = mapper.table_of(ClassRef(module, cls))
-            if claim is not None:
-                claims.append(claim)
-    return link_tables(claims)
+            found = mapper.table_of(ClassRef(module, cls))
+            if isinstance(found, TableClaim):
+                claims.append(found)
+            elif isinstance(found, Gap):
+                gaps.append(found)
+    gaps.extend(mapper.unknown_bases())
+    return link_tables(claims, gaps)
+
+
+def _table_call_claim(
+    modules: Modules[ModelBody],
+    mapper: _Mapper,
+    path: str,
+    facts: SqlalchemyFacts,
+    call: TableCall,
+) -> TableClaim | Gap | None:
+    """The table a `Table(...)` call defines, the gap when SQLAlchemy's `Table` is named by
+    something not known, or None for another library's `Table` (a terminal or report table)."""
+    kind = _table_kind(modules, facts.module, call.callee)
+    if kind is None:
+        return None
+    name, unknown = call.name, "no literal first argument"
+    if name is None and call.name_expr is not None:
+        computation = from_expression(call.name_expr)
+        try:  # a module constant, an f-string of constants, ...
+            name = evaluate(computation, "", mapper.scope(facts.module))
+            unknown = f"{computation.text}, which gives no name"
+        except NotEvaluated as gap:
+            unknown = f"{computation.text} ({gap.reason})"
+    if name:
+        return TableClaim(name, path, call.line, None, call.columns)
+    return Gap(
+        UNRESOLVED_TABLE_NAME,
+        f"{kind}(...) is named by {unknown}: its table name is unknown",
+        path,
+        call.line,
+    )
+
+
+def _table_kind(
+    modules: Modules[ModelBody], module: ModuleFacts[ModelBody], callee: str
+) -> str | None:
+    """How a `Table(...)` call's callee reads when it is SQLAlchemy's `Table` (else None):
+    imported from sqlalchemy (`Table`, `sa.Table`), or Flask-SQLAlchemy's `db.Table`."""
+    found = modules.resolve(module, callee)
+    if isinstance(found, External):
+        if found.name in SQLALCHEMY_TABLES or found.name.split(".")[-2:-1] == ["db"]:
+            return callee
+        return None
+    if (
+        isinstance(found, CallRef)
+        and found.attribute == "Table"
+        and last_name(found.callee) == "SQLAlchemy"
+    ):
+        return callee
+    return None
 
 
 class _Mapper:
     """Decides, class by class, which table (if any) the libraries would map it to."""
 
-    def __init__(self, modules: Modules[ModelBody]) -> None:
+    def __init__(self, modules: Modules[ModelBody], facts: dict[str, SqlalchemyFacts]) -> None:
         self.modules = modules
+        self.facts = facts
         self._flavors: dict[tuple[str, int], str | None] = {}
         self._models: dict[tuple[str, int], bool] = {}
+        self._scopes: dict[str, Scope] = {}
 
     def flavor(self, ref: ClassRef[ModelBody]) -> str | None:
         """The ORM a class belongs to: "sqlalchemy", "flask", "sqlmodel"; None for none."""
@@ -294,35 +452,160 @@ class _Mapper:
             )
         return self._models[key]
 
-    def table_of(self, ref: ClassRef[ModelBody]) -> TableClaim | None:
+    def table_of(self, ref: ClassRef[ModelBody]) -> TableClaim | Gap | None:
         flavor = self.flavor(ref)
         body = ref.cls.body
         if flavor is None or body.abstract or body.explicit_table or self.is_root(ref):
             return None
         chain = [ref, *(a for a in self.modules.ancestors(ref) if isinstance(a, ClassRef))]
         if flavor == "sqlmodel":
-            own = next((c.cls.body.tablename for c in chain if c.cls.body.tablename), None)
-            name = own.for_class(ref.cls.name) if own else ref.cls.name.lower()
+            source = next((c for c in chain if c.cls.body.tablename), None)
             fields = _merged(c.cls.body.fields for c in chain if c is ref or self.flavor(c) is None)
-            return self._claim(name, ref, fields)
-        inherited = [c for c in chain[1:] if not self.is_model(c)]  # mixins, abstract, bases
+            if source is None:
+                return self._claim(ref.cls.name.lower(), ref, fields)
+            return self._named(source, ref, fields)
+        # Mixins, abstract classes and bases give their columns — but not those above a mapped
+        # parent: that parent's mapped attributes shadow them, and declarative copies none.
+        shadowed = {
+            (a.module.path, a.cls.line)
+            for c in chain[1:]
+            if self.is_model(c)
+            for a in self.modules.ancestors(c)
+            if isinstance(a, ClassRef)
+        }
+        inherited = [
+            c
+            for c in chain[1:]
+            if not self.is_model(c) and (c.module.path, c.cls.line) not in shadowed
+        ]
         columns = _merged(c.cls.body.columns for c in [ref, *inherited])
         source = next((c for c in chain if c.cls.body.tablename is not None), ref)
         tablename = source.cls.body.tablename
         parent_mapped = any(self.is_model(c) for c in chain[1:])
+        own_key = body.primary_key or any(c.cls.body.primary_key for c in inherited)
+        if flavor == "flask" and parent_mapped and not own_key:
+            # Flask-SQLAlchemy's `__table_cls__`: below a mapped model, a table without a
+            # primary key column is single-table inheritance, whatever `__tablename__` says.
+            return None
         if tablename is not None and (
             source is ref or tablename.declared or not self.is_model(source)
         ):
-            name = tablename.for_class(ref.cls.name)
-            if name is None or (source is not ref and not columns):
+            if source is not ref and not columns:
                 return None
-            return self._claim(name, ref, columns)
+            return self._named(source, ref, columns, inherited_table=parent_mapped)
         if flavor != "flask" or not columns:
             return None  # SQLAlchemy: no name, or single-table inheritance
-        own_key = body.primary_key or any(c.cls.body.primary_key for c in inherited)
-        if parent_mapped and not own_key:
-            return None  # Flask-SQLAlchemy: single-table inheritance
         return self._claim(camel_to_snake_case(ref.cls.name), ref, columns)
+
+    def _named(
+        self,
+        source: ClassRef[ModelBody],
+        ref: ClassRef[ModelBody],
+        columns: tuple[str, ...],
+        *,
+        inherited_table: bool = False,
+    ) -> TableClaim | Gap | None:
+        """The table `source`'s `__tablename__` names for `ref`, or the gap saying why not."""
+        tablename = source.cls.body.tablename
+        assert tablename is not None
+        if tablename.computation is None:
+            return self._claim(tablename.literal, ref, columns)
+        try:
+            name = evaluate(
+                tablename.computation,
+                ref.cls.name,
+                self.scope(source.module),
+                inherited_table=inherited_table,
+            )
+        except NotEvaluated as gap:
+            where = f"{source.module.path}:{tablename.computation.line}"
+            return Gap(
+                COMPUTED_TABLENAME,
+                f"__tablename__ computed at {where} by {tablename.computation.text} is not "
+                f"evaluated ({gap.reason}): the table name of each model here is unknown",
+                ref.module.path,
+                ref.cls.line,
+            )
+        return self._claim(name, ref, columns)
+
+    def scope(self, module: ModuleFacts[ModelBody]) -> Scope:
+        """What a computation in `module` sees: its constants, imports and helper functions
+        (its own, or imported from another scanned module)."""
+        if module.path not in self._scopes:
+            facts = self.facts[module.path]
+
+            def function(name: str) -> tuple[Computation, Scope] | None:
+                if name in facts.functions:
+                    return facts.functions[name], self.scope(module)
+                target = module.imports.get(name)
+                found = self.modules.find_module(target.rpartition(".")[0]) if target else None
+                if target and found is not None:
+                    helper = self.facts[found.path].functions.get(last_name(target))
+                    if helper is not None:
+                        return helper, self.scope(found)
+                return None
+
+            self._scopes[module.path] = Scope(facts.constants, module.imports, function)
+        return self._scopes[module.path]
+
+    def unknown_bases(self) -> list[Gap]:
+        """Classes that declare a table (`__tablename__`, columns) below a base that leads out
+        of the scanned files and is no known declarative base: whether they map a table, and
+        which, is unknown. A mixin some model uses is not one of them."""
+        used: set[tuple[str, int]] = set()
+        candidates: list[tuple[ClassRef[ModelBody], str]] = []
+        for module in self.modules.modules:
+            if self.facts[module.path].migration:
+                continue
+            for cls in module.classes:
+                ref = ClassRef(module, cls)
+                if self.flavor(ref) is not None or self.is_root(ref):
+                    used.update(
+                        (a.module.path, a.cls.line)
+                        for a in self.modules.ancestors(ref)
+                        if isinstance(a, ClassRef)
+                    )
+                    continue
+                body = cls.body
+                if body.abstract or not (body.tablename is not None or self.has_orm_columns(ref)):
+                    continue
+                unknown = next(
+                    (
+                        a.name
+                        for a in self.modules.ancestors(ref)
+                        if isinstance(a, External) and _is_unknown_base(a.name)
+                    ),
+                    None,
+                )
+                if unknown is not None:
+                    candidates.append((ref, unknown))
+        return [
+            Gap(
+                UNKNOWN_MODEL_BASE,
+                f"base `{base}` is no declarative base the pack knows: whether each class "
+                "here maps a table, and which, is unknown",
+                ref.module.path,
+                ref.cls.line,
+            )
+            for ref, base in candidates
+            if (ref.module.path, ref.cls.line) not in used
+        ]
+
+    def has_orm_columns(self, ref: ClassRef[ModelBody]) -> bool:
+        """Whether a column of the class is SQLAlchemy's (`Column`, `mapped_column`, `Mapped`
+        imported from sqlalchemy or sqlmodel, or `db.Column`): `Column` alone is also
+        django-tables2's and others'."""
+        for callee in ref.cls.body.column_callees:
+            found = self.modules.resolve(ref.module, callee)
+            if isinstance(found, CallRef) or (
+                isinstance(found, External)
+                and (
+                    found.name.partition(".")[0] in ORM_PACKAGES
+                    or found.name.split(".")[-2:-1] == ["db"]
+                )
+            ):
+                return True
+        return False
 
     @staticmethod
     def _claim(
@@ -331,6 +614,12 @@ class _Mapper:
         if not name:
             return None
         return TableClaim(name, ref.module.path, ref.cls.line, ref.cls.name, columns)
+
+
+def _is_unknown_base(name: str) -> bool:
+    if name == "object" or name.partition(".")[0] in NEUTRAL_BASE_MODULES:
+        return False
+    return _external_kind(name) is None
 
 
 def _external_kind(name: str) -> str | None:

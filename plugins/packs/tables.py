@@ -1,4 +1,17 @@
-"""Tables found by the ORM packs, rendered as resources, `pii` signals and duplicate findings."""
+"""Tables found by the ORM packs, rendered as resources, `pii` signals and findings.
+
+Findings, besides `DUPLICATE_TABLE_NAME`, say what a pack recognised but could not name exactly
+(DESIGN §8, "never silent"), one finding per distinct fact with a location for every class or
+call it affects — so a base class that computes the names of 74 models gives 74 locations:
+
+- `COMPUTED_TABLENAME`: a `__tablename__` (a `declared_attr`, an expression) the pack cannot
+  evaluate; at each model whose table it names.
+- `UNKNOWN_MODEL_BASE`: a class that declares a table (SQLAlchemy: `__tablename__` or columns;
+  Django: model fields or table options) below a base that leads outside the scanned files and
+  that the pack does not know; at each such class.
+- `UNRESOLVED_TABLE_NAME`: SQLAlchemy's `Table(...)` named by something other than a literal;
+  at the call.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +19,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
-from .scan import JSONObject, Linked
+from .scan import JSONObject, Linked, at
+
+COMPUTED_TABLENAME = "COMPUTED_TABLENAME"
+UNKNOWN_MODEL_BASE = "UNKNOWN_MODEL_BASE"
+UNRESOLVED_TABLE_NAME = "UNRESOLVED_TABLE_NAME"
 
 
 @dataclass(frozen=True)
@@ -21,7 +38,28 @@ class TableClaim:
     extra_attrs: tuple[tuple[str, str | int | bool], ...] = ()
 
 
-def link_tables(claims: Iterable[TableClaim]) -> Linked:
+@dataclass(frozen=True)
+class Gap:
+    """One place where a table may be that the pack cannot name: `detail` says what was not
+    known (places with the same code and detail become one finding)."""
+
+    code: str
+    detail: str
+    path: str
+    line: int
+
+
+def gap_findings(gaps: Iterable[Gap]) -> list[JSONObject]:
+    grouped: dict[tuple[str, str], list[JSONObject]] = {}
+    for gap in gaps:
+        grouped.setdefault((gap.code, gap.detail), []).append(location(gap.path, gap.line))
+    return [
+        {"code": code, "detail": detail, "locations": sorted(places, key=at)}
+        for (code, detail), places in grouped.items()
+    ]
+
+
+def link_tables(claims: Iterable[TableClaim], gaps: Iterable[Gap] = ()) -> Linked:
     linked = Linked()
     seen: dict[str, list[JSONObject]] = {}
     for claim in claims:
@@ -37,5 +75,5 @@ def link_tables(claims: Iterable[TableClaim]) -> Linked:
         if pii:
             linked.signals.append(signal("table", claim.name, "pii", pii, where))
         seen.setdefault(claim.name, []).append(where)
-    linked.findings = duplicate_findings(DUPLICATE_TABLE_NAME, "table", seen)
+    linked.findings = duplicate_findings(DUPLICATE_TABLE_NAME, "table", seen) + gap_findings(gaps)
     return linked
