@@ -221,15 +221,15 @@ def test_a_setsid_grandchild_ends_with_its_session() -> None:
             assert not process_gone(pids["grandchild"])  # it really escaped the process group
             process = session._process
             assert process is not None and process.plan is not None
-            leftovers = [Path(process.home)] + (
-                [process.plan.cgroup] if process.plan.cgroup else []
-            )
+            group = process.plan.cgroup
+            assert group is not None
+            leftovers = [Path(process.home), *group.dirs.values()]
             assert all(path.exists() for path in leftovers)
         return pids, leftovers
 
     pids, leftovers = asyncio.run(scenario())
     assert wait_exited(pids["grandchild"]) and wait_exited(pids["plugin"])
-    assert not [path for path in leftovers if path.exists()], "HOME or pids cgroup left behind"
+    assert not [path for path in leftovers if path.exists()], "HOME or cgroup left behind"
 
 
 def test_a_setsid_grandchild_ends_when_the_gateway_is_sigkilled(tmp_path: Path) -> None:
