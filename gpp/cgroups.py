@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -294,6 +295,33 @@ def sweep_stale(parents: Iterable[Path]) -> None:
             if dead and _empty(group):
                 with contextlib.suppress(OSError):
                     group.rmdir()
+
+
+THAW_ON_EXIT = """
+cat >/dev/null
+for state in "$1"/gpp-"$2"-*/freezer.state; do
+  [ -e "$state" ] && echo THAWED >"$state"
+done
+"""
+"""The watcher of a v1 freezer: waits for EOF on its stdin (the gateway's end closes when the
+gateway dies, however it dies), then thaws every group the gateway left."""
+
+
+def watch_v1_freezer(freezer_parent: Path, own_pid: int) -> subprocess.Popen[bytes]:
+    """Start the process that thaws this gateway's v1 freezer groups once the gateway is gone.
+
+    A task frozen in a v1 freezer does not die of SIGKILL until thawed (v2 kills frozen tasks):
+    without this, a SIGKILLed gateway would leave its idle plugins frozen for ever, their
+    parent-death signals pending. The watcher, a `sh` in a session of its own, holds the read
+    end of a pipe whose only write end is the gateway's (close-on-exec, so no other child
+    inherits it)."""
+    return subprocess.Popen(
+        ["sh", "-c", THAW_ON_EXIT, "gpp-thaw-on-exit", str(freezer_parent), str(own_pid)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def enter(procs_files: Iterable[str]) -> None:

@@ -179,10 +179,18 @@ def cgroup_layout() -> Layout | str:
             return layout
         if layout.version == 2:
             cgroups.delegate_v2(layout.parents["unified"], os.getpid())
+        cgroups.sweep_stale(layout.parents.values())
+        if "freezer" in layout.parents:
+            _freezer_watchers.append(
+                cgroups.watch_v1_freezer(layout.parents["freezer"], os.getpid())
+            )
     except (OSError, CgroupUnavailable) as exc:
         return str(exc)
-    cgroups.sweep_stale(layout.parents.values())
     return layout
+
+
+_freezer_watchers: list[subprocess.Popen[bytes]] = []
+"""Kept for the gateway's life: their stdin pipes close when it dies (see watch_v1_freezer)."""
 
 
 def plan(
