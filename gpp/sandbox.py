@@ -1,5 +1,5 @@
-"""The sandbox around every plugin process: bubblewrap namespaces, rlimits, a pids cgroup, death
-with us.
+"""The sandbox around every plugin process: bubblewrap namespaces, a cgroup per session, rlimits,
+death with us.
 
 A plugin is untrusted code, and the gateway often runs as root. Each session runs the plugin under
 bubblewrap (`bwrap`): a user namespace in which it holds no capability at all and `no_new_privs` is
@@ -10,8 +10,9 @@ empty network namespace unless its config says `network = "inherit"`; and a mini
 view: system directories, the interpreter and the plugin's own folder read-only, the repository
 (read-only when `readonly_root`), a private `/dev` and `/proc`, and nothing else of the host
 (no token file, no config, no cgroupfs). The only writable places besides the repository are
-`/tmp`, `/dev/shm` and HOME, each a tmpfs capped at `memory_mb` (memory RLIMIT_AS does not see);
-bwrap's own root and `/dev` are read-only, and HOME is no host directory (no disk to fill).
+`/tmp`, `/dev/shm` and HOME, each a tmpfs capped at `memory_mb` (its pages and inodes charged to
+the session's cgroup too); bwrap's own root and `/dev` are read-only, and HOME is no host
+directory (no disk to fill).
 Each session has a cgroup of its own (`gpp.cgroups`), made before the spawn and entered by the
 spawned process before it execs, so every process of the plugin is in it: memory (`memory_mb`,
 memfd, shm, tmpfs and children included), `pids.max` (`max_processes`: RLIMIT_NPROC does not
@@ -19,7 +20,9 @@ bind root), and the CPU counter that `cpu_seconds` is checked against as the plu
 budget. Where no such cgroup can be made, the plugin is refused unless its config says
 `cgroup = "optional"`. The remaining rlimits bind each process: RLIMIT_AS (a per-process
 backstop that makes one big allocation fail cleanly), NOFILE and FSIZE; RLIMIT_CPU and NPROC
-only where the plugin runs without a cgroup.
+only where the plugin runs without a cgroup. An idle GPP/3 session's group is frozen
+(`gpp.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
+watcher (`cgroups.watch_v1_freezer`) thaws the groups of a gateway that died.
 
 The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
 PR_SET_PDEATHSIG) → bwrap's init, PID 1 of the namespace (dies with `bwrap`: `--die-with-parent`)
