@@ -90,6 +90,7 @@ class PluginSession(ProcessSession):
                 hello = await self._read(Hello)
                 self.capabilities = hello.capabilities
                 await self._write(Ready())
+            self._idle()
         except asyncio.CancelledError:
             await self.dispose()  # a caller gone mid-handshake leaves no half-started plugin
             raise
@@ -148,6 +149,7 @@ class PluginSession(ProcessSession):
         try:
             if self.closed or self._process is None:
                 return
+            self._running()
             async with self._watchdog(self.timeouts.shutdown_ms, deadline):
                 await self._write(Shutdown())
                 await self._read(Bye)
@@ -201,9 +203,13 @@ class PluginSession(ProcessSession):
         async with self._turn:
             if self.closed or self._process is None:
                 raise RuntimeError("session is not running")
-            async with self._watchdog(self.timeouts.request_ms):
-                await self._write(request)
-                answer = await self._read(Result, PluginError)
+            self._running()
+            try:
+                async with self._watchdog(self.timeouts.request_ms):
+                    await self._write(request)
+                    answer = await self._read(Result, PluginError)
+            finally:
+                self._idle()
             if isinstance(answer, Result):
                 return answer
             raise codes.PluginErrorResponse(
@@ -304,6 +310,8 @@ class PluginSession(ProcessSession):
             error.exit_code = self._process.returncode
             if error.exit_code is None:
                 error.problem += " (plugin still running; killed)"
+        if reason := self._end_reason():
+            error.problem += f" ({reason})"
         await self._close(kill=True)
         error.stderr_tail = self.stderr.tail() or None
         self._conn.error = self._conn.error or error

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol, TypedDict, Unpack, runtime_checkable
 
 from . import codes
+from .cgroups import SessionGroup
 from .sandbox import SandboxPolicy, SandboxUnavailable, SpawnPlan, plan
 
 PASSED_ENV = ("PATH", "LANG")
@@ -63,15 +64,126 @@ async def spawn(
     return proc, spawn_plan
 
 
+FREEZE_AFTER_S = 0.2
+"""How long a session idles before its cgroup is frozen. Back-to-back requests pay no freeze
+and no thaw (about 250 µs each on cgroup v1 here); an idle plugin runs at most this long after
+its answer, on the CPU budget."""
+BUDGET_MIN_CHECK_S = 0.05
+"""The shortest wait between two reads of a session's CPU counter near the end of its budget."""
+
+
+class CpuBudget:
+    """`cpu_seconds` as the plugin's total: its cgroup's CPU counter, checked while it may run.
+
+    No read on a request's path: the group can use at most `cpus` CPU-seconds per second of
+    wall time while it runs, so the next read is due when the budget left, spread over every
+    CPU, could be gone. A session frozen between requests is not checked (nor can it run); one
+    never frozen is checked for as long as it lives. At the end `on_spent` hears the usage.
+    """
+
+    def __init__(
+        self, group: SessionGroup, budget_s: float, on_spent: Callable[[float], None]
+    ) -> None:
+        self.group = group
+        self.budget_ns = int(budget_s * 1e9)
+        self.on_spent = on_spent
+        self.cpus = max(1, len(os.sched_getaffinity(0)))
+        self._loop = asyncio.get_running_loop()
+        self._handle: asyncio.TimerHandle | None = None
+        self._slack_s = budget_s / self.cpus  # wall time until the budget could be gone
+        self._armed_at = 0.0
+
+    def arm(self) -> None:
+        if self._handle is None:
+            self._armed_at = self._loop.time()
+            self._handle = self._loop.call_later(
+                max(BUDGET_MIN_CHECK_S, self._slack_s), self._check
+            )
+
+    def disarm(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+            self._slack_s -= self._loop.time() - self._armed_at
+
+    def _check(self) -> None:
+        self._handle = None
+        try:
+            used = self.group.cpu_usage_ns()
+        except (OSError, ValueError):
+            return  # the group is gone: the session ended
+        if used >= self.budget_ns:
+            self.on_spent(used / 1e9)
+            return
+        self._slack_s = (self.budget_ns - used) / 1e9 / self.cpus
+        self.arm()
+
+
 @dataclass
 class PluginProcess:
     """A started plugin: the OS process, its sandbox plan, its HOME, as a ProcessSession holds
-    it; `reap` undoes everything `start_plugin` did."""
+    it; `reap` undoes everything `start_plugin` did.
+
+    With a session cgroup, `run` and `pause` thaw and freeze it around the plugin's turns (a
+    frozen plugin uses no CPU at all) and arm its CPU budget while it may run."""
 
     proc: asyncio.subprocess.Process
     plan: SpawnPlan | None
     home: str
     reaped: bool = False
+    budget: CpuBudget | None = None
+    killed_for: str | None = None
+    """Why the gateway killed the plugin on its own (its CPU budget), for the diagnostic."""
+    _freezing: asyncio.TimerHandle | None = None
+
+    @property
+    def group(self) -> SessionGroup | None:
+        return self.plan.cgroup if self.plan is not None else None
+
+    def run(self) -> None:
+        """Let the plugin run: thawed (done when this returns) before the caller writes."""
+        if self._freezing is not None:
+            self._freezing.cancel()
+            self._freezing = None
+        if (group := self.group) is not None:
+            group.thaw()
+        if self.budget is not None:
+            self.budget.arm()
+
+    def pause(self) -> None:
+        """The plugin owes nothing: freeze it `FREEZE_AFTER_S` from now unless it is given a
+        turn again by then (the freeze itself is not awaited)."""
+        if self.group is not None and self.group.can_freeze and self._freezing is None:
+            self._freezing = asyncio.get_running_loop().call_later(FREEZE_AFTER_S, self._freeze)
+
+    def _freeze(self) -> None:
+        self._freezing = None
+        if self.reaped or (group := self.group) is None:
+            return
+        if self.budget is not None:
+            self.budget.disarm()  # a frozen group uses no CPU: nothing to check
+        group.freeze()
+
+    def spend(self, used_s: float) -> None:
+        """The plugin used up its CPU budget: kill it; its request ends in E_EOF saying so."""
+        assert self.budget is not None
+        self.killed_for = (
+            f"CPU budget spent: the plugin's cgroup used {used_s:.2f} CPU-seconds, "
+            f"cpu_seconds = {self.budget.budget_ns / 1e9:g}; killed"
+        )
+        kill_group(self.proc)
+        if (group := self.group) is not None:
+            group.thaw()
+
+    def end_reason(self) -> str | None:
+        """What ended the plugin besides itself: the CPU budget, or its cgroup's OOM killer."""
+        if self.killed_for is not None:
+            return self.killed_for
+        group = self.group
+        kills = group.oom_kills() if group is not None else 0
+        if kills:
+            return f"the memory limit of its cgroup (memory_mb) OOM-killed {kills} of its processes"
+        return None
 
     @property
     def mechanisms(self) -> dict[str, str]:
@@ -91,8 +203,14 @@ class PluginProcess:
         if self.reaped:
             return self.returncode
         self.reaped = True
+        if self._freezing is not None:
+            self._freezing.cancel()
+        if self.budget is not None:
+            self.budget.disarm()
         if kill or self.proc.returncode is None:
             kill_group(self.proc)
+        if (group := self.group) is not None:
+            group.thaw()  # a frozen v1 group's processes die of SIGKILL only once thawed
         status = self.status(await self.proc.wait())
         if self.proc.stdin is not None:
             self.proc.stdin.close()
@@ -157,6 +275,20 @@ class ProcessSession:
         assert self._process is not None, "session not started"
         return self._process.proc
 
+    def _running(self) -> None:
+        """The plugin is owed a turn: thaw it (before the frame is written)."""
+        if self._process is not None:
+            self._process.run()
+
+    def _idle(self) -> None:
+        """The plugin owes nothing until the next request: freeze it."""
+        if self._process is not None:
+            self._process.pause()
+
+    def _end_reason(self) -> str | None:
+        """Why the gateway or the kernel ended the plugin (CPU budget, OOM kill), if they did."""
+        return self._process.end_reason() if self._process is not None else None
+
     def _exit_status(self) -> int | None:
         """The plugin's own exit status so far (None: running, or never started)."""
         return self._process.returncode if self._process is not None else None
@@ -217,7 +349,12 @@ async def start_plugin(
             expected="a running plugin",
             got=" ".join(command),
         ) from None
-    return PluginProcess(proc, spawn_plan, home)
+    process = PluginProcess(proc, spawn_plan, home)
+    group = spawn_plan.cgroup if spawn_plan is not None else None
+    if group is not None and sandbox is not None and sandbox.cpu_seconds:
+        process.budget = CpuBudget(group, sandbox.cpu_seconds, process.spend)
+        process.budget.arm()
+    return process
 
 
 HOME_PREFIX = "gpp-home-"

@@ -1,5 +1,5 @@
-"""The sandbox around every plugin process: bubblewrap namespaces, rlimits, a pids cgroup, death
-with us.
+"""The sandbox around every plugin process: bubblewrap namespaces, a cgroup per session, rlimits,
+death with us.
 
 A plugin is untrusted code, and the gateway often runs as root. Each session runs the plugin under
 bubblewrap (`bwrap`): a user namespace in which it holds no capability at all and `no_new_privs` is
@@ -10,10 +10,19 @@ empty network namespace unless its config says `network = "inherit"`; and a mini
 view: system directories, the interpreter and the plugin's own folder read-only, the repository
 (read-only when `readonly_root`), a private `/dev` and `/proc`, and nothing else of the host
 (no token file, no config, no cgroupfs). The only writable places besides the repository are
-`/tmp`, `/dev/shm` and HOME, each a tmpfs capped at `memory_mb` (memory RLIMIT_AS does not see);
-bwrap's own root and `/dev` are read-only, and HOME is no host directory (no disk to fill).
-Rlimits are applied before exec, and the gateway places bwrap in a pids cgroup before it runs
-(RLIMIT_NPROC does not bind root).
+`/tmp`, `/dev/shm` and HOME, each a tmpfs capped at `memory_mb` (its pages and inodes charged to
+the session's cgroup too); bwrap's own root and `/dev` are read-only, and HOME is no host
+directory (no disk to fill).
+Each session has a cgroup of its own (`gpp.cgroups`), made before the spawn and entered by the
+spawned process before it execs, so every process of the plugin is in it: memory (`memory_mb`,
+memfd, shm, tmpfs and children included), `pids.max` (`max_processes`: RLIMIT_NPROC does not
+bind root), and the CPU counter that `cpu_seconds` is checked against as the plugin's total
+budget. Where no such cgroup can be made, the plugin is refused unless its config says
+`cgroup = "optional"`. The remaining rlimits bind each process: RLIMIT_AS (a per-process
+backstop that makes one big allocation fail cleanly), NOFILE and FSIZE; RLIMIT_CPU and NPROC
+only where the plugin runs without a cgroup. An idle GPP/3 session's group is frozen
+(`gpp.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
+watcher (`cgroups.watch_v1_freezer`) thaws the groups of a gateway that died.
 
 The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
 PR_SET_PDEATHSIG) → bwrap's init, PID 1 of the namespace (dies with `bwrap`: `--die-with-parent`)
@@ -26,7 +35,6 @@ asked for network isolation or a read-only root is refused, never silently run w
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ctypes
 import errno
 import functools
@@ -36,15 +44,16 @@ import shutil
 import signal
 import subprocess
 import sys
-import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
+from . import cgroups
+from .cgroups import CgroupUnavailable, Layout, Limits, SessionGroup
+
 PR_SET_PDEATHSIG = 1
 RELEASE_POLLS, RELEASE_POLL_S = 100, 0.02  # up to 2 s for a killed namespace to be reaped
-PIDS_CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """Read-only in every sandbox (as symlinks where the host has merged /usr)."""
@@ -86,6 +95,9 @@ class SandboxPolicy:
     max_processes: int | None = 64
     max_file_size_mb: int | None = 64
     readonly_root: bool = False
+    cgroup: Literal["required", "optional"] = "required"
+    """"optional": run the plugin without its own cgroup where none can be made (then memory,
+    CPU and processes are bounded per process by rlimits only); said explicitly, never implied."""
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -105,7 +117,7 @@ class SpawnPlan:
     argv: list[str]
     preexec: Callable[[], None]
     mechanisms: dict[str, str]
-    cgroup: Path | None = None
+    cgroup: SessionGroup | None = None
     namespaced: bool = False
 
     def status(self, raw: int | None) -> int | None:
@@ -113,18 +125,19 @@ class SpawnPlan:
         return decode_status(raw) if self.namespaced and raw is not None else raw
 
     def cleanup(self) -> None:
-        """Remove the pids cgroup; a group still holding processes is left to the sweep."""
+        """Remove the session's cgroup; a group still holding processes is left to the sweep."""
         if self.cgroup is not None:
-            with contextlib.suppress(OSError):
-                self.cgroup.rmdir()
+            self.cgroup.remove()
 
     async def release(self) -> None:
         """`cleanup` once the group is empty. Processes killed with the namespace linger as
-        zombies until init reaps them, so give the kernel a moment (bounded) first."""
+        zombies until init reaps them, so give the kernel a moment (bounded) first; a frozen
+        v1 group must be thawed for its killed processes to die at all."""
         if self.cgroup is None:
             return
+        self.cgroup.thaw()
         for _ in range(RELEASE_POLLS):
-            if _cgroup_empty(self.cgroup):
+            if self.cgroup.empty():
                 break
             await asyncio.sleep(RELEASE_POLL_S)
         self.cleanup()
@@ -159,25 +172,28 @@ def _bwrap_refusal() -> str | None:
 
 
 @functools.cache
-def _pids_cgroup_root() -> Path | None:
-    """A writable pids cgroup hierarchy (v1 `pids` or a v2 root offering `pids`), or None."""
-    for root in PIDS_CGROUP_ROOTS:
-        limit_file = "pids.max"
-        if root == Path("/sys/fs/cgroup"):
-            controllers = root / "cgroup.controllers"
-            if not controllers.exists() or "pids" not in controllers.read_text().split():
-                continue
-        probe = root / f"gpp-probe-{uuid.uuid4().hex[:8]}"
-        try:
-            probe.mkdir()
-        except OSError:
-            continue
-        usable = (probe / limit_file).exists()
-        with contextlib.suppress(OSError):
-            probe.rmdir()
-        if usable:
-            return root
-    return None
+def cgroup_layout() -> Layout | str:
+    """Where session cgroups go on this host (probed once), or why there is no such place."""
+    try:
+        layout = cgroups.find_layout(
+            Path("/proc/self/mountinfo").read_text(), Path("/proc/self/cgroup").read_text()
+        )
+        if isinstance(layout, str):
+            return layout
+        if layout.version == 2:
+            cgroups.delegate_v2(layout.parents["unified"], os.getpid())
+        cgroups.sweep_stale(layout.parents.values())
+        if "freezer" in layout.parents:
+            _freezer_watchers.append(
+                cgroups.watch_v1_freezer(layout.parents["freezer"], os.getpid())
+            )
+    except (OSError, CgroupUnavailable) as exc:
+        return str(exc)
+    return layout
+
+
+_freezer_watchers: list[subprocess.Popen[bytes]] = []
+"""Kept for the gateway's life: their stdin pipes close when it dies (see watch_v1_freezer)."""
 
 
 def plan(
@@ -236,16 +252,55 @@ def plan(
     else:
         mechanisms["containment"] = "process group + parent-death signal (no namespaces here)"
         mechanisms["network"] = 'inherited (config: network = "inherit")'
-    limits = _rlimits(policy)
+    cgroup = _session_group(policy, mechanisms)
+    limits = _rlimits(policy, per_plugin=cgroup is not None)
     mechanisms["rlimits"] = ", ".join(f"{name}={value}" for name, (_, value) in limits.items())
-    cgroup = _pids_cgroup(policy.max_processes)
-    if cgroup is not None:
-        mechanisms["processes"] = f"pids cgroup, pids.max={policy.max_processes}"
-    elif policy.max_processes:
-        mechanisms["processes"] = f"RLIMIT_NPROC={policy.max_processes} (per user; not for root)"
+    procs_files = cgroup.procs_files if cgroup is not None else ()
     return SpawnPlan(
-        argv, functools.partial(_pre_exec, limits, cgroup), mechanisms, cgroup, namespaced
+        argv, functools.partial(_pre_exec, limits, procs_files), mechanisms, cgroup, namespaced
     )
+
+
+def _session_group(policy: SandboxPolicy, mechanisms: dict[str, str]) -> SessionGroup | None:
+    """The session's own cgroup, its mechanisms described; None only where the config allows
+    it (`cgroup = "optional"`), else SandboxUnavailable."""
+    layout = cgroup_layout()
+    mib = 1024 * 1024
+    limits = Limits(policy.memory_mb and policy.memory_mb * mib, policy.max_processes)
+    try:
+        if isinstance(layout, str):
+            raise CgroupUnavailable(layout)
+        group = SessionGroup.create(layout, limits, os.getpid())
+    except CgroupUnavailable as exc:
+        if policy.cgroup != "optional":
+            raise SandboxUnavailable(
+                f"no cgroup can be made for the plugin here ({exc}), so its limits cannot bind "
+                "it as a whole; run the gateway with a writable (delegated) cgroup, or set "
+                'sandbox.cgroup = "optional" to run it with per-process rlimits only'
+            ) from None
+        mechanisms["cgroup"] = f'none ({exc}); config: cgroup = "optional"'
+        if policy.max_processes:
+            mechanisms["processes"] = (
+                f"RLIMIT_NPROC={policy.max_processes} (per user; not for root)"
+            )
+        return None
+    memory_file = "memory.max" if layout.version == 2 else "memory.limit_in_bytes"
+    said = [
+        f"memory: {memory_file}={policy.memory_mb} MiB, no swap (children, memfd, shm, tmpfs "
+        "and kernel memory included)"
+        if policy.memory_mb
+        else "memory: no limit",
+        f"CPU budget cpu_seconds={policy.cpu_seconds} for the plugin as a whole"
+        if policy.cpu_seconds
+        else "no CPU budget",
+        "frozen between requests" if group.can_freeze else "not frozen when idle (no freezer)",
+    ]
+    mechanisms["cgroup"] = f"{layout.describe()}, one per session: {'; '.join(said)}"
+    if policy.max_processes:
+        mechanisms["processes"] = (
+            f"cgroup v{layout.version} pids.max={policy.max_processes} (the whole plugin)"
+        )
+    return group
 
 
 def _bwrap(
@@ -347,60 +402,27 @@ def decode_status(returncode: int) -> int:
     return returncode
 
 
-def _rlimits(policy: SandboxPolicy) -> dict[str, tuple[int, int]]:
+def _rlimits(policy: SandboxPolicy, per_plugin: bool) -> dict[str, tuple[int, int]]:
+    """The per-process limits; with a session cgroup, CPU and processes are the cgroup's (the
+    plugin's total), and RLIMIT_AS stays as a backstop for one process."""
     mib = 1024 * 1024
     wanted = {
         "RLIMIT_AS": policy.memory_mb and policy.memory_mb * mib,
-        "RLIMIT_CPU": policy.cpu_seconds,
+        "RLIMIT_CPU": None if per_plugin else policy.cpu_seconds,
         "RLIMIT_NOFILE": policy.max_open_files,
-        "RLIMIT_NPROC": policy.max_processes,
+        "RLIMIT_NPROC": None if per_plugin else policy.max_processes,
         "RLIMIT_FSIZE": policy.max_file_size_mb and policy.max_file_size_mb * mib,
     }
     return {name: (getattr(resource, name), value) for name, value in wanted.items() if value}
 
 
-def _cgroup_empty(group: Path) -> bool:
-    try:
-        return not (group / "cgroup.procs").read_text().strip()
-    except OSError:
-        return True
-
-
-@functools.cache
-def _sweep_stale_cgroups(root: Path) -> None:
-    """Remove empty groups left by gateways that died (SIGKILL leaves no time to clean up)."""
-    for group in root.glob("gpp-*-*"):
-        creator = group.name.split("-")[1]
-        if creator.isdigit() and not Path(f"/proc/{creator}").exists() and _cgroup_empty(group):
-            with contextlib.suppress(OSError):
-                group.rmdir()
-
-
-def _pids_cgroup(max_processes: int | None) -> Path | None:
-    root = _pids_cgroup_root()
-    if root is None or not max_processes:
-        return None
-    _sweep_stale_cgroups(root)
-    group = root / f"gpp-{os.getpid()}-{uuid.uuid4().hex[:12]}"
-    try:
-        group.mkdir()
-        (group / "pids.max").write_text(str(max_processes))
-    except OSError:
-        with contextlib.suppress(OSError):
-            group.rmdir()
-        return None
-    return group
-
-
-def _pre_exec(limits: dict[str, tuple[int, int]], cgroup: Path | None) -> None:
+def _pre_exec(limits: dict[str, tuple[int, int]], procs_files: Sequence[str]) -> None:
     """Runs in the child between fork and exec: only async-signal-tolerant, allocation-light work."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() == 1:  # the gateway died between fork and prctl
         os._exit(1)
-    if cgroup is not None:
-        with open(cgroup / "cgroup.procs", "w") as procs:
-            procs.write(str(os.getpid()))
+    cgroups.enter(procs_files)  # before exec: every process of the plugin is in the group
     for which, value in limits.values():
         soft_hard = (value, value)
         if which == resource.RLIMIT_CPU:  # SIGXCPU at the limit, SIGKILL a second later

@@ -100,6 +100,7 @@ def test_baked_registry_is_valid_and_says_inherit_explicitly() -> None:
     raw = tomllib.loads((REPO / "docker" / "registry.toml").read_text())
     config = ConfigFile.model_validate(raw)  # roots are container paths: validate, not resolve
     assert config.defaults.sandbox.network == "inherit"
+    assert config.defaults.sandbox.cgroup == "optional"  # no cgroup can be made in there
     assert {p.root for p in config.plugin} == {"/repo"}
     for plugin in config.plugin:
         for word in plugin.command[1:]:

@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,10 @@ def test_default_sandbox_sees_only_loopback(gateway: Gateway) -> None:
     assert info["sandbox"]["containment"].startswith("pid-namespace")
     assert info["sandbox"]["privileges"].startswith("user namespace with no capabilities")
     assert "RLIMIT_AS=1073741824" in info["sandbox"]["rlimits"]
+    assert "RLIMIT_CPU" not in info["sandbox"]["rlimits"]  # the cgroup's budget instead
+    cgroup = info["sandbox"]["cgroup"]
+    assert cgroup.startswith(("cgroup v1, one per session", "cgroup v2, one per session"))
+    assert "=1024 MiB" in cgroup and "cpu_seconds=60" in cgroup, cgroup
 
 
 def test_the_environment_is_scrubbed(gateway: Gateway) -> None:
@@ -136,10 +141,13 @@ def test_memory_limit_ends_in_the_plugins_own_answer(gateway: Gateway) -> None:
 
 
 def test_cpu_limit_kills_the_plugin_and_the_gateway_keeps_serving(gateway: Gateway) -> None:
+    """`cpu_seconds` is the plugin's total, read from its cgroup's CPU counter: the gateway
+    kills the session at the budget and says so."""
     response = probe(gateway, "one-cpu-second", "spin")
     assert response.status_code == 502
     problem = response.json()
-    assert problem["code"] == "E_EOF" and "SIGXCPU" in problem["detail"]
+    assert problem["code"] == "E_EOF" and "CPU budget spent" in problem["detail"], problem
+    assert "cpu_seconds = 1" in problem["detail"] and "SIGKILL" in problem["detail"]
     assert attrs(probe(gateway, "one-cpu-second", "netinfo")) == [{"interface": "lo"}]
     assert gateway.plugin("one-cpu-second")["restarts"] == 1
 
@@ -221,15 +229,15 @@ def test_a_setsid_grandchild_ends_with_its_session() -> None:
             assert not process_gone(pids["grandchild"])  # it really escaped the process group
             process = session._process
             assert process is not None and process.plan is not None
-            leftovers = [Path(process.home)] + (
-                [process.plan.cgroup] if process.plan.cgroup else []
-            )
+            group = process.plan.cgroup
+            assert group is not None
+            leftovers = [Path(process.home), *group.dirs.values()]
             assert all(path.exists() for path in leftovers)
         return pids, leftovers
 
     pids, leftovers = asyncio.run(scenario())
     assert wait_exited(pids["grandchild"]) and wait_exited(pids["plugin"])
-    assert not [path for path in leftovers if path.exists()], "HOME or pids cgroup left behind"
+    assert not [path for path in leftovers if path.exists()], "HOME or cgroup left behind"
 
 
 def test_a_setsid_grandchild_ends_when_the_gateway_is_sigkilled(tmp_path: Path) -> None:
@@ -241,10 +249,28 @@ def test_a_setsid_grandchild_ends_when_the_gateway_is_sigkilled(tmp_path: Path) 
             sandbox_pid = http.get("/plugins/probe").json()["pid"]
         pids = host_pids(sandbox_pid, response.json()["resources"][0]["attrs"])
         assert not process_gone(pids["grandchild"])
+        # idle, the session is frozen: a v1 freezer's tasks die of SIGKILL only once thawed
+        assert wait_frozen(sandbox_pid), "the idle session was not frozen"
         gateway.send_signal(signal.SIGKILL)
         gateway.wait(30)
     assert wait_exited(pids["grandchild"]), "a double-forked grandchild outlived the gateway"
     assert wait_exited(pids["plugin"])
+
+
+def wait_frozen(pid: int, timeout: float = 10.0) -> bool:
+    """Whether the freezer cgroup of `pid` reports it frozen within `timeout` (v1 freezer or
+    v2 `cgroup.freeze`, as the host has)."""
+    lines = dict(line.split(":", 2)[1:] for line in Path(f"/proc/{pid}/cgroup").read_text().split())
+    if "freezer" in lines:
+        state, frozen = Path(f"/sys/fs/cgroup/freezer{lines['freezer']}/freezer.state"), "FROZEN"
+    else:
+        state, frozen = Path(f"/sys/fs/cgroup{lines['']}/cgroup.events"), "frozen 1"
+    deadline = time.monotonic() + timeout
+    while frozen not in state.read_text():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def test_no_namespaces_means_refusal_unless_inherit_is_said(
@@ -276,6 +302,29 @@ def test_no_namespaces_means_refusal_unless_inherit_is_said(
 
     mechanisms = asyncio.run(inherit())
     assert mechanisms["containment"].startswith("process group")
+
+
+def test_no_cgroup_means_refusal_unless_optional_is_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: limits that bind each process only are no limits for the plugin; where no
+    cgroup can be made the plugin is refused, unless its config says `cgroup = "optional"`."""
+    monkeypatch.setattr(sandbox, "cgroup_layout", lambda: "no cgroup v2 mount, and so on")
+
+    async def run(policy: SandboxPolicy) -> dict[str, str]:
+        async with PluginSession(
+            [*_python(PROBE)], "sandbox-probe", "1.0.0", cwd=str(REPO), sandbox=policy
+        ) as session:
+            await session.discover(["netinfo"])
+            return session.sandbox_mechanisms
+
+    with pytest.raises(codes.UnexpectedEOFError) as refused:
+        asyncio.run(run(SandboxPolicy()))
+    assert "no cgroup can be made" in refused.value.problem
+    assert "no cgroup v2 mount, and so on" in refused.value.problem
+    assert 'cgroup = "optional"' in refused.value.problem
+
+    mechanisms = asyncio.run(run(SandboxPolicy(cgroup="optional", cpu_seconds=5)))
+    assert mechanisms["cgroup"].startswith("none (no cgroup v2 mount")
+    assert "RLIMIT_CPU=5" in mechanisms["rlimits"] and "RLIMIT_NPROC=64" in mechanisms["rlimits"]
 
 
 def _python(command: list[str]) -> list[str]:

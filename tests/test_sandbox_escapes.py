@@ -14,12 +14,17 @@ import asyncio
 import os
 import shutil
 import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from dataclasses import field as default
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import DEMO_REPO, FIXTURE_PLUGINS
 
+from gpp import codes
+from gpp.cgroups import SessionGroup
 from gpp.host import PluginSession, Timeouts
 from gpp.sandbox import SandboxPolicy
 
@@ -120,3 +125,159 @@ def test_the_pids_limit_holds_after_the_attempt_to_leave(default_sandbox: Outcom
     detail = default_sandbox["fork-past-limit"]["detail"]
     forked = int(detail.split()[1].rstrip(","))
     assert 0 < forked < PIDS_MAX and detail.endswith("EAGAIN"), detail
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 23, "limits are per process, not per plugin": `limits_probe.py` holds memory where
+# RLIMIT_AS does not look (memfds, SysV shm, tmpfs files, forked children), fills /tmp with
+# inodes, burns CPU in a re-forking chain and while idle. Against the rlimits-only sandbox it held
+# 256 MB in memfds and in shm, 240 MB across children, 250,000 inodes, and burned 7.7 CPU-seconds
+# with cpu_seconds = 1; the session's own cgroup bounds each. Measured through the cgroup's own
+# files (what the kernel charged), never through wall time.
+
+LIMITS_PROBE = FIXTURE_PLUGINS / "limits_probe.py"
+SMALL_MB = 64
+
+
+@dataclass
+class ProbeRun:
+    """What one limits-probe session did: its answer or error, stderr, and its cgroup's figures
+    as the kernel kept them, read just before the group was removed."""
+
+    attrs: dict[str, Any] | None = None
+    error: codes.ProtocolError | None = None
+    stderr: list[str] = default(default_factory=list)
+    usage_s: float | None = None
+    peak_bytes: int | None = None
+    dirs: list[Path] = default(default_factory=list)
+
+    def held(self) -> int:
+        """What the plugin held at the end: its answer's figure, or, killed, the most it said
+        it held (`held N` lines on stderr)."""
+        if self.attrs is not None:  # its own count (the children's: those still alive)
+            return int(self.attrs.get("held_mb", self.attrs.get("files", 0)))
+        said = [int(line.split()[1]) for line in self.stderr if line.startswith("held ")]
+        return max([0, *said])
+
+    def cleanly_refused(self) -> bool:
+        """The allocation failed in the plugin, or the gateway says the OOM killer ended it."""
+        if self.attrs is not None:
+            return self.attrs.get("failure") not in (None, "none")
+        return self.error is not None and "OOM-killed" in self.error.problem
+
+
+def run_limits_probe(
+    monkeypatch: pytest.MonkeyPatch,
+    policy: SandboxPolicy,
+    *paths: str,
+    request_ms: int = 60_000,
+    after_answer: Callable[[PluginSession, SessionGroup], Awaitable[None]] | None = None,
+    on_stderr: Callable[[str], None] | None = None,
+) -> ProbeRun:
+    run = ProbeRun()
+    remove = SessionGroup.remove
+
+    def recording_remove(group: SessionGroup) -> bool:
+        if run.usage_s is None and all(d.exists() for d in group.dirs.values()):
+            run.usage_s = group.cpu_usage_ns() / 1e9
+            if group.version == 1:
+                peak = group.dirs["memory"] / "memory.max_usage_in_bytes"
+                run.peak_bytes = int(peak.read_text())
+        run.dirs = list(group.dirs.values())
+        return remove(group)
+
+    monkeypatch.setattr(SessionGroup, "remove", recording_remove)
+
+    async def scenario() -> None:
+        session = PluginSession(
+            [sys.executable, str(LIMITS_PROBE)],
+            "limits-probe",
+            "1.0.0",
+            cwd=str(DEMO_REPO),
+            sandbox=policy,
+            timeouts=Timeouts(request_ms=request_ms),
+            on_stderr=on_stderr,
+        )
+        try:
+            await session.start()
+            result = await session.discover(list(paths))
+            run.attrs = result["resources"][0]["attrs"]
+            if after_answer is not None:
+                process = session._process
+                assert process is not None and process.plan is not None
+                assert process.plan.cgroup is not None
+                await after_answer(session, process.plan.cgroup)
+        except codes.ProtocolError as exc:
+            run.error = exc
+        finally:
+            await session.dispose()
+            run.stderr = list(session.stderr.lines)
+
+    asyncio.run(scenario())
+    return run
+
+
+@pytest.mark.parametrize("attack", ["memfd", "shm", "tmpfs", "children"])
+def test_memory_the_rlimits_miss_is_bounded_by_the_plugins_cgroup(
+    monkeypatch: pytest.MonkeyPatch, attack: str
+) -> None:
+    run = run_limits_probe(monkeypatch, SandboxPolicy(memory_mb=SMALL_MB), attack, "256")
+    assert run.held() < SMALL_MB, (run.held(), run.attrs, run.error)
+    assert run.cleanly_refused(), (run.attrs, run.error and run.error.diagnostic())
+    assert run.peak_bytes is not None and run.peak_bytes <= SMALL_MB * 1024 * 1024
+    assert run.dirs and not [d for d in run.dirs if d.exists()], "cgroup left behind"
+
+
+def test_tmpfs_inodes_are_charged_to_the_plugins_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bwrap 0.8 has no nr_inodes option: the inodes and dentries of empty files are kernel
+    memory, which the memory cgroup charges, so `memory_mb` bounds their count."""
+    run = run_limits_probe(monkeypatch, SandboxPolicy(memory_mb=SMALL_MB), "inodes", "400000")
+    assert run.held() < 250_000, (run.held(), run.attrs)
+    assert run.cleanly_refused(), (run.attrs, run.error and run.error.diagnostic())
+    assert run.peak_bytes is not None and run.peak_bytes <= SMALL_MB * 1024 * 1024
+
+
+def test_a_re_forking_chain_cannot_burn_past_the_plugins_cpu_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every link of the chain is a fresh process with a fresh RLIMIT_CPU; the cgroup's counter
+    counts them all, and the gateway kills the session at `cpu_seconds`."""
+    run = run_limits_probe(monkeypatch, SandboxPolicy(cpu_seconds=1), "forkchain")
+    assert run.error is not None and run.error.code == "E_EOF", run.attrs
+    assert "CPU budget spent" in run.error.problem, run.error.diagnostic()
+    assert run.usage_s is not None and 1.0 <= run.usage_s < 1.0 + 0.5, run.usage_s
+    assert run.dirs and not [d for d in run.dirs if d.exists()], "cgroup left behind"
+
+
+def test_an_idle_session_burns_no_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plugin answers, then spins in a thread saying `tick` on stderr: its session is frozen
+    once idle, so no tick comes and its cgroup's CPU counter stands still."""
+    figures: dict[str, Any] = {}
+    listening: list[asyncio.Future[str] | None] = [None]
+
+    def heard(line: str) -> None:
+        if (tick := listening[0]) is not None and not tick.done():
+            tick.set_result(line)
+
+    async def after_answer(session: PluginSession, group: SessionGroup) -> None:
+        for _ in range(250):  # frozen FREEZE_AFTER_S after the answer; bounded: 5 s
+            if group.is_frozen():
+                break
+            await asyncio.sleep(0.02)
+        figures["frozen"] = group.is_frozen()
+        figures["before"] = group.cpu_usage_ns()
+        ticks = len(session.stderr.lines)
+        tick = listening[0] = asyncio.get_running_loop().create_future()
+        done, _ = await asyncio.wait({tick}, timeout=1.0)  # the event that must not come
+        figures["tick"] = tick.result() if done else None
+        figures["after"] = group.cpu_usage_ns()
+        figures["ticks"] = len(session.stderr.lines) - ticks
+
+    run = run_limits_probe(
+        monkeypatch, SandboxPolicy(), "idle-spin", after_answer=after_answer, on_stderr=heard
+    )
+    assert run.attrs == {"spinning": True}, run.error
+    assert figures["tick"] is None and figures["ticks"] == 0, figures
+    assert figures["after"] == figures["before"], figures
+    assert figures["frozen"] is True
+    assert run.dirs and not [d for d in run.dirs if d.exists()], "cgroup left behind"

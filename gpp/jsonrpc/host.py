@@ -211,7 +211,9 @@ class JsonRpcSession(ProcessSession):
         if self.closed:  # we closed its stdin: the end of the session, not a failure
             return
         await wait_exit(self._proc, 2.0)
-        await self._fail(codes.UnexpectedEOFError("plugin exited", exit_code=self._exit_status()))
+        reason = self._end_reason()  # never frozen: its CPU budget is checked all along
+        problem = f"plugin exited ({reason})" if reason else "plugin exited"
+        await self._fail(codes.UnexpectedEOFError(problem, exit_code=self._exit_status()))
 
     def _dispatch(self, line: bytes) -> None:
         try:
