@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
 from ..scan import JSONObject, Linked
+from .auth import VALUES
 from .js_facts import JS_SUFFIXES, js_facts
 from .linker import FoundRoute, link
 from .model import ModuleFacts
@@ -34,7 +35,10 @@ def link_routes(files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
     each `METHOD /path` two handlers claim. Parameter names do not tell paths apart (a
     framework routes `/orders/{id}` and `/orders/{order_id}` alike, so the second is shadowed);
     the finding names the route as its first claim spells it."""
-    return _render(link(dict(files)))
+    linking = link(dict(files))
+    linked = _render(linking.routes)
+    linked.findings += linking.findings
+    return linked
 
 
 class RouteLinker:
@@ -70,8 +74,7 @@ def _render(routes: list[FoundRoute]) -> Linked:
         linked.resources.append(
             {"kind": KIND, "name": name, "location": where, "attrs": _attrs(route)}
         )
-        auth = "required" if route.auth else "none"
-        linked.signals.append(signal(KIND, name, "auth", auth, where))
+        linked.signals.append(signal(KIND, name, "auth", VALUES[route.auth], where))
         shape = first_name.setdefault(_PARAM.sub("{}", name), name)
         claims.setdefault(shape, []).append(where)
     linked.findings = duplicate_findings(DUPLICATE_ROUTE, KIND, claims)

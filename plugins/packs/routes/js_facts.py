@@ -14,13 +14,14 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan import ParseFailure
-from .auth import says_auth
+from .auth import JS_EVIDENCE
 from .model import (
     CALL,
     EXPRESS,
     HTTP_METHODS,
     NO_AUTH,
     Auth,
+    Call,
     Concat,
     Expr,
     Function,
@@ -29,6 +30,7 @@ from .model import (
     Lit,
     ModuleFacts,
     Namespace,
+    Opaque,
     Param,
     RouteDecl,
     RouterDecl,
@@ -255,9 +257,7 @@ class _Reader:
         if node.type in {"function_declaration", "generator_function_declaration"}:
             name = node.child_by_field_id(self.fields.name)
             if name is not None:
-                self.bindings[self._text(name)] = Function(
-                    self._text(name), None, NO_AUTH, _site(node)
-                )
+                self.bindings[self._text(name)] = self._function(node, self._text(name))
 
     def _declare(self, node: _Node, *, override: bool) -> None:
         target = node.child_by_field_id(self.fields.name)
@@ -349,7 +349,7 @@ class _Reader:
         args = self._arguments(node)
         if verb == "use":
             if args and (owner := self._owner(owner_node)) is not None:
-                arguments = tuple((self._expr(a), self._auth(a)) for a in args)
+                arguments = tuple((self._expr(a), Auth((self._guard(a),))) for a in args)
                 self.uses.append(UseDecl(owner, arguments, _line(node)))
         elif verb in _VERBS or verb == "all":
             self._route(node, prop, verb, owner_node, args)
@@ -364,16 +364,13 @@ class _Reader:
             return
         if not args:
             return
-        names = tuple(name for a in args[:-1] for name in self._auth(a).names)
-        auth = Auth(names) if names else NO_AUTH
+        auth = Auth(tuple(self._guard(a) for a in args[:-1])) if len(args) > 1 else NO_AUTH
         owner_expr = self._owner(owner)
         methods = ALL_METHODS if verb == "all" else (verb.upper(),)
         line = _line(prop)
         handler = self._handler(args[-1])
         for target in _path_list(paths[0]):
-            path = self._expr(target)
-            if path is None:
-                continue
+            path = self._expr(target) or Opaque()
             self.routes.append(RouteDecl(owner_expr, path, methods, line, handler, auth=auth))
 
     def _creates(self, node: _Node) -> str | None:
@@ -451,13 +448,18 @@ class _Reader:
             right = self._expr(node.child_by_field_id(self.fields.right))
             return Concat((left, right)) if left is not None and right is not None else None
         if kind in {"call_expression", "new_expression"}:
-            if self._creates(node) is not None:
+            created = self._creates(node)
+            if created is not None:
                 site = _site(node)
-                self.routers.setdefault(site, RouterDecl(site, EXPRESS, _line(node)))
+                decl = RouterDecl(site, EXPRESS, _line(node), app=created == "app")
+                self.routers.setdefault(site, decl)
                 return RouterRef(site)
             module = self._require(node)
             if module is not None:
                 return self._ref(module, "default")
+            wrapped = self._wrapped(node)
+            if wrapped is not None:
+                return wrapped
         if kind == "member_expression":
             base = self._expr(node.child_by_field_id(self.fields.object))
             prop = self._text(node.child_by_field_id(self.fields.property))
@@ -466,9 +468,28 @@ class _Reader:
         if kind == "object":
             return self._object(node)
         if kind in _FUNCTION_VALUES:  # `module.exports = (app) => {...}`: callers pass routers
-            return Function("", None, NO_AUTH, _site(node))
+            return self._function(node, "")
         path = self._path(node)
         return Sym(path) if path else None
+
+    def _function(self, node: _Node, name: str) -> Function:
+        """A function, with whether its text answers 401/403 (a guard, used as middleware)."""
+        text = self.source[node.start_byte : node.end_byte]
+        return Function(name, None, NO_AUTH, _site(node), JS_EVIDENCE.search(text) is not None)
+
+    def _wrapped(self, node: _Node) -> Call | None:
+        """`asyncHandler(auth.jwt)`: a call whose arguments name functions, kept whole so a
+        guard among them is found; None for other calls (`rateLimit({...})`)."""
+        callee = self._path(node.child_by_field_id(self.fields.function))
+        if callee is None:
+            return None
+        args = [
+            value
+            for a in self._arguments(node)
+            if (_unwrap(a) or a).type in {"identifier", "member_expression", *_FUNCTION_VALUES}
+            and (value := self._expr(a)) is not None
+        ]
+        return Call(Sym(callee), tuple(args)) if args else None
 
     def _object(self, node: _Node) -> Namespace:
         fields: list[tuple[str, Expr]] = []
@@ -595,22 +616,10 @@ class _Reader:
             node = _unwrap(target)
         return None
 
-    def _auth(self, node: _Node) -> Auth:
-        """Auth names a middleware argument shows: `requireAuth`, `auth.required`,
-        `passport.authenticate('jwt')`, `checkPermission('admin')`."""
-        node = _unwrap(node) or node
-        names: list[str] = []
-        if node.type in {"call_expression", "new_expression"}:
-            callee = node.child_by_field_id(self.fields.function) or node.child_by_field_id(
-                self.fields.constructor
-            )
-            if callee is not None:
-                names.append(self._text(callee))
-            names += [s for a in self._arguments(node) if (s := self._string(a)) is not None]
-        elif node.type in {"identifier", "member_expression"}:
-            names.append(self._text(node))
-        found = tuple(n for n in names if says_auth(n))
-        return Auth(found) if found else NO_AUTH
+    def _guard(self, node: _Node) -> Expr:
+        """A middleware argument as the linker judges it: a name, a call (`passport.authenticate
+        ('jwt')`, `asyncHandler(auth.jwt)`) or an inline function; `Opaque` for anything else."""
+        return self._expr(node) or Opaque()
 
     def _handler(self, node: _Node) -> str | None:
         """The handler's name as written (`listUsers`, `users.list`, `asyncHandler(listUsers)` →
@@ -681,6 +690,8 @@ def _member(value: Expr, key: str) -> Expr | None:
         return ImportRef(value.module, key, value.origin)
     if isinstance(value, Sym):
         return Sym((*value.path, key))
+    if isinstance(value, Call) and isinstance(value.callee, Sym):
+        return Sym((*value.callee.path, CALL, key))
     return None
 
 

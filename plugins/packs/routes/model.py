@@ -75,13 +75,31 @@ class Namespace:
 
 @dataclass(frozen=True, slots=True)
 class Function:
-    """A function: what it returns (for settings factories) and the auth evidence on it
-    (decorators, dependency parameters)."""
+    """A function: what it returns (for settings factories), what it depends on (`auth`: its
+    decorators and dependency parameters, each judged once linked) and whether its own body
+    shows a guard (`evidence`: it answers 401/403 or checks the user), read from its text."""
 
     name: str
     returns: Expr | None
     auth: Auth
     site: str = ""  # where it is defined in its file: what a `Param` of it names
+    evidence: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A guard identified where it is written (`Security(...)`): no lookup needed."""
+
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """`callee(*args)` kept whole where a guard may hide in an argument:
+    `asyncHandler(auth.jwt)` guards when `auth.jwt` does."""
+
+    callee: Expr
+    args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +129,7 @@ class Invocation:
 class DependencyAlias:
     """`CurrentUser = Annotated[User, Depends(get_current_user)]`: the dependencies it hides."""
 
-    names: tuple[str, ...]
+    dependencies: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,16 +157,19 @@ Expr = (
     | DependencyAlias
     | StarletteRoutes
     | Param
+    | Evidence
+    | Call
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Auth:
-    """Evidence that something depends on authentication: names seen in dependencies,
-    decorators or middleware (`names`), and expressions that may turn out to be dependency
-    aliases once linked (`aliases`)."""
+    """What stands between a caller and a handler, as written: dependencies, decorators and
+    middleware (`guards`, each judged once linked: a guard, no guard, or not known), and
+    parameter annotations that are dependencies only if they link to a dependency alias
+    (`aliases`)."""
 
-    names: tuple[str, ...] = ()
+    guards: tuple[Expr, ...] = ()
     aliases: tuple[Expr, ...] = ()
 
 
@@ -166,12 +187,15 @@ class RouterDecl:
     prefix: Expr | None = None
     auth: Auth = NO_AUTH
     routes: Expr | None = None
+    app: bool = False  # an application (FastAPI(), Flask(), express()): served at the root
 
 
 @dataclass(frozen=True, slots=True)
 class RouteDecl:
     """One route declaration on the router `owner`. `methods` None means the framework's
-    default (GET, or the verbs a class-based `endpoint` defines)."""
+    default (GET, or the verbs a class-based `endpoint` defines); `methods_unknown` that the
+    methods are given but computed out of sight. `path` is `Opaque` when the same holds
+    for the path."""
 
     owner: Expr | None
     path: Expr
@@ -180,6 +204,7 @@ class RouteDecl:
     handler: str | None = None
     endpoint: Expr | None = None
     auth: Auth = NO_AUTH
+    methods_unknown: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +290,8 @@ _pickled_by_fields(
     DependencyAlias,
     StarletteRoutes,
     Opaque,
+    Evidence,
+    Call,
     Auth,
     RouterDecl,
     RouteDecl,

@@ -9,10 +9,11 @@ done inside it link like top-level code.
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Iterable, Sequence
 
 from ..pyparse import parse_python
-from .auth import says_auth
+from .auth import PYTHON_EVIDENCE
 from .model import (
     CALL,
     FASTAPI,
@@ -23,6 +24,7 @@ from .model import (
     Auth,
     Concat,
     DependencyAlias,
+    Evidence,
     Expr,
     Function,
     ImportRef,
@@ -49,6 +51,7 @@ ROUTER_FRAMEWORKS = {
     "Starlette": STARLETTE,
     "Router": STARLETTE,
 }
+_APPS = frozenset({"FastAPI", "Flask", "Starlette"})
 _OWN_PREFIX = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
 _ROUTE_DECORATORS = {*HTTP_METHODS, "route", "api_route"}
 _DEPENDENCY_CALLS = {"Depends", "Security"}
@@ -72,6 +75,7 @@ def python_facts(source: str, path: str) -> ModuleFacts:
     NUL byte) when it does not parse."""
     tree = parse_python(source, path)
     reader = _Reader(module_name(path), path.endswith("/__init__.py") or path == "__init__.py")
+    reader.evidence_lines = _evidence_lines(source)
     reader.read(tree)
     return ModuleFacts(
         language="python",
@@ -95,6 +99,7 @@ class _Reader:
         self.invocations: list[Invocation] = []
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
+        self.evidence_lines: list[int] = []  # lines whose text shows a guard, ascending
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -194,9 +199,9 @@ class _Reader:
         return ".".join(parts)
 
     def _binding_value(self, node: ast.expr) -> Expr | None:
-        names = _annotated_dependencies(node)
-        if names is not None:
-            return DependencyAlias(names)
+        dependencies = self._annotated_dependencies(node)
+        if dependencies is not None:
+            return DependencyAlias(dependencies)
         return self._expr(node)
 
     def _function(self, node: _Def) -> Function:
@@ -207,18 +212,97 @@ class _Reader:
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
-        return Function(node.name, returns, self._auth_of(node), _site(node))
+        evidence = self._evidence(node.lineno, node.end_lineno or node.lineno)
+        return Function(node.name, returns, self._auth_of(node), _site(node), evidence)
+
+    def _evidence(self, first: int, last: int) -> bool:
+        """Whether a line of the definition spanning `first`..`last` shows a guard."""
+        at = bisect.bisect_left(self.evidence_lines, first)
+        return at < len(self.evidence_lines) and self.evidence_lines[at] <= last
 
     def _auth_of(self, node: _Def) -> Auth:
         auth = self._function_auth.get(id(node))
         if auth is None:
-            auth = self._function_auth[id(node)] = _function_auth(node)
+            auth = self._function_auth[id(node)] = self._function_guards(node)
         return auth
+
+    def _function_guards(self, node: _Def) -> Auth:
+        """What stands before a function's body: its non-route decorators (`@login_required`,
+        `@requires("authenticated")`) and its dependency parameters (`Depends(get_db)`,
+        `Annotated[User, Depends(...)]`, or an annotation that may be such an alias)."""
+        guards: list[Expr] = []
+        aliases: list[Expr] = []
+        for decorator in node.decorator_list:
+            if not _route_decorator(decorator):
+                guards.append(self._present(decorator) or Opaque())
+        arguments = node.args
+        params = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        defaults = [None] * (
+            len(arguments.posonlyargs) + len(arguments.args) - len(arguments.defaults)
+        )
+        for param, default in zip(
+            params, [*defaults, *arguments.defaults, *arguments.kw_defaults], strict=True
+        ):
+            if type(default) is ast.Call:  # `= Depends(x)`; most defaults are constants or none
+                guards += self._dependencies(default, param.annotation)
+            annotation = param.annotation
+            if annotation is None:
+                continue
+            hidden = (
+                self._annotated_dependencies(annotation)
+                if type(annotation) is ast.Subscript
+                else None
+            )
+            if hidden is not None:
+                guards += hidden
+            elif path := _dotted_path(annotation):
+                aliases.append(Sym(path))
+        if not guards and not aliases:
+            return NO_AUTH
+        return Auth(tuple(guards), tuple(aliases))
+
+    def _dependencies_auth(self, node: ast.expr | None) -> Auth:
+        """`dependencies=[Depends(verify_token), ...]` on a route, router or include."""
+        if not isinstance(node, ast.List | ast.Tuple):
+            return NO_AUTH if node is None else Auth((Opaque(),))
+        guards = [guard for element in node.elts for guard in self._dependencies(element, None)]
+        return Auth(tuple(guards)) if guards else NO_AUTH
+
+    def _dependencies(self, node: ast.expr | None, annotation: ast.expr | None) -> list[Expr]:
+        """The dependency `Depends(x)` names (`x`, or the annotated class for `Depends()`);
+        `Security(...)` is a guard as written."""
+        if not isinstance(node, ast.Call):
+            return []
+        callee = _callee_name(node)
+        if callee == "Security":
+            return [Evidence("Security")]
+        if callee != "Depends":
+            return []
+        dependency = _argument(node, 0, "dependency")
+        if dependency is None:
+            dependency = annotation
+        if dependency is None:
+            return []
+        return [self._present(dependency) or Opaque()]
+
+    def _annotated_dependencies(self, node: ast.expr | None) -> tuple[Expr, ...] | None:
+        """The dependencies inside `Annotated[T, Depends(x), ...]`, or None when `node` is not
+        an `Annotated` with a dependency."""
+        if not (
+            isinstance(node, ast.Subscript)
+            and _dotted(node.value)
+            in {"Annotated", "typing.Annotated", "typing_extensions.Annotated"}
+        ):
+            return None
+        elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        annotation = elements[0] if elements else None
+        found = [d for element in elements[1:] for d in self._dependencies(element, annotation)]
+        return tuple(found) if found else None
 
     def _class(self, node: ast.ClassDef) -> Namespace:
         fields: list[tuple[str, Expr]] = []
         verbs: list[str] = []
-        names: list[str] = []
+        guards: list[Expr] = []
         for stmt in node.body:
             target: ast.expr | None = None
             value: ast.expr | None = None
@@ -231,12 +315,19 @@ class _Reader:
                 and stmt.name in HTTP_METHODS
             ):
                 verbs.append(stmt.name.upper())
-            if isinstance(target, ast.Name) and target.id == "decorators":
+            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name in {
+                "__call__",
+                "__init__",
+            }:
+                fields.append((stmt.name, self._function(stmt)))
+            if isinstance(target, ast.Name) and target.id in {"decorators", "method_decorators"}:
                 if isinstance(value, ast.List | ast.Tuple):
-                    names += [n for d in value.elts for n in _names_in_decorator(d) if says_auth(n)]
+                    guards += [self._present(d) or Opaque() for d in value.elts]
+                elif value is not None:
+                    guards.append(Opaque())
             elif isinstance(target, ast.Name) and (expr := self._expr(value)) is not None:
                 fields.append((target.id, expr))
-        return Namespace(tuple(fields), tuple(verbs), Auth(tuple(names)))
+        return Namespace(tuple(fields), tuple(verbs), Auth(tuple(guards)))
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -345,7 +436,7 @@ class _Reader:
         elif name == "add_url_rule":
             self._added_route(call, owner, _argument(call, 2, "view_func"))
         elif name == "before_request" and call.args and owner is not None:
-            self._guard(owner, _dotted(call.args[0]))
+            self._guard(owner, self._present(call.args[0]))
 
     def _invocation(self, call: ast.Call) -> None:
         """Remember `f(app)`, `f(app=app)`: a router may be what `f` declares routes on. Only
@@ -375,8 +466,9 @@ class _Reader:
             framework=ROUTER_FRAMEWORKS[name],
             line=call.lineno,
             prefix=self._present(_keyword(call, prefix_key)) if prefix_key else None,
-            auth=_dependencies_auth(_keyword(call, "dependencies")),
+            auth=self._dependencies_auth(_keyword(call, "dependencies")),
             routes=self._expr(_keyword(call, "routes")),
+            app=name in _APPS,
         )
         return RouterRef(site)
 
@@ -405,7 +497,7 @@ class _Reader:
                 child=child,
                 prefix=self._present(prefix_node),
                 line=call.lineno,
-                auth=_dependencies_auth(_keyword(call, "dependencies")),
+                auth=self._dependencies_auth(_keyword(call, "dependencies")),
                 replaces_prefix=replaces_prefix,
             )
         )
@@ -420,20 +512,22 @@ class _Reader:
     ) -> RouteDecl | None:
         """`add_api_route`, `add_route`, `add_url_rule` or Starlette's `Route(...)`: a path,
         then the view (whose class, for a class-based view, says the methods)."""
-        path = self._expr(_argument(call, 0, "rule") or _keyword(call, "path"))
+        path = self._present(_argument(call, 0, "rule") or _keyword(call, "path"))
         if path is None:
             return None
         if _is_method_call(view, "as_view"):  # Flask MethodView
             assert isinstance(view, ast.Call) and isinstance(view.func, ast.Attribute)
             view = view.func.value
+        methods = _keyword(call, "methods")
         return RouteDecl(
             owner=owner,
             path=path,
-            methods=_methods(_keyword(call, "methods")),
+            methods=_methods(methods),
             line=call.lineno,
             handler=_dotted(view),
             endpoint=self._expr(view),
-            auth=_dependencies_auth(_keyword(call, "dependencies")),
+            auth=self._dependencies_auth(_keyword(call, "dependencies")),
+            methods_unknown=methods is not None and _methods(methods) is None,
         )
 
     def _decorated(self, node: _Def) -> None:
@@ -441,33 +535,34 @@ class _Reader:
             if isinstance(decorator, ast.Attribute) and decorator.attr == "before_request":
                 owner = self._owner(decorator.value)
                 if owner is not None:
-                    self._guard(owner, node.name)
+                    self._guard(owner, Sym((node.name,)))
             if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
                 continue
             verb = decorator.func.attr
             if verb not in _ROUTE_DECORATORS:
                 continue
-            path = self._expr(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
+            path = self._present(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
             if path is None:
                 continue
-            own = _dependencies_auth(_keyword(decorator, "dependencies"))
+            own = self._dependencies_auth(_keyword(decorator, "dependencies"))
             function = self._auth_of(node)
+            methods = None if verb in HTTP_METHODS else _keyword(decorator, "methods")
             self.routes.append(
                 RouteDecl(
                     owner=self._owner(decorator.func.value),
                     path=path,
-                    methods=(verb.upper(),)
-                    if verb in HTTP_METHODS
-                    else _methods(_keyword(decorator, "methods")),
+                    methods=(verb.upper(),) if verb in HTTP_METHODS else _methods(methods),
                     line=decorator.lineno,
                     handler=node.name,
-                    auth=Auth(own.names + function.names, function.aliases),
+                    auth=Auth(own.guards + function.guards, function.aliases),
+                    methods_unknown=methods is not None and _methods(methods) is None,
                 )
             )
 
-    def _guard(self, owner: Expr, name: str | None) -> None:
-        if name and says_auth(name):
-            self.middleware.append(Middleware(owner, 0, Auth((name,))))
+    def _guard(self, owner: Expr, function: Expr | None) -> None:
+        """A `before_request` function: judged like any guard once linked."""
+        if function is not None:
+            self.middleware.append(Middleware(owner, 0, Auth((function,))))
 
 
 _BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.FunctionDef,
@@ -522,77 +617,6 @@ def _first_return(body: list[ast.stmt]) -> ast.Return | None:
                 (s for s in flat if isinstance(s, ast.Return) and s.value is not None), None
             )
     return None
-
-
-def _function_auth(node: _Def) -> Auth:
-    """Auth evidence on a handler: its non-route decorators (`@login_required`,
-    `@requires("authenticated")`) and its dependency parameters (`Depends(get_current_user)`,
-    `Annotated[User, Depends(...)]`, or an annotation that may be such an alias)."""
-    names: list[str] = []
-    aliases: list[Expr] = []
-    for decorator in node.decorator_list:
-        if _route_decorator(decorator):
-            continue
-        names += _names_in_decorator(decorator)
-    arguments = node.args
-    params = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    defaults = [None] * (len(arguments.posonlyargs) + len(arguments.args) - len(arguments.defaults))
-    for param, default in zip(
-        params, [*defaults, *arguments.defaults, *arguments.kw_defaults], strict=True
-    ):
-        if type(default) is ast.Call:  # `= Depends(x)`; most defaults are constants or none
-            names += _dependency_names(default)
-        annotation = param.annotation
-        if annotation is None:
-            continue
-        hidden = _annotated_dependencies(annotation) if type(annotation) is ast.Subscript else None
-        if hidden is not None:
-            names += hidden
-        elif path := _dotted_path(annotation):
-            aliases.append(Sym(path))
-    if not names and not aliases:
-        return NO_AUTH
-    return Auth(tuple(n for n in names if says_auth(n)), tuple(aliases))
-
-
-def _names_in_decorator(decorator: ast.expr) -> list[str]:
-    name = _dotted(decorator)
-    names = [name] if name else []
-    if isinstance(decorator, ast.Call):
-        names += [
-            a.value
-            for a in decorator.args
-            if isinstance(a, ast.Constant) and isinstance(a.value, str)
-        ]
-    return names
-
-
-def _dependencies_auth(node: ast.expr | None) -> Auth:
-    """`dependencies=[Depends(verify_token), ...]` on a route, router or include."""
-    if not isinstance(node, ast.List | ast.Tuple):
-        return NO_AUTH
-    names = [name for element in node.elts for name in _dependency_names(element)]
-    return Auth(tuple(n for n in names if says_auth(n)))
-
-
-def _dependency_names(node: ast.expr | None) -> list[str]:
-    if isinstance(node, ast.Call) and _callee_name(node) in _DEPENDENCY_CALLS:
-        dependency = _dotted(_argument(node, 0, "dependency"))
-        return [dependency] if dependency else []
-    return []
-
-
-def _annotated_dependencies(node: ast.expr | None) -> tuple[str, ...] | None:
-    """The dependency names inside `Annotated[T, Depends(x), ...]`, or None when `node` is not
-    an `Annotated` with a dependency."""
-    if not (
-        isinstance(node, ast.Subscript)
-        and _dotted(node.value) in {"Annotated", "typing.Annotated", "typing_extensions.Annotated"}
-    ):
-        return None
-    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    names = [name for element in elements[1:] for name in _dependency_names(element)]
-    return tuple(names) if names else None
 
 
 def _methods(node: ast.expr | None) -> tuple[str, ...] | None:
@@ -662,6 +686,20 @@ def _dotted(node: ast.expr | None) -> str | None:
         node = node.func
     path = _dotted_path(node)
     return ".".join(path) if path else None
+
+
+def _evidence_lines(source: str) -> list[int]:
+    """The lines (ascending) where the source shows a guard: 401/403, `is_authenticated`..."""
+    lines: list[int] = []
+    if PYTHON_EVIDENCE.search(source) is None:  # most files: one pass, no line counting
+        return lines
+    line, counted = 1, 0
+    for match in PYTHON_EVIDENCE.finditer(source):
+        line += source.count("\n", counted, match.start())
+        counted = match.start()
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return lines
 
 
 def _plain(value: ast.FormattedValue) -> bool:
