@@ -233,7 +233,7 @@ class _Reader:
         guards: list[Expr] = []
         aliases: list[Expr] = []
         for decorator in node.decorator_list:
-            if not _route_decorator(decorator):
+            if not _route_decorator(decorator) and not _registration(decorator):
                 guards.append(self._present(decorator) or Opaque())
         arguments = node.args
         params = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
@@ -647,6 +647,19 @@ def _route_decorator(node: ast.expr) -> bool:
         and isinstance(node.func, ast.Attribute)
         and node.func.attr in _ROUTE_DECORATORS
     )
+
+
+# Decorators that register a function with an app rather than wrap it (`@app.before_request`).
+_REGISTRATIONS = frozenset({"before_request", "before_app_request", "after_request",
+                            "teardown_request", "errorhandler", "app_errorhandler",
+                            "context_processor", "on_event", "middleware",
+                            "exception_handler"})  # fmt: skip
+
+
+def _registration(node: ast.expr) -> bool:
+    while isinstance(node, ast.Call):
+        node = node.func
+    return isinstance(node, ast.Attribute) and node.attr in _REGISTRATIONS
 
 
 def _is_method_call(node: ast.expr | None, name: str) -> bool:

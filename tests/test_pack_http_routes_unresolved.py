@@ -1,0 +1,216 @@
+"""`pack-http-routes` is never silent: each construct it recognises but cannot resolve gives a
+finding at its place, and the `auth` signal is judged from evidence, in three values.
+
+tests/fixtures/unresolved/routes/ holds one small file per construct not resolved; its first
+line says what it must produce: `expect: CODE LINE [ROUTE_LINE...]` (the finding's own line,
+then the lines of the routes it concerns, which for `UNRESOLVED_PREFIX` must also carry
+`attrs.prefixUnresolved`). A construct that goes silent fails its case.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plugins"))
+
+from packs.routes import extract, link_routes
+from packs.scan import JSONObject
+
+CORPUS = Path(__file__).resolve().parent / "fixtures" / "unresolved" / "routes"
+_EXPECT = re.compile(r"expect: (UNRESOLVED_[A-Z]+) (\d+)((?: \d+)*)")
+
+
+def document(files: dict[str, str]) -> JSONObject:
+    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    return {"resources": linked.resources, "findings": linked.findings, "signals": linked.signals}
+
+
+def auth(files: dict[str, str]) -> dict[str, str]:
+    """Route name -> auth signal value."""
+    return {s["resource"].removeprefix("route:"): s["value"] for s in document(files)["signals"]}
+
+
+CASES = sorted(p.name for p in CORPUS.iterdir())
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_each_unresolved_construct_gives_its_finding_at_its_place(name: str) -> None:
+    source = (CORPUS / name).read_text("utf-8")
+    match = _EXPECT.search(source.splitlines()[0])
+    assert match is not None, "the case's first line says what it expects"
+    code, line = match.group(1), int(match.group(2))
+    route_lines = [int(n) for n in match.group(3).split()]
+    doc = document({name: source})
+    [finding] = [f for f in doc["findings"] if f["code"] == code]
+    assert {loc["path"] for loc in finding["locations"]} == {name}
+    assert [loc["line"] for loc in finding["locations"]] == sorted({line, *route_lines})
+    assert finding["detail"]
+    for resource in doc["resources"]:
+        at_route = resource["location"]["line"] in route_lines
+        assert resource["attrs"].get("prefixUnresolved", False) is (
+            at_route and code == "UNRESOLVED_PREFIX"
+        )
+    if code != "UNRESOLVED_PREFIX":  # an unlisted route or router: nothing named in its place
+        assert all(r["location"]["line"] != line for r in doc["resources"])
+
+
+def test_the_corpus_covers_every_code_in_both_languages() -> None:
+    seen = set()
+    for name in CASES:
+        first = (CORPUS / name).read_text("utf-8").splitlines()[0]
+        match = _EXPECT.search(first)
+        assert match is not None, name
+        seen.add((match.group(1), name.endswith(".py")))
+    codes = {"UNRESOLVED_PREFIX", "UNRESOLVED_ROUTE", "UNRESOLVED_ROUTER"}
+    assert seen == {(code, python) for code in codes for python in (True, False)}
+
+
+def test_resolved_routes_give_no_unresolved_finding() -> None:
+    doc = document(
+        {
+            "main.py": (
+                "from fastapi import FastAPI, APIRouter\napp = FastAPI()\n"
+                "r = APIRouter(prefix='/r')\n@r.get('/x')\ndef x(): ...\n"
+                "app.include_router(r, prefix='/api')\n"
+            )
+        }
+    )
+    assert doc["findings"] == [] and [r["name"] for r in doc["resources"]] == ["GET /api/r/x"]
+
+
+def test_one_prefix_finding_lists_every_route_under_it_once() -> None:
+    doc = document(
+        {
+            "main.py": (
+                "import os\nfrom fastapi import FastAPI, APIRouter\napp = FastAPI()\n"
+                "r = APIRouter()\n@r.get('/a')\ndef a(): ...\n@r.post('/b')\ndef b(): ...\n"
+                "app.include_router(r, prefix=os.environ['P'])\n"
+            )
+        }
+    )
+    [finding] = doc["findings"]
+    assert finding["code"] == "UNRESOLVED_PREFIX"
+    assert [loc["line"] for loc in finding["locations"]] == [5, 7, 9]
+    assert "os.environ" in finding["detail"] or "computed" in finding["detail"]
+
+
+# -- auth from evidence ------------------------------------------------------------------
+
+EXPRESS = "const express = require('express');\nconst app = express();\n"
+
+
+def test_express_a_name_alone_never_makes_required() -> None:
+    found = auth(
+        {
+            "app.js": EXPRESS
+            + "const rateLimit = require('express-rate-limit');\n"
+            + "const loginLimiter = rateLimit({ windowMs: 60000, max: 5 });\n"
+            + "app.post('/api/auth/login', loginLimiter, (req, res) => res.end());\n"
+            + "app.get('/login', (req, res) => res.end());\n"
+        }
+    )
+    assert found == {"POST /api/auth/login": "none", "GET /login": "none"}
+
+
+def test_express_library_guards_wrapped_guards_and_401_middleware() -> None:
+    found = auth(
+        {
+            "auth.js": (
+                "const passport = require('passport');\n"
+                "const { expressjwt } = require('express-jwt');\n"
+                "module.exports = {\n"
+                "  jwt: passport.authenticate('jwt', { session: false }),\n"
+                "  token: expressjwt({ secret: 's', algorithms: ['HS256'] }),\n"
+                "  admin: (req, res, next) => (req.user.admin ? next() : res.sendStatus(403)),\n"
+                "  log: (req, res, next) => next(),\n"
+                "};\n"
+            ),
+            "app.js": EXPRESS
+            + "const asyncHandler = require('express-async-handler');\n"
+            + "const auth = require('./auth');\nconst mystery = require('mystery-middleware');\n"
+            + "app.get('/a', asyncHandler(auth.jwt), (req, res) => res.end());\n"
+            + "app.get('/b', auth.token, (req, res) => res.end());\n"
+            + "app.get('/c', auth.admin, (req, res) => res.end());\n"
+            + "app.get('/d', auth.log, (req, res) => res.end());\n"
+            + "app.get('/e', mystery(), (req, res) => res.end());\n"
+            + "app.get('/f', (req, res) => res.end());\n",
+        }
+    )
+    assert found == {
+        "GET /a": "required",
+        "GET /b": "required",
+        "GET /c": "required",
+        "GET /d": "none",
+        "GET /e": "unknown",
+        "GET /f": "none",
+    }
+
+
+def test_flask_decorators_are_followed_to_their_definition_or_import() -> None:
+    found = auth(
+        {
+            "guards.py": (
+                "from functools import wraps\nfrom flask import abort, g\n"
+                "def admins_only(f):\n    @wraps(f)\n    def inner(*a, **k):\n"
+                "        if not g.user.admin:\n            abort(403)\n"
+                "        return f(*a, **k)\n    return inner\n"
+                "def timed(f):\n    return f\n"
+                "def auth_logged(f):\n    return f\n"
+            ),
+            "app.py": (
+                "from flask import Flask\nfrom flask_login import login_required\n"
+                "from flask_jwt_extended import jwt_required\n"
+                "from guards import admins_only, timed, auth_logged\n"
+                "from somewhere_unscanned import cached\n"
+                "app = Flask(__name__)\n"
+                "@app.route('/a')\n@login_required\ndef a(): ...\n"
+                "@app.route('/b')\n@jwt_required()\ndef b(): ...\n"
+                "@app.route('/c')\n@admins_only\ndef c(): ...\n"
+                "@app.route('/d')\n@timed\ndef d(): ...\n"
+                "@app.route('/e')\n@auth_logged\ndef e(): ...\n"
+                "@app.route('/f')\n@cached\ndef f(): ...\n"
+            ),
+        }
+    )
+    assert found == {
+        "GET /a": "required",
+        "GET /b": "required",
+        "GET /c": "required",
+        "GET /d": "none",
+        "GET /e": "none",
+        "GET /f": "unknown",
+    }
+
+
+def test_fastapi_unknown_dependency_and_unmounted_router_are_unknown() -> None:
+    found = auth(
+        {
+            "main.py": (
+                "from fastapi import FastAPI, APIRouter, Depends\n"
+                "from vendor_lib import check\napp = FastAPI()\n"
+                "@app.get('/a', dependencies=[Depends(check)])\ndef a(): ...\n"
+                "orphan = APIRouter()\n@orphan.get('/b')\ndef b(): ...\n"
+            )
+        }
+    )
+    assert found == {"GET /a": "unknown", "GET /b": "unknown"}
+
+
+def test_flask_before_request_guard_by_its_body() -> None:
+    found = auth(
+        {
+            "app.py": (
+                "from flask import Flask, abort, session\napp = Flask(__name__)\n"
+                "admin = Flask('admin')\n"
+                "@app.before_request\ndef load():\n    session.get('x')\n"
+                "@admin.before_request\ndef gate():\n    if 'user' not in session:\n"
+                "        abort(401)\n"
+                "@app.route('/p')\ndef p(): ...\n@admin.route('/q')\ndef q(): ...\n"
+            )
+        }
+    )
+    assert found == {"GET /p": "none", "GET /q": "required"}
