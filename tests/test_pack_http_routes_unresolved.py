@@ -214,3 +214,60 @@ def test_flask_before_request_guard_by_its_body() -> None:
         }
     )
     assert found == {"GET /p": "none", "GET /q": "required"}
+
+
+# -- patterns real code uses ------------------------------------------------------------
+
+
+def test_flask_restx_namespaces_resources_api_prefix_and_blueprint() -> None:
+    doc = document(
+        {
+            "api.py": (
+                "from flask import Blueprint, Flask\n"
+                "from flask_restx import Api, Namespace, Resource\n"
+                "from flask_jwt_extended import jwt_required\n"
+                "bp = Blueprint('api', __name__, url_prefix='/api')\n"
+                "api = Api(bp, prefix='/v1')\n"
+                "users = Namespace('users')\n"
+                "items = Namespace('items', path='/things')\n"
+                "@users.route('/<int:id>')\nclass User(Resource):\n"
+                "    @users.doc('get a user')\n    def get(self, id): ...\n"
+                "    @jwt_required()\n    def delete(self, id): ...\n"
+                "@items.route('/')\nclass Items(Resource):\n"
+                "    method_decorators = [jwt_required()]\n    def post(self): ...\n"
+                "class Health(Resource):\n    def get(self): ...\n"
+                "api.add_namespace(users)\napi.add_namespace(items, path='/v2/items')\n"
+                "api.add_resource(Health, '/health', '/ping')\n"
+                "todos = api.namespace('todos')\n"
+                "@todos.route('')\nclass Todos(Resource):\n    def get(self): ...\n"
+                "app = Flask(__name__)\napp.register_blueprint(bp)\n"
+            )
+        }
+    )
+    found = {s["resource"].removeprefix("route:"): s["value"] for s in doc["signals"]}
+    assert found == {
+        "GET /api/v1/users/{id}": "none",
+        "DELETE /api/v1/users/{id}": "required",
+        "POST /api/v1/v2/items/": "required",
+        "GET /api/v1/health": "none",
+        "GET /api/v1/ping": "none",
+        "GET /api/v1/todos": "none",
+    }
+    assert doc["findings"] == []
+
+
+def test_flask_restful_api_on_the_app_with_init_app() -> None:
+    found = auth(
+        {
+            "app.py": (
+                "from flask import Flask\nfrom flask_restful import Api, Resource\n"
+                "from flask_sqlalchemy import SQLAlchemy\n"
+                "db = SQLAlchemy()\napi = Api(prefix='/api')\n"
+                "class Todo(Resource):\n    def get(self, todo_id): ...\n"
+                "    def put(self, todo_id): ...\n"
+                "api.add_resource(Todo, '/todos/<todo_id>')\n"
+                "app = Flask(__name__)\ndb.init_app(app)\napi.init_app(app)\n"
+            )
+        }
+    )
+    assert found == {"GET /api/todos/{todo_id}": "none", "PUT /api/todos/{todo_id}": "none"}

@@ -318,7 +318,7 @@ class _Linker:
         child = self.evaluate(path, mount.child)
         if isinstance(child, _Router):
             node.mounts.append((path, mount, child.key))
-        elif not (isinstance(child, _External) and "StaticFiles" in child.path):
+        elif not mount.quiet and not (isinstance(child, _External) and "StaticFiles" in child.path):
             self._unresolved(
                 UNRESOLVED_ROUTER,
                 path,
@@ -444,17 +444,20 @@ class _Linker:
         route_auth = max(
             auth, self._auth(path, route.auth), _guarded_at(node, path, route.line, declared)
         )
+        verb_auth: dict[str, int] = {}
         if isinstance(endpoint, _Scoped):
             if isinstance(endpoint.value, Namespace):
-                methods = methods or endpoint.value.verbs or None
-                route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
+                value = endpoint.value
+                methods = methods or value.verbs or None
+                route_auth = max(route_auth, self._auth(endpoint.file, value.auth))
+                for verb, own in zip(value.verbs, value.verb_auth, strict=False):
+                    verb_auth[verb] = self._auth(endpoint.file, own)
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
         for method in dict.fromkeys(methods or ("GET",)):
+            verdict = max(route_auth, verb_auth.get(method, NONE))
             found.append(
-                FoundRoute(
-                    method, full, path, route.line, framework, route.handler, route_auth, gaps
-                )
+                FoundRoute(method, full, path, route.line, framework, route.handler, verdict, gaps)
             )
 
     # -- names -----------------------------------------------------------------------------
@@ -499,6 +502,13 @@ class _Linker:
             called = Sym((*callee.path, CALL)) if isinstance(callee, Sym) else callee
             return max([self._verdict(path, called), *wrapped])
         entity = self.evaluate(path, expr)
+        if (
+            entity is None
+            and isinstance(expr, Sym)
+            and len(expr.path) > 1
+            and isinstance(self._lookup(path, expr.path[0]), _Router)
+        ):
+            return NONE  # the router's own decorators (`@ns.doc`, `@api.expect`)
         if (
             entity is None
             and isinstance(expr, Sym)

@@ -71,6 +71,7 @@ class Namespace:
     fields: tuple[tuple[str, Expr], ...]
     verbs: tuple[str, ...] = ()
     auth: Auth = field(default_factory=lambda: Auth())
+    verb_auth: tuple[Auth, ...] = ()  # what each verb method's own decorators put before it
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +220,7 @@ class MountDecl:
     line: int
     auth: Auth = NO_AUTH
     replaces_prefix: bool = False
+    quiet: bool = False  # `ext.init_app(app)`: only a router if it links to one, no finding else
 
 
 @dataclass(frozen=True, slots=True)

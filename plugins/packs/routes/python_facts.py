@@ -56,7 +56,11 @@ _OWN_PREFIX = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
 _ROUTE_DECORATORS = {*HTTP_METHODS, "route", "api_route"}
 _DEPENDENCY_CALLS = {"Depends", "Security"}
 _STATEMENT_CALLS = {"include_router", "register_blueprint", "mount", "add_api_route",
-                    "add_route", "add_url_rule", "before_request"}  # fmt: skip
+                    "add_route", "add_url_rule", "before_request", "add_namespace",
+                    "add_resource", "init_app"}  # fmt: skip
+# flask-restx, flask-restful and flask-restplus: `Api` and `Namespace` are routers there.
+_RESTFUL_MODULES = ("flask_restx", "flask_restful", "flask_restplus")
+_RESTFUL_ROUTERS = frozenset({"Api", "Namespace"})
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -142,6 +146,9 @@ class _Reader:
             ):
                 self._scope = _parameters(scope) if scope is not None else {}
                 self._decorated(stmt)  # type: ignore[arg-type]
+            elif kind is ast.ClassDef and stmt.decorator_list:  # type: ignore[attr-defined]
+                self._scope = _parameters(scope) if scope is not None else {}
+                self._decorated_class(stmt)  # type: ignore[arg-type]
         self._scope = {}
 
     # -- bindings --------------------------------------------------------------------------
@@ -302,6 +309,7 @@ class _Reader:
     def _class(self, node: ast.ClassDef) -> Namespace:
         fields: list[tuple[str, Expr]] = []
         verbs: list[str] = []
+        verb_auth: list[Auth] = []
         guards: list[Expr] = []
         for stmt in node.body:
             target: ast.expr | None = None
@@ -315,6 +323,7 @@ class _Reader:
                 and stmt.name in HTTP_METHODS
             ):
                 verbs.append(stmt.name.upper())
+                verb_auth.append(self._auth_of(stmt))
             elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name in {
                 "__call__",
                 "__init__",
@@ -327,7 +336,7 @@ class _Reader:
                     guards.append(Opaque())
             elif isinstance(target, ast.Name) and (expr := self._expr(value)) is not None:
                 fields.append((target.id, expr))
-        return Namespace(tuple(fields), tuple(verbs), Auth(tuple(guards)))
+        return Namespace(tuple(fields), tuple(verbs), Auth(tuple(guards)), tuple(verb_auth))
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -346,6 +355,11 @@ class _Reader:
             if name in ROUTER_FRAMEWORKS:
                 assert name is not None
                 return self._router(node, name)
+            if name in _RESTFUL_ROUTERS and self._restful(node.func):
+                assert name is not None
+                return self._restful_router(node, name)
+            if name == "namespace" and isinstance(node.func, ast.Attribute) and self.restful:
+                return self._restful_router(node, "Namespace", parent=node.func.value)
             if name == "Field":  # pydantic default
                 default = node.args[0] if node.args else _keyword(node, "default")
                 return self._expr(default)
@@ -437,6 +451,14 @@ class _Reader:
             self._added_route(call, owner, _argument(call, 2, "view_func"))
         elif name == "before_request" and call.args and owner is not None:
             self._guard(owner, self._present(call.args[0]))
+        elif name == "add_namespace":  # flask-restx: `path=` replaces the namespace's own
+            self._mount(call, owner, 0, "ns", "path", replaces_prefix=True)
+        elif name == "add_resource":  # flask-restful/restx: a Resource class at each URL
+            self._resource(call, owner)
+        elif name == "init_app" and call.args and owner is not None:
+            app = self._owner(call.args[0])
+            if app is not None:
+                self.mounts.append(MountDecl(app, owner, None, call.lineno, quiet=True))
 
     def _invocation(self, call: ast.Call) -> None:
         """Remember `f(app)`, `f(app=app)`: a router may be what `f` declares routes on. Only
@@ -454,6 +476,80 @@ class _Reader:
         )
         if keywords or any(a is not None for a in args):
             self.invocations.append(Invocation(Sym(callee), args, keywords))
+
+    def _restful(self, func: ast.expr) -> bool:
+        """Whether `Api`/`Namespace` here is flask-restx's (or flask-restful's)."""
+        head = func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        bound = self.bindings.get(head.id) if isinstance(head, ast.Name) else None
+        return isinstance(bound, ImportRef) and bound.module.startswith(_RESTFUL_MODULES)
+
+    @property
+    def restful(self) -> bool:
+        return any(
+            isinstance(b, ImportRef) and b.module.startswith(_RESTFUL_MODULES)
+            for b in self.bindings.values()
+        )
+
+    def _restful_router(
+        self, call: ast.Call, name: str, parent: ast.expr | None = None
+    ) -> RouterRef:
+        """`Api(app, prefix=...)` (mounted on its app or blueprint), `Namespace('users',
+        path=...)` (its path defaults to `/` + its name) or `api.namespace(...)` (made and added
+        to `api` at once)."""
+        site = _site(call)
+        if site in self.routers:
+            return RouterRef(site)
+        prefix: Expr | None
+        if name == "Api":
+            prefix = self._present(_keyword(call, "prefix"))
+            parent = _argument(call, 0, "app")
+        else:
+            prefix = self._present(_keyword(call, "path"))
+            title = _argument(call, 0, "name")
+            if prefix is None and title is not None:
+                named = self._expr(title)
+                prefix = Concat((Lit("/"), named)) if named is not None else Opaque()
+        self.routers[site] = RouterDecl(site, FLASK, call.lineno, prefix=prefix)
+        if parent is not None and (owner := self._owner(parent)) is not None:
+            self.mounts.append(MountDecl(owner, RouterRef(site), None, call.lineno))
+        return RouterRef(site)
+
+    def _resource(self, call: ast.Call, owner: Expr | None) -> None:
+        if owner is None or not call.args:
+            return
+        view = call.args[0]
+        for url in call.args[1:]:
+            path = self._present(url.value if isinstance(url, ast.Starred) else url)
+            if path is not None:
+                self.routes.append(
+                    RouteDecl(owner, path, None, call.lineno, _dotted(view), self._expr(view))
+                )
+
+    def _decorated_class(self, node: ast.ClassDef) -> None:
+        """flask-restx `@ns.route('/x')` on a `Resource`: its verb methods are the routes."""
+        for decorator in node.decorator_list:
+            if not (
+                isinstance(decorator, ast.Call)
+                and isinstance(decorator.func, ast.Attribute)
+                and decorator.func.attr == "route"
+            ):
+                continue
+            urls: list[ast.expr | None] = [*decorator.args] or [_keyword(decorator, "rule")]
+            for url in urls:
+                path = self._present(url)
+                if path is not None:
+                    self.routes.append(
+                        RouteDecl(
+                            self._owner(decorator.func.value),
+                            path,
+                            None,
+                            decorator.lineno,
+                            node.name,
+                            Sym((node.name,)),
+                        )
+                    )
 
     def _router(self, call: ast.Call, name: str) -> RouterRef:
         """The router created by `call`, declared once however often the call is read."""
