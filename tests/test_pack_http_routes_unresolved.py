@@ -271,3 +271,26 @@ def test_flask_restful_api_on_the_app_with_init_app() -> None:
         }
     )
     assert found == {"GET /api/todos/{todo_id}": "none", "PUT /api/todos/{todo_id}": "none"}
+
+
+def test_python_routes_registered_in_loops_over_literals() -> None:
+    doc = document(
+        {
+            "app.py": (
+                "from flask import Flask\napp = Flask(__name__)\n"
+                "PAGES = ('/about', '/terms')\n"
+                "for rule in ['/a', '/b']:\n    app.add_url_rule(rule, view_func=show)\n"
+                "for rule, view in {'/c': c_view, '/d': d_view}.items():\n"
+                "    app.add_url_rule(rule, view_func=view, methods=['POST'])\n"
+                "for page in PAGES:\n    app.add_url_rule(page, view_func=show)\n"
+                "for nothing in []:\n    app.add_url_rule(nothing, view_func=show)\n"
+                "for i, (path, verb) in enumerate([('/e', 'PUT')]):\n"
+                "    app.add_url_rule(path, view_func=show, methods=[verb])\n"
+            )
+        }
+    )
+    names = [r["name"] for r in doc["resources"]]
+    assert names == ["GET /a", "GET /b", "POST /c", "POST /d", "GET /about", "GET /terms"]
+    # `enumerate(...)` is not a literal: its route is a finding, not a guess
+    [finding] = doc["findings"]
+    assert finding["code"] == "UNRESOLVED_ROUTE" and finding["locations"][0]["line"] == 13

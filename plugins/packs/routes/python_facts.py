@@ -104,6 +104,7 @@ class _Reader:
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
         self.evidence_lines: list[int] = []  # lines whose text shows a guard, ascending
+        self._env: dict[str, ast.expr] = {}  # a literal loop's variables, one iteration
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -134,22 +135,33 @@ class _Reader:
             _flatten((classes[done],), statements, [], classes)
             scopes += [None] * (len(statements) - start)
             done += 1
+        loops: dict[int, list[dict[str, ast.expr]]] = {}
+        if any(type(stmt) is ast.For for stmt in statements):  # routes made in literal loops
+            literals = _module_literals(tree.body)
+            for body in (tree.body, *(f.body for f in functions)):  # type: ignore[attr-defined]
+                _index_loops(body, [{}], loops, literals)
         for stmt, scope in zip(statements, scopes, strict=True):
-            kind = type(stmt)
-            if kind is ast.Expr:
-                value = stmt.value  # type: ignore[attr-defined]
-                if type(value) is ast.Call:
-                    self._scope = _parameters(scope) if scope is not None else {}
-                    self._call(value)
-            elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
-                stmt.decorator_list  # type: ignore[attr-defined]
-            ):
-                self._scope = _parameters(scope) if scope is not None else {}
-                self._decorated(stmt)  # type: ignore[arg-type]
-            elif kind is ast.ClassDef and stmt.decorator_list:  # type: ignore[attr-defined]
-                self._scope = _parameters(scope) if scope is not None else {}
-                self._decorated_class(stmt)  # type: ignore[arg-type]
+            for env in loops.get(id(stmt), ({},)):
+                self._env = env
+                self._statement(stmt, scope)
         self._scope = {}
+        self._env = {}
+
+    def _statement(self, stmt: ast.stmt, scope: _Def | None) -> None:
+        kind = type(stmt)
+        if kind is ast.Expr:
+            value = stmt.value  # type: ignore[attr-defined]
+            if type(value) is ast.Call:
+                self._scope = _parameters(scope) if scope is not None else {}
+                self._call(value)
+        elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
+            stmt.decorator_list  # type: ignore[attr-defined]
+        ):
+            self._scope = _parameters(scope) if scope is not None else {}
+            self._decorated(stmt)  # type: ignore[arg-type]
+        elif kind is ast.ClassDef and stmt.decorator_list:  # type: ignore[attr-defined]
+            self._scope = _parameters(scope) if scope is not None else {}
+            self._decorated_class(stmt)  # type: ignore[arg-type]
 
     # -- bindings --------------------------------------------------------------------------
 
@@ -343,6 +355,12 @@ class _Reader:
     def _expr(self, node: ast.expr | None) -> Expr | None:
         kind = type(node)
         if kind is ast.Name:  # the commonest: a router, a handler, a constant
+            if self._env and node.id in self._env:  # type: ignore[union-attr]
+                env, self._env = self._env, {}
+                try:
+                    return self._expr(env[node.id])  # type: ignore[union-attr]
+                finally:
+                    self._env = env
             return Sym((node.id,))  # type: ignore[union-attr]
         if kind is ast.Constant:
             value = node.value  # type: ignore[union-attr]
@@ -696,6 +714,117 @@ def _flatten(
                 _flatten(block, out, nested, classes)
             for handler in stmt.handlers:
                 _flatten(handler.body, out, nested, classes)
+
+
+_LITERAL_SEQUENCES = (ast.List, ast.Tuple, ast.Set, ast.Dict)
+_MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded (its routes unresolved)
+
+
+def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
+    """Module-level names bound once to a literal list, tuple, set or dict."""
+    found: dict[str, ast.expr] = {}
+    for stmt in body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, _LITERAL_SEQUENCES)
+        ):
+            found[stmt.targets[0].id] = stmt.value
+    return found
+
+
+def _index_loops(
+    body: Sequence[ast.stmt],
+    envs: list[dict[str, ast.expr]],
+    into: dict[int, list[dict[str, ast.expr]]],
+    literals: dict[str, ast.expr],
+) -> None:
+    """For each statement inside `for` loops over literals (`for p in ["/a", "/b"]`, `for k, v
+    in {...}.items()`, or a module-level name bound to one), the values its loop variables take,
+    one dict per iteration (nested loops multiply). Defs and classes start afresh."""
+    for stmt in body:
+        if envs != [{}]:  # inside a literal loop (an empty one runs no statement)
+            into[id(stmt)] = envs
+        if isinstance(stmt, ast.For):
+            items = _iterations(stmt.iter, literals)
+            inner = envs
+            if items is not None:
+                inner = []
+                for env in envs:
+                    for item in items:
+                        bound = _bind_target(stmt.target, item)
+                        if bound is None:
+                            inner = envs
+                            break
+                        inner.append({**env, **bound})
+                    if inner is envs:
+                        break
+                if len(inner) > _MAX_ITERATIONS:
+                    inner = envs
+            _index_loops(stmt.body, inner, into, literals)
+            _index_loops(stmt.orelse, envs, into, literals)
+        elif type(stmt) in _BLOCKS:
+            _index_loops(stmt.body, envs, into, literals)  # type: ignore[attr-defined]
+            _index_loops(getattr(stmt, "orelse", None) or [], envs, into, literals)
+        elif type(stmt) in _TRIES:
+            assert isinstance(stmt, ast.Try | ast.TryStar)
+            for block in (stmt.body, stmt.orelse, stmt.finalbody):
+                _index_loops(block, envs, into, literals)
+            for handler in stmt.handlers:
+                _index_loops(handler.body, envs, into, literals)
+
+
+def _iterations(node: ast.expr, literals: dict[str, ast.expr]) -> list[ast.expr] | None:
+    """The items a loop over `node` takes, when `node` is a literal (or names one)."""
+    method = None
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and not node.args
+        and node.func.attr in {"items", "keys", "values"}
+    ):
+        method, node = node.func.attr, node.func.value
+    if isinstance(node, ast.Name):
+        node = literals.get(node.id, node)
+    if isinstance(node, ast.Dict):
+        if None in node.keys:
+            return None
+        keys = [k for k in node.keys if k is not None]
+        if method == "values":
+            items: list[ast.expr] = list(node.values)
+        elif method == "items":
+            items = [
+                ast.Tuple(elts=[k, v], ctx=ast.Load())
+                for k, v in zip(keys, node.values, strict=True)
+            ]
+        else:
+            items = keys
+    elif isinstance(node, ast.List | ast.Tuple | ast.Set) and method is None:
+        items = list(node.elts)
+    else:
+        return None
+    if len(items) > _MAX_ITERATIONS or any(isinstance(i, ast.Starred) for i in items):
+        return None
+    return items
+
+
+def _bind_target(target: ast.expr, item: ast.expr) -> dict[str, ast.expr] | None:
+    if isinstance(target, ast.Name):
+        return {target.id: item}
+    if (
+        isinstance(target, ast.Tuple | ast.List)
+        and isinstance(item, ast.Tuple | ast.List)
+        and len(target.elts) == len(item.elts)
+    ):
+        bound: dict[str, ast.expr] = {}
+        for sub, value in zip(target.elts, item.elts, strict=True):
+            inner = _bind_target(sub, value)
+            if inner is None:
+                return None
+            bound.update(inner)
+        return bound
+    return None
 
 
 def _first_return(body: list[ast.stmt]) -> ast.Return | None:
