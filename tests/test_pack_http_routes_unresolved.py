@@ -294,3 +294,44 @@ def test_python_routes_registered_in_loops_over_literals() -> None:
     # `enumerate(...)` is not a literal: its route is a finding, not a guess
     [finding] = doc["findings"]
     assert finding["code"] == "UNRESOLVED_ROUTE" and finding["locations"][0]["line"] == 13
+
+
+def test_express_chained_mounts_literal_loops_and_an_app_on_this() -> None:
+    doc = document(
+        {
+            "routes/users.js": (
+                "const { Router } = require('express');\nconst r = Router();\n"
+                "r.get('/', (req, res) => res.end());\nmodule.exports = r;\n"
+            ),
+            "routes/posts.ts": (
+                "import { Router } from 'express';\n"
+                "export default Router().get('/', (req, res) => res.end());\n"
+            ),
+            "routes/index.ts": (
+                "import { Router } from 'express';\nimport users from './users';\n"
+                "import posts from './posts';\n"
+                "const api = Router();\n"
+                "const routes = [{ path: '/users', route: users }, { path: '/posts', route: posts }];\n"
+                "routes.forEach((r) => api.use(r.path, r.route));\n"
+                "for (const { path, route } of [{ path: '/v2/users', route: users }]) {\n"
+                "  api.use(path, route);\n}\n"
+                "['/a', '/b'].forEach((p) => api.get(p, (req, res) => res.end()));\n"
+                "export default Router().use('/api', api);\n"
+            ),
+            "server.js": (
+                "const express = require('express');\nconst routes = require('./routes').default;\n"
+                "class Server {\n  constructor() {\n    this.app = express();\n"
+                "    this.app.use(routes);\n    this.app.get('/health', (q, s) => s.end());\n"
+                "  }\n}\nmodule.exports = Server;\n"
+            ),
+        }
+    )
+    assert [r["name"] for r in doc["resources"]] == [
+        "GET /api/a",
+        "GET /api/b",
+        "GET /api/posts/",
+        "GET /api/users/",
+        "GET /api/v2/users/",
+        "GET /health",
+    ]
+    assert doc["findings"] == []
