@@ -335,3 +335,65 @@ def test_express_chained_mounts_literal_loops_and_an_app_on_this() -> None:
         "GET /health",
     ]
     assert doc["findings"] == []
+
+
+def test_fastapi_router_subclasses_used_like_apirouter() -> None:
+    doc = document(
+        {
+            "routing.py": (
+                "from fastapi import APIRouter, Depends\nfrom fastapi.security import HTTPBearer\n"
+                "bearer = HTTPBearer()\n"
+                "class UserAPIRouter(APIRouter):\n    def __init__(self, **kwargs):\n"
+                "        super().__init__(prefix='/users', dependencies=[Depends(bearer)], **kwargs)\n"
+                "class AdminRouter(UserAPIRouter):\n    pass\n"
+                "class PlainRouter(APIRouter):\n    pass\n"
+                "class NotARouter:\n    pass\n"
+            ),
+            "main.py": (
+                "from fastapi import FastAPI\n"
+                "from routing import UserAPIRouter, AdminRouter, PlainRouter, NotARouter\n"
+                "users = UserAPIRouter(tags=['users'])\nadmin = AdminRouter(prefix='/admin')\n"
+                "plain = PlainRouter(prefix='/plain')\nother = NotARouter()\n"
+                "@users.get('/me')\ndef me(): ...\n@admin.get('/x')\ndef x(): ...\n"
+                "@plain.get('/p')\ndef p(): ...\n@other.get('/never')\ndef never(): ...\n"
+                "app = FastAPI()\n"
+                "app.include_router(users)\napp.include_router(admin)\napp.include_router(plain)\n"
+            ),
+        }
+    )
+    found = {s["resource"].removeprefix("route:"): s["value"] for s in doc["signals"]}
+    assert found == {
+        "GET /users/me": "required",
+        "GET /admin/x": "required",
+        "GET /plain/p": "none",
+    }
+    assert doc["findings"] == []
+
+
+def test_a_settings_factory_choosing_a_class_agrees_or_is_unresolved() -> None:
+    def app(prod_prefix: str) -> dict[str, str]:
+        return {
+            "config.py": (
+                "import os\nfrom pydantic_settings import BaseSettings\n"
+                "class Settings(BaseSettings):\n    API_PREFIX: str = '/api'\n"
+                "class DevSettings(Settings):\n    DEBUG: bool = True\n"
+                f"class ProdSettings(Settings):\n    API_PREFIX: str = {prod_prefix!r}\n"
+                "environments = {'dev': DevSettings, 'prod': ProdSettings}\n"
+                "def get_settings():\n    return environments[os.environ['ENV']]()\n"
+            ),
+            "main.py": (
+                "from fastapi import FastAPI, APIRouter\nfrom config import get_settings\n"
+                "app = FastAPI()\nr = APIRouter()\n@r.get('/ping')\ndef ping(): ...\n"
+                "app.include_router(r, prefix=get_settings().API_PREFIX)\n"
+            ),
+        }
+
+    agreed = document(app("/api"))
+    assert [r["name"] for r in agreed["resources"]] == ["GET /api/ping"]
+    assert agreed["findings"] == []
+    differ = document(app("/v2"))
+    [resource] = differ["resources"]
+    assert resource["name"] == "GET /ping" and resource["attrs"]["prefixUnresolved"] is True
+    [finding] = differ["findings"]
+    assert finding["code"] == "UNRESOLVED_PREFIX"
+    assert finding["locations"] == [{"path": "main.py", "line": 5}, {"path": "main.py", "line": 7}]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..scan import JSONObject, at
@@ -20,6 +20,7 @@ from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .model import (
     CALL,
     EXPRESS,
+    FASTAPI,
     FLASK,
     Auth,
     Call,
@@ -34,6 +35,7 @@ from .model import (
     ModuleFacts,
     MountDecl,
     Namespace,
+    OneOf,
     Opaque,
     Param,
     RouteDecl,
@@ -131,7 +133,17 @@ class _External:
     path: tuple[str, ...]
 
 
-_Entity = _PyModule | _JsModule | _Str | _Router | _Scoped | _External
+@dataclass(frozen=True, slots=True)
+class _OneOf:
+    """Options that do not agree (yet): a member of each may."""
+
+    options: list[_Entity | None]
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+_Entity = _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf
 
 
 class _Unseen:
@@ -184,7 +196,16 @@ class _Linker:
             (path, decl.router_id): _Node(path, decl)
             for path, facts in modules.items()
             for decl in facts.routers
+            if decl.subclass is None
         }
+        # `UserAPIRouter()` calls whose class is no router subclass: what calling it gives
+        self.not_routers: dict[tuple[str, str], Expr] = {}
+        for path, facts in modules.items():
+            for decl in facts.routers:
+                if decl.subclass is not None:
+                    self._subclassed(path, decl, decl.subclass)
+        self.cache.clear()  # answers given before every router was known
+        self.verdicts.clear()
 
     def _index_python(self, path: str) -> None:
         name = module_name(path)
@@ -198,6 +219,54 @@ class _Linker:
                 suffixes = self.by_suffix.setdefault(".".join(pieces[start:]), [])
                 if full not in suffixes:
                     suffixes.append(full)
+
+    def _subclassed(self, path: str, decl: RouterDecl, subclass: Sym) -> None:
+        """Make `decl` a router when its class links to a subclass of `APIRouter` or
+        `Blueprint`: framework from the base, prefix and dependencies from the call or else
+        from the class's `super().__init__(...)`."""
+        found = self._router_class(path, subclass, 0)
+        key = (path, decl.router_id)
+        if found is None:
+            self.not_routers[key] = Sym((*subclass.path, CALL))
+            return
+        framework, prefix, guards = found
+        routed = replace(
+            decl,
+            framework=framework,
+            prefix=decl.prefix if decl.prefix is not None else prefix,
+            auth=Auth(decl.auth.guards + guards, decl.auth.aliases),
+            subclass=None,
+        )
+        self.nodes[key] = _Node(path, routed)
+
+    def _router_class(
+        self, path: str, expr: Expr, depth: int
+    ) -> tuple[str, Expr | None, tuple[Expr, ...]] | None:
+        """(framework, own prefix, guards) of a router class, or None if it is not one."""
+        entity = self.evaluate(path, expr)
+        if isinstance(entity, _External) and entity.path[:1] in {("APIRouter",), ("Blueprint",)}:
+            framework = FASTAPI if entity.path[0] == "APIRouter" else FLASK
+            return (framework, None, ())
+        if depth > _MAX_DEPTH or not isinstance(entity, _Scoped):
+            return None
+        value = entity.value
+        if not isinstance(value, Namespace):
+            return None
+        for base in value.bases:
+            found = self._router_class(entity.file, base, depth + 1)
+            if found is None:
+                continue
+            framework, prefix, guards = found
+            if value.init_prefix is not None:
+                text = self._string(entity.file, value.init_prefix)
+                prefix = Lit(text) if text is not None else value.init_prefix
+            verdict = self._auth(entity.file, value.init_auth)
+            if verdict == REQUIRED:
+                guards += (Evidence("router class"),)
+            elif verdict == UNKNOWN:
+                guards += (Opaque(),)
+            return (framework, prefix, guards)
+        return None
 
     # -- the graph -------------------------------------------------------------------------
 
@@ -569,7 +638,13 @@ class _Linker:
             return None if any(p is None for p in parts) else _Str("".join(map(str, parts)))
         if isinstance(expr, RouterRef):
             key = (path, expr.router_id)
-            return _Router(key) if key in self.nodes else None
+            if key in self.nodes:
+                return _Router(key)
+            instead = self.not_routers.get(key)
+            return self.evaluate(path, instead) if instead is not None else None
+        if isinstance(expr, OneOf):  # known where every option agrees
+            options = [self.evaluate(path, option) for option in expr.options]
+            return options[0] if all(o == options[0] for o in options) else _OneOf(options)
         if isinstance(expr, Namespace | Function | DependencyAlias | StarletteRoutes):
             return _Scoped(path, expr)
         if isinstance(expr, ImportRef):
@@ -594,6 +669,9 @@ class _Linker:
         return self.evaluate(path, binding) if binding is not None else None
 
     def _member(self, entity: _Entity, segment: str) -> _Entity | None:
+        if isinstance(entity, _OneOf):
+            options = [self._member(o, segment) if o is not None else None for o in entity.options]
+            return options[0] if all(o == options[0] for o in options) else _OneOf(options)
         if isinstance(entity, _External):
             return _External(entity.module, (*entity.path, segment))
         if isinstance(entity, _PyModule):
@@ -611,7 +689,14 @@ class _Linker:
                 if segment == CALL:  # an instance reads the class's field defaults
                     return entity
                 fields = dict(value.fields)
-                return self.evaluate(entity.file, fields[segment]) if segment in fields else None
+                if segment in fields:
+                    return self.evaluate(entity.file, fields[segment])
+                for base in value.bases:  # inherited: the first base that has it
+                    inherited = self.evaluate(entity.file, base)
+                    found = self._member(inherited, segment) if inherited is not None else None
+                    if found is not None and not isinstance(found, _External):
+                        return found
+                return None
             if isinstance(value, Function) and segment == CALL and value.returns is not None:
                 return self.evaluate(entity.file, value.returns)
         return None

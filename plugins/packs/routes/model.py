@@ -72,6 +72,18 @@ class Namespace:
     verbs: tuple[str, ...] = ()
     auth: Auth = field(default_factory=lambda: Auth())
     verb_auth: tuple[Auth, ...] = ()  # what each verb method's own decorators put before it
+    bases: tuple[Expr, ...] = ()  # a class's bases: fields not its own are looked up there
+    # a router subclass's `super().__init__(prefix=..., dependencies=[...])`
+    init_prefix: Expr | None = None
+    init_auth: Auth = field(default_factory=lambda: Auth())
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """One of several values, which one decided when the code runs (`environments[env]()`):
+    known where every option agrees."""
+
+    options: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +172,7 @@ Expr = (
     | Param
     | Evidence
     | Call
+    | OneOf
 )
 
 
@@ -189,6 +202,8 @@ class RouterDecl:
     auth: Auth = NO_AUTH
     routes: Expr | None = None
     app: bool = False  # an application (FastAPI(), Flask(), express()): served at the root
+    # `UserAPIRouter()`: a router only if this class links to a subclass of one
+    subclass: Sym | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +309,7 @@ _pickled_by_fields(
     Opaque,
     Evidence,
     Call,
+    OneOf,
     Auth,
     RouterDecl,
     RouteDecl,

@@ -34,6 +34,7 @@ from .model import (
     ModuleFacts,
     MountDecl,
     Namespace,
+    OneOf,
     Opaque,
     Param,
     RouteDecl,
@@ -105,6 +106,7 @@ class _Reader:
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
         self.evidence_lines: list[int] = []  # lines whose text shows a guard, ascending
         self._env: dict[str, ast.expr] = {}  # a literal loop's variables, one iteration
+        self._literals: dict[str, ast.expr] = {}  # module-level names bound to literals
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -114,6 +116,7 @@ class _Reader:
         classes: list[ast.stmt] = []
         statements: list[ast.stmt] = []
         _flatten(tree.body, statements, functions, classes)
+        self._literals = _module_literals(tree.body)
         scopes: list[_Def | None] = [None] * len(statements)  # the def each statement is in
         for stmt in statements:
             if type(stmt) in _BINDERS:
@@ -137,7 +140,7 @@ class _Reader:
             done += 1
         loops: dict[int, list[dict[str, ast.expr]]] = {}
         if any(type(stmt) is ast.For for stmt in statements):  # routes made in literal loops
-            literals = _module_literals(tree.body)
+            literals = self._literals
             for body in (tree.body, *(f.body for f in functions)):  # type: ignore[attr-defined]
                 _index_loops(body, [{}], loops, literals)
         for stmt, scope in zip(statements, scopes, strict=True):
@@ -227,12 +230,26 @@ class _Reader:
         returns: Expr | None = None
         statement = _first_return(node.body)
         if statement is not None:
-            returns = self._expr(statement.value)
+            returns = self._expr(statement.value) or self._chosen(statement.value)
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
         evidence = self._evidence(node.lineno, node.end_lineno or node.lineno)
         return Function(node.name, returns, self._auth_of(node), _site(node), evidence)
+
+    def _chosen(self, node: ast.expr | None) -> OneOf | None:
+        """`environments[env]()` with `environments` a module-level dict literal: one of its
+        values, called."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)):
+            return None
+        table = node.func.value
+        literal = self._literals.get(table.id) if isinstance(table, ast.Name) else None
+        if not isinstance(literal, ast.Dict) or not literal.values:
+            return None
+        options = [self._expr(value) for value in literal.values]
+        if any(not isinstance(option, Sym) for option in options):
+            return None
+        return OneOf(tuple(Sym((*o.path, CALL)) for o in options if isinstance(o, Sym)))
 
     def _evidence(self, first: int, last: int) -> bool:
         """Whether a line of the definition spanning `first`..`last` shows a guard."""
@@ -323,6 +340,8 @@ class _Reader:
         verbs: list[str] = []
         verb_auth: list[Auth] = []
         guards: list[Expr] = []
+        init_prefix: Expr | None = None
+        init_auth = NO_AUTH
         for stmt in node.body:
             target: ast.expr | None = None
             value: ast.expr | None = None
@@ -341,6 +360,11 @@ class _Reader:
                 "__init__",
             }:
                 fields.append((stmt.name, self._function(stmt)))
+                if stmt.name == "__init__" and (call := _super_init(stmt)) is not None:
+                    init_prefix = self._present(
+                        _keyword(call, "prefix") or _keyword(call, "url_prefix")
+                    )
+                    init_auth = self._dependencies_auth(_keyword(call, "dependencies"))
             if isinstance(target, ast.Name) and target.id in {"decorators", "method_decorators"}:
                 if isinstance(value, ast.List | ast.Tuple):
                     guards += [self._present(d) or Opaque() for d in value.elts]
@@ -348,7 +372,16 @@ class _Reader:
                     guards.append(Opaque())
             elif isinstance(target, ast.Name) and (expr := self._expr(value)) is not None:
                 fields.append((target.id, expr))
-        return Namespace(tuple(fields), tuple(verbs), Auth(tuple(guards)), tuple(verb_auth))
+        bases = tuple(base for b in node.bases if (base := self._expr(b)) is not None)
+        return Namespace(
+            tuple(fields),
+            tuple(verbs),
+            Auth(tuple(guards)),
+            tuple(verb_auth),
+            bases,
+            init_prefix,
+            init_auth,
+        )
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -373,6 +406,8 @@ class _Reader:
             if name in ROUTER_FRAMEWORKS:
                 assert name is not None
                 return self._router(node, name)
+            if name is not None and ("Router" in name or "Blueprint" in name):
+                return self._maybe_router(node)
             if name in _RESTFUL_ROUTERS and self._restful(node.func):
                 assert name is not None
                 return self._restful_router(node, name)
@@ -494,6 +529,24 @@ class _Reader:
         )
         if keywords or any(a is not None for a in args):
             self.invocations.append(Invocation(Sym(callee), args, keywords))
+
+    def _maybe_router(self, call: ast.Call) -> RouterRef | Sym | None:
+        """`UserAPIRouter(...)`: a router if the class links to a subclass of `APIRouter` or
+        `Blueprint` (the linker checks; the name only says which calls are worth checking)."""
+        callee = _dotted_path(call.func)
+        if callee is None:
+            return None
+        site = _site(call)
+        if site not in self.routers:
+            self.routers[site] = RouterDecl(
+                router_id=site,
+                framework="",
+                line=call.lineno,
+                prefix=self._present(_keyword(call, "prefix") or _keyword(call, "url_prefix")),
+                auth=self._dependencies_auth(_keyword(call, "dependencies")),
+                subclass=Sym(callee),
+            )
+        return RouterRef(site)
 
     def _restful(self, func: ast.expr) -> bool:
         """Whether `Api`/`Namespace` here is flask-restx's (or flask-restful's)."""
@@ -824,6 +877,21 @@ def _bind_target(target: ast.expr, item: ast.expr) -> dict[str, ast.expr] | None
                 return None
             bound.update(inner)
         return bound
+    return None
+
+
+def _super_init(function: _Def) -> ast.Call | None:
+    """The `super().__init__(...)` call a constructor makes as a statement."""
+    for stmt in function.body:
+        if (
+            isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute)
+            and stmt.value.func.attr == "__init__"
+            and isinstance(stmt.value.func.value, ast.Call)
+            and _callee_name(stmt.value.func.value) == "super"
+        ):
+            return stmt.value
     return None
 
 
