@@ -397,3 +397,34 @@ def test_a_settings_factory_choosing_a_class_agrees_or_is_unresolved() -> None:
     [finding] = differ["findings"]
     assert finding["code"] == "UNRESOLVED_PREFIX"
     assert finding["locations"] == [{"path": "main.py", "line": 5}, {"path": "main.py", "line": 7}]
+
+
+def test_add_url_rule_through_a_helper_taking_a_list_of_rules() -> None:
+    doc = document(
+        {
+            "views.py": (
+                "def register_view(bp, routes, view_func, methods=None):\n"
+                "    for rule in routes:\n"
+                "        bp.add_url_rule(rule, view_func=view_func, methods=['GET'])\n"
+                "def register_one(bp, rule, view_func):\n"
+                "    bp.add_url_rule(rule, view_func=view_func)\n"
+            ),
+            "app.py": (
+                "import os\nfrom flask import Flask, Blueprint\n"
+                "from views import register_view, register_one\n"
+                "home = Blueprint('home', __name__, url_prefix='/home')\n"
+                "docs = Blueprint('docs', __name__, url_prefix='/docs')\n"
+                "register_view(home, routes=['/a', '/b'], view_func=show)\n"
+                "register_view(docs, ['/c'], show)\n"
+                "register_one(docs, '/d', show)\n"
+                "register_one(home, os.environ['X'], show)\n"
+                "app = Flask(__name__)\n"
+                "app.register_blueprint(home)\napp.register_blueprint(docs)\n"
+            ),
+        }
+    )
+    names = sorted(r["name"] for r in doc["resources"])
+    assert names == ["GET /docs/c", "GET /docs/d", "GET /home/a", "GET /home/b"]
+    [finding] = doc["findings"]  # the path os.environ gives is not known
+    assert finding["code"] == "UNRESOLVED_ROUTE"
+    assert finding["locations"] == [{"path": "views.py", "line": 5}]

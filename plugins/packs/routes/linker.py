@@ -26,11 +26,13 @@ from .model import (
     Call,
     Concat,
     DependencyAlias,
+    Each,
     Evidence,
     Expr,
     Function,
     ImportRef,
     Invocation,
+    Items,
     Lit,
     ModuleFacts,
     MountDecl,
@@ -315,6 +317,9 @@ class _Linker:
             if decl.routes is not None:
                 self._attach_list(path, decl.routes, (path, decl.router_id), 0)
         for route in facts.routes:
+            if isinstance(route.path, Param | Each):
+                self._attach_passed(path, route)
+                continue
             for node in self._owners(path, route.owner):
                 node.routes.append((path, route))
         for mount in facts.mounts:
@@ -328,6 +333,35 @@ class _Linker:
         for use in facts.uses:
             for node in self._owners(path, use.owner):
                 self._attach_use(node, path, use)
+
+    def _attach_passed(self, path: str, route: RouteDecl) -> None:
+        """A route whose path is a parameter of its function (`def register_view(bp, routes,
+        view_func): for rule in routes: bp.add_url_rule(rule, ...)`): one route per path each
+        scanned call passes, on the router that same call passes; a call passing a path that
+        is not visible gives the route once with its path unresolved."""
+        param = route.path.source if isinstance(route.path, Each) else route.path
+        assert isinstance(param, Param)
+        calls = self._calls_of(path, param.function)
+        for file, call in calls:
+            passed = _passed(call, param)
+            owner = route.owner
+            if isinstance(owner, Param) and owner.function == param.function:
+                nodes = self._owners(file, _passed(call, owner))
+            else:
+                nodes = self._owners(path, owner)
+            values: list[Expr] | None = None
+            if isinstance(route.path, Each) and isinstance(passed, Items):
+                values = list(passed.values)
+            elif isinstance(route.path, Param) and passed is not None:
+                values = [passed]
+            paths = [self._string(file, v) for v in values] if values is not None else [None]
+            for node in nodes:
+                for text in paths:
+                    at = Lit(text) if text is not None else Opaque()
+                    node.routes.append((path, replace(route, path=at)))
+        if not calls:  # no scanned call: the path is not known
+            for node in self._owners(path, route.owner):
+                node.routes.append((path, replace(route, path=Opaque())))
 
     def _attach_use(self, node: _Node, path: str, use: UseDecl) -> None:
         """Express `use`: a leading string is the mount path; a router among the arguments is
@@ -649,7 +683,7 @@ class _Linker:
             return _Scoped(path, expr)
         if isinstance(expr, ImportRef):
             return self._import(path, expr) or self._outside(path, expr)
-        if isinstance(expr, Opaque | Evidence):
+        if isinstance(expr, Opaque | Evidence | Each | Items):
             return None
         if isinstance(expr, Call):
             callee = self.evaluate(path, expr.callee)
@@ -803,6 +837,13 @@ def describe(expr: Expr | None) -> str:
     if isinstance(expr, Param):
         return expr.name
     return "a computed value"
+
+
+def _passed(call: Invocation, param: Param) -> Expr | None:
+    """What `call` passes for `param`: at its position, else by its name."""
+    if 0 <= param.index < len(call.args):
+        return call.args[param.index]
+    return dict(call.keywords).get(param.name)
 
 
 def _guarded_at(node: _Node, path: str, line: int, under: str) -> int:

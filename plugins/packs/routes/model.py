@@ -79,6 +79,21 @@ class Namespace:
 
 
 @dataclass(frozen=True, slots=True)
+class Each:
+    """Each item of what callers pass as the parameter `source`: the loop variable of `for
+    rule in routes:` in `def register_view(bp, routes, view_func)`."""
+
+    source: Param
+
+
+@dataclass(frozen=True, slots=True)
+class Items:
+    """A literal list or tuple passed in a call (`routes=["/a", "/b"]`)."""
+
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class OneOf:
     """One of several values, which one decided when the code runs (`environments[env]()`):
     known where every option agrees."""
@@ -173,6 +188,8 @@ Expr = (
     | Evidence
     | Call
     | OneOf
+    | Each
+    | Items
 )
 
 
@@ -310,6 +327,8 @@ _pickled_by_fields(
     Evidence,
     Call,
     OneOf,
+    Each,
+    Items,
     Auth,
     RouterDecl,
     RouteDecl,

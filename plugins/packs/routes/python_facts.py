@@ -24,11 +24,13 @@ from .model import (
     Auth,
     Concat,
     DependencyAlias,
+    Each,
     Evidence,
     Expr,
     Function,
     ImportRef,
     Invocation,
+    Items,
     Lit,
     Middleware,
     ModuleFacts,
@@ -141,8 +143,11 @@ class _Reader:
         loops: dict[int, list[dict[str, ast.expr]]] = {}
         if any(type(stmt) is ast.For for stmt in statements):  # routes made in literal loops
             literals = self._literals
-            for body in (tree.body, *(f.body for f in functions)):  # type: ignore[attr-defined]
-                _index_loops(body, [{}], loops, literals)
+            _index_loops(tree.body, [{}], loops, literals, set())
+            for function in functions:
+                assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+                params = set(_parameters(function))
+                _index_loops(function.body, [{}], loops, literals, params)
         for stmt, scope in zip(statements, scopes, strict=True):
             for env in loops.get(id(stmt), ({},)):
                 self._env = env
@@ -389,6 +394,10 @@ class _Reader:
         kind = type(node)
         if kind is ast.Name:  # the commonest: a router, a handler, a constant
             if self._env and node.id in self._env:  # type: ignore[union-attr]
+                item = self._env[node.id]  # type: ignore[union-attr]
+                if type(item) is _EachOf:  # `for rule in routes`, `routes` a parameter
+                    param = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
+                    return Each(param) if isinstance(param, Param) else None
                 env, self._env = self._env, {}
                 try:
                     return self._expr(env[node.id])  # type: ignore[union-attr]
@@ -439,6 +448,13 @@ class _Reader:
                 name = node.id
                 return Param(param[0], param[1], name, Sym((name,)))
         return self._expr(node)
+
+    def _path_expr(self, node: ast.expr | None) -> Expr | None:
+        """A route's path: a parameter of the enclosing function stays one (its callers say
+        which path), anything else as `_present` reads it."""
+        if type(node) is ast.Name and node.id in self._scope and node.id not in self._env:
+            return self._owner(node)
+        return self._present(node)
 
     def _present(self, node: ast.expr | None) -> Expr | None:
         """`node` as an expression, `Opaque` when it is there but cannot be followed."""
@@ -519,16 +535,25 @@ class _Reader:
         callee = _dotted_path(call.func)
         if callee is None or not (call.args or call.keywords):
             return
-        args = tuple(
-            None if isinstance(a, ast.Starred) else _routerish(self._owner(a)) for a in call.args
-        )
+        args = tuple(None if isinstance(a, ast.Starred) else self._passable(a) for a in call.args)
         keywords = tuple(
             (k.arg, value)
             for k in call.keywords
-            if k.arg is not None and (value := _routerish(self._owner(k.value))) is not None
+            if k.arg is not None and (value := self._passable(k.value)) is not None
         )
-        if keywords or any(a is not None for a in args):
+        if any(_routerish(a) is not None for a in (*args, *(v for _, v in keywords))):
             self.invocations.append(Invocation(Sym(callee), args, keywords))
+
+    def _passable(self, node: ast.expr) -> Expr | None:
+        """An argument worth keeping: one that may be a router, or a path or literal list of
+        paths a helper may register (`register_view(bp, routes=["/a", "/b"], ...)`)."""
+        if isinstance(node, ast.List | ast.Tuple):
+            values = [self._expr(e) for e in node.elts]
+            if values and all(isinstance(v, Lit | Sym | Concat) for v in values):
+                return Items(tuple(v for v in values if v is not None))
+            return None
+        value = self._owner(node)
+        return value if isinstance(value, Lit | Concat) else _routerish(value)
 
     def _maybe_router(self, call: ast.Call) -> RouterRef | Sym | None:
         """`UserAPIRouter(...)`: a router if the class links to a subclass of `APIRouter` or
@@ -679,7 +704,7 @@ class _Reader:
     ) -> RouteDecl | None:
         """`add_api_route`, `add_route`, `add_url_rule` or Starlette's `Route(...)`: a path,
         then the view (whose class, for a class-based view, says the methods)."""
-        path = self._present(_argument(call, 0, "rule") or _keyword(call, "path"))
+        path = self._path_expr(_argument(call, 0, "rule") or _keyword(call, "path"))
         if path is None:
             return None
         if _is_method_call(view, "as_view"):  # Flask MethodView
@@ -708,7 +733,7 @@ class _Reader:
             verb = decorator.func.attr
             if verb not in _ROUTE_DECORATORS:
                 continue
-            path = self._present(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
+            path = self._path_expr(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
             if path is None:
                 continue
             own = self._dependencies_auth(_keyword(decorator, "dependencies"))
@@ -787,11 +812,22 @@ def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
     return found
 
 
+class _EachOf(ast.expr):
+    """A loop variable over the parameter `name`: each item its callers pass."""
+
+    _fields = ("name",)
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+
 def _index_loops(
     body: Sequence[ast.stmt],
     envs: list[dict[str, ast.expr]],
     into: dict[int, list[dict[str, ast.expr]]],
     literals: dict[str, ast.expr],
+    params: set[str],
 ) -> None:
     """For each statement inside `for` loops over literals (`for p in ["/a", "/b"]`, `for k, v
     in {...}.items()`, or a module-level name bound to one), the values its loop variables take,
@@ -802,7 +838,14 @@ def _index_loops(
         if isinstance(stmt, ast.For):
             items = _iterations(stmt.iter, literals)
             inner = envs
-            if items is not None:
+            if (
+                isinstance(stmt.iter, ast.Name)
+                and stmt.iter.id in params
+                and isinstance(stmt.target, ast.Name)
+            ):
+                each = _EachOf(stmt.iter.id)
+                inner = [{**env, stmt.target.id: each} for env in envs]
+            elif items is not None:
                 inner = []
                 for env in envs:
                     for item in items:
@@ -815,17 +858,17 @@ def _index_loops(
                         break
                 if len(inner) > _MAX_ITERATIONS:
                     inner = envs
-            _index_loops(stmt.body, inner, into, literals)
-            _index_loops(stmt.orelse, envs, into, literals)
+            _index_loops(stmt.body, inner, into, literals, params)
+            _index_loops(stmt.orelse, envs, into, literals, params)
         elif type(stmt) in _BLOCKS:
-            _index_loops(stmt.body, envs, into, literals)  # type: ignore[attr-defined]
-            _index_loops(getattr(stmt, "orelse", None) or [], envs, into, literals)
+            _index_loops(stmt.body, envs, into, literals, params)  # type: ignore[attr-defined]
+            _index_loops(getattr(stmt, "orelse", None) or [], envs, into, literals, params)
         elif type(stmt) in _TRIES:
             assert isinstance(stmt, ast.Try | ast.TryStar)
             for block in (stmt.body, stmt.orelse, stmt.finalbody):
-                _index_loops(block, envs, into, literals)
+                _index_loops(block, envs, into, literals, params)
             for handler in stmt.handlers:
-                _index_loops(handler.body, envs, into, literals)
+                _index_loops(handler.body, envs, into, literals, params)
 
 
 def _iterations(node: ast.expr, literals: dict[str, ast.expr]) -> list[ast.expr] | None:
