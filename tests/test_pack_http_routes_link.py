@@ -10,7 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plugins"))
 
 from packs.routes import extract, link_routes
-from packs.routes.auth import says_auth
+from packs.routes.auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from packs.routes.paths import express_path, flask_path, join
 from packs.scan import JSONObject, ParseFailure
 
@@ -67,36 +67,26 @@ def test_paths_join_as_the_frameworks_join_them(prefix: str, path: str, joined: 
 
 
 @pytest.mark.parametrize(
-    "name",
+    ("module", "path", "verdict"),
     [
-        "get_current_user",
-        "requireAuth",
-        "login_required",
-        "verify_token",
-        "checkJwt",
-        "IsAuthenticated",
-        "has_permission",
-        "get_current_active_superuser",
-        "passport.authenticate",
-        "oauth2_scheme",
+        ("fastapi.security", ("OAuth2PasswordBearer", "()"), REQUIRED),
+        ("fastapi.security.oauth2", ("OAuth2PasswordBearer", "()"), REQUIRED),
+        ("fastapi.security", ("OAuth2PasswordRequestForm",), NONE),
+        ("fastapi", ("Security",), REQUIRED),
+        ("flask_login", ("login_required",), REQUIRED),
+        ("flask_jwt_extended", ("jwt_required", "()"), REQUIRED),
+        ("flask_httpauth", ("HTTPBasicAuth", "()", "login_required"), REQUIRED),
+        ("passport", ("authenticate", "()"), REQUIRED),
+        ("passport", ("initialize", "()"), UNKNOWN),
+        ("express-jwt", ("expressjwt", "()"), REQUIRED),
+        ("express-rate-limit", ("()",), NONE),
+        ("express", ("json", "()"), NONE),
+        ("some-auth-lib", ("requireAuth",), UNKNOWN),
+        ("flask_caching", ("Cache", "()", "cached", "()"), NONE),
     ],
 )
-def test_names_that_say_auth(name: str) -> None:
-    assert says_auth(name)
-
-
-@pytest.mark.parametrize("name", ["get_db", "rate_limit", "cors", "validate_body", "requireRole"])
-def test_names_that_do_not(name: str) -> None:
-    assert not says_auth(name)
-
-
-def test_a_long_name_is_judged_like_a_short_one() -> None:
-    """Names longer than the remembered ones (a whole expression's text) skip the cache and
-    get the same answer; asking twice gives the remembered answer again."""
-    padding = "handler." * 40
-    assert says_auth(padding + "requireAuth") and says_auth("requireAuth")
-    assert not says_auth(padding + "rateLimit") and not says_auth(padding + "rateLimit")
-    assert says_auth("get_current_user") and says_auth("get_current_user")
+def test_library_members_by_import(module: str, path: tuple[str, ...], verdict: int) -> None:
+    assert external_verdict(module, path) == verdict
 
 
 def test_prefix_from_a_settings_factory_a_constant_and_an_fstring() -> None:

@@ -12,7 +12,6 @@ visible (an import from a package not listed here, a name the scanned files do n
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 # Verdicts, ordered so that combining what is on the way is `max`: one identified guard
 # protects the route; otherwise one unknown step leaves it unknown.
@@ -85,24 +84,3 @@ def external_verdict(module: str, path: tuple[str, ...]) -> int:
         if "." not in top:
             return UNKNOWN
         top = top.rpartition(".")[0]
-
-
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_AUTH = re.compile(r"auth|login|token|jwt|permission|current(_[a-z0-9]+)*_?user")
-
-
-def says_auth(name: str) -> bool:
-    """True when `name`, in snake_case, mentions auth, login, token, jwt, permission, or a
-    current user. Never evidence by itself: it only words a finding's detail."""
-    if len(name) > _REMEMBERED_LENGTH:  # a whole expression's text: not worth keeping
-        return _mentions_auth(name)
-    return _remembered(name)
-
-
-def _mentions_auth(name: str) -> bool:
-    return _AUTH.search(_CAMEL.sub("_", name).lower()) is not None
-
-
-# Bounded in count and key length, since the names come from untrusted source.
-_REMEMBERED_LENGTH = 200
-_remembered = lru_cache(maxsize=4096)(_mentions_auth)

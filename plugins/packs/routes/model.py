@@ -268,7 +268,7 @@ class Middleware:
 @dataclass(frozen=True, slots=True)
 class UseDecl:
     """Express `owner.use(*args)`: whether the first is a mount path and which are routers is
-    known only once linked. Each arg comes with the auth its name shows (as middleware)."""
+    known only once linked. Each arg comes with itself as a guard to judge (as middleware)."""
 
     owner: Expr
     args: tuple[tuple[Expr | None, Auth], ...]
