@@ -428,3 +428,61 @@ def test_add_url_rule_through_a_helper_taking_a_list_of_rules() -> None:
     [finding] = doc["findings"]  # the path os.environ gives is not known
     assert finding["code"] == "UNRESOLVED_ROUTE"
     assert finding["locations"] == [{"path": "views.py", "line": 5}]
+
+
+def test_a_guard_made_optional_where_it_is_written_is_no_guard() -> None:
+    found = auth(
+        {
+            "auth.ts": (
+                "import { expressjwt as jwt } from 'express-jwt';\n"
+                "const auth = {\n  required: jwt({ secret: 's', algorithms: ['HS256'] }),\n"
+                "  optional: jwt({ secret: 's', credentialsRequired: false }),\n};\n"
+                "export default auth;\n"
+            ),
+            "app.ts": (
+                "import express from 'express';\nimport auth from './auth';\n"
+                "const app = express();\n"
+                "app.get('/a', auth.required, (req, res) => res.end());\n"
+                "app.get('/b', auth.optional, (req, res) => res.end());\n"
+            ),
+            "api.py": (
+                "from fastapi import FastAPI, Depends\nfrom fastapi.security import HTTPBearer\n"
+                "from flask_jwt_extended import jwt_required\n"
+                "maybe = HTTPBearer(auto_error=False)\nsure = HTTPBearer()\napi = FastAPI()\n"
+                "@api.get('/c', dependencies=[Depends(maybe)])\ndef c(): ...\n"
+                "@api.get('/d', dependencies=[Depends(sure)])\ndef d(): ...\n"
+            ),
+            "web.py": (
+                "from flask import Flask\nfrom flask_jwt_extended import jwt_required\n"
+                "web = Flask(__name__)\n"
+                "@web.route('/e')\n@jwt_required(optional=True)\ndef e(): ...\n"
+                "@web.route('/f')\n@jwt_required()\ndef f(): ...\n"
+            ),
+        }
+    )
+    assert found == {
+        "GET /a": "required",
+        "GET /b": "none",
+        "GET /c": "none",
+        "GET /d": "required",
+        "GET /e": "none",
+        "GET /f": "required",
+    }
+
+
+def test_an_annotation_from_an_unseen_module_of_the_repository_is_unknown() -> None:
+    """`app/api/deps.py` is part of the repository (its package is scanned) but not among the
+    files: its `CurrentUser` may be a dependency alias. A library's class (`uuid.UUID`) and a
+    builtin (`int`) are not."""
+    found = auth(
+        {
+            "app/__init__.py": "",
+            "app/api/routes.py": (
+                "import uuid\nfrom fastapi import FastAPI\nfrom app.api.deps import CurrentUser\n"
+                "app = FastAPI()\n"
+                "@app.get('/a')\ndef a(user: CurrentUser): ...\n"
+                "@app.get('/b')\ndef b(x: int, y: uuid.UUID): ...\n"
+            ),
+        }
+    )
+    assert found == {"GET /a": "unknown", "GET /b": "none"}

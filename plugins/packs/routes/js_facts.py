@@ -30,6 +30,7 @@ from .model import (
     Lit,
     ModuleFacts,
     Namespace,
+    NoGuard,
     Opaque,
     Param,
     RouteDecl,
@@ -571,6 +572,8 @@ class _Reader:
             module = self._require(node)
             if module is not None:
                 return self._ref(module, "default")
+            if self._optional_guard(node):
+                return NoGuard("credentialsRequired: false")
             callee = node.child_by_field_id(self.fields.function)
             if (
                 callee is not None
@@ -599,6 +602,16 @@ class _Reader:
             return self._function(node, "")
         path = self._path(node)
         return Sym(path) if path else None
+
+    def _optional_guard(self, call: _Node) -> bool:
+        """`expressjwt({ credentialsRequired: false, ... })`: lets anonymous callers through."""
+        for arg in self._arguments(call):
+            arg = _unwrap(arg) or arg
+            if arg.type == "object":
+                value = self._field(arg, "credentialsRequired")
+                if value is not None and value.type == "false":
+                    return True
+        return False
 
     def _looped(self, node: _Node) -> Expr | None:
         """A loop item's value, read outside the loop's variables."""

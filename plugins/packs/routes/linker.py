@@ -37,6 +37,7 @@ from .model import (
     ModuleFacts,
     MountDecl,
     Namespace,
+    NoGuard,
     OneOf,
     Opaque,
     Param,
@@ -145,7 +146,14 @@ class _OneOf:
         return id(self)
 
 
-_Entity = _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    """A guard, or a guard made optional, as written where it is bound."""
+
+    verdict: int
+
+
+_Entity = _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged
 
 
 class _Unseen:
@@ -578,6 +586,12 @@ class _Linker:
             entity = self.evaluate(path, alias)
             if isinstance(entity, _Scoped) and isinstance(entity.value, DependencyAlias):
                 verdict = max(verdict, self._judged(entity))
+            elif (
+                entity is None
+                and isinstance(alias, Sym)
+                and alias.path[0] in self.modules[path].bindings
+            ):  # a name of the repository's own that is not visible: it may be an alias
+                verdict = max(verdict, UNKNOWN)
         return verdict
 
     def _verdict(self, path: str, expr: Expr) -> int:
@@ -599,6 +613,8 @@ class _Linker:
     def _judge(self, path: str, expr: Expr) -> int:
         if isinstance(expr, Evidence):
             return REQUIRED
+        if isinstance(expr, NoGuard):
+            return NONE
         if isinstance(expr, Call):  # a wrapper guards when what it wraps does
             wrapped = [self._verdict(path, arg) for arg in expr.args]
             callee = expr.callee
@@ -623,6 +639,8 @@ class _Linker:
         return self._judged(entity)
 
     def _judged(self, entity: _Entity | None) -> int:
+        if isinstance(entity, _Judged):
+            return entity.verdict
         if isinstance(entity, _External):
             return external_verdict(entity.module, entity.path)
         if not isinstance(entity, _Scoped):
@@ -683,7 +701,11 @@ class _Linker:
             return _Scoped(path, expr)
         if isinstance(expr, ImportRef):
             return self._import(path, expr) or self._outside(path, expr)
-        if isinstance(expr, Opaque | Evidence | Each | Items):
+        if isinstance(expr, Evidence):
+            return _Judged(REQUIRED)
+        if isinstance(expr, NoGuard):
+            return _Judged(NONE)
+        if isinstance(expr, Opaque | Each | Items):
             return None
         if isinstance(expr, Call):
             callee = self.evaluate(path, expr.callee)
@@ -756,8 +778,10 @@ class _Linker:
         """An import of a module the scanned files do not hold (a library); None for one of
         theirs whose name is missing."""
         if self.modules[path].language == "python":
-            if self._python_module(ref.module, path) is not None:
-                return None
+            parts = ref.module.split(".")
+            for end in range(len(parts), 0, -1):  # a module of a scanned package: ours, unseen
+                if self._python_module(".".join(parts[:end]), path) is not None:
+                    return None
             return _External(ref.module, (ref.attr,) if ref.attr is not None else ())
         if ref.module.startswith("."):
             return None

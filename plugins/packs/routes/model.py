@@ -122,6 +122,15 @@ class Evidence:
 
 
 @dataclass(frozen=True, slots=True)
+class NoGuard:
+    """A guard made optional where it is written (`HTTPBearer(auto_error=False)`,
+    `jwt_required(optional=True)`, `expressjwt({credentialsRequired: false})`): it lets an
+    anonymous caller through, so it is known not to guard."""
+
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
 class Call:
     """`callee(*args)` kept whole where a guard may hide in an argument:
     `asyncHandler(auth.jwt)` guards when `auth.jwt` does."""
@@ -186,6 +195,7 @@ Expr = (
     | StarletteRoutes
     | Param
     | Evidence
+    | NoGuard
     | Call
     | OneOf
     | Each
@@ -325,6 +335,7 @@ _pickled_by_fields(
     StarletteRoutes,
     Opaque,
     Evidence,
+    NoGuard,
     Call,
     OneOf,
     Each,

@@ -36,6 +36,7 @@ from .model import (
     ModuleFacts,
     MountDecl,
     Namespace,
+    NoGuard,
     OneOf,
     Opaque,
     Param,
@@ -422,6 +423,8 @@ class _Reader:
                 return self._restful_router(node, name)
             if name == "namespace" and isinstance(node.func, ast.Attribute) and self.restful:
                 return self._restful_router(node, "Namespace", parent=node.func.value)
+            if _optional_guard(node):
+                return NoGuard(name or "")
             if name == "Field":  # pydantic default
                 default = node.args[0] if node.args else _keyword(node, "default")
                 return self._expr(default)
@@ -921,6 +924,15 @@ def _bind_target(target: ast.expr, item: ast.expr) -> dict[str, ast.expr] | None
             bound.update(inner)
         return bound
     return None
+
+
+def _optional_guard(call: ast.Call) -> bool:
+    """`HTTPBearer(auto_error=False)`, `jwt_required(optional=True)`: lets anonymous through."""
+    auto_error = _keyword(call, "auto_error")
+    optional = _keyword(call, "optional")
+    return (isinstance(auto_error, ast.Constant) and auto_error.value is False) or (
+        isinstance(optional, ast.Constant) and optional.value is True
+    )
 
 
 def _super_init(function: _Def) -> ast.Call | None:
