@@ -486,3 +486,23 @@ def test_an_annotation_from_an_unseen_module_of_the_repository_is_unknown() -> N
         }
     )
     assert found == {"GET /a": "unknown", "GET /b": "none"}
+
+
+def test_express_an_app_reached_through_a_property() -> None:
+    doc = document(
+        {
+            "server.js": "const express = require('express');\nmodule.exports.app = express();\n",
+            "routes.js": (
+                "const server = require('./server');\nconst app = server.app;\n"
+                "app.get('/x', (q, s) => s.end());\n"
+            ),
+            "cls.ts": (
+                "import express from 'express';\n"
+                "export class S {\n  app: any;\n  constructor() {\n    this.app = express();\n"
+                "    this.app.get('/z', (q, s) => s.end());\n  }\n}\n"
+                "const s = new S();\nconst app2 = s.app;\napp2.get('/y', (q, s) => s.end());\n"
+            ),
+        }
+    )
+    assert sorted(r["name"] for r in doc["resources"]) == ["GET /x", "GET /y", "GET /z"]
+    assert doc["findings"] == []

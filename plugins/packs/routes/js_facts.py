@@ -167,7 +167,9 @@ class _Reader:
         self.invocations: list[Invocation] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
-        self.this_fields: dict[str, Expr] = {}  # `this.app = express()`, in any class here
+        self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
+        # `this.app = express()` in `class Server`: its instances' fields, by class name
+        self.class_fields: dict[str, dict[str, Expr]] = {}
         self._env: dict[str, _Node] = {}  # a literal loop's variables, one iteration
 
     def read(self, root: _Node) -> None:
@@ -222,6 +224,8 @@ class _Reader:
             self._assign(node)
         if self.this_fields and "this" not in self.bindings:
             self.bindings["this"] = Namespace(tuple(self.this_fields.items()))
+        for name, fields in self.class_fields.items():
+            self.bindings.setdefault(name, Namespace(tuple(fields.items())))
         calls.sort(
             key=lambda c: (c[0], c[1])
         )  # a chain's calls share a start: then by their verbs' order
@@ -353,8 +357,10 @@ class _Reader:
             self.exports["default"] = value
         elif left[:-1] in {("module", "exports"), ("exports",)}:
             self.exports[left[-1]] = value
-        elif len(left) == 2 and left[0] == "this":  # `this.app = express()` in a class
+        elif len(left) == 2 and left[0] == "this":  # `this.app = express()` in a function
             self.this_fields.setdefault(left[1], value)
+        elif len(left) == 3 and left[1] == CALL and self._class_of(node) == left[0]:
+            self.class_fields.setdefault(left[0], {}).setdefault(left[2], value)
 
     # -- calls -----------------------------------------------------------------------------
 
@@ -603,6 +609,16 @@ class _Reader:
         path = self._path(node)
         return Sym(path) if path else None
 
+    def _class_of(self, node: _Node) -> str | None:
+        """The name of the class declaration `node` is in, if any."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in {"class_declaration", "class"}:
+                name = scope.child_by_field_id(self.fields.name)
+                return self._text(name) if name is not None else None
+            scope = scope.parent
+        return None
+
     def _optional_guard(self, call: _Node) -> bool:
         """`expressjwt({ credentialsRequired: false, ... })`: lets anonymous callers through."""
         for arg in self._arguments(call):
@@ -804,8 +820,12 @@ class _Reader:
             return None
         if node.type in {"identifier", "property_identifier", "shorthand_property_identifier"}:
             return (self._text(node),)
-        if node.type == "this":
-            return ("this",)
+        if node.type == "this":  # in a class: an instance of it
+            name = self._class_of(node)
+            return (name, CALL) if name else ("this",)
+        if node.type == "new_expression":  # `new Server()`: an instance, as a call
+            ctor = self._path(node.child_by_field_id(self.fields.constructor))
+            return (*ctor, CALL) if ctor else None
         if node.type == "member_expression":
             base = self._path(node.child_by_field_id(self.fields.object))
             prop = node.child_by_field_id(self.fields.property)
