@@ -506,3 +506,24 @@ def test_express_an_app_reached_through_a_property() -> None:
     )
     assert sorted(r["name"] for r in doc["resources"]) == ["GET /x", "GET /y", "GET /z"]
     assert doc["findings"] == []
+
+
+def test_callable_class_dependencies_and_static_mounts() -> None:
+    doc = document(
+        {
+            "main.py": (
+                "from fastapi import FastAPI, Depends, HTTPException\n"
+                "from fastapi.staticfiles import StaticFiles\n"
+                "class RoleChecker:\n    def __init__(self, roles):\n        self.roles = roles\n"
+                "    def __call__(self, user=None):\n"
+                "        if user not in self.roles:\n            raise HTTPException(403)\n"
+                "class Pagination:\n    def __init__(self, page: int = 1):\n        self.page = page\n"
+                "app = FastAPI()\napp.mount('/static', StaticFiles(directory='static'))\n"
+                "@app.get('/a', dependencies=[Depends(RoleChecker(['admin']))])\ndef a(): ...\n"
+                "@app.get('/b')\ndef b(p: Pagination = Depends()): ...\n"
+            )
+        }
+    )
+    found = {s["resource"].removeprefix("route:"): s["value"] for s in doc["signals"]}
+    assert found == {"GET /a": "required", "GET /b": "none"}
+    assert doc["findings"] == []  # StaticFiles serves files, not routes: no UNRESOLVED_ROUTER
