@@ -200,20 +200,25 @@ def test_fastapi_unknown_dependency_and_unmounted_router_are_unknown() -> None:
     assert found == {"GET /a": "unknown", "GET /b": "unknown"}
 
 
-def test_flask_before_request_guard_by_its_body() -> None:
+def test_flask_before_request_hooks_by_their_body() -> None:
     found = auth(
         {
             "app.py": (
-                "from flask import Flask, abort, session\napp = Flask(__name__)\n"
-                "admin = Flask('admin')\n"
+                "from flask import Flask, abort, g, session\napp = Flask(__name__)\n"
+                "admin = Flask('admin')\nstaff = Flask('staff')\n"
                 "@app.before_request\ndef load():\n    session.get('x')\n"
-                "@admin.before_request\ndef gate():\n    if 'user' not in session:\n"
+                "@admin.before_request\ndef banned():\n    if session.get('banned'):\n"
+                "        abort(403)\n"
+                "@staff.before_request\ndef login_wall():\n    if g.user is None:\n"
                 "        abort(401)\n"
                 "@app.route('/p')\ndef p(): ...\n@admin.route('/q')\ndef q(): ...\n"
+                "@staff.route('/r')\ndef r(): ...\n"
             )
         }
     )
-    assert found == {"GET /p": "none", "GET /q": "required"}
+    # a hook before every route answering 403 to some requests (banned users) lets anonymous
+    # callers through: `unknown`; one turning away anonymous callers guards: `required`
+    assert found == {"GET /p": "none", "GET /q": "unknown", "GET /r": "required"}
 
 
 # -- patterns real code uses ------------------------------------------------------------
@@ -236,7 +241,7 @@ def test_flask_restx_namespaces_resources_api_prefix_and_blueprint() -> None:
                 "@items.route('/')\nclass Items(Resource):\n"
                 "    method_decorators = [jwt_required()]\n    def post(self): ...\n"
                 "class Health(Resource):\n    def get(self): ...\n"
-                "api.add_namespace(users)\napi.add_namespace(items, path='/v2/items')\n"
+                "api.add_namespace(users)\napi.add_namespace(items, '/v2/items')\n"
                 "api.add_resource(Health, '/health', '/ping')\n"
                 "todos = api.namespace('todos')\n"
                 "@todos.route('')\nclass Todos(Resource):\n    def get(self): ...\n"
@@ -527,3 +532,19 @@ def test_callable_class_dependencies_and_static_mounts() -> None:
     found = {s["resource"].removeprefix("route:"): s["value"] for s in doc["signals"]}
     assert found == {"GET /a": "required", "GET /b": "none"}
     assert doc["findings"] == []  # StaticFiles serves files, not routes: no UNRESOLVED_ROUTER
+
+
+def test_an_app_made_from_a_flask_subclass_mounts_its_blueprints() -> None:
+    doc = document(
+        {
+            "core.py": "from flask import Flask\nclass SiteFlask(Flask):\n    pass\n",
+            "app.py": (
+                "from flask import Blueprint\nfrom core import SiteFlask\n"
+                "views = Blueprint('views', __name__)\n@views.route('/')\ndef index(): ...\n"
+                "def create_app():\n    app = SiteFlask(__name__)\n"
+                "    app.register_blueprint(views, url_prefix='/site')\n    return app\n"
+            ),
+        }
+    )
+    assert [r["name"] for r in doc["resources"]] == ["GET /site/"]
+    assert doc["findings"] == [] and doc["signals"][0]["value"] == "none"

@@ -62,7 +62,16 @@ NOT_GUARDS = frozenset({
 # counts too: a small over-reach, in code whose very job is to wrap handlers.
 PYTHON_EVIDENCE = re.compile(
     r"\b40[13]\b|HTTP_40[13]_|\bUnauthorized\b|\bForbidden\b|\bis_authenticated\b|"
-    r"\bis_anonymous\b|\bg\.user is None\b|\bnot g\.user\b|\bnot current_user\b"
+    r"\bis_anonymous\b|\bg\.user is None\b|\bnot g\.user\b|\bnot current_user\b|"
+    r"\bg\.get\([\"']user[\"']\) is None"
+)
+# The part of the evidence that turns away an anonymous caller, whatever else the request is: a
+# hook run before every route (`before_request`) counts as a guard only with it (a hook that
+# answers 403 to banned users, or 401 to a bad token, lets anonymous callers through).
+PYTHON_USER_CHECK = re.compile(
+    r"\bis_authenticated\b|\bis_anonymous\b|\bg\.user is None\b|\bnot g\.user\b|"
+    r"\bg\.get\([\"']user[\"']\) is None|\bnot current_user\b|\bcurrent_user is None\b|"
+    r"\bnot session\.get\([\"']user"
 )
 JS_EVIDENCE = re.compile(
     rb"\b40[13]\b|\bUNAUTHORIZED\b|\bFORBIDDEN\b|\bUnauthorized|\bForbidden|"

@@ -22,6 +22,7 @@ from .model import (
     EXPRESS,
     FASTAPI,
     FLASK,
+    STARLETTE,
     Auth,
     Call,
     Concat,
@@ -239,9 +240,10 @@ class _Linker:
         if found is None:
             self.not_routers[key] = Sym((*subclass.path, CALL))
             return
-        framework, prefix, guards = found
+        framework, prefix, guards, app = found
         routed = replace(
             decl,
+            app=app,
             framework=framework,
             prefix=decl.prefix if decl.prefix is not None else prefix,
             auth=Auth(decl.auth.guards + guards, decl.auth.aliases),
@@ -251,12 +253,14 @@ class _Linker:
 
     def _router_class(
         self, path: str, expr: Expr, depth: int
-    ) -> tuple[str, Expr | None, tuple[Expr, ...]] | None:
-        """(framework, own prefix, guards) of a router class, or None if it is not one."""
+    ) -> tuple[str, Expr | None, tuple[Expr, ...], bool] | None:
+        """(framework, own prefix, guards, whether an app) of a router class, or None if it is
+        not one."""
         entity = self.evaluate(path, expr)
-        if isinstance(entity, _External) and entity.path[:1] in {("APIRouter",), ("Blueprint",)}:
-            framework = FASTAPI if entity.path[0] == "APIRouter" else FLASK
-            return (framework, None, ())
+        if isinstance(entity, _External) and len(entity.path) == 1:
+            known = _ROUTER_BASES.get((entity.module.partition(".")[0], entity.path[0]))
+            if known is not None:
+                return (known[0], None, (), known[1])
         if depth > _MAX_DEPTH or not isinstance(entity, _Scoped):
             return None
         value = entity.value
@@ -266,7 +270,7 @@ class _Linker:
             found = self._router_class(entity.file, base, depth + 1)
             if found is None:
                 continue
-            framework, prefix, guards = found
+            framework, prefix, guards, app = found
             if value.init_prefix is not None:
                 text = self._string(entity.file, value.init_prefix)
                 prefix = Lit(text) if text is not None else value.init_prefix
@@ -275,7 +279,7 @@ class _Linker:
                 guards += (Evidence("router class"),)
             elif verdict == UNKNOWN:
                 guards += (Opaque(),)
-            return (framework, prefix, guards)
+            return (framework, prefix, guards, app)
         return None
 
     # -- the graph -------------------------------------------------------------------------
@@ -335,7 +339,7 @@ class _Linker:
                 self._add_mount(node, path, mount)
         for guard in facts.middleware:
             for node in self._owners(path, guard.owner):
-                verdict = self._auth(path, guard.auth)
+                verdict = self._hook_verdict(path, guard.auth)
                 if verdict != NONE:
                     node.guards.append((path, guard.line, "", verdict))
         for use in facts.uses:
@@ -594,6 +598,23 @@ class _Linker:
                 verdict = max(verdict, UNKNOWN)
         return verdict
 
+    def _hook_verdict(self, path: str, auth: Auth) -> int:
+        """A `before_request` hook runs before every route: one that answers 401/403 guards
+        them only if it turns away anonymous callers (`g.user is None`), or is a library guard;
+        otherwise it answers so to some requests (a banned user, a bad token): `unknown`."""
+        verdict = self._auth(path, auth)
+        if verdict != REQUIRED:
+            return verdict
+        for guard in auth.guards:
+            entity = self.evaluate(path, guard)
+            if isinstance(entity, _External) or (
+                isinstance(entity, _Scoped)
+                and isinstance(entity.value, Function)
+                and entity.value.checks_user
+            ):
+                return REQUIRED
+        return UNKNOWN
+
     def _verdict(self, path: str, expr: Expr) -> int:
         """Whether `expr`, a dependency, decorator or middleware written in `path`, guards."""
         key = (path, expr)
@@ -843,6 +864,14 @@ class _Linker:
         return None
 
 
+# Library classes a router or app subclasses: (top module, class) -> (framework, an app?)
+_ROUTER_BASES = {
+    ("fastapi", "APIRouter"): (FASTAPI, False),
+    ("fastapi", "FastAPI"): (FASTAPI, True),
+    ("flask", "Blueprint"): (FLASK, False),
+    ("flask", "Flask"): (FLASK, True),
+    ("starlette", "Starlette"): (STARLETTE, True),
+}
 _ROUTER_NOUN = {"fastapi": "APIRouter", "flask": "Blueprint", "express": "router"}
 
 

@@ -112,6 +112,7 @@ class Function:
     auth: Auth
     site: str = ""  # where it is defined in its file: what a `Param` of it names
     evidence: bool = False
+    checks_user: bool = False  # its body turns away an anonymous caller (`g.user is None`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import ast
 import bisect
+import re
 from collections.abc import Iterable, Sequence
 
 from ..pyparse import parse_python
-from .auth import PYTHON_EVIDENCE
+from .auth import PYTHON_EVIDENCE, PYTHON_USER_CHECK
 from .model import (
     CALL,
     FASTAPI,
@@ -56,6 +57,9 @@ ROUTER_FRAMEWORKS = {
     "Router": STARLETTE,
 }
 _APPS = frozenset({"FastAPI", "Flask", "Starlette"})
+# A call of a class named with one of these (`UserAPIRouter`, `CTFdFlask`) may make a router of a
+# subclass: the linker checks the class's bases, the name only picks the calls worth checking.
+_ROUTER_WORDS = ("Router", "Blueprint", "Flask", "FastAPI", "Starlette")
 _OWN_PREFIX = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
 _ROUTE_DECORATORS = {*HTTP_METHODS, "route", "api_route"}
 _DEPENDENCY_CALLS = {"Depends", "Security"}
@@ -83,7 +87,9 @@ def python_facts(source: str, path: str) -> ModuleFacts:
     NUL byte) when it does not parse."""
     tree = parse_python(source, path)
     reader = _Reader(module_name(path), path.endswith("/__init__.py") or path == "__init__.py")
-    reader.evidence_lines = _evidence_lines(source)
+    reader.evidence_lines = _evidence_lines(source, PYTHON_EVIDENCE)
+    if reader.evidence_lines:
+        reader.user_check_lines = _evidence_lines(source, PYTHON_USER_CHECK)
     reader.read(tree)
     return ModuleFacts(
         language="python",
@@ -108,6 +114,7 @@ class _Reader:
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
         self.evidence_lines: list[int] = []  # lines whose text shows a guard, ascending
+        self.user_check_lines: list[int] = []  # those that turn away an anonymous caller
         self._env: dict[str, ast.expr] = {}  # a literal loop's variables, one iteration
         self._literals: dict[str, ast.expr] = {}  # module-level names bound to literals
 
@@ -240,8 +247,10 @@ class _Reader:
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
-        evidence = self._evidence(node.lineno, node.end_lineno or node.lineno)
-        return Function(node.name, returns, self._auth_of(node), _site(node), evidence)
+        last = node.end_lineno or node.lineno
+        evidence = self._evidence(self.evidence_lines, node.lineno, last)
+        checks_user = evidence and self._evidence(self.user_check_lines, node.lineno, last)
+        return Function(node.name, returns, self._auth_of(node), _site(node), evidence, checks_user)
 
     def _chosen(self, node: ast.expr | None) -> OneOf | None:
         """`environments[env]()` with `environments` a module-level dict literal: one of its
@@ -257,10 +266,11 @@ class _Reader:
             return None
         return OneOf(tuple(Sym((*o.path, CALL)) for o in options if isinstance(o, Sym)))
 
-    def _evidence(self, first: int, last: int) -> bool:
-        """Whether a line of the definition spanning `first`..`last` shows a guard."""
-        at = bisect.bisect_left(self.evidence_lines, first)
-        return at < len(self.evidence_lines) and self.evidence_lines[at] <= last
+    @staticmethod
+    def _evidence(lines: list[int], first: int, last: int) -> bool:
+        """Whether one of `lines` (ascending) falls in the definition `first`..`last`."""
+        at = bisect.bisect_left(lines, first)
+        return at < len(lines) and lines[at] <= last
 
     def _auth_of(self, node: _Def) -> Auth:
         auth = self._function_auth.get(id(node))
@@ -416,7 +426,7 @@ class _Reader:
             if name in ROUTER_FRAMEWORKS:
                 assert name is not None
                 return self._router(node, name)
-            if name is not None and ("Router" in name or "Blueprint" in name):
+            if name is not None and any(word in name for word in _ROUTER_WORDS):
                 return self._maybe_router(node)
             if name in _RESTFUL_ROUTERS and self._restful(node.func):
                 assert name is not None
@@ -524,7 +534,7 @@ class _Reader:
         elif name == "before_request" and call.args and owner is not None:
             self._guard(owner, self._present(call.args[0]))
         elif name == "add_namespace":  # flask-restx: `path=` replaces the namespace's own
-            self._mount(call, owner, 0, "ns", "path", replaces_prefix=True)
+            self._mount(call, owner, 0, "ns", "path", prefix_index=1, replaces_prefix=True)
         elif name == "add_resource":  # flask-restful/restx: a Resource class at each URL
             self._resource(call, owner)
         elif name == "init_app" and call.args and owner is not None:
@@ -1049,13 +1059,13 @@ def _dotted(node: ast.expr | None) -> str | None:
     return ".".join(path) if path else None
 
 
-def _evidence_lines(source: str) -> list[int]:
-    """The lines (ascending) where the source shows a guard: 401/403, `is_authenticated`..."""
+def _evidence_lines(source: str, pattern: re.Pattern[str]) -> list[int]:
+    """The lines (ascending) where the source matches `pattern` (401/403, `is_authenticated`)."""
     lines: list[int] = []
-    if PYTHON_EVIDENCE.search(source) is None:  # most files: one pass, no line counting
+    if pattern.search(source) is None:  # most files: one pass, no line counting
         return lines
     line, counted = 1, 0
-    for match in PYTHON_EVIDENCE.finditer(source):
+    for match in pattern.finditer(source):
         line += source.count("\n", counted, match.start())
         counted = match.start()
         if not lines or lines[-1] != line:
