@@ -2,7 +2,9 @@
 """`pack-http-routes` 1.0.0: the HTTP routes of FastAPI, Flask, Starlette and Express apps.
 
 Each route is a resource of kind `route` named `METHOD /full/path`, with an `auth` signal
-(`required`/`none`); two handlers claiming one name give a `DUPLICATE_ROUTE` finding. The
+(`required`/`none`/`unknown`, from evidence: `packs.routes.auth`); two handlers claiming one
+name give a `DUPLICATE_ROUTE` finding, and what cannot be resolved an `UNRESOLVED_*` finding at
+its place (docs/detectors.md). The
 analysis lives in `packs/routes/`; the walk, safe opens, memo and ordering are the shared
 `packs.scan.Scanner`. Needs the gateway's interpreter (tree-sitter parses JavaScript and
 TypeScript); nothing scanned is imported or run.

@@ -10,7 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plugins"))
 
 from packs.routes import extract, link_routes
-from packs.routes.auth import says_auth
+from packs.routes.auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from packs.routes.paths import express_path, flask_path, join
 from packs.scan import JSONObject, ParseFailure
 
@@ -67,36 +67,26 @@ def test_paths_join_as_the_frameworks_join_them(prefix: str, path: str, joined: 
 
 
 @pytest.mark.parametrize(
-    "name",
+    ("module", "path", "verdict"),
     [
-        "get_current_user",
-        "requireAuth",
-        "login_required",
-        "verify_token",
-        "checkJwt",
-        "IsAuthenticated",
-        "has_permission",
-        "get_current_active_superuser",
-        "passport.authenticate",
-        "oauth2_scheme",
+        ("fastapi.security", ("OAuth2PasswordBearer", "()"), REQUIRED),
+        ("fastapi.security.oauth2", ("OAuth2PasswordBearer", "()"), REQUIRED),
+        ("fastapi.security", ("OAuth2PasswordRequestForm",), NONE),
+        ("fastapi", ("Security",), REQUIRED),
+        ("flask_login", ("login_required",), REQUIRED),
+        ("flask_jwt_extended", ("jwt_required", "()"), REQUIRED),
+        ("flask_httpauth", ("HTTPBasicAuth", "()", "login_required"), REQUIRED),
+        ("passport", ("authenticate", "()"), REQUIRED),
+        ("passport", ("initialize", "()"), UNKNOWN),
+        ("express-jwt", ("expressjwt", "()"), REQUIRED),
+        ("express-rate-limit", ("()",), NONE),
+        ("express", ("json", "()"), NONE),
+        ("some-auth-lib", ("requireAuth",), UNKNOWN),
+        ("flask_caching", ("Cache", "()", "cached", "()"), NONE),
     ],
 )
-def test_names_that_say_auth(name: str) -> None:
-    assert says_auth(name)
-
-
-@pytest.mark.parametrize("name", ["get_db", "rate_limit", "cors", "validate_body", "requireRole"])
-def test_names_that_do_not(name: str) -> None:
-    assert not says_auth(name)
-
-
-def test_a_long_name_is_judged_like_a_short_one() -> None:
-    """Names longer than the remembered ones (a whole expression's text) skip the cache and
-    get the same answer; asking twice gives the remembered answer again."""
-    padding = "handler." * 40
-    assert says_auth(padding + "requireAuth") and says_auth("requireAuth")
-    assert not says_auth(padding + "rateLimit") and not says_auth(padding + "rateLimit")
-    assert says_auth("get_current_user") and says_auth("get_current_user")
+def test_library_members_by_import(module: str, path: tuple[str, ...], verdict: int) -> None:
+    assert external_verdict(module, path) == verdict
 
 
 def test_prefix_from_a_settings_factory_a_constant_and_an_fstring() -> None:
@@ -144,12 +134,17 @@ def test_calls_on_things_that_are_not_routers_are_not_routes() -> None:
     assert found == {"GET /real": "none"}
 
 
+# A guard by evidence: the middleware's own definition answers 401.
+REQUIRE_AUTH = "const requireAuth = (req, res, next) => req.user ? next() : res.sendStatus(401);\n"
+
+
 def test_express_middleware_guards_only_what_is_declared_after_it() -> None:
     found = routes(
         {
             "app.js": (
                 "const express = require('express');\nconst app = express();\n"
-                "app.get('/public', show);\napp.use(requireAuth);\napp.get('/private', show);\n"
+                + REQUIRE_AUTH
+                + "app.get('/public', show);\napp.use(requireAuth);\napp.get('/private', show);\n"
             )
         }
     )
@@ -240,15 +235,29 @@ def test_relative_imports_and_flask_prefix_override() -> None:
 
 
 def test_auth_on_router_include_route_decorator_and_parameter() -> None:
+    """Each guard is identified by evidence: a security scheme reached through a dependency,
+    a dependency or factory raising 403, `Security(...)`. `admin_auth` says auth by its name
+    only, so the `/admin` include adds nothing."""
     found = routes(
         {
             "deps.py": (
-                "from typing import Annotated\nfrom fastapi import Depends\n"
-                "def current_user(): ...\nUser = Annotated[dict, Depends(current_user)]\n"
+                "from typing import Annotated\nfrom fastapi import Depends, HTTPException\n"
+                "from fastapi.security import OAuth2PasswordBearer\n"
+                "oauth2 = OAuth2PasswordBearer(tokenUrl='token')\n"
+                "def current_user(token: str = Depends(oauth2)): ...\n"
+                "def get_db():\n    yield None\n"
+                "def verify_token(x_token: str):\n"
+                "    if x_token != 'secret':\n        raise HTTPException(status_code=403)\n"
+                "def require_permission(name):\n"
+                "    def check():\n        raise HTTPException(status_code=403)\n"
+                "    return check\n"
+                "def admin_auth():\n    return None\n"
+                "User = Annotated[dict, Depends(current_user)]\n"
                 "Db = Annotated[dict, Depends(get_db)]\n"
             ),
             "main.py": (
-                "from fastapi import FastAPI, APIRouter, Depends, Security\nfrom deps import User, Db\n"
+                "from fastapi import FastAPI, APIRouter, Depends, Security\n"
+                "from deps import User, Db, verify_token, require_permission, admin_auth\n"
                 "app = FastAPI()\n"
                 "guarded = APIRouter(dependencies=[Depends(verify_token)])\n"
                 "@guarded.get('/a')\ndef a(): ...\n"
@@ -268,7 +277,7 @@ def test_auth_on_router_include_route_decorator_and_parameter() -> None:
         "GET /c": "required",
         "GET /d": "required",
         "GET /e": "required",
-        "GET /admin/b": "required",
+        "GET /admin/b": "none",
         "GET /admin/c": "required",
         "GET /admin/d": "required",
         "GET /admin/e": "required",
@@ -295,7 +304,8 @@ def test_express_middleware_on_a_mount_path_guards_only_that_path() -> None:
         {
             "app.js": (
                 "const express = require('express');\nconst app = express();\n"
-                "const admin = express.Router();\nadmin.get('/stats', stats);\n"
+                + REQUIRE_AUTH
+                + "const admin = express.Router();\nadmin.get('/stats', stats);\n"
                 "app.use('/admin', requireAuth);\napp.use('/admin', admin);\n"
                 "app.get('/admin/users', users);\napp.get('/administrators', list);\n"
             )
@@ -327,13 +337,17 @@ def test_express_all_is_one_route_per_method_express_routes_trace_aside() -> Non
 
 def test_express_all_in_a_route_chain_claims_the_get_too() -> None:
     doc = document(
-        {"app.js": EXPRESS_APP + "app.route('/y')\n  .get(show)\n  .all(requireAuth, reject);\n"}
+        {
+            "app.js": EXPRESS_APP
+            + REQUIRE_AUTH
+            + "app.route('/y')\n  .get(show)\n  .all(requireAuth, reject);\n"
+        }
     )
     found = {(r["name"], r["location"]["line"]) for r in doc["resources"]}
-    assert ("GET /y", 4) in found and ("GET /y", 5) in found and ("POST /y", 5) in found
+    assert ("GET /y", 5) in found and ("GET /y", 6) in found and ("POST /y", 6) in found
     assert [f["detail"] for f in doc["findings"]] == ["route GET /y is defined 2 times"]
     auth = {(s["resource"], s["source"]["line"]): s["value"] for s in doc["signals"]}
-    assert auth[("route:GET /y", 4)] == "none" and auth[("route:PUT /y", 5)] == "required"
+    assert auth[("route:GET /y", 5)] == "none" and auth[("route:PUT /y", 6)] == "required"
 
 
 def test_typescript_export_equals_and_import_equals_require() -> None:
@@ -343,7 +357,10 @@ def test_typescript_export_equals_and_import_equals_require() -> None:
                 "import express = require('express');\nconst router = express.Router();\n"
                 "router.get('/a', h);\nexport = router;\n"
             ),
-            "guard.ts": "function checkJwt(req, res, next) { next(); }\nexport = checkJwt;\n",
+            "guard.ts": (
+                "function checkJwt(req, res, next) { req.user ? next() : res.status(401).end(); }\n"
+                "export = checkJwt;\n"
+            ),
             "main.ts": (
                 "import express from 'express';\nimport routes = require('./routes');\n"
                 "import checkJwt = require('./guard');\nconst app = express();\n"
@@ -416,7 +433,8 @@ def test_an_express_app_passed_to_a_function_gets_what_the_function_declares_on_
                 "  r.get('/:id', (req, res) => res.end());\n}\n"
             ),
             "web/forward.ts": (
-                "import { Router } from 'express';\nimport { requireAuth } from './auth';\n"
+                "import { Router } from 'express';\nimport passport from 'passport';\n"
+                "const requireAuth = passport.authenticate('jwt', { session: false });\n"
                 "export default function forward(target: Router, label?: string): void {\n"
                 "  target.post('/forwarded', requireAuth, (req, res) => res.end());\n}\n"
             ),

@@ -4,7 +4,7 @@ Per file, `extract` reads facts (Python with `ast`, JavaScript/TypeScript with t
 nothing scanned is imported or run); across files, `link_routes` resolves routers, prefixes and
 auth through imports and renders the document pieces. Modules: `model` (the facts),
 `python_facts` and `js_facts` (readers), `linker` (names and the mount graph), `paths` (path
-spelling and joining), `auth` (which names mean authentication), `document` (the output).
+spelling and joining), `auth` (what is evidence of a guard), `document` (the output).
 """
 
 from .document import SUFFIXES, RouteLinker, extract, link_routes

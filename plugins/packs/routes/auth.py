@@ -1,32 +1,95 @@
-"""Whether a name says "this needs an authenticated caller".
+"""The `auth` signal's three values and what counts as evidence of a guard.
 
-Only names are read (`get_current_user`, `requireAuth`, `login_required`, `verify_token`,
-`passport.authenticate`, `IsAuthenticated`): the scanned code is never run, so a guard named
-`check` is invisible, and that is the documented limit of the `auth` signal.
+`required` only when a guard is identified: a library guard reached through its import
+(`fastapi.security.OAuth2PasswordBearer`, `flask_login.login_required`,
+`passport.authenticate`, `express-jwt`), `Security(...)`, or a dependency, decorator or
+middleware whose own definition answers 401/403 or checks the user (`EVIDENCE` over its
+text). `none` only when everything on the way is known and none of it guards. Anything not
+visible (an import from a package not listed here, a name the scanned files do not bind) makes
+`unknown`. A name alone (`loginLimiter`, `/login`) is never evidence.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_AUTH = re.compile(r"auth|login|token|jwt|permission|current(_[a-z0-9]+)*_?user")
+# Verdicts, ordered so that combining what is on the way is `max`: one identified guard
+# protects the route; otherwise one unknown step leaves it unknown.
+NONE = 0
+UNKNOWN = 1
+REQUIRED = 2
+VALUES = ("none", "unknown", "required")
+
+# Library guards: module (or its submodules) -> the names that guard when used ("*": any use).
+GUARDS: dict[str, frozenset[str]] = {
+    "fastapi.security": frozenset({
+        "OAuth2PasswordBearer", "OAuth2AuthorizationCodeBearer", "OAuth2", "HTTPBearer",
+        "HTTPBasic", "HTTPDigest", "APIKeyHeader", "APIKeyCookie", "APIKeyQuery",
+        "OpenIdConnect", "SecurityScopes",
+    }),
+    "fastapi": frozenset({"Security"}),
+    "fastapi_users": frozenset({"current_user"}),
+    "starlette.authentication": frozenset({"requires"}),
+    "flask_login": frozenset({"login_required", "fresh_login_required"}),
+    "flask_jwt_extended": frozenset({"jwt_required", "fresh_jwt_required",
+                                     "verify_jwt_in_request"}),
+    "flask_security": frozenset({"login_required", "auth_required", "roles_required",
+                                 "roles_accepted", "permissions_required",
+                                 "permissions_accepted", "auth_token_required",
+                                 "http_auth_required"}),
+    "flask_httpauth": frozenset({"login_required"}),
+    "flask_praetorian": frozenset({"auth_required", "roles_required", "roles_accepted"}),
+    "passport": frozenset({"authenticate"}),
+    "express-jwt": frozenset({"*"}),
+    "express-basic-auth": frozenset({"*"}),
+    "express-oauth2-jwt-bearer": frozenset({"auth", "requiredScopes", "claimCheck"}),
+    "express-openid-connect": frozenset({"requiresAuth"}),
+    "connect-ensure-login": frozenset({"ensureLoggedIn"}),
+}  # fmt: skip
+# Libraries that never guard: using them leaves a chain known (a rate limiter is not a guard,
+# whatever its variable is called). Wrappers among them (`express-async-handler`) still pass
+# on a guard given as their argument.
+NOT_GUARDS = frozenset({
+    "express", "cors", "helmet", "morgan", "compression", "body-parser", "cookie-parser",
+    "express-rate-limit", "express-slow-down", "multer", "express-session", "serve-static",
+    "express-validator", "express-async-handler", "celebrate",
+    "functools", "typing", "fastapi", "starlette", "flask", "flask_limiter", "flask_caching", "flask_cors",
+    "pydantic", "sqlalchemy", "sqlmodel", "starlette.requests", "fastapi_cache",
+})  # fmt: skip
+
+# A definition that answers 401/403 or checks the caller. Read over the text of a dependency,
+# decorator or middleware definition only (never of a handler), so a string or comment there
+# counts too: a small over-reach, in code whose very job is to wrap handlers.
+PYTHON_EVIDENCE = re.compile(
+    r"\b40[13]\b|HTTP_40[13]_|\bUnauthorized\b|\bForbidden\b|\bis_authenticated\b|"
+    r"\bis_anonymous\b|\bg\.user is None\b|\bnot g\.user\b|\bnot current_user\b|"
+    r"\bg\.get\([\"']user[\"']\) is None"
+)
+# The part of the evidence that turns away an anonymous caller, whatever else the request is: a
+# hook run before every route (`before_request`) counts as a guard only with it (a hook that
+# answers 403 to banned users, or 401 to a bad token, lets anonymous callers through).
+PYTHON_USER_CHECK = re.compile(
+    r"\bis_authenticated\b|\bis_anonymous\b|\bg\.user is None\b|\bnot g\.user\b|"
+    r"\bg\.get\([\"']user[\"']\) is None|\bnot current_user\b|\bcurrent_user is None\b|"
+    r"\bnot session\.get\([\"']user"
+)
+JS_EVIDENCE = re.compile(
+    rb"\b40[13]\b|\bUNAUTHORIZED\b|\bFORBIDDEN\b|\bUnauthorized|\bForbidden|"
+    rb"\bisAuthenticated\(\)|\bisUnauthenticated\(\)"
+)
 
 
-def says_auth(name: str) -> bool:
-    """True when `name`, in snake_case, mentions auth, login, token, jwt, permission, or a
-    current user (`get_current_active_superuser` too)."""
-    if len(name) > _REMEMBERED_LENGTH:  # a whole expression's text: not worth keeping
-        return _mentions_auth(name)
-    return _remembered(name)
-
-
-def _mentions_auth(name: str) -> bool:
-    return _AUTH.search(_CAMEL.sub("_", name).lower()) is not None
-
-
-# A repository repeats its few guard names on every route: the regexes run once per name.
-# Bounded in count and key length, since the names come from untrusted source.
-_REMEMBERED_LENGTH = 200
-_remembered = lru_cache(maxsize=4096)(_mentions_auth)
+def external_verdict(module: str, path: tuple[str, ...]) -> int:
+    """The verdict on `module`'s member `path` (`("authenticate", "()")`), a library the
+    scanned files do not hold: `REQUIRED` for a listed guard, `NONE` for a library that never
+    guards, else `UNKNOWN`."""
+    top = module
+    while True:
+        names = GUARDS.get(top)
+        if names is not None and ("*" in names or any(p in names for p in path)):
+            return REQUIRED
+        if top in NOT_GUARDS:
+            return NONE
+        if "." not in top:
+            return UNKNOWN
+        top = top.rpartition(".")[0]

@@ -3,7 +3,8 @@
 attrs of a `route` resource: `framework` (`fastapi`, `flask`, `starlette`, `express`: the
 framework of the router that declares it), `handler` (the handler as the source names it, absent
 for an inline function), and `prefixUnresolved: true` only when a prefix on the way is not
-visible in the scanned files (the name then lacks it).
+visible in the scanned files (the name then lacks it; an `UNRESOLVED_PREFIX` finding says
+where). Signals: `auth` = `required`, `none` or `unknown` (see `auth`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 
 from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
 from ..scan import JSONObject, Linked
+from .auth import VALUES
 from .js_facts import JS_SUFFIXES, js_facts
 from .linker import FoundRoute, link
 from .model import ModuleFacts
@@ -34,7 +36,10 @@ def link_routes(files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
     each `METHOD /path` two handlers claim. Parameter names do not tell paths apart (a
     framework routes `/orders/{id}` and `/orders/{order_id}` alike, so the second is shadowed);
     the finding names the route as its first claim spells it."""
-    return _render(link(dict(files)))
+    linking = link(dict(files))
+    linked = _render(linking.routes)
+    linked.findings += linking.findings
+    return linked
 
 
 class RouteLinker:
@@ -70,8 +75,7 @@ def _render(routes: list[FoundRoute]) -> Linked:
         linked.resources.append(
             {"kind": KIND, "name": name, "location": where, "attrs": _attrs(route)}
         )
-        auth = "required" if route.auth else "none"
-        linked.signals.append(signal(KIND, name, "auth", auth, where))
+        linked.signals.append(signal(KIND, name, "auth", VALUES[route.auth], where))
         shape = first_name.setdefault(_PARAM.sub("{}", name), name)
         claims.setdefault(shape, []).append(where)
     linked.findings = duplicate_findings(DUPLICATE_ROUTE, KIND, claims)

@@ -14,13 +14,14 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan import ParseFailure
-from .auth import says_auth
+from .auth import JS_EVIDENCE
 from .model import (
     CALL,
     EXPRESS,
     HTTP_METHODS,
     NO_AUTH,
     Auth,
+    Call,
     Concat,
     Expr,
     Function,
@@ -29,6 +30,8 @@ from .model import (
     Lit,
     ModuleFacts,
     Namespace,
+    NoGuard,
+    Opaque,
     Param,
     RouteDecl,
     RouterDecl,
@@ -63,6 +66,7 @@ _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
                                  "method_definition"}  # fmt: skip
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
+_MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
 
@@ -162,6 +166,11 @@ class _Reader:
         self.uses: list[UseDecl] = []
         self.invocations: list[Invocation] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
+        self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
+        self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
+        # `this.app = express()` in `class Server`: its instances' fields, by class name
+        self.class_fields: dict[str, dict[str, Expr]] = {}
+        self._env: dict[str, _Node] = {}  # a literal loop's variables, one iteration
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -213,6 +222,10 @@ class _Reader:
         assignments.sort(key=lambda a: a[0])
         for _, node in assignments:
             self._assign(node)
+        if self.this_fields and "this" not in self.bindings:
+            self.bindings["this"] = Namespace(tuple(self.this_fields.items()))
+        for name, fields in self.class_fields.items():
+            self.bindings.setdefault(name, Namespace(tuple(fields.items())))
         calls.sort(
             key=lambda c: (c[0], c[1])
         )  # a chain's calls share a start: then by their verbs' order
@@ -255,13 +268,20 @@ class _Reader:
         if node.type in {"function_declaration", "generator_function_declaration"}:
             name = node.child_by_field_id(self.fields.name)
             if name is not None:
-                self.bindings[self._text(name)] = Function(
-                    self._text(name), None, NO_AUTH, _site(node)
-                )
+                self.bindings[self._text(name)] = self._function(node, self._text(name))
 
     def _declare(self, node: _Node, *, override: bool) -> None:
         target = node.child_by_field_id(self.fields.name)
-        value = self._expr(node.child_by_field_id(self.fields.value))
+        value_node = _unwrap(node.child_by_field_id(self.fields.value))
+        if (
+            override
+            and target is not None
+            and value_node is not None
+            and target.type == "identifier"
+            and value_node.type == "array"
+        ):
+            self.arrays[self._text(target)] = value_node
+        value = self._expr(value_node)
         if target is None or value is None:
             return
         found: list[tuple[str, Expr]] = []
@@ -337,11 +357,109 @@ class _Reader:
             self.exports["default"] = value
         elif left[:-1] in {("module", "exports"), ("exports",)}:
             self.exports[left[-1]] = value
+        elif len(left) == 2 and left[0] == "this":  # `this.app = express()` in a function
+            self.this_fields.setdefault(left[1], value)
+        elif len(left) == 3 and left[1] == CALL and self._class_of(node) == left[0]:
+            self.class_fields.setdefault(left[0], {}).setdefault(left[2], value)
 
     # -- calls -----------------------------------------------------------------------------
 
     def _call(self, node: _Node, callee: _Node, prop: _Node) -> None:
-        """The call `node` of the member `callee` (`owner.verb`), `prop` being `verb`."""
+        """The call `node` of the member `callee` (`owner.verb`), `prop` being `verb`; once per
+        iteration inside loops over literal arrays (`routes.forEach(r => app.use(r.path,
+        r.route))`, `for (const r of routes)`)."""
+        envs = self._loop_envs(node) if self.arrays or b"[" in self.source else None
+        for env in envs if envs is not None else ({},):
+            self._env = env
+            self._call_once(node, callee, prop)
+        self._env = {}
+
+    def _loop_envs(self, node: _Node) -> list[dict[str, _Node]] | None:
+        """The loop variables' values per iteration, for a call inside `forEach`/`map`
+        callbacks or `for...of` loops over literal arrays; None when it is in none."""
+        envs: list[dict[str, _Node]] | None = None
+        scope = node.parent
+        while scope is not None:
+            items: list[_Node] | None = None
+            target: _Node | None = None
+            if scope.type in _FUNCTION_VALUES:
+                args = scope.parent
+                call = args.parent if args is not None and args.type == "arguments" else None
+                looped = call.child_by_field_id(self.fields.function) if call else None
+                if (
+                    looped is not None
+                    and looped.type == "member_expression"
+                    and self._text(looped.child_by_field_id(self.fields.property))
+                    in {"forEach", "map"}
+                ):
+                    items = self._array_items(looped.child_by_field_id(self.fields.object))
+                    target = self._first_parameter(scope)
+            elif scope.type == "for_in_statement" and any(c.type == "of" for c in scope.children):
+                items = self._array_items(scope.child_by_field_id(self.fields.right))
+                target = scope.child_by_field_id(self.fields.left)
+            if items is not None and target is not None:
+                bound = [self._bind_item(target, item) for item in items]
+                if any(b is None for b in bound):
+                    return None
+                outer = envs or [{}]
+                envs = [{**b, **env} for env in outer for b in bound if b is not None]
+                if len(envs) > _MAX_ITERATIONS:
+                    return None
+            scope = scope.parent
+        return envs
+
+    def _array_items(self, node: _Node | None) -> list[_Node] | None:
+        node = _unwrap(node)
+        if node is not None and node.type == "identifier":
+            node = self.arrays.get(self._text(node))
+        if node is None or node.type != "array":
+            return None
+        items = [c for c in node.named_children if c.type != "comment"]
+        return None if any(c.type == "spread_element" for c in items) else items
+
+    def _first_parameter(self, function: _Node) -> _Node | None:
+        single = function.child_by_field_id(self.fields.parameter)
+        if single is not None:
+            return single
+        params = function.child_by_field_id(self.fields.parameters)
+        first = (
+            next((p for p in params.named_children if p.type != "comment"), None)
+            if params
+            else None
+        )
+        if first is not None and first.type in {"required_parameter", "optional_parameter"}:
+            first = first.child_by_field_id(self.fields.pattern)
+        return first
+
+    def _bind_item(self, target: _Node, item: _Node) -> dict[str, _Node] | None:
+        """`r` → the item; `{ path, route }` → the item's fields of those names."""
+        if target.type == "identifier":
+            return {self._text(target): item}
+        item = _unwrap(item) or item
+        if target.type != "object_pattern" or item.type != "object":
+            return None
+        bound: dict[str, _Node] = {}
+        for prop in target.named_children:
+            if prop.type != "shorthand_property_identifier_pattern":
+                return None
+            value = self._field(item, self._text(prop))
+            if value is None:
+                return None
+            bound[self._text(prop)] = value
+        return bound
+
+    def _field(self, obj: _Node, name: str) -> _Node | None:
+        for prop in obj.named_children:
+            if prop.type == "shorthand_property_identifier" and self._text(prop) == name:
+                return prop
+            if prop.type == "pair":
+                key = prop.child_by_field_id(self.fields.key)
+                spelled = self._string(key) if key is not None and key.type == "string" else None
+                if (spelled or self._text(key)) == name:
+                    return prop.child_by_field_id(self.fields.value)
+        return None
+
+    def _call_once(self, node: _Node, callee: _Node, prop: _Node) -> None:
         owner_node = callee.child_by_field_id(self.fields.object)
         if owner_node is None:
             return
@@ -349,7 +467,7 @@ class _Reader:
         args = self._arguments(node)
         if verb == "use":
             if args and (owner := self._owner(owner_node)) is not None:
-                arguments = tuple((self._expr(a), self._auth(a)) for a in args)
+                arguments = tuple((self._expr(a), Auth((self._guard(a),))) for a in args)
                 self.uses.append(UseDecl(owner, arguments, _line(node)))
         elif verb in _VERBS or verb == "all":
             self._route(node, prop, verb, owner_node, args)
@@ -364,16 +482,13 @@ class _Reader:
             return
         if not args:
             return
-        names = tuple(name for a in args[:-1] for name in self._auth(a).names)
-        auth = Auth(names) if names else NO_AUTH
+        auth = Auth(tuple(self._guard(a) for a in args[:-1])) if len(args) > 1 else NO_AUTH
         owner_expr = self._owner(owner)
         methods = ALL_METHODS if verb == "all" else (verb.upper(),)
         line = _line(prop)
         handler = self._handler(args[-1])
         for target in _path_list(paths[0]):
-            path = self._expr(target)
-            if path is None:
-                continue
+            path = self._expr(target) or Opaque()
             self.routes.append(RouteDecl(owner_expr, path, methods, line, handler, auth=auth))
 
     def _creates(self, node: _Node) -> str | None:
@@ -425,8 +540,11 @@ class _Reader:
         while kind in _TRANSPARENT and node.named_children:
             node = node.named_children[0]
             kind = node.type
-        if kind == "identifier":  # the commonest: a router, a handler, a constant
-            return Sym((self._text(node),))
+        if kind == "identifier" or kind == "shorthand_property_identifier":  # the commonest
+            name = self._text(node)
+            if self._env and name in self._env:
+                return self._looped(self._env[name])
+            return Sym((name,))
         if kind == "string":
             value = self._string(node)
             return Lit(value) if value is not None else None
@@ -451,24 +569,92 @@ class _Reader:
             right = self._expr(node.child_by_field_id(self.fields.right))
             return Concat((left, right)) if left is not None and right is not None else None
         if kind in {"call_expression", "new_expression"}:
-            if self._creates(node) is not None:
+            created = self._creates(node)
+            if created is not None:
                 site = _site(node)
-                self.routers.setdefault(site, RouterDecl(site, EXPRESS, _line(node)))
+                decl = RouterDecl(site, EXPRESS, _line(node), app=created == "app")
+                self.routers.setdefault(site, decl)
                 return RouterRef(site)
             module = self._require(node)
             if module is not None:
                 return self._ref(module, "default")
+            if self._optional_guard(node):
+                return NoGuard("credentialsRequired: false")
+            callee = node.child_by_field_id(self.fields.function)
+            if (
+                callee is not None
+                and callee.type == "member_expression"
+                and self._text(callee.child_by_field_id(self.fields.property)) in _CALLED
+            ):  # `Router().use(...)`, `router.get(...)`: Express returns the router itself
+                return self._expr(callee.child_by_field_id(self.fields.object))
+            wrapped = self._wrapped(node)
+            if wrapped is not None:
+                return wrapped
         if kind == "member_expression":
-            base = self._expr(node.child_by_field_id(self.fields.object))
             prop = self._text(node.child_by_field_id(self.fields.property))
+            looped = _unwrap(node.child_by_field_id(self.fields.object))
+            if self._env and looped is not None and looped.type == "identifier":
+                item = self._env.get(self._text(looped))
+                item = _unwrap(item) if item is not None else None
+                if item is not None and item.type == "object":
+                    field_node = self._field(item, prop)
+                    return self._looped(field_node) if field_node is not None else None
+            base = self._expr(node.child_by_field_id(self.fields.object))
             if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
                 return self._ref(base.module, prop)
         if kind == "object":
             return self._object(node)
         if kind in _FUNCTION_VALUES:  # `module.exports = (app) => {...}`: callers pass routers
-            return Function("", None, NO_AUTH, _site(node))
+            return self._function(node, "")
         path = self._path(node)
         return Sym(path) if path else None
+
+    def _class_of(self, node: _Node) -> str | None:
+        """The name of the class declaration `node` is in, if any."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in {"class_declaration", "class"}:
+                name = scope.child_by_field_id(self.fields.name)
+                return self._text(name) if name is not None else None
+            scope = scope.parent
+        return None
+
+    def _optional_guard(self, call: _Node) -> bool:
+        """`expressjwt({ credentialsRequired: false, ... })`: lets anonymous callers through."""
+        for arg in self._arguments(call):
+            arg = _unwrap(arg) or arg
+            if arg.type == "object":
+                value = self._field(arg, "credentialsRequired")
+                if value is not None and value.type == "false":
+                    return True
+        return False
+
+    def _looped(self, node: _Node) -> Expr | None:
+        """A loop item's value, read outside the loop's variables."""
+        env, self._env = self._env, {}
+        try:
+            return self._expr(node)
+        finally:
+            self._env = env
+
+    def _function(self, node: _Node, name: str) -> Function:
+        """A function, with whether its text answers 401/403 (a guard, used as middleware)."""
+        text = self.source[node.start_byte : node.end_byte]
+        return Function(name, None, NO_AUTH, _site(node), JS_EVIDENCE.search(text) is not None)
+
+    def _wrapped(self, node: _Node) -> Call | None:
+        """`asyncHandler(auth.jwt)`: a call whose arguments name functions, kept whole so a
+        guard among them is found; None for other calls (`rateLimit({...})`)."""
+        callee = self._path(node.child_by_field_id(self.fields.function))
+        if callee is None:
+            return None
+        args = [
+            value
+            for a in self._arguments(node)
+            if (_unwrap(a) or a).type in {"identifier", "member_expression", *_FUNCTION_VALUES}
+            and (value := self._expr(a)) is not None
+        ]
+        return Call(Sym(callee), tuple(args)) if args else None
 
     def _object(self, node: _Node) -> Namespace:
         fields: list[tuple[str, Expr]] = []
@@ -595,22 +781,10 @@ class _Reader:
             node = _unwrap(target)
         return None
 
-    def _auth(self, node: _Node) -> Auth:
-        """Auth names a middleware argument shows: `requireAuth`, `auth.required`,
-        `passport.authenticate('jwt')`, `checkPermission('admin')`."""
-        node = _unwrap(node) or node
-        names: list[str] = []
-        if node.type in {"call_expression", "new_expression"}:
-            callee = node.child_by_field_id(self.fields.function) or node.child_by_field_id(
-                self.fields.constructor
-            )
-            if callee is not None:
-                names.append(self._text(callee))
-            names += [s for a in self._arguments(node) if (s := self._string(a)) is not None]
-        elif node.type in {"identifier", "member_expression"}:
-            names.append(self._text(node))
-        found = tuple(n for n in names if says_auth(n))
-        return Auth(found) if found else NO_AUTH
+    def _guard(self, node: _Node) -> Expr:
+        """A middleware argument as the linker judges it: a name, a call (`passport.authenticate
+        ('jwt')`, `asyncHandler(auth.jwt)`) or an inline function; `Opaque` for anything else."""
+        return self._expr(node) or Opaque()
 
     def _handler(self, node: _Node) -> str | None:
         """The handler's name as written (`listUsers`, `users.list`, `asyncHandler(listUsers)` →
@@ -646,6 +820,12 @@ class _Reader:
             return None
         if node.type in {"identifier", "property_identifier", "shorthand_property_identifier"}:
             return (self._text(node),)
+        if node.type == "this":  # in a class: an instance of it
+            name = self._class_of(node)
+            return (name, CALL) if name else ("this",)
+        if node.type == "new_expression":  # `new Server()`: an instance, as a call
+            ctor = self._path(node.child_by_field_id(self.fields.constructor))
+            return (*ctor, CALL) if ctor else None
         if node.type == "member_expression":
             base = self._path(node.child_by_field_id(self.fields.object))
             prop = node.child_by_field_id(self.fields.property)
@@ -681,6 +861,8 @@ def _member(value: Expr, key: str) -> Expr | None:
         return ImportRef(value.module, key, value.origin)
     if isinstance(value, Sym):
         return Sym((*value.path, key))
+    if isinstance(value, Call) and isinstance(value.callee, Sym):
+        return Sym((*value.callee.path, CALL, key))
     return None
 
 

@@ -12,31 +12,41 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from .auth import says_auth
+from ..scan import JSONObject, at
+from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .model import (
     CALL,
     EXPRESS,
+    FASTAPI,
     FLASK,
+    STARLETTE,
     Auth,
+    Call,
     Concat,
     DependencyAlias,
+    Each,
+    Evidence,
     Expr,
     Function,
     ImportRef,
     Invocation,
+    Items,
     Lit,
     ModuleFacts,
     MountDecl,
     Namespace,
+    NoGuard,
+    OneOf,
     Opaque,
     Param,
     RouteDecl,
     RouterDecl,
     RouterRef,
     StarletteRoutes,
+    Sym,
     UseDecl,
 )
 from .paths import brace_path, express_path, flask_path, join, join_prefix
@@ -46,9 +56,19 @@ _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as n
 _JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
 
 
+UNRESOLVED_PREFIX = "UNRESOLVED_PREFIX"
+UNRESOLVED_ROUTE = "UNRESOLVED_ROUTE"
+UNRESOLVED_ROUTER = "UNRESOLVED_ROUTER"
+
+# Where a prefix went out of sight: (file, line, what was not known). Each route under it
+# carries it, and the finding it makes lists that place and every such route.
+Gap = tuple[str, int, str]
+
+
 class FoundRoute(NamedTuple):
-    """One `METHOD /path` served by a handler at `path`:`line`. `prefix_unresolved` marks a
-    route under a prefix the scanned files do not show (its path lacks that prefix).
+    """One `METHOD /path` served by a handler at `path`:`line`. `gaps` are the places on the
+    way whose prefix the scanned files do not show (its path lacks those prefixes); `auth` is
+    a verdict of `auth` (`NONE`, `UNKNOWN`, `REQUIRED`).
 
     A named tuple, not a frozen dataclass: as immutable, and made one per route found, where a
     frozen dataclass's `__init__` (a Python-level `object.__setattr__` per field) costs about
@@ -60,12 +80,24 @@ class FoundRoute(NamedTuple):
     line: int
     framework: str
     handler: str | None
-    auth: bool
-    prefix_unresolved: bool
+    auth: int
+    gaps: tuple[Gap, ...]
 
     @property
     def name(self) -> str:
         return f"{self.method} {self.route}"
+
+    @property
+    def prefix_unresolved(self) -> bool:
+        return bool(self.gaps)
+
+
+class Linking(NamedTuple):
+    """What linking finds: the routes, and the `UNRESOLVED_*` findings of what it could not
+    follow (each at the place it is written, with the routes it hides or shortens)."""
+
+    routes: list[FoundRoute]
+    findings: list[JSONObject]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +128,33 @@ class _Scoped:
     value: Namespace | Function | DependencyAlias | StarletteRoutes
 
 
-_Entity = _PyModule | _JsModule | _Str | _Router | _Scoped
+@dataclass(frozen=True, slots=True)
+class _External:
+    """A member (`path`) of a module the scanned files do not hold (`passport`,
+    `fastapi.security`): nothing more is known of it than its import."""
+
+    module: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _OneOf:
+    """Options that do not agree (yet): a member of each may."""
+
+    options: list[_Entity | None]
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    """A guard, or a guard made optional, as written where it is bound."""
+
+    verdict: int
+
+
+_Entity = _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged
 
 
 class _Unseen:
@@ -115,13 +173,17 @@ class _Node:
     decl: RouterDecl
     routes: list[tuple[str, RouteDecl]] = field(default_factory=list)
     mounts: list[tuple[str, MountDecl, tuple[str, str]]] = field(default_factory=list)
-    # auth middleware: (file, line, the path it guards under the router; "" for all of it)
-    guards: list[tuple[str, int, str]] = field(default_factory=list)
+    # middleware that guards or may: (file, line, the path it covers under the router, ""
+    # for all of it; its verdict)
+    guards: list[tuple[str, int, str, int]] = field(default_factory=list)
 
 
-def link(modules: Mapping[str, ModuleFacts]) -> list[FoundRoute]:
-    """Every route the scanned files show, in no particular order (callers sort)."""
-    return _Linker(modules).routes()
+def link(modules: Mapping[str, ModuleFacts]) -> Linking:
+    """Every route the scanned files show and the findings of what they do not, in no
+    particular order (callers sort)."""
+    linker = _Linker(modules)
+    routes = linker.routes()
+    return Linking(routes, linker.findings())
 
 
 class _Linker:
@@ -137,11 +199,24 @@ class _Linker:
         self.resolving: set[tuple[str, Expr]] = set()
         # (file, def site) -> the calls of that function, found when a `Param` first asks
         self.calls: dict[tuple[str, str], list[tuple[str, Invocation]]] | None = None
+        self.verdicts: dict[tuple[str, Expr], int] = {}
+        self.judging: set[tuple[str, Expr]] = set()
+        # (code, file, line, detail) -> the further places it concerns
+        self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
         self.nodes: dict[tuple[str, str], _Node] = {
             (path, decl.router_id): _Node(path, decl)
             for path, facts in modules.items()
             for decl in facts.routers
+            if decl.subclass is None
         }
+        # `UserAPIRouter()` calls whose class is no router subclass: what calling it gives
+        self.not_routers: dict[tuple[str, str], Expr] = {}
+        for path, facts in modules.items():
+            for decl in facts.routers:
+                if decl.subclass is not None:
+                    self._subclassed(path, decl, decl.subclass)
+        self.cache.clear()  # answers given before every router was known
+        self.verdicts.clear()
 
     def _index_python(self, path: str) -> None:
         name = module_name(path)
@@ -156,6 +231,57 @@ class _Linker:
                 if full not in suffixes:
                     suffixes.append(full)
 
+    def _subclassed(self, path: str, decl: RouterDecl, subclass: Sym) -> None:
+        """Make `decl` a router when its class links to a subclass of `APIRouter` or
+        `Blueprint`: framework from the base, prefix and dependencies from the call or else
+        from the class's `super().__init__(...)`."""
+        found = self._router_class(path, subclass, 0)
+        key = (path, decl.router_id)
+        if found is None:
+            self.not_routers[key] = Sym((*subclass.path, CALL))
+            return
+        framework, prefix, guards, app = found
+        routed = replace(
+            decl,
+            app=app,
+            framework=framework,
+            prefix=decl.prefix if decl.prefix is not None else prefix,
+            auth=Auth(decl.auth.guards + guards, decl.auth.aliases),
+            subclass=None,
+        )
+        self.nodes[key] = _Node(path, routed)
+
+    def _router_class(
+        self, path: str, expr: Expr, depth: int
+    ) -> tuple[str, Expr | None, tuple[Expr, ...], bool] | None:
+        """(framework, own prefix, guards, whether an app) of a router class, or None if it is
+        not one."""
+        entity = self.evaluate(path, expr)
+        if isinstance(entity, _External) and len(entity.path) == 1:
+            known = _ROUTER_BASES.get((entity.module.partition(".")[0], entity.path[0]))
+            if known is not None:
+                return (known[0], None, (), known[1])
+        if depth > _MAX_DEPTH or not isinstance(entity, _Scoped):
+            return None
+        value = entity.value
+        if not isinstance(value, Namespace):
+            return None
+        for base in value.bases:
+            found = self._router_class(entity.file, base, depth + 1)
+            if found is None:
+                continue
+            framework, prefix, guards, app = found
+            if value.init_prefix is not None:
+                text = self._string(entity.file, value.init_prefix)
+                prefix = Lit(text) if text is not None else value.init_prefix
+            verdict = self._auth(entity.file, value.init_auth)
+            if verdict == REQUIRED:
+                guards += (Evidence("router class"),)
+            elif verdict == UNKNOWN:
+                guards += (Opaque(),)
+            return (framework, prefix, guards, app)
+        return None
+
     # -- the graph -------------------------------------------------------------------------
 
     def routes(self) -> list[FoundRoute]:
@@ -165,15 +291,47 @@ class _Linker:
         found: list[FoundRoute] = []
         for key in sorted(self.nodes, key=lambda k: (k[0].encode(), self.nodes[k].decl.line)):
             if key not in mounted:
-                prefix, unresolved = self._own_prefix(key)
-                self._walk(found, key, prefix, False, unresolved, (key,))
+                prefix, gap = self._own_prefix(key)
+                gaps: tuple[Gap, ...] = (gap,) if gap is not None else ()
+                auth = NONE
+                decl = self.nodes[key].decl
+                if not decl.app:  # served by something the scanned files do not show
+                    what = f"the {_ROUTER_NOUN.get(decl.framework, 'router')} created here"
+                    detail = (
+                        f"{what} is mounted by nothing the scanned files show: the prefix it "
+                        "is served under is not known"
+                    )
+                    gaps += ((key[0], decl.line, detail),)
+                    auth = UNKNOWN
+                self._walk(found, key, prefix, auth, gaps, (key,))
+        for route in found:
+            where = {"path": route.path, "line": route.line}
+            for file, line, detail in route.gaps:
+                self.unresolved.setdefault((UNRESOLVED_PREFIX, file, line, detail), []).append(
+                    where
+                )
         return found
+
+    def findings(self) -> list[JSONObject]:
+        """The `UNRESOLVED_*` findings, locations sorted and repeated ones dropped."""
+        out: list[JSONObject] = []
+        for (code, file, line, detail), more in self.unresolved.items():
+            places = {(p["path"], p["line"]): p for p in [{"path": file, "line": line}, *more]}
+            locations = sorted(places.values(), key=at)
+            out.append({"code": code, "detail": detail, "locations": locations})
+        return out
+
+    def _unresolved(self, code: str, file: str, line: int, detail: str) -> None:
+        self.unresolved.setdefault((code, file, line, detail), [])
 
     def _attach(self, path: str, facts: ModuleFacts) -> None:
         for decl in facts.routers:
             if decl.routes is not None:
                 self._attach_list(path, decl.routes, (path, decl.router_id), 0)
         for route in facts.routes:
+            if isinstance(route.path, Param | Each):
+                self._attach_passed(path, route)
+                continue
             for node in self._owners(path, route.owner):
                 node.routes.append((path, route))
         for mount in facts.mounts:
@@ -181,31 +339,80 @@ class _Linker:
                 self._add_mount(node, path, mount)
         for guard in facts.middleware:
             for node in self._owners(path, guard.owner):
-                if self._auth(path, guard.auth):
-                    node.guards.append((path, guard.line, ""))
+                verdict = self._hook_verdict(path, guard.auth)
+                if verdict != NONE:
+                    node.guards.append((path, guard.line, "", verdict))
         for use in facts.uses:
             for node in self._owners(path, use.owner):
                 self._attach_use(node, path, use)
 
+    def _attach_passed(self, path: str, route: RouteDecl) -> None:
+        """A route whose path is a parameter of its function (`def register_view(bp, routes,
+        view_func): for rule in routes: bp.add_url_rule(rule, ...)`): one route per path each
+        scanned call passes, on the router that same call passes; a call passing a path that
+        is not visible gives the route once with its path unresolved."""
+        param = route.path.source if isinstance(route.path, Each) else route.path
+        assert isinstance(param, Param)
+        calls = self._calls_of(path, param.function)
+        for file, call in calls:
+            passed = _passed(call, param)
+            owner = route.owner
+            if isinstance(owner, Param) and owner.function == param.function:
+                nodes = self._owners(file, _passed(call, owner))
+            else:
+                nodes = self._owners(path, owner)
+            values: list[Expr] | None = None
+            if isinstance(route.path, Each) and isinstance(passed, Items):
+                values = list(passed.values)
+            elif isinstance(route.path, Param) and passed is not None:
+                values = [passed]
+            paths = [self._string(file, v) for v in values] if values is not None else [None]
+            for node in nodes:
+                for text in paths:
+                    at = Lit(text) if text is not None else Opaque()
+                    node.routes.append((path, replace(route, path=at)))
+        if not calls:  # no scanned call: the path is not known
+            for node in self._owners(path, route.owner):
+                node.routes.append((path, replace(route, path=Opaque())))
+
     def _attach_use(self, node: _Node, path: str, use: UseDecl) -> None:
         """Express `use`: a leading string is the mount path; a router among the arguments is
-        mounted, guarded by the auth middleware before it; auth middleware guards what the
-        router declares after this line under the mount path (all of it without one)."""
+        mounted, guarded by the middleware before it; middleware guards what the router
+        declares after this line under the mount path (all of it without one). A leading
+        argument that is neither a string nor a function, before a router, is a mount path
+        computed out of sight; an argument the scanned files do not show is a finding."""
         args = list(use.args)
         prefix: str | None = None
+        prefix_expr: Expr | None = None
         if len(args) > 1 and args[0][0] is not None:
-            prefix = self._string(path, args[0][0])
-            if prefix is not None:
+            first = self.evaluate(path, args[0][0])
+            if isinstance(first, _Str):
+                prefix = first.value
+                prefix_expr = Lit(prefix)
                 args.pop(0)
-        guards: list[str] = []
+            elif not isinstance(first, _Router | _Scoped | _External) and any(
+                isinstance(self.evaluate(path, e), _Router) for e, _ in args[1:] if e is not None
+            ):
+                prefix_expr = args.pop(0)[0]
+        guards: list[Expr] = []
         for expr, auth in args:
             child = self.evaluate(path, expr) if expr is not None else None
             if isinstance(child, _Router) and expr is not None:
-                mount = MountDecl(use.owner, expr, _literal(prefix), use.line, Auth(tuple(guards)))
+                mount = MountDecl(use.owner, expr, prefix_expr, use.line, Auth(tuple(guards)))
                 node.mounts.append((path, mount, child.key))
-            elif auth.names:
-                guards += auth.names
-                node.guards.append((path, use.line, prefix or ""))
+                continue
+            if child is None:
+                self._unresolved(
+                    UNRESOLVED_ROUTER,
+                    path,
+                    use.line,
+                    f"`{describe(expr)}` given to use() is neither a router nor a middleware "
+                    "the scanned files show: routes it may serve are not listed",
+                )
+            verdict = self._auth(path, auth)
+            if verdict != NONE:
+                guards += auth.guards
+                node.guards.append((path, use.line, prefix or "", verdict))
 
     def _attach_list(self, path: str, routes: Expr, key: tuple[str, str], depth: int) -> None:
         entity = self.evaluate(path, routes)
@@ -226,6 +433,14 @@ class _Linker:
         child = self.evaluate(path, mount.child)
         if isinstance(child, _Router):
             node.mounts.append((path, mount, child.key))
+        elif not mount.quiet and not (isinstance(child, _External) and "StaticFiles" in child.path):
+            self._unresolved(
+                UNRESOLVED_ROUTER,
+                path,
+                mount.line,
+                f"`{describe(mount.child)}` is not a router the scanned files show: "
+                "the routes it serves are not listed",
+            )
 
     def _owner(self, path: str, owner: Expr | None) -> _Node | None:
         entity = self.evaluate(path, owner) if owner is not None else None
@@ -261,53 +476,59 @@ class _Linker:
                         self.calls.setdefault(key, []).append((file, call))
         return self.calls.get((path, site), [])
 
-    def _own_prefix(self, key: tuple[str, str]) -> tuple[str, bool]:
+    def _own_prefix(self, key: tuple[str, str]) -> tuple[str, Gap | None]:
         node = self.nodes[key]
         if node.decl.prefix is None:
-            return "", False
+            return "", None
         value = self._string(node.file, node.decl.prefix)
-        return (value, False) if value is not None else ("", True)
+        if value is not None:
+            return value, None
+        detail = (
+            f"the prefix `{describe(node.decl.prefix)}` of this router is computed out of sight"
+        )
+        return "", (node.file, node.decl.line, detail)
 
     def _walk(
         self,
         found: list[FoundRoute],
         key: tuple[str, str],
         base: str,
-        inherited_auth: bool,
-        unresolved: bool,
+        inherited_auth: int,
+        gaps: tuple[Gap, ...],
         stack: tuple[tuple[str, str], ...],
     ) -> None:
         """Append to `found` the routes of the router `key` and of all it mounts (appending,
         not yielding: a generator per level would pass every route through each frame)."""
         node = self.nodes[key]
-        auth = inherited_auth or self._auth(node.file, node.decl.auth)
+        auth = max(inherited_auth, self._auth(node.file, node.decl.auth))
         for path, route in node.routes:
-            self._found(found, node, path, route, base, auth, unresolved)
+            self._found(found, node, path, route, base, auth, gaps)
         for path, mount, child in node.mounts:
             if child in stack or len(stack) > _MAX_DEPTH:
                 continue
-            prefix, prefix_unresolved = None, False
+            prefix: str | None = None
+            child_gaps = gaps
             if mount.prefix is not None:
                 prefix = self._string(path, mount.prefix)
-                prefix_unresolved = prefix is None
-            own, own_unresolved = self._own_prefix(child)
+                if prefix is None:
+                    detail = (
+                        f"the prefix `{describe(mount.prefix)}` of this mount is computed "
+                        "out of sight"
+                    )
+                    child_gaps += ((path, mount.line, detail),)
+            own, own_gap = self._own_prefix(child)
             if mount.replaces_prefix and prefix is not None:
-                child_base, own_unresolved = join_prefix(base, prefix), False
+                child_base, own_gap = join_prefix(base, prefix), None
             else:
                 child_base = join_prefix(join_prefix(base, prefix or ""), own)
-            child_auth = (
-                auth
-                or self._auth(path, mount.auth)
-                or _guarded_at(node, path, mount.line, prefix or "")
+            if own_gap is not None:
+                child_gaps += (own_gap,)
+            child_auth = max(
+                auth,
+                self._auth(path, mount.auth),
+                _guarded_at(node, path, mount.line, prefix or ""),
             )
-            self._walk(
-                found,
-                child,
-                child_base,
-                child_auth,
-                unresolved or prefix_unresolved or own_unresolved,
-                (*stack, child),
-            )
+            self._walk(found, child, child_base, child_auth, child_gaps, (*stack, child))
 
     def _found(
         self,
@@ -316,47 +537,146 @@ class _Linker:
         path: str,
         route: RouteDecl,
         base: str,
-        auth: bool,
-        unresolved: bool,
+        auth: int,
+        gaps: tuple[Gap, ...],
     ) -> None:
         declared = self._string(path, route.path)
-        if declared is None:
+        if declared is None or route.methods_unknown:
+            handler = f" (handler `{route.handler}`)" if route.handler else ""
+            if declared is None:
+                detail = f"the path `{describe(route.path)}` of this route{handler} is computed"
+            else:
+                detail = f"the methods of the route `{declared}`{handler} are computed"
+            self._unresolved(
+                UNRESOLVED_ROUTE, path, route.line, detail + " out of sight: it is not listed"
+            )
             return
         full = join(base, declared)
         framework = node.decl.framework
         full = _NORMALISE.get(framework, brace_path)(full)
         methods = route.methods
         endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
-        route_auth = (
-            auth or self._auth(path, route.auth) or _guarded_at(node, path, route.line, declared)
+        route_auth = max(
+            auth, self._auth(path, route.auth), _guarded_at(node, path, route.line, declared)
         )
+        verb_auth: dict[str, int] = {}
         if isinstance(endpoint, _Scoped):
             if isinstance(endpoint.value, Namespace):
-                methods = methods or endpoint.value.verbs or None
-                route_auth = route_auth or self._auth(endpoint.file, endpoint.value.auth)
+                value = endpoint.value
+                methods = methods or value.verbs or None
+                route_auth = max(route_auth, self._auth(endpoint.file, value.auth))
+                for verb, own in zip(value.verbs, value.verb_auth, strict=False):
+                    verb_auth[verb] = self._auth(endpoint.file, own)
             elif isinstance(endpoint.value, Function):
-                route_auth = route_auth or self._auth(endpoint.file, endpoint.value.auth)
+                route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
         for method in dict.fromkeys(methods or ("GET",)):
+            verdict = max(route_auth, verb_auth.get(method, NONE))
             found.append(
-                FoundRoute(
-                    method, full, path, route.line, framework, route.handler, route_auth, unresolved
-                )
+                FoundRoute(method, full, path, route.line, framework, route.handler, verdict, gaps)
             )
 
     # -- names -----------------------------------------------------------------------------
 
-    def _auth(self, path: str, auth: Auth) -> bool:
-        if auth.names:
-            return True
+    def _auth(self, path: str, auth: Auth) -> int:
+        """The verdict on what `auth` (written in `path`) puts before a handler: `REQUIRED`
+        when one of its guards is one, else `UNKNOWN` when one is not known, else `NONE`.
+        An annotation counts only when it links to a dependency alias."""
+        verdict = NONE
+        for guard in auth.guards:
+            verdict = max(verdict, self._verdict(path, guard))
+            if verdict == REQUIRED:
+                return verdict
         for alias in auth.aliases:
             entity = self.evaluate(path, alias)
-            if (
+            if isinstance(entity, _Scoped) and isinstance(entity.value, DependencyAlias):
+                verdict = max(verdict, self._judged(entity))
+            elif (
+                entity is None
+                and isinstance(alias, Sym)
+                and alias.path[0] in self.modules[path].bindings
+            ):  # a name of the repository's own that is not visible: it may be an alias
+                verdict = max(verdict, UNKNOWN)
+        return verdict
+
+    def _hook_verdict(self, path: str, auth: Auth) -> int:
+        """A `before_request` hook runs before every route: one that answers 401/403 guards
+        them only if it turns away anonymous callers (`g.user is None`), or is a library guard;
+        otherwise it answers so to some requests (a banned user, a bad token): `unknown`."""
+        verdict = self._auth(path, auth)
+        if verdict != REQUIRED:
+            return verdict
+        for guard in auth.guards:
+            entity = self.evaluate(path, guard)
+            if isinstance(entity, _External) or (
                 isinstance(entity, _Scoped)
-                and isinstance(entity.value, DependencyAlias)
-                and any(says_auth(name) for name in entity.value.names)
+                and isinstance(entity.value, Function)
+                and entity.value.checks_user
             ):
-                return True
-        return False
+                return REQUIRED
+        return UNKNOWN
+
+    def _verdict(self, path: str, expr: Expr) -> int:
+        """Whether `expr`, a dependency, decorator or middleware written in `path`, guards."""
+        key = (path, expr)
+        known = self.verdicts.get(key)
+        if known is not None:
+            return known
+        if key in self.judging or len(self.judging) > _MAX_DEPTH:
+            return UNKNOWN  # it depends on itself: nothing shows a guard
+        self.judging.add(key)
+        try:
+            verdict = self._judge(path, expr)
+        finally:
+            self.judging.discard(key)
+        self.verdicts[key] = verdict
+        return verdict
+
+    def _judge(self, path: str, expr: Expr) -> int:
+        if isinstance(expr, Evidence):
+            return REQUIRED
+        if isinstance(expr, NoGuard):
+            return NONE
+        if isinstance(expr, Call):  # a wrapper guards when what it wraps does
+            wrapped = [self._verdict(path, arg) for arg in expr.args]
+            callee = expr.callee
+            called = Sym((*callee.path, CALL)) if isinstance(callee, Sym) else callee
+            return max([self._verdict(path, called), *wrapped])
+        entity = self.evaluate(path, expr)
+        if (
+            entity is None
+            and isinstance(expr, Sym)
+            and len(expr.path) > 1
+            and isinstance(self._lookup(path, expr.path[0]), _Router)
+        ):
+            return NONE  # the router's own decorators (`@ns.doc`, `@api.expect`)
+        if (
+            entity is None
+            and isinstance(expr, Sym)
+            and len(expr.path) > 1
+            and expr.path[-1] == CALL
+        ):
+            # a factory (`roles_required('admin')`): judged by its definition
+            return self._verdict(path, Sym(expr.path[:-1]))
+        return self._judged(entity)
+
+    def _judged(self, entity: _Entity | None) -> int:
+        if isinstance(entity, _Judged):
+            return entity.verdict
+        if isinstance(entity, _External):
+            return external_verdict(entity.module, entity.path)
+        if not isinstance(entity, _Scoped):
+            return UNKNOWN  # not visible, or not a function (a string, a router, a module)
+        value = entity.value
+        if isinstance(value, Function):
+            return REQUIRED if value.evidence else self._auth(entity.file, value.auth)
+        if isinstance(value, DependencyAlias):
+            return max((self._verdict(entity.file, d) for d in value.dependencies), default=NONE)
+        if isinstance(value, Namespace):  # a callable class or an instance as a dependency
+            fields = dict(value.fields)
+            own = self._auth(entity.file, value.auth)
+            method = fields.get("__call__") or fields.get("__init__")
+            return max(own, self._verdict(entity.file, method)) if method is not None else own
+        return NONE  # a route list
 
     def _string(self, path: str, expr: Expr) -> str | None:
         if type(expr) is Lit:  # most paths and prefixes: nothing to look up
@@ -391,13 +711,26 @@ class _Linker:
             return None if any(p is None for p in parts) else _Str("".join(map(str, parts)))
         if isinstance(expr, RouterRef):
             key = (path, expr.router_id)
-            return _Router(key) if key in self.nodes else None
+            if key in self.nodes:
+                return _Router(key)
+            instead = self.not_routers.get(key)
+            return self.evaluate(path, instead) if instead is not None else None
+        if isinstance(expr, OneOf):  # known where every option agrees
+            options = [self.evaluate(path, option) for option in expr.options]
+            return options[0] if all(o == options[0] for o in options) else _OneOf(options)
         if isinstance(expr, Namespace | Function | DependencyAlias | StarletteRoutes):
             return _Scoped(path, expr)
         if isinstance(expr, ImportRef):
-            return self._import(path, expr)
-        if isinstance(expr, Opaque):
+            return self._import(path, expr) or self._outside(path, expr)
+        if isinstance(expr, Evidence):
+            return _Judged(REQUIRED)
+        if isinstance(expr, NoGuard):
+            return _Judged(NONE)
+        if isinstance(expr, Opaque | Each | Items):
             return None
+        if isinstance(expr, Call):
+            callee = self.evaluate(path, expr.callee)
+            return self._member(callee, CALL) if callee is not None else None
         if isinstance(expr, Param):  # as a value (not a router position): the name as global
             return self.evaluate(path, expr.fallback)
         entity = self._lookup(path, expr.path[0])
@@ -413,6 +746,11 @@ class _Linker:
         return self.evaluate(path, binding) if binding is not None else None
 
     def _member(self, entity: _Entity, segment: str) -> _Entity | None:
+        if isinstance(entity, _OneOf):
+            options = [self._member(o, segment) if o is not None else None for o in entity.options]
+            return options[0] if all(o == options[0] for o in options) else _OneOf(options)
+        if isinstance(entity, _External):
+            return _External(entity.module, (*entity.path, segment))
         if isinstance(entity, _PyModule):
             file = self.python_files.get(entity.name)
             bound = self._lookup(file, segment) if file is not None else None
@@ -428,7 +766,14 @@ class _Linker:
                 if segment == CALL:  # an instance reads the class's field defaults
                     return entity
                 fields = dict(value.fields)
-                return self.evaluate(entity.file, fields[segment]) if segment in fields else None
+                if segment in fields:
+                    return self.evaluate(entity.file, fields[segment])
+                for base in value.bases:  # inherited: the first base that has it
+                    inherited = self.evaluate(entity.file, base)
+                    found = self._member(inherited, segment) if inherited is not None else None
+                    if found is not None and not isinstance(found, _External):
+                        return found
+                return None
             if isinstance(value, Function) and segment == CALL and value.returns is not None:
                 return self.evaluate(entity.file, value.returns)
         return None
@@ -449,6 +794,19 @@ class _Linker:
         if ref.attr == "default":
             return self._default_export(target)
         return self._export(target, ref.attr)
+
+    def _outside(self, path: str, ref: ImportRef) -> _External | None:
+        """An import of a module the scanned files do not hold (a library); None for one of
+        theirs whose name is missing."""
+        if self.modules[path].language == "python":
+            parts = ref.module.split(".")
+            for end in range(len(parts), 0, -1):  # a module of a scanned package: ours, unseen
+                if self._python_module(".".join(parts[:end]), path) is not None:
+                    return None
+            return _External(ref.module, (ref.attr,) if ref.attr is not None else ())
+        if ref.module.startswith("."):
+            return None
+        return _External(ref.module, () if ref.attr in {None, "default"} else (ref.attr or "",))
 
     def _python_module(self, name: str, importer: str) -> _PyModule | None:
         """The scanned module an absolute import names. A repository's import root is not
@@ -506,16 +864,51 @@ class _Linker:
         return None
 
 
-def _literal(value: str | None) -> Lit | None:
-    return Lit(value) if value is not None else None
+# Library classes a router or app subclasses: (top module, class) -> (framework, an app?)
+_ROUTER_BASES = {
+    ("fastapi", "APIRouter"): (FASTAPI, False),
+    ("fastapi", "FastAPI"): (FASTAPI, True),
+    ("flask", "Blueprint"): (FLASK, False),
+    ("flask", "Flask"): (FLASK, True),
+    ("starlette", "Starlette"): (STARLETTE, True),
+}
+_ROUTER_NOUN = {"fastapi": "APIRouter", "flask": "Blueprint", "express": "router"}
 
 
-def _guarded_at(node: _Node, path: str, line: int, under: str) -> bool:
-    """An auth middleware on the router covers what is declared after it in its file (all
-    that other files hang on the router) at or below the path it was given."""
-    return any(
-        (file != path or at < line) and (not scope or _within(under, scope))
-        for file, at, scope in node.guards
+def describe(expr: Expr | None) -> str:
+    """An expression as a finding's detail shows it: `settings.API_V1_STR`, `get_prefix()`."""
+    if isinstance(expr, Lit):
+        return repr(expr.value)
+    if isinstance(expr, Sym):
+        return ".".join(expr.path).replace(".()", "()")
+    if isinstance(expr, Call):
+        return describe(expr.callee) + "(...)"
+    if isinstance(expr, Concat):
+        return " + ".join(describe(part) for part in expr.parts)
+    if isinstance(expr, ImportRef):
+        return f"{expr.module}.{expr.attr}" if expr.attr else expr.module
+    if isinstance(expr, Param):
+        return expr.name
+    return "a computed value"
+
+
+def _passed(call: Invocation, param: Param) -> Expr | None:
+    """What `call` passes for `param`: at its position, else by its name."""
+    if 0 <= param.index < len(call.args):
+        return call.args[param.index]
+    return dict(call.keywords).get(param.name)
+
+
+def _guarded_at(node: _Node, path: str, line: int, under: str) -> int:
+    """The verdict of the middleware on the router that covers what is declared after it in
+    its file (all that other files hang on the router) at or below the path it was given."""
+    return max(
+        (
+            verdict
+            for file, at_line, scope, verdict in node.guards
+            if (file != path or at_line < line) and (not scope or _within(under, scope))
+        ),
+        default=NONE,
     )
 
 

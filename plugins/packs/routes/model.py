@@ -71,17 +71,73 @@ class Namespace:
     fields: tuple[tuple[str, Expr], ...]
     verbs: tuple[str, ...] = ()
     auth: Auth = field(default_factory=lambda: Auth())
+    verb_auth: tuple[Auth, ...] = ()  # what each verb method's own decorators put before it
+    bases: tuple[Expr, ...] = ()  # a class's bases: fields not its own are looked up there
+    # a router subclass's `super().__init__(prefix=..., dependencies=[...])`
+    init_prefix: Expr | None = None
+    init_auth: Auth = field(default_factory=lambda: Auth())
+
+
+@dataclass(frozen=True, slots=True)
+class Each:
+    """Each item of what callers pass as the parameter `source`: the loop variable of `for
+    rule in routes:` in `def register_view(bp, routes, view_func)`."""
+
+    source: Param
+
+
+@dataclass(frozen=True, slots=True)
+class Items:
+    """A literal list or tuple passed in a call (`routes=["/a", "/b"]`)."""
+
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """One of several values, which one decided when the code runs (`environments[env]()`):
+    known where every option agrees."""
+
+    options: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Function:
-    """A function: what it returns (for settings factories) and the auth evidence on it
-    (decorators, dependency parameters)."""
+    """A function: what it returns (for settings factories), what it depends on (`auth`: its
+    decorators and dependency parameters, each judged once linked) and whether its own body
+    shows a guard (`evidence`: it answers 401/403 or checks the user), read from its text."""
 
     name: str
     returns: Expr | None
     auth: Auth
     site: str = ""  # where it is defined in its file: what a `Param` of it names
+    evidence: bool = False
+    checks_user: bool = False  # its body turns away an anonymous caller (`g.user is None`)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A guard identified where it is written (`Security(...)`): no lookup needed."""
+
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoGuard:
+    """A guard made optional where it is written (`HTTPBearer(auto_error=False)`,
+    `jwt_required(optional=True)`, `expressjwt({credentialsRequired: false})`): it lets an
+    anonymous caller through, so it is known not to guard."""
+
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """`callee(*args)` kept whole where a guard may hide in an argument:
+    `asyncHandler(auth.jwt)` guards when `auth.jwt` does."""
+
+    callee: Expr
+    args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +167,7 @@ class Invocation:
 class DependencyAlias:
     """`CurrentUser = Annotated[User, Depends(get_current_user)]`: the dependencies it hides."""
 
-    names: tuple[str, ...]
+    dependencies: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,16 +195,23 @@ Expr = (
     | DependencyAlias
     | StarletteRoutes
     | Param
+    | Evidence
+    | NoGuard
+    | Call
+    | OneOf
+    | Each
+    | Items
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Auth:
-    """Evidence that something depends on authentication: names seen in dependencies,
-    decorators or middleware (`names`), and expressions that may turn out to be dependency
-    aliases once linked (`aliases`)."""
+    """What stands between a caller and a handler, as written: dependencies, decorators and
+    middleware (`guards`, each judged once linked: a guard, no guard, or not known), and
+    parameter annotations that are dependencies only if they link to a dependency alias
+    (`aliases`)."""
 
-    names: tuple[str, ...] = ()
+    guards: tuple[Expr, ...] = ()
     aliases: tuple[Expr, ...] = ()
 
 
@@ -166,12 +229,17 @@ class RouterDecl:
     prefix: Expr | None = None
     auth: Auth = NO_AUTH
     routes: Expr | None = None
+    app: bool = False  # an application (FastAPI(), Flask(), express()): served at the root
+    # `UserAPIRouter()`: a router only if this class links to a subclass of one
+    subclass: Sym | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class RouteDecl:
     """One route declaration on the router `owner`. `methods` None means the framework's
-    default (GET, or the verbs a class-based `endpoint` defines)."""
+    default (GET, or the verbs a class-based `endpoint` defines); `methods_unknown` that the
+    methods are given but computed out of sight. `path` is `Opaque` when the same holds
+    for the path."""
 
     owner: Expr | None
     path: Expr
@@ -180,6 +248,7 @@ class RouteDecl:
     handler: str | None = None
     endpoint: Expr | None = None
     auth: Auth = NO_AUTH
+    methods_unknown: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +263,7 @@ class MountDecl:
     line: int
     auth: Auth = NO_AUTH
     replaces_prefix: bool = False
+    quiet: bool = False  # `ext.init_app(app)`: only a router if it links to one, no finding else
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +279,7 @@ class Middleware:
 @dataclass(frozen=True, slots=True)
 class UseDecl:
     """Express `owner.use(*args)`: whether the first is a mount path and which are routers is
-    known only once linked. Each arg comes with the auth its name shows (as middleware)."""
+    known only once linked. Each arg comes with itself as a guard to judge (as middleware)."""
 
     owner: Expr
     args: tuple[tuple[Expr | None, Auth], ...]
@@ -265,6 +335,12 @@ _pickled_by_fields(
     DependencyAlias,
     StarletteRoutes,
     Opaque,
+    Evidence,
+    NoGuard,
+    Call,
+    OneOf,
+    Each,
+    Items,
     Auth,
     RouterDecl,
     RouteDecl,

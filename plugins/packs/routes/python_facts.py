@@ -9,10 +9,12 @@ done inside it link like top-level code.
 from __future__ import annotations
 
 import ast
+import bisect
+import re
 from collections.abc import Iterable, Sequence
 
 from ..pyparse import parse_python
-from .auth import says_auth
+from .auth import PYTHON_EVIDENCE, PYTHON_USER_CHECK
 from .model import (
     CALL,
     FASTAPI,
@@ -23,15 +25,20 @@ from .model import (
     Auth,
     Concat,
     DependencyAlias,
+    Each,
+    Evidence,
     Expr,
     Function,
     ImportRef,
     Invocation,
+    Items,
     Lit,
     Middleware,
     ModuleFacts,
     MountDecl,
     Namespace,
+    NoGuard,
+    OneOf,
     Opaque,
     Param,
     RouteDecl,
@@ -49,11 +56,19 @@ ROUTER_FRAMEWORKS = {
     "Starlette": STARLETTE,
     "Router": STARLETTE,
 }
+_APPS = frozenset({"FastAPI", "Flask", "Starlette"})
+# A call of a class named with one of these (`UserAPIRouter`, `CTFdFlask`) may make a router of a
+# subclass: the linker checks the class's bases, the name only picks the calls worth checking.
+_ROUTER_WORDS = ("Router", "Blueprint", "Flask", "FastAPI", "Starlette")
 _OWN_PREFIX = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
 _ROUTE_DECORATORS = {*HTTP_METHODS, "route", "api_route"}
 _DEPENDENCY_CALLS = {"Depends", "Security"}
 _STATEMENT_CALLS = {"include_router", "register_blueprint", "mount", "add_api_route",
-                    "add_route", "add_url_rule", "before_request"}  # fmt: skip
+                    "add_route", "add_url_rule", "before_request", "add_namespace",
+                    "add_resource", "init_app"}  # fmt: skip
+# flask-restx, flask-restful and flask-restplus: `Api` and `Namespace` are routers there.
+_RESTFUL_MODULES = ("flask_restx", "flask_restful", "flask_restplus")
+_RESTFUL_ROUTERS = frozenset({"Api", "Namespace"})
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -72,6 +87,9 @@ def python_facts(source: str, path: str) -> ModuleFacts:
     NUL byte) when it does not parse."""
     tree = parse_python(source, path)
     reader = _Reader(module_name(path), path.endswith("/__init__.py") or path == "__init__.py")
+    reader.evidence_lines = _evidence_lines(source, PYTHON_EVIDENCE)
+    if reader.evidence_lines:
+        reader.user_check_lines = _evidence_lines(source, PYTHON_USER_CHECK)
     reader.read(tree)
     return ModuleFacts(
         language="python",
@@ -95,6 +113,10 @@ class _Reader:
         self.invocations: list[Invocation] = []
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
+        self.evidence_lines: list[int] = []  # lines whose text shows a guard, ascending
+        self.user_check_lines: list[int] = []  # those that turn away an anonymous caller
+        self._env: dict[str, ast.expr] = {}  # a literal loop's variables, one iteration
+        self._literals: dict[str, ast.expr] = {}  # module-level names bound to literals
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -104,6 +126,7 @@ class _Reader:
         classes: list[ast.stmt] = []
         statements: list[ast.stmt] = []
         _flatten(tree.body, statements, functions, classes)
+        self._literals = _module_literals(tree.body)
         scopes: list[_Def | None] = [None] * len(statements)  # the def each statement is in
         for stmt in statements:
             if type(stmt) in _BINDERS:
@@ -125,19 +148,36 @@ class _Reader:
             _flatten((classes[done],), statements, [], classes)
             scopes += [None] * (len(statements) - start)
             done += 1
+        loops: dict[int, list[dict[str, ast.expr]]] = {}
+        if any(type(stmt) is ast.For for stmt in statements):  # routes made in literal loops
+            literals = self._literals
+            _index_loops(tree.body, [{}], loops, literals, set())
+            for function in functions:
+                assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+                params = set(_parameters(function))
+                _index_loops(function.body, [{}], loops, literals, params)
         for stmt, scope in zip(statements, scopes, strict=True):
-            kind = type(stmt)
-            if kind is ast.Expr:
-                value = stmt.value  # type: ignore[attr-defined]
-                if type(value) is ast.Call:
-                    self._scope = _parameters(scope) if scope is not None else {}
-                    self._call(value)
-            elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
-                stmt.decorator_list  # type: ignore[attr-defined]
-            ):
-                self._scope = _parameters(scope) if scope is not None else {}
-                self._decorated(stmt)  # type: ignore[arg-type]
+            for env in loops.get(id(stmt), ({},)):
+                self._env = env
+                self._statement(stmt, scope)
         self._scope = {}
+        self._env = {}
+
+    def _statement(self, stmt: ast.stmt, scope: _Def | None) -> None:
+        kind = type(stmt)
+        if kind is ast.Expr:
+            value = stmt.value  # type: ignore[attr-defined]
+            if type(value) is ast.Call:
+                self._scope = _parameters(scope) if scope is not None else {}
+                self._call(value)
+        elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
+            stmt.decorator_list  # type: ignore[attr-defined]
+        ):
+            self._scope = _parameters(scope) if scope is not None else {}
+            self._decorated(stmt)  # type: ignore[arg-type]
+        elif kind is ast.ClassDef and stmt.decorator_list:  # type: ignore[attr-defined]
+            self._scope = _parameters(scope) if scope is not None else {}
+            self._decorated_class(stmt)  # type: ignore[arg-type]
 
     # -- bindings --------------------------------------------------------------------------
 
@@ -194,31 +234,130 @@ class _Reader:
         return ".".join(parts)
 
     def _binding_value(self, node: ast.expr) -> Expr | None:
-        names = _annotated_dependencies(node)
-        if names is not None:
-            return DependencyAlias(names)
+        dependencies = self._annotated_dependencies(node)
+        if dependencies is not None:
+            return DependencyAlias(dependencies)
         return self._expr(node)
 
     def _function(self, node: _Def) -> Function:
         returns: Expr | None = None
         statement = _first_return(node.body)
         if statement is not None:
-            returns = self._expr(statement.value)
+            returns = self._expr(statement.value) or self._chosen(statement.value)
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
-        return Function(node.name, returns, self._auth_of(node), _site(node))
+        last = node.end_lineno or node.lineno
+        evidence = self._evidence(self.evidence_lines, node.lineno, last)
+        checks_user = evidence and self._evidence(self.user_check_lines, node.lineno, last)
+        return Function(node.name, returns, self._auth_of(node), _site(node), evidence, checks_user)
+
+    def _chosen(self, node: ast.expr | None) -> OneOf | None:
+        """`environments[env]()` with `environments` a module-level dict literal: one of its
+        values, called."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)):
+            return None
+        table = node.func.value
+        literal = self._literals.get(table.id) if isinstance(table, ast.Name) else None
+        if not isinstance(literal, ast.Dict) or not literal.values:
+            return None
+        options = [self._expr(value) for value in literal.values]
+        if any(not isinstance(option, Sym) for option in options):
+            return None
+        return OneOf(tuple(Sym((*o.path, CALL)) for o in options if isinstance(o, Sym)))
+
+    @staticmethod
+    def _evidence(lines: list[int], first: int, last: int) -> bool:
+        """Whether one of `lines` (ascending) falls in the definition `first`..`last`."""
+        at = bisect.bisect_left(lines, first)
+        return at < len(lines) and lines[at] <= last
 
     def _auth_of(self, node: _Def) -> Auth:
         auth = self._function_auth.get(id(node))
         if auth is None:
-            auth = self._function_auth[id(node)] = _function_auth(node)
+            auth = self._function_auth[id(node)] = self._function_guards(node)
         return auth
+
+    def _function_guards(self, node: _Def) -> Auth:
+        """What stands before a function's body: its non-route decorators (`@login_required`,
+        `@requires("authenticated")`) and its dependency parameters (`Depends(get_db)`,
+        `Annotated[User, Depends(...)]`, or an annotation that may be such an alias)."""
+        guards: list[Expr] = []
+        aliases: list[Expr] = []
+        for decorator in node.decorator_list:
+            if not _route_decorator(decorator) and not _registration(decorator):
+                guards.append(self._present(decorator) or Opaque())
+        arguments = node.args
+        params = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        defaults = [None] * (
+            len(arguments.posonlyargs) + len(arguments.args) - len(arguments.defaults)
+        )
+        for param, default in zip(
+            params, [*defaults, *arguments.defaults, *arguments.kw_defaults], strict=True
+        ):
+            if type(default) is ast.Call:  # `= Depends(x)`; most defaults are constants or none
+                guards += self._dependencies(default, param.annotation)
+            annotation = param.annotation
+            if annotation is None:
+                continue
+            hidden = (
+                self._annotated_dependencies(annotation)
+                if type(annotation) is ast.Subscript
+                else None
+            )
+            if hidden is not None:
+                guards += hidden
+            elif path := _dotted_path(annotation):
+                aliases.append(Sym(path))
+        if not guards and not aliases:
+            return NO_AUTH
+        return Auth(tuple(guards), tuple(aliases))
+
+    def _dependencies_auth(self, node: ast.expr | None) -> Auth:
+        """`dependencies=[Depends(verify_token), ...]` on a route, router or include."""
+        if not isinstance(node, ast.List | ast.Tuple):
+            return NO_AUTH if node is None else Auth((Opaque(),))
+        guards = [guard for element in node.elts for guard in self._dependencies(element, None)]
+        return Auth(tuple(guards)) if guards else NO_AUTH
+
+    def _dependencies(self, node: ast.expr | None, annotation: ast.expr | None) -> list[Expr]:
+        """The dependency `Depends(x)` names (`x`, or the annotated class for `Depends()`);
+        `Security(...)` is a guard as written."""
+        if not isinstance(node, ast.Call):
+            return []
+        callee = _callee_name(node)
+        if callee == "Security":
+            return [Evidence("Security")]
+        if callee != "Depends":
+            return []
+        dependency = _argument(node, 0, "dependency")
+        if dependency is None:
+            dependency = annotation
+        if dependency is None:
+            return []
+        return [self._present(dependency) or Opaque()]
+
+    def _annotated_dependencies(self, node: ast.expr | None) -> tuple[Expr, ...] | None:
+        """The dependencies inside `Annotated[T, Depends(x), ...]`, or None when `node` is not
+        an `Annotated` with a dependency."""
+        if not (
+            isinstance(node, ast.Subscript)
+            and _dotted(node.value)
+            in {"Annotated", "typing.Annotated", "typing_extensions.Annotated"}
+        ):
+            return None
+        elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        annotation = elements[0] if elements else None
+        found = [d for element in elements[1:] for d in self._dependencies(element, annotation)]
+        return tuple(found) if found else None
 
     def _class(self, node: ast.ClassDef) -> Namespace:
         fields: list[tuple[str, Expr]] = []
         verbs: list[str] = []
-        names: list[str] = []
+        verb_auth: list[Auth] = []
+        guards: list[Expr] = []
+        init_prefix: Expr | None = None
+        init_auth = NO_AUTH
         for stmt in node.body:
             target: ast.expr | None = None
             value: ast.expr | None = None
@@ -231,18 +370,50 @@ class _Reader:
                 and stmt.name in HTTP_METHODS
             ):
                 verbs.append(stmt.name.upper())
-            if isinstance(target, ast.Name) and target.id == "decorators":
+                verb_auth.append(self._auth_of(stmt))
+            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name in {
+                "__call__",
+                "__init__",
+            }:
+                fields.append((stmt.name, self._function(stmt)))
+                if stmt.name == "__init__" and (call := _super_init(stmt)) is not None:
+                    init_prefix = self._present(
+                        _keyword(call, "prefix") or _keyword(call, "url_prefix")
+                    )
+                    init_auth = self._dependencies_auth(_keyword(call, "dependencies"))
+            if isinstance(target, ast.Name) and target.id in {"decorators", "method_decorators"}:
                 if isinstance(value, ast.List | ast.Tuple):
-                    names += [n for d in value.elts for n in _names_in_decorator(d) if says_auth(n)]
+                    guards += [self._present(d) or Opaque() for d in value.elts]
+                elif value is not None:
+                    guards.append(Opaque())
             elif isinstance(target, ast.Name) and (expr := self._expr(value)) is not None:
                 fields.append((target.id, expr))
-        return Namespace(tuple(fields), tuple(verbs), Auth(tuple(names)))
+        bases = tuple(base for b in node.bases if (base := self._expr(b)) is not None)
+        return Namespace(
+            tuple(fields),
+            tuple(verbs),
+            Auth(tuple(guards)),
+            tuple(verb_auth),
+            bases,
+            init_prefix,
+            init_auth,
+        )
 
     # -- expressions -----------------------------------------------------------------------
 
     def _expr(self, node: ast.expr | None) -> Expr | None:
         kind = type(node)
         if kind is ast.Name:  # the commonest: a router, a handler, a constant
+            if self._env and node.id in self._env:  # type: ignore[union-attr]
+                item = self._env[node.id]  # type: ignore[union-attr]
+                if type(item) is _EachOf:  # `for rule in routes`, `routes` a parameter
+                    param = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
+                    return Each(param) if isinstance(param, Param) else None
+                env, self._env = self._env, {}
+                try:
+                    return self._expr(env[node.id])  # type: ignore[union-attr]
+                finally:
+                    self._env = env
             return Sym((node.id,))  # type: ignore[union-attr]
         if kind is ast.Constant:
             value = node.value  # type: ignore[union-attr]
@@ -255,6 +426,15 @@ class _Reader:
             if name in ROUTER_FRAMEWORKS:
                 assert name is not None
                 return self._router(node, name)
+            if name is not None and any(word in name for word in _ROUTER_WORDS):
+                return self._maybe_router(node)
+            if name in _RESTFUL_ROUTERS and self._restful(node.func):
+                assert name is not None
+                return self._restful_router(node, name)
+            if name == "namespace" and isinstance(node.func, ast.Attribute) and self.restful:
+                return self._restful_router(node, "Namespace", parent=node.func.value)
+            if _optional_guard(node):
+                return NoGuard(name or "")
             if name == "Field":  # pydantic default
                 default = node.args[0] if node.args else _keyword(node, "default")
                 return self._expr(default)
@@ -281,6 +461,13 @@ class _Reader:
                 name = node.id
                 return Param(param[0], param[1], name, Sym((name,)))
         return self._expr(node)
+
+    def _path_expr(self, node: ast.expr | None) -> Expr | None:
+        """A route's path: a parameter of the enclosing function stays one (its callers say
+        which path), anything else as `_present` reads it."""
+        if type(node) is ast.Name and node.id in self._scope and node.id not in self._env:
+            return self._owner(node)
+        return self._present(node)
 
     def _present(self, node: ast.expr | None) -> Expr | None:
         """`node` as an expression, `Opaque` when it is there but cannot be followed."""
@@ -345,7 +532,15 @@ class _Reader:
         elif name == "add_url_rule":
             self._added_route(call, owner, _argument(call, 2, "view_func"))
         elif name == "before_request" and call.args and owner is not None:
-            self._guard(owner, _dotted(call.args[0]))
+            self._guard(owner, self._present(call.args[0]))
+        elif name == "add_namespace":  # flask-restx: `path=` replaces the namespace's own
+            self._mount(call, owner, 0, "ns", "path", prefix_index=1, replaces_prefix=True)
+        elif name == "add_resource":  # flask-restful/restx: a Resource class at each URL
+            self._resource(call, owner)
+        elif name == "init_app" and call.args and owner is not None:
+            app = self._owner(call.args[0])
+            if app is not None:
+                self.mounts.append(MountDecl(app, owner, None, call.lineno, quiet=True))
 
     def _invocation(self, call: ast.Call) -> None:
         """Remember `f(app)`, `f(app=app)`: a router may be what `f` declares routes on. Only
@@ -353,16 +548,117 @@ class _Reader:
         callee = _dotted_path(call.func)
         if callee is None or not (call.args or call.keywords):
             return
-        args = tuple(
-            None if isinstance(a, ast.Starred) else _routerish(self._owner(a)) for a in call.args
-        )
+        args = tuple(None if isinstance(a, ast.Starred) else self._passable(a) for a in call.args)
         keywords = tuple(
             (k.arg, value)
             for k in call.keywords
-            if k.arg is not None and (value := _routerish(self._owner(k.value))) is not None
+            if k.arg is not None and (value := self._passable(k.value)) is not None
         )
-        if keywords or any(a is not None for a in args):
+        if any(_routerish(a) is not None for a in (*args, *(v for _, v in keywords))):
             self.invocations.append(Invocation(Sym(callee), args, keywords))
+
+    def _passable(self, node: ast.expr) -> Expr | None:
+        """An argument worth keeping: one that may be a router, or a path or literal list of
+        paths a helper may register (`register_view(bp, routes=["/a", "/b"], ...)`)."""
+        if isinstance(node, ast.List | ast.Tuple):
+            values = [self._expr(e) for e in node.elts]
+            if values and all(isinstance(v, Lit | Sym | Concat) for v in values):
+                return Items(tuple(v for v in values if v is not None))
+            return None
+        value = self._owner(node)
+        return value if isinstance(value, Lit | Concat) else _routerish(value)
+
+    def _maybe_router(self, call: ast.Call) -> RouterRef | Sym | None:
+        """`UserAPIRouter(...)`: a router if the class links to a subclass of `APIRouter` or
+        `Blueprint` (the linker checks; the name only says which calls are worth checking)."""
+        callee = _dotted_path(call.func)
+        if callee is None:
+            return None
+        site = _site(call)
+        if site not in self.routers:
+            self.routers[site] = RouterDecl(
+                router_id=site,
+                framework="",
+                line=call.lineno,
+                prefix=self._present(_keyword(call, "prefix") or _keyword(call, "url_prefix")),
+                auth=self._dependencies_auth(_keyword(call, "dependencies")),
+                subclass=Sym(callee),
+            )
+        return RouterRef(site)
+
+    def _restful(self, func: ast.expr) -> bool:
+        """Whether `Api`/`Namespace` here is flask-restx's (or flask-restful's)."""
+        head = func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        bound = self.bindings.get(head.id) if isinstance(head, ast.Name) else None
+        return isinstance(bound, ImportRef) and bound.module.startswith(_RESTFUL_MODULES)
+
+    @property
+    def restful(self) -> bool:
+        return any(
+            isinstance(b, ImportRef) and b.module.startswith(_RESTFUL_MODULES)
+            for b in self.bindings.values()
+        )
+
+    def _restful_router(
+        self, call: ast.Call, name: str, parent: ast.expr | None = None
+    ) -> RouterRef:
+        """`Api(app, prefix=...)` (mounted on its app or blueprint), `Namespace('users',
+        path=...)` (its path defaults to `/` + its name) or `api.namespace(...)` (made and added
+        to `api` at once)."""
+        site = _site(call)
+        if site in self.routers:
+            return RouterRef(site)
+        prefix: Expr | None
+        if name == "Api":
+            prefix = self._present(_keyword(call, "prefix"))
+            parent = _argument(call, 0, "app")
+        else:
+            prefix = self._present(_keyword(call, "path"))
+            title = _argument(call, 0, "name")
+            if prefix is None and title is not None:
+                named = self._expr(title)
+                prefix = Concat((Lit("/"), named)) if named is not None else Opaque()
+        self.routers[site] = RouterDecl(site, FLASK, call.lineno, prefix=prefix)
+        if parent is not None and (owner := self._owner(parent)) is not None:
+            self.mounts.append(MountDecl(owner, RouterRef(site), None, call.lineno))
+        return RouterRef(site)
+
+    def _resource(self, call: ast.Call, owner: Expr | None) -> None:
+        if owner is None or not call.args:
+            return
+        view = call.args[0]
+        for url in call.args[1:]:
+            path = self._present(url.value if isinstance(url, ast.Starred) else url)
+            if path is not None:
+                self.routes.append(
+                    RouteDecl(owner, path, None, call.lineno, _dotted(view), self._expr(view))
+                )
+
+    def _decorated_class(self, node: ast.ClassDef) -> None:
+        """flask-restx `@ns.route('/x')` on a `Resource`: its verb methods are the routes."""
+        for decorator in node.decorator_list:
+            if not (
+                isinstance(decorator, ast.Call)
+                and isinstance(decorator.func, ast.Attribute)
+                and decorator.func.attr == "route"
+            ):
+                continue
+            urls: list[ast.expr | None] = [*decorator.args] or [_keyword(decorator, "rule")]
+            for url in urls:
+                path = self._present(url)
+                if path is not None:
+                    self.routes.append(
+                        RouteDecl(
+                            self._owner(decorator.func.value),
+                            path,
+                            None,
+                            decorator.lineno,
+                            node.name,
+                            Sym((node.name,)),
+                        )
+                    )
 
     def _router(self, call: ast.Call, name: str) -> RouterRef:
         """The router created by `call`, declared once however often the call is read."""
@@ -375,8 +671,9 @@ class _Reader:
             framework=ROUTER_FRAMEWORKS[name],
             line=call.lineno,
             prefix=self._present(_keyword(call, prefix_key)) if prefix_key else None,
-            auth=_dependencies_auth(_keyword(call, "dependencies")),
+            auth=self._dependencies_auth(_keyword(call, "dependencies")),
             routes=self._expr(_keyword(call, "routes")),
+            app=name in _APPS,
         )
         return RouterRef(site)
 
@@ -405,7 +702,7 @@ class _Reader:
                 child=child,
                 prefix=self._present(prefix_node),
                 line=call.lineno,
-                auth=_dependencies_auth(_keyword(call, "dependencies")),
+                auth=self._dependencies_auth(_keyword(call, "dependencies")),
                 replaces_prefix=replaces_prefix,
             )
         )
@@ -420,20 +717,22 @@ class _Reader:
     ) -> RouteDecl | None:
         """`add_api_route`, `add_route`, `add_url_rule` or Starlette's `Route(...)`: a path,
         then the view (whose class, for a class-based view, says the methods)."""
-        path = self._expr(_argument(call, 0, "rule") or _keyword(call, "path"))
+        path = self._path_expr(_argument(call, 0, "rule") or _keyword(call, "path"))
         if path is None:
             return None
         if _is_method_call(view, "as_view"):  # Flask MethodView
             assert isinstance(view, ast.Call) and isinstance(view.func, ast.Attribute)
             view = view.func.value
+        methods = _keyword(call, "methods")
         return RouteDecl(
             owner=owner,
             path=path,
-            methods=_methods(_keyword(call, "methods")),
+            methods=_methods(methods),
             line=call.lineno,
             handler=_dotted(view),
             endpoint=self._expr(view),
-            auth=_dependencies_auth(_keyword(call, "dependencies")),
+            auth=self._dependencies_auth(_keyword(call, "dependencies")),
+            methods_unknown=methods is not None and _methods(methods) is None,
         )
 
     def _decorated(self, node: _Def) -> None:
@@ -441,33 +740,34 @@ class _Reader:
             if isinstance(decorator, ast.Attribute) and decorator.attr == "before_request":
                 owner = self._owner(decorator.value)
                 if owner is not None:
-                    self._guard(owner, node.name)
+                    self._guard(owner, Sym((node.name,)))
             if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
                 continue
             verb = decorator.func.attr
             if verb not in _ROUTE_DECORATORS:
                 continue
-            path = self._expr(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
+            path = self._path_expr(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
             if path is None:
                 continue
-            own = _dependencies_auth(_keyword(decorator, "dependencies"))
+            own = self._dependencies_auth(_keyword(decorator, "dependencies"))
             function = self._auth_of(node)
+            methods = None if verb in HTTP_METHODS else _keyword(decorator, "methods")
             self.routes.append(
                 RouteDecl(
                     owner=self._owner(decorator.func.value),
                     path=path,
-                    methods=(verb.upper(),)
-                    if verb in HTTP_METHODS
-                    else _methods(_keyword(decorator, "methods")),
+                    methods=(verb.upper(),) if verb in HTTP_METHODS else _methods(methods),
                     line=decorator.lineno,
                     handler=node.name,
-                    auth=Auth(own.names + function.names, function.aliases),
+                    auth=Auth(own.guards + function.guards, function.aliases),
+                    methods_unknown=methods is not None and _methods(methods) is None,
                 )
             )
 
-    def _guard(self, owner: Expr, name: str | None) -> None:
-        if name and says_auth(name):
-            self.middleware.append(Middleware(owner, 0, Auth((name,))))
+    def _guard(self, owner: Expr, function: Expr | None) -> None:
+        """A `before_request` function: judged like any guard once linked."""
+        if function is not None:
+            self.middleware.append(Middleware(owner, 0, Auth((function,))))
 
 
 _BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.FunctionDef,
@@ -507,6 +807,159 @@ def _flatten(
                 _flatten(handler.body, out, nested, classes)
 
 
+_LITERAL_SEQUENCES = (ast.List, ast.Tuple, ast.Set, ast.Dict)
+_MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded (its routes unresolved)
+
+
+def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
+    """Module-level names bound once to a literal list, tuple, set or dict."""
+    found: dict[str, ast.expr] = {}
+    for stmt in body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, _LITERAL_SEQUENCES)
+        ):
+            found[stmt.targets[0].id] = stmt.value
+    return found
+
+
+class _EachOf(ast.expr):
+    """A loop variable over the parameter `name`: each item its callers pass."""
+
+    _fields = ("name",)
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+
+def _index_loops(
+    body: Sequence[ast.stmt],
+    envs: list[dict[str, ast.expr]],
+    into: dict[int, list[dict[str, ast.expr]]],
+    literals: dict[str, ast.expr],
+    params: set[str],
+) -> None:
+    """For each statement inside `for` loops over literals (`for p in ["/a", "/b"]`, `for k, v
+    in {...}.items()`, or a module-level name bound to one), the values its loop variables take,
+    one dict per iteration (nested loops multiply). Defs and classes start afresh."""
+    for stmt in body:
+        if envs != [{}]:  # inside a literal loop (an empty one runs no statement)
+            into[id(stmt)] = envs
+        if isinstance(stmt, ast.For):
+            items = _iterations(stmt.iter, literals)
+            inner = envs
+            if (
+                isinstance(stmt.iter, ast.Name)
+                and stmt.iter.id in params
+                and isinstance(stmt.target, ast.Name)
+            ):
+                each = _EachOf(stmt.iter.id)
+                inner = [{**env, stmt.target.id: each} for env in envs]
+            elif items is not None:
+                inner = []
+                for env in envs:
+                    for item in items:
+                        bound = _bind_target(stmt.target, item)
+                        if bound is None:
+                            inner = envs
+                            break
+                        inner.append({**env, **bound})
+                    if inner is envs:
+                        break
+                if len(inner) > _MAX_ITERATIONS:
+                    inner = envs
+            _index_loops(stmt.body, inner, into, literals, params)
+            _index_loops(stmt.orelse, envs, into, literals, params)
+        elif type(stmt) in _BLOCKS:
+            _index_loops(stmt.body, envs, into, literals, params)  # type: ignore[attr-defined]
+            _index_loops(getattr(stmt, "orelse", None) or [], envs, into, literals, params)
+        elif type(stmt) in _TRIES:
+            assert isinstance(stmt, ast.Try | ast.TryStar)
+            for block in (stmt.body, stmt.orelse, stmt.finalbody):
+                _index_loops(block, envs, into, literals, params)
+            for handler in stmt.handlers:
+                _index_loops(handler.body, envs, into, literals, params)
+
+
+def _iterations(node: ast.expr, literals: dict[str, ast.expr]) -> list[ast.expr] | None:
+    """The items a loop over `node` takes, when `node` is a literal (or names one)."""
+    method = None
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and not node.args
+        and node.func.attr in {"items", "keys", "values"}
+    ):
+        method, node = node.func.attr, node.func.value
+    if isinstance(node, ast.Name):
+        node = literals.get(node.id, node)
+    if isinstance(node, ast.Dict):
+        if None in node.keys:
+            return None
+        keys = [k for k in node.keys if k is not None]
+        if method == "values":
+            items: list[ast.expr] = list(node.values)
+        elif method == "items":
+            items = [
+                ast.Tuple(elts=[k, v], ctx=ast.Load())
+                for k, v in zip(keys, node.values, strict=True)
+            ]
+        else:
+            items = keys
+    elif isinstance(node, ast.List | ast.Tuple | ast.Set) and method is None:
+        items = list(node.elts)
+    else:
+        return None
+    if len(items) > _MAX_ITERATIONS or any(isinstance(i, ast.Starred) for i in items):
+        return None
+    return items
+
+
+def _bind_target(target: ast.expr, item: ast.expr) -> dict[str, ast.expr] | None:
+    if isinstance(target, ast.Name):
+        return {target.id: item}
+    if (
+        isinstance(target, ast.Tuple | ast.List)
+        and isinstance(item, ast.Tuple | ast.List)
+        and len(target.elts) == len(item.elts)
+    ):
+        bound: dict[str, ast.expr] = {}
+        for sub, value in zip(target.elts, item.elts, strict=True):
+            inner = _bind_target(sub, value)
+            if inner is None:
+                return None
+            bound.update(inner)
+        return bound
+    return None
+
+
+def _optional_guard(call: ast.Call) -> bool:
+    """`HTTPBearer(auto_error=False)`, `jwt_required(optional=True)`: lets anonymous through."""
+    auto_error = _keyword(call, "auto_error")
+    optional = _keyword(call, "optional")
+    return (isinstance(auto_error, ast.Constant) and auto_error.value is False) or (
+        isinstance(optional, ast.Constant) and optional.value is True
+    )
+
+
+def _super_init(function: _Def) -> ast.Call | None:
+    """The `super().__init__(...)` call a constructor makes as a statement."""
+    for stmt in function.body:
+        if (
+            isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute)
+            and stmt.value.func.attr == "__init__"
+            and isinstance(stmt.value.func.value, ast.Call)
+            and _callee_name(stmt.value.func.value) == "super"
+        ):
+            return stmt.value
+    return None
+
+
 def _first_return(body: list[ast.stmt]) -> ast.Return | None:
     """The first `return <value>` of a function body, nested functions and classes aside, in
     the order `_flatten` reads statements. Most bodies end in a plain `return` before any
@@ -522,77 +975,6 @@ def _first_return(body: list[ast.stmt]) -> ast.Return | None:
                 (s for s in flat if isinstance(s, ast.Return) and s.value is not None), None
             )
     return None
-
-
-def _function_auth(node: _Def) -> Auth:
-    """Auth evidence on a handler: its non-route decorators (`@login_required`,
-    `@requires("authenticated")`) and its dependency parameters (`Depends(get_current_user)`,
-    `Annotated[User, Depends(...)]`, or an annotation that may be such an alias)."""
-    names: list[str] = []
-    aliases: list[Expr] = []
-    for decorator in node.decorator_list:
-        if _route_decorator(decorator):
-            continue
-        names += _names_in_decorator(decorator)
-    arguments = node.args
-    params = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    defaults = [None] * (len(arguments.posonlyargs) + len(arguments.args) - len(arguments.defaults))
-    for param, default in zip(
-        params, [*defaults, *arguments.defaults, *arguments.kw_defaults], strict=True
-    ):
-        if type(default) is ast.Call:  # `= Depends(x)`; most defaults are constants or none
-            names += _dependency_names(default)
-        annotation = param.annotation
-        if annotation is None:
-            continue
-        hidden = _annotated_dependencies(annotation) if type(annotation) is ast.Subscript else None
-        if hidden is not None:
-            names += hidden
-        elif path := _dotted_path(annotation):
-            aliases.append(Sym(path))
-    if not names and not aliases:
-        return NO_AUTH
-    return Auth(tuple(n for n in names if says_auth(n)), tuple(aliases))
-
-
-def _names_in_decorator(decorator: ast.expr) -> list[str]:
-    name = _dotted(decorator)
-    names = [name] if name else []
-    if isinstance(decorator, ast.Call):
-        names += [
-            a.value
-            for a in decorator.args
-            if isinstance(a, ast.Constant) and isinstance(a.value, str)
-        ]
-    return names
-
-
-def _dependencies_auth(node: ast.expr | None) -> Auth:
-    """`dependencies=[Depends(verify_token), ...]` on a route, router or include."""
-    if not isinstance(node, ast.List | ast.Tuple):
-        return NO_AUTH
-    names = [name for element in node.elts for name in _dependency_names(element)]
-    return Auth(tuple(n for n in names if says_auth(n)))
-
-
-def _dependency_names(node: ast.expr | None) -> list[str]:
-    if isinstance(node, ast.Call) and _callee_name(node) in _DEPENDENCY_CALLS:
-        dependency = _dotted(_argument(node, 0, "dependency"))
-        return [dependency] if dependency else []
-    return []
-
-
-def _annotated_dependencies(node: ast.expr | None) -> tuple[str, ...] | None:
-    """The dependency names inside `Annotated[T, Depends(x), ...]`, or None when `node` is not
-    an `Annotated` with a dependency."""
-    if not (
-        isinstance(node, ast.Subscript)
-        and _dotted(node.value) in {"Annotated", "typing.Annotated", "typing_extensions.Annotated"}
-    ):
-        return None
-    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    names = [name for element in elements[1:] for name in _dependency_names(element)]
-    return tuple(names) if names else None
 
 
 def _methods(node: ast.expr | None) -> tuple[str, ...] | None:
@@ -623,6 +1005,19 @@ def _route_decorator(node: ast.expr) -> bool:
         and isinstance(node.func, ast.Attribute)
         and node.func.attr in _ROUTE_DECORATORS
     )
+
+
+# Decorators that register a function with an app rather than wrap it (`@app.before_request`).
+_REGISTRATIONS = frozenset({"before_request", "before_app_request", "after_request",
+                            "teardown_request", "errorhandler", "app_errorhandler",
+                            "context_processor", "on_event", "middleware",
+                            "exception_handler"})  # fmt: skip
+
+
+def _registration(node: ast.expr) -> bool:
+    while isinstance(node, ast.Call):
+        node = node.func
+    return isinstance(node, ast.Attribute) and node.attr in _REGISTRATIONS
 
 
 def _is_method_call(node: ast.expr | None, name: str) -> bool:
@@ -662,6 +1057,20 @@ def _dotted(node: ast.expr | None) -> str | None:
         node = node.func
     path = _dotted_path(node)
     return ".".join(path) if path else None
+
+
+def _evidence_lines(source: str, pattern: re.Pattern[str]) -> list[int]:
+    """The lines (ascending) where the source matches `pattern` (401/403, `is_authenticated`)."""
+    lines: list[int] = []
+    if pattern.search(source) is None:  # most files: one pass, no line counting
+        return lines
+    line, counted = 1, 0
+    for match in pattern.finditer(source):
+        line += source.count("\n", counted, match.start())
+        counted = match.start()
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return lines
 
 
 def _plain(value: ast.FormattedValue) -> bool:
