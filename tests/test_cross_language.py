@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from conftest import DEMO_REPO, FIXTURE_PLUGINS, REPO, process_gone
+from deep_trees import remove_tree
 from gateway_harness import reference_plugin, running_gateway, write_config
 
 from gpp import codes
@@ -265,7 +266,10 @@ def test_deep_trees_are_walked_whole_with_few_descriptors(tmp_path: Path) -> Non
         directory.mkdir()
         if level in (300, 1100):
             (directory / f"at{level}.gfx").write_text(f"table at{level}\n")
-    python_doc, node_doc = asyncio.run(_both_limited(tmp_path, ["."], "--nofile=32"))
+    try:
+        python_doc, node_doc = asyncio.run(_both_limited(tmp_path, ["."], "--nofile=32"))
+    finally:
+        remove_tree(tmp_path / "d")  # pytest's clean-up recurses
     assert python_doc == node_doc
     assert [r["name"] for r in python_doc["resources"]] == ["at300", "at1100"]
     assert python_doc["unresolved"] == []

@@ -21,7 +21,10 @@ What the scanner does for every pack, so packs never touch the filesystem:
 - A requested path is a file or a directory (`.` = the root). Directories are walked with names
   in UTF-8 byte order, skipping hidden names, virtualenvs (`venv`, or any directory holding
   `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, `dist`, `build`, and every
-  symlink. A named path may be a symlink that stays inside the root.
+  symlink. A named path may be a symlink that stays inside the root. The walk is iterative with
+  a bounded number of open descriptors (`gpp.repo_files.walk_in_root`): no depth drops a file.
+  An entry no document could name (not UTF-8, a backslash, a leading drive letter) is an
+  `unsupported` entry at its directory, a directory that cannot be listed `unreadable`.
 - Every file is looked up in the memo first; the misses are opened, read and extracted on every
   usable CPU (`packs.fan_out`: forked workers, results put back in order, a failed worker's
   files read again here), so a cold discover of a large repository is not bound to one core.
@@ -30,6 +33,9 @@ What the scanner does for every pack, so packs never touch the filesystem:
 - Unresolved reasons: a named path missing → `not-found`; a named file without one of the pack's
   suffixes → `unsupported`; over `MAX_FILE_BYTES` → `too-large`; not UTF-8, unreadable, not a
   regular file or a symlink out of the root → `unreadable`; a syntax error → `parse-error`.
+- Anything else a reader raises on one file (in `extract`, here or in a worker, or in `link` on
+  that file's facts) is a `READER_ERROR` finding at the file, its detail naming the exception's
+  type and the reader's line: one file a reader cannot handle never fails the document.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import errno
 import gc
 import os
 import stat
+import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -45,11 +52,12 @@ from typing import Any, Generic, TypeVar
 from gpp.file_memo import FileMemo, Missing
 from gpp.repo_files import (
     NotRegularFile,
-    open_dir_in_root,
     open_file_in_root,
     open_root,
     resolve_in_root,
+    walk_in_root,
 )
+from gpp.schema import path_problem
 
 from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
 
@@ -62,7 +70,7 @@ SKIPPED_DIRECTORIES = frozenset(
     {"venv", "node_modules", "__pycache__", "site-packages", "dist", "build"}
 )
 VIRTUALENV_MARKER = "pyvenv.cfg"
-_WALK_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+READER_ERROR = "READER_ERROR"
 
 
 class ParseFailure(Exception):
@@ -84,6 +92,29 @@ class Unresolved:
 
     def as_json(self) -> JSONObject:
         return {"path": self.path, "reason": self.reason, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class ReaderError:
+    """A reader (`extract`, or `link` on this file's facts) raised: a `READER_ERROR` finding at
+    the file, so one file a reader cannot handle never fails the whole document (DESIGN §8)."""
+
+    path: str
+    detail: str
+
+    def as_json(self) -> JSONObject:
+        location = {"path": self.path, "line": 1}
+        return {"code": READER_ERROR, "detail": self.detail, "locations": [location]}
+
+
+def reader_error(path: str, exc: BaseException) -> ReaderError:
+    """The finding for `exc`, raised by a reader on `path`: its type and message, and the
+    reader's own line that raised (the innermost frame), for a bug report."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    message = str(exc).splitlines()[0][:200] if str(exc) else ""
+    detail = f"{type(exc).__name__}{where}" + (f": {message}" if message else "")
+    return ReaderError(path, f"the reader failed on this file: {detail}")
 
 
 @dataclass
@@ -122,7 +153,7 @@ class Scanner(Generic[F]):
         *,
         language: str,
         root: str = ".",
-        memo: FileMemo[F | Unresolved] | None = None,
+        memo: FileMemo[F | Unresolved | ReaderError] | None = None,
         workers: int | None = None,
         min_files_per_worker: int = MIN_ITEMS_PER_WORKER,
     ) -> None:
@@ -131,7 +162,7 @@ class Scanner(Generic[F]):
         self.link = link
         self.language = language
         self.root = root
-        self.memo: FileMemo[F | Unresolved] = memo if memo is not None else FileMemo()
+        self.memo: FileMemo[F | Unresolved | ReaderError] = memo if memo is not None else FileMemo()
         self.workers = workers  # None: one per usable CPU (`fan_out`)
         self.min_files_per_worker = min_files_per_worker
         self._last_link: tuple[list[tuple[str, F]], Linked] | None = None
@@ -156,23 +187,61 @@ class Scanner(Generic[F]):
         try:
             for path in paths:
                 problem = self._locate(root_fd, path, files)
-                if problem is not None:
+                if isinstance(problem, list):
+                    unresolved += problem
+                elif problem is not None:
                     unresolved.append(problem)
             facts: list[tuple[str, F]] = []
+            failed: list[ReaderError] = []
             for rel, outcome in self._read_all(root_fd, sorted(files, key=utf8), files):
                 if isinstance(outcome, Unresolved):
                     unresolved.append(outcome)
+                elif isinstance(outcome, ReaderError):
+                    failed.append(outcome)
                 else:
                     facts.append((rel, outcome))
         finally:
             os.close(root_fd)
-        linked = self._link(facts)
+        linked = self._link_guarded(facts, failed)
+        findings = linked.findings + [f.as_json() for f in failed]
         return {
             "resources": sorted(linked.resources, key=lambda r: at(r["location"])),
             "unresolved": [u.as_json() for u in sorted(unresolved, key=lambda u: utf8(u.path))],
-            "findings": sorted(linked.findings, key=lambda f: at(f["locations"][0])),
+            "findings": sorted(findings, key=lambda f: at(f["locations"][0])),
             "classificationSignals": sorted(linked.signals, key=lambda s: at(s["source"])),
         }
+
+    def _link_guarded(self, facts: list[tuple[str, F]], failed: list[ReaderError]) -> Linked:
+        """`_link`, and when it raises, the files whose facts make it raise on their own are set
+        aside (each a `READER_ERROR` in `failed`) and the rest linked again; should that still
+        raise, every file is linked alone (cross-file resolution lost, said in one finding)."""
+        try:
+            return self._link(facts)
+        except Exception as exc:  # any reader bug becomes a finding
+            first = exc
+        kept: list[tuple[str, F]] = []
+        for rel, value in facts:
+            try:
+                self.link([(rel, value)])
+            except Exception as exc:
+                failed.append(reader_error(rel, exc))
+            else:
+                kept.append((rel, value))
+        try:
+            return self._link(kept)
+        except Exception as exc:
+            first = exc
+        merged = Linked()
+        for rel, value in kept:
+            alone = self.link([(rel, value)])
+            merged.resources += alone.resources
+            merged.findings += alone.findings
+            merged.signals += alone.signals
+        if kept:
+            error = reader_error(kept[0][0], first)
+            detail = f"{error.detail} (across files: each file was linked alone)"
+            failed.append(ReaderError(error.path, detail))
+        return merged
 
     def _link(self, facts: list[tuple[str, F]]) -> Linked:
         """`link`, or the last link's result when every file's facts are the very same objects
@@ -187,7 +256,9 @@ class Scanner(Generic[F]):
         self._last_link = (facts, linked)  # holding the facts keeps the identities meaningful
         return linked
 
-    def _locate(self, root_fd: int, path: str, files: dict[str, Found]) -> Unresolved | None:
+    def _locate(
+        self, root_fd: int, path: str, files: dict[str, Found]
+    ) -> Unresolved | list[Unresolved] | None:
         """Add the files `path` names to `files`, or say why it gives none."""
         try:
             info = os.stat(path, dir_fd=root_fd)  # follows links: a dangling one is not found
@@ -197,54 +268,57 @@ class Scanner(Generic[F]):
         if target is None:
             return Unresolved(path, "unreadable", "symlink leads outside the repository")
         if stat.S_ISDIR(info.st_mode):
-            self._walk(root_fd, target, files)
-            return None
+            skipped: list[Unresolved] = []
+            self._walk(root_fd, target, files, skipped)
+            return skipped or None
         if not path.endswith(self.suffixes):
             return Unresolved(path, "unsupported", f"not a {self.language} file")
         files[path] = Found(target, info)
         return None
 
-    def _walk(self, root_fd: int, directory: str, files: dict[str, Found]) -> None:
-        try:
-            fd = open_dir_in_root(root_fd, directory)
-        except OSError:
-            return
-        self._walk_fd(fd, "" if directory == "." else f"{directory}/", files)
+    def _walk(
+        self, root_fd: int, directory: str, files: dict[str, Found], skipped: list[Unresolved]
+    ) -> None:
+        """Add the files below the in-root `directory` to `files`, and to `skipped` what a
+        reader would have looked at but no document can name: an entry whose name is not
+        UTF-8, or is no repo-relative path (a backslash, a leading drive letter), and a
+        directory that cannot be listed. Iterative with bounded descriptors (`walk_in_root`),
+        so neither depth nor a low descriptor limit drops a file."""
 
-    def _walk_fd(self, fd: int, prefix: str, files: dict[str, Found]) -> None:
-        """Walk the open directory `fd` (closed here), whose repo path is `prefix`."""
-        try:
-            with os.scandir(fd) as listing:
-                entries = {_utf8_name(e.name): e for e in listing}
-            if VIRTUALENV_MARKER.encode() in entries:
-                return
-            for key in sorted(k for k in entries if k is not None):
-                entry = entries[key]
+        def visit(fd: int, here: str, entries: list[os.DirEntry[str]]) -> list[str]:
+            prefix = "" if here == "." else f"{here}/"
+            if any(e.name == VIRTUALENV_MARKER for e in entries):
+                return []
+            subdirectories = []
+            for entry in entries:
                 name = entry.name
                 if name.startswith("."):
                     continue
                 is_dir = entry.is_dir(follow_symlinks=False)
-                is_file = entry.is_file(follow_symlinks=False)
-                if is_dir and name not in SKIPPED_DIRECTORIES:
-                    try:
-                        child = os.open(name, _WALK_DIR_FLAGS, dir_fd=fd)
-                    except OSError:
+                if is_dir:
+                    if name in SKIPPED_DIRECTORIES:
                         continue
-                    self._walk_fd(child, f"{prefix}{name}/", files)
-                elif is_file and name.endswith(self.suffixes):
+                elif not (entry.is_file(follow_symlinks=False) and name.endswith(self.suffixes)):
+                    continue
+                problem = _name_problem(name, prefix + name)
+                if problem is not None:
+                    skipped.append(Unresolved(here, "unsupported", problem))
+                elif is_dir:
+                    subdirectories.append(name)
+                else:
                     files[prefix + name] = Found(prefix + name, entry.stat(follow_symlinks=False))
-        except OSError:
-            return
-        finally:
-            os.close(fd)
+            return subdirectories
+
+        for failed in walk_in_root(root_fd, directory, visit):
+            skipped.append(Unresolved(failed, "unreadable", "directory cannot be listed"))
 
     def _read_all(
         self, root_fd: int, rels: list[str], files: dict[str, Found]
-    ) -> list[tuple[str, F | Unresolved]]:
+    ) -> list[tuple[str, F | Unresolved | ReaderError]]:
         """Each file's outcome, in order: from the memo while its stamp at the walk is unchanged
         (a hit opens nothing: what is returned was read, safely, when the file had this stamp),
         else read and extracted, the misses spread over the CPUs (`fan_out`)."""
-        outcomes: dict[str, F | Unresolved] = {}
+        outcomes: dict[str, F | Unresolved | ReaderError] = {}
         misses: list[tuple[str, Found]] = []
         for rel in rels:
             found = files[rel]
@@ -268,7 +342,9 @@ class Scanner(Generic[F]):
             outcomes[rel] = outcome
         return [(rel, outcomes[rel]) for rel in rels]
 
-    def _read_missing(self, root_fd: int, rel: str, found: Found) -> tuple[F | Unresolved, bool]:
+    def _read_missing(
+        self, root_fd: int, rel: str, found: Found
+    ) -> tuple[F | Unresolved | ReaderError, bool]:
         """A file's outcome and whether to remember it: a read error is not remembered, so the
         next discover tries again."""
         try:
@@ -276,7 +352,9 @@ class Scanner(Generic[F]):
         except OSError:
             return Unresolved(rel, "unreadable", "cannot be read"), False
 
-    def _open_and_extract(self, root_fd: int, rel: str, found: Found) -> F | Unresolved:
+    def _open_and_extract(
+        self, root_fd: int, rel: str, found: Found
+    ) -> F | Unresolved | ReaderError:
         try:
             fd, _ = open_file_in_root(root_fd, found.target)
         except NotRegularFile:
@@ -290,7 +368,7 @@ class Scanner(Generic[F]):
         finally:
             os.close(fd)
 
-    def _extract_fd(self, fd: int, rel: str) -> F | Unresolved:
+    def _extract_fd(self, fd: int, rel: str) -> F | Unresolved | ReaderError:
         data = os.read(fd, MAX_FILE_BYTES + 1)
         while chunk := os.read(fd, MAX_FILE_BYTES + 1 - len(data)):
             data += chunk
@@ -308,6 +386,8 @@ class Scanner(Generic[F]):
             return Unresolved(rel, "parse-error", f"line {exc.lineno or 1}: {exc.msg}")
         except (ValueError, RecursionError, MemoryError) as exc:
             return Unresolved(rel, "parse-error", f"line 1: {type(exc).__name__}")
+        except Exception as exc:  # a reader bug on one file: a finding there
+            return reader_error(rel, exc)
 
 
 def utf8(path: str) -> bytes:
@@ -319,9 +399,12 @@ def at(location: JSONObject) -> tuple[bytes, int]:
     return utf8(location["path"]), location["line"]
 
 
-def _utf8_name(name: str) -> bytes | None:
-    """A directory entry's name as UTF-8, or None for one JSON cannot carry (not UTF-8)."""
+def _name_problem(name: str, rel: str) -> str | None:
+    """Why the entry `name`, to be reported as `rel`, cannot be (a document could not carry
+    it), or None; the texts are the reference detectors'."""
     try:
-        return name.encode("utf-8")
+        name.encode("utf-8")
     except UnicodeEncodeError:
-        return None
+        return "skipped an entry whose name is not UTF-8"
+    problem = path_problem(rel)
+    return None if problem is None else f"skipped {name}: not a repo-relative path ({problem})"

@@ -1,0 +1,257 @@
+"""Scanning that never fails whole: strange names, deep trees, low descriptor limits and readers
+that raise each cost one `unresolved` entry or one `READER_ERROR` finding, never the document."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO
+from deep_trees import remove_tree
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gpp.host import PluginSession
+from gpp.schema import DOCUMENT
+
+sys.path.insert(0, str(REPO / "plugins"))
+
+from packs import django_models, sqlalchemy_models
+from packs.builders import location
+from packs.routes import SUFFIXES, RouteLinker
+from packs.routes import extract as routes_extract
+from packs.scan import JSONObject, Linked, Scanner
+
+PRLIMIT = shutil.which("prlimit") or "prlimit"
+MODEL = "from sqlalchemy import Column, Integer\nfrom sqlalchemy.orm import declarative_base\n" \
+    "Base = declarative_base()\n\nclass {name}(Base):\n    __tablename__ = '{name}'\n" \
+    "    id = Column(Integer, primary_key=True)\n"  # fmt: skip
+
+
+def _tables(document: JSONObject) -> list[str]:
+    return [r["name"] for r in document["resources"] if r["kind"] == "table"]
+
+
+def _pack_session(pack: str, root: Path, *limits: str) -> PluginSession:
+    command = [sys.executable, str(REPO / "plugins" / f"{pack.replace('-', '_')}.py")]
+    return PluginSession([PRLIMIT, *limits, *command] if limits else command, pack, "1.0.0",
+                         cwd=str(root))  # fmt: skip
+
+
+async def _discover(session: PluginSession, paths: list[str]) -> JSONObject:
+    async with session:
+        result = await session.discover(paths, request_id="r")
+    result.pop("requestId")
+    return result
+
+
+def test_names_no_repo_path_can_carry_are_skipped_and_reported(tmp_path: Path) -> None:
+    """`x\\y.py` or `c:x.py` under a walked directory made the pack's document break the schema
+    (E_SCHEMA for the whole discover); now each is an `unsupported` entry at its directory."""
+    (tmp_path / "x\\y.py").write_text(MODEL.format(name="backslash"))
+    (tmp_path / "c:x.py").write_text(MODEL.format(name="drive"))
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "c:fine.py").write_text(MODEL.format(name="fine"))
+    (tmp_path / "models.py").write_text(MODEL.format(name="users"))
+    document = asyncio.run(_discover(_pack_session("pack-sqlalchemy", tmp_path), ["."]))
+    assert _tables(document) == ["users", "fine"]
+    assert document["unresolved"] == [
+        {"path": ".", "reason": "unsupported",
+         "detail": "skipped c:x.py: not a repo-relative path (must not start with a drive letter)"},
+        {"path": ".", "reason": "unsupported",
+         "detail": "skipped x\\y.py: not a repo-relative path (must not contain a backslash)"},
+    ]  # fmt: skip
+
+
+def test_deep_models_are_found_under_a_low_descriptor_limit(tmp_path: Path) -> None:
+    """A model 300 directories down was dropped silently (one descriptor held per level), and
+    a tree 1,100 deep would overflow the recursion: both are found with 48 descriptors."""
+    directory = tmp_path
+    for level in range(1, 1101):
+        directory = directory / "d"
+        directory.mkdir()
+        if level in (300, 1100):
+            (directory / f"m{level}.py").write_text(MODEL.format(name=f"deep{level}"))
+    try:
+        session = _pack_session("pack-sqlalchemy", tmp_path, "--nofile=48")
+        document = asyncio.run(_discover(session, ["."]))
+    finally:
+        remove_tree(tmp_path / "d")  # pytest's clean-up recurses
+    assert _tables(document) == ["deep1100", "deep300"]  # by path: "d/d/…" < "m300.py"
+    assert document["unresolved"] == []
+
+
+# ---------------------------------------------------------------------------- reader errors
+
+
+def _raising_extract(path: str, source: str) -> list[int]:
+    if "BOOM" in source:
+        return [len(source.split()[99])]  # IndexError, as in the issue
+    return [1]
+
+
+def _raising_link(files: Sequence[tuple[str, list[int]]]) -> Linked:
+    linked = Linked()
+    for path, _ in files:
+        if path.endswith("poison.py"):
+            raise KeyError("poisoned facts")
+        linked.resources.append(
+            {"kind": "file", "name": path, "location": location(path, 1), "attrs": {}}
+        )
+    return linked
+
+
+@pytest.mark.parametrize("workers", [1, 2], ids=["in-process", "fan-out"])
+def test_a_reader_error_is_a_finding_at_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """An exception from `extract` (in this process or in a fan-out worker) or from `link` on
+    one file's facts becomes a READER_ERROR at that file; every other file still counts."""
+    for n in range(40):
+        (tmp_path / f"f{n:02}.py").write_text("BOOM\n" if n == 7 else "ok\n")
+    (tmp_path / "poison.py").write_text("ok\n")
+    monkeypatch.chdir(tmp_path)
+    scanner = Scanner((".py",), _raising_extract, _raising_link, language="Python",
+                      workers=workers, min_files_per_worker=1)  # fmt: skip
+    document = scanner.discover(["."])
+    DOCUMENT.check(document)
+    assert [r["name"] for r in document["resources"]] == [
+        f"f{n:02}.py" for n in range(40) if n != 7
+    ]
+    assert [(f["code"], f["locations"]) for f in document["findings"]] == [
+        ("READER_ERROR", [{"path": "f07.py", "line": 1}]),
+        ("READER_ERROR", [{"path": "poison.py", "line": 1}]),
+    ]
+    boom, poison = (f["detail"] for f in document["findings"])
+    assert boom.startswith("the reader failed on this file: IndexError at test_pack_robust.py:")
+    assert poison.startswith("the reader failed on this file: KeyError at test_pack_robust.py:")
+    assert document["unresolved"] == []
+
+
+# ------------------------------------------------------------- generated inputs, every pack
+
+PY_PIECES = [
+    "from sqlalchemy import Column, Integer, String, Table, ForeignKey\n",
+    "from sqlalchemy.orm import declarative_base, declared_attr, DeclarativeBase\n",
+    "from django.db import models\n",
+    "from flask import Flask, Blueprint\n",
+    "from fastapi import FastAPI, APIRouter, Depends\n",
+    "from . import *\n",
+    "from .x import y\n",
+    "Base = declarative_base()\n",
+    "app = FastAPI()\n",
+    "router = APIRouter(prefix='/v1')\n",
+    "bp = Blueprint('b', __name__, url_prefix=PREFIX)\n",
+    "app.include_router(router)\n",
+    "app.include_router(router, prefix=f'/x/{v}')\n",
+    "app.register_blueprint(bp, **kw)\n",
+    "class A(Base):\n    __tablename__ = 'a'\n    id = Column(Integer, primary_key=True)\n",
+    "class B(A):\n    __tablename__ = None\n",
+    "class C(Base):\n    @declared_attr\n"
+    "    def __tablename__(cls):\n        return cls.__name__.lower()\n",
+    "class M(models.Model):\n    name = models.CharField()\n    class Meta:\n        db_table = x\n",
+    "class N(M, *bases):\n    pass\n",
+    "t = Table()\n",
+    "t = Table(title='Requests')\n",
+    "t = Table('t', Base.metadata, Column('id', Integer))\n",
+    "t = Table(*args, **kw)\n",
+    "@router.get('/items/{id}')\nasync def item(id: int): ...\n",
+    "@app.route()\ndef f(): ...\n",
+    "@bp.route(path, methods=m)\ndef g(): ...\n",
+    "@app.get(*paths)\ndef h(): ...\n",
+    "app.add_url_rule()\n",
+    "app.add_url_rule('/r', view_func=v, methods=['GET'])\n",
+    "urlpatterns = [path('a/', include('x.urls'))]\n",
+    "def f(*, a=Depends()): ...\n",
+    "x = (\n",
+    "'''\n",
+    "    \n\tindent\n",
+    "class\n",
+    "@\n",
+    "lambda: (yield)\n",
+    "type X = int\n",
+    "def f[T](x: T) -> T: ...\n",
+    "f'{a!r:>{w}}'\n",
+    "\x00\n",
+    "\r",
+    "\ufeff",
+]
+JS_PIECES = [
+    "const express = require('express');\n",
+    "import { Router } from 'express';\n",
+    "const app = express();\n",
+    "const router = express.Router();\n",
+    "export default router;\n",
+    "module.exports = router;\n",
+    "app.use('/api', router);\n",
+    "app.use(router);\n",
+    "app.use(prefix, require('./x'));\n",
+    "router.get('/a/:id', auth, (req, res) => {});\n",
+    "router.route('/b').get(h).post(h);\n",
+    "app.get();\n",
+    "app.use('/x', ...mw);\n",
+    "routes.forEach(r => router.use(r.path, r.route));\n",
+    "export default Router().use('/a', b);\n",
+    "router[method]('/c', h);\n",
+    "const { a, ...rest } = require('./y');\n",
+    "app.use(`/t/${v}`, r);\n",
+    "function (\n",
+    "/* unterminated\n",
+    "`${\n",
+    "<div>{x}</div>\n",
+    "@Decorator()\nclass X {}\n",
+    "import type { T } from './t';\n",
+    "let x: Array<string> = [];\n",
+    "\x00",
+    "\r\n",
+]
+
+
+def _text(pieces: list[str]) -> st.SearchStrategy[bytes]:
+    """Pieces glued, cut anywhere, in an encoding a reader may not expect."""
+    glued = st.lists(st.sampled_from(pieces), max_size=12).map("".join)
+    cut = st.tuples(glued, st.integers(min_value=0, max_value=400)).map(
+        lambda t: t[0][: t[1]] if t[1] < len(t[0]) else t[0]
+    )
+    encoding = st.sampled_from(["utf-8", "utf-8", "utf-8", "latin-1", "utf-16", "utf-8-sig"])
+    return st.tuples(cut, encoding).map(lambda t: t[0].encode(t[1], "replace"))
+
+
+PACKS: dict[str, tuple[tuple[str, ...], Any, Any]] = {
+    "pack-sqlalchemy": ((".py",), sqlalchemy_models.extract, sqlalchemy_models.link),
+    "pack-django": ((".py",), django_models.extract, django_models.link),
+    "pack-http-routes": (SUFFIXES, routes_extract, RouteLinker()),
+}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    python=st.lists(_text(PY_PIECES), min_size=1, max_size=4),
+    javascript=st.lists(_text(JS_PIECES), min_size=1, max_size=3),
+)
+def test_no_pack_ever_raises_out_of_a_discover(
+    python: list[bytes], javascript: list[bytes]
+) -> None:
+    """Generated Python and JavaScript (glued constructs, truncated, odd encodings) in one
+    repository: every pack answers a valid document whatever its readers make of them."""
+    with tempfile.TemporaryDirectory() as repo:
+        for n, data in enumerate(python):
+            Path(repo, "pkg" if n % 2 else ".", f"m{n}.py").parent.mkdir(exist_ok=True)
+            Path(repo, "pkg" if n % 2 else ".", f"m{n}.py").write_bytes(data)
+        for n, data in enumerate(javascript):
+            Path(repo, f"r{n}.{'ts' if n % 2 else 'js'}").write_bytes(data)
+        old = os.getcwd()
+        os.chdir(repo)
+        try:
+            for suffixes, extract, link in PACKS.values():
+                scanner: Scanner[Any] = Scanner(suffixes, extract, link, language="x", workers=1)
+                DOCUMENT.check(scanner.discover(["."]))
+        finally:
+            os.chdir(old)
