@@ -255,3 +255,47 @@ def test_no_pack_ever_raises_out_of_a_discover(
                 DOCUMENT.check(scanner.discover(["."]))
         finally:
             os.chdir(old)
+
+
+# ------------------------------------------------------------------ route-mount expansion
+
+
+def _doubling_mounts(levels: int) -> str:
+    """Each router mounts the one before twice: 2^levels paths to the one route, in ~90 bytes
+    a level (39 levels: the issue's 3.6 KB file that timed the pack out)."""
+    lines = ["from fastapi import APIRouter, FastAPI", "r0 = APIRouter()", "@r0.get('/x')",
+             "def f(): ..."]  # fmt: skip
+    for n in range(1, levels + 1):
+        lines += [f"r{n} = APIRouter()", f"r{n}.include_router(r{n - 1}, prefix='/a')",
+                  f"r{n}.include_router(r{n - 1}, prefix='/b')"]  # fmt: skip
+    return "\n".join([*lines, "app = FastAPI()", f"app.include_router(r{levels})", ""])
+
+
+def test_route_mount_expansion_is_bounded_and_the_cut_reported(tmp_path: Path) -> None:
+    """2^39 mount paths: the pack answers (within its request_ms) with what the budget allowed
+    and a LINK_BUDGET_EXCEEDED finding at the mounts it did not follow."""
+    from packs.routes.linker import LINK_BUDGET
+
+    (tmp_path / "main.py").write_text(_doubling_mounts(39))
+    assert (tmp_path / "main.py").stat().st_size < 4096
+    document = asyncio.run(_discover(_pack_session("pack-http-routes", tmp_path), ["."]))
+    assert 0 < len(document["resources"]) <= LINK_BUDGET
+    (finding,) = document["findings"]
+    assert finding["code"] == "LINK_BUDGET_EXCEEDED"
+    mount_lines = {n for n, text in enumerate(_doubling_mounts(39).splitlines(), 1)
+                   if ".include_router(r" in text}  # fmt: skip
+    lines = [loc["line"] for loc in finding["locations"]]
+    assert lines == sorted(set(lines)) and set(lines) <= mount_lines
+    assert {loc["path"] for loc in finding["locations"]} == {"main.py"}
+
+
+def test_an_expansion_within_the_budget_has_no_finding() -> None:
+    """10 levels, 1,024 routes: all listed, nothing said about a budget."""
+    from packs.routes import extract as extract_routes
+    from packs.routes.linker import link_budgeted
+
+    facts = extract_routes("main.py", _doubling_mounts(10))
+    routes, findings = link_budgeted({"main.py": facts})
+    assert len({r.name for r in routes}) == 1024 and findings == []
+    routes, findings = link_budgeted({"main.py": facts}, budget=100)
+    assert len(routes) < 100 and [f["code"] for f in findings] == ["LINK_BUDGET_EXCEEDED"]

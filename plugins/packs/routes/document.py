@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
 from ..scan import JSONObject, Linked
 from .js_facts import JS_SUFFIXES, js_facts
-from .linker import FoundRoute, link
+from .linker import FoundRoute, link_budgeted
 from .model import ModuleFacts
 from .python_facts import python_facts
 
@@ -34,7 +34,10 @@ def link_routes(files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
     each `METHOD /path` two handlers claim. Parameter names do not tell paths apart (a
     framework routes `/orders/{id}` and `/orders/{order_id}` alike, so the second is shadowed);
     the finding names the route as its first claim spells it."""
-    return _render(link(dict(files)))
+    routes, cut = link_budgeted(dict(files))
+    linked = _render(routes)
+    linked.findings += cut
+    return linked
 
 
 class RouteLinker:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .auth import says_auth
 from .model import (
@@ -43,6 +43,11 @@ from .paths import brace_path, express_path, flask_path, join, join_prefix
 from .python_facts import module_name
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
+LINK_BUDGET = 25_000
+"""Routes produced plus mounts followed in one link. Mounting a router twice in each of 40
+routers is 2^40 paths from a 3.6 KB file: past the budget the expansion stops, and each mount
+it did not follow is a `LINK_BUDGET_EXCEEDED` finding (never a silent cut, never a timeout)."""
+LINK_BUDGET_EXCEEDED = "LINK_BUDGET_EXCEEDED"
 _JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
 
 
@@ -121,7 +126,27 @@ class _Node:
 
 def link(modules: Mapping[str, ModuleFacts]) -> list[FoundRoute]:
     """Every route the scanned files show, in no particular order (callers sort)."""
-    return _Linker(modules).routes()
+    return link_budgeted(modules)[0]
+
+
+def link_budgeted(
+    modules: Mapping[str, ModuleFacts], budget: int = LINK_BUDGET
+) -> tuple[list[FoundRoute], list[dict[str, Any]]]:
+    """`link`, and a `LINK_BUDGET_EXCEEDED` finding when the mount expansion hit `budget`
+    (its locations: the mounts not followed)."""
+    linker = _Linker(modules)
+    linker.budget = budget
+    routes = linker.routes()
+    if not linker.cut:
+        return routes, []
+    detail = (
+        f"route expansion stopped after {budget} routes and mounts: the routes below these "
+        "mounts are not all listed"
+    )
+    locations = [
+        {"path": p, "line": n} for p, n in sorted(linker.cut, key=lambda c: (c[0].encode(), c[1]))
+    ]
+    return routes, [{"code": LINK_BUDGET_EXCEEDED, "detail": detail, "locations": locations}]
 
 
 class _Linker:
@@ -142,6 +167,8 @@ class _Linker:
             for path, facts in modules.items()
             for decl in facts.routers
         }
+        self.budget = LINK_BUDGET  # routes produced plus mounts followed, still allowed
+        self.cut: dict[tuple[str, int], None] = {}  # mounts not followed for want of budget
 
     def _index_python(self, path: str) -> None:
         name = module_name(path)
@@ -281,10 +308,15 @@ class _Linker:
         not yielding: a generator per level would pass every route through each frame)."""
         node = self.nodes[key]
         auth = inherited_auth or self._auth(node.file, node.decl.auth)
+        self.budget -= len(node.routes)
         for path, route in node.routes:
             self._found(found, node, path, route, base, auth, unresolved)
         for path, mount, child in node.mounts:
             if child in stack or len(stack) > _MAX_DEPTH:
+                continue
+            self.budget -= 1
+            if self.budget < 0:
+                self.cut[(path, mount.line)] = None
                 continue
             prefix, prefix_unresolved = None, False
             if mount.prefix is not None:
