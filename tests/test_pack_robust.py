@@ -299,3 +299,48 @@ def test_an_expansion_within_the_budget_has_no_finding() -> None:
     assert len({r.name for r in routes}) == 1024 and findings == []
     routes, findings = link_budgeted({"main.py": facts}, budget=100)
     assert len(routes) < 100 and [f["code"] for f in findings] == ["LINK_BUDGET_EXCEEDED"]
+
+
+# ------------------------------------------------------------- syntax newer than the interpreter
+
+NEWER_MODELS = """from sqlalchemy import Column, Integer
+from sqlalchemy.orm import declarative_base
+from fastapi import APIRouter
+
+Base = declarative_base()
+type UserId = int
+router = APIRouter(prefix="/v1")
+
+
+def first[T](items: list[T]) -> T:
+    return items[0]
+
+
+class Account(Base):
+    __tablename__ = "accounts"
+    id = Column(Integer, primary_key=True)
+    label = f"{__tablename__["x"] if False else 'a'}"
+
+
+@router.get("/accounts")
+def accounts(): ...
+"""
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the interpreter reads 3.12 itself")
+def test_packs_read_python_newer_than_the_interpreter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A valid 3.12 module was `parse-error` for every Python pack under 3.11."""
+    (tmp_path / "models.py").write_text(NEWER_MODELS)
+    monkeypatch.chdir(tmp_path)
+    tables = Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
+                     language="Python", workers=1).discover(["."])  # fmt: skip
+    routes = Scanner(SUFFIXES, routes_extract, RouteLinker(), language="x", workers=1).discover(
+        ["."]
+    )
+    assert tables["unresolved"] == routes["unresolved"] == []
+    assert [(r["name"], r["location"]["line"]) for r in tables["resources"]] == [("accounts", 14)]
+    assert [(r["name"], r["location"]["line"]) for r in routes["resources"]] == [
+        ("GET /v1/accounts", 20)  # the decorator's line, as for 3.11 code
+    ]
