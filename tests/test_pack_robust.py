@@ -344,3 +344,71 @@ def test_packs_read_python_newer_than_the_interpreter(
     assert [(r["name"], r["location"]["line"]) for r in routes["resources"]] == [
         ("GET /v1/accounts", 20)  # the decorator's line, as for 3.11 code
     ]
+
+
+# ------------------------------------------------------------------ a scan too big for request_ms
+
+
+def test_a_scan_past_its_soft_deadline_answers_what_it_read_and_goes_on_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading stops between batches once the deadline has passed (a clock that advances one
+    second per file read, so no timing is involved): the document holds what was read and a
+    DEADLINE_REACHED finding at each file not read; the memo keeps what was read, so each
+    repeat goes further, and the last one is the document of an unbounded scan."""
+    for n in range(30):
+        (tmp_path / f"m{n:02}.py").write_text(f"def f{n}(): ...\n")
+    monkeypatch.chdir(tmp_path)
+    now = [0.0]
+
+    def slow_extract(path: str, source: str) -> list[tuple[str, int]]:
+        now[0] += 1.0
+        return [(path, 1)]
+
+    def link(files: Sequence[tuple[str, list[tuple[str, int]]]]) -> Linked:
+        linked = Linked()
+        for path, _ in files:
+            linked.resources.append(
+                {"kind": "file", "name": path, "location": location(path, 1), "attrs": {}}
+            )
+        return linked
+
+    bounded = Scanner((".py",), slow_extract, link, language="Python", workers=1,
+                      deadline_ms=10_000, clock=lambda: now[0], deadline_batch=4)  # fmt: skip
+    reached = []
+    for _ in range(3):
+        document = bounded.discover(["."])
+        DOCUMENT.check(document)
+        reached.append(len(document["resources"]))
+        if document["findings"]:
+            (finding,) = document["findings"]
+            assert finding["code"] == "DEADLINE_REACHED"
+            assert len(finding["locations"]) == 30 - reached[-1]
+            assert "raise request_ms" in finding["detail"]
+    assert reached == [12, 24, 30]  # batches of 4 until 10 s have passed, from where it was
+    assert document["findings"] == []
+    unbounded = Scanner((".py",), slow_extract, link, language="Python", workers=1)
+    assert unbounded.deadline_ms is None  # no GPP_REQUEST_MS in this process
+    assert unbounded.discover(["."]) == document
+
+
+def test_the_host_tells_the_plugin_its_request_ms(tmp_path: Path) -> None:
+    """`GPP_REQUEST_MS` is how a pack learns its budget without a protocol change."""
+    from gpp.host import Timeouts
+
+    plugin = tmp_path / "echo_env.py"
+    plugin.write_text(
+        "import os, sys\n"
+        f"sys.path.insert(0, {str(REPO)!r})\n"
+        "from gpp.sdk import serve\n"
+        "def discover(paths):\n"
+        "    here = {'path': 'x', 'line': 1}\n"
+        "    name = os.environ.get('GPP_REQUEST_MS', 'unset')\n"
+        "    return {'resources': [{'kind': 'env', 'name': name, 'location': here, 'attrs': {}}],\n"
+        "            'unresolved': [], 'findings': [], 'classificationSignals': []}\n"
+        "sys.exit(serve('echo-env', '1.0.0', discover))\n"
+    )
+    session = PluginSession([sys.executable, str(plugin)], "echo-env", "1.0.0", cwd=str(tmp_path),
+                            timeouts=Timeouts(request_ms=4321))  # fmt: skip
+    document = asyncio.run(_discover(session, ["."]))
+    assert [r["name"] for r in document["resources"]] == ["4321"]

@@ -10,7 +10,8 @@ has already decided on UTF-8). Anything else is parsed as the str it is.
 Newer syntax: the gateway runs CPython 3.11, and valid 3.12 code (PEP 695 `def f[T](x: T)`,
 `class C[T]`, `type X = int`; PEP 701 f-strings whose replacement fields reuse the string's quote,
 hold a backslash or a comment) is a SyntaxError to it. Only when `ast.parse` fails, the file is
-parsed by tree-sitter-python (a grammar of current Python); if that finds no error, the newer
+parsed by tree-sitter-python (when importable: a pack run by a bare stdlib interpreter keeps
+3.11's error) (a grammar of current Python); if that finds no error, the newer
 constructs are rewritten into 3.11 text on the same lines — type parameters blanked, `type X =`
 made `X =`, an f-string field that 3.11 cannot hold replaced by a name of the same length (its
 value was not a literal a reader could use) — and that is parsed. Where even that fails, the
@@ -64,10 +65,15 @@ def older_syntax(source: str) -> str | None:
     there is nothing newer in it to rewrite."""
     global _parser
     if _parser is None:
-        import tree_sitter
-        import tree_sitter_python
-
-        _parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
+        try:
+            import tree_sitter
+            import tree_sitter_python
+        except ImportError:  # a bare interpreter (`python -S`, no gateway venv): 3.11 only
+            _parser = False
+        else:
+            _parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
+    if _parser is False:
+        return None
     data = source.encode("utf-8", "surrogatepass")
     root = _parser.parse(data).root_node
     if root.has_error:

@@ -44,6 +44,7 @@ import errno
 import gc
 import os
 import stat
+import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -71,6 +72,15 @@ SKIPPED_DIRECTORIES = frozenset(
 )
 VIRTUALENV_MARKER = "pyvenv.cfg"
 READER_ERROR = "READER_ERROR"
+DEADLINE_REACHED = "DEADLINE_REACHED"
+REQUEST_MS_ENV = "GPP_REQUEST_MS"
+"""Set by the host (`gpp.host.PluginSession`) to the session's `request_ms`: the budget after
+which the host kills the plugin and answers 504."""
+SOFT_DEADLINE_SHARE = 0.6
+"""Of `request_ms`, the share a discover spends reading files; the rest is for linking,
+rendering and sending what was read."""
+DEADLINE_BATCH = 256
+"""Files read between two looks at the clock when a deadline is set."""
 
 
 class ParseFailure(Exception):
@@ -135,6 +145,16 @@ class Found:
     stat: os.stat_result
 
 
+def soft_deadline_ms() -> float | None:
+    """How long a discover may spend reading files before it answers with what it has: a share
+    of the host's `request_ms` (from `GPP_REQUEST_MS`), None when the host did not say."""
+    try:
+        request_ms = int(os.environ.get(REQUEST_MS_ENV, ""))
+    except ValueError:
+        return None
+    return request_ms * SOFT_DEADLINE_SHARE if request_ms > 0 else None
+
+
 Extract = Callable[[str, str], F]
 Link = Callable[[Sequence[tuple[str, F]]], Linked]
 
@@ -156,6 +176,9 @@ class Scanner(Generic[F]):
         memo: FileMemo[F | Unresolved | ReaderError] | None = None,
         workers: int | None = None,
         min_files_per_worker: int = MIN_ITEMS_PER_WORKER,
+        deadline_ms: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        deadline_batch: int = DEADLINE_BATCH,
     ) -> None:
         self.suffixes = tuple(suffixes)
         self.extract = extract
@@ -166,6 +189,12 @@ class Scanner(Generic[F]):
         self.workers = workers  # None: one per usable CPU (`fan_out`)
         self.min_files_per_worker = min_files_per_worker
         self._last_link: tuple[list[tuple[str, F]], Linked] | None = None
+        # Past this many ms of reading, a discover answers with what it has and a
+        # DEADLINE_REACHED finding; what it read stays in the memo, so a repeated request
+        # goes on from there instead of starting cold (and timing out) again.
+        self.deadline_ms = deadline_ms if deadline_ms is not None else soft_deadline_ms()
+        self.clock = clock
+        self.deadline_batch = deadline_batch
 
     def discover(self, paths: list[str]) -> JSONObject:
         # A cold discover allocates millions of AST nodes while the memo holds what the files
@@ -181,8 +210,10 @@ class Scanner(Generic[F]):
                 gc.enable()
 
     def _discover(self, paths: list[str]) -> JSONObject:
+        started = self.clock()
         unresolved: list[Unresolved] = []
         files: dict[str, Found] = {}  # by the path reported
+        not_reached: list[str] = []
         root_fd = open_root(self.root)
         try:
             for path in paths:
@@ -193,7 +224,8 @@ class Scanner(Generic[F]):
                     unresolved.append(problem)
             facts: list[tuple[str, F]] = []
             failed: list[ReaderError] = []
-            for rel, outcome in self._read_all(root_fd, sorted(files, key=utf8), files):
+            read = self._read_all(root_fd, sorted(files, key=utf8), files, started, not_reached)
+            for rel, outcome in read:
                 if isinstance(outcome, Unresolved):
                     unresolved.append(outcome)
                 elif isinstance(outcome, ReaderError):
@@ -204,6 +236,8 @@ class Scanner(Generic[F]):
             os.close(root_fd)
         linked = self._link_guarded(facts, failed)
         findings = linked.findings + [f.as_json() for f in failed]
+        if not_reached:
+            findings.append(self._deadline_finding(not_reached))
         return {
             "resources": sorted(linked.resources, key=lambda r: at(r["location"])),
             "unresolved": [u.as_json() for u in sorted(unresolved, key=lambda u: utf8(u.path))],
@@ -312,12 +346,33 @@ class Scanner(Generic[F]):
         for failed in walk_in_root(root_fd, directory, visit):
             skipped.append(Unresolved(failed, "unreadable", "directory cannot be listed"))
 
+    def _past_deadline(self, started: float) -> bool:
+        if self.deadline_ms is None:
+            return False
+        return (self.clock() - started) * 1000 >= self.deadline_ms
+
+    def _deadline_finding(self, not_reached: list[str]) -> JSONObject:
+        detail = (
+            f"the scan stopped reading after {self.deadline_ms:.0f} ms (a share of the plugin's "
+            f"request_ms) with {len(not_reached)} files not read yet; what was read is kept: "
+            "repeat the request to go on, or raise request_ms"
+        )
+        locations = [{"path": rel, "line": 1} for rel in not_reached]
+        return {"code": DEADLINE_REACHED, "detail": detail, "locations": locations}
+
     def _read_all(
-        self, root_fd: int, rels: list[str], files: dict[str, Found]
+        self,
+        root_fd: int,
+        rels: list[str],
+        files: dict[str, Found],
+        started: float,
+        not_reached: list[str],
     ) -> list[tuple[str, F | Unresolved | ReaderError]]:
         """Each file's outcome, in order: from the memo while its stamp at the walk is unchanged
         (a hit opens nothing: what is returned was read, safely, when the file had this stamp),
-        else read and extracted, the misses spread over the CPUs (`fan_out`)."""
+        else read and extracted, the misses spread over the CPUs (`fan_out`). With a deadline,
+        the misses are read in batches and those left when it passes go to `not_reached`
+        (and are left out of the outcomes)."""
         outcomes: dict[str, F | Unresolved | ReaderError] = {}
         misses: list[tuple[str, Found]] = []
         for rel in rels:
@@ -330,17 +385,23 @@ class Scanner(Generic[F]):
                 misses.append((rel, found))
             else:
                 outcomes[rel] = value
-        read = fan_out(
-            lambda miss: self._read_missing(root_fd, *miss),
-            misses,
-            workers=self.workers,
-            min_items_per_worker=self.min_files_per_worker,
-        )
-        for (rel, found), (outcome, remember) in zip(misses, read, strict=True):
-            if remember:
-                self.memo.store(rel, found.stat, outcome)
-            outcomes[rel] = outcome
-        return [(rel, outcomes[rel]) for rel in rels]
+        batch = len(misses) if self.deadline_ms is None else self.deadline_batch
+        for start in range(0, len(misses), max(1, batch)):
+            if self._past_deadline(started) and start > 0:
+                not_reached += [rel for rel, _ in misses[start:]]
+                break
+            part = misses[start : start + batch]
+            read = fan_out(
+                lambda miss: self._read_missing(root_fd, *miss),
+                part,
+                workers=self.workers,
+                min_items_per_worker=self.min_files_per_worker,
+            )
+            for (rel, found), (outcome, remember) in zip(part, read, strict=True):
+                if remember:
+                    self.memo.store(rel, found.stat, outcome)
+                outcomes[rel] = outcome
+        return [(rel, outcomes[rel]) for rel in rels if rel in outcomes]
 
     def _read_missing(
         self, root_fd: int, rel: str, found: Found
