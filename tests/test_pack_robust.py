@@ -412,3 +412,33 @@ def test_the_host_tells_the_plugin_its_request_ms(tmp_path: Path) -> None:
                             timeouts=Timeouts(request_ms=4321))  # fmt: skip
     document = asyncio.run(_discover(session, ["."]))
     assert [r["name"] for r in document["resources"]] == ["4321"]
+
+
+# ------------------------------------------------------------------------ generated code
+
+
+def test_generated_javascript_is_skipped_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Minified bundles (by name, or by a very long line near the top) and dist/ or build/
+    output are not parsed; each is an `unsupported` entry saying it is generated."""
+    (tmp_path / "app.js").write_text(
+        "const express = require('express');\nconst app = express();\napp.get('/ok', h);\n"
+    )
+    bundle = "app.get('/hidden', h);" * 200  # one 4,400-character line
+    (tmp_path / "public").mkdir()
+    (tmp_path / "public" / "bundle.js").write_text(f"// built\n{bundle}\n")
+    (tmp_path / "public" / "theme.min.js").write_text("app.get('/theme', h);\n")
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "server.js").write_text("app.get('/dist', h);\n")
+    (tmp_path / "long_python.py").write_text(f"DATA = {'x' * 3000!r}\n")  # Python: read
+    monkeypatch.chdir(tmp_path)
+    document = Scanner(SUFFIXES, routes_extract, RouteLinker(), language="x", workers=1).discover(
+        ["."]
+    )
+    assert [r["name"] for r in document["resources"]] == ["GET /ok"]
+    assert [(u["path"], u["reason"], u["detail"]) for u in document["unresolved"]] == [
+        ("dist", "unsupported", "generated code is not read (a dist/ directory)"),
+        ("public/bundle.js", "unsupported", "generated code is not read (a minified bundle)"),
+        ("public/theme.min.js", "unsupported", "generated code is not read (a minified bundle)"),
+    ]
