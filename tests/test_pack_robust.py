@@ -442,3 +442,77 @@ def test_generated_javascript_is_skipped_and_said(
         ("public/bundle.js", "unsupported", "generated code is not read (a minified bundle)"),
         ("public/theme.min.js", "unsupported", "generated code is not read (a minified bundle)"),
     ]
+
+
+# ------------------------------------------------------------------ the cold-scan pre-filter
+
+ROOTS = [REPO / "plugins/examples/sample-app",
+         *sorted(p for p in (REPO / "tests/fixtures/repos").iterdir() if p.is_dir())]  # fmt: skip
+
+
+@pytest.mark.parametrize("pack", ["sqlalchemy", "django"])
+def test_the_prefilter_changes_no_document(pack: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the sample app and every fixture repository, a pack with its pre-filter gives the
+    document it gives parsing every file, while parsing fewer files. The one difference allowed:
+    a syntax error in a file the filter did not parse (it names none of the pack's keywords and
+    no parsed file reaches it) is not reported; it could not have hidden a table."""
+    import importlib
+
+    entry = importlib.import_module(f"pack_{pack}")
+    analyzer = importlib.import_module(f"packs.{pack}_models")
+    parsed: list[str] = []
+
+    def counting(path: str, source: str) -> Any:
+        parsed.append(path)
+        return analyzer.extract(path, source)
+
+    counts = {"all": 0, "filtered": 0}
+    for root in ROOTS:
+        monkeypatch.chdir(root)
+        documents = []
+        for label, keywords in (("all", None), ("filtered", entry.KEYWORDS)):
+            parsed.clear()
+            scanner: Scanner[Any] = Scanner((".py",), counting, analyzer.link, language="Python",
+                                            workers=1, keywords=keywords)  # fmt: skip
+            documents.append(scanner.discover(["."]))
+            counts[label] += len(parsed)
+        unfiltered, filtered = documents
+        not_parsed = [u for u in unfiltered["unresolved"] if u["path"] not in parsed]
+        assert all(u["reason"] == "parse-error" for u in not_parsed), root.name
+        expected = {**unfiltered,
+                    "unresolved": [u for u in unfiltered["unresolved"] if u not in not_parsed]}  # fmt: skip
+        assert filtered == expected, root.name
+    assert counts["filtered"] < counts["all"]
+
+
+def test_a_file_reached_only_through_imports_is_still_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No keyword in `zoo/animals.py` (a model subclassing an abstract base) nor in
+    `zoo/dog.py` (a multi-table child of it): both are reached from `core/base.py`, which names
+    Django, through their imports and classes, so both tables are still there."""
+    import pack_django
+
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "__init__.py").write_text("")
+    (tmp_path / "core" / "base.py").write_text(
+        "from django.db import models\n\nclass Stamped(models.Model):\n"
+        "    class Meta:\n        abstract = True\n"
+    )
+    (tmp_path / "zoo").mkdir()
+    (tmp_path / "zoo" / "__init__.py").write_text("")
+    (tmp_path / "zoo" / "animals.py").write_text(
+        "from core.base import Stamped\n\nclass Animal(Stamped):\n    pass\n"
+    )
+    (tmp_path / "zoo" / "dog.py").write_text(
+        "from zoo.animals import Animal\n\nclass Dog(Animal):\n    pass\n"
+    )
+    (tmp_path / "zoo" / "views.py").write_text("def index():\n    return 'no class, no keyword'\n")
+    monkeypatch.chdir(tmp_path)
+    documents = []
+    for keywords in (None, pack_django.KEYWORDS):
+        scanner = Scanner((".py",), django_models.extract, django_models.link,
+                          language="Python", workers=1, keywords=keywords)  # fmt: skip
+        documents.append(scanner.discover(["."]))
+    assert documents[0] == documents[1]
+    assert sorted(r["name"] for r in documents[1]["resources"]) == ["zoo_animal", "zoo_dog"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from gpp.sdk import serve
@@ -16,8 +17,13 @@ class Analyzer(Protocol):
     def link(self, files: Any) -> Linked: ...
 
 
-def serve_python_pack(plugin_id: str, plugin_version: str, analyzer: Analyzer) -> int:
-    scanner: Scanner[Any] = Scanner((".py",), analyzer.extract, analyzer.link, language="Python")
+def serve_python_pack(
+    plugin_id: str, plugin_version: str, analyzer: Analyzer, keywords: Sequence[bytes] | None = None
+) -> int:
+    """`keywords`: the pack's pre-filter (see `packs.prefilter`), None to parse every file."""
+    scanner: Scanner[Any] = Scanner(
+        (".py",), analyzer.extract, analyzer.link, language="Python", keywords=keywords
+    )
     return serve(
         plugin_id,
         plugin_version,

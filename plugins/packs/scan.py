@@ -57,12 +57,14 @@ from gpp.repo_files import (
     NotRegularFile,
     open_file_in_root,
     open_root,
+    read_file_in_root,
     resolve_in_root,
     walk_in_root,
 )
 from gpp.schema import path_problem
 
 from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
+from .prefilter import ByteFacts, byte_facts, needed
 
 F = TypeVar("F")
 
@@ -188,6 +190,7 @@ class Scanner(Generic[F]):
         deadline_ms: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         deadline_batch: int = DEADLINE_BATCH,
+        keywords: Sequence[bytes] | None = None,
     ) -> None:
         self.suffixes = tuple(suffixes)
         self.extract = extract
@@ -204,6 +207,10 @@ class Scanner(Generic[F]):
         self.deadline_ms = deadline_ms if deadline_ms is not None else soft_deadline_ms()
         self.clock = clock
         self.deadline_batch = deadline_batch
+        # A Python pack's pre-filter (`packs.prefilter`): only files that mention one of these,
+        # or are linked to one that does, are parsed. None: every file is.
+        self.keywords = tuple(keywords) if keywords is not None else None
+        self._bytes_memo: FileMemo[ByteFacts] = FileMemo()
 
     def discover(self, paths: list[str]) -> JSONObject:
         # A cold discover allocates millions of AST nodes while the memo holds what the files
@@ -233,7 +240,10 @@ class Scanner(Generic[F]):
                     unresolved.append(problem)
             facts: list[tuple[str, F]] = []
             failed: list[ReaderError] = []
-            read = self._read_all(root_fd, sorted(files, key=utf8), files, started, not_reached)
+            rels = sorted(files, key=utf8)
+            if self.keywords is not None:
+                rels = self._prefilter(root_fd, rels, files, self.keywords)
+            read = self._read_all(root_fd, rels, files, started, not_reached)
             for rel, outcome in read:
                 if isinstance(outcome, Unresolved):
                     unresolved.append(outcome)
@@ -361,6 +371,36 @@ class Scanner(Generic[F]):
 
         for failed in walk_in_root(root_fd, directory, visit):
             skipped.append(Unresolved(failed, "unreadable", "directory cannot be listed"))
+
+    def _prefilter(
+        self, root_fd: int, rels: list[str], files: dict[str, Found], keywords: Sequence[bytes]
+    ) -> list[str]:
+        """`rels` less the Python files that cannot matter (`packs.prefilter`). A file whose
+        bytes cannot be judged (unreadable, too large, not UTF-8) is kept: reading it reports
+        it exactly as without the filter."""
+        judged: dict[str, ByteFacts] = {}
+        kept: set[str] = set()
+        for rel in rels:
+            found = files[rel]
+            if not rel.endswith(".py") or found.stat.st_size > MAX_FILE_BYTES:
+                kept.add(rel)
+                continue
+            value = self._bytes_memo.lookup(rel, found.stat)
+            if isinstance(value, Missing):
+                try:
+                    data = read_file_in_root(root_fd, found.target, MAX_FILE_BYTES)
+                    data.decode("utf-8")
+                except (OSError, UnicodeDecodeError):
+                    kept.add(rel)
+                    continue
+                if len(data) > MAX_FILE_BYTES:
+                    kept.add(rel)
+                    continue
+                value = byte_facts(rel, data, keywords)
+                self._bytes_memo.store(rel, found.stat, value, cost=64 + 32 * len(value.imports))
+            judged[rel] = value
+        kept |= needed(judged)
+        return [rel for rel in rels if rel in kept]
 
     def _past_deadline(self, started: float) -> bool:
         if self.deadline_ms is None:
