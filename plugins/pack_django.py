@@ -14,21 +14,12 @@ sys.path[:0] = [PLUGINS, os.path.dirname(PLUGINS)]  # packs/, and the repo's gpp
 from packs import django_models  # noqa: E402
 from packs.entry import serve_python_pack  # noqa: E402
 
-KEYWORDS = (
-    b"django",
-    b"models",
-    b"Model",
-    b"Meta",
-    b"db_table",
-    b"Field",
-    b"ManyToMany",
-    b"ForeignKey",
-    b"OneToOne",
-    b"Generic",
-)
-"""The cold-scan pre-filter (`packs/prefilter.py`): a file naming none of these cannot declare
-a model, unless the linker reaches it through an import (then it is parsed too). Keep in step
-with the reader."""
+KEYWORDS = (b"db_table", b"ManyToManyField", b"django.db.models.Model")
+BASE_KEYWORDS = ("Model", "models")
+"""The cold-scan pre-filter (`packs/prefilter.py`): a model is a class whose base is Django's
+`models.Model`, a base imported from some `models` module (`AbstractUser`, `TaggedItemBase`,
+`PeriodicTask`…), or (followed by the pre-filter's links) a class of the repository that is one;
+a file with none of these, and no link to one, declares no table. Keep in step with the reader."""
 
 if __name__ == "__main__":
-    sys.exit(serve_python_pack("pack-django", "1.0.0", django_models, KEYWORDS))
+    sys.exit(serve_python_pack("pack-django", "1.0.0", django_models, KEYWORDS, BASE_KEYWORDS))

@@ -470,10 +470,12 @@ def test_the_prefilter_changes_no_document(pack: str, monkeypatch: pytest.Monkey
     for root in ROOTS:
         monkeypatch.chdir(root)
         documents = []
+        base_keywords = getattr(entry, "BASE_KEYWORDS", ())
         for label, keywords in (("all", None), ("filtered", entry.KEYWORDS)):
             parsed.clear()
             scanner: Scanner[Any] = Scanner((".py",), counting, analyzer.link, language="Python",
-                                            workers=1, keywords=keywords)  # fmt: skip
+                                            workers=1, keywords=keywords,
+                                            base_keywords=base_keywords)  # fmt: skip
             documents.append(scanner.discover(["."]))
             counts[label] += len(parsed)
         unfiltered, filtered = documents
@@ -512,7 +514,8 @@ def test_a_file_reached_only_through_imports_is_still_parsed(
     documents = []
     for keywords in (None, pack_django.KEYWORDS):
         scanner = Scanner((".py",), django_models.extract, django_models.link,
-                          language="Python", workers=1, keywords=keywords)  # fmt: skip
+                          language="Python", workers=1, keywords=keywords,
+                          base_keywords=pack_django.BASE_KEYWORDS)  # fmt: skip
         documents.append(scanner.discover(["."]))
     assert documents[0] == documents[1]
     assert sorted(r["name"] for r in documents[1]["resources"]) == ["zoo_animal", "zoo_dog"]

@@ -18,11 +18,21 @@ class Analyzer(Protocol):
 
 
 def serve_python_pack(
-    plugin_id: str, plugin_version: str, analyzer: Analyzer, keywords: Sequence[bytes] | None = None
+    plugin_id: str,
+    plugin_version: str,
+    analyzer: Analyzer,
+    keywords: Sequence[bytes] | None = None,
+    base_keywords: Sequence[str] = (),
 ) -> int:
-    """`keywords`: the pack's pre-filter (see `packs.prefilter`), None to parse every file."""
+    """`keywords`, `base_keywords`: the pack's pre-filter (see `packs.prefilter`); None
+    keywords parse every file."""
     scanner: Scanner[Any] = Scanner(
-        (".py",), analyzer.extract, analyzer.link, language="Python", keywords=keywords
+        (".py",),
+        analyzer.extract,
+        analyzer.link,
+        language="Python",
+        keywords=keywords,
+        base_keywords=base_keywords,
     )
     return serve(
         plugin_id,

@@ -1,63 +1,98 @@
-"""Which Python files a pack must parse: a byte-level pre-filter plus the import links.
+"""Which Python files a pack must parse: a byte-level pre-filter plus the links between files.
 
 `ast.parse` is most of a cold discover, and most files of a large repository cannot declare a
 table: a file that mentions none of a pack's keywords (`Column`, `models`, `__tablename__`…)
-declares nothing. But the linker follows names across files (a base class, a re-export, a
-`Base` made in another module), so a file is also parsed when it is reached:
+declares nothing of its own. But the linker follows names across files, so a file is also
+parsed when a declaration may depend on it or it on one:
 
 - forward: a parsed file imports it (its dotted module name, or a name ending with it, as the
-  linkers resolve imports by dotted suffix);
-- backward: it defines a class and imports a parsed file (a model may subclass one defined
-  there: Django's multi-table inheritance makes a table of `class Dog(Animal): pass`);
+  linkers resolve imports by dotted suffix), e.g. the module that makes `Base`, a mixin, a
+  re-export;
+- backward: one of its classes has a base imported from a parsed file, or it star-imports a
+  parsed file and has a class with a base (Django's multi-table inheritance makes a table of
+  `class Dog(Animal): pass`, keywords or not);
 
-until nothing changes. Imports are found on bytes (`from … import …`, `import …`, anywhere in the
-file, so a guarded or nested one counts too): over-inclusion costs time only. What is not parsed
-gives nothing, as it would have given nothing parsed, except a syntax error in it, which is not
+until nothing changes. Imports and class bases are found on bytes (anywhere in the file, so a
+guarded or nested one counts too): over-inclusion costs time only. What is not parsed gives
+nothing, as it would have given nothing parsed, except a syntax error in it, which is not
 reported (it cannot hide a declaration). Standard library only.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 _FROM = re.compile(
     rb"^[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)", re.M
 )
 _IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^\n#;]+)", re.M)
-_CLASS = re.compile(rb"^[ \t]*class[ \t]", re.M)
+_CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.M)
 _NAME = re.compile(rb"[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*")
+_ALIAS = re.compile(rb"([A-Za-z_][\w.]*)(?:[ \t]+as[ \t]+([A-Za-z_]\w*))?")
 
 
 @dataclass(frozen=True)
 class ByteFacts:
     """What the bytes of one file say: a keyword hit, the dotted names it imports (absolute),
-    and whether it defines a class."""
+    the dotted names its classes' bases may come from, and the modules it star-imports when it
+    has a class with a base."""
 
     hit: bool
     imports: tuple[str, ...]
-    has_class: bool
+    bases: tuple[str, ...]
+    stars: tuple[str, ...]
 
 
-def byte_facts(path: str, data: bytes, keywords: Sequence[bytes]) -> ByteFacts:
+def byte_facts(
+    path: str, data: bytes, keywords: Sequence[bytes], base_keywords: Sequence[str] = ()
+) -> ByteFacts:
+    """`keywords`: a file naming one is parsed. `base_keywords`: a file with a class whose base,
+    as written or as its import names it, holds one is parsed (`models.Model`, an `AbstractUser`
+    from `django.contrib.auth.models`: finer than a file-level `models`, which views name too)."""
+    hit = any(keyword in data for keyword in keywords)
+    if b"import" not in data and not base_keywords:
+        return ByteFacts(hit, (), (), ())
     package = _package(path)
     imports: set[str] = set()
+    local: dict[str, str] = {}  # a name bound by an import -> what it names, dotted
+    stars: list[str] = []
     for level, module, names in _FROM.findall(data):
         base = _absolute(module.decode("ascii", "replace"), len(level), package)
         if base:
             imports.add(base)
-        for name in _NAME.findall(names.replace(b"\\\n", b" ")):
-            text = name.decode("ascii", "replace").replace(" ", "")
-            if text not in ("as", "import"):
-                imports.add(f"{base}.{text}" if base else text)
+        if names.strip().startswith(b"*"):
+            stars.append(base)
+            continue
+        for name, alias in _ALIAS.findall(names.replace(b"\\\n", b" ")):
+            text = name.decode("ascii", "replace")
+            target = f"{base}.{text}" if base else text
+            imports.add(target)
+            local[(alias or name).decode("ascii", "replace")] = target
     for names in _IMPORT.findall(data):
-        for name in _NAME.findall(names):
-            text = name.decode("ascii", "replace").replace(" ", "").replace("\t", "")
+        for name, alias in _ALIAS.findall(names):
+            text = name.decode("ascii", "replace")
             parts = text.split(".")
             imports.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
-    hit = any(keyword in data for keyword in keywords)
-    return ByteFacts(hit, tuple(sorted(imports)), bool(_CLASS.search(data)))
+            local[alias.decode("ascii") if alias else parts[0]] = text if alias else parts[0]
+    bases: set[str] = set()
+    has_base = False
+    for listed in _CLASS.findall(data):
+        for base in _NAME.findall(listed):
+            has_base = True
+            written = base.decode("ascii", "replace").replace(" ", "").replace("\t", "")
+            head, _, rest = written.partition(".")
+            named = written
+            if head in local:  # the base's module is some prefix of what it names
+                named = f"{local[head]}.{rest}" if rest else local[head]
+                parts = named.split(".")
+                bases.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+            if not hit and any(k in written or k in named for k in base_keywords):
+                hit = True
+    return ByteFacts(
+        hit, tuple(sorted(imports)), tuple(sorted(bases)), tuple(stars) if has_base else ()
+    )
 
 
 def needed(facts: Mapping[str, ByteFacts]) -> set[str]:
@@ -68,21 +103,23 @@ def needed(facts: Mapping[str, ByteFacts]) -> set[str]:
         for cut in range(len(parts)):
             by_suffix.setdefault(".".join(parts[cut:]), []).append(path)
 
-    def targets(path: str) -> Iterable[str]:
-        for name in facts[path].imports:
-            yield from by_suffix.get(name, ())
+    def resolve(names: Sequence[str]) -> set[str]:
+        return {target for name in names for target in by_suffix.get(name, ())}
 
+    forward = {path: resolve(f.imports) for path, f in facts.items()}
+    backward: dict[str, set[str]] = {}  # a file -> those whose classes may subclass from it
+    for path, f in facts.items():
+        for target in resolve(f.bases) | resolve(f.stars):
+            backward.setdefault(target, set()).add(path)
     chosen = {path for path, f in facts.items() if f.hit}
-    while True:
-        grown = set(chosen)
-        for path in chosen:
-            grown.update(targets(path))
-        for path, f in facts.items():
-            if path not in grown and f.has_class and any(t in grown for t in targets(path)):
-                grown.add(path)
-        if grown == chosen:
-            return chosen
-        chosen = grown
+    pending = list(chosen)
+    while pending:
+        path = pending.pop()
+        for other in forward.get(path, set()) | backward.get(path, set()):
+            if other not in chosen:
+                chosen.add(other)
+                pending.append(other)
+    return chosen
 
 
 def module_name(path: str) -> str:

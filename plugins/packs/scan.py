@@ -191,6 +191,7 @@ class Scanner(Generic[F]):
         clock: Callable[[], float] = time.monotonic,
         deadline_batch: int = DEADLINE_BATCH,
         keywords: Sequence[bytes] | None = None,
+        base_keywords: Sequence[str] = (),
     ) -> None:
         self.suffixes = tuple(suffixes)
         self.extract = extract
@@ -210,6 +211,7 @@ class Scanner(Generic[F]):
         # A Python pack's pre-filter (`packs.prefilter`): only files that mention one of these,
         # or are linked to one that does, are parsed. None: every file is.
         self.keywords = tuple(keywords) if keywords is not None else None
+        self.base_keywords = tuple(base_keywords)
         self._bytes_memo: FileMemo[ByteFacts] = FileMemo()
 
     def discover(self, paths: list[str]) -> JSONObject:
@@ -396,7 +398,7 @@ class Scanner(Generic[F]):
                 if len(data) > MAX_FILE_BYTES:
                     kept.add(rel)
                     continue
-                value = byte_facts(rel, data, keywords)
+                value = byte_facts(rel, data, keywords, self.base_keywords)
                 self._bytes_memo.store(rel, found.stat, value, cost=64 + 32 * len(value.imports))
             judged[rel] = value
         kept |= needed(judged)
