@@ -163,27 +163,25 @@ def run(quick: bool) -> list[dict[str, Any]]:
             "s",
             None,
             None,
-        ),  # fmt: skip
+        ),
         row(
             "filtered cold / ast.parse of every file",
             round(ratio, 3),
             "ratio",
             f"<= {TARGET}",
             None if quick else ratio <= TARGET,
-        ),  # fmt: skip
+        ),
         row(
             "documents identical with and without",
             figures["identical"],
             "bool",
             "true",
             figures["identical"],
-        ),  # fmt: skip
+        ),
     ]
 
 
 if __name__ == "__main__":
-    rows = run(False) if len(sys.argv) < 2 else []
     if len(sys.argv) >= 2:
         FILES = int(sys.argv[1])
-        rows = run(False)
-    print(table.render(rows))
+    print(table.render(run(False)))
