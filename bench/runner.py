@@ -29,7 +29,7 @@ from bench.table import render
 
 REPO = Path(__file__).resolve().parent.parent
 
-GROUPS = ("core", "gateway", "routes", "packs", "scale", "sandbox", "front_door")
+GROUPS = ("core", "gateway", "routes", "packs", "prefilter", "scale", "sandbox", "front_door")
 """The default run, in this order: the cheap in-process groups first, the servers after."""
 
 DEFAULT_OUT = Path("bench-results.json")

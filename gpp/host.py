@@ -69,6 +69,9 @@ class PluginSession(ProcessSession):
         on_stderr: Callable[[str], None] | None = None,
         sandbox: SandboxPolicy | None = None,
     ) -> None:
+        # The plugin learns its budget (no protocol change): a pack answers what it has before
+        # the watchdog fires rather than be killed with nothing (plugins/packs/scan.py).
+        env = {"GPP_REQUEST_MS": str(timeouts.request_ms), **(env or {})}
         super().__init__(command, plugin_id, cwd=cwd, env=env, on_stderr=on_stderr, sandbox=sandbox)
         self.plugin_version = plugin_version
         self.timeouts = timeouts
@@ -86,7 +89,7 @@ class PluginSession(ProcessSession):
         started = time.perf_counter()
         self._log("spawn", command=" ".join(self.command))
         try:
-            async with self._turn, self._watchdog(self.timeouts.handshake_ms):
+            async with self._turn, self._watchdog(self.timeouts.handshake_ms, key="handshake_ms"):
                 hello = await self._read(Hello)
                 self.capabilities = hello.capabilities
                 await self._write(Ready())
@@ -150,7 +153,7 @@ class PluginSession(ProcessSession):
             if self.closed or self._process is None:
                 return
             self._running()
-            async with self._watchdog(self.timeouts.shutdown_ms, deadline):
+            async with self._watchdog(self.timeouts.shutdown_ms, deadline, key="shutdown_ms"):
                 await self._write(Shutdown())
                 await self._read(Bye)
             bye_frame = self._conn.frames_received
@@ -205,7 +208,7 @@ class PluginSession(ProcessSession):
                 raise RuntimeError("session is not running")
             self._running()
             try:
-                async with self._watchdog(self.timeouts.request_ms):
+                async with self._watchdog(self.timeouts.request_ms, key="request_ms"):
                     await self._write(request)
                     answer = await self._read(Result, PluginError)
             finally:
@@ -220,7 +223,9 @@ class PluginSession(ProcessSession):
             )
 
     @contextlib.asynccontextmanager
-    async def _watchdog(self, budget_ms: int, deadline: float | None = None) -> AsyncIterator[None]:
+    async def _watchdog(
+        self, budget_ms: int, deadline: float | None = None, *, key: str
+    ) -> AsyncIterator[None]:
         """One deadline over everything the block writes and reads; any fault in it is fatal.
 
         Writes count too: a plugin that stops reading its stdin blocks the drain of a large
@@ -235,13 +240,15 @@ class PluginSession(ProcessSession):
             finally:
                 self._deadline = None
         except TimeoutError:
-            await self._fatal(self._timed_out(budget_ms))
+            await self._fatal(self._timed_out(budget_ms, key))
         except codes.InvalidRequestError:
             raise  # the caller's bad request: nothing was sent, the session is intact
         except codes.ProtocolError as exc:
             await self._fatal(exc, exit_by=deadline)
 
-    def _timed_out(self, budget_ms: int) -> codes.WatchdogTimeoutError:
+    def _timed_out(self, budget_ms: int, key: str) -> codes.WatchdogTimeoutError:
+        """The timeout, its `expected` naming the registry key that sets the budget (`request_ms`
+        of the plugin's entry), so a scan too big for it says in one line what to raise."""
         frame = self._conn.frames_received + 1  # the frame the plugin owed
         if self._unwritten is not None:
             message_type, size = self._unwritten
@@ -249,7 +256,7 @@ class PluginSession(ProcessSession):
             return codes.WatchdogTimeoutError(
                 f"watchdog fired writing {message_type}: the plugin stopped reading its stdin",
                 frame=frame,
-                expected=f"{message_type} read within {budget_ms} ms",
+                expected=f"{message_type} read within {budget_ms} ms (raise {key} to allow more)",
                 got=f"{self._proc.stdin.transport.get_write_buffer_size()} of {size} bytes "
                 "not taken",
             )
@@ -257,7 +264,7 @@ class PluginSession(ProcessSession):
         return codes.WatchdogTimeoutError(
             f"watchdog fired waiting for {self._conn.allowed_from_peer() or 'a frame'}",
             frame=frame,
-            expected=f"a complete frame within {budget_ms} ms",
+            expected=f"a complete frame within {budget_ms} ms (raise {key} to allow more)",
             got="a partial line" if partial else "nothing",
             offending_frame=partial or None,
         )

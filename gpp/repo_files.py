@@ -14,8 +14,10 @@ that. Standard library only.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
+from collections.abc import Callable, Iterable
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: a FIFO planted in the repo must not block the open; fstat refuses it just after.
@@ -71,20 +73,32 @@ def open_file_in_root(root_fd: int, rel: str) -> tuple[int, os.stat_result]:
     return fd, info
 
 
-def read_file_in_root(root_fd: int, rel: str) -> bytes:
-    """The bytes of the regular file at `rel`, opened as `open_file_in_root` does.
+def read_file_in_root(root_fd: int, rel: str, limit: int | None = None) -> bytes:
+    """The bytes of the regular file at `rel`, opened as `open_file_in_root` does; with a
+    `limit`, at most `limit + 1` of them (more than `limit` bytes back means "too large", and a
+    file that is huge, or grows while read, never fills the memory).
 
     Read with `os.read`, not through a file object: its buffering, `lseek`, `isatty` probe and
     second `fstat` cost more than reading a small file does.
     """
     fd, info = open_file_in_root(root_fd, rel)
     try:
-        data = os.read(fd, info.st_size + 1)  # one byte more: a file that grew reads on below
+        want = info.st_size + 1  # one byte more: a file that grew reads on below
+        if limit is not None:
+            want = min(want, limit + 1)
+        data = os.read(fd, want)
         if not data:
             return data
         chunks = [data]
-        while chunk := os.read(fd, _READ_CHUNK):
+        size = len(data)
+        while limit is None or size <= limit:
+            chunk = os.read(
+                fd, _READ_CHUNK if limit is None else min(_READ_CHUNK, limit + 1 - size)
+            )
+            if not chunk:
+                break
             chunks.append(chunk)
+            size += len(chunk)
         return data if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)
@@ -135,3 +149,97 @@ def resolve_in_root(root: str, path: str) -> str | None:
     if not real.startswith(real_root + os.sep):
         return None
     return os.path.relpath(real, real_root).replace(os.sep, "/")
+
+
+MAX_OPEN_DIRECTORIES = 16
+"""How many directory descriptors `walk_in_root` keeps open at once, whatever the depth."""
+
+Visit = Callable[[int, str, list[os.DirEntry[str]]], Iterable[str]]
+
+
+def walk_in_root(
+    root_fd: int, top: str, visit: Visit, *, max_open: int = MAX_OPEN_DIRECTORIES
+) -> list[str]:
+    """Walk the directory `top` (in-root, `.` = the root) and those below it that `visit`
+    names, without recursion and with at most `max_open` + 2 descriptors open; return the
+    directories that could not be opened or listed, in walk order.
+
+    `visit(fd, directory, entries)` gets each directory's open descriptor (for `stat`s relative
+    to it), its in-root path and its entries sorted by their UTF-8 bytes, and returns the names
+    of the subdirectories to walk next; they are walked depth-first in that order (what the
+    Node twins do too, so documents that list skipped entries in walk order stay identical).
+
+    A recursive walk fails on a deep tree twice: the interpreter's recursion limit (about 1,000
+    frames), and one descriptor held per level (a model 300 directories down is lost when the
+    plugin's fd limit is low). Here the pending directories are paths; the descriptors of the
+    current directory's nearest ancestors are kept (the deepest `max_open`), so a child opens
+    relative to its parent with one `openat`, and a directory whose ancestors were closed is
+    reopened from the deepest one still open — every step with `O_NOFOLLOW`, as everywhere here.
+    """
+    failed: list[str] = []
+    chain: list[tuple[str, int]] = []  # open ancestors of the next directory, shallowest first
+    pending = [top]
+    try:
+        while pending:
+            directory = pending.pop()
+            while chain and not _below(directory, chain[-1][0]):
+                os.close(chain.pop()[1])
+            try:
+                fd, entries = _open_and_list(root_fd, chain, directory)
+            except OSError as exc:
+                if exc.errno not in (errno.EMFILE, errno.ENFILE) or not chain:
+                    failed.append(directory)
+                    continue
+                # The descriptor limit is lower than `max_open` assumed: keep fewer from now on.
+                max_open = len(chain) // 2
+                while chain:
+                    os.close(chain.pop()[1])
+                try:
+                    fd, entries = _open_and_list(root_fd, chain, directory)
+                except OSError:
+                    failed.append(directory)
+                    continue
+            try:
+                names = list(visit(fd, directory, entries))
+            except OSError:
+                os.close(fd)
+                failed.append(directory)
+                continue
+            except BaseException:
+                os.close(fd)
+                raise
+            if not names:
+                os.close(fd)
+                continue
+            chain.append((directory, fd))
+            if len(chain) > max_open:
+                os.close(chain.pop(0)[1])
+            prefix = "" if directory == "." else f"{directory}/"
+            pending.extend(prefix + name for name in reversed(names))
+    finally:
+        for _, fd in chain:
+            os.close(fd)
+    return failed
+
+
+def _open_and_list(
+    root_fd: int, chain: list[tuple[str, int]], directory: str
+) -> tuple[int, list[os.DirEntry[str]]]:
+    """`directory` opened from its deepest open ancestor in `chain` (else the root), and its
+    entries sorted by their bytes; the descriptor is the caller's to close."""
+    if chain:
+        base, base_fd = chain[-1]
+        fd = open_dir_in_root(base_fd, directory if base == "." else directory[len(base) + 1 :])
+    else:
+        fd = open_dir_in_root(root_fd, directory)
+    try:
+        with os.scandir(fd) as listing:
+            return fd, sorted(listing, key=lambda e: e.name.encode("utf-8", "surrogateescape"))
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _below(path: str, directory: str) -> bool:
+    """Whether `path` lies strictly below `directory` (both in-root, `.` = the root)."""
+    return directory == "." or path.startswith(directory + "/")

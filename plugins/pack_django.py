@@ -14,5 +14,12 @@ sys.path[:0] = [PLUGINS, os.path.dirname(PLUGINS)]  # packs/, and the repo's gpp
 from packs import django_models  # noqa: E402
 from packs.entry import serve_python_pack  # noqa: E402
 
+KEYWORDS = (b"db_table", b"ManyToManyField", b"django.db.models.Model")
+BASE_KEYWORDS = ("Model", "models")
+"""The cold-scan pre-filter (`packs/prefilter.py`): a model is a class whose base is Django's
+`models.Model`, a base imported from some `models` module (`AbstractUser`, `TaggedItemBase`,
+`PeriodicTask`…), or (followed by the pre-filter's links) a class of the repository that is one;
+a file with none of these, and no link to one, declares no table. Keep in step with the reader."""
+
 if __name__ == "__main__":
-    sys.exit(serve_python_pack("pack-django", "1.0.0", django_models))
+    sys.exit(serve_python_pack("pack-django", "1.0.0", django_models, KEYWORDS, BASE_KEYWORDS))

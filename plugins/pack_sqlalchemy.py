@@ -14,5 +14,24 @@ sys.path[:0] = [PLUGINS, os.path.dirname(PLUGINS)]  # packs/, and the repo's gpp
 from packs import sqlalchemy_models  # noqa: E402
 from packs.entry import serve_python_pack  # noqa: E402
 
+KEYWORDS = (
+    b"sqlalchemy",
+    b"sqlmodel",
+    b"SQLModel",
+    b"Column",
+    b"Table",
+    b"eclarative",
+    b"Model",
+    b"__tablename__",
+    b"__table__",
+    b"__abstract__",
+    b"apped",
+    b"registry",
+    b"declared_attr",
+)
+"""The cold-scan pre-filter (`packs/prefilter.py`): a file naming none of these cannot declare
+a table, unless the linker reaches it through an import (then it is parsed too). Keep in step
+with the reader."""
+
 if __name__ == "__main__":
-    sys.exit(serve_python_pack("pack-sqlalchemy", "1.0.0", sqlalchemy_models))
+    sys.exit(serve_python_pack("pack-sqlalchemy", "1.0.0", sqlalchemy_models, KEYWORDS))

@@ -7,18 +7,41 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { openDirInRoot, openRoot, readFileInRoot, servePlugin } from "./sdk/node/index.js";
+import { openDirInRoot, openFileInRoot, openRoot, servePlugin } from "./sdk/node/index.js";
+import { pathProblem } from "./sdk/node/schema.js";
 
 const PLUGIN_ID = "reference-detector-node";
 const PLUGIN_VERSION = "1.0.0";
 const SUFFIX = ".gfx";
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
+const TOO_LARGE = `larger than ${MAX_FILE_BYTES} bytes`;
+const MAX_OPEN_DIRECTORIES = 16; // as gpp/repo_files.py's walk_in_root
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const POSITIONAL = new Map([
   ["table", 1],
   ["route", 2],
 ]); // words before the key=value ones
-const byUtf8 = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+const DOT = 0x2e;
+const SUFFIX_BYTES = Buffer.from(SUFFIX);
+
+/**
+ * Compare two strings by their UTF-8 bytes (= by code points) without allocating: UTF-16 order
+ * differs only where a surrogate meets a unit at U+E000 or above, so those are moved past each
+ * other. (A comparator that made two Buffers per call allocated enough, sorting 30,000 paths,
+ * to push V8's reservations past a 1 GiB address-space limit: std::bad_alloc.)
+ */
+function byUtf8(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800) x += x < 0xe000 ? 0x2000 : -0x800;
+    if (y >= 0xd800) y += y < 0xe000 ? 0x2000 : -0x800;
+    return x - y;
+  }
+  return a.length - b.length;
+}
 
 export function discover(paths) {
   const rootFd = openRoot(".");
@@ -34,7 +57,7 @@ function discoverIn(paths, rootFd) {
   const files = new Map(); // repo-relative path reported -> in-root path to open
   const unresolved = [];
   for (const p of paths) {
-    const problem = locate(p, root, rootFd, files);
+    const problem = locate(p, root, rootFd, files, unresolved);
     if (problem) unresolved.push({ path: p, reason: problem[0], detail: problem[1] });
   }
   const resources = [];
@@ -44,7 +67,12 @@ function discoverIn(paths, rootFd) {
     let text;
     try {
       // Never by name: a symlink swapped in since locate() checked it is not followed.
-      text = utf8.decode(readFileInRoot(rootFd, files.get(rel)));
+      const data = readCapped(rootFd, files.get(rel));
+      if (data === null) {
+        unresolved.push({ path: rel, reason: "too-large", detail: TOO_LARGE });
+        continue;
+      }
+      text = utf8.decode(data);
     } catch (error) {
       const detail = error instanceof TypeError ? "not valid UTF-8" : "cannot be read";
       unresolved.push({ path: rel, reason: "unreadable", detail });
@@ -85,7 +113,7 @@ function discoverIn(paths, rootFd) {
   return { resources, unresolved, findings, classificationSignals: signals };
 }
 
-function locate(p, root, rootFd, files) {
+function locate(p, root, rootFd, files, skipped) {
   let stat;
   let real;
   try {
@@ -99,42 +127,186 @@ function locate(p, root, rootFd, files) {
   }
   const target = real === root ? "." : path.relative(root, real).split(path.sep).join("/");
   if (stat.isDirectory()) {
-    walk(rootFd, p, target, files);
+    walk(rootFd, p, target, files, skipped);
     return null;
   }
   if (!p.endsWith(SUFFIX)) return ["unsupported", `not a ${SUFFIX} file`];
   if (!stat.isFile()) return ["unreadable", "not a regular file"];
-  if (stat.size > MAX_FILE_BYTES) return ["too-large", `larger than ${MAX_FILE_BYTES} bytes`];
+  if (stat.size > MAX_FILE_BYTES) return ["too-large", TOO_LARGE];
   files.set(p, target);
   return null;
 }
 
-/** Add the .gfx files below `directory`, which lies at `target` inside the root. */
-function walk(rootFd, directory, target, files) {
-  let entries;
+/** The bytes of the file at in-root `rel`, or null when it holds more than MAX_FILE_BYTES. */
+function readCapped(rootFd, rel) {
+  const [fd, stat] = openFileInRoot(rootFd, rel);
   try {
-    const fd = openDirInRoot(rootFd, target); // a directory swapped for a link: not listed
-    try {
-      entries = fs.readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true, encoding: "buffer" });
-    } finally {
-      fs.closeSync(fd);
+    if (stat.size > BigInt(MAX_FILE_BYTES)) return null;
+    const buffer = Buffer.allocUnsafe(Number(stat.size) + 1); // one more: a file that grew
+    let size = 0;
+    for (;;) {
+      if (size === buffer.length) {
+        if (size > MAX_FILE_BYTES) return null;
+        const more = Buffer.allocUnsafe(Math.min(buffer.length * 2, MAX_FILE_BYTES + 1));
+        buffer.copy(more);
+        return readOn(fd, more, size);
+      }
+      const got = fs.readSync(fd, buffer, size, buffer.length - size, null);
+      if (got === 0) return buffer.subarray(0, size);
+      size += got;
     }
-  } catch {
-    return;
+  } finally {
+    fs.closeSync(fd);
   }
-  for (const entry of entries) {
-    let name;
-    try {
-      name = utf8.decode(entry.name);
-    } catch {
-      continue; // a name that is not UTF-8 cannot be reported in JSON
+}
+
+/** readCapped's rest for a file that grew after its fstat: on into `buffer`, capped. */
+function readOn(fd, buffer, size) {
+  while (size < buffer.length) {
+    const got = fs.readSync(fd, buffer, size, buffer.length - size, null);
+    if (got === 0) return buffer.subarray(0, size);
+    size += got;
+  }
+  return size > MAX_FILE_BYTES ? null : buffer.subarray(0, size);
+}
+
+/**
+ * Add the .gfx files below `directory`, which lies at `target` inside the root, and say in
+ * `skipped` what the walk passes over: a name no repo-relative path can carry (not UTF-8, a
+ * backslash, a leading drive letter) and a file over the size cap (same texts as the Python twin).
+ */
+function walk(rootFd, directory, target, files, skipped) {
+  const reported = (inside) => {
+    if (inside === target) return directory;
+    const tail = target === "." ? inside : inside.slice(target.length + 1);
+    return directory === "." ? tail : `${directory}/${tail}`;
+  };
+  const failed = walkInRoot(rootFd, target, (fd, insideDir, entries) => {
+    const here = reported(insideDir);
+    const subdirectories = [];
+    for (const entry of entries) {
+      const raw = entry.name; // a Buffer
+      if (raw[0] === DOT || entry.isSymbolicLink()) continue;
+      const isDir = entry.isDirectory();
+      const gfx =
+        raw.length >= SUFFIX_BYTES.length &&
+        raw.subarray(-SUFFIX_BYTES.length).equals(SUFFIX_BYTES);
+      if (!isDir && !(entry.isFile() && gfx)) continue;
+      let name;
+      try {
+        name = utf8.decode(raw);
+      } catch {
+        const detail = "skipped an entry whose name is not UTF-8";
+        skipped.push({ path: here, reason: "unsupported", detail });
+        continue;
+      }
+      const rel = here === "." ? name : `${here}/${name}`;
+      const problem = pathProblem(rel);
+      if (problem !== null) {
+        const detail = `skipped ${name}: not a repo-relative path (${problem})`;
+        skipped.push({ path: here, reason: "unsupported", detail });
+      } else if (isDir) {
+        subdirectories.push(name);
+      } else if (fs.lstatSync(`/proc/self/fd/${fd}/${name}`).size > MAX_FILE_BYTES) {
+        skipped.push({ path: rel, reason: "too-large", detail: TOO_LARGE });
+      } else {
+        files.set(rel, insideDir === "." ? name : `${insideDir}/${name}`);
+      }
     }
-    if (name.startsWith(".") || entry.isSymbolicLink()) continue;
-    const rel = directory === "." ? name : `${directory}/${name}`;
-    const inside = target === "." ? name : `${target}/${name}`;
-    if (entry.isDirectory()) walk(rootFd, rel, inside, files);
-    else if (entry.isFile() && name.endsWith(SUFFIX)) files.set(rel, inside);
+    return subdirectories;
+  });
+  for (const inside of failed) {
+    skipped.push({
+      path: reported(inside),
+      reason: "unreadable",
+      detail: "directory cannot be listed",
+    });
   }
+}
+
+/** [fd, entries sorted by bytes] of `directory`, opened from its deepest open ancestor. */
+function openAndList(rootFd, chain, directory) {
+  let fd;
+  if (chain.length) {
+    const [base, baseFd] = chain[chain.length - 1];
+    fd = openDirInRoot(baseFd, base === "." ? directory : directory.slice(base.length + 1));
+  } else {
+    fd = openDirInRoot(rootFd, directory);
+  }
+  try {
+    const entries = fs.readdirSync(`/proc/self/fd/${fd}`, {
+      withFileTypes: true,
+      encoding: "buffer",
+    });
+    entries.sort((a, b) => Buffer.compare(a.name, b.name));
+    return [fd, entries];
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+/**
+ * walk_in_root of gpp/repo_files.py: `top` and the subdirectories `visit(fd, dir, entries)` names,
+ * depth-first, entries sorted by their bytes, no recursion, at most MAX_OPEN_DIRECTORIES + 2
+ * descriptors open (the nearest ancestors' are kept: a child opens from its parent). Returns the
+ * directories that could not be opened or listed.
+ */
+function walkInRoot(rootFd, top, visit) {
+  const failed = [];
+  let maxOpen = MAX_OPEN_DIRECTORIES;
+  const chain = []; // [dir, fd] of the next directory's open ancestors, shallowest first
+  const pending = [top];
+  const below = (p, d) => d === "." || p.startsWith(`${d}/`);
+  try {
+    while (pending.length) {
+      const directory = pending.pop();
+      while (chain.length && !below(directory, chain[chain.length - 1][0])) {
+        fs.closeSync(chain.pop()[1]);
+      }
+      let listed;
+      try {
+        listed = openAndList(rootFd, chain, directory);
+      } catch (error) {
+        if (!(error?.code === "EMFILE" || error?.code === "ENFILE") || !chain.length) {
+          if (typeof error?.code !== "string") throw error;
+          failed.push(directory);
+          continue;
+        }
+        // The descriptor limit is lower than assumed: keep fewer from now on.
+        maxOpen = Math.floor(chain.length / 2);
+        while (chain.length) fs.closeSync(chain.pop()[1]);
+        try {
+          listed = openAndList(rootFd, chain, directory);
+        } catch (again) {
+          if (typeof again?.code !== "string") throw again;
+          failed.push(directory);
+          continue;
+        }
+      }
+      const [fd, entries] = listed;
+      let names;
+      try {
+        names = visit(fd, directory, entries);
+      } catch (error) {
+        fs.closeSync(fd);
+        if (typeof error?.code !== "string") throw error;
+        failed.push(directory);
+        continue;
+      }
+      if (!names.length) {
+        fs.closeSync(fd);
+        continue;
+      }
+      chain.push([directory, fd]);
+      if (chain.length > maxOpen) fs.closeSync(chain.shift()[1]);
+      const prefix = directory === "." ? "" : `${directory}/`;
+      for (let i = names.length - 1; i >= 0; i--) pending.push(prefix + names[i]);
+    }
+  } finally {
+    for (const [, fd] of chain) fs.closeSync(fd);
+  }
+  return failed;
 }
 
 function parse(line) {

@@ -20,21 +20,23 @@ from typing import Any
 try:
     from gpp.repo_files import (
         lstat_plain_path,
-        open_dir_in_root,
         open_root,
         read_file_in_root,
         resolve_in_root,
+        walk_in_root,
     )
+    from gpp.schema import path_problem
     from gpp.sdk import serve
 except ImportError:  # run from a checkout by a bare interpreter: use the repo's gpp/
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from gpp.repo_files import (
         lstat_plain_path,
-        open_dir_in_root,
         open_root,
         read_file_in_root,
         resolve_in_root,
+        walk_in_root,
     )
+    from gpp.schema import path_problem
     from gpp.sdk import serve
 
 PLUGIN_ID = "reference-detector"
@@ -42,6 +44,7 @@ PLUGIN_VERSION = "1.0.0"
 SUFFIX = ".gfx"
 MAX_FILE_BYTES = 16 * 1024 * 1024
 _POSITIONAL = {"table": 1, "route": 2}
+_TOO_LARGE = f"larger than {MAX_FILE_BYTES} bytes"
 _NOT_PLAIN_SEGMENT = frozenset(("", ".", ".."))
 """Segments a repo-relative path never has (the host and the SDK refuse them): a path with one
 is left to the by-name path, which handles anything."""
@@ -69,7 +72,7 @@ def _discover(paths: list[str], root_fd: int) -> dict[str, Any]:
     files: dict[str, str] = {}  # repo-relative path reported -> in-root path to open
     unresolved: list[dict[str, Any]] = []
     for path in paths:
-        problem = _locate(path, root_fd, files)
+        problem = _locate(path, root_fd, files, unresolved)
         if problem:
             unresolved.append({"path": path, "reason": problem[0], "detail": problem[1]})
     resources: list[dict[str, Any]] = []
@@ -78,7 +81,11 @@ def _discover(paths: list[str], root_fd: int) -> dict[str, Any]:
     for rel in sorted(files, key=_utf8):
         try:
             # Never by name: a symlink swapped in since _locate checked it is not followed.
-            text = read_file_in_root(root_fd, files[rel]).decode("utf-8")
+            data = read_file_in_root(root_fd, files[rel], MAX_FILE_BYTES)
+            if len(data) > MAX_FILE_BYTES:  # grew since it was seen
+                unresolved.append({"path": rel, "reason": "too-large", "detail": _TOO_LARGE})
+                continue
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
             unresolved.append({"path": rel, "reason": "unreadable", "detail": "not valid UTF-8"})
             continue
@@ -127,19 +134,24 @@ def _discover(paths: list[str], root_fd: int) -> dict[str, Any]:
     }
 
 
-def _locate(path: str, root_fd: int, files: dict[str, str]) -> tuple[str, str] | None:
-    """Add the .gfx files `path` names to `files`, or say why it cannot be read."""
+def _locate(
+    path: str, root_fd: int, files: dict[str, str], skipped: list[dict[str, Any]]
+) -> tuple[str, str] | None:
+    """Add the .gfx files `path` names to `files` (and what its walk skips to `skipped`), or
+    say why it cannot be read."""
     if path == "." or _NOT_PLAIN_SEGMENT.isdisjoint(path.split("/")):
         try:
             info = lstat_plain_path(root_fd, path)
         except FileNotFoundError:
             return "not-found", "no such file or directory"
         if info is not None:  # no symlink on the way: the path is its own real path
-            return _classify(path, path, info, root_fd, files)
-    return _locate_by_name(path, root_fd, files)
+            return _classify(path, path, info, root_fd, files, skipped)
+    return _locate_by_name(path, root_fd, files, skipped)
 
 
-def _locate_by_name(path: str, root_fd: int, files: dict[str, str]) -> tuple[str, str] | None:
+def _locate_by_name(
+    path: str, root_fd: int, files: dict[str, str], skipped: list[dict[str, Any]]
+) -> tuple[str, str] | None:
     """`_locate` for a path with a symlink on the way: what it leads to decides."""
     try:
         info = os.stat(path, dir_fd=root_fd)  # follows links: a dangling one is not found
@@ -148,49 +160,83 @@ def _locate_by_name(path: str, root_fd: int, files: dict[str, str]) -> tuple[str
     target = resolve_in_root(".", path)
     if target is None:
         return "unreadable", "symlink leads outside the repository"
-    return _classify(path, target, info, root_fd, files)
+    return _classify(path, target, info, root_fd, files, skipped)
 
 
 def _classify(
-    path: str, target: str, info: os.stat_result, root_fd: int, files: dict[str, str]
+    path: str,
+    target: str,
+    info: os.stat_result,
+    root_fd: int,
+    files: dict[str, str],
+    skipped: list[dict[str, Any]],
 ) -> tuple[str, str] | None:
     """`_locate`'s verdict on `path`, which lies at `target` in the root, `info` its stat."""
     if stat.S_ISDIR(info.st_mode):
-        _walk(root_fd, path, target, files)
+        _walk(root_fd, path, target, files, skipped)
         return None
     if not path.endswith(SUFFIX):
         return "unsupported", f"not a {SUFFIX} file"
     if not stat.S_ISREG(info.st_mode):
         return "unreadable", "not a regular file"
     if info.st_size > MAX_FILE_BYTES:
-        return "too-large", f"larger than {MAX_FILE_BYTES} bytes"
+        return "too-large", _TOO_LARGE
     files[path] = target
     return None
 
 
-def _walk(root_fd: int, directory: str, target: str, files: dict[str, str]) -> None:
-    """Add the .gfx files below `directory`, which lies at `target` inside the root."""
+def _walk(
+    root_fd: int, directory: str, target: str, files: dict[str, str], skipped: list[dict[str, Any]]
+) -> None:
+    """Add the .gfx files below `directory`, which lies at `target` inside the root, and say in
+    `skipped` what the walk passes over that a reader would look for: a name no repo-relative
+    path can carry (not UTF-8, a backslash, a leading drive letter) and a file over the size
+    cap. Iterative with bounded descriptors (`walk_in_root`): no depth makes it fail."""
+    cut = len(target) + 1  # in-root path -> reported path: swap the `target` prefix for `directory`
+
+    def reported(inside: str) -> str:
+        if inside == target:
+            return directory
+        tail = inside if target == "." else inside[cut:]
+        return tail if directory == "." else f"{directory}/{tail}"
+
+    def visit(fd: int, inside_dir: str, entries: list[os.DirEntry[str]]) -> list[str]:
+        here = reported(inside_dir)
+        subdirectories = []
+        for entry in entries:
+            if entry.name.startswith(".") or entry.is_symlink():
+                continue
+            is_dir = entry.is_dir(follow_symlinks=False)
+            if not is_dir and not (
+                entry.is_file(follow_symlinks=False) and entry.name.endswith(SUFFIX)
+            ):
+                continue
+            rel = entry.name if here == "." else f"{here}/{entry.name}"
+            problem = _name_problem(entry.name, rel)
+            if problem is not None:
+                skipped.append({"path": here, "reason": "unsupported", "detail": problem})
+            elif is_dir:
+                subdirectories.append(entry.name)
+            elif entry.stat(follow_symlinks=False).st_size > MAX_FILE_BYTES:
+                skipped.append({"path": rel, "reason": "too-large", "detail": _TOO_LARGE})
+            else:
+                files[rel] = entry.name if inside_dir == "." else f"{inside_dir}/{entry.name}"
+        return subdirectories
+
+    for failed in walk_in_root(root_fd, target, visit):
+        detail = "directory cannot be listed"
+        skipped.append({"path": reported(failed), "reason": "unreadable", "detail": detail})
+
+
+def _name_problem(name: str, rel: str) -> str | None:
+    """Why the entry `name`, reported as `rel`, cannot be reported (the fixed texts the Node
+    twin gives), or None."""
     try:
-        fd = open_dir_in_root(root_fd, target)  # a directory swapped for a link: not listed
-        try:
-            entries = list(os.scandir(fd))
-        finally:
-            os.close(fd)
-    except OSError:
-        return
-    for entry in entries:
-        if entry.name.startswith(".") or entry.is_symlink():
-            continue
-        rel = entry.name if directory == "." else f"{directory}/{entry.name}"
-        inside = entry.name if target == "." else f"{target}/{entry.name}"
-        try:
-            rel.encode("utf-8")
-        except UnicodeEncodeError:  # a name that is not UTF-8 cannot be reported in JSON
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            _walk(root_fd, rel, inside, files)
-        elif entry.is_file(follow_symlinks=False) and entry.name.endswith(SUFFIX):
-            files[rel] = inside
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return "skipped an entry whose name is not UTF-8"
+    problem = path_problem(rel)
+    return None if problem is None else f"skipped {name}: not a repo-relative path ({problem})"
 
 
 def _words(line: str) -> list[str]:

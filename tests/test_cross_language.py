@@ -11,9 +11,11 @@ import os
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import DEMO_REPO, FIXTURE_PLUGINS, REPO, process_gone
+from deep_trees import remove_tree
 from gateway_harness import reference_plugin, running_gateway, write_config
 
 from gpp import codes
@@ -183,3 +185,116 @@ def test_node_gpp2_peer_fails_at_the_handshake() -> None:
         .splitlines()[1]
         .startswith('[plugin-protocol] offending frame: {"protocolVersion":2,')
     )
+
+
+# ------------------------------------------------------------- strange, deep, wide and big trees
+
+PRLIMIT = shutil.which("prlimit") or "prlimit"
+
+
+def _registered_env(plugin_id: str) -> dict[str, str]:
+    """The `env` the shipped registry gives `plugin_id` (what the gateway would run it with)."""
+    import tomllib
+
+    registry = tomllib.loads((REPO / "plugins/registry.toml").read_text("utf-8"))
+    (entry,) = [p for p in registry["plugin"] if p["id"] == plugin_id]
+    return {**os.environ, **entry.get("env", {})}
+
+
+async def _both_limited(
+    root: Path, paths: list[str], *limits: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Both detectors' documents, each run under `prlimit limits…` with its registered env."""
+    import json
+    import sys
+
+    from gpp.host import Timeouts
+
+    documents = []
+    for plugin_id, command in (
+        ("reference-detector", [sys.executable, str(REPO / "plugins/reference_detector.py")]),
+        NODE_DETECTOR,
+    ):
+        assert command is not None
+        session = PluginSession(
+            [PRLIMIT, *limits, *command],
+            plugin_id,
+            "1.0.0",
+            cwd=str(root),
+            env=_registered_env(plugin_id),
+            timeouts=Timeouts(handshake_ms=20000, request_ms=60000, shutdown_ms=10000),
+            max_line_bytes=64 * 1024 * 1024,
+        )
+        async with session:
+            result = await session.discover(paths, request_id="same")
+        documents.append(json.loads(canonical(result)))
+    return documents[0], documents[1]
+
+
+def test_names_no_repo_path_can_carry_are_skipped_and_reported(tmp_path: Path) -> None:
+    """`x\\y.gfx` or `c:x.gfx` in a walked directory failed the whole discover with E_SCHEMA
+    (the document named a path the schema refuses); now each is an `unsupported` entry at its
+    directory, and the rest of the tree still counts."""
+    (tmp_path / "x\\y.gfx").write_text("table backslash\n")
+    (tmp_path / "c:x.gfx").write_text("table drive\n")
+    (tmp_path / "a\\b").mkdir()
+    (tmp_path / "a\\b" / "in.gfx").write_text("table below_backslash\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "c:fine.gfx").write_text("table fine\n")  # a drive letter only at the top
+    (tmp_path / "ok.gfx").write_text("table ok\n")
+    (tmp_path / os.fsdecode(b"caf\xe9.gfx")).write_text("table latin1_name\n")
+    python_doc, node_doc = asyncio.run(_both_limited(tmp_path, ["."]))
+    assert python_doc == node_doc
+    assert [r["name"] for r in python_doc["resources"]] == ["ok", "fine"]
+    assert python_doc["unresolved"] == [
+        {"path": ".", "reason": "unsupported", "detail": d}
+        for d in (
+            "skipped a\\b: not a repo-relative path (must not contain a backslash)",
+            "skipped c:x.gfx: not a repo-relative path (must not start with a drive letter)",
+            "skipped an entry whose name is not UTF-8",
+            "skipped x\\y.gfx: not a repo-relative path (must not contain a backslash)",
+        )
+    ]
+
+
+def test_deep_trees_are_walked_whole_with_few_descriptors(tmp_path: Path) -> None:
+    """1,100 levels (the Python detector hit RecursionError) under a 32-descriptor limit: the
+    file at the bottom and one 300 levels down are both found, by both detectors."""
+    directory = tmp_path
+    for level in range(1, 1101):
+        directory = directory / "d"
+        directory.mkdir()
+        if level in (300, 1100):
+            (directory / f"at{level}.gfx").write_text(f"table at{level}\n")
+    try:
+        python_doc, node_doc = asyncio.run(_both_limited(tmp_path, ["."], "--nofile=32"))
+    finally:
+        remove_tree(tmp_path / "d")  # pytest's clean-up recurses
+    assert python_doc == node_doc
+    assert [r["name"] for r in python_doc["resources"]] == ["at300", "at1100"]
+    assert python_doc["unresolved"] == []
+
+
+def test_a_wide_directory_fits_the_node_detector_in_its_memory_limit(tmp_path: Path) -> None:
+    """30,000 files in one directory under the default 1 GiB address-space limit: the Node
+    detector aborted (std::bad_alloc) while the Python one answered."""
+    (tmp_path / "d").mkdir()
+    for n in range(30000):
+        (tmp_path / "d" / f"f{n}.gfx").write_bytes(b"table t%d\n" % n)
+    python_doc, node_doc = asyncio.run(_both_limited(tmp_path, ["."], f"--as={1 << 30}"))
+    assert python_doc == node_doc
+    assert len(python_doc["resources"]) == 30000
+
+
+def test_a_walked_file_over_the_cap_is_reported_not_read(tmp_path: Path) -> None:
+    """The size cap of a named file holds for one reached by walking `.` (a 20 MB `.gfx` gave
+    E_FRAME_JSON, a 200 MB one crashed the plugin)."""
+    with open(tmp_path / "big.gfx", "wb") as big:
+        big.truncate(20 * 1024 * 1024)  # sparse: costs no disk
+    (tmp_path / "small.gfx").write_text("table small\n")
+    python_doc, node_doc = asyncio.run(_both_limited(tmp_path, ["."]))
+    assert python_doc == node_doc
+    assert python_doc["unresolved"] == [
+        {"path": "big.gfx", "reason": "too-large", "detail": "larger than 16777216 bytes"}
+    ]
+    assert [r["name"] for r in python_doc["resources"]] == ["small"]

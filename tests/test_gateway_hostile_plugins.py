@@ -50,7 +50,7 @@ def test_a_deaf_plugin_gets_504_and_the_next_request_a_fresh_session(tmp_path: P
         assert problem["code"] == "E_TIMEOUT" and problem["frame"] == 2
         assert problem["detail"].startswith(
             "[plugin-protocol] FAIL E_TIMEOUT: frame 2: watchdog fired writing discover: the "
-            "plugin stopped reading its stdin — expected discover read within 1000 ms, got "
+            "plugin stopped reading its stdin — expected discover read within 1000 ms (raise request_ms to allow more), got "
         )
         first_pid = gw.state.pool.pools["never_reads"].slots[0].session.pid
         assert first_pid is not None and process_gone(first_pid)

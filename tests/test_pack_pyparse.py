@@ -46,3 +46,56 @@ def test_a_nul_byte_fails_as_ast_parse_fails() -> None:
     assert outcome(lambda s: parse_python(s, "m.py"), "x = 1\0\n") == outcome(
         lambda s: ast.parse(s, filename="m.py"), "x = 1\0\n"
     )
+
+
+# ------------------------------------------------------------- syntax newer than the interpreter
+
+NEWER = '''from fastapi import APIRouter
+router = APIRouter(prefix="/v1")
+
+def first[T: int, *Ts, **P](x: T) -> T: ...
+class Box[T](Base): pass
+type Alias = int
+type Generic[T] = list[T]
+label = f"{row["name"]} {'\\n'.join(rows)} {value!r:>{width}}"
+multi = f"""{
+  value  # a comment in a field
+}"""
+
+@router.get(f"/items/{"id"}")
+def last(): ...
+'''
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the interpreter reads 3.12 itself")
+def test_python_312_syntax_is_read_on_its_own_lines() -> None:
+    """PEP 695 generics and aliases and PEP 701 f-strings were `parse-error` under 3.11."""
+    with pytest.raises(SyntaxError):
+        ast.parse(NEWER)
+    tree = parse_python(NEWER, "newer.py")
+    assert [(type(n).__name__, n.lineno) for n in tree.body] == [
+        ("ImportFrom", 1), ("Assign", 2), ("FunctionDef", 4), ("ClassDef", 5), ("Assign", 6),
+        ("Assign", 7), ("Assign", 8), ("Assign", 9), ("FunctionDef", 14),
+    ]  # fmt: skip
+    names = [n.targets[0].id for n in tree.body if isinstance(n, ast.Assign)]  # type: ignore[attr-defined]
+    assert names == ["router", "Alias", "Generic", "label", "multi"]
+    assert [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)] == [
+        "first", "Box", "last"]  # fmt: skip
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the interpreter reads 3.12 itself")
+def test_newer_syntax_that_cannot_be_rewritten_names_the_interpreter() -> None:
+    """Type parameters across lines cannot be blanked on the same lines: the error says which
+    interpreter could not read the (valid) file."""
+    import platform
+
+    with pytest.raises(SyntaxError) as info:
+        parse_python("def f[\n    T,\n](x: T) -> T: ...\n", "wide.py")
+    assert f"Python {platform.python_version()} cannot read" in info.value.msg
+
+
+@pytest.mark.parametrize("source", [*SOURCES, "x = 1 +\n", "class\n", "f(**a, *b)\n"])
+def test_broken_code_keeps_the_interpreters_own_error(source: str) -> None:
+    """Only valid newer Python is rewritten: what tree-sitter also rejects (or has nothing newer
+    in it) fails exactly as `ast.parse` does."""
+    assert outcome(lambda s: parse_python(s, "<unknown>"), source) == outcome(ast.parse, source)

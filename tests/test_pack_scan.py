@@ -104,7 +104,14 @@ def test_walk_skips_hidden_virtualenvs_vendored_and_built_trees_in_utf8_order(
         ("b/z.py", "b_z"),
         ("é.py", "e"),
     ]
-    assert document["unresolved"] == []
+    assert document["unresolved"] == [
+        {
+            "path": d,
+            "reason": "unsupported",
+            "detail": f"generated code is not read (a {d}/ directory)",
+        }
+        for d in ("build", "dist")
+    ]
 
 
 def test_unresolved_reasons_and_other_files_still_count(in_repo: Path) -> None:

@@ -228,9 +228,11 @@ def test_the_no_symlink_shortcut_agrees_with_resolving_by_name(
     try:
         fast: dict[str, str] = {}
         slow: dict[str, str] = {}
-        verdict = reference_detector._locate(path, root_fd, fast)
-        assert verdict == reference_detector._locate_by_name(path, root_fd, slow)
-        assert fast == slow
+        fast_skips: list[dict[str, Any]] = []
+        slow_skips: list[dict[str, Any]] = []
+        verdict = reference_detector._locate(path, root_fd, fast, fast_skips)
+        assert verdict == reference_detector._locate_by_name(path, root_fd, slow, slow_skips)
+        assert fast == slow and fast_skips == slow_skips
     finally:
         os.close(root_fd)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gpp import repo_files
 from gpp.repo_files import lstat_plain_path, open_dir_in_root, open_root, read_file_in_root
 
 
@@ -94,3 +95,36 @@ def test_reads_leave_no_descriptor_open(root: tuple[Path, int]) -> None:
         with contextlib.suppress(OSError):
             os.close(open_dir_in_root(fd, rel))
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_walk_in_root_holds_few_descriptors_at_any_depth(tmp_path: Path) -> None:
+    """Depth-first over 120 levels with 3 siblings each, in sorted order, every directory once,
+    and never more than `max_open` + 2 descriptors of its own open (read from /proc/self/fd)."""
+    from deep_trees import remove_tree
+
+    directory = tmp_path / "t"
+    for _ in range(120):
+        for sibling in ("b", "c"):
+            (directory / sibling).mkdir(parents=True)
+        directory = directory / "a"
+    directory.mkdir()
+    root_fd = open_root(str(tmp_path))
+    baseline = len(os.listdir("/proc/self/fd"))
+    seen: list[str] = []
+    peak = 0
+
+    def visit(fd: int, here: str, entries: list[os.DirEntry[str]]) -> list[str]:
+        nonlocal peak
+        peak = max(peak, len(os.listdir("/proc/self/fd")) - baseline)
+        seen.append(here)
+        return [e.name for e in entries if e.is_dir(follow_symlinks=False)]
+
+    try:
+        failed = repo_files.walk_in_root(root_fd, "t", visit, max_open=8)
+    finally:
+        os.close(root_fd)
+        remove_tree(tmp_path / "t")
+    assert failed == []
+    assert len(seen) == len(set(seen)) == 1 + 120 * 3
+    assert seen[:3] == ["t", "t/a", "t/a/a"]  # depth first, in byte order
+    assert 0 < peak <= 8 + 3  # the chain, the directory listed, and listdir's own descriptor

@@ -35,15 +35,15 @@ FAULTS = [
     ("exits_before_hello", ('E_EOF', 1, None, 'E_EOF: frame 1: output ended before the expected frame (awaiting hello) — expected a complete frame, got EOF (exit code 3)')),
     ("exits_mid_request", ('E_EOF', 2, None, 'E_EOF: frame 2: output ended before the expected frame (discover outstanding) — expected a complete frame, got EOF (exit code 4)')),
     ("gpp2_peer", ('E_PROTOCOL_VERSION', 1, 'hello.protocolVersion', 'E_PROTOCOL_VERSION: frame 1: hello.protocolVersion speaks GPP/2 but this host speaks GPP/3 — expected 3, got integer 2')),
-    ("hangs_on_discover", ('E_TIMEOUT', 2, None, 'E_TIMEOUT: frame 2: watchdog fired waiting for result or error — expected a complete frame within 500 ms, got nothing')),
+    ("hangs_on_discover", ('E_TIMEOUT', 2, None, 'E_TIMEOUT: frame 2: watchdog fired waiting for result or error — expected a complete frame within 500 ms (raise request_ms to allow more), got nothing')),
     ("identity_changes", ('E_UNKNOWN_PLUGIN', 2, 'result.pluginId', "E_UNKNOWN_PLUGIN: frame 2: result.pluginId does not match the pinned plugin — expected 'fixture', got string 'impostor'")),
     ("invalid_json", ('E_FRAME_JSON', 1, None, 'E_FRAME_JSON: frame 1: invalid JSON: Expecting property name enclosed in double quotes at column 23')),
     ("invalid_utf8", ('E_FRAME_JSON', 1, None, 'E_FRAME_JSON: frame 1: invalid JSON: invalid UTF-8 at byte 14')),
     ("line_over_cap", ('E_FRAME_JSON', 1, None, 'E_FRAME_JSON: frame 1: line exceeds max_line_bytes — expected at most 1024 bytes, got more than 1024 bytes')),
     ("missing_field", ('E_SCHEMA', 1, 'hello.seq', 'E_SCHEMA: frame 1: hello.seq missing — expected integer, got nothing')),
     ("mistyped_field", ('E_SCHEMA', 1, 'hello.payload.capabilities', "E_SCHEMA: frame 1: hello.payload.capabilities has the wrong type — expected array of at least 1, got string 'discover'")),
-    ("never_hello", ('E_TIMEOUT', 1, None, 'E_TIMEOUT: frame 1: watchdog fired waiting for hello — expected a complete frame within 3000 ms, got nothing')),
-    ("no_bye", ('E_TIMEOUT', 3, None, 'E_TIMEOUT: frame 3: watchdog fired waiting for bye — expected a complete frame within 500 ms, got nothing')),
+    ("never_hello", ('E_TIMEOUT', 1, None, 'E_TIMEOUT: frame 1: watchdog fired waiting for hello — expected a complete frame within 3000 ms (raise handshake_ms to allow more), got nothing')),
+    ("no_bye", ('E_TIMEOUT', 3, None, 'E_TIMEOUT: frame 3: watchdog fired waiting for bye — expected a complete frame within 500 ms (raise shutdown_ms to allow more), got nothing')),
     ("no_classification_signals", ('E_SCHEMA', 2, 'result.payload.classificationSignals', 'E_SCHEMA: frame 2: result.payload.classificationSignals missing — expected array, got nothing')),
     ("partial_line_then_exit", ('E_EOF', 2, None, 'E_EOF: frame 2: output ended mid-frame — expected a complete frame, got EOF (exit code 0)')),
     ("request_error", ('E_PLUGIN_ERROR', 2, None, 'E_PLUGIN_ERROR: frame 2: plugin answered with an error frame: BadRepo: cannot parse repo')),
@@ -52,7 +52,7 @@ FAULTS = [
     ("seq_gap", ('E_SCHEMA', 2, 'result.seq', 'E_SCHEMA: frame 2: result.seq skips ahead — expected 2, got integer 3')),
     ("seq_repeat", ('E_SCHEMA', 2, 'result.seq', 'E_SCHEMA: frame 2: result.seq repeats an earlier frame — expected 2, got integer 1')),
     ("session_error", ('E_PLUGIN_ERROR', 2, None, 'E_PLUGIN_ERROR: frame 2: plugin answered with an error frame: Crashed: out of coffee')),
-    ("trickles_partial_line", ('E_TIMEOUT', 2, None, 'E_TIMEOUT: frame 2: watchdog fired waiting for result or error — expected a complete frame within 500 ms, got a partial line')),
+    ("trickles_partial_line", ('E_TIMEOUT', 2, None, 'E_TIMEOUT: frame 2: watchdog fired waiting for result or error — expected a complete frame within 500 ms (raise request_ms to allow more), got a partial line')),
     ("unknown_envelope_key", ('E_SCHEMA', 1, 'hello.trace', "E_SCHEMA: frame 1: hello.trace is not allowed — expected no such field, got string 'abc'")),
     ("unknown_type", ('E_UNKNOWN_TYPE', 1, 'type', "E_UNKNOWN_TYPE: frame 1: type is not a GPP/3 message type — expected one of hello ready discover result error shutdown bye, got string 'greeting'")),
     ("uppercase_digest", ('E_SCHEMA', 1, 'hello.digest', "E_SCHEMA: frame 1: hello.digest is malformed — expected 64 lowercase hex digits, got string 'E2EE9A1694399100C030B81536E06C6A237855A…'")),
@@ -172,7 +172,7 @@ def test_a_plugin_that_stops_reading_cannot_stall_a_large_discover() -> None:
     assert error.frame == 2 and error.http_status == 504
     assert error.fail_line().startswith(
         "[plugin-protocol] FAIL E_TIMEOUT: frame 2: watchdog fired writing discover: the plugin "
-        "stopped reading its stdin — expected discover read within 500 ms, got "
+        "stopped reading its stdin — expected discover read within 500 ms (raise request_ms to allow more), got "
     )
     assert re.search(r"got \d+ of 350209 bytes not taken$", error.fail_line())
     assert session.closed and session.returncode == -9 and process_gone(session.pid)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from gpp.sdk import serve
@@ -16,8 +17,23 @@ class Analyzer(Protocol):
     def link(self, files: Any) -> Linked: ...
 
 
-def serve_python_pack(plugin_id: str, plugin_version: str, analyzer: Analyzer) -> int:
-    scanner: Scanner[Any] = Scanner((".py",), analyzer.extract, analyzer.link, language="Python")
+def serve_python_pack(
+    plugin_id: str,
+    plugin_version: str,
+    analyzer: Analyzer,
+    keywords: Sequence[bytes] | None = None,
+    base_keywords: Sequence[str] = (),
+) -> int:
+    """`keywords`, `base_keywords`: the pack's pre-filter (see `packs.prefilter`); None
+    keywords parse every file."""
+    scanner: Scanner[Any] = Scanner(
+        (".py",),
+        analyzer.extract,
+        analyzer.link,
+        language="Python",
+        keywords=keywords,
+        base_keywords=base_keywords,
+    )
     return serve(
         plugin_id,
         plugin_version,

@@ -20,8 +20,13 @@ What the scanner does for every pack, so packs never touch the filesystem:
 
 - A requested path is a file or a directory (`.` = the root). Directories are walked with names
   in UTF-8 byte order, skipping hidden names, virtualenvs (`venv`, or any directory holding
-  `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, `dist`, `build`, and every
-  symlink. A named path may be a symlink that stays inside the root.
+  `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, and every symlink; `dist` and
+  `build` directories, `*.min.js` files and JavaScript/TypeScript with a line of 1,000+
+  characters in its first 4 KB are generated code: skipped, each an `unsupported` entry. A
+  named path may be a symlink that stays inside the root. The walk is iterative with
+  a bounded number of open descriptors (`gpp.repo_files.walk_in_root`): no depth drops a file.
+  An entry no document could name (not UTF-8, a backslash, a leading drive letter) is an
+  `unsupported` entry at its directory, a directory that cannot be listed `unreadable`.
 - Every file is looked up in the memo first; the misses are opened, read and extracted on every
   usable CPU (`packs.fan_out`: forked workers, results put back in order, a failed worker's
   files read again here), so a cold discover of a large repository is not bound to one core.
@@ -30,6 +35,9 @@ What the scanner does for every pack, so packs never touch the filesystem:
 - Unresolved reasons: a named path missing → `not-found`; a named file without one of the pack's
   suffixes → `unsupported`; over `MAX_FILE_BYTES` → `too-large`; not UTF-8, unreadable, not a
   regular file or a symlink out of the root → `unreadable`; a syntax error → `parse-error`.
+- Anything else a reader raises on one file (in `extract`, here or in a worker, or in `link` on
+  that file's facts) is a `READER_ERROR` finding at the file, its detail naming the exception's
+  type and the reader's line: one file a reader cannot handle never fails the document.
 """
 
 from __future__ import annotations
@@ -38,6 +46,8 @@ import errno
 import gc
 import os
 import stat
+import time
+import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -45,24 +55,43 @@ from typing import Any, Generic, TypeVar
 from gpp.file_memo import FileMemo, Missing
 from gpp.repo_files import (
     NotRegularFile,
-    open_dir_in_root,
     open_file_in_root,
     open_root,
+    read_file_in_root,
     resolve_in_root,
+    walk_in_root,
 )
+from gpp.schema import path_problem
 
 from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
+from .prefilter import ByteFacts, byte_facts, needed
 
 F = TypeVar("F")
 
 JSONObject = dict[str, Any]
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
-SKIPPED_DIRECTORIES = frozenset(
-    {"venv", "node_modules", "__pycache__", "site-packages", "dist", "build"}
-)
+SKIPPED_DIRECTORIES = frozenset({"venv", "node_modules", "__pycache__", "site-packages"})
+GENERATED_DIRECTORIES = frozenset({"dist", "build"})
+"""Build output: skipped like the others, but said (`unsupported`, generated): routes or tables
+written there would be copies of the source's, or bundles no reader can follow."""
+GENERATED = "generated code is not read"
+MINIFIED_SUFFIXES = (".min.js", ".min.mjs", ".min.cjs")
+MINIFIED_LINE = 1000
+"""A line this long within the first `MINIFIED_HEAD` bytes of a JavaScript or TypeScript file
+marks a minified bundle (11.5 MB of theme bundles cost one repository 3.7 s for 0 routes)."""
+MINIFIED_HEAD = 4096
 VIRTUALENV_MARKER = "pyvenv.cfg"
-_WALK_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+READER_ERROR = "READER_ERROR"
+DEADLINE_REACHED = "DEADLINE_REACHED"
+REQUEST_MS_ENV = "GPP_REQUEST_MS"
+"""Set by the host (`gpp.host.PluginSession`) to the session's `request_ms`: the budget after
+which the host kills the plugin and answers 504."""
+SOFT_DEADLINE_SHARE = 0.6
+"""Of `request_ms`, the share a discover spends reading files; the rest is for linking,
+rendering and sending what was read."""
+DEADLINE_BATCH = 256
+"""Files read between two looks at the clock when a deadline is set."""
 
 
 class ParseFailure(Exception):
@@ -86,6 +115,29 @@ class Unresolved:
         return {"path": self.path, "reason": self.reason, "detail": self.detail}
 
 
+@dataclass(frozen=True)
+class ReaderError:
+    """A reader (`extract`, or `link` on this file's facts) raised: a `READER_ERROR` finding at
+    the file, so one file a reader cannot handle never fails the whole document (DESIGN §8)."""
+
+    path: str
+    detail: str
+
+    def as_json(self) -> JSONObject:
+        location = {"path": self.path, "line": 1}
+        return {"code": READER_ERROR, "detail": self.detail, "locations": [location]}
+
+
+def reader_error(path: str, exc: BaseException) -> ReaderError:
+    """The finding for `exc`, raised by a reader on `path`: its type and message, and the
+    reader's own line that raised (the innermost frame), for a bug report."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    message = str(exc).splitlines()[0][:200] if str(exc) else ""
+    detail = f"{type(exc).__name__}{where}" + (f": {message}" if message else "")
+    return ReaderError(path, f"the reader failed on this file: {detail}")
+
+
 @dataclass
 class Linked:
     """What `link` found across the request's files, in the document's own shapes."""
@@ -102,6 +154,16 @@ class Found:
 
     target: str
     stat: os.stat_result
+
+
+def soft_deadline_ms() -> float | None:
+    """How long a discover may spend reading files before it answers with what it has: a share
+    of the host's `request_ms` (from `GPP_REQUEST_MS`), None when the host did not say."""
+    try:
+        request_ms = int(os.environ.get(REQUEST_MS_ENV, ""))
+    except ValueError:
+        return None
+    return request_ms * SOFT_DEADLINE_SHARE if request_ms > 0 else None
 
 
 Extract = Callable[[str, str], F]
@@ -122,19 +184,35 @@ class Scanner(Generic[F]):
         *,
         language: str,
         root: str = ".",
-        memo: FileMemo[F | Unresolved] | None = None,
+        memo: FileMemo[F | Unresolved | ReaderError] | None = None,
         workers: int | None = None,
         min_files_per_worker: int = MIN_ITEMS_PER_WORKER,
+        deadline_ms: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        deadline_batch: int = DEADLINE_BATCH,
+        keywords: Sequence[bytes] | None = None,
+        base_keywords: Sequence[str] = (),
     ) -> None:
         self.suffixes = tuple(suffixes)
         self.extract = extract
         self.link = link
         self.language = language
         self.root = root
-        self.memo: FileMemo[F | Unresolved] = memo if memo is not None else FileMemo()
+        self.memo: FileMemo[F | Unresolved | ReaderError] = memo if memo is not None else FileMemo()
         self.workers = workers  # None: one per usable CPU (`fan_out`)
         self.min_files_per_worker = min_files_per_worker
         self._last_link: tuple[list[tuple[str, F]], Linked] | None = None
+        # Past this many ms of reading, a discover answers with what it has and a
+        # DEADLINE_REACHED finding; what it read stays in the memo, so a repeated request
+        # goes on from there instead of starting cold (and timing out) again.
+        self.deadline_ms = deadline_ms if deadline_ms is not None else soft_deadline_ms()
+        self.clock = clock
+        self.deadline_batch = deadline_batch
+        # A Python pack's pre-filter (`packs.prefilter`): only files that mention one of these,
+        # or are linked to one that does, are parsed. None: every file is.
+        self.keywords = tuple(keywords) if keywords is not None else None
+        self.base_keywords = tuple(base_keywords)
+        self._bytes_memo: FileMemo[ByteFacts] = FileMemo()
 
     def discover(self, paths: list[str]) -> JSONObject:
         # A cold discover allocates millions of AST nodes while the memo holds what the files
@@ -150,29 +228,75 @@ class Scanner(Generic[F]):
                 gc.enable()
 
     def _discover(self, paths: list[str]) -> JSONObject:
+        started = self.clock()
         unresolved: list[Unresolved] = []
         files: dict[str, Found] = {}  # by the path reported
+        not_reached: list[str] = []
         root_fd = open_root(self.root)
         try:
             for path in paths:
                 problem = self._locate(root_fd, path, files)
-                if problem is not None:
+                if isinstance(problem, list):
+                    unresolved += problem
+                elif problem is not None:
                     unresolved.append(problem)
             facts: list[tuple[str, F]] = []
-            for rel, outcome in self._read_all(root_fd, sorted(files, key=utf8), files):
+            failed: list[ReaderError] = []
+            rels = sorted(files, key=utf8)
+            if self.keywords is not None:
+                rels = self._prefilter(root_fd, rels, files, self.keywords)
+            read = self._read_all(root_fd, rels, files, started, not_reached)
+            for rel, outcome in read:
                 if isinstance(outcome, Unresolved):
                     unresolved.append(outcome)
+                elif isinstance(outcome, ReaderError):
+                    failed.append(outcome)
                 else:
                     facts.append((rel, outcome))
         finally:
             os.close(root_fd)
-        linked = self._link(facts)
+        linked = self._link_guarded(facts, failed)
+        findings = linked.findings + [f.as_json() for f in failed]
+        if not_reached:
+            findings.append(self._deadline_finding(not_reached))
         return {
             "resources": sorted(linked.resources, key=lambda r: at(r["location"])),
             "unresolved": [u.as_json() for u in sorted(unresolved, key=lambda u: utf8(u.path))],
-            "findings": sorted(linked.findings, key=lambda f: at(f["locations"][0])),
+            "findings": sorted(findings, key=lambda f: at(f["locations"][0])),
             "classificationSignals": sorted(linked.signals, key=lambda s: at(s["source"])),
         }
+
+    def _link_guarded(self, facts: list[tuple[str, F]], failed: list[ReaderError]) -> Linked:
+        """`_link`, and when it raises, the files whose facts make it raise on their own are set
+        aside (each a `READER_ERROR` in `failed`) and the rest linked again; should that still
+        raise, every file is linked alone (cross-file resolution lost, said in one finding)."""
+        try:
+            return self._link(facts)
+        except Exception as exc:  # any reader bug becomes a finding
+            first = exc
+        kept: list[tuple[str, F]] = []
+        for rel, value in facts:
+            try:
+                self.link([(rel, value)])
+            except Exception as exc:
+                failed.append(reader_error(rel, exc))
+            else:
+                kept.append((rel, value))
+        try:
+            return self._link(kept)
+        except Exception as exc:
+            first = exc
+        merged = Linked()
+        for rel, value in kept:
+            alone = self.link([(rel, value)])
+            merged.resources += alone.resources
+            merged.findings += alone.findings
+            merged.signals += alone.signals
+        if kept:
+            error = reader_error(kept[0][0], first)
+            detail = f"{error.detail} (across files: each file was linked alone)"
+            failed.append(ReaderError(error.path, detail))
+        return merged
 
     def _link(self, facts: list[tuple[str, F]]) -> Linked:
         """`link`, or the last link's result when every file's facts are the very same objects
@@ -187,7 +311,9 @@ class Scanner(Generic[F]):
         self._last_link = (facts, linked)  # holding the facts keeps the identities meaningful
         return linked
 
-    def _locate(self, root_fd: int, path: str, files: dict[str, Found]) -> Unresolved | None:
+    def _locate(
+        self, root_fd: int, path: str, files: dict[str, Found]
+    ) -> Unresolved | list[Unresolved] | None:
         """Add the files `path` names to `files`, or say why it gives none."""
         try:
             info = os.stat(path, dir_fd=root_fd)  # follows links: a dangling one is not found
@@ -197,54 +323,115 @@ class Scanner(Generic[F]):
         if target is None:
             return Unresolved(path, "unreadable", "symlink leads outside the repository")
         if stat.S_ISDIR(info.st_mode):
-            self._walk(root_fd, target, files)
-            return None
+            skipped: list[Unresolved] = []
+            self._walk(root_fd, target, files, skipped)
+            return skipped or None
         if not path.endswith(self.suffixes):
             return Unresolved(path, "unsupported", f"not a {self.language} file")
         files[path] = Found(target, info)
         return None
 
-    def _walk(self, root_fd: int, directory: str, files: dict[str, Found]) -> None:
-        try:
-            fd = open_dir_in_root(root_fd, directory)
-        except OSError:
-            return
-        self._walk_fd(fd, "" if directory == "." else f"{directory}/", files)
+    def _walk(
+        self, root_fd: int, directory: str, files: dict[str, Found], skipped: list[Unresolved]
+    ) -> None:
+        """Add the files below the in-root `directory` to `files`, and to `skipped` what a
+        reader would have looked at but no document can name: an entry whose name is not
+        UTF-8, or is no repo-relative path (a backslash, a leading drive letter), and a
+        directory that cannot be listed. Iterative with bounded descriptors (`walk_in_root`),
+        so neither depth nor a low descriptor limit drops a file."""
 
-    def _walk_fd(self, fd: int, prefix: str, files: dict[str, Found]) -> None:
-        """Walk the open directory `fd` (closed here), whose repo path is `prefix`."""
-        try:
-            with os.scandir(fd) as listing:
-                entries = {_utf8_name(e.name): e for e in listing}
-            if VIRTUALENV_MARKER.encode() in entries:
-                return
-            for key in sorted(k for k in entries if k is not None):
-                entry = entries[key]
+        def visit(fd: int, here: str, entries: list[os.DirEntry[str]]) -> list[str]:
+            prefix = "" if here == "." else f"{here}/"
+            if any(e.name == VIRTUALENV_MARKER for e in entries):
+                return []
+            subdirectories = []
+            for entry in entries:
                 name = entry.name
                 if name.startswith("."):
                     continue
                 is_dir = entry.is_dir(follow_symlinks=False)
-                is_file = entry.is_file(follow_symlinks=False)
-                if is_dir and name not in SKIPPED_DIRECTORIES:
-                    try:
-                        child = os.open(name, _WALK_DIR_FLAGS, dir_fd=fd)
-                    except OSError:
+                if is_dir:
+                    if name in SKIPPED_DIRECTORIES:
                         continue
-                    self._walk_fd(child, f"{prefix}{name}/", files)
-                elif is_file and name.endswith(self.suffixes):
+                    if name in GENERATED_DIRECTORIES:
+                        detail = f"{GENERATED} (a {name}/ directory)"
+                        skipped.append(Unresolved(prefix + name, "unsupported", detail))
+                        continue
+                elif not (entry.is_file(follow_symlinks=False) and name.endswith(self.suffixes)):
+                    continue
+                problem = _name_problem(name, prefix + name)
+                if problem is not None:
+                    skipped.append(Unresolved(here, "unsupported", problem))
+                elif is_dir:
+                    subdirectories.append(name)
+                elif name.endswith(MINIFIED_SUFFIXES):
+                    detail = f"{GENERATED} (a minified bundle)"
+                    skipped.append(Unresolved(prefix + name, "unsupported", detail))
+                else:
                     files[prefix + name] = Found(prefix + name, entry.stat(follow_symlinks=False))
-        except OSError:
-            return
-        finally:
-            os.close(fd)
+            return subdirectories
+
+        for failed in walk_in_root(root_fd, directory, visit):
+            skipped.append(Unresolved(failed, "unreadable", "directory cannot be listed"))
+
+    def _prefilter(
+        self, root_fd: int, rels: list[str], files: dict[str, Found], keywords: Sequence[bytes]
+    ) -> list[str]:
+        """`rels` less the Python files that cannot matter (`packs.prefilter`). A file whose
+        bytes cannot be judged (unreadable, too large, not UTF-8) is kept: reading it reports
+        it exactly as without the filter."""
+        judged: dict[str, ByteFacts] = {}
+        kept: set[str] = set()
+        for rel in rels:
+            found = files[rel]
+            if not rel.endswith(".py") or found.stat.st_size > MAX_FILE_BYTES:
+                kept.add(rel)
+                continue
+            value = self._bytes_memo.lookup(rel, found.stat)
+            if isinstance(value, Missing):
+                try:
+                    data = read_file_in_root(root_fd, found.target, MAX_FILE_BYTES)
+                    data.decode("utf-8")
+                except (OSError, UnicodeDecodeError):
+                    kept.add(rel)
+                    continue
+                if len(data) > MAX_FILE_BYTES:
+                    kept.add(rel)
+                    continue
+                value = byte_facts(rel, data, keywords, self.base_keywords)
+                self._bytes_memo.store(rel, found.stat, value, cost=64 + 32 * len(value.imports))
+            judged[rel] = value
+        kept |= needed(judged)
+        return [rel for rel in rels if rel in kept]
+
+    def _past_deadline(self, started: float) -> bool:
+        if self.deadline_ms is None:
+            return False
+        return (self.clock() - started) * 1000 >= self.deadline_ms
+
+    def _deadline_finding(self, not_reached: list[str]) -> JSONObject:
+        detail = (
+            f"the scan stopped reading after {self.deadline_ms:.0f} ms (a share of the plugin's "
+            f"request_ms) with {len(not_reached)} files not read yet; what was read is kept: "
+            "repeat the request to go on, or raise request_ms"
+        )
+        locations = [{"path": rel, "line": 1} for rel in not_reached]
+        return {"code": DEADLINE_REACHED, "detail": detail, "locations": locations}
 
     def _read_all(
-        self, root_fd: int, rels: list[str], files: dict[str, Found]
-    ) -> list[tuple[str, F | Unresolved]]:
+        self,
+        root_fd: int,
+        rels: list[str],
+        files: dict[str, Found],
+        started: float,
+        not_reached: list[str],
+    ) -> list[tuple[str, F | Unresolved | ReaderError]]:
         """Each file's outcome, in order: from the memo while its stamp at the walk is unchanged
         (a hit opens nothing: what is returned was read, safely, when the file had this stamp),
-        else read and extracted, the misses spread over the CPUs (`fan_out`)."""
-        outcomes: dict[str, F | Unresolved] = {}
+        else read and extracted, the misses spread over the CPUs (`fan_out`). With a deadline,
+        the misses are read in batches and those left when it passes go to `not_reached`
+        (and are left out of the outcomes)."""
+        outcomes: dict[str, F | Unresolved | ReaderError] = {}
         misses: list[tuple[str, Found]] = []
         for rel in rels:
             found = files[rel]
@@ -256,19 +443,27 @@ class Scanner(Generic[F]):
                 misses.append((rel, found))
             else:
                 outcomes[rel] = value
-        read = fan_out(
-            lambda miss: self._read_missing(root_fd, *miss),
-            misses,
-            workers=self.workers,
-            min_items_per_worker=self.min_files_per_worker,
-        )
-        for (rel, found), (outcome, remember) in zip(misses, read, strict=True):
-            if remember:
-                self.memo.store(rel, found.stat, outcome)
-            outcomes[rel] = outcome
-        return [(rel, outcomes[rel]) for rel in rels]
+        batch = len(misses) if self.deadline_ms is None else self.deadline_batch
+        for start in range(0, len(misses), max(1, batch)):
+            if self._past_deadline(started) and start > 0:
+                not_reached += [rel for rel, _ in misses[start:]]
+                break
+            part = misses[start : start + batch]
+            read = fan_out(
+                lambda miss: self._read_missing(root_fd, *miss),
+                part,
+                workers=self.workers,
+                min_items_per_worker=self.min_files_per_worker,
+            )
+            for (rel, found), (outcome, remember) in zip(part, read, strict=True):
+                if remember:
+                    self.memo.store(rel, found.stat, outcome)
+                outcomes[rel] = outcome
+        return [(rel, outcomes[rel]) for rel in rels if rel in outcomes]
 
-    def _read_missing(self, root_fd: int, rel: str, found: Found) -> tuple[F | Unresolved, bool]:
+    def _read_missing(
+        self, root_fd: int, rel: str, found: Found
+    ) -> tuple[F | Unresolved | ReaderError, bool]:
         """A file's outcome and whether to remember it: a read error is not remembered, so the
         next discover tries again."""
         try:
@@ -276,7 +471,9 @@ class Scanner(Generic[F]):
         except OSError:
             return Unresolved(rel, "unreadable", "cannot be read"), False
 
-    def _open_and_extract(self, root_fd: int, rel: str, found: Found) -> F | Unresolved:
+    def _open_and_extract(
+        self, root_fd: int, rel: str, found: Found
+    ) -> F | Unresolved | ReaderError:
         try:
             fd, _ = open_file_in_root(root_fd, found.target)
         except NotRegularFile:
@@ -290,12 +487,14 @@ class Scanner(Generic[F]):
         finally:
             os.close(fd)
 
-    def _extract_fd(self, fd: int, rel: str) -> F | Unresolved:
+    def _extract_fd(self, fd: int, rel: str) -> F | Unresolved | ReaderError:
         data = os.read(fd, MAX_FILE_BYTES + 1)
         while chunk := os.read(fd, MAX_FILE_BYTES + 1 - len(data)):
             data += chunk
         if len(data) > MAX_FILE_BYTES:  # grew after the fstat
             return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
+        if not rel.endswith(".py") and _minified(data):
+            return Unresolved(rel, "unsupported", f"{GENERATED} (a minified bundle)")
         try:
             source = data.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
@@ -308,6 +507,20 @@ class Scanner(Generic[F]):
             return Unresolved(rel, "parse-error", f"line {exc.lineno or 1}: {exc.msg}")
         except (ValueError, RecursionError, MemoryError) as exc:
             return Unresolved(rel, "parse-error", f"line 1: {type(exc).__name__}")
+        except Exception as exc:  # a reader bug on one file: a finding there
+            return reader_error(rel, exc)
+
+
+def _minified(data: bytes) -> bool:
+    """Whether a line of `MINIFIED_LINE` bytes or more starts in the first `MINIFIED_HEAD`."""
+    start = 0
+    while start < min(len(data), MINIFIED_HEAD):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        if end - start >= MINIFIED_LINE:
+            return True
+        start = end + 1
+    return False
 
 
 def utf8(path: str) -> bytes:
@@ -319,9 +532,12 @@ def at(location: JSONObject) -> tuple[bytes, int]:
     return utf8(location["path"]), location["line"]
 
 
-def _utf8_name(name: str) -> bytes | None:
-    """A directory entry's name as UTF-8, or None for one JSON cannot carry (not UTF-8)."""
+def _name_problem(name: str, rel: str) -> str | None:
+    """Why the entry `name`, to be reported as `rel`, cannot be (a document could not carry
+    it), or None; the texts are the reference detectors'."""
     try:
-        return name.encode("utf-8")
+        name.encode("utf-8")
     except UnicodeEncodeError:
-        return None
+        return "skipped an entry whose name is not UTF-8"
+    problem = path_problem(rel)
+    return None if problem is None else f"skipped {name}: not a repo-relative path ({problem})"
