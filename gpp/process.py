@@ -13,6 +13,7 @@ import functools
 import os
 import shutil
 import signal
+import stat
 import tempfile
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -54,13 +55,37 @@ async def spawn(
             cwd=cwd,
             env=dict(env),
             start_new_session=True,
-            preexec_fn=spawn_plan.preexec if spawn_plan else None,
+            preexec_fn=_child_setup(spawn_plan.preexec if spawn_plan else None),
         )
     except BaseException:
         if spawn_plan is not None:
             spawn_plan.cleanup()
         raise
     return proc, spawn_plan
+
+
+def _child_setup(preexec: Callable[[], None] | None) -> Callable[[], None]:
+    """The child's last step before exec: the sandbox's own, then every socket past stdio
+    marked close-on-exec, so the plugin holds its pipes once, on 0, 1 and 2.
+
+    uvloop (the gateway's event loop under uvicorn) does not implement `close_fds`, and it
+    leaves the child's ends of its stdio socketpairs open, inheritable, at their first numbers:
+    a plugin that closed fd 1 still held its stdout there, so the gateway never saw EOF and
+    answered E_TIMEOUT after `request_ms` where `gpp discover` (stdlib loop) said E_EOF at once.
+    Marked, not closed: uvloop runs this before libuv moves those fds onto 0-2 (a dup2 clears
+    the mark on the copy). Sockets only: whatever else a sandbox hands bwrap by number (a
+    seccomp filter, a sync pipe) stays; the stdlib's Popen closes the rest itself.
+    """
+
+    def setup() -> None:
+        if preexec is not None:
+            preexec()
+        for name in os.listdir("/proc/self/fd"):
+            with contextlib.suppress(OSError):  # the listing's own fd, gone by now
+                if int(name) > 2 and stat.S_ISSOCK(os.fstat(int(name)).st_mode):
+                    os.set_inheritable(int(name), False)
+
+    return setup
 
 
 @dataclass

@@ -129,7 +129,7 @@ def _depth_by_scan(line: bytes) -> int:
     return deepest
 
 
-_json_values = st.recursive(
+_bracket_heavy_values = st.recursive(
     st.none() | st.integers() | st.text(alphabet='[]{}"\\ab', max_size=6),
     lambda inner: (
         st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4)
@@ -139,7 +139,7 @@ _json_values = st.recursive(
 
 
 @settings(max_examples=300, deadline=None)
-@given(_json_values, st.integers(min_value=0, max_value=8))
+@given(_bracket_heavy_values, st.integers(min_value=0, max_value=8))
 def test_nesting_check_agrees_with_a_byte_scan(value: Any, limit: int) -> None:
     line = json.dumps(value).encode()
     expected = _depth_by_scan(line) > limit
