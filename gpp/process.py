@@ -118,13 +118,38 @@ class PluginProcess:
         self.reaped = True
         if kill or self.proc.returncode is None:
             kill_group(self.proc)
-        status = self.status(await self.proc.wait())
+        # Nothing more is read from stdout. On Python 3.11 `wait()` returns only once every pipe
+        # has closed, and a stdout its reader stopped reading (a refused oversized line) is
+        # paused with the EOF unseen: `gpp discover` hung there for ever. So stdout is closed
+        # first, and every pipe if the exit is still not reported (a descendant holding one).
+        _close_pipes(self.proc, 1)
+        raw = await wait_exit(self.proc, REAP_S)
+        if raw is None:
+            _close_pipes(self.proc, 0, 1, 2)
+            raw = await wait_exit(self.proc, REAP_S)
+        status = self.status(raw)
         if self.proc.stdin is not None:
             self.proc.stdin.close()
         shutil.rmtree(self.home, ignore_errors=True)
         if self.plan is not None:
             await self.plan.release()
         return status
+
+
+REAP_S = 5.0
+"""How long a killed plugin's exit may take to be reported, per attempt (see `reap`)."""
+
+
+def _close_pipes(proc: asyncio.subprocess.Process, *fds: int) -> None:
+    """Close the gateway's ends of the process's pipes `fds` (its readers see EOF)."""
+    transport = getattr(proc, "_transport", None)  # asyncio's and uvloop's Process alike
+    if transport is None:
+        return
+    for fd in fds:
+        with contextlib.suppress(Exception):
+            pipe = transport.get_pipe_transport(fd)
+            if pipe is not None:
+                pipe.close()
 
 
 class ProcessOptions(TypedDict, total=False):
