@@ -367,3 +367,45 @@ def test_the_plugins_first_word_brings_the_deadlines_forward_at_once() -> None:
     assert answered == {"jsonrpc": "2.0", "result": {"up": True}, "id": 1}
     assert timed_out["id"] == 2 and timed_out["error"]["code"] == -32002
     assert waited < 20  # request_ms (0.3 s) and the kill, far from the 60 s stretch
+
+
+JUNK_LINES = 20_000
+JUNK_PLUGIN = (
+    "import sys\n"
+    f"for n in range({JUNK_LINES // 2}):\n"
+    "    sys.stdout.write('not json %d\\n' % n)\n"
+    '    sys.stdout.write(\'{"jsonrpc": "2.0", "id": %d, "result": 1}\\n\' % (n + 10**6))\n'
+)
+
+
+def test_stdout_junk_and_answers_to_no_request_are_logged_rate_limited(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 23: a plugin's stdout junk (or answers to ids it was never sent) was one WARNING
+    per line, 50,000 in 5 s. Now a burst, then a count of what was suppressed."""
+
+    async def scenario() -> int:
+        ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        session = JsonRpcSession(
+            [sys.executable, "-c", JUNK_PLUGIN],
+            "junk",
+            on_failure=lambda error: ended.set_result(None),
+        )
+        await session.start()
+        try:
+            await asyncio.wait_for(ended, 60)  # it writes everything, then exits
+        finally:
+            await session.close(5)
+        return session.stdout_log.suppressed
+
+    with caplog.at_level("WARNING", logger="gpp.rpc"):
+        suppressed = asyncio.run(scenario())
+    per_line = [
+        r
+        for r in caplog.records
+        if r.getMessage() in ("unparseable line from plugin", "answer to no pending request")
+    ]
+    summaries = [r for r in caplog.records if r.getMessage() == "plugin stdout lines suppressed"]
+    assert len(per_line) + suppressed == JUNK_LINES
+    assert len(per_line) < 1000  # the burst, and the refill while the flood lasted
+    assert sum(r.fields["lines"] for r in summaries) == suppressed  # type: ignore[attr-defined]

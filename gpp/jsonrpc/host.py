@@ -38,6 +38,7 @@ from .. import codes, jsonrpc
 from ..canonical_json import JSONRejected, loads_strict
 from ..host import Timeouts
 from ..process import ProcessOptions, ProcessSession, wait_exit
+from ..rate_limit import RateLimitedLog
 from ..wire import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong
 
 log = logging.getLogger("gpp.rpc")
@@ -94,6 +95,9 @@ class JsonRpcSession(ProcessSession):
         self._head_since = 0.0  # when the oldest call became the oldest
         self._changed = asyncio.Event()  # wakes the watchdog (see `_poke`)
         self._wake_at: float | None = None  # when the sleeping watchdog wakes by itself
+        self.stdout_log = RateLimitedLog(log, plugin_id, "plugin stdout lines suppressed")
+        """What the plugin's stdout makes the gateway say (junk, answers to no request),
+        rate-limited as its stderr is: 50,000 junk lines were once 50,000 WARNINGs in 5 s."""
 
     @property
     def in_flight(self) -> int:
@@ -236,10 +240,7 @@ class JsonRpcSession(ProcessSession):
             return
         call = self._calls.get(answered) if type(answered) is int else None
         if call is None:
-            log.warning(
-                "answer to no pending request",
-                extra={"fields": {"plugin": self.plugin_id, "id": str(answered)[:200]}},
-            )
+            self.stdout_log.warning("answer to no pending request", id=str(answered)[:200])
             return
         self._heard()
         message["id"] = call.client_id  # same key position: the layout stays as the plugin wrote it
@@ -263,15 +264,10 @@ class JsonRpcSession(ProcessSession):
                     ),
                 )
                 return
-        log.warning(
+        self.stdout_log.warning(
             "unparseable line from plugin",
-            extra={
-                "fields": {
-                    "plugin": self.plugin_id,
-                    "reason": reason.reason,
-                    "line": line[:200].decode("utf-8", "replace"),
-                }
-            },
+            reason=reason.reason,
+            line=line[:200].decode("utf-8", "replace"),
         )
 
     # ------------------------------------------------------------------------------ deadlines
@@ -405,6 +401,7 @@ class JsonRpcSession(ProcessSession):
             self._on_failure(error)  # once, whether or not a client is still waiting
 
     def _end_calls(self) -> None:
+        self.stdout_log.flush()
         for call in list(self._calls.values()):
             self._settle(call, self._ended(call))
         self._owed.clear()
