@@ -409,3 +409,41 @@ def test_stdout_junk_and_answers_to_no_request_are_logged_rate_limited(
     assert len(per_line) + suppressed == JUNK_LINES
     assert len(per_line) < 1000  # the burst, and the refill while the flood lasted
     assert sum(r.fields["lines"] for r in summaries) == suppressed  # type: ignore[attr-defined]
+
+
+ASKING_PLUGIN = """
+import json, sys
+call = json.loads(sys.stdin.readline())
+ask = {"jsonrpc": "2.0", "method": "client/confirm", "id": "q1", "params": {"id": call["id"]}}
+sys.stdout.write(json.dumps(ask) + "\\n"); sys.stdout.flush()
+answer = json.loads(sys.stdin.readline())
+sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": call["id"], "result": answer}) + "\\n")
+sys.stdout.flush()
+sys.stdin.read()
+"""
+
+
+def test_a_request_from_the_plugin_is_answered_method_not_found_and_not_forwarded() -> None:
+    """Issue 23: a line with `method` and `id` from the plugin reached the SSE client as a
+    notification carrying an id. The gateway answers it -32601 itself; the client hears nothing.
+    (The plugin echoes what it was answered as its result.)"""
+
+    async def scenario() -> tuple[list[dict[str, Any]], Any]:
+        heard: list[dict[str, Any]] = []
+        session = JsonRpcSession([sys.executable, "-c", ASKING_PLUGIN], "asking")
+        await session.start()
+        try:
+            sent = session.send(jsonrpc.Request("work", None, 7), heard.append)
+            assert sent is not None
+            return heard, await asyncio.wait_for(sent.answer, 30)
+        finally:
+            await session.close(5)
+
+    heard, answer = asyncio.run(scenario())
+    assert heard == []
+    assert answer["id"] == 7
+    assert answer["result"] == {
+        "jsonrpc": "2.0",
+        "error": {"code": -32601, "message": "Method not found"},
+        "id": "q1",
+    }

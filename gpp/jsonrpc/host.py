@@ -50,6 +50,8 @@ PLUGIN_UNAVAILABLE = -32003
 SERVER_ERRORS = (PLUGIN_EXITED, PLUGIN_TIMED_OUT, PLUGIN_UNAVAILABLE)
 
 Listener = Callable[[dict[str, Any]], None]
+MAX_UNREAD_FOR_REFUSALS = 1 << 20
+"""Bytes the plugin may leave unread before its requests to the client go unanswered."""
 
 
 @dataclass(eq=False)
@@ -225,6 +227,10 @@ class JsonRpcSession(ProcessSession):
             return
         if not isinstance(message, dict):
             return
+        if "method" in message and "id" in message:  # a request to the client: none is served
+            self._heard()
+            self._refuse_request(message["id"])
+            return
         if "method" in message:  # a notification: route it to the request it names
             self._heard()
             params = message.get("params")
@@ -245,6 +251,16 @@ class JsonRpcSession(ProcessSession):
         self._heard()
         message["id"] = call.client_id  # same key position: the layout stays as the plugin wrote it
         self._settle(call, message)
+
+    def _refuse_request(self, request_id: Any) -> None:
+        """A plugin-to-client request is answered -32601 here and never forwarded: it reached
+        SSE clients as a notification carrying an id, which no client can answer. Not while
+        the plugin leaves what it was sent unread: a flood of requests must not grow the
+        write buffer, and the watchdog deals with a plugin that does not read."""
+        if type(request_id) not in (str, int) or self._unread_bytes() > MAX_UNREAD_FOR_REFUSALS:
+            self.stdout_log.warning("request from plugin left unanswered", id=str(request_id)[:200])
+            return
+        self._write(jsonrpc.error(request_id, jsonrpc.METHOD_NOT_FOUND))
 
     def _refuse_line(self, line: bytes, reason: JSONRejected) -> None:
         """A line that is not I-JSON (NaN, Infinity, a lone surrogate, …) is never passed on;
