@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+import uvloop
 from conftest import FIXTURE_PLUGINS, REPO
 from gateway_harness import (
     Gateway,
@@ -447,3 +448,29 @@ def test_a_request_from_the_plugin_is_answered_method_not_found_and_not_forwarde
         "error": {"code": -32601, "message": "Method not found"},
         "id": "q1",
     }
+
+
+def test_a_call_sent_as_its_plugin_dies_is_answered_not_raised() -> None:
+    """Issue 23: on uvloop (the gateway's loop), writing to a plugin whose death had closed the
+    stdin transport, before the reader saw the EOF, raised RuntimeError out of the route: an
+    SSE stream ended without its `response` event ("Exception in ASGI application"). The
+    transport is closed here as the plugin's death closes it; the call must get -32001."""
+
+    async def scenario() -> Any:
+        session = JsonRpcSession([sys.executable, "-c", "import sys; sys.stdin.read()"], "dying")
+        await session.start()
+        try:
+            assert session._proc.stdin is not None
+            session._proc.stdin.transport.close()  # as EPIPE closes it when the plugin died
+            for _ in range(3):  # loop turns, no timing: uvloop frees the closed handle
+                await asyncio.sleep(0)
+            sent = session.send(jsonrpc.Request("work", None, 1))
+            assert sent is not None
+            await session.flush()
+            return await asyncio.wait_for(sent.answer, 30)
+        finally:
+            await session.close(5)
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        answer = runner.run(scenario())
+    assert answer["id"] == 1 and answer["error"]["code"] == -32001, answer

@@ -161,8 +161,8 @@ class JsonRpcSession(ProcessSession):
                 await self._proc.stdin.drain()  # type: ignore[union-attr]
         except TimeoutError:
             await self._fail(self._stuck())
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the reader sees EOF and fails everything pending
+        except (ConnectionError, RuntimeError):
+            pass  # the plugin is gone: the reader sees EOF and fails everything pending
 
     def cancel(self, call: Call) -> None:
         """A client's own `$/cancelRequest`, mapped to the gateway's id for its call.
@@ -191,8 +191,11 @@ class JsonRpcSession(ProcessSession):
         if self.closed:
             return
         assert self._proc.stdin is not None
+        if self._proc.stdin.transport.is_closing():  # the plugin is gone: the reader's EOF
+            return  # fails every call still waiting, this one included
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-        self._proc.stdin.write(line)
+        with contextlib.suppress(RuntimeError, ConnectionError):  # uvloop: a transport the
+            self._proc.stdin.write(line)  # plugin's death closed raises; the EOF answers
 
     def _tell_cancel(self, gateway_id: int) -> None:
         self._write(jsonrpc.notification(jsonrpc.CANCEL_METHOD, {"id": gateway_id}))
