@@ -65,6 +65,8 @@ async def rpc(plugin_id: str, request: Request) -> Response:
         items = parsed if isinstance(parsed, list) else [parsed]
         try:
             session = await holder.session_for_request() if _needs_session(items) else None
+            if session is not None:
+                holder.refuse_if_full(session)
             if "text/event-stream" in request.headers.get("accept", "") and _expects_answer(items):
                 return _stream(holder, session, items, batch, exchange)
             answers = await unless_client_leaves(request, _answer_all(holder, session, items))

@@ -11,8 +11,10 @@ in the `$/progress` notifications that name it. A client can cancel only its own
 Two deadlines, both `request_ms`, keep one slow call from hurting other clients:
 
 - A request that goes unanswered gets its own -32002 and the plugin a `$/cancelRequest` for it;
-  the session lives on. Only the oldest unanswered request's clock runs, so time a request spends
-  queued behind others in a one-at-a-time plugin never counts against it.
+  the session lives on. Every request's clock runs from when the gateway accepted it, time spent
+  queued behind others included: when only the oldest call's clock ran, one client's batch of
+  slow calls made another client's quick call wait 11.5 s with `request_ms = 1000`. (The pool
+  bounds how many calls may wait at once: `max_queue`, then 503.)
 - The session is killed only when the plugin says nothing at all (no answer, no notification)
   while it owes answers, or does not read what is written to it: a busy plugin is slow, a
   silent or deaf one is stuck. Every call still waiting then gets -32002 (-32001 when the plugin
@@ -94,7 +96,6 @@ class JsonRpcSession(ProcessSession):
         self._calls: dict[int, Call] = {}  # waiting for their answers, oldest first
         self._owed: set[int] = set()  # given up on (timed out, client left): answers dropped
         self._quiet_since = 0.0  # when the plugin last spoke, or began to owe answers
-        self._head_since = 0.0  # when the oldest call became the oldest
         self._changed = asyncio.Event()  # wakes the watchdog (see `_poke`)
         self._wake_at: float | None = None  # when the sleeping watchdog wakes by itself
         self.stdout_log = RateLimitedLog(log, plugin_id, "plugin stdout lines suppressed")
@@ -304,7 +305,7 @@ class JsonRpcSession(ProcessSession):
                     return
             head = next(iter(self._calls.values()), None)
             if head is not None:
-                due = self._due(max(head.sent_at, self._head_since))
+                due = self._due(head.sent_at)  # the oldest's is the earliest: same budget
                 if now >= due:
                     if self._unread_bytes():  # its request is not even read: a dead session
                         await self._fail(self._stuck())
@@ -389,8 +390,6 @@ class JsonRpcSession(ProcessSession):
             self._tell_cancel(call.gateway_id)
 
     def _settle(self, call: Call, answer: dict[str, Any] | None) -> None:
-        if next(iter(self._calls)) == call.gateway_id:
-            self._head_since = asyncio.get_running_loop().time()
         del self._calls[call.gateway_id]
         if answer is not None and not call.answer.done():
             call.answer.set_result(answer)
