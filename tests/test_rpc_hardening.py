@@ -32,6 +32,7 @@ from gateway_harness import (
     write_config,
 )
 
+from app import rpc_routes
 from gpp import jsonrpc
 from gpp.host import Timeouts
 from gpp.jsonrpc.host import JsonRpcSession
@@ -543,3 +544,21 @@ def test_a_call_sent_as_its_plugin_dies_is_answered_not_raised() -> None:
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         answer = runner.run(scenario())
     assert answer["id"] == 1 and answer["error"]["code"] == -32001, answer
+
+
+def test_an_sse_stream_whose_work_failed_still_ends_with_its_response_event() -> None:
+    """Issue 23: an exception from the calls' work cut the SSE stream without its `response`
+    event ("Exception in ASGI application"); now each request gets -32603 there instead."""
+
+    async def failed() -> list[dict[str, Any] | None]:
+        raise RuntimeError("unable to perform operation on <WriteUnixTransport closed=True>")
+
+    async def scenario() -> Any:
+        work = asyncio.create_task(failed())
+        await asyncio.wait({work})
+        items: Any = [jsonrpc.Request("a", None, 1), jsonrpc.Request("b", None, jsonrpc.NO_ID)]
+        return rpc_routes._payload(rpc_routes._answers_of(work, items), True)
+
+    assert asyncio.run(scenario()) == [
+        {"jsonrpc": "2.0", "error": {"code": -32603, "message": "Internal error"}, "id": 1}
+    ]
