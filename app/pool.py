@@ -318,6 +318,18 @@ class JsonRpcPool(Pool):
                 raise
             return self.session
 
+    def refuse_if_full(self, session: JsonRpcSession) -> None:
+        """503 (PoolRefusal) while `max_queue` calls are already in flight on the session, as
+        /discover refuses past its queue: without a bound, calls piled up without limit, and
+        each now times out counting its time in the queue."""
+        limit = self.plugin.limits.max_queue
+        if session.in_flight and session.in_flight >= limit:
+            raise PoolRefusal(
+                f"plugin {self.plugin.id} has {session.in_flight} calls in flight (max_queue)",
+                1,
+                None,
+            )
+
     def settle(self, answer: dict[str, Any]) -> None:
         """Book a request the plugin answered as served. The gateway's own server errors are
         not: a session's failure is booked once by the session, a call timed out alone not at

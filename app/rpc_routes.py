@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -25,6 +26,7 @@ from .plugin_route import (
 from .rpc import PLUGIN_UNAVAILABLE, Call, JsonRpcPlugin, JsonRpcSession, Listener
 
 router = APIRouter(route_class=PlainRoute)
+log = logging.getLogger("gpp.rpc")
 
 MAX_BATCH_ENTRIES = 4096
 """A longer batch is one -32600, like an empty one. Without a bound, a 1 MB body of 500,000
@@ -63,6 +65,8 @@ async def rpc(plugin_id: str, request: Request) -> Response:
         items = parsed if isinstance(parsed, list) else [parsed]
         try:
             session = await holder.session_for_request() if _needs_session(items) else None
+            if session is not None:
+                holder.refuse_if_full(session)
             if "text/event-stream" in request.headers.get("accept", "") and _expects_answer(items):
                 return _stream(holder, session, items, batch, exchange)
             answers = await unless_client_leaves(request, _answer_all(holder, session, items))
@@ -148,6 +152,22 @@ def _unavailable(item: jsonrpc.Request | jsonrpc.Invalid, error: codes.ProtocolE
     return jsonrpc.error(item.id, PLUGIN_UNAVAILABLE, error.fail_line())
 
 
+def _answers_of(work: asyncio.Task[list[dict[str, Any] | None]], items: Items) -> Any:
+    """The answers `work` found; if it failed, each request's -32603, so that a stream always
+    ends with its `response` event (an exception here was an ASGI error and a cut stream)."""
+    try:
+        return work.result()
+    except Exception:
+        log.exception("rpc stream failed")
+        return [_failed(item) for item in items]
+
+
+def _failed(item: jsonrpc.Request | jsonrpc.Invalid) -> Any:
+    if isinstance(item, jsonrpc.Invalid):
+        return jsonrpc.error(item.id, item.code)
+    return None if item.is_notification else jsonrpc.error(item.id, jsonrpc.INTERNAL_ERROR)
+
+
 def _payload(answers: list[dict[str, Any] | None], batch: bool) -> Any:
     present = [a for a in answers if a is not None]
     if not present:
@@ -225,7 +245,7 @@ def _stream(
                 yield pending.taken(pending.queue.get_nowait())
             if pending.dropped:
                 yield _sse("dropped", {"notifications": pending.dropped})
-            yield _sse("response", _payload(work.result(), batch))
+            yield _sse("response", _payload(_answers_of(work, items), batch))
         finally:
             release()
             if getter is not None:  # the client left while it waited: no task left pending

@@ -14,33 +14,11 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+from gpp.rate_limit import BURST_LINES, LINES_PER_SECOND, SUMMARY_INTERVAL_S, TokenBucket
+
 log = logging.getLogger("gpp.pool")
 
-BURST_LINES = 100
-LINES_PER_SECOND = 20.0
-SUMMARY_INTERVAL_S = 1.0
-
-
-class TokenBucket:
-    """`burst` tokens, refilled at `rate` per second; `take()` spends one if there is one."""
-
-    def __init__(
-        self, burst: int, rate: float, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.burst = burst
-        self.rate = rate
-        self.clock = clock
-        self.tokens = float(burst)
-        self.refilled_at = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.refilled_at) * self.rate)
-        self.refilled_at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+__all__ = ["BURST_LINES", "LINES_PER_SECOND", "PluginStderrLog", "TokenBucket"]
 
 
 class PluginStderrLog:

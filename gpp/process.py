@@ -13,6 +13,7 @@ import functools
 import os
 import shutil
 import signal
+import stat
 import tempfile
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -55,7 +56,7 @@ async def spawn(
             cwd=cwd,
             env=dict(env),
             start_new_session=True,
-            preexec_fn=spawn_plan.preexec if spawn_plan else None,
+            preexec_fn=_child_setup(spawn_plan.preexec if spawn_plan else None),
         )
     except BaseException:
         if spawn_plan is not None:
@@ -117,6 +118,30 @@ class CpuBudget:
             return
         self._slack_s = (self.budget_ns - used) / 1e9 / self.cpus
         self.arm()
+
+
+def _child_setup(preexec: Callable[[], None] | None) -> Callable[[], None]:
+    """The child's last step before exec: the sandbox's own, then every socket past stdio
+    marked close-on-exec, so the plugin holds its pipes once, on 0, 1 and 2.
+
+    uvloop (the gateway's event loop under uvicorn) does not implement `close_fds`, and it
+    leaves the child's ends of its stdio socketpairs open, inheritable, at their first numbers:
+    a plugin that closed fd 1 still held its stdout there, so the gateway never saw EOF and
+    answered E_TIMEOUT after `request_ms` where `gpp discover` (stdlib loop) said E_EOF at once.
+    Marked, not closed: uvloop runs this before libuv moves those fds onto 0-2 (a dup2 clears
+    the mark on the copy). Sockets only: whatever else a sandbox hands bwrap by number (a
+    seccomp filter, a sync pipe) stays; the stdlib's Popen closes the rest itself.
+    """
+
+    def setup() -> None:
+        if preexec is not None:
+            preexec()
+        for name in os.listdir("/proc/self/fd"):
+            with contextlib.suppress(OSError):  # the listing's own fd, gone by now
+                if int(name) > 2 and stat.S_ISSOCK(os.fstat(int(name)).st_mode):
+                    os.set_inheritable(int(name), False)
+
+    return setup
 
 
 @dataclass
@@ -211,13 +236,38 @@ class PluginProcess:
             kill_group(self.proc)
         if (group := self.group) is not None:
             group.thaw()  # a frozen v1 group's processes die of SIGKILL only once thawed
-        status = self.status(await self.proc.wait())
+        # Nothing more is read from stdout. On Python 3.11 `wait()` returns only once every pipe
+        # has closed, and a stdout its reader stopped reading (a refused oversized line) is
+        # paused with the EOF unseen: `gpp discover` hung there for ever. So stdout is closed
+        # first, and every pipe if the exit is still not reported (a descendant holding one).
+        _close_pipes(self.proc, 1)
+        raw = await wait_exit(self.proc, REAP_S)
+        if raw is None:
+            _close_pipes(self.proc, 0, 1, 2)
+            raw = await wait_exit(self.proc, REAP_S)
+        status = self.status(raw)
         if self.proc.stdin is not None:
             self.proc.stdin.close()
         shutil.rmtree(self.home, ignore_errors=True)
         if self.plan is not None:
             await self.plan.release()
         return status
+
+
+REAP_S = 5.0
+"""How long a killed plugin's exit may take to be reported, per attempt (see `reap`)."""
+
+
+def _close_pipes(proc: asyncio.subprocess.Process, *fds: int) -> None:
+    """Close the gateway's ends of the process's pipes `fds` (its readers see EOF)."""
+    transport = getattr(proc, "_transport", None)  # asyncio's and uvloop's Process alike
+    if transport is None:
+        return
+    for fd in fds:
+        with contextlib.suppress(Exception):
+            pipe = transport.get_pipe_transport(fd)
+            if pipe is not None:
+                pipe.close()
 
 
 class ProcessOptions(TypedDict, total=False):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,87 @@ def test_nesting_up_to_the_limit_works_and_beyond_is_rejected() -> None:
         loads_strict(b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1))
     # brackets inside strings do not count as nesting
     assert loads_strict(json.dumps(["[" * 2000]).encode()) == ["[" * 2000]
+
+
+def _depth_by_scan(line: bytes) -> int:
+    """The nesting depth the slow, obvious way: one byte at a time, strings skipped."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == ord("\\"):
+                escaped = True
+            elif byte == ord('"'):
+                in_string = False
+        elif byte == ord('"'):
+            in_string = True
+        elif byte in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in b"]}":
+            depth -= 1
+    return deepest
+
+
+_bracket_heavy_values = st.recursive(
+    st.none() | st.integers() | st.text(alphabet='[]{}"\\ab', max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+    ),
+    max_leaves=60,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_bracket_heavy_values, st.integers(min_value=0, max_value=8))
+def test_nesting_check_agrees_with_a_byte_scan(value: Any, limit: int) -> None:
+    line = json.dumps(value).encode()
+    expected = _depth_by_scan(line) > limit
+    assert canonical_module._nesting_exceeds(line, limit) is expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"[" * 513 + b"]" * 513,
+        b"[" * 600 + b"]" * 600,
+        b"[[]," * 513 + b"]" * 513,  # a leaf beside every level
+        b'{"a":' * 513 + b"[]" + b"}" * 513,
+        (b"[" * 100 + b"]" * 100) * 50 + b"[" * 513 + b"]" * 513,  # many peaks, then one deep
+        b"[" * 513,  # never closed: the parser would still recurse that deep
+    ],
+)
+def test_nesting_check_finds_depth_past_the_limit(line: bytes) -> None:
+    assert _depth_by_scan(line) > MAX_DEPTH
+    assert canonical_module._nesting_exceeds(line, MAX_DEPTH)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"[" * 512 + b"]" * 512,
+        (b"[" * 512 + b"]" * 512 + b",") * 40,
+        b"[" + b"[[]]," * 100_000 + b"[]]",
+        json.dumps([["[" * 600, {"k": "{{{"}]] * 300).encode(),
+        json.dumps(['\\"[[[[' * 200]).encode(),
+    ],
+)
+def test_nesting_check_passes_depth_within_the_limit(line: bytes) -> None:
+    assert _depth_by_scan(line) <= MAX_DEPTH
+    assert not canonical_module._nesting_exceeds(line, MAX_DEPTH)
+
+
+def test_nesting_check_of_a_huge_deep_line_is_linear() -> None:
+    """Issue 23: a 4 MB `[[[…]]]` line from a plugin (or a 1 MB client body) took one regex
+    pass per level, 512 of them, on the event loop (11 s and more). CPU time, not wall time,
+    with a bound far above the linear check's ~0.2 s and far below the old ~10+ s."""
+    line = b"[" * (2 << 20) + b"]" * (2 << 20)
+    started = time.process_time()
+    assert canonical_module._nesting_exceeds(line, MAX_DEPTH)
+    assert canonical_module._nesting_exceeds(b"[" * (1 << 19) + b"]" * (1 << 19), MAX_DEPTH)
+    assert time.process_time() - started < 3.0
 
 
 @pytest.mark.parametrize(

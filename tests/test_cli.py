@@ -216,3 +216,22 @@ def test_a_session_fatal_error_frame_in_place_of_hello_or_bye_is_two_lines() -> 
         ]
         assert done.stderr.splitlines()[1].startswith('[plugin-protocol] offending frame: {"')
         assert _fixture_processes(name) == []
+
+
+def test_discover_after_an_endless_oversized_line_ends_with_e_frame_json() -> None:
+    """Issue 23: the plugin keeps writing past the refused line; the CLI still ends (bounded by
+    `gpp`'s 60 s timeout) with the gateway's diagnostic."""
+    done = gpp(
+        "discover",
+        "--command",
+        f"{{python}} {FIXTURE_PLUGINS / 'plugin_floods_oversized_line.py'}",
+        "--plugin-id",
+        "fixture",
+        "--plugin-version",
+        "1.0.0",
+        ".",
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(
+        "[plugin-protocol] FAIL E_FRAME_JSON: frame 1: line exceeds max_line_bytes"
+    )

@@ -6,13 +6,17 @@ written; later sessions (NEVER_READS_ONCE) answer normally, so a test can see th
 
 from __future__ import annotations
 
+import asyncio
+import os
 import signal
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import uvloop
 from conftest import process_gone
 from gateway_harness import (
     fault_plugin,
@@ -22,6 +26,8 @@ from gateway_harness import (
     wait_exited,
     write_config,
 )
+
+from gpp.process import start_plugin
 
 BIG_PATHS = [f"src/module_{n:05}/" + "x" * 80 for n in range(3500)]  # ~330 KB: overfills a pipe
 
@@ -118,3 +124,40 @@ def test_an_error_frame_in_place_of_bye_ends_a_sigterm_cleanly(tmp_path: Path) -
     assert wait_exited(plugin_pid, timeout=5)
     assert "Traceback" not in output and "AssertionError" not in output
     assert "shutdown failed" in output and "E_PLUGIN_ERROR" in output
+
+
+def test_a_plugin_that_closes_stdout_gets_502_e_eof_through_the_gateway(tmp_path: Path) -> None:
+    """Issue 23: under uvloop (the gateway's loop) the plugin held a second copy of its stdout,
+    so closing fd 1 gave no EOF: E_TIMEOUT after request_ms instead of `gpp discover`'s E_EOF.
+    request_ms is far past the client's 30 s, so the old behaviour fails as a read timeout."""
+    config = write_config(tmp_path, [fault_plugin("closes_stdout", request_ms=120_000)])
+    with running_gateway(config) as gw, gw.client() as http:
+        response = http.post("/plugins/closes_stdout/discover", json={"paths": ["."]})
+        assert response.status_code == 502, response.text
+        problem = response.json()
+        assert problem["code"] == "E_EOF" and problem["frame"] == 2
+        assert "(plugin still running; killed)" in problem["problem"]
+        pid = gw.state.pool.pools["closes_stdout"].slots[0].session.pid
+        assert pid is not None and wait_exited(pid)
+
+
+def test_a_plugin_spawned_on_uvloop_holds_its_stdio_only_on_0_1_2() -> None:
+    """The structural half of the above: no socket past stdio reaches the plugin."""
+
+    async def scenario() -> list[str]:
+        started = await start_plugin(
+            [sys.executable, "-c", "import sys; sys.stdin.read()"], cwd=None, env=None, sandbox=None
+        )
+        try:
+            fd_dir = f"/proc/{started.proc.pid}/fd"
+            return sorted(
+                f"{fd}: {os.readlink(f'{fd_dir}/{fd}')}"
+                for fd in os.listdir(fd_dir)
+                if os.readlink(f"{fd_dir}/{fd}").startswith("socket:")
+            )
+        finally:
+            await started.reap()
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        sockets = runner.run(scenario())
+    assert [line.split(":")[0] for line in sockets] == ["0", "1", "2"], sockets

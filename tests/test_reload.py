@@ -18,7 +18,14 @@ from typing import Any
 import httpx
 import pytest
 from conftest import REPO, doc
-from gateway_harness import echo_plugin, jsonrpc_plugin, make_fifo, wait_exited, write_config
+from gateway_harness import (
+    echo_plugin,
+    fault_plugin,
+    jsonrpc_plugin,
+    make_fifo,
+    wait_exited,
+    write_config,
+)
 
 from app.config import GatewayConfig, load_config
 from app.registry import RegistryChange, restart_needed
@@ -373,6 +380,24 @@ def test_sigterm_with_a_retiring_plugin_still_stops_in_time(tmp_path: Path) -> N
             in_flight.exception(WAIT_S)  # the server cut it off past its grace
     finally:
         os.close(gate)
+
+
+def test_sigterm_cancels_a_reload_still_starting_a_silent_eager_plugin(tmp_path: Path) -> None:
+    """Issue 23: SIGTERM right after a SIGHUP that added a silent eager plugin waited out its
+    handshake (19.6 s with grace 1 s). The reload is cancelled and its half-started plugin
+    killed; 60 s of handshake_ms would fail the bounded wait below."""
+    silent = fault_plugin("never_hello", eager=True, handshake_ms=60_000, shutdown_ms=1000)
+    config = write_config(tmp_path, [echo("kept")], gateway={"grace_seconds": 1})
+    with served(config) as gateway:
+        write_config(tmp_path, [echo("kept"), silent], gateway={"grace_seconds": 1})
+        gateway.reload(1)  # logged once applied, before the eager start it then awaits
+        deadline = time.monotonic() + WAIT_S
+        while not (pids := gateway.pids().get("never_hello")):
+            assert time.monotonic() < deadline, "the silent plugin never started"
+            time.sleep(0.05)
+        gateway.proc.send_signal(signal.SIGTERM)
+        assert gateway.proc.wait(15) == 0
+        assert all(wait_exited(pid) for pid in pids)
 
 
 def test_readme_reload_example_runs_as_written(tmp_path: Path) -> None:

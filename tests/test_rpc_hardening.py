@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -19,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+import uvloop
 from conftest import FIXTURE_PLUGINS, REPO
 from gateway_harness import (
     Gateway,
@@ -30,6 +32,7 @@ from gateway_harness import (
     write_config,
 )
 
+from app import rpc_routes
 from gpp import jsonrpc
 from gpp.host import Timeouts
 from gpp.jsonrpc.host import JsonRpcSession
@@ -187,15 +190,26 @@ def test_a_plugin_answer_json_cannot_carry_is_internal_error_through_rpc(
 
 
 def test_a_slow_call_times_out_alone_and_other_clients_keep_working(gateway: Gateway) -> None:
-    """The example plugin runs one request at a time: get_data waits behind slow_count, and
-    that wait must not count against it; slow_count is cancelled at the plugin, not killed."""
+    """The example plugin runs one request at a time: get_data waits behind slow_count. Its
+    clock runs while it waits (issue 23), but it was sent 50 progress steps (>= 0.5 s) after
+    slow_count, whose own timeout and cancel free the plugin well within get_data's budget;
+    slow_count is cancelled at the plugin, not killed."""
     assert rpc(gateway, call("get_data", 0)).status_code == 200  # the session is up
     pid, restarts = (gateway.plugin("example")[key] for key in ("pid", "restarts"))
-    with ThreadPoolExecutor(1) as executor:
-        slow = executor.submit(rpc, gateway, call("slow_count", "slow", n=100_000))
-        gateway.wait_for("example", lambda info: info["queueDepth"] == 1)
+    with (
+        gateway.client() as http,
+        http.stream(
+            "POST",
+            "/plugins/example/rpc",
+            json=call("slow_count", "slow", n=100_000),
+            headers={"Accept": "text/event-stream"},
+        ) as slow,
+    ):
+        events = sse_events(slow)
+        for _ in range(50):
+            assert next(events)[0] == "notification"
         quick = rpc(gateway, call("get_data", "quick"))
-        timed_out = slow.result(timeout=30).json()
+        timed_out = next(data for kind, data in events if kind == "response")
     assert quick.json() == {"jsonrpc": "2.0", "result": ["hello", 5], "id": "quick"}
     assert timed_out["id"] == "slow" and timed_out["error"]["code"] == -32002
     assert "E_TIMEOUT" in timed_out["error"]["message"]
@@ -205,17 +219,72 @@ def test_a_slow_call_times_out_alone_and_other_clients_keep_working(gateway: Gat
     assert info["pid"] == pid and info["restarts"] == restarts and info["state"] == "ready"
 
 
+def test_a_call_queued_behind_slow_calls_times_out_on_its_own_clock() -> None:
+    """Issue 23: one client's batch of slow calls made another client's quick call wait 11.5 s
+    with request_ms = 1000: only the oldest call's clock ran. Each call's clock now runs from
+    when it was sent: a call queued behind a slow one in the one-at-a-time example plugin
+    (which keeps talking, so it is not killed) gets its -32002 with it; before, its clock only
+    started once the slow call had timed out, and it got its answer, late."""
+
+    async def scenario() -> list[Any]:
+        session = JsonRpcSession(
+            [sys.executable, str(EXAMPLE)],
+            "example",
+            timeouts=Timeouts(handshake_ms=30_000, request_ms=1000),
+        )
+        await session.start()
+        try:
+            up = session.send(jsonrpc.Request("get_data", None, 0))
+            assert up is not None
+            await asyncio.wait_for(up.answer, 30)
+            slow = session.send(jsonrpc.Request("slow_count", {"n": 100_000}, "slow"))
+            quick = session.send(jsonrpc.Request("get_data", None, "quick"))
+            assert slow is not None and quick is not None
+            return list(await asyncio.wait_for(asyncio.gather(slow.answer, quick.answer), 60))
+        finally:
+            await session.close(5)
+
+    answers = asyncio.run(scenario())
+    assert [a["id"] for a in answers] == ["slow", "quick"]
+    assert all(a["error"]["code"] == -32002 for a in answers), answers
+
+
+def test_json_rpc_calls_past_max_queue_get_503_with_retry_after(tmp_path: Path) -> None:
+    """Issue 23: the JSON-RPC path had no queue bound; now `max_queue` calls in flight on the
+    session make the next request 503 with Retry-After, as /discover does."""
+    plugin = jsonrpc_plugin(
+        "faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py", request_ms=60_000, max_queue=2
+    )
+    with running_gateway(write_config(tmp_path, [plugin])) as gw:
+        assert rpc(gw, call("echo", 0), plugin="faulty").status_code == 200
+        with ThreadPoolExecutor(2) as executor:
+            hung = [executor.submit(rpc, gw, call("hang", n), "faulty") for n in (1, 2)]
+            gw.wait_for("faulty", lambda info: info["queueDepth"] == 2)
+            refused = rpc(gw, call("echo", 3), plugin="faulty")
+            assert refused.status_code == 503, refused.text
+            assert refused.headers["retry-after"] == "1"
+            pid = gw.plugin("faulty")["pid"]
+            os.kill(pid, signal.SIGKILL)  # end the hung calls
+            assert [f.result(timeout=30).json()["error"]["code"] for f in hung] == [-32001] * 2
+            assert wait_exited(pid)
+
+
 def test_a_call_timed_out_in_a_batch_gets_its_own_error_and_the_rest_are_answered(
     gateway: Gateway,
 ) -> None:
-    batch = [call("slow_count", 1, n=100_000), call("get_data", 2), call("subtract", 3, x=1)]
-    first, second, third = rpc(gateway, batch).json()
+    """The quick calls first: in this one-at-a-time plugin a call queued behind a slow one
+    shares its clock (issue 23), so it would time out with it."""
+    batch = [call("get_data", 2), call("subtract", 3, x=1), call("slow_count", 1, n=100_000)]
+    second, third, first = rpc(gateway, batch).json()
     assert first["id"] == 1 and first["error"]["code"] == -32002
     assert second == {"jsonrpc": "2.0", "result": ["hello", 5], "id": 2}
     assert third["id"] == 3 and third["error"]["code"] == -32602  # the plugin's own answer
 
 
 def test_concurrent_timeouts_in_a_batch_keep_the_good_answers(gateway: Gateway) -> None:
+    """Each call its own error object. Each call's clock runs from when it was sent (issue 23),
+    so the three may time out alone just before the silent plugin is killed: the next call
+    waits for that kill (bounded), then gets a fresh session."""
     batch = [call("echo", 1, good=True), call("hang", "a"), call("hang", "b"),
              call("echo", 2, queued=True)]  # fmt: skip
     response = rpc(gateway, batch, plugin="faulty")
@@ -223,8 +292,10 @@ def test_concurrent_timeouts_in_a_batch_keep_the_good_answers(gateway: Gateway) 
     first, *timed_out = response.json()
     assert first == {"jsonrpc": "2.0", "result": {"good": True}, "id": 1}
     assert [answer["id"] for answer in timed_out] == ["a", "b", 2]
-    for answer in timed_out:  # each its own error object: the plugin went silent and was killed
+    for answer in timed_out:
         assert answer["error"]["code"] == -32002 and "E_TIMEOUT" in answer["error"]["message"]
+    stuck = gateway.state.pool.pools["faulty"].session.pid
+    assert wait_exited(stuck)  # still silent, still owing answers: killed at request_ms
     echoed = rpc(gateway, call("echo", 3, again=True), plugin="faulty").json()
     assert echoed["result"] == {"again": True}  # a fresh session
 
@@ -367,3 +438,127 @@ def test_the_plugins_first_word_brings_the_deadlines_forward_at_once() -> None:
     assert answered == {"jsonrpc": "2.0", "result": {"up": True}, "id": 1}
     assert timed_out["id"] == 2 and timed_out["error"]["code"] == -32002
     assert waited < 20  # request_ms (0.3 s) and the kill, far from the 60 s stretch
+
+
+JUNK_LINES = 20_000
+JUNK_PLUGIN = (
+    "import sys\n"
+    f"for n in range({JUNK_LINES // 2}):\n"
+    "    sys.stdout.write('not json %d\\n' % n)\n"
+    '    sys.stdout.write(\'{"jsonrpc": "2.0", "id": %d, "result": 1}\\n\' % (n + 10**6))\n'
+)
+
+
+def test_stdout_junk_and_answers_to_no_request_are_logged_rate_limited(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 23: a plugin's stdout junk (or answers to ids it was never sent) was one WARNING
+    per line, 50,000 in 5 s. Now a burst, then a count of what was suppressed."""
+
+    async def scenario() -> int:
+        ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        session = JsonRpcSession(
+            [sys.executable, "-c", JUNK_PLUGIN],
+            "junk",
+            on_failure=lambda error: ended.set_result(None),
+        )
+        await session.start()
+        try:
+            await asyncio.wait_for(ended, 60)  # it writes everything, then exits
+        finally:
+            await session.close(5)
+        return session.stdout_log.suppressed
+
+    with caplog.at_level("WARNING", logger="gpp.rpc"):
+        suppressed = asyncio.run(scenario())
+    per_line = [
+        r
+        for r in caplog.records
+        if r.getMessage() in ("unparseable line from plugin", "answer to no pending request")
+    ]
+    summaries = [r for r in caplog.records if r.getMessage() == "plugin stdout lines suppressed"]
+    assert len(per_line) + suppressed == JUNK_LINES
+    assert len(per_line) < 1000  # the burst, and the refill while the flood lasted
+    assert sum(r.fields["lines"] for r in summaries) == suppressed  # type: ignore[attr-defined]
+
+
+ASKING_PLUGIN = """
+import json, sys
+call = json.loads(sys.stdin.readline())
+ask = {"jsonrpc": "2.0", "method": "client/confirm", "id": "q1", "params": {"id": call["id"]}}
+sys.stdout.write(json.dumps(ask) + "\\n"); sys.stdout.flush()
+answer = json.loads(sys.stdin.readline())
+sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": call["id"], "result": answer}) + "\\n")
+sys.stdout.flush()
+sys.stdin.read()
+"""
+
+
+def test_a_request_from_the_plugin_is_answered_method_not_found_and_not_forwarded() -> None:
+    """Issue 23: a line with `method` and `id` from the plugin reached the SSE client as a
+    notification carrying an id. The gateway answers it -32601 itself; the client hears nothing.
+    (The plugin echoes what it was answered as its result.)"""
+
+    async def scenario() -> tuple[list[dict[str, Any]], Any]:
+        heard: list[dict[str, Any]] = []
+        session = JsonRpcSession([sys.executable, "-c", ASKING_PLUGIN], "asking")
+        await session.start()
+        try:
+            sent = session.send(jsonrpc.Request("work", None, 7), heard.append)
+            assert sent is not None
+            return heard, await asyncio.wait_for(sent.answer, 30)
+        finally:
+            await session.close(5)
+
+    heard, answer = asyncio.run(scenario())
+    assert heard == []
+    assert answer["id"] == 7
+    assert answer["result"] == {
+        "jsonrpc": "2.0",
+        "error": {"code": -32601, "message": "Method not found"},
+        "id": "q1",
+    }
+
+
+def test_a_call_sent_as_its_plugin_dies_is_answered_not_raised() -> None:
+    """Issue 23: on uvloop (the gateway's loop), writing to a plugin whose death had closed the
+    stdin transport, before the reader saw the EOF, raised RuntimeError out of the route: an
+    SSE stream ended without its `response` event ("Exception in ASGI application"). The
+    transport is closed here as the plugin's death closes it; the call must get -32001."""
+
+    async def scenario() -> Any:
+        session = JsonRpcSession([sys.executable, "-c", "import sys; sys.stdin.read()"], "dying")
+        await session.start()
+        try:
+            assert session._proc.stdin is not None
+            session._proc.stdin.transport.close()  # as EPIPE closes it when the plugin died
+            for _ in range(3):  # loop turns, no timing: uvloop frees the closed handle
+                await asyncio.sleep(0)
+            sent = session.send(jsonrpc.Request("work", None, 1))
+            assert sent is not None
+            await session.flush()
+            return await asyncio.wait_for(sent.answer, 30)
+        finally:
+            await session.close(5)
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        answer = runner.run(scenario())
+    assert answer["id"] == 1 and answer["error"]["code"] == -32001, answer
+
+
+def test_an_sse_stream_whose_work_failed_still_ends_with_its_response_event() -> None:
+    """Issue 23: an exception from the calls' work cut the SSE stream without its `response`
+    event ("Exception in ASGI application"); now each request gets -32603 there instead."""
+
+    async def failed() -> list[dict[str, Any] | None]:
+        raise RuntimeError("unable to perform operation on <WriteUnixTransport closed=True>")
+
+    async def scenario() -> Any:
+        work = asyncio.create_task(failed())
+        await asyncio.wait({work})
+        items: Any = [jsonrpc.Request("a", None, 1), jsonrpc.Request("b", None, jsonrpc.NO_ID)]
+        return rpc_routes._payload(rpc_routes._answers_of(work, items), True)
+
+    assert asyncio.run(scenario()) == [
+        {"jsonrpc": "2.0", "error": {"code": -32603, "message": "Internal error"}, "id": 1}
+    ]

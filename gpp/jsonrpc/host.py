@@ -11,8 +11,10 @@ in the `$/progress` notifications that name it. A client can cancel only its own
 Two deadlines, both `request_ms`, keep one slow call from hurting other clients:
 
 - A request that goes unanswered gets its own -32002 and the plugin a `$/cancelRequest` for it;
-  the session lives on. Only the oldest unanswered request's clock runs, so time a request spends
-  queued behind others in a one-at-a-time plugin never counts against it.
+  the session lives on. Every request's clock runs from when the gateway accepted it, time spent
+  queued behind others included: when only the oldest call's clock ran, one client's batch of
+  slow calls made another client's quick call wait 11.5 s with `request_ms = 1000`. (The pool
+  bounds how many calls may wait at once: `max_queue`, then 503.)
 - The session is killed only when the plugin says nothing at all (no answer, no notification)
   while it owes answers, or does not read what is written to it: a busy plugin is slow, a
   silent or deaf one is stuck. Every call still waiting then gets -32002 (-32001 when the plugin
@@ -38,6 +40,7 @@ from .. import codes, jsonrpc
 from ..canonical_json import JSONRejected, loads_strict
 from ..host import Timeouts
 from ..process import ProcessOptions, ProcessSession, wait_exit
+from ..rate_limit import RateLimitedLog
 from ..wire import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong
 
 log = logging.getLogger("gpp.rpc")
@@ -49,6 +52,8 @@ PLUGIN_UNAVAILABLE = -32003
 SERVER_ERRORS = (PLUGIN_EXITED, PLUGIN_TIMED_OUT, PLUGIN_UNAVAILABLE)
 
 Listener = Callable[[dict[str, Any]], None]
+MAX_UNREAD_FOR_REFUSALS = 1 << 20
+"""Bytes the plugin may leave unread before its requests to the client go unanswered."""
 
 
 @dataclass(eq=False)
@@ -91,9 +96,11 @@ class JsonRpcSession(ProcessSession):
         self._calls: dict[int, Call] = {}  # waiting for their answers, oldest first
         self._owed: set[int] = set()  # given up on (timed out, client left): answers dropped
         self._quiet_since = 0.0  # when the plugin last spoke, or began to owe answers
-        self._head_since = 0.0  # when the oldest call became the oldest
         self._changed = asyncio.Event()  # wakes the watchdog (see `_poke`)
         self._wake_at: float | None = None  # when the sleeping watchdog wakes by itself
+        self.stdout_log = RateLimitedLog(log, plugin_id, "plugin stdout lines suppressed")
+        """What the plugin's stdout makes the gateway say (junk, answers to no request),
+        rate-limited as its stderr is: 50,000 junk lines were once 50,000 WARNINGs in 5 s."""
 
     @property
     def in_flight(self) -> int:
@@ -155,8 +162,8 @@ class JsonRpcSession(ProcessSession):
                 await self._proc.stdin.drain()  # type: ignore[union-attr]
         except TimeoutError:
             await self._fail(self._stuck())
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the reader sees EOF and fails everything pending
+        except (ConnectionError, RuntimeError):
+            pass  # the plugin is gone: the reader sees EOF and fails everything pending
 
     def cancel(self, call: Call) -> None:
         """A client's own `$/cancelRequest`, mapped to the gateway's id for its call.
@@ -185,8 +192,11 @@ class JsonRpcSession(ProcessSession):
         if self.closed:
             return
         assert self._proc.stdin is not None
+        if self._proc.stdin.transport.is_closing():  # the plugin is gone: the reader's EOF
+            return  # fails every call still waiting, this one included
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-        self._proc.stdin.write(line)
+        with contextlib.suppress(RuntimeError, ConnectionError):  # uvloop: a transport the
+            self._proc.stdin.write(line)  # plugin's death closed raises; the EOF answers
 
     def _tell_cancel(self, gateway_id: int) -> None:
         self._write(jsonrpc.notification(jsonrpc.CANCEL_METHOD, {"id": gateway_id}))
@@ -223,6 +233,10 @@ class JsonRpcSession(ProcessSession):
             return
         if not isinstance(message, dict):
             return
+        if "method" in message and "id" in message:  # a request to the client: none is served
+            self._heard()
+            self._refuse_request(message["id"])
+            return
         if "method" in message:  # a notification: route it to the request it names
             self._heard()
             params = message.get("params")
@@ -238,14 +252,21 @@ class JsonRpcSession(ProcessSession):
             return
         call = self._calls.get(answered) if type(answered) is int else None
         if call is None:
-            log.warning(
-                "answer to no pending request",
-                extra={"fields": {"plugin": self.plugin_id, "id": str(answered)[:200]}},
-            )
+            self.stdout_log.warning("answer to no pending request", id=str(answered)[:200])
             return
         self._heard()
         message["id"] = call.client_id  # same key position: the layout stays as the plugin wrote it
         self._settle(call, message)
+
+    def _refuse_request(self, request_id: Any) -> None:
+        """A plugin-to-client request is answered -32601 here and never forwarded: it reached
+        SSE clients as a notification carrying an id, which no client can answer. Not while
+        the plugin leaves what it was sent unread: a flood of requests must not grow the
+        write buffer, and the watchdog deals with a plugin that does not read."""
+        if type(request_id) not in (str, int) or self._unread_bytes() > MAX_UNREAD_FOR_REFUSALS:
+            self.stdout_log.warning("request from plugin left unanswered", id=str(request_id)[:200])
+            return
+        self._write(jsonrpc.error(request_id, jsonrpc.METHOD_NOT_FOUND))
 
     def _refuse_line(self, line: bytes, reason: JSONRejected) -> None:
         """A line that is not I-JSON (NaN, Infinity, a lone surrogate, …) is never passed on;
@@ -265,15 +286,10 @@ class JsonRpcSession(ProcessSession):
                     ),
                 )
                 return
-        log.warning(
+        self.stdout_log.warning(
             "unparseable line from plugin",
-            extra={
-                "fields": {
-                    "plugin": self.plugin_id,
-                    "reason": reason.reason,
-                    "line": line[:200].decode("utf-8", "replace"),
-                }
-            },
+            reason=reason.reason,
+            line=line[:200].decode("utf-8", "replace"),
         )
 
     # ------------------------------------------------------------------------------ deadlines
@@ -291,7 +307,7 @@ class JsonRpcSession(ProcessSession):
                     return
             head = next(iter(self._calls.values()), None)
             if head is not None:
-                due = self._due(max(head.sent_at, self._head_since))
+                due = self._due(head.sent_at)  # the oldest's is the earliest: same budget
                 if now >= due:
                     if self._unread_bytes():  # its request is not even read: a dead session
                         await self._fail(self._stuck())
@@ -376,8 +392,6 @@ class JsonRpcSession(ProcessSession):
             self._tell_cancel(call.gateway_id)
 
     def _settle(self, call: Call, answer: dict[str, Any] | None) -> None:
-        if next(iter(self._calls)) == call.gateway_id:
-            self._head_since = asyncio.get_running_loop().time()
         del self._calls[call.gateway_id]
         if answer is not None and not call.answer.done():
             call.answer.set_result(answer)
@@ -407,6 +421,7 @@ class JsonRpcSession(ProcessSession):
             self._on_failure(error)  # once, whether or not a client is still waiting
 
     def _end_calls(self) -> None:
+        self.stdout_log.flush()
         for call in list(self._calls.values()):
             self._settle(call, self._ended(call))
         self._owed.clear()
