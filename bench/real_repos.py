@@ -22,7 +22,8 @@ file that declares them), `pfxU` (misses whose declaring file has a reported rou
 `attrs.prefixUnresolved: true`: flagged, though not by a finding), the document's findings and
 unresolved counts, and the discover's wall time. Route names compare after one normalisation of
 parameters (`<int:id>`, `:id`, `{id:int}` all read `{id}`) and an upper-case method.
-`--json FILE` keeps everything, the lists of misses and false positives included.
+`empty s` is the same discover on an empty folder (the CLI's start, the sandbox, the handshake),
+run once per pack: the floor under `wall s` on this machine. `--json FILE` keeps everything, the lists of misses and false positives included.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -134,6 +136,7 @@ def score(kind: str, expected: list[dict[str, Any]], run: dict[str, Any]) -> dic
         "findings": len(doc.get("findings", [])),
         "finding_codes": sorted({str(f.get("code")) for f in doc.get("findings", [])}),
         "unresolved": len(doc.get("unresolved", [])),
+        "unresolved_entries": doc.get("unresolved", []),
     }
 
 
@@ -143,7 +146,7 @@ def pct(value: float | None) -> str:
 
 def table(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
     head = ("repo", "pack", "status", "reported", "expected", "TP", "precision", "recall",
-            "missed", "silent", "pfxU", "findings", "unresolved", "wall s")  # fmt: skip
+            "missed", "silent", "pfxU", "findings", "unresolved", "wall s", "empty s")  # fmt: skip
     body = [
         (
             repo,
@@ -160,6 +163,7 @@ def table(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
             str(r["findings"]),
             str(r["unresolved"]),
             f"{r['wall_s']:.1f}",
+            "—" if r.get("empty_repo_wall_s") is None else f"{r['empty_repo_wall_s']:.1f}",
         )
         for repo, pack, r in rows
     ]
@@ -190,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
         "--timeout", type=float, default=1200, help="seconds before one discover is abandoned"
     )
     parser.add_argument("--gpp", type=Path, default=ROOT / ".venv" / "bin" / "gpp")
+    parser.add_argument(
+        "--no-baseline", action="store_true", help="skip the run of each pack on an empty folder"
+    )
     parser.add_argument("--json", type=Path, help="write every figure and list here")
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="print misses and false positives"
@@ -211,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     config = registry_copy(args.request_ms)
     rows: list[tuple[str, str, dict[str, Any]]] = []
     results: dict[str, Any] = {}
+    baseline: dict[str, float] = {}
+    empty = tempfile.TemporaryDirectory(prefix=".real-repos-empty-", dir=ROOT)  # not under /tmp
     try:
         for repo, truth_path in jobs:
             truth = json.loads(truth_path.read_text(encoding="utf-8"))
@@ -225,8 +234,13 @@ def main(argv: list[str] | None = None) -> int:
             for pack, spec in truth["packs"].items():
                 if packs_wanted and pack not in packs_wanted:
                     continue
+                if pack not in baseline and not args.no_baseline:
+                    # the CLI's own start, the sandbox and the handshake: the floor of "wall s"
+                    floor = run_pack(args.gpp, config, Path(empty.name), pack, args.timeout)
+                    baseline[pack] = round(floor["wall"], 2)
                 run = run_pack(args.gpp, config, repo.resolve(), pack, args.timeout)
                 result = score(spec["kind"], spec["expected"], run)
+                result["empty_repo_wall_s"] = baseline.get(pack)
                 results[truth["name"]]["packs"][pack] = result
                 rows.append((truth["name"], pack, result))
                 print(f"  {pack}: {result['status']} in {result['wall_s']} s", file=sys.stderr)
@@ -234,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
                     print("    " + "\n    ".join(result["error"]), file=sys.stderr)
     finally:
         config.unlink(missing_ok=True)
+        empty.cleanup()
 
     print(table(rows))
     if args.verbose:
