@@ -1,0 +1,268 @@
+"""Precision, recall and silent misses of the source-reading packs on real repositories.
+
+    python bench/real_repos.py --repo /work/realrepos/CTFd --truth bench/real_repos/truth/CTFd.json
+    python bench/real_repos.py --repos-dir /work/realrepos          # every truth file, folder = its name
+    python bench/real_repos.py --repos-dir /work/realrepos --only CTFd,saleor --packs pack-http-routes
+
+Each pack named in a truth file (`bench/real_repos/truth/<name>.json`, an independent ground truth
+written without running any pack; see `bench/real_repos/README.md`) is run once through the
+gateway's own CLI, from this checkout's `.venv`:
+
+    gpp discover --config <registry copy> --repo PATH PACK_ID .
+
+The registry copy is `plugins/registry.toml` with every `request_ms` raised (`--request-ms`), written
+beside it (its relative paths resolve against its folder) and removed afterwards. Nothing here
+imports the packs, so the script measures whatever packs the checkout it lives in holds: run it
+again after a merge to compare.
+
+Per pack it prints: reported (distinct resource names of the pack's kind), expected, true
+positives, precision, recall, missed, **silent** misses (expected items that are absent and have
+no finding other than a DUPLICATE_* one, and no `unresolved` entry, whose location points at a
+file that declares them), `pfxU` (misses whose declaring file has a reported route carrying
+`attrs.prefixUnresolved: true`: flagged, though not by a finding), the document's findings and
+unresolved counts, and the discover's wall time. Route names compare after one normalisation of
+parameters (`<int:id>`, `:id`, `{id:int}` all read `{id}`) and an upper-case method.
+`empty s` is the same discover on an empty folder (the CLI's start, the sandbox, the handshake),
+run once per pack: the floor under `wall s` on this machine. `--json FILE` keeps everything, the lists of misses and false positives included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+TRUTH_DIR = ROOT / "bench" / "real_repos" / "truth"
+
+_PARAM = (
+    re.compile(r"<(?:[^:<>]+:)?([A-Za-z_]\w*)>"),  # Flask <int:id>
+    re.compile(r"\{([A-Za-z_]\w*)(?::[^}]*)?\}"),  # FastAPI {id:int}
+    re.compile(r"(?<=/):([A-Za-z_$][\w$]*)(?:\([^)]*\))?\??"),  # Express :id, :id(\d+), :page?
+)
+
+
+def normalise(kind: str, name: str) -> str:
+    if kind != "route":
+        return name
+    method, _, path = name.partition(" ")
+    for pattern in _PARAM:
+        path = pattern.sub(lambda m: "{" + m.group(1) + "}", path)
+    return f"{method.upper()} {path}"
+
+
+def registry_copy(request_ms: int) -> Path:
+    source = ROOT / "plugins" / "registry.toml"
+    text = source.read_text(encoding="utf-8")
+    text, n = re.subn(r"(?m)^(\s*request_ms\s*=\s*)\d+", rf"\g<1>{request_ms}", text)
+    if n == 0:
+        text = re.sub(
+            r"(?m)^\[defaults\]\s*$", f"[defaults]\nrequest_ms = {request_ms}", text, count=1
+        )
+    target = source.with_name(f".real-repos-{os.getpid()}.toml")
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def run_pack(gpp: Path, config: Path, repo: Path, pack: str, timeout: float) -> dict[str, Any]:
+    command = [str(gpp), "discover", "--config", str(config), "--repo", str(repo), pack, "."]
+    started = time.monotonic()
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=timeout, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return {
+            "status": f"timeout {timeout:.0f}s",
+            "wall": time.monotonic() - started,
+            "doc": None,
+        }
+    wall = time.monotonic() - started
+    if done.returncode != 0:
+        error = (done.stdout + done.stderr).decode("utf-8", "replace").strip().splitlines()
+        return {"status": "FAILED", "wall": wall, "doc": None, "error": error[:4]}
+    return {"status": "ok", "wall": wall, "doc": json.loads(done.stdout)}
+
+
+def pointed_files(doc: dict[str, Any]) -> set[str]:
+    """Files a finding (other than a duplicate) or an unresolved entry points at."""
+    files: set[str] = set()
+    for finding in doc.get("findings", []):
+        if str(finding.get("code", "")).startswith("DUPLICATE_"):
+            continue
+        for where in [*finding.get("locations", []), finding.get("location") or {}]:
+            if where.get("path"):
+                files.add(where["path"])
+    for entry in doc.get("unresolved", []):
+        if entry.get("path"):
+            files.add(entry["path"])
+    return {f.removeprefix("./") for f in files}
+
+
+def score(kind: str, expected: list[dict[str, Any]], run: dict[str, Any]) -> dict[str, Any]:
+    doc = run["doc"] or {"resources": [], "findings": [], "unresolved": []}
+    resources = [r for r in doc.get("resources", []) if r.get("kind") == kind]
+    reported = {normalise(kind, r["name"]) for r in resources}
+    wanted = {normalise(kind, e["name"]): e for e in expected}
+    hits = reported & wanted.keys()
+    missed = sorted(wanted.keys() - reported)
+    pointed = pointed_files(doc)
+    flagged_prefix = {
+        r["location"]["path"]
+        for r in resources
+        if r.get("attrs", {}).get("prefixUnresolved") is True and r.get("location")
+    }
+    silent = [m for m in missed if not pointed & set(wanted[m].get("files") or [wanted[m]["file"]])]
+    pfx = [m for m in missed if flagged_prefix & set(wanted[m].get("files") or [wanted[m]["file"]])]
+    return {
+        "status": run["status"],
+        "error": run.get("error"),
+        "wall_s": round(run["wall"], 2),
+        "reported": len(reported),
+        "reported_raw": len(resources),
+        "expected": len(wanted),
+        "tp": len(hits),
+        "precision": len(hits) / len(reported) if reported else None,
+        "recall": len(hits) / len(wanted) if wanted else None,
+        "missed": missed,
+        "silent": silent,
+        "prefix_unresolved_at_file": pfx,
+        "false_positives": sorted(reported - wanted.keys()),
+        "findings": len(doc.get("findings", [])),
+        "finding_codes": sorted({str(f.get("code")) for f in doc.get("findings", [])}),
+        "unresolved": len(doc.get("unresolved", [])),
+        "unresolved_entries": doc.get("unresolved", []),
+    }
+
+
+def pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f}%"
+
+
+def table(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
+    head = ("repo", "pack", "status", "reported", "expected", "TP", "precision", "recall",
+            "missed", "silent", "pfxU", "findings", "unresolved", "wall s", "empty s")  # fmt: skip
+    body = [
+        (
+            repo,
+            pack,
+            r["status"],
+            str(r["reported"]),
+            str(r["expected"]),
+            str(r["tp"]),
+            pct(r["precision"]),
+            pct(r["recall"]),
+            str(len(r["missed"])),
+            str(len(r["silent"])),
+            str(len(r["prefix_unresolved_at_file"])),
+            str(r["findings"]),
+            str(r["unresolved"]),
+            f"{r['wall_s']:.1f}",
+            "—" if r.get("empty_repo_wall_s") is None else f"{r['empty_repo_wall_s']:.1f}",
+        )
+        for repo, pack, r in rows
+    ]
+    widths = [max(len(x) for x in column) for column in zip(head, *body, strict=True)]
+    lines = ["  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+             for row in (head, *body)]  # fmt: skip
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repo", type=Path, help="a checkout of the repository a truth file names")
+    parser.add_argument(
+        "--truth", type=Path, help="its truth file (bench/real_repos/truth/NAME.json)"
+    )
+    parser.add_argument(
+        "--repos-dir", type=Path, help="a folder holding one checkout per truth file, named as it"
+    )
+    parser.add_argument("--only", default="", help="comma-separated truth names (with --repos-dir)")
+    parser.add_argument(
+        "--packs", default="", help="comma-separated pack ids (default: every pack a truth names)"
+    )
+    parser.add_argument(
+        "--request-ms", type=int, default=900_000, help="request_ms in the registry copy"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=1200, help="seconds before one discover is abandoned"
+    )
+    parser.add_argument("--gpp", type=Path, default=ROOT / ".venv" / "bin" / "gpp")
+    parser.add_argument(
+        "--no-baseline", action="store_true", help="skip the run of each pack on an empty folder"
+    )
+    parser.add_argument("--json", type=Path, help="write every figure and list here")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="print misses and false positives"
+    )
+    args = parser.parse_args(argv)
+
+    jobs: list[tuple[Path, Path]] = []
+    if args.repo and args.truth:
+        jobs.append((args.repo, args.truth))
+    elif args.repos_dir:
+        only = {n for n in args.only.split(",") if n}
+        for truth in sorted(TRUTH_DIR.glob("*.json")):
+            if not only or truth.stem in only:
+                jobs.append((args.repos_dir / truth.stem, truth))
+    else:
+        parser.error("give --repo and --truth, or --repos-dir")
+    packs_wanted = {p for p in args.packs.split(",") if p}
+
+    config = registry_copy(args.request_ms)
+    rows: list[tuple[str, str, dict[str, Any]]] = []
+    results: dict[str, Any] = {}
+    baseline: dict[str, float] = {}
+    empty = tempfile.TemporaryDirectory(prefix=".real-repos-empty-", dir=ROOT)  # not under /tmp
+    try:
+        for repo, truth_path in jobs:
+            truth = json.loads(truth_path.read_text(encoding="utf-8"))
+            if not repo.is_dir():
+                print(f"skip {truth['name']}: {repo} is not a directory", file=sys.stderr)
+                continue
+            print(
+                f"{truth['name']}: {truth['repo']} @ {truth['commit'][:12]} ({repo})",
+                file=sys.stderr,
+            )
+            results[truth["name"]] = {"repo": truth["repo"], "commit": truth["commit"], "packs": {}}
+            for pack, spec in truth["packs"].items():
+                if packs_wanted and pack not in packs_wanted:
+                    continue
+                if pack not in baseline and not args.no_baseline:
+                    # the CLI's own start, the sandbox and the handshake: the floor of "wall s"
+                    floor = run_pack(args.gpp, config, Path(empty.name), pack, args.timeout)
+                    baseline[pack] = round(floor["wall"], 2)
+                run = run_pack(args.gpp, config, repo.resolve(), pack, args.timeout)
+                result = score(spec["kind"], spec["expected"], run)
+                result["empty_repo_wall_s"] = baseline.get(pack)
+                results[truth["name"]]["packs"][pack] = result
+                rows.append((truth["name"], pack, result))
+                print(f"  {pack}: {result['status']} in {result['wall_s']} s", file=sys.stderr)
+                if result["error"]:
+                    print("    " + "\n    ".join(result["error"]), file=sys.stderr)
+    finally:
+        config.unlink(missing_ok=True)
+        empty.cleanup()
+
+    print(table(rows))
+    if args.verbose:
+        for repo_name, pack, r in rows:
+            for label in ("silent", "missed", "false_positives"):
+                if r[label]:
+                    print(f"\n{repo_name} {pack} {label} ({len(r[label])}):")
+                    print("  " + "\n  ".join(r[label]))
+    if args.json:
+        args.json.write_text(
+            json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
