@@ -51,15 +51,21 @@ async def spawn(
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            cwd=cwd,
+            # bwrap sets the plugin's cwd (`--chdir`); the uid it runs as may not reach `cwd`
+            # (uvloop changes directory after the pre-exec step has changed uid)
+            cwd="/" if spawn_plan is not None and spawn_plan.namespaced else cwd,
             env=dict(env),
             start_new_session=True,
             preexec_fn=spawn_plan.preexec if spawn_plan else None,
+            pass_fds=spawn_plan.fds if spawn_plan else (),
         )
     except BaseException:
         if spawn_plan is not None:
             spawn_plan.cleanup()
         raise
+    finally:
+        if spawn_plan is not None:
+            spawn_plan.close_fds()
     return proc, spawn_plan
 
 

@@ -37,10 +37,13 @@ import signal
 import subprocess
 import sys
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
+
+from . import seccomp
+from .identity import DEFAULT_UID, Identity, drops_root, readable_refusal, stage
 
 PR_SET_PDEATHSIG = 1
 RELEASE_POLLS, RELEASE_POLL_S = 100, 0.02  # up to 2 s for a killed namespace to be reaped
@@ -85,7 +88,10 @@ class SandboxPolicy:
     max_open_files: int | None = 256
     max_processes: int | None = 64
     max_file_size_mb: int | None = 64
-    readonly_root: bool = False
+    readonly_root: bool = True
+    uid: int = DEFAULT_UID
+    """The uid (and gid) a plugin runs as, inside and outside its namespace, when the gateway is
+    root (`gpp.identity`); never 0."""
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -107,6 +113,15 @@ class SpawnPlan:
     mechanisms: dict[str, str]
     cgroup: Path | None = None
     namespaced: bool = False
+    fds: tuple[int, ...] = ()
+    """Descriptors the spawned process inherits (the seccomp program); the spawn closes them."""
+
+    def close_fds(self) -> None:
+        """Close `fds` in the gateway once the child holds them (or the spawn failed)."""
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.fds = ()
 
     def status(self, raw: int | None) -> int | None:
         """The plugin's own exit status from what the spawned process reported."""
@@ -152,6 +167,7 @@ def _bwrap_refusal() -> str | None:
             capture_output=True,
             timeout=10,
             check=False,
+            preexec_fn=Identity(DEFAULT_UID, DEFAULT_UID).switch if drops_root() else None,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return str(exc)
@@ -188,10 +204,27 @@ def plan(
     mechanisms: dict[str, str] = {}
     argv = list(command)
     namespaced = namespaces_available()
+    identity: Identity | None = None
+    fds: tuple[int, ...] = ()
     if namespaced:
         root = os.path.abspath(root) if root else None
         executable = _executable(command[0], root)
         readonly = bool(policy.readonly_root and root)
+        read_only = _read_only_paths(executable, command[1:], root)
+        sources: dict[str, str] = {}
+        if drops_root():
+            uid = gid = policy.uid
+            if root and (why := readable_refusal(root, uid, gid)):
+                raise SandboxUnavailable(why)
+            if home:
+                sources = stage([*read_only, *([root] if root else [])], uid, gid, home)
+            identity = Identity(uid, gid, tuple(sources.items()), _keyctl_number())
+        try:
+            fds = (seccomp.memfd(),)
+        except (seccomp.SeccompUnavailable, OSError) as exc:
+            raise SandboxUnavailable(
+                f"the sandbox's seccomp filter cannot be built: {exc}"
+            ) from None
         mechanisms["containment"] = (
             "pid-namespace via bubblewrap (killed with its init; init dies with the gateway)"
         )
@@ -203,12 +236,23 @@ def plan(
         mechanisms["privileges"] = (
             "user namespace with no capabilities, no_new_privs, no nested user namespaces"
         )
+        mechanisms["identity"] = (
+            f"uid {identity.uid}, gid {identity.gid}, no supplementary groups, inside and outside "
+            "its user namespace (the gateway is root)"
+            if identity
+            else f"the gateway's own uid ({os.geteuid()}), unprivileged"
+        )
+        mechanisms["syscalls"] = (
+            f"seccomp filter: EPERM for {len(seccomp.REFUSED)} calls (keyctl, ptrace, io_uring, "
+            "userfaultfd, bpf, perf_event_open, mount, unshare, setns…), unusual personality "
+            "values and 32-bit/x32 ABIs; a fresh session keyring"
+        )
         mechanisms["filesystem"] = (
             "minimal view: system dirs, interpreter and plugin folder read-only; private /proc "
             "and /dev; /tmp, /dev/shm and HOME in size-capped tmpfs; the rest read-only; "
             f"repository {'read-only' if readonly else 'read-write'}"
         )
-        binds = _bind_args(_read_only_paths(executable, command[1:], root), root, readonly)
+        binds = _bind_args(read_only, root, readonly, sources)
         sh = shutil.which("sh") or "/bin/sh"
         argv = [
             sh,
@@ -216,6 +260,8 @@ def plan(
             PIPES_ASIDE,
             "gpp-sandbox",
             *_bwrap(policy, binds, root, home),
+            "--seccomp",
+            str(fds[0]),
             "--",
             sh,
             "-c",
@@ -236,16 +282,30 @@ def plan(
     else:
         mechanisms["containment"] = "process group + parent-death signal (no namespaces here)"
         mechanisms["network"] = 'inherited (config: network = "inherit")'
-    limits = _rlimits(policy)
-    mechanisms["rlimits"] = ", ".join(f"{name}={value}" for name, (_, value) in limits.items())
     cgroup = _pids_cgroup(policy.max_processes)
+    # RLIMIT_NPROC counts every process of the uid: with plugins sharing one, the cgroup counts
+    limits = _rlimits(policy, per_user=not (identity and cgroup))
+    mechanisms["rlimits"] = ", ".join(f"{name}={value}" for name, (_, value) in limits.items())
     if cgroup is not None:
         mechanisms["processes"] = f"pids cgroup, pids.max={policy.max_processes}"
     elif policy.max_processes:
         mechanisms["processes"] = f"RLIMIT_NPROC={policy.max_processes} (per user; not for root)"
     return SpawnPlan(
-        argv, functools.partial(_pre_exec, limits, cgroup), mechanisms, cgroup, namespaced
+        argv,
+        functools.partial(_pre_exec, limits, cgroup, identity),
+        mechanisms,
+        cgroup,
+        namespaced,
+        fds,
     )
+
+
+@functools.cache
+def _keyctl_number() -> int:
+    try:
+        return seccomp._syscall_number("keyctl")
+    except seccomp.SeccompUnavailable:
+        return -1
 
 
 def _bwrap(
@@ -311,11 +371,16 @@ def _read_only_paths(executable: str, args: Sequence[str], root: str | None) -> 
     return paths
 
 
-def _bind_args(read_only: Iterable[str], root: str | None, readonly: bool) -> list[str]:
+def _bind_args(
+    read_only: Iterable[str],
+    root: str | None,
+    readonly: bool,
+    sources: Mapping[str, str] | None = None,
+) -> list[str]:
     """bwrap bind options, outermost first so a deeper bind lands on top of a shallower one; a
     path already visible through a system dir, or through its nearest bound ancestor in the
     same mode, is not bound again; the repository keeps its own mode where it is also a plugin
-    folder."""
+    folder. A path in `sources` is bound from there (its staging folder, `gpp.identity`)."""
     modes = {path: "--ro-bind" for path in read_only if not _under(path, *SYSTEM_DIRS)}
     if root:
         modes[root] = "--ro-bind" if readonly else "--bind"
@@ -325,7 +390,8 @@ def _bind_args(read_only: Iterable[str], root: str | None, readonly: bool) -> li
         return nearest is not None and modes[nearest] == modes[path]
 
     kept = sorted((p for p in modes if not redundant(p)), key=lambda p: p.count("/"))
-    return [word for path in kept for word in (modes[path], path, path)]
+    staged = sources or {}
+    return [w for path in kept for w in (modes[path], staged.get(path, path), path)]
 
 
 def _under(path: str, *ancestors: str) -> bool:
@@ -347,13 +413,13 @@ def decode_status(returncode: int) -> int:
     return returncode
 
 
-def _rlimits(policy: SandboxPolicy) -> dict[str, tuple[int, int]]:
+def _rlimits(policy: SandboxPolicy, per_user: bool = True) -> dict[str, tuple[int, int]]:
     mib = 1024 * 1024
     wanted = {
         "RLIMIT_AS": policy.memory_mb and policy.memory_mb * mib,
         "RLIMIT_CPU": policy.cpu_seconds,
         "RLIMIT_NOFILE": policy.max_open_files,
-        "RLIMIT_NPROC": policy.max_processes,
+        "RLIMIT_NPROC": per_user and policy.max_processes,
         "RLIMIT_FSIZE": policy.max_file_size_mb and policy.max_file_size_mb * mib,
     }
     return {name: (getattr(resource, name), value) for name, value in wanted.items() if value}
@@ -392,7 +458,9 @@ def _pids_cgroup(max_processes: int | None) -> Path | None:
     return group
 
 
-def _pre_exec(limits: dict[str, tuple[int, int]], cgroup: Path | None) -> None:
+def _pre_exec(
+    limits: dict[str, tuple[int, int]], cgroup: Path | None, identity: Identity | None = None
+) -> None:
     """Runs in the child between fork and exec: only async-signal-tolerant, allocation-light work."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -406,3 +474,5 @@ def _pre_exec(limits: dict[str, tuple[int, int]], cgroup: Path | None) -> None:
         if which == resource.RLIMIT_CPU:  # SIGXCPU at the limit, SIGKILL a second later
             soft_hard = (value, value + 1)
         resource.setrlimit(which, soft_hard)
+    if identity is not None:  # last: placing the process in its cgroup needs root
+        identity.switch()
