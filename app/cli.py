@@ -25,7 +25,7 @@ from gpp.sandbox import SandboxPolicy
 from gpp.wire import PROTOCOL_VERSION
 
 from .config import PYTHON_PLACEHOLDER, Config, ConfigError, default_config_path, load_config
-from .preflight import preflight
+from .preflight import preflight, start_each
 from .security import is_loopback_host
 
 ISOLATED_MARKER = "GPP_ISOLATED"
@@ -108,6 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
         "problem and exit 1.",
     )
     check.add_argument("file", type=Path)
+    check.add_argument(
+        "--no-start",
+        action="store_true",
+        help="do not start each GPP/3 plugin in its sandbox for a handshake (and bye)",
+    )
     return parser
 
 
@@ -118,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _serve(args, parser)
     if args.subcommand == "discover":
         return _discover(args, parser)
-    return _check_config(args.file)
+    return _check_config(args.file, start=not args.no_start)
 
 
 def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -308,13 +313,16 @@ async def _run_once(session: PluginSession, paths: list[str], request_id: str | 
     return canonical_trusted(result)
 
 
-def _check_config(path: Path) -> int:
+def _check_config(path: Path, start: bool = True) -> int:
     try:
         config = load_config(path)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
-    if problems := preflight(config):
+    problems = preflight(config)
+    if start and not problems:
+        problems = asyncio.run(start_each(config))
+    if problems:
         print(ConfigError(path, problems), file=sys.stderr)
         return EXIT_CONFIG
     for plugin in config.plugins.values():

@@ -42,7 +42,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
-from . import seccomp
+from . import seccomp, shims
 from .identity import DEFAULT_UID, Identity, drops_root, readable_refusal, stage
 
 PR_SET_PDEATHSIG = 1
@@ -197,10 +197,15 @@ def _pids_cgroup_root() -> Path | None:
 
 
 def plan(
-    policy: SandboxPolicy, command: Sequence[str], root: str | None, home: str | None = None
+    policy: SandboxPolicy,
+    command: Sequence[str],
+    root: str | None,
+    home: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> SpawnPlan:
-    """The argv and pre-exec step that put `command` in its sandbox. Raises SandboxUnavailable,
-    or FileNotFoundError when the plugin's executable does not exist."""
+    """The argv and pre-exec step that put `command` in its sandbox (`env`: the plugin's, for
+    PATH lookups). Raises SandboxUnavailable, or FileNotFoundError when the plugin's executable
+    does not exist."""
     mechanisms: dict[str, str] = {}
     argv = list(command)
     namespaced = namespaces_available()
@@ -208,9 +213,19 @@ def plan(
     fds: tuple[int, ...] = ()
     if namespaced:
         root = os.path.abspath(root) if root else None
-        executable = _executable(command[0], root)
+        executable = _executable(command[0], root, (env or {}).get("PATH"))
+        try:
+            resolution = shims.resolve(executable, env or {}, root)
+        except shims.Unresolvable as exc:
+            raise SandboxUnavailable(
+                f"{command[0]!r} cannot be run in the sandbox: {exc}; name the interpreter by "
+                "its full path in the command"
+            ) from None
+        run = [*resolution.argv, *command[1:]]
         readonly = bool(policy.readonly_root and root)
-        read_only = _read_only_paths(executable, command[1:], root)
+        read_only = _read_only_paths(resolution.binary, run[1:], root)
+        mechanisms["executable"] = resolution.describe()
+        mechanisms["view"] = ", ".join(sorted(set(read_only)))
         sources: dict[str, str] = {}
         if drops_root():
             uid = gid = policy.uid
@@ -267,8 +282,7 @@ def plan(
             "-c",
             PIPES_BACK,
             "gpp-plugin",
-            executable,
-            *command[1:],
+            *run,
         ]
     elif policy.network is False or policy.readonly_root:
         reason = _bwrap_refusal()
@@ -346,10 +360,13 @@ def _bwrap(
     return [*argv, "--remount-ro", "/", "--chdir", root or home or "/"]
 
 
-def _executable(name: str, root: str | None) -> str:
+def _executable(name: str, root: str | None, path: str | None = None) -> str:
     """The plugin's executable as an absolute path: inside the sandbox there is no cwd to be
-    relative to until bwrap has set it, and PATH lookup would see another filesystem."""
-    found = os.path.join(root or os.getcwd(), name) if "/" in name else shutil.which(name)
+    relative to until bwrap has set it, and PATH lookup would see another filesystem. A bare
+    name is looked up on the plugin's PATH (`path`), as it would be unsandboxed."""
+    found = (
+        os.path.join(root or os.getcwd(), name) if "/" in name else shutil.which(name, path=path)
+    )
     if found is None or not os.access(found, os.X_OK):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
     return os.path.abspath(found)
@@ -364,11 +381,48 @@ def _read_only_paths(executable: str, args: Sequence[str], root: str | None) -> 
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     if any(_under(path, prefix) for path in (executable, real) for prefix in prefixes):
         paths += sorted(prefixes)
+    paths += [p for p in map(_prefix, (executable, real)) if p is not None]
     for arg in args:
         path = os.path.join(root or os.getcwd(), arg)
         if os.path.isfile(path):
             paths.append(os.path.dirname(os.path.abspath(path)))
-    return paths
+            if (project := project_root(path)) is not None:
+                paths.append(project)
+    return [path for path in paths if os.path.isdir(path)]  # bwrap refuses a missing source
+
+
+PROJECT_MARKERS = ("package.json", "pyproject.toml", "setup.py", "setup.cfg",
+                   "requirements.txt", ".git")  # fmt: skip
+"""A folder holding one of these is a plugin's project root (issue 27, item 4)."""
+
+
+def project_root(script: str) -> str | None:
+    """The nearest ancestor folder of `script` that is a project (PROJECT_MARKERS), bound
+    read-only so a compiled `out/plugin.js` finds `node_modules`, a Python entry file its
+    package; never `/`, a system dir or a home folder itself (too wide to be one plugin's)."""
+    folder = os.path.dirname(os.path.abspath(script))
+    too_wide = {"/", os.path.expanduser("~"), "/home", "/root", "/tmp"}
+    while folder not in too_wide and not _under(folder, *SYSTEM_DIRS):
+        if os.path.dirname(folder) == "/home" or os.path.dirname(folder) == "/":
+            return None
+        if any(os.path.lexists(os.path.join(folder, marker)) for marker in PROJECT_MARKERS):
+            return folder
+        folder = os.path.dirname(folder)
+    return None
+
+
+def _prefix(executable: str) -> str | None:
+    """An interpreter's installation prefix (`<prefix>/bin/<name>`), for its standard library
+    and modules; None for the system's own, `/` or a home folder."""
+    folder = os.path.dirname(executable)
+    if os.path.basename(folder) != "bin":
+        return None
+    prefix = os.path.dirname(folder)
+    if prefix in ("/", "/usr", "/usr/local", os.path.expanduser("~")) or _under(
+        prefix, *SYSTEM_DIRS
+    ):
+        return None
+    return prefix
 
 
 def _bind_args(

@@ -67,13 +67,17 @@ def test_the_defaults_are_the_hosts_and_the_sandboxs_own(tmp_path: Path) -> None
 
 def test_every_sandbox_key_is_a_config_key(tmp_path: Path) -> None:
     keys = [field.name for field in fields(SandboxPolicy)]
-    body = "\n".join(f"{key} = {'true' if key == 'readonly_root' else 7}" for key in keys[1:])
+    flags = {key for key in keys[1:] if type(getattr(SandboxPolicy(), key)) is bool}
+    body = "\n".join(f"{key} = {'true' if key in flags else 7}" for key in keys[1:])
     config = write(
         tmp_path,
         f'[[plugin]]\nid = "p"\nversion = "1"\ncommand = ["x"]\n[plugin.sandbox]\n{body}\n',
     )
     sandbox = load_config(config).plugins["p"].sandbox
-    assert [getattr(sandbox, key) for key in keys[1:]] == [7] * (len(keys) - 2) + [True]
+    assert [getattr(sandbox, key) for key in keys[1:]] == [
+        True if key in flags else 7 for key in keys[1:]
+    ]
+    assert flags == {"readonly_root"}
 
 
 @pytest.mark.parametrize(
