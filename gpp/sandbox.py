@@ -13,7 +13,11 @@ view: system directories, the interpreter and the plugin's own folder read-only,
 `/tmp`, `/dev/shm` and HOME, each a tmpfs capped at `memory_mb` (memory RLIMIT_AS does not see);
 bwrap's own root and `/dev` are read-only, and HOME is no host directory (no disk to fill).
 Rlimits are applied before exec, and the gateway places bwrap in a pids cgroup before it runs
-(RLIMIT_NPROC does not bind root).
+(RLIMIT_NPROC does not bind root). A root gateway then switches to an unprivileged uid before
+bwrap runs (`gpp.identity`: the plugin is never uid 0 of the host, so `/proc/sys` and root's
+files and keyrings are out of reach), and bwrap installs a seccomp filter (`gpp.seccomp`) just
+before it execs the plugin. What the command really runs is resolved first (`gpp.shims`), and
+the plugin's project root is bound read-only beside its own folder.
 
 The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
 PR_SET_PDEATHSIG) → bwrap's init, PID 1 of the namespace (dies with `bwrap`: `--die-with-parent`)
