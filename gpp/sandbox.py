@@ -172,6 +172,7 @@ def _bwrap_refusal() -> str | None:
             timeout=10,
             check=False,
             preexec_fn=Identity(DEFAULT_UID, DEFAULT_UID).switch if drops_root() else None,
+            cwd="/",  # as for a plugin: the uid switched to may not reach the gateway's cwd
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return str(exc)
