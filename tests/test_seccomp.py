@@ -27,7 +27,7 @@ def run(program: bytes, arch: int, nr: int, arg0: int = 0) -> int:
             taken = acc == k if op == seccomp.JEQ_K else acc >= k
             pc += 1 + (jt if taken else jf)
         elif op == seccomp.RET_K:
-            return k
+            return int(k)
         else:
             raise AssertionError(f"unexpected opcode {op:#x}")
     raise AssertionError("ran off the end")
