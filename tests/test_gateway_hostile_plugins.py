@@ -21,6 +21,7 @@ from gateway_harness import (
     uds_client,
     wait_exited,
     write_config,
+    writes_to,
 )
 
 BIG_PATHS = [f"src/module_{n:05}/" + "x" * 80 for n in range(3500)]  # ~330 KB: overfills a pipe
@@ -36,6 +37,7 @@ def _never_reads(root: Path, **timeouts: int) -> dict[str, Any]:
             "FIXTURE_PLUGIN_ID": "never_reads",
             "NEVER_READS_ONCE": "first-session-stopped-reading",
         },
+        **writes_to(root),
         **timeouts,
     )
 
