@@ -263,7 +263,7 @@ def plan(
             else f"the gateway's own uid ({os.geteuid()}), unprivileged"
         )
         mechanisms["syscalls"] = (
-            f"seccomp filter: EPERM for {len(seccomp.REFUSED)} calls (keyctl, ptrace, io_uring, "
+            f"seccomp filter: EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, io_uring, "
             "userfaultfd, bpf, perf_event_open, mount, unshare, setns…), unusual personality "
             "values and 32-bit/x32 ABIs; a fresh session keyring"
         )

@@ -68,9 +68,15 @@ def program() -> bytes:
     machine = platform.machine()
     if machine not in AUDIT_ARCH:
         raise SeccompUnavailable(f"no seccomp filter for this architecture ({machine})")
-    numbers = sorted({n for n in map(_syscall_number, REFUSED) if n >= 0})
+    numbers = refused_numbers()
     personality = _syscall_number("personality")
     return assemble(AUDIT_ARCH[machine], numbers, personality, x32=machine == "x86_64")
+
+
+@functools.cache
+def refused_numbers() -> list[int]:
+    """The numbers of the REFUSED calls this architecture has. Raises SeccompUnavailable."""
+    return sorted({n for n in map(_syscall_number, REFUSED) if n >= 0})
 
 
 def assemble(arch: int, refused: list[int], personality: int, *, x32: bool) -> bytes:
