@@ -18,9 +18,9 @@ NODE_COMPAT_SOURCES := $(wildcard $(NODE_SDK)/*.js $(NODE_SDK)/*.d.ts $(NODE_SDK
 GPP_SOCKET ?= /tmp/gpp-gateway.sock
 
 # What the tests run besides Python and Node: namespaces (unshare, nsenter), mounts, ip, and
-# bubblewrap, the plugin sandbox.
+# bubblewrap, the plugin sandbox; libseccomp2, its system call table (gpp/seccomp.py).
 SYSTEM_TOOLS := unshare nsenter mount ip node bwrap
-SYSTEM_PACKAGES := util-linux mount iproute2 nodejs bubblewrap
+SYSTEM_PACKAGES := util-linux mount iproute2 nodejs bubblewrap libseccomp2
 
 .PHONY: install system-deps serve serve-isolated test lint typecheck pytest node-test bench clean fuzz
 .PHONY: bench-deps bench-quick

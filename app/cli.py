@@ -28,7 +28,7 @@ from gpp.wire import PROTOCOL_VERSION
 
 from . import command_line, completion, status
 from .config import PYTHON_PLACEHOLDER, Config, ConfigError, default_config_path, load_config
-from .preflight import preflight
+from .preflight import preflight, start_each
 from .security import is_loopback_host
 
 ISOLATED_MARKER = "GPP_ISOLATED"
@@ -128,6 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
         "problem and exit 1.",
     )
     check.add_argument("file", type=Path)
+    check.add_argument(
+        "--no-start",
+        action="store_true",
+        help="do not start each GPP/3 plugin in its sandbox for a handshake (and bye)",
+    )
 
     status = commands.add_parser(
         "status",
@@ -162,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.subcommand == "completion":
         print(completion.script(parser, args.shell), end="")
         return 0
-    return _check_config(args.file)
+    return _check_config(args.file, start=not args.no_start)
 
 
 def _status(url: str, uds: Path | None) -> int:
@@ -414,13 +419,16 @@ async def _run_once(session: PluginSession, paths: list[str], request_id: str | 
     return canonical_trusted(result)
 
 
-def _check_config(path: Path) -> int:
+def _check_config(path: Path, start: bool = True) -> int:
     try:
         config = load_config(path)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
-    if problems := preflight(config):
+    problems = preflight(config)
+    if start and not problems:
+        problems = asyncio.run(start_each(config))
+    if problems:
         print(ConfigError(path, problems), file=sys.stderr)
         return EXIT_CONFIG
     for plugin in config.plugins.values():

@@ -13,6 +13,7 @@ import shutil
 import stat
 from pathlib import Path
 
+from gpp import codes
 from gpp.sandbox import namespaces_refusal
 
 from .config import Config, PluginConfig
@@ -95,3 +96,24 @@ def _sandbox(plugin: PluginConfig) -> list[str]:
         f"sandbox.{asked[0]}: needs namespaces, which this machine cannot build ({reason}); "
         'set sandbox.network = "inherit" and readonly_root = false to run without them'
     ]
+
+
+async def start_each(config: Config) -> list[str]:
+    """Start every GPP/3 plugin as the gateway would (its sandbox, env, root), complete the
+    handshake and say `bye`: a command that cannot run in its sandbox (exit 127 before `hello`:
+    an interpreter out of view) is caught here, not at the first request. JSON-RPC plugins have
+    no handshake to prove they run; they are left to their first call."""
+    problems = []
+    for index, plugin in enumerate(config.plugins.values()):
+        if plugin.protocol != "gpp/3":
+            continue
+        try:
+            async with plugin.session():
+                pass
+        except codes.ProtocolError as error:
+            status = f" (exit code {error.exit_code})" if error.exit_code is not None else ""
+            problems.append(
+                f"[[plugin]] #{index + 1} ({plugin.id}): does not start in its sandbox: "
+                f"{error.code}: {error.problem}{status}"
+            )
+    return problems

@@ -315,6 +315,8 @@ class PluginSession(ProcessSession):
                 grace = max(0.0, min(grace, exit_by - asyncio.get_running_loop().time()))
             await wait_exit(self._proc, grace)
             error.exit_code = self._process.returncode
+            if error.frame == 1:  # before hello: say what the sandbox could not run, if that
+                error.problem += self._process.not_started_hint(error.exit_code)
             if error.exit_code is None:
                 error.problem += " (plugin still running; killed)"
         if reason := self._end_reason():

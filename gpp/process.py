@@ -27,6 +27,8 @@ from .sandbox import SandboxPolicy, SandboxUnavailable, SpawnPlan, plan
 
 PASSED_ENV = ("PATH", "LANG")
 """The only variables a plugin inherits; everything else it gets is said in its config."""
+NOT_STARTED = {126: "could not be executed", 127: "was not found"}
+"""What the sandbox's `sh` means by these statuses (before `hello`)."""
 
 
 def scrubbed_env(extra: Mapping[str, str] | None, home: str) -> dict[str, str]:
@@ -46,22 +48,28 @@ async def spawn(
 ) -> tuple[asyncio.subprocess.Process, SpawnPlan | None]:
     """Start the plugin as the leader of a new session (so its whole group can be killed),
     inside its sandbox when one is given. Raises SandboxUnavailable or OSError."""
-    spawn_plan = plan(sandbox, command, cwd, env.get("HOME")) if sandbox is not None else None
+    spawn_plan = plan(sandbox, command, cwd, env.get("HOME"), env) if sandbox is not None else None
     try:
         proc = await asyncio.create_subprocess_exec(
             *(spawn_plan.argv if spawn_plan else command),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            cwd=cwd,
+            # bwrap sets the plugin's cwd (`--chdir`); the uid it runs as may not reach `cwd`
+            # (uvloop changes directory after the pre-exec step has changed uid)
+            cwd="/" if spawn_plan is not None and spawn_plan.namespaced else cwd,
             env=dict(env),
             start_new_session=True,
             preexec_fn=_child_setup(spawn_plan.preexec if spawn_plan else None),
+            pass_fds=spawn_plan.fds if spawn_plan else (),
         )
     except BaseException:
         if spawn_plan is not None:
             spawn_plan.cleanup()
         raise
+    finally:
+        if spawn_plan is not None:
+            spawn_plan.close_fds()
     return proc, spawn_plan
 
 
@@ -221,6 +229,18 @@ class PluginProcess:
     @property
     def returncode(self) -> int | None:
         return self.status(self.proc.returncode)
+
+    def not_started_hint(self, status: int | None) -> str:
+        """What to say when a sandboxed plugin exits 126 or 127 before `hello`: the shell
+        inside the sandbox could not find (127) or not execute (126) what the command runs."""
+        resolved = self.mechanisms.get("executable")
+        if resolved is None or status not in NOT_STARTED:
+            return ""
+        return (
+            f"; inside the sandbox, {resolved.split(' → ')[-1].split(' (')[0]} "
+            f"{NOT_STARTED[status]} (the command resolved as: {resolved}); name an interpreter "
+            "the sandbox can see by its full path, or install it outside /root and HOME folders"
+        )
 
     async def reap(self, kill: bool = True) -> int | None:
         """Kill the group (unless it already exited and `kill` is False), wait, clean up.

@@ -23,6 +23,11 @@ backstop that makes one big allocation fail cleanly), NOFILE and FSIZE; RLIMIT_C
 only where the plugin runs without a cgroup. An idle GPP/3 session's group is frozen
 (`gpp.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
 watcher (`cgroups.watch_v1_freezer`) thaws the groups of a gateway that died.
+A root gateway then switches to an unprivileged uid before bwrap runs (`gpp.identity`: the
+plugin is never uid 0 of the host, so `/proc/sys` and root's files and keyrings are out of
+reach), and bwrap installs a seccomp filter (`gpp.seccomp`) just before it execs the plugin.
+What the command really runs is resolved first (`gpp.shims`), and the plugin's project root is
+bound read-only beside its own folder.
 
 The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
 PR_SET_PDEATHSIG) → bwrap's init, PID 1 of the namespace (dies with `bwrap`: `--die-with-parent`)
@@ -44,13 +49,14 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
-from . import cgroups
+from . import cgroups, seccomp, shims
 from .cgroups import CgroupUnavailable, Layout, Limits, SessionGroup
+from .identity import DEFAULT_UID, Identity, drops_root, readable_refusal, stage
 
 PR_SET_PDEATHSIG = 1
 RELEASE_POLLS, RELEASE_POLL_S = 100, 0.02  # up to 2 s for a killed namespace to be reaped
@@ -94,10 +100,13 @@ class SandboxPolicy:
     max_open_files: int | None = 256
     max_processes: int | None = 64
     max_file_size_mb: int | None = 64
-    readonly_root: bool = False
+    readonly_root: bool = True
     cgroup: Literal["required", "optional"] = "required"
     """"optional": run the plugin without its own cgroup where none can be made (then memory,
     CPU and processes are bounded per process by rlimits only); said explicitly, never implied."""
+    uid: int = DEFAULT_UID
+    """The uid (and gid) a plugin runs as, inside and outside its namespace, when the gateway is
+    root (`gpp.identity`); never 0."""
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -119,6 +128,15 @@ class SpawnPlan:
     mechanisms: dict[str, str]
     cgroup: SessionGroup | None = None
     namespaced: bool = False
+    fds: tuple[int, ...] = ()
+    """Descriptors the spawned process inherits (the seccomp program); the spawn closes them."""
+
+    def close_fds(self) -> None:
+        """Close `fds` in the gateway once the child holds them (or the spawn failed)."""
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.fds = ()
 
     def status(self, raw: int | None) -> int | None:
         """The plugin's own exit status from what the spawned process reported."""
@@ -165,6 +183,8 @@ def _bwrap_refusal() -> str | None:
             capture_output=True,
             timeout=10,
             check=False,
+            preexec_fn=Identity(DEFAULT_UID, DEFAULT_UID).switch if drops_root() else None,
+            cwd="/",  # as for a plugin: the uid switched to may not reach the gateway's cwd
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return str(exc)
@@ -197,17 +217,49 @@ _freezer_watchers: list[subprocess.Popen[bytes]] = []
 
 
 def plan(
-    policy: SandboxPolicy, command: Sequence[str], root: str | None, home: str | None = None
+    policy: SandboxPolicy,
+    command: Sequence[str],
+    root: str | None,
+    home: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> SpawnPlan:
-    """The argv and pre-exec step that put `command` in its sandbox. Raises SandboxUnavailable,
-    or FileNotFoundError when the plugin's executable does not exist."""
+    """The argv and pre-exec step that put `command` in its sandbox (`env`: the plugin's, for
+    PATH lookups). Raises SandboxUnavailable, or FileNotFoundError when the plugin's executable
+    does not exist."""
     mechanisms: dict[str, str] = {}
     argv = list(command)
     namespaced = namespaces_available()
+    identity: Identity | None = None
+    fds: tuple[int, ...] = ()
     if namespaced:
         root = os.path.abspath(root) if root else None
-        executable = _executable(command[0], root)
+        executable = _executable(command[0], root, (env or {}).get("PATH"))
+        try:
+            resolution = shims.resolve(executable, env or {}, root)
+        except shims.Unresolvable as exc:
+            raise SandboxUnavailable(
+                f"{command[0]!r} cannot be run in the sandbox: {exc}; name the interpreter by "
+                "its full path in the command"
+            ) from None
+        run = [*resolution.argv, *command[1:]]
         readonly = bool(policy.readonly_root and root)
+        read_only = _read_only_paths(resolution.binary, run[1:], root)
+        mechanisms["executable"] = resolution.describe()
+        mechanisms["view"] = ", ".join(sorted(set(read_only)))
+        sources: dict[str, str] = {}
+        if drops_root():
+            uid = gid = policy.uid
+            if root and (why := readable_refusal(root, uid, gid)):
+                raise SandboxUnavailable(why)
+            if home:
+                sources = stage([*read_only, *([root] if root else [])], uid, gid, home)
+            identity = Identity(uid, gid, tuple(sources.items()), _keyctl_number())
+        try:
+            fds = (seccomp.memfd(),)
+        except (seccomp.SeccompUnavailable, OSError) as exc:
+            raise SandboxUnavailable(
+                f"the sandbox's seccomp filter cannot be built: {exc}"
+            ) from None
         mechanisms["containment"] = (
             "pid-namespace via bubblewrap (killed with its init; init dies with the gateway)"
         )
@@ -219,12 +271,23 @@ def plan(
         mechanisms["privileges"] = (
             "user namespace with no capabilities, no_new_privs, no nested user namespaces"
         )
+        mechanisms["identity"] = (
+            f"uid {identity.uid}, gid {identity.gid}, no supplementary groups, inside and outside "
+            "its user namespace (the gateway is root)"
+            if identity
+            else f"the gateway's own uid ({os.geteuid()}), unprivileged"
+        )
+        mechanisms["syscalls"] = (
+            f"seccomp filter: EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, io_uring, "
+            "userfaultfd, bpf, perf_event_open, mount, unshare, setns…), unusual personality "
+            "values and 32-bit/x32 ABIs; a fresh session keyring"
+        )
         mechanisms["filesystem"] = (
             "minimal view: system dirs, interpreter and plugin folder read-only; private /proc "
             "and /dev; /tmp, /dev/shm and HOME in size-capped tmpfs; the rest read-only; "
             f"repository {'read-only' if readonly else 'read-write'}"
         )
-        binds = _bind_args(_read_only_paths(executable, command[1:], root), root, readonly)
+        binds = _bind_args(read_only, root, readonly, sources)
         sh = shutil.which("sh") or "/bin/sh"
         argv = [
             sh,
@@ -232,13 +295,14 @@ def plan(
             PIPES_ASIDE,
             "gpp-sandbox",
             *_bwrap(policy, binds, root, home),
+            "--seccomp",
+            str(fds[0]),
             "--",
             sh,
             "-c",
             PIPES_BACK,
             "gpp-plugin",
-            executable,
-            *command[1:],
+            *run,
         ]
     elif policy.network is False or policy.readonly_root:
         reason = _bwrap_refusal()
@@ -252,12 +316,21 @@ def plan(
     else:
         mechanisms["containment"] = "process group + parent-death signal (no namespaces here)"
         mechanisms["network"] = 'inherited (config: network = "inherit")'
-    cgroup = _session_group(policy, mechanisms)
+    try:
+        cgroup = _session_group(policy, mechanisms)
+    except SandboxUnavailable:
+        SpawnPlan(argv, lambda: None, mechanisms, fds=fds).close_fds()
+        raise
     limits = _rlimits(policy, per_plugin=cgroup is not None)
     mechanisms["rlimits"] = ", ".join(f"{name}={value}" for name, (_, value) in limits.items())
     procs_files = cgroup.procs_files if cgroup is not None else ()
     return SpawnPlan(
-        argv, functools.partial(_pre_exec, limits, procs_files), mechanisms, cgroup, namespaced
+        argv,
+        functools.partial(_pre_exec, limits, procs_files, identity),
+        mechanisms,
+        cgroup,
+        namespaced,
+        fds,
     )
 
 
@@ -303,6 +376,14 @@ def _session_group(policy: SandboxPolicy, mechanisms: dict[str, str]) -> Session
     return group
 
 
+@functools.cache
+def _keyctl_number() -> int:
+    try:
+        return seccomp._syscall_number("keyctl")
+    except seccomp.SeccompUnavailable:
+        return -1
+
+
 def _bwrap(
     policy: SandboxPolicy, binds: Sequence[str], root: str | None, home: str | None
 ) -> list[str]:
@@ -341,10 +422,13 @@ def _bwrap(
     return [*argv, "--remount-ro", "/", "--chdir", root or home or "/"]
 
 
-def _executable(name: str, root: str | None) -> str:
+def _executable(name: str, root: str | None, path: str | None = None) -> str:
     """The plugin's executable as an absolute path: inside the sandbox there is no cwd to be
-    relative to until bwrap has set it, and PATH lookup would see another filesystem."""
-    found = os.path.join(root or os.getcwd(), name) if "/" in name else shutil.which(name)
+    relative to until bwrap has set it, and PATH lookup would see another filesystem. A bare
+    name is looked up on the plugin's PATH (`path`), as it would be unsandboxed."""
+    found = (
+        os.path.join(root or os.getcwd(), name) if "/" in name else shutil.which(name, path=path)
+    )
     if found is None or not os.access(found, os.X_OK):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
     return os.path.abspath(found)
@@ -359,18 +443,60 @@ def _read_only_paths(executable: str, args: Sequence[str], root: str | None) -> 
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     if any(_under(path, prefix) for path in (executable, real) for prefix in prefixes):
         paths += sorted(prefixes)
+    paths += [p for p in map(_prefix, (executable, real)) if p is not None]
     for arg in args:
         path = os.path.join(root or os.getcwd(), arg)
         if os.path.isfile(path):
             paths.append(os.path.dirname(os.path.abspath(path)))
-    return paths
+            if (project := project_root(path)) is not None:
+                paths.append(project)
+    return [path for path in paths if os.path.isdir(path)]  # bwrap refuses a missing source
 
 
-def _bind_args(read_only: Iterable[str], root: str | None, readonly: bool) -> list[str]:
+PROJECT_MARKERS = ("package.json", "pyproject.toml", "setup.py", "setup.cfg",
+                   "requirements.txt", ".git")  # fmt: skip
+"""A folder holding one of these is a plugin's project root (issue 27, item 4)."""
+
+
+def project_root(script: str) -> str | None:
+    """The nearest ancestor folder of `script` that is a project (PROJECT_MARKERS), bound
+    read-only so a compiled `out/plugin.js` finds `node_modules`, a Python entry file its
+    package; never `/`, a system dir or a home folder itself (too wide to be one plugin's)."""
+    folder = os.path.dirname(os.path.abspath(script))
+    too_wide = {"/", os.path.expanduser("~"), "/home", "/root", "/tmp"}
+    while folder not in too_wide and not _under(folder, *SYSTEM_DIRS):
+        if os.path.dirname(folder) == "/home" or os.path.dirname(folder) == "/":
+            return None
+        if any(os.path.lexists(os.path.join(folder, marker)) for marker in PROJECT_MARKERS):
+            return folder
+        folder = os.path.dirname(folder)
+    return None
+
+
+def _prefix(executable: str) -> str | None:
+    """An interpreter's installation prefix (`<prefix>/bin/<name>`), for its standard library
+    and modules; None for the system's own, `/` or a home folder."""
+    folder = os.path.dirname(executable)
+    if os.path.basename(folder) != "bin":
+        return None
+    prefix = os.path.dirname(folder)
+    if prefix in ("/", "/usr", "/usr/local", os.path.expanduser("~")) or _under(
+        prefix, *SYSTEM_DIRS
+    ):
+        return None
+    return prefix
+
+
+def _bind_args(
+    read_only: Iterable[str],
+    root: str | None,
+    readonly: bool,
+    sources: Mapping[str, str] | None = None,
+) -> list[str]:
     """bwrap bind options, outermost first so a deeper bind lands on top of a shallower one; a
     path already visible through a system dir, or through its nearest bound ancestor in the
     same mode, is not bound again; the repository keeps its own mode where it is also a plugin
-    folder."""
+    folder. A path in `sources` is bound from there (its staging folder, `gpp.identity`)."""
     modes = {path: "--ro-bind" for path in read_only if not _under(path, *SYSTEM_DIRS)}
     if root:
         modes[root] = "--ro-bind" if readonly else "--bind"
@@ -380,7 +506,8 @@ def _bind_args(read_only: Iterable[str], root: str | None, readonly: bool) -> li
         return nearest is not None and modes[nearest] == modes[path]
 
     kept = sorted((p for p in modes if not redundant(p)), key=lambda p: p.count("/"))
-    return [word for path in kept for word in (modes[path], path, path)]
+    staged = sources or {}
+    return [w for path in kept for w in (modes[path], staged.get(path, path), path)]
 
 
 def _under(path: str, *ancestors: str) -> bool:
@@ -416,7 +543,11 @@ def _rlimits(policy: SandboxPolicy, per_plugin: bool) -> dict[str, tuple[int, in
     return {name: (getattr(resource, name), value) for name, value in wanted.items() if value}
 
 
-def _pre_exec(limits: dict[str, tuple[int, int]], procs_files: Sequence[str]) -> None:
+def _pre_exec(
+    limits: dict[str, tuple[int, int]],
+    procs_files: Sequence[str],
+    identity: Identity | None = None,
+) -> None:
     """Runs in the child between fork and exec: only async-signal-tolerant, allocation-light work."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -428,3 +559,7 @@ def _pre_exec(limits: dict[str, tuple[int, int]], procs_files: Sequence[str]) ->
         if which == resource.RLIMIT_CPU:  # SIGXCPU at the limit, SIGKILL a second later
             soft_hard = (value, value + 1)
         resource.setrlimit(which, soft_hard)
+    if identity is not None:  # last: placing the process in its cgroup needs root
+        identity.switch()
+    if identity is not None:  # last: placing the process in its cgroup needs root
+        identity.switch()

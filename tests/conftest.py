@@ -37,3 +37,11 @@ def process_gone(pid: int | None) -> bool:
 @pytest.fixture
 def demo_repo() -> Path:
     return DEMO_REPO
+
+
+@pytest.fixture
+def tmp_path(tmp_path: Path) -> Path:
+    """pytest's own, made readable to others (it is 0700): a sandboxed plugin runs as an
+    unprivileged uid when the tests run as root, and its repository must be readable to it."""
+    tmp_path.chmod(0o755)
+    return tmp_path

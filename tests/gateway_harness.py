@@ -65,6 +65,14 @@ def fault_plugin(name: str, **extra: Any) -> dict[str, Any]:
     }
 
 
+def writes_to(folder: Path) -> dict[str, Any]:
+    """The entry keys for a plugin that leaves files in its root `folder` (markers the test
+    reads): a writable repository, said explicitly, and writable by the plugin's uid (65534 when
+    the tests run as root)."""
+    folder.chmod(0o777)
+    return {"sandbox": {"readonly_root": False}}
+
+
 def echo_plugin(plugin_id: str = "echo", **extra: Any) -> dict[str, Any]:
     return {
         "id": plugin_id,

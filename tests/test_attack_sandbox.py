@@ -50,13 +50,12 @@ def looks(tmp_path_factory: pytest.TempPathFactory) -> tuple[Looks, Path]:
     return asyncio.run(scenario()), repo
 
 
-def test_only_the_repository_and_capped_tmpfs_mounts_are_writable(
-    looks: tuple[Looks, Path],
-) -> None:
-    found, repo = looks
+def test_only_capped_tmpfs_mounts_are_writable(looks: tuple[Looks, Path]) -> None:
+    """The repository too is read-only by default (issue 23)."""
+    found, _ = looks
     home = found["mounts"]["home"]
     writable = {m["path"]: m for m in found["mounts"]["mounts"]}
-    assert set(writable) == {str(repo), "/tmp", "/dev/shm", home}, writable
+    assert set(writable) == {"/tmp", "/dev/shm", home}, writable
     for path in ("/tmp", "/dev/shm", home):
         assert writable[path]["type"] == "tmpfs", writable[path]
         assert 0 < writable[path]["bytes"] <= MEMORY_MB * 1024 * 1024, writable[path]

@@ -16,9 +16,21 @@ NO_NAMESPACES = {"sandbox": {"network": "inherit"}}
 """Where the sandbox is beside the point: its check depends on this machine."""
 
 
-def check_config(config: Path, **env: str) -> subprocess.CompletedProcess[str]:
+def check_config(
+    config: Path, *flags: str, start: bool = False, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`gpp check-config`, by default with `--no-start` (these tests' plugins are beside the
+    point: `test_every_plugin_is_started_in_its_sandbox` starts them)."""
     return subprocess.run(
-        [sys.executable, "-m", "gpp.gateway", "check-config", str(config)],
+        [
+            sys.executable,
+            "-m",
+            "gpp.gateway",
+            "check-config",
+            str(config),
+            *flags,
+            *([] if start else ["--no-start"]),
+        ],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -107,7 +119,11 @@ def test_a_sandbox_this_machine_cannot_build_is_named(tmp_path: Path) -> None:
                 ["{python}", EXAMPLE],
                 sandbox={"network": "inherit", "readonly_root": True},
             ),
-            entry("open", ["{python}", EXAMPLE], sandbox={"network": "inherit"}),
+            entry(
+                "open",
+                ["{python}", EXAMPLE],
+                sandbox={"network": "inherit", "readonly_root": False},
+            ),
         ],
     )
     done = check_config(config, PATH=str(empty))
@@ -141,3 +157,29 @@ def test_readme_broken_config_example_runs_as_written(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert done.stderr.replace(str(tmp_path.resolve()), "/srv/engine") == shown
+
+
+def test_every_plugin_is_started_in_its_sandbox(tmp_path: Path) -> None:
+    """Issue 23: a command the sandbox cannot run (exit 127 before `hello`) used to pass
+    check-config and fail at the first request; now the handshake is tried, then `bye`."""
+    wrapper = tmp_path / "bin" / "python3"
+    wrapper.parent.mkdir()
+    wrapper.write_text('#!/bin/sh\nexec "/nonexistent/bin/python3" "$@"\n')
+    wrapper.chmod(0o755)
+    reference = str(REPO / "plugins" / "reference_detector.py")
+    config = write_config(
+        tmp_path,
+        [
+            entry("reference-detector", ["{python}", reference], version="1.0.0"),
+            entry("broken", [str(wrapper), reference]),
+        ],
+    )
+    done = check_config(config, start=True)
+    assert done.returncode == 1, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(
+        f"{config}: [[plugin]] #2 (broken): does not start in its sandbox: E_EOF: output ended "
+    ), line
+    assert "inside the sandbox, /nonexistent/bin/python3 was not found" in line
+    assert line.endswith("(exit code 127)"), line
+    assert check_config(config).returncode == 0  # --no-start: the shape alone is fine

@@ -25,6 +25,7 @@ from gateway_harness import (
     uds_client,
     wait_exited,
     write_config,
+    writes_to,
 )
 
 from gpp.process import start_plugin
@@ -42,6 +43,7 @@ def _never_reads(root: Path, **timeouts: int) -> dict[str, Any]:
             "FIXTURE_PLUGIN_ID": "never_reads",
             "NEVER_READS_ONCE": "first-session-stopped-reading",
         },
+        **writes_to(root),
         **timeouts,
     )
 

@@ -22,6 +22,7 @@ from gateway_harness import (
     reference_plugin,
     running_gateway,
     write_config,
+    writes_to,
 )
 from test_session_faults import FAULTS
 
@@ -285,7 +286,9 @@ def test_crash_recovery_with_backoff(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(health, "BACKOFF_FIRST_S", 2.0)
     crash_file = tmp_path / "crashes"
     env = {"ECHO_CRASH_FILE": str(crash_file), "ECHO_CRASHES": "2"}
-    config = write_config(tmp_path, [echo_plugin(root=str(tmp_path), env=env)])
+    config = write_config(
+        tmp_path, [echo_plugin(root=str(tmp_path), env=env, **writes_to(tmp_path))]
+    )
     with running_gateway(config) as gw:
         first = post(gw, "echo", {"paths": ["a"]})
         assert first.status_code == 502 and first.json()["code"] == "E_EOF"

@@ -15,6 +15,7 @@ from gateway_harness import (
     uds_client,
     wait_exited,
     write_config,
+    writes_to,
 )
 
 
@@ -43,7 +44,9 @@ def test_sigterm_finishes_in_flight_requests_then_shuts_plugins_down(tmp_path: P
     fifo, gate = make_fifo(tmp_path)
     bye = tmp_path / "bye"
     env = {"ECHO_GATE_FIFO": str(fifo), "ECHO_BYE_FILE": str(bye)}
-    config = write_config(tmp_path, [echo_plugin(root=str(tmp_path), env=env)])
+    config = write_config(
+        tmp_path, [echo_plugin(root=str(tmp_path), env=env, **writes_to(tmp_path))]
+    )
     uds = tmp_path / "gw.sock"
     with gateway_process(config, uds) as gateway, ThreadPoolExecutor(1) as executor:
         in_flight = executor.submit(_discover, uds, ["wait"])

@@ -25,6 +25,7 @@ from gateway_harness import (
     make_fifo,
     wait_exited,
     write_config,
+    writes_to,
 )
 
 from app.config import GatewayConfig, load_config
@@ -175,6 +176,7 @@ def test_reload_adds_removes_replaces_and_keeps(tmp_path: Path) -> None:
             eager=True,
             root=str(tmp_path),
             env={"ECHO_BYE_FILE": str(bye_files.get(name, ""))},
+            **writes_to(tmp_path),
             **extra,
         )
 
@@ -234,7 +236,10 @@ def test_retired_plugins_finish_what_is_in_flight_and_queued(tmp_path: Path) -> 
     fifo, gate = make_fifo(tmp_path)
     bye = tmp_path / "bye"
     slow = echo(
-        "slow", root=str(tmp_path), env={"ECHO_GATE_FIFO": str(fifo), "ECHO_BYE_FILE": str(bye)}
+        "slow",
+        root=str(tmp_path),
+        env={"ECHO_GATE_FIFO": str(fifo), "ECHO_BYE_FILE": str(bye)},
+        **writes_to(tmp_path),
     )
     config = write_config(tmp_path, [slow, echo("other")])
     with served(config) as gateway, gateway.client() as http, ThreadPoolExecutor(2) as pool:

@@ -67,9 +67,13 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
     repo = directory / "repo"
     shutil.copytree(DEMO_REPO, repo, symlinks=True)
     (repo / "tmp_plugin.py").write_text(TMP_PLUGIN)
+    writable = directory / "writable-repo"
+    shutil.copytree(DEMO_REPO, writable, symlinks=True)
+    writable.chmod(0o777)  # written by the plugin's uid (65534 when the tests run as root)
     plugins = [
         probe_plugin("default", root=repo),
         probe_plugin("readonly", root=repo, sandbox={"readonly_root": True}),
+        probe_plugin("writable", root=writable, sandbox={"readonly_root": False}),
         probe_plugin("inherit", root=repo, sandbox={"network": "inherit"}),
         probe_plugin("small-memory", sandbox={"memory_mb": 256}),
         probe_plugin("one-cpu-second", request_ms=30_000, sandbox={"cpu_seconds": 1}),
@@ -127,9 +131,12 @@ def test_network_inherit_is_said_explicitly_and_reported(gateway: Gateway) -> No
 def test_repository_write(gateway: Gateway) -> None:
     assert attrs(probe(gateway, "readonly", "write")) == [{"outcome": "EROFS"}]
     assert gateway.plugin("readonly")["sandbox"]["filesystem"].endswith("repository read-only")
-    # without readonly_root the repository is left writable
-    assert attrs(probe(gateway, "default", "write")) == [{"outcome": "written"}]
-    assert gateway.plugin("default")["sandbox"]["filesystem"].endswith("repository read-write")
+    # read-only by default (issue 23: a plugin planted a model file a pack then reported)
+    assert attrs(probe(gateway, "default", "write")) == [{"outcome": "EROFS"}]
+    assert gateway.plugin("default")["sandbox"]["filesystem"].endswith("repository read-only")
+    # writable only when the entry says readonly_root = false
+    assert attrs(probe(gateway, "writable", "write")) == [{"outcome": "written"}]
+    assert gateway.plugin("writable")["sandbox"]["filesystem"].endswith("repository read-write")
 
 
 def test_memory_limit_ends_in_the_plugins_own_answer(gateway: Gateway) -> None:
@@ -293,7 +300,7 @@ def test_no_namespaces_means_refusal_unless_inherit_is_said(
     assert 'network = "inherit"' in refused.value.problem
 
     async def inherit() -> dict[str, str]:
-        session = await start(SandboxPolicy(network="inherit"))
+        session = await start(SandboxPolicy(network="inherit", readonly_root=False))
         try:
             await session.discover(["netinfo"])
             return session.sandbox_mechanisms

@@ -11,17 +11,21 @@ Isolation is read from inside (status fields, errno values), never proven by sen
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from dataclasses import field as default
+import sysconfig
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DEMO_REPO, FIXTURE_PLUGINS
+from conftest import DEMO_REPO, FIXTURE_PLUGINS, REFERENCE_DETECTOR, REPO, reference_command
+from test_sandbox import namespace_members
 
 from gpp import codes
 from gpp.cgroups import SessionGroup
@@ -33,7 +37,23 @@ PIDS_MAX = 16
 MARKER = "escape-probe-was-here.txt"
 Outcomes = dict[str, dict[str, Any]]
 
+IDENTITY_ESCAPES = [  # issue 23: each succeeded while bwrap ran as host root, with no filter
+    "root-inside",
+    "proc-sys-write",  # opened for writing only: nothing is ever written
+    "proc-root-only-read",
+    "host-keyring",
+    "ptrace-init",
+    "io-uring",
+    "memfd-secret",
+    "personality",
+]
+KERNEL_REFUSED_TOO = [  # refused by this kernel already (EPERM/ENOSYS); the filter holds anyway
+    "userfaultfd",
+    "x32-abi",
+]
 ESCAPES = [
+    *IDENTITY_ESCAPES,
+    *KERNEL_REFUSED_TOO,
     "capabilities",  # CapEff 000001fffeffffff and no no_new_privs before
     "interfaces",  # only lo (held before too: the baseline that setns-net then broke)
     "gateway-visible",
@@ -103,6 +123,18 @@ def test_escape_fails_with_a_read_only_root(
 ) -> None:
     outcome = readonly_sandbox[0][escape]
     assert outcome["escaped"] is False, outcome["detail"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the uid switch happens only for a root gateway")
+def test_a_root_gateways_plugin_is_not_root_inside(default_sandbox: Outcomes) -> None:
+    detail = default_sandbox["root-inside"]["detail"]
+    assert "Uid:\t65534\t65534\t65534\t65534" in detail, detail
+    assert "Gid:\t65534\t65534\t65534\t65534" in detail, detail
+
+
+def test_the_filtered_calls_fail_with_eperm_not_a_kill(default_sandbox: Outcomes) -> None:
+    for escape in ("host-keyring", "ptrace-init", "io-uring", "memfd-secret", "personality"):
+        assert default_sandbox[escape]["detail"] == "EPERM", (escape, default_sandbox[escape])
 
 
 def test_no_capability_is_held_and_no_new_privileges_can_be_gained(
@@ -281,3 +313,85 @@ def test_an_idle_session_burns_no_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
     assert figures["after"] == figures["before"], figures
     assert figures["frozen"] is True
     assert run.dirs and not [d for d in run.dirs if d.exists()], "cgroup left behind"
+@pytest.mark.skipif(os.geteuid() != 0, reason="the uid switch happens only for a root gateway")
+def test_seen_from_the_host_every_process_of_the_sandbox_is_the_unprivileged_uid() -> None:
+    """Read from the host, not from inside: bwrap and every process in the plugin's namespace
+    hold uid 65534 in all four slots, and the namespace maps its uid to 65534, not to 0."""
+
+    async def scenario() -> tuple[int, dict[int, int], dict[int, str], dict[int, str]]:
+        async with PluginSession(
+            reference_command(), "reference-detector", "1.0.0", cwd=str(DEMO_REPO),
+            sandbox=SandboxPolicy(),
+        ) as session:  # fmt: skip
+            assert session.pid is not None
+            members = namespace_members(session.pid)
+            pids = [session.pid, *members.values()]
+            status = {pid: Path(f"/proc/{pid}/status").read_text() for pid in pids}
+            maps = {pid: Path(f"/proc/{pid}/uid_map").read_text() for pid in members.values()}
+        return session.pid, members, status, maps
+
+    bwrap, members, status, maps = asyncio.run(scenario())
+    assert len(members) >= 2, members  # init and the plugin
+    for pid, text in status.items():
+        ids = {line.split(":")[0]: line.split()[1:] for line in text.splitlines()}
+        assert ids["Uid"] == ["65534"] * 4 and ids["Gid"] == ["65534"] * 4, (pid, ids["Uid"])
+        assert ids["Groups"] == [], (pid, ids["Groups"])
+    for pid, text in maps.items():  # "inside outside count", outside as this (host) process sees it
+        assert [line.split()[1] for line in text.splitlines()] == ["65534"], (pid, text)
+    assert bwrap not in members.values()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the uid switch happens only for a root gateway")
+def test_a_repository_the_plugins_uid_cannot_read_is_refused_in_one_line(tmp_path: Path) -> None:
+    repo = tmp_path / "private-repo"
+    repo.mkdir(mode=0o700)
+
+    async def start() -> None:
+        async with PluginSession(
+            reference_command(), "reference-detector", "1.0.0", cwd=str(repo),
+            sandbox=SandboxPolicy(),
+        ):  # fmt: skip
+            pass
+
+    with pytest.raises(codes.UnexpectedEOFError) as refused:
+        asyncio.run(start())
+    problem = refused.value.problem
+    assert f"repository {repo} is not readable by uid 65534" in problem, problem
+    assert f"chmod o+rx {repo}" in problem and "\n" not in problem
+
+
+NON_ROOT_GATEWAY = """
+import asyncio, json, sys
+from gpp.host import PluginSession
+from gpp.sandbox import SandboxPolicy
+
+async def main():
+    async with PluginSession([sys.executable, sys.argv[1]], "reference-detector", "1.0.0",
+                             cwd=sys.argv[2], sandbox=SandboxPolicy()) as session:
+        result = await session.discover(["api"])
+        print(json.dumps({"resources": len(result["resources"]),
+                          "mechanisms": session.sandbox_mechanisms}))
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to start a child as uid 65534")
+def test_the_sandbox_still_works_when_the_gateway_is_not_root() -> None:
+    """The gateway as uid 65534 (setpriv): bwrap unprivileged, as before the uid switch. The
+    system Python stands in for the gateway's (the pyenv one is under /root, 0700)."""
+    system_python = Path("/usr/bin/python3")
+    site = Path(sysconfig.get_paths()["purelib"])
+    if not system_python.exists() or sys.version_info[:2] != (3, 11):
+        pytest.fail("needs /usr/bin/python3 of the same minor version as the venv's")
+    env = {"PATH": os.defpath, "PYTHONPATH": f"{REPO}:{site}", "HOME": "/nonexistent"}
+    child = subprocess.run(
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", str(system_python),
+         "-c", NON_ROOT_GATEWAY, str(REFERENCE_DETECTOR), str(DEMO_REPO)],
+        capture_output=True, text=True, timeout=60, env=env, check=False,
+    )  # fmt: skip
+    assert child.returncode == 0, child.stderr
+    answer = json.loads(child.stdout)
+    assert answer["resources"] == 3
+    assert answer["mechanisms"]["identity"].startswith("the gateway's own uid (65534)")
+    assert answer["mechanisms"]["network"] == "empty network namespace"
