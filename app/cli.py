@@ -131,6 +131,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     logs.configure(args.log_level)
     try:
         config = _with_repo(load_config(args.config or default_config_path()), args.repo)
+        config.token()  # a blank or unreadable token file stops the start, never disables auth
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG

@@ -181,12 +181,36 @@ class Config(_Strict):
     plugins: dict[str, PluginConfig]
 
     def token(self) -> str | None:
-        """The bearer token: GPP_TOKEN wins over token_file; None means no token."""
+        """The bearer token: GPP_TOKEN wins over token_file; None means no token.
+
+        A token file that is configured but unreadable or blank is a ConfigError, never "no
+        token": an emptied file must not turn authentication off in silence (at start, in
+        check-config, and on a reload, which is then refused and keeps the old token).
+        """
         if os.environ.get("GPP_TOKEN"):
             return os.environ["GPP_TOKEN"]
-        if self.gateway.token_file is not None:
-            return self.gateway.token_file.read_text("utf-8").strip() or None
-        return None
+        if self.gateway.token_file is None:
+            return None
+        try:
+            return read_token_file(self.gateway.token_file)
+        except ValueError as exc:
+            raise ConfigError(self.path, [f"gateway.token_file: {exc}"]) from None
+
+
+def read_token_file(path: Path) -> str:
+    """The token in `path`; ValueError saying why it cannot be used (unreadable, or blank)."""
+    try:
+        token = path.read_text("utf-8").strip()
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text") from None
+    if not token:
+        raise ValueError(
+            f"{path} is empty; write the token in it, or remove gateway.token_file "
+            "to serve without authentication"
+        )
+    return token
 
 
 class ConfigError(Exception):
