@@ -68,6 +68,16 @@ def loopback_authority(value: str) -> tuple[str, int | None] | None:
     return (host, port) if address.is_loopback and bracketed_as_required else None
 
 
+OWN_HOST_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
+"""How a browser may spell the gateway's own host in an Origin, besides its bound address."""
+
+
+def _bracketed(host: str) -> str:
+    """An address as an authority writes it: IPv6 in brackets, lower case."""
+    host = host.lower()
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
 class SecurityMiddleware:
     def __init__(
         self,
@@ -117,7 +127,14 @@ class SecurityMiddleware:
                 f"Host {host!r} is not a loopback name; the gateway answers "
                 "loopback requests only (DNS rebinding protection)",
             )
-        origin = headers.get("origin")
+        origins = [v.decode("latin-1") for k, v in scope["headers"] if k == b"origin"]
+        if len(origins) > 1:
+            return http_problem(
+                403,
+                "Forbidden origin",
+                f"a request carries at most one Origin header, this one has {len(origins)}",
+            )
+        origin = origins[0] if origins else None
         if origin is not None and not self._origin_allowed(origin, scope):
             return http_problem(
                 403,
@@ -168,18 +185,24 @@ class SecurityMiddleware:
         return Match.FULL not in matches and Match.PARTIAL in matches
 
     def _origin_allowed(self, origin: str, scope: Scope) -> bool:
-        """A listed origin, or the gateway's own: its scheme, a loopback host, the port it
-        serves on (so its /docs page can call it)."""
+        """A listed origin, or the gateway's own (so its /docs page can call it): its scheme,
+        the port it serves on, and the address it was reached at or a name for the loopback
+        address of that family (`localhost`, `127.0.0.1`, `[::1]`). Another loopback address
+        is another origin: a different server may listen on 127.0.0.2 at the same port."""
         origin = origin.rstrip("/")
         if origin in self.allowed_origins:
             return True
         scheme, sep, authority = origin.partition("://")
-        server_port = (scope.get("server") or (None, None))[1]
+        server_host, server_port = scope.get("server") or (None, None)
         if not sep or scheme.lower() != scope.get("scheme", "http") or server_port is None:
             return False
         parsed = loopback_authority(authority)
+        if parsed is None:
+            return False
+        host, port = parsed
         default_port = 443 if scheme.lower() == "https" else 80
-        return parsed is not None and (parsed[1] or default_port) == server_port
+        own_hosts = OWN_HOST_NAMES | {_bracketed(str(server_host))}
+        return (port or default_port) == server_port and host in own_hosts
 
     def _capped(self, receive: Receive) -> Receive:
         """Count streamed body bytes too: a chunked body has no Content-Length to refuse."""
