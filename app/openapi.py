@@ -4,7 +4,8 @@ FastAPI documents what each route declares; the refusals that come before any ro
 front door's 408/431, the security middleware's 401/403/413/415) it cannot see, and it files
 every declared error under `application/json` and adds a 422 for validation the routes never
 do. `complete_error_responses` finishes the document so a client generator, or schemathesis, can trust
-it: every error status a route can return, each as `application/problem+json`.
+it: every error status a route can return, each as `application/problem+json`. (An unknown
+path or method is a problem too, 404/405, but belongs to no operation.)
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from .security import UNAUTHENTICATED_PATHS
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 
 FRONT_DOOR_ERRORS = {
-    401: "Bearer token missing or wrong (only when the gateway has a token)",
+    401: "Bearer token missing or wrong (only when the gateway has a token): send "
+    "`Authorization: Bearer <token>`, the token being GPP_TOKEN or gateway.token_file's contents",
     403: "Host is not exactly one loopback name or address, or Origin is neither the "
     "gateway's own nor in gateway.allowed_origins",
     408: "The request head or body did not arrive in time; the connection is closed",

@@ -29,6 +29,25 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 UNAUTHENTICATED_PATHS = frozenset({"/healthz", "/readyz"})
+"""Probes: they say only whether the gateway is up."""
+PUBLIC_DOCS_PATHS = frozenset({"/docs", "/openapi.json"})
+PUBLIC_DOCS_PREFIX = "/docs-assets/"
+"""The API's documentation, page and assets: it holds no secret, and a browser cannot send a
+bearer token to open it. The calls the page makes still need the token."""
+
+
+def needs_token(path: str) -> bool:
+    return not (
+        path in UNAUTHENTICATED_PATHS
+        or path in PUBLIC_DOCS_PATHS
+        or path.startswith(PUBLIC_DOCS_PREFIX)
+    )
+
+
+UNAUTHORIZED_DETAIL = (
+    "send the header `Authorization: Bearer <token>`; the token is the value of GPP_TOKEN in "
+    "the gateway's environment, else the contents of the file its gateway.token_file names"
+)
 
 
 def is_loopback_host(host: str) -> bool:
@@ -142,13 +161,14 @@ class SecurityMiddleware:
                 f"Origin {origin!r} is neither the gateway's own origin nor in "
                 "gateway.allowed_origins",
             )
-        if self.token is not None and scope["path"] not in UNAUTHENTICATED_PATHS:
+        if self.token is not None and needs_token(scope["path"]):
             scheme, _, given = headers.get("authorization", "").partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(given.encode(), self.token):
+                why = "no bearer token was sent" if not given else "the bearer token is wrong"
                 return http_problem(
                     401,
                     "Unauthorized",
-                    "a valid bearer token is required",
+                    f"{why}: {UNAUTHORIZED_DETAIL}",
                     headers={"WWW-Authenticate": 'Bearer realm="gpp"'},
                 )
         if scope["method"] == "POST":
