@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import math
 import os
 import shlex
@@ -124,9 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import uvicorn
 
-    from . import logs
+    from . import logs, unix_socket
     from .front_door import server_config
     from .main import create_app
+    from .unix_socket import SocketPathError, listen_private
 
     logs.configure(args.log_level)
     try:
@@ -157,13 +159,19 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             _refuse_unbound_roots(fresh, bound_read_only)
         return fresh
 
+    listener = None
+    if args.uds:
+        try:
+            listener = listen_private(Path(args.uds))
+        except SocketPathError as exc:
+            print(f"gpp: --uds: {exc}", file=sys.stderr)
+            return EXIT_CONFIG
     server = uvicorn.Server(
         server_config(
             create_app(config, load=reread, reload_on_sighup=True),
             config.gateway,
             host=host,
             port=port,
-            uds=args.uds,
             # uvicorn reads 0 as "wait forever"; the grace is at least a second
             timeout_graceful_shutdown=max(1, math.ceil(config.gateway.grace_seconds)),
         )
@@ -173,7 +181,17 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: None)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)  # until the app's loop takes it: a reload
-    server.run()
+    if listener is None:
+        server.run()
+        return 0 if server.started else EXIT_CONFIG
+    logging.getLogger("gpp.gateway").info(
+        "listening",
+        extra={"fields": {"uds": str(listener.path), "mode": f"{unix_socket.SOCKET_MODE:04o}"}},
+    )
+    try:
+        server.run(sockets=[listener.sock])
+    finally:
+        listener.remove()
     return 0 if server.started else EXIT_CONFIG
 
 
