@@ -55,6 +55,12 @@ class GatewayConfig(_Strict):
     """From connection (or a keep-alive request's first byte) to the end of its head → 408."""
     body_timeout_s: Annotated[float, Field(gt=0)] = 30.0
     """From the end of the head to the end of the body → 408."""
+    send_timeout_s: Annotated[float, Field(gt=0)] = 30.0
+    """How long an answer may sit unsent with no byte taken by the client before the
+    connection is closed (a client that never reads must not pin the answer's memory)."""
+    max_connections: Annotated[int, Field(ge=1)] = 4096
+    """Open HTTP connections at once; also capped below the process's file descriptor limit.
+    Past it, idle keep-alive connections are closed first, then new ones refused (503)."""
     grace_seconds: Annotated[float, Field(ge=0)] = 10.0
 
 

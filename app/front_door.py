@@ -34,6 +34,7 @@ class ConnectionLimits:
     max_header_bytes: int
     header_timeout_s: float
     body_timeout_s: float
+    send_timeout_s: float = 30.0
 
 
 class FrontDoorProtocol(HttpToolsProtocol):
@@ -63,6 +64,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._refused = False
         self._deadline: asyncio.TimerHandle | None = None
         self._owed: str | None = None  # the phase whose deadline this read started
+        self._send_watch: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
@@ -70,7 +72,54 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._stop_send_watch()
         super().connection_lost(exc)
+
+    # ------------------------------------------------------------------ the send deadline
+    # The transport calls pause_writing when an answer outgrows its buffer's high-water mark
+    # (the client reads slower than the gateway writes), resume_writing once it drained. In
+    # between, every `send_timeout_s` the buffer must have shrunk: a client that takes nothing
+    # for that long has its connection aborted, which frees the buffered answer at once. A slow
+    # client that keeps reading is never cut; the check costs nothing while nothing is paused.
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._send_watch is None:
+            self._watch_send(self.transport.get_write_buffer_size())
+
+    def resume_writing(self) -> None:
+        self._stop_send_watch()
+        super().resume_writing()
+
+    def _watch_send(self, unsent: int) -> None:
+        self._send_watch = self.loop.call_later(
+            self.limits.send_timeout_s, self._check_send_progress, unsent
+        )
+
+    def _stop_send_watch(self) -> None:
+        if self._send_watch is not None:
+            self._send_watch.cancel()
+            self._send_watch = None
+
+    def _check_send_progress(self, unsent_before: int) -> None:
+        self._send_watch = None
+        if self.transport.is_closing():
+            return
+        unsent = self.transport.get_write_buffer_size()
+        if unsent < unsent_before:
+            self._watch_send(unsent)
+            return
+        log.warning(
+            "send deadline: connection closed",
+            extra={
+                "fields": {
+                    "client": _peer(self.client),
+                    "unsentBytes": unsent,
+                    "seconds": self.limits.send_timeout_s,
+                }
+            },
+        )
+        self.transport.abort()  # drops the buffered answer; the route sees a disconnect
 
     def data_received(self, data: bytes) -> None:
         if self._refused:
@@ -252,6 +301,7 @@ def server_config(app: Any, gateway: GatewayConfig, **options: Any) -> uvicorn.C
         max_header_bytes=gateway.max_header_bytes,
         header_timeout_s=gateway.header_timeout_s,
         body_timeout_s=gateway.body_timeout_s,
+        send_timeout_s=gateway.send_timeout_s,
     )
     # No proxy headers: the gateway is its clients' direct peer on loopback, so an
     # X-Forwarded-For from one of them would only let it name another client in the logs.
