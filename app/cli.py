@@ -125,12 +125,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import uvicorn
 
-    from . import logs, unix_socket
+    from . import fd_limit, logs, unix_socket
     from .front_door import server_config
     from .main import create_app
     from .unix_socket import SocketPathError, listen_private
 
     logs.configure(args.log_level)
+    soft, _ = fd_limit.raise_soft_limit()
+    logging.getLogger("gpp.gateway").info("file descriptor limit", extra={"fields": {"soft": soft}})
     try:
         config = _with_repo(load_config(args.config or default_config_path()), args.repo)
         config.token()  # a blank or unreadable token file stops the start, never disables auth
