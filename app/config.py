@@ -31,6 +31,8 @@ from gpp.process import ProcessOptions
 from gpp.sandbox import SandboxPolicy
 from gpp.wire import DEFAULT_MAX_LINE_BYTES
 
+from .config_errors import describe, keys_of
+
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "plugins" / "registry.toml"
 PYTHON_PLACEHOLDER = "{python}"
 
@@ -305,21 +307,20 @@ def _duplicate_ids(raw: dict[str, Any]) -> list[str]:
     return problems
 
 
-def _loc(loc: tuple[Any, ...]) -> str:
-    return ".".join(str(part) for part in loc)
+TABLES: dict[str, Any] = {
+    "": ConfigFile,
+    "gateway": GatewayConfig,
+    "defaults": DefaultsConfig,
+    "plugin": PluginEntry,
+    "sandbox": SandboxPolicy,
+}
+"""The table type at each key of the file (a [[plugin]]'s `sandbox` as [defaults]')."""
+
+
+def _table_keys(parent: tuple[Any, ...]) -> list[str]:
+    names = [part for part in parent if not isinstance(part, int)]
+    return keys_of(TABLES.get(str(names[-1]) if names else ""))
 
 
 def _describe(error: Any, raw: dict[str, Any]) -> str:
-    loc = tuple(error["loc"])
-    if len(loc) >= 2 and loc[0] == "plugin" and isinstance(loc[1], int):
-        index = loc[1]
-        entries = raw.get("plugin") or []
-        entry_id = (
-            entries[index].get("id", "?")
-            if index < len(entries) and isinstance(entries[index], dict)
-            else "?"
-        )
-        key = _loc(loc[2:]) or "entry"
-        return f"[[plugin]] #{index + 1} ({entry_id}): {key}: {error['msg']}"
-    where = _loc(loc) or "file"
-    return f"{where}: {error['msg']}"
+    return describe(error, raw, _table_keys)
