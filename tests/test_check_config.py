@@ -149,7 +149,7 @@ def test_every_kind_of_config_error_is_one_line_in_the_users_words(tmp_path: Pat
         "[gatway]\n"
         '[gateway]\nport = "x"\nmax_body_bytes = 0\ntokenfile = "t"\n'
         "[defaults]\nrequest_timeout = 5\ninstances = 100\n"
-        '[[plugin]]\nid = "p"\ncommand = ["x"]\nprotocol = "grpc"\neager = "yes"\n'
+        '[[plugin]]\nid = "p"\ncommand = ["x"]\nprotocol = "grpc"\neager = "maybe"\n'
     )
     done = check_config(config)
     assert done.returncode == 1 and done.stdout == ""
