@@ -282,6 +282,10 @@ class FrontDoorProtocol(HttpToolsProtocol):
         if not self._refused:
             super().on_message_complete()
 
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request it cannot parse, as a problem like every other."""
+        self._refuse(400, "Bad request", msg)
+
     def _refuse_oversized_head(self) -> None:
         self._refuse(
             431,

@@ -24,6 +24,9 @@ FRONT_DOOR_ERRORS = {
     "gateway's own nor in gateway.allowed_origins",
     408: "The request head or body did not arrive in time; the connection is closed",
     431: "The request head exceeds gateway.max_header_bytes; the connection is closed",
+    400: "The request cannot be parsed as HTTP/1.1; the connection is closed",
+    503: "Too many connections (gateway.max_connections, or the file descriptor limit) and "
+    "none idle: retry after Retry-After",
 }
 BODY_ERRORS = {
     413: "Body over gateway.max_body_bytes",
