@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
+import logging
 import math
 import os
 import shlex
@@ -187,13 +188,17 @@ def _status(url: str, uds: Path | None) -> int:
 def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import uvicorn
 
-    from . import logs
+    from . import fd_limit, logs, unix_socket
     from .front_door import server_config
     from .main import create_app
+    from .unix_socket import SocketPathError, listen_private
 
     logs.configure(args.log_level)
+    soft, _ = fd_limit.raise_soft_limit()
+    logging.getLogger("gpp.gateway").info("file descriptor limit", extra={"fields": {"soft": soft}})
     try:
         config = _serve_config(args)
+        config.token()  # a blank or unreadable token file stops the start, never disables auth
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
@@ -225,13 +230,19 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             _refuse_unbound_roots(fresh, bound_read_only)
         return fresh
 
+    listener = None
+    if args.uds:
+        try:
+            listener = listen_private(Path(args.uds))
+        except SocketPathError as exc:
+            print(f"gpp: --uds: {exc}", file=sys.stderr)
+            return EXIT_CONFIG
     server = uvicorn.Server(
         server_config(
             create_app(config, load=reread, reload_on_sighup=True),
             config.gateway,
             host=host,
             port=port,
-            uds=args.uds,
             # uvicorn reads 0 as "wait forever"; the grace is at least a second
             timeout_graceful_shutdown=max(1, math.ceil(config.gateway.grace_seconds)),
         )
@@ -241,7 +252,17 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: None)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)  # until the app's loop takes it: a reload
-    server.run()
+    if listener is None:
+        server.run()
+        return 0 if server.started else EXIT_CONFIG
+    logging.getLogger("gpp.gateway").info(
+        "listening",
+        extra={"fields": {"uds": str(listener.path), "mode": f"{unix_socket.SOCKET_MODE:04o}"}},
+    )
+    try:
+        server.run(sockets=[listener.sock])
+    finally:
+        listener.remove()
     return 0 if server.started else EXIT_CONFIG
 
 

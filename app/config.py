@@ -31,6 +31,8 @@ from gpp.process import ProcessOptions
 from gpp.sandbox import SandboxPolicy
 from gpp.wire import DEFAULT_MAX_LINE_BYTES
 
+from .config_errors import describe, keys_of
+
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "plugins" / "registry.toml"
 PYTHON_PLACEHOLDER = "{python}"
 
@@ -55,6 +57,12 @@ class GatewayConfig(_Strict):
     """From connection (or a keep-alive request's first byte) to the end of its head → 408."""
     body_timeout_s: Annotated[float, Field(gt=0)] = 30.0
     """From the end of the head to the end of the body → 408."""
+    send_timeout_s: Annotated[float, Field(gt=0)] = 30.0
+    """How long an answer may sit unsent with no byte taken by the client before the
+    connection is closed (a client that never reads must not pin the answer's memory)."""
+    max_connections: Annotated[int, Field(ge=1)] = 4096
+    """Open HTTP connections at once; also capped below the process's file descriptor limit.
+    Past it, idle keep-alive connections are closed first, then new ones refused (503)."""
     grace_seconds: Annotated[float, Field(ge=0)] = 10.0
 
 
@@ -181,12 +189,36 @@ class Config(_Strict):
     plugins: dict[str, PluginConfig]
 
     def token(self) -> str | None:
-        """The bearer token: GPP_TOKEN wins over token_file; None means no token."""
+        """The bearer token: GPP_TOKEN wins over token_file; None means no token.
+
+        A token file that is configured but unreadable or blank is a ConfigError, never "no
+        token": an emptied file must not turn authentication off in silence (at start, in
+        check-config, and on a reload, which is then refused and keeps the old token).
+        """
         if os.environ.get("GPP_TOKEN"):
             return os.environ["GPP_TOKEN"]
-        if self.gateway.token_file is not None:
-            return self.gateway.token_file.read_text("utf-8").strip() or None
-        return None
+        if self.gateway.token_file is None:
+            return None
+        try:
+            return read_token_file(self.gateway.token_file)
+        except ValueError as exc:
+            raise ConfigError(self.path, [f"gateway.token_file: {exc}"]) from None
+
+
+def read_token_file(path: Path) -> str:
+    """The token in `path`; ValueError saying why it cannot be used (unreadable, or blank)."""
+    try:
+        token = path.read_text("utf-8").strip()
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text") from None
+    if not token:
+        raise ValueError(
+            f"{path} is empty; write the token in it, or remove gateway.token_file "
+            "to serve without authentication"
+        )
+    return token
 
 
 class ConfigError(Exception):
@@ -280,21 +312,20 @@ def _duplicate_ids(raw: dict[str, Any]) -> list[str]:
     return problems
 
 
-def _loc(loc: tuple[Any, ...]) -> str:
-    return ".".join(str(part) for part in loc)
+TABLES: dict[str, Any] = {
+    "": ConfigFile,
+    "gateway": GatewayConfig,
+    "defaults": DefaultsConfig,
+    "plugin": PluginEntry,
+    "sandbox": SandboxPolicy,
+}
+"""The table type at each key of the file (a [[plugin]]'s `sandbox` as [defaults]')."""
+
+
+def _table_keys(parent: tuple[Any, ...]) -> list[str]:
+    names = [part for part in parent if not isinstance(part, int)]
+    return keys_of(TABLES.get(str(names[-1]) if names else ""))
 
 
 def _describe(error: Any, raw: dict[str, Any]) -> str:
-    loc = tuple(error["loc"])
-    if len(loc) >= 2 and loc[0] == "plugin" and isinstance(loc[1], int):
-        index = loc[1]
-        entries = raw.get("plugin") or []
-        entry_id = (
-            entries[index].get("id", "?")
-            if index < len(entries) and isinstance(entries[index], dict)
-            else "?"
-        )
-        key = _loc(loc[2:]) or "entry"
-        return f"[[plugin]] #{index + 1} ({entry_id}): {key}: {error['msg']}"
-    where = _loc(loc) or "file"
-    return f"{where}: {error['msg']}"
+    return describe(error, raw, _table_keys)

@@ -16,17 +16,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 import uvicorn
-from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import (
+    STATUS_LINE,
+    HttpToolsProtocol,
+    RequestResponseCycle,
+)
 
 from .config import GatewayConfig
+from .fd_limit import connection_cap
 from .problems import PROBLEM_TYPE
 
 log = logging.getLogger("gpp.front_door")
+
+IDLE_AFTER_S = 1.0
+"""A connection that has sent nothing for this long may be closed to make room for another."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +43,9 @@ class ConnectionLimits:
     max_header_bytes: int
     header_timeout_s: float
     body_timeout_s: float
+    send_timeout_s: float = 30.0
+    max_connections: int = 4096
+    """Already fitted to the descriptor budget (`fd_limit.connection_cap`)."""
 
 
 class FrontDoorProtocol(HttpToolsProtocol):
@@ -63,17 +75,140 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._refused = False
         self._deadline: asyncio.TimerHandle | None = None
         self._owed: str | None = None  # the phase whose deadline this read started
+        self._send_watch: asyncio.TimerHandle | None = None
+        self._connected_at = 0.0
+        self._lingering = False  # refused past the cap, waiting to read its request
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
+        self._connected_at = self.loop.time()
+        if len(self.connections) > self.limits.max_connections and not self._make_room():
+            self._refuse_over_cap()
+            return
         self._arm(self.limits.header_timeout_s, "header")
+
+    # ------------------------------------------------------------------ the connection cap
+
+    def _idle(self) -> bool:
+        """Between requests with no byte of the next one received; or connected IDLE_AFTER_S
+        ago without a byte (younger, its request may be on its way: it is not closed for it)."""
+        cycle: RequestResponseCycle | None = self.cycle  # None before the first request
+        if cycle is None and self.loop.time() - self._connected_at < IDLE_AFTER_S:
+            return False
+        return (
+            (cycle is None or cycle.response_complete)
+            and not self._in_body
+            and not (self._in_head and self._head_bytes)
+            and not self._refused
+            and not self.transport.is_closing()
+        )
+
+    def _make_room(self) -> bool:
+        """Close one idle connection for this one; False when every other one is busy. Only
+        run past the cap, so its walk over the connections costs nothing otherwise."""
+        for other in list(self.connections):
+            if other is self or not isinstance(other, FrontDoorProtocol):
+                continue
+            if other._lingering:  # refused before, answered, and silent since: let it go now
+                other._lingering = False
+                other.transport.close()
+                continue
+            if other._idle():
+                other._refused = True
+                other._disarm()
+                other.transport.close()
+                PRESSURE_LOG.note(
+                    "idle connection closed: at the connection cap",
+                    cap=self.limits.max_connections,
+                )
+                return True
+        return False
+
+    def _refuse_over_cap(self) -> None:
+        PRESSURE_LOG.note(
+            "connection refused: at the connection cap, none idle",
+            cap=self.limits.max_connections,
+            client=_peer(self.client),
+        )
+        self._refused = True
+        body = orjson.dumps(
+            {
+                "type": "about:blank",
+                "title": "Too many connections",
+                "status": 503,
+                "detail": f"the gateway holds {self.limits.max_connections} connections, "
+                "none idle; retry shortly",
+            }
+        )
+        self.transport.write(
+            STATUS_LINE[503]
+            + f"content-type: {PROBLEM_TYPE}\r\ncontent-length: {len(body)}\r\n".encode()
+            + b"retry-after: 1\r\nconnection: close\r\n\r\n"
+            + body
+        )
+        # Half-close, and close once the client's request is read (and dropped): a close with
+        # unread bytes would send a reset, and the client would lose the answer with it. Until
+        # then it lingers: at most IDLE_AFTER_S, or until the next connection past the cap.
+        self.transport.write_eof()
+        self._lingering = True
+        self._deadline = self.loop.call_later(IDLE_AFTER_S, self.transport.close)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._stop_send_watch()
         super().connection_lost(exc)
+
+    # ------------------------------------------------------------------ the send deadline
+    # The transport calls pause_writing when an answer outgrows its buffer's high-water mark
+    # (the client reads slower than the gateway writes), resume_writing once it drained. In
+    # between, every `send_timeout_s` the buffer must have shrunk: a client that takes nothing
+    # for that long has its connection aborted, which frees the buffered answer at once. A slow
+    # client that keeps reading is never cut; the check costs nothing while nothing is paused.
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._send_watch is None:
+            self._watch_send(self.transport.get_write_buffer_size())
+
+    def resume_writing(self) -> None:
+        self._stop_send_watch()
+        super().resume_writing()
+
+    def _watch_send(self, unsent: int) -> None:
+        self._send_watch = self.loop.call_later(
+            self.limits.send_timeout_s, self._check_send_progress, unsent
+        )
+
+    def _stop_send_watch(self) -> None:
+        if self._send_watch is not None:
+            self._send_watch.cancel()
+            self._send_watch = None
+
+    def _check_send_progress(self, unsent_before: int) -> None:
+        self._send_watch = None
+        if self.transport.is_closing():
+            return
+        unsent = self.transport.get_write_buffer_size()
+        if unsent < unsent_before:
+            self._watch_send(unsent)
+            return
+        log.warning(
+            "send deadline: connection closed",
+            extra={
+                "fields": {
+                    "client": _peer(self.client),
+                    "unsentBytes": unsent,
+                    "seconds": self.limits.send_timeout_s,
+                }
+            },
+        )
+        self.transport.abort()  # drops the buffered answer; the route sees a disconnect
 
     def data_received(self, data: bytes) -> None:
         if self._refused:
+            if self._lingering:  # its request is read: the close sends no reset now
+                self._lingering = False
+                self.transport.close()
             return
         if self._in_body:
             self._framing_bytes += len(data)
@@ -147,6 +282,10 @@ class FrontDoorProtocol(HttpToolsProtocol):
         if not self._refused:
             super().on_message_complete()
 
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request it cannot parse, as a problem like every other."""
+        self._refuse(400, "Bad request", msg)
+
     def _refuse_oversized_head(self) -> None:
         self._refuse(
             431,
@@ -194,6 +333,29 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
+class RateLimitedLog:
+    """One warning per event kind and interval, carrying how many were not logged since: a
+    flood of refused connections must not become a flood of log lines."""
+
+    def __init__(self, interval_s: float = 10.0) -> None:
+        self.interval_s = interval_s
+        self._last: dict[str, float] = {}
+        self._unlogged: dict[str, int] = {}
+
+    def note(self, event: str, **fields: Any) -> None:
+        now = time.monotonic()
+        last = self._last.get(event)
+        if last is not None and now - last < self.interval_s:
+            self._unlogged[event] = self._unlogged.get(event, 0) + 1
+            return
+        self._last[event] = now
+        unlogged = self._unlogged.pop(event, 0)
+        log.warning(event, extra={"fields": {**fields, "alsoSinceLastLine": unlogged}})
+
+
+PRESSURE_LOG = RateLimitedLog()
+
+
 class CoalescingTransport:
     """The connection's transport, with what one event-loop step writes sent in one go.
 
@@ -230,6 +392,10 @@ class CoalescingTransport:
         self._flush()
         self._transport.close()
 
+    def write_eof(self) -> None:
+        self._flush()
+        self._transport.write_eof()
+
     def get_write_buffer_size(self) -> int:
         return self._transport.get_write_buffer_size() + sum(map(len, self._pending))
 
@@ -247,11 +413,16 @@ def protocol_class(limits: ConnectionLimits) -> type[FrontDoorProtocol]:
 
 
 def server_config(app: Any, gateway: GatewayConfig, **options: Any) -> uvicorn.Config:
-    """The uvicorn settings every gateway runs with, the CLI's and the tests' alike."""
+    """The uvicorn settings every gateway runs with, the CLI's and the tests' alike. The
+    connection cap is fitted to the descriptor limit in effect now (`gpp serve` raised it)."""
+    cap = connection_cap(gateway.max_connections)
+    log.info("connection cap", extra={"fields": {"maxConnections": cap}})
     limits = ConnectionLimits(
         max_header_bytes=gateway.max_header_bytes,
         header_timeout_s=gateway.header_timeout_s,
         body_timeout_s=gateway.body_timeout_s,
+        send_timeout_s=gateway.send_timeout_s,
+        max_connections=cap,
     )
     # No proxy headers: the gateway is its clients' direct peer on loopback, so an
     # X-Forwarded-For from one of them would only let it name another client in the logs.

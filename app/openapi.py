@@ -4,7 +4,8 @@ FastAPI documents what each route declares; the refusals that come before any ro
 front door's 408/431, the security middleware's 401/403/413/415) it cannot see, and it files
 every declared error under `application/json` and adds a 422 for validation the routes never
 do. `complete_error_responses` finishes the document so a client generator, or schemathesis, can trust
-it: every error status a route can return, each as `application/problem+json`.
+it: every error status a route can return, each as `application/problem+json`. (An unknown
+path or method is a problem too, 404/405, but belongs to no operation.)
 """
 
 from __future__ import annotations
@@ -17,11 +18,15 @@ from .security import UNAUTHENTICATED_PATHS
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 
 FRONT_DOOR_ERRORS = {
-    401: "Bearer token missing or wrong (only when the gateway has a token)",
+    401: "Bearer token missing or wrong (only when the gateway has a token): send "
+    "`Authorization: Bearer <token>`, the token being GPP_TOKEN or gateway.token_file's contents",
     403: "Host is not exactly one loopback name or address, or Origin is neither the "
     "gateway's own nor in gateway.allowed_origins",
     408: "The request head or body did not arrive in time; the connection is closed",
     431: "The request head exceeds gateway.max_header_bytes; the connection is closed",
+    400: "The request cannot be parsed as HTTP/1.1; the connection is closed",
+    503: "Too many connections (gateway.max_connections, or the file descriptor limit) and "
+    "none idle: retry after Retry-After",
 }
 BODY_ERRORS = {
     413: "Body over gateway.max_body_bytes",

@@ -18,12 +18,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
-from gpp import codes
-
 from .exchange import UNKNOWN_PLUGIN_LABEL, Exchange, open_exchange
 from .models import Problem
 from .pool import AnyPool, PluginPool
-from .problems import ClientGone
+from .problems import ClientGone, NoSuchPlugin
 from .rpc import JsonRpcPlugin
 from .state import GatewayState
 
@@ -114,12 +112,6 @@ class PlainRoutes:
                 handler: Callable[[Request, Exception], Awaitable[Any]] = handlers[cls]
                 return handler
         return None
-
-
-class NoSuchPlugin(codes.UnknownPluginError):
-    """E_UNKNOWN_PLUGIN for a route: no plugin under that id, or not one of this protocol."""
-
-    http_status = 404
 
 
 def gateway_state(request: Request) -> GatewayState:

@@ -16,7 +16,7 @@ from pathlib import Path
 from gpp import codes
 from gpp.sandbox import namespaces_refusal
 
-from .config import Config, PluginConfig
+from .config import Config, PluginConfig, read_token_file
 
 SCRIPT_SUFFIXES = frozenset({".py", ".mjs", ".cjs", ".js", ".ts", ".sh", ".rb", ".pl"})
 """An argument ending so names the plugin's file: it must exist."""
@@ -40,11 +40,16 @@ def _token_file(path: Path) -> list[str]:
         mode = path.stat().st_mode
     except OSError as exc:
         return [f"{path}: {exc.strerror or exc}"]
+    problems = []
     if mode & (stat.S_IRGRP | stat.S_IROTH):
-        return [
+        problems.append(
             f"{path} is readable by group or others (mode {stat.S_IMODE(mode):04o}); chmod 600 it"
-        ]
-    return []
+        )
+    try:
+        read_token_file(path)
+    except ValueError as exc:
+        problems.append(str(exc))
+    return problems
 
 
 def _command(plugin: PluginConfig, base: Path) -> list[str]:

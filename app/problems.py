@@ -3,10 +3,13 @@ exception handlers that turn what a route raises into its answer and its recorde
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 import orjson
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -28,6 +31,14 @@ class BodyTooLarge(Exception):
         self.limit = limit
 
 
+class NoSuchPlugin(codes.UnknownPluginError):
+    """E_UNKNOWN_PLUGIN for a route: no plugin under that id, or not one of this protocol.
+    The caller's fault, not a plugin's (a plugin that names itself wrongly is a plain
+    UnknownPluginError, 502)."""
+
+    http_status = 404
+
+
 class ClientGone(Exception):
     """The HTTP client disconnected before its answer: nobody to answer (499 in the record)."""
 
@@ -35,8 +46,10 @@ class ClientGone(Exception):
 def problem_response(
     status: int, doc: dict[str, Any], headers: dict[str, str] | None = None
 ) -> Response:
-    body = {key: doc.get(key) for key in PROBLEM_FIELDS}
-    body.update({k: v for k, v in doc.items() if k not in body})
+    """The document with its fields in the documented order, and none that is null: a field
+    that does not apply is absent (a reader should not wade through a dozen nulls)."""
+    body = {key: doc[key] for key in PROBLEM_FIELDS if doc.get(key) is not None}
+    body.update({k: v for k, v in doc.items() if k not in body and v is not None})
     body["status"] = status
     return Response(
         orjson.dumps(body), status_code=status, media_type=PROBLEM_TYPE, headers=headers
@@ -93,7 +106,54 @@ async def _on_protocol_error(request: Request, exc: Exception) -> Response:
     exchange = _exchange(request)
     exchange.outcome = exc.code
     exc.request_id = exc.request_id or exchange.request_id
+    if isinstance(exc, NoSuchPlugin):
+        registered = sorted(request.app.state.gateway.pool.pools)
+        return unknown_plugin_problem(exc, registered)
     return protocol_problem(exc, exchange.plugin)
+
+
+def unknown_plugin_problem(error: NoSuchPlugin, registered: list[str]) -> Response:
+    """404 for a plugin id the request named: the fault is the request's, not a plugin's, so
+    the detail speaks to the caller (no FAIL line) and names the ids that do exist. `code`
+    stays E_UNKNOWN_PLUGIN, as DESIGN.md §5 fixes it."""
+    known = ", ".join(registered) if registered else "none"
+    doc = {
+        "type": f"urn:gpp:error:{error.code}",
+        "title": "Unknown plugin",
+        "detail": f"{error.problem}; registered plugins: {known} (GET /plugins lists them)",
+        "code": error.code,
+        "requestId": error.request_id,
+        "problem": error.problem,
+    }
+    return problem_response(404, doc)
+
+
+STATUS_TITLES = {404: "Not found", 405: "Method not allowed"}
+
+
+async def _on_http_exception(request: Request, exc: Exception) -> Response:
+    """The router's own refusals (no such path, method not allowed), as problems too."""
+    assert isinstance(exc, StarletteHTTPException)
+    status = exc.status_code
+    method, path = request.method, request.url.path
+    if status == 404:
+        detail = f"no route {method} {path}; /docs and /openapi.json list the API"
+    elif status == 405:
+        allowed = (exc.headers or {}).get("Allow") or (exc.headers or {}).get("allow")
+        detail = f"{path} does not answer {method}" + (f"; it answers {allowed}" if allowed else "")
+    else:
+        detail = str(exc.detail)
+    title = STATUS_TITLES.get(status) or HTTPStatus(status).phrase
+    return http_problem(status, title, detail, headers=dict(exc.headers or {}))
+
+
+async def _on_validation_error(request: Request, exc: Exception) -> Response:
+    """FastAPI's own parameter validation (the routes validate their bodies themselves)."""
+    assert isinstance(exc, RequestValidationError)
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in error['loc'])}: {error['msg']}" for error in exc.errors()
+    )
+    return http_problem(422, "Invalid request", problems)
 
 
 async def _on_refusal(request: Request, exc: Exception) -> Response:
@@ -115,9 +175,11 @@ async def _on_client_gone(request: Request, exc: Exception) -> Response:
 
 
 def install_handlers(app: FastAPI) -> None:
-    """What a route may raise, answered: E_* failures, pool refusals, an over-long body, and
-    a client that left."""
+    """What a route may raise, answered: E_* failures, pool refusals, an over-long body, a
+    client that left, and the router's 404/405: every error the gateway gives is a problem."""
     app.add_exception_handler(codes.ProtocolError, _on_protocol_error)
     app.add_exception_handler(PoolRefusal, _on_refusal)
     app.add_exception_handler(BodyTooLarge, _on_body_too_large)
     app.add_exception_handler(ClientGone, _on_client_gone)
+    app.add_exception_handler(StarletteHTTPException, _on_http_exception)
+    app.add_exception_handler(RequestValidationError, _on_validation_error)

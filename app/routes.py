@@ -32,7 +32,6 @@ from .plugin_route import (
     unless_client_leaves,
 )
 from .pool import PluginPool
-from .problems import protocol_problem
 
 plugin_router = APIRouter(route_class=PlainRoute)
 router = APIRouter()
@@ -140,7 +139,7 @@ async def list_plugins(request: Request) -> list[dict[str, Any]]:
 async def get_plugin(plugin_id: str, request: Request) -> Any:
     pool = gateway_state(request).pool.pools.get(plugin_id)
     if pool is None:
-        return protocol_problem(no_such_plugin(plugin_id), plugin_id)
+        raise no_such_plugin(plugin_id)
     return pool.describe()
 
 

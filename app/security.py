@@ -29,6 +29,25 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 UNAUTHENTICATED_PATHS = frozenset({"/healthz", "/readyz"})
+"""Probes: they say only whether the gateway is up."""
+PUBLIC_DOCS_PATHS = frozenset({"/docs", "/openapi.json"})
+PUBLIC_DOCS_PREFIX = "/docs-assets/"
+"""The API's documentation, page and assets: it holds no secret, and a browser cannot send a
+bearer token to open it. The calls the page makes still need the token."""
+
+
+def needs_token(path: str) -> bool:
+    return not (
+        path in UNAUTHENTICATED_PATHS
+        or path in PUBLIC_DOCS_PATHS
+        or path.startswith(PUBLIC_DOCS_PREFIX)
+    )
+
+
+UNAUTHORIZED_DETAIL = (
+    "send the header `Authorization: Bearer <token>`; the token is the value of GPP_TOKEN in "
+    "the gateway's environment, else the contents of the file its gateway.token_file names"
+)
 
 
 def is_loopback_host(host: str) -> bool:
@@ -66,6 +85,16 @@ def loopback_authority(value: str) -> tuple[str, int | None] | None:
         return (host, port) if host in ("localhost", "localhost.") else None
     bracketed_as_required = (host[0] == "[") == (address.version == 6)
     return (host, port) if address.is_loopback and bracketed_as_required else None
+
+
+OWN_HOST_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
+"""How a browser may spell the gateway's own host in an Origin, besides its bound address."""
+
+
+def _bracketed(host: str) -> str:
+    """An address as an authority writes it: IPv6 in brackets, lower case."""
+    host = host.lower()
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
 class SecurityMiddleware:
@@ -117,7 +146,14 @@ class SecurityMiddleware:
                 f"Host {host!r} is not a loopback name; the gateway answers "
                 "loopback requests only (DNS rebinding protection)",
             )
-        origin = headers.get("origin")
+        origins = [v.decode("latin-1") for k, v in scope["headers"] if k == b"origin"]
+        if len(origins) > 1:
+            return http_problem(
+                403,
+                "Forbidden origin",
+                f"a request carries at most one Origin header, this one has {len(origins)}",
+            )
+        origin = origins[0] if origins else None
         if origin is not None and not self._origin_allowed(origin, scope):
             return http_problem(
                 403,
@@ -125,13 +161,14 @@ class SecurityMiddleware:
                 f"Origin {origin!r} is neither the gateway's own origin nor in "
                 "gateway.allowed_origins",
             )
-        if self.token is not None and scope["path"] not in UNAUTHENTICATED_PATHS:
+        if self.token is not None and needs_token(scope["path"]):
             scheme, _, given = headers.get("authorization", "").partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(given.encode(), self.token):
+                why = "no bearer token was sent" if not given else "the bearer token is wrong"
                 return http_problem(
                     401,
                     "Unauthorized",
-                    "a valid bearer token is required",
+                    f"{why}: {UNAUTHORIZED_DETAIL}",
                     headers={"WWW-Authenticate": 'Bearer realm="gpp"'},
                 )
         if scope["method"] == "POST":
@@ -168,18 +205,24 @@ class SecurityMiddleware:
         return Match.FULL not in matches and Match.PARTIAL in matches
 
     def _origin_allowed(self, origin: str, scope: Scope) -> bool:
-        """A listed origin, or the gateway's own: its scheme, a loopback host, the port it
-        serves on (so its /docs page can call it)."""
+        """A listed origin, or the gateway's own (so its /docs page can call it): its scheme,
+        the port it serves on, and the address it was reached at or a name for the loopback
+        address of that family (`localhost`, `127.0.0.1`, `[::1]`). Another loopback address
+        is another origin: a different server may listen on 127.0.0.2 at the same port."""
         origin = origin.rstrip("/")
         if origin in self.allowed_origins:
             return True
         scheme, sep, authority = origin.partition("://")
-        server_port = (scope.get("server") or (None, None))[1]
+        server_host, server_port = scope.get("server") or (None, None)
         if not sep or scheme.lower() != scope.get("scheme", "http") or server_port is None:
             return False
         parsed = loopback_authority(authority)
+        if parsed is None:
+            return False
+        host, port = parsed
         default_port = 443 if scheme.lower() == "https" else 80
-        return parsed is not None and (parsed[1] or default_port) == server_port
+        own_hosts = OWN_HOST_NAMES | {_bracketed(str(server_host))}
+        return (port or default_port) == server_port and host in own_hosts
 
     def _capped(self, receive: Receive) -> Receive:
         """Count streamed body bytes too: a chunked body has no Content-Length to refuse."""

@@ -64,8 +64,13 @@ class ProtocolError(Exception):
             text += f"frame {self.frame}: "
         subject = self.subject
         text += f"{subject} {self.problem}" if subject else self.problem
-        if self.expected is not None or self.got is not None:
-            text += f" — expected {self.expected or 'nothing'}, got {self.got or 'nothing'}"
+        said = [
+            f"{label} {value}"
+            for label, value in (("expected", self.expected), ("got", self.got))
+            if value
+        ]
+        if said:  # what is unknown is left unsaid ("missing — expected array", not "got nothing")
+            text += " — " + ", ".join(said)
         if self.exit_code is not None and self.got != describe_exit(self.exit_code):
             text += f" ({describe_exit(self.exit_code)})"
         return text

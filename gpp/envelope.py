@@ -371,7 +371,7 @@ def _field_error(
 def _strict_value(line: bytes, frame: int) -> Any:
     if not line:
         raise codes.FrameJSONError(
-            "empty line", frame=frame, expected="a JSON object", got="nothing", offending_frame=line
+            "empty line", frame=frame, expected="a JSON object", offending_frame=line
         )
     try:
         return loads_strict(line)

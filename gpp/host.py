@@ -265,7 +265,7 @@ class PluginSession(ProcessSession):
             f"watchdog fired waiting for {self._conn.allowed_from_peer() or 'a frame'}",
             frame=frame,
             expected=f"a complete frame within {budget_ms} ms (raise {key} to allow more)",
-            got="a partial line" if partial else "nothing",
+            got="a partial line" if partial else None,
             offending_frame=partial or None,
         )
 

@@ -169,22 +169,21 @@ def running_gateway(config_path: Path) -> Iterator[Gateway]:
 
 
 @contextmanager
-def gateway_process(config_path: Path, uds: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """`gpp serve` as a child on a Unix socket; killed at the end whatever happened."""
+def gateway_process(
+    config_path: Path, uds: Path, *, umask: int = -1, prefix: tuple[str, ...] = ()
+) -> Iterator[subprocess.Popen[bytes]]:
+    """`gpp serve` as a child on a Unix socket; killed at the end whatever happened. `prefix`
+    runs it under a wrapper (e.g. prlimit), `umask` gives it that umask."""
     proc = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "gpp.gateway",
-            "serve",
-            "--config",
-            str(config_path),
-            "--uds",
-            str(uds),
+            *prefix,
+            *(sys.executable, "-m", "gpp.gateway", "serve", "--config", str(config_path)),
+            *("--uds", str(uds)),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         cwd=REPO,
+        umask=umask,
     )
     try:
         deadline = time.monotonic() + 30

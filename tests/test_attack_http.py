@@ -116,6 +116,7 @@ def test_nul_and_obs_fold_in_a_header_are_400(gateway: Gateway, bad: bytes) -> N
         )
         answer = read_until_closed(sock)
     assert status_of(answer) == 400, answer[:200]
+    assert b"content-type: application/problem+json" in answer  # a problem, like every error
 
 
 def test_pipelined_requests_are_answered_in_order(gateway: Gateway) -> None:

@@ -85,9 +85,13 @@ def test_every_sandbox_key_is_a_config_key(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("table", "problem"),
     [
-        ("[plugin.sandbox]\nnetwork = true\n", "#1 (p): sandbox.network: Input should be"),
-        ("[plugin.sandbox]\nswap_mb = 1\n", "#1 (p): sandbox.swap_mb: Unexpected keyword"),
-        ("[plugin.sandbox]\nmemory_mb = 0\n", "#1 (p): sandbox: Value error, memory_mb: must be"),
+        (
+            "[plugin.sandbox]\nnetwork = true\n",
+            '#1 (p): sandbox.network: expected false or "inherit", got the boolean true',
+        ),
+        ("[plugin.sandbox]\nswap_mb = 1\n", "#1 (p): sandbox.swap_mb: unknown key"),
+        ("[plugin.sandbox]\nmemory = 1\n", "sandbox.memory: unknown key (did you mean memory_mb?)"),
+        ("[plugin.sandbox]\nmemory_mb = 0\n", "#1 (p): sandbox.memory_mb: must be greater than 0"),
     ],
 )
 def test_a_bad_sandbox_key_is_named(tmp_path: Path, table: str, problem: str) -> None:

@@ -262,16 +262,34 @@ def test_two_host_headers_are_refused_whatever_their_order(gateway: Gateway) -> 
 
 
 def test_the_gateways_own_origin_may_post(gateway: Gateway) -> None:
-    """Its /docs page ("Try it out") is served from that origin."""
-    for origin in (f"http://127.0.0.1:{gateway.port}", f"http://localhost:{gateway.port}/"):
+    """Its /docs page ("Try it out") is served from that origin, however the host is spelled."""
+    for host in ("127.0.0.1", "localhost", "[::1]", "LOCALHOST"):
+        origin = f"http://{host}:{gateway.port}/"
         response = post(gateway, {"paths": ["a"]}, headers={"Origin": origin})
         assert response.status_code == 200, origin
+
+
+def test_two_origin_headers_are_refused_even_when_each_is_allowed(gateway: Gateway) -> None:
+    own = f"http://127.0.0.1:{gateway.port}"
+    for first, second in ((own, "http://evil.example"), ("http://evil.example", own), (own, own)):
+        with connect(gateway) as sock:
+            sock.sendall(
+                request_head(Content_Length="15", Connection="close")[:-2]
+                + f"Origin: {first}\r\nOrigin: {second}\r\n\r\n".encode()
+                + b'{"paths":["a"]}'
+            )
+            response = read_until_closed(sock)
+        assert status_of(response) == 403, (first, second)
+        assert b"at most one Origin header" in response
 
 
 @pytest.mark.parametrize(
     "origin",
     [
         "http://127.0.0.1:{other_port}",
+        "http://127.0.0.2:{port}",  # loopback, but not the address the gateway is bound to
+        "http://127.1:{port}",
+        "http://[::2]:{port}",
         "https://127.0.0.1:{port}",
         "http://evil.example:{port}",
         "http://[::1]evil.com:{port}",

@@ -33,6 +33,7 @@ def test_every_error_a_route_gives_is_declared_as_problem_json(spec: dict[str, A
     discover = spec["paths"]["/plugins/{plugin_id}/discover"]["post"]["responses"]
     assert set(discover) == {
         "200",
+        "400",
         "401",
         "403",
         "404",
@@ -52,6 +53,7 @@ def test_every_error_a_route_gives_is_declared_as_problem_json(spec: dict[str, A
                     assert response["content"] == PROBLEM_CONTENT, (method, path, status)
     health = spec["paths"]["/healthz"]["get"]["responses"]
     assert "401" not in health and "415" not in health  # no token there, and no body
+    assert {"400", "503"} <= set(health)  # unparseable, or past the connection cap
     assert "HTTPValidationError" not in spec["components"]["schemas"]
 
 

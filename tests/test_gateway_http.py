@@ -82,7 +82,7 @@ def test_every_fault_fixture_through_http(gateway: Gateway, name: str, expected:
     assert problem["status"] == response.status_code
     assert subject is None or subject.endswith(problem["field"])
     assert "Traceback" not in response.text
-    assert problem["stderrTail"] == STDERR_WRITTEN.get(name)
+    assert problem.get("stderrTail") == STDERR_WRITTEN.get(name)  # absent, not null, if none
 
 
 def test_demo_repo_document_and_digest(gateway: Gateway) -> None:
@@ -166,11 +166,51 @@ def test_invalid_json_body_is_422(gateway: Gateway) -> None:
 
 
 def test_unknown_plugin_is_404(gateway: Gateway) -> None:
-    response = post(gateway, "no-such-plugin", {"paths": ["."]})
-    assert response.status_code == 404
-    assert response.json()["code"] == "E_UNKNOWN_PLUGIN"
+    """The caller named a plugin that is not there: the answer speaks to the caller (no FAIL
+    line blaming a plugin) and names the ids that are registered."""
     with gateway.client() as http:
-        assert http.get("/plugins/no-such-plugin").status_code == 404
+        ids = sorted(p["id"] for p in http.get("/plugins").json())
+        answers = [
+            post(gateway, "no-such-plugin", {"paths": ["."]}),
+            http.get("/plugins/no-such-plugin"),
+        ]
+    for response in answers:
+        assert response.status_code == 404
+        assert response.headers["content-type"] == "application/problem+json"
+        problem = response.json()
+        assert problem["code"] == "E_UNKNOWN_PLUGIN" and problem["title"] == "Unknown plugin"
+        assert "[plugin-protocol]" not in problem["detail"] and "FAIL" not in problem["detail"]
+        assert "'no-such-plugin'" in problem["detail"]
+        assert f"registered plugins: {', '.join(ids)}" in problem["detail"]
+        assert None not in problem.values()
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "words"),
+    [
+        ("GET", "/no/such/route", 404, "no route GET /no/such/route"),
+        ("GET", "/docs-assets/no-such-file.js", 404, "no route GET"),
+        ("DELETE", "/plugins", 405, "/plugins does not answer DELETE; it answers GET"),
+        ("GET", "/plugins/echo/discover", 405, "it answers POST"),
+    ],
+)
+def test_router_refusals_are_problems(
+    gateway: Gateway, method: str, path: str, status: int, words: str
+) -> None:
+    with gateway.client() as http:
+        response = http.request(method, path)
+    assert response.status_code == status
+    assert response.headers["content-type"] == "application/problem+json"
+    problem = response.json()
+    assert problem["status"] == status and words in problem["detail"], problem
+    assert set(problem) == {"type", "title", "status", "detail"}  # no null fields
+
+
+def test_problems_carry_no_null_fields(gateway: Gateway) -> None:
+    response = post(gateway, "echo", {"paths": ["/abs"]})
+    assert response.status_code == 422
+    problem = response.json()
+    assert None not in problem.values() and "frame" not in problem and "exitCode" not in problem
 
 
 def test_front_door_refusals(gateway: Gateway) -> None:
@@ -326,10 +366,25 @@ def test_engine_client_returns_documents_and_raises_the_same_error(gateway: Gate
 
 
 def test_token_is_required_when_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GPP_TOKEN", raising=False)
     (tmp_path / "token").write_text("s3cret\n")
     config = write_config(tmp_path, [echo_plugin()], gateway={"token_file": "token"})
     with running_gateway(config) as gw:
-        assert post(gw, "echo", {"paths": ["a"]}).status_code == 401
+        missing = post(gw, "echo", {"paths": ["a"]})
+        assert missing.status_code == 401
+        assert missing.headers["content-type"] == "application/problem+json"
+        detail = missing.json()["detail"]  # says what to send and where the token comes from
+        assert "Authorization: Bearer <token>" in detail
+        assert "GPP_TOKEN" in detail and "gateway.token_file" in detail
+        with gw.client() as http:  # the docs page opens in a browser; its calls need the token
+            page = http.get("/docs")
+            assert page.status_code == 200 and "swagger" in page.text.lower()
+            assert http.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
+            assert http.get("/docs-assets/swagger-ui.css").status_code == 200
+            assert http.get("/openapi.json").json()["openapi"]
+            assert http.get("/plugins").status_code == 401
+            assert http.get("/docs-assetsX").status_code == 401
+            assert http.get("/metrics").status_code == 401
         wrong = post(gw, "echo", {"paths": ["a"]}, headers={"Authorization": "Bearer nope"})
         assert wrong.status_code == 401 and "WWW-Authenticate" in wrong.headers
         ok = post(gw, "echo", {"paths": ["a"]}, headers={"Authorization": "Bearer s3cret"})

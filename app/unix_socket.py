@@ -1,0 +1,83 @@
+"""The gateway's Unix socket: private from birth, and removed when the gateway ends.
+
+uvicorn binds the path and then chmods it 0666 (whatever the umask), so any local user could
+drive the gateway, and it leaves the file behind at exit. Here the socket is bound inside a
+fresh 0700 directory beside the target, made 0600 there (no other user can reach it yet), set
+listening, and only then renamed into place: at no moment does the path offer wider modes.
+At exit the path is unlinked only if it is still this socket (same device and inode): a newer
+gateway that took the path over keeps it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+SOCKET_MODE = 0o600
+BACKLOG = 2048  # uvicorn's default
+
+
+@dataclass
+class UnixListener:
+    path: Path
+    sock: socket.socket
+    identity: tuple[int, int]  # (st_dev, st_ino) of the socket file we made
+
+    def remove(self) -> None:
+        """Unlink the path if it is still ours; close the socket."""
+        with contextlib.suppress(OSError):
+            found = os.stat(self.path)
+            if (found.st_dev, found.st_ino) == self.identity:
+                os.unlink(self.path)
+        self.sock.close()
+
+
+class SocketPathError(Exception):
+    """Why the socket cannot be made at that path; one line for the user."""
+
+
+def listen_private(path: Path) -> UnixListener:
+    """A listening Unix socket at `path`, mode 0600 from the start. A stale socket file (no
+    one listening) is replaced; a live one, or any other kind of file, is refused."""
+    path = path.absolute()
+    _refuse_what_is_there(path)
+    staging = Path(tempfile.mkdtemp(prefix=".gpp-socket-", dir=path.parent))  # mode 0700
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        staged = staging / "s"
+        sock.bind(str(staged))
+        os.chmod(staged, SOCKET_MODE)
+        sock.listen(BACKLOG)
+        made = os.stat(staged)
+        os.rename(staged, path)
+    except OSError as exc:
+        sock.close()
+        raise SocketPathError(f"{path}: cannot listen here: {exc.strerror or exc}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            (staging / "s").unlink()
+        with contextlib.suppress(OSError):
+            staging.rmdir()
+    return UnixListener(path, sock, (made.st_dev, made.st_ino))
+
+
+def _refuse_what_is_there(path: Path) -> None:
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(mode):
+        raise SocketPathError(f"{path} exists and is not a socket; remove it or choose another")
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(str(path))
+    except OSError:
+        return  # stale: nobody listens; it is replaced
+    finally:
+        probe.close()
+    raise SocketPathError(f"{path}: another server is listening on it")
