@@ -51,23 +51,23 @@ export class UnsafeInteger {
 }
 
 function encode(value, depth) {
-  if (value === null) return "null";
-  if (value instanceof IntegralFloat) return number(value.value);
-  if (value instanceof UnsafeInteger)
-    throw new JSONRejected(`integer ${value.text} is outside ±(2**53-1)`);
   switch (typeof value) {
-    case "boolean":
-      return value ? "true" : "false";
+    case "string":
+      if (!value.isWellFormed()) throw new JSONRejected("string holds a lone surrogate");
+      return JSON.stringify(value);
     case "number":
       // A JavaScript number is a double, never an integer type: every finite one renders as
       // RFC 8785 says (2**53 + 2 as its digits, 1e21 as 1e+21), as Python renders the float.
       return number(value);
-    case "string":
-      if (!value.isWellFormed()) throw new JSONRejected("string holds a lone surrogate");
-      return JSON.stringify(value);
+    case "boolean":
+      return value ? "true" : "false";
     case "object": {
+      if (value === null) return "null";
       if (depth > 2 * MAX_DEPTH) throw new JSONRejected("nesting too deep to encode");
       if (Array.isArray(value)) return `[${value.map((v) => encode(v, depth + 1)).join(",")}]`;
+      if (value instanceof IntegralFloat) return number(value.value);
+      if (value instanceof UnsafeInteger)
+        throw new JSONRejected(`integer ${value.text} is outside ±(2**53-1)`);
       // Default sort compares UTF-16 code units: exactly JCS's key order.
       const keys = Object.keys(value).sort();
       const members = keys.map((k) => `${encode(k, depth)}:${encode(value[k], depth + 1)}`);

@@ -251,7 +251,7 @@ function capabilities(spec, list) {
 function stringSpec(spec) {
   if (spec.enum !== undefined) return oneOf(spec.enum);
   if (spec.pattern !== undefined)
-    return matching(spec.expected, new RegExp(`^(?:${spec.pattern})$`, "u"));
+    return matching(spec.expected, new RegExp(`^(?:${spec.pattern})$`));
   if (spec.maxLength !== undefined) {
     const min = spec.minLength ?? 0;
     const text = `string of ${min}..${spec.maxLength} chars`;
