@@ -338,3 +338,17 @@ def test_node_client_types_declare_every_code_and_class() -> None:
     for row in CONTRACT["errors"]:
         if row["extends"]:
             assert declared.get(row["class"]) == row["extends"], row["class"]
+
+
+def test_every_code_named_in_the_sources_is_in_the_contract() -> None:
+    """The Node SDK throws codes by name, not by class: a typo there is caught here."""
+    sources = [*(REPO / "plugins" / "sdk" / "node").glob("*.js"), *(REPO / "gpp").rglob("*.py"),
+               *(REPO / "app").rglob("*.py"), *(REPO / "plugins" / "client" / "node").glob("*.js")]  # fmt: skip
+    named = {
+        (code, path.relative_to(REPO).as_posix())
+        for path in sources
+        for code in re.findall(r"""["'](E_[A-Z_]+)["']""", path.read_text("utf-8"))
+    }
+    known = {row["code"] for row in CONTRACT["errors"]}
+    assert len(named) > 10
+    assert sorted(pair for pair in named if pair[0] not in known) == []
