@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 from conftest import REPO
@@ -73,6 +74,8 @@ def test_the_wheel_holds_and_imports_every_module(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     (wheel,) = (tmp_path / "dist").glob("gate_forge-*.whl")
+    with zipfile.ZipFile(wheel) as archive:  # package data: GPP/3 as data ships with gpp
+        assert "gpp/contract/gpp3.json" in archive.namelist()
 
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp_path)
