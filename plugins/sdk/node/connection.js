@@ -187,9 +187,12 @@ export class PluginConnection {
     const messageType = typeof value.type === "string" ? value.type : null;
     if (Object.hasOwn(value, "protocolVersion") && value.protocolVersion !== PROTOCOL_VERSION) {
       // `3.0` and `"3"` are not 3: only the integer names a version, so say what came instead
-      const speaks = Number.isInteger(value.protocolVersion)
-        ? `speaks GPP/${value.protocolVersion}`
-        : `is ${describe(value.protocolVersion)}, not an integer,`;
+      const version = value.protocolVersion;
+      const speaks = Number.isInteger(version)
+        ? `speaks GPP/${version}`
+        : version instanceof UnsafeInteger
+          ? `speaks GPP/${version.text}`
+          : `is ${describe(version)}, not an integer,`;
       throw rejection(
         "E_PROTOCOL_VERSION",
         `${speaks} but this plugin speaks GPP/${PROTOCOL_VERSION}`,

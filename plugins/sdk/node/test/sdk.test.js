@@ -98,15 +98,27 @@ test("integer literals outside ±(2^53−1) in a received line are refused, as P
   assert.equal(canonicalize(edges), "[9007199254740991,-9007199254740991,9007199254740992]");
 });
 
-test("a host frame with a seq past 2^53 is E_SCHEMA naming its exact digits", async () => {
+test("a host frame with a seq or version past 2^53 is refused naming its exact digits", async () => {
   const ready = host("ready", 1, {});
-  const line = host("shutdown", 2, {}).replace('"seq":2', '"seq":9007199254740993');
-  const { code, logs } = await run([ready, line]);
-  assert.equal(code, 2); // EXIT_PROTOCOL
-  assert.match(
-    logs.join("\n"),
-    /FAIL E_SCHEMA: frame 2: shutdown\.seq skips ahead — expected 2, got integer 9007199254740993/,
-  );
+  const cases = [
+    [
+      host("shutdown", 2, {}).replace('"seq":2', '"seq":9007199254740993'),
+      /FAIL E_SCHEMA: frame 2: shutdown\.seq skips ahead — expected 2, got integer 9007199254740993/,
+    ],
+    [
+      host("shutdown", 2, {}).replace('"seq":2', '"seq":-9007199254740993'),
+      /FAIL E_SCHEMA: frame 2: shutdown\.seq repeats an earlier frame — expected 2, got integer -9007199254740993/,
+    ],
+    [
+      host("shutdown", 2, {}).replace('"protocolVersion":3', '"protocolVersion":9007199254740995'),
+      /FAIL E_PROTOCOL_VERSION: frame 2: shutdown\.protocolVersion speaks GPP\/9007199254740995 but this plugin speaks GPP\/3 — expected 3, got integer 9007199254740995/,
+    ],
+  ];
+  for (const [line, diagnostic] of cases) {
+    const { code, logs } = await run([ready, line]);
+    assert.equal(code, 2); // EXIT_PROTOCOL
+    assert.match(logs.join("\n"), diagnostic);
+  }
 });
 
 test("the strict parser rejects duplicate keys, lone surrogates, NaN and deep nesting", () => {
