@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from gpp import digest
 from gpp.canonical_json import MAX_DEPTH, JSONRejected, canonical, loads_strict, number
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "canonical.json").read_text("utf-8"))
+NUMBERS = json.loads((Path(__file__).parent / "vectors" / "numbers.json").read_text("utf-8"))
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
@@ -45,6 +47,20 @@ def test_shared_vectors(vector: dict[str, str]) -> None:
 def test_numbers_render_as_ecmascript(value: float, text: str) -> None:
     assert number(value) == text
     assert canonical(value) == text.encode() == rfc8785.dumps(value)
+
+
+@pytest.mark.parametrize(
+    "vector", NUMBERS["rfc8785"] + NUMBERS["doubles"], ids=lambda v: str(v["bits"])
+)
+def test_number_vectors(vector: dict[str, str | None]) -> None:
+    """RFC 8785's Appendix B samples (and big integral doubles): the same file Node's tests read."""
+    value = struct.unpack(">d", bytes.fromhex(str(vector["bits"])))[0]
+    if vector["canonical"] is None:
+        with pytest.raises(ValueError, match="is not an I-JSON number"):
+            canonical(value)
+        return
+    assert number(value) == vector["canonical"]
+    assert canonical([value]) == f"[{vector['canonical']}]".encode() == rfc8785.dumps([value])
 
 
 def test_keys_sort_by_utf16_code_units_not_code_points() -> None:

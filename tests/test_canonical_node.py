@@ -15,7 +15,7 @@ from typing import Any
 
 from conftest import REPO
 
-from gpp.canonical_json import canonical
+from gpp.canonical_json import canonical, loads_strict, number
 
 NODE_CANONICALIZE = """
 import { canonicalize, parseStrict } from "./plugins/sdk/node/canonical.js";
@@ -73,3 +73,68 @@ def test_python_and_node_agree_byte_for_byte() -> None:
     assert len(node) == len(values)
     mismatches = [(v, n) for v, n in zip(values, node, strict=True) if canonical(v) != n]
     assert not mismatches, mismatches[:3]
+
+
+NODE_NUMBERS = """
+import { canonicalize } from "./plugins/sdk/node/canonical.js";
+import { createInterface } from "node:readline";
+for await (const line of createInterface({ input: process.stdin })) {
+  process.stdout.write(canonicalize(Buffer.from(line, "hex").readDoubleBE(0)) + "\\n");
+}
+"""
+
+
+def test_node_renders_any_double_as_python_renders_the_float() -> None:
+    """Doubles handed to Node as numbers (not parsed text): integral ones past 2**53 included,
+    which Node once refused though a JavaScript number cannot be anything but a double."""
+    rng = random.Random(53)
+    values = [float(rng.randint(2**53, 2**70)) * rng.choice([1, -1]) for _ in range(500)]
+    values += [rng.uniform(-1e25, 1e25) for _ in range(500)]
+    while len(values) < 3000:
+        value: float = struct.unpack("d", rng.getrandbits(64).to_bytes(8, "little"))[0]
+        if value == value and abs(value) != float("inf"):
+            values.append(value)
+    done = subprocess.run(
+        [shutil.which("node") or "node", "--input-type=module", "-e", NODE_NUMBERS],
+        input="".join(struct.pack(">d", v).hex() + "\n" for v in values).encode(),
+        capture_output=True,
+        cwd=REPO,
+        timeout=120,
+        check=True,
+    )
+    node = done.stdout.decode().split("\n")[:-1]
+    assert len(node) == len(values)
+    mismatches = [(v, n) for v, n in zip(values, node, strict=True) if number(v) != n]
+    assert not mismatches, mismatches[:3]
+
+
+def test_both_parsers_refuse_integer_literals_past_the_limit() -> None:
+    """Python reads them as ints that `canonical` refuses; Node keeps their digits and refuses
+    them the same way, with the same message."""
+    script = (
+        'import { canonicalize, parseStrict } from "./plugins/sdk/node/canonical.js";'
+        "for (const t of process.argv.slice(1)) {"
+        "  try { console.log(canonicalize(parseStrict(Buffer.from(t)))); }"
+        "  catch (e) { console.log(e.message); } }"
+    )
+    lines = ["[9007199254740992]", '{"k":-9007199254740993}', "123456789012345678901234",
+             "[9007199254740991]", "[9007199254740992.0]"]  # fmt: skip
+    done = subprocess.run(
+        [shutil.which("node") or "node", "--input-type=module", "-e", script, *lines],
+        capture_output=True,
+        cwd=REPO,
+        timeout=60,
+        check=True,
+    )
+    python = []
+    for line in lines:
+        try:
+            python.append(canonical(loads_strict(line.encode())).decode())
+        except ValueError as exc:
+            python.append(str(exc))
+    assert done.stdout.decode().splitlines() == python
+    assert python[:3] == [
+        "integer 9007199254740992 is outside ±(2**53-1)",
+        "integer -9007199254740993 is outside ±(2**53-1)",
+        "integer 123456789012345678901234 is outside ±(2**53-1)",
+    ]

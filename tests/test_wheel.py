@@ -97,6 +97,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         cwd=tmp_path,
     )
     (wheel,) = dist.glob("gate_forge-*.whl")
+    with zipfile.ZipFile(wheel) as archive:  # package data: GPP/3 as data ships with gpp
+        assert "gpp/contract/gpp3.json" in archive.namelist()
 
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp_path)

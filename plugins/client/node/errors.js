@@ -2,7 +2,14 @@
 // for refusals that name no code, JsonRpcError for a JSON-RPC error response. An engine catches
 // the cause it cares about with `instanceof`, exactly as the Python client raises gpp.codes classes.
 
+import { readFileSync } from "node:fs";
+
 const PREFIX = "[plugin-protocol]";
+
+/** The `errors` table of GPP/3 (this package's copy of gpp/contract/gpp3.json), read once. */
+const CONTRACT_ERRORS = JSON.parse(
+  readFileSync(new URL("./gpp3.json", import.meta.url), "utf8"),
+).errors;
 
 /** A single-cause GPP/3 failure, rebuilt from the gateway's problem+json document. */
 export class ProtocolError extends Error {
@@ -31,30 +38,53 @@ export class ProtocolError extends Error {
   }
 }
 
-export class ProtocolVersionError extends ProtocolError {}
-export class UnknownPluginError extends ProtocolError {}
-export class FrameJSONError extends ProtocolError {}
-export class UnknownTypeError extends ProtocolError {}
-export class SchemaError extends ProtocolError {}
-/** E_SCHEMA with 422: the caller's request was bad; the plugin was not touched. */
-export class InvalidRequestError extends SchemaError {}
-export class UnexpectedEOFError extends ProtocolError {}
-export class WatchdogTimeoutError extends ProtocolError {}
-export class PluginErrorResponse extends ProtocolError {}
-export class ExitStatusError extends ProtocolError {}
+/**
+ * One class per row of the contract's `errors`, named as the row says, in table order (a
+ * parent comes before its children), each carrying the row's `code`, `httpStatus` and `title`.
+ * @type {Record<string, typeof ProtocolError>}
+ */
+const CLASSES = { ProtocolError };
+for (const row of CONTRACT_ERRORS) {
+  if (row.extends === null) continue; // ProtocolError itself, written above
+  const Parent = CLASSES[row.extends];
+  // a computed key names the class, so `error.name` and stack traces say e.g. "SchemaError"
+  CLASSES[row.class] = { [row.class]: class extends Parent {} }[row.class];
+}
+for (const row of CONTRACT_ERRORS) {
+  Object.assign(CLASSES[row.class], {
+    code: row.code,
+    httpStatus: row.httpStatus,
+    title: row.title,
+  });
+}
 
-/** @type {Readonly<Record<string, typeof ProtocolError>>} */
-export const ERROR_CLASSES = Object.freeze({
-  E_PROTOCOL_VERSION: ProtocolVersionError,
-  E_UNKNOWN_PLUGIN: UnknownPluginError,
-  E_FRAME_JSON: FrameJSONError,
-  E_UNKNOWN_TYPE: UnknownTypeError,
-  E_SCHEMA: SchemaError,
-  E_EOF: UnexpectedEOFError,
-  E_TIMEOUT: WatchdogTimeoutError,
-  E_PLUGIN_ERROR: PluginErrorResponse,
-  E_EXIT_STATUS: ExitStatusError,
-});
+// The exported names are fixed (index.d.ts declares them); their classes come from the table.
+// A row added to gpp3.json needs its line here and in index.d.ts (docs/protocol-changes.md).
+export const ProtocolVersionError = CLASSES.ProtocolVersionError;
+export const UnknownPluginError = CLASSES.UnknownPluginError;
+export const FrameJSONError = CLASSES.FrameJSONError;
+export const UnknownTypeError = CLASSES.UnknownTypeError;
+export const SchemaError = CLASSES.SchemaError;
+/** E_SCHEMA with 422: the caller's request was bad; the plugin was not touched. */
+export const InvalidRequestError = CLASSES.InvalidRequestError;
+export const UnexpectedEOFError = CLASSES.UnexpectedEOFError;
+export const WatchdogTimeoutError = CLASSES.WatchdogTimeoutError;
+export const PluginErrorResponse = CLASSES.PluginErrorResponse;
+export const ExitStatusError = CLASSES.ExitStatusError;
+
+/**
+ * Code -> class: the row of each code that extends ProtocolError directly (E_SCHEMA's 422
+ * variant, InvalidRequestError, is chosen by status in `errorFromProblem`).
+ * @type {Readonly<Record<string, typeof ProtocolError>>}
+ */
+export const ERROR_CLASSES = Object.freeze(
+  Object.fromEntries(
+    CONTRACT_ERRORS.filter((row) => row.extends === "ProtocolError").map((row) => [
+      row.code,
+      CLASSES[row.class],
+    ]),
+  ),
+);
 
 /** The gateway refused before (or instead of) asking a plugin: 401, 403, 413, 415, 503, … */
 export class GatewayRefused extends Error {

@@ -39,24 +39,35 @@ export class IntegralFloat {
   }
 }
 
+/**
+ * An integer literal (no fraction, no exponent) outside ±(2^53−1) in a received line. As a
+ * Number it would have lost digits, so the strict parser keeps its text instead: Python reads
+ * the same literal as an `int`, which its schemas and `canonical` refuse, and so do ours.
+ */
+export class UnsafeInteger {
+  constructor(text) {
+    this.text = text;
+  }
+}
+
 function encode(value, depth) {
-  if (value === null) return "null";
-  if (value instanceof IntegralFloat) return number(value.value);
   switch (typeof value) {
-    case "boolean":
-      return value ? "true" : "false";
-    case "number":
-      // A plain integral number is an integer (as in Python): past ±(2^53−1) it has lost digits.
-      if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-        throw new JSONRejected(`integer ${value} is outside ±(2**53-1)`);
-      }
-      return number(value);
     case "string":
       if (!value.isWellFormed()) throw new JSONRejected("string holds a lone surrogate");
       return JSON.stringify(value);
+    case "number":
+      // A JavaScript number is a double, never an integer type: every finite one renders as
+      // RFC 8785 says (2**53 + 2 as its digits, 1e21 as 1e+21), as Python renders the float.
+      return number(value);
+    case "boolean":
+      return value ? "true" : "false";
     case "object": {
+      if (value === null) return "null";
       if (depth > 2 * MAX_DEPTH) throw new JSONRejected("nesting too deep to encode");
       if (Array.isArray(value)) return `[${value.map((v) => encode(v, depth + 1)).join(",")}]`;
+      if (value instanceof IntegralFloat) return number(value.value);
+      if (value instanceof UnsafeInteger)
+        throw new JSONRejected(`integer ${value.text} is outside ±(2**53-1)`);
       // Default sort compares UTF-16 code units: exactly JCS's key order.
       const keys = Object.keys(value).sort();
       const members = keys.map((k) => `${encode(k, depth)}:${encode(value[k], depth + 1)}`);
@@ -148,7 +159,9 @@ class StrictParser {
     this.pos += match[0].length;
     const value = Number(match[0]);
     if (!Number.isFinite(value)) throw new JSONRejected(`number ${match[0]} overflows a double`);
-    return Number.isInteger(value) && /[.eE]/.test(match[0]) ? new IntegralFloat(value) : value;
+    if (!Number.isInteger(value)) return value;
+    if (/[.eE]/.test(match[0])) return new IntegralFloat(value);
+    return Number.isSafeInteger(value) ? value : new UnsafeInteger(match[0]);
   }
 
   string() {

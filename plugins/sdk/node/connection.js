@@ -2,47 +2,39 @@
 // bytes in, verified events out (or one ProtocolError); events in, frame bytes out.
 
 import { createHash } from "node:crypto";
-import { canonicalize, JSONRejected, parseStrict } from "./canonical.js";
+import { canonicalize, JSONRejected, parseStrict, UnsafeInteger } from "./canonical.js";
+import { CONTRACT } from "./contract.js";
 import { describe, PAYLOADS, Violation } from "./schema.js";
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = CONTRACT.protocolVersion;
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
-const ENVELOPE = {
-  protocolVersion: "3",
-  pluginId: "string",
-  pluginVersion: "string",
-  type: "string",
-  seq: "integer",
-  payload: "object",
-  digest: "64 lowercase hex digits",
-};
+// key -> how a diagnostic names it when missing, in the order the checks run (gpp3.json)
+const ENVELOPE = Object.fromEntries(CONTRACT.envelope.map((f) => [f.key, f.expected]));
+const DIGEST_FORM = new RegExp(
+  `^(?:${CONTRACT.envelope.find((f) => f.key === "digest").pattern})$`,
+);
 
 // type -> [sender, {phase: next phase}]; "error" without requestId is fatal from either side.
-const CATALOG = {
-  hello: ["plugin", { "awaiting hello": "awaiting ready" }],
-  ready: ["host", { "awaiting ready": "idle" }],
-  discover: ["host", { idle: "discover outstanding" }],
-  result: ["plugin", { "discover outstanding": "idle" }],
-  error: ["plugin", { "discover outstanding": "idle" }],
-  shutdown: ["host", { idle: "shutting down" }],
-  bye: ["plugin", { "shutting down": "closed" }],
-};
-const OPEN_PHASES = [
-  "awaiting hello",
-  "awaiting ready",
-  "idle",
-  "discover outstanding",
-  "shutting down",
+const CATALOG = Object.fromEntries(
+  CONTRACT.catalog.map((row) => [row.type, [row.sender, row.transitions]]),
+);
+const SESSION_FATAL = [
+  CONTRACT.sessionFatal.sender,
+  Object.fromEntries(
+    CONTRACT.phases
+      .filter((p) => p !== CONTRACT.sessionFatal.leadsTo)
+      .map((p) => [p, CONTRACT.sessionFatal.leadsTo]),
+  ),
 ];
 
 function rule(type, payload) {
   if (
-    type === "error" &&
+    type === CONTRACT.sessionFatal.type &&
     payload &&
     typeof payload === "object" &&
     !Object.hasOwn(payload, "requestId")
   ) {
-    return [null, Object.fromEntries(OPEN_PHASES.map((p) => [p, "closed"]))];
+    return SESSION_FATAL;
   }
   return CATALOG[type];
 }
@@ -195,9 +187,12 @@ export class PluginConnection {
     const messageType = typeof value.type === "string" ? value.type : null;
     if (Object.hasOwn(value, "protocolVersion") && value.protocolVersion !== PROTOCOL_VERSION) {
       // `3.0` and `"3"` are not 3: only the integer names a version, so say what came instead
-      const speaks = Number.isInteger(value.protocolVersion)
-        ? `speaks GPP/${value.protocolVersion}`
-        : `is ${describe(value.protocolVersion)}, not an integer,`;
+      const version = value.protocolVersion;
+      const speaks = Number.isInteger(version)
+        ? `speaks GPP/${version}`
+        : version instanceof UnsafeInteger
+          ? `speaks GPP/${version.text}`
+          : `is ${describe(version)}, not an integer,`;
       throw rejection(
         "E_PROTOCOL_VERSION",
         `${speaks} but this plugin speaks GPP/${PROTOCOL_VERSION}`,
@@ -248,9 +243,11 @@ export class PluginConnection {
       });
     }
     if (value.seq !== frame) {
-      const problem = !Number.isInteger(value.seq)
+      // an UnsafeInteger is an integer too (as Python's int is): one far past this frame
+      const huge = value.seq instanceof UnsafeInteger;
+      const problem = !(Number.isInteger(value.seq) || huge)
         ? "has the wrong type"
-        : value.seq < frame
+        : (huge ? value.seq.text.startsWith("-") : value.seq < frame)
           ? "repeats an earlier frame"
           : "skips ahead";
       throw rejection("E_SCHEMA", problem, {
@@ -260,7 +257,7 @@ export class PluginConnection {
         got: describe(value.seq),
       });
     }
-    if (typeof value.digest !== "string" || !/^[0-9a-f]{64}$/.test(value.digest)) {
+    if (typeof value.digest !== "string" || !DIGEST_FORM.test(value.digest)) {
       throw rejection("E_SCHEMA", "is malformed", {
         messageType,
         field: "digest",

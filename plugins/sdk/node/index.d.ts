@@ -90,7 +90,11 @@ export type JSONValue =
   | JSONValue[]
   | { [key: string]: JSONValue };
 
-/** GF-canonical JSON (RFC 8785 restricted to I-JSON); throws for what I-JSON forbids. */
+/**
+ * GF-canonical JSON (RFC 8785 restricted to I-JSON). Every finite number renders as RFC 8785
+ * says (`1e21` → `1e+21`, `2 ** 53 + 2` → `9007199254740994`); throws for NaN, ±Infinity,
+ * lone surrogates and values that are not JSON.
+ */
 export declare function canonicalize(value: JSONValue): string;
 
 /** Lowercase hex sha256 of the canonical UTF-8 bytes. */

@@ -1,10 +1,12 @@
 // Strict GPP/3 payload schemas, the twin of gpp/schema.py: a few combinators, checked on every
-// host frame and on the handler's document before it is sent.
+// host frame and on the handler's document before it is sent. Which combinator checks which
+// field is not written here: it is read from the contract (gpp3.json, `payloads` and `types`).
 
-import { IntegralFloat } from "./canonical.js";
+import { IntegralFloat, UnsafeInteger } from "./canonical.js";
+import { CONTRACT } from "./contract.js";
 
-export const MAX_PATHS = 10_000;
-export const REASONS = ["not-found", "unreadable", "unsupported", "parse-error", "too-large"];
+export const MAX_PATHS = CONTRACT.limits.maxPaths;
+export const REASONS = CONTRACT.types.Reason.enum;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 /** One schema fault; the field path is assembled while the error unwinds. */
@@ -33,6 +35,7 @@ export class Violation extends Error {
 
 export function describe(value) {
   if (value === null) return "null";
+  if (value instanceof UnsafeInteger) return `integer ${value.text}`;
   if (value instanceof IntegralFloat) {
     // as Python's repr names the float: 3.0, 1e+16
     return `number ${Math.abs(value.value) < 1e16 ? value.value.toFixed(1) : value.value.toExponential()}`;
@@ -41,12 +44,36 @@ export function describe(value) {
   if (typeof value === "number")
     return Number.isInteger(value) ? `integer ${value}` : `number ${value}`;
   if (typeof value === "string") {
-    const shown = value.length <= 40 ? value : `${value.slice(0, 39)}…`;
-    return `string ${JSON.stringify(shown)}`;
+    const chars = [...value]; // code points, as Python counts them
+    return `string ${pyRepr(chars.length <= 40 ? value : `${chars.slice(0, 39).join("")}…`)}`;
   }
   if (Array.isArray(value)) return `array of ${value.length}`;
   if (typeof value === "object") return "object";
   return typeof value;
+}
+
+// What Python's str.isprintable() refuses: categories C* and Z*, except the ASCII space.
+const NOT_PRINTABLE = /[\p{C}\p{Z}]/u;
+const SHORT_ESCAPES = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+/** A string as Python's repr() writes it, so diagnostics read the same from either side. */
+function pyRepr(text) {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const c of text) {
+    if (c === quote || c in SHORT_ESCAPES) out += c === quote ? `\\${c}` : SHORT_ESCAPES[c];
+    else if (c !== " " && NOT_PRINTABLE.test(c)) {
+      const code = c.codePointAt(0);
+      const hex = code.toString(16);
+      out +=
+        code < 0x100
+          ? `\\x${hex.padStart(2, "0")}`
+          : code < 0x10000
+            ? `\\u${hex.padStart(4, "0")}`
+            : `\\U${hex.padStart(8, "0")}`;
+    } else out += c;
+  }
+  return out + quote;
 }
 
 const isInt = (v) => Number.isInteger(v) && Math.abs(v) <= MAX_SAFE;
@@ -198,58 +225,85 @@ const PATH = {
   },
 };
 
-const REQUEST_ID = matching("string of 1..128 chars", /^[\s\S]{1,128}$/u);
-const LOCATION = record({ path: PATH, line: POSITIVE_INT });
+// ------------------------------------------------------------- the contract's specs, built
 
-const DOCUMENT_FIELDS = {
-  resources: array(
-    record({ kind: STRING, name: STRING, location: LOCATION, attrs: mapping(SCALAR) }),
-  ),
-  unresolved: array(record({ path: PATH, reason: oneOf(REASONS), detail: STRING })),
-  findings: array(
-    record({
-      code: matching("UPPER_SNAKE code", /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/),
-      detail: STRING,
-      locations: array(LOCATION),
-    }),
-  ),
-  classificationSignals: array(
-    record({
-      resource: matching('"<kind>:<name>"', /^[^:]+:[\s\S]+$/),
-      signal: STRING,
-      value: SCALAR,
-      source: LOCATION,
-    }),
-  ),
-};
+function capabilities(spec, list) {
+  return {
+    expected: spec.expected,
+    check(value) {
+      list.check(value);
+      if (spec.contains !== undefined && !value.includes(spec.contains)) {
+        const wanted = `array containing ${JSON.stringify(spec.contains)}`;
+        throw new Violation(`lacks ${JSON.stringify(spec.contains)}`, wanted, describe(value));
+      }
+      if (spec.unique) {
+        const seen = new Set();
+        for (const item of value) {
+          if (seen.has(item))
+            throw new Violation("repeats a capability", "distinct strings", describe(item));
+          seen.add(item);
+        }
+      }
+    },
+  };
+}
+
+function stringSpec(spec) {
+  if (spec.enum !== undefined) return oneOf(spec.enum);
+  if (spec.pattern !== undefined)
+    return matching(spec.expected, new RegExp(`^(?:${spec.pattern})$`));
+  if (spec.maxLength !== undefined) {
+    const min = spec.minLength ?? 0;
+    const text = `string of ${min}..${spec.maxLength} chars`;
+    return matching(text, new RegExp(`^[\\s\\S]{${min},${spec.maxLength}}$`, "u"));
+  }
+  return STRING;
+}
+
+const named = new Map();
+
+/** The check a contract spec describes (gpp3.json: `types`, `payloads`, `gateway`). */
+export function fromContract(spec) {
+  if (spec.ref !== undefined) {
+    if (!named.has(spec.ref)) named.set(spec.ref, fromContract(CONTRACT.types[spec.ref]));
+    return named.get(spec.ref);
+  }
+  switch (spec.type) {
+    case "string":
+      return stringSpec(spec);
+    case "scalar":
+      return SCALAR;
+    case "path":
+      return PATH;
+    case "integer":
+      if (spec.minimum === 1) return POSITIVE_INT;
+      break;
+    case "map":
+      return mapping(fromContract(spec.values));
+    case "array": {
+      const list = array(fromContract(spec.items), {
+        min: spec.minItems ?? 0,
+        max: spec.maxItems ?? Infinity,
+      });
+      return spec.contains !== undefined || spec.unique ? capabilities(spec, list) : list;
+    }
+    case "object":
+      return record(fieldsOf(spec.required, spec.extends), fieldsOf(spec.optional ?? {}));
+  }
+  throw new Error(`gpp3.json: no check for ${JSON.stringify(spec)}`);
+}
+
+function fieldsOf(specs, base) {
+  const fields = Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, fromContract(s)]));
+  return base === undefined ? fields : { ...fields, ...fieldsOf(CONTRACT.types[base].required) };
+}
+
+const DOCUMENT_FIELDS = fieldsOf(CONTRACT.types.Document.required);
 
 export const DOCUMENT = record(DOCUMENT_FIELDS);
 export const DOCUMENT_KEYS = Object.keys(DOCUMENT_FIELDS);
 
-const CAPABILITIES = array(STRING, { min: 1 });
-
-export const PAYLOADS = {
-  hello: record({
-    capabilities: {
-      expected: 'non-empty array containing "discover"',
-      check(value) {
-        CAPABILITIES.check(value);
-        if (!value.includes("discover")) {
-          throw new Violation('lacks "discover"', 'array containing "discover"', describe(value));
-        }
-        const seen = new Set();
-        for (const capability of value) {
-          if (seen.has(capability))
-            throw new Violation("repeats a capability", "distinct strings", describe(capability));
-          seen.add(capability);
-        }
-      },
-    },
-  }),
-  ready: record({}),
-  discover: record({ requestId: REQUEST_ID, paths: array(PATH, { max: MAX_PATHS }) }),
-  result: record({ requestId: REQUEST_ID, ...DOCUMENT_FIELDS }),
-  error: record({ code: STRING, message: STRING }, { requestId: REQUEST_ID }),
-  shutdown: record({}),
-  bye: record({}),
-};
+/** The payload check of each GPP/3 message type. */
+export const PAYLOADS = Object.fromEntries(
+  Object.entries(CONTRACT.payloads).map(([type, spec]) => [type, fromContract(spec)]),
+);

@@ -4,15 +4,19 @@ import { PassThrough } from "node:stream";
 import { test } from "node:test";
 
 import reference from "canonicalize";
-import { canonicalize, digest, parseStrict } from "../canonical.js";
+import { canonicalize, digest, parseStrict, UnsafeInteger } from "../canonical.js";
 import { buildFrame, frameDigest } from "../connection.js";
 import { PROTOCOL_VERSION, servePlugin } from "../index.js";
+import { describe, PAYLOADS, Violation } from "../schema.js";
 
 const ID = "node-test";
 const VERSION = "0.1.0";
 const EMPTY = { resources: [], unresolved: [], findings: [], classificationSignals: [] };
 const VECTORS = JSON.parse(
   readFileSync(new URL("../../../../tests/vectors/canonical.json", import.meta.url)),
+);
+const NUMBERS = JSON.parse(
+  readFileSync(new URL("../../../../tests/vectors/numbers.json", import.meta.url)),
 );
 
 /** Run servePlugin over in-memory streams fed with `hostLines`; return its exit code, frames, logs. */
@@ -56,17 +60,65 @@ test("canonicalize rejects what I-JSON forbids", () => {
   }
 });
 
-test("integers outside ±(2^53−1) are refused, as Python refuses them; the edges and floats pass", () => {
-  for (const bad of [2 ** 53, 2 ** 53 + 2, -(2 ** 53), [1, { k: 2 ** 60 }]]) {
-    assert.throws(() => canonicalize(bad), /outside ±\(2\*\*53-1\)/);
-    assert.throws(() => digest(bad), /outside ±\(2\*\*53-1\)/);
+test("every finite number renders as RFC 8785 says: the published vectors and big doubles", () => {
+  for (const { bits, canonical } of [...NUMBERS.rfc8785, ...NUMBERS.doubles]) {
+    const value = Buffer.from(bits, "hex").readDoubleBE(0);
+    if (canonical === null) {
+      assert.throws(() => canonicalize(value), /is not an I-JSON number/, bits);
+      assert.throws(() => canonicalize([{ k: value }]), /is not an I-JSON number/, bits);
+    } else {
+      assert.equal(canonicalize(value), canonical, bits);
+      assert.equal(canonicalize({ k: [value] }), `{"k":[${canonical}]}`, bits);
+      assert.equal(reference(value), canonical, bits);
+    }
   }
-  assert.equal(canonicalize([2 ** 53 - 1, -(2 ** 53 - 1)]), "[9007199254740991,-9007199254740991]");
+  assert.deepEqual(
+    [1e21, 2 ** 53 + 2, -(2 ** 53), 2 ** 60, 1e30].map((v) => canonicalize(v)),
+    ["1e+21", "9007199254740994", "-9007199254740992", "1152921504606847000", "1e+30"],
+  );
+  assert.equal(digest(2 ** 53 + 2), digest(parseStrict(Buffer.from("9007199254740994.0"))));
   // A float written with an exponent is a float, whatever its size (Python's 1e+300 is one too).
   assert.equal(
     canonicalize(parseStrict(Buffer.from("[1e300,1.2e18]"))),
     "[1e+300,1200000000000000000]",
   );
+});
+
+test("integer literals outside ±(2^53−1) in a received line are refused, as Python refuses them", () => {
+  for (const literal of ["9007199254740992", "-9007199254740992", "123456789012345678901234"]) {
+    const value = parseStrict(Buffer.from(`[1,{"k":${literal}}]`));
+    assert.ok(value[1].k instanceof UnsafeInteger, literal); // digits kept, not rounded
+    assert.equal(describe(value[1].k), `integer ${literal}`);
+    assert.throws(() => canonicalize(value), /outside ±\(2\*\*53-1\)/, literal);
+    assert.throws(() => PAYLOADS.result.check({ ...EMPTY, requestId: value[1].k }), Violation);
+  }
+  const edges = parseStrict(
+    Buffer.from("[9007199254740991,-9007199254740991,9.007199254740992e15]"),
+  );
+  assert.equal(canonicalize(edges), "[9007199254740991,-9007199254740991,9007199254740992]");
+});
+
+test("a host frame with a seq or version past 2^53 is refused naming its exact digits", async () => {
+  const ready = host("ready", 1, {});
+  const cases = [
+    [
+      host("shutdown", 2, {}).replace('"seq":2', '"seq":9007199254740993'),
+      /FAIL E_SCHEMA: frame 2: shutdown\.seq skips ahead — expected 2, got integer 9007199254740993/,
+    ],
+    [
+      host("shutdown", 2, {}).replace('"seq":2', '"seq":-9007199254740993'),
+      /FAIL E_SCHEMA: frame 2: shutdown\.seq repeats an earlier frame — expected 2, got integer -9007199254740993/,
+    ],
+    [
+      host("shutdown", 2, {}).replace('"protocolVersion":3', '"protocolVersion":9007199254740995'),
+      /FAIL E_PROTOCOL_VERSION: frame 2: shutdown\.protocolVersion speaks GPP\/9007199254740995 but this plugin speaks GPP\/3 — expected 3, got integer 9007199254740995/,
+    ],
+  ];
+  for (const [line, diagnostic] of cases) {
+    const { code, logs } = await run([ready, line]);
+    assert.equal(code, 2); // EXIT_PROTOCOL
+    assert.match(logs.join("\n"), diagnostic);
+  }
 });
 
 test("the strict parser rejects duplicate keys, lone surrogates, NaN and deep nesting", () => {
@@ -244,7 +296,7 @@ const FAULTS = {
   "version as a string": [
     tamper(host("discover", 2, discover), { protocolVersion: "3" }),
     "E_PROTOCOL_VERSION",
-    'discover.protocolVersion is string "3", not an integer, but this plugin speaks GPP/3',
+    "discover.protocolVersion is string '3', not an integer, but this plugin speaks GPP/3",
   ],
   "seq 2.0": [
     host("discover", 2, discover).replace('"seq":2,', '"seq":2e0,'),
