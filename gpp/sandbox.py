@@ -40,6 +40,7 @@ asked for network isolation or a read-only root is refused, never silently run w
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import errno
 import functools

@@ -16,10 +16,10 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from dataclasses import field as default
-import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -313,6 +313,8 @@ def test_an_idle_session_burns_no_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
     assert figures["after"] == figures["before"], figures
     assert figures["frozen"] is True
     assert run.dirs and not [d for d in run.dirs if d.exists()], "cgroup left behind"
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="the uid switch happens only for a root gateway")
 def test_seen_from_the_host_every_process_of_the_sandbox_is_the_unprivileged_uid() -> None:
     """Read from the host, not from inside: bwrap and every process in the plugin's namespace
