@@ -129,8 +129,8 @@ class CpuBudget:
 
 
 def _child_setup(preexec: Callable[[], None] | None) -> Callable[[], None]:
-    """The child's last step before exec: the sandbox's own, then every socket past stdio
-    marked close-on-exec, so the plugin holds its pipes once, on 0, 1 and 2.
+    """The child's last step before exec: every socket past stdio marked close-on-exec, so the
+    plugin holds its pipes once, on 0, 1 and 2, then the sandbox's own step.
 
     uvloop (the gateway's event loop under uvicorn) does not implement `close_fds`, and it
     leaves the child's ends of its stdio socketpairs open, inheritable, at their first numbers:
@@ -142,12 +142,13 @@ def _child_setup(preexec: Callable[[], None] | None) -> Callable[[], None]:
     """
 
     def setup() -> None:
-        if preexec is not None:
-            preexec()
+        # first: the sandbox's step may switch to a uid that can no longer list /proc/self/fd
         for name in os.listdir("/proc/self/fd"):
             with contextlib.suppress(OSError):  # the listing's own fd, gone by now
                 if int(name) > 2 and stat.S_ISSOCK(os.fstat(int(name)).st_mode):
                     os.set_inheritable(int(name), False)
+        if preexec is not None:
+            preexec()
 
     return setup
 

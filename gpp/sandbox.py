@@ -562,5 +562,3 @@ def _pre_exec(
         resource.setrlimit(which, soft_hard)
     if identity is not None:  # last: placing the process in its cgroup needs root
         identity.switch()
-    if identity is not None:  # last: placing the process in its cgroup needs root
-        identity.switch()

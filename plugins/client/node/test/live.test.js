@@ -126,10 +126,11 @@ async function serve(config, args) {
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk) => {
       log += chunk;
-      const found = /Uvicorn running on (http:\/\/\S+|unix socket \S+)/.exec(log);
+      // TCP: uvicorn's own line; a Unix socket: the gateway's (it binds the socket itself)
+      const found = /Uvicorn running on (http:\/\/\S+)|event=listening uds=(\S+)/.exec(log);
       if (found) {
         clearTimeout(timer);
-        resolve(found[1]);
+        resolve(found[1] ?? `unix socket ${found[2]}`);
       }
     });
     child.on("exit", (code) => {
