@@ -195,7 +195,9 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     logs.configure(args.log_level)
     soft, _ = fd_limit.raise_soft_limit()
-    logging.getLogger("gpp.gateway").info("file descriptor limit", extra={"fields": {"soft": soft}})
+    logging.getLogger("gpp.gateway").debug(
+        "file descriptor limit", extra={"fields": {"soft": soft}}
+    )
     try:
         config = _serve_config(args)
         config.token()  # a blank or unreadable token file stops the start, never disables auth

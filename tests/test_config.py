@@ -110,6 +110,7 @@ def test_the_session_is_the_plugin_as_registered(tmp_path: Path) -> None:
         "tuned",
         "2",
     )
-    assert (session.cwd, session.env, session.sandbox) == (str(tmp_path), {"A": "b"}, tuned.sandbox)
+    env = {"A": "b", "GPP_REQUEST_MS": "700"}  # the host tells a plugin its budget (packs)
+    assert (session.cwd, session.env, session.sandbox) == (str(tmp_path), env, tuned.sandbox)
     assert session.timeouts == Timeouts(handshake_ms=10_000, request_ms=700, shutdown_ms=5_000)
     assert session.pid is None  # built, not started

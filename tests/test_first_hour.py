@@ -33,6 +33,7 @@ def chatty(language: str, folder: Path) -> list[str]:
     sdk.mkdir(parents=True)
     for source in (REPO / "plugins/sdk/node").glob("*.js"):
         shutil.copy(source, sdk)
+    shutil.copy(REPO / "plugins/sdk/node/gpp3.json", sdk)  # the contract the SDK loads
     shutil.copy(FIXTURE_PLUGINS / "chatty_plugin.mjs", folder)
     return ["node", str(folder / "chatty_plugin.mjs")]
 
