@@ -241,7 +241,12 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return EXIT_CONFIG
     server = uvicorn.Server(
         server_config(
-            create_app(config, load=reread, reload_on_sighup=True),
+            create_app(
+                config,
+                load=reread,
+                reload_on_sighup=True,
+                on_ready=listener.publish if listener is not None else None,
+            ),
             config.gateway,
             host=host,
             port=port,

@@ -72,9 +72,11 @@ def create_app(
     *,
     load: Callable[[], Config] | None = None,
     reload_on_sighup: bool = False,
+    on_ready: Callable[[], None] | None = None,
 ) -> FastAPI:
     """`load` re-reads the config for a reload (default: the same file); `reload_on_sighup`
-    installs the SIGHUP handler, which only the main thread's event loop can (`gpp serve`)."""
+    installs the SIGHUP handler, which only the main thread's event loop can (`gpp serve`);
+    `on_ready` is called once both are in place (`gpp serve --uds` then puts its socket there)."""
     pool = SessionPool.of(config.plugins)
     state = GatewayState(config=config, pool=pool, metrics=GatewayMetrics(pool))
 
@@ -95,6 +97,8 @@ def create_app(
 
         if reload_on_sighup:
             loop.add_signal_handler(signal.SIGHUP, on_sighup)
+        if on_ready is not None:
+            on_ready()
         yield
         if reload_on_sighup:
             loop.remove_signal_handler(signal.SIGHUP)

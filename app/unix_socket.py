@@ -3,7 +3,8 @@
 uvicorn binds the path and then chmods it 0666 (whatever the umask), so any local user could
 drive the gateway, and it leaves the file behind at exit. Here the socket is bound inside a
 fresh 0700 directory beside the target, made 0600 there (no other user can reach it yet), set
-listening, and only then renamed into place: at no moment does the path offer wider modes.
+listening, and renamed into place once the gateway is ready: at no moment does the path offer
+wider modes, and a client that waits for the path finds a gateway that answers.
 At exit the path is unlinked only if it is still this socket (same device and inode): a newer
 gateway that took the path over keeps it.
 """
@@ -27,13 +28,24 @@ class UnixListener:
     path: Path
     sock: socket.socket
     identity: tuple[int, int]  # (st_dev, st_ino) of the socket file we made
+    staged: Path  # where it listens until `publish` puts it at `path`
+
+    def publish(self) -> None:
+        """Rename the socket into place: called once the gateway is ready (its SIGHUP handler
+        installed), so a client that waits for the path finds a gateway that answers."""
+        os.rename(self.staged, self.path)
+        with contextlib.suppress(OSError):
+            self.staged.parent.rmdir()
 
     def remove(self) -> None:
-        """Unlink the path if it is still ours; close the socket."""
+        """Unlink the path (or the staged socket) if it is still ours; close the socket."""
+        for place in (self.path, self.staged):
+            with contextlib.suppress(OSError):
+                found = os.stat(place)
+                if (found.st_dev, found.st_ino) == self.identity:
+                    os.unlink(place)
         with contextlib.suppress(OSError):
-            found = os.stat(self.path)
-            if (found.st_dev, found.st_ino) == self.identity:
-                os.unlink(self.path)
+            self.staged.parent.rmdir()
         self.sock.close()
 
 
@@ -42,28 +54,27 @@ class SocketPathError(Exception):
 
 
 def listen_private(path: Path) -> UnixListener:
-    """A listening Unix socket at `path`, mode 0600 from the start. A stale socket file (no
-    one listening) is replaced; a live one, or any other kind of file, is refused."""
+    """A listening Unix socket for `path`, mode 0600 from the start, staged in a private
+    directory until `publish`. A stale socket file (no one listening) is replaced; a live one,
+    or any other kind of file, is refused."""
     path = path.absolute()
     _refuse_what_is_there(path)
     staging = Path(tempfile.mkdtemp(prefix=".gpp-socket-", dir=path.parent))  # mode 0700
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    staged = staging / "s"
     try:
-        staged = staging / "s"
         sock.bind(str(staged))
         os.chmod(staged, SOCKET_MODE)
         sock.listen(BACKLOG)
         made = os.stat(staged)
-        os.rename(staged, path)
     except OSError as exc:
         sock.close()
-        raise SocketPathError(f"{path}: cannot listen here: {exc.strerror or exc}") from None
-    finally:
         with contextlib.suppress(OSError):
-            (staging / "s").unlink()
+            staged.unlink()
         with contextlib.suppress(OSError):
             staging.rmdir()
-    return UnixListener(path, sock, (made.st_dev, made.st_ino))
+        raise SocketPathError(f"{path}: cannot listen here: {exc.strerror or exc}") from None
+    return UnixListener(path, sock, (made.st_dev, made.st_ino), staged)
 
 
 def _refuse_what_is_there(path: Path) -> None:

@@ -322,7 +322,7 @@ def plan(
     except SandboxUnavailable:
         SpawnPlan(argv, lambda: None, mechanisms, fds=fds).close_fds()
         raise
-    limits = _rlimits(policy, per_plugin=cgroup is not None)
+    limits = _rlimits(policy, per_plugin=cgroup is not None, shared_uid=identity is not None)
     mechanisms["rlimits"] = ", ".join(f"{name}={value}" for name, (_, value) in limits.items())
     procs_files = cgroup.procs_files if cgroup is not None else ()
     return SpawnPlan(
@@ -355,7 +355,8 @@ def _session_group(policy: SandboxPolicy, mechanisms: dict[str, str]) -> Session
         mechanisms["cgroup"] = f'none ({exc}); config: cgroup = "optional"'
         if policy.max_processes:
             mechanisms["processes"] = (
-                f"RLIMIT_NPROC={policy.max_processes} (per user; not for root)"
+                f"RLIMIT_NPROC={policy.max_processes} (per user; none where plugins share "
+                "the uid a root gateway gives them)"
             )
         return None
     memory_file = "memory.max" if layout.version == 2 else "memory.limit_in_bytes"
@@ -530,15 +531,19 @@ def decode_status(returncode: int) -> int:
     return returncode
 
 
-def _rlimits(policy: SandboxPolicy, per_plugin: bool) -> dict[str, tuple[int, int]]:
+def _rlimits(
+    policy: SandboxPolicy, per_plugin: bool, shared_uid: bool = False
+) -> dict[str, tuple[int, int]]:
     """The per-process limits; with a session cgroup, CPU and processes are the cgroup's (the
-    plugin's total), and RLIMIT_AS stays as a backstop for one process."""
+    plugin's total), and RLIMIT_AS stays as a backstop for one process. RLIMIT_NPROC counts
+    every process of a uid: where plugins share one (a root gateway's), it would let one
+    plugin starve the others' forks and setuid, so it is left out."""
     mib = 1024 * 1024
     wanted = {
         "RLIMIT_AS": policy.memory_mb and policy.memory_mb * mib,
         "RLIMIT_CPU": None if per_plugin else policy.cpu_seconds,
         "RLIMIT_NOFILE": policy.max_open_files,
-        "RLIMIT_NPROC": None if per_plugin else policy.max_processes,
+        "RLIMIT_NPROC": None if per_plugin or shared_uid else policy.max_processes,
         "RLIMIT_FSIZE": policy.max_file_size_mb and policy.max_file_size_mb * mib,
     }
     return {name: (getattr(resource, name), value) for name, value in wanted.items() if value}

@@ -363,13 +363,14 @@ def test_a_repository_the_plugins_uid_cannot_read_is_refused_in_one_line(tmp_pat
 
 
 NON_ROOT_GATEWAY = """
+# no cgroup is delegated to uid 65534 here: said explicitly, as a non-root deployment must
 import asyncio, json, sys
 from gpp.host import PluginSession
 from gpp.sandbox import SandboxPolicy
 
 async def main():
     async with PluginSession([sys.executable, sys.argv[1]], "reference-detector", "1.0.0",
-                             cwd=sys.argv[2], sandbox=SandboxPolicy()) as session:
+                             cwd=sys.argv[2], sandbox=SandboxPolicy(cgroup="optional")) as session:
         result = await session.discover(["api"])
         print(json.dumps({"resources": len(result["resources"]),
                           "mechanisms": session.sandbox_mechanisms}))
@@ -397,3 +398,4 @@ def test_the_sandbox_still_works_when_the_gateway_is_not_root() -> None:
     assert answer["resources"] == 3
     assert answer["mechanisms"]["identity"].startswith("the gateway's own uid (65534)")
     assert answer["mechanisms"]["network"] == "empty network namespace"
+    assert answer["mechanisms"]["cgroup"].startswith("none (")  # and said so

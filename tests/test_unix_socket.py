@@ -61,6 +61,7 @@ def test_the_path_never_shows_wider_modes(tmp_path: Path, monkeypatch: pytest.Mo
     old_umask = os.umask(0)
     try:
         listener = listen_private(tmp_path / "gw.sock")
+        listener.publish()
     finally:
         os.umask(old_umask)
     try:
@@ -74,6 +75,7 @@ def test_the_path_never_shows_wider_modes(tmp_path: Path, monkeypatch: pytest.Mo
 def test_exit_removes_only_its_own_socket(tmp_path: Path) -> None:
     path = tmp_path / "gw.sock"
     listener = listen_private(path)
+    listener.publish()
     path.unlink()  # someone else took the path over
     path.write_text("not ours")
     listener.remove()
@@ -86,6 +88,7 @@ def test_a_stale_socket_is_replaced_a_live_one_or_a_file_refused(tmp_path: Path)
     stale.bind(str(path))
     stale.close()  # a gateway killed with SIGKILL leaves this
     live = listen_private(path)
+    live.publish()
     try:
         with pytest.raises(SocketPathError, match="another server is listening"):
             listen_private(path)
