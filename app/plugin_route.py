@@ -21,7 +21,7 @@ from starlette.types import Message, Receive, Scope, Send
 from .exchange import UNKNOWN_PLUGIN_LABEL, Exchange, open_exchange
 from .models import Problem
 from .pool import AnyPool, PluginPool
-from .problems import ClientGone, NoSuchPlugin
+from .problems import ClientGone, NoSuchPlugin, unexpected_problem
 from .rpc import JsonRpcPlugin
 from .state import GatewayState
 
@@ -95,7 +95,9 @@ class PlainRoutes:
             await response(scope, receive, sender)
         except Exception as exc:
             handler = self._handler(exc)
-            if handler is None:
+            if handler is None:  # a bug: answered as a problem if it can be, raised for the log
+                if not started:
+                    await unexpected_problem()(scope, receive, send)
                 raise
             if started:  # as Starlette says it: nothing can be answered any more
                 raise RuntimeError(
@@ -108,6 +110,8 @@ class PlainRoutes:
     def _handler(self, exc: Exception) -> Callable[[Request, Exception], Awaitable[Any]] | None:
         handlers = self.app.exception_handlers
         for cls in type(exc).__mro__:
+            if cls is Exception:  # what no handler names is a bug: the caller answers it
+                return None
             if cls in handlers:
                 handler: Callable[[Request, Exception], Awaitable[Any]] = handlers[cls]
                 return handler

@@ -169,6 +169,19 @@ async def _on_body_too_large(request: Request, exc: Exception) -> Response:
     return http_problem(413, "Request body too large", str(exc))
 
 
+def unexpected_problem() -> Response:
+    """500 for a bug: a problem too, never a traceback; the error itself reaches the log where
+    uvicorn reports it ("Exception in ASGI application"), as before."""
+    return http_problem(
+        500, "Internal error", "the gateway failed on this request; its log says why"
+    )
+
+
+async def _on_unexpected(request: Request, exc: Exception) -> Response:
+    _exchange(request).outcome = "error"
+    return unexpected_problem()
+
+
 async def _on_client_gone(request: Request, exc: Exception) -> Response:
     _exchange(request).outcome = "client-gone"
     return Response(status_code=499)
@@ -176,10 +189,13 @@ async def _on_client_gone(request: Request, exc: Exception) -> Response:
 
 def install_handlers(app: FastAPI) -> None:
     """What a route may raise, answered: E_* failures, pool refusals, an over-long body, a
-    client that left, and the router's 404/405: every error the gateway gives is a problem."""
+    client that left, the router's 404/405, and a bug's 500: every error the gateway gives is
+    a problem."""
     app.add_exception_handler(codes.ProtocolError, _on_protocol_error)
     app.add_exception_handler(PoolRefusal, _on_refusal)
     app.add_exception_handler(BodyTooLarge, _on_body_too_large)
     app.add_exception_handler(ClientGone, _on_client_gone)
     app.add_exception_handler(StarletteHTTPException, _on_http_exception)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
+    # Starlette gives this one to its outermost middleware, which answers, then re-raises
+    app.add_exception_handler(Exception, _on_unexpected)
