@@ -45,19 +45,9 @@ class Reloader:
         try:
             config = self.load()
             token = config.token()
-        except ConfigError as exc:
+        except ConfigError as exc:  # the token file's problems too (Config.token)
             for line in str(exc).splitlines():
                 log.error("reload refused", extra={"fields": {"problem": line}})
-            return INVALID
-        except OSError as exc:  # the token file
-            log.error(
-                "reload refused",
-                extra={
-                    "fields": {
-                        "problem": f"{config.path}: gateway.token_file: cannot read: {exc.strerror}"
-                    }
-                },
-            )
             return INVALID
         old = self.state.config
         pending = restart_needed(old.gateway, config.gateway)

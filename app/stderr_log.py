@@ -14,7 +14,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from gpp.rate_limit import BURST_LINES, LINES_PER_SECOND, SUMMARY_INTERVAL_S, TokenBucket
+from gpp.rate_limit import BURST_LINES, LINES_PER_SECOND, RateLimitedLog, TokenBucket
 
 log = logging.getLogger("gpp.pool")
 
@@ -37,38 +37,15 @@ class PluginStderrLog:
     ) -> None:
         self.plugin_id = plugin_id
         self.recent: deque[str] = deque(maxlen=20)
-        self.suppressed = 0
-        self._bucket = TokenBucket(burst, rate, clock)
-        self._clock = clock
-        self._unreported = 0
-        self._reported_at = clock()
+        self._lines = RateLimitedLog(log, plugin_id, "plugin stderr suppressed", burst, rate, clock)
+
+    @property
+    def suppressed(self) -> int:
+        return self._lines.suppressed
 
     def __call__(self, line: str) -> None:
         self.recent.append(line)
-        if self._bucket.take():
-            self._report_suppressed()
-            log.info("plugin stderr", extra={"fields": {"plugin": self.plugin_id, "line": line}})
-        else:
-            self.lines_skipped(1)
+        self._lines.say(logging.INFO, "plugin stderr", line=line)
 
     def lines_skipped(self, count: int) -> None:
-        self.suppressed += count
-        self._unreported += count
-        self._report_suppressed()
-
-    def _report_suppressed(self) -> None:
-        """At most one summary line per interval, however the flood goes on."""
-        now = self._clock()
-        if self._unreported and now - self._reported_at >= SUMMARY_INTERVAL_S:
-            log.warning(
-                "plugin stderr suppressed",
-                extra={
-                    "fields": {
-                        "plugin": self.plugin_id,
-                        "lines": self._unreported,
-                        "limit": f"{self._bucket.rate:g}/s, burst {self._bucket.burst}",
-                    }
-                },
-            )
-            self._unreported = 0
-            self._reported_at = now
+        self._lines.skipped(count)

@@ -40,8 +40,9 @@ class TokenBucket:
 
 
 class RateLimitedLog:
-    """WARNINGs about one plugin through a token bucket; `suppressed` counts those refused,
-    reported in a `summary` line at most once per interval and by `flush` at the session's end."""
+    """Lines about one plugin through a token bucket; `suppressed` counts those refused (and
+    those its caller skipped), reported as a WARNING `summary` line at most once per interval
+    and by `flush` at the session's end."""
 
     def __init__(
         self,
@@ -62,13 +63,20 @@ class RateLimitedLog:
         self._reported_at = clock()
 
     def warning(self, message: str, **fields: object) -> None:
+        self.say(logging.WARNING, message, **fields)
+
+    def say(self, level: int, message: str, **fields: object) -> None:
         if self._bucket.take():
             self._report(force=False)
-            self.log.warning(message, extra={"fields": {"plugin": self.plugin_id, **fields}})
+            self.log.log(level, message, extra={"fields": {"plugin": self.plugin_id, **fields}})
         else:
-            self.suppressed += 1
-            self._unreported += 1
-            self._report(force=False)
+            self.skipped(1)
+
+    def skipped(self, count: int) -> None:
+        """`count` lines not logged for another reason (unread in a flood): counted alike."""
+        self.suppressed += count
+        self._unreported += count
+        self._report(force=False)
 
     def flush(self) -> None:
         """Say how many lines were suppressed since the last summary, if any."""
