@@ -3,6 +3,7 @@ or `gpp serve` as a child process on a Unix socket (for signal and lifecycle tes
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -200,11 +201,41 @@ def gateway_process(
         proc.wait(30)
 
 
-def uds_client(uds: Path, **kwargs: Any) -> httpx.Client:
+@contextmanager
+def served_on(command: list[str], uds: Path, **popen: Any) -> Iterator[httpx.Client]:
+    """A `gpp serve` command, as a user starts it, that listens on `uds`: a client once the
+    socket is there (bounded; a gateway that dies says why), then SIGTERM as a user stops it
+    (SIGKILL if it lingers), reaped either way."""
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, **popen)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not uds.exists():
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            assert time.monotonic() < deadline, "the gateway did not start"
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(0.02)  # a bounded wait for it to listen, or to die saying why
+        with uds_client(uds, timeout=60) as client:
+            yield client
+    finally:
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen[Any]) -> None:
+    """SIGTERM, as a user stops a gateway; SIGKILL if it lingers past 30 s. Reaped either way."""
+    proc.terminate()
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
+def uds_client(uds: Path, timeout: float = 30, **kwargs: Any) -> httpx.Client:
     return httpx.Client(
         base_url="http://localhost",
         transport=httpx.HTTPTransport(uds=str(uds)),
-        timeout=30,
+        timeout=timeout,
         **kwargs,
     )
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from conftest import DOC_PAGES, REPO, doc
+from gateway_harness import stop
 
 from app.config import parse_config
 from gpp.schema import DOCUMENT
@@ -197,12 +198,7 @@ def test_readme_plugin_serves_with_one_command(tmp_path: Path) -> None:
     try:
         answer = _curl_when_listening(curl.replace("8788", port), proc, int(port))
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop(proc)
     resources = json.loads(answer)["resources"]
     assert [r["name"] for r in resources] == ["README.md"]
 

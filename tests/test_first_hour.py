@@ -3,21 +3,19 @@ failure, a plugin that prints, a plugin run by hand, a port already taken."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pty
 import shutil
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import httpx
 import pytest
 from conftest import DEMO_REPO, FIXTURE_PLUGINS, REFERENCE_DETECTOR, REPO
+from gateway_harness import served_on
 
 from app.command_line import CommandLinePlugin, parse_flags
 
@@ -49,34 +47,9 @@ def gpp(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     )
 
 
-@contextmanager
-def serving(*args: str, cwd: Path, uds: Path) -> Iterator[httpx.Client]:
-    """`gpp serve --uds UDS ARGS` as a user starts it; SIGTERM at the end (SIGKILL if it lingers)."""
-    proc = subprocess.Popen(
-        [*GPP, "serve", "--uds", str(uds), *args],
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while not uds.exists():
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            assert time.monotonic() < deadline, "the gateway did not start"
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(0.02)  # a bounded wait for it to listen, or to die saying why
-        transport = httpx.HTTPTransport(uds=str(uds))
-        with httpx.Client(base_url="http://localhost", transport=transport, timeout=60) as client:
-            yield client
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+def serving(*args: str, cwd: Path, uds: Path) -> AbstractContextManager[httpx.Client]:
+    """`gpp serve --uds UDS ARGS` as a user starts it, and stops it."""
+    return served_on([*GPP, "serve", "--uds", str(uds), *args], uds, cwd=cwd)
 
 
 def test_serve_registers_a_plugin_from_the_command_line_and_pins_its_hello(tmp_path: Path) -> None:

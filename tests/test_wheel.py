@@ -13,10 +13,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import REPO
+from gateway_harness import served_on
 
 SOURCES = {
     "gpp": "gpp",
@@ -162,30 +161,9 @@ def served(installed: Installed, tmp_path: Path) -> Iterator[httpx.Client]:
     """`gpp serve` from the wheel's venv, with no --config: the bundled registry."""
     uds = tmp_path / "gpp.sock"
     env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "LANG": "C.UTF-8"}
-    proc = subprocess.Popen(
-        [str(installed.venv / "bin" / "gpp"), "serve", "--uds", str(uds)],
-        cwd=tmp_path,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while not uds.exists():
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-            assert time.monotonic() < deadline, "the installed gateway did not start"
-            time.sleep(0.05)
-        transport = httpx.HTTPTransport(uds=str(uds))
-        with httpx.Client(base_url="http://localhost", transport=transport, timeout=60) as client:
-            yield client
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+    gpp = str(installed.venv / "bin" / "gpp")
+    with served_on([gpp, "serve", "--uds", str(uds)], uds, cwd=tmp_path, env=env) as client:
+        yield client
 
 
 def test_the_installed_gateway_serves_every_bundled_plugin(served: httpx.Client) -> None:
