@@ -333,7 +333,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
-class RateLimitedLog:
+class OneLinePerInterval:
     """One warning per event kind and interval, carrying how many were not logged since: a
     flood of refused connections must not become a flood of log lines."""
 
@@ -353,7 +353,7 @@ class RateLimitedLog:
         log.warning(event, extra={"fields": {**fields, "alsoSinceLastLine": unlogged}})
 
 
-PRESSURE_LOG = RateLimitedLog()
+PRESSURE_LOG = OneLinePerInterval()
 
 
 class CoalescingTransport:
