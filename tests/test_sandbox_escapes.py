@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from dataclasses import field as default
@@ -382,17 +383,34 @@ asyncio.run(main())
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to start a child as uid 65534")
 def test_the_sandbox_still_works_when_the_gateway_is_not_root() -> None:
     """The gateway as uid 65534 (setpriv): bwrap unprivileged, as before the uid switch. The
-    system Python stands in for the gateway's (the pyenv one is under /root, 0700)."""
+    system Python stands in for the gateway's (the pyenv one is under /root, 0700), and what it
+    runs is copied to a folder that uid can reach: a checkout may sit below a 0700 folder (a
+    `mktemp -d` clone), which only a root gateway's staging mounts see through."""
     system_python = Path("/usr/bin/python3")
     site = Path(sysconfig.get_paths()["purelib"])
     if not system_python.exists() or sys.version_info[:2] != (3, 11):
         pytest.fail("needs /usr/bin/python3 of the same minor version as the venv's")
-    env = {"PATH": os.defpath, "PYTHONPATH": f"{REPO}:{site}", "HOME": "/nonexistent"}
-    child = subprocess.run(
-        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", str(system_python),
-         "-c", NON_ROOT_GATEWAY, str(REFERENCE_DETECTOR), str(DEMO_REPO)],
-        capture_output=True, text=True, timeout=60, env=env, check=False,
-    )  # fmt: skip
+    reachable = Path(tempfile.mkdtemp(prefix="gpp-non-root-", dir="/tmp"))
+    try:
+        reachable.chmod(0o755)
+        skip = shutil.ignore_patterns("__pycache__")
+        for source, target in ((REPO / "gpp", "gpp"), (site / "orjson", "lib/orjson"),
+                               (DEMO_REPO, "demo-repo")):  # fmt: skip
+            shutil.copytree(source, reachable / target, ignore=skip, symlinks=True)
+        (
+            reachable / "plugins"
+        ).mkdir()  # the detector finds gpp/ beside its folder, as in a checkout
+        shutil.copy(REFERENCE_DETECTOR, reachable / "plugins")
+        env = {"PATH": os.defpath, "PYTHONPATH": f"{reachable}:{reachable / 'lib'}",
+               "HOME": "/nonexistent"}  # fmt: skip
+        child = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", str(system_python),
+             "-c", NON_ROOT_GATEWAY, str(reachable / "plugins" / REFERENCE_DETECTOR.name),
+             str(reachable / "demo-repo")],
+            capture_output=True, text=True, timeout=60, env=env, check=False, cwd=reachable,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(reachable, ignore_errors=True)
     assert child.returncode == 0, child.stderr
     answer = json.loads(child.stdout)
     assert answer["resources"] == 3
