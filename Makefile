@@ -18,14 +18,14 @@ NODE_COMPAT_SOURCES := $(wildcard $(NODE_SDK)/*.js $(NODE_SDK)/*.d.ts $(NODE_SDK
 GPP_SOCKET ?= /tmp/gpp-gateway.sock
 
 # What the tests run besides Python and Node: namespaces (unshare, nsenter), mounts, ip, and
-# bubblewrap, the plugin sandbox; libseccomp2, its system call table (gpp/seccomp.py).
+# bubblewrap, the plugin sandbox; libseccomp2, its system call table (gpp/host/seccomp.py).
 SYSTEM_TOOLS := unshare nsenter mount ip node bwrap
 SYSTEM_PACKAGES := util-linux mount iproute2 nodejs bubblewrap libseccomp2
 
 .PHONY: install system-deps serve serve-isolated test lint typecheck pytest node-test bench clean fuzz
 .PHONY: bench-deps bench-quick
 
-# `make test-container`: the image built and run for real (tests/test_container.py), with an
+# `make test-container`: the image built and run for real (tests/product/test_container.py), with an
 # engine started for the run where none is running (docker/with-engine.sh).
 CONTAINER_TOOLS := dockerd docker-compose debootstrap
 CONTAINER_PACKAGES := docker.io docker-compose debootstrap
@@ -106,7 +106,7 @@ node-compat-test: $(STAMP) $(NODE_COMPAT_STAMP)
 test: system-deps lint typecheck node-test node-client-test node-compat-test pytest
 
 test-container: container-deps install
-	docker/with-engine.sh $(BIN)/pytest -p no:cacheprovider -v -rP tests/test_container.py
+	docker/with-engine.sh $(BIN)/pytest -p no:cacheprovider -v -rP tests/product/test_container.py
 
 # `make bench`: every group's figures (bench/<group>.py run(quick)), one table, bench-results.json
 # with the machine and versions; not part of `make test` (which runs the runner's smoke test).

@@ -21,11 +21,12 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from gpp import __version__, codes
-from gpp.canonical_json import canonical_trusted
-from gpp.host import PluginSession
-from gpp.sandbox import SandboxPolicy
-from gpp.wire import PROTOCOL_VERSION
+from gpp import __version__
+from gpp.core import codes
+from gpp.core.canonical_json import canonical_trusted
+from gpp.core.envelope import PROTOCOL_VERSION
+from gpp.host.sandbox import SandboxPolicy
+from gpp.host.session import PluginSession
 
 from . import command_line, completion, status
 from .config import PYTHON_PLACEHOLDER, Config, ConfigError, default_config_path, load_config

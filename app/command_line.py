@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gpp import codes
+from gpp.core import codes
 
 from .config import Config, ConfigError, PluginConfig, parse_config
 

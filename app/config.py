@@ -24,12 +24,12 @@ from pydantic import (
     model_validator,
 )
 
-from gpp import codes
-from gpp.host import PluginSession, Timeouts
-from gpp.jsonrpc.host import JsonRpcSession
-from gpp.process import ProcessOptions
-from gpp.sandbox import SandboxPolicy
-from gpp.wire import DEFAULT_MAX_LINE_BYTES
+from gpp.core import codes
+from gpp.core.framing import DEFAULT_MAX_LINE_BYTES
+from gpp.host.jsonrpc import JsonRpcSession
+from gpp.host.process import ProcessOptions
+from gpp.host.sandbox import SandboxPolicy
+from gpp.host.session import PluginSession, Timeouts
 
 from .config_errors import describe, keys_of
 
@@ -71,7 +71,7 @@ _TIMEOUTS = Timeouts()
 
 class Limits(_Strict):
     """The per-plugin settings [defaults] provides and a [[plugin]] entry may override; the
-    timeouts default to gpp.host.Timeouts', the line cap to the wire's."""
+    timeouts default to gpp.host.session.Timeouts', the line cap to the wire's."""
 
     handshake_ms: PositiveInt = _TIMEOUTS.handshake_ms
     request_ms: PositiveInt = _TIMEOUTS.request_ms

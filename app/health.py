@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpp import codes
+from gpp.core import codes
 
 from .stderr_log import PluginStderrLog
 

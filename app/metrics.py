@@ -15,7 +15,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 
-from .pool import AnyPool, SessionPool
+from .pool import Pool, SessionPool
 
 __all__ = ["CONTENT_TYPE_LATEST", "GatewayMetrics"]
 
@@ -63,7 +63,7 @@ class GatewayMetrics:
         return generate_latest(self.registry)
 
 
-POOL_GAUGES: list[tuple[str, str, Callable[[AnyPool], float]]] = [
+POOL_GAUGES: list[tuple[str, str, Callable[[Pool], float]]] = [
     ("gpp_queue_depth", "Requests waiting for a session", lambda p: p.queue_depth),
     ("gpp_live_sessions", "Plugin sessions alive", lambda p: p.live_sessions),
     ("gpp_restarts", "Sessions replaced after a failure", lambda p: p.health.restarts),

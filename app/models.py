@@ -1,6 +1,6 @@
 """Pydantic models of what the HTTP API answers: they document the API in OpenAPI.
 
-The wire truth is gpp.schema (strict, stdlib-only, shared with the SDK); these mirror it for
+The wire truth is gpp.core.schema (strict, stdlib-only, shared with the SDK); these mirror it for
 the generated documentation and for clients that want types.
 """
 
@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema, WithJsonSchema
 
-from gpp.schema import MAX_PATHS, MAX_REQUEST_ID, REASONS
+from gpp.core.schema import MAX_PATHS, MAX_REQUEST_ID, REASONS
 
 
 class _Doc(BaseModel):
@@ -65,7 +65,7 @@ REPO_PATH_PATTERN = (
     rf"^(?:\.|(?![A-Za-z]:)(?!{_DOT_SEGMENT})(?![\s\S]*/{_DOT_SEGMENT})"
     r"[^/\\\u0000]+(?:/[^/\\\u0000]+)*)$"
 )
-"""gpp.schema.path_problem as a JSON Schema pattern (for documentation and API fuzzers): "."
+"""gpp.core.schema.path_problem as a JSON Schema pattern (for documentation and API fuzzers): "."
 alone, or non-empty '/'-separated segments, none empty, "." or "..", no backslash, no NUL, no
 leading drive letter. `_END` (no character follows) means end of input in ECMA and Python
 regexes alike, where `$` differs: Python's also matches before a final newline."""

@@ -20,9 +20,8 @@ from starlette.types import Message, Receive, Scope, Send
 
 from .exchange import UNKNOWN_PLUGIN_LABEL, Exchange, open_exchange
 from .models import Problem
-from .pool import AnyPool, PluginPool
+from .pool import JsonRpcPool, PluginPool, Pool
 from .problems import ClientGone, NoSuchPlugin, unexpected_problem
-from .rpc import JsonRpcPlugin
 from .state import GatewayState
 
 T = TypeVar("T")
@@ -135,7 +134,7 @@ class PluginRequest:
         label = plugin_id if self.lease.pool else UNKNOWN_PLUGIN_LABEL
         self.exchange = open_exchange(request.scope, event, label)
 
-    def __enter__(self) -> tuple[AnyPool | None, Exchange]:
+    def __enter__(self) -> tuple[Pool | None, Exchange]:
         return self.lease.__enter__(), self.exchange
 
     def __exit__(self, *exc_info: object) -> None:
@@ -146,12 +145,12 @@ def no_such_plugin(plugin_id: str) -> NoSuchPlugin:
     return NoSuchPlugin(f"no plugin is registered under {plugin_id!r}")
 
 
-P = TypeVar("P", PluginPool, JsonRpcPlugin)
-_OTHER_ROUTE = {PluginPool: ("JSON-RPC 2.0", "rpc"), JsonRpcPlugin: ("GPP/3", "discover")}
+P = TypeVar("P", PluginPool, JsonRpcPool)
+_OTHER_ROUTE = {PluginPool: ("JSON-RPC 2.0", "rpc"), JsonRpcPool: ("GPP/3", "discover")}
 """For a plugin of the other protocol: what it speaks, and the route that serves it."""
 
 
-def pool_of_kind(pool: AnyPool | None, kind: type[P], plugin_id: str) -> P:
+def pool_of_kind(pool: Pool | None, kind: type[P], plugin_id: str) -> P:
     """The leased pool, if it is of this route's protocol; else E_UNKNOWN_PLUGIN (404)."""
     if pool is None:
         raise no_such_plugin(plugin_id)

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpp import codes
-from gpp.host import PluginSession
-from gpp.jsonrpc.host import SERVER_ERRORS, JsonRpcSession
-from gpp.messages import Result
+from gpp.core import codes
+from gpp.core.messages import Result
+from gpp.host.jsonrpc import SERVER_ERRORS, JsonRpcSession
+from gpp.host.session import PluginSession
 
 from .config import PluginConfig
 from .health import PluginHealth, PoolRefusal
@@ -376,10 +376,6 @@ class JsonRpcPool(Pool):
         return self.session.sandbox_mechanisms if self.session is not None else {}
 
 
-AnyPool = Pool
-"""The old name of `Pool`, kept for importers."""
-
-
 def pool_for(plugin: PluginConfig) -> Pool:
     return PluginPool(plugin) if plugin.protocol == "gpp/3" else JsonRpcPool(plugin)
 
@@ -392,10 +388,10 @@ class Lease:
 
     __slots__ = ("pool",)
 
-    def __init__(self, pool: AnyPool | None) -> None:
+    def __init__(self, pool: Pool | None) -> None:
         self.pool = pool
 
-    def __enter__(self) -> AnyPool | None:
+    def __enter__(self) -> Pool | None:
         if self.pool is not None:
             self.pool.leases.acquire()
         return self.pool
@@ -409,8 +405,8 @@ class Lease:
 class SessionPool:
     """Every registered plugin's pool, by id, and the pools a reload retired that still serve."""
 
-    pools: dict[str, AnyPool] = field(default_factory=dict)
-    retiring: dict[AnyPool, asyncio.Task[None]] = field(default_factory=dict, init=False)
+    pools: dict[str, Pool] = field(default_factory=dict)
+    retiring: dict[Pool, asyncio.Task[None]] = field(default_factory=dict, init=False)
 
     @classmethod
     def of(cls, plugins: Mapping[str, PluginConfig]) -> SessionPool:
@@ -434,7 +430,7 @@ class SessionPool:
             self.retiring[retired] = asyncio.create_task(self._close_when_released(retired))
         return change
 
-    async def _close_when_released(self, pool: AnyPool) -> None:
+    async def _close_when_released(self, pool: Pool) -> None:
         try:
             await pool.leases.released()
             await pool.close()

@@ -13,8 +13,8 @@ import shutil
 import stat
 from pathlib import Path
 
-from gpp import codes
-from gpp.sandbox import namespaces_refusal
+from gpp.core import codes
+from gpp.host.sandbox import namespaces_refusal
 
 from .config import Config, PluginConfig, read_token_file
 

@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from gpp import codes
+from gpp.core import codes
 
 from .exchange import Exchange, exchange_of
 from .health import PoolRefusal, retry_after_header
@@ -36,7 +36,42 @@ class NoSuchPlugin(codes.UnknownPluginError):
     The caller's fault, not a plugin's (a plugin that names itself wrongly is a plain
     UnknownPluginError, 502)."""
 
-    http_status = 404
+
+HTTP_STATUS: dict[type[codes.ProtocolError], int] = {
+    codes.InvalidRequestError: 422,
+    codes.WatchdogTimeoutError: 504,
+    NoSuchPlugin: 404,
+}
+"""The status of an E_* answer where it is not 502 (the plugin failed, a bad gateway): a bad
+request is the caller's, a timeout the gateway's own. Looked up along the class's MRO."""
+
+
+def http_status(error: codes.ProtocolError) -> int:
+    return next((HTTP_STATUS[c] for c in type(error).__mro__ if c in HTTP_STATUS), 502)
+
+
+def problem_of(
+    error: codes.ProtocolError, plugin: str | None = None, status: int | None = None
+) -> dict[str, Any]:
+    """The RFC 9457 document for an E_* failure (`gpp.client` rebuilds the error from it)."""
+    return {
+        "type": f"urn:gpp:error:{error.code}",
+        "title": error.title,
+        "status": status or http_status(error),
+        "detail": error.fail_line(),
+        "code": error.code,
+        "plugin": plugin,
+        "frame": error.frame,
+        "messageType": error.message_type,
+        "field": error.field,
+        "expected": error.expected,
+        "got": error.got,
+        "offendingFrame": codes.truncate(error.offending_frame) if error.offending_frame else None,
+        "requestId": error.request_id,
+        "exitCode": error.exit_code,
+        "stderrTail": error.stderr_tail,
+        "problem": error.problem,
+    }
 
 
 class ClientGone(Exception):
@@ -63,8 +98,8 @@ def protocol_problem(
     headers: dict[str, str] | None = None,
 ) -> Response:
     """The answer for an E_* failure; status defaults to the code's own."""
-    status = status or error.http_status
-    return problem_response(status, error.to_problem(plugin, status), headers)
+    status = status or http_status(error)
+    return problem_response(status, problem_of(error, plugin, status), headers)
 
 
 def http_problem(

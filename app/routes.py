@@ -14,10 +14,10 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from starlette.responses import JSONResponse, Response
 
-from gpp import codes
-from gpp.canonical_json import JSONRejected, canonical_trusted, loads_strict
-from gpp.messages import Result
-from gpp.schema import DISCOVER_REQUEST, Violation
+from gpp.core import codes
+from gpp.core.canonical_json import JSONRejected, canonical_trusted, loads_strict
+from gpp.core.messages import Result
+from gpp.core.schema import MAX_PATHS, PATH, REQUEST_ID, Violation, array, record
 
 from .metrics import CONTENT_TYPE_LATEST
 from .models import DiscoverRequest, PluginInfo, Readiness, ResultDocument
@@ -32,6 +32,13 @@ from .plugin_route import (
     unless_client_leaves,
 )
 from .pool import PluginPool
+
+DISCOVER_REQUEST = record(
+    {"paths": array(PATH, min_items=1, max_items=MAX_PATHS)}, optional={"requestId": REQUEST_ID}
+)
+"""The body of POST /plugins/{id}/discover. Stricter than the `discover` frame, which may carry
+no paths (an empty result): over HTTP an empty list is more likely a caller's mistake than a
+question, so it is answered 422."""
 
 plugin_router = APIRouter(route_class=PlainRoute)
 router = APIRouter()

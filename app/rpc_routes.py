@@ -12,7 +12,8 @@ from fastapi import APIRouter, Request
 from starlette.background import BackgroundTask
 from starlette.responses import Response, StreamingResponse
 
-from gpp import codes, jsonrpc
+from gpp.core import codes, jsonrpc
+from gpp.host.jsonrpc import PLUGIN_UNAVAILABLE, Call, JsonRpcSession, Listener
 
 from .exchange import Exchange
 from .plugin_route import (
@@ -23,7 +24,7 @@ from .plugin_route import (
     pool_of_kind,
     unless_client_leaves,
 )
-from .rpc import PLUGIN_UNAVAILABLE, Call, JsonRpcPlugin, JsonRpcSession, Listener
+from .pool import JsonRpcPool
 
 router = APIRouter(route_class=PlainRoute)
 log = logging.getLogger("gpp.rpc")
@@ -59,7 +60,7 @@ Items = list[jsonrpc.Request | jsonrpc.Invalid]
 )
 async def rpc(plugin_id: str, request: Request) -> Response:
     with PluginRequest(request, "rpc", plugin_id) as (pool, exchange):
-        holder = pool_of_kind(pool, JsonRpcPlugin, plugin_id)
+        holder = pool_of_kind(pool, JsonRpcPool, plugin_id)
         parsed = jsonrpc.parse_request(await body(request), max_batch=MAX_BATCH_ENTRIES)
         batch = isinstance(parsed, list)
         items = parsed if isinstance(parsed, list) else [parsed]
@@ -81,7 +82,7 @@ def _expects_answer(items: Items) -> bool:
 
 
 async def _answer_all(
-    holder: JsonRpcPlugin,
+    holder: JsonRpcPool,
     session: JsonRpcSession | None,
     items: Items,
     listener: Listener | None = None,
@@ -215,7 +216,7 @@ class PendingEvents:
 
 
 def _stream(
-    holder: JsonRpcPlugin,
+    holder: JsonRpcPool,
     session: JsonRpcSession | None,
     items: Items,
     batch: bool,

@@ -25,10 +25,10 @@ if str(REPO) not in sys.path:
 import orjson  # noqa: E402
 
 from bench import table  # noqa: E402
-from gpp.connection import Connection  # noqa: E402
-from gpp.host import PluginSession  # noqa: E402
-from gpp.messages import Discover, Hello, Ready, Result, Role  # noqa: E402
-from gpp.wire import build_frame  # noqa: E402
+from gpp.core.connection import Connection  # noqa: E402
+from gpp.core.envelope import build_frame  # noqa: E402
+from gpp.core.messages import Discover, Hello, Ready, Result, Role  # noqa: E402
+from gpp.host.session import PluginSession  # noqa: E402
 
 GROUP = "core"
 PLUGIN_ID, PLUGIN_VERSION = "bench", "1"
@@ -38,7 +38,7 @@ SDK_PLUGIN = """
 import sys
 sys.path[:0] = [sys.argv[1], sys.argv[1] + "/bench"]
 from core import result_document
-from gpp.sdk import serve
+from gpp.plugin.sdk import serve
 DOCUMENT = result_document(int(sys.argv[2]))
 sys.exit(serve("bench", "1", lambda paths: DOCUMENT))
 """

@@ -53,7 +53,7 @@ DEMO_REPO = PLUGINS / "examples" / "demo-repo"
 TINY_RESULT_PLUGIN = f"""
 import sys
 sys.path.insert(0, {str(REPO)!r})
-from gpp.sdk import serve
+from gpp.plugin.sdk import serve
 
 DOCUMENT = {{
     "resources": [{{"kind": "table", "name": "users",
@@ -101,7 +101,7 @@ def session_round_trips(plugin_id: str, folder: Path, seconds: float) -> float:
     plugin and paths /discover is measured with, lock-stepped: the ceiling of the gateway's
     c=1 rate."""
     sys.path.insert(0, str(REPO))
-    from gpp.host import PluginSession
+    from gpp.host.session import PluginSession
 
     async def measure() -> float:
         command = plugin_command(plugin_id, folder)

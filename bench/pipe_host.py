@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bench.cpu_clock import Stopwatch
-from gpp.connection import Connection
-from gpp.messages import Discover, Hello, Ready, Result, Role, Shutdown
+from gpp.core.connection import Connection
+from gpp.core.messages import Discover, Hello, Ready, Result, Role, Shutdown
 
 T = TypeVar("T")
 

@@ -15,8 +15,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from gpp.host import PluginSession  # noqa: E402
-from gpp.sandbox import SandboxPolicy, namespaces_available  # noqa: E402
+from gpp.host.sandbox import SandboxPolicy, namespaces_available  # noqa: E402
+from gpp.host.session import PluginSession  # noqa: E402
 
 DETECTORS = {
     "python": ([sys.executable, str(REPO / "plugins/reference_detector.py")], "reference-detector"),

@@ -60,7 +60,7 @@ PLUGIN = '''
 amount of CPU first, anything else answers empty."""
 import sys
 sys.path.insert(0, {repo!r})
-from gpp.sdk import serve
+from gpp.plugin.sdk import serve
 
 EMPTY = {{"resources": [], "unresolved": [], "findings": [], "classificationSignals": []}}
 
@@ -206,7 +206,7 @@ print((status_kib(os.getpid(), "VmHWM") - before) * 1024 / len(body))
 """
 """Peak extra RSS of `orjson.loads` alone over the same bytes, in a fresh process: what any
 gateway that parses the whole result into Python objects pays before it does anything else.
-The gateway does not: it verifies a result of 1 MiB or more in pieces (`gpp.piecewise`)."""
+The gateway does not: it verifies a result of 1 MiB or more in pieces (`gpp.core.piecewise`)."""
 
 
 def parse_floor(folder: Path, body: bytes) -> float:

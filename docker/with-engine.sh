@@ -2,7 +2,7 @@
 # Runs a command with a Docker engine reachable: the one already running, or a dockerd started
 # here and stopped when the command ends. That dockerd makes no bridge and writes no iptables
 # rules: containers get only the network modes compose.yaml names (none, another container's).
-# GPP_REQUIRE_DOCKER tells tests/test_container.py to fail, never skip, if the engine goes away.
+# GPP_REQUIRE_DOCKER tells tests/product/test_container.py to fail, never skip, if the engine goes away.
 set -euo pipefail
 export GPP_REQUIRE_DOCKER=1
 

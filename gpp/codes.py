@@ -1,211 +1,31 @@
-"""The fail-closed error values of GPP/3 and the one place they are rendered.
+"""`gpp.codes`, where DESIGN.md fixes the `ProtocolError` classes; they live in `gpp.core.codes`."""
 
-Each `E_*` code is its own class so callers can `except WatchdogTimeoutError` on the cause they
-care about, while every renderer (the two diagnostic lines, the problem+json document, the
-client's reconstruction) reads the same fields.
-"""
+from gpp.core.codes import (
+    ERROR_CLASSES,
+    ExitStatusError,
+    FrameJSONError,
+    InvalidRequestError,
+    PluginErrorResponse,
+    ProtocolError,
+    ProtocolVersionError,
+    SchemaError,
+    UnexpectedEOFError,
+    UnknownPluginError,
+    UnknownTypeError,
+    WatchdogTimeoutError,
+)
 
-from __future__ import annotations
-
-import signal
-from typing import Any, ClassVar
-
-PREFIX = "[plugin-protocol]"
-OFFENDING_FRAME_LIMIT = 512
-
-
-class ProtocolError(Exception):
-    """A single-cause GPP/3 failure. `problem` is the short statement of what is wrong."""
-
-    code: ClassVar[str] = "E_PROTOCOL"
-    http_status: ClassVar[int] = 502
-    title: ClassVar[str] = "Plugin protocol violation"
-
-    def __init__(
-        self,
-        problem: str,
-        *,
-        frame: int | None = None,
-        message_type: str | None = None,
-        field: str | None = None,
-        expected: str | None = None,
-        got: str | None = None,
-        offending_frame: bytes | str | None = None,
-        exit_code: int | None = None,
-        stderr_tail: str | None = None,
-        request_id: str | None = None,
-    ) -> None:
-        self.problem = problem
-        self.frame = frame
-        self.message_type = message_type
-        self.field = field
-        self.expected = expected
-        self.got = got
-        if isinstance(offending_frame, bytes):
-            offending_frame = offending_frame.decode("utf-8", "backslashreplace")
-        self.offending_frame = offending_frame
-        self.exit_code = exit_code
-        self.stderr_tail = stderr_tail
-        self.request_id = request_id
-        super().__init__(problem)
-
-    def __str__(self) -> str:  # fields may be completed after raise (exit code, stderr)
-        return self.fail_line()
-
-    @property
-    def subject(self) -> str | None:
-        """`result.payload.classificationSignals`: where in the frame the fault is."""
-        parts = [p for p in (self.message_type, self.field) if p]
-        return ".".join(parts) or None
-
-    def fail_line(self) -> str:
-        text = f"{PREFIX} FAIL {self.code}: "
-        if self.frame is not None:
-            text += f"frame {self.frame}: "
-        subject = self.subject
-        text += f"{subject} {self.problem}" if subject else self.problem
-        said = [
-            f"{label} {value}"
-            for label, value in (("expected", self.expected), ("got", self.got))
-            if value
-        ]
-        if said:  # what is unknown is left unsaid ("missing — expected array", not "got nothing")
-            text += " — " + ", ".join(said)
-        if self.exit_code is not None and self.got != describe_exit(self.exit_code):
-            text += f" ({describe_exit(self.exit_code)})"
-        return text
-
-    def offending_line(self) -> str:
-        return f"{PREFIX} offending frame: {truncate(self.offending_frame)}"
-
-    def diagnostic(self) -> str:
-        """The two lines every violation renders, joined by a newline."""
-        return self.fail_line() + "\n" + self.offending_line()
-
-    def to_problem(self, plugin: str | None = None, status: int | None = None) -> dict[str, Any]:
-        """RFC 9457 problem document, the gateway's answer for this failure."""
-        return {
-            "type": f"urn:gpp:error:{self.code}",
-            "title": self.title,
-            "status": status or self.http_status,
-            "detail": self.fail_line(),
-            "code": self.code,
-            "plugin": plugin,
-            "frame": self.frame,
-            "messageType": self.message_type,
-            "field": self.field,
-            "expected": self.expected,
-            "got": self.got,
-            "offendingFrame": truncate(self.offending_frame) if self.offending_frame else None,
-            "requestId": self.request_id,
-            "exitCode": self.exit_code,
-            "stderrTail": self.stderr_tail,
-            "problem": self.problem,
-        }
-
-
-class ProtocolVersionError(ProtocolError):
-    code = "E_PROTOCOL_VERSION"
-    title = "Unsupported protocol version"
-
-
-class UnknownPluginError(ProtocolError):
-    code = "E_UNKNOWN_PLUGIN"
-    title = "Unknown plugin"
-
-
-class FrameJSONError(ProtocolError):
-    code = "E_FRAME_JSON"
-    title = "Malformed frame"
-
-
-class UnknownTypeError(ProtocolError):
-    code = "E_UNKNOWN_TYPE"
-    title = "Unknown message type"
-
-
-class SchemaError(ProtocolError):
-    code = "E_SCHEMA"
-    title = "Schema violation"
-
-
-class InvalidRequestError(SchemaError):
-    """The caller's request is bad (e.g. a path with `..`); nothing was sent to the plugin."""
-
-    http_status = 422
-    title = "Invalid request"
-
-
-class UnexpectedEOFError(ProtocolError):
-    code = "E_EOF"
-    title = "Plugin output ended"
-
-
-class WatchdogTimeoutError(ProtocolError):
-    code = "E_TIMEOUT"
-    http_status = 504
-    title = "Plugin timed out"
-
-
-class PluginErrorResponse(ProtocolError):
-    code = "E_PLUGIN_ERROR"
-    title = "Plugin reported an error"
-
-
-class ExitStatusError(ProtocolError):
-    code = "E_EXIT_STATUS"
-    title = "Plugin exit status"
-
-
-ERROR_CLASSES: dict[str, type[ProtocolError]] = {
-    cls.code: cls
-    for cls in (
-        ProtocolVersionError,
-        UnknownPluginError,
-        FrameJSONError,
-        UnknownTypeError,
-        SchemaError,
-        UnexpectedEOFError,
-        WatchdogTimeoutError,
-        PluginErrorResponse,
-        ExitStatusError,
-    )
-}
-
-
-def from_problem(doc: dict[str, Any]) -> ProtocolError:
-    """Rebuild the error a problem document describes (the engine client's side of `to_problem`)."""
-    cls = ERROR_CLASSES.get(str(doc.get("code")), ProtocolError)
-    if cls is SchemaError and doc.get("status") == 422:
-        cls = InvalidRequestError
-    problem = doc.get("problem") or doc.get("detail") or doc.get("title") or "failed"
-    err = cls(
-        str(problem),
-        frame=doc.get("frame"),
-        message_type=doc.get("messageType"),
-        field=doc.get("field"),
-        expected=doc.get("expected"),
-        got=doc.get("got"),
-        offending_frame=doc.get("offendingFrame"),
-        exit_code=doc.get("exitCode"),
-        stderr_tail=doc.get("stderrTail"),
-        request_id=doc.get("requestId"),
-    )
-    return err
-
-
-def describe_exit(returncode: int) -> str:
-    """`exit code 3` or `killed by SIGKILL` from a subprocess returncode."""
-    if returncode < 0:
-        try:
-            name = signal.Signals(-returncode).name
-        except ValueError:
-            name = f"signal {-returncode}"
-        return f"killed by {name}"
-    return f"exit code {returncode}"
-
-
-def truncate(frame: str | None, limit: int = OFFENDING_FRAME_LIMIT) -> str:
-    if not frame:
-        return "(none)"
-    return frame if len(frame) <= limit else frame[: limit - 1] + "…"
+__all__ = [
+    "ERROR_CLASSES",
+    "ExitStatusError",
+    "FrameJSONError",
+    "InvalidRequestError",
+    "PluginErrorResponse",
+    "ProtocolError",
+    "ProtocolVersionError",
+    "SchemaError",
+    "UnexpectedEOFError",
+    "UnknownPluginError",
+    "UnknownTypeError",
+    "WatchdogTimeoutError",
+]

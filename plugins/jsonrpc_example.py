@@ -13,10 +13,10 @@ import sys
 from typing import Any
 
 try:
-    from gpp.jsonrpc import InvalidParams, MethodNotFound, current_request, serve
+    from gpp.plugin.jsonrpc import InvalidParams, MethodNotFound, current_request, serve
 except ImportError:  # run from a checkout by a bare interpreter: use the repo's gpp/
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from gpp.jsonrpc import InvalidParams, MethodNotFound, current_request, serve
+    from gpp.plugin.jsonrpc import InvalidParams, MethodNotFound, current_request, serve
 
 PROGRESS_INTERVAL_S = 0.01
 

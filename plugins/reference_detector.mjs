@@ -15,7 +15,7 @@ const PLUGIN_VERSION = "1.0.0";
 const SUFFIX = ".gfx";
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const TOO_LARGE = `larger than ${MAX_FILE_BYTES} bytes`;
-const MAX_OPEN_DIRECTORIES = 16; // as gpp/repo_files.py's walk_in_root
+const MAX_OPEN_DIRECTORIES = 16; // as gpp/plugin/repo_files.py's walk_in_root
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const POSITIONAL = new Map([
   ["table", 1],
@@ -247,7 +247,7 @@ function openAndList(rootFd, chain, directory) {
 }
 
 /**
- * walk_in_root of gpp/repo_files.py: `top` and the subdirectories `visit(fd, dir, entries)` names,
+ * walk_in_root of gpp/plugin/repo_files.py: `top` and the subdirectories `visit(fd, dir, entries)` names,
  * depth-first, entries sorted by their bytes, no recursion, at most MAX_OPEN_DIRECTORIES + 2
  * descriptors open (the nearest ancestors' are kept: a child opens from its parent). Returns the
  * directories that could not be opened or listed.

@@ -18,26 +18,26 @@ import sys
 from typing import Any
 
 try:
-    from gpp.repo_files import (
+    from gpp.core.schema import path_problem
+    from gpp.plugin.repo_files import (
         lstat_plain_path,
         open_root,
         read_file_in_root,
         resolve_in_root,
         walk_in_root,
     )
-    from gpp.schema import path_problem
-    from gpp.sdk import serve
+    from gpp.plugin.sdk import serve
 except ImportError:  # run from a checkout by a bare interpreter: use the repo's gpp/
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from gpp.repo_files import (
+    from gpp.core.schema import path_problem
+    from gpp.plugin.repo_files import (
         lstat_plain_path,
         open_root,
         read_file_in_root,
         resolve_in_root,
         walk_in_root,
     )
-    from gpp.schema import path_problem
-    from gpp.sdk import serve
+    from gpp.plugin.sdk import serve
 
 PLUGIN_ID = "reference-detector"
 PLUGIN_VERSION = "1.0.0"

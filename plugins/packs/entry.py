@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from gpp.sdk import serve
+from gpp.plugin.sdk import serve
 
 from .scan import Linked, Scanner
 

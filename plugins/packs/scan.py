@@ -6,7 +6,7 @@ Contract for a pack:
   the pack's `link` understands). It raises `SyntaxError` (what `ast.parse` raises) or
   `ParseFailure` for a file it cannot parse; the scanner turns either into an `unresolved`
   `parse-error` with the line, and the other files still count. Outcomes are memoized per file
-  in a `gpp.sdk.FileMemo` under the stat the walk saw, so a repeated discover on a pinned
+  in a `gpp.plugin.sdk.FileMemo` under the stat the walk saw, so a repeated discover on a pinned
   session stats every file once and opens, reads and parses only those whose (size, mtime,
   inode) changed.
 - `link(files) -> Linked` runs across every file of the request, given as `(path, facts)` pairs
@@ -24,13 +24,13 @@ What the scanner does for every pack, so packs never touch the filesystem:
   `build` directories, `*.min.js` files and JavaScript/TypeScript with a line of 1,000+
   characters in its first 4 KB are generated code: skipped, each an `unsupported` entry. A
   named path may be a symlink that stays inside the root. The walk is iterative with
-  a bounded number of open descriptors (`gpp.repo_files.walk_in_root`): no depth drops a file.
+  a bounded number of open descriptors (`gpp.plugin.repo_files.walk_in_root`): no depth drops a file.
   An entry no document could name (not UTF-8, a backslash, a leading drive letter) is an
   `unsupported` entry at its directory, a directory that cannot be listed `unreadable`.
 - Every file is looked up in the memo first; the misses are opened, read and extracted on every
   usable CPU (`packs.fan_out`: forked workers, results put back in order, a failed worker's
   files read again here), so a cold discover of a large repository is not bound to one core.
-- Files are opened through `gpp.repo_files` (an `openat` chain with `O_NOFOLLOW`, confirmed by
+- Files are opened through `gpp.plugin.repo_files` (an `openat` chain with `O_NOFOLLOW`, confirmed by
   `fstat`), so a symlink swapped in after the check is never read.
 - Unresolved reasons: a named path missing → `not-found`; a named file without one of the pack's
   suffixes → `unsupported`; over `MAX_FILE_BYTES` → `too-large`; not UTF-8, unreadable, not a
@@ -52,8 +52,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from gpp.file_memo import FileMemo, Missing
-from gpp.repo_files import (
+from gpp.core.schema import path_problem
+from gpp.plugin.file_memo import FileMemo, Missing
+from gpp.plugin.repo_files import (
     NotRegularFile,
     open_file_in_root,
     open_root,
@@ -61,7 +62,6 @@ from gpp.repo_files import (
     resolve_in_root,
     walk_in_root,
 )
-from gpp.schema import path_problem
 
 from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
 from .prefilter import ByteFacts, byte_facts, needed
@@ -85,7 +85,7 @@ VIRTUALENV_MARKER = "pyvenv.cfg"
 READER_ERROR = "READER_ERROR"
 DEADLINE_REACHED = "DEADLINE_REACHED"
 REQUEST_MS_ENV = "GPP_REQUEST_MS"
-"""Set by the host (`gpp.host.PluginSession`) to the session's `request_ms`: the budget after
+"""Set by the host (`gpp.host.session.PluginSession`) to the session's `request_ms`: the budget after
 which the host kills the plugin and answers 504."""
 SOFT_DEADLINE_SHARE = 0.6
 """Of `request_ms`, the share a discover spends reading files; the rest is for linking,

@@ -13,11 +13,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from gpp import codes, jsonrpc
-from gpp.canonical_json import JSONRejected, canonical, loads_fast, loads_strict
-from gpp.connection import Connection
-from gpp.messages import Discover, Hello, Ready, Role
-from gpp.wire import build_frame
+from gpp.core import codes
+from gpp.core.canonical_json import JSONRejected, canonical, loads_fast, loads_strict
+from gpp.core.connection import Connection
+from gpp.core.envelope import build_frame
+from gpp.core.messages import Discover, Hello, Ready, Role
+from gpp.core import jsonrpc
 
 PLUGIN_ID, PLUGIN_VERSION = "fixture", "1.0.0"
 ERROR_CLASSES = tuple(codes.ERROR_CLASSES.values())

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 
 const PREFIX = "[plugin-protocol]";
 
-/** The `errors` table of GPP/3 (this package's copy of gpp/contract/gpp3.json), read once. */
+/** The `errors` table of GPP/3 (this package's copy of gpp/core/contract/gpp3.json), read once. */
 const CONTRACT_ERRORS = JSON.parse(
   readFileSync(new URL("./gpp3.json", import.meta.url), "utf8"),
 ).errors;

@@ -29,7 +29,7 @@ const POLL_MS = 20;
 const NO_STATUS = 0;
 
 /**
- * A problem document in the gateway's shape, with the FAIL line rendered as gpp/codes.py renders
+ * A problem document in the gateway's shape, with the FAIL line rendered as gpp/core/codes.py renders
  * it, so an error the session raises reads like one the gateway sent.
  * @param {string} code @param {string} plugin
  * @param {{problem: string, messageType?: string, field?: string, expected?: string, got?: string, requestId?: string}} fault

@@ -1,5 +1,5 @@
 // GF-canonical JSON (RFC 8785 restricted to I-JSON) and the strict parser for received lines.
-// The Python twin is gpp/canonical_json.py; the two must agree byte for byte.
+// The Python twin is gpp/core/canonical_json.py; the two must agree byte for byte.
 
 import { createHash } from "node:crypto";
 

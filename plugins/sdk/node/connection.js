@@ -1,4 +1,4 @@
-// The plugin side of GPP/3 as a sans-IO machine, the twin of gpp/connection.py (plugin role):
+// The plugin side of GPP/3 as a sans-IO machine, the twin of gpp/core/connection.py (plugin role):
 // bytes in, verified events out (or one ProtocolError); events in, frame bytes out.
 
 import { createHash } from "node:crypto";

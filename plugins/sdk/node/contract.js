@@ -1,6 +1,6 @@
-// GPP/3 as data: this package's copy of gpp/contract/gpp3.json, read once at module load.
+// GPP/3 as data: this package's copy of gpp/core/contract/gpp3.json, read once at module load.
 // The envelope, the catalog, the payload schemas and the limits below all come from it, so
-// the Node SDK cannot drift from the Python core (tests/test_contract.py keeps the copy equal).
+// the Node SDK cannot drift from the Python core (tests/core/test_contract.py keeps the copy equal).
 // readFileSync, not `import ... with { type: "json" }`: Node 20 prints an ExperimentalWarning
 // for JSON modules, which would land in every plugin's stderr.
 

@@ -1,4 +1,4 @@
-// FileMemo: the Node twin of gpp/file_memo.py. What a plugin learnt from a file, kept until the
+// FileMemo: the Node twin of gpp/plugin/file_memo.py. What a plugin learnt from a file, kept until the
 // file changes: a value is stored under the file's repo-relative path with its (size, mtimeNs,
 // ino) as fstat reports them, and handed back only while all three still match. Bounded by
 // entries and by bytes (an entry's bytes are the cost the caller names, by default the file's

@@ -1,4 +1,4 @@
-// The Node plugin SDK for GPP/3: zero dependencies. The twin of gpp/sdk.py.
+// The Node plugin SDK for GPP/3: zero dependencies. The twin of gpp/plugin/sdk.py.
 //
 //   import { servePlugin } from "@gate-forge/gpp-sdk";
 //   process.exitCode = await servePlugin(async (paths) => ({ resources: [], unresolved: [],

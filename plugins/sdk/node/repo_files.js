@@ -1,4 +1,4 @@
-// Open a repository's files without ever following a symlink: the Node twin of gpp/repo_files.py.
+// Open a repository's files without ever following a symlink: the Node twin of gpp/plugin/repo_files.py.
 // Node has no openat, so each directory of a repo-relative path is opened through the previous
 // one's descriptor as /proc/self/fd/<fd>/<name> (the kernel resolves that magic link to the open
 // directory itself, which is openat's semantics) with O_NOFOLLOW | O_DIRECTORY, the last

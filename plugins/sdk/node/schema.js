@@ -1,4 +1,4 @@
-// Strict GPP/3 payload schemas, the twin of gpp/schema.py: a few combinators, checked on every
+// Strict GPP/3 payload schemas, the twin of gpp/core/schema.py: a few combinators, checked on every
 // host frame and on the handler's document before it is sent. Which combinator checks which
 // field is not written here: it is read from the contract (gpp3.json, `payloads` and `types`).
 

@@ -36,7 +36,7 @@ const START_BUDGET_MS = 60_000;
 const STOP_BUDGET_MS = 30_000;
 const FAST = { handshake_ms: 5000, request_ms: 500, shutdown_ms: 500 };
 
-/** Fixture plugin → the class and frame of the failure it provokes (tests/test_session_faults.py). */
+/** Fixture plugin → the class and frame of the failure it provokes (tests/host/test_session_faults.py). */
 const FAULTS = [
   ["gpp2_peer", ProtocolVersionError, "E_PROTOCOL_VERSION", 1],
   ["wrong_plugin_id", UnknownPluginError, "E_UNKNOWN_PLUGIN", 1],

@@ -5,9 +5,9 @@ Plugins written against the original `@gate-forge/plugin-protocol` Python module
     from gateforge_plugin import serve
     raise SystemExit(serve("my-detector", "1.0.0", discover))
 
-Nothing here is a second implementation: `serve` and `PROTOCOL_VERSION` *are* `gpp.sdk.serve`
+Nothing here is a second implementation: `serve` and `PROTOCOL_VERSION` *are* `gpp.plugin.sdk.serve`
 and `gpp.PROTOCOL_VERSION` (one wire module for host and SDK, DESIGN §2), so the name cannot
-drift from the behaviour. Standard library only, like `gpp.sdk`.
+drift from the behaviour. Standard library only, like `gpp.plugin.sdk`.
 
 Where it comes from: the wheel ships it as a top-level module beside `gpp`; as a plain folder,
 `plugins/sdk/python/` is the folder to put on `sys.path`: it holds this module and `gpp` (a
@@ -17,7 +17,7 @@ plugin, copy it with links followed (`cp -rL plugins/sdk/python/. vendor/`).
 
 from __future__ import annotations
 
-from gpp.sdk import DiscoverHandler, serve
-from gpp.wire import PROTOCOL_VERSION
+from gpp.core.envelope import PROTOCOL_VERSION
+from gpp.plugin.sdk import DiscoverHandler, serve
 
 __all__ = ["PROTOCOL_VERSION", "DiscoverHandler", "serve"]

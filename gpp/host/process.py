@@ -1,0 +1,517 @@
+"""Plugin processes: spawn with a scrubbed environment in a process group, kill the group, reap;
+and `ProcessSession`, the process half that the GPP/3 and the JSON-RPC host sessions share.
+
+Kept apart from the sessions so each reads as protocol, and so isolation (namespaces, rlimits)
+and the end of a process have one place to live.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import os
+import shutil
+import signal
+import stat
+import tempfile
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, TypedDict, Unpack, runtime_checkable
+
+from gpp.core import codes
+from gpp.host.cgroups import SessionGroup
+from gpp.host.sandbox import SandboxPolicy, SandboxUnavailable, SpawnPlan, plan
+
+PASSED_ENV = ("PATH", "LANG")
+"""The only variables a plugin inherits; everything else it gets is said in its config."""
+NOT_STARTED = {126: "could not be executed", 127: "was not found"}
+"""What the sandbox's `sh` means by these statuses (before `hello`)."""
+
+
+def scrubbed_env(extra: Mapping[str, str] | None, home: str) -> dict[str, str]:
+    env = {key: os.environ[key] for key in PASSED_ENV if key in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env["HOME"] = home
+    env.update(extra or {})
+    return env
+
+
+async def spawn(
+    command: Sequence[str],
+    *,
+    cwd: str | None,
+    env: Mapping[str, str],
+    sandbox: SandboxPolicy | None = None,
+) -> tuple[asyncio.subprocess.Process, SpawnPlan | None]:
+    """Start the plugin as the leader of a new session (so its whole group can be killed),
+    inside its sandbox when one is given. Raises SandboxUnavailable or OSError."""
+    spawn_plan = plan(sandbox, command, cwd, env.get("HOME"), env) if sandbox is not None else None
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *(spawn_plan.argv if spawn_plan else command),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            # bwrap sets the plugin's cwd (`--chdir`); the uid it runs as may not reach `cwd`
+            # (uvloop changes directory after the pre-exec step has changed uid)
+            cwd="/" if spawn_plan is not None and spawn_plan.namespaced else cwd,
+            env=dict(env),
+            start_new_session=True,
+            preexec_fn=_child_setup(spawn_plan.preexec if spawn_plan else None),
+            pass_fds=spawn_plan.fds if spawn_plan else (),
+        )
+    except BaseException:
+        if spawn_plan is not None:
+            spawn_plan.cleanup()
+        raise
+    finally:
+        if spawn_plan is not None:
+            spawn_plan.close_fds()
+    return proc, spawn_plan
+
+
+FREEZE_AFTER_S = 0.2
+"""How long a session idles before its cgroup is frozen. Back-to-back requests pay no freeze
+and no thaw (about 250 µs each on cgroup v1 here); an idle plugin runs at most this long after
+its answer, on the CPU budget."""
+BUDGET_MIN_CHECK_S = 0.05
+"""The shortest wait between two reads of a session's CPU counter near the end of its budget."""
+
+
+class CpuBudget:
+    """`cpu_seconds` as the plugin's total: its cgroup's CPU counter, checked while it may run.
+
+    No read on a request's path: the group can use at most `cpus` CPU-seconds per second of
+    wall time while it runs, so the next read is due when the budget left, spread over every
+    CPU, could be gone. A session frozen between requests is not checked (nor can it run); one
+    never frozen is checked for as long as it lives. At the end `on_spent` hears the usage.
+    """
+
+    def __init__(
+        self, group: SessionGroup, budget_s: float, on_spent: Callable[[float], None]
+    ) -> None:
+        self.group = group
+        self.budget_ns = int(budget_s * 1e9)
+        self.on_spent = on_spent
+        self.cpus = max(1, len(os.sched_getaffinity(0)))
+        self._loop = asyncio.get_running_loop()
+        self._handle: asyncio.TimerHandle | None = None
+        self._slack_s = budget_s / self.cpus  # wall time until the budget could be gone
+        self._armed_at = 0.0
+
+    def arm(self) -> None:
+        if self._handle is None:
+            self._armed_at = self._loop.time()
+            self._handle = self._loop.call_later(
+                max(BUDGET_MIN_CHECK_S, self._slack_s), self._check
+            )
+
+    def disarm(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+            self._slack_s -= self._loop.time() - self._armed_at
+
+    def _check(self) -> None:
+        self._handle = None
+        try:
+            used = self.group.cpu_usage_ns()
+        except (OSError, ValueError):
+            return  # the group is gone: the session ended
+        if used >= self.budget_ns:
+            self.on_spent(used / 1e9)
+            return
+        self._slack_s = (self.budget_ns - used) / 1e9 / self.cpus
+        self.arm()
+
+
+def _child_setup(preexec: Callable[[], None] | None) -> Callable[[], None]:
+    """The child's last step before exec: every socket past stdio marked close-on-exec, so the
+    plugin holds its pipes once, on 0, 1 and 2, then the sandbox's own step.
+
+    uvloop (the gateway's event loop under uvicorn) does not implement `close_fds`, and it
+    leaves the child's ends of its stdio socketpairs open, inheritable, at their first numbers:
+    a plugin that closed fd 1 still held its stdout there, so the gateway never saw EOF and
+    answered E_TIMEOUT after `request_ms` where `gpp discover` (stdlib loop) said E_EOF at once.
+    Marked, not closed: uvloop runs this before libuv moves those fds onto 0-2 (a dup2 clears
+    the mark on the copy). Sockets only: whatever else a sandbox hands bwrap by number (a
+    seccomp filter, a sync pipe) stays; the stdlib's Popen closes the rest itself.
+    """
+
+    def setup() -> None:
+        # first: the sandbox's step may switch to a uid that can no longer list /proc/self/fd
+        for name in os.listdir("/proc/self/fd"):
+            with contextlib.suppress(OSError):  # the listing's own fd, gone by now
+                if int(name) > 2 and stat.S_ISSOCK(os.fstat(int(name)).st_mode):
+                    os.set_inheritable(int(name), False)
+        if preexec is not None:
+            preexec()
+
+    return setup
+
+
+@dataclass
+class PluginProcess:
+    """A started plugin: the OS process, its sandbox plan, its HOME, as a ProcessSession holds
+    it; `reap` undoes everything `start_plugin` did.
+
+    With a session cgroup, `run` and `pause` thaw and freeze it around the plugin's turns (a
+    frozen plugin uses no CPU at all) and arm its CPU budget while it may run."""
+
+    proc: asyncio.subprocess.Process
+    plan: SpawnPlan | None
+    home: str
+    reaped: bool = False
+    budget: CpuBudget | None = None
+    killed_for: str | None = None
+    """Why the gateway killed the plugin on its own (its CPU budget), for the diagnostic."""
+    _freezing: asyncio.TimerHandle | None = None
+
+    @property
+    def group(self) -> SessionGroup | None:
+        return self.plan.cgroup if self.plan is not None else None
+
+    def run(self) -> None:
+        """Let the plugin run: thawed (done when this returns) before the caller writes."""
+        if self._freezing is not None:
+            self._freezing.cancel()
+            self._freezing = None
+        if (group := self.group) is not None:
+            group.thaw()
+        if self.budget is not None:
+            self.budget.arm()
+
+    def pause(self) -> None:
+        """The plugin owes nothing: freeze it `FREEZE_AFTER_S` from now unless it is given a
+        turn again by then (the freeze itself is not awaited)."""
+        if self.group is not None and self.group.can_freeze and self._freezing is None:
+            self._freezing = asyncio.get_running_loop().call_later(FREEZE_AFTER_S, self._freeze)
+
+    def _freeze(self) -> None:
+        self._freezing = None
+        if self.reaped or (group := self.group) is None:
+            return
+        if self.budget is not None:
+            self.budget.disarm()  # a frozen group uses no CPU: nothing to check
+        group.freeze()
+
+    def spend(self, used_s: float) -> None:
+        """The plugin used up its CPU budget: kill it; its request ends in E_EOF saying so."""
+        assert self.budget is not None
+        self.killed_for = (
+            f"CPU budget spent: the plugin's cgroup used {used_s:.2f} CPU-seconds, "
+            f"cpu_seconds = {self.budget.budget_ns / 1e9:g}; killed"
+        )
+        kill_group(self.proc)
+        if (group := self.group) is not None:
+            group.thaw()
+
+    def end_reason(self) -> str | None:
+        """What ended the plugin besides itself: the CPU budget, or its cgroup's OOM killer."""
+        if self.killed_for is not None:
+            return self.killed_for
+        group = self.group
+        kills = group.oom_kills() if group is not None else 0
+        if kills:
+            return f"the memory limit of its cgroup (memory_mb) OOM-killed {kills} of its processes"
+        return None
+
+    @property
+    def mechanisms(self) -> dict[str, str]:
+        return self.plan.mechanisms if self.plan is not None else {}
+
+    def status(self, raw: int | None) -> int | None:
+        """The plugin's own exit status (the sandbox's init reports signals as 128+N)."""
+        return self.plan.status(raw) if self.plan is not None else raw
+
+    @property
+    def returncode(self) -> int | None:
+        return self.status(self.proc.returncode)
+
+    def not_started_hint(self, status: int | None) -> str:
+        """What to say when a sandboxed plugin exits 126 or 127 before `hello`: the shell
+        inside the sandbox could not find (127) or not execute (126) what the command runs."""
+        resolved = self.mechanisms.get("executable")
+        if resolved is None or status not in NOT_STARTED:
+            return ""
+        return (
+            f"; inside the sandbox, {resolved.split(' → ')[-1].split(' (')[0]} "
+            f"{NOT_STARTED[status]} (the command resolved as: {resolved}); name an interpreter "
+            "the sandbox can see by its full path, or install it outside /root and HOME folders"
+        )
+
+    async def reap(self, kill: bool = True) -> int | None:
+        """Kill the group (unless it already exited and `kill` is False), wait, clean up.
+        Idempotent: later calls only return the status."""
+        if self.reaped:
+            return self.returncode
+        self.reaped = True
+        if self._freezing is not None:
+            self._freezing.cancel()
+        if self.budget is not None:
+            self.budget.disarm()
+        if kill or self.proc.returncode is None:
+            kill_group(self.proc)
+        if (group := self.group) is not None:
+            group.thaw()  # a frozen v1 group's processes die of SIGKILL only once thawed
+        # Nothing more is read from stdout. On Python 3.11 `wait()` returns only once every pipe
+        # has closed, and a stdout its reader stopped reading (a refused oversized line) is
+        # paused with the EOF unseen: `gpp discover` hung there for ever. So stdout is closed
+        # first, and every pipe if the exit is still not reported (a descendant holding one).
+        _close_pipes(self.proc, 1)
+        raw = await wait_exit(self.proc, REAP_S)
+        if raw is None:
+            _close_pipes(self.proc, 0, 1, 2)
+            raw = await wait_exit(self.proc, REAP_S)
+        status = self.status(raw)
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        shutil.rmtree(self.home, ignore_errors=True)
+        if self.plan is not None:
+            await self.plan.release()
+        return status
+
+
+REAP_S = 5.0
+"""How long a killed plugin's exit may take to be reported, per attempt (see `reap`)."""
+
+
+def _close_pipes(proc: asyncio.subprocess.Process, *fds: int) -> None:
+    """Close the gateway's ends of the process's pipes `fds` (its readers see EOF)."""
+    transport = getattr(proc, "_transport", None)  # asyncio's and uvloop's Process alike
+    if transport is None:
+        return
+    for fd in fds:
+        with contextlib.suppress(Exception):
+            pipe = transport.get_pipe_transport(fd)
+            if pipe is not None:
+                pipe.close()
+
+
+class ProcessOptions(TypedDict, total=False):
+    """How a session starts its plugin, beside the command: the keywords every session takes.
+
+    `cwd` is the plugin's repository, `env` what it gets beyond PATH, LANG and a fresh HOME,
+    `on_stderr` hears each stderr line, `sandbox` None runs it unsandboxed (tests, `--no-sandbox`).
+    """
+
+    cwd: str | None
+    env: Mapping[str, str] | None
+    on_stderr: Callable[[str], None] | None
+    sandbox: SandboxPolicy | None
+
+
+class ProcessSession:
+    """What a session with one plugin process does the same way whatever protocol it speaks:
+    spawn the plugin (sandboxed, scrubbed environment, fresh HOME), drain its stderr into a
+    bounded ring, tell whether it still runs, and kill, reap and clean up after it.
+
+    `gpp.host.session.PluginSession` (GPP/3) and `gpp.host.jsonrpc.JsonRpcSession` build their protocol
+    on it; what they run alongside the plugin (readers, watchdogs) goes in `_tasks`, which
+    `_reap` waits for, boundedly, once the process group is gone.
+    """
+
+    def __init__(
+        self, command: Sequence[str], plugin_id: str, **options: Unpack[ProcessOptions]
+    ) -> None:
+        self.command = list(command)
+        self.plugin_id = plugin_id
+        self.cwd = options.get("cwd")
+        self.env = dict(options.get("env") or {})
+        self.sandbox = options.get("sandbox")
+        self.pid: int | None = None
+        """The child's pid, kept after it exits."""
+        self.returncode: int | None = None
+        self.stderr = StderrRing()
+        self.closed = False
+        self._on_stderr = options.get("on_stderr")
+        self._process: PluginProcess | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def alive(self) -> bool:
+        """Started, not closed, and the process has not exited (e.g. died while idle)."""
+        return not self.closed and self._process is not None and self._proc.returncode is None
+
+    @property
+    def sandbox_mechanisms(self) -> dict[str, str]:
+        """The isolation in effect, by concern (empty before the spawn)."""
+        return self._process.mechanisms if self._process is not None else {}
+
+    @property
+    def _proc(self) -> asyncio.subprocess.Process:
+        assert self._process is not None, "session not started"
+        return self._process.proc
+
+    def _running(self) -> None:
+        """The plugin is owed a turn: thaw it (before the frame is written)."""
+        if self._process is not None:
+            self._process.run()
+
+    def _idle(self) -> None:
+        """The plugin owes nothing until the next request: freeze it."""
+        if self._process is not None:
+            self._process.pause()
+
+    def _end_reason(self) -> str | None:
+        """Why the gateway or the kernel ended the plugin (CPU budget, OOM kill), if they did."""
+        return self._process.end_reason() if self._process is not None else None
+
+    def _exit_status(self) -> int | None:
+        """The plugin's own exit status so far (None: running, or never started)."""
+        return self._process.returncode if self._process is not None else None
+
+    async def _spawn(self) -> None:
+        """Start the plugin and its stderr drain; a plugin that cannot start closes the session
+        and raises E_EOF saying why."""
+        if self._process is not None:
+            raise RuntimeError("session already started")
+        try:
+            self._process = await start_plugin(
+                self.command, cwd=self.cwd, env=self.env, sandbox=self.sandbox
+            )
+        except codes.ProtocolError:
+            self.closed = True
+            raise
+        self.pid = self._proc.pid
+        assert self._proc.stderr is not None
+        self._tasks.append(
+            asyncio.create_task(self.stderr.drain(self._proc.stderr, self._on_stderr))
+        )
+
+    async def _reap(self, kill: bool = True) -> None:
+        """Close the session: kill the group (unless it exited and `kill` is False), reap it,
+        then let the session's tasks end, at most a second each (stderr ends with the process
+        group; the bound covers a leaked descendant holding the pipe). Idempotent."""
+        self.closed = True
+        if self._process is not None:
+            self.returncode = await self._process.reap(kill)
+        current = asyncio.current_task()
+        for task in self._tasks:
+            if task is not current and not task.done():
+                done, _ = await asyncio.wait({task}, timeout=1.0)
+                if not done:
+                    task.cancel()
+
+
+async def start_plugin(
+    command: Sequence[str],
+    *,
+    cwd: str | None,
+    env: Mapping[str, str] | None,
+    sandbox: SandboxPolicy | None,
+) -> PluginProcess:
+    """Spawn a plugin with a fresh HOME, or raise E_EOF saying why it could not start."""
+    _sweep_stale_homes()
+    home = tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-")
+    try:
+        proc, spawn_plan = await spawn(
+            command, cwd=cwd, env=scrubbed_env(env, home), sandbox=sandbox
+        )
+    except (OSError, SandboxUnavailable) as exc:
+        shutil.rmtree(home, ignore_errors=True)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise codes.UnexpectedEOFError(
+            f"plugin could not be started: {reason}",
+            frame=1,
+            expected="a running plugin",
+            got=" ".join(command),
+        ) from None
+    process = PluginProcess(proc, spawn_plan, home)
+    group = spawn_plan.cgroup if spawn_plan is not None else None
+    if group is not None and sandbox is not None and sandbox.cpu_seconds:
+        process.budget = CpuBudget(group, sandbox.cpu_seconds, process.spend)
+        process.budget.arm()
+    return process
+
+
+HOME_PREFIX = "gpp-home-"
+
+
+@functools.cache
+def _sweep_stale_homes() -> None:
+    """Remove plugin HOMEs left by gateways that died without cleaning up (SIGKILL)."""
+    for home in Path(tempfile.gettempdir()).glob(f"{HOME_PREFIX}*-*"):
+        creator = home.name.removeprefix(HOME_PREFIX).split("-")[0]
+        if creator.isdigit() and not Path(f"/proc/{creator}").exists():
+            shutil.rmtree(home, ignore_errors=True)
+
+
+def kill_group(proc: asyncio.subprocess.Process) -> None:
+    """SIGKILL the plugin's process group; a group already gone is not an error.
+
+    The plugin leads its group (it starts a new session and, as a session leader, cannot leave
+    it), so the group signal reaches it too. Not `proc.kill()` as well: Popen polls with
+    waitpid before signalling, and a plugin that died in between is reaped there, under asyncio's
+    child watcher, which then logs "Unknown child process pid" and reports status 255.
+    """
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+async def wait_exit(proc: asyncio.subprocess.Process, timeout: float) -> int | None:
+    """The exit status if the process ends within `timeout` seconds, else None."""
+    try:
+        return await asyncio.wait_for(proc.wait(), timeout)
+    except TimeoutError:
+        return None
+
+
+@runtime_checkable
+class CountsSkippedLines(Protocol):
+    """A line sink that wants to know how many lines a flood skipped unread (to count them)."""
+
+    def __call__(self, line: str) -> None: ...
+
+    def lines_skipped(self, count: int) -> None: ...
+
+
+class StderrRing:
+    """The last lines a plugin wrote to stderr, bounded in count and bytes.
+
+    Drained continuously by `drain`, so a plugin that writes megabytes never blocks on a full
+    pipe, and a crash still says why in the diagnostic.
+    """
+
+    def __init__(self, max_lines: int = 200, max_line_bytes: int = 4096) -> None:
+        self.lines: deque[str] = deque(maxlen=max_lines)
+        self.max_line_bytes = max_line_bytes
+        self.total_bytes = 0
+
+    async def drain(
+        self, stream: asyncio.StreamReader, on_line: Callable[[str], None] | None = None
+    ) -> None:
+        partial = b""
+        while chunk := await stream.read(65536):
+            self.total_bytes += len(chunk)
+            *complete, partial = (partial + chunk).split(b"\n")
+            kept = complete[-self.lines.maxlen :] if self.lines.maxlen else complete
+            if len(kept) < len(complete) and isinstance(on_line, CountsSkippedLines):
+                on_line.lines_skipped(len(complete) - len(kept))
+            for raw in kept:
+                self._add(raw, on_line)
+            if len(partial) > self.max_line_bytes:
+                self._add(partial, on_line)
+                partial = b""
+        if partial:
+            self._add(partial, on_line)
+
+    def _add(self, raw: bytes, on_line: Callable[[str], None] | None) -> None:
+        line = raw[: self.max_line_bytes].decode("utf-8", "replace").rstrip("\r")
+        self.lines.append(line)
+        if on_line is not None:
+            on_line(line)
+
+    def tail(self, max_lines: int = 20, max_bytes: int = 4096) -> str:
+        """The last lines, at most `max_lines` and `max_bytes`, oldest first."""
+        picked: list[str] = []
+        size = 0
+        for line in reversed(self.lines):
+            size += len(line.encode()) + 1
+            if len(picked) >= max_lines or size > max_bytes:
+                break
+            picked.append(line)
+        return "\n".join(reversed(picked))

@@ -1,0 +1,569 @@
+"""The sandbox around every plugin process: bubblewrap namespaces, a cgroup per session, rlimits,
+death with us.
+
+A plugin is untrusted code, and the gateway often runs as root. Each session runs the plugin under
+bubblewrap (`bwrap`): a user namespace in which it holds no capability at all and `no_new_privs` is
+set (so root's uid buys it nothing: no `setns`, no remount, no mount of cgroupfs, no nested user
+namespace); a PID namespace with its own `/proc` (no process outside its session is visible, and
+when the session ends, or the gateway dies, the kernel kills every process it ever started); an
+empty network namespace unless its config says `network = "inherit"`; and a minimal filesystem
+view: system directories, the interpreter and the plugin's own folder read-only, the repository
+(read-only when `readonly_root`), a private `/dev` and `/proc`, and nothing else of the host
+(no token file, no config, no cgroupfs). The only writable places besides the repository are
+`/tmp`, `/dev/shm` and HOME, each a tmpfs capped at `memory_mb` (its pages and inodes charged to
+the session's cgroup too); bwrap's own root and `/dev` are read-only, and HOME is no host
+directory (no disk to fill).
+Each session has a cgroup of its own (`gpp.host.cgroups`), made before the spawn and entered by the
+spawned process before it execs, so every process of the plugin is in it: memory (`memory_mb`,
+memfd, shm, tmpfs and children included), `pids.max` (`max_processes`: RLIMIT_NPROC does not
+bind root), and the CPU counter that `cpu_seconds` is checked against as the plugin's total
+budget. Where no such cgroup can be made, the plugin is refused unless its config says
+`cgroup = "optional"`. The remaining rlimits bind each process: RLIMIT_AS (a per-process
+backstop that makes one big allocation fail cleanly), NOFILE and FSIZE; RLIMIT_CPU and NPROC
+only where the plugin runs without a cgroup. An idle GPP/3 session's group is frozen
+(`gpp.host.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
+watcher (`cgroups.watch_v1_freezer`) thaws the groups of a gateway that died.
+A root gateway then switches to an unprivileged uid before bwrap runs (`gpp.host.identity`: the
+plugin is never uid 0 of the host, so `/proc/sys` and root's files and keyrings are out of
+reach), and bwrap installs a seccomp filter (`gpp.host.seccomp`) just before it execs the plugin.
+What the command really runs is resolved first (`gpp.host.shims`), and the plugin's project root is
+bound read-only beside its own folder.
+
+The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
+PR_SET_PDEATHSIG) → bwrap's init, PID 1 of the namespace (dies with `bwrap`: `--die-with-parent`)
+→ `sh`, which exec's the plugin with its stdin and stdout moved back to fds 0 and 1. Those two
+pipes reach bwrap on fds 3 and 4, which bwrap's own processes close: the plugin alone holds them,
+so a plugin that closes stdout gives EOF at once. Where namespaces cannot be built, a plugin that
+asked for network isolation or a read-only root is refused, never silently run without them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import errno
+import functools
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Literal
+
+from gpp.host import cgroups, seccomp, shims
+from gpp.host.cgroups import CgroupUnavailable, Layout, Limits, SessionGroup
+from gpp.host.identity import DEFAULT_UID, Identity, drops_root, readable_refusal, stage
+
+PR_SET_PDEATHSIG = 1
+RELEASE_POLLS, RELEASE_POLL_S = 100, 0.02  # up to 2 s for a killed namespace to be reaped
+
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""Read-only in every sandbox (as symlinks where the host has merged /usr)."""
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime", "/etc/passwd",
+                "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/hostname",
+                "/etc/resolv.conf")  # fmt: skip
+"""The few files of /etc that programs need (the last three: names, for `network = "inherit"`;
+the UTS namespace already tells the hostname); the rest (shadow, keys, the gateway's config)
+stays out of sight. Each is a mount (about a millisecond of every start): keep the list short."""
+GPP_PACKAGE = Path(__file__).resolve().parent
+"""Bound read-only so Python plugins can `from gpp.plugin.sdk import serve` (editable install or not)."""
+
+PIPES_ASIDE = 'exec "$@" 3<&0 4>&1 0</dev/null 1>&2'
+"""Run before bwrap (by `sh`, which becomes bwrap): the plugin's stdin and stdout pipes move to
+fds 3 and 4, which bwrap's own processes close and only the plugin inherits; bwrap itself gets
+/dev/null and stderr."""
+PIPES_BACK = 'unset PWD OLDPWD; exec "$@" <&3 >&4 3<&- 4>&-'
+"""Run inside the sandbox (by `sh`, which becomes the plugin): the pipes back on 0 and 1. bwrap
+sets PWD; the plugin gets only the environment it was given."""
+
+
+class SandboxUnavailable(Exception):
+    """The sandbox a plugin's config asks for cannot be built here; the plugin is refused."""
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    """One plugin's isolation (DESIGN.md §5 `[plugin.sandbox]`, §7); a limit of None is no limit.
+
+    The one declaration of the sandbox keys and their defaults: the gateway's config validates
+    `[defaults.sandbox]` and `[plugin.sandbox]` as this class, so a key added here is a config
+    key too.
+    """
+
+    network: Literal[False, "inherit"] = False
+    memory_mb: int | None = 1024
+    cpu_seconds: int | None = 60
+    max_open_files: int | None = 256
+    max_processes: int | None = 64
+    max_file_size_mb: int | None = 64
+    readonly_root: bool = True
+    cgroup: Literal["required", "optional"] = "required"
+    """"optional": run the plugin without its own cgroup where none can be made (then memory,
+    CPU and processes are bounded per process by rlimits only); said explicitly, never implied."""
+    uid: int = DEFAULT_UID
+    """The uid (and gid) a plugin runs as, inside and outside its namespace, when the gateway is
+    root (`gpp.host.identity`); never 0."""
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if type(value) is int and value <= 0:  # the limits (the flags are bools)
+                raise ValueError(f"{field.name}: must be greater than 0 (or None: no limit)")
+
+
+@dataclass
+class SpawnPlan:
+    """How to start one sandboxed plugin, and what to undo after it ends.
+
+    `namespaced` plans run under bwrap, whose init reports a plugin killed by signal N as exit
+    status 128+N (see `decode_status`).
+    """
+
+    argv: list[str]
+    preexec: Callable[[], None]
+    mechanisms: dict[str, str]
+    cgroup: SessionGroup | None = None
+    namespaced: bool = False
+    fds: tuple[int, ...] = ()
+    """Descriptors the spawned process inherits (the seccomp program); the spawn closes them."""
+
+    def close_fds(self) -> None:
+        """Close `fds` in the gateway once the child holds them (or the spawn failed)."""
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.fds = ()
+
+    def status(self, raw: int | None) -> int | None:
+        """The plugin's own exit status from what the spawned process reported."""
+        return decode_status(raw) if self.namespaced and raw is not None else raw
+
+    def cleanup(self) -> None:
+        """Remove the session's cgroup; a group still holding processes is left to the sweep."""
+        if self.cgroup is not None:
+            self.cgroup.remove()
+
+    async def release(self) -> None:
+        """`cleanup` once the group is empty. Processes killed with the namespace linger as
+        zombies until init reaps them, so give the kernel a moment (bounded) first; a frozen
+        v1 group must be thawed for its killed processes to die at all."""
+        if self.cgroup is None:
+            return
+        self.cgroup.thaw()
+        for _ in range(RELEASE_POLLS):
+            if self.cgroup.empty():
+                break
+            await asyncio.sleep(RELEASE_POLL_S)
+        self.cleanup()
+
+
+def namespaces_available() -> bool:
+    """Whether bwrap can build the default sandbox here."""
+    return _bwrap_refusal() is None
+
+
+def namespaces_refusal() -> str | None:
+    """Why bwrap cannot build the default sandbox here (None when it can): for `check-config`."""
+    return _bwrap_refusal()
+
+
+@functools.cache
+def _bwrap_refusal() -> str | None:
+    """Why bwrap cannot build the default sandbox here (probed once, with a real run), or None."""
+    true = shutil.which("true")
+    if shutil.which("bwrap") is None or true is None:
+        return "bwrap is not installed"
+    try:
+        probe = subprocess.run(
+            [*_bwrap(SandboxPolicy(), [], None, None), "--", true],
+            capture_output=True,
+            timeout=10,
+            check=False,
+            preexec_fn=Identity(DEFAULT_UID, DEFAULT_UID).switch if drops_root() else None,
+            cwd="/",  # as for a plugin: the uid switched to may not reach the gateway's cwd
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return str(exc)
+    return None if probe.returncode == 0 else probe.stderr.decode(errors="replace").strip()
+
+
+@functools.cache
+def cgroup_layout() -> Layout | str:
+    """Where session cgroups go on this host (probed once), or why there is no such place."""
+    try:
+        layout = cgroups.find_layout(
+            Path("/proc/self/mountinfo").read_text(), Path("/proc/self/cgroup").read_text()
+        )
+        if isinstance(layout, str):
+            return layout
+        if layout.version == 2:
+            cgroups.delegate_v2(layout.parents["unified"], os.getpid())
+        cgroups.sweep_stale(layout.parents.values())
+        if "freezer" in layout.parents:
+            _freezer_watchers.append(
+                cgroups.watch_v1_freezer(layout.parents["freezer"], os.getpid())
+            )
+    except (OSError, CgroupUnavailable) as exc:
+        return str(exc)
+    return layout
+
+
+_freezer_watchers: list[subprocess.Popen[bytes]] = []
+"""Kept for the gateway's life: their stdin pipes close when it dies (see watch_v1_freezer)."""
+
+
+def plan(
+    policy: SandboxPolicy,
+    command: Sequence[str],
+    root: str | None,
+    home: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> SpawnPlan:
+    """The argv and pre-exec step that put `command` in its sandbox (`env`: the plugin's, for
+    PATH lookups). Raises SandboxUnavailable, or FileNotFoundError when the plugin's executable
+    does not exist."""
+    mechanisms: dict[str, str] = {}
+    argv = list(command)
+    namespaced = namespaces_available()
+    identity: Identity | None = None
+    fds: tuple[int, ...] = ()
+    if namespaced:
+        root = os.path.abspath(root) if root else None
+        executable = _executable(command[0], root, (env or {}).get("PATH"))
+        try:
+            resolution = shims.resolve(executable, env or {}, root)
+        except shims.Unresolvable as exc:
+            raise SandboxUnavailable(
+                f"{command[0]!r} cannot be run in the sandbox: {exc}; name the interpreter by "
+                "its full path in the command"
+            ) from None
+        run = [*resolution.argv, *command[1:]]
+        readonly = bool(policy.readonly_root and root)
+        read_only = _read_only_paths(resolution.binary, run[1:], root)
+        mechanisms["executable"] = resolution.describe()
+        mechanisms["view"] = ", ".join(sorted(set(read_only)))
+        sources: dict[str, str] = {}
+        if drops_root():
+            uid = gid = policy.uid
+            if root and (why := readable_refusal(root, uid, gid)):
+                raise SandboxUnavailable(why)
+            if home:
+                sources = stage([*read_only, *([root] if root else [])], uid, gid, home)
+            identity = Identity(uid, gid, tuple(sources.items()), _keyctl_number())
+        try:
+            fds = (seccomp.memfd(),)
+        except (seccomp.SeccompUnavailable, OSError) as exc:
+            raise SandboxUnavailable(
+                f"the sandbox's seccomp filter cannot be built: {exc}"
+            ) from None
+        mechanisms["containment"] = (
+            "pid-namespace via bubblewrap (killed with its init; init dies with the gateway)"
+        )
+        mechanisms["network"] = (
+            "empty network namespace"
+            if policy.network is False
+            else 'inherited (config: network = "inherit")'
+        )
+        mechanisms["privileges"] = (
+            "user namespace with no capabilities, no_new_privs, no nested user namespaces"
+        )
+        mechanisms["identity"] = (
+            f"uid {identity.uid}, gid {identity.gid}, no supplementary groups, inside and outside "
+            "its user namespace (the gateway is root)"
+            if identity
+            else f"the gateway's own uid ({os.geteuid()}), unprivileged"
+        )
+        mechanisms["syscalls"] = (
+            f"seccomp filter: EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, io_uring, "
+            "userfaultfd, bpf, perf_event_open, mount, unshare, setns…), unusual personality "
+            "values and 32-bit/x32 ABIs; a fresh session keyring"
+        )
+        mechanisms["filesystem"] = (
+            "minimal view: system dirs, interpreter and plugin folder read-only; private /proc "
+            "and /dev; /tmp, /dev/shm and HOME in size-capped tmpfs; the rest read-only; "
+            f"repository {'read-only' if readonly else 'read-write'}"
+        )
+        binds = _bind_args(read_only, root, readonly, sources)
+        sh = shutil.which("sh") or "/bin/sh"
+        argv = [
+            sh,
+            "-c",
+            PIPES_ASIDE,
+            "gpp-sandbox",
+            *_bwrap(policy, binds, root, home),
+            "--seccomp",
+            str(fds[0]),
+            "--",
+            sh,
+            "-c",
+            PIPES_BACK,
+            "gpp-plugin",
+            *run,
+        ]
+    elif policy.network is False or policy.readonly_root:
+        reason = _bwrap_refusal()
+        raise SandboxUnavailable(
+            "bubblewrap (bwrap) is missing, or this kernel or these privileges do not allow "
+            f"namespaces{f' ({reason})' if reason else ''}, so the sandbox "
+            f"({'network = false' if policy.network is False else 'readonly_root = true'}) "
+            'cannot be built; set sandbox.network = "inherit" and readonly_root = false to '
+            "run this plugin without them"
+        )
+    else:
+        mechanisms["containment"] = "process group + parent-death signal (no namespaces here)"
+        mechanisms["network"] = 'inherited (config: network = "inherit")'
+    try:
+        cgroup = _session_group(policy, mechanisms)
+    except SandboxUnavailable:
+        SpawnPlan(argv, lambda: None, mechanisms, fds=fds).close_fds()
+        raise
+    limits = _rlimits(policy, per_plugin=cgroup is not None, shared_uid=identity is not None)
+    mechanisms["rlimits"] = ", ".join(f"{name}={value}" for name, (_, value) in limits.items())
+    procs_files = cgroup.procs_files if cgroup is not None else ()
+    return SpawnPlan(
+        argv,
+        functools.partial(_pre_exec, limits, procs_files, identity),
+        mechanisms,
+        cgroup,
+        namespaced,
+        fds,
+    )
+
+
+def _session_group(policy: SandboxPolicy, mechanisms: dict[str, str]) -> SessionGroup | None:
+    """The session's own cgroup, its mechanisms described; None only where the config allows
+    it (`cgroup = "optional"`), else SandboxUnavailable."""
+    layout = cgroup_layout()
+    mib = 1024 * 1024
+    limits = Limits(policy.memory_mb and policy.memory_mb * mib, policy.max_processes)
+    try:
+        if isinstance(layout, str):
+            raise CgroupUnavailable(layout)
+        group = SessionGroup.create(layout, limits, os.getpid())
+    except CgroupUnavailable as exc:
+        if policy.cgroup != "optional":
+            raise SandboxUnavailable(
+                f"no cgroup can be made for the plugin here ({exc}), so its limits cannot bind "
+                "it as a whole; run the gateway with a writable (delegated) cgroup, or set "
+                'sandbox.cgroup = "optional" to run it with per-process rlimits only'
+            ) from None
+        mechanisms["cgroup"] = f'none ({exc}); config: cgroup = "optional"'
+        if policy.max_processes:
+            mechanisms["processes"] = (
+                f"RLIMIT_NPROC={policy.max_processes} (per user; none where plugins share "
+                "the uid a root gateway gives them)"
+            )
+        return None
+    memory_file = "memory.max" if layout.version == 2 else "memory.limit_in_bytes"
+    said = [
+        f"memory: {memory_file}={policy.memory_mb} MiB, no swap (children, memfd, shm, tmpfs "
+        "and kernel memory included)"
+        if policy.memory_mb
+        else "memory: no limit",
+        f"CPU budget cpu_seconds={policy.cpu_seconds} for the plugin as a whole"
+        if policy.cpu_seconds
+        else "no CPU budget",
+        "frozen between requests" if group.can_freeze else "not frozen when idle (no freezer)",
+    ]
+    mechanisms["cgroup"] = f"{layout.describe()}, one per session: {'; '.join(said)}"
+    if policy.max_processes:
+        mechanisms["processes"] = (
+            f"cgroup v{layout.version} pids.max={policy.max_processes} (the whole plugin)"
+        )
+    return group
+
+
+@functools.cache
+def _keyctl_number() -> int:
+    try:
+        return seccomp._syscall_number("keyctl")
+    except seccomp.SeccompUnavailable:
+        return -1
+
+
+def _bwrap(
+    policy: SandboxPolicy, binds: Sequence[str], root: str | None, home: str | None
+) -> list[str]:
+    """bwrap's own options: every namespace, no capabilities, the system dirs and `binds`."""
+    argv = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--unshare-user",
+            "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]  # fmt: skip
+    if policy.network == "inherit":
+        argv.append("--share-net")
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            argv += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            argv += ["--ro-bind", path, path]
+    for path in SYSTEM_FILES:
+        argv += ["--ro-bind-try", path, path]
+    # files in a tmpfs are memory that RLIMIT_AS does not see: each writable one is capped
+    size = ["--size", str(policy.memory_mb * 1024 * 1024)] if policy.memory_mb else []
+    argv += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        *size,
+        "--tmpfs",
+        "/dev/shm",
+        "--remount-ro",
+        "/dev",
+        *size,
+        "--tmpfs",
+        "/tmp",
+        *binds,
+    ]
+    if home:  # in memory, not a host directory: no disk to fill, nothing left behind
+        argv += ["--perms", "0700", *size, "--tmpfs", home]
+    # bwrap's root is an uncapped tmpfs: read-only once every mount point is in it
+    return [*argv, "--remount-ro", "/", "--chdir", root or home or "/"]
+
+
+def _executable(name: str, root: str | None, path: str | None = None) -> str:
+    """The plugin's executable as an absolute path: inside the sandbox there is no cwd to be
+    relative to until bwrap has set it, and PATH lookup would see another filesystem. A bare
+    name is looked up on the plugin's PATH (`path`), as it would be unsandboxed."""
+    found = (
+        os.path.join(root or os.getcwd(), name) if "/" in name else shutil.which(name, path=path)
+    )
+    if found is None or not os.access(found, os.X_OK):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
+    return os.path.abspath(found)
+
+
+def _read_only_paths(executable: str, args: Sequence[str], root: str | None) -> list[str]:
+    """What the plugin needs to see read-only besides the system dirs: the folder of its
+    executable and of every file named on its command line, the whole interpreter when that is
+    the gateway's own Python (stdlib, venv, site-packages), and the `gpp` package."""
+    real = os.path.realpath(executable)
+    paths = [os.path.dirname(executable), os.path.dirname(real), str(GPP_PACKAGE)]
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    if any(_under(path, prefix) for path in (executable, real) for prefix in prefixes):
+        paths += sorted(prefixes)
+    paths += [p for p in map(_prefix, (executable, real)) if p is not None]
+    for arg in args:
+        path = os.path.join(root or os.getcwd(), arg)
+        if os.path.isfile(path):
+            paths.append(os.path.dirname(os.path.abspath(path)))
+            if (project := project_root(path)) is not None:
+                paths.append(project)
+    return [path for path in paths if os.path.isdir(path)]  # bwrap refuses a missing source
+
+
+PROJECT_MARKERS = ("package.json", "pyproject.toml", "setup.py", "setup.cfg",
+                   "requirements.txt", ".git")  # fmt: skip
+"""A folder holding one of these is a plugin's project root (issue 27, item 4)."""
+
+
+def project_root(script: str) -> str | None:
+    """The nearest ancestor folder of `script` that is a project (PROJECT_MARKERS), bound
+    read-only so a compiled `out/plugin.js` finds `node_modules`, a Python entry file its
+    package; never `/`, a system dir or a home folder itself (too wide to be one plugin's)."""
+    folder = os.path.dirname(os.path.abspath(script))
+    too_wide = {"/", os.path.expanduser("~"), "/home", "/root", "/tmp"}
+    while folder not in too_wide and not _under(folder, *SYSTEM_DIRS):
+        if os.path.dirname(folder) == "/home" or os.path.dirname(folder) == "/":
+            return None
+        if any(os.path.lexists(os.path.join(folder, marker)) for marker in PROJECT_MARKERS):
+            return folder
+        folder = os.path.dirname(folder)
+    return None
+
+
+def _prefix(executable: str) -> str | None:
+    """An interpreter's installation prefix (`<prefix>/bin/<name>`), for its standard library
+    and modules; None for the system's own, `/` or a home folder."""
+    folder = os.path.dirname(executable)
+    if os.path.basename(folder) != "bin":
+        return None
+    prefix = os.path.dirname(folder)
+    if prefix in ("/", "/usr", "/usr/local", os.path.expanduser("~")) or _under(
+        prefix, *SYSTEM_DIRS
+    ):
+        return None
+    return prefix
+
+
+def _bind_args(
+    read_only: Iterable[str],
+    root: str | None,
+    readonly: bool,
+    sources: Mapping[str, str] | None = None,
+) -> list[str]:
+    """bwrap bind options, outermost first so a deeper bind lands on top of a shallower one; a
+    path already visible through a system dir, or through its nearest bound ancestor in the
+    same mode, is not bound again; the repository keeps its own mode where it is also a plugin
+    folder. A path in `sources` is bound from there (its staging folder, `gpp.host.identity`)."""
+    modes = {path: "--ro-bind" for path in read_only if not _under(path, *SYSTEM_DIRS)}
+    if root:
+        modes[root] = "--ro-bind" if readonly else "--bind"
+
+    def redundant(path: str) -> bool:
+        nearest = max((a for a in modes if a != path and _under(path, a)), key=len, default=None)
+        return nearest is not None and modes[nearest] == modes[path]
+
+    kept = sorted((p for p in modes if not redundant(p)), key=lambda p: p.count("/"))
+    staged = sources or {}
+    return [w for path in kept for w in (modes[path], staged.get(path, path), path)]
+
+
+def _under(path: str, *ancestors: str) -> bool:
+    return any(path == a or path.startswith(a.rstrip("/") + "/") for a in ancestors)
+
+
+SHELL_SIGNAL_BASE = 128
+
+
+def decode_status(returncode: int) -> int:
+    """A sandboxed plugin's status as asyncio reports statuses: -N when killed by signal N.
+
+    bwrap's init (PID 1 of the namespace, the plugin's parent) exits 128+N when the plugin was
+    killed by signal N: a namespace's init cannot itself die of most signals, so the signal
+    only survives as that number. A plugin exiting 129..192 on its own reads as a signal too.
+    """
+    if SHELL_SIGNAL_BASE < returncode <= SHELL_SIGNAL_BASE + 64:
+        return -(returncode - SHELL_SIGNAL_BASE)
+    return returncode
+
+
+def _rlimits(
+    policy: SandboxPolicy, per_plugin: bool, shared_uid: bool = False
+) -> dict[str, tuple[int, int]]:
+    """The per-process limits; with a session cgroup, CPU and processes are the cgroup's (the
+    plugin's total), and RLIMIT_AS stays as a backstop for one process. RLIMIT_NPROC counts
+    every process of a uid: where plugins share one (a root gateway's), it would let one
+    plugin starve the others' forks and setuid, so it is left out."""
+    mib = 1024 * 1024
+    wanted = {
+        "RLIMIT_AS": policy.memory_mb and policy.memory_mb * mib,
+        "RLIMIT_CPU": None if per_plugin else policy.cpu_seconds,
+        "RLIMIT_NOFILE": policy.max_open_files,
+        "RLIMIT_NPROC": None if per_plugin or shared_uid else policy.max_processes,
+        "RLIMIT_FSIZE": policy.max_file_size_mb and policy.max_file_size_mb * mib,
+    }
+    return {name: (getattr(resource, name), value) for name, value in wanted.items() if value}
+
+
+def _pre_exec(
+    limits: dict[str, tuple[int, int]],
+    procs_files: Sequence[str],
+    identity: Identity | None = None,
+) -> None:
+    """Runs in the child between fork and exec: only async-signal-tolerant, allocation-light work."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() == 1:  # the gateway died between fork and prctl
+        os._exit(1)
+    cgroups.enter(procs_files)  # before exec: every process of the plugin is in the group
+    for which, value in limits.values():
+        soft_hard = (value, value)
+        if which == resource.RLIMIT_CPU:  # SIGXCPU at the limit, SIGKILL a second later
+            soft_hard = (value, value + 1)
+        resource.setrlimit(which, soft_hard)
+    if identity is not None:  # last: placing the process in its cgroup needs root
+        identity.switch()

@@ -1,0 +1,356 @@
+"""Both languages against the one contract, gpp/core/contract/gpp3.json.
+
+Python keeps its tables in code (read on every frame, they cost nothing to look up); the Node
+SDK and client build theirs from committed copies of the JSON. So the tests here name every
+place where Python disagrees with the JSON, where a Node copy differs from it, and where Node's
+checks judge a payload differently from Python's: the same cases, generated from the JSON's
+schemas, run through both, and each verdict (problem, field, expected, got) must match.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO
+
+from app.problems import http_status
+from app.routes import DISCOVER_REQUEST
+from gpp.core import canonical_json, codes, envelope, schema
+from gpp.core.catalog import CATALOG, SESSION_FATAL
+from gpp.core.messages import Phase
+
+CONTRACT_PATH = REPO / "gpp" / "core" / "contract" / "gpp3.json"
+CONTRACT: dict[str, Any] = json.loads(CONTRACT_PATH.read_text("utf-8"))
+COPIES = [REPO / "plugins" / "sdk" / "node" / "gpp3.json", REPO / "plugins" / "client" / "node" / "gpp3.json"]  # fmt: skip
+
+Case = tuple[Any, list[str | int], bool]
+"""A value, the field a check must name when it refuses it, and whether it is valid."""
+
+
+# ------------------------------------------------------------------------ the tables, Python
+
+
+def python_divergences(contract: dict[str, Any]) -> list[str]:
+    """Every way the Python tables differ from `contract`, one sentence each."""
+    out: list[str] = []
+
+    def differ(what: str, python: Any, json_value: Any) -> None:
+        if python != json_value:
+            out.append(f"{what}: Python has {python!r}, gpp3.json has {json_value!r}")
+
+    differ("protocolVersion", envelope.PROTOCOL_VERSION, contract["protocolVersion"])
+    differ("envelope keys", list(envelope.ENVELOPE_KEYS), [f["key"] for f in contract["envelope"]])
+    differ(
+        "envelope expected",
+        [(f.key, f.expected) for f in envelope.ENVELOPE],
+        [(f["key"], f["expected"]) for f in contract["envelope"]],
+    )
+    digest_pattern = next(f["pattern"] for f in contract["envelope"] if f["key"] == "digest")
+    differ("digest form", envelope._DIGEST.pattern, digest_pattern)
+    limits = contract["limits"]
+    differ("maxSafeInteger", canonical_json.MAX_SAFE_INTEGER, limits["maxSafeInteger"])
+    differ("maxDepth", canonical_json.MAX_DEPTH, limits["maxDepth"])
+    differ("maxPaths", schema.MAX_PATHS, limits["maxPaths"])
+    differ("requestIdMaxChars", schema.MAX_REQUEST_ID, limits["requestIdMaxChars"])
+    differ("reasons", list(schema.REASONS), contract["types"]["Reason"]["enum"])
+    differ("phases", [p.value for p in Phase], contract["phases"])
+
+    rows = {row["type"]: row for row in contract["catalog"]}
+    differ("catalog types, in order", list(CATALOG), list(rows))
+    for name, rule in CATALOG.items():
+        row = rows.get(name)
+        if row is None:
+            continue
+        differ(f"catalog {name}: sender", rule.sender and rule.sender.value, row["sender"])
+        transitions = {a.value: b.value for a, b in rule.transitions.items()}
+        differ(f"catalog {name}: transitions", transitions, row["transitions"])
+        differ(f"catalog {name}: request", rule.request.value, row["request"])
+    fatal = contract["sessionFatal"]
+    differ("sessionFatal sender", SESSION_FATAL.sender, fatal["sender"])
+    differ(
+        "sessionFatal transitions",
+        {a.value: b.value for a, b in SESSION_FATAL.transitions.items()},
+        {p: fatal["leadsTo"] for p in contract["phases"] if p != fatal["leadsTo"]},
+    )
+
+    for row in contract["errors"]:
+        cls = getattr(codes, row["class"], None)
+        if not (inspect.isclass(cls) and issubclass(cls, codes.ProtocolError)):
+            out.append(f"errors: gpp.core.codes has no ProtocolError class {row['class']}")
+            continue
+        differ(f"{row['class']}.code", cls.code, row["code"])
+        differ(f"{row['class']} HTTP status", http_status(cls("x")), row["httpStatus"])
+        differ(f"{row['class']}.title", cls.title, row["title"])
+        parent = cls.__mro__[1].__name__ if row["extends"] else None
+        differ(f"{row['class']} extends", parent, row["extends"])
+    python_classes = {
+        name
+        for name, cls in vars(codes).items()
+        if inspect.isclass(cls) and issubclass(cls, codes.ProtocolError)
+    }
+    differ("error classes", sorted(python_classes), sorted(r["class"] for r in contract["errors"]))
+    direct = {r["code"]: r["class"] for r in contract["errors"] if r["extends"] == "ProtocolError"}
+    differ("ERROR_CLASSES", {k: c.__name__ for k, c in codes.ERROR_CLASSES.items()}, direct)
+
+    for rule in contract["pathRules"]:
+        differ(f"path rule {rule['example']!r}", schema.path_problem(rule["example"]), rule["problem"])  # fmt: skip
+    return out
+
+
+def test_python_tables_agree_with_the_contract() -> None:
+    assert python_divergences(CONTRACT) == []
+
+
+def test_a_divergence_is_named() -> None:
+    """The check above can fail, and says where: a contract with one code changed."""
+    changed = json.loads(json.dumps(CONTRACT))
+    changed["errors"][-1]["httpStatus"] = 500
+    changed["catalog"][0]["sender"] = "host"
+    changed["limits"]["maxPaths"] = 5
+    assert python_divergences(changed) == [
+        "maxPaths: Python has 10000, gpp3.json has 5",
+        "catalog hello: sender: Python has 'plugin', gpp3.json has 'host'",
+        "ExitStatusError HTTP status: Python has 502, gpp3.json has 500",
+    ]
+
+
+@pytest.mark.parametrize("copy", COPIES, ids=lambda p: str(p.relative_to(REPO)))
+def test_node_packages_ship_an_equal_copy(copy: Path) -> None:
+    """Each Node package is published on its own, so each holds its own copy of the JSON."""
+    assert copy.read_bytes() == CONTRACT_PATH.read_bytes(), f"cp {CONTRACT_PATH} {copy}"
+
+
+def test_the_contract_ships_in_the_python_package() -> None:
+    pyproject = (REPO / "pyproject.toml").read_text("utf-8")
+    assert re.search(r'(?m)^\[tool\.setuptools\.package-data\]\n"gpp\.core" = \[.*"contract/\*\.json"', pyproject)  # fmt: skip
+
+
+# ------------------------------------------------------------ payload cases, from the schemas
+
+
+def _resolve(spec: dict[str, Any]) -> dict[str, Any]:
+    while "ref" in spec:
+        spec = CONTRACT["types"][spec["ref"]]
+    return spec
+
+
+def _required(spec: dict[str, Any]) -> dict[str, Any]:
+    fields = dict(spec.get("required", {}))
+    if "extends" in spec:
+        fields.update(CONTRACT["types"][spec["extends"]]["required"])
+    return fields
+
+
+def cases(spec: dict[str, Any]) -> tuple[Any, list[Case]]:
+    """A valid value of `spec`, and values around it: valid ones and ones refused at a field."""
+    spec = _resolve(spec)
+    kind = spec["type"]
+    if kind == "string":
+        if "enum" in spec:
+            here: list[str | int] = []
+            return spec["enum"][0], [(e, here, True) for e in spec["enum"]] + [("nope", here, False), (5, here, False)]  # fmt: skip
+        if "pattern" in spec:
+            return spec["example"], [("!", [], False), (None, [], False)]
+        if "maxLength" in spec:
+            low, high = spec.get("minLength", 0), spec["maxLength"]
+            return "r-1", [("x" * high, [], True), ("é" * high, [], True), ("x" * (high + 1), [], False), ("x" * (low - 1), [], low == 0), ([], [], False)]  # fmt: skip
+        return "s", [("", [], True), (5, [], False), (True, [], False)]
+    if kind == "scalar":
+        edges = [("v", True), (True, True), (2**53 - 1, True), (-(2**53) + 1, True), (2**53, False), (1.5, False), (None, False), ([], False), ({}, False)]  # fmt: skip
+        return 7, [(value, [], ok) for value, ok in edges]
+    if kind == "integer":
+        assert spec == {"type": "integer", "minimum": 1}, spec
+        edges = [(2**53 - 1, True), (0, False), (-3, False), ("1", False), (1.0, False), (2**53, False), (True, False)]  # fmt: skip
+        return 1, [(value, [], ok) for value, ok in edges]
+    if kind == "path":
+        return "src/a.py", [(".", [], True), ("../x", [], False), ("a//b", [], False), (5, [], False)]  # fmt: skip
+    if kind == "map":
+        valid, inner = cases(spec["values"])
+        out: list[Case] = [({}, [], True), ([], [], False), ({"k": valid, "j": valid}, [], True)]
+        out += [({"k": value}, ["k", *field], ok) for value, field, ok in inner]
+        return {"k": valid}, out
+    if kind == "array":
+        item, inner = cases(spec["items"])
+        if "contains" in spec:
+            item = spec["contains"]
+        low = spec.get("minItems", 0)
+        out = [({}, [], False), ([], [], low == 0), ([item], [], True)]
+        out += [([value], [0, *field], ok) for value, field, ok in inner if "contains" not in spec or not ok]  # fmt: skip
+        if "maxItems" in spec:
+            out += [([item] * spec["maxItems"], [], True), ([item] * (spec["maxItems"] + 1), [], False)]  # fmt: skip
+        if "contains" in spec:
+            out += [(["other"], [], False), ([item, "other"], [], True)]
+        if spec.get("unique"):
+            out += [([item, item], [], False)]
+        return [item], out
+    assert kind == "object", spec
+    required, optional = _required(spec), spec.get("optional", {})
+    valids = {key: cases(sub) for key, sub in {**required, **optional}.items()}
+    valid = {key: valids[key][0] for key in required}
+    out = [(valid, [], True), ([], [], False), ({**valid, "zz": 1}, ["zz"], False)]
+    for key in required:
+        out.append(({k: v for k, v in valid.items() if k != key}, [key], False))
+    for key, (good, inner) in valids.items():
+        if key in optional:
+            out.append(({**valid, key: good}, [], True))
+        out += [({**valid, key: value}, [key, *field], ok) for value, field, ok in inner]
+    return valid, out
+
+
+def payload_cases() -> Iterator[tuple[str, Any, str, bool]]:
+    """(schema name, value, field to name, valid) for every payload and the discover body."""
+    specs = {**CONTRACT["payloads"], "gateway.discoverRequest": CONTRACT["gateway"]["discoverRequest"]}  # fmt: skip
+    for name, spec in specs.items():
+        for value, segments, ok in cases(spec)[1]:
+            field = ""
+            for seg in segments:
+                field += f"[{seg}]" if isinstance(seg, int) else (f".{seg}" if field else seg)
+            yield name, value, field, ok
+
+
+def python_check(name: str) -> schema.Spec:
+    if name == "gateway.discoverRequest":
+        return DISCOVER_REQUEST
+    return CATALOG[name].payload
+
+
+def python_verdict(name: str, value: Any) -> list[Any] | None:
+    try:
+        python_check(name).check(value)
+    except schema.Violation as exc:
+        return [exc.problem, exc.field, exc.expected, exc.got]
+    return None
+
+
+NODE_VERDICTS = """
+import { parseStrict } from "./plugins/sdk/node/canonical.js";
+import { CONTRACT } from "./plugins/sdk/node/contract.js";
+import { fromContract, pathProblem, Violation } from "./plugins/sdk/node/schema.js";
+import { createInterface } from "node:readline";
+const checks = { gateway: { discoverRequest: fromContract(CONTRACT.gateway.discoverRequest) } };
+for (const [type, spec] of Object.entries(CONTRACT.payloads)) checks[type] = fromContract(spec);
+for await (const line of createInterface({ input: process.stdin })) {
+  const [name, value] = parseStrict(Buffer.from(line));
+  const check = name === "path" ? null : name.split(".").reduce((o, k) => o[k], checks);
+  let verdict = null;
+  if (check === null) verdict = pathProblem(value);
+  else try { check.check(value); } catch (e) {
+    if (!(e instanceof Violation)) throw e;
+    verdict = [e.problem, e.field, e.expected, e.got];
+  }
+  process.stdout.write(JSON.stringify(verdict) + "\\n");
+}
+"""
+
+
+def node_verdicts(lines: list[Any]) -> list[Any]:
+    done = subprocess.run(
+        [shutil.which("node") or "node", "--input-type=module", "-e", NODE_VERDICTS],
+        input="".join(json.dumps(line) + "\n" for line in lines).encode(),
+        capture_output=True,
+        cwd=REPO,
+        timeout=120,
+        check=True,
+    )
+    return [json.loads(v) for v in done.stdout.decode().splitlines()]
+
+
+def test_python_payload_checks_follow_the_contract() -> None:
+    wrong = []
+    for name, value, field, ok in payload_cases():
+        verdict = python_verdict(name, value)
+        if ok != (verdict is None) or (verdict is not None and verdict[1] != field):
+            wrong.append((name, json.dumps(value)[:80], field, ok, verdict))
+    assert not wrong, wrong[:5]
+
+
+def test_node_judges_every_case_as_python_does() -> None:
+    all_cases = list(payload_cases())
+    assert len(all_cases) > 200  # every payload, every field, nested ones too
+    node = node_verdicts([[name, value] for name, value, _, _ in all_cases])
+    assert len(node) == len(all_cases)
+    wrong = [
+        (name, json.dumps(value)[:80], python, theirs)
+        for (name, value, _, _), theirs in zip(all_cases, node, strict=True)
+        if (python := python_verdict(name, value)) != theirs
+    ]
+    assert not wrong, wrong[:5]
+
+
+def test_node_path_rules_follow_the_contract() -> None:
+    rules = CONTRACT["pathRules"]
+    assert node_verdicts([["path", r["example"]] for r in rules]) == [r["problem"] for r in rules]
+
+
+# --------------------------------------------------------------- the Node client's classes
+
+NODE_CLIENT = """
+import * as client from "./plugins/client/node/index.js";
+const classes = {};
+for (const [name, value] of Object.entries(client)) {
+  if (typeof value !== "function" || !(value === client.ProtocolError || value.prototype instanceof client.ProtocolError)) continue;
+  const parent = Object.getPrototypeOf(value);
+  classes[name] = { code: value.code, httpStatus: value.httpStatus, title: value.title,
+    extends: value === client.ProtocolError ? null : parent.name, name: value.name };
+}
+const codes = Object.fromEntries(Object.entries(client.ERROR_CLASSES).map(([c, k]) => [c, k.name]));
+process.stdout.write(JSON.stringify({ classes, codes }));
+"""
+
+
+def test_node_client_has_one_class_per_contract_row() -> None:
+    done = subprocess.run(
+        [shutil.which("node") or "node", "--input-type=module", "-e", NODE_CLIENT],
+        capture_output=True,
+        cwd=REPO,
+        timeout=60,
+        check=True,
+    )
+    node = json.loads(done.stdout)
+    rows = {
+        row["class"]: {
+            "code": row["code"],
+            "httpStatus": row["httpStatus"],
+            "title": row["title"],
+            "extends": row["extends"],
+            "name": row["class"],
+        }
+        for row in CONTRACT["errors"]
+    }
+    assert node["classes"] == rows
+    direct = {r["code"]: r["class"] for r in CONTRACT["errors"] if r["extends"] == "ProtocolError"}
+    assert node["codes"] == direct
+
+
+def test_node_client_types_declare_every_code_and_class() -> None:
+    types = (REPO / "plugins" / "client" / "node" / "index.d.ts").read_text("utf-8")
+    union = re.search(r"export type ErrorCode =([^;]*);", types)
+    assert union is not None
+    declared_codes = set(re.findall(r'"(E_[A-Z_]+)"', union.group(1)))
+    assert declared_codes == {r["code"] for r in CONTRACT["errors"] if r["extends"]}
+    declared = dict(re.findall(r"export declare class (\w+) extends (\w+)", types))
+    for row in CONTRACT["errors"]:
+        if row["extends"]:
+            assert declared.get(row["class"]) == row["extends"], row["class"]
+
+
+def test_every_code_named_in_the_sources_is_in_the_contract() -> None:
+    """The Node SDK throws codes by name, not by class: a typo there is caught here."""
+    sources = [*(REPO / "plugins" / "sdk" / "node").glob("*.js"), *(REPO / "gpp").rglob("*.py"),
+               *(REPO / "app").rglob("*.py"), *(REPO / "plugins" / "client" / "node").glob("*.js")]  # fmt: skip
+    named = {
+        (code, path.relative_to(REPO).as_posix())
+        for path in sources
+        for code in re.findall(r"""["'](E_[A-Z_]+)["']""", path.read_text("utf-8"))
+    }
+    known = {row["code"] for row in CONTRACT["errors"]}
+    assert len(named) > 10
+    assert sorted(pair for pair in named if pair[0] not in known) == []

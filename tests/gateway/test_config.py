@@ -1,0 +1,116 @@
+"""The config's one source for each list: [defaults] and a [[plugin]] entry's overrides merge
+key by key, the sandbox keys are gpp.host.sandbox.SandboxPolicy's, and `PluginConfig.session()`
+builds the session the pool and the CLI run."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from app.config import ConfigError, Limits, load_config
+from gpp.core.framing import DEFAULT_MAX_LINE_BYTES
+from gpp.host.sandbox import SandboxPolicy
+from gpp.host.session import Timeouts
+
+CONFIG = """
+[defaults]
+request_ms = 2000
+max_queue = 3
+[defaults.sandbox]
+network = "inherit"
+memory_mb = 512
+
+[[plugin]]
+id = "plain"
+version = "1"
+command = ["plugin"]
+
+[[plugin]]
+id = "tuned"
+version = "2"
+command = ["plugin", "--flag"]
+request_ms = 700
+instances = 2
+env = {A = "b"}
+[plugin.sandbox]
+cpu_seconds = 5
+readonly_root = true
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "registry.toml"
+    path.write_text(text)
+    return path
+
+
+def test_an_entry_overrides_only_the_keys_it_sets(tmp_path: Path) -> None:
+    plugins = load_config(write(tmp_path, CONFIG)).plugins
+    plain, tuned = plugins["plain"], plugins["tuned"]
+    assert plain.limits == Limits(request_ms=2000, max_queue=3)
+    assert tuned.limits == Limits(request_ms=700, max_queue=3, instances=2)
+    assert plain.sandbox == SandboxPolicy(network="inherit", memory_mb=512)
+    assert tuned.sandbox == SandboxPolicy(
+        network="inherit", memory_mb=512, cpu_seconds=5, readonly_root=True
+    )
+
+
+def test_the_defaults_are_the_hosts_and_the_sandboxs_own(tmp_path: Path) -> None:
+    config = write(tmp_path, '[[plugin]]\nid = "p"\nversion = "1"\ncommand = ["x"]\n')
+    plugin = load_config(config).plugins["p"]
+    assert plugin.timeouts == Timeouts()
+    assert plugin.limits.max_line_bytes == DEFAULT_MAX_LINE_BYTES
+    assert plugin.sandbox == SandboxPolicy()
+
+
+def test_every_sandbox_key_is_a_config_key(tmp_path: Path) -> None:
+    keys = [field.name for field in fields(SandboxPolicy)]
+    values: dict[str, tuple[str, object]] = {
+        "readonly_root": ("true", True),
+        "cgroup": ('"optional"', "optional"),
+    }  # the limits: 7
+    body = "\n".join(f"{key} = {values.get(key, ('7', 7))[0]}" for key in keys[1:])
+    config = write(
+        tmp_path,
+        f'[[plugin]]\nid = "p"\nversion = "1"\ncommand = ["x"]\n[plugin.sandbox]\n{body}\n',
+    )
+    sandbox = load_config(config).plugins["p"].sandbox
+    assert [getattr(sandbox, key) for key in keys[1:]] == [
+        values.get(key, ("7", 7))[1] for key in keys[1:]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("table", "problem"),
+    [
+        (
+            "[plugin.sandbox]\nnetwork = true\n",
+            '#1 (p): sandbox.network: expected false or "inherit", got the boolean true',
+        ),
+        ("[plugin.sandbox]\nswap_mb = 1\n", "#1 (p): sandbox.swap_mb: unknown key"),
+        ("[plugin.sandbox]\nmemory = 1\n", "sandbox.memory: unknown key (did you mean memory_mb?)"),
+        ("[plugin.sandbox]\nmemory_mb = 0\n", "#1 (p): sandbox.memory_mb: must be greater than 0"),
+    ],
+)
+def test_a_bad_sandbox_key_is_named(tmp_path: Path, table: str, problem: str) -> None:
+    config = write(tmp_path, f'[[plugin]]\nid = "p"\nversion = "1"\ncommand = ["x"]\n{table}')
+    with pytest.raises(ConfigError) as caught:
+        load_config(config)
+    assert [p for p in caught.value.problems if problem in p], caught.value.problems
+
+
+def test_the_session_is_the_plugin_as_registered(tmp_path: Path) -> None:
+    tuned = load_config(write(tmp_path, CONFIG)).plugins["tuned"]
+    lines: list[str] = []
+    session = tuned.session(on_stderr=lines.append)
+    assert (session.command, session.plugin_id, session.plugin_version) == (
+        ["plugin", "--flag"],
+        "tuned",
+        "2",
+    )
+    env = {"A": "b", "GPP_REQUEST_MS": "700"}  # the host tells a plugin its budget (packs)
+    assert (session.cwd, session.env, session.sandbox) == (str(tmp_path), env, tuned.sandbox)
+    assert session.timeouts == Timeouts(handshake_ms=10_000, request_ms=700, shutdown_ms=5_000)
+    assert session.pid is None  # built, not started

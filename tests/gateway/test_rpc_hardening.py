@@ -1,0 +1,565 @@
+"""JSON-RPC under attack (issue 10, hole 4 and the JSON-RPC half of hole 2): timeouts that
+stay with their own request, cancels that reach only the caller's own calls, input and output
+that JSON cannot carry, and a plugin that stops reading its stdin."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvloop
+from conftest import FIXTURE_PLUGINS, REPO
+from gateway_harness import (
+    Gateway,
+    gateway_process,
+    jsonrpc_plugin,
+    running_gateway,
+    uds_client,
+    wait_exited,
+    write_config,
+)
+
+from app import rpc_routes
+from gpp.host.jsonrpc import JsonRpcSession
+from gpp.host.session import Timeouts
+from gpp.core import jsonrpc as core_jsonrpc
+from gpp.plugin import jsonrpc
+
+EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
+PARSE_ERROR = '{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}'
+BIG_PARAMS = {"blob": "x" * 300_000}  # far more than a pipe buffer holds
+DEAF_LIMITS = {"request_ms": 300, "handshake_ms": 300}  # it never speaks: start-up never ends
+LEAVE_IN_TIME = {"request_ms": 2000, "handshake_ms": 2000}  # room for a client to leave mid-write
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
+    plugins = [
+        jsonrpc_plugin("example", EXAMPLE, request_ms=1000),
+        jsonrpc_plugin("patient", EXAMPLE, request_ms=60_000),  # where no timeout may intervene
+        jsonrpc_plugin("faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py", request_ms=500),
+        jsonrpc_plugin("non-finite", FIXTURE_PLUGINS / "jsonrpc_non_finite.py"),
+        jsonrpc_plugin("deaf", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **DEAF_LIMITS),
+        jsonrpc_plugin("deaf-left", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **LEAVE_IN_TIME),
+    ]
+    with running_gateway(write_config(tmp_path_factory.mktemp("rpc-hard"), plugins)) as gw:
+        yield gw
+
+
+def rpc(gw: Gateway, body: Any, plugin: str = "example", **headers: str) -> httpx.Response:
+    content = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    with gw.client() as http:
+        return http.post(
+            f"/plugins/{plugin}/rpc",
+            content=content,
+            headers={"Content-Type": "application/json", **headers},
+        )
+
+
+def call(method: str, request_id: Any, **params: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": method, "params": params, "id": request_id}
+
+
+def cancel(request_id: Any, **extra: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": request_id}, **extra}
+
+
+def sse_events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
+    """(event, data) pairs of a streamed response, as they arrive."""
+    event = None
+    for line in response.iter_lines():
+        if line.startswith("event: "):
+            event = line.removeprefix("event: ")
+        elif line.startswith("data: "):
+            yield str(event), json.loads(line.removeprefix("data: "))
+
+
+# ------------------------------------------------------------------- input JSON cannot carry
+
+NOT_I_JSON = [
+    '{"jsonrpc": "2.0", "method": "get_data", "id": NaN}',
+    '{"jsonrpc": "2.0", "method": "get_data", "id": 1e400}',
+    '{"jsonrpc": "2.0", "method": "sum", "params": [Infinity], "id": 1}',
+    '{"jsonrpc": "2.0", "method": "sum", "params": [-Infinity], "id": 1}',
+    '{"jsonrpc": "2.0", "method": "sum", "params": [-1e400], "id": 1}',
+    '{"jsonrpc": "2.0", "method": "get_\\ud800data", "id": 1}',
+    '{"jsonrpc": "2.0", "method": "sum", "params": {"\\udc00": 1}, "id": 1}',
+    '{"jsonrpc": "2.0", "method": "get_data", "id": "\\ud83d"}',
+    '{"jsonrpc": "2.0", "method": "get_data", "id": 1, "id": 2}',  # which id? neither
+    '[{"jsonrpc": "2.0", "method": "get_data", "id": 1}, '
+    '{"jsonrpc": "2.0", "method": "sum", "params": [NaN], "id": 2}]',
+]
+
+
+@pytest.mark.parametrize("line", NOT_I_JSON)
+def test_input_json_cannot_carry_is_a_parse_error_on_the_pipe(line: str) -> None:
+    out = io.BytesIO()
+    lines = line + '\n{"jsonrpc": "2.0", "method": "get_data", "id": 2}\n'
+    jsonrpc.StdioTransport(io.BytesIO(lines.encode()), out).serve(_handler)
+    assert out.getvalue().decode().splitlines() == [  # and the next line is parsed fresh
+        PARSE_ERROR,
+        '{"jsonrpc": "2.0", "result": ["hello", 5], "id": 2}',
+    ]
+
+
+@pytest.mark.parametrize("line", NOT_I_JSON)
+def test_input_json_cannot_carry_is_a_parse_error_through_rpc(gateway: Gateway, line: str) -> None:
+    response = rpc(gateway, line)
+    assert response.status_code == 200
+    assert response.text == PARSE_ERROR
+
+
+def _handler(method: str, params: Any) -> Any:
+    values = {"nan": float("nan"), "inf": float("inf"), "surrogate": "\ud800", "set": {1}}
+    if method in values:
+        return values[method]
+    if method == "get_data":
+        return ["hello", 5]
+    raise jsonrpc.MethodNotFound(method)
+
+
+def test_a_result_json_cannot_carry_is_answered_as_internal_error() -> None:
+    out = io.BytesIO()
+    lines = "".join(
+        json.dumps(call(m, i)) + "\n"
+        for i, m in enumerate(["nan", "inf", "surrogate", "set", "get_data"])
+    )
+    batch = json.dumps([call("get_data", "a"), call("inf", "b")]) + "\n"
+    jsonrpc.StdioTransport(io.BytesIO((lines + batch).encode()), out).serve(_handler)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    internal = {"code": -32603, "message": "Internal error"}
+    assert answers == [
+        {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "ValueError"}}, "id": 0},
+        {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "ValueError"}}, "id": 1},
+        {
+            "jsonrpc": "2.0",
+            "error": {**internal, "data": {"exception": "UnicodeEncodeError"}},
+            "id": 2,
+        },
+        {"jsonrpc": "2.0", "error": {**internal, "data": {"exception": "TypeError"}}, "id": 3},
+        {"jsonrpc": "2.0", "result": ["hello", 5], "id": 4},
+        [
+            {"jsonrpc": "2.0", "result": ["hello", 5], "id": "a"},  # the good answer is kept
+            {
+                "jsonrpc": "2.0",
+                "error": {**internal, "data": {"exception": "ValueError"}},
+                "id": "b",
+            },
+        ],
+    ]
+
+
+def test_an_overflowing_sum_is_internal_error_over_a_real_pipe() -> None:
+    request = b'{"jsonrpc": "2.0", "method": "sum", "params": [1e308, 1e308], "id": 1}\n'
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE)], input=request, capture_output=True, timeout=30, check=True
+    )
+    assert json.loads(done.stdout) == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "error": {"code": -32603, "message": "Internal error", "data": {"exception": "ValueError"}},
+    }
+
+
+@pytest.mark.parametrize("method", ["nan", "inf", "-inf", "overflow", "surrogate"])
+def test_a_plugin_answer_json_cannot_carry_is_internal_error_through_rpc(
+    gateway: Gateway, method: str
+) -> None:
+    response = rpc(gateway, call(method, "x"), plugin="non-finite")
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["id"] == "x" and answer["error"]["code"] == -32603
+    assert "not I-JSON" in answer["error"]["data"]["reason"]
+    streamed = rpc(gateway, call(method, "s"), plugin="non-finite", Accept="text/event-stream")
+    assert [event for event, _ in sse_events(streamed)] == ["response"]  # its progress dropped
+
+
+# ------------------------------------------------------------------------ timeouts
+
+
+def test_a_slow_call_times_out_alone_and_other_clients_keep_working(gateway: Gateway) -> None:
+    """The example plugin runs one request at a time: get_data waits behind slow_count. Its
+    clock runs while it waits (issue 23), but it was sent 50 progress steps (>= 0.5 s) after
+    slow_count, whose own timeout and cancel free the plugin well within get_data's budget;
+    slow_count is cancelled at the plugin, not killed."""
+    assert rpc(gateway, call("get_data", 0)).status_code == 200  # the session is up
+    pid, restarts = (gateway.plugin("example")[key] for key in ("pid", "restarts"))
+    with (
+        gateway.client() as http,
+        http.stream(
+            "POST",
+            "/plugins/example/rpc",
+            json=call("slow_count", "slow", n=100_000),
+            headers={"Accept": "text/event-stream"},
+        ) as slow,
+    ):
+        events = sse_events(slow)
+        for _ in range(50):
+            assert next(events)[0] == "notification"
+        quick = rpc(gateway, call("get_data", "quick"))
+        timed_out = next(data for kind, data in events if kind == "response")
+    assert quick.json() == {"jsonrpc": "2.0", "result": ["hello", 5], "id": "quick"}
+    assert timed_out["id"] == "slow" and timed_out["error"]["code"] == -32002
+    assert "E_TIMEOUT" in timed_out["error"]["message"]
+    assert "$/cancelRequest sent" in timed_out["error"]["message"]
+    # the plugin honoured the cancel (100000 steps would take 16 minutes) and still runs
+    info = gateway.wait_for("example", lambda info: info["queueDepth"] == 0)
+    assert info["pid"] == pid and info["restarts"] == restarts and info["state"] == "ready"
+
+
+def test_a_call_queued_behind_slow_calls_times_out_on_its_own_clock() -> None:
+    """Issue 23: one client's batch of slow calls made another client's quick call wait 11.5 s
+    with request_ms = 1000: only the oldest call's clock ran. Each call's clock now runs from
+    when it was sent: a call queued behind a slow one in the one-at-a-time example plugin
+    (which keeps talking, so it is not killed) gets its -32002 with it; before, its clock only
+    started once the slow call had timed out, and it got its answer, late."""
+
+    async def scenario() -> list[Any]:
+        session = JsonRpcSession(
+            [sys.executable, str(EXAMPLE)],
+            "example",
+            timeouts=Timeouts(handshake_ms=30_000, request_ms=1000),
+        )
+        await session.start()
+        try:
+            up = session.send(core_jsonrpc.Request("get_data", None, 0))
+            assert up is not None
+            await asyncio.wait_for(up.answer, 30)
+            slow = session.send(core_jsonrpc.Request("slow_count", {"n": 100_000}, "slow"))
+            quick = session.send(core_jsonrpc.Request("get_data", None, "quick"))
+            assert slow is not None and quick is not None
+            return list(await asyncio.wait_for(asyncio.gather(slow.answer, quick.answer), 60))
+        finally:
+            await session.close(5)
+
+    answers = asyncio.run(scenario())
+    assert [a["id"] for a in answers] == ["slow", "quick"]
+    assert all(a["error"]["code"] == -32002 for a in answers), answers
+
+
+def test_json_rpc_calls_past_max_queue_get_503_with_retry_after(tmp_path: Path) -> None:
+    """Issue 23: the JSON-RPC path had no queue bound; now `max_queue` calls in flight on the
+    session make the next request 503 with Retry-After, as /discover does."""
+    plugin = jsonrpc_plugin(
+        "faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py", request_ms=60_000, max_queue=2
+    )
+    with running_gateway(write_config(tmp_path, [plugin])) as gw:
+        assert rpc(gw, call("echo", 0), plugin="faulty").status_code == 200
+        with ThreadPoolExecutor(2) as executor:
+            hung = [executor.submit(rpc, gw, call("hang", n), "faulty") for n in (1, 2)]
+            gw.wait_for("faulty", lambda info: info["queueDepth"] == 2)
+            refused = rpc(gw, call("echo", 3), plugin="faulty")
+            assert refused.status_code == 503, refused.text
+            assert refused.headers["retry-after"] == "1"
+            pid = gw.plugin("faulty")["pid"]
+            os.kill(pid, signal.SIGKILL)  # end the hung calls
+            assert [f.result(timeout=30).json()["error"]["code"] for f in hung] == [-32001] * 2
+            assert wait_exited(pid)
+
+
+def test_a_call_timed_out_in_a_batch_gets_its_own_error_and_the_rest_are_answered(
+    gateway: Gateway,
+) -> None:
+    """The quick calls first: in this one-at-a-time plugin a call queued behind a slow one
+    shares its clock (issue 23), so it would time out with it."""
+    batch = [call("get_data", 2), call("subtract", 3, x=1), call("slow_count", 1, n=100_000)]
+    second, third, first = rpc(gateway, batch).json()
+    assert first["id"] == 1 and first["error"]["code"] == -32002
+    assert second == {"jsonrpc": "2.0", "result": ["hello", 5], "id": 2}
+    assert third["id"] == 3 and third["error"]["code"] == -32602  # the plugin's own answer
+
+
+def test_concurrent_timeouts_in_a_batch_keep_the_good_answers(gateway: Gateway) -> None:
+    """Each call its own error object. Each call's clock runs from when it was sent (issue 23),
+    so the three may time out alone just before the silent plugin is killed: the next call
+    waits for that kill (bounded), then gets a fresh session."""
+    batch = [call("echo", 1, good=True), call("hang", "a"), call("hang", "b"),
+             call("echo", 2, queued=True)]  # fmt: skip
+    response = rpc(gateway, batch, plugin="faulty")
+    assert response.status_code == 200
+    first, *timed_out = response.json()
+    assert first == {"jsonrpc": "2.0", "result": {"good": True}, "id": 1}
+    assert [answer["id"] for answer in timed_out] == ["a", "b", 2]
+    for answer in timed_out:
+        assert answer["error"]["code"] == -32002 and "E_TIMEOUT" in answer["error"]["message"]
+    stuck = gateway.state.pool.pools["faulty"].session.pid
+    assert wait_exited(stuck)  # still silent, still owing answers: killed at request_ms
+    echoed = rpc(gateway, call("echo", 3, again=True), plugin="faulty").json()
+    assert echoed["result"] == {"again": True}  # a fresh session
+
+
+# ------------------------------------------------------------------------ cancellation
+
+
+def test_a_client_cannot_cancel_another_clients_call(gateway: Gateway) -> None:
+    body = json.dumps(call("slow_count", 1, n=100_000))
+    headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+    with (
+        gateway.client() as http,
+        http.stream("POST", "/plugins/patient/rpc", content=body, headers=headers) as stream,
+    ):
+        events = sse_events(stream)
+        assert next(events)[0] == "notification"  # running at the plugin
+        # another client names every id the gateway could have given that call, both types
+        ids = [*range(0, 1000), *map(str, range(0, 1000))]
+        hostile = rpc(gateway, [cancel(i) for i in ids], plugin="patient")
+        assert hostile.status_code == 204
+        as_request = rpc(gateway, cancel(1, id="c"), plugin="patient").json()
+        assert as_request == {"jsonrpc": "2.0", "result": None, "id": "c"}
+        for _ in range(30):  # had any cancel reached the plugin, the stream would end here
+            event, data = next(events)
+            assert event == "notification", data
+    gateway.wait_for("patient", lambda info: info["queueDepth"] == 0)  # left: cancelled
+
+
+def test_a_cancel_reaches_the_same_batchs_call_it_names(gateway: Gateway) -> None:
+    batch = [call("slow_count", 7, n=3), call("slow_count", "7", n=100_000),
+             cancel("7", id="c"), cancel(8)]  # fmt: skip
+    response = rpc(gateway, batch, plugin="patient")
+    assert response.json() == [
+        {"jsonrpc": "2.0", "result": 3, "id": 7},  # 7 is not "7"
+        {"jsonrpc": "2.0", "error": {"code": -32800, "message": "Request cancelled"}, "id": "7"},
+        {"jsonrpc": "2.0", "result": None, "id": "c"},
+    ]
+
+
+# ------------------------------------------------------------------------ a plugin that does not read
+
+
+def test_a_plugin_that_stops_reading_gets_a_timeout_and_a_fresh_session(gateway: Gateway) -> None:
+    response = rpc(gateway, call("anything", "big", **BIG_PARAMS), plugin="deaf")
+    answer = response.json()
+    assert response.status_code == 200 and answer["id"] == "big"
+    assert (
+        answer["error"]["code"] == -32002 and "did not read its stdin" in answer["error"]["message"]
+    )
+    info = gateway.plugin("deaf")
+    assert info["lastCode"] == "E_TIMEOUT" and info["pid"] is None
+    small = rpc(gateway, call("anything", "small"), plugin="deaf").json()
+    assert small["error"]["code"] == -32002  # not wedged: a new session, which never answers
+    assert gateway.plugin("deaf")["restarts"] == 1
+
+
+def test_a_client_leaving_a_stalled_write_does_not_wedge_the_session(gateway: Gateway) -> None:
+    body = json.dumps(call("anything", "left", **BIG_PARAMS)).encode()
+    with socket.create_connection(("127.0.0.1", gateway.port), timeout=30) as client:
+        client.sendall(
+            b"POST /plugins/deaf-left/rpc HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+        )
+        gateway.wait_for("deaf-left", lambda info: info["queueDepth"] == 1)
+    # the client is gone while the plugin owes an answer and hears nothing: the session is killed
+    info = gateway.wait_for("deaf-left", lambda info: info["queueDepth"] == 0)
+    assert info["pid"] is None and info["lastCode"] == "E_TIMEOUT" and info["state"] == "failed"
+    answer = rpc(gateway, call("anything", "next"), plugin="deaf-left").json()
+    assert answer["id"] == "next" and answer["error"]["code"] == -32002  # answered, not hung
+    assert gateway.plugin("deaf-left")["restarts"] == 1
+
+
+def test_sigterm_finishes_while_a_write_to_a_deaf_plugin_is_stalled(tmp_path: Path) -> None:
+    config = write_config(
+        tmp_path,
+        [
+            jsonrpc_plugin(
+                "deaf",
+                FIXTURE_PLUGINS / "jsonrpc_deaf.py",
+                request_ms=500,
+                handshake_ms=500,
+                shutdown_ms=500,
+            )
+        ],
+        gateway={"grace_seconds": 600},  # without the write deadline, the request would last this
+    )
+    uds = tmp_path / "gw.sock"
+    body = json.dumps(call("anything", 1, **BIG_PARAMS))
+
+    def post() -> httpx.Response:
+        with uds_client(uds) as http:
+            return http.post(
+                "/plugins/deaf/rpc", content=body, headers={"Content-Type": "application/json"}
+            )
+
+    with gateway_process(config, uds) as gateway, ThreadPoolExecutor(1) as executor:
+        in_flight = executor.submit(post)
+        plugin_pid = _wait_until_waiting(uds)["pid"]  # its write is stalled now
+        gateway.send_signal(signal.SIGTERM)
+        answer = in_flight.result(timeout=30).json()
+        assert gateway.wait(30) == 0
+    assert answer["error"]["code"] == -32002
+    assert wait_exited(plugin_pid)
+
+
+def _wait_until_waiting(uds: Path) -> Any:  # /plugins/deaf's JSON object
+    deadline = time.monotonic() + 10
+    with uds_client(uds) as http:
+        while not (info := http.get("/plugins/deaf").json())["queueDepth"]:
+            assert time.monotonic() < deadline, f"the call never reached the plugin: {info}"
+            time.sleep(0.02)
+    return info
+
+
+def test_the_plugins_first_word_brings_the_deadlines_forward_at_once() -> None:
+    """Until a plugin first speaks, its deadlines stretch to `handshake_ms` after the spawn.
+    Its first answer ends the stretch, though no deadline is due then: a call that hangs after
+    it must time out at `request_ms`, not when the stretch would have ended (60 s here)."""
+
+    async def scenario() -> tuple[Any, Any, float]:
+        session = JsonRpcSession(
+            [sys.executable, str(FIXTURE_PLUGINS / "jsonrpc_faulty.py")],
+            "faulty",
+            timeouts=Timeouts(handshake_ms=60_000, request_ms=300),
+        )
+        await session.start()
+        try:
+            first = session.send(core_jsonrpc.Request("echo", {"up": True}, 1))
+            assert first is not None
+            answered = await asyncio.wait_for(first.answer, 30)
+            hung = session.send(core_jsonrpc.Request("hang", None, 2))
+            assert hung is not None
+            started = time.monotonic()
+            timed_out = await asyncio.wait_for(hung.answer, 30)
+            return answered, timed_out, time.monotonic() - started
+        finally:
+            await session.close(5)
+
+    answered, timed_out, waited = asyncio.run(scenario())
+    assert answered == {"jsonrpc": "2.0", "result": {"up": True}, "id": 1}
+    assert timed_out["id"] == 2 and timed_out["error"]["code"] == -32002
+    assert waited < 20  # request_ms (0.3 s) and the kill, far from the 60 s stretch
+
+
+JUNK_LINES = 20_000
+JUNK_PLUGIN = (
+    "import sys\n"
+    f"for n in range({JUNK_LINES // 2}):\n"
+    "    sys.stdout.write('not json %d\\n' % n)\n"
+    '    sys.stdout.write(\'{"jsonrpc": "2.0", "id": %d, "result": 1}\\n\' % (n + 10**6))\n'
+)
+
+
+def test_stdout_junk_and_answers_to_no_request_are_logged_rate_limited(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 23: a plugin's stdout junk (or answers to ids it was never sent) was one WARNING
+    per line, 50,000 in 5 s. Now a burst, then a count of what was suppressed."""
+
+    async def scenario() -> int:
+        ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        session = JsonRpcSession(
+            [sys.executable, "-c", JUNK_PLUGIN],
+            "junk",
+            on_failure=lambda error: ended.set_result(None),
+        )
+        await session.start()
+        try:
+            await asyncio.wait_for(ended, 60)  # it writes everything, then exits
+        finally:
+            await session.close(5)
+        return session.stdout_log.suppressed
+
+    with caplog.at_level("WARNING", logger="gpp.rpc"):
+        suppressed = asyncio.run(scenario())
+    per_line = [
+        r
+        for r in caplog.records
+        if r.getMessage() in ("unparseable line from plugin", "answer to no pending request")
+    ]
+    summaries = [r for r in caplog.records if r.getMessage() == "plugin stdout lines suppressed"]
+    assert len(per_line) + suppressed == JUNK_LINES
+    assert len(per_line) < 1000  # the burst, and the refill while the flood lasted
+    assert sum(r.fields["lines"] for r in summaries) == suppressed  # type: ignore[attr-defined]
+
+
+ASKING_PLUGIN = """
+import json, sys
+call = json.loads(sys.stdin.readline())
+ask = {"jsonrpc": "2.0", "method": "client/confirm", "id": "q1", "params": {"id": call["id"]}}
+sys.stdout.write(json.dumps(ask) + "\\n"); sys.stdout.flush()
+answer = json.loads(sys.stdin.readline())
+sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": call["id"], "result": answer}) + "\\n")
+sys.stdout.flush()
+sys.stdin.read()
+"""
+
+
+def test_a_request_from_the_plugin_is_answered_method_not_found_and_not_forwarded() -> None:
+    """Issue 23: a line with `method` and `id` from the plugin reached the SSE client as a
+    notification carrying an id. The gateway answers it -32601 itself; the client hears nothing.
+    (The plugin echoes what it was answered as its result.)"""
+
+    async def scenario() -> tuple[list[dict[str, Any]], Any]:
+        heard: list[dict[str, Any]] = []
+        session = JsonRpcSession([sys.executable, "-c", ASKING_PLUGIN], "asking")
+        await session.start()
+        try:
+            sent = session.send(core_jsonrpc.Request("work", None, 7), heard.append)
+            assert sent is not None
+            return heard, await asyncio.wait_for(sent.answer, 30)
+        finally:
+            await session.close(5)
+
+    heard, answer = asyncio.run(scenario())
+    assert heard == []
+    assert answer["id"] == 7
+    assert answer["result"] == {
+        "jsonrpc": "2.0",
+        "error": {"code": -32601, "message": "Method not found"},
+        "id": "q1",
+    }
+
+
+def test_a_call_sent_as_its_plugin_dies_is_answered_not_raised() -> None:
+    """Issue 23: on uvloop (the gateway's loop), writing to a plugin whose death had closed the
+    stdin transport, before the reader saw the EOF, raised RuntimeError out of the route: an
+    SSE stream ended without its `response` event ("Exception in ASGI application"). The
+    transport is closed here as the plugin's death closes it; the call must get -32001."""
+
+    async def scenario() -> Any:
+        session = JsonRpcSession([sys.executable, "-c", "import sys; sys.stdin.read()"], "dying")
+        await session.start()
+        try:
+            assert session._proc.stdin is not None
+            session._proc.stdin.transport.close()  # as EPIPE closes it when the plugin died
+            for _ in range(3):  # loop turns, no timing: uvloop frees the closed handle
+                await asyncio.sleep(0)
+            sent = session.send(core_jsonrpc.Request("work", None, 1))
+            assert sent is not None
+            await session.flush()
+            return await asyncio.wait_for(sent.answer, 30)
+        finally:
+            await session.close(5)
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        answer = runner.run(scenario())
+    assert answer["id"] == 1 and answer["error"]["code"] == -32001, answer
+
+
+def test_an_sse_stream_whose_work_failed_still_ends_with_its_response_event() -> None:
+    """Issue 23: an exception from the calls' work cut the SSE stream without its `response`
+    event ("Exception in ASGI application"); now each request gets -32603 there instead."""
+
+    async def failed() -> list[dict[str, Any] | None]:
+        raise RuntimeError("unable to perform operation on <WriteUnixTransport closed=True>")
+
+    async def scenario() -> Any:
+        work = asyncio.create_task(failed())
+        await asyncio.wait({work})
+        items: Any = [core_jsonrpc.Request("a", None, 1), core_jsonrpc.Request("b", None, core_jsonrpc.NO_ID)]
+        return rpc_routes._payload(rpc_routes._answers_of(work, items), True)
+
+    assert asyncio.run(scenario()) == [
+        {"jsonrpc": "2.0", "error": {"code": -32603, "message": "Internal error"}, "id": 1}
+    ]

@@ -1,0 +1,159 @@
+"""Issue 23 (shims) and issue 27 item 4: what a plugin's command really runs, and the project it
+belongs to, are in its sandbox's view.
+
+Each fake below lives in a temporary folder outside every path the sandbox binds on its own;
+before the fix each exited 127 before `hello` (the sandbox saw the wrapper, not what it execs)
+or failed to import (only the entry file's own folder was bound).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import DEMO_REPO, REFERENCE_DETECTOR, REPO
+
+from gpp.core import codes
+from gpp.host.sandbox import SandboxPolicy
+from gpp.host.session import PluginSession
+
+NODE_SDK = REPO / "plugins" / "sdk" / "node"
+
+
+def script(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o755)
+    return path
+
+
+def run(
+    command: list[str], env: dict[str, str] | None = None, plugin_id: str = "reference-detector"
+) -> tuple[dict[str, Any], dict[str, str]]:
+    async def scenario() -> tuple[dict[str, Any], dict[str, str]]:
+        async with PluginSession(
+            command, plugin_id, "1.0.0", cwd=str(DEMO_REPO), env=env, sandbox=SandboxPolicy()
+        ) as session:
+            return await session.discover(["api"]), session.sandbox_mechanisms
+
+    return asyncio.run(scenario())
+
+
+def on_path(folder: Path) -> dict[str, str]:
+    return {"PATH": f"{folder}:{os.environ.get('PATH', os.defpath)}"}
+
+
+def test_a_wrapper_script_on_the_plugins_path_runs_what_it_execs(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    script(bin_dir / "python3", f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    result, mechanisms = run(["python3", str(REFERENCE_DETECTOR)], on_path(bin_dir))
+    assert len(result["resources"]) == 3
+    assert mechanisms["executable"] == (
+        f"{bin_dir}/python3 → {sys.executable} (exec in a /bin/sh wrapper)"
+    )
+
+
+def test_a_version_manager_shim_is_resolved_by_asking_the_manager(tmp_path: Path) -> None:
+    """The shape of a pyenv shim (rbenv, nodenv, asdf alike); the fake manager answers `which`."""
+    root = tmp_path / "fakeenv"
+    manager = script(
+        root / "libexec" / "pyenv",
+        f'#!/bin/sh\n[ "$1" = which ] && [ -n "$PYENV_ROOT" ] && echo "{sys.executable}" '
+        "&& exit 0\nexit 1\n",
+    )
+    script(
+        root / "shims" / "python3",
+        '#!/usr/bin/env bash\nset -e\nprogram="${0##*/}"\n'
+        f'export PYENV_ROOT="{root}"\nexec "{manager}" exec "$program" "$@"\n',
+    )
+    result, mechanisms = run(["python3", str(REFERENCE_DETECTOR)], on_path(root / "shims"))
+    assert len(result["resources"]) == 3
+    assert mechanisms["executable"] == f"{root}/shims/python3 → {sys.executable} (pyenv which)"
+
+
+def test_a_shebang_script_runs_under_its_resolved_interpreter(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    script(bin_dir / "python3", f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    plugin = tmp_path / "plugin" / "detector"
+    script(plugin, "#!/usr/bin/env python3\n" + REFERENCE_DETECTOR.read_text())
+    shutil.copytree(REPO / "gpp", tmp_path / "gpp")  # what the copy imports from its parent
+    result, mechanisms = run([str(plugin)], on_path(bin_dir))
+    assert len(result["resources"]) == 3
+    assert mechanisms["executable"].startswith(f"{plugin} → {bin_dir}/python3 (env python3) → ")
+
+
+def test_a_manager_that_cannot_say_is_refused_naming_the_shim(tmp_path: Path) -> None:
+    root = tmp_path / "fakeenv"
+    manager = script(root / "libexec" / "pyenv", "#!/bin/sh\necho 'no such version' >&2\nexit 1\n")
+    script(root / "shims" / "python3", f'#!/bin/sh\nexec "{manager}" exec "$@"\n')
+    with pytest.raises(codes.UnexpectedEOFError) as refused:
+        run(["python3", str(REFERENCE_DETECTOR)], on_path(root / "shims"))
+    problem = refused.value.problem
+    assert f"{root}/shims/python3 is a shim of {manager}" in problem, problem
+    assert "no such version" in problem and "full path" in problem
+
+
+def test_an_interpreter_the_sandbox_cannot_find_is_named_with_what_to_do(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    script(bin_dir / "python3", '#!/bin/sh\nexec "/nonexistent/bin/python3" "$@"\n')
+    with pytest.raises(codes.UnexpectedEOFError) as failed:
+        run(["python3", str(REFERENCE_DETECTOR)], on_path(bin_dir))
+    error = failed.value
+    assert error.exit_code == 127, error.diagnostic()
+    assert "inside the sandbox, /nonexistent/bin/python3 was not found" in error.problem
+    assert f"{bin_dir}/python3 → /nonexistent/bin/python3" in error.problem
+    assert "by its full path" in error.problem
+
+
+def test_a_compiled_js_plugin_finds_its_projects_node_modules(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / "package.json").parent.mkdir()
+    (project / "package.json").write_text('{"name": "proj", "type": "module"}')
+    shutil.copytree(
+        NODE_SDK, project / "node_modules" / "gpp-sdk", ignore=lambda *_: {"node_modules", "test"}
+    )
+    x = project / "node_modules" / "x"
+    x.mkdir()
+    (x / "package.json").write_text('{"name": "x", "type": "module", "exports": "./index.js"}')
+    (x / "index.js").write_text('export const kind = "from-node-modules";\n')
+    script(
+        project / "out" / "plugin.js",
+        'import { servePlugin } from "gpp-sdk";\nimport { kind } from "x";\n'
+        "process.exitCode = await servePlugin(async (paths) => ({ resources: paths.map((p) => "
+        "({ kind, name: p, location: { path: p, line: 1 }, attrs: {} })), unresolved: [], "
+        "findings: [], classificationSignals: [] }), "
+        '{ pluginId: "compiled", pluginVersion: "1.0.0" });\n',
+    )
+    result, mechanisms = run(["node", str(project / "out" / "plugin.js")], plugin_id="compiled")
+    assert [r["kind"] for r in result["resources"]] == ["from-node-modules"]
+    assert str(project) in mechanisms["view"].split(", ")
+
+
+def test_a_python_plugin_whose_package_sits_above_its_entry_file_imports_it(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "pyproj"
+    (project / "mypkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[project]\nname = "mypkg"\n')
+    (project / "mypkg" / "__init__.py").write_text('KIND = "from-the-package"\n')
+    shutil.copytree(REPO / "gpp", project / "gpp")
+    script(
+        project / "scripts" / "run.py",
+        "import sys, pathlib\nsys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))\n"
+        "from mypkg import KIND\nfrom gpp.plugin.sdk import serve\n"
+        "def discover(paths):\n"
+        "    return {'resources': [{'kind': KIND, 'name': p, 'location': {'path': p, 'line': 1},"
+        " 'attrs': {}} for p in paths], 'unresolved': [], 'findings': [],"
+        " 'classificationSignals': []}\n"
+        "raise SystemExit(serve('pyproj', '1.0.0', discover))\n",
+    )
+    result, mechanisms = run(
+        [sys.executable, str(project / "scripts" / "run.py")], plugin_id="pyproj"
+    )
+    assert [r["kind"] for r in result["resources"]] == ["from-the-package"]
+    assert str(project) in mechanisms["view"].split(", ")

@@ -1,0 +1,521 @@
+"""Scanning that never fails whole: strange names, deep trees, low descriptor limits and readers
+that raise each cost one `unresolved` entry or one `READER_ERROR` finding, never the document."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO
+from deep_trees import remove_tree
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gpp.core.schema import DOCUMENT
+from gpp.host.session import PluginSession
+
+sys.path.insert(0, str(REPO / "plugins"))
+
+from packs import django_models, sqlalchemy_models
+from packs.builders import location
+from packs.routes import SUFFIXES, RouteLinker
+from packs.routes import extract as routes_extract
+from packs.scan import JSONObject, Linked, Scanner
+
+PRLIMIT = shutil.which("prlimit") or "prlimit"
+MODEL = "from sqlalchemy import Column, Integer\nfrom sqlalchemy.orm import declarative_base\n" \
+    "Base = declarative_base()\n\nclass {name}(Base):\n    __tablename__ = '{name}'\n" \
+    "    id = Column(Integer, primary_key=True)\n"  # fmt: skip
+
+
+def _tables(document: JSONObject) -> list[str]:
+    return [r["name"] for r in document["resources"] if r["kind"] == "table"]
+
+
+def _pack_session(pack: str, root: Path, *limits: str) -> PluginSession:
+    command = [sys.executable, str(REPO / "plugins" / f"{pack.replace('-', '_')}.py")]
+    return PluginSession([PRLIMIT, *limits, *command] if limits else command, pack, "1.0.0",
+                         cwd=str(root))  # fmt: skip
+
+
+async def _discover(session: PluginSession, paths: list[str]) -> JSONObject:
+    async with session:
+        result = await session.discover(paths, request_id="r")
+    result.pop("requestId")
+    return result
+
+
+def test_names_no_repo_path_can_carry_are_skipped_and_reported(tmp_path: Path) -> None:
+    """`x\\y.py` or `c:x.py` under a walked directory made the pack's document break the schema
+    (E_SCHEMA for the whole discover); now each is an `unsupported` entry at its directory."""
+    (tmp_path / "x\\y.py").write_text(MODEL.format(name="backslash"))
+    (tmp_path / "c:x.py").write_text(MODEL.format(name="drive"))
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "c:fine.py").write_text(MODEL.format(name="fine"))
+    (tmp_path / "models.py").write_text(MODEL.format(name="users"))
+    document = asyncio.run(_discover(_pack_session("pack-sqlalchemy", tmp_path), ["."]))
+    assert _tables(document) == ["users", "fine"]
+    assert document["unresolved"] == [
+        {"path": ".", "reason": "unsupported",
+         "detail": "skipped c:x.py: not a repo-relative path (must not start with a drive letter)"},
+        {"path": ".", "reason": "unsupported",
+         "detail": "skipped x\\y.py: not a repo-relative path (must not contain a backslash)"},
+    ]  # fmt: skip
+
+
+def test_deep_models_are_found_under_a_low_descriptor_limit(tmp_path: Path) -> None:
+    """A model 300 directories down was dropped silently (one descriptor held per level), and
+    a tree 1,100 deep would overflow the recursion: both are found with 48 descriptors."""
+    directory = tmp_path
+    for level in range(1, 1101):
+        directory = directory / "d"
+        directory.mkdir()
+        if level in (300, 1100):
+            (directory / f"m{level}.py").write_text(MODEL.format(name=f"deep{level}"))
+    try:
+        session = _pack_session("pack-sqlalchemy", tmp_path, "--nofile=48")
+        document = asyncio.run(_discover(session, ["."]))
+    finally:
+        remove_tree(tmp_path / "d")  # pytest's clean-up recurses
+    assert _tables(document) == ["deep1100", "deep300"]  # by path: "d/d/…" < "m300.py"
+    assert document["unresolved"] == []
+
+
+# ---------------------------------------------------------------------------- reader errors
+
+
+def _raising_extract(path: str, source: str) -> list[int]:
+    if "BOOM" in source:
+        return [len(source.split()[99])]  # IndexError, as in the issue
+    return [1]
+
+
+def _raising_link(files: Sequence[tuple[str, list[int]]]) -> Linked:
+    linked = Linked()
+    for path, _ in files:
+        if path.endswith("poison.py"):
+            raise KeyError("poisoned facts")
+        linked.resources.append(
+            {"kind": "file", "name": path, "location": location(path, 1), "attrs": {}}
+        )
+    return linked
+
+
+@pytest.mark.parametrize("workers", [1, 2], ids=["in-process", "fan-out"])
+def test_a_reader_error_is_a_finding_at_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """An exception from `extract` (in this process or in a fan-out worker) or from `link` on
+    one file's facts becomes a READER_ERROR at that file; every other file still counts."""
+    for n in range(40):
+        (tmp_path / f"f{n:02}.py").write_text("BOOM\n" if n == 7 else "ok\n")
+    (tmp_path / "poison.py").write_text("ok\n")
+    monkeypatch.chdir(tmp_path)
+    scanner = Scanner((".py",), _raising_extract, _raising_link, language="Python",
+                      workers=workers, min_files_per_worker=1)  # fmt: skip
+    document = scanner.discover(["."])
+    DOCUMENT.check(document)
+    assert [r["name"] for r in document["resources"]] == [
+        f"f{n:02}.py" for n in range(40) if n != 7
+    ]
+    assert [(f["code"], f["locations"]) for f in document["findings"]] == [
+        ("READER_ERROR", [{"path": "f07.py", "line": 1}]),
+        ("READER_ERROR", [{"path": "poison.py", "line": 1}]),
+    ]
+    boom, poison = (f["detail"] for f in document["findings"])
+    assert boom.startswith("the reader failed on this file: IndexError at test_pack_robust.py:")
+    assert poison.startswith("the reader failed on this file: KeyError at test_pack_robust.py:")
+    assert document["unresolved"] == []
+
+
+# ------------------------------------------------------------- generated inputs, every pack
+
+PY_PIECES = [
+    "from sqlalchemy import Column, Integer, String, Table, ForeignKey\n",
+    "from sqlalchemy.orm import declarative_base, declared_attr, DeclarativeBase\n",
+    "from django.db import models\n",
+    "from flask import Flask, Blueprint\n",
+    "from fastapi import FastAPI, APIRouter, Depends\n",
+    "from . import *\n",
+    "from .x import y\n",
+    "Base = declarative_base()\n",
+    "app = FastAPI()\n",
+    "router = APIRouter(prefix='/v1')\n",
+    "bp = Blueprint('b', __name__, url_prefix=PREFIX)\n",
+    "app.include_router(router)\n",
+    "app.include_router(router, prefix=f'/x/{v}')\n",
+    "app.register_blueprint(bp, **kw)\n",
+    "class A(Base):\n    __tablename__ = 'a'\n    id = Column(Integer, primary_key=True)\n",
+    "class B(A):\n    __tablename__ = None\n",
+    "class C(Base):\n    @declared_attr\n"
+    "    def __tablename__(cls):\n        return cls.__name__.lower()\n",
+    "class M(models.Model):\n    name = models.CharField()\n    class Meta:\n        db_table = x\n",
+    "class N(M, *bases):\n    pass\n",
+    "t = Table()\n",
+    "t = Table(title='Requests')\n",
+    "t = Table('t', Base.metadata, Column('id', Integer))\n",
+    "t = Table(*args, **kw)\n",
+    "@router.get('/items/{id}')\nasync def item(id: int): ...\n",
+    "@app.route()\ndef f(): ...\n",
+    "@bp.route(path, methods=m)\ndef g(): ...\n",
+    "@app.get(*paths)\ndef h(): ...\n",
+    "app.add_url_rule()\n",
+    "app.add_url_rule('/r', view_func=v, methods=['GET'])\n",
+    "urlpatterns = [path('a/', include('x.urls'))]\n",
+    "def f(*, a=Depends()): ...\n",
+    "x = (\n",
+    "'''\n",
+    "    \n\tindent\n",
+    "class\n",
+    "@\n",
+    "lambda: (yield)\n",
+    "type X = int\n",
+    "def f[T](x: T) -> T: ...\n",
+    "f'{a!r:>{w}}'\n",
+    "\x00\n",
+    "\r",
+    "\ufeff",
+]
+JS_PIECES = [
+    "const express = require('express');\n",
+    "import { Router } from 'express';\n",
+    "const app = express();\n",
+    "const router = express.Router();\n",
+    "export default router;\n",
+    "module.exports = router;\n",
+    "app.use('/api', router);\n",
+    "app.use(router);\n",
+    "app.use(prefix, require('./x'));\n",
+    "router.get('/a/:id', auth, (req, res) => {});\n",
+    "router.route('/b').get(h).post(h);\n",
+    "app.get();\n",
+    "app.use('/x', ...mw);\n",
+    "routes.forEach(r => router.use(r.path, r.route));\n",
+    "export default Router().use('/a', b);\n",
+    "router[method]('/c', h);\n",
+    "const { a, ...rest } = require('./y');\n",
+    "app.use(`/t/${v}`, r);\n",
+    "function (\n",
+    "/* unterminated\n",
+    "`${\n",
+    "<div>{x}</div>\n",
+    "@Decorator()\nclass X {}\n",
+    "import type { T } from './t';\n",
+    "let x: Array<string> = [];\n",
+    "\x00",
+    "\r\n",
+]
+
+
+def _text(pieces: list[str]) -> st.SearchStrategy[bytes]:
+    """Pieces glued, cut anywhere, in an encoding a reader may not expect."""
+    glued = st.lists(st.sampled_from(pieces), max_size=12).map("".join)
+    cut = st.tuples(glued, st.integers(min_value=0, max_value=400)).map(
+        lambda t: t[0][: t[1]] if t[1] < len(t[0]) else t[0]
+    )
+    encoding = st.sampled_from(["utf-8", "utf-8", "utf-8", "latin-1", "utf-16", "utf-8-sig"])
+    return st.tuples(cut, encoding).map(lambda t: t[0].encode(t[1], "replace"))
+
+
+PACKS: dict[str, tuple[tuple[str, ...], Any, Any]] = {
+    "pack-sqlalchemy": ((".py",), sqlalchemy_models.extract, sqlalchemy_models.link),
+    "pack-django": ((".py",), django_models.extract, django_models.link),
+    "pack-http-routes": (SUFFIXES, routes_extract, RouteLinker()),
+}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    python=st.lists(_text(PY_PIECES), min_size=1, max_size=4),
+    javascript=st.lists(_text(JS_PIECES), min_size=1, max_size=3),
+)
+def test_no_pack_ever_raises_out_of_a_discover(
+    python: list[bytes], javascript: list[bytes]
+) -> None:
+    """Generated Python and JavaScript (glued constructs, truncated, odd encodings) in one
+    repository: every pack answers a valid document whatever its readers make of them."""
+    with tempfile.TemporaryDirectory() as repo:
+        for n, data in enumerate(python):
+            Path(repo, "pkg" if n % 2 else ".", f"m{n}.py").parent.mkdir(exist_ok=True)
+            Path(repo, "pkg" if n % 2 else ".", f"m{n}.py").write_bytes(data)
+        for n, data in enumerate(javascript):
+            Path(repo, f"r{n}.{'ts' if n % 2 else 'js'}").write_bytes(data)
+        old = os.getcwd()
+        os.chdir(repo)
+        try:
+            for suffixes, extract, link in PACKS.values():
+                scanner: Scanner[Any] = Scanner(suffixes, extract, link, language="x", workers=1)
+                DOCUMENT.check(scanner.discover(["."]))
+        finally:
+            os.chdir(old)
+
+
+# ------------------------------------------------------------------ route-mount expansion
+
+
+def _doubling_mounts(levels: int) -> str:
+    """Each router mounts the one before twice: 2^levels paths to the one route, in ~90 bytes
+    a level (39 levels: the issue's 3.6 KB file that timed the pack out)."""
+    lines = ["from fastapi import APIRouter, FastAPI", "r0 = APIRouter()", "@r0.get('/x')",
+             "def f(): ..."]  # fmt: skip
+    for n in range(1, levels + 1):
+        lines += [f"r{n} = APIRouter()", f"r{n}.include_router(r{n - 1}, prefix='/a')",
+                  f"r{n}.include_router(r{n - 1}, prefix='/b')"]  # fmt: skip
+    return "\n".join([*lines, "app = FastAPI()", f"app.include_router(r{levels})", ""])
+
+
+def test_route_mount_expansion_is_bounded_and_the_cut_reported(tmp_path: Path) -> None:
+    """2^39 mount paths: the pack answers (within its request_ms) with what the budget allowed
+    and a LINK_BUDGET_EXCEEDED finding at the mounts it did not follow."""
+    from packs.routes.linker import LINK_BUDGET
+
+    (tmp_path / "main.py").write_text(_doubling_mounts(39))
+    assert (tmp_path / "main.py").stat().st_size < 4096
+    document = asyncio.run(_discover(_pack_session("pack-http-routes", tmp_path), ["."]))
+    assert 0 < len(document["resources"]) <= LINK_BUDGET
+    (finding,) = document["findings"]
+    assert finding["code"] == "LINK_BUDGET_EXCEEDED"
+    mount_lines = {n for n, text in enumerate(_doubling_mounts(39).splitlines(), 1)
+                   if ".include_router(r" in text}  # fmt: skip
+    lines = [loc["line"] for loc in finding["locations"]]
+    assert lines == sorted(set(lines)) and set(lines) <= mount_lines
+    assert {loc["path"] for loc in finding["locations"]} == {"main.py"}
+
+
+def test_an_expansion_within_the_budget_has_no_finding() -> None:
+    """10 levels, 1,024 routes: all listed, nothing said about a budget."""
+    from packs.routes import extract as extract_routes
+    from packs.routes.linker import link
+
+    facts = extract_routes("main.py", _doubling_mounts(10))
+    routes, findings = link({"main.py": facts})
+    assert len({r.name for r in routes}) == 1024 and findings == []
+    routes, findings = link({"main.py": facts}, budget=100)
+    assert len(routes) < 100 and [f["code"] for f in findings] == ["LINK_BUDGET_EXCEEDED"]
+
+
+# ------------------------------------------------------------- syntax newer than the interpreter
+
+NEWER_MODELS = """from sqlalchemy import Column, Integer
+from sqlalchemy.orm import declarative_base
+from fastapi import APIRouter
+
+Base = declarative_base()
+type UserId = int
+router = APIRouter(prefix="/v1")
+
+
+def first[T](items: list[T]) -> T:
+    return items[0]
+
+
+class Account(Base):
+    __tablename__ = "accounts"
+    id = Column(Integer, primary_key=True)
+    label = f"{__tablename__["x"] if False else 'a'}"
+
+
+@router.get("/accounts")
+def accounts(): ...
+"""
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the interpreter reads 3.12 itself")
+def test_packs_read_python_newer_than_the_interpreter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A valid 3.12 module was `parse-error` for every Python pack under 3.11."""
+    (tmp_path / "models.py").write_text(NEWER_MODELS)
+    monkeypatch.chdir(tmp_path)
+    tables = Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
+                     language="Python", workers=1).discover(["."])  # fmt: skip
+    routes = Scanner(SUFFIXES, routes_extract, RouteLinker(), language="x", workers=1).discover(
+        ["."]
+    )
+    assert tables["unresolved"] == routes["unresolved"] == []
+    assert [(r["name"], r["location"]["line"]) for r in tables["resources"]] == [("accounts", 14)]
+    assert [(r["name"], r["location"]["line"]) for r in routes["resources"]] == [
+        ("GET /v1/accounts", 20)  # the decorator's line, as for 3.11 code
+    ]
+
+
+# ------------------------------------------------------------------ a scan too big for request_ms
+
+
+def test_a_scan_past_its_soft_deadline_answers_what_it_read_and_goes_on_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading stops between batches once the deadline has passed (a clock that advances one
+    second per file read, so no timing is involved): the document holds what was read and a
+    DEADLINE_REACHED finding at each file not read; the memo keeps what was read, so each
+    repeat goes further, and the last one is the document of an unbounded scan."""
+    for n in range(30):
+        (tmp_path / f"m{n:02}.py").write_text(f"def f{n}(): ...\n")
+    monkeypatch.chdir(tmp_path)
+    now = [0.0]
+
+    def slow_extract(path: str, source: str) -> list[tuple[str, int]]:
+        now[0] += 1.0
+        return [(path, 1)]
+
+    def link(files: Sequence[tuple[str, list[tuple[str, int]]]]) -> Linked:
+        linked = Linked()
+        for path, _ in files:
+            linked.resources.append(
+                {"kind": "file", "name": path, "location": location(path, 1), "attrs": {}}
+            )
+        return linked
+
+    bounded = Scanner((".py",), slow_extract, link, language="Python", workers=1,
+                      deadline_ms=10_000, clock=lambda: now[0], deadline_batch=4)  # fmt: skip
+    reached = []
+    for _ in range(3):
+        document = bounded.discover(["."])
+        DOCUMENT.check(document)
+        reached.append(len(document["resources"]))
+        if document["findings"]:
+            (finding,) = document["findings"]
+            assert finding["code"] == "DEADLINE_REACHED"
+            assert len(finding["locations"]) == 30 - reached[-1]
+            assert "raise request_ms" in finding["detail"]
+    assert reached == [12, 24, 30]  # batches of 4 until 10 s have passed, from where it was
+    assert document["findings"] == []
+    unbounded = Scanner((".py",), slow_extract, link, language="Python", workers=1)
+    assert unbounded.deadline_ms is None  # no GPP_REQUEST_MS in this process
+    assert unbounded.discover(["."]) == document
+
+
+def test_the_host_tells_the_plugin_its_request_ms(tmp_path: Path) -> None:
+    """`GPP_REQUEST_MS` is how a pack learns its budget without a protocol change."""
+    from gpp.host.session import Timeouts
+
+    plugin = tmp_path / "echo_env.py"
+    plugin.write_text(
+        "import os, sys\n"
+        f"sys.path.insert(0, {str(REPO)!r})\n"
+        "from gpp.plugin.sdk import serve\n"
+        "def discover(paths):\n"
+        "    here = {'path': 'x', 'line': 1}\n"
+        "    name = os.environ.get('GPP_REQUEST_MS', 'unset')\n"
+        "    return {'resources': [{'kind': 'env', 'name': name, 'location': here, 'attrs': {}}],\n"
+        "            'unresolved': [], 'findings': [], 'classificationSignals': []}\n"
+        "sys.exit(serve('echo-env', '1.0.0', discover))\n"
+    )
+    session = PluginSession([sys.executable, str(plugin)], "echo-env", "1.0.0", cwd=str(tmp_path),
+                            timeouts=Timeouts(request_ms=4321))  # fmt: skip
+    document = asyncio.run(_discover(session, ["."]))
+    assert [r["name"] for r in document["resources"]] == ["4321"]
+
+
+# ------------------------------------------------------------------------ generated code
+
+
+def test_generated_javascript_is_skipped_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Minified bundles (by name, or by a very long line near the top) and dist/ or build/
+    output are not parsed; each is an `unsupported` entry saying it is generated."""
+    (tmp_path / "app.js").write_text(
+        "const express = require('express');\nconst app = express();\napp.get('/ok', h);\n"
+    )
+    bundle = "app.get('/hidden', h);" * 200  # one 4,400-character line
+    (tmp_path / "public").mkdir()
+    (tmp_path / "public" / "bundle.js").write_text(f"// built\n{bundle}\n")
+    (tmp_path / "public" / "theme.min.js").write_text("app.get('/theme', h);\n")
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "server.js").write_text("app.get('/dist', h);\n")
+    (tmp_path / "long_python.py").write_text(f"DATA = {'x' * 3000!r}\n")  # Python: read
+    monkeypatch.chdir(tmp_path)
+    document = Scanner(SUFFIXES, routes_extract, RouteLinker(), language="x", workers=1).discover(
+        ["."]
+    )
+    assert [r["name"] for r in document["resources"]] == ["GET /ok"]
+    assert [(u["path"], u["reason"], u["detail"]) for u in document["unresolved"]] == [
+        ("dist", "unsupported", "generated code is not read (a dist/ directory)"),
+        ("public/bundle.js", "unsupported", "generated code is not read (a minified bundle)"),
+        ("public/theme.min.js", "unsupported", "generated code is not read (a minified bundle)"),
+    ]
+
+
+# ------------------------------------------------------------------ the cold-scan pre-filter
+
+ROOTS = [REPO / "plugins/examples/sample-app",
+         *sorted(p for p in (REPO / "tests/fixtures/repos").iterdir() if p.is_dir())]  # fmt: skip
+
+
+@pytest.mark.parametrize("pack", ["sqlalchemy", "django"])
+def test_the_prefilter_changes_no_document(pack: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the sample app and every fixture repository, a pack with its pre-filter gives the
+    document it gives parsing every file, while parsing fewer files. The one difference allowed:
+    a syntax error in a file the filter did not parse (it names none of the pack's keywords and
+    no parsed file reaches it) is not reported; it could not have hidden a table."""
+    import importlib
+
+    entry = importlib.import_module(f"pack_{pack}")
+    analyzer = importlib.import_module(f"packs.{pack}_models")
+    parsed: list[str] = []
+
+    def counting(path: str, source: str) -> Any:
+        parsed.append(path)
+        return analyzer.extract(path, source)
+
+    counts = {"all": 0, "filtered": 0}
+    for root in ROOTS:
+        monkeypatch.chdir(root)
+        documents = []
+        base_keywords = getattr(entry, "BASE_KEYWORDS", ())
+        for label, keywords in (("all", None), ("filtered", entry.KEYWORDS)):
+            parsed.clear()
+            scanner: Scanner[Any] = Scanner((".py",), counting, analyzer.link, language="Python",
+                                            workers=1, keywords=keywords,
+                                            base_keywords=base_keywords)  # fmt: skip
+            documents.append(scanner.discover(["."]))
+            counts[label] += len(parsed)
+        unfiltered, filtered = documents
+        not_parsed = [u for u in unfiltered["unresolved"] if u["path"] not in parsed]
+        assert all(u["reason"] == "parse-error" for u in not_parsed), root.name
+        expected = {**unfiltered,
+                    "unresolved": [u for u in unfiltered["unresolved"] if u not in not_parsed]}  # fmt: skip
+        assert filtered == expected, root.name
+    assert counts["filtered"] < counts["all"]
+
+
+def test_a_file_reached_only_through_imports_is_still_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No keyword in `zoo/animals.py` (a model subclassing an abstract base) nor in
+    `zoo/dog.py` (a multi-table child of it): both are reached from `core/base.py`, which names
+    Django, through their imports and classes, so both tables are still there."""
+    import pack_django
+
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "__init__.py").write_text("")
+    (tmp_path / "core" / "base.py").write_text(
+        "from django.db import models\n\nclass Stamped(models.Model):\n"
+        "    class Meta:\n        abstract = True\n"
+    )
+    (tmp_path / "zoo").mkdir()
+    (tmp_path / "zoo" / "__init__.py").write_text("")
+    (tmp_path / "zoo" / "animals.py").write_text(
+        "from core.base import Stamped\n\nclass Animal(Stamped):\n    pass\n"
+    )
+    (tmp_path / "zoo" / "dog.py").write_text(
+        "from zoo.animals import Animal\n\nclass Dog(Animal):\n    pass\n"
+    )
+    (tmp_path / "zoo" / "views.py").write_text("def index():\n    return 'no class, no keyword'\n")
+    monkeypatch.chdir(tmp_path)
+    documents = []
+    for keywords in (None, pack_django.KEYWORDS):
+        scanner = Scanner((".py",), django_models.extract, django_models.link,
+                          language="Python", workers=1, keywords=keywords,
+                          base_keywords=pack_django.BASE_KEYWORDS)  # fmt: skip
+        documents.append(scanner.discover(["."]))
+    assert documents[0] == documents[1]
+    assert sorted(r["name"] for r in documents[1]["resources"]) == ["zoo_animal", "zoo_dog"]
