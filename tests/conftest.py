@@ -11,6 +11,11 @@ FIXTURE_PLUGINS = REPO / "tests" / "fixtures" / "plugins"
 DEMO_REPO = REPO / "plugins" / "examples" / "demo-repo"
 REFERENCE_DETECTOR = REPO / "plugins" / "reference_detector.py"
 DOC_PAGES = (REPO / "README.md", *sorted((REPO / "docs").glob("*.md")))
+SIDES = ("core", "plugin", "host", "client", "gateway", "packs", "product")
+"""The folders of tests/, one per side of the code (tests/README.md). Each is on `sys.path`
+(as pytest puts a test's own folder there), so a suite can reuse another's helpers whichever
+folder is collected first or alone."""
+sys.path[1:1] = [str(REPO / "tests" / side) for side in SIDES]
 
 
 def doc(page: str = "") -> str:

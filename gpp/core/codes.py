@@ -11,6 +11,24 @@ from __future__ import annotations
 import signal
 from typing import ClassVar
 
+__all__ = [
+    "OFFENDING_FRAME_LIMIT",
+    "PREFIX",
+    "ExitStatusError",
+    "FrameJSONError",
+    "InvalidRequestError",
+    "PluginErrorResponse",
+    "ProtocolError",
+    "ProtocolVersionError",
+    "SchemaError",
+    "UnexpectedEOFError",
+    "UnknownPluginError",
+    "UnknownTypeError",
+    "WatchdogTimeoutError",
+    "describe_exit",
+    "truncate",
+]
+
 PREFIX = "[plugin-protocol]"
 OFFENDING_FRAME_LIMIT = 512
 

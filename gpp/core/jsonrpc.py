@@ -16,6 +16,29 @@ from typing import Any
 
 from gpp.core.canonical_json import loads_strict
 
+__all__ = [
+    "CANCEL_METHOD",
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "INVALID_REQUEST",
+    "MESSAGES",
+    "METHOD_NOT_FOUND",
+    "PARSE_ERROR",
+    "PROGRESS_METHOD",
+    "REQUEST_CANCELLED",
+    "Invalid",
+    "InvalidParams",
+    "MethodNotFound",
+    "Request",
+    "RequestCancelled",
+    "encode",
+    "error",
+    "id_key",
+    "notification",
+    "parse_request",
+    "response",
+]
+
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601

@@ -13,12 +13,11 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from gpp.core import codes
+from gpp.core import codes, jsonrpc
 from gpp.core.canonical_json import JSONRejected, canonical, loads_fast, loads_strict
 from gpp.core.connection import Connection
 from gpp.core.envelope import build_frame
 from gpp.core.messages import Discover, Hello, Ready, Role
-from gpp.core import jsonrpc
 
 PLUGIN_ID, PLUGIN_VERSION = "fixture", "1.0.0"
 ERROR_CLASSES = tuple(codes.ERROR_CLASSES.values())

@@ -33,9 +33,9 @@ from gateway_harness import (
 )
 
 from app import rpc_routes
+from gpp.core import jsonrpc as core_jsonrpc
 from gpp.host.jsonrpc import JsonRpcSession
 from gpp.host.session import Timeouts
-from gpp.core import jsonrpc as core_jsonrpc
 from gpp.plugin import jsonrpc
 
 EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
@@ -557,7 +557,10 @@ def test_an_sse_stream_whose_work_failed_still_ends_with_its_response_event() ->
     async def scenario() -> Any:
         work = asyncio.create_task(failed())
         await asyncio.wait({work})
-        items: Any = [core_jsonrpc.Request("a", None, 1), core_jsonrpc.Request("b", None, core_jsonrpc.NO_ID)]
+        items: Any = [
+            core_jsonrpc.Request("a", None, 1),
+            core_jsonrpc.Request("b", None, core_jsonrpc.NO_ID),
+        ]
         return rpc_routes._payload(rpc_routes._answers_of(work, items), True)
 
     assert asyncio.run(scenario()) == [

@@ -16,8 +16,8 @@ import pytest
 from conftest import FIXTURE_PLUGINS, fixture_command, process_gone
 
 from app.problems import http_status
-from gpp.host import session as host_session
 from gpp.core import codes
+from gpp.host import session as host_session
 from gpp.host.session import PluginSession, Timeouts
 
 TIMEOUTS = Timeouts(handshake_ms=3000, request_ms=500, shutdown_ms=500)
