@@ -70,8 +70,8 @@ SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime", "/etc
 """The few files of /etc that programs need (the last three: names, for `network = "inherit"`;
 the UTS namespace already tells the hostname); the rest (shadow, keys, the gateway's config)
 stays out of sight. Each is a mount (about a millisecond of every start): keep the list short."""
-GPP_PACKAGE = Path(__file__).resolve().parent
-"""Bound read-only so Python plugins can `from gpp.plugin.sdk import serve` (editable install or not)."""
+GPP_PACKAGE = Path(__file__).resolve().parents[1]
+"""Bound read-only so Python plugins can `from gpp.sdk import serve` (editable install or not)."""
 
 PIPES_ASIDE = 'exec "$@" 3<&0 4>&1 0</dev/null 1>&2'
 """Run before bwrap (by `sh`, which becomes bwrap): the plugin's stdin and stdout pipes move to

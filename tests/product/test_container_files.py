@@ -63,7 +63,7 @@ def test_integration_tests_share_the_gateway_namespace() -> None:
     assert tests["network_mode"] == "service:gateway"
     assert tests["environment"]["GPP_GATEWAY_URL"] == "http://127.0.0.1:8787"
     assert "tests/gateway/test_live_gateway.py" in tests["command"]
-    assert (REPO / "tests" / "test_live_gateway.py").exists()
+    assert (REPO / "tests" / "gateway" / "test_live_gateway.py").exists()
     assert tests["depends_on"]["gateway"]["condition"] == "service_healthy"
 
 
