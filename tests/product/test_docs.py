@@ -2,7 +2,7 @@
 names the test that runs it; links resolve; the README stays short enough to read.
 
 A block is claimed by the HTML comment on the line before it:
-`<!-- tested by tests/test_x.py::test_name -->`, naming a test that exists.
+`<!-- tested by tests/<side>/test_x.py::test_name -->`, naming a test that exists.
 """
 
 from __future__ import annotations
