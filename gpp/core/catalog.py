@@ -37,7 +37,7 @@ from gpp.core.schema import (
 )
 
 
-class Request(enum.Enum):
+class RequestPart(enum.Enum):
     """A message's part in the lock-step request."""
 
     NONE = "none"
@@ -51,7 +51,7 @@ class MessageRule:
     sender: Role | None  # None: either party
     transitions: Mapping[Phase, Phase]  # phase it may arrive in -> phase it leads to
     payload: Spec
-    request: Request = Request.NONE
+    request: RequestPart = RequestPart.NONE
 
 
 _ANY_OPEN_PHASE: dict[Phase, Phase] = {
@@ -63,9 +63,9 @@ CATALOG: dict[str, MessageRule] = {
     #                      event        sender  arrives in -> leads to                      payload           request
     "hello":    MessageRule(Hello,       P, {Phase.AWAITING_HELLO: Phase.AWAITING_READY}, HELLO_PAYLOAD),
     "ready":    MessageRule(Ready,       H, {Phase.AWAITING_READY: Phase.IDLE},           EMPTY_PAYLOAD),
-    "discover": MessageRule(Discover,    H, {Phase.IDLE: Phase.DISCOVERING},              DISCOVER_PAYLOAD, Request.OPENS),
-    "result":   MessageRule(Result,      P, {Phase.DISCOVERING: Phase.IDLE},              RESULT_PAYLOAD,   Request.ANSWERS),
-    "error":    MessageRule(PluginError, P, {Phase.DISCOVERING: Phase.IDLE},              ERROR_PAYLOAD,    Request.ANSWERS),
+    "discover": MessageRule(Discover,    H, {Phase.IDLE: Phase.DISCOVERING},              DISCOVER_PAYLOAD, RequestPart.OPENS),
+    "result":   MessageRule(Result,      P, {Phase.DISCOVERING: Phase.IDLE},              RESULT_PAYLOAD,   RequestPart.ANSWERS),
+    "error":    MessageRule(PluginError, P, {Phase.DISCOVERING: Phase.IDLE},              ERROR_PAYLOAD,    RequestPart.ANSWERS),
     "shutdown": MessageRule(Shutdown,    H, {Phase.IDLE: Phase.SHUTTING_DOWN},            EMPTY_PAYLOAD),
     "bye":      MessageRule(Bye,         P, {Phase.SHUTTING_DOWN: Phase.CLOSED},          EMPTY_PAYLOAD),
 }  # fmt: skip

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpp.core import codes
-from gpp.core.catalog import CATALOG, MessageRule, Request, rule_for, sendable
+from gpp.core.catalog import CATALOG, MessageRule, RequestPart, rule_for, sendable
 from gpp.core.envelope import Frame, build_frame, decode_frame, verify_digest
 from gpp.core.framing import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong
 from gpp.core.messages import Event, Phase, Result, Role, payload_of
@@ -168,7 +168,7 @@ class Connection:
                 expected=exc.expected,
                 got=exc.got,
             ) from None
-        if rule.request is Request.ANSWERS and frame.payload["requestId"] != self.outstanding:
+        if rule.request is RequestPart.ANSWERS and frame.payload["requestId"] != self.outstanding:
             raise frame.fault(
                 codes.SchemaError,
                 "answers another request",
@@ -220,7 +220,7 @@ class Connection:
                 expected=exc.expected,
                 got=exc.got,
             ) from None
-        if rule.request is Request.ANSWERS and payload["requestId"] != self.outstanding:
+        if rule.request is RequestPart.ANSWERS and payload["requestId"] != self.outstanding:
             raise UsageError(
                 f"answer to {payload['requestId']!r} while {self.outstanding!r} is open"
             )
@@ -249,7 +249,7 @@ class Connection:
     def _advance(self, rule: MessageRule, payload: dict[str, Any]) -> None:
         """The phase a message leads to, and the request it leaves outstanding."""
         self.phase = rule.transitions[self.phase]
-        self.outstanding = payload["requestId"] if rule.request is Request.OPENS else None
+        self.outstanding = payload["requestId"] if rule.request is RequestPart.OPENS else None
 
     def _fail(self, error: codes.ProtocolError) -> None:
         self.error = error

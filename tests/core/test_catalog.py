@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gpp.core import codes
-from gpp.core.catalog import CATALOG, SESSION_FATAL, Request, rule_for, sendable
+from gpp.core.catalog import CATALOG, SESSION_FATAL, RequestPart, rule_for, sendable
 from gpp.core.connection import Connection
 from gpp.core.envelope import build_frame
 from gpp.core.messages import Phase, Role, SessionError
@@ -24,7 +24,7 @@ def test_every_row_names_its_own_event_and_only_reachable_phases() -> None:
 def test_error_reads_as_an_answer_with_a_request_id_and_as_fatal_without() -> None:
     assert (
         rule_for("error", {"requestId": "r", "code": "X", "message": "m"}).request
-        is Request.ANSWERS
+        is RequestPart.ANSWERS
     )
     assert rule_for("error", {"code": "X", "message": "m"}) is SESSION_FATAL
     assert rule_for("error", ["not", "an", "object"]) is CATALOG["error"]
