@@ -267,7 +267,7 @@ def test_gateway_namespace_holds_only_loopback(gateway: ComposeProject) -> None:
 
 def test_integration_suite_passes_inside_the_gateway_namespace(gateway: ComposeProject) -> None:
     suite = run([*gateway.command, "run", "--rm", "-T", "integration-tests"], 600)
-    tests = (REPO / "tests" / "test_live_gateway.py").read_text().count("\ndef test_")
+    tests = (REPO / "tests" / "gateway" / "test_live_gateway.py").read_text().count("\ndef test_")
     assert re.search(rf"\b{tests} passed\b", suite.stdout), suite.stdout
     assert not re.search(r"\b(failed|skipped|error)", suite.stdout.splitlines()[-1])
 
