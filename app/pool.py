@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpp.core import codes
-from gpp.core.messages import Result
+from gpp.core.messages import Discover, Result
 from gpp.host.jsonrpc import SERVER_ERRORS, JsonRpcSession
 from gpp.host.session import PluginSession
 
@@ -133,8 +133,8 @@ class PluginPool(Pool):
 
     # --------------------------------------------------------------------------- requests
 
-    async def discover(self, paths: list[str], request_id: str) -> Result:
-        """One discover on a free session: queued FIFO, refused when full or backing off.
+    async def discover(self, request: Discover) -> Result:
+        """One discover request on a free session: queued FIFO, refused when full or backing off.
 
         Once a slot is taken the work runs shielded, to its end: a client that leaves does not
         hand the slot on while its plugin is still busy (the next request would meet a session
@@ -144,18 +144,18 @@ class PluginPool(Pool):
         self.health.refuse_if_unavailable()
         slot = await self._acquire()
         self.leases.acquire()
-        work = asyncio.create_task(self._discover_on(slot, paths, request_id))
+        work = asyncio.create_task(self._discover_on(slot, request))
         # An abandoned request's outcome is already recorded in the health: consume it here.
         work.add_done_callback(lambda task: task.cancelled() or task.exception())
         return await asyncio.shield(work)
 
-    async def _discover_on(self, slot: Slot, paths: list[str], request_id: str) -> Result:
+    async def _discover_on(self, slot: Slot, request: Discover) -> Result:
         try:
             self.health.refuse_if_unavailable()
             session = await self._session_for(slot)
             slot.busy = True
             try:
-                result = await session.discover_in_task(paths, request_id)
+                result = await session.exchange(request)
             except codes.InvalidRequestError:
                 raise
             except codes.ProtocolError as exc:

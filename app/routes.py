@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 
 from gpp.core import codes
 from gpp.core.canonical_json import JSONRejected, canonical_trusted, loads_strict
-from gpp.core.messages import Result
+from gpp.core.messages import Discover, Result
 from gpp.core.schema import MAX_PATHS, PATH, REQUEST_ID, Violation, array, record
 
 from .metrics import CONTENT_TYPE_LATEST
@@ -38,7 +38,8 @@ DISCOVER_REQUEST = record(
 )
 """The body of POST /plugins/{id}/discover. Stricter than the `discover` frame, which may carry
 no paths (an empty result): over HTTP an empty list is more likely a caller's mistake than a
-question, so it is answered 422."""
+question, so it is answered 422. Every body it accepts, its requestId filled in, is a valid `discover`
+payload (tests/gateway/test_gateway_http.py proves it over the contract's cases)."""
 
 plugin_router = APIRouter(route_class=PlainRoute)
 router = APIRouter()
@@ -73,11 +74,10 @@ DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
 async def discover(plugin_id: str, request: Request) -> Response:
     with PluginRequest(request, "request", plugin_id) as (pool, exchange):
         gpp_pool = pool_of_kind(pool, PluginPool, plugin_id)
-        paths, exchange.request_id = discover_body(
-            await body(request), request.headers.get("x-request-id")
-        )
+        discover_request = discover_body(await body(request), request.headers.get("x-request-id"))
+        exchange.request_id = discover_request.request_id
         queued = gpp_pool.would_queue  # then its client's leaving must free the place at once
-        work = gpp_pool.discover(paths, exchange.request_id)
+        work = gpp_pool.discover(discover_request)
         result = await unless_client_leaves(request, work, watch_at_once=queued)
         return result_response(result)
 
@@ -93,24 +93,27 @@ def result_response(result: Result) -> Response:
     return Response(content, media_type="application/json", headers=headers)
 
 
-def discover_body(content: bytes, header_id: str | None) -> tuple[list[str], str]:
-    """The paths and the request id: the body's `requestId`, else an `X-Request-Id` header
-    (so a tracing proxy's id carries through to the plugin), else a fresh one."""
+def discover_body(content: bytes, header_id: str | None) -> Discover:
+    """The one `Discover` request a body asks for, checked here once (by DISCOVER_REQUEST, which
+    accepts only valid `discover` payloads, so the connection does not check it again).
+
+    Its request id is the body's `requestId`, else an `X-Request-Id` header (so a tracing
+    proxy's id carries through to the plugin), else a fresh one."""
     try:
         doc = loads_strict(content)  # strict: a duplicate key must not silently take the last value
     except JSONRejected as exc:
         raise codes.InvalidRequestError(
             f"is not valid I-JSON ({exc.reason})", field="body", expected="a JSON object", got=None
         ) from None
-    if isinstance(doc, dict) and "requestId" not in doc and header_id is not None:
-        doc = {**doc, "requestId": header_id}
+    if isinstance(doc, dict) and "requestId" not in doc:
+        # a header's id is checked as the body's would be; a fresh one has uuid4().hex's shape
+        doc = {**doc, "requestId": secrets.token_hex(16) if header_id is None else header_id}
     try:
-        DISCOVER_REQUEST.check(doc)
+        return Discover.validated(doc, DISCOVER_REQUEST)
     except Violation as exc:
         raise codes.InvalidRequestError(
             exc.problem, field=exc.field or "body", expected=exc.expected, got=exc.got
         ) from None
-    return doc["paths"], doc.get("requestId") or secrets.token_hex(16)  # uuid4().hex's shape
 
 
 _HEADER_SAFE = re.compile(r"[\x21-\x7e]+")

@@ -228,6 +228,7 @@ async def round_trip_rows(
     request, _ = build_frame(
         PLUGIN_ID, PLUGIN_VERSION, "discover", 2, {"requestId": REQUEST_ID, "paths": ["."]}
     )
+    request_event = Discover(REQUEST_ID, (".",))
     reply, _ = build_frame(
         PLUGIN_ID, PLUGIN_VERSION, "result", 2, {"requestId": REQUEST_ID, **document}
     )
@@ -242,11 +243,11 @@ async def round_trip_rows(
     try:
         await session.start()
         for _ in range(max(3, batch // 20)):  # warm both
-            await session.discover_result(["."], REQUEST_ID)
+            await session.exchange(request_event)
             await raw.exchange(request)
         for _ in range(rounds):
             raw_rate = await _rate(batch, lambda: raw.exchange(request))
-            gpp_rate = await _rate(batch, lambda: session.discover_result(["."], REQUEST_ID))
+            gpp_rate = await _rate(batch, lambda: session.exchange(request_event))
             protocol = protocol_seconds(document, batch)
             ratios.append(gpp_rate / raw_rate)
             rates.append((gpp_rate, raw_rate))

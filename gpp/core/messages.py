@@ -12,6 +12,7 @@ from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, ClassVar
 
 from gpp.core.canonical_json import loads_strict, loads_unscreened
+from gpp.core.schema import DISCOVER_PAYLOAD, Spec
 
 
 class Role(enum.Enum):
@@ -86,9 +87,33 @@ class Bye(_Empty):
 
 @dataclass(frozen=True)
 class Discover:
+    """The discover request: THE request object, from the HTTP body to the plugin's handler.
+
+    The gateway builds it once from the body (`Discover.validated`), the pool hands it to the
+    host session, the connection sends it, the plugin's connection rebuilds it from the frame,
+    and a handler that opts in receives it as it is (`gpp.plugin.sdk.serve(..., request=True)`).
+    A new field is one attribute here, with a default so old callers keep working, plus its
+    row in the payload schema (docs/protocol-changes.md).
+    """
+
     request_id: str
     paths: tuple[str, ...]
     TYPE: ClassVar[str] = "discover"
+
+    @classmethod
+    def validated(cls, payload: Any, schema: Spec = DISCOVER_PAYLOAD) -> Discover:
+        """The request for a payload checked by `schema` (raises `Violation`), once: a connection
+        sends it without checking it again. `schema` may be stricter than the frame's (the
+        gateway's body schema is), never looser."""
+        schema.check(payload)
+        event = cls.from_payload(payload, "")
+        object.__setattr__(event, "_validated", True)
+        return event
+
+    @property
+    def is_validated(self) -> bool:
+        """Whether `validated` built it: its payload passed the schema already."""
+        return "_validated" in self.__dict__
 
     @classmethod
     def from_payload(

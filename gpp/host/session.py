@@ -107,27 +107,27 @@ class PluginSession(ProcessSession):
         """The result payload for `paths`; raises InvalidRequestError (nothing sent, session
         intact), PluginErrorResponse (session intact) or a fatal ProtocolError (session gone).
 
-        The exchange runs shielded: a caller that is cancelled mid-request does not leave the
-        session out of step, the answer is read and dropped.
+        A thin wrapper over `exchange`, run shielded: a caller that is cancelled mid-request
+        does not leave the session out of step, the answer is read and dropped.
         """
-        result = await self.discover_result(paths, request_id)
+        work = asyncio.create_task(
+            self.exchange(Discover(request_id or uuid.uuid4().hex, tuple(paths)))
+        )
+        # An abandoned exchange's error is already recorded on the session: consume it here.
+        work.add_done_callback(lambda task: task.cancelled() or task.exception())
+        result = await asyncio.shield(work)
         return {"requestId": result.request_id, **result.document}
 
-    async def discover_result(self, paths: Sequence[str], request_id: str | None = None) -> Result:
-        """Like `discover`, but the Result event, which also carries the frame's digest."""
-        event = Discover(request_id or uuid.uuid4().hex, tuple(paths))
-        exchange = asyncio.create_task(self._exchange(event))
-        # An abandoned exchange's error is already recorded on the session: consume it here.
-        exchange.add_done_callback(lambda task: task.cancelled() or task.exception())
-        return await asyncio.shield(exchange)
+    async def exchange(self, request: Discover) -> Result:
+        """The one way a discover is done: send `request`, return the Result event (which also
+        carries the frame's digest and payload bytes), or raise as `discover` says.
 
-    async def discover_in_task(self, paths: Sequence[str], request_id: str) -> Result:
-        """`discover_result` in the caller's own task, for a caller that runs each discover as
-        a task of its own, shielded from whoever waits for it (the gateway's pool): one task
-        and one shield less per request. Cancelled mid-exchange all the same, the session is
-        out of step, so it is disposed of before the cancellation goes on."""
+        It runs in the caller's task, unshielded: the gateway's pool runs each request as a task
+        of its own, shielded from whoever waits for it. Cancelled mid-exchange all the same, the
+        session is out of step, so it is disposed of before the cancellation goes on.
+        """
         try:
-            return await self._exchange(Discover(request_id, tuple(paths)))
+            return await self._exchange(request)
         except asyncio.CancelledError:
             await asyncio.shield(self.dispose())
             raise

@@ -1,6 +1,9 @@
 """The Python plugin SDK: a blocking `serve` loop over stdin/stdout. Standard library only.
 
-A plugin author writes `discover(paths) -> dict` and calls `serve`; the SDK speaks GPP/3, checks
+A plugin author writes `discover(paths) -> dict` and calls `serve`, or opts into the whole request
+with `serve(..., request=True)`: the handler then gets the `Discover` event (`.paths`,
+`.request_id` and any field a later protocol adds), so a new field never changes a handler's
+signature, and a `discover(paths)` handler never sees it. The SDK speaks GPP/3, checks
 every host frame with the same connection the host uses, and keeps the handler's mistakes
 inside the plugin: an exception or an invalid document becomes a request-scoped error frame
 with a clear message, never a malformed frame on the wire.
@@ -11,7 +14,7 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Callable, Iterable
-from typing import IO, Any
+from typing import IO, Any, Literal, overload
 
 from gpp.core import codes
 from gpp.core.connection import Connection
@@ -29,9 +32,20 @@ from gpp.core.schema import DOCUMENT, DOCUMENT_FIELDS, Violation
 from gpp.plugin.file_memo import FileMemo, FileStamp, MemoStats
 from gpp.plugin.stdio import stdout_for_frames
 
-__all__ = ["DiscoverHandler", "FileMemo", "FileStamp", "MemoStats", "serve"]
+__all__ = [
+    "Discover",
+    "DiscoverHandler",
+    "FileMemo",
+    "FileStamp",
+    "MemoStats",
+    "RequestHandler",
+    "serve",
+]
 
 DiscoverHandler = Callable[[list[str]], dict[str, Any]]
+"""`discover(paths) -> dict`, the seed's handler: the paths of each request, as a new list."""
+RequestHandler = Callable[[Discover], dict[str, Any]]
+"""`discover(request) -> dict` with `serve(..., request=True)`: the `Discover` request itself."""
 
 EXIT_OK = 0
 EXIT_USAGE = 1  # run by hand in a terminal: there is no host to speak to
@@ -44,17 +58,43 @@ stdin and stdout, so there is nothing to type here. To run it:
   gpp serve --plugin {0}@{1} -- {3}"""
 
 
+@overload
 def serve(
     plugin_id: str,
     plugin_version: str,
     discover: DiscoverHandler,
     *,
+    capabilities: Iterable[str] = ...,
+    stdin: IO[bytes] | None = ...,
+    stdout: IO[bytes] | None = ...,
+    request: Literal[False] = ...,
+) -> int: ...
+@overload
+def serve(
+    plugin_id: str,
+    plugin_version: str,
+    discover: RequestHandler,
+    *,
+    capabilities: Iterable[str] = ...,
+    stdin: IO[bytes] | None = ...,
+    stdout: IO[bytes] | None = ...,
+    request: Literal[True],
+) -> int: ...
+def serve(
+    plugin_id: str,
+    plugin_version: str,
+    discover: Callable[[Any], dict[str, Any]],
+    *,
     capabilities: Iterable[str] = ("discover",),
     stdin: IO[bytes] | None = None,
     stdout: IO[bytes] | None = None,
+    request: bool = False,
 ) -> int:
     """Run one session until the host says shutdown (returns 0) or breaks the protocol
     (writes a session-fatal error frame, prints the diagnostic on stderr, returns 2).
+
+    `discover` gets each request's paths (a new list), or with `request=True` the `Discover`
+    request itself: the opt-in that keeps a handler working whatever fields a request gains.
 
     With the process's own stdout, frames get it alone while the session runs: `print()`, a
     library's log line or a child's output goes to stderr, and cannot corrupt the protocol.
@@ -65,16 +105,26 @@ def serve(
         hint = _TERMINAL_HINT.format(plugin_id, plugin_version, shlex.quote(command), command)
         print(hint, file=sys.stderr)
         return EXIT_USAGE
+    handler: RequestHandler = discover if request else _paths_only(discover)
     if stdout is not None:
-        return _serve(plugin_id, plugin_version, discover, capabilities, stdin, stdout)
+        return _serve(plugin_id, plugin_version, handler, capabilities, stdin, stdout)
     with stdout_for_frames() as frames:
-        return _serve(plugin_id, plugin_version, discover, capabilities, stdin, frames)
+        return _serve(plugin_id, plugin_version, handler, capabilities, stdin, frames)
+
+
+def _paths_only(discover: DiscoverHandler) -> RequestHandler:
+    """A `discover(paths)` handler as a request handler: it sees the paths and nothing else."""
+
+    def handler(request: Discover) -> dict[str, Any]:
+        return discover(list(request.paths))
+
+    return handler
 
 
 def _serve(
     plugin_id: str,
     plugin_version: str,
-    discover: DiscoverHandler,
+    discover: RequestHandler,
     capabilities: Iterable[str],
     stdin: IO[bytes] | None,
     writer: IO[bytes],
@@ -114,7 +164,7 @@ def _serve(
         # Ready needs no answer
 
 
-def _answer(conn: Connection, request: Discover, handler: DiscoverHandler) -> bytes:
+def _answer(conn: Connection, request: Discover, handler: RequestHandler) -> bytes:
     """The answer frame: the handler's document, or a request-scoped error saying why not.
 
     The schema is checked once, by `conn.send` (a result of a million values pays for each
@@ -123,7 +173,7 @@ def _answer(conn: Connection, request: Discover, handler: DiscoverHandler) -> by
     if not request.paths:  # GPP/3: no paths asks nothing, so the answer is empty by definition
         return conn.send(Result(request.request_id, {key: [] for key in DOCUMENT_FIELDS}))
     try:
-        document = handler(list(request.paths))
+        document = handler(request)
     except Exception as exc:  # the plugin's own failure: scoped to this request
         message = str(exc) or type(exc).__name__
         return conn.send(PluginError(request.request_id, type(exc).__name__, message))

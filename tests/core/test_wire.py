@@ -24,6 +24,7 @@ from gpp.core.messages import (
     Role,
     Shutdown,
 )
+from gpp.core.schema import DISCOVER_PAYLOAD, Violation
 
 ID, VERSION = "p", "1.0.0"
 EMPTY: dict[str, Any] = {
@@ -181,6 +182,25 @@ def test_an_invalid_local_request_leaves_the_session_untouched() -> None:
     assert "'..' segment" in info.value.problem
     assert host.phase is Phase.IDLE and host.frames_sent == 1
     assert _deliver(host.send(Discover("r1", ("ok",))), plugin) == Discover("r1", ("ok",))
+
+
+def test_a_validated_request_is_checked_where_it_is_built_and_not_again_when_sent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(Violation) as info:
+        Discover.validated({"requestId": "r1", "paths": ["../etc/passwd"]})
+    assert info.value.field == "paths[0]" and "'..' segment" in info.value.problem
+    request = Discover.validated({"requestId": "r1", "paths": ["ok"]})
+    assert request == Discover("r1", ("ok",)) and request.is_validated
+    assert not Discover("r1", ("ok",)).is_validated
+    host, plugin = _pair()
+    _deliver(plugin.send(Hello(("discover",))), host)
+    _deliver(host.send(Ready()), plugin)
+    checks: list[Any] = []
+    monkeypatch.setattr(DISCOVER_PAYLOAD, "check", checks.append)
+    line = host.send(request)
+    assert checks == []  # checked once, by `validated`
+    assert _deliver(line, plugin) == request and len(checks) == 1  # the receiving party's own
 
 
 def test_lock_step_is_enforced_locally() -> None:

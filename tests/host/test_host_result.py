@@ -9,16 +9,16 @@ import contextlib
 from conftest import DEMO_REPO, fixture_command, process_gone, reference_command
 
 from gpp.core.canonical_json import canonical, digest
-from gpp.core.messages import Result
+from gpp.core.messages import Discover, Result
 from gpp.host.session import PluginSession
 
 
-def test_discover_result_carries_the_payload_bytes_the_digest_covered() -> None:
+def test_exchange_result_carries_the_payload_bytes_the_digest_covered() -> None:
     async def scenario() -> tuple[Result, dict[str, object], int | None]:
         async with PluginSession(
             reference_command(), "reference-detector", "1.0.0", cwd=str(DEMO_REPO)
         ) as session:
-            result = await session.discover_result(["."], "ünïcode-request")
+            result = await session.exchange(Discover("ünïcode-request", (".",)))
             payload = await session.discover(["."], "plain")
         return result, payload, session.pid
 
@@ -33,13 +33,13 @@ def test_discover_result_carries_the_payload_bytes_the_digest_covered() -> None:
 
 
 def test_a_discover_cancelled_in_its_own_task_ends_the_session() -> None:
-    """`discover_in_task` runs unshielded: cancelled mid-exchange, the session is out of step
+    """`exchange` runs unshielded: cancelled mid-exchange, the session is out of step
     (a discover sent, its answer never read), so it is disposed of, never reused."""
 
     async def scenario() -> tuple[bool, bool, int | None]:
         session = PluginSession(fixture_command("hangs_on_discover"), "fixture", "1.0.0")
         await session.start()
-        task = asyncio.create_task(session.discover_in_task(["."], "r1"))
+        task = asyncio.create_task(session.exchange(Discover("r1", (".",))))
         for _ in range(1000):  # a few loop turns: until the discover is written
             if session._conn.frames_sent == 2:
                 break

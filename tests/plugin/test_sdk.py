@@ -6,14 +6,17 @@ import io
 import json
 import subprocess
 import sys
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
 from conftest import REPO
 
 from gpp.core.canonical_json import canonical, digest
+from gpp.core.catalog import CATALOG
 from gpp.core.envelope import build_frame
 from gpp.core.messages import Discover, Ready, Shutdown, payload_of
+from gpp.core.schema import MAX_PATHS, PATH, REQUEST_ID, STRING, array, record
 from gpp.plugin.sdk import serve
 
 ID, VERSION = "sdk-test", "0.1.0"
@@ -219,3 +222,75 @@ def test_discover_with_no_paths_gets_the_empty_result_without_the_handler() -> N
     assert code == 0 and calls == []
     assert [f["type"] for f in out] == ["hello", "result", "bye"]
     assert out[1]["payload"] == {"requestId": "none", **EMPTY}
+
+
+def test_a_request_handler_gets_the_discover_request_and_a_paths_handler_its_paths() -> None:
+    frames = _host_frames(Ready(), Discover("r1", ("a", ".")), Shutdown())
+    requests: list[Discover] = []
+
+    def request_handler(request: Discover) -> dict[str, Any]:
+        requests.append(request)
+        return EMPTY
+
+    stdin, stdout = io.BytesIO(b"".join(frames)), io.BytesIO()
+    code = serve(ID, VERSION, request_handler, stdin=stdin, stdout=stdout, request=True)
+    assert code == 0 and requests == [Discover("r1", ("a", "."))]
+    assert (requests[0].request_id, requests[0].paths) == ("r1", ("a", "."))
+    paths: list[Any] = []
+
+    def paths_handler(given: list[str]) -> dict[str, Any]:
+        paths.append(given)
+        return EMPTY
+
+    code, out = _run(frames, paths_handler)
+    assert code == 0 and paths == [["a", "."]] and type(paths[0]) is list
+    assert out[1]["payload"] == {"requestId": "r1", **EMPTY}
+
+
+@dataclass(frozen=True)
+class _FutureDiscover(Discover):
+    """The discover request of a later protocol, which adds an optional `since`."""
+
+    since: str = ""
+
+    @classmethod
+    def from_payload(
+        cls, payload: dict[str, Any], digest: str, payload_bytes: bytes | None = None
+    ) -> _FutureDiscover:
+        return cls(payload["requestId"], tuple(payload["paths"]), payload.get("since", ""))
+
+
+def test_a_field_a_later_protocol_adds_reaches_a_request_handler_never_a_paths_handler(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    future = record(
+        {"requestId": REQUEST_ID, "paths": array(PATH, max_items=MAX_PATHS)},
+        optional={"since": STRING},
+    )
+    monkeypatch.setitem(
+        CATALOG, "discover", replace(CATALOG["discover"], event=_FutureDiscover, payload=future)
+    )
+    payload = {"requestId": "r1", "paths": ["a"], "since": "abc123"}
+    frames = [
+        *_host_frames(Ready()),
+        build_frame(ID, VERSION, "discover", 2, payload)[0],
+        build_frame(ID, VERSION, "shutdown", 3, {})[0],
+    ]
+    calls: list[tuple[Any, ...]] = []
+
+    def paths_handler(*args: Any) -> dict[str, Any]:
+        calls.append(args)
+        return EMPTY
+
+    code, out = _run(frames, paths_handler)
+    assert code == 0 and calls == [(["a"],)]  # the paths alone: the new field never leaks in
+    assert out[1]["payload"] == {"requestId": "r1", **EMPTY}
+    requests: list[Discover] = []
+
+    def request_handler(request: Discover) -> dict[str, Any]:
+        requests.append(request)
+        return EMPTY
+
+    stdin, stdout = io.BytesIO(b"".join(frames)), io.BytesIO()
+    code = serve(ID, VERSION, request_handler, stdin=stdin, stdout=stdout, request=True)
+    assert code == 0 and requests == [_FutureDiscover("r1", ("a",), "abc123")]

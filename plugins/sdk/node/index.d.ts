@@ -63,7 +63,21 @@ export interface ResultDocument extends DiscoverDocument {
   requestId: string;
 }
 
+/** `servePlugin(handler, { request: false })` (the default): the handler gets the paths. */
 export type DiscoverHandler = (paths: string[]) => DiscoverDocument | Promise<DiscoverDocument>;
+
+/** The discover request a `{ request: true }` handler gets: the frame's payload, copied. */
+export interface DiscoverRequest {
+  requestId: string;
+  paths: string[];
+  /** Fields a later protocol adds arrive here too; a handler reads the ones it knows. */
+  readonly [field: string]: unknown;
+}
+
+/** `servePlugin(handler, { request: true })`: the handler gets the whole request. */
+export type RequestHandler = (
+  request: DiscoverRequest,
+) => DiscoverDocument | Promise<DiscoverDocument>;
 
 export interface ServeOptions {
   pluginId: string;
@@ -73,13 +87,19 @@ export interface ServeOptions {
   input?: Readable;
   output?: Writable;
   maxLineBytes?: number;
+  /** true: the handler gets the whole discover request (`RequestHandler`), not its paths. */
+  request?: boolean;
   /** Where diagnostics go (default: stderr). */
   log?: (line: string) => void;
 }
 
 export declare function servePlugin(
   handler: DiscoverHandler,
-  options: ServeOptions,
+  options: ServeOptions & { request?: false },
+): Promise<0 | 2>;
+export declare function servePlugin(
+  handler: RequestHandler,
+  options: ServeOptions & { request: true },
 ): Promise<0 | 2>;
 
 export type JSONValue =

@@ -3,6 +3,10 @@
 //   import { servePlugin } from "@gate-forge/gpp-sdk";
 //   process.exitCode = await servePlugin(async (paths) => ({ resources: [], unresolved: [],
 //     findings: [], classificationSignals: [] }), { pluginId: "my-plugin", pluginVersion: "1.0.0" });
+//
+// With `{ request: true }` the handler gets the whole discover request instead of its paths:
+// `async (request) => ...` with `request.paths`, `request.requestId` and any field a later
+// protocol adds, so a new field never changes a handler's signature.
 
 import { PluginConnection, PROTOCOL_VERSION, ProtocolError } from "./connection.js";
 import { DOCUMENT, DOCUMENT_KEYS, Violation } from "./schema.js";
@@ -26,6 +30,9 @@ export const EXIT_PROTOCOL = 2;
  * Serve one GPP/3 session: resolves 0 after shutdown/bye, or 2 after a host violation (a
  * session-fatal error frame is sent and the diagnostic printed on stderr). A throw in the
  * handler, or a document that breaks the schema, answers that request with an error frame.
+ * The handler gets each request's paths (a new array), or with `options.request` the request
+ * itself (`{ requestId, paths, ... }`, a copy): the opt-in that keeps working whatever fields a
+ * request gains.
  */
 export async function servePlugin(handler, options) {
   const { pluginId, pluginVersion, capabilities = ["discover"], maxLineBytes } = options;
@@ -36,6 +43,9 @@ export async function servePlugin(handler, options) {
     log(terminalHint(pluginId, pluginVersion));
     return EXIT_USAGE;
   }
+  const call = options.request
+    ? (request) => handler({ ...request, paths: [...request.paths] })
+    : (request) => handler([...request.paths]);
   const conn = new PluginConnection(pluginId, pluginVersion, maxLineBytes ? { maxLineBytes } : {});
   const diverted = output === process.stdout ? stdoutForFrames() : null;
   const send = diverted ? diverted.write : output.write.bind(output);
@@ -59,7 +69,7 @@ export async function servePlugin(handler, options) {
         return EXIT_PROTOCOL;
       }
       if (event.type === "discover") {
-        await write(await answer(conn, event.payload, handler, log));
+        await write(await answer(conn, event.payload, call, log));
       } else if (event.type === "shutdown") {
         await write(conn.send("bye", {}));
         return EXIT_OK;
@@ -112,7 +122,7 @@ async function nextEvent(conn, chunks) {
   }
 }
 
-async function answer(conn, request, handler, log) {
+async function answer(conn, request, call, log) {
   const { requestId, paths } = request;
   if (!paths.length) {
     // GPP/3: no paths asks nothing, so the answer is empty by definition
@@ -123,7 +133,7 @@ async function answer(conn, request, handler, log) {
   }
   let document;
   try {
-    document = await handler([...paths]);
+    document = await call(request);
   } catch (error) {
     const code = error?.name || error?.constructor?.name || "Error";
     const message = String(error?.message ?? error) || code;

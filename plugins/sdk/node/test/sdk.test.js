@@ -7,7 +7,8 @@ import reference from "canonicalize";
 import { canonicalize, digest, parseStrict, UnsafeInteger } from "../canonical.js";
 import { buildFrame, frameDigest } from "../connection.js";
 import { PROTOCOL_VERSION, servePlugin } from "../index.js";
-import { describe, PAYLOADS, Violation } from "../schema.js";
+import { describe, fromContract, PAYLOADS, Violation } from "../schema.js";
+import { CONTRACT } from "../contract.js";
 
 const ID = "node-test";
 const VERSION = "0.1.0";
@@ -20,7 +21,7 @@ const NUMBERS = JSON.parse(
 );
 
 /** Run servePlugin over in-memory streams fed with `hostLines`; return its exit code, frames, logs. */
-async function run(hostLines, handler = () => EMPTY) {
+async function run(hostLines, handler = () => EMPTY, options = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
   const logs = [];
@@ -33,6 +34,7 @@ async function run(hostLines, handler = () => EMPTY) {
     input,
     output,
     log: (l) => logs.push(l),
+    ...options,
   });
   const frames = Buffer.concat(written)
     .toString()
@@ -172,6 +174,66 @@ test("a full session: hello, results with correct envelope and digest, bye", asy
     assert.equal(frame.digest, frameDigest(frame.type, frame.seq, canonicalize(frame.payload)));
   }
   assert.deepEqual(frames[1].payload, { requestId: "r1", ...EMPTY });
+});
+
+test("a { request: true } handler gets the whole discover request; a paths handler its paths", async () => {
+  const frames = session(
+    host("discover", 2, { requestId: "r1", paths: ["a", "."] }),
+    host("shutdown", 3, {}),
+  );
+  const requests = [];
+  const asked = await run(
+    frames,
+    (request) => {
+      requests.push(request);
+      return EMPTY;
+    },
+    { request: true },
+  );
+  assert.equal(asked.code, 0);
+  assert.deepEqual(requests, [{ requestId: "r1", paths: ["a", "."] }]);
+  assert.deepEqual(asked.frames[1].payload, { requestId: "r1", ...EMPTY });
+  const paths = [];
+  const plain = await run(frames, (given) => {
+    paths.push(given);
+    return EMPTY;
+  });
+  assert.equal(plain.code, 0);
+  assert.deepEqual(paths, [["a", "."]]);
+});
+
+test("a field a later protocol adds to discover reaches a request handler and never a paths handler", async () => {
+  // the protocol of tomorrow: its discover payload has an optional `since`
+  const today = PAYLOADS.discover;
+  const spec = CONTRACT.payloads.discover;
+  PAYLOADS.discover = fromContract({ ...spec, optional: { since: { type: "string" } } });
+  try {
+    const frames = session(
+      host("discover", 2, { requestId: "r1", paths: ["a"], since: "abc123" }),
+      host("shutdown", 3, {}),
+    );
+    const seen = [];
+    const old = await run(frames, (...args) => {
+      seen.push(args);
+      return EMPTY;
+    });
+    assert.equal(old.code, 0);
+    assert.deepEqual(seen, [[["a"]]]); // one argument, the paths: nothing else leaks in
+    assert.deepEqual(old.frames[1].payload, { requestId: "r1", ...EMPTY });
+    const requests = [];
+    const opted = await run(
+      frames,
+      (request) => {
+        requests.push(request);
+        return EMPTY;
+      },
+      { request: true },
+    );
+    assert.equal(opted.code, 0);
+    assert.deepEqual(requests, [{ requestId: "r1", paths: ["a"], since: "abc123" }]);
+  } finally {
+    PAYLOADS.discover = today;
+  }
 });
 
 test("discover with no paths is answered with the empty result, without calling the handler", async () => {

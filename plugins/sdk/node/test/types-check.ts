@@ -1,6 +1,6 @@
 // Compiled by `tsc --noEmit`: a typed plugin must type-check against index.d.ts.
 
-import type { DiscoverDocument, Resource } from "../index.js";
+import type { DiscoverDocument, DiscoverRequest, Resource } from "../index.js";
 import { canonicalize, digest, PROTOCOL_VERSION, servePlugin } from "../index.js";
 
 const version: 3 = PROTOCOL_VERSION;
@@ -26,6 +26,10 @@ export const exitCode: Promise<0 | 2> = servePlugin(discover, {
   pluginId: "t",
   pluginVersion: "1",
 });
+export const withRequest: Promise<0 | 2> = servePlugin(
+  (request: DiscoverRequest) => discover(request.paths),
+  { pluginId: "t", pluginVersion: "1", request: true },
+);
 export const text: string = canonicalize({ a: [1, "b", null, true] }) + digest([version]);
 
 import { FileMemo, openRoot, readFileInRoot } from "../index.js";
