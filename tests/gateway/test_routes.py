@@ -6,15 +6,14 @@ import json
 from typing import Any
 
 import pytest
-from conftest import REPO
+from test_contract import CONTRACT, cases
 
+from app.models import DiscoverRequest
 from app.routes import DISCOVER_REQUEST, discover_body
 from gpp.core import codes
 from gpp.core.connection import Connection
 from gpp.core.messages import Discover, Hello, Ready, Role
 from gpp.core.schema import DISCOVER_PAYLOAD, MAX_PATHS, MAX_REQUEST_ID
-
-CONTRACT = json.loads((REPO / "gpp/core/contract/gpp3.json").read_text())
 
 
 def test_a_body_is_checked_once_on_its_way_to_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -82,3 +81,17 @@ def test_the_body_schema_has_the_frame_fields_and_is_never_looser() -> None:
         assert {k: v for k, v in spec.items() if k not in rest} == {
             k: v for k, v in other.items() if k not in rest
         }, key
+
+
+def test_every_field_of_the_body_reaches_the_request() -> None:
+    """A field added to the contract's body fails here until `Discover` carries it."""
+    valid = [body for body, _, ok in cases(CONTRACT["gateway"]["discoverRequest"])[1] if ok]
+    assert valid
+    for body in valid:
+        request = discover_body(json.dumps(body).encode(), "h")
+        assert request.to_payload() == {"requestId": "h", **body}
+
+
+def test_the_openapi_model_documents_every_body_field() -> None:
+    body = CONTRACT["gateway"]["discoverRequest"]
+    assert set(DiscoverRequest.model_fields) == {*body["required"], *body.get("optional", {})}

@@ -134,13 +134,18 @@ def _language_blocks(page: str, language: str) -> list[Block]:
 
 
 def test_plugin_examples_answer_a_discover(tmp_path: Path) -> None:
-    """The Python and Node examples of writing-plugins.md, as written, through `gpp discover`."""
-    (python,) = _language_blocks("docs/writing-plugins.md", "python")
-    (node,) = _language_blocks("docs/writing-plugins.md", "js")
-    (tmp_path / "my_plugin.py").write_text(python.code)
-    (tmp_path / "my_plugin.mjs").write_text(node.code)
+    """The Python and Node examples of writing-plugins.md (both handler styles), as written,
+    through `gpp discover`."""
+    python = _language_blocks("docs/writing-plugins.md", "python")
+    node = _language_blocks("docs/writing-plugins.md", "js")
+    assert len(python) == len(node) == 2  # discover(paths), and the request opted into
+    commands = []
+    for n, (py, js) in enumerate(zip(python, node, strict=True)):
+        (tmp_path / f"my_plugin_{n}.py").write_text(py.code)
+        (tmp_path / f"my_plugin_{n}.mjs").write_text(js.code)
+        commands += [f"{{python}} my_plugin_{n}.py", f"node my_plugin_{n}.mjs"]
     shutil.copytree(REPO / "plugins/sdk/node", tmp_path / "sdk/node", ignore=_not_sdk)
-    for command in ("{python} my_plugin.py", "node my_plugin.mjs"):
+    for command in commands:
         done = _gpp(
             "discover",
             "--command",
