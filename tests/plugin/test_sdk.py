@@ -224,27 +224,33 @@ def test_discover_with_no_paths_gets_the_empty_result_without_the_handler() -> N
     assert out[1]["payload"] == {"requestId": "none", **EMPTY}
 
 
-def test_a_request_handler_gets_the_discover_request_and_a_paths_handler_its_paths() -> None:
-    frames = _host_frames(Ready(), Discover("r1", ("a", ".")), Shutdown())
+def _both_styles(frames: list[bytes]) -> tuple[list[tuple[Any, ...]], list[Discover]]:
+    """Serve `frames` to a `discover(paths)` handler, then to a `request=True` one: what each was
+    called with (the arguments, the requests). Both sessions must end cleanly, answering r1."""
+    calls: list[tuple[Any, ...]] = []
     requests: list[Discover] = []
+
+    def paths_handler(*args: Any) -> dict[str, Any]:
+        calls.append(args)
+        return EMPTY
 
     def request_handler(request: Discover) -> dict[str, Any]:
         requests.append(request)
         return EMPTY
 
-    stdin, stdout = io.BytesIO(b"".join(frames)), io.BytesIO()
-    code = serve(ID, VERSION, request_handler, stdin=stdin, stdout=stdout, request=True)
-    assert code == 0 and requests == [Discover("r1", ("a", "."))]
-    assert (requests[0].request_id, requests[0].paths) == ("r1", ("a", "."))
-    paths: list[Any] = []
-
-    def paths_handler(given: list[str]) -> dict[str, Any]:
-        paths.append(given)
-        return EMPTY
-
     code, out = _run(frames, paths_handler)
-    assert code == 0 and paths == [["a", "."]] and type(paths[0]) is list
-    assert out[1]["payload"] == {"requestId": "r1", **EMPTY}
+    assert code == 0 and out[1]["payload"] == {"requestId": "r1", **EMPTY}
+    stdin, stdout = io.BytesIO(b"".join(frames)), io.BytesIO()
+    assert serve(ID, VERSION, request_handler, stdin=stdin, stdout=stdout, request=True) == 0
+    assert json.loads(stdout.getvalue().splitlines()[1])["payload"] == {"requestId": "r1", **EMPTY}
+    return calls, requests
+
+
+def test_a_request_handler_gets_the_discover_request_and_a_paths_handler_its_paths() -> None:
+    calls, requests = _both_styles(_host_frames(Ready(), Discover("r1", ("a", ".")), Shutdown()))
+    assert calls == [(["a", "."],)] and type(calls[0][0]) is list
+    assert requests == [Discover("r1", ("a", "."))]
+    assert (requests[0].request_id, requests[0].paths) == ("r1", ("a", "."))
 
 
 @dataclass(frozen=True)
@@ -276,21 +282,6 @@ def test_a_field_a_later_protocol_adds_reaches_a_request_handler_never_a_paths_h
         build_frame(ID, VERSION, "discover", 2, payload)[0],
         build_frame(ID, VERSION, "shutdown", 3, {})[0],
     ]
-    calls: list[tuple[Any, ...]] = []
-
-    def paths_handler(*args: Any) -> dict[str, Any]:
-        calls.append(args)
-        return EMPTY
-
-    code, out = _run(frames, paths_handler)
-    assert code == 0 and calls == [(["a"],)]  # the paths alone: the new field never leaks in
-    assert out[1]["payload"] == {"requestId": "r1", **EMPTY}
-    requests: list[Discover] = []
-
-    def request_handler(request: Discover) -> dict[str, Any]:
-        requests.append(request)
-        return EMPTY
-
-    stdin, stdout = io.BytesIO(b"".join(frames)), io.BytesIO()
-    code = serve(ID, VERSION, request_handler, stdin=stdin, stdout=stdout, request=True)
-    assert code == 0 and requests == [_FutureDiscover("r1", ("a",), "abc123")]
+    calls, requests = _both_styles(frames)
+    assert calls == [(["a"],)]  # the paths alone: the new field never leaks in
+    assert requests == [_FutureDiscover("r1", ("a",), "abc123")]

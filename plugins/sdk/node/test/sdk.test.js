@@ -6,9 +6,9 @@ import { test } from "node:test";
 import reference from "canonicalize";
 import { canonicalize, digest, parseStrict, UnsafeInteger } from "../canonical.js";
 import { buildFrame, frameDigest } from "../connection.js";
+import { CONTRACT } from "../contract.js";
 import { PROTOCOL_VERSION, servePlugin } from "../index.js";
 import { describe, fromContract, PAYLOADS, Violation } from "../schema.js";
-import { CONTRACT } from "../contract.js";
 
 const ID = "node-test";
 const VERSION = "0.1.0";
@@ -176,13 +176,15 @@ test("a full session: hello, results with correct envelope and digest, bye", asy
   assert.deepEqual(frames[1].payload, { requestId: "r1", ...EMPTY });
 });
 
-test("a { request: true } handler gets the whole discover request; a paths handler its paths", async () => {
-  const frames = session(
-    host("discover", 2, { requestId: "r1", paths: ["a", "."] }),
-    host("shutdown", 3, {}),
-  );
+/** Serve `frames` to a paths handler, then to a `{ request: true }` one: what each was called with. */
+async function bothStyles(frames) {
+  const calls = [];
   const requests = [];
-  const asked = await run(
+  const plain = await run(frames, (...args) => {
+    calls.push(args);
+    return EMPTY;
+  });
+  const opted = await run(
     frames,
     (request) => {
       requests.push(request);
@@ -190,16 +192,19 @@ test("a { request: true } handler gets the whole discover request; a paths handl
     },
     { request: true },
   );
-  assert.equal(asked.code, 0);
+  for (const { code, frames: out } of [plain, opted]) {
+    assert.equal(code, 0);
+    assert.deepEqual(out[1].payload, { requestId: "r1", ...EMPTY });
+  }
+  return { calls, requests };
+}
+
+test("a { request: true } handler gets the whole discover request; a paths handler its paths", async () => {
+  const { calls, requests } = await bothStyles(
+    session(host("discover", 2, { requestId: "r1", paths: ["a", "."] }), host("shutdown", 3, {})),
+  );
+  assert.deepEqual(calls, [[["a", "."]]]);
   assert.deepEqual(requests, [{ requestId: "r1", paths: ["a", "."] }]);
-  assert.deepEqual(asked.frames[1].payload, { requestId: "r1", ...EMPTY });
-  const paths = [];
-  const plain = await run(frames, (given) => {
-    paths.push(given);
-    return EMPTY;
-  });
-  assert.equal(plain.code, 0);
-  assert.deepEqual(paths, [["a", "."]]);
 });
 
 test("a field a later protocol adds to discover reaches a request handler and never a paths handler", async () => {
@@ -208,28 +213,13 @@ test("a field a later protocol adds to discover reaches a request handler and ne
   const spec = CONTRACT.payloads.discover;
   PAYLOADS.discover = fromContract({ ...spec, optional: { since: { type: "string" } } });
   try {
-    const frames = session(
-      host("discover", 2, { requestId: "r1", paths: ["a"], since: "abc123" }),
-      host("shutdown", 3, {}),
+    const { calls, requests } = await bothStyles(
+      session(
+        host("discover", 2, { requestId: "r1", paths: ["a"], since: "abc123" }),
+        host("shutdown", 3, {}),
+      ),
     );
-    const seen = [];
-    const old = await run(frames, (...args) => {
-      seen.push(args);
-      return EMPTY;
-    });
-    assert.equal(old.code, 0);
-    assert.deepEqual(seen, [[["a"]]]); // one argument, the paths: nothing else leaks in
-    assert.deepEqual(old.frames[1].payload, { requestId: "r1", ...EMPTY });
-    const requests = [];
-    const opted = await run(
-      frames,
-      (request) => {
-        requests.push(request);
-        return EMPTY;
-      },
-      { request: true },
-    );
-    assert.equal(opted.code, 0);
+    assert.deepEqual(calls, [[["a"]]]); // one argument, the paths: nothing else leaks in
     assert.deepEqual(requests, [{ requestId: "r1", paths: ["a"], since: "abc123" }]);
   } finally {
     PAYLOADS.discover = today;
