@@ -120,7 +120,7 @@ class RouteTable:
         return (
             path in self._public_paths
             or path.startswith(self._public_prefixes)
-            or any(pattern.match(path) for pattern in self._public_patterns)
+            or (bool(self._public_patterns) and any(p.match(path) for p in self._public_patterns))
         )
 
     @property

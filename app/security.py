@@ -184,8 +184,9 @@ class SecurityMiddleware:
             )
         # Only a 405 (the path exists, not for this method) makes a POST's body rules moot;
         # anything else, unknown paths included, gets them.
-        wrong_method = type(self.table.match(scope["method"], scope["path"])) is WrongMethod
-        return None if refusal is None or wrong_method else refusal
+        if refusal is None or type(self.table.match(scope["method"], scope["path"])) is WrongMethod:
+            return None
+        return refusal
 
     def _origin_allowed(self, origin: str, scope: Scope) -> bool:
         """A listed origin, or the gateway's own (so its /docs page can call it): its scheme,
