@@ -46,7 +46,7 @@ class GatewayApp(FastAPI):
 
         async def dispatch(scope: Scope, receive: Receive, send: Send) -> None:
             found = table.match(scope["method"], scope["path"])
-            if found is not None and fast.serves(found):
+            if fast.serves(found):
                 await fast.serve(found, scope, receive, send)
             else:
                 await super(GatewayApp, self).__call__(scope, receive, send)

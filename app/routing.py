@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 from fastapi import FastAPI
 from starlette.convertors import StringConvertor
@@ -177,7 +177,7 @@ class FastPath:
         self._served = {row: guarded(_endpoint_app(row.endpoint)) for row in table.rows if row.fast}
         self._refusals = {row: guarded(_refusal_app(row.allow)) for row in table.rows}
 
-    def serves(self, found: Found | WrongMethod | None) -> bool:
+    def serves(self, found: Found | WrongMethod | None) -> TypeGuard[Found | WrongMethod]:
         """Whether the fast path answers this match (else FastAPI does)."""
         return type(found) is WrongMethod or (type(found) is Found and found.row.fast)
 
