@@ -9,9 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-import swagger_ui_bundle
 from fastapi import FastAPI
-from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from gpp import __version__
@@ -20,12 +18,11 @@ from .config import Config, load_config
 from .exchange import RecordExchanges
 from .metrics import GatewayMetrics
 from .openapi import complete_error_responses
-from .plugin_route import PlainRoutes
 from .pool import SessionPool
 from .problems import install_handlers
 from .reload import Reloader
-from .routes import plugin_router, router
-from .rpc_routes import router as rpc_router
+from .route_table import ROUTES
+from .routing import FastPath, RouteTable, add_to_app
 from .security import SecurityMiddleware
 from .state import GatewayState
 
@@ -34,25 +31,30 @@ log = logging.getLogger("gpp.gateway")
 
 class GatewayApp(FastAPI):
     """The FastAPI app behind one front: security checks and request records for every HTTP
-    request, then the plugin routes served directly (`PlainRoutes`), the rest by FastAPI."""
+    request, then the route table's fast rows and its 405s served directly (`FastPath`), the
+    rest by FastAPI."""
 
     security: SecurityMiddleware
+    table: RouteTable
 
-    def assemble_front(self, security: dict[str, Any], metrics: GatewayMetrics) -> None:
+    def assemble_front(
+        self, table: RouteTable, security: dict[str, Any], metrics: GatewayMetrics
+    ) -> None:
         """Called once every route and exception handler is in place."""
-        plain = PlainRoutes(self, (plugin_router, rpc_router))
+        self.table = table
+        fast = FastPath(self, table)
 
         async def dispatch(scope: Scope, receive: Receive, send: Send) -> None:
-            found = plain.match(scope)
-            if found is None:
-                await super(GatewayApp, self).__call__(scope, receive, send)
+            found = table.match(scope["method"], scope["path"])
+            if fast.serves(found):
+                await fast.serve(found, scope, receive, send)
             else:
-                await plain.serve(*found, scope, receive, send)
+                await super(GatewayApp, self).__call__(scope, receive, send)
 
         # What escapes it all, uvicorn answers 500 and logs, as it did behind Starlette's
         # ServerErrorMiddleware (which answered the same 500 and re-raised to it).
         self.security = SecurityMiddleware(
-            RecordExchanges(dispatch, metrics), routes=self.router.routes, **security
+            RecordExchanges(dispatch, metrics), table=table, **security
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -63,7 +65,7 @@ class GatewayApp(FastAPI):
 
     def openapi(self) -> dict[str, Any]:
         if self.openapi_schema is None:
-            self.openapi_schema = complete_error_responses(super().openapi())
+            self.openapi_schema = complete_error_responses(super().openapi(), self.table)
         return self.openapi_schema
 
 
@@ -73,10 +75,12 @@ def create_app(
     load: Callable[[], Config] | None = None,
     reload_on_sighup: bool = False,
     on_ready: Callable[[], None] | None = None,
+    routes: RouteTable = ROUTES,
 ) -> FastAPI:
     """`load` re-reads the config for a reload (default: the same file); `reload_on_sighup`
     installs the SIGHUP handler, which only the main thread's event loop can (`gpp serve`);
-    `on_ready` is called once both are in place (`gpp serve --uds` then puts its socket there)."""
+    `on_ready` is called once both are in place (`gpp serve --uds` then puts its socket there);
+    `routes`: what the gateway answers (tests add rows)."""
     pool = SessionPool.of(config.plugins)
     state = GatewayState(config=config, pool=pool, metrics=GatewayMetrics(pool))
 
@@ -119,6 +123,7 @@ def create_app(
         summary="Runs untrusted discovery plugins over GPP/3 and answers what a repository holds.",
         docs_url=None,
         redoc_url=None,
+        openapi_url=None,  # a row of the table, as every route
         lifespan=lifespan,
     )
     app.state.gateway = state
@@ -127,15 +132,10 @@ def create_app(
         load or (lambda: load_config(config.path)),
         lambda token: app.security.use_token(token),
     )
-    app.include_router(plugin_router)
-    app.include_router(router)
-    app.include_router(rpc_router)
-    app.mount(
-        "/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets"
-    )
-
+    add_to_app(app, routes)
     install_handlers(app)
     app.assemble_front(
+        routes,
         {
             "token": config.token(),
             "allowed_origins": config.gateway.allowed_origins,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .problems import PROBLEM_TYPE
-from .security import UNAUTHENTICATED_PATHS
+from .routing import RouteTable
 
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 
@@ -36,14 +36,16 @@ FASTAPI_VALIDATION = ("HTTPValidationError", "ValidationError")
 """FastAPI's own 422 documents; the routes validate bodies themselves and answer problems."""
 
 
-def complete_error_responses(spec: dict[str, Any]) -> dict[str, Any]:
+def complete_error_responses(spec: dict[str, Any], table: RouteTable) -> dict[str, Any]:
+    """`table`: the routes the document was built from (which of them need no token)."""
+    public = table.public_paths
     for path, item in spec["paths"].items():
         for method, operation in item.items():
             responses: dict[str, Any] = operation["responses"]
             if _refers_to(responses.get("422"), FASTAPI_VALIDATION[0]):
                 del responses["422"]
             errors = {**FRONT_DOOR_ERRORS, **(BODY_ERRORS if method == "post" else {})}
-            if path in UNAUTHENTICATED_PATHS:
+            if path in public:
                 del errors[401]
             for status, description in errors.items():
                 responses.setdefault(

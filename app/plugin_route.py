@@ -8,20 +8,17 @@ request's outcome, and `exchange.RecordExchanges` writes it once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
-from fastapi import APIRouter
 from fastapi.routing import APIRoute
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import Message, Receive, Scope, Send
 
 from .exchange import UNKNOWN_PLUGIN_LABEL, Exchange, open_exchange
 from .models import Problem
 from .pool import JsonRpcPool, PluginPool, Pool
-from .problems import ClientGone, NoSuchPlugin, unexpected_problem
+from .problems import ClientGone, NoSuchPlugin
 from .state import GatewayState
 
 T = TypeVar("T")
@@ -31,7 +28,8 @@ PROBLEM: dict[str, Any] = {"model": Problem, "content": {"application/problem+js
 
 
 class PlainRoute(APIRoute):
-    """A route FastAPI documents from its declaration, and `PlainRoutes` serves.
+    """A fast row's route (`routing.Row.fast`): FastAPI documents it from its declaration, and
+    `routing.FastPath` serves it (this handler is what FastAPI would run in its place).
 
     The plugin routes take the path's parameters and the raw `Request`, read and check their
     bodies themselves, and return a ready `Response`: FastAPI's dependency solving, body
@@ -46,75 +44,6 @@ class PlainRoute(APIRoute):
             return response
 
         return handle
-
-
-class PlainRoutes:
-    """Serves the app's `PlainRoute`s straight from its ASGI call, ahead of FastAPI's stack.
-
-    The plugin routes are the gateway's hot path, and the stack between the front door and
-    them (telemetry, body-limit and exception middlewares, an exit stack, and a router that
-    matches each route through its included routers) cost more per request than the plugin
-    exchange itself. Here a request is matched by the routes' own path regex and method, and
-    what the stack did for them is done directly: the app's exception handlers answer what the
-    endpoint raises, exactly as Starlette looks them up. Everything else goes to the app.
-    """
-
-    def __init__(self, app: Starlette, routers: Iterable[APIRouter]) -> None:
-        """`routers`: those the app includes without a prefix, whose PlainRoutes are served."""
-        self.app = app
-        self.routes = [r for router in routers for r in router.routes if isinstance(r, PlainRoute)]
-
-    def match(self, scope: Scope) -> tuple[PlainRoute, dict[str, str]] | None:
-        for route in self.routes:
-            found = route.path_regex.match(scope["path"])
-            if found is not None and scope["method"] in (route.methods or ()):
-                return route, found.groupdict()
-        return None
-
-    async def serve(
-        self,
-        route: PlainRoute,
-        params: dict[str, str],
-        scope: Scope,
-        receive: Receive,
-        send: Send,
-    ) -> None:
-        scope["app"] = self.app
-        scope["path_params"] = params
-        request = Request(scope, receive, send)
-        started = False
-
-        async def sender(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            response: Response = await route.endpoint(request=request, **params)
-            await response(scope, receive, sender)
-        except Exception as exc:
-            handler = self._handler(exc)
-            if handler is None:  # a bug: answered as a problem if it can be, raised for the log
-                if not started:
-                    await unexpected_problem()(scope, receive, send)
-                raise
-            if started:  # as Starlette says it: nothing can be answered any more
-                raise RuntimeError(
-                    "Caught handled exception, but response already started."
-                ) from exc
-            answer = await handler(request, exc)
-            assert isinstance(answer, Response)
-            await answer(scope, receive, send)
-
-    def _handler(self, exc: Exception) -> Callable[[Request, Exception], Awaitable[Any]] | None:
-        handlers = self.app.exception_handlers
-        for cls in type(exc).__mro__:
-            if cls is Exception:  # what no handler names is a bug: the caller answers it
-                return None
-            if cls in handlers:
-                handler: Callable[[Request, Exception], Awaitable[Any]] = handlers[cls]
-                return handler
-        return None
 
 
 def gateway_state(request: Request) -> GatewayState:

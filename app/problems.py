@@ -206,9 +206,14 @@ async def _on_body_too_large(request: Request, exc: Exception) -> Response:
 
 def unexpected_problem() -> Response:
     """500 for a bug: a problem too, never a traceback; the error itself reaches the log where
-    uvicorn reports it ("Exception in ASGI application"), as before."""
+    uvicorn reports it ("Exception in ASGI application"), as before. uvicorn then closes the
+    connection; `Connection: close` says so, or a client that sends its next request first has
+    it reset."""
     return http_problem(
-        500, "Internal error", "the gateway failed on this request; its log says why"
+        500,
+        "Internal error",
+        "the gateway failed on this request; its log says why",
+        headers={"Connection": "close"},
     )
 
 

@@ -9,7 +9,7 @@ import re
 import secrets
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from starlette.responses import JSONResponse, Response
@@ -20,10 +20,9 @@ from gpp.core.messages import Discover, Result
 from gpp.core.schema import MAX_PATHS, PATH, REQUEST_ID, Violation, array, record
 
 from .metrics import CONTENT_TYPE_LATEST
-from .models import DiscoverRequest, PluginInfo, Readiness, ResultDocument
+from .models import ResultDocument
 from .plugin_route import (
     PROBLEM,
-    PlainRoute,
     PluginRequest,
     body,
     gateway_state,
@@ -41,9 +40,6 @@ no paths (an empty result): over HTTP an empty list is more likely a caller's mi
 question, so it is answered 422. Every body it accepts, its requestId filled in, is a valid `discover`
 payload (tests/gateway/test_gateway_http.py proves it over the contract's cases)."""
 
-plugin_router = APIRouter(route_class=PlainRoute)
-router = APIRouter()
-
 DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"model": ResultDocument, "description": "The result document (GF-canonical JSON)",
           "headers": {"X-GPP-Digest": {"description": "the result frame's digest",
@@ -59,18 +55,6 @@ DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
 }  # fmt: skip
 
 
-@plugin_router.post(
-    "/plugins/{plugin_id}/discover",
-    responses=DISCOVER_RESPONSES,
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": DiscoverRequest.model_json_schema()}},
-        }
-    },
-    summary="Run discovery on repo-relative paths",
-    tags=["discovery"],
-)
 async def discover(plugin_id: str, request: Request) -> Response:
     with PluginRequest(request, "request", plugin_id) as (pool, exchange):
         gpp_pool = pool_of_kind(pool, PluginPool, plugin_id)
@@ -129,23 +113,10 @@ def is_header_safe(request_id: str) -> bool:
     return _HEADER_SAFE.fullmatch(request_id) is not None
 
 
-@router.get(
-    "/plugins",
-    response_model=list[PluginInfo],
-    summary="Registered plugins, live state",
-    tags=["plugins"],
-)
 async def list_plugins(request: Request) -> list[dict[str, Any]]:
     return [pool.describe() for pool in gateway_state(request).pool.pools.values()]
 
 
-@router.get(
-    "/plugins/{plugin_id}",
-    response_model=PluginInfo,
-    responses={404: PROBLEM},
-    summary="One plugin's live state",
-    tags=["plugins"],
-)
 async def get_plugin(plugin_id: str, request: Request) -> Any:
     pool = gateway_state(request).pool.pools.get(plugin_id)
     if pool is None:
@@ -153,20 +124,10 @@ async def get_plugin(plugin_id: str, request: Request) -> Any:
     return pool.describe()
 
 
-@router.get("/healthz", summary="Liveness", tags=["operations"])
 async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get(
-    "/readyz",
-    summary="Readiness: config loaded, eager plugins up",
-    tags=["operations"],
-    responses={
-        200: {"model": Readiness},
-        503: {"model": Readiness, "description": "Eager plugins still starting (or failed)"},
-    },
-)
 async def readyz(request: Request) -> Response:
     waiting = gateway_state(request).pool.not_ready()
     if waiting:
@@ -174,12 +135,10 @@ async def readyz(request: Request) -> Response:
     return JSONResponse({"status": "ready"})
 
 
-@router.get("/metrics", summary="Prometheus metrics", response_class=Response, tags=["operations"])
 async def metrics(request: Request) -> Response:
     return Response(gateway_state(request).metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
 
-@router.get("/docs", include_in_schema=False)
 async def docs() -> HTMLResponse:
     return get_swagger_ui_html(
         openapi_url="/openapi.json",
@@ -188,3 +147,8 @@ async def docs() -> HTMLResponse:
         swagger_css_url="/docs-assets/swagger-ui.css",
         swagger_favicon_url="/docs-assets/favicon-32x32.png",
     )
+
+
+async def openapi_document(request: Request) -> JSONResponse:
+    """The OpenAPI document FastAPI builds from the route table (`GatewayApp.openapi`)."""
+    return JSONResponse(request.app.openapi())

@@ -8,7 +8,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from starlette.background import BackgroundTask
 from starlette.responses import Response, StreamingResponse
 
@@ -18,7 +18,6 @@ from gpp.host.jsonrpc import PLUGIN_UNAVAILABLE, Call, JsonRpcSession, Listener
 from .exchange import Exchange
 from .plugin_route import (
     PROBLEM,
-    PlainRoute,
     PluginRequest,
     body,
     pool_of_kind,
@@ -26,7 +25,6 @@ from .plugin_route import (
 )
 from .pool import JsonRpcPool
 
-router = APIRouter(route_class=PlainRoute)
 log = logging.getLogger("gpp.rpc")
 
 MAX_BATCH_ENTRIES = 4096
@@ -51,13 +49,6 @@ RPC_RESPONSES: dict[int | str, dict[str, Any]] = {
 Items = list[jsonrpc.Request | jsonrpc.Invalid]
 
 
-@router.post(
-    "/plugins/{plugin_id}/rpc",
-    responses=RPC_RESPONSES,
-    openapi_extra={"requestBody": RPC_BODY},
-    summary="Call a JSON-RPC plugin",
-    tags=["json-rpc"],
-)
 async def rpc(plugin_id: str, request: Request) -> Response:
     with PluginRequest(request, "rpc", plugin_id) as (pool, exchange):
         holder = pool_of_kind(pool, JsonRpcPool, plugin_id)

@@ -14,35 +14,19 @@ import functools
 import hmac
 import ipaddress
 import re
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from starlette.requests import ClientDisconnect
-from starlette.routing import BaseRoute, Match
 
 from .problems import BodyTooLarge, http_problem
+from .routing import RouteTable, WrongMethod
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-UNAUTHENTICATED_PATHS = frozenset({"/healthz", "/readyz"})
-"""Probes: they say only whether the gateway is up."""
-PUBLIC_DOCS_PATHS = frozenset({"/docs", "/openapi.json"})
-PUBLIC_DOCS_PREFIX = "/docs-assets/"
-"""The API's documentation, page and assets: it holds no secret, and a browser cannot send a
-bearer token to open it. The calls the page makes still need the token."""
-
-
-def needs_token(path: str) -> bool:
-    return not (
-        path in UNAUTHENTICATED_PATHS
-        or path in PUBLIC_DOCS_PATHS
-        or path.startswith(PUBLIC_DOCS_PREFIX)
-    )
-
 
 UNAUTHORIZED_DETAIL = (
     "send the header `Authorization: Bearer <token>`; the token is the value of GPP_TOKEN in "
@@ -98,6 +82,10 @@ def _bracketed(host: str) -> str:
 
 
 class SecurityMiddleware:
+    """The checks, in order: Host, Origin, token (unless the route table says the path is
+    public), then a POST's media type and declared length (unless the table says the path does
+    not answer POST: then the 405 is the answer)."""
+
     def __init__(
         self,
         app: ASGIApp,
@@ -106,10 +94,10 @@ class SecurityMiddleware:
         allowed_origins: list[str],
         allowed_hosts: list[str],
         max_body_bytes: int,
-        routes: Sequence[BaseRoute] = (),
+        table: RouteTable,
     ) -> None:
         self.app = app
-        self.routes = routes
+        self.table = table
         self.use_token(token)
         self.allowed_origins = {o.rstrip("/") for o in allowed_origins}
         self.allowed_hosts = {h.lower() for h in allowed_hosts}
@@ -161,7 +149,7 @@ class SecurityMiddleware:
                 f"Origin {origin!r} is neither the gateway's own origin nor in "
                 "gateway.allowed_origins",
             )
-        if self.token is not None and needs_token(scope["path"]):
+        if self.token is not None and not self.table.is_public(scope["path"]):
             scheme, _, given = headers.get("authorization", "").partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(given.encode(), self.token):
                 why = "no bearer token was sent" if not given else "the bearer token is wrong"
@@ -177,8 +165,8 @@ class SecurityMiddleware:
 
     def _body_refusal(self, headers: dict[str, str], scope: Scope) -> Any:
         """415 for a POST that is not JSON, 413 for a declared length over the cap; unless the
-        router answers 405 anyway (asked last: matching every route costs more than the rest
-        of the checks together, so a well-formed POST never pays for it)."""
+        route table answers 405 anyway (asked last: matching every route costs more than the
+        rest of the checks together, so a well-formed POST never pays for it)."""
         refusal = None
         media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
         length = headers.get("content-length")
@@ -194,15 +182,11 @@ class SecurityMiddleware:
                 "Request body too large",
                 f"body of {length} bytes exceeds {self.max_body_bytes}",
             )
-        if refusal is None or self._refused_by_router(scope):
+        # Only a 405 (the path exists, not for this method) makes a POST's body rules moot;
+        # anything else, unknown paths included, gets them.
+        if refusal is None or type(self.table.match(scope["method"], scope["path"])) is WrongMethod:
             return None
         return refusal
-
-    def _refused_by_router(self, scope: Scope) -> bool:
-        """Whether the router will answer 405 (the path exists, not for this method). Only then
-        are a POST's body rules moot; anything else, unknown paths included, gets them."""
-        matches = {route.matches(scope)[0] for route in self.routes}
-        return Match.FULL not in matches and Match.PARTIAL in matches
 
     def _origin_allowed(self, origin: str, scope: Scope) -> bool:
         """A listed origin, or the gateway's own (so its /docs page can call it): its scheme,

@@ -610,6 +610,7 @@ def test_a_bug_is_a_500_problem_on_both_paths_and_still_logged(
     for answer in answers:
         assert answer.status_code == 500
         assert answer.headers["content-type"] == "application/problem+json"
+        assert answer.headers["connection"] == "close"  # uvicorn closes it: no reuse, no reset
         assert answer.json() == {
             "type": "about:blank",
             "title": "Internal error",

@@ -1,5 +1,6 @@
-"""The plugin routes are served ahead of FastAPI's stack (`PlainRoutes`): matched by their own
-path regex and method, and nothing else is."""
+"""The plugin routes are served ahead of FastAPI's stack (`routing.FastPath`): the route
+table matches them by their own path regex and method, and nothing else is served so (but a
+wrong method's 405, which the table answers for every row)."""
 
 from __future__ import annotations
 
@@ -7,20 +8,11 @@ import asyncio
 import contextlib
 
 import pytest
-from conftest import REPO
 
-from app.config import load_config
-from app.main import create_app
-from app.plugin_route import PlainRoutes, unless_client_leaves
+from app.plugin_route import unless_client_leaves
 from app.problems import ClientGone
-from app.routes import plugin_router
-from app.rpc_routes import router as rpc_router
-
-
-@pytest.fixture(scope="module")
-def plain() -> PlainRoutes:
-    app = create_app(load_config(REPO / "plugins" / "registry.toml"))
-    return PlainRoutes(app, (plugin_router, rpc_router))
+from app.route_table import ROUTES
+from app.routing import Found, WrongMethod
 
 
 @pytest.mark.parametrize(
@@ -29,24 +21,32 @@ def plain() -> PlainRoutes:
         ("POST", "/plugins/reference-detector/discover", ("discover", "reference-detector")),
         ("POST", "/plugins/jsonrpc-example/rpc", ("rpc", "jsonrpc-example")),
         ("POST", "/plugins/a b ü/discover", ("discover", "a b ü")),
-        ("GET", "/plugins/reference-detector/discover", None),  # FastAPI answers 405
+        ("GET", "/plugins/reference-detector/discover", "405"),  # answered from the table
         ("POST", "/plugins/reference-detector/discover/", None),  # FastAPI's redirect
         ("POST", "/plugins/a/b/discover", None),
         ("POST", "/plugins//discover", None),
-        ("POST", "/plugins/reference-detector", None),
-        ("POST", "/healthz", None),
+        ("POST", "/plugins/reference-detector", "405"),
+        ("POST", "/healthz", "405"),
+        ("GET", "/healthz", "FastAPI"),
+        ("GET", "/plugins/reference-detector", "FastAPI"),
     ],
 )
 def test_only_the_plugin_routes_are_matched(
-    plain: PlainRoutes, method: str, path: str, expected: tuple[str, str] | None
+    method: str, path: str, expected: tuple[str, str] | str | None
 ) -> None:
-    found = plain.match({"type": "http", "method": method, "path": path})
+    found = ROUTES.match(method, path)
     if expected is None:
         assert found is None
+    elif expected == "405":
+        assert type(found) is WrongMethod
+    elif expected == "FastAPI":
+        assert type(found) is Found and not found.row.fast
     else:
-        assert found is not None
-        route, params = found
-        assert (route.endpoint.__name__, params) == (expected[0], {"plugin_id": expected[1]})
+        assert type(found) is Found and found.row.fast
+        assert (found.row.endpoint.__name__, found.params) == (
+            expected[0],
+            {"plugin_id": expected[1]},
+        )
 
 
 class LeavingClient:

@@ -1,0 +1,210 @@
+"""One route table, read by everything that needs to know the gateway's routes.
+
+Each route is a `Row`: its methods, its path template, its endpoint, whether the fast path
+serves it, whether it opens without the token, and what OpenAPI says of it. From the rows
+FastAPI's routes (and so its OpenAPI document) are built (`add_to_app`), the fast path matches
+(`RouteTable.match`, served by `FastPath`), and the security checks ask who needs the token
+(`RouteTable.is_public`) and whether a path answers the request's method at all. Matching was
+once done three times (a copy of the plugin routes, FastAPI's router, and the security layer
+walking FastAPI's routes); now a route added is one row (`route_table.ROUTES`), and the three
+cannot disagree.
+
+Matching follows Starlette's router exactly: the first row whose path and method match wins;
+else the first whose path matches answers 405 with its methods as `Allow`; else the path is
+not a row's (FastAPI then answers: a static mount, a trailing-slash redirect, or 404).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, TypeGuard
+
+from fastapi import FastAPI
+from starlette.convertors import StringConvertor
+from starlette.exceptions import HTTPException
+from starlette.middleware.errors import ServerErrorMiddleware
+from starlette.middleware.exceptions import ExceptionMiddleware
+from starlette.requests import Request
+from starlette.routing import compile_path
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .plugin_route import PlainRoute
+
+Endpoint = Callable[..., Any]
+
+
+@dataclass(frozen=True, eq=False)
+class Row:
+    """One route. `openapi`: the keywords FastAPI's `add_api_route` takes for its documentation
+    (summary, tags, responses, response_model, openapi_extra, include_in_schema...).
+
+    A `fast` row's endpoint takes the path's parameters and the raw `Request` and returns a
+    ready `Response`: it is served ahead of FastAPI's stack (`FastPath`), FastAPI only documents
+    it. Any other row is FastAPI's to serve, with its dependency solving and response models.
+    A `public` row opens without the bearer token (probes, the API's documentation).
+    """
+
+    methods: tuple[str, ...]
+    path: str
+    endpoint: Endpoint
+    fast: bool = False
+    public: bool = False
+    openapi: Mapping[str, Any] = field(default_factory=dict)
+    regex: re.Pattern[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.methods or any(m != m.upper() for m in self.methods):
+            raise ValueError(f"{self.path}: methods must be upper case, got {self.methods}")
+        regex, _, convertors = compile_path(self.path)
+        if any(type(c) is not StringConvertor for c in convertors.values()):
+            raise ValueError(f"{self.path}: path parameters are plain `{{name}}` strings")
+        object.__setattr__(self, "regex", regex)
+
+    @property
+    def allow(self) -> str:
+        """The `Allow` header of a 405 for this row's path."""
+        return ", ".join(self.methods)
+
+
+@dataclass(frozen=True)
+class Static:
+    """A folder of files served under `path` (GET and HEAD, whatever the file)."""
+
+    path: str
+    directory: str
+    public: bool = False
+
+
+class Found(NamedTuple):
+    row: Row
+    params: dict[str, str]
+
+
+class WrongMethod(NamedTuple):
+    """The path is this row's, the method is not: 405 with its `allow`."""
+
+    row: Row
+
+
+class RouteTable:
+    def __init__(self, rows: Iterable[Row], statics: Iterable[Static] = ()) -> None:
+        self.rows = tuple(rows)
+        self.statics = tuple(statics)
+        seen = [(row.path, method) for row in self.rows for method in row.methods]
+        if len(seen) != len(set(seen)):
+            raise ValueError(f"a path and method appear in two rows: {sorted(seen)}")
+        public = [row for row in self.rows if row.public]
+        self._public_paths = frozenset(row.path for row in public if not row.regex.groupindex)
+        self._public_patterns = tuple(row.regex for row in public if row.regex.groupindex)
+        self._public_prefixes = tuple(s.path.rstrip("/") + "/" for s in self.statics if s.public)
+
+    def __add__(self, rows: Iterable[Row]) -> RouteTable:
+        """This table with more rows after its own."""
+        return RouteTable((*self.rows, *rows), self.statics)
+
+    def match(self, method: str, path: str) -> Found | WrongMethod | None:
+        wrong: Row | None = None
+        for row in self.rows:
+            found = row.regex.match(path)
+            if found is not None:
+                if method in row.methods:
+                    return Found(row, found.groupdict())
+                wrong = wrong or row
+        return None if wrong is None else WrongMethod(wrong)
+
+    def is_public(self, path: str) -> bool:
+        """Whether requests for `path` open without the token (whatever their method)."""
+        return (
+            path in self._public_paths
+            or path.startswith(self._public_prefixes)
+            or (bool(self._public_patterns) and any(p.match(path) for p in self._public_patterns))
+        )
+
+    @property
+    def public_paths(self) -> frozenset[str]:
+        """The path templates of public rows, as OpenAPI names them."""
+        return frozenset(row.path for row in self.rows if row.public)
+
+
+def add_to_app(app: FastAPI, table: RouteTable) -> None:
+    """FastAPI's routes, in the table's order: it serves the rows that are not fast, and
+    documents every row (but those whose `openapi` says `include_in_schema=False`)."""
+    for row in table.rows:
+        app.router.add_api_route(
+            row.path,
+            row.endpoint,
+            methods=list(row.methods),
+            route_class_override=PlainRoute if row.fast else None,
+            **row.openapi,
+        )
+    for static in table.statics:
+        name = static.path.strip("/")
+        app.mount(static.path, StaticFiles(directory=static.directory), name=name)
+
+
+class FastPath:
+    """Serves the table's fast rows, and every row's 405, straight from the app's ASGI call.
+
+    The plugin routes are the gateway's hot path, and the stack between the front door and
+    them (telemetry, body-limit and exception middlewares, an exit stack, and a router that
+    matches each route through its included routers) cost more per request than the plugin
+    exchange itself. Here the table has matched already, and what the stack did for these
+    routes is done with the same parts Starlette builds it from: its `ExceptionMiddleware`
+    answers with the app's exception handlers what the endpoint raises (Starlette's own
+    lookup), and its `ServerErrorMiddleware` answers a bug 500 with the app's handler for
+    `Exception` and re-raises it for the log, as in `Starlette.build_middleware_stack`.
+    """
+
+    def __init__(self, app: FastAPI, table: RouteTable) -> None:
+        """Built once every exception handler is installed (they are read here, once)."""
+        error_handler = None
+        handlers: dict[Any, Any] = {}
+        for key, value in app.exception_handlers.items():
+            if key in (500, Exception):
+                error_handler = value
+            else:
+                handlers[key] = value
+
+        def guarded(inner: ASGIApp) -> ASGIApp:
+            return ServerErrorMiddleware(
+                ExceptionMiddleware(inner, handlers=handlers), handler=error_handler
+            )
+
+        self.app = app
+        self._served = {row: guarded(_endpoint_app(row.endpoint)) for row in table.rows if row.fast}
+        self._refusals = {row: guarded(_refusal_app(row.allow)) for row in table.rows}
+
+    def serves(self, found: Found | WrongMethod | None) -> TypeGuard[Found | WrongMethod]:
+        """Whether the fast path answers this match (else FastAPI does)."""
+        return type(found) is WrongMethod or (type(found) is Found and found.row.fast)
+
+    async def serve(
+        self, found: Found | WrongMethod, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        scope["app"] = self.app
+        if type(found) is Found:
+            scope["path_params"] = found.params
+            await self._served[found.row](scope, receive, send)
+        else:
+            await self._refusals[found.row](scope, receive, send)
+
+
+def _endpoint_app(endpoint: Endpoint) -> ASGIApp:
+    async def call(scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive, send)
+        response = await endpoint(request=request, **scope["path_params"])
+        await response(scope, receive, send)
+
+    return call
+
+
+def _refusal_app(allow: str) -> ASGIApp:
+    """405 as Starlette's router says it: an HTTPException the app's handler renders."""
+
+    async def refuse(scope: Scope, receive: Receive, send: Send) -> None:
+        raise HTTPException(status_code=405, headers={"Allow": allow})
+
+    return refuse
