@@ -24,7 +24,7 @@ from gateway_harness import (
     write_config,
     writes_to,
 )
-from test_session_faults import FAULTS
+from test_session import FAULTS
 
 from app import health
 from gpp.client.http import AsyncGatewayClient, GatewayClient, GatewayRefused
