@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,11 +21,9 @@ from gateway_harness import (
     reference_plugin,
     running_gateway,
     write_config,
-    writes_to,
 )
 from test_session import FAULTS
 
-from app import health
 from gpp.client.http import AsyncGatewayClient, GatewayClient, GatewayRefused
 from gpp.core import codes
 from gpp.core.canonical_json import canonical, digest
@@ -321,34 +318,6 @@ def test_queue_overflow_is_503_and_a_client_leaving_the_queue_is_dropped(
     os.close(gate)
 
 
-def test_crash_recovery_with_backoff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A first back-off of 2 s (not 0.5) leaves a loaded machine time to observe it.
-    monkeypatch.setattr(health, "BACKOFF_FIRST_S", 2.0)
-    crash_file = tmp_path / "crashes"
-    env = {"ECHO_CRASH_FILE": str(crash_file), "ECHO_CRASHES": "2"}
-    config = write_config(
-        tmp_path, [echo_plugin(root=str(tmp_path), env=env, **writes_to(tmp_path))]
-    )
-    with running_gateway(config) as gw:
-        first = post(gw, "echo", {"paths": ["a"]})
-        assert first.status_code == 502 and first.json()["code"] == "E_EOF"
-        assert first.json()["exitCode"] == 4
-        assert "crash 1 as asked" in first.json()["stderrTail"]
-        second = post(gw, "echo", {"paths": ["a"]})  # a fresh session at once, which fails too
-        assert second.status_code == 502
-        refused = post(gw, "echo", {"paths": ["a"]})
-        assert refused.status_code == 503
-        assert refused.headers["Retry-After"] == "2"
-        problem = refused.json()
-        assert problem["lastCode"] == "E_EOF" and "FAIL E_EOF" in problem["lastDiagnostic"]
-        assert gw.plugin("echo")["state"] == "backoff"
-        gw.wait_for("echo", lambda i: i["state"] != "backoff")
-        recovered = post(gw, "echo", {"paths": ["a"]})
-        assert recovered.status_code == 200
-        info = gw.plugin("echo")
-        assert info["restarts"] == 2 and info["state"] == "ready" and info["failed"] == 2
-
-
 def test_engine_client_returns_documents_and_raises_the_same_error(gateway: Gateway) -> None:
     with GatewayClient(gateway.url) as client:
         doc = client.discover("reference-detector", ["api"], request_id="c1")
@@ -486,135 +455,3 @@ def test_plugin_stderr_is_logged_with_its_id(
     )
     kills = [getattr(r, "fields", {}) for r in caplog.records if r.getMessage() == "kill"]
     assert any(k.get("reason") == "E_EOF" for k in kills)
-
-
-SUBTRACT = {"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}
-# (route, plugin, body, status, the request's log line fields but `ms`, its metrics label)
-RECORDED = [
-    ("discover", "echo", {"paths": ["a"], "requestId": "r-ok"}, 200,
-     {"plugin": "echo", "requestId": "r-ok", "outcome": "ok"}),
-    ("discover", "nope", {"paths": ["a"]}, 404,
-     {"plugin": "(unknown)", "outcome": "E_UNKNOWN_PLUGIN"}),
-    ("discover", "example", {"paths": ["a"]}, 404,
-     {"plugin": "example", "outcome": "E_UNKNOWN_PLUGIN"}),
-    ("discover", "echo", {"paths": []}, 422, {"plugin": "echo", "outcome": "E_SCHEMA"}),
-    ("discover", "exits_mid_request", {"paths": ["."], "requestId": "r-eof"}, 502,
-     {"plugin": "exits_mid_request", "requestId": "r-eof", "outcome": "E_EOF"}),
-    ("rpc", "example", SUBTRACT, 200, {"plugin": "example", "outcome": "ok"}),
-    ("rpc", "example", {"jsonrpc": "2.0", "method": "update", "params": [1]}, 204,
-     {"plugin": "example", "outcome": "ok"}),
-    ("rpc", "nope", SUBTRACT, 404, {"plugin": "(unknown)", "outcome": "E_UNKNOWN_PLUGIN"}),
-    ("rpc", "echo", SUBTRACT, 404, {"plugin": "echo", "outcome": "E_UNKNOWN_PLUGIN"}),
-]  # fmt: skip
-
-
-def request_counts(gw: Gateway) -> dict[tuple[str, str], float]:
-    """gpp_requests_total by (plugin, outcome), from /metrics."""
-    with gw.client() as http:
-        text = http.get("/metrics").text
-    counts = {}
-    for line in text.splitlines():
-        if line.startswith("gpp_requests_total{"):
-            labels, value = line.removeprefix("gpp_requests_total").rsplit(" ", 1)
-            fields = dict(part.split("=", 1) for part in labels.strip("{}").split(","))
-            counts[(fields["plugin"].strip('"'), fields["outcome"].strip('"'))] = float(value)
-    return counts
-
-
-@pytest.mark.parametrize(
-    ("route", "plugin", "body", "status", "fields"),
-    RECORDED,
-    ids=[f"{r[0]}-{r[1]}-{r[3]}" for r in RECORDED],
-)
-def test_each_request_is_one_log_line_and_one_count_with_its_outcome(
-    gateway: Gateway,
-    caplog: pytest.LogCaptureFixture,
-    route: str,
-    plugin: str,
-    body: Any,
-    status: int,
-    fields: dict[str, str],
-) -> None:
-    caplog.set_level(logging.INFO, logger="gpp.request")
-    before = request_counts(gateway)
-    with gateway.client() as http:
-        response = http.post(f"/plugins/{plugin}/{route}", json=body)
-    assert response.status_code == status
-    lines = [r for r in caplog.records if r.name == "gpp.request"]
-    assert [r.getMessage() for r in lines] == ["request" if route == "discover" else "rpc"]
-    logged = dict(getattr(lines[0], "fields", {}))
-    assert isinstance(logged.pop("ms"), float)
-    assert {k: v for k, v in logged.items() if v is not None} == fields
-    key = (fields["plugin"], fields["outcome"])
-    after = request_counts(gateway)
-    assert after[key] == before.get(key, 0) + 1
-    assert {k: v for k, v in after.items() if k != key} == {
-        k: v for k, v in before.items() if k != key
-    }
-
-
-def test_a_streamed_rpc_is_recorded_when_its_stream_ends_with_the_real_outcome(
-    gateway: Gateway, caplog: pytest.LogCaptureFixture
-) -> None:
-    caplog.set_level(logging.INFO, logger="gpp.request")
-    before = request_counts(gateway)
-    body = {"jsonrpc": "2.0", "method": "slow_count", "params": {"n": 100_000}, "id": "s"}
-    headers = {"Accept": "text/event-stream"}
-    with (
-        gateway.client() as http,
-        http.stream("POST", "/plugins/example/rpc", json=body, headers=headers) as stream,
-    ):
-        first = next(stream.iter_lines())
-        assert first == "event: notification"
-        # the answer has begun, the plugin has not answered: nothing is recorded yet
-        assert [r for r in caplog.records if r.name == "gpp.request"] == []
-    # the client left mid-stream: that is the request's outcome, recorded once
-    deadline = time.monotonic() + 10
-    while not (lines := [r for r in caplog.records if r.name == "gpp.request"]):
-        assert time.monotonic() < deadline, "no log line for the streamed request"
-        time.sleep(0.01)
-    assert [(r.getMessage(), getattr(r, "fields", {})["outcome"]) for r in lines] == [
-        ("rpc", "client-gone")
-    ]
-    after = request_counts(gateway)
-    assert after[("example", "client-gone")] == before.get(("example", "client-gone"), 0) + 1
-
-
-def test_every_problem_field_comes_from_the_one_list() -> None:
-    """gpp's E_* problem documents carry exactly the fields the gateway documents (and their
-    `problem`, the reason without the FAIL line's frame context)."""
-    from app.problems import PROBLEM_FIELDS, problem_of
-
-    document = problem_of(codes.SchemaError("bad", field="paths"), "echo")
-    assert tuple(key for key in document if key != "problem") == PROBLEM_FIELDS
-
-
-def test_a_bug_is_a_500_problem_on_both_paths_and_still_logged(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Issue 25: every non-2xx answer is a problem, a bug's 500 too (uvicorn's own is plain
-    text); the error still reaches the log as uvicorn reports it."""
-    from app.pool import PluginPool, Pool
-
-    def broken(*_: Any, **__: Any) -> Any:
-        raise RuntimeError("a bug")
-
-    monkeypatch.setattr(PluginPool, "discover", broken)  # the plugin route's fast path
-    monkeypatch.setattr(Pool, "describe", broken)  # GET /plugins, served by FastAPI
-    config = write_config(tmp_path, [echo_plugin()])
-    with running_gateway(config) as gw, gw.client() as http:
-        answers = [
-            http.post("/plugins/echo/discover", json={"paths": ["a"]}),
-            http.get("/plugins"),
-        ]
-    for answer in answers:
-        assert answer.status_code == 500
-        assert answer.headers["content-type"] == "application/problem+json"
-        assert answer.json() == {
-            "type": "about:blank",
-            "title": "Internal error",
-            "status": 500,
-            "detail": "the gateway failed on this request; its log says why",
-        }
-    logged = [r for r in caplog.records if r.exc_info and "a bug" in str(r.exc_info[1])]
-    assert len(logged) == 2, [r.getMessage() for r in caplog.records]
