@@ -4,15 +4,10 @@ process's own limits."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
-from gateway_harness import echo_plugin, write_config
-from test_front_door_connections import WAIT_S
-from test_reload import ServedGateway
+from gateway_harness import echo_plugin, served, write_config
 
 
 @pytest.mark.parametrize(("soft", "expected"), [(256, 192), (1024, 768), (100, 36)])
@@ -30,22 +25,8 @@ def test_the_cap_keeps_a_reserve_below_the_descriptor_limit(
 
 def test_serve_raises_the_soft_limit_to_the_hard_one(tmp_path: Path) -> None:
     config = write_config(tmp_path, [echo_plugin()])
-    proc = subprocess.Popen(
-        [
-            *("prlimit", "--nofile=256:2048", "--"),
-            *(sys.executable, "-m", "app", "serve", "--config", str(config), "--port", "0"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=REPO,
-    )
-    try:
-        gateway = ServedGateway(proc)
-        limits = Path(f"/proc/{proc.pid}/limits").read_text()
+    with served(config, prefix=("prlimit", "--nofile=256:2048", "--")) as gateway:
+        limits = Path(f"/proc/{gateway.proc.pid}/limits").read_text()
         (line,) = [row for row in limits.splitlines() if row.startswith("Max open files")]
         assert re.split(r"\s{2,}", line)[1:3] == ["2048", "2048"]
         assert "maxConnections=1536" in gateway.wait_line("connection cap")
-    finally:
-        proc.kill()
-        proc.wait(WAIT_S)

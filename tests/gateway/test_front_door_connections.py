@@ -6,42 +6,29 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import httpx
-from conftest import REPO
-from gateway_harness import echo_plugin, make_fifo, running_gateway, write_config
-from test_reload import ServedGateway
+from gateway_harness import (
+    ServedGateway,
+    echo_plugin,
+    make_fifo,
+    running_gateway,
+    served,
+    write_config,
+)
 
 WAIT_S = 30.0
 NOFILE = 256
 IDLE = 300  # more idle connections than the child's whole descriptor limit
 
 
-@contextlib.contextmanager
-def limited_gateway(config: Path) -> Iterator[ServedGateway]:
+def limited_gateway(config: Path) -> AbstractContextManager[ServedGateway]:
     """`gpp serve` on a loopback port, started with RLIMIT_NOFILE = 256:256."""
-    proc = subprocess.Popen(
-        [
-            *("prlimit", f"--nofile={NOFILE}:{NOFILE}", "--"),
-            *(sys.executable, "-m", "app", "serve", "--config", str(config), "--port", "0"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=REPO,
-    )
-    try:
-        yield ServedGateway(proc)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(WAIT_S)
+    return served(config, prefix=("prlimit", f"--nofile={NOFILE}:{NOFILE}", "--"))
 
 
 def _open_fds(pid: int) -> int:

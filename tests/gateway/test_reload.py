@@ -9,9 +9,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +18,12 @@ import httpx
 import pytest
 from conftest import REPO, doc
 from gateway_harness import (
+    ServedGateway,
     echo_plugin,
     fault_plugin,
     jsonrpc_plugin,
     make_fifo,
+    served,
     wait_exited,
     write_config,
     writes_to,
@@ -30,89 +31,6 @@ from gateway_harness import (
 
 WAIT_S = 30.0
 README = doc("operations.md")
-
-
-class ServedGateway:
-    """`gpp serve` on an ephemeral 127.0.0.1 port; its log lines are collected as they come."""
-
-    def __init__(self, proc: subprocess.Popen[str]) -> None:
-        self.proc = proc
-        self.lines: list[str] = []
-        self._new_line = threading.Condition()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-        started = self.wait_line(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
-        port = re.search(r"127\.0\.0\.1:(\d+)", started)
-        assert port is not None
-        self.url = f"http://127.0.0.1:{port.group(1)}"
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            with self._new_line:
-                self.lines.append(line.rstrip("\n"))
-                self._new_line.notify_all()
-        with self._new_line:
-            self._new_line.notify_all()
-
-    def wait_line(self, pattern: str, count: int = 1) -> str:
-        """The `count`-th log line matching `pattern`, waiting for it (bounded)."""
-
-        def found() -> list[str]:
-            return [line for line in self.lines if re.search(pattern, line)]
-
-        with self._new_line:
-            ok = self._new_line.wait_for(
-                lambda: len(found()) >= count or self.proc.poll() is not None, WAIT_S
-            )
-            matches = found()
-        assert ok and len(matches) >= count, (pattern, self.lines[-30:])
-        return matches[count - 1]
-
-    def reload(self, count: int) -> str:
-        """SIGHUP, then the `count`-th reload's outcome line (applied or refused)."""
-        self.proc.send_signal(signal.SIGHUP)
-        return self.wait_line(r"event=reload( |$)|event=\"reload refused\"", count)
-
-    def client(self, **kwargs: Any) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=WAIT_S, **kwargs)
-
-    def pids(self) -> dict[str, list[int]]:
-        with self.client() as http:
-            return {p["id"]: p["pids"] for p in http.get("/plugins").json()}
-
-    def metric(self, name: str) -> float | None:
-        with self.client() as http:
-            text = http.get("/metrics").text
-        match = re.search(rf"^{re.escape(name)} (\S+)$", text, re.M)
-        return float(match.group(1)) if match else None
-
-
-@contextmanager
-def served(config: Path, *args: str) -> Iterator[ServedGateway]:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gpp.gateway",
-            "serve",
-            "--config",
-            str(config),
-            "--port",
-            "0",
-            *args,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=REPO,
-    )
-    try:
-        yield ServedGateway(proc)
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-        proc.wait(WAIT_S)
 
 
 def echo(plugin_id: str, env: dict[str, str] | None = None, **extra: Any) -> dict[str, Any]:

@@ -10,7 +10,12 @@ import { after, before, test } from "node:test";
 
 import * as client from "@gate-forge/gateway-client";
 import { canonicalize, PluginErrorResponse, PluginSession, UnknownPluginError } from "../index.js";
-import { REPO, registry, serve, stop } from "./gateway.js";
+import {
+  REPO,
+  registry,
+  serveTcpAndUds,
+  stop,
+} from "../../../client/node/test/gateway.js";
 
 const TOKEN = "compat-token";
 const DEMO = join(REPO, "plugins/examples/demo-repo");
@@ -46,14 +51,9 @@ const gateways = [];
 before(async () => {
   const config = join(directory, "registry.toml");
   writeFileSync(config, registry(PLUGINS));
-  const started = await Promise.allSettled([
-    serve(config, ["--host", "127.0.0.1", "--port", "0"], { GPP_TOKEN: TOKEN }),
-    serve(config, ["--uds", socketPath], { GPP_TOKEN: TOKEN }),
-  ]);
-  for (const outcome of started)
-    if (outcome.status === "fulfilled") gateways.push(outcome.value.child);
-  for (const outcome of started) if (outcome.status === "rejected") throw outcome.reason;
-  baseUrl = /** @type {PromiseFulfilledResult<{address: string}>} */ (started[0]).value.address;
+  const served = await serveTcpAndUds(config, socketPath, { GPP_TOKEN: TOKEN });
+  gateways.push(...served.children);
+  baseUrl = served.baseUrl;
 });
 
 after(async () => {

@@ -1,6 +1,7 @@
-// Real gateways for the tests: `gpp serve` from this checkout's .venv (or GPP_BIN), on an
-// ephemeral loopback port or a Unix socket; tied to a pipe from this process so that no run,
-// however it ends, leaves one behind.
+// Real gateways for the Node tests (this client's, and @gate-forge/plugin-protocol's, which is
+// built on it): `gpp serve` from this checkout's .venv (or GPP_BIN), on an ephemeral loopback
+// port or a Unix socket; tied to a pipe from this process so that no run, however it ends,
+// leaves one behind.
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -28,9 +29,12 @@ function toml(value) {
   return String(value);
 }
 
-/** A registry TOML with `plugins`. @param {Record<string, unknown>[]} plugins */
-export function registry(plugins) {
-  const lines = ["[gateway]", "", "[defaults]"];
+/**
+ * A registry TOML with `plugins`, and `gateway` lines (`max_body_bytes = 4096`) in [gateway].
+ * @param {Record<string, unknown>[]} plugins @param {string[]} [gateway]
+ */
+export function registry(plugins, gateway = []) {
+  const lines = ["[gateway]", ...gateway, "", "[defaults]"];
   for (const plugin of plugins) {
     lines.push("", "[[plugin]]", ...Object.entries(plugin).map(([k, v]) => `${k} = ${toml(v)}`));
   }
@@ -86,4 +90,25 @@ export async function stop(child) {
   const timer = setTimeout(() => process.kill(-(child.pid ?? 0), "SIGKILL"), STOP_BUDGET_MS);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * The registry `config` served twice, on an ephemeral loopback port and on the Unix socket
+ * `socketPath`: both children (to `stop`) and the loopback base URL. If either fails to start,
+ * the other is stopped and the failure thrown.
+ * @param {string} config @param {string} socketPath @param {Record<string, string>} [env]
+ */
+export async function serveTcpAndUds(config, socketPath, env = {}) {
+  const started = await Promise.allSettled([
+    serve(config, ["--host", "127.0.0.1", "--port", "0"], env),
+    serve(config, ["--uds", socketPath], env),
+  ]);
+  const children = started.flatMap((o) => (o.status === "fulfilled" ? [o.value.child] : []));
+  const failed = started.find((o) => o.status === "rejected");
+  if (failed) {
+    await Promise.all(children.map(stop));
+    throw /** @type {PromiseRejectedResult} */ (failed).reason;
+  }
+  const tcp = /** @type {PromiseFulfilledResult<{address: string}>} */ (started[0]).value;
+  return { children, baseUrl: tcp.address };
 }
