@@ -13,6 +13,39 @@ const GPP = process.env.GPP_BIN ?? join(REPO, ".venv/bin/gpp");
 const START_BUDGET_MS = 60_000;
 const STOP_BUDGET_MS = 30_000;
 
+/** The reference detector over the demo repository, as a registry entry. */
+export const REFERENCE_DETECTOR = {
+  id: "reference-detector",
+  version: "1.0.0",
+  root: join(REPO, "plugins/examples/demo-repo"),
+  command: ["{python}", join(REPO, "plugins/reference_detector.py")],
+};
+
+/** The JSON-RPC example plugin, as a registry entry. */
+export const JSONRPC_EXAMPLE = {
+  id: "jsonrpc-example",
+  version: "1.0.0",
+  protocol: "jsonrpc-2.0",
+  root: REPO,
+  command: ["{python}", join(REPO, "plugins/jsonrpc_example.py")],
+};
+
+/**
+ * The one-fault fixture plugin `tests/fixtures/plugins/plugin_NAME.py` as a registry entry, with
+ * `extra` keys (watchdogs).
+ * @param {string} name @param {Record<string, unknown>} [extra]
+ */
+export function faultFixture(name, extra = {}) {
+  return {
+    id: name,
+    version: "1.0.0",
+    root: REPO,
+    env: { FIXTURE_PLUGIN_ID: name },
+    command: ["{python}", join(REPO, "tests/fixtures/plugins", `plugin_${name}.py`)],
+    ...extra,
+  };
+}
+
 /** When the pipe on fd 3 closes (stop(), or this process dying), the gateway gets SIGTERM. */
 const TIED_TO_STDIN =
   'exec 3<&0; "$0" "$@" 3<&- & gw=$!; { cat <&3 >/dev/null; kill -TERM $gw 2>/dev/null; } & exec 3<&-; wait $gw';

@@ -22,11 +22,17 @@ import {
   UnknownTypeError,
   WatchdogTimeoutError,
 } from "../index.js";
-import { REPO, registry, serveTcpAndUds, stop } from "./gateway.js";
+import {
+  faultFixture,
+  JSONRPC_EXAMPLE,
+  REFERENCE_DETECTOR,
+  registry,
+  serveTcpAndUds,
+  stop,
+} from "./gateway.js";
 
 /** @import { ProtocolError } from "../index.js" */
 
-const FIXTURES = join(REPO, "tests/fixtures/plugins");
 const TOKEN = "node-client-token";
 const FAST = { handshake_ms: 5000, request_ms: 500, shutdown_ms: 500 };
 
@@ -43,31 +49,12 @@ const FAULTS = [
 ];
 
 /** @param {string} name */
-const fixture = (name) => ({
-  id: name,
-  version: "1.0.0",
-  root: REPO,
-  env: { FIXTURE_PLUGIN_ID: name },
-  command: ["{python}", join(FIXTURES, `plugin_${name}.py`)],
-  ...FAST,
-});
+const fixture = (name) => faultFixture(name, FAST);
 
 const PLUGINS = [
-  {
-    id: "reference-detector",
-    version: "1.0.0",
-    root: join(REPO, "plugins/examples/demo-repo"),
-    command: ["{python}", join(REPO, "plugins/reference_detector.py")],
-  },
-  {
-    id: "jsonrpc-example",
-    version: "1.0.0",
-    protocol: "jsonrpc-2.0",
-    root: REPO,
-    // a watchdog far past `until`'s bound: only the client leaving can end a call early
-    command: ["{python}", join(REPO, "plugins/jsonrpc_example.py")],
-    request_ms: 120_000,
-  },
+  REFERENCE_DETECTOR,
+  // a watchdog far past `until`'s bound: only the client leaving can end a call early
+  { ...JSONRPC_EXAMPLE, request_ms: 120_000 },
   ...FAULTS.map(([name]) => fixture(String(name))),
   fixture("exits_before_hello"),
 ];

@@ -11,36 +11,16 @@ import { after, before, test } from "node:test";
 import * as client from "@gate-forge/gateway-client";
 import { canonicalize, PluginErrorResponse, PluginSession, UnknownPluginError } from "../index.js";
 import {
-  REPO,
+  faultFixture,
+  JSONRPC_EXAMPLE,
+  REFERENCE_DETECTOR,
   registry,
   serveTcpAndUds,
   stop,
 } from "../../../client/node/test/gateway.js";
 
 const TOKEN = "compat-token";
-const DEMO = join(REPO, "plugins/examples/demo-repo");
-const PLUGINS = [
-  {
-    id: "reference-detector",
-    version: "1.0.0",
-    root: DEMO,
-    command: ["{python}", join(REPO, "plugins/reference_detector.py")],
-  },
-  {
-    id: "request_error",
-    version: "1.0.0",
-    root: REPO,
-    env: { FIXTURE_PLUGIN_ID: "request_error" },
-    command: ["{python}", join(REPO, "tests/fixtures/plugins/plugin_request_error.py")],
-  },
-  {
-    id: "jsonrpc-example",
-    version: "1.0.0",
-    protocol: "jsonrpc-2.0",
-    root: REPO,
-    command: ["{python}", join(REPO, "plugins/jsonrpc_example.py")],
-  },
-];
+const PLUGINS = [REFERENCE_DETECTOR, faultFixture("request_error"), JSONRPC_EXAMPLE];
 
 const directory = mkdtempSync(join(tmpdir(), "gpp-compat-"));
 const socketPath = join(directory, "gateway.sock");
