@@ -25,6 +25,7 @@ from conftest import FIXTURE_PLUGINS, REPO
 from app.config import load_config
 from app.front_door import server_config
 from app.main import create_app
+from bench.serving import stop_process
 
 CHILD_WAIT_S = 30.0
 """How long a test waits for a gateway child to say something: far above what it needs."""
@@ -250,12 +251,7 @@ def logging_to(command: list[str], uds: Path, log: Path) -> Iterator[subprocess.
 
 def stop(proc: subprocess.Popen[Any]) -> None:
     """SIGTERM, as a user stops a gateway; SIGKILL if it lingers past 30 s. Reaped either way."""
-    proc.terminate()
-    try:
-        proc.wait(30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(10)
+    stop_process(proc, 30)
 
 
 def uds_client(uds: Path, timeout: float = 30, **kwargs: Any) -> httpx.Client:
