@@ -36,6 +36,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:  # run as a script, only bench/ is on it
+    sys.path.insert(0, str(REPO))
+
+from bench.serving import stop_process  # noqa: E402
+
 DISCOVER_BODY = '{"paths": ["api"]}'
 RPC_BODY = '{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}'
 CONCURRENCY = (1, 16)
@@ -149,12 +154,7 @@ def server(command: list[str], port: int, cwd: Path) -> Iterator[str]:
         wait_listening(port, proc)
         yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+        stop_process(proc)
 
 
 def bare_server() -> Iterator[str]:

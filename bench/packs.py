@@ -33,7 +33,7 @@ from packs.scan import Scanner  # noqa: E402
 
 from bench import table  # noqa: E402
 from bench.cpu_clock import Rounds, Stopwatch, collector_off  # noqa: E402
-from bench.pipe_host import PipeHost  # noqa: E402
+from bench.pipe_host import PipeHost, cold_repeat_changed  # noqa: E402
 
 FILES = 5_000
 ROUNDS = 5
@@ -130,23 +130,14 @@ def in_process(root: Path) -> tuple[Stopwatch, Stopwatch]:
 
 def through_pipes(root: Path, changed: Path | None) -> dict[str, Any]:
     """Cold and repeated discover by a fresh plugin process (`PipeHost`); with `changed`, one
-    more after editing it, and whether the edit shows."""
+    more after renaming a table in it, and whether the document follows."""
     command = [sys.executable, str(REPO / "plugins" / "pack_sqlalchemy.py")]
-    host = PipeHost(command, root, "pack-sqlalchemy", "1.0.0")
-    try:
-        cold, document = host.discover(["."])
-        repeat, _ = host.discover(["."])
-        figures: dict[str, Any] = {"cold": cold.wall, "cold cpu": cold.cpu, "repeat": repeat.wall}
-        figures["tables"] = len(document["resources"])
-        if changed is not None:
-            changed.write_text(changed.read_text().replace('"account_7"', '"account_seven"'))
-            after_change, after = host.discover(["."])
-            names = {r["name"] for r in after["resources"]}
-            figures["one_changed"] = after_change.wall
-            figures["correct"] = "account_seven" in names and "account_7" not in names
-    finally:
-        host.close()
-    return figures
+    return cold_repeat_changed(
+        PipeHost(command, root, "pack-sqlalchemy", "1.0.0"),
+        changed,
+        ('"account_7"', '"account_seven"'),
+        lambda names: "account_seven" in names and "account_7" not in names,
+    )
 
 
 def measure(count: int, rounds: int) -> tuple[Rounds, dict[str, Any], int]:
@@ -191,7 +182,7 @@ def run(quick: bool) -> list[dict[str, Any]]:
     rows, session, size = measure(count, rounds)
     detail: dict[str, Any] = {
         "files": count,
-        "tables": session["tables"],
+        "tables": session["resources"],
         "rounds": rounds,
         "bytes": size,
     }
@@ -204,7 +195,7 @@ def run(quick: bool) -> list[dict[str, Any]]:
 
     cold, cold_in = rows.median(COLD_RATIO), rows.median(IN_PROCESS_RATIO)
     repeat = rows.median(REPEAT_RATIO)
-    correct = bool(session["correct"])
+    correct = bool(session["change seen"])
     return [
         row(
             "cold throughput vs ast.parse, plugin",
@@ -243,13 +234,13 @@ def main() -> None:
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else ROUNDS
     rows, session, size = measure(count, rounds)
     print(
-        f"repository: {count} files, {size / 1e6:.1f} MB, {session['tables']} tables; "
+        f"repository: {count} files, {size / 1e6:.1f} MB, {session['resources']} tables; "
         f"seconds and ratios, median (min-max) of {rounds} rounds"
     )
     print(rows.table(40))
     print(
-        f"{'plugin after one file changed, wall':40} {session['one_changed']:.3f}  "
-        f"correct: {session['correct']}"
+        f"{'plugin after one file changed, wall':40} {session['one changed']:.3f}  "
+        f"correct: {session['change seen']}"
     )
     print(
         f"cold throughput / ast.parse throughput: plugin {rows.median(COLD_RATIO):.2f} "

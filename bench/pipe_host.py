@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import select
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -70,3 +71,28 @@ class PipeHost:
             self.conn.receive_data(self._line())
         assert isinstance(event, kind), event
         return event
+
+
+def cold_repeat_changed(
+    host: PipeHost,
+    changed: Path | None,
+    edit: tuple[str, str],
+    follows: Callable[[set[str]], bool],
+) -> dict[str, Any]:
+    """A pack bench's figures from a fresh plugin process (`host`, closed at the end): a cold
+    discover of the repository and a repeat of it; with `changed`, one more after replacing
+    `edit[0]` by `edit[1]` in that file, and whether the document `follows` the edit (judged
+    on its resources' names)."""
+    try:
+        cold, document = host.discover(["."])
+        repeat, _ = host.discover(["."])
+        figures: dict[str, Any] = {"cold": cold.wall, "cold cpu": cold.cpu, "repeat": repeat.wall}
+        figures["resources"] = len(document["resources"])
+        if changed is not None:
+            changed.write_text(changed.read_text().replace(*edit))
+            after_change, after = host.discover(["."])
+            figures["one changed"] = after_change.wall
+            figures["change seen"] = follows({r["name"] for r in after["resources"]})
+    finally:
+        host.close()
+    return figures

@@ -43,7 +43,7 @@ from tree_sitter import Parser  # noqa: E402
 
 from bench import table  # noqa: E402
 from bench.cpu_clock import Rounds, Stopwatch, collector_off  # noqa: E402
-from bench.pipe_host import PipeHost  # noqa: E402
+from bench.pipe_host import PipeHost, cold_repeat_changed  # noqa: E402
 
 FILES = 5_000
 ROUNDS = 5
@@ -192,27 +192,16 @@ def in_process(root: Path, paths: list[str]) -> tuple[Stopwatch, Stopwatch, int]
     return cold, repeat, len(document["resources"])
 
 
-def through_pipes(root: Path, changed: Path | None) -> dict[str, float]:
+def through_pipes(root: Path, changed: Path | None) -> dict[str, Any]:
     """Cold and repeated discover by a fresh plugin process; with `changed`, one more after
-    editing it, and whether the edit shows."""
+    changing a router's prefix in it, and whether the document follows."""
     command = [sys.executable, str(REPO / "plugins" / "pack_http_routes.py")]
-    host = PipeHost(command, root, PLUGIN_ID, PLUGIN_VERSION)
-    try:
-        cold, document = host.discover(["."])
-        repeat, _ = host.discover(["."])
-        figures = {"cold": cold.wall, "cold cpu": cold.cpu, "repeat": repeat.wall}
-        figures["routes"] = len(document["resources"])
-        if changed is not None:
-            changed.write_text(changed.read_text().replace('prefix="/res7"', 'prefix="/seven"'))
-            after_change, after = host.discover(["."])
-            names = {r["name"] for r in after["resources"]}
-            figures["one changed"] = after_change.wall
-            figures["change seen"] = float(
-                "GET /api/p07/seven/" in names and "GET /api/p07/res7/" not in names
-            )
-    finally:
-        host.close()
-    return figures
+    return cold_repeat_changed(
+        PipeHost(command, root, PLUGIN_ID, PLUGIN_VERSION),
+        changed,
+        ('prefix="/res7"', 'prefix="/seven"'),
+        lambda names: "GET /api/p07/seven/" in names and "GET /api/p07/res7/" not in names,
+    )
 
 
 def stages(root: Path, sources: list[tuple[Path, bytes]]) -> dict[str, float]:
@@ -288,11 +277,11 @@ def print_stages(count: int, rounds: int) -> None:
     print(rows.table(44))
 
 
-def measure(count: int, rounds: int) -> tuple[Rounds, dict[str, float], int, int]:
+def measure(count: int, rounds: int) -> tuple[Rounds, dict[str, Any], int, int]:
     """The figures of `rounds` rounds over a generated repository of `count` files: the rounds,
     the last plugin process's figures (with the changed file's), the files and the routes."""
     rows = Rounds()
-    plugin: dict[str, float] = {}
+    plugin: dict[str, Any] = {}
     routes = 0
     with tempfile.TemporaryDirectory(prefix="gpp-bench-routes-") as tmp:
         root = Path(tmp)
@@ -407,7 +396,7 @@ def main() -> None:
     print(
         f"{'plugin after one file changed, wall':44} {plugin['one changed']:.3f}  the changed "
         f"file's routes follow: {'yes' if plugin['change seen'] else 'NO'}; same routes as "
-        f"in process: {'yes' if plugin['routes'] == routes else 'NO'}"
+        f"in process: {'yes' if plugin['resources'] == routes else 'NO'}"
     )
     print(
         f"cold throughput / parse alone: in-process {rows.median(COLD_RATIO):.2f}, plugin "

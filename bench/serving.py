@@ -15,6 +15,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -127,12 +128,7 @@ class Gateway:
     def _stop(self) -> None:
         process = self._process
         if process is not None and process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(STOP_BOUND_S)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(STOP_BOUND_S)
+            stop_process(process)
         self._log.close()
 
     def __exit__(self, *exc_info: object) -> None:
@@ -143,3 +139,14 @@ class Gateway:
 def workdir() -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="gpp-bench-") as name:
         yield Path(name)
+
+
+def stop_process(process: subprocess.Popen[Any], bound_s: float = STOP_BOUND_S) -> None:
+    """SIGTERM, as a user stops a server; SIGKILL if it lingers past `bound_s`. Reaped either
+    way. (The tests' gateway harness stops its gateways with it too.)"""
+    process.terminate()
+    try:
+        process.wait(bound_s)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(bound_s)

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,6 +40,26 @@ def process_gone(pid: int | None) -> bool:
     """True when no process (running or zombie) has this pid any more."""
     assert pid is not None
     return not os.path.exists(f"/proc/{pid}")
+
+
+def run_ok(
+    command: Sequence[str], *, timeout: float, cwd: Path = REPO, check: bool = True, **popen: Any
+) -> subprocess.CompletedProcess[str]:
+    """`command` run to its end (bounded, no stdin), its output captured as text. With `check`,
+    a non-zero exit fails the test showing the command and all it said."""
+    done = subprocess.run(
+        list(command),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+        check=False,
+        **popen,
+    )
+    if check and done.returncode != 0:
+        pytest.fail(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    return done
 
 
 @pytest.fixture

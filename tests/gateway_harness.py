@@ -1,11 +1,13 @@
 """Real gateways for tests: uvicorn on an ephemeral loopback port, in a thread of this process,
-or `gpp serve` as a child process on a Unix socket (for signal and lifecycle tests)."""
+or `gpp serve` as a child process on a loopback port or a Unix socket (for signal, reload and
+lifecycle tests)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -23,6 +25,10 @@ from conftest import FIXTURE_PLUGINS, REPO
 from app.config import load_config
 from app.front_door import server_config
 from app.main import create_app
+from bench.serving import stop_process
+
+CHILD_WAIT_S = 30.0
+"""How long a test waits for a gateway child to say something: far above what it needs."""
 
 
 def toml_value(value: Any) -> str:
@@ -169,24 +175,33 @@ def running_gateway(config_path: Path) -> Iterator[Gateway]:
         assert not thread.is_alive(), "gateway thread did not stop"
 
 
+def serve_command(config_path: Path, *args: str) -> list[str]:
+    """`gpp serve --config CONFIG ARGS` as this interpreter runs it."""
+    return [sys.executable, "-m", "gpp.gateway", "serve", "--config", str(config_path), *args]
+
+
+@contextmanager
+def _gateway_child(command: list[str], **popen: Any) -> Iterator[subprocess.Popen[Any]]:
+    """A gateway child, its stdout and stderr in one pipe; SIGKILLed and reaped at the end."""
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=REPO, **popen
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+
+
 @contextmanager
 def gateway_process(
     config_path: Path, uds: Path, *, umask: int = -1, prefix: tuple[str, ...] = ()
 ) -> Iterator[subprocess.Popen[bytes]]:
     """`gpp serve` as a child on a Unix socket; killed at the end whatever happened. `prefix`
     runs it under a wrapper (e.g. prlimit), `umask` gives it that umask."""
-    proc = subprocess.Popen(
-        [
-            *prefix,
-            *(sys.executable, "-m", "gpp.gateway", "serve", "--config", str(config_path)),
-            *("--uds", str(uds)),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        cwd=REPO,
-        umask=umask,
-    )
-    try:
+    command = [*prefix, *serve_command(config_path, "--uds", str(uds))]
+    with _gateway_child(command, umask=umask) as proc:
         deadline = time.monotonic() + 30
         while not uds.exists():
             if proc.poll() is not None or time.monotonic() > deadline:
@@ -195,10 +210,6 @@ def gateway_process(
                 )
             time.sleep(0.02)
         yield proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-        proc.wait(30)
 
 
 @contextmanager
@@ -221,14 +232,26 @@ def served_on(command: list[str], uds: Path, **popen: Any) -> Iterator[httpx.Cli
         stop(proc)
 
 
+@contextmanager
+def logging_to(command: list[str], uds: Path, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A `gpp serve` command that listens on `uds`, its stderr in the file `log` (a file, not a
+    pipe: a pipe nobody reads can stall the gateway): yielded once the socket is there
+    (bounded; a gateway that dies says why), then stopped as a user stops it and reaped."""
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=sink)
+    try:
+        deadline = time.monotonic() + 30
+        while not uds.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.02)
+        yield proc
+    finally:
+        stop(proc)
+
+
 def stop(proc: subprocess.Popen[Any]) -> None:
     """SIGTERM, as a user stops a gateway; SIGKILL if it lingers past 30 s. Reaped either way."""
-    proc.terminate()
-    try:
-        proc.wait(30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(10)
+    stop_process(proc, 30)
 
 
 def uds_client(uds: Path, timeout: float = 30, **kwargs: Any) -> httpx.Client:
@@ -263,3 +286,68 @@ def make_fifo(directory: Path) -> tuple[Path, int]:
     path = directory / "gate.fifo"
     os.mkfifo(path)
     return path, os.open(path, os.O_RDWR)
+
+
+class ServedGateway:
+    """`gpp serve` on an ephemeral 127.0.0.1 port; its log lines are collected as they come."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+        self.lines: list[str] = []
+        self._new_line = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        started = self.wait_line(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
+        port = re.search(r"127\.0\.0\.1:(\d+)", started)
+        assert port is not None
+        self.url = f"http://127.0.0.1:{port.group(1)}"
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            with self._new_line:
+                self.lines.append(line.rstrip("\n"))
+                self._new_line.notify_all()
+        with self._new_line:
+            self._new_line.notify_all()
+
+    def wait_line(self, pattern: str, count: int = 1) -> str:
+        """The `count`-th log line matching `pattern`, waiting for it (bounded)."""
+
+        def found() -> list[str]:
+            return [line for line in self.lines if re.search(pattern, line)]
+
+        with self._new_line:
+            ok = self._new_line.wait_for(
+                lambda: len(found()) >= count or self.proc.poll() is not None, CHILD_WAIT_S
+            )
+            matches = found()
+        assert ok and len(matches) >= count, (pattern, self.lines[-30:])
+        return matches[count - 1]
+
+    def reload(self, count: int) -> str:
+        """SIGHUP, then the `count`-th reload's outcome line (applied or refused)."""
+        self.proc.send_signal(signal.SIGHUP)
+        return self.wait_line(r"event=reload( |$)|event=\"reload refused\"", count)
+
+    def client(self, **kwargs: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=CHILD_WAIT_S, **kwargs)
+
+    def pids(self) -> dict[str, list[int]]:
+        with self.client() as http:
+            return {p["id"]: p["pids"] for p in http.get("/plugins").json()}
+
+    def metric(self, name: str) -> float | None:
+        with self.client() as http:
+            text = http.get("/metrics").text
+        match = re.search(rf"^{re.escape(name)} (\S+)$", text, re.M)
+        return float(match.group(1)) if match else None
+
+
+@contextmanager
+def served(config_path: Path, *args: str, prefix: tuple[str, ...] = ()) -> Iterator[ServedGateway]:
+    """`gpp serve` as a child on an ephemeral 127.0.0.1 port, its log read as it comes; killed at
+    the end whatever happened. `prefix` runs it under a wrapper (e.g. prlimit)."""
+    command = [*prefix, *serve_command(config_path, "--port", "0", *args)]
+    with _gateway_child(command, text=True) as proc:
+        yield ServedGateway(proc)

@@ -140,3 +140,17 @@ def test_the_generated_record_check_accepts_exactly_what_its_fields_accept(
     except Violation:
         accepted = False
     assert accepted == _by_fields(fields, value)
+
+
+def test_the_path_cache_counts_what_it_holds() -> None:
+    cache = schema.ValidPathCache(max_bytes=64 * 1024, max_path_chars=100)
+    paths = [f"dir/{n:05d}" for n in range(50)]
+    for path in [*paths, *paths]:
+        cache.add(path)
+    assert all(p in cache for p in paths)
+    assert cache.bytes >= sum(len(p) for p in paths)
+    cache.add("x" * 101)
+    assert "x" * 101 not in cache
+    for n in range(5000):
+        cache.add(f"other/{n:05d}")
+        assert cache.bytes <= cache.max_bytes

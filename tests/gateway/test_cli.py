@@ -24,6 +24,16 @@ def gpp(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*GPP, *args], capture_output=True, text=True, cwd=cwd, timeout=60)
 
 
+def discover_fixture(name: str) -> subprocess.CompletedProcess[str]:
+    """`gpp discover .` with the fixture plugin `plugin_NAME.py`, given by flags alone."""
+    command = f"{{python}} {FIXTURE_PLUGINS / f'plugin_{name}.py'}"
+    return gpp(
+        "discover",
+        *("--command", command, "--plugin-id", "fixture", "--plugin-version", "1.0.0"),
+        ".",
+    )
+
+
 def test_version_and_help() -> None:
     assert re.fullmatch(r"gpp \S+ \(GPP/3\)\n", gpp("--version").stdout)
     help_text = gpp("--help").stdout
@@ -68,16 +78,7 @@ def test_discover_with_a_command() -> None:
 
 
 def test_discover_failure_prints_two_lines_and_exits_2() -> None:
-    done = gpp(
-        "discover",
-        "--command",
-        f"{{python}} {FIXTURE_PLUGINS / 'plugin_gpp2_peer.py'}",
-        "--plugin-id",
-        "fixture",
-        "--plugin-version",
-        "1.0.0",
-        ".",
-    )
+    done = discover_fixture("gpp2_peer")
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 2
@@ -198,16 +199,7 @@ def _fixture_processes(name: str) -> list[str]:
 
 def test_a_session_fatal_error_frame_in_place_of_hello_or_bye_is_two_lines() -> None:
     for name, frame in (("error_instead_of_hello", 1), ("error_instead_of_bye", 3)):
-        done = gpp(
-            "discover",
-            "--command",
-            f"{{python}} {FIXTURE_PLUGINS / f'plugin_{name}.py'}",
-            "--plugin-id",
-            "fixture",
-            "--plugin-version",
-            "1.0.0",
-            ".",
-        )
+        done = discover_fixture(name)
         assert done.returncode == 2 and done.stdout == "", done.stderr
         assert done.stderr.splitlines() == [
             f"[plugin-protocol] FAIL E_PLUGIN_ERROR: frame {frame}: plugin answered with an error "
@@ -221,16 +213,7 @@ def test_a_session_fatal_error_frame_in_place_of_hello_or_bye_is_two_lines() -> 
 def test_discover_after_an_endless_oversized_line_ends_with_e_frame_json() -> None:
     """Issue 23: the plugin keeps writing past the refused line; the CLI still ends (bounded by
     `gpp`'s 60 s timeout) with the gateway's diagnostic."""
-    done = gpp(
-        "discover",
-        "--command",
-        f"{{python}} {FIXTURE_PLUGINS / 'plugin_floods_oversized_line.py'}",
-        "--plugin-id",
-        "fixture",
-        "--plugin-version",
-        "1.0.0",
-        ".",
-    )
+    done = discover_fixture("floods_oversized_line")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(
         "[plugin-protocol] FAIL E_FRAME_JSON: frame 1: line exceeds max_line_bytes"

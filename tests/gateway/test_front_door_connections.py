@@ -5,45 +5,30 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import socket
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import httpx
-import pytest
-from conftest import REPO
-from gateway_harness import echo_plugin, make_fifo, running_gateway, write_config
-from test_reload import ServedGateway
+from gateway_harness import (
+    ServedGateway,
+    echo_plugin,
+    make_fifo,
+    running_gateway,
+    served,
+    write_config,
+)
 
 WAIT_S = 30.0
 NOFILE = 256
 IDLE = 300  # more idle connections than the child's whole descriptor limit
 
 
-@contextlib.contextmanager
-def limited_gateway(config: Path) -> Iterator[ServedGateway]:
+def limited_gateway(config: Path) -> AbstractContextManager[ServedGateway]:
     """`gpp serve` on a loopback port, started with RLIMIT_NOFILE = 256:256."""
-    proc = subprocess.Popen(
-        [
-            *("prlimit", f"--nofile={NOFILE}:{NOFILE}", "--"),
-            *(sys.executable, "-m", "app", "serve", "--config", str(config), "--port", "0"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=REPO,
-    )
-    try:
-        yield ServedGateway(proc)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(WAIT_S)
+    return served(config, prefix=("prlimit", f"--nofile={NOFILE}:{NOFILE}", "--"))
 
 
 def _open_fds(pid: int) -> int:
@@ -129,39 +114,3 @@ def _read_all(sock: socket.socket) -> bytes:
     while chunk := sock.recv(65536):
         answer += chunk
     return answer
-
-
-@pytest.mark.parametrize(("soft", "expected"), [(256, 192), (1024, 768), (100, 36)])
-def test_the_cap_keeps_a_reserve_below_the_descriptor_limit(
-    soft: int, expected: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import resource
-
-    from app import fd_limit
-
-    monkeypatch.setattr(resource, "getrlimit", lambda _: (soft, soft))
-    assert fd_limit.connection_cap(4096) == expected
-    assert fd_limit.connection_cap(10) == 10
-
-
-def test_serve_raises_the_soft_limit_to_the_hard_one(tmp_path: Path) -> None:
-    config = write_config(tmp_path, [echo_plugin()])
-    proc = subprocess.Popen(
-        [
-            *("prlimit", "--nofile=256:2048", "--"),
-            *(sys.executable, "-m", "app", "serve", "--config", str(config), "--port", "0"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=REPO,
-    )
-    try:
-        gateway = ServedGateway(proc)
-        limits = Path(f"/proc/{proc.pid}/limits").read_text()
-        (line,) = [row for row in limits.splitlines() if row.startswith("Max open files")]
-        assert re.split(r"\s{2,}", line)[1:3] == ["2048", "2048"]
-        assert "maxConnections=1536" in gateway.wait_line("connection cap")
-    finally:
-        proc.kill()
-        proc.wait(WAIT_S)

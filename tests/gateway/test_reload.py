@@ -9,9 +9,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,103 +18,19 @@ import httpx
 import pytest
 from conftest import REPO, doc
 from gateway_harness import (
+    ServedGateway,
     echo_plugin,
     fault_plugin,
     jsonrpc_plugin,
     make_fifo,
+    served,
     wait_exited,
     write_config,
     writes_to,
 )
 
-from app.config import GatewayConfig, load_config
-from app.registry import RegistryChange, restart_needed
-
 WAIT_S = 30.0
 README = doc("operations.md")
-
-
-class ServedGateway:
-    """`gpp serve` on an ephemeral 127.0.0.1 port; its log lines are collected as they come."""
-
-    def __init__(self, proc: subprocess.Popen[str]) -> None:
-        self.proc = proc
-        self.lines: list[str] = []
-        self._new_line = threading.Condition()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-        started = self.wait_line(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
-        port = re.search(r"127\.0\.0\.1:(\d+)", started)
-        assert port is not None
-        self.url = f"http://127.0.0.1:{port.group(1)}"
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            with self._new_line:
-                self.lines.append(line.rstrip("\n"))
-                self._new_line.notify_all()
-        with self._new_line:
-            self._new_line.notify_all()
-
-    def wait_line(self, pattern: str, count: int = 1) -> str:
-        """The `count`-th log line matching `pattern`, waiting for it (bounded)."""
-
-        def found() -> list[str]:
-            return [line for line in self.lines if re.search(pattern, line)]
-
-        with self._new_line:
-            ok = self._new_line.wait_for(
-                lambda: len(found()) >= count or self.proc.poll() is not None, WAIT_S
-            )
-            matches = found()
-        assert ok and len(matches) >= count, (pattern, self.lines[-30:])
-        return matches[count - 1]
-
-    def reload(self, count: int) -> str:
-        """SIGHUP, then the `count`-th reload's outcome line (applied or refused)."""
-        self.proc.send_signal(signal.SIGHUP)
-        return self.wait_line(r"event=reload( |$)|event=\"reload refused\"", count)
-
-    def client(self, **kwargs: Any) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=WAIT_S, **kwargs)
-
-    def pids(self) -> dict[str, list[int]]:
-        with self.client() as http:
-            return {p["id"]: p["pids"] for p in http.get("/plugins").json()}
-
-    def metric(self, name: str) -> float | None:
-        with self.client() as http:
-            text = http.get("/metrics").text
-        match = re.search(rf"^{re.escape(name)} (\S+)$", text, re.M)
-        return float(match.group(1)) if match else None
-
-
-@contextmanager
-def served(config: Path, *args: str) -> Iterator[ServedGateway]:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gpp.gateway",
-            "serve",
-            "--config",
-            str(config),
-            "--port",
-            "0",
-            *args,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=REPO,
-    )
-    try:
-        yield ServedGateway(proc)
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-        proc.wait(WAIT_S)
 
 
 def echo(plugin_id: str, env: dict[str, str] | None = None, **extra: Any) -> dict[str, Any]:
@@ -129,39 +44,6 @@ def discover(http: httpx.Client, plugin_id: str, *paths: str) -> httpx.Response:
 
 
 # ------------------------------------------------------------------------ what a reload changes
-
-
-ENTRY_CHANGES: list[tuple[str, dict[str, Any]]] = [
-    ("version", {"version": "2.0.0"}),
-    ("command", {"command": ["{python}", "-X", "utf8", "echo_plugin.py"]}),
-    ("root", {"root": "sub"}),
-    ("env", {"env": {"X": "1"}}),
-    ("limits", {"request_ms": 1234}),
-    ("instances", {"instances": 2}),
-    ("sandbox", {"sandbox": {"memory_mb": 512}}),
-    ("eager", {"eager": True}),
-]
-
-
-@pytest.mark.parametrize("change", [c for _, c in ENTRY_CHANGES], ids=[n for n, _ in ENTRY_CHANGES])
-def test_any_field_of_an_entry_makes_it_changed(tmp_path: Path, change: dict[str, Any]) -> None:
-    (tmp_path / "sub").mkdir()
-    (tmp_path / "echo_plugin.py").write_text("")
-    base = {"id": "p", "version": "1.0.0", "root": ".", "command": ["{python}", "echo_plugin.py"]}
-    old = load_config(write_config(tmp_path, [base, {**base, "id": "same"}])).plugins
-    new = load_config(
-        write_config(tmp_path, [{**base, **change}, {**base, "id": "same"}, {**base, "id": "new"}])
-    ).plugins
-    assert RegistryChange.between(old, new) == RegistryChange(
-        added=("new",), removed=(), changed=("p",), kept=("same",)
-    )
-    assert RegistryChange.between(new, {}).removed == ("p", "same", "new")
-
-
-def test_only_the_token_file_applies_without_a_restart() -> None:
-    old = GatewayConfig()
-    new = GatewayConfig(port=9999, token_file=Path("/t"), max_body_bytes=10, host="127.0.0.2")
-    assert restart_needed(old, new) == ["host", "port", "max_body_bytes"]
 
 
 # ------------------------------------------------------------------------ a real gateway

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from gateway_harness import echo_plugin, write_config
-from test_check_config import check_config
-from test_reload import WAIT_S, served
+from gateway_harness import echo_plugin, served, write_config
+from test_preflight import check_config
+from test_reload import WAIT_S
 
 from app.config import ConfigError, load_config
 from app.main import create_app

@@ -9,18 +9,16 @@ through HOME, one `RLIMIT_FSIZE`-sized file after another.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import DEMO_REPO, FIXTURE_PLUGINS
+from test_sandbox_escapes import probe_resources
 
 from gpp.host.sandbox import SandboxPolicy
-from gpp.host.session import PluginSession, Timeouts
 
 PROBE = FIXTURE_PLUGINS / "attack_sandbox_probe.py"
 MEMORY_MB = 256
@@ -32,22 +30,14 @@ def looks(tmp_path_factory: pytest.TempPathFactory) -> tuple[Looks, Path]:
     repo = tmp_path_factory.mktemp("attack-sandbox") / "repo"
     shutil.copytree(DEMO_REPO, repo)
 
-    async def scenario() -> Looks:
-        async with PluginSession(
-            [sys.executable, str(PROBE)],
-            "attack-sandbox-probe",
-            "1.0.0",
-            cwd=str(repo),
-            sandbox=SandboxPolicy(memory_mb=MEMORY_MB),
-            timeouts=Timeouts(request_ms=60_000),
-        ) as session:
-            result = await session.discover(["."])
-        return {
-            r["name"]: {**json.loads(r["attrs"]["found"]), "home": r["attrs"]["home"]}
-            for r in result["resources"]
-        }
-
-    return asyncio.run(scenario()), repo
+    resources = probe_resources(
+        PROBE, "attack-sandbox-probe", repo, sandbox=SandboxPolicy(memory_mb=MEMORY_MB)
+    )
+    looks = {
+        r["name"]: {**json.loads(r["attrs"]["found"]), "home": r["attrs"]["home"]}
+        for r in resources
+    }
+    return looks, repo
 
 
 def test_only_capped_tmpfs_mounts_are_writable(looks: tuple[Looks, Path]) -> None:

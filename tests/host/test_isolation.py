@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import DEMO_REPO, REPO
-from gateway_harness import reference_plugin, uds_client, write_config
+from conftest import DEMO_REPO
+from gateway_harness import logging_to, reference_plugin, uds_client, write_config
 from test_cli import readme_commands
 
 
@@ -37,22 +37,9 @@ def isolated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Pa
     directory = tmp_path_factory.mktemp("isolated")
     config = write_config(directory, [reference_plugin()])
     uds = directory / "gw.sock"
-    proc = subprocess.Popen(
-        serve_isolated(config, uds),
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while not uds.exists():
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else b""
-            assert time.monotonic() < deadline, "isolated gateway did not start"
-            time.sleep(0.02)
+    with logging_to(serve_isolated(config, uds), uds, directory / "gateway.log") as proc:
         yield proc.pid, uds  # exec keeps the pid: this is the gateway, inside its namespaces
-    finally:
-        proc.terminate()
-        assert proc.wait(30) == 0
+    assert proc.returncode == 0  # SIGTERM: a clean stop
 
 
 def inside(pid: int, *command: str, namespaces: tuple[str, ...] = ("--net",)) -> str:
@@ -131,30 +118,18 @@ def test_a_reload_cannot_bring_a_root_that_was_not_bound_read_only(tmp_path: Pat
     restart instead of running on a writable repository."""
     config = write_config(tmp_path, [reference_plugin()])
     uds, log = tmp_path / "gw.sock", tmp_path / "gateway.log"
-    with log.open("wb") as sink:
-        proc = subprocess.Popen(
-            serve_isolated(config, uds),
-            cwd=REPO,
-            stdout=subprocess.DEVNULL,
-            stderr=sink,
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while not uds.exists():
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.02)
+    with logging_to(serve_isolated(config, uds), uds, log) as proc:
         unbound = tmp_path / "unbound-repo"
         unbound.mkdir()
         write_config(
             tmp_path, [reference_plugin(), reference_plugin(id="newcomer", root=str(unbound))]
         )
         proc.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 30
         while "reload refused" not in log.read_text():
             assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.02)
         assert "was not bound read-only when the isolated gateway started" in log.read_text()
         with uds_client(uds) as http:
             assert [p["id"] for p in http.get("/plugins").json()] == ["reference-detector"]
-    finally:
-        proc.terminate()
-        assert proc.wait(30) == 0
+    assert proc.returncode == 0  # SIGTERM: a clean stop

@@ -80,20 +80,28 @@ def run_probe(directory: Path, policy: SandboxPolicy) -> tuple[Outcomes, Path]:
     (repo / "token-link").symlink_to(token)
     env = {"GATEWAY_PID": str(os.getpid()), "TOKEN_FILE": str(token), "PIDS_MAX": str(PIDS_MAX)}
 
-    async def scenario() -> Outcomes:
+    resources = probe_resources(PROBE, "escape-probe", repo, env=env, sandbox=policy)
+    return {r["name"]: r["attrs"] for r in resources}, repo
+
+
+def probe_resources(probe: Path, plugin_id: str, repo: Path, **session: Any) -> list[Any]:
+    """What a probe plugin reports from inside its sandbox: the resources of one discover of
+    `.` in `repo` (a minute to answer: a probe tries many things)."""
+
+    async def scenario() -> list[Any]:
         async with PluginSession(
-            [sys.executable, str(PROBE)],
-            "escape-probe",
+            [sys.executable, str(probe)],
+            plugin_id,
             "1.0.0",
             cwd=str(repo),
-            env=env,
-            sandbox=policy,
             timeouts=Timeouts(request_ms=60_000),
-        ) as session:
-            result = await session.discover(["."])
-        return {r["name"]: r["attrs"] for r in result["resources"]}
+            **session,
+        ) as plugin:
+            result = await plugin.discover(["."])
+        resources: list[Any] = result["resources"]
+        return resources
 
-    return asyncio.run(scenario()), repo
+    return asyncio.run(scenario())
 
 
 @pytest.fixture(scope="module")

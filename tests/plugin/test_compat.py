@@ -23,7 +23,7 @@ from typing import Any
 
 import gateforge_plugin
 import pytest
-from conftest import DEMO_REPO, REPO
+from conftest import DEMO_REPO, REPO, run_ok
 from gateway_harness import gateway_process, uds_client, write_config
 
 import gpp.plugin.sdk
@@ -41,18 +41,7 @@ BUDGET = 120  # seconds for any one child: npm, tsc, gpp discover
 
 
 def run(command: list[str], cwd: Path, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        command,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=BUDGET,
-        stdin=subprocess.DEVNULL,
-        check=False,
-        **kwargs,
-    )
-    assert done.returncode == 0, f"{command}\n{done.stdout}\n{done.stderr}"
-    return done
+    return run_ok(command, cwd=cwd, timeout=BUDGET, **kwargs)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO
+from conftest import REPO, run_ok
 
 sys.path.insert(0, str(REPO))  # bench/ holds tools, not an installed package
 from bench.table import COLUMNS, UNITS, row_problems
@@ -66,15 +66,8 @@ def run_bench(groups: Path, only: str, out: Path, *extra: str) -> subprocess.Com
         "PYTHONPATH": f"{REPO}{os.pathsep}{groups}",
         "HANGING_GROUP_PID": str(groups / "hanging.pid"),
     }
-    return subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--only", only, "--out", str(out), *extra],
-        capture_output=True,
-        text=True,
-        timeout=BOUND_S,
-        cwd=REPO,
-        env=env,
-        check=False,
-    )
+    command = [sys.executable, "-m", "bench", "--quick", "--only", only, "--out", str(out), *extra]
+    return run_ok(command, timeout=BOUND_S, check=False, env=env)
 
 
 def test_rows_table_and_json_from_every_kind_of_group(groups: Path) -> None:

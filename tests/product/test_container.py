@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import DEMO_REPO, REPO
+from conftest import DEMO_REPO, REPO, run_ok
 
 
 def _engine_reachable() -> bool:
@@ -52,18 +52,7 @@ def run(
     args: Sequence[str], timeout: float, *, check: bool = True, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """A docker command, its output kept for the failure message."""
-    done = subprocess.run(
-        args,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-        env={**os.environ, **(env or {})},
-    )
-    if check and done.returncode != 0:
-        pytest.fail(f"{' '.join(args)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
-    return done
+    return run_ok(args, timeout=timeout, check=check, env={**os.environ, **(env or {})})
 
 
 def _compose_command() -> list[str]:

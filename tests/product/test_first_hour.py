@@ -17,8 +17,6 @@ import pytest
 from conftest import DEMO_REPO, FIXTURE_PLUGINS, REFERENCE_DETECTOR, REPO
 from gateway_harness import served_on
 
-from app.command_line import CommandLinePlugin, parse_flags
-
 GPP = [sys.executable, "-m", "gpp.gateway"]
 LANGUAGES = ("node", "python")
 
@@ -102,39 +100,6 @@ def test_serve_with_a_wrong_pinned_version_says_what_the_plugin_announced(tmp_pa
         assert problem["code"] == "E_UNKNOWN_PLUGIN" and "'1.0.0'" in problem["got"]
 
 
-@pytest.mark.parametrize(
-    ("flags", "trailing", "expected"),
-    [
-        (["a"], ["python3", "p.py"], [CommandLinePlugin("a", None, ["python3", "p.py"])]),
-        (
-            ["a@2=node x.mjs", "b@1"],
-            ["c"],
-            [CommandLinePlugin("a", "2", ["node", "x.mjs"]), CommandLinePlugin("b", "1", ["c"])],
-        ),
-    ],
-)
-def test_plugin_flags(
-    flags: list[str], trailing: list[str], expected: list[CommandLinePlugin]
-) -> None:
-    assert parse_flags(flags, trailing) == expected
-
-
-@pytest.mark.parametrize(
-    ("flags", "trailing", "says"),
-    [
-        (["a"], [], "give its command after `--`"),
-        (["a", "b"], ["x"], "both want the command after `--`"),
-        ([], ["x"], "belongs to a --plugin ID"),
-        (["a b"], ["x"], "write ID, ID@VERSION or 'ID=CMD ARGS'"),
-    ],
-)
-def test_plugin_flags_that_cannot_work_say_what_to_write(
-    flags: list[str], trailing: list[str], says: str
-) -> None:
-    with pytest.raises(ValueError, match=says.replace("(", r"\(").replace("`", "`")):
-        parse_flags(flags, trailing)
-
-
 def test_a_port_in_use_is_one_line_naming_the_flag() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -202,40 +167,3 @@ def test_a_plugin_run_by_hand_in_a_terminal_says_what_it_is(language: str, tmp_p
     assert done.returncode == 1 and done.stdout == ""
     assert "This is chatty 1.0.0, a GPP/3 discovery plugin" in done.stderr
     assert "gpp serve --plugin chatty@1.0.0 -- " in done.stderr
-
-
-def complete(words: str) -> list[str]:
-    """What bash offers after `words` (the last word being completed), with gpp's script."""
-    script = gpp("completion", "bash").stdout
-    probe = (
-        f"{script}\nCOMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); "
-        "_gpp; printf '%s\\n' \"${COMPREPLY[@]}\""
-    )
-    done = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.split()
-
-
-def test_bash_completion_offers_commands_flags_and_choices() -> None:
-    assert complete("gpp st") == ["status"]
-    assert complete("gpp serve --plu") == ["--plugin"]
-    assert complete("gpp completion z") == ["zsh"]
-    assert gpp("completion", "zsh").stdout.startswith("autoload -U +X bashcompinit")
-
-
-def test_status_shows_why_a_plugin_fails(tmp_path: Path) -> None:
-    crash = FIXTURE_PLUGINS / "plugin_says_why_then_crashes.py"
-    uds = tmp_path / "gpp.sock"
-    with serving("--plugin", f"fixture@1.0.0={sys.executable} {crash}", cwd=tmp_path, uds=uds) as c:
-        assert c.post("/plugins/fixture/discover", json={"paths": ["."]}).status_code == 502
-        done = gpp("status", "--uds", str(uds))
-    assert done.returncode == 0, done.stderr
-    head, *why = done.stdout.splitlines()
-    assert head.startswith("fixture  1.0.0") and "failed 1" in head
-    assert why[0].startswith("    [plugin-protocol] FAIL E_")
-    assert "    stderr: chatty: cannot open the model cache: permission denied" in why
-
-
-def test_status_without_a_gateway_says_how_to_start_one(tmp_path: Path) -> None:
-    done = gpp("status", "--uds", str(tmp_path / "nobody.sock"))
-    assert done.returncode == 1 and "start one with `gpp serve`" in done.stderr

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import REPO
+from conftest import REPO, run_ok
 from gateway_harness import served_on
 
 SOURCES = {
@@ -46,18 +46,7 @@ def run(
     command: list[str], cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     env = env or {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
-    result = subprocess.run(
-        command,
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    assert result.returncode == 0, f"{command}\n{result.stdout}\n{result.stderr}"
-    return result
+    return run_ok(command, cwd=cwd, timeout=300, env=env)
 
 
 def source_modules() -> list[str]:

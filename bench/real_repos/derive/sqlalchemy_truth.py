@@ -82,17 +82,6 @@ def main() -> None:
         model, inherited = chain(c)
         if not model:
             continue
-        if model == "SQLModel":
-            if c["table_kw"]:
-                items.append(
-                    {
-                        "name": c["tablename"] or c["name"].lower(),
-                        "file": c["file"],
-                        "line": c["line"],
-                        "model": c["name"],
-                    }
-                )
-            continue
         if c["table_kw"]:
             items.append(
                 {
@@ -103,6 +92,8 @@ def main() -> None:
                 }
             )
             continue
+        if model == "SQLModel":
+            continue  # without table=True a SQLModel class is a schema, not a table
         if inherited and not c["has_pk"]:
             continue  # single-table inheritance
         items.append(

@@ -1,15 +1,12 @@
 // The client against real gateways: `gpp serve` (the repo's .venv, or GPP_BIN) on an ephemeral
-// loopback port with a token, and on a Unix socket. Both are stopped (SIGTERM, then SIGKILL if
-// they linger) when the file's tests end.
+// loopback port with a token, and on a Unix socket (./gateway.js). Both are stopped (SIGTERM,
+// then SIGKILL if they linger) when the file's tests end.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { fileURLToPath } from "node:url";
 
 import {
   FrameJSONError,
@@ -25,18 +22,21 @@ import {
   UnknownTypeError,
   WatchdogTimeoutError,
 } from "../index.js";
+import {
+  faultFixture,
+  JSONRPC_EXAMPLE,
+  REFERENCE_DETECTOR,
+  registry,
+  serveTcpAndUds,
+  stop,
+} from "./gateway.js";
 
 /** @import { ProtocolError } from "../index.js" */
 
-const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
-const GPP = process.env.GPP_BIN ?? join(REPO, ".venv/bin/gpp");
-const FIXTURES = join(REPO, "tests/fixtures/plugins");
 const TOKEN = "node-client-token";
-const START_BUDGET_MS = 60_000;
-const STOP_BUDGET_MS = 30_000;
 const FAST = { handshake_ms: 5000, request_ms: 500, shutdown_ms: 500 };
 
-/** Fixture plugin → the class and frame of the failure it provokes (tests/host/test_session_faults.py). */
+/** Fixture plugin → the class and frame of the failure it provokes (tests/host/test_session.py). */
 const FAULTS = [
   ["gpp2_peer", ProtocolVersionError, "E_PROTOCOL_VERSION", 1],
   ["wrong_plugin_id", UnknownPluginError, "E_UNKNOWN_PLUGIN", 1],
@@ -48,114 +48,16 @@ const FAULTS = [
   ["request_error", PluginErrorResponse, "E_PLUGIN_ERROR", 2],
 ];
 
-/** @param {unknown} value @returns {string} */
-function toml(value) {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(toml).join(", ")}]`;
-  if (value !== null && typeof value === "object") {
-    return `{${Object.entries(value)
-      .map(([k, v]) => `${k} = ${toml(v)}`)
-      .join(", ")}}`;
-  }
-  return String(value);
-}
-
-/** @param {Record<string, unknown>[]} plugins */
-function registry(plugins) {
-  const lines = ["[gateway]", "max_body_bytes = 4096", "", "[defaults]"];
-  for (const plugin of plugins) {
-    lines.push("", "[[plugin]]", ...Object.entries(plugin).map(([k, v]) => `${k} = ${toml(v)}`));
-  }
-  return `${lines.join("\n")}\n`;
-}
-
 /** @param {string} name */
-const fixture = (name) => ({
-  id: name,
-  version: "1.0.0",
-  root: REPO,
-  env: { FIXTURE_PLUGIN_ID: name },
-  command: ["{python}", join(FIXTURES, `plugin_${name}.py`)],
-  ...FAST,
-});
+const fixture = (name) => faultFixture(name, FAST);
 
 const PLUGINS = [
-  {
-    id: "reference-detector",
-    version: "1.0.0",
-    root: join(REPO, "plugins/examples/demo-repo"),
-    command: ["{python}", join(REPO, "plugins/reference_detector.py")],
-  },
-  {
-    id: "jsonrpc-example",
-    version: "1.0.0",
-    protocol: "jsonrpc-2.0",
-    root: REPO,
-    // a watchdog far past `until`'s bound: only the client leaving can end a call early
-    command: ["{python}", join(REPO, "plugins/jsonrpc_example.py")],
-    request_ms: 120_000,
-  },
+  REFERENCE_DETECTOR,
+  // a watchdog far past `until`'s bound: only the client leaving can end a call early
+  { ...JSONRPC_EXAMPLE, request_ms: 120_000 },
   ...FAULTS.map(([name]) => fixture(String(name))),
   fixture("exits_before_hello"),
 ];
-
-/**
- * Keeps the gateway's lifetime tied to a pipe from this process: when the pipe closes (stop(),
- * or this process dying in any way, a test-runner timeout included) the gateway gets SIGTERM,
- * so no run can leave a gateway behind.
- */
-const TIED_TO_STDIN =
-  'exec 3<&0; "$0" "$@" 3<&- & gw=$!; { cat <&3 >/dev/null; kill -TERM $gw 2>/dev/null; } & exec 3<&-; wait $gw';
-
-/**
- * `gpp serve` with `args`; resolves with the child and the address it logged it listens on.
- * @param {string} config @param {string[]} args
- */
-async function serve(config, args) {
-  const child = spawn("sh", ["-c", TIED_TO_STDIN, GPP, "serve", "--config", config, ...args], {
-    env: { ...process.env, GPP_TOKEN: TOKEN },
-    stdio: ["pipe", "ignore", "pipe"],
-    detached: true,
-  });
-  let log = "";
-  const address = new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`gateway did not start:\n${log}`)),
-      START_BUDGET_MS,
-    );
-    child.stderr?.setEncoding("utf8");
-    child.stderr?.on("data", (chunk) => {
-      log += chunk;
-      // TCP: uvicorn's own line; a Unix socket: the gateway's (it binds the socket itself)
-      const found = /Uvicorn running on (http:\/\/\S+)|event=listening uds=(\S+)/.exec(log);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1] ?? `unix socket ${found[2]}`);
-      }
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`gateway exited (${code}) before listening:\n${log}`));
-    });
-  });
-  try {
-    return { child, address: /** @type {string} */ (await address) };
-  } catch (error) {
-    await stop(child);
-    throw error;
-  }
-}
-
-/** Close the pipe (the gateway drains and shuts its plugins down); past the budget, SIGKILL
- * the whole process group. Always reaped. */
-async function stop(/** @type {import("node:child_process").ChildProcess} */ child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.stdin?.end();
-  const timer = setTimeout(() => process.kill(-(child.pid ?? 0), "SIGKILL"), STOP_BUDGET_MS);
-  await exited;
-  clearTimeout(timer);
-}
 
 /**
  * Poll `probe` until it returns a truthy value; bounded.
@@ -181,15 +83,10 @@ const gateways = [];
 
 before(async () => {
   const config = join(directory, "registry.toml");
-  writeFileSync(config, registry(PLUGINS));
-  const started = await Promise.allSettled([
-    serve(config, ["--host", "127.0.0.1", "--port", "0"]),
-    serve(config, ["--uds", socketPath]),
-  ]);
-  for (const outcome of started)
-    if (outcome.status === "fulfilled") gateways.push(outcome.value.child);
-  for (const outcome of started) if (outcome.status === "rejected") throw outcome.reason;
-  baseUrl = /** @type {PromiseFulfilledResult<{address: string}>} */ (started[0]).value.address;
+  writeFileSync(config, registry(PLUGINS, ["max_body_bytes = 4096"]));
+  const served = await serveTcpAndUds(config, socketPath, { GPP_TOKEN: TOKEN });
+  gateways.push(...served.children);
+  baseUrl = served.baseUrl;
   tcp = new GatewayClient(baseUrl, { token: TOKEN, timeoutMs: 30_000 });
   uds = new GatewayClient("http://localhost", { token: TOKEN, socketPath, timeoutMs: 30_000 });
 });

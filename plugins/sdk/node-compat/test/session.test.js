@@ -10,32 +10,17 @@ import { after, before, test } from "node:test";
 
 import * as client from "@gate-forge/gateway-client";
 import { canonicalize, PluginErrorResponse, PluginSession, UnknownPluginError } from "../index.js";
-import { REPO, registry, serve, stop } from "./gateway.js";
+import {
+  faultFixture,
+  JSONRPC_EXAMPLE,
+  REFERENCE_DETECTOR,
+  registry,
+  serveTcpAndUds,
+  stop,
+} from "../../../client/node/test/gateway.js";
 
 const TOKEN = "compat-token";
-const DEMO = join(REPO, "plugins/examples/demo-repo");
-const PLUGINS = [
-  {
-    id: "reference-detector",
-    version: "1.0.0",
-    root: DEMO,
-    command: ["{python}", join(REPO, "plugins/reference_detector.py")],
-  },
-  {
-    id: "request_error",
-    version: "1.0.0",
-    root: REPO,
-    env: { FIXTURE_PLUGIN_ID: "request_error" },
-    command: ["{python}", join(REPO, "tests/fixtures/plugins/plugin_request_error.py")],
-  },
-  {
-    id: "jsonrpc-example",
-    version: "1.0.0",
-    protocol: "jsonrpc-2.0",
-    root: REPO,
-    command: ["{python}", join(REPO, "plugins/jsonrpc_example.py")],
-  },
-];
+const PLUGINS = [REFERENCE_DETECTOR, faultFixture("request_error"), JSONRPC_EXAMPLE];
 
 const directory = mkdtempSync(join(tmpdir(), "gpp-compat-"));
 const socketPath = join(directory, "gateway.sock");
@@ -46,14 +31,9 @@ const gateways = [];
 before(async () => {
   const config = join(directory, "registry.toml");
   writeFileSync(config, registry(PLUGINS));
-  const started = await Promise.allSettled([
-    serve(config, ["--host", "127.0.0.1", "--port", "0"], { GPP_TOKEN: TOKEN }),
-    serve(config, ["--uds", socketPath], { GPP_TOKEN: TOKEN }),
-  ]);
-  for (const outcome of started)
-    if (outcome.status === "fulfilled") gateways.push(outcome.value.child);
-  for (const outcome of started) if (outcome.status === "rejected") throw outcome.reason;
-  baseUrl = /** @type {PromiseFulfilledResult<{address: string}>} */ (started[0]).value.address;
+  const served = await serveTcpAndUds(config, socketPath, { GPP_TOKEN: TOKEN });
+  gateways.push(...served.children);
+  baseUrl = served.baseUrl;
 });
 
 after(async () => {

@@ -1,4 +1,5 @@
-"""The engine client's JSON-RPC calls, streams, listing and retry, against live gateways."""
+"""gpp.client.http: the engine client's call streams (lines alone), and its JSON-RPC calls,
+streams, listing and retry against live gateways."""
 
 from __future__ import annotations
 
@@ -28,7 +29,9 @@ from gpp.client.http import (
     JsonRpcError,
     Progress,
     Result,
+    StreamBroken,
     StreamEvent,
+    _CallEvents,
 )
 from gpp.core import codes
 
@@ -232,3 +235,25 @@ def test_readme_client_example_runs_as_written(capsys: pytest.CaptureFixture[str
     assert namespace["difference"] == 19 and namespace["count"] == 3
     assert "jsonrpc-example" in namespace["plugin_ids"]
     assert capsys.readouterr().out == "1/3\n2/3\n3/3\n"
+
+
+def test_a_call_stream_reports_progress_then_its_result_and_ignores_the_rest() -> None:
+    events = _CallEvents("p")
+    lines = ['event: notification', 'data: {"method": "$/progress", "params": {"done": 1}}', "",
+             'event: notification', 'data: {"method": "$/log", "params": {}}', "",
+             'event: response', 'data: {"jsonrpc": "2.0", "result": 1, "id": 1}', "",
+             'event: response', 'data: {"jsonrpc": "2.0", "result": 2, "id": 1}', ""]  # fmt: skip
+    assert [e for line in lines for e in events.feed(line)] == [Progress({"done": 1}), Result(1)]
+    events.end()
+
+
+def test_a_stream_cut_short_or_answering_an_error_raises() -> None:
+    events = _CallEvents("p")
+    assert events.feed("event: response") == []
+    with pytest.raises(StreamBroken):
+        events.end()
+    error = 'data: {"jsonrpc": "2.0", "error": {"code": -32602, "message": "bad"}, "id": 1}'
+    events.feed(error)
+    with pytest.raises(JsonRpcError) as raised:
+        events.feed("")
+    assert raised.value.code == -32602 and raised.value.message == "bad"

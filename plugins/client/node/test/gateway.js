@@ -1,6 +1,7 @@
-// Real gateways for the tests: `gpp serve` from this checkout's .venv (or GPP_BIN), on an
-// ephemeral loopback port or a Unix socket; tied to a pipe from this process so that no run,
-// however it ends, leaves one behind.
+// Real gateways for the Node tests (this client's, and @gate-forge/plugin-protocol's, which is
+// built on it): `gpp serve` from this checkout's .venv (or GPP_BIN), on an ephemeral loopback
+// port or a Unix socket; tied to a pipe from this process so that no run, however it ends,
+// leaves one behind.
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -11,6 +12,39 @@ export const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
 const GPP = process.env.GPP_BIN ?? join(REPO, ".venv/bin/gpp");
 const START_BUDGET_MS = 60_000;
 const STOP_BUDGET_MS = 30_000;
+
+/** The reference detector over the demo repository, as a registry entry. */
+export const REFERENCE_DETECTOR = {
+  id: "reference-detector",
+  version: "1.0.0",
+  root: join(REPO, "plugins/examples/demo-repo"),
+  command: ["{python}", join(REPO, "plugins/reference_detector.py")],
+};
+
+/** The JSON-RPC example plugin, as a registry entry. */
+export const JSONRPC_EXAMPLE = {
+  id: "jsonrpc-example",
+  version: "1.0.0",
+  protocol: "jsonrpc-2.0",
+  root: REPO,
+  command: ["{python}", join(REPO, "plugins/jsonrpc_example.py")],
+};
+
+/**
+ * The one-fault fixture plugin `tests/fixtures/plugins/plugin_NAME.py` as a registry entry, with
+ * `extra` keys (watchdogs).
+ * @param {string} name @param {Record<string, unknown>} [extra]
+ */
+export function faultFixture(name, extra = {}) {
+  return {
+    id: name,
+    version: "1.0.0",
+    root: REPO,
+    env: { FIXTURE_PLUGIN_ID: name },
+    command: ["{python}", join(REPO, "tests/fixtures/plugins", `plugin_${name}.py`)],
+    ...extra,
+  };
+}
 
 /** When the pipe on fd 3 closes (stop(), or this process dying), the gateway gets SIGTERM. */
 const TIED_TO_STDIN =
@@ -28,9 +62,12 @@ function toml(value) {
   return String(value);
 }
 
-/** A registry TOML with `plugins`. @param {Record<string, unknown>[]} plugins */
-export function registry(plugins) {
-  const lines = ["[gateway]", "", "[defaults]"];
+/**
+ * A registry TOML with `plugins`, and `gateway` lines (`max_body_bytes = 4096`) in [gateway].
+ * @param {Record<string, unknown>[]} plugins @param {string[]} [gateway]
+ */
+export function registry(plugins, gateway = []) {
+  const lines = ["[gateway]", ...gateway, "", "[defaults]"];
   for (const plugin of plugins) {
     lines.push("", "[[plugin]]", ...Object.entries(plugin).map(([k, v]) => `${k} = ${toml(v)}`));
   }
@@ -86,4 +123,25 @@ export async function stop(child) {
   const timer = setTimeout(() => process.kill(-(child.pid ?? 0), "SIGKILL"), STOP_BUDGET_MS);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * The registry `config` served twice, on an ephemeral loopback port and on the Unix socket
+ * `socketPath`: both children (to `stop`) and the loopback base URL. If either fails to start,
+ * the other is stopped and the failure thrown.
+ * @param {string} config @param {string} socketPath @param {Record<string, string>} [env]
+ */
+export async function serveTcpAndUds(config, socketPath, env = {}) {
+  const started = await Promise.allSettled([
+    serve(config, ["--host", "127.0.0.1", "--port", "0"], env),
+    serve(config, ["--uds", socketPath], env),
+  ]);
+  const children = started.flatMap((o) => (o.status === "fulfilled" ? [o.value.child] : []));
+  const failed = started.find((o) => o.status === "rejected");
+  if (failed) {
+    await Promise.all(children.map(stop));
+    throw /** @type {PromiseRejectedResult} */ (failed).reason;
+  }
+  const tcp = /** @type {PromiseFulfilledResult<{address: string}>} */ (started[0]).value;
+  return { children, baseUrl: tcp.address };
 }
