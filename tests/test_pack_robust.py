@@ -4,6 +4,7 @@ that raise each cost one `unresolved` entry or one `READER_ERROR` finding, never
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import sys
@@ -447,18 +448,35 @@ def test_generated_javascript_is_skipped_and_said(
 # ------------------------------------------------------------------ the cold-scan pre-filter
 
 ROOTS = [REPO / "plugins/examples/sample-app",
-         *sorted(p for p in (REPO / "tests/fixtures/repos").iterdir() if p.is_dir())]  # fmt: skip
+         *sorted(p for p in (REPO / "tests/fixtures/repos").iterdir() if p.is_dir()),
+         *sorted(p for p in (REPO / "tests/fixtures/unresolved").iterdir() if p.is_dir())]  # fmt: skip
+
+
+def canonical_json(document: JSONObject) -> bytes:
+    """The document's bytes as a canonical JSON encoder writes them (sorted keys, no spaces)."""
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _pre_filtered(pack: str, extract: Any, *, parse_all: bool = False) -> Scanner[Any]:
+    """A scanner with `pack`'s own pre-filter, as its entry script sets it up."""
+    import importlib
+
+    entry = importlib.import_module(f"pack_{pack}")
+    analyzer = importlib.import_module(f"packs.{pack}_models")
+    return Scanner((".py",), extract, analyzer.link, language="Python", workers=1,
+                   keywords=entry.KEYWORDS, base_keywords=getattr(entry, "BASE_KEYWORDS", ()),
+                   follow=getattr(entry, "FOLLOW", "imports"),
+                   link_keywords=getattr(entry, "LINK_KEYWORDS", ()),
+                   parse_all=parse_all)  # fmt: skip
 
 
 @pytest.mark.parametrize("pack", ["sqlalchemy", "django"])
 def test_the_prefilter_changes_no_document(pack: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """On the sample app and every fixture repository, a pack with its pre-filter gives the
-    document it gives parsing every file, while parsing fewer files. The one difference allowed:
-    a syntax error in a file the filter did not parse (it names none of the pack's keywords and
-    no parsed file reaches it) is not reported; it could not have hidden a table."""
+    """On the sample app and every fixture repository, a pack with its pre-filter gives, byte
+    for byte, the document it gives parsing and linking every file (`parse_all`), while parsing
+    fewer files. Both report `parse-error` only for files the pre-filter admits."""
     import importlib
 
-    entry = importlib.import_module(f"pack_{pack}")
     analyzer = importlib.import_module(f"packs.{pack}_models")
     parsed: list[str] = []
 
@@ -470,21 +488,77 @@ def test_the_prefilter_changes_no_document(pack: str, monkeypatch: pytest.Monkey
     for root in ROOTS:
         monkeypatch.chdir(root)
         documents = []
-        base_keywords = getattr(entry, "BASE_KEYWORDS", ())
-        for label, keywords in (("all", None), ("filtered", entry.KEYWORDS)):
+        for label, parse_all in (("all", True), ("filtered", False)):
             parsed.clear()
-            scanner: Scanner[Any] = Scanner((".py",), counting, analyzer.link, language="Python",
-                                            workers=1, keywords=keywords,
-                                            base_keywords=base_keywords)  # fmt: skip
-            documents.append(scanner.discover(["."]))
+            documents.append(_pre_filtered(pack, counting, parse_all=parse_all).discover(["."]))
             counts[label] += len(parsed)
-        unfiltered, filtered = documents
-        not_parsed = [u for u in unfiltered["unresolved"] if u["path"] not in parsed]
-        assert all(u["reason"] == "parse-error" for u in not_parsed), root.name
-        expected = {**unfiltered,
-                    "unresolved": [u for u in unfiltered["unresolved"] if u not in not_parsed]}  # fmt: skip
-        assert filtered == expected, root.name
+        unfiltered, filtered = (canonical_json(d) for d in documents)
+        assert filtered == unfiltered, root.name
     assert counts["filtered"] < counts["all"]
+
+
+def test_a_syntax_error_counts_only_where_the_prefilter_admits_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rule that keeps the two documents identical: a broken file that names no model
+    (it cannot hide one) is not reported, parsed or not; one that names a model is, in both."""
+    (tmp_path / "broken_helper.py").write_text("def f(:\n    pass\n")
+    (tmp_path / "broken_models.py").write_text(
+        "from django.db import models\n\nclass A(models.Model):\n    x = (\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    for parse_all in (True, False):
+        document = _pre_filtered("django", django_models.extract, parse_all=parse_all).discover(
+            ["."]
+        )
+        assert [(u["path"], u["reason"]) for u in document["unresolved"]] == [
+            ("broken_models.py", "parse-error")
+        ]
+    plain = Scanner((".py",), django_models.extract, django_models.link, language="Python",
+                    workers=1).discover(["."])  # fmt: skip
+    assert [u["path"] for u in plain["unresolved"]] == ["broken_helper.py", "broken_models.py"]
+
+
+def test_only_the_imports_a_model_needs_are_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pack-django follows names, not files: a model file's import of a helper it only calls
+    in a method does not get the helper parsed, nor what the helper imports; the module its
+    base comes from, through a renaming re-export, is; and so is a class that subclasses the
+    re-exported name in a file with no keyword. The documents are those of parsing all."""
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "__init__.py").write_text("from core.base import Stamped as Base\n")
+    (tmp_path / "core" / "base.py").write_text(
+        "from django.db import models\n\nclass Stamped(models.Model):\n"
+        "    created = models.DateTimeField()\n\n    class Meta:\n        abstract = True\n"
+    )
+    (tmp_path / "core" / "helpers.py").write_text(
+        "from core.more import deep\n\nclass Formatter(object):\n    pass\n"
+    )
+    (tmp_path / "core" / "more.py").write_text("def deep():\n    return 1\n")
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (tmp_path / "shop" / "models.py").write_text(
+        "from django.db import models\nfrom core.helpers import Formatter\n\n"
+        "class Item(models.Model):\n    name = models.CharField(max_length=9)\n\n"
+        "    def show(self):\n        return Formatter()\n"
+    )
+    (tmp_path / "shop" / "orders.py").write_text(
+        "from core import Base\n\nclass Order(Base):\n    pass\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    parsed: list[str] = []
+
+    def counting(path: str, source: str) -> Any:
+        parsed.append(path)
+        return django_models.extract(path, source)
+
+    filtered = _pre_filtered("django", counting).discover(["."])
+    assert sorted(parsed) == ["core/__init__.py", "core/base.py", "shop/models.py",
+                              "shop/orders.py"]  # fmt: skip
+    reference = _pre_filtered("django", django_models.extract, parse_all=True).discover(["."])
+    assert canonical_json(filtered) == canonical_json(reference)
+    assert sorted(r["name"] for r in filtered["resources"]) == ["shop_item", "shop_order"]
 
 
 def test_a_file_reached_only_through_imports_is_still_parsed(

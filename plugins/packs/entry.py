@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from gpp.sdk import serve
 
+from .prefilter import Follow
 from .scan import Linked, Scanner
 
 
@@ -23,9 +24,11 @@ def serve_python_pack(
     analyzer: Analyzer,
     keywords: Sequence[bytes] | None = None,
     base_keywords: Sequence[str] = (),
+    follow: Follow = "imports",
+    link_keywords: Sequence[bytes] = (),
 ) -> int:
-    """`keywords`, `base_keywords`: the pack's pre-filter (see `packs.prefilter`); None
-    keywords parse every file."""
+    """`keywords`, `base_keywords`, `follow`, `link_keywords`: the pack's pre-filter (see `packs.prefilter`);
+    None keywords parse every file."""
     scanner: Scanner[Any] = Scanner(
         (".py",),
         analyzer.extract,
@@ -33,6 +36,8 @@ def serve_python_pack(
         language="Python",
         keywords=keywords,
         base_keywords=base_keywords,
+        follow=follow,
+        link_keywords=link_keywords,
     )
     return serve(
         plugin_id,

@@ -64,7 +64,7 @@ from gpp.repo_files import (
 from gpp.schema import path_problem
 
 from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
-from .prefilter import ByteFacts, byte_facts, needed
+from .prefilter import Assignments, ByteFacts, Follow, assignments, byte_facts, needed
 
 F = TypeVar("F")
 
@@ -192,6 +192,9 @@ class Scanner(Generic[F]):
         deadline_batch: int = DEADLINE_BATCH,
         keywords: Sequence[bytes] | None = None,
         base_keywords: Sequence[str] = (),
+        follow: Follow = "imports",
+        link_keywords: Sequence[bytes] = (),
+        parse_all: bool = False,
     ) -> None:
         self.suffixes = tuple(suffixes)
         self.extract = extract
@@ -212,7 +215,13 @@ class Scanner(Generic[F]):
         # or are linked to one that does, are parsed. None: every file is.
         self.keywords = tuple(keywords) if keywords is not None else None
         self.base_keywords = tuple(base_keywords)
+        self.follow: Follow = follow
+        self.link_keywords = tuple(link_keywords)
+        # The reference a filtered scan is held to (tests, `make bench`): every file parsed and
+        # linked, and still `parse-error` only where the pre-filter admits the file.
+        self.parse_all = parse_all
         self._bytes_memo: FileMemo[ByteFacts] = FileMemo()
+        self._assignments_memo: FileMemo[Assignments] = FileMemo()
 
     def discover(self, paths: list[str]) -> JSONObject:
         # A cold discover allocates millions of AST nodes while the memo holds what the files
@@ -243,11 +252,20 @@ class Scanner(Generic[F]):
             facts: list[tuple[str, F]] = []
             failed: list[ReaderError] = []
             rels = sorted(files, key=utf8)
+            admitted: set[str] | None = None
             if self.keywords is not None:
-                rels = self._prefilter(root_fd, rels, files, self.keywords)
+                admitted = set(self._prefilter(root_fd, rels, files, self.keywords))
+                if not self.parse_all:
+                    rels = [rel for rel in rels if rel in admitted]
             read = self._read_all(root_fd, rels, files, started, not_reached)
             for rel, outcome in read:
                 if isinstance(outcome, Unresolved):
+                    if (
+                        admitted is not None
+                        and rel not in admitted
+                        and outcome.reason == "parse-error"
+                    ):
+                        continue  # what the pre-filter does not admit cannot matter (above)
                     unresolved.append(outcome)
                 elif isinstance(outcome, ReaderError):
                     failed.append(outcome)
@@ -382,6 +400,7 @@ class Scanner(Generic[F]):
         it exactly as without the filter."""
         judged: dict[str, ByteFacts] = {}
         kept: set[str] = set()
+        read: dict[str, bytes] = {}  # this discover's reads, for `assigned`
         for rel in rels:
             found = files[rel]
             if not rel.endswith(".py") or found.stat.st_size > MAX_FILE_BYTES:
@@ -389,20 +408,40 @@ class Scanner(Generic[F]):
                 continue
             value = self._bytes_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
-                try:
-                    data = read_file_in_root(root_fd, found.target, MAX_FILE_BYTES)
-                    data.decode("utf-8")
-                except (OSError, UnicodeDecodeError):
+                data = self._judge_bytes(root_fd, found)
+                if data is None:
                     kept.add(rel)
                     continue
-                if len(data) > MAX_FILE_BYTES:
-                    kept.add(rel)
-                    continue
-                value = byte_facts(rel, data, keywords, self.base_keywords)
-                self._bytes_memo.store(rel, found.stat, value, cost=64 + 32 * len(value.imports))
+                read[rel] = data
+                value = byte_facts(rel, data, keywords, self.base_keywords, self.link_keywords)
+                cost = 64 + 32 * (len(value.imports) + len(value.bases))
+                self._bytes_memo.store(rel, found.stat, value, cost=cost)
             judged[rel] = value
-        kept |= needed(judged)
+
+        def assigned(rel: str) -> Assignments:
+            found = files[rel]
+            value = self._assignments_memo.lookup(rel, found.stat)
+            if isinstance(value, Missing):
+                data = read.get(rel)
+                if data is None:
+                    data = self._judge_bytes(root_fd, found) or b""
+                value = assignments(data)
+                self._assignments_memo.store(
+                    rel, found.stat, value, cost=64 + 32 * len(value.values)
+                )
+            return value
+
+        kept |= needed(judged, assigned, self.follow, self.base_keywords)
         return [rel for rel in rels if rel in kept]
+
+    def _judge_bytes(self, root_fd: int, found: Found) -> bytes | None:
+        """A file's bytes for the pre-filter, or None when they cannot be judged."""
+        try:
+            data = read_file_in_root(root_fd, found.target, MAX_FILE_BYTES)
+            data.decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        return data if len(data) <= MAX_FILE_BYTES else None
 
     def _past_deadline(self, started: float) -> bool:
         if self.deadline_ms is None:
