@@ -466,7 +466,7 @@ def _pre_filtered(pack: str, extract: Any, *, parse_all: bool = False) -> Scanne
     return Scanner((".py",), extract, analyzer.link, language="Python", workers=1,
                    keywords=entry.KEYWORDS, base_keywords=getattr(entry, "BASE_KEYWORDS", ()),
                    follow=getattr(entry, "FOLLOW", "imports"),
-                   link_keywords=getattr(entry, "LINK_KEYWORDS", ()),
+                   fields=getattr(entry, "FIELDS", None),
                    parse_all=parse_all)  # fmt: skip
 
 

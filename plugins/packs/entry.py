@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from gpp.sdk import serve
 
-from .prefilter import Follow
+from .prefilter import Fields, Follow, Keyword
 from .scan import Linked, Scanner
 
 
@@ -22,12 +22,12 @@ def serve_python_pack(
     plugin_id: str,
     plugin_version: str,
     analyzer: Analyzer,
-    keywords: Sequence[bytes] | None = None,
+    keywords: Sequence[Keyword] | None = None,
     base_keywords: Sequence[str] = (),
     follow: Follow = "imports",
-    link_keywords: Sequence[bytes] = (),
+    fields: Fields | None = None,
 ) -> int:
-    """`keywords`, `base_keywords`, `follow`, `link_keywords`: the pack's pre-filter (see `packs.prefilter`);
+    """`keywords`, `base_keywords`, `follow`, `fields`: the pack's pre-filter (see `packs.prefilter`);
     None keywords parse every file."""
     scanner: Scanner[Any] = Scanner(
         (".py",),
@@ -37,7 +37,7 @@ def serve_python_pack(
         keywords=keywords,
         base_keywords=base_keywords,
         follow=follow,
-        link_keywords=link_keywords,
+        fields=fields,
     )
     return serve(
         plugin_id,

@@ -66,6 +66,8 @@ class ByteFacts:
     modules: tuple[str, ...] = ()
     classes: frozenset[str] = frozenset()
     links: bool = True
+    exports: bool = False  # the file names `__all__`
+    fields: tuple[str, ...] = ()  # what the callees of `Fields` calls are imported as
 
     def bound(self) -> dict[str, tuple[str, ...]]:
         return dict(self.imports)
@@ -81,20 +83,79 @@ class Assignments:
     callees: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Fields:
+    """Calls a class may hold that make it look like a declaration to the linker (Django:
+    `name = models.CharField()` below an unknown base is an `UNKNOWN_MODEL_BASE`): callees
+    whose last part ends with one of `suffixes`, imported from below `module`. A file with a
+    class with a base and such a call is parsed; one whose call is imported from a module of
+    the repository too (a re-export of the fields), as that module may be the one."""
+
+    suffixes: tuple[str, ...]
+    module: str
+
+
+_STATEMENT = re.compile(rb"[ \t]*[A-Za-z_]\w*[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*\(")
+
+
+def _callees(data: bytes, suffixes: Sequence[str]) -> list[str]:
+    """The dotted callees in `data` whose last part ends with one of `suffixes`, where the
+    call is the value of an assignment statement (`name = models.CharField(`): its line starts
+    with the assignment, and the line before (blank lines and comments aside) does not end
+    inside brackets — with `(`, `[`, `{` or `,` — as a keyword argument's line does
+    (`field=models.CharField(` in a migration's operations)."""
+    found: list[str] = []
+    for suffix in {s.encode() for s in suffixes}:
+        end = data.find(suffix)
+        while end >= 0:
+            line = data.rfind(b"\n", 0, end) + 1
+            match = _STATEMENT.match(data, line)
+            if (
+                match is not None
+                and match.end(1) == end + len(suffix)
+                and not _continues(data, line)
+            ):
+                found.append(match.group(1).decode("ascii", "replace"))
+            end = data.find(suffix, end + 1)
+    return list(dict.fromkeys(found))
+
+
+def _continues(data: bytes, line: int) -> bool:
+    """Whether the line starting at `line` continues an open bracket of the lines before."""
+    while line > 0:
+        start = data.rfind(b"\n", 0, line - 1) + 1
+        text = data[start : line - 1].strip()
+        line = start
+        if text and not text.startswith(b"#"):
+            return text.endswith((b"(", b"[", b"{", b","))
+    return False
+
+
+Keyword = bytes | tuple["bytes | re.Pattern[bytes]", ...]
+"""A pre-filter keyword: bytes a file must hold, or a tuple of bytes it must hold all of and
+patterns it must match (searched only once the bytes before them are found)."""
+
+
+def _holds(data: bytes, keyword: Keyword) -> bool:
+    if isinstance(keyword, bytes):
+        return keyword in data
+    return all(k in data if isinstance(k, bytes) else k.search(data) for k in keyword)
+
+
 def byte_facts(
     path: str,
     data: bytes,
-    keywords: Sequence[bytes],
+    keywords: Sequence[Keyword],
     base_keywords: Sequence[str] = (),
-    link_keywords: Sequence[bytes] = (),
+    fields: Fields | None = None,
 ) -> ByteFacts:
     """`keywords`: a file naming one is parsed. `base_keywords`: a file with a class whose base,
     as written or as its import names it, holds one is parsed (`models.Model`, an `AbstractUser`
     from `django.contrib.auth.models`: finer than a file-level `models`, which views name too)."""
-    hit = any(keyword in data for keyword in keywords)
-    links = hit and (not link_keywords or any(k in data for k in link_keywords))
+    hit = any(_holds(data, keyword) for keyword in keywords)
+    links = False  # a keyword alone (`db_table`) makes no class a model's base
     if b"import" not in data and b"class" not in data:
-        return ByteFacts(hit, (), (), (), links=links)
+        return ByteFacts(hit, (), (), (), links=links, exports=b"__all__" in data)
     package = _package(path)
     local: dict[str, list[str]] = {}  # a name bound by an import -> what it may name, dotted
     stars: list[str] = []
@@ -123,8 +184,20 @@ def byte_facts(
         classes.append(name.decode("ascii", "replace"))
         for written in _bases(listed):
             bases.append(written)
-            if not links and base_keywords and _names_keyword(written, local, base_keywords):
-                hit = links = True
+            if not links and base_keywords:
+                aliased = _assigned_to(data, written.partition(".")[0], local, classes)
+                if _names_keyword(written, {**local, **aliased}, base_keywords, stars):
+                    hit = links = True
+    field_names: list[str] = []
+    if fields is not None and bases:
+        for callee in _callees(data, fields.suffixes):
+            head, _, rest = callee.partition(".")
+            named = [f"{t}.{rest}" if rest else t for t in local.get(head, ())]
+            if head not in local:
+                named += (f"{source}.{callee}" for source in stars)
+            field_names += named
+            if any(n.startswith(fields.module) for n in named):
+                hit = links = True  # its fields pass on to subclasses
     return ByteFacts(
         hit,
         tuple((name, tuple(dict.fromkeys(targets))) for name, targets in sorted(local.items())),
@@ -133,7 +206,21 @@ def byte_facts(
         tuple(dict.fromkeys(modules)),
         frozenset(classes),
         links,
+        b"__all__" in data,
+        tuple(dict.fromkeys(field_names)),
     )
+
+
+def _assigned_to(
+    data: bytes, head: str, local: Mapping[str, Sequence[str]], classes: Sequence[str]
+) -> dict[str, list[str]]:
+    """`{head: [what it is assigned]}` for a name neither imported nor a class of the file
+    (`Base = models.Model`), found on bytes; empty otherwise."""
+    if head in local or head in classes or not head.isidentifier():
+        return {}
+    pattern = rb"(?m)^[ \t]*" + head.encode() + rb"[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*([A-Za-z_][\w.]*)"
+    found = [m.decode("ascii", "replace") for m in re.findall(pattern, data)]
+    return {head: found} if found else {}
 
 
 def _bases(listed: bytes) -> list[str]:
@@ -165,13 +252,21 @@ def _bases(listed: bytes) -> list[str]:
 
 
 def _names_keyword(
-    written: str, local: Mapping[str, Sequence[str]], base_keywords: Sequence[str]
+    written: str,
+    local: Mapping[str, Sequence[str]],
+    base_keywords: Sequence[str],
+    stars: Sequence[str] = (),
 ) -> bool:
-    """Whether a part of the dotted base `written`, or of what its import names it, is one of
-    `base_keywords` (`models.Model`; `AbstractUser` from `django.contrib.auth.models`)."""
+    """Whether the dotted base `written`, or what its import (or a star import) names it, is
+    one of `base_keywords`: a dotted keyword is a full name (`django.contrib.auth.models.User`),
+    a plain one a last part (`Model`: `models.Model`, `db.Model`). Not any part:
+    `django.forms.models.ModelForm` is no model. A base reached through the repository's own
+    modules is the backward links' business (`needed`)."""
     head, _, rest = written.partition(".")
-    named = [f"{t}.{rest}" if rest else t for t in local.get(head, ())]
-    return any(part in base_keywords for n in (written, *named) for part in n.split("."))
+    named = [written, *(f"{t}.{rest}" if rest else t for t in local.get(head, ()))]
+    if head not in local:
+        named += (f"{source}.{written}" for source in stars)
+    return any(n in base_keywords or n.rpartition(".")[2] in base_keywords for n in named)
 
 
 def assignments(data: bytes) -> Assignments:
@@ -211,13 +306,14 @@ def needed(
     base_names: set[tuple[str, str]] = set()  # (a module, the name a class base takes from it)
     for path, f in facts.items():
         for base in f.bases:
-            for target, name in index.first_step(bound[path], f.stars, base):
+            for target, name in index.first_step(bound[path], f.stars, f.classes, base):
                 backward.setdefault(target, set()).add(path)
                 base_names.add((target, name))
     seeds: list[str] = [path for path, f in facts.items() if f.links]
     for path, name in sorted(base_names):
         head = name.partition(".")[0]
-        if head in facts[path].classes:
+        f = facts[path]
+        if head in f.classes:
             continue
         # a re-export (`from .animals import Animal as Beast`, `Beast = Animal`): the module
         # is linked to where the name comes from, as a class of it would be
@@ -228,7 +324,8 @@ def needed(
         landed.update(m for s in facts[path].stars if (m := index.find(s)))
         for target in landed:
             backward.setdefault(target, set()).add(path)
-        if base_keywords and any(_names_keyword(w, bound[path], base_keywords) for w in written):
+        keyword = (_names_keyword(w, bound[path], base_keywords, f.stars) for w in written)
+        if base_keywords and any(keyword):
             seeds.append(path)  # `from django.db.models import Model as Base`
     chosen: set[str] = set()
     reached: set[str] = set()  # chosen for what its classes may be, not for a name only
@@ -264,16 +361,20 @@ def needed(
             for number, value in enumerate(values):
                 resolve(path, value + suffix if number == 0 else value, depth + 1)
                 resolve(path, value, depth + 1)
-        for source in facts[path].stars:
+        for source in reversed(facts[path].stars):  # the last that binds it wins, as in Python
             found = index.find(source)
             if found is not None:
                 choose(found)
                 resolve(found, name, depth + 1)
+                if _binds(facts[found], head):
+                    break
 
     for path in seeds:
         reach(path)
     for path, f in facts.items():
-        if f.hit:
+        if any(index.land(name) for name in f.fields):
+            reach(path)  # a field of the repository's: it may be Django's, re-exported
+        elif f.hit:
             choose(path)
     while pending or linked:
         while pending:
@@ -332,17 +433,28 @@ class _ModuleIndex:
         return landed[0] if landed else None
 
     def first_step(
-        self, bound: Mapping[str, tuple[str, ...]], stars: Sequence[str], base: str
+        self,
+        bound: Mapping[str, tuple[str, ...]],
+        stars: Sequence[str],
+        classes: frozenset[str],
+        base: str,
     ) -> set[tuple[str, str]]:
         """Where the linker's first step from a class base may land: (module, name in it)."""
         head, _, rest = base.partition(".")
         suffix = f".{rest}" if rest else ""
         found = {m for t in bound.get(head, ()) if (m := self.land_at(t + suffix))}
-        for source in stars:
-            module = self.find(source)
-            if module is not None:
-                found.add((module, base))
+        if head not in bound and head not in classes:  # else the linker takes no star
+            for source in stars:
+                module = self.find(source)
+                if module is not None:
+                    found.add((module, base))
         return found
+
+
+def _binds(facts: ByteFacts, name: str) -> bool:
+    """Whether `from X import *` of a file surely brings `name` from the file itself (a class
+    or an import of that name, and no `__all__` that could leave it out)."""
+    return not facts.exports and (name in facts.classes or name in facts.bound())
 
 
 def _prefixes(module: str) -> list[str]:

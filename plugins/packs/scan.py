@@ -64,7 +64,16 @@ from gpp.repo_files import (
 from gpp.schema import path_problem
 
 from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
-from .prefilter import Assignments, ByteFacts, Follow, assignments, byte_facts, needed
+from .prefilter import (
+    Assignments,
+    ByteFacts,
+    Fields,
+    Follow,
+    Keyword,
+    assignments,
+    byte_facts,
+    needed,
+)
 
 F = TypeVar("F")
 
@@ -190,10 +199,10 @@ class Scanner(Generic[F]):
         deadline_ms: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         deadline_batch: int = DEADLINE_BATCH,
-        keywords: Sequence[bytes] | None = None,
+        keywords: Sequence[Keyword] | None = None,
         base_keywords: Sequence[str] = (),
         follow: Follow = "imports",
-        link_keywords: Sequence[bytes] = (),
+        fields: Fields | None = None,
         parse_all: bool = False,
     ) -> None:
         self.suffixes = tuple(suffixes)
@@ -216,7 +225,7 @@ class Scanner(Generic[F]):
         self.keywords = tuple(keywords) if keywords is not None else None
         self.base_keywords = tuple(base_keywords)
         self.follow: Follow = follow
-        self.link_keywords = tuple(link_keywords)
+        self.fields = fields
         # The reference a filtered scan is held to (tests, `make bench`): every file parsed and
         # linked, and still `parse-error` only where the pre-filter admits the file.
         self.parse_all = parse_all
@@ -393,7 +402,7 @@ class Scanner(Generic[F]):
             skipped.append(Unresolved(failed, "unreadable", "directory cannot be listed"))
 
     def _prefilter(
-        self, root_fd: int, rels: list[str], files: dict[str, Found], keywords: Sequence[bytes]
+        self, root_fd: int, rels: list[str], files: dict[str, Found], keywords: Sequence[Keyword]
     ) -> list[str]:
         """`rels` less the Python files that cannot matter (`packs.prefilter`). A file whose
         bytes cannot be judged (unreadable, too large, not UTF-8) is kept: reading it reports
@@ -413,7 +422,7 @@ class Scanner(Generic[F]):
                     kept.add(rel)
                     continue
                 read[rel] = data
-                value = byte_facts(rel, data, keywords, self.base_keywords, self.link_keywords)
+                value = byte_facts(rel, data, keywords, self.base_keywords, self.fields)
                 cost = 64 + 32 * (len(value.imports) + len(value.bases))
                 self._bytes_memo.store(rel, found.stat, value, cost=cost)
             judged[rel] = value
