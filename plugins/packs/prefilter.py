@@ -65,9 +65,10 @@ class ByteFacts:
     bases: tuple[str, ...]
     modules: tuple[str, ...] = ()
     classes: frozenset[str] = frozenset()
-    links: bool = True
+    links: bool = False
     exports: bool = False  # the file names `__all__`
     fields: tuple[str, ...] = ()  # what the callees of `Fields` calls are imported as
+    partial: bool = False  # imports not read yet (`byte_facts(..., complete=True)` reads them)
 
     def bound(self) -> dict[str, tuple[str, ...]]:
         return dict(self.imports)
@@ -148,14 +149,18 @@ def byte_facts(
     keywords: Sequence[Keyword],
     base_keywords: Sequence[str] = (),
     fields: Fields | None = None,
+    complete: bool = False,
 ) -> ByteFacts:
     """`keywords`: a file naming one is parsed. `base_keywords`: a file with a class whose base,
     as written or as its import names it, holds one is parsed (`models.Model`, an `AbstractUser`
     from `django.contrib.auth.models`: finer than a file-level `models`, which views name too)."""
     hit = any(_holds(data, keyword) for keyword in keywords)
     links = False  # a keyword alone (`db_table`) makes no class a model's base
-    if b"import" not in data and b"class" not in data:
-        return ByteFacts(hit, (), (), (), links=links, exports=b"__all__" in data)
+    if b"class" not in data and (not complete or b"import" not in data):
+        # no class: its imports matter only if it is chosen or re-exports a base (`needed`
+        # asks for them then); half the files of a large repository, most of its bytes
+        partial = b"import" in data
+        return ByteFacts(hit, (), (), (), links=False, exports=b"__all__" in data, partial=partial)
     package = _package(path)
     local: dict[str, list[str]] = {}  # a name bound by an import -> what it may name, dotted
     stars: list[str] = []
@@ -289,12 +294,28 @@ def needed(
     assigned: Callable[[str], Assignments],
     follow: Follow = "names",
     base_keywords: Sequence[str] = (),
+    complete: Callable[[str], ByteFacts] | None = None,
 ) -> set[str]:
     """The paths to parse: the keyword hits and everything linked to them, as described above.
     `facts` in the order the linker sees the files (UTF-8 byte order of path); `assigned(path)`
-    reads a chosen file's assignments."""
+    reads a chosen file's assignments; `complete(path)` the facts of a `partial` one."""
     index = _ModuleIndex(facts)
-    bound = {path: f.bound() for path, f in facts.items()}
+    completed: dict[str, ByteFacts] = {}
+    bounds: dict[str, dict[str, tuple[str, ...]]] = {}
+
+    def info(path: str) -> ByteFacts:
+        f = facts[path]
+        if not f.partial or complete is None:
+            return f
+        if path not in completed:
+            completed[path] = complete(path)
+        return completed[path]
+
+    def bound(path: str) -> dict[str, tuple[str, ...]]:
+        if path not in bounds:
+            bounds[path] = info(path).bound()
+        return bounds[path]
+
     cache: dict[str, Assignments] = {}
 
     def assigned_once(path: str) -> Assignments:
@@ -306,25 +327,25 @@ def needed(
     base_names: set[tuple[str, str]] = set()  # (a module, the name a class base takes from it)
     for path, f in facts.items():
         for base in f.bases:
-            for target, name in index.first_step(bound[path], f.stars, f.classes, base):
+            for target, name in index.first_step(bound(path), f.stars, f.classes, base):
                 backward.setdefault(target, set()).add(path)
                 base_names.add((target, name))
     seeds: list[str] = [path for path, f in facts.items() if f.links]
     for path, name in sorted(base_names):
         head = name.partition(".")[0]
-        f = facts[path]
+        f = info(path)
         if head in f.classes:
             continue
         # a re-export (`from .animals import Animal as Beast`, `Beast = Animal`): the module
         # is linked to where the name comes from, as a class of it would be
-        written = [*bound[path].get(head, ())]
-        if head not in bound[path]:
+        written = [*bound(path).get(head, ())]
+        if head not in bound(path):
             written += assigned_once(path).values.get(head, ())
         landed = {m for w in written if (m := index.land(w))}
-        landed.update(m for s in facts[path].stars if (m := index.find(s)))
+        landed.update(m for s in f.stars if (m := index.find(s)))
         for target in landed:
             backward.setdefault(target, set()).add(path)
-        keyword = (_names_keyword(w, bound[path], base_keywords, f.stars) for w in written)
+        keyword = (_names_keyword(w, bound(path), base_keywords, f.stars) for w in written)
         if base_keywords and any(keyword):
             seeds.append(path)  # `from django.db.models import Model as Base`
     chosen: set[str] = set()
@@ -351,22 +372,22 @@ def needed(
         resolved.add((path, name))
         head, _, rest = name.partition(".")
         suffix = f".{rest}" if rest else ""
-        for target in bound[path].get(head, ()):
+        for target in bound(path).get(head, ()):
             landed = index.land_at(target + suffix)
             if landed is not None:
                 choose(landed[0])
                 resolve(landed[0], landed[1], depth + 1)
-        if head not in facts[path].classes:
+        if head not in info(path).classes:
             values = assigned_once(path).values.get(head, ())
             for number, value in enumerate(values):
                 resolve(path, value + suffix if number == 0 else value, depth + 1)
                 resolve(path, value, depth + 1)
-        for source in reversed(facts[path].stars):  # the last that binds it wins, as in Python
+        for source in reversed(info(path).stars):  # the last that binds it wins, as in Python
             found = index.find(source)
             if found is not None:
                 choose(found)
                 resolve(found, name, depth + 1)
-                if _binds(facts[found], head):
+                if _binds(info(found), head):
                     break
 
     for path in seeds:
@@ -379,10 +400,10 @@ def needed(
     while pending or linked:
         while pending:
             path = pending.pop()
-            f = facts[path]
+            f = info(path)
             if follow == "imports":
                 reach(path)  # every import followed: anything chosen may be a base
-                for name in bound[path]:
+                for name in bound(path):
                     resolve(path, name)
                 for module in (*f.modules, *f.stars):
                     for prefix in _prefixes(module):

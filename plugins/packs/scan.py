@@ -440,7 +440,16 @@ class Scanner(Generic[F]):
                 )
             return value
 
-        kept |= needed(judged, assigned, self.follow, self.base_keywords)
+        def complete(rel: str) -> ByteFacts:
+            found = files[rel]
+            data = read.get(rel)
+            if data is None:
+                data = self._judge_bytes(root_fd, found) or b""
+            value = byte_facts(rel, data, keywords, self.base_keywords, self.fields, complete=True)
+            self._bytes_memo.store(rel, found.stat, value, cost=64 + 32 * len(value.imports))
+            return value
+
+        kept |= needed(judged, assigned, self.follow, self.base_keywords, complete)
         return [rel for rel in rels if rel in kept]
 
     def _judge_bytes(self, root_fd: int, found: Found) -> bytes | None:
