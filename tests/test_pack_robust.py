@@ -561,6 +561,51 @@ def test_only_the_imports_a_model_needs_are_parsed(
     assert sorted(r["name"] for r in filtered["resources"]) == ["shop_item", "shop_order"]
 
 
+def test_what_makes_a_file_a_django_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parsed: a class below a `django.db.models` expression with a Django field assigned in its
+    body (an `UNKNOWN_MODEL_BASE`), a model whose base is `models.Model` by an assignment, and a
+    class with `Meta.db_table =`. Not parsed: a migration (its fields are keyword arguments, its
+    `"db_table":` an option), a form (`django.forms.models.ModelForm` is no model), and a
+    GraphQL type whose base's name holds `Model` or whose subscript names `models.X`."""
+    files = {
+        "core/expressions.py": "from django.db.models import JSONField\n"
+        "from django.db.models.expressions import Expression\n\n"
+        "class Concat(Expression):\n    output_field = JSONField()\n",
+        "core/aliased.py": "from django.db import models\n\nBase = models.Model\n\n"
+        "class Thing(Base):\n    pass\n",
+        "core/legacy.py": "from vendor import Record\n\nclass Old(Record):\n"
+        "    class Meta:\n        db_table = 'old'\n",
+        "shop/migrations/0001_initial.py": "from django.db import migrations, models\n\n"
+        "class Migration(migrations.Migration):\n    operations = [\n"
+        "        migrations.AddField(\n            model_name='item',\n"
+        "            field=models.CharField(max_length=3),\n        ),\n"
+        "        migrations.AlterModelOptions(name='item', options={'db_table': 'x'}),\n    ]\n",
+        "shop/forms.py": "from django.forms.models import ModelForm\n\nclass ItemForm(ModelForm):\n"
+        "    pass\n",
+        "shop/types.py": "from graphene_django import ModelObjectType\nfrom . import models\n\n"
+        "class Item(ModelObjectType[models.Item]):\n    pass\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    parsed: list[str] = []
+
+    def counting(path: str, source: str) -> Any:
+        parsed.append(path)
+        return django_models.extract(path, source)
+
+    filtered = _pre_filtered("django", counting).discover(["."])
+    assert sorted(parsed) == ["core/aliased.py", "core/expressions.py", "core/legacy.py"]
+    reference = _pre_filtered("django", django_models.extract, parse_all=True).discover(["."])
+    assert canonical_json(filtered) == canonical_json(reference)
+    assert [r["name"] for r in filtered["resources"]] == ["core_thing"]
+    assert sorted(loc["path"] for f in filtered["findings"] for loc in f["locations"]) == [
+        "core/expressions.py",
+        "core/legacy.py",
+    ]
+
+
 def test_a_file_reached_only_through_imports_is_still_parsed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
