@@ -606,6 +606,48 @@ def test_what_makes_a_file_a_django_seed(tmp_path: Path, monkeypatch: pytest.Mon
     ]
 
 
+def test_a_warm_prefiltered_discover_reads_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a discover has judged the files, an unchanged repository is judged from the memo
+    (no file opened: bytes, assignments and imports of a file with no class are kept), and the
+    set of files to parse is the last one (`needed` not run again)."""
+    from packs import scan
+
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("from shop.models import Item\n")
+    (tmp_path / "shop" / "models.py").write_text(
+        "from django.db import models\n\nBase = models.Model\n\nclass Item(Base):\n"
+        "    name = models.CharField(max_length=9)\n"
+    )
+    (tmp_path / "shop" / "orders.py").write_text(
+        "from shop import Item\n\nclass Order(Item):\n    pass\n"
+    )
+    (tmp_path / "util.py").write_text("import json\n\ndef dump(x):\n    return json.dumps(x)\n")
+    monkeypatch.chdir(tmp_path)
+    scanner = _pre_filtered("django", django_models.extract)
+    first = scanner.discover(["."])
+    assert [r["name"] for r in first["resources"]] == ["shop_item", "shop_order"]
+    scanner.discover(["."])  # facts completed during the first are the memo's now
+    opened: list[str] = []
+    runs: list[int] = []
+    open_file, run_needed = scan.open_file_in_root, scan.needed
+
+    def recording_open(fd: int, rel: str) -> tuple[int, os.stat_result]:
+        opened.append(rel)
+        return open_file(fd, rel)
+
+    def counting_needed(*args: Any) -> set[str]:
+        runs.append(1)
+        return run_needed(*args)
+
+    monkeypatch.setattr(scan, "open_file_in_root", recording_open)
+    monkeypatch.setattr(scan, "read_file_in_root", lambda *a: pytest.fail("read"))
+    monkeypatch.setattr(scan, "needed", counting_needed)
+    assert scanner.discover(["."]) == first
+    assert opened == [] and runs == []
+
+
 def test_a_file_reached_only_through_imports_is_still_parsed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -231,6 +231,7 @@ class Scanner(Generic[F]):
         self.parse_all = parse_all
         self._bytes_memo: FileMemo[ByteFacts] = FileMemo()
         self._assignments_memo: FileMemo[Assignments] = FileMemo()
+        self._last_needed: tuple[dict[str, ByteFacts], set[str]] | None = None
 
     def discover(self, paths: list[str]) -> JSONObject:
         # A cold discover allocates millions of AST nodes while the memo holds what the files
@@ -449,7 +450,17 @@ class Scanner(Generic[F]):
             self._bytes_memo.store(rel, found.stat, value, cost=64 + 32 * len(value.imports))
             return value
 
-        kept |= needed(judged, assigned, self.follow, self.base_keywords, complete)
+        last = self._last_needed
+        if (
+            last is not None
+            and len(last[0]) == len(judged)
+            and all(judged.get(rel) is value for rel, value in last[0].items())
+        ):
+            chosen = last[1]  # every file's bytes as the last discover judged them
+        else:
+            chosen = needed(judged, assigned, self.follow, self.base_keywords, complete)
+            self._last_needed = (dict(judged), chosen)
+        kept |= chosen
         return [rel for rel in rels if rel in kept]
 
     def _judge_bytes(self, root_fd: int, found: Found) -> bytes | None:
