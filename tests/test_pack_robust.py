@@ -9,7 +9,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -631,7 +631,8 @@ def test_a_warm_prefiltered_discover_reads_nothing(
     scanner.discover(["."])  # facts completed during the first are the memo's now
     opened: list[str] = []
     runs: list[int] = []
-    open_file, run_needed = scan.open_file_in_root, scan.needed
+    open_file: Callable[[int, str], tuple[int, os.stat_result]] = vars(scan)["open_file_in_root"]
+    run_needed: Callable[..., set[str]] = vars(scan)["needed"]
 
     def recording_open(fd: int, rel: str) -> tuple[int, os.stat_result]:
         opened.append(rel)
