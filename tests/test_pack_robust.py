@@ -643,7 +643,6 @@ def test_a_warm_prefiltered_discover_reads_nothing(
         return run_needed(*args)
 
     monkeypatch.setattr(scan, "open_file_in_root", recording_open)
-    monkeypatch.setattr(scan, "read_file_in_root", lambda *a: pytest.fail("read"))
     monkeypatch.setattr(scan, "needed", counting_needed)
     assert scanner.discover(["."]) == first
     assert opened == [] and runs == []

@@ -57,7 +57,6 @@ from gpp.repo_files import (
     NotRegularFile,
     open_file_in_root,
     open_root,
-    read_file_in_root,
     resolve_in_root,
     walk_in_root,
 )
@@ -466,10 +465,23 @@ class Scanner(Generic[F]):
     def _judge_bytes(self, root_fd: int, found: Found) -> bytes | None:
         """A file's bytes for the pre-filter, or None when they cannot be judged."""
         try:
-            data = read_file_in_root(root_fd, found.target, MAX_FILE_BYTES)
+            fd, info = open_file_in_root(root_fd, found.target)
+        except OSError:
+            return None
+        try:
+            # one read: fewer bytes than asked is the end of a regular file; a file that grew
+            # since the walk reads on as `read_file_in_root` would
+            data = os.read(fd, min(info.st_size + 1, MAX_FILE_BYTES + 1))
+            while len(data) > info.st_size and len(data) <= MAX_FILE_BYTES:
+                chunk = os.read(fd, MAX_FILE_BYTES + 1 - len(data))
+                if not chunk:
+                    break
+                data += chunk
             data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
             return None
+        finally:
+            os.close(fd)
         return data if len(data) <= MAX_FILE_BYTES else None
 
     def _past_deadline(self, started: float) -> bool:
