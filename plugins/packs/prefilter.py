@@ -13,16 +13,19 @@ parsed when a declaration may depend on it or it on one:
   declarative_base(cls=Mixin)`) — what that linker resolves; with `follow="imports"`
   (pack-sqlalchemy, whose linker also evaluates imported functions) every imported name.
   A module only imported for a helper the linker never looks at is not parsed;
-- backward: a file one of whose class bases is imported from a parsed file (one step, as the
-  linker's first look would take it), or that star-imports one and has a class with a base
+- backward, from the files parsed for their classes (a seed — a keyword of the pack's that
+  makes a class a declaration: a base ending in `Model`, a Django field, and what is reached
+  this way; not a file parsed only for a name): a file one of whose class bases lands in one
+  (the linker's first step), or that star-imports one and has a class with a base there
   (Django's multi-table inheritance makes a table of `class Dog(Animal): pass`, keywords or
-  not); and a module some class base is imported from that itself imports from a parsed file
-  (a re-export, `from .animals import Animal as Beast`);
+  not); and a module some class base is taken from that binds that name from one (a
+  re-export, `from .animals import Animal as Beast`, `Beast = Animal`);
 
 until nothing changes. Imports, class bases and assignments are found on bytes (anywhere in
 the file, so a guarded or nested one counts too): over-inclusion costs time only. Every pattern
 starts with a literal (`from`, `import`, `class`), which `re` finds with a fast scan instead
-of trying every position; assignments are looked for only in files already chosen. What is not
+of trying every position; assignments are looked for only in files already chosen, and the
+imports of a file with no class only when it is chosen or re-exports a base. What is not
 parsed gives nothing, as it would have given nothing parsed; a syntax error in it is not
 reported, parsed or not (`Scanner`: a pack reports `parse-error` only for the files its
 pre-filter admits). Standard library only.
