@@ -6,20 +6,44 @@ Reads `.py` files with `ast` (the scanned code is never imported or run); the ru
 """
 
 import os
+import re
 import sys
+from typing import Final
 
 PLUGINS = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [PLUGINS, os.path.dirname(PLUGINS)]  # packs/, and the repo's gpp/ when not installed
 
 from packs import django_models  # noqa: E402
 from packs.entry import serve_python_pack  # noqa: E402
+from packs.prefilter import Fields, Keyword  # noqa: E402
 
-KEYWORDS = (b"db_table", b"ManyToManyField", b"django.db.models.Model")
-BASE_KEYWORDS = ("Model", "models")
-"""The cold-scan pre-filter (`packs/prefilter.py`): a model is a class whose base is Django's
-`models.Model`, a base imported from some `models` module (`AbstractUser`, `TaggedItemBase`,
-`PeriodicTask`…), or (followed by the pre-filter's links) a class of the repository that is one;
-a file with none of these, and no link to one, declares no table. Keep in step with the reader."""
+KEYWORDS: Final[tuple[Keyword, ...]] = tuple(
+    (option, re.compile(rb"\b" + option + rb"[ \t]*=(?!=)"))
+    for option in (b"db_table", b"app_label", b"proxy")
+)
+FIELDS = Fields(("Field", "ForeignKey", "OneToOneField"), "django.db.models.")
+BASE_KEYWORDS = ("Model", *django_models.KNOWN_MODELS)
+FOLLOW: Final = "names"
+"""The cold-scan pre-filter (`packs/prefilter.py`). A model is a class below Django's
+`models.Model` or a model the reader knows (`KNOWN_MODELS`: `AbstractUser`, `TaggedItemBase`,
+`PeriodicTask`…): directly — a base whose dotted name, as written or as its import names it,
+ends in `Model` or is a known model's (`BASE_KEYWORDS`) — or through classes of the repository
+(the pre-filter's links). `KEYWORDS` (`Meta` options assigned: `db_table = `; not a migration's
+`"db_table": `) and `FIELDS`: the table options and Django fields that make a class below an unknown base an `UNKNOWN_MODEL_BASE` finding
+(`output_field = JSONField()` in a `django.db.models` expression). A file with none of these,
+and no link to one, declares no table and says nothing. `FOLLOW`: the linker resolves class
+bases and field callees only, so only the modules those names land in are parsed too. Keep in
+step with the reader."""
 
 if __name__ == "__main__":
-    sys.exit(serve_python_pack("pack-django", "1.0.0", django_models, KEYWORDS, BASE_KEYWORDS))
+    sys.exit(
+        serve_python_pack(
+            "pack-django",
+            "1.0.0",
+            django_models,
+            KEYWORDS,
+            BASE_KEYWORDS,
+            FOLLOW,
+            FIELDS,
+        )
+    )

@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from gpp.plugin.sdk import serve
 
+from .prefilter import Fields, Follow, Keyword
 from .scan import Linked, Scanner
 
 
@@ -21,11 +22,13 @@ def serve_python_pack(
     plugin_id: str,
     plugin_version: str,
     analyzer: Analyzer,
-    keywords: Sequence[bytes] | None = None,
+    keywords: Sequence[Keyword] | None = None,
     base_keywords: Sequence[str] = (),
+    follow: Follow = "imports",
+    fields: Fields | None = None,
 ) -> int:
-    """`keywords`, `base_keywords`: the pack's pre-filter (see `packs.prefilter`); None
-    keywords parse every file."""
+    """`keywords`, `base_keywords`, `follow`, `fields`: the pack's pre-filter (see `packs.prefilter`);
+    None keywords parse every file."""
     scanner: Scanner[Any] = Scanner(
         (".py",),
         analyzer.extract,
@@ -33,6 +36,8 @@ def serve_python_pack(
         language="Python",
         keywords=keywords,
         base_keywords=base_keywords,
+        follow=follow,
+        fields=fields,
     )
     return serve(
         plugin_id,

@@ -5,121 +5,491 @@ table: a file that mentions none of a pack's keywords (`Column`, `models`, `__ta
 declares nothing of its own. But the linker follows names across files, so a file is also
 parsed when a declaration may depend on it or it on one:
 
-- forward: a parsed file imports it (its dotted module name, or a name ending with it, as the
-  linkers resolve imports by dotted suffix), e.g. the module that makes `Base`, a mixin, a
-  re-export;
-- backward: one of its classes has a base imported from a parsed file, or it star-imports a
-  parsed file and has a class with a base (Django's multi-table inheritance makes a table of
-  `class Dog(Animal): pass`, keywords or not);
+- forward, on demand: a parsed file's names that the linker resolves are followed as it
+  resolves them (`pymodules.Modules`: an import to the longest dotted prefix that is a module of
+  the repository, a module-level assignment to what it assigns, a star import to its source),
+  and the module each lands in is parsed. Which names: with `follow="names"` (pack-django) the
+  class bases and the callees of assignments (`name = models.CharField(...)`, `Base =
+  declarative_base(cls=Mixin)`) — what that linker resolves; with `follow="imports"`
+  (pack-sqlalchemy, whose linker also evaluates imported functions) every imported name.
+  A module only imported for a helper the linker never looks at is not parsed;
+- backward, from the files parsed for their classes (a seed — a keyword of the pack's that
+  makes a class a declaration: a base ending in `Model`, a Django field, and what is reached
+  this way; not a file parsed only for a name): a file one of whose class bases lands in one
+  (the linker's first step), or that star-imports one and has a class with a base there
+  (Django's multi-table inheritance makes a table of `class Dog(Animal): pass`, keywords or
+  not); and a module some class base is taken from that binds that name from one (a
+  re-export, `from .animals import Animal as Beast`, `Beast = Animal`);
 
-until nothing changes. Imports and class bases are found on bytes (anywhere in the file, so a
-guarded or nested one counts too): over-inclusion costs time only. What is not parsed gives
-nothing, as it would have given nothing parsed, except a syntax error in it, which is not
-reported (it cannot hide a declaration). Standard library only.
+until nothing changes. Imports, class bases and assignments are found on bytes (anywhere in
+the file, so a guarded or nested one counts too): over-inclusion costs time only. Every pattern
+starts with a literal (`from`, `import`, `class`), which `re` finds with a fast scan instead
+of trying every position; assignments are looked for only in files already chosen, and the
+imports of a file with no class only when it is chosen or re-exports a base. What is not
+parsed gives nothing, as it would have given nothing parsed; a syntax error in it is not
+reported, parsed or not (`Scanner`: a pack reports `parse-error` only for the files its
+pre-filter admits). Standard library only.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
-_FROM = re.compile(
-    rb"^[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)", re.M
-)
-_IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^\n#;]+)", re.M)
-_CLASS = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.M)
+_FROM = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)")
+_IMPORT = re.compile(rb"import[ \t]+([^\n#;]+)")
+_CLASS = re.compile(rb"class[ \t]+(\w+)[ \t]*\(((?:[^()]|\([^()]*\))*)\)")
 _NAME = re.compile(rb"[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*")
 _ALIAS = re.compile(rb"([A-Za-z_][\w.]*)(?:[ \t]+as[ \t]+([A-Za-z_]\w*))?")
+_ASSIGN = re.compile(
+    rb"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*([A-Za-z_][\w.]*)"
+    rb"(?:[ \t]*\(((?:[^()]|\([^()]*\))*)\))?",
+    re.M,
+)
+
+Follow = Literal["names", "imports"]
+_FIELD_CALLEES = ("Field", "ForeignKey", "OneToOneField")
+"""The callees pack-django's reader keeps (`django_models._describe`): `...Field(...)`,
+`ForeignKey(...)`, `OneToOneField(...)`; the linker resolves those to tell model fields."""
 
 
 @dataclass(frozen=True)
 class ByteFacts:
-    """What the bytes of one file say: a keyword hit, the dotted names it imports (absolute),
-    the dotted names its classes' bases may come from, and the modules it star-imports when it
-    has a class with a base."""
+    """What the bytes of one file say: a keyword hit, what each imported name may be bound to
+    (absolute dotted targets, every binding the file makes), the modules it star-imports,
+    the dotted bases of its classes as written, and every module its `import a.b.c`
+    statements name (a use `a.b.c.X` may land in any prefix)."""
 
     hit: bool
-    imports: tuple[str, ...]
-    bases: tuple[str, ...]
+    imports: tuple[tuple[str, tuple[str, ...]], ...]
     stars: tuple[str, ...]
+    bases: tuple[str, ...]
+    modules: tuple[str, ...] = ()
+    classes: frozenset[str] = frozenset()
+    links: bool = False
+    exports: bool = False  # the file names `__all__`
+    fields: tuple[str, ...] = ()  # what the callees of `Fields` calls are imported as
+    partial: bool = False  # imports not read yet (`byte_facts(..., complete=True)` reads them)
+
+    def bound(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.imports)
+
+
+@dataclass(frozen=True)
+class Assignments:
+    """A chosen file's assignments, found on bytes: name → the dotted names its value holds
+    (the target or callee first, then names in the call's arguments, e.g. `cls=`), and every
+    callee assigned (model fields, `declarative_base()`)."""
+
+    values: dict[str, tuple[str, ...]]
+    callees: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Fields:
+    """Calls a class may hold that make it look like a declaration to the linker (Django:
+    `name = models.CharField()` below an unknown base is an `UNKNOWN_MODEL_BASE`): callees
+    whose last part ends with one of `suffixes`, imported from below `module`. A file with a
+    class with a base and such a call is parsed; one whose call is imported from a module of
+    the repository too (a re-export of the fields), as that module may be the one."""
+
+    suffixes: tuple[str, ...]
+    module: str
+
+
+_STATEMENT = re.compile(rb"[ \t]*[A-Za-z_]\w*[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*\(")
+
+
+def _callees(data: bytes, suffixes: Sequence[str]) -> list[str]:
+    """The dotted callees in `data` whose last part ends with one of `suffixes`, where the
+    call is the value of an assignment statement (`name = models.CharField(`): its line starts
+    with the assignment, and the line before (blank lines and comments aside) does not end
+    inside brackets — with `(`, `[`, `{` or `,` — as a keyword argument's line does
+    (`field=models.CharField(` in a migration's operations)."""
+    found: list[str] = []
+    for suffix in {s.encode() for s in suffixes}:
+        end = data.find(suffix)
+        while end >= 0:
+            line = data.rfind(b"\n", 0, end) + 1
+            match = _STATEMENT.match(data, line)
+            if (
+                match is not None
+                and match.end(1) == end + len(suffix)
+                and not _continues(data, line)
+            ):
+                found.append(match.group(1).decode("ascii", "replace"))
+            end = data.find(suffix, end + 1)
+    return list(dict.fromkeys(found))
+
+
+def _continues(data: bytes, line: int) -> bool:
+    """Whether the line starting at `line` continues an open bracket of the lines before."""
+    while line > 0:
+        start = data.rfind(b"\n", 0, line - 1) + 1
+        text = data[start : line - 1].strip()
+        line = start
+        if text and not text.startswith(b"#"):
+            return text.endswith((b"(", b"[", b"{", b","))
+    return False
+
+
+Keyword = bytes | tuple["bytes | re.Pattern[bytes]", ...]
+"""A pre-filter keyword: bytes a file must hold, or a tuple of bytes it must hold all of and
+patterns it must match (searched only once the bytes before them are found)."""
+
+
+def _holds(data: bytes, keyword: Keyword) -> bool:
+    if isinstance(keyword, bytes):
+        return keyword in data
+    return all(k in data if isinstance(k, bytes) else k.search(data) for k in keyword)
 
 
 def byte_facts(
-    path: str, data: bytes, keywords: Sequence[bytes], base_keywords: Sequence[str] = ()
+    path: str,
+    data: bytes,
+    keywords: Sequence[Keyword],
+    base_keywords: Sequence[str] = (),
+    fields: Fields | None = None,
+    complete: bool = False,
 ) -> ByteFacts:
     """`keywords`: a file naming one is parsed. `base_keywords`: a file with a class whose base,
     as written or as its import names it, holds one is parsed (`models.Model`, an `AbstractUser`
     from `django.contrib.auth.models`: finer than a file-level `models`, which views name too)."""
-    hit = any(keyword in data for keyword in keywords)
-    if b"import" not in data and not base_keywords:
-        return ByteFacts(hit, (), (), ())
+    hit = any(_holds(data, keyword) for keyword in keywords)
+    links = False  # a keyword alone (`db_table`) makes no class a model's base
+    if b"class" not in data and (not complete or b"import" not in data):
+        # no class: its imports matter only if it is chosen or re-exports a base (`needed`
+        # asks for them then); half the files of a large repository, most of its bytes
+        partial = b"import" in data
+        return ByteFacts(hit, (), (), (), links=False, exports=b"__all__" in data, partial=partial)
     package = _package(path)
-    imports: set[str] = set()
-    local: dict[str, str] = {}  # a name bound by an import -> what it names, dotted
+    local: dict[str, list[str]] = {}  # a name bound by an import -> what it may name, dotted
     stars: list[str] = []
+    modules: list[str] = []
     for level, module, names in _FROM.findall(data):
         base = _absolute(module.decode("ascii", "replace"), len(level), package)
-        if base:
-            imports.add(base)
         if names.strip().startswith(b"*"):
-            stars.append(base)
+            if base:
+                stars.append(base)
             continue
         for name, alias in _ALIAS.findall(names.replace(b"\\\n", b" ")):
             text = name.decode("ascii", "replace")
             target = f"{base}.{text}" if base else text
-            imports.add(target)
-            local[(alias or name).decode("ascii", "replace")] = target
-    for names in _IMPORT.findall(data):
-        for name, alias in _ALIAS.findall(names):
+            local.setdefault((alias or name).decode("ascii", "replace"), []).append(target)
+    for match in _IMPORT.finditer(data):
+        if not _starts_line(data, match.start()):
+            continue  # the `import` of a `from` line, or one in a sentence
+        for name, alias in _ALIAS.findall(match.group(1)):
             text = name.decode("ascii", "replace")
-            parts = text.split(".")
-            imports.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
-            local[alias.decode("ascii") if alias else parts[0]] = text if alias else parts[0]
-    bases: set[str] = set()
-    has_base = False
-    for listed in _CLASS.findall(data):
-        for base in _NAME.findall(listed):
-            has_base = True
-            written = base.decode("ascii", "replace").replace(" ", "").replace("\t", "")
-            head, _, rest = written.partition(".")
-            named = written
-            if head in local:  # the base's module is some prefix of what it names
-                named = f"{local[head]}.{rest}" if rest else local[head]
-                parts = named.split(".")
-                bases.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
-            if not hit and any(k in written or k in named for k in base_keywords):
-                hit = True
+            bound = alias.decode("ascii") if alias else text.partition(".")[0]
+            local.setdefault(bound, []).append(text if alias else bound)
+            modules.append(text)
+    bases: list[str] = []
+    classes: list[str] = []
+    for name, listed in _CLASS.findall(data):
+        classes.append(name.decode("ascii", "replace"))
+        for written in _bases(listed):
+            bases.append(written)
+            if not links and base_keywords:
+                aliased = _assigned_to(data, written.partition(".")[0], local, classes)
+                if _names_keyword(written, {**local, **aliased}, base_keywords, stars):
+                    hit = links = True
+    field_names: list[str] = []
+    if fields is not None and bases:
+        for callee in _callees(data, fields.suffixes):
+            head, _, rest = callee.partition(".")
+            named = [f"{t}.{rest}" if rest else t for t in local.get(head, ())]
+            if head not in local:
+                named += (f"{source}.{callee}" for source in stars)
+            field_names += named
+            if any(n.startswith(fields.module) for n in named):
+                hit = links = True  # its fields pass on to subclasses
     return ByteFacts(
-        hit, tuple(sorted(imports)), tuple(sorted(bases)), tuple(stars) if has_base else ()
+        hit,
+        tuple((name, tuple(dict.fromkeys(targets))) for name, targets in sorted(local.items())),
+        tuple(dict.fromkeys(stars)),
+        tuple(dict.fromkeys(bases)),
+        tuple(dict.fromkeys(modules)),
+        frozenset(classes),
+        links,
+        b"__all__" in data,
+        tuple(dict.fromkeys(field_names)),
     )
 
 
-def needed(facts: Mapping[str, ByteFacts]) -> set[str]:
-    """The paths to parse: the keyword hits and everything linked to them, as described above."""
-    by_suffix: dict[str, list[str]] = {}
-    for path in facts:
-        parts = module_name(path).split(".")
-        for cut in range(len(parts)):
-            by_suffix.setdefault(".".join(parts[cut:]), []).append(path)
+def _assigned_to(
+    data: bytes, head: str, local: Mapping[str, Sequence[str]], classes: Sequence[str]
+) -> dict[str, list[str]]:
+    """`{head: [what it is assigned]}` for a name neither imported nor a class of the file
+    (`Base = models.Model`), found on bytes; empty otherwise."""
+    if head in local or head in classes or not head.isidentifier():
+        return {}
+    pattern = rb"(?m)^[ \t]*" + head.encode() + rb"[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*([A-Za-z_][\w.]*)"
+    found = [m.decode("ascii", "replace") for m in re.findall(pattern, data)]
+    return {head: found} if found else {}
 
-    def resolve(names: Sequence[str]) -> set[str]:
-        return {target for name in names for target in by_suffix.get(name, ())}
 
-    forward = {path: resolve(f.imports) for path, f in facts.items()}
+def _bases(listed: bytes) -> list[str]:
+    """The bases the linker reads in a class's parenthesised list (`pymodules.dotted`): each
+    item at the top level that is a dotted name, or a call's dotted callee; a subscript
+    (`Generic[T]`) and a keyword (`metaclass=`) are none."""
+    items: list[bytes] = []
+    depth = 0
+    start = 0
+    for index, byte in enumerate(listed):
+        if byte in b"([{":
+            depth += 1
+        elif byte in b")]}":
+            depth -= 1
+        elif byte == 0x2C and depth == 0:  # a comma
+            items.append(listed[start:index])
+            start = index + 1
+    items.append(listed[start:])
+    found = []
+    for item in items:
+        match = _NAME.match(item.strip())
+        if match is None:
+            continue
+        after = item.strip()[match.end() :].lstrip()
+        if after.startswith((b"[", b"=")) and not after.startswith(b"=="):
+            continue
+        found.append(match.group(0).decode("ascii", "replace").replace(" ", "").replace("\t", ""))
+    return found
+
+
+def _names_keyword(
+    written: str,
+    local: Mapping[str, Sequence[str]],
+    base_keywords: Sequence[str],
+    stars: Sequence[str] = (),
+) -> bool:
+    """Whether the dotted base `written`, or what its import (or a star import) names it, is
+    one of `base_keywords`: a dotted keyword is a full name (`django.contrib.auth.models.User`),
+    a plain one a last part (`Model`: `models.Model`, `db.Model`). Not any part:
+    `django.forms.models.ModelForm` is no model. A base reached through the repository's own
+    modules is the backward links' business (`needed`)."""
+    head, _, rest = written.partition(".")
+    named = [written, *(f"{t}.{rest}" if rest else t for t in local.get(head, ()))]
+    if head not in local:
+        named += (f"{source}.{written}" for source in stars)
+    return any(n in base_keywords or n.rpartition(".")[2] in base_keywords for n in named)
+
+
+def assignments(data: bytes) -> Assignments:
+    """`Assignments` of a file's bytes (any indentation: over-inclusion costs time only)."""
+    values: dict[str, list[str]] = {}
+    callees: list[str] = []
+    for name, value, arguments in _ASSIGN.findall(data):
+        names = [value.decode("ascii", "replace")]
+        if arguments:
+            callees.append(names[0])
+            names += (n.decode("ascii", "replace") for n in _NAME.findall(arguments))
+        values.setdefault(name.decode("ascii", "replace"), []).extend(names)
+    return Assignments(
+        {k: tuple(dict.fromkeys(v)) for k, v in values.items()}, tuple(dict.fromkeys(callees))
+    )
+
+
+def needed(
+    facts: Mapping[str, ByteFacts],
+    assigned: Callable[[str], Assignments],
+    follow: Follow = "names",
+    base_keywords: Sequence[str] = (),
+    complete: Callable[[str], ByteFacts] | None = None,
+) -> set[str]:
+    """The paths to parse: the keyword hits and everything linked to them, as described above.
+    `facts` in the order the linker sees the files (UTF-8 byte order of path); `assigned(path)`
+    reads a chosen file's assignments; `complete(path)` the facts of a `partial` one."""
+    index = _ModuleIndex(facts)
+    completed: dict[str, ByteFacts] = {}
+    bounds: dict[str, dict[str, tuple[str, ...]]] = {}
+
+    def info(path: str) -> ByteFacts:
+        f = facts[path]
+        if not f.partial or complete is None:
+            return f
+        if path not in completed:
+            completed[path] = complete(path)
+        return completed[path]
+
+    def bound(path: str) -> dict[str, tuple[str, ...]]:
+        if path not in bounds:
+            bounds[path] = info(path).bound()
+        return bounds[path]
+
+    cache: dict[str, Assignments] = {}
+
+    def assigned_once(path: str) -> Assignments:
+        if path not in cache:
+            cache[path] = assigned(path)
+        return cache[path]
+
     backward: dict[str, set[str]] = {}  # a file -> those whose classes may subclass from it
+    base_names: set[tuple[str, str]] = set()  # (a module, the name a class base takes from it)
     for path, f in facts.items():
-        for target in resolve(f.bases) | resolve(f.stars):
+        for base in f.bases:
+            for target, name in index.first_step(bound(path), f.stars, f.classes, base):
+                backward.setdefault(target, set()).add(path)
+                base_names.add((target, name))
+    seeds: list[str] = [path for path, f in facts.items() if f.links]
+    for path, name in sorted(base_names):
+        head = name.partition(".")[0]
+        f = info(path)
+        if head in f.classes:
+            continue
+        # a re-export (`from .animals import Animal as Beast`, `Beast = Animal`): the module
+        # is linked to where the name comes from, as a class of it would be
+        written = [*bound(path).get(head, ())]
+        if head not in bound(path):
+            written += assigned_once(path).values.get(head, ())
+        landed = {m for w in written if (m := index.land(w))}
+        landed.update(m for s in f.stars if (m := index.find(s)))
+        for target in landed:
             backward.setdefault(target, set()).add(path)
-    chosen = {path for path, f in facts.items() if f.hit}
-    pending = list(chosen)
-    while pending:
-        path = pending.pop()
-        for other in forward.get(path, set()) | backward.get(path, set()):
-            if other not in chosen:
-                chosen.add(other)
-                pending.append(other)
+        keyword = (_names_keyword(w, bound(path), base_keywords, f.stars) for w in written)
+        if base_keywords and any(keyword):
+            seeds.append(path)  # `from django.db.models import Model as Base`
+    chosen: set[str] = set()
+    reached: set[str] = set()  # chosen for what its classes may be, not for a name only
+    pending: list[str] = []
+    linked: list[str] = []
+    resolved: set[tuple[str, str]] = set()
+
+    def choose(path: str) -> None:
+        if path not in chosen:
+            chosen.add(path)
+            pending.append(path)
+
+    def reach(path: str) -> None:
+        choose(path)
+        if path not in reached:
+            reached.add(path)
+            linked.append(path)
+
+    def resolve(path: str, name: str, depth: int = 0) -> None:
+        """Follow `name` from `path` the ways `Modules.resolve` may, choosing where it lands."""
+        if depth > 32 or (path, name) in resolved:
+            return
+        resolved.add((path, name))
+        head, _, rest = name.partition(".")
+        suffix = f".{rest}" if rest else ""
+        for target in bound(path).get(head, ()):
+            landed = index.land_at(target + suffix)
+            if landed is not None:
+                choose(landed[0])
+                resolve(landed[0], landed[1], depth + 1)
+        if head not in info(path).classes:
+            values = assigned_once(path).values.get(head, ())
+            for number, value in enumerate(values):
+                resolve(path, value + suffix if number == 0 else value, depth + 1)
+                resolve(path, value, depth + 1)
+        for source in reversed(info(path).stars):  # the last that binds it wins, as in Python
+            found = index.find(source)
+            if found is not None:
+                choose(found)
+                resolve(found, name, depth + 1)
+                if _binds(info(found), head):
+                    break
+
+    for path in seeds:
+        reach(path)
+    for path, f in facts.items():
+        if any(index.land(name) for name in f.fields):
+            reach(path)  # a field of the repository's: it may be Django's, re-exported
+        elif f.hit:
+            choose(path)
+    while pending or linked:
+        while pending:
+            path = pending.pop()
+            f = info(path)
+            if follow == "imports":
+                reach(path)  # every import followed: anything chosen may be a base
+                for name in bound(path):
+                    resolve(path, name)
+                for module in (*f.modules, *f.stars):
+                    for prefix in _prefixes(module):
+                        if (found := index.find(prefix)) is not None:
+                            choose(found)
+            else:
+                for base in f.bases:
+                    resolve(path, base)
+                for callee in assigned_once(path).callees:
+                    if callee.rpartition(".")[2].endswith(_FIELD_CALLEES):
+                        resolve(path, callee)
+        while linked:
+            for other in backward.get(linked.pop(), ()):
+                reach(other)
     return chosen
+
+
+class _ModuleIndex:
+    """Module names to files exactly as `pymodules.Modules` finds them among all the files (an
+    exact module name first, else the first file in order whose name ends with it), so a file
+    chosen here is the one the linker lands in when it sees every file."""
+
+    def __init__(self, paths: Mapping[str, object]) -> None:
+        self.by_suffix: dict[str, str] = {}
+        names = {path: module_name(path) for path in paths}
+        for path, name in names.items():
+            self.by_suffix.setdefault(name, path)
+        for path, name in names.items():
+            parts = name.split(".")
+            for cut in range(1, len(parts)):
+                self.by_suffix.setdefault(".".join(parts[cut:]), path)
+
+    def find(self, name: str) -> str | None:
+        return self.by_suffix.get(name)
+
+    def land_at(self, full: str) -> tuple[str, str] | None:
+        """Where `Modules._resolve_import(full)` goes: the longest proper dotted prefix that is
+        a module, and the rest of the name inside it."""
+        parts = full.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            found = self.by_suffix.get(".".join(parts[:cut]))
+            if found is not None:
+                return found, ".".join(parts[cut:])
+        return None
+
+    def land(self, full: str) -> str | None:
+        landed = self.land_at(full)
+        return landed[0] if landed else None
+
+    def first_step(
+        self,
+        bound: Mapping[str, tuple[str, ...]],
+        stars: Sequence[str],
+        classes: frozenset[str],
+        base: str,
+    ) -> set[tuple[str, str]]:
+        """Where the linker's first step from a class base may land: (module, name in it)."""
+        head, _, rest = base.partition(".")
+        suffix = f".{rest}" if rest else ""
+        found = {m for t in bound.get(head, ()) if (m := self.land_at(t + suffix))}
+        if head not in bound and head not in classes:  # else the linker takes no star
+            for source in stars:
+                module = self.find(source)
+                if module is not None:
+                    found.add((module, base))
+        return found
+
+
+def _binds(facts: ByteFacts, name: str) -> bool:
+    """Whether `from X import *` of a file surely brings `name` from the file itself (a class
+    or an import of that name, and no `__all__` that could leave it out)."""
+    return not facts.exports and (name in facts.classes or name in facts.bound())
+
+
+def _prefixes(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
+
+
+def _starts_line(data: bytes, start: int) -> bool:
+    """Whether only blanks precede `start` on its line."""
+    line = data.rfind(b"\n", 0, start) + 1
+    return not data[line:start].strip()
 
 
 def module_name(path: str) -> str:

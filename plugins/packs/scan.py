@@ -58,13 +58,21 @@ from gpp.plugin.repo_files import (
     NotRegularFile,
     open_file_in_root,
     open_root,
-    read_file_in_root,
     resolve_in_root,
     walk_in_root,
 )
 
 from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
-from .prefilter import ByteFacts, byte_facts, needed
+from .prefilter import (
+    Assignments,
+    ByteFacts,
+    Fields,
+    Follow,
+    Keyword,
+    assignments,
+    byte_facts,
+    needed,
+)
 
 F = TypeVar("F")
 
@@ -190,8 +198,11 @@ class Scanner(Generic[F]):
         deadline_ms: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         deadline_batch: int = DEADLINE_BATCH,
-        keywords: Sequence[bytes] | None = None,
+        keywords: Sequence[Keyword] | None = None,
         base_keywords: Sequence[str] = (),
+        follow: Follow = "imports",
+        fields: Fields | None = None,
+        parse_all: bool = False,
     ) -> None:
         self.suffixes = tuple(suffixes)
         self.extract = extract
@@ -212,7 +223,14 @@ class Scanner(Generic[F]):
         # or are linked to one that does, are parsed. None: every file is.
         self.keywords = tuple(keywords) if keywords is not None else None
         self.base_keywords = tuple(base_keywords)
+        self.follow: Follow = follow
+        self.fields = fields
+        # The reference a filtered scan is held to (tests, `make bench`): every file parsed and
+        # linked, and still `parse-error` only where the pre-filter admits the file.
+        self.parse_all = parse_all
         self._bytes_memo: FileMemo[ByteFacts] = FileMemo()
+        self._assignments_memo: FileMemo[Assignments] = FileMemo()
+        self._last_needed: tuple[dict[str, ByteFacts], set[str]] | None = None
 
     def discover(self, paths: list[str]) -> JSONObject:
         # A cold discover allocates millions of AST nodes while the memo holds what the files
@@ -243,11 +261,20 @@ class Scanner(Generic[F]):
             facts: list[tuple[str, F]] = []
             failed: list[ReaderError] = []
             rels = sorted(files, key=utf8)
+            admitted: set[str] | None = None
             if self.keywords is not None:
-                rels = self._prefilter(root_fd, rels, files, self.keywords)
+                admitted = set(self._prefilter(root_fd, rels, files, self.keywords))
+                if not self.parse_all:
+                    rels = [rel for rel in rels if rel in admitted]
             read = self._read_all(root_fd, rels, files, started, not_reached)
             for rel, outcome in read:
                 if isinstance(outcome, Unresolved):
+                    if (
+                        admitted is not None
+                        and rel not in admitted
+                        and outcome.reason == "parse-error"
+                    ):
+                        continue  # what the pre-filter does not admit cannot matter (above)
                     unresolved.append(outcome)
                 elif isinstance(outcome, ReaderError):
                     failed.append(outcome)
@@ -375,13 +402,14 @@ class Scanner(Generic[F]):
             skipped.append(Unresolved(failed, "unreadable", "directory cannot be listed"))
 
     def _prefilter(
-        self, root_fd: int, rels: list[str], files: dict[str, Found], keywords: Sequence[bytes]
+        self, root_fd: int, rels: list[str], files: dict[str, Found], keywords: Sequence[Keyword]
     ) -> list[str]:
         """`rels` less the Python files that cannot matter (`packs.prefilter`). A file whose
         bytes cannot be judged (unreadable, too large, not UTF-8) is kept: reading it reports
         it exactly as without the filter."""
         judged: dict[str, ByteFacts] = {}
         kept: set[str] = set()
+        read: dict[str, bytes] = {}  # this discover's reads, for `assigned`
         for rel in rels:
             found = files[rel]
             if not rel.endswith(".py") or found.stat.st_size > MAX_FILE_BYTES:
@@ -389,20 +417,72 @@ class Scanner(Generic[F]):
                 continue
             value = self._bytes_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
-                try:
-                    data = read_file_in_root(root_fd, found.target, MAX_FILE_BYTES)
-                    data.decode("utf-8")
-                except (OSError, UnicodeDecodeError):
+                data = self._judge_bytes(root_fd, found)
+                if data is None:
                     kept.add(rel)
                     continue
-                if len(data) > MAX_FILE_BYTES:
-                    kept.add(rel)
-                    continue
-                value = byte_facts(rel, data, keywords, self.base_keywords)
-                self._bytes_memo.store(rel, found.stat, value, cost=64 + 32 * len(value.imports))
+                read[rel] = data
+                value = byte_facts(rel, data, keywords, self.base_keywords, self.fields)
+                cost = 64 + 32 * (len(value.imports) + len(value.bases))
+                self._bytes_memo.store(rel, found.stat, value, cost=cost)
             judged[rel] = value
-        kept |= needed(judged)
+
+        def assigned(rel: str) -> Assignments:
+            found = files[rel]
+            value = self._assignments_memo.lookup(rel, found.stat)
+            if isinstance(value, Missing):
+                data = read.get(rel)
+                if data is None:
+                    data = self._judge_bytes(root_fd, found) or b""
+                value = assignments(data)
+                self._assignments_memo.store(
+                    rel, found.stat, value, cost=64 + 32 * len(value.values)
+                )
+            return value
+
+        def complete(rel: str) -> ByteFacts:
+            found = files[rel]
+            data = read.get(rel)
+            if data is None:
+                data = self._judge_bytes(root_fd, found) or b""
+            value = byte_facts(rel, data, keywords, self.base_keywords, self.fields, complete=True)
+            self._bytes_memo.store(rel, found.stat, value, cost=64 + 32 * len(value.imports))
+            return value
+
+        last = self._last_needed
+        if (
+            last is not None
+            and len(last[0]) == len(judged)
+            and all(judged.get(rel) is value for rel, value in last[0].items())
+        ):
+            chosen = last[1]  # every file's bytes as the last discover judged them
+        else:
+            chosen = needed(judged, assigned, self.follow, self.base_keywords, complete)
+            self._last_needed = (dict(judged), chosen)
+        kept |= chosen
         return [rel for rel in rels if rel in kept]
+
+    def _judge_bytes(self, root_fd: int, found: Found) -> bytes | None:
+        """A file's bytes for the pre-filter, or None when they cannot be judged."""
+        try:
+            fd, info = open_file_in_root(root_fd, found.target)
+        except OSError:
+            return None
+        try:
+            # one read: fewer bytes than asked is the end of a regular file; a file that grew
+            # since the walk reads on as `read_file_in_root` would
+            data = os.read(fd, min(info.st_size + 1, MAX_FILE_BYTES + 1))
+            while len(data) > info.st_size and len(data) <= MAX_FILE_BYTES:
+                chunk = os.read(fd, MAX_FILE_BYTES + 1 - len(data))
+                if not chunk:
+                    break
+                data += chunk
+            data.decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        finally:
+            os.close(fd)
+        return data if len(data) <= MAX_FILE_BYTES else None
 
     def _past_deadline(self, started: float) -> bool:
         if self.deadline_ms is None:

@@ -4,11 +4,12 @@ that raise each cost one `unresolved` entry or one `READER_ERROR` finding, never
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -447,18 +448,35 @@ def test_generated_javascript_is_skipped_and_said(
 # ------------------------------------------------------------------ the cold-scan pre-filter
 
 ROOTS = [REPO / "plugins/examples/sample-app",
-         *sorted(p for p in (REPO / "tests/fixtures/repos").iterdir() if p.is_dir())]  # fmt: skip
+         *sorted(p for p in (REPO / "tests/fixtures/repos").iterdir() if p.is_dir()),
+         *sorted(p for p in (REPO / "tests/fixtures/unresolved").iterdir() if p.is_dir())]  # fmt: skip
+
+
+def canonical_json(document: JSONObject) -> bytes:
+    """The document's bytes as a canonical JSON encoder writes them (sorted keys, no spaces)."""
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _pre_filtered(pack: str, extract: Any, *, parse_all: bool = False) -> Scanner[Any]:
+    """A scanner with `pack`'s own pre-filter, as its entry script sets it up."""
+    import importlib
+
+    entry = importlib.import_module(f"pack_{pack}")
+    analyzer = importlib.import_module(f"packs.{pack}_models")
+    return Scanner((".py",), extract, analyzer.link, language="Python", workers=1,
+                   keywords=entry.KEYWORDS, base_keywords=getattr(entry, "BASE_KEYWORDS", ()),
+                   follow=getattr(entry, "FOLLOW", "imports"),
+                   fields=getattr(entry, "FIELDS", None),
+                   parse_all=parse_all)  # fmt: skip
 
 
 @pytest.mark.parametrize("pack", ["sqlalchemy", "django"])
 def test_the_prefilter_changes_no_document(pack: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """On the sample app and every fixture repository, a pack with its pre-filter gives the
-    document it gives parsing every file, while parsing fewer files. The one difference allowed:
-    a syntax error in a file the filter did not parse (it names none of the pack's keywords and
-    no parsed file reaches it) is not reported; it could not have hidden a table."""
+    """On the sample app and every fixture repository, a pack with its pre-filter gives, byte
+    for byte, the document it gives parsing and linking every file (`parse_all`), while parsing
+    fewer files. Both report `parse-error` only for files the pre-filter admits."""
     import importlib
 
-    entry = importlib.import_module(f"pack_{pack}")
     analyzer = importlib.import_module(f"packs.{pack}_models")
     parsed: list[str] = []
 
@@ -470,21 +488,164 @@ def test_the_prefilter_changes_no_document(pack: str, monkeypatch: pytest.Monkey
     for root in ROOTS:
         monkeypatch.chdir(root)
         documents = []
-        base_keywords = getattr(entry, "BASE_KEYWORDS", ())
-        for label, keywords in (("all", None), ("filtered", entry.KEYWORDS)):
+        for label, parse_all in (("all", True), ("filtered", False)):
             parsed.clear()
-            scanner: Scanner[Any] = Scanner((".py",), counting, analyzer.link, language="Python",
-                                            workers=1, keywords=keywords,
-                                            base_keywords=base_keywords)  # fmt: skip
-            documents.append(scanner.discover(["."]))
+            documents.append(_pre_filtered(pack, counting, parse_all=parse_all).discover(["."]))
             counts[label] += len(parsed)
-        unfiltered, filtered = documents
-        not_parsed = [u for u in unfiltered["unresolved"] if u["path"] not in parsed]
-        assert all(u["reason"] == "parse-error" for u in not_parsed), root.name
-        expected = {**unfiltered,
-                    "unresolved": [u for u in unfiltered["unresolved"] if u not in not_parsed]}  # fmt: skip
-        assert filtered == expected, root.name
+        unfiltered, filtered = (canonical_json(d) for d in documents)
+        assert filtered == unfiltered, root.name
     assert counts["filtered"] < counts["all"]
+
+
+def test_a_syntax_error_counts_only_where_the_prefilter_admits_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rule that keeps the two documents identical: a broken file that names no model
+    (it cannot hide one) is not reported, parsed or not; one that names a model is, in both."""
+    (tmp_path / "broken_helper.py").write_text("def f(:\n    pass\n")
+    (tmp_path / "broken_models.py").write_text(
+        "from django.db import models\n\nclass A(models.Model):\n    x = (\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    for parse_all in (True, False):
+        document = _pre_filtered("django", django_models.extract, parse_all=parse_all).discover(
+            ["."]
+        )
+        assert [(u["path"], u["reason"]) for u in document["unresolved"]] == [
+            ("broken_models.py", "parse-error")
+        ]
+    plain = Scanner((".py",), django_models.extract, django_models.link, language="Python",
+                    workers=1).discover(["."])  # fmt: skip
+    assert [u["path"] for u in plain["unresolved"]] == ["broken_helper.py", "broken_models.py"]
+
+
+def test_only_the_imports_a_model_needs_are_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pack-django follows names, not files: a model file's import of a helper it only calls
+    in a method does not get the helper parsed, nor what the helper imports; the module its
+    base comes from, through a renaming re-export, is; and so is a class that subclasses the
+    re-exported name in a file with no keyword. The documents are those of parsing all."""
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "__init__.py").write_text("from core.base import Stamped as Base\n")
+    (tmp_path / "core" / "base.py").write_text(
+        "from django.db import models\n\nclass Stamped(models.Model):\n"
+        "    created = models.DateTimeField()\n\n    class Meta:\n        abstract = True\n"
+    )
+    (tmp_path / "core" / "helpers.py").write_text(
+        "from core.more import deep\n\nclass Formatter(object):\n    pass\n"
+    )
+    (tmp_path / "core" / "more.py").write_text("def deep():\n    return 1\n")
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (tmp_path / "shop" / "models.py").write_text(
+        "from django.db import models\nfrom core.helpers import Formatter\n\n"
+        "class Item(models.Model):\n    name = models.CharField(max_length=9)\n\n"
+        "    def show(self):\n        return Formatter()\n"
+    )
+    (tmp_path / "shop" / "orders.py").write_text(
+        "from core import Base\n\nclass Order(Base):\n    pass\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    parsed: list[str] = []
+
+    def counting(path: str, source: str) -> Any:
+        parsed.append(path)
+        return django_models.extract(path, source)
+
+    filtered = _pre_filtered("django", counting).discover(["."])
+    assert sorted(parsed) == ["core/__init__.py", "core/base.py", "shop/models.py",
+                              "shop/orders.py"]  # fmt: skip
+    reference = _pre_filtered("django", django_models.extract, parse_all=True).discover(["."])
+    assert canonical_json(filtered) == canonical_json(reference)
+    assert sorted(r["name"] for r in filtered["resources"]) == ["shop_item", "shop_order"]
+
+
+def test_what_makes_a_file_a_django_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parsed: a class below a `django.db.models` expression with a Django field assigned in its
+    body (an `UNKNOWN_MODEL_BASE`), a model whose base is `models.Model` by an assignment, and a
+    class with `Meta.db_table =`. Not parsed: a migration (its fields are keyword arguments, its
+    `"db_table":` an option), a form (`django.forms.models.ModelForm` is no model), and a
+    GraphQL type whose base's name holds `Model` or whose subscript names `models.X`."""
+    files = {
+        "core/expressions.py": "from django.db.models import JSONField\n"
+        "from django.db.models.expressions import Expression\n\n"
+        "class Concat(Expression):\n    output_field = JSONField()\n",
+        "core/aliased.py": "from django.db import models\n\nBase = models.Model\n\n"
+        "class Thing(Base):\n    pass\n",
+        "core/legacy.py": "from vendor import Record\n\nclass Old(Record):\n"
+        "    class Meta:\n        db_table = 'old'\n",
+        "shop/migrations/0001_initial.py": "from django.db import migrations, models\n\n"
+        "class Migration(migrations.Migration):\n    operations = [\n"
+        "        migrations.AddField(\n            model_name='item',\n"
+        "            field=models.CharField(max_length=3),\n        ),\n"
+        "        migrations.AlterModelOptions(name='item', options={'db_table': 'x'}),\n    ]\n",
+        "shop/forms.py": "from django.forms.models import ModelForm\n\nclass ItemForm(ModelForm):\n"
+        "    pass\n",
+        "shop/types.py": "from graphene_django import ModelObjectType\nfrom . import models\n\n"
+        "class Item(ModelObjectType[models.Item]):\n    pass\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    parsed: list[str] = []
+
+    def counting(path: str, source: str) -> Any:
+        parsed.append(path)
+        return django_models.extract(path, source)
+
+    filtered = _pre_filtered("django", counting).discover(["."])
+    assert sorted(parsed) == ["core/aliased.py", "core/expressions.py", "core/legacy.py"]
+    reference = _pre_filtered("django", django_models.extract, parse_all=True).discover(["."])
+    assert canonical_json(filtered) == canonical_json(reference)
+    assert [r["name"] for r in filtered["resources"]] == ["core_thing"]
+    assert sorted(loc["path"] for f in filtered["findings"] for loc in f["locations"]) == [
+        "core/expressions.py",
+        "core/legacy.py",
+    ]
+
+
+def test_a_warm_prefiltered_discover_reads_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a discover has judged the files, an unchanged repository is judged from the memo
+    (no file opened: bytes, assignments and imports of a file with no class are kept), and the
+    set of files to parse is the last one (`needed` not run again)."""
+    from packs import scan
+
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("from shop.models import Item\n")
+    (tmp_path / "shop" / "models.py").write_text(
+        "from django.db import models\n\nBase = models.Model\n\nclass Item(Base):\n"
+        "    name = models.CharField(max_length=9)\n"
+    )
+    (tmp_path / "shop" / "orders.py").write_text(
+        "from shop import Item\n\nclass Order(Item):\n    pass\n"
+    )
+    (tmp_path / "util.py").write_text("import json\n\ndef dump(x):\n    return json.dumps(x)\n")
+    monkeypatch.chdir(tmp_path)
+    scanner = _pre_filtered("django", django_models.extract)
+    first = scanner.discover(["."])
+    assert [r["name"] for r in first["resources"]] == ["shop_item", "shop_order"]
+    scanner.discover(["."])  # facts completed during the first are the memo's now
+    opened: list[str] = []
+    runs: list[int] = []
+    open_file: Callable[[int, str], tuple[int, os.stat_result]] = vars(scan)["open_file_in_root"]
+    run_needed: Callable[..., set[str]] = vars(scan)["needed"]
+
+    def recording_open(fd: int, rel: str) -> tuple[int, os.stat_result]:
+        opened.append(rel)
+        return open_file(fd, rel)
+
+    def counting_needed(*args: Any) -> set[str]:
+        runs.append(1)
+        return run_needed(*args)
+
+    monkeypatch.setattr(scan, "open_file_in_root", recording_open)
+    monkeypatch.setattr(scan, "needed", counting_needed)
+    assert scanner.discover(["."]) == first
+    assert opened == [] and runs == []
 
 
 def test_a_file_reached_only_through_imports_is_still_parsed(
