@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 
 import * as client from "@gate-forge/gateway-client";
-import { canonicalize, PluginErrorResponse, PluginSession, UnknownPluginError } from "../index.js";
 import {
   faultFixture,
   JSONRPC_EXAMPLE,
@@ -18,6 +17,7 @@ import {
   serveTcpAndUds,
   stop,
 } from "../../../client/node/test/gateway.js";
+import { canonicalize, PluginErrorResponse, PluginSession, UnknownPluginError } from "../index.js";
 
 const TOKEN = "compat-token";
 const PLUGINS = [REFERENCE_DETECTOR, faultFixture("request_error"), JSONRPC_EXAMPLE];
