@@ -58,10 +58,10 @@ def resolve(executable: str, env: Mapping[str, str], cwd: str | None) -> Resolut
     `cwd` (the plugin's root: version files are read from there). Raises Unresolvable."""
     resolution = Resolution([executable], [executable])
     for _ in range(MAX_DEPTH):
-        head = _head(resolution.binary)
+        head = _first_bytes(resolution.binary, 256)
         if not head.startswith(b"#!"):
             return resolution  # a binary (or unreadable: the kernel will say)
-        text = _text(resolution.binary)
+        text = _first_bytes(resolution.binary, 4096)
         if (shim := SHIM_EXEC.search(text)) is not None:
             exports = {k.decode(): v.decode() for k, v in SHIM_EXPORT.findall(text)}
             manager = shim.group(1).decode()
@@ -106,18 +106,11 @@ def _trusted(manager: str, cwd: str | None) -> bool:
     return st.st_uid in (0, os.geteuid()) and not st.st_mode & 0o022
 
 
-def _head(path: str) -> bytes:
+def _first_bytes(path: str, size: int) -> bytes:
+    """The start of a file (a shebang line, a shim script's body); nothing if unreadable."""
     try:
         with open(path, "rb") as handle:
-            return handle.read(256)
-    except OSError:
-        return b""
-
-
-def _text(path: str) -> bytes:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(4096)
+            return handle.read(size)
     except OSError:
         return b""
 
