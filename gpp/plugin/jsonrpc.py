@@ -12,8 +12,10 @@ Both directions are I-JSON (RFC 7493), as GPP/3 frames are: a line holding NaN, 
 number that overflows a double, a lone surrogate or a duplicate key is a -32700 parse error, and
 a handler result JSON cannot carry is answered -32603 instead of being written.
 
-Cancellation is cooperative: `$/cancelRequest {"id": X}` answers a queued request at once with
--32800 and flags a running one; its handler sees the flag through `current_request()` (and
+Cancellation is cooperative: `$/cancelRequest {"id": X}`, on its own line or in a batch,
+flags every call with id X still queued or running (which calls it names is the
+`JsonRpcConnection`'s rule, `gpp.core.jsonrpc_connection`); a queued one is answered -32800
+without running, a running one's handler sees the flag through `current_request()` (and
 `notify`/`check_cancelled` raise RequestCancelled once it is set).
 """
 
