@@ -23,12 +23,12 @@ makes one per HTTP request, so a client can cancel only the calls of its own bat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from gpp.core.jsonrpc import (
     CANCEL_METHOD,
     INTERNAL_ERROR,
+    NO_ID,
     Invalid,
     Request,
     encode,
@@ -43,44 +43,49 @@ __all__ = ["Invocation", "JsonRpcConnection", "Message"]
 IdKey = tuple[str, Any]
 
 
-@dataclass(eq=False)
 class Invocation:
     """One request or notification a message asks to run. `cancelled` turns true when a
     `$/cancelRequest` names it (the runner decides what that means: a flag, a line to a plugin).
-    Compared by identity: two calls with the same id are two calls."""
+    Compared by identity: two calls with the same id are two calls. It does not point back to
+    its message: a cycle per request left every `/rpc` body's objects to the garbage collector.
+    """
 
-    request: Request
-    message: Message
-    index: int  # its place in the message
-    cancelled: bool = False
+    __slots__ = ("cancelled", "index", "request")
+
+    def __init__(self, request: Request, index: int) -> None:
+        self.request = request
+        self.index = index  # its place in the message
+        self.cancelled = False
 
     @property
     def is_notification(self) -> bool:
-        return self.request.is_notification
+        return self.request.id is NO_ID
+
+    def __repr__(self) -> str:
+        return f"Invocation({self.request!r}, index={self.index}, cancelled={self.cancelled})"
 
 
-_PENDING: Any = object()
-"""An answer slot whose request has not been settled yet (None is a slot with no answer)."""
-
-
-@dataclass(eq=False)
 class Message:
     """One body or line, received: what to run, what its cancels name, and its answer.
 
     Run every one of `calls` (sending them all before acting on `cancelled`, so a cancel finds a
     call later in its own batch), settle each request's answer, then write `encode()`.
+    A plain class with slots, not a dataclass: it is made for every `/rpc` request.
     """
 
-    batch: bool
-    calls: list[Invocation] = field(default_factory=list)
-    """Requests and notifications to run, in the message's order."""
-    cancelled: list[Invocation] = field(default_factory=list)
-    """Calls in flight (this message's or an earlier one's) that its `$/cancelRequest`s name."""
-    cancels: int = 0
-    """How many `$/cancelRequest` entries it held (answered here when sent as requests)."""
-    _answers: list[Any] = field(default_factory=list)
-    _owed: int = 0
-    _in_flight: dict[IdKey, list[Invocation]] = field(default_factory=dict)
+    __slots__ = ("_answers", "_in_flight", "_owed", "batch", "calls", "cancelled", "cancels")
+
+    def __init__(self, batch: bool, in_flight: dict[IdKey, list[Invocation]]) -> None:
+        self.batch = batch
+        self.calls: list[Invocation] = []
+        """Requests and notifications to run, in the message's order."""
+        self.cancelled: list[Invocation] = []
+        """Calls in flight (this message's or an earlier one's) its `$/cancelRequest`s name."""
+        self.cancels = 0
+        """How many `$/cancelRequest` entries it held (answered here when sent as requests)."""
+        self._answers: list[Any] = []  # one slot per entry: an answer, None, or the call owed
+        self._owed = 0
+        self._in_flight = in_flight
 
     @property
     def done(self) -> bool:
@@ -96,17 +101,19 @@ class Message:
         """A request's answer (a response or error object), from whoever ran it. Its `id` is
         made the client's own, value and type, whatever the runner put there; a second answer
         for the same call, or one for a notification, is ignored."""
-        if call.message is not self or self._answers[call.index] is not _PENDING:
-            return
-        if "id" not in answer or answer["id"] is not call.request.id:
-            answer = {**answer, "id": call.request.id}
-        self._answers[call.index] = answer
+        answers, index, client_id = self._answers, call.index, call.request.id
+        if index >= len(answers) or answers[index] is not call:
+            return  # answered already, a notification, or another message's call
+        if answer.get("id", answer) is not client_id:
+            answer = {**answer, "id": client_id}
+        answers[index] = answer
         self._owed -= 1
-        calls = self._in_flight.get(id_key(call.request.id), [])
-        if call in calls:
+        key = id_key(client_id)
+        calls = self._in_flight[key]  # registered by `receive`, left only here
+        if len(calls) == 1:
+            del self._in_flight[key]
+        else:
             calls.remove(call)
-            if not calls:
-                del self._in_flight[id_key(call.request.id)]
 
     def result(self, call: Invocation, value: Any) -> None:
         self.settle(call, response(call.request.id, value))
@@ -118,7 +125,7 @@ class Message:
         """Every request still without an answer gets this error: the runner could not run them
         (the plugin would not start, the stream's work failed). Answers already in stay."""
         for call in self.calls:
-            if self._answers[call.index] is _PENDING:
+            if self._answers[call.index] is call:
                 self.fail(call, code, text, data)
 
     def payload(self) -> Any:
@@ -139,6 +146,10 @@ class Message:
         payload = self.payload()
         if payload is None:
             return None
+        try:  # the whole payload at once (json.dumps per answer cost a batch twice the time)
+            return encode(payload)[:-1]
+        except (TypeError, ValueError):
+            pass
         if not self.batch:
             return _encode_answer(payload)
         return b"[" + b", ".join(_encode_answer(answer) for answer in payload) + b"]"
@@ -174,24 +185,24 @@ class JsonRpcConnection:
         parsed = parse_request(data, self.max_batch)
         batch = isinstance(parsed, list)
         items = parsed if isinstance(parsed, list) else [parsed]
-        message = Message(batch, _in_flight=self._in_flight)
-        answers = message._answers
+        message = Message(batch, self._in_flight)
+        answer, run, in_flight = message._answers.append, message.calls.append, self._in_flight
         cancels: list[Request] = []
         for index, item in enumerate(items):
             if isinstance(item, Invalid):
-                answers.append(error(item.id, item.code))
+                answer(error(item.id, item.code))
             elif item.method == CANCEL_METHOD:
                 cancels.append(item)
-                answers.append(None if item.is_notification else response(item.id, None))
+                answer(None if item.id is NO_ID else response(item.id, None))
             else:
-                call = Invocation(item, message, index)
-                message.calls.append(call)
-                if item.is_notification:
-                    answers.append(None)
+                call = Invocation(item, index)
+                run(call)
+                if item.id is NO_ID:  # a notification
+                    answer(None)
                 else:
-                    answers.append(_PENDING)
-                    message._owed += 1
-                    self._in_flight.setdefault(id_key(item.id), []).append(call)
+                    answer(call)  # owed
+                    in_flight.setdefault(id_key(item.id), []).append(call)
+        message._owed = sum(1 for call in message.calls if call.request.id is not NO_ID)
         message.cancels = len(cancels)
         for cancel in cancels:
             named = _named_id(cancel)
