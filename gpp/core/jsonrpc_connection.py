@@ -47,7 +47,8 @@ class Invocation:
     """One request or notification a message asks to run. `cancelled` turns true when a
     `$/cancelRequest` names it (the runner decides what that means: a flag, a line to a plugin).
     Compared by identity: two calls with the same id are two calls. It does not point back to
-    its message: a cycle per request left every `/rpc` body's objects to the garbage collector.
+    its message, so a body's objects are freed as soon as it is answered, not by the cycle
+    collector; `Message.settle` knows its own calls by the slot each holds until answered.
     """
 
     __slots__ = ("cancelled", "index", "request")

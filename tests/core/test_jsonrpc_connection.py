@@ -131,6 +131,18 @@ def test_a_settled_answer_stays_and_a_notification_takes_none() -> None:
     assert message.payload() == [jsonrpc.response(1, "first")]
 
 
+def test_an_answer_settled_on_another_message_is_ignored_by_both() -> None:
+    connection = JsonRpcConnection()
+    mine = connection.receive(json.dumps(_request("a", 1)).encode())
+    theirs = connection.receive(json.dumps(_request("b", 1)).encode())
+    theirs.result(mine.calls[0], "wrong message")
+    assert not mine.done and not theirs.done and connection.in_flight == 2
+    mine.result(mine.calls[0], "mine")
+    theirs.result(theirs.calls[0], "theirs")
+    assert (mine.payload()["result"], theirs.payload()["result"]) == ("mine", "theirs")
+    assert connection.in_flight == 0
+
+
 def test_fail_unsettled_answers_only_the_requests_still_waiting() -> None:
     message = JsonRpcConnection().receive(
         _body(_request("a", 1), _request("b", 2), {"bad": True}, _request("note"), _cancel(9, 4))
