@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -13,6 +12,7 @@ from starlette.background import BackgroundTask
 from starlette.responses import Response, StreamingResponse
 
 from gpp.core import codes, jsonrpc
+from gpp.core.jsonrpc_connection import Invocation, JsonRpcConnection, Message
 from gpp.host.jsonrpc import PLUGIN_UNAVAILABLE, Call, JsonRpcSession, Listener
 
 from .exchange import Exchange
@@ -46,136 +46,71 @@ RPC_RESPONSES: dict[int | str, dict[str, Any]] = {
     503: {**PROBLEM, "description": "Plugin in restart back-off (Retry-After)"},
 }  # fmt: skip
 
-Items = list[jsonrpc.Request | jsonrpc.Invalid]
-
 
 async def rpc(plugin_id: str, request: Request) -> Response:
+    """A thin adapter: the body goes to a `JsonRpcConnection` (one per request, so a client
+    can cancel only its own batch's calls), its calls to the plugin session, their answers
+    back to the connection, and what it encodes to the client."""
     with PluginRequest(request, "rpc", plugin_id) as (pool, exchange):
         holder = pool_of_kind(pool, JsonRpcPool, plugin_id)
-        parsed = jsonrpc.parse_request(await body(request), max_batch=MAX_BATCH_ENTRIES)
-        batch = isinstance(parsed, list)
-        items = parsed if isinstance(parsed, list) else [parsed]
+        message = JsonRpcConnection(MAX_BATCH_ENTRIES).receive(await body(request))
         try:
-            session = await holder.session_for_request() if _needs_session(items) else None
+            session = await holder.session_for_request() if message.calls else None
             if session is not None:
                 holder.refuse_if_full(session)
-            if "text/event-stream" in request.headers.get("accept", "") and _expects_answer(items):
-                return _stream(holder, session, items, batch, exchange)
-            answers = await unless_client_leaves(request, _answer_all(holder, session, items))
+            if "text/event-stream" in request.headers.get("accept", "") and message.expects_answer:
+                return _stream(holder, session, message, exchange)
+            await unless_client_leaves(request, _run(holder, session, message))
         except codes.ProtocolError as exc:  # the plugin could not even start: JSON-RPC errors
             exchange.outcome = exc.code
-            answers = [_unavailable(item, exc) for item in items]
-        return _render(answers, batch)
+            message.fail_unsettled(PLUGIN_UNAVAILABLE, exc.fail_line())
+        return _render(message)
 
 
-def _expects_answer(items: Items) -> bool:
-    return any(not (isinstance(i, jsonrpc.Request) and i.is_notification) for i in items)
-
-
-async def _answer_all(
+async def _run(
     holder: JsonRpcPool,
     session: JsonRpcSession | None,
-    items: Items,
+    message: Message,
     listener: Listener | None = None,
-) -> list[dict[str, Any] | None]:
-    """Every item's answer in order (None for notifications); requests run concurrently.
+) -> None:
+    """Run the message's calls on the plugin session, concurrently, and settle their answers.
 
-    Every line is written before any answer is awaited, so a `$/cancelRequest` finds the calls
-    of this same batch it names: that is all a client may cancel. It reaches the plugin mapped
-    to the gateway's ids, or not at all; a cancel sent as a request is answered here (null).
+    Every call is written before any cancel or answer, so a `$/cancelRequest` finds the calls
+    of its batch that it names, which reach the plugin as the gateway's ids (`session.cancel`).
     """
-    answers: list[dict[str, Any] | None] = [None] * len(items)
-    calls: list[tuple[int, Call]] = []
-    for index, item in enumerate(items):
-        if isinstance(item, jsonrpc.Invalid):
-            answers[index] = jsonrpc.error(item.id, item.code)
-        elif item.method != jsonrpc.CANCEL_METHOD:
-            assert session is not None
-            if (call := session.send(item, listener)) is not None:
-                calls.append((index, call))
-    by_client_id: dict[tuple[str, Any] | None, list[Call]] = {}
-    for _, call in calls:
-        by_client_id.setdefault(jsonrpc.id_key(call.client_id), []).append(call)
-    for index, item in enumerate(items):
-        if isinstance(item, jsonrpc.Request) and item.method == jsonrpc.CANCEL_METHOD:
-            for call in by_client_id.get(_named_id(item), []):
-                assert session is not None  # it sent the call
-                session.cancel(call)
-            if not item.is_notification:
-                answers[index] = jsonrpc.response(item.id, None)
     if session is None:
-        return answers
+        return
+    sent: dict[Invocation, Call] = {}
+    for call in message.calls:
+        if (forwarded := session.send(call.request, listener)) is not None:
+            sent[call] = forwarded
+    for call in message.cancelled:
+        session.cancel(sent[call])
     try:
         await session.flush()  # at most request_ms: a plugin that does not read is killed
-        if len(calls) == 1:  # the usual single request: its answer, without gather's machinery
-            results = [await calls[0][1].answer]
+        if len(sent) == 1:  # the usual single request: its answer, without gather's machinery
+            results = [await next(iter(sent.values())).answer]
         else:
-            results = await asyncio.gather(*(call.answer for _, call in calls))
+            results = await asyncio.gather(*(forwarded.answer for forwarded in sent.values()))
     except asyncio.CancelledError:  # the client left: cancel its calls at the plugin
-        for _, call in calls:
-            session.abandon(call)
+        for forwarded in sent.values():
+            session.abandon(forwarded)
         raise
-    for (index, _), result in zip(calls, results, strict=True):
-        answers[index] = result
+    for call, result in zip(sent, results, strict=True):
+        message.settle(call, result)
         holder.settle(result)
-    return answers
 
 
-def _named_id(cancel: jsonrpc.Request) -> tuple[str, Any] | None:
-    """The id a `$/cancelRequest` names, as a key; None when it names none a call can have."""
-    params = cancel.params
-    if not isinstance(params, dict) or "id" not in params:
-        return None
-    named = params["id"]
-    return jsonrpc.id_key(named) if type(named) in (str, int, float, type(None)) else None
-
-
-def _needs_session(items: Items) -> bool:
-    return any(
-        isinstance(item, jsonrpc.Request) and item.method != jsonrpc.CANCEL_METHOD for item in items
-    )
-
-
-def _unavailable(item: jsonrpc.Request | jsonrpc.Invalid, error: codes.ProtocolError) -> Any:
-    if isinstance(item, jsonrpc.Invalid):
-        return jsonrpc.error(item.id, item.code)
-    if item.is_notification:
-        return None
-    return jsonrpc.error(item.id, PLUGIN_UNAVAILABLE, error.fail_line())
-
-
-def _answers_of(work: asyncio.Task[list[dict[str, Any] | None]], items: Items) -> Any:
-    """The answers `work` found; if it failed, each request's -32603, so that a stream always
-    ends with its `response` event (an exception here was an ASGI error and a cut stream)."""
-    try:
-        return work.result()
-    except Exception:
-        log.exception("rpc stream failed")
-        return [_failed(item) for item in items]
-
-
-def _failed(item: jsonrpc.Request | jsonrpc.Invalid) -> Any:
-    if isinstance(item, jsonrpc.Invalid):
-        return jsonrpc.error(item.id, item.code)
-    return None if item.is_notification else jsonrpc.error(item.id, jsonrpc.INTERNAL_ERROR)
-
-
-def _payload(answers: list[dict[str, Any] | None], batch: bool) -> Any:
-    present = [a for a in answers if a is not None]
-    if not present:
-        return None
-    return present if batch else present[0]
-
-
-def _render(answers: list[dict[str, Any] | None], batch: bool) -> Response:
-    payload = _payload(answers, batch)
-    if payload is None:
+def _render(message: Message) -> Response:
+    line = message.encode()
+    if line is None:
         return Response(status_code=204)
-    return Response(jsonrpc.encode(payload).rstrip(b"\n"), media_type="application/json")
+    return Response(line, media_type="application/json")
 
 
-def _sse(event: str, message: Any) -> bytes:
-    return f"event: {event}\ndata: {json.dumps(message, ensure_ascii=False)}\n\n".encode()
+def _sse(event: str, data: bytes) -> bytes:
+    """One SSE event; `data` is one line from the JSON-RPC encoder (JSON escapes newlines)."""
+    return b"event: " + event.encode() + b"\ndata: " + data + b"\n\n"
 
 
 MAX_PENDING_EVENT_BYTES = 1024 * 1024
@@ -194,7 +129,7 @@ class PendingEvents:
         self.dropped = 0
 
     def put(self, message: dict[str, Any]) -> None:
-        event = _sse("notification", message)
+        event = _sse("notification", jsonrpc.encode(message)[:-1])
         if self.bytes and self.bytes + len(event) > MAX_PENDING_EVENT_BYTES:
             self.dropped += 1
             return
@@ -209,8 +144,7 @@ class PendingEvents:
 def _stream(
     holder: JsonRpcPool,
     session: JsonRpcSession | None,
-    items: Items,
-    batch: bool,
+    message: Message,
     exchange: Exchange,
 ) -> StreamingResponse:
     """The plugin's notifications for these requests as they come, then the response; the
@@ -223,7 +157,7 @@ def _stream(
     release = holder.leases.take()
 
     async def events() -> AsyncIterator[bytes]:
-        work = asyncio.create_task(_answer_all(holder, session, items, pending.put))
+        work = asyncio.create_task(_run(holder, session, message, pending.put))
         getter: asyncio.Task[bytes] | None = None
         try:
             while not work.done():
@@ -236,8 +170,9 @@ def _stream(
             while not pending.queue.empty():
                 yield pending.taken(pending.queue.get_nowait())
             if pending.dropped:
-                yield _sse("dropped", {"notifications": pending.dropped})
-            yield _sse("response", _payload(_answers_of(work, items), batch))
+                yield _sse("dropped", jsonrpc.encode({"notifications": pending.dropped})[:-1])
+            _settle_all(work, message)
+            yield _sse("response", message.encode() or b"null")
         finally:
             release()
             if getter is not None:  # the client left while it waited: no task left pending
@@ -252,3 +187,13 @@ def _stream(
         headers={"Cache-Control": "no-store"},
         background=BackgroundTask(release),
     )
+
+
+def _settle_all(work: asyncio.Task[None], message: Message) -> None:
+    """If `work` failed, each request it left unanswered gets -32603, so that a stream always
+    ends with its `response` event (an exception here was an ASGI error and a cut stream)."""
+    try:
+        work.result()
+    except Exception:
+        log.exception("rpc stream failed")
+        message.fail_unsettled(jsonrpc.INTERNAL_ERROR)

@@ -12,8 +12,10 @@ Both directions are I-JSON (RFC 7493), as GPP/3 frames are: a line holding NaN, 
 number that overflows a double, a lone surrogate or a duplicate key is a -32700 parse error, and
 a handler result JSON cannot carry is answered -32603 instead of being written.
 
-Cancellation is cooperative: `$/cancelRequest {"id": X}` answers a queued request at once with
--32800 and flags a running one; its handler sees the flag through `current_request()` (and
+Cancellation is cooperative: `$/cancelRequest {"id": X}`, on its own line or in a batch,
+flags every call with id X still queued or running (which calls it names is the
+`JsonRpcConnection`'s rule, `gpp.core.jsonrpc_connection`); a queued one is answered -32800
+without running, a running one's handler sees the flag through `current_request()` (and
 `notify`/`check_cancelled` raise RequestCancelled once it is set).
 """
 
@@ -28,25 +30,21 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from gpp.core.jsonrpc import (
-    CANCEL_METHOD,
     INTERNAL_ERROR,
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
     PROGRESS_METHOD,
     REQUEST_CANCELLED,
     Id,
-    Invalid,
     InvalidParams,
     MethodNotFound,
-    Request,
     RequestCancelled,
     encode,
     error,
-    id_key,
     notification,
-    parse_request,
     response,
 )
+from gpp.core.jsonrpc_connection import Invocation, JsonRpcConnection, Message
 
 __all__ = [
     "Handler",
@@ -103,8 +101,9 @@ class StdioTransport:
         self.reader = reader
         self.writer = writer
         self._write_lock = threading.Lock()
-        self._contexts: dict[tuple[str, Any], RequestContext] = {}
-        self._contexts_lock = threading.Lock()
+        self._connection = JsonRpcConnection()
+        self._contexts: dict[Invocation, RequestContext] = {}
+        self._contexts_lock = threading.Lock()  # the connection's too: two threads use it
 
     # ------------------------------------------------------------------------------ writing
 
@@ -133,56 +132,53 @@ class StdioTransport:
         """Answer every line until EOF; then finish what was queued and return.
 
         A reader thread keeps reading while a worker runs handlers one at a time, so a
-        `$/cancelRequest` is seen while the request it names is queued or running.
+        `$/cancelRequest` is seen while the request it names is queued or running. The protocol
+        (parsing, batches, which calls a cancel names, the answer to write) is one
+        `JsonRpcConnection` for the whole stream; this loop only runs handlers and writes.
         """
-        work: queue.Queue[list[Request | Invalid] | Request | Invalid | None] = queue.Queue()
+        work: queue.Queue[Message | None] = queue.Queue()
         worker = threading.Thread(target=self._work, args=(work, handler), daemon=True)
         worker.start()
         for line in iter(self.reader.readline, b""):
             if not line.strip():
                 continue
-            parsed = parse_request(line)
-            if isinstance(parsed, Request) and parsed.method == CANCEL_METHOD:
-                self._cancel(parsed)
-                continue
-            for request in parsed if isinstance(parsed, list) else [parsed]:
-                if isinstance(request, Request) and not request.is_notification:
-                    self._register(request.id)
-            work.put(parsed)
+            with self._contexts_lock:
+                message = self._connection.receive(line)
+                for call in message.calls:
+                    if not call.is_notification:
+                        self._contexts[call] = RequestContext(call.request.id, self)
+                for call in message.cancelled:
+                    if (context := self._contexts.get(call)) is not None:  # None: answered
+                        context.cancelled.set()
+            if message.cancels and not message.calls:  # answered now, not queued behind the
+                self._write_message(message)  # very call it cancels
+            else:
+                work.put(message)
         work.put(None)
         worker.join()
 
-    def _register(self, request_id: Any) -> None:
-        with self._contexts_lock:
-            self._contexts[id_key(request_id)] = RequestContext(request_id, self)
+    def _work(self, work: queue.Queue[Message | None], handler: Handler) -> None:
+        while (message := work.get()) is not None:
+            for call in message.calls:
+                answer = self._answer(call, handler)
+                if answer is not None:
+                    with self._contexts_lock:
+                        message.settle(call, answer)
+            self._write_message(message)
 
-    def _cancel(self, request: Request) -> None:
-        params = request.params
-        if isinstance(params, dict) and "id" in params:
-            with self._contexts_lock:
-                context = self._contexts.get(id_key(params["id"]))
-            if context is not None:
-                context.cancelled.set()
-        if not request.is_notification:  # a cancel sent as a request still gets an answer
-            self.write_response(request.id, None)
+    def _write_message(self, message: Message) -> None:
+        line = message.encode()
+        if line is not None:
+            self._write_line(line + b"\n")
 
-    def _work(self, work: queue.Queue[Any], handler: Handler) -> None:
-        while (item := work.get()) is not None:
-            batch = isinstance(item, list)
-            answers = [self._answer(request, handler) for request in (item if batch else [item])]
-            lines = [_encode_answer(answer) for answer in answers if answer is not None]
-            if lines:  # a batch's layout is json.dumps's own: "[" + ", ".join(…) + "]"
-                self._write_line(b"[" + b", ".join(lines) + b"]\n" if batch else lines[0] + b"\n")
-
-    def _answer(self, request: Request | Invalid, handler: Handler) -> dict[str, Any] | None:
-        if isinstance(request, Invalid):
-            return error(request.id, request.code)
+    def _answer(self, call: Invocation, handler: Handler) -> dict[str, Any] | None:
+        request = call.request
         if request.is_notification:
             with contextlib.suppress(Exception):  # never answered, not even with an error
                 handler(request.method, request.params)
             return None
         with self._contexts_lock:
-            context = self._contexts.get(id_key(request.id)) or RequestContext(request.id, self)
+            context = self._contexts.get(call) or RequestContext(request.id, self)
         try:
             if context.cancelled.is_set():
                 raise RequestCancelled()
@@ -202,17 +198,7 @@ class StdioTransport:
             return error(request.id, INTERNAL_ERROR, data={"exception": type(exc).__name__})
         finally:
             with self._contexts_lock:
-                self._contexts.pop(id_key(request.id), None)
-
-
-def _encode_answer(answer: dict[str, Any]) -> bytes:
-    """The answer as JSON, or -32603 in its place when the handler's result cannot be JSON
-    (NaN, ±Infinity, a lone surrogate, a set…): one bad value must not break the stream."""
-    try:
-        return encode(answer).rstrip(b"\n")
-    except (TypeError, ValueError) as exc:
-        data = {"exception": type(exc).__name__}
-        return encode(error(answer["id"], INTERNAL_ERROR, data=data)).rstrip(b"\n")
+                self._contexts.pop(call, None)
 
 
 def serve(

@@ -34,6 +34,7 @@ from gateway_harness import (
 
 from app import rpc_routes
 from gpp.core import jsonrpc as core_jsonrpc
+from gpp.core.jsonrpc_connection import JsonRpcConnection
 from gpp.host.jsonrpc import JsonRpcSession
 from gpp.host.session import Timeouts
 from gpp.plugin import jsonrpc
@@ -551,17 +552,17 @@ def test_an_sse_stream_whose_work_failed_still_ends_with_its_response_event() ->
     """Issue 23: an exception from the calls' work cut the SSE stream without its `response`
     event ("Exception in ASGI application"); now each request gets -32603 there instead."""
 
-    async def failed() -> list[dict[str, Any] | None]:
+    async def failed() -> None:
         raise RuntimeError("unable to perform operation on <WriteUnixTransport closed=True>")
 
     async def scenario() -> Any:
         work = asyncio.create_task(failed())
         await asyncio.wait({work})
-        items: Any = [
-            core_jsonrpc.Request("a", None, 1),
-            core_jsonrpc.Request("b", None, core_jsonrpc.NO_ID),
-        ]
-        return rpc_routes._payload(rpc_routes._answers_of(work, items), True)
+        message = JsonRpcConnection().receive(
+            b'[{"jsonrpc": "2.0", "method": "a", "id": 1}, {"jsonrpc": "2.0", "method": "b"}]'
+        )
+        rpc_routes._settle_all(work, message)
+        return message.payload()
 
     assert asyncio.run(scenario()) == [
         {"jsonrpc": "2.0", "error": {"code": -32603, "message": "Internal error"}, "id": 1}

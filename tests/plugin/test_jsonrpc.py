@@ -15,6 +15,7 @@ import httpx
 import pytest
 from conftest import FIXTURE_PLUGINS, REPO
 from gateway_harness import Gateway, reference_plugin, running_gateway, write_config
+from jsonrpc_spec import SPEC_EXAMPLES
 
 from gpp.plugin import jsonrpc
 
@@ -22,45 +23,6 @@ EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
 sys.path.insert(0, str(REPO / "plugins"))
 import jsonrpc_example  # noqa: E402
 
-# (request line, the exact response line the specification gives, or None for no response)
-SPEC_EXAMPLES = [
-    ('{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}',
-     '{"jsonrpc": "2.0", "result": 19, "id": 1}'),
-    ('{"jsonrpc": "2.0", "method": "subtract", "params": [23, 42], "id": 2}',
-     '{"jsonrpc": "2.0", "result": -19, "id": 2}'),
-    ('{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}',
-     '{"jsonrpc": "2.0", "result": 19, "id": 3}'),
-    ('{"jsonrpc": "2.0", "method": "subtract", "params": {"minuend": 42, "subtrahend": 23}, "id": 4}',
-     '{"jsonrpc": "2.0", "result": 19, "id": 4}'),
-    ('{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}', None),
-    ('{"jsonrpc": "2.0", "method": "foobar"}', None),
-    ('{"jsonrpc": "2.0", "method": "foobar", "id": "1"}',
-     '{"jsonrpc": "2.0", "error": {"code": -32601, "message": "Method not found"}, "id": "1"}'),
-    ('{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]',
-     '{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}'),
-    ('{"jsonrpc": "2.0", "method": 1, "params": "bar"}',
-     '{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null}'),
-    ('[{"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},{"jsonrpc": "2.0", "method"]',
-     '{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}'),
-    ("[]", '{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null}'),
-    ("[1]", '[{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null}]'),
-    ("[1,2,3]", "[" + ", ".join(
-        ['{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null}'] * 3
-    ) + "]"),
-    ('[{"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"}, '
-     '{"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}, '
-     '{"jsonrpc": "2.0", "method": "subtract", "params": [42,23], "id": "2"}, '
-     '{"foo": "boo"}, '
-     '{"jsonrpc": "2.0", "method": "foo.get", "params": {"name": "myself"}, "id": "5"}, '
-     '{"jsonrpc": "2.0", "method": "get_data", "id": "9"}]',
-     '[{"jsonrpc": "2.0", "result": 7, "id": "1"}, '
-     '{"jsonrpc": "2.0", "result": 19, "id": "2"}, '
-     '{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null}, '
-     '{"jsonrpc": "2.0", "error": {"code": -32601, "message": "Method not found"}, "id": "5"}, '
-     '{"jsonrpc": "2.0", "result": ["hello", 5], "id": "9"}]'),
-    ('[{"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]}, '
-     '{"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}]', None),
-]  # fmt: skip
 IDS = [f"spec-{n}" for n in range(len(SPEC_EXAMPLES))]
 
 
@@ -220,6 +182,26 @@ def test_cancel_of_a_queued_request(pipe: Pipe) -> None:
         if "id" in message:
             answers[message["id"]] = message["error"]["code"]
     assert answers == {"run": -32800, "queued": -32800}
+
+
+def test_a_cancel_in_the_batch_of_the_call_it_names_is_honoured() -> None:
+    """The transport's connection matches a batch's cancels against its own calls too: the
+    named call is answered -32800 without running, the cancel sent as a request null. (Before,
+    the cancel went to the handler as a method: -32601, and the call ran to its end.)"""
+    lines = _bytesio(
+        [
+            '[{"jsonrpc": "2.0", "method": "slow_count", "params": {"n": 20}, "id": 1}, '
+            '{"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 1}, "id": 2}, '
+            '{"jsonrpc": "2.0", "method": "get_data", "id": "1"}]'
+        ]
+    )
+    assert [json.loads(line) for line in lines] == [
+        [
+            {"jsonrpc": "2.0", "error": {"code": -32800, "message": "Request cancelled"}, "id": 1},
+            {"jsonrpc": "2.0", "result": None, "id": 2},
+            {"jsonrpc": "2.0", "result": ["hello", 5], "id": "1"},
+        ]
+    ]
 
 
 # ----------------------------------------------------------------------------- through /rpc
