@@ -194,7 +194,9 @@ class OnDemand(Generic[F]):
     admitted and asked-for files only, in both modes (`Scanner(parse_all=True)` too)."""
 
     admits: Callable[[str, bytes], bool]
-    link: Callable[[Sequence[tuple[str, F]], Collection[str]], Linked]
+    link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], Linked]
+    """`link(files, paths, failed)`: `paths` every file of the walk that may hold facts,
+    `failed` those read and found unreadable or unparsable."""
 
 
 class Scanner(Generic[F]):
@@ -364,7 +366,9 @@ class Scanner(Generic[F]):
                 if rel in outcomes and not isinstance(o := outcomes[rel], Unresolved | ReaderError)
             ]
             link_failed: list[ReaderError] = []
-            linked = self._link_guarded(facts, link_failed, _with_paths(on_demand.link, paths))
+            linked = self._link_guarded(
+                facts, link_failed, _with_paths(on_demand.link, paths, sorted(bad))
+            )
             if linked.words != words:
                 words = linked.words
                 holding.clear()
@@ -727,10 +731,12 @@ class Scanner(Generic[F]):
 
 
 def _with_paths(
-    link: Callable[[Sequence[tuple[str, F]], Collection[str]], Linked], paths: Collection[str]
+    link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], Linked],
+    paths: Collection[str],
+    failed: Collection[str],
 ) -> Link[F]:
-    """`link` given `paths` with every file's facts."""
-    return lambda files: link(files, paths)
+    """`link` given `paths` and `failed` with every file's facts."""
+    return lambda files: link(files, paths, failed)
 
 
 def _minified(data: bytes) -> bool:

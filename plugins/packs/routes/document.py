@@ -32,13 +32,15 @@ def extract(path: str, source: str) -> ModuleFacts:
 
 
 def link_routes(
-    files: Sequence[tuple[str, ModuleFacts]], paths: Collection[str] | None = None
+    files: Sequence[tuple[str, ModuleFacts]],
+    paths: Collection[str] | None = None,
+    failed: Collection[str] = (),
 ) -> Linked:
     """Resources and `auth` signals in (path, line, name) order, and `DUPLICATE_ROUTE` for
     each `METHOD /path` two handlers claim. Parameter names do not tell paths apart (a
     framework routes `/orders/{id}` and `/orders/{order_id}` alike, so the second is shadowed);
     the finding names the route as its first claim spells it."""
-    linking, asked = link_asking(dict(files), paths=paths)
+    linking, asked = link_asking(dict(files), paths=paths, failed=failed)
     linked = _render(linking.routes)
     linked.findings += linking.findings
     linked.touched, linked.words = asked
@@ -53,15 +55,21 @@ class RouteLinker:
     def __init__(self) -> None:
         self._files: list[tuple[str, ModuleFacts]] = []
         self._paths: frozenset[str] | None = None
+        self._failed: frozenset[str] = frozenset()
         self._linked = Linked()
         self.links = 0  # how many times it really linked; a test reads it
 
     def __call__(
-        self, files: Sequence[tuple[str, ModuleFacts]], paths: Collection[str] | None = None
+        self,
+        files: Sequence[tuple[str, ModuleFacts]],
+        paths: Collection[str] | None = None,
+        failed: Collection[str] = (),
     ) -> Linked:
         known = frozenset(paths) if paths is not None else None
+        bad = frozenset(failed)
         unchanged = (
             known == self._paths
+            and bad == self._failed
             and len(files) == len(self._files)
             and all(
                 path == old_path and facts is old_facts
@@ -69,8 +77,8 @@ class RouteLinker:
             )
         )
         if not unchanged:
-            self._files, self._linked = list(files), link_routes(files, known)
-            self._paths = known
+            self._files, self._linked = list(files), link_routes(files, known, bad)
+            self._paths, self._failed = known, bad
             self.links += 1
         return self._linked
 

@@ -206,6 +206,7 @@ def link_asking(
     modules: Mapping[str, ModuleFacts],
     budget: int = LINK_BUDGET,
     paths: Collection[str] | None = None,
+    failed: Collection[str] = (),
 ) -> tuple[Linking, Asked]:
     """Every route the scanned files show and the findings of what they do not, in no
     particular order (callers sort); past `budget` routes and mounts, the mounts not followed
@@ -215,8 +216,11 @@ def link_asking(
     `modules`). Which imports are the repository's and which file a name lands in are decided
     on these names alone, so the answer does not depend on which files were parsed; a file of
     `paths` whose facts the linker asks for but `modules` lacks reads as empty and is listed in
-    `Asked.touched`, for a pre-filtering scanner to parse and link again (`packs.scan`)."""
-    linker = _Linker(modules, paths)
+    `Asked.touched`, for a pre-filtering scanner to parse and link again (`packs.scan`).
+    `failed`: files of the walk that could not be read or parsed; they resolve nothing (as
+    absent), but an import that would have landed in one touches it (its `parse-error` is
+    then worth reporting: what it hides may be a guard or a router)."""
+    linker = _Linker(modules, paths, failed)
     linker.budget = linker.limit = budget
     routes = linker.routes()
     asked = Asked(frozenset(linker.touched), frozenset(linker.words))
@@ -225,9 +229,20 @@ def link_asking(
 
 class _Linker:
     def __init__(
-        self, modules: Mapping[str, ModuleFacts], paths: Collection[str] | None = None
+        self,
+        modules: Mapping[str, ModuleFacts],
+        paths: Collection[str] | None = None,
+        failed: Collection[str] = (),
     ) -> None:
         self.modules = modules
+        self.failed = frozenset(failed)
+        # a failed Python file by each dotted suffix of its module name
+        self.failed_by_suffix: dict[str, list[str]] = {}
+        for path in sorted(self.failed):
+            if path.endswith(".py"):
+                pieces = module_name(path).split(".")
+                for start in range(len(pieces)):
+                    self.failed_by_suffix.setdefault(".".join(pieces[start:]), []).append(path)
         # every file that may hold facts, parsed or not: module resolution reads these names
         self.files: frozenset[str] = frozenset(modules if paths is None else paths)
         self.touched: set[str] = set()
@@ -856,7 +871,10 @@ class _Linker:
             if bound is not None:
                 return bound
             submodule = f"{entity.name}.{segment}"
-            return _PyModule(submodule) if submodule in self.packages else None
+            if submodule in self.packages:
+                return _PyModule(submodule)
+            self._touch_failed(submodule)
+            return None
         if isinstance(entity, _JsModule):
             return self._export(entity.path, segment)
         if isinstance(entity, _Scoped):
@@ -912,9 +930,12 @@ class _Linker:
         known (`backend/app/main.py` imports `app.api`), so any module whose dotted name ends
         with `name` qualifies; the one sharing most of the importer's package wins."""
         if name in self.packages:  # the common case: imported from the repository's root
+            if name not in self.python_files:
+                self._touch_failed(name)  # a package whose `__init__.py` failed
             return _PyModule(name)
         candidates = self.by_suffix.get(name)
         if not candidates:
+            self._touch_failed(name)
             return None
         here = module_name(importer).split(".")
 
@@ -929,6 +950,11 @@ class _Linker:
 
         return _PyModule(min(candidates, key=closeness))
 
+    def _touch_failed(self, name: str) -> None:
+        """An import of `name` found no module: the failed files it may have meant count as
+        looked at."""
+        self.touched.update(self.failed_by_suffix.get(name, ()))
+
     def _js_file(self, importer: str, specifier: str) -> str | None:
         if not specifier.startswith("."):
             return None  # a package (`express`): not part of the scanned files
@@ -941,7 +967,10 @@ class _Linker:
                 stem = joined[: -len(ext)]
         candidates = [joined, *(stem + e for e in _JS_EXTENSIONS)]
         candidates += [f"{joined}/index{e}" for e in _JS_EXTENSIONS]
-        return next((c for c in candidates if c in self.files), None)
+        found = next((c for c in candidates if c in self.files), None)
+        if found is None:
+            self.touched.update(c for c in candidates if c in self.failed)
+        return found
 
     def _default_export(self, path: str) -> _Entity | None:
         """`require()` and a default import give `module.exports` (or `export default`); a

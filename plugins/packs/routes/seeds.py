@@ -30,7 +30,8 @@ import re
 from .model import HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
 
-_PY_WORDS = sorted(
+# a framework word anywhere in a name (`UserAPIRouter(`, `CTFdFlask(`), as the reader matches it
+_PY_NAMES = sorted(
     {
         *ROUTER_FRAMEWORKS,
         "Router",
@@ -41,13 +42,16 @@ _PY_WORDS = sorted(
         "Route",
         "Mount",
         "flask_rest",
-        *_STATEMENT_CALLS,
     }
 )
 _PY = re.compile(
     rb"(?:"
-    + b"|".join(re.escape(w.encode()) for w in _PY_WORDS)
-    + rb")|@[^\n]*\.[ \t]*(?:"
+    + b"|".join(re.escape(w.encode()) for w in _PY_NAMES)
+    # a statement call's property, a whole word (`mount`, not `amount`)
+    + rb")|\b(?:"
+    + b"|".join(sorted(w.encode() for w in _STATEMENT_CALLS))
+    # a route decorator: an `@` line calling `.get(`, `.route(`...
+    + rb")\b|@[^\n]*\.[ \t]*(?:"
     + b"|".join(sorted(w.encode() for w in _ROUTE_DECORATORS))
     + rb")\b"
 )
