@@ -31,35 +31,50 @@ from .model import HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
 
 # a framework word anywhere in a name (`UserAPIRouter(`, `CTFdFlask(`), as the reader matches it
-_PY_NAMES = sorted(
-    {
-        *ROUTER_FRAMEWORKS,
-        "Router",
-        "Blueprint",
-        "Flask",
-        "FastAPI",
-        "Starlette",
-        "Route",
-        "Mount",
-        "flask_rest",
-    }
+_PY_NAMES = tuple(
+    sorted(
+        w.encode()
+        for w in {
+            *ROUTER_FRAMEWORKS,
+            "Router",
+            "Blueprint",
+            "Flask",
+            "FastAPI",
+            "Starlette",
+            "Route",
+            "Mount",
+            "flask_rest",
+        }
+    )
 )
-_PY = re.compile(
-    rb"(?:"
-    + b"|".join(re.escape(w.encode()) for w in _PY_NAMES)
-    # a statement call's property, a whole word (`mount`, not `amount`)
-    + rb")|\b(?:"
-    + b"|".join(sorted(w.encode() for w in _STATEMENT_CALLS))
-    # a route decorator: an `@` line calling `.get(`, `.route(`...
-    + rb")\b|@[^\n]*\.[ \t]*(?:"
-    + b"|".join(sorted(w.encode() for w in _ROUTE_DECORATORS))
-    + rb")\b"
+# a statement call's property, a whole word (`mount`, not `amount`)
+_PY_CALLS = tuple(sorted(w.encode() for w in _STATEMENT_CALLS))
+_PY_CALL = re.compile(rb"\b(?:" + b"|".join(_PY_CALLS) + rb")\b")
+# a route decorator: an `@` line calling `.get(`, `.route(`... (a literal first: `re` skips to it)
+_PY_DECORATOR = re.compile(
+    rb"@[^\n]*\.[ \t]*(?:" + b"|".join(sorted(w.encode() for w in _ROUTE_DECORATORS)) + rb")\b"
 )
-_JS_CALLED = sorted({*HTTP_METHODS, "use", "all"} - {"trace"})
-_JS = re.compile(rb"express|Router|\b(?:" + "|".join(_JS_CALLED).encode() + rb")\b")
+_JS_NAMES = (b"express", b"Router")
+# a route or `use` call's property as a word (checked to start one below: `\b` first would
+# make `re` try every position)
+_JS_CALL = re.compile(
+    rb"(?:" + "|".join(sorted({*HTTP_METHODS, "use", "all"} - {"trace"})).encode() + rb")\b"
+)
 
 
 def admits(path: str, data: bytes) -> bool:
-    """Whether the file at `path`, of these bytes, can hold facts of its own (see above)."""
-    pattern = _PY if path.endswith(".py") else _JS
-    return pattern.search(data) is not None
+    """Whether the file at `path`, of these bytes, can hold facts of its own (see above).
+    Substring tests first (`in` is a fast scan), a pattern only where they leave it open."""
+    if path.endswith(".py"):
+        if any(name in data for name in _PY_NAMES):
+            return True
+        if any(call in data for call in _PY_CALLS) and _PY_CALL.search(data):
+            return True
+        return b"@" in data and _PY_DECORATOR.search(data) is not None
+    if any(name in data for name in _JS_NAMES):
+        return True
+    for match in _JS_CALL.finditer(data):
+        start = match.start()
+        if start == 0 or not (chr(data[start - 1]).isalnum() or data[start - 1] in b"_$"):
+            return True
+    return False
