@@ -120,3 +120,14 @@ def test_the_linker_resolves_imports_from_every_path_not_the_parsed_ones() -> No
     alone, asked_alone = link_asking({"main.py": main})
     assert "auth/deps.py" not in asked_alone.touched
     assert [r.name for r in linking.routes] == [r.name for r in alone.routes] == ["GET /x"]
+
+
+def test_mock_patch_decorators_of_a_test_are_no_route_but_a_router_named_mock_is() -> None:
+    test = b"from unittest import mock\n\n@mock.patch('app.send')\ndef test_x(send):\n    pass\n"
+    assert not admits("tests/test_x.py", test)
+    assert admits("tests/test_x.py", test.replace(b"'app.send'", b"'/x'") + b"@app.get('/y')\n")
+    routed = b"from app.routers import mock\n\n@mock.patch('/items')\ndef edit():\n    pass\n"
+    assert admits("views.py", routed)
+    both = b"from unittest import mock\nfrom app.routers import mock\n" + routed.split(b"\n", 1)[1]
+    assert admits("views.py", both)
+    assert admits("views.py", b"from unittest import mock\nmock = make()\n@mock.patch('/x')\n")
