@@ -35,6 +35,9 @@ What the scanner does for every pack, so packs never touch the filesystem:
 - Unresolved reasons: a named path missing → `not-found`; a named file without one of the pack's
   suffixes → `unsupported`; over `MAX_FILE_BYTES` → `too-large`; not UTF-8, unreadable, not a
   regular file or a symlink out of the root → `unreadable`; a syntax error → `parse-error`.
+- A pack may parse fewer files on a cold scan: a Python pack's byte pre-filter (`keywords=`,
+  `packs.prefilter`), or one driven by its linker (`on_demand=`, `OnDemand`: pack-http-routes);
+  `parse_all=True` is the reference both are held to, byte for byte.
 - Anything else a reader raises on one file (in `extract`, here or in a worker, or in `link` on
   that file's facts) is a `READER_ERROR` finding at the file, its detail naming the exception's
   type and the reader's line: one file a reader cannot handle never fails the document.
