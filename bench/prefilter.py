@@ -6,7 +6,8 @@ On a generated 4,000-file repository shaped like a large Django project (10 % `m
 modules, 20 % class-based views that import them, 70 % helpers, services and tests that name no
 model), and on a real one when there is one: `$GPP_BENCH_PREFILTER_REPO`, else
 /work/realrepos/saleor (Django, 4,338 files, commit 723cd4e). Per pack (`pack-django`,
-`pack-sqlalchemy`), in process, one scanner per figure, one worker, the cyclic collector off as
+`pack-sqlalchemy`, `pack-http-routes`: its on-demand pre-filter, `packs.routes.seeds`, whose
+JavaScript and TypeScript are parsed too and not in the `ast.parse` baseline), in process, one scanner per figure, one worker, the cyclic collector off as
 the scanner has it. The target is judged on the real repository, on CPU seconds (the ratio of two CPU times in one
 process; wall time on a shared machine is mostly its neighbours'); wall is printed too.
 Usage: `bench/prefilter.py [FILES]`. `run(quick)` gives the rows for `python -m bench` (quick:
@@ -36,7 +37,8 @@ from packs.scan import Scanner  # noqa: E402
 from bench import table  # noqa: E402
 from bench.cpu_clock import Stopwatch, collector_off  # noqa: E402
 
-PACKS = ("django", "sqlalchemy")
+PACKS = ("django", "sqlalchemy", "http_routes")
+RESOURCES = {"django": "tables", "sqlalchemy": "tables", "http_routes": "routes"}
 REAL_REPO_ENV = "GPP_BENCH_PREFILTER_REPO"
 REAL_REPO = Path("/work/realrepos/saleor")
 FILES = 4_000
@@ -127,6 +129,18 @@ def cold(root: Path, pack: str, *, parse_all: bool) -> tuple[Stopwatch, bytes, i
     parsed and the resources found."""
     old = Path.cwd()
     os.chdir(root)
+    if pack == "http_routes":
+        from pack_http_routes import make_scanner
+
+        routes = make_scanner(parse_all=parse_all)
+        routes.workers = 1
+        try:
+            with Stopwatch() as watch:
+                found = routes.discover(["."])
+        finally:
+            os.chdir(old)
+        text = json.dumps(found, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return watch, text.encode(), routes.parsed, len(found["resources"])
     parsed = [0]
     analyzer = importlib.import_module(f"packs.{pack}_models")
 
@@ -191,10 +205,11 @@ def rows(case: str, figures: dict[str, Any], judged: bool, note: str | None) -> 
     for pack in PACKS:
         mine = figures[pack]
         detail: dict[str, Any] = {"files": figures["files"], "parsed": mine["parsed"],
-                                  "tables": mine["resources"], "one process": True}  # fmt: skip
+                                  RESOURCES[pack]: mine["resources"],
+                                  "one process": True}  # fmt: skip
         if note:
             detail["note"] = note
-        where = f"pack-{pack}, {case}"
+        where = f"pack-{pack.replace('_', '-')}, {case}"
 
         def row(figure: str, value: Any, unit: str, target: str | None, met: bool | None) -> Any:
             return table.row("prefilter", where, figure, value, unit, target, met, detail)  # noqa: B023

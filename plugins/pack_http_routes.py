@@ -23,15 +23,27 @@ except ImportError:  # run from a checkout by a bare interpreter: use the repo's
 
 from packs.routes import SUFFIXES, RouteLinker, extract
 from packs.routes.model import ModuleFacts
-from packs.scan import Scanner
+from packs.routes.seeds import admits
+from packs.scan import OnDemand, Scanner
 
 PLUGIN_ID = "pack-http-routes"
 PLUGIN_VERSION = "1.0.0"
 
 
-def make_scanner() -> Scanner[ModuleFacts]:
-    """One per plugin process: the memo and the last link live as long as the session."""
-    return Scanner(SUFFIXES, extract, RouteLinker(), language="Python, JavaScript or TypeScript")
+def make_scanner(*, parse_all: bool = False) -> Scanner[ModuleFacts]:
+    """One per plugin process: the memo and the last link live as long as the session. A cold
+    scan parses only the files whose bytes can declare or register a route and those linking
+    asks for (`packs.routes.seeds`, `packs.scan.OnDemand`); `parse_all` parses every file (the
+    reference the filtered document is held to, byte for byte)."""
+    linker = RouteLinker()
+    return Scanner(
+        SUFFIXES,
+        extract,
+        linker,
+        language="Python, JavaScript or TypeScript",
+        on_demand=OnDemand(admits, linker),
+        parse_all=parse_all,
+    )
 
 
 if __name__ == "__main__":

@@ -35,6 +35,9 @@ What the scanner does for every pack, so packs never touch the filesystem:
 - Unresolved reasons: a named path missing → `not-found`; a named file without one of the pack's
   suffixes → `unsupported`; over `MAX_FILE_BYTES` → `too-large`; not UTF-8, unreadable, not a
   regular file or a symlink out of the root → `unreadable`; a syntax error → `parse-error`.
+- A pack may parse fewer files on a cold scan: a Python pack's byte pre-filter (`keywords=`,
+  `packs.prefilter`), or one driven by its linker (`on_demand=`, `OnDemand`: pack-http-routes);
+  `parse_all=True` is the reference both are held to, byte for byte.
 - Anything else a reader raises on one file (in `extract`, here or in a worker, or in `link` on
   that file's facts) is a `READER_ERROR` finding at the file, its detail naming the exception's
   type and the reader's line: one file a reader cannot handle never fails the document.
@@ -48,7 +51,7 @@ import os
 import stat
 import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -153,6 +156,10 @@ class Linked:
     resources: list[JSONObject] = field(default_factory=list)
     findings: list[JSONObject] = field(default_factory=list)
     signals: list[JSONObject] = field(default_factory=list)
+    # for an `OnDemand` scan: the files whose facts linking asked for, and names whose files
+    # it needs parsed too (`OnDemand`)
+    touched: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -176,6 +183,23 @@ def soft_deadline_ms() -> float | None:
 
 Extract = Callable[[str, str], F]
 Link = Callable[[Sequence[tuple[str, F]]], Linked]
+
+
+@dataclass(frozen=True)
+class OnDemand(Generic[F]):
+    """A pre-filter driven by the linker itself (pack-http-routes): parse the files whose
+    bytes `admits` (those that can declare or register something), link them given the
+    names of every file of the walk, then parse what linking asked for (`Linked.touched`:
+    files whose facts it looked up; `Linked.words`: names whose files may call a function it
+    needs every call of) and link again, until it asks for nothing new. The last link saw
+    every file it looked at, and every file that can add facts of its own was admitted, so
+    it is the link of every file. `parse-error` and a reader's error are reported for the
+    admitted and asked-for files only, in both modes (`Scanner(parse_all=True)` too)."""
+
+    admits: Callable[[str, bytes], bool]
+    link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], Linked]
+    """`link(files, paths, failed)`: `paths` every file of the walk that may hold facts,
+    `failed` those read and found unreadable or unparsable."""
 
 
 class Scanner(Generic[F]):
@@ -203,6 +227,7 @@ class Scanner(Generic[F]):
         follow: Follow = "imports",
         fields: Fields | None = None,
         parse_all: bool = False,
+        on_demand: OnDemand[F] | None = None,
     ) -> None:
         self.suffixes = tuple(suffixes)
         self.extract = extract
@@ -231,6 +256,10 @@ class Scanner(Generic[F]):
         self._bytes_memo: FileMemo[ByteFacts] = FileMemo()
         self._assignments_memo: FileMemo[Assignments] = FileMemo()
         self._last_needed: tuple[dict[str, ByteFacts], set[str]] | None = None
+        self.on_demand = on_demand
+        self._admits_memo: FileMemo[bool] = FileMemo()
+        self._last_wanted: set[str] = set()
+        self.parsed = 0  # files read and extracted (or taken from the memo) by the last discover
 
     def discover(self, paths: list[str]) -> JSONObject:
         # A cold discover allocates millions of AST nodes while the memo holds what the files
@@ -261,12 +290,18 @@ class Scanner(Generic[F]):
             facts: list[tuple[str, F]] = []
             failed: list[ReaderError] = []
             rels = sorted(files, key=utf8)
+            if self.on_demand is not None:
+                linked = self._on_demand(
+                    root_fd, rels, files, started, not_reached, unresolved, failed, self.on_demand
+                )
+                return self._document(linked, failed, not_reached, unresolved)
             admitted: set[str] | None = None
             if self.keywords is not None:
                 admitted = set(self._prefilter(root_fd, rels, files, self.keywords))
                 if not self.parse_all:
                     rels = [rel for rel in rels if rel in admitted]
             read = self._read_all(root_fd, rels, files, started, not_reached)
+            self.parsed = len(read)
             for rel, outcome in read:
                 if isinstance(outcome, Unresolved):
                     if (
@@ -283,6 +318,15 @@ class Scanner(Generic[F]):
         finally:
             os.close(root_fd)
         linked = self._link_guarded(facts, failed)
+        return self._document(linked, failed, not_reached, unresolved)
+
+    def _document(
+        self,
+        linked: Linked,
+        failed: list[ReaderError],
+        not_reached: list[str],
+        unresolved: list[Unresolved],
+    ) -> JSONObject:
         findings = linked.findings + [f.as_json() for f in failed]
         if not_reached:
             findings.append(self._deadline_finding(not_reached))
@@ -293,29 +337,127 @@ class Scanner(Generic[F]):
             "classificationSignals": sorted(linked.signals, key=lambda s: at(s["source"])),
         }
 
-    def _link_guarded(self, facts: list[tuple[str, F]], failed: list[ReaderError]) -> Linked:
-        """`_link`, and when it raises, the files whose facts make it raise on their own are set
-        aside (each a `READER_ERROR` in `failed`) and the rest linked again; should that still
-        raise, every file is linked alone (cross-file resolution lost, said in one finding)."""
+    def _on_demand(
+        self,
+        root_fd: int,
+        rels: list[str],
+        files: dict[str, Found],
+        started: float,
+        not_reached: list[str],
+        unresolved: list[Unresolved],
+        failed: list[ReaderError],
+        on_demand: OnDemand[F],
+    ) -> Linked:
+        """Read the admitted files, link, read what linking asked for, link again... (see
+        `OnDemand`); every file when `parse_all`. Adds to `unresolved` and `failed`."""
+        admitted = self._admitted(root_fd, rels, files, on_demand)
+        # what the last discover asked for too: parsing a file more changes nothing (it has no
+        # facts of its own, and no call named by `words`), and an unchanged repository then
+        # links once, with the very facts of last time (`RouteLinker` answers from its memo)
+        chosen = set(rels) if self.parse_all else admitted | (self._last_wanted & set(rels))
+        outcomes: dict[str, F | Unresolved | ReaderError] = {}
+        holding: dict[str, bool] = {}  # whether a file's bytes name one of `words`
+        words: frozenset[str] = frozenset()
+        while True:
+            todo = [rel for rel in rels if rel in chosen and rel not in outcomes]
+            outcomes.update(self._read_all(root_fd, todo, files, started, not_reached))
+            bad = {rel for rel, o in outcomes.items() if isinstance(o, Unresolved | ReaderError)}
+            paths = [rel for rel in rels if rel not in bad]
+            facts = [
+                (rel, o)
+                for rel in rels
+                if rel in outcomes and not isinstance(o := outcomes[rel], Unresolved | ReaderError)
+            ]
+            link_failed: list[ReaderError] = []
+            linked = self._link_guarded(
+                facts, link_failed, _with_paths(on_demand.link, paths, sorted(bad))
+            )
+            if linked.words != words:
+                words = linked.words
+                holding.clear()
+            for rel in rels:
+                if words and rel not in holding and rel not in chosen:
+                    holding[rel] = self._holds_word(root_fd, files[rel], words)
+            wanted = set(linked.touched) | {rel for rel, hit in holding.items() if hit}
+            new = {rel for rel in wanted if rel in files} - chosen
+            if not new or not_reached:
+                break
+            chosen |= new
+        self.parsed = len(outcomes)
+        self._last_wanted = wanted
+        reported = admitted | wanted
+        for rel in rels:
+            outcome = outcomes.get(rel)
+            if isinstance(outcome, Unresolved):
+                if outcome.reason == "parse-error" and rel not in reported:
+                    continue  # neither admitted nor asked for: cannot matter, parsed or not
+                unresolved.append(outcome)
+            elif isinstance(outcome, ReaderError) and rel in reported:
+                failed.append(outcome)
+        failed += link_failed
+        return linked
+
+    def _admitted(
+        self, root_fd: int, rels: list[str], files: dict[str, Found], on_demand: OnDemand[F]
+    ) -> set[str]:
+        """The files `on_demand.admits` by their bytes (memoized per file stamp); a file whose
+        bytes cannot be judged, or a minified bundle, is admitted: reading it reports it as
+        without the filter."""
+        admitted: set[str] = set()
+        for rel in rels:
+            found = files[rel]
+            if found.stat.st_size > MAX_FILE_BYTES:
+                admitted.add(rel)
+                continue
+            value = self._admits_memo.lookup(rel, found.stat)
+            if isinstance(value, Missing):
+                data = self._judge_bytes(root_fd, found)
+                value = (
+                    data is None  # reported as unreadable, as it would be parsed
+                    or (not rel.endswith(".py") and _minified(data))  # reported as generated
+                    or on_demand.admits(rel, data)
+                )
+                self._admits_memo.store(rel, found.stat, value, cost=64)
+            if value:
+                admitted.add(rel)
+        return admitted
+
+    def _holds_word(self, root_fd: int, found: Found, words: frozenset[str]) -> bool:
+        """Whether a file's bytes spell one of `words` (a file that cannot be judged does)."""
+        data = self._judge_bytes(root_fd, found)
+        return data is None or any(word.encode() in data for word in words)
+
+    def _link_guarded(
+        self,
+        facts: list[tuple[str, F]],
+        failed: list[ReaderError],
+        link: Link[F] | None = None,
+    ) -> Linked:
+        """`_link` (or `link`, given), and when it raises, the files whose facts make it raise
+        on their own are set aside (each a `READER_ERROR` in `failed`) and the rest linked
+        again; should that still raise, every file is linked alone (cross-file resolution
+        lost, said in one finding)."""
+        whole = self._link if link is None else link
+        alone_link = self.link if link is None else link
         try:
-            return self._link(facts)
+            return whole(facts)
         except Exception as exc:  # any reader bug becomes a finding
             first = exc
         kept: list[tuple[str, F]] = []
         for rel, value in facts:
             try:
-                self.link([(rel, value)])
+                alone_link([(rel, value)])
             except Exception as exc:
                 failed.append(reader_error(rel, exc))
             else:
                 kept.append((rel, value))
         try:
-            return self._link(kept)
+            return whole(kept)
         except Exception as exc:
             first = exc
         merged = Linked()
         for rel, value in kept:
-            alone = self.link([(rel, value)])
+            alone = alone_link([(rel, value)])
             merged.resources += alone.resources
             merged.findings += alone.findings
             merged.signals += alone.signals
@@ -589,6 +731,15 @@ class Scanner(Generic[F]):
             return Unresolved(rel, "parse-error", f"line 1: {type(exc).__name__}")
         except Exception as exc:  # a reader bug on one file: a finding there
             return reader_error(rel, exc)
+
+
+def _with_paths(
+    link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], Linked],
+    paths: Collection[str],
+    failed: Collection[str],
+) -> Link[F]:
+    """`link` given `paths` and `failed` with every file's facts."""
+    return lambda files: link(files, paths, failed)
 
 
 def _minified(data: bytes) -> bool:

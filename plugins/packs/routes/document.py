@@ -10,13 +10,13 @@ where). Signals: `auth` = `required`, `none` or `unknown` (see `auth`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
 from ..scan import JSONObject, Linked
 from .auth import VALUES
 from .js_facts import JS_SUFFIXES, js_facts
-from .linker import FoundRoute, link
+from .linker import FoundRoute, link_asking
 from .model import ModuleFacts
 from .python_facts import python_facts
 
@@ -31,14 +31,19 @@ def extract(path: str, source: str) -> ModuleFacts:
     return js_facts(source.encode("utf-8"), path)
 
 
-def link_routes(files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
+def link_routes(
+    files: Sequence[tuple[str, ModuleFacts]],
+    paths: Collection[str] | None = None,
+    failed: Collection[str] = (),
+) -> Linked:
     """Resources and `auth` signals in (path, line, name) order, and `DUPLICATE_ROUTE` for
     each `METHOD /path` two handlers claim. Parameter names do not tell paths apart (a
     framework routes `/orders/{id}` and `/orders/{order_id}` alike, so the second is shadowed);
     the finding names the route as its first claim spells it."""
-    linking = link(dict(files))
+    linking, asked = link_asking(dict(files), paths=paths, failed=failed)
     linked = _render(linking.routes)
     linked.findings += linking.findings
+    linked.touched, linked.words = asked
     return linked
 
 
@@ -49,16 +54,31 @@ class RouteLinker:
 
     def __init__(self) -> None:
         self._files: list[tuple[str, ModuleFacts]] = []
+        self._paths: frozenset[str] | None = None
+        self._failed: frozenset[str] = frozenset()
         self._linked = Linked()
         self.links = 0  # how many times it really linked; a test reads it
 
-    def __call__(self, files: Sequence[tuple[str, ModuleFacts]]) -> Linked:
-        unchanged = len(files) == len(self._files) and all(
-            path == old_path and facts is old_facts
-            for (path, facts), (old_path, old_facts) in zip(files, self._files, strict=True)
+    def __call__(
+        self,
+        files: Sequence[tuple[str, ModuleFacts]],
+        paths: Collection[str] | None = None,
+        failed: Collection[str] = (),
+    ) -> Linked:
+        known = frozenset(paths) if paths is not None else None
+        bad = frozenset(failed)
+        unchanged = (
+            known == self._paths
+            and bad == self._failed
+            and len(files) == len(self._files)
+            and all(
+                path == old_path and facts is old_facts
+                for (path, facts), (old_path, old_facts) in zip(files, self._files, strict=True)
+            )
         )
         if not unchanged:
-            self._files, self._linked = list(files), link_routes(files)
+            self._files, self._linked = list(files), link_routes(files, known, bad)
+            self._paths, self._failed = known, bad
             self.links += 1
         return self._linked
 

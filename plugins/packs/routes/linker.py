@@ -11,7 +11,7 @@ carrying the auth that a router, an include or a middleware puts on what it serv
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -95,6 +95,16 @@ class FoundRoute(NamedTuple):
     @property
     def prefix_unresolved(self) -> bool:
         return bool(self.gaps)
+
+
+class Asked(NamedTuple):
+    """What a link looked at beyond the files it was given: the files whose facts it asked
+    for (parsed or not), and the names a call must spell to pass a router or a path to a
+    function that declares routes on its parameter (a file holding one may be such a call).
+    What a pre-filter must have parsed for the link to be the one of every file."""
+
+    touched: frozenset[str]
+    words: frozenset[str]
 
 
 class Linking(NamedTuple):
@@ -183,24 +193,66 @@ class _Node:
     guards: list[tuple[str, int, str, int]] = field(default_factory=list)
 
 
-def link(modules: Mapping[str, ModuleFacts], budget: int = LINK_BUDGET) -> Linking:
+def link(
+    modules: Mapping[str, ModuleFacts],
+    budget: int = LINK_BUDGET,
+    paths: Collection[str] | None = None,
+) -> Linking:
+    """`link_asking`, without what it asked for."""
+    return link_asking(modules, budget, paths)[0]
+
+
+def link_asking(
+    modules: Mapping[str, ModuleFacts],
+    budget: int = LINK_BUDGET,
+    paths: Collection[str] | None = None,
+    failed: Collection[str] = (),
+) -> tuple[Linking, Asked]:
     """Every route the scanned files show and the findings of what they do not, in no
     particular order (callers sort); past `budget` routes and mounts, the mounts not followed
-    are a `LINK_BUDGET_EXCEEDED` finding."""
-    linker = _Linker(modules)
+    are a `LINK_BUDGET_EXCEEDED` finding.
+
+    `paths`: every file of the walk that may hold facts (parsed or not; None: the keys of
+    `modules`). Which imports are the repository's and which file a name lands in are decided
+    on these names alone, so the answer does not depend on which files were parsed; a file of
+    `paths` whose facts the linker asks for but `modules` lacks reads as empty and is listed in
+    `Asked.touched`, for a pre-filtering scanner to parse and link again (`packs.scan`).
+    `failed`: files of the walk that could not be read or parsed; they resolve nothing (as
+    absent), but an import that would have landed in one touches it (its `parse-error` is
+    then worth reporting: what it hides may be a guard or a router)."""
+    linker = _Linker(modules, paths, failed)
     linker.budget = linker.limit = budget
     routes = linker.routes()
-    return Linking(routes, linker.findings())
+    asked = Asked(frozenset(linker.touched), frozenset(linker.words))
+    return Linking(routes, linker.findings()), asked
 
 
 class _Linker:
-    def __init__(self, modules: Mapping[str, ModuleFacts]) -> None:
+    def __init__(
+        self,
+        modules: Mapping[str, ModuleFacts],
+        paths: Collection[str] | None = None,
+        failed: Collection[str] = (),
+    ) -> None:
         self.modules = modules
+        self.failed = frozenset(failed)
+        # a failed Python file by each dotted suffix of its module name
+        self.failed_by_suffix: dict[str, list[str]] = {}
+        for path in sorted(self.failed):
+            if path.endswith(".py"):
+                pieces = module_name(path).split(".")
+                for start in range(len(pieces)):
+                    self.failed_by_suffix.setdefault(".".join(pieces[start:]), []).append(path)
+        # every file that may hold facts, parsed or not: module resolution reads these names
+        self.files: frozenset[str] = frozenset(modules if paths is None else paths)
+        self.touched: set[str] = set()
+        self.words: set[str] = set()
+        self._words_of: dict[tuple[str, str], None] = {}
         self.python_files: dict[str, str] = {}  # dotted module name -> file
         self.packages: set[str] = set()
         self.by_suffix: dict[str, list[str]] = {}
-        for path, facts in modules.items():
-            if facts.language == "python":
+        for path in sorted(self.files, key=lambda p: p.encode("utf-8", "surrogatepass")):
+            if path.endswith(".py"):
                 self._index_python(path)
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
         self.resolving: set[tuple[str, Expr]] = set()
@@ -226,6 +278,15 @@ class _Linker:
         self.verdicts.clear()
         self.limit = self.budget = LINK_BUDGET  # routes produced plus mounts followed, allowed
         self.cut: dict[tuple[str, int], None] = {}  # mounts not followed for want of budget
+
+    def _facts(self, path: str) -> ModuleFacts:
+        """A file's facts, remembering that they were asked for; a file not parsed (a
+        pre-filtering scanner left it out) reads as empty until it is."""
+        self.touched.add(path)
+        facts = self.modules.get(path)
+        if facts is None:
+            return _EMPTY_PYTHON if path.endswith(".py") else _EMPTY_JS
+        return facts
 
     def _index_python(self, path: str) -> None:
         name = module_name(path)
@@ -483,6 +544,9 @@ class _Linker:
         return found or self._owners(path, owner.fallback)
 
     def _calls_of(self, path: str, site: str) -> list[tuple[str, Invocation]]:
+        if (path, site) not in self._words_of:
+            self._words_of[(path, site)] = None
+            self._call_words(path, site)
         if self.calls is None:  # indexed once, on the first parameter asked about
             self.calls = {}
             for file, facts in self.modules.items():
@@ -492,6 +556,34 @@ class _Linker:
                         key = (callee.file, callee.value.site)
                         self.calls.setdefault(key, []).append((file, call))
         return self.calls.get((path, site), [])
+
+    def _call_words(self, path: str, site: str) -> None:
+        """Add to `words` the names a call of the function defined at `site` in `path` may
+        spell: its own, and every name a parsed file binds it to by import (`from x import
+        register as reg`, `export { register as reg }`), until no new one appears. A call
+        elsewhere must name one of them (or a module holding it, which names it in an import)."""
+        names = {
+            name
+            for name, value in self._facts(path).bindings.items()
+            if isinstance(value, Function) and value.site == site
+        }
+        names |= {
+            value.name
+            for value in self._facts(path).bindings.values()
+            if isinstance(value, Function) and value.site == site
+        }
+        while True:
+            more = {
+                name
+                for facts in self.modules.values()
+                for table in (facts.bindings, facts.exports)
+                for name, value in table.items()
+                if isinstance(value, ImportRef | Sym) and _last(value) in names
+            } - names
+            if not more:
+                break
+            names |= more
+        self.words |= names
 
     def _own_prefix(self, key: tuple[str, str]) -> tuple[str, Gap | None]:
         node = self.nodes[key]
@@ -615,7 +707,7 @@ class _Linker:
             elif (
                 entity is None
                 and isinstance(alias, Sym)
-                and alias.path[0] in self.modules[path].bindings
+                and alias.path[0] in self._facts(path).bindings
             ):  # a name of the repository's own that is not visible: it may be an alias
                 verdict = max(verdict, UNKNOWN)
         return verdict
@@ -763,7 +855,7 @@ class _Linker:
         return entity
 
     def _lookup(self, path: str, name: str) -> _Entity | None:
-        facts = self.modules[path]
+        facts = self._facts(path)
         binding = facts.bindings.get(name)
         return self.evaluate(path, binding) if binding is not None else None
 
@@ -779,7 +871,10 @@ class _Linker:
             if bound is not None:
                 return bound
             submodule = f"{entity.name}.{segment}"
-            return _PyModule(submodule) if submodule in self.packages else None
+            if submodule in self.packages:
+                return _PyModule(submodule)
+            self._touch_failed(submodule)
+            return None
         if isinstance(entity, _JsModule):
             return self._export(entity.path, segment)
         if isinstance(entity, _Scoped):
@@ -803,7 +898,7 @@ class _Linker:
     # -- modules ---------------------------------------------------------------------------
 
     def _import(self, path: str, ref: ImportRef) -> _Entity | None:
-        if self.modules[path].language == "python":
+        if self._facts(path).language == "python":
             module = self._python_module(ref.module, path)
             if module is None:
                 return None
@@ -820,7 +915,7 @@ class _Linker:
     def _outside(self, path: str, ref: ImportRef) -> _External | None:
         """An import of a module the scanned files do not hold (a library); None for one of
         theirs whose name is missing."""
-        if self.modules[path].language == "python":
+        if self._facts(path).language == "python":
             parts = ref.module.split(".")
             for end in range(len(parts), 0, -1):  # a module of a scanned package: ours, unseen
                 if self._python_module(".".join(parts[:end]), path) is not None:
@@ -835,9 +930,12 @@ class _Linker:
         known (`backend/app/main.py` imports `app.api`), so any module whose dotted name ends
         with `name` qualifies; the one sharing most of the importer's package wins."""
         if name in self.packages:  # the common case: imported from the repository's root
+            if name not in self.python_files:
+                self._touch_failed(name)  # a package whose `__init__.py` failed
             return _PyModule(name)
         candidates = self.by_suffix.get(name)
         if not candidates:
+            self._touch_failed(name)
             return None
         here = module_name(importer).split(".")
 
@@ -852,6 +950,11 @@ class _Linker:
 
         return _PyModule(min(candidates, key=closeness))
 
+    def _touch_failed(self, name: str) -> None:
+        """An import of `name` found no module: the failed files it may have meant count as
+        looked at."""
+        self.touched.update(self.failed_by_suffix.get(name, ()))
+
     def _js_file(self, importer: str, specifier: str) -> str | None:
         if not specifier.startswith("."):
             return None  # a package (`express`): not part of the scanned files
@@ -864,16 +967,19 @@ class _Linker:
                 stem = joined[: -len(ext)]
         candidates = [joined, *(stem + e for e in _JS_EXTENSIONS)]
         candidates += [f"{joined}/index{e}" for e in _JS_EXTENSIONS]
-        return next((c for c in candidates if c in self.modules), None)
+        found = next((c for c in candidates if c in self.files), None)
+        if found is None:
+            self.touched.update(c for c in candidates if c in self.failed)
+        return found
 
     def _default_export(self, path: str) -> _Entity | None:
         """`require()` and a default import give `module.exports` (or `export default`); a
         module that sets neither is its own namespace (`exports.router = ...`)."""
-        default = self.modules[path].exports.get("default")
+        default = self._facts(path).exports.get("default")
         return self.evaluate(path, default) if default is not None else _JsModule(path)
 
     def _export(self, path: str, name: str) -> _Entity | None:
-        facts = self.modules[path]
+        facts = self._facts(path)
         if name in facts.exports:
             return self.evaluate(path, facts.exports[name])
         if "default" in facts.exports:  # `module.exports = { usersRouter }`
@@ -895,6 +1001,17 @@ _ROUTER_BASES = {
     ("starlette", "Starlette"): (STARLETTE, True),
 }
 _ROUTER_NOUN = {"fastapi": "APIRouter", "flask": "Blueprint", "express": "router"}
+
+
+_EMPTY_PYTHON = ModuleFacts("python")
+_EMPTY_JS = ModuleFacts("javascript")
+
+
+def _last(value: ImportRef | Sym) -> str | None:
+    """The name an import or a dotted alias ends in (`x.register` → `register`)."""
+    if isinstance(value, ImportRef):
+        return value.attr if value.attr is not None else value.module.rpartition(".")[2]
+    return value.path[-1] if value.path else None
 
 
 def describe(expr: Expr | None) -> str:

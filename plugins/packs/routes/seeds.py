@@ -1,0 +1,142 @@
+"""Which files pack-http-routes parses first: those whose bytes can declare or register a
+route, a router or an app (`admits`); the scanner parses the rest on demand (`packs.scan.OnDemand`).
+
+A file adds facts of its own — routers, routes, mounts, `use` calls, `before_request` hooks —
+only through the constructs the readers look for; every other fact (a binding, an export, a
+function, a class) matters only when the linker looks it up from a file that has some, and
+then the scanner parses it (`Linked.touched`). The patterns below are, per reader, a superset
+of those constructs, spelt as their bytes must spell them (over-inclusion costs time only):
+
+- Python (`python_facts`): a router or app made by a call named with a framework word
+  (`ROUTER_FRAMEWORKS`, `_ROUTER_WORDS`: `APIRouter`, `Blueprint`, `Flask`, `FastAPI`,
+  `Starlette`, any `...Router(`), flask-restx/flask-restful (`Api`, `Namespace`, only once
+  imported from `flask_rest...`), Starlette's `Route(`/`Mount(` lists; a statement call
+  (`_STATEMENT_CALLS`: `include_router`, `register_blueprint`, `mount`, `add_api_route`,
+  `add_route`, `add_url_rule`, `before_request`, `add_namespace`, `add_resource`,
+  `init_app`); a route decorator (`@x.get(`, `@x.route(`, `@ns.route(` on a class: an `@`
+  line holding `.verb(`).
+- JavaScript and TypeScript (`js_facts`): a router or app needs `express` (or `Router`); a
+  route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`):
+  that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
+  reader's member call has it (a comment between the `.` and the word is a limit).
+
+One construct is let through on its bytes: `@mock.patch(...)` in a file that binds `mock` only
+by `from unittest import mock` (saleor: 1,180 of them in 146 test files). The reader would take
+it for a `PATCH` route on `mock`, which the linker finds is the library's, no router: it adds
+nothing. A file that binds `mock` a second time (an import, `as mock`, `mock =`) is admitted.
+
+Calls that pass a router or a path to a function declaring routes on its parameter
+(`register_view(bp, routes=[...])`) are found by name on demand (`Linked.words`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .model import HTTP_METHODS
+from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
+
+# a framework word anywhere in a name (`UserAPIRouter(`, `CTFdFlask(`), as the reader matches it
+_PY_NAMES = tuple(
+    sorted(
+        w.encode()
+        for w in {
+            *ROUTER_FRAMEWORKS,
+            "Router",
+            "Blueprint",
+            "Flask",
+            "FastAPI",
+            "Starlette",
+            "Route",
+            "Mount",
+            "flask_rest",
+        }
+    )
+)
+# (a name holding another, `APIRouter` holding `Route`, is found with it: one scan fewer each)
+_PY_NAMES = tuple(n for n in _PY_NAMES if not any(o != n and o in n for o in _PY_NAMES))
+# a statement call's property, a whole word (`mount`, not `amount`)
+_PY_CALLS = tuple(sorted(w.encode() for w in _STATEMENT_CALLS))
+# a route decorator: an `@` line calling `.get(`, `.route(`... (a literal first: `re` skips to it)
+_PY_DECORATOR = re.compile(
+    rb"@[^\n]*\.[ \t]*(?:" + b"|".join(sorted(w.encode() for w in _ROUTE_DECORATORS)) + rb")\b"
+)
+_JS_NAMES = (b"express", b"Router")
+# a route or `use` call's property: the word, then a `.` before it is checked (`\b` or a
+# lookbehind first would make `re` try every position)
+_JS_CALL = re.compile(
+    rb"(?:" + "|".join(sorted({*HTTP_METHODS, "use", "all"} - {"trace"})).encode() + rb")\b"
+)
+
+
+_MOCK_PATCH = re.compile(rb"@[ \t]*mock[ \t]*\.[ \t]*patch\b")
+_ASSIGNED = re.compile(rb"[ \t]*[:=](?!=)")
+_AS = re.compile(rb"\bas[ \t]+$")
+
+
+def _unittest_mock_only(data: bytes) -> bool:
+    """Whether the file binds `mock` once, by `from unittest import mock`: every word `mock`
+    that an import, an `as`, an assignment or an annotation binds is counted."""
+    if b"from unittest import mock" not in data:
+        return False
+    bindings = 0
+    at = data.find(b"mock")
+    while at >= 0:
+        end = at + 4
+        word = (at == 0 or not _word_byte(data[at - 1])) and (
+            end == len(data) or not _word_byte(data[end])
+        )
+        if word:
+            line = data[data.rfind(b"\n", 0, at) + 1 : at]
+            if b"import" in line or _AS.search(line) or _ASSIGNED.match(data, end):
+                bindings += 1
+        at = data.find(b"mock", end)
+    return bindings == 1
+
+
+def _has_word(data: bytes, word: bytes) -> bool:
+    """Whether `word` occurs in `data` not inside a longer name (`mount`, not `amount`)."""
+    at = data.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not _word_byte(data[at - 1])) and (
+            end == len(data) or not _word_byte(data[end])
+        ):
+            return True
+        at = data.find(word, end)
+    return False
+
+
+def _word_byte(byte: int) -> bool:
+    return byte == 0x5F or chr(byte).isalnum()
+
+
+def admits(path: str, data: bytes) -> bool:
+    """Whether the file at `path`, of these bytes, can hold facts of its own (see above).
+    Substring tests first (`in` is a fast scan), a pattern only where they leave it open."""
+    if path.endswith(".py"):
+        if any(name in data for name in _PY_NAMES):
+            return True
+        if any(_has_word(data, call) for call in _PY_CALLS):
+            return True
+        if b"@" not in data:
+            return False
+        unittest_mock: bool | None = None  # judged once, at the first `@mock.patch`
+        for match in _PY_DECORATOR.finditer(data):
+            if _MOCK_PATCH.match(data, match.start()) is None:
+                return True
+            if unittest_mock is None:
+                unittest_mock = _unittest_mock_only(data)
+            if not unittest_mock:
+                return True
+        return False
+    if any(name in data for name in _JS_NAMES):
+        return True
+    for match in _JS_CALL.finditer(data):
+        # a property: `.` (or `?.`) before it, blanks aside, as the reader's member call has
+        at = match.start() - 1
+        while at >= 0 and data[at] in b" \t\r\n":
+            at -= 1
+        if at >= 0 and data[at] == 0x2E and (at == 0 or data[at - 1] != 0x2E):  # not `...`
+            return True
+    return False
