@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from conftest import FIXTURE_PLUGINS, REPO
 from gateway_harness import Gateway, jsonrpc_plugin, running_gateway, write_config
-from test_rpc_hardening import sse_events
+from test_rpc_routes import sse_events
 
 from app.rpc_routes import MAX_BATCH_ENTRIES, MAX_PENDING_EVENT_BYTES
 
