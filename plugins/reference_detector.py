@@ -18,9 +18,9 @@ import sys
 from typing import Any
 
 try:
-    from gpp.core.schema import path_problem
     from gpp.plugin.repo_files import (
         lstat_plain_path,
+        name_problem,
         open_root,
         read_file_in_root,
         resolve_in_root,
@@ -29,9 +29,9 @@ try:
     from gpp.plugin.sdk import serve
 except ImportError:  # run from a checkout by a bare interpreter: use the repo's gpp/
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from gpp.core.schema import path_problem
     from gpp.plugin.repo_files import (
         lstat_plain_path,
+        name_problem,
         open_root,
         read_file_in_root,
         resolve_in_root,
@@ -212,7 +212,7 @@ def _walk(
             ):
                 continue
             rel = entry.name if here == "." else f"{here}/{entry.name}"
-            problem = _name_problem(entry.name, rel)
+            problem = name_problem(entry.name, rel)
             if problem is not None:
                 skipped.append({"path": here, "reason": "unsupported", "detail": problem})
             elif is_dir:
@@ -226,17 +226,6 @@ def _walk(
     for failed in walk_in_root(root_fd, target, visit):
         detail = "directory cannot be listed"
         skipped.append({"path": reported(failed), "reason": "unreadable", "detail": detail})
-
-
-def _name_problem(name: str, rel: str) -> str | None:
-    """Why the entry `name`, reported as `rel`, cannot be reported (the fixed texts the Node
-    twin gives), or None."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return "skipped an entry whose name is not UTF-8"
-    problem = path_problem(rel)
-    return None if problem is None else f"skipped {name}: not a repo-relative path ({problem})"
 
 
 def _words(line: str) -> list[str]:

@@ -19,6 +19,8 @@ import os
 import stat
 from collections.abc import Callable, Iterable
 
+from gpp.core.schema import path_problem
+
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: a FIFO planted in the repo must not block the open; fstat refuses it just after.
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -220,6 +222,17 @@ def walk_in_root(
         for _, fd in chain:
             os.close(fd)
     return failed
+
+
+def name_problem(name: str, rel: str) -> str | None:
+    """Why a walked entry `name`, to be reported as `rel`, cannot be (a document could not carry
+    it), or None: the fixed texts the reference detectors (and the Node twin) give."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return "skipped an entry whose name is not UTF-8"
+    problem = path_problem(rel)
+    return None if problem is None else f"skipped {name}: not a repo-relative path ({problem})"
 
 
 def _open_and_list(

@@ -55,10 +55,10 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from gpp.core.schema import path_problem
 from gpp.plugin.file_memo import FileMemo, Missing
 from gpp.plugin.repo_files import (
     NotRegularFile,
+    name_problem,
     open_file_in_root,
     open_root,
     resolve_in_root,
@@ -528,7 +528,7 @@ class Scanner(Generic[F]):
                         continue
                 elif not (entry.is_file(follow_symlinks=False) and name.endswith(self.suffixes)):
                     continue
-                problem = _name_problem(name, prefix + name)
+                problem = name_problem(name, prefix + name)
                 if problem is not None:
                     skipped.append(Unresolved(here, "unsupported", problem))
                 elif is_dir:
@@ -761,14 +761,3 @@ def utf8(path: str) -> bytes:
 def at(location: JSONObject) -> tuple[bytes, int]:
     """The sort key of a `Location`: path by UTF-8 bytes, then line."""
     return utf8(location["path"]), location["line"]
-
-
-def _name_problem(name: str, rel: str) -> str | None:
-    """Why the entry `name`, to be reported as `rel`, cannot be (a document could not carry
-    it), or None; the texts are the reference detectors'."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return "skipped an entry whose name is not UTF-8"
-    problem = path_problem(rel)
-    return None if problem is None else f"skipped {name}: not a repo-relative path ({problem})"

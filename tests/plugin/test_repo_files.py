@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from gpp.plugin import repo_files
-from gpp.plugin.repo_files import lstat_plain_path, open_dir_in_root, open_root, read_file_in_root
+from gpp.plugin.repo_files import (
+    lstat_plain_path,
+    name_problem,
+    open_dir_in_root,
+    open_root,
+    read_file_in_root,
+)
 
 
 @pytest.fixture
@@ -128,3 +134,12 @@ def test_walk_in_root_holds_few_descriptors_at_any_depth(tmp_path: Path) -> None
     assert len(seen) == len(set(seen)) == 1 + 120 * 3
     assert seen[:3] == ["t", "t/a", "t/a/a"]  # depth first, in byte order
     assert 0 < peak <= 8 + 3  # the chain, the directory listed, and listdir's own descriptor
+
+
+def test_a_name_no_document_can_carry_is_said_in_the_fixed_words() -> None:
+    """The texts both reference detectors and the packs give for an entry they skip."""
+    assert name_problem("ok.py", "src/ok.py") is None
+    assert name_problem("b\udcff.py", "b\udcff.py") == "skipped an entry whose name is not UTF-8"
+    assert name_problem("x\\y.py", "src/x\\y.py") == (
+        "skipped x\\y.py: not a repo-relative path (must not contain a backslash)"
+    )
