@@ -48,6 +48,7 @@ import os
 import stat
 import time
 import traceback
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -56,6 +57,8 @@ from gpp.core.schema import path_problem
 from gpp.plugin.file_memo import FileMemo, Missing
 from gpp.plugin.repo_files import (
     NotRegularFile,
+    open_dir_in_root,
+    open_file_in_dir,
     open_file_in_root,
     open_root,
     resolve_in_root,
@@ -407,6 +410,19 @@ class Scanner(Generic[F]):
         """`rels` less the Python files that cannot matter (`packs.prefilter`). A file whose
         bytes cannot be judged (unreadable, too large, not UTF-8) is kept: reading it reports
         it exactly as without the filter."""
+        directories = _Directories(root_fd)
+        try:
+            return self._prefilter_in(directories, rels, files, keywords)
+        finally:
+            directories.close()
+
+    def _prefilter_in(
+        self,
+        directories: _Directories,
+        rels: list[str],
+        files: dict[str, Found],
+        keywords: Sequence[Keyword],
+    ) -> list[str]:
         judged: dict[str, ByteFacts] = {}
         kept: set[str] = set()
         read: dict[str, bytes] = {}  # this discover's reads, for `assigned`
@@ -417,7 +433,7 @@ class Scanner(Generic[F]):
                 continue
             value = self._bytes_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
-                data = self._judge_bytes(root_fd, found)
+                data = self._judge_bytes(directories, found)
                 if data is None:
                     kept.add(rel)
                     continue
@@ -433,7 +449,7 @@ class Scanner(Generic[F]):
             if isinstance(value, Missing):
                 data = read.get(rel)
                 if data is None:
-                    data = self._judge_bytes(root_fd, found) or b""
+                    data = self._judge_bytes(directories, found) or b""
                 value = assignments(data)
                 self._assignments_memo.store(
                     rel, found.stat, value, cost=64 + 32 * len(value.values)
@@ -444,7 +460,7 @@ class Scanner(Generic[F]):
             found = files[rel]
             data = read.get(rel)
             if data is None:
-                data = self._judge_bytes(root_fd, found) or b""
+                data = self._judge_bytes(directories, found) or b""
             value = byte_facts(rel, data, keywords, self.base_keywords, self.fields, complete=True)
             self._bytes_memo.store(rel, found.stat, value, cost=64 + 32 * len(value.imports))
             return value
@@ -462,10 +478,10 @@ class Scanner(Generic[F]):
         kept |= chosen
         return [rel for rel in rels if rel in kept]
 
-    def _judge_bytes(self, root_fd: int, found: Found) -> bytes | None:
+    def _judge_bytes(self, directories: _Directories, found: Found) -> bytes | None:
         """A file's bytes for the pre-filter, or None when they cannot be judged."""
         try:
-            fd, info = open_file_in_root(root_fd, found.target)
+            fd, info = directories.open_file(found.target)
         except OSError:
             return None
         try:
@@ -477,7 +493,8 @@ class Scanner(Generic[F]):
                 if not chunk:
                     break
                 data += chunk
-            data.decode("utf-8")
+            if not data.isascii():  # most source is: no decoding to tell it is UTF-8
+                data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
             return None
         finally:
@@ -589,6 +606,38 @@ class Scanner(Generic[F]):
             return Unresolved(rel, "parse-error", f"line 1: {type(exc).__name__}")
         except Exception as exc:  # a reader bug on one file: a finding there
             return reader_error(rel, exc)
+
+
+class _Directories:
+    """The pre-filter's opens: each file as `open_file_in_root` opens it (every directory of
+    its path with `O_NOFOLLOW` from the root, then the file, confirmed regular), but the
+    directory chain opened once for the files of a directory, not once per file (a path five
+    directories deep costs six `openat`s and five `close`s; the files of one directory come
+    together in path order, so a few descriptors kept, least recently used out, suffice)."""
+
+    KEEP = 8
+
+    def __init__(self, root_fd: int) -> None:
+        self.root_fd = root_fd
+        self.open: OrderedDict[str, int] = OrderedDict()
+
+    def open_file(self, target: str) -> tuple[int, os.stat_result]:
+        head, _, name = target.rpartition("/")
+        if not head:
+            return open_file_in_dir(self.root_fd, name, target)
+        fd = self.open.get(head)
+        if fd is None:
+            fd = open_dir_in_root(self.root_fd, head)
+            self.open[head] = fd
+            if len(self.open) > self.KEEP:
+                os.close(self.open.popitem(last=False)[1])
+        else:
+            self.open.move_to_end(head)
+        return open_file_in_dir(fd, name, target)
+
+    def close(self) -> None:
+        while self.open:
+            os.close(self.open.popitem()[1])
 
 
 def _minified(data: bytes) -> bool:
