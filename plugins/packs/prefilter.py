@@ -191,11 +191,19 @@ def byte_facts(
     from `django.contrib.auth.models`: finer than a file-level `models`, which views name too)."""
     hit = any(_holds(data, keyword) for keyword in keywords)
     links = False  # a keyword alone (`db_table`) makes no class a model's base
-    if b"class" not in data and (not complete or b"import" not in data):
-        # no class: its imports matter only if it is chosen or re-exports a base (`needed`
-        # asks for them then); half the files of a large repository, most of its bytes
-        partial = b"import" in data
-        return ByteFacts(hit, (), (), (), links=False, exports=b"__all__" in data, partial=partial)
+    declared = [(n.decode("ascii", "replace"), _bases(listed)) for n, listed in _classes(data)]
+    if not any(bases for _, bases in declared) and (not complete or b"import" not in data):
+        # no class with a base: its imports matter only if it is chosen or re-exports a base
+        # (`needed` asks for them then); half the files of a large repository, most of its bytes
+        return ByteFacts(
+            hit,
+            (),
+            (),
+            (),
+            classes=frozenset(name for name, _ in declared),
+            exports=b"__all__" in data,
+            partial=b"import" in data,
+        )
     package = _package(path)
     local: dict[str, list[str]] = {}  # a name bound by an import -> what it may name, dotted
     stars: list[str] = []
@@ -220,9 +228,9 @@ def byte_facts(
             modules.append(text)
     bases: list[str] = []
     classes: list[str] = []
-    for name, listed in _CLASS.findall(data):
-        classes.append(name.decode("ascii", "replace"))
-        for written in _bases(listed):
+    for name, written_bases in declared:
+        classes.append(name)
+        for written in written_bases:
             bases.append(written)
             if not links and base_keywords:
                 aliased = _assigned_to(data, written.partition(".")[0], local, classes)
@@ -249,6 +257,11 @@ def byte_facts(
         b"__all__" in data,
         tuple(dict.fromkeys(field_names)),
     )
+
+
+def _classes(data: bytes) -> list[tuple[bytes, bytes]]:
+    """`(name, bases as listed)` of the classes with a parenthesised list in `data`."""
+    return _CLASS.findall(data) if b"class" in data else []
 
 
 def _assigned_to(
