@@ -34,7 +34,7 @@ pre-filter admits). Standard library only.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -228,13 +228,15 @@ def byte_facts(
             modules.append(text)
     bases: list[str] = []
     classes: list[str] = []
+    known = frozenset(base_keywords)  # looked up once per base and import it is bound to
     for name, written_bases in declared:
         classes.append(name)
         for written in written_bases:
             bases.append(written)
             if not links and base_keywords:
                 aliased = _assigned_to(data, written.partition(".")[0], local, classes)
-                if _names_keyword(written, {**local, **aliased}, base_keywords, stars):
+                names = {**local, **aliased} if aliased else local  # no copy per class
+                if _names_keyword(written, names, known, stars):
                     hit = links = True
     field_names: list[str] = []
     if fields is not None and bases:
@@ -314,7 +316,7 @@ def _top_level_items(listed: bytes) -> list[bytes]:
 def _names_keyword(
     written: str,
     local: Mapping[str, Sequence[str]],
-    base_keywords: Sequence[str],
+    base_keywords: Collection[str],
     stars: Sequence[str] = (),
 ) -> bool:
     """Whether the dotted base `written`, or what its import (or a star import) names it, is
