@@ -722,3 +722,36 @@ def test_the_fast_byte_judges_find_what_their_patterns_do(data: bytes) -> None:
         assert b"(" in listed or prefilter._top_level_items(listed) == listed.split(b",")
     assert prefilter._bases(b"b.C, D(e, f), G[H], k=1, *Y") == ["b.C", "D"]
     assert prefilter._bases(b"models.Model, Mixin , metaclass=X") == ["models.Model", "Mixin"]
+
+
+def test_the_prefilter_opens_a_directory_chain_once_for_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Judging the bytes of every file of a large repository was one `openat` per directory of
+    each file's path: the pre-filter now opens a directory's chain once for all its files (the
+    file itself still opened with `O_NOFOLLOW` and confirmed regular), and closes every
+    descriptor it opened."""
+    from packs import scan
+
+    deep = tmp_path / "a" / "b" / "c"
+    deep.mkdir(parents=True)
+    for n in range(6):
+        (deep / f"m{n}.py").write_text(f"def f{n}():\n    return {n}\n")
+    (tmp_path / "a" / "b" / "models.py").write_text(
+        "from django.db import models\n\nclass Item(models.Model):\n    pass\n"
+    )
+    (tmp_path / "top.py").write_text("X = 1\n")
+    opened_dirs: list[str] = []
+    open_dir: Callable[[int, str], int] = vars(scan)["open_dir_in_root"]
+
+    def recording_open_dir(fd: int, rel: str) -> int:
+        opened_dirs.append(rel)
+        return open_dir(fd, rel)
+
+    monkeypatch.setattr(scan, "open_dir_in_root", recording_open_dir)
+    monkeypatch.chdir(tmp_path)
+    before = len(os.listdir("/proc/self/fd"))
+    document = _pre_filtered("django", django_models.extract).discover(["."])
+    assert [r["name"] for r in document["resources"]] == ["b_item"]
+    assert sorted(opened_dirs) == ["a/b", "a/b/c"]  # not one chain per file
+    assert len(os.listdir("/proc/self/fd")) == before
