@@ -6,7 +6,6 @@ Reads `.py` files with `ast` (the scanned code is never imported or run); the ru
 """
 
 import os
-import re
 import sys
 from typing import Final
 
@@ -15,11 +14,10 @@ sys.path[:0] = [PLUGINS, os.path.dirname(PLUGINS)]  # packs/, and the repo's gpp
 
 from packs import django_models  # noqa: E402
 from packs.entry import serve_python_pack  # noqa: E402
-from packs.prefilter import Fields, Keyword  # noqa: E402
+from packs.prefilter import Fields, Keyword, Word  # noqa: E402
 
 KEYWORDS: Final[tuple[Keyword, ...]] = tuple(
-    (option, re.compile(rb"\b" + option + rb"[ \t]*=(?!=)"))
-    for option in (b"db_table", b"app_label", b"proxy")
+    Word(option, rb"[ \t]*=(?!=)") for option in (b"db_table", b"app_label", b"proxy")
 )
 FIELDS = Fields(("Field", "ForeignKey", "OneToOneField"), "django.db.models.")
 BASE_KEYWORDS = ("Model", *django_models.KNOWN_MODELS)

@@ -57,13 +57,19 @@ def open_file_in_root(root_fd: int, rel: str) -> tuple[int, os.stat_result]:
     """An open descriptor of the regular file at `rel` and its `fstat`; OSError otherwise."""
     head, _, name = rel.rpartition("/")
     if not head:  # a file at the top: opened from the root itself, no descriptor to make
-        fd = os.open(name, _FILE_FLAGS, dir_fd=root_fd)
-    else:
-        parent = open_dir_in_root(root_fd, head)
-        try:
-            fd = os.open(name, _FILE_FLAGS, dir_fd=parent)
-        finally:
-            os.close(parent)
+        return open_file_in_dir(root_fd, name, rel)
+    parent = open_dir_in_root(root_fd, head)
+    try:
+        return open_file_in_dir(parent, name, rel)
+    finally:
+        os.close(parent)
+
+
+def open_file_in_dir(dir_fd: int, name: str, rel: str) -> tuple[int, os.stat_result]:
+    """`open_file_in_root`'s last step: the regular file `name` in the directory `dir_fd` (one
+    opened by `open_dir_in_root`, or the root), for a caller that opens many files of one
+    directory and so opens the directory's chain once; `rel` names the file in errors."""
+    fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

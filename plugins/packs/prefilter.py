@@ -34,13 +34,14 @@ pre-filter admits). Standard library only.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 _FROM = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)")
 _IMPORT = re.compile(rb"import[ \t]+([^\n#;]+)")
 _CLASS = re.compile(rb"class[ \t]+(\w+)[ \t]*\(((?:[^()]|\([^()]*\))*)\)")
+_BRACKET = re.compile(rb"[()\[\]{}]")
 _NAME = re.compile(rb"[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*")
 _ALIAS = re.compile(rb"([A-Za-z_][\w.]*)(?:[ \t]+as[ \t]+([A-Za-z_]\w*))?")
 _ASSIGN = re.compile(
@@ -99,6 +100,7 @@ class Fields:
     module: str
 
 
+_CALL = re.compile(rb"[ \t]*\(")
 _STATEMENT = re.compile(rb"[ \t]*[A-Za-z_]\w*[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*\(")
 
 
@@ -112,6 +114,9 @@ def _callees(data: bytes, suffixes: Sequence[str]) -> list[str]:
     for suffix in {s.encode() for s in suffixes}:
         end = data.find(suffix)
         while end >= 0:
+            if _CALL.match(data, end + len(suffix)) is None:  # not a call: no statement's
+                end = data.find(suffix, end + 1)
+                continue
             line = data.rfind(b"\n", 0, end) + 1
             match = _STATEMENT.match(data, line)
             if (
@@ -135,14 +140,41 @@ def _continues(data: bytes, line: int) -> bool:
     return False
 
 
-Keyword = bytes | tuple["bytes | re.Pattern[bytes]", ...]
-"""A pre-filter keyword: bytes a file must hold, or a tuple of bytes it must hold all of and
-patterns it must match (searched only once the bytes before them are found)."""
+@dataclass(frozen=True)
+class Word:
+    """A keyword: `word` as a whole word, followed by what `after` matches (`db_table`, then
+    `[ \t]*=(?!=)`). Found where `bytes.find` finds the word, by a match there: a search for
+    a pattern that starts with `\b` tries every position of the file (about twenty times the
+    cost on a large repository, where most files do not hold the word at all)."""
+
+    word: bytes
+    after: bytes = b""
+    pattern: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # every match starts at an occurrence of the word, so matching there finds them all
+        pattern = re.compile(rb"\b" + re.escape(self.word) + rb"(?:" + self.after + rb")")
+        object.__setattr__(self, "pattern", pattern)
+
+    def found_in(self, data: bytes) -> bool:
+        start = data.find(self.word)
+        while start >= 0:
+            if self.pattern.match(data, start) is not None:
+                return True
+            start = data.find(self.word, start + 1)
+        return False
+
+
+Keyword = bytes | Word | tuple["bytes | re.Pattern[bytes]", ...]
+"""A pre-filter keyword: bytes a file must hold, a `Word`, or a tuple of bytes it must hold
+all of and patterns it must match (searched only once the bytes before them are found)."""
 
 
 def _holds(data: bytes, keyword: Keyword) -> bool:
     if isinstance(keyword, bytes):
         return keyword in data
+    if isinstance(keyword, Word):
+        return keyword.found_in(data)
     return all(k in data if isinstance(k, bytes) else k.search(data) for k in keyword)
 
 
@@ -159,11 +191,19 @@ def byte_facts(
     from `django.contrib.auth.models`: finer than a file-level `models`, which views name too)."""
     hit = any(_holds(data, keyword) for keyword in keywords)
     links = False  # a keyword alone (`db_table`) makes no class a model's base
-    if b"class" not in data and (not complete or b"import" not in data):
-        # no class: its imports matter only if it is chosen or re-exports a base (`needed`
-        # asks for them then); half the files of a large repository, most of its bytes
-        partial = b"import" in data
-        return ByteFacts(hit, (), (), (), links=False, exports=b"__all__" in data, partial=partial)
+    declared = [(n.decode("ascii", "replace"), _bases(listed)) for n, listed in _classes(data)]
+    if not any(bases for _, bases in declared) and (not complete or b"import" not in data):
+        # no class with a base: its imports matter only if it is chosen or re-exports a base
+        # (`needed` asks for them then); half the files of a large repository, most of its bytes
+        return ByteFacts(
+            hit,
+            (),
+            (),
+            (),
+            classes=frozenset(name for name, _ in declared),
+            exports=b"__all__" in data,
+            partial=b"import" in data,
+        )
     package = _package(path)
     local: dict[str, list[str]] = {}  # a name bound by an import -> what it may name, dotted
     stars: list[str] = []
@@ -188,13 +228,15 @@ def byte_facts(
             modules.append(text)
     bases: list[str] = []
     classes: list[str] = []
-    for name, listed in _CLASS.findall(data):
-        classes.append(name.decode("ascii", "replace"))
-        for written in _bases(listed):
+    known = frozenset(base_keywords)  # looked up once per base and import it is bound to
+    for name, written_bases in declared:
+        classes.append(name)
+        for written in written_bases:
             bases.append(written)
             if not links and base_keywords:
                 aliased = _assigned_to(data, written.partition(".")[0], local, classes)
-                if _names_keyword(written, {**local, **aliased}, base_keywords, stars):
+                names = {**local, **aliased} if aliased else local  # no copy per class
+                if _names_keyword(written, names, known, stars):
                     hit = links = True
     field_names: list[str] = []
     if fields is not None and bases:
@@ -219,6 +261,11 @@ def byte_facts(
     )
 
 
+def _classes(data: bytes) -> list[tuple[bytes, bytes]]:
+    """`(name, bases as listed)` of the classes with a parenthesised list in `data`."""
+    return _CLASS.findall(data) if b"class" in data else []
+
+
 def _assigned_to(
     data: bytes, head: str, local: Mapping[str, Sequence[str]], classes: Sequence[str]
 ) -> dict[str, list[str]]:
@@ -235,18 +282,8 @@ def _bases(listed: bytes) -> list[str]:
     """The bases the linker reads in a class's parenthesised list (`pymodules.dotted`): each
     item at the top level that is a dotted name, or a call's dotted callee; a subscript
     (`Generic[T]`) and a keyword (`metaclass=`) are none."""
-    items: list[bytes] = []
-    depth = 0
-    start = 0
-    for index, byte in enumerate(listed):
-        if byte in b"([{":
-            depth += 1
-        elif byte in b")]}":
-            depth -= 1
-        elif byte == 0x2C and depth == 0:  # a comma
-            items.append(listed[start:index])
-            start = index + 1
-    items.append(listed[start:])
+    # the usual list has no brackets: every comma is at the top level
+    items = _top_level_items(listed) if _BRACKET.search(listed) else listed.split(b",")
     found = []
     for item in items:
         match = _NAME.match(item.strip())
@@ -259,10 +296,27 @@ def _bases(listed: bytes) -> list[str]:
     return found
 
 
+def _top_level_items(listed: bytes) -> list[bytes]:
+    """`listed` cut at its commas outside brackets."""
+    items: list[bytes] = []
+    depth = 0
+    start = 0
+    for index, byte in enumerate(listed):
+        if byte in b"([{":
+            depth += 1
+        elif byte in b")]}":
+            depth -= 1
+        elif byte == 0x2C and depth == 0:  # a comma
+            items.append(listed[start:index])
+            start = index + 1
+    items.append(listed[start:])
+    return items
+
+
 def _names_keyword(
     written: str,
     local: Mapping[str, Sequence[str]],
-    base_keywords: Sequence[str],
+    base_keywords: Collection[str],
     stars: Sequence[str] = (),
 ) -> bool:
     """Whether the dotted base `written`, or what its import (or a star import) names it, is
@@ -281,7 +335,7 @@ def assignments(data: bytes) -> Assignments:
     """`Assignments` of a file's bytes (any indentation: over-inclusion costs time only)."""
     values: dict[str, list[str]] = {}
     callees: list[str] = []
-    for name, value, arguments in _ASSIGN.findall(data):
+    for name, value, arguments in _assign_findall(data):
         names = [value.decode("ascii", "replace")]
         if arguments:
             callees.append(names[0])
@@ -290,6 +344,28 @@ def assignments(data: bytes) -> Assignments:
     return Assignments(
         {k: tuple(dict.fromkeys(v)) for k, v in values.items()}, tuple(dict.fromkeys(callees))
     )
+
+
+def _assign_findall(data: bytes) -> list[tuple[bytes, bytes, bytes]]:
+    """`_ASSIGN.findall(data)`, trying only the lines that hold a `=` (a match's `=` is on the
+    line it starts), in order and never inside the last match (a call's arguments may span
+    lines), as `findall` does: a pattern anchored with `^` is tried at every position of the
+    file, and most lines of a model file assign nothing."""
+    found: list[tuple[bytes, bytes, bytes]] = []
+    done = 0  # where the last match ended
+    equals = data.find(b"=")
+    while equals >= 0:
+        line = data.rfind(b"\n", 0, equals) + 1
+        match = _ASSIGN.match(data, line) if line >= done else None
+        if match is not None:
+            name, value, arguments = match.groups(b"")  # as `findall`: b"" for none
+            found.append((name, value, arguments))
+            done = match.end()
+            equals = data.find(b"=", done)
+            continue
+        end = data.find(b"\n", equals)
+        equals = data.find(b"=", end) if end >= 0 else -1
+    return found
 
 
 def needed(

@@ -51,6 +51,7 @@ import os
 import stat
 import time
 import traceback
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -59,6 +60,8 @@ from gpp.plugin.file_memo import FileMemo, Missing
 from gpp.plugin.repo_files import (
     NotRegularFile,
     name_problem,
+    open_dir_in_root,
+    open_file_in_dir,
     open_file_in_root,
     open_root,
     resolve_in_root,
@@ -350,7 +353,35 @@ class Scanner(Generic[F]):
     ) -> Linked:
         """Read the admitted files, link, read what linking asked for, link again... (see
         `OnDemand`); every file when `parse_all`. Adds to `unresolved` and `failed`."""
-        admitted = self._admitted(root_fd, rels, files, on_demand)
+        directories = _Directories(root_fd)
+        try:
+            return self._on_demand_in(
+                directories,
+                root_fd,
+                rels,
+                files,
+                started,
+                not_reached,
+                unresolved,
+                failed,
+                on_demand,
+            )
+        finally:
+            directories.close()
+
+    def _on_demand_in(
+        self,
+        directories: _Directories,
+        root_fd: int,
+        rels: list[str],
+        files: dict[str, Found],
+        started: float,
+        not_reached: list[str],
+        unresolved: list[Unresolved],
+        failed: list[ReaderError],
+        on_demand: OnDemand[F],
+    ) -> Linked:
+        admitted = self._admitted(directories, rels, files, on_demand)
         # what the last discover asked for too: parsing a file more changes nothing (it has no
         # facts of its own, and no call named by `words`), and an unchanged repository then
         # links once, with the very facts of last time (`RouteLinker` answers from its memo)
@@ -377,7 +408,7 @@ class Scanner(Generic[F]):
                 holding.clear()
             for rel in rels:
                 if words and rel not in holding and rel not in chosen:
-                    holding[rel] = self._holds_word(root_fd, files[rel], words)
+                    holding[rel] = self._holds_word(directories, files[rel], words)
             wanted = set(linked.touched) | {rel for rel, hit in holding.items() if hit}
             new = {rel for rel in wanted if rel in files} - chosen
             if not new or not_reached:
@@ -398,7 +429,11 @@ class Scanner(Generic[F]):
         return linked
 
     def _admitted(
-        self, root_fd: int, rels: list[str], files: dict[str, Found], on_demand: OnDemand[F]
+        self,
+        directories: _Directories,
+        rels: list[str],
+        files: dict[str, Found],
+        on_demand: OnDemand[F],
     ) -> set[str]:
         """The files `on_demand.admits` by their bytes (memoized per file stamp); a file whose
         bytes cannot be judged, or a minified bundle, is admitted: reading it reports it as
@@ -411,7 +446,7 @@ class Scanner(Generic[F]):
                 continue
             value = self._admits_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
-                data = self._judge_bytes(root_fd, found)
+                data = self._judge_bytes(directories, found)
                 value = (
                     data is None  # reported as unreadable, as it would be parsed
                     or (not rel.endswith(".py") and _minified(data))  # reported as generated
@@ -422,9 +457,9 @@ class Scanner(Generic[F]):
                 admitted.add(rel)
         return admitted
 
-    def _holds_word(self, root_fd: int, found: Found, words: frozenset[str]) -> bool:
+    def _holds_word(self, directories: _Directories, found: Found, words: frozenset[str]) -> bool:
         """Whether a file's bytes spell one of `words` (a file that cannot be judged does)."""
-        data = self._judge_bytes(root_fd, found)
+        data = self._judge_bytes(directories, found)
         return data is None or any(word.encode() in data for word in words)
 
     def _link_guarded(
@@ -549,6 +584,19 @@ class Scanner(Generic[F]):
         """`rels` less the Python files that cannot matter (`packs.prefilter`). A file whose
         bytes cannot be judged (unreadable, too large, not UTF-8) is kept: reading it reports
         it exactly as without the filter."""
+        directories = _Directories(root_fd)
+        try:
+            return self._prefilter_in(directories, rels, files, keywords)
+        finally:
+            directories.close()
+
+    def _prefilter_in(
+        self,
+        directories: _Directories,
+        rels: list[str],
+        files: dict[str, Found],
+        keywords: Sequence[Keyword],
+    ) -> list[str]:
         judged: dict[str, ByteFacts] = {}
         kept: set[str] = set()
         read: dict[str, bytes] = {}  # this discover's reads, for `assigned`
@@ -559,7 +607,7 @@ class Scanner(Generic[F]):
                 continue
             value = self._bytes_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
-                data = self._judge_bytes(root_fd, found)
+                data = self._judge_bytes(directories, found)
                 if data is None:
                     kept.add(rel)
                     continue
@@ -575,7 +623,7 @@ class Scanner(Generic[F]):
             if isinstance(value, Missing):
                 data = read.get(rel)
                 if data is None:
-                    data = self._judge_bytes(root_fd, found) or b""
+                    data = self._judge_bytes(directories, found) or b""
                 value = assignments(data)
                 self._assignments_memo.store(
                     rel, found.stat, value, cost=64 + 32 * len(value.values)
@@ -586,7 +634,7 @@ class Scanner(Generic[F]):
             found = files[rel]
             data = read.get(rel)
             if data is None:
-                data = self._judge_bytes(root_fd, found) or b""
+                data = self._judge_bytes(directories, found) or b""
             value = byte_facts(rel, data, keywords, self.base_keywords, self.fields, complete=True)
             self._bytes_memo.store(rel, found.stat, value, cost=64 + 32 * len(value.imports))
             return value
@@ -604,10 +652,10 @@ class Scanner(Generic[F]):
         kept |= chosen
         return [rel for rel in rels if rel in kept]
 
-    def _judge_bytes(self, root_fd: int, found: Found) -> bytes | None:
+    def _judge_bytes(self, directories: _Directories, found: Found) -> bytes | None:
         """A file's bytes for the pre-filter, or None when they cannot be judged."""
         try:
-            fd, info = open_file_in_root(root_fd, found.target)
+            fd, info = directories.open_file(found.target)
         except OSError:
             return None
         try:
@@ -619,7 +667,8 @@ class Scanner(Generic[F]):
                 if not chunk:
                     break
                 data += chunk
-            data.decode("utf-8")
+            if not data.isascii():  # most source is: no decoding to tell it is UTF-8
+                data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
             return None
         finally:
@@ -740,6 +789,38 @@ def _with_paths(
 ) -> Link[F]:
     """`link` given `paths` and `failed` with every file's facts."""
     return lambda files: link(files, paths, failed)
+
+
+class _Directories:
+    """The pre-filter's opens: each file as `open_file_in_root` opens it (every directory of
+    its path with `O_NOFOLLOW` from the root, then the file, confirmed regular), but the
+    directory chain opened once for the files of a directory, not once per file (a path five
+    directories deep costs six `openat`s and five `close`s; the files of one directory come
+    together in path order, so a few descriptors kept, least recently used out, suffice)."""
+
+    KEEP = 8
+
+    def __init__(self, root_fd: int) -> None:
+        self.root_fd = root_fd
+        self.open: OrderedDict[str, int] = OrderedDict()
+
+    def open_file(self, target: str) -> tuple[int, os.stat_result]:
+        head, _, name = target.rpartition("/")
+        if not head:
+            return open_file_in_dir(self.root_fd, name, target)
+        fd = self.open.get(head)
+        if fd is None:
+            fd = open_dir_in_root(self.root_fd, head)
+            self.open[head] = fd
+            if len(self.open) > self.KEEP:
+                os.close(self.open.popitem(last=False)[1])
+        else:
+            self.open.move_to_end(head)
+        return open_file_in_dir(fd, name, target)
+
+    def close(self) -> None:
+        while self.open:
+            os.close(self.open.popitem()[1])
 
 
 def _minified(data: bytes) -> bool:

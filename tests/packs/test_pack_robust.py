@@ -632,20 +632,29 @@ def test_a_warm_prefiltered_discover_reads_nothing(
     opened: list[str] = []
     runs: list[int] = []
     open_file: Callable[[int, str], tuple[int, os.stat_result]] = vars(scan)["open_file_in_root"]
+    open_in_dir: Callable[..., tuple[int, os.stat_result]] = vars(scan)["open_file_in_dir"]
     run_needed: Callable[..., set[str]] = vars(scan)["needed"]
 
     def recording_open(fd: int, rel: str) -> tuple[int, os.stat_result]:
         opened.append(rel)
         return open_file(fd, rel)
 
+    def recording_open_in_dir(fd: int, name: str, rel: str) -> tuple[int, os.stat_result]:
+        opened.append(rel)  # the pre-filter's opens (a directory's chain opened once)
+        return open_in_dir(fd, name, rel)
+
     def counting_needed(*args: Any) -> set[str]:
         runs.append(1)
         return run_needed(*args)
 
     monkeypatch.setattr(scan, "open_file_in_root", recording_open)
+    monkeypatch.setattr(scan, "open_file_in_dir", recording_open_in_dir)
     monkeypatch.setattr(scan, "needed", counting_needed)
     assert scanner.discover(["."]) == first
     assert opened == [] and runs == []
+    (tmp_path / "shop" / "orders.py").write_text("from shop import Item\n\nclass Ord(Item): ...\n")
+    assert [r["name"] for r in scanner.discover(["."])["resources"]] == ["shop_item", "shop_ord"]
+    assert opened == ["shop/orders.py", "shop/orders.py"]  # judged, then parsed
 
 
 def test_a_file_reached_only_through_imports_is_still_parsed(
@@ -700,3 +709,69 @@ def test_the_routes_prefilter_changes_no_document(monkeypatch: pytest.MonkeyPatc
         unfiltered, filtered = (canonical_json(d) for d in documents)
         assert filtered == unfiltered, root.name
     assert counts["filtered"] < counts["all"]
+
+
+_TRICKY_SOURCES = [
+    b"x = foo(\n    y = bar,\n    z=baz(1),\n)\nw = q\n",
+    b"a = b = c\nclass K(Base):\n    f: int = models.IntegerField()\n    g = h(i(j()))\n",
+    b"if a == b: c = d\n\n  e=f  # g = h\nk == l\nm = (n)\n=\n= x\np =\n",
+    b"s = '''\nt = u\n'''\nv = w(x=(y), z=[1, (2)])\nlast = call(\n",
+    b"db_table = 'x'\nmydb_table = 1\napp_label== 2\n  proxy\t= True\nproxy_x = 1\n",
+    b"Meta.db_table='t'\n_app_label = 1\nclass M(models.Model, metaclass=X, *Y):\n",
+    b"\xef\xbb\xbfdb_table=1\nproxy",
+]
+
+
+@pytest.mark.parametrize("data", _TRICKY_SOURCES)
+def test_the_fast_byte_judges_find_what_their_patterns_do(data: bytes) -> None:
+    """The pre-filter's shortcuts (issue 24 item 5) against the plain patterns they stand for:
+    assignments tried only on lines holding `=` as `_ASSIGN.findall`, a `Word` found by
+    `bytes.find` then a match as a `\\b` search, a bases list without brackets split at its
+    commas as the bracket-counting cut does."""
+    import re
+
+    import pack_django
+    from packs import prefilter
+
+    assert prefilter._assign_findall(data) == prefilter._ASSIGN.findall(data)
+    for keyword in pack_django.KEYWORDS:
+        assert isinstance(keyword, prefilter.Word)
+        plain = re.compile(rb"\b" + keyword.word + rb"[ \t]*=(?!=)")
+        assert keyword.found_in(data) == (plain.search(data) is not None)
+    for _, listed in prefilter._CLASS.findall(data):
+        assert b"(" in listed or prefilter._top_level_items(listed) == listed.split(b",")
+    assert prefilter._bases(b"b.C, D(e, f), G[H], k=1, *Y") == ["b.C", "D"]
+    assert prefilter._bases(b"models.Model, Mixin , metaclass=X") == ["models.Model", "Mixin"]
+
+
+def test_the_prefilter_opens_a_directory_chain_once_for_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Judging the bytes of every file of a large repository was one `openat` per directory of
+    each file's path: the pre-filter now opens a directory's chain once for all its files (the
+    file itself still opened with `O_NOFOLLOW` and confirmed regular), and closes every
+    descriptor it opened."""
+    from packs import scan
+
+    deep = tmp_path / "a" / "b" / "c"
+    deep.mkdir(parents=True)
+    for n in range(6):
+        (deep / f"m{n}.py").write_text(f"def f{n}():\n    return {n}\n")
+    (tmp_path / "a" / "b" / "models.py").write_text(
+        "from django.db import models\n\nclass Item(models.Model):\n    pass\n"
+    )
+    (tmp_path / "top.py").write_text("X = 1\n")
+    opened_dirs: list[str] = []
+    open_dir: Callable[[int, str], int] = vars(scan)["open_dir_in_root"]
+
+    def recording_open_dir(fd: int, rel: str) -> int:
+        opened_dirs.append(rel)
+        return open_dir(fd, rel)
+
+    monkeypatch.setattr(scan, "open_dir_in_root", recording_open_dir)
+    monkeypatch.chdir(tmp_path)
+    before = len(os.listdir("/proc/self/fd"))
+    document = _pre_filtered("django", django_models.extract).discover(["."])
+    assert [r["name"] for r in document["resources"]] == ["b_item"]
+    assert sorted(opened_dirs) == ["a/b", "a/b/c"]  # not one chain per file
+    assert len(os.listdir("/proc/self/fd")) == before
