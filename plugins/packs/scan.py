@@ -355,78 +355,57 @@ class Scanner(Generic[F]):
         `OnDemand`); every file when `parse_all`. Adds to `unresolved` and `failed`."""
         directories = _Directories(root_fd)
         try:
-            return self._on_demand_in(
-                directories,
-                root_fd,
-                rels,
-                files,
-                started,
-                not_reached,
-                unresolved,
-                failed,
-                on_demand,
-            )
+            admitted = self._admitted(directories, rels, files, on_demand)
+            # what the last discover asked for too: parsing a file more changes nothing (it has no
+            # facts of its own, and no call named by `words`), and an unchanged repository then
+            # links once, with the very facts of last time (`RouteLinker` answers from its memo)
+            chosen = set(rels) if self.parse_all else admitted | (self._last_wanted & set(rels))
+            outcomes: dict[str, F | Unresolved | ReaderError] = {}
+            holding: dict[str, bool] = {}  # whether a file's bytes name one of `words`
+            words: frozenset[str] = frozenset()
+            while True:
+                todo = [rel for rel in rels if rel in chosen and rel not in outcomes]
+                outcomes.update(self._read_all(root_fd, todo, files, started, not_reached))
+                bad = {
+                    rel for rel, o in outcomes.items() if isinstance(o, Unresolved | ReaderError)
+                }
+                paths = [rel for rel in rels if rel not in bad]
+                facts = [
+                    (rel, o)
+                    for rel in rels
+                    if rel in outcomes
+                    and not isinstance(o := outcomes[rel], Unresolved | ReaderError)
+                ]
+                link_failed: list[ReaderError] = []
+                linked = self._link_guarded(
+                    facts, link_failed, _with_paths(on_demand.link, paths, sorted(bad))
+                )
+                if linked.words != words:
+                    words = linked.words
+                    holding.clear()
+                for rel in rels:
+                    if words and rel not in holding and rel not in chosen:
+                        holding[rel] = self._holds_word(directories, files[rel], words)
+                wanted = set(linked.touched) | {rel for rel, hit in holding.items() if hit}
+                new = {rel for rel in wanted if rel in files} - chosen
+                if not new or not_reached:
+                    break
+                chosen |= new
+            self.parsed = len(outcomes)
+            self._last_wanted = wanted
+            reported = admitted | wanted
+            for rel in rels:
+                outcome = outcomes.get(rel)
+                if isinstance(outcome, Unresolved):
+                    if outcome.reason == "parse-error" and rel not in reported:
+                        continue  # neither admitted nor asked for: cannot matter, parsed or not
+                    unresolved.append(outcome)
+                elif isinstance(outcome, ReaderError) and rel in reported:
+                    failed.append(outcome)
+            failed += link_failed
+            return linked
         finally:
             directories.close()
-
-    def _on_demand_in(
-        self,
-        directories: _Directories,
-        root_fd: int,
-        rels: list[str],
-        files: dict[str, Found],
-        started: float,
-        not_reached: list[str],
-        unresolved: list[Unresolved],
-        failed: list[ReaderError],
-        on_demand: OnDemand[F],
-    ) -> Linked:
-        admitted = self._admitted(directories, rels, files, on_demand)
-        # what the last discover asked for too: parsing a file more changes nothing (it has no
-        # facts of its own, and no call named by `words`), and an unchanged repository then
-        # links once, with the very facts of last time (`RouteLinker` answers from its memo)
-        chosen = set(rels) if self.parse_all else admitted | (self._last_wanted & set(rels))
-        outcomes: dict[str, F | Unresolved | ReaderError] = {}
-        holding: dict[str, bool] = {}  # whether a file's bytes name one of `words`
-        words: frozenset[str] = frozenset()
-        while True:
-            todo = [rel for rel in rels if rel in chosen and rel not in outcomes]
-            outcomes.update(self._read_all(root_fd, todo, files, started, not_reached))
-            bad = {rel for rel, o in outcomes.items() if isinstance(o, Unresolved | ReaderError)}
-            paths = [rel for rel in rels if rel not in bad]
-            facts = [
-                (rel, o)
-                for rel in rels
-                if rel in outcomes and not isinstance(o := outcomes[rel], Unresolved | ReaderError)
-            ]
-            link_failed: list[ReaderError] = []
-            linked = self._link_guarded(
-                facts, link_failed, _with_paths(on_demand.link, paths, sorted(bad))
-            )
-            if linked.words != words:
-                words = linked.words
-                holding.clear()
-            for rel in rels:
-                if words and rel not in holding and rel not in chosen:
-                    holding[rel] = self._holds_word(directories, files[rel], words)
-            wanted = set(linked.touched) | {rel for rel, hit in holding.items() if hit}
-            new = {rel for rel in wanted if rel in files} - chosen
-            if not new or not_reached:
-                break
-            chosen |= new
-        self.parsed = len(outcomes)
-        self._last_wanted = wanted
-        reported = admitted | wanted
-        for rel in rels:
-            outcome = outcomes.get(rel)
-            if isinstance(outcome, Unresolved):
-                if outcome.reason == "parse-error" and rel not in reported:
-                    continue  # neither admitted nor asked for: cannot matter, parsed or not
-                unresolved.append(outcome)
-            elif isinstance(outcome, ReaderError) and rel in reported:
-                failed.append(outcome)
-        failed += link_failed
-        return linked
 
     def _admitted(
         self,
