@@ -165,17 +165,12 @@ class Word:
         return False
 
 
-Keyword = bytes | Word | tuple["bytes | re.Pattern[bytes]", ...]
-"""A pre-filter keyword: bytes a file must hold, a `Word`, or a tuple of bytes it must hold
-all of and patterns it must match (searched only once the bytes before them are found)."""
+Keyword = bytes | Word
+"""A pre-filter keyword: bytes a file must hold, or a `Word`."""
 
 
 def _holds(data: bytes, keyword: Keyword) -> bool:
-    if isinstance(keyword, bytes):
-        return keyword in data
-    if isinstance(keyword, Word):
-        return keyword.found_in(data)
-    return all(k in data if isinstance(k, bytes) else k.search(data) for k in keyword)
+    return keyword in data if isinstance(keyword, bytes) else keyword.found_in(data)
 
 
 def byte_facts(
