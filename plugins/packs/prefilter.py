@@ -45,10 +45,12 @@ _BRACKET = re.compile(rb"[()\[\]{}]")
 _NAME = re.compile(rb"[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*")
 _ALIAS = re.compile(rb"([A-Za-z_][\w.]*)(?:[ \t]+as[ \t]+([A-Za-z_]\w*))?")
 _ASSIGN = re.compile(
-    rb"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*([A-Za-z_][\w.]*)"
-    rb"(?:[ \t]*\(((?:[^()]|\([^()]*\))*)\))?",
+    rb"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*"
+    rb"((?:[A-Za-z_]\w*[ \t]*=(?!=)[ \t]*)*)"  # the other targets of `a = b = value`
+    rb"([A-Za-z_][\w.]*)(?:[ \t]*\(((?:[^()]|\([^()]*\))*)\))?",
     re.M,
 )
+_TARGET = re.compile(rb"[A-Za-z_]\w*")
 
 Follow = Literal["names", "imports"]
 _FIELD_CALLEES = ("Field", "ForeignKey", "OneToOneField")
@@ -72,6 +74,7 @@ class ByteFacts:
     links: bool = False
     exports: bool = False  # the file names `__all__`
     fields: tuple[str, ...] = ()  # what the callees of `Fields` calls are imported as
+    own: frozenset[str] = frozenset()  # classes at the start of a line: the module's own
     partial: bool = False  # imports not read yet (`byte_facts(..., complete=True)` reads them)
 
     def bound(self) -> dict[str, tuple[str, ...]]:
@@ -94,7 +97,11 @@ class Fields:
     `name = models.CharField()` below an unknown base is an `UNKNOWN_MODEL_BASE`): callees
     whose last part ends with one of `suffixes`, imported from below `module`. A file with a
     class with a base and such a call is parsed; one whose call is imported from a module of
-    the repository too (a re-export of the fields), as that module may be the one."""
+    the repository too when that module may pass on one from below `module` (an import or an
+    assignment of the name, or a star import there: a re-export of the fields). A name no
+    statement of that module binds is its own class or nothing: no field to the linker
+    (`saleor`'s GraphQL types call `PermissionsField`, a `graphene.Field` subclass, in 90
+    files that declare no table)."""
 
     suffixes: tuple[str, ...]
     module: str
@@ -186,7 +193,9 @@ def byte_facts(
     from `django.contrib.auth.models`: finer than a file-level `models`, which views name too)."""
     hit = any(_holds(data, keyword) for keyword in keywords)
     links = False  # a keyword alone (`db_table`) makes no class a model's base
-    declared = [(n.decode("ascii", "replace"), _bases(listed)) for n, listed in _classes(data)]
+    found = _classes(data)
+    declared = [(n.decode("ascii", "replace"), _bases(listed)) for n, listed, _ in found]
+    own = frozenset(n.decode("ascii", "replace") for n, _, top in found if top)
     if not any(bases for _, bases in declared) and (not complete or b"import" not in data):
         # no class with a base: its imports matter only if it is chosen or re-exports a base
         # (`needed` asks for them then); half the files of a large repository, most of its bytes
@@ -198,6 +207,7 @@ def byte_facts(
             classes=frozenset(name for name, _ in declared),
             exports=b"__all__" in data,
             partial=b"import" in data,
+            own=own,
         )
     package = _package(path)
     local: dict[str, list[str]] = {}  # a name bound by an import -> what it may name, dotted
@@ -253,12 +263,18 @@ def byte_facts(
         links,
         b"__all__" in data,
         tuple(dict.fromkeys(field_names)),
+        own=own,
     )
 
 
-def _classes(data: bytes) -> list[tuple[bytes, bytes]]:
-    """`(name, bases as listed)` of the classes with a parenthesised list in `data`."""
-    return _CLASS.findall(data) if b"class" in data else []
+def _classes(data: bytes) -> list[tuple[bytes, bytes, bool]]:
+    """`(name, bases as listed, at the start of a line)` of the classes with a parenthesised
+    list in `data`."""
+    if b"class" not in data:
+        return []
+    return [
+        (m[1], m[2], m.start() == 0 or data[m.start() - 1] == 0x0A) for m in _CLASS.finditer(data)
+    ]
 
 
 def _assigned_to(
@@ -330,31 +346,33 @@ def assignments(data: bytes) -> Assignments:
     """`Assignments` of a file's bytes (any indentation: over-inclusion costs time only)."""
     values: dict[str, list[str]] = {}
     callees: list[str] = []
-    for name, value, arguments in _assign_findall(data):
+    for name, chained, value, arguments in _assign_findall(data):
         names = [value.decode("ascii", "replace")]
-        if arguments:
+        if arguments is not None:  # a call, `f()` too
             callees.append(names[0])
             names += (n.decode("ascii", "replace") for n in _NAME.findall(arguments))
-        values.setdefault(name.decode("ascii", "replace"), []).extend(names)
+        for target in (name, *_TARGET.findall(chained)):  # each bound to the value
+            values.setdefault(target.decode("ascii", "replace"), []).extend(names)
     return Assignments(
         {k: tuple(dict.fromkeys(v)) for k, v in values.items()}, tuple(dict.fromkeys(callees))
     )
 
 
-def _assign_findall(data: bytes) -> list[tuple[bytes, bytes, bytes]]:
-    """`_ASSIGN.findall(data)`, trying only the lines that hold a `=` (a match's `=` is on the
-    line it starts), in order and never inside the last match (a call's arguments may span
-    lines), as `findall` does: a pattern anchored with `^` is tried at every position of the
-    file, and most lines of a model file assign nothing."""
-    found: list[tuple[bytes, bytes, bytes]] = []
+def _assign_findall(data: bytes) -> list[tuple[bytes, bytes, bytes, bytes | None]]:
+    """The groups of `_ASSIGN.finditer(data)` (the arguments: None when no call), trying only
+    the lines that hold a `=` (a match's `=` is on the line it starts), in order and never
+    inside the last match (a call's arguments may span lines), as `finditer` does: a pattern
+    anchored with `^` is tried at every position of the file, and most lines of a model file
+    assign nothing."""
+    found: list[tuple[bytes, bytes, bytes, bytes | None]] = []
     done = 0  # where the last match ended
     equals = data.find(b"=")
     while equals >= 0:
         line = data.rfind(b"\n", 0, equals) + 1
         match = _ASSIGN.match(data, line) if line >= done else None
         if match is not None:
-            name, value, arguments = match.groups(b"")  # as `findall`: b"" for none
-            found.append((name, value, arguments))
+            name, chained, value, arguments = match.groups()
+            found.append((name, chained, value, arguments))
             done = match.end()
             equals = data.find(b"=", done)
             continue
@@ -369,6 +387,7 @@ def needed(
     follow: Follow = "names",
     base_keywords: Sequence[str] = (),
     complete: Callable[[str], ByteFacts] | None = None,
+    fields: Fields | None = None,
 ) -> set[str]:
     """The paths to parse: the keyword hits and everything linked to them, as described above.
     `facts` in the order the linker sees the files (UTF-8 byte order of path); `assigned(path)`
@@ -464,10 +483,27 @@ def needed(
                 if _binds(info(found), head):
                     break
 
+    def may_be_outside(full: str, prefix: str, depth: int = 0) -> bool:
+        """Whether the absolute dotted `full` may resolve, as `Modules.resolve` does, to a name
+        outside the repository that starts with `prefix`. In a module of the repository, its
+        own class is that class before any other binding; a name no import, assignment or
+        star import binds there is nothing of `prefix`'s."""
+        landed = index.land_at(full)
+        if landed is None:
+            return full.startswith(prefix)
+        path, name = landed
+        head, _, rest = name.partition(".")
+        if not rest and head in info(path).own:
+            return False
+        if depth > 32 or info(path).stars or head in assigned_once(path).values:
+            return True
+        suffix = f".{rest}" if rest else ""
+        return any(may_be_outside(t + suffix, prefix, depth + 1) for t in bound(path).get(head, ()))
+
     for path in seeds:
         reach(path)
     for path, f in facts.items():
-        if any(index.land(name) for name in f.fields):
+        if fields is not None and any(may_be_outside(n, fields.module) for n in f.fields):
             reach(path)  # a field of the repository's: it may be Django's, re-exported
         elif f.hit:
             choose(path)

@@ -626,7 +626,9 @@ class Scanner(Generic[F]):
         ):
             chosen = last[1]  # every file's bytes as the last discover judged them
         else:
-            chosen = needed(judged, assigned, self.follow, self.base_keywords, complete)
+            chosen = needed(
+                judged, assigned, self.follow, self.base_keywords, complete, self.fields
+            )
             self._last_needed = (dict(judged), chosen)
         kept |= chosen
         return [rel for rel in rels if rel in kept]

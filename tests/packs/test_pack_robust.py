@@ -606,6 +606,48 @@ def test_what_makes_a_file_a_django_seed(tmp_path: Path, monkeypatch: pytest.Mon
     ]
 
 
+def test_a_field_class_of_the_repository_makes_no_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `...Field(...)` call in a class makes its file a seed only when the field may be
+    Django's: imported from `django.db.models`, or from a module of the repository that passes
+    one on (an import, a chained assignment). A field the repository defines as its own class
+    (a GraphQL `PermissionsField`) is none, so neither its users nor their subclasses are
+    parsed; the documents are those of parsing all."""
+    files = {
+        "core/fields.py": "import graphene\n\nclass PermissionsField(graphene.Field):\n    pass\n",
+        "api/types.py": "import graphene\nfrom core.fields import PermissionsField\n\n"
+        "class Order(graphene.ObjectType):\n    lines = PermissionsField(graphene.String)\n",
+        "api/more.py": "from api.types import Order\n\nclass Draft(Order):\n    pass\n",
+        "core/reexport.py": "from django.db.models import CharField\n",
+        "core/money.py": "from django.db import models\n\n"
+        "MoneyField = AmountField = models.DecimalField\n",
+        "legacy/records.py": "from core.reexport import CharField\nfrom vendor import Record\n\n"
+        "class Old(Record):\n    name = CharField(max_length=3)\n",
+        "legacy/prices.py": "from core.money import AmountField\nfrom vendor import Record\n\n"
+        "class Price(Record):\n    amount = AmountField()\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    parsed: list[str] = []
+
+    def counting(path: str, source: str) -> Any:
+        parsed.append(path)
+        return django_models.extract(path, source)
+
+    filtered = _pre_filtered("django", counting).discover(["."])
+    assert sorted(parsed) == ["core/money.py", "core/reexport.py", "legacy/prices.py",
+                              "legacy/records.py"]  # fmt: skip
+    reference = _pre_filtered("django", django_models.extract, parse_all=True).discover(["."])
+    assert canonical_json(filtered) == canonical_json(reference)
+    assert sorted(loc["path"] for f in filtered["findings"] for loc in f["locations"]) == [
+        "legacy/prices.py",
+        "legacy/records.py",
+    ]
+
+
 def test_a_warm_prefiltered_discover_reads_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -716,6 +758,7 @@ _TRICKY_SOURCES = [
     b"a = b = c\nclass K(Base):\n    f: int = models.IntegerField()\n    g = h(i(j()))\n",
     b"if a == b: c = d\n\n  e=f  # g = h\nk == l\nm = (n)\n=\n= x\np =\n",
     b"s = '''\nt = u\n'''\nv = w(x=(y), z=[1, (2)])\nlast = call(\n",
+    b"a = b = c.D()\ne: int = f = g\nh = i == j\nk = l()\n",
     b"db_table = 'x'\nmydb_table = 1\napp_label== 2\n  proxy\t= True\nproxy_x = 1\n",
     b"Meta.db_table='t'\n_app_label = 1\nclass M(models.Model, metaclass=X, *Y):\n",
     b"\xef\xbb\xbfdb_table=1\nproxy",
@@ -725,7 +768,7 @@ _TRICKY_SOURCES = [
 @pytest.mark.parametrize("data", _TRICKY_SOURCES)
 def test_the_fast_byte_judges_find_what_their_patterns_do(data: bytes) -> None:
     """The pre-filter's shortcuts (issue 24 item 5) against the plain patterns they stand for:
-    assignments tried only on lines holding `=` as `_ASSIGN.findall`, a `Word` found by
+    assignments tried only on lines holding `=` as `_ASSIGN.finditer`, a `Word` found by
     `bytes.find` then a match as a `\\b` search, a bases list without brackets split at its
     commas as the bracket-counting cut does."""
     import re
@@ -733,7 +776,8 @@ def test_the_fast_byte_judges_find_what_their_patterns_do(data: bytes) -> None:
     import pack_django
     from packs import prefilter
 
-    assert prefilter._assign_findall(data) == prefilter._ASSIGN.findall(data)
+    plain_assignments = [m.groups() for m in prefilter._ASSIGN.finditer(data)]
+    assert prefilter._assign_findall(data) == plain_assignments
     for keyword in pack_django.KEYWORDS:
         assert isinstance(keyword, prefilter.Word)
         plain = re.compile(rb"\b" + keyword.word + rb"[ \t]*=(?!=)")
