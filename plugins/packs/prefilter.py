@@ -388,10 +388,12 @@ def needed(
     base_keywords: Sequence[str] = (),
     complete: Callable[[str], ByteFacts] | None = None,
     fields: Fields | None = None,
+    source: Callable[[str], bytes] | None = None,
 ) -> set[str]:
     """The paths to parse: the keyword hits and everything linked to them, as described above.
     `facts` in the order the linker sees the files (UTF-8 byte order of path); `assigned(path)`
-    reads a chosen file's assignments; `complete(path)` the facts of a `partial` one."""
+    reads a chosen file's assignments; `complete(path)` the facts of a `partial` one;
+    `source(path)` a file's bytes."""
     index = _ModuleIndex(facts)
     completed: dict[str, ByteFacts] = {}
     bounds: dict[str, dict[str, tuple[str, ...]]] = {}
@@ -415,6 +417,13 @@ def needed(
         if path not in cache:
             cache[path] = assigned(path)
         return cache[path]
+
+    def may_assign(path: str, name: str) -> bool:
+        """Whether `path` may bind `name` by an assignment (a third of the cost of reading
+        every assignment of the file)."""
+        if source is None or path in cache:
+            return name in assigned_once(path).values
+        return _assigns(source(path), name.encode())
 
     backward: dict[str, set[str]] = {}  # a file -> those whose classes may subclass from it
     base_names: set[tuple[str, str]] = set()  # (a module, the name a class base takes from it)
@@ -495,7 +504,7 @@ def needed(
         head, _, rest = name.partition(".")
         if not rest and head in info(path).own:
             return False
-        if depth > 32 or info(path).stars or head in assigned_once(path).values:
+        if depth > 32 or info(path).stars or may_assign(path, head):
             return True
         suffix = f".{rest}" if rest else ""
         return any(may_be_outside(t + suffix, prefix, depth + 1) for t in bound(path).get(head, ()))
@@ -580,6 +589,20 @@ class _ModuleIndex:
                 if module is not None:
                     found.add((module, base))
         return found
+
+
+_ASSIGNED = re.compile(rb"[ \t]*(?::[^=\n]*)?=(?!=)")
+
+
+def _assigns(data: bytes, name: bytes) -> bool:
+    """Whether `name =` (or `name: T =`) is anywhere in `data`, as a whole word."""
+    start = data.find(name)
+    while start >= 0:
+        before = data[start - 1 : start] if start else b""
+        if not (before.isalnum() or before == b"_") and _ASSIGNED.match(data, start + len(name)):
+            return True
+        start = data.find(name, start + 1)
+    return False
 
 
 def _binds(facts: ByteFacts, name: str) -> bool:

@@ -596,26 +596,26 @@ class Scanner(Generic[F]):
                 self._bytes_memo.store(rel, found.stat, value, cost=cost)
             judged[rel] = value
 
+        def source(rel: str) -> bytes:
+            data = read.get(rel)
+            if data is None:
+                data = read[rel] = self._judge_bytes(directories, files[rel]) or b""
+            return data
+
         def assigned(rel: str) -> Assignments:
             found = files[rel]
             value = self._assignments_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
-                data = read.get(rel)
-                if data is None:
-                    data = self._judge_bytes(directories, found) or b""
-                value = assignments(data)
+                value = assignments(source(rel))
                 self._assignments_memo.store(
                     rel, found.stat, value, cost=64 + 32 * len(value.values)
                 )
             return value
 
         def complete(rel: str) -> ByteFacts:
-            found = files[rel]
-            data = read.get(rel)
-            if data is None:
-                data = self._judge_bytes(directories, found) or b""
+            data = source(rel)
             value = byte_facts(rel, data, keywords, self.base_keywords, self.fields, complete=True)
-            self._bytes_memo.store(rel, found.stat, value, cost=64 + 32 * len(value.imports))
+            self._bytes_memo.store(rel, files[rel].stat, value, cost=64 + 32 * len(value.imports))
             return value
 
         last = self._last_needed
@@ -627,7 +627,7 @@ class Scanner(Generic[F]):
             chosen = last[1]  # every file's bytes as the last discover judged them
         else:
             chosen = needed(
-                judged, assigned, self.follow, self.base_keywords, complete, self.fields
+                judged, assigned, self.follow, self.base_keywords, complete, self.fields, source
             )
             self._last_needed = (dict(judged), chosen)
         kept |= chosen

@@ -626,6 +626,9 @@ def test_a_field_class_of_the_repository_makes_no_seed(
         "class Old(Record):\n    name = CharField(max_length=3)\n",
         "legacy/prices.py": "from core.money import AmountField\nfrom vendor import Record\n\n"
         "class Price(Record):\n    amount = AmountField()\n",
+        "api/mutations.py": "import graphene\n\nclass CreateToken(graphene.Mutation):\n    pass\n",
+        "api/schema.py": "import graphene\nfrom api.mutations import CreateToken\n\n"
+        "class Mutations(graphene.ObjectType):\n    token_create = CreateToken.Field()\n",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -768,7 +771,8 @@ _TRICKY_SOURCES = [
 @pytest.mark.parametrize("data", _TRICKY_SOURCES)
 def test_the_fast_byte_judges_find_what_their_patterns_do(data: bytes) -> None:
     """The pre-filter's shortcuts (issue 24 item 5) against the plain patterns they stand for:
-    assignments tried only on lines holding `=` as `_ASSIGN.finditer`, a `Word` found by
+    assignments tried only on lines holding `=` as `_ASSIGN.finditer`, a name's assignment
+    and a `Word` found by
     `bytes.find` then a match as a `\\b` search, a bases list without brackets split at its
     commas as the bracket-counting cut does."""
     import re
@@ -778,6 +782,9 @@ def test_the_fast_byte_judges_find_what_their_patterns_do(data: bytes) -> None:
 
     plain_assignments = [m.groups() for m in prefilter._ASSIGN.finditer(data)]
     assert prefilter._assign_findall(data) == plain_assignments
+    for name in re.findall(rb"[A-Za-z_]\w*", data):
+        plain = re.compile(rb"\b" + name + rb"[ \t]*(?::[^=\n]*)?=(?!=)")
+        assert prefilter._assigns(data, name) == (plain.search(data) is not None)
     for keyword in pack_django.KEYWORDS:
         assert isinstance(keyword, prefilter.Word)
         plain = re.compile(rb"\b" + keyword.word + rb"[ \t]*=(?!=)")
