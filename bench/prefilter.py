@@ -252,14 +252,19 @@ def run(quick: bool) -> list[dict[str, Any]]:
 
 
 def figures_commit(repo: Path) -> str:
-    """The checkout's commit, short, so the figures can be repeated."""
+    """The checkout's commit, short, so the figures can be repeated: from its `.git`, else
+    from `bench/real_repos/truth/` for an exported tree of a repository measured there."""
     head = repo / ".git" / "HEAD"
     try:
         ref = head.read_text().strip()
         if ref.startswith("ref: "):
             ref = (repo / ".git" / ref[5:]).read_text().strip()
     except OSError:
-        return "commit unknown"
+        truth = REPO / "bench" / "real_repos" / "truth" / f"{repo.name}.json"
+        try:
+            ref = json.loads(truth.read_text(encoding="utf-8"))["commit"]
+        except (OSError, ValueError, KeyError):
+            return "commit unknown"
     return ref[:7]
 
 
