@@ -11,18 +11,21 @@ parsed when a declaration may depend on it or it on one:
   and the module each lands in is parsed. Which names: with `follow="names"` (pack-django) the
   class bases and the callees of assignments (`name = models.CharField(...)`, `Base =
   declarative_base(cls=Mixin)`) — what that linker resolves; with `follow="imports"`
-  (pack-sqlalchemy, whose linker also evaluates imported functions) every imported name.
+  (pack-sqlalchemy, whose linker also evaluates imported functions) every imported name and
+  class base.
   A module only imported for a helper the linker never looks at is not parsed;
 - backward, from the files parsed for their classes (a seed — a keyword of the pack's that
   makes a class a declaration: a base ending in `Model`, a Django field, and what is reached
   this way; not a file parsed only for a name): a file one of whose class bases lands in one
-  (the linker's first step), or that star-imports one and has a class with a base there
-  (Django's multi-table inheritance makes a table of `class Dog(Animal): pass`, keywords or
-  not); and a module some class base is taken from that binds that name from one (a
-  re-export, `from .animals import Animal as Beast`, `Beast = Animal`);
+  (the linker's first step, also through the file's own `Base = Animal`), or that
+  star-imports one and has a class with a base there (Django's multi-table inheritance makes
+  a table of `class Dog(Animal): pass`, keywords or not); and a module some class base is
+  taken from that binds that name from one (a re-export, `from .animals import Animal as
+  Beast`, `Beast = Animal`, a star import), down every step of a chain of re-exports;
 
 until nothing changes. Imports, class bases and assignments are found on bytes (anywhere in
-the file, so a guarded or nested one counts too): over-inclusion costs time only. Every pattern
+the file, so a guarded or nested one counts too; an assignment binds before an import, as in
+`Modules.resolve`, so both are followed): over-inclusion costs time only. Every pattern
 starts with a literal (`from`, `import`, `class`), which `re` finds with a fast scan instead
 of trying every position; assignments are looked for only in files already chosen, and the
 imports of a file with no class only when it is chosen or re-exports a base. What is not
@@ -75,6 +78,7 @@ class ByteFacts:
     exports: bool = False  # the file names `__all__`
     fields: tuple[str, ...] = ()  # what the callees of `Fields` calls are imported as
     own: frozenset[str] = frozenset()  # classes at the start of a line: the module's own
+    aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()  # base heads assigned (`Base = A`)
     partial: bool = False  # imports not read yet (`byte_facts(..., complete=True)` reads them)
 
     def bound(self) -> dict[str, tuple[str, ...]]:
@@ -234,13 +238,18 @@ def byte_facts(
     bases: list[str] = []
     classes: list[str] = []
     known = frozenset(base_keywords)  # looked up once per base and import it is bound to
+    aliases: dict[str, list[str]] = {}
     for name, written_bases in declared:
         classes.append(name)
         for written in written_bases:
             bases.append(written)
+            head, dot, _ = written.partition(".")
+            aliased = _assigned_to(data, head, () if dot else classes)
+            if aliased:
+                aliases.setdefault(head, aliased)
             if not links and base_keywords:
-                aliased = _assigned_to(data, written.partition(".")[0], local, classes)
-                names = {**local, **aliased} if aliased else local  # no copy per class
+                # an assignment binds before an import (`Modules.resolve`): both may hold
+                names = {**local, head: [*local.get(head, ()), *aliased]} if aliased else local
                 if _names_keyword(written, names, known, stars):
                     hit = links = True
     field_names: list[str] = []
@@ -251,7 +260,9 @@ def byte_facts(
             if head not in local:
                 named += (f"{source}.{callee}" for source in stars)
             field_names += named
-            if any(n.startswith(fields.module) for n in named):
+            if any(n.startswith(fields.module) for n in named) or (
+                head not in local and assigns_name(data, head.encode())
+            ):  # `CharField = models.CharField` here: followed once parsed
                 hit = links = True  # its fields pass on to subclasses
     return ByteFacts(
         hit,
@@ -264,6 +275,7 @@ def byte_facts(
         b"__all__" in data,
         tuple(dict.fromkeys(field_names)),
         own=own,
+        aliases=tuple((head, tuple(values)) for head, values in aliases.items()),
     )
 
 
@@ -277,16 +289,21 @@ def _classes(data: bytes) -> list[tuple[bytes, bytes, bool]]:
     ]
 
 
-def _assigned_to(
-    data: bytes, head: str, local: Mapping[str, Sequence[str]], classes: Sequence[str]
-) -> dict[str, list[str]]:
-    """`{head: [what it is assigned]}` for a name neither imported nor a class of the file
-    (`Base = models.Model`), found on bytes; empty otherwise."""
-    if head in local or head in classes or not head.isidentifier():
-        return {}
-    pattern = rb"(?m)^[ \t]*" + head.encode() + rb"[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*([A-Za-z_][\w.]*)"
-    found = [m.decode("ascii", "replace") for m in re.findall(pattern, data)]
-    return {head: found} if found else {}
+def _assigned_to(data: bytes, head: str, classes: Sequence[str]) -> list[str]:
+    """What `head` is assigned in the file (`Base = models.Model`), found on bytes, unless it
+    names one of `classes` (a class of the file, which the linker takes first)."""
+    if head in classes or not assigns_name(data, head.encode()):
+        return []
+    chained = rb"(?:[A-Za-z_]\w*[ \t]*=(?!=)[ \t]*)*"  # `A = B = value`: both are `value`
+    pattern = (
+        rb"(?m)^[ \t]*"
+        + chained
+        + head.encode()
+        + rb"[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*"
+        + chained
+        + rb"([A-Za-z_][\w.]*)"
+    )
+    return [m.decode("ascii", "replace") for m in re.findall(pattern, data)]
 
 
 def _bases(listed: bytes) -> list[str]:
@@ -388,12 +405,12 @@ def needed(
     base_keywords: Sequence[str] = (),
     complete: Callable[[str], ByteFacts] | None = None,
     fields: Fields | None = None,
-    source: Callable[[str], bytes] | None = None,
+    assigns: Callable[[str, str], bool] | None = None,
 ) -> set[str]:
     """The paths to parse: the keyword hits and everything linked to them, as described above.
     `facts` in the order the linker sees the files (UTF-8 byte order of path); `assigned(path)`
     reads a chosen file's assignments; `complete(path)` the facts of a `partial` one;
-    `source(path)` a file's bytes."""
+    `assigns(path, name)` whether a file may assign a name (`assigns_name`)."""
     index = _ModuleIndex(facts)
     completed: dict[str, ByteFacts] = {}
     bounds: dict[str, dict[str, tuple[str, ...]]] = {}
@@ -419,34 +436,44 @@ def needed(
         return cache[path]
 
     def may_assign(path: str, name: str) -> bool:
-        """Whether `path` may bind `name` by an assignment (a third of the cost of reading
-        every assignment of the file)."""
-        if source is None or path in cache:
+        """Whether `path` may bind `name` by an assignment."""
+        if assigns is None or path in cache:
             return name in assigned_once(path).values
-        return _assigns(source(path), name.encode())
+        return assigns(path, name)
 
     backward: dict[str, set[str]] = {}  # a file -> those whose classes may subclass from it
     base_names: set[tuple[str, str]] = set()  # (a module, the name a class base takes from it)
     for path, f in facts.items():
+        aliases = dict(f.aliases)
         for base in f.bases:
-            for target, name in index.first_step(bound(path), f.stars, f.classes, base):
+            for target, name in index.first_step(bound(path), f.stars, f.classes, base, aliases):
                 backward.setdefault(target, set()).add(path)
                 base_names.add((target, name))
     seeds: list[str] = [path for path, f in facts.items() if f.links]
-    for path, name in sorted(base_names):
-        head = name.partition(".")[0]
+    # a re-export (`from .animals import Animal as Beast`, `Beast = Animal`, a star import):
+    # the module is linked to where the name comes from, as a class of it would be, and so on
+    # down the chain of re-exports
+    todo = sorted(base_names, reverse=True)
+    while todo:
+        path, name = todo.pop()
+        head, _, rest = name.partition(".")
+        suffix = f".{rest}" if rest else ""
         f = info(path)
-        if head in f.classes:
-            continue
-        # a re-export (`from .animals import Animal as Beast`, `Beast = Animal`): the module
-        # is linked to where the name comes from, as a class of it would be
-        written = [*bound(path).get(head, ())]
-        if head not in bound(path):
-            written += assigned_once(path).values.get(head, ())
-        landed = {m for w in written if (m := index.land(w))}
-        landed.update(m for s in f.stars if (m := index.find(s)))
-        for target in landed:
-            backward.setdefault(target, set()).add(path)
+        if head in f.own and not rest:
+            continue  # the module's own class: the linker stops here
+        written = [w + suffix for w in bound(path).get(head, ())]
+        further = {landed for w in written if (landed := index.land_at(w))}
+        if may_assign(path, head):  # an assignment binds before an import: both may
+            values = assigned_once(path).values.get(head, ())
+            values = tuple(v + suffix if n == 0 else v for n, v in enumerate(values))
+            written += values
+            further.update((path, v) for v in values if v != name)  # names of this module
+        further.update((m, name) for s in f.stars if (m := index.find(s)))
+        for step in further:
+            backward.setdefault(step[0], set()).add(path)
+            if step not in base_names:
+                base_names.add(step)
+                todo.append(step)
         keyword = (_names_keyword(w, bound(path), base_keywords, f.stars) for w in written)
         if base_keywords and any(keyword):
             seeds.append(path)  # `from django.db.models import Model as Base`
@@ -522,7 +549,7 @@ def needed(
             f = info(path)
             if follow == "imports":
                 reach(path)  # every import followed: anything chosen may be a base
-                for name in bound(path):
+                for name in (*bound(path), *f.bases):  # a dotted base, `pkg.a.Base`, too
                     resolve(path, name)
                 for module in (*f.modules, *f.stars):
                     for prefix in _prefixes(module):
@@ -578,8 +605,11 @@ class _ModuleIndex:
         stars: Sequence[str],
         classes: frozenset[str],
         base: str,
+        aliases: Mapping[str, tuple[str, ...]] | None = None,
+        depth: int = 0,
     ) -> set[tuple[str, str]]:
-        """Where the linker's first step from a class base may land: (module, name in it)."""
+        """Where the linker's first step from a class base may land: (module, name in it),
+        also through the file's own assignments of its head (`Base = A`: where `A` lands)."""
         head, _, rest = base.partition(".")
         suffix = f".{rest}" if rest else ""
         found = {m for t in bound.get(head, ()) if (m := self.land_at(t + suffix))}
@@ -588,14 +618,18 @@ class _ModuleIndex:
                 module = self.find(source)
                 if module is not None:
                     found.add((module, base))
+        if aliases and depth < 8:
+            for value in aliases.get(head, ()):
+                found |= self.first_step(bound, stars, classes, value + suffix, aliases, depth + 1)
         return found
 
 
 _ASSIGNED = re.compile(rb"[ \t]*(?::[^=\n]*)?=(?!=)")
 
 
-def _assigns(data: bytes, name: bytes) -> bool:
-    """Whether `name =` (or `name: T =`) is anywhere in `data`, as a whole word."""
+def assigns_name(data: bytes, name: bytes) -> bool:
+    """Whether `name =` (or `name: T =`) is anywhere in `data`, as a whole word: whether the
+    file may bind `name` by an assignment, at a third of the cost of reading its assignments."""
     start = data.find(name)
     while start >= 0:
         before = data[start - 1 : start] if start else b""

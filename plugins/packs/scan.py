@@ -76,6 +76,7 @@ from .prefilter import (
     Follow,
     Keyword,
     assignments,
+    assigns_name,
     byte_facts,
     needed,
 )
@@ -612,6 +613,12 @@ class Scanner(Generic[F]):
                 )
             return value
 
+        def assigns(rel: str, name: str) -> bool:
+            value = self._assignments_memo.lookup(rel, files[rel].stat)
+            if isinstance(value, Missing):
+                return assigns_name(source(rel), name.encode())
+            return name in value.values
+
         def complete(rel: str) -> ByteFacts:
             data = source(rel)
             value = byte_facts(rel, data, keywords, self.base_keywords, self.fields, complete=True)
@@ -627,7 +634,7 @@ class Scanner(Generic[F]):
             chosen = last[1]  # every file's bytes as the last discover judged them
         else:
             chosen = needed(
-                judged, assigned, self.follow, self.base_keywords, complete, self.fields, source
+                judged, assigned, self.follow, self.base_keywords, complete, self.fields, assigns
             )
             self._last_needed = (dict(judged), chosen)
         kept |= chosen
