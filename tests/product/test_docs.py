@@ -96,6 +96,24 @@ def test_the_readme_reads_in_five_minutes_and_maps_every_page() -> None:
         assert f"](docs/{page.name})" in readme, f"the README's map does not name {page.name}"
 
 
+def test_the_readme_and_the_detectors_page_list_every_finding_code() -> None:
+    """Every finding code a pack defines (`NAME = "NAME"` in `plugins/`) is in the README's
+    Detectors section and in docs/detectors.md: a new code cannot ship unexplained."""
+    codes = {
+        name
+        for path in (REPO / "plugins").rglob("*.py")
+        if "node_modules" not in path.parts
+        for name in re.findall(r'(?m)^([A-Z][A-Z_]+) = "\1"$', path.read_text("utf-8"))
+    }
+    assert {"UNRESOLVED_PREFIX", "READER_ERROR", "COMPUTED_TABLENAME"} <= codes
+    readme = (REPO / "README.md").read_text("utf-8")
+    detectors = readme[readme.index("## Detectors") : readme.index("## Documentation")]
+    page = (REPO / "docs" / "detectors.md").read_text("utf-8")
+    for code in sorted(codes):
+        assert f"`{code}`" in detectors, f"the README's Detectors section does not name {code}"
+        assert f"`{code}`" in page, f"docs/detectors.md does not name {code}"
+
+
 @pytest.mark.parametrize("page", DOC_PAGES, ids=lambda p: p.name)
 def test_every_relative_link_resolves(page: Path) -> None:
     for target, _ in LINK.findall(page.read_text("utf-8")):
