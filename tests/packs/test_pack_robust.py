@@ -565,7 +565,25 @@ def test_only_the_imports_a_model_needs_are_parsed(
     assert sorted(r["name"] for r in filtered["resources"]) == ["shop_item", "shop_order"]
 
 
-def test_what_makes_a_file_a_django_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _django_filtered(root: Path, files: dict[str, str]) -> tuple[JSONObject, list[str]]:
+    """pack-django's pre-filtered document of `files` written below `root`, held to parse-all
+    byte for byte, and the files it parsed."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    parsed: list[str] = []
+
+    def counting(path: str, source: str) -> Any:
+        parsed.append(path)
+        return django_models.extract(path, source)
+
+    filtered = _pre_filtered("django", counting, root=str(root)).discover(["."])
+    reference = _pre_filtered("django", None, parse_all=True, root=str(root)).discover(["."])
+    assert canonical_json(filtered) == canonical_json(reference)
+    return filtered, sorted(parsed)
+
+
+def test_what_makes_a_file_a_django_seed(tmp_path: Path) -> None:
     """Parsed: a class below a `django.db.models` expression with a Django field assigned in its
     body (an `UNKNOWN_MODEL_BASE`), a model whose base is `models.Model` by an assignment, and a
     class with `Meta.db_table =`. Not parsed: a migration (its fields are keyword arguments, its
@@ -589,20 +607,8 @@ def test_what_makes_a_file_a_django_seed(tmp_path: Path, monkeypatch: pytest.Mon
         "shop/types.py": "from graphene_django import ModelObjectType\nfrom . import models\n\n"
         "class Item(ModelObjectType[models.Item]):\n    pass\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    monkeypatch.chdir(tmp_path)
-    parsed: list[str] = []
-
-    def counting(path: str, source: str) -> Any:
-        parsed.append(path)
-        return django_models.extract(path, source)
-
-    filtered = _pre_filtered("django", counting).discover(["."])
-    assert sorted(parsed) == ["core/aliased.py", "core/expressions.py", "core/legacy.py"]
-    reference = _pre_filtered("django", django_models.extract, parse_all=True).discover(["."])
-    assert canonical_json(filtered) == canonical_json(reference)
+    filtered, parsed = _django_filtered(tmp_path, files)
+    assert parsed == ["core/aliased.py", "core/expressions.py", "core/legacy.py"]
     assert [r["name"] for r in filtered["resources"]] == ["core_thing"]
     assert sorted(loc["path"] for f in filtered["findings"] for loc in f["locations"]) == [
         "core/expressions.py",
@@ -610,9 +616,7 @@ def test_what_makes_a_file_a_django_seed(tmp_path: Path, monkeypatch: pytest.Mon
     ]
 
 
-def test_a_field_class_of_the_repository_makes_no_seed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_field_class_of_the_repository_makes_no_seed(tmp_path: Path) -> None:
     """A `...Field(...)` call in a class makes its file a seed only when the field may be
     Django's: imported from `django.db.models`, or from a module of the repository that passes
     one on (an import, a chained assignment). A field the repository defines as its own class
@@ -634,21 +638,8 @@ def test_a_field_class_of_the_repository_makes_no_seed(
         "api/schema.py": "import graphene\nfrom api.mutations import CreateToken\n\n"
         "class Mutations(graphene.ObjectType):\n    token_create = CreateToken.Field()\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    monkeypatch.chdir(tmp_path)
-    parsed: list[str] = []
-
-    def counting(path: str, source: str) -> Any:
-        parsed.append(path)
-        return django_models.extract(path, source)
-
-    filtered = _pre_filtered("django", counting).discover(["."])
-    assert sorted(parsed) == ["core/money.py", "core/reexport.py", "legacy/prices.py",
-                              "legacy/records.py"]  # fmt: skip
-    reference = _pre_filtered("django", django_models.extract, parse_all=True).discover(["."])
-    assert canonical_json(filtered) == canonical_json(reference)
+    filtered, parsed = _django_filtered(tmp_path, files)
+    assert parsed == ["core/money.py", "core/reexport.py", "legacy/prices.py", "legacy/records.py"]
     assert sorted(loc["path"] for f in filtered["findings"] for loc in f["locations"]) == [
         "legacy/prices.py",
         "legacy/records.py",
