@@ -238,15 +238,20 @@ def byte_facts(
     bases: list[str] = []
     classes: list[str] = []
     known = frozenset(base_keywords)  # looked up once per base and import it is bound to
-    aliases: dict[str, list[str]] = {}
+    aliases: dict[str, tuple[str, ...]] = {}
+    assigned: Assignments | None = None  # read once, for the first base head the file assigns
     for name, written_bases in declared:
         classes.append(name)
         for written in written_bases:
             bases.append(written)
             head, dot, _ = written.partition(".")
-            aliased = _assigned_to(data, head, () if dot else classes)
-            if aliased:
-                aliases.setdefault(head, aliased)
+            aliased: tuple[str, ...] = ()
+            if (dot or head not in classes) and assigns_name(data, head.encode()):
+                # the linker takes a class of the file first; else its assignment of the name
+                assigned = assigned or assignments(data)
+                aliased = assigned.values.get(head, ())
+                if aliased:
+                    aliases.setdefault(head, aliased)
             if not links and base_keywords:
                 # an assignment binds before an import (`Modules.resolve`): both may hold
                 names = {**local, head: [*local.get(head, ()), *aliased]} if aliased else local
@@ -275,7 +280,7 @@ def byte_facts(
         b"__all__" in data,
         tuple(dict.fromkeys(field_names)),
         own=own,
-        aliases=tuple((head, tuple(values)) for head, values in aliases.items()),
+        aliases=tuple(aliases.items()),
     )
 
 
@@ -287,23 +292,6 @@ def _classes(data: bytes) -> list[tuple[bytes, bytes, bool]]:
     return [
         (m[1], m[2], m.start() == 0 or data[m.start() - 1] == 0x0A) for m in _CLASS.finditer(data)
     ]
-
-
-def _assigned_to(data: bytes, head: str, classes: Sequence[str]) -> list[str]:
-    """What `head` is assigned in the file (`Base = models.Model`), found on bytes, unless it
-    names one of `classes` (a class of the file, which the linker takes first)."""
-    if head in classes or not assigns_name(data, head.encode()):
-        return []
-    chained = rb"(?:[A-Za-z_]\w*[ \t]*=(?!=)[ \t]*)*"  # `A = B = value`: both are `value`
-    pattern = (
-        rb"(?m)^[ \t]*"
-        + chained
-        + head.encode()
-        + rb"[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*"
-        + chained
-        + rb"([A-Za-z_][\w.]*)"
-    )
-    return [m.decode("ascii", "replace") for m in re.findall(pattern, data)]
 
 
 def _bases(listed: bytes) -> list[str]:
@@ -437,7 +425,7 @@ def needed(
 
     def may_assign(path: str, name: str) -> bool:
         """Whether `path` may bind `name` by an assignment."""
-        if assigns is None or path in cache:
+        if assigns is None:
             return name in assigned_once(path).values
         return assigns(path, name)
 
@@ -594,10 +582,6 @@ class _ModuleIndex:
             if found is not None:
                 return found, ".".join(parts[cut:])
         return None
-
-    def land(self, full: str) -> str | None:
-        landed = self.land_at(full)
-        return landed[0] if landed else None
 
     def first_step(
         self,
