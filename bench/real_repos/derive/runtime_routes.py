@@ -1,0 +1,82 @@
+"""Ground-truth routes from an application's own runtime introspection (never runs the packs).
+
+Run it with an interpreter that has the application's dependencies installed, from inside the
+checkout: it imports the application object, walks the framework's own route table and prints
+one item per method and path, placed at the view function's first line (its first decorator).
+
+Usage: runtime_routes.py flask|starlette MODULE:EXPRESSION CHECKOUT > items.json
+  (`app.main:app`, `wsgi:create_app()`; the expression is evaluated in the module's namespace)
+
+Flask: `app.url_map` (HEAD and OPTIONS, which Flask adds to every rule, left out; the `static`
+endpoint is not the application's own route). Starlette/FastAPI: `app.routes` with mounts
+followed (the documentation routes FastAPI adds, `/openapi.json`, `/docs`, `/docs/oauth2-redirect`
+and `/redoc`, left out). Paths are written as the framework declares them (`<int:id>`, `{id}`):
+bench/real_repos.py normalises both.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import os
+import sys
+from typing import Any
+
+FASTAPI_DOCS = {"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"}
+
+
+def _place(function: Any, checkout: str) -> tuple[str, int]:
+    function = inspect.unwrap(function)
+    try:
+        path = os.path.relpath(inspect.getsourcefile(function) or "?", checkout)
+        line = function.__code__.co_firstlineno
+    except (TypeError, AttributeError):
+        return "?", 0
+    return path, line
+
+
+def flask_items(app: Any, checkout: str) -> list[dict[str, Any]]:
+    items = []
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static" or rule.endpoint.endswith(".static"):
+            continue
+        where, line = _place(app.view_functions[rule.endpoint], checkout)
+        for method in sorted(set(rule.methods or ()) - {"HEAD", "OPTIONS"}):
+            items.append({"name": f"{method} {rule.rule}", "file": where, "line": line})
+    return items
+
+
+def starlette_items(routes: Any, prefix: str, checkout: str) -> list[dict[str, Any]]:
+    items = []
+    for route in routes:
+        path = prefix + getattr(route, "path", "")
+        if hasattr(route, "routes") and not hasattr(route, "endpoint"):  # a Mount
+            items += starlette_items(route.routes, path, checkout)
+            continue
+        if path in FASTAPI_DOCS or not hasattr(route, "endpoint"):
+            continue
+        where, line = _place(route.endpoint, checkout)
+        methods = getattr(route, "methods", None) or {"WEBSOCKET"}
+        for method in sorted(set(methods) - {"HEAD"}):
+            items.append({"name": f"{method} {path}", "file": where, "line": line})
+    return items
+
+
+def main() -> None:
+    framework, target, checkout = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
+    sys.path.insert(0, checkout)
+    os.chdir(checkout)
+    module_name, expression = target.split(":", 1)
+    module = importlib.import_module(module_name)
+    app = eval(expression, vars(module))  # the operator's own expression, on their checkout
+    if framework == "flask":
+        items = flask_items(app, checkout)
+    else:
+        items = starlette_items(app.routes, "", checkout)
+    unique = {item["name"]: item for item in items}
+    json.dump(sorted(unique.values(), key=lambda i: i["name"]), sys.stdout, indent=1)
+
+
+if __name__ == "__main__":
+    main()
