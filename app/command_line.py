@@ -21,6 +21,7 @@ from typing import Any
 from gpp.core import codes
 
 from .config import Config, ConfigError, PluginConfig, parse_config
+from .plugin_words import failure_lines
 
 COMMAND_LINE = Path("<command line>")
 """What errors name as the config's file when there is none."""
@@ -32,15 +33,23 @@ FLAG = re.compile(r"^(?P<id>[^@=\s]+)(?:@(?P<version>[^=\s]+))?(?:=(?P<command>.
 logger = logging.getLogger("gpp.gateway")
 
 
+JSONRPC_VERSION = "unversioned"
+"""A JSON-RPC plugin's version when none is given: it has no hello to announce one."""
+
+
 @dataclass(frozen=True)
 class CommandLinePlugin:
     id: str
     version: str | None
     command: list[str]
+    protocol: str = "gpp/3"
 
 
-def parse_flags(flags: list[str], trailing: list[str]) -> list[CommandLinePlugin]:
-    """The `--plugin` flags; the one without `=COMMAND` takes the words after `--`.
+def parse_flags(
+    flags: list[str], trailing: list[str], jsonrpc: bool = False
+) -> list[CommandLinePlugin]:
+    """The `--plugin` flags; the one without `=COMMAND` takes the words after `--`. `jsonrpc`
+    (`--jsonrpc`) makes that one, or the only one, a JSON-RPC 2.0 plugin.
     Raises ValueError saying what to write instead."""
     plugins, waiting = [], None
     for flag in flags:
@@ -66,6 +75,13 @@ def parse_flags(flags: list[str], trailing: list[str]) -> list[CommandLinePlugin
     elif trailing:
         raise ValueError(f"unexpected words {shlex.join(trailing)!r}: a command after `--` "
                          "belongs to a --plugin ID")  # fmt: skip
+    if jsonrpc:
+        if waiting is None and len(plugins) != 1:
+            raise ValueError("--jsonrpc: it marks the --plugin whose command follows `--` (or "
+                             "the only --plugin); register several JSON-RPC plugins in a "
+                             "registry file")  # fmt: skip
+        rpc = plugins[-1]
+        plugins[-1] = CommandLinePlugin(rpc.id, rpc.version, rpc.command, "jsonrpc-2.0")
     return plugins
 
 
@@ -80,7 +96,8 @@ def registry(
         "plugin": [
             {
                 "id": plugin.id,
-                "version": plugin.version or pinned.get(plugin.id, UNPINNED),
+                "version": plugin.version or pinned.get(plugin.id, _unpinned(plugin)),
+                "protocol": plugin.protocol,
                 "command": plugin.command,
                 "root": str(repo),
             }
@@ -90,6 +107,10 @@ def registry(
     if token_file is not None:
         raw["gateway"] = {"token_file": str(token_file)}
     return parse_config(raw, COMMAND_LINE, Path.cwd())
+
+
+def _unpinned(plugin: CommandLinePlugin) -> str:
+    return JSONRPC_VERSION if plugin.protocol == "jsonrpc-2.0" else UNPINNED
 
 
 def pin_versions(config: Config) -> Config:
@@ -128,7 +149,21 @@ async def _announced(plugin: PluginConfig) -> Announced | str:
         if exc.field == "pluginVersion" and exc.frame == 1 and exc.offending_frame:
             with contextlib.suppress(ValueError, KeyError, TypeError):
                 return Announced(str(json.loads(exc.offending_frame)["pluginVersion"]))
-        return f"{exc.fail_line()} (or give its version: --plugin {plugin.id}@VERSION)"
+        return "\n".join(_start_failure(exc, plugin))
     finally:
         await session.dispose()
     return f"its hello announced the impossible version {UNPINNED!r}"
+
+
+def _start_failure(error: codes.ProtocolError, plugin: PluginConfig) -> list[str]:
+    """Why a plugin could not be started to read its version, in its own words (the stderr
+    tail: a SyntaxError's traceback, a missing module), with a hint only where it is the
+    remedy: a plugin silent past the handshake may be a JSON-RPC one."""
+    lines = failure_lines(error, plugin.command)
+    if isinstance(error, codes.WatchdogTimeoutError) and error.frame in (None, 1):
+        lines.insert(
+            2,
+            f"gpp: no hello from {plugin.id}; a JSON-RPC 2.0 plugin is served with "
+            f"`--plugin {plugin.id} --jsonrpc -- CMD`",
+        )
+    return lines

@@ -288,7 +288,11 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
 
 def resolve_command(command: list[str], base: Path) -> list[str]:
     """`{python}` becomes this interpreter; a word naming a file beside the config becomes its
-    absolute path (so `reference_detector.py` works whatever the gateway's cwd)."""
+    absolute path (so `reference_detector.py` works whatever the gateway's cwd). A command that
+    starts with a `.py` file runs it with this interpreter, which has `gpp` and `gateforge_plugin`
+    (a `python3` found on PATH may have neither, as after `pipx install .`)."""
+    if command and command[0].endswith(".py"):
+        command = [PYTHON_PLACEHOLDER, *command]
     resolved = []
     for word in command:
         word = word.replace(PYTHON_PLACEHOLDER, sys.executable)

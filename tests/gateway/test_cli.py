@@ -218,3 +218,61 @@ def test_discover_after_an_endless_oversized_line_ends_with_e_frame_json() -> No
     assert done.stderr.startswith(
         "[plugin-protocol] FAIL E_FRAME_JSON: frame 1: line exceeds max_line_bytes"
     )
+
+
+def test_discover_plugin_id_path_asks_the_default_registry() -> None:
+    """The first form in `gpp discover --help`, with no --config: plugins/registry.toml."""
+    done = gpp("discover", "reference-detector", "api")
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["resources"]) == 3
+
+
+def test_discover_id_flags_without_a_command_say_what_they_go_with() -> None:
+    done = gpp("discover", "--plugin-id", "x", "--plugin-version", "1", ".")
+    assert done.returncode == 2 and "go with --command CMD" in done.stderr
+
+
+def test_discover_escapes_what_a_plugin_wrote() -> None:
+    hostile = FIXTURE_PLUGINS / "plugin_writes_terminal_escapes.py"
+    done = gpp(
+        "discover",
+        *("--command", f"{{python}} {hostile}", "--plugin-id", "hostile"),
+        *("--plugin-version", "1.0.0", "crash"),
+    )
+    assert done.returncode == 2
+    assert "\x1b" not in done.stderr and "\r" not in done.stderr and "\x07" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert "  clipboard \\u001b]52;c;cm0gLXJmIH4=\\u0007" in lines
+    assert "  partial\\r[plugin-protocol] FAIL E_FORGED: forged" in lines
+    assert not any(line.startswith("[plugin-protocol] FAIL E_FORGED") for line in lines)
+
+
+def test_discover_runs_a_py_command_with_the_gateways_python() -> None:
+    done = gpp(
+        "discover",
+        *("--command", str(REPO / "plugins/reference_detector.py")),
+        *("--plugin-id", "reference-detector", "--plugin-version", "1.0.0"),
+        *("--root", str(DEMO_REPO), "api"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["resources"]) == 3
+
+
+def test_a_python_without_the_sdk_is_named_in_one_line(tmp_path: Path) -> None:
+    """`-I -S`: this interpreter with neither site-packages nor PYTHONPATH, a `python3` that
+    has no `gpp`, as after `pipx install .`."""
+    plugin = tmp_path / "my_plugin.py"
+    plugin.write_text(README.split("```python\n", 1)[1].split("```", 1)[0])
+    done = gpp(
+        "discover",
+        *("--command", f"{sys.executable} -I -S {plugin}", "--root", str(tmp_path)),
+        *("--plugin-id", "my-plugin", "--plugin-version", "1.0.0", "."),
+    )
+    assert done.returncode == 2
+    hint = [line for line in done.stderr.splitlines() if line.startswith("gpp: the plugin ran")]
+    assert hint == [
+        f"gpp: the plugin ran with {sys.executable}, which has no module 'gpp'; run it with the "
+        f"gateway's own Python, which has gpp and gateforge_plugin (`-- {plugin}` or "
+        f"`-- '{{python}}' {plugin}`), or install gate-forge into that interpreter"
+    ], done.stderr
+    assert "ModuleNotFoundError: No module named 'gpp'" in done.stderr

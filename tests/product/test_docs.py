@@ -197,7 +197,8 @@ def _gpp(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_readme_plugin_serves_with_one_command(tmp_path: Path) -> None:
-    """The README's plugin and its `gpp serve --plugin` line, as written, bar the port."""
+    """The README's plugin and its `gpp serve --plugin` line, as written, bar the port, as after
+    `pipx install .`: `gpp` on PATH, and no Python there that has `gpp` (the system's first)."""
     (plugin,) = _language_blocks("README.md", "python")
     (serve_block,) = [b for b in _language_blocks("README.md", "sh") if "my_plugin.py" in b.code]
     serve_line, curl = serve_block.code.replace("\\\n", " ").splitlines()
@@ -207,8 +208,10 @@ def test_readme_plugin_serves_with_one_command(tmp_path: Path) -> None:
         probe.bind(("127.0.0.1", 0))
         port = str(probe.getsockname()[1])
     serve = serve_line.removesuffix("&").replace("8788", port).split()
-    venv_bin = str(Path(sys.executable).parent)
-    env = {"PATH": f"{venv_bin}:/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    installed = tmp_path / "pipx-bin"
+    installed.mkdir()
+    (installed / "gpp").symlink_to(Path(sys.executable).parent / "gpp")
+    env = {"PATH": f"/usr/bin:/bin:{installed}", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
     proc = subprocess.Popen(
         serve,
         cwd=tmp_path,

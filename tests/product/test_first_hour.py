@@ -167,3 +167,51 @@ def test_a_plugin_run_by_hand_in_a_terminal_says_what_it_is(language: str, tmp_p
     assert done.returncode == 1 and done.stdout == ""
     assert "This is chatty 1.0.0, a GPP/3 discovery plugin" in done.stderr
     assert "gpp serve --plugin chatty@1.0.0 -- " in done.stderr
+
+
+def test_a_plugin_that_fails_at_start_shows_its_own_words_and_no_wrong_hint(
+    tmp_path: Path,
+) -> None:
+    """The README's form without a version: the start stops with the SyntaxError's traceback,
+    run by the gateway's own Python (a `.py` command), and no "give its version" hint."""
+    (tmp_path / "my_plugin.py").write_text("def discover(paths)\n    return {}\n")
+    done = gpp(
+        "serve",
+        *("--uds", str(tmp_path / "gpp.sock"), "--plugin", "my-plugin", "--", "my_plugin.py"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    assert "--plugin my-plugin: [plugin-protocol] FAIL E_EOF: frame 1" in done.stderr
+    assert "[plugin-protocol] plugin stderr (last lines):" in done.stderr
+    assert "  SyntaxError: expected ':'" in done.stderr.splitlines()
+    assert f'command="{sys.executable} {tmp_path / "my_plugin.py"}"' in done.stderr
+    assert "@VERSION" not in done.stderr
+
+
+def test_a_jsonrpc_plugin_is_served_from_the_command_line(tmp_path: Path) -> None:
+    with serving(
+        *("--plugin", "rpc", "--jsonrpc", "--"),
+        str(REPO / "plugins/jsonrpc_example.py"),
+        cwd=tmp_path,
+        uds=tmp_path / "gpp.sock",
+    ) as client:
+        (plugin,) = client.get("/plugins").json()
+        assert (plugin["id"], plugin["protocol"]) == ("rpc", "jsonrpc-2.0")
+        answer = client.post(
+            "/plugins/rpc/rpc",
+            json={"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1},
+        )
+    assert answer.json() == {"jsonrpc": "2.0", "result": 19, "id": 1}
+
+
+def test_a_jsonrpc_plugin_started_as_gpp3_is_told_about_jsonrpc(tmp_path: Path) -> None:
+    """Without --jsonrpc it never says hello: the start names the flag, not a version pin."""
+    done = gpp(
+        *("serve", "--uds", str(tmp_path / "gpp.sock"), "--plugin", "rpc", "--"),
+        str(REPO / "plugins/jsonrpc_example.py"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    assert "FAIL E_TIMEOUT" in done.stderr
+    assert "is served with `--plugin rpc --jsonrpc -- CMD`" in done.stderr
+    assert "@VERSION" not in done.stderr
