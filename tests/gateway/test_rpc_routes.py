@@ -5,6 +5,7 @@ that JSON cannot carry, and a plugin that stops reading its stdin."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import os
@@ -12,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -221,12 +223,57 @@ def test_a_slow_call_times_out_alone_and_other_clients_keep_working(gateway: Gat
     assert info["pid"] == pid and info["restarts"] == restarts and info["state"] == "ready"
 
 
+class SteppedClockLoop(asyncio.SelectorEventLoop):
+    """An event loop whose clock the test can stop and move (I/O still runs in real time), so
+    a deadline is reached by order, never by how fast a loaded machine runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._skew = 0.0
+        self._frozen: float | None = None
+
+    def time(self) -> float:
+        return self._frozen if self._frozen is not None else super().time() + self._skew
+
+    def freeze(self) -> None:
+        self._frozen = self.time()
+
+    def advance(self, seconds: float) -> None:
+        assert self._frozen is not None
+        self._frozen += seconds
+
+    def thaw(self) -> None:
+        assert self._frozen is not None
+        self._skew = self._frozen - super().time()
+        self._frozen = None
+
+
+@contextlib.contextmanager
+def real_time_limit(seconds: float) -> Iterator[None]:
+    """Cancel the current task after `seconds` of wall time: a bound that a frozen loop clock
+    cannot stretch."""
+    loop, task = asyncio.get_running_loop(), asyncio.current_task()
+    assert task is not None
+    timer = threading.Timer(seconds, loop.call_soon_threadsafe, (task.cancel,))
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 def test_a_call_queued_behind_slow_calls_times_out_on_its_own_clock() -> None:
     """Issue 23: one client's batch of slow calls made another client's quick call wait 11.5 s
     with request_ms = 1000: only the oldest call's clock ran. Each call's clock now runs from
     when it was sent: a call queued behind a slow one in the one-at-a-time example plugin
     (which keeps talking, so it is not killed) gets its -32002 with it; before, its clock only
-    started once the slow call had timed out, and it got its answer, late."""
+    started once the slow call had timed out, and it got its answer, late.
+
+    The loop's clock stands still while both calls are sent and moves only when the test says
+    (half the budget, a word from the plugin, the other half): both deadlines pass in one step,
+    so the watchdog answers both before the plugin can answer the quick one, however loaded
+    the machine. (Run against the wall clock, a slow machine let the plugin answer it first.)"""
+    loop = SteppedClockLoop()
 
     async def scenario() -> list[Any]:
         session = JsonRpcSession(
@@ -236,19 +283,33 @@ def test_a_call_queued_behind_slow_calls_times_out_on_its_own_clock() -> None:
         )
         await session.start()
         try:
-            up = session.send(core_jsonrpc.Request("get_data", None, 0))
-            assert up is not None
-            await asyncio.wait_for(up.answer, 30)
-            slow = session.send(core_jsonrpc.Request("slow_count", {"n": 100_000}, "slow"))
-            quick = session.send(core_jsonrpc.Request("get_data", None, "quick"))
-            assert slow is not None and quick is not None
-            return list(await asyncio.wait_for(asyncio.gather(slow.answer, quick.answer), 60))
+            with real_time_limit(60):
+                up = session.send(core_jsonrpc.Request("get_data", None, 0))
+                assert up is not None
+                await up.answer
+                progress = asyncio.Event()
+                loop.freeze()
+                slow = session.send(
+                    core_jsonrpc.Request("slow_count", {"n": 100_000}, "slow"),
+                    lambda _notification: progress.set(),
+                )
+                quick = session.send(core_jsonrpc.Request("get_data", None, "quick"))
+                assert slow is not None and quick is not None
+                loop.advance(0.5)
+                await progress.wait()  # the plugin spoke at half time: it is busy, not stuck
+                loop.advance(0.5)
+                answers = list(await asyncio.gather(slow.answer, quick.answer))
+                loop.thaw()
+                return answers
         finally:
+            if loop._frozen is not None:
+                loop.thaw()
             await session.close(5)
 
-    answers = asyncio.run(scenario())
+    with asyncio.Runner(loop_factory=lambda: loop) as runner:
+        answers = runner.run(scenario())
     assert [a["id"] for a in answers] == ["slow", "quick"]
-    assert all(a["error"]["code"] == -32002 for a in answers), answers
+    assert all(a.get("error", {}).get("code") == -32002 for a in answers), answers
 
 
 def test_json_rpc_calls_past_max_queue_get_503_with_retry_after(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import json
+import os
 import re
 import shutil
 import socket
@@ -132,6 +133,24 @@ def test_make_targets_exist() -> None:
             ["make", "-n", target], capture_output=True, text=True, cwd=REPO, timeout=60
         )
         assert done.returncode == 0, done.stderr
+
+
+def test_make_test_runs_no_apt_get_and_no_container_suite() -> None:
+    """Issue 35: `make test` ran apt-get when a tool was missing and compose whenever an engine
+    answered. apt-get is `make system-deps`' (CI asks for it), containers `make test-container`'s."""
+    done = subprocess.run(
+        ["make", "-n", "test"], capture_output=True, text=True, cwd=REPO, timeout=60
+    )
+    assert done.returncode == 0 and "apt-get" not in done.stdout, done.stdout
+    assert "make system-deps\nmake test\n" in (REPO / ".ci/run").read_text()
+    env = {k: v for k, v in os.environ.items() if k != "GPP_REQUIRE_DOCKER"}
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests/product"],
+        capture_output=True, text=True, cwd=REPO, timeout=300, env=env,
+    )  # fmt: skip
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+    assert "test_container_files.py::" in collected.stdout
+    assert "test_container.py::" not in collected.stdout
 
 
 def test_the_registry_example_loads(tmp_path: Path) -> None:
