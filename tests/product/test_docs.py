@@ -173,8 +173,10 @@ def _language_blocks(page: str, language: str) -> list[Block]:
 def test_plugin_examples_answer_a_discover(tmp_path: Path) -> None:
     """The Python and Node examples of writing-plugins.md (both handler styles), as written,
     through `gpp discover`."""
-    python = _language_blocks("docs/writing-plugins.md", "python")
-    node = _language_blocks("docs/writing-plugins.md", "js")
+    python, node = (
+        [b for b in _language_blocks("docs/writing-plugins.md", language) if b.claim == CLAIMED]
+        for language in ("python", "js")
+    )
     assert len(python) == len(node) == 2  # discover(paths), and the request opted into
     commands = []
     for n, (py, js) in enumerate(zip(python, node, strict=True)):
@@ -198,6 +200,45 @@ def test_plugin_examples_answer_a_discover(tmp_path: Path) -> None:
         )
         assert done.returncode == 0, (command, done.stderr)
         assert json.loads(done.stdout)["resources"] == []
+
+
+CLAIMED = ("tests/product/test_docs.py", "test_plugin_examples_answer_a_discover")
+
+
+def test_jsonrpc_plugin_example_streams_its_progress(tmp_path: Path) -> None:
+    """writing-plugins.md's JSON-RPC plugin and its serve and curl lines, as written bar the
+    port: the progress notifications, then the answer, as server-sent events."""
+    claim = ("tests/product/test_docs.py", "test_jsonrpc_plugin_example_streams_its_progress")
+    plugin, commands = [b for b in blocks(REPO / "docs/writing-plugins.md") if b.claim == claim]
+    (tmp_path / "counter.py").write_text(plugin.code)
+    serve_line, curl = commands.code.replace("\\\n", " ").splitlines()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    installed = tmp_path / "bin"
+    installed.mkdir()
+    (installed / "gpp").symlink_to(Path(sys.executable).parent / "gpp")
+    env = {"PATH": f"/usr/bin:/bin:{installed}", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    proc = subprocess.Popen(
+        serve_line.removesuffix("&").replace("8789", port).split(),
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        stream = _curl_when_listening(curl.replace("8789", port), proc, int(port))
+    finally:
+        stop(proc)
+    events = [
+        json.loads(line.removeprefix("data:"))
+        for line in stream.splitlines()
+        if line.startswith("data:")
+    ]
+    assert [e["params"]["done"] for e in events if e.get("method") == "$/progress"] == [1, 2, 3]
+    assert events[-1] == {"jsonrpc": "2.0", "result": 3, "id": 1}, stream
 
 
 def _not_sdk(folder: str, names: list[str]) -> list[str]:
