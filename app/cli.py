@@ -312,9 +312,13 @@ def _serve_config(args: argparse.Namespace, pinned: Config | None = None) -> Con
         plugins = command_line.parse_flags(args.plugin, args.command, args.jsonrpc)
     except ValueError as exc:
         raise ConfigError(command_line.COMMAND_LINE, [str(exc)]) from None
-    versions = {pid: plugin.version for pid, plugin in pinned.plugins.items()} if pinned else {}
+    announced = (
+        {pid: command_line.Announced(p.announces, p.version) for pid, p in pinned.plugins.items()}
+        if pinned
+        else {}
+    )
     repo = (args.repo or Path.cwd()).resolve()
-    config = command_line.registry(plugins, repo, args.token_file, versions)
+    config = command_line.registry(plugins, repo, args.token_file, announced)
     return config if pinned else command_line.pin_versions(config)
 
 

@@ -89,18 +89,21 @@ def registry(
     plugins: list[CommandLinePlugin],
     repo: Path,
     token_file: Path | None,
-    pinned: dict[str, str],
+    pinned: dict[str, Announced],
 ) -> Config:
-    """The config these flags make, validated as a registry file's would be."""
+    """The config these flags make, validated as a registry file's would be; `pinned`: what
+    each plugin's hello announced at the first start (a reload keeps it)."""
     raw: dict[str, Any] = {
         "plugin": [
             {
                 "id": plugin.id,
-                "version": plugin.version or pinned.get(plugin.id, _unpinned(plugin)),
+                "version": plugin.version
+                or (pinned[plugin.id].version if plugin.id in pinned else _unpinned(plugin)),
                 "protocol": plugin.protocol,
                 "command": plugin.command,
                 "root": str(repo),
             }
+            | ({"announces": pinned[plugin.id].plugin_id} if plugin.id in pinned else {})
             for plugin in plugins
         ]
     }
@@ -114,24 +117,42 @@ def _unpinned(plugin: CommandLinePlugin) -> str:
 
 
 def pin_versions(config: Config) -> Config:
-    """`config` with every unpinned plugin pinned to what its hello announces."""
-    unpinned = [plugin for plugin in config.plugins.values() if plugin.version == UNPINNED]
-    if not unpinned:
+    """`config` with every GPP/3 plugin pinned to the id its hello announces (so `--plugin
+    routes=… pack_http_routes.py` serves the pack as `routes`), and to the version it announces
+    when none was given. A plugin whose version was given and that fails this first start is
+    left as given: its requests say why."""
+    gpp3 = [plugin for plugin in config.plugins.values() if plugin.protocol == "gpp/3"]
+    if not gpp3:
         return config
-    announced = asyncio.run(_announced_all(unpinned))
-    problems = [f"--plugin {pid}: {got}" for pid, got in announced.items() if isinstance(got, str)]
+    announced = asyncio.run(_announced_all(gpp3))
+    problems = [
+        f"--plugin {pid}: {got}"
+        for pid, got in announced.items()
+        if isinstance(got, str) and config.plugins[pid].version == UNPINNED
+    ]
     if problems:
         raise ConfigError(COMMAND_LINE, problems)
     plugins = dict(config.plugins)
     for plugin_id, got in announced.items():
-        assert isinstance(got, Announced)
-        logger.info("pinned %s to version %s, as its hello announced", plugin_id, got.version)
-        plugins[plugin_id] = plugins[plugin_id].model_copy(update={"version": got.version})
+        if isinstance(got, str):
+            continue
+        plugin = plugins[plugin_id]
+        version = got.version if plugin.version == UNPINNED else plugin.version
+        logger.info(
+            "pinned %s to the id %s and version %s, as its hello announced",
+            plugin_id,
+            got.plugin_id,
+            version,
+        )
+        plugins[plugin_id] = plugin.model_copy(
+            update={"announces": got.plugin_id, "version": version}
+        )
     return config.model_copy(update={"plugins": plugins})
 
 
 @dataclass(frozen=True)
 class Announced:
+    plugin_id: str
     version: str
 
 
@@ -141,18 +162,23 @@ async def _announced_all(plugins: list[PluginConfig]) -> dict[str, Announced | s
 
 
 async def _announced(plugin: PluginConfig) -> Announced | str:
-    """The version `plugin`'s hello announces, or why none could be read."""
-    session = plugin.session()
+    """The id and version `plugin`'s hello announces, or why they could not be read. The
+    session expects an id no plugin can announce, so the hello is refused, and the refusal
+    carries the frame that says the real ones."""
+    session = plugin.model_copy(update={"announces": UNPINNED, "version": UNPINNED}).session()
     try:
         await session.start()
-    except codes.ProtocolError as exc:
-        if exc.field == "pluginVersion" and exc.frame == 1 and exc.offending_frame:
+    except codes.UnknownPluginError as exc:
+        if exc.frame == 1 and exc.offending_frame:
             with contextlib.suppress(ValueError, KeyError, TypeError):
-                return Announced(str(json.loads(exc.offending_frame)["pluginVersion"]))
+                hello = json.loads(exc.offending_frame)
+                return Announced(str(hello["pluginId"]), str(hello["pluginVersion"]))
+        return "\n".join(_start_failure(exc, plugin))
+    except codes.ProtocolError as exc:
         return "\n".join(_start_failure(exc, plugin))
     finally:
         await session.dispose()
-    return f"its hello announced the impossible version {UNPINNED!r}"
+    return f"its hello announced the impossible id {UNPINNED!r}"
 
 
 def _start_failure(error: codes.ProtocolError, plugin: PluginConfig) -> list[str]:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import pty
+import shlex
 import shutil
 import socket
 import subprocess
 import sys
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -215,3 +217,62 @@ def test_a_jsonrpc_plugin_started_as_gpp3_is_told_about_jsonrpc(tmp_path: Path) 
     assert "FAIL E_TIMEOUT" in done.stderr
     assert "is served with `--plugin rpc --jsonrpc -- CMD`" in done.stderr
     assert "@VERSION" not in done.stderr
+
+
+def _fastapi_app(folder: Path, route: str) -> None:
+    folder.mkdir(parents=True)
+    (folder / "main.py").write_text(
+        f'from fastapi import FastAPI\n\napp = FastAPI()\n\n\n@app.get("{route}")\n'
+        "def handler():\n    return []\n"
+    )
+
+
+def _route_names(client: httpx.Client, plugin_id: str) -> list[str]:
+    answer = client.post(f"/plugins/{plugin_id}/discover", json={"paths": ["."]})
+    assert answer.status_code == 200, answer.text
+    return [r["name"] for r in answer.json()["resources"] if r["kind"] == "route"]
+
+
+def test_one_pack_serves_two_repositories_under_two_ids(tmp_path: Path) -> None:
+    """docs/registry.md's `announces` example, as written, beside a link to the pack."""
+    (example,) = [
+        b for b in _registry_page_blocks() if b.language == "toml" and "announces" in b.code
+    ]
+    (tmp_path / "registry.toml").write_text(example.code)
+    (tmp_path / "pack_http_routes.py").symlink_to(REPO / "plugins/pack_http_routes.py")
+    _fastapi_app(tmp_path / "src/shop", "/cart")
+    _fastapi_app(tmp_path / "src/admin", "/users")
+    with serving(
+        "--config", str(tmp_path / "registry.toml"), cwd=tmp_path, uds=tmp_path / "gpp.sock"
+    ) as client:
+        assert _route_names(client, "shop-routes") == ["GET /cart"]
+        assert _route_names(client, "admin-routes") == ["GET /users"]
+
+
+def test_the_registry_page_command_line_runs_as_written(tmp_path: Path) -> None:
+    """docs/registry.md's `gpp serve --plugin` line, as written: from a clone (for
+    `plugins/pack_http_routes.py`), `~/src/shop` a FastAPI app, `my_plugin.py` the README's."""
+    (example,) = [b for b in _registry_page_blocks() if b.language == "sh" and "--repo" in b.code]
+    home = tmp_path / "home"
+    _fastapi_app(home / "src/shop", "/cart")
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    (clone / "plugins").symlink_to(REPO / "plugins")
+    readme = (REPO / "README.md").read_text("utf-8")
+    (clone / "my_plugin.py").write_text(readme.split("```python\n", 1)[1].split("```", 1)[0])
+    uds = tmp_path / "gpp.sock"
+    command = shlex.split(example.code.replace("\\\n", " ").replace("~", str(home)))
+    assert command[:2] == ["gpp", "serve"]
+    words = command[2:]
+    env = {**os.environ, "HOME": str(home)}
+    with served_on([*GPP, "serve", "--uds", str(uds), *words], uds, cwd=clone, env=env) as client:
+        assert _route_names(client, "routes") == ["GET /cart"]
+        answer = client.post("/plugins/my-plugin/discover", json={"paths": ["main.py"]})
+        assert answer.status_code == 200, answer.text
+        assert [r["name"] for r in answer.json()["resources"]] == ["main.py"]
+
+
+def _registry_page_blocks() -> list[Any]:
+    from test_docs import blocks
+
+    return blocks(REPO / "docs/registry.md")
