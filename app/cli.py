@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
+import json
 import logging
 import math
 import os
@@ -28,7 +29,7 @@ from gpp.core.envelope import PROTOCOL_VERSION
 from gpp.host.sandbox import SandboxPolicy
 from gpp.host.session import PluginSession
 
-from . import command_line, completion, status
+from . import command_line, completion, status, summary
 from .config import (
     PYTHON_PLACEHOLDER,
     Config,
@@ -37,6 +38,7 @@ from .config import (
     load_config,
     resolve_command,
 )
+from .logs import escaped
 from .plugin_words import failure_lines
 from .preflight import preflight, start_each
 from .security import is_loopback_host
@@ -134,6 +136,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-sandbox",
         action="store_true",
         help="with --command: run the plugin without the default sandbox",
+    )
+    discover.add_argument(
+        "--stderr",
+        action="store_true",
+        help="after the document, print what the plugin wrote on stderr (escaped)",
+    )
+    discover.add_argument(
+        "--format",
+        choices=["json", "table"],
+        default="json",
+        help="json: the result document (GF-canonical); table: per kind the count, then each "
+        "resource, unresolved path and finding in one line with its place",
     )
     discover.add_argument("args", nargs="+", metavar="[PLUGIN_ID] PATH")
 
@@ -399,6 +413,7 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
 
 
 def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    said: list[str] = []  # the plugin's stderr lines, for --stderr
     if not args.command:  # `gpp discover PLUGIN_ID PATH...`, the registry's (default or --config)
         if args.plugin_id or args.plugin_version:
             parser.error("--plugin-id and --plugin-version go with --command CMD")
@@ -419,7 +434,7 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return EXIT_PROTOCOL
         if not paths:
             parser.error("name at least one PATH after PLUGIN_ID")
-        command, session = plugin.command, plugin.session()
+        command, session = plugin.command, plugin.session(on_stderr=said.append)
     else:
         if args.config is not None:
             parser.error("give either --config or --command, not both")
@@ -433,6 +448,7 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             args.plugin_version,
             cwd=str(args.repo or args.root),
             sandbox=None if args.no_sandbox else SandboxPolicy(),
+            on_stderr=said.append,
         )
     try:
         document = asyncio.run(_run_once(session, paths, args.request_id))
@@ -440,7 +456,14 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         # the plugin's own words, as HTTP gives them in stderrTail, escaped for the terminal
         print("\n".join(failure_lines(exc, command)), file=sys.stderr)
         return EXIT_PROTOCOL
-    sys.stdout.buffer.write(document + b"\n")
+    if args.format == "table":
+        print(summary.table(json.loads(document)), flush=True)
+    else:
+        sys.stdout.buffer.write(document + b"\n")
+        sys.stdout.buffer.flush()
+    if args.stderr:
+        print(f"gpp: the plugin's stderr ({len(said)} lines):", file=sys.stderr)
+        print("\n".join(f"  {escaped(line)}" for line in said), file=sys.stderr)
     return 0
 
 

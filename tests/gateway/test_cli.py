@@ -276,3 +276,36 @@ def test_a_python_without_the_sdk_is_named_in_one_line(tmp_path: Path) -> None:
         f"`-- '{{python}}' {plugin}`), or install gate-forge into that interpreter"
     ], done.stderr
     assert "ModuleNotFoundError: No module named 'gpp'" in done.stderr
+
+
+def test_discover_shows_the_plugins_stderr_after_the_document_when_asked() -> None:
+    done = gpp(
+        "discover",
+        "--stderr",
+        *("--command", str(FIXTURE_PLUGINS / "chatty_plugin.py"), "--plugin-id", "chatty"),
+        *("--plugin-version", "1.0.0", "."),
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["resources"] == []
+    heading = "gpp: the plugin's stderr (3 lines):"
+    said = done.stderr.splitlines()
+    assert said[said.index(heading) + 1 :] == [
+        "  debug: discovering ['.']",
+        "  a child's output too",
+        "  no newline, even",
+    ]
+    assert heading not in gpp("discover", "reference-detector", "api").stderr
+
+
+def test_discover_as_a_table_counts_per_kind_and_places_every_entry() -> None:
+    done = gpp("discover", "--format", "table", "reference-detector", ".")
+    assert done.returncode == 0, done.stderr
+    head, *entries = done.stdout.splitlines()
+    assert head == "7 resources (4 route, 3 table), 2 unresolved, 1 findings"
+    assert "  route  POST /users  api/users.gfx:4" in entries
+    assert "  unresolved  legacy/latin1.gfx  unreadable: not valid UTF-8" in entries
+    assert (
+        "  finding  DUPLICATE_TABLE_NAME  table users is defined 2 times  "
+        "api/users.gfx:2 billing/orders.gfx:2"
+    ) in entries
+    assert len(entries) == 10
