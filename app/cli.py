@@ -39,7 +39,7 @@ from .config import (
     resolve_command,
 )
 from .logs import escaped
-from .plugin_words import failure_lines
+from .plugin_words import failure_lines, terminal_lines
 from .preflight import preflight, start_each
 from .security import is_loopback_host
 
@@ -506,8 +506,8 @@ def _check_config(path: Path, start: bool = True) -> int:
     problems = preflight(config)
     if start and not problems:
         problems = asyncio.run(start_each(config))
-    if problems:
-        print(ConfigError(path, problems), file=sys.stderr)
+    if problems:  # a plugin's start may quote its words (an error frame's message): escaped
+        print("\n".join(terminal_lines(str(ConfigError(path, problems)))), file=sys.stderr)
         return EXIT_CONFIG
     for plugin in config.plugins.values():
         print(

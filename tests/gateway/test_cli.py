@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -309,3 +310,21 @@ def test_discover_as_a_table_counts_per_kind_and_places_every_entry() -> None:
         "api/users.gfx:2 billing/orders.gfx:2"
     ) in entries
     assert len(entries) == 10
+
+
+def test_check_config_escapes_what_a_plugin_said_at_start(tmp_path: Path) -> None:
+    shutil.copy(FIXTURE_PLUGINS / "_fault.py", tmp_path)  # the sandbox sees the root, not tests/
+    (tmp_path / "hostile.py").write_text(
+        "from _fault import *\n"
+        'send(envelope("error", {"code": "Crashed", "message": "\\x1b]52;c;eA==\\x07 gone"}, 1))\n'
+        "block_forever()\n"
+    )
+    registry = tmp_path / "registry.toml"
+    registry.write_text(
+        '[[plugin]]\nid = "fixture"\nversion = "1.0.0"\ncommand = ["{python}", "hostile.py"]\n'
+        "[plugin.sandbox]\nreadonly_root = false\n"
+    )
+    done = gpp("check-config", str(registry))
+    assert done.returncode == 1
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr
+    assert "Crashed: \\u001b]52;c;eA==\\u0007 gone" in done.stderr, done.stderr
