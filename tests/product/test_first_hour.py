@@ -276,3 +276,19 @@ def _registry_page_blocks() -> list[Any]:
     from test_docs import blocks
 
     return blocks(REPO / "docs/registry.md")
+
+
+def test_a_python_without_gpp_is_named_where_gpp_serve_stops(tmp_path: Path) -> None:
+    """`python3 my_plugin.py` after `pipx install .`: a python3 without gpp (here this one with
+    neither site-packages nor PYTHONPATH) is named in one line, with the way out."""
+    readme = (REPO / "README.md").read_text("utf-8")
+    (tmp_path / "my_plugin.py").write_text(readme.split("```python\n", 1)[1].split("```", 1)[0])
+    done = gpp(
+        *("serve", "--uds", str(tmp_path / "gpp.sock"), "--plugin", "my-plugin", "--"),
+        *(sys.executable, "-I", "-S", "my_plugin.py"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    hint = f"gpp: the plugin ran with {sys.executable}, which has no module 'gpp'; run it with"
+    assert [line for line in done.stderr.splitlines() if line.startswith(hint)], done.stderr
+    assert "  ModuleNotFoundError: No module named 'gpp'" in done.stderr.splitlines()
