@@ -477,9 +477,12 @@ def _wait_until_waiting(uds: Path) -> Any:  # /plugins/deaf's JSON object
 def test_the_plugins_first_word_brings_the_deadlines_forward_at_once() -> None:
     """Until a plugin first speaks, its deadlines stretch to `handshake_ms` after the spawn.
     Its first answer ends the stretch, though no deadline is due then: a call that hangs after
-    it must time out at `request_ms`, not when the stretch would have ended (60 s here)."""
+    it must time out at `request_ms`, not when the stretch would have ended (60 s here). The
+    loop's clock stands still from the send and moves by `request_ms` alone: the answer comes
+    by order (a stretched deadline would never be reached, and the wall-clock bound fail it)."""
+    loop = SteppedClockLoop()
 
-    async def scenario() -> tuple[Any, Any, float]:
+    async def scenario() -> tuple[Any, Any]:
         session = JsonRpcSession(
             [sys.executable, str(FIXTURE_PLUGINS / "jsonrpc_faulty.py")],
             "faulty",
@@ -487,21 +490,26 @@ def test_the_plugins_first_word_brings_the_deadlines_forward_at_once() -> None:
         )
         await session.start()
         try:
-            first = session.send(core_jsonrpc.Request("echo", {"up": True}, 1))
-            assert first is not None
-            answered = await asyncio.wait_for(first.answer, 30)
-            hung = session.send(core_jsonrpc.Request("hang", None, 2))
-            assert hung is not None
-            started = time.monotonic()
-            timed_out = await asyncio.wait_for(hung.answer, 30)
-            return answered, timed_out, time.monotonic() - started
+            with real_time_limit(30):
+                first = session.send(core_jsonrpc.Request("echo", {"up": True}, 1))
+                assert first is not None
+                answered = await first.answer
+                loop.freeze()
+                hung = session.send(core_jsonrpc.Request("hang", None, 2))
+                assert hung is not None
+                loop.advance(0.3)
+                timed_out = await hung.answer
+                loop.thaw()
+            return answered, timed_out
         finally:
+            if loop._frozen is not None:
+                loop.thaw()
             await session.close(5)
 
-    answered, timed_out, waited = asyncio.run(scenario())
+    with asyncio.Runner(loop_factory=lambda: loop) as runner:
+        answered, timed_out = runner.run(scenario())
     assert answered == {"jsonrpc": "2.0", "result": {"up": True}, "id": 1}
     assert timed_out["id"] == 2 and timed_out["error"]["code"] == -32002
-    assert waited < 20  # request_ms (0.3 s) and the kill, far from the 60 s stretch
 
 
 JUNK_LINES = 20_000
