@@ -1,9 +1,11 @@
 """Plugins registered on `gpp serve`'s command line, as `uvx mcpo -- cmd` and `npx supergateway
 --stdio cmd` take theirs: a first try needs no registry file.
 
-`--plugin ID -- CMD ARGS...` or `--plugin 'ID=CMD ARGS'` (repeatable). GPP/3 pins a plugin's
-version in every frame; an id given without `@VERSION` is pinned to the version its hello
-announces when the gateway starts (trust on first use, logged), and kept across reloads.
+`--plugin ID -- CMD ARGS...` or `--plugin 'ID=CMD ARGS'` (repeatable); `--jsonrpc` for a
+JSON-RPC 2.0 one. GPP/3 pins a plugin's id and version in every frame: each GPP/3 plugin is
+started once when the gateway starts, and the id its hello announces is pinned (so `ID` may
+differ from it), as is the version when no `@VERSION` was given (trust on first use, logged);
+both are kept across reloads.
 """
 
 from __future__ import annotations
@@ -26,15 +28,14 @@ from .plugin_words import failure_lines
 COMMAND_LINE = Path("<command line>")
 """What errors name as the config's file when there is none."""
 UNPINNED = "\x00unpinned"
-"""A version no plugin can announce (the schema's strings are printable): its hello is refused,
-and the refusal carries the frame that says the real one."""
+"""An id or version no plugin can announce (the schema's strings are printable): its hello is
+refused, and the refusal carries the frame that says the real ones."""
 FLAG = re.compile(r"^(?P<id>[^@=\s]+)(?:@(?P<version>[^=\s]+))?(?:=(?P<command>.+))?$", re.S)
-
-logger = logging.getLogger("gpp.gateway")
-
 
 JSONRPC_VERSION = "unversioned"
 """A JSON-RPC plugin's version when none is given: it has no hello to announce one."""
+
+logger = logging.getLogger("gpp.gateway")
 
 
 @dataclass(frozen=True)
