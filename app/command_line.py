@@ -136,6 +136,10 @@ def pin_versions(config: Config) -> Config:
     plugins = dict(config.plugins)
     for plugin_id, got in announced.items():
         if isinstance(got, str):
+            logger.warning(
+                "did not start to say its id; registered as given",
+                extra={"fields": {"plugin": plugin_id, "why": got.split("\n", 1)[0]}},
+            )
             continue
         plugin = plugins[plugin_id]
         version = got.version if plugin.version == UNPINNED else plugin.version
