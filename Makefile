@@ -103,7 +103,8 @@ node-client-test: $(STAMP) $(NODE_CLIENT_STAMP)
 node-compat-test: $(STAMP) $(NODE_COMPAT_STAMP)
 	cd $(NODE_COMPAT) && npx tsc --noEmit -p . && node --test --test-timeout=300000 test/
 
-test: system-deps lint typecheck node-test node-client-test node-compat-test pytest
+# `make test` installs nothing system-wide: `make system-deps` (apt-get) is asked for by name.
+test: lint typecheck node-test node-client-test node-compat-test pytest
 
 test-container: container-deps install
 	docker/with-engine.sh $(BIN)/pytest -p no:cacheprovider -v -rP tests/product/test_container.py

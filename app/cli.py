@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
+import json
 import logging
 import math
 import os
@@ -28,8 +29,17 @@ from gpp.core.envelope import PROTOCOL_VERSION
 from gpp.host.sandbox import SandboxPolicy
 from gpp.host.session import PluginSession
 
-from . import command_line, completion, status
-from .config import PYTHON_PLACEHOLDER, Config, ConfigError, default_config_path, load_config
+from . import command_line, completion, status, summary
+from .config import (
+    PYTHON_PLACEHOLDER,
+    Config,
+    ConfigError,
+    default_config_path,
+    load_config,
+    resolve_command,
+)
+from .logs import escaped
+from .plugin_words import failure_lines, terminal_lines
 from .preflight import preflight, start_each
 from .security import is_loopback_host
 
@@ -76,9 +86,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="ID[@VERSION][=COMMAND]",
         help="register a GPP/3 plugin without a registry file (repeatable): "
-        "`--plugin ID -- CMD ARGS...` or `--plugin 'ID=CMD ARGS'`; it reads --repo (default: "
+        "`--plugin ID -- CMD ARGS...` or `--plugin 'ID=CMD ARGS'` (a CMD that starts with a "
+        ".py file runs with this Python, which has gpp); it reads --repo (default: "
         "the current directory); without @VERSION the version its hello announces at start "
         "is pinned",
+    )
+    serve.add_argument(
+        "--jsonrpc",
+        action="store_true",
+        help="the --plugin whose command follows `--` (or the only one) speaks JSON-RPC 2.0 "
+        "(served on /plugins/ID/rpc), not GPP/3",
     )
     serve.add_argument(
         "--token-file",
@@ -120,6 +137,18 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --command: run the plugin without the default sandbox",
     )
+    discover.add_argument(
+        "--stderr",
+        action="store_true",
+        help="after the document, print what the plugin wrote on stderr (escaped)",
+    )
+    discover.add_argument(
+        "--format",
+        choices=["json", "table"],
+        default="json",
+        help="json: the result document (GF-canonical); table: per kind the count, then each "
+        "resource, unresolved path and finding in one line with its place",
+    )
     discover.add_argument("args", nargs="+", metavar="[PLUGIN_ID] PATH")
 
     check = commands.add_parser(
@@ -139,8 +168,10 @@ def build_parser() -> argparse.ArgumentParser:
     status = commands.add_parser(
         "status",
         help="show a running gateway's plugins, and why any of them fails",
-        description="Ask a running gateway (GET /plugins) for its plugins' state; a failing "
-        "plugin shows its last diagnostic and stderr lines. GPP_TOKEN is sent when set.",
+        description="Ask a running gateway (GET /plugins) for its plugins' state: each shows "
+        "its last stderr lines, and one that failed its last diagnostic. GPP_TOKEN is sent "
+        "when set. Exits 2 when a plugin is failed or backing off or has failed a request, 1 "
+        "when no gateway answers or it refuses the token.",
     )
     status.add_argument(
         "--url", default="http://127.0.0.1:8787", help="the gateway (default: %(default)s)"
@@ -175,15 +206,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _status(url: str, uds: Path | None) -> int:
     import httpx
 
+    where = f"unix:{uds}" if uds else url
     try:
         plugins = status.fetch(url, uds)
+    except status.TokenRefused as refused:
+        said = "refused the token in GPP_TOKEN" if refused.sent else "wants a token"
+        print(f"gpp: the gateway at {where} {said} (401); set GPP_TOKEN to the token it "
+              "serves with (its --token-file, or the token_file in its config)",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_CONFIG
     except httpx.HTTPError as exc:
-        where = f"unix:{uds}" if uds else url
         print(f"gpp: no gateway answers at {where} ({exc}); start one with `gpp serve`, or "
               "name it with --url or --uds", file=sys.stderr)  # fmt: skip
         return EXIT_CONFIG
     print(status.render(plugins))
-    return 0
+    return EXIT_PROTOCOL if any(status.failing(plugin) for plugin in plugins) else 0
 
 
 def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -277,7 +314,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _serve_config(args: argparse.Namespace, pinned: Config | None = None) -> Config:
     """The config `gpp serve` runs: the registry file's, or the `--plugin` flags' (whose
     versions, once pinned, a reload keeps)."""
-    if not (args.plugin or args.command):
+    if not (args.plugin or args.command or args.jsonrpc):
         config = _with_repo(load_config(args.config or default_config_path()), args.repo)
         if args.token_file is None:
             return config
@@ -286,12 +323,16 @@ def _serve_config(args: argparse.Namespace, pinned: Config | None = None) -> Con
     if args.config is not None:
         raise ConfigError(command_line.COMMAND_LINE, ["give either --config or --plugin, not both"])
     try:
-        plugins = command_line.parse_flags(args.plugin, args.command)
+        plugins = command_line.parse_flags(args.plugin, args.command, args.jsonrpc)
     except ValueError as exc:
         raise ConfigError(command_line.COMMAND_LINE, [str(exc)]) from None
-    versions = {pid: plugin.version for pid, plugin in pinned.plugins.items()} if pinned else {}
+    announced = (
+        {pid: command_line.Announced(p.announces, p.version) for pid, p in pinned.plugins.items()}
+        if pinned
+        else {}
+    )
     repo = (args.repo or Path.cwd()).resolve()
-    config = command_line.registry(plugins, repo, args.token_file, versions)
+    config = command_line.registry(plugins, repo, args.token_file, announced)
     return config if pinned else command_line.pin_versions(config)
 
 
@@ -372,9 +413,10 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
 
 
 def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    if args.config is not None or (args.repo is not None and not args.command):
-        if args.command:
-            parser.error("give either --config or --command, not both")
+    said: list[str] = []  # the plugin's stderr lines, for --stderr
+    if not args.command:  # `gpp discover PLUGIN_ID PATH...`, the registry's (default or --config)
+        if args.plugin_id or args.plugin_version:
+            parser.error("--plugin-id and --plugin-version go with --command CMD")
         try:
             config = _with_repo(load_config(args.config or default_config_path()), args.repo)
         except ConfigError as exc:
@@ -392,11 +434,13 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return EXIT_PROTOCOL
         if not paths:
             parser.error("name at least one PATH after PLUGIN_ID")
-        session = plugin.session()
+        command, session = plugin.command, plugin.session(on_stderr=said.append)
     else:
-        if not (args.command and args.plugin_id and args.plugin_version):
-            parser.error("--command needs --plugin-id and --plugin-version (or use --config)")
-        command = [w.replace(PYTHON_PLACEHOLDER, sys.executable) for w in shlex.split(args.command)]
+        if args.config is not None:
+            parser.error("give either --config or --command, not both")
+        if not (args.plugin_id and args.plugin_version):
+            parser.error("--command needs --plugin-id and --plugin-version")
+        command = resolve_command(shlex.split(args.command), Path.cwd())
         paths = args.args
         session = PluginSession(
             command,
@@ -404,17 +448,22 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             args.plugin_version,
             cwd=str(args.repo or args.root),
             sandbox=None if args.no_sandbox else SandboxPolicy(),
+            on_stderr=said.append,
         )
     try:
         document = asyncio.run(_run_once(session, paths, args.request_id))
     except codes.ProtocolError as exc:
-        print(exc.diagnostic(), file=sys.stderr)
-        if exc.stderr_tail:  # the plugin's own words, as HTTP gives them in stderrTail
-            lines = exc.stderr_tail.rstrip("\n").splitlines()
-            print("[plugin-protocol] plugin stderr (last lines):", file=sys.stderr)
-            print("\n".join(f"  {line}" for line in lines), file=sys.stderr)
+        # the plugin's own words, as HTTP gives them in stderrTail, escaped for the terminal
+        print("\n".join(failure_lines(exc, command)), file=sys.stderr)
         return EXIT_PROTOCOL
-    sys.stdout.buffer.write(document + b"\n")
+    if args.format == "table":
+        print(summary.table(json.loads(document)), flush=True)
+    else:
+        sys.stdout.buffer.write(document + b"\n")
+        sys.stdout.buffer.flush()
+    if args.stderr:
+        print(f"gpp: the plugin's stderr ({len(said)} lines):", file=sys.stderr)
+        print("\n".join(f"  {escaped(line)}" for line in said), file=sys.stderr)
     return 0
 
 
@@ -457,8 +506,8 @@ def _check_config(path: Path, start: bool = True) -> int:
     problems = preflight(config)
     if start and not problems:
         problems = asyncio.run(start_each(config))
-    if problems:
-        print(ConfigError(path, problems), file=sys.stderr)
+    if problems:  # a plugin's start may quote its words (an error frame's message): escaped
+        print("\n".join(terminal_lines(str(ConfigError(path, problems)))), file=sys.stderr)
         return EXIT_CONFIG
     for plugin in config.plugins.values():
         print(

@@ -1,9 +1,11 @@
 """Plugins registered on `gpp serve`'s command line, as `uvx mcpo -- cmd` and `npx supergateway
 --stdio cmd` take theirs: a first try needs no registry file.
 
-`--plugin ID -- CMD ARGS...` or `--plugin 'ID=CMD ARGS'` (repeatable). GPP/3 pins a plugin's
-version in every frame; an id given without `@VERSION` is pinned to the version its hello
-announces when the gateway starts (trust on first use, logged), and kept across reloads.
+`--plugin ID -- CMD ARGS...` or `--plugin 'ID=CMD ARGS'` (repeatable); `--jsonrpc` for a
+JSON-RPC 2.0 one. GPP/3 pins a plugin's id and version in every frame: each GPP/3 plugin is
+started once when the gateway starts, and the id its hello announces is pinned (so `ID` may
+differ from it), as is the version when no `@VERSION` was given (trust on first use, logged);
+both are kept across reloads.
 """
 
 from __future__ import annotations
@@ -21,13 +23,17 @@ from typing import Any
 from gpp.core import codes
 
 from .config import Config, ConfigError, PluginConfig, parse_config
+from .plugin_words import failure_lines
 
 COMMAND_LINE = Path("<command line>")
 """What errors name as the config's file when there is none."""
 UNPINNED = "\x00unpinned"
-"""A version no plugin can announce (the schema's strings are printable): its hello is refused,
-and the refusal carries the frame that says the real one."""
+"""An id or version no plugin can announce (the schema's strings are printable): its hello is
+refused, and the refusal carries the frame that says the real ones."""
 FLAG = re.compile(r"^(?P<id>[^@=\s]+)(?:@(?P<version>[^=\s]+))?(?:=(?P<command>.+))?$", re.S)
+
+JSONRPC_VERSION = "unversioned"
+"""A JSON-RPC plugin's version when none is given: it has no hello to announce one."""
 
 logger = logging.getLogger("gpp.gateway")
 
@@ -37,10 +43,14 @@ class CommandLinePlugin:
     id: str
     version: str | None
     command: list[str]
+    protocol: str = "gpp/3"
 
 
-def parse_flags(flags: list[str], trailing: list[str]) -> list[CommandLinePlugin]:
-    """The `--plugin` flags; the one without `=COMMAND` takes the words after `--`.
+def parse_flags(
+    flags: list[str], trailing: list[str], jsonrpc: bool = False
+) -> list[CommandLinePlugin]:
+    """The `--plugin` flags; the one without `=COMMAND` takes the words after `--`. `jsonrpc`
+    (`--jsonrpc`) makes that one, or the only one, a JSON-RPC 2.0 plugin.
     Raises ValueError saying what to write instead."""
     plugins, waiting = [], None
     for flag in flags:
@@ -66,6 +76,13 @@ def parse_flags(flags: list[str], trailing: list[str]) -> list[CommandLinePlugin
     elif trailing:
         raise ValueError(f"unexpected words {shlex.join(trailing)!r}: a command after `--` "
                          "belongs to a --plugin ID")  # fmt: skip
+    if jsonrpc:
+        if waiting is None and len(plugins) != 1:
+            raise ValueError("--jsonrpc: it marks the --plugin whose command follows `--` (or "
+                             "the only --plugin); register several JSON-RPC plugins in a "
+                             "registry file")  # fmt: skip
+        rpc = plugins[-1]
+        plugins[-1] = CommandLinePlugin(rpc.id, rpc.version, rpc.command, "jsonrpc-2.0")
     return plugins
 
 
@@ -73,17 +90,21 @@ def registry(
     plugins: list[CommandLinePlugin],
     repo: Path,
     token_file: Path | None,
-    pinned: dict[str, str],
+    pinned: dict[str, Announced],
 ) -> Config:
-    """The config these flags make, validated as a registry file's would be."""
+    """The config these flags make, validated as a registry file's would be; `pinned`: what
+    each plugin's hello announced at the first start (a reload keeps it)."""
     raw: dict[str, Any] = {
         "plugin": [
             {
                 "id": plugin.id,
-                "version": plugin.version or pinned.get(plugin.id, UNPINNED),
+                "version": plugin.version
+                or (pinned[plugin.id].version if plugin.id in pinned else _unpinned(plugin)),
+                "protocol": plugin.protocol,
                 "command": plugin.command,
                 "root": str(repo),
             }
+            | ({"announces": pinned[plugin.id].plugin_id} if plugin.id in pinned else {})
             for plugin in plugins
         ]
     }
@@ -92,25 +113,51 @@ def registry(
     return parse_config(raw, COMMAND_LINE, Path.cwd())
 
 
+def _unpinned(plugin: CommandLinePlugin) -> str:
+    return JSONRPC_VERSION if plugin.protocol == "jsonrpc-2.0" else UNPINNED
+
+
 def pin_versions(config: Config) -> Config:
-    """`config` with every unpinned plugin pinned to what its hello announces."""
-    unpinned = [plugin for plugin in config.plugins.values() if plugin.version == UNPINNED]
-    if not unpinned:
+    """`config` with every GPP/3 plugin pinned to the id its hello announces (so `--plugin
+    routes=… pack_http_routes.py` serves the pack as `routes`), and to the version it announces
+    when none was given. A plugin whose version was given and that fails this first start is
+    left as given: its requests say why."""
+    gpp3 = [plugin for plugin in config.plugins.values() if plugin.protocol == "gpp/3"]
+    if not gpp3:
         return config
-    announced = asyncio.run(_announced_all(unpinned))
-    problems = [f"--plugin {pid}: {got}" for pid, got in announced.items() if isinstance(got, str)]
+    announced = asyncio.run(_announced_all(gpp3))
+    problems = [
+        f"--plugin {pid}: {got}"
+        for pid, got in announced.items()
+        if isinstance(got, str) and config.plugins[pid].version == UNPINNED
+    ]
     if problems:
         raise ConfigError(COMMAND_LINE, problems)
     plugins = dict(config.plugins)
     for plugin_id, got in announced.items():
-        assert isinstance(got, Announced)
-        logger.info("pinned %s to version %s, as its hello announced", plugin_id, got.version)
-        plugins[plugin_id] = plugins[plugin_id].model_copy(update={"version": got.version})
+        if isinstance(got, str):
+            logger.warning(
+                "did not start to say its id; registered as given",
+                extra={"fields": {"plugin": plugin_id, "why": got.split("\n", 1)[0]}},
+            )
+            continue
+        plugin = plugins[plugin_id]
+        version = got.version if plugin.version == UNPINNED else plugin.version
+        logger.info(
+            "pinned %s to the id %s and version %s, as its hello announced",
+            plugin_id,
+            got.plugin_id,
+            version,
+        )
+        plugins[plugin_id] = plugin.model_copy(
+            update={"announces": got.plugin_id, "version": version}
+        )
     return config.model_copy(update={"plugins": plugins})
 
 
 @dataclass(frozen=True)
 class Announced:
+    plugin_id: str
     version: str
 
 
@@ -120,15 +167,34 @@ async def _announced_all(plugins: list[PluginConfig]) -> dict[str, Announced | s
 
 
 async def _announced(plugin: PluginConfig) -> Announced | str:
-    """The version `plugin`'s hello announces, or why none could be read."""
-    session = plugin.session()
+    """The id and version `plugin`'s hello announces, or why they could not be read. The
+    session expects an id no plugin can announce, so the hello is refused, and the refusal
+    carries the frame that says the real ones."""
+    session = plugin.model_copy(update={"announces": UNPINNED, "version": UNPINNED}).session()
     try:
         await session.start()
-    except codes.ProtocolError as exc:
-        if exc.field == "pluginVersion" and exc.frame == 1 and exc.offending_frame:
+    except codes.UnknownPluginError as exc:
+        if exc.frame == 1 and exc.offending_frame:
             with contextlib.suppress(ValueError, KeyError, TypeError):
-                return Announced(str(json.loads(exc.offending_frame)["pluginVersion"]))
-        return f"{exc.fail_line()} (or give its version: --plugin {plugin.id}@VERSION)"
+                hello = json.loads(exc.offending_frame)
+                return Announced(str(hello["pluginId"]), str(hello["pluginVersion"]))
+        return "\n".join(_start_failure(exc, plugin))
+    except codes.ProtocolError as exc:
+        return "\n".join(_start_failure(exc, plugin))
     finally:
         await session.dispose()
-    return f"its hello announced the impossible version {UNPINNED!r}"
+    return f"its hello announced the impossible id {UNPINNED!r}"
+
+
+def _start_failure(error: codes.ProtocolError, plugin: PluginConfig) -> list[str]:
+    """Why a plugin could not be started to read its version, in its own words (the stderr
+    tail: a SyntaxError's traceback, a missing module), with a hint only where it is the
+    remedy: a plugin silent past the handshake may be a JSON-RPC one."""
+    lines = failure_lines(error, plugin.command)
+    if isinstance(error, codes.WatchdogTimeoutError) and error.frame in (None, 1):
+        lines.insert(
+            2,
+            f"gpp: no hello from {plugin.id}; a JSON-RPC 2.0 plugin is served with "
+            f"`--plugin {plugin.id} --jsonrpc -- CMD`",
+        )
+    return lines

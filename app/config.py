@@ -85,6 +85,9 @@ class DefaultsConfig(Limits):
     sandbox: SandboxPolicy = SandboxPolicy()
 
 
+PLUGIN_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+
+
 class PluginEntry(Limits):
     """A [[plugin]] table as written; `resolve` turns it into a PluginConfig.
 
@@ -92,7 +95,8 @@ class PluginEntry(Limits):
     override [defaults]; the rest come from there.
     """
 
-    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]
+    id: Annotated[str, Field(pattern=PLUGIN_ID_PATTERN)]
+    announces: Annotated[str, Field(pattern=PLUGIN_ID_PATTERN)] | None = None
     version: Annotated[str, Field(min_length=1, max_length=128)]
     protocol: Literal["gpp/3", "jsonrpc-2.0"] = "gpp/3"
     command: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
@@ -127,6 +131,9 @@ class PluginConfig(_Strict):
     """A registered plugin, with defaults applied and paths made absolute."""
 
     id: str
+    announces: str
+    """The pluginId its frames carry: the registered id unless `announces` says otherwise (one
+    pack registered twice, over two repositories)."""
     version: str
     protocol: Literal["gpp/3", "jsonrpc-2.0"]
     command: list[str]
@@ -147,7 +154,11 @@ class PluginConfig(_Strict):
     def session(self, on_stderr: Callable[[str], None] | None = None) -> PluginSession:
         """A GPP/3 session with this plugin as registered (not started)."""
         return PluginSession(
-            self.command, self.id, self.version, **self._session_options(on_stderr)
+            self.command,
+            self.id,
+            self.version,
+            announced_id=self.announces,
+            **self._session_options(on_stderr),
         )
 
     def jsonrpc_session(
@@ -275,6 +286,7 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
         raise ValueError(f"root: {root} is not a directory")
     return PluginConfig(
         id=entry.id,
+        announces=entry.announces or entry.id,
         version=entry.version,
         protocol=entry.protocol,
         command=resolve_command(entry.command, base),
@@ -288,7 +300,11 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
 
 def resolve_command(command: list[str], base: Path) -> list[str]:
     """`{python}` becomes this interpreter; a word naming a file beside the config becomes its
-    absolute path (so `reference_detector.py` works whatever the gateway's cwd)."""
+    absolute path (so `reference_detector.py` works whatever the gateway's cwd). A command that
+    starts with a `.py` file runs it with this interpreter, which has `gpp` and `gateforge_plugin`
+    (a `python3` found on PATH may have neither, as after `pipx install .`)."""
+    if command and command[0].endswith(".py"):
+        command = [PYTHON_PLACEHOLDER, *command]
     resolved = []
     for word in command:
         word = word.replace(PYTHON_PLACEHOLDER, sys.executable)

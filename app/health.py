@@ -76,6 +76,12 @@ class PluginHealth:
         self.served += 1
         self.consecutive_failures = 0
 
+    def record_request_failure(self, error: codes.ProtocolError) -> None:
+        """A request the plugin failed while its session lives on (an `error` frame for that
+        request): counted, and its diagnostic kept, but no reason to back off."""
+        self.failed += 1
+        self.last_error = error
+
     def record_failure(self, error: codes.ProtocolError) -> None:
         self.failed += 1
         self.last_error = error

@@ -15,12 +15,14 @@ import time
 from typing import Any
 
 _NEEDS_QUOTES = re.compile(r'[\s="\\]|[^\x21-\x7e]')
-_ESCAPED = re.compile(
-    '["\\\\\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069'
-    "\ud800-\udfff\ufeff]"
+_CONTROLS = (
+    "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufeff"
 )
-"""Quote, backslash, C0 and C1 controls, DEL, line and paragraph separators, bidirectional
-formatting marks (they reorder what a reader sees), BOM and lone surrogates."""
+"""C0 and C1 controls, DEL, line and paragraph separators, bidirectional formatting marks (they
+reorder what a reader sees), BOM and lone surrogates: what could end a line, move the cursor,
+set the clipboard (OSC 52) or clear the screen."""
+_ESCAPED_IN_QUOTES = re.compile(f'["\\\\{_CONTROLS}]')
+_ESCAPED = re.compile(f"[{_CONTROLS}]")
 _SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -29,12 +31,20 @@ def _escape(match: re.Match[str]) -> str:
     return _SHORT_ESCAPES.get(char) or f"\\u{ord(char):04x}"
 
 
+def escaped(text: str, *, quoted: bool = False) -> str:
+    """`text` with every control written as an escape (`\\n`, `\\u001b`), so a hostile party's
+    words (a plugin's stderr, its announced version, a request id) are shown, never acted on by
+    a terminal, and one line stays one line. `quoted`: for inside double quotes, where `"` and
+    backslash are escaped too. The logs and every CLI line that carries a plugin's words use it."""
+    return (_ESCAPED_IN_QUOTES if quoted else _ESCAPED).sub(_escape, text)
+
+
 def logfmt_value(value: Any) -> str:
     """A value as logfmt: bare when it is plain visible ASCII, else quoted with escapes."""
     text = value if type(value) is str else str(value)
     if text and not _NEEDS_QUOTES.search(text):
         return text
-    return '"' + _ESCAPED.sub(_escape, text) + '"'
+    return '"' + escaped(text, quoted=True) + '"'
 
 
 class LogfmtFormatter(logging.Formatter):

@@ -161,6 +161,8 @@ class PluginPool(Pool):
             except codes.ProtocolError as exc:
                 if session.closed:
                     self.health.record_failure(exc)
+                else:
+                    self.health.record_request_failure(exc)
                 raise
             finally:
                 slot.busy = False

@@ -68,7 +68,10 @@ class PluginSession(ProcessSession):
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         on_stderr: Callable[[str], None] | None = None,
         sandbox: SandboxPolicy | None = None,
+        announced_id: str | None = None,
     ) -> None:
+        """`announced_id`: the pluginId its frames must carry, when it is registered under
+        another id (`plugin_id`, which the logs name)."""
         # The plugin learns its budget (no protocol change): a pack answers what it has before
         # the watchdog fires rather than be killed with nothing (plugins/packs/scan.py).
         env = {"GPP_REQUEST_MS": str(timeouts.request_ms), **(env or {})}
@@ -76,7 +79,9 @@ class PluginSession(ProcessSession):
         self.plugin_version = plugin_version
         self.timeouts = timeouts
         self.capabilities: tuple[str, ...] = ()
-        self._conn = Connection(Role.HOST, plugin_id, plugin_version, max_line_bytes=max_line_bytes)
+        self._conn = Connection(
+            Role.HOST, announced_id or plugin_id, plugin_version, max_line_bytes=max_line_bytes
+        )
         self._turn = asyncio.Lock()
         self._deadline: asyncio.Timeout | None = None  # the watchdog of the exchange under way
         self._unwritten: tuple[str, int] | None = None  # type and size of a frame being written

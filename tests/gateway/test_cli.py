@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -218,3 +219,112 @@ def test_discover_after_an_endless_oversized_line_ends_with_e_frame_json() -> No
     assert done.stderr.startswith(
         "[plugin-protocol] FAIL E_FRAME_JSON: frame 1: line exceeds max_line_bytes"
     )
+
+
+def test_discover_plugin_id_path_asks_the_default_registry() -> None:
+    """The first form in `gpp discover --help`, with no --config: plugins/registry.toml."""
+    done = gpp("discover", "reference-detector", "api")
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["resources"]) == 3
+
+
+def test_discover_id_flags_without_a_command_say_what_they_go_with() -> None:
+    done = gpp("discover", "--plugin-id", "x", "--plugin-version", "1", ".")
+    assert done.returncode == 2 and "go with --command CMD" in done.stderr
+
+
+def test_discover_escapes_what_a_plugin_wrote() -> None:
+    hostile = FIXTURE_PLUGINS / "plugin_writes_terminal_escapes.py"
+    done = gpp(
+        "discover",
+        *("--command", f"{{python}} {hostile}", "--plugin-id", "hostile"),
+        *("--plugin-version", "1.0.0", "crash"),
+    )
+    assert done.returncode == 2
+    assert "\x1b" not in done.stderr and "\r" not in done.stderr and "\x07" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert "  clipboard \\u001b]52;c;cm0gLXJmIH4=\\u0007" in lines
+    assert "  partial\\r[plugin-protocol] FAIL E_FORGED: forged" in lines
+    assert not any(line.startswith("[plugin-protocol] FAIL E_FORGED") for line in lines)
+
+
+def test_discover_runs_a_py_command_with_the_gateways_python() -> None:
+    done = gpp(
+        "discover",
+        *("--command", str(REPO / "plugins/reference_detector.py")),
+        *("--plugin-id", "reference-detector", "--plugin-version", "1.0.0"),
+        *("--root", str(DEMO_REPO), "api"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["resources"]) == 3
+
+
+def test_a_python_without_the_sdk_is_named_in_one_line(tmp_path: Path) -> None:
+    """`-I -S`: this interpreter with neither site-packages nor PYTHONPATH, a `python3` that
+    has no `gpp`, as after `pipx install .`."""
+    plugin = tmp_path / "my_plugin.py"
+    plugin.write_text(README.split("```python\n", 1)[1].split("```", 1)[0])
+    done = gpp(
+        "discover",
+        *("--command", f"{sys.executable} -I -S {plugin}", "--root", str(tmp_path)),
+        *("--plugin-id", "my-plugin", "--plugin-version", "1.0.0", "."),
+    )
+    assert done.returncode == 2
+    hint = [line for line in done.stderr.splitlines() if line.startswith("gpp: the plugin ran")]
+    assert hint == [
+        f"gpp: the plugin ran with {sys.executable}, which has no module 'gpp'; run it with the "
+        f"gateway's own Python, which has gpp and gateforge_plugin (`-- {plugin}` or "
+        f"`-- '{{python}}' {plugin}`), or install gate-forge into that interpreter"
+    ], done.stderr
+    assert "ModuleNotFoundError: No module named 'gpp'" in done.stderr
+
+
+def test_discover_shows_the_plugins_stderr_after_the_document_when_asked() -> None:
+    done = gpp(
+        "discover",
+        "--stderr",
+        *("--command", str(FIXTURE_PLUGINS / "chatty_plugin.py"), "--plugin-id", "chatty"),
+        *("--plugin-version", "1.0.0", "."),
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["resources"] == []
+    heading = "gpp: the plugin's stderr (3 lines):"
+    said = done.stderr.splitlines()
+    assert said[said.index(heading) + 1 :] == [
+        "  debug: discovering ['.']",
+        "  a child's output too",
+        "  no newline, even",
+    ]
+    assert heading not in gpp("discover", "reference-detector", "api").stderr
+
+
+def test_discover_as_a_table_counts_per_kind_and_places_every_entry() -> None:
+    done = gpp("discover", "--format", "table", "reference-detector", ".")
+    assert done.returncode == 0, done.stderr
+    head, *entries = done.stdout.splitlines()
+    assert head == "7 resources (4 route, 3 table), 2 unresolved, 1 findings"
+    assert "  route  POST /users  api/users.gfx:4" in entries
+    assert "  unresolved  legacy/latin1.gfx  unreadable: not valid UTF-8" in entries
+    assert (
+        "  finding  DUPLICATE_TABLE_NAME  table users is defined 2 times  "
+        "api/users.gfx:2 billing/orders.gfx:2"
+    ) in entries
+    assert len(entries) == 10
+
+
+def test_check_config_escapes_what_a_plugin_said_at_start(tmp_path: Path) -> None:
+    shutil.copy(FIXTURE_PLUGINS / "_fault.py", tmp_path)  # the sandbox sees the root, not tests/
+    (tmp_path / "hostile.py").write_text(
+        "from _fault import *\n"
+        'send(envelope("error", {"code": "Crashed", "message": "\\x1b]52;c;eA==\\x07 gone"}, 1))\n'
+        "block_forever()\n"
+    )
+    registry = tmp_path / "registry.toml"
+    registry.write_text(
+        '[[plugin]]\nid = "fixture"\nversion = "1.0.0"\ncommand = ["{python}", "hostile.py"]\n'
+        "[plugin.sandbox]\nreadonly_root = false\n"
+    )
+    done = gpp("check-config", str(registry))
+    assert done.returncode == 1
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr
+    assert "Crashed: \\u001b]52;c;eA==\\u0007 gone" in done.stderr, done.stderr

@@ -4,9 +4,12 @@ with them)."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from app.command_line import CommandLinePlugin, parse_flags
+from app.command_line import CommandLinePlugin, parse_flags, registry
 
 
 @pytest.mark.parametrize(
@@ -40,3 +43,24 @@ def test_plugin_flags_that_cannot_work_say_what_to_write(
 ) -> None:
     with pytest.raises(ValueError, match=says.replace("(", r"\(").replace("`", "`")):
         parse_flags(flags, trailing)
+
+
+def test_jsonrpc_marks_the_plugin_after_the_dashes_or_the_only_one() -> None:
+    assert parse_flags(["a=x", "b"], ["y"], jsonrpc=True) == [
+        CommandLinePlugin("a", None, ["x"]),
+        CommandLinePlugin("b", None, ["y"], "jsonrpc-2.0"),
+    ]
+    assert parse_flags(["a@2=x"], [], jsonrpc=True) == [
+        CommandLinePlugin("a", "2", ["x"], "jsonrpc-2.0")
+    ]
+    with pytest.raises(ValueError, match="it marks the --plugin whose command follows"):
+        parse_flags(["a=x", "b=y"], [], jsonrpc=True)
+
+
+def test_a_py_command_runs_with_the_gateways_python(tmp_path: Path) -> None:
+    (tmp_path / "p.py").write_text("")
+    config = registry(parse_flags(["a@1"], ["p.py", "--x"]), tmp_path, None, {})
+    assert config.plugins["a"].command[0] == sys.executable
+    rpc = registry(parse_flags(["r"], ["python3", "p.py"], jsonrpc=True), tmp_path, None, {})
+    assert rpc.plugins["r"].command[0] == "python3"
+    assert (rpc.plugins["r"].protocol, rpc.plugins["r"].version) == ("jsonrpc-2.0", "unversioned")

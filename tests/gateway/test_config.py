@@ -4,6 +4,7 @@ builds the session the pool and the CLI run."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import fields
 from pathlib import Path
 
@@ -114,3 +115,32 @@ def test_the_session_is_the_plugin_as_registered(tmp_path: Path) -> None:
     assert (session.cwd, session.env, session.sandbox) == (str(tmp_path), env, tuned.sandbox)
     assert session.timeouts == Timeouts(handshake_ms=10_000, request_ms=700, shutdown_ms=5_000)
     assert session.pid is None  # built, not started
+
+
+def test_a_command_that_starts_with_a_py_file_runs_with_the_gateways_python(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "scanner.py").write_text("")
+    registry = tmp_path / "registry.toml"
+    registry.write_text(
+        '[[plugin]]\nid = "scanner"\nversion = "1"\ncommand = ["scanner.py", "--fast"]\n'
+        '[[plugin]]\nid = "node"\nversion = "1"\ncommand = ["node", "scanner.py"]\n'
+    )
+    plugins = load_config(registry).plugins
+    assert plugins["scanner"].command == [sys.executable, str(tmp_path / "scanner.py"), "--fast"]
+    assert plugins["node"].command == ["node", str(tmp_path / "scanner.py")]
+
+
+def test_announces_is_the_id_unless_said(tmp_path: Path) -> None:
+    registry = tmp_path / "registry.toml"
+    registry.write_text(
+        '[[plugin]]\nid = "shop"\nannounces = "pack-http-routes"\nversion = "1"\ncommand = ["x"]\n'
+        '[[plugin]]\nid = "plain"\nversion = "1"\ncommand = ["x"]\n'
+    )
+    plugins = load_config(registry).plugins
+    assert (plugins["shop"].announces, plugins["plain"].announces) == ("pack-http-routes", "plain")
+    with pytest.raises(ConfigError, match="announces"):
+        registry.write_text(
+            '[[plugin]]\nid = "a"\nannounces = "no spaces"\nversion = "1"\ncommand = ["x"]\n'
+        )
+        load_config(registry)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -24,7 +25,7 @@ from gateway_harness import (
     write_config,
 )
 from test_contract import CONTRACT, cases
-from test_session import FAULTS
+from test_session import FAULTS, fault_timeouts
 
 from app.models import DiscoverRequest
 from app.routes import DISCOVER_REQUEST, discover_body
@@ -35,7 +36,6 @@ from gpp.core.connection import Connection
 from gpp.core.messages import Discover, Hello, Ready, Role
 from gpp.core.schema import DISCOVER_PAYLOAD, MAX_PATHS, MAX_REQUEST_ID
 
-FAST = {"handshake_ms": 3000, "request_ms": 500, "shutdown_ms": 500, "max_line_bytes": 1024}
 # Faults that show only at shutdown (bye, exit status) never reach an HTTP answer.
 STDERR_WRITTEN = {  # what these fixtures write to stderr before they fail; the others write nothing
     "exits_before_hello": "fixture: giving up before hello",
@@ -51,7 +51,10 @@ HTTP_FAULTS = [
 @pytest.fixture(scope="module")
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
     directory = tmp_path_factory.mktemp("gw")
-    plugins = [fault_plugin(name, **FAST) for name, _ in HTTP_FAULTS]
+    plugins = [
+        fault_plugin(name, max_line_bytes=1024, **dataclasses.asdict(fault_timeouts(name)))
+        for name, _ in HTTP_FAULTS
+    ]
     plugins += [reference_plugin(), echo_plugin(), echo_plugin("echo-tiny-queue", max_queue=1)]
     plugins += [jsonrpc_plugin()]
     config = write_config(directory, plugins, gateway={"max_body_bytes": 200_000})

@@ -5,6 +5,7 @@ that JSON cannot carry, and a plugin that stops reading its stdin."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import os
@@ -12,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -49,9 +51,9 @@ LEAVE_IN_TIME = {"request_ms": 2000, "handshake_ms": 2000}  # room for a client 
 @pytest.fixture(scope="module")
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
     plugins = [
-        jsonrpc_plugin("example", EXAMPLE, request_ms=1000),
+        jsonrpc_plugin("example", EXAMPLE, request_ms=2000),  # slow_count times out; the rest not
         jsonrpc_plugin("patient", EXAMPLE, request_ms=60_000),  # where no timeout may intervene
-        jsonrpc_plugin("faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py", request_ms=500),
+        jsonrpc_plugin("faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py", request_ms=2000),
         jsonrpc_plugin("non-finite", FIXTURE_PLUGINS / "jsonrpc_non_finite.py"),
         jsonrpc_plugin("deaf", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **DEAF_LIMITS),
         jsonrpc_plugin("deaf-left", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **LEAVE_IN_TIME),
@@ -192,10 +194,12 @@ def test_a_plugin_answer_json_cannot_carry_is_internal_error_through_rpc(
 
 
 def test_a_slow_call_times_out_alone_and_other_clients_keep_working(gateway: Gateway) -> None:
-    """The example plugin runs one request at a time: get_data waits behind slow_count. Its
-    clock runs while it waits (issue 23), but it was sent 50 progress steps (>= 0.5 s) after
-    slow_count, whose own timeout and cancel free the plugin well within get_data's budget;
-    slow_count is cancelled at the plugin, not killed."""
+    """The example plugin runs one request at a time. slow_count times out alone: it is
+    cancelled at the plugin, not killed, and the next client's call, sent once that timeout
+    has been answered, is served by the same process. (Sent while slow_count still ran, the
+    quick call raced the cancel against its own clock, which runs while it waits (issue 23):
+    on a loaded machine the clock won. The call queued behind a slow one is
+    test_a_call_queued_behind_slow_calls_times_out_on_its_own_clock.)"""
     assert rpc(gateway, call("get_data", 0)).status_code == 200  # the session is up
     pid, restarts = (gateway.plugin("example")[key] for key in ("pid", "restarts"))
     with (
@@ -208,10 +212,9 @@ def test_a_slow_call_times_out_alone_and_other_clients_keep_working(gateway: Gat
         ) as slow,
     ):
         events = sse_events(slow)
-        for _ in range(50):
-            assert next(events)[0] == "notification"
-        quick = rpc(gateway, call("get_data", "quick"))
+        assert next(events)[0] == "notification"  # it runs
         timed_out = next(data for kind, data in events if kind == "response")
+        quick = rpc(gateway, call("get_data", "quick"))
     assert quick.json() == {"jsonrpc": "2.0", "result": ["hello", 5], "id": "quick"}
     assert timed_out["id"] == "slow" and timed_out["error"]["code"] == -32002
     assert "E_TIMEOUT" in timed_out["error"]["message"]
@@ -221,12 +224,57 @@ def test_a_slow_call_times_out_alone_and_other_clients_keep_working(gateway: Gat
     assert info["pid"] == pid and info["restarts"] == restarts and info["state"] == "ready"
 
 
+class SteppedClockLoop(asyncio.SelectorEventLoop):
+    """An event loop whose clock the test can stop and move (I/O still runs in real time), so
+    a deadline is reached by order, never by how fast a loaded machine runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._skew = 0.0
+        self._frozen: float | None = None
+
+    def time(self) -> float:
+        return self._frozen if self._frozen is not None else super().time() + self._skew
+
+    def freeze(self) -> None:
+        self._frozen = self.time()
+
+    def advance(self, seconds: float) -> None:
+        assert self._frozen is not None
+        self._frozen += seconds
+
+    def thaw(self) -> None:
+        assert self._frozen is not None
+        self._skew = self._frozen - super().time()
+        self._frozen = None
+
+
+@contextlib.contextmanager
+def real_time_limit(seconds: float) -> Iterator[None]:
+    """Cancel the current task after `seconds` of wall time: a bound that a frozen loop clock
+    cannot stretch."""
+    loop, task = asyncio.get_running_loop(), asyncio.current_task()
+    assert task is not None
+    timer = threading.Timer(seconds, loop.call_soon_threadsafe, (task.cancel,))
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 def test_a_call_queued_behind_slow_calls_times_out_on_its_own_clock() -> None:
     """Issue 23: one client's batch of slow calls made another client's quick call wait 11.5 s
     with request_ms = 1000: only the oldest call's clock ran. Each call's clock now runs from
     when it was sent: a call queued behind a slow one in the one-at-a-time example plugin
     (which keeps talking, so it is not killed) gets its -32002 with it; before, its clock only
-    started once the slow call had timed out, and it got its answer, late."""
+    started once the slow call had timed out, and it got its answer, late.
+
+    The loop's clock stands still while both calls are sent and moves only when the test says
+    (half the budget, a word from the plugin, the other half): both deadlines pass in one step,
+    so the watchdog answers both before the plugin can answer the quick one, however loaded
+    the machine. (Run against the wall clock, a slow machine let the plugin answer it first.)"""
+    loop = SteppedClockLoop()
 
     async def scenario() -> list[Any]:
         session = JsonRpcSession(
@@ -236,19 +284,33 @@ def test_a_call_queued_behind_slow_calls_times_out_on_its_own_clock() -> None:
         )
         await session.start()
         try:
-            up = session.send(core_jsonrpc.Request("get_data", None, 0))
-            assert up is not None
-            await asyncio.wait_for(up.answer, 30)
-            slow = session.send(core_jsonrpc.Request("slow_count", {"n": 100_000}, "slow"))
-            quick = session.send(core_jsonrpc.Request("get_data", None, "quick"))
-            assert slow is not None and quick is not None
-            return list(await asyncio.wait_for(asyncio.gather(slow.answer, quick.answer), 60))
+            with real_time_limit(60):
+                up = session.send(core_jsonrpc.Request("get_data", None, 0))
+                assert up is not None
+                await up.answer
+                progress = asyncio.Event()
+                loop.freeze()
+                slow = session.send(
+                    core_jsonrpc.Request("slow_count", {"n": 100_000}, "slow"),
+                    lambda _notification: progress.set(),
+                )
+                quick = session.send(core_jsonrpc.Request("get_data", None, "quick"))
+                assert slow is not None and quick is not None
+                loop.advance(0.5)
+                await progress.wait()  # the plugin spoke at half time: it is busy, not stuck
+                loop.advance(0.5)
+                answers = list(await asyncio.gather(slow.answer, quick.answer))
+                loop.thaw()
+                return answers
         finally:
+            if loop._frozen is not None:
+                loop.thaw()
             await session.close(5)
 
-    answers = asyncio.run(scenario())
+    with asyncio.Runner(loop_factory=lambda: loop) as runner:
+        answers = runner.run(scenario())
     assert [a["id"] for a in answers] == ["slow", "quick"]
-    assert all(a["error"]["code"] == -32002 for a in answers), answers
+    assert all(a.get("error", {}).get("code") == -32002 for a in answers), answers
 
 
 def test_json_rpc_calls_past_max_queue_get_503_with_retry_after(tmp_path: Path) -> None:
@@ -415,9 +477,12 @@ def _wait_until_waiting(uds: Path) -> Any:  # /plugins/deaf's JSON object
 def test_the_plugins_first_word_brings_the_deadlines_forward_at_once() -> None:
     """Until a plugin first speaks, its deadlines stretch to `handshake_ms` after the spawn.
     Its first answer ends the stretch, though no deadline is due then: a call that hangs after
-    it must time out at `request_ms`, not when the stretch would have ended (60 s here)."""
+    it must time out at `request_ms`, not when the stretch would have ended (60 s here). The
+    loop's clock stands still from the send and moves by `request_ms` alone: the answer comes
+    by order (a stretched deadline would never be reached, and the wall-clock bound fail it)."""
+    loop = SteppedClockLoop()
 
-    async def scenario() -> tuple[Any, Any, float]:
+    async def scenario() -> tuple[Any, Any]:
         session = JsonRpcSession(
             [sys.executable, str(FIXTURE_PLUGINS / "jsonrpc_faulty.py")],
             "faulty",
@@ -425,21 +490,26 @@ def test_the_plugins_first_word_brings_the_deadlines_forward_at_once() -> None:
         )
         await session.start()
         try:
-            first = session.send(core_jsonrpc.Request("echo", {"up": True}, 1))
-            assert first is not None
-            answered = await asyncio.wait_for(first.answer, 30)
-            hung = session.send(core_jsonrpc.Request("hang", None, 2))
-            assert hung is not None
-            started = time.monotonic()
-            timed_out = await asyncio.wait_for(hung.answer, 30)
-            return answered, timed_out, time.monotonic() - started
+            with real_time_limit(30):
+                first = session.send(core_jsonrpc.Request("echo", {"up": True}, 1))
+                assert first is not None
+                answered = await first.answer
+                loop.freeze()
+                hung = session.send(core_jsonrpc.Request("hang", None, 2))
+                assert hung is not None
+                loop.advance(0.3)
+                timed_out = await hung.answer
+                loop.thaw()
+            return answered, timed_out
         finally:
+            if loop._frozen is not None:
+                loop.thaw()
             await session.close(5)
 
-    answered, timed_out, waited = asyncio.run(scenario())
+    with asyncio.Runner(loop_factory=lambda: loop) as runner:
+        answered, timed_out = runner.run(scenario())
     assert answered == {"jsonrpc": "2.0", "result": {"up": True}, "id": 1}
     assert timed_out["id"] == 2 and timed_out["error"]["code"] == -32002
-    assert waited < 20  # request_ms (0.3 s) and the kill, far from the 60 s stretch
 
 
 JUNK_LINES = 20_000

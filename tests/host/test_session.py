@@ -1,8 +1,9 @@
 """Every one-fault fixture plugin, driven by the real asyncio host over real pipes.
 
 Each row: the code, the frame number, the offending field and the exact FAIL line (without its
-`[plugin-protocol] FAIL ` prefix). The watchdogs are short so timeouts stay quick, but the
-handshake gets 3 s: a loaded machine may take a while to start Python.
+`[plugin-protocol] FAIL ` prefix). A fixture meant to trip a watchdog gets that one short, so
+its timeout stays quick; every other watchdog is a bound never reached (`fault_timeouts`): on a
+loaded machine a slow Python start or a slow answer must never turn another fault into E_TIMEOUT.
 """
 
 from __future__ import annotations
@@ -24,6 +25,23 @@ from gpp.host import session as host_session
 from gpp.host.session import PluginSession, Timeouts
 
 TIMEOUTS = Timeouts(handshake_ms=3000, request_ms=500, shutdown_ms=500)
+GENEROUS_MS = 120_000
+WATCHDOG_TRIPPED = {  # the watchdog each timing-out fixture is meant to trip
+    "never_hello": "handshake_ms",
+    "hangs_on_discover": "request_ms",
+    "trickles_partial_line": "request_ms",
+    "no_bye": "shutdown_ms",
+    "bye_never_exits": "shutdown_ms",
+}
+
+
+def fault_timeouts(name: str) -> Timeouts:
+    """Every watchdog a bound never reached, but the one fixture `name` trips: TIMEOUTS' value."""
+    limits = dict.fromkeys(("handshake_ms", "request_ms", "shutdown_ms"), GENEROUS_MS)
+    if tripped := WATCHDOG_TRIPPED.get(name):
+        limits[tripped] = getattr(TIMEOUTS, tripped)
+    return Timeouts(**limits)
+
 
 # fmt: off
 FAULTS = [
@@ -70,7 +88,11 @@ FAULTS = [
 
 async def _drive(name: str) -> tuple[PluginSession, codes.ProtocolError | None]:
     session = PluginSession(
-        fixture_command(name), "fixture", "1.0.0", timeouts=TIMEOUTS, max_line_bytes=1024
+        fixture_command(name),
+        "fixture",
+        "1.0.0",
+        timeouts=fault_timeouts(name),
+        max_line_bytes=1024,
     )
     try:
         await session.start()
@@ -101,7 +123,7 @@ def test_fault_fixture(name: str, expected: tuple[str, int, str | None, str]) ->
 def test_request_scoped_error_keeps_the_session() -> None:
     async def scenario() -> None:
         async with PluginSession(
-            fixture_command("request_error"), "fixture", "1.0.0", timeouts=TIMEOUTS
+            fixture_command("request_error"), "fixture", "1.0.0", timeouts=fault_timeouts("")
         ) as session:
             with pytest.raises(codes.PluginErrorResponse) as info:
                 await session.discover(["."], request_id="first")
@@ -162,11 +184,14 @@ def test_a_plugin_that_stops_reading_cannot_stall_a_large_discover() -> None:
 
     async def scenario() -> tuple[PluginSession, codes.ProtocolError]:
         session = PluginSession(
-            fixture_command("never_reads"), "fixture", "1.0.0", timeouts=TIMEOUTS
+            fixture_command("never_reads"),
+            "fixture",
+            "1.0.0",
+            timeouts=fault_timeouts("hangs_on_discover"),  # the request watchdog alone short
         )
         await session.start()
         try:
-            async with asyncio.timeout(TIMEOUTS.request_ms / 1000 + 5):  # bound, never reached
+            async with asyncio.timeout(60):  # bound, never reached
                 with pytest.raises(codes.WatchdogTimeoutError) as info:
                     await session.discover(paths, request_id="big")
         finally:
@@ -246,8 +271,8 @@ def test_a_plugin_that_closes_stdout_and_lingers_cannot_stretch_shutdown(
 def test_a_caller_cancelled_mid_handshake_leaves_no_plugin() -> None:
     async def scenario() -> PluginSession:
         session = PluginSession(
-            fixture_command("never_hello"), "fixture", "1.0.0", timeouts=TIMEOUTS
-        )
+            fixture_command("never_hello"), "fixture", "1.0.0", timeouts=fault_timeouts("")
+        )  # the caller cancels, never the watchdog
         starting = asyncio.create_task(session.start())
         async with asyncio.timeout(10):
             while session.pid is None:  # spawned: now in the handshake

@@ -214,7 +214,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
         {"id": "example", "version": "1.0.0", "protocol": "jsonrpc-2.0", "root": str(REPO),
          "command": ["{python}", str(EXAMPLE)]},
         {"id": "faulty", "version": "1.0.0", "protocol": "jsonrpc-2.0", "root": str(REPO),
-         "command": ["{python}", str(FIXTURE_PLUGINS / "jsonrpc_faulty.py")], "request_ms": 500},
+         "command": ["{python}", str(FIXTURE_PLUGINS / "jsonrpc_faulty.py")], "request_ms": 2000},  # only hang trips it
         reference_plugin(),
     ]  # fmt: skip
     with running_gateway(write_config(directory, plugins)) as gw:

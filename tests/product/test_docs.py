@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import json
+import os
 import re
 import shutil
 import socket
@@ -134,6 +135,24 @@ def test_make_targets_exist() -> None:
         assert done.returncode == 0, done.stderr
 
 
+def test_make_test_runs_no_apt_get_and_no_container_suite() -> None:
+    """Issue 35: `make test` ran apt-get when a tool was missing and compose whenever an engine
+    answered. apt-get is `make system-deps`' (CI asks for it), containers `make test-container`'s."""
+    done = subprocess.run(
+        ["make", "-n", "test"], capture_output=True, text=True, cwd=REPO, timeout=60
+    )
+    assert done.returncode == 0 and "apt-get" not in done.stdout, done.stdout
+    assert "make system-deps\nmake test\n" in (REPO / ".ci/run").read_text()
+    env = {k: v for k, v in os.environ.items() if k != "GPP_REQUIRE_DOCKER"}
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests/product"],
+        capture_output=True, text=True, cwd=REPO, timeout=300, env=env,
+    )  # fmt: skip
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+    assert "test_container_files.py::" in collected.stdout
+    assert "test_container.py::" not in collected.stdout
+
+
 def test_the_registry_example_loads(tmp_path: Path) -> None:
     (example,) = [b for b in blocks(REPO / "docs/registry.md") if "examples/demo-repo" in b.code]
     (tmp_path / "examples" / "demo-repo").mkdir(parents=True)
@@ -154,8 +173,10 @@ def _language_blocks(page: str, language: str) -> list[Block]:
 def test_plugin_examples_answer_a_discover(tmp_path: Path) -> None:
     """The Python and Node examples of writing-plugins.md (both handler styles), as written,
     through `gpp discover`."""
-    python = _language_blocks("docs/writing-plugins.md", "python")
-    node = _language_blocks("docs/writing-plugins.md", "js")
+    python, node = (
+        [b for b in _language_blocks("docs/writing-plugins.md", language) if b.claim == CLAIMED]
+        for language in ("python", "js")
+    )
     assert len(python) == len(node) == 2  # discover(paths), and the request opted into
     commands = []
     for n, (py, js) in enumerate(zip(python, node, strict=True)):
@@ -181,6 +202,45 @@ def test_plugin_examples_answer_a_discover(tmp_path: Path) -> None:
         assert json.loads(done.stdout)["resources"] == []
 
 
+CLAIMED = ("tests/product/test_docs.py", "test_plugin_examples_answer_a_discover")
+
+
+def test_jsonrpc_plugin_example_streams_its_progress(tmp_path: Path) -> None:
+    """writing-plugins.md's JSON-RPC plugin and its serve and curl lines, as written bar the
+    port: the progress notifications, then the answer, as server-sent events."""
+    claim = ("tests/product/test_docs.py", "test_jsonrpc_plugin_example_streams_its_progress")
+    plugin, commands = [b for b in blocks(REPO / "docs/writing-plugins.md") if b.claim == claim]
+    (tmp_path / "counter.py").write_text(plugin.code)
+    serve_line, curl = commands.code.replace("\\\n", " ").splitlines()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    installed = tmp_path / "bin"
+    installed.mkdir()
+    (installed / "gpp").symlink_to(Path(sys.executable).parent / "gpp")
+    env = {"PATH": f"/usr/bin:/bin:{installed}", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    proc = subprocess.Popen(
+        serve_line.removesuffix("&").replace("8789", port).split(),
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        stream = _curl_when_listening(curl.replace("8789", port), proc, int(port))
+    finally:
+        stop(proc)
+    events = [
+        json.loads(line.removeprefix("data:"))
+        for line in stream.splitlines()
+        if line.startswith("data:")
+    ]
+    assert [e["params"]["done"] for e in events if e.get("method") == "$/progress"] == [1, 2, 3]
+    assert events[-1] == {"jsonrpc": "2.0", "result": 3, "id": 1}, stream
+
+
 def _not_sdk(folder: str, names: list[str]) -> list[str]:
     return [name for name in names if name in {"node_modules", "test"}]
 
@@ -197,7 +257,8 @@ def _gpp(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_readme_plugin_serves_with_one_command(tmp_path: Path) -> None:
-    """The README's plugin and its `gpp serve --plugin` line, as written, bar the port."""
+    """The README's plugin and its `gpp serve --plugin` line, as written, bar the port, as after
+    `pipx install .`: `gpp` on PATH, and no Python there that has `gpp` (the system's first)."""
     (plugin,) = _language_blocks("README.md", "python")
     (serve_block,) = [b for b in _language_blocks("README.md", "sh") if "my_plugin.py" in b.code]
     serve_line, curl = serve_block.code.replace("\\\n", " ").splitlines()
@@ -207,8 +268,10 @@ def test_readme_plugin_serves_with_one_command(tmp_path: Path) -> None:
         probe.bind(("127.0.0.1", 0))
         port = str(probe.getsockname()[1])
     serve = serve_line.removesuffix("&").replace("8788", port).split()
-    venv_bin = str(Path(sys.executable).parent)
-    env = {"PATH": f"{venv_bin}:/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    installed = tmp_path / "pipx-bin"
+    installed.mkdir()
+    (installed / "gpp").symlink_to(Path(sys.executable).parent / "gpp")
+    env = {"PATH": f"/usr/bin:/bin:{installed}", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
     proc = subprocess.Popen(
         serve,
         cwd=tmp_path,

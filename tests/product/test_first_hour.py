@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import pty
+import shlex
 import shutil
 import socket
 import subprocess
 import sys
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -167,3 +169,126 @@ def test_a_plugin_run_by_hand_in_a_terminal_says_what_it_is(language: str, tmp_p
     assert done.returncode == 1 and done.stdout == ""
     assert "This is chatty 1.0.0, a GPP/3 discovery plugin" in done.stderr
     assert "gpp serve --plugin chatty@1.0.0 -- " in done.stderr
+
+
+def test_a_plugin_that_fails_at_start_shows_its_own_words_and_no_wrong_hint(
+    tmp_path: Path,
+) -> None:
+    """The README's form without a version: the start stops with the SyntaxError's traceback,
+    run by the gateway's own Python (a `.py` command), and no "give its version" hint."""
+    (tmp_path / "my_plugin.py").write_text("def discover(paths)\n    return {}\n")
+    done = gpp(
+        "serve",
+        *("--uds", str(tmp_path / "gpp.sock"), "--plugin", "my-plugin", "--", "my_plugin.py"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    assert "--plugin my-plugin: [plugin-protocol] FAIL E_EOF: frame 1" in done.stderr
+    assert "[plugin-protocol] plugin stderr (last lines):" in done.stderr
+    assert "  SyntaxError: expected ':'" in done.stderr.splitlines()
+    assert f'command="{sys.executable} {tmp_path / "my_plugin.py"}"' in done.stderr
+    assert "@VERSION" not in done.stderr
+
+
+def test_a_jsonrpc_plugin_is_served_from_the_command_line(tmp_path: Path) -> None:
+    with serving(
+        *("--plugin", "rpc", "--jsonrpc", "--"),
+        str(REPO / "plugins/jsonrpc_example.py"),
+        cwd=tmp_path,
+        uds=tmp_path / "gpp.sock",
+    ) as client:
+        (plugin,) = client.get("/plugins").json()
+        assert (plugin["id"], plugin["protocol"]) == ("rpc", "jsonrpc-2.0")
+        answer = client.post(
+            "/plugins/rpc/rpc",
+            json={"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1},
+        )
+    assert answer.json() == {"jsonrpc": "2.0", "result": 19, "id": 1}
+
+
+def test_a_jsonrpc_plugin_started_as_gpp3_is_told_about_jsonrpc(tmp_path: Path) -> None:
+    """Without --jsonrpc it never says hello: the start names the flag, not a version pin."""
+    done = gpp(
+        *("serve", "--uds", str(tmp_path / "gpp.sock"), "--plugin", "rpc", "--"),
+        str(REPO / "plugins/jsonrpc_example.py"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    assert "FAIL E_TIMEOUT" in done.stderr
+    assert "is served with `--plugin rpc --jsonrpc -- CMD`" in done.stderr
+    assert "@VERSION" not in done.stderr
+
+
+def _fastapi_app(folder: Path, route: str) -> None:
+    folder.mkdir(parents=True)
+    (folder / "main.py").write_text(
+        f'from fastapi import FastAPI\n\napp = FastAPI()\n\n\n@app.get("{route}")\n'
+        "def handler():\n    return []\n"
+    )
+
+
+def _route_names(client: httpx.Client, plugin_id: str) -> list[str]:
+    answer = client.post(f"/plugins/{plugin_id}/discover", json={"paths": ["."]})
+    assert answer.status_code == 200, answer.text
+    return [r["name"] for r in answer.json()["resources"] if r["kind"] == "route"]
+
+
+def test_one_pack_serves_two_repositories_under_two_ids(tmp_path: Path) -> None:
+    """docs/registry.md's `announces` example, as written, beside a link to the pack."""
+    (example,) = [
+        b for b in _registry_page_blocks() if b.language == "toml" and "announces" in b.code
+    ]
+    (tmp_path / "registry.toml").write_text(example.code)
+    (tmp_path / "pack_http_routes.py").symlink_to(REPO / "plugins/pack_http_routes.py")
+    _fastapi_app(tmp_path / "src/shop", "/cart")
+    _fastapi_app(tmp_path / "src/admin", "/users")
+    with serving(
+        "--config", str(tmp_path / "registry.toml"), cwd=tmp_path, uds=tmp_path / "gpp.sock"
+    ) as client:
+        assert _route_names(client, "shop-routes") == ["GET /cart"]
+        assert _route_names(client, "admin-routes") == ["GET /users"]
+
+
+def test_the_registry_page_command_line_runs_as_written(tmp_path: Path) -> None:
+    """docs/registry.md's `gpp serve --plugin` line, as written: from a clone (for
+    `plugins/pack_http_routes.py`), `~/src/shop` a FastAPI app, `my_plugin.py` the README's."""
+    (example,) = [b for b in _registry_page_blocks() if b.language == "sh" and "--repo" in b.code]
+    home = tmp_path / "home"
+    _fastapi_app(home / "src/shop", "/cart")
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    (clone / "plugins").symlink_to(REPO / "plugins")
+    readme = (REPO / "README.md").read_text("utf-8")
+    (clone / "my_plugin.py").write_text(readme.split("```python\n", 1)[1].split("```", 1)[0])
+    uds = tmp_path / "gpp.sock"
+    command = shlex.split(example.code.replace("\\\n", " ").replace("~", str(home)))
+    assert command[:2] == ["gpp", "serve"]
+    words = command[2:]
+    env = {**os.environ, "HOME": str(home)}
+    with served_on([*GPP, "serve", "--uds", str(uds), *words], uds, cwd=clone, env=env) as client:
+        assert _route_names(client, "routes") == ["GET /cart"]
+        answer = client.post("/plugins/my-plugin/discover", json={"paths": ["main.py"]})
+        assert answer.status_code == 200, answer.text
+        assert [r["name"] for r in answer.json()["resources"]] == ["main.py"]
+
+
+def _registry_page_blocks() -> list[Any]:
+    from test_docs import blocks
+
+    return blocks(REPO / "docs/registry.md")
+
+
+def test_a_python_without_gpp_is_named_where_gpp_serve_stops(tmp_path: Path) -> None:
+    """`python3 my_plugin.py` after `pipx install .`: a python3 without gpp (here this one with
+    neither site-packages nor PYTHONPATH) is named in one line, with the way out."""
+    readme = (REPO / "README.md").read_text("utf-8")
+    (tmp_path / "my_plugin.py").write_text(readme.split("```python\n", 1)[1].split("```", 1)[0])
+    done = gpp(
+        *("serve", "--uds", str(tmp_path / "gpp.sock"), "--plugin", "my-plugin", "--"),
+        *(sys.executable, "-I", "-S", "my_plugin.py"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    hint = f"gpp: the plugin ran with {sys.executable}, which has no module 'gpp'; run it with"
+    assert [line for line in done.stderr.splitlines() if line.startswith(hint)], done.stderr
+    assert "  ModuleNotFoundError: No module named 'gpp'" in done.stderr.splitlines()
