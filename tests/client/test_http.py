@@ -134,6 +134,7 @@ def test_async_errors_map_as_discovers_do(gateway: Gateway) -> None:
 
 def test_a_token_refusal_is_gateway_refused(tmp_path: Path) -> None:
     (tmp_path / "token").write_text("s3cret\n")
+    (tmp_path / "token").chmod(0o600)  # as the token check requires
     config = write_config(
         tmp_path, [jsonrpc_plugin("example", EXAMPLE)], gateway={"token_file": "token"}
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import json
+import os
 import re
 import shutil
 import socket
@@ -209,6 +210,7 @@ def test_readme_plugin_serves_with_one_command(tmp_path: Path) -> None:
     serve = serve_line.removesuffix("&").replace("8788", port).split()
     venv_bin = str(Path(sys.executable).parent)
     env = {"PATH": f"{venv_bin}:/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    env["GPP_STATE_DIR"] = os.environ["GPP_STATE_DIR"]  # the token, where `gpp token` finds it
     proc = subprocess.Popen(
         serve,
         cwd=tmp_path,
@@ -219,14 +221,16 @@ def test_readme_plugin_serves_with_one_command(tmp_path: Path) -> None:
         text=True,
     )
     try:
-        answer = _curl_when_listening(curl.replace("8788", port), proc, int(port))
+        answer = _curl_when_listening(curl.replace("8788", port), proc, int(port), env)
     finally:
         stop(proc)
     resources = json.loads(answer)["resources"]
     assert [r["name"] for r in resources] == ["README.md"]
 
 
-def _curl_when_listening(curl: str, proc: subprocess.Popen[str], port: int) -> str:
+def _curl_when_listening(
+    curl: str, proc: subprocess.Popen[str], port: int, env: dict[str, str]
+) -> str:
     deadline = time.monotonic() + 60
     while True:
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
@@ -236,6 +240,6 @@ def _curl_when_listening(curl: str, proc: subprocess.Popen[str], port: int) -> s
         assert time.monotonic() < deadline, "the gateway did not listen"
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(0.05)  # a bounded wait for it to listen, or to die saying why
-    done = subprocess.run(["bash", "-c", curl], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(["bash", "-c", curl], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     return done.stdout
