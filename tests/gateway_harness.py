@@ -92,6 +92,14 @@ def writes_to(folder: Path) -> dict[str, Any]:
     return {"sandbox": {"readonly_root": False}}
 
 
+def private_socket(directory: Path) -> Path:
+    """A socket path in a 0700 folder inside `directory`: a folder others may write (a
+    plugin's, after `writes_to`) is refused by `gpp serve --uds`."""
+    folder = directory / "run"
+    folder.mkdir(mode=0o700)
+    return folder / "gw.sock"
+
+
 def echo_plugin(plugin_id: str = "echo", **extra: Any) -> dict[str, Any]:
     return {
         "id": plugin_id,
@@ -149,7 +157,7 @@ class Gateway:
         return self.app.state.gateway
 
     def client(self, **kwargs: Any) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=30, **with_token(**kwargs))
+        return httpx.Client(**with_token(base_url=self.url, **{"timeout": 30, **kwargs}))
 
     def plugin(self, plugin_id: str) -> dict[str, Any]:
         with self.client() as http:
@@ -347,7 +355,7 @@ class ServedGateway:
         return self.wait_line(r"event=reload( |$)|event=\"reload refused\"", count)
 
     def client(self, **kwargs: Any) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=CHILD_WAIT_S, **with_token(**kwargs))
+        return httpx.Client(**with_token(base_url=self.url, **{"timeout": CHILD_WAIT_S, **kwargs}))
 
     def pids(self) -> dict[str, list[int]]:
         with self.client() as http:
