@@ -222,7 +222,7 @@ def _token(token_file: Path | None) -> int:
         print(f"gpp: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     if token is None:
-        print(f"gpp: no token: GPP_TOKEN is not set and {default_token_file()} does not exist "
+        print(f"gpp: no token: GPP_TOKEN is not set and {default_token_file()} cannot be read "
               "(`gpp serve` makes it at its first start)", file=sys.stderr)  # fmt: skip
         return EXIT_CONFIG
     print(token)
