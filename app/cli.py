@@ -164,6 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--url", default="http://127.0.0.1:8787", help="the gateway (default: %(default)s)"
     )
     status.add_argument("--uds", type=Path, metavar="PATH", help="reach it on this Unix socket")
+    status.add_argument(
+        "--token-file", type=Path, metavar="PATH", help="the token's file (GPP_TOKEN wins over it)"
+    )
 
     token = commands.add_parser(
         "token",
@@ -192,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.subcommand == "discover":
         return _discover(args, parser)
     if args.subcommand == "status":
-        return _status(args.url, args.uds)
+        return _status(args.url, args.uds, args.token_file)
     if args.subcommand == "token":
         return _token(args.token_file)
     if args.subcommand == "completion":
@@ -201,11 +204,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _check_config(args.file, start=not args.no_start)
 
 
-def _status(url: str, uds: Path | None) -> int:
+def _status(url: str, uds: Path | None, token_file: Path | None) -> int:
     import httpx
 
     try:
-        plugins = status.fetch(url, uds)
+        plugins = status.fetch(url, uds, token_file)
+    except TokenNotFound as exc:
+        print(f"gpp: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
     except httpx.HTTPError as exc:
         where = f"unix:{uds}" if uds else url
         print(f"gpp: no gateway answers at {where} ({exc}); start one with `gpp serve`, or "

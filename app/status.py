@@ -17,12 +17,14 @@ from gpp.client.uds import unix_transport
 STDERR_LINES = 3
 
 
-def fetch(url: str | None, uds: Path | None) -> list[dict[str, Any]]:
+def fetch(
+    url: str | None, uds: Path | None, token_file: Path | None = None
+) -> list[dict[str, Any]]:
     """GET /plugins from the gateway at `url` or on the Unix socket `uds`; raises httpx.HTTPError.
     The token is found as the clients find it; over a socket, only a listener of this user or
     root is sent it."""
     base = "http://localhost" if uds else (url or "http://127.0.0.1:8787")
-    token = find_token(default_file=uds is not None or is_loopback_url(base))
+    token = find_token(token_file, default_file=uds is not None or is_loopback_url(base))
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     transport = unix_transport(str(uds)) if uds else None
     with httpx.Client(base_url=base, transport=transport, headers=headers, timeout=10) as client:

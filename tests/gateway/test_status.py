@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from conftest import FIXTURE_PLUGINS
+from gateway_harness import echo_plugin, served, write_config
 from test_first_hour import gpp, serving
 
 
@@ -25,3 +26,20 @@ def test_status_shows_why_a_plugin_fails(tmp_path: Path) -> None:
 def test_status_without_a_gateway_says_how_to_start_one(tmp_path: Path) -> None:
     done = gpp("status", "--uds", str(tmp_path / "nobody.sock"))
     assert done.returncode == 1 and "start one with `gpp serve`" in done.stderr
+
+
+def test_status_finds_the_token_as_the_clients_do(tmp_path: Path) -> None:
+    """The generated token with no flag; a gateway with a token file of its own, with
+    --token-file (the default file's token is not that one: 401, said in one line)."""
+    with served(write_config(tmp_path, [echo_plugin()])) as gateway:
+        done = gpp("status", "--url", gateway.url)
+        assert done.returncode == 0 and done.stdout.startswith("echo "), done.stderr
+    token = tmp_path / "token"
+    token.write_text("named\n")
+    token.chmod(0o600)
+    config = write_config(tmp_path, [echo_plugin()], gateway={"token_file": str(token)})
+    with served(config) as gateway:
+        refused = gpp("status", "--url", gateway.url)
+        assert refused.returncode == 1 and "401 Unauthorized" in refused.stderr
+        done = gpp("status", "--url", gateway.url, "--token-file", str(token))
+        assert done.returncode == 0 and done.stdout.startswith("echo "), done.stderr
