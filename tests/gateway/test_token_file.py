@@ -9,6 +9,7 @@ import os
 import stat
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -245,5 +246,20 @@ def test_a_reload_that_finds_the_token_file_readable_by_others_is_refused(tmp_pa
 def test_a_token_file_that_is_a_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
     fifo = tmp_path / "token"
     os.mkfifo(fifo, 0o600)
-    with pytest.raises(ValueError, match="is not a regular file"):
-        read_token_file(fifo)
+    outcome: list[BaseException | str] = []
+
+    def read() -> None:
+        try:
+            outcome.append(read_token_file(fifo))
+        except BaseException as exc:
+            outcome.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(WAIT_S)
+    if reader.is_alive():  # a reader blocked in open(): a writer end releases it
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(WAIT_S)
+        pytest.fail("reading a FIFO token file blocked")
+    (refused,) = outcome
+    assert isinstance(refused, ValueError) and "is not a regular file" in str(refused)
