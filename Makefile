@@ -15,7 +15,8 @@ NODE_COMPAT_STAMP := $(NODE_COMPAT)/node_modules/.installed
 NODE_COMPAT_SOURCES := $(wildcard $(NODE_SDK)/*.js $(NODE_SDK)/*.d.ts $(NODE_SDK)/package.json \
 	$(NODE_CLIENT)/*.js $(NODE_CLIENT)/*.d.ts $(NODE_CLIENT)/package.json)
 
-GPP_SOCKET ?= /tmp/gpp-gateway.sock
+# Empty: `--uds` alone, the private runtime folder ($$XDG_RUNTIME_DIR/gpp, /run/gpp for root).
+GPP_SOCKET ?=
 
 # What the tests run besides Python and Node: namespaces (unshare, nsenter), mounts, ip, and
 # bubblewrap, the plugin sandbox; libseccomp2, its system call table (gpp/host/seccomp.py).

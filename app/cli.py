@@ -18,11 +18,16 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from gpp import __version__
+from gpp.client.local_gateway import (
+    TokenNotFound,
+    default_socket,
+    default_token_file,
+    find_token,
+)
 from gpp.core import codes
 from gpp.core.canonical_json import canonical_trusted
 from gpp.core.envelope import PROTOCOL_VERSION
@@ -38,6 +43,7 @@ from .config import (
     load_config,
     resolve_command,
 )
+from .default_token import with_default_token
 from .logs import escaped
 from .plugin_words import failure_lines, terminal_lines
 from .preflight import preflight, start_each
@@ -71,7 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="bind address (default from config: 127.0.0.1)")
     serve.add_argument("--port", type=int, help="bind port (default from config: 8787)")
     serve.add_argument(
-        "--uds", metavar="PATH", help="listen on this Unix domain socket instead of host:port"
+        "--uds",
+        metavar="PATH",
+        nargs="?",
+        const=str(default_socket()),
+        help="listen on this Unix domain socket instead of host:port (without PATH: "
+        f"{default_socket()}); its folder must be yours and closed to others",
     )
     serve.add_argument(
         "--isolated",
@@ -101,7 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--token-file",
         type=Path,
         metavar="PATH",
-        help="require `Authorization: Bearer <the file's token>` (GPP_TOKEN overrides it)",
+        help="require `Authorization: Bearer <the file's token>` (GPP_TOKEN overrides it; "
+        f"without either, the token generated in {default_token_file()} is required)",
+    )
+    serve.add_argument(
+        "--no-token",
+        action="store_true",
+        help="serve without a token: any local user can call every plugin (a throwaway run)",
     )
     serve.add_argument("command", nargs="*", metavar="-- CMD ARGS", help=argparse.SUPPRESS)
     serve.add_argument(
@@ -169,14 +186,26 @@ def build_parser() -> argparse.ArgumentParser:
         "status",
         help="show a running gateway's plugins, and why any of them fails",
         description="Ask a running gateway (GET /plugins) for its plugins' state: each shows "
-        "its last stderr lines, and one that failed its last diagnostic. GPP_TOKEN is sent "
-        "when set. Exits 2 when a plugin is failed or backing off or has failed a request, 1 "
-        "when no gateway answers or it refuses the token.",
+        "its last stderr lines, and one that failed its last diagnostic. The token is found as "
+        "`gpp token` finds it. Exits 2 when a plugin is failed or backing off or has failed a "
+        "request, 1 when no gateway answers or it refuses the token.",
     )
     status.add_argument(
         "--url", default="http://127.0.0.1:8787", help="the gateway (default: %(default)s)"
     )
     status.add_argument("--uds", type=Path, metavar="PATH", help="reach it on this Unix socket")
+    status.add_argument(
+        "--token-file", type=Path, metavar="PATH", help="the token's file (GPP_TOKEN wins over it)"
+    )
+
+    token = commands.add_parser(
+        "token",
+        help="print the token a local gateway requires",
+        description="Print the bearer token: GPP_TOKEN, else --token-file's contents, else "
+        f"the one `gpp serve` generated ({default_token_file()}). For curl: "
+        '-H "Authorization: Bearer $(gpp token)".',
+    )
+    token.add_argument("--token-file", type=Path, metavar="PATH")
 
     completion = commands.add_parser(
         "completion",
@@ -196,23 +225,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.subcommand == "discover":
         return _discover(args, parser)
     if args.subcommand == "status":
-        return _status(args.url, args.uds)
+        return _status(args.url, args.uds, args.token_file)
+    if args.subcommand == "token":
+        return _token(args.token_file)
     if args.subcommand == "completion":
         print(completion.script(parser, args.shell), end="")
         return 0
     return _check_config(args.file, start=not args.no_start)
 
 
-def _status(url: str, uds: Path | None) -> int:
+def _status(url: str, uds: Path | None, token_file: Path | None) -> int:
     import httpx
 
     where = f"unix:{uds}" if uds else url
     try:
-        plugins = status.fetch(url, uds)
+        plugins = status.fetch(url, uds, token_file)
+    except TokenNotFound as exc:
+        print(f"gpp: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
     except status.TokenRefused as refused:
-        said = "refused the token in GPP_TOKEN" if refused.sent else "wants a token"
-        print(f"gpp: the gateway at {where} {said} (401); set GPP_TOKEN to the token it "
-              "serves with (its --token-file, or the token_file in its config)",
+        said = "refused the token it was sent" if refused.sent else "wants a token"
+        print(f"gpp: the gateway at {where} {said} (401); give the token it serves with "
+              "(GPP_TOKEN, or --token-file: its --token-file or the token_file in its config)",
               file=sys.stderr)  # fmt: skip
         return EXIT_CONFIG
     except httpx.HTTPError as exc:
@@ -221,6 +255,20 @@ def _status(url: str, uds: Path | None) -> int:
         return EXIT_CONFIG
     print(status.render(plugins))
     return EXIT_PROTOCOL if any(status.failing(plugin) for plugin in plugins) else 0
+
+
+def _token(token_file: Path | None) -> int:
+    try:
+        token = find_token(token_file)
+    except TokenNotFound as exc:
+        print(f"gpp: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    if token is None:
+        print(f"gpp: no token: GPP_TOKEN is not set and {default_token_file()} cannot be read "
+              "(`gpp serve` makes it at its first start)", file=sys.stderr)  # fmt: skip
+        return EXIT_CONFIG
+    print(token)
+    return 0
 
 
 def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -244,6 +292,10 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return EXIT_CONFIG
     if args.isolated and (args.plugin or args.command):
         parser.error("--isolated serves a registry file (--config), not --plugin flags")
+    if args.no_token:
+        logging.getLogger("gpp.gateway").warning(
+            "serving without a token (--no-token): every local user can call every plugin"
+        )
     if args.isolated and os.environ.get(ISOLATED_MARKER) != "1":
         return _reexec_isolated(args, config)
     host = args.host or config.gateway.host
@@ -273,6 +325,8 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     listener = None
     if args.uds:
         try:
+            if Path(args.uds) == default_socket():
+                unix_socket.make_private_folder(default_socket().parent)
             listener = listen_private(Path(args.uds))
         except SocketPathError as exc:
             print(f"gpp: --uds: {exc}", file=sys.stderr)
@@ -313,7 +367,12 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def _serve_config(args: argparse.Namespace, pinned: Config | None = None) -> Config:
     """The config `gpp serve` runs: the registry file's, or the `--plugin` flags' (whose
-    versions, once pinned, a reload keeps)."""
+    versions, once pinned, a reload keeps); with the default token unless one is configured
+    or `--no-token` is given (a reload keeps to the same rule)."""
+    return with_default_token(_flags_config(args, pinned), no_token=args.no_token)
+
+
+def _flags_config(args: argparse.Namespace, pinned: Config | None) -> Config:
     if not (args.plugin or args.command or args.jsonrpc):
         config = _with_repo(load_config(args.config or default_config_path()), args.repo)
         if args.token_file is None:
@@ -379,7 +438,7 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
             file=sys.stderr,
         )
         return EXIT_CONFIG
-    uds = args.uds or str(Path(tempfile.gettempdir()) / "gpp-gateway.sock")
+    uds = args.uds or str(default_socket())
     roots = sorted({str(plugin.root) for plugin in config.plugins.values()})
     mounts = " && ".join(
         f"mount --bind {shlex.quote(r)} {shlex.quote(r)} && "
@@ -400,6 +459,10 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
     ]
     if args.repo is not None:
         inner += ["--repo", str(args.repo.resolve())]
+    if args.token_file is not None:
+        inner += ["--token-file", str(args.token_file.resolve())]
+    if args.no_token:
+        inner.append("--no-token")
     command = f'ip link set lo up 2>/dev/null; {mounts or "true"} || exit 125; exec "$@"'
     print(
         f"gpp: isolated gateway (network: lo only; repositories read-only) on unix:{uds}",

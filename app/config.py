@@ -7,6 +7,7 @@ at once: a person fixing a registry should not have to play whack-a-mole.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tomllib
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from pydantic import (
     model_validator,
 )
 
+from gpp.client.local_gateway import TOKEN_VARIABLE
 from gpp.core import codes
 from gpp.core.framing import DEFAULT_MAX_LINE_BYTES
 from gpp.host.jsonrpc import JsonRpcSession
@@ -202,12 +204,20 @@ class Config(_Strict):
     def token(self) -> str | None:
         """The bearer token: GPP_TOKEN wins over token_file; None means no token.
 
-        A token file that is configured but unreadable or blank is a ConfigError, never "no
-        token": an emptied file must not turn authentication off in silence (at start, in
+        A token that is configured but unusable is a ConfigError, never "no token": an emptied
+        file or an empty GPP_TOKEN must not turn authentication off in silence (at start, in
         check-config, and on a reload, which is then refused and keeps the old token).
         """
-        if os.environ.get("GPP_TOKEN"):
-            return os.environ["GPP_TOKEN"]
+        if TOKEN_VARIABLE in os.environ:
+            if not os.environ[TOKEN_VARIABLE].strip():
+                raise ConfigError(
+                    self.path,
+                    [
+                        f"{TOKEN_VARIABLE} is set but empty; give it the token, or unset it "
+                        "(the token file is then used)"
+                    ],
+                )
+            return os.environ[TOKEN_VARIABLE]
         if self.gateway.token_file is None:
             return None
         try:
@@ -216,12 +226,30 @@ class Config(_Strict):
             raise ConfigError(self.path, [f"gateway.token_file: {exc}"]) from None
 
 
+MAX_TOKEN_BYTES = 4096
+"""A token is a line; a token file larger than this is not one."""
+
+
 def read_token_file(path: Path) -> str:
-    """The token in `path`; ValueError saying why it cannot be used (unreadable, or blank)."""
-    try:
-        token = path.read_text("utf-8").strip()
+    """The token in `path`, or ValueError saying why it cannot be used.
+
+    The one check of a token file, called at start, by every reload and by check-config: a
+    regular file (a FIFO would hang the reader), owned by this user or root, neither readable
+    nor writable by group or others, in a folder owned by this user or root that group and
+    others cannot write (who can write the folder can swap the file), and not blank.
+    """
+    try:  # O_NONBLOCK: opening a FIFO must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
         raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as file:
+        if problem := _exposed(path, os.fstat(fd)):
+            raise ValueError(problem)
+        data = file.read(MAX_TOKEN_BYTES + 1)
+    if len(data) > MAX_TOKEN_BYTES:
+        raise ValueError(f"{path} is over {MAX_TOKEN_BYTES} bytes: not a token")
+    try:
+        token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
         raise ValueError(f"{path} is not UTF-8 text") from None
     if not token:
@@ -230,6 +258,37 @@ def read_token_file(path: Path) -> str:
             "to serve without authentication"
         )
     return token
+
+
+def _exposed(path: Path, found: os.stat_result) -> str | None:
+    """Why the token file `found` (stat of the open file) could be read or replaced by another
+    user, or None."""
+    mode = stat.S_IMODE(found.st_mode)
+    trusted = {os.geteuid(), 0}
+    if not stat.S_ISREG(found.st_mode):
+        return f"{path} is not a regular file"
+    if found.st_uid not in trusted:
+        return f"{path} is owned by uid {found.st_uid}, not by this user or root; chown it"
+    if mode & (stat.S_IRGRP | stat.S_IROTH):
+        return f"{path} is readable by group or others (mode {mode:04o}); chmod 600 it"
+    if mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"{path} is writable by group or others (mode {mode:04o}); chmod 600 it"
+    folder = Path(os.path.realpath(path)).parent
+    try:
+        held = os.stat(folder)
+    except OSError as exc:
+        return f"{folder}: {exc.strerror or exc}"
+    if held.st_uid not in trusted:
+        return (
+            f"{path}: its folder {folder} is owned by uid {held.st_uid}, not by this user or "
+            "root; keep the token in a folder of your own"
+        )
+    if held.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return (
+            f"{path}: its folder {folder} is writable by group or others (mode "
+            f"{stat.S_IMODE(held.st_mode):04o}), who could replace the file; chmod go-w it"
+        )
+    return None
 
 
 class ConfigError(Exception):

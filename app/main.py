@@ -15,6 +15,7 @@ from starlette.types import Receive, Scope, Send
 from gpp import __version__
 
 from .config import Config, load_config
+from .default_token import token_source
 from .exchange import RecordExchanges
 from .metrics import GatewayMetrics
 from .openapi import complete_error_responses
@@ -88,7 +89,13 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         log.info(
             "starting",
-            extra={"fields": {"config": str(config.path), "plugins": ",".join(config.plugins)}},
+            extra={
+                "fields": {
+                    "config": str(config.path),
+                    "plugins": ",".join(config.plugins),
+                    "token": token_source(config),
+                }
+            },
         )
         await pool.start_eager()
         loop = asyncio.get_running_loop()

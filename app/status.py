@@ -9,11 +9,13 @@ the terminal.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from gpp.client.local_gateway import find_token, is_loopback_url
+from gpp.client.uds import unix_transport
 
 from .logs import escaped
 
@@ -29,13 +31,16 @@ class TokenRefused(Exception):
         self.sent = sent
 
 
-def fetch(url: str | None, uds: Path | None) -> list[dict[str, Any]]:
+def fetch(
+    url: str | None, uds: Path | None, token_file: Path | None = None
+) -> list[dict[str, Any]]:
     """GET /plugins from the gateway at `url` or on the Unix socket `uds`; raises TokenRefused
-    on a 401, httpx.HTTPError when no gateway answers as one."""
-    token = os.environ.get("GPP_TOKEN")
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    transport = httpx.HTTPTransport(uds=str(uds)) if uds else None
+    on a 401, httpx.HTTPError when no gateway answers as one. The token is found as the clients
+    find it; over a socket, only a listener of this user or root is sent it."""
     base = "http://localhost" if uds else (url or "http://127.0.0.1:8787")
+    token = find_token(token_file, default_file=uds is not None or is_loopback_url(base))
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    transport = unix_transport(str(uds)) if uds else None
     with httpx.Client(base_url=base, transport=transport, headers=headers, timeout=10) as client:
         answer = client.get("/plugins")
         if answer.status_code == 401:

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,14 @@ SIDES = ("core", "plugin", "host", "client", "gateway", "packs", "product")
 (as pytest puts a test's own folder there), so a suite can reuse another's helpers whichever
 folder is collected first or alone."""
 sys.path[1:1] = [str(REPO / "tests" / side) for side in SIDES]
+
+STATE_DIR = Path(tempfile.mkdtemp(prefix="gpp-test-state-"))
+"""Where every gateway the tests start keeps its generated token, and where the clients (the
+CLI, GatewayClient, the Node client, the harness) find it: never the real user's folders."""
+os.environ["GPP_STATE_DIR"] = str(STATE_DIR / "state")
+os.environ["GPP_RUNTIME_DIR"] = str(STATE_DIR / "run")
+os.environ.pop("GPP_TOKEN", None)  # the suite sets the tokens it means
+atexit.register(shutil.rmtree, STATE_DIR, ignore_errors=True)
 
 
 def doc(page: str = "") -> str:

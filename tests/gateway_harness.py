@@ -23,9 +23,21 @@ import uvicorn
 from conftest import FIXTURE_PLUGINS, REPO
 
 from app.config import load_config
+from app.default_token import with_default_token
 from app.front_door import server_config
 from app.main import create_app
 from bench.serving import stop_process
+from gpp.client.local_gateway import find_token
+from gpp.client.uds import unix_transport
+
+
+def with_token(**kwargs: Any) -> dict[str, Any]:
+    """httpx.Client keywords with the token a user's client would find (GPP_TOKEN, else the
+    file a `gpp serve` with no token configured generates), unless the test gives its own."""
+    token = find_token()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return {**kwargs, "headers": {**headers, **kwargs.get("headers", {})}}
+
 
 CHILD_WAIT_S = 30.0
 """How long a test waits for a gateway child to say something: far above what it needs."""
@@ -78,6 +90,14 @@ def writes_to(folder: Path) -> dict[str, Any]:
     the tests run as root)."""
     folder.chmod(0o777)
     return {"sandbox": {"readonly_root": False}}
+
+
+def private_socket(directory: Path) -> Path:
+    """A socket path in a 0700 folder inside `directory`: a folder others may write (a
+    plugin's, after `writes_to`) is refused by `gpp serve --uds`."""
+    folder = directory / "run"
+    folder.mkdir(mode=0o700)
+    return folder / "gw.sock"
 
 
 def echo_plugin(plugin_id: str = "echo", **extra: Any) -> dict[str, Any]:
@@ -137,7 +157,7 @@ class Gateway:
         return self.app.state.gateway
 
     def client(self, **kwargs: Any) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=30, **kwargs)
+        return httpx.Client(**with_token(base_url=self.url, **{"timeout": 30, **kwargs}))
 
     def plugin(self, plugin_id: str) -> dict[str, Any]:
         with self.client() as http:
@@ -157,8 +177,12 @@ class Gateway:
 
 
 @contextmanager
-def running_gateway(config_path: Path) -> Iterator[Gateway]:
+def running_gateway(config_path: Path, *, as_served: bool = False) -> Iterator[Gateway]:
+    """`as_served`: with the token `gpp serve` would require (the default one, generated
+    when the config names none); else the config's own (none: no authentication)."""
     config = load_config(config_path)
+    if as_served:
+        config = with_default_token(config, no_token=False)
     app = create_app(config)
     server = _Server(
         server_config(app, config.gateway, host="127.0.0.1", port=0, timeout_graceful_shutdown=5)
@@ -257,9 +281,9 @@ def stop(proc: subprocess.Popen[Any]) -> None:
 def uds_client(uds: Path, timeout: float = 30, **kwargs: Any) -> httpx.Client:
     return httpx.Client(
         base_url="http://localhost",
-        transport=httpx.HTTPTransport(uds=str(uds)),
+        transport=unix_transport(str(uds)),
         timeout=timeout,
-        **kwargs,
+        **with_token(**kwargs),
     )
 
 
@@ -331,7 +355,7 @@ class ServedGateway:
         return self.wait_line(r"event=reload( |$)|event=\"reload refused\"", count)
 
     def client(self, **kwargs: Any) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=CHILD_WAIT_S, **kwargs)
+        return httpx.Client(**with_token(base_url=self.url, **{"timeout": CHILD_WAIT_S, **kwargs}))
 
     def pids(self) -> dict[str, list[int]]:
         with self.client() as http:

@@ -93,6 +93,7 @@ def start_gateway(config: Path, port: int, log: Path) -> subprocess.Popen[bytes]
                 str(port),
                 "--log-level",
                 "warning",
+                "--no-token",  # a throwaway gateway, driven by raw HTTP (bench/soak/rawhttp.py)
             ],
             cwd=REPO,
             stdout=out,

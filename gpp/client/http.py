@@ -23,11 +23,14 @@ import json
 import time
 from collections.abc import AsyncGenerator, Generator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar
 
 import httpx
 
+from gpp.client.local_gateway import find_token, is_loopback_url
 from gpp.client.sse import EventStreamDecoder
+from gpp.client.uds import async_unix_transport, unix_transport
 from gpp.core import codes
 from gpp.core.jsonrpc import PROGRESS_METHOD
 
@@ -244,22 +247,35 @@ HttpT = TypeVar("HttpT", httpx.Client, httpx.AsyncClient)
 class ClientOptions(TypedDict, total=False):
     """Both clients' keyword options: `timeout` per request in seconds (default 120), `uds` a
     Unix socket the gateway listens on, `retries` after a 503 that says Retry-After (default 0),
-    waiting `max_retry_wait` seconds at most in all (default 10)."""
+    waiting `max_retry_wait` seconds at most in all (default 10), `token_file` a file holding
+    the token (used when neither `token` nor GPP_TOKEN gives one)."""
 
     timeout: float
     uds: str | None
+    token_file: str | None
     retries: int
     max_retry_wait: float
 
 
 class _Calls(Generic[HttpT]):
-    """What both clients share: the options, the call ids and the paths."""
+    """What both clients share: the options, the call ids and the paths.
+
+    Without `token`, the token is found as the CLI finds it (`local_gateway.find_token`:
+    GPP_TOKEN, `token_file`, then the file `gpp serve` generates), the last only for a gateway
+    on this host (a loopback URL or a Unix socket, whose listener is checked before it is sent).
+    """
 
     def __init__(
         self, base_url: str, token: str | None = None, **options: Unpack[ClientOptions]
     ) -> None:
         self.retry = RetryPolicy(options.get("retries", 0), options.get("max_retry_wait", 10.0))
         self._ids = itertools.count(1)
+        if token is None:
+            named = options.get("token_file")
+            token = find_token(
+                Path(named) if named else None,
+                default_file=bool(options.get("uds")) or is_loopback_url(base_url),
+            )
         http = {"base_url": base_url, "headers": _headers(token)}
         self._http: HttpT = self._connect(http, options.get("timeout", 120.0), options.get("uds"))
 
@@ -282,7 +298,7 @@ class GatewayClient(_Calls[httpx.Client]):
     """Blocking client. `uds` reaches a gateway listening on a Unix socket."""
 
     def _connect(self, http: dict[str, Any], timeout: float, uds: str | None) -> httpx.Client:
-        transport = httpx.HTTPTransport(uds=uds) if uds else None
+        transport = unix_transport(uds) if uds else None
         return httpx.Client(**http, timeout=timeout, transport=transport)
 
     def discover(
@@ -347,7 +363,7 @@ class AsyncGatewayClient(_Calls[httpx.AsyncClient]):
     """The same, for asyncio engines."""
 
     def _connect(self, http: dict[str, Any], timeout: float, uds: str | None) -> httpx.AsyncClient:
-        transport = httpx.AsyncHTTPTransport(uds=uds) if uds else None
+        transport = async_unix_transport(uds) if uds else None
         return httpx.AsyncClient(**http, timeout=timeout, transport=transport)
 
     async def discover(

@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpcore
+import httpx
 import pytest
 from conftest import FIXTURE_PLUGINS, REPO, doc
 from gateway_harness import (
@@ -18,6 +20,7 @@ from gateway_harness import (
     gateway_process,
     jsonrpc_plugin,
     running_gateway,
+    served,
     write_config,
 )
 
@@ -33,6 +36,7 @@ from gpp.client.http import (
     StreamEvent,
     _CallEvents,
 )
+from gpp.client.uds import async_unix_transport, unix_transport
 from gpp.core import codes
 
 EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
@@ -134,6 +138,7 @@ def test_async_errors_map_as_discovers_do(gateway: Gateway) -> None:
 
 def test_a_token_refusal_is_gateway_refused(tmp_path: Path) -> None:
     (tmp_path / "token").write_text("s3cret\n")
+    (tmp_path / "token").chmod(0o600)  # as the token check requires
     config = write_config(
         tmp_path, [jsonrpc_plugin("example", EXAMPLE)], gateway={"token_file": "token"}
     )
@@ -162,6 +167,53 @@ def test_over_the_unix_socket(tmp_path: Path) -> None:
                 return [e async for e in client.stream("example", "slow_count", {"n": 3})]
 
         assert counted_to_3(asyncio.run(scenario()))
+
+
+def test_both_clients_find_the_token_gpp_serve_generated(tmp_path: Path) -> None:
+    """No flag, no argument: the token `gpp serve` generated is where both clients look."""
+    config = write_config(tmp_path, [jsonrpc_plugin("example", EXAMPLE)])
+    with served(config) as gateway:
+        with httpx.Client(base_url=gateway.url, timeout=30) as anonymous:
+            assert anonymous.get("/plugins").status_code == 401  # a token is required ...
+        with GatewayClient(gateway.url) as client:  # ... and found
+            assert client.rpc("example", "subtract", [5, 3]) == 2
+
+        async def scenario() -> Any:
+            async with AsyncGatewayClient(gateway.url) as client:
+                return await client.rpc("example", "subtract", [7, 3])
+
+        assert asyncio.run(scenario()) == 4
+
+
+def test_the_default_token_is_sent_to_this_host_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GPP_STATE_DIR", str(tmp_path))
+    (tmp_path / "token").write_text("generated\n")
+
+    def sent(url: str, **options: Any) -> str | None:
+        with GatewayClient(url, **options) as client:  # no request is made
+            found: str | None = client._http.headers.get("Authorization")
+            return found
+
+    assert sent("http://127.0.0.1:8787") == "Bearer generated"
+    assert sent("http://localhost", uds=str(tmp_path / "gw.sock")) == "Bearer generated"
+    assert sent("http://gateway.example:8787") is None
+    (tmp_path / "named").write_text("named\n")
+    assert sent("http://gateway.example:8787", token_file=str(tmp_path / "named")) == "Bearer named"
+    monkeypatch.setenv("GPP_TOKEN", "from-env")
+    assert sent("http://gateway.example:8787") == "Bearer from-env"
+    assert sent("http://127.0.0.1:8787", token="given") == "Bearer given"
+
+
+def test_the_unix_transports_check_the_peer_in_httpx_own_pool() -> None:
+    """gpp.client.uds puts its network backend in httpx's private `_pool`: an httpx upgrade
+    that renames it must fail here, not leave a client that sends tokens unchecked."""
+    sync_transport, async_transport = unix_transport("/x"), async_unix_transport("/x")
+    assert isinstance(sync_transport._pool, httpcore.ConnectionPool)
+    assert isinstance(async_transport._pool, httpcore.AsyncConnectionPool)
+    assert type(sync_transport._pool._network_backend).__name__ == "_PeerCheckingBackend"
+    assert type(async_transport._pool._network_backend).__name__ == "_AsyncPeerCheckingBackend"
 
 
 def refused_count(gw: Gateway, plugin_id: str) -> int:

@@ -13,8 +13,9 @@ README = doc("http-api.md")
 
 
 def test_readme_node_client_example_runs_as_written() -> None:
+    """Against a gateway with the token `gpp serve` generates: the client finds it on its own."""
     (block,) = [b for b in re.findall(r"```js\n(.*?)```", README, re.S) if "GatewayClient" in b]
-    with running_gateway(REPO / "plugins" / "registry.toml") as gw:
+    with running_gateway(REPO / "plugins" / "registry.toml", as_served=True) as gw:
         done = subprocess.run(
             ["node", "--input-type=module"],
             input=block.replace("8787", str(gw.port)),

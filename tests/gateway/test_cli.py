@@ -133,16 +133,18 @@ def readme_commands(prefix: str) -> list[str]:
 
 
 def test_readme_curl_examples_run_as_written() -> None:
-    """Against the bundled registry on 8787; the other examples' own tests run theirs."""
+    """Against the bundled registry on 8787, with the token `gpp serve` generates (the curl
+    finds it with `.venv/bin/gpp token`); the other examples' own tests run theirs."""
     commands = [c for c in readme_commands("curl ") if "127.0.0.1:8787" in c]
     assert commands, "the README shows no curl example"
-    with running_gateway(REPO / "plugins" / "registry.toml") as gw:
+    with running_gateway(REPO / "plugins" / "registry.toml", as_served=True) as gw:
         for command in commands:
             done = subprocess.run(
                 ["bash", "-c", command.replace("8787", str(gw.port))],
                 capture_output=True,
                 text=True,
                 timeout=60,
+                cwd=REPO,
             )
             assert done.returncode == 0, (command, done.stderr)
             if "/reference-detector/discover" in command:

@@ -58,7 +58,7 @@ def test_idle_connections_past_the_fd_limit_make_room_and_are_logged(tmp_path: P
             else:
                 assert response.status_code == 200
         assert _open_fds(gateway.proc.pid) < NOFILE
-        with httpx.Client(base_url=gateway.url, timeout=10) as http:
+        with gateway.client(timeout=10) as http:
             assert http.post("/plugins/echo/discover", json={"paths": ["a"]}).status_code == 200
         gateway.wait_line(r"idle connection closed: at the connection cap")
     closed = [line for line in gateway.lines if "idle connection closed" in line]

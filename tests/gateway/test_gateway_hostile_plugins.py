@@ -21,6 +21,7 @@ from conftest import process_gone
 from gateway_harness import (
     fault_plugin,
     gateway_process,
+    private_socket,
     running_gateway,
     uds_client,
     wait_exited,
@@ -90,12 +91,9 @@ def test_sigterm_ends_the_gateway_within_shutdown_ms_while_a_plugin_is_deaf(
 ) -> None:
     """request_ms is a minute, so only the bounded shutdown can end this in time."""
     config = write_config(tmp_path, [_never_reads(tmp_path, request_ms=60_000)])
-    uds = tmp_path / "gw.sock"
+    uds = private_socket(tmp_path)  # tmp_path is the plugin's, open to writes
     with gateway_process(config, uds) as gateway:
-        impatient = httpx.Client(
-            base_url="http://localhost", timeout=1.0, transport=httpx.HTTPTransport(uds=str(uds))
-        )
-        with impatient, pytest.raises(httpx.ReadTimeout):
+        with uds_client(uds, timeout=1.0) as impatient, pytest.raises(httpx.ReadTimeout):
             impatient.post("/plugins/never_reads/discover", json={"paths": BIG_PATHS})
         with uds_client(uds) as http:  # the wedged exchange goes on holding the session
             deadline = time.monotonic() + 30

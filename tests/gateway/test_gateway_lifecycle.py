@@ -12,6 +12,7 @@ from gateway_harness import (
     echo_plugin,
     gateway_process,
     make_fifo,
+    private_socket,
     uds_client,
     wait_exited,
     write_config,
@@ -47,7 +48,7 @@ def test_sigterm_finishes_in_flight_requests_then_shuts_plugins_down(tmp_path: P
     config = write_config(
         tmp_path, [echo_plugin(root=str(tmp_path), env=env, **writes_to(tmp_path))]
     )
-    uds = tmp_path / "gw.sock"
+    uds = private_socket(tmp_path)  # tmp_path is the plugin's, open to writes
     with gateway_process(config, uds) as gateway, ThreadPoolExecutor(1) as executor:
         in_flight = executor.submit(_discover, uds, ["wait"])
         _wait_busy(uds)

@@ -98,7 +98,7 @@ def test_a_missing_token_file_and_a_root_that_is_a_file(tmp_path: Path) -> None:
     done = check_config(config)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
-        f"{config}: gateway.token_file: {tmp_path / 'absent'}: No such file or directory"
+        f"{config}: gateway.token_file: {tmp_path / 'absent'}: cannot read: No such file or directory"
     ]
     (tmp_path / "absent").write_text("s3cret\n")
     (tmp_path / "absent").chmod(0o600)

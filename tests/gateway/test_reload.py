@@ -200,7 +200,7 @@ def test_no_request_is_lost_or_refused_across_reloads(tmp_path: Path) -> None:
         return "ok" if ok else f"{answer.status_code} {answer.text[:300]}"
 
     def client(plugin_id: str) -> None:
-        with httpx.Client(base_url=gateway.url, timeout=WAIT_S) as http:
+        with gateway.client() as http:
             while not stop.is_set():
                 outcome = call(http, plugin_id)
                 with answered:

@@ -347,6 +347,7 @@ def test_engine_client_returns_documents_and_raises_the_same_error(gateway: Gate
 def test_token_is_required_when_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GPP_TOKEN", raising=False)
     (tmp_path / "token").write_text("s3cret\n")
+    (tmp_path / "token").chmod(0o600)  # as the token check requires
     config = write_config(tmp_path, [echo_plugin()], gateway={"token_file": "token"})
     with running_gateway(config) as gw:
         missing = post(gw, "echo", {"paths": ["a"]})

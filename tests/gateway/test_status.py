@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from conftest import FIXTURE_PLUGINS
+from gateway_harness import echo_plugin, served, write_config
 from test_first_hour import GPP, gpp, serving
 
 HOSTILE = FIXTURE_PLUGINS / "plugin_writes_terminal_escapes.py"
@@ -85,5 +86,23 @@ def test_status_names_a_refused_token_as_such(tmp_path: Path) -> None:
             env={**os.environ, "GPP_TOKEN": "a-wrong-token"},
         )
     assert done.returncode == 1
-    assert "refused the token in GPP_TOKEN (401)" in done.stderr, done.stderr
+    assert "refused the token it was sent (401)" in done.stderr, done.stderr
     assert "no gateway answers" not in done.stderr
+
+
+def test_status_finds_the_token_as_the_clients_do(tmp_path: Path) -> None:
+    """The generated token with no flag; a gateway with a token file of its own, with
+    --token-file (the default file's token is not that one: 401, said in one line)."""
+    with served(write_config(tmp_path, [echo_plugin()])) as gateway:
+        done = gpp("status", "--url", gateway.url)
+        assert done.returncode == 0 and done.stdout.startswith("echo "), done.stderr
+    token = tmp_path / "token"
+    token.write_text("named\n")
+    token.chmod(0o600)
+    config = write_config(tmp_path, [echo_plugin()], gateway={"token_file": str(token)})
+    with served(config) as gateway:
+        refused = gpp("status", "--url", gateway.url)
+        assert refused.returncode == 1, refused.stderr
+        assert "refused the token it was sent (401)" in refused.stderr, refused.stderr
+        done = gpp("status", "--url", gateway.url, "--token-file", str(token))
+        assert done.returncode == 0 and done.stdout.startswith("echo "), done.stderr

@@ -1,7 +1,10 @@
-"""The Unix socket: 0600 whatever the umask, never wider for a moment, gone after exit."""
+"""The Unix socket: 0600 whatever the umask, never wider for a moment, gone after exit; in a
+folder no other user owns or may write (the default one private); and clients that hand their
+token only to a listener of their own user or root."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -9,12 +12,25 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
-from gateway_harness import echo_plugin, gateway_process, uds_client, write_config
+from conftest import REPO
+from gateway_harness import (
+    echo_plugin,
+    gateway_process,
+    serve_command,
+    served_on,
+    uds_client,
+    write_config,
+)
 
 from app.unix_socket import SocketPathError, listen_private
+from gpp.client import GatewayClient
 
 WAIT_S = 30
 
@@ -98,3 +114,121 @@ def test_a_stale_socket_is_replaced_a_live_one_or_a_file_refused(tmp_path: Path)
     with pytest.raises(SocketPathError, match="is not a socket"):
         listen_private(path)
     assert path.read_text() == "data"
+
+
+# The socket's folder, the default path, and who clients hand the token to (issue 33).
+
+OTHER_UID = 54321
+
+
+def _serve_refused(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        serve_command(config, *args), capture_output=True, text=True, cwd=REPO, timeout=WAIT_S
+    )
+
+
+def test_a_socket_folder_another_user_owns_or_may_write_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    config = write_config(tmp_path, [echo_plugin()])
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    os.chown(theirs, OTHER_UID, OTHER_UID)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)  # as /tmp is
+    for folder, why in [
+        (theirs, f"is owned by uid {OTHER_UID}, not by this gateway's user (uid {os.geteuid()})"),
+        (shared, "is writable by group or others (mode 1777)"),
+    ]:
+        done = _serve_refused(config, "--uds", str(folder / "gw.sock"))
+        assert done.returncode == 1, done.stderr
+        (line,) = done.stderr.splitlines()
+        assert line.startswith(f"gpp: --uds: {folder / 'gw.sock'}: its folder {folder} {why}")
+        assert "who could put their own socket in its place" in line
+        assert list(folder.iterdir()) == []  # nothing bound, nothing staged
+
+
+def test_uds_without_a_path_listens_in_a_private_runtime_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runtime = tmp_path / "run" / "gpp"
+    monkeypatch.setenv("GPP_RUNTIME_DIR", str(runtime))
+    uds = runtime / "gateway.sock"
+    config = write_config(tmp_path, [echo_plugin()])
+    with served_on([*serve_command(config), "--uds"], uds, cwd=REPO) as http:
+        assert stat.S_IMODE(os.stat(runtime).st_mode) == 0o700
+        assert http.get("/plugins").status_code == 200  # the generated token, found
+
+
+@contextmanager
+def _listener_of_another_user() -> Iterator[tuple[Path, subprocess.Popen[str]]]:
+    """A Unix socket bound and served by uid OTHER_UID in a folder of theirs (under /tmp: they
+    cannot enter pytest's 0700 one): it accepts one connection and prints how many bytes it
+    received (waits bounded)."""
+    folder = Path(tempfile.mkdtemp(prefix="gpp-another-user-"))
+    os.chown(folder, OTHER_UID, OTHER_UID)
+    path = folder / "gw.sock"
+    script = (
+        "import socket, sys\n"
+        "s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1)\n"
+        "print('ready', flush=True)\n"
+        "s.settimeout(30); c, _ = s.accept(); c.settimeout(2); got = b''\n"
+        "try:\n"
+        "    while chunk := c.recv(65536): got += chunk\n"
+        "except TimeoutError: pass\n"
+        "print(len(got), flush=True)\n"
+    )
+    proc = subprocess.Popen(  # the system's Python: another user may not enter root's home
+        [shutil.which("python3", path="/usr/bin:/bin") or "python3", "-c", script, str(path)],
+        user=OTHER_UID,
+        group=OTHER_UID,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd="/",
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+        yield path, proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(WAIT_S)
+        shutil.rmtree(folder)
+
+
+def _received(proc: subprocess.Popen[str]) -> str:
+    out, _ = proc.communicate(timeout=WAIT_S)
+    return out.strip()
+
+
+def test_clients_send_no_token_to_a_socket_another_user_listens_on() -> None:
+    """Whoever took the socket's place gets nothing: the Python client and `gpp status` ask the
+    kernel (SO_PEERCRED) before the first byte; the Node client checks the socket's owner."""
+    with _listener_of_another_user() as (path, proc):
+        with (
+            GatewayClient("http://localhost", token="s3cret", uds=str(path)) as client,
+            pytest.raises(httpx.ConnectError, match=f"served by uid {OTHER_UID}"),
+        ):
+            client.plugins()
+        assert _received(proc) == "0"
+    with _listener_of_another_user() as (path, proc):
+        status = subprocess.run(
+            [sys.executable, "-m", "app", "status", "--uds", str(path)],
+            capture_output=True, text=True, timeout=WAIT_S, env={**os.environ, "GPP_TOKEN": "s3cret"},
+        )  # fmt: skip
+        assert status.returncode == 1 and f"served by uid {OTHER_UID}" in status.stderr
+        assert _received(proc) == "0"
+    with _listener_of_another_user() as (path, proc):
+        node = subprocess.run(
+            ["node", "--input-type=module"],
+            input=(
+                'import { GatewayClient } from "./plugins/client/node/index.js";\n'
+                "const client = new GatewayClient('http://localhost', "
+                f"{{ token: 's3cret', socketPath: {json.dumps(str(path))} }});\n"
+                "await client.plugins().then(() => console.log('sent'), (e) => console.log(e.message));\n"
+            ),
+            capture_output=True, text=True, cwd=REPO, timeout=WAIT_S,
+        )  # fmt: skip
+        assert f"is owned by uid {OTHER_UID}, neither you nor root" in node.stdout, node.stderr
+        proc.kill()  # the Node client never connected: nothing to wait for

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import DEMO_REPO
+from conftest import DEMO_REPO, REPO
 from gateway_harness import logging_to, reference_plugin, uds_client, write_config
 from test_cli import readme_commands
 
@@ -95,10 +95,11 @@ def test_readme_unix_socket_example_runs_as_written(isolated: tuple[int, Path]) 
     _, uds = isolated
     (command,) = [c for c in readme_commands("curl ") if "--unix-socket" in c]
     done = subprocess.run(
-        ["bash", "-c", command.replace("/tmp/gpp-gateway.sock", str(uds))],
+        ["bash", "-c", command.replace("$XDG_RUNTIME_DIR/gpp/gateway.sock", str(uds))],
         capture_output=True,
         text=True,
         timeout=60,
+        cwd=REPO,
     )
     assert json.loads(done.stdout)["resources"], done.stderr
 

@@ -200,15 +200,25 @@ def test_image_is_non_root_with_the_wheel_bubblewrap_and_node(gateway: ComposePr
     assert gateway.exec("python", "-m", "pip", check=False).returncode != 0  # no installer left
 
 
-DISCOVER = """
+TOKEN = """
+import os
+BEARER = "Bearer " + open(os.environ["GPP_STATE_DIR"] + "/token").read().strip()
+"""
+"""The token the gateway generated, as a process in its container finds it."""
+
+DISCOVER = (
+    TOKEN
+    + """
 import json, urllib.request
 health = urllib.request.urlopen("http://127.0.0.1:8787/healthz", timeout=10)
 request = urllib.request.Request("http://127.0.0.1:8787/plugins/reference-detector/discover",
-    data=b'{"paths": ["."], "requestId": "container"}', headers={"Content-Type": "application/json"})
+    data=b'{"paths": ["."], "requestId": "container"}',
+    headers={"Content-Type": "application/json", "Authorization": BEARER})
 answer = urllib.request.urlopen(request, timeout=60)
 print(json.dumps({"health": [health.status, json.load(health)],
                   "discover": [answer.status, json.load(answer)]}))
 """
+)
 
 
 def test_gateway_answers_health_and_a_discover(gateway: ComposeProject) -> None:
@@ -219,7 +229,9 @@ def test_gateway_answers_health_and_a_discover(gateway: ComposeProject) -> None:
     assert document["findings"][0]["code"] == "DUPLICATE_TABLE_NAME"
 
 
-EVERY_PLUGIN = """
+EVERY_PLUGIN = (
+    TOKEN
+    + """
 import json, sys, tomllib, urllib.request
 registry = tomllib.load(open("/etc/gpp/registry.toml", "rb"))
 answers = {}
@@ -227,7 +239,8 @@ for plugin in registry["plugin"]:
     if plugin.get("protocol", "gpp/3") != "gpp/3":
         continue
     request = urllib.request.Request(f"http://127.0.0.1:8787/plugins/{plugin['id']}/discover",
-        data=b'{"paths": ["."]}', headers={"Content-Type": "application/json"})
+        data=b'{"paths": ["."]}',
+        headers={"Content-Type": "application/json", "Authorization": BEARER})
     try:
         answer = urllib.request.urlopen(request, timeout=60)
         answers[plugin["id"]] = [answer.status, sorted(json.load(answer))]
@@ -235,6 +248,7 @@ for plugin in registry["plugin"]:
         answers[plugin["id"]] = [error.code, error.read().decode()]
 print(json.dumps(answers))
 """
+)
 
 
 def test_every_baked_plugin_starts_and_answers_in_the_image(gateway: ComposeProject) -> None:

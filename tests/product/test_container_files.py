@@ -114,3 +114,20 @@ def test_runtime_carries_bubblewrap_and_the_context_leaves_out_local_trees() -> 
     assert stages["runtime"][0] == "FROM system AS runtime"
     ignored = (REPO / ".dockerignore").read_text().splitlines()
     assert {".venv", "**/node_modules", ".git"} <= set(ignored)
+
+
+def test_the_generated_token_lives_on_a_volume_the_tests_read_as_its_owner(
+    gateway: dict[str, Any],
+) -> None:
+    """The root is read-only: `gpp serve` keeps the token it generates on a volume
+    (GPP_STATE_DIR), which the integration tests mount read-only and read as its owner (with
+    no capability, even root could not read a 0600 file of another uid)."""
+    tests = COMPOSE["services"]["integration-tests"]
+    assert "gpp-state:/var/lib/gpp" in gateway["volumes"]
+    assert "gpp-state:/var/lib/gpp:ro" in tests["volumes"]
+    assert gateway["environment"]["GPP_STATE_DIR"] == tests["environment"]["GPP_STATE_DIR"]
+    assert tests["user"] == gateway["user"]
+    assert "gpp-state" in COMPOSE["volumes"]
+    runtime = " ".join(_stages()["runtime"])
+    assert "install -d -o 10001 -g 10001 -m 0700 /var/lib/gpp" in runtime
+    assert "GPP_STATE_DIR=/var/lib/gpp" in runtime

@@ -219,6 +219,7 @@ def test_jsonrpc_plugin_example_streams_its_progress(tmp_path: Path) -> None:
     installed.mkdir()
     (installed / "gpp").symlink_to(Path(sys.executable).parent / "gpp")
     env = {"PATH": f"/usr/bin:/bin:{installed}", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    env["GPP_STATE_DIR"] = os.environ["GPP_STATE_DIR"]  # the token, where `gpp token` finds it
     proc = subprocess.Popen(
         serve_line.removesuffix("&").replace("8789", port).split(),
         cwd=tmp_path,
@@ -229,7 +230,7 @@ def test_jsonrpc_plugin_example_streams_its_progress(tmp_path: Path) -> None:
         text=True,
     )
     try:
-        stream = _curl_when_listening(curl.replace("8789", port), proc, int(port))
+        stream = _curl_when_listening(curl.replace("8789", port), proc, int(port), env)
     finally:
         stop(proc)
     events = [
@@ -272,6 +273,7 @@ def test_readme_plugin_serves_with_one_command(tmp_path: Path) -> None:
     installed.mkdir()
     (installed / "gpp").symlink_to(Path(sys.executable).parent / "gpp")
     env = {"PATH": f"/usr/bin:/bin:{installed}", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    env["GPP_STATE_DIR"] = os.environ["GPP_STATE_DIR"]  # the token, where `gpp token` finds it
     proc = subprocess.Popen(
         serve,
         cwd=tmp_path,
@@ -282,14 +284,16 @@ def test_readme_plugin_serves_with_one_command(tmp_path: Path) -> None:
         text=True,
     )
     try:
-        answer = _curl_when_listening(curl.replace("8788", port), proc, int(port))
+        answer = _curl_when_listening(curl.replace("8788", port), proc, int(port), env)
     finally:
         stop(proc)
     resources = json.loads(answer)["resources"]
     assert [r["name"] for r in resources] == ["README.md"]
 
 
-def _curl_when_listening(curl: str, proc: subprocess.Popen[str], port: int) -> str:
+def _curl_when_listening(
+    curl: str, proc: subprocess.Popen[str], port: int, env: dict[str, str]
+) -> str:
     deadline = time.monotonic() + 60
     while True:
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
@@ -299,6 +303,6 @@ def _curl_when_listening(curl: str, proc: subprocess.Popen[str], port: int) -> s
         assert time.monotonic() < deadline, "the gateway did not listen"
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(0.05)  # a bounded wait for it to listen, or to die saying why
-    done = subprocess.run(["bash", "-c", curl], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(["bash", "-c", curl], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     return done.stdout

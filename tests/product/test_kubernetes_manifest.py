@@ -165,6 +165,7 @@ def test_probes_are_exec_calls_to_loopback_healthz_and_readyz() -> None:
 def test_probes_pass_on_a_ready_gateway(tmp_path: Path) -> None:
     config = write_config(tmp_path, [echo_plugin(eager=True)], gateway={"token_file": "token"})
     (tmp_path / "token").write_text("s3cret\n")
+    (tmp_path / "token").chmod(0o600)  # as the token check requires
     with running_gateway(config) as gateway:
         assert _run_probe("livenessProbe", gateway) == 0  # no token needed for the probes
         assert _run_probe("startupProbe", gateway) == 0

@@ -150,6 +150,7 @@ def served(installed: Installed, tmp_path: Path) -> Iterator[httpx.Client]:
     """`gpp serve` from the wheel's venv, with no --config: the bundled registry."""
     uds = tmp_path / "gpp.sock"
     env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    env["GPP_STATE_DIR"] = os.environ["GPP_STATE_DIR"]  # its token, where the client looks
     gpp = str(installed.venv / "bin" / "gpp")
     with served_on([gpp, "serve", "--uds", str(uds)], uds, cwd=tmp_path, env=env) as client:
         yield client

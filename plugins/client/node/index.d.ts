@@ -130,9 +130,13 @@ export type StreamItem =
   | { kind: "result"; result: unknown };
 
 export interface GatewayClientOptions {
-  /** Bearer token, when the gateway has one configured. */
+  /** Bearer token; without it: GPP_TOKEN, else `tokenFile`, else the file `gpp serve`
+   * generates (for a gateway on this host only). */
   token?: string;
-  /** Talk HTTP over this Unix socket (`gpp serve --uds PATH`) instead of TCP. */
+  /** A file holding the token (used when neither `token` nor GPP_TOKEN gives one). */
+  tokenFile?: string;
+  /** Talk HTTP over this Unix socket (`gpp serve --uds PATH`) instead of TCP; refused unless
+   * the socket and its folder are this user's or root's and closed to others. */
   socketPath?: string;
   /** Idle budget per request: no byte for this long rejects with a TimeoutError. */
   timeoutMs?: number;
@@ -163,3 +167,13 @@ export declare class GatewayClient {
   plugins(options?: { signal?: AbortSignal }): Promise<PluginInfo[]>;
   plugin(pluginId: string, options?: { signal?: AbortSignal }): Promise<PluginInfo>;
 }
+
+/** The token a client sends: GPP_TOKEN, else `tokenFile`, else (with `defaultFile`) the default file. */
+export declare function findToken(options?: {
+  tokenFile?: string;
+  defaultFile?: boolean;
+}): string | undefined;
+/** Where `gpp serve` keeps the token it generates. */
+export declare function defaultTokenFile(): string;
+/** Throws unless the socket and its folder are this user's or root's and closed to others. */
+export declare function checkSocket(socketPath: string): void;

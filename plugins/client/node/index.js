@@ -2,10 +2,12 @@
 // documents in, the gateway's failures out as the error classes of ./errors.js.
 
 import { errorFromProblem, JsonRpcError } from "./errors.js";
+import { findToken, isLoopback } from "./local.js";
 import { SseParser } from "./sse.js";
 import { exchange, readText } from "./transport.js";
 
 export * from "./errors.js";
+export { checkSocket, defaultTokenFile, findToken } from "./local.js";
 export { SseParser } from "./sse.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -55,13 +57,20 @@ export class GatewayClient {
 
   /**
    * @param {string} baseUrl  e.g. "http://127.0.0.1:8787"; with `socketPath`, only its path counts
-   * @param {{token?: string, socketPath?: string, timeoutMs?: number, headers?: Record<string, string>}} [options]
+   * Without `token`, it is found as `gpp token` finds it: GPP_TOKEN, `tokenFile`, then the file
+   * `gpp serve` generates (that one only for a gateway on this host).
+   * @param {{token?: string, tokenFile?: string, socketPath?: string, timeoutMs?: number, headers?: Record<string, string>}} [options]
    */
-  constructor(baseUrl, { token, socketPath, timeoutMs = DEFAULT_TIMEOUT_MS, headers = {} } = {}) {
+  constructor(
+    baseUrl,
+    { token, tokenFile, socketPath, timeoutMs = DEFAULT_TIMEOUT_MS, headers = {} } = {},
+  ) {
     const base = new URL(baseUrl);
     if (!base.pathname.endsWith("/")) base.pathname += "/";
     const extra = { ...headers };
-    if (token) extra.authorization = `Bearer ${token}`;
+    const found =
+      token ?? findToken({ tokenFile, defaultFile: socketPath !== undefined || isLoopback(base) });
+    if (found) extra.authorization = `Bearer ${found}`;
     this.#target = { baseUrl: base, socketPath, timeoutMs, headers: extra };
   }
 

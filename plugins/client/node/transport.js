@@ -2,6 +2,7 @@
 
 import http from "node:http";
 import https from "node:https";
+import { checkSocket } from "./local.js";
 
 /**
  * @typedef {object} Target
@@ -34,6 +35,14 @@ export function exchange(target, { method, path, body, accept, signal }) {
     if (signal?.aborted) {
       reject(signal.reason);
       return;
+    }
+    if (target.socketPath !== undefined) {
+      try {
+        checkSocket(target.socketPath); // before any byte, the token included, goes out
+      } catch (error) {
+        reject(error);
+        return;
+      }
     }
     const options =
       target.socketPath === undefined
