@@ -27,7 +27,7 @@ from gateway_harness import running_gateway, write_config
 
 from app.config import load_config
 from gpp.core import codes
-from gpp.host import sandbox
+from gpp.host import sandbox, shims
 from gpp.host.sandbox import SandboxPolicy, plan
 from gpp.host.session import PluginSession
 
@@ -312,3 +312,35 @@ def test_a_repository_behind_a_private_folder_inside_the_plugins_folder_is_reach
     (plugin / "private").chmod(0o700)
     seen = look([sys.executable, str(plugin / "probe.py")], [str(repo / "api")], root=repo)
     assert seen[str(repo / "api")]["entries"] > 0, seen
+
+
+@pytest.mark.parametrize("kind", ["fifo", "own-pipe"])
+def test_an_interpreter_the_gateway_would_block_on_fails_that_plugin_alone(
+    tmp_path: Path, kind: str
+) -> None:
+    """The registry's own `argv[0]` is the one file the gateway reads to plan (a shim?): a FIFO
+    or the gateway's own pipe (`/proc/self/fd/N`) is refused, never waited on."""
+    read_end, write_end = os.pipe()
+    fifo = tmp_path / "python3"
+    os.mkfifo(fifo, 0o755)
+    executable = str(fifo) if kind == "fifo" else f"/proc/self/fd/{read_end}"
+    try:
+        with pytest.raises(codes.UnexpectedEOFError) as refused:
+            bounded(lambda: start([executable, str(REFERENCE_DETECTOR)]), lambda: release(fifo))
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    problem = refused.value.problem
+    assert "plugin could not be started" in problem, problem
+    if kind == "fifo":
+        assert f"{fifo} is not a regular file" in problem, problem
+
+
+def test_the_one_file_read_to_plan_is_read_boundedly(tmp_path: Path) -> None:
+    huge = tmp_path / "huge"
+    huge.write_bytes(b"#!/bin/sh\n" + b"#" * (8 << 20))
+    assert len(shims.read_head(str(huge))) == shims.HEAD_BYTES
+    (tmp_path / "link").symlink_to(
+        huge
+    )  # a link is judged by where it points, never followed twice
+    assert shims.read_head(str(tmp_path / "link")) == shims.read_head(str(huge))
