@@ -344,3 +344,20 @@ def test_the_one_file_read_to_plan_is_read_boundedly(tmp_path: Path) -> None:
         huge
     )  # a link is judged by where it points, never followed twice
     assert shims.read_head(str(tmp_path / "link")) == shims.read_head(str(huge))
+
+
+def test_every_bundled_plugin_works_in_its_narrow_view() -> None:
+    """The bundled registry's views (entry file, plus `packs/` or `sdk/node`) are enough: each
+    GPP/3 plugin answers, and none has the `plugins/` folder (the registry, the others) in view."""
+    registry = REPO / "plugins" / "registry.toml"
+    plugins = [p for p in load_config(registry).plugins.values() if p.protocol == "gpp/3"]
+    with (
+        running_gateway(registry) as gateway,
+        httpx.Client(base_url=gateway.url, timeout=WAIT_S) as http,
+    ):
+        for plugin in plugins:
+            answer = http.post(f"/plugins/{plugin.id}/discover", json={"paths": ["."]})
+            assert answer.status_code == 200, (plugin.id, answer.text)
+            assert answer.json()["resources"], plugin.id
+            seen = gateway.plugin(plugin.id)["sandbox"]["view"].split("; masked")[0].split(", ")
+            assert str(REPO / "plugins") not in seen and str(REPO) not in seen, (plugin.id, seen)
