@@ -135,24 +135,34 @@ def test_a_manager_the_plugins_own_file_names_is_never_run_by_the_gateway(tmp_pa
 
 def test_a_shims_export_lines_are_not_honoured(tmp_path: Path) -> None:
     """A shim of the registry's interpreter exports BASH_ENV: the genuine manager (a bash
-    script) would source it. The manager is asked with a fixed environment instead."""
-    sourced = tmp_path / "log" / "sourced-as"
-    sourced.parent.mkdir(mode=0o700)
-    hook = script(tmp_path / "hook" / "hook.sh", f"id -u >> {sourced}\n")
+    script) would source it. The manager is asked with a fixed environment instead, in `/`
+    (today's main ran it in the repository, whose `.python-version` it then read)."""
+    log = tmp_path / "log"
+    log.mkdir(mode=0o700)
+    hook = script(tmp_path / "hook" / "hook.sh", f"id -u >> {log}/sourced-as\n")
     root = tmp_path / "fakeenv"
     manager = script(
         root / "libexec" / "pyenv",
-        f'#!/bin/bash\n[ "$1" = which ] && [ "$PYENV_ROOT" = "{root}" ] && echo "{sys.executable}"\n',
+        f'#!/bin/bash\necho "$PWD" > {log}/cwd\nenv > {log}/env\n'
+        f'[ "$1" = which ] && [ "$PYENV_ROOT" = "{root}" ] && echo "{sys.executable}"\n',
     )
     script(
         root / "shims" / "python3",
         f'#!/usr/bin/env bash\nexport BASH_ENV="{hook}"\nexport PYENV_ROOT="{root}"\n'
         f'exec "{manager}" exec "${{0##*/}}" "$@"\n',
     )
-    result, mechanisms = start(["python3", str(REFERENCE_DETECTOR)], env=on_path(root / "shims"))
+    env = {**on_path(root / "shims"), "PYENV_VERSION": "from-the-registry-env"}
+    result, mechanisms = start(["python3", str(REFERENCE_DETECTOR)], env=env)
     assert result["resources"]
     assert mechanisms["executable"] == f"{root}/shims/python3 → {sys.executable} (pyenv which)"
-    assert not sourced.exists(), "the shim's BASH_ENV was sourced by its manager"
+    assert not (log / "sourced-as").exists(), "the shim's BASH_ENV was sourced by its manager"
+    assert (log / "cwd").read_text() == "/\n"
+    names = {line.split("=", 1)[0] for line in (log / "env").read_text().splitlines()}
+    assert (
+        {"PATH", "HOME", "PYENV_ROOT"}
+        <= names
+        <= {"PATH", "HOME", "PYENV_ROOT", "PWD", "SHLVL", "_"}
+    )
 
 
 @pytest.mark.parametrize("argument", ["/proc/version", "/etc/hostname"])
