@@ -575,7 +575,7 @@ def _check_config(path: Path, start: bool = True) -> int:
     for plugin in config.plugins.values():
         print(
             f"{plugin.id} {plugin.version} ({plugin.protocol}): {shlex.join(plugin.command)} "
-            f"in {plugin.root}"
+            f"in {plugin.root}\n  view: {plugin.declared_view()}"
         )
     print(f"{path}: OK, {len(config.plugins)} plugin(s)")
     return 0

@@ -28,6 +28,7 @@ from pydantic import (
 from gpp.client.local_gateway import TOKEN_VARIABLE
 from gpp.core import codes
 from gpp.core.framing import DEFAULT_MAX_LINE_BYTES
+from gpp.host import view
 from gpp.host.jsonrpc import JsonRpcSession
 from gpp.host.process import ProcessOptions
 from gpp.host.sandbox import SandboxPolicy
@@ -152,6 +153,16 @@ class PluginConfig(_Strict):
             request_ms=self.limits.request_ms,
             shutdown_ms=self.limits.shutdown_ms,
         )
+
+    def declared_view(self) -> str:
+        """The view the registry gives this plugin, before any start resolves its interpreter
+        (`GET /plugins/{id}` of an idle plugin, `gpp check-config`): the session's own
+        `sandbox.view` adds the interpreter and the SDKs."""
+        entries = view.entry_files(self.command, str(self.root))
+        if self.sandbox.view is None:
+            said = ", ".join(sorted({os.path.dirname(e) for e in entries})) or "none"
+            return f"{said} (the entry file's folder), read-only"
+        return f"{', '.join([*entries, *self.sandbox.view]) or 'none'} (sandbox.view), read-only"
 
     def session(self, on_stderr: Callable[[str], None] | None = None) -> PluginSession:
         """A GPP/3 session with this plugin as registered (not started)."""
@@ -336,13 +347,35 @@ def parse_config(raw: dict[str, Any], path: Path, base: Path) -> Config:
     gateway = parsed.gateway
     if gateway.token_file is not None and not gateway.token_file.is_absolute():
         gateway = gateway.model_copy(update={"token_file": base / gateway.token_file})
-    return Config(path=path.resolve(), gateway=gateway, plugins=plugins)
+    own = [path.resolve(), *([gateway.token_file] if gateway.token_file else [])]
+    return Config(path=path.resolve(), gateway=gateway, plugins=_hidden(plugins, own))
+
+
+def _hidden(plugins: dict[str, PluginConfig], own: list[Path]) -> dict[str, PluginConfig]:
+    """Each plugin with the gateway's own files (`own`: the registry, the token file) and the
+    other plugins' entry files added to its sandbox's `hide`: what lies inside a plugin's view
+    of these is shown empty (issue 32: plugins dropped side by side see none of each other)."""
+    entries = {
+        plugin_id: view.entry_files(plugin.command, str(plugin.root))
+        for plugin_id, plugin in plugins.items()
+    }
+    hidden = {}
+    for plugin_id, plugin in plugins.items():
+        mine = {*entries[plugin_id], *plugin.command}
+        theirs = [f for other, files in entries.items() if other != plugin_id for f in files]
+        hide = [*plugin.sandbox.hide, *map(str, own), *(f for f in theirs if f not in mine)]
+        sandbox = replace(plugin.sandbox, hide=tuple(dict.fromkeys(hide)))
+        hidden[plugin_id] = plugin.model_copy(update={"sandbox": sandbox})
+    return hidden
 
 
 def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> PluginConfig:
     root = (base / entry.root).resolve()
     if not root.is_dir():
         raise ValueError(f"root: {root} is not a directory")
+    sandbox = entry.sandbox_over(defaults.sandbox)
+    listed = None if sandbox.view is None else tuple(_paths(sandbox.view, base, "sandbox.view"))
+    hide = tuple(str((base / p).resolve()) for p in sandbox.hide)
     return PluginConfig(
         id=entry.id,
         announces=entry.announces or entry.id,
@@ -353,8 +386,17 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
         eager=entry.eager,
         env=entry.env,
         limits=entry.limits_over(defaults),
-        sandbox=entry.sandbox_over(defaults.sandbox),
+        sandbox=replace(sandbox, view=listed, hide=hide),
     )
+
+
+def _paths(paths: tuple[str, ...], base: Path, key: str) -> list[str]:
+    """`paths` made absolute against the registry's folder, each one existing."""
+    absolute = [(base / p).resolve() for p in paths]
+    missing = [str(p) for p in absolute if not p.exists()]
+    if missing:
+        raise ValueError(f"{key}: {', '.join(missing)} does not exist")
+    return [str(p) for p in absolute]
 
 
 def resolve_command(command: list[str], base: Path) -> list[str]:

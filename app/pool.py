@@ -116,7 +116,7 @@ class Pool(ABC):
             "pids": pids,
             "instances": self.instances,
             "queueDepth": self.queue_depth,
-            "sandbox": self.sandbox_mechanisms,
+            "sandbox": self.sandbox_mechanisms or {"view": self.plugin.declared_view()},
             **self.health.describe(),
         }
 

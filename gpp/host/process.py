@@ -48,7 +48,7 @@ async def spawn(
 ) -> tuple[asyncio.subprocess.Process, SpawnPlan | None]:
     """Start the plugin as the leader of a new session (so its whole group can be killed),
     inside its sandbox when one is given. Raises SandboxUnavailable or OSError."""
-    spawn_plan = plan(sandbox, command, cwd, env.get("HOME"), env) if sandbox is not None else None
+    spawn_plan = await _plan_off_loop(sandbox, command, cwd, env) if sandbox is not None else None
     try:
         proc = await asyncio.create_subprocess_exec(
             *(spawn_plan.argv if spawn_plan else command),
@@ -71,6 +71,28 @@ async def spawn(
         if spawn_plan is not None:
             spawn_plan.close_fds()
     return proc, spawn_plan
+
+
+async def _plan_off_loop(
+    sandbox: SandboxPolicy, command: Sequence[str], cwd: str | None, env: Mapping[str, str]
+) -> SpawnPlan:
+    """`sandbox.plan` in a thread: it may wait on the disk, a version manager (bounded) or the
+    first probes, and one plugin's start must not stall every client and `/healthz` (issue 32).
+    A start abandoned meanwhile (its request cancelled) releases the plan once it is made."""
+    planning = asyncio.ensure_future(
+        asyncio.to_thread(plan, sandbox, command, cwd, env.get("HOME"), env)
+    )
+    try:
+        return await asyncio.shield(planning)
+    except asyncio.CancelledError:
+        planning.add_done_callback(_discard_plan)
+        raise
+
+
+def _discard_plan(planning: asyncio.Future[SpawnPlan]) -> None:
+    if not planning.cancelled() and planning.exception() is None:
+        planning.result().close_fds()
+        planning.result().cleanup()
 
 
 FREEZE_AFTER_S = 0.2
@@ -238,9 +260,11 @@ class PluginProcess:
         if resolved is None or status not in NOT_STARTED:
             return ""
         return (
-            f"; inside the sandbox, {resolved.split(' → ')[-1].split(' (')[0]} "
-            f"{NOT_STARTED[status]} (the command resolved as: {resolved}); name an interpreter "
-            "the sandbox can see by its full path, or install it outside /root and HOME folders"
+            f"; inside the sandbox, {resolved.split(' → ')[-1].split(' (')[0]} (or what it runs) "
+            f"{NOT_STARTED[status]} (the command resolved as: {resolved}; the view: "
+            f"{self.mechanisms.get('view', 'none')}); what it runs, and the interpreter its #! "
+            "line names, must be in the view: add the folder to the plugin's sandbox.view in "
+            "the registry, or name an interpreter the sandbox can see by its full path"
         )
 
     async def reap(self, kill: bool = True) -> int | None:

@@ -7,12 +7,13 @@ set (so root's uid buys it nothing: no `setns`, no remount, no mount of cgroupfs
 namespace); a PID namespace with its own `/proc` (no process outside its session is visible, and
 when the session ends, or the gateway dies, the kernel kills every process it ever started); an
 empty network namespace unless its config says `network = "inherit"`; and a minimal filesystem
-view: system directories, the interpreter and the plugin's own folder read-only, the repository
+view (`gpp.host.view`): system directories, and read-only what the registry names (the entry
+file's folder, or the registry's `view`), the interpreter and the SDKs, the repository
 (read-only when `readonly_root`), a private `/dev` and `/proc`, and nothing else of the host
-(no token file, no config, no cgroupfs). The only writable places besides the repository are
-`/tmp`, `/dev/shm` and HOME, each a tmpfs capped at `memory_mb` (its pages and inodes charged to
-the session's cgroup too); bwrap's own root and `/dev` are read-only, and HOME is no host
-directory (no disk to fill).
+(the registry, the token file and other plugins' files masked where they fall in the view).
+The only writable places besides the repository are `/tmp`, `/dev/shm` and HOME, each a tmpfs
+capped at `memory_mb` (its pages and inodes charged to the session's cgroup too); bwrap's own
+root and `/dev` are read-only, and HOME is no host directory (no disk to fill).
 Each session has a cgroup of its own (`gpp.host.cgroups`), made before the spawn and entered by the
 spawned process before it execs, so every process of the plugin is in it: memory (`memory_mb`,
 memfd, shm, tmpfs and children included), `pids.max` (`max_processes`: RLIMIT_NPROC does not
@@ -26,15 +27,19 @@ watcher (`cgroups.watch_v1_freezer`) thaws the groups of a gateway that died.
 A root gateway then switches to an unprivileged uid before bwrap runs (`gpp.host.identity`: the
 plugin is never uid 0 of the host, so `/proc/sys` and root's files and keyrings are out of
 reach), and bwrap installs a seccomp filter (`gpp.host.seccomp`) just before it execs the plugin.
-What the command really runs is resolved first (`gpp.host.shims`), and the plugin's project root is
-bound read-only beside its own folder.
+All of it is decided from the registry alone, never from what a plugin or a repository wrote:
+only the registry's own `argv[0]` is resolved when it is a version manager's shim
+(`gpp.host.shims`); a plugin's shebangs are the kernel's business inside the sandbox. Planning runs
+in a thread (`gpp.host.process`), so nothing here stalls the event loop.
 
 The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
 PR_SET_PDEATHSIG) → bwrap's init, PID 1 of the namespace (dies with `bwrap`: `--die-with-parent`)
 → `sh`, which exec's the plugin with its stdin and stdout moved back to fds 0 and 1. Those two
 pipes reach bwrap on fds 3 and 4, which bwrap's own processes close: the plugin alone holds them,
 so a plugin that closes stdout gives EOF at once. Where namespaces cannot be built, a plugin that
-asked for network isolation or a read-only root is refused, never silently run without them.
+asked for network isolation or a read-only root is refused, never silently run without them;
+one that said it may run without them still gets its cgroup, the uid switch, no_new_privs and an
+empty capability bounding set (`_degraded`): never root, never a capability.
 """
 
 from __future__ import annotations
@@ -49,37 +54,51 @@ import resource
 import shutil
 import signal
 import subprocess
-import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
-from gpp.host import cgroups, seccomp, shims
+from gpp.host import cgroups, seccomp, shims, view
 from gpp.host.cgroups import CgroupUnavailable, Layout, Limits, SessionGroup
-from gpp.host.identity import DEFAULT_UID, Identity, drops_root, readable_refusal, stage
+from gpp.host.identity import (
+    DEFAULT_UID,
+    Identity,
+    allowed,
+    drops_root,
+    readable_refusal,
+    stage,
+    traversable,
+)
+from gpp.host.view import SYSTEM_DIRS, ViewUnavailable
 
 PR_SET_PDEATHSIG = 1
+PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 24, 38
+LOCKDOWN_FAILED = 126
 RELEASE_POLLS, RELEASE_POLL_S = 100, 0.02  # up to 2 s for a killed namespace to be reaped
 
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-"""Read-only in every sandbox (as symlinks where the host has merged /usr)."""
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime", "/etc/passwd",
                 "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/hostname",
                 "/etc/resolv.conf")  # fmt: skip
 """The few files of /etc that programs need (the last three: names, for `network = "inherit"`;
 the UTS namespace already tells the hostname); the rest (shadow, keys, the gateway's config)
 stays out of sight. Each is a mount (about a millisecond of every start): keep the list short."""
-GPP_PACKAGE = Path(__file__).resolve().parents[1]
-"""Bound read-only so Python plugins can `from gpp.sdk import serve` (editable install or not)."""
 
 PIPES_ASIDE = 'exec "$@" 3<&0 4>&1 0</dev/null 1>&2'
 """Run before bwrap (by `sh`, which becomes bwrap): the plugin's stdin and stdout pipes move to
 fds 3 and 4, which bwrap's own processes close and only the plugin inherits; bwrap itself gets
 /dev/null and stderr."""
-PIPES_BACK = 'unset PWD OLDPWD; exec "$@" <&3 >&4 3<&- 4>&-'
+PIPES_BACK = (
+    'unset PWD OLDPWD; trap \'status=$?; if [ -f "$1" ] && [ -r "$1" ] && read -r line '
+    '< "$1"; then case $line in "#!"*) echo "gpp-sandbox: $1 names ${line#??} in its #! '
+    'line: add it to sandbox.view in the registry" >&2;; esac; fi; '
+    'exit $status\' EXIT; exec "$@" <&3 >&4 3<&- 4>&-'
+)
 """Run inside the sandbox (by `sh`, which becomes the plugin): the pipes back on 0 and 1. bwrap
-sets PWD; the plugin gets only the environment it was given."""
+sets PWD; the plugin gets only the environment it was given. Where the exec fails (126/127), the
+trap says what the file's shebang names: read inside the sandbox, as the plugin's uid, since the
+gateway never reads a plugin's files (the trap does not survive a successful exec)."""
 
 
 class SandboxUnavailable(Exception):
@@ -108,6 +127,13 @@ class SandboxPolicy:
     uid: int = DEFAULT_UID
     """The uid (and gid) a plugin runs as, inside and outside its namespace, when the gateway is
     root (`gpp.host.identity`); never 0."""
+    view: tuple[str, ...] | None = None
+    """What the plugin sees besides its interpreter and the SDKs (`gpp.host.view`): None, the
+    folder of each file its command names; a list, those files alone and these paths (the
+    config makes them absolute, relative to the registry's folder)."""
+    hide: tuple[str, ...] = ()
+    """Paths shown empty where they fall inside the view; the config adds the gateway's own
+    registry and token files and the other plugins' entry files."""
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -213,6 +239,7 @@ def cgroup_layout() -> Layout | str:
     return layout
 
 
+_PROBING = threading.Lock()
 _freezer_watchers: list[subprocess.Popen[bytes]] = []
 """Kept for the gateway's life: their stdin pipes close when it dies (see watch_v1_freezer)."""
 
@@ -229,32 +256,16 @@ def plan(
     does not exist."""
     mechanisms: dict[str, str] = {}
     argv = list(command)
-    namespaced = namespaces_available()
+    with _PROBING:  # plans run in threads (`process.spawn`): the host is probed once
+        namespaced = namespaces_available()
+        cgroup_layout()
     identity: Identity | None = None
     fds: tuple[int, ...] = ()
+    root = os.path.abspath(root) if root else None
     if namespaced:
-        root = os.path.abspath(root) if root else None
-        executable = _executable(command[0], root, (env or {}).get("PATH"))
-        try:
-            resolution = shims.resolve(executable, env or {}, root)
-        except shims.Unresolvable as exc:
-            raise SandboxUnavailable(
-                f"{command[0]!r} cannot be run in the sandbox: {exc}; name the interpreter by "
-                "its full path in the command"
-            ) from None
-        run = [*resolution.argv, *command[1:]]
-        readonly = bool(policy.readonly_root and root)
-        read_only = _read_only_paths(resolution.binary, run[1:], root)
-        mechanisms["executable"] = resolution.describe()
-        mechanisms["view"] = ", ".join(sorted(set(read_only)))
-        sources: dict[str, str] = {}
+        run, binds = _view(policy, command, root, home, env or {}, mechanisms)
         if drops_root():
-            uid = gid = policy.uid
-            if root and (why := readable_refusal(root, uid, gid)):
-                raise SandboxUnavailable(why)
-            if home:
-                sources = stage([*read_only, *([root] if root else [])], uid, gid, home)
-            identity = Identity(uid, gid, tuple(sources.items()), _keyctl_number())
+            identity = Identity(policy.uid, policy.uid, binds.staged, _keyctl_number())
         try:
             fds = (seccomp.memfd(),)
         except (seccomp.SeccompUnavailable, OSError) as exc:
@@ -272,30 +283,24 @@ def plan(
         mechanisms["privileges"] = (
             "user namespace with no capabilities, no_new_privs, no nested user namespaces"
         )
-        mechanisms["identity"] = (
-            f"uid {identity.uid}, gid {identity.gid}, no supplementary groups, inside and outside "
-            "its user namespace (the gateway is root)"
-            if identity
-            else f"the gateway's own uid ({os.geteuid()}), unprivileged"
-        )
+        mechanisms["identity"] = _identity_said(identity, "inside and outside its user namespace")
         mechanisms["syscalls"] = (
             f"seccomp filter: EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, io_uring, "
             "userfaultfd, bpf, perf_event_open, mount, unshare, setns…), unusual personality "
             "values and 32-bit/x32 ABIs; a fresh session keyring"
         )
         mechanisms["filesystem"] = (
-            "minimal view: system dirs, interpreter and plugin folder read-only; private /proc "
-            "and /dev; /tmp, /dev/shm and HOME in size-capped tmpfs; the rest read-only; "
-            f"repository {'read-only' if readonly else 'read-write'}"
+            "minimal view: system dirs and the view read-only; private /proc and /dev; /tmp, "
+            "/dev/shm and HOME in size-capped tmpfs; the rest read-only; repository "
+            f"{'read-only' if binds.readonly else 'read-write'}"
         )
-        binds = _bind_args(read_only, root, readonly, sources)
         sh = shutil.which("sh") or "/bin/sh"
         argv = [
             sh,
             "-c",
             PIPES_ASIDE,
             "gpp-sandbox",
-            *_bwrap(policy, binds, root, home),
+            *_bwrap(policy, binds.argv, root, home),
             "--seccomp",
             str(fds[0]),
             "--",
@@ -315,8 +320,7 @@ def plan(
             "run this plugin without them"
         )
     else:
-        mechanisms["containment"] = "process group + parent-death signal (no namespaces here)"
-        mechanisms["network"] = 'inherited (config: network = "inherit")'
+        identity = _degraded(policy, root, mechanisms)
     try:
         cgroup = _session_group(policy, mechanisms)
     except SandboxUnavailable:
@@ -327,11 +331,105 @@ def plan(
     procs_files = cgroup.procs_files if cgroup is not None else ()
     return SpawnPlan(
         argv,
-        functools.partial(_pre_exec, limits, procs_files, identity),
+        functools.partial(
+            _pre_exec, limits, procs_files, identity, None if namespaced else _last_capability()
+        ),
         mechanisms,
         cgroup,
         namespaced,
         fds,
+    )
+
+
+@dataclass(frozen=True)
+class _Binds:
+    """bwrap's bind options for a plugin's view and repository, and what a root gateway stages."""
+
+    argv: list[str]
+    readonly: bool
+    staged: tuple[tuple[str, str], ...] = ()
+
+
+def _view(
+    policy: SandboxPolicy,
+    command: Sequence[str],
+    root: str | None,
+    home: str | None,
+    env: Mapping[str, str],
+    mechanisms: dict[str, str],
+) -> tuple[list[str], _Binds]:
+    """What the plugin runs and sees, from the registry alone (`gpp.host.view`): the command
+    with its `argv[0]` resolved (a version manager's shim: `gpp.host.shims`), and the binds."""
+    executable = _executable(command[0], root, env.get("PATH"))
+    entries = view.entry_files(command, root)
+    listed = None if policy.view is None else list(policy.view)
+    untrusted = [*([root] if root else []), *(os.path.dirname(e) for e in entries), *(listed or [])]
+    try:
+        resolution = shims.resolve(executable, untrusted)
+        seen = view.plugin_view(resolution.binary, entries, listed, policy.hide, root)
+    except (shims.Unresolvable, ViewUnavailable) as exc:
+        raise SandboxUnavailable(
+            f"{command[0]!r} cannot be run in the sandbox: {exc}; name the interpreter by "
+            "its full path in the command"
+            if isinstance(exc, shims.Unresolvable)
+            else str(exc)
+        ) from None
+    mechanisms["executable"] = resolution.describe()
+    mechanisms["view"] = seen.describe()
+    readonly = bool(policy.readonly_root and root)
+    sources: dict[str, str] = {}
+    covered: list[str] = []
+    if drops_root():
+        uid = gid = policy.uid
+        if root and (why := readable_refusal(root, uid, gid)):
+            raise SandboxUnavailable(why)
+        if home:
+            sources = stage([*seen.folders, *([root] if root else [])], uid, gid, home)
+        if root:
+            covered = view.covering(root, seen, lambda f: allowed(f, uid, gid, os.X_OK))
+    argv = view.bind_args(seen, root, readonly, sources, covered, home)
+    return [resolution.binary, *command[1:]], _Binds(argv, readonly, tuple(sources.items()))
+
+
+def _degraded(
+    policy: SandboxPolicy, root: str | None, mechanisms: dict[str, str]
+) -> Identity | None:
+    """Where no namespace can be built and the config allows it (`network = "inherit"`,
+    `readonly_root = false`): the process group, the cgroup and the rlimits, and still no root
+    and no capability (issue 32): a root gateway switches the plugin to its uid, and every
+    plugin gets `no_new_privs` and an empty capability bounding set. Lost: the view (the plugin
+    sees what its uid may read), the private /proc, the seccomp filter and /tmp of its own."""
+    mechanisms["containment"] = "process group + parent-death signal (no namespaces here)"
+    mechanisms["network"] = 'inherited (config: network = "inherit")'
+    mechanisms["privileges"] = (
+        "no_new_privs, no capability (bounding set emptied); no namespaces, so no private view, "
+        "/proc or /tmp and no seccomp filter"
+    )
+    identity = None
+    if drops_root():
+        uid = gid = policy.uid
+        if root and (why := readable_refusal(root, uid, gid) or _reach_refusal(root, uid, gid)):
+            raise SandboxUnavailable(why)
+        identity = Identity(uid, gid, (), _keyctl_number())
+    mechanisms["identity"] = _identity_said(identity, "without namespaces")
+    return identity
+
+
+def _reach_refusal(root: str, uid: int, gid: int) -> str | None:
+    if traversable(root, uid, gid):
+        return None
+    return (
+        f"repository {root} lies under a folder uid {uid} cannot search, and without namespaces "
+        "nothing can be staged for it; make its parent folders searchable (chmod o+x)"
+    )
+
+
+def _identity_said(identity: Identity | None, where: str) -> str:
+    if identity is None:
+        return f"the gateway's own uid ({os.geteuid()}), unprivileged"
+    return (
+        f"uid {identity.uid}, gid {identity.gid}, no supplementary groups, {where} "
+        "(the gateway is root)"
     )
 
 
@@ -376,6 +474,15 @@ def _session_group(policy: SandboxPolicy, mechanisms: dict[str, str]) -> Session
             f"cgroup v{layout.version} pids.max={policy.max_processes} (the whole plugin)"
         )
     return group
+
+
+@functools.cache
+def _last_capability() -> int:
+    """The highest capability number this kernel knows (dropping past it fails)."""
+    try:
+        return int(Path("/proc/sys/kernel/cap_last_cap").read_text())
+    except (OSError, ValueError):
+        return 40  # CAP_CHECKPOINT_RESTORE, the last one of Linux 5.9 to 6.x
 
 
 @functools.cache
@@ -436,86 +543,6 @@ def _executable(name: str, root: str | None, path: str | None = None) -> str:
     return os.path.abspath(found)
 
 
-def _read_only_paths(executable: str, args: Sequence[str], root: str | None) -> list[str]:
-    """What the plugin needs to see read-only besides the system dirs: the folder of its
-    executable and of every file named on its command line, the whole interpreter when that is
-    the gateway's own Python (stdlib, venv, site-packages), and the `gpp` package."""
-    real = os.path.realpath(executable)
-    paths = [os.path.dirname(executable), os.path.dirname(real), str(GPP_PACKAGE)]
-    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    if any(_under(path, prefix) for path in (executable, real) for prefix in prefixes):
-        paths += sorted(prefixes)
-    paths += [p for p in map(_prefix, (executable, real)) if p is not None]
-    for arg in args:
-        path = os.path.join(root or os.getcwd(), arg)
-        if os.path.isfile(path):
-            paths.append(os.path.dirname(os.path.abspath(path)))
-            if (project := project_root(path)) is not None:
-                paths.append(project)
-    return [path for path in paths if os.path.isdir(path)]  # bwrap refuses a missing source
-
-
-PROJECT_MARKERS = ("package.json", "pyproject.toml", "setup.py", "setup.cfg",
-                   "requirements.txt", ".git")  # fmt: skip
-"""A folder holding one of these is a plugin's project root (issue 27, item 4)."""
-
-
-def project_root(script: str) -> str | None:
-    """The nearest ancestor folder of `script` that is a project (PROJECT_MARKERS), bound
-    read-only so a compiled `out/plugin.js` finds `node_modules`, a Python entry file its
-    package; never `/`, a system dir or a home folder itself (too wide to be one plugin's)."""
-    folder = os.path.dirname(os.path.abspath(script))
-    too_wide = {"/", os.path.expanduser("~"), "/home", "/root", "/tmp"}
-    while folder not in too_wide and not _under(folder, *SYSTEM_DIRS):
-        if os.path.dirname(folder) == "/home" or os.path.dirname(folder) == "/":
-            return None
-        if any(os.path.lexists(os.path.join(folder, marker)) for marker in PROJECT_MARKERS):
-            return folder
-        folder = os.path.dirname(folder)
-    return None
-
-
-def _prefix(executable: str) -> str | None:
-    """An interpreter's installation prefix (`<prefix>/bin/<name>`), for its standard library
-    and modules; None for the system's own, `/` or a home folder."""
-    folder = os.path.dirname(executable)
-    if os.path.basename(folder) != "bin":
-        return None
-    prefix = os.path.dirname(folder)
-    if prefix in ("/", "/usr", "/usr/local", os.path.expanduser("~")) or _under(
-        prefix, *SYSTEM_DIRS
-    ):
-        return None
-    return prefix
-
-
-def _bind_args(
-    read_only: Iterable[str],
-    root: str | None,
-    readonly: bool,
-    sources: Mapping[str, str] | None = None,
-) -> list[str]:
-    """bwrap bind options, outermost first so a deeper bind lands on top of a shallower one; a
-    path already visible through a system dir, or through its nearest bound ancestor in the
-    same mode, is not bound again; the repository keeps its own mode where it is also a plugin
-    folder. A path in `sources` is bound from there (its staging folder, `gpp.host.identity`)."""
-    modes = {path: "--ro-bind" for path in read_only if not _under(path, *SYSTEM_DIRS)}
-    if root:
-        modes[root] = "--ro-bind" if readonly else "--bind"
-
-    def redundant(path: str) -> bool:
-        nearest = max((a for a in modes if a != path and _under(path, a)), key=len, default=None)
-        return nearest is not None and modes[nearest] == modes[path]
-
-    kept = sorted((p for p in modes if not redundant(p)), key=lambda p: p.count("/"))
-    staged = sources or {}
-    return [w for path in kept for w in (modes[path], staged.get(path, path), path)]
-
-
-def _under(path: str, *ancestors: str) -> bool:
-    return any(path == a or path.startswith(a.rstrip("/") + "/") for a in ancestors)
-
-
 SHELL_SIGNAL_BASE = 128
 
 
@@ -553,8 +580,11 @@ def _pre_exec(
     limits: dict[str, tuple[int, int]],
     procs_files: Sequence[str],
     identity: Identity | None = None,
+    lockdown: int | None = None,
 ) -> None:
-    """Runs in the child between fork and exec: only async-signal-tolerant, allocation-light work."""
+    """Runs in the child between fork and exec: only async-signal-tolerant, allocation-light work.
+    `lockdown` (no bwrap to do it; the kernel's last capability number): an empty capability
+    bounding set while still root, then, after the uid switch, `no_new_privs`."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() == 1:  # the gateway died between fork and prctl
@@ -565,5 +595,11 @@ def _pre_exec(
         if which == resource.RLIMIT_CPU:  # SIGXCPU at the limit, SIGKILL a second later
             soft_hard = (value, value + 1)
         resource.setrlimit(which, soft_hard)
+    if lockdown is not None:
+        for capability in range(lockdown + 1):  # needs CAP_SETPCAP: a non-root gateway has none
+            if libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 and os.geteuid() == 0:
+                os._exit(LOCKDOWN_FAILED)
     if identity is not None:  # last: placing the process in its cgroup needs root
-        identity.switch()
+        identity.switch()  # from root to another uid: permitted, effective and ambient cleared
+    if lockdown is not None and libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        os._exit(LOCKDOWN_FAILED)

@@ -1,130 +1,138 @@
-"""What a plugin's command really runs: through shebang lines and version-manager shims, down
-to the interpreter binary, so the sandbox can show it (and run it directly).
+"""What the registry's own interpreter really is, when it is a version manager's shim.
 
-`command = ["python3", "plugin.py"]` where `python3` is a pyenv shim exits 127 inside the
-sandbox: the shim is a bash script that execs `pyenv`, which reads `.python-version` files and
-execs an interpreter under `~/.pyenv/versions`, none of which is in the sandbox's view (issue
-23). Binding all of that would widen the view to the whole version manager; instead the spawn
-asks the manager once, on the host, which binary it would run (`pyenv which python3`, as the
-shim itself would from the plugin's root) and runs that binary, whose prefix is then bound.
-A script with a shebang (`#!/usr/bin/env python3`, `#!/opt/py/bin/python`) is run as its
-interpreter with the script as an argument, resolved the same way, so `env` does not have to
-find anything on a PATH the sandbox cannot see.
+`command = ["python3", "plugin.py"]` where `python3` on the gateway's PATH is a pyenv shim exits
+127 inside the sandbox: the shim is a bash script that execs `pyenv`, which execs an interpreter
+under `~/.pyenv/versions`, none of which is in the sandbox's view (issue 23). So the spawn asks
+the manager once which binary it would run (`pyenv which python3`) and runs that binary, whose
+prefix is then in the view.
+
+The gateway may be root, so this is the one place it reads and runs something to plan a spawn,
+and it does so from trusted configuration only (issue 32): the file read is the registry's own
+`argv[0]`, never one in the repository or the plugin's view; the manager must be root's (or the
+gateway's) and writable by no one else; it runs with a fixed environment (nothing read from the
+shim, no `BASH_ENV`), in `/` (no `.python-version` of the repository), for a bounded time, off the
+event loop (`sandbox.plan` runs in a thread), and once per configuration (cached). A plugin's own
+files, shebangs included, are the kernel's business inside the sandbox.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
-import shutil
+import stat
 import subprocess
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-MAX_DEPTH = 8
-"""Shebangs and shims followed at most (a loop, or a silly chain, ends there)."""
-SHIM_EXPORT = re.compile(rb'^export\s+([A-Z_]+)="([^"$`]*)"$', re.MULTILINE)
-"""A shim's own settings (`export PYENV_ROOT="/root/.pyenv"`), which its manager needs."""
-SHIM_EXEC = re.compile(rb'exec\s+"?([^"\s]+/(?:pyenv|rbenv|nodenv|asdf|goenv|jenv))"?\s+exec\s')
+HEAD_BYTES = 4096
+"""A shim is a few lines; no more of any file is read."""
+SHIM_EXEC = re.compile(rb'exec\s+"?(/[^"\s]+/(pyenv|rbenv|nodenv|goenv|jenv|asdf))"?\s+exec\s')
 """The last line of a pyenv/rbenv/nodenv/goenv/jenv/asdf shim: `exec "<manager>" exec ...`."""
-WRAPPER_EXEC = re.compile(rb'^\s*exec\s+"?(/[^"\s]+)"?\s+"\$@"\s*$', re.MULTILINE)
-"""A wrapper script's hand-over to an absolute path with all its arguments."""
-SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
+ROOT_VARIABLE = {"pyenv": "PYENV_ROOT", "rbenv": "RBENV_ROOT", "nodenv": "NODENV_ROOT",
+                 "goenv": "GOENV_ROOT", "jenv": "JENV_ROOT", "asdf": "ASDF_DATA_DIR"}  # fmt: skip
+"""Where each manager keeps its versions: the folder above its `shims` folder, derived from the
+shim's path rather than read from the shim's `export` lines."""
+FIXED_PATH = "/usr/local/bin:/usr/bin:/bin"
 MANAGER_TIMEOUT_S = 10
 
 
-@dataclass
+@dataclass(frozen=True)
 class Resolution:
-    """`argv` replaces the command's executable (interpreter, its shebang argument, the
-    script); `steps` say how it was found, for the diagnostic and `GET /plugins/{id}`."""
+    """The binary to run in place of the registry's `argv[0]`; `steps` say how it was found,
+    for the diagnostic and `GET /plugins/{id}`."""
 
-    argv: list[str]
-    steps: list[str] = field(default_factory=list)
-
-    @property
-    def binary(self) -> str:
-        return self.argv[0]
+    binary: str
+    steps: tuple[str, ...]
 
     def describe(self) -> str:
         return " → ".join(self.steps)
 
 
 class Unresolvable(Exception):
-    """A shim whose manager would not say what it runs, or a shebang naming nothing found."""
+    """A shim whose manager would not say what it runs, or a file that cannot be read safely."""
 
 
-def resolve(executable: str, env: Mapping[str, str], cwd: str | None) -> Resolution:
-    """What running the absolute path `executable` execs, with `env` (the plugin's PATH) and
-    `cwd` (the plugin's root: version files are read from there). Raises Unresolvable."""
-    resolution = Resolution([executable], [executable])
-    for _ in range(MAX_DEPTH):
-        head = _first_bytes(resolution.binary, 256)
-        if not head.startswith(b"#!"):
-            return resolution  # a binary (or unreadable: the kernel will say)
-        text = _first_bytes(resolution.binary, 4096)
-        if (shim := SHIM_EXEC.search(text)) is not None:
-            exports = {k.decode(): v.decode() for k, v in SHIM_EXPORT.findall(text)}
-            manager = shim.group(1).decode()
-            if not _trusted(manager, cwd):
-                raise Unresolvable(
-                    f"{resolution.binary} is a shim of {manager}, which is not root's or is "
-                    "writable by others, or lies in the repository: not run to resolve it"
-                )
-            real = _ask_manager(manager, resolution.binary, {**env, **exports}, cwd)
-            resolution.steps.append(f"{real} ({os.path.basename(shim.group(1).decode())} which)")
-            resolution.argv[0] = real
-            continue
-        interpreter, *argument = head[2:].split(b"\n")[0].decode(errors="replace").split(None, 1)
-        script = resolution.argv[0]
-        wrapped = WRAPPER_EXEC.findall(text)
-        if os.path.basename(interpreter) in SHELLS and len(wrapped) == 1:
-            resolution.argv[0] = wrapped[0].decode()
-            resolution.steps.append(f"{resolution.argv[0]} (exec in a {interpreter} wrapper)")
-            continue
-        if os.path.basename(interpreter) == "env" and argument:
-            name = argument[0].split()[0]
-            found = shutil.which(name, path=env.get("PATH", os.defpath))
-            if found is None:
-                raise Unresolvable(f"{script}: its shebang runs {name!r}, not found on PATH")
-            resolution.argv[:1] = [os.path.abspath(found), script]
-            resolution.steps.append(f"{found} (env {name})")
-            continue
-        resolution.argv[:1] = [interpreter, *argument, script]
-        resolution.steps.append(f"{interpreter} (shebang)")
-    raise Unresolvable(f"{executable}: more than {MAX_DEPTH} shebangs and shims")
+def resolve(executable: str, untrusted: Sequence[str] = ()) -> Resolution:
+    """What the absolute path `executable` (the registry's `argv[0]`) runs: itself, or what its
+    version manager names. A file inside `untrusted` (the repository, the plugin's view) is
+    never read. Raises Unresolvable."""
+    if _inside(executable, untrusted):
+        return Resolution(executable, (executable,))
+    return _resolve_trusted(executable, tuple(untrusted))
 
 
-def _trusted(manager: str, cwd: str | None) -> bool:
-    """Whether the gateway may run `manager` (as itself) to ask it: owned by root or the
-    gateway's uid, writable by nobody else, and not part of the repository being scanned."""
+@functools.lru_cache(maxsize=256)
+def _resolve_trusted(executable: str, untrusted: tuple[str, ...]) -> Resolution:
+    """Cached: a configuration asks once, not at every start (the answer is the manager's
+    global choice, which does not change with the repository)."""
+    shim = SHIM_EXEC.search(read_head(executable)) if _trusted(executable) else None
+    if shim is None:
+        return Resolution(executable, (executable,))
+    manager, kind = shim.group(1).decode(), shim.group(2).decode()
+    if not _trusted(manager) or _inside(manager, untrusted):
+        raise Unresolvable(
+            f"{executable} is a shim of {manager}, which is not root's, is writable by others "
+            "or lies in the plugin's view or repository: not run to resolve it"
+        )
+    real = _ask_manager(manager, kind, executable)
+    return Resolution(real, (executable, f"{real} ({kind} which)"))
+
+
+def read_head(path: str, size: int = HEAD_BYTES) -> bytes:
+    """The first `size` bytes of the regular file `path`, opened so that nothing can make the
+    gateway wait or follow a link the path's owner planted: `O_NONBLOCK | O_NOFOLLOW` on the
+    path's real location, and a FIFO, device or `/proc/self/fd/N` refused. Raises Unresolvable."""
     try:
-        st = os.stat(manager)
+        fd = os.open(
+            os.path.realpath(path), os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+        )
+    except OSError as exc:
+        raise Unresolvable(f"{path} cannot be opened: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Unresolvable(f"{path} is not a regular file")
+        return os.read(fd, size)
+    except OSError as exc:
+        raise Unresolvable(f"{path} cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def _trusted(path: str) -> bool:
+    """Whether the gateway may read or run `path`: owned by root or the gateway's uid and
+    writable by no one else (a symlink judged by what it points to)."""
+    try:
+        st = os.stat(path)
     except OSError:
-        return False
-    if cwd and os.path.realpath(manager).startswith(os.path.realpath(cwd).rstrip("/") + "/"):
         return False
     return st.st_uid in (0, os.geteuid()) and not st.st_mode & 0o022
 
 
-def _first_bytes(path: str, size: int) -> bytes:
-    """The start of a file (a shebang line, a shim script's body); nothing if unreadable."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(size)
-    except OSError:
-        return b""
+def _inside(path: str, folders: Sequence[str]) -> bool:
+    real = os.path.realpath(path)
+    return any(
+        candidate == folder or candidate.startswith(folder.rstrip("/") + "/")
+        for folder in map(os.path.realpath, folders)
+        for candidate in (os.path.abspath(path), real)
+    )
 
 
-def _ask_manager(manager: str, shim: str, env: Mapping[str, str], cwd: str | None) -> str:
-    """`<manager> which <name>`, as the shim would run it (its PATH, the plugin's root)."""
+def _ask_manager(manager: str, kind: str, shim: str) -> str:
+    """`<manager> which <name>` with a fixed environment in `/`: the manager's global choice."""
     name = os.path.basename(shim)
-    environment = {**os.environ, **env}
+    environment = {
+        "PATH": FIXED_PATH,
+        "HOME": os.environ.get("HOME", "/"),
+        ROOT_VARIABLE[kind]: os.path.dirname(os.path.dirname(shim)),
+    }
     try:
         answer = subprocess.run(
             [manager, "which", name],
+            stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
-            cwd=cwd,
+            cwd="/",
             env=environment,
             timeout=MANAGER_TIMEOUT_S,
             check=False,

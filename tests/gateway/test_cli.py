@@ -97,6 +97,8 @@ def test_check_config(tmp_path: Path) -> None:
     ok = gpp("check-config", "plugins/registry.toml")
     registered = len(load_config(REPO / "plugins/registry.toml").plugins)
     assert ok.returncode == 0 and f"OK, {registered} plugin(s)" in ok.stdout
+    packs = REPO / "plugins" / "packs"
+    assert f"  view: {REPO}/plugins/pack_django.py, {packs} (sandbox.view)" in ok.stdout
     bad = tmp_path / "bad.toml"
     bad.write_text(
         '[defaults]\nrequest_ms = 0\n[[plugin]]\nid = "a"\nversion = "1"\ncommand = []\n'

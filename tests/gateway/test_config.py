@@ -48,13 +48,14 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def test_an_entry_overrides_only_the_keys_it_sets(tmp_path: Path) -> None:
-    plugins = load_config(write(tmp_path, CONFIG)).plugins
-    plain, tuned = plugins["plain"], plugins["tuned"]
+    config = load_config(write(tmp_path, CONFIG))
+    plain, tuned = config.plugins["plain"], config.plugins["tuned"]
     assert plain.limits == Limits(request_ms=2000, max_queue=3)
     assert tuned.limits == Limits(request_ms=700, max_queue=3, instances=2)
-    assert plain.sandbox == SandboxPolicy(network="inherit", memory_mb=512)
+    hidden = (str(config.path),)  # the registry itself, wherever it falls in a view
+    assert plain.sandbox == SandboxPolicy(network="inherit", memory_mb=512, hide=hidden)
     assert tuned.sandbox == SandboxPolicy(
-        network="inherit", memory_mb=512, cpu_seconds=5, readonly_root=True
+        network="inherit", memory_mb=512, cpu_seconds=5, readonly_root=True, hide=hidden
     )
 
 
@@ -63,7 +64,7 @@ def test_the_defaults_are_the_hosts_and_the_sandboxs_own(tmp_path: Path) -> None
     plugin = load_config(config).plugins["p"]
     assert plugin.timeouts == Timeouts()
     assert plugin.limits.max_line_bytes == DEFAULT_MAX_LINE_BYTES
-    assert plugin.sandbox == SandboxPolicy()
+    assert plugin.sandbox == SandboxPolicy(hide=(str(config.resolve()),))
 
 
 def test_every_sandbox_key_is_a_config_key(tmp_path: Path) -> None:
@@ -71,6 +72,11 @@ def test_every_sandbox_key_is_a_config_key(tmp_path: Path) -> None:
     values: dict[str, tuple[str, object]] = {
         "readonly_root": ("true", True),
         "cgroup": ('"optional"', "optional"),
+        "view": ('["."]', (str(tmp_path.resolve()),)),  # relative to the registry's folder
+        "hide": (
+            '["x"]',
+            (str(tmp_path.resolve() / "x"), str(tmp_path.resolve() / "registry.toml")),
+        ),
     }  # the limits: 7
     body = "\n".join(f"{key} = {values.get(key, ('7', 7))[0]}" for key in keys[1:])
     config = write(
@@ -144,3 +150,16 @@ def test_announces_is_the_id_unless_said(tmp_path: Path) -> None:
             '[[plugin]]\nid = "a"\nannounces = "no spaces"\nversion = "1"\ncommand = ["x"]\n'
         )
         load_config(registry)
+
+
+def test_a_view_is_relative_to_the_registry_and_must_exist(tmp_path: Path) -> None:
+    """Issue 32: `sandbox.view` paths resolve like `command` (against the registry's folder),
+    and a path that does not exist is named at load, not at the first request."""
+    (tmp_path / "packs").mkdir()
+    entry = '[[plugin]]\nid = "p"\nversion = "1"\ncommand = ["x"]\nsandbox.view = '
+    config = write(tmp_path, entry + '["packs"]\n')
+    assert load_config(config).plugins["p"].sandbox.view == (str(tmp_path.resolve() / "packs"),)
+    with pytest.raises(ConfigError) as refused:
+        load_config(write(tmp_path, entry + '["packs", "../nowhere"]\n'))
+    missing = tmp_path.resolve().parent / "nowhere"
+    assert refused.value.problems == [f"[[plugin]] #1 (p): sandbox.view: {missing} does not exist"]

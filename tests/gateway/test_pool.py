@@ -52,7 +52,8 @@ def test_both_kinds_describe_themselves_alike(tmp_path: Path, entry: Any, kind: 
     for described in (idle, ready, closed):
         assert set(described) == set(PluginInfo.model_fields)
         PluginInfo.model_validate(described)
-    assert (idle["state"], idle["pid"], idle["pids"], idle["sandbox"]) == ("idle", None, [], {})
+    assert (idle["state"], idle["pid"], idle["pids"]) == ("idle", None, [])
+    assert idle["sandbox"] == {"view": plugin.declared_view()}  # what the registry gives it
     assert ready["state"] == "ready" and ready["pids"] == [ready["pid"]] and ready["instances"] == 1
     assert ready["sandbox"]["network"].startswith("inherit")
     assert ready["capabilities"] == (["jsonrpc-2.0"] if kind is JsonRpcPool else ["discover"])

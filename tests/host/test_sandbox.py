@@ -287,10 +287,9 @@ def test_no_namespaces_means_refusal_unless_inherit_is_said(
     refusal = "bwrap: No permissions to create a new namespace"
     monkeypatch.setattr(sandbox, "_bwrap_refusal", lambda: refusal)
 
-    async def start(policy: SandboxPolicy) -> PluginSession:
-        session = PluginSession(
-            [*_python(PROBE)], "sandbox-probe", "1.0.0", cwd=str(REPO), sandbox=policy
-        )
+    async def start(policy: SandboxPolicy, python: str | None = None) -> PluginSession:
+        command = [python or word for word in _python(PROBE)[:1]] + _python(PROBE)[1:]
+        session = PluginSession(command, "sandbox-probe", "1.0.0", cwd=str(REPO), sandbox=policy)
         await session.start()
         return session
 
@@ -301,7 +300,9 @@ def test_no_namespaces_means_refusal_unless_inherit_is_said(
     assert 'network = "inherit"' in refused.value.problem
 
     async def inherit() -> dict[str, str]:
-        session = await start(SandboxPolicy(network="inherit", readonly_root=False))
+        # a root gateway's plugin runs as its uid even here, which cannot reach a pyenv in /root
+        python = shutil.which("python3", path="/usr/bin")
+        session = await start(SandboxPolicy(network="inherit", readonly_root=False), python)
         try:
             await session.discover(["netinfo"])
             return session.sandbox_mechanisms

@@ -1,9 +1,10 @@
-"""Issue 23 (shims) and issue 27 item 4: what a plugin's command really runs, and the project it
-belongs to, are in its sandbox's view.
+"""Issue 23 (shims), issue 27 item 4 and issue 32: what a plugin's command really runs, and the
+project it belongs to, are in its sandbox's view when the registry says so.
 
-Each fake below lives in a temporary folder outside every path the sandbox binds on its own;
-before the fix each exited 127 before `hello` (the sandbox saw the wrapper, not what it execs)
-or failed to import (only the entry file's own folder was bound).
+Each fake below lives in a temporary folder outside every path the sandbox binds on its own.
+Only the registry's own `argv[0]` is resolved (a version manager's shim, asked with a fixed
+environment); a wrapper script or a plugin's shebang is run as it is, inside the sandbox, and
+what it names must be in the view (`sandbox.view`), else exit 126/127 says which path to add.
 """
 
 from __future__ import annotations
@@ -33,11 +34,19 @@ def script(path: Path, text: str) -> Path:
 
 
 def run(
-    command: list[str], env: dict[str, str] | None = None, plugin_id: str = "reference-detector"
+    command: list[str],
+    env: dict[str, str] | None = None,
+    plugin_id: str = "reference-detector",
+    policy: SandboxPolicy | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
     async def scenario() -> tuple[dict[str, Any], dict[str, str]]:
         async with PluginSession(
-            command, plugin_id, "1.0.0", cwd=str(DEMO_REPO), env=env, sandbox=SandboxPolicy()
+            command,
+            plugin_id,
+            "1.0.0",
+            cwd=str(DEMO_REPO),
+            env=env,
+            sandbox=policy or SandboxPolicy(),
         ) as session:
             return await session.discover(["api"]), session.sandbox_mechanisms
 
@@ -46,16 +55,6 @@ def run(
 
 def on_path(folder: Path) -> dict[str, str]:
     return {"PATH": f"{folder}:{os.environ.get('PATH', os.defpath)}"}
-
-
-def test_a_wrapper_script_on_the_plugins_path_runs_what_it_execs(tmp_path: Path) -> None:
-    bin_dir = tmp_path / "bin"
-    script(bin_dir / "python3", f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
-    result, mechanisms = run(["python3", str(REFERENCE_DETECTOR)], on_path(bin_dir))
-    assert len(result["resources"]) == 3
-    assert mechanisms["executable"] == (
-        f"{bin_dir}/python3 → {sys.executable} (exec in a /bin/sh wrapper)"
-    )
 
 
 def test_a_version_manager_shim_is_resolved_by_asking_the_manager(tmp_path: Path) -> None:
@@ -76,15 +75,28 @@ def test_a_version_manager_shim_is_resolved_by_asking_the_manager(tmp_path: Path
     assert mechanisms["executable"] == f"{root}/shims/python3 → {sys.executable} (pyenv which)"
 
 
-def test_a_shebang_script_runs_under_its_resolved_interpreter(tmp_path: Path) -> None:
-    bin_dir = tmp_path / "bin"
-    script(bin_dir / "python3", f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
-    plugin = tmp_path / "plugin" / "detector"
-    script(plugin, "#!/usr/bin/env python3\n" + REFERENCE_DETECTOR.read_text())
-    shutil.copytree(REPO / "gpp", tmp_path / "gpp")  # what the copy imports from its parent
-    result, mechanisms = run([str(plugin)], on_path(bin_dir))
+def test_a_shebang_script_runs_when_its_interpreter_is_in_the_registrys_view(
+    tmp_path: Path,
+) -> None:
+    plugin = script(tmp_path / "plugin" / "detector", f"#!{sys.executable}\n")
+    plugin.write_text(f"#!{sys.executable}\n" + REFERENCE_DETECTOR.read_text())
+    prefixes = tuple(sorted({sys.prefix, sys.base_prefix}))
+    result, mechanisms = run([str(plugin)], policy=SandboxPolicy(view=prefixes))
     assert len(result["resources"]) == 3
-    assert mechanisms["executable"].startswith(f"{plugin} → {bin_dir}/python3 (env python3) → ")
+    assert mechanisms["executable"] == str(plugin)  # the gateway never read its shebang
+
+
+def test_a_shebang_naming_what_is_not_in_the_view_says_what_to_add(tmp_path: Path) -> None:
+    interpreter = script(
+        tmp_path / "elsewhere" / "python3", f'#!/bin/sh\nexec "{sys.executable}" "$@"\n'
+    )
+    plugin = script(tmp_path / "plugin" / "detector", f"#!{interpreter}\n")
+    with pytest.raises(codes.UnexpectedEOFError) as failed:
+        run([str(plugin)])
+    error = failed.value
+    assert error.exit_code == 127, error.diagnostic()
+    assert f"{plugin} names {interpreter} in its #! line" in (error.stderr_tail or "")
+    assert "sandbox.view" in error.problem, error.problem
 
 
 def test_a_manager_that_cannot_say_is_refused_naming_the_shim(tmp_path: Path) -> None:
@@ -105,9 +117,8 @@ def test_an_interpreter_the_sandbox_cannot_find_is_named_with_what_to_do(tmp_pat
         run(["python3", str(REFERENCE_DETECTOR)], on_path(bin_dir))
     error = failed.value
     assert error.exit_code == 127, error.diagnostic()
-    assert "inside the sandbox, /nonexistent/bin/python3 was not found" in error.problem
-    assert f"{bin_dir}/python3 → /nonexistent/bin/python3" in error.problem
-    assert "by its full path" in error.problem
+    assert f"the command resolved as: {bin_dir}/python3;" in error.problem, error.problem
+    assert "sandbox.view" in error.problem and "by its full path" in error.problem
 
 
 def test_a_compiled_js_plugin_finds_its_projects_node_modules(tmp_path: Path) -> None:
@@ -129,7 +140,12 @@ def test_a_compiled_js_plugin_finds_its_projects_node_modules(tmp_path: Path) ->
         "findings: [], classificationSignals: [] }), "
         '{ pluginId: "compiled", pluginVersion: "1.0.0" });\n',
     )
-    result, mechanisms = run(["node", str(project / "out" / "plugin.js")], plugin_id="compiled")
+    command = ["node", str(project / "out" / "plugin.js")]
+    with pytest.raises(codes.UnexpectedEOFError):  # the project is not in view unless said
+        run(command, plugin_id="compiled")
+    result, mechanisms = run(
+        command, plugin_id="compiled", policy=SandboxPolicy(view=(str(project),))
+    )
     assert [r["kind"] for r in result["resources"]] == ["from-node-modules"]
     assert str(project) in mechanisms["view"].split(", ")
 
@@ -153,7 +169,9 @@ def test_a_python_plugin_whose_package_sits_above_its_entry_file_imports_it(
         "raise SystemExit(serve('pyproj', '1.0.0', discover))\n",
     )
     result, mechanisms = run(
-        [sys.executable, str(project / "scripts" / "run.py")], plugin_id="pyproj"
+        [sys.executable, str(project / "scripts" / "run.py")],
+        plugin_id="pyproj",
+        policy=SandboxPolicy(view=(str(project),)),
     )
     assert [r["kind"] for r in result["resources"]] == ["from-the-package"]
     assert str(project) in mechanisms["view"].split(", ")

@@ -1,0 +1,215 @@
+"""What of the host a sandboxed plugin sees besides the system dirs: its view, from the registry
+alone (issue 32).
+
+The privileged side decides the view from trusted configuration only: the registry's command
+words (the interpreter, the entry file), the registry's `view` and `hide`, and the gateway's own
+interpreter and SDKs. Nothing is read from the plugin's files or the repository (a shebang
+argument, a project marker) to widen it: what a plugin's own files name must already be in it.
+
+- By default: the folder of each file the command names (the entry file's folder, read-only).
+- With `view = [...]`: each file the command names, alone, and the listed paths (the registry
+  says which folders the plugin needs; nothing else of the entry file's folder, so plugins that
+  sit side by side do not see each other).
+- Always: the interpreter (its folder; for the gateway's own Python its prefixes: stdlib, venv),
+  the `gpp` package and `gateforge_plugin` (so Python plugins import the SDK), and the `hide`
+  paths masked wherever they fall inside the view (the gateway adds its registry file, its
+  token file and the other plugins' entry files).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""Read-only in every sandbox (as symlinks where the host has merged /usr)."""
+GPP_PACKAGE = Path(__file__).resolve().parents[1]
+"""Bound read-only so Python plugins can `from gpp.sdk import serve` (editable install or not)."""
+PYTHON_SDK = GPP_PACKAGE.parent / "plugins" / "sdk" / "python" / "gateforge_plugin"
+"""The SDK's original public name, from a checkout (an installed wheel has it in site-packages)."""
+CODE_OPTIONS = frozenset({"-c", "-e", "-m", "--eval"})
+"""Interpreter options whose value is code or a module name, never a file."""
+EMPTY_FILE = ".gpp-empty"
+"""What a masked file shows: an empty file, made in the plugin's HOME folder on the host (bwrap
+binds without devices, so `/dev/null` would be unreadable rather than empty)."""
+
+
+@dataclass(frozen=True)
+class View:
+    """Read-only `folders` and single `files`; `masked` paths inside them shown empty."""
+
+    folders: tuple[str, ...]
+    files: tuple[str, ...] = ()
+    masked: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        seen = sorted({*self.folders, *self.files})
+        hidden = f"; masked: {', '.join(self.masked)}" if self.masked else ""
+        return ", ".join(seen) + hidden
+
+    def paths(self) -> tuple[str, ...]:
+        return (*self.folders, *self.files)
+
+
+class ViewUnavailable(Exception):
+    """A path the registry's `view` names does not exist."""
+
+
+def entry_files(command: Sequence[str], root: str | None) -> list[str]:
+    """The files the registry's command words name (after `argv[0]`, relative to the plugin's
+    root, its cwd); a word after `-c`/`-m` is code, not a file. A lone `argv[0]` that is a file
+    is the plugin itself. Only `stat`: nothing is opened."""
+    words: list[str] = []
+    follows_code_option = False
+    for word in command[1:]:
+        if not follows_code_option and not word.startswith("-"):
+            words.append(word)
+        follows_code_option = word in CODE_OPTIONS
+    if len(command) == 1:
+        words.append(command[0])
+    found = (os.path.abspath(os.path.join(root or os.getcwd(), word)) for word in words)
+    return [path for path in found if os.path.isfile(path)]
+
+
+def plugin_view(
+    interpreter: str,
+    entries: Sequence[str],
+    listed: Sequence[str] | None,
+    hide: Iterable[str] = (),
+    root: str | None = None,
+) -> View:
+    """The view of a plugin run by `interpreter` (the resolved binary) on `entries`; `listed`
+    is the registry's `view` (None: the entry files' folders). Raises ViewUnavailable."""
+    folders = _interpreter_paths(interpreter)
+    folders += [str(GPP_PACKAGE), *([str(PYTHON_SDK)] if PYTHON_SDK.is_dir() else [])]
+    files: list[str] = []
+    if listed is None:
+        folders += [os.path.dirname(entry) for entry in entries]
+    else:
+        files += [entry for entry in entries if not _under(entry, *folders)]
+        for path in listed:
+            absolute = os.path.abspath(path)
+            if not os.path.exists(absolute):
+                raise ViewUnavailable(f"sandbox.view: {absolute} does not exist")
+            (folders if os.path.isdir(absolute) else files).append(absolute)
+    folders = [path for path in dict.fromkeys(folders) if os.path.isdir(path)]
+    files = list(dict.fromkeys(files))
+    seen = [*folders, *files, *([root] if root else [])]
+    masked = sorted(
+        {
+            path
+            for path in map(os.path.abspath, hide)
+            if os.path.lexists(path) and _under(path, *seen) and not _under(path, *SYSTEM_DIRS)
+        }
+    )
+    return View(tuple(folders), tuple(files), tuple(masked))
+
+
+def _interpreter_paths(executable: str) -> list[str]:
+    """The interpreter's folder (and its real one's), the whole installation when that is the
+    gateway's own Python (stdlib, venv, site-packages), and its prefix (`<prefix>/bin/<name>`)."""
+    real = os.path.realpath(executable)
+    paths = [os.path.dirname(executable), os.path.dirname(real)]
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    if any(_under(path, prefix) for path in (executable, real) for prefix in prefixes):
+        paths += sorted(prefixes)
+    paths += [p for p in map(_prefix, (executable, real)) if p is not None]
+    return paths
+
+
+def _prefix(executable: str) -> str | None:
+    """An interpreter's installation prefix (`<prefix>/bin/<name>`), for its standard library
+    and modules; None for the system's own, `/` or a home folder."""
+    folder = os.path.dirname(executable)
+    if os.path.basename(folder) != "bin":
+        return None
+    prefix = os.path.dirname(folder)
+    if prefix in ("/", "/usr", "/usr/local", os.path.expanduser("~")) or _under(
+        prefix, *SYSTEM_DIRS
+    ):
+        return None
+    return prefix
+
+
+def bind_args(
+    view: View,
+    root: str | None,
+    readonly: bool,
+    sources: Mapping[str, str] | None = None,
+    covered: Iterable[str] = (),
+    home: str | None = None,
+) -> list[str]:
+    """bwrap options for `view` and the repository `root`, outermost first so a deeper bind
+    lands on top of a shallower one; a path already visible through a system dir, or through
+    its nearest bound ancestor in the same mode, is not bound again; the repository keeps its
+    own mode where it is also in the view. A path in `sources` is bound from there (its staging
+    folder, `gpp.host.identity`). Each `covered` folder (one the plugin's uid cannot traverse,
+    between a bound folder and the repository) becomes an empty read-only tmpfs, so the
+    repository bound inside it can be reached; the masks come last (a file shows an empty file
+    made in `home`)."""
+    modes = {path: "--ro-bind" for path in view.paths() if not _under(path, *SYSTEM_DIRS)}
+    if root:
+        modes[root] = "--ro-bind" if readonly else "--bind"
+    tmpfs = list(covered)
+
+    def redundant(path: str) -> bool:
+        nearest = max((a for a in modes if a != path and _under(path, a)), key=len, default=None)
+        if nearest is None or modes[nearest] != modes[path]:
+            return False
+        return not any(_under(folder, nearest) and _under(path, folder) for folder in tmpfs)
+
+    kept = sorted((p for p in modes if not redundant(p)), key=lambda p: p.count("/"))
+    staged = sources or {}
+    depth = {path: path.count("/") for path in [*kept, *tmpfs]}
+    argv: list[str] = []
+    for path in sorted([*kept, *tmpfs], key=lambda p: (depth[p], p in kept)):
+        if path in tmpfs and path not in kept:
+            argv += ["--size", "4096", "--perms", "0555", "--tmpfs", path]
+        else:
+            argv += [modes[path], staged.get(path, path), path]
+    empty = _empty_file(home) if any(not os.path.isdir(p) for p in view.masked) else ""
+    for path in view.masked:
+        argv += (
+            ["--size", "4096", "--perms", "0000", "--tmpfs", path]
+            if os.path.isdir(path)
+            else ["--ro-bind", empty, path]
+        )
+    for path in [*tmpfs, *(p for p in view.masked if os.path.isdir(p))]:
+        argv += ["--remount-ro", path]
+    return argv
+
+
+def _empty_file(home: str | None) -> str:
+    """An empty read-only file any uid can reach (`home` is made searchable: 0711)."""
+    if home is None:
+        return "/dev/null"  # no HOME folder to make one in: masked files read as unreadable
+    path = os.path.join(home, EMPTY_FILE)
+    if not os.path.exists(path):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o444))
+        os.chmod(home, os.stat(home).st_mode & 0o777 | 0o111)
+    return path
+
+
+def covering(root: str, view: View, reachable: Callable[[str], bool]) -> list[str]:
+    """The outermost folder between a bound view folder and `root` that `reachable(folder)`
+    (the plugin's uid may search it) says no to: bwrap could bind the repository there, but the
+    plugin could not `chdir` into it (a repository staged from behind a 0700 folder that lies
+    inside the plugin's folder)."""
+    holders = [folder for folder in view.folders if folder != root and _under(root, folder)]
+    if not holders:
+        return []
+    holder = max(holders, key=len)
+    parts = Path(root).relative_to(holder).parts[:-1]
+    folder = holder
+    for part in parts:
+        folder = os.path.join(folder, part)
+        if not reachable(folder):
+            return [folder]
+    return []
+
+
+def _under(path: str, *ancestors: str) -> bool:
+    return any(path == a or path.startswith(a.rstrip("/") + "/") for a in ancestors)
