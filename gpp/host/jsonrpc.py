@@ -54,6 +54,9 @@ SERVER_ERRORS = (PLUGIN_EXITED, PLUGIN_TIMED_OUT, PLUGIN_UNAVAILABLE)
 Listener = Callable[[dict[str, Any]], None]
 MAX_UNREAD_FOR_REFUSALS = 1 << 20
 """Bytes the plugin may leave unread before its requests to the client go unanswered."""
+_LENIENT = json.JSONDecoder(parse_int=lambda text: int(text) if len(text) <= 20 else text)
+"""Reads a refused line only to find the call it answers: a literal `int` cannot convert (over
+4,300 digits) stays text rather than raising, so that call still gets its -32603 at once."""
 
 
 @dataclass(eq=False)
@@ -272,7 +275,7 @@ class JsonRpcSession(ProcessSession):
         """A line that is not I-JSON (NaN, Infinity, a lone surrogate, …) is never passed on;
         when it answers a waiting call, that call gets -32603 at once instead of a timeout."""
         with contextlib.suppress(ValueError, RecursionError):  # only to learn which call it is
-            message = json.loads(line)
+            message = _LENIENT.decode(line.decode("utf-8", "surrogatepass"))
             answered = message.get("id") if isinstance(message, dict) else None
             call = self._calls.get(answered) if type(answered) is int else None
             if call is not None:

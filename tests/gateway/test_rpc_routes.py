@@ -175,7 +175,7 @@ def test_an_overflowing_sum_is_internal_error_over_a_real_pipe() -> None:
     }
 
 
-@pytest.mark.parametrize("method", ["nan", "inf", "-inf", "overflow", "surrogate"])
+@pytest.mark.parametrize("method", ["nan", "inf", "-inf", "overflow", "surrogate", "huge"])
 def test_a_plugin_answer_json_cannot_carry_is_internal_error_through_rpc(
     gateway: Gateway, method: str
 ) -> None:
