@@ -9,24 +9,24 @@ announces when the gateway starts (trust on first use, logged), and kept across 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
 import re
+import secrets
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gpp.core import codes
+from gpp.core.canonical_json import JSONRejected, loads_strict
 
-from .config import Config, ConfigError, PluginConfig, parse_config
+from .config import Config, ConfigError, PluginConfig, parse_config, version_problem
 
 COMMAND_LINE = Path("<command line>")
 """What errors name as the config's file when there is none."""
-UNPINNED = "\x00unpinned"
-"""A version no plugin can announce (the schema's strings are printable): its hello is refused,
-and the refusal carries the frame that says the real one."""
+UNPINNED = f"unpinned-{secrets.token_hex(16)}"
+"""A version no plugin can guess (drawn per process), and a valid registry version: its hello is
+refused, and the refusal carries the frame that says the real one."""
 FLAG = re.compile(r"^(?P<id>[^@=\s]+)(?:@(?P<version>[^=\s]+))?(?:=(?P<command>.+))?$", re.S)
 
 logger = logging.getLogger("gpp.gateway")
@@ -109,6 +109,24 @@ def pin_versions(config: Config) -> Config:
     return config.model_copy(update={"plugins": plugins})
 
 
+def _announced_version(refusal: codes.ProtocolError) -> str | None:
+    """The version a hello refused for its version says, or None (refused for anything else)."""
+    if refusal.field != "pluginVersion" or refusal.frame != 1 or not refusal.offending_frame:
+        return None
+    try:
+        hello = loads_strict(refusal.offending_frame.encode("utf-8"))
+    except JSONRejected:
+        return None
+    version = hello.get("pluginVersion") if isinstance(hello, dict) else None
+    return version if isinstance(version, str) else None
+
+
+def _shown(text: str) -> str:
+    """Plugin text in a diagnostic: escaped (no control character reaches a terminal), cut."""
+    shown = ascii(text)
+    return shown if len(shown) <= 80 else shown[:79] + "…"
+
+
 @dataclass(frozen=True)
 class Announced:
     version: str
@@ -125,10 +143,16 @@ async def _announced(plugin: PluginConfig) -> Announced | str:
     try:
         await session.start()
     except codes.ProtocolError as exc:
-        if exc.field == "pluginVersion" and exc.frame == 1 and exc.offending_frame:
-            with contextlib.suppress(ValueError, KeyError, TypeError):
-                return Announced(str(json.loads(exc.offending_frame)["pluginVersion"]))
-        return f"{exc.fail_line()} (or give its version: --plugin {plugin.id}@VERSION)"
+        announced = _announced_version(exc)
+        if announced is None:
+            return f"{exc.fail_line()} (or give its version: --plugin {plugin.id}@VERSION)"
+        problem = version_problem(announced)
+        if problem is None:
+            return Announced(announced)
+        return (
+            f"its hello announced the version {_shown(announced)}, refused: {problem} "
+            f"(or give its version: --plugin {plugin.id}@VERSION)"
+        )
     finally:
         await session.dispose()
-    return f"its hello announced the impossible version {UNPINNED!r}"
+    return "its hello announced the placeholder version it was started with"

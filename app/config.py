@@ -7,6 +7,7 @@ at once: a person fixing a registry should not have to play whack-a-mole.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tomllib
 from collections.abc import Callable
@@ -81,6 +82,21 @@ class Limits(_Strict):
     max_queue: Annotated[int, Field(ge=0)] = 64
 
 
+VERSION_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"
+"""A plugin version: 1 to 128 characters, none of them a control character (it reaches logs,
+terminals and every frame). The same rule for a registry entry, a `--plugin ID@VERSION` pin and
+the version an unpinned plugin's hello announces."""
+
+
+def version_problem(version: str) -> str | None:
+    """Why `version` cannot be a plugin's version, or None."""
+    if not 1 <= len(version) <= 128:
+        return f"a version is 1 to 128 characters, this one has {len(version)}"
+    if re.search(VERSION_PATTERN, version) is None:
+        return "a version holds no control characters"
+    return None
+
+
 class DefaultsConfig(Limits):
     sandbox: SandboxPolicy = SandboxPolicy()
 
@@ -93,7 +109,7 @@ class PluginEntry(Limits):
     """
 
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]
-    version: Annotated[str, Field(min_length=1, max_length=128)]
+    version: Annotated[str, Field(min_length=1, max_length=128, pattern=VERSION_PATTERN)]
     protocol: Literal["gpp/3", "jsonrpc-2.0"] = "gpp/3"
     command: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
     root: str = "."
