@@ -17,7 +17,7 @@ not a row's (FastAPI then answers: a static mount, a trailing-slash redirect, or
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeGuard
 
@@ -142,7 +142,28 @@ def add_to_app(app: FastAPI, table: RouteTable) -> None:
         )
     for static in table.statics:
         name = static.path.strip("/")
-        app.mount(static.path, StaticFiles(directory=static.directory), name=name)
+        app.mount(static.path, NeverFramed(StaticFiles(directory=static.directory)), name=name)
+
+
+NO_FRAMING = {"Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY"}
+"""On every HTML answer: no other site's page may frame the gateway's (clickjacking its /docs
+into sending requests with the user's clicks). CSP for current browsers, XFO for the rest."""
+_NO_FRAMING_RAW = [(k.lower().encode(), v.encode()) for k, v in NO_FRAMING.items()]
+
+
+class NeverFramed:
+    """An ASGI app whose answers all carry `NO_FRAMING` (the static docs assets hold HTML)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_never_framed(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *_NO_FRAMING_RAW]
+            await send(message)
+
+        await self.app(scope, receive, send_never_framed)
 
 
 class FastPath:

@@ -1,0 +1,48 @@
+"""The small holes of issue 33 (item 9): HTML answers that any site could frame, a public
+`/readyz` naming plugins to clients without the token, a streamed call to a plugin that cannot
+start answered as plain JSON, and a reload's eager start that used a slot without claiming it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gateway_harness import echo_plugin, fault_plugin, running_gateway, write_config
+
+TOKEN = "s3cret-token-for-tests"
+
+
+def _token_file(folder: Path) -> Path:
+    path = folder / "token"
+    path.write_text(TOKEN + "\n")
+    path.chmod(0o600)
+    return path
+
+
+@pytest.mark.parametrize(
+    "path", ["/docs", "/docs-assets/index.html", "/docs-assets/oauth2-redirect.html"]
+)
+def test_every_html_answer_forbids_framing(tmp_path: Path, path: str) -> None:
+    with running_gateway(write_config(tmp_path, [echo_plugin()])) as gw, gw.client() as http:
+        page = http.get(path)
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        assert page.headers["content-security-policy"] == "frame-ancestors 'none'"
+        assert page.headers["x-frame-options"] == "DENY"
+
+
+def test_readyz_names_the_plugins_it_waits_for_only_to_a_client_with_the_token(
+    tmp_path: Path,
+) -> None:
+    stuck = fault_plugin(
+        "huge_integer", eager=True, env={"FIXTURE_PLUGIN_ID": "huge_integer"}
+    )  # its hello is refused: an eager plugin that is not up
+    gateway = {"token_file": str(_token_file(tmp_path))}
+    with running_gateway(write_config(tmp_path, [stuck], gateway=gateway)) as gw:
+        with gw.client() as anonymous:
+            answer = anonymous.get("/readyz")
+            assert answer.status_code == 503 and answer.json() == {"status": "starting"}
+            assert "huge_integer" not in answer.text
+        with gw.client(headers={"Authorization": f"Bearer {TOKEN}"}) as operator:
+            answer = operator.get("/readyz")
+            assert answer.status_code == 503
+            assert answer.json() == {"status": "starting", "waitingFor": ["huge_integer"]}
