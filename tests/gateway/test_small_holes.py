@@ -4,6 +4,7 @@ start answered as plain JSON, and a reload's eager start that used a slot withou
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,30 @@ def test_readyz_names_the_plugins_it_waits_for_only_to_a_client_with_the_token(
             answer = operator.get("/readyz")
             assert answer.status_code == 503
             assert answer.json() == {"status": "starting", "waitingFor": ["huge_integer"]}
+
+
+def test_a_streamed_call_to_a_plugin_that_cannot_start_is_answered_as_a_stream(
+    tmp_path: Path,
+) -> None:
+    """Both clients read a non-SSE answer to a streamed call as "stream broken, outcome
+    unknown"; the definite -32003 must come as the stream's `response` event."""
+    missing = {
+        "id": "missing",
+        "version": "1.0.0",
+        "protocol": "jsonrpc-2.0",
+        "root": str(tmp_path),
+        "command": [str(tmp_path / "no-such-plugin")],
+    }
+    call = {"jsonrpc": "2.0", "method": "m", "id": 7}
+    with running_gateway(write_config(tmp_path, [missing])) as gw, gw.client() as http:
+        answer = http.post(
+            "/plugins/missing/rpc", json=call, headers={"Accept": "text/event-stream"}
+        )
+        assert answer.status_code == 200
+        assert answer.headers["content-type"].startswith("text/event-stream")
+        event, _, data = answer.text.partition("\ndata: ")
+        assert event == "event: response" and data.endswith("\n\n")
+        response = json.loads(data)
+        assert response["id"] == 7 and response["error"]["code"] == -32003
+        plain = http.post("/plugins/missing/rpc", json=call)  # unchanged without the header
+        assert plain.headers["content-type"] == "application/json"
