@@ -4,13 +4,31 @@ start answered as plain JSON, and a reload's eager start that used a slot withou
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from gateway_harness import echo_plugin, fault_plugin, running_gateway, write_config
+from gateway_harness import (
+    echo_plugin,
+    fault_plugin,
+    make_fifo,
+    running_gateway,
+    write_config,
+    writes_to,
+)
+
+from app.config import load_config
+from app.pool import PluginPool
+from app.problems import http_status
+from gpp.core import codes
+from gpp.core.messages import Discover
 
 TOKEN = "s3cret-token-for-tests"
+WAIT_S = 30.0
 
 
 def _token_file(folder: Path) -> Path:
@@ -74,3 +92,51 @@ def test_a_streamed_call_to_a_plugin_that_cannot_start_is_answered_as_a_stream(
         assert response["id"] == 7 and response["error"]["code"] == -32003
         plain = http.post("/plugins/missing/rpc", json=call)  # unchanged without the header
         assert plain.headers["content-type"] == "application/json"
+
+
+def test_an_eager_start_claims_its_slot_and_a_request_meanwhile_waits_for_it(
+    tmp_path: Path,
+) -> None:
+    """On main the eager start (a reload's, or the gateway's) used a slot it left free: a
+    request arriving during its handshake took the same slot and met the half-started session
+    (a 500 when the start then failed). Claimed, the request queues behind it, then starts a
+    fresh session of its own and gets that one's diagnostic (a 502)."""
+    fifo, gate = make_fifo(tmp_path)
+    entry = fault_plugin(
+        "gated_wrong_hello",
+        eager=True,
+        root=str(tmp_path),
+        env={"FIXTURE_PLUGIN_ID": "gated_wrong_hello", "GATE_FIFO": str(fifo)},
+        **writes_to(tmp_path),
+    )
+    plugin = load_config(write_config(tmp_path, [entry])).plugins["gated_wrong_hello"]
+
+    async def scenario() -> codes.ProtocolError:
+        pool = PluginPool(plugin)
+        try:
+            eager = asyncio.create_task(pool.start_all())
+            await _until(lambda: pool.starting)
+            request = asyncio.create_task(pool.discover(Discover("r", (".",))))
+            await _until(lambda: pool.queue_depth == 1)  # waits for the slot being started
+            os.write(gate, b"xx")  # one byte for the eager session, one for the request's
+            await asyncio.wait_for(eager, WAIT_S)
+            with pytest.raises(codes.ProtocolError) as refused:
+                await asyncio.wait_for(request, WAIT_S)
+            assert pool.health.failed == 2 and pool.health.restarts == 1
+            return refused.value
+        finally:
+            await pool.close()
+
+    try:
+        error = asyncio.run(scenario())
+    finally:
+        os.close(gate)
+    assert error.code == "E_UNKNOWN_PLUGIN" and http_status(error) == 502
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    """Yield to the loop until `condition` holds; bounded."""
+    deadline = time.monotonic() + WAIT_S
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.01)
