@@ -6,8 +6,10 @@ at once: a person fixing a registry should not have to play whack-a-mole.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import sys
 import tomllib
 from collections.abc import Callable
@@ -221,10 +223,37 @@ class Config(_Strict):
             raise ConfigError(self.path, [f"gateway.token_file: {exc}"]) from None
 
 
+MAX_TOKEN_FILE_BYTES = 64 * 1024
+MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024
+
+
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """The bytes of `path`, a regular file of at most `limit` bytes; OSError otherwise.
+
+    A FIFO, device or socket in place of a config or token file would block the read (at
+    start, in check-config, or in a reload's thread that SIGTERM then waits for): it is opened
+    without blocking and refused unread, as is a file too large to be what it claims to be.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        chunks, size = [], 0
+        while chunk := os.read(fd, min(1 << 16, limit + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise OSError(errno.EFBIG, f"larger than {limit} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def read_token_file(path: Path) -> str:
     """The token in `path`; ValueError saying why it cannot be used (unreadable, or blank)."""
     try:
-        token = path.read_text("utf-8").strip()
+        token = read_regular_file(path, MAX_TOKEN_FILE_BYTES).decode("utf-8").strip()
     except OSError as exc:
         raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -254,11 +283,17 @@ def load_config(path: Path | str | None = None) -> Config:
     """Read, validate and resolve a config file, or raise ConfigError listing every problem."""
     path = Path(path) if path is not None else default_config_path()
     try:
-        raw = tomllib.loads(path.read_text("utf-8"))
+        raw = tomllib.loads(read_regular_file(path, MAX_CONFIG_FILE_BYTES).decode("utf-8"))
     except OSError as exc:
         raise ConfigError(path, [f"cannot read: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(path, [f"not UTF-8 text (byte {exc.start})"]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, [f"not valid TOML: {exc}"]) from None
+    except RecursionError:
+        raise ConfigError(path, ["not valid TOML: nested too deep"]) from None
+    if not raw:  # an empty file is a half-written one far more often than a wish for nothing
+        raise ConfigError(path, ["is empty: a registry has a [gateway] table or [[plugin]]s"])
     return parse_config(raw, path, path.resolve().parent)
 
 

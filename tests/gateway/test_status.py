@@ -12,7 +12,8 @@ from test_first_hour import gpp, serving
 def test_status_shows_why_a_plugin_fails(tmp_path: Path) -> None:
     crash = FIXTURE_PLUGINS / "plugin_says_why_then_crashes.py"
     uds = tmp_path / "gpp.sock"
-    with serving("--plugin", f"fixture@1.0.0={sys.executable} {crash}", cwd=tmp_path, uds=uds) as c:
+    plugin = f"fixture@1.0.0={sys.executable} {crash}"
+    with serving("--repo", ".", "--plugin", plugin, cwd=tmp_path, uds=uds) as c:
         assert c.post("/plugins/fixture/discover", json={"paths": ["."]}).status_code == 502
         done = gpp("status", "--uds", str(uds))
     assert done.returncode == 0, done.stderr

@@ -20,7 +20,7 @@ ANNOUNCES = str(FIXTURE_PLUGINS / "plugin_announces_version.py")
 def _serve(tmp_path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
     """`gpp serve --plugin …` that must refuse to start (bounded)."""
     return subprocess.run(
-        [sys.executable, "-m", "app", "serve", "--uds", str(tmp_path / "gw.sock"),
+        [sys.executable, "-m", "gpp.gateway", "serve", "--uds", str(tmp_path / "gw.sock"),
          "--repo", str(tmp_path), *flags],
         capture_output=True, text=True, timeout=60, cwd=REPO, stdin=subprocess.DEVNULL,
     )  # fmt: skip
@@ -57,3 +57,19 @@ def test_a_registry_version_with_a_control_character_is_refused() -> None:
     raw = {"plugin": [{"id": "a", "version": "1.0\x1b[2J", "command": ["x"]}]}
     with pytest.raises(ConfigError, match="version"):
         parse_config(raw, Path("registry.toml"), Path("/"))
+
+
+def test_plugin_flags_without_a_repo_are_refused_not_served_from_the_current_folder(
+    tmp_path: Path,
+) -> None:
+    """On main the current directory was the root: started from a home folder, every plugin
+    could read the whole home (a token file kept there included)."""
+    (tmp_path / "secret").write_text("token in the home folder\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "gpp.gateway", "serve", "--uds", str(tmp_path / "gw.sock"),
+         "--plugin", "fixture@1.0.0", "--", sys.executable, ANNOUNCES, "1.0.0"],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode != 0 and not (tmp_path / "gw.sock").exists()
+    assert "--repo PATH (`--repo .` for this folder)" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

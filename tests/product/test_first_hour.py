@@ -52,6 +52,8 @@ def serving(*args: str, cwd: Path, uds: Path) -> AbstractContextManager[httpx.Cl
 
 def test_serve_registers_a_plugin_from_the_command_line_and_pins_its_hello(tmp_path: Path) -> None:
     with serving(
+        "--repo",
+        ".",
         "--plugin",
         "reference-detector",
         "--",
@@ -91,6 +93,8 @@ def test_serve_takes_several_plugins_and_a_repo(tmp_path: Path) -> None:
 
 def test_serve_with_a_wrong_pinned_version_says_what_the_plugin_announced(tmp_path: Path) -> None:
     with serving(
+        "--repo",
+        ".",
         "--plugin",
         f"reference-detector@9.9.9={sys.executable} {REFERENCE_DETECTOR}",
         cwd=DEMO_REPO,
@@ -141,6 +145,8 @@ def test_a_plugin_that_prints_keeps_its_protocol_and_its_words_reach_stderr(
 ) -> None:
     """Without the SDK's diversion, the first print is a non-frame line: E_FRAME_JSON."""
     with serving(
+        "--repo",
+        ".",
         "--plugin",
         "chatty@1.0.0",
         "--",
@@ -166,4 +172,4 @@ def test_a_plugin_run_by_hand_in_a_terminal_says_what_it_is(language: str, tmp_p
         os.close(leader)
     assert done.returncode == 1 and done.stdout == ""
     assert "This is chatty 1.0.0, a GPP/3 discovery plugin" in done.stderr
-    assert "gpp serve --plugin chatty@1.0.0 -- " in done.stderr
+    assert "gpp serve --repo . --plugin chatty@1.0.0 -- " in done.stderr
