@@ -264,10 +264,12 @@ _decoder = json.JSONDecoder(
 _decode: Callable[[str], Any] = _decoder.decode
 
 
-_UNSAFE_INT_TOKEN = re.compile(rb"[:\[,][ \t\r\n]*-?[0-9]{16}")
-_UNSAFE_INT_FIRST = re.compile(rb"[ \t\r\n]*-?[0-9]{16}")  # .match: a top-level one
-"""An integer literal of 16+ digits, the only ones that can pass 2**53-1 (a hit inside a string
-is harmless: the line is then parsed with the check that decides)."""
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_SIXTEEN_DIGITS = b"0" * 16
+"""A run of 16+ digits, the only integer literals that can pass 2**53-1, is found by mapping
+every digit onto `0` and searching for sixteen of them: two C passes, several times cheaper
+than a regex scan (which cost as much as the parse). A run inside a string is harmless: the
+line is then parsed with the check that decides."""
 
 
 def _safe_int(text: str) -> int:
@@ -334,7 +336,7 @@ def loads_strict(line: bytes) -> Any:
         raise JSONRejected(f"invalid UTF-8 at byte {exc.start}") from None
     if _nesting_exceeds(line, MAX_DEPTH):
         raise JSONRejected(f"nesting deeper than {MAX_DEPTH} levels")
-    long_digits = _UNSAFE_INT_FIRST.match(line) or _UNSAFE_INT_TOKEN.search(line)
+    long_digits = _SIXTEEN_DIGITS in line.translate(_DIGITS_AS_ZERO)
     decode = _checked_decode if long_digits else _decode
     try:
         value = decode(text)
