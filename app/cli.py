@@ -196,9 +196,9 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import uvicorn
 
     from . import fd_limit, logs, unix_socket
-    from .front_door import server_config
     from .main import create_app
     from .reload import EARLY_SIGHUPS
+    from .server.front_door import server_config
     from .unix_socket import SocketPathError, listen_private
 
     EARLY_SIGHUPS.hold()  # until the app's loop takes SIGHUP: counted, then one reload

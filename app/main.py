@@ -22,8 +22,9 @@ from .pool import SessionPool
 from .problems import install_handlers
 from .reload import EARLY_SIGHUPS, Reloader
 from .route_table import ROUTES
-from .routing import FastPath, RouteTable, add_to_app
+from .routing import RouteTable, add_to_app
 from .security import SecurityMiddleware
+from .server.fast_path import FastPath
 from .state import GatewayState
 
 log = logging.getLogger("gpp.gateway")

@@ -23,8 +23,8 @@ import uvicorn
 from conftest import FIXTURE_PLUGINS, REPO
 
 from app.config import load_config
-from app.front_door import server_config
 from app.main import create_app
+from app.server.front_door import server_config
 from bench.serving import stop_process
 
 CHILD_WAIT_S = 30.0
