@@ -53,6 +53,12 @@ ISOLATED_MARKER = "GPP_ISOLATED"
 EXIT_CONFIG = 1
 EXIT_PROTOCOL = 2
 REPO_HELP = "the repository every registered plugin reads (overrides each root in the config)"
+NO_REPO = (
+    "--plugin: name the repository its plugins read with --repo PATH (`--repo .` for this "
+    "folder); none is assumed, so a gateway started in a home folder never shares it"
+)
+"""Why `--plugin` has no default root: the current directory, when the gateway is started from
+a home folder, handed the whole home (token files, keys) to every plugin."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -98,8 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID[@VERSION][=COMMAND]",
         help="register a GPP/3 plugin without a registry file (repeatable): "
         "`--plugin ID -- CMD ARGS...` or `--plugin 'ID=CMD ARGS'` (a CMD that starts with a "
-        ".py file runs with this Python, which has gpp); it reads --repo (default: "
-        "the current directory); without @VERSION the version its hello announces at start "
+        ".py file runs with this Python, which has gpp); it reads --repo (required: `--repo .` "
+        "for the current directory); without @VERSION the version its hello announces at start "
         "is pinned",
     )
     serve.add_argument(
@@ -275,10 +281,12 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import uvicorn
 
     from . import fd_limit, logs, unix_socket
-    from .front_door import server_config
     from .main import create_app
+    from .reload import EARLY_SIGHUPS
+    from .server.front_door import server_config
     from .unix_socket import SocketPathError, listen_private
 
+    EARLY_SIGHUPS.hold()  # until the app's loop takes SIGHUP: counted, then one reload
     logs.configure(args.log_level)
     soft, _ = fd_limit.raise_soft_limit()
     logging.getLogger("gpp.gateway").debug(
@@ -350,7 +358,6 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     # a no-op one makes a drained SIGTERM/SIGINT shutdown exit 0, as promised.
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: None)
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # until the app's loop takes it: a reload
     if listener is None:
         server.run()
         return 0 if server.started else EXIT_CONFIG
@@ -385,12 +392,14 @@ def _flags_config(args: argparse.Namespace, pinned: Config | None) -> Config:
         plugins = command_line.parse_flags(args.plugin, args.command, args.jsonrpc)
     except ValueError as exc:
         raise ConfigError(command_line.COMMAND_LINE, [str(exc)]) from None
+    if args.repo is None:
+        raise ConfigError(command_line.COMMAND_LINE, [NO_REPO])
     announced = (
         {pid: command_line.Announced(p.announces, p.version) for pid, p in pinned.plugins.items()}
         if pinned
         else {}
     )
-    repo = (args.repo or Path.cwd()).resolve()
+    repo = args.repo.resolve()
     config = command_line.registry(plugins, repo, args.token_file, announced)
     return config if pinned else command_line.pin_versions(config)
 

@@ -11,25 +11,28 @@ both are kept across reloads.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
 import re
+import secrets
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gpp.core import codes
+from gpp.core.canonical_json import JSONRejected, loads_strict
 
-from .config import Config, ConfigError, PluginConfig, parse_config
+from .config import Config, ConfigError, PluginConfig, parse_config, version_problem
 from .plugin_words import failure_lines
 
 COMMAND_LINE = Path("<command line>")
 """What errors name as the config's file when there is none."""
-UNPINNED = "\x00unpinned"
-"""An id or version no plugin can announce (the schema's strings are printable): its hello is
-refused, and the refusal carries the frame that says the real ones."""
+UNPINNED = f"unpinned-{secrets.token_hex(16)}"
+"""The version of a `--plugin` given none, until its hello says it: a valid registry version
+no plugin can guess (drawn per process)."""
+NO_SUCH_ID = "\x00unpinned"
+"""An id no plugin can announce (the schema's strings are printable): a hello is refused for
+it, and the refusal carries the frame that says the real id and version."""
 FLAG = re.compile(r"^(?P<id>[^@=\s]+)(?:@(?P<version>[^=\s]+))?(?:=(?P<command>.+))?$", re.S)
 
 JSONRPC_VERSION = "unversioned"
@@ -155,6 +158,28 @@ def pin_versions(config: Config) -> Config:
     return config.model_copy(update={"plugins": plugins})
 
 
+def _refused_hello(refusal: codes.ProtocolError) -> tuple[str, str] | None:
+    """The id and version a refused hello announced (its offending frame), or None."""
+    if refusal.frame != 1 or not refusal.offending_frame:
+        return None
+    try:
+        hello = loads_strict(refusal.offending_frame.encode("utf-8"))
+    except JSONRejected:
+        return None
+    if not isinstance(hello, dict):
+        return None
+    plugin_id, version = hello.get("pluginId"), hello.get("pluginVersion")
+    if not isinstance(plugin_id, str) or not isinstance(version, str):
+        return None
+    return plugin_id, version
+
+
+def _shown(text: str) -> str:
+    """Plugin text in a diagnostic: escaped (no control character reaches a terminal), cut."""
+    shown = ascii(text)
+    return shown if len(shown) <= 80 else shown[:79] + "…"
+
+
 @dataclass(frozen=True)
 class Announced:
     plugin_id: str
@@ -170,20 +195,26 @@ async def _announced(plugin: PluginConfig) -> Announced | str:
     """The id and version `plugin`'s hello announces, or why they could not be read. The
     session expects an id no plugin can announce, so the hello is refused, and the refusal
     carries the frame that says the real ones."""
-    session = plugin.model_copy(update={"announces": UNPINNED, "version": UNPINNED}).session()
+    session = plugin.model_copy(update={"announces": NO_SUCH_ID, "version": UNPINNED}).session()
     try:
         await session.start()
     except codes.UnknownPluginError as exc:
-        if exc.frame == 1 and exc.offending_frame:
-            with contextlib.suppress(ValueError, KeyError, TypeError):
-                hello = json.loads(exc.offending_frame)
-                return Announced(str(hello["pluginId"]), str(hello["pluginVersion"]))
-        return "\n".join(_start_failure(exc, plugin))
+        said = _refused_hello(exc)
+        if said is None:
+            return "\n".join(_start_failure(exc, plugin))
+        plugin_id, version = said
+        problem = version_problem(version)
+        if problem is None:
+            return Announced(plugin_id, version)
+        return (
+            f"its hello announced the version {_shown(version)}, refused: {problem} "
+            f"(or give its version: --plugin {plugin.id}@VERSION)"
+        )
     except codes.ProtocolError as exc:
         return "\n".join(_start_failure(exc, plugin))
     finally:
         await session.dispose()
-    return f"its hello announced the impossible id {UNPINNED!r}"
+    return f"its hello announced the impossible id {NO_SUCH_ID!r}"
 
 
 def _start_failure(error: codes.ProtocolError, plugin: PluginConfig) -> list[str]:

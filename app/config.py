@@ -6,7 +6,9 @@ at once: a person fixing a registry should not have to play whack-a-mole.
 
 from __future__ import annotations
 
+import errno
 import os
+import re
 import stat
 import sys
 import tomllib
@@ -84,6 +86,21 @@ class Limits(_Strict):
     max_queue: Annotated[int, Field(ge=0)] = 64
 
 
+VERSION_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"
+"""A plugin version: 1 to 128 characters, none of them a control character (it reaches logs,
+terminals and every frame). The same rule for a registry entry, a `--plugin ID@VERSION` pin and
+the version an unpinned plugin's hello announces."""
+
+
+def version_problem(version: str) -> str | None:
+    """Why `version` cannot be a plugin's version, or None."""
+    if not 1 <= len(version) <= 128:
+        return f"a version is 1 to 128 characters, this one has {len(version)}"
+    if re.search(VERSION_PATTERN, version) is None:
+        return "a version holds no control characters"
+    return None
+
+
 class DefaultsConfig(Limits):
     sandbox: SandboxPolicy = SandboxPolicy()
 
@@ -100,7 +117,7 @@ class PluginEntry(Limits):
 
     id: Annotated[str, Field(pattern=PLUGIN_ID_PATTERN)]
     announces: Annotated[str, Field(pattern=PLUGIN_ID_PATTERN)] | None = None
-    version: Annotated[str, Field(min_length=1, max_length=128)]
+    version: Annotated[str, Field(min_length=1, max_length=128, pattern=VERSION_PATTERN)]
     protocol: Literal["gpp/3", "jsonrpc-2.0"] = "gpp/3"
     command: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
     root: str = "."
@@ -237,6 +254,32 @@ class Config(_Strict):
             raise ConfigError(self.path, [f"gateway.token_file: {exc}"]) from None
 
 
+MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024
+
+
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """The bytes of `path`, a regular file of at most `limit` bytes; OSError otherwise.
+
+    A FIFO, device or socket in place of a config or token file would block the read (at
+    start, in check-config, or in a reload's thread that SIGTERM then waits for): it is opened
+    without blocking and refused unread, as is a file too large to be what it claims to be.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        chunks, size = [], 0
+        while chunk := os.read(fd, min(1 << 16, limit + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise OSError(errno.EFBIG, f"larger than {limit} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 MAX_TOKEN_BYTES = 4096
 """A token is a line; a token file larger than this is not one."""
 
@@ -319,11 +362,17 @@ def load_config(path: Path | str | None = None) -> Config:
     """Read, validate and resolve a config file, or raise ConfigError listing every problem."""
     path = Path(path) if path is not None else default_config_path()
     try:
-        raw = tomllib.loads(path.read_text("utf-8"))
+        raw = tomllib.loads(read_regular_file(path, MAX_CONFIG_FILE_BYTES).decode("utf-8"))
     except OSError as exc:
         raise ConfigError(path, [f"cannot read: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(path, [f"not UTF-8 text (byte {exc.start})"]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, [f"not valid TOML: {exc}"]) from None
+    except RecursionError:
+        raise ConfigError(path, ["not valid TOML: nested too deep"]) from None
+    if not raw:  # an empty file is a half-written one far more often than a wish for nothing
+        raise ConfigError(path, ["is empty: a registry has a [gateway] table or [[plugin]]s"])
     return parse_config(raw, path, path.resolve().parent)
 
 

@@ -21,10 +21,11 @@ from .metrics import GatewayMetrics
 from .openapi import complete_error_responses
 from .pool import SessionPool
 from .problems import install_handlers
-from .reload import Reloader
+from .reload import EARLY_SIGHUPS, Reloader
 from .route_table import ROUTES
-from .routing import FastPath, RouteTable, add_to_app
+from .routing import RouteTable, add_to_app
 from .security import SecurityMiddleware
+from .server.fast_path import FastPath
 from .state import GatewayState
 
 log = logging.getLogger("gpp.gateway")
@@ -97,17 +98,25 @@ def create_app(
                 }
             },
         )
-        await pool.start_eager()
         loop = asyncio.get_running_loop()
         reloads: set[asyncio.Task[str]] = set()
+        started = asyncio.Event()
+
+        async def reload_once_started() -> str:
+            await started.wait()  # a SIGHUP during the eager start is queued, not lost
+            return await reloader.reload()
 
         def on_sighup() -> None:
-            task = loop.create_task(reloader.reload())
+            task = loop.create_task(reload_once_started())
             reloads.add(task)
             task.add_done_callback(reloads.discard)
 
         if reload_on_sighup:
             loop.add_signal_handler(signal.SIGHUP, on_sighup)
+            if EARLY_SIGHUPS.take():  # the ones that came while `gpp serve` got ready
+                on_sighup()
+        await pool.start_eager()
+        started.set()
         if on_ready is not None:
             on_ready()
         yield

@@ -29,7 +29,7 @@ PROBLEM: dict[str, Any] = {"model": Problem, "content": {"application/problem+js
 
 class PlainRoute(APIRoute):
     """A fast row's route (`routing.Row.fast`): FastAPI documents it from its declaration, and
-    `routing.FastPath` serves it (this handler is what FastAPI would run in its place).
+    `server.fast_path.FastPath` serves it (this handler is what FastAPI would run in its place).
 
     The plugin routes take the path's parameters and the raw `Request`, read and check their
     bodies themselves, and return a ready `Response`: FastAPI's dependency solving, body

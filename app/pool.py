@@ -182,10 +182,17 @@ class PluginPool(Pool):
         return sum(1 for w in self._waiters if not w.done())
 
     async def start_all(self) -> None:
+        """Each free slot without a session is claimed as a request claims it, for its
+        handshake: a request arriving meanwhile waits for the slot rather than sharing a
+        half-started session (and, when the start fails, starts its own: a 502, not a 500)."""
         for slot in self.slots:
-            if slot.session is None:
-                with contextlib.suppress(codes.ProtocolError):  # recorded as lastDiagnostic
-                    await self._session_for(slot)
+            if slot.session is None and any(free is slot for free in self._free):
+                self._free.remove(slot)
+                try:
+                    with contextlib.suppress(codes.ProtocolError):  # recorded as lastDiagnostic
+                        await self._session_for(slot)
+                finally:
+                    self._release(slot)
 
     async def close(self) -> None:
         """shutdown/bye with every live session; dispose of whatever does not comply."""

@@ -78,16 +78,22 @@ class ClientGone(Exception):
     """The HTTP client disconnected before its answer: nobody to answer (499 in the record)."""
 
 
-def problem_response(
-    status: int, doc: dict[str, Any], headers: dict[str, str] | None = None
-) -> Response:
-    """The document with its fields in the documented order, and none that is null: a field
-    that does not apply is absent (a reader should not wade through a dozen nulls)."""
+def problem_body(status: int, doc: dict[str, Any]) -> bytes:
+    """The document's bytes, with its fields in the documented order and none that is null: a
+    field that does not apply is absent (a reader should not wade through a dozen nulls). The
+    one renderer of every problem the gateway sends, the front door's raw answers included."""
     body = {key: doc[key] for key in PROBLEM_FIELDS if doc.get(key) is not None}
     body.update({k: v for k, v in doc.items() if k not in body and v is not None})
     body["status"] = status
+    return orjson.dumps(body)
+
+
+def problem_response(
+    status: int, doc: dict[str, Any], headers: dict[str, str] | None = None
+) -> Response:
+    """`problem_body` as a response."""
     return Response(
-        orjson.dumps(body), status_code=status, media_type=PROBLEM_TYPE, headers=headers
+        problem_body(status, doc), status_code=status, media_type=PROBLEM_TYPE, headers=headers
     )
 
 

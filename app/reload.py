@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 from collections.abc import Callable
 
 from .config import Config, ConfigError
@@ -43,8 +44,7 @@ class Reloader:
 
     async def _reload(self) -> str:
         try:
-            config = self.load()
-            token = config.token()
+            config, token = await asyncio.to_thread(self._read)
         except ConfigError as exc:  # the token file's problems too (Config.token)
             for line in str(exc).splitlines():
                 log.error("reload refused", extra={"fields": {"problem": line}})
@@ -76,3 +76,32 @@ class Reloader:
             )
         await self.state.pool.start_eager(change.started)
         return APPLIED
+
+    def _read(self) -> tuple[Config, str | None]:
+        """The config and its token, read in a thread: off the loop, so a slow disk delays no
+        request (and `read_regular_file` refuses what could block: FIFOs, devices)."""
+        config = self.load()
+        return config, config.token()
+
+
+class EarlySighups:
+    """SIGHUPs that arrive before the event loop takes the signal (while `gpp serve` reads
+    its config, pins `--plugin` versions, or starts eager plugins): counted, never fatal (the
+    default action ends the process), and replayed as one reload once the gateway is up."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def hold(self) -> None:
+        """From now until `take`: count SIGHUPs instead of dying of them (main thread only)."""
+        signal.signal(signal.SIGHUP, self._count)
+
+    def _count(self, signum: int, frame: object) -> None:
+        self.count += 1
+
+    def take(self) -> int:
+        taken, self.count = self.count, 0
+        return taken
+
+
+EARLY_SIGHUPS = EarlySighups()

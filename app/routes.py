@@ -31,6 +31,7 @@ from .plugin_route import (
     unless_client_leaves,
 )
 from .pool import PluginPool
+from .routing import NO_FRAMING
 
 DISCOVER_REQUEST = record(
     {"paths": array(PATH, min_items=1, max_items=MAX_PATHS)}, optional={"requestId": REQUEST_ID}
@@ -129,9 +130,13 @@ async def healthz() -> dict[str, str]:
 
 
 async def readyz(request: Request) -> Response:
+    """Public, so a probe needs no token; which plugins it waits for is told only to a client
+    that has it (the names are the registry's, which only `/plugins` shows, behind the token)."""
     waiting = gateway_state(request).pool.not_ready()
-    if waiting:
+    if waiting and request.app.security.authenticated(request.scope):
         return JSONResponse({"status": "starting", "waitingFor": waiting}, status_code=503)
+    if waiting:
+        return JSONResponse({"status": "starting"}, status_code=503)
     return JSONResponse({"status": "ready"})
 
 
@@ -140,13 +145,15 @@ async def metrics(request: Request) -> Response:
 
 
 async def docs() -> HTMLResponse:
-    return get_swagger_ui_html(
+    page = get_swagger_ui_html(
         openapi_url="/openapi.json",
         title="gate-forge gateway",
         swagger_js_url="/docs-assets/swagger-ui-bundle.js",
         swagger_css_url="/docs-assets/swagger-ui.css",
         swagger_favicon_url="/docs-assets/favicon-32x32.png",
     )
+    page.headers.update(NO_FRAMING)
+    return page
 
 
 async def openapi_document(request: Request) -> JSONResponse:

@@ -3,11 +3,11 @@
 Each route is a `Row`: its methods, its path template, its endpoint, whether the fast path
 serves it, whether it opens without the token, and what OpenAPI says of it. From the rows
 FastAPI's routes (and so its OpenAPI document) are built (`add_to_app`), the fast path matches
-(`RouteTable.match`, served by `FastPath`), and the security checks ask who needs the token
-(`RouteTable.is_public`) and whether a path answers the request's method at all. Matching was
-once done three times (a copy of the plugin routes, FastAPI's router, and the security layer
-walking FastAPI's routes); now a route added is one row (`route_table.ROUTES`), and the three
-cannot disagree.
+(`RouteTable.match`, served by `app.server.fast_path.FastPath`), and the security checks ask
+who needs the token (`RouteTable.is_public`) and whether a path answers the request's method
+at all. Matching was once done three times (a copy of the plugin routes, FastAPI's router, and
+the security layer walking FastAPI's routes); now a route added is one row
+(`route_table.ROUTES`), and the three cannot disagree.
 
 Matching follows Starlette's router exactly: the first row whose path and method match wins;
 else the first whose path matches answers 405 with its methods as `Allow`; else the path is
@@ -17,16 +17,12 @@ not a row's (FastAPI then answers: a static mount, a trailing-slash redirect, or
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeGuard
+from typing import Any, NamedTuple
 
 from fastapi import FastAPI
 from starlette.convertors import StringConvertor
-from starlette.exceptions import HTTPException
-from starlette.middleware.errors import ServerErrorMiddleware
-from starlette.middleware.exceptions import ExceptionMiddleware
-from starlette.requests import Request
 from starlette.routing import compile_path
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -142,69 +138,25 @@ def add_to_app(app: FastAPI, table: RouteTable) -> None:
         )
     for static in table.statics:
         name = static.path.strip("/")
-        app.mount(static.path, StaticFiles(directory=static.directory), name=name)
+        app.mount(static.path, NeverFramed(StaticFiles(directory=static.directory)), name=name)
 
 
-class FastPath:
-    """Serves the table's fast rows, and every row's 405, straight from the app's ASGI call.
+NO_FRAMING = {"Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY"}
+"""On every HTML answer: no other site's page may frame the gateway's (clickjacking its /docs
+into sending requests with the user's clicks). CSP for current browsers, XFO for the rest."""
+_NO_FRAMING_RAW = [(k.lower().encode(), v.encode()) for k, v in NO_FRAMING.items()]
 
-    The plugin routes are the gateway's hot path, and the stack between the front door and
-    them (telemetry, body-limit and exception middlewares, an exit stack, and a router that
-    matches each route through its included routers) cost more per request than the plugin
-    exchange itself. Here the table has matched already, and what the stack did for these
-    routes is done with the same parts Starlette builds it from: its `ExceptionMiddleware`
-    answers with the app's exception handlers what the endpoint raises (Starlette's own
-    lookup), and its `ServerErrorMiddleware` answers a bug 500 with the app's handler for
-    `Exception` and re-raises it for the log, as in `Starlette.build_middleware_stack`.
-    """
 
-    def __init__(self, app: FastAPI, table: RouteTable) -> None:
-        """Built once every exception handler is installed (they are read here, once)."""
-        error_handler = None
-        handlers: dict[Any, Any] = {}
-        for key, value in app.exception_handlers.items():
-            if key in (500, Exception):
-                error_handler = value
-            else:
-                handlers[key] = value
+class NeverFramed:
+    """An ASGI app whose answers all carry `NO_FRAMING` (the static docs assets hold HTML)."""
 
-        def guarded(inner: ASGIApp) -> ASGIApp:
-            return ServerErrorMiddleware(
-                ExceptionMiddleware(inner, handlers=handlers), handler=error_handler
-            )
-
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self._served = {row: guarded(_endpoint_app(row.endpoint)) for row in table.rows if row.fast}
-        self._refusals = {row: guarded(_refusal_app(row.allow)) for row in table.rows}
 
-    def serves(self, found: Found | WrongMethod | None) -> TypeGuard[Found | WrongMethod]:
-        """Whether the fast path answers this match (else FastAPI does)."""
-        return type(found) is WrongMethod or (type(found) is Found and found.row.fast)
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_never_framed(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *_NO_FRAMING_RAW]
+            await send(message)
 
-    async def serve(
-        self, found: Found | WrongMethod, scope: Scope, receive: Receive, send: Send
-    ) -> None:
-        scope["app"] = self.app
-        if type(found) is Found:
-            scope["path_params"] = found.params
-            await self._served[found.row](scope, receive, send)
-        else:
-            await self._refusals[found.row](scope, receive, send)
-
-
-def _endpoint_app(endpoint: Endpoint) -> ASGIApp:
-    async def call(scope: Scope, receive: Receive, send: Send) -> None:
-        request = Request(scope, receive, send)
-        response = await endpoint(request=request, **scope["path_params"])
-        await response(scope, receive, send)
-
-    return call
-
-
-def _refusal_app(allow: str) -> ASGIApp:
-    """405 as Starlette's router says it: an HTTPException the app's handler renders."""
-
-    async def refuse(scope: Scope, receive: Receive, send: Send) -> None:
-        raise HTTPException(status_code=405, headers={"Allow": allow})
-
-    return refuse
+        await self.app(scope, receive, send_never_framed)

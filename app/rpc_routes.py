@@ -54,16 +54,19 @@ async def rpc(plugin_id: str, request: Request) -> Response:
     with PluginRequest(request, "rpc", plugin_id) as (pool, exchange):
         holder = pool_of_kind(pool, JsonRpcPool, plugin_id)
         message = JsonRpcConnection(MAX_BATCH_ENTRIES).receive(await body(request))
+        streams = "text/event-stream" in request.headers.get("accept", "")
         try:
             session = await holder.session_for_request() if message.calls else None
             if session is not None:
                 holder.refuse_if_full(session)
-            if "text/event-stream" in request.headers.get("accept", "") and message.expects_answer:
+            if streams and message.expects_answer:
                 return _stream(holder, session, message, exchange)
             await unless_client_leaves(request, _run(holder, session, message))
         except codes.ProtocolError as exc:  # the plugin could not even start: JSON-RPC errors
             exchange.outcome = exc.code
             message.fail_unsettled(PLUGIN_UNAVAILABLE, exc.fail_line())
+            if streams and message.expects_answer:  # asked as a stream: answered as one
+                return _answered_stream(message)
         return _render(message)
 
 
@@ -106,6 +109,16 @@ def _render(message: Message) -> Response:
     if line is None:
         return Response(status_code=204)
     return Response(line, media_type="application/json")
+
+
+def _answered_stream(message: Message) -> Response:
+    """A stream that is only its `response` event: what a streaming client gets when the
+    plugin could not start (its definite error, not plain JSON a stream reader calls broken)."""
+    return Response(
+        _sse("response", message.encode() or b"null"),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 def _sse(event: str, data: bytes) -> bytes:

@@ -150,8 +150,9 @@ class SecurityMiddleware:
                 "gateway.allowed_origins",
             )
         if self.token is not None and not self.table.is_public(scope["path"]):
-            scheme, _, given = headers.get("authorization", "").partition(" ")
-            if scheme.lower() != "bearer" or not hmac.compare_digest(given.encode(), self.token):
+            authorization = headers.get("authorization", "")
+            if not self._bears_token(authorization):
+                given = authorization.partition(" ")[2]
                 why = "no bearer token was sent" if not given else "the bearer token is wrong"
                 return http_problem(
                     401,
@@ -162,6 +163,23 @@ class SecurityMiddleware:
         if scope["method"] == "POST":
             return self._body_refusal(headers, scope)
         return None
+
+    def authenticated(self, scope: Scope) -> bool:
+        """Whether the request carries the gateway's token (every request does when none is
+        set): what a public route may tell only such a client (`/readyz`'s plugin names)."""
+        if self.token is None:
+            return True
+        headers = {k: v for k, v in scope["headers"]}  # the last one, as `_refusal` reads it
+        return self._bears_token(headers.get(b"authorization", b"").decode("latin-1"))
+
+    def _bears_token(self, authorization: str) -> bool:
+        """`Authorization: Bearer <the token>`, compared in constant time."""
+        scheme, _, given = authorization.partition(" ")
+        return (
+            self.token is not None
+            and scheme.lower() == "bearer"
+            and hmac.compare_digest(given.encode(), self.token)
+        )
 
     def _body_refusal(self, headers: dict[str, str], scope: Scope) -> Any:
         """415 for a POST that is not JSON, 413 for a declared length over the cap; unless the

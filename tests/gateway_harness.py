@@ -24,8 +24,8 @@ from conftest import FIXTURE_PLUGINS, REPO
 
 from app.config import load_config
 from app.default_token import with_default_token
-from app.front_door import server_config
 from app.main import create_app
+from app.server.front_door import server_config
 from bench.serving import stop_process
 from gpp.client.local_gateway import find_token
 from gpp.client.uds import unix_transport

@@ -206,11 +206,27 @@ def number(value: float) -> str:
 
 
 class JSONRejected(ValueError):
-    """A received line is not acceptable I-JSON; `reason` says why in a few words."""
+    """A received line is not acceptable I-JSON; `reason` says why in a few words.
+
+    The one error every decoder of received bytes raises, whatever refused them (the grammar,
+    a limit, or the decoder itself running out of digits, stack or memory): a caller that
+    catches it has caught everything a line can do.
+    """
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class UnsafeInteger(JSONRejected):
+    """An integer literal outside ±(2**53-1): well-formed JSON, but no value I-JSON carries.
+
+    Its own class because GPP/3 names this fault `E_SCHEMA`, not `E_FRAME_JSON` (§3).
+    """
+
+    def __init__(self, literal: str) -> None:
+        super().__init__(f"integer {literal} is outside ±(2**53-1)")
+        self.literal = literal
 
 
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -248,6 +264,32 @@ _decoder = json.JSONDecoder(
 _decode: Callable[[str], Any] = _decoder.decode
 
 
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_SIXTEEN_DIGITS = b"0" * 16
+"""A run of 16+ digits, the only integer literals that can pass 2**53-1, is found by mapping
+every digit onto `0` and searching for sixteen of them: two C passes, several times cheaper
+than a regex scan (which cost as much as the parse). A run inside a string is harmless: the
+line is then parsed with the check that decides."""
+
+
+def _safe_int(text: str) -> int:
+    """`parse_int` for lines with long digit runs: refuses, before converting, what I-JSON
+    forbids (so a 5,000-digit literal never meets `int`'s own 4,300-digit ValueError)."""
+    digits = len(text) - (text[0] == "-")
+    value = int(text) if digits <= 16 else None
+    if value is None or not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        raise UnsafeInteger(text if len(text) <= 40 else f"{text[:20]}…({digits} digits)")
+    return value
+
+
+_checked_decode: Callable[[str], Any] = json.JSONDecoder(
+    object_pairs_hook=_unique_pairs,
+    parse_constant=_reject_constant,
+    parse_float=_reject_huge_float,
+    parse_int=_safe_int,
+).decode
+
+
 _HUGE_INT_TOKEN = re.compile(rb"[:\[,][ \t\r\n]*-?[0-9]{19}")
 _HUGE_INT_FIRST = re.compile(rb"[ \t\r\n]*-?[0-9]{19}")  # .match: a top-level one
 """An integer literal of 19+ digits: orjson turns those past the 64-bit range into floats."""
@@ -282,21 +324,32 @@ def loads_unscreened(line: bytes | memoryview) -> Any | None:
 
 
 def loads_strict(line: bytes) -> Any:
-    """Parse one received line as I-JSON, or raise JSONRejected naming the single cause."""
+    """Parse one received line as I-JSON, or raise JSONRejected naming the single cause.
+
+    JSONRejected is the only exception it raises, for any input: integers outside ±(2**53-1)
+    are refused while parsing (`UnsafeInteger`), and what the stdlib decoder itself could
+    raise (RecursionError, MemoryError, a ValueError of its own) is mapped onto it.
+    """
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise JSONRejected(f"invalid UTF-8 at byte {exc.start}") from None
     if _nesting_exceeds(line, MAX_DEPTH):
         raise JSONRejected(f"nesting deeper than {MAX_DEPTH} levels")
+    long_digits = _SIXTEEN_DIGITS in line.translate(_DIGITS_AS_ZERO)
+    decode = _checked_decode if long_digits else _decode
     try:
-        value = _decode(text)
+        value = decode(text)
     except JSONRejected:
         raise
     except json.JSONDecodeError as exc:
         raise JSONRejected(f"{exc.msg} at column {exc.colno}") from None
     except RecursionError:  # pragma: no cover - _nesting_exceeds bounds the depth first
         raise JSONRejected("nesting too deep") from None
+    except MemoryError:  # pragma: no cover - a line is capped far below what this needs
+        raise JSONRejected("line too large to decode") from None
+    except ValueError as exc:  # pragma: no cover - the decoder's own; none known left
+        raise JSONRejected(f"not decodable: {exc}"[:200]) from None
     if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
         raise JSONRejected("string holds a lone surrogate")
     return value

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from gpp.core import codes
 from gpp.core.canonical_json import (
     JSONRejected,
+    UnsafeInteger,
     canonical,
     canonical_trusted,
     loads_strict,
@@ -375,6 +376,14 @@ def _strict_value(line: bytes, frame: int) -> Any:
         )
     try:
         return loads_strict(line)
+    except UnsafeInteger as exc:  # well-formed JSON, but a value the schema forbids (§3)
+        raise codes.SchemaError(
+            "holds an integer outside ±(2**53-1)",
+            frame=frame,
+            expected="an integer within ±(2**53-1)",
+            got=f"integer {exc.literal}",
+            offending_frame=line,
+        ) from None
     except JSONRejected as exc:
         raise codes.FrameJSONError(
             f"invalid JSON: {exc.reason}", frame=frame, offending_frame=line

@@ -54,6 +54,9 @@ SERVER_ERRORS = (PLUGIN_EXITED, PLUGIN_TIMED_OUT, PLUGIN_UNAVAILABLE)
 Listener = Callable[[dict[str, Any]], None]
 MAX_UNREAD_FOR_REFUSALS = 1 << 20
 """Bytes the plugin may leave unread before its requests to the client go unanswered."""
+_LENIENT = json.JSONDecoder(parse_int=lambda text: int(text) if len(text) <= 20 else text)
+"""Reads a refused line only to find the call it answers: a literal `int` cannot convert (over
+4,300 digits) stays text rather than raising, so that call still gets its -32603 at once."""
 
 
 @dataclass(eq=False)
@@ -207,7 +210,9 @@ class JsonRpcSession(ProcessSession):
             while chunk := await stdout.read(1 << 16):
                 lines.feed(chunk)
                 while (line := lines.next_line()) is not None:
-                    self._dispatch(line)
+                    if (violation := self._dispatch(line)) is not None:
+                        await self._fail(violation)
+                        return
         except LineTooLong as exc:
             await self._fail(
                 codes.FrameJSONError(
@@ -225,18 +230,20 @@ class JsonRpcSession(ProcessSession):
         problem = f"plugin exited ({reason})" if reason else "plugin exited"
         await self._fail(codes.UnexpectedEOFError(problem, exit_code=self._exit_status()))
 
-    def _dispatch(self, line: bytes) -> None:
+    def _dispatch(self, line: bytes) -> codes.ProtocolError | None:
+        """Route one line; a line that is not I-JSON is the E_FRAME_JSON that ends the session,
+        as every violation ends a GPP/3 one (the call it answers gets its own -32603 first)."""
         try:
             message = loads_strict(line)
         except JSONRejected as exc:
             self._refuse_line(line, exc)
-            return
+            return codes.FrameJSONError(f"invalid JSON: {exc.reason}", offending_frame=line)
         if not isinstance(message, dict):
-            return
+            return None
         if "method" in message and "id" in message:  # a request to the client: none is served
             self._heard()
             self._refuse_request(message["id"])
-            return
+            return None
         if "method" in message:  # a notification: route it to the request it names
             self._heard()
             params = message.get("params")
@@ -244,19 +251,20 @@ class JsonRpcSession(ProcessSession):
                 call = self._calls.get(params["id"])
                 if call is not None and call.listener is not None:
                     call.listener({**message, "params": {**params, "id": call.client_id}})
-            return
+            return None
         answered = message.get("id")
         if type(answered) is int and answered in self._owed:
             self._heard()
             self._owed.discard(answered)
-            return
+            return None
         call = self._calls.get(answered) if type(answered) is int else None
         if call is None:
             self.stdout_log.warning("answer to no pending request", id=str(answered)[:200])
-            return
+            return None
         self._heard()
         message["id"] = call.client_id  # same key position: the layout stays as the plugin wrote it
         self._settle(call, message)
+        return None
 
     def _refuse_request(self, request_id: Any) -> None:
         """A plugin-to-client request is answered -32601 here and never forwarded: it reached
@@ -270,9 +278,10 @@ class JsonRpcSession(ProcessSession):
 
     def _refuse_line(self, line: bytes, reason: JSONRejected) -> None:
         """A line that is not I-JSON (NaN, Infinity, a lone surrogate, …) is never passed on;
-        when it answers a waiting call, that call gets -32603 at once instead of a timeout."""
+        when it answers a waiting call, that call gets -32603 saying why (the others, the
+        session's end)."""
         with contextlib.suppress(ValueError, RecursionError):  # only to learn which call it is
-            message = json.loads(line)
+            message = _LENIENT.decode(line.decode("utf-8", "surrogatepass"))
             answered = message.get("id") if isinstance(message, dict) else None
             call = self._calls.get(answered) if type(answered) is int else None
             if call is not None:

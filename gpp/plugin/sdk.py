@@ -55,7 +55,7 @@ _TERMINAL_HINT = """\
 This is {0} {1}, a GPP/3 discovery plugin: a gateway runs it and speaks the protocol on its
 stdin and stdout, so there is nothing to type here. To run it:
   gpp discover --command {2} --plugin-id {0} --plugin-version {1} PATH...
-  gpp serve --plugin {0}@{1} -- {3}"""
+  gpp serve --repo . --plugin {0}@{1} -- {3}"""
 
 
 @overload

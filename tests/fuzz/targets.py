@@ -14,7 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from gpp.core import codes, jsonrpc
-from gpp.core.canonical_json import JSONRejected, canonical, loads_fast, loads_strict
+from gpp.core.canonical_json import (
+    JSONRejected,
+    UnsafeInteger,
+    canonical,
+    loads_fast,
+    loads_strict,
+)
 from gpp.core.connection import Connection
 from gpp.core.envelope import build_frame
 from gpp.core.messages import Discover, Hello, Ready, Role
@@ -129,10 +135,26 @@ def canonical_parser(data: bytes) -> None:
     except ValueError:
         assert _holds_unsafe_integer(value), f"canonical refused an I-JSON value from {data!r}"
         return
-    again = loads_strict(encoded)
+    try:
+        again = loads_strict(encoded)
+    except UnsafeInteger:  # a double from 2**53 to 1e21 is written as an unsafe integer
+        assert _holds_big_integral_float(value), f"{encoded!r} does not parse back"
+        return
     assert _same(again, value, exact_numbers=False), f"{encoded!r} parses to another value"
-    if not _holds_unsafe_integer(again):  # a double >= 2**53 comes back as an unsafe int
-        assert canonical(again) == encoded, "canonical is not a fixed point"
+    assert canonical(again) == encoded, "canonical is not a fixed point"
+
+
+def _holds_big_integral_float(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and item.is_integer() and abs(item) > 2**53 - 1:
+            return True
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return False
 
 
 def _holds_unsafe_integer(value: Any) -> bool:

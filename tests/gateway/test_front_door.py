@@ -18,7 +18,7 @@ import httpx
 import pytest
 from gateway_harness import Gateway, echo_plugin, running_gateway, write_config
 
-from app.front_door import CoalescingTransport
+from app.server.front_door import CoalescingTransport
 from gpp.core import schema
 
 HEADER_TIMEOUT_S = 2.0

@@ -19,7 +19,8 @@ from starlette.routing import Match
 from app.config import load_config
 from app.main import GatewayApp, create_app
 from app.route_table import ROUTES
-from app.routing import FastPath, Found, RouteTable, Row, WrongMethod
+from app.routing import Found, RouteTable, Row, WrongMethod
+from app.server.fast_path import FastPath
 
 CONFIG = REPO / "plugins" / "registry.toml"
 OTHER_METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH")

@@ -54,7 +54,6 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
         jsonrpc_plugin("example", EXAMPLE, request_ms=2000),  # slow_count times out; the rest not
         jsonrpc_plugin("patient", EXAMPLE, request_ms=60_000),  # where no timeout may intervene
         jsonrpc_plugin("faulty", FIXTURE_PLUGINS / "jsonrpc_faulty.py", request_ms=2000),
-        jsonrpc_plugin("non-finite", FIXTURE_PLUGINS / "jsonrpc_non_finite.py"),
         jsonrpc_plugin("deaf", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **DEAF_LIMITS),
         jsonrpc_plugin("deaf-left", FIXTURE_PLUGINS / "jsonrpc_deaf.py", **LEAVE_IN_TIME),
     ]
@@ -177,17 +176,28 @@ def test_an_overflowing_sum_is_internal_error_over_a_real_pipe() -> None:
     }
 
 
-@pytest.mark.parametrize("method", ["nan", "inf", "-inf", "overflow", "surrogate"])
-def test_a_plugin_answer_json_cannot_carry_is_internal_error_through_rpc(
-    gateway: Gateway, method: str
+@pytest.mark.parametrize("method", ["nan", "inf", "-inf", "overflow", "surrogate", "huge"])
+def test_a_plugin_line_json_cannot_carry_ends_its_session_as_e_frame_json(
+    tmp_path: Path, method: str
 ) -> None:
-    response = rpc(gateway, call(method, "x"), plugin="non-finite")
-    assert response.status_code == 200
-    answer = response.json()
-    assert answer["id"] == "x" and answer["error"]["code"] == -32603
-    assert "not I-JSON" in answer["error"]["data"]["reason"]
-    streamed = rpc(gateway, call(method, "s"), plugin="non-finite", Accept="text/event-stream")
-    assert [event for event, _ in sse_events(streamed)] == ["response"]  # its progress dropped
+    """Issue 33: a line that is not I-JSON is a violation that ends the session, as in GPP/3
+    (on main it was dropped, and a 5,000-digit integer wedged the reader). The fixture's first
+    line is a progress notification carrying the value: the call gets the session's end."""
+    plugin = jsonrpc_plugin("non-finite", FIXTURE_PLUGINS / "jsonrpc_non_finite.py")
+    with running_gateway(write_config(tmp_path, [plugin])) as gw:
+        response = rpc(gw, call(method, "x"), plugin="non-finite")
+        answer = response.json()
+        assert response.status_code == 200 and answer["id"] == "x"
+        assert answer["error"]["code"] == -32001
+        assert answer["error"]["data"]["code"] == "E_FRAME_JSON"
+        assert "FAIL E_FRAME_JSON: invalid JSON" in answer["error"]["message"]
+        info = gw.plugin("non-finite")
+        assert info["lastCode"] == "E_FRAME_JSON" and info["failed"] == 1 and info["pid"] is None
+        streamed = rpc(gw, call(method, "s"), plugin="non-finite", Accept="text/event-stream")
+        events = list(sse_events(streamed))  # a fresh session, ended the same way
+        assert [event for event, _ in events] == ["response"]  # its progress never passed on
+        assert events[0][1]["error"]["data"]["code"] == "E_FRAME_JSON"
+        assert gw.plugin("non-finite")["restarts"] == 1
 
 
 # ------------------------------------------------------------------------ timeouts
@@ -513,24 +523,22 @@ def test_the_plugins_first_word_brings_the_deadlines_forward_at_once() -> None:
 
 
 JUNK_LINES = 20_000
-JUNK_PLUGIN = (
+UNASKED_ANSWERS_PLUGIN = (
     "import sys\n"
-    f"for n in range({JUNK_LINES // 2}):\n"
-    "    sys.stdout.write('not json %d\\n' % n)\n"
+    f"for n in range({JUNK_LINES}):\n"
     '    sys.stdout.write(\'{"jsonrpc": "2.0", "id": %d, "result": 1}\\n\' % (n + 10**6))\n'
 )
 
 
-def test_stdout_junk_and_answers_to_no_request_are_logged_rate_limited(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    """Issue 23: a plugin's stdout junk (or answers to ids it was never sent) was one WARNING
-    per line, 50,000 in 5 s. Now a burst, then a count of what was suppressed."""
+def test_answers_to_no_request_are_logged_rate_limited(caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 23: answers to ids a plugin was never sent were one WARNING per line, 50,000 in
+    5 s. Now a burst, then a count of what was suppressed. (A line that is not JSON at all ends
+    the session: the next test.)"""
 
     async def scenario() -> int:
         ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         session = JsonRpcSession(
-            [sys.executable, "-c", JUNK_PLUGIN],
+            [sys.executable, "-c", UNASKED_ANSWERS_PLUGIN],
             "junk",
             on_failure=lambda error: ended.set_result(None),
         )
@@ -543,15 +551,30 @@ def test_stdout_junk_and_answers_to_no_request_are_logged_rate_limited(
 
     with caplog.at_level("WARNING", logger="gpp.rpc"):
         suppressed = asyncio.run(scenario())
-    per_line = [
-        r
-        for r in caplog.records
-        if r.getMessage() in ("unparseable line from plugin", "answer to no pending request")
-    ]
+    per_line = [r for r in caplog.records if r.getMessage() == "answer to no pending request"]
     summaries = [r for r in caplog.records if r.getMessage() == "plugin stdout lines suppressed"]
     assert len(per_line) + suppressed == JUNK_LINES
     assert len(per_line) < 1000  # the burst, and the refill while the flood lasted
     assert sum(r.fields["lines"] for r in summaries) == suppressed  # type: ignore[attr-defined]
+
+
+def test_a_line_that_is_not_json_ends_the_session_with_e_frame_json() -> None:
+    junk = "import sys\nsys.stdout.write('not json\\n'); sys.stdout.flush()\nsys.stdin.read()\n"
+
+    async def scenario() -> Any:
+        ended: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        session = JsonRpcSession([sys.executable, "-c", junk], "junk", on_failure=ended.set_result)
+        await session.start()
+        try:
+            error = await asyncio.wait_for(ended, 60)
+        finally:
+            await session.close(5)
+        assert not session.alive and session.failure is error
+        return error
+
+    error = asyncio.run(scenario())
+    assert error.code == "E_FRAME_JSON" and error.offending_frame == "not json"
+    assert error.fail_line().startswith("[plugin-protocol] FAIL E_FRAME_JSON: invalid JSON: ")
 
 
 ASKING_PLUGIN = """

@@ -17,7 +17,8 @@ HOSTILE = FIXTURE_PLUGINS / "plugin_writes_terminal_escapes.py"
 def test_status_shows_why_a_plugin_fails(tmp_path: Path) -> None:
     crash = FIXTURE_PLUGINS / "plugin_says_why_then_crashes.py"
     uds = tmp_path / "gpp.sock"
-    with serving("--plugin", f"fixture@1.0.0={sys.executable} {crash}", cwd=tmp_path, uds=uds) as c:
+    plugin = f"fixture@1.0.0={sys.executable} {crash}"
+    with serving("--repo", ".", "--plugin", plugin, cwd=tmp_path, uds=uds) as c:
         assert c.post("/plugins/fixture/discover", json={"paths": ["."]}).status_code == 502
         done = gpp("status", "--uds", str(uds))
     assert done.returncode == 2, done.stderr
@@ -34,7 +35,9 @@ def test_status_without_a_gateway_says_how_to_start_one(tmp_path: Path) -> None:
 
 def test_status_counts_request_scoped_failures_and_exits_non_zero(tmp_path: Path) -> None:
     uds = tmp_path / "gpp.sock"
-    with serving("--plugin", f"hostile@1.0.0={HOSTILE}", cwd=tmp_path, uds=uds) as client:
+    with serving(
+        "--repo", ".", "--plugin", f"hostile@1.0.0={HOSTILE}", cwd=tmp_path, uds=uds
+    ) as client:
         for _ in range(2):
             answer = client.post("/plugins/hostile/discover", json={"paths": ["."]})
             assert answer.status_code == 502 and answer.json()["code"] == "E_PLUGIN_ERROR"
@@ -46,7 +49,9 @@ def test_status_counts_request_scoped_failures_and_exits_non_zero(tmp_path: Path
 
 def test_status_escapes_what_a_plugin_wrote(tmp_path: Path) -> None:
     uds = tmp_path / "gpp.sock"
-    with serving("--plugin", f"hostile@1.0.0={HOSTILE}", cwd=tmp_path, uds=uds) as client:
+    with serving(
+        "--repo", ".", "--plugin", f"hostile@1.0.0={HOSTILE}", cwd=tmp_path, uds=uds
+    ) as client:
         assert client.post("/plugins/hostile/discover", json={"paths": ["."]}).status_code == 502
         done = gpp("status", "--uds", str(uds))
     assert "\x1b" not in done.stdout and "\r" not in done.stdout and "\x07" not in done.stdout
@@ -61,7 +66,7 @@ def test_status_shows_the_stderr_of_a_plugin_that_serves(tmp_path: Path) -> None
     """`print()` in a plugin reaches `gpp status`, as the README says, failing or not."""
     uds = tmp_path / "gpp.sock"
     chatty = f"chatty@1.0.0={sys.executable} {FIXTURE_PLUGINS / 'chatty_plugin.py'}"
-    with serving("--plugin", chatty, cwd=tmp_path, uds=uds) as client:
+    with serving("--repo", ".", "--plugin", chatty, cwd=tmp_path, uds=uds) as client:
         assert client.post("/plugins/chatty/discover", json={"paths": ["."]}).status_code == 200
         done = gpp("status", "--uds", str(uds))
     assert done.returncode == 0, done.stdout + done.stderr
@@ -76,7 +81,9 @@ def test_status_names_a_refused_token_as_such(tmp_path: Path) -> None:
     token_file.chmod(0o600)
     uds = tmp_path / "gpp.sock"
     chatty = f"chatty@1.0.0={sys.executable} {FIXTURE_PLUGINS / 'chatty_plugin.py'}"
-    with serving("--token-file", str(token_file), "--plugin", chatty, cwd=tmp_path, uds=uds):
+    with serving(
+        "--token-file", str(token_file), "--repo", ".", "--plugin", chatty, cwd=tmp_path, uds=uds
+    ):
         done = subprocess.run(
             [*GPP, "status", "--uds", str(uds)],
             capture_output=True,

@@ -54,6 +54,8 @@ def serving(*args: str, cwd: Path, uds: Path) -> AbstractContextManager[httpx.Cl
 
 def test_serve_registers_a_plugin_from_the_command_line_and_pins_its_hello(tmp_path: Path) -> None:
     with serving(
+        "--repo",
+        ".",
         "--plugin",
         "reference-detector",
         "--",
@@ -93,6 +95,8 @@ def test_serve_takes_several_plugins_and_a_repo(tmp_path: Path) -> None:
 
 def test_serve_with_a_wrong_pinned_version_says_what_the_plugin_announced(tmp_path: Path) -> None:
     with serving(
+        "--repo",
+        ".",
         "--plugin",
         f"reference-detector@9.9.9={sys.executable} {REFERENCE_DETECTOR}",
         cwd=DEMO_REPO,
@@ -143,6 +147,8 @@ def test_a_plugin_that_prints_keeps_its_protocol_and_its_words_reach_stderr(
 ) -> None:
     """Without the SDK's diversion, the first print is a non-frame line: E_FRAME_JSON."""
     with serving(
+        "--repo",
+        ".",
         "--plugin",
         "chatty@1.0.0",
         "--",
@@ -168,7 +174,7 @@ def test_a_plugin_run_by_hand_in_a_terminal_says_what_it_is(language: str, tmp_p
         os.close(leader)
     assert done.returncode == 1 and done.stdout == ""
     assert "This is chatty 1.0.0, a GPP/3 discovery plugin" in done.stderr
-    assert "gpp serve --plugin chatty@1.0.0 -- " in done.stderr
+    assert "gpp serve --repo . --plugin chatty@1.0.0 -- " in done.stderr
 
 
 def test_a_plugin_that_fails_at_start_shows_its_own_words_and_no_wrong_hint(
@@ -179,7 +185,8 @@ def test_a_plugin_that_fails_at_start_shows_its_own_words_and_no_wrong_hint(
     (tmp_path / "my_plugin.py").write_text("def discover(paths)\n    return {}\n")
     done = gpp(
         "serve",
-        *("--uds", str(tmp_path / "gpp.sock"), "--plugin", "my-plugin", "--", "my_plugin.py"),
+        *("--uds", str(tmp_path / "gpp.sock"), "--repo", ".", "--plugin", "my-plugin", "--"),
+        "my_plugin.py",
         cwd=tmp_path,
     )
     assert done.returncode == 1
@@ -192,7 +199,7 @@ def test_a_plugin_that_fails_at_start_shows_its_own_words_and_no_wrong_hint(
 
 def test_a_jsonrpc_plugin_is_served_from_the_command_line(tmp_path: Path) -> None:
     with serving(
-        *("--plugin", "rpc", "--jsonrpc", "--"),
+        *("--repo", ".", "--plugin", "rpc", "--jsonrpc", "--"),
         str(REPO / "plugins/jsonrpc_example.py"),
         cwd=tmp_path,
         uds=tmp_path / "gpp.sock",
@@ -209,7 +216,7 @@ def test_a_jsonrpc_plugin_is_served_from_the_command_line(tmp_path: Path) -> Non
 def test_a_jsonrpc_plugin_started_as_gpp3_is_told_about_jsonrpc(tmp_path: Path) -> None:
     """Without --jsonrpc it never says hello: the start names the flag, not a version pin."""
     done = gpp(
-        *("serve", "--uds", str(tmp_path / "gpp.sock"), "--plugin", "rpc", "--"),
+        *("serve", "--uds", str(tmp_path / "gpp.sock"), "--repo", ".", "--plugin", "rpc", "--"),
         str(REPO / "plugins/jsonrpc_example.py"),
         cwd=tmp_path,
     )
@@ -284,7 +291,8 @@ def test_a_python_without_gpp_is_named_where_gpp_serve_stops(tmp_path: Path) -> 
     readme = (REPO / "README.md").read_text("utf-8")
     (tmp_path / "my_plugin.py").write_text(readme.split("```python\n", 1)[1].split("```", 1)[0])
     done = gpp(
-        *("serve", "--uds", str(tmp_path / "gpp.sock"), "--plugin", "my-plugin", "--"),
+        *("serve", "--uds", str(tmp_path / "gpp.sock"), "--repo", ".", "--plugin", "my-plugin"),
+        "--",
         *(sys.executable, "-I", "-S", "my_plugin.py"),
         cwd=tmp_path,
     )

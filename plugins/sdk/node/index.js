@@ -105,7 +105,7 @@ function terminalHint(pluginId, pluginVersion) {
     "the protocol on its stdin and stdout, so there is nothing to type here. To run it:\n" +
     `  gpp discover --command ${shellQuote(command)} --plugin-id ${pluginId} ` +
     `--plugin-version ${pluginVersion} PATH...\n` +
-    `  gpp serve --plugin ${pluginId}@${pluginVersion} -- ${command}`
+    `  gpp serve --repo . --plugin ${pluginId}@${pluginVersion} -- ${command}`
   );
 }
 

@@ -20,7 +20,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import (
     STATUS_LINE,
@@ -28,9 +27,9 @@ from uvicorn.protocols.http.httptools_impl import (
     RequestResponseCycle,
 )
 
-from .config import GatewayConfig
-from .fd_limit import connection_cap
-from .problems import PROBLEM_TYPE
+from ..config import GatewayConfig
+from ..fd_limit import connection_cap
+from ..problems import PROBLEM_TYPE, problem_body
 
 log = logging.getLogger("gpp.front_door")
 
@@ -131,14 +130,14 @@ class FrontDoorProtocol(HttpToolsProtocol):
             client=_peer(self.client),
         )
         self._refused = True
-        body = orjson.dumps(
+        body = problem_body(
+            503,
             {
                 "type": "about:blank",
                 "title": "Too many connections",
-                "status": 503,
                 "detail": f"the gateway holds {self.limits.max_connections} connections, "
                 "none idle; retry shortly",
-            }
+            },
         )
         self.transport.write(
             STATUS_LINE[503]
@@ -321,9 +320,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         cycle = self.cycle  # in a head: the last request's, until this one's head is complete
         answered = cycle is not None and cycle.response_started
         if not answered or (self._in_head and cycle.response_complete):
-            body = orjson.dumps(
-                {"type": "about:blank", "title": title, "status": status, "detail": detail}
-            )
+            body = problem_body(status, {"type": "about:blank", "title": title, "detail": detail})
             self.transport.write(
                 STATUS_LINE[status]
                 + f"content-type: {PROBLEM_TYPE}\r\ncontent-length: {len(body)}\r\n".encode()
