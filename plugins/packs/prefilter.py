@@ -124,18 +124,20 @@ def _callees(data: bytes, suffixes: Sequence[str]) -> list[str]:
     found: list[str] = []
     for suffix in {s.encode() for s in suffixes}:
         end = data.find(suffix)
+        line_end = -1  # where the line of the last call looked at ends
+        statement: re.Match[bytes] | None = None  # that line's assignment, if it is one
         while end >= 0:
             if _CALL.match(data, end + len(suffix)) is None:  # not a call: no statement's
                 end = data.find(suffix, end + 1)
                 continue
-            line = data.rfind(b"\n", 0, end) + 1
-            match = _STATEMENT.match(data, line)
-            if (
-                match is not None
-                and match.end(1) == end + len(suffix)
-                and not _continues(data, line)
-            ):
-                found.append(match.group(1).decode("ascii", "replace"))
+            if end > line_end:  # a new line: its start and statement are looked for once
+                line = data.rfind(b"\n", 0, end) + 1
+                line_end = _find(data, b"\n", end)
+                statement = _STATEMENT.match(data, line)
+                if statement is not None and _continues(data, line):
+                    statement = None
+            if statement is not None and statement.end(1) == end + len(suffix):
+                found.append(statement.group(1).decode("ascii", "replace"))
             end = data.find(suffix, end + 1)
     return list(dict.fromkeys(found))
 
@@ -240,13 +242,14 @@ def byte_facts(
     known = frozenset(base_keywords)  # looked up once per base and import it is bound to
     aliases: dict[str, tuple[str, ...]] = {}
     assigned: Assignments | None = None  # read once, for the first base head the file assigns
+    names = AssignedNames(data)
     for name, written_bases in declared:
         classes.append(name)
         for written in written_bases:
             bases.append(written)
             head, dot, _ = written.partition(".")
             aliased: tuple[str, ...] = ()
-            if (dot or head not in classes) and assigns_name(data, head.encode()):
+            if (dot or head not in classes) and head in names:
                 # the linker takes a class of the file first; else its assignment of the name
                 assigned = assigned or assignments(data)
                 aliased = assigned.values.get(head, ())
@@ -266,7 +269,7 @@ def byte_facts(
                 named += (f"{source}.{callee}" for source in stars)
             field_names += named
             if any(n.startswith(fields.module) for n in named) or (
-                head not in local and assigns_name(data, head.encode())
+                head not in local and head in names
             ):  # `CharField = models.CharField` here: followed once parsed
                 hit = links = True  # its fields pass on to subclasses
     return ByteFacts(
@@ -609,11 +612,67 @@ class _ModuleIndex:
 
 
 _ASSIGNED = re.compile(rb"[ \t]*(?::[^=\n]*)?=(?!=)")
+_ASSIGNED_AT = re.compile(rb"(?<!\w)(\w+)[ \t]*([:=])")
+
+
+def assigned_names(data: bytes) -> frozenset[str]:
+    """Every name `name =` (or `name: T =`, `name :=`) binds anywhere in `data`, as a whole
+    word: the names the file may bind by an assignment, found in one pass over the file, so a
+    file of any size costs time in proportion to its size. (A look for one name at a time
+    scans every occurrence of it, once per name asked: a generated 1 MB file asked for 1,313
+    names scanned 10,935 occurrences each.) Over-inclusion (`f(name=1)`) costs time only."""
+    found: set[bytes] = set()
+    equals = newline = -1  # the first `=` and line end at or after the last colon looked at
+    for match in _ASSIGNED_AT.finditer(data):
+        after = match.end()
+        if match.group(2) == b"=":  # `name =`, not `name ==`
+            if data[after : after + 1] != b"=":
+                found.add(match.group(1))
+            continue
+        # `name:`, then anything but `=` up to a `=` on the same line that starts no `==`;
+        # the positions only move forward, so the file is scanned once however many colons
+        if equals < after:
+            equals = _find(data, b"=", after)
+        if newline < after:
+            newline = _find(data, b"\n", after)
+        if equals < newline and data[equals + 1 : equals + 2] != b"=":
+            found.add(match.group(1))
+    return frozenset(name.decode("ascii") for name in found)
+
+
+def _find(data: bytes, sub: bytes, start: int) -> int:
+    """`data.find`, with the end of `data` for none (a position the scans never pass again)."""
+    found = data.find(sub, start)
+    return len(data) if found < 0 else found
+
+
+class AssignedNames:
+    """Whether a file may bind a name by an assignment (`name =`, `name: T =`, as a whole
+    word), asked any number of times at a cost linear in the file's size: the first few names
+    are looked for one by one (`assigns_name`: the usual file is asked once or twice, and a
+    look for one name is a third of the cost of reading its assignments), then every name the
+    file assigns is read in one pass (`assigned_names`): a generated 1 MB file asked for 1,313
+    names would otherwise scan 10,935 occurrences of one word each time."""
+
+    ONE_BY_ONE = 4
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.asked = 0
+        self.names: frozenset[str] | None = None
+
+    def __contains__(self, name: str) -> bool:
+        if self.names is None and self.asked < self.ONE_BY_ONE:
+            self.asked += 1
+            return assigns_name(self.data, name.encode())
+        if self.names is None:
+            self.names = assigned_names(self.data)
+        return name in self.names
 
 
 def assigns_name(data: bytes, name: bytes) -> bool:
-    """Whether `name =` (or `name: T =`) is anywhere in `data`, as a whole word: whether the
-    file may bind `name` by an assignment, at a third of the cost of reading its assignments."""
+    """Whether `name =` (or `name: T =`) is anywhere in `data`, as a whole word: one name, in
+    time linear in the file (for many names, `AssignedNames`)."""
     start = data.find(name)
     while start >= 0:
         before = data[start - 1 : start] if start else b""

@@ -70,13 +70,13 @@ from gpp.plugin.repo_files import (
 
 from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
 from .prefilter import (
+    AssignedNames,
     Assignments,
     ByteFacts,
     Fields,
     Follow,
     Keyword,
     assignments,
-    assigns_name,
     byte_facts,
     needed,
 )
@@ -613,11 +613,15 @@ class Scanner(Generic[F]):
                 )
             return value
 
+        names: dict[str, AssignedNames] = {}  # what each file may assign
+
         def assigns(rel: str, name: str) -> bool:
             value = self._assignments_memo.lookup(rel, files[rel].stat)
-            if isinstance(value, Missing):
-                return assigns_name(source(rel), name.encode())
-            return name in value.values
+            if not isinstance(value, Missing):
+                return name in value.values
+            if rel not in names:
+                names[rel] = AssignedNames(source(rel))
+            return name in names[rel]
 
         def complete(rel: str) -> ByteFacts:
             data = source(rel)
