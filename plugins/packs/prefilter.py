@@ -649,7 +649,7 @@ def _find(data: bytes, sub: bytes, start: int) -> int:
 class AssignedNames:
     """Whether a file may bind a name by an assignment (`name =`, `name: T =`, as a whole
     word), asked any number of times at a cost linear in the file's size: the first few names
-    are looked for one by one (`assigns_name`: the usual file is asked once or twice, and a
+    are looked for one by one and remembered (`assigns_name`: the usual file is asked once or twice, and a
     look for one name is a third of the cost of reading its assignments), then every name the
     file assigns is read in one pass (`assigned_names`): a generated 1 MB file asked for 1,313
     names would otherwise scan 10,935 occurrences of one word each time."""
@@ -658,16 +658,19 @@ class AssignedNames:
 
     def __init__(self, data: bytes) -> None:
         self.data = data
-        self.asked = 0
+        self.answers: dict[str, bool] = {}  # the names looked for one by one
         self.names: frozenset[str] | None = None
 
     def __contains__(self, name: str) -> bool:
-        if self.names is None and self.asked < self.ONE_BY_ONE:
-            self.asked += 1
-            return assigns_name(self.data, name.encode())
-        if self.names is None:
+        if self.names is not None:
+            return name in self.names
+        answer = self.answers.get(name)
+        if answer is None and len(self.answers) < self.ONE_BY_ONE:
+            answer = self.answers[name] = assigns_name(self.data, name.encode())
+        elif answer is None:
             self.names = assigned_names(self.data)
-        return name in self.names
+            answer = name in self.names
+        return answer
 
 
 def assigns_name(data: bytes, name: bytes) -> bool:
