@@ -428,7 +428,7 @@ def test_the_pre_filter_and_the_walk_stop_at_the_soft_deadline_too(
         now[0] += 1.0
         return judge(self, directories, found)
 
-    walk = scan.walk_in_root
+    from gpp.plugin.repo_files import walk_in_root as walk
 
     def slow_walk(root_fd: int, top: str, visit: Any) -> list[str]:
         def slow_visit(fd: int, here: str, entries: Any) -> list[str]:
