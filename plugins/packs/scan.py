@@ -20,7 +20,9 @@ What the scanner does for every pack, so packs never touch the filesystem:
 
 - A requested path is a file or a directory (`.` = the root). Directories are walked with names
   in UTF-8 byte order, skipping hidden names, virtualenvs (`venv`, or any directory holding
-  `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, and every symlink; `dist` and
+  `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, test code (`tests/`, `test/`,
+  `spec/`, `__tests__/`, `test_*.py`, `conftest.py`, `*.test.*`, `*.spec.*`: not the app's
+  resources) and every symlink; `dist` and
   `build` directories, `*.min.js` files and JavaScript/TypeScript with a line of 1,000+
   characters in its first 4 KB are generated code: skipped, each an `unsupported` entry. A
   named path may be a symlink that stays inside the root. The walk is iterative with
@@ -91,6 +93,11 @@ GENERATED_DIRECTORIES = frozenset({"dist", "build"})
 """Build output: skipped like the others, but said (`unsupported`, generated): routes or tables
 written there would be copies of the source's, or bundles no reader can follow."""
 GENERATED = "generated code is not read"
+TEST_DIRECTORIES = frozenset({"tests", "test", "spec", "__tests__"})
+"""Test code: its tables, models and servers are fixtures of the tests, not the app's (a test
+server under `spec/` listed as the app's routes; a test model's table a false duplicate of the
+app's). Every pack leaves out these folders, and the test files `is_test_file` names, below a
+walked directory; a file named in the request is read whatever its name."""
 MINIFIED_SUFFIXES = (".min.js", ".min.mjs", ".min.cjs")
 MINIFIED_LINE = 1000
 """A line this long within the first `MINIFIED_HEAD` bytes of a JavaScript or TypeScript file
@@ -581,13 +588,15 @@ class Scanner(Generic[F]):
                     continue
                 is_dir = entry.is_dir(follow_symlinks=False)
                 if is_dir:
-                    if name in SKIPPED_DIRECTORIES:
+                    if name in SKIPPED_DIRECTORIES or name in TEST_DIRECTORIES:
                         continue
                     if name in GENERATED_DIRECTORIES:
                         detail = f"{GENERATED} (a {name}/ directory)"
                         skipped.append(Unresolved(prefix + name, "unsupported", detail))
                         continue
-                elif not (entry.is_file(follow_symlinks=False) and name.endswith(self.suffixes)):
+                elif not (
+                    entry.is_file(follow_symlinks=False) and name.endswith(self.suffixes)
+                ) or is_test_file(name):
                     continue
                 problem = name_problem(name, prefix + name)
                 if problem is not None:
@@ -900,6 +909,14 @@ class _Directories:
     def close(self) -> None:
         while self.open:
             os.close(self.open.popitem()[1])
+
+
+def is_test_file(name: str) -> bool:
+    """A test module by its name (`test_*.py`, `conftest.py`, `*.test.*`, `*.spec.*`): left out
+    of a walk with the `TEST_DIRECTORIES`."""
+    if name.endswith(".py") and (name.startswith("test_") or name == "conftest.py"):
+        return True
+    return ".test." in name or ".spec." in name
 
 
 def _minified(data: bytes) -> bool:
