@@ -2,8 +2,9 @@
 
 `module_facts(path, tree, describe)` reads one parsed module (never runs it): what each top-level
 name is bound to (a class, a call such as `declarative_base()`, an import) and, for every
-module-level class (also under `if`/`try`), its bases, keywords and decorators as written plus
-whatever the pack's `describe` hook learns from its body. `Modules` then resolves a name as Python would see it from a module — through
+module-level class (also under `if`/`try`), and every class a function or method defines when
+it runs (a factory's model), its bases, keywords and decorators as written plus whatever the
+pack's `describe` hook learns from its body (names resolve from the module's scope). `Modules` then resolves a name as Python would see it from a module — through
 assignments and imports, into the other scanned files — so a pack can follow inheritance across
 modules without importing anything; a name bound by no statement is looked up in the module's
 `from X import *` sources (their `__all__`, else their public names). Names that lead outside
@@ -120,18 +121,13 @@ def module_facts(
     classes: list[ClassFacts[B]] = []
     stars: list[str] = []
     exports: tuple[str, ...] | None = None
+    scopes: list[ast.stmt] = []  # functions and classes: a model may be defined in a factory
     for node in _top_level(tree.body):  # one pass: this runs for every file of the repository
         if isinstance(node, ast.ClassDef):
-            classes.append(
-                ClassFacts(
-                    name=node.name,
-                    line=node.lineno,
-                    bases=tuple(b for b in (dotted(base) for base in node.bases) if b),
-                    keywords=tuple((kw.arg, literal(kw.value)) for kw in node.keywords if kw.arg),
-                    decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
-                    body=describe(node),
-                )
-            )
+            classes.append(_class_facts(node, describe))
+            scopes.append(node)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            scopes.append(node)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -156,16 +152,67 @@ def module_facts(
             binding = _binding(node.value)
             if binding is not None:
                 bindings.update((t.id, binding) for t in targets if isinstance(t, ast.Name))
+    class_map = {c.name: c for c in classes}  # module attributes: not the factories' classes
+    classes += (_class_facts(node, describe) for node in _defined_in_functions(scopes))
     return ModuleFacts(
         path,
         module,
         imports,
         bindings,
         tuple(classes),
-        {c.name: c for c in classes},
+        class_map,
         tuple(stars),
         exports,
     )
+
+
+def _class_facts(node: ast.ClassDef, describe: Callable[[ast.ClassDef], B]) -> ClassFacts[B]:
+    return ClassFacts(
+        name=node.name,
+        line=node.lineno,
+        bases=tuple(b for b in (dotted(base) for base in node.bases) if b),
+        keywords=tuple((kw.arg, literal(kw.value)) for kw in node.keywords if kw.arg),
+        decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
+        body=describe(node),
+    )
+
+
+_BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
+
+
+def _defined_in_functions(scopes: Sequence[ast.stmt]) -> Iterator[ast.ClassDef]:
+    """The classes a function or method defines when it runs (a factory's model: `def
+    create_models(): class Note(db.Model): ...`), at any depth of functions, methods and
+    blocks, in source order; a class's own nested classes (`class Meta`) are not among them.
+    Statements only, never expressions: this runs for every file."""
+    found: list[ast.ClassDef] = []
+    stack: list[tuple[ast.stmt, bool]] = [(node, False) for node in reversed(scopes)]
+    while stack:
+        node, in_function = stack.pop()
+        if isinstance(node, ast.ClassDef) and in_function:
+            found.append(node)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            children, inside = node.body, True
+        elif isinstance(node, ast.ClassDef):
+            # its methods; a nested class there is an attribute of the class, not run
+            children = [
+                n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+            ]
+            inside = False
+        elif in_function and isinstance(node, _BLOCKS):
+            children = (
+                [*node.body, *node.orelse]
+                if not isinstance(node, ast.With | ast.AsyncWith)
+                else node.body
+            )
+            if isinstance(node, ast.Try):
+                children += [*(s for h in node.handlers for s in h.body), *node.finalbody]
+            inside = True
+        else:
+            continue
+        stack.extend((child, inside) for child in reversed(children))
+    found.sort(key=lambda node: (node.lineno, node.col_offset))
+    return iter(found)
 
 
 def _names_listed(value: ast.expr) -> tuple[str, ...] | None:

@@ -107,3 +107,12 @@ def test_app_files_by_name(name: str) -> None:
     from packs.scan import is_test_file
 
     assert not is_test_file(name)
+
+
+def test_a_model_defined_in_a_factory_is_found() -> None:
+    """Issue 34 item 10: a model class defined inside a factory function, a method, a block of
+    one or a nested function is a table; a class nested in a class body (`Meta`, `Options`)
+    is not."""
+    document = _scan(FIXTURES / "factory-model")
+    assert [name for name, _, _ in _tables(document)] == ["product_line", "tags", "labels", "notes"]
+    assert _codes(document) == []
