@@ -41,6 +41,8 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .pymodules import ModuleIndex, module_name, packages_of
+
 _FROM = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)")
 _IMPORT = re.compile(rb"import[ \t]+([^\n#;]+)")
 _CLASS = re.compile(rb"class[ \t]+(\w+)[ \t]*\(((?:[^()]|\([^()]*\))*)\)")
@@ -397,12 +399,15 @@ def needed(
     complete: Callable[[str], ByteFacts] | None = None,
     fields: Fields | None = None,
     assigns: Callable[[str, str], bool] | None = None,
+    packages: Collection[str] | None = None,
 ) -> set[str]:
     """The paths to parse: the keyword hits and everything linked to them, as described above.
     `facts` in the order the linker sees the files (UTF-8 byte order of path); `assigned(path)`
     reads a chosen file's assignments; `complete(path)` the facts of a `partial` one;
-    `assigns(path, name)` whether a file may assign a name (`assigns_name`)."""
-    index = _ModuleIndex(facts)
+    `assigns(path, name)` whether a file may assign a name (`assigns_name`); `packages` the
+    folders that are packages (`pymodules.packages_of` every file of the walk; by default, of
+    `facts`' paths)."""
+    index = _ModuleIndex(facts, packages_of(facts) if packages is None else packages)
     completed: dict[str, ByteFacts] = {}
     bounds: dict[str, dict[str, tuple[str, ...]]] = {}
 
@@ -454,6 +459,12 @@ def needed(
             continue  # the module's own class: the linker stops here
         written = [w + suffix for w in bound(path).get(head, ())]
         further = {landed for w in written if (landed := index.land_at(w))}
+        if suffix:  # a package's own attribute first (`from pkg import db`, then `db.Model`)
+            further |= {
+                (at[0], at[1] + suffix)
+                for w in bound(path).get(head, ())
+                if (at := index.land_at(w))
+            }
         if may_assign(path, head):  # an assignment binds before an import: both may
             values = assigned_once(path).values.get(head, ())
             values = tuple(v + suffix if n == 0 else v for n, v in enumerate(values))
@@ -497,6 +508,10 @@ def needed(
             if landed is not None:
                 choose(landed[0])
                 resolve(landed[0], landed[1], depth + 1)
+            attribute = index.land_at(target) if suffix else None
+            if attribute is not None and attribute != landed:  # `from pkg import db`: pkg's own
+                choose(attribute[0])
+                resolve(attribute[0], attribute[1] + suffix, depth + 1)
         if head not in info(path).classes:
             values = assigned_once(path).values.get(head, ())
             for number, value in enumerate(values):
@@ -558,33 +573,12 @@ def needed(
     return chosen
 
 
-class _ModuleIndex:
-    """Module names to files exactly as `pymodules.Modules` finds them among all the files (an
-    exact module name first, else the first file in order whose name ends with it), so a file
-    chosen here is the one the linker lands in when it sees every file."""
+class _ModuleIndex(ModuleIndex[str]):
+    """Module names to files by the linker's own resolver (`pymodules.ModuleIndex`) over all
+    the files, so a file chosen here is the one the linker lands in when it sees every file."""
 
-    def __init__(self, paths: Mapping[str, object]) -> None:
-        self.by_suffix: dict[str, str] = {}
-        names = {path: module_name(path) for path in paths}
-        for path, name in names.items():
-            self.by_suffix.setdefault(name, path)
-        for path, name in names.items():
-            parts = name.split(".")
-            for cut in range(1, len(parts)):
-                self.by_suffix.setdefault(".".join(parts[cut:]), path)
-
-    def find(self, name: str) -> str | None:
-        return self.by_suffix.get(name)
-
-    def land_at(self, full: str) -> tuple[str, str] | None:
-        """Where `Modules._resolve_import(full)` goes: the longest proper dotted prefix that is
-        a module, and the rest of the name inside it."""
-        parts = full.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            found = self.by_suffix.get(".".join(parts[:cut]))
-            if found is not None:
-                return found, ".".join(parts[cut:])
-        return None
+    def __init__(self, paths: Mapping[str, object], packages: Collection[str]) -> None:
+        super().__init__(((path, path) for path in paths), packages)
 
     def first_step(
         self,
@@ -600,6 +594,8 @@ class _ModuleIndex:
         head, _, rest = base.partition(".")
         suffix = f".{rest}" if rest else ""
         found = {m for t in bound.get(head, ()) if (m := self.land_at(t + suffix))}
+        if suffix:  # `from pkg import db` then `db.Model`: pkg's own `db` (`Modules.resolve`)
+            found |= {(m[0], m[1] + suffix) for t in bound.get(head, ()) if (m := self.land_at(t))}
         if head not in bound and head not in classes:  # else the linker takes no star
             for source in stars:
                 module = self.find(source)
@@ -700,14 +696,6 @@ def _starts_line(data: bytes, start: int) -> bool:
     """Whether only blanks precede `start` on its line."""
     line = data.rfind(b"\n", 0, start) + 1
     return not data[line:start].strip()
-
-
-def module_name(path: str) -> str:
-    """`app/models/__init__.py` → `app.models` (as `pymodules.module_name`)."""
-    parts = path.removesuffix(".py").split("/")
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
 
 
 def _package(path: str) -> str:

@@ -15,11 +15,18 @@ the scanned files come back as
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 B = TypeVar("B")
+T = TypeVar("T")
+
+REPOSITORY_FILES: ContextVar[Collection[str] | None] = ContextVar("repository_files", default=None)
+"""Every file of the request's walk, set by the scanner while it links (`packs.scan`): which
+folders are packages (hold an `__init__.py`) is known from these even when the pre-filter
+parsed none of their `__init__.py`. Unset (a link called on its own): the linked files say."""
 
 Literal = str | int | float | bool | None
 
@@ -63,6 +70,7 @@ class ModuleFacts(Generic[B]):
     class_map: dict[str, ClassFacts[B]]  # by name; the last definition wins, as at run time
     stars: tuple[str, ...] = ()  # modules imported with `from X import *`, absolute, in order
     exports: tuple[str, ...] | None = None  # a literal `__all__`: what `import *` takes from here
+    from_imports: frozenset[str] = frozenset()  # local names bound by `from X import name`
 
 
 def dotted(node: ast.expr) -> str | None:
@@ -101,10 +109,57 @@ def has_keyword(call: ast.Call, name: str) -> bool:
 
 
 def module_name(path: str) -> str:
+    """`app/models/__init__.py` → `app.models`: the module's name with the repository's root on
+    `sys.path`."""
     parts = path.removesuffix(".py").split("/")
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+def packages_of(paths: Iterable[str]) -> frozenset[str]:
+    """The folders among `paths` that are packages: those holding an `__init__.py`."""
+    return frozenset(
+        path.rpartition("/")[0] for path in paths if path.rpartition("/")[2] == "__init__.py"
+    )
+
+
+class ModuleIndex(Generic[T]):
+    """Which file an absolute import names, as the import system would pick it: the one
+    resolver of module names for the Python packs and their pre-filter (`packs.prefilter`).
+
+    The repository's root is on `sys.path`, so `app/models.py` is `app.models`. A folder that
+    is not a package (no `__init__.py`) may be a `sys.path` root too — `src/` of a src layout,
+    `backend/` holding the app, the folder of a script that is run — so `src/app/models.py` is
+    also `app.models` (an exact name first, else the first file in path order). But a folder
+    that is a package is no root: under Python 3's absolute imports a module inside a package
+    never answers a top-level import, so `app/sqlalchemy.py` is `app.sqlalchemy` only, and
+    `import sqlalchemy` there is the library's."""
+
+    def __init__(self, entries: Iterable[tuple[str, T]], packages: Collection[str]) -> None:
+        self._by_name: dict[str, T] = {}
+        listed = [(path, module_name(path), value) for path, value in entries]
+        for _, name, value in listed:  # path order: the first of two same-named modules wins
+            self._by_name.setdefault(name, value)
+        for path, name, value in listed:  # then below a root: an exact name beats a deeper tail
+            folders = path.split("/")
+            parts = name.split(".")
+            for cut in range(1, len(parts)):
+                if "/".join(folders[:cut]) not in packages:
+                    self._by_name.setdefault(".".join(parts[cut:]), value)
+
+    def find(self, name: str) -> T | None:
+        return self._by_name.get(name)
+
+    def land_at(self, full: str) -> tuple[T, str] | None:
+        """Where a dotted name imported absolutely lands: the longest proper dotted prefix that
+        is a module, and the rest of the name inside it."""
+        parts = full.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            found = self._by_name.get(".".join(parts[:cut]))
+            if found is not None:
+                return found, ".".join(parts[cut:])
+        return None
 
 
 def module_facts(
@@ -121,6 +176,7 @@ def module_facts(
     classes: list[ClassFacts[B]] = []
     stars: list[str] = []
     exports: tuple[str, ...] | None = None
+    from_imports: set[str] = set()
     scopes: list[ast.stmt] = []  # functions and classes: a model may be defined in a factory
     for node in _top_level(tree.body):  # one pass: this runs for every file of the repository
         if isinstance(node, ast.ClassDef):
@@ -145,6 +201,7 @@ def module_facts(
                     imports[alias.asname or alias.name] = (
                         f"{source}.{alias.name}" if source else alias.name
                     )
+                    from_imports.add(alias.asname or alias.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
@@ -163,6 +220,7 @@ def module_facts(
         class_map,
         tuple(stars),
         exports,
+        frozenset(from_imports),
     )
 
 
@@ -264,6 +322,12 @@ def _binds(module: ModuleFacts[B], name: str) -> bool:
     return name in module.class_map or name in module.bindings or name in module.imports
 
 
+def _binds_itself(module: ModuleFacts[B], name: str) -> bool:
+    """Whether a statement of `module` binds `name` (a class, an assignment or an import): an
+    attribute of the module, whatever `__all__` says."""
+    return name in module.class_map or name in module.bindings or name in module.imports
+
+
 @dataclass(frozen=True)
 class ClassRef(Generic[B]):
     module: ModuleFacts[B]
@@ -297,21 +361,21 @@ class Modules(Generic[B]):
     a link over thousands of files stays linear.
     """
 
-    def __init__(self, modules: Sequence[ModuleFacts[B]]) -> None:
+    def __init__(
+        self, modules: Sequence[ModuleFacts[B]], packages: Collection[str] | None = None
+    ) -> None:
         self.modules = modules
-        self._by_suffix: dict[str, ModuleFacts[B]] = {}
+        if packages is None:
+            walked = REPOSITORY_FILES.get()
+            packages = packages_of(walked if walked is not None else (m.path for m in modules))
+        self._index = ModuleIndex(((m.path, m) for m in modules), packages)
         self._resolved: dict[tuple[str, str], Symbol[B]] = {}
         self._ancestors: dict[tuple[str, int], list[ClassRef[B] | External]] = {}
-        for module in modules:  # path order: the first of two same-named modules wins
-            self._by_suffix.setdefault(module.module, module)
-        for module in modules:  # then suffixes: an exact name beats a deeper module's tail
-            parts = module.module.split(".")
-            for cut in range(1, len(parts)):
-                self._by_suffix.setdefault(".".join(parts[cut:]), module)
 
     def find_module(self, name: str) -> ModuleFacts[B] | None:
-        """The scanned module `name` names, also where the repo holds it deeper (`src/app`)."""
-        return self._by_suffix.get(name)
+        """The scanned module `name` names, also where the repo holds it below a folder that may
+        be a `sys.path` root (`src/app`; `ModuleIndex`)."""
+        return self._index.find(name)
 
     def resolve(self, module: ModuleFacts[B], name: str, depth: int = 0) -> Symbol[B]:
         """What `name` (dotted) means inside `module`."""
@@ -336,8 +400,15 @@ class Modules(Generic[B]):
         target = module.imports.get(head)
         if target is None:
             return self._resolve_star(module, head, rest, depth) if module.stars else External(name)
-        full = target + ("." + rest if rest else "")
-        return self._resolve_import(full, depth)
+        suffix = "." + rest if rest else ""
+        if head in module.from_imports:
+            # `from pkg.models import db`: the package's own `db` (its `__init__` re-exports
+            # one) before a submodule `pkg/models/db.py`, as `from ... import` looks
+            source, _, attribute = target.rpartition(".")
+            package = self.find_module(source) if source else None
+            if package is not None and package is not module and _binds_itself(package, attribute):
+                return self.resolve(package, attribute + suffix, depth + 1)
+        return self._resolve_import(target + suffix, depth)
 
     def _resolve_star(self, module: ModuleFacts[B], head: str, rest: str, depth: int) -> Symbol[B]:
         """A name no statement of `module` binds, looked up in its `from X import *` sources as

@@ -82,6 +82,7 @@ from .prefilter import (
     byte_facts,
     needed,
 )
+from .pymodules import REPOSITORY_FILES, packages_of
 
 F = TypeVar("F")
 
@@ -260,7 +261,7 @@ class Scanner(Generic[F]):
         self.memo: FileMemo[F | Unresolved | ReaderError] = memo if memo is not None else FileMemo()
         self.workers = workers  # None: one per usable CPU (`fan_out`)
         self.min_files_per_worker = min_files_per_worker
-        self._last_link: tuple[list[tuple[str, F]], Linked] | None = None
+        self._last_link: tuple[list[tuple[str, F]], frozenset[str], Linked] | None = None
         # Past this many ms of reading, a discover answers with what it has and a
         # DEADLINE_REACHED finding; what it read stays in the memo, so a repeated request
         # goes on from there instead of starting cold (and timing out) again.
@@ -284,6 +285,7 @@ class Scanner(Generic[F]):
         self._last_wanted: set[str] = set()
         self._started = 0.0  # when the discover under way started (`clock`)
         self._not_walked: list[str] = []  # directories its walk did not enter (the deadline)
+        self._walked: frozenset[str] = frozenset()  # every file its walk found
         self._read_s_per_file: float | None = None  # measured on the batches read so far
         self._link_s_per_file: float | None = None  # measured on the last link
         self.parsed = 0  # files read and extracted (or taken from the memo) by the last discover
@@ -318,6 +320,7 @@ class Scanner(Generic[F]):
             facts: list[tuple[str, F]] = []
             failed: list[ReaderError] = []
             rels = sorted(files, key=utf8)
+            self._walked = frozenset(rels)
             if self.on_demand is not None:
                 linked = self._on_demand(
                     root_fd, rels, files, started, not_reached, unresolved, failed, self.on_demand
@@ -492,6 +495,19 @@ class Scanner(Generic[F]):
         on their own are set aside (each a `READER_ERROR` in `failed`) and the rest linked
         again; should that still raise, every file is linked alone (cross-file resolution
         lost, said in one finding)."""
+        # the link resolves imports knowing every folder that is a package (`pymodules`)
+        token = REPOSITORY_FILES.set(self._walked)
+        try:
+            return self._link_guarded_in(facts, failed, link)
+        finally:
+            REPOSITORY_FILES.reset(token)
+
+    def _link_guarded_in(
+        self,
+        facts: list[tuple[str, F]],
+        failed: list[ReaderError],
+        link: Link[F] | None,
+    ) -> Linked:
         whole = self._link if link is None else self._timed(link)
         alone_link = self.link if link is None else link
         try:
@@ -524,15 +540,19 @@ class Scanner(Generic[F]):
 
     def _link(self, facts: list[tuple[str, F]]) -> Linked:
         """`link`, or the last link's result when every file's facts are the very same objects
-        (all memo hits, same files): a repeated discover of an unchanged repo skips the link."""
+        (all memo hits, same files) and the walk found the same packages: a repeated discover
+        of an unchanged repo skips the link."""
+        packages = packages_of(self._walked)  # which imports resolve inside the repository
         if self._last_link is not None:
-            last, linked = self._last_link
-            if len(last) == len(facts) and all(
-                a[0] == b[0] and a[1] is b[1] for a, b in zip(last, facts, strict=True)
+            last, last_packages, linked = self._last_link
+            if (
+                last_packages == packages
+                and len(last) == len(facts)
+                and all(a[0] == b[0] and a[1] is b[1] for a, b in zip(last, facts, strict=True))
             ):
                 return linked
         linked = self._timed(self.link)(facts)
-        self._last_link = (facts, linked)  # holding the facts keeps the identities meaningful
+        self._last_link = (facts, packages, linked)  # the facts held keep identities meaningful
         return linked
 
     def _timed(self, link: Link[F]) -> Link[F]:
@@ -699,8 +719,16 @@ class Scanner(Generic[F]):
         ):
             chosen = last[1]  # every file's bytes as the last discover judged them
         else:
+            packages = packages_of(self._walked)
             chosen = needed(
-                judged, assigned, self.follow, self.base_keywords, complete, self.fields, assigns
+                judged,
+                assigned,
+                self.follow,
+                self.base_keywords,
+                complete,
+                self.fields,
+                assigns,
+                packages,
             )
             self._last_needed = (dict(judged), chosen)
         kept |= chosen

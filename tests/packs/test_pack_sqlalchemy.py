@@ -116,3 +116,25 @@ def test_a_model_defined_in_a_factory_is_found() -> None:
     document = _scan(FIXTURES / "factory-model")
     assert [name for name, _, _ in _tables(document)] == ["product_line", "tags", "labels", "notes"]
     assert _codes(document) == []
+
+
+def test_a_file_named_like_a_library_inside_a_package_does_not_shadow_it() -> None:
+    """Issue 34 item 6: `inventory/sqlalchemy.py` made `import sqlalchemy as sa` in
+    `inventory/models.py` resolve to it, and every `sa.Table(...)` disappeared. Inside a
+    package, a top-level import is the library's; a module named like it is reached by its own
+    name (`billing.sqlalchemy`), so the `Table` that module defines is not SQLAlchemy's."""
+    document = _scan(FIXTURES / "library-named")
+    assert [(name, path) for name, path, _ in _tables(document)] == [
+        ("stock", "inventory/models.py"),
+        ("warehouses", "inventory/models.py"),
+    ]
+    assert _codes(document) == []
+
+
+def test_a_package_attribute_shadows_its_own_submodule() -> None:
+    """Issue 34 item 7: `from pkg.models import db`, where `pkg/models/__init__.py` binds `db`
+    and `pkg/models/db.py` exists, is the package's `db` (what `from ... import` gives), so
+    `db.Model` is Flask-SQLAlchemy's and its subclasses are tables."""
+    document = _scan(FIXTURES / "package-attribute")
+    assert [name for name, _, _ in _tables(document)] == ["customer", "customer_notes"]
+    assert _codes(document) == []
