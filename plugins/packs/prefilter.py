@@ -41,7 +41,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .pymodules import ModuleIndex, module_name, packages_of
+from .pymodules import ModuleIndex, absolute, package_of, packages_of
 
 _FROM = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)")
 _IMPORT = re.compile(rb"import[ \t]+([^\n#;]+)")
@@ -217,12 +217,12 @@ def byte_facts(
             partial=b"import" in data,
             own=own,
         )
-    package = _package(path)
+    package = package_of(path)
     local: dict[str, list[str]] = {}  # a name bound by an import -> what it may name, dotted
     stars: list[str] = []
     modules: list[str] = []
     for level, module, names in _FROM.findall(data):
-        base = _absolute(module.decode("ascii", "replace"), len(level), package)
+        base = absolute(module.decode("ascii", "replace"), len(level), package)
         if names.strip().startswith(b"*"):
             if base:
                 stars.append(base)
@@ -696,17 +696,3 @@ def _starts_line(data: bytes, start: int) -> bool:
     """Whether only blanks precede `start` on its line."""
     line = data.rfind(b"\n", 0, start) + 1
     return not data[line:start].strip()
-
-
-def _package(path: str) -> str:
-    module = module_name(path)
-    is_package = path.endswith("/__init__.py") or path == "__init__.py"
-    return module if is_package else module.rpartition(".")[0]
-
-
-def _absolute(module: str, level: int, package: str) -> str:
-    if not level:
-        return module
-    parts = package.split(".") if package else []
-    base = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
-    return ".".join([*base, module] if module else base)

@@ -166,11 +166,7 @@ def module_facts(
     path: str, tree: ast.Module, describe: Callable[[ast.ClassDef], B]
 ) -> ModuleFacts[B]:
     module = module_name(path)
-    package = (
-        module
-        if path.endswith("/__init__.py") or path == "__init__.py"
-        else module.rpartition(".")[0]
-    )
+    package = package_of(path)
     imports: dict[str, str] = {}
     bindings: dict[str, CallBinding | AliasBinding] = {}
     classes: list[ClassFacts[B]] = []
@@ -192,7 +188,7 @@ def module_facts(
                     head = alias.name.partition(".")[0]
                     imports[head] = head
         elif isinstance(node, ast.ImportFrom):
-            source = _absolute(node.module, node.level, package)
+            source = absolute(node.module, node.level, package)
             for alias in node.names:
                 if alias.name == "*":
                     if source:
@@ -307,7 +303,16 @@ def _binding(value: ast.expr) -> CallBinding | AliasBinding | None:
     return AliasBinding(target) if target else None
 
 
-def _absolute(module: str | None, level: int, package: str) -> str:
+def package_of(path: str) -> str:
+    """The package a module's relative imports start from: itself for an `__init__.py`, else
+    the one holding it."""
+    module = module_name(path)
+    is_package = path.endswith("/__init__.py") or path == "__init__.py"
+    return module if is_package else module.rpartition(".")[0]
+
+
+def absolute(module: str | None, level: int, package: str) -> str:
+    """The absolute name `from {'.' * level}{module} import …` names inside `package`."""
     if level == 0:
         return module or ""
     parts = package.split(".") if package else []
