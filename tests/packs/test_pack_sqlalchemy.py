@@ -138,3 +138,11 @@ def test_a_package_attribute_shadows_its_own_submodule() -> None:
     document = _scan(FIXTURES / "package-attribute")
     assert [name for name, _, _ in _tables(document)] == ["customer", "customer_notes"]
     assert _codes(document) == []
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 14), reason="the interpreter reads 3.14 itself")
+def test_a_file_with_python_314_except_is_read() -> None:
+    """Issue 34 item 8: `except A, B:` made the file a `parse-error` and its tables lost."""
+    document = _scan(FIXTURES / "py314-except")
+    assert [name for name, _, _ in _tables(document)] == ["orders"]
+    assert document["unresolved"] == []
