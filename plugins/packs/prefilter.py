@@ -244,14 +244,16 @@ def byte_facts(
     known = frozenset(base_keywords)  # looked up once per base and import it is bound to
     aliases: dict[str, tuple[str, ...]] = {}
     assigned: Assignments | None = None  # read once, for the first base head the file assigns
-    names = AssignedNames(data)
+    may_assign: AssignedNames | None = None  # made when first asked: most files never are
     for name, written_bases in declared:
         classes.append(name)
         for written in written_bases:
             bases.append(written)
             head, dot, _ = written.partition(".")
             aliased: tuple[str, ...] = ()
-            if (dot or head not in classes) and head in names:
+            if (dot or head not in classes) and head in (
+                may_assign := may_assign or AssignedNames(data)
+            ):
                 # the linker takes a class of the file first; else its assignment of the name
                 assigned = assigned or assignments(data)
                 aliased = assigned.values.get(head, ())
@@ -271,7 +273,7 @@ def byte_facts(
                 named += (f"{source}.{callee}" for source in stars)
             field_names += named
             if any(n.startswith(fields.module) for n in named) or (
-                head not in local and head in names
+                head not in local and head in (may_assign := may_assign or AssignedNames(data))
             ):  # `CharField = models.CharField` here: followed once parsed
                 hit = links = True  # its fields pass on to subclasses
     return ByteFacts(

@@ -23,10 +23,12 @@ from typing import Generic, TypeVar
 B = TypeVar("B")
 T = TypeVar("T")
 
-REPOSITORY_FILES: ContextVar[Collection[str] | None] = ContextVar("repository_files", default=None)
-"""Every file of the request's walk, set by the scanner while it links (`packs.scan`): which
-folders are packages (hold an `__init__.py`) is known from these even when the pre-filter
-parsed none of their `__init__.py`. Unset (a link called on its own): the linked files say."""
+REPOSITORY_PACKAGES: ContextVar[Collection[str] | None] = ContextVar(
+    "repository_packages", default=None
+)
+"""The folders that are packages (`packages_of` every file of the request's walk), set by the
+scanner while it links (`packs.scan`): known even when the pre-filter parsed none of their
+`__init__.py`. Unset (a link called on its own): the linked files say."""
 
 Literal = str | int | float | bool | None
 
@@ -138,14 +140,15 @@ class ModuleIndex(Generic[T]):
 
     def __init__(self, entries: Iterable[tuple[str, T]], packages: Collection[str]) -> None:
         self._by_name: dict[str, T] = {}
-        listed = [(path, module_name(path), value) for path, value in entries]
-        for _, name, value in listed:  # path order: the first of two same-named modules wins
+        listed = [(module_name(path), value) for path, value in entries]
+        for name, value in listed:  # path order: the first of two same-named modules wins
             self._by_name.setdefault(name, value)
-        for path, name, value in listed:  # then below a root: an exact name beats a deeper tail
-            folders = path.split("/")
+        for name, value in listed:  # then below a root: an exact name beats a deeper tail
             parts = name.split(".")
+            root = ""  # the folder holding parts[cut], built as the cut moves down
             for cut in range(1, len(parts)):
-                if "/".join(folders[:cut]) not in packages:
+                root = f"{root}/{parts[cut - 1]}" if root else parts[0]
+                if root not in packages:
                     self._by_name.setdefault(".".join(parts[cut:]), value)
 
     def find(self, name: str) -> T | None:
@@ -163,8 +166,14 @@ class ModuleIndex(Generic[T]):
 
 
 def module_facts(
-    path: str, tree: ast.Module, describe: Callable[[ast.ClassDef], B]
+    path: str,
+    tree: ast.Module,
+    describe: Callable[[ast.ClassDef], B],
+    text: str | None = None,
 ) -> ModuleFacts[B]:
+    """`text`, the module's source, when known: functions are looked into for the classes they
+    define only when it spells `class` more often than the module-level classes do (most
+    modules define none in a function, and their functions need not be walked)."""
     module = module_name(path)
     package = package_of(path)
     imports: dict[str, str] = {}
@@ -206,7 +215,8 @@ def module_facts(
             if binding is not None:
                 bindings.update((t.id, binding) for t in targets if isinstance(t, ast.Name))
     class_map = {c.name: c for c in classes}  # module attributes: not the factories' classes
-    classes += (_class_facts(node, describe) for node in _defined_in_functions(scopes))
+    if text is None or text.count("class") > len(classes):
+        classes += (_class_facts(node, describe) for node in _defined_in_functions(scopes))
     return ModuleFacts(
         path,
         module,
@@ -371,8 +381,9 @@ class Modules(Generic[B]):
     ) -> None:
         self.modules = modules
         if packages is None:
-            walked = REPOSITORY_FILES.get()
-            packages = packages_of(walked if walked is not None else (m.path for m in modules))
+            packages = REPOSITORY_PACKAGES.get()
+            if packages is None:
+                packages = packages_of(m.path for m in modules)
         self._index = ModuleIndex(((m.path, m) for m in modules), packages)
         self._resolved: dict[tuple[str, str], Symbol[B]] = {}
         self._ancestors: dict[tuple[str, int], list[ClassRef[B] | External]] = {}

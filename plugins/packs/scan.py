@@ -82,7 +82,7 @@ from .prefilter import (
     byte_facts,
     needed,
 )
-from .pymodules import REPOSITORY_FILES, packages_of
+from .pymodules import REPOSITORY_PACKAGES, packages_of
 
 F = TypeVar("F")
 
@@ -285,7 +285,7 @@ class Scanner(Generic[F]):
         self._last_wanted: set[str] = set()
         self._started = 0.0  # when the discover under way started (`clock`)
         self._not_walked: list[str] = []  # directories its walk did not enter (the deadline)
-        self._walked: frozenset[str] = frozenset()  # every file its walk found
+        self._packages: frozenset[str] = frozenset()  # the folders of its walk that are packages
         self._read_s_per_file: float | None = None  # measured on the batches read so far
         self._link_s_per_file: float | None = None  # measured on the last link
         self.parsed = 0  # files read and extracted (or taken from the memo) by the last discover
@@ -320,7 +320,7 @@ class Scanner(Generic[F]):
             facts: list[tuple[str, F]] = []
             failed: list[ReaderError] = []
             rels = sorted(files, key=utf8)
-            self._walked = frozenset(rels)
+            self._packages = packages_of(rels)
             if self.on_demand is not None:
                 linked = self._on_demand(
                     root_fd, rels, files, started, not_reached, unresolved, failed, self.on_demand
@@ -496,11 +496,11 @@ class Scanner(Generic[F]):
         again; should that still raise, every file is linked alone (cross-file resolution
         lost, said in one finding)."""
         # the link resolves imports knowing every folder that is a package (`pymodules`)
-        token = REPOSITORY_FILES.set(self._walked)
+        token = REPOSITORY_PACKAGES.set(self._packages)
         try:
             return self._link_guarded_in(facts, failed, link)
         finally:
-            REPOSITORY_FILES.reset(token)
+            REPOSITORY_PACKAGES.reset(token)
 
     def _link_guarded_in(
         self,
@@ -542,7 +542,7 @@ class Scanner(Generic[F]):
         """`link`, or the last link's result when every file's facts are the very same objects
         (all memo hits, same files) and the walk found the same packages: a repeated discover
         of an unchanged repo skips the link."""
-        packages = packages_of(self._walked)  # which imports resolve inside the repository
+        packages = self._packages  # which imports resolve inside the repository
         if self._last_link is not None:
             last, last_packages, linked = self._last_link
             if (
@@ -719,7 +719,6 @@ class Scanner(Generic[F]):
         ):
             chosen = last[1]  # every file's bytes as the last discover judged them
         else:
-            packages = packages_of(self._walked)
             chosen = needed(
                 judged,
                 assigned,
@@ -728,7 +727,7 @@ class Scanner(Generic[F]):
                 complete,
                 self.fields,
                 assigns,
-                packages,
+                self._packages,
             )
             self._last_needed = (dict(judged), chosen)
         kept |= chosen

@@ -158,7 +158,7 @@ def extract(path: str, source: str) -> SqlalchemyFacts:
             )
             migration = migration or any(n.partition(".")[0] == "alembic" for n in names)
     return SqlalchemyFacts(
-        module_facts(path, tree, describe), tables, migration, functions, constants
+        module_facts(path, tree, describe, source), tables, migration, functions, constants
     )
 
 
