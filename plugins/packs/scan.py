@@ -118,7 +118,7 @@ kills the plugin at `request_ms`, so the soft deadline sits well inside the hard
 DEADLINE_BATCH = 256
 """At most this many files read between two looks at the clock when a deadline is set (fewer
 when the time left at the rate measured so far is shorter)."""
-FIRST_BATCH = 16
+FIRST_BATCH = 4
 """Files read before the first look at the clock, when no read rate has been measured yet."""
 LINK_SHARE_GUESS = 0.5
 """Before a link has been timed: linking a file is taken to cost this share of reading it."""

@@ -28,7 +28,8 @@ from packs import django_models, sqlalchemy_models
 from packs.builders import location
 from packs.routes import SUFFIXES, RouteLinker
 from packs.routes import extract as routes_extract
-from packs.scan import JSONObject, Linked, Scanner
+from packs.routes.seeds import admits
+from packs.scan import JSONObject, Linked, OnDemand, Scanner
 
 PRLIMIT = shutil.which("prlimit") or "prlimit"
 MODEL = "from sqlalchemy import Column, Integer\nfrom sqlalchemy.orm import declarative_base\n" \
@@ -1027,3 +1028,49 @@ def test_the_prefilter_opens_a_directory_chain_once_for_its_files(
     assert [r["name"] for r in document["resources"]] == ["b_item"]
     assert sorted(opened_dirs) == ["a/b", "a/b/c"]  # not one chain per file
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_the_routes_pack_on_demand_stops_at_the_soft_deadline_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pack-http-routes' on-demand scan (bytes admitted, parsed, linked, asked for more) looks
+    at the clock in each of those steps: judging a file's bytes costs one second and parsing
+    one another (a fake clock), so a 15-second deadline answers part of the routes with
+    DEADLINE_REACHED, and each repeat goes further to the document of the unbounded scan."""
+    import pack_http_routes
+    from packs.routes import extract as routes_extract
+
+    for n in range(10):
+        (tmp_path / f"views{n}.py").write_text(
+            f"from flask import Flask\napp = Flask(__name__)\n\n@app.get('/v{n}')\ndef v(): ...\n"
+        )
+    now = [0.0]
+    judge = Scanner._judge_bytes
+
+    def slow_judge(self: Any, directories: Any, found: Any) -> bytes | None:
+        now[0] += 1.0
+        return judge(self, directories, found)
+
+    def slow_extract(path: str, source: str) -> Any:
+        now[0] += 1.0
+        return routes_extract(path, source)
+
+    monkeypatch.setattr(Scanner, "_judge_bytes", slow_judge)
+    linker = RouteLinker()
+    bounded = Scanner(SUFFIXES, slow_extract, linker, language="x", root=str(tmp_path),
+                      workers=1, deadline_ms=15_000, clock=lambda: now[0],
+                      on_demand=OnDemand(admits, linker))  # fmt: skip
+    counts = []
+    for _ in range(8):
+        began = now[0]
+        document = bounded.discover(["."])
+        assert now[0] - began <= 16.0  # at most one look at a file's bytes past the deadline
+        DOCUMENT.check(document)
+        counts.append(len(document["resources"]))
+        if not document["findings"]:
+            break
+        assert [f["code"] for f in document["findings"]] == ["DEADLINE_REACHED"]
+    assert counts[0] < 10 and counts[-1] == 10 and counts == sorted(counts)
+    reference = pack_http_routes.make_scanner(parse_all=True)
+    reference.root = str(tmp_path)
+    assert document == reference.discover(["."])
