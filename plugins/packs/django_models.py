@@ -143,7 +143,7 @@ class DjangoFacts:
 
 def extract(path: str, source: str) -> DjangoFacts:
     return DjangoFacts(
-        module_facts(path, parse_python(source, path), _describe), app_label_of(path)
+        module_facts(path, parse_python(source, path), _describe, source), app_label_of(path)
     )
 
 

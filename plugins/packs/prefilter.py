@@ -41,7 +41,11 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .pymodules import ModuleIndex, absolute, package_of, packages_of
+
 _FROM = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)")
+_FROM_HEAD = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*")
+_TO_STATEMENT_END = re.compile(rb"[^\n#;]*")
 _IMPORT = re.compile(rb"import[ \t]+([^\n#;]+)")
 _CLASS = re.compile(rb"class[ \t]+(\w+)[ \t]*\(((?:[^()]|\([^()]*\))*)\)")
 _BRACKET = re.compile(rb"[()\[\]{}]")
@@ -124,18 +128,20 @@ def _callees(data: bytes, suffixes: Sequence[str]) -> list[str]:
     found: list[str] = []
     for suffix in {s.encode() for s in suffixes}:
         end = data.find(suffix)
+        line_end = -1  # where the line of the last call looked at ends
+        statement: re.Match[bytes] | None = None  # that line's assignment, if it is one
         while end >= 0:
             if _CALL.match(data, end + len(suffix)) is None:  # not a call: no statement's
                 end = data.find(suffix, end + 1)
                 continue
-            line = data.rfind(b"\n", 0, end) + 1
-            match = _STATEMENT.match(data, line)
-            if (
-                match is not None
-                and match.end(1) == end + len(suffix)
-                and not _continues(data, line)
-            ):
-                found.append(match.group(1).decode("ascii", "replace"))
+            if end > line_end:  # a new line: its start and statement are looked for once
+                line = data.rfind(b"\n", 0, end) + 1
+                line_end = _find(data, b"\n", end)
+                statement = _STATEMENT.match(data, line)
+                if statement is not None and _continues(data, line):
+                    statement = None
+            if statement is not None and statement.end(1) == end + len(suffix):
+                found.append(statement.group(1).decode("ascii", "replace"))
             end = data.find(suffix, end + 1)
     return list(dict.fromkeys(found))
 
@@ -213,17 +219,17 @@ def byte_facts(
             partial=b"import" in data,
             own=own,
         )
-    package = _package(path)
+    package = package_of(path)
     local: dict[str, list[str]] = {}  # a name bound by an import -> what it may name, dotted
     stars: list[str] = []
     modules: list[str] = []
-    for level, module, names in _FROM.findall(data):
-        base = _absolute(module.decode("ascii", "replace"), len(level), package)
-        if names.strip().startswith(b"*"):
+    for level, module, imported in _from_findall(data):
+        base = absolute(module.decode("ascii", "replace"), len(level), package)
+        if imported.strip().startswith(b"*"):
             if base:
                 stars.append(base)
             continue
-        for name, alias in _ALIAS.findall(names.replace(b"\\\n", b" ")):
+        for name, alias in _ALIAS.findall(imported.replace(b"\\\n", b" ")):
             text = name.decode("ascii", "replace")
             target = f"{base}.{text}" if base else text
             local.setdefault((alias or name).decode("ascii", "replace"), []).append(target)
@@ -240,13 +246,16 @@ def byte_facts(
     known = frozenset(base_keywords)  # looked up once per base and import it is bound to
     aliases: dict[str, tuple[str, ...]] = {}
     assigned: Assignments | None = None  # read once, for the first base head the file assigns
+    may_assign: AssignedNames | None = None  # made when first asked: most files never are
     for name, written_bases in declared:
         classes.append(name)
         for written in written_bases:
             bases.append(written)
             head, dot, _ = written.partition(".")
             aliased: tuple[str, ...] = ()
-            if (dot or head not in classes) and assigns_name(data, head.encode()):
+            if (dot or head not in classes) and head in (
+                may_assign := may_assign or AssignedNames(data)
+            ):
                 # the linker takes a class of the file first; else its assignment of the name
                 assigned = assigned or assignments(data)
                 aliased = assigned.values.get(head, ())
@@ -266,7 +275,7 @@ def byte_facts(
                 named += (f"{source}.{callee}" for source in stars)
             field_names += named
             if any(n.startswith(fields.module) for n in named) or (
-                head not in local and assigns_name(data, head.encode())
+                head not in local and head in (may_assign := may_assign or AssignedNames(data))
             ):  # `CharField = models.CharField` here: followed once parsed
                 hit = links = True  # its fields pass on to subclasses
     return ByteFacts(
@@ -282,6 +291,29 @@ def byte_facts(
         own=own,
         aliases=tuple(aliases.items()),
     )
+
+
+def _from_findall(data: bytes) -> list[tuple[bytes, bytes, bytes]]:
+    r"""`_FROM.findall(data)` in time linear in the file: the pattern's `\([^)]*\)` looks for a
+    `)` from every `from … import (` and fails at the end of a file that has none left, once per
+    such statement; here the next `)` is found once and kept while the statements move on."""
+    found: list[tuple[bytes, bytes, bytes]] = []
+    close = -1  # the first `)` at or after the last `(` looked at; len(data): none
+    start = 0
+    while (head := _FROM_HEAD.search(data, start)) is not None:
+        after = head.end()
+        if data[after : after + 1] == b"(":
+            if close < after:
+                close = _find(data, b")", after)
+            if close < len(data):
+                found.append((head[1], head[2], data[after : close + 1]))
+                start = close + 1
+                continue
+        end = _TO_STATEMENT_END.match(data, after)
+        assert end is not None  # `*`: it matches, empty or not
+        found.append((head[1], head[2], end[0]))
+        start = end.end()
+    return found
 
 
 def _classes(data: bytes) -> list[tuple[bytes, bytes, bool]]:
@@ -394,12 +426,15 @@ def needed(
     complete: Callable[[str], ByteFacts] | None = None,
     fields: Fields | None = None,
     assigns: Callable[[str, str], bool] | None = None,
+    packages: Collection[str] | None = None,
 ) -> set[str]:
     """The paths to parse: the keyword hits and everything linked to them, as described above.
     `facts` in the order the linker sees the files (UTF-8 byte order of path); `assigned(path)`
     reads a chosen file's assignments; `complete(path)` the facts of a `partial` one;
-    `assigns(path, name)` whether a file may assign a name (`assigns_name`)."""
-    index = _ModuleIndex(facts)
+    `assigns(path, name)` whether a file may assign a name (`assigns_name`); `packages` the
+    folders that are packages (`pymodules.packages_of` every file of the walk; by default, of
+    `facts`' paths)."""
+    index = _ModuleIndex(facts, packages_of(facts) if packages is None else packages)
     completed: dict[str, ByteFacts] = {}
     bounds: dict[str, dict[str, tuple[str, ...]]] = {}
 
@@ -451,6 +486,12 @@ def needed(
             continue  # the module's own class: the linker stops here
         written = [w + suffix for w in bound(path).get(head, ())]
         further = {landed for w in written if (landed := index.land_at(w))}
+        if suffix:  # a package's own attribute first (`from pkg import db`, then `db.Model`)
+            further |= {
+                (at[0], at[1] + suffix)
+                for w in bound(path).get(head, ())
+                if (at := index.land_at(w))
+            }
         if may_assign(path, head):  # an assignment binds before an import: both may
             values = assigned_once(path).values.get(head, ())
             values = tuple(v + suffix if n == 0 else v for n, v in enumerate(values))
@@ -494,6 +535,10 @@ def needed(
             if landed is not None:
                 choose(landed[0])
                 resolve(landed[0], landed[1], depth + 1)
+            attribute = index.land_at(target) if suffix else None
+            if attribute is not None and attribute != landed:  # `from pkg import db`: pkg's own
+                choose(attribute[0])
+                resolve(attribute[0], attribute[1] + suffix, depth + 1)
         if head not in info(path).classes:
             values = assigned_once(path).values.get(head, ())
             for number, value in enumerate(values):
@@ -555,33 +600,12 @@ def needed(
     return chosen
 
 
-class _ModuleIndex:
-    """Module names to files exactly as `pymodules.Modules` finds them among all the files (an
-    exact module name first, else the first file in order whose name ends with it), so a file
-    chosen here is the one the linker lands in when it sees every file."""
+class _ModuleIndex(ModuleIndex[str]):
+    """Module names to files by the linker's own resolver (`pymodules.ModuleIndex`) over all
+    the files, so a file chosen here is the one the linker lands in when it sees every file."""
 
-    def __init__(self, paths: Mapping[str, object]) -> None:
-        self.by_suffix: dict[str, str] = {}
-        names = {path: module_name(path) for path in paths}
-        for path, name in names.items():
-            self.by_suffix.setdefault(name, path)
-        for path, name in names.items():
-            parts = name.split(".")
-            for cut in range(1, len(parts)):
-                self.by_suffix.setdefault(".".join(parts[cut:]), path)
-
-    def find(self, name: str) -> str | None:
-        return self.by_suffix.get(name)
-
-    def land_at(self, full: str) -> tuple[str, str] | None:
-        """Where `Modules._resolve_import(full)` goes: the longest proper dotted prefix that is
-        a module, and the rest of the name inside it."""
-        parts = full.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            found = self.by_suffix.get(".".join(parts[:cut]))
-            if found is not None:
-                return found, ".".join(parts[cut:])
-        return None
+    def __init__(self, paths: Mapping[str, object], packages: Collection[str]) -> None:
+        super().__init__(((path, path) for path in paths), packages)
 
     def first_step(
         self,
@@ -597,6 +621,8 @@ class _ModuleIndex:
         head, _, rest = base.partition(".")
         suffix = f".{rest}" if rest else ""
         found = {m for t in bound.get(head, ()) if (m := self.land_at(t + suffix))}
+        if suffix:  # `from pkg import db` then `db.Model`: pkg's own `db` (`Modules.resolve`)
+            found |= {(m[0], m[1] + suffix) for t in bound.get(head, ()) if (m := self.land_at(t))}
         if head not in bound and head not in classes:  # else the linker takes no star
             for source in stars:
                 module = self.find(source)
@@ -609,11 +635,70 @@ class _ModuleIndex:
 
 
 _ASSIGNED = re.compile(rb"[ \t]*(?::[^=\n]*)?=(?!=)")
+_ASSIGNED_AT = re.compile(rb"(?<!\w)(\w+)[ \t]*([:=])")
+
+
+def assigned_names(data: bytes) -> frozenset[str]:
+    """Every name `name =` (or `name: T =`, `name :=`) binds anywhere in `data`, as a whole
+    word: the names the file may bind by an assignment, found in one pass over the file, so a
+    file of any size costs time in proportion to its size. (A look for one name at a time
+    scans every occurrence of it, once per name asked: a generated 1 MB file asked for 1,313
+    names scanned 10,935 occurrences each.) Over-inclusion (`f(name=1)`) costs time only."""
+    found: set[bytes] = set()
+    equals = newline = -1  # the first `=` and line end at or after the last colon looked at
+    for match in _ASSIGNED_AT.finditer(data):
+        after = match.end()
+        if match.group(2) == b"=":  # `name =`, not `name ==`
+            if data[after : after + 1] != b"=":
+                found.add(match.group(1))
+            continue
+        # `name:`, then anything but `=` up to a `=` on the same line that starts no `==`;
+        # the positions only move forward, so the file is scanned once however many colons
+        if equals < after:
+            equals = _find(data, b"=", after)
+        if newline < after:
+            newline = _find(data, b"\n", after)
+        if equals < newline and data[equals + 1 : equals + 2] != b"=":
+            found.add(match.group(1))
+    return frozenset(name.decode("ascii") for name in found)
+
+
+def _find(data: bytes, sub: bytes, start: int) -> int:
+    """`data.find`, with the end of `data` for none (a position the scans never pass again)."""
+    found = data.find(sub, start)
+    return len(data) if found < 0 else found
+
+
+class AssignedNames:
+    """Whether a file may bind a name by an assignment (`name =`, `name: T =`, as a whole
+    word), asked any number of times at a cost linear in the file's size: the first few names
+    are looked for one by one and remembered (`assigns_name`: the usual file is asked once or twice, and a
+    look for one name is a third of the cost of reading its assignments), then every name the
+    file assigns is read in one pass (`assigned_names`): a generated 1 MB file asked for 1,313
+    names would otherwise scan 10,935 occurrences of one word each time."""
+
+    ONE_BY_ONE = 4
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.answers: dict[str, bool] = {}  # the names looked for one by one
+        self.names: frozenset[str] | None = None
+
+    def __contains__(self, name: str) -> bool:
+        if self.names is not None:
+            return name in self.names
+        answer = self.answers.get(name)
+        if answer is None and len(self.answers) < self.ONE_BY_ONE:
+            answer = self.answers[name] = assigns_name(self.data, name.encode())
+        elif answer is None:
+            self.names = assigned_names(self.data)
+            answer = name in self.names
+        return answer
 
 
 def assigns_name(data: bytes, name: bytes) -> bool:
-    """Whether `name =` (or `name: T =`) is anywhere in `data`, as a whole word: whether the
-    file may bind `name` by an assignment, at a third of the cost of reading its assignments."""
+    """Whether `name =` (or `name: T =`) is anywhere in `data`, as a whole word: one name, in
+    time linear in the file (for many names, `AssignedNames`)."""
     start = data.find(name)
     while start >= 0:
         before = data[start - 1 : start] if start else b""
@@ -638,25 +723,3 @@ def _starts_line(data: bytes, start: int) -> bool:
     """Whether only blanks precede `start` on its line."""
     line = data.rfind(b"\n", 0, start) + 1
     return not data[line:start].strip()
-
-
-def module_name(path: str) -> str:
-    """`app/models/__init__.py` → `app.models` (as `pymodules.module_name`)."""
-    parts = path.removesuffix(".py").split("/")
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def _package(path: str) -> str:
-    module = module_name(path)
-    is_package = path.endswith("/__init__.py") or path == "__init__.py"
-    return module if is_package else module.rpartition(".")[0]
-
-
-def _absolute(module: str, level: int, package: str) -> str:
-    if not level:
-        return module
-    parts = package.split(".") if package else []
-    base = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
-    return ".".join([*base, module] if module else base)

@@ -2,8 +2,9 @@
 
 `module_facts(path, tree, describe)` reads one parsed module (never runs it): what each top-level
 name is bound to (a class, a call such as `declarative_base()`, an import) and, for every
-module-level class (also under `if`/`try`), its bases, keywords and decorators as written plus
-whatever the pack's `describe` hook learns from its body. `Modules` then resolves a name as Python would see it from a module — through
+module-level class (also under `if`/`try`), and every class a function or method defines when
+it runs (a factory's model), its bases, keywords and decorators as written plus whatever the
+pack's `describe` hook learns from its body (names resolve from the module's scope). `Modules` then resolves a name as Python would see it from a module — through
 assignments and imports, into the other scanned files — so a pack can follow inheritance across
 modules without importing anything; a name bound by no statement is looked up in the module's
 `from X import *` sources (their `__all__`, else their public names). Names that lead outside
@@ -14,11 +15,20 @@ the scanned files come back as
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 B = TypeVar("B")
+T = TypeVar("T")
+
+REPOSITORY_PACKAGES: ContextVar[Collection[str] | None] = ContextVar(
+    "repository_packages", default=None
+)
+"""The folders that are packages (`packages_of` every file of the request's walk), set by the
+scanner while it links (`packs.scan`): known even when the pre-filter parsed none of their
+`__init__.py`. Unset (a link called on its own): the linked files say."""
 
 Literal = str | int | float | bool | None
 
@@ -62,6 +72,7 @@ class ModuleFacts(Generic[B]):
     class_map: dict[str, ClassFacts[B]]  # by name; the last definition wins, as at run time
     stars: tuple[str, ...] = ()  # modules imported with `from X import *`, absolute, in order
     exports: tuple[str, ...] | None = None  # a literal `__all__`: what `import *` takes from here
+    from_imports: frozenset[str] = frozenset()  # local names bound by `from X import name`
 
 
 def dotted(node: ast.expr) -> str | None:
@@ -100,38 +111,84 @@ def has_keyword(call: ast.Call, name: str) -> bool:
 
 
 def module_name(path: str) -> str:
+    """`app/models/__init__.py` → `app.models`: the module's name with the repository's root on
+    `sys.path`."""
     parts = path.removesuffix(".py").split("/")
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def module_facts(
-    path: str, tree: ast.Module, describe: Callable[[ast.ClassDef], B]
-) -> ModuleFacts[B]:
-    module = module_name(path)
-    package = (
-        module
-        if path.endswith("/__init__.py") or path == "__init__.py"
-        else module.rpartition(".")[0]
+def packages_of(paths: Iterable[str]) -> frozenset[str]:
+    """The folders among `paths` that are packages: those holding an `__init__.py`."""
+    return frozenset(
+        path.rpartition("/")[0] for path in paths if path.rpartition("/")[2] == "__init__.py"
     )
+
+
+class ModuleIndex(Generic[T]):
+    """Which file an absolute import names, as the import system would pick it: the one
+    resolver of module names for the Python packs and their pre-filter (`packs.prefilter`).
+
+    The repository's root is on `sys.path`, so `app/models.py` is `app.models`. A folder that
+    is not a package (no `__init__.py`) may be a `sys.path` root too — `src/` of a src layout,
+    `backend/` holding the app, the folder of a script that is run — so `src/app/models.py` is
+    also `app.models` (an exact name first, else the first file in path order). But a folder
+    that is a package is no root: under Python 3's absolute imports a module inside a package
+    never answers a top-level import, so `app/sqlalchemy.py` is `app.sqlalchemy` only, and
+    `import sqlalchemy` there is the library's."""
+
+    def __init__(self, entries: Iterable[tuple[str, T]], packages: Collection[str]) -> None:
+        self._by_name: dict[str, T] = {}
+        listed = [(module_name(path), value) for path, value in entries]
+        for name, value in listed:  # path order: the first of two same-named modules wins
+            self._by_name.setdefault(name, value)
+        for name, value in listed:  # then below a root: an exact name beats a deeper tail
+            parts = name.split(".")
+            root = ""  # the folder holding parts[cut], built as the cut moves down
+            for cut in range(1, len(parts)):
+                root = f"{root}/{parts[cut - 1]}" if root else parts[0]
+                if root not in packages:
+                    self._by_name.setdefault(".".join(parts[cut:]), value)
+
+    def find(self, name: str) -> T | None:
+        return self._by_name.get(name)
+
+    def land_at(self, full: str) -> tuple[T, str] | None:
+        """Where a dotted name imported absolutely lands: the longest proper dotted prefix that
+        is a module, and the rest of the name inside it."""
+        parts = full.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            found = self._by_name.get(".".join(parts[:cut]))
+            if found is not None:
+                return found, ".".join(parts[cut:])
+        return None
+
+
+def module_facts(
+    path: str,
+    tree: ast.Module,
+    describe: Callable[[ast.ClassDef], B],
+    text: str | None = None,
+) -> ModuleFacts[B]:
+    """`text`, the module's source, when known: functions are looked into for the classes they
+    define only when it spells `class` more often than the module-level classes do (most
+    modules define none in a function, and their functions need not be walked)."""
+    module = module_name(path)
+    package = package_of(path)
     imports: dict[str, str] = {}
     bindings: dict[str, CallBinding | AliasBinding] = {}
     classes: list[ClassFacts[B]] = []
     stars: list[str] = []
     exports: tuple[str, ...] | None = None
+    from_imports: set[str] = set()
+    scopes: list[ast.stmt] = []  # functions and classes: a model may be defined in a factory
     for node in _top_level(tree.body):  # one pass: this runs for every file of the repository
         if isinstance(node, ast.ClassDef):
-            classes.append(
-                ClassFacts(
-                    name=node.name,
-                    line=node.lineno,
-                    bases=tuple(b for b in (dotted(base) for base in node.bases) if b),
-                    keywords=tuple((kw.arg, literal(kw.value)) for kw in node.keywords if kw.arg),
-                    decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
-                    body=describe(node),
-                )
-            )
+            classes.append(_class_facts(node, describe))
+            scopes.append(node)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            scopes.append(node)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -140,7 +197,7 @@ def module_facts(
                     head = alias.name.partition(".")[0]
                     imports[head] = head
         elif isinstance(node, ast.ImportFrom):
-            source = _absolute(node.module, node.level, package)
+            source = absolute(node.module, node.level, package)
             for alias in node.names:
                 if alias.name == "*":
                     if source:
@@ -149,6 +206,7 @@ def module_facts(
                     imports[alias.asname or alias.name] = (
                         f"{source}.{alias.name}" if source else alias.name
                     )
+                    from_imports.add(alias.asname or alias.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
@@ -156,16 +214,69 @@ def module_facts(
             binding = _binding(node.value)
             if binding is not None:
                 bindings.update((t.id, binding) for t in targets if isinstance(t, ast.Name))
+    class_map = {c.name: c for c in classes}  # module attributes: not the factories' classes
+    if text is None or text.count("class") > len(classes):
+        classes += (_class_facts(node, describe) for node in _defined_in_functions(scopes))
     return ModuleFacts(
         path,
         module,
         imports,
         bindings,
         tuple(classes),
-        {c.name: c for c in classes},
+        class_map,
         tuple(stars),
         exports,
+        frozenset(from_imports),
     )
+
+
+def _class_facts(node: ast.ClassDef, describe: Callable[[ast.ClassDef], B]) -> ClassFacts[B]:
+    return ClassFacts(
+        name=node.name,
+        line=node.lineno,
+        bases=tuple(b for b in (dotted(base) for base in node.bases) if b),
+        keywords=tuple((kw.arg, literal(kw.value)) for kw in node.keywords if kw.arg),
+        decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
+        body=describe(node),
+    )
+
+
+_BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
+
+
+def _defined_in_functions(scopes: Sequence[ast.stmt]) -> Iterator[ast.ClassDef]:
+    """The classes a function or method defines when it runs (a factory's model: `def
+    create_models(): class Note(db.Model): ...`), at any depth of functions, methods and
+    blocks, in source order; a class's own nested classes (`class Meta`) are not among them.
+    Statements only, never expressions: this runs for every file."""
+    found: list[ast.ClassDef] = []
+    stack: list[tuple[ast.stmt, bool]] = [(node, False) for node in reversed(scopes)]
+    while stack:
+        node, in_function = stack.pop()
+        if isinstance(node, ast.ClassDef) and in_function:
+            found.append(node)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            children, inside = node.body, True
+        elif isinstance(node, ast.ClassDef):
+            # its methods; a nested class there is an attribute of the class, not run
+            children = [
+                n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+            ]
+            inside = False
+        elif in_function and isinstance(node, _BLOCKS):
+            children = (
+                [*node.body, *node.orelse]
+                if not isinstance(node, ast.With | ast.AsyncWith)
+                else node.body
+            )
+            if isinstance(node, ast.Try):
+                children += [*(s for h in node.handlers for s in h.body), *node.finalbody]
+            inside = True
+        else:
+            continue
+        stack.extend((child, inside) for child in reversed(children))
+    found.sort(key=lambda node: (node.lineno, node.col_offset))
+    return iter(found)
 
 
 def _names_listed(value: ast.expr) -> tuple[str, ...] | None:
@@ -202,7 +313,16 @@ def _binding(value: ast.expr) -> CallBinding | AliasBinding | None:
     return AliasBinding(target) if target else None
 
 
-def _absolute(module: str | None, level: int, package: str) -> str:
+def package_of(path: str) -> str:
+    """The package a module's relative imports start from: itself for an `__init__.py`, else
+    the one holding it."""
+    module = module_name(path)
+    is_package = path.endswith("/__init__.py") or path == "__init__.py"
+    return module if is_package else module.rpartition(".")[0]
+
+
+def absolute(module: str | None, level: int, package: str) -> str:
+    """The absolute name `from {'.' * level}{module} import …` names inside `package`."""
     if level == 0:
         return module or ""
     parts = package.split(".") if package else []
@@ -214,6 +334,12 @@ def _binds(module: ModuleFacts[B], name: str) -> bool:
     """Whether `from module import *` brings `name` bound by a statement of `module` itself."""
     if module.exports is not None:
         return name in module.exports
+    return name in module.class_map or name in module.bindings or name in module.imports
+
+
+def _binds_itself(module: ModuleFacts[B], name: str) -> bool:
+    """Whether a statement of `module` binds `name` (a class, an assignment or an import): an
+    attribute of the module, whatever `__all__` says."""
     return name in module.class_map or name in module.bindings or name in module.imports
 
 
@@ -250,21 +376,22 @@ class Modules(Generic[B]):
     a link over thousands of files stays linear.
     """
 
-    def __init__(self, modules: Sequence[ModuleFacts[B]]) -> None:
+    def __init__(
+        self, modules: Sequence[ModuleFacts[B]], packages: Collection[str] | None = None
+    ) -> None:
         self.modules = modules
-        self._by_suffix: dict[str, ModuleFacts[B]] = {}
+        if packages is None:
+            packages = REPOSITORY_PACKAGES.get()
+            if packages is None:
+                packages = packages_of(m.path for m in modules)
+        self._index = ModuleIndex(((m.path, m) for m in modules), packages)
         self._resolved: dict[tuple[str, str], Symbol[B]] = {}
         self._ancestors: dict[tuple[str, int], list[ClassRef[B] | External]] = {}
-        for module in modules:  # path order: the first of two same-named modules wins
-            self._by_suffix.setdefault(module.module, module)
-        for module in modules:  # then suffixes: an exact name beats a deeper module's tail
-            parts = module.module.split(".")
-            for cut in range(1, len(parts)):
-                self._by_suffix.setdefault(".".join(parts[cut:]), module)
 
     def find_module(self, name: str) -> ModuleFacts[B] | None:
-        """The scanned module `name` names, also where the repo holds it deeper (`src/app`)."""
-        return self._by_suffix.get(name)
+        """The scanned module `name` names, also where the repo holds it below a folder that may
+        be a `sys.path` root (`src/app`; `ModuleIndex`)."""
+        return self._index.find(name)
 
     def resolve(self, module: ModuleFacts[B], name: str, depth: int = 0) -> Symbol[B]:
         """What `name` (dotted) means inside `module`."""
@@ -289,8 +416,15 @@ class Modules(Generic[B]):
         target = module.imports.get(head)
         if target is None:
             return self._resolve_star(module, head, rest, depth) if module.stars else External(name)
-        full = target + ("." + rest if rest else "")
-        return self._resolve_import(full, depth)
+        suffix = "." + rest if rest else ""
+        if head in module.from_imports:
+            # `from pkg.models import db`: the package's own `db` (its `__init__` re-exports
+            # one) before a submodule `pkg/models/db.py`, as `from ... import` looks
+            source, _, attribute = target.rpartition(".")
+            package = self.find_module(source) if source else None
+            if package is not None and package is not module and _binds_itself(package, attribute):
+                return self.resolve(package, attribute + suffix, depth + 1)
+        return self._resolve_import(target + suffix, depth)
 
     def _resolve_star(self, module: ModuleFacts[B], head: str, rest: str, depth: int) -> Symbol[B]:
         """A name no statement of `module` binds, looked up in its `from X import *` sources as

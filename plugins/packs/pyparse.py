@@ -9,12 +9,13 @@ has already decided on UTF-8). Anything else is parsed as the str it is.
 
 Newer syntax: the gateway runs CPython 3.11, and valid 3.12 code (PEP 695 `def f[T](x: T)`,
 `class C[T]`, `type X = int`; PEP 701 f-strings whose replacement fields reuse the string's quote,
-hold a backslash or a comment) is a SyntaxError to it. Only when `ast.parse` fails, the file is
+hold a backslash or a comment) and 3.14's unparenthesised `except A, B:` (PEP 758) are
+SyntaxErrors to it. Only when `ast.parse` fails, the file is
 parsed by tree-sitter-python (when importable: a pack run by a bare stdlib interpreter keeps
 3.11's error) (a grammar of current Python); if that finds no error, the newer
 constructs are rewritten into 3.11 text on the same lines — type parameters blanked, `type X =`
 made `X =`, an f-string field that 3.11 cannot hold replaced by a name of the same length (its
-value was not a literal a reader could use) — and that is parsed. Where even that fails, the
+value was not a literal a reader could use), `except A, B:` parenthesised — and that is parsed. Where even that fails, the
 SyntaxError says which interpreter could not read the file.
 """
 
@@ -34,7 +35,7 @@ def parse_python(source: str, path: str) -> ast.Module:
     try:
         return _parse(source, path)
     except SyntaxError as error:
-        if sys.version_info >= (3, 12):
+        if sys.version_info >= (3, 14):  # reads all the syntax rewritten here
             raise
         rewritten = older_syntax(source)
         if rewritten is None:  # not valid current Python either: the interpreter's error
@@ -86,6 +87,12 @@ def older_syntax(source: str) -> str | None:
         if kind == "type_parameter" and _blanked(node):
             edits.append(_blank(data, node.start_byte, node.end_byte))
             continue
+        if kind in ("except_clause", "except_group_clause"):
+            # PEP 758 (3.14): `except A, B:` catches either, as `except (A, B):` does
+            caught = node.children_by_field_name("value")
+            if len(caught) > 1:
+                edits.append((caught[0].start_byte, caught[0].start_byte, b"("))
+                edits.append((caught[-1].end_byte, caught[-1].end_byte, b")"))
         if kind == "type_alias_statement":
             keyword, name = node.children[0], node.children[1]
             edits.append((keyword.start_byte, name.start_byte, b""))

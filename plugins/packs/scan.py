@@ -20,7 +20,9 @@ What the scanner does for every pack, so packs never touch the filesystem:
 
 - A requested path is a file or a directory (`.` = the root). Directories are walked with names
   in UTF-8 byte order, skipping hidden names, virtualenvs (`venv`, or any directory holding
-  `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, and every symlink; `dist` and
+  `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, test code (`tests/`, `test/`,
+  `spec/`, `__tests__/`, `test_*.py`, `conftest.py`, `*.test.*`, `*.spec.*`: not the app's
+  resources) and every symlink; `dist` and
   `build` directories, `*.min.js` files and JavaScript/TypeScript with a line of 1,000+
   characters in its first 4 KB are generated code: skipped, each an `unsupported` entry. A
   named path may be a symlink that stays inside the root. The walk is iterative with
@@ -70,16 +72,17 @@ from gpp.plugin.repo_files import (
 
 from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
 from .prefilter import (
+    AssignedNames,
     Assignments,
     ByteFacts,
     Fields,
     Follow,
     Keyword,
     assignments,
-    assigns_name,
     byte_facts,
     needed,
 )
+from .pymodules import REPOSITORY_PACKAGES, packages_of
 
 F = TypeVar("F")
 
@@ -91,6 +94,11 @@ GENERATED_DIRECTORIES = frozenset({"dist", "build"})
 """Build output: skipped like the others, but said (`unsupported`, generated): routes or tables
 written there would be copies of the source's, or bundles no reader can follow."""
 GENERATED = "generated code is not read"
+TEST_DIRECTORIES = frozenset({"tests", "test", "spec", "__tests__"})
+"""Test code: its tables, models and servers are fixtures of the tests, not the app's (a test
+server under `spec/` listed as the app's routes; a test model's table a false duplicate of the
+app's). Every pack leaves out these folders, and the test files `is_test_file` names, below a
+walked directory; a file named in the request is read whatever its name."""
 MINIFIED_SUFFIXES = (".min.js", ".min.mjs", ".min.cjs")
 MINIFIED_LINE = 1000
 """A line this long within the first `MINIFIED_HEAD` bytes of a JavaScript or TypeScript file
@@ -102,11 +110,23 @@ DEADLINE_REACHED = "DEADLINE_REACHED"
 REQUEST_MS_ENV = "GPP_REQUEST_MS"
 """Set by the host (`gpp.host.session.PluginSession`) to the session's `request_ms`: the budget after
 which the host kills the plugin and answers 504."""
-SOFT_DEADLINE_SHARE = 0.6
-"""Of `request_ms`, the share a discover spends reading files; the rest is for linking,
-rendering and sending what was read."""
+SOFT_DEADLINE_SHARE = 0.5
+"""Of `request_ms`, the share by which a discover has walked, judged, read and linked what it
+answers (reading stops when the link it would then owe passes it); the other half is for
+rendering, sending and checking the document, and for a loaded machine's scheduling: the host
+kills the plugin at `request_ms`, so the soft deadline sits well inside the hard one."""
 DEADLINE_BATCH = 256
-"""Files read between two looks at the clock when a deadline is set."""
+"""At most this many files read between two looks at the clock when a deadline is set (fewer
+when the time left at the rate measured so far is shorter)."""
+FIRST_BATCH = 4
+"""Files read before the first look at the clock, when no read rate has been measured yet."""
+LINK_SHARE_GUESS = 0.5
+"""Before a link has been timed: linking a file is taken to cost this share of reading it."""
+
+
+class _DeadlinePassed(Exception):
+    """Raised inside a phase that cannot stop part-way (the pre-filter's link-following) when the
+    soft deadline passes: what it computed stays in the memos, so a repeat goes further."""
 
 
 class ParseFailure(Exception):
@@ -241,7 +261,7 @@ class Scanner(Generic[F]):
         self.memo: FileMemo[F | Unresolved | ReaderError] = memo if memo is not None else FileMemo()
         self.workers = workers  # None: one per usable CPU (`fan_out`)
         self.min_files_per_worker = min_files_per_worker
-        self._last_link: tuple[list[tuple[str, F]], Linked] | None = None
+        self._last_link: tuple[list[tuple[str, F]], frozenset[str], Linked] | None = None
         # Past this many ms of reading, a discover answers with what it has and a
         # DEADLINE_REACHED finding; what it read stays in the memo, so a repeated request
         # goes on from there instead of starting cold (and timing out) again.
@@ -263,6 +283,11 @@ class Scanner(Generic[F]):
         self.on_demand = on_demand
         self._admits_memo: FileMemo[bool] = FileMemo()
         self._last_wanted: set[str] = set()
+        self._started = 0.0  # when the discover under way started (`clock`)
+        self._not_walked: list[str] = []  # directories its walk did not enter (the deadline)
+        self._packages: frozenset[str] = frozenset()  # the folders of its walk that are packages
+        self._read_s_per_file: float | None = None  # measured on the batches read so far
+        self._link_s_per_file: float | None = None  # measured on the last link
         self.parsed = 0  # files read and extracted (or taken from the memo) by the last discover
 
     def discover(self, paths: list[str]) -> JSONObject:
@@ -279,10 +304,11 @@ class Scanner(Generic[F]):
                 gc.enable()
 
     def _discover(self, paths: list[str]) -> JSONObject:
-        started = self.clock()
+        started = self._started = self.clock()
         unresolved: list[Unresolved] = []
         files: dict[str, Found] = {}  # by the path reported
         not_reached: list[str] = []
+        self._not_walked = []
         root_fd = open_root(self.root)
         try:
             for path in paths:
@@ -294,6 +320,7 @@ class Scanner(Generic[F]):
             facts: list[tuple[str, F]] = []
             failed: list[ReaderError] = []
             rels = sorted(files, key=utf8)
+            self._packages = packages_of(rels)
             if self.on_demand is not None:
                 linked = self._on_demand(
                     root_fd, rels, files, started, not_reached, unresolved, failed, self.on_demand
@@ -302,7 +329,12 @@ class Scanner(Generic[F]):
             admitted: set[str] | None = None
             if self.keywords is not None:
                 admitted = set(self._prefilter(root_fd, rels, files, self.keywords))
-                if not self.parse_all:
+                if self._past_deadline(started) and not self.parse_all:
+                    # judged in part, or the links between files not followed to the end: no
+                    # file is known to be needed or not, so none is read this time
+                    not_reached += rels
+                    rels = []
+                elif not self.parse_all:
                     rels = [rel for rel in rels if rel in admitted]
             read = self._read_all(root_fd, rels, files, started, not_reached)
             self.parsed = len(read)
@@ -332,6 +364,7 @@ class Scanner(Generic[F]):
         unresolved: list[Unresolved],
     ) -> JSONObject:
         findings = linked.findings + [f.as_json() for f in failed]
+        not_reached = [*self._not_walked, *not_reached]
         if not_reached:
             findings.append(self._deadline_finding(not_reached))
         return {
@@ -357,6 +390,9 @@ class Scanner(Generic[F]):
         directories = _Directories(root_fd)
         try:
             admitted = self._admitted(directories, rels, files, on_demand)
+            if self._past_deadline(started) and not self.parse_all:
+                not_reached += rels  # not every file judged: none is known to matter or not
+                rels = []
             # what the last discover asked for too: parsing a file more changes nothing (it has no
             # facts of its own, and no call named by `words`), and an unchanged repository then
             # links once, with the very facts of last time (`RouteLinker` answers from its memo)
@@ -366,7 +402,9 @@ class Scanner(Generic[F]):
             words: frozenset[str] = frozenset()
             while True:
                 todo = [rel for rel in rels if rel in chosen and rel not in outcomes]
-                outcomes.update(self._read_all(root_fd, todo, files, started, not_reached))
+                outcomes.update(
+                    self._read_all(root_fd, todo, files, started, not_reached, len(outcomes))
+                )
                 bad = {
                     rel for rel, o in outcomes.items() if isinstance(o, Unresolved | ReaderError)
                 }
@@ -384,9 +422,12 @@ class Scanner(Generic[F]):
                 if linked.words != words:
                     words = linked.words
                     holding.clear()
-                for rel in rels:
-                    if words and rel not in holding and rel not in chosen:
-                        holding[rel] = self._holds_word(directories, files[rel], words)
+                unjudged = [r for r in rels if words and r not in holding and r not in chosen]
+                for number, rel in enumerate(unjudged):
+                    if self._past_deadline(started) and not self.parse_all:
+                        not_reached += unjudged[number:]  # may call what linking needs
+                        break
+                    holding[rel] = self._holds_word(directories, files[rel], words)
                 wanted = set(linked.touched) | {rel for rel, hit in holding.items() if hit}
                 new = {rel for rel in wanted if rel in files} - chosen
                 if not new or not_reached:
@@ -426,6 +467,8 @@ class Scanner(Generic[F]):
                 continue
             value = self._admits_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
+                if not self.parse_all and self._past_deadline(self._started):
+                    break  # judged so far stays in the memo: a repeat goes on from here
                 data = self._judge_bytes(directories, found)
                 value = (
                     data is None  # reported as unreadable, as it would be parsed
@@ -452,7 +495,20 @@ class Scanner(Generic[F]):
         on their own are set aside (each a `READER_ERROR` in `failed`) and the rest linked
         again; should that still raise, every file is linked alone (cross-file resolution
         lost, said in one finding)."""
-        whole = self._link if link is None else link
+        # the link resolves imports knowing every folder that is a package (`pymodules`)
+        token = REPOSITORY_PACKAGES.set(self._packages)
+        try:
+            return self._link_guarded_in(facts, failed, link)
+        finally:
+            REPOSITORY_PACKAGES.reset(token)
+
+    def _link_guarded_in(
+        self,
+        facts: list[tuple[str, F]],
+        failed: list[ReaderError],
+        link: Link[F] | None,
+    ) -> Linked:
+        whole = self._link if link is None else self._timed(link)
         alone_link = self.link if link is None else link
         try:
             return whole(facts)
@@ -484,16 +540,31 @@ class Scanner(Generic[F]):
 
     def _link(self, facts: list[tuple[str, F]]) -> Linked:
         """`link`, or the last link's result when every file's facts are the very same objects
-        (all memo hits, same files): a repeated discover of an unchanged repo skips the link."""
+        (all memo hits, same files) and the walk found the same packages: a repeated discover
+        of an unchanged repo skips the link."""
+        packages = self._packages  # which imports resolve inside the repository
         if self._last_link is not None:
-            last, linked = self._last_link
-            if len(last) == len(facts) and all(
-                a[0] == b[0] and a[1] is b[1] for a, b in zip(last, facts, strict=True)
+            last, last_packages, linked = self._last_link
+            if (
+                last_packages == packages
+                and len(last) == len(facts)
+                and all(a[0] == b[0] and a[1] is b[1] for a, b in zip(last, facts, strict=True))
             ):
                 return linked
-        linked = self.link(facts)
-        self._last_link = (facts, linked)  # holding the facts keeps the identities meaningful
+        linked = self._timed(self.link)(facts)
+        self._last_link = (facts, packages, linked)  # the facts held keep identities meaningful
         return linked
+
+    def _timed(self, link: Link[F]) -> Link[F]:
+        """`link`, measuring what linking a file costs (`_batch_size` counts it in)."""
+
+        def timed(facts: Sequence[tuple[str, F]]) -> Linked:
+            began = self.clock()
+            linked = link(facts)
+            self._link_s_per_file = (self.clock() - began) / max(1, len(facts))
+            return linked
+
+        return timed
 
     def _locate(
         self, root_fd: int, path: str, files: dict[str, Found]
@@ -528,6 +599,8 @@ class Scanner(Generic[F]):
             prefix = "" if here == "." else f"{here}/"
             if any(e.name == VIRTUALENV_MARKER for e in entries):
                 return []
+            # past the deadline, this directory's files are found, those below it are not
+            late = not self.parse_all and self._past_deadline(self._started)
             subdirectories = []
             for entry in entries:
                 name = entry.name
@@ -535,17 +608,21 @@ class Scanner(Generic[F]):
                     continue
                 is_dir = entry.is_dir(follow_symlinks=False)
                 if is_dir:
-                    if name in SKIPPED_DIRECTORIES:
+                    if name in SKIPPED_DIRECTORIES or name in TEST_DIRECTORIES:
                         continue
                     if name in GENERATED_DIRECTORIES:
                         detail = f"{GENERATED} (a {name}/ directory)"
                         skipped.append(Unresolved(prefix + name, "unsupported", detail))
                         continue
-                elif not (entry.is_file(follow_symlinks=False) and name.endswith(self.suffixes)):
+                elif not (
+                    entry.is_file(follow_symlinks=False) and name.endswith(self.suffixes)
+                ) or is_test_file(name):
                     continue
                 problem = name_problem(name, prefix + name)
                 if problem is not None:
                     skipped.append(Unresolved(here, "unsupported", problem))
+                elif is_dir and late:
+                    self._not_walked.append(prefix + name)
                 elif is_dir:
                     subdirectories.append(name)
                 elif name.endswith(MINIFIED_SUFFIXES):
@@ -567,6 +644,8 @@ class Scanner(Generic[F]):
         directories = _Directories(root_fd)
         try:
             return self._prefilter_in(directories, rels, files, keywords)
+        except _DeadlinePassed:
+            return rels  # not followed to the end: the caller reads nothing this time
         finally:
             directories.close()
 
@@ -587,6 +666,7 @@ class Scanner(Generic[F]):
                 continue
             value = self._bytes_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
+                self._check_deadline()  # what was judged stays in the memo
                 data = self._judge_bytes(directories, found)
                 if data is None:
                     kept.add(rel)
@@ -607,19 +687,25 @@ class Scanner(Generic[F]):
             found = files[rel]
             value = self._assignments_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
+                self._check_deadline()
                 value = assignments(source(rel))
                 self._assignments_memo.store(
                     rel, found.stat, value, cost=64 + 32 * len(value.values)
                 )
             return value
 
+        names: dict[str, AssignedNames] = {}  # what each file may assign
+
         def assigns(rel: str, name: str) -> bool:
             value = self._assignments_memo.lookup(rel, files[rel].stat)
-            if isinstance(value, Missing):
-                return assigns_name(source(rel), name.encode())
-            return name in value.values
+            if not isinstance(value, Missing):
+                return name in value.values
+            if rel not in names:
+                names[rel] = AssignedNames(source(rel))
+            return name in names[rel]
 
         def complete(rel: str) -> ByteFacts:
+            self._check_deadline()
             data = source(rel)
             value = byte_facts(rel, data, keywords, self.base_keywords, self.fields, complete=True)
             self._bytes_memo.store(rel, files[rel].stat, value, cost=64 + 32 * len(value.imports))
@@ -634,7 +720,14 @@ class Scanner(Generic[F]):
             chosen = last[1]  # every file's bytes as the last discover judged them
         else:
             chosen = needed(
-                judged, assigned, self.follow, self.base_keywords, complete, self.fields, assigns
+                judged,
+                assigned,
+                self.follow,
+                self.base_keywords,
+                complete,
+                self.fields,
+                assigns,
+                self._packages,
             )
             self._last_needed = (dict(judged), chosen)
         kept |= chosen
@@ -663,15 +756,22 @@ class Scanner(Generic[F]):
             os.close(fd)
         return data if len(data) <= MAX_FILE_BYTES else None
 
-    def _past_deadline(self, started: float) -> bool:
+    def _past_deadline(self, started: float, owed_s: float = 0.0) -> bool:
+        """Whether the soft deadline has passed, or would have once `owed_s` more seconds of
+        work (the link of what is read) were done."""
         if self.deadline_ms is None:
             return False
-        return (self.clock() - started) * 1000 >= self.deadline_ms
+        return (self.clock() - started + owed_s) * 1000 >= self.deadline_ms
+
+    def _check_deadline(self) -> None:
+        """Raise `_DeadlinePassed` past the soft deadline (a phase that cannot stop part-way)."""
+        if not self.parse_all and self._past_deadline(self._started):
+            raise _DeadlinePassed
 
     def _deadline_finding(self, not_reached: list[str]) -> JSONObject:
         detail = (
-            f"the scan stopped reading after {self.deadline_ms:.0f} ms (a share of the plugin's "
-            f"request_ms) with {len(not_reached)} files not read yet; what was read is kept: "
+            f"the scan stopped after {self.deadline_ms:.0f} ms (half of the plugin's request_ms) "
+            f"with {len(not_reached)} files or folders not read yet; what was read is kept: "
             "repeat the request to go on, or raise request_ms"
         )
         locations = [{"path": rel, "line": 1} for rel in not_reached]
@@ -684,12 +784,14 @@ class Scanner(Generic[F]):
         files: dict[str, Found],
         started: float,
         not_reached: list[str],
+        linked_too: int = 0,
     ) -> list[tuple[str, F | Unresolved | ReaderError]]:
         """Each file's outcome, in order: from the memo while its stamp at the walk is unchanged
         (a hit opens nothing: what is returned was read, safely, when the file had this stamp),
         else read and extracted, the misses spread over the CPUs (`fan_out`). With a deadline,
-        the misses are read in batches and those left when it passes go to `not_reached`
-        (and are left out of the outcomes)."""
+        the misses are read in batches sized to the time left (`_batch_size`; `linked_too`:
+        files read before, linked with these) and those left when it passes go to
+        `not_reached` (and are left out of the outcomes)."""
         outcomes: dict[str, F | Unresolved | ReaderError] = {}
         misses: list[tuple[str, Found]] = []
         for rel in rels:
@@ -702,23 +804,48 @@ class Scanner(Generic[F]):
                 misses.append((rel, found))
             else:
                 outcomes[rel] = value
-        batch = len(misses) if self.deadline_ms is None else self.deadline_batch
-        for start in range(0, len(misses), max(1, batch)):
-            if self._past_deadline(started) and start > 0:
+        start = 0
+        while start < len(misses):
+            size = self._batch_size(started, len(misses) - start, linked_too + len(outcomes))
+            if size == 0:
                 not_reached += [rel for rel, _ in misses[start:]]
                 break
-            part = misses[start : start + batch]
+            part = misses[start : start + size]
+            began = self.clock()
             read = fan_out(
                 lambda miss: self._read_missing(root_fd, *miss),
                 part,
                 workers=self.workers,
                 min_items_per_worker=self.min_files_per_worker,
             )
+            self._read_s_per_file = (self.clock() - began) / len(part)
             for (rel, found), (outcome, remember) in zip(part, read, strict=True):
                 if remember:
                     self.memo.store(rel, found.stat, outcome)
                 outcomes[rel] = outcome
+            start += size
         return [(rel, outcomes[rel]) for rel in rels if rel in outcomes]
+
+    def _batch_size(self, started: float, left: int, read: int) -> int:
+        """How many of the `left` files to read next: all without a deadline; else as many as
+        fit in half the time left once the link of the `read` files and of these is counted
+        (at the rates measured so far), at most `deadline_batch`; 0 once not one more fits."""
+        if self.deadline_ms is None or self.parse_all:
+            return left
+        read_s = self._read_s_per_file
+        link_s = self._link_s_per_file
+        if link_s is None:
+            link_s = LINK_SHARE_GUESS * (read_s or 0.0)
+        owed_s = link_s * read
+        if self._past_deadline(started, owed_s):
+            return 0
+        if read_s is None:  # nothing timed yet: a small batch measures the rate
+            return min(left, self.deadline_batch, FIRST_BATCH)
+        time_left_s = self.deadline_ms / 1000 - (self.clock() - started) - owed_s
+        fits = int(time_left_s / 2 / max(read_s + link_s, 1e-9))
+        if fits == 0 and time_left_s >= read_s + link_s:
+            fits = 1  # the last one that fits whole
+        return min(left, self.deadline_batch, fits)
 
     def _read_missing(
         self, root_fd: int, rel: str, found: Found
@@ -809,6 +936,14 @@ class _Directories:
     def close(self) -> None:
         while self.open:
             os.close(self.open.popitem()[1])
+
+
+def is_test_file(name: str) -> bool:
+    """A test module by its name (`test_*.py`, `conftest.py`, `*.test.*`, `*.spec.*`): left out
+    of a walk with the `TEST_DIRECTORIES`."""
+    if name.endswith(".py") and (name.startswith("test_") or name == "conftest.py"):
+        return True
+    return ".test." in name or ".spec." in name
 
 
 def _minified(data: bytes) -> bool:

@@ -107,6 +107,7 @@ class ModelBody:
     fields: tuple[str, ...]  # annotated attributes: SQLModel's columns
     explicit_table: bool  # `__table__ = ...`: the class maps a table made elsewhere
     column_callees: tuple[str, ...] = ()  # each distinct column callee as written (`db.Column`)
+    extend_existing: bool = False  # `__table_args__` says `extend_existing`: redeclares a table
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ class TableCall:
     name_expr: ast.expr | None  # the first argument when it is not a literal
     line: int
     columns: tuple[str, ...]
+    extend_existing: bool = False
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,7 @@ def extract(path: str, source: str) -> SqlalchemyFacts:
             )
             migration = migration or any(n.partition(".")[0] == "alembic" for n in names)
     return SqlalchemyFacts(
-        module_facts(path, tree, describe), tables, migration, functions, constants
+        module_facts(path, tree, describe, source), tables, migration, functions, constants
     )
 
 
@@ -171,6 +173,7 @@ def _table_call(node: ast.Call) -> TableCall:
         None if isinstance(name, str) else first,
         node.lineno,
         _column_names(node.args[1:]),
+        any(kw.arg == "extend_existing" and literal(kw.value) is True for kw in node.keywords),
     )
 
 
@@ -189,7 +192,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
     # Runs for every class of every file, so plain isinstance checks: the `match` class
     # patterns with sub-patterns it replaced were this function's largest cost in a profile.
     tablename: TableName | None = None
-    abstract = explicit_table = primary_key = False
+    abstract = explicit_table = primary_key = extend_existing = False
     columns: list[str] = []
     fields: list[str] = []
     callees: dict[str, None] = {}
@@ -213,6 +216,8 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
             abstract = literal(value) is True
         elif name == "__table__":
             explicit_table = True
+        elif name == "__table_args__":
+            extend_existing = _extends_existing(value)
         elif (column := _column_call(value)) is not None:
             first = literal(column.args[0]) if column.args else None
             columns.append(first if isinstance(first, str) else name)
@@ -235,6 +240,21 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
         tuple(fields),
         explicit_table,
         tuple(callees),
+        extend_existing,
+    )
+
+
+def _extends_existing(table_args: ast.expr | None) -> bool:
+    """Whether `__table_args__` holds `extend_existing=True`: a dict, or a tuple ending with one
+    (SQLAlchemy's two forms); the class then redeclares a table, it adds none."""
+    if isinstance(table_args, ast.Tuple) and table_args.elts:
+        table_args = table_args.elts[-1]
+    if not isinstance(table_args, ast.Dict):
+        return False
+    return any(
+        literal(key) == "extend_existing" and literal(value) is True
+        for key, value in zip(table_args.keys, table_args.values, strict=True)
+        if key is not None
     )
 
 
@@ -371,7 +391,7 @@ def _table_call_claim(
         except NotEvaluated as gap:
             unknown = f"{computation.text} ({gap.reason})"
     if name:
-        return TableClaim(name, path, call.line, None, call.columns)
+        return TableClaim(name, path, call.line, None, call.columns, extends=call.extend_existing)
     return Gap(
         UNRESOLVED_TABLE_NAME,
         f"{kind}(...) is named by {unknown}: its table name is unknown",
@@ -613,7 +633,10 @@ class _Mapper:
     ) -> TableClaim | None:
         if not name:
             return None
-        return TableClaim(name, ref.module.path, ref.cls.line, ref.cls.name, columns)
+        extends = ref.cls.body.extend_existing
+        return TableClaim(
+            name, ref.module.path, ref.cls.line, ref.cls.name, columns, extends=extends
+        )
 
 
 def _is_unknown_base(name: str) -> bool:

@@ -16,7 +16,7 @@ call it affects — so a base class that computes the names of 74 models gives 7
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
 from .scan import JSONObject, Linked, at
@@ -36,6 +36,7 @@ class TableClaim:
     model: str | None  # the class name; None for a `Table(...)` call
     columns: tuple[str, ...]
     extra_attrs: tuple[tuple[str, str | int | bool], ...] = ()
+    extends: bool = False  # SQLAlchemy's `extend_existing`: adds columns to a table declared too
 
 
 @dataclass(frozen=True)
@@ -59,10 +60,32 @@ def gap_findings(gaps: Iterable[Gap]) -> list[JSONObject]:
     ]
 
 
+def _merge_extensions(claims: Iterable[TableClaim]) -> list[TableClaim]:
+    """The claims with each `extends` claim folded into the first claim of its table name that
+    does not extend (its columns added there): `extend_existing` redeclares one table, so it
+    is one resource and no `DUPLICATE_TABLE_NAME`. A table only ever extended stays as its
+    first claim, the others folded into it."""
+    claims = list(claims)
+    home: dict[str, int] = {}  # a table name -> the index of the claim the others fold into
+    for index, claim in enumerate(claims):
+        if claim.name not in home or (claims[home[claim.name]].extends and not claim.extends):
+            home[claim.name] = index
+    merged: list[TableClaim | None] = list(claims)
+    for index, claim in enumerate(claims):
+        target = home[claim.name]
+        if claim.extends and index != target:
+            kept = merged[target]
+            assert kept is not None
+            columns = tuple(dict.fromkeys((*kept.columns, *claim.columns)))
+            merged[target] = replace(kept, columns=columns)
+            merged[index] = None
+    return [claim for claim in merged if claim is not None]
+
+
 def link_tables(claims: Iterable[TableClaim], gaps: Iterable[Gap] = ()) -> Linked:
     linked = Linked()
     seen: dict[str, list[JSONObject]] = {}
-    for claim in claims:
+    for claim in _merge_extensions(claims):
         where = location(claim.path, claim.line)
         attrs: JSONObject = {"columns": len(claim.columns)}
         if claim.model is not None:

@@ -83,6 +83,45 @@ def test_python_312_syntax_is_read_on_its_own_lines() -> None:
         "first", "Box", "last"]  # fmt: skip
 
 
+EXCEPT_314 = """import json
+try:
+    data = json.loads(text)
+except ValueError, TypeError:
+    data = None
+try:
+    pass
+except* KeyError, IndexError:
+    pass
+try:
+    pass
+except (OSError, EOFError) as error:
+    raise
+for attempt in range(3):
+    try:
+        break
+    except LookupError, \\
+            ArithmeticError:
+        continue
+"""
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 14), reason="the interpreter reads 3.14 itself")
+def test_python_314_unparenthesised_except_is_read_on_its_own_lines() -> None:
+    """Issue 34 item 8: `except A, B:` (PEP 758) was a `parse-error`, every item of the file
+    lost: it catches either, as `except (A, B):` does, on the same lines."""
+    with pytest.raises(SyntaxError):
+        ast.parse(EXCEPT_314)
+    tree = parse_python(EXCEPT_314, "newer.py")
+    handlers = [n for n in ast.walk(tree) if isinstance(n, ast.ExceptHandler)]
+    caught = [ast.unparse(h.type) if h.type else None for h in handlers]
+    assert caught == [
+        "(ValueError, TypeError)", "(KeyError, IndexError)", "(OSError, EOFError)",
+        "(LookupError, ArithmeticError)",
+    ]  # fmt: skip
+    assert [h.lineno for h in handlers] == [4, 8, 12, 17]
+    assert [h.name for h in handlers] == [None, None, "error", None]
+
+
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="the interpreter reads 3.12 itself")
 def test_newer_syntax_that_cannot_be_rewritten_names_the_interpreter() -> None:
     """Type parameters across lines cannot be blanked on the same lines: the error says which

@@ -28,7 +28,8 @@ from packs import django_models, sqlalchemy_models
 from packs.builders import location
 from packs.routes import SUFFIXES, RouteLinker
 from packs.routes import extract as routes_extract
-from packs.scan import JSONObject, Linked, Scanner
+from packs.routes.seeds import admits
+from packs.scan import JSONObject, Linked, OnDemand, Scanner
 
 PRLIMIT = shutil.which("prlimit") or "prlimit"
 MODEL = "from sqlalchemy import Column, Integer\nfrom sqlalchemy.orm import declarative_base\n" \
@@ -350,13 +351,29 @@ def test_packs_read_python_newer_than_the_interpreter(
 # ------------------------------------------------------------------ a scan too big for request_ms
 
 
+def _timed_link(now: list[float], seconds_per_file: float) -> Callable[..., Linked]:
+    """A link whose cost (on the fake clock `now`) grows with the files it links."""
+
+    def link(files: Sequence[tuple[str, list[tuple[str, int]]]]) -> Linked:
+        now[0] += seconds_per_file * len(files)
+        linked = Linked()
+        for path, _ in files:
+            linked.resources.append(
+                {"kind": "file", "name": path, "location": location(path, 1), "attrs": {}}
+            )
+        return linked
+
+    return link
+
+
 def test_a_scan_past_its_soft_deadline_answers_what_it_read_and_goes_on_next_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Reading stops between batches once the deadline has passed (a clock that advances one
-    second per file read, so no timing is involved): the document holds what was read and a
-    DEADLINE_REACHED finding at each file not read; the memo keeps what was read, so each
-    repeat goes further, and the last one is the document of an unbounded scan."""
+    """Reading stops when the deadline would pass once the link of what was read is counted (a
+    clock that advances one second per file read and a quarter per file linked, so no timing
+    is involved): the document, link included, is made within the soft deadline, holds what
+    was read and a DEADLINE_REACHED finding at each file not read; the memo keeps what was
+    read, so each repeat goes further, and the last one is the document of an unbounded scan."""
     for n in range(30):
         (tmp_path / f"m{n:02}.py").write_text(f"def f{n}(): ...\n")
     monkeypatch.chdir(tmp_path)
@@ -366,31 +383,123 @@ def test_a_scan_past_its_soft_deadline_answers_what_it_read_and_goes_on_next_tim
         now[0] += 1.0
         return [(path, 1)]
 
-    def link(files: Sequence[tuple[str, list[tuple[str, int]]]]) -> Linked:
-        linked = Linked()
-        for path, _ in files:
-            linked.resources.append(
-                {"kind": "file", "name": path, "location": location(path, 1), "attrs": {}}
-            )
-        return linked
-
+    link = _timed_link(now, 0.25)
     bounded = Scanner((".py",), slow_extract, link, language="Python", workers=1,
                       deadline_ms=10_000, clock=lambda: now[0], deadline_batch=4)  # fmt: skip
-    reached = []
-    for _ in range(3):
+    reached = [0]
+    for _ in range(10):
+        began = now[0]
         document = bounded.discover(["."])
+        assert now[0] - began <= 10.0  # walked, read and linked within the soft deadline
         DOCUMENT.check(document)
+        assert len(document["resources"]) > reached[-1]  # each repeat goes further
         reached.append(len(document["resources"]))
-        if document["findings"]:
-            (finding,) = document["findings"]
-            assert finding["code"] == "DEADLINE_REACHED"
-            assert len(finding["locations"]) == 30 - reached[-1]
-            assert "raise request_ms" in finding["detail"]
-    assert reached == [12, 24, 30]  # batches of 4 until 10 s have passed, from where it was
+        if not document["findings"]:
+            break
+        (finding,) = document["findings"]
+        assert finding["code"] == "DEADLINE_REACHED"
+        assert len(finding["locations"]) == 30 - reached[-1]
+        assert "raise request_ms" in finding["detail"]
+    assert reached[-1] == 30 and len(reached) > 3
     assert document["findings"] == []
     unbounded = Scanner((".py",), slow_extract, link, language="Python", workers=1)
     assert unbounded.deadline_ms is None  # no GPP_REQUEST_MS in this process
     assert unbounded.discover(["."]) == document
+
+
+def test_the_pre_filter_and_the_walk_stop_at_the_soft_deadline_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34 item 5: the deadline was looked at only between batches of files read, so a
+    large repository's pre-filter (or walk) ran past `request_ms` and the host answered 504.
+    Judging a file's bytes costs one second here and every directory entered ten: the walk
+    leaves the folders below the root unentered, the pre-filter stops part-way, and each
+    repeat goes further from its memos until the document is the unbounded scan's."""
+    from packs import scan
+
+    (tmp_path / "pkg").mkdir()
+    for n in range(12):
+        (tmp_path / f"m{n:02}.py").write_text(MODEL.format(name=f"t{n:02}"))
+    (tmp_path / "pkg" / "deep.py").write_text(MODEL.format(name="deep"))
+    monkeypatch.chdir(tmp_path)
+    now = [0.0]
+    judge = Scanner._judge_bytes
+
+    def slow_judge(self: Any, directories: Any, found: Any) -> bytes | None:
+        now[0] += 1.0
+        return judge(self, directories, found)
+
+    from gpp.plugin.repo_files import walk_in_root as walk
+
+    def slow_walk(root_fd: int, top: str, visit: Any) -> list[str]:
+        def slow_visit(fd: int, here: str, entries: Any) -> list[str]:
+            now[0] += 10.0 if here == "." else 0.0
+            return visit(fd, here, entries)  # type: ignore[no-any-return]
+
+        return walk(root_fd, top, slow_visit)
+
+    monkeypatch.setattr(Scanner, "_judge_bytes", slow_judge)
+    monkeypatch.setattr(scan, "walk_in_root", slow_walk)
+    import pack_sqlalchemy
+
+    def tables(**options: Any) -> Scanner[Any]:
+        return Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
+                       language="Python", workers=1, keywords=pack_sqlalchemy.KEYWORDS,
+                       clock=lambda: now[0], **options)  # fmt: skip
+
+    walked = tables(deadline_ms=5_000).discover(["."])
+    (finding,) = walked["findings"]
+    assert finding["code"] == "DEADLINE_REACHED" and walked["resources"] == []
+    assert finding["locations"][0] == {"path": "pkg", "line": 1}  # a folder not entered
+    bounded = tables(deadline_ms=16_000)
+    found = []
+    for _ in range(6):
+        document = bounded.discover(["."])
+        DOCUMENT.check(document)
+        found.append(len(_tables(document)))
+        if not document["findings"]:
+            break
+        assert [f["code"] for f in document["findings"]] == ["DEADLINE_REACHED"]
+    assert found[0] == 0  # 12 s walking and judging: no file known to be needed or not yet
+    assert found[-1] == 13 and document == tables(parse_all=True).discover(["."])
+
+
+def test_a_pack_past_its_soft_deadline_answers_the_host_before_request_ms(tmp_path: Path) -> None:
+    """Issue 35 item 10: with a short `request_ms` the packs answered 504 (the pre-filter, the
+    first batch of 256 files and the link all ran past it). Through the host's session, a pack
+    whose reader takes 50 ms a file (200 files: ten seconds) answers within `request_ms`
+    with what it read and DEADLINE_REACHED, and the same session's repeat goes further."""
+    from gpp.host.session import Timeouts
+
+    for n in range(200):
+        (tmp_path / f"m{n:03}.py").write_text(f"def f{n}(): ...\n")
+    plugin = tmp_path / "slow_pack.py"
+    plugin.write_text(
+        "import sys, time\n"
+        f"sys.path[:0] = [{str(REPO)!r}, {str(REPO / 'plugins')!r}]\n"
+        "from gpp.plugin.sdk import serve\n"
+        "from packs.builders import location\n"
+        "from packs.scan import Linked, Scanner\n"
+        "def extract(path, source):\n"
+        "    time.sleep(0.05)  # a slow reader, not a wait for anything\n"
+        "    return path\n"
+        "def link(files):\n"
+        "    return Linked(resources=[{'kind': 'file', 'name': p, 'location': location(p, 1),\n"
+        "                              'attrs': {}} for p, _ in files])\n"
+        "scanner = Scanner(('.py',), extract, link, language='Python', workers=1)\n"
+        "sys.exit(serve('slow-pack', '1.0.0', scanner.discover))\n"
+    )
+
+    async def twice() -> list[JSONObject]:
+        session = PluginSession([sys.executable, str(plugin)], "slow-pack", "1.0.0",
+                                cwd=str(tmp_path), timeouts=Timeouts(request_ms=3_000))  # fmt: skip
+        async with session:
+            return [await session.discover(["."], request_id=f"r{n}") for n in range(2)]
+
+    first, second = asyncio.run(twice())
+    for document in (first, second):
+        assert [f["code"] for f in document["findings"]] == ["DEADLINE_REACHED"]
+    assert 0 < len(first["resources"]) < len(second["resources"]) < 201
 
 
 def test_the_host_tells_the_plugin_its_request_ms(tmp_path: Path) -> None:
@@ -919,3 +1028,49 @@ def test_the_prefilter_opens_a_directory_chain_once_for_its_files(
     assert [r["name"] for r in document["resources"]] == ["b_item"]
     assert sorted(opened_dirs) == ["a/b", "a/b/c"]  # not one chain per file
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_the_routes_pack_on_demand_stops_at_the_soft_deadline_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pack-http-routes' on-demand scan (bytes admitted, parsed, linked, asked for more) looks
+    at the clock in each of those steps: judging a file's bytes costs one second and parsing
+    one another (a fake clock), so a 15-second deadline answers part of the routes with
+    DEADLINE_REACHED, and each repeat goes further to the document of the unbounded scan."""
+    import pack_http_routes
+    from packs.routes import extract as routes_extract
+
+    for n in range(10):
+        (tmp_path / f"views{n}.py").write_text(
+            f"from flask import Flask\napp = Flask(__name__)\n\n@app.get('/v{n}')\ndef v(): ...\n"
+        )
+    now = [0.0]
+    judge = Scanner._judge_bytes
+
+    def slow_judge(self: Any, directories: Any, found: Any) -> bytes | None:
+        now[0] += 1.0
+        return judge(self, directories, found)
+
+    def slow_extract(path: str, source: str) -> Any:
+        now[0] += 1.0
+        return routes_extract(path, source)
+
+    monkeypatch.setattr(Scanner, "_judge_bytes", slow_judge)
+    linker = RouteLinker()
+    bounded = Scanner(SUFFIXES, slow_extract, linker, language="x", root=str(tmp_path),
+                      workers=1, deadline_ms=15_000, clock=lambda: now[0],
+                      on_demand=OnDemand(admits, linker))  # fmt: skip
+    counts = []
+    for _ in range(8):
+        began = now[0]
+        document = bounded.discover(["."])
+        assert now[0] - began <= 16.0  # at most one look at a file's bytes past the deadline
+        DOCUMENT.check(document)
+        counts.append(len(document["resources"]))
+        if not document["findings"]:
+            break
+        assert [f["code"] for f in document["findings"]] == ["DEADLINE_REACHED"]
+    assert counts[0] < 10 and counts[-1] == 10 and counts == sorted(counts)
+    reference = pack_http_routes.make_scanner(parse_all=True)
+    reference.root = str(tmp_path)
+    assert document == reference.discover(["."])

@@ -1,0 +1,148 @@
+"""pack-sqlalchemy's exactness on constructs real code uses (issue 34 items 6, 7 and 10), each on
+its own fixture under tests/fixtures/exactness/, scanned with the pre-filter and without it."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "plugins"))
+
+import pack_sqlalchemy
+from packs import sqlalchemy_models
+from packs.scan import JSONObject, Scanner
+
+FIXTURES = REPO / "tests" / "fixtures" / "exactness"
+
+
+def _scan(root: Path, paths: tuple[str, ...] = (".",)) -> JSONObject:
+    """The document of pack-sqlalchemy's scanner over `root`, held to the same scan parsing
+    and linking every file (the pre-filter's reference)."""
+
+    def scanner(parse_all: bool) -> Scanner[Any]:
+        return Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
+                       language="Python", root=str(root), workers=1,
+                       keywords=pack_sqlalchemy.KEYWORDS, parse_all=parse_all)  # fmt: skip
+
+    document = scanner(False).discover(list(paths))
+    assert document == scanner(True).discover(list(paths))
+    return document
+
+
+def _tables(document: JSONObject) -> list[tuple[str, str, int]]:
+    return [
+        (r["name"], r["location"]["path"], r["attrs"]["columns"])
+        for r in document["resources"]
+        if r["kind"] == "table"
+    ]
+
+
+def _codes(document: JSONObject) -> list[str]:
+    return [f["code"] for f in document["findings"]]
+
+
+def test_extend_existing_redeclares_one_table() -> None:
+    """A subclass (or another `Table(...)` call, or a class in another module) redeclaring a
+    table with `extend_existing` is the same table, its columns added: one resource and no
+    `DUPLICATE_TABLE_NAME`; without `extend_existing` (or with it False) a second declaration
+    is still a duplicate."""
+    document = _scan(FIXTURES / "extend-existing")
+    assert _tables(document) == [
+        ("accounts", "ledger/models.py", 3),  # id, owner + audited_by
+        ("entries", "ledger/models.py", 3),  # id, account_id + memo (EntryView's id again)
+        ("statements", "ledger/reports.py", 1),
+        ("statements", "ledger/reports.py", 1),
+    ]
+    (duplicate,) = document["findings"]
+    assert duplicate["code"] == "DUPLICATE_TABLE_NAME"
+    assert "statements" in duplicate["detail"]
+
+
+def _test_code_repo(tmp_path: Path) -> Path:
+    """The test-code fixture with its test-named modules under their real names (kept as
+    `*.fixture` in the tree so that pytest does not collect them)."""
+    root = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "test-code", root)
+    for stored in root.rglob("*.fixture"):
+        stored.rename(stored.with_suffix(""))
+    return root
+
+
+def test_test_code_is_left_out_by_every_pack(tmp_path: Path) -> None:
+    """Issue 34 item 7: test folders (`tests/`, `spec/`, `__tests__/`) and test files
+    (`test_*.py`, `conftest.py`, `*.test.js`) are not the app's: no table or route of theirs
+    in the document, and no false `DUPLICATE_TABLE_NAME` with the app's own table, for the
+    tables packs and the routes pack alike. A test file named in the request is read."""
+    from packs.routes import SUFFIXES, RouteLinker
+    from packs.routes import extract as routes_extract
+
+    root = _test_code_repo(tmp_path)
+    document = _scan(root)
+    assert _tables(document) == [("customers", "app/models.py", 2)]
+    assert _codes(document) == []
+    routes = Scanner(SUFFIXES, routes_extract, RouteLinker(), language="x", root=str(root),
+                     workers=1).discover(["."])  # fmt: skip
+    assert [r["name"] for r in routes["resources"]] == ["GET /customers", "GET /health"]
+    named = _scan(root, ("app/test_models.py", "tests/helpers.py"))
+    assert [name for name, _, _ in _tables(named)] == ["customers", "probes"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["test_x.py", "conftest.py", "a.test.js", "b.spec.ts", "c.test.py", "api.spec.js"],
+)
+def test_test_files_by_name(name: str) -> None:
+    from packs.scan import is_test_file
+
+    assert is_test_file(name)
+
+
+@pytest.mark.parametrize("name", ["models.py", "contest.py", "attest.py", "testing.py", "spec.js"])
+def test_app_files_by_name(name: str) -> None:
+    from packs.scan import is_test_file
+
+    assert not is_test_file(name)
+
+
+def test_a_model_defined_in_a_factory_is_found() -> None:
+    """Issue 34 item 10: a model class defined inside a factory function, a method, a block of
+    one or a nested function is a table; a class nested in a class body (`Meta`, `Options`)
+    is not."""
+    document = _scan(FIXTURES / "factory-model")
+    assert [name for name, _, _ in _tables(document)] == ["product_line", "tags", "labels", "notes"]
+    assert _codes(document) == []
+
+
+def test_a_file_named_like_a_library_inside_a_package_does_not_shadow_it() -> None:
+    """Issue 34 item 6: `inventory/sqlalchemy.py` made `import sqlalchemy as sa` in
+    `inventory/models.py` resolve to it, and every `sa.Table(...)` disappeared. Inside a
+    package, a top-level import is the library's; a module named like it is reached by its own
+    name (`billing.sqlalchemy`), so the `Table` that module defines is not SQLAlchemy's."""
+    document = _scan(FIXTURES / "library-named")
+    assert [(name, path) for name, path, _ in _tables(document)] == [
+        ("stock", "inventory/models.py"),
+        ("warehouses", "inventory/models.py"),
+    ]
+    assert _codes(document) == []
+
+
+def test_a_package_attribute_shadows_its_own_submodule() -> None:
+    """Issue 34 item 7: `from pkg.models import db`, where `pkg/models/__init__.py` binds `db`
+    and `pkg/models/db.py` exists, is the package's `db` (what `from ... import` gives), so
+    `db.Model` is Flask-SQLAlchemy's and its subclasses are tables."""
+    document = _scan(FIXTURES / "package-attribute")
+    assert [name for name, _, _ in _tables(document)] == ["customer", "customer_notes"]
+    assert _codes(document) == []
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 14), reason="the interpreter reads 3.14 itself")
+def test_a_file_with_python_314_except_is_read() -> None:
+    """Issue 34 item 8: `except A, B:` made the file a `parse-error` and its tables lost."""
+    document = _scan(FIXTURES / "py314-except")
+    assert [name for name, _, _ in _tables(document)] == ["orders"]
+    assert document["unresolved"] == []
