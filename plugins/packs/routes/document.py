@@ -96,7 +96,8 @@ def _render(routes: list[FoundRoute]) -> Linked:
             {"kind": KIND, "name": name, "location": where, "attrs": _attrs(route)}
         )
         linked.signals.append(signal(KIND, name, "auth", VALUES[route.auth], where))
-        shape = first_name.setdefault(_PARAM.sub("{}", name), name)
+        matched = f"{route.method} {route.shape}" if route.shape else _PARAM.sub("{}", name)
+        shape = first_name.setdefault(matched, name)
         claims.setdefault(shape, []).append(where)
     linked.findings = duplicate_findings(DUPLICATE_ROUTE, KIND, claims)
     return linked

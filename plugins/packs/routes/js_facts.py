@@ -15,6 +15,7 @@ import tree_sitter_typescript
 
 from ..scan import ParseFailure
 from .auth import JS_EVIDENCE
+from .frameworks import unread_uses
 from .model import (
     CALL,
     EXPRESS,
@@ -66,6 +67,9 @@ _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
                                  "method_definition"}  # fmt: skip
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
+_HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
+_PASSED = (*_ROUTERISH, Lit, Concat)  # what a call passes that a route may be made of
+_COMPUTED_CALL = re.compile(rb"\[[^\]\n]{1,80}\]\s*\(")
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
@@ -94,6 +98,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         routes=tuple(reader.routes),
         uses=tuple(reader.uses),
         invocations=tuple(reader.invocations),
+        unread=unread_uses(source, "javascript"),
     )
 
 
@@ -117,7 +122,7 @@ class _Fields:
     and TypeScript grammars): `child_by_field_id` costs a quarter of `child_by_field_name`,
     which looks the name up on every call, and the reader makes tens of thousands of them."""
 
-    __slots__ = ("alias", "arguments", "constructor", "declaration", "function", "key", "left",
+    __slots__ = ("alias", "arguments", "constructor", "declaration", "function", "index", "key", "left",
                  "name", "object", "operator", "parameter", "parameters", "pattern", "property",
                  "right", "source", "value")  # fmt: skip
 
@@ -133,6 +138,7 @@ class _Fields:
     constructor: int
     declaration: int
     function: int
+    index: int
     key: int
     left: int
     name: int
@@ -231,6 +237,8 @@ class _Reader:
         )  # a chain's calls share a start: then by their verbs' order
         for _, _, node, callee, prop in calls:
             self._call(node, callee, prop)
+        if b"](" in self.source or b"] (" in self.source:
+            self._computed_calls(root)
         self._find_invocations(root)
 
     # -- imports, declarations, exports ----------------------------------------------------
@@ -374,6 +382,66 @@ class _Reader:
             self._call_once(node, callee, prop)
         self._env = {}
 
+    def _computed_calls(self, root: _Node) -> None:
+        """`app[verb](path, handler)`: a registration whose method is computed, once per
+        iteration of a literal loop around it; the linker names the method when it can
+        (a loop item, a wrapper's argument) and reports it when it cannot."""
+        for match in _COMPUTED_CALL.finditer(self.source):
+            bracket = root.descendant_for_byte_range(match.start(), match.start() + 1)
+            member = bracket.parent if bracket is not None else None
+            call = member.parent if member is not None else None
+            if (
+                member is None
+                or call is None
+                or member.type != "subscript_expression"
+                or call.type != "call_expression"
+                or call.child_by_field_id(self.fields.function) != member
+            ):
+                continue
+            owner = member.child_by_field_id(self.fields.object)
+            index = member.child_by_field_id(self.fields.index)
+            args = self._arguments(call)
+            if owner is None or index is None or len(args) < 2:
+                continue
+            envs = self._loop_envs(call) if self.arrays or b"[" in self.source else None
+            for env in envs if envs is not None else ({},):
+                self._env = env
+                verb = self._string(index)
+                if verb is not None and verb not in _CALLED:
+                    continue  # `cache['x'](...)`, a literal that is no verb
+                if verb is not None:
+                    self._route(call, index, verb, owner, args)
+                    continue
+                method = self._value(index)
+                path = self._value(args[0]) or Opaque()
+                auth = Auth(tuple(self._guard(a) for a in args[1:-1])) if len(args) > 2 else NO_AUTH
+                owner_expr = self._owner(owner)
+                self.routes.append(
+                    RouteDecl(
+                        owner_expr,
+                        path,
+                        None,
+                        _line(call),
+                        self._handler(args[-1]),
+                        auth=auth,
+                        methods_unknown=method is None,
+                        method_exprs=(method,) if method is not None else (),
+                    )
+                )
+            self._env = {}
+
+    def _value(self, node: _Node) -> Expr | None:
+        """A path or a method: a loop item, else a parameter of the enclosing function (what
+        its callers pass), else as `_expr` reads it."""
+        node = _unwrap(node) or node
+        if node.type == "identifier":
+            name = self._text(node)
+            if not (self._env and name in self._env) and name not in self.bindings:
+                param = self._param(node, name)
+                if param is not None:
+                    return param
+        return self._expr(node)
+
     def _loop_envs(self, node: _Node) -> list[dict[str, _Node]] | None:
         """The loop variables' values per iteration, for a call inside `forEach`/`map`
         callbacks or `for...of` loops over literal arrays; None when it is in none."""
@@ -488,7 +556,7 @@ class _Reader:
         line = _line(prop)
         handler = self._handler(args[-1])
         for target in _path_list(paths[0]):
-            path = self._expr(target) or Opaque()
+            path = self._value(target) or Opaque()
             self.routes.append(RouteDecl(owner_expr, path, methods, line, handler, auth=auth))
 
     def _creates(self, node: _Node) -> str | None:
@@ -685,7 +753,49 @@ class _Reader:
                 if param is not None:
                     self.param_names.add(name)
                     return param
+                if name in _HOOK_APPS and (hook := self._hook(node, name)) is not None:
+                    return hook
+        elif node.type == "member_expression":
+            base = _unwrap(node.child_by_field_id(self.fields.object))
+            name = self._text(node.child_by_field_id(self.fields.property))
+            if (
+                name in _HOOK_APPS
+                and base is not None
+                and base.type == "identifier"
+                and self._text(base) not in self.bindings
+                and (param := self._param(base, self._text(base))) is not None
+            ):  # `(hook, ctx) => ctx.app.get(...)`
+                return self._hook_app(param.function, name, node)
         return self._expr(node)
+
+    def _hook(self, node: _Node, name: str) -> RouterRef | None:
+        """`app` destructured from a parameter (`(hook, { app }) => app.get(...)`): a plugin
+        hook, which the framework's loader calls with its application."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in _FUNCTIONS:
+                params = scope.child_by_field_id(self.fields.parameters)
+                for param in params.named_children if params is not None else ():
+                    pattern = param
+                    if param.type in {"required_parameter", "optional_parameter"}:
+                        pattern = param.child_by_field_id(self.fields.pattern) or param
+                    if pattern.type == "object_pattern" and any(
+                        c.type == "shorthand_property_identifier_pattern" and self._text(c) == name
+                        for c in pattern.named_children
+                    ):
+                        return self._hook_app(_site(scope), name, scope)
+            scope = scope.parent
+        return None
+
+    def _hook_app(self, function: str, name: str, node: _Node) -> RouterRef:
+        """The application a hook function at `function` is given as `name`: served at the
+        root, what guards it (the host's middleware) not known."""
+        site = f"{function}:{name}"
+        if site not in self.routers:
+            self.routers[site] = RouterDecl(
+                site, EXPRESS, _line(node), auth=Auth((Opaque(),)), app=True
+            )
+        return RouterRef(site)
 
     def _param(self, node: _Node, name: str) -> Param | None:
         """`name` as a parameter of the nearest enclosing function that declares it."""
@@ -753,11 +863,11 @@ class _Reader:
                 continue  # a route or `use` call: read as one already
             target = self._expr(callee)
             passed = tuple(
-                value if isinstance(value := self._owner(a), _ROUTERISH) else None
+                value if isinstance(value := self._owner(a), _PASSED) else None
                 for a in self._arguments(call)
             )
-            if target is not None and any(a is not None for a in passed):
-                self.invocations.append(Invocation(target, passed, ()))
+            if target is not None and any(isinstance(a, _ROUTERISH) for a in passed):
+                self.invocations.append(Invocation(target, passed, (), _line(call)))
 
     def _ref(self, module: str, attr: str | None) -> ImportRef:
         return ImportRef(module, attr, self.path)

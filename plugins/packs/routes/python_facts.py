@@ -11,10 +11,11 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..pyparse import parse_python
 from .auth import PYTHON_EVIDENCE, PYTHON_USER_CHECK
+from .frameworks import unread_uses
 from .model import (
     CALL,
     FASTAPI,
@@ -22,12 +23,14 @@ from .model import (
     HTTP_METHODS,
     NO_AUTH,
     STARLETTE,
+    Apply,
     Auth,
     Concat,
     DependencyAlias,
     Each,
     Evidence,
     Expr,
+    Format,
     Function,
     ImportRef,
     Invocation,
@@ -99,6 +102,9 @@ def python_facts(source: str, path: str) -> ModuleFacts:
         mounts=tuple(reader.mounts),
         middleware=tuple(reader.middleware),
         invocations=tuple(reader.invocations),
+        unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python")
+        if "urlpatterns" in source
+        else (),
     )
 
 
@@ -113,10 +119,19 @@ class _Reader:
         self.invocations: list[Invocation] = []
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
+        self._function_site = ""  # the enclosing def's site ("" at module level)
+        self._defaults: dict[str, ast.expr] = {}  # the enclosing def's parameter defaults
+        self._class_name = ""  # the enclosing method's class
         self.evidence_lines: list[int] = []  # lines whose text shows a guard, ascending
         self.user_check_lines: list[int] = []  # those that turn away an anonymous caller
         self._env: dict[str, ast.expr] = {}  # a literal loop's variables, one iteration
         self._literals: dict[str, ast.expr] = {}  # module-level names bound to literals
+        # the enclosing def's names assigned once in its body (a factory's own `app`), by def
+        self._locals: dict[str, ast.expr] = {}
+        self._locals_of: dict[int, dict[str, ast.expr]] = {}
+        self._expanding: set[str] = set()  # locals being read (`x = x + 1` ends)
+        self._class_of: dict[int, str] = {}  # a method's def -> its class's name
+        self._methods: list[ast.stmt] = []  # methods, whose bodies are read like functions
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -148,11 +163,18 @@ class _Reader:
             _flatten((classes[done],), statements, [], classes)
             scopes += [None] * (len(statements) - start)
             done += 1
+        for method in self._methods:  # method bodies: a wrapper's registration calls
+            assert isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef)
+            start = len(statements)
+            inner: list[ast.stmt] = []
+            _flatten(method.body, statements, inner, classes)
+            scopes += [method] * (len(statements) - start)
+            functions += inner
         loops: dict[int, list[dict[str, ast.expr]]] = {}
         if any(type(stmt) is ast.For for stmt in statements):  # routes made in literal loops
             literals = self._literals
             _index_loops(tree.body, [{}], loops, literals, set())
-            for function in functions:
+            for function in (*functions, *self._methods):
                 assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
                 params = set(_parameters(function))
                 _index_loops(function.body, [{}], loops, literals, params)
@@ -161,22 +183,63 @@ class _Reader:
                 self._env = env
                 self._statement(stmt, scope)
         self._scope = {}
+        self._locals = {}
         self._env = {}
+
+    def _enter(self, scope: _Def | None) -> None:
+        """Read what follows as written in `scope`: its parameters and its own locals."""
+        self._scope = _parameters(scope) if scope is not None else {}
+        self._locals = self._locals_in(scope) if scope is not None else {}
+        self._defaults = _defaults(scope) if scope is not None else {}
+        self._function_site = _site(scope) if scope is not None else ""
+        self._class_name = self._class_of.get(id(scope), "") if scope is not None else ""
+
+    def _locals_in(self, function: _Def) -> dict[str, ast.expr]:
+        """The names `function` assigns exactly once in its own body (not a parameter): a
+        factory's `app = Flask(...)` is that app there, whatever the module calls `app`."""
+        known = self._locals_of.get(id(function))
+        if known is None:
+            flat: list[ast.stmt] = []
+            _flatten(function.body, flat, [], [])
+            counts: dict[str, int] = {}
+            values: dict[str, ast.expr] = {}
+            for stmt in flat:
+                targets: list[ast.expr] = []
+                if isinstance(stmt, ast.Assign):
+                    targets = stmt.targets
+                elif isinstance(stmt, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+                    targets = [stmt.target]
+                elif isinstance(stmt, ast.With | ast.AsyncWith):
+                    targets = [i.optional_vars for i in stmt.items if i.optional_vars]
+                for target in targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name):
+                            counts[name.id] = counts.get(name.id, 0) + 1
+                            if isinstance(stmt, ast.Assign) and target is name:
+                                values[name.id] = stmt.value
+            params = _parameters(function)
+            known = {
+                name: value
+                for name, value in values.items()
+                if counts.get(name) == 1 and name not in params
+            }
+            self._locals_of[id(function)] = known
+        return known
 
     def _statement(self, stmt: ast.stmt, scope: _Def | None) -> None:
         kind = type(stmt)
         if kind is ast.Expr:
             value = stmt.value  # type: ignore[attr-defined]
             if type(value) is ast.Call:
-                self._scope = _parameters(scope) if scope is not None else {}
+                self._enter(scope)
                 self._call(value)
         elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
             stmt.decorator_list  # type: ignore[attr-defined]
         ):
-            self._scope = _parameters(scope) if scope is not None else {}
+            self._enter(scope)
             self._decorated(stmt)  # type: ignore[arg-type]
         elif kind is ast.ClassDef and stmt.decorator_list:  # type: ignore[attr-defined]
-            self._scope = _parameters(scope) if scope is not None else {}
+            self._enter(scope)
             self._decorated_class(stmt)  # type: ignore[arg-type]
 
     # -- bindings --------------------------------------------------------------------------
@@ -237,20 +300,43 @@ class _Reader:
         dependencies = self._annotated_dependencies(node)
         if dependencies is not None:
             return DependencyAlias(dependencies)
-        return self._expr(node)
+        kind = type(node)
+        value = self._expr(node)
+        if (
+            kind is ast.Call
+            and isinstance(value, Sym)
+            and value.path[-1] == CALL
+            and value.path[-2][:1].isupper()
+            and node.args  # type: ignore[attr-defined]
+            and type(node.args[0]) in {ast.Name, ast.Attribute}  # type: ignore[attr-defined]
+        ):  # `gateway = VersionedApi(app)`: a router if the class links to a subclass
+            return self._maybe_router(node)  # type: ignore[arg-type]
+        if value is None and (kind is ast.List or kind is ast.Tuple):
+            items = [self._value(e) for e in node.elts]  # type: ignore[attr-defined]
+            if items and all(isinstance(v, _PASSABLE) for v in items):
+                return Items(tuple(v for v in items if v is not None))
+        return value
 
-    def _function(self, node: _Def) -> Function:
+    def _function(self, node: _Def, *, method: bool = False) -> Function:
         returns: Expr | None = None
         statement = _first_return(node.body)
         if statement is not None:
-            returns = self._expr(statement.value) or self._chosen(statement.value)
+            saved = (self._scope, self._locals, self._env, self._defaults)
+            self._scope, self._locals, self._env = _parameters(node), self._locals_in(node), {}
+            self._defaults = _defaults(node)
+            try:
+                returns = self._value(statement.value) or self._chosen(statement.value)
+            finally:
+                self._scope, self._locals, self._env, self._defaults = saved
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
         last = node.end_lineno or node.lineno
         evidence = self._evidence(self.evidence_lines, node.lineno, last)
         checks_user = evidence and self._evidence(self.user_check_lines, node.lineno, last)
-        return Function(node.name, returns, self._auth_of(node), _site(node), evidence, checks_user)
+        return Function(
+            node.name, returns, self._auth_of(node), _site(node), evidence, checks_user, method
+        )
 
     def _chosen(self, node: ast.expr | None) -> OneOf | None:
         """`environments[env]()` with `environments` a module-level dict literal: one of its
@@ -371,16 +457,26 @@ class _Reader:
             ):
                 verbs.append(stmt.name.upper())
                 verb_auth.append(self._auth_of(stmt))
-            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name in {
-                "__call__",
-                "__init__",
-            }:
-                fields.append((stmt.name, self._function(stmt)))
+            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                static = any(
+                    _dotted(d) in {"staticmethod", "classmethod"} for d in stmt.decorator_list
+                )
+                fields.append((stmt.name, self._function(stmt, method=not static)))
+                if not static and id(stmt) not in self._class_of:
+                    self._class_of[id(stmt)] = node.name
+                    self._methods.append(stmt)
                 if stmt.name == "__init__" and (call := _super_init(stmt)) is not None:
                     init_prefix = self._present(
                         _keyword(call, "prefix") or _keyword(call, "url_prefix")
                     )
                     init_auth = self._dependencies_auth(_keyword(call, "dependencies"))
+            if (
+                isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+                and stmt.name in HTTP_METHODS
+                and id(stmt) not in self._class_of
+            ):
+                self._class_of[id(stmt)] = node.name
+                self._methods.append(stmt)
             if isinstance(target, ast.Name) and target.id in {"decorators", "method_decorators"}:
                 if isinstance(value, ast.List | ast.Tuple):
                     guards += [self._present(d) or Opaque() for d in value.elts]
@@ -414,7 +510,26 @@ class _Reader:
                     return self._expr(env[node.id])  # type: ignore[union-attr]
                 finally:
                     self._env = env
-            return Sym((node.id,))  # type: ignore[union-attr]
+            name = node.id  # type: ignore[union-attr]
+            if self._scope or self._locals:
+                declared = self._scope.get(name)
+                if declared is not None:  # what each call passes; unbound, the global name
+                    default = self._defaults.get(name)
+                    return Param(
+                        declared[0],
+                        declared[1],
+                        name,
+                        Sym((name,)),
+                        self._binding_value(default) if default is not None else None,
+                    )
+                local = self._locals.get(name)
+                if local is not None and name not in self._expanding:
+                    self._expanding.add(name)
+                    try:
+                        return self._value(local)
+                    finally:
+                        self._expanding.discard(name)
+            return Sym((name,))
         if kind is ast.Constant:
             value = node.value  # type: ignore[union-attr]
             return Lit(value) if type(value) is str else None
@@ -452,6 +567,72 @@ class _Reader:
             return self._starlette_routes(node.elts)
         return None
 
+    def _value(self, node: ast.expr | None) -> Expr | None:
+        """`node` where a string is expected (a path, a prefix, what a function returns): as
+        `_expr` reads it, and also `.format(...)`, `%` and a call of a function whose return
+        value the linker works out with the arguments bound (`scoped("/login")`)."""
+        kind = type(node)
+        if kind is ast.Call:
+            assert isinstance(node, ast.Call)
+            func = node.func
+            if (
+                isinstance(func, ast.Attribute)
+                and func.attr == "format"
+                and not any(isinstance(a, ast.Starred) for a in node.args)
+            ):
+                template = self._value(func.value)
+                args = [self._value(a) for a in node.args]
+                keywords = [(k.arg, self._value(k.value)) for k in node.keywords]
+                if template is None or any(a is None for a in args):
+                    return Opaque()
+                if any(k is None or v is None for k, v in keywords):
+                    return Opaque()
+                return Format(
+                    template,
+                    tuple(a for a in args if a is not None),
+                    tuple((k, v) for k, v in keywords if k is not None and v is not None),
+                )
+            plain = self._expr(node)  # a router, a guard...: as `_expr` reads it
+            if not (isinstance(plain, Sym) and plain.path[-1] == CALL):
+                return plain
+            callee = _dotted_path(func)
+            if (
+                callee is not None
+                and (node.args or node.keywords)
+                and not any(isinstance(a, ast.Starred) for a in node.args)
+            ):
+                return Apply(
+                    Sym(callee),
+                    tuple(self._value(a) for a in node.args),
+                    tuple(
+                        (k.arg, v)
+                        for k in node.keywords
+                        if k.arg is not None and (v := self._value(k.value)) is not None
+                    ),
+                )
+        elif kind is ast.BinOp:
+            assert isinstance(node, ast.BinOp)
+            if isinstance(node.op, ast.Mod):
+                template = self._value(node.left)
+                right = node.right
+                items = right.elts if isinstance(right, ast.Tuple) else [right]
+                args = [self._value(a) for a in items]
+                if template is None or any(a is None for a in args):
+                    return Opaque()
+                return Format(template, tuple(a for a in args if a is not None), percent=True)
+            if isinstance(node.op, ast.Add):
+                return self._concat((node.left, node.right), self._value)
+        elif kind is ast.JoinedStr:
+            assert isinstance(node, ast.JoinedStr)
+            return self._concat(
+                (
+                    v.value if isinstance(v, ast.FormattedValue) and _plain(v) else v
+                    for v in node.values
+                ),
+                self._value,
+            )
+        return self._expr(node)
+
     def _owner(self, node: ast.expr | None) -> Expr | None:
         """What a router-position name stands for: a parameter of the enclosing function is a
         `Param` (the callers say which router it is), anything else as `_expr` reads it."""
@@ -467,7 +648,9 @@ class _Reader:
         which path), anything else as `_present` reads it."""
         if type(node) is ast.Name and node.id in self._scope and node.id not in self._env:
             return self._owner(node)
-        return self._present(node)
+        if node is None:
+            return None
+        return self._value(node) or Opaque()
 
     def _present(self, node: ast.expr | None) -> Expr | None:
         """`node` as an expression, `Opaque` when it is there but cannot be followed."""
@@ -475,10 +658,12 @@ class _Reader:
             return None
         return self._expr(node) or Opaque()
 
-    def _concat(self, nodes: Iterable[ast.expr]) -> Expr | None:
+    def _concat(
+        self, nodes: Iterable[ast.expr], read: Callable[[ast.expr], Expr | None] | None = None
+    ) -> Expr | None:
         parts = []
         for node in nodes:
-            part = self._expr(node)
+            part = (read or self._expr)(node)
             if part is None:
                 return None
             parts.append(part)
@@ -548,33 +733,49 @@ class _Reader:
         callee = _dotted_path(call.func)
         if callee is None or not (call.args or call.keywords):
             return
+        receiver: Expr | None = None
+        if isinstance(call.func, ast.Attribute):
+            receiver = _routerish(self._owner(call.func.value))
+            if callee[0] == "self" and self._class_name and isinstance(receiver, Param):
+                callee = (self._class_name, CALL, *callee[1:])  # `self.add(...)` in a method
         args = tuple(None if isinstance(a, ast.Starred) else self._passable(a) for a in call.args)
         keywords = tuple(
             (k.arg, value)
             for k in call.keywords
             if k.arg is not None and (value := self._passable(k.value)) is not None
         )
-        if any(_routerish(a) is not None for a in (*args, *(v for _, v in keywords))):
-            self.invocations.append(Invocation(Sym(callee), args, keywords))
+        if any(a is not None for a in (*args, *(v for _, v in keywords))):
+            self.invocations.append(
+                Invocation(Sym(callee), args, keywords, call.lineno, receiver, self._function_site)
+            )
 
     def _passable(self, node: ast.expr) -> Expr | None:
-        """An argument worth keeping: one that may be a router, or a path or literal list of
-        paths a helper may register (`register_view(bp, routes=["/a", "/b"], ...)`)."""
+        """An argument worth keeping: one that may be a router, or a path, a string, or a
+        literal list of them a function may register (`register_view(bp, routes=["/a"])`)."""
         if isinstance(node, ast.List | ast.Tuple):
-            values = [self._expr(e) for e in node.elts]
-            if values and all(isinstance(v, Lit | Sym | Concat) for v in values):
+            values = [self._value(e) for e in node.elts]
+            if values and all(isinstance(v, _PASSABLE) for v in values):
                 return Items(tuple(v for v in values if v is not None))
             return None
-        value = self._owner(node)
-        return value if isinstance(value, Lit | Concat) else _routerish(value)
+        value = self._owner(node) if type(node) is ast.Name else self._value(node)
+        return value if isinstance(value, _PASSABLE) else None
 
-    def _maybe_router(self, call: ast.Call) -> RouterRef | Sym | None:
+    def _maybe_router(self, call: ast.Call, *, quiet: bool = False) -> Expr | None:
         """`UserAPIRouter(...)`: a router if the class links to a subclass of `APIRouter` or
-        `Blueprint` (the linker checks; the name only says which calls are worth checking)."""
+        `Blueprint` (the linker checks; the name only says which calls are worth checking).
+        `quiet`: any class called and bound to a name (`gateway = VersionedApi(app)`), whose
+        first argument, if it is a router, then serves it (as `Api(app)` does)."""
         callee = _dotted_path(call.func)
         if callee is None:
-            return None
+            return self._expr(call) if quiet else None
         site = _site(call)
+        first = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else None
+        if site not in self.routers and first is not None:
+            parent = _routerish(self._owner(first))
+            if parent is not None:
+                self.mounts.append(
+                    MountDecl(parent, RouterRef(site), None, call.lineno, quiet=True)
+                )
         if site not in self.routers:
             self.routers[site] = RouterDecl(
                 router_id=site,
@@ -630,7 +831,7 @@ class _Reader:
             return
         view = call.args[0]
         for url in call.args[1:]:
-            path = self._present(url.value if isinstance(url, ast.Starred) else url)
+            path = self._path_expr(url.value if isinstance(url, ast.Starred) else url)
             if path is not None:
                 self.routes.append(
                     RouteDecl(owner, path, None, call.lineno, _dotted(view), self._expr(view))
@@ -647,7 +848,7 @@ class _Reader:
                 continue
             urls: list[ast.expr | None] = [*decorator.args] or [_keyword(decorator, "rule")]
             for url in urls:
-                path = self._present(url)
+                path = self._path_expr(url)
                 if path is not None:
                     self.routes.append(
                         RouteDecl(
@@ -670,7 +871,7 @@ class _Reader:
             router_id=site,
             framework=ROUTER_FRAMEWORKS[name],
             line=call.lineno,
-            prefix=self._present(_keyword(call, prefix_key)) if prefix_key else None,
+            prefix=self._path_expr(_keyword(call, prefix_key)) if prefix_key else None,
             auth=self._dependencies_auth(_keyword(call, "dependencies")),
             routes=self._expr(_keyword(call, "routes")),
             app=name in _APPS,
@@ -700,7 +901,7 @@ class _Reader:
             MountDecl(
                 parent=owner,
                 child=child,
-                prefix=self._present(prefix_node),
+                prefix=self._path_expr(prefix_node),
                 line=call.lineno,
                 auth=self._dependencies_auth(_keyword(call, "dependencies")),
                 replaces_prefix=replaces_prefix,
@@ -724,6 +925,7 @@ class _Reader:
             assert isinstance(view, ast.Call) and isinstance(view.func, ast.Attribute)
             view = view.func.value
         methods = _keyword(call, "methods")
+        computed = self._method_exprs(methods)
         return RouteDecl(
             owner=owner,
             path=path,
@@ -732,8 +934,22 @@ class _Reader:
             handler=_dotted(view),
             endpoint=self._expr(view),
             auth=self._dependencies_auth(_keyword(call, "dependencies")),
-            methods_unknown=methods is not None and _methods(methods) is None,
+            methods_unknown=methods is not None and _methods(methods) is None and not computed,
+            method_exprs=computed,
         )
+
+    def _method_exprs(self, node: ast.expr | None) -> tuple[Expr, ...]:
+        """`methods=[verb]` or `methods=list(verbs)` with names the linker may bind (a
+        wrapper's parameter): each as an expression; () when literal or not followable."""
+        if isinstance(node, ast.Call) and _callee_name(node) in {"list", "tuple"} and node.args:
+            node = node.args[0]
+        if not isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Name):
+            return ()
+        if _methods(node) is not None:
+            return ()
+        elements = node.elts if not isinstance(node, ast.Name) else [node]
+        found = tuple(self._value(e) or Opaque() for e in elements)
+        return found if any(not isinstance(e, Opaque) for e in found) else ()
 
     def _decorated(self, node: _Def) -> None:
         for decorator in node.decorator_list:
@@ -1081,6 +1297,24 @@ def _site(node: ast.expr | ast.stmt) -> str:
     return f"{node.lineno}:{node.col_offset}"
 
 
+def _defaults(function: _Def) -> dict[str, ast.expr]:
+    """A def's parameters that have a default -> that default."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    found = {
+        a.arg: d
+        for a, d in zip(
+            positional[len(positional) - len(arguments.defaults) :], arguments.defaults, strict=True
+        )
+    }
+    found.update(
+        (a.arg, d)
+        for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+        if d is not None
+    )
+    return found
+
+
 def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
     """A def's parameter names -> (its site, the position a call passes it at; -1 for a
     keyword-only one)."""
@@ -1089,6 +1323,9 @@ def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
     found = {a.arg: (site, n) for n, a in enumerate((*arguments.posonlyargs, *arguments.args))}
     found.update((a.arg, (site, -1)) for a in arguments.kwonlyargs)
     return found
+
+
+_PASSABLE = (Lit, Concat, Format, Apply, Sym, Param, RouterRef, ImportRef, Items)
 
 
 def _routerish(value: Expr | None) -> Expr | None:

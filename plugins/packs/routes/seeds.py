@@ -20,6 +20,10 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
   reader's member call has it (a comment between the `.` and the word is a limit).
 
+A file that uses a framework the pack names but does not read (`frameworks.UNREAD`: Django's
+`urlpatterns`, Koa, Fastify, Hapi, NestJS, Next.js) is admitted by that record's seed bytes, so
+its `UNREAD_FRAMEWORK` finding is the same whichever files are parsed.
+
 One construct is let through on its bytes: `@mock.patch(...)` in a file that binds `mock` only
 by `from unittest import mock` (saleor: 1,180 of them in 146 test files). The reader would take
 it for a `PATCH` route on `mock`, which the linker finds is the library's, no router: it adds
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import re
 
+from .frameworks import SEEDS
 from .model import HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
 
@@ -50,6 +55,7 @@ _PY_NAMES = tuple(
             "Route",
             "Mount",
             "flask_rest",
+            *(seed.decode() for seed in SEEDS["python"]),  # frameworks not read, to name them
         }
     )
 )
@@ -61,7 +67,7 @@ _PY_CALLS = tuple(sorted(w.encode() for w in _STATEMENT_CALLS))
 _PY_DECORATOR = re.compile(
     rb"@[^\n]*\.[ \t]*(?:" + b"|".join(sorted(w.encode() for w in _ROUTE_DECORATORS)) + rb")\b"
 )
-_JS_NAMES = (b"express", b"Router")
+_JS_NAMES = (b"express", b"Router", *SEEDS["javascript"])
 # a route or `use` call's property: the word, then a `.` before it is checked (`\b` or a
 # lookbehind first would make `re` try every position)
 _JS_CALL = re.compile(

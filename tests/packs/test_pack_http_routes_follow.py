@@ -1,0 +1,505 @@
+"""pack-http-routes follows the project's own code: wrappers, subclasses, helpers and
+factories are evaluated with their arguments bound, and every registration it reaches ends as a
+route or a finding (issue 34, items 1, 2 and 7). Each fixture is adversarial code written for
+this file; each test fails if its construct goes silent."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
+
+from packs.routes import extract, link_routes
+from packs.scan import JSONObject
+
+
+def canonical_json(document: JSONObject) -> bytes:
+    return json.dumps(document, sort_keys=True, separators=(",", ":")).encode()
+
+
+def document(files: dict[str, str]) -> JSONObject:
+    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    return {"resources": linked.resources, "findings": linked.findings}
+
+
+def placed(files: dict[str, str]) -> dict[str, str]:
+    """Route name -> `file:line` where it is listed."""
+    doc = document(files)
+    out: dict[str, str] = {}
+    for resource in doc["resources"]:
+        where = resource["location"]
+        out[resource["name"]] = f"{where['path']}:{where['line']}"
+    return out
+
+
+def codes(files: dict[str, str]) -> dict[str, list[str]]:
+    """Finding code -> the places it lists, `file:line`."""
+    out: dict[str, list[str]] = {}
+    for finding in document(files)["findings"]:
+        out.setdefault(finding["code"], []).extend(
+            f"{p['path']}:{p['line']}" for p in finding["locations"]
+        )
+    return out
+
+
+# -- a. a subclass's method wraps the registration ------------------------------------------
+
+
+A_FLASK_SUBCLASS_METHOD_WRAPPING_ADD_URL_RULE_GIVES_EACH_CALL_SITE: dict[str, str] = {
+    "shop/web.py": (
+        "from flask import Flask\n"
+        "\n"
+        "class ShopApp(Flask):\n"
+        "    def page(self, rule, view, verb='GET'):\n"
+        "        self.add_url_rule(rule, view_func=view, methods=[verb])\n"
+        "\n"
+        "    def pages(self, base, *views):\n"
+        "        for view in views:\n"
+        "            self.page(base + '/' + view.__name__, view)\n"
+    ),
+    "shop/main.py": (
+        "from shop.web import ShopApp\n"
+        "from shop import views\n"
+        "\n"
+        "application = ShopApp(__name__)\n"
+        "application.page('/cart', views.cart)\n"
+        "application.page('/cart/<int:item>', views.item, 'DELETE')\n"
+        "application.page('/checkout', views.checkout, verb='POST')\n"
+    ),
+    "shop/views.py": "def cart(): ...\ndef item(item): ...\ndef checkout(): ...\n",
+}
+
+
+def test_a_flask_subclass_method_wrapping_add_url_rule_gives_each_call_site() -> None:
+    files = A_FLASK_SUBCLASS_METHOD_WRAPPING_ADD_URL_RULE_GIVES_EACH_CALL_SITE
+    assert placed(files) == {
+        "GET /cart": "shop/main.py:5",
+        "DELETE /cart/{item}": "shop/main.py:6",
+        "POST /checkout": "shop/main.py:7",
+    }
+
+
+A_FLASK_RESTFUL_API_SUBCLASS_WRAPPING_ADD_RESOURCE: dict[str, str] = {
+    "svc/api.py": (
+        "from flask_restful import Api, Resource\n"
+        "\n"
+        "class VersionedApi(Api):\n"
+        "    version = 'v2'\n"
+        "\n"
+        "    def expose(self, resource, *tail):\n"
+        "        self.add_resource(resource, f'/{self.version}/{tail[0]}')\n"
+        "\n"
+        "    def plain(self, resource, url):\n"
+        "        self.add_resource(resource, url)\n"
+        "\n"
+        "class Ping(Resource):\n"
+        "    def get(self): ...\n"
+        "\n"
+        "class Orders(Resource):\n"
+        "    def get(self): ...\n"
+        "    def post(self): ...\n"
+    ),
+    "svc/app.py": (
+        "from flask import Flask\n"
+        "from svc.api import VersionedApi, Ping, Orders\n"
+        "\n"
+        "app = Flask(__name__)\n"
+        "gateway = VersionedApi(app)\n"
+        "gateway.plain(Ping, '/ping')\n"
+        "gateway.plain(Orders, '/orders')\n"
+        "gateway.plain(Orders, '/orders/<int:oid>')\n"
+    ),
+}
+
+
+def test_a_flask_restful_api_subclass_wrapping_add_resource() -> None:
+    files = A_FLASK_RESTFUL_API_SUBCLASS_WRAPPING_ADD_RESOURCE
+    assert placed(files) == {
+        "GET /ping": "svc/app.py:6",
+        "GET /orders": "svc/app.py:7",
+        "POST /orders": "svc/app.py:7",
+        "GET /orders/{oid}": "svc/app.py:8",
+        "POST /orders/{oid}": "svc/app.py:8",
+    }
+
+
+A_WRAPPER_CALLED_MANY_TIMES_FROM_ANOTHER_WRAPPER_KEEPS_EACH_USER_LINE: dict[str, str] = {
+    "kit/reg.py": (
+        "def expose(target, path, fn, methods=('GET',)):\n"
+        "    target.add_url_rule(path, view_func=fn, methods=list(methods))\n"
+        "\n"
+        "def expose_get(target, path, fn):\n"
+        "    expose(target, '/v1' + path, fn)\n"
+    ),
+    "kit/app.py": (
+        "from flask import Flask\n"
+        "from kit.reg import expose_get\n"
+        "\n"
+        "app = Flask(__name__)\n"
+        "def a(): ...\n"
+        "def b(): ...\n"
+        "expose_get(app, '/alpha', a)\n"
+        "expose_get(app, '/beta', b)\n"
+    ),
+}
+
+
+def test_a_wrapper_called_many_times_from_another_wrapper_keeps_each_user_line() -> None:
+    files = A_WRAPPER_CALLED_MANY_TIMES_FROM_ANOTHER_WRAPPER_KEEPS_EACH_USER_LINE
+    assert placed(files) == {"GET /v1/alpha": "kit/app.py:7", "GET /v1/beta": "kit/app.py:8"}
+
+
+# -- c. prefixes and paths through parameters, helpers, `.format` loops -------------------
+
+
+C_BLUEPRINT_LIST_REGISTERED_BY_A_HELPER_WITH_A_VERSIONED_PREFIX: dict[str, str] = {
+    "blog/settings.py": "VERSION = 'v3'\n",
+    "blog/setup.py": (
+        "from blog.settings import VERSION\n"
+        "\n"
+        "def configure_blueprints(app, blueprints):\n"
+        "    for blueprint in blueprints:\n"
+        "        app.register_blueprint(blueprint, url_prefix=f'/api/{VERSION}')\n"
+    ),
+    "blog/posts.py": (
+        "from flask import Blueprint\n"
+        "posts = Blueprint('posts', __name__)\n"
+        "@posts.route('/posts')\n"
+        "def index(): ...\n"
+    ),
+    "blog/users.py": (
+        "from flask import Blueprint\n"
+        "users = Blueprint('users', __name__)\n"
+        "@users.route('/users/<name>')\n"
+        "def show(name): ...\n"
+    ),
+    "blog/app.py": (
+        "from flask import Flask\n"
+        "from blog.setup import configure_blueprints\n"
+        "from blog.posts import posts\n"
+        "from blog.users import users\n"
+        "\n"
+        "BLUEPRINTS = [posts, users]\n"
+        "app = Flask(__name__)\n"
+        "configure_blueprints(app, BLUEPRINTS)\n"
+    ),
+}
+
+
+def test_c_blueprint_list_registered_by_a_helper_with_a_versioned_prefix() -> None:
+    files = C_BLUEPRINT_LIST_REGISTERED_BY_A_HELPER_WITH_A_VERSIONED_PREFIX
+    assert placed(files) == {
+        "GET /api/v3/posts": "blog/posts.py:3",
+        "GET /api/v3/users/{name}": "blog/users.py:3",
+    }
+    assert "UNRESOLVED_PREFIX" not in codes(files)
+
+
+C_A_PATH_HELPER_THAT_RETURNS_ITS_ARGUMENT_AND_A_FORMAT_LOOP: dict[str, str] = {
+    "site/paths.py": (
+        "ROOT = '/portal'\n"
+        "def scoped(rule):\n"
+        "    return ROOT + rule\n"
+        "def same(rule):\n"
+        "    return rule\n"
+    ),
+    "site/app.py": (
+        "from flask import Flask\n"
+        "from site.paths import scoped, same\n"
+        "\n"
+        "app = Flask(__name__)\n"
+        "\n"
+        "@app.route(scoped('/login'), methods=['POST'])\n"
+        "def login(): ...\n"
+        "\n"
+        "@app.route(same('/logout'))\n"
+        "def logout(): ...\n"
+        "\n"
+        "def listing(kind): ...\n"
+        "for d in ['books', 'films']:\n"
+        "    app.add_url_rule('/{}/<int:x>'.format(d), view_func=listing)\n"
+        "    app.add_url_rule('/%s/top' % d, view_func=listing)\n"
+    ),
+}
+
+
+def test_c_a_path_helper_that_returns_its_argument_and_a_format_loop() -> None:
+    files = C_A_PATH_HELPER_THAT_RETURNS_ITS_ARGUMENT_AND_A_FORMAT_LOOP
+    assert placed(files) == {
+        "POST /portal/login": "site/app.py:6",
+        "GET /logout": "site/app.py:9",
+        "GET /books/{x}": "site/app.py:14",
+        "GET /films/{x}": "site/app.py:14",
+        "GET /books/top": "site/app.py:15",
+        "GET /films/top": "site/app.py:15",
+    }
+
+
+# -- b. a home-made router class: stored routes, computed method ---------------------------
+
+
+B_A_HOME_MADE_PYTHON_ROUTER_IS_NEVER_SILENT: dict[str, str] = {
+    "tiny/router.py": (
+        "class Table:\n"
+        "    def __init__(self):\n"
+        "        self.entries = []\n"
+        "\n"
+        "    def route(self, method, path, handler):\n"
+        "        self.entries.append((method, path, handler))\n"
+        "\n"
+        "    def mount_onto(self, app):\n"
+        "        for method, path, handler in self.entries:\n"
+        "            app.add_url_rule(path, view_func=handler, methods=[method])\n"
+    ),
+    "tiny/app.py": (
+        "from flask import Flask\n"
+        "from tiny.router import Table\n"
+        "\n"
+        "def ping(): ...\n"
+        "table = Table()\n"
+        "table.route('GET', '/ping', ping)\n"
+        "app = Flask(__name__)\n"
+        "table.mount_onto(app)\n"
+    ),
+}
+
+
+def test_b_a_home_made_python_router_is_never_silent() -> None:
+    """Its routes live in a list the instance fills at run time: not listed, but the
+    registration is a finding at its line and at the `mount_onto` call that reaches it."""
+    files = B_A_HOME_MADE_PYTHON_ROUTER_IS_NEVER_SILENT
+    assert placed(files) == {}
+    assert codes(files)["UNRESOLVED_ROUTE"] == ["tiny/app.py:8", "tiny/router.py:10"]
+
+
+# -- e. a factory's local `app` shadows the module-level one ------------------------------
+
+
+E_A_FACTORY_LOCAL_APP_KEEPS_ITS_MOUNTS_AND_SUB_APPS_ARE_NOT_AT_THE_ROOT: dict[str, str] = {
+    "svc/main.py": (
+        "from fastapi import FastAPI, APIRouter\n"
+        "from svc.items import router as items_router\n"
+        "\n"
+        "def create_app():\n"
+        "    app = FastAPI()\n"
+        "    app.include_router(items_router, prefix='/items')\n"
+        "    admin = FastAPI()\n"
+        "    @admin.get('/stats')\n"
+        "    def stats(): ...\n"
+        "    app.mount('/admin', admin)\n"
+        "    return app\n"
+        "\n"
+        "app = create_app()\n"
+    ),
+    "svc/items.py": (
+        "from fastapi import APIRouter\n"
+        "router = APIRouter()\n"
+        "@router.get('/{item_id}')\n"
+        "def read(item_id: int): ...\n"
+    ),
+}
+
+
+def test_e_a_factory_local_app_keeps_its_mounts_and_sub_apps_are_not_at_the_root() -> None:
+    files = E_A_FACTORY_LOCAL_APP_KEEPS_ITS_MOUNTS_AND_SUB_APPS_ARE_NOT_AT_THE_ROOT
+    assert set(placed(files)) == {"GET /items/{item_id}", "GET /admin/stats"}
+    assert "UNRESOLVED_PREFIX" not in codes(files)
+
+
+# -- 2. never silent ------------------------------------------------------------------------
+
+
+A_FINDING_INSIDE_A_WRAPPER_IS_REPORTED_AT_EACH_CALL_SITE: dict[str, str] = {
+    "w/reg.py": (
+        "import os\n"
+        "def add(app, rule, view):\n"
+        "    app.add_url_rule(os.environ['BASE'] + rule, view_func=view)\n"
+    ),
+    "w/app.py": (
+        "from flask import Flask\n"
+        "from w.reg import add\n"
+        "app = Flask(__name__)\n"
+        "def v(): ...\n"
+        "add(app, '/a', v)\n"
+        "add(app, '/b', v)\n"
+    ),
+}
+
+
+def test_a_finding_inside_a_wrapper_is_reported_at_each_call_site() -> None:
+    files = A_FINDING_INSIDE_A_WRAPPER_IS_REPORTED_AT_EACH_CALL_SITE
+    assert placed(files) == {}
+    places = codes(files)["UNRESOLVED_ROUTE"]
+    assert {"w/reg.py:3", "w/app.py:5", "w/app.py:6"} <= set(places)
+
+
+A_COMPUTED_MEMBER_REGISTRATION_IN_JAVASCRIPT_IS_A_ROUTE_OR_A_FINDING: dict[str, str] = {
+    "srv/app.js": (
+        "const express = require('express');\n"
+        "const app = express();\n"
+        "const verbs = ['get', 'post'];\n"
+        "verbs.forEach((verb) => { app[verb]('/echo', (req, res) => res.end()); });\n"
+        "function handle(method) { app[method]('/dyn', (req, res) => res.end()); }\n"
+        "handle(process.env.VERB);\n"
+    ),
+}
+
+
+def test_a_computed_member_registration_in_javascript_is_a_route_or_a_finding() -> None:
+    files = A_COMPUTED_MEMBER_REGISTRATION_IN_JAVASCRIPT_IS_A_ROUTE_OR_A_FINDING
+    assert placed(files) == {"GET /echo": "srv/app.js:4", "POST /echo": "srv/app.js:4"}
+    assert "srv/app.js:5" in codes(files)["UNRESOLVED_ROUTE"]
+
+
+AN_UNCOVERED_FRAMEWORK_IS_NAMED: dict[str, str] = {
+    "proj/urls.py": (
+        "from django.urls import path\n"
+        "from proj import views\n"
+        "urlpatterns = [path('home/', views.home)]\n"
+    ),
+    "web/server.js": (
+        "const Koa = require('koa');\nconst app = new Koa();\napp.use(async (ctx) => {});\n"
+    ),
+}
+
+
+def test_an_uncovered_framework_is_named() -> None:
+    files = AN_UNCOVERED_FRAMEWORK_IS_NAMED
+    found = document(files)
+    assert found["resources"] == []
+    details = " ".join(f["detail"] for f in found["findings"] if f["code"] == "UNREAD_FRAMEWORK")
+    assert "Django" in details and "Koa" in details
+
+
+A_KNOWN_FRAMEWORK_WITH_NOTHING_READ_IS_NOT_AN_EMPTY_DOCUMENT: dict[str, str] = {
+    "odd/app.py": (
+        "from flask import Flask\n"
+        "app = Flask(__name__)\n"
+        "handlers = {}\n"
+        "def register(name, fn):\n"
+        "    handlers[name] = fn\n"
+        "for name, fn in handlers.items():\n"
+        "    app.add_url_rule(name, view_func=fn)\n"
+    ),
+}
+
+
+def test_a_known_framework_with_nothing_read_is_not_an_empty_document() -> None:
+    files = A_KNOWN_FRAMEWORK_WITH_NOTHING_READ_IS_NOT_AN_EMPTY_DOCUMENT
+    found = document(files)
+    assert found["resources"] == []
+    assert found["findings"], "a Flask app with no route read must say so"
+
+
+# -- d. a plugin hook ------------------------------------------------------------------------
+
+
+D_ROUTES_REGISTERED_IN_AN_EXPORTED_PLUGIN_HOOK: dict[str, str] = {
+    "plugin/index.js": (
+        "exports.createServer = (hookName, { app }) => {\n"
+        "  app.get('/plugin/status', (req, res) => res.json({}));\n"
+        "};\n"
+        "exports.other = function (hook, ctx) {\n"
+        "  ctx.app.post('/plugin/save', (req, res) => res.end());\n"
+        "};\n"
+    ),
+}
+
+
+def test_d_routes_registered_in_an_exported_plugin_hook() -> None:
+    """The loader calls each hook with its application: the routes are at the root, their
+    auth `unknown` (the host's middleware is not visible)."""
+    files = D_ROUTES_REGISTERED_IN_AN_EXPORTED_PLUGIN_HOOK
+    assert placed(files) == {
+        "GET /plugin/status": "plugin/index.js:2",
+        "POST /plugin/save": "plugin/index.js:5",
+    }
+    doc = link_routes([(p, extract(p, t)) for p, t in sorted(files.items())])
+    assert {s["value"] for s in doc.signals} == {"unknown"}
+
+
+# -- 7. exactness --------------------------------------------------------------------------
+
+
+FLASK_CONVERTERS_TELL_ROUTES_APART_FOR_DUPLICATES: dict[str, str] = {
+    "c/app.py": (
+        "from flask import Flask\n"
+        "app = Flask(__name__)\n"
+        "@app.route('/u/<int:id>')\n"
+        "def by_id(id): ...\n"
+        "@app.route('/u/<string:name>')\n"
+        "def by_name(name): ...\n"
+        "@app.route('/v/<name>')\n"
+        "def v1(name): ...\n"
+        "@app.route('/v/<string:other>')\n"
+        "def v2(other): ...\n"
+    ),
+}
+
+
+def test_flask_converters_tell_routes_apart_for_duplicates() -> None:
+    files = FLASK_CONVERTERS_TELL_ROUTES_APART_FOR_DUPLICATES
+    duplicates = [f for f in document(files)["findings"] if f["code"] == "DUPLICATE_ROUTE"]
+    assert [sorted(p["line"] for p in f["locations"]) for f in duplicates] == [[7, 9]]
+
+
+EXPRESS_STAR_IS_NAMED_AS_A_ROOTED_WILDCARD: dict[str, str] = {
+    "s/app.js": (
+        "const express = require('express');\n"
+        "const app = express();\n"
+        "const api = express.Router();\n"
+        "api.get('*', (req, res) => res.end());\n"
+        "app.use('/api', api);\n"
+        "app.get('*', (req, res) => res.end());\n"
+    ),
+}
+
+
+def test_express_star_is_named_as_a_rooted_wildcard() -> None:
+    files = EXPRESS_STAR_IS_NAMED_AS_A_ROOTED_WILDCARD
+    assert set(placed(files)) == {"GET /*", "GET /api/*"}
+
+
+FIXTURES = [
+    A_FLASK_SUBCLASS_METHOD_WRAPPING_ADD_URL_RULE_GIVES_EACH_CALL_SITE,
+    A_FLASK_RESTFUL_API_SUBCLASS_WRAPPING_ADD_RESOURCE,
+    A_WRAPPER_CALLED_MANY_TIMES_FROM_ANOTHER_WRAPPER_KEEPS_EACH_USER_LINE,
+    C_BLUEPRINT_LIST_REGISTERED_BY_A_HELPER_WITH_A_VERSIONED_PREFIX,
+    C_A_PATH_HELPER_THAT_RETURNS_ITS_ARGUMENT_AND_A_FORMAT_LOOP,
+    B_A_HOME_MADE_PYTHON_ROUTER_IS_NEVER_SILENT,
+    E_A_FACTORY_LOCAL_APP_KEEPS_ITS_MOUNTS_AND_SUB_APPS_ARE_NOT_AT_THE_ROOT,
+    A_FINDING_INSIDE_A_WRAPPER_IS_REPORTED_AT_EACH_CALL_SITE,
+    A_COMPUTED_MEMBER_REGISTRATION_IN_JAVASCRIPT_IS_A_ROUTE_OR_A_FINDING,
+    AN_UNCOVERED_FRAMEWORK_IS_NAMED,
+    A_KNOWN_FRAMEWORK_WITH_NOTHING_READ_IS_NOT_AN_EMPTY_DOCUMENT,
+    D_ROUTES_REGISTERED_IN_AN_EXPORTED_PLUGIN_HOOK,
+    FLASK_CONVERTERS_TELL_ROUTES_APART_FOR_DUPLICATES,
+    EXPRESS_STAR_IS_NAMED_AS_A_ROOTED_WILDCARD,
+]
+
+
+def test_the_prefilter_parses_every_file_these_constructs_need(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each fixture above, as a repository: parsing only what the pre-filter admits and what
+    the linker asks for gives the document of parsing every file (a wrapper's call sites are
+    in files with no route word)."""
+    from pack_http_routes import make_scanner
+
+    for number, files in enumerate(FIXTURES):
+        root = tmp_path / str(number)
+        for name, text in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text, "utf-8")
+        monkeypatch.chdir(root)
+        documents = []
+        for parse_all in (True, False):
+            scanner = make_scanner(parse_all=parse_all)
+            scanner.workers = 1
+            documents.append(canonical_json(scanner.discover(["."])))
+        assert documents[0] == documents[1], files
+        assert b'"findings":[],"resources":[]' not in documents[0], files
