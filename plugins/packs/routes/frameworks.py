@@ -43,12 +43,18 @@ SEEDS = {
     language: tuple(sorted({s for u in UNREAD if u.language == language for s in u.seeds}))
     for language in ("python", "javascript")
 }
+_ANY_SEED = {
+    language: re.compile(b"|".join(re.escape(seed) for seed in seeds))
+    for language, seeds in SEEDS.items()
+}
 
 
 def unread_uses(source: bytes, language: str) -> tuple[tuple[str, int], ...]:
     """(framework, line) of each use of an unread framework in a file of `language`: the first
     per framework (one place is enough to name it)."""
     found: list[tuple[str, int]] = []
+    if _ANY_SEED[language].search(source) is None:  # most files: one pass
+        return ()
     for framework in UNREAD:
         if framework.language != language or not any(s in source for s in framework.seeds):
             continue

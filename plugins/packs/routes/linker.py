@@ -455,7 +455,11 @@ class _Linker:
                 self._attach_list(path, decl.routes, (path, decl.router_id), 0)
         for route in facts.routes:
             site = (
-                _param_site(route.path)
+                None
+                if type(route.path) is Lit
+                and not route.method_exprs
+                and type(route.owner) is not Param
+                else _param_site(route.path)
                 or next((s for m in route.method_exprs if (s := _param_site(m))), None)
                 or _param_site(route.owner)
             )

@@ -120,14 +120,13 @@ class _Reader:
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
         self._function_site = ""  # the enclosing def's site ("" at module level)
-        self._defaults: dict[str, ast.expr] = {}  # the enclosing def's parameter defaults
+        self._def: _Def | None = None  # the enclosing def (its locals and defaults, read lazily)
         self._class_name = ""  # the enclosing method's class
         self.evidence_lines: list[int] = []  # lines whose text shows a guard, ascending
         self.user_check_lines: list[int] = []  # those that turn away an anonymous caller
         self._env: dict[str, ast.expr] = {}  # a literal loop's variables, one iteration
         self._literals: dict[str, ast.expr] = {}  # module-level names bound to literals
         # the enclosing def's names assigned once in its body (a factory's own `app`), by def
-        self._locals: dict[str, ast.expr] = {}
         self._locals_of: dict[int, dict[str, ast.expr]] = {}
         self._expanding: set[str] = set()  # locals being read (`x = x + 1` ends)
         self._class_of: dict[int, str] = {}  # a method's def -> its class's name
@@ -183,14 +182,13 @@ class _Reader:
                 self._env = env
                 self._statement(stmt, scope)
         self._scope = {}
-        self._locals = {}
+        self._def = None
         self._env = {}
 
     def _enter(self, scope: _Def | None) -> None:
         """Read what follows as written in `scope`: its parameters and its own locals."""
         self._scope = _parameters(scope) if scope is not None else {}
-        self._locals = self._locals_in(scope) if scope is not None else {}
-        self._defaults = _defaults(scope) if scope is not None else {}
+        self._def = scope
         self._function_site = _site(scope) if scope is not None else ""
         self._class_name = self._class_of.get(id(scope), "") if scope is not None else ""
 
@@ -321,13 +319,16 @@ class _Reader:
         returns: Expr | None = None
         statement = _first_return(node.body)
         if statement is not None:
-            saved = (self._scope, self._locals, self._env, self._defaults)
-            self._scope, self._locals, self._env = _parameters(node), self._locals_in(node), {}
-            self._defaults = _defaults(node)
-            try:
-                returns = self._value(statement.value) or self._chosen(statement.value)
-            finally:
-                self._scope, self._locals, self._env, self._defaults = saved
+            value = statement.value
+            if type(value) in _NAMELESS:  # most returns: nothing a parameter could be in
+                returns = self._value(value)
+            else:
+                saved = (self._scope, self._def, self._env)
+                self._scope, self._def, self._env = _parameters(node), node, {}
+                try:
+                    returns = self._value(value) or self._chosen(value)
+                finally:
+                    self._scope, self._def, self._env = saved
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
@@ -511,10 +512,10 @@ class _Reader:
                 finally:
                     self._env = env
             name = node.id  # type: ignore[union-attr]
-            if self._scope or self._locals:
+            if self._def is not None:
                 declared = self._scope.get(name)
                 if declared is not None:  # what each call passes; unbound, the global name
-                    default = self._defaults.get(name)
+                    default = _defaults(self._def).get(name)
                     return Param(
                         declared[0],
                         declared[1],
@@ -522,7 +523,7 @@ class _Reader:
                         Sym((name,)),
                         self._binding_value(default) if default is not None else None,
                     )
-                local = self._locals.get(name)
+                local = self._locals_in(self._def).get(name)
                 if local is not None and name not in self._expanding:
                     self._expanding.add(name)
                     try:
@@ -650,6 +651,8 @@ class _Reader:
             return self._owner(node)
         if node is None:
             return None
+        if type(node) is ast.Constant:  # most paths
+            return self._expr(node) or Opaque()
         return self._value(node) or Opaque()
 
     def _present(self, node: ast.expr | None) -> Expr | None:
@@ -986,6 +989,9 @@ class _Reader:
             self.middleware.append(Middleware(owner, 0, Auth((function,))))
 
 
+# returned values in which no name is read as a parameter or a local
+_NAMELESS = frozenset({ast.Constant, ast.Dict, ast.Set, ast.Compare, ast.BoolOp, ast.UnaryOp,
+                       ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp, ast.Lambda})  # fmt: skip
 _BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.FunctionDef,
                       ast.AsyncFunctionDef, ast.ClassDef})  # fmt: skip
 _BLOCKS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith})
