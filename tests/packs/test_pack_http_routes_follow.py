@@ -464,7 +464,41 @@ def test_express_star_is_named_as_a_rooted_wildcard() -> None:
     assert set(placed(files)) == {"GET /*", "GET /api/*"}
 
 
+A_EXPRESS_ROUTER_WRAPPERS: dict[str, str] = {
+    "lib/kit.js": (
+        "const express = require('express');\n"
+        "class ApiRouter {\n"
+        "  constructor() { this.router = express.Router(); }\n"
+        "  add(verb, path, handler) { this.router[verb](path, handler); }\n"
+        "  get(path, handler) { this.add('get', path, handler); }\n"
+        "}\n"
+        "function register(router, path, handler) { router.post(path, handler); }\n"
+        "module.exports = { ApiRouter, register };\n"
+    ),
+    "app.js": (
+        "const express = require('express');\n"
+        "const { ApiRouter, register } = require('./lib/kit');\n"
+        "const app = express();\n"
+        "const users = new ApiRouter();\n"
+        "const list = (req, res) => res.end();\n"
+        "users.get('/users', list);\n"
+        "users.add('delete', '/users/:id', list);\n"
+        "register(app, '/login', list);\n"
+        "app.use('/api', users.router);\n"
+    ),
+}
+
+
+def test_a_express_router_wrappers_give_each_call_site() -> None:
+    assert placed(A_EXPRESS_ROUTER_WRAPPERS) == {
+        "GET /api/users": "app.js:6",
+        "DELETE /api/users/{id}": "app.js:7",
+        "POST /login": "app.js:8",
+    }
+
+
 FIXTURES = [
+    A_EXPRESS_ROUTER_WRAPPERS,
     A_FLASK_SUBCLASS_METHOD_WRAPPING_ADD_URL_RULE_GIVES_EACH_CALL_SITE,
     A_FLASK_RESTFUL_API_SUBCLASS_WRAPPING_ADD_RESOURCE,
     A_WRAPPER_CALLED_MANY_TIMES_FROM_ANOTHER_WRAPPER_KEEPS_EACH_USER_LINE,

@@ -69,6 +69,9 @@ _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_dec
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
 _PASSED = (*_ROUTERISH, Lit, Concat)  # what a call passes that a route may be made of
+_NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_BLANKS = frozenset(b" \t\r\n")
+_STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
 _COMPUTED_CALL = re.compile(rb"\[[^\]\n]{1,80}\]\s*\(")
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
@@ -122,7 +125,7 @@ class _Fields:
     and TypeScript grammars): `child_by_field_id` costs a quarter of `child_by_field_name`,
     which looks the name up on every call, and the reader makes tens of thousands of them."""
 
-    __slots__ = ("alias", "arguments", "constructor", "declaration", "function", "index", "key", "left",
+    __slots__ = ("alias", "arguments", "body", "constructor", "declaration", "function", "index", "key", "left",
                  "name", "object", "operator", "parameter", "parameters", "pattern", "property",
                  "right", "source", "value")  # fmt: skip
 
@@ -135,6 +138,7 @@ class _Fields:
 
     alias: int
     arguments: int
+    body: int
     constructor: int
     declaration: int
     function: int
@@ -230,6 +234,10 @@ class _Reader:
             self._assign(node)
         if self.this_fields and "this" not in self.bindings:
             self.bindings["this"] = Namespace(tuple(self.this_fields.items()))
+        for node in statements:  # a class's methods: what `instance.method(...)` calls
+            declaration = node.child_by_field_id(self.fields.declaration) or node
+            if declaration.type == "class_declaration":
+                self._methods(declaration)
         for name, fields in self.class_fields.items():
             self.bindings.setdefault(name, Namespace(tuple(fields.items())))
         calls.sort(
@@ -433,6 +441,8 @@ class _Reader:
     def _value(self, node: _Node) -> Expr | None:
         """A path or a method: a loop item, else a parameter of the enclosing function (what
         its callers pass), else as `_expr` reads it."""
+        if node.type == "string":  # most paths
+            return self._expr(node)
         node = _unwrap(node) or node
         if node.type == "identifier":
             name = self._text(node)
@@ -825,6 +835,18 @@ class _Reader:
                 return index
         return None
 
+    def _methods(self, declaration: _Node) -> None:
+        name = declaration.child_by_field_id(self.fields.name)
+        body = declaration.child_by_field_id(self.fields.body)
+        if name is None or body is None:
+            return
+        fields = self.class_fields.setdefault(self._text(name), {})
+        for member in body.named_children:
+            if member.type == "method_definition":
+                method = self._text(member.child_by_field_id(self.fields.name))
+                if method and method != "constructor":
+                    fields.setdefault(method, self._function(member, method))
+
     def _find_invocations(self, root: _Node) -> None:
         """Calls that pass a router to a function, `require('./routes')(app)` or
         `register(app, auth)`: looked for only where a name this file binds to a router, or a
@@ -835,6 +857,7 @@ class _Reader:
             if isinstance(value, RouterRef | ImportRef)
         )
         names += sorted(name.encode() for name in self.param_names)
+        self._path_invocations(root)
         if not names:
             return
         pattern = rb"[(,]\s*(" + b"|".join(map(re.escape, names)) + rb")\s*[,)]"
@@ -867,7 +890,82 @@ class _Reader:
                 for a in self._arguments(call)
             )
             if target is not None and any(isinstance(a, _ROUTERISH) for a in passed):
-                self.invocations.append(Invocation(target, passed, (), _line(call)))
+                scope = self._enclosing(call)
+                self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+
+    def _path_invocations(self, root: _Node) -> None:
+        """Calls whose first argument is a string (`api.add('/users', list)`, `users.get(
+        '/x', h)` on an instance of a class of the project's): a wrapper of a registration may
+        be what they call. A route or `use` call on a router this file makes is left out."""
+        seen: set[int] = set()
+        for match in _STRING_ARGUMENT.finditer(self.source):
+            if self._known_callee(match.start()):
+                continue
+            node = root.descendant_for_byte_range(match.end() - 1, match.end())
+            while node is not None and node.type not in {"string", "template_string"}:
+                node = node.parent if node.type in {"'", '"', "`", "string_fragment"} else None
+            args = node.parent if node is not None else None
+            call = args.parent if args is not None else None
+            if (
+                args is None
+                or args.type != "arguments"
+                or call is None
+                or call.type != "call_expression"
+                or call.start_byte in seen
+                or args.named_children[0] != node
+            ):
+                continue
+            seen.add(call.start_byte)
+            callee = call.child_by_field_id(self.fields.function)
+            if callee is None or callee.type not in {"identifier", "member_expression"}:
+                continue
+            if callee.type == "member_expression":
+                owner = _unwrap(callee.child_by_field_id(self.fields.object))
+                if owner is not None and owner.type == "identifier":
+                    bound = self.bindings.get(self._text(owner))
+                    if isinstance(bound, RouterRef | ImportRef):
+                        continue  # `router.get('/x', h)`, `express.static('x')`
+            elif self._text(callee) == "require":
+                continue
+            target = self._expr(callee)
+            passed = tuple(
+                value if isinstance(value := self._value(a), _PASSED) else None
+                for a in self._arguments(call)
+            )
+            if target is not None:
+                scope = self._enclosing(call)
+                self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+
+    def _known_callee(self, at: int) -> bool:
+        """Whether the call whose `(` is at `at` is, on its text, `require(...)` or a member of
+        a router or an import this file binds (`router.get(`, `express.static(`)."""
+        source = self.source
+        end = at
+        while end > 0 and source[end - 1] in _BLANKS:
+            end -= 1
+        start = end
+        while start > 0 and source[start - 1] in _NAME_BYTES:
+            start -= 1
+        dot = start
+        while dot > 0 and source[dot - 1] in _BLANKS:
+            dot -= 1
+        if dot == 0 or source[dot - 1] != 0x2E:  # no `.`: a plain call
+            return source[start:end] == b"require"
+        head_end = dot - 1
+        while head_end > 0 and source[head_end - 1] in _BLANKS:
+            head_end -= 1
+        head = head_end
+        while head > 0 and source[head - 1] in _NAME_BYTES:
+            head -= 1
+        bound = self.bindings.get(source[head:head_end].decode("utf-8", "replace"))
+        return isinstance(bound, RouterRef | ImportRef)
+
+    def _enclosing(self, node: _Node) -> str:
+        """The site of the function `node` is written in ("" at the top level)."""
+        scope = node.parent
+        while scope is not None and scope.type not in _FUNCTIONS:
+            scope = scope.parent
+        return _site(scope) if scope is not None else ""
 
     def _ref(self, module: str, attr: str | None) -> ImportRef:
         return ImportRef(module, attr, self.path)
