@@ -262,6 +262,7 @@ B_A_HOME_MADE_PYTHON_ROUTER_IS_NEVER_SILENT: dict[str, str] = {
         "def ping(): ...\n"
         "table = Table()\n"
         "table.route('GET', '/ping', ping)\n"
+        "table.route('POST', '/things', ping)\n"
         "app = Flask(__name__)\n"
         "table.mount_onto(app)\n"
     ),
@@ -269,11 +270,11 @@ B_A_HOME_MADE_PYTHON_ROUTER_IS_NEVER_SILENT: dict[str, str] = {
 
 
 def test_b_a_home_made_python_router_is_never_silent() -> None:
-    """Its routes live in a list the instance fills at run time: not listed, but the
-    registration is a finding at its line and at the `mount_onto` call that reaches it."""
+    """Its routes live in a list its `route` method fills: each call of `route` is a route,
+    with its method, under the app `mount_onto` is given, at the user's line."""
     files = B_A_HOME_MADE_PYTHON_ROUTER_IS_NEVER_SILENT
-    assert placed(files) == {}
-    assert codes(files)["UNRESOLVED_ROUTE"] == ["tiny/app.py:8", "tiny/router.py:10"]
+    assert placed(files) == {"GET /ping": "tiny/app.py:6", "POST /things": "tiny/app.py:7"}
+    assert document(files)["findings"] == []
 
 
 # -- e. a factory's local `app` shadows the module-level one ------------------------------
@@ -497,7 +498,38 @@ def test_a_express_router_wrappers_give_each_call_site() -> None:
     }
 
 
+B_A_HOME_MADE_EXPRESS_ROUTER: dict[str, str] = {
+    "lib/table.js": (
+        "class Table {\n"
+        "  constructor() { this.entries = []; }\n"
+        "  route(method, path, handler) { this.entries.push({ method, path, handler }); }\n"
+        "  mountOnto(app) {\n"
+        "    for (const r of this.entries) { app[r.method](r.path, r.handler); }\n"
+        "  }\n"
+        "}\n"
+        "module.exports = Table;\n"
+    ),
+    "server.js": (
+        "const express = require('express');\n"
+        "const Table = require('./lib/table');\n"
+        "const app = express();\n"
+        "const table = new Table();\n"
+        "table.route('get', '/health', (req, res) => res.end());\n"
+        "table.mountOnto(app);\n"
+    ),
+}
+
+
+def test_b_a_home_made_express_router_is_never_silent() -> None:
+    """Not followed in JavaScript yet: a finding at the computed registration and at the
+    `mountOnto(app)` call that reaches it, never silence."""
+    files = B_A_HOME_MADE_EXPRESS_ROUTER
+    assert placed(files) == {}
+    assert codes(files)["UNRESOLVED_ROUTE"] == ["lib/table.js:5", "server.js:6"]
+
+
 FIXTURES = [
+    B_A_HOME_MADE_EXPRESS_ROUTER,
     A_EXPRESS_ROUTER_WRAPPERS,
     A_FLASK_SUBCLASS_METHOD_WRAPPING_ADD_URL_RULE_GIVES_EACH_CALL_SITE,
     A_FLASK_RESTFUL_API_SUBCLASS_WRAPPING_ADD_RESOURCE,

@@ -50,6 +50,7 @@ from .model import (
     RouterDecl,
     RouterRef,
     StarletteRoutes,
+    Stored,
     Sym,
     UseDecl,
 )
@@ -453,21 +454,10 @@ class _Linker:
         for decl in facts.routers:
             if decl.routes is not None:
                 self._attach_list(path, decl.routes, (path, decl.router_id), 0)
-        for route in facts.routes:
-            site = (
-                None
-                if type(route.path) is Lit
-                and not route.method_exprs
-                and type(route.owner) is not Param
-                else _param_site(route.path)
-                or next((s for m in route.method_exprs if (s := _param_site(m))), None)
-                or _param_site(route.owner)
-            )
-            if site is not None:
-                self._attach_called(path, route, site)
-                continue
-            for node in self._owners(path, route.owner):
-                node.routes.append((path, route))
+        for declared in facts.routes:
+            routes = [declared] if not facts.stores else self._unstored(path, facts, declared)
+            for route in routes:
+                self._attach_route(path, route)
         for mount in facts.mounts:
             site = _param_site(mount.child) or _param_site(mount.prefix)
             if site is not None:
@@ -483,6 +473,54 @@ class _Linker:
         for use in facts.uses:
             for node in self._owners(path, use.owner):
                 self._attach_use(node, path, use)
+
+    def _attach_route(self, path: str, route: RouteDecl) -> None:
+        site = (
+            None
+            if type(route.path) is Lit and not route.method_exprs and type(route.owner) is not Param
+            else _param_site(route.path)
+            or next((s for m in route.method_exprs if (s := _param_site(m))), None)
+            or _param_site(route.owner)
+        )
+        if site is not None:
+            self._attach_called(path, route, site)
+            return
+        for node in self._owners(path, route.owner):
+            node.routes.append((path, route))
+
+    def _unstored(self, path: str, facts: ModuleFacts, route: RouteDecl) -> list[RouteDecl]:
+        """`route`, or when its path, methods or view are items a class keeps (`for method,
+        path, view in self.entries: app.add_url_rule(path, ...)`), one per item each call of
+        the appending method stores, placed at that call (`table.route('GET', '/ping', f)`)."""
+        fields = (route.path, *route.method_exprs, route.endpoint)
+        stored = next((f for f in fields if isinstance(f, Stored)), None)
+        if stored is None:
+            return [route]
+        found: list[RouteDecl] = []
+        for store in facts.stores:
+            if (store.owner_class, store.attr) != (stored.owner_class, stored.attr):
+                continue
+            site = _param_site(store.value)
+            chains = self._chains(path, site) if site is not None else []
+            if site is not None and chains:
+                values = [self._through(store.value, path, site, c) for c in chains]
+                places = [(c[-1][0], c[-1][1].line) for c in chains]
+            else:
+                values, places = [store.value], [(path, store.line)]
+            for value, place in zip(values, places, strict=True):
+                found.append(
+                    replace(
+                        route,
+                        path=_element(route.path, stored, value, path) or Opaque(),
+                        method_exprs=tuple(
+                            _element(m, stored, value, path) or Opaque() for m in route.method_exprs
+                        ),
+                        endpoint=_element(route.endpoint, stored, value, path),
+                        called_at=place,
+                        via=place,
+                    )
+                )
+        return found or [replace(route, path=Opaque())]
 
     def _attach_called(self, path: str, route: RouteDecl, site: str) -> None:
         """A route declared in the function defined at `site` with its parameters in it (its
@@ -515,7 +553,7 @@ class _Linker:
                     endpoint=self._through_some(route.endpoint, path, site, chain),
                     path=each,
                     method_exprs=methods,
-                    called_at=place if moved else None,
+                    called_at=place if moved else route.called_at,
                     via=place,
                 )
                 for node in self._owners(path, owner):
@@ -1055,7 +1093,7 @@ class _Linker:
             return _Judged(REQUIRED)
         if isinstance(expr, NoGuard):
             return _Judged(NONE)
-        if isinstance(expr, Opaque | Each):
+        if isinstance(expr, Opaque | Each | Stored):
             return None
         if isinstance(expr, Call):
             callee = self.evaluate(path, expr.callee)
@@ -1266,6 +1304,21 @@ def _passed(call: Invocation, param: Param) -> Expr | None:
     if 0 <= param.index < len(call.args):
         return call.args[param.index]
     return dict(call.keywords).get(param.name)
+
+
+def _element(field: Expr | None, stored: Stored, value: Expr, path: str) -> Expr | None:
+    """`field` with the stored item `value` (or its element) for `stored`'s list."""
+    if not isinstance(field, Stored) or field.attr != stored.attr:
+        return field
+    if field.index < 0:
+        return value
+    if isinstance(value, Bound) and isinstance(value.expr, Items):
+        items, file = value.expr.values, value.file
+    elif isinstance(value, Items):
+        items, file = value.values, path
+    else:
+        return Opaque()
+    return Bound(file, items[field.index]) if field.index < len(items) else Opaque()
 
 
 _Chain = tuple[tuple[str, Invocation], ...]

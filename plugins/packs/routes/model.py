@@ -178,6 +178,27 @@ class Bound:
 
 
 @dataclass(frozen=True, slots=True)
+class Stored:
+    """An item a class's instances keep in a list attribute (`for method, path, h in
+    self.entries:`), or its element `index` (-1: the item itself): what the class's methods
+    append there (`self.entries.append((method, path, h))`), each with its calls bound."""
+
+    owner_class: str
+    attr: str
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """`self.attr.append(value)` in a method of `owner_class`, at `line`."""
+
+    owner_class: str
+    attr: str
+    value: Expr
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class Apply:
     """`helper(*args)` where a path is expected (`scoped("/login")`): the helper's return
     value with its parameters bound to these arguments, when the helper is the project's."""
@@ -239,6 +260,7 @@ Expr = (
     | Bound
     | Apply
     | Format
+    | Stored
 )
 
 
@@ -347,6 +369,7 @@ class ModuleFacts:
     middleware: tuple[Middleware, ...] = ()
     invocations: tuple[Invocation, ...] = ()
     unread: tuple[tuple[str, int], ...] = ()  # (framework, line): used here, not read
+    stores: tuple[Store, ...] = ()  # what methods append to their instance's lists
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -390,6 +413,8 @@ _pickled_by_fields(
     Bound,
     Apply,
     Format,
+    Stored,
+    Store,
     Auth,
     RouterDecl,
     RouteDecl,

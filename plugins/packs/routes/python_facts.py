@@ -48,6 +48,8 @@ from .model import (
     RouterDecl,
     RouterRef,
     StarletteRoutes,
+    Store,
+    Stored,
     Sym,
 )
 
@@ -102,6 +104,7 @@ def python_facts(source: str, path: str) -> ModuleFacts:
         mounts=tuple(reader.mounts),
         middleware=tuple(reader.middleware),
         invocations=tuple(reader.invocations),
+        stores=tuple(reader.stores),
         unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python")
         if "urlpatterns" in source
         else (),
@@ -117,6 +120,7 @@ class _Reader:
         self.mounts: list[MountDecl] = []
         self.middleware: list[Middleware] = []
         self.invocations: list[Invocation] = []
+        self.stores: list[Store] = []
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
         self._function_site = ""  # the enclosing def's site ("" at module level)
@@ -176,7 +180,8 @@ class _Reader:
             for function in (*functions, *self._methods):
                 assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
                 params = set(_parameters(function))
-                _index_loops(function.body, [{}], loops, literals, params)
+                owner = self._class_of.get(id(function), "")
+                _index_loops(function.body, [{}], loops, literals, params, owner)
         for stmt, scope in zip(statements, scopes, strict=True):
             for env in loops.get(id(stmt), ({},)):
                 self._env = env
@@ -506,6 +511,9 @@ class _Reader:
                 if type(item) is _EachOf:  # `for rule in routes`, `routes` a parameter
                     param = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
                     return Each(param) if isinstance(param, Param) else None
+                if type(item) is _StoredOf:
+                    assert isinstance(item, _StoredOf)
+                    return Stored(item.owner_class, item.attr, item.index)
                 env, self._env = self._env, {}
                 try:
                     return self._expr(env[node.id])  # type: ignore[union-attr]
@@ -706,6 +714,7 @@ class _Reader:
     def _call(self, call: ast.Call) -> None:
         if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
             self._invocation(call)
+            self._store(call)
             return
         name = call.func.attr
         owner = self._owner(call.func.value)
@@ -729,6 +738,26 @@ class _Reader:
             app = self._owner(call.args[0])
             if app is not None:
                 self.mounts.append(MountDecl(app, owner, None, call.lineno, quiet=True))
+
+    def _store(self, call: ast.Call) -> None:
+        """`self.entries.append((method, path, view))` in a method: what the instance keeps."""
+        func = call.func
+        if not (
+            self._class_name
+            and isinstance(func, ast.Attribute)
+            and func.attr == "append"
+            and len(call.args) == 1
+            and isinstance(func.value, ast.Attribute)
+            and isinstance(func.value.value, ast.Name)
+            and func.value.value.id == "self"
+        ):
+            return
+        item = call.args[0]
+        if isinstance(item, ast.Tuple | ast.List):
+            value: Expr = Items(tuple(self._value(e) or Opaque() for e in item.elts))
+        else:
+            value = self._value(item) or Opaque()
+        self.stores.append(Store(self._class_name, func.value.attr, value, call.lineno))
 
     def _invocation(self, call: ast.Call) -> None:
         """Remember `f(app)`, `f(app=app)`: a router may be what `f` declares routes on. Only
@@ -1063,6 +1092,7 @@ def _index_loops(
     into: dict[int, list[dict[str, ast.expr]]],
     literals: dict[str, ast.expr],
     params: set[str],
+    owner_class: str = "",
 ) -> None:
     """For each statement inside `for` loops over literals (`for p in ["/a", "/b"]`, `for k, v
     in {...}.items()`, or a module-level name bound to one), the values its loop variables take,
@@ -1080,6 +1110,8 @@ def _index_loops(
             ):
                 each = _EachOf(stmt.iter.id)
                 inner = [{**env, stmt.target.id: each} for env in envs]
+            elif (stored := _stored_loop(stmt, owner_class)) is not None:
+                inner = [{**env, **stored} for env in envs]
             elif items is not None:
                 inner = []
                 for env in envs:
@@ -1093,17 +1125,54 @@ def _index_loops(
                         break
                 if len(inner) > _MAX_ITERATIONS:
                     inner = envs
-            _index_loops(stmt.body, inner, into, literals, params)
-            _index_loops(stmt.orelse, envs, into, literals, params)
+            _index_loops(stmt.body, inner, into, literals, params, owner_class)
+            _index_loops(stmt.orelse, envs, into, literals, params, owner_class)
         elif type(stmt) in _BLOCKS:
-            _index_loops(stmt.body, envs, into, literals, params)  # type: ignore[attr-defined]
-            _index_loops(getattr(stmt, "orelse", None) or [], envs, into, literals, params)
+            _index_loops(stmt.body, envs, into, literals, params, owner_class)  # type: ignore[attr-defined]
+            _index_loops(
+                getattr(stmt, "orelse", None) or [], envs, into, literals, params, owner_class
+            )
         elif type(stmt) in _TRIES:
             assert isinstance(stmt, ast.Try | ast.TryStar)
             for block in (stmt.body, stmt.orelse, stmt.finalbody):
-                _index_loops(block, envs, into, literals, params)
+                _index_loops(block, envs, into, literals, params, owner_class)
             for handler in stmt.handlers:
-                _index_loops(handler.body, envs, into, literals, params)
+                _index_loops(handler.body, envs, into, literals, params, owner_class)
+
+
+class _StoredOf(ast.expr):
+    """A loop variable over a list the instance keeps (`for m, p, h in self.entries`)."""
+
+    _fields = ("owner_class", "attr", "index")
+
+    def __init__(self, owner_class: str, attr: str, index: int) -> None:
+        super().__init__()
+        self.owner_class, self.attr, self.index = owner_class, attr, index
+
+
+def _stored_loop(stmt: ast.For, owner_class: str) -> dict[str, ast.expr] | None:
+    """`for method, path, view in self.entries:` in a method: each name, the element it takes
+    of what the class's methods append to `entries`."""
+    source = stmt.iter
+    if not (
+        owner_class
+        and isinstance(source, ast.Attribute)
+        and isinstance(source.value, ast.Name)
+        and source.value.id == "self"
+    ):
+        return None
+    target = stmt.target
+    if isinstance(target, ast.Name):
+        return {target.id: _StoredOf(owner_class, source.attr, -1)}
+    if isinstance(target, ast.Tuple | ast.List) and all(
+        isinstance(e, ast.Name) for e in target.elts
+    ):
+        return {
+            e.id: _StoredOf(owner_class, source.attr, n)
+            for n, e in enumerate(target.elts)
+            if isinstance(e, ast.Name)
+        }
+    return None
 
 
 def _iterations(node: ast.expr, literals: dict[str, ast.expr]) -> list[ast.expr] | None:
