@@ -16,6 +16,7 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   `init_app`); a route decorator (`@x.get(`, `@x.route(`, `@ns.route(` on a class: an `@`
   line holding `.verb(`).
 - JavaScript and TypeScript (`js_facts`): a router or app needs `express` (or `Router`); a
+  computed registration `x[verb](...)` needs `](`; a
   route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`):
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
   reader's member call has it (a comment between the `.` and the word is a limit).
@@ -38,6 +39,7 @@ from __future__ import annotations
 import re
 
 from .frameworks import SEEDS
+from .js_facts import _COMPUTED_CALL
 from .model import HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
 
@@ -137,6 +139,9 @@ def admits(path: str, data: bytes) -> bool:
                 return True
         return False
     if any(name in data for name in _JS_NAMES):
+        return True
+    computed = b"](" in data or b"] (" in data  # `app[verb](path, h)`: a computed call
+    if computed and _COMPUTED_CALL.search(data) is not None:
         return True
     for match in _JS_CALL.finditer(data):
         # a property: `.` (or `?.`) before it, blanks aside, as the reader's member call has
