@@ -528,7 +528,70 @@ def test_b_a_home_made_express_router_is_never_silent() -> None:
     assert codes(files)["UNRESOLVED_ROUTE"] == ["lib/table.js:5", "server.js:6"]
 
 
+D_A_PLUGGY_HOOK_REGISTERING_BLUEPRINTS: dict[str, str] = {
+    "shop/hooks.py": (
+        "import pluggy\n"
+        "hookimpl = pluggy.HookimplMarker('shop')\n"
+        "manager = pluggy.PluginManager('shop')\n"
+    ),
+    "shop/plugins/catalog.py": (
+        "from flask import Blueprint\n"
+        "from shop.hooks import hookimpl\n"
+        "catalog = Blueprint('catalog', __name__)\n"
+        "@catalog.route('/items')\n"
+        "def items(): ...\n"
+        "@hookimpl\n"
+        "def shop_load_blueprints(app):\n"
+        "    app.register_blueprint(catalog, url_prefix='/catalog')\n"
+    ),
+    "shop/app.py": (
+        "from flask import Flask\n"
+        "from shop.hooks import manager\n"
+        "def create_app():\n"
+        "    app = Flask(__name__)\n"
+        "    manager.hook.shop_load_blueprints(app=app)\n"
+        "    return app\n"
+    ),
+}
+
+
+def test_d_a_pluggy_hook_registering_blueprints_is_called_with_the_app() -> None:
+    assert placed(D_A_PLUGGY_HOOK_REGISTERING_BLUEPRINTS) == {
+        "GET /catalog/items": "shop/plugins/catalog.py:4"
+    }
+    assert document(D_A_PLUGGY_HOOK_REGISTERING_BLUEPRINTS)["findings"] == []
+
+
+UNKNOWN_PREFIXES_DO_NOT_COLLIDE: dict[str, str] = {
+    "two/views.py": (
+        "import os\n"
+        "from flask import Blueprint\n"
+        "first = Blueprint('first', __name__)\n"
+        "second = Blueprint('second', __name__)\n"
+        "@first.route('/')\n"
+        "def a(): ...\n"
+        "@second.route('/')\n"
+        "def b(): ...\n"
+        "@second.route('/')\n"
+        "def c(): ...\n"
+    ),
+}
+
+
+def test_routes_missing_different_unknown_prefixes_are_no_duplicate() -> None:
+    """`first` and `second` are mounted by nothing the files show: their `/` routes are not
+    known to collide; two on `second` are."""
+    duplicates = [
+        sorted(p["line"] for p in f["locations"])
+        for f in document(UNKNOWN_PREFIXES_DO_NOT_COLLIDE)["findings"]
+        if f["code"] == "DUPLICATE_ROUTE"
+    ]
+    assert duplicates == [[7, 9]]
+
+
 FIXTURES = [
+    D_A_PLUGGY_HOOK_REGISTERING_BLUEPRINTS,
+    UNKNOWN_PREFIXES_DO_NOT_COLLIDE,
     B_A_HOME_MADE_EXPRESS_ROUTER,
     A_EXPRESS_ROUTER_WRAPPERS,
     A_FLASK_SUBCLASS_METHOD_WRAPPING_ADD_URL_RULE_GIVES_EACH_CALL_SITE,

@@ -770,12 +770,28 @@ class _Linker:
             for file, facts in self.modules.items():
                 for call in facts.invocations:
                     callee = self.evaluate(file, call.callee)
+                    if _hook_call(call.callee) and not isinstance(callee, _Scoped):
+                        # pluggy's `pm.hook.name(app=app)` calls every `def name(...)`
+                        for implementation, site in self._hook_implementations(call.callee):
+                            self.calls.setdefault((implementation, site), []).append((file, call))
+                        continue
                     if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
                         key = (callee.file, callee.value.site)
                         if callee.value.method and call.receiver is not None:
                             call = replace(call, args=(call.receiver, *call.args))
                         self.calls.setdefault(key, []).append((file, call))
         return self.calls.get((path, site), [])
+
+    def _hook_implementations(self, callee: Expr) -> list[tuple[str, str]]:
+        """The module-level functions a plugin manager's hook call reaches: every one named
+        as the hook (pluggy dispatches `pm.hook.name(...)` to each registered `name`)."""
+        assert isinstance(callee, Sym)
+        name = callee.path[-1]
+        return [
+            (path, value.site)
+            for path, facts in self.modules.items()
+            if isinstance(value := facts.bindings.get(name), Function) and value.name == name
+        ]
 
     def _call_words(self, path: str, site: str) -> None:
         """Add to `words` the names a call of the function defined at `site` in `path` may
@@ -1304,6 +1320,11 @@ def _passed(call: Invocation, param: Param) -> Expr | None:
     if 0 <= param.index < len(call.args):
         return call.args[param.index]
     return dict(call.keywords).get(param.name)
+
+
+def _hook_call(callee: Expr) -> bool:
+    """`pm.hook.name(...)`: a plugin manager's hook call (pluggy's convention)."""
+    return isinstance(callee, Sym) and len(callee.path) >= 3 and callee.path[-2] == "hook"
 
 
 def _element(field: Expr | None, stored: Stored, value: Expr, path: str) -> Expr | None:
