@@ -562,6 +562,44 @@ def test_d_a_pluggy_hook_registering_blueprints_is_called_with_the_app() -> None
     assert document(D_A_PLUGGY_HOOK_REGISTERING_BLUEPRINTS)["findings"] == []
 
 
+def test_d_a_pluggy_hook_reached_through_a_function_of_the_factory() -> None:
+    """The hook call passes on a parameter (`configure(app)` → `pm.hook.x(app=app)`) to
+    each of two implementations, each mounting a blueprint of its own."""
+    files = {
+        **D_A_PLUGGY_HOOK_REGISTERING_BLUEPRINTS,
+        "shop/plugins/catalog.py": (
+            "from flask import Blueprint\n"
+            "def shop_load_blueprints(app):\n"
+            "    catalog = Blueprint('catalog', __name__)\n"
+            "    catalog.add_url_rule('/items', view_func=print)\n"
+            "    app.register_blueprint(catalog, url_prefix='/catalog')\n"
+        ),
+        "shop/plugins/zeta.py": (
+            "from flask import Blueprint\n"
+            "\n"
+            "def shop_load_blueprints(app):\n"
+            "    zeta = Blueprint('zeta', __name__)\n"
+            "    zeta.add_url_rule('/z', view_func=print)\n"
+            "    app.register_blueprint(zeta, url_prefix='/zeta')\n"
+        ),
+        "shop/app.py": (
+            "from flask import Flask\n"
+            "from shop.hooks import manager\n"
+            "def create_app():\n"
+            "    app = Flask(__name__)\n"
+            "    configure(app)\n"
+            "    return app\n"
+            "def configure(app):\n"
+            "    manager.hook.shop_load_blueprints(app=app)\n"
+        ),
+    }
+    assert placed(files) == {
+        "GET /catalog/items": "shop/plugins/catalog.py:4",
+        "GET /zeta/z": "shop/plugins/zeta.py:5",
+    }
+    assert document(files)["findings"] == []
+
+
 UNKNOWN_PREFIXES_DO_NOT_COLLIDE: dict[str, str] = {
     "two/views.py": (
         "import os\n"

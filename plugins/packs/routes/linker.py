@@ -772,8 +772,8 @@ class _Linker:
                     callee = self.evaluate(file, call.callee)
                     if _hook_call(call.callee) and not isinstance(callee, _Scoped):
                         # pluggy's `pm.hook.name(app=app)` calls every `def name(...)`
-                        for implementation, site in self._hook_implementations(call.callee):
-                            self.calls.setdefault((implementation, site), []).append((file, call))
+                        for implementation in self._hook_implementations(call.callee):
+                            self.calls.setdefault(implementation, []).append((file, call))
                         continue
                     if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
                         key = (callee.file, callee.value.site)
