@@ -627,7 +627,32 @@ def test_routes_missing_different_unknown_prefixes_are_no_duplicate() -> None:
     assert duplicates == [[7, 9]]
 
 
+PARAMETER_NOTHING_PASSES: dict[str, str] = {
+    "routes/mod.js": (
+        "module.exports = function (app) {\n"
+        "  app.get('/x', (req, res) => res.end());\n"
+        "};\n"
+        "exports.load = async (api) => api.get('/users', { params: {} });\n"
+    ),
+    "views.py": 'def register(app):\n    @app.get("/y")\n    def y(): ...\n',
+}
+
+
+def test_routes_on_a_parameter_nothing_passes_are_listed_with_their_prefix_unknown() -> None:
+    """Not silent: the routes are listed without the prefix, an `UNRESOLVED_PREFIX` at the
+    function; an HTTP client's `api.get('/users', {...})` is no route."""
+    files = PARAMETER_NOTHING_PASSES
+    assert placed(files) == {"GET /x": "routes/mod.js:2", "GET /y": "views.py:2"}
+    assert sorted(codes(files)["UNRESOLVED_PREFIX"]) == [
+        "routes/mod.js:1",
+        "routes/mod.js:2",
+        "views.py:1",
+        "views.py:2",
+    ]
+
+
 FIXTURES = [
+    PARAMETER_NOTHING_PASSES,
     D_A_PLUGGY_HOOK_REGISTERING_BLUEPRINTS,
     UNKNOWN_PREFIXES_DO_NOT_COLLIDE,
     B_A_HOME_MADE_EXPRESS_ROUTER,

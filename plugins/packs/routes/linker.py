@@ -385,6 +385,13 @@ class _Linker:
                         f"{what} is mounted by nothing the scanned files show: the prefix it "
                         "is served under is not known"
                     )
+                    if decl.router_id.startswith("param:"):
+                        name = decl.router_id.rpartition(":")[2]
+                        detail = (
+                            f"no call the scanned files show passes a router as `{name}` to "
+                            "the function defined here: the prefix its routes are served "
+                            "under is not known"
+                        )
                     gaps += ((key[0], decl.line, detail),)
                     auth = UNKNOWN
                 self._walk(found, key, prefix, auth, gaps, (key,))
@@ -488,6 +495,22 @@ class _Linker:
         for node in self._owners(path, route.owner):
             node.routes.append((path, route))
 
+    def _parameter_router(self, path: str, param: Param, route: RouteDecl) -> _Node:
+        """The router a function's parameter stands for when no scanned call passes one
+        (`module.exports = (app) => { app.get('/x', h) }`, a hook the host calls): its routes
+        are listed, the prefix it is served under an `UNRESOLVED_PREFIX` at the function."""
+        key = (path, f"param:{param.function}:{param.name}")
+        node = self.nodes.get(key)
+        if node is None:
+            if not path.endswith(".py"):
+                framework = EXPRESS
+            else:  # `@app.get` is FastAPI's or Flask's; a `route`/`<x>` spelling is Flask's
+                text = route.path.value if isinstance(route.path, Lit) else ""
+                framework = FLASK if route.methods is None or "<" in text else FASTAPI
+            line = int(param.function.partition(":")[0] or 0)
+            node = self.nodes[key] = _Node(path, RouterDecl(key[1], framework, line))
+        return node
+
     def _unstored(self, path: str, facts: ModuleFacts, route: RouteDecl) -> list[RouteDecl]:
         """`route`, or when its path, methods or view are items a class keeps (`for method,
         path, view in self.entries: app.add_url_rule(path, ...)`), one per item each call of
@@ -534,7 +557,10 @@ class _Linker:
         chains = self._chains(path, site)
         if not chains:
             unbound = Opaque() if _param_site(route.path) is not None else route.path
-            for node in self._owners(path, route.owner):
+            nodes = self._owners(path, route.owner)
+            if not nodes and isinstance(route.owner, Param) and _route_like(path, route):
+                nodes = [self._parameter_router(path, route.owner, route)]
+            for node in nodes:
                 node.routes.append((path, replace(route, path=unbound)))
             return
         for chain in chains:
@@ -1320,6 +1346,24 @@ def _passed(call: Invocation, param: Param) -> Expr | None:
     if 0 <= param.index < len(call.args):
         return call.args[param.index]
     return dict(call.keywords).get(param.name)
+
+
+def _route_like(path: str, route: RouteDecl) -> bool:
+    """Whether a declaration on a parameter nothing passes is surely a route: in Python
+    (a route decorator or registration call), in JavaScript with a path (`'/x'`, `'*'`) on
+    a parameter named as an app or a router is."""
+    if path.endswith(".py"):
+        return True
+    owner = route.owner
+    return (
+        isinstance(owner, Param)
+        and owner.name in _APP_NAMES  # not `api.get('/users', {params})`, an HTTP client
+        and isinstance(route.path, Lit)
+        and route.path.value.startswith(("/", "*"))
+    )
+
+
+_APP_NAMES = frozenset({"app", "router", "server", "routes"})
 
 
 def _hook_call(callee: Expr) -> bool:
