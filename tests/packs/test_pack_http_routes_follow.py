@@ -515,17 +515,22 @@ B_A_HOME_MADE_EXPRESS_ROUTER: dict[str, str] = {
         "const app = express();\n"
         "const table = new Table();\n"
         "table.route('get', '/health', (req, res) => res.end());\n"
+        "table.route('post', '/items', (req, res) => res.end());\n"
         "table.mountOnto(app);\n"
     ),
 }
 
 
-def test_b_a_home_made_express_router_is_never_silent() -> None:
-    """Not followed in JavaScript yet: a finding at the computed registration and at the
-    `mountOnto(app)` call that reaches it, never silence."""
+def test_b_a_home_made_express_router_is_followed() -> None:
+    """`route()` pushes objects that `mountOnto(app)` registers with a computed method, in a
+    `for...of` or a destructuring `forEach`: each `route()` call is a route at its line."""
     files = B_A_HOME_MADE_EXPRESS_ROUTER
-    assert placed(files) == {}
-    assert codes(files)["UNRESOLVED_ROUTE"] == ["lib/table.js:5", "server.js:6"]
+    assert placed(files) == {"GET /health": "server.js:5", "POST /items": "server.js:6"}
+    assert codes(files) == {}
+    loop = "for (const r of this.entries) { app[r.method](r.path, r.handler); }"
+    each = "this.entries.forEach(({ method, path, handler }) => app[method](path, handler));"
+    destructured = {**files, "lib/table.js": files["lib/table.js"].replace(loop, each)}
+    assert placed(destructured) == placed(files)
 
 
 D_A_PLUGGY_HOOK_REGISTERING_BLUEPRINTS: dict[str, str] = {

@@ -37,6 +37,8 @@ from .model import (
     RouteDecl,
     RouterDecl,
     RouterRef,
+    Store,
+    Stored,
     Sym,
     UseDecl,
 )
@@ -71,6 +73,7 @@ _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to regi
 _PASSED = (*_ROUTERISH, Lit, Concat)  # what a call passes that a route may be made of
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
+_PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
 _STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
 _COMPUTED_CALL = re.compile(rb"\[[^\]\n]{1,80}\]\s*\(")
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
@@ -102,6 +105,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         uses=tuple(reader.uses),
         invocations=tuple(reader.invocations),
         unread=unread_uses(source, "javascript"),
+        stores=tuple(reader.stores),
     )
 
 
@@ -175,6 +179,7 @@ class _Reader:
         self.routes: list[RouteDecl] = []
         self.uses: list[UseDecl] = []
         self.invocations: list[Invocation] = []
+        self.stores: list[Store] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
@@ -245,6 +250,8 @@ class _Reader:
         )  # a chain's calls share a start: then by their verbs' order
         for _, _, node, callee, prop in calls:
             self._call(node, callee, prop)
+        if b"push" in self.source and self.class_fields:
+            self._stores(root)
         if b"](" in self.source or b"] (" in self.source:
             self._computed_calls(root)
         self._find_invocations(root)
@@ -438,13 +445,102 @@ class _Reader:
                 )
             self._env = {}
 
+    def _stores(self, root: _Node) -> None:
+        """`this.entries.push({ method, path, handler })` in a class's method: what its
+        instances keep, each field as the method's callers pass it."""
+        for match in _PUSH.finditer(self.source):
+            prop = root.descendant_for_byte_range(match.start(), match.end())
+            member = prop.parent if prop is not None else None
+            call = member.parent if member is not None else None
+            if member is None or call is None or call.type != "call_expression":
+                continue
+            target = self._path(member.child_by_field_id(self.fields.object))
+            args = self._arguments(call)
+            owner_class = self._class_of(call)
+            if not (target and len(target) == 3 and target[1] == CALL and owner_class and args):
+                continue
+            item = _unwrap(args[0]) or args[0]
+            value: Expr
+            if item.type == "object":
+                fields = [
+                    (name, self._value(node) or Opaque())
+                    for name, node in self._object_fields(item)
+                ]
+                value = Namespace(tuple(fields))
+            else:
+                value = self._value(item) or Opaque()
+            self.stores.append(Store(owner_class, target[2], value, _line(call)))
+
+    def _object_fields(self, node: _Node) -> list[tuple[str, _Node]]:
+        found: list[tuple[str, _Node]] = []
+        for prop in node.named_children:
+            if prop.type == "shorthand_property_identifier":
+                found.append((self._text(prop), prop))
+            elif prop.type == "pair":
+                key = prop.child_by_field_id(self.fields.key)
+                value = prop.child_by_field_id(self.fields.value)
+                if key is not None and value is not None:
+                    name = self._string(key) if key.type == "string" else self._text(key)
+                    found.append((name or "", value))
+        return found
+
+    def _stored(self, node: _Node) -> Stored | None:
+        """`r.path` or `path` where `r` (or `{ path }`) is the variable of a loop over a list
+        the instance keeps (`for (const r of this.entries)`, `this.entries.forEach(...)`)."""
+        field = ""
+        if node.type == "member_expression":
+            field = self._text(node.child_by_field_id(self.fields.property))
+            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+        if node.type != "identifier":
+            return None
+        name = self._text(node)
+        scope = node.parent
+        while scope is not None:
+            source: _Node | None = None
+            target: _Node | None = None
+            if scope.type == "for_in_statement":
+                source = scope.child_by_field_id(self.fields.right)
+                target = scope.child_by_field_id(self.fields.left)
+            elif scope.type in _FUNCTION_VALUES:
+                args = scope.parent
+                call = args.parent if args is not None and args.type == "arguments" else None
+                looped = call.child_by_field_id(self.fields.function) if call else None
+                if (
+                    looped is not None
+                    and looped.type == "member_expression"
+                    and self._text(looped.child_by_field_id(self.fields.property)) == "forEach"
+                ):
+                    source = looped.child_by_field_id(self.fields.object)
+                    target = self._first_parameter(scope)
+            path = self._path(source) if source is not None else None
+            if target is not None and path and len(path) == 3 and path[1] == CALL:
+                if target.type == "identifier" and self._text(target) == name:
+                    return Stored(path[0], path[2], -1, field)
+                if (
+                    target.type == "object_pattern"
+                    and not field
+                    and any(
+                        c.type == "shorthand_property_identifier_pattern" and self._text(c) == name
+                        for c in target.named_children
+                    )
+                ):
+                    return Stored(path[0], path[2], -1, name)
+            if scope.type in _FUNCTIONS and source is None:
+                return None
+            scope = scope.parent
+        return None
+
     def _value(self, node: _Node) -> Expr | None:
         """A path or a method: a loop item, else a parameter of the enclosing function (what
         its callers pass), else as `_expr` reads it."""
         if node.type == "string":  # most paths
             return self._expr(node)
         node = _unwrap(node) or node
-        if node.type == "identifier":
+        if self.class_fields and node.type in {"identifier", "member_expression"}:
+            stored = self._stored(node)
+            if stored is not None:
+                return stored
+        if node.type == "identifier" or node.type == "shorthand_property_identifier":
             name = self._text(node)
             if not (self._env and name in self._env) and name not in self.bindings:
                 param = self._param(node, name)

@@ -1375,6 +1375,14 @@ def _element(field: Expr | None, stored: Stored, value: Expr, path: str) -> Expr
     """`field` with the stored item `value` (or its element) for `stored`'s list."""
     if not isinstance(field, Stored) or field.attr != stored.attr:
         return field
+    if field.field:  # a JavaScript object's property
+        file = path
+        if isinstance(value, Bound):
+            file, value = value.file, value.expr
+        if not isinstance(value, Namespace):
+            return Opaque()
+        found = dict(value.fields).get(field.field)
+        return Bound(file, found) if found is not None else Opaque()
     if field.index < 0:
         return value
     if isinstance(value, Bound) and isinstance(value.expr, Items):
@@ -1409,6 +1417,8 @@ def _param_site(expr: Expr | None) -> str | None:
         parts = (head, *expr.args, *(v for _, v in expr.keywords))
     elif kind is Items:
         parts = expr.values  # type: ignore[union-attr]
+    elif kind is Namespace:
+        parts = tuple(v for _, v in expr.fields)  # type: ignore[union-attr]
     else:
         return None
     return next((s for p in parts if (s := _param_site(p)) is not None), None)
@@ -1467,6 +1477,10 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
     if kind is Items:
         assert isinstance(expr, Items)
         return Items(tuple(_subst(v, here, file, site, call, caller) for v in expr.values))
+    if kind is Namespace:
+        assert isinstance(expr, Namespace)
+        fields = tuple((k, _subst(v, here, file, site, call, caller)) for k, v in expr.fields)
+        return replace(expr, fields=fields)
     return expr
 
 

@@ -186,6 +186,7 @@ class Stored:
     owner_class: str
     attr: str
     index: int
+    field: str = ""  # JavaScript: the item's property of this name (`r.path`, `{ path }`)
 
 
 @dataclass(frozen=True, slots=True)
