@@ -656,7 +656,39 @@ def test_routes_on_a_parameter_nothing_passes_are_listed_with_their_prefix_unkno
     ]
 
 
+A_FASTAPI_ROUTER_SUBCLASS_METHOD: dict[str, str] = {
+    "api/routing.py": (
+        "from fastapi import APIRouter\n"
+        "\n"
+        "class VersionedRouter(APIRouter):\n"
+        "    def versioned(self, path, endpoint, *, verbs=('GET',)):\n"
+        "        self.add_api_route(f'/v1{path}', endpoint, methods=list(verbs))\n"
+    ),
+    "api/main.py": (
+        "from fastapi import FastAPI\n"
+        "from api.routing import VersionedRouter\n"
+        "\n"
+        "def list_items(): ...\n"
+        "items = VersionedRouter(prefix='/items')\n"
+        "items.versioned('/', list_items)\n"
+        "items.versioned('/{item_id}', list_items, verbs=('PUT', 'DELETE'))\n"
+        "app = FastAPI()\n"
+        "app.include_router(items)\n"
+    ),
+}
+
+
+def test_a_fastapi_router_subclass_method_with_keyword_only_verbs() -> None:
+    assert placed(A_FASTAPI_ROUTER_SUBCLASS_METHOD) == {
+        "GET /items/v1/": "api/main.py:6",
+        "PUT /items/v1/{item_id}": "api/main.py:7",
+        "DELETE /items/v1/{item_id}": "api/main.py:7",
+    }
+    assert codes(A_FASTAPI_ROUTER_SUBCLASS_METHOD) == {}
+
+
 FIXTURES = [
+    A_FASTAPI_ROUTER_SUBCLASS_METHOD,
     PARAMETER_NOTHING_PASSES,
     D_A_PLUGGY_HOOK_REGISTERING_BLUEPRINTS,
     UNKNOWN_PREFIXES_DO_NOT_COLLIDE,
