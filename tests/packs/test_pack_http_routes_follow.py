@@ -687,7 +687,60 @@ def test_a_fastapi_router_subclass_method_with_keyword_only_verbs() -> None:
     assert codes(A_FASTAPI_ROUTER_SUBCLASS_METHOD) == {}
 
 
+C_SETTINGS_CHOSEN_THROUGH_LOCALS_OF_A_FACTORY: dict[str, str] = {
+    "conf/settings.py": (
+        "from functools import lru_cache\n"
+        "from pydantic_settings import BaseSettings\n"
+        "\n"
+        "class Base(BaseSettings):\n"
+        "    mode: str = 'dev'\n"
+        "\n"
+        "class Common(Base):\n"
+        "    api_root: str = '/gateway'\n"
+        "\n"
+        "class Dev(Common):\n"
+        "    verbose: bool = True\n"
+        "\n"
+        "class Prod(Common):\n"
+        "    verbose: bool = False\n"
+        "\n"
+        "MODES: dict[str, type[Common]] = {'dev': Dev, 'prod': Prod}\n"
+        "\n"
+        "@lru_cache\n"
+        "def current() -> Common:\n"
+        "    mode = Base().mode\n"
+        "    chosen = MODES[mode]\n"
+        "    return chosen()\n"
+    ),
+    "web/main.py": (
+        "from fastapi import APIRouter, FastAPI\n"
+        "from conf.settings import current\n"
+        "\n"
+        "router = APIRouter()\n"
+        "@router.get('/status')\n"
+        "def status(): ...\n"
+        "\n"
+        "def build() -> FastAPI:\n"
+        "    conf = current()\n"
+        "    application = FastAPI()\n"
+        "    application.include_router(router, prefix=conf.api_root)\n"
+        "    return application\n"
+        "\n"
+        "app = build()\n"
+    ),
+}
+
+
+def test_c_a_settings_default_reached_through_a_factory_s_locals() -> None:
+    """`chosen = MODES[mode]; return chosen()` over an annotated dict of settings classes,
+    read back through `conf = current()` in the app factory: every option agrees."""
+    files = C_SETTINGS_CHOSEN_THROUGH_LOCALS_OF_A_FACTORY
+    assert placed(files) == {"GET /gateway/status": "web/main.py:5"}
+    assert codes(files) == {}
+
+
 FIXTURES = [
+    C_SETTINGS_CHOSEN_THROUGH_LOCALS_OF_A_FACTORY,
     A_FASTAPI_ROUTER_SUBCLASS_METHOD,
     PARAMETER_NOTHING_PASSES,
     D_A_PLUGGY_HOOK_REGISTERING_BLUEPRINTS,

@@ -344,6 +344,38 @@ class _Reader:
             node.name, returns, self._auth_of(node), _site(node), evidence, checks_user, method
         )
 
+    def _through_local(self, path: tuple[str, ...]) -> Expr:
+        """`settings.api_prefix` or `config()` where the head is a name the enclosing def
+        assigns once: the rest read on what it is assigned (`settings = get_settings()`,
+        `config = environments[env]`)."""
+        head = path[0]
+        local = None if head in self._scope else self._locals_in(self._def).get(head)  # type: ignore[arg-type]
+        if local is None or head in self._expanding:
+            return Sym(path)
+        self._expanding.add(head)
+        try:
+            value = self._value(local)
+        finally:
+            self._expanding.discard(head)
+        if isinstance(value, Sym):
+            return Sym((*value.path, *path[1:]))
+        if isinstance(value, OneOf) and all(isinstance(o, Sym) for o in value.options):
+            return OneOf(
+                tuple(Sym((*o.path, *path[1:])) for o in value.options if isinstance(o, Sym))
+            )
+        return Sym(path)
+
+    def _chosen_value(self, node: ast.Subscript) -> OneOf | None:
+        """`table[key]` with `table` a module-level dict literal of names: one of them."""
+        table = node.value
+        literal = self._literals.get(table.id) if isinstance(table, ast.Name) else None
+        if not isinstance(literal, ast.Dict) or not literal.values:
+            return None
+        options = [self._expr(value) for value in literal.values]
+        if any(not isinstance(option, Sym) for option in options):
+            return None
+        return OneOf(tuple(o for o in options if o is not None))
+
     def _chosen(self, node: ast.expr | None) -> OneOf | None:
         """`environments[env]()` with `environments` a module-level dict literal: one of its
         values, called."""
@@ -564,7 +596,11 @@ class _Reader:
                 return self._expr(default)
         path = _dotted_path(node)
         if path:
+            if len(path) > 1 and self._def is not None:
+                return self._through_local(path)
             return Sym(path)
+        if kind is ast.Subscript:  # `environments[env]`: one of a module-level dict's values
+            return self._chosen_value(node)  # type: ignore[arg-type]
         if isinstance(node, ast.JoinedStr):
             return self._concat(
                 v.value if isinstance(v, ast.FormattedValue) and _plain(v) else v
@@ -1073,6 +1109,12 @@ def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
             and isinstance(stmt.value, _LITERAL_SEQUENCES)
         ):
             found[stmt.targets[0].id] = stmt.value
+        elif (  # `MODES: dict[str, type[Base]] = {...}`
+            isinstance(stmt, ast.AnnAssign)
+            and isinstance(stmt.target, ast.Name)
+            and isinstance(stmt.value, _LITERAL_SEQUENCES)
+        ):
+            found[stmt.target.id] = stmt.value
     return found
 
 
