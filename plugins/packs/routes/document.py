@@ -16,7 +16,7 @@ from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
 from ..scan import JSONObject, Linked
 from .auth import VALUES
 from .js_facts import JS_SUFFIXES, js_facts
-from .linker import FoundRoute, link_asking
+from .linker import FoundRoute, Gap, link_asking
 from .model import ModuleFacts
 from .python_facts import python_facts
 
@@ -87,8 +87,10 @@ def _render(routes: list[FoundRoute]) -> Linked:
     # one handler reached twice under one name is one route
     found = {(r.path.encode(), r.line, r.name): r for r in routes}
     linked = Linked()
-    claims: dict[str, list[JSONObject]] = {}
-    first_name: dict[str, str] = {}
+    # claims by the path as matched and the unknown prefixes it lacks: routes missing different
+    # unknown prefixes are not known to collide; the finding names the first claim's route
+    claims: dict[tuple[str, tuple[Gap, ...]], list[JSONObject]] = {}
+    first_name: dict[tuple[str, tuple[Gap, ...]], str] = {}
     for key in sorted(found):
         route, name = found[key], key[2]
         where = location(route.path, route.line)
@@ -96,9 +98,14 @@ def _render(routes: list[FoundRoute]) -> Linked:
             {"kind": KIND, "name": name, "location": where, "attrs": _attrs(route)}
         )
         linked.signals.append(signal(KIND, name, "auth", VALUES[route.auth], where))
-        shape = first_name.setdefault(_PARAM.sub("{}", name), name)
-        claims.setdefault(shape, []).append(where)
-    linked.findings = duplicate_findings(DUPLICATE_ROUTE, KIND, claims)
+        matched = f"{route.method} {route.shape}" if route.shape else _PARAM.sub("{}", name)
+        first_name.setdefault((matched, route.gaps), name)
+        claims.setdefault((matched, route.gaps), []).append(where)
+    linked.findings = [
+        finding
+        for key, places in claims.items()
+        for finding in duplicate_findings(DUPLICATE_ROUTE, KIND, {first_name[key]: places})
+    ]
     return linked
 
 

@@ -15,6 +15,7 @@ import tree_sitter_typescript
 
 from ..scan import ParseFailure
 from .auth import JS_EVIDENCE
+from .frameworks import unread_uses
 from .model import (
     CALL,
     EXPRESS,
@@ -36,6 +37,8 @@ from .model import (
     RouteDecl,
     RouterDecl,
     RouterRef,
+    Store,
+    Stored,
     Sym,
     UseDecl,
 )
@@ -66,6 +69,13 @@ _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
                                  "method_definition"}  # fmt: skip
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
+_HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
+_PASSED = (*_ROUTERISH, Lit, Concat)  # what a call passes that a route may be made of
+_NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_BLANKS = frozenset(b" \t\r\n")
+_PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
+_STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
+_COMPUTED_CALL = re.compile(rb"\[[^\]\n]{1,80}\]\s*\(")
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
@@ -94,6 +104,8 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         routes=tuple(reader.routes),
         uses=tuple(reader.uses),
         invocations=tuple(reader.invocations),
+        unread=unread_uses(source, "javascript"),
+        stores=tuple(reader.stores),
     )
 
 
@@ -117,7 +129,7 @@ class _Fields:
     and TypeScript grammars): `child_by_field_id` costs a quarter of `child_by_field_name`,
     which looks the name up on every call, and the reader makes tens of thousands of them."""
 
-    __slots__ = ("alias", "arguments", "constructor", "declaration", "function", "key", "left",
+    __slots__ = ("alias", "arguments", "body", "constructor", "declaration", "function", "index", "key", "left",
                  "name", "object", "operator", "parameter", "parameters", "pattern", "property",
                  "right", "source", "value")  # fmt: skip
 
@@ -130,9 +142,11 @@ class _Fields:
 
     alias: int
     arguments: int
+    body: int
     constructor: int
     declaration: int
     function: int
+    index: int
     key: int
     left: int
     name: int
@@ -165,6 +179,7 @@ class _Reader:
         self.routes: list[RouteDecl] = []
         self.uses: list[UseDecl] = []
         self.invocations: list[Invocation] = []
+        self.stores: list[Store] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
@@ -224,6 +239,10 @@ class _Reader:
             self._assign(node)
         if self.this_fields and "this" not in self.bindings:
             self.bindings["this"] = Namespace(tuple(self.this_fields.items()))
+        for node in statements:  # a class's methods: what `instance.method(...)` calls
+            declaration = node.child_by_field_id(self.fields.declaration) or node
+            if declaration.type == "class_declaration":
+                self._methods(declaration)
         for name, fields in self.class_fields.items():
             self.bindings.setdefault(name, Namespace(tuple(fields.items())))
         calls.sort(
@@ -231,6 +250,10 @@ class _Reader:
         )  # a chain's calls share a start: then by their verbs' order
         for _, _, node, callee, prop in calls:
             self._call(node, callee, prop)
+        if b"push" in self.source and self.class_fields:
+            self._stores(root)
+        if b"](" in self.source or b"] (" in self.source:
+            self._computed_calls(root)
         self._find_invocations(root)
 
     # -- imports, declarations, exports ----------------------------------------------------
@@ -374,6 +397,157 @@ class _Reader:
             self._call_once(node, callee, prop)
         self._env = {}
 
+    def _computed_calls(self, root: _Node) -> None:
+        """`app[verb](path, handler)`: a registration whose method is computed, once per
+        iteration of a literal loop around it; the linker names the method when it can
+        (a loop item, a wrapper's argument) and reports it when it cannot."""
+        for match in _COMPUTED_CALL.finditer(self.source):
+            bracket = root.descendant_for_byte_range(match.start(), match.start() + 1)
+            member = bracket.parent if bracket is not None else None
+            call = member.parent if member is not None else None
+            if (
+                member is None
+                or call is None
+                or member.type != "subscript_expression"
+                or call.type != "call_expression"
+                or call.child_by_field_id(self.fields.function) != member
+            ):
+                continue
+            owner = member.child_by_field_id(self.fields.object)
+            index = member.child_by_field_id(self.fields.index)
+            args = self._arguments(call)
+            if owner is None or index is None or len(args) < 2:
+                continue
+            envs = self._loop_envs(call) if self.arrays or b"[" in self.source else None
+            for env in envs if envs is not None else ({},):
+                self._env = env
+                verb = self._string(index)
+                if verb is not None and verb not in _CALLED:
+                    continue  # `cache['x'](...)`, a literal that is no verb
+                if verb is not None:
+                    self._route(call, index, verb, owner, args)
+                    continue
+                method = self._value(index)
+                path = self._value(args[0]) or Opaque()
+                auth = Auth(tuple(self._guard(a) for a in args[1:-1])) if len(args) > 2 else NO_AUTH
+                owner_expr = self._owner(owner)
+                self.routes.append(
+                    RouteDecl(
+                        owner_expr,
+                        path,
+                        None,
+                        _line(call),
+                        self._handler(args[-1]),
+                        auth=auth,
+                        methods_unknown=method is None,
+                        method_exprs=(method,) if method is not None else (),
+                    )
+                )
+            self._env = {}
+
+    def _stores(self, root: _Node) -> None:
+        """`this.entries.push({ method, path, handler })` in a class's method: what its
+        instances keep, each field as the method's callers pass it."""
+        for match in _PUSH.finditer(self.source):
+            prop = root.descendant_for_byte_range(match.start(), match.end())
+            member = prop.parent if prop is not None else None
+            call = member.parent if member is not None else None
+            if member is None or call is None or call.type != "call_expression":
+                continue
+            target = self._path(member.child_by_field_id(self.fields.object))
+            args = self._arguments(call)
+            owner_class = self._class_of(call)
+            if not (target and len(target) == 3 and target[1] == CALL and owner_class and args):
+                continue
+            item = _unwrap(args[0]) or args[0]
+            value: Expr
+            if item.type == "object":
+                fields = [
+                    (name, self._value(node) or Opaque())
+                    for name, node in self._object_fields(item)
+                ]
+                value = Namespace(tuple(fields))
+            else:
+                value = self._value(item) or Opaque()
+            self.stores.append(Store(owner_class, target[2], value, _line(call)))
+
+    def _object_fields(self, node: _Node) -> list[tuple[str, _Node]]:
+        found: list[tuple[str, _Node]] = []
+        for prop in node.named_children:
+            if prop.type == "shorthand_property_identifier":
+                found.append((self._text(prop), prop))
+            elif prop.type == "pair":
+                key = prop.child_by_field_id(self.fields.key)
+                value = prop.child_by_field_id(self.fields.value)
+                if key is not None and value is not None:
+                    name = self._string(key) if key.type == "string" else self._text(key)
+                    found.append((name or "", value))
+        return found
+
+    def _stored(self, node: _Node) -> Stored | None:
+        """`r.path` or `path` where `r` (or `{ path }`) is the variable of a loop over a list
+        the instance keeps (`for (const r of this.entries)`, `this.entries.forEach(...)`)."""
+        field = ""
+        if node.type == "member_expression":
+            field = self._text(node.child_by_field_id(self.fields.property))
+            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+        if node.type != "identifier":
+            return None
+        name = self._text(node)
+        scope = node.parent
+        while scope is not None:
+            source: _Node | None = None
+            target: _Node | None = None
+            if scope.type == "for_in_statement":
+                source = scope.child_by_field_id(self.fields.right)
+                target = scope.child_by_field_id(self.fields.left)
+            elif scope.type in _FUNCTION_VALUES:
+                args = scope.parent
+                call = args.parent if args is not None and args.type == "arguments" else None
+                looped = call.child_by_field_id(self.fields.function) if call else None
+                if (
+                    looped is not None
+                    and looped.type == "member_expression"
+                    and self._text(looped.child_by_field_id(self.fields.property)) == "forEach"
+                ):
+                    source = looped.child_by_field_id(self.fields.object)
+                    target = self._first_parameter(scope)
+            path = self._path(source) if source is not None else None
+            if target is not None and path and len(path) == 3 and path[1] == CALL:
+                if target.type == "identifier" and self._text(target) == name:
+                    return Stored(path[0], path[2], -1, field)
+                if (
+                    target.type == "object_pattern"
+                    and not field
+                    and any(
+                        c.type == "shorthand_property_identifier_pattern" and self._text(c) == name
+                        for c in target.named_children
+                    )
+                ):
+                    return Stored(path[0], path[2], -1, name)
+            if scope.type in _FUNCTIONS and source is None:
+                return None
+            scope = scope.parent
+        return None
+
+    def _value(self, node: _Node) -> Expr | None:
+        """A path or a method: a loop item, else a parameter of the enclosing function (what
+        its callers pass), else as `_expr` reads it."""
+        if node.type == "string":  # most paths
+            return self._expr(node)
+        node = _unwrap(node) or node
+        if self.class_fields and node.type in {"identifier", "member_expression"}:
+            stored = self._stored(node)
+            if stored is not None:
+                return stored
+        if node.type == "identifier" or node.type == "shorthand_property_identifier":
+            name = self._text(node)
+            if not (self._env and name in self._env) and name not in self.bindings:
+                param = self._param(node, name)
+                if param is not None:
+                    return param
+        return self._expr(node)
+
     def _loop_envs(self, node: _Node) -> list[dict[str, _Node]] | None:
         """The loop variables' values per iteration, for a call inside `forEach`/`map`
         callbacks or `for...of` loops over literal arrays; None when it is in none."""
@@ -488,7 +662,7 @@ class _Reader:
         line = _line(prop)
         handler = self._handler(args[-1])
         for target in _path_list(paths[0]):
-            path = self._expr(target) or Opaque()
+            path = self._value(target) or Opaque()
             self.routes.append(RouteDecl(owner_expr, path, methods, line, handler, auth=auth))
 
     def _creates(self, node: _Node) -> str | None:
@@ -685,7 +859,49 @@ class _Reader:
                 if param is not None:
                     self.param_names.add(name)
                     return param
+                if name in _HOOK_APPS and (hook := self._hook(node, name)) is not None:
+                    return hook
+        elif node.type == "member_expression":
+            base = _unwrap(node.child_by_field_id(self.fields.object))
+            name = self._text(node.child_by_field_id(self.fields.property))
+            if (
+                name in _HOOK_APPS
+                and base is not None
+                and base.type == "identifier"
+                and self._text(base) not in self.bindings
+                and (param := self._param(base, self._text(base))) is not None
+            ):  # `(hook, ctx) => ctx.app.get(...)`
+                return self._hook_app(param.function, name, node)
         return self._expr(node)
+
+    def _hook(self, node: _Node, name: str) -> RouterRef | None:
+        """`app` destructured from a parameter (`(hook, { app }) => app.get(...)`): a plugin
+        hook, which the framework's loader calls with its application."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in _FUNCTIONS:
+                params = scope.child_by_field_id(self.fields.parameters)
+                for param in params.named_children if params is not None else ():
+                    pattern = param
+                    if param.type in {"required_parameter", "optional_parameter"}:
+                        pattern = param.child_by_field_id(self.fields.pattern) or param
+                    if pattern.type == "object_pattern" and any(
+                        c.type == "shorthand_property_identifier_pattern" and self._text(c) == name
+                        for c in pattern.named_children
+                    ):
+                        return self._hook_app(_site(scope), name, scope)
+            scope = scope.parent
+        return None
+
+    def _hook_app(self, function: str, name: str, node: _Node) -> RouterRef:
+        """The application a hook function at `function` is given as `name`: served at the
+        root, what guards it (the host's middleware) not known."""
+        site = f"{function}:{name}"
+        if site not in self.routers:
+            self.routers[site] = RouterDecl(
+                site, EXPRESS, _line(node), auth=Auth((Opaque(),)), app=True
+            )
+        return RouterRef(site)
 
     def _param(self, node: _Node, name: str) -> Param | None:
         """`name` as a parameter of the nearest enclosing function that declares it."""
@@ -715,6 +931,18 @@ class _Reader:
                 return index
         return None
 
+    def _methods(self, declaration: _Node) -> None:
+        name = declaration.child_by_field_id(self.fields.name)
+        body = declaration.child_by_field_id(self.fields.body)
+        if name is None or body is None:
+            return
+        fields = self.class_fields.setdefault(self._text(name), {})
+        for member in body.named_children:
+            if member.type == "method_definition":
+                method = self._text(member.child_by_field_id(self.fields.name))
+                if method and method != "constructor":
+                    fields.setdefault(method, self._function(member, method))
+
     def _find_invocations(self, root: _Node) -> None:
         """Calls that pass a router to a function, `require('./routes')(app)` or
         `register(app, auth)`: looked for only where a name this file binds to a router, or a
@@ -725,6 +953,7 @@ class _Reader:
             if isinstance(value, RouterRef | ImportRef)
         )
         names += sorted(name.encode() for name in self.param_names)
+        self._path_invocations(root)
         if not names:
             return
         pattern = rb"[(,]\s*(" + b"|".join(map(re.escape, names)) + rb")\s*[,)]"
@@ -753,11 +982,86 @@ class _Reader:
                 continue  # a route or `use` call: read as one already
             target = self._expr(callee)
             passed = tuple(
-                value if isinstance(value := self._owner(a), _ROUTERISH) else None
+                value if isinstance(value := self._owner(a), _PASSED) else None
                 for a in self._arguments(call)
             )
-            if target is not None and any(a is not None for a in passed):
-                self.invocations.append(Invocation(target, passed, ()))
+            if target is not None and any(isinstance(a, _ROUTERISH) for a in passed):
+                scope = self._enclosing(call)
+                self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+
+    def _path_invocations(self, root: _Node) -> None:
+        """Calls whose first argument is a string (`api.add('/users', list)`, `users.get(
+        '/x', h)` on an instance of a class of the project's): a wrapper of a registration may
+        be what they call. A route or `use` call on a router this file makes is left out."""
+        seen: set[int] = set()
+        for match in _STRING_ARGUMENT.finditer(self.source):
+            if self._known_callee(match.start()):
+                continue
+            node = root.descendant_for_byte_range(match.end() - 1, match.end())
+            while node is not None and node.type not in {"string", "template_string"}:
+                node = node.parent if node.type in {"'", '"', "`", "string_fragment"} else None
+            args = node.parent if node is not None else None
+            call = args.parent if args is not None else None
+            if (
+                args is None
+                or args.type != "arguments"
+                or call is None
+                or call.type != "call_expression"
+                or call.start_byte in seen
+                or args.named_children[0] != node
+            ):
+                continue
+            seen.add(call.start_byte)
+            callee = call.child_by_field_id(self.fields.function)
+            if callee is None or callee.type not in {"identifier", "member_expression"}:
+                continue
+            if callee.type == "member_expression":
+                owner = _unwrap(callee.child_by_field_id(self.fields.object))
+                if owner is not None and owner.type == "identifier":
+                    bound = self.bindings.get(self._text(owner))
+                    if isinstance(bound, RouterRef | ImportRef):
+                        continue  # `router.get('/x', h)`, `express.static('x')`
+            elif self._text(callee) == "require":
+                continue
+            target = self._expr(callee)
+            passed = tuple(
+                value if isinstance(value := self._value(a), _PASSED) else None
+                for a in self._arguments(call)
+            )
+            if target is not None:
+                scope = self._enclosing(call)
+                self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+
+    def _known_callee(self, at: int) -> bool:
+        """Whether the call whose `(` is at `at` is, on its text, `require(...)` or a member of
+        a router or an import this file binds (`router.get(`, `express.static(`)."""
+        source = self.source
+        end = at
+        while end > 0 and source[end - 1] in _BLANKS:
+            end -= 1
+        start = end
+        while start > 0 and source[start - 1] in _NAME_BYTES:
+            start -= 1
+        dot = start
+        while dot > 0 and source[dot - 1] in _BLANKS:
+            dot -= 1
+        if dot == 0 or source[dot - 1] != 0x2E:  # no `.`: a plain call
+            return source[start:end] == b"require"
+        head_end = dot - 1
+        while head_end > 0 and source[head_end - 1] in _BLANKS:
+            head_end -= 1
+        head = head_end
+        while head > 0 and source[head - 1] in _NAME_BYTES:
+            head -= 1
+        bound = self.bindings.get(source[head:head_end].decode("utf-8", "replace"))
+        return isinstance(bound, RouterRef | ImportRef)
+
+    def _enclosing(self, node: _Node) -> str:
+        """The site of the function `node` is written in ("" at the top level)."""
+        scope = node.parent
+        while scope is not None and scope.type not in _FUNCTIONS:
+            scope = scope.parent
+        return _site(scope) if scope is not None else ""
 
     def _ref(self, module: str, attr: str | None) -> ImportRef:
         return ImportRef(module, attr, self.path)

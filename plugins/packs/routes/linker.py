@@ -22,14 +22,18 @@ from .model import (
     EXPRESS,
     FASTAPI,
     FLASK,
+    HTTP_METHODS,
     STARLETTE,
+    Apply,
     Auth,
+    Bound,
     Call,
     Concat,
     DependencyAlias,
     Each,
     Evidence,
     Expr,
+    Format,
     Function,
     ImportRef,
     Invocation,
@@ -46,10 +50,11 @@ from .model import (
     RouterDecl,
     RouterRef,
     StarletteRoutes,
+    Stored,
     Sym,
     UseDecl,
 )
-from .paths import brace_path, express_path, flask_path, join, join_prefix
+from .paths import brace_path, express_path, flask_path, flask_shape, join, join_prefix
 from .python_facts import module_name
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
@@ -64,6 +69,7 @@ _JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
 UNRESOLVED_PREFIX = "UNRESOLVED_PREFIX"
 UNRESOLVED_ROUTE = "UNRESOLVED_ROUTE"
 UNRESOLVED_ROUTER = "UNRESOLVED_ROUTER"
+UNREAD_FRAMEWORK = "UNREAD_FRAMEWORK"
 
 # Where a prefix went out of sight: (file, line, what was not known). Each route under it
 # carries it, and the finding it makes lists that place and every such route.
@@ -87,6 +93,7 @@ class FoundRoute(NamedTuple):
     handler: str | None
     auth: int
     gaps: tuple[Gap, ...]
+    shape: str = ""  # the path as the framework matches it (Flask: converters kept), for duplicates
 
     @property
     def name(self) -> str:
@@ -140,7 +147,7 @@ class _Scoped:
     """A class, function, alias or route list, with the file its names are looked up in."""
 
     file: str
-    value: Namespace | Function | DependencyAlias | StarletteRoutes
+    value: Namespace | Function | DependencyAlias | StarletteRoutes | Items
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +277,12 @@ class _Linker:
         }
         # `UserAPIRouter()` calls whose class is no router subclass: what calling it gives
         self.not_routers: dict[tuple[str, str], Expr] = {}
+        # those whose class is one: where the instance is made, to look its methods up
+        self.router_classes: dict[tuple[str, str], tuple[str, Expr]] = {}
+        # (file, def site) -> the chains of calls that reach that function (`_chains`)
+        self.chains: dict[tuple[str, str], list[_Chain]] = {}
+        # a gap inside a function -> the calls of it that reached it (listed in its finding)
+        self.gap_places: dict[Gap, dict[tuple[str, int], None]] = {}
         for path, facts in modules.items():
             for decl in facts.routers:
                 if decl.subclass is not None:
@@ -310,6 +323,7 @@ class _Linker:
         if found is None:
             self.not_routers[key] = Sym((*subclass.path, CALL))
             return
+        self.router_classes[key] = (path, Sym((*subclass.path, CALL)))
         framework, prefix, guards, app = found
         routed = replace(
             decl,
@@ -371,6 +385,13 @@ class _Linker:
                         f"{what} is mounted by nothing the scanned files show: the prefix it "
                         "is served under is not known"
                     )
+                    if decl.router_id.startswith("param:"):
+                        name = decl.router_id.rpartition(":")[2]
+                        detail = (
+                            f"no call the scanned files show passes a router as `{name}` to "
+                            "the function defined here: the prefix its routes are served "
+                            "under is not known"
+                        )
                     gaps += ((key[0], decl.line, detail),)
                     auth = UNKNOWN
                 self._walk(found, key, prefix, auth, gaps, (key,))
@@ -380,7 +401,41 @@ class _Linker:
                 self.unresolved.setdefault((UNRESOLVED_PREFIX, file, line, detail), []).append(
                     where
                 )
+        self._unread(found)
+        for (file, line, detail), places in self.gap_places.items():
+            more = self.unresolved.get((UNRESOLVED_PREFIX, file, line, detail))
+            if more is not None:
+                more += ({"path": p, "line": n} for p, n in places)
         return found
+
+    def _unread(self, found: list[FoundRoute]) -> None:
+        """Never an empty document that says nothing: a framework the pack does not read is
+        named where it is used; an app or router of one it reads, when no route is listed at
+        all, is named where it is created (its routes are registered in ways not followed)."""
+        places: dict[str, list[JSONObject]] = {}
+        for path, facts in self.modules.items():
+            for framework, line in facts.unread:
+                places.setdefault(framework, []).append({"path": path, "line": line})
+        for framework, where in sorted(places.items()):
+            detail = (
+                f"{framework} is used here: pack-http-routes reads FastAPI, Starlette, Flask and "
+                f"Express only, so the routes {framework} serves are not listed"
+            )
+            first, *more = sorted(where, key=at)
+            self.unresolved[(UNREAD_FRAMEWORK, first["path"], first["line"], detail)] = more
+        if found:
+            return
+        for (path, _), node in sorted(
+            self.nodes.items(), key=lambda i: (i[0][0].encode(), i[1].decl.line)
+        ):
+            decl = node.decl
+            noun = "application" if decl.app else _ROUTER_NOUN.get(decl.framework, "router")
+            detail = (
+                f"a {_FRAMEWORK_NAMES.get(decl.framework, decl.framework)} {noun} is created "
+                "here, but no route the pack reads is registered on it or on anything it "
+                "mounts: routes registered in ways it does not follow are not listed"
+            )
+            self._unresolved(UNREAD_FRAMEWORK, path, decl.line, detail)
 
     def findings(self) -> list[JSONObject]:
         """The `UNRESOLVED_*` findings, locations sorted and repeated ones dropped, and the
@@ -406,13 +461,15 @@ class _Linker:
         for decl in facts.routers:
             if decl.routes is not None:
                 self._attach_list(path, decl.routes, (path, decl.router_id), 0)
-        for route in facts.routes:
-            if isinstance(route.path, Param | Each):
-                self._attach_passed(path, route)
-                continue
-            for node in self._owners(path, route.owner):
-                node.routes.append((path, route))
+        for declared in facts.routes:
+            routes = [declared] if not facts.stores else self._unstored(path, facts, declared)
+            for route in routes:
+                self._attach_route(path, route)
         for mount in facts.mounts:
+            site = _param_site(mount.child) or _param_site(mount.prefix)
+            if site is not None:
+                self._attach_mount_called(path, mount, site)
+                continue
             for node in self._owners(path, mount.parent):
                 self._add_mount(node, path, mount)
         for guard in facts.middleware:
@@ -424,34 +481,221 @@ class _Linker:
             for node in self._owners(path, use.owner):
                 self._attach_use(node, path, use)
 
-    def _attach_passed(self, path: str, route: RouteDecl) -> None:
-        """A route whose path is a parameter of its function (`def register_view(bp, routes,
-        view_func): for rule in routes: bp.add_url_rule(rule, ...)`): one route per path each
-        scanned call passes, on the router that same call passes; a call passing a path that
-        is not visible gives the route once with its path unresolved."""
-        param = route.path.source if isinstance(route.path, Each) else route.path
-        assert isinstance(param, Param)
-        calls = self._calls_of(path, param.function)
-        for file, call in calls:
-            passed = _passed(call, param)
-            owner = route.owner
-            if isinstance(owner, Param) and owner.function == param.function:
-                nodes = self._owners(file, _passed(call, owner))
+    def _attach_route(self, path: str, route: RouteDecl) -> None:
+        site = (
+            None
+            if type(route.path) is Lit and not route.method_exprs and type(route.owner) is not Param
+            else _param_site(route.path)
+            or next((s for m in route.method_exprs if (s := _param_site(m))), None)
+            or _param_site(route.owner)
+        )
+        if site is not None:
+            self._attach_called(path, route, site)
+            return
+        for node in self._owners(path, route.owner):
+            node.routes.append((path, route))
+
+    def _parameter_router(self, path: str, param: Param, route: RouteDecl) -> _Node:
+        """The router a function's parameter stands for when no scanned call passes one
+        (`module.exports = (app) => { app.get('/x', h) }`, a hook the host calls): its routes
+        are listed, the prefix it is served under an `UNRESOLVED_PREFIX` at the function."""
+        key = (path, f"param:{param.function}:{param.name}")
+        node = self.nodes.get(key)
+        if node is None:
+            if not path.endswith(".py"):
+                framework = EXPRESS
+            else:  # `@app.get` is FastAPI's or Flask's; a `route`/`<x>` spelling is Flask's
+                text = route.path.value if isinstance(route.path, Lit) else ""
+                framework = FLASK if route.methods is None or "<" in text else FASTAPI
+            line = int(param.function.partition(":")[0] or 0)
+            node = self.nodes[key] = _Node(path, RouterDecl(key[1], framework, line))
+        return node
+
+    def _unstored(self, path: str, facts: ModuleFacts, route: RouteDecl) -> list[RouteDecl]:
+        """`route`, or when its path, methods or view are items a class keeps (`for method,
+        path, view in self.entries: app.add_url_rule(path, ...)`), one per item each call of
+        the appending method stores, placed at that call (`table.route('GET', '/ping', f)`)."""
+        fields = (route.path, *route.method_exprs, route.endpoint)
+        stored = next((f for f in fields if isinstance(f, Stored)), None)
+        if stored is None:
+            return [route]
+        found: list[RouteDecl] = []
+        for store in facts.stores:
+            if (store.owner_class, store.attr) != (stored.owner_class, stored.attr):
+                continue
+            site = _param_site(store.value)
+            chains = self._chains(path, site) if site is not None else []
+            if site is not None and chains:
+                values = [self._through(store.value, path, site, c) for c in chains]
+                places = [(c[-1][0], c[-1][1].line) for c in chains]
             else:
-                nodes = self._owners(path, owner)
-            values: list[Expr] | None = None
-            if isinstance(route.path, Each) and isinstance(passed, Items):
-                values = list(passed.values)
-            elif isinstance(route.path, Param) and passed is not None:
-                values = [passed]
-            paths = [self._string(file, v) for v in values] if values is not None else [None]
+                values, places = [store.value], [(path, store.line)]
+            for value, place in zip(values, places, strict=True):
+                found.append(
+                    replace(
+                        route,
+                        path=_element(route.path, stored, value, path) or Opaque(),
+                        method_exprs=tuple(
+                            _element(m, stored, value, path) or Opaque() for m in route.method_exprs
+                        ),
+                        endpoint=_element(route.endpoint, stored, value, path),
+                        called_at=place,
+                        via=place,
+                    )
+                )
+        return found or [replace(route, path=Opaque())]
+
+    def _attach_called(self, path: str, route: RouteDecl, site: str) -> None:
+        """A route declared in the function defined at `site` with its parameters in it (its
+        router, path or methods): one route per chain of calls that reaches the function,
+        each parameter bound to what that chain passes, placed where the outermost call is
+        written when its path or methods come from the calls (a wrapper's call site is the
+        user's route). No scanned call: the path is not known (a finding at the wrapper)."""
+        moved = _param_site(route.path) is not None or any(
+            _param_site(m) is not None for m in route.method_exprs
+        )
+        chains = self._chains(path, site)
+        if not chains:
+            unbound = Opaque() if _param_site(route.path) is not None else route.path
+            nodes = self._owners(path, route.owner)
+            if not nodes and isinstance(route.owner, Param) and _route_like(path, route):
+                nodes = [self._parameter_router(path, route.owner, route)]
             for node in nodes:
-                for text in paths:
-                    at = Lit(text) if text is not None else Opaque()
-                    node.routes.append((path, replace(route, path=at)))
-        if not calls:  # no scanned call: the path is not known
-            for node in self._owners(path, route.owner):
-                node.routes.append((path, replace(route, path=Opaque())))
+                node.routes.append((path, replace(route, path=unbound)))
+            return
+        for chain in chains:
+            self.budget -= 1
+            if self.budget < 0:
+                self.cut[chain[-1][0], chain[-1][1].line] = None
+                return
+            place = (chain[-1][0], chain[-1][1].line)
+            owner = self._through_some(route.owner, path, site, chain)
+            methods = tuple(self._through(m, path, site, chain) for m in route.method_exprs)
+            bound = self._through(route.path, path, site, chain)
+            for each in self._alternatives(bound):
+                declared = replace(
+                    route,
+                    owner=owner,
+                    endpoint=self._through_some(route.endpoint, path, site, chain),
+                    path=each,
+                    method_exprs=methods,
+                    called_at=place if moved else route.called_at,
+                    via=place,
+                )
+                for node in self._owners(path, owner):
+                    node.routes.append((path, declared))
+
+    def _attach_mount_called(self, path: str, mount: MountDecl, site: str) -> None:
+        """A mount in the function at `site` whose child or prefix is a parameter
+        (`configure_blueprints(app, blueprints)`): one per chain of calls, per child passed."""
+        chains = self._chains(path, site)
+        if not chains:
+            for node in self._owners(path, mount.parent):
+                self._add_mount(node, path, mount)
+            return
+        for chain in chains:
+            self.budget -= 1
+            if self.budget < 0:
+                self.cut[chain[-1][0], chain[-1][1].line] = None
+                return
+            parent = self._through_some(mount.parent, path, site, chain)
+            prefix = self._through_some(mount.prefix, path, site, chain)
+            for child in self._alternatives(self._through(mount.child, path, site, chain)):
+                for node in self._owners(path, parent):
+                    bound = replace(
+                        mount,
+                        parent=parent,
+                        child=child,
+                        prefix=prefix,
+                        via=(chain[-1][0], chain[-1][1].line),
+                    )
+                    self._add_mount(node, path, bound)
+
+    def _alternatives(self, expr: Expr) -> list[Expr]:
+        """`expr`, or for each item of a sequence a call passed (`for bp in blueprints`), that
+        item; a sequence that is not visible is one value not known."""
+        if not isinstance(expr, Each):
+            return [expr]
+        source = expr.source
+        if isinstance(source, Param):
+            return [Opaque()]
+        entity = self.evaluate(source.file, source.expr)
+        if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
+            return [Bound(entity.file, value) for value in entity.value.values]
+        return [Opaque()]
+
+    def _chains(self, path: str, site: str, depth: int = 0) -> list[_Chain]:
+        """The chains of calls that reach the function defined at `site` in `path`, innermost
+        first: a call written inside another function whose parameters it passes on is
+        followed out to each call of that one (memoized; a recursion ends)."""
+        key = (path, site)
+        known = self.chains.get(key)
+        if known is not None:
+            return known
+        self.chains[key] = []
+        found: list[_Chain] = []
+        if depth <= _MAX_DEPTH:
+            for file, call in self._calls_of(path, site):
+                if call.scope and _mentions(call, call.scope):
+                    outer = self._chains(file, call.scope, depth + 1)
+                    found += [((file, call), *chain) for chain in outer]
+                    if outer:
+                        continue
+                found.append(((file, call),))
+                if len(found) > _MAX_CHAINS:
+                    break
+        self.chains[key] = found
+        return found
+
+    def _through_some(self, expr: Expr | None, path: str, site: str, chain: _Chain) -> Expr | None:
+        return None if expr is None else self._through(expr, path, site, chain)
+
+    def _through(self, expr: Expr, path: str, site: str, chain: _Chain) -> Expr:
+        """`expr`, written in the function at `site` in `path`, with the parameters bound to
+        what each call of `chain` passes, innermost first."""
+        file, function = path, site
+        for caller, call in chain:
+            expr = _subst(expr, path, file, function, call, caller)
+            file, function = caller, call.scope
+        return expr
+
+    def _apply(self, path: str, expr: Apply) -> _Entity | None:
+        """A call of a function of the project's, its return value with its parameters bound
+        to the arguments (`scoped("/login")`); a class or a library's function as if called."""
+        callee = self.evaluate(path, expr.callee)
+        if callee is None:
+            return None
+        if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
+            function = callee.value
+            if function.returns is None:
+                return None
+            call = Invocation(expr.callee, expr.args, expr.keywords)
+            returns = _subst(function.returns, callee.file, callee.file, function.site, call, path)
+            return self.evaluate(callee.file, returns)
+        return self._member(callee, CALL)
+
+    def _strings(self, path: str, expr: Expr) -> list[str] | None:
+        """A string, or each string of a sequence (`methods=list(verbs)`); None if not known."""
+        entity = self.evaluate(path, expr)
+        if isinstance(entity, _Str):
+            return [entity.value]
+        if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
+            found = [self._string(entity.file, value) for value in entity.value.values]
+            return None if None in found else [str(v) for v in found]
+        return None
+
+    def _format(self, path: str, expr: Format) -> _Str | None:
+        template = self._string(path, expr.template)
+        args = [self._string(path, a) for a in expr.args]
+        keywords = {k: self._string(path, v) for k, v in expr.keywords}
+        if template is None or None in args or None in keywords.values():
+            return None
+        try:
+            if expr.percent:
+                return _Str(template % tuple(args))
+            return _Str(template.format(*args, **keywords))
+        except (ValueError, TypeError, KeyError, IndexError):
+            return None
 
     def _attach_use(self, node: _Node, path: str, use: UseDecl) -> None:
         """Express `use`: a leading string is the mount path; a router among the arguments is
@@ -552,10 +796,28 @@ class _Linker:
             for file, facts in self.modules.items():
                 for call in facts.invocations:
                     callee = self.evaluate(file, call.callee)
+                    if _hook_call(call.callee) and not isinstance(callee, _Scoped):
+                        # pluggy's `pm.hook.name(app=app)` calls every `def name(...)`
+                        for implementation in self._hook_implementations(call.callee):
+                            self.calls.setdefault(implementation, []).append((file, call))
+                        continue
                     if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
                         key = (callee.file, callee.value.site)
+                        if callee.value.method and call.receiver is not None:
+                            call = replace(call, args=(call.receiver, *call.args))
                         self.calls.setdefault(key, []).append((file, call))
         return self.calls.get((path, site), [])
+
+    def _hook_implementations(self, callee: Expr) -> list[tuple[str, str]]:
+        """The module-level functions a plugin manager's hook call reaches: every one named
+        as the hook (pluggy dispatches `pm.hook.name(...)` to each registered `name`)."""
+        assert isinstance(callee, Sym)
+        name = callee.path[-1]
+        return [
+            (path, value.site)
+            for path, facts in self.modules.items()
+            if isinstance(value := facts.bindings.get(name), Function) and value.name == name
+        ]
 
     def _call_words(self, path: str, site: str) -> None:
         """Add to `words` the names a call of the function defined at `site` in `path` may
@@ -571,6 +833,13 @@ class _Linker:
             value.name
             for value in self._facts(path).bindings.values()
             if isinstance(value, Function) and value.site == site
+        }
+        names |= {  # a method: called as `instance.name(...)`
+            name
+            for value in self._facts(path).bindings.values()
+            if isinstance(value, Namespace)
+            for name, field_value in value.fields
+            if isinstance(field_value, Function) and field_value.site == site
         }
         while True:
             more = {
@@ -630,6 +899,8 @@ class _Linker:
                         "out of sight"
                     )
                     child_gaps += ((path, mount.line, detail),)
+                    if mount.via is not None:  # also where the user's call is written
+                        self.gap_places.setdefault((path, mount.line, detail), {})[mount.via] = None
             own, own_gap = self._own_prefix(child)
             if mount.replaces_prefix and prefix is not None:
                 child_base, own_gap = join_prefix(base, prefix), None
@@ -655,20 +926,37 @@ class _Linker:
         gaps: tuple[Gap, ...],
     ) -> None:
         declared = self._string(path, route.path)
-        if declared is None or route.methods_unknown:
+        methods = route.methods
+        methods_unknown = route.methods_unknown
+        if route.method_exprs:
+            verbs: list[str] = []
+            for expr in route.method_exprs:
+                some = self._strings(path, expr)
+                if some is None or any(v.lower() not in _VERBS for v in some):
+                    methods_unknown = True
+                    break
+                for verb in some:  # Express's `all` is every method it routes
+                    verbs += _ALL if verb.lower() == "all" else (verb.upper(),)
+            else:
+                methods = tuple(verbs)
+        if declared is None or methods_unknown:
             handler = f" (handler `{route.handler}`)" if route.handler else ""
             if declared is None:
                 detail = f"the path `{describe(route.path)}` of this route{handler} is computed"
             else:
                 detail = f"the methods of the route `{declared}`{handler} are computed"
-            self._unresolved(
-                UNRESOLVED_ROUTE, path, route.line, detail + " out of sight: it is not listed"
-            )
+            detail += " out of sight: it is not listed"
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            if route.via is not None:  # where the user's call is written
+                place = {"path": route.via[0], "line": route.via[1]}
+                self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)].append(place)
             return
         full = join(base, declared)
         framework = node.decl.framework
+        if framework == EXPRESS and not full.startswith("/"):
+            full = "/" + full  # `app.get('*')`: Express 4 serves it for every path, `/*`
+        shape = flask_shape(full) if framework == FLASK else ""
         full = _NORMALISE.get(framework, brace_path)(full)
-        methods = route.methods
         endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
         route_auth = max(
             auth, self._auth(path, route.auth), _guarded_at(node, path, route.line, declared)
@@ -683,10 +971,11 @@ class _Linker:
                     verb_auth[verb] = self._auth(endpoint.file, own)
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
+        file, line = route.called_at or (path, route.line)
         for method in dict.fromkeys(methods or ("GET",)):
             verdict = max(route_auth, verb_auth.get(method, NONE))
             found.append(
-                FoundRoute(method, full, path, route.line, framework, route.handler, verdict, gaps)
+                FoundRoute(method, full, file, line, framework, route.handler, verdict, gaps, shape)
             )
 
     # -- names -----------------------------------------------------------------------------
@@ -832,21 +1121,30 @@ class _Linker:
         if isinstance(expr, OneOf):  # known where every option agrees
             options = [self.evaluate(path, option) for option in expr.options]
             return options[0] if all(o == options[0] for o in options) else _OneOf(options)
-        if isinstance(expr, Namespace | Function | DependencyAlias | StarletteRoutes):
+        if isinstance(expr, Namespace | Function | DependencyAlias | StarletteRoutes | Items):
             return _Scoped(path, expr)
+        if isinstance(expr, Bound):  # a parameter's value, written where the call is
+            return self.evaluate(expr.file, expr.expr)
+        if isinstance(expr, Apply):
+            return self._apply(path, expr)
+        if isinstance(expr, Format):
+            return self._format(path, expr)
         if isinstance(expr, ImportRef):
             return self._import(path, expr) or self._outside(path, expr)
         if isinstance(expr, Evidence):
             return _Judged(REQUIRED)
         if isinstance(expr, NoGuard):
             return _Judged(NONE)
-        if isinstance(expr, Opaque | Each | Items):
+        if isinstance(expr, Opaque | Each | Stored):
             return None
         if isinstance(expr, Call):
             callee = self.evaluate(path, expr.callee)
             return self._member(callee, CALL) if callee is not None else None
         if isinstance(expr, Param):  # as a value (not a router position): the name as global
-            return self.evaluate(path, expr.fallback)
+            found = self.evaluate(path, expr.fallback)
+            if found is None and expr.default is not None:
+                return self.evaluate(path, expr.default)
+            return found
         entity = self._lookup(path, expr.path[0])
         for segment in expr.path[1:]:
             if entity is None:
@@ -877,6 +1175,12 @@ class _Linker:
             return None
         if isinstance(entity, _JsModule):
             return self._export(entity.path, segment)
+        if isinstance(entity, _Router):  # `gateway.expose`: a method of the router's class
+            made = self.router_classes.get(entity.key)
+            if made is None:
+                return None
+            instance = self.evaluate(made[0], made[1])
+            return self._member(instance, segment) if instance is not None else None
         if isinstance(entity, _Scoped):
             value = entity.value
             if isinstance(value, Namespace):
@@ -994,6 +1298,11 @@ class _Linker:
 
 # Library classes a router or app subclasses: (top module, class) -> (framework, an app?)
 _ROUTER_BASES = {
+    ("flask_restful", "Api"): (FLASK, False),
+    ("flask_restx", "Api"): (FLASK, False),
+    ("flask_restx", "Namespace"): (FLASK, False),
+    ("flask_restplus", "Api"): (FLASK, False),
+    ("flask_restplus", "Namespace"): (FLASK, False),
     ("fastapi", "APIRouter"): (FASTAPI, False),
     ("fastapi", "FastAPI"): (FASTAPI, True),
     ("flask", "Blueprint"): (FLASK, False),
@@ -1001,6 +1310,7 @@ _ROUTER_BASES = {
     ("starlette", "Starlette"): (STARLETTE, True),
 }
 _ROUTER_NOUN = {"fastapi": "APIRouter", "flask": "Blueprint", "express": "router"}
+_FRAMEWORK_NAMES = {FASTAPI: "FastAPI", FLASK: "Flask", STARLETTE: "Starlette", EXPRESS: "Express"}
 
 
 _EMPTY_PYTHON = ModuleFacts("python")
@@ -1036,6 +1346,142 @@ def _passed(call: Invocation, param: Param) -> Expr | None:
     if 0 <= param.index < len(call.args):
         return call.args[param.index]
     return dict(call.keywords).get(param.name)
+
+
+def _route_like(path: str, route: RouteDecl) -> bool:
+    """Whether a declaration on a parameter nothing passes is surely a route: in Python
+    (a route decorator or registration call), in JavaScript with a path (`'/x'`, `'*'`) on
+    a parameter named as an app or a router is."""
+    if path.endswith(".py"):
+        return True
+    owner = route.owner
+    return (
+        isinstance(owner, Param)
+        and owner.name in _APP_NAMES  # not `api.get('/users', {params})`, an HTTP client
+        and isinstance(route.path, Lit)
+        and route.path.value.startswith(("/", "*"))
+    )
+
+
+_APP_NAMES = frozenset({"app", "router", "server", "routes"})
+
+
+def _hook_call(callee: Expr) -> bool:
+    """`pm.hook.name(...)`: a plugin manager's hook call (pluggy's convention)."""
+    return isinstance(callee, Sym) and len(callee.path) >= 3 and callee.path[-2] == "hook"
+
+
+def _element(field: Expr | None, stored: Stored, value: Expr, path: str) -> Expr | None:
+    """`field` with the stored item `value` (or its element) for `stored`'s list."""
+    if not isinstance(field, Stored) or field.attr != stored.attr:
+        return field
+    if field.field:  # a JavaScript object's property
+        file = path
+        if isinstance(value, Bound):
+            file, value = value.file, value.expr
+        if not isinstance(value, Namespace):
+            return Opaque()
+        found = dict(value.fields).get(field.field)
+        return Bound(file, found) if found is not None else Opaque()
+    if field.index < 0:
+        return value
+    if isinstance(value, Bound) and isinstance(value.expr, Items):
+        items, file = value.expr.values, value.file
+    elif isinstance(value, Items):
+        items, file = value.values, path
+    else:
+        return Opaque()
+    return Bound(file, items[field.index]) if field.index < len(items) else Opaque()
+
+
+_Chain = tuple[tuple[str, Invocation], ...]
+_ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
+_VERBS = {*HTTP_METHODS, "all"}
+_MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
+
+
+def _param_site(expr: Expr | None) -> str | None:
+    """The function a parameter in `expr` belongs to (the innermost def it is read in), or
+    None when `expr` holds none."""
+    kind = type(expr)
+    if kind is Param:
+        return expr.function  # type: ignore[union-attr]
+    if kind is Each:
+        source = expr.source  # type: ignore[union-attr]
+        return source.function if isinstance(source, Param) else None
+    if kind is Concat:
+        parts = expr.parts  # type: ignore[union-attr]
+    elif kind is Apply or kind is Format:
+        assert isinstance(expr, Apply | Format)
+        head = expr.callee if isinstance(expr, Apply) else expr.template
+        parts = (head, *expr.args, *(v for _, v in expr.keywords))
+    elif kind is Items:
+        parts = expr.values  # type: ignore[union-attr]
+    elif kind is Namespace:
+        parts = tuple(v for _, v in expr.fields)  # type: ignore[union-attr]
+    else:
+        return None
+    return next((s for p in parts if (s := _param_site(p)) is not None), None)
+
+
+def _mentions(call: Invocation, site: str) -> bool:
+    """Whether `call` passes on a parameter of the function at `site`."""
+    return any(
+        _param_site(value) == site
+        for value in (*call.args, call.receiver, *(v for _, v in call.keywords))
+        if value is not None
+    )
+
+
+def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller: str) -> Expr:
+    """`expr` (written in `here`) with each parameter of the function at `site` in `file`
+    replaced by what `call` (written in `caller`) passes for it, or its default."""
+    kind = type(expr)
+    if kind is Param:
+        assert isinstance(expr, Param)
+        if here != file or expr.function != site:
+            return expr
+        passed = _passed(call, expr)
+        if passed is not None:
+            return Bound(caller, passed)
+        return Bound(here, expr.default) if expr.default is not None else expr
+    if kind is Bound:
+        assert isinstance(expr, Bound)
+        inner = _subst(expr.expr, expr.file, file, site, call, caller)
+        return expr if inner is expr.expr else Bound(expr.file, inner)
+    if kind is Concat:
+        assert isinstance(expr, Concat)
+        return Concat(tuple(_subst(p, here, file, site, call, caller) for p in expr.parts))
+    if kind is Each:
+        assert isinstance(expr, Each)
+        source = _subst(expr.source, here, file, site, call, caller)
+        return Each(source) if isinstance(source, Param | Bound) else Opaque()
+    if kind is Apply:
+        assert isinstance(expr, Apply)
+        return Apply(
+            _subst(expr.callee, here, file, site, call, caller),
+            tuple(
+                _subst(a, here, file, site, call, caller) if a is not None else None
+                for a in expr.args
+            ),
+            tuple((k, _subst(v, here, file, site, call, caller)) for k, v in expr.keywords),
+        )
+    if kind is Format:
+        assert isinstance(expr, Format)
+        return Format(
+            _subst(expr.template, here, file, site, call, caller),
+            tuple(_subst(a, here, file, site, call, caller) for a in expr.args),
+            tuple((k, _subst(v, here, file, site, call, caller)) for k, v in expr.keywords),
+            expr.percent,
+        )
+    if kind is Items:
+        assert isinstance(expr, Items)
+        return Items(tuple(_subst(v, here, file, site, call, caller) for v in expr.values))
+    if kind is Namespace:
+        assert isinstance(expr, Namespace)
+        fields = tuple((k, _subst(v, here, file, site, call, caller)) for k, v in expr.fields)
+        return replace(expr, fields=fields)
+    return expr
 
 
 def _guarded_at(node: _Node, path: str, line: int, under: str) -> int:

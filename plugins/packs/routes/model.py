@@ -83,7 +83,7 @@ class Each:
     """Each item of what callers pass as the parameter `source`: the loop variable of `for
     rule in routes:` in `def register_view(bp, routes, view_func)`."""
 
-    source: Param
+    source: Param | Bound
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +113,7 @@ class Function:
     site: str = ""  # where it is defined in its file: what a `Param` of it names
     evidence: bool = False
     checks_user: bool = False  # its body turns away an anonymous caller (`g.user is None`)
+    method: bool = False  # a method: a call through an instance passes it as parameter 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +152,7 @@ class Param:
     index: int
     name: str
     fallback: Sym
+    default: Expr | None = None  # `verb="GET"`: what a call that passes nothing gives
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +163,61 @@ class Invocation:
     callee: Expr
     args: tuple[Expr | None, ...]
     keywords: tuple[tuple[str, Expr], ...]
+    line: int = 0
+    receiver: Expr | None = None  # `api` in `api.add(...)`: a method's parameter 0
+    scope: str = ""  # the site of the function the call is written in ("" at module level)
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """`expr` as written in the file `file`: what a parameter stands for once a call of its
+    function, in another file, is followed (the linker substitutes it for the `Param`)."""
+
+    file: str
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """An item a class's instances keep in a list attribute (`for method, path, h in
+    self.entries:`), or its element `index` (-1: the item itself): what the class's methods
+    append there (`self.entries.append((method, path, h))`), each with its calls bound."""
+
+    owner_class: str
+    attr: str
+    index: int
+    field: str = ""  # JavaScript: the item's property of this name (`r.path`, `{ path }`)
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """`self.attr.append(value)` in a method of `owner_class`, at `line`."""
+
+    owner_class: str
+    attr: str
+    value: Expr
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Apply:
+    """`helper(*args)` where a path is expected (`scoped("/login")`): the helper's return
+    value with its parameters bound to these arguments, when the helper is the project's."""
+
+    callee: Expr
+    args: tuple[Expr | None, ...]
+    keywords: tuple[tuple[str, Expr], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """`template.format(*args, **keywords)` (`percent`: `template % args`): a string when the
+    template and every argument are."""
+
+    template: Expr
+    args: tuple[Expr, ...]
+    keywords: tuple[tuple[str, Expr], ...] = ()
+    percent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +258,10 @@ Expr = (
     | OneOf
     | Each
     | Items
+    | Bound
+    | Apply
+    | Format
+    | Stored
 )
 
 
@@ -249,6 +310,12 @@ class RouteDecl:
     endpoint: Expr | None = None
     auth: Auth = NO_AUTH
     methods_unknown: bool = False
+    # methods computed from values the linker may know (`methods=[method]`, `app[method](...)`)
+    method_exprs: tuple[Expr, ...] = ()
+    # where the user wrote it, when that is a call of a wrapper: (file, line) of that call
+    called_at: tuple[str, int] | None = None
+    # the call of its function that this declaration was reached through (for findings)
+    via: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +331,7 @@ class MountDecl:
     auth: Auth = NO_AUTH
     replaces_prefix: bool = False
     quiet: bool = False  # `ext.init_app(app)`: only a router if it links to one, no finding else
+    via: tuple[str, int] | None = None  # the call of its function it was reached through
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +369,8 @@ class ModuleFacts:
     uses: tuple[UseDecl, ...] = ()
     middleware: tuple[Middleware, ...] = ()
     invocations: tuple[Invocation, ...] = ()
+    unread: tuple[tuple[str, int], ...] = ()  # (framework, line): used here, not read
+    stores: tuple[Store, ...] = ()  # what methods append to their instance's lists
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -341,6 +411,11 @@ _pickled_by_fields(
     OneOf,
     Each,
     Items,
+    Bound,
+    Apply,
+    Format,
+    Stored,
+    Store,
     Auth,
     RouterDecl,
     RouteDecl,

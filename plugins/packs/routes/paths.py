@@ -15,6 +15,18 @@ def flask_path(rule: str) -> str:
     return _FLASK_PARAM.sub(_braced, rule) if "<" in rule else rule
 
 
+def flask_shape(rule: str) -> str:
+    """`/users/<int:id>` → `/users/{int}`, `/<name>` → `/{string}`: what Flask tells apart
+    (two rules differing only in a converter both route), parameter names aside."""
+    return _FLASK_PARAM.sub(_converter, rule) if "<" in rule else rule
+
+
+def _converter(match: re.Match[str]) -> str:
+    spelled = match.group(0)[1:-1]
+    converter = spelled.rpartition(":")[0] if ":" in spelled else ""
+    return "{" + (converter or "string") + "}"
+
+
 def brace_path(path: str) -> str:
     """FastAPI/Starlette `{id:int}` or `{rest:path}` → `{id}`, `{rest}`."""
     return _BRACE_PARAM.sub(_braced, path) if ":" in path else path

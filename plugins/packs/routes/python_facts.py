@@ -11,10 +11,11 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..pyparse import parse_python
 from .auth import PYTHON_EVIDENCE, PYTHON_USER_CHECK
+from .frameworks import unread_uses
 from .model import (
     CALL,
     FASTAPI,
@@ -22,12 +23,14 @@ from .model import (
     HTTP_METHODS,
     NO_AUTH,
     STARLETTE,
+    Apply,
     Auth,
     Concat,
     DependencyAlias,
     Each,
     Evidence,
     Expr,
+    Format,
     Function,
     ImportRef,
     Invocation,
@@ -45,6 +48,8 @@ from .model import (
     RouterDecl,
     RouterRef,
     StarletteRoutes,
+    Store,
+    Stored,
     Sym,
 )
 
@@ -99,6 +104,10 @@ def python_facts(source: str, path: str) -> ModuleFacts:
         mounts=tuple(reader.mounts),
         middleware=tuple(reader.middleware),
         invocations=tuple(reader.invocations),
+        stores=tuple(reader.stores),
+        unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python")
+        if "urlpatterns" in source
+        else (),
     )
 
 
@@ -111,12 +120,21 @@ class _Reader:
         self.mounts: list[MountDecl] = []
         self.middleware: list[Middleware] = []
         self.invocations: list[Invocation] = []
+        self.stores: list[Store] = []
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
+        self._function_site = ""  # the enclosing def's site ("" at module level)
+        self._def: _Def | None = None  # the enclosing def (its locals and defaults, read lazily)
+        self._class_name = ""  # the enclosing method's class
         self.evidence_lines: list[int] = []  # lines whose text shows a guard, ascending
         self.user_check_lines: list[int] = []  # those that turn away an anonymous caller
         self._env: dict[str, ast.expr] = {}  # a literal loop's variables, one iteration
         self._literals: dict[str, ast.expr] = {}  # module-level names bound to literals
+        # the enclosing def's names assigned once in its body (a factory's own `app`), by def
+        self._locals_of: dict[int, dict[str, ast.expr]] = {}
+        self._expanding: set[str] = set()  # locals being read (`x = x + 1` ends)
+        self._class_of: dict[int, str] = {}  # a method's def -> its class's name
+        self._methods: list[ast.stmt] = []  # methods, whose bodies are read like functions
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -148,35 +166,83 @@ class _Reader:
             _flatten((classes[done],), statements, [], classes)
             scopes += [None] * (len(statements) - start)
             done += 1
+        for method in self._methods:  # method bodies: a wrapper's registration calls
+            assert isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef)
+            start = len(statements)
+            inner: list[ast.stmt] = []
+            _flatten(method.body, statements, inner, classes)
+            scopes += [method] * (len(statements) - start)
+            functions += inner
         loops: dict[int, list[dict[str, ast.expr]]] = {}
         if any(type(stmt) is ast.For for stmt in statements):  # routes made in literal loops
             literals = self._literals
             _index_loops(tree.body, [{}], loops, literals, set())
-            for function in functions:
+            for function in (*functions, *self._methods):
                 assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
                 params = set(_parameters(function))
-                _index_loops(function.body, [{}], loops, literals, params)
+                owner = self._class_of.get(id(function), "")
+                _index_loops(function.body, [{}], loops, literals, params, owner)
         for stmt, scope in zip(statements, scopes, strict=True):
             for env in loops.get(id(stmt), ({},)):
                 self._env = env
                 self._statement(stmt, scope)
         self._scope = {}
+        self._def = None
         self._env = {}
+
+    def _enter(self, scope: _Def | None) -> None:
+        """Read what follows as written in `scope`: its parameters and its own locals."""
+        self._scope = _parameters(scope) if scope is not None else {}
+        self._def = scope
+        self._function_site = _site(scope) if scope is not None else ""
+        self._class_name = self._class_of.get(id(scope), "") if scope is not None else ""
+
+    def _locals_in(self, function: _Def) -> dict[str, ast.expr]:
+        """The names `function` assigns exactly once in its own body (not a parameter): a
+        factory's `app = Flask(...)` is that app there, whatever the module calls `app`."""
+        known = self._locals_of.get(id(function))
+        if known is None:
+            flat: list[ast.stmt] = []
+            _flatten(function.body, flat, [], [])
+            counts: dict[str, int] = {}
+            values: dict[str, ast.expr] = {}
+            for stmt in flat:
+                targets: list[ast.expr] = []
+                if isinstance(stmt, ast.Assign):
+                    targets = stmt.targets
+                elif isinstance(stmt, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+                    targets = [stmt.target]
+                elif isinstance(stmt, ast.With | ast.AsyncWith):
+                    targets = [i.optional_vars for i in stmt.items if i.optional_vars]
+                for target in targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name):
+                            counts[name.id] = counts.get(name.id, 0) + 1
+                            if isinstance(stmt, ast.Assign) and target is name:
+                                values[name.id] = stmt.value
+            params = _parameters(function)
+            known = {
+                name: value
+                for name, value in values.items()
+                if counts.get(name) == 1 and name not in params
+            }
+            self._locals_of[id(function)] = known
+        return known
 
     def _statement(self, stmt: ast.stmt, scope: _Def | None) -> None:
         kind = type(stmt)
         if kind is ast.Expr:
             value = stmt.value  # type: ignore[attr-defined]
             if type(value) is ast.Call:
-                self._scope = _parameters(scope) if scope is not None else {}
+                self._enter(scope)
                 self._call(value)
         elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
             stmt.decorator_list  # type: ignore[attr-defined]
         ):
-            self._scope = _parameters(scope) if scope is not None else {}
+            self._enter(scope)
             self._decorated(stmt)  # type: ignore[arg-type]
         elif kind is ast.ClassDef and stmt.decorator_list:  # type: ignore[attr-defined]
-            self._scope = _parameters(scope) if scope is not None else {}
+            self._enter(scope)
             self._decorated_class(stmt)  # type: ignore[arg-type]
 
     # -- bindings --------------------------------------------------------------------------
@@ -237,20 +303,78 @@ class _Reader:
         dependencies = self._annotated_dependencies(node)
         if dependencies is not None:
             return DependencyAlias(dependencies)
-        return self._expr(node)
+        kind = type(node)
+        value = self._expr(node)
+        if (
+            kind is ast.Call
+            and isinstance(value, Sym)
+            and value.path[-1] == CALL
+            and value.path[-2][:1].isupper()
+            and node.args  # type: ignore[attr-defined]
+            and type(node.args[0]) in {ast.Name, ast.Attribute}  # type: ignore[attr-defined]
+        ):  # `gateway = VersionedApi(app)`: a router if the class links to a subclass
+            return self._maybe_router(node)  # type: ignore[arg-type]
+        if value is None and (kind is ast.List or kind is ast.Tuple):
+            items = [self._value(e) for e in node.elts]  # type: ignore[attr-defined]
+            if items and all(isinstance(v, _PASSABLE) for v in items):
+                return Items(tuple(v for v in items if v is not None))
+        return value
 
-    def _function(self, node: _Def) -> Function:
+    def _function(self, node: _Def, *, method: bool = False) -> Function:
         returns: Expr | None = None
         statement = _first_return(node.body)
         if statement is not None:
-            returns = self._expr(statement.value) or self._chosen(statement.value)
+            value = statement.value
+            if type(value) in _NAMELESS:  # most returns: nothing a parameter could be in
+                returns = self._value(value)
+            else:
+                saved = (self._scope, self._def, self._env)
+                self._scope, self._def, self._env = _parameters(node), node, {}
+                try:
+                    returns = self._value(value) or self._chosen(value)
+                finally:
+                    self._scope, self._def, self._env = saved
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
         last = node.end_lineno or node.lineno
         evidence = self._evidence(self.evidence_lines, node.lineno, last)
         checks_user = evidence and self._evidence(self.user_check_lines, node.lineno, last)
-        return Function(node.name, returns, self._auth_of(node), _site(node), evidence, checks_user)
+        return Function(
+            node.name, returns, self._auth_of(node), _site(node), evidence, checks_user, method
+        )
+
+    def _through_local(self, path: tuple[str, ...]) -> Expr:
+        """`settings.api_prefix` or `config()` where the head is a name the enclosing def
+        assigns once: the rest read on what it is assigned (`settings = get_settings()`,
+        `config = environments[env]`)."""
+        head = path[0]
+        local = None if head in self._scope else self._locals_in(self._def).get(head)  # type: ignore[arg-type]
+        if local is None or head in self._expanding:
+            return Sym(path)
+        self._expanding.add(head)
+        try:
+            value = self._value(local)
+        finally:
+            self._expanding.discard(head)
+        if isinstance(value, Sym):
+            return Sym((*value.path, *path[1:]))
+        if isinstance(value, OneOf) and all(isinstance(o, Sym) for o in value.options):
+            return OneOf(
+                tuple(Sym((*o.path, *path[1:])) for o in value.options if isinstance(o, Sym))
+            )
+        return Sym(path)
+
+    def _chosen_value(self, node: ast.Subscript) -> OneOf | None:
+        """`table[key]` with `table` a module-level dict literal of names: one of them."""
+        table = node.value
+        literal = self._literals.get(table.id) if isinstance(table, ast.Name) else None
+        if not isinstance(literal, ast.Dict) or not literal.values:
+            return None
+        options = [self._expr(value) for value in literal.values]
+        if any(not isinstance(option, Sym) for option in options):
+            return None
+        return OneOf(tuple(o for o in options if o is not None))
 
     def _chosen(self, node: ast.expr | None) -> OneOf | None:
         """`environments[env]()` with `environments` a module-level dict literal: one of its
@@ -371,16 +495,26 @@ class _Reader:
             ):
                 verbs.append(stmt.name.upper())
                 verb_auth.append(self._auth_of(stmt))
-            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name in {
-                "__call__",
-                "__init__",
-            }:
-                fields.append((stmt.name, self._function(stmt)))
+            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                static = any(
+                    _dotted(d) in {"staticmethod", "classmethod"} for d in stmt.decorator_list
+                )
+                fields.append((stmt.name, self._function(stmt, method=not static)))
+                if not static and id(stmt) not in self._class_of:
+                    self._class_of[id(stmt)] = node.name
+                    self._methods.append(stmt)
                 if stmt.name == "__init__" and (call := _super_init(stmt)) is not None:
                     init_prefix = self._present(
                         _keyword(call, "prefix") or _keyword(call, "url_prefix")
                     )
                     init_auth = self._dependencies_auth(_keyword(call, "dependencies"))
+            if (
+                isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+                and stmt.name in HTTP_METHODS
+                and id(stmt) not in self._class_of
+            ):
+                self._class_of[id(stmt)] = node.name
+                self._methods.append(stmt)
             if isinstance(target, ast.Name) and target.id in {"decorators", "method_decorators"}:
                 if isinstance(value, ast.List | ast.Tuple):
                     guards += [self._present(d) or Opaque() for d in value.elts]
@@ -409,12 +543,34 @@ class _Reader:
                 if type(item) is _EachOf:  # `for rule in routes`, `routes` a parameter
                     param = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
                     return Each(param) if isinstance(param, Param) else None
+                if type(item) is _StoredOf:
+                    assert isinstance(item, _StoredOf)
+                    return Stored(item.owner_class, item.attr, item.index)
                 env, self._env = self._env, {}
                 try:
                     return self._expr(env[node.id])  # type: ignore[union-attr]
                 finally:
                     self._env = env
-            return Sym((node.id,))  # type: ignore[union-attr]
+            name = node.id  # type: ignore[union-attr]
+            if self._def is not None:
+                declared = self._scope.get(name)
+                if declared is not None:  # what each call passes; unbound, the global name
+                    default = _defaults(self._def).get(name)
+                    return Param(
+                        declared[0],
+                        declared[1],
+                        name,
+                        Sym((name,)),
+                        self._binding_value(default) if default is not None else None,
+                    )
+                local = self._locals_in(self._def).get(name)
+                if local is not None and name not in self._expanding:
+                    self._expanding.add(name)
+                    try:
+                        return self._value(local)
+                    finally:
+                        self._expanding.discard(name)
+            return Sym((name,))
         if kind is ast.Constant:
             value = node.value  # type: ignore[union-attr]
             return Lit(value) if type(value) is str else None
@@ -440,7 +596,11 @@ class _Reader:
                 return self._expr(default)
         path = _dotted_path(node)
         if path:
+            if len(path) > 1 and self._def is not None:
+                return self._through_local(path)
             return Sym(path)
+        if kind is ast.Subscript:  # `environments[env]`: one of a module-level dict's values
+            return self._chosen_value(node)  # type: ignore[arg-type]
         if isinstance(node, ast.JoinedStr):
             return self._concat(
                 v.value if isinstance(v, ast.FormattedValue) and _plain(v) else v
@@ -451,6 +611,72 @@ class _Reader:
         if isinstance(node, ast.List | ast.Tuple):
             return self._starlette_routes(node.elts)
         return None
+
+    def _value(self, node: ast.expr | None) -> Expr | None:
+        """`node` where a string is expected (a path, a prefix, what a function returns): as
+        `_expr` reads it, and also `.format(...)`, `%` and a call of a function whose return
+        value the linker works out with the arguments bound (`scoped("/login")`)."""
+        kind = type(node)
+        if kind is ast.Call:
+            assert isinstance(node, ast.Call)
+            func = node.func
+            if (
+                isinstance(func, ast.Attribute)
+                and func.attr == "format"
+                and not any(isinstance(a, ast.Starred) for a in node.args)
+            ):
+                template = self._value(func.value)
+                args = [self._value(a) for a in node.args]
+                keywords = [(k.arg, self._value(k.value)) for k in node.keywords]
+                if template is None or any(a is None for a in args):
+                    return Opaque()
+                if any(k is None or v is None for k, v in keywords):
+                    return Opaque()
+                return Format(
+                    template,
+                    tuple(a for a in args if a is not None),
+                    tuple((k, v) for k, v in keywords if k is not None and v is not None),
+                )
+            plain = self._expr(node)  # a router, a guard...: as `_expr` reads it
+            if not (isinstance(plain, Sym) and plain.path[-1] == CALL):
+                return plain
+            callee = _dotted_path(func)
+            if (
+                callee is not None
+                and (node.args or node.keywords)
+                and not any(isinstance(a, ast.Starred) for a in node.args)
+            ):
+                return Apply(
+                    Sym(callee),
+                    tuple(self._value(a) for a in node.args),
+                    tuple(
+                        (k.arg, v)
+                        for k in node.keywords
+                        if k.arg is not None and (v := self._value(k.value)) is not None
+                    ),
+                )
+        elif kind is ast.BinOp:
+            assert isinstance(node, ast.BinOp)
+            if isinstance(node.op, ast.Mod):
+                template = self._value(node.left)
+                right = node.right
+                items = right.elts if isinstance(right, ast.Tuple) else [right]
+                args = [self._value(a) for a in items]
+                if template is None or any(a is None for a in args):
+                    return Opaque()
+                return Format(template, tuple(a for a in args if a is not None), percent=True)
+            if isinstance(node.op, ast.Add):
+                return self._concat((node.left, node.right), self._value)
+        elif kind is ast.JoinedStr:
+            assert isinstance(node, ast.JoinedStr)
+            return self._concat(
+                (
+                    v.value if isinstance(v, ast.FormattedValue) and _plain(v) else v
+                    for v in node.values
+                ),
+                self._value,
+            )
+        return self._expr(node)
 
     def _owner(self, node: ast.expr | None) -> Expr | None:
         """What a router-position name stands for: a parameter of the enclosing function is a
@@ -467,7 +693,11 @@ class _Reader:
         which path), anything else as `_present` reads it."""
         if type(node) is ast.Name and node.id in self._scope and node.id not in self._env:
             return self._owner(node)
-        return self._present(node)
+        if node is None:
+            return None
+        if type(node) is ast.Constant:  # most paths
+            return self._expr(node) or Opaque()
+        return self._value(node) or Opaque()
 
     def _present(self, node: ast.expr | None) -> Expr | None:
         """`node` as an expression, `Opaque` when it is there but cannot be followed."""
@@ -475,10 +705,12 @@ class _Reader:
             return None
         return self._expr(node) or Opaque()
 
-    def _concat(self, nodes: Iterable[ast.expr]) -> Expr | None:
+    def _concat(
+        self, nodes: Iterable[ast.expr], read: Callable[[ast.expr], Expr | None] | None = None
+    ) -> Expr | None:
         parts = []
         for node in nodes:
-            part = self._expr(node)
+            part = (read or self._expr)(node)
             if part is None:
                 return None
             parts.append(part)
@@ -518,6 +750,7 @@ class _Reader:
     def _call(self, call: ast.Call) -> None:
         if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
             self._invocation(call)
+            self._store(call)
             return
         name = call.func.attr
         owner = self._owner(call.func.value)
@@ -542,39 +775,75 @@ class _Reader:
             if app is not None:
                 self.mounts.append(MountDecl(app, owner, None, call.lineno, quiet=True))
 
+    def _store(self, call: ast.Call) -> None:
+        """`self.entries.append((method, path, view))` in a method: what the instance keeps."""
+        func = call.func
+        if not (
+            self._class_name
+            and isinstance(func, ast.Attribute)
+            and func.attr == "append"
+            and len(call.args) == 1
+            and isinstance(func.value, ast.Attribute)
+            and isinstance(func.value.value, ast.Name)
+            and func.value.value.id == "self"
+        ):
+            return
+        item = call.args[0]
+        if isinstance(item, ast.Tuple | ast.List):
+            value: Expr = Items(tuple(self._value(e) or Opaque() for e in item.elts))
+        else:
+            value = self._value(item) or Opaque()
+        self.stores.append(Store(self._class_name, func.value.attr, value, call.lineno))
+
     def _invocation(self, call: ast.Call) -> None:
         """Remember `f(app)`, `f(app=app)`: a router may be what `f` declares routes on. Only
         arguments that can be routers are kept (a name, an attribute, a router made here)."""
         callee = _dotted_path(call.func)
         if callee is None or not (call.args or call.keywords):
             return
+        receiver: Expr | None = None
+        if isinstance(call.func, ast.Attribute):
+            receiver = _routerish(self._owner(call.func.value))
+            if callee[0] == "self" and self._class_name and isinstance(receiver, Param):
+                callee = (self._class_name, CALL, *callee[1:])  # `self.add(...)` in a method
         args = tuple(None if isinstance(a, ast.Starred) else self._passable(a) for a in call.args)
         keywords = tuple(
             (k.arg, value)
             for k in call.keywords
             if k.arg is not None and (value := self._passable(k.value)) is not None
         )
-        if any(_routerish(a) is not None for a in (*args, *(v for _, v in keywords))):
-            self.invocations.append(Invocation(Sym(callee), args, keywords))
+        if any(a is not None for a in (*args, *(v for _, v in keywords))):
+            self.invocations.append(
+                Invocation(Sym(callee), args, keywords, call.lineno, receiver, self._function_site)
+            )
 
     def _passable(self, node: ast.expr) -> Expr | None:
-        """An argument worth keeping: one that may be a router, or a path or literal list of
-        paths a helper may register (`register_view(bp, routes=["/a", "/b"], ...)`)."""
+        """An argument worth keeping: one that may be a router, or a path, a string, or a
+        literal list of them a function may register (`register_view(bp, routes=["/a"])`)."""
         if isinstance(node, ast.List | ast.Tuple):
-            values = [self._expr(e) for e in node.elts]
-            if values and all(isinstance(v, Lit | Sym | Concat) for v in values):
+            values = [self._value(e) for e in node.elts]
+            if values and all(isinstance(v, _PASSABLE) for v in values):
                 return Items(tuple(v for v in values if v is not None))
             return None
-        value = self._owner(node)
-        return value if isinstance(value, Lit | Concat) else _routerish(value)
+        value = self._owner(node) if type(node) is ast.Name else self._value(node)
+        return value if isinstance(value, _PASSABLE) else None
 
-    def _maybe_router(self, call: ast.Call) -> RouterRef | Sym | None:
+    def _maybe_router(self, call: ast.Call, *, quiet: bool = False) -> Expr | None:
         """`UserAPIRouter(...)`: a router if the class links to a subclass of `APIRouter` or
-        `Blueprint` (the linker checks; the name only says which calls are worth checking)."""
+        `Blueprint` (the linker checks; the name only says which calls are worth checking).
+        `quiet`: any class called and bound to a name (`gateway = VersionedApi(app)`), whose
+        first argument, if it is a router, then serves it (as `Api(app)` does)."""
         callee = _dotted_path(call.func)
         if callee is None:
-            return None
+            return self._expr(call) if quiet else None
         site = _site(call)
+        first = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else None
+        if site not in self.routers and first is not None:
+            parent = _routerish(self._owner(first))
+            if parent is not None:
+                self.mounts.append(
+                    MountDecl(parent, RouterRef(site), None, call.lineno, quiet=True)
+                )
         if site not in self.routers:
             self.routers[site] = RouterDecl(
                 router_id=site,
@@ -630,7 +899,7 @@ class _Reader:
             return
         view = call.args[0]
         for url in call.args[1:]:
-            path = self._present(url.value if isinstance(url, ast.Starred) else url)
+            path = self._path_expr(url.value if isinstance(url, ast.Starred) else url)
             if path is not None:
                 self.routes.append(
                     RouteDecl(owner, path, None, call.lineno, _dotted(view), self._expr(view))
@@ -647,7 +916,7 @@ class _Reader:
                 continue
             urls: list[ast.expr | None] = [*decorator.args] or [_keyword(decorator, "rule")]
             for url in urls:
-                path = self._present(url)
+                path = self._path_expr(url)
                 if path is not None:
                     self.routes.append(
                         RouteDecl(
@@ -670,7 +939,7 @@ class _Reader:
             router_id=site,
             framework=ROUTER_FRAMEWORKS[name],
             line=call.lineno,
-            prefix=self._present(_keyword(call, prefix_key)) if prefix_key else None,
+            prefix=self._path_expr(_keyword(call, prefix_key)) if prefix_key else None,
             auth=self._dependencies_auth(_keyword(call, "dependencies")),
             routes=self._expr(_keyword(call, "routes")),
             app=name in _APPS,
@@ -700,7 +969,7 @@ class _Reader:
             MountDecl(
                 parent=owner,
                 child=child,
-                prefix=self._present(prefix_node),
+                prefix=self._path_expr(prefix_node),
                 line=call.lineno,
                 auth=self._dependencies_auth(_keyword(call, "dependencies")),
                 replaces_prefix=replaces_prefix,
@@ -724,6 +993,7 @@ class _Reader:
             assert isinstance(view, ast.Call) and isinstance(view.func, ast.Attribute)
             view = view.func.value
         methods = _keyword(call, "methods")
+        computed = self._method_exprs(methods)
         return RouteDecl(
             owner=owner,
             path=path,
@@ -732,8 +1002,22 @@ class _Reader:
             handler=_dotted(view),
             endpoint=self._expr(view),
             auth=self._dependencies_auth(_keyword(call, "dependencies")),
-            methods_unknown=methods is not None and _methods(methods) is None,
+            methods_unknown=methods is not None and _methods(methods) is None and not computed,
+            method_exprs=computed,
         )
+
+    def _method_exprs(self, node: ast.expr | None) -> tuple[Expr, ...]:
+        """`methods=[verb]` or `methods=list(verbs)` with names the linker may bind (a
+        wrapper's parameter): each as an expression; () when literal or not followable."""
+        if isinstance(node, ast.Call) and _callee_name(node) in {"list", "tuple"} and node.args:
+            node = node.args[0]
+        if not isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Name):
+            return ()
+        if _methods(node) is not None:
+            return ()
+        elements = node.elts if not isinstance(node, ast.Name) else [node]
+        found = tuple(self._value(e) or Opaque() for e in elements)
+        return found if any(not isinstance(e, Opaque) for e in found) else ()
 
     def _decorated(self, node: _Def) -> None:
         for decorator in node.decorator_list:
@@ -770,6 +1054,9 @@ class _Reader:
             self.middleware.append(Middleware(owner, 0, Auth((function,))))
 
 
+# returned values in which no name is read as a parameter or a local
+_NAMELESS = frozenset({ast.Constant, ast.Dict, ast.Set, ast.Compare, ast.BoolOp, ast.UnaryOp,
+                       ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp, ast.Lambda})  # fmt: skip
 _BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.FunctionDef,
                       ast.AsyncFunctionDef, ast.ClassDef})  # fmt: skip
 _BLOCKS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith})
@@ -822,6 +1109,12 @@ def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
             and isinstance(stmt.value, _LITERAL_SEQUENCES)
         ):
             found[stmt.targets[0].id] = stmt.value
+        elif (  # `MODES: dict[str, type[Base]] = {...}`
+            isinstance(stmt, ast.AnnAssign)
+            and isinstance(stmt.target, ast.Name)
+            and isinstance(stmt.value, _LITERAL_SEQUENCES)
+        ):
+            found[stmt.target.id] = stmt.value
     return found
 
 
@@ -841,6 +1134,7 @@ def _index_loops(
     into: dict[int, list[dict[str, ast.expr]]],
     literals: dict[str, ast.expr],
     params: set[str],
+    owner_class: str = "",
 ) -> None:
     """For each statement inside `for` loops over literals (`for p in ["/a", "/b"]`, `for k, v
     in {...}.items()`, or a module-level name bound to one), the values its loop variables take,
@@ -858,6 +1152,8 @@ def _index_loops(
             ):
                 each = _EachOf(stmt.iter.id)
                 inner = [{**env, stmt.target.id: each} for env in envs]
+            elif (stored := _stored_loop(stmt, owner_class)) is not None:
+                inner = [{**env, **stored} for env in envs]
             elif items is not None:
                 inner = []
                 for env in envs:
@@ -871,17 +1167,54 @@ def _index_loops(
                         break
                 if len(inner) > _MAX_ITERATIONS:
                     inner = envs
-            _index_loops(stmt.body, inner, into, literals, params)
-            _index_loops(stmt.orelse, envs, into, literals, params)
+            _index_loops(stmt.body, inner, into, literals, params, owner_class)
+            _index_loops(stmt.orelse, envs, into, literals, params, owner_class)
         elif type(stmt) in _BLOCKS:
-            _index_loops(stmt.body, envs, into, literals, params)  # type: ignore[attr-defined]
-            _index_loops(getattr(stmt, "orelse", None) or [], envs, into, literals, params)
+            _index_loops(stmt.body, envs, into, literals, params, owner_class)  # type: ignore[attr-defined]
+            _index_loops(
+                getattr(stmt, "orelse", None) or [], envs, into, literals, params, owner_class
+            )
         elif type(stmt) in _TRIES:
             assert isinstance(stmt, ast.Try | ast.TryStar)
             for block in (stmt.body, stmt.orelse, stmt.finalbody):
-                _index_loops(block, envs, into, literals, params)
+                _index_loops(block, envs, into, literals, params, owner_class)
             for handler in stmt.handlers:
-                _index_loops(handler.body, envs, into, literals, params)
+                _index_loops(handler.body, envs, into, literals, params, owner_class)
+
+
+class _StoredOf(ast.expr):
+    """A loop variable over a list the instance keeps (`for m, p, h in self.entries`)."""
+
+    _fields = ("owner_class", "attr", "index")
+
+    def __init__(self, owner_class: str, attr: str, index: int) -> None:
+        super().__init__()
+        self.owner_class, self.attr, self.index = owner_class, attr, index
+
+
+def _stored_loop(stmt: ast.For, owner_class: str) -> dict[str, ast.expr] | None:
+    """`for method, path, view in self.entries:` in a method: each name, the element it takes
+    of what the class's methods append to `entries`."""
+    source = stmt.iter
+    if not (
+        owner_class
+        and isinstance(source, ast.Attribute)
+        and isinstance(source.value, ast.Name)
+        and source.value.id == "self"
+    ):
+        return None
+    target = stmt.target
+    if isinstance(target, ast.Name):
+        return {target.id: _StoredOf(owner_class, source.attr, -1)}
+    if isinstance(target, ast.Tuple | ast.List) and all(
+        isinstance(e, ast.Name) for e in target.elts
+    ):
+        return {
+            e.id: _StoredOf(owner_class, source.attr, n)
+            for n, e in enumerate(target.elts)
+            if isinstance(e, ast.Name)
+        }
+    return None
 
 
 def _iterations(node: ast.expr, literals: dict[str, ast.expr]) -> list[ast.expr] | None:
@@ -1081,6 +1414,24 @@ def _site(node: ast.expr | ast.stmt) -> str:
     return f"{node.lineno}:{node.col_offset}"
 
 
+def _defaults(function: _Def) -> dict[str, ast.expr]:
+    """A def's parameters that have a default -> that default."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    found = {
+        a.arg: d
+        for a, d in zip(
+            positional[len(positional) - len(arguments.defaults) :], arguments.defaults, strict=True
+        )
+    }
+    found.update(
+        (a.arg, d)
+        for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+        if d is not None
+    )
+    return found
+
+
 def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
     """A def's parameter names -> (its site, the position a call passes it at; -1 for a
     keyword-only one)."""
@@ -1089,6 +1440,9 @@ def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
     found = {a.arg: (site, n) for n, a in enumerate((*arguments.posonlyargs, *arguments.args))}
     found.update((a.arg, (site, -1)) for a in arguments.kwonlyargs)
     return found
+
+
+_PASSABLE = (Lit, Concat, Format, Apply, Sym, Param, RouterRef, ImportRef, Items)
 
 
 def _routerish(value: Expr | None) -> Expr | None:

@@ -16,9 +16,14 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   `init_app`); a route decorator (`@x.get(`, `@x.route(`, `@ns.route(` on a class: an `@`
   line holding `.verb(`).
 - JavaScript and TypeScript (`js_facts`): a router or app needs `express` (or `Router`); a
+  computed registration `x[verb](...)` needs `](`; a
   route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`):
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
   reader's member call has it (a comment between the `.` and the word is a limit).
+
+A file that uses a framework the pack names but does not read (`frameworks.UNREAD`: Django's
+`urlpatterns`, Koa, Fastify, Hapi, NestJS, Next.js) is admitted by that record's seed bytes, so
+its `UNREAD_FRAMEWORK` finding is the same whichever files are parsed.
 
 One construct is let through on its bytes: `@mock.patch(...)` in a file that binds `mock` only
 by `from unittest import mock` (saleor: 1,180 of them in 146 test files). The reader would take
@@ -33,6 +38,8 @@ from __future__ import annotations
 
 import re
 
+from .frameworks import SEEDS
+from .js_facts import _COMPUTED_CALL
 from .model import HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
 
@@ -50,6 +57,7 @@ _PY_NAMES = tuple(
             "Route",
             "Mount",
             "flask_rest",
+            *(seed.decode() for seed in SEEDS["python"]),  # frameworks not read, to name them
         }
     )
 )
@@ -61,7 +69,7 @@ _PY_CALLS = tuple(sorted(w.encode() for w in _STATEMENT_CALLS))
 _PY_DECORATOR = re.compile(
     rb"@[^\n]*\.[ \t]*(?:" + b"|".join(sorted(w.encode() for w in _ROUTE_DECORATORS)) + rb")\b"
 )
-_JS_NAMES = (b"express", b"Router")
+_JS_NAMES = (b"express", b"Router", *SEEDS["javascript"])
 # a route or `use` call's property: the word, then a `.` before it is checked (`\b` or a
 # lookbehind first would make `re` try every position)
 _JS_CALL = re.compile(
@@ -131,6 +139,9 @@ def admits(path: str, data: bytes) -> bool:
                 return True
         return False
     if any(name in data for name in _JS_NAMES):
+        return True
+    computed = b"](" in data or b"] (" in data  # `app[verb](path, h)`: a computed call
+    if computed and _COMPUTED_CALL.search(data) is not None:
         return True
     for match in _JS_CALL.finditer(data):
         # a property: `.` (or `?.`) before it, blanks aside, as the reader's member call has
