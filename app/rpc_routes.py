@@ -14,6 +14,7 @@ from starlette.responses import Response, StreamingResponse
 from gpp.core import codes, jsonrpc
 from gpp.core.jsonrpc_connection import Invocation, JsonRpcConnection, Message
 from gpp.host.jsonrpc import PLUGIN_UNAVAILABLE, Call, JsonRpcSession, Listener
+from gpp.host.process import OFF_LOOP_BYTES
 
 from .exchange import Exchange
 from .plugin_route import (
@@ -53,7 +54,7 @@ async def rpc(plugin_id: str, request: Request) -> Response:
     back to the connection, and what it encodes to the client."""
     with PluginRequest(request, "rpc", plugin_id) as (pool, exchange):
         holder = pool_of_kind(pool, JsonRpcPool, plugin_id)
-        message = JsonRpcConnection(MAX_BATCH_ENTRIES).receive(await body(request))
+        message = await parsed(JsonRpcConnection(MAX_BATCH_ENTRIES), await body(request))
         try:
             session = await holder.session_for_request() if message.calls else None
             if session is not None:
@@ -65,6 +66,14 @@ async def rpc(plugin_id: str, request: Request) -> Response:
             exchange.outcome = exc.code
             message.fail_unsettled(PLUGIN_UNAVAILABLE, exc.fail_line())
         return _render(message)
+
+
+async def parsed(connection: JsonRpcConnection, content: bytes) -> Message:
+    """The body as the connection reads it; a long one in a worker thread (`OFF_LOOP_BYTES`),
+    so one client's large body does not hold every other client."""
+    if len(content) >= OFF_LOOP_BYTES:
+        return await asyncio.to_thread(connection.receive, content)
+    return connection.receive(content)
 
 
 async def _run(

@@ -32,15 +32,17 @@ import contextlib
 import itertools
 import json
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Unpack
 
 from gpp.core import codes, jsonrpc
 from gpp.core.canonical_json import JSONRejected, loads_strict
+from gpp.core.codes import OFFENDING_FRAME_LIMIT
 from gpp.core.framing import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong
-from gpp.host.process import ProcessOptions, ProcessSession, wait_exit
-from gpp.host.rate_limit import RateLimitedLog
+from gpp.host.process import OFF_LOOP_BYTES, ProcessOptions, ProcessSession, wait_exit
+from gpp.host.rate_limit import RateLimitedLog, TokenBucket
 from gpp.host.session import Timeouts
 
 log = logging.getLogger("gpp.rpc")
@@ -52,6 +54,40 @@ PLUGIN_UNAVAILABLE = -32003
 SERVER_ERRORS = (PLUGIN_EXITED, PLUGIN_TIMED_OUT, PLUGIN_UNAVAILABLE)
 
 Listener = Callable[[dict[str, Any]], None]
+JUNK_BURST = 1000
+JUNK_PER_SECOND = 100.0
+"""Lines that serve no request a plugin may write (see `JsonRpcSession._serves_nothing`)."""
+LINES_PER_TURN = 256
+"""Lines dispatched back to back before the reader yields to the loop, at most; fewer when
+they took `TURN_S` (checked every `TURN_CHECK_LINES` lines)."""
+TURN_S = 0.000_2
+TURN_CHECK_LINES = 8
+
+
+class TurnSlice:
+    """One turn of a reader on the loop: over after `LINES_PER_TURN` lines or `TURN_S`
+    seconds, whichever comes first. Small, because every task waiting for the loop (another
+    plugin's answer, a client's request) waits up to one slice at each of its own steps."""
+
+    __slots__ = ("lines", "started")
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.started = time.perf_counter()
+
+    def spent(self) -> bool:
+        self.lines += 1
+        if self.lines >= LINES_PER_TURN:
+            return True
+        return self.lines % TURN_CHECK_LINES == 0 and time.perf_counter() - self.started > TURN_S
+
+    def rest(self) -> float:
+        """How long the reader leaves the loop to others after a full slice: as long as the
+        slice took, so a plugin that writes without pause gets at most half the loop (its
+        pipe fills and it waits: the cost of its output is its own)."""
+        return time.perf_counter() - self.started
+
+
 MAX_UNREAD_FOR_REFUSALS = 1 << 20
 """Bytes the plugin may leave unread before its requests to the client go unanswered."""
 
@@ -98,6 +134,10 @@ class JsonRpcSession(ProcessSession):
         self._quiet_since = 0.0  # when the plugin last spoke, or began to owe answers
         self._changed = asyncio.Event()  # wakes the watchdog (see `_poke`)
         self._wake_at: float | None = None  # when the sleeping watchdog wakes by itself
+        self.junk_lines = 0
+        """Lines that served no request (see `_serves_nothing`)."""
+        self._junk = TokenBucket(JUNK_BURST, JUNK_PER_SECOND)
+        self._flooded: codes.ProtocolError | None = None
         self.stdout_log = RateLimitedLog(log, plugin_id, "plugin stdout lines suppressed")
         """What the plugin's stdout makes the gateway say (junk, answers to no request),
         rate-limited as its stderr is: 50,000 junk lines were once 50,000 WARNINGs in 5 s."""
@@ -202,12 +242,27 @@ class JsonRpcSession(ProcessSession):
         self._write(jsonrpc.notification(jsonrpc.CANCEL_METHOD, {"id": gateway_id}))
 
     async def _read(self, stdout: asyncio.StreamReader) -> None:
+        """Read and dispatch the plugin's lines, yielding to the loop after every read and
+        every `LINES_PER_TURN` lines, and parsing a long line in a worker thread: one plugin's
+        output must not hold every other plugin and client (`1\\n` lines written without pause
+        once made another plugin's discover 2,000 times slower)."""
         lines = LineBuffer(self.max_line_bytes)
         try:
             while chunk := await stdout.read(1 << 16):
                 lines.feed(chunk)
+                turn = TurnSlice()
                 while (line := lines.next_line()) is not None:
-                    self._dispatch(line)
+                    if len(line) >= OFF_LOOP_BYTES:
+                        self._dispatch(line, await asyncio.to_thread(_decode, line))
+                    else:
+                        self._dispatch(line, _decode(line))
+                    if self._flooded is not None:
+                        await self._fail(self._flooded)
+                        return
+                    if turn.spent():
+                        await asyncio.sleep(turn.rest())
+                        turn = TurnSlice()
+                await asyncio.sleep(0)
         except LineTooLong as exc:
             await self._fail(
                 codes.FrameJSONError(
@@ -225,17 +280,17 @@ class JsonRpcSession(ProcessSession):
         problem = f"plugin exited ({reason})" if reason else "plugin exited"
         await self._fail(codes.UnexpectedEOFError(problem, exit_code=self._exit_status()))
 
-    def _dispatch(self, line: bytes) -> None:
-        try:
-            message = loads_strict(line)
-        except JSONRejected as exc:
-            self._refuse_line(line, exc)
+    def _dispatch(self, line: bytes, message: Any) -> None:
+        if isinstance(message, JSONRejected):
+            self._refuse_line(line, message)
             return
         if not isinstance(message, dict):
+            self._serves_nothing(line, codes.FrameJSONError, "a line that is not a JSON object")
             return
         if "method" in message and "id" in message:  # a request to the client: none is served
             self._heard()
             self._refuse_request(message["id"])
+            self._serves_nothing(line, codes.SchemaError, "a request to the gateway")
             return
         if "method" in message:  # a notification: route it to the request it names
             self._heard()
@@ -253,10 +308,28 @@ class JsonRpcSession(ProcessSession):
         call = self._calls.get(answered) if type(answered) is int else None
         if call is None:
             self.stdout_log.warning("answer to no pending request", id=str(answered)[:200])
+            self._serves_nothing(line, codes.SchemaError, "an answer to no pending request")
             return
         self._heard()
         message["id"] = call.client_id  # same key position: the layout stays as the plugin wrote it
         self._settle(call, message)
+
+    def _serves_nothing(self, line: bytes, error: type[codes.ProtocolError], what: str) -> None:
+        """A line that reaches no client costs the gateway its parse all the same: the plugin
+        may write `JUNK_BURST` of them, then `JUNK_PER_SECOND`; past that the session ends
+        (E_FRAME_JSON for what is not a JSON object, E_SCHEMA for a well-formed message that
+        answers nothing), so a plugin cannot spend the gateway's CPU for hours on its own
+        budget's seconds."""
+        self.junk_lines += 1
+        if self._junk.take() or self._flooded is not None:
+            return
+        self._flooded = error(
+            f"plugin flooded its stdout with lines that serve no request "
+            f"({self.junk_lines} in all); killed",
+            expected=f"at most {JUNK_BURST} such lines at once, then {JUNK_PER_SECOND:g} a second",
+            got=what,
+            offending_frame=line[:OFFENDING_FRAME_LIMIT],
+        )
 
     def _refuse_request(self, request_id: Any) -> None:
         """A plugin-to-client request is answered -32601 here and never forwarded: it reached
@@ -291,6 +364,7 @@ class JsonRpcSession(ProcessSession):
             reason=reason.reason,
             line=line[:200].decode("utf-8", "replace"),
         )
+        self._serves_nothing(line, codes.FrameJSONError, "a line that is not I-JSON")
 
     # ------------------------------------------------------------------------------ deadlines
 
@@ -415,7 +489,14 @@ class JsonRpcSession(ProcessSession):
         self._end_calls()
         log.warning(
             "kill",
-            extra={"fields": {"plugin": self.plugin_id, "pid": self.pid, "reason": error.code}},
+            extra={
+                "fields": {
+                    "plugin": self.plugin_id,
+                    "pid": self.pid,
+                    "reason": error.code,
+                    "problem": error.problem,
+                }
+            },
         )
         if self._on_failure is not None:
             self._on_failure(error)  # once, whether or not a client is still waiting
@@ -434,6 +515,15 @@ class JsonRpcSession(ProcessSession):
         code = PLUGIN_TIMED_OUT if isinstance(error, codes.WatchdogTimeoutError) else PLUGIN_EXITED
         data = {"code": error.code, "exitCode": error.exit_code, "stderrTail": error.stderr_tail}
         return jsonrpc.error(call.client_id, code, error.fail_line(), data)
+
+
+def _decode(line: bytes) -> Any:
+    """The line's JSON value, or the JSONRejected saying why it has none (a value, so that a
+    worker thread can hand it back as well as the loop)."""
+    try:
+        return loads_strict(line)
+    except JSONRejected as exc:
+        return exc
 
 
 def _outgoing(request: jsonrpc.Request, gateway_id: Any) -> dict[str, Any]:

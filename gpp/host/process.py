@@ -275,6 +275,10 @@ class PluginProcess:
         return status
 
 
+OFF_LOOP_BYTES = 256 * 1024
+"""A line or body at least this long is parsed in a worker thread, not on the event loop: a
+valid 5.7 MB result once held every other plugin and client for 0.75 s. (The stdlib parser
+holds the GIL while in C, but the Python-level checks around it let the loop run.)"""
 REAP_S = 5.0
 """How long a killed plugin's exit may take to be reported, per attempt (see `reap`)."""
 

@@ -457,7 +457,7 @@ def test_stdout_junk_and_answers_to_no_request_are_logged_rate_limited(
     """Issue 23: a plugin's stdout junk (or answers to ids it was never sent) was one WARNING
     per line, 50,000 in 5 s. Now a burst, then a count of what was suppressed."""
 
-    async def scenario() -> int:
+    async def scenario() -> tuple[int, int]:
         ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         session = JsonRpcSession(
             [sys.executable, "-c", JUNK_PLUGIN],
@@ -466,20 +466,20 @@ def test_stdout_junk_and_answers_to_no_request_are_logged_rate_limited(
         )
         await session.start()
         try:
-            await asyncio.wait_for(ended, 60)  # it writes everything, then exits
+            await asyncio.wait_for(ended, 60)  # ended for the flood (issue 33), or it exits
         finally:
             await session.close(5)
-        return session.stdout_log.suppressed
+        return session.stdout_log.suppressed, session.junk_lines
 
     with caplog.at_level("WARNING", logger="gpp.rpc"):
-        suppressed = asyncio.run(scenario())
+        suppressed, junk_lines = asyncio.run(scenario())
     per_line = [
         r
         for r in caplog.records
         if r.getMessage() in ("unparseable line from plugin", "answer to no pending request")
     ]
     summaries = [r for r in caplog.records if r.getMessage() == "plugin stdout lines suppressed"]
-    assert len(per_line) + suppressed == JUNK_LINES
+    assert len(per_line) + suppressed == junk_lines <= JUNK_LINES
     assert len(per_line) < 1000  # the burst, and the refill while the flood lasted
     assert sum(r.fields["lines"] for r in summaries) == suppressed  # type: ignore[attr-defined]
 

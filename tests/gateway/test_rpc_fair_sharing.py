@@ -1,0 +1,119 @@
+"""Issue 33, items 4 and 6 on the JSON-RPC path: no plugin's output monopolises the event loop,
+a plugin that floods lines serving no request is ended, and clients share a plugin fairly.
+
+Proved by order and counts, never by time: how many lines the reader handles between two turns
+of another task, which diagnostic ends the flood, which calls are answered."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from typing import Any
+
+import pytest
+from conftest import FIXTURE_PLUGINS
+
+from gpp.core import codes
+from gpp.core import jsonrpc as core_jsonrpc
+from gpp.host import jsonrpc as host_jsonrpc
+from gpp.host.jsonrpc import JsonRpcSession
+
+WAIT_S = 60.0
+
+JUNK_AFTER_FIRST_CALL = """
+import sys
+sys.stdin.readline()
+sys.stdout.write('{"jsonrpc": "2.0", "id": 1, "result": "first"}\\n'); sys.stdout.flush()
+for _ in range(2_000_000):  # bounded: on a gateway that never ends it, it exits (E_EOF)
+    sys.stdout.write('1\\n' * 512)
+"""
+
+
+def test_a_plugin_flooding_lines_that_serve_no_request_is_ended_with_e_frame_json(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Tiny `1` lines written outside any call cost the gateway a parse each (500 times the
+    plugin's CPU), were never logged, and went on for as long as the plugin liked. Now the
+    session ends with E_FRAME_JSON after the junk allowance, and the kill is logged with why."""
+
+    async def scenario() -> tuple[Any, codes.ProtocolError, int]:
+        ended: asyncio.Future[codes.ProtocolError] = asyncio.get_running_loop().create_future()
+        session = JsonRpcSession(
+            [sys.executable, "-c", JUNK_AFTER_FIRST_CALL],
+            "junk-flood",
+            on_failure=ended.set_result,
+        )
+        await session.start()
+        try:
+            first = session.send(core_jsonrpc.Request("work", None, 1))
+            assert first is not None
+            answer = await asyncio.wait_for(first.answer, WAIT_S)
+            error = await asyncio.wait_for(ended, WAIT_S)
+        finally:
+            await session.close(5)
+        return answer, error, session.junk_lines
+
+    with caplog.at_level(logging.WARNING, logger="gpp.rpc"):
+        answer, error, junk_lines = asyncio.run(scenario())
+    assert answer == {"jsonrpc": "2.0", "id": 1, "result": "first"}
+    assert isinstance(error, codes.FrameJSONError), error
+    assert "flooded its stdout" in error.problem and error.offending_frame == "1"
+    # the allowance, plus what refilled while it was read: far below the 10^9 lines written
+    assert host_jsonrpc.JUNK_BURST < junk_lines < 100 * host_jsonrpc.JUNK_BURST
+    kills = [r for r in caplog.records if r.getMessage() == "kill"]
+    assert [r.fields["reason"] for r in kills] == ["E_FRAME_JSON"]  # type: ignore[attr-defined]
+    assert "flooded" in kills[0].fields["problem"]  # type: ignore[attr-defined]
+
+
+def test_answers_to_no_request_past_the_allowance_end_the_session_with_e_schema() -> None:
+    plugin = (
+        "import sys\n"
+        "for n in range(10**6):\n"
+        '    sys.stdout.write(\'{"jsonrpc": "2.0", "id": %d, "result": 1}\\n\' % (n + 10**6))\n'
+    )
+
+    async def scenario() -> codes.ProtocolError:
+        ended: asyncio.Future[codes.ProtocolError] = asyncio.get_running_loop().create_future()
+        session = JsonRpcSession(
+            [sys.executable, "-c", plugin], "stray", on_failure=ended.set_result
+        )
+        await session.start()
+        try:
+            return await asyncio.wait_for(ended, WAIT_S)
+        finally:
+            await session.close(5)
+
+    error = asyncio.run(scenario())
+    assert isinstance(error, codes.SchemaError) and "flooded" in error.problem, error
+
+
+def test_the_reader_yields_to_the_loop_between_bounded_batches() -> None:
+    """A plugin that writes without pause: the reader found data buffered at every read and
+    never suspended, so ~800 notifications (one 64 KiB read) were handled while every other
+    task waited. Now another task gets a turn every LINES_PER_TURN lines at most."""
+    count = 20_000
+
+    async def scenario() -> tuple[list[int], Any]:
+        heard: list[dict[str, Any]] = []
+        session = JsonRpcSession(
+            [sys.executable, str(FIXTURE_PLUGINS / "jsonrpc_notification_flood.py")], "flood"
+        )
+        await session.start()
+        try:
+            call = session.send(core_jsonrpc.Request("flood", {"count": count}, 1), heard.append)
+            assert call is not None
+            gaps: list[int] = []
+            async with asyncio.timeout(WAIT_S):
+                while not call.answer.done():
+                    before = len(heard)
+                    await asyncio.sleep(0)
+                    gaps.append(len(heard) - before)
+            return gaps, call.answer.result()
+        finally:
+            await session.close(5)
+
+    gaps, answer = asyncio.run(scenario())
+    assert answer["result"] == count
+    assert sum(gaps) == count  # every notification was handled while this task took turns
+    assert max(gaps) <= host_jsonrpc.LINES_PER_TURN, max(gaps)
