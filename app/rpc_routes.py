@@ -58,7 +58,7 @@ async def rpc(plugin_id: str, request: Request) -> Response:
         try:
             session = await holder.session_for_request() if message.calls else None
             if session is not None:
-                holder.refuse_if_full(session)
+                holder.refuse_if_full(session, len(message.calls))
             if "text/event-stream" in request.headers.get("accept", "") and message.expects_answer:
                 return _stream(holder, session, message, exchange)
             await unless_client_leaves(request, _run(holder, session, message))

@@ -7,12 +7,16 @@ of another task, which diagnostic ends the flood, which calls are answered."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sys
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from conftest import FIXTURE_PLUGINS
+from conftest import FIXTURE_PLUGINS, REPO
+from gateway_harness import jsonrpc_plugin, running_gateway, write_config
 
 from gpp.core import codes
 from gpp.core import jsonrpc as core_jsonrpc
@@ -20,6 +24,7 @@ from gpp.host import jsonrpc as host_jsonrpc
 from gpp.host.jsonrpc import JsonRpcSession
 
 WAIT_S = 60.0
+EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
 
 JUNK_AFTER_FIRST_CALL = """
 import sys
@@ -117,3 +122,30 @@ def test_the_reader_yields_to_the_loop_between_bounded_batches() -> None:
     assert answer["result"] == count
     assert sum(gaps) == count  # every notification was handled while this task took turns
     assert max(gaps) <= host_jsonrpc.LINES_PER_TURN, max(gaps)
+
+
+# ---------------------------------------------------------------------- fair sharing (item 4)
+
+
+def test_every_call_of_a_batch_counts_against_max_queue(tmp_path: Path) -> None:
+    """One batch put 4,000 calls in flight past `max_queue = 8` while every other client got
+    503. Now a batch whose requests and notifications would pass `max_queue` is refused whole
+    (503, Retry-After), and one that fits is answered."""
+    plugin = jsonrpc_plugin("example", EXAMPLE, max_queue=3)
+    with running_gateway(write_config(tmp_path, [plugin])) as gw, gw.client() as http:
+
+        def post(batch: list[dict[str, Any]]) -> httpx.Response:
+            return http.post(
+                "/plugins/example/rpc",
+                content=json.dumps(batch),
+                headers={"Content-Type": "application/json"},
+            )
+
+        sums = [{"jsonrpc": "2.0", "method": "sum", "params": [n, 1], "id": n} for n in range(4)]
+        update = {"jsonrpc": "2.0", "method": "update", "params": [1]}
+        refused = post(sums)
+        assert refused.status_code == 503, refused.text
+        assert refused.headers["retry-after"] == "1" and "max_queue = 3" in refused.text
+        assert post([*sums[:2], update, update]).status_code == 503  # notifications count too
+        answered = post(sums[:3])
+        assert [a["result"] for a in answered.json()] == [1, 2, 3]
