@@ -31,9 +31,11 @@ from uvicorn.protocols.http.httptools_impl import (
 from .config import GatewayConfig
 from .fd_limit import connection_cap
 from .problems import PROBLEM_TYPE
+from .security import AUTHENTICATED
 
 log = logging.getLogger("gpp.front_door")
 
+_OVER_CAP_DETAIL = "the gateway is at its connection cap; retry shortly"
 IDLE_AFTER_S = 1.0
 """A connection that has sent nothing for this long may be closed to make room for another."""
 
@@ -78,6 +80,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._send_watch: asyncio.TimerHandle | None = None
         self._connected_at = 0.0
         self._lingering = False  # refused past the cap, waiting to read its request
+        self._trusted = False  # a request on it presented the token (see `_authenticated`)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
@@ -103,15 +106,32 @@ class FrontDoorProtocol(HttpToolsProtocol):
             and not self.transport.is_closing()
         )
 
+    def _authenticated(self) -> bool:
+        """A request on this connection carried the gateway's token (`security.AUTHENTICATED`
+        in its scope); sticky, as the next request's head replaces the scope."""
+        if not self._trusted and self.scope is not None and self.scope.get(AUTHENTICATED):
+            self._trusted = True
+        return self._trusted
+
+    def _half_sent(self) -> bool:
+        """Part of a request received (head or body), the rest still awaited."""
+        return self._in_body or (self._in_head and self._head_bytes > 0)
+
     def _make_room(self) -> bool:
-        """Close one idle connection for this one; False when every other one is busy. Only
-        run past the cap, so its walk over the connections costs nothing otherwise."""
+        """Close one connection for this one: an idle one, else the oldest with a half-sent
+        request; never one that presented the token (a newcomer has not, yet: a tokenless
+        local process holding the cap with half-sent requests made the engine's idle
+        keep-alive connection go, and its reconnect got 503). False when none qualifies.
+        Only run past the cap, so its walk over the connections costs nothing otherwise."""
+        oldest_half_sent: FrontDoorProtocol | None = None
         for other in list(self.connections):
             if other is self or not isinstance(other, FrontDoorProtocol):
                 continue
             if other._lingering:  # refused before, answered, and silent since: let it go now
                 other._lingering = False
                 other.transport.close()
+                continue
+            if other._refused or other._authenticated():
                 continue
             if other._idle():
                 other._refused = True
@@ -122,7 +142,19 @@ class FrontDoorProtocol(HttpToolsProtocol):
                     cap=self.limits.max_connections,
                 )
                 return True
-        return False
+            if other._half_sent() and (
+                oldest_half_sent is None or other._connected_at < oldest_half_sent._connected_at
+            ):
+                oldest_half_sent = other
+        if oldest_half_sent is None:
+            return False
+        PRESSURE_LOG.note(
+            "half-sent request closed: at the connection cap",
+            cap=self.limits.max_connections,
+            client=_peer(oldest_half_sent.client),
+        )
+        oldest_half_sent._answer_and_close(503, "Too many connections", _OVER_CAP_DETAIL)
+        return True
 
     def _refuse_over_cap(self) -> None:
         PRESSURE_LOG.note(
@@ -251,6 +283,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         if self._refused:
             return
+        self._authenticated()  # before the last request's scope is replaced
         super().on_message_begin()
         self._in_head = True
         self._head_bytes = 0
@@ -310,12 +343,15 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     def _refuse(self, status: int, title: str, detail: str) -> None:
         """Answer (unless a response already began) and close; a waiting route sees a disconnect."""
-        self._disarm()
-        self._refused = True
         log.warning(
             "front door refusal",
             extra={"fields": {"status": status, "detail": detail, "client": _peer(self.client)}},
         )
+        self._answer_and_close(status, title, detail)
+
+    def _answer_and_close(self, status: int, title: str, detail: str) -> None:
+        self._disarm()
+        self._refused = True
         if self.transport.is_closing():
             return
         cycle = self.cycle  # in a head: the last request's, until this one's head is complete
@@ -327,6 +363,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
             self.transport.write(
                 STATUS_LINE[status]
                 + f"content-type: {PROBLEM_TYPE}\r\ncontent-length: {len(body)}\r\n".encode()
+                + (b"retry-after: 1\r\n" if status == 503 else b"")
                 + b"connection: close\r\n\r\n"
                 + body
             )
