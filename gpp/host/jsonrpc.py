@@ -16,8 +16,9 @@ Two deadlines, both `request_ms`, keep one slow call from hurting other clients:
   slow calls made another client's quick call wait 11.5 s with `request_ms = 1000`. (The pool
   bounds how many calls may wait at once: `max_queue`, then 503.)
 - The session is killed only when the plugin says nothing at all (no answer, no notification)
-  while it owes answers, or does not read what is written to it: a busy plugin is slow, a
-  silent or deaf one is stuck. Every call still waiting then gets -32002 (-32001 when the plugin
+  while it owes answers, or takes no byte of what is written to it for `request_ms`: a busy
+  plugin is slow (one client's burst filling its stdin is backpressure, not a reason to fail
+  every other client's call), a silent or deaf one is stuck. Every call still waiting then gets -32002 (-32001 when the plugin
   exited) and the pool starts the next request afresh, with the same back-off as GPP/3 plugins.
 
 JSON-RPC has no handshake, so a plugin's start-up would count against its first request; until
@@ -132,6 +133,9 @@ class JsonRpcSession(ProcessSession):
         self._calls: dict[int, Call] = {}  # waiting for their answers, oldest first
         self._owed: set[int] = set()  # given up on (timed out, client left): answers dropped
         self._quiet_since = 0.0  # when the plugin last spoke, or began to owe answers
+        self._written = 0  # bytes handed to the plugin's stdin
+        self._taken = 0  # of those, how many it had taken when last looked at (see `_deaf`)
+        self._taken_at = 0.0  # when it was last seen taking more
         self._changed = asyncio.Event()  # wakes the watchdog (see `_poke`)
         self._wake_at: float | None = None  # when the sleeping watchdog wakes by itself
         self.junk_lines = 0
@@ -192,16 +196,21 @@ class JsonRpcSession(ProcessSession):
     async def flush(self) -> None:
         """Wait until the plugin has read what was written, at most `request_ms` (see `_due`).
 
-        A plugin that stops reading its stdin can never answer: past the deadline the session
-        is killed (every waiting call gets -32002), so a write never hangs a request.
+        A plugin that stops reading its stdin can never answer: when it took no byte within
+        the deadline the session is killed (every waiting call gets -32002), so a write never
+        hangs a request. One that reads, only slower than a client's burst came, is busy, not
+        deaf: the session lives, and each call is answered or times out on its own clock.
         """
         if self.closed or not self._unread_bytes():  # all taken by the pipe: nothing to wait for
             return
+        loop = asyncio.get_running_loop()
         try:
-            async with asyncio.timeout_at(self._due(asyncio.get_running_loop().time())):
+            async with asyncio.timeout_at(self._due(loop.time())):
                 await self._proc.stdin.drain()  # type: ignore[union-attr]
         except TimeoutError:
-            await self._fail(self._stuck())
+            if self._deaf(loop.time()):
+                await self._fail(self._stuck())
+            # else busy: it reads, slower than this burst came; each call keeps its deadline
         except (ConnectionError, RuntimeError):
             pass  # the plugin is gone: the reader sees EOF and fails everything pending
 
@@ -235,8 +244,13 @@ class JsonRpcSession(ProcessSession):
         if self._proc.stdin.transport.is_closing():  # the plugin is gone: the reader's EOF
             return  # fails every call still waiting, this one included
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        all_taken = not self._unread_bytes()
+        self._written += len(line)
         with contextlib.suppress(RuntimeError, ConnectionError):  # uvloop: a transport the
             self._proc.stdin.write(line)  # plugin's death closed raises; the EOF answers
+        if all_taken and (unread := self._unread_bytes()):  # what the pipe took at once is
+            self._taken = self._written - unread  # no sign of reading: `_deaf` counts from here
+            self._taken_at = asyncio.get_running_loop().time()
 
     def _tell_cancel(self, gateway_id: int) -> None:
         self._write(jsonrpc.notification(jsonrpc.CANCEL_METHOD, {"id": gateway_id}))
@@ -383,7 +397,7 @@ class JsonRpcSession(ProcessSession):
             if head is not None:
                 due = self._due(head.sent_at)  # the oldest's is the earliest: same budget
                 if now >= due:
-                    if self._unread_bytes():  # its request is not even read: a dead session
+                    if self._deaf(now):  # it takes nothing of what it is sent: a dead session
                         await self._fail(self._stuck())
                         return
                     self._give_up(head, self._timed_out(head))
@@ -441,6 +455,21 @@ class JsonRpcSession(ProcessSession):
         return codes.WatchdogTimeoutError(
             f"plugin said nothing for {ms} ms while {self.in_flight} request(s) waited; killed"
         )
+
+    def _deaf(self, now: float) -> bool:
+        """Bytes wait in the pipe and the plugin took none of them for `request_ms`.
+
+        Looked at only when a deadline is due, so taking is seen late, never early: a plugin
+        that took anything since the last look counts as reading from now on.
+        """
+        unread = self._unread_bytes()
+        if not unread:
+            return False
+        taken = self._written - unread
+        if taken > self._taken:
+            self._taken, self._taken_at = taken, now
+            return False
+        return now - self._taken_at >= self._budget_s
 
     def _unread_bytes(self) -> int:
         assert self._proc.stdin is not None

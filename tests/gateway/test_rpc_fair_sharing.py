@@ -22,6 +22,7 @@ from gpp.core import codes
 from gpp.core import jsonrpc as core_jsonrpc
 from gpp.host import jsonrpc as host_jsonrpc
 from gpp.host.jsonrpc import JsonRpcSession
+from gpp.host.session import Timeouts
 
 WAIT_S = 60.0
 EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
@@ -149,3 +150,53 @@ def test_every_call_of_a_batch_counts_against_max_queue(tmp_path: Path) -> None:
         assert post([*sums[:2], update, update]).status_code == 503  # notifications count too
         answered = post(sums[:3])
         assert [a["result"] for a in answered.json()] == [1, 2, 3]
+
+
+SLOW_READER = """
+import json, sys, time
+for line in sys.stdin:
+    request = json.loads(line)
+    time.sleep(0.2)  # busy: it reads every request, one at a time
+    if "id" in request:
+        reply = {"jsonrpc": "2.0", "id": request["id"], "result": len(line)}
+        sys.stdout.write(json.dumps(reply) + "\\n"); sys.stdout.flush()
+"""
+
+
+def test_a_burst_that_fills_a_busy_plugins_stdin_is_backpressure_not_a_kill() -> None:
+    """One client's burst filled a shared plugin's stdin; the gateway read that as "the plugin
+    stopped reading" and killed the session, failing every other client's call in flight. A
+    plugin that keeps taking bytes is busy, not deaf: its session lives, and each call is
+    answered or times out on its own clock (a plugin that takes nothing is still killed:
+    `test_rpc_routes.py::test_a_plugin_that_stops_reading_gets_a_timeout_and_a_fresh_session`).
+    """
+    burst = 20  # 20 × 300 KB at 0.2 s each: 4 s of reading, past request_ms = 3 s
+
+    async def scenario() -> tuple[list[dict[str, Any]], bool, codes.ProtocolError | None]:
+        session = JsonRpcSession(
+            [sys.executable, "-c", SLOW_READER],
+            "slow-reader",
+            timeouts=Timeouts(handshake_ms=3000, request_ms=3000),
+        )
+        await session.start()
+        try:
+            calls = [
+                session.send(core_jsonrpc.Request("work", {"blob": "x" * 300_000}, n))
+                for n in range(burst)
+            ]
+            await session.flush()
+            answers = [
+                await asyncio.wait_for(call.answer, WAIT_S) for call in calls if call is not None
+            ]
+            return answers, session.alive, session.failure
+        finally:
+            await session.close(5)
+
+    answers, alive, failure = asyncio.run(scenario())
+    assert failure is None and alive  # never killed
+    assert len(answers) == burst
+    assert "result" in answers[0]  # the first was read and answered
+    for answer in answers:  # every other one: its result, or its own timeout
+        if "error" in answer:
+            assert answer["error"]["code"] == -32002, answer
+            assert "did not answer request" in answer["error"]["message"], answer
