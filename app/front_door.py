@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -40,6 +40,34 @@ IDLE_AFTER_S = 1.0
 """A connection that has sent nothing for this long may be closed to make room for another."""
 
 
+class BufferBudget:
+    """Bytes held across every connection: request bodies, from their arrival to the end of
+    their answer, and answers their clients have not taken yet (counted while the transport
+    holds more than its high-water mark). 300 tokenless connections each holding an
+    unfinished 1 MiB body took the gateway from 59 to 369 MB, and the connection cap allowed
+    13 times that; past this budget a request gets 503 and Retry-After instead."""
+
+    __slots__ = ("held", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.held = 0
+
+    def take(self, size: int) -> bool:
+        if self.held + size > self.limit:
+            return False
+        self.held += size
+        return True
+
+    def count(self, before: int, after: int) -> None:
+        """Bytes already held (an answer written): counted whatever the budget says."""
+        self.held += after - before
+
+    @property
+    def spent(self) -> bool:
+        return self.held >= self.limit
+
+
 @dataclass(frozen=True)
 class ConnectionLimits:
     max_header_bytes: int
@@ -48,6 +76,8 @@ class ConnectionLimits:
     send_timeout_s: float = 30.0
     max_connections: int = 4096
     """Already fitted to the descriptor budget (`fd_limit.connection_cap`)."""
+    buffers: BufferBudget = field(default_factory=lambda: BufferBudget(256 * 1024 * 1024))
+    """Shared by every connection of one server."""
 
 
 class FrontDoorProtocol(HttpToolsProtocol):
@@ -81,6 +111,8 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._connected_at = 0.0
         self._lingering = False  # refused past the cap, waiting to read its request
         self._trusted = False  # a request on it presented the token (see `_authenticated`)
+        self._body_held = 0  # bytes of the request's body counted in `limits.buffers`
+        self._unsent_held = 0  # bytes of unsent answer counted there
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
@@ -188,7 +220,38 @@ class FrontDoorProtocol(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         self._stop_send_watch()
+        self._release_body()
+        self._count_unsent(0)
         super().connection_lost(exc)
+
+    # ------------------------------------------------------------------ the buffer budget
+
+    def _release_body(self) -> None:
+        if self._body_held:
+            self.limits.buffers.count(self._body_held, 0)
+            self._body_held = 0
+
+    def _count_unsent(self, unsent: int) -> None:
+        if unsent != self._unsent_held:
+            self.limits.buffers.count(self._unsent_held, unsent)
+            self._unsent_held = unsent
+
+    def on_response_complete(self) -> None:
+        self._release_body()  # the route is done with it
+        super().on_response_complete()
+
+    def _refuse_over_budget(self) -> None:
+        PRESSURE_LOG.note(
+            "request refused: buffer budget spent",
+            maxBufferedBytes=self.limits.buffers.limit,
+            client=_peer(self.client),
+        )
+        self._answer_and_close(
+            503,
+            "Gateway buffers full",
+            f"the gateway holds {self.limits.buffers.limit} bytes of request bodies and "
+            "unsent answers (gateway.max_buffered_bytes); retry shortly",
+        )
 
     # ------------------------------------------------------------------ the send deadline
     # The transport calls pause_writing when an answer outgrows its buffer's high-water mark
@@ -199,11 +262,14 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     def pause_writing(self) -> None:
         super().pause_writing()
+        unsent = self.transport.get_write_buffer_size()
+        self._count_unsent(unsent)
         if self._send_watch is None:
-            self._watch_send(self.transport.get_write_buffer_size())
+            self._watch_send(unsent)
 
     def resume_writing(self) -> None:
         self._stop_send_watch()
+        self._count_unsent(0)
         super().resume_writing()
 
     def _watch_send(self, unsent: int) -> None:
@@ -221,6 +287,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         unsent = self.transport.get_write_buffer_size()
+        self._count_unsent(unsent)
         if unsent < unsent_before:
             self._watch_send(unsent)
             return
@@ -293,6 +360,9 @@ class FrontDoorProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         if self._refused:
             return
+        if self.limits.buffers.spent:  # no new work while the gateway holds its budget
+            self._refuse_over_budget()  # (still in the head: the answer is written)
+            return
         self._in_head = False
         self._in_body, self._framing_bytes = True, 0
         self._disarm()
@@ -305,8 +375,15 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     def on_body(self, body: bytes) -> None:
         self._framing_bytes = 0
-        if not self._refused:
-            super().on_body(body)
+        if self._refused:
+            return
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:  # else uvicorn drops it
+            if not self.limits.buffers.take(len(body)):
+                self._refuse_over_budget()
+                return
+            self._body_held += len(body)
+        super().on_body(body)
 
     def on_message_complete(self) -> None:
         self._in_body = False
@@ -460,6 +537,7 @@ def server_config(app: Any, gateway: GatewayConfig, **options: Any) -> uvicorn.C
         body_timeout_s=gateway.body_timeout_s,
         send_timeout_s=gateway.send_timeout_s,
         max_connections=cap,
+        buffers=BufferBudget(gateway.max_buffered_bytes),
     )
     # No proxy headers: the gateway is its clients' direct peer on loopback, so an
     # X-Forwarded-For from one of them would only let it name another client in the logs.

@@ -4,7 +4,9 @@ new ones, and a client the gateway cannot take is answered 503, never reset in s
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import select
 import socket
 import threading
 import time
@@ -214,3 +216,53 @@ def test_tokenless_half_sent_requests_never_make_an_authenticated_connection_go(
         fresh = connect()  # a reconnect at the cap takes a half-sent request's place too
         fresh.sendall(ASK)
         assert _answer(fresh).startswith(b"HTTP/1.1 200 ")
+
+
+MiB = 1024 * 1024
+
+
+def _body_head(length: int) -> bytes:
+    return (
+        b"POST /plugins/echo/discover HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % length
+    )
+
+
+def test_bodies_past_the_buffer_budget_get_503_and_the_budget_is_given_back(
+    tmp_path: Path,
+) -> None:
+    """Issue 33: 300 connections each holding an unfinished 1 MiB body took the gateway from
+    59 to 369 MB, with nothing to stop 4,096 of them. Now the bytes held in bodies count
+    against `max_buffered_bytes`: the request that would pass it gets 503 with Retry-After,
+    and a body's bytes are given back when its answer is sent."""
+    config = write_config(
+        tmp_path,
+        [echo_plugin()],
+        gateway={"max_buffered_bytes": 2 * MiB, "max_body_bytes": MiB, "body_timeout_s": 600},
+    )
+    length = MiB
+    body = json.dumps({"paths": ["p" * (length - 15)]}).encode()
+    assert len(body) == length
+    part = 900 * 1024  # three of them are more than the budget
+    with running_gateway(config) as gw, contextlib.ExitStack() as held:
+        holders = []
+        for _ in range(3):
+            sock = held.enter_context(socket.create_connection(("127.0.0.1", gw.port), WAIT_S))
+            sock.sendall(_body_head(length) + body[:part])
+            holders.append(sock)
+        # only a refused one answers before its body is complete
+        readable, _, _ = select.select(holders, [], [], WAIT_S)
+        assert len(readable) >= 1, "no request was refused"
+        refused = readable[0]
+        answer = _answer(refused)
+        assert answer.startswith(b"HTTP/1.1 503 "), answer[:300]
+        assert b"retry-after: 1" in answer and b"max_buffered_bytes" in answer
+        for sock in holders:
+            if sock is not refused:
+                sock.sendall(body[part:])
+                assert not _answer(sock).startswith(b"HTTP/1.1 503 ")
+        # every body answered: the budget is whole again
+        for _ in range(2):
+            again = held.enter_context(socket.create_connection(("127.0.0.1", gw.port), WAIT_S))
+            again.sendall(_body_head(length) + body)
+            assert not _answer(again).startswith(b"HTTP/1.1 503 ")

@@ -7,19 +7,23 @@ of another task, which diagnostic ends the flood, which calls are answered."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import sys
+import tracemalloc
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
 from conftest import FIXTURE_PLUGINS, REPO
 from gateway_harness import jsonrpc_plugin, running_gateway, write_config
 
+from app import rpc_routes
 from gpp.core import codes
 from gpp.core import jsonrpc as core_jsonrpc
+from gpp.core.jsonrpc_connection import JsonRpcConnection
 from gpp.host import jsonrpc as host_jsonrpc
 from gpp.host.jsonrpc import JsonRpcSession
 from gpp.host.session import Timeouts
@@ -200,3 +204,51 @@ def test_a_burst_that_fills_a_busy_plugins_stdin_is_backpressure_not_a_kill() ->
         if "error" in answer:
             assert answer["error"]["code"] == -32002, answer
             assert "did not answer request" in answer["error"]["message"], answer
+
+
+# ---------------------------------------------------------------------- bounded memory (item 3)
+
+
+class _StalledSession:
+    """A plugin session whose stdin never drains: `flush` waits until the test lets it go."""
+
+    def __init__(self) -> None:
+        self.flushing = asyncio.Event()
+        self.release = asyncio.Event()
+        self.lines = 0
+
+    def send(self, request: core_jsonrpc.Request, listener: Any = None) -> None:
+        self.lines += len(json.dumps(request.params))  # as the real one encodes it
+
+    async def flush(self) -> None:
+        self.flushing.set()
+        await self.release.wait()
+
+
+def test_a_json_rpc_body_waiting_on_its_plugin_holds_about_its_own_size() -> None:
+    """A parsed body of small values costs up to 25 times its size (`[{}, {}, …]`), and the
+    route held it while the call waited on the plugin: 40 notifications of 1 MiB took the
+    gateway from 60 to 1,034 MiB. Once written, a call's params are let go."""
+    notification = {"jsonrpc": "2.0", "method": "update", "params": [{}] * 300_000}
+    body = json.dumps(notification).encode()
+
+    async def scenario() -> int:
+        session = _StalledSession()
+        tracemalloc.start()
+        try:
+            message = JsonRpcConnection(rpc_routes.MAX_BATCH_ENTRIES).receive(body)
+            work = asyncio.create_task(
+                rpc_routes._run(cast(Any, None), cast(JsonRpcSession, session), message)
+            )
+            await asyncio.wait_for(session.flushing.wait(), WAIT_S)
+            gc.collect()
+            held, _ = tracemalloc.get_traced_memory()
+            session.release.set()
+            await asyncio.wait_for(work, WAIT_S)
+        finally:
+            tracemalloc.stop()
+        assert session.lines >= len(body) - 100  # the whole params went out
+        return held
+
+    held = asyncio.run(scenario())
+    assert held < 2 * len(body), f"{held} bytes held for a body of {len(body)}"
