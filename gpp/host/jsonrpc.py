@@ -55,6 +55,8 @@ PLUGIN_UNAVAILABLE = -32003
 SERVER_ERRORS = (PLUGIN_EXITED, PLUGIN_TIMED_OUT, PLUGIN_UNAVAILABLE)
 
 Listener = Callable[[dict[str, Any]], None]
+CPU_WINDOW_S = 600.0
+"""A JSON-RPC session may use `cpu_seconds` of CPU in any this many seconds (refilling)."""
 JUNK_BURST = 1000
 JUNK_PER_SECOND = 100.0
 """Lines that serve no request a plugin may write (see `JsonRpcSession._serves_nothing`)."""
@@ -109,7 +111,10 @@ class JsonRpcSession(ProcessSession):
 
     The process itself (spawn, stderr, `alive`, kill and reap) is the ProcessSession's;
     `on_failure` hears, once, the error that ends the session, whether or not a client waits.
+    Its `cpu_seconds` is a budget per `CPU_WINDOW_S` (`process.CpuBudget`), not for its life.
     """
+
+    cpu_window_s = CPU_WINDOW_S
 
     def __init__(
         self,

@@ -26,7 +26,8 @@ from gpp.core import jsonrpc as core_jsonrpc
 from gpp.core.jsonrpc_connection import JsonRpcConnection
 from gpp.host import jsonrpc as host_jsonrpc
 from gpp.host.jsonrpc import JsonRpcSession
-from gpp.host.session import Timeouts
+from gpp.host.process import CpuBudget, allowance_left
+from gpp.host.session import PluginSession, Timeouts
 
 WAIT_S = 60.0
 EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
@@ -252,3 +253,48 @@ def test_a_json_rpc_body_waiting_on_its_plugin_holds_about_its_own_size() -> Non
 
     held = asyncio.run(scenario())
     assert held < 2 * len(body), f"{held} bytes held for a body of {len(body)}"
+
+
+# ---------------------------------------------------------------------- CPU budget per window
+
+
+class _Counter:
+    """A session cgroup's CPU counter, set by the test."""
+
+    def __init__(self) -> None:
+        self.used_ns = 0
+
+    def cpu_usage_ns(self) -> int:
+        return self.used_ns
+
+
+def test_a_json_rpc_sessions_cpu_budget_is_per_window_not_for_its_whole_life() -> None:
+    """A JSON-RPC session's `cpu_seconds` was one budget for its whole life and every client:
+    many clients' calls (or one client's heavy ones) added up until it was killed under
+    everyone's calls in flight. It now refills: `cpu_seconds` in any CPU_WINDOW_S."""
+    window = host_jsonrpc.CPU_WINDOW_S
+    assert JsonRpcSession.cpu_window_s == window
+    assert PluginSession.cpu_window_s is None  # a GPP/3 session's budget stays its life's
+
+    async def scenario() -> tuple[list[float], list[float]]:
+        spent_steady: list[float] = []
+        spent_burst: list[float] = []
+        for spent, share in ((spent_steady, 0.1), (spent_burst, 0.6)):
+            counter = _Counter()
+            budget = CpuBudget(cast(Any, counter), 10.0, spent.append, window)
+            for _ in range(30):  # 30 windows' worth of checks, one per tenth of a window
+                budget._checked_at -= window / 10  # as if that much time had passed
+                counter.used_ns += int(share * 10e9)  # `share` of the budget each time
+                budget._check()
+                budget.disarm()
+                if spent:
+                    break
+        return spent_steady, spent_burst
+
+    steady, burst = asyncio.run(scenario())
+    # a tenth of the budget per tenth of a window, 30 windows long: 30 budgets in all, alive
+    assert steady == []
+    # 0.6 of it per tenth of a window outruns the refill: spent within the first window
+    assert burst and burst[0] <= 10.0 * 1.2 + 1e-9
+    assert allowance_left(10, 10, 600.0, 0.0, 4) == 6
+    assert allowance_left(6, 10, 600.0, 300.0, 0) == 10  # refills, never past the budget
