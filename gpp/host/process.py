@@ -544,6 +544,7 @@ class StderrRing:
             if len(partial) > self.max_line_bytes:
                 self._add(partial, on_line)
                 partial = b""
+            await asyncio.sleep(0)  # data buffered: `read` did not suspend; others' turn
         if partial:
             self._add(partial, on_line)
 

@@ -26,7 +26,7 @@ from gpp.core import jsonrpc as core_jsonrpc
 from gpp.core.jsonrpc_connection import JsonRpcConnection
 from gpp.host import jsonrpc as host_jsonrpc
 from gpp.host.jsonrpc import JsonRpcSession
-from gpp.host.process import CpuBudget, allowance_left
+from gpp.host.process import CpuBudget, StderrRing, allowance_left
 from gpp.host.session import PluginSession, Timeouts
 
 WAIT_S = 60.0
@@ -298,3 +298,29 @@ def test_a_json_rpc_sessions_cpu_budget_is_per_window_not_for_its_whole_life() -
     assert burst and burst[0] <= 10.0 * 1.2 + 1e-9
     assert allowance_left(10, 10, 600.0, 0.0, 4) == 6
     assert allowance_left(6, 10, 600.0, 300.0, 0) == 10  # refills, never past the budget
+
+
+def test_the_stderr_drain_yields_to_the_loop_after_every_read() -> None:
+    """With its pipe full, the stderr drain found data at every read and never suspended: a
+    plugin flooding stderr held the loop for everything buffered. Now one read per turn."""
+    chunk = b"x" * 1000 + b"\n"
+    reads = 10
+
+    async def scenario() -> list[int]:
+        stream = asyncio.StreamReader(limit=1 << 24)
+        for _ in range(reads * 64):
+            stream.feed_data(chunk)
+        stream.feed_eof()
+        ring = StderrRing()
+        drain = asyncio.create_task(ring.drain(stream))
+        gaps: list[int] = []
+        async with asyncio.timeout(WAIT_S):
+            while not drain.done():
+                before = ring.total_bytes
+                await asyncio.sleep(0)
+                gaps.append(ring.total_bytes - before)
+        return gaps
+
+    gaps = asyncio.run(scenario())
+    assert sum(gaps) == reads * 64 * len(chunk)
+    assert max(gaps) <= 65536, max(gaps)
