@@ -54,7 +54,12 @@ async def rpc(plugin_id: str, request: Request) -> Response:
     back to the connection, and what it encodes to the client."""
     with PluginRequest(request, "rpc", plugin_id) as (pool, exchange):
         holder = pool_of_kind(pool, JsonRpcPool, plugin_id)
-        message = await parsed(JsonRpcConnection(MAX_BATCH_ENTRIES), await body(request))
+        content = await body(request)
+        if len(content) < OFF_LOOP_BYTES:
+            message = JsonRpcConnection(MAX_BATCH_ENTRIES).receive(content)
+        else:  # a long body is read off the loop, so it does not hold every other client
+            message = await asyncio.to_thread(JsonRpcConnection(MAX_BATCH_ENTRIES).receive, content)
+        del content  # parsed: its bytes are not kept while the calls wait
         try:
             session = await holder.session_for_request() if message.calls else None
             if session is not None:
@@ -66,14 +71,6 @@ async def rpc(plugin_id: str, request: Request) -> Response:
             exchange.outcome = exc.code
             message.fail_unsettled(PLUGIN_UNAVAILABLE, exc.fail_line())
         return _render(message)
-
-
-async def parsed(connection: JsonRpcConnection, content: bytes) -> Message:
-    """The body as the connection reads it; a long one in a worker thread (`OFF_LOOP_BYTES`),
-    so one client's large body does not hold every other client."""
-    if len(content) >= OFF_LOOP_BYTES:
-        return await asyncio.to_thread(connection.receive, content)
-    return connection.receive(content)
 
 
 async def _run(

@@ -60,6 +60,7 @@ CPU_WINDOW_S = 600.0
 JUNK_BURST = 1000
 JUNK_PER_SECOND = 100.0
 """Lines that serve no request a plugin may write (see `JsonRpcSession._serves_nothing`)."""
+READ_CHUNK = 1 << 16
 LINES_PER_TURN = 256
 """Lines dispatched back to back before the reader yields to the loop, at most; fewer when
 they took `TURN_S` (checked every `TURN_CHECK_LINES` lines)."""
@@ -245,17 +246,19 @@ class JsonRpcSession(ProcessSession):
         """Hand one line to the pipe's buffer; `flush` bounds the wait for the plugin to read."""
         if self.closed:
             return
-        assert self._proc.stdin is not None
-        if self._proc.stdin.transport.is_closing():  # the plugin is gone: the reader's EOF
+        stdin = self._proc.stdin
+        assert stdin is not None
+        transport = stdin.transport
+        if transport.is_closing():  # the plugin is gone: the reader's EOF
             return  # fails every call still waiting, this one included
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-        all_taken = not self._unread_bytes()
+        all_taken = not transport.get_write_buffer_size()
         self._written += len(line)
         with contextlib.suppress(RuntimeError, ConnectionError):  # uvloop: a transport the
-            self._proc.stdin.write(line)  # plugin's death closed raises; the EOF answers
-        if all_taken and (unread := self._unread_bytes()):  # what the pipe took at once is
-            self._taken = self._written - unread  # no sign of reading: `_deaf` counts from here
-            self._taken_at = asyncio.get_running_loop().time()
+            stdin.write(line)  # plugin's death closed raises; the EOF answers
+        if all_taken and (unread := transport.get_write_buffer_size()):  # what the pipe took
+            self._taken = self._written - unread  # at once is no sign of reading: `_deaf`
+            self._taken_at = asyncio.get_running_loop().time()  # counts from here
 
     def _tell_cancel(self, gateway_id: int) -> None:
         self._write(jsonrpc.notification(jsonrpc.CANCEL_METHOD, {"id": gateway_id}))
@@ -267,7 +270,7 @@ class JsonRpcSession(ProcessSession):
         once made another plugin's discover 2,000 times slower)."""
         lines = LineBuffer(self.max_line_bytes)
         try:
-            while chunk := await stdout.read(1 << 16):
+            while chunk := await stdout.read(READ_CHUNK):
                 lines.feed(chunk)
                 turn = TurnSlice()
                 while (line := lines.next_line()) is not None:
@@ -281,7 +284,8 @@ class JsonRpcSession(ProcessSession):
                     if turn.spent():
                         await asyncio.sleep(turn.rest())
                         turn = TurnSlice()
-                await asyncio.sleep(0)
+                if len(chunk) == READ_CHUNK:  # more may be buffered: `read` would not suspend
+                    await asyncio.sleep(0)
         except LineTooLong as exc:
             await self._fail(
                 codes.FrameJSONError(

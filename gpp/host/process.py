@@ -544,7 +544,8 @@ class StderrRing:
             if len(partial) > self.max_line_bytes:
                 self._add(partial, on_line)
                 partial = b""
-            await asyncio.sleep(0)  # data buffered: `read` did not suspend; others' turn
+            if len(chunk) == 65536:  # more may be buffered: `read` would not suspend
+                await asyncio.sleep(0)
         if partial:
             self._add(partial, on_line)
 
