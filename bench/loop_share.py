@@ -7,7 +7,9 @@ plugins, and reports the reference detector's median /discover latency:
   traffic the gateway must read, parse and drop: no client streams them);
 - while `junk-flood` writes tiny `1` lines without pause after each call (the gateway ends
   that session; the bench calls it again and again, so the flood is renewed for as long as
-  the probe runs).
+  the probe runs);
+- while another client sends back-to-back discovers of 5.7 MB to an echo plugin, which
+  answers each with a result of the same size (both parsed off the loop now).
 Each as a ratio over idle, in interleaved rounds; the goal is at most 2. Also how the junk sessions ended (from the
 log) and the gateway's CPU time over each flood. `python bench/loop_share.py [--quick]`;
 nothing is asserted. The flooders are bounded: each stops by itself.
@@ -32,6 +34,16 @@ from bench.serving import Gateway, cpu_seconds, workdir  # noqa: E402
 
 Row = dict[str, object]
 CONFIG = """
+[gateway]
+max_body_bytes = 8388608
+
+[[plugin]]
+id = "echo"
+version = "1.0.0"
+command = ["{{python}}", "{repo}/tests/fixtures/plugins/echo_plugin.py"]
+root = "{repo}"
+max_line_bytes = 16777216
+
 [[plugin]]
 id = "reference-detector"
 version = "1.0.0"
@@ -55,6 +67,8 @@ root = "{repo}"
 request_ms = 600000
 """
 NOTIFICATIONS = 300_000
+BIG_PATHS = ["p" * 560 + f"/{n:04}" for n in range(10_000)]
+"""A discover body of 5.7 MB, which the echo plugin answers with a result of the same size."""
 
 
 def latencies(http: httpx.Client, stop: threading.Event, out: list[float]) -> None:
@@ -94,9 +108,10 @@ def row(case: str, figure: str, value: float, unit: str, **detail: object) -> Ro
 def measure(seconds: float, rounds: int) -> list[Row]:
     """`rounds` rounds of idle, notification flood, junk flood: the machine is shared, so each
     ratio is taken within one round (against that round's idle) and the median reported."""
-    samples: dict[str, list[list[float]]] = {"idle": [], "notify": [], "junk": []}
-    cpu: dict[str, float] = {"notify": 0.0, "junk": 0.0}
+    samples: dict[str, list[list[float]]] = {"idle": [], "notify": [], "junk": [], "big": []}
+    cpu: dict[str, float] = {"notify": 0.0, "junk": 0.0, "big": 0.0}
     statuses: list[int] = []
+    big_statuses: list[int] = []
     with workdir() as folder:
         config = folder / "registry.toml"
         config.write_text(CONFIG.format(repo=REPO), "utf-8")
@@ -117,9 +132,20 @@ def measure(seconds: float, rounds: int) -> list[Row]:
                     statuses.append(rpc(other, "junk-flood", "work", []))
                     time.sleep(0.05)
 
+            def big_results_for_a_while() -> None:
+                ends = time.monotonic() + seconds
+                while time.monotonic() < ends:
+                    big_statuses.append(
+                        other.post("/plugins/echo/discover", json={"paths": BIG_PATHS}).status_code
+                    )
+
             for _ in range(rounds):
                 samples["idle"].append(probe_while(http, seconds))
-                for case, work in (("notify", notify_flood), ("junk", junk_for_a_while)):
+                for case, work in (
+                    ("notify", notify_flood),
+                    ("junk", junk_for_a_while),
+                    ("big", big_results_for_a_while),
+                ):
                     before = cpu_seconds(gateway.pid)
                     samples[case].append(probe_while(http, work))
                     cpu[case] += cpu_seconds(gateway.pid) - before
@@ -130,21 +156,29 @@ def measure(seconds: float, rounds: int) -> list[Row]:
             ]
     idle = [statistics.median(values) for values in samples["idle"]]
     rows = [row("idle", "reference discover p50", round(statistics.median(idle), 2), "ms",
-                rounds=rounds, per_round=[round(v, 2) for v in idle])]  # fmt: skip
+                rounds=rounds, per_round=[round(v, 2) for v in idle],
+                p99_per_round=[round(_p99(v), 2) for v in samples["idle"]])]  # fmt: skip
     cases = {
         "notify": f"one JSON-RPC call answered with {NOTIFICATIONS:,} notifications",
         "junk": "a JSON-RPC plugin writing `1` lines without pause after each call",
+        "big": "back-to-back discovers with a 5.7 MB body and a 5.7 MB result",
     }
     for case, title in cases.items():
         during = [statistics.median(values) for values in samples[case]]
+        p99 = [_p99(values) for values in samples[case]]
         ratios = [d / i for d, i in zip(during, idle, strict=True)]
         rows += [
             row(title, "reference discover p50 during", round(statistics.median(during), 2), "ms",
-                per_round=[round(v, 2) for v in during]),
+                per_round=[round(v, 2) for v in during],
+                p99_per_round=[round(v, 2) for v in p99]),
             row(title, "p50 during / idle (median of rounds)", round(statistics.median(ratios), 3),
                 "ratio", per_round=[round(v, 2) for v in ratios]),
             row(title, "gateway CPU over it", round(cpu[case], 2), "s"),
         ]  # fmt: skip
+    rows.append(
+        row(cases["big"], "discovers answered 200", big_statuses.count(200), "count",
+            others=len(big_statuses) - big_statuses.count(200))
+    )  # fmt: skip
     rows.append(
         row(cases["junk"], "junk sessions ended by the gateway", len(killed), "count",
             calls=len(statuses), answers=sorted(set(statuses)),

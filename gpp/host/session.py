@@ -270,7 +270,10 @@ class PluginSession(ProcessSession):
         )
 
     async def _write(self, event: Event) -> None:
-        line = self._conn.send(event)
+        if isinstance(event, Discover) and sum(map(len, event.paths)) >= OFF_LOOP_BYTES:
+            line = await asyncio.to_thread(self._conn.send, event)  # its encoding and digest
+        else:  # would hold the loop as long as the parse of a result that size
+            line = self._conn.send(event)
         assert self._proc.stdin is not None
         self._unwritten = (event.TYPE, len(line))
         try:
