@@ -68,6 +68,9 @@ class GatewayConfig(_Strict):
     max_connections: Annotated[int, Field(ge=1)] = 4096
     """Open HTTP connections at once; also capped below the process's file descriptor limit.
     Past it, idle keep-alive connections are closed first, then new ones refused (503)."""
+    max_buffered_bytes: Annotated[int, Field(ge=1024 * 1024)] = 256 * 1024 * 1024
+    """Bytes held across all connections in request bodies (from their arrival to the end of
+    their answer) and in answers the clients have not taken yet; past it → 503, Retry-After."""
     grace_seconds: Annotated[float, Field(ge=0)] = 10.0
 
 

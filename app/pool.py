@@ -327,14 +327,16 @@ class JsonRpcPool(Pool):
                 raise
             return self.session
 
-    def refuse_if_full(self, session: JsonRpcSession) -> None:
-        """503 (PoolRefusal) while `max_queue` calls are already in flight on the session, as
-        /discover refuses past its queue: without a bound, calls piled up without limit, and
-        each now times out counting its time in the queue."""
+    def refuse_if_full(self, session: JsonRpcSession, calls: int = 1) -> None:
+        """503 (PoolRefusal) when `calls` more (a batch's every request and notification)
+        would put more than `max_queue` in flight on the session, as /discover refuses past
+        its queue: without a bound, calls piled up without limit, and each now times out
+        counting its time in the queue; one batch of 4,000 put them all in flight at once."""
         limit = self.plugin.limits.max_queue
-        if session.in_flight and session.in_flight >= limit:
+        if session.in_flight + calls > max(limit, 1):  # max_queue = 0: one at a time
             raise PoolRefusal(
-                f"plugin {self.plugin.id} has {session.in_flight} calls in flight (max_queue)",
+                f"plugin {self.plugin.id} has {session.in_flight} calls in flight and this "
+                f"request brings {calls}: more than max_queue = {limit}",
                 1,
                 None,
             )

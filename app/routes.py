@@ -5,6 +5,7 @@ request's log line and metrics are written once, by `exchange.RecordExchanges`."
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 from typing import Any
@@ -18,6 +19,7 @@ from gpp.core import codes
 from gpp.core.canonical_json import JSONRejected, canonical_trusted, loads_strict
 from gpp.core.messages import Discover, Result
 from gpp.core.schema import MAX_PATHS, PATH, REQUEST_ID, Violation, array, record
+from gpp.host.process import OFF_LOOP_BYTES
 
 from .metrics import CONTENT_TYPE_LATEST
 from .models import ResultDocument
@@ -59,7 +61,11 @@ DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
 async def discover(plugin_id: str, request: Request) -> Response:
     with PluginRequest(request, "request", plugin_id) as (pool, exchange):
         gpp_pool = pool_of_kind(pool, PluginPool, plugin_id)
-        discover_request = discover_body(await body(request), request.headers.get("x-request-id"))
+        content, header_id = await body(request), request.headers.get("x-request-id")
+        if len(content) >= OFF_LOOP_BYTES:  # a long body is read off the loop: others go on
+            discover_request = await asyncio.to_thread(discover_body, content, header_id)
+        else:
+            discover_request = discover_body(content, header_id)
         exchange.request_id = discover_request.request_id
         queued = gpp_pool.would_queue  # then its client's leaving must free the place at once
         work = gpp_pool.discover(discover_request)

@@ -34,6 +34,11 @@ UNAUTHORIZED_DETAIL = (
 )
 
 
+AUTHENTICATED = "gpp.authenticated"
+"""Set in a request's scope when it carried the gateway's token: no unauthenticated
+connection can then make the front door close its connection (`front_door._make_room`)."""
+
+
 def is_loopback_host(host: str) -> bool:
     """A bind address: `localhost`, or an IP literal in 127.0.0.0/8 or ::1 (no port)."""
     host = host.strip().lower().removeprefix("[").removesuffix("]")
@@ -160,6 +165,7 @@ class SecurityMiddleware:
                     f"{why}: {UNAUTHORIZED_DETAIL}",
                     headers={"WWW-Authenticate": 'Bearer realm="gpp"'},
                 )
+            scope[AUTHENTICATED] = True  # the front door keeps this connection (front_door.py)
         if scope["method"] == "POST":
             return self._body_refusal(headers, scope)
         return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import uvicorn
@@ -30,11 +30,41 @@ from uvicorn.protocols.http.httptools_impl import (
 from ..config import GatewayConfig
 from ..fd_limit import connection_cap
 from ..problems import PROBLEM_TYPE, problem_body
+from ..security import AUTHENTICATED
 
 log = logging.getLogger("gpp.front_door")
 
+_OVER_CAP_DETAIL = "the gateway is at its connection cap; retry shortly"
 IDLE_AFTER_S = 1.0
 """A connection that has sent nothing for this long may be closed to make room for another."""
+
+
+class BufferBudget:
+    """Bytes held across every connection: request bodies, from their arrival to the end of
+    their answer, and answers their clients have not taken yet (counted while the transport
+    holds more than its high-water mark). 300 tokenless connections each holding an
+    unfinished 1 MiB body took the gateway from 59 to 369 MB, and the connection cap allowed
+    13 times that; past this budget a request gets 503 and Retry-After instead."""
+
+    __slots__ = ("held", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.held = 0
+
+    def take(self, size: int) -> bool:
+        if self.held + size > self.limit:
+            return False
+        self.held += size
+        return True
+
+    def count(self, before: int, after: int) -> None:
+        """Bytes already held (an answer written): counted whatever the budget says."""
+        self.held += after - before
+
+    @property
+    def spent(self) -> bool:
+        return self.held >= self.limit
 
 
 @dataclass(frozen=True)
@@ -45,6 +75,8 @@ class ConnectionLimits:
     send_timeout_s: float = 30.0
     max_connections: int = 4096
     """Already fitted to the descriptor budget (`fd_limit.connection_cap`)."""
+    buffers: BufferBudget = field(default_factory=lambda: BufferBudget(256 * 1024 * 1024))
+    """Shared by every connection of one server."""
 
 
 class FrontDoorProtocol(HttpToolsProtocol):
@@ -77,6 +109,9 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._send_watch: asyncio.TimerHandle | None = None
         self._connected_at = 0.0
         self._lingering = False  # refused past the cap, waiting to read its request
+        self._trusted = False  # a request on it presented the token (see `_authenticated`)
+        self._body_held = 0  # bytes of the request's body counted in `limits.buffers`
+        self._unsent_held = 0  # bytes of unsent answer counted there
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
@@ -102,15 +137,32 @@ class FrontDoorProtocol(HttpToolsProtocol):
             and not self.transport.is_closing()
         )
 
+    def _authenticated(self) -> bool:
+        """A request on this connection carried the gateway's token (`security.AUTHENTICATED`
+        in its scope); sticky, as the next request's head replaces the scope."""
+        if not self._trusted and self.scope is not None and self.scope.get(AUTHENTICATED):
+            self._trusted = True
+        return self._trusted
+
+    def _half_sent(self) -> bool:
+        """Part of a request received (head or body), the rest still awaited."""
+        return self._in_body or (self._in_head and self._head_bytes > 0)
+
     def _make_room(self) -> bool:
-        """Close one idle connection for this one; False when every other one is busy. Only
-        run past the cap, so its walk over the connections costs nothing otherwise."""
+        """Close one connection for this one: an idle one, else the oldest with a half-sent
+        request; never one that presented the token (a newcomer has not, yet: a tokenless
+        local process holding the cap with half-sent requests made the engine's idle
+        keep-alive connection go, and its reconnect got 503). False when none qualifies.
+        Only run past the cap, so its walk over the connections costs nothing otherwise."""
+        oldest_half_sent: FrontDoorProtocol | None = None
         for other in list(self.connections):
             if other is self or not isinstance(other, FrontDoorProtocol):
                 continue
             if other._lingering:  # refused before, answered, and silent since: let it go now
                 other._lingering = False
                 other.transport.close()
+                continue
+            if other._refused or other._authenticated():
                 continue
             if other._idle():
                 other._refused = True
@@ -121,7 +173,19 @@ class FrontDoorProtocol(HttpToolsProtocol):
                     cap=self.limits.max_connections,
                 )
                 return True
-        return False
+            if other._half_sent() and (
+                oldest_half_sent is None or other._connected_at < oldest_half_sent._connected_at
+            ):
+                oldest_half_sent = other
+        if oldest_half_sent is None:
+            return False
+        PRESSURE_LOG.note(
+            "half-sent request closed: at the connection cap",
+            cap=self.limits.max_connections,
+            client=_peer(oldest_half_sent.client),
+        )
+        oldest_half_sent._answer_and_close(503, "Too many connections", _OVER_CAP_DETAIL)
+        return True
 
     def _refuse_over_cap(self) -> None:
         PRESSURE_LOG.note(
@@ -155,7 +219,38 @@ class FrontDoorProtocol(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         self._stop_send_watch()
+        self._release_body()
+        self._count_unsent(0)
         super().connection_lost(exc)
+
+    # ------------------------------------------------------------------ the buffer budget
+
+    def _release_body(self) -> None:
+        if self._body_held:
+            self.limits.buffers.count(self._body_held, 0)
+            self._body_held = 0
+
+    def _count_unsent(self, unsent: int) -> None:
+        if unsent != self._unsent_held:
+            self.limits.buffers.count(self._unsent_held, unsent)
+            self._unsent_held = unsent
+
+    def on_response_complete(self) -> None:
+        self._release_body()  # the route is done with it
+        super().on_response_complete()
+
+    def _refuse_over_budget(self) -> None:
+        PRESSURE_LOG.note(
+            "request refused: buffer budget spent",
+            maxBufferedBytes=self.limits.buffers.limit,
+            client=_peer(self.client),
+        )
+        self._answer_and_close(
+            503,
+            "Gateway buffers full",
+            f"the gateway holds {self.limits.buffers.limit} bytes of request bodies and "
+            "unsent answers (gateway.max_buffered_bytes); retry shortly",
+        )
 
     # ------------------------------------------------------------------ the send deadline
     # The transport calls pause_writing when an answer outgrows its buffer's high-water mark
@@ -166,11 +261,14 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     def pause_writing(self) -> None:
         super().pause_writing()
+        unsent = self.transport.get_write_buffer_size()
+        self._count_unsent(unsent)
         if self._send_watch is None:
-            self._watch_send(self.transport.get_write_buffer_size())
+            self._watch_send(unsent)
 
     def resume_writing(self) -> None:
         self._stop_send_watch()
+        self._count_unsent(0)
         super().resume_writing()
 
     def _watch_send(self, unsent: int) -> None:
@@ -188,6 +286,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         unsent = self.transport.get_write_buffer_size()
+        self._count_unsent(unsent)
         if unsent < unsent_before:
             self._watch_send(unsent)
             return
@@ -250,6 +349,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         if self._refused:
             return
+        self._authenticated()  # before the last request's scope is replaced
         super().on_message_begin()
         self._in_head = True
         self._head_bytes = 0
@@ -258,6 +358,9 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         if self._refused:
+            return
+        if self.limits.buffers.spent:  # no new work while the gateway holds its budget
+            self._refuse_over_budget()  # (still in the head: the answer is written)
             return
         self._in_head = False
         self._in_body, self._framing_bytes = True, 0
@@ -271,8 +374,15 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     def on_body(self, body: bytes) -> None:
         self._framing_bytes = 0
-        if not self._refused:
-            super().on_body(body)
+        if self._refused:
+            return
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:  # else uvicorn drops it
+            if not self.limits.buffers.take(len(body)):
+                self._refuse_over_budget()
+                return
+            self._body_held += len(body)
+        super().on_body(body)
 
     def on_message_complete(self) -> None:
         self._in_body = False
@@ -309,12 +419,15 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     def _refuse(self, status: int, title: str, detail: str) -> None:
         """Answer (unless a response already began) and close; a waiting route sees a disconnect."""
-        self._disarm()
-        self._refused = True
         log.warning(
             "front door refusal",
             extra={"fields": {"status": status, "detail": detail, "client": _peer(self.client)}},
         )
+        self._answer_and_close(status, title, detail)
+
+    def _answer_and_close(self, status: int, title: str, detail: str) -> None:
+        self._disarm()
+        self._refused = True
         if self.transport.is_closing():
             return
         cycle = self.cycle  # in a head: the last request's, until this one's head is complete
@@ -324,6 +437,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
             self.transport.write(
                 STATUS_LINE[status]
                 + f"content-type: {PROBLEM_TYPE}\r\ncontent-length: {len(body)}\r\n".encode()
+                + (b"retry-after: 1\r\n" if status == 503 else b"")
                 + b"connection: close\r\n\r\n"
                 + body
             )
@@ -420,6 +534,7 @@ def server_config(app: Any, gateway: GatewayConfig, **options: Any) -> uvicorn.C
         body_timeout_s=gateway.body_timeout_s,
         send_timeout_s=gateway.send_timeout_s,
         max_connections=cap,
+        buffers=BufferBudget(gateway.max_buffered_bytes),
     )
     # No proxy headers: the gateway is its clients' direct peer on loopback, so an
     # X-Forwarded-For from one of them would only let it name another client in the logs.

@@ -16,8 +16,9 @@ Two deadlines, both `request_ms`, keep one slow call from hurting other clients:
   slow calls made another client's quick call wait 11.5 s with `request_ms = 1000`. (The pool
   bounds how many calls may wait at once: `max_queue`, then 503.)
 - The session is killed only when the plugin says nothing at all (no answer, no notification)
-  while it owes answers, or does not read what is written to it: a busy plugin is slow, a
-  silent or deaf one is stuck. Every call still waiting then gets -32002 (-32001 when the plugin
+  while it owes answers, or takes no byte of what is written to it for `request_ms`: a busy
+  plugin is slow (one client's burst filling its stdin is backpressure, not a reason to fail
+  every other client's call), a silent or deaf one is stuck. Every call still waiting then gets -32002 (-32001 when the plugin
   exited) and the pool starts the next request afresh, with the same back-off as GPP/3 plugins.
 
 JSON-RPC has no handshake, so a plugin's start-up would count against its first request; until
@@ -32,15 +33,17 @@ import contextlib
 import itertools
 import json
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Unpack
 
 from gpp.core import codes, jsonrpc
 from gpp.core.canonical_json import JSONRejected, loads_strict
+from gpp.core.codes import OFFENDING_FRAME_LIMIT
 from gpp.core.framing import DEFAULT_MAX_LINE_BYTES, LineBuffer, LineTooLong
-from gpp.host.process import ProcessOptions, ProcessSession, wait_exit
-from gpp.host.rate_limit import RateLimitedLog
+from gpp.host.process import OFF_LOOP_BYTES, ProcessOptions, ProcessSession, wait_exit
+from gpp.host.rate_limit import RateLimitedLog, TokenBucket
 from gpp.host.session import Timeouts
 
 log = logging.getLogger("gpp.rpc")
@@ -52,6 +55,43 @@ PLUGIN_UNAVAILABLE = -32003
 SERVER_ERRORS = (PLUGIN_EXITED, PLUGIN_TIMED_OUT, PLUGIN_UNAVAILABLE)
 
 Listener = Callable[[dict[str, Any]], None]
+CPU_WINDOW_S = 600.0
+"""A JSON-RPC session may use `cpu_seconds` of CPU in any this many seconds (refilling)."""
+JUNK_BURST = 1000
+JUNK_PER_SECOND = 100.0
+"""Lines that serve no request a plugin may write (see `JsonRpcSession._serves_nothing`)."""
+READ_CHUNK = 1 << 16
+LINES_PER_TURN = 256
+"""Lines dispatched back to back before the reader yields to the loop, at most; fewer when
+they took `TURN_S` (checked every `TURN_CHECK_LINES` lines)."""
+TURN_S = 0.000_2
+TURN_CHECK_LINES = 8
+
+
+class TurnSlice:
+    """One turn of a reader on the loop: over after `LINES_PER_TURN` lines or `TURN_S`
+    seconds, whichever comes first. Small, because every task waiting for the loop (another
+    plugin's answer, a client's request) waits up to one slice at each of its own steps."""
+
+    __slots__ = ("lines", "started")
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.started = time.perf_counter()
+
+    def spent(self) -> bool:
+        self.lines += 1
+        if self.lines >= LINES_PER_TURN:
+            return True
+        return self.lines % TURN_CHECK_LINES == 0 and time.perf_counter() - self.started > TURN_S
+
+    def rest(self) -> float:
+        """How long the reader leaves the loop to others after a full slice: as long as the
+        slice took, so a plugin that writes without pause gets at most half the loop (its
+        pipe fills and it waits: the cost of its output is its own)."""
+        return time.perf_counter() - self.started
+
+
 MAX_UNREAD_FOR_REFUSALS = 1 << 20
 """Bytes the plugin may leave unread before its requests to the client go unanswered."""
 _LENIENT = json.JSONDecoder(parse_int=lambda text: int(text) if len(text) <= 20 else text)
@@ -75,7 +115,10 @@ class JsonRpcSession(ProcessSession):
 
     The process itself (spawn, stderr, `alive`, kill and reap) is the ProcessSession's;
     `on_failure` hears, once, the error that ends the session, whether or not a client waits.
+    Its `cpu_seconds` is a budget per `CPU_WINDOW_S` (`process.CpuBudget`), not for its life.
     """
+
+    cpu_window_s = CPU_WINDOW_S
 
     def __init__(
         self,
@@ -99,8 +142,15 @@ class JsonRpcSession(ProcessSession):
         self._calls: dict[int, Call] = {}  # waiting for their answers, oldest first
         self._owed: set[int] = set()  # given up on (timed out, client left): answers dropped
         self._quiet_since = 0.0  # when the plugin last spoke, or began to owe answers
+        self._written = 0  # bytes handed to the plugin's stdin
+        self._taken = 0  # of those, how many it had taken when last looked at (see `_deaf`)
+        self._taken_at = 0.0  # when it was last seen taking more
         self._changed = asyncio.Event()  # wakes the watchdog (see `_poke`)
         self._wake_at: float | None = None  # when the sleeping watchdog wakes by itself
+        self.junk_lines = 0
+        """Lines that served no request (see `_serves_nothing`)."""
+        self._junk = TokenBucket(JUNK_BURST, JUNK_PER_SECOND)
+        self._flooded: codes.ProtocolError | None = None
         self.stdout_log = RateLimitedLog(log, plugin_id, "plugin stdout lines suppressed")
         """What the plugin's stdout makes the gateway say (junk, answers to no request),
         rate-limited as its stderr is: 50,000 junk lines were once 50,000 WARNINGs in 5 s."""
@@ -155,16 +205,21 @@ class JsonRpcSession(ProcessSession):
     async def flush(self) -> None:
         """Wait until the plugin has read what was written, at most `request_ms` (see `_due`).
 
-        A plugin that stops reading its stdin can never answer: past the deadline the session
-        is killed (every waiting call gets -32002), so a write never hangs a request.
+        A plugin that stops reading its stdin can never answer: when it took no byte within
+        the deadline the session is killed (every waiting call gets -32002), so a write never
+        hangs a request. One that reads, only slower than a client's burst came, is busy, not
+        deaf: the session lives, and each call is answered or times out on its own clock.
         """
         if self.closed or not self._unread_bytes():  # all taken by the pipe: nothing to wait for
             return
+        loop = asyncio.get_running_loop()
         try:
-            async with asyncio.timeout_at(self._due(asyncio.get_running_loop().time())):
+            async with asyncio.timeout_at(self._due(loop.time())):
                 await self._proc.stdin.drain()  # type: ignore[union-attr]
         except TimeoutError:
-            await self._fail(self._stuck())
+            if self._deaf(loop.time()):
+                await self._fail(self._stuck())
+            # else busy: it reads, slower than this burst came; each call keeps its deadline
         except (ConnectionError, RuntimeError):
             pass  # the plugin is gone: the reader sees EOF and fails everything pending
 
@@ -194,25 +249,47 @@ class JsonRpcSession(ProcessSession):
         """Hand one line to the pipe's buffer; `flush` bounds the wait for the plugin to read."""
         if self.closed:
             return
-        assert self._proc.stdin is not None
-        if self._proc.stdin.transport.is_closing():  # the plugin is gone: the reader's EOF
+        stdin = self._proc.stdin
+        assert stdin is not None
+        transport = stdin.transport
+        if transport.is_closing():  # the plugin is gone: the reader's EOF
             return  # fails every call still waiting, this one included
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        all_taken = not transport.get_write_buffer_size()
+        self._written += len(line)
         with contextlib.suppress(RuntimeError, ConnectionError):  # uvloop: a transport the
-            self._proc.stdin.write(line)  # plugin's death closed raises; the EOF answers
+            stdin.write(line)  # plugin's death closed raises; the EOF answers
+        if all_taken and (unread := transport.get_write_buffer_size()):  # what the pipe took
+            self._taken = self._written - unread  # at once is no sign of reading: `_deaf`
+            self._taken_at = asyncio.get_running_loop().time()  # counts from here
 
     def _tell_cancel(self, gateway_id: int) -> None:
         self._write(jsonrpc.notification(jsonrpc.CANCEL_METHOD, {"id": gateway_id}))
 
     async def _read(self, stdout: asyncio.StreamReader) -> None:
+        """Read and dispatch the plugin's lines, yielding to the loop after every read and
+        every `LINES_PER_TURN` lines, and parsing a long line in a worker thread: one plugin's
+        output must not hold every other plugin and client (`1\\n` lines written without pause
+        once made another plugin's discover 2,000 times slower)."""
         lines = LineBuffer(self.max_line_bytes)
         try:
-            while chunk := await stdout.read(1 << 16):
+            while chunk := await stdout.read(READ_CHUNK):
                 lines.feed(chunk)
+                turn = TurnSlice()
                 while (line := lines.next_line()) is not None:
-                    if (violation := self._dispatch(line)) is not None:
+                    if len(line) >= OFF_LOOP_BYTES:
+                        message = await asyncio.to_thread(_decode, line)
+                    else:
+                        message = _decode(line)
+                    violation = self._dispatch(line, message) or self._flooded
+                    if violation is not None:
                         await self._fail(violation)
                         return
+                    if turn.spent():
+                        await asyncio.sleep(turn.rest())
+                        turn = TurnSlice()
+                if len(chunk) == READ_CHUNK:  # more may be buffered: `read` would not suspend
+                    await asyncio.sleep(0)
         except LineTooLong as exc:
             await self._fail(
                 codes.FrameJSONError(
@@ -230,19 +307,20 @@ class JsonRpcSession(ProcessSession):
         problem = f"plugin exited ({reason})" if reason else "plugin exited"
         await self._fail(codes.UnexpectedEOFError(problem, exit_code=self._exit_status()))
 
-    def _dispatch(self, line: bytes) -> codes.ProtocolError | None:
-        """Route one line; a line that is not I-JSON is the E_FRAME_JSON that ends the session,
-        as every violation ends a GPP/3 one (the call it answers gets its own -32603 first)."""
-        try:
-            message = loads_strict(line)
-        except JSONRejected as exc:
-            self._refuse_line(line, exc)
-            return codes.FrameJSONError(f"invalid JSON: {exc.reason}", offending_frame=line)
+    def _dispatch(self, line: bytes, message: Any) -> codes.ProtocolError | None:
+        """Route one line (`_decode`'s value); a line that is not I-JSON is the E_FRAME_JSON
+        that ends the session, as every violation ends a GPP/3 one (the call it answers gets its
+        own -32603 first)."""
+        if isinstance(message, JSONRejected):
+            self._refuse_line(line, message)
+            return codes.FrameJSONError(f"invalid JSON: {message.reason}", offending_frame=line)
         if not isinstance(message, dict):
+            self._serves_nothing(line, codes.FrameJSONError, "a line that is not a JSON object")
             return None
         if "method" in message and "id" in message:  # a request to the client: none is served
             self._heard()
             self._refuse_request(message["id"])
+            self._serves_nothing(line, codes.SchemaError, "a request to the gateway")
             return None
         if "method" in message:  # a notification: route it to the request it names
             self._heard()
@@ -260,11 +338,29 @@ class JsonRpcSession(ProcessSession):
         call = self._calls.get(answered) if type(answered) is int else None
         if call is None:
             self.stdout_log.warning("answer to no pending request", id=str(answered)[:200])
+            self._serves_nothing(line, codes.SchemaError, "an answer to no pending request")
             return None
         self._heard()
         message["id"] = call.client_id  # same key position: the layout stays as the plugin wrote it
         self._settle(call, message)
         return None
+
+    def _serves_nothing(self, line: bytes, error: type[codes.ProtocolError], what: str) -> None:
+        """A line that reaches no client costs the gateway its parse all the same: the plugin
+        may write `JUNK_BURST` of them, then `JUNK_PER_SECOND`; past that the session ends
+        (E_FRAME_JSON for what is not a JSON object, E_SCHEMA for a well-formed message that
+        answers nothing), so a plugin cannot spend the gateway's CPU for hours on its own
+        budget's seconds."""
+        self.junk_lines += 1
+        if self._junk.take() or self._flooded is not None:
+            return
+        self._flooded = error(
+            f"plugin flooded its stdout with lines that serve no request "
+            f"({self.junk_lines} in all); killed",
+            expected=f"at most {JUNK_BURST} such lines at once, then {JUNK_PER_SECOND:g} a second",
+            got=what,
+            offending_frame=line[:OFFENDING_FRAME_LIMIT],
+        )
 
     def _refuse_request(self, request_id: Any) -> None:
         """A plugin-to-client request is answered -32601 here and never forwarded: it reached
@@ -300,6 +396,7 @@ class JsonRpcSession(ProcessSession):
             reason=reason.reason,
             line=line[:200].decode("utf-8", "replace"),
         )
+        self._serves_nothing(line, codes.FrameJSONError, "a line that is not I-JSON")
 
     # ------------------------------------------------------------------------------ deadlines
 
@@ -318,7 +415,7 @@ class JsonRpcSession(ProcessSession):
             if head is not None:
                 due = self._due(head.sent_at)  # the oldest's is the earliest: same budget
                 if now >= due:
-                    if self._unread_bytes():  # its request is not even read: a dead session
+                    if self._deaf(now):  # it takes nothing of what it is sent: a dead session
                         await self._fail(self._stuck())
                         return
                     self._give_up(head, self._timed_out(head))
@@ -377,6 +474,21 @@ class JsonRpcSession(ProcessSession):
             f"plugin said nothing for {ms} ms while {self.in_flight} request(s) waited; killed"
         )
 
+    def _deaf(self, now: float) -> bool:
+        """Bytes wait in the pipe and the plugin took none of them for `request_ms`.
+
+        Looked at only when a deadline is due, so taking is seen late, never early: a plugin
+        that took anything since the last look counts as reading from now on.
+        """
+        unread = self._unread_bytes()
+        if not unread:
+            return False
+        taken = self._written - unread
+        if taken > self._taken:
+            self._taken, self._taken_at = taken, now
+            return False
+        return now - self._taken_at >= self._budget_s
+
     def _unread_bytes(self) -> int:
         assert self._proc.stdin is not None
         return self._proc.stdin.transport.get_write_buffer_size()
@@ -424,7 +536,14 @@ class JsonRpcSession(ProcessSession):
         self._end_calls()
         log.warning(
             "kill",
-            extra={"fields": {"plugin": self.plugin_id, "pid": self.pid, "reason": error.code}},
+            extra={
+                "fields": {
+                    "plugin": self.plugin_id,
+                    "pid": self.pid,
+                    "reason": error.code,
+                    "problem": error.problem,
+                }
+            },
         )
         if self._on_failure is not None:
             self._on_failure(error)  # once, whether or not a client is still waiting
@@ -443,6 +562,15 @@ class JsonRpcSession(ProcessSession):
         code = PLUGIN_TIMED_OUT if isinstance(error, codes.WatchdogTimeoutError) else PLUGIN_EXITED
         data = {"code": error.code, "exitCode": error.exit_code, "stderrTail": error.stderr_tail}
         return jsonrpc.error(call.client_id, code, error.fail_line(), data)
+
+
+def _decode(line: bytes) -> Any:
+    """The line's JSON value, or the JSONRejected saying why it has none (a value, so that a
+    worker thread can hand it back as well as the loop)."""
+    try:
+        return loads_strict(line)
+    except JSONRejected as exc:
+        return exc
 
 
 def _outgoing(request: jsonrpc.Request, gateway_id: Any) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from gpp.core.messages import (
     SessionError,
     Shutdown,
 )
-from gpp.host.process import ProcessSession, wait_exit
+from gpp.host.process import OFF_LOOP_BYTES, ProcessSession, wait_exit
 from gpp.host.sandbox import SandboxPolicy
 
 log = logging.getLogger("gpp.host")
@@ -275,7 +275,10 @@ class PluginSession(ProcessSession):
         )
 
     async def _write(self, event: Event) -> None:
-        line = self._conn.send(event)
+        if isinstance(event, Discover) and sum(map(len, event.paths)) >= OFF_LOOP_BYTES:
+            line = await asyncio.to_thread(self._conn.send, event)  # its encoding and digest
+        else:  # would hold the loop as long as the parse of a result that size
+            line = self._conn.send(event)
         assert self._proc.stdin is not None
         self._unwritten = (event.TYPE, len(line))
         try:
@@ -294,8 +297,16 @@ class PluginSession(ProcessSession):
         `expected` or a session-fatal error; the latter raises E_PLUGIN_ERROR."""
         assert self._proc.stdout is not None
         stdout = self._proc.stdout
+        fed = 0  # bytes read for this event: a long line is parsed in a worker thread
         while (event := self._conn.next_event()) is None:
-            self._conn.receive_data(await stdout.read(READ_CHUNK))
+            chunk = await stdout.read(READ_CHUNK)
+            self._conn.receive_data(chunk)
+            fed += len(chunk)
+            if fed >= OFF_LOOP_BYTES and b"\n" in chunk:
+                if (event := await asyncio.to_thread(self._conn.next_event)) is not None:
+                    break
+            elif fed > READ_CHUNK:  # a read with data buffered does not suspend: yield
+                await asyncio.sleep(0)
         if isinstance(event, SessionError):
             raise codes.PluginErrorResponse(
                 f"plugin answered with an error frame: {event.code}: {event.message}",

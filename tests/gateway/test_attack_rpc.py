@@ -74,7 +74,10 @@ def test_a_client_that_reads_gets_every_notification(gateway: Gateway) -> None:
 
 @pytest.fixture(scope="module")
 def example(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
-    plugin = jsonrpc_plugin("example", REPO / "plugins" / "jsonrpc_example.py")
+    # every call of a batch counts against max_queue (issue 33): room for the longest batch
+    plugin = jsonrpc_plugin(
+        "example", REPO / "plugins" / "jsonrpc_example.py", max_queue=MAX_BATCH_ENTRIES
+    )
     with running_gateway(write_config(tmp_path_factory.mktemp("attack-batch"), [plugin])) as gw:
         yield gw
 

@@ -15,7 +15,7 @@ from app.command_line import _refused_hello
 from app.routes import discover_body
 from gpp.core import codes
 from gpp.core.messages import Discover
-from gpp.host.jsonrpc import JsonRpcSession
+from gpp.host.jsonrpc import JsonRpcSession, _decode
 
 HOSTILE = st.sampled_from(
     [
@@ -70,6 +70,6 @@ def test_the_json_rpc_reader_takes_any_line_without_raising(lines: list[bytes]) 
     async def dispatch_all() -> None:
         session = JsonRpcSession(["true"], "fixture")
         for line in lines:
-            session._dispatch(line)
+            session._dispatch(line, _decode(line))
 
     asyncio.run(dispatch_all())

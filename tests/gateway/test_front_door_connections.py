@@ -4,22 +4,32 @@ new ones, and a client the gateway cannot take is answered 503, never reset in s
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import select
 import socket
+import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from pathlib import Path
 
 import httpx
 from gateway_harness import (
+    Gateway,
     ServedGateway,
+    _Server,
     echo_plugin,
     make_fifo,
     running_gateway,
     served,
     write_config,
 )
+
+from app.config import load_config
+from app.main import create_app
+from app.server.front_door import server_config
 
 WAIT_S = 30.0
 NOFILE = 256
@@ -114,3 +124,145 @@ def _read_all(sock: socket.socket) -> bytes:
     while chunk := sock.recv(65536):
         answer += chunk
     return answer
+
+
+TOKEN = "engine-token-0123456789abcdef"
+ASK = (
+    b"GET /plugins HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+    + TOKEN.encode()
+    + b"\r\n\r\n"
+)
+HALF_SENT = (
+    b"POST /plugins/echo/discover HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n" + b'{"paths": '
+)
+
+
+@contextlib.contextmanager
+def keep_alive_gateway(config: Path) -> Iterator[Gateway]:
+    """`running_gateway`, with keep-alive connections kept 600 s (uvicorn's 5 s would close
+    the engine's idle connection on its own on a slow machine)."""
+    loaded = load_config(config)
+    server = _Server(
+        server_config(
+            create_app(loaded),
+            loaded.gateway,
+            host="127.0.0.1",
+            port=0,
+            timeout_graceful_shutdown=5,
+            timeout_keep_alive=600,
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    assert server.ready.wait(WAIT_S), "gateway did not start"
+    try:
+        yield Gateway(server.config.app, server)
+    finally:
+        server.should_exit = True
+        thread.join(WAIT_S)
+
+
+def _answer(sock: socket.socket) -> bytes:
+    """One HTTP answer (head and Content-Length body), or what came before the connection
+    ended."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        if not (chunk := sock.recv(65536)):
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+    while len(body) < length and (chunk := sock.recv(65536)):
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+def test_tokenless_half_sent_requests_never_make_an_authenticated_connection_go(
+    tmp_path: Path,
+) -> None:
+    """Issue 33: a tokenless local process holding the cap with half-sent requests made the
+    gateway close the engine's idle keep-alive connection, and the engine's reconnect got
+    503. Now a connection that presented the token is never closed to make room, and a
+    newcomer takes the place of the oldest half-sent request instead."""
+    token = tmp_path / "token"
+    token.write_text(TOKEN)
+    token.chmod(0o600)
+    cap = 6
+    config = write_config(
+        tmp_path,
+        [echo_plugin()],
+        gateway={"max_connections": cap, "token_file": str(token), "body_timeout_s": 600},
+    )
+    with keep_alive_gateway(config) as gw, contextlib.ExitStack() as held:
+
+        def connect() -> socket.socket:
+            return held.enter_context(socket.create_connection(("127.0.0.1", gw.port), WAIT_S))
+
+        def half_sent() -> bytes:
+            attacker = connect()
+            attacker.sendall(HALF_SENT)
+            return _answer(attacker)  # its head is read: the rest of its body is awaited
+
+        engine = connect()
+        engine.sendall(ASK)
+        assert _answer(engine).startswith(b"HTTP/1.1 200 ")  # and now idle, kept alive
+        for _ in range(cap - 1):
+            assert half_sent().startswith(b"HTTP/1.1 401 ")
+        for _ in range(3):  # past the cap: each takes the place of an older half-sent one
+            assert half_sent().startswith(b"HTTP/1.1 401 ")
+        engine.sendall(ASK)
+        assert _answer(engine).startswith(b"HTTP/1.1 200 ")  # the same connection, kept
+        fresh = connect()  # a reconnect at the cap takes a half-sent request's place too
+        fresh.sendall(ASK)
+        assert _answer(fresh).startswith(b"HTTP/1.1 200 ")
+
+
+MiB = 1024 * 1024
+
+
+def _body_head(length: int) -> bytes:
+    return (
+        b"POST /plugins/echo/discover HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % length
+    )
+
+
+def test_bodies_past_the_buffer_budget_get_503_and_the_budget_is_given_back(
+    tmp_path: Path,
+) -> None:
+    """Issue 33: 300 connections each holding an unfinished 1 MiB body took the gateway from
+    59 to 369 MB, with nothing to stop 4,096 of them. Now the bytes held in bodies count
+    against `max_buffered_bytes`: the request that would pass it gets 503 with Retry-After,
+    and a body's bytes are given back when its answer is sent."""
+    config = write_config(
+        tmp_path,
+        [echo_plugin()],
+        gateway={"max_buffered_bytes": 2 * MiB, "max_body_bytes": MiB, "body_timeout_s": 600},
+    )
+    length = MiB
+    body = json.dumps({"paths": ["p" * (length - 15)]}).encode()
+    assert len(body) == length
+    part = 900 * 1024  # three of them are more than the budget
+    with running_gateway(config) as gw, contextlib.ExitStack() as held:
+        holders = []
+        for _ in range(3):
+            sock = held.enter_context(socket.create_connection(("127.0.0.1", gw.port), WAIT_S))
+            sock.sendall(_body_head(length) + body[:part])
+            holders.append(sock)
+        # only a refused one answers before its body is complete
+        readable, _, _ = select.select(holders, [], [], WAIT_S)
+        assert len(readable) >= 1, "no request was refused"
+        refused = readable[0]
+        answer = _answer(refused)
+        assert answer.startswith(b"HTTP/1.1 503 "), answer[:300]
+        assert b"retry-after: 1" in answer and b"max_buffered_bytes" in answer
+        for sock in holders:
+            if sock is not refused:
+                sock.sendall(body[part:])
+                assert not _answer(sock).startswith(b"HTTP/1.1 503 ")
+        # every body answered: the budget is whole again
+        for _ in range(2):
+            again = held.enter_context(socket.create_connection(("127.0.0.1", gw.port), WAIT_S))
+            again.sendall(_body_head(length) + body)
+            assert not _answer(again).startswith(b"HTTP/1.1 503 ")

@@ -535,7 +535,7 @@ def test_answers_to_no_request_are_logged_rate_limited(caplog: pytest.LogCapture
     5 s. Now a burst, then a count of what was suppressed. (A line that is not JSON at all ends
     the session: the next test.)"""
 
-    async def scenario() -> int:
+    async def scenario() -> tuple[int, int]:
         ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         session = JsonRpcSession(
             [sys.executable, "-c", UNASKED_ANSWERS_PLUGIN],
@@ -544,16 +544,16 @@ def test_answers_to_no_request_are_logged_rate_limited(caplog: pytest.LogCapture
         )
         await session.start()
         try:
-            await asyncio.wait_for(ended, 60)  # it writes everything, then exits
+            await asyncio.wait_for(ended, 60)  # ended for the flood (issue 33), or it exits
         finally:
             await session.close(5)
-        return session.stdout_log.suppressed
+        return session.stdout_log.suppressed, session.junk_lines
 
     with caplog.at_level("WARNING", logger="gpp.rpc"):
-        suppressed = asyncio.run(scenario())
+        suppressed, junk_lines = asyncio.run(scenario())
     per_line = [r for r in caplog.records if r.getMessage() == "answer to no pending request"]
     summaries = [r for r in caplog.records if r.getMessage() == "plugin stdout lines suppressed"]
-    assert len(per_line) + suppressed == JUNK_LINES
+    assert len(per_line) + suppressed == junk_lines <= JUNK_LINES
     assert len(per_line) < 1000  # the burst, and the refill while the flood lasted
     assert sum(r.fields["lines"] for r in summaries) == suppressed  # type: ignore[attr-defined]
 
