@@ -26,6 +26,7 @@ from pydantic import (
 
 from gpp.core import codes
 from gpp.core.framing import DEFAULT_MAX_LINE_BYTES
+from gpp.host import uids
 from gpp.host.jsonrpc import JsonRpcSession
 from gpp.host.process import ProcessOptions
 from gpp.host.sandbox import SandboxPolicy
@@ -273,6 +274,9 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
     root = (base / entry.root).resolve()
     if not root.is_dir():
         raise ValueError(f"root: {root} is not a directory")
+    sandbox = entry.sandbox_over(defaults.sandbox)
+    if why := uids.host_refusal(sandbox.uid_range):
+        raise ValueError(f"sandbox.uid_range: {why}")
     return PluginConfig(
         id=entry.id,
         version=entry.version,
@@ -282,7 +286,7 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
         eager=entry.eager,
         env=entry.env,
         limits=entry.limits_over(defaults),
-        sandbox=entry.sandbox_over(defaults.sandbox),
+        sandbox=sandbox,
     )
 
 

@@ -22,8 +22,11 @@ from pathlib import Path
 from typing import Protocol, TypedDict, Unpack, runtime_checkable
 
 from gpp.core import codes
+from gpp.host import uids
 from gpp.host.cgroups import SessionGroup
+from gpp.host.identity import drops_root
 from gpp.host.sandbox import SandboxPolicy, SandboxUnavailable, SpawnPlan, plan
+from gpp.host.uids import UidLease
 
 PASSED_ENV = ("PATH", "LANG")
 """The only variables a plugin inherits; everything else it gets is said in its config."""
@@ -47,8 +50,21 @@ async def spawn(
     sandbox: SandboxPolicy | None = None,
 ) -> tuple[asyncio.subprocess.Process, SpawnPlan | None]:
     """Start the plugin as the leader of a new session (so its whole group can be killed),
-    inside its sandbox when one is given. Raises SandboxUnavailable or OSError."""
-    spawn_plan = plan(sandbox, command, cwd, env.get("HOME"), env) if sandbox is not None else None
+    inside its sandbox when one is given, as a uid of its own when the gateway is root (leased
+    here, given back by the plan once the session's processes are gone). Raises
+    SandboxUnavailable or OSError."""
+    spawn_plan = None
+    if sandbox is not None:
+        lease = _lease_uid(sandbox) if drops_root() else None
+        try:
+            spawn_plan = plan(
+                sandbox, command, cwd, env.get("HOME"), env, lease.uid if lease else None
+            )
+        except BaseException:
+            if lease is not None:
+                lease.release()
+            raise
+        spawn_plan.uid_lease = lease
     try:
         proc = await asyncio.create_subprocess_exec(
             *(spawn_plan.argv if spawn_plan else command),
@@ -71,6 +87,13 @@ async def spawn(
         if spawn_plan is not None:
             spawn_plan.close_fds()
     return proc, spawn_plan
+
+
+def _lease_uid(sandbox: SandboxPolicy) -> UidLease:
+    try:
+        return uids.lease(sandbox.uid_range)
+    except (uids.UidsExhausted, OSError) as exc:
+        raise SandboxUnavailable(f"no uid of its own for the plugin: {exc}") from None
 
 
 FREEZE_AFTER_S = 0.2

@@ -18,14 +18,17 @@ spawned process before it execs, so every process of the plugin is in it: memory
 memfd, shm, tmpfs and children included), `pids.max` (`max_processes`: RLIMIT_NPROC does not
 bind root), and the CPU counter that `cpu_seconds` is checked against as the plugin's total
 budget. Where no such cgroup can be made, the plugin is refused unless its config says
-`cgroup = "optional"`. The remaining rlimits bind each process: RLIMIT_AS (a per-process
-backstop that makes one big allocation fail cleanly), NOFILE and FSIZE; RLIMIT_CPU and NPROC
-only where the plugin runs without a cgroup. An idle GPP/3 session's group is frozen
+`cgroup = "optional"`. The remaining rlimits bind each process: NOFILE and FSIZE, NPROC where
+the session has a uid of its own; RLIMIT_CPU, and RLIMIT_AS (which breaks runtimes that
+reserve address space), only where the plugin runs without a cgroup. An idle GPP/3 session's group is frozen
 (`gpp.host.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
 watcher (`cgroups.watch_v1_freezer`) thaws the groups of a gateway that died.
-A root gateway then switches to an unprivileged uid before bwrap runs (`gpp.host.identity`: the
-plugin is never uid 0 of the host, so `/proc/sys` and root's files and keyrings are out of
-reach), and bwrap installs a seccomp filter (`gpp.host.seccomp`) just before it execs the plugin.
+A root gateway then switches to the session's own unprivileged uid (leased from
+`sandbox.uid_range` by `gpp.host.uids`) before bwrap runs (`gpp.host.identity`: the plugin is
+never uid 0 of the host, so `/proc/sys` and root's files and keyrings are out of reach, and
+shares no per-uid quota with another plugin), and bwrap installs a seccomp filter
+(`gpp.host.seccomp`) just before it execs the plugin. `/dev/ptmx` is not in the view unless
+the registry says `terminal = true`.
 What the command really runs is resolved first (`gpp.host.shims`), and the plugin's project root is
 bound read-only beside its own folder.
 
@@ -50,14 +53,16 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
-from gpp.host import cgroups, seccomp, shims
+from gpp.host import cgroups, seccomp, shims, uids
 from gpp.host.cgroups import CgroupUnavailable, Layout, Limits, SessionGroup
-from gpp.host.identity import DEFAULT_UID, Identity, drops_root, readable_refusal, stage
+from gpp.host.identity import Identity, drops_root, readable_refusal, stage
+from gpp.host.uids import DEFAULT_UID_RANGE, UidLease
 
 PR_SET_PDEATHSIG = 1
 RELEASE_POLLS, RELEASE_POLL_S = 100, 0.02  # up to 2 s for a killed namespace to be reaped
@@ -105,15 +110,20 @@ class SandboxPolicy:
     cgroup: Literal["required", "optional"] = "required"
     """"optional": run the plugin without its own cgroup where none can be made (then memory,
     CPU and processes are bounded per process by rlimits only); said explicitly, never implied."""
-    uid: int = DEFAULT_UID
-    """The uid (and gid) a plugin runs as, inside and outside its namespace, when the gateway is
-    root (`gpp.host.identity`); never 0."""
+    uid_range: tuple[int, int] = DEFAULT_UID_RANGE
+    """[first, last]: where a root gateway takes each session's own uid (and gid, the same
+    number) from (`gpp.host.uids`); never 0 nor 65534, and checked against the host's accounts
+    at config load."""
+    terminal: bool = False
+    """Whether the plugin may open `/dev/ptmx` (the host-wide pty pool); off unless said."""
 
     def __post_init__(self) -> None:
         for field in fields(self):
             value = getattr(self, field.name)
             if type(value) is int and value <= 0:  # the limits (the flags are bools)
                 raise ValueError(f"{field.name}: must be greater than 0 (or None: no limit)")
+        if why := uids.range_refusal(*self.uid_range):
+            raise ValueError(f"uid_range: {why}")
 
 
 @dataclass
@@ -131,6 +141,8 @@ class SpawnPlan:
     namespaced: bool = False
     fds: tuple[int, ...] = ()
     """Descriptors the spawned process inherits (the seccomp program); the spawn closes them."""
+    uid_lease: UidLease | None = None
+    """The session's own uid (a root gateway's), given back once its processes are gone."""
 
     def close_fds(self) -> None:
         """Close `fds` in the gateway once the child holds them (or the spawn failed)."""
@@ -144,15 +156,20 @@ class SpawnPlan:
         return decode_status(raw) if self.namespaced and raw is not None else raw
 
     def cleanup(self) -> None:
-        """Remove the session's cgroup; a group still holding processes is left to the sweep."""
-        if self.cgroup is not None:
-            self.cgroup.remove()
+        """Remove the session's cgroup; a group still holding processes is left to the sweep,
+        and its uid stays leased (a uid is never given to a second plugin while a process of
+        the first may still run as it)."""
+        gone = self.cgroup.remove() if self.cgroup is not None else True
+        if gone and self.uid_lease is not None:
+            self.uid_lease.release()
+            self.uid_lease = None
 
     async def release(self) -> None:
         """`cleanup` once the group is empty. Processes killed with the namespace linger as
         zombies until init reaps them, so give the kernel a moment (bounded) first; a frozen
         v1 group must be thawed for its killed processes to die at all."""
-        if self.cgroup is None:
+        if self.cgroup is None:  # the namespace's init is reaped: every process is gone
+            self.cleanup()
             return
         self.cgroup.thaw()
         for _ in range(RELEASE_POLLS):
@@ -172,23 +189,47 @@ def namespaces_refusal() -> str | None:
     return _bwrap_refusal()
 
 
-@functools.cache
+PROBE_RETRY_S = 30.0
+"""How long a failed namespace probe stands before the next spawn probes again: a success is
+kept for the gateway's life, but a failure may pass (bwrap installed, a sysctl turned on, a
+probe that timed out on a loaded machine) and must not refuse every plugin until a restart."""
+_probed: tuple[str | None, float] | None = None
+"""The last probe's refusal (None: namespaces work) and when it ran (`time.monotonic`)."""
+
+
 def _bwrap_refusal() -> str | None:
-    """Why bwrap cannot build the default sandbox here (probed once, with a real run), or None."""
+    """Why bwrap cannot build the default sandbox here, or None (`_probe_bwrap`): a success
+    cached for good, a failure for PROBE_RETRY_S."""
+    global _probed
+    now = time.monotonic()
+    if _probed is None or (_probed[0] is not None and now - _probed[1] >= PROBE_RETRY_S):
+        _probed = (_probe_bwrap(), now)
+    return _probed[0]
+
+
+def _probe_bwrap() -> str | None:
+    """Why bwrap cannot build the default sandbox here (a real run, as a plugin would be run:
+    a root gateway's under a leased uid of the default range), or None."""
     true = shutil.which("true")
     if shutil.which("bwrap") is None or true is None:
         return "bwrap is not installed"
+    lease: UidLease | None = None
     try:
+        if drops_root():
+            lease = uids.lease(DEFAULT_UID_RANGE)
         probe = subprocess.run(
             [*_bwrap(SandboxPolicy(), [], None, None), "--", true],
             capture_output=True,
             timeout=10,
             check=False,
-            preexec_fn=Identity(DEFAULT_UID, DEFAULT_UID).switch if drops_root() else None,
+            preexec_fn=Identity(lease.uid, lease.uid).switch if lease is not None else None,
             cwd="/",  # as for a plugin: the uid switched to may not reach the gateway's cwd
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except (OSError, subprocess.TimeoutExpired, uids.UidsExhausted) as exc:
         return str(exc)
+    finally:
+        if lease is not None:
+            lease.release()
     return None if probe.returncode == 0 else probe.stderr.decode(errors="replace").strip()
 
 
@@ -223,10 +264,12 @@ def plan(
     root: str | None,
     home: str | None = None,
     env: Mapping[str, str] | None = None,
+    uid: int | None = None,
 ) -> SpawnPlan:
     """The argv and pre-exec step that put `command` in its sandbox (`env`: the plugin's, for
-    PATH lookups). Raises SandboxUnavailable, or FileNotFoundError when the plugin's executable
-    does not exist."""
+    PATH lookups; `uid`: the session's own, which a root gateway leases (`gpp.host.uids`) and
+    runs the plugin as). Raises SandboxUnavailable, or FileNotFoundError when the plugin's
+    executable does not exist."""
     mechanisms: dict[str, str] = {}
     argv = list(command)
     namespaced = namespaces_available()
@@ -249,7 +292,9 @@ def plan(
         mechanisms["view"] = ", ".join(sorted(set(read_only)))
         sources: dict[str, str] = {}
         if drops_root():
-            uid = gid = policy.uid
+            if uid is None:
+                raise SandboxUnavailable("no uid of its own was leased for the plugin")
+            gid = uid
             if root and (why := readable_refusal(root, uid, gid)):
                 raise SandboxUnavailable(why)
             if home:
@@ -273,20 +318,28 @@ def plan(
             "user namespace with no capabilities, no_new_privs, no nested user namespaces"
         )
         mechanisms["identity"] = (
-            f"uid {identity.uid}, gid {identity.gid}, no supplementary groups, inside and outside "
-            "its user namespace (the gateway is root)"
+            f"uid {identity.uid}, gid {identity.gid}: the session's own (sandbox.uid_range "
+            f"{list(policy.uid_range)}), no supplementary groups, inside and outside its user "
+            "namespace (the gateway is root)"
             if identity
             else f"the gateway's own uid ({os.geteuid()}), unprivileged"
         )
         mechanisms["syscalls"] = (
-            f"seccomp filter: EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, io_uring, "
-            "userfaultfd, bpf, perf_event_open, mount, unshare, setns…), unusual personality "
-            "values and 32-bit/x32 ABIs; a fresh session keyring"
+            f"seccomp filter: EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, "
+            "io_uring, native AIO, modify_ldt, userfaultfd, bpf, perf_event_open, mount, "
+            "unshare, setns…), unusual personality values and 32-bit/x32 ABIs; sockets of "
+            "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink, packet, vsock…); a fresh "
+            "session keyring"
         )
         mechanisms["filesystem"] = (
             "minimal view: system dirs, interpreter and plugin folder read-only; private /proc "
             "and /dev; /tmp, /dev/shm and HOME in size-capped tmpfs; the rest read-only; "
             f"repository {'read-only' if readonly else 'read-write'}"
+        )
+        mechanisms["terminal"] = (
+            "/dev/ptmx: ptys from the host-wide pool (config: terminal = true)"
+            if policy.terminal
+            else "no /dev/ptmx (the host-wide pty pool is out of reach)"
         )
         binds = _bind_args(read_only, root, readonly, sources)
         sh = shutil.which("sh") or "/bin/sh"
@@ -322,7 +375,7 @@ def plan(
     except SandboxUnavailable:
         SpawnPlan(argv, lambda: None, mechanisms, fds=fds).close_fds()
         raise
-    limits = _rlimits(policy, per_plugin=cgroup is not None, shared_uid=identity is not None)
+    limits = _rlimits(policy, per_plugin=cgroup is not None, own_uid=identity is not None)
     mechanisms["rlimits"] = ", ".join(f"{name}={value}" for name, (_, value) in limits.items())
     procs_files = cgroup.procs_files if cgroup is not None else ()
     return SpawnPlan(
@@ -411,6 +464,7 @@ def _bwrap(
         *size,
         "--tmpfs",
         "/dev/shm",
+        *([] if policy.terminal else NO_PTYS),
         "--remount-ro",
         "/dev",
         *size,
@@ -422,6 +476,12 @@ def _bwrap(
         argv += ["--perms", "0700", *size, "--tmpfs", home]
     # bwrap's root is an uncapped tmpfs: read-only once every mount point is in it
     return [*argv, "--remount-ro", "/", "--chdir", root or home or "/"]
+
+
+NO_PTYS = ("--perms", "0555", "--size", "4096", "--tmpfs", "/dev/pts")
+"""bwrap's `/dev` holds a devpts instance (`/dev/ptmx` → `pts/ptmx`) whose ptys come from the
+host-wide pool (`kernel.pty.max`); an empty, read-only tmpfs over `/dev/pts` leaves
+`/dev/ptmx` dangling (ENOENT) unless the registry says `terminal = true`."""
 
 
 def _executable(name: str, root: str | None, path: str | None = None) -> str:
@@ -532,18 +592,22 @@ def decode_status(returncode: int) -> int:
 
 
 def _rlimits(
-    policy: SandboxPolicy, per_plugin: bool, shared_uid: bool = False
+    policy: SandboxPolicy, per_plugin: bool, own_uid: bool = False
 ) -> dict[str, tuple[int, int]]:
-    """The per-process limits; with a session cgroup, CPU and processes are the cgroup's (the
-    plugin's total), and RLIMIT_AS stays as a backstop for one process. RLIMIT_NPROC counts
-    every process of a uid: where plugins share one (a root gateway's), it would let one
-    plugin starve the others' forks and setuid, so it is left out."""
+    """The per-process limits; with a session cgroup, CPU and memory are the cgroup's (the
+    plugin's total). No RLIMIT_AS under a cgroup: V8, glibc's arenas, Go and the JVM reserve
+    far more address space than they touch, and a Node plugin aborted (`std::bad_alloc`) on
+    30,000 files under `RLIMIT_AS = memory_mb` with a tenth of it resident (issue 32); the
+    cgroup counts what is really used. RLIMIT_NPROC counts every process of a uid: with a uid
+    of its own per session (`own_uid`, a root gateway) it is the plugin's count, a second
+    bound beside `pids.max`; as the gateway's own uid it would count the gateway's processes
+    too, so it applies there only without a cgroup."""
     mib = 1024 * 1024
     wanted = {
-        "RLIMIT_AS": policy.memory_mb and policy.memory_mb * mib,
+        "RLIMIT_AS": None if per_plugin else policy.memory_mb and policy.memory_mb * mib,
         "RLIMIT_CPU": None if per_plugin else policy.cpu_seconds,
         "RLIMIT_NOFILE": policy.max_open_files,
-        "RLIMIT_NPROC": None if per_plugin or shared_uid else policy.max_processes,
+        "RLIMIT_NPROC": policy.max_processes if own_uid or not per_plugin else None,
         "RLIMIT_FSIZE": policy.max_file_size_mb and policy.max_file_size_mb * mib,
     }
     return {name: (getattr(resource, name), value) for name, value in wanted.items() if value}

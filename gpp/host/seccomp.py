@@ -25,6 +25,7 @@ import functools
 import os
 import platform
 import struct
+from dataclasses import dataclass
 
 REFUSED = (
     "keyctl", "add_key", "request_key",
@@ -40,6 +41,8 @@ REFUSED = (
     "name_to_handle_at", "open_by_handle_at", "fanotify_init",
     "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
     "nfsservctl", "create_module", "get_kernel_syms", "query_module", "vm86", "vm86old",
+    "io_setup", "io_submit", "io_getevents", "io_pgetevents", "io_destroy", "io_cancel",
+    "modify_ldt",
 )  # fmt: skip
 """Refused with EPERM (names this architecture lacks are skipped)."""
 
@@ -61,6 +64,34 @@ class SeccompUnavailable(Exception):
     """The filter cannot be built here (no libseccomp table, an architecture we do not know)."""
 
 
+SOCKET_FAMILIES = (1, 2, 10)
+"""AF_UNIX, AF_INET, AF_INET6: the families `socket` may create (and AF_NETLINK for
+NETLINK_ROUTE only, below). Every other one is refused with EAFNOSUPPORT, as a kernel built
+without it would answer (runtimes treat that as "not here"): AF_PACKET, AF_VSOCK (no network
+namespace divides it: `network = false` would not be "no network" on a VM guest), AF_ALG,
+AF_BLUETOOTH and the rest."""
+AF_NETLINK, NETLINK_ROUTE = 16, 0
+"""NETLINK_ROUTE is how glibc and libuv list interfaces and addresses (`if_nameindex`,
+`getifaddrs`, `getaddrinfo`'s AI_ADDRCONFIG), and it answers for the plugin's own network
+namespace only; the other netlink protocols are refused (NETLINK_KOBJECT_UEVENT carries the
+host's device events into any namespace, audit, netfilter, crypto…)."""
+SOCKETPAIR_FAMILIES = (1,)
+"""AF_UNIX only (the one family `socketpair` means anything for)."""
+RET_EAFNOSUPPORT = 0x00050000 | errno.EAFNOSUPPORT
+
+
+@dataclass(frozen=True)
+class ArgumentRule:
+    """A call allowed only with its first argument among `allowed`, else `refusal`."""
+
+    number: int
+    allowed: tuple[int, ...]
+    refusal: int
+    narrowed: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
+    """(first argument's value, index of another argument, its allowed values): a first
+    argument allowed only with that other argument among those values."""
+
+
 @functools.cache
 def program() -> bytes:
     """The compiled filter, as `bwrap --seccomp` reads it (an array of `struct sock_filter`).
@@ -68,9 +99,17 @@ def program() -> bytes:
     machine = platform.machine()
     if machine not in AUDIT_ARCH:
         raise SeccompUnavailable(f"no seccomp filter for this architecture ({machine})")
-    numbers = refused_numbers()
-    personality = _syscall_number("personality")
-    return assemble(AUDIT_ARCH[machine], numbers, personality, x32=machine == "x86_64")
+    rules = [
+        ArgumentRule(_syscall_number("personality"), PERSONALITY_ALLOWED, RET_EPERM),
+        ArgumentRule(
+            _syscall_number("socket"),
+            SOCKET_FAMILIES,
+            RET_EAFNOSUPPORT,
+            narrowed=((AF_NETLINK, 2, (NETLINK_ROUTE,)),),  # socket(family, type, protocol)
+        ),
+        ArgumentRule(_syscall_number("socketpair"), SOCKETPAIR_FAMILIES, RET_EAFNOSUPPORT),
+    ]
+    return assemble(AUDIT_ARCH[machine], refused_numbers(), rules, x32=machine == "x86_64")
 
 
 @functools.cache
@@ -79,32 +118,58 @@ def refused_numbers() -> list[int]:
     return sorted({n for n in map(_syscall_number, REFUSED) if n >= 0})
 
 
-def assemble(arch: int, refused: list[int], personality: int, *, x32: bool) -> bytes:
-    """The program: wrong ABI → EPERM; a refused number → EPERM; `personality` with a value
-    outside PERSONALITY_ALLOWED → EPERM; anything else allowed."""
-    checks = [(JGE_K, X32_SYSCALL_BIT)] if x32 else []
-    checks += [(JEQ_K, number) for number in refused]
-    # layout: [0] ld arch, [1] jeq arch, [2] ret EPERM, [3] ld nr, checks…, jeq personality,
-    # ret ALLOW, ret EPERM (the `deny` every check jumps to), then the personality block
-    body: list[tuple[int, int, int, int]] = [
+Instruction = tuple[int, int | str, int | str, int]
+"""(code, jump if true, jump if false, k); a jump is a count of instructions to skip or the
+name of a label further on (`_resolve` turns names into counts)."""
+
+
+def assemble(arch: int, refused: list[int], rules: list[ArgumentRule], *, x32: bool) -> bytes:
+    """The program: wrong ABI → EPERM; a refused number → EPERM; a call with an argument rule
+    whose first argument is not allowed → the rule's refusal; anything else allowed."""
+    code: list[Instruction | str] = [
         (LD_W_ABS, 0, 0, ARCH),
         (JEQ_K, 1, 0, arch),
         (RET_K, 0, 0, RET_EPERM),
         (LD_W_ABS, 0, 0, NR),
     ]
-    deny = len(body) + len(checks) + 2  # index of the shared `ret EPERM`
-    for code, value in checks:
-        body.append((code, deny - len(body) - 1, 0, value))
-    body.append((JEQ_K, 2, 0, personality))  # → personality block, past ALLOW and EPERM
-    body += [(RET_K, 0, 0, RET_ALLOW), (RET_K, 0, 0, RET_EPERM)]
-    body.append((LD_W_ABS, 0, 0, ARG0))
-    allowed = len(PERSONALITY_ALLOWED)
-    for index, value in enumerate(PERSONALITY_ALLOWED):
-        body.append((JEQ_K, allowed - index, 0, value))  # → the final ret ALLOW
-    body += [(RET_K, 0, 0, RET_EPERM), (RET_K, 0, 0, RET_ALLOW)]
-    if any(jt > 255 for _, jt, _, _ in body):  # classic BPF jumps are 8-bit
-        raise SeccompUnavailable("seccomp filter too long for its jumps")
-    return b"".join(struct.pack("=HBBI", code, jt, jf, k) for code, jt, jf, k in body)
+    if x32:
+        code.append((JGE_K, "deny", 0, X32_SYSCALL_BIT))
+    code += [(JEQ_K, "deny", 0, number) for number in refused]
+    code += [(JEQ_K, f"rule{i}", 0, rule.number) for i, rule in enumerate(rules)]
+    code += [(RET_K, 0, 0, RET_ALLOW), "deny", (RET_K, 0, 0, RET_EPERM)]
+    for index, rule in enumerate(rules):
+        code += [f"rule{index}", (LD_W_ABS, 0, 0, ARG0)]
+        code += [(JEQ_K, f"allow{index}", 0, value) for value in rule.allowed]
+        code += [(JEQ_K, f"narrow{index}.{n}", 0, v) for n, (v, _, _) in enumerate(rule.narrowed)]
+        code.append((RET_K, 0, 0, rule.refusal))
+        for n, (_, argument, allowed) in enumerate(rule.narrowed):
+            code += [f"narrow{index}.{n}", (LD_W_ABS, 0, 0, ARG0 + 8 * argument)]
+            code += [(JEQ_K, f"allow{index}", 0, value) for value in allowed]
+            code.append((RET_K, 0, 0, rule.refusal))
+        code += [f"allow{index}", (RET_K, 0, 0, RET_ALLOW)]
+    return b"".join(struct.pack("=HBBI", *op) for op in _resolve(code))
+
+
+def _resolve(code: list[Instruction | str]) -> list[tuple[int, int, int, int]]:
+    """Labels (the strings in `code`) out, jumps to them as forward counts. Raises
+    SeccompUnavailable when one is longer than classic BPF's 8-bit jumps."""
+    labels: dict[str, int] = {}
+    program: list[Instruction] = []
+    for item in code:
+        if isinstance(item, str):
+            labels[item] = len(program)
+        else:
+            program.append(item)
+
+    def distance(at: int, jump: int | str) -> int:
+        count = jump if isinstance(jump, int) else labels[jump] - at - 1
+        if not 0 <= count <= 255:
+            raise SeccompUnavailable("seccomp filter too long for its jumps")
+        return count
+
+    return [
+        (op, distance(at, jt), distance(at, jf), k) for at, (op, jt, jf, k) in enumerate(program)
+    ]
 
 
 def memfd() -> int:

@@ -10,12 +10,13 @@ import pytest
 from gpp.host import seccomp
 
 X86_64 = seccomp.AUDIT_ARCH["x86_64"]
+AF_UNIX, AF_INET, AF_INET6, AF_NETLINK, AF_PACKET, AF_ALG, AF_VSOCK = 1, 2, 10, 16, 17, 38, 40
 I386 = 0x40000003
 
 
-def run(program: bytes, arch: int, nr: int, arg0: int = 0) -> int:
-    """The action the program returns for `struct seccomp_data` {nr, arch, ip=0, args[0]}."""
-    data = struct.pack("=iIQQ", nr, arch, 0, arg0) + bytes(40)
+def run(program: bytes, arch: int, nr: int, arg0: int = 0, arg2: int = 0) -> int:
+    """The action the program returns for `struct seccomp_data` {nr, arch, ip=0, args[0..5]}."""
+    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, 0, arg2, 0, 0, 0)
     code = [struct.unpack_from("=HBBI", program, i) for i in range(0, len(program), 8)]
     pc, acc = 0, 0
     for _ in range(len(code)):  # no backward jumps: at most one pass
@@ -35,7 +36,14 @@ def run(program: bytes, arch: int, nr: int, arg0: int = 0) -> int:
 
 @pytest.fixture(scope="module")
 def program() -> bytes:
-    return seccomp.assemble(X86_64, [101, 250, 425], 135, x32=True)
+    rules = [
+        seccomp.ArgumentRule(135, seccomp.PERSONALITY_ALLOWED, seccomp.RET_EPERM),
+        seccomp.ArgumentRule(
+            41, seccomp.SOCKET_FAMILIES, seccomp.RET_EAFNOSUPPORT, ((AF_NETLINK, 2, (0,)),)
+        ),
+        seccomp.ArgumentRule(53, seccomp.SOCKETPAIR_FAMILIES, seccomp.RET_EAFNOSUPPORT),
+    ]
+    return seccomp.assemble(X86_64, [101, 250, 425], rules, x32=True)
 
 
 def test_refused_calls_get_eperm_and_the_rest_pass(program: bytes) -> None:
@@ -67,3 +75,36 @@ def test_the_real_program_refuses_every_named_call_this_machine_has() -> None:
         assert run(program, arch, nr) == seccomp.RET_EPERM, nr
     for name in ("read", "write", "openat", "clone", "clone3", "execve", "wait4", "mmap"):
         assert run(program, arch, seccomp._syscall_number(name)) == seccomp.RET_ALLOW, name
+
+
+def test_sockets_of_unix_and_inet_families_only(program: bytes) -> None:
+    for family in (AF_UNIX, AF_INET, AF_INET6):
+        assert run(program, X86_64, 41, family) == seccomp.RET_ALLOW, family
+    for family in (0, 3, AF_PACKET, AF_ALG, AF_VSOCK, 45, 0x10001):
+        assert run(program, X86_64, 41, family) == seccomp.RET_EAFNOSUPPORT, family
+
+
+def test_netlink_for_the_routing_protocol_only(program: bytes) -> None:
+    """NETLINK_ROUTE (0) lists the namespace's own interfaces; uevents (15) are the host's."""
+    assert run(program, X86_64, 41, AF_NETLINK, 0) == seccomp.RET_ALLOW
+    for protocol in (4, 9, 12, 15, 16):  # sock_diag, audit, netfilter, kobject_uevent, generic
+        assert run(program, X86_64, 41, AF_NETLINK, protocol) == seccomp.RET_EAFNOSUPPORT
+
+
+def test_socketpair_of_unix_family_only(program: bytes) -> None:
+    assert run(program, X86_64, 53, AF_UNIX) == seccomp.RET_ALLOW
+    for family in (AF_INET, AF_NETLINK, AF_VSOCK):
+        assert run(program, X86_64, 53, family) == seccomp.RET_EAFNOSUPPORT, family
+
+
+def test_the_real_program_refuses_native_aio_and_modify_ldt() -> None:
+    program = seccomp.program()
+    arch = seccomp.AUDIT_ARCH[__import__("platform").machine()]
+    for name in ("io_setup", "io_submit", "io_getevents", "io_pgetevents", "io_destroy",
+                 "io_cancel", "modify_ldt"):  # fmt: skip
+        number = seccomp._syscall_number(name)
+        if number >= 0:  # modify_ldt is x86 only
+            assert run(program, arch, number) == seccomp.RET_EPERM, name
+    socket = seccomp._syscall_number("socket")
+    assert run(program, arch, socket, AF_VSOCK) == seccomp.RET_EAFNOSUPPORT
+    assert run(program, arch, socket, AF_INET6) == seccomp.RET_ALLOW
