@@ -448,6 +448,13 @@ async def _run_once(session: PluginSession, paths: list[str], request_id: str | 
     return canonical_trusted(result)
 
 
+def _uid_said(uid_range: tuple[int, int]) -> str:
+    """Who a plugin not started by check-config would run as (a started one says it itself)."""
+    if os.geteuid() != 0:
+        return f"the gateway's own ({os.geteuid()})"
+    return f"one of its own per session, from sandbox.uid_range {list(uid_range)}"
+
+
 def _check_config(path: Path, start: bool = True) -> int:
     try:
         config = load_config(path)
@@ -455,8 +462,9 @@ def _check_config(path: Path, start: bool = True) -> int:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
     problems = preflight(config)
+    identities: dict[str, str] = {}
     if start and not problems:
-        problems = asyncio.run(start_each(config))
+        problems = asyncio.run(start_each(config, identities))
     if problems:
         print(ConfigError(path, problems), file=sys.stderr)
         return EXIT_CONFIG
@@ -465,6 +473,7 @@ def _check_config(path: Path, start: bool = True) -> int:
             f"{plugin.id} {plugin.version} ({plugin.protocol}): {shlex.join(plugin.command)} "
             f"in {plugin.root}"
         )
+        print(f"  uid: {identities.get(plugin.id) or _uid_said(plugin.sandbox.uid_range)}")
     print(f"{path}: OK, {len(config.plugins)} plugin(s)")
     return 0
 

@@ -478,7 +478,7 @@ def _bwrap(
     return [*argv, "--remount-ro", "/", "--chdir", root or home or "/"]
 
 
-NO_PTYS = ("--perms", "0555", "--size", "4096", "--tmpfs", "/dev/pts")
+NO_PTYS = ("--perms", "0555", "--size", "4096", "--tmpfs", "/dev/pts", "--remount-ro", "/dev/pts")
 """bwrap's `/dev` holds a devpts instance (`/dev/ptmx` → `pts/ptmx`) whose ptys come from the
 host-wide pool (`kernel.pty.max`); an empty, read-only tmpfs over `/dev/pts` leaves
 `/dev/ptmx` dangling (ENOENT) unless the registry says `terminal = true`."""
