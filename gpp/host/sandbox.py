@@ -325,11 +325,12 @@ def plan(
             else f"the gateway's own uid ({os.geteuid()}), unprivileged"
         )
         mechanisms["syscalls"] = (
-            f"seccomp filter: EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, "
+            f"seccomp allow-list of {len(seccomp.allowed_numbers())} calls (ENOSYS for any "
+            f"other); EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, "
             "io_uring, native AIO, modify_ldt, userfaultfd, bpf, perf_event_open, mount, "
             "unshare, setns…), unusual personality values and 32-bit/x32 ABIs; sockets of "
-            "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink, packet, vsock…); a fresh "
-            "session keyring"
+            "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink but NETLINK_ROUTE, packet, "
+            "vsock…); a fresh session keyring"
         )
         mechanisms["filesystem"] = (
             "minimal view: system dirs, interpreter and plugin folder read-only; private /proc "
