@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import os
 import secrets
 import stat
@@ -125,6 +126,7 @@ def lease(uid_range: tuple[int, int], folder: str | None = None) -> UidLease:
     first, last = uid_range
     size = last - first + 1
     where = folder or lease_folder()
+    _sweep(where)
     start = secrets.randbelow(size)
     for step in range(size):
         uid = first + (start + step) % size
@@ -152,6 +154,17 @@ def _try(folder: str, uid: int) -> UidLease | None:
         os.close(fd)
         return _try(folder, uid)
     return UidLease(uid, fd, path)
+
+
+@functools.cache
+def _sweep(folder: str) -> None:
+    """Once per gateway: remove the lock files of gateways that died without giving their uids
+    back (their locks died with them; the files are litter). Each is locked before it is
+    unlinked, so a live lease is never touched."""
+    with contextlib.suppress(OSError):
+        for name in os.listdir(folder):
+            if name.isdigit() and (stale := _try(folder, int(name))) is not None:
+                stale.release()
 
 
 def lease_folder() -> str:

@@ -110,3 +110,12 @@ def test_the_lease_folder_must_be_private(tmp_path: Path, monkeypatch: pytest.Mo
     private.mkdir()
     monkeypatch.setattr(uids, "LEASE_BASES", (str(shared), str(private)))
     assert uids.lease_folder() == str(private / uids.LEASE_FOLDER_NAME)
+
+
+def test_the_files_of_dead_gateways_are_swept_live_leases_kept(folder: str) -> None:
+    live = uids.lease((7200, 7200), folder)
+    Path(folder, "7201").touch()  # a dead gateway's: no lock holds it
+    uids._sweep.cache_clear()
+    uids.lease((7300, 7300), folder).release()  # the first lease of a gateway sweeps
+    assert sorted(os.listdir(folder)) == ["7200"]
+    live.release()
