@@ -114,9 +114,8 @@ ALLOWED = (
 """Allowed (names this architecture lacks are skipped); any call neither here nor in REFUSED
 nor argument-checked gets ENOSYS."""
 RET_ENOSYS = 0x00050000 | errno.ENOSYS
-CHUNK = 200
-"""Allowed numbers checked per run of jumps to a nearby `ret ALLOW` (classic BPF jumps are
-8-bit)."""
+LEAF = 8
+"""Call numbers compared one by one at the end of each branch of the filter's binary search."""
 
 PERSONALITY_ALLOWED = (0x0, 0x8, 0x20000, 0x20008, 0xFFFFFFFF)
 """`personality` values that change nothing that matters: PER_LINUX, PER_LINUX32, UNAME26 (and
@@ -223,10 +222,10 @@ def assemble(
         (LD_W_ABS, 0, 0, NR),
     ]
     if x32:
-        code.append((JGE_K, "deny", 0, X32_SYSCALL_BIT))
-    code += [(JEQ_K, "deny", 0, number) for number in refused]
-    code += [(JEQ_K, f"rule{i}", 0, rule.number) for i, rule in enumerate(rules)]
-    code += [(JA, 0, 0, "allowed"), "deny", (RET_K, 0, 0, RET_EPERM)]
+        code += [(JGE_K, 0, 1, X32_SYSCALL_BIT), (RET_K, 0, 0, RET_EPERM)]
+    verdicts = {n: "allow" for n in allowed} | {n: "deny" for n in refused}
+    verdicts |= {rule.number: f"rule{i}" for i, rule in enumerate(rules)}
+    code += _dispatch(sorted(verdicts.items()), "t")
     for index, rule in enumerate(rules):
         code += [f"rule{index}", (LD_W_ABS, 0, 0, ARG0)]
         code += [(JEQ_K, f"allow{index}", 0, value) for value in rule.allowed]
@@ -237,14 +236,31 @@ def assemble(
             code += [(JEQ_K, f"allow{index}", 0, value) for value in values]
             code.append((RET_K, 0, 0, rule.refusal))
         code += [f"allow{index}", (RET_K, 0, 0, RET_ALLOW)]
-    code.append("allowed")
-    for start in range(0, len(allowed), CHUNK):
-        chunk = allowed[start : start + CHUNK]
-        code += [(JEQ_K, f"chunk{start}", 0, number) for number in chunk]
-        code += [(JA, 0, 0, f"after{start}"), f"chunk{start}", (RET_K, 0, 0, RET_ALLOW)]
-        code.append(f"after{start}")
-    code.append((RET_K, 0, 0, RET_ENOSYS))
+    code += ["unlisted", (RET_K, 0, 0, RET_ENOSYS)]
     return b"".join(struct.pack("=HBBI", *op) for op in _resolve(code))
+
+
+def _dispatch(entries: list[tuple[int, str]], tag: str) -> list[Instruction | str]:
+    """A binary search over the sorted call numbers, each with its verdict ("allow", "deny",
+    or the label of its argument rule): about log2(n) comparisons for any call rather than a
+    scan of every number. Leaves of LEAF numbers compare for equality and end in their own
+    `ret`s (8-bit jumps stay short); a number in no leaf jumps to "unlisted" (ENOSYS)."""
+    if len(entries) <= LEAF:
+        kinds = list(dict.fromkeys(verdict for _, verdict in entries))
+        code: list[Instruction | str] = [(JEQ_K, f"{tag}.{v}", 0, n) for n, v in entries]
+        code.append((JA, 0, 0, "unlisted"))
+        for kind in kinds:
+            action = {"allow": (RET_K, 0, 0, RET_ALLOW), "deny": (RET_K, 0, 0, RET_EPERM)}
+            code += [f"{tag}.{kind}", action.get(kind, (JA, 0, 0, kind))]
+        return code
+    middle = len(entries) // 2
+    return [
+        (JGE_K, 0, 1, entries[middle][0]),  # at or past the middle: over the lower half (JA)
+        (JA, 0, 0, f"{tag}>"),
+        *_dispatch(entries[:middle], f"{tag}<"),
+        f"{tag}>",
+        *_dispatch(entries[middle:], f"{tag}>"),
+    ]
 
 
 def _resolve(code: list[Instruction | str]) -> list[tuple[int, int, int, int]]:
