@@ -3,12 +3,16 @@ one uid per live session, across gateways too, given back when asked."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
 import pytest
+from conftest import DEMO_REPO, reference_command
 
 from gpp.host import uids
+from gpp.host.sandbox import SandboxPolicy
+from gpp.host.session import PluginSession
 
 PASSWD = "root:x:0:0::/root:/bin/sh\nalice:x:1000:1000::/home/alice:/bin/sh\n"
 GROUP = "root:x:0:\nstaff:x:50:\nbig:x:200000:\n"
@@ -119,3 +123,20 @@ def test_the_files_of_dead_gateways_are_swept_live_leases_kept(folder: str) -> N
     uids.lease((7300, 7300), folder).release()  # the first lease of a gateway sweeps
     assert sorted(os.listdir(folder)) == ["7200"]
     live.release()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid per session is a root gateway's")
+def test_a_sessions_uid_is_held_while_it_runs_and_given_back_when_it_ends() -> None:
+    async def scenario() -> int:
+        async with PluginSession(
+            reference_command(), "reference-detector", "1.0.0", cwd=str(DEMO_REPO),
+            sandbox=SandboxPolicy(),
+        ) as session:  # fmt: skip
+            said = session.sandbox_mechanisms["identity"]
+            uid = int(said.removeprefix("uid ").split(",")[0])
+            with pytest.raises(uids.UidsExhausted):  # held: no other session may have it
+                uids.lease((uid, uid))
+        return uid
+
+    uid = asyncio.run(scenario())
+    uids.lease((uid, uid)).release()  # given back
