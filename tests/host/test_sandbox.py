@@ -13,6 +13,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -443,3 +444,56 @@ def test_a_failed_namespace_probe_is_retried_a_success_kept(
     assert sandbox.namespaces_refusal() is None
     assert sandbox.namespaces_available()  # a success is kept, however long after
     assert probes == ["bwrap is not installed", None]
+
+
+def test_plans_in_threads_share_one_probe_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plans run in threads (`process.spawn`): the starts that come while a namespace probe is
+    in flight (a failed one being retried, here) wait for its answer under `_PROBING`, and none
+    probes beside it or reads a half-written cache."""
+    wait_s = 120  # far above what this needs; reached only on failure
+    arrived = threading.Semaphore(0)
+
+    class Counted:
+        """`_PROBING`, counting who asks for it."""
+
+        def __init__(self) -> None:
+            self.lock = threading.RLock()
+
+        def __enter__(self) -> None:
+            arrived.release()
+            self.lock.acquire()
+
+        def __exit__(self, *exc: object) -> None:
+            self.lock.release()
+
+    entered, gate = threading.Event(), threading.Event()
+    probes: list[int] = []
+
+    def probe() -> str | None:
+        probes.append(threading.get_ident())
+        entered.set()
+        gate.wait(wait_s)
+        return None
+
+    monkeypatch.setattr(sandbox, "_PROBING", Counted())
+    monkeypatch.setattr(sandbox, "_probed", ("bwrap is not installed", 0.0))  # failed long ago
+    monkeypatch.setattr(sandbox, "PROBE_RETRY_S", 0.0)
+    monkeypatch.setattr(sandbox, "_probe_bwrap", probe)
+    answers: list[str | None] = []
+    threads = [
+        threading.Thread(target=lambda: answers.append(sandbox.namespaces_refusal()), daemon=True)
+        for _ in range(3)
+    ]
+    threads[0].start()
+    try:
+        assert entered.wait(wait_s), "the first probe never started"
+        for thread in threads[1:]:
+            thread.start()
+        for _ in threads:  # the first, and the two that come while it probes
+            assert arrived.acquire(timeout=wait_s), "a probe ran outside _PROBING"
+    finally:
+        gate.set()
+        for thread in threads:
+            if thread.ident is not None:
+                thread.join(wait_s)
+    assert answers == [None, None, None] and len(probes) == 1, (answers, probes)

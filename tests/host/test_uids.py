@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import DEMO_REPO, reference_command
 
-from gpp.host import uids
-from gpp.host.sandbox import SandboxPolicy
+from gpp.host import process, sandbox, uids
+from gpp.host.sandbox import SandboxPolicy, SpawnPlan
 from gpp.host.session import PluginSession
 
 PASSWD = "root:x:0:0::/root:/bin/sh\nalice:x:1000:1000::/home/alice:/bin/sh\n"
@@ -139,4 +141,74 @@ def test_a_sessions_uid_is_held_while_it_runs_and_given_back_when_it_ends() -> N
         return uid
 
     uid = asyncio.run(scenario())
+    uids.lease((uid, uid)).release()  # given back
+
+
+WAIT_S = 120
+"""The bound on every wait below: far above what a plan needs; reached only on failure."""
+
+
+def free_uid() -> int:
+    """A uid of the default range no live session holds (given back at once, for the test)."""
+    held = uids.lease(uids.DEFAULT_UID_RANGE)
+    held.release()
+    return held.uid
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid per session is a root gateway's")
+def test_a_start_whose_plan_fails_gives_the_uid_back() -> None:
+    """The uid is leased before the plan is made (in the planning thread): a plan that fails
+    (here, an executable that does not exist) must not keep it."""
+    uid = free_uid()
+    policy = SandboxPolicy(uid_range=(uid, uid))
+    with pytest.raises(FileNotFoundError):
+        asyncio.run(
+            process.spawn(["/nonexistent/plugin"], cwd=str(DEMO_REPO), env={}, sandbox=policy)
+        )
+    uids.lease((uid, uid)).release()  # given back
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid per session is a root gateway's")
+def test_a_start_cancelled_while_it_is_planned_gives_the_uid_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A start abandoned while its plan is made in a thread (its request cancelled): the plan
+    finishes there, is discarded, and gives back its cgroup and its uid."""
+    uid = free_uid()
+    policy = SandboxPolicy(uid_range=(uid, uid))
+    entered, gate = threading.Event(), threading.Event()
+    made: list[SpawnPlan] = []
+
+    def held_plan(*args: Any) -> SpawnPlan:
+        entered.set()
+        gate.wait(WAIT_S)
+        made.append(sandbox.plan(*args))
+        return made[-1]
+
+    async def scenario() -> None:
+        discarded = asyncio.Event()
+        discard = process._discard_plan
+
+        def discarding(planning: asyncio.Future[SpawnPlan]) -> None:
+            discard(planning)
+            discarded.set()
+
+        monkeypatch.setattr(process, "plan", held_plan)
+        monkeypatch.setattr(process, "_discard_plan", discarding)
+        starting = asyncio.ensure_future(
+            process.spawn(reference_command(), cwd=str(DEMO_REPO), env={}, sandbox=policy)
+        )
+        try:
+            assert await asyncio.to_thread(entered.wait, WAIT_S)
+            with pytest.raises(uids.UidsExhausted):  # leased before the plan
+                uids.lease((uid, uid))
+            starting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await starting
+        finally:
+            gate.set()
+        await asyncio.wait_for(discarded.wait(), WAIT_S)
+
+    asyncio.run(scenario())
+    assert len(made) == 1 and made[0].uid_lease is None  # released by the discard
     uids.lease((uid, uid)).release()  # given back
