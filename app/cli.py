@@ -19,6 +19,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from gpp import __version__
@@ -31,7 +32,7 @@ from gpp.client.local_gateway import (
 from gpp.core import codes
 from gpp.core.canonical_json import canonical_trusted
 from gpp.core.envelope import PROTOCOL_VERSION
-from gpp.host.sandbox import SandboxPolicy
+from gpp.host.sandbox import SandboxPolicy, cgroup_layout
 from gpp.host.session import PluginSession
 
 from . import command_line, completion, status, summary
@@ -125,6 +126,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-token",
         action="store_true",
         help="serve without a token: any local user can call every plugin (a throwaway run)",
+    )
+    serve.add_argument(
+        "--cgroup",
+        choices=["required", "optional"],
+        default="required",
+        help="optional: where no cgroup can be made for a plugin, run it bounded per process "
+        "by rlimits only (no whole-plugin memory, CPU or process bound, no freezing when "
+        "idle), for every plugin; said in one line at start (default: %(default)s)",
     )
     serve.add_argument("command", nargs="*", metavar="-- CMD ARGS", help=argparse.SUPPRESS)
     serve.add_argument(
@@ -339,6 +348,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except SocketPathError as exc:
             print(f"gpp: --uds: {exc}", file=sys.stderr)
             return EXIT_CONFIG
+    print(cgroup_line(args.cgroup == "optional"), file=sys.stderr)
     server = uvicorn.Server(
         server_config(
             create_app(
@@ -373,7 +383,44 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _serve_config(args: argparse.Namespace, pinned: Config | None = None) -> Config:
-    """The config `gpp serve` runs: the registry file's, or the `--plugin` flags' (whose
+    """The config `gpp serve` runs (`_serve_registry`), every plugin's `sandbox.cgroup`
+    "optional" when `--cgroup optional` says so."""
+    config = _serve_registry(args, pinned)
+    if getattr(args, "cgroup", "required") != "optional":
+        return config
+    plugins = {
+        pid: plugin.model_copy(update={"sandbox": replace(plugin.sandbox, cgroup="optional")})
+        for pid, plugin in config.plugins.items()
+    }
+    return config.model_copy(update={"plugins": plugins})
+
+
+def cgroup_line(optional: bool) -> str:
+    """One line for the start of `gpp serve`: where plugin cgroups go, or why there are none
+    and what that costs (issue 32, item 8)."""
+    layout = cgroup_layout()
+    if not isinstance(layout, str):
+        return f"gpp: plugin cgroups: {layout.describe()}, one per session"
+    lost = (
+        "plugins run bounded per process by rlimits only (no whole-plugin memory, CPU or "
+        "process bound, no freezing when idle)"
+    )
+    hint = (
+        "; as a non-root user on cgroup v2 with systemd, start the gateway in a delegated "
+        "scope: systemd-run --user --scope -p Delegate=yes gpp serve …"
+        if os.geteuid() != 0
+        else ""
+    )
+    if optional:
+        return f"gpp: no cgroup for plugins here ({layout}); --cgroup optional: {lost}{hint}"
+    return (
+        f"gpp: no cgroup for plugins here ({layout}): plugins that need one are refused{hint}; "
+        f"or gpp serve --cgroup optional: {lost}"
+    )
+
+
+def _serve_registry(args: argparse.Namespace, pinned: Config | None = None) -> Config:
+    """The registry `gpp serve` runs: the registry file's, or the `--plugin` flags' (whose
     versions, once pinned, a reload keeps); with the default token unless one is configured
     or `--no-token` is given (a reload keeps to the same rule)."""
     return with_default_token(_flags_config(args, pinned), no_token=args.no_token)
@@ -569,6 +616,13 @@ async def _run_once(session: PluginSession, paths: list[str], request_id: str | 
     return canonical_trusted(result)
 
 
+def _uid_said(uid_range: tuple[int, int]) -> str:
+    """Who a plugin not started by check-config would run as (a started one says it itself)."""
+    if os.geteuid() != 0:
+        return f"the gateway's own ({os.geteuid()})"
+    return f"one of its own per session, from sandbox.uid_range {list(uid_range)}"
+
+
 def _check_config(path: Path, start: bool = True) -> int:
     try:
         config = load_config(path)
@@ -576,8 +630,9 @@ def _check_config(path: Path, start: bool = True) -> int:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
     problems = preflight(config)
+    identities: dict[str, str] = {}
     if start and not problems:
-        problems = asyncio.run(start_each(config))
+        problems = asyncio.run(start_each(config, identities))
     if problems:  # a plugin's start may quote its words (an error frame's message): escaped
         print("\n".join(terminal_lines(str(ConfigError(path, problems)))), file=sys.stderr)
         return EXIT_CONFIG
@@ -586,6 +641,7 @@ def _check_config(path: Path, start: bool = True) -> int:
             f"{plugin.id} {plugin.version} ({plugin.protocol}): {shlex.join(plugin.command)} "
             f"in {plugin.root}\n  view: {plugin.declared_view()}"
         )
+        print(f"  uid: {identities.get(plugin.id) or _uid_said(plugin.sandbox.uid_range)}")
     print(f"{path}: OK, {len(config.plugins)} plugin(s)")
     return 0
 

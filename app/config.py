@@ -30,7 +30,7 @@ from pydantic import (
 from gpp.client.local_gateway import TOKEN_VARIABLE
 from gpp.core import codes
 from gpp.core.framing import DEFAULT_MAX_LINE_BYTES
-from gpp.host import view
+from gpp.host import uids, view
 from gpp.host.jsonrpc import JsonRpcSession
 from gpp.host.process import ProcessOptions
 from gpp.host.sandbox import SandboxPolicy
@@ -426,6 +426,8 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
     if not root.is_dir():
         raise ValueError(f"root: {root} is not a directory")
     sandbox = entry.sandbox_over(defaults.sandbox)
+    if why := uids.host_refusal(sandbox.uid_range):
+        raise ValueError(f"sandbox.uid_range: {why}")
     listed = None if sandbox.view is None else tuple(_paths(sandbox.view, base, "sandbox.view"))
     hide = tuple(str((base / p).resolve()) for p in sandbox.hide)
     return PluginConfig(

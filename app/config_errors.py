@@ -62,6 +62,12 @@ EXPECTED = {
     "dataclass_type": "a table",
     "dataclass_args_type": "a table",
 }
+REPLACED_KEYS = {
+    "uid": "no longer a key: replaced by uid_range = [first, last], the range each plugin "
+    "session takes a uid of its own from (one shared uid let one plugin exhaust the others' "
+    "per-uid quotas); [N, N] is a single uid, for one live session at a time",
+}
+"""Keys an earlier release knew, and what to write instead."""
 BOUNDS = {
     "greater_than": ("gt", "greater than"),
     "greater_than_equal": ("ge", "at least"),
@@ -73,6 +79,8 @@ BOUNDS = {
 def _what(error: Any, loc: tuple[Any, ...], table_keys: TableKeys) -> str:
     kind, ctx, given = error["type"], error.get("ctx") or {}, error.get("input")
     if kind in ("extra_forbidden", "unexpected_keyword_argument"):
+        if str(loc[-1]) in REPLACED_KEYS:
+            return REPLACED_KEYS[str(loc[-1])]
         known = table_keys(loc[:-1])
         close = difflib.get_close_matches(str(loc[-1]), known, n=1)
         return "unknown key" + (f" (did you mean {close[0]}?)" if close else "")

@@ -95,18 +95,20 @@ def _sandbox(plugin: PluginConfig) -> list[str]:
     ]
 
 
-async def start_each(config: Config) -> list[str]:
+async def start_each(config: Config, identities: dict[str, str] | None = None) -> list[str]:
     """Start every GPP/3 plugin as the gateway would (its sandbox, env, root), complete the
     handshake and say `bye`: a command that cannot run in its sandbox (exit 127 before `hello`:
     an interpreter out of view) is caught here, not at the first request. JSON-RPC plugins have
-    no handshake to prove they run; they are left to their first call."""
+    no handshake to prove they run; they are left to their first call. `identities` gets, per
+    plugin started, the uid its session ran as (the sandbox's `identity` mechanism)."""
     problems = []
     for index, plugin in enumerate(config.plugins.values()):
         if plugin.protocol != "gpp/3":
             continue
         try:
-            async with plugin.session():
-                pass
+            async with plugin.session() as session:
+                if identities is not None and "identity" in session.sandbox_mechanisms:
+                    identities[plugin.id] = session.sandbox_mechanisms["identity"]
         except codes.ProtocolError as error:
             status = f" (exit code {error.exit_code})" if error.exit_code is not None else ""
             problems.append(

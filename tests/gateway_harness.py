@@ -86,8 +86,8 @@ def fault_plugin(name: str, **extra: Any) -> dict[str, Any]:
 
 def writes_to(folder: Path) -> dict[str, Any]:
     """The entry keys for a plugin that leaves files in its root `folder` (markers the test
-    reads): a writable repository, said explicitly, and writable by the plugin's uid (65534 when
-    the tests run as root)."""
+    reads): a writable repository, said explicitly, and writable by the plugin's uid (a uid of
+    its own per session when the tests run as root: writable by others)."""
     folder.chmod(0o777)
     return {"sandbox": {"readonly_root": False}}
 

@@ -3,8 +3,8 @@ namespace as well as inside.
 
 bwrap run by root maps the plugin's uid to host root: capabilities are dropped, but uid 0 still
 owns files, so `/proc/sys` was writable, 0400 files of `/proc` readable and root's keyrings
-reachable (issue 23). So the spawn switches to `uid:gid` (65534:65534 unless the config says
-otherwise) before bwrap runs, and bwrap, unprivileged, builds a user namespace mapping that uid
+reachable (issue 23). So the spawn switches to `uid:gid` (the session's own uid, leased from
+`sandbox.uid_range` by `gpp.host.uids`, and the same number as gid) before bwrap runs, and bwrap, unprivileged, builds a user namespace mapping that uid
 to itself: the plugin is that uid on the host, and host root's files are "others" to it.
 
 What the plugin must see may sit under a directory that uid cannot traverse (the gateway's
@@ -24,9 +24,6 @@ import signal
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-DEFAULT_UID = 65534
-"""`nobody`/`nogroup` on Debian; its gid is the same number."""
 
 CLONE_NEWNS = 0x00020000
 MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
@@ -110,8 +107,8 @@ def readable_refusal(root: str, uid: int, gid: int) -> str | None:
         mode = exc.strerror or str(exc)
     return (
         f"repository {root} is not readable by uid {uid}, which the sandbox runs plugins as "
-        f"({mode}); make it readable (chmod o+rx {root}) or set sandbox.uid to a uid that can "
-        "read it"
+        f"({mode}); make it readable by others (chmod o+rx {root}): each plugin session runs "
+        "as a uid of its own from sandbox.uid_range"
     )
 
 

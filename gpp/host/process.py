@@ -22,8 +22,11 @@ from pathlib import Path
 from typing import Protocol, TypedDict, Unpack, runtime_checkable
 
 from gpp.core import codes
+from gpp.host import uids
 from gpp.host.cgroups import SessionGroup
+from gpp.host.identity import drops_root
 from gpp.host.sandbox import SandboxPolicy, SandboxUnavailable, SpawnPlan, plan
+from gpp.host.uids import UidLease
 
 PASSED_ENV = ("PATH", "LANG")
 """The only variables a plugin inherits; everything else it gets is said in its config."""
@@ -47,7 +50,9 @@ async def spawn(
     sandbox: SandboxPolicy | None = None,
 ) -> tuple[asyncio.subprocess.Process, SpawnPlan | None]:
     """Start the plugin as the leader of a new session (so its whole group can be killed),
-    inside its sandbox when one is given. Raises SandboxUnavailable or OSError."""
+    inside its sandbox when one is given, as a uid of its own when the gateway is root (leased
+    and planned for off the event loop, `_plan_off_loop`; given back by the plan once the
+    session's processes are gone). Raises SandboxUnavailable or OSError."""
     spawn_plan = await _plan_off_loop(sandbox, command, cwd, env) if sandbox is not None else None
     try:
         proc = await asyncio.create_subprocess_exec(
@@ -76,12 +81,11 @@ async def spawn(
 async def _plan_off_loop(
     sandbox: SandboxPolicy, command: Sequence[str], cwd: str | None, env: Mapping[str, str]
 ) -> SpawnPlan:
-    """`sandbox.plan` in a thread: it may wait on the disk, a version manager (bounded) or the
-    first probes, and one plugin's start must not stall every client and `/healthz` (issue 32).
-    A start abandoned meanwhile (its request cancelled) releases the plan once it is made."""
-    planning = asyncio.ensure_future(
-        asyncio.to_thread(plan, sandbox, command, cwd, env.get("HOME"), env)
-    )
+    """`_lease_and_plan` in a thread: it may wait on the disk, the uid leases, a version
+    manager (bounded) or the first probes, and one plugin's start must not stall every client
+    and `/healthz` (issue 32). A start abandoned meanwhile (its request cancelled) releases the
+    plan, and with it the uid, once it is made."""
+    planning = asyncio.ensure_future(asyncio.to_thread(_lease_and_plan, sandbox, command, cwd, env))
     try:
         return await asyncio.shield(planning)
     except asyncio.CancelledError:
@@ -89,10 +93,33 @@ async def _plan_off_loop(
         raise
 
 
+def _lease_and_plan(
+    sandbox: SandboxPolicy, command: Sequence[str], cwd: str | None, env: Mapping[str, str]
+) -> SpawnPlan:
+    """The session's own uid first (a root gateway's, `gpp.host.uids`), then the plan made for
+    it, which holds the lease from then on; the uid is given back at once if no plan is made."""
+    lease = _lease_uid(sandbox) if drops_root() else None
+    try:
+        spawn_plan = plan(sandbox, command, cwd, env.get("HOME"), env, lease.uid if lease else None)
+    except BaseException:
+        if lease is not None:
+            lease.release()
+        raise
+    spawn_plan.uid_lease = lease
+    return spawn_plan
+
+
 def _discard_plan(planning: asyncio.Future[SpawnPlan]) -> None:
     if not planning.cancelled() and planning.exception() is None:
         planning.result().close_fds()
-        planning.result().cleanup()
+        planning.result().cleanup()  # removes the cgroup and gives the uid back
+
+
+def _lease_uid(sandbox: SandboxPolicy) -> UidLease:
+    try:
+        return uids.lease(sandbox.uid_range)
+    except (uids.UidsExhausted, OSError) as exc:
+        raise SandboxUnavailable(f"no uid of its own for the plugin: {exc}") from None
 
 
 FREEZE_AFTER_S = 0.2

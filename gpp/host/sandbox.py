@@ -19,18 +19,21 @@ spawned process before it execs, so every process of the plugin is in it: memory
 memfd, shm, tmpfs and children included), `pids.max` (`max_processes`: RLIMIT_NPROC does not
 bind root), and the CPU counter that `cpu_seconds` is checked against as the plugin's total
 budget. Where no such cgroup can be made, the plugin is refused unless its config says
-`cgroup = "optional"`. The remaining rlimits bind each process: RLIMIT_AS (a per-process
-backstop that makes one big allocation fail cleanly), NOFILE and FSIZE; RLIMIT_CPU and NPROC
-only where the plugin runs without a cgroup. An idle GPP/3 session's group is frozen
-(`gpp.host.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
+`cgroup = "optional"`. The remaining rlimits bind each process: NOFILE and FSIZE, NPROC where
+the session has a uid of its own; RLIMIT_CPU, and RLIMIT_AS (which breaks runtimes that
+reserve address space), only where the plugin runs without a cgroup. An idle GPP/3 session's
+group is frozen (`gpp.host.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
 watcher (`cgroups.watch_v1_freezer`) thaws the groups of a gateway that died.
-A root gateway then switches to an unprivileged uid before bwrap runs (`gpp.host.identity`: the
-plugin is never uid 0 of the host, so `/proc/sys` and root's files and keyrings are out of
-reach), and bwrap installs a seccomp filter (`gpp.host.seccomp`) just before it execs the plugin.
+A root gateway then switches to the session's own unprivileged uid (leased from
+`sandbox.uid_range` by `gpp.host.uids`) before bwrap runs (`gpp.host.identity`: the plugin is
+never uid 0 of the host, so `/proc/sys` and root's files and keyrings are out of reach, and
+shares no per-uid quota with another plugin), and bwrap installs a seccomp allow-list
+(`gpp.host.seccomp`) just before it execs the plugin. `/dev/ptmx` is not in the view unless
+the registry says `terminal = true`.
 All of it is decided from the registry alone, never from what a plugin or a repository wrote:
 only the registry's own `argv[0]` is resolved when it is a version manager's shim
 (`gpp.host.shims`); a plugin's shebangs are the kernel's business inside the sandbox. Planning runs
-in a thread (`gpp.host.process`), so nothing here stalls the event loop.
+in a thread (`gpp.host.process`, after the uid is leased), so nothing here stalls the event loop.
 
 The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
 PR_SET_PDEATHSIG) → bwrap's init, PID 1 of the namespace (dies with `bwrap`: `--die-with-parent`)
@@ -55,15 +58,15 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
-from gpp.host import cgroups, seccomp, shims, view
+from gpp.host import cgroups, seccomp, shims, uids, view
 from gpp.host.cgroups import CgroupUnavailable, Layout, Limits, SessionGroup
 from gpp.host.identity import (
-    DEFAULT_UID,
     Identity,
     allowed,
     drops_root,
@@ -71,6 +74,7 @@ from gpp.host.identity import (
     stage,
     traversable,
 )
+from gpp.host.uids import DEFAULT_UID_RANGE, UidLease
 from gpp.host.view import SYSTEM_DIRS, ViewUnavailable
 
 PR_SET_PDEATHSIG = 1
@@ -124,9 +128,12 @@ class SandboxPolicy:
     cgroup: Literal["required", "optional"] = "required"
     """"optional": run the plugin without its own cgroup where none can be made (then memory,
     CPU and processes are bounded per process by rlimits only); said explicitly, never implied."""
-    uid: int = DEFAULT_UID
-    """The uid (and gid) a plugin runs as, inside and outside its namespace, when the gateway is
-    root (`gpp.host.identity`); never 0."""
+    uid_range: tuple[int, int] = DEFAULT_UID_RANGE
+    """[first, last]: where a root gateway takes each session's own uid (and gid, the same
+    number) from (`gpp.host.uids`); never 0 nor 65534, and checked against the host's accounts
+    at config load."""
+    terminal: bool = False
+    """Whether the plugin may open `/dev/ptmx` (the host-wide pty pool); off unless said."""
     view: tuple[str, ...] | None = None
     """What the plugin sees besides its interpreter and the SDKs (`gpp.host.view`): None, the
     folder of each file its command names; a list, those files alone and these paths (the
@@ -140,6 +147,8 @@ class SandboxPolicy:
             value = getattr(self, field.name)
             if type(value) is int and value <= 0:  # the limits (the flags are bools)
                 raise ValueError(f"{field.name}: must be greater than 0 (or None: no limit)")
+        if why := uids.range_refusal(*self.uid_range):
+            raise ValueError(f"uid_range: {why}")
 
 
 @dataclass
@@ -157,6 +166,8 @@ class SpawnPlan:
     namespaced: bool = False
     fds: tuple[int, ...] = ()
     """Descriptors the spawned process inherits (the seccomp program); the spawn closes them."""
+    uid_lease: UidLease | None = None
+    """The session's own uid (a root gateway's), given back once its processes are gone."""
 
     def close_fds(self) -> None:
         """Close `fds` in the gateway once the child holds them (or the spawn failed)."""
@@ -170,15 +181,20 @@ class SpawnPlan:
         return decode_status(raw) if self.namespaced and raw is not None else raw
 
     def cleanup(self) -> None:
-        """Remove the session's cgroup; a group still holding processes is left to the sweep."""
-        if self.cgroup is not None:
-            self.cgroup.remove()
+        """Remove the session's cgroup; a group still holding processes is left to the sweep,
+        and its uid stays leased (a uid is never given to a second plugin while a process of
+        the first may still run as it)."""
+        gone = self.cgroup.remove() if self.cgroup is not None else True
+        if gone and self.uid_lease is not None:
+            self.uid_lease.release()
+            self.uid_lease = None
 
     async def release(self) -> None:
         """`cleanup` once the group is empty. Processes killed with the namespace linger as
         zombies until init reaps them, so give the kernel a moment (bounded) first; a frozen
         v1 group must be thawed for its killed processes to die at all."""
-        if self.cgroup is None:
+        if self.cgroup is None:  # the namespace's init is reaped: every process is gone
+            self.cleanup()
             return
         self.cgroup.thaw()
         for _ in range(RELEASE_POLLS):
@@ -198,23 +214,52 @@ def namespaces_refusal() -> str | None:
     return _bwrap_refusal()
 
 
-@functools.cache
+PROBE_RETRY_S = 30.0
+"""How long a failed namespace probe stands before the next spawn probes again: a success is
+kept for the gateway's life, but a failure may pass (bwrap installed, a sysctl turned on, a
+probe that timed out on a loaded machine) and must not refuse every plugin until a restart."""
+_probed: tuple[str | None, float] | None = None
+"""The last probe's refusal (None: namespaces work) and when it ran (`time.monotonic`)."""
+_PROBING = threading.RLock()
+"""Held while the host is probed (`_probed`, `cgroup_layout`): plans run in threads
+(`process.spawn`), and two starts must neither probe at once nor see a half-written cache."""
+
+
 def _bwrap_refusal() -> str | None:
-    """Why bwrap cannot build the default sandbox here (probed once, with a real run), or None."""
+    """Why bwrap cannot build the default sandbox here, or None (`_probe_bwrap`): a success
+    cached for good, a failure for PROBE_RETRY_S. Thread-safe: one probe at a time, the
+    others wait for its answer."""
+    global _probed
+    with _PROBING:
+        now = time.monotonic()
+        if _probed is None or (_probed[0] is not None and now - _probed[1] >= PROBE_RETRY_S):
+            _probed = (_probe_bwrap(), now)
+        return _probed[0]
+
+
+def _probe_bwrap() -> str | None:
+    """Why bwrap cannot build the default sandbox here (a real run, as a plugin would be run:
+    a root gateway's under a leased uid of the default range), or None."""
     true = shutil.which("true")
     if shutil.which("bwrap") is None or true is None:
         return "bwrap is not installed"
+    lease: UidLease | None = None
     try:
+        if drops_root():
+            lease = uids.lease(DEFAULT_UID_RANGE)
         probe = subprocess.run(
             [*_bwrap(SandboxPolicy(), [], None, None), "--", true],
             capture_output=True,
             timeout=10,
             check=False,
-            preexec_fn=Identity(DEFAULT_UID, DEFAULT_UID).switch if drops_root() else None,
+            preexec_fn=Identity(lease.uid, lease.uid).switch if lease is not None else None,
             cwd="/",  # as for a plugin: the uid switched to may not reach the gateway's cwd
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except (OSError, subprocess.TimeoutExpired, uids.UidsExhausted) as exc:
         return str(exc)
+    finally:
+        if lease is not None:
+            lease.release()
     return None if probe.returncode == 0 else probe.stderr.decode(errors="replace").strip()
 
 
@@ -239,7 +284,6 @@ def cgroup_layout() -> Layout | str:
     return layout
 
 
-_PROBING = threading.Lock()
 _freezer_watchers: list[subprocess.Popen[bytes]] = []
 """Kept for the gateway's life: their stdin pipes close when it dies (see watch_v1_freezer)."""
 
@@ -250,22 +294,27 @@ def plan(
     root: str | None,
     home: str | None = None,
     env: Mapping[str, str] | None = None,
+    uid: int | None = None,
 ) -> SpawnPlan:
     """The argv and pre-exec step that put `command` in its sandbox (`env`: the plugin's, for
-    PATH lookups). Raises SandboxUnavailable, or FileNotFoundError when the plugin's executable
-    does not exist."""
+    PATH lookups; `uid`: the session's own, which a root gateway leases (`gpp.host.uids`) and
+    runs the plugin as). Raises SandboxUnavailable, or FileNotFoundError when the plugin's
+    executable does not exist."""
     mechanisms: dict[str, str] = {}
     argv = list(command)
     with _PROBING:  # plans run in threads (`process.spawn`): the host is probed once
         namespaced = namespaces_available()
         cgroup_layout()
+    if drops_root() and uid is None:
+        raise SandboxUnavailable("no uid of its own was leased for the plugin")
+    switch_to = uid if drops_root() else None
     identity: Identity | None = None
     fds: tuple[int, ...] = ()
     root = os.path.abspath(root) if root else None
     if namespaced:
-        run, binds = _view(policy, command, root, home, env or {}, mechanisms)
-        if drops_root():
-            identity = Identity(policy.uid, policy.uid, binds.staged, _keyctl_number())
+        run, binds = _view(policy, command, root, home, env or {}, switch_to, mechanisms)
+        if switch_to is not None:
+            identity = Identity(switch_to, switch_to, binds.staged, _keyctl_number())
         try:
             fds = (seccomp.memfd(),)
         except (seccomp.SeccompUnavailable, OSError) as exc:
@@ -283,16 +332,26 @@ def plan(
         mechanisms["privileges"] = (
             "user namespace with no capabilities, no_new_privs, no nested user namespaces"
         )
-        mechanisms["identity"] = _identity_said(identity, "inside and outside its user namespace")
+        mechanisms["identity"] = _identity_said(
+            identity, policy, "inside and outside its user namespace"
+        )
         mechanisms["syscalls"] = (
-            f"seccomp filter: EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, io_uring, "
-            "userfaultfd, bpf, perf_event_open, mount, unshare, setns…), unusual personality "
-            "values and 32-bit/x32 ABIs; a fresh session keyring"
+            f"seccomp allow-list of {len(seccomp.allowed_numbers())} calls (ENOSYS for any "
+            f"other); EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, "
+            "io_uring, native AIO, modify_ldt, userfaultfd, bpf, perf_event_open, mount, "
+            "unshare, setns…), unusual personality values and 32-bit/x32 ABIs; sockets of "
+            "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink but NETLINK_ROUTE, packet, "
+            "vsock…); a fresh session keyring"
         )
         mechanisms["filesystem"] = (
             "minimal view: system dirs and the view read-only; private /proc and /dev; /tmp, "
             "/dev/shm and HOME in size-capped tmpfs; the rest read-only; repository "
             f"{'read-only' if binds.readonly else 'read-write'}"
+        )
+        mechanisms["terminal"] = (
+            "/dev/ptmx: ptys from the host-wide pool (config: terminal = true)"
+            if policy.terminal
+            else "no /dev/ptmx (the host-wide pty pool is out of reach)"
         )
         sh = shutil.which("sh") or "/bin/sh"
         argv = [
@@ -320,13 +379,13 @@ def plan(
             "run this plugin without them"
         )
     else:
-        identity = _degraded(policy, root, mechanisms)
+        identity = _degraded(policy, root, switch_to, mechanisms)
     try:
         cgroup = _session_group(policy, mechanisms)
     except SandboxUnavailable:
         SpawnPlan(argv, lambda: None, mechanisms, fds=fds).close_fds()
         raise
-    limits = _rlimits(policy, per_plugin=cgroup is not None, shared_uid=identity is not None)
+    limits = _rlimits(policy, per_plugin=cgroup is not None, own_uid=identity is not None)
     mechanisms["rlimits"] = ", ".join(f"{name}={value}" for name, (_, value) in limits.items())
     procs_files = cgroup.procs_files if cgroup is not None else ()
     return SpawnPlan(
@@ -356,10 +415,12 @@ def _view(
     root: str | None,
     home: str | None,
     env: Mapping[str, str],
+    uid: int | None,
     mechanisms: dict[str, str],
 ) -> tuple[list[str], _Binds]:
     """What the plugin runs and sees, from the registry alone (`gpp.host.view`): the command
-    with its `argv[0]` resolved (a version manager's shim: `gpp.host.shims`), and the binds."""
+    with its `argv[0]` resolved (a version manager's shim: `gpp.host.shims`), and the binds;
+    `uid` (the session's own, a root gateway's) is who must be able to read and reach them."""
     executable = _executable(command[0], root, env.get("PATH"))
     entries = view.entry_files(command, root)
     listed = None if policy.view is None else list(policy.view)
@@ -379,8 +440,8 @@ def _view(
     readonly = bool(policy.readonly_root and root)
     sources: dict[str, str] = {}
     covered: list[str] = []
-    if drops_root():
-        uid = gid = policy.uid
+    if uid is not None:
+        gid = uid
         if root and (why := readable_refusal(root, uid, gid)):
             raise SandboxUnavailable(why)
         if home:
@@ -392,13 +453,15 @@ def _view(
 
 
 def _degraded(
-    policy: SandboxPolicy, root: str | None, mechanisms: dict[str, str]
+    policy: SandboxPolicy, root: str | None, uid: int | None, mechanisms: dict[str, str]
 ) -> Identity | None:
     """Where no namespace can be built and the config allows it (`network = "inherit"`,
     `readonly_root = false`): the process group, the cgroup and the rlimits, and still no root
-    and no capability (issue 32): a root gateway switches the plugin to its uid, and every
-    plugin gets `no_new_privs` and an empty capability bounding set. Lost: the view (the plugin
-    sees what its uid may read), the private /proc, the seccomp filter and /tmp of its own."""
+    and no capability (issue 32): a root gateway switches the plugin to the session's own uid
+    (`uid`, leased from `sandbox.uid_range`), and every plugin gets `no_new_privs` and an empty
+    capability bounding set. Lost: the view (the plugin sees what its uid may read), the
+    private /proc and /dev (the host's `/dev/ptmx` is in reach), the seccomp filter and /tmp
+    of its own."""
     mechanisms["containment"] = "process group + parent-death signal (no namespaces here)"
     mechanisms["network"] = 'inherited (config: network = "inherit")'
     mechanisms["privileges"] = (
@@ -406,12 +469,12 @@ def _degraded(
         "/proc or /tmp and no seccomp filter"
     )
     identity = None
-    if drops_root():
-        uid = gid = policy.uid
+    if uid is not None:
+        gid = uid
         if root and (why := readable_refusal(root, uid, gid) or _reach_refusal(root, uid, gid)):
             raise SandboxUnavailable(why)
         identity = Identity(uid, gid, (), _keyctl_number())
-    mechanisms["identity"] = _identity_said(identity, "without namespaces")
+    mechanisms["identity"] = _identity_said(identity, policy, "without namespaces")
     return identity
 
 
@@ -424,12 +487,12 @@ def _reach_refusal(root: str, uid: int, gid: int) -> str | None:
     )
 
 
-def _identity_said(identity: Identity | None, where: str) -> str:
+def _identity_said(identity: Identity | None, policy: SandboxPolicy, where: str) -> str:
     if identity is None:
         return f"the gateway's own uid ({os.geteuid()}), unprivileged"
     return (
-        f"uid {identity.uid}, gid {identity.gid}, no supplementary groups, {where} "
-        "(the gateway is root)"
+        f"uid {identity.uid}, gid {identity.gid}: the session's own (sandbox.uid_range "
+        f"{list(policy.uid_range)}), no supplementary groups, {where} (the gateway is root)"
     )
 
 
@@ -453,8 +516,8 @@ def _session_group(policy: SandboxPolicy, mechanisms: dict[str, str]) -> Session
         mechanisms["cgroup"] = f'none ({exc}); config: cgroup = "optional"'
         if policy.max_processes:
             mechanisms["processes"] = (
-                f"RLIMIT_NPROC={policy.max_processes} (per user; none where plugins share "
-                "the uid a root gateway gives them)"
+                f"RLIMIT_NPROC={policy.max_processes} (per uid: the session's own where the "
+                "gateway is root, else the gateway's, shared with it)"
             )
         return None
     memory_file = "memory.max" if layout.version == 2 else "memory.limit_in_bytes"
@@ -518,6 +581,7 @@ def _bwrap(
         *size,
         "--tmpfs",
         "/dev/shm",
+        *([] if policy.terminal else NO_PTYS),
         "--remount-ro",
         "/dev",
         *size,
@@ -529,6 +593,12 @@ def _bwrap(
         argv += ["--perms", "0700", *size, "--tmpfs", home]
     # bwrap's root is an uncapped tmpfs: read-only once every mount point is in it
     return [*argv, "--remount-ro", "/", "--chdir", root or home or "/"]
+
+
+NO_PTYS = ("--perms", "0555", "--size", "4096", "--tmpfs", "/dev/pts", "--remount-ro", "/dev/pts")
+"""bwrap's `/dev` holds a devpts instance (`/dev/ptmx` → `pts/ptmx`) whose ptys come from the
+host-wide pool (`kernel.pty.max`); an empty, read-only tmpfs over `/dev/pts` leaves
+`/dev/ptmx` dangling (ENOENT) unless the registry says `terminal = true`."""
 
 
 def _executable(name: str, root: str | None, path: str | None = None) -> str:
@@ -559,18 +629,22 @@ def decode_status(returncode: int) -> int:
 
 
 def _rlimits(
-    policy: SandboxPolicy, per_plugin: bool, shared_uid: bool = False
+    policy: SandboxPolicy, per_plugin: bool, own_uid: bool = False
 ) -> dict[str, tuple[int, int]]:
-    """The per-process limits; with a session cgroup, CPU and processes are the cgroup's (the
-    plugin's total), and RLIMIT_AS stays as a backstop for one process. RLIMIT_NPROC counts
-    every process of a uid: where plugins share one (a root gateway's), it would let one
-    plugin starve the others' forks and setuid, so it is left out."""
+    """The per-process limits; with a session cgroup, CPU and memory are the cgroup's (the
+    plugin's total). No RLIMIT_AS under a cgroup: V8, glibc's arenas, Go and the JVM reserve
+    far more address space than they touch, and a Node plugin aborted (`std::bad_alloc`) on
+    30,000 files under `RLIMIT_AS = memory_mb` with a tenth of it resident (issue 32); the
+    cgroup counts what is really used. RLIMIT_NPROC counts every process of a uid: with a uid
+    of its own per session (`own_uid`, a root gateway) it is the plugin's count, a second
+    bound beside `pids.max`; as the gateway's own uid it would count the gateway's processes
+    too, so it applies there only without a cgroup."""
     mib = 1024 * 1024
     wanted = {
-        "RLIMIT_AS": policy.memory_mb and policy.memory_mb * mib,
+        "RLIMIT_AS": None if per_plugin else policy.memory_mb and policy.memory_mb * mib,
         "RLIMIT_CPU": None if per_plugin else policy.cpu_seconds,
         "RLIMIT_NOFILE": policy.max_open_files,
-        "RLIMIT_NPROC": None if per_plugin or shared_uid else policy.max_processes,
+        "RLIMIT_NPROC": policy.max_processes if own_uid or not per_plugin else None,
         "RLIMIT_FSIZE": policy.max_file_size_mb and policy.max_file_size_mb * mib,
     }
     return {name: (getattr(resource, name), value) for name, value in wanted.items() if value}

@@ -1,19 +1,27 @@
-"""The seccomp filter every namespaced plugin runs under: system calls a discovery plugin never
-needs, refused with EPERM.
+"""The seccomp filter every namespaced plugin runs under: an allow-list of the system calls a
+discovery plugin and its runtimes make; the kernel's privileged surface refused with EPERM by
+name; everything else answered ENOSYS.
 
-A plugin reads files and writes JSON. The calls refused here are the ones the attacks of issue 23
-reached for (the kernel keyring, `ptrace` of the sandbox's own init, `io_uring`, `userfaultfd`,
-`memfd_secret`) and the rest of the kernel's privileged or rarely-hardened surface: modules,
-`kexec`, mounts, namespaces, BPF, perf, swap, accounting, quotas. EPERM rather than a kill:
-runtimes probe some of these (libuv tries `io_uring_setup` and falls back, CPython's `os`
-module reports an OSError), and a refusal keeps them working.
+A plugin reads files and writes JSON. ALLOWED is what CPython, Node (V8, libuv), the tree-sitter
+packs, `sh` and glibc call (traced: `strace -f` of every bundled plugin in its sandbox) and
+their ordinary neighbours, shaped on the allow-list container engines ship by default (files,
+memory, threads, signals, time, sockets, namespaced IPC). A call outside it gets ENOSYS, as
+from a kernel that lacks it: glibc and libuv fall back on ENOSYS (`clone3` → `clone`,
+`faccessat2` → `faccessat`, `statx` → `fstatat`), so a new kernel's new call is not reachable
+until it is listed here. REFUSED names what the attacks of issues 23 and 32 reached for (the
+kernel keyring, `ptrace` of the sandbox's own init, `io_uring`, `userfaultfd`, `memfd_secret`,
+native AIO's host-wide context pool, `modify_ldt`) and the rest of the privileged surface
+(modules, `kexec`, mounts, namespaces, BPF, perf, swap, accounting, quotas): EPERM, which
+runtimes probing for them report or fall back from (libuv tries `io_uring_setup`). Three calls
+are allowed by argument: `personality` (harmless values only), `socket` and `socketpair` (their
+families: see SOCKET_FAMILIES).
 
 The program is classic BPF, which `bwrap --seccomp FD` installs right before it execs the
 plugin (bwrap's own setup is not filtered). It is built once per gateway process; system call
 numbers come from libseccomp's table for the native architecture (`libseccomp.so.2`, no Python
-bindings needed), the program itself is written here so that its few branches (the ABI check,
-`personality`'s harmless values) stay readable. Other ABIs are refused outright: a 32-bit
-(`int 0x80`) or x32 call gets EPERM, whatever its number, so no second table can be missed.
+bindings needed; a name this architecture lacks is skipped), the program itself is written here
+so that its branches stay readable. Other ABIs are refused outright: a 32-bit (`int 0x80`) or
+x32 call gets EPERM, whatever its number, so no second table can be missed.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import functools
 import os
 import platform
 import struct
+from dataclasses import dataclass
 
 REFUSED = (
     "keyctl", "add_key", "request_key",
@@ -40,8 +49,73 @@ REFUSED = (
     "name_to_handle_at", "open_by_handle_at", "fanotify_init",
     "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
     "nfsservctl", "create_module", "get_kernel_syms", "query_module", "vm86", "vm86old",
+    "io_setup", "io_submit", "io_getevents", "io_pgetevents", "io_destroy", "io_cancel",
+    "modify_ldt",
 )  # fmt: skip
 """Refused with EPERM (names this architecture lacks are skipped)."""
+
+ALLOWED = (
+    # files and folders
+    "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2",
+    "pwritev2", "open", "openat", "openat2", "creat", "close", "close_range", "lseek",
+    "stat", "fstat", "lstat", "newfstatat", "statx", "statfs", "fstatfs", "access", "faccessat",
+    "faccessat2", "readlink", "readlinkat", "getdents", "getdents64", "getcwd", "chdir",
+    "fchdir", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename", "renameat",
+    "renameat2", "link", "linkat", "symlink", "symlinkat", "chmod", "fchmod", "fchmodat",
+    "fchmodat2", "chown", "fchown", "lchown", "fchownat", "umask", "truncate", "ftruncate",
+    "fallocate", "utime", "utimes", "utimensat", "futimesat", "fsync", "fdatasync", "sync",
+    "syncfs", "sync_file_range", "flock", "fadvise64", "readahead", "getxattr", "lgetxattr",
+    "fgetxattr", "listxattr", "llistxattr", "flistxattr", "setxattr", "lsetxattr", "fsetxattr",
+    "removexattr", "lremovexattr", "fremovexattr", "sendfile", "splice", "tee", "vmsplice",
+    "copy_file_range", "mknod", "mknodat", "dup", "dup2", "dup3", "fcntl", "ioctl", "pipe",
+    "pipe2", "inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
+    "cachestat",
+    # waiting on descriptors
+    "poll", "ppoll", "select", "pselect6", "epoll_create", "epoll_create1", "epoll_ctl",
+    "epoll_wait", "epoll_pwait", "epoll_pwait2", "eventfd", "eventfd2", "signalfd",
+    "signalfd4", "timerfd_create", "timerfd_settime", "timerfd_gettime",
+    # memory
+    "brk", "mmap", "munmap", "mremap", "mprotect", "madvise", "mincore", "msync", "mlock",
+    "mlock2", "munlock", "mlockall", "munlockall", "memfd_create", "membarrier", "pkey_alloc",
+    "pkey_free", "pkey_mprotect", "map_shadow_stack",
+    # processes and threads
+    "clone", "clone3", "fork", "vfork", "execve", "execveat", "exit", "exit_group", "wait4",
+    "waitid", "kill", "tkill", "tgkill", "getpid", "getppid", "gettid", "getpgid", "setpgid",
+    "getpgrp", "getsid", "setsid", "getuid", "geteuid", "getgid", "getegid", "getresuid",
+    "getresgid", "getgroups", "setuid", "setgid", "setreuid", "setregid", "setresuid",
+    "setresgid", "setfsuid", "setfsgid", "setgroups", "capget", "capset", "prctl",
+    "arch_prctl", "set_thread_area", "get_thread_area", "set_tid_address", "set_robust_list",
+    "get_robust_list", "rseq", "futex", "futex_waitv", "futex_wake", "futex_wait",
+    "futex_requeue", "sched_yield", "sched_getaffinity", "sched_setaffinity",
+    "sched_getparam", "sched_setparam", "sched_getscheduler", "sched_setscheduler",
+    "sched_get_priority_max", "sched_get_priority_min", "sched_rr_get_interval",
+    "sched_getattr", "sched_setattr", "getpriority", "setpriority", "ioprio_get",
+    "ioprio_set", "getrlimit", "setrlimit", "prlimit64", "getrusage", "times", "sysinfo",
+    "uname", "getcpu", "getrandom", "pidfd_open", "pidfd_send_signal", "process_mrelease",
+    # signals
+    "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "rt_sigsuspend",
+    "rt_sigtimedwait", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "sigaltstack", "pause",
+    "alarm", "restart_syscall",
+    # time
+    "nanosleep", "clock_nanosleep", "clock_gettime", "clock_getres", "gettimeofday", "time",
+    "getitimer", "setitimer", "timer_create", "timer_settime", "timer_gettime",
+    "timer_getoverrun", "timer_delete",
+    # sockets (`socket` and `socketpair` by family: ARGUMENT rules)
+    "bind", "listen", "accept", "accept4", "connect", "getsockname", "getpeername",
+    "getsockopt", "setsockopt", "sendto", "recvfrom", "sendmsg", "recvmsg", "sendmmsg",
+    "recvmmsg", "shutdown",
+    # System V and POSIX IPC: the sandbox's own IPC namespace
+    "shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semctl", "msgget",
+    "msgsnd", "msgrcv", "msgctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
+    "mq_notify", "mq_getsetattr",
+    # restricting itself further
+    "seccomp", "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self",
+)  # fmt: skip
+"""Allowed (names this architecture lacks are skipped); any call neither here nor in REFUSED
+nor argument-checked gets ENOSYS."""
+RET_ENOSYS = 0x00050000 | errno.ENOSYS
+LEAF = 8
+"""Call numbers compared one by one at the end of each branch of the filter's binary search."""
 
 PERSONALITY_ALLOWED = (0x0, 0x8, 0x20000, 0x20008, 0xFFFFFFFF)
 """`personality` values that change nothing that matters: PER_LINUX, PER_LINUX32, UNAME26 (and
@@ -51,7 +125,7 @@ AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 X32_SYSCALL_BIT = 0x40000000
 
 # classic BPF
-LD_W_ABS, JEQ_K, JGE_K, RET_K = 0x20, 0x15, 0x35, 0x06
+LD_W_ABS, JEQ_K, JGE_K, RET_K, JA = 0x20, 0x15, 0x35, 0x06, 0x05
 RET_ALLOW = 0x7FFF0000
 RET_EPERM = 0x00050000 | errno.EPERM
 NR, ARCH, ARG0 = 0, 4, 16  # offsets in struct seccomp_data (arg0: its low 32 bits)
@@ -61,6 +135,34 @@ class SeccompUnavailable(Exception):
     """The filter cannot be built here (no libseccomp table, an architecture we do not know)."""
 
 
+SOCKET_FAMILIES = (1, 2, 10)
+"""AF_UNIX, AF_INET, AF_INET6: the families `socket` may create (and AF_NETLINK for
+NETLINK_ROUTE only, below). Every other one is refused with EAFNOSUPPORT, as a kernel built
+without it would answer (runtimes treat that as "not here"): AF_PACKET, AF_VSOCK (no network
+namespace divides it: `network = false` would not be "no network" on a VM guest), AF_ALG,
+AF_BLUETOOTH and the rest."""
+AF_NETLINK, NETLINK_ROUTE = 16, 0
+"""NETLINK_ROUTE is how glibc and libuv list interfaces and addresses (`if_nameindex`,
+`getifaddrs`, `getaddrinfo`'s AI_ADDRCONFIG), and it answers for the plugin's own network
+namespace only; the other netlink protocols are refused (NETLINK_KOBJECT_UEVENT carries the
+host's device events into any namespace, audit, netfilter, crypto…)."""
+SOCKETPAIR_FAMILIES = (1,)
+"""AF_UNIX only (the one family `socketpair` means anything for)."""
+RET_EAFNOSUPPORT = 0x00050000 | errno.EAFNOSUPPORT
+
+
+@dataclass(frozen=True)
+class ArgumentRule:
+    """A call allowed only with its first argument among `allowed`, else `refusal`."""
+
+    number: int
+    allowed: tuple[int, ...]
+    refusal: int
+    narrowed: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
+    """(first argument's value, index of another argument, its allowed values): a first
+    argument allowed only with that other argument among those values."""
+
+
 @functools.cache
 def program() -> bytes:
     """The compiled filter, as `bwrap --seccomp` reads it (an array of `struct sock_filter`).
@@ -68,9 +170,20 @@ def program() -> bytes:
     machine = platform.machine()
     if machine not in AUDIT_ARCH:
         raise SeccompUnavailable(f"no seccomp filter for this architecture ({machine})")
-    numbers = refused_numbers()
-    personality = _syscall_number("personality")
-    return assemble(AUDIT_ARCH[machine], numbers, personality, x32=machine == "x86_64")
+    rules = [
+        ArgumentRule(_syscall_number("personality"), PERSONALITY_ALLOWED, RET_EPERM),
+        ArgumentRule(
+            _syscall_number("socket"),
+            SOCKET_FAMILIES,
+            RET_EAFNOSUPPORT,
+            narrowed=((AF_NETLINK, 2, (NETLINK_ROUTE,)),),  # socket(family, type, protocol)
+        ),
+        ArgumentRule(_syscall_number("socketpair"), SOCKETPAIR_FAMILIES, RET_EAFNOSUPPORT),
+    ]
+    ruled = {rule.number for rule in rules}
+    allowed = [n for n in allowed_numbers() if n not in ruled]
+    x32 = machine == "x86_64"
+    return assemble(AUDIT_ARCH[machine], refused_numbers(), rules, allowed, x32=x32)
 
 
 @functools.cache
@@ -79,32 +192,101 @@ def refused_numbers() -> list[int]:
     return sorted({n for n in map(_syscall_number, REFUSED) if n >= 0})
 
 
-def assemble(arch: int, refused: list[int], personality: int, *, x32: bool) -> bytes:
-    """The program: wrong ABI → EPERM; a refused number → EPERM; `personality` with a value
-    outside PERSONALITY_ALLOWED → EPERM; anything else allowed."""
-    checks = [(JGE_K, X32_SYSCALL_BIT)] if x32 else []
-    checks += [(JEQ_K, number) for number in refused]
-    # layout: [0] ld arch, [1] jeq arch, [2] ret EPERM, [3] ld nr, checks…, jeq personality,
-    # ret ALLOW, ret EPERM (the `deny` every check jumps to), then the personality block
-    body: list[tuple[int, int, int, int]] = [
+@functools.cache
+def allowed_numbers() -> list[int]:
+    """The numbers of the ALLOWED calls this architecture has (none of REFUSED)."""
+    refused = set(refused_numbers())
+    return sorted({n for n in map(_syscall_number, ALLOWED) if n >= 0} - refused)
+
+
+Instruction = tuple[int, int | str, int | str, int | str]
+"""(code, jump if true, jump if false, k); a jump is a count of instructions to skip or the
+name of a label further on (`_resolve` turns names into counts); `JA`'s is its `k`."""
+
+
+def assemble(
+    arch: int,
+    refused: list[int],
+    rules: list[ArgumentRule],
+    allowed: list[int],
+    *,
+    x32: bool,
+) -> bytes:
+    """The program: wrong ABI → EPERM; a refused number → EPERM; a call with an argument rule
+    whose first argument is not allowed → the rule's refusal; an allowed number → allowed;
+    anything else → ENOSYS."""
+    code: list[Instruction | str] = [
         (LD_W_ABS, 0, 0, ARCH),
         (JEQ_K, 1, 0, arch),
         (RET_K, 0, 0, RET_EPERM),
         (LD_W_ABS, 0, 0, NR),
     ]
-    deny = len(body) + len(checks) + 2  # index of the shared `ret EPERM`
-    for code, value in checks:
-        body.append((code, deny - len(body) - 1, 0, value))
-    body.append((JEQ_K, 2, 0, personality))  # → personality block, past ALLOW and EPERM
-    body += [(RET_K, 0, 0, RET_ALLOW), (RET_K, 0, 0, RET_EPERM)]
-    body.append((LD_W_ABS, 0, 0, ARG0))
-    allowed = len(PERSONALITY_ALLOWED)
-    for index, value in enumerate(PERSONALITY_ALLOWED):
-        body.append((JEQ_K, allowed - index, 0, value))  # → the final ret ALLOW
-    body += [(RET_K, 0, 0, RET_EPERM), (RET_K, 0, 0, RET_ALLOW)]
-    if any(jt > 255 for _, jt, _, _ in body):  # classic BPF jumps are 8-bit
-        raise SeccompUnavailable("seccomp filter too long for its jumps")
-    return b"".join(struct.pack("=HBBI", code, jt, jf, k) for code, jt, jf, k in body)
+    if x32:
+        code += [(JGE_K, 0, 1, X32_SYSCALL_BIT), (RET_K, 0, 0, RET_EPERM)]
+    verdicts = {n: "allow" for n in allowed} | {n: "deny" for n in refused}
+    verdicts |= {rule.number: f"rule{i}" for i, rule in enumerate(rules)}
+    code += _dispatch(sorted(verdicts.items()), "t")
+    for index, rule in enumerate(rules):
+        code += [f"rule{index}", (LD_W_ABS, 0, 0, ARG0)]
+        code += [(JEQ_K, f"allow{index}", 0, value) for value in rule.allowed]
+        code += [(JEQ_K, f"narrow{index}.{n}", 0, v) for n, (v, _, _) in enumerate(rule.narrowed)]
+        code.append((RET_K, 0, 0, rule.refusal))
+        for n, (_, argument, values) in enumerate(rule.narrowed):
+            code += [f"narrow{index}.{n}", (LD_W_ABS, 0, 0, ARG0 + 8 * argument)]
+            code += [(JEQ_K, f"allow{index}", 0, value) for value in values]
+            code.append((RET_K, 0, 0, rule.refusal))
+        code += [f"allow{index}", (RET_K, 0, 0, RET_ALLOW)]
+    code += ["unlisted", (RET_K, 0, 0, RET_ENOSYS)]
+    return b"".join(struct.pack("=HBBI", *op) for op in _resolve(code))
+
+
+def _dispatch(entries: list[tuple[int, str]], tag: str) -> list[Instruction | str]:
+    """A binary search over the sorted call numbers, each with its verdict ("allow", "deny",
+    or the label of its argument rule): about log2(n) comparisons for any call rather than a
+    scan of every number. Leaves of LEAF numbers compare for equality and end in their own
+    `ret`s (8-bit jumps stay short); a number in no leaf jumps to "unlisted" (ENOSYS)."""
+    if len(entries) <= LEAF:
+        kinds = list(dict.fromkeys(verdict for _, verdict in entries))
+        code: list[Instruction | str] = [(JEQ_K, f"{tag}.{v}", 0, n) for n, v in entries]
+        code.append((JA, 0, 0, "unlisted"))
+        for kind in kinds:
+            action = {"allow": (RET_K, 0, 0, RET_ALLOW), "deny": (RET_K, 0, 0, RET_EPERM)}
+            code += [f"{tag}.{kind}", action.get(kind, (JA, 0, 0, kind))]
+        return code
+    middle = len(entries) // 2
+    return [
+        (JGE_K, 0, 1, entries[middle][0]),  # at or past the middle: over the lower half (JA)
+        (JA, 0, 0, f"{tag}>"),
+        *_dispatch(entries[:middle], f"{tag}<"),
+        f"{tag}>",
+        *_dispatch(entries[middle:], f"{tag}>"),
+    ]
+
+
+def _resolve(code: list[Instruction | str]) -> list[tuple[int, int, int, int]]:
+    """Labels (the strings in `code`) out, jumps to them as forward counts. Raises
+    SeccompUnavailable when one is longer than classic BPF's 8-bit jumps."""
+    labels: dict[str, int] = {}
+    program: list[Instruction] = []
+    for item in code:
+        if isinstance(item, str):
+            labels[item] = len(program)
+        else:
+            program.append(item)
+
+    def distance(at: int, jump: int | str) -> int:
+        count = jump if isinstance(jump, int) else labels[jump] - at - 1
+        if not 0 <= count <= 255:
+            raise SeccompUnavailable("seccomp filter too long for its jumps")
+        return count
+
+    def offset(at: int, k: int | str) -> int:  # JA's 32-bit jump
+        return k if isinstance(k, int) else labels[k] - at - 1
+
+    return [
+        (op, distance(at, jt), distance(at, jf), offset(at, k))
+        for at, (op, jt, jf, k) in enumerate(program)
+    ]
 
 
 def memfd() -> int:

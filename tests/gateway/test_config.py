@@ -4,6 +4,8 @@ builds the session the pool and the CLI run."""
 
 from __future__ import annotations
 
+import grp
+import pwd
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -77,6 +79,8 @@ def test_every_sandbox_key_is_a_config_key(tmp_path: Path) -> None:
             '["x"]',
             (str(tmp_path.resolve() / "x"), str(tmp_path.resolve() / "registry.toml")),
         ),
+        "uid_range": ("[1879048192, 1879048199]", (1879048192, 1879048199)),
+        "terminal": ("true", True),
     }  # the limits: 7
     body = "\n".join(f"{key} = {values.get(key, ('7', 7))[0]}" for key in keys[1:])
     config = write(
@@ -99,6 +103,22 @@ def test_every_sandbox_key_is_a_config_key(tmp_path: Path) -> None:
         ("[plugin.sandbox]\nswap_mb = 1\n", "#1 (p): sandbox.swap_mb: unknown key"),
         ("[plugin.sandbox]\nmemory = 1\n", "sandbox.memory: unknown key (did you mean memory_mb?)"),
         ("[plugin.sandbox]\nmemory_mb = 0\n", "#1 (p): sandbox.memory_mb: must be greater than 0"),
+        (
+            "[plugin.sandbox]\nuid = 5000\n",
+            "#1 (p): sandbox.uid: no longer a key: replaced by uid_range = [first, last]",
+        ),
+        (
+            "[plugin.sandbox]\nuid_range = [60000, 70000]\n",
+            "#1 (p): sandbox.uid_range: [60000, 70000] contains 65534 (nobody)",
+        ),
+        (
+            "[plugin.sandbox]\nuid_range = [0, 10]\n",
+            "#1 (p): sandbox.uid_range: [0, 10] must be two uids with 0 < first <= last",
+        ),
+        (
+            "[plugin.sandbox]\nuid_range = [20, 10]\n",
+            "#1 (p): sandbox.uid_range: [20, 10] must be two uids with 0 < first <= last",
+        ),
     ],
 )
 def test_a_bad_sandbox_key_is_named(tmp_path: Path, table: str, problem: str) -> None:
@@ -163,3 +183,26 @@ def test_a_view_is_relative_to_the_registry_and_must_exist(tmp_path: Path) -> No
         load_config(write(tmp_path, entry + '["packs", "../nowhere"]\n'))
     missing = tmp_path.resolve().parent / "nowhere"
     assert refused.value.problems == [f"[[plugin]] #1 (p): sandbox.view: {missing} does not exist"]
+
+
+def test_a_uid_range_holding_a_host_account_is_refused(tmp_path: Path) -> None:
+    """Issue 32, item 3: a plugin's uid is shared with nothing on the host."""
+    account = next(e for e in pwd.getpwall() if e.pw_uid not in (0, 65534))
+    table = f"[plugin.sandbox]\nuid_range = [{account.pw_uid}, {account.pw_uid}]\n"
+    config = write(tmp_path, f'[[plugin]]\nid = "p"\nversion = "1"\ncommand = ["x"]\n{table}')
+    with pytest.raises(ConfigError) as caught:
+        load_config(config)
+    (problem,) = caught.value.problems
+    assert problem.startswith("[[plugin]] #1 (p): sandbox.uid_range: "), problem
+    assert f"contains id {account.pw_uid} of {account.pw_name!r} in /etc/passwd" in problem
+
+
+def test_a_uid_range_set_in_the_defaults_is_checked_for_every_plugin(tmp_path: Path) -> None:
+    account = next(e for e in grp.getgrall() if e.gr_gid not in (0, 65534))
+    text = (
+        f"[defaults.sandbox]\nuid_range = [{account.gr_gid}, {account.gr_gid}]\n"
+        '[[plugin]]\nid = "p"\nversion = "1"\ncommand = ["x"]\n'
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, text))
+    assert "sandbox.uid_range: " in caught.value.problems[0], caught.value.problems

@@ -185,3 +185,25 @@ def test_every_plugin_is_started_in_its_sandbox(tmp_path: Path) -> None:
     assert "sandbox.view" in line  # where to say what it runs (issue 32: never followed)
     assert line.endswith("(exit code 127)"), line
     assert check_config(config).returncode == 0  # --no-start: the shape alone is fine
+
+
+def test_check_config_says_the_uid_each_plugin_ran_as(tmp_path: Path) -> None:
+    """Issue 32: a root gateway's plugins each run as a uid of their own; check-config says
+    which one the handshake's session had, and the range without `--no-start`."""
+    reference = str(REPO / "plugins" / "reference_detector.py")
+    config = write_config(
+        tmp_path, [entry("reference-detector", ["{python}", reference], version="1.0.0")]
+    )
+    started = check_config(config, start=True)
+    assert started.returncode == 0, started.stderr
+    (said,) = [line for line in started.stdout.splitlines() if line.startswith("  uid: ")]
+    if os.geteuid() == 0:
+        uid = int(said.removeprefix("  uid: uid ").split(",")[0])
+        assert 0x7000_0000 <= uid <= 0x7000_FFFF, said
+        assert "the session's own (sandbox.uid_range [1879048192, 1879113727])" in said
+    shape = check_config(config)
+    assert shape.returncode == 0, shape.stderr
+    if os.geteuid() == 0:
+        assert "  uid: one of its own per session, from sandbox.uid_range [1879048192, " in (
+            shape.stdout
+        )

@@ -27,7 +27,8 @@ from gateway_harness import running_gateway, write_config
 
 from app.config import load_config
 from gpp.core import codes
-from gpp.host import sandbox, shims
+from gpp.host import sandbox, shims, uids
+from gpp.host.identity import drops_root
 from gpp.host.sandbox import SandboxPolicy, plan
 from gpp.host.session import PluginSession
 
@@ -110,9 +111,24 @@ def release(fifo: Path) -> None:
 
 @contextlib.contextmanager
 def planned(policy: SandboxPolicy, command: list[str], home: Path) -> Iterator[list[str]]:
-    """The argv `sandbox.plan` builds (the plan's cgroup and descriptors released after)."""
+    """The argv `sandbox.plan` builds for a session's own uid, leased as `process.spawn` does
+    for a root gateway (the plan's cgroup, descriptors and uid released after)."""
     home.mkdir(mode=0o700)
-    spawn_plan = plan(policy, command, str(DEMO_REPO), str(home), on_path(Path("/nonexistent")))
+    lease = uids.lease(policy.uid_range) if drops_root() else None
+    try:
+        spawn_plan = plan(
+            policy,
+            command,
+            str(DEMO_REPO),
+            str(home),
+            on_path(Path("/nonexistent")),
+            lease.uid if lease else None,
+        )
+    except BaseException:
+        if lease is not None:
+            lease.release()
+        raise
+    spawn_plan.uid_lease = lease
     try:
         yield spawn_plan.argv
     finally:
@@ -249,7 +265,8 @@ def test_without_namespaces_a_root_gateways_plugin_is_still_never_root(
     # without a view to stage it, the plugin's uid cannot reach the gateway's pyenv under /root
     python = shutil.which("python3", path="/usr/bin") or sys.executable
     seen = look([python, str(PROBE)], [], network="inherit", readonly_root=False)["self"]
-    assert seen["Uid"] == seen["Gid"] == str(SandboxPolicy().uid)
+    first, last = SandboxPolicy().uid_range  # the session's own uid, still never root
+    assert seen["Uid"] == seen["Gid"] and first <= int(seen["Uid"]) <= last, seen
     assert int(seen["CapEff"], 16) == int(seen["CapPrm"], 16) == int(seen["CapAmb"], 16) == 0
     assert int(seen["CapBnd"], 16) == 0
     assert seen["NoNewPrivs"] == "1"

@@ -12,6 +12,8 @@ import os
 import shutil
 import signal
 import socket
+import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,7 +72,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
     (repo / "tmp_plugin.py").write_text(TMP_PLUGIN)
     writable = directory / "writable-repo"
     shutil.copytree(DEMO_REPO, writable, symlinks=True)
-    writable.chmod(0o777)  # written by the plugin's uid (65534 when the tests run as root)
+    writable.chmod(0o777)  # written by the plugin's uid (its own when the tests run as root)
     plugins = [
         probe_plugin("default", root=repo),
         probe_plugin("readonly", root=repo, sandbox={"readonly_root": True}),
@@ -79,6 +81,9 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
         probe_plugin("small-memory", sandbox={"memory_mb": 256}),
         probe_plugin("one-cpu-second", request_ms=30_000, sandbox={"cpu_seconds": 1}),
         probe_plugin("few-processes", sandbox={"max_processes": 24}),
+        probe_plugin("terminal", sandbox={"terminal": True}),
+        probe_plugin("inotify-taker", root=repo),
+        probe_plugin("inotify-neighbour", root=repo),
         reference_plugin(),
         {"id": "reference-detector-node", "version": "1.0.0", "root": str(DEMO_REPO),
          "command": ["node", str(REPO / "plugins/reference_detector.mjs")]},
@@ -108,7 +113,7 @@ def test_default_sandbox_sees_only_loopback(gateway: Gateway) -> None:
     assert info["sandbox"]["network"] == "empty network namespace"
     assert info["sandbox"]["containment"].startswith("pid-namespace")
     assert info["sandbox"]["privileges"].startswith("user namespace with no capabilities")
-    assert "RLIMIT_AS=1073741824" in info["sandbox"]["rlimits"]
+    assert "RLIMIT_AS" not in info["sandbox"]["rlimits"]  # memory is the cgroup's
     assert "RLIMIT_CPU" not in info["sandbox"]["rlimits"]  # the cgroup's budget instead
     cgroup = info["sandbox"]["cgroup"]
     assert cgroup.startswith(("cgroup v1, one per session", "cgroup v2, one per session"))
@@ -140,11 +145,22 @@ def test_repository_write(gateway: Gateway) -> None:
     assert gateway.plugin("writable")["sandbox"]["filesystem"].endswith("repository read-write")
 
 
-def test_memory_limit_ends_in_the_plugins_own_answer(gateway: Gateway) -> None:
-    response = probe(gateway, "small-memory", "alloc")
+def test_an_untouched_address_space_reservation_past_memory_mb_is_no_failure(
+    gateway: Gateway,
+) -> None:
+    """Issue 32, item 7: runtimes (V8, glibc arenas, Go, the JVM) reserve address space they
+    never use; under `RLIMIT_AS = memory_mb` a 2 GiB reservation failed with 256 MB allowed.
+    With a session cgroup, memory is what the plugin touches."""
+    (result,) = attrs(probe(gateway, "small-memory", "alloc"))
+    assert result == {"bytes": 2 * 1024 * 1024 * 1024}
+    assert "RLIMIT_AS" not in gateway.plugin("small-memory")["sandbox"]["rlimits"]
+
+
+def test_memory_touched_past_memory_mb_ends_in_the_cgroups_oom_kill(gateway: Gateway) -> None:
+    response = probe(gateway, "small-memory", "fill")
     assert response.status_code == 502
     problem = response.json()
-    assert problem["code"] == "E_PLUGIN_ERROR" and "MemoryError" in problem["detail"]
+    assert problem["code"] == "E_EOF" and "OOM-killed" in problem["detail"], problem
     assert attrs(probe(gateway, "small-memory", "netinfo")) == [{"interface": "lo"}]
 
 
@@ -334,11 +350,150 @@ def test_no_cgroup_means_refusal_unless_optional_is_said(monkeypatch: pytest.Mon
     mechanisms = asyncio.run(run(SandboxPolicy(cgroup="optional", cpu_seconds=5)))
     assert mechanisms["cgroup"].startswith("none (no cgroup v2 mount")
     assert "RLIMIT_CPU=5" in mechanisms["rlimits"]
-    # per user: a root gateway's plugins share uid 65534, so it would bind them all together
-    assert ("RLIMIT_NPROC=64" in mechanisms["rlimits"]) == (os.geteuid() != 0)
+    # per user: each session of a root gateway has a uid of its own, so it binds the plugin
+    assert "RLIMIT_NPROC=64" in mechanisms["rlimits"]
 
 
 def _python(command: list[str]) -> list[str]:
     import sys
 
     return [sys.executable if word == "{python}" else word for word in command]
+
+
+def test_no_pty_from_the_host_wide_pool_unless_a_terminal_is_asked_for(gateway: Gateway) -> None:
+    """Issue 32, item 6: `/dev/ptmx` dangles (ENOENT) in the default sandbox."""
+    assert attrs(probe(gateway, "default", "pty")) == [{"outcome": "ENOENT"}]
+    assert gateway.plugin("default")["sandbox"]["terminal"].startswith("no /dev/ptmx")
+    assert attrs(probe(gateway, "terminal", "pty")) == [{"outcome": "opened"}]
+    assert "terminal = true" in gateway.plugin("terminal")["sandbox"]["terminal"]
+
+
+def live_uid(gw: Gateway, plugin: str) -> tuple[int, dict[int, int]]:
+    """The uid every process of the plugin's live session holds (read from the host), and its
+    namespace's processes (as `namespace_members` says)."""
+    assert attrs(probe(gw, plugin, "netinfo")) == [{"interface": "lo"}]  # running now
+    members = namespace_members(gw.plugin(plugin)["pid"])
+    uids: set[int] = set()
+    for host_pid in members.values():
+        status = Path(f"/proc/{host_pid}/status").read_text().splitlines()
+        (uid_line,) = [line for line in status if line.startswith("Uid:")]
+        uids.update(int(n) for n in uid_line.split()[1:])
+    (uid,) = uids
+    return uid, members
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid per session is a root gateway's")
+def test_two_plugins_running_at_once_have_uids_of_their_own(gateway: Gateway) -> None:
+    """Issue 32, item 3: every plugin ran as the host's shared `nobody`."""
+    first, _ = live_uid(gateway, "default")
+    second, _ = live_uid(gateway, "readonly")
+    assert first != second
+    assert not {first, second} & {0, 65534}
+    assert f"uid {first}, gid {first}" in gateway.plugin("default")["sandbox"]["identity"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid per session is a root gateway's")
+def test_a_process_of_one_plugins_uid_cannot_signal_or_read_another_plugin(
+    gateway: Gateway,
+) -> None:
+    """Inside, a plugin sees no other (its PID namespace: `…[foreign-processes]`); here the
+    attacker is anything else running as that uid on the host, as `nobody` was: it can
+    neither signal the other plugin's processes nor read their environment."""
+    attacker, _ = live_uid(gateway, "default")
+    _, members = live_uid(gateway, "readonly")
+    setpriv = ["setpriv", f"--reuid={attacker}", f"--regid={attacker}", "--clear-groups"]
+    for host_pid in members.values():
+        signalled = subprocess.run([*setpriv, "kill", "-0", str(host_pid)], capture_output=True,
+                                   text=True, timeout=30, check=False, cwd="/")  # fmt: skip
+        assert signalled.returncode != 0 and "not permitted" in signalled.stderr, signalled
+        environ = subprocess.run([*setpriv, "cat", f"/proc/{host_pid}/environ"],
+                                 capture_output=True, text=True, timeout=30, check=False,
+                                 cwd="/")  # fmt: skip
+        assert environ.returncode != 0 and "Permission denied" in environ.stderr, environ
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid per session is a root gateway's")
+def test_inotify_instances_exhausted_by_one_plugin_leave_the_other_its_own(
+    gateway: Gateway,
+) -> None:
+    """Per-uid kernel quotas are per plugin: one plugin holding every inotify instance its uid
+    may have (EMFILE) leaves another able to create one (under a shared uid it got EMFILE)."""
+    (taken,) = attrs(probe(gateway, "inotify-taker", "inotify-all"))
+    assert taken["failure"] == "EMFILE" and taken["instances"] > 0, taken
+    assert attrs(probe(gateway, "inotify-neighbour", "inotify-one")) == [{"outcome": "created"}]
+    assert attrs(probe(gateway, "inotify-taker", "inotify-one")) == [{"outcome": "EMFILE"}]
+
+
+def test_a_failed_namespace_probe_is_retried_a_success_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 32, item 6: a failed probe was cached for the gateway's whole life."""
+    answers = iter(["bwrap is not installed", None, "never asked"])
+    probes: list[str | None] = []
+
+    def probe() -> str | None:
+        probes.append(answer := next(answers))
+        return answer
+
+    monkeypatch.setattr(sandbox, "_probed", None)
+    monkeypatch.setattr(sandbox, "_probe_bwrap", probe)
+    assert sandbox.namespaces_refusal() == "bwrap is not installed"
+    assert sandbox.namespaces_refusal() == "bwrap is not installed"  # within the interval
+    assert len(probes) == 1
+    monkeypatch.setattr(sandbox, "PROBE_RETRY_S", 0.0)  # the interval has passed
+    assert sandbox.namespaces_refusal() is None
+    assert sandbox.namespaces_available()  # a success is kept, however long after
+    assert probes == ["bwrap is not installed", None]
+
+
+def test_plans_in_threads_share_one_probe_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plans run in threads (`process.spawn`): the starts that come while a namespace probe is
+    in flight (a failed one being retried, here) wait for its answer under `_PROBING`, and none
+    probes beside it or reads a half-written cache."""
+    wait_s = 120  # far above what this needs; reached only on failure
+    arrived = threading.Semaphore(0)
+
+    class Counted:
+        """`_PROBING`, counting who asks for it."""
+
+        def __init__(self) -> None:
+            self.lock = threading.RLock()
+
+        def __enter__(self) -> None:
+            arrived.release()
+            self.lock.acquire()
+
+        def __exit__(self, *exc: object) -> None:
+            self.lock.release()
+
+    entered, gate = threading.Event(), threading.Event()
+    probes: list[int] = []
+
+    def probe() -> str | None:
+        probes.append(threading.get_ident())
+        entered.set()
+        gate.wait(wait_s)
+        return None
+
+    monkeypatch.setattr(sandbox, "_PROBING", Counted())
+    monkeypatch.setattr(sandbox, "_probed", ("bwrap is not installed", 0.0))  # failed long ago
+    monkeypatch.setattr(sandbox, "PROBE_RETRY_S", 0.0)
+    monkeypatch.setattr(sandbox, "_probe_bwrap", probe)
+    answers: list[str | None] = []
+    threads = [
+        threading.Thread(target=lambda: answers.append(sandbox.namespaces_refusal()), daemon=True)
+        for _ in range(3)
+    ]
+    threads[0].start()
+    try:
+        assert entered.wait(wait_s), "the first probe never started"
+        for thread in threads[1:]:
+            thread.start()
+        for _ in threads:  # the first, and the two that come while it probes
+            assert arrived.acquire(timeout=wait_s), "a probe ran outside _PROBING"
+    finally:
+        gate.set()
+        for thread in threads:
+            if thread.ident is not None:
+                thread.join(wait_s)
+    assert answers == [None, None, None] and len(probes) == 1, (answers, probes)

@@ -32,6 +32,7 @@ from gpp.core import codes
 from gpp.host.cgroups import SessionGroup
 from gpp.host.sandbox import SandboxPolicy
 from gpp.host.session import PluginSession, Timeouts
+from gpp.host.uids import DEFAULT_UID_RANGE
 
 PROBE = FIXTURE_PLUGINS / "escape_probe.py"
 PIDS_MAX = 16
@@ -52,8 +53,18 @@ KERNEL_REFUSED_TOO = [  # refused by this kernel already (EPERM/ENOSYS); the fil
     "userfaultfd",
     "x32-abi",
 ]
+GLOBAL_POOL_ESCAPES = [  # issue 32: each reached a pool no namespace divides
+    "native-aio",  # fs.aio-max-nr
+    "modify-ldt",
+    "netlink-uevent",  # the host's device events
+    "pty",  # kernel.pty.max
+    "socket-vsock",  # refused by this kernel already (no vsock here); the filter holds anyway
+    "socket-packet",  # refused already (no CAP_NET_RAW); the filter holds anyway
+    "unlisted-call",  # a call on no list: the filter is an allow-list
+]
 ESCAPES = [
     *IDENTITY_ESCAPES,
+    *GLOBAL_POOL_ESCAPES,
     *KERNEL_REFUSED_TOO,
     "capabilities",  # CapEff 000001fffeffffff and no no_new_privs before
     "interfaces",  # only lo (held before too: the baseline that setns-net then broke)
@@ -69,6 +80,13 @@ ESCAPES = [
     "fork-past-limit",
 ]
 READ_ONLY_ESCAPES = ["remount-repo", "userns-remount", "proc-root-write", "write-repo"]
+
+
+def own_uid(uid: int) -> bool:
+    """Whether `uid` is one a root gateway gives a session: of the default range, not 0,
+    not nobody's."""
+    first, last = DEFAULT_UID_RANGE
+    return first <= uid <= last and uid not in (0, 65534)
 
 
 def run_probe(directory: Path, policy: SandboxPolicy) -> tuple[Outcomes, Path]:
@@ -137,13 +155,26 @@ def test_escape_fails_with_a_read_only_root(
 @pytest.mark.skipif(os.geteuid() != 0, reason="the uid switch happens only for a root gateway")
 def test_a_root_gateways_plugin_is_not_root_inside(default_sandbox: Outcomes) -> None:
     detail = default_sandbox["root-inside"]["detail"]
-    assert "Uid:\t65534\t65534\t65534\t65534" in detail, detail
-    assert "Gid:\t65534\t65534\t65534\t65534" in detail, detail
+    ids = dict(part.split(":\t", 1) for part in detail.split(" uid_map=")[0].split(" "))
+    (uid,) = set(ids["Uid"].split("\t")) | set(ids["Gid"].split("\t"))
+    assert own_uid(int(uid)), detail  # one of the range's: never 0, never nobody
 
 
 def test_the_filtered_calls_fail_with_eperm_not_a_kill(default_sandbox: Outcomes) -> None:
     for escape in ("host-keyring", "ptrace-init", "io-uring", "memfd-secret", "personality"):
         assert default_sandbox[escape]["detail"] == "EPERM", (escape, default_sandbox[escape])
+
+
+def test_global_pools_are_refused_as_runtimes_expect_it(default_sandbox: Outcomes) -> None:
+    """EPERM for the calls, EAFNOSUPPORT for a socket family (as a kernel without it says),
+    ENOENT for `/dev/ptmx`: a runtime probing for them falls back rather than dies."""
+    expected = {"native-aio": "EPERM", "netlink-uevent": "EAFNOSUPPORT",
+                "socket-vsock": "EAFNOSUPPORT", "socket-packet": "EAFNOSUPPORT", "pty": "ENOENT",
+                "unlisted-call": "ENOSYS"}  # fmt: skip
+    if os.uname().machine == "x86_64":
+        expected["modify-ldt"] = "EPERM"
+    for escape, errno_name in expected.items():
+        assert default_sandbox[escape]["detail"] == errno_name, (escape, default_sandbox[escape])
 
 
 def test_no_capability_is_held_and_no_new_privileges_can_be_gained(
@@ -327,7 +358,8 @@ def test_an_idle_session_burns_no_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.skipif(os.geteuid() != 0, reason="the uid switch happens only for a root gateway")
 def test_seen_from_the_host_every_process_of_the_sandbox_is_the_unprivileged_uid() -> None:
     """Read from the host, not from inside: bwrap and every process in the plugin's namespace
-    hold uid 65534 in all four slots, and the namespace maps its uid to 65534, not to 0."""
+    hold the session's own uid (of `sandbox.uid_range`, never 0 nor nobody) in all four slots,
+    and the namespace maps its uid to that uid, not to 0."""
 
     async def scenario() -> tuple[int, dict[int, int], dict[int, str], dict[int, str]]:
         async with PluginSession(
@@ -343,12 +375,16 @@ def test_seen_from_the_host_every_process_of_the_sandbox_is_the_unprivileged_uid
 
     bwrap, members, status, maps = asyncio.run(scenario())
     assert len(members) >= 2, members  # init and the plugin
+    uids: set[int] = set()
     for pid, text in status.items():
         ids = {line.split(":")[0]: line.split()[1:] for line in text.splitlines()}
-        assert ids["Uid"] == ["65534"] * 4 and ids["Gid"] == ["65534"] * 4, (pid, ids["Uid"])
+        assert len(set(ids["Uid"])) == 1 and ids["Gid"] == ids["Uid"], (pid, ids["Uid"])
         assert ids["Groups"] == [], (pid, ids["Groups"])
+        uids.add(int(ids["Uid"][0]))
+    (uid,) = uids
+    assert own_uid(uid), uid
     for pid, text in maps.items():  # "inside outside count", outside as this (host) process sees it
-        assert [line.split()[1] for line in text.splitlines()] == ["65534"], (pid, text)
+        assert [line.split()[1] for line in text.splitlines()] == [str(uid)], (pid, text)
     assert bwrap not in members.values()
 
 
@@ -367,7 +403,8 @@ def test_a_repository_the_plugins_uid_cannot_read_is_refused_in_one_line(tmp_pat
     with pytest.raises(codes.UnexpectedEOFError) as refused:
         asyncio.run(start())
     problem = refused.value.problem
-    assert f"repository {repo} is not readable by uid 65534" in problem, problem
+    assert f"repository {repo} is not readable by uid " in problem, problem
+    assert own_uid(int(problem.split(" is not readable by uid ")[1].split(",")[0])), problem
     assert f"chmod o+rx {repo}" in problem and "\n" not in problem
 
 

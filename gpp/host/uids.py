@@ -1,0 +1,191 @@
+"""A uid of its own for every plugin session a root gateway starts, from a dedicated range.
+
+Per-uid kernel quotas (inotify instances and watches, pipe-buffer pages, epoll watches, mqueue
+bytes, pending signals, RLIMIT_NPROC) and per-uid permission checks (signals, ptrace,
+`/proc/<pid>/environ`) are only per plugin if no two plugins, and nothing else on the host,
+share a uid: the shared `nobody` let one plugin take the uid's 128 inotify instances from all
+the others, and anything running as `nobody` could read every plugin.
+
+The default range starts at 0x70000000 (1879048192), 65536 uids: above every range systemd
+assigns (regular users end at 60000, dynamic users at 65519, `systemd-nspawn` container ranges
+at 0x6FFFFFFF; `/etc/subuid` ranges conventionally start at 100000 and step by 65536), below
+systemd's "foreign" range (0x7FFF0000) and below 2^31, past which tools that treat uids as
+signed misbehave. The operator can set another (`sandbox.uid_range`); a range that contains 0
+or 65534, or overlaps a uid or gid of `/etc/passwd` or `/etc/group` or a subordinate range of
+`/etc/subuid` or `/etc/subgid`, is refused at config load (`host_refusal`).
+
+A lease is a lock file per uid (`flock`, exclusive, non-blocking) in a root-only folder: unique
+among this gateway's live sessions and among every gateway of the host, and released by the
+kernel when the gateway dies, whatever the way. The uid is picked from a random point of the
+range, so a uid just released is rarely the next one given out. A session gives its uid back
+only once its processes are gone (its cgroup empty, or its PID namespace's init reaped).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import os
+import secrets
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_UID_RANGE = (0x7000_0000, 0x7000_FFFF)
+"""(first, last), inclusive: see the module docstring for why there."""
+NOBODY = 65534
+LEASE_FOLDER_NAME = "gpp-uids"
+LEASE_BASES = ("/run", tempfile.gettempdir())
+"""Where the lease folder may go, in order: `/run` (a tmpfs on systemd hosts), else the
+temporary folder (checked root-owned and 0700, as anyone could have made it first)."""
+HOST_ID_FILES = ("/etc/passwd", "/etc/group")
+HOST_SUBORDINATE_FILES = ("/etc/subuid", "/etc/subgid")
+
+
+class UidsExhausted(Exception):
+    """Every uid of the range is leased (by this gateway or another on the host)."""
+
+
+def range_refusal(first: int, last: int) -> str | None:
+    """Why `[first, last]` cannot be a plugin uid range, on its own (None: it can)."""
+    if not 0 < first <= last < 2**32 - 1:
+        return f"[{first}, {last}] must be two uids with 0 < first <= last < 4294967295"
+    if first <= NOBODY <= last:
+        return f"[{first}, {last}] contains {NOBODY} (nobody), which other programs run as"
+    return None
+
+
+def overlap_refusal(
+    first: int, last: int, id_files: dict[str, str], subordinate_files: dict[str, str]
+) -> str | None:
+    """Why `[first, last]` cannot be used on a host whose account files read `id_files`
+    (passwd and group: `name:x:ID:…`) and subordinate-id files `subordinate_files`
+    (`name:START:COUNT`); None when no account and no subordinate range falls in it."""
+    if why := range_refusal(first, last):
+        return why
+    for path, text in id_files.items():
+        for line in text.splitlines():
+            parts = line.split(":")
+            if len(parts) > 2 and parts[2].isdigit() and first <= int(parts[2]) <= last:
+                return (
+                    f"[{first}, {last}] contains id {parts[2]} of {parts[0]!r} in {path}: a "
+                    "plugin must share its uid with nothing on the host; choose a range no "
+                    "account uses"
+                )
+    for path, text in subordinate_files.items():
+        for line in text.splitlines():
+            parts = line.split(":")
+            if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+                start, count = int(parts[1]), int(parts[2])
+                if start <= last and first < start + count:
+                    return (
+                        f"[{first}, {last}] overlaps {parts[0]!r}'s subordinate ids "
+                        f"{start}..{start + count - 1} in {path}; choose a range no account uses"
+                    )
+    return None
+
+
+def host_refusal(uid_range: tuple[int, int]) -> str | None:
+    """`overlap_refusal` against this host's files (a missing file holds no id)."""
+
+    def read(paths: tuple[str, ...]) -> dict[str, str]:
+        texts = {}
+        for path in paths:
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                texts[path] = Path(path).read_text("utf-8")
+        return texts
+
+    first, last = uid_range
+    return overlap_refusal(first, last, read(HOST_ID_FILES), read(HOST_SUBORDINATE_FILES))
+
+
+@dataclass
+class UidLease:
+    """One uid held for one session: the lock file's descriptor holds it."""
+
+    uid: int
+    fd: int
+    path: str
+
+    def release(self) -> None:
+        """Give the uid back (idempotent): unlinked while still locked, so a gateway that opens
+        the old file after this sees it was replaced (`lease` checks) and tries again."""
+        if self.fd < 0:
+            return
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
+        os.close(self.fd)
+        self.fd = -1
+
+
+def lease(uid_range: tuple[int, int], folder: str | None = None) -> UidLease:
+    """A uid of `uid_range` no live session of any gateway of this host holds. Raises
+    UidsExhausted, or OSError when there is no root-only place for the locks."""
+    first, last = uid_range
+    size = last - first + 1
+    where = folder or lease_folder()
+    _sweep(where)
+    start = secrets.randbelow(size)
+    for step in range(size):
+        uid = first + (start + step) % size
+        if (held := _try(where, uid)) is not None:
+            return held
+    raise UidsExhausted(
+        f"every uid of sandbox.uid_range [{first}, {last}] is held by a live plugin session "
+        "(of this gateway or another on this host); widen the range"
+    )
+
+
+def _try(folder: str, uid: int) -> UidLease | None:
+    path = os.path.join(folder, str(uid))
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    try:  # the holder released it (unlinked) between our open and lock: not the live file
+        same = os.stat(path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
+    except FileNotFoundError:
+        same = False
+    if not same:
+        os.close(fd)
+        return _try(folder, uid)
+    return UidLease(uid, fd, path)
+
+
+@functools.cache
+def _sweep(folder: str) -> None:
+    """Once per gateway: remove the lock files of gateways that died without giving their uids
+    back (their locks died with them; the files are litter). Each is locked before it is
+    unlinked, so a live lease is never touched."""
+    with contextlib.suppress(OSError):
+        for name in os.listdir(folder):
+            if name.isdigit() and (stale := _try(folder, int(name))) is not None:
+                stale.release()
+
+
+def lease_folder() -> str:
+    """The root-only folder of the lock files (made once, checked every time: a folder in a
+    shared temporary directory could have been made by someone else). Raises OSError."""
+    problems = []
+    for base in LEASE_BASES:
+        folder = os.path.join(base, LEASE_FOLDER_NAME)
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            problems.append(f"{folder}: {exc.strerror or exc}")
+            continue
+        st = os.lstat(folder)
+        if (
+            stat.S_ISDIR(st.st_mode)
+            and st.st_uid == os.geteuid()
+            and not stat.S_IMODE(st.st_mode) & 0o077
+        ):
+            return folder
+        problems.append(f"{folder}: not a folder of uid {os.geteuid()} with mode 0700")
+    raise OSError(f"no private folder for the plugin uid leases ({'; '.join(problems)})")

@@ -1,0 +1,214 @@
+"""The per-session uid leases (`gpp.host.uids`): a range checked against the host's accounts,
+one uid per live session, across gateways too, given back when asked."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import DEMO_REPO, reference_command
+
+from gpp.host import process, sandbox, uids
+from gpp.host.sandbox import SandboxPolicy, SpawnPlan
+from gpp.host.session import PluginSession
+
+PASSWD = "root:x:0:0::/root:/bin/sh\nalice:x:1000:1000::/home/alice:/bin/sh\n"
+GROUP = "root:x:0:\nstaff:x:50:\nbig:x:200000:\n"
+SUBUID = "alice:100000:65536\n"
+
+
+def refusal(first: int, last: int) -> str | None:
+    return uids.overlap_refusal(
+        first, last, {"/etc/passwd": PASSWD, "/etc/group": GROUP}, {"/etc/subuid": SUBUID}
+    )
+
+
+def test_the_default_range_is_free_of_every_account_of_this_host() -> None:
+    assert uids.host_refusal(uids.DEFAULT_UID_RANGE) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "last", "said"),
+    [
+        (900, 1100, "contains id 1000 of 'alice' in /etc/passwd"),
+        (40, 60, "contains id 50 of 'staff' in /etc/group"),
+        (199_999, 200_001, "contains id 200000 of 'big' in /etc/group"),
+        (165_535, 170_000, "overlaps 'alice''s subordinate ids 100000..165535 in /etc/subuid"),
+        (0, 5, "must be two uids"),
+        (60_000, 70_000, "contains 65534 (nobody)"),
+        (10, 9, "must be two uids"),
+    ],
+)
+def test_a_range_that_touches_the_host_is_refused(first: int, last: int, said: str) -> None:
+    why = refusal(first, last)
+    assert why is not None and said in why, why
+
+
+def test_a_range_clear_of_the_host_is_accepted() -> None:
+    assert refusal(300_000, 300_100) is None
+    assert refusal(1001, 1001) is None
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> str:
+    where = tmp_path / "leases"
+    where.mkdir(mode=0o700)
+    return str(where)
+
+
+def test_live_leases_never_share_a_uid(folder: str) -> None:
+    held = [uids.lease((5000, 5007), folder) for _ in range(8)]
+    assert sorted(lease.uid for lease in held) == list(range(5000, 5008))
+    with pytest.raises(uids.UidsExhausted, match=r"\[5000, 5007\]"):
+        uids.lease((5000, 5007), folder)
+    for lease in held:
+        lease.release()
+
+
+def test_a_uid_held_elsewhere_is_not_given_and_a_released_one_is(folder: str) -> None:
+    """A lock held through another open file (as another gateway's would be) keeps the uid;
+    a released uid is given again."""
+    first = uids.lease((7000, 7000), folder)
+    with pytest.raises(uids.UidsExhausted):
+        uids.lease((7000, 7000), folder)
+    first.release()
+    first.release()  # idempotent
+    again = uids.lease((7000, 7000), folder)
+    assert again.uid == 7000
+    again.release()
+    assert os.listdir(folder) == []  # nothing left behind
+
+
+def test_a_lease_held_by_another_process_is_respected(folder: str) -> None:
+    read_end, write_end = os.pipe()
+    go_end, wait_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # another gateway: takes the uid and holds it until told
+        try:
+            held = uids.lease((7100, 7100), folder)
+            os.write(write_end, str(held.uid).encode())
+            os.read(go_end, 1)
+        finally:
+            os._exit(0)
+    try:
+        assert os.read(read_end, 16) == b"7100"
+        with pytest.raises(uids.UidsExhausted):
+            uids.lease((7100, 7100), folder)
+    finally:
+        os.write(wait_end, b"x")
+        os.waitpid(pid, 0)
+    uids.lease((7100, 7100), folder).release()  # the holder is gone: so is its lock
+
+
+def test_the_lease_folder_must_be_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / uids.LEASE_FOLDER_NAME).mkdir(mode=0o777)
+    os.chmod(shared / uids.LEASE_FOLDER_NAME, 0o777)
+    monkeypatch.setattr(uids, "LEASE_BASES", (str(shared),))
+    with pytest.raises(OSError, match="mode 0700"):
+        uids.lease_folder()
+    private = tmp_path / "private"
+    private.mkdir()
+    monkeypatch.setattr(uids, "LEASE_BASES", (str(shared), str(private)))
+    assert uids.lease_folder() == str(private / uids.LEASE_FOLDER_NAME)
+
+
+def test_the_files_of_dead_gateways_are_swept_live_leases_kept(folder: str) -> None:
+    live = uids.lease((7200, 7200), folder)
+    Path(folder, "7201").touch()  # a dead gateway's: no lock holds it
+    uids._sweep.cache_clear()
+    uids.lease((7300, 7300), folder).release()  # the first lease of a gateway sweeps
+    assert sorted(os.listdir(folder)) == ["7200"]
+    live.release()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid per session is a root gateway's")
+def test_a_sessions_uid_is_held_while_it_runs_and_given_back_when_it_ends() -> None:
+    async def scenario() -> int:
+        async with PluginSession(
+            reference_command(), "reference-detector", "1.0.0", cwd=str(DEMO_REPO),
+            sandbox=SandboxPolicy(),
+        ) as session:  # fmt: skip
+            said = session.sandbox_mechanisms["identity"]
+            uid = int(said.removeprefix("uid ").split(",")[0])
+            with pytest.raises(uids.UidsExhausted):  # held: no other session may have it
+                uids.lease((uid, uid))
+        return uid
+
+    uid = asyncio.run(scenario())
+    uids.lease((uid, uid)).release()  # given back
+
+
+WAIT_S = 120
+"""The bound on every wait below: far above what a plan needs; reached only on failure."""
+
+
+def free_uid() -> int:
+    """A uid of the default range no live session holds (given back at once, for the test)."""
+    held = uids.lease(uids.DEFAULT_UID_RANGE)
+    held.release()
+    return held.uid
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid per session is a root gateway's")
+def test_a_start_whose_plan_fails_gives_the_uid_back() -> None:
+    """The uid is leased before the plan is made (in the planning thread): a plan that fails
+    (here, an executable that does not exist) must not keep it."""
+    uid = free_uid()
+    policy = SandboxPolicy(uid_range=(uid, uid))
+    with pytest.raises(FileNotFoundError):
+        asyncio.run(
+            process.spawn(["/nonexistent/plugin"], cwd=str(DEMO_REPO), env={}, sandbox=policy)
+        )
+    uids.lease((uid, uid)).release()  # given back
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid per session is a root gateway's")
+def test_a_start_cancelled_while_it_is_planned_gives_the_uid_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A start abandoned while its plan is made in a thread (its request cancelled): the plan
+    finishes there, is discarded, and gives back its cgroup and its uid."""
+    uid = free_uid()
+    policy = SandboxPolicy(uid_range=(uid, uid))
+    entered, gate = threading.Event(), threading.Event()
+    made: list[SpawnPlan] = []
+
+    def held_plan(*args: Any) -> SpawnPlan:
+        entered.set()
+        gate.wait(WAIT_S)
+        made.append(sandbox.plan(*args))
+        return made[-1]
+
+    async def scenario() -> None:
+        discarded = asyncio.Event()
+        discard = process._discard_plan
+
+        def discarding(planning: asyncio.Future[SpawnPlan]) -> None:
+            discard(planning)
+            discarded.set()
+
+        monkeypatch.setattr(process, "plan", held_plan)
+        monkeypatch.setattr(process, "_discard_plan", discarding)
+        starting = asyncio.ensure_future(
+            process.spawn(reference_command(), cwd=str(DEMO_REPO), env={}, sandbox=policy)
+        )
+        try:
+            assert await asyncio.to_thread(entered.wait, WAIT_S)
+            with pytest.raises(uids.UidsExhausted):  # leased before the plan
+                uids.lease((uid, uid))
+            starting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await starting
+        finally:
+            gate.set()
+        await asyncio.wait_for(discarded.wait(), WAIT_S)
+
+    asyncio.run(scenario())
+    assert len(made) == 1 and made[0].uid_lease is None  # released by the discard
+    uids.lease((uid, uid)).release()  # given back
