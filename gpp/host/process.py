@@ -340,9 +340,12 @@ class PluginProcess:
             self._freezing.cancel()
         if self.budget is not None:
             self.budget.disarm()
+        group = self.group
         if kill or self.proc.returncode is None:
             kill_group(self.proc)
-        if (group := self.group) is not None:
+            if group is not None:
+                group.kill()
+        if group is not None:
             group.thaw()  # a frozen v1 group's processes die of SIGKILL only once thawed
         # Nothing more is read from stdout. On Python 3.11 `wait()` returns only once every pipe
         # has closed, and a stdout its reader stopped reading (a refused oversized line) is
