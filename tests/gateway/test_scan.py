@@ -6,7 +6,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
+import pty
 import re
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -195,6 +198,39 @@ def test_gpp_scan_runs_every_bundled_pack_over_the_sample_app(tmp_path: Path) ->
     assert as_json.returncode == 0, as_json.stderr
     (names,) = [json.loads(as_json.stdout)]
     assert list(names) == ["pack-django"] and names["pack-django"]["resources"]
+
+
+def test_a_terminal_sees_a_progress_line_per_pack_on_stderr() -> None:
+    leader, follower = pty.openpty()
+    try:
+        try:
+            done = subprocess.run(
+                [*GPP, "scan", str(SAMPLE_APP), "--packs", "pack-django,pack-sqlalchemy"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=follower,
+                text=True,
+                timeout=300,
+            )
+        finally:
+            os.close(follower)
+        said = b""
+        while select.select([leader], [], [], 10)[0]:  # bounded: the writer has exited
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # EIO: every byte read and the other end closed
+                break
+            if not chunk:
+                break
+            said += chunk
+    finally:
+        os.close(leader)
+    assert done.returncode == 0
+    assert said.decode().splitlines() == [
+        "gpp scan: pack-django (1/2)",
+        "gpp scan: pack-sqlalchemy (2/2)",
+    ]
+    assert "gpp scan: pack" not in done.stdout
 
 
 GOOD_PLUGIN = """
