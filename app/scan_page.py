@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape as html_escape
 from typing import Any
 
@@ -34,7 +34,7 @@ border-bottom:1px solid #ddd;vertical-align:top}code{font-size:13px}
 .signal{background:#eef;border-radius:3px;padding:0 4px;margin-right:4px}
 .fail{color:#a00}.file{margin:.8em 0}.file li{margin:2px 0}
 #controls{position:sticky;top:0;background:#fff;padding:.5em 0;border-bottom:1px solid #ccc}
-#filter{width:24em}label{margin-left:1em}
+#filter{width:24em}label,#count{margin-left:1em}
 """
 
 SCRIPT = """
@@ -73,43 +73,65 @@ def _place(location: dict[str, Any]) -> str:
 
 def page(repo: str, outcomes: Sequence[PackOutcome]) -> str:
     """The report: failures first, then resources grouped by kind (name, framework, file:line,
-    signals), then each file's findings and unresolved entries."""
-    rows: dict[str, list[str]] = defaultdict(list)
+    signals, a link to their file's findings), then each file's findings and unresolved entries."""
     by_file: dict[str, list[str]] = defaultdict(list)
+    for outcome in outcomes:
+        for entry in outcome.document["unresolved"] if outcome.document else []:
+            text = f"unresolved ({entry['reason']}): {entry['detail']}"
+            by_file[entry["path"]].append(_entry(outcome.pack, text, entry["path"]))
+        for finding in outcome.document["findings"] if outcome.document else []:
+            for location in finding["locations"] or [{"path": "(no file)", "line": 0}]:
+                text = f"line {location['line']}: {finding['code']}: {finding['detail']}"
+                by_file[location["path"]].append(_entry(outcome.pack, text, location["path"]))
+    anchors = {path: f"file-{number}" for number, path in enumerate(sorted(by_file))}
+    rows: dict[str, list[str]] = defaultdict(list)
     failures = []
     for outcome in outcomes:
-        document = outcome.document
-        if document is None:
+        if outcome.document is None:
             failures.append(
                 f'<li class="fail"><b>{escape(outcome.pack)}</b> FAIL {escape(outcome.code or "")}'
                 f"<pre>{escape(chr(10).join(outcome.failure))}</pre></li>"
             )
             continue
-        signals: dict[str, list[str]] = defaultdict(list)
-        for signal in document["classificationSignals"]:
-            signals[signal["resource"]].append(
-                f'<span class="signal">{escape(signal["signal"])}={escape(str(signal["value"]))}'
-                "</span>"
-            )
-        for resource in document["resources"]:
-            kind, name = resource["kind"], resource["name"]
+        signals = _signals(outcome.document)
+        for resource in outcome.document["resources"]:
+            kind, name, path = resource["kind"], resource["name"], resource["location"]["path"]
             where = _place(resource["location"])
             made_by = framework(resource, outcome.pack)
             search = f"{name} {where} {made_by} {outcome.pack}".lower()
+            marker = (
+                f' <a href="#{anchors[path]}">{len(by_file[path])} noted in this file</a>'
+                if path in anchors
+                else ""
+            )
             rows[kind].append(
                 f'<tr data-kind="{escape(kind)}" data-search="{escape(search)}">'
                 f"<td><code>{escape(name)}</code></td><td>{escape(made_by)}</td>"
-                f"<td><code>{escape(where)}</code></td>"
-                f"<td>{''.join(signals.get(f'{kind}:{name}', []))}</td></tr>"
+                f"<td><code>{escape(where)}</code>{marker}</td>"
+                f"<td>{''.join(signals(resource))}</td></tr>"
             )
-        for entry in document["unresolved"]:
-            text = f"unresolved ({entry['reason']}): {entry['detail']}"
-            by_file[entry["path"]].append(_entry(outcome.pack, text, entry["path"]))
-        for finding in document["findings"]:
-            for location in finding["locations"] or [{"path": "(no file)", "line": 0}]:
-                text = f"line {location['line']}: {finding['code']}: {finding['detail']}"
-                by_file[location["path"]].append(_entry(outcome.pack, text, location["path"]))
-    return _document(repo, failures, rows, by_file)
+    return _document(repo, failures, rows, by_file, anchors)
+
+
+def _signals(document: dict[str, Any]) -> Callable[[dict[str, Any]], list[str]]:
+    """A resource's signals: those named `<kind>:<name>` whose source is its location, so two
+    tables of one name keep their own; one whose source is no such resource's goes to each."""
+    named: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for signal in document["classificationSignals"]:
+        named[signal["resource"]].append(signal)
+    places: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for resource in document["resources"]:
+        places[f"{resource['kind']}:{resource['name']}"].append(resource["location"])
+
+    def of(resource: dict[str, Any]) -> list[str]:
+        key = f"{resource['kind']}:{resource['name']}"
+        return [
+            f'<span class="signal">{escape(signal["signal"])}={escape(str(signal["value"]))}</span>'
+            for signal in named[key]
+            if signal["source"] == resource["location"] or signal["source"] not in places[key]
+        ]
+
+    return of
 
 
 def _entry(pack: str, text: str, path: str) -> str:
@@ -118,7 +140,11 @@ def _entry(pack: str, text: str, path: str) -> str:
 
 
 def _document(
-    repo: str, failures: list[str], rows: dict[str, list[str]], by_file: dict[str, list[str]]
+    repo: str,
+    failures: list[str],
+    rows: dict[str, list[str]],
+    by_file: dict[str, list[str]],
+    anchors: dict[str, str],
 ) -> str:
     total = sum(len(r) for r in rows.values())
     toggles = "".join(
@@ -134,7 +160,7 @@ def _document(
         for kind in sorted(rows)
     )
     files = "".join(
-        f'<div class="file"><b><code>{escape(path)}</code></b><ul>{"".join(by_file[path])}'
+        f'<div class="file" id="{anchors[path]}"><b><code>{escape(path)}</code></b><ul>{"".join(by_file[path])}'
         "</ul></div>"
         for path in sorted(by_file)
     )
@@ -146,7 +172,7 @@ def _document(
         + (f"<h2>Packs that failed</h2><ul>{''.join(failures)}</ul>" if failures else "")
         + '<div id="controls"><input id="filter" type="search" '
         'placeholder="filter by name, path or framework"> '
-        f'{toggles} <span><span id="shown">{total}</span> of {total} resources shown</span></div>'
+        f'{toggles} <span id="count"><span id="shown">{total}</span> of {total} resources shown</span></div>'
         + (sections or "<p>No resources found.</p>")
         + "<h2>Findings and unresolved, by file</h2>"
         + (files or "<p>None.</p>")

@@ -155,7 +155,7 @@ def test_the_page_is_self_contained_under_a_csp_that_allows_only_its_own_style_a
         f"default-src 'none'; style-src 'sha256-{digest(STYLE)}'; "
         f"script-src 'sha256-{digest(SCRIPT)}'"
     )
-    assert not re.search(r"\b(src|href)=", html), "no asset is loaded from anywhere"
+    assert not re.search(r"\bsrc=|\bhref=\"[^#]", html), "no asset is loaded from anywhere"
     assert f"<style>{STYLE}</style>" in html and f"<script>{SCRIPT}</script>" in html
 
 
@@ -168,6 +168,32 @@ def test_the_page_groups_by_kind_with_signals_and_puts_findings_beside_their_fil
     reports = html[html.index("<code>app/reports.py</code>") :]
     assert "line 10: DUPLICATE_TABLE_NAME" in reports.split('<div class="file">')[0]
     assert "unresolved (parse-error): line 3" in html
+    models = html[html.index('<tr data-kind="table"') :].split("</tr>")[0]
+    anchor = re.search(r'<a href="#(file-\d+)">1 noted in this file</a>', models)
+    assert anchor is not None and f'id="{anchor[1]}"><b><code>app/models.py<' in html
+
+
+def test_two_resources_of_one_name_keep_their_own_signals() -> None:
+    twice = PackOutcome(
+        "pack-sqlalchemy",
+        document(
+            [resource("table", "users", "a.py", 1), resource("table", "users", "b.py", 5)],
+            classificationSignals=[
+                {"resource": "table:users", "signal": "pii", "value": value, "source": source}
+                for value, source in [
+                    ("email", {"path": "a.py", "line": 1}),
+                    ("phone", {"path": "b.py", "line": 5}),
+                    ("ssn", {"path": "c.py", "line": 9}),  # no resource there: shown on each
+                ]
+            ],
+        ),
+    )
+    rows = re.findall(r'<tr data-kind="table".*?</tr>', page("repo", [twice]))
+    assert ["pii=email" in r and "pii=phone" not in r and "pii=ssn" in r for r in rows] == [
+        True,
+        False,
+    ]
+    assert "pii=phone" in rows[1] and "pii=ssn" in rows[1]
 
 
 def test_gpp_scan_runs_every_bundled_pack_over_the_sample_app(tmp_path: Path) -> None:
