@@ -572,6 +572,9 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def _scan(args: argparse.Namespace) -> int:
     packs = args.packs.split(",") if args.packs else list(BUNDLED_PACKS)
+    if not args.repo.is_dir():
+        print(f"gpp scan: REPO {escaped(str(args.repo))} is not a folder", file=sys.stderr)
+        return EXIT_CONFIG
     try:
         config = _with_repo(load_config(args.config or DEFAULT_CONFIG), args.repo)
     except ConfigError as exc:

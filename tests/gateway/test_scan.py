@@ -301,7 +301,7 @@ def test_a_pack_that_fails_exits_2_with_its_diagnostic_and_the_others_still_prin
     assert "good: 1 resources (1 route)" in done.stdout
 
 
-def test_gpp_scan_names_its_repository_and_an_unknown_pack() -> None:
+def test_gpp_scan_refuses_no_repo_a_missing_repo_and_an_unknown_pack() -> None:
     bare = subprocess.run([*GPP, "scan"], capture_output=True, text=True, timeout=60)
     assert bare.returncode == 2 and "required: REPO" in bare.stderr  # argparse's usage error
     unknown = subprocess.run(
@@ -312,6 +312,11 @@ def test_gpp_scan_names_its_repository_and_an_unknown_pack() -> None:
     )
     assert unknown.returncode == 1
     assert "no GPP/3 pack 'pack-nope'" in unknown.stderr and "pack-django" in unknown.stderr
+    missing = subprocess.run(
+        [*GPP, "scan", str(SAMPLE_APP / "nowhere")], capture_output=True, text=True, timeout=60
+    )
+    assert missing.returncode == 1
+    assert missing.stderr == f"gpp scan: REPO {SAMPLE_APP / 'nowhere'} is not a folder\n"
 
 
 def test_readme_scan_runs_as_written(tmp_path: Path) -> None:
