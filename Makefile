@@ -19,9 +19,10 @@ NODE_COMPAT_SOURCES := $(wildcard $(NODE_SDK)/*.js $(NODE_SDK)/*.d.ts $(NODE_SDK
 GPP_SOCKET ?=
 
 # What the tests run besides Python and Node: namespaces (unshare, nsenter), mounts, ip, and
-# bubblewrap, the plugin sandbox; libseccomp2, its system call table (gpp/host/seccomp.py).
-SYSTEM_TOOLS := unshare nsenter mount ip node bwrap
-SYSTEM_PACKAGES := util-linux mount iproute2 nodejs bubblewrap libseccomp2
+# bubblewrap, the plugin sandbox; libseccomp2, its system call table (gpp/host/seccomp.py);
+# chromium, the browser that the `gpp scan --html` page's test drives (Playwright).
+SYSTEM_TOOLS := unshare nsenter mount ip node bwrap chromium
+SYSTEM_PACKAGES := util-linux mount iproute2 nodejs bubblewrap libseccomp2 chromium
 
 .PHONY: install system-deps serve serve-isolated test lint typecheck pytest node-test bench clean fuzz
 .PHONY: bench-deps bench-quick

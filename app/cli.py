@@ -35,8 +35,9 @@ from gpp.core.envelope import PROTOCOL_VERSION
 from gpp.host.sandbox import SandboxPolicy, cgroup_layout
 from gpp.host.session import PluginSession
 
-from . import command_line, completion, status, summary
+from . import command_line, completion, scan, scan_page, status, summary
 from .config import (
+    DEFAULT_CONFIG,
     PYTHON_PLACEHOLDER,
     Config,
     ConfigError,
@@ -48,6 +49,7 @@ from .default_token import with_default_token
 from .logs import escaped
 from .plugin_words import failure_lines, terminal_lines
 from .preflight import preflight, start_each
+from .scan import BUNDLED_PACKS
 from .security import is_loopback_host
 
 ISOLATED_MARKER = "GPP_ISOLATED"
@@ -183,6 +185,33 @@ def build_parser() -> argparse.ArgumentParser:
     )
     discover.add_argument("args", nargs="+", metavar="[PLUGIN_ID] PATH")
 
+    scan = commands.add_parser(
+        "scan",
+        help="run every bundled pack over a repository and print what it holds",
+        description="Run the bundled packs (" + ", ".join(BUNDLED_PACKS) + ") over REPO, each "
+        "in its sandbox as `gpp discover` runs it, and print per kind the count, per framework "
+        "what was found, then each resource, finding and unresolved entry with its path:line. "
+        "REPO is required (`gpp scan .` for this folder): the packs read only the folder named. "
+        "Exits 0 when every pack answered, 2 when one failed with an E_* diagnostic (the others "
+        "still print), 1 for a bad REPO, pack or config.",
+    )
+    scan.add_argument("repo", type=Path, metavar="REPO", help="the repository the packs read")
+    scan.add_argument(
+        "--packs",
+        metavar="ID,ID",
+        help="the packs to run, comma-separated (default: every bundled pack)",
+    )
+    scan.add_argument(
+        "--config", type=Path, help="registry TOML naming the packs (default: the bundled one)"
+    )
+    scan.add_argument("--json", action="store_true", help="print one JSON object keyed by pack id")
+    scan.add_argument(
+        "--html",
+        type=Path,
+        metavar="FILE",
+        help="also write a self-contained HTML report to FILE (filter, kind toggles)",
+    )
+
     check = commands.add_parser(
         "check-config",
         help="validate a registry TOML file",
@@ -239,6 +268,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _serve(args, parser)
     if args.subcommand == "discover":
         return _discover(args, parser)
+    if args.subcommand == "scan":
+        return _scan(args)
     if args.subcommand == "status":
         return _status(args.url, args.uds, args.token_file)
     if args.subcommand == "token":
@@ -584,6 +615,37 @@ def _discover(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"gpp: the plugin's stderr ({len(said)} lines):", file=sys.stderr)
         print("\n".join(f"  {escaped(line)}" for line in said), file=sys.stderr)
     return 0
+
+
+def _scan(args: argparse.Namespace) -> int:
+    packs = args.packs.split(",") if args.packs else list(BUNDLED_PACKS)
+    if not args.repo.is_dir():
+        print(f"gpp scan: REPO {escaped(str(args.repo))} is not a folder", file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        config = _with_repo(load_config(args.config or DEFAULT_CONFIG), args.repo)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_CONFIG
+    unknown = [p for p in packs if getattr(config.plugins.get(p), "protocol", None) != "gpp/3"]
+    if unknown:
+        print(
+            f"gpp scan: no GPP/3 pack {', '.join(map(repr, unknown))} in {config.path} (there: "
+            f"{', '.join(p for p, v in config.plugins.items() if v.protocol == 'gpp/3')})",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG
+    tty = sys.stderr.isatty()
+    outcomes = asyncio.run(
+        scan.run_packs(config, packs, lambda line: print(line, file=sys.stderr) if tty else None)
+    )
+    repo = str(args.repo)
+    if args.html is not None:
+        args.html.write_text(scan_page.page(repo, outcomes), "utf-8")
+    print(scan.json_text(outcomes) if args.json else scan.summary_text(repo, outcomes))
+    if args.html is not None and not args.json:
+        print(f"\nreport: {escaped(str(args.html))}")
+    return EXIT_PROTOCOL if any(o.document is None for o in outcomes) else 0
 
 
 def _refuse_unbound_roots(config: Config, bound: set[Path]) -> None:
