@@ -115,6 +115,13 @@ def build_parser() -> argparse.ArgumentParser:
         "(served on /plugins/ID/rpc), not GPP/3",
     )
     serve.add_argument(
+        "--reload",
+        action="store_true",
+        help="restart a plugin's session when its files change (its entry files and view "
+        "folders; __pycache__, node_modules and .git left out) and reload the registry file "
+        "when it changes, like `uvicorn --reload`; requests in flight finish on the old session",
+    )
+    serve.add_argument(
         "--token-file",
         type=Path,
         metavar="PATH",
@@ -282,6 +289,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     from . import fd_limit, logs, unix_socket
     from .main import create_app
+    from .plugin_watch import PluginWatch
     from .reload import EARLY_SIGHUPS
     from .server.front_door import server_config
     from .unix_socket import SocketPathError, listen_private
@@ -346,6 +354,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 load=reread,
                 reload_on_sighup=True,
                 on_ready=listener.publish if listener is not None else None,
+                watch=PluginWatch() if args.reload else None,
             ),
             config.gateway,
             host=host,
@@ -472,6 +481,8 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
         inner += ["--token-file", str(args.token_file.resolve())]
     if args.no_token:
         inner.append("--no-token")
+    if args.reload:
+        inner.append("--reload")
     command = f'ip link set lo up 2>/dev/null; {mounts or "true"} || exit 125; exec "$@"'
     print(
         f"gpp: isolated gateway (network: lo only; repositories read-only) on unix:{uds}",
