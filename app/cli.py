@@ -19,6 +19,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from gpp import __version__
@@ -34,7 +35,7 @@ from gpp.core.envelope import PROTOCOL_VERSION
 from gpp.host.sandbox import SandboxPolicy
 from gpp.host.session import PluginSession
 
-from . import command_line, completion, status, summary
+from . import cgroup_notice, command_line, completion, status, summary
 from .config import (
     PYTHON_PLACEHOLDER,
     Config,
@@ -113,6 +114,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the --plugin whose command follows `--` (or the only one) speaks JSON-RPC 2.0 "
         "(served on /plugins/ID/rpc), not GPP/3",
+    )
+    serve.add_argument(
+        "--cgroup",
+        choices=["required", "optional"],
+        default="required",
+        help="optional: where no cgroup can be made for a plugin, run it bounded per process "
+        "by rlimits only (no whole-plugin memory, CPU or process bound, no freezing when "
+        "idle), for every plugin; said in one line at start (default: %(default)s)",
     )
     serve.add_argument(
         "--reload",
@@ -300,11 +309,16 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     logging.getLogger("gpp.gateway").debug(
         "file descriptor limit", extra={"fields": {"soft": soft}}
     )
+    cgroups = cgroup_notice.start_line(
+        cgroup_notice.probe(), args.cgroup == "optional", os.geteuid()
+    )
     try:
         config = _serve_config(args)
         config.token()  # a blank or unreadable token file stops the start, never disables auth
     except ConfigError as exc:
         print(exc, file=sys.stderr)
+        if cgroup_notice.REFUSED in cgroups:  # a `--plugin` refused its first start: what to do
+            print(cgroups, file=sys.stderr)
         return EXIT_CONFIG
     if args.isolated and (args.plugin or args.command):
         parser.error("--isolated serves a registry file (--config), not --plugin flags")
@@ -347,6 +361,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except SocketPathError as exc:
             print(f"gpp: --uds: {exc}", file=sys.stderr)
             return EXIT_CONFIG
+    print(cgroups, file=sys.stderr, flush=True)
     server = uvicorn.Server(
         server_config(
             create_app(
@@ -384,13 +399,28 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _serve_config(args: argparse.Namespace, pinned: Config | None = None) -> Config:
     """The config `gpp serve` runs: the registry file's, or the `--plugin` flags' (whose
     versions, once pinned, a reload keeps); with the default token unless one is configured
-    or `--no-token` is given (a reload keeps to the same rule)."""
+    or `--no-token` is given (a reload keeps to the same rule); every plugin's `sandbox.cgroup`
+    "optional" when `--cgroup optional` says so."""
     return with_default_token(_flags_config(args, pinned), no_token=args.no_token)
+
+
+def _with_cgroup(config: Config, args: argparse.Namespace) -> Config:
+    """`--cgroup optional`: every plugin's `sandbox.cgroup` "optional" (before `--plugin`
+    versions are pinned: that first start needs it too)."""
+    if getattr(args, "cgroup", "required") != "optional":
+        return config
+    plugins = {
+        pid: plugin.model_copy(update={"sandbox": replace(plugin.sandbox, cgroup="optional")})
+        for pid, plugin in config.plugins.items()
+    }
+    return config.model_copy(update={"plugins": plugins})
 
 
 def _flags_config(args: argparse.Namespace, pinned: Config | None) -> Config:
     if not (args.plugin or args.command or args.jsonrpc):
-        config = _with_repo(load_config(args.config or default_config_path()), args.repo)
+        config = _with_cgroup(
+            _with_repo(load_config(args.config or default_config_path()), args.repo), args
+        )
         if args.token_file is None:
             return config
         gateway = config.gateway.model_copy(update={"token_file": args.token_file.resolve()})
@@ -409,7 +439,7 @@ def _flags_config(args: argparse.Namespace, pinned: Config | None) -> Config:
         else {}
     )
     repo = args.repo.resolve()
-    config = command_line.registry(plugins, repo, args.token_file, announced)
+    config = _with_cgroup(command_line.registry(plugins, repo, args.token_file, announced), args)
     return config if pinned else command_line.pin_versions(config)
 
 
@@ -483,6 +513,8 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
         inner.append("--no-token")
     if args.reload:
         inner.append("--reload")
+    if args.cgroup == "optional":
+        inner += ["--cgroup", "optional"]
     command = f'ip link set lo up 2>/dev/null; {mounts or "true"} || exit 125; exec "$@"'
     print(
         f"gpp: isolated gateway (network: lo only; repositories read-only) on unix:{uds}",
