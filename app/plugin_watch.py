@@ -156,16 +156,22 @@ class PluginWatch:
         )
         while True:
             await asyncio.sleep(self.interval)
-            config = reloader.current_config()
-            now = await asyncio.to_thread(poll, config, self.cap)
-            self._say_truncated(now)
-            if last.registry is not None and now.registry != last.registry:
-                log.info("registry changed", extra={"fields": {"file": str(config.path)}})
-                await reloader.reload()
-                now = await asyncio.to_thread(poll, reloader.current_config(), self.cap)
-            for plugin_id, path in restarts(last, now).items():
-                await reloader.restart(plugin_id, path)
-            last = now
+            try:
+                last = await self._step(last, reloader)
+            except Exception:  # one bad poll or restart never ends the watching
+                log.exception("reload: watching plugin files failed this time; still watching")
+
+    async def _step(self, last: Poll, reloader: ReloaderLike) -> Poll:
+        config = reloader.current_config()
+        now = await asyncio.to_thread(poll, config, self.cap)
+        self._say_truncated(now)
+        if last.registry is not None and now.registry != last.registry:
+            log.info("registry changed", extra={"fields": {"file": str(config.path)}})
+            await reloader.reload()
+            now = await asyncio.to_thread(poll, reloader.current_config(), self.cap)
+        for plugin_id, path in restarts(last, now).items():
+            await reloader.restart(plugin_id, path)
+        return now
 
     def _say_truncated(self, found: Poll) -> None:
         for plugin_id, files in found.plugins.items():

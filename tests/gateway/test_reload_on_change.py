@@ -5,6 +5,7 @@ not, on its own first."""
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +14,14 @@ from typing import Any
 
 import httpx
 from conftest import FIXTURE_PLUGINS
-from gateway_harness import make_fifo, served, write_config
+from gateway_harness import (
+    logging_to,
+    make_fifo,
+    private_socket,
+    served,
+    uds_client,
+    write_config,
+)
 
 from app.config import load_config
 from app.plugin_watch import changed_file, poll, restarts, walk, watched_roots
@@ -178,3 +186,45 @@ def test_an_edited_registry_is_reloaded(tmp_path: Path) -> None:
         gateway.wait_line(r"registry changed")
         assert "added=other" in gateway.wait_line(r"event=reload( |$)")
         assert names(http.post("/plugins/other/discover", json={"paths": ["x"]})) == ["x"]
+
+
+MY_PLUGIN = """\
+from gpp.sdk import serve
+
+
+def discover(paths):
+    found = [{"kind": "file", "name": p, "location": {"path": p, "line": 1}, "attrs": {}}
+             for p in paths]
+    return {"resources": found, "unresolved": [], "findings": [], "classificationSignals": []}
+
+
+raise SystemExit(serve("my-plugin", "1.0.0", discover))
+"""
+
+
+def _wait_in(log: Path, text: str) -> str:
+    deadline = time.monotonic() + WAIT_S
+    while text not in (said := log.read_text()):
+        assert time.monotonic() < deadline, said[-3000:]
+        time.sleep(0.02)  # polling a file for a line, bounded by the deadline
+    return next(line for line in said.splitlines() if text in line)
+
+
+def test_the_operations_page_command_line_reloads_an_edited_plugin(tmp_path: Path) -> None:
+    """`gpp serve --reload --repo . --plugin my-plugin -- my_plugin.py`, no registry file."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    entry = repo / "my_plugin.py"
+    entry.write_text(MY_PLUGIN)
+    uds = private_socket(tmp_path)
+    command = [sys.executable, "-m", "gpp.gateway", "serve", "--uds", str(uds), "--reload"]
+    command += ["--repo", str(repo), "--plugin", "my-plugin", "--", str(entry)]
+    with logging_to(command, uds, tmp_path / "log"), uds_client(uds) as http:
+        _wait_in(tmp_path / "log", "watching plugin files")
+        ask = {"paths": ["README.md"]}
+        first = http.post("/plugins/my-plugin/discover", json=ask)
+        assert names(first) == ["README.md"]
+        _edit(entry, '"name": p', '"name": "v2:" + p')
+        line = _wait_in(tmp_path / "log", "session restarted")
+        assert "plugin=my-plugin" in line and str(entry) in line, line
+        assert names(http.post("/plugins/my-plugin/discover", json=ask)) == ["v2:README.md"]
