@@ -126,10 +126,11 @@ def _wait_state(http: httpx.Client, ready: Callable[[dict[str, Any]], bool]) -> 
 
 
 def _edit(path: Path, old: str, new: str) -> None:
-    """As an editor saves: a new file renamed over the old one."""
+    """As an editor saves: a new file renamed over the old one (made outside the watched
+    folder, so the first change a poll can see is the rename)."""
     text = path.read_text()
     assert old in text
-    fresh = path.with_suffix(".saving")
+    fresh = path.parent.parent / f"{path.name}.saving"
     fresh.write_text(text.replace(old, new))
     os.replace(fresh, path)
 
