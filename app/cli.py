@@ -309,16 +309,20 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     logging.getLogger("gpp.gateway").debug(
         "file descriptor limit", extra={"fields": {"soft": soft}}
     )
-    cgroups = cgroup_notice.start_line(
-        cgroup_notice.probe(), args.cgroup == "optional", os.geteuid()
-    )
+
+    def cgroups() -> str:  # probed where it is said: not in an --isolated gateway's outer half
+        return cgroup_notice.start_line(
+            cgroup_notice.probe(), args.cgroup == "optional", os.geteuid()
+        )
+
     try:
         config = _serve_config(args)
         config.token()  # a blank or unreadable token file stops the start, never disables auth
     except ConfigError as exc:
         print(exc, file=sys.stderr)
-        if cgroup_notice.REFUSED in cgroups:  # a `--plugin` refused its first start: what to do
-            print(cgroups, file=sys.stderr)
+        pinned_at_start = bool(args.plugin or args.command)  # a refused start: what to do
+        if pinned_at_start and cgroup_notice.REFUSED in (said := cgroups()):
+            print(said, file=sys.stderr)
         return EXIT_CONFIG
     if args.isolated and (args.plugin or args.command):
         parser.error("--isolated serves a registry file (--config), not --plugin flags")
@@ -361,7 +365,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except SocketPathError as exc:
             print(f"gpp: --uds: {exc}", file=sys.stderr)
             return EXIT_CONFIG
-    print(cgroups, file=sys.stderr, flush=True)
+    print(cgroups(), file=sys.stderr, flush=True)
     server = uvicorn.Server(
         server_config(
             create_app(

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures.thread  # noqa: F401  (asyncio.to_thread, in the child)
+import io
 import os
 import signal
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import uvicorn  # noqa: F401  (what `gpp serve` imports, loaded before the uid changes)
 from conftest import REPO
 from gateway_harness import served, write_config
 
-from app import cgroup_notice, cli
+from app import cgroup_notice, cli, fd_limit, logs, main, unix_socket  # noqa: F401
 from app.config import PluginConfig
+from app.server import front_door  # noqa: F401
 from gpp.core import codes
 from gpp.host.cgroups import Layout
 
@@ -138,3 +142,20 @@ def test_gpp_serve_says_the_line_once_at_start(tmp_path: Path) -> None:
         expected = cgroup_notice.start_line(cgroup_notice.probe(), True, os.geteuid())
         assert line == expected
         assert len([said for said in gateway.lines if said.startswith("gpp: ")]) == 1
+
+
+def test_a_non_root_gpp_serve_plugin_refused_at_its_start_says_what_to_do(tmp_path: Path) -> None:
+    """`gpp serve --plugin` as uid 65534 (its first start pins the version): where no cgroup
+    can be made, the refusal is followed by the one line that says what to do."""
+
+    def serve() -> str:
+        sys.stderr = said = io.StringIO()  # what `gpp serve` prints (the child's own copy)
+        code = cli.main(["serve", "--port", "0", "--repo", str(DEMO_REPO),
+                         "--plugin", "reference-detector-node", "--", *NODE_DETECTOR])  # fmt: skip
+        return f"exit {code}\n{said.getvalue()}"
+
+    exit_line, *said = as_nobody(serve).splitlines()
+    assert exit_line == "exit 1", ("uid 65534 may make a cgroup on this host?", exit_line, said)
+    assert any("no cgroup can be made for the plugin here" in line for line in said), said
+    probed = [line for line in said if line.startswith("gpp: no cgroup for plugins here")]
+    assert len(probed) == 1 and "or `gpp serve --cgroup optional`" in probed[0], said
