@@ -32,10 +32,10 @@ from gpp.client.local_gateway import (
 from gpp.core import codes
 from gpp.core.canonical_json import canonical_trusted
 from gpp.core.envelope import PROTOCOL_VERSION
-from gpp.host.sandbox import SandboxPolicy, cgroup_layout
+from gpp.host.sandbox import SandboxPolicy
 from gpp.host.session import PluginSession
 
-from . import command_line, completion, scan, scan_page, status, summary
+from . import cgroup_notice, command_line, completion, scan, scan_page, status, summary
 from .config import (
     DEFAULT_CONFIG,
     PYTHON_PLACEHOLDER,
@@ -118,6 +118,21 @@ def build_parser() -> argparse.ArgumentParser:
         "(served on /plugins/ID/rpc), not GPP/3",
     )
     serve.add_argument(
+        "--cgroup",
+        choices=["required", "optional"],
+        default="required",
+        help="optional: where no cgroup can be made for a plugin, run it bounded per process "
+        "by rlimits only (no whole-plugin memory, CPU or process bound, no freezing when "
+        "idle), for every plugin; said in one line at start (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--reload",
+        action="store_true",
+        help="restart a plugin's session when its files change (its entry files and view "
+        "folders; __pycache__, node_modules and .git left out) and reload the registry file "
+        "when it changes, like `uvicorn --reload`; requests in flight finish on the old session",
+    )
+    serve.add_argument(
         "--token-file",
         type=Path,
         metavar="PATH",
@@ -128,14 +143,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-token",
         action="store_true",
         help="serve without a token: any local user can call every plugin (a throwaway run)",
-    )
-    serve.add_argument(
-        "--cgroup",
-        choices=["required", "optional"],
-        default="required",
-        help="optional: where no cgroup can be made for a plugin, run it bounded per process "
-        "by rlimits only (no whole-plugin memory, CPU or process bound, no freezing when "
-        "idle), for every plugin; said in one line at start (default: %(default)s)",
     )
     serve.add_argument("command", nargs="*", metavar="-- CMD ARGS", help=argparse.SUPPRESS)
     serve.add_argument(
@@ -322,6 +329,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     from . import fd_limit, logs, unix_socket
     from .main import create_app
+    from .plugin_watch import PluginWatch
     from .reload import EARLY_SIGHUPS
     from .server.front_door import server_config
     from .unix_socket import SocketPathError, listen_private
@@ -332,11 +340,20 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     logging.getLogger("gpp.gateway").debug(
         "file descriptor limit", extra={"fields": {"soft": soft}}
     )
+
+    def cgroups() -> str:  # probed where it is said: not in an --isolated gateway's outer half
+        return cgroup_notice.start_line(
+            cgroup_notice.probe(), args.cgroup == "optional", os.geteuid()
+        )
+
     try:
         config = _serve_config(args)
         config.token()  # a blank or unreadable token file stops the start, never disables auth
     except ConfigError as exc:
         print(exc, file=sys.stderr)
+        pinned_at_start = bool(args.plugin or args.command)  # a refused start: what to do
+        if pinned_at_start and cgroup_notice.REFUSED in (said := cgroups()):
+            print(said, file=sys.stderr)
         return EXIT_CONFIG
     if args.isolated and (args.plugin or args.command):
         parser.error("--isolated serves a registry file (--config), not --plugin flags")
@@ -379,7 +396,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except SocketPathError as exc:
             print(f"gpp: --uds: {exc}", file=sys.stderr)
             return EXIT_CONFIG
-    print(cgroup_line(args.cgroup == "optional"), file=sys.stderr)
+    print(cgroups(), file=sys.stderr, flush=True)
     server = uvicorn.Server(
         server_config(
             create_app(
@@ -387,6 +404,7 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 load=reread,
                 reload_on_sighup=True,
                 on_ready=listener.publish if listener is not None else None,
+                watch=PluginWatch() if args.reload else None,
             ),
             config.gateway,
             host=host,
@@ -414,9 +432,16 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _serve_config(args: argparse.Namespace, pinned: Config | None = None) -> Config:
-    """The config `gpp serve` runs (`_serve_registry`), every plugin's `sandbox.cgroup`
+    """The config `gpp serve` runs: the registry file's, or the `--plugin` flags' (whose
+    versions, once pinned, a reload keeps); with the default token unless one is configured
+    or `--no-token` is given (a reload keeps to the same rule); every plugin's `sandbox.cgroup`
     "optional" when `--cgroup optional` says so."""
-    config = _serve_registry(args, pinned)
+    return with_default_token(_flags_config(args, pinned), no_token=args.no_token)
+
+
+def _with_cgroup(config: Config, args: argparse.Namespace) -> Config:
+    """`--cgroup optional`: every plugin's `sandbox.cgroup` "optional" (before `--plugin`
+    versions are pinned: that first start needs it too)."""
     if getattr(args, "cgroup", "required") != "optional":
         return config
     plugins = {
@@ -426,40 +451,11 @@ def _serve_config(args: argparse.Namespace, pinned: Config | None = None) -> Con
     return config.model_copy(update={"plugins": plugins})
 
 
-def cgroup_line(optional: bool) -> str:
-    """One line for the start of `gpp serve`: where plugin cgroups go, or why there are none
-    and what that costs (issue 32, item 8)."""
-    layout = cgroup_layout()
-    if not isinstance(layout, str):
-        return f"gpp: plugin cgroups: {layout.describe()}, one per session"
-    lost = (
-        "plugins run bounded per process by rlimits only (no whole-plugin memory, CPU or "
-        "process bound, no freezing when idle)"
-    )
-    hint = (
-        "; as a non-root user on cgroup v2 with systemd, start the gateway in a delegated "
-        "scope: systemd-run --user --scope -p Delegate=yes gpp serve …"
-        if os.geteuid() != 0
-        else ""
-    )
-    if optional:
-        return f"gpp: no cgroup for plugins here ({layout}); --cgroup optional: {lost}{hint}"
-    return (
-        f"gpp: no cgroup for plugins here ({layout}): plugins that need one are refused{hint}; "
-        f"or gpp serve --cgroup optional: {lost}"
-    )
-
-
-def _serve_registry(args: argparse.Namespace, pinned: Config | None = None) -> Config:
-    """The registry `gpp serve` runs: the registry file's, or the `--plugin` flags' (whose
-    versions, once pinned, a reload keeps); with the default token unless one is configured
-    or `--no-token` is given (a reload keeps to the same rule)."""
-    return with_default_token(_flags_config(args, pinned), no_token=args.no_token)
-
-
 def _flags_config(args: argparse.Namespace, pinned: Config | None) -> Config:
     if not (args.plugin or args.command or args.jsonrpc):
-        config = _with_repo(load_config(args.config or default_config_path()), args.repo)
+        config = _with_cgroup(
+            _with_repo(load_config(args.config or default_config_path()), args.repo), args
+        )
         if args.token_file is None:
             return config
         gateway = config.gateway.model_copy(update={"token_file": args.token_file.resolve()})
@@ -478,7 +474,7 @@ def _flags_config(args: argparse.Namespace, pinned: Config | None) -> Config:
         else {}
     )
     repo = args.repo.resolve()
-    config = command_line.registry(plugins, repo, args.token_file, announced)
+    config = _with_cgroup(command_line.registry(plugins, repo, args.token_file, announced), args)
     return config if pinned else command_line.pin_versions(config)
 
 
@@ -550,6 +546,10 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
         inner += ["--token-file", str(args.token_file.resolve())]
     if args.no_token:
         inner.append("--no-token")
+    if args.reload:
+        inner.append("--reload")
+    if args.cgroup == "optional":
+        inner += ["--cgroup", "optional"]
     command = f'ip link set lo up 2>/dev/null; {mounts or "true"} || exit 125; exec "$@"'
     print(
         f"gpp: isolated gateway (network: lo only; repositories read-only) on unix:{uds}",

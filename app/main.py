@@ -19,6 +19,7 @@ from .default_token import token_source
 from .exchange import RecordExchanges
 from .metrics import GatewayMetrics
 from .openapi import complete_error_responses
+from .plugin_watch import PluginWatch
 from .pool import SessionPool
 from .problems import install_handlers
 from .reload import EARLY_SIGHUPS, Reloader
@@ -77,12 +78,13 @@ def create_app(
     load: Callable[[], Config] | None = None,
     reload_on_sighup: bool = False,
     on_ready: Callable[[], None] | None = None,
+    watch: PluginWatch | None = None,
     routes: RouteTable = ROUTES,
 ) -> FastAPI:
     """`load` re-reads the config for a reload (default: the same file); `reload_on_sighup`
     installs the SIGHUP handler, which only the main thread's event loop can (`gpp serve`);
     `on_ready` is called once both are in place (`gpp serve --uds` then puts its socket there);
-    `routes`: what the gateway answers (tests add rows)."""
+    `watch` restarts a plugin whose files change (`gpp serve --reload`); `routes`: what the gateway answers (tests add rows)."""
     pool = SessionPool.of(config.plugins)
     state = GatewayState(config=config, pool=pool, metrics=GatewayMetrics(pool))
 
@@ -117,9 +119,13 @@ def create_app(
                 on_sighup()
         await pool.start_eager()
         started.set()
+        watching = loop.create_task(watch.run(reloader)) if watch is not None else None
         if on_ready is not None:
             on_ready()
         yield
+        if watching is not None:
+            watching.cancel()
+            await asyncio.gather(watching, return_exceptions=True)
         if reload_on_sighup:
             loop.remove_signal_handler(signal.SIGHUP)
             signal.signal(signal.SIGHUP, signal.SIG_IGN)  # not the default: that would kill us

@@ -437,9 +437,21 @@ class SessionPool:
             for plugin_id, plugin in plugins.items()
         }
         for plugin_id in change.retired:
-            retired = old[plugin_id]
-            self.retiring[retired] = asyncio.create_task(self._close_when_released(retired))
+            self._retire(old[plugin_id])
         return change
+
+    def renew(self, plugin_id: str) -> bool:
+        """A fresh pool for the plugin as registered (its files changed: `gpp serve --reload`):
+        the next request starts a new session; the old pool drains as a reload's does."""
+        old = self.pools.get(plugin_id)
+        if old is None:
+            return False
+        self.pools[plugin_id] = pool_for(old.plugin)
+        self._retire(old)
+        return True
+
+    def _retire(self, pool: Pool) -> None:
+        self.retiring[pool] = asyncio.create_task(self._close_when_released(pool))
 
     async def _close_when_released(self, pool: Pool) -> None:
         try:

@@ -1,4 +1,5 @@
-"""SIGHUP: re-read the registry the gateway was started with and apply it without a restart.
+"""SIGHUP: re-read the registry the gateway was started with and apply it without a restart;
+and `gpp serve --reload`'s restart of one plugin whose files changed, drained the same way.
 
 A file that does not load changes nothing: each of its problems is logged as one line, exactly
 as `gpp check-config` prints it. A file that loads is applied at once (see
@@ -76,6 +77,21 @@ class Reloader:
             )
         await self.state.pool.start_eager(change.started)
         return APPLIED
+
+    def current_config(self) -> Config:
+        return self.state.config
+
+    async def restart(self, plugin_id: str, changed: str) -> None:
+        """`gpp serve --reload`: the plugin's files changed, so its next request gets a fresh
+        session; requests already on the old one finish there (the same drain as a reload)."""
+        async with self._one_at_a_time:
+            if not self.state.pool.renew(plugin_id):
+                return
+            log.info(
+                "plugin files changed: session restarted",
+                extra={"fields": {"plugin": plugin_id, "file": changed}},
+            )
+            await self.state.pool.start_eager([plugin_id])
 
     def _read(self) -> tuple[Config, str | None]:
         """The config and its token, read in a thread: off the loop, so a slow disk delays no

@@ -300,3 +300,30 @@ def test_a_python_without_gpp_is_named_where_gpp_serve_stops(tmp_path: Path) -> 
     hint = f"gpp: the plugin ran with {sys.executable}, which has no module 'gpp'; run it with"
     assert [line for line in done.stderr.splitlines() if line.startswith(hint)], done.stderr
     assert "  ModuleNotFoundError: No module named 'gpp'" in done.stderr.splitlines()
+
+
+ORIGINAL_API_PLUGIN = """\
+from gateforge_plugin import PROTOCOL_VERSION, serve
+
+
+def discover(paths):
+    found = [{"kind": "file", "name": p, "location": {"path": p, "line": 1},
+              "attrs": {"protocol": PROTOCOL_VERSION}} for p in paths]
+    return {"resources": found, "unresolved": [], "findings": [], "classificationSignals": []}
+
+
+raise SystemExit(serve("original-api", "1.0.0", discover))
+"""
+"""A plugin written for the original package, alone in its folder: nothing vendored beside it."""
+
+
+def test_a_plugin_importing_gateforge_plugin_answers_through_gpp_serve(tmp_path: Path) -> None:
+    (tmp_path / "original_api.py").write_text(ORIGINAL_API_PLUGIN)
+    with serving(
+        *("--repo", ".", "--plugin", "original-api", "--", "original_api.py"),
+        cwd=tmp_path,
+        uds=tmp_path / "gpp.sock",
+    ) as client:
+        answer = client.post("/plugins/original-api/discover", json={"paths": ["README.md"]})
+    assert answer.status_code == 200, answer.text
+    assert [r["name"] for r in answer.json()["resources"]] == ["README.md"]

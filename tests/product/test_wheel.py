@@ -24,6 +24,7 @@ import httpx
 import pytest
 from conftest import REPO, run_ok
 from gateway_harness import served_on
+from test_first_hour import ORIGINAL_API_PLUGIN
 
 SOURCES = {
     "gpp": "gpp",
@@ -169,6 +170,22 @@ def test_the_installed_gateway_serves_every_bundled_plugin(served: httpx.Client)
             call = {"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}
             answer = served.post(f"/plugins/{plugin_id}/rpc", json=call)
             assert answer.status_code == 200 and answer.json()["result"] == 19, answer.text
+
+
+def test_a_gateforge_plugin_plugin_answers_through_the_installed_gpp_serve(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """The original package's module comes from the wheel's site-packages, in the sandbox."""
+    (tmp_path / "original_api.py").write_text(ORIGINAL_API_PLUGIN)
+    uds = tmp_path / "gpp.sock"
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    env["GPP_STATE_DIR"] = os.environ["GPP_STATE_DIR"]
+    command = [str(installed.venv / "bin" / "gpp"), "serve", "--uds", str(uds), "--repo", "."]
+    command += ["--plugin", "original-api", "--", "original_api.py"]
+    with served_on(command, uds, cwd=tmp_path, env=env) as client:
+        answer = client.post("/plugins/original-api/discover", json={"paths": ["README.md"]})
+    assert answer.status_code == 200, answer.text
+    assert [r["name"] for r in answer.json()["resources"]] == ["README.md"]
 
 
 @pytest.mark.parametrize("package", NODE_PACKAGES)

@@ -1,0 +1,52 @@
+"""The one line `gpp serve` says at start about plugin cgroups (issue 35, item 3): where they go,
+or why there are none, what that costs, and what to do, instead of a refusal at each plugin's
+first request that only a registry file could lift.
+
+Whether a cgroup can be made is found by making one (and removing it), as a session would: the
+hierarchies a host mounts say nothing of who may write them. A non-root user on a host with
+cgroup v1 sees the hierarchies of root's cgroup, and every plugin start is then refused.
+"""
+
+from __future__ import annotations
+
+import os
+
+from gpp.host.cgroups import CgroupUnavailable, Layout, Limits, SessionGroup
+from gpp.host.sandbox import cgroup_layout
+
+LOST = (
+    "plugins run bounded per process by rlimits only (no whole-plugin memory, CPU or process "
+    "bound, no freezing when idle)"
+)
+REFUSED = "plugins that need one are refused"
+DELEGATE = (
+    "start the gateway in a delegated cgroup (cgroup v2 with systemd: "
+    "systemd-run --user --scope -p Delegate=yes gpp serve …), or as root"
+)
+
+
+def probe() -> Layout | str:
+    """Where this gateway's session cgroups go, or why it cannot make one (blocking: a mkdir
+    and an rmdir per hierarchy)."""
+    layout = cgroup_layout()
+    if isinstance(layout, str):
+        return layout
+    try:
+        group = SessionGroup.create(layout, Limits(None, None), os.getpid())
+    except CgroupUnavailable as exc:
+        return str(exc)
+    group.remove()
+    return layout
+
+
+def start_line(found: Layout | str, optional: bool, euid: int) -> str:
+    """The line, from what `probe` found; `optional`: `--cgroup optional` was given."""
+    if not isinstance(found, str):
+        return f"gpp: plugin cgroups: {found.describe()}, one per session"
+    if optional:
+        return f"gpp: no cgroup for plugins here ({found}); --cgroup optional: {LOST}"
+    way = f"{DELEGATE}, " if euid != 0 else ""
+    return (
+        f"gpp: no cgroup for plugins here ({found}): {REFUSED}; "
+        f"{way}or `gpp serve --cgroup optional`: {LOST}"
+    )
