@@ -17,13 +17,13 @@ from typing import NamedTuple
 
 from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
+from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
 from .model import (
     CALL,
     EXPRESS,
     FASTAPI,
     FLASK,
     HTTP_METHODS,
-    STARLETTE,
     Apply,
     Auth,
     Bound,
@@ -54,7 +54,7 @@ from .model import (
     Sym,
     UseDecl,
 )
-from .paths import brace_path, express_path, flask_path, flask_shape, join, join_prefix
+from .paths import brace_path, flask_shape, join, join_prefix
 from .python_facts import module_name
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
@@ -184,7 +184,8 @@ class _Unseen:
 
 
 _UNSEEN = _Unseen()
-_NORMALISE = {EXPRESS: express_path, FLASK: flask_path}  # others spell parameters `{name}`
+_JS_KEYS = frozenset(f.key for f in JAVASCRIPT)
+_NORMALISE = {key: f.normalise for key, f in BY_KEY.items()}  # a path as `{name}` spells it
 
 
 @dataclass
@@ -418,8 +419,8 @@ class _Linker:
                 places.setdefault(framework, []).append({"path": path, "line": line})
         for framework, where in sorted(places.items()):
             detail = (
-                f"{framework} is used here: pack-http-routes reads FastAPI, Starlette, Flask and "
-                f"Express only, so the routes {framework} serves are not listed"
+                f"{framework} is used here: pack-http-routes reads {_READ} only, so the "
+                f"routes {framework} serves are not listed"
             )
             first, *more = sorted(where, key=at)
             self.unresolved[(UNREAD_FRAMEWORK, first["path"], first["line"], detail)] = more
@@ -953,10 +954,10 @@ class _Linker:
             return
         full = join(base, declared)
         framework = node.decl.framework
-        if framework == EXPRESS and not full.startswith("/"):
+        if framework in _JS_KEYS and not full.startswith("/"):
             full = "/" + full  # `app.get('*')`: Express 4 serves it for every path, `/*`
         shape = flask_shape(full) if framework == FLASK else ""
-        full = _NORMALISE.get(framework, brace_path)(full)
+        full = _NORMALISE[framework](full) if framework in _NORMALISE else brace_path(full)
         endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
         route_auth = max(
             auth, self._auth(path, route.auth), _guarded_at(node, path, route.line, declared)
@@ -1296,21 +1297,13 @@ class _Linker:
         return None
 
 
-# Library classes a router or app subclasses: (top module, class) -> (framework, an app?)
-_ROUTER_BASES = {
-    ("flask_restful", "Api"): (FLASK, False),
-    ("flask_restx", "Api"): (FLASK, False),
-    ("flask_restx", "Namespace"): (FLASK, False),
-    ("flask_restplus", "Api"): (FLASK, False),
-    ("flask_restplus", "Namespace"): (FLASK, False),
-    ("fastapi", "APIRouter"): (FASTAPI, False),
-    ("fastapi", "FastAPI"): (FASTAPI, True),
-    ("flask", "Blueprint"): (FLASK, False),
-    ("flask", "Flask"): (FLASK, True),
-    ("starlette", "Starlette"): (STARLETTE, True),
-}
-_ROUTER_NOUN = {"fastapi": "APIRouter", "flask": "Blueprint", "express": "router"}
-_FRAMEWORK_NAMES = {FASTAPI: "FastAPI", FLASK: "Flask", STARLETTE: "Starlette", EXPRESS: "Express"}
+# From the framework records (`frameworks.READ`): library classes a router or app subclasses,
+# (top module, class) -> (framework, an app?); how findings name a framework and its routers
+_ROUTER_BASES = {base: (f.key, app) for f in PYTHON for base, app in f.bases.items()}
+_ROUTER_NOUN = {key: f.noun for key, f in BY_KEY.items()}
+_FRAMEWORK_NAMES = {key: f.name for key, f in BY_KEY.items()}
+_READ_NAMES = list(dict.fromkeys(f.name for f in READ))
+_READ = ", ".join(_READ_NAMES[:-1]) + " and " + _READ_NAMES[-1]
 
 
 _EMPTY_PYTHON = ModuleFacts("python")

@@ -17,6 +17,7 @@ FASTAPI = "fastapi"
 FLASK = "flask"
 STARLETTE = "starlette"
 EXPRESS = "express"
+KOA = "koa"
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"

@@ -15,10 +15,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ..pyparse import parse_python
 from .auth import PYTHON_EVIDENCE, PYTHON_USER_CHECK
-from .frameworks import unread_uses
+from .frameworks import PYTHON, unread_uses
 from .model import (
     CALL,
-    FASTAPI,
     FLASK,
     HTTP_METHODS,
     NO_AUTH,
@@ -53,27 +52,21 @@ from .model import (
     Sym,
 )
 
+# Read from the framework records (`frameworks.PYTHON`): the calls that make a router or app
 ROUTER_FRAMEWORKS = {
-    "FastAPI": FASTAPI,
-    "APIRouter": FASTAPI,
-    "Flask": FLASK,
-    "Blueprint": FLASK,
-    "Starlette": STARLETTE,
-    "Router": STARLETTE,
+    name: f.key for f in PYTHON if not f.from_modules for name in (*f.apps, *f.routers)
 }
-_APPS = frozenset({"FastAPI", "Flask", "Starlette"})
+_APPS = frozenset(name for f in PYTHON for name in f.apps)
 # A call of a class named with one of these (`UserAPIRouter`, `CTFdFlask`) may make a router of a
 # subclass: the linker checks the class's bases, the name only picks the calls worth checking.
-_ROUTER_WORDS = ("Router", "Blueprint", "Flask", "FastAPI", "Starlette")
-_OWN_PREFIX = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
+_ROUTER_WORDS = tuple(ROUTER_FRAMEWORKS)
+_OWN_PREFIX = {name: key for f in PYTHON for name, key in f.prefix_keywords.items()}
 _ROUTE_DECORATORS = {*HTTP_METHODS, "route", "api_route"}
 _DEPENDENCY_CALLS = {"Depends", "Security"}
-_STATEMENT_CALLS = {"include_router", "register_blueprint", "mount", "add_api_route",
-                    "add_route", "add_url_rule", "before_request", "add_namespace",
-                    "add_resource", "init_app"}  # fmt: skip
+_STATEMENT_CALLS = {call for f in PYTHON for call in f.mount_calls}
 # flask-restx, flask-restful and flask-restplus: `Api` and `Namespace` are routers there.
-_RESTFUL_MODULES = ("flask_restx", "flask_restful", "flask_restplus")
-_RESTFUL_ROUTERS = frozenset({"Api", "Namespace"})
+_RESTFUL_MODULES = tuple(m for f in PYTHON for m in f.from_modules)
+_RESTFUL_ROUTERS = frozenset(name for f in PYTHON if f.from_modules for name in f.routers)
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 
