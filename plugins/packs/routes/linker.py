@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
@@ -55,7 +56,6 @@ from .model import (
     UseDecl,
 )
 from .paths import brace_path, flask_shape, join, join_prefix
-from .python_facts import module_name
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 LINK_BUDGET = 25_000
@@ -244,24 +244,15 @@ class _Linker:
     ) -> None:
         self.modules = modules
         self.failed = frozenset(failed)
-        # a failed Python file by each dotted suffix of its module name
-        self.failed_by_suffix: dict[str, list[str]] = {}
-        for path in sorted(self.failed):
-            if path.endswith(".py"):
-                pieces = module_name(path).split(".")
-                for start in range(len(pieces)):
-                    self.failed_by_suffix.setdefault(".".join(pieces[start:]), []).append(path)
         # every file that may hold facts, parsed or not: module resolution reads these names
         self.files: frozenset[str] = frozenset(modules if paths is None else paths)
         self.touched: set[str] = set()
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
         self.python_files: dict[str, str] = {}  # dotted module name -> file
-        self.packages: set[str] = set()
-        self.by_suffix: dict[str, list[str]] = {}
-        for path in sorted(self.files, key=lambda p: p.encode("utf-8", "surrogatepass")):
-            if path.endswith(".py"):
-                self._index_python(path)
+        self.failed_files: dict[str, str] = {}  # dotted module name -> a failed file
+        self.packages: set[str] = set()  # every module and folder holding one, by dotted name
+        self.modules_index = self._module_index()
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
         self.resolving: set[tuple[str, Expr]] = set()
         # (file, def site) -> the calls of that function, found when a `Param` first asks
@@ -302,18 +293,33 @@ class _Linker:
             return _EMPTY_PYTHON if path.endswith(".py") else _EMPTY_JS
         return facts
 
-    def _index_python(self, path: str) -> None:
-        name = module_name(path)
-        self.python_files[name] = path
-        parts = name.split(".")
-        for end in range(1, len(parts) + 1):
-            self.packages.add(".".join(parts[:end]))
-        for full in (".".join(parts[:end]) for end in range(1, len(parts) + 1)):
-            pieces = full.split(".")
-            for start in range(len(pieces)):
-                suffixes = self.by_suffix.setdefault(".".join(pieces[start:]), [])
-                if full not in suffixes:
-                    suffixes.append(full)
+    def _module_index(self) -> ModuleIndex[str]:
+        """Absolute imports to dotted module names by the one resolver of the Python packs
+        (`pymodules.ModuleIndex`: the import system's rules over `sys.path` roots, packages and
+        plain folders). A folder holding modules is a module too (a namespace package), after
+        any file of its name; a failed file is indexed so an import that lands in it touches it."""
+        python = sorted(
+            (p for p in self.files | self.failed if p.endswith(".py")),
+            key=lambda p: p.encode("utf-8", "surrogatepass"),
+        )
+        folders: dict[str, None] = {}
+        for path in python:
+            name = module_name(path)
+            if path in self.failed and path not in self.files:
+                self.failed_files.setdefault(name, path)
+                continue
+            self.python_files[name] = path
+            parts = name.split(".")
+            for end in range(1, len(parts) + 1):
+                self.packages.add(".".join(parts[:end]))
+            for end in range(1, len(parts)):
+                folders["/".join(parts[:end])] = None
+        packages = REPOSITORY_PACKAGES.get()
+        if packages is None:
+            packages = packages_of(python)
+        entries = [(path, module_name(path)) for path in python]
+        entries += [(f"{folder}/__init__.py", folder.replace("/", ".")) for folder in folders]
+        return ModuleIndex(entries, packages)
 
     def _subclassed(self, path: str, decl: RouterDecl, subclass: Sym) -> None:
         """Make `decl` a router when its class links to a subclass of `APIRouter` or
@@ -1231,34 +1237,21 @@ class _Linker:
         return _External(ref.module, () if ref.attr in {None, "default"} else (ref.attr or "",))
 
     def _python_module(self, name: str, importer: str) -> _PyModule | None:
-        """The scanned module an absolute import names. A repository's import root is not
-        known (`backend/app/main.py` imports `app.api`), so any module whose dotted name ends
-        with `name` qualifies; the one sharing most of the importer's package wins."""
-        if name in self.packages:  # the common case: imported from the repository's root
-            if name not in self.python_files:
-                self._touch_failed(name)  # a package whose `__init__.py` failed
-            return _PyModule(name)
-        candidates = self.by_suffix.get(name)
-        if not candidates:
-            self._touch_failed(name)
+        """The scanned module an absolute import in `importer` names (`ModuleIndex`); an import
+        that lands in a failed file touches it and resolves nothing."""
+        found = self.modules_index.find(name, importer)
+        if found is None:
             return None
-        here = module_name(importer).split(".")
-
-        def closeness(full: str) -> tuple[int, int, str]:
-            parts = full.split(".")
-            shared = 0
-            for a, b in zip(parts, here, strict=False):
-                if a != b:
-                    break
-                shared += 1
-            return (-shared, len(parts), full)
-
-        return _PyModule(min(candidates, key=closeness))
+        if found not in self.python_files:
+            self._touch_failed(found)  # a package whose `__init__.py` failed, or a failed file
+        return _PyModule(found) if found in self.packages else None
 
     def _touch_failed(self, name: str) -> None:
-        """An import of `name` found no module: the failed files it may have meant count as
+        """An import of `name` found no module: the failed file it may have meant counts as
         looked at."""
-        self.touched.update(self.failed_by_suffix.get(name, ()))
+        failed = self.failed_files.get(name)
+        if failed is not None:
+            self.touched.add(failed)
 
     def _js_file(self, importer: str, specifier: str) -> str | None:
         if not specifier.startswith("."):

@@ -13,6 +13,7 @@ import bisect
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from ..pymodules import absolute, package_of
 from ..pyparse import parse_python
 from .auth import PYTHON_EVIDENCE, PYTHON_USER_CHECK
 from .frameworks import PYTHON, unread_uses
@@ -71,20 +72,11 @@ _RESTFUL_ROUTERS = frozenset(name for f in PYTHON if f.from_modules for name in 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def module_name(path: str) -> str:
-    """`app/api/routes/users.py` → `app.api.routes.users`; a package's `__init__.py` is the
-    package itself."""
-    parts = path[: -len(".py")].split("/")
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
 def python_facts(source: str, path: str) -> ModuleFacts:
     """The facts of the file at repo-relative `path`; raises SyntaxError (or ValueError for a
     NUL byte) when it does not parse."""
     tree = parse_python(source, path)
-    reader = _Reader(module_name(path), path.endswith("/__init__.py") or path == "__init__.py")
+    reader = _Reader(package_of(path))
     reader.evidence_lines = _evidence_lines(source, PYTHON_EVIDENCE)
     if reader.evidence_lines:
         reader.user_check_lines = _evidence_lines(source, PYTHON_USER_CHECK)
@@ -105,8 +97,8 @@ def python_facts(source: str, path: str) -> ModuleFacts:
 
 
 class _Reader:
-    def __init__(self, module: str, is_package: bool) -> None:
-        self.package = module if is_package else module.rpartition(".")[0]
+    def __init__(self, package: str) -> None:
+        self.package = package  # where relative imports start (`pymodules.package_of`)
         self.bindings: dict[str, Expr] = {}
         self.routers: dict[str, RouterDecl] = {}  # by creation site
         self.routes: list[RouteDecl] = []
@@ -284,13 +276,7 @@ class _Reader:
             self.bindings[name] = value
 
     def _import_base(self, stmt: ast.ImportFrom) -> str:
-        if not stmt.level:
-            return stmt.module or ""
-        parts = self.package.split(".") if self.package else []
-        parts = parts[: len(parts) - (stmt.level - 1)] if stmt.level > 1 else parts
-        if stmt.module:
-            parts.append(stmt.module)
-        return ".".join(parts)
+        return absolute(stmt.module, stmt.level, self.package)
 
     def _binding_value(self, node: ast.expr) -> Expr | None:
         dependencies = self._annotated_dependencies(node)
