@@ -5,13 +5,17 @@ records); docs/detectors.md's recipe "Adding a framework" names record fields th
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
+from pack_http_routes import make_scanner  # noqa: E402
 from packs.routes import extract, link_routes, seeds  # noqa: E402
 from packs.routes.auth import GUARDS, NOT_GUARDS  # noqa: E402
 from packs.routes.frameworks import READ, UNREAD, Framework  # noqa: E402
@@ -109,6 +113,24 @@ def test_koa_jwt_guards_and_koa_itself_does_not() -> None:
     auth = {s["resource"].partition(":")[2]: s["value"] for s in linked.signals}
     assert auth == {"GET /open": "none", "GET /closed": "required"}
     assert GUARDS["koa-jwt"] == frozenset({"*"}) and "koa" in NOT_GUARDS
+
+
+def test_a_koa_scan_with_the_pre_filter_is_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, text in {**KOA_SERVICE, "svc/util.js": "module.exports = (a) => a + 1;\n"}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    documents, parsed = [], []
+    for parse_all in (True, False):
+        scanner = make_scanner(parse_all=parse_all)
+        scanner.workers = 1
+        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
+        parsed.append(scanner.parsed)
+    assert documents[1] == documents[0]
+    assert parsed == [3, 2]  # svc/util.js holds no seed of any record
+    assert '"GET /api/accounts/{id}"' in documents[1]
 
 
 def test_the_pre_filter_admits_a_koa_file_by_its_record() -> None:
