@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .frameworks import READ
+from .frameworks import JAVASCRIPT, PYTHON, READ
 
 # Verdicts, ordered so that combining what is on the way is `max`: one identified guard
 # protects the route; otherwise one unknown step leaves it unknown.
@@ -38,23 +38,29 @@ NOT_GUARDS = frozenset({
 # A definition that answers 401/403 or checks the caller. Read over the text of a dependency,
 # decorator or middleware definition only (never of a handler), so a string or comment there
 # counts too: a small over-reach, in code whose very job is to wrap handlers.
+# The framework-neutral part is here; each framework's record adds its own (`evidence`).
 PYTHON_EVIDENCE = re.compile(
-    r"\b40[13]\b|HTTP_40[13]_|\bUnauthorized\b|\bForbidden\b|\bis_authenticated\b|"
-    r"\bis_anonymous\b|\bg\.user is None\b|\bnot g\.user\b|\bnot current_user\b|"
-    r"\bg\.get\([\"']user[\"']\) is None"
-)
+    "|".join((
+        r"\b40[13]\b", r"HTTP_40[13]_", r"\bUnauthorized\b", r"\bForbidden\b",
+        r"\bis_authenticated\b", r"\bis_anonymous\b",
+        *(part for framework in PYTHON for part in framework.evidence),
+    ))
+)  # fmt: skip
 # The part of the evidence that turns away an anonymous caller, whatever else the request is: a
 # hook run before every route (`before_request`) counts as a guard only with it (a hook that
 # answers 403 to banned users, or 401 to a bad token, lets anonymous callers through).
 PYTHON_USER_CHECK = re.compile(
-    r"\bis_authenticated\b|\bis_anonymous\b|\bg\.user is None\b|\bnot g\.user\b|"
-    r"\bg\.get\([\"']user[\"']\) is None|\bnot current_user\b|\bcurrent_user is None\b|"
-    r"\bnot session\.get\([\"']user"
-)
+    "|".join((
+        r"\bis_authenticated\b", r"\bis_anonymous\b",
+        *(part for framework in PYTHON for part in framework.user_checks),
+    ))
+)  # fmt: skip
 JS_EVIDENCE = re.compile(
-    rb"\b40[13]\b|\bUNAUTHORIZED\b|\bFORBIDDEN\b|\bUnauthorized|\bForbidden|"
-    rb"\bisAuthenticated\(\)|\bisUnauthenticated\(\)"
-)
+    "|".join((
+        r"\b40[13]\b", r"\bUNAUTHORIZED\b", r"\bFORBIDDEN\b", r"\bUnauthorized", r"\bForbidden",
+        *(part for framework in JAVASCRIPT for part in framework.evidence),
+    )).encode()
+)  # fmt: skip
 
 
 def external_verdict(module: str, path: tuple[str, ...]) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .model import EXPRESS, FASTAPI, FLASK, KOA, STARLETTE
-from .paths import brace_path, express_path, flask_path
+from .paths import brace_path, express_path, flask_path, flask_shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +27,7 @@ class Framework:
     language: str  # "python" | "javascript"
     noun: str = "router"  # what a finding calls a router of it
     normalise: Callable[[str], str] = brace_path  # a path as the framework matches it -> `{x}`
+    shape: Callable[[str], str] | None = None  # the path duplicates are judged on (converters)
     seeds: tuple[bytes, ...] = ()  # bytes a file that creates one of its routers must hold
     # Python: calls that make an app or a router (`Flask(...)`), the keyword holding a router's
     # own prefix (`Blueprint(..., url_prefix=)`), the library classes a router subclasses
@@ -36,6 +37,7 @@ class Framework:
     bases: Mapping[tuple[str, str], bool] = field(default_factory=dict)  # -> an app?
     # statement calls that mount, register or hook onto a router (`register_blueprint`)
     mount_calls: tuple[str, ...] = ()
+    decorators: tuple[str, ...] = ()  # route decorators besides the HTTP verbs (`@app.route`)
     from_modules: tuple[str, ...] = ()  # `routers` count only when imported from these
     # JavaScript: packages whose default export called (or `new`ed) makes an app (`express()`,
     # `new Koa()`) or a router (`new Router()` from `@koa/router`); members that make a router
@@ -53,6 +55,10 @@ class Framework:
     # auth: library -> the names that guard when used ("*": any use); libraries that never do
     guards: Mapping[str, frozenset[str]] = field(default_factory=dict)
     not_guards: frozenset[str] = frozenset()
+    # regex fragments over a dependency's, decorator's or middleware's own text: `evidence` that
+    # it guards, `user_checks` that it turns away an anonymous caller (`not current_user`)
+    evidence: tuple[str, ...] = ()
+    user_checks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +85,14 @@ READ = (
         "python",
         noun="Blueprint",
         normalise=flask_path,
+        shape=flask_shape,
         seeds=(b"Flask", b"Blueprint"),
         apps=("Flask",),
         routers=("Blueprint",),
         prefix_keywords={"Blueprint": "url_prefix"},
         bases={("flask", "Flask"): True, ("flask", "Blueprint"): False},
         mount_calls=("register_blueprint", "add_url_rule", "before_request", "init_app"),
+        decorators=("route",),
         guards={
             "flask_login": frozenset({"login_required", "fresh_login_required"}),
             "flask_jwt_extended": frozenset({"jwt_required", "fresh_jwt_required",
@@ -97,6 +105,14 @@ READ = (
             "flask_praetorian": frozenset({"auth_required", "roles_required", "roles_accepted"}),
         },
         not_guards=frozenset({"flask", "flask_limiter", "flask_caching", "flask_cors"}),
+        evidence=(
+            r"\bg\.user is None\b", r"\bnot g\.user\b", r"\bnot current_user\b",
+            r"\bg\.get\([\"']user[\"']\) is None",
+        ),
+        user_checks=(
+            r"\bg\.user is None\b", r"\bnot g\.user\b", r"\bg\.get\([\"']user[\"']\) is None",
+            r"\bnot current_user\b", r"\bcurrent_user is None\b", r"\bnot session\.get\([\"']user",
+        ),
     ),
     Framework(  # flask-restful, flask-restx, flask-restplus: `Api`/`Namespace` are routers
         FLASK,
@@ -104,6 +120,7 @@ READ = (
         "python",
         noun="Blueprint",
         normalise=flask_path,
+        shape=flask_shape,
         seeds=(b"flask_rest",),
         routers=("Api", "Namespace"),
         bases={
@@ -127,6 +144,7 @@ READ = (
         prefix_keywords={"APIRouter": "prefix"},
         bases={("fastapi", "FastAPI"): True, ("fastapi", "APIRouter"): False},
         mount_calls=("include_router", "add_api_route", "mount"),
+        decorators=("api_route",),
         guards={
             "fastapi.security": frozenset({
                 "OAuth2PasswordBearer", "OAuth2AuthorizationCodeBearer", "OAuth2", "HTTPBearer",
@@ -166,6 +184,7 @@ READ = (
             "express-openid-connect": frozenset({"requiresAuth"}),
             "connect-ensure-login": frozenset({"ensureLoggedIn"}),
         },
+        evidence=(r"\bisAuthenticated\(\)", r"\bisUnauthenticated\(\)"),  # passport's
         not_guards=frozenset({
             "express", "cors", "helmet", "morgan", "compression", "body-parser",
             "cookie-parser", "express-rate-limit", "express-slow-down", "multer",

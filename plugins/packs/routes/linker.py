@@ -55,7 +55,7 @@ from .model import (
     Sym,
     UseDecl,
 )
-from .paths import brace_path, flask_shape, join, join_prefix
+from .paths import brace_path, join, join_prefix
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 LINK_BUDGET = 25_000
@@ -185,6 +185,7 @@ class _Unseen:
 
 _UNSEEN = _Unseen()
 _JS_KEYS = frozenset(f.key for f in JAVASCRIPT)
+_SHAPE = {key: f.shape for key, f in BY_KEY.items() if f.shape is not None}
 _NORMALISE = {key: f.normalise for key, f in BY_KEY.items()}  # a path as `{name}` spells it
 
 
@@ -962,7 +963,8 @@ class _Linker:
         framework = node.decl.framework
         if framework in _JS_KEYS and not full.startswith("/"):
             full = "/" + full  # `app.get('*')`: Express 4 serves it for every path, `/*`
-        shape = flask_shape(full) if framework == FLASK else ""
+        shaped = _SHAPE.get(framework)
+        shape = shaped(full) if shaped is not None else ""
         full = _NORMALISE[framework](full) if framework in _NORMALISE else brace_path(full)
         endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
         route_auth = max(

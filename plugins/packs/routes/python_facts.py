@@ -62,8 +62,7 @@ _APPS = frozenset(name for f in PYTHON for name in f.apps)
 # subclass: the linker checks the class's bases, the name only picks the calls worth checking.
 _ROUTER_WORDS = tuple(ROUTER_FRAMEWORKS)
 _OWN_PREFIX = {name: key for f in PYTHON for name, key in f.prefix_keywords.items()}
-_ROUTE_DECORATORS = {*HTTP_METHODS, "route", "api_route"}
-_DEPENDENCY_CALLS = {"Depends", "Security"}
+_ROUTE_DECORATORS = {*HTTP_METHODS, *(name for f in PYTHON for name in f.decorators)}
 _STATEMENT_CALLS = {call for f in PYTHON for call in f.mount_calls}
 # flask-restx, flask-restful and flask-restplus: `Api` and `Namespace` are routers there.
 _RESTFUL_MODULES = tuple(m for f in PYTHON for m in f.from_modules)
