@@ -1,14 +1,19 @@
 """pack-http-routes resolves Python imports by the one module resolver of the packs
 (`pymodules.ModuleIndex`, issue 34 item 3): the import system's rules, not a dotted suffix
-matched anywhere in the repository."""
+matched anywhere in the repository; JavaScript and TypeScript imports as Node resolves them
+(relative files, index files, a folder's or a workspace package's `package.json`)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
+from pack_http_routes import make_scanner
 from packs.routes import extract, link_routes
 from packs.scan import Linked
 
@@ -117,3 +122,67 @@ def test_a_src_layout_and_a_namespace_folder_resolve() -> None:
         "GET /shop/cart": "src/shop/views.py:4",
         "GET /p/ping": "plain/api/routes.py:4",
     }
+
+
+# -- JavaScript and TypeScript: one resolver, as Node resolves (relative, index, package.json) --
+
+WORKSPACES = {
+    "package.json": '{"name": "shop", "private": true, "workspaces": ["packages/*"]}',
+    "packages/api/package.json": (
+        '{"name": "@shop/api", "exports": {".": {"require": "./lib/index.js"},'
+        ' "./admin": "./lib/admin.js"}}'
+    ),
+    "packages/api/lib/index.js": (
+        "const express = require('express');\nconst router = express.Router();\n"
+        "router.get('/items', (req, res) => res.json([]));\nmodule.exports = router;\n"
+    ),
+    "packages/api/lib/admin.js": (
+        "const { Router } = require('express');\nconst r = Router();\n"
+        "r.delete('/cache', (req, res) => res.end());\nmodule.exports = r;\n"
+    ),
+    "packages/users/package.json": '{"name": "users", "main": "src/main"}',
+    "packages/users/src/main.ts": (
+        "import { Router } from 'express';\nconst r = Router();\n"
+        "r.get('/me', (req, res) => res.end());\nexport default r;\n"
+    ),
+    "packages/broken/package.json": "{ not json",
+    "server/app.js": (
+        "const express = require('express');\n"
+        "const api = require('@shop/api');\n"
+        "const admin = require('@shop/api/admin');\n"
+        "const users = require('../packages/users');\n"
+        "const lodash = require('lodash');\n"
+        "const app = express();\n"
+        "app.use('/api', api);\n"
+        "app.use('/admin', admin);\n"
+        "app.use('/users', users);\n"
+    ),
+}
+
+
+def test_workspace_packages_and_folders_resolve_through_package_json() -> None:
+    # `@shop/api` by its manifest's name and `exports` (conditions, a subpath), a folder by
+    # its manifest's `main` (extensionless, a .ts file); a malformed manifest says nothing
+    result = linked(WORKSPACES)
+    assert served(WORKSPACES) == {
+        "GET /api/items": "packages/api/lib/index.js:3",
+        "DELETE /admin/cache": "packages/api/lib/admin.js:3",
+        "GET /users/me": "packages/users/src/main.ts:3",
+    }
+    assert result.findings == []
+
+
+def test_a_workspace_scan_with_the_pre_filter_is_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, text in WORKSPACES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    documents = []
+    for parse_all in (True, False):
+        scanner = make_scanner(parse_all=parse_all)
+        scanner.workers = 1
+        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
+    assert documents[1] == documents[0]
+    assert '"GET /users/me"' in documents[1] and '"unresolved": []' in documents[1]

@@ -19,6 +19,7 @@ from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_
 from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
+from .manifests import MANIFEST, is_manifest
 from .model import (
     CALL,
     EXPRESS,
@@ -185,6 +186,12 @@ class _Unseen:
 
 _UNSEEN = _Unseen()
 _JS_KEYS = frozenset(f.key for f in JAVASCRIPT)
+# libraries the records name: a bare import of one is never a package of the repository
+_KNOWN_LIBRARIES = frozenset(
+    module
+    for f in JAVASCRIPT
+    for module in (*f.app_modules, *f.router_modules, *f.guards, *f.not_guards)
+)
 _SHAPE = {key: f.shape for key, f in BY_KEY.items() if f.shape is not None}
 _NORMALISE = {key: f.normalise for key, f in BY_KEY.items()}  # a path as `{name}` spells it
 
@@ -254,6 +261,7 @@ class _Linker:
         self.failed_files: dict[str, str] = {}  # dotted module name -> a failed file
         self.packages: set[str] = set()  # every module and folder holding one, by dotted name
         self.modules_index = self._module_index()
+        self.workspaces: dict[str, str] | None = None  # package name -> its folder
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
         self.resolving: set[tuple[str, Expr]] = set()
         # (file, def site) -> the calls of that function, found when a `Param` first asks
@@ -1234,7 +1242,7 @@ class _Linker:
                 if self._python_module(".".join(parts[:end]), path) is not None:
                     return None
             return _External(ref.module, (ref.attr,) if ref.attr is not None else ())
-        if ref.module.startswith("."):
+        if ref.module.startswith(".") or self._js_package(ref.module) is not None:
             return None
         return _External(ref.module, () if ref.attr in {None, "default"} else (ref.attr or "",))
 
@@ -1256,20 +1264,67 @@ class _Linker:
             self.touched.add(failed)
 
     def _js_file(self, importer: str, specifier: str) -> str | None:
+        """The scanned file an `import`/`require` names, as Node resolves it: a relative path
+        as a file (`.js` written for `.ts` too), else as a folder (its `package.json` entry
+        point, else its index file); a bare name as a package of the repository (a workspace
+        whose `package.json` has that `name`), never a library the records know."""
         if not specifier.startswith("."):
-            return None  # a package (`express`): not part of the scanned files
+            return self._js_package(specifier)
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
-        if joined.startswith(".."):
-            return None
+        return None if joined.startswith("..") else self._js_path(joined)
+
+    def _js_path(self, joined: str, depth: int = 0) -> str | None:
         stem = joined
         for ext in (".js", ".mjs", ".cjs"):
             if joined.endswith(ext):  # TypeScript imports `./users.js` meaning `./users.ts`
                 stem = joined[: -len(ext)]
         candidates = [joined, *(stem + e for e in _JS_EXTENSIONS)]
-        candidates += [f"{joined}/index{e}" for e in _JS_EXTENSIONS]
-        found = next((c for c in candidates if c in self.files), None)
+        found = next((c for c in candidates if c in self.files and not is_manifest(c)), None)
+        if found is None and depth < 4:  # a folder: its manifest's entry point
+            found = self._js_entry(joined, ".", depth)
+        if found is None:
+            folder = f"{joined}/" if joined not in {"", "."} else ""
+            candidates += [f"{folder}index{e}" for e in _JS_EXTENSIONS]
+            found = next((c for c in candidates[-len(_JS_EXTENSIONS) :] if c in self.files), None)
         if found is None:
             self.touched.update(c for c in candidates if c in self.failed)
+        return found
+
+    def _js_entry(self, folder: str, subpath: str, depth: int) -> str | None:
+        """The file a folder's `package.json` names for `subpath` (`.`: its `exports` or
+        `main`)."""
+        manifest = f"{folder}/{MANIFEST}" if folder not in {"", "."} else MANIFEST
+        if manifest not in self.files:
+            return None
+        entry = self._facts(manifest).exports.get(subpath)
+        if not isinstance(entry, Lit) or not isinstance(entry.value, str):
+            return None
+        target = posixpath.normpath(posixpath.join(folder, entry.value))
+        if target.startswith("..") or target == folder:
+            return None
+        return self._js_path(target, depth + 1)
+
+    def _js_package(self, specifier: str) -> str | None:
+        """A bare `import` of a package the repository holds (npm, yarn or pnpm workspaces):
+        the folder whose `package.json` has that name, its `exports` subpath or a file below it.
+        Libraries the framework records name (`express`, `koa-jwt`) are never looked for."""
+        parts = specifier.split("/")
+        cut = 2 if specifier.startswith("@") else 1
+        name, rest = "/".join(parts[:cut]), "/".join(parts[cut:])
+        if name in _KNOWN_LIBRARIES or not name:
+            return None
+        if self.workspaces is None:  # every manifest of the walk, read once per link
+            self.workspaces = {}
+            for manifest in sorted(p for p in self.files if is_manifest(p)):
+                named = self._facts(manifest).bindings.get("name")
+                if isinstance(named, Lit) and isinstance(named.value, str):
+                    self.workspaces.setdefault(named.value, posixpath.dirname(manifest))
+        folder = self.workspaces.get(name)
+        if folder is None:
+            return None
+        found = self._js_entry(folder, f"./{rest}" if rest else ".", 0)
+        if found is None:  # no entry for it: a file below the folder, or the folder's index
+            found = self._js_path(posixpath.join(folder, rest) if rest else folder or ".")
         return found
 
     def _default_export(self, path: str) -> _Entity | None:

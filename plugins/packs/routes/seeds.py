@@ -42,6 +42,7 @@ import re
 
 from .frameworks import JAVASCRIPT, PYTHON, SEEDS
 from .js_facts import _COMPUTED_CALL
+from .manifests import is_manifest
 from .model import HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
 
@@ -124,6 +125,8 @@ def _word_byte(byte: int) -> bool:
 def admits(path: str, data: bytes) -> bool:
     """Whether the file at `path`, of these bytes, can hold facts of its own (see above).
     Substring tests first (`in` is a fast scan), a pattern only where they leave it open."""
+    if is_manifest(path):
+        return False  # it declares nothing: parsed when the linker resolves through it
     if path.endswith(".py"):
         if any(name in data for name in _PY_NAMES):
             return True
