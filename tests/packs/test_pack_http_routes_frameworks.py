@@ -80,6 +80,21 @@ def test_koa_routes_are_read_through_its_record() -> None:
     }
 
 
+def test_a_koa_router_imported_by_name_is_a_router() -> None:
+    files = {
+        "web/app.mjs": (
+            "import Koa from 'koa';\n"
+            "import { Router } from '@koa/router';\n"
+            "const app = new Koa();\n"
+            "const router = new Router({ prefix: '/shop' });\n"
+            "router.patch('/basket/:line', editLine);\n"
+            "app.use(router.routes());\n"
+            "function editLine(ctx) {}\n"
+        ),
+    }
+    assert placed(files) == {"PATCH /shop/basket/{line}": "web/app.mjs:5 koa"}
+
+
 def test_koa_is_no_longer_an_unread_framework() -> None:
     found = document(KOA_SERVICE)
     assert not [f for f in found["findings"] if f["code"] == "UNREAD_FRAMEWORK"]

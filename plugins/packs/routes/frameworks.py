@@ -41,7 +41,7 @@ class Framework:
     from_modules: tuple[str, ...] = ()  # `routers` count only when imported from these
     # JavaScript: packages whose default export called (or `new`ed) makes an app (`express()`,
     # `new Koa()`) or a router (`new Router()` from `@koa/router`); members that make a router
-    # (`express.Router()`, `import { Router } from 'express'`)
+    # of one of those packages (`express.Router()`, `import { Router } from 'express'`)
     app_modules: tuple[str, ...] = ()
     router_modules: tuple[str, ...] = ()
     router_members: tuple[str, ...] = ()
@@ -200,6 +200,7 @@ READ = (
         seeds=(b"koa",),
         app_modules=("koa",),
         router_modules=("@koa/router", "koa-router"),
+        router_members=("Router",),  # `import { Router } from '@koa/router'`
         prefix_option="prefix",
         prefix_method="prefix",
         verbs={"del": "DELETE"},

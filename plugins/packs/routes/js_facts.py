@@ -718,16 +718,15 @@ class _Reader:
             bound = self.bindings.get(self._text(callee))
             if isinstance(bound, ImportRef):
                 for framework in JAVASCRIPT:
-                    if (
-                        bound.module in framework.app_modules
-                        and bound.attr in framework.router_members
-                    ):
+                    modules = (*framework.app_modules, *framework.router_modules)
+                    if bound.module in modules and bound.attr in framework.router_members:
                         return framework, False
         if callee.type == "member_expression":
             member = self._text(callee.child_by_field_id(self.fields.property))
             owner = self._default_of(_unwrap(callee.child_by_field_id(self.fields.object)))
             for framework in JAVASCRIPT:
-                if owner in framework.app_modules and member in framework.router_members:
+                modules = (*framework.app_modules, *framework.router_modules)
+                if owner in modules and member in framework.router_members:
                     return framework, False
         return None
 
