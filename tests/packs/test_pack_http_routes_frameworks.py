@@ -95,6 +95,47 @@ def test_a_koa_router_imported_by_name_is_a_router() -> None:
     assert placed(files) == {"PATCH /shop/basket/{line}": "web/app.mjs:5 koa"}
 
 
+def test_a_prefix_set_on_a_router_made_in_another_file_is_applied_or_said() -> None:
+    files = {
+        "api/orders.js": (
+            "const Router = require('koa-router');\n"
+            "const orders = new Router();\n"
+            "orders.get('/:id', (ctx) => {});\n"
+            "module.exports = orders;\n"
+        ),
+        "api/index.js": (
+            "const Koa = require('koa');\n"
+            "const orders = require('./orders');\n"
+            "const helpers = require('./helpers');\n"
+            "const app = new Koa();\n"
+            "orders.prefix('/orders');\n"
+            "helpers.prefix('/nothing');\n"
+            "app.use(orders.routes());\n"
+        ),
+        "api/helpers.js": "module.exports = { log: () => {} };\n",
+    }
+    assert placed(files) == {"GET /orders/{id}": "api/orders.js:3 koa"}
+    found = document(files)["findings"]
+    assert [(f["code"], f["locations"][0]["line"]) for f in found] == [("UNRESOLVED_ROUTER", 6)]
+
+
+def test_a_computed_prefix_is_a_finding_not_silence() -> None:
+    files = {
+        "api/index.js": (
+            "const Koa = require('koa');\n"
+            "const Router = require('@koa/router');\n"
+            "const app = new Koa();\n"
+            "const router = new Router();\n"
+            "router.prefix(process.env.API_BASE);\n"
+            "router.get('/ping', (ctx) => {});\n"
+            "app.use(router.routes());\n"
+        ),
+    }
+    found = document(files)
+    assert [r["attrs"].get("prefixUnresolved") for r in found["resources"]] == [True]
+    assert [f["code"] for f in found["findings"]] == ["UNRESOLVED_PREFIX"]
+
+
 def test_koa_is_no_longer_an_unread_framework() -> None:
     found = document(KOA_SERVICE)
     assert not [f for f in found["findings"] if f["code"] == "UNREAD_FRAMEWORK"]

@@ -35,6 +35,7 @@ from .model import (
     NoGuard,
     Opaque,
     Param,
+    PrefixDecl,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -115,6 +116,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         invocations=tuple(reader.invocations),
         unread=unread_uses(source, "javascript"),
         stores=tuple(reader.stores),
+        prefixes=tuple(reader.prefixes),
     )
 
 
@@ -189,6 +191,7 @@ class _Reader:
         self.uses: list[UseDecl] = []
         self.invocations: list[Invocation] = []
         self.stores: list[Store] = []
+        self.prefixes: list[PrefixDecl] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
@@ -658,14 +661,18 @@ class _Reader:
             self._set_prefix(owner_node, args[0])
 
     def _set_prefix(self, owner: _Node, prefix: _Node) -> None:
-        """`router.prefix('/api')` on a router this file makes: its own prefix from then on."""
-        ref = self._owner(owner)
+        """`router.prefix('/api')`: the router's own prefix from then on; on a router made
+        elsewhere (or not known yet) the linker applies it (`PrefixDecl`)."""
+        expr = self._owner(owner)
+        ref = expr
         if isinstance(ref, Sym) and len(ref.path) == 1:
             ref = self.bindings.get(ref.path[0])
         decl = self.routers.get(ref.router_id) if isinstance(ref, RouterRef) else None
-        value = self._value(prefix)
-        if decl is not None and value is not None:
+        value = self._value(prefix) or Opaque()
+        if decl is not None:
             self.routers[decl.router_id] = replace(decl, prefix=value)
+        elif expr is not None:
+            self.prefixes.append(PrefixDecl(expr, value, _line(owner)))
 
     def _route(self, node: _Node, prop: _Node, verb: str, owner: _Node, args: list[_Node]) -> None:
         chained = self._route_chain(owner)

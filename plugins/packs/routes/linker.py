@@ -48,6 +48,7 @@ from .model import (
     OneOf,
     Opaque,
     Param,
+    PrefixDecl,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -496,6 +497,28 @@ class _Linker:
         for use in facts.uses:
             for node in self._owners(path, use.owner):
                 self._attach_use(node, path, use)
+        for prefix in facts.prefixes:
+            self._attach_prefix(path, prefix)
+
+    def _attach_prefix(self, path: str, prefix: PrefixDecl) -> None:
+        """`router.prefix('/x')` on a router made in another file: that router's own prefix,
+        written here (a finding where the router or the prefix cannot be known)."""
+        owners = self._owners(path, prefix.owner)
+        if not owners:
+            detail = (
+                f"`{describe(prefix.owner)}` given a prefix here is not a router the scanned "
+                "files show: the routes it serves are not listed under it"
+            )
+            self._unresolved(UNRESOLVED_ROUTER, path, prefix.line, detail)
+            return
+        value = self._string(path, prefix.prefix)
+        for node in owners:
+            node.decl = replace(node.decl, prefix=Lit(value) if value is not None else Opaque())
+            if value is None:
+                detail = (
+                    f"the prefix `{describe(prefix.prefix)}` given here is computed out of sight"
+                )
+                self._unresolved(UNRESOLVED_PREFIX, path, prefix.line, detail)
 
     def _attach_route(self, path: str, route: RouteDecl) -> None:
         site = (
