@@ -2,8 +2,8 @@
 readers, linker, pre-filter and auth rule look for) and one per framework it recognises but does
 not read (`UNREAD`: named in an `UNREAD_FRAMEWORK` finding, so a repository built on one is never
 an empty document that says nothing). Adding a framework is adding a record here plus fixtures
-(docs/detectors.md, "Adding a framework"); the modules below read these tables, never names of
-their own."""
+(docs/detectors.md, "Adding a framework"); the other modules read these tables (only a
+framework's own grammar, such as Starlette's `Route`/`Mount` lists, stays in its reader)."""
 
 from __future__ import annotations
 
