@@ -136,23 +136,53 @@ class ModuleIndex(Generic[T]):
     also `app.models` (an exact name first, else the first file in path order). But a folder
     that is a package is no root: under Python 3's absolute imports a module inside a package
     never answers a top-level import, so `app/sqlalchemy.py` is `app.sqlalchemy` only, and
-    `import sqlalchemy` there is the library's."""
+    `import sqlalchemy` there is the library's.
+
+    Asked from an importer (`find(name, importer)`), a name several roots hold is the one under
+    the root nearest the importer among those holding it (its program's folder is on its
+    `sys.path`: `svc2/main.py` importing `app.api` means `svc2/app/api.py`, not `svc1/...`)."""
 
     def __init__(self, entries: Iterable[tuple[str, T]], packages: Collection[str]) -> None:
         self._by_name: dict[str, T] = {}
+        # name -> (root folder, value) where several roots hold it, in the order above
+        self._rooted: dict[str, list[tuple[str, T]]] = {}
+        self._first_root: dict[str, str] = {}  # the root of `_by_name`'s module ("": exact)
         listed = [(module_name(path), value) for path, value in entries]
         for name, value in listed:  # path order: the first of two same-named modules wins
-            self._by_name.setdefault(name, value)
+            self._add(name, "", value)
         for name, value in listed:  # then below a root: an exact name beats a deeper tail
             parts = name.split(".")
             root = ""  # the folder holding parts[cut], built as the cut moves down
             for cut in range(1, len(parts)):
                 root = f"{root}/{parts[cut - 1]}" if root else parts[0]
                 if root not in packages:
-                    self._by_name.setdefault(".".join(parts[cut:]), value)
+                    self._add(".".join(parts[cut:]), root, value)
 
-    def find(self, name: str) -> T | None:
-        return self._by_name.get(name)
+    def _add(self, name: str, root: str, value: T) -> None:
+        if name not in self._by_name:
+            self._by_name[name] = value
+            self._first_root[name] = root
+            return
+        rooted = self._rooted.get(name)
+        if rooted is None:
+            rooted = self._rooted[name] = [(self._first_root[name], self._by_name[name])]
+        if all(r != root for r, _ in rooted):
+            rooted.append((root, value))
+
+    def find(self, name: str, importer: str | None = None) -> T | None:
+        """The module `name` names; from `importer` (a file's path), the one under the root
+        nearest it when several roots hold one."""
+        rooted = self._rooted.get(name) if importer is not None else None
+        if not rooted:
+            return self._by_name.get(name)
+        assert importer is not None
+        best: tuple[int, T] | None = None
+        for root, value in rooted:
+            if (root == "" or importer.startswith(root + "/")) and (
+                best is None or len(root) > best[0]
+            ):
+                best = (len(root), value)
+        return best[1] if best is not None else self._by_name.get(name)
 
     def land_at(self, full: str) -> tuple[T, str] | None:
         """Where a dotted name imported absolutely lands: the longest proper dotted prefix that

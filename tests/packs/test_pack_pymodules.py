@@ -45,6 +45,33 @@ def test_a_module_name_is_the_file_python_would_import(name: str, path: str | No
     assert index.find(name) == path
 
 
+SERVICES = [
+    "app/__init__.py",
+    "app/api.py",
+    "main.py",
+    "svc_b/app/__init__.py",
+    "svc_b/app/api.py",
+    "svc_b/main.py",
+    "svc_c/app/__init__.py",
+    "svc_c/app/api.py",
+]
+
+
+@pytest.mark.parametrize(
+    ("importer", "path"),
+    [
+        ("main.py", "app/api.py"),  # run from the repository's root
+        ("svc_b/main.py", "svc_b/app/api.py"),  # its own folder is on its sys.path first
+        ("svc_c/app/__init__.py", "svc_c/app/api.py"),
+        ("tools/x.py", "app/api.py"),  # no root of its own holds one: the exact name
+        (None, "app/api.py"),  # asked from nowhere: the exact name
+    ],
+)
+def test_a_name_several_roots_hold_is_the_importers_own(importer: str | None, path: str) -> None:
+    index = ModuleIndex(((p, p) for p in SERVICES), packages_of(SERVICES))
+    assert index.find("app.api", importer) == path
+
+
 def test_the_pre_filter_asks_the_same_resolver() -> None:
     """The pre-filter's index is the linker's (`_ModuleIndex` is a `ModuleIndex`)."""
     facts = dict.fromkeys(PATHS)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from .frameworks import JAVASCRIPT, PYTHON, READ
+
 # Verdicts, ordered so that combining what is on the way is `max`: one identified guard
 # protects the route; otherwise one unknown step leaves it unknown.
 NONE = 0
@@ -20,63 +22,45 @@ UNKNOWN = 1
 REQUIRED = 2
 VALUES = ("none", "unknown", "required")
 
-# Library guards: module (or its submodules) -> the names that guard when used ("*": any use).
+# Library guards: module (or its submodules) -> the names that guard when used ("*": any use),
+# from each framework's record (`frameworks.READ`).
 GUARDS: dict[str, frozenset[str]] = {
-    "fastapi.security": frozenset({
-        "OAuth2PasswordBearer", "OAuth2AuthorizationCodeBearer", "OAuth2", "HTTPBearer",
-        "HTTPBasic", "HTTPDigest", "APIKeyHeader", "APIKeyCookie", "APIKeyQuery",
-        "OpenIdConnect", "SecurityScopes",
-    }),
-    "fastapi": frozenset({"Security"}),
-    "fastapi_users": frozenset({"current_user"}),
-    "starlette.authentication": frozenset({"requires"}),
-    "flask_login": frozenset({"login_required", "fresh_login_required"}),
-    "flask_jwt_extended": frozenset({"jwt_required", "fresh_jwt_required",
-                                     "verify_jwt_in_request"}),
-    "flask_security": frozenset({"login_required", "auth_required", "roles_required",
-                                 "roles_accepted", "permissions_required",
-                                 "permissions_accepted", "auth_token_required",
-                                 "http_auth_required"}),
-    "flask_httpauth": frozenset({"login_required"}),
-    "flask_praetorian": frozenset({"auth_required", "roles_required", "roles_accepted"}),
-    "passport": frozenset({"authenticate"}),
-    "express-jwt": frozenset({"*"}),
-    "express-basic-auth": frozenset({"*"}),
-    "express-oauth2-jwt-bearer": frozenset({"auth", "requiredScopes", "claimCheck"}),
-    "express-openid-connect": frozenset({"requiresAuth"}),
-    "connect-ensure-login": frozenset({"ensureLoggedIn"}),
-}  # fmt: skip
+    module: names for framework in READ for module, names in framework.guards.items()
+}
 # Libraries that never guard: using them leaves a chain known (a rate limiter is not a guard,
 # whatever its variable is called). Wrappers among them (`express-async-handler`) still pass
 # on a guard given as their argument.
 NOT_GUARDS = frozenset({
-    "express", "cors", "helmet", "morgan", "compression", "body-parser", "cookie-parser",
-    "express-rate-limit", "express-slow-down", "multer", "express-session", "serve-static",
-    "express-validator", "express-async-handler", "celebrate",
-    "functools", "typing", "fastapi", "starlette", "flask", "flask_limiter", "flask_caching", "flask_cors",
-    "pydantic", "sqlalchemy", "sqlmodel", "starlette.requests", "fastapi_cache",
+    *(module for framework in READ for module in framework.not_guards),
+    "functools", "typing", "pydantic", "sqlalchemy", "sqlmodel",
 })  # fmt: skip
 
 # A definition that answers 401/403 or checks the caller. Read over the text of a dependency,
 # decorator or middleware definition only (never of a handler), so a string or comment there
 # counts too: a small over-reach, in code whose very job is to wrap handlers.
+# The framework-neutral part is here; each framework's record adds its own (`evidence`).
 PYTHON_EVIDENCE = re.compile(
-    r"\b40[13]\b|HTTP_40[13]_|\bUnauthorized\b|\bForbidden\b|\bis_authenticated\b|"
-    r"\bis_anonymous\b|\bg\.user is None\b|\bnot g\.user\b|\bnot current_user\b|"
-    r"\bg\.get\([\"']user[\"']\) is None"
-)
+    "|".join((
+        r"\b40[13]\b", r"HTTP_40[13]_", r"\bUnauthorized\b", r"\bForbidden\b",
+        r"\bis_authenticated\b", r"\bis_anonymous\b",
+        *(part for framework in PYTHON for part in framework.evidence),
+    ))
+)  # fmt: skip
 # The part of the evidence that turns away an anonymous caller, whatever else the request is: a
 # hook run before every route (`before_request`) counts as a guard only with it (a hook that
 # answers 403 to banned users, or 401 to a bad token, lets anonymous callers through).
 PYTHON_USER_CHECK = re.compile(
-    r"\bis_authenticated\b|\bis_anonymous\b|\bg\.user is None\b|\bnot g\.user\b|"
-    r"\bg\.get\([\"']user[\"']\) is None|\bnot current_user\b|\bcurrent_user is None\b|"
-    r"\bnot session\.get\([\"']user"
-)
+    "|".join((
+        r"\bis_authenticated\b", r"\bis_anonymous\b",
+        *(part for framework in PYTHON for part in framework.user_checks),
+    ))
+)  # fmt: skip
 JS_EVIDENCE = re.compile(
-    rb"\b40[13]\b|\bUNAUTHORIZED\b|\bFORBIDDEN\b|\bUnauthorized|\bForbidden|"
-    rb"\bisAuthenticated\(\)|\bisUnauthenticated\(\)"
-)
+    "|".join((
+        r"\b40[13]\b", r"\bUNAUTHORIZED\b", r"\bFORBIDDEN\b", r"\bUnauthorized", r"\bForbidden",
+        *(part for framework in JAVASCRIPT for part in framework.evidence),
+    )).encode()
+)  # fmt: skip
 
 
 def external_verdict(module: str, path: tuple[str, ...]) -> int:

@@ -17,10 +17,11 @@ from ..scan import JSONObject, Linked
 from .auth import VALUES
 from .js_facts import JS_SUFFIXES, js_facts
 from .linker import FoundRoute, Gap, link_asking
+from .manifests import MANIFEST, is_manifest, manifest_facts
 from .model import ModuleFacts
 from .python_facts import python_facts
 
-SUFFIXES = (".py", *JS_SUFFIXES)
+SUFFIXES = (".py", *JS_SUFFIXES, MANIFEST)  # manifests: parsed when the linker asks
 KIND = "route"
 _PARAM = re.compile(r"\{[^}]*\}")
 
@@ -28,6 +29,8 @@ _PARAM = re.compile(r"\{[^}]*\}")
 def extract(path: str, source: str) -> ModuleFacts:
     if path.endswith(".py"):
         return python_facts(source, path)
+    if is_manifest(path):
+        return manifest_facts(source)
     return js_facts(source.encode("utf-8"), path)
 
 

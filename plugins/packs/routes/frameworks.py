@@ -1,16 +1,68 @@
-"""Web frameworks pack-http-routes recognises but does not read: one record each, read by the
-readers (which note where a file uses one), the pre-filter (`seeds`: bytes that admit such a
-file) and the linker (which names each in an `UNREAD_FRAMEWORK` finding). A repository built on
-one of these is never an empty document that says nothing."""
+"""Web frameworks as data: one record per framework pack-http-routes reads (`READ`: what its
+readers, linker, pre-filter and auth rule look for) and one per framework it recognises but does
+not read (`UNREAD`: named in an `UNREAD_FRAMEWORK` finding, so a repository built on one is never
+an empty document that says nothing). Adding a framework is adding a record here plus fixtures
+(docs/detectors.md, "Adding a framework"); the other modules read these tables (only a
+framework's own grammar, such as Starlette's `Route`/`Mount` lists, stays in its reader)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from .model import EXPRESS, FASTAPI, FLASK, KOA, STARLETTE
+from .paths import brace_path, express_path, flask_path, flask_shape
 
 
 @dataclass(frozen=True, slots=True)
-class Unread:
+class Framework:
+    """A framework the routes pack reads. Python fields are read by `python_facts` (the calls
+    that make routers, the keyword of their own prefix, the calls that mount one on another),
+    JavaScript fields by `js_facts`; `seeds` by the pre-filter (`seeds`), `guards`/`not_guards`
+    by the auth rule (`auth`), `bases`, `noun` and `normalise` by the linker."""
+
+    key: str  # `attrs.framework` of its routes
+    name: str  # as findings spell it
+    language: str  # "python" | "javascript"
+    noun: str = "router"  # what a finding calls a router of it
+    normalise: Callable[[str], str] = brace_path  # a path as the framework matches it -> `{x}`
+    shape: Callable[[str], str] | None = None  # the path duplicates are judged on (converters)
+    seeds: tuple[bytes, ...] = ()  # bytes a file that creates one of its routers must hold
+    # Python: calls that make an app or a router (`Flask(...)`), the keyword holding a router's
+    # own prefix (`Blueprint(..., url_prefix=)`), the library classes a router subclasses
+    apps: tuple[str, ...] = ()
+    routers: tuple[str, ...] = ()
+    prefix_keywords: Mapping[str, str] = field(default_factory=dict)
+    bases: Mapping[tuple[str, str], bool] = field(default_factory=dict)  # -> an app?
+    # statement calls that mount, register or hook onto a router (`register_blueprint`)
+    mount_calls: tuple[str, ...] = ()
+    decorators: tuple[str, ...] = ()  # route decorators besides the HTTP verbs (`@app.route`)
+    from_modules: tuple[str, ...] = ()  # `routers` count only when imported from these
+    # JavaScript: packages whose default export called (or `new`ed) makes an app (`express()`,
+    # `new Koa()`) or a router (`new Router()` from `@koa/router`); members that make a router
+    # of one of those packages (`express.Router()`, `import { Router } from 'express'`)
+    app_modules: tuple[str, ...] = ()
+    router_modules: tuple[str, ...] = ()
+    router_members: tuple[str, ...] = ()
+    prefix_option: str | None = None  # `new Router({ prefix: '/api' })`
+    prefix_method: str | None = None  # `router.prefix('/api')`
+    verbs: Mapping[str, str] = field(default_factory=dict)  # method aliases: `del` -> DELETE
+    unwrap: tuple[str, ...] = ()  # `router.routes()`: the router itself, as middleware
+    no_routes: tuple[
+        str, ...
+    ] = ()  # `router.allowedMethods()`: middleware, neither route nor guard
+    # auth: library -> the names that guard when used ("*": any use); libraries that never do
+    guards: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    not_guards: frozenset[str] = frozenset()
+    # regex fragments over a dependency's, decorator's or middleware's own text: `evidence` that
+    # it guards, `user_checks` that it turns away an anonymous caller (`not current_user`)
+    evidence: tuple[str, ...] = ()
+    user_checks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Unread:  # a framework pack-http-routes recognises but does not read
     """A framework: its name as the finding says it, and how its use is recognised."""
 
     name: str
@@ -26,6 +78,145 @@ def _js_import(modules: str) -> re.Pattern[bytes]:
     )
 
 
+READ = (
+    Framework(
+        FLASK,
+        "Flask",
+        "python",
+        noun="Blueprint",
+        normalise=flask_path,
+        shape=flask_shape,
+        seeds=(b"Flask", b"Blueprint"),
+        apps=("Flask",),
+        routers=("Blueprint",),
+        prefix_keywords={"Blueprint": "url_prefix"},
+        bases={("flask", "Flask"): True, ("flask", "Blueprint"): False},
+        mount_calls=("register_blueprint", "add_url_rule", "before_request", "init_app"),
+        decorators=("route",),
+        guards={
+            "flask_login": frozenset({"login_required", "fresh_login_required"}),
+            "flask_jwt_extended": frozenset({"jwt_required", "fresh_jwt_required",
+                                             "verify_jwt_in_request"}),
+            "flask_security": frozenset({"login_required", "auth_required", "roles_required",
+                                         "roles_accepted", "permissions_required",
+                                         "permissions_accepted", "auth_token_required",
+                                         "http_auth_required"}),
+            "flask_httpauth": frozenset({"login_required"}),
+            "flask_praetorian": frozenset({"auth_required", "roles_required", "roles_accepted"}),
+        },
+        not_guards=frozenset({"flask", "flask_limiter", "flask_caching", "flask_cors"}),
+        evidence=(
+            r"\bg\.user is None\b", r"\bnot g\.user\b", r"\bnot current_user\b",
+            r"\bg\.get\([\"']user[\"']\) is None",
+        ),
+        user_checks=(
+            r"\bg\.user is None\b", r"\bnot g\.user\b", r"\bg\.get\([\"']user[\"']\) is None",
+            r"\bnot current_user\b", r"\bcurrent_user is None\b", r"\bnot session\.get\([\"']user",
+        ),
+    ),
+    Framework(  # flask-restful, flask-restx, flask-restplus: `Api`/`Namespace` are routers
+        FLASK,
+        "Flask",
+        "python",
+        noun="Blueprint",
+        normalise=flask_path,
+        shape=flask_shape,
+        seeds=(b"flask_rest",),
+        routers=("Api", "Namespace"),
+        bases={
+            ("flask_restful", "Api"): False,
+            ("flask_restx", "Api"): False,
+            ("flask_restx", "Namespace"): False,
+            ("flask_restplus", "Api"): False,
+            ("flask_restplus", "Namespace"): False,
+        },
+        mount_calls=("add_namespace", "add_resource"),
+        from_modules=("flask_restx", "flask_restful", "flask_restplus"),
+    ),
+    Framework(
+        FASTAPI,
+        "FastAPI",
+        "python",
+        noun="APIRouter",
+        seeds=(b"FastAPI", b"APIRouter"),
+        apps=("FastAPI",),
+        routers=("APIRouter",),
+        prefix_keywords={"APIRouter": "prefix"},
+        bases={("fastapi", "FastAPI"): True, ("fastapi", "APIRouter"): False},
+        mount_calls=("include_router", "add_api_route", "mount"),
+        decorators=("api_route",),
+        guards={
+            "fastapi.security": frozenset({
+                "OAuth2PasswordBearer", "OAuth2AuthorizationCodeBearer", "OAuth2", "HTTPBearer",
+                "HTTPBasic", "HTTPDigest", "APIKeyHeader", "APIKeyCookie", "APIKeyQuery",
+                "OpenIdConnect", "SecurityScopes",
+            }),
+            "fastapi": frozenset({"Security"}),
+            "fastapi_users": frozenset({"current_user"}),
+        },
+        not_guards=frozenset({"fastapi", "fastapi_cache"}),
+    ),
+    Framework(
+        STARLETTE,
+        "Starlette",
+        "python",
+        seeds=(b"Starlette", b"Router", b"Route", b"Mount"),
+        apps=("Starlette",),
+        routers=("Router",),
+        bases={("starlette", "Starlette"): True},
+        mount_calls=("mount", "add_route"),
+        guards={"starlette.authentication": frozenset({"requires"})},
+        not_guards=frozenset({"starlette", "starlette.requests"}),
+    ),
+    Framework(
+        EXPRESS,
+        "Express",
+        "javascript",
+        normalise=express_path,
+        seeds=(b"express", b"Router"),
+        app_modules=("express",),
+        router_members=("Router",),
+        guards={
+            "passport": frozenset({"authenticate"}),
+            "express-jwt": frozenset({"*"}),
+            "express-basic-auth": frozenset({"*"}),
+            "express-oauth2-jwt-bearer": frozenset({"auth", "requiredScopes", "claimCheck"}),
+            "express-openid-connect": frozenset({"requiresAuth"}),
+            "connect-ensure-login": frozenset({"ensureLoggedIn"}),
+        },
+        evidence=(r"\bisAuthenticated\(\)", r"\bisUnauthenticated\(\)"),  # passport's
+        not_guards=frozenset({
+            "express", "cors", "helmet", "morgan", "compression", "body-parser",
+            "cookie-parser", "express-rate-limit", "express-slow-down", "multer",
+            "express-session", "serve-static", "express-validator", "express-async-handler",
+            "celebrate",
+        }),
+    ),
+    Framework(
+        KOA,
+        "Koa",
+        "javascript",
+        normalise=express_path,  # koa-router matches paths with path-to-regexp, as Express
+        seeds=(b"koa",),
+        app_modules=("koa",),
+        router_modules=("@koa/router", "koa-router"),
+        router_members=("Router",),  # `import { Router } from '@koa/router'`
+        prefix_option="prefix",
+        prefix_method="prefix",
+        verbs={"del": "DELETE"},
+        unwrap=("routes", "middleware"),
+        no_routes=("allowedMethods",),
+        guards={"koa-jwt": frozenset({"*"}), "koa-passport": frozenset({"authenticate"})},
+        not_guards=frozenset({
+            "koa", "@koa/router", "koa-router", "@koa/cors", "koa-bodyparser", "koa-body",
+            "koa-logger", "koa-static", "koa-helmet", "koa-compress",
+        }),
+    ),
+)  # fmt: skip
+BY_KEY = {f.key: f for f in reversed(READ)}  # a key's first record names it
+JAVASCRIPT = tuple(f for f in READ if f.language == "javascript")
+PYTHON = tuple(f for f in READ if f.language == "python")
+
 UNREAD = (
     Unread(
         "Django",
@@ -33,7 +224,6 @@ UNREAD = (
         (b"urlpatterns",),
         re.compile(rb"^urlpatterns\s*[:=+]", re.MULTILINE),
     ),
-    Unread("Koa", "javascript", (b"koa",), _js_import(r"koa|@koa/router|koa-router")),
     Unread("Fastify", "javascript", (b"fastify",), _js_import(r"fastify")),
     Unread("Hapi", "javascript", (b"hapi",), _js_import(r"@hapi/hapi|hapi")),
     Unread("NestJS", "javascript", (b"@nestjs/",), _js_import(r"@nestjs/core|@nestjs/common")),

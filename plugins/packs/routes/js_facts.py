@@ -8,6 +8,7 @@ SyntaxError, and contributes nothing.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import tree_sitter
 import tree_sitter_javascript
@@ -15,7 +16,7 @@ import tree_sitter_typescript
 
 from ..scan import ParseFailure
 from .auth import JS_EVIDENCE
-from .frameworks import unread_uses
+from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
     CALL,
     EXPRESS,
@@ -34,6 +35,7 @@ from .model import (
     NoGuard,
     Opaque,
     Param,
+    PrefixDecl,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -52,18 +54,26 @@ LANGUAGES = {
     "tsx": tree_sitter.Language(tree_sitter_typescript.language_tsx()),
 }
 _PARSERS: dict[str, tree_sitter.Parser] = {}
-_EXPRESS = "express"
 _VERBS = set(HTTP_METHODS) - {"trace"}  # Express has no app.trace in its documented API
+# From the framework records (`frameworks.JAVASCRIPT`): method aliases (koa-router's `del`),
+# the calls that set a router's prefix after it is made, the calls that give the router itself
+# as middleware (`router.routes()`) and those that give middleware neither route nor guard
+_ALIASES = {alias: method for f in JAVASCRIPT for alias, method in f.verbs.items()}
+_PREFIX_METHODS = frozenset(f.prefix_method for f in JAVASCRIPT if f.prefix_method)
+_UNWRAP = frozenset(name for f in JAVASCRIPT for name in f.unwrap)
+_NO_ROUTES = frozenset(name for f in JAVASCRIPT for name in f.no_routes)
 # `app.all(path, h)` serves every method: listed as one route per verb above, in that order.
 ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m in _VERBS)
-_CALLED = _VERBS | {"use", "all"}
+_CALLED = _VERBS | {"use", "all"} | set(_ALIASES)
 # Where the reader looks: every `=` (a declarator's or an assignment's; `==` and `=>` are never
 # one) and every word that may be a route or `use` call's property. A superset: each hit is then
 # confirmed, or dropped, by the tree (a `get` in a string or a comment is no call, nor is `$get`,
 # whose identifier spans more than the hit). Finding the few interesting nodes this way costs a
 # fraction of a tree-sitter query over the whole tree; `\b` rather than lookarounds for `$`
 # halves the regex's own time.
-_LOOK_AT = re.compile(rb"=(?![=>])|\b(?:" + "|".join(sorted(_CALLED)).encode() + rb")\b")
+_LOOK_AT = re.compile(
+    rb"=(?![=>])|\b(?:" + "|".join(sorted(_CALLED | _PREFIX_METHODS)).encode() + rb")\b"
+)
 _TOP_LEVEL = {"program", "export_statement"}
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
@@ -106,6 +116,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         invocations=tuple(reader.invocations),
         unread=unread_uses(source, "javascript"),
         stores=tuple(reader.stores),
+        prefixes=tuple(reader.prefixes),
     )
 
 
@@ -180,6 +191,7 @@ class _Reader:
         self.uses: list[UseDecl] = []
         self.invocations: list[Invocation] = []
         self.stores: list[Store] = []
+        self.prefixes: list[PrefixDecl] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
@@ -643,13 +655,31 @@ class _Reader:
             if args and (owner := self._owner(owner_node)) is not None:
                 arguments = tuple((self._expr(a), Auth((self._guard(a),))) for a in args)
                 self.uses.append(UseDecl(owner, arguments, _line(node)))
-        elif verb in _VERBS or verb == "all":
+        elif verb in _CALLED:
             self._route(node, prop, verb, owner_node, args)
+        elif verb in _PREFIX_METHODS and len(args) == 1:
+            self._set_prefix(owner_node, args[0])
+
+    def _set_prefix(self, owner: _Node, prefix: _Node) -> None:
+        """`router.prefix('/api')`: the router's own prefix from then on; on a router made
+        elsewhere (or not known yet) the linker applies it (`PrefixDecl`)."""
+        expr = self._owner(owner)
+        ref = expr
+        if isinstance(ref, Sym) and len(ref.path) == 1:
+            ref = self.bindings.get(ref.path[0])
+        decl = self.routers.get(ref.router_id) if isinstance(ref, RouterRef) else None
+        value = self._value(prefix) or Opaque()
+        if decl is not None:
+            self.routers[decl.router_id] = replace(decl, prefix=value)
+        elif expr is not None:
+            self.prefixes.append(PrefixDecl(expr, value, _line(owner)))
 
     def _route(self, node: _Node, prop: _Node, verb: str, owner: _Node, args: list[_Node]) -> None:
         chained = self._route_chain(owner)
         if chained is not None:  # router.route('/x').get(...).post(...)
             owner, paths = chained
+        elif len(args) >= 3 and self._named_route(args):  # router.get('user', '/u/:id', h)
+            paths, args = args[1:2], args[2:]
         elif len(args) >= 2:  # app.get('/x', handler); app.get('env') reads a setting
             paths, args = args[:1], args[1:]
         else:
@@ -658,16 +688,24 @@ class _Reader:
             return
         auth = Auth(tuple(self._guard(a) for a in args[:-1])) if len(args) > 1 else NO_AUTH
         owner_expr = self._owner(owner)
-        methods = ALL_METHODS if verb == "all" else (verb.upper(),)
+        methods = ALL_METHODS if verb == "all" else (_ALIASES.get(verb, verb.upper()),)
         line = _line(prop)
         handler = self._handler(args[-1])
         for target in _path_list(paths[0]):
             path = self._value(target) or Opaque()
             self.routes.append(RouteDecl(owner_expr, path, methods, line, handler, auth=auth))
 
-    def _creates(self, node: _Node) -> str | None:
-        """ "app" for `express()`, "router" for `express.Router()` or `Router()` (from
-        'express'), None for any other call."""
+    def _named_route(self, args: list[_Node]) -> bool:
+        """koa-router's named route: a name, then a path (`'user', '/users/:id'`)."""
+        first, second = (_unwrap(a) or a for a in args[:2])
+        if first.type != "string" or second.type not in {"string", "template_string"}:
+            return False
+        return self._text(second)[1:2] == "/"
+
+    def _creates(self, node: _Node) -> tuple[Framework, bool] | None:
+        """(framework, whether an app) for a call or `new` that makes an app or a router of a
+        framework record: `express()`, `express.Router()`, `Router()` from 'express',
+        `new Koa()`, `new Router()` from '@koa/router'; None for any other."""
         if node.type not in {"call_expression", "new_expression"}:
             return None
         callee = node.child_by_field_id(self.fields.function) or node.child_by_field_id(
@@ -676,34 +714,40 @@ class _Reader:
         callee = _unwrap(callee)
         if callee is None:
             return None
-        if self._is_express(callee):
-            return "app"
+        module = self._default_of(callee)
+        if module is not None:
+            for framework in JAVASCRIPT:
+                if module in framework.app_modules:
+                    return framework, True
+                if module in framework.router_modules:
+                    return framework, False
         if callee.type == "identifier":
             bound = self.bindings.get(self._text(callee))
-            if isinstance(bound, ImportRef) and bound.module == _EXPRESS and bound.attr == "Router":
-                return "router"
-        if (
-            callee.type == "member_expression"
-            and self._text(callee.child_by_field_id(self.fields.property)) == "Router"
-        ):
-            return (
-                "router"
-                if self._is_express(_unwrap(callee.child_by_field_id(self.fields.object)))
-                else None
-            )
+            if isinstance(bound, ImportRef):
+                for framework in JAVASCRIPT:
+                    modules = (*framework.app_modules, *framework.router_modules)
+                    if bound.module in modules and bound.attr in framework.router_members:
+                        return framework, False
+        if callee.type == "member_expression":
+            member = self._text(callee.child_by_field_id(self.fields.property))
+            owner = self._default_of(_unwrap(callee.child_by_field_id(self.fields.object)))
+            for framework in JAVASCRIPT:
+                modules = (*framework.app_modules, *framework.router_modules)
+                if owner in modules and member in framework.router_members:
+                    return framework, False
         return None
 
-    def _is_express(self, node: _Node | None) -> bool:
+    def _default_of(self, node: _Node | None) -> str | None:
+        """The package whose default export `node` is (`express` bound by `import express from
+        'express'` or `require('express')`, or the `require(...)` itself)."""
         if node is None:
-            return False
+            return None
         if node.type == "identifier":
             bound = self.bindings.get(self._text(node))
-            return (
-                isinstance(bound, ImportRef)
-                and bound.module == _EXPRESS
-                and bound.attr in {None, "default"}
-            )
-        return self._require(node) == _EXPRESS
+            if isinstance(bound, ImportRef) and bound.attr in {None, "default"}:
+                return bound.module
+            return None
+        return self._require(node)
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -745,8 +789,10 @@ class _Reader:
         if kind in {"call_expression", "new_expression"}:
             created = self._creates(node)
             if created is not None:
+                framework, app = created
                 site = _site(node)
-                decl = RouterDecl(site, EXPRESS, _line(node), app=created == "app")
+                prefix = self._prefix_option(node, framework)
+                decl = RouterDecl(site, framework.key, _line(node), prefix=prefix, app=app)
                 self.routers.setdefault(site, decl)
                 return RouterRef(site)
             module = self._require(node)
@@ -761,6 +807,12 @@ class _Reader:
                 and self._text(callee.child_by_field_id(self.fields.property)) in _CALLED
             ):  # `Router().use(...)`, `router.get(...)`: Express returns the router itself
                 return self._expr(callee.child_by_field_id(self.fields.object))
+            if callee is not None and callee.type == "member_expression":
+                member = self._text(callee.child_by_field_id(self.fields.property))
+                if member in _UNWRAP and not self._arguments(node):  # `router.routes()`
+                    return self._expr(callee.child_by_field_id(self.fields.object))
+                if member in _NO_ROUTES:  # `router.allowedMethods()`
+                    return NoGuard(f"{member}()")
             wrapped = self._wrapped(node)
             if wrapped is not None:
                 return wrapped
@@ -782,6 +834,17 @@ class _Reader:
             return self._function(node, "")
         path = self._path(node)
         return Sym(path) if path else None
+
+    def _prefix_option(self, node: _Node, framework: Framework) -> Expr | None:
+        """`new Router({ prefix: '/api' })`: the router's own prefix, from its options."""
+        if framework.prefix_option is None:
+            return None
+        args = self._arguments(node)
+        options = _unwrap(args[0]) if args else None
+        if options is None or options.type != "object":
+            return None
+        value = self._field(options, framework.prefix_option)
+        return self._value(value) if value is not None else None
 
     def _class_of(self, node: _Node) -> str | None:
         """The name of the class declaration `node` is in, if any."""

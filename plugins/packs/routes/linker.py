@@ -15,15 +15,17 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
+from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
+from .manifests import MANIFEST, is_manifest
 from .model import (
     CALL,
     EXPRESS,
     FASTAPI,
     FLASK,
     HTTP_METHODS,
-    STARLETTE,
     Apply,
     Auth,
     Bound,
@@ -46,6 +48,7 @@ from .model import (
     OneOf,
     Opaque,
     Param,
+    PrefixDecl,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -54,8 +57,7 @@ from .model import (
     Sym,
     UseDecl,
 )
-from .paths import brace_path, express_path, flask_path, flask_shape, join, join_prefix
-from .python_facts import module_name
+from .paths import brace_path, join, join_prefix
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 LINK_BUDGET = 25_000
@@ -184,7 +186,15 @@ class _Unseen:
 
 
 _UNSEEN = _Unseen()
-_NORMALISE = {EXPRESS: express_path, FLASK: flask_path}  # others spell parameters `{name}`
+_JS_KEYS = frozenset(f.key for f in JAVASCRIPT)
+# libraries the records name: a bare import of one is never a package of the repository
+_KNOWN_LIBRARIES = frozenset(
+    module
+    for f in JAVASCRIPT
+    for module in (*f.app_modules, *f.router_modules, *f.guards, *f.not_guards)
+)
+_SHAPE = {key: f.shape for key, f in BY_KEY.items() if f.shape is not None}
+_NORMALISE = {key: f.normalise for key, f in BY_KEY.items()}  # a path as `{name}` spells it
 
 
 @dataclass
@@ -243,24 +253,16 @@ class _Linker:
     ) -> None:
         self.modules = modules
         self.failed = frozenset(failed)
-        # a failed Python file by each dotted suffix of its module name
-        self.failed_by_suffix: dict[str, list[str]] = {}
-        for path in sorted(self.failed):
-            if path.endswith(".py"):
-                pieces = module_name(path).split(".")
-                for start in range(len(pieces)):
-                    self.failed_by_suffix.setdefault(".".join(pieces[start:]), []).append(path)
         # every file that may hold facts, parsed or not: module resolution reads these names
         self.files: frozenset[str] = frozenset(modules if paths is None else paths)
         self.touched: set[str] = set()
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
         self.python_files: dict[str, str] = {}  # dotted module name -> file
-        self.packages: set[str] = set()
-        self.by_suffix: dict[str, list[str]] = {}
-        for path in sorted(self.files, key=lambda p: p.encode("utf-8", "surrogatepass")):
-            if path.endswith(".py"):
-                self._index_python(path)
+        self.failed_files: dict[str, str] = {}  # dotted module name -> a failed file
+        self.packages: set[str] = set()  # every module and folder holding one, by dotted name
+        self.modules_index = self._module_index()
+        self.workspaces: dict[str, str] | None = None  # package name -> its folder
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
         self.resolving: set[tuple[str, Expr]] = set()
         # (file, def site) -> the calls of that function, found when a `Param` first asks
@@ -301,18 +303,33 @@ class _Linker:
             return _EMPTY_PYTHON if path.endswith(".py") else _EMPTY_JS
         return facts
 
-    def _index_python(self, path: str) -> None:
-        name = module_name(path)
-        self.python_files[name] = path
-        parts = name.split(".")
-        for end in range(1, len(parts) + 1):
-            self.packages.add(".".join(parts[:end]))
-        for full in (".".join(parts[:end]) for end in range(1, len(parts) + 1)):
-            pieces = full.split(".")
-            for start in range(len(pieces)):
-                suffixes = self.by_suffix.setdefault(".".join(pieces[start:]), [])
-                if full not in suffixes:
-                    suffixes.append(full)
+    def _module_index(self) -> ModuleIndex[str]:
+        """Absolute imports to dotted module names by the one resolver of the Python packs
+        (`pymodules.ModuleIndex`: the import system's rules over `sys.path` roots, packages and
+        plain folders). A folder holding modules is a module too (a namespace package), after
+        any file of its name; a failed file is indexed so an import that lands in it touches it."""
+        python = sorted(
+            (p for p in self.files | self.failed if p.endswith(".py")),
+            key=lambda p: p.encode("utf-8", "surrogatepass"),
+        )
+        folders: dict[str, None] = {}
+        for path in python:
+            name = module_name(path)
+            if path in self.failed and path not in self.files:
+                self.failed_files.setdefault(name, path)
+                continue
+            self.python_files[name] = path
+            parts = name.split(".")
+            for end in range(1, len(parts) + 1):
+                self.packages.add(".".join(parts[:end]))
+            for end in range(1, len(parts)):
+                folders["/".join(parts[:end])] = None
+        packages = REPOSITORY_PACKAGES.get()
+        if packages is None:
+            packages = packages_of(python)
+        entries = [(path, module_name(path)) for path in python]
+        entries += [(f"{folder}/__init__.py", folder.replace("/", ".")) for folder in folders]
+        return ModuleIndex(entries, packages)
 
     def _subclassed(self, path: str, decl: RouterDecl, subclass: Sym) -> None:
         """Make `decl` a router when its class links to a subclass of `APIRouter` or
@@ -418,8 +435,8 @@ class _Linker:
                 places.setdefault(framework, []).append({"path": path, "line": line})
         for framework, where in sorted(places.items()):
             detail = (
-                f"{framework} is used here: pack-http-routes reads FastAPI, Starlette, Flask and "
-                f"Express only, so the routes {framework} serves are not listed"
+                f"{framework} is used here: pack-http-routes reads {_READ} only, so the "
+                f"routes {framework} serves are not listed"
             )
             first, *more = sorted(where, key=at)
             self.unresolved[(UNREAD_FRAMEWORK, first["path"], first["line"], detail)] = more
@@ -480,6 +497,28 @@ class _Linker:
         for use in facts.uses:
             for node in self._owners(path, use.owner):
                 self._attach_use(node, path, use)
+        for prefix in facts.prefixes:
+            self._attach_prefix(path, prefix)
+
+    def _attach_prefix(self, path: str, prefix: PrefixDecl) -> None:
+        """`router.prefix('/x')` on a router made in another file: that router's own prefix,
+        written here (a finding where the router or the prefix cannot be known)."""
+        owners = self._owners(path, prefix.owner)
+        if not owners:
+            detail = (
+                f"`{describe(prefix.owner)}` given a prefix here is not a router the scanned "
+                "files show: the routes it serves are not listed under it"
+            )
+            self._unresolved(UNRESOLVED_ROUTER, path, prefix.line, detail)
+            return
+        value = self._string(path, prefix.prefix)
+        for node in owners:
+            node.decl = replace(node.decl, prefix=Lit(value) if value is not None else Opaque())
+            if value is None:
+                detail = (
+                    f"the prefix `{describe(prefix.prefix)}` given here is computed out of sight"
+                )
+                self._unresolved(UNRESOLVED_PREFIX, path, prefix.line, detail)
 
     def _attach_route(self, path: str, route: RouteDecl) -> None:
         site = (
@@ -953,10 +992,11 @@ class _Linker:
             return
         full = join(base, declared)
         framework = node.decl.framework
-        if framework == EXPRESS and not full.startswith("/"):
+        if framework in _JS_KEYS and not full.startswith("/"):
             full = "/" + full  # `app.get('*')`: Express 4 serves it for every path, `/*`
-        shape = flask_shape(full) if framework == FLASK else ""
-        full = _NORMALISE.get(framework, brace_path)(full)
+        shaped = _SHAPE.get(framework)
+        shape = shaped(full) if shaped is not None else ""
+        full = _NORMALISE[framework](full) if framework in _NORMALISE else brace_path(full)
         endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
         route_auth = max(
             auth, self._auth(path, route.auth), _guarded_at(node, path, route.line, declared)
@@ -1225,55 +1265,89 @@ class _Linker:
                 if self._python_module(".".join(parts[:end]), path) is not None:
                     return None
             return _External(ref.module, (ref.attr,) if ref.attr is not None else ())
-        if ref.module.startswith("."):
+        if ref.module.startswith(".") or self._js_package(ref.module) is not None:
             return None
         return _External(ref.module, () if ref.attr in {None, "default"} else (ref.attr or "",))
 
     def _python_module(self, name: str, importer: str) -> _PyModule | None:
-        """The scanned module an absolute import names. A repository's import root is not
-        known (`backend/app/main.py` imports `app.api`), so any module whose dotted name ends
-        with `name` qualifies; the one sharing most of the importer's package wins."""
-        if name in self.packages:  # the common case: imported from the repository's root
-            if name not in self.python_files:
-                self._touch_failed(name)  # a package whose `__init__.py` failed
-            return _PyModule(name)
-        candidates = self.by_suffix.get(name)
-        if not candidates:
-            self._touch_failed(name)
+        """The scanned module an absolute import in `importer` names (`ModuleIndex`); an import
+        that lands in a failed file touches it and resolves nothing."""
+        found = self.modules_index.find(name, importer)
+        if found is None:
             return None
-        here = module_name(importer).split(".")
-
-        def closeness(full: str) -> tuple[int, int, str]:
-            parts = full.split(".")
-            shared = 0
-            for a, b in zip(parts, here, strict=False):
-                if a != b:
-                    break
-                shared += 1
-            return (-shared, len(parts), full)
-
-        return _PyModule(min(candidates, key=closeness))
+        if found not in self.python_files:
+            self._touch_failed(found)  # a package whose `__init__.py` failed, or a failed file
+        return _PyModule(found) if found in self.packages else None
 
     def _touch_failed(self, name: str) -> None:
-        """An import of `name` found no module: the failed files it may have meant count as
+        """An import of `name` found no module: the failed file it may have meant counts as
         looked at."""
-        self.touched.update(self.failed_by_suffix.get(name, ()))
+        failed = self.failed_files.get(name)
+        if failed is not None:
+            self.touched.add(failed)
 
     def _js_file(self, importer: str, specifier: str) -> str | None:
+        """The scanned file an `import`/`require` names, as Node resolves it: a relative path
+        as a file (`.js` written for `.ts` too), else as a folder (its `package.json` entry
+        point, else its index file); a bare name as a package of the repository (a workspace
+        whose `package.json` has that `name`), never a library the records know."""
         if not specifier.startswith("."):
-            return None  # a package (`express`): not part of the scanned files
+            return self._js_package(specifier)
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
-        if joined.startswith(".."):
-            return None
+        return None if joined.startswith("..") else self._js_path(joined)
+
+    def _js_path(self, joined: str, depth: int = 0) -> str | None:
         stem = joined
         for ext in (".js", ".mjs", ".cjs"):
             if joined.endswith(ext):  # TypeScript imports `./users.js` meaning `./users.ts`
                 stem = joined[: -len(ext)]
         candidates = [joined, *(stem + e for e in _JS_EXTENSIONS)]
-        candidates += [f"{joined}/index{e}" for e in _JS_EXTENSIONS]
-        found = next((c for c in candidates if c in self.files), None)
+        found = next((c for c in candidates if c in self.files and not is_manifest(c)), None)
+        if found is None and depth < 4:  # a folder: its manifest's entry point
+            found = self._js_entry(joined, ".", depth)
+        if found is None:
+            folder = f"{joined}/" if joined not in {"", "."} else ""
+            candidates += [f"{folder}index{e}" for e in _JS_EXTENSIONS]
+            found = next((c for c in candidates[-len(_JS_EXTENSIONS) :] if c in self.files), None)
         if found is None:
             self.touched.update(c for c in candidates if c in self.failed)
+        return found
+
+    def _js_entry(self, folder: str, subpath: str, depth: int) -> str | None:
+        """The file a folder's `package.json` names for `subpath` (`.`: its `exports` or
+        `main`)."""
+        manifest = f"{folder}/{MANIFEST}" if folder not in {"", "."} else MANIFEST
+        if manifest not in self.files:
+            return None
+        entry = self._facts(manifest).exports.get(subpath)
+        if not isinstance(entry, Lit) or not isinstance(entry.value, str):
+            return None
+        target = posixpath.normpath(posixpath.join(folder, entry.value))
+        if target.startswith("..") or target == folder:
+            return None
+        return self._js_path(target, depth + 1)
+
+    def _js_package(self, specifier: str) -> str | None:
+        """A bare `import` of a package the repository holds (npm, yarn or pnpm workspaces):
+        the folder whose `package.json` has that name, its `exports` subpath or a file below it.
+        Libraries the framework records name (`express`, `koa-jwt`) are never looked for."""
+        parts = specifier.split("/")
+        cut = 2 if specifier.startswith("@") else 1
+        name, rest = "/".join(parts[:cut]), "/".join(parts[cut:])
+        if name in _KNOWN_LIBRARIES or not name:
+            return None
+        if self.workspaces is None:  # every manifest of the walk, read once per link
+            self.workspaces = {}
+            for manifest in sorted(p for p in self.files if is_manifest(p)):
+                named = self._facts(manifest).bindings.get("name")
+                if isinstance(named, Lit) and isinstance(named.value, str):
+                    self.workspaces.setdefault(named.value, posixpath.dirname(manifest))
+        folder = self.workspaces.get(name)
+        if folder is None:
+            return None
+        found = self._js_entry(folder, f"./{rest}" if rest else ".", 0)
+        if found is None:  # no entry for it: a file below the folder, or the folder's index
+            found = self._js_path(posixpath.join(folder, rest) if rest else folder or ".")
         return found
 
     def _default_export(self, path: str) -> _Entity | None:
@@ -1296,21 +1370,13 @@ class _Linker:
         return None
 
 
-# Library classes a router or app subclasses: (top module, class) -> (framework, an app?)
-_ROUTER_BASES = {
-    ("flask_restful", "Api"): (FLASK, False),
-    ("flask_restx", "Api"): (FLASK, False),
-    ("flask_restx", "Namespace"): (FLASK, False),
-    ("flask_restplus", "Api"): (FLASK, False),
-    ("flask_restplus", "Namespace"): (FLASK, False),
-    ("fastapi", "APIRouter"): (FASTAPI, False),
-    ("fastapi", "FastAPI"): (FASTAPI, True),
-    ("flask", "Blueprint"): (FLASK, False),
-    ("flask", "Flask"): (FLASK, True),
-    ("starlette", "Starlette"): (STARLETTE, True),
-}
-_ROUTER_NOUN = {"fastapi": "APIRouter", "flask": "Blueprint", "express": "router"}
-_FRAMEWORK_NAMES = {FASTAPI: "FastAPI", FLASK: "Flask", STARLETTE: "Starlette", EXPRESS: "Express"}
+# From the framework records (`frameworks.READ`): library classes a router or app subclasses,
+# (top module, class) -> (framework, an app?); how findings name a framework and its routers
+_ROUTER_BASES = {base: (f.key, app) for f in PYTHON for base, app in f.bases.items()}
+_ROUTER_NOUN = {key: f.noun for key, f in BY_KEY.items()}
+_FRAMEWORK_NAMES = {key: f.name for key, f in BY_KEY.items()}
+_READ_NAMES = list(dict.fromkeys(f.name for f in READ))
+_READ = ", ".join(_READ_NAMES[:-1]) + " and " + _READ_NAMES[-1]
 
 
 _EMPTY_PYTHON = ModuleFacts("python")

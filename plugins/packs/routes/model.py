@@ -17,6 +17,7 @@ FASTAPI = "fastapi"
 FLASK = "flask"
 STARLETTE = "starlette"
 EXPRESS = "express"
+KOA = "koa"
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
@@ -355,6 +356,16 @@ class UseDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class PrefixDecl:
+    """`owner.prefix('/x')` (koa-router) on a router this file does not make: its own prefix
+    from then on, once the linker knows which router `owner` is."""
+
+    owner: Expr
+    prefix: Expr
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleFacts:
     """Everything one file says. `bindings` are its top-level names (Python also folds in names
     bound inside functions, so app factories link); `exports` are a JavaScript module's."""
@@ -371,6 +382,7 @@ class ModuleFacts:
     invocations: tuple[Invocation, ...] = ()
     unread: tuple[tuple[str, int], ...] = ()  # (framework, line): used here, not read
     stores: tuple[Store, ...] = ()  # what methods append to their instance's lists
+    prefixes: tuple[PrefixDecl, ...] = ()  # `router.prefix('/x')` on a router made elsewhere
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -416,6 +428,7 @@ _pickled_by_fields(
     Format,
     Stored,
     Store,
+    PrefixDecl,
     Auth,
     RouterDecl,
     RouteDecl,

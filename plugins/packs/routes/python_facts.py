@@ -13,12 +13,12 @@ import bisect
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from ..pymodules import absolute, package_of
 from ..pyparse import parse_python
 from .auth import PYTHON_EVIDENCE, PYTHON_USER_CHECK
-from .frameworks import unread_uses
+from .frameworks import PYTHON, unread_uses
 from .model import (
     CALL,
-    FASTAPI,
     FLASK,
     HTTP_METHODS,
     NO_AUTH,
@@ -53,45 +53,29 @@ from .model import (
     Sym,
 )
 
+# Read from the framework records (`frameworks.PYTHON`): the calls that make a router or app
 ROUTER_FRAMEWORKS = {
-    "FastAPI": FASTAPI,
-    "APIRouter": FASTAPI,
-    "Flask": FLASK,
-    "Blueprint": FLASK,
-    "Starlette": STARLETTE,
-    "Router": STARLETTE,
+    name: f.key for f in PYTHON if not f.from_modules for name in (*f.apps, *f.routers)
 }
-_APPS = frozenset({"FastAPI", "Flask", "Starlette"})
+_APPS = frozenset(name for f in PYTHON for name in f.apps)
 # A call of a class named with one of these (`UserAPIRouter`, `CTFdFlask`) may make a router of a
 # subclass: the linker checks the class's bases, the name only picks the calls worth checking.
-_ROUTER_WORDS = ("Router", "Blueprint", "Flask", "FastAPI", "Starlette")
-_OWN_PREFIX = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
-_ROUTE_DECORATORS = {*HTTP_METHODS, "route", "api_route"}
-_DEPENDENCY_CALLS = {"Depends", "Security"}
-_STATEMENT_CALLS = {"include_router", "register_blueprint", "mount", "add_api_route",
-                    "add_route", "add_url_rule", "before_request", "add_namespace",
-                    "add_resource", "init_app"}  # fmt: skip
+_ROUTER_WORDS = tuple(ROUTER_FRAMEWORKS)
+_OWN_PREFIX = {name: key for f in PYTHON for name, key in f.prefix_keywords.items()}
+_ROUTE_DECORATORS = {*HTTP_METHODS, *(name for f in PYTHON for name in f.decorators)}
+_STATEMENT_CALLS = {call for f in PYTHON for call in f.mount_calls}
 # flask-restx, flask-restful and flask-restplus: `Api` and `Namespace` are routers there.
-_RESTFUL_MODULES = ("flask_restx", "flask_restful", "flask_restplus")
-_RESTFUL_ROUTERS = frozenset({"Api", "Namespace"})
+_RESTFUL_MODULES = tuple(m for f in PYTHON for m in f.from_modules)
+_RESTFUL_ROUTERS = frozenset(name for f in PYTHON if f.from_modules for name in f.routers)
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
-
-
-def module_name(path: str) -> str:
-    """`app/api/routes/users.py` → `app.api.routes.users`; a package's `__init__.py` is the
-    package itself."""
-    parts = path[: -len(".py")].split("/")
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
 
 
 def python_facts(source: str, path: str) -> ModuleFacts:
     """The facts of the file at repo-relative `path`; raises SyntaxError (or ValueError for a
     NUL byte) when it does not parse."""
     tree = parse_python(source, path)
-    reader = _Reader(module_name(path), path.endswith("/__init__.py") or path == "__init__.py")
+    reader = _Reader(package_of(path))
     reader.evidence_lines = _evidence_lines(source, PYTHON_EVIDENCE)
     if reader.evidence_lines:
         reader.user_check_lines = _evidence_lines(source, PYTHON_USER_CHECK)
@@ -112,8 +96,8 @@ def python_facts(source: str, path: str) -> ModuleFacts:
 
 
 class _Reader:
-    def __init__(self, module: str, is_package: bool) -> None:
-        self.package = module if is_package else module.rpartition(".")[0]
+    def __init__(self, package: str) -> None:
+        self.package = package  # where relative imports start (`pymodules.package_of`)
         self.bindings: dict[str, Expr] = {}
         self.routers: dict[str, RouterDecl] = {}  # by creation site
         self.routes: list[RouteDecl] = []
@@ -291,13 +275,7 @@ class _Reader:
             self.bindings[name] = value
 
     def _import_base(self, stmt: ast.ImportFrom) -> str:
-        if not stmt.level:
-            return stmt.module or ""
-        parts = self.package.split(".") if self.package else []
-        parts = parts[: len(parts) - (stmt.level - 1)] if stmt.level > 1 else parts
-        if stmt.module:
-            parts.append(stmt.module)
-        return ".".join(parts)
+        return absolute(stmt.module, stmt.level, self.package)
 
     def _binding_value(self, node: ast.expr) -> Expr | None:
         dependencies = self._annotated_dependencies(node)

@@ -7,22 +7,24 @@ function, a class) matters only when the linker looks it up from a file that has
 then the scanner parses it (`Linked.touched`). The patterns below are, per reader, a superset
 of those constructs, spelt as their bytes must spell them (over-inclusion costs time only):
 
-- Python (`python_facts`): a router or app made by a call named with a framework word
-  (`ROUTER_FRAMEWORKS`, `_ROUTER_WORDS`: `APIRouter`, `Blueprint`, `Flask`, `FastAPI`,
+- Python (`python_facts`): a router or app made by a call named with a framework word (the
+  records' `seeds`, `frameworks.PYTHON`: `APIRouter`, `Blueprint`, `Flask`, `FastAPI`,
   `Starlette`, any `...Router(`), flask-restx/flask-restful (`Api`, `Namespace`, only once
-  imported from `flask_rest...`), Starlette's `Route(`/`Mount(` lists; a statement call
-  (`_STATEMENT_CALLS`: `include_router`, `register_blueprint`, `mount`, `add_api_route`,
+  imported from `flask_rest...`), Starlette's `Route(`/`Mount(` lists; a statement call (the
+  records' `mount_calls`: `include_router`, `register_blueprint`, `mount`, `add_api_route`,
   `add_route`, `add_url_rule`, `before_request`, `add_namespace`, `add_resource`,
   `init_app`); a route decorator (`@x.get(`, `@x.route(`, `@ns.route(` on a class: an `@`
   line holding `.verb(`).
-- JavaScript and TypeScript (`js_facts`): a router or app needs `express` (or `Router`); a
+- JavaScript and TypeScript (`js_facts`): a router or app needs a record's seed
+  (`frameworks.JAVASCRIPT`: `express`, `Router`, `koa`); a
   computed registration `x[verb](...)` needs `](`; a
-  route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`):
+  route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`, a
+  record's aliases and prefix calls: koa-router's `del`, `prefix`):
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
   reader's member call has it (a comment between the `.` and the word is a limit).
 
 A file that uses a framework the pack names but does not read (`frameworks.UNREAD`: Django's
-`urlpatterns`, Koa, Fastify, Hapi, NestJS, Next.js) is admitted by that record's seed bytes, so
+`urlpatterns`, Fastify, Hapi, NestJS, Next.js) is admitted by that record's seed bytes, so
 its `UNREAD_FRAMEWORK` finding is the same whichever files are parsed.
 
 One construct is let through on its bytes: `@mock.patch(...)` in a file that binds `mock` only
@@ -38,8 +40,9 @@ from __future__ import annotations
 
 import re
 
-from .frameworks import SEEDS
+from .frameworks import JAVASCRIPT, PYTHON, SEEDS
 from .js_facts import _COMPUTED_CALL
+from .manifests import is_manifest
 from .model import HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
 
@@ -49,14 +52,7 @@ _PY_NAMES = tuple(
         w.encode()
         for w in {
             *ROUTER_FRAMEWORKS,
-            "Router",
-            "Blueprint",
-            "Flask",
-            "FastAPI",
-            "Starlette",
-            "Route",
-            "Mount",
-            "flask_rest",
+            *(seed.decode() for f in PYTHON for seed in f.seeds),  # the frameworks read
             *(seed.decode() for seed in SEEDS["python"]),  # frameworks not read, to name them
         }
     )
@@ -69,11 +65,18 @@ _PY_CALLS = tuple(sorted(w.encode() for w in _STATEMENT_CALLS))
 _PY_DECORATOR = re.compile(
     rb"@[^\n]*\.[ \t]*(?:" + b"|".join(sorted(w.encode() for w in _ROUTE_DECORATORS)) + rb")\b"
 )
-_JS_NAMES = (b"express", b"Router", *SEEDS["javascript"])
+_JS_NAMES = tuple(dict.fromkeys((*(s for f in JAVASCRIPT for s in f.seeds), *SEEDS["javascript"])))
+# a record's own calls (koa-router's `del` and `prefix`)
+_RECORD_CALLS = {
+    *(alias for f in JAVASCRIPT for alias in f.verbs),
+    *(f.prefix_method for f in JAVASCRIPT if f.prefix_method),
+}
 # a route or `use` call's property: the word, then a `.` before it is checked (`\b` or a
 # lookbehind first would make `re` try every position)
 _JS_CALL = re.compile(
-    rb"(?:" + "|".join(sorted({*HTTP_METHODS, "use", "all"} - {"trace"})).encode() + rb")\b"
+    rb"(?:"
+    + "|".join(sorted({*HTTP_METHODS, "use", "all", *_RECORD_CALLS} - {"trace"})).encode()
+    + rb")\b"
 )
 
 
@@ -122,6 +125,8 @@ def _word_byte(byte: int) -> bool:
 def admits(path: str, data: bytes) -> bool:
     """Whether the file at `path`, of these bytes, can hold facts of its own (see above).
     Substring tests first (`in` is a fast scan), a pattern only where they leave it open."""
+    if is_manifest(path):
+        return False  # it declares nothing: parsed when the linker resolves through it
     if path.endswith(".py"):
         if any(name in data for name in _PY_NAMES):
             return True
