@@ -24,7 +24,7 @@ from conftest import REPO
 
 from app.problems import http_status
 from app.routes import DISCOVER_REQUEST
-from gpp.core import canonical_json, codes, envelope, schema
+from gpp.core import canonical_json, codes, envelope, request_budget, schema
 from gpp.core.catalog import CATALOG, SESSION_FATAL
 from gpp.core.messages import Phase
 
@@ -100,6 +100,9 @@ def python_divergences(contract: dict[str, Any]) -> list[str]:
     differ("error classes", sorted(python_classes), sorted(r["class"] for r in contract["errors"]))
     direct = {r["code"]: r["class"] for r in contract["errors"] if r["extends"] == "ProtocolError"}
     differ("ERROR_CLASSES", {k: c.__name__ for k, c in codes.ERROR_CLASSES.items()}, direct)
+
+    budget = contract["environment"]["requestBudget"]
+    differ("requestBudget variable", request_budget.REQUEST_BUDGET_VARIABLE, budget["variable"])
 
     for rule in contract["pathRules"]:
         differ(f"path rule {rule['example']!r}", schema.path_problem(rule["example"]), rule["problem"])  # fmt: skip
@@ -402,6 +405,38 @@ def test_node_judges_every_case_as_python_does() -> None:
 def test_node_path_rules_follow_the_contract() -> None:
     rules = CONTRACT["pathRules"]
     assert node_verdicts([["path", r["example"]] for r in rules]) == [r["problem"] for r in rules]
+
+
+# ------------------------------------------------------------------ the request budget
+
+BUDGET_VALUES = ["700", "1", "0700", str(2**53 - 1), str(2**53), "0", "", " 700", "700 ", "+7", "-7", "7.5", "7e2", "0x10", "١٢", "99999999999999999999"]  # fmt: skip
+
+NODE_BUDGETS = """
+import { requestBudgetMs } from "./plugins/sdk/node/index.js";
+import { CONTRACT } from "./plugins/sdk/node/contract.js";
+const name = CONTRACT.environment.requestBudget.variable;
+const values = JSON.parse(process.argv[1]);
+const read = values.map((v) => requestBudgetMs({ [name]: v }));
+process.stdout.write(JSON.stringify([...read, requestBudgetMs({})]));
+"""
+
+
+def test_both_sdks_read_the_request_budget_alike() -> None:
+    """The contract's variable, read by `gpp.sdk.request_budget_ms` and Node's `requestBudgetMs`:
+    the same number or None for every value, odd ones included."""
+    from gpp.sdk import request_budget_ms
+
+    name = CONTRACT["environment"]["requestBudget"]["variable"]
+    python = [request_budget_ms({name: v}) for v in BUDGET_VALUES] + [request_budget_ms({})]
+    assert python[:4] == [700, 1, 700, 2**53 - 1] and set(python[4:]) == {None}
+    done = subprocess.run(
+        [shutil.which("node") or "node", "--input-type=module", "-e", NODE_BUDGETS, json.dumps(BUDGET_VALUES)],
+        capture_output=True,
+        cwd=REPO,
+        timeout=60,
+        check=True,
+    )  # fmt: skip
+    assert json.loads(done.stdout) == python
 
 
 # --------------------------------------------------------------- the Node client's classes

@@ -102,6 +102,13 @@ export declare function servePlugin(
   options: ServeOptions & { request: true },
 ): Promise<0 | 2>;
 
+/**
+ * The host's budget for one discover, in milliseconds (the contract's
+ * `environment.requestBudget`, set by the host as `GPP_REQUEST_MS`), or null when the host did
+ * not say. Past it the host kills the plugin: a handler that can stop early answers before then.
+ */
+export declare function requestBudgetMs(env?: Record<string, string | undefined>): number | null;
+
 export type JSONValue =
   | null
   | boolean
