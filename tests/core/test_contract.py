@@ -30,6 +30,9 @@ from gpp.core.messages import Phase
 
 CONTRACT_PATH = REPO / "gpp" / "core" / "contract" / "gpp3.json"
 CONTRACT: dict[str, Any] = json.loads(CONTRACT_PATH.read_text("utf-8"))
+GATEWAY_PATH = REPO / "app" / "contract" / "gateway.json"
+GATEWAY: dict[str, Any] = json.loads(GATEWAY_PATH.read_text("utf-8"))
+"""The gateway's own contract: the HTTP facts (the discover body, each error's status)."""
 COPIES = [REPO / "plugins" / "sdk" / "node" / "gpp3.json", REPO / "plugins" / "client" / "node" / "gpp3.json"]  # fmt: skip
 
 Case = tuple[Any, list[str | int], bool]
@@ -88,7 +91,6 @@ def python_divergences(contract: dict[str, Any]) -> list[str]:
             out.append(f"errors: gpp.core.codes has no ProtocolError class {row['class']}")
             continue
         differ(f"{row['class']}.code", cls.code, row["code"])
-        differ(f"{row['class']} HTTP status", http_status(cls("x")), row["httpStatus"])
         differ(f"{row['class']}.title", cls.title, row["title"])
         parent = cls.__mro__[1].__name__ if row["extends"] else None
         differ(f"{row['class']} extends", parent, row["extends"])
@@ -109,20 +111,45 @@ def python_divergences(contract: dict[str, Any]) -> list[str]:
     return out
 
 
+def gateway_status(gateway: dict[str, Any], contract: dict[str, Any], name: str) -> int:
+    """The status the gateway's contract gives a class: its own, else its nearest parent's."""
+    parents = {row["class"]: row["extends"] for row in contract["errors"]}
+    while name not in gateway["httpStatus"]:
+        name = parents[name]
+    return int(gateway["httpStatus"][name])
+
+
+def gateway_divergences(gateway: dict[str, Any], contract: dict[str, Any]) -> list[str]:
+    """Every class the gateway answers with another status than its contract says."""
+    out = []
+    for row in contract["errors"]:
+        cls = getattr(codes, row["class"])
+        want = gateway_status(gateway, contract, row["class"])
+        if (got := http_status(cls("x"))) != want:
+            out.append(f"{row['class']} HTTP status: Python has {got}, gateway.json has {want}")
+    return out
+
+
 def test_python_tables_agree_with_the_contract() -> None:
     assert python_divergences(CONTRACT) == []
+    assert gateway_divergences(GATEWAY, CONTRACT) == []
 
 
 def test_a_divergence_is_named() -> None:
     """The check above can fail, and says where: a contract with one code changed."""
     changed = json.loads(json.dumps(CONTRACT))
-    changed["errors"][-1]["httpStatus"] = 500
+    changed["errors"][-1]["title"] = "Exit"
     changed["catalog"][0]["sender"] = "host"
     changed["limits"]["maxPaths"] = 5
     assert python_divergences(changed) == [
         "maxPaths: Python has 10000, gpp3.json has 5",
         "catalog hello: sender: Python has 'plugin', gpp3.json has 'host'",
-        "ExitStatusError HTTP status: Python has 502, gpp3.json has 500",
+        "ExitStatusError.title: Python has 'Plugin exit status', gpp3.json has 'Exit'",
+    ]
+    gateway = json.loads(json.dumps(GATEWAY))
+    gateway["httpStatus"]["ExitStatusError"] = 500
+    assert gateway_divergences(gateway, CONTRACT) == [
+        "ExitStatusError HTTP status: Python has 502, gateway.json has 500"
     ]
 
 
@@ -132,9 +159,17 @@ def test_node_packages_ship_an_equal_copy(copy: Path) -> None:
     assert copy.read_bytes() == CONTRACT_PATH.read_bytes(), "make contract"
 
 
+def test_the_node_client_ships_the_gateways_contract() -> None:
+    copy = REPO / "plugins" / "client" / "node" / "gateway.json"
+    assert copy.read_bytes() == GATEWAY_PATH.read_bytes(), "make contract"
+    package = json.loads((REPO / "plugins" / "client" / "node" / "package.json").read_bytes())
+    assert {"gateway.json", "gpp3.json"} <= set(package["files"])
+
+
 def test_the_contract_ships_in_the_python_package() -> None:
     pyproject = (REPO / "pyproject.toml").read_text("utf-8")
     assert re.search(r'(?m)^\[tool\.setuptools\.package-data\]\n"gpp\.core" = \[.*"contract/\*\.json"', pyproject)  # fmt: skip
+    assert re.search(r'(?m)^"gpp\.gateway" = \["contract/\*\.json"\]', pyproject)
 
 
 # ------------------------------------------------------------ what make contract generates
@@ -142,6 +177,7 @@ def test_the_contract_ships_in_the_python_package() -> None:
 GENERATOR = REPO / "gpp" / "core" / "contract" / "generate.py"
 GENERATED_FROM = [  # what the generator reads: the JSON and the files with generated regions
     "gpp/core/contract/gpp3.json",
+    "app/contract/gateway.json",
     "plugins/client/node/errors.js",
     "plugins/client/node/index.d.ts",
     "plugins/sdk/node/index.d.ts",
@@ -164,7 +200,7 @@ def test_what_make_contract_generates_is_what_is_committed(tmp_path: Path) -> No
     done = run_generator("--root", REPO, "--out", tmp_path)
     assert done.returncode == 0, done.stderr
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
-    assert {"gpp/core/contract_errors.py", *GENERATED_FROM[1:]} <= set(written)
+    assert {"gpp/core/contract_errors.py", *GENERATED_FROM[2:]} <= set(written)
     stale = [path for path in written if (tmp_path / path).read_bytes() != (REPO / path).read_bytes()]  # fmt: skip
     assert stale == [], "run make contract"
     assert (
@@ -174,7 +210,7 @@ def test_what_make_contract_generates_is_what_is_committed(tmp_path: Path) -> No
     )
 
 
-TOO_BIG = {"code": "E_TOO_BIG", "class": "FrameTooLargeError", "extends": "ProtocolError", "httpStatus": 413, "title": "Frame too large"}  # fmt: skip
+TOO_BIG = {"code": "E_TOO_BIG", "class": "FrameTooLargeError", "extends": "ProtocolError", "title": "Frame too large"}  # fmt: skip
 
 NODE_SCRATCH_CLIENT = """
 import * as client from "./plugins/client/node/errors.js";
@@ -186,15 +222,19 @@ process.stdout.write(JSON.stringify({ code: cls.code, httpStatus: cls.httpStatus
 
 
 def test_a_new_code_is_one_edit_to_the_contract(tmp_path: Path) -> None:
-    """In a scratch copy of the tree: one row added to the JSON, `make contract`, and the code is
-    a Python class, a Node client export (with its code, status and title), and declared in both
-    `.d.ts` files and the compatibility package's lists."""
+    """In a scratch copy of the tree: one row added to the JSON (and, as it is not answered 502,
+    its status to the gateway's), `make contract`, and the code is a Python class, a Node client
+    export (with its code, status and title), and declared in both `.d.ts` files and the
+    compatibility package's lists."""
     for path in GENERATED_FROM:
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / path, tmp_path / path)
     changed = json.loads(json.dumps(CONTRACT))
     changed["errors"].append(TOO_BIG)
     (tmp_path / GENERATED_FROM[0]).write_text(json.dumps(changed, indent=2) + "\n", "utf-8")
+    gateway = json.loads(json.dumps(GATEWAY))
+    gateway["httpStatus"]["FrameTooLargeError"] = 413
+    (tmp_path / GENERATED_FROM[1]).write_text(json.dumps(gateway, indent=2) + "\n", "utf-8")
 
     done = run_generator("--root", tmp_path)
     assert done.returncode == 0, done.stderr
@@ -324,7 +364,7 @@ def cases(spec: dict[str, Any]) -> tuple[Any, list[Case]]:
 
 def payload_cases() -> Iterator[tuple[str, Any, str, bool]]:
     """(schema name, value, field to name, valid) for every payload and the discover body."""
-    specs = {**CONTRACT["payloads"], "gateway.discoverRequest": CONTRACT["gateway"]["discoverRequest"]}  # fmt: skip
+    specs = {**CONTRACT["payloads"], "gateway.discoverRequest": GATEWAY["discoverRequest"]}
     for name, spec in specs.items():
         for value, segments, ok in cases(spec)[1]:
             field = ""
@@ -352,7 +392,9 @@ import { parseStrict } from "./plugins/sdk/node/canonical.js";
 import { CONTRACT } from "./plugins/sdk/node/contract.js";
 import { fromContract, pathProblem, Violation } from "./plugins/sdk/node/schema.js";
 import { createInterface } from "node:readline";
-const checks = { gateway: { discoverRequest: fromContract(CONTRACT.gateway.discoverRequest) } };
+import { readFileSync } from "node:fs";
+const gateway = JSON.parse(readFileSync("./app/contract/gateway.json", "utf8"));
+const checks = { gateway: { discoverRequest: fromContract(gateway.discoverRequest) } };
 for (const [type, spec] of Object.entries(CONTRACT.payloads)) checks[type] = fromContract(spec);
 for await (const line of createInterface({ input: process.stdin })) {
   const [name, value] = parseStrict(Buffer.from(line));
@@ -467,7 +509,7 @@ def test_node_client_has_one_class_per_contract_row() -> None:
     rows = {
         row["class"]: {
             "code": row["code"],
-            "httpStatus": row["httpStatus"],
+            "httpStatus": gateway_status(GATEWAY, CONTRACT, row["class"]),
             "title": row["title"],
             "extends": row["extends"],
             "name": row["class"],

@@ -6,10 +6,18 @@ import { readFileSync } from "node:fs";
 
 const PREFIX = "[plugin-protocol]";
 
-/** The `errors` table of GPP/3 (this package's copy of gpp/core/contract/gpp3.json), read once. */
-const CONTRACT_ERRORS = JSON.parse(
-  readFileSync(new URL("./gpp3.json", import.meta.url), "utf8"),
-).errors;
+/** @param {string} name @returns {any} this package's copy of a contract file, read once */
+const readContract = (name) => JSON.parse(readFileSync(new URL(name, import.meta.url), "utf8"));
+
+/** The `errors` table of GPP/3 (this package's copy of gpp/core/contract/gpp3.json). */
+const CONTRACT_ERRORS = readContract("./gpp3.json").errors;
+
+/**
+ * The status the gateway answers each error class with, by class name, looked up from a class
+ * through its parents (the gateway's own contract, app/contract/gateway.json, copied here).
+ * @type {Record<string, number>}
+ */
+const HTTP_STATUS = readContract("./gateway.json").httpStatus;
 
 /** A single-cause GPP/3 failure, rebuilt from the gateway's problem+json document. */
 export class ProtocolError extends Error {
@@ -40,7 +48,8 @@ export class ProtocolError extends Error {
 
 /**
  * One class per row of the contract's `errors`, named as the row says, in table order (a
- * parent comes before its children), each carrying the row's `code`, `httpStatus` and `title`.
+ * parent comes before its children), each carrying the row's `code` and `title` and the
+ * `httpStatus` the gateway's contract gives it or its nearest parent.
  * @type {Record<string, typeof ProtocolError>}
  */
 const CLASSES = { ProtocolError };
@@ -50,10 +59,13 @@ for (const row of CONTRACT_ERRORS) {
   // a computed key names the class, so `error.name` and stack traces say e.g. "SchemaError"
   CLASSES[row.class] = { [row.class]: class extends Parent {} }[row.class];
 }
+const PARENT = Object.fromEntries(CONTRACT_ERRORS.map((row) => [row.class, row.extends]));
+/** @param {string} name @returns {number} */
+const statusOf = (name) => HTTP_STATUS[name] ?? statusOf(PARENT[name]);
 for (const row of CONTRACT_ERRORS) {
   Object.assign(CLASSES[row.class], {
     code: row.code,
-    httpStatus: row.httpStatus,
+    httpStatus: statusOf(row.class),
     title: row.title,
   });
 }
