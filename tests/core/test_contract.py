@@ -186,6 +186,25 @@ GENERATED_FROM = [  # what the generator reads: the JSON and the files with gene
 ]
 
 
+def scratch_tree(root: Path) -> None:
+    """What the generator reads, copied under `root`."""
+    for path in GENERATED_FROM:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / path, root / path)
+
+
+def run_node(script: str, cwd: Path, *args: str) -> Any:
+    """What a Node ES module script writes as JSON on stdout."""
+    done = subprocess.run(
+        [shutil.which("node") or "node", "--input-type=module", "-e", script, *args],
+        capture_output=True,
+        cwd=cwd,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
 def run_generator(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(GENERATOR), *map(str, args)],
@@ -226,9 +245,7 @@ def test_a_new_code_is_one_edit_to_the_contract(tmp_path: Path) -> None:
     its status to the gateway's), `make contract`, and the code is a Python class, a Node client
     export (with its code, status and title), and declared in both `.d.ts` files and the
     compatibility package's lists."""
-    for path in GENERATED_FROM:
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / path, tmp_path / path)
+    scratch_tree(tmp_path)
     changed = json.loads(json.dumps(CONTRACT))
     changed["errors"].append(TOO_BIG)
     (tmp_path / GENERATED_FROM[0]).write_text(json.dumps(changed, indent=2) + "\n", "utf-8")
@@ -249,14 +266,7 @@ def test_a_new_code_is_one_edit_to_the_contract(tmp_path: Path) -> None:
 
     for copy in ("plugins/sdk/node/gpp3.json", "plugins/client/node/gpp3.json"):
         assert (tmp_path / copy).read_bytes() == (tmp_path / GENERATED_FROM[0]).read_bytes()
-    node = subprocess.run(
-        [shutil.which("node") or "node", "--input-type=module", "-e", NODE_SCRATCH_CLIENT],
-        capture_output=True,
-        cwd=tmp_path,
-        timeout=60,
-        check=True,
-    )
-    assert json.loads(node.stdout) == {"code": "E_TOO_BIG", "httpStatus": 413, "title": "Frame too large", "parent": True, "byCode": True}  # fmt: skip
+    assert run_node(NODE_SCRATCH_CLIENT, tmp_path) == {"code": "E_TOO_BIG", "httpStatus": 413, "title": "Frame too large", "parent": True, "byCode": True}  # fmt: skip
 
     for types in ("plugins/client/node/index.d.ts", "plugins/sdk/node/index.d.ts"):
         union = re.search(r"export type ErrorCode =([^;]*);", (tmp_path / types).read_text("utf-8"))
@@ -269,9 +279,7 @@ def test_a_new_code_is_one_edit_to_the_contract(tmp_path: Path) -> None:
 
 def test_the_generator_refuses_what_it_cannot_place(tmp_path: Path) -> None:
     """A region's markers gone, or a row before its parent: it says which, and writes nothing."""
-    for path in GENERATED_FROM:
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / path, tmp_path / path)
+    scratch_tree(tmp_path)
     types = tmp_path / "plugins/sdk/node/index.d.ts"
     types.write_text(
         types.read_text("utf-8").replace("// END generated (error-code)\n", ""), "utf-8"
@@ -471,14 +479,7 @@ def test_both_sdks_read_the_request_budget_alike() -> None:
     name = CONTRACT["environment"]["requestBudget"]["variable"]
     python = [request_budget_ms({name: v}) for v in BUDGET_VALUES] + [request_budget_ms({})]
     assert python[:4] == [700, 1, 700, 2**53 - 1] and set(python[4:]) == {None}
-    done = subprocess.run(
-        [shutil.which("node") or "node", "--input-type=module", "-e", NODE_BUDGETS, json.dumps(BUDGET_VALUES)],
-        capture_output=True,
-        cwd=REPO,
-        timeout=60,
-        check=True,
-    )  # fmt: skip
-    assert json.loads(done.stdout) == python
+    assert run_node(NODE_BUDGETS, REPO, json.dumps(BUDGET_VALUES)) == python
 
 
 # --------------------------------------------------------------- the Node client's classes
@@ -498,14 +499,7 @@ process.stdout.write(JSON.stringify({ classes, codes }));
 
 
 def test_node_client_has_one_class_per_contract_row() -> None:
-    done = subprocess.run(
-        [shutil.which("node") or "node", "--input-type=module", "-e", NODE_CLIENT],
-        capture_output=True,
-        cwd=REPO,
-        timeout=60,
-        check=True,
-    )
-    node = json.loads(done.stdout)
+    node = run_node(NODE_CLIENT, REPO)
     rows = {
         row["class"]: {
             "code": row["code"],

@@ -118,13 +118,18 @@ def python_module(rows: list[Row]) -> str:
 # ----------------------------------------------------------------------------- JavaScript
 
 
-def client_exports(rows: list[Row]) -> list[str]:
+def with_about(rows: list[Row], line: Callable[[Row], str]) -> list[str]:
+    """`line(row)` for each row, after its `about` as a doc comment where it has one."""
     out = []
     for row in rows:
         if "about" in row:
             out.append(f"/** {row['about']} */")
-        out.append(f"export const {row['class']} = CLASSES.{row['class']};")
+        out.append(line(row))
     return out
+
+
+def client_exports(rows: list[Row]) -> list[str]:
+    return with_about(rows, lambda row: f"export const {row['class']} = CLASSES.{row['class']};")
 
 
 def error_code_union(rows: list[Row]) -> list[str]:
@@ -133,12 +138,7 @@ def error_code_union(rows: list[Row]) -> list[str]:
 
 
 def class_declarations(rows: list[Row]) -> list[str]:
-    out = []
-    for row in rows:
-        if "about" in row:
-            out.append(f"/** {row['about']} */")
-        out.append(f"export declare class {row['class']} extends {row['extends']} {{}}")
-    return out
+    return with_about(rows, lambda row: f"export declare class {row['class']} extends {row['extends']} {{}}")  # fmt: skip
 
 
 def compat_exports(rows: list[Row]) -> list[str]:
