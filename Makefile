@@ -105,6 +105,12 @@ node-client-test: $(STAMP) $(NODE_CLIENT_STAMP)
 node-compat-test: $(STAMP) $(NODE_COMPAT_STAMP)
 	cd $(NODE_COMPAT) && npx tsc --noEmit -p . && node --test --test-timeout=300000 test/
 
+# `make contract`: the code and copies generated from gpp/core/contract/gpp3.json (the E_* classes,
+# the Node exports and type declarations, the packages' copies); run it after editing the JSON.
+.PHONY: contract
+contract:
+	$(PYTHON) gpp/core/contract/generate.py
+
 # `make test` installs nothing system-wide: `make system-deps` (apt-get) is asked for by name.
 test: lint typecheck node-test node-client-test node-compat-test pytest
 

@@ -3,7 +3,9 @@ exception handlers that turn what a route raises into its answer and its recorde
 
 from __future__ import annotations
 
+import json
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -37,17 +39,23 @@ class NoSuchPlugin(codes.UnknownPluginError):
     UnknownPluginError, 502)."""
 
 
+GATEWAY_CONTRACT = Path(__file__).with_name("contract") / "gateway.json"
+"""The gateway's own contract: the HTTP facts of its API (the protocol's is gpp3.json)."""
+
 HTTP_STATUS: dict[type[codes.ProtocolError], int] = {
-    codes.InvalidRequestError: 422,
-    codes.WatchdogTimeoutError: 504,
+    **{
+        getattr(codes, name): status
+        for name, status in json.loads(GATEWAY_CONTRACT.read_bytes())["httpStatus"].items()
+    },
     NoSuchPlugin: 404,
 }
-"""The status of an E_* answer where it is not 502 (the plugin failed, a bad gateway): a bad
-request is the caller's, a timeout the gateway's own. Looked up along the class's MRO."""
+"""The status of an E_* answer, looked up along the class's MRO: 502 for a ProtocolError (the
+plugin failed, a bad gateway) unless the gateway's contract says otherwise (a bad request is the
+caller's, 422; a timeout the gateway's own, 504); an unknown plugin id in a route is 404."""
 
 
 def http_status(error: codes.ProtocolError) -> int:
-    return next((HTTP_STATUS[c] for c in type(error).__mro__ if c in HTTP_STATUS), 502)
+    return next(HTTP_STATUS[c] for c in type(error).__mro__ if c in HTTP_STATUS)
 
 
 def problem_of(

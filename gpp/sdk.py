@@ -1,5 +1,5 @@
 """`from gpp.sdk import serve`, the name DESIGN.md fixes; the SDK lives in `gpp.plugin.sdk`."""
 
-from gpp.plugin.sdk import Discover, DiscoverHandler, RequestHandler, serve
+from gpp.plugin.sdk import Discover, DiscoverHandler, RequestHandler, request_budget_ms, serve
 
-__all__ = ["Discover", "DiscoverHandler", "RequestHandler", "serve"]
+__all__ = ["Discover", "DiscoverHandler", "RequestHandler", "request_budget_ms", "serve"]

@@ -32,6 +32,7 @@ from gpp.core.messages import (
     SessionError,
     Shutdown,
 )
+from gpp.core.request_budget import request_budget_environment
 from gpp.host.process import OFF_LOOP_BYTES, ProcessSession, wait_exit
 from gpp.host.sandbox import SandboxPolicy
 
@@ -72,9 +73,10 @@ class PluginSession(ProcessSession):
     ) -> None:
         """`announced_id`: the pluginId its frames must carry, when it is registered under
         another id (`plugin_id`, which the logs name)."""
-        # The plugin learns its budget (no protocol change): a pack answers what it has before
-        # the watchdog fires rather than be killed with nothing (plugins/packs/scan.py).
-        env = {"GPP_REQUEST_MS": str(timeouts.request_ms), **(env or {})}
+        # The plugin learns its budget (the contract's environment.requestBudget, read through
+        # its SDK): a pack answers what it has before the watchdog fires rather than be killed
+        # with nothing (plugins/packs/scan.py).
+        env = {**request_budget_environment(timeouts.request_ms), **(env or {})}
         super().__init__(command, plugin_id, cwd=cwd, env=env, on_stderr=on_stderr, sandbox=sandbox)
         self.plugin_version = plugin_version
         self.timeouts = timeouts

@@ -7,6 +7,9 @@ signature, and a `discover(paths)` handler never sees it. The SDK speaks GPP/3, 
 every host frame with the same connection the host uses, and keeps the handler's mistakes
 inside the plugin: an exception or an invalid document becomes a request-scoped error frame
 with a clear message, never a malformed frame on the wire.
+
+`request_budget_ms()` is the host's budget for one discover (the contract's
+`environment.requestBudget`), for a handler that can answer early with what it has.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from gpp.core.messages import (
     SessionError,
     Shutdown,
 )
+from gpp.core.request_budget import request_budget_ms
 from gpp.core.schema import DOCUMENT, DOCUMENT_FIELDS, Violation
 from gpp.plugin.file_memo import FileMemo, FileStamp, MemoStats
 from gpp.plugin.stdio import stdout_for_frames
@@ -39,6 +43,7 @@ __all__ = [
     "FileStamp",
     "MemoStats",
     "RequestHandler",
+    "request_budget_ms",
     "serve",
 ]
 

@@ -69,6 +69,7 @@ from gpp.plugin.repo_files import (
     resolve_in_root,
     walk_in_root,
 )
+from gpp.plugin.sdk import request_budget_ms
 
 from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
 from .prefilter import (
@@ -107,9 +108,6 @@ MINIFIED_HEAD = 4096
 VIRTUALENV_MARKER = "pyvenv.cfg"
 READER_ERROR = "READER_ERROR"
 DEADLINE_REACHED = "DEADLINE_REACHED"
-REQUEST_MS_ENV = "GPP_REQUEST_MS"
-"""Set by the host (`gpp.host.session.PluginSession`) to the session's `request_ms`: the budget after
-which the host kills the plugin and answers 504."""
 SOFT_DEADLINE_SHARE = 0.5
 """Of `request_ms`, the share by which a discover has walked, judged, read and linked what it
 answers (reading stops when the link it would then owe passes it); the other half is for
@@ -197,12 +195,9 @@ class Found:
 
 def soft_deadline_ms() -> float | None:
     """How long a discover may spend reading files before it answers with what it has: a share
-    of the host's `request_ms` (from `GPP_REQUEST_MS`), None when the host did not say."""
-    try:
-        request_ms = int(os.environ.get(REQUEST_MS_ENV, ""))
-    except ValueError:
-        return None
-    return request_ms * SOFT_DEADLINE_SHARE if request_ms > 0 else None
+    of the host's `request_ms` (the SDK's `request_budget_ms`), None when the host did not say."""
+    request_ms = request_budget_ms()
+    return None if request_ms is None else request_ms * SOFT_DEADLINE_SHARE
 
 
 Extract = Callable[[str, str], F]

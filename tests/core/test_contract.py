@@ -14,6 +14,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,12 +24,15 @@ from conftest import REPO
 
 from app.problems import http_status
 from app.routes import DISCOVER_REQUEST
-from gpp.core import canonical_json, codes, envelope, schema
+from gpp.core import canonical_json, codes, envelope, request_budget, schema
 from gpp.core.catalog import CATALOG, SESSION_FATAL
 from gpp.core.messages import Phase
 
 CONTRACT_PATH = REPO / "gpp" / "core" / "contract" / "gpp3.json"
 CONTRACT: dict[str, Any] = json.loads(CONTRACT_PATH.read_text("utf-8"))
+GATEWAY_PATH = REPO / "app" / "contract" / "gateway.json"
+GATEWAY: dict[str, Any] = json.loads(GATEWAY_PATH.read_text("utf-8"))
+"""The gateway's own contract: the HTTP facts (the discover body, each error's status)."""
 COPIES = [REPO / "plugins" / "sdk" / "node" / "gpp3.json", REPO / "plugins" / "client" / "node" / "gpp3.json"]  # fmt: skip
 
 Case = tuple[Any, list[str | int], bool]
@@ -87,7 +91,6 @@ def python_divergences(contract: dict[str, Any]) -> list[str]:
             out.append(f"errors: gpp.core.codes has no ProtocolError class {row['class']}")
             continue
         differ(f"{row['class']}.code", cls.code, row["code"])
-        differ(f"{row['class']} HTTP status", http_status(cls("x")), row["httpStatus"])
         differ(f"{row['class']}.title", cls.title, row["title"])
         parent = cls.__mro__[1].__name__ if row["extends"] else None
         differ(f"{row['class']} extends", parent, row["extends"])
@@ -100,37 +103,199 @@ def python_divergences(contract: dict[str, Any]) -> list[str]:
     direct = {r["code"]: r["class"] for r in contract["errors"] if r["extends"] == "ProtocolError"}
     differ("ERROR_CLASSES", {k: c.__name__ for k, c in codes.ERROR_CLASSES.items()}, direct)
 
+    budget = contract["environment"]["requestBudget"]
+    differ("requestBudget variable", request_budget.REQUEST_BUDGET_VARIABLE, budget["variable"])
+
     for rule in contract["pathRules"]:
         differ(f"path rule {rule['example']!r}", schema.path_problem(rule["example"]), rule["problem"])  # fmt: skip
     return out
 
 
+def gateway_status(gateway: dict[str, Any], contract: dict[str, Any], name: str) -> int:
+    """The status the gateway's contract gives a class: its own, else its nearest parent's."""
+    parents = {row["class"]: row["extends"] for row in contract["errors"]}
+    while name not in gateway["httpStatus"]:
+        name = parents[name]
+    return int(gateway["httpStatus"][name])
+
+
+def gateway_divergences(gateway: dict[str, Any], contract: dict[str, Any]) -> list[str]:
+    """Every class the gateway answers with another status than its contract says."""
+    out = []
+    for row in contract["errors"]:
+        cls = getattr(codes, row["class"])
+        want = gateway_status(gateway, contract, row["class"])
+        if (got := http_status(cls("x"))) != want:
+            out.append(f"{row['class']} HTTP status: Python has {got}, gateway.json has {want}")
+    return out
+
+
 def test_python_tables_agree_with_the_contract() -> None:
     assert python_divergences(CONTRACT) == []
+    assert gateway_divergences(GATEWAY, CONTRACT) == []
 
 
 def test_a_divergence_is_named() -> None:
     """The check above can fail, and says where: a contract with one code changed."""
     changed = json.loads(json.dumps(CONTRACT))
-    changed["errors"][-1]["httpStatus"] = 500
+    changed["errors"][-1]["title"] = "Exit"
     changed["catalog"][0]["sender"] = "host"
     changed["limits"]["maxPaths"] = 5
     assert python_divergences(changed) == [
         "maxPaths: Python has 10000, gpp3.json has 5",
         "catalog hello: sender: Python has 'plugin', gpp3.json has 'host'",
-        "ExitStatusError HTTP status: Python has 502, gpp3.json has 500",
+        "ExitStatusError.title: Python has 'Plugin exit status', gpp3.json has 'Exit'",
+    ]
+    gateway = json.loads(json.dumps(GATEWAY))
+    gateway["httpStatus"]["ExitStatusError"] = 500
+    assert gateway_divergences(gateway, CONTRACT) == [
+        "ExitStatusError HTTP status: Python has 502, gateway.json has 500"
     ]
 
 
 @pytest.mark.parametrize("copy", COPIES, ids=lambda p: str(p.relative_to(REPO)))
 def test_node_packages_ship_an_equal_copy(copy: Path) -> None:
     """Each Node package is published on its own, so each holds its own copy of the JSON."""
-    assert copy.read_bytes() == CONTRACT_PATH.read_bytes(), f"cp {CONTRACT_PATH} {copy}"
+    assert copy.read_bytes() == CONTRACT_PATH.read_bytes(), "make contract"
+
+
+def test_the_node_client_ships_the_gateways_contract() -> None:
+    copy = REPO / "plugins" / "client" / "node" / "gateway.json"
+    assert copy.read_bytes() == GATEWAY_PATH.read_bytes(), "make contract"
+    package = json.loads((REPO / "plugins" / "client" / "node" / "package.json").read_bytes())
+    assert {"gateway.json", "gpp3.json"} <= set(package["files"])
 
 
 def test_the_contract_ships_in_the_python_package() -> None:
     pyproject = (REPO / "pyproject.toml").read_text("utf-8")
     assert re.search(r'(?m)^\[tool\.setuptools\.package-data\]\n"gpp\.core" = \[.*"contract/\*\.json"', pyproject)  # fmt: skip
+    assert re.search(r'(?m)^"gpp\.gateway" = \["contract/\*\.json"\]', pyproject)
+
+
+# ------------------------------------------------------------ what make contract generates
+
+GENERATOR = REPO / "gpp" / "core" / "contract" / "generate.py"
+GENERATED_FROM = [  # what the generator reads: the JSON and the files with generated regions
+    "gpp/core/contract/gpp3.json",
+    "app/contract/gateway.json",
+    "plugins/client/node/errors.js",
+    "plugins/client/node/index.d.ts",
+    "plugins/sdk/node/index.d.ts",
+    "plugins/sdk/node-compat/index.js",
+    "plugins/sdk/node-compat/index.d.ts",
+]
+
+
+def scratch_tree(root: Path) -> None:
+    """What the generator reads, copied under `root`."""
+    for path in GENERATED_FROM:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / path, root / path)
+
+
+def run_node(script: str, cwd: Path, *args: str) -> Any:
+    """What a Node ES module script writes as JSON on stdout."""
+    done = subprocess.run(
+        [shutil.which("node") or "node", "--input-type=module", "-e", script, *args],
+        capture_output=True,
+        cwd=cwd,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def run_generator(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(GENERATOR), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_what_make_contract_generates_is_what_is_committed(tmp_path: Path) -> None:
+    """Generated, never copied by hand: the generator's output equals every committed file."""
+    done = run_generator("--root", REPO, "--out", tmp_path)
+    assert done.returncode == 0, done.stderr
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
+    assert {"gpp/core/contract_errors.py", *GENERATED_FROM[2:]} <= set(written)
+    stale = [path for path in written if (tmp_path / path).read_bytes() != (REPO / path).read_bytes()]  # fmt: skip
+    assert stale == [], "run make contract"
+    assert (
+        (tmp_path / "gpp/core/contract_errors.py")
+        .read_text("utf-8")
+        .startswith("# generated by make contract")
+    )
+
+
+TOO_BIG = {"code": "E_TOO_BIG", "class": "FrameTooLargeError", "extends": "ProtocolError", "title": "Frame too large"}  # fmt: skip
+
+NODE_SCRATCH_CLIENT = """
+import * as client from "./plugins/client/node/errors.js";
+const cls = client.FrameTooLargeError;
+process.stdout.write(JSON.stringify({ code: cls.code, httpStatus: cls.httpStatus, title: cls.title,
+  parent: Object.getPrototypeOf(cls) === client.ProtocolError,
+  byCode: client.ERROR_CLASSES.E_TOO_BIG === cls }));
+"""
+
+
+def test_a_new_code_is_one_edit_to_the_contract(tmp_path: Path) -> None:
+    """In a scratch copy of the tree: one row added to the JSON (and, as it is not answered 502,
+    its status to the gateway's), `make contract`, and the code is a Python class, a Node client
+    export (with its code, status and title), and declared in both `.d.ts` files and the
+    compatibility package's lists."""
+    scratch_tree(tmp_path)
+    changed = json.loads(json.dumps(CONTRACT))
+    changed["errors"].append(TOO_BIG)
+    (tmp_path / GENERATED_FROM[0]).write_text(json.dumps(changed, indent=2) + "\n", "utf-8")
+    gateway = json.loads(json.dumps(GATEWAY))
+    gateway["httpStatus"]["FrameTooLargeError"] = 413
+    (tmp_path / GENERATED_FROM[1]).write_text(json.dumps(gateway, indent=2) + "\n", "utf-8")
+
+    done = run_generator("--root", tmp_path)
+    assert done.returncode == 0, done.stderr
+
+    module = tmp_path / "gpp" / "core" / "contract_errors.py"
+    namespace: dict[str, Any] = {}
+    exec(compile(module.read_text("utf-8"), str(module), "exec"), namespace)
+    cls = namespace["FrameTooLargeError"]
+    assert (cls.code, cls.title, cls.__mro__[1]) == ("E_TOO_BIG", "Frame too large", codes.ProtocolError)  # fmt: skip
+    assert namespace["ERROR_CLASSES"]["E_TOO_BIG"] is cls
+    assert "FrameTooLargeError" in namespace["__all__"]
+
+    for copy in ("plugins/sdk/node/gpp3.json", "plugins/client/node/gpp3.json"):
+        assert (tmp_path / copy).read_bytes() == (tmp_path / GENERATED_FROM[0]).read_bytes()
+    assert run_node(NODE_SCRATCH_CLIENT, tmp_path) == {"code": "E_TOO_BIG", "httpStatus": 413, "title": "Frame too large", "parent": True, "byCode": True}  # fmt: skip
+
+    for types in ("plugins/client/node/index.d.ts", "plugins/sdk/node/index.d.ts"):
+        union = re.search(r"export type ErrorCode =([^;]*);", (tmp_path / types).read_text("utf-8"))
+        assert union is not None and '"E_TOO_BIG"' in union.group(1), types
+    client_types = (tmp_path / "plugins/client/node/index.d.ts").read_text("utf-8")
+    assert "export declare class FrameTooLargeError extends ProtocolError {}" in client_types
+    for compat in ("plugins/sdk/node-compat/index.js", "plugins/sdk/node-compat/index.d.ts"):
+        assert "  FrameTooLargeError,\n" in (tmp_path / compat).read_text("utf-8"), compat
+
+
+def test_the_generator_refuses_what_it_cannot_place(tmp_path: Path) -> None:
+    """A region's markers gone, or a row before its parent: it says which, and writes nothing."""
+    scratch_tree(tmp_path)
+    types = tmp_path / "plugins/sdk/node/index.d.ts"
+    types.write_text(
+        types.read_text("utf-8").replace("// END generated (error-code)\n", ""), "utf-8"
+    )
+    done = run_generator("--root", tmp_path)
+    assert done.returncode == 2
+    assert "plugins/sdk/node/index.d.ts: needs one region" in done.stderr
+    assert not (tmp_path / "gpp/core/contract_errors.py").exists()
+
+    shutil.copy(REPO / "plugins/sdk/node/index.d.ts", types)
+    changed = json.loads(json.dumps(CONTRACT))
+    changed["errors"].insert(1, {**TOO_BIG, "extends": "SchemaError"})
+    (tmp_path / GENERATED_FROM[0]).write_text(json.dumps(changed), "utf-8")
+    done = run_generator("--root", tmp_path)
+    assert done.returncode == 2
+    assert "FrameTooLargeError extends SchemaError, not a row above" in done.stderr
 
 
 # ------------------------------------------------------------ payload cases, from the schemas
@@ -207,7 +372,7 @@ def cases(spec: dict[str, Any]) -> tuple[Any, list[Case]]:
 
 def payload_cases() -> Iterator[tuple[str, Any, str, bool]]:
     """(schema name, value, field to name, valid) for every payload and the discover body."""
-    specs = {**CONTRACT["payloads"], "gateway.discoverRequest": CONTRACT["gateway"]["discoverRequest"]}  # fmt: skip
+    specs = {**CONTRACT["payloads"], "gateway.discoverRequest": GATEWAY["discoverRequest"]}
     for name, spec in specs.items():
         for value, segments, ok in cases(spec)[1]:
             field = ""
@@ -235,7 +400,9 @@ import { parseStrict } from "./plugins/sdk/node/canonical.js";
 import { CONTRACT } from "./plugins/sdk/node/contract.js";
 import { fromContract, pathProblem, Violation } from "./plugins/sdk/node/schema.js";
 import { createInterface } from "node:readline";
-const checks = { gateway: { discoverRequest: fromContract(CONTRACT.gateway.discoverRequest) } };
+import { readFileSync } from "node:fs";
+const gateway = JSON.parse(readFileSync("./app/contract/gateway.json", "utf8"));
+const checks = { gateway: { discoverRequest: fromContract(gateway.discoverRequest) } };
 for (const [type, spec] of Object.entries(CONTRACT.payloads)) checks[type] = fromContract(spec);
 for await (const line of createInterface({ input: process.stdin })) {
   const [name, value] = parseStrict(Buffer.from(line));
@@ -290,6 +457,31 @@ def test_node_path_rules_follow_the_contract() -> None:
     assert node_verdicts([["path", r["example"]] for r in rules]) == [r["problem"] for r in rules]
 
 
+# ------------------------------------------------------------------ the request budget
+
+BUDGET_VALUES = ["700", "1", "0700", str(2**53 - 1), str(2**53), "0", "", " 700", "700 ", "+7", "-7", "7.5", "7e2", "0x10", "١٢", "99999999999999999999"]  # fmt: skip
+
+NODE_BUDGETS = """
+import { requestBudgetMs } from "./plugins/sdk/node/index.js";
+import { CONTRACT } from "./plugins/sdk/node/contract.js";
+const name = CONTRACT.environment.requestBudget.variable;
+const values = JSON.parse(process.argv[1]);
+const read = values.map((v) => requestBudgetMs({ [name]: v }));
+process.stdout.write(JSON.stringify([...read, requestBudgetMs({})]));
+"""
+
+
+def test_both_sdks_read_the_request_budget_alike() -> None:
+    """The contract's variable, read by `gpp.sdk.request_budget_ms` and Node's `requestBudgetMs`:
+    the same number or None for every value, odd ones included."""
+    from gpp.sdk import request_budget_ms
+
+    name = CONTRACT["environment"]["requestBudget"]["variable"]
+    python = [request_budget_ms({name: v}) for v in BUDGET_VALUES] + [request_budget_ms({})]
+    assert python[:4] == [700, 1, 700, 2**53 - 1] and set(python[4:]) == {None}
+    assert run_node(NODE_BUDGETS, REPO, json.dumps(BUDGET_VALUES)) == python
+
+
 # --------------------------------------------------------------- the Node client's classes
 
 NODE_CLIENT = """
@@ -307,18 +499,11 @@ process.stdout.write(JSON.stringify({ classes, codes }));
 
 
 def test_node_client_has_one_class_per_contract_row() -> None:
-    done = subprocess.run(
-        [shutil.which("node") or "node", "--input-type=module", "-e", NODE_CLIENT],
-        capture_output=True,
-        cwd=REPO,
-        timeout=60,
-        check=True,
-    )
-    node = json.loads(done.stdout)
+    node = run_node(NODE_CLIENT, REPO)
     rows = {
         row["class"]: {
             "code": row["code"],
-            "httpStatus": row["httpStatus"],
+            "httpStatus": gateway_status(GATEWAY, CONTRACT, row["class"]),
             "title": row["title"],
             "extends": row["extends"],
             "name": row["class"],

@@ -24,7 +24,7 @@ from gateway_harness import (
     running_gateway,
     write_config,
 )
-from test_contract import CONTRACT, cases
+from test_contract import CONTRACT, GATEWAY, cases
 from test_session import FAULTS, fault_timeouts
 
 from app.models import DiscoverRequest
@@ -519,7 +519,7 @@ def test_the_body_schema_has_the_frame_fields_and_is_never_looser() -> None:
     """In the contract: the body's fields are the discover payload's (requestId optional, the
     gateway fills it in), each as strict or stricter. A field added to one and not the other,
     or a looser limit, fails here (tests/core/test_contract.py ties the contract to the code)."""
-    body = CONTRACT["gateway"]["discoverRequest"]
+    body = GATEWAY["discoverRequest"]
     frame = CONTRACT["payloads"]["discover"]
     body_fields = {**body["required"], **body.get("optional", {})}
     frame_fields = {**frame["required"], **frame.get("optional", {})}
@@ -537,7 +537,7 @@ def test_the_body_schema_has_the_frame_fields_and_is_never_looser() -> None:
 
 def test_every_field_of_the_body_reaches_the_request() -> None:
     """A field added to the contract's body fails here until `Discover` carries it."""
-    valid = [body for body, _, ok in cases(CONTRACT["gateway"]["discoverRequest"])[1] if ok]
+    valid = [body for body, _, ok in cases(GATEWAY["discoverRequest"])[1] if ok]
     assert valid
     for body in valid:
         request = discover_body(json.dumps(body).encode(), "h")
@@ -545,5 +545,5 @@ def test_every_field_of_the_body_reaches_the_request() -> None:
 
 
 def test_the_openapi_model_documents_every_body_field() -> None:
-    body = CONTRACT["gateway"]["discoverRequest"]
+    body = GATEWAY["discoverRequest"]
     assert set(DiscoverRequest.model_fields) == {*body["required"], *body.get("optional", {})}

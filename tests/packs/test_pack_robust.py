@@ -502,6 +502,19 @@ def test_a_pack_past_its_soft_deadline_answers_the_host_before_request_ms(tmp_pa
     assert 0 < len(first["resources"]) < len(second["resources"]) < 201
 
 
+@pytest.mark.parametrize(("value", "deadline_ms"), [("800", 400.0), (" 800", None), ("8e2", None), ("0", None)])  # fmt: skip
+def test_a_pack_reads_its_budget_through_the_sdk(
+    monkeypatch: pytest.MonkeyPatch, value: str, deadline_ms: float | None
+) -> None:
+    """The soft deadline is half of what `gpp.sdk.request_budget_ms()` says, by its rule: a value
+    `int()` would forgive (a space) is no budget, as Node's `requestBudgetMs()` also says."""
+    from gpp.core.request_budget import REQUEST_BUDGET_VARIABLE
+
+    monkeypatch.setenv(REQUEST_BUDGET_VARIABLE, value)
+    scanner = Scanner((".py",), lambda path, source: [], _timed_link([0.0], 0), language="x")
+    assert scanner.deadline_ms == deadline_ms
+
+
 def test_the_host_tells_the_plugin_its_request_ms(tmp_path: Path) -> None:
     """`GPP_REQUEST_MS` is how a pack learns its budget without a protocol change."""
     from gpp.host.session import Timeouts

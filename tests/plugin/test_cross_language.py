@@ -165,6 +165,49 @@ def test_a_thousand_discovers_on_one_session(detector: tuple[str, list[str] | No
     assert session.returncode == 0 and process_gone(session.pid)
 
 
+BUDGET_PLUGINS = {
+    "python": (
+        "import sys\n"
+        f"sys.path.insert(0, {str(REPO)!r})\n"
+        "from gpp.sdk import request_budget_ms, serve\n"
+        "def discover(paths):\n"
+        "    here = {'path': 'x', 'line': 1}\n"
+        "    return {'resources': [{'kind': 'budget', 'name': str(request_budget_ms()),\n"
+        "             'location': here, 'attrs': {}}],\n"
+        "            'unresolved': [], 'findings': [], 'classificationSignals': []}\n"
+        "sys.exit(serve('budget', '1.0.0', discover))\n"
+    ),
+    "node": (
+        f"import {{ requestBudgetMs, servePlugin }} from {(REPO / 'plugins/sdk/node/index.js').as_uri()!r};\n"
+        "const here = { path: 'x', line: 1 };\n"
+        "process.exitCode = await servePlugin(() => ({ resources: [{ kind: 'budget',\n"
+        "  name: String(requestBudgetMs()), location: here, attrs: {} }], unresolved: [],\n"
+        "  findings: [], classificationSignals: [] }), { pluginId: 'budget', pluginVersion: '1.0.0' });\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(BUDGET_PLUGINS))
+def test_each_sdk_tells_its_plugin_the_hosts_request_budget(tmp_path: Path, language: str) -> None:
+    """The host's `request_ms` reaches a plugin through its SDK's accessor (the contract's
+    `environment.requestBudget`), the same figure in both languages."""
+    import sys
+
+    from gpp.host.session import Timeouts
+
+    plugin = tmp_path / ("budget.py" if language == "python" else "budget.mjs")
+    plugin.write_text(BUDGET_PLUGINS[language], "utf-8")
+    command = [sys.executable if language == "python" else NODE, str(plugin)]
+
+    async def run() -> Any:
+        session = PluginSession(command, "budget", "1.0.0", cwd=str(tmp_path), timeouts=Timeouts(request_ms=4321))  # fmt: skip
+        async with session:
+            return await session.discover(["."])
+
+    document = asyncio.run(run())
+    assert [r["name"] for r in document["resources"]] == ["4321"]
+
+
 def test_node_gpp2_peer_fails_at_the_handshake() -> None:
     async def scenario() -> codes.ProtocolError:
         session = PluginSession(

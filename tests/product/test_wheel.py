@@ -88,6 +88,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     (wheel,) = dist.glob("gate_forge-*.whl")
     with zipfile.ZipFile(wheel) as archive:  # package data: GPP/3 as data ships with gpp
         assert "gpp/core/contract/gpp3.json" in archive.namelist()
+        assert "gpp/gateway/contract/gateway.json" in archive.namelist()  # the gateway's own
 
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp_path)

@@ -6,9 +6,11 @@
 //
 // With `{ request: true }` the handler gets the whole discover request instead of its paths:
 // `async (request) => ...` with `request.paths`, `request.requestId` and any field a later
-// protocol adds, so a new field never changes a handler's signature.
+// protocol adds, so a new field never changes a handler's signature. `requestBudgetMs()` is the
+// host's budget for one discover (the contract's environment.requestBudget).
 
 import { PluginConnection, PROTOCOL_VERSION, ProtocolError } from "./connection.js";
+import { CONTRACT } from "./contract.js";
 import { DOCUMENT, DOCUMENT_KEYS, Violation } from "./schema.js";
 
 export { canonicalize, digest } from "./canonical.js";
@@ -21,6 +23,24 @@ export {
   readFileInRoot,
 } from "./repo_files.js";
 export { PROTOCOL_VERSION, ProtocolError };
+
+/** The contract's `environment.requestBudget`: the variable the host sets, and its rule. */
+const REQUEST_BUDGET = CONTRACT.environment.requestBudget;
+
+/**
+ * The host's budget for one discover, in milliseconds (the registry's `request_ms`), or null
+ * when the host did not say: past it the host kills the plugin, so a handler that can stop early
+ * answers what it has before then. Only decimal digits naming 1 … 2^53−1 count, the rule
+ * `gpp.sdk.request_budget_ms()` applies, so both SDKs read every value alike.
+ * @param {Record<string, string | undefined>} [env]
+ * @returns {number | null}
+ */
+export function requestBudgetMs(env = process.env) {
+  const raw = env[REQUEST_BUDGET.variable];
+  if (typeof raw !== "string" || !/^[0-9]+$/.test(raw)) return null;
+  const value = Number(raw);
+  return value >= REQUEST_BUDGET.minimum && value <= CONTRACT.limits.maxSafeInteger ? value : null;
+}
 
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 1; // run by hand in a terminal: there is no host to speak to

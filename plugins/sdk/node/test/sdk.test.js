@@ -7,7 +7,7 @@ import reference from "canonicalize";
 import { canonicalize, digest, parseStrict, UnsafeInteger } from "../canonical.js";
 import { buildFrame, frameDigest } from "../connection.js";
 import { CONTRACT } from "../contract.js";
-import { PROTOCOL_VERSION, servePlugin } from "../index.js";
+import { PROTOCOL_VERSION, requestBudgetMs, servePlugin } from "../index.js";
 import { describe, fromContract, PAYLOADS, Violation } from "../schema.js";
 
 const ID = "node-test";
@@ -430,4 +430,15 @@ test("a line over maxLineBytes is refused while reading", async () => {
   input.write(host("ready", 1, {}));
   for (let i = 0; i < 5; i++) input.write("x".repeat(300)); // no newline, ever
   assert.equal(await done, 2);
+});
+
+test("requestBudgetMs reads the contract's variable, digits naming 1 to 2^53-1 only", () => {
+  const name = CONTRACT.environment.requestBudget.variable;
+  assert.equal(name, "GPP_REQUEST_MS");
+  assert.equal(requestBudgetMs({ [name]: "4321" }), 4321);
+  assert.equal(requestBudgetMs({ [name]: String(2 ** 53 - 1) }), 2 ** 53 - 1);
+  for (const odd of ["0", "", " 7", "7.5", "1e3", "-7", String(2 ** 53)]) {
+    assert.equal(requestBudgetMs({ [name]: odd }), null, odd);
+  }
+  assert.equal(requestBudgetMs({}), null);
 });

@@ -1,7 +1,7 @@
 // Compiled by `tsc --noEmit`: a typed plugin must type-check against index.d.ts.
 
 import type { DiscoverDocument, DiscoverRequest, Resource } from "../index.js";
-import { canonicalize, digest, PROTOCOL_VERSION, servePlugin } from "../index.js";
+import { canonicalize, digest, PROTOCOL_VERSION, requestBudgetMs, servePlugin } from "../index.js";
 
 const version: 3 = PROTOCOL_VERSION;
 const resource: Resource = {
@@ -37,3 +37,6 @@ import { FileMemo, openRoot, readFileInRoot } from "../index.js";
 const memo = new FileMemo<number>({ maxEntries: 4 });
 export const remembered: number = memo.get("a.py", { size: 1, ino: 2, mtimeMs: 3 }, () => 42);
 export const bytes: Buffer = readFileInRoot(openRoot("."), "package.json");
+
+export const budget: number | null = requestBudgetMs();
+export const budgetOf: number | null = requestBudgetMs({ GPP_REQUEST_MS: "700" });
