@@ -441,6 +441,12 @@ class FrontDoorProtocol(HttpToolsProtocol):
                 + b"connection: close\r\n\r\n"
                 + body
             )
+            # as past the cap: a close with the client's bytes unread (a slowloris still
+            # trickling its head) would send a reset, and the client would lose the answer
+            self.transport.write_eof()
+            self._lingering = True
+            self._deadline = self.loop.call_later(IDLE_AFTER_S, self.transport.close)
+            return
         self.transport.close()
 
 

@@ -258,7 +258,7 @@ def byte_facts(
             ):
                 # the linker takes a class of the file first; else its assignment of the name
                 assigned = assigned or assignments(data)
-                aliased = assigned.values.get(head, ())
+                aliased = _alias_chain(assigned, head)
                 if aliased:
                     aliases.setdefault(head, aliased)
             if not links and base_keywords:
@@ -291,6 +291,26 @@ def byte_facts(
         own=own,
         aliases=tuple(aliases.items()),
     )
+
+
+def _alias_chain(assigned: Assignments, head: str, hops: int = 8) -> tuple[str, ...]:
+    """What the file's own assignments make of `head`, followed as the linker follows them
+    (`Fld = models.Model`, `B = Fld`: `B` is `Fld` and `models.Model`), at most `hops` deep."""
+    found = list(assigned.values.get(head, ()))
+    frontier = list(found)
+    for _ in range(hops):
+        step = []
+        for value in frontier:
+            first, dot, rest = value.partition(".")
+            for further in assigned.values.get(first, ()):
+                full = further + dot + rest
+                if full not in found and first != head:
+                    found.append(full)
+                    step.append(full)
+        if not step:
+            break
+        frontier = step
+    return tuple(found)
 
 
 def _from_findall(data: bytes) -> list[tuple[bytes, bytes, bytes]]:

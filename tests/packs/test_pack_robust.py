@@ -847,13 +847,15 @@ def _repository(**modules: str) -> dict[str, str]:
         pkg_c___init__="from pkg.c.d import *\n\nclass A(Base):\n    pass",
     )
 )
+@example(_repository(pkg_c_d="Fld = models.Model\n\nB = Fld\n\nclass A(B):\n    pass"))
 def test_the_prefilter_changes_no_document_of_generated_code(files: dict[str, str]) -> None:
     """The byte-identity of the pre-filtered scan and parse-all, on generated repositories: five
     modules of imports (relative, aliased, star, of the package itself), assignments (chained,
     of calls) and classes whose bases and field calls reach Django, SQLAlchemy, the other
     modules or nothing. The examples are cases this property found: a field callee assigned in
     its own file, a base renamed after a star import, an assignment that rebinds an import, a
-    dotted base through `import pkg.b`, a chained assignment, re-exports two modules deep."""
+    dotted base through `import pkg.b`, a chained assignment, re-exports two modules deep,
+    a base through two assignments of its own file."""
     with tempfile.TemporaryDirectory() as root:
         for name, text in files.items():
             (Path(root) / name).parent.mkdir(parents=True, exist_ok=True)
