@@ -70,6 +70,7 @@ from gpp.host.identity import (
     Identity,
     allowed,
     drops_root,
+    identify_folder,
     readable_refusal,
     stage,
     traversable,
@@ -406,7 +407,7 @@ class _Binds:
 
     argv: list[str]
     readonly: bool
-    staged: tuple[tuple[str, str], ...] = ()
+    staged: tuple[tuple[str, str, int, int], ...] = ()
 
 
 def _view(
@@ -439,6 +440,7 @@ def _view(
     mechanisms["view"] = seen.describe()
     readonly = bool(policy.readonly_root and root)
     sources: dict[str, str] = {}
+    found: dict[str, tuple[int, int]] = {}
     covered: list[str] = []
     if uid is not None:
         gid = uid
@@ -446,10 +448,28 @@ def _view(
             raise SandboxUnavailable(why)
         if home:
             sources = stage([*seen.folders, *([root] if root else [])], uid, gid, home)
+            found = _identify_sources(sources)
         if root:
             covered = view.covering(root, seen, lambda f: allowed(f, uid, gid, os.X_OK))
     argv = view.bind_args(seen, root, readonly, sources, covered, home)
-    return [resolution.binary, *command[1:]], _Binds(argv, readonly, tuple(sources.items()))
+    staged = tuple((source, folder, *found[source]) for source, folder in sources.items())
+    return [resolution.binary, *command[1:]], _Binds(argv, readonly, staged)
+
+
+def _identify_sources(sources: Mapping[str, str]) -> dict[str, tuple[int, int]]:
+    """The device and inode of each folder to stage, reached by a walk that follows no symlink
+    a user could have placed (`identity.open_folder`): root's mount in the child follows
+    symlinks, so the child checks it mounted these very folders."""
+    found: dict[str, tuple[int, int]] = {}
+    for source in sources:
+        try:
+            found[source] = identify_folder(source)
+        except OSError as exc:
+            raise SandboxUnavailable(
+                f"{source} lies behind a folder the plugin's uid cannot search, and cannot be "
+                f"staged for it: {exc.strerror or exc}"
+            ) from None
+    return found
 
 
 def _degraded(
