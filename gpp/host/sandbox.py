@@ -184,17 +184,35 @@ class SpawnPlan:
     def cleanup(self) -> None:
         """Remove the session's cgroup; a group still holding processes is left to the sweep,
         and its uid stays leased (a uid is never given to a second plugin while a process of
-        the first may still run as it)."""
-        gone = self.cgroup.remove() if self.cgroup is not None else True
+        the first may still run as it: without a cgroup or PID namespace, while `/proc` shows
+        one running as it)."""
+        if self.cgroup is not None:
+            gone = self.cgroup.remove()
+        else:  # no PID namespace either: a process of the uid may have left the group
+            gone = self.namespaced or self.uid_lease is None or not self._lingering()
         if gone and self.uid_lease is not None:
             self.uid_lease.release()
             self.uid_lease = None
+
+    def _lingering(self) -> bool:
+        """Whether a process still runs as the session's own uid (without namespaces and a
+        cgroup, a setsid'd grandchild outlives its process group: issue 32's red team)."""
+        return self.uid_lease is not None and bool(uids.processes_of(self.uid_lease.uid))
 
     async def release(self) -> None:
         """`cleanup` once the group is empty. Processes killed with the namespace linger as
         zombies until init reaps them, so give the kernel a moment (bounded) first; a frozen
         v1 group must be thawed for its killed processes to die at all."""
-        if self.cgroup is None:  # the namespace's init is reaped: every process is gone
+        if self.cgroup is None and self.namespaced:  # its init is reaped: every process gone
+            self.cleanup()
+            return
+        if self.cgroup is None:  # neither: end whatever still runs as the session's uid
+            for _ in range(RELEASE_POLLS):
+                if not self._lingering():
+                    break
+                if self.uid_lease is not None:
+                    uids.end_processes_of(self.uid_lease.uid)
+                await asyncio.sleep(RELEASE_POLL_S)
             self.cleanup()
             return
         self.cgroup.thaw()

@@ -28,6 +28,7 @@ import fcntl
 import functools
 import os
 import secrets
+import signal
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -165,6 +166,37 @@ def _sweep(folder: str) -> None:
         for name in os.listdir(folder):
             if name.isdigit() and (stale := _try(folder, int(name))) is not None:
                 stale.release()
+
+
+def processes_of(uid: int) -> list[int]:
+    """The host's live processes (zombies aside) running as `uid` by any of their real,
+    effective, saved or filesystem uids, from `/proc`: where a session has neither a PID
+    namespace nor a cgroup, the only way to know whether one of its processes outlived it."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/status", encoding="utf-8") as status:
+                fields = dict(line.split(":", 1) for line in status if ":" in line)
+        except (OSError, ValueError):
+            continue  # gone meanwhile
+        if fields.get("State", "").split()[:1] == ["Z"]:
+            continue
+        if str(uid) in fields.get("Uid", "").split():
+            found.append(int(name))
+    return found
+
+
+def end_processes_of(uid: int) -> list[int]:
+    """SIGKILL every live process of `uid` (a session's own: nothing else runs as it); the
+    pids signalled. A process forked meanwhile is found by the next call."""
+    ended = []
+    for pid in processes_of(uid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+            ended.append(pid)
+    return ended
 
 
 def lease_folder() -> str:
