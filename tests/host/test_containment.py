@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import shutil
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -442,3 +444,57 @@ def test_a_folder_to_stage_is_reached_through_roots_symlinks_only(tmp_path: Path
 
 USER = 12345
 """A uid no test runs as: the owner of a folder or link "another user" placed."""
+
+
+SETUID_PLANTER = """import os, shutil, sys
+sys.path.insert(0, {checkout!r})
+from gpp.plugin.sdk import serve
+
+def attempt(action):
+    try:
+        action()
+    except OSError as exc:
+        return exc.errno
+    return 0
+
+def discover(paths):
+    shutil.copy("/usr/bin/id", "planted")
+    tried = {{
+        "chmod": attempt(lambda: os.chmod("planted", 0o4755)),
+        "chmod-setgid": attempt(lambda: os.chmod("planted", 0o2755)),
+        "create": attempt(lambda: os.close(os.open("created", os.O_CREAT | os.O_WRONLY, 0o6755))),
+        "plain": attempt(lambda: os.chmod("planted", 0o755)),
+    }}
+    modes = {{name: os.stat(name).st_mode & 0o7777 for name in ("planted", "created")
+             if os.path.exists(name)}}
+    resources = [{{"kind": "seen", "name": name, "location": {{"path": ".", "line": 1}},
+                  "attrs": {{"errno": value}}}} for name, value in tried.items()]
+    resources += [{{"kind": "mode", "name": name, "location": {{"path": ".", "line": 1}},
+                   "attrs": {{"mode": value}}}} for name, value in modes.items()]
+    return {{"resources": resources, "unresolved": [], "findings": [],
+             "classificationSignals": []}}
+
+raise SystemExit(serve("planter", "1.0.0", discover))
+"""
+
+
+def test_a_plugin_cannot_leave_a_set_uid_program_in_a_writable_repository(tmp_path: Path) -> None:
+    """Red team (issue 32): with `readonly_root = false` a plugin copied `id` into the
+    repository and made it set-uid (and set-gid): run by any local user, it gave them the
+    session's uid, from which they could signal, trace and read whichever later session got
+    that uid. The seccomp filter refuses both bits on every call that sets a mode."""
+    plugin = script(tmp_path / "plugin" / "planter.py", SETUID_PLANTER.format(checkout=str(REPO)))
+    repo = Path(tempfile.mkdtemp(prefix="gpp-writable-repo-"))
+    repo.chmod(0o777)  # what a plugin writes must be writable by its uid, one per session
+    try:
+        result, _ = start(
+            [sys.executable, str(plugin)], repo, None, SandboxPolicy(readonly_root=False), "planter"
+        )
+        seen = {r["name"]: r["attrs"] for r in result["resources"]}
+        assert seen["plain"]["errno"] == 0, seen  # an ordinary chmod works
+        for attempt in ("chmod", "chmod-setgid", "create"):
+            assert seen[attempt]["errno"] == errno.EPERM, seen
+        for name in ("planted", "created"):
+            assert not seen.get(name, {"mode": 0})["mode"] & 0o6000, seen
+    finally:
+        shutil.rmtree(repo)
