@@ -129,14 +129,40 @@ def lease(uid_range: tuple[int, int], folder: str | None = None) -> UidLease:
     where = folder or lease_folder()
     _sweep(where)
     start = secrets.randbelow(size)
+    running = _running_uids()
     for step in range(size):
         uid = first + (start + step) % size
+        if uid in running:  # a process runs as it: nothing may share a plugin's uid
+            continue
         if (held := _try(where, uid)) is not None:
-            return held
+            if not processes_of(uid):  # started since the list was made
+                return held
+            os.close(held.fd)  # skipped: unlocked, its file left (swept as litter)
     raise UidsExhausted(
         f"every uid of sandbox.uid_range [{first}, {last}] is held by a live plugin session "
-        "(of this gateway or another on this host); widen the range"
+        "(of this gateway or another on this host) or runs a process; widen the range"
     )
+
+
+def _running_uids() -> set[int]:
+    """Every uid (real, effective, saved or filesystem) a live process of the host runs as: a
+    uid of the range that one does (a set-uid file a plugin left before the seccomp filter
+    refused them, a session of the degraded mode that outlived everything) is not leased."""
+    running: set[int] = set()
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with contextlib.suppress(OSError, ValueError):
+                running |= set(_status_uids(name))
+    return running
+
+
+def _status_uids(pid: str) -> list[int]:
+    """The uids of `/proc/<pid>/status` (none for a zombie). Raises OSError, ValueError."""
+    with open(f"/proc/{pid}/status", encoding="utf-8") as status:
+        fields = dict(line.split(":", 1) for line in status if ":" in line)
+    if fields.get("State", "").split()[:1] == ["Z"]:
+        return []
+    return [int(word) for word in fields.get("Uid", "").split()]
 
 
 def _try(folder: str, uid: int) -> UidLease | None:
@@ -174,17 +200,10 @@ def processes_of(uid: int) -> list[int]:
     namespace nor a cgroup, the only way to know whether one of its processes outlived it."""
     found = []
     for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/status", encoding="utf-8") as status:
-                fields = dict(line.split(":", 1) for line in status if ":" in line)
-        except (OSError, ValueError):
-            continue  # gone meanwhile
-        if fields.get("State", "").split()[:1] == ["Z"]:
-            continue
-        if str(uid) in fields.get("Uid", "").split():
-            found.append(int(name))
+        if name.isdigit():
+            with contextlib.suppress(OSError, ValueError):  # gone meanwhile
+                if uid in _status_uids(name):
+                    found.append(int(name))
     return found
 
 

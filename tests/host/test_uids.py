@@ -8,6 +8,7 @@ import contextlib
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -297,3 +298,19 @@ def test_without_namespaces_or_cgroup_a_uid_is_not_given_back_while_a_process_of
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         shutil.rmtree(folder)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="running a process as another uid needs root")
+def test_a_uid_a_process_runs_as_is_never_leased(folder: str) -> None:
+    """Red team (issue 32): a lease is a lock, and nothing stopped a uid from being given to a
+    session while a process ran as it (a set-uid file a plugin left, run by a local user; a
+    degraded session's survivor): that process could then signal, trace and read the plugin."""
+    uid = free_uid()
+    squatter = subprocess.Popen(["sleep", str(WAIT_S)], user=uid, group=uid)
+    try:
+        with pytest.raises(uids.UidsExhausted, match="runs a process"):
+            uids.lease((uid, uid), folder)
+    finally:
+        squatter.kill()
+        squatter.wait(WAIT_S)
+    uids.lease((uid, uid), folder).release()  # once it is gone: leased
