@@ -44,6 +44,7 @@ from .config import (
     default_config_path,
     load_config,
     resolve_command,
+    with_token_file,
 )
 from .default_token import with_default_token
 from .logs import escaped
@@ -458,8 +459,7 @@ def _flags_config(args: argparse.Namespace, pinned: Config | None) -> Config:
         )
         if args.token_file is None:
             return config
-        gateway = config.gateway.model_copy(update={"token_file": args.token_file.resolve()})
-        return config.model_copy(update={"gateway": gateway})
+        return with_token_file(config, args.token_file.resolve())
     if args.config is not None:
         raise ConfigError(command_line.COMMAND_LINE, ["give either --config or --plugin, not both"])
     try:

@@ -27,7 +27,7 @@ from pydantic import (
     model_validator,
 )
 
-from gpp.client.local_gateway import TOKEN_VARIABLE
+from gpp.client.local_gateway import TOKEN_VARIABLE, default_token_file
 from gpp.core import codes
 from gpp.core.framing import DEFAULT_MAX_LINE_BYTES
 from gpp.host import uids, view
@@ -399,8 +399,29 @@ def parse_config(raw: dict[str, Any], path: Path, base: Path) -> Config:
     gateway = parsed.gateway
     if gateway.token_file is not None and not gateway.token_file.is_absolute():
         gateway = gateway.model_copy(update={"token_file": base / gateway.token_file})
+    # the default token file too: `gpp serve` may generate it there after this load (and a
+    # plugin of a non-root gateway, its own uid, could read it in a view or repository)
     own = [path.resolve(), *([gateway.token_file] if gateway.token_file else [])]
+    own.append(default_token_file())
     return Config(path=path.resolve(), gateway=gateway, plugins=_hidden(plugins, own))
+
+
+def with_token_file(config: Config, token_file: Path) -> Config:
+    """`config` served with `token_file` (`gpp serve --token-file`), which every plugin's
+    view shows empty, as for a token file the registry names."""
+    plugins = {
+        plugin_id: plugin.model_copy(
+            update={
+                "sandbox": replace(
+                    plugin.sandbox,
+                    hide=tuple(dict.fromkeys([*plugin.sandbox.hide, str(token_file)])),
+                )
+            }
+        )
+        for plugin_id, plugin in config.plugins.items()
+    }
+    gateway = config.gateway.model_copy(update={"token_file": token_file})
+    return config.model_copy(update={"gateway": gateway, "plugins": plugins})
 
 
 def _hidden(plugins: dict[str, PluginConfig], own: list[Path]) -> dict[str, PluginConfig]:

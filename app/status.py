@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 
 from gpp.client.local_gateway import find_token, is_loopback_url
-from gpp.client.uds import unix_transport
+from gpp.client.uds import loopback_transport, unix_transport
 
 from .logs import escaped
 
@@ -40,7 +40,13 @@ def fetch(
     base = "http://localhost" if uds else (url or "http://127.0.0.1:8787")
     token = find_token(token_file, default_file=uds is not None or is_loopback_url(base))
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    transport = unix_transport(str(uds)) if uds else None
+    transport = (
+        unix_transport(str(uds))
+        if uds
+        else loopback_transport()  # anyone may listen on the port: only ours gets the token
+        if is_loopback_url(base)
+        else None
+    )
     with httpx.Client(base_url=base, transport=transport, headers=headers, timeout=10) as client:
         answer = client.get("/plugins")
         if answer.status_code == 401:

@@ -30,7 +30,12 @@ import httpx
 
 from gpp.client.local_gateway import find_token, is_loopback_url
 from gpp.client.sse import EventStreamDecoder
-from gpp.client.uds import async_unix_transport, unix_transport
+from gpp.client.uds import (
+    async_loopback_transport,
+    async_unix_transport,
+    loopback_transport,
+    unix_transport,
+)
 from gpp.core import codes
 from gpp.core.jsonrpc import PROGRESS_METHOD
 
@@ -270,6 +275,9 @@ class _Calls(Generic[HttpT]):
     ) -> None:
         self.retry = RetryPolicy(options.get("retries", 0), options.get("max_retry_wait", 10.0))
         self._ids = itertools.count(1)
+        self._checks_listener = token is None and is_loopback_url(base_url)
+        """A token the client found on its own goes only to a loopback listener of this user
+        or root (`local_gateway.check_tcp_peer`): anyone may listen on the port first."""
         if token is None:
             named = options.get("token_file")
             token = find_token(
@@ -298,7 +306,9 @@ class GatewayClient(_Calls[httpx.Client]):
     """Blocking client. `uds` reaches a gateway listening on a Unix socket."""
 
     def _connect(self, http: dict[str, Any], timeout: float, uds: str | None) -> httpx.Client:
-        transport = unix_transport(uds) if uds else None
+        transport = (
+            unix_transport(uds) if uds else loopback_transport() if self._checks_listener else None
+        )
         return httpx.Client(**http, timeout=timeout, transport=transport)
 
     def discover(
@@ -363,7 +373,13 @@ class AsyncGatewayClient(_Calls[httpx.AsyncClient]):
     """The same, for asyncio engines."""
 
     def _connect(self, http: dict[str, Any], timeout: float, uds: str | None) -> httpx.AsyncClient:
-        transport = async_unix_transport(uds) if uds else None
+        transport = (
+            async_unix_transport(uds)
+            if uds
+            else async_loopback_transport()
+            if self._checks_listener
+            else None
+        )
         return httpx.AsyncClient(**http, timeout=timeout, transport=transport)
 
     async def discover(

@@ -22,6 +22,7 @@ import socket
 import stat
 import struct
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 TOKEN_VARIABLE = "GPP_TOKEN"
@@ -117,3 +118,52 @@ def check_peer(sock: socket.socket, path: str) -> None:
             f"{path} is served by uid {uid}, neither you (uid {os.geteuid()}) nor root: "
             "not a gateway of yours; nothing was sent"
         )
+
+
+def check_tcp_peer(sock: socket.socket, where: str) -> None:
+    """Refuse a loopback TCP connection whose other end belongs to another user: any local user
+    can listen on the gateway's port while it is down (or first), and `gpp status` sent them
+    the default token. Loopback has no SO_PEERCRED; the kernel's socket table
+    (`/proc/net/tcp`, `tcp6`) says who owns the accepted end (the listener's uid)."""
+    uid = tcp_peer_uid(sock)
+    if uid is None:
+        raise PeerNotTrusted(f"{where}: cannot tell who listens (no entry in /proc/net/tcp)")
+    if uid not in (os.geteuid(), 0):
+        raise PeerNotTrusted(
+            f"{where} is served by uid {uid}, neither you (uid {os.geteuid()}) nor root: "
+            "not a gateway of yours; nothing was sent"
+        )
+
+
+def tcp_peer_uid(sock: socket.socket) -> int | None:
+    """The uid owning the other end of the local TCP connection `sock`, or None."""
+    ours, theirs = sock.getsockname()[:2], sock.getpeername()[:2]
+    spellings = [("/proc/net/tcp6", socket.AF_INET6, ours, theirs)]
+    if sock.family == socket.AF_INET:  # a dual-stack listener's end is a v4-mapped v6 socket
+        spellings = [
+            ("/proc/net/tcp", socket.AF_INET, ours, theirs),
+            ("/proc/net/tcp6", socket.AF_INET6, _mapped(ours), _mapped(theirs)),
+        ]
+    for table, family, mine, other in spellings:
+        wanted = (_proc_address(family, other), _proc_address(family, mine))
+        try:
+            with open(table, encoding="ascii") as rows:
+                for row in rows:
+                    fields = row.split()
+                    if len(fields) > 7 and (fields[1], fields[2]) == wanted:
+                        return int(fields[7])
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _mapped(address: tuple[Any, ...]) -> tuple[str, int]:
+    return f"::ffff:{address[0]}", address[1]
+
+
+def _proc_address(family: int, address: tuple[Any, ...]) -> str:
+    """`address` as /proc/net/tcp{,6} spells it: the address's 32-bit words in host order, in
+    hex, then the port."""
+    packed = socket.inet_pton(family, address[0])
+    words = struct.unpack(f"={len(packed) // 4}I", packed)
+    return "".join(f"{word:08X}" for word in words) + f":{address[1]:04X}"

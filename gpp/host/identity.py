@@ -14,14 +14,25 @@ pre-exec step therefore bind-mounts each such source, while still root and in a 
 namespace of its own (the host sees nothing), onto an empty directory of the plugin's HOME
 folder (mode 0711), and bwrap binds that at the source's own path. Only the bound directory's own
 mode then matters: the repository's root must be readable by the uid (`readable_refusal`).
+
+Root's mount would follow symlinks, and a path the plugin's uid cannot traverse is exactly one
+whose target it could not reach on its own: a repository's owner who swapped
+`~/repo` for a symlink to another user's project (behind that user's 0700 home) had root bind
+the project into the plugin's view. So each source is opened at plan time by a walk that follows
+only symlinks no one but root could have placed (`open_folder`), and the child checks that what
+its mount put at the staging folder is that very folder (device and inode), else fails: a
+descriptor cannot be mounted from instead (a bind from a mount of the namespace it left is
+EINVAL).
 """
 
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import signal
 import stat
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -30,15 +41,18 @@ MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
 PR_SET_PDEATHSIG = 1
 KEYCTL_JOIN_SESSION_KEYRING = 1
 STAGE_FOLDER = ".gpp-view"
+MAX_SYMLINKS = 40
+"""As the kernel's own path walk: past this many symlinks a walk is a loop (ELOOP)."""
 
 
 @dataclass(frozen=True)
 class Identity:
-    """The uid and gid a plugin runs as, and the sources to stage (source → staging folder)."""
+    """The uid and gid a plugin runs as, and the sources to stage: (source, staging folder,
+    and the device and inode `open_folder` found at the source when the spawn was planned)."""
 
     uid: int
     gid: int
-    staged: tuple[tuple[str, str], ...] = ()
+    staged: tuple[tuple[str, str, int, int], ...] = ()
     keyctl: int = -1
     """The `keyctl` system call's number (-1: none here), to join a fresh session keyring."""
 
@@ -50,8 +64,11 @@ class Identity:
         if self.staged:
             _check(libc.unshare(CLONE_NEWNS))
             _check(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None))
-            for source, folder in self.staged:
+            for source, folder, device, inode in self.staged:
                 _check(libc.mount(source.encode(), folder.encode(), None, MS_BIND | MS_REC, None))
+                mounted = os.stat(folder)
+                if (mounted.st_dev, mounted.st_ino) != (device, inode):  # swapped since the plan
+                    raise OSError(errno.ESTALE, f"{source} changed since the spawn was planned")
         os.setgroups([])
         os.setgid(self.gid)
         os.setuid(self.uid)  # as root: real, effective, saved and fs uids alike
@@ -110,6 +127,62 @@ def readable_refusal(root: str, uid: int, gid: int) -> str | None:
         f"({mode}); make it readable by others (chmod o+rx {root}): each plugin session runs "
         "as a uid of its own from sandbox.uid_range"
     )
+
+
+def identify_folder(path: str) -> tuple[int, int]:
+    """The device and inode of the folder `path`, reached as `open_folder` reaches it."""
+    fd = open_folder(path)
+    try:
+        st = os.fstat(fd)
+    finally:
+        os.close(fd)
+    return st.st_dev, st.st_ino
+
+
+def open_folder(path: str) -> int:
+    """An `O_PATH` descriptor of the folder `path`, walked one component at a time from `/`,
+    following a symlink only where nobody but root could have placed it (the link root's, in a
+    root-owned folder no group or other may write); raises OSError otherwise (ELOOP)."""
+    flags = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open("/", flags | os.O_DIRECTORY)
+    parts = deque(os.path.abspath(path).split("/"))
+    hops = 0
+    try:
+        while parts:
+            part = parts.popleft()
+            if part in ("", "."):
+                continue
+            step = os.open(part, flags, dir_fd=fd)
+            st = os.fstat(step)
+            if not stat.S_ISLNK(st.st_mode):
+                os.close(fd)
+                fd = step
+                continue
+            os.close(step)
+            folder = os.fstat(fd)
+            hops += 1
+            if (
+                st.st_uid != 0
+                or folder.st_uid != 0
+                or stat.S_IMODE(folder.st_mode) & 0o022
+                or hops > MAX_SYMLINKS
+            ):
+                raise OSError(
+                    errno.ELOOP,
+                    f"{path} passes through the symlink {part!r}, which a user other than root "
+                    "could have placed or swapped; name the real path in the registry",
+                )
+            target = os.readlink(part, dir_fd=fd)
+            if target.startswith("/"):
+                os.close(fd)
+                fd = os.open("/", flags | os.O_DIRECTORY)
+            parts.extendleft(reversed(target.split("/")))
+        if not stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise OSError(errno.ENOTDIR, f"{path} is not a folder")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def stage(sources: Iterable[str], uid: int, gid: int, home: str) -> dict[str, str]:

@@ -70,6 +70,7 @@ from gpp.host.identity import (
     Identity,
     allowed,
     drops_root,
+    identify_folder,
     readable_refusal,
     stage,
     traversable,
@@ -183,17 +184,35 @@ class SpawnPlan:
     def cleanup(self) -> None:
         """Remove the session's cgroup; a group still holding processes is left to the sweep,
         and its uid stays leased (a uid is never given to a second plugin while a process of
-        the first may still run as it)."""
-        gone = self.cgroup.remove() if self.cgroup is not None else True
+        the first may still run as it: without a cgroup or PID namespace, while `/proc` shows
+        one running as it)."""
+        if self.cgroup is not None:
+            gone = self.cgroup.remove()
+        else:  # no PID namespace either: a process of the uid may have left the group
+            gone = self.namespaced or self.uid_lease is None or not self._lingering()
         if gone and self.uid_lease is not None:
             self.uid_lease.release()
             self.uid_lease = None
+
+    def _lingering(self) -> bool:
+        """Whether a process still runs as the session's own uid (without namespaces and a
+        cgroup, a setsid'd grandchild outlives its process group: issue 32's red team)."""
+        return self.uid_lease is not None and bool(uids.processes_of(self.uid_lease.uid))
 
     async def release(self) -> None:
         """`cleanup` once the group is empty. Processes killed with the namespace linger as
         zombies until init reaps them, so give the kernel a moment (bounded) first; a frozen
         v1 group must be thawed for its killed processes to die at all."""
-        if self.cgroup is None:  # the namespace's init is reaped: every process is gone
+        if self.cgroup is None and self.namespaced:  # its init is reaped: every process gone
+            self.cleanup()
+            return
+        if self.cgroup is None:  # neither: end whatever still runs as the session's uid
+            for _ in range(RELEASE_POLLS):
+                if not self._lingering():
+                    break
+                if self.uid_lease is not None:
+                    uids.end_processes_of(self.uid_lease.uid)
+                await asyncio.sleep(RELEASE_POLL_S)
             self.cleanup()
             return
         self.cgroup.thaw()
@@ -406,7 +425,7 @@ class _Binds:
 
     argv: list[str]
     readonly: bool
-    staged: tuple[tuple[str, str], ...] = ()
+    staged: tuple[tuple[str, str, int, int], ...] = ()
 
 
 def _view(
@@ -439,6 +458,7 @@ def _view(
     mechanisms["view"] = seen.describe()
     readonly = bool(policy.readonly_root and root)
     sources: dict[str, str] = {}
+    found: dict[str, tuple[int, int]] = {}
     covered: list[str] = []
     if uid is not None:
         gid = uid
@@ -446,10 +466,28 @@ def _view(
             raise SandboxUnavailable(why)
         if home:
             sources = stage([*seen.folders, *([root] if root else [])], uid, gid, home)
+            found = _identify_sources(sources)
         if root:
             covered = view.covering(root, seen, lambda f: allowed(f, uid, gid, os.X_OK))
     argv = view.bind_args(seen, root, readonly, sources, covered, home)
-    return [resolution.binary, *command[1:]], _Binds(argv, readonly, tuple(sources.items()))
+    staged = tuple((source, folder, *found[source]) for source, folder in sources.items())
+    return [resolution.binary, *command[1:]], _Binds(argv, readonly, staged)
+
+
+def _identify_sources(sources: Mapping[str, str]) -> dict[str, tuple[int, int]]:
+    """The device and inode of each folder to stage, reached by a walk that follows no symlink
+    a user could have placed (`identity.open_folder`): root's mount in the child follows
+    symlinks, so the child checks it mounted these very folders."""
+    found: dict[str, tuple[int, int]] = {}
+    for source in sources:
+        try:
+            found[source] = identify_folder(source)
+        except OSError as exc:
+            raise SandboxUnavailable(
+                f"{source} lies behind a folder the plugin's uid cannot search, and cannot be "
+                f"staged for it: {exc.strerror or exc}"
+            ) from None
+    return found
 
 
 def _degraded(

@@ -14,7 +14,8 @@ native AIO's host-wide context pool, `modify_ldt`) and the rest of the privilege
 (modules, `kexec`, mounts, namespaces, BPF, perf, swap, accounting, quotas): EPERM, which
 runtimes probing for them report or fall back from (libuv tries `io_uring_setup`). Three calls
 are allowed by argument: `personality` (harmless values only), `socket` and `socketpair` (their
-families: see SOCKET_FAMILIES).
+families: see SOCKET_FAMILIES); and the calls that set a file's mode refuse set-uid and set-gid
+bits (MODE_ARGUMENTS).
 
 The program is classic BPF, which `bwrap --seccomp FD` installs right before it execs the
 plugin (bwrap's own setup is not filtered). It is built once per gateway process; system call
@@ -57,7 +58,7 @@ REFUSED = (
 ALLOWED = (
     # files and folders
     "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2",
-    "pwritev2", "open", "openat", "openat2", "creat", "close", "close_range", "lseek",
+    "pwritev2", "open", "openat", "creat", "close", "close_range", "lseek",
     "stat", "fstat", "lstat", "newfstatat", "statx", "statfs", "fstatfs", "access", "faccessat",
     "faccessat2", "readlink", "readlinkat", "getdents", "getdents64", "getcwd", "chdir",
     "fchdir", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename", "renameat",
@@ -125,7 +126,7 @@ AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 X32_SYSCALL_BIT = 0x40000000
 
 # classic BPF
-LD_W_ABS, JEQ_K, JGE_K, RET_K, JA = 0x20, 0x15, 0x35, 0x06, 0x05
+LD_W_ABS, JEQ_K, JGE_K, JSET_K, RET_K, JA = 0x20, 0x15, 0x35, 0x45, 0x06, 0x05
 RET_ALLOW = 0x7FFF0000
 RET_EPERM = 0x00050000 | errno.EPERM
 NR, ARCH, ARG0 = 0, 4, 16  # offsets in struct seccomp_data (arg0: its low 32 bits)
@@ -163,6 +164,28 @@ class ArgumentRule:
     argument allowed only with that other argument among those values."""
 
 
+SETID_BITS = 0o6000
+"""S_ISUID | S_ISGID: a mode with either is refused (EPERM) to every call that sets one."""
+MODE_ARGUMENTS = (
+    ("chmod", 1), ("fchmod", 1), ("fchmodat", 2), ("fchmodat2", 2), ("open", 2), ("openat", 3),
+    ("creat", 1), ("mknod", 1), ("mknodat", 2),
+)  # fmt: skip
+"""Each call that sets a file's mode, and the index of its mode argument (`openat2` carries
+it in a struct the filter cannot read: it is not allowed, and glibc, CPython, Node and Go do
+not call it). A plugin with a writable repository (`readonly_root = false`) could otherwise
+leave a set-uid copy of a program there, owned by its session's uid: any local user running
+it becomes that uid, and can signal, trace and read whichever plugin session gets the uid next
+(issue 32's red team). glibc passes a mode of 0 where no file is created."""
+
+
+@dataclass(frozen=True)
+class ModeRule:
+    """A call allowed only when its `argument` (a file mode) sets neither S_ISUID nor S_ISGID."""
+
+    number: int
+    argument: int
+
+
 @functools.cache
 def program() -> bytes:
     """The compiled filter, as `bwrap --seccomp` reads it (an array of `struct sock_filter`).
@@ -180,10 +203,15 @@ def program() -> bytes:
         ),
         ArgumentRule(_syscall_number("socketpair"), SOCKETPAIR_FAMILIES, RET_EAFNOSUPPORT),
     ]
-    ruled = {rule.number for rule in rules}
+    modes = [
+        ModeRule(number, argument)
+        for number, argument in ((_syscall_number(n), a) for n, a in MODE_ARGUMENTS)
+        if number >= 0
+    ]
+    ruled = {rule.number for rule in rules} | {mode.number for mode in modes}
     allowed = [n for n in allowed_numbers() if n not in ruled]
     x32 = machine == "x86_64"
-    return assemble(AUDIT_ARCH[machine], refused_numbers(), rules, allowed, x32=x32)
+    return assemble(AUDIT_ARCH[machine], refused_numbers(), rules, allowed, x32=x32, modes=modes)
 
 
 @functools.cache
@@ -211,10 +239,12 @@ def assemble(
     allowed: list[int],
     *,
     x32: bool,
+    modes: list[ModeRule] | None = None,
 ) -> bytes:
     """The program: wrong ABI → EPERM; a refused number → EPERM; a call with an argument rule
-    whose first argument is not allowed → the rule's refusal; an allowed number → allowed;
-    anything else → ENOSYS."""
+    whose first argument is not allowed → the rule's refusal; a call of `modes` whose mode
+    sets S_ISUID or S_ISGID → EPERM; an allowed number → allowed; anything else → ENOSYS."""
+    modes = modes or []
     code: list[Instruction | str] = [
         (LD_W_ABS, 0, 0, ARCH),
         (JEQ_K, 1, 0, arch),
@@ -225,6 +255,7 @@ def assemble(
         code += [(JGE_K, 0, 1, X32_SYSCALL_BIT), (RET_K, 0, 0, RET_EPERM)]
     verdicts = {n: "allow" for n in allowed} | {n: "deny" for n in refused}
     verdicts |= {rule.number: f"rule{i}" for i, rule in enumerate(rules)}
+    verdicts |= {mode.number: f"mode{i}" for i, mode in enumerate(modes)}
     code += _dispatch(sorted(verdicts.items()), "t")
     for index, rule in enumerate(rules):
         code += [f"rule{index}", (LD_W_ABS, 0, 0, ARG0)]
@@ -236,6 +267,9 @@ def assemble(
             code += [(JEQ_K, f"allow{index}", 0, value) for value in values]
             code.append((RET_K, 0, 0, rule.refusal))
         code += [f"allow{index}", (RET_K, 0, 0, RET_ALLOW)]
+    for index, mode in enumerate(modes):
+        code += [f"mode{index}", (LD_W_ABS, 0, 0, ARG0 + 8 * mode.argument)]
+        code += [(JSET_K, 0, 1, SETID_BITS), (RET_K, 0, 0, RET_EPERM), (RET_K, 0, 0, RET_ALLOW)]
     code += ["unlisted", (RET_K, 0, 0, RET_ENOSYS)]
     return b"".join(struct.pack("=HBBI", *op) for op in _resolve(code))
 

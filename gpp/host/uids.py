@@ -28,6 +28,7 @@ import fcntl
 import functools
 import os
 import secrets
+import signal
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -128,14 +129,40 @@ def lease(uid_range: tuple[int, int], folder: str | None = None) -> UidLease:
     where = folder or lease_folder()
     _sweep(where)
     start = secrets.randbelow(size)
+    running = _running_uids()
     for step in range(size):
         uid = first + (start + step) % size
+        if uid in running:  # a process runs as it: nothing may share a plugin's uid
+            continue
         if (held := _try(where, uid)) is not None:
-            return held
+            if not processes_of(uid):  # started since the list was made
+                return held
+            os.close(held.fd)  # skipped: unlocked, its file left (swept as litter)
     raise UidsExhausted(
         f"every uid of sandbox.uid_range [{first}, {last}] is held by a live plugin session "
-        "(of this gateway or another on this host); widen the range"
+        "(of this gateway or another on this host) or runs a process; widen the range"
     )
+
+
+def _running_uids() -> set[int]:
+    """Every uid (real, effective, saved or filesystem) a live process of the host runs as: a
+    uid of the range that one does (a set-uid file a plugin left before the seccomp filter
+    refused them, a session of the degraded mode that outlived everything) is not leased."""
+    running: set[int] = set()
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with contextlib.suppress(OSError, ValueError):
+                running |= set(_status_uids(name))
+    return running
+
+
+def _status_uids(pid: str) -> list[int]:
+    """The uids of `/proc/<pid>/status` (none for a zombie). Raises OSError, ValueError."""
+    with open(f"/proc/{pid}/status", encoding="utf-8") as status:
+        fields = dict(line.split(":", 1) for line in status if ":" in line)
+    if fields.get("State", "").split()[:1] == ["Z"]:
+        return []
+    return [int(word) for word in fields.get("Uid", "").split()]
 
 
 def _try(folder: str, uid: int) -> UidLease | None:
@@ -165,6 +192,30 @@ def _sweep(folder: str) -> None:
         for name in os.listdir(folder):
             if name.isdigit() and (stale := _try(folder, int(name))) is not None:
                 stale.release()
+
+
+def processes_of(uid: int) -> list[int]:
+    """The host's live processes (zombies aside) running as `uid` by any of their real,
+    effective, saved or filesystem uids, from `/proc`: where a session has neither a PID
+    namespace nor a cgroup, the only way to know whether one of its processes outlived it."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with contextlib.suppress(OSError, ValueError):  # gone meanwhile
+                if uid in _status_uids(name):
+                    found.append(int(name))
+    return found
+
+
+def end_processes_of(uid: int) -> list[int]:
+    """SIGKILL every live process of `uid` (a session's own: nothing else runs as it); the
+    pids signalled. A process forked meanwhile is found by the next call."""
+    ended = []
+    for pid in processes_of(uid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+            ended.append(pid)
+    return ended
 
 
 def lease_folder() -> str:

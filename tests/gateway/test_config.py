@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.config import ConfigError, Limits, load_config
+from gpp.client.local_gateway import default_token_file
 from gpp.core.framing import DEFAULT_MAX_LINE_BYTES
 from gpp.host.sandbox import SandboxPolicy
 from gpp.host.session import Timeouts
@@ -54,7 +55,8 @@ def test_an_entry_overrides_only_the_keys_it_sets(tmp_path: Path) -> None:
     plain, tuned = config.plugins["plain"], config.plugins["tuned"]
     assert plain.limits == Limits(request_ms=2000, max_queue=3)
     assert tuned.limits == Limits(request_ms=700, max_queue=3, instances=2)
-    hidden = (str(config.path),)  # the registry itself, wherever it falls in a view
+    # the registry itself and the token `gpp serve` would generate, wherever they fall in a view
+    hidden = (str(config.path), str(default_token_file()))
     assert plain.sandbox == SandboxPolicy(network="inherit", memory_mb=512, hide=hidden)
     assert tuned.sandbox == SandboxPolicy(
         network="inherit", memory_mb=512, cpu_seconds=5, readonly_root=True, hide=hidden
@@ -66,7 +68,7 @@ def test_the_defaults_are_the_hosts_and_the_sandboxs_own(tmp_path: Path) -> None
     plugin = load_config(config).plugins["p"]
     assert plugin.timeouts == Timeouts()
     assert plugin.limits.max_line_bytes == DEFAULT_MAX_LINE_BYTES
-    assert plugin.sandbox == SandboxPolicy(hide=(str(config.resolve()),))
+    assert plugin.sandbox == SandboxPolicy(hide=(str(config.resolve()), str(default_token_file())))
 
 
 def test_every_sandbox_key_is_a_config_key(tmp_path: Path) -> None:
@@ -77,7 +79,11 @@ def test_every_sandbox_key_is_a_config_key(tmp_path: Path) -> None:
         "view": ('["."]', (str(tmp_path.resolve()),)),  # relative to the registry's folder
         "hide": (
             '["x"]',
-            (str(tmp_path.resolve() / "x"), str(tmp_path.resolve() / "registry.toml")),
+            (
+                str(tmp_path.resolve() / "x"),
+                str(tmp_path.resolve() / "registry.toml"),
+                str(default_token_file()),
+            ),
         ),
         "uid_range": ("[1879048192, 1879048199]", (1879048192, 1879048199)),
         "terminal": ("true", True),

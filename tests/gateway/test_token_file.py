@@ -21,9 +21,11 @@ from gateway_harness import echo_plugin, served, write_config
 from test_preflight import check_config
 from test_reload import WAIT_S
 
+from app import cli
 from app.config import ConfigError, load_config, read_token_file
 from app.default_token import ensure_token_file
 from app.main import create_app
+from gpp.client.local_gateway import default_token_file
 
 BLANKS = ["", " \n\t\n"]
 
@@ -263,3 +265,30 @@ def test_a_token_file_that_is_a_fifo_is_refused_without_hanging(tmp_path: Path) 
         pytest.fail("reading a FIFO token file blocked")
     (refused,) = outcome
     assert isinstance(refused, ValueError) and "is not a regular file" in str(refused)
+
+
+def test_every_token_file_the_gateway_may_serve_with_is_hidden_from_every_plugin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team (issue 33): the token generated at first start (default file) and one given
+    by `gpp serve --token-file` were set after the registry was loaded, so no plugin's view
+    masked them: a non-root gateway's plugin (its own uid) whose repository or view held them
+    read the token. Each is among every plugin's `hide`, as a registry's token_file is."""
+    monkeypatch.setenv("GPP_STATE_DIR", str(tmp_path / "state"))
+    config_path = write_config(tmp_path, [echo_plugin()])
+    flag_token = tmp_path / "flag-token"
+    for hidden in (
+        load_config(config_path),
+        cli._flags_config(cli_arguments(config_path, flag_token), None),
+    ):
+        for plugin in hidden.plugins.values():
+            assert str(default_token_file()) in plugin.sandbox.hide, plugin.sandbox.hide
+    (plugin,) = cli._flags_config(cli_arguments(config_path, flag_token), None).plugins.values()
+    assert str(flag_token) in plugin.sandbox.hide, plugin.sandbox.hide
+
+
+def cli_arguments(config: Path, token_file: Path) -> Any:
+    """`gpp serve --config CONFIG --token-file TOKEN_FILE`, parsed."""
+    return cli.build_parser().parse_args(
+        ["serve", "--config", str(config), "--token-file", str(token_file)]
+    )

@@ -30,7 +30,7 @@ from gateway_harness import (
 )
 
 from app.unix_socket import SocketPathError, listen_private
-from gpp.client import GatewayClient
+from gpp.client import GatewayClient, local_gateway
 
 WAIT_S = 30
 
@@ -232,3 +232,89 @@ def test_clients_send_no_token_to_a_socket_another_user_listens_on() -> None:
         )  # fmt: skip
         assert f"is owned by uid {OTHER_UID}, neither you nor root" in node.stdout, node.stderr
         proc.kill()  # the Node client never connected: nothing to wait for
+
+
+@contextmanager
+def _tcp_listener_of_another_user() -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """A loopback TCP port bound and served by uid OTHER_UID (the gateway's port taken while it
+    is down, or first): it accepts one connection and prints how many bytes it received."""
+    script = (
+        "import socket\n"
+        "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)\n"
+        "print(s.getsockname()[1], flush=True)\n"
+        "s.settimeout(30); c, _ = s.accept(); c.settimeout(2); got = b''\n"
+        "try:\n"
+        "    while chunk := c.recv(65536): got += chunk\n"
+        "except TimeoutError: pass\n"
+        "print(len(got), flush=True)\n"
+    )
+    proc = subprocess.Popen(  # the system's Python: another user may not enter root's home
+        [shutil.which("python3", path="/usr/bin:/bin") or "python3", "-c", script],
+        user=OTHER_UID,
+        group=OTHER_UID,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd="/",
+    )
+    try:
+        assert proc.stdout is not None
+        yield int(proc.stdout.readline()), proc
+    finally:
+        proc.kill()
+        proc.wait(WAIT_S)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="acting as another user needs root")
+def test_clients_send_no_found_token_to_a_loopback_port_another_user_listens_on(
+    tmp_path: Path,
+) -> None:
+    """Red team (issue 33): any local user may listen on the gateway's loopback port while it
+    is down, and `gpp status` and the Python client sent them the token they found on their
+    own (the default file: root's, for a root gateway). Loopback has no SO_PEERCRED; the
+    kernel's socket table says who owns the other end, checked before the first byte."""
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    (state / "token").write_text("s3cret\n")
+    (state / "token").chmod(0o600)
+    env = {**os.environ, "GPP_STATE_DIR": str(state)}
+    env.pop("GPP_TOKEN", None)
+    with _tcp_listener_of_another_user() as (port, proc):
+        status = subprocess.run(
+            [sys.executable, "-m", "app", "status", "--url", f"http://127.0.0.1:{port}"],
+            capture_output=True, text=True, timeout=WAIT_S, env=env, cwd=REPO,
+        )  # fmt: skip
+        assert status.returncode == 1 and f"served by uid {OTHER_UID}" in status.stderr
+        assert _received(proc) == "0"
+    with _tcp_listener_of_another_user() as (port, proc):
+        client = subprocess.run(
+            [sys.executable, "-c", "from gpp.client import GatewayClient\n"
+             f"GatewayClient('http://127.0.0.1:{port}').plugins()"],
+            capture_output=True, text=True, timeout=WAIT_S, env=env, cwd=REPO,
+        )  # fmt: skip
+        assert client.returncode != 0 and f"served by uid {OTHER_UID}" in client.stderr
+        assert _received(proc) == "0"
+
+
+def test_a_loopback_gateway_of_this_user_is_told_apart_from_another_users() -> None:
+    """The socket table names this process as the owner of a connection it accepted itself."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        with socket.create_connection(listener.getsockname(), timeout=WAIT_S) as client:
+            accepted, _ = listener.accept()
+            with accepted:
+                assert local_gateway.tcp_peer_uid(client) == os.geteuid()
+                local_gateway.check_tcp_peer(client, "here")  # ours: no refusal
+
+
+def test_a_dual_stack_listeners_end_is_found_too() -> None:
+    """A v4 client of a listener on `::` meets a v4-mapped v6 socket: found in tcp6."""
+    with socket.socket(socket.AF_INET6) as listener:
+        listener.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        listener.bind(("::", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) as client:
+            accepted, _ = listener.accept()
+            with accepted:
+                assert local_gateway.tcp_peer_uid(client) == os.geteuid()

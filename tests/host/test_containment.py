@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import shutil
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,7 +29,7 @@ from gateway_harness import running_gateway, write_config
 
 from app.config import load_config
 from gpp.core import codes
-from gpp.host import sandbox, shims, uids
+from gpp.host import identity, sandbox, shims, uids
 from gpp.host.identity import drops_root
 from gpp.host.sandbox import SandboxPolicy, plan
 from gpp.host.session import PluginSession
@@ -388,3 +390,111 @@ def test_every_bundled_plugin_works_in_its_narrow_view() -> None:
             assert answer.json()["resources"], plugin.id
             seen = gateway.plugin(plugin.id)["sandbox"]["view"].split("; masked")[0].split(", ")
             assert str(REPO / "plugins") not in seen and str(REPO) not in seen, (plugin.id, seen)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="root stages folders only for a root gateway")
+def test_a_repository_swapped_for_a_symlink_is_not_staged_through_it(tmp_path: Path) -> None:
+    """Red team (issue 32): a repository behind its owner's 0700 folder is staged by root, whose
+    bind mount followed symlinks. Its owner, after the registry was loaded, swapped the folder
+    for a symlink to another user's project behind that user's 0700 home: the plugin read it."""
+    plugin = tmp_path / "plugin"
+    plugin.mkdir()
+    shutil.copy(PROBE, plugin / "probe.py")
+    project = tmp_path / "victim" / "project"
+    project.mkdir(parents=True)
+    (project / "secret.txt").write_text("another user's secret\n")
+    (project / "secret.txt").chmod(0o644)
+    project.chmod(0o755)
+    (tmp_path / "victim").chmod(0o700)
+    owner = tmp_path / "owner"
+    owner.mkdir(mode=0o700)
+    os.chown(owner, USER, USER)
+    repo = owner / "repo"
+    repo.symlink_to(project)  # a folder when the registry was loaded; now the owner's symlink
+    os.lchown(repo, USER, USER)
+    tmp_path.chmod(0o755)
+    with pytest.raises(codes.UnexpectedEOFError) as refused:
+        look([sys.executable, str(plugin / "probe.py")], [str(repo / "secret.txt")], root=repo)
+    problem = refused.value.problem
+    assert "passes through the symlink 'repo'" in problem, problem
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="links owned by another user need root to make")
+def test_a_folder_to_stage_is_reached_through_roots_symlinks_only(tmp_path: Path) -> None:
+    """What root stages is found by a walk that follows a symlink only where nobody but root
+    could have placed it: root's link in a folder only root may write is followed; a user's
+    link, or any link in a folder others may write, is refused."""
+    real = tmp_path / "real"
+    real.mkdir()
+    tmp_path.chmod(0o755)
+    (tmp_path / "absolute").symlink_to(real)
+    (tmp_path / "relative").symlink_to("real/../real")
+    real_id = os.stat(real).st_dev, os.stat(real).st_ino
+    for name in ("absolute", "relative"):
+        assert identity.identify_folder(str(tmp_path / name)) == real_id
+        os.lchown(tmp_path / name, USER, USER)
+        with pytest.raises(OSError, match=f"passes through the symlink '{name}'"):
+            identity.identify_folder(str(tmp_path / name / "."))
+    (tmp_path / "shared").mkdir(mode=0o777)
+    (tmp_path / "shared").chmod(0o1777)
+    (tmp_path / "shared" / "link").symlink_to(real)
+    with pytest.raises(OSError, match="passes through the symlink 'link'"):
+        identity.identify_folder(str(tmp_path / "shared" / "link"))
+
+
+USER = 12345
+"""A uid no test runs as: the owner of a folder or link "another user" placed."""
+
+
+SETUID_PLANTER = """import os, shutil, sys
+sys.path.insert(0, {checkout!r})
+from gpp.plugin.sdk import serve
+
+def attempt(action):
+    try:
+        action()
+    except OSError as exc:
+        return exc.errno
+    return 0
+
+def discover(paths):
+    shutil.copy("/usr/bin/id", "planted")
+    tried = {{
+        "chmod": attempt(lambda: os.chmod("planted", 0o4755)),
+        "chmod-setgid": attempt(lambda: os.chmod("planted", 0o2755)),
+        "create": attempt(lambda: os.close(os.open("created", os.O_CREAT | os.O_WRONLY, 0o6755))),
+        "plain": attempt(lambda: os.chmod("planted", 0o755)),
+    }}
+    modes = {{name: os.stat(name).st_mode & 0o7777 for name in ("planted", "created")
+             if os.path.exists(name)}}
+    resources = [{{"kind": "seen", "name": name, "location": {{"path": ".", "line": 1}},
+                  "attrs": {{"errno": value}}}} for name, value in tried.items()]
+    resources += [{{"kind": "mode", "name": name, "location": {{"path": ".", "line": 1}},
+                   "attrs": {{"mode": value}}}} for name, value in modes.items()]
+    return {{"resources": resources, "unresolved": [], "findings": [],
+             "classificationSignals": []}}
+
+raise SystemExit(serve("planter", "1.0.0", discover))
+"""
+
+
+def test_a_plugin_cannot_leave_a_set_uid_program_in_a_writable_repository(tmp_path: Path) -> None:
+    """Red team (issue 32): with `readonly_root = false` a plugin copied `id` into the
+    repository and made it set-uid (and set-gid): run by any local user, it gave them the
+    session's uid, from which they could signal, trace and read whichever later session got
+    that uid. The seccomp filter refuses both bits on every call that sets a mode."""
+    plugin = script(tmp_path / "plugin" / "planter.py", SETUID_PLANTER.format(checkout=str(REPO)))
+    repo = Path(tempfile.mkdtemp(prefix="gpp-writable-repo-"))
+    repo.chmod(0o777)  # what a plugin writes must be writable by its uid, one per session
+    try:
+        result, _ = start(
+            [sys.executable, str(plugin)], repo, None, SandboxPolicy(readonly_root=False), "planter"
+        )
+        seen = {r["name"]: r["attrs"] for r in result["resources"]}
+        assert seen["plain"]["errno"] == 0, seen  # an ordinary chmod works
+        for attempt in ("chmod", "chmod-setgid", "create"):
+            assert seen[attempt]["errno"] == errno.EPERM, seen
+        for name in ("planted", "created"):
+            assert not seen.get(name, {"mode": 0})["mode"] & 0o6000, seen
+    finally:
+        shutil.rmtree(repo)

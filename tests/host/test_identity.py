@@ -80,3 +80,32 @@ def test_only_unreachable_folders_are_staged(base: Path) -> None:
     assert staged == {str(hidden): str(home / identity.STAGE_FOLDER / "0")}
     assert Path(staged[str(hidden)]).is_dir()
     assert home.stat().st_mode & 0o777 == 0o711
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="staging is done by a root gateway only")
+def test_a_source_swapped_between_the_plan_and_the_mount_fails_the_spawn(tmp_path: Path) -> None:
+    """Root's mount follows symlinks: what the child mounted must be the folder the plan found
+    (device and inode), else the spawn fails rather than bind whatever the path names now."""
+    planned, swapped, folder = tmp_path / "planned", tmp_path / "swapped", tmp_path / "stage"
+    for path in (planned, swapped, folder):
+        path.mkdir()
+    device, inode = identity.identify_folder(str(planned))
+    outcomes = {}
+    for source in (planned, swapped):
+        staged = ((str(source), str(folder), device, inode),)
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the spawn's child: stage, switch, report
+            try:
+                identity.Identity(NOBODY, NOBODY, staged).switch()
+                os.write(write_end, b"switched")
+            except OSError as exc:
+                os.write(write_end, str(exc).encode())
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        outcomes[source.name] = os.read(read_end, 4096).decode()
+        os.close(read_end)
+        os.waitpid(pid, 0)
+    assert outcomes["planned"] == "switched", outcomes
+    assert "changed since the spawn was planned" in outcomes["swapped"], outcomes

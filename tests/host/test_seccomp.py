@@ -15,14 +15,19 @@ AF_UNIX, AF_INET, AF_INET6, AF_NETLINK, AF_PACKET, AF_ALG, AF_VSOCK = 1, 2, 10, 
 I386 = 0x40000003
 
 
-def run(program: bytes, arch: int, nr: int, arg0: int = 0, arg2: int = 0) -> int:
-    """The action the program returns for `struct seccomp_data` {nr, arch, ip=0, args[0..5]}."""
-    return walk(program, arch, nr, arg0, arg2)[0]
+def run(program: bytes, arch: int, nr: int, arg0: int = 0, arg2: int = 0, **more: int) -> int:
+    """The action the program returns for `struct seccomp_data` {nr, arch, ip=0, args[0..5]}
+    (`more`: arg1, arg3… by name)."""
+    return walk(program, arch, nr, arg0, arg2, **more)[0]
 
 
-def walk(program: bytes, arch: int, nr: int, arg0: int = 0, arg2: int = 0) -> tuple[int, int]:
+def walk(
+    program: bytes, arch: int, nr: int, arg0: int = 0, arg2: int = 0, **more: int
+) -> tuple[int, int]:
     """The action, and how many instructions ran to reach it."""
-    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, 0, arg2, 0, 0, 0)
+    args = [more.get(f"arg{i}", 0) for i in range(6)]
+    args[0], args[2] = arg0, arg2
+    data = struct.pack("=iIQ6Q", nr, arch, 0, *args)
     code = [struct.unpack_from("=HBBI", program, i) for i in range(0, len(program), 8)]
     pc, acc = 0, 0
     for step in range(1, len(code) + 1):  # no backward jumps: at most one pass
@@ -30,8 +35,8 @@ def walk(program: bytes, arch: int, nr: int, arg0: int = 0, arg2: int = 0) -> tu
         if op == seccomp.LD_W_ABS:
             (acc,) = struct.unpack_from("=I", data, k)
             pc += 1
-        elif op in (seccomp.JEQ_K, seccomp.JGE_K):
-            taken = acc == k if op == seccomp.JEQ_K else acc >= k
+        elif op in (seccomp.JEQ_K, seccomp.JGE_K, seccomp.JSET_K):
+            taken = {seccomp.JEQ_K: acc == k, seccomp.JGE_K: acc >= k}.get(op, bool(acc & k))
             pc += 1 + (jt if taken else jf)
         elif op == seccomp.JA:
             pc += 1 + k
@@ -146,3 +151,24 @@ def test_every_verdict_is_a_short_search_not_a_scan_of_the_lists() -> None:
     for nr in range(0, 600):
         action, steps = walk(program, arch, nr)
         assert steps <= 30, (nr, action, steps)
+
+
+def test_no_call_sets_a_set_uid_or_set_gid_bit() -> None:
+    """Red team (issue 32): a plugin with a writable repository left a set-uid copy of `id`
+    there, owned by its session's uid; any local user running it became that uid, and with it
+    could signal, trace and read whichever later session got the uid. Every call that sets a
+    mode refuses S_ISUID and S_ISGID (EPERM); `openat2`, whose mode the filter cannot read, is
+    not allowed (ENOSYS)."""
+    program = seccomp.program()
+    arch = seccomp.AUDIT_ARCH[__import__("platform").machine()]
+    for name, argument in seccomp.MODE_ARGUMENTS:
+        number = seccomp._syscall_number(name)
+        if number < 0:  # chmod, open, creat, mknod: not on aarch64
+            continue
+        for mode in (0o4755, 0o2755, 0o6755, 0o104755):
+            got = run(program, arch, number, **{f"arg{argument}": mode})
+            assert got == seccomp.RET_EPERM, (name, oct(mode))
+        for mode in (0, 0o755, 0o1777, 0o100644):
+            got = run(program, arch, number, **{f"arg{argument}": mode})
+            assert got == seccomp.RET_ALLOW, (name, oct(mode))
+    assert run(program, arch, seccomp._syscall_number("openat2")) == seccomp.RET_ENOSYS

@@ -4,7 +4,13 @@ one uid per live session, across gateways too, given back when asked."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -212,3 +218,99 @@ def test_a_start_cancelled_while_it_is_planned_gives_the_uid_back(
     asyncio.run(scenario())
     assert len(made) == 1 and made[0].uid_lease is None  # released by the discard
     uids.lease((uid, uid)).release()  # given back
+
+
+LINGERER = """import os, sys
+sys.path.insert(0, {checkout!r})
+from gpp.plugin.sdk import serve
+
+def discover(paths):
+    child = os.fork()
+    if child == 0:  # a setsid'd grandchild: out of the session's process group
+        os.setsid()
+        if os.fork() == 0:
+            null = os.open("/dev/null", os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            os.execv("/bin/sleep", ["sleep", "{linger_s}"])
+        os._exit(0)
+    os.waitpid(child, 0)
+    return {{"resources": [], "unresolved": [], "findings": [], "classificationSignals": []}}
+
+raise SystemExit(serve("lingerer", "1.0.0", discover))
+"""
+
+
+def processes_of(uid: int) -> list[int]:
+    """The pids whose real uid is `uid`, from the host's /proc (zombies aside: killed, they
+    wait for the host's init to reap them)."""
+    found = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            lines = Path(f"/proc/{name}/status").read_text().splitlines()
+        except OSError:
+            continue
+        field = {line.split(":")[0]: line.split()[1:] for line in lines if ":" in line}
+        if field["State"][0] != "Z" and int(field["Uid"][0]) == uid:
+            found.append(int(name))
+    return found
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid per session is a root gateway's")
+def test_without_namespaces_or_cgroup_a_uid_is_not_given_back_while_a_process_of_it_lives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red team (issue 32): where neither namespaces nor a cgroup can be built and the entry
+    allows it, nothing killed a setsid'd grandchild when its session ended, yet the uid went
+    back to the pool at once: the next plugin given it could signal, ptrace and read the
+    survivor, and the survivor the newcomer (per-uid permissions and quotas shared again)."""
+    monkeypatch.setattr(sandbox, "namespaces_available", lambda: False)
+    monkeypatch.setattr(sandbox, "cgroup_layout", lambda: "no cgroup here (test)")
+    checkout = Path(__file__).resolve().parents[2]
+    folder = Path(tempfile.mkdtemp(prefix="gpp-lingerer-"))
+    folder.chmod(0o755)
+    plugin = folder / "lingerer.py"
+    plugin.write_text(LINGERER.format(checkout=str(checkout), linger_s=WAIT_S))
+    python = shutil.which("python3", path="/usr/bin") or sys.executable
+    policy = SandboxPolicy(network="inherit", readonly_root=False, cgroup="optional")
+
+    async def scenario() -> int:
+        async with PluginSession(
+            [python, str(plugin)], "lingerer", "1.0.0", cwd=str(DEMO_REPO), sandbox=policy
+        ) as session:
+            said = session.sandbox_mechanisms["identity"]
+            await session.discover(["."])
+        return int(said.removeprefix("uid ").split(",")[0])
+
+    uid = -1
+    try:
+        uid = asyncio.run(scenario())
+        survivors = processes_of(uid)
+        try:
+            uids.lease((uid, uid)).release()
+        except uids.UidsExhausted:
+            given_back = False
+        else:
+            given_back = True
+        assert not (given_back and survivors), f"uid {uid} given back; still running: {survivors}"
+    finally:
+        for pid in processes_of(uid) if uid > 0 else []:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(folder)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="running a process as another uid needs root")
+def test_a_uid_a_process_runs_as_is_never_leased(folder: str) -> None:
+    """Red team (issue 32): a lease is a lock, and nothing stopped a uid from being given to a
+    session while a process ran as it (a set-uid file a plugin left, run by a local user; a
+    degraded session's survivor): that process could then signal, trace and read the plugin."""
+    uid = free_uid()
+    squatter = subprocess.Popen(["sleep", str(WAIT_S)], user=uid, group=uid)
+    try:
+        with pytest.raises(uids.UidsExhausted, match="runs a process"):
+            uids.lease((uid, uid), folder)
+    finally:
+        squatter.kill()
+        squatter.wait(WAIT_S)
+    uids.lease((uid, uid), folder).release()  # once it is gone: leased
