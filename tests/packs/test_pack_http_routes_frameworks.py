@@ -75,7 +75,7 @@ def test_koa_routes_are_read_through_its_record() -> None:
         "GET /health": "svc/index.js:6 koa",
         "GET /api/accounts/{id}": "svc/accounts.ts:3 koa",
         "DELETE /api/accounts/{id}": "svc/accounts.ts:4 koa",
-        "POST /api/accounts/": "svc/accounts.ts:5 koa",
+        "POST /api/accounts": "svc/accounts.ts:5 koa",
         "PUT /api/accounts/audit/level": "svc/accounts.ts:8 koa",
     }
 

@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
 from packs.routes import extract, link_routes
 from packs.routes.auth import NONE, REQUIRED, UNKNOWN, external_verdict
-from packs.routes.paths import express_path, flask_path, join
+from packs.routes.paths import express_path, express_served, flask_path, join
 from packs.scan import JSONObject, ParseFailure
 
 
@@ -49,6 +49,18 @@ def test_flask_converters_become_braces(rule: str, expected: str) -> None:
 )
 def test_express_parameters_become_braces(path: str, expected: str) -> None:
     assert express_path(path) == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "named"),
+    [("/users/", "/users"), ("/users/:id/", "/users/{id}"), ("/", "/"), ("/a", "/a")],
+)
+def test_express_routes_are_named_without_the_slash_it_does_not_tell_apart(
+    path: str, named: str
+) -> None:
+    """Express and koa-router route without strict slashes: `router.get('/')` mounted at
+    `/users` answers `/users` and `/users/` alike, and is named `/users`."""
+    assert express_served(path) == named
 
 
 @pytest.mark.parametrize(
@@ -204,9 +216,9 @@ def test_commonjs_object_exports_destructured_requires_and_esm_reexports() -> No
         }
     )
     assert found == {
-        "GET /users/": "none",
+        "GET /users": "none",
         "GET /teams/{id}": "none",
-        "POST /more/": "none",
+        "POST /more": "none",
     }
 
 

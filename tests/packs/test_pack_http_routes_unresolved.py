@@ -334,9 +334,9 @@ def test_express_chained_mounts_literal_loops_and_an_app_on_this() -> None:
     assert [r["name"] for r in doc["resources"]] == [
         "GET /api/a",
         "GET /api/b",
-        "GET /api/posts/",
-        "GET /api/users/",
-        "GET /api/v2/users/",
+        "GET /api/posts",
+        "GET /api/users",
+        "GET /api/v2/users",
         "GET /health",
     ]
     assert doc["findings"] == []

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .model import EXPRESS, FASTAPI, FLASK, KOA, STARLETTE
-from .paths import brace_path, express_path, flask_path, flask_shape
+from .paths import brace_path, express_served, flask_path, flask_shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +172,7 @@ READ = (
         EXPRESS,
         "Express",
         "javascript",
-        normalise=express_path,
+        normalise=express_served,
         seeds=(b"express", b"Router"),
         app_modules=("express",),
         router_members=("Router",),
@@ -196,7 +196,7 @@ READ = (
         KOA,
         "Koa",
         "javascript",
-        normalise=express_path,  # koa-router matches paths with path-to-regexp, as Express
+        normalise=express_served,  # koa-router matches paths with path-to-regexp, as Express
         seeds=(b"koa",),
         app_modules=("koa",),
         router_modules=("@koa/router", "koa-router"),

@@ -37,6 +37,14 @@ def express_path(path: str) -> str:
     return _EXPRESS_PARAM.sub(_braced, path) if ":" in path else path
 
 
+def express_served(path: str) -> str:
+    """As `express_path`, and `/users/` named `/users`: Express and koa-router route without
+    strict slashes by default, so `router.get('/')` mounted at `/users` answers `/users` and
+    `/users/` alike; it is named as it is usually written (and called)."""
+    path = express_path(path)
+    return path[:-1] if len(path) > 1 and path.endswith("/") else path
+
+
 def _braced(match: re.Match[str]) -> str:
     return "{" + match.group(1) + "}"
 
