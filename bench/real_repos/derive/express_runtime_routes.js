@@ -1,0 +1,68 @@
+// Ground-truth routes of an Express 4 application from its own router (never runs the packs).
+//
+// Usage: NODE_PATH=<its node_modules> node express_runtime_routes.js CHECKOUT APP_MODULE > items.json
+//   (APP_MODULE relative to CHECKOUT, exporting the app: `src/app.js`)
+//
+// Before the application is loaded, `Router.route` (which every `router.get(...)` and
+// `app.get(...)` calls) is wrapped to note the file and line that declared each route; the app's
+// router stack is then walked, mounted routers followed, each mount path read back from its
+// layer's pattern. HEAD, which Express answers for every GET, is left out, and so is `_all`'s
+// expansion: `all` is written as `ALL`. Express's default (non-strict) routing serves `/a` and
+// `/a/` alike: a path is written without its trailing slash.
+"use strict";
+const path = require("node:path");
+const checkout = path.resolve(process.argv[2]);
+const express = require("express");
+const proto = express.Router;
+const original = proto.route;
+proto.route = function route(routePath) {
+  const made = original.call(this, routePath);
+  const caller = new Error().stack
+    .split("\n")
+    .slice(2)
+    .find((line) => line.includes(checkout) && !line.includes("node_modules"));
+  const where = caller && /\((.*):(\d+):\d+\)$|at (.*):(\d+):\d+$/.exec(caller.trim());
+  made.declared = where
+    ? { file: path.relative(checkout, where[1] || where[3]), line: Number(where[2] || where[4]) }
+    : { file: "?", line: 0 };
+  return made;
+};
+const app = require(path.join(checkout, process.argv[3]));
+
+function mountPath(layer) {
+  if (layer.path !== undefined && typeof layer.path === "string") return layer.path;
+  const source = layer.regexp.source;
+  if (source === "^\\/?(?=\\/|$)") return "";
+  return source
+    .replace(/^\^/, "")
+    .replace(/\\\/\?\(\?=\\\/\|\$\)$/, "")
+    .replace(/\\\//g, "/");
+}
+
+const served = (p) => (p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p);
+
+const items = new Map();
+function walk(stack, prefix) {
+  for (const layer of stack) {
+    if (layer.route) {
+      const route = layer.route;
+      const paths = Array.isArray(route.path) ? route.path : [route.path];
+      for (const p of paths) {
+        for (const method of Object.keys(route.methods)) {
+          if (method === "_all") continue;
+          const name = `${method.toUpperCase()} ${served(prefix + p)}`;
+          items.set(name, { name, ...route.declared });
+        }
+        if (route.methods._all) {
+          const name = `ALL ${served(prefix + p)}`;
+          items.set(name, { name, ...route.declared });
+        }
+      }
+    } else if (layer.name === "router" && layer.handle.stack) {
+      walk(layer.handle.stack, prefix + mountPath(layer));
+    }
+  }
+}
+walk(app._router.stack, "");
+const sorted = [...items.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+process.stdout.write(`${JSON.stringify(sorted, null, 1)}\n`, () => process.exit(0)); // before an app logger writes
