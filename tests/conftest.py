@@ -29,10 +29,13 @@ sys.path[1:1] = [str(REPO / "tests" / side) for side in SIDES]
 
 STATE_DIR = Path(tempfile.mkdtemp(prefix="gpp-test-state-"))
 """Where every gateway the tests start keeps its generated token, and where the clients (the
-CLI, GatewayClient, the Node client, the harness) find it: never the real user's folders."""
-os.environ["GPP_STATE_DIR"] = str(STATE_DIR / "state")
-os.environ["GPP_RUNTIME_DIR"] = str(STATE_DIR / "run")
-os.environ.pop("GPP_TOKEN", None)  # the suite sets the tokens it means
+CLI, GatewayClient, the Node client, the harness) find it: never the real user's folders.
+Not where the suite runs against a live gateway (GPP_GATEWAY_URL, compose's integration-tests):
+its token is the one that gateway generated, in the GPP_STATE_DIR compose shares with it."""
+if not os.environ.get("GPP_GATEWAY_URL"):
+    os.environ["GPP_STATE_DIR"] = str(STATE_DIR / "state")
+    os.environ["GPP_RUNTIME_DIR"] = str(STATE_DIR / "run")
+    os.environ.pop("GPP_TOKEN", None)  # the suite sets the tokens it means
 atexit.register(shutil.rmtree, STATE_DIR, ignore_errors=True)
 
 
