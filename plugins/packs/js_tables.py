@@ -1,0 +1,1169 @@
+"""Tables and collections declared by JavaScript/TypeScript ORMs, and by Prisma schemas.
+
+Read per file (tree-sitter for JS/TS, a line reader for `schema.prisma`; nothing scanned is
+imported or run), linked across files only where the ORM itself works across files: knex
+migrations run in file order (a later migration drops or renames a table), and Sequelize's
+`define` defaults (`new Sequelize(…, { define: {…} })`) apply to every model.
+
+- Sequelize: `sequelize.define('Name', attrs, opts)` and `Model.init(attrs, { sequelize, … })`;
+  the table is `tableName`, else the model name (`modelName`, else the class) when
+  `freezeTableName`, else its plural (`inflection`'s rules: `pluralize_inflection`), snake_cased
+  when `underscored`.
+- TypeORM: `@Entity()`, `@Entity('name')`, `@Entity({ name })`; default: the class name in
+  snake_case (`DefaultNamingStrategy`).
+- Prisma: `model X { … }`, `@@map("name")` else `X`; `enum`, `type`, `view` declare no table.
+- knex: `createTable`/`createTableIfNotExists` outside a migration's `down`, minus
+  `dropTable`/`dropTableIfExists`, through `renameTable`, in path order.
+- Mongoose: `model('Name', schema)` (two arguments or more: one is a lookup) is a collection
+  named `model(…, …, 'explicit')`, else the schema's `collection` option when the schema is
+  built in the file, else Mongoose's plural of the lower-cased name (`pluralize_mongoose`).
+
+A `define`/`init`/`@Entity`/`model()`/`createTable` whose name is computed (neither a literal
+nor a `const` of the file bound to one) is an `UNRESOLVED_TABLE_NAME` finding at the call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass
+
+import tree_sitter
+
+from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
+from .routes.js_facts import JS_SUFFIXES, LANGUAGES, language_of
+from .scan import JSONObject, Linked, ParseFailure
+from .tables import UNRESOLVED_TABLE_NAME, Gap, gap_findings
+
+_Node = tree_sitter.Node
+
+SUFFIXES = (*JS_SUFFIXES, ".prisma")
+_PARSERS: dict[str, tree_sitter.Parser] = {}
+
+# The bytes that each ORM's constructs need (the pre-filter, and the reader's own gate, so a
+# pre-filtered scan equals the parse-all one by construction).
+SEQUELIZE_SEED = b"equelize"  # `sequelize.define`, `{ sequelize }`, `require('sequelize')`
+TYPEORM_SEED = b"Entity"
+KNEX_SEEDS = (b"createTable", b"dropTable", b"renameTable")
+MONGOOSE_SEEDS = (b"mongoose", b"Schema")
+
+
+def admits(path: str, data: bytes) -> bool:
+    """Whether a file's bytes can declare (or drop, or rename) a table or collection."""
+    if path.endswith(".prisma"):
+        return True
+    return (
+        SEQUELIZE_SEED in data
+        or TYPEORM_SEED in data
+        or any(seed in data for seed in KNEX_SEEDS)
+        or any(seed in data for seed in MONGOOSE_SEEDS)
+    )
+
+
+# --- naming rules ---------------------------------------------------------------------------
+
+_INFLECTION_UNCOUNTABLE = frozenset(
+    [
+        "accommodation",
+        "adulthood",
+        "advertising",
+        "advice",
+        "aggression",
+        "aid",
+        "air",
+        "aircraft",
+        "alcohol",
+        "anger",
+        "applause",
+        "arithmetic",
+        "assistance",
+        "athletics",
+        "bacon",
+        "baggage",
+        "beef",
+        "biology",
+        "blood",
+        "botany",
+        "bread",
+        "butter",
+        "carbon",
+        "cardboard",
+        "cash",
+        "chalk",
+        "chaos",
+        "chess",
+        "crossroads",
+        "countryside",
+        "dancing",
+        "deer",
+        "dignity",
+        "dirt",
+        "dust",
+        "economics",
+        "education",
+        "electricity",
+        "engineering",
+        "enjoyment",
+        "envy",
+        "equipment",
+        "ethics",
+        "evidence",
+        "evolution",
+        "fame",
+        "fiction",
+        "flour",
+        "flu",
+        "food",
+        "fuel",
+        "fun",
+        "furniture",
+        "gallows",
+        "garbage",
+        "garlic",
+        "genetics",
+        "gold",
+        "golf",
+        "gossip",
+        "grammar",
+        "gratitude",
+        "grief",
+        "guilt",
+        "gymnastics",
+        "happiness",
+        "hardware",
+        "harm",
+        "hate",
+        "hatred",
+        "health",
+        "heat",
+        "help",
+        "homework",
+        "honesty",
+        "honey",
+        "hospitality",
+        "housework",
+        "humour",
+        "hunger",
+        "hydrogen",
+        "ice",
+        "importance",
+        "inflation",
+        "information",
+        "innocence",
+        "iron",
+        "irony",
+        "jam",
+        "jewelry",
+        "judo",
+        "karate",
+        "knowledge",
+        "lack",
+        "laughter",
+        "lava",
+        "leather",
+        "leisure",
+        "lightning",
+        "linguine",
+        "linguini",
+        "linguistics",
+        "literature",
+        "litter",
+        "livestock",
+        "logic",
+        "loneliness",
+        "luck",
+        "luggage",
+        "macaroni",
+        "machinery",
+        "magic",
+        "mail",
+        "management",
+        "mankind",
+        "marble",
+        "mathematics",
+        "mayonnaise",
+        "measles",
+        "meat",
+        "metal",
+        "methane",
+        "milk",
+        "minus",
+        "money",
+        "moose",
+        "mud",
+        "music",
+        "mumps",
+        "nature",
+        "news",
+        "nitrogen",
+        "nonsense",
+        "nurture",
+        "nutrition",
+        "obedience",
+        "obesity",
+        "oil",
+        "oxygen",
+        "paper",
+        "passion",
+        "pasta",
+        "patience",
+        "permission",
+        "physics",
+        "poetry",
+        "pollution",
+        "poverty",
+        "power",
+        "pride",
+        "production",
+        "progress",
+        "pronunciation",
+        "psychology",
+        "publicity",
+        "punctuation",
+        "quality",
+        "quantity",
+        "quartz",
+        "racism",
+        "rain",
+        "recreation",
+        "relaxation",
+        "reliability",
+        "research",
+        "respect",
+        "revenge",
+        "rice",
+        "rubbish",
+        "rum",
+        "safety",
+        "salad",
+        "salt",
+        "sand",
+        "satire",
+        "scenery",
+        "seafood",
+        "seaside",
+        "series",
+        "shame",
+        "sheep",
+        "shopping",
+        "silence",
+        "sleep",
+        "slang",
+        "smoke",
+        "smoking",
+        "snow",
+        "soap",
+        "software",
+        "soil",
+        "sorrow",
+        "soup",
+        "spaghetti",
+        "speed",
+        "species",
+        "spelling",
+        "steam",
+        "stuff",
+        "stupidity",
+        "sugar",
+        "sunshine",
+        "symmetry",
+        "tennis",
+        "thirst",
+        "thunder",
+        "timber",
+        "time",
+        "toast",
+        "tolerance",
+        "trade",
+        "traffic",
+        "transportation",
+        "travel",
+        "trust",
+        "understanding",
+        "underwear",
+        "unemployment",
+        "unity",
+        "usage",
+        "validity",
+        "veal",
+        "vegetarianism",
+        "vegetation",
+        "vocabulary",
+        "wealth",
+        "weather",
+        "whiskey",
+        "wine",
+        "wood",
+        "wool",
+        "work",
+        "yoga",
+        "zinc",
+        "zoology",
+    ]
+)
+"""`inflection`'s uncountable words (checked against the whole lower-cased name, as it does)."""
+
+_I = re.IGNORECASE
+_INFLECTION_RULES: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
+    (re.compile(pattern, _I), replacement)
+    for pattern, replacement in (
+        # already plural: left as it is
+        (r"(m)en$", None), (r"(pe)ople$", None), (r"(child)ren$", None), (r"([ti])a$", None),
+        (r"((a)naly|(b)a|(d)iagno|(p)arenthe|(p)rogno|(s)ynop|(t)he)ses$", None),
+        (r"(hive)s$", None), (r"(tive)s$", None), (r"(curve)s$", None), (r"([lr])ves$", None),
+        (r"([^fo])ves$", None), (r"([^aeiouy]|qu)ies$", None), (r"(s)eries$", None),
+        (r"(m)ovies$", None), (r"(x|ch|ss|sh)es$", None), (r"([m|l])ice$", None),
+        (r"(bus)es$", None), (r"(o)es$", None), (r"(shoe)s$", None),
+        (r"(cris|ax|test)es$", None), (r"(octop|vir)i$", None),
+        (r"(alias|canvas|status|campus)es$", None), (r"^(summons)es$", None),
+        (r"^(ox)en", None), (r"(matr)ices$", None), (r"^feet$", None), (r"^teeth$", None),
+        (r"^geese$", None), (r"(quiz)zes$", None),
+        # singular to plural
+        (r"^(m|wom)an$", r"\1en"), (r"(pe)rson$", r"\1ople"), (r"(child)$", r"\1ren"),
+        (r"^(ox)$", r"\1en"), (r"(ax|test)is$", r"\1es"), (r"(octop|vir)us$", r"\1i"),
+        (r"(alias|status|canvas|campus)$", r"\1es"), (r"^(summons)$", r"\1es"),
+        (r"(bu)s$", r"\1ses"), (r"(buffal|tomat|potat)o$", r"\1oes"), (r"([ti])um$", r"\1a"),
+        (r"sis$", "ses"), (r"(?:([^f])fe|([lr])f)$", r"\1\2ves"), (r"(hive)$", r"\1s"),
+        (r"([^aeiouy]|qu)y$", r"\1ies"), (r"(x|ch|ss|sh)$", r"\1es"),
+        (r"(matr|vert|ind)ix|ex$", r"\1ices"), (r"([m|l])ouse$", r"\1ice"),
+        (r"^foot$", "feet"), (r"^tooth$", "teeth"), (r"^goose$", "geese"),
+        (r"(quiz)$", r"\1zes"), (r"s$", "s"), (r"$", "s"),
+    )
+)  # fmt: skip
+
+
+def _expand(match: re.Match[str], template: str) -> str:
+    """`$1`-style expansion where an unmatched group is empty (JavaScript's `replace`)."""
+    return re.sub(r"\\(\d)", lambda g: match.group(int(g.group(1))) or "", template)
+
+
+_MONGOOSE_UNCOUNTABLE = frozenset(
+    [
+        "advice",
+        "energy",
+        "excretion",
+        "digestion",
+        "cooperation",
+        "health",
+        "justice",
+        "labour",
+        "machinery",
+        "equipment",
+        "information",
+        "pollution",
+        "sewage",
+        "paper",
+        "money",
+        "species",
+        "series",
+        "rain",
+        "rice",
+        "fish",
+        "sheep",
+        "moose",
+        "deer",
+        "news",
+        "expertise",
+        "status",
+        "media",
+    ]
+)
+_MONGOOSE_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, _I), replacement)
+    for pattern, replacement in (
+        (r"(m)an$", r"\1en"), (r"(pe)rson$", r"\1ople"), (r"(child)$", r"\1ren"),
+        (r"^(ox)$", r"\1en"), (r"(ax|test)is$", r"\1es"), (r"(octop|vir)us$", r"\1i"),
+        (r"(alias|status)$", r"\1es"), (r"(bu)s$", r"\1ses"),
+        (r"(buffal|tomat|potat)o$", r"\1oes"), (r"([ti])um$", r"\1a"), (r"sis$", "ses"),
+        (r"(?:([^f])fe|([lr])f)$", r"\1\2ves"), (r"(hive)$", r"\1s"),
+        (r"([^aeiouy]|qu)y$", r"\1ies"), (r"(x|ch|ss|sh)$", r"\1es"),
+        (r"(matr|vert|ind)ix|ex$", r"\1ices"), (r"([m|l])ouse$", r"\1ice"),
+        (r"(kn|w|l)ife$", r"\1ives"), (r"(quiz)$", r"\1zes"), (r"s$", "s"),
+        (r"([^a-z])$", r"\1"), (r"$", "s"),
+    )
+)  # fmt: skip
+
+
+def pluralize_mongoose(name: str) -> str:
+    """Mongoose's default collection name: the model name lower-cased, then the first of its
+    rules that matches (its own short list, not `inflection`'s), unless uncountable."""
+    word = name.lower()
+    if word in _MONGOOSE_UNCOUNTABLE:
+        return word
+    for pattern, replacement in _MONGOOSE_RULES:
+        match = pattern.search(word)
+        if match is not None:
+            return word[: match.start()] + _expand(match, replacement) + word[match.end() :]
+    return word  # pragma: no cover - the last rule matches every word
+
+
+def pluralize_inflection(word: str) -> str:
+    """Sequelize's `Utils.pluralize` (the `inflection` package): an uncountable name stays;
+    else the first rule that matches the name's end wins (an already-plural word stays)."""
+    if word.lower() in _INFLECTION_UNCOUNTABLE:
+        return word
+    for pattern, replacement in _INFLECTION_RULES:
+        match = pattern.search(word)
+        if match is not None:
+            if replacement is None:
+                return word
+            return word[: match.start()] + _expand(match, replacement) + word[match.end() :]
+    return word  # pragma: no cover - the last rule matches every word
+
+
+def underscore(name: str) -> str:
+    """`inflection.underscore`, as Sequelize's `underscored` applies it to a table name."""
+    name = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
+    name = re.sub(r"([a-z\d])([A-Z])", r"\1_\2", name)
+    return name.replace("-", "_").lower()
+
+
+def snake_case(name: str) -> str:
+    """TypeORM's `snakeCase` (its `DefaultNamingStrategy.tableName` for a class)."""
+    name = re.sub(r"([A-Z])([A-Z])([a-z])", r"\1_\2\3", name)
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+
+
+# --- facts ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SequelizeModel:
+    """A Sequelize model: its name is settled at link time, when the global `define` options
+    (`SequelizeDefaults`) are known."""
+
+    model: str
+    line: int
+    columns: tuple[str, ...]
+    table: str | None  # `tableName`
+    freeze: bool | None  # `freezeTableName`, None when not given
+    underscored: bool | None
+
+
+@dataclass(frozen=True)
+class SequelizeDefaults:
+    freeze: bool | None
+    underscored: bool | None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A table (TypeORM, Prisma) or collection (Mongoose) named in the file."""
+
+    kind: str  # "table" or "collection"
+    name: str
+    line: int
+    model: str
+    orm: str
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class KnexOp:
+    op: str  # "create", "drop" or "rename"
+    name: str
+    line: int
+    columns: tuple[str, ...] = ()
+    new_name: str = ""
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    sequelize: tuple[SequelizeModel, ...] = ()
+    defaults: tuple[SequelizeDefaults, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    knex: tuple[KnexOp, ...] = ()
+    gaps: tuple[Gap, ...] = ()
+    mongoose_unpluralized: bool = False  # `mongoose.pluralize(null)`
+
+
+EMPTY = FileFacts()
+
+
+def extract(path: str, source: str) -> FileFacts:
+    if path.endswith(".prisma"):
+        return prisma_facts(path, source)
+    data = source.encode("utf-8", "surrogatepass")
+    if not admits(path, data):
+        return EMPTY
+    language = language_of(path)
+    parser = _PARSERS.get(language)
+    if parser is None:
+        parser = _PARSERS[language] = tree_sitter.Parser(LANGUAGES[language])
+    root = parser.parse(data).root_node
+    if root.has_error:
+        bad = _first_error(root)
+        raise ParseFailure(
+            bad.start_point.row + 1, f"missing {bad.type}" if bad.is_missing else "syntax error"
+        )
+    return _Reader(path, data).read(root)
+
+
+def _first_error(node: _Node) -> _Node:
+    for child in node.children:
+        if child.has_error or child.is_missing or child.type == "ERROR":
+            return _first_error(child)
+    return node
+
+
+# --- Prisma ---------------------------------------------------------------------------------
+
+_PRISMA_BLOCK = re.compile(r"^\s*(model|enum|type|view|datasource|generator)\s+(\w+)\s*\{")
+_PRISMA_MAP = re.compile(r"""^\s*@@map\(\s*(?:name\s*:\s*)?"([^"]*)"\s*\)""")
+_PRISMA_FIELD = re.compile(r"^\s*(\w+)\s+(\w+)(\(.*?\))?(\[\])?(\?)?(.*)$")
+_PRISMA_FIELD_MAP = re.compile(r"""@map\(\s*(?:name\s*:\s*)?"([^"]*)"\s*\)""")
+
+
+def prisma_facts(path: str, source: str) -> FileFacts:
+    """`model` blocks of a Prisma schema: the table `@@map` names, else the model's name; its
+    columns the fields that are not relations (a field typed by another model of the file).
+    Comments (`//`) are dropped first; a block left open is a parse error."""
+    lines = [re.sub(r"//.*$", "", line) for line in source.splitlines()]
+    models = {
+        m.group(2) for line in lines if (m := _PRISMA_BLOCK.match(line)) and m.group(1) == "model"
+    }
+    claims: list[Claim] = []
+    block: tuple[str, str, int] | None = None
+    mapped: str | None = None
+    columns: list[str] = []
+    for number, line in enumerate(lines, 1):
+        if block is None:
+            opened = _PRISMA_BLOCK.match(line)
+            if opened is not None:
+                block, mapped, columns = (opened.group(1), opened.group(2), number), None, []
+            continue
+        if line.strip() == "}":
+            kind, name, start = block
+            if kind == "model":
+                claims.append(Claim("table", mapped or name, start, name, "prisma", tuple(columns)))
+            block = None
+            continue
+        if block[0] != "model":
+            continue
+        if (table := _PRISMA_MAP.match(line)) is not None:
+            mapped = table.group(1)
+            continue
+        field = _PRISMA_FIELD.match(line)
+        if field is None or line.strip().startswith("@@"):
+            continue
+        if field.group(2) in models or field.group(4):  # a relation, or a list (not a column)
+            continue
+        column = _PRISMA_FIELD_MAP.search(field.group(6) or "")
+        columns.append(column.group(1) if column else field.group(1))
+    if block is not None:
+        raise ParseFailure(block[2], f"{block[0]} {block[1]} is not closed")
+    return FileFacts(claims=tuple(claims))
+
+
+# --- JavaScript / TypeScript ----------------------------------------------------------------
+
+_STRINGS = {"string", "template_string"}
+_TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
+                "non_null_expression", "await_expression"}  # fmt: skip
+_FUNCTIONS = {"arrow_function", "function_expression", "function", "function_declaration",
+              "method_definition", "generator_function_declaration"}  # fmt: skip
+
+
+class _Reader:
+    def __init__(self, path: str, data: bytes) -> None:
+        self.path = path
+        self.data = data
+        self.sequelize = SEQUELIZE_SEED in data
+        self.typeorm = TYPEORM_SEED in data
+        self.knex = any(seed in data for seed in KNEX_SEEDS)
+        self.mongoose = any(seed in data for seed in MONGOOSE_SEEDS)
+        self.consts: dict[str, str] = {}  # top-level `const X = 'literal'`
+        self.values: dict[str, _Node] = {}  # top-level `const X = <expression>`
+        self.models: list[SequelizeModel] = []
+        self.defaults: list[SequelizeDefaults] = []
+        self.claims: list[Claim] = []
+        self.knex_ops: list[KnexOp] = []
+        self.gaps: list[Gap] = []
+        self.unpluralized = False
+
+    def read(self, root: _Node) -> FileFacts:
+        for node in _walk(root):
+            if node.type == "variable_declarator":
+                self._bind(node)
+        for node in _walk(root):
+            kind = node.type
+            if kind == "call_expression":
+                self._call(node)
+            elif kind == "new_expression" and self.sequelize:
+                self._new_sequelize(node)
+            elif (
+                kind in ("class_declaration", "class", "abstract_class_declaration")
+                and self.typeorm
+            ):
+                self._entity(node)
+        return FileFacts(
+            sequelize=tuple(self.models),
+            defaults=tuple(self.defaults),
+            claims=tuple(self.claims),
+            knex=tuple(self.knex_ops),
+            gaps=tuple(self.gaps),
+            mongoose_unpluralized=self.unpluralized,
+        )
+
+    # helpers
+
+    def text(self, node: _Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
+
+    def _bind(self, node: _Node) -> None:
+        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        if name is None or value is None or name.type != "identifier":
+            return
+        self.values.setdefault(self.text(name), value)
+        literal = self._literal(value, follow=False)
+        if literal is not None:
+            self.consts.setdefault(self.text(name), literal)
+
+    def _literal(self, node: _Node | None, *, follow: bool = True) -> str | None:
+        """A string's value: a literal, a template without substitutions, or (with `follow`)
+        an identifier bound to one at the file's top."""
+        while node is not None and node.type in _TRANSPARENT:
+            node = node.named_children[0] if node.named_children else None
+        if node is None:
+            return None
+        if node.type == "string":
+            return "".join(
+                self.text(part) for part in node.named_children if part.type == "string_fragment"
+            )
+        if node.type == "template_string":
+            if any(part.type == "template_substitution" for part in node.named_children):
+                return None
+            return self.text(node)[1:-1]
+        if follow and node.type == "identifier":
+            return self.consts.get(self.text(node))
+        return None
+
+    def _line(self, node: _Node) -> int:
+        return node.start_point.row + 1
+
+    def _gap(self, node: _Node, detail: str) -> None:
+        self.gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, self.path, self._line(node)))
+
+    def _object(self, node: _Node | None) -> _Node | None:
+        while node is not None and node.type in _TRANSPARENT:
+            node = node.named_children[0] if node.named_children else None
+        if node is not None and node.type == "identifier":
+            node = self.values.get(self.text(node))
+        return node if node is not None and node.type == "object" else None
+
+    def _fields(self, obj: _Node) -> dict[str, _Node | None]:
+        """An object literal's keys (`{ a: 1, b }`: a shorthand maps to None); a spread adds
+        the key `...`."""
+        fields: dict[str, _Node | None] = {}
+        for child in obj.named_children:
+            if child.type == "pair":
+                key = child.child_by_field_name("key")
+                if key is None:
+                    continue
+                name = self._literal(key, follow=False) if key.type == "string" else self.text(key)
+                if name is not None:
+                    fields[name] = child.child_by_field_name("value")
+            elif child.type == "shorthand_property_identifier":
+                fields[self.text(child)] = None
+            elif child.type == "spread_element":
+                fields["..."] = None
+        return fields
+
+    def _keys(self, node: _Node | None) -> tuple[str, ...]:
+        obj = self._object(node)
+        return tuple(k for k in self._fields(obj) if k != "...") if obj is not None else ()
+
+    def _bool(self, node: _Node | None) -> bool | None:
+        if node is None:
+            return None
+        return {"true": True, "false": False}.get(node.type)
+
+    # calls
+
+    def _call(self, node: _Node) -> None:
+        callee = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if callee is None or arguments is None:
+            return
+        args = [a for a in arguments.named_children if a.type != "comment"]
+        if callee.type == "member_expression":
+            prop = callee.child_by_field_name("property")
+            owner = callee.child_by_field_name("object")
+            method = self.text(prop) if prop is not None else ""
+        elif callee.type == "identifier":
+            owner, method = None, self.text(callee)
+        else:
+            return
+        if self.sequelize and method == "define" and owner is not None and len(args) >= 2:
+            self._define(node, args)
+        elif self.sequelize and method == "init" and owner is not None and len(args) >= 2:
+            self._init(node, owner, args)
+        elif self.knex and owner is not None and method in _KNEX_OPS:
+            self._knex(node, owner, method, args)
+        elif self.mongoose and method == "model" and len(args) >= 2:
+            self._mongoose_model(node, args)
+        elif self.mongoose and method == "pluralize" and args and args[0].type == "null":
+            self.unpluralized = True
+
+    def _define(self, node: _Node, args: list[_Node]) -> None:
+        attrs = self._object(args[1])
+        if attrs is None and args[1].type != "identifier":
+            return  # `customElements.define('x-el', Class)`: not a model's attributes
+        name = self._literal(args[0])
+        if name is None:
+            self._gap(node, "a Sequelize define() names its model with an expression")
+            return
+        options = self._object(args[2]) if len(args) > 2 else None
+        self._sequelize_model(node, name, args[1], options, len(args) > 2)
+
+    def _init(self, node: _Node, owner: _Node, args: list[_Node]) -> None:
+        options = self._object(args[1])
+        if options is None:
+            return
+        fields = self._fields(options)
+        if "sequelize" not in fields:
+            return  # not a Sequelize model's init
+        if "modelName" in fields:
+            name = self._literal(fields["modelName"])
+        elif owner.type == "identifier":
+            name = self.text(owner)
+        elif owner.type == "this":
+            name = self._enclosing_class(node)
+        else:
+            name = None
+        if name is None:
+            self._gap(node, "a Sequelize init() whose model name is computed")
+            return
+        self._sequelize_model(node, name, args[0], options, True)
+
+    def _sequelize_model(
+        self, node: _Node, name: str, attrs: _Node, options: _Node | None, has_options: bool
+    ) -> None:
+        table: str | None = None
+        freeze = underscored = None
+        if options is not None:
+            fields = self._fields(options)
+            if "tableName" in fields:
+                table = self._literal(fields["tableName"])
+                if table is None:
+                    self._gap(node, "a Sequelize tableName given by an expression")
+                    return
+            freeze = self._bool(fields.get("freezeTableName"))
+            underscored = self._bool(fields.get("underscored"))
+            if "..." in fields and table is None:
+                self._gap(node, "Sequelize model options spread from elsewhere")
+                return
+        elif has_options:
+            self._gap(node, "Sequelize model options given by an expression")
+            return
+        self.models.append(
+            SequelizeModel(name, self._line(node), self._keys(attrs), table, freeze, underscored)
+        )
+
+    def _new_sequelize(self, node: _Node) -> None:
+        constructor = node.child_by_field_name("constructor")
+        arguments = node.child_by_field_name("arguments")
+        if (
+            constructor is None
+            or arguments is None
+            or not self.text(constructor).endswith("Sequelize")
+        ):
+            return
+        for arg in arguments.named_children:
+            options = self._object(arg)
+            if options is None:
+                continue
+            define = self._object(self._fields(options).get("define"))
+            if define is not None:
+                fields = self._fields(define)
+                self.defaults.append(
+                    SequelizeDefaults(
+                        self._bool(fields.get("freezeTableName")),
+                        self._bool(fields.get("underscored")),
+                    )
+                )
+
+    def _enclosing_class(self, node: _Node) -> str | None:
+        parent = node.parent
+        while parent is not None:
+            if parent.type in ("class_declaration", "class", "abstract_class_declaration"):
+                name = parent.child_by_field_name("name")
+                return self.text(name) if name is not None else None
+            parent = parent.parent
+        return None
+
+    # knex
+
+    def _knex(self, node: _Node, owner: _Node, method: str, args: list[_Node]) -> None:
+        if not self._on_schema(owner) or self._in_down(node):
+            return
+        op = _KNEX_OPS[method]
+        if not args:
+            return
+        callee = node.child_by_field_name("function")
+        prop = callee.child_by_field_name("property") if callee is not None else None
+        at = prop if prop is not None else node  # a chain's call starts where the chain does
+        name = self._literal(args[0])
+        if name is None:
+            self._gap(at, f"a knex {method}() names its table with an expression")
+            return
+        if op == "rename":
+            new_name = self._literal(args[1]) if len(args) > 1 else None
+            if new_name is None:
+                self._gap(at, "a knex renameTable() to a name given by an expression")
+                return
+            self.knex_ops.append(KnexOp("rename", name, self._line(at), new_name=new_name))
+        elif op == "create":
+            columns = self._knex_columns(args[1]) if len(args) > 1 else ()
+            self.knex_ops.append(KnexOp("create", name, self._line(at), columns))
+        else:
+            self.knex_ops.append(KnexOp("drop", name, self._line(at)))
+
+    def _on_schema(self, owner: _Node) -> bool:
+        """Whether a call is made on a knex schema builder: `….schema`, `schema`, or a chain
+        of schema calls (`knex.schema.createTable(…).createTable(…)`, `withSchema(…)`)."""
+        node: _Node | None = owner
+        while node is not None:
+            if node.type in ("identifier", "property_identifier") and self.text(node) == "schema":
+                return True
+            if node.type == "member_expression":
+                prop = node.child_by_field_name("property")
+                if prop is not None and self.text(prop) == "schema":
+                    return True
+                node = node.child_by_field_name("object")
+            elif node.type == "call_expression":
+                node = node.child_by_field_name("function")
+            elif node.type in _TRANSPARENT:
+                node = node.named_children[0] if node.named_children else None
+            else:
+                return False
+        return False
+
+    def _in_down(self, node: _Node) -> bool:
+        """Whether the call is in a migration's `down` (it undoes `up`: not the schema)."""
+        parent = node.parent
+        while parent is not None:
+            if parent.type in _FUNCTIONS:
+                name = _function_name(parent, self)
+                if name == "down":
+                    return True
+            parent = parent.parent
+        return False
+
+    def _knex_columns(self, callback: _Node) -> tuple[str, ...]:
+        if callback.type not in ("arrow_function", "function_expression", "function"):
+            return ()
+        parameters = callback.child_by_field_name("parameters")
+        parameter = callback.child_by_field_name("parameter")
+        if parameter is None and parameters is not None and parameters.named_children:
+            parameter = parameters.named_children[0]
+            if parameter.type in ("required_parameter", "optional_parameter"):
+                parameter = parameter.child_by_field_name("pattern")
+        if parameter is None or parameter.type != "identifier":
+            return ()
+        table = self.text(parameter)
+        columns: list[str] = []
+        for node in _walk(callback):
+            if node.type != "call_expression":
+                continue
+            callee = node.child_by_field_name("function")
+            arguments = node.child_by_field_name("arguments")
+            if callee is None or callee.type != "member_expression" or arguments is None:
+                continue
+            owner, prop = (
+                callee.child_by_field_name("object"),
+                callee.child_by_field_name("property"),
+            )
+            if owner is None or prop is None or self.text(owner) != table:
+                continue
+            method = self.text(prop)
+            if method in _KNEX_NOT_COLUMNS:
+                continue
+            if method == "timestamps":
+                columns += ["created_at", "updated_at"]
+                continue
+            first = arguments.named_children[0] if arguments.named_children else None
+            column = self._literal(first)
+            if column is not None:
+                columns.append(column)
+        return tuple(dict.fromkeys(columns))
+
+    # Mongoose
+
+    def _mongoose_model(self, node: _Node, args: list[_Node]) -> None:
+        name = self._literal(args[0])
+        explicit = self._literal(args[2]) if len(args) > 2 else None
+        if len(args) > 2 and explicit is None and args[2].type not in ("undefined", "null"):
+            self._gap(node, "a Mongoose model() names its collection with an expression")
+            return
+        if name is None and explicit is None:
+            self._gap(node, "a Mongoose model() names its model with an expression")
+            return
+        schema = self._schema(args[1])
+        columns: tuple[str, ...] = ()
+        collection = explicit
+        if schema is not None:
+            schema_args = [
+                a for a in (schema.child_by_field_name("arguments") or schema).named_children
+            ]
+            columns = self._keys(schema_args[0]) if schema_args else ()
+            options = self._object(schema_args[1]) if len(schema_args) > 1 else None
+            if collection is None and options is not None:
+                fields = self._fields(options)
+                if "collection" in fields:
+                    collection = self._literal(fields["collection"])
+                    if collection is None:
+                        self._gap(node, "a Mongoose schema's collection option is an expression")
+                        return
+        model = name or ""
+        orm = "mongoose" if collection is not None else "mongoose-plural"
+        self.claims.append(
+            Claim("collection", collection or model, self._line(node), model, orm, columns)
+        )
+
+    def _schema(self, node: _Node) -> _Node | None:
+        """The `new Schema(…)` a model's schema argument is, directly or through a `const`."""
+        while node is not None and node.type in _TRANSPARENT:
+            node = node.named_children[0]
+        if node.type == "identifier":
+            bound = self.values.get(self.text(node))
+            if bound is None:
+                return None
+            node = bound
+        if node.type == "new_expression":
+            constructor = node.child_by_field_name("constructor")
+            if constructor is not None and self.text(constructor).endswith("Schema"):
+                return node
+        return None
+
+    # TypeORM
+
+    def _entity(self, node: _Node) -> None:
+        decorators = [c for c in node.children if c.type == "decorator"]
+        if node.parent is not None and node.parent.type == "export_statement":
+            decorators += [c for c in node.parent.children if c.type == "decorator"]
+        for decorator in decorators:
+            expression = decorator.named_children[0] if decorator.named_children else None
+            if expression is None:
+                continue
+            arguments: list[_Node] = []
+            if expression.type == "call_expression":
+                callee = expression.child_by_field_name("function")
+                args = expression.child_by_field_name("arguments")
+                arguments = [a for a in args.named_children if a.type != "comment"] if args else []
+            else:
+                callee = expression
+            if callee is None or self.text(callee) not in ("Entity", "typeorm.Entity"):
+                continue
+            class_name = node.child_by_field_name("name")
+            model = self.text(class_name) if class_name is not None else ""
+            table: str | None
+            if not arguments:
+                table = snake_case(model) if model else None
+            elif (options := self._object(arguments[0])) is not None:
+                fields = self._fields(options)
+                if "name" in fields:
+                    table = self._literal(fields["name"])
+                elif "..." in fields:
+                    table = None
+                else:
+                    table = snake_case(model) if model else None
+            else:
+                table = self._literal(arguments[0])
+            if table is None:
+                self._gap(decorator, "a TypeORM @Entity() whose table name is computed")
+                return
+            self.claims.append(
+                Claim(
+                    "table",
+                    table,
+                    self._line(decorator),
+                    model,
+                    "typeorm",
+                    self._entity_columns(node),
+                )
+            )
+            return
+
+    def _entity_columns(self, node: _Node) -> tuple[str, ...]:
+        body = node.child_by_field_name("body")
+        if body is None:
+            return ()
+        columns: list[str] = []
+        pending = False  # a decorator ending in `Column` seen before the member it decorates
+        for member in body.named_children:
+            if member.type == "decorator":
+                pending = pending or self._column_decorator(member)
+                continue
+            if member.type in ("public_field_definition", "field_definition"):
+                own = any(
+                    self._column_decorator(c) for c in member.children if c.type == "decorator"
+                )
+                if own or pending:
+                    name = member.child_by_field_name("name") or member.child_by_field_name(
+                        "property"
+                    )
+                    if name is not None:
+                        columns.append(self._column_name(member) or self.text(name))
+            pending = False
+        return tuple(columns)
+
+    def _column_decorator(self, decorator: _Node) -> bool:
+        expression = decorator.named_children[0] if decorator.named_children else None
+        if expression is not None and expression.type == "call_expression":
+            expression = expression.child_by_field_name("function")
+        return expression is not None and self.text(expression).endswith("Column")
+
+    def _column_name(self, member: _Node) -> str | None:
+        for decorator in (c for c in member.children if c.type == "decorator"):
+            expression = decorator.named_children[0] if decorator.named_children else None
+            if expression is None or expression.type != "call_expression":
+                continue
+            args = expression.child_by_field_name("arguments")
+            for arg in args.named_children if args else ():
+                options = self._object(arg)
+                if options is not None and "name" in (fields := self._fields(options)):
+                    return self._literal(fields["name"])
+        return None
+
+
+_KNEX_OPS = {
+    "createTable": "create",
+    "createTableIfNotExists": "create",
+    "dropTable": "drop",
+    "dropTableIfExists": "drop",
+    "renameTable": "rename",
+}
+_KNEX_NOT_COLUMNS = frozenset(
+    {"index", "unique", "primary", "foreign", "references", "inTable", "onDelete", "onUpdate",
+     "dropColumn", "dropColumns", "renameColumn", "dropForeign", "dropIndex", "dropUnique",
+     "dropPrimary", "comment", "engine", "charset", "collate", "inherits", "check", "setNullable",
+     "dropNullable", "dropTimestamps", "raw"}
+)  # fmt: skip
+
+
+def _function_name(function: _Node, reader: _Reader) -> str | None:
+    """A function's name: its own, or what it is assigned to (`exports.down = …`,
+    `down: async (knex) => …`, `const down = …`)."""
+    name = function.child_by_field_name("name")
+    if name is not None:
+        return reader.text(name)
+    parent = function.parent
+    if parent is None:
+        return None
+    if parent.type == "assignment_expression":
+        left = parent.child_by_field_name("left")
+        if left is not None and left.type == "member_expression":
+            prop = left.child_by_field_name("property")
+            return reader.text(prop) if prop is not None else None
+        return reader.text(left) if left is not None else None
+    if parent.type in ("pair", "variable_declarator"):
+        key = parent.child_by_field_name("key") or parent.child_by_field_name("name")
+        return reader.text(key) if key is not None else None
+    return None
+
+
+def _walk(root: _Node) -> Iterator[_Node]:
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        assert node is not None
+        yield node
+        if cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return
+
+
+# --- link -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Named:
+    kind: str
+    name: str
+    path: str
+    line: int
+    model: str | None
+    orm: str
+    columns: tuple[str, ...]
+
+
+def link(files: Sequence[tuple[str, FileFacts]]) -> Linked:
+    defaults = [d for _, facts in files for d in facts.defaults]
+    global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
+    global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
+    unpluralized = any(facts.mongoose_unpluralized for _, facts in files)
+    named: list[_Named] = []
+    knex_tables: dict[str, _Named] = {}  # in migration (path) order: created, dropped, renamed
+    gaps: list[Gap] = []
+    for path, facts in files:
+        gaps += facts.gaps
+        for model in facts.sequelize:
+            freeze = model.freeze if model.freeze is not None else global_freeze
+            underscored = model.underscored if model.underscored is not None else global_underscored
+            if model.table is not None:
+                table = model.table
+            elif freeze:
+                table = model.model
+            else:
+                table = pluralize_inflection(model.model)
+                table = underscore(table) if underscored else table
+            named.append(
+                _Named("table", table, path, model.line, model.model, "sequelize", model.columns)
+            )
+        for claim in facts.claims:
+            name = claim.name
+            if claim.orm == "mongoose-plural":
+                name = claim.name if unpluralized else pluralize_mongoose(claim.name)
+            orm = "mongoose" if claim.orm.startswith("mongoose") else claim.orm
+            named.append(
+                _Named(claim.kind, name, path, claim.line, claim.model or None, orm, claim.columns)
+            )
+        for op in facts.knex:
+            if op.op == "create":
+                knex_tables[op.name] = _Named(
+                    "table", op.name, path, op.line, None, "knex", op.columns
+                )
+            elif op.op == "drop":
+                knex_tables.pop(op.name, None)
+            elif op.name in knex_tables:
+                knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
+    named += knex_tables.values()
+    return render(named, gaps)
+
+
+def _renamed(table: _Named, name: str) -> _Named:
+    return _Named(table.kind, name, table.path, table.line, table.model, table.orm, table.columns)
+
+
+def render(named: Sequence[_Named], gaps: Sequence[Gap]) -> Linked:
+    linked = Linked()
+    seen: dict[tuple[str, str], list[JSONObject]] = {}
+    for item in named:
+        where = location(item.path, item.line)
+        attrs: JSONObject = {"columns": len(item.columns), "orm": item.orm}
+        if item.model is not None:
+            attrs["model"] = item.model
+        linked.resources.append(
+            {"kind": item.kind, "name": item.name, "location": where, "attrs": attrs}
+        )
+        pii = pii_value(item.columns)
+        if pii:
+            linked.signals.append(signal(item.kind, item.name, "pii", pii, where))
+        seen.setdefault((item.kind, item.name), []).append(where)
+    for kind in ("table", "collection"):
+        claims = {name: places for (k, name), places in seen.items() if k == kind}
+        linked.findings += duplicate_findings(DUPLICATE_TABLE_NAME, kind, claims)
+    linked.findings += gap_findings(gaps)
+    return linked
+
+
+def link_on_demand(
+    files: Sequence[tuple[str, FileFacts]], paths: Collection[str], failed: Collection[str]
+) -> Linked:
+    """`link` as `OnDemand` calls it: every file that can hold facts is admitted by its bytes,
+    so linking never asks for more."""
+    del paths, failed
+    return link(files)
