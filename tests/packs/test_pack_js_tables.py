@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from conftest import REPO
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(REPO / "plugins"))
 
@@ -235,3 +237,46 @@ def test_the_registered_pack_reads_a_repository(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     names = [r["name"] for r in json.loads(done.stdout)["resources"]]
     assert names == ["User", "blog_posts"]
+
+
+IDENTITY_ROOTS = [
+    REPO / "plugins/examples/sample-app",
+    *sorted(p for p in (REPO / "tests/fixtures/repos").iterdir() if p.is_dir()),
+    *sorted(p for p in (REPO / "tests/fixtures/unresolved").iterdir() if p.is_dir()),
+    FIXTURES,
+]
+
+
+@pytest.mark.parametrize("root", IDENTITY_ROOTS, ids=lambda p: p.name)
+def test_the_pre_filter_changes_no_document_on_any_fixture_repository(root: Path) -> None:
+    _scan(root)
+
+
+SNIPPETS = [
+    "const { Sequelize } = require('sequelize');\nsequelize.define('User', { email: 1 });\n",
+    "import { Entity } from 'typeorm';\n@Entity()\nexport class Thing {}\n",
+    "exports.up = (knex) => knex.schema.createTable('t1', (t) => t.string('a'));\n",
+    "exports.up = (knex) => knex.schema.dropTable('t1');\n",
+    "exports.up = (knex) => knex.schema.renameTable('t1', 't2');\n",
+    "const mongoose = require('mongoose');\nmongoose.model('Box', new mongoose.Schema({}));\n",
+    "const x = (a) => a.define('Y', {});\n",  # names no ORM: not a model, not read
+    "export const f = () => 1;\n",
+    "function (\n",  # broken, names no ORM
+    "const s = require('sequelize');\ns.define('X', {\n",  # broken, names one
+    "mongoose.model(name, schema);\n",
+]
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(st.tuples(st.sampled_from(SNIPPETS), st.sampled_from(SNIPPETS)), max_size=6))
+def test_property_any_mix_of_files_scans_the_same_pre_filtered(
+    tmp_path_factory: pytest.TempPathFactory, files: list[tuple[str, str]]
+) -> None:
+    """Files made of any two snippets (ORM or not, broken or not), in migration order: the
+    pre-filtered document is the parse-all one."""
+    root = tmp_path_factory.mktemp("mix")
+    for number, (first, second) in enumerate(files):
+        (root / f"m{number:02}.js").write_text(first + second)
+    _scan(root)
