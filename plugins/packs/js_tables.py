@@ -46,6 +46,7 @@ SEQUELIZE_SEED = b"equelize"  # `sequelize.define`, `{ sequelize }`, `require('s
 TYPEORM_SEED = b"Entity"
 KNEX_SEEDS = (b"createTable", b"dropTable", b"renameTable")
 MONGOOSE_SEEDS = (b"mongoose", b"Schema")
+NEST_MONGOOSE_SEED = b"@nestjs/mongoose"  # `@Schema()` classes (within the Mongoose seeds)
 
 
 def admits(path: str, data: bytes) -> bool:
@@ -63,244 +64,41 @@ def admits(path: str, data: bytes) -> bool:
 # --- naming rules ---------------------------------------------------------------------------
 
 _INFLECTION_UNCOUNTABLE = frozenset(
-    [
-        "accommodation",
-        "adulthood",
-        "advertising",
-        "advice",
-        "aggression",
-        "aid",
-        "air",
-        "aircraft",
-        "alcohol",
-        "anger",
-        "applause",
-        "arithmetic",
-        "assistance",
-        "athletics",
-        "bacon",
-        "baggage",
-        "beef",
-        "biology",
-        "blood",
-        "botany",
-        "bread",
-        "butter",
-        "carbon",
-        "cardboard",
-        "cash",
-        "chalk",
-        "chaos",
-        "chess",
-        "crossroads",
-        "countryside",
-        "dancing",
-        "deer",
-        "dignity",
-        "dirt",
-        "dust",
-        "economics",
-        "education",
-        "electricity",
-        "engineering",
-        "enjoyment",
-        "envy",
-        "equipment",
-        "ethics",
-        "evidence",
-        "evolution",
-        "fame",
-        "fiction",
-        "flour",
-        "flu",
-        "food",
-        "fuel",
-        "fun",
-        "furniture",
-        "gallows",
-        "garbage",
-        "garlic",
-        "genetics",
-        "gold",
-        "golf",
-        "gossip",
-        "grammar",
-        "gratitude",
-        "grief",
-        "guilt",
-        "gymnastics",
-        "happiness",
-        "hardware",
-        "harm",
-        "hate",
-        "hatred",
-        "health",
-        "heat",
-        "help",
-        "homework",
-        "honesty",
-        "honey",
-        "hospitality",
-        "housework",
-        "humour",
-        "hunger",
-        "hydrogen",
-        "ice",
-        "importance",
-        "inflation",
-        "information",
-        "innocence",
-        "iron",
-        "irony",
-        "jam",
-        "jewelry",
-        "judo",
-        "karate",
-        "knowledge",
-        "lack",
-        "laughter",
-        "lava",
-        "leather",
-        "leisure",
-        "lightning",
-        "linguine",
-        "linguini",
-        "linguistics",
-        "literature",
-        "litter",
-        "livestock",
-        "logic",
-        "loneliness",
-        "luck",
-        "luggage",
-        "macaroni",
-        "machinery",
-        "magic",
-        "mail",
-        "management",
-        "mankind",
-        "marble",
-        "mathematics",
-        "mayonnaise",
-        "measles",
-        "meat",
-        "metal",
-        "methane",
-        "milk",
-        "minus",
-        "money",
-        "moose",
-        "mud",
-        "music",
-        "mumps",
-        "nature",
-        "news",
-        "nitrogen",
-        "nonsense",
-        "nurture",
-        "nutrition",
-        "obedience",
-        "obesity",
-        "oil",
-        "oxygen",
-        "paper",
-        "passion",
-        "pasta",
-        "patience",
-        "permission",
-        "physics",
-        "poetry",
-        "pollution",
-        "poverty",
-        "power",
-        "pride",
-        "production",
-        "progress",
-        "pronunciation",
-        "psychology",
-        "publicity",
-        "punctuation",
-        "quality",
-        "quantity",
-        "quartz",
-        "racism",
-        "rain",
-        "recreation",
-        "relaxation",
-        "reliability",
-        "research",
-        "respect",
-        "revenge",
-        "rice",
-        "rubbish",
-        "rum",
-        "safety",
-        "salad",
-        "salt",
-        "sand",
-        "satire",
-        "scenery",
-        "seafood",
-        "seaside",
-        "series",
-        "shame",
-        "sheep",
-        "shopping",
-        "silence",
-        "sleep",
-        "slang",
-        "smoke",
-        "smoking",
-        "snow",
-        "soap",
-        "software",
-        "soil",
-        "sorrow",
-        "soup",
-        "spaghetti",
-        "speed",
-        "species",
-        "spelling",
-        "steam",
-        "stuff",
-        "stupidity",
-        "sugar",
-        "sunshine",
-        "symmetry",
-        "tennis",
-        "thirst",
-        "thunder",
-        "timber",
-        "time",
-        "toast",
-        "tolerance",
-        "trade",
-        "traffic",
-        "transportation",
-        "travel",
-        "trust",
-        "understanding",
-        "underwear",
-        "unemployment",
-        "unity",
-        "usage",
-        "validity",
-        "veal",
-        "vegetarianism",
-        "vegetation",
-        "vocabulary",
-        "wealth",
-        "weather",
-        "whiskey",
-        "wine",
-        "wood",
-        "wool",
-        "work",
-        "yoga",
-        "zinc",
-        "zoology",
-    ]
-)
+    {
+        "accommodation", "adulthood", "advertising", "advice", "aggression", "aid", "air",
+        "aircraft", "alcohol", "anger", "applause", "arithmetic", "assistance", "athletics",
+        "bacon", "baggage", "beef", "biology", "blood", "botany", "bread", "butter",
+        "carbon", "cardboard", "cash", "chalk", "chaos", "chess", "crossroads",
+        "countryside", "dancing", "deer", "dignity", "dirt", "dust", "economics",
+        "education", "electricity", "engineering", "enjoyment", "envy", "equipment",
+        "ethics", "evidence", "evolution", "fame", "fiction", "flour", "flu", "food",
+        "fuel", "fun", "furniture", "gallows", "garbage", "garlic", "genetics", "gold",
+        "golf", "gossip", "grammar", "gratitude", "grief", "guilt", "gymnastics",
+        "happiness", "hardware", "harm", "hate", "hatred", "health", "heat", "help",
+        "homework", "honesty", "honey", "hospitality", "housework", "humour", "hunger",
+        "hydrogen", "ice", "importance", "inflation", "information", "innocence", "iron",
+        "irony", "jam", "jewelry", "judo", "karate", "knowledge", "lack", "laughter",
+        "lava", "leather", "leisure", "lightning", "linguine", "linguini", "linguistics",
+        "literature", "litter", "livestock", "logic", "loneliness", "luck", "luggage",
+        "macaroni", "machinery", "magic", "mail", "management", "mankind", "marble",
+        "mathematics", "mayonnaise", "measles", "meat", "metal", "methane", "milk", "minus",
+        "money", "moose", "mud", "music", "mumps", "nature", "news", "nitrogen", "nonsense",
+        "nurture", "nutrition", "obedience", "obesity", "oil", "oxygen", "paper", "passion",
+        "pasta", "patience", "permission", "physics", "poetry", "pollution", "poverty",
+        "power", "pride", "production", "progress", "pronunciation", "psychology",
+        "publicity", "punctuation", "quality", "quantity", "quartz", "racism", "rain",
+        "recreation", "relaxation", "reliability", "research", "respect", "revenge", "rice",
+        "rubbish", "rum", "safety", "salad", "salt", "sand", "satire", "scenery", "seafood",
+        "seaside", "series", "shame", "sheep", "shopping", "silence", "sleep", "slang",
+        "smoke", "smoking", "snow", "soap", "software", "soil", "sorrow", "soup",
+        "spaghetti", "speed", "species", "spelling", "steam", "stuff", "stupidity", "sugar",
+        "sunshine", "symmetry", "tennis", "thirst", "thunder", "timber", "time", "toast",
+        "tolerance", "trade", "traffic", "transportation", "travel", "trust",
+        "understanding", "underwear", "unemployment", "unity", "usage", "validity", "veal",
+        "vegetarianism", "vegetation", "vocabulary", "wealth", "weather", "whiskey", "wine",
+        "wood", "wool", "work", "yoga", "zinc", "zoology",
+    }
+)  # fmt: skip
 """`inflection`'s uncountable words (checked against the whole lower-cased name, as it does)."""
 
 _I = re.IGNORECASE
@@ -338,36 +136,13 @@ def _expand(match: re.Match[str], template: str) -> str:
 
 
 _MONGOOSE_UNCOUNTABLE = frozenset(
-    [
-        "advice",
-        "energy",
-        "excretion",
-        "digestion",
-        "cooperation",
-        "health",
-        "justice",
-        "labour",
-        "machinery",
-        "equipment",
-        "information",
-        "pollution",
-        "sewage",
-        "paper",
-        "money",
-        "species",
-        "series",
-        "rain",
-        "rice",
-        "fish",
-        "sheep",
-        "moose",
-        "deer",
-        "news",
-        "expertise",
-        "status",
-        "media",
-    ]
-)
+    {
+        "advice", "energy", "excretion", "digestion", "cooperation", "health", "justice",
+        "labour", "machinery", "equipment", "information", "pollution", "sewage", "paper",
+        "money", "species", "series", "rain", "rice", "fish", "sheep", "moose", "deer",
+        "news", "expertise", "status", "media",
+    }
+)  # fmt: skip
 _MONGOOSE_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, _I), replacement)
     for pattern, replacement in (
@@ -529,7 +304,12 @@ def prisma_facts(path: str, source: str) -> FileFacts:
     for number, line in enumerate(lines, 1):
         if block is None:
             opened = _PRISMA_BLOCK.match(line)
-            if opened is not None:
+            if opened is not None and "}" in line[opened.end() :]:  # `model A {}` on one line
+                if opened.group(1) == "model":
+                    claims.append(
+                        Claim("table", opened.group(2), number, opened.group(2), "prisma", ())
+                    )
+            elif opened is not None:
                 block, mapped, columns = (opened.group(1), opened.group(2), number), None, []
             continue
         if line.strip() == "}":
@@ -560,6 +340,7 @@ def prisma_facts(path: str, source: str) -> FileFacts:
 _STRINGS = {"string", "template_string"}
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
+_CLASSES = {"class_declaration", "class", "abstract_class_declaration"}
 _FUNCTIONS = {"arrow_function", "function_expression", "function", "function_declaration",
               "method_definition", "generator_function_declaration"}  # fmt: skip
 
@@ -572,8 +353,10 @@ class _Reader:
         self.typeorm = TYPEORM_SEED in data
         self.knex = any(seed in data for seed in KNEX_SEEDS)
         self.mongoose = any(seed in data for seed in MONGOOSE_SEEDS)
+        self.nest_mongoose = NEST_MONGOOSE_SEED in data
         self.consts: dict[str, str] = {}  # top-level `const X = 'literal'`
         self.values: dict[str, _Node] = {}  # top-level `const X = <expression>`
+        self.bound: set[str] = set()  # names the file binds to something not an object
         self.models: list[SequelizeModel] = []
         self.defaults: list[SequelizeDefaults] = []
         self.claims: list[Claim] = []
@@ -585,16 +368,17 @@ class _Reader:
         for node in _walk(root):
             if node.type == "variable_declarator":
                 self._bind(node)
+            elif node.type in _CLASSES or node.type == "function_declaration":
+                name = node.child_by_field_name("name")
+                if name is not None:
+                    self.bound.add(self.text(name))
         for node in _walk(root):
             kind = node.type
             if kind == "call_expression":
                 self._call(node)
             elif kind == "new_expression" and self.sequelize:
                 self._new_sequelize(node)
-            elif (
-                kind in ("class_declaration", "class", "abstract_class_declaration")
-                and self.typeorm
-            ):
+            elif kind in _CLASSES and (self.typeorm or self.nest_mongoose):
                 self._entity(node)
         return FileFacts(
             sequelize=tuple(self.models),
@@ -615,6 +399,8 @@ class _Reader:
         if name is None or value is None or name.type != "identifier":
             return
         self.values.setdefault(self.text(name), value)
+        if value.type != "object":
+            self.bound.add(self.text(name))
         literal = self._literal(value, follow=False)
         if literal is not None:
             self.consts.setdefault(self.text(name), literal)
@@ -707,8 +493,8 @@ class _Reader:
 
     def _define(self, node: _Node, args: list[_Node]) -> None:
         attrs = self._object(args[1])
-        if attrs is None and args[1].type != "identifier":
-            return  # `customElements.define('x-el', Class)`: not a model's attributes
+        if attrs is None and (args[1].type != "identifier" or self.text(args[1]) in self.bound):
+            return  # `customElements.define('x-el', Card)`: not a model's attributes
         name = self._literal(args[0])
         if name is None:
             self._gap(node, "a Sequelize define() names its model with an expression")
@@ -786,7 +572,7 @@ class _Reader:
     def _enclosing_class(self, node: _Node) -> str | None:
         parent = node.parent
         while parent is not None:
-            if parent.type in ("class_declaration", "class", "abstract_class_declaration"):
+            if parent.type in _CLASSES:
                 name = parent.child_by_field_name("name")
                 return self.text(name) if name is not None else None
             parent = parent.parent
@@ -930,8 +716,9 @@ class _Reader:
             if bound is None:
                 return None
             node = bound
-        if node.type == "new_expression":
-            constructor = node.child_by_field_name("constructor")
+        if node.type in ("new_expression", "call_expression"):  # `Schema(…)` works without `new`
+            field = "constructor" if node.type == "new_expression" else "function"
+            constructor = node.child_by_field_name(field)
             if constructor is not None and self.text(constructor).endswith("Schema"):
                 return node
         return None
@@ -953,10 +740,13 @@ class _Reader:
                 arguments = [a for a in args.named_children if a.type != "comment"] if args else []
             else:
                 callee = expression
-            if callee is None or self.text(callee) not in ("Entity", "typeorm.Entity"):
-                continue
             class_name = node.child_by_field_name("name")
             model = self.text(class_name) if class_name is not None else ""
+            if callee is not None and self.nest_mongoose and self.text(callee) == "Schema":
+                self._nest_schema(decorator, node, model, arguments)
+                return
+            if callee is None or not self.typeorm or self.text(callee) not in _ENTITY:
+                continue
             table: str | None
             if not arguments:
                 table = snake_case(model) if model else None
@@ -985,7 +775,28 @@ class _Reader:
             )
             return
 
-    def _entity_columns(self, node: _Node) -> tuple[str, ...]:
+    def _nest_schema(self, decorator: _Node, node: _Node, model: str, args: list[_Node]) -> None:
+        """`@nestjs/mongoose`'s `@Schema({ collection })` class: registered by
+        `MongooseModule.forFeature([{ name: X.name, schema }])`, so its model is the class's
+        name and its collection Mongoose's plural of it unless the option names one."""
+        options = self._object(args[0]) if args else None
+        collection: str | None = None
+        if options is not None and "collection" in (fields := self._fields(options)):
+            collection = self._literal(fields["collection"])
+            if collection is None:
+                self._gap(
+                    decorator, "a NestJS Mongoose @Schema() collection option is an expression"
+                )
+                return
+        elif args and options is None:
+            self._gap(decorator, "NestJS Mongoose @Schema() options given by an expression")
+            return
+        columns = self._entity_columns(node, "Prop")
+        orm = "mongoose" if collection is not None else "mongoose-plural"
+        line = self._line(decorator)
+        self.claims.append(Claim("collection", collection or model, line, model, orm, columns))
+
+    def _entity_columns(self, node: _Node, suffix: str = "Column") -> tuple[str, ...]:
         body = node.child_by_field_name("body")
         if body is None:
             return ()
@@ -993,11 +804,13 @@ class _Reader:
         pending = False  # a decorator ending in `Column` seen before the member it decorates
         for member in body.named_children:
             if member.type == "decorator":
-                pending = pending or self._column_decorator(member)
+                pending = pending or self._column_decorator(member, suffix)
                 continue
             if member.type in ("public_field_definition", "field_definition"):
                 own = any(
-                    self._column_decorator(c) for c in member.children if c.type == "decorator"
+                    self._column_decorator(c, suffix)
+                    for c in member.children
+                    if c.type == "decorator"
                 )
                 if own or pending:
                     name = member.child_by_field_name("name") or member.child_by_field_name(
@@ -1008,11 +821,11 @@ class _Reader:
             pending = False
         return tuple(columns)
 
-    def _column_decorator(self, decorator: _Node) -> bool:
+    def _column_decorator(self, decorator: _Node, suffix: str) -> bool:
         expression = decorator.named_children[0] if decorator.named_children else None
         if expression is not None and expression.type == "call_expression":
             expression = expression.child_by_field_name("function")
-        return expression is not None and self.text(expression).endswith("Column")
+        return expression is not None and self.text(expression).endswith(suffix)
 
     def _column_name(self, member: _Node) -> str | None:
         for decorator in (c for c in member.children if c.type == "decorator"):
@@ -1027,6 +840,7 @@ class _Reader:
         return None
 
 
+_ENTITY = frozenset({"Entity", "typeorm.Entity"})
 _KNEX_OPS = {
     "createTable": "create",
     "createTableIfNotExists": "create",

@@ -91,7 +91,11 @@ def test_typeorm_entities_and_the_default_naming_strategy(document: dict[str, An
 def test_prisma_models_with_map_and_no_table_for_enums_types_views(
     document: dict[str, Any],
 ) -> None:
-    assert _named(document, "prisma/") == [("table", "User", 7), ("table", "blog_posts", 15)]
+    assert _named(document, "prisma/") == [
+        ("table", "User", 7),
+        ("table", "blog_posts", 15),
+        ("table", "Empty", 35),  # a block opened and closed on one line
+    ]
     user = next(r for r in document["resources"] if r["name"] == "User")
     assert user["attrs"]["columns"] == 4  # id, email, phone_number, role: not the posts relation
     signals = {s["resource"]: s["value"] for s in document["classificationSignals"]}
@@ -119,9 +123,22 @@ def test_mongoose_collections_with_its_pluralisation(document: dict[str, Any]) -
         ("collection", "status", 9),  # uncountable in Mongoose's list
         ("collection", "crates", 10),  # the third argument
         ("collection", "audit_trail", 13),  # the schema's collection option
+        ("collection", "labels", 20),  # `Schema(…)` without `new`, its option
     ]
     signals = {s["resource"]: s["value"] for s in document["classificationSignals"]}
     assert signals["collection:users"] == "address,email"
+
+
+def test_nestjs_mongoose_schema_classes(document: dict[str, Any]) -> None:
+    """`@Schema()` of `@nestjs/mongoose`: the class is the model (`forFeature` registers it
+    under `X.name`); `@Prop` members are its fields."""
+    assert _named(document, "nest-mongoose/") == [
+        ("collection", "cats", 3),
+        ("collection", "dog_registry", 13),
+    ]
+    signals = {s["resource"]: s["value"] for s in document["classificationSignals"]}
+    assert signals["collection:cats"] == "ownerEmail"  # `breed` has no @Prop
+    assert signals["collection:dog_registry"] == "phone"
 
 
 def test_computed_names_are_findings_at_their_place(document: dict[str, Any]) -> None:
@@ -236,7 +253,7 @@ def test_the_registered_pack_reads_a_repository(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     names = [r["name"] for r in json.loads(done.stdout)["resources"]]
-    assert names == ["User", "blog_posts"]
+    assert names == ["User", "blog_posts", "Empty"]
 
 
 IDENTITY_ROOTS = [
