@@ -239,6 +239,14 @@ def test_case_conversions() -> None:
     assert underscore("OrderItems") == "order_items"
 
 
+def test_the_bundled_sample_app_has_a_table_for_it() -> None:
+    """The registry's repository for the pack (an installed gateway's every pack finds something
+    there: tests/product/test_wheel.py)."""
+    document = _scan(REPO / "plugins/examples/sample-app")[0]
+    assert _named(document, "") == [("table", "suppliers", 2)]
+    assert document["classificationSignals"][0]["value"] == "contact_email"
+
+
 def test_the_registered_pack_reads_a_repository(tmp_path: Path) -> None:
     """Registered in plugins/registry.toml with its narrow view: run as `gpp discover` does."""
     repo = tmp_path / "repo"
