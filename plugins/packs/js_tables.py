@@ -365,21 +365,16 @@ class _Reader:
         self.unpluralized = False
 
     def read(self, root: _Node) -> FileFacts:
-        for node in _walk(root):
-            if node.type == "variable_declarator":
-                self._bind(node)
-            elif node.type in _CLASSES or node.type == "function_declaration":
-                name = node.child_by_field_name("name")
-                if name is not None:
-                    self.bound.add(self.text(name))
-        for node in _walk(root):
-            kind = node.type
-            if kind == "call_expression":
-                self._call(node)
-            elif kind == "new_expression" and self.sequelize:
-                self._new_sequelize(node)
-            elif kind in _CLASSES and (self.typeorm or self.nest_mongoose):
-                self._entity(node)
+        """Bindings from the file's top; then only the nodes at a word a construct needs
+        (`_LOOK_AT`): a hit inside a longer name, a string or a comment is no node of its own
+        and is passed over, so the tree is never walked whole."""
+        for statement in root.named_children:
+            self._top_level(statement)
+        seen: set[int] = set()  # the calls and classes handled (a chain names a call once)
+        for match in _LOOK_AT.finditer(self.data):
+            node = root.descendant_for_byte_range(match.start(), match.end())
+            if node is not None and (node.start_byte, node.end_byte) == match.span():
+                self._hit(node, seen)
         return FileFacts(
             sequelize=tuple(self.models),
             defaults=tuple(self.defaults),
@@ -388,6 +383,55 @@ class _Reader:
             gaps=tuple(self.gaps),
             mongoose_unpluralized=self.unpluralized,
         )
+
+    def _top_level(self, statement: _Node) -> None:
+        if statement.type == "export_statement":
+            declaration = statement.child_by_field_name("declaration")
+            if declaration is None:
+                return
+            statement = declaration
+        if statement.type in ("lexical_declaration", "variable_declaration"):
+            for declarator in statement.named_children:
+                if declarator.type == "variable_declarator":
+                    self._bind(declarator)
+        elif statement.type in _CLASSES or statement.type == "function_declaration":
+            name = statement.child_by_field_name("name")
+            if name is not None:
+                self.bound.add(self.text(name))
+
+    def _hit(self, node: _Node, seen: set[int]) -> None:
+        """The construct a word found by `_LOOK_AT` belongs to: a call's method or callee, a
+        `new` constructor, a decorator's callee or name."""
+        parent = node.parent
+        if parent is None:
+            return
+        if parent.type == "member_expression" and _same(
+            parent.child_by_field_name("property"), node
+        ):
+            node, parent = parent, parent.parent
+            if parent is None:
+                return
+        if parent.type == "call_expression" and _same(parent.child_by_field_name("function"), node):
+            if parent.parent is not None and parent.parent.type == "decorator":
+                self._decorated(parent.parent, seen)
+            elif parent.id not in seen:
+                seen.add(parent.id)
+                self._call(parent)
+        elif parent.type == "new_expression" and self.sequelize:
+            if _same(parent.child_by_field_name("constructor"), node):
+                self._new_sequelize(parent)
+        elif parent.type == "decorator":
+            self._decorated(parent, seen)
+
+    def _decorated(self, decorator: _Node, seen: set[int]) -> None:
+        owner = decorator.parent
+        if owner is not None and owner.type == "export_statement":
+            owner = owner.child_by_field_name("declaration")
+        if owner is None or owner.type not in _CLASSES or owner.id in seen:
+            return
+        seen.add(owner.id)
+        if self.typeorm or self.nest_mongoose:
+            self._entity(owner)
 
     # helpers
 
@@ -875,6 +919,18 @@ def _function_name(function: _Node, reader: _Reader) -> str | None:
         key = parent.child_by_field_name("key") or parent.child_by_field_name("name")
         return reader.text(key) if key is not None else None
     return None
+
+
+_LOOK_AT = re.compile(
+    rb"\b(?:define|init|createTable(?:IfNotExists)?|dropTable(?:IfExists)?|renameTable|model"
+    rb"|pluralize|Sequelize|Entity|Schema)\b"
+)
+"""The words at which a construct the reader knows can be: the method or callee of a call, a
+`new` constructor, a decorator's name."""
+
+
+def _same(a: _Node | None, b: _Node) -> bool:
+    return a is not None and a.id == b.id
 
 
 def _walk(root: _Node) -> Iterator[_Node]:
