@@ -5,7 +5,8 @@ imported or run), linked across files only where the ORM itself works across fil
 migrations run in file order (a later migration drops or renames a table), and Sequelize's
 `define` defaults (`new Sequelize(…, { define: {…} })`) apply to every model.
 
-- Sequelize: `sequelize.define('Name', attrs, opts)` and `Model.init(attrs, { sequelize, … })`;
+- Sequelize: `sequelize.define('Name', attrs, opts)`, `Model.init(attrs, { sequelize, … })` and
+  `sequelize-typescript`'s `@Table`;
   the table is `tableName`, else the model name (`modelName`, else the class) when
   `freezeTableName`, else its plural (`inflection`'s rules: `pluralize_inflection`), snake_cased
   when `underscored`.
@@ -16,7 +17,8 @@ migrations run in file order (a later migration drops or renames a table), and S
   `dropTable`/`dropTableIfExists`, through `renameTable`, in path order.
 - Mongoose: `model('Name', schema)` (two arguments or more: one is a lookup) is a collection
   named `model(…, …, 'explicit')`, else the schema's `collection` option when the schema is
-  built in the file, else Mongoose's plural of the lower-cased name (`pluralize_mongoose`).
+  built in the file, else Mongoose's plural of the lower-cased name (`pluralize_mongoose`);
+  `@nestjs/mongoose`'s `@Schema()` classes likewise, the class being the model.
 
 A `define`/`init`/`@Entity`/`model()`/`createTable` whose name is computed (neither a literal
 nor a `const` of the file bound to one) is an `UNRESOLVED_TABLE_NAME` finding at the call.
@@ -46,6 +48,7 @@ SEQUELIZE_SEED = b"equelize"  # `sequelize.define`, `{ sequelize }`, `require('s
 TYPEORM_SEED = b"Entity"
 KNEX_SEEDS = (b"createTable", b"dropTable", b"renameTable")
 MONGOOSE_SEEDS = (b"mongoose", b"Schema")
+SEQUELIZE_TS_SEED = b"sequelize-typescript"  # `@Table` classes (within the Sequelize seed)
 NEST_MONGOOSE_SEED = b"@nestjs/mongoose"  # `@Schema()` classes (within the Mongoose seeds)
 
 
@@ -354,6 +357,7 @@ class _Reader:
         self.knex = any(seed in data for seed in KNEX_SEEDS)
         self.mongoose = any(seed in data for seed in MONGOOSE_SEEDS)
         self.nest_mongoose = NEST_MONGOOSE_SEED in data
+        self.sequelize_ts = SEQUELIZE_TS_SEED in data
         self.consts: dict[str, str] = {}  # top-level `const X = 'literal'`
         self.values: dict[str, _Node] = {}  # top-level `const X = <expression>`
         self.bound: set[str] = set()  # names the file binds to something not an object
@@ -430,7 +434,7 @@ class _Reader:
         if owner is None or owner.type not in _CLASSES or owner.id in seen:
             return
         seen.add(owner.id)
-        if self.typeorm or self.nest_mongoose:
+        if self.typeorm or self.nest_mongoose or self.sequelize_ts:
             self._entity(owner)
 
     # helpers
@@ -567,7 +571,13 @@ class _Reader:
         self._sequelize_model(node, name, args[0], options, True)
 
     def _sequelize_model(
-        self, node: _Node, name: str, attrs: _Node, options: _Node | None, has_options: bool
+        self,
+        node: _Node,
+        name: str,
+        attrs: _Node | None,
+        options: _Node | None,
+        has_options: bool,
+        columns: tuple[str, ...] = (),
     ) -> None:
         table: str | None = None
         freeze = underscored = None
@@ -587,7 +597,9 @@ class _Reader:
             self._gap(node, "Sequelize model options given by an expression")
             return
         self.models.append(
-            SequelizeModel(name, self._line(node), self._keys(attrs), table, freeze, underscored)
+            SequelizeModel(
+                name, self._line(node), columns or self._keys(attrs), table, freeze, underscored
+            )
         )
 
     def _new_sequelize(self, node: _Node) -> None:
@@ -789,6 +801,9 @@ class _Reader:
             if callee is not None and self.nest_mongoose and self.text(callee) == "Schema":
                 self._nest_schema(decorator, node, model, arguments)
                 return
+            if callee is not None and self.sequelize_ts and self.text(callee) == "Table":
+                self._sequelize_table(decorator, node, model, arguments)
+                return
             if callee is None or not self.typeorm or self.text(callee) not in _ENTITY:
                 continue
             table: str | None
@@ -818,6 +833,24 @@ class _Reader:
                 )
             )
             return
+
+    def _sequelize_table(
+        self, decorator: _Node, node: _Node, model: str, args: list[_Node]
+    ) -> None:
+        """`sequelize-typescript`'s `@Table` / `@Table({ … })`: its options go to `Model.init`,
+        so the table is named as Sequelize names it (`modelName` else the class)."""
+        options = self._object(args[0]) if args else None
+        if args and options is None:
+            self._gap(decorator, "sequelize-typescript @Table() options given by an expression")
+            return
+        if options is not None and "modelName" in (fields := self._fields(options)):
+            named = self._literal(fields["modelName"])
+            if named is None:
+                self._gap(decorator, "a sequelize-typescript modelName given by an expression")
+                return
+            model = named
+        columns = self._entity_columns(node)
+        self._sequelize_model(decorator, model, None, options, bool(args), columns)
 
     def _nest_schema(self, decorator: _Node, node: _Node, model: str, args: list[_Node]) -> None:
         """`@nestjs/mongoose`'s `@Schema({ collection })` class: registered by
@@ -923,7 +956,7 @@ def _function_name(function: _Node, reader: _Reader) -> str | None:
 
 _LOOK_AT = re.compile(
     rb"\b(?:define|init|createTable(?:IfNotExists)?|dropTable(?:IfExists)?|renameTable|model"
-    rb"|pluralize|Sequelize|Entity|Schema)\b"
+    rb"|pluralize|Sequelize|Entity|Schema|Table)\b"
 )
 """The words at which a construct the reader knows can be: the method or callee of a call, a
 `new` constructor, a decorator's name."""
