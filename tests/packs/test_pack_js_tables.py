@@ -324,3 +324,21 @@ def test_property_any_mix_of_files_scans_the_same_pre_filtered(
     for number, (first, second) in enumerate(files):
         (root / f"m{number:02}.js").write_text(first + second)
     _scan(root)
+
+
+def test_knex_down_in_every_spelling_is_not_the_schema(tmp_path: Path) -> None:
+    """`down` as an exported const arrow, an object method and an object property: what it
+    creates is the undoing of an `up`, never listed; `up` in each spelling is read."""
+    (tmp_path / "001_a.mjs").write_text(
+        "export const up = (knex) => knex.schema.createTable('a', (t) => t.string('x'));\n"
+        "export const down = async (knex) => { await knex.schema.createTable('ghost_a'); };\n"
+    )
+    (tmp_path / "002_b.js").write_text(
+        "module.exports = {\n  async up(knex) { await knex.schema.createTable('b'); },\n"
+        "  async down(knex) { await knex.schema.createTable('ghost_b'); },\n};\n"
+    )
+    (tmp_path / "003_c.js").write_text(
+        "module.exports = {\n  up: (knex) => knex.schema.dropTable('a'),\n"
+        "  down: function (knex) { return knex.schema.createTable('ghost_c'); },\n};\n"
+    )
+    assert _named(_scan(tmp_path)[0], "") == [("table", "b", 2)]
