@@ -1,7 +1,7 @@
 """Tables and collections declared by JavaScript/TypeScript ORMs, and by Prisma schemas.
 
-Read per file (tree-sitter for JS/TS, a line reader for `schema.prisma`; nothing scanned is
-imported or run), linked across files only where the ORM itself works across files: knex
+Read per file (tree-sitter for JS/TS, `prisma_schema`'s line reader for `.prisma`; nothing
+scanned is imported or run; the default names: `js_naming`), linked across files only where the ORM itself works across files: knex
 migrations run in file order (a later migration drops or renames a table), and Sequelize's
 `define` defaults (`new Sequelize(…, { define: {…} })`) apply to every model.
 
@@ -33,6 +33,8 @@ from dataclasses import dataclass
 import tree_sitter
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
+from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
+from .prisma_schema import prisma_models
 from .routes.js_facts import JS_SUFFIXES, LANGUAGES, language_of
 from .scan import JSONObject, Linked, ParseFailure
 from .tables import UNRESOLVED_TABLE_NAME, Gap, gap_findings
@@ -62,144 +64,6 @@ def admits(path: str, data: bytes) -> bool:
         or any(seed in data for seed in KNEX_SEEDS)
         or any(seed in data for seed in MONGOOSE_SEEDS)
     )
-
-
-# --- naming rules ---------------------------------------------------------------------------
-
-_INFLECTION_UNCOUNTABLE = frozenset(
-    {
-        "accommodation", "adulthood", "advertising", "advice", "aggression", "aid", "air",
-        "aircraft", "alcohol", "anger", "applause", "arithmetic", "assistance", "athletics",
-        "bacon", "baggage", "beef", "biology", "blood", "botany", "bread", "butter",
-        "carbon", "cardboard", "cash", "chalk", "chaos", "chess", "crossroads",
-        "countryside", "dancing", "deer", "dignity", "dirt", "dust", "economics",
-        "education", "electricity", "engineering", "enjoyment", "envy", "equipment",
-        "ethics", "evidence", "evolution", "fame", "fiction", "flour", "flu", "food",
-        "fuel", "fun", "furniture", "gallows", "garbage", "garlic", "genetics", "gold",
-        "golf", "gossip", "grammar", "gratitude", "grief", "guilt", "gymnastics",
-        "happiness", "hardware", "harm", "hate", "hatred", "health", "heat", "help",
-        "homework", "honesty", "honey", "hospitality", "housework", "humour", "hunger",
-        "hydrogen", "ice", "importance", "inflation", "information", "innocence", "iron",
-        "irony", "jam", "jewelry", "judo", "karate", "knowledge", "lack", "laughter",
-        "lava", "leather", "leisure", "lightning", "linguine", "linguini", "linguistics",
-        "literature", "litter", "livestock", "logic", "loneliness", "luck", "luggage",
-        "macaroni", "machinery", "magic", "mail", "management", "mankind", "marble",
-        "mathematics", "mayonnaise", "measles", "meat", "metal", "methane", "milk", "minus",
-        "money", "moose", "mud", "music", "mumps", "nature", "news", "nitrogen", "nonsense",
-        "nurture", "nutrition", "obedience", "obesity", "oil", "oxygen", "paper", "passion",
-        "pasta", "patience", "permission", "physics", "poetry", "pollution", "poverty",
-        "power", "pride", "production", "progress", "pronunciation", "psychology",
-        "publicity", "punctuation", "quality", "quantity", "quartz", "racism", "rain",
-        "recreation", "relaxation", "reliability", "research", "respect", "revenge", "rice",
-        "rubbish", "rum", "safety", "salad", "salt", "sand", "satire", "scenery", "seafood",
-        "seaside", "series", "shame", "sheep", "shopping", "silence", "sleep", "slang",
-        "smoke", "smoking", "snow", "soap", "software", "soil", "sorrow", "soup",
-        "spaghetti", "speed", "species", "spelling", "steam", "stuff", "stupidity", "sugar",
-        "sunshine", "symmetry", "tennis", "thirst", "thunder", "timber", "time", "toast",
-        "tolerance", "trade", "traffic", "transportation", "travel", "trust",
-        "understanding", "underwear", "unemployment", "unity", "usage", "validity", "veal",
-        "vegetarianism", "vegetation", "vocabulary", "wealth", "weather", "whiskey", "wine",
-        "wood", "wool", "work", "yoga", "zinc", "zoology",
-    }
-)  # fmt: skip
-"""`inflection`'s uncountable words (checked against the whole lower-cased name, as it does)."""
-
-_I = re.IGNORECASE
-_INFLECTION_RULES: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
-    (re.compile(pattern, _I), replacement)
-    for pattern, replacement in (
-        # already plural: left as it is
-        (r"(m)en$", None), (r"(pe)ople$", None), (r"(child)ren$", None), (r"([ti])a$", None),
-        (r"((a)naly|(b)a|(d)iagno|(p)arenthe|(p)rogno|(s)ynop|(t)he)ses$", None),
-        (r"(hive)s$", None), (r"(tive)s$", None), (r"(curve)s$", None), (r"([lr])ves$", None),
-        (r"([^fo])ves$", None), (r"([^aeiouy]|qu)ies$", None), (r"(s)eries$", None),
-        (r"(m)ovies$", None), (r"(x|ch|ss|sh)es$", None), (r"([m|l])ice$", None),
-        (r"(bus)es$", None), (r"(o)es$", None), (r"(shoe)s$", None),
-        (r"(cris|ax|test)es$", None), (r"(octop|vir)i$", None),
-        (r"(alias|canvas|status|campus)es$", None), (r"^(summons)es$", None),
-        (r"^(ox)en", None), (r"(matr)ices$", None), (r"^feet$", None), (r"^teeth$", None),
-        (r"^geese$", None), (r"(quiz)zes$", None),
-        # singular to plural
-        (r"^(m|wom)an$", r"\1en"), (r"(pe)rson$", r"\1ople"), (r"(child)$", r"\1ren"),
-        (r"^(ox)$", r"\1en"), (r"(ax|test)is$", r"\1es"), (r"(octop|vir)us$", r"\1i"),
-        (r"(alias|status|canvas|campus)$", r"\1es"), (r"^(summons)$", r"\1es"),
-        (r"(bu)s$", r"\1ses"), (r"(buffal|tomat|potat)o$", r"\1oes"), (r"([ti])um$", r"\1a"),
-        (r"sis$", "ses"), (r"(?:([^f])fe|([lr])f)$", r"\1\2ves"), (r"(hive)$", r"\1s"),
-        (r"([^aeiouy]|qu)y$", r"\1ies"), (r"(x|ch|ss|sh)$", r"\1es"),
-        (r"(matr|vert|ind)ix|ex$", r"\1ices"), (r"([m|l])ouse$", r"\1ice"),
-        (r"^foot$", "feet"), (r"^tooth$", "teeth"), (r"^goose$", "geese"),
-        (r"(quiz)$", r"\1zes"), (r"s$", "s"), (r"$", "s"),
-    )
-)  # fmt: skip
-
-
-def _expand(match: re.Match[str], template: str) -> str:
-    """`$1`-style expansion where an unmatched group is empty (JavaScript's `replace`)."""
-    return re.sub(r"\\(\d)", lambda g: match.group(int(g.group(1))) or "", template)
-
-
-_MONGOOSE_UNCOUNTABLE = frozenset(
-    {
-        "advice", "energy", "excretion", "digestion", "cooperation", "health", "justice",
-        "labour", "machinery", "equipment", "information", "pollution", "sewage", "paper",
-        "money", "species", "series", "rain", "rice", "fish", "sheep", "moose", "deer",
-        "news", "expertise", "status", "media",
-    }
-)  # fmt: skip
-_MONGOOSE_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, _I), replacement)
-    for pattern, replacement in (
-        (r"(m)an$", r"\1en"), (r"(pe)rson$", r"\1ople"), (r"(child)$", r"\1ren"),
-        (r"^(ox)$", r"\1en"), (r"(ax|test)is$", r"\1es"), (r"(octop|vir)us$", r"\1i"),
-        (r"(alias|status)$", r"\1es"), (r"(bu)s$", r"\1ses"),
-        (r"(buffal|tomat|potat)o$", r"\1oes"), (r"([ti])um$", r"\1a"), (r"sis$", "ses"),
-        (r"(?:([^f])fe|([lr])f)$", r"\1\2ves"), (r"(hive)$", r"\1s"),
-        (r"([^aeiouy]|qu)y$", r"\1ies"), (r"(x|ch|ss|sh)$", r"\1es"),
-        (r"(matr|vert|ind)ix|ex$", r"\1ices"), (r"([m|l])ouse$", r"\1ice"),
-        (r"(kn|w|l)ife$", r"\1ives"), (r"(quiz)$", r"\1zes"), (r"s$", "s"),
-        (r"([^a-z])$", r"\1"), (r"$", "s"),
-    )
-)  # fmt: skip
-
-
-def pluralize_mongoose(name: str) -> str:
-    """Mongoose's default collection name: the model name lower-cased, then the first of its
-    rules that matches (its own short list, not `inflection`'s), unless uncountable."""
-    word = name.lower()
-    if word in _MONGOOSE_UNCOUNTABLE:
-        return word
-    for pattern, replacement in _MONGOOSE_RULES:
-        match = pattern.search(word)
-        if match is not None:
-            return word[: match.start()] + _expand(match, replacement) + word[match.end() :]
-    return word  # pragma: no cover - the last rule matches every word
-
-
-def pluralize_inflection(word: str) -> str:
-    """Sequelize's `Utils.pluralize` (the `inflection` package): an uncountable name stays;
-    else the first rule that matches the name's end wins (an already-plural word stays)."""
-    if word.lower() in _INFLECTION_UNCOUNTABLE:
-        return word
-    for pattern, replacement in _INFLECTION_RULES:
-        match = pattern.search(word)
-        if match is not None:
-            if replacement is None:
-                return word
-            return word[: match.start()] + _expand(match, replacement) + word[match.end() :]
-    return word  # pragma: no cover - the last rule matches every word
-
-
-def underscore(name: str) -> str:
-    """`inflection.underscore`, as Sequelize's `underscored` applies it to a table name."""
-    name = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
-    name = re.sub(r"([a-z\d])([A-Z])", r"\1_\2", name)
-    return name.replace("-", "_").lower()
-
-
-def snake_case(name: str) -> str:
-    """TypeORM's `snakeCase` (its `DefaultNamingStrategy.tableName` for a class)."""
-    name = re.sub(r"([A-Z])([A-Z])([a-z])", r"\1_\2\3", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
 
 
 # --- facts ----------------------------------------------------------------------------------
@@ -260,7 +124,9 @@ EMPTY = FileFacts()
 
 def extract(path: str, source: str) -> FileFacts:
     if path.endswith(".prisma"):
-        return prisma_facts(path, source)
+        models = prisma_models(source)
+        claims = (Claim("table", m.table, m.line, m.model, "prisma", m.columns) for m in models)
+        return FileFacts(claims=tuple(claims))
     data = source.encode("utf-8", "surrogatepass")
     if not admits(path, data):
         return EMPTY
@@ -282,60 +148,6 @@ def _first_error(node: _Node) -> _Node:
         if child.has_error or child.is_missing or child.type == "ERROR":
             return _first_error(child)
     return node
-
-
-# --- Prisma ---------------------------------------------------------------------------------
-
-_PRISMA_BLOCK = re.compile(r"^\s*(model|enum|type|view|datasource|generator)\s+(\w+)\s*\{")
-_PRISMA_MAP = re.compile(r"""^\s*@@map\(\s*(?:name\s*:\s*)?"([^"]*)"\s*\)""")
-_PRISMA_FIELD = re.compile(r"^\s*(\w+)\s+(\w+)(\(.*?\))?(\[\])?(\?)?(.*)$")
-_PRISMA_FIELD_MAP = re.compile(r"""@map\(\s*(?:name\s*:\s*)?"([^"]*)"\s*\)""")
-
-
-def prisma_facts(path: str, source: str) -> FileFacts:
-    """`model` blocks of a Prisma schema: the table `@@map` names, else the model's name; its
-    columns the fields that are not relations (a field typed by another model of the file).
-    Comments (`//`) are dropped first; a block left open is a parse error."""
-    lines = [re.sub(r"//.*$", "", line) for line in source.splitlines()]
-    models = {
-        m.group(2) for line in lines if (m := _PRISMA_BLOCK.match(line)) and m.group(1) == "model"
-    }
-    claims: list[Claim] = []
-    block: tuple[str, str, int] | None = None
-    mapped: str | None = None
-    columns: list[str] = []
-    for number, line in enumerate(lines, 1):
-        if block is None:
-            opened = _PRISMA_BLOCK.match(line)
-            if opened is not None and "}" in line[opened.end() :]:  # `model A {}` on one line
-                if opened.group(1) == "model":
-                    claims.append(
-                        Claim("table", opened.group(2), number, opened.group(2), "prisma", ())
-                    )
-            elif opened is not None:
-                block, mapped, columns = (opened.group(1), opened.group(2), number), None, []
-            continue
-        if line.strip() == "}":
-            kind, name, start = block
-            if kind == "model":
-                claims.append(Claim("table", mapped or name, start, name, "prisma", tuple(columns)))
-            block = None
-            continue
-        if block[0] != "model":
-            continue
-        if (table := _PRISMA_MAP.match(line)) is not None:
-            mapped = table.group(1)
-            continue
-        field = _PRISMA_FIELD.match(line)
-        if field is None or line.strip().startswith("@@"):
-            continue
-        if field.group(2) in models or field.group(4):  # a relation, or a list (not a column)
-            continue
-        column = _PRISMA_FIELD_MAP.search(field.group(6) or "")
-        columns.append(column.group(1) if column else field.group(1))
-    if block is not None:
-        raise ParseFailure(block[2], f"{block[0]} {block[1]} is not closed")
-    return FileFacts(claims=tuple(claims))
 
 
 # --- JavaScript / TypeScript ----------------------------------------------------------------

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(REPO / "plugins"))
 
 from pack_js_tables import make_scanner
-from packs.js_tables import (
+from packs.js_naming import (
     pluralize_inflection,
     pluralize_mongoose,
     snake_case,
