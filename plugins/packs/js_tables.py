@@ -1,8 +1,9 @@
 """Tables and collections declared by JavaScript/TypeScript ORMs, and by Prisma schemas.
 
 Read per file (tree-sitter for JS/TS, `prisma_schema`'s line reader for `.prisma`; nothing
-scanned is imported or run; the default names: `js_naming`), linked across files only where the ORM itself works across files: knex
-migrations run in file order (a later migration drops or renames a table), and Sequelize's
+scanned is imported or run; the default names: `js_naming`), linked across files only where the
+ORM itself works across files: knex migrations run in file order (a later migration drops or
+renames a table), and Sequelize's
 `define` defaults (`new Sequelize(…, { define: {…} })`) apply to every model.
 
 - Sequelize: `sequelize.define('Name', attrs, opts)`, `Model.init(attrs, { sequelize, … })` and
