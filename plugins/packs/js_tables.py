@@ -3,12 +3,11 @@
 Read per file (tree-sitter for JS/TS, `prisma_schema`'s line reader for `.prisma`; nothing
 scanned is imported or run; the default names: `js_naming`), linked across files only where the
 ORM itself works across files: knex migrations run in file order (a later migration drops or
-renames a table), and Sequelize's
-`define` defaults (`new Sequelize(…, { define: {…} })`) apply to every model.
+renames a table), and Sequelize's `define` defaults (`new Sequelize(…, { define: {…} })`) apply
+to every model.
 
 - Sequelize: `sequelize.define('Name', attrs, opts)`, `Model.init(attrs, { sequelize, … })` and
-  `sequelize-typescript`'s `@Table`;
-  the table is `tableName`, else the model name (`modelName`, else the class) when
+  `sequelize-typescript`'s `@Table`; the table is `tableName`, else the model name (`modelName`, else the class) when
   `freezeTableName`, else its plural (`inflection`'s rules: `pluralize_inflection`), snake_cased
   when `underscored`.
 - TypeORM: `@Entity()`, `@Entity('name')`, `@Entity({ name })`; default: the class name in
