@@ -24,7 +24,7 @@ from .config import Config
 from .logs import escaped
 from .plugin_words import failure_lines
 
-BUNDLED_PACKS = ("pack-http-routes", "pack-sqlalchemy", "pack-django")
+BUNDLED_PACKS = ("pack-http-routes", "pack-sqlalchemy", "pack-django", "pack-js-tables")
 """The packs plugins/registry.toml registers; `--packs` chooses among any GPP/3 plugin."""
 
 

@@ -10,7 +10,7 @@ call it affects — so a base class that computes the names of 74 models gives 7
   Django: model fields or table options) below a base that leads outside the scanned files and
   that the pack does not know; at each such class.
 - `UNRESOLVED_TABLE_NAME`: SQLAlchemy's `Table(...)` named by something other than a literal;
-  at the call.
+  at the call (pack-js-tables: a JS/TS ORM's computed name, at its call or decorator).
 """
 
 from __future__ import annotations

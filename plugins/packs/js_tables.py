@@ -1,0 +1,884 @@
+"""Tables and collections declared by JavaScript/TypeScript ORMs, and by Prisma schemas.
+
+Read per file (tree-sitter for JS/TS, `prisma_schema`'s line reader for `.prisma`; nothing
+scanned is imported or run; the default names: `js_naming`), linked across files only where the
+ORM itself works across files: knex migrations run in file order (a later migration drops or
+renames a table), and Sequelize's `define` defaults (`new Sequelize(…, { define: {…} })`) apply
+to every model.
+
+- Sequelize: `sequelize.define('Name', attrs, opts)`, `Model.init(attrs, { sequelize, … })` and
+  `sequelize-typescript`'s `@Table`; the table is `tableName`, else the model name (`modelName`, else the class) when
+  `freezeTableName`, else its plural (`inflection`'s rules: `pluralize_inflection`), snake_cased
+  when `underscored`.
+- TypeORM: `@Entity()`, `@Entity('name')`, `@Entity({ name })`; default: the class name in
+  snake_case (`DefaultNamingStrategy`).
+- Prisma: `model X { … }`, `@@map("name")` else `X`; `enum`, `type`, `view` declare no table.
+- knex: `createTable`/`createTableIfNotExists` outside a migration's `down`, minus
+  `dropTable`/`dropTableIfExists`, through `renameTable`, in path order.
+- Mongoose: `model('Name', schema)` (two arguments or more: one is a lookup) is a collection
+  named `model(…, …, 'explicit')`, else the schema's `collection` option when the schema is
+  built in the file, else Mongoose's plural of the lower-cased name (`pluralize_mongoose`);
+  `@nestjs/mongoose`'s `@Schema()` classes likewise, the class being the model.
+
+A `define`/`init`/`@Entity`/`model()`/`createTable` whose name is computed (neither a literal
+nor a `const` of the file bound to one) is an `UNRESOLVED_TABLE_NAME` finding at the call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass
+
+import tree_sitter
+
+from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
+from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
+from .prisma_schema import prisma_models
+from .routes.js_facts import JS_SUFFIXES, LANGUAGES, language_of
+from .scan import JSONObject, Linked, ParseFailure
+from .tables import UNRESOLVED_TABLE_NAME, Gap, gap_findings
+
+_Node = tree_sitter.Node
+
+SUFFIXES = (*JS_SUFFIXES, ".prisma")
+_PARSERS: dict[str, tree_sitter.Parser] = {}
+
+# The bytes that each ORM's constructs need (the pre-filter, and the reader's own gate, so a
+# pre-filtered scan equals the parse-all one by construction).
+SEQUELIZE_SEED = b"equelize"  # `sequelize.define`, `{ sequelize }`, `require('sequelize')`
+TYPEORM_SEED = b"Entity"
+KNEX_SEEDS = (b"createTable", b"dropTable", b"renameTable")
+MONGOOSE_SEEDS = (b"mongoose", b"Schema")
+SEQUELIZE_TS_SEED = b"sequelize-typescript"  # `@Table` classes (within the Sequelize seed)
+NEST_MONGOOSE_SEED = b"@nestjs/mongoose"  # `@Schema()` classes (within the Mongoose seeds)
+
+
+def admits(path: str, data: bytes) -> bool:
+    """Whether a file's bytes can declare (or drop, or rename) a table or collection."""
+    if path.endswith(".prisma"):
+        return True
+    return (
+        SEQUELIZE_SEED in data
+        or TYPEORM_SEED in data
+        or any(seed in data for seed in KNEX_SEEDS)
+        or any(seed in data for seed in MONGOOSE_SEEDS)
+    )
+
+
+# --- facts ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SequelizeModel:
+    """A Sequelize model: its name is settled at link time, when the global `define` options
+    (`SequelizeDefaults`) are known."""
+
+    model: str
+    line: int
+    columns: tuple[str, ...]
+    table: str | None  # `tableName`
+    freeze: bool | None  # `freezeTableName`, None when not given
+    underscored: bool | None
+
+
+@dataclass(frozen=True)
+class SequelizeDefaults:
+    freeze: bool | None
+    underscored: bool | None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A table (TypeORM, Prisma) or collection (Mongoose) named in the file."""
+
+    kind: str  # "table" or "collection"
+    name: str
+    line: int
+    model: str
+    orm: str
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class KnexOp:
+    op: str  # "create", "drop" or "rename"
+    name: str
+    line: int
+    columns: tuple[str, ...] = ()
+    new_name: str = ""
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    sequelize: tuple[SequelizeModel, ...] = ()
+    defaults: tuple[SequelizeDefaults, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    knex: tuple[KnexOp, ...] = ()
+    gaps: tuple[Gap, ...] = ()
+    mongoose_unpluralized: bool = False  # `mongoose.pluralize(null)`
+
+
+EMPTY = FileFacts()
+
+
+def extract(path: str, source: str) -> FileFacts:
+    if path.endswith(".prisma"):
+        models = prisma_models(source)
+        claims = (Claim("table", m.table, m.line, m.model, "prisma", m.columns) for m in models)
+        return FileFacts(claims=tuple(claims))
+    data = source.encode("utf-8", "surrogatepass")
+    if not admits(path, data):
+        return EMPTY
+    language = language_of(path)
+    parser = _PARSERS.get(language)
+    if parser is None:
+        parser = _PARSERS[language] = tree_sitter.Parser(LANGUAGES[language])
+    root = parser.parse(data).root_node
+    if root.has_error:
+        bad = _first_error(root)
+        raise ParseFailure(
+            bad.start_point.row + 1, f"missing {bad.type}" if bad.is_missing else "syntax error"
+        )
+    return _Reader(path, data).read(root)
+
+
+def _first_error(node: _Node) -> _Node:
+    for child in node.children:
+        if child.has_error or child.is_missing or child.type == "ERROR":
+            return _first_error(child)
+    return node
+
+
+# --- JavaScript / TypeScript ----------------------------------------------------------------
+
+_STRINGS = {"string", "template_string"}
+_TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
+                "non_null_expression", "await_expression"}  # fmt: skip
+_CLASSES = {"class_declaration", "class", "abstract_class_declaration"}
+_FUNCTIONS = {"arrow_function", "function_expression", "function", "function_declaration",
+              "method_definition", "generator_function_declaration"}  # fmt: skip
+
+
+class _Reader:
+    def __init__(self, path: str, data: bytes) -> None:
+        self.path = path
+        self.data = data
+        self.sequelize = SEQUELIZE_SEED in data
+        self.typeorm = TYPEORM_SEED in data
+        self.knex = any(seed in data for seed in KNEX_SEEDS)
+        self.mongoose = any(seed in data for seed in MONGOOSE_SEEDS)
+        self.nest_mongoose = NEST_MONGOOSE_SEED in data
+        self.sequelize_ts = SEQUELIZE_TS_SEED in data
+        self.consts: dict[str, str] = {}  # top-level `const X = 'literal'`
+        self.values: dict[str, _Node] = {}  # top-level `const X = <expression>`
+        self.bound: set[str] = set()  # names the file binds to something not an object
+        self.models: list[SequelizeModel] = []
+        self.defaults: list[SequelizeDefaults] = []
+        self.claims: list[Claim] = []
+        self.knex_ops: list[KnexOp] = []
+        self.gaps: list[Gap] = []
+        self.unpluralized = False
+
+    def read(self, root: _Node) -> FileFacts:
+        """Bindings from the file's top; then only the nodes at a word a construct needs
+        (`_LOOK_AT`): a hit inside a longer name, a string or a comment is no node of its own
+        and is passed over, so the tree is never walked whole."""
+        for statement in root.named_children:
+            self._top_level(statement)
+        seen: set[int] = set()  # the calls and classes handled (a chain names a call once)
+        for match in _LOOK_AT.finditer(self.data):
+            node = root.descendant_for_byte_range(match.start(), match.end())
+            if node is not None and (node.start_byte, node.end_byte) == match.span():
+                self._hit(node, seen)
+        return FileFacts(
+            sequelize=tuple(self.models),
+            defaults=tuple(self.defaults),
+            claims=tuple(self.claims),
+            knex=tuple(self.knex_ops),
+            gaps=tuple(self.gaps),
+            mongoose_unpluralized=self.unpluralized,
+        )
+
+    def _top_level(self, statement: _Node) -> None:
+        if statement.type == "export_statement":
+            declaration = statement.child_by_field_name("declaration")
+            if declaration is None:
+                return
+            statement = declaration
+        if statement.type in ("lexical_declaration", "variable_declaration"):
+            for declarator in statement.named_children:
+                if declarator.type == "variable_declarator":
+                    self._bind(declarator)
+        elif statement.type in _CLASSES or statement.type == "function_declaration":
+            name = statement.child_by_field_name("name")
+            if name is not None:
+                self.bound.add(self.text(name))
+
+    def _hit(self, node: _Node, seen: set[int]) -> None:
+        """The construct a word found by `_LOOK_AT` belongs to: a call's method or callee, a
+        `new` constructor, a decorator's callee or name."""
+        parent = node.parent
+        if parent is None:
+            return
+        if parent.type == "member_expression" and _same(
+            parent.child_by_field_name("property"), node
+        ):
+            node, parent = parent, parent.parent
+            if parent is None:
+                return
+        if parent.type == "call_expression" and _same(parent.child_by_field_name("function"), node):
+            if parent.parent is not None and parent.parent.type == "decorator":
+                self._decorated(parent.parent, seen)
+            elif parent.id not in seen:
+                seen.add(parent.id)
+                self._call(parent)
+        elif parent.type == "new_expression" and self.sequelize:
+            if _same(parent.child_by_field_name("constructor"), node):
+                self._new_sequelize(parent)
+        elif parent.type == "decorator":
+            self._decorated(parent, seen)
+
+    def _decorated(self, decorator: _Node, seen: set[int]) -> None:
+        owner = decorator.parent
+        if owner is not None and owner.type == "export_statement":
+            owner = owner.child_by_field_name("declaration")
+        if owner is None or owner.type not in _CLASSES or owner.id in seen:
+            return
+        seen.add(owner.id)
+        if self.typeorm or self.nest_mongoose or self.sequelize_ts:
+            self._entity(owner)
+
+    # helpers
+
+    def text(self, node: _Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
+
+    def _bind(self, node: _Node) -> None:
+        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        if name is None or value is None or name.type != "identifier":
+            return
+        self.values.setdefault(self.text(name), value)
+        if value.type != "object":
+            self.bound.add(self.text(name))
+        literal = self._literal(value, follow=False)
+        if literal is not None:
+            self.consts.setdefault(self.text(name), literal)
+
+    def _literal(self, node: _Node | None, *, follow: bool = True) -> str | None:
+        """A string's value: a literal, a template without substitutions, or (with `follow`)
+        an identifier bound to one at the file's top."""
+        while node is not None and node.type in _TRANSPARENT:
+            node = node.named_children[0] if node.named_children else None
+        if node is None:
+            return None
+        if node.type == "string":
+            return "".join(
+                self.text(part) for part in node.named_children if part.type == "string_fragment"
+            )
+        if node.type == "template_string":
+            if any(part.type == "template_substitution" for part in node.named_children):
+                return None
+            return self.text(node)[1:-1]
+        if follow and node.type == "identifier":
+            return self.consts.get(self.text(node))
+        return None
+
+    def _line(self, node: _Node) -> int:
+        return node.start_point.row + 1
+
+    def _gap(self, node: _Node, detail: str) -> None:
+        self.gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, self.path, self._line(node)))
+
+    def _object(self, node: _Node | None) -> _Node | None:
+        while node is not None and node.type in _TRANSPARENT:
+            node = node.named_children[0] if node.named_children else None
+        if node is not None and node.type == "identifier":
+            node = self.values.get(self.text(node))
+        return node if node is not None and node.type == "object" else None
+
+    def _fields(self, obj: _Node) -> dict[str, _Node | None]:
+        """An object literal's keys (`{ a: 1, b }`: a shorthand maps to None); a spread adds
+        the key `...`."""
+        fields: dict[str, _Node | None] = {}
+        for child in obj.named_children:
+            if child.type == "pair":
+                key = child.child_by_field_name("key")
+                if key is None:
+                    continue
+                name = self._literal(key, follow=False) if key.type == "string" else self.text(key)
+                if name is not None:
+                    fields[name] = child.child_by_field_name("value")
+            elif child.type == "shorthand_property_identifier":
+                fields[self.text(child)] = None
+            elif child.type == "spread_element":
+                fields["..."] = None
+        return fields
+
+    def _keys(self, node: _Node | None) -> tuple[str, ...]:
+        obj = self._object(node)
+        return tuple(k for k in self._fields(obj) if k != "...") if obj is not None else ()
+
+    def _bool(self, node: _Node | None) -> bool | None:
+        if node is None:
+            return None
+        return {"true": True, "false": False}.get(node.type)
+
+    # calls
+
+    def _call(self, node: _Node) -> None:
+        callee = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if callee is None or arguments is None:
+            return
+        args = [a for a in arguments.named_children if a.type != "comment"]
+        if callee.type == "member_expression":
+            prop = callee.child_by_field_name("property")
+            owner = callee.child_by_field_name("object")
+            method = self.text(prop) if prop is not None else ""
+        elif callee.type == "identifier":
+            owner, method = None, self.text(callee)
+        else:
+            return
+        if self.sequelize and method == "define" and owner is not None and len(args) >= 2:
+            self._define(node, args)
+        elif self.sequelize and method == "init" and owner is not None and len(args) >= 2:
+            self._init(node, owner, args)
+        elif self.knex and owner is not None and method in _KNEX_OPS:
+            self._knex(node, owner, method, args)
+        elif self.mongoose and method == "model" and len(args) >= 2:
+            self._mongoose_model(node, args)
+        elif self.mongoose and method == "pluralize" and args and args[0].type == "null":
+            self.unpluralized = True
+
+    def _define(self, node: _Node, args: list[_Node]) -> None:
+        attrs = self._object(args[1])
+        if attrs is None and (args[1].type != "identifier" or self.text(args[1]) in self.bound):
+            return  # `customElements.define('x-el', Card)`: not a model's attributes
+        name = self._literal(args[0])
+        if name is None:
+            self._gap(node, "a Sequelize define() names its model with an expression")
+            return
+        options = self._object(args[2]) if len(args) > 2 else None
+        self._sequelize_model(node, name, args[1], options, len(args) > 2)
+
+    def _init(self, node: _Node, owner: _Node, args: list[_Node]) -> None:
+        options = self._object(args[1])
+        if options is None:
+            return
+        fields = self._fields(options)
+        if "sequelize" not in fields:
+            return  # not a Sequelize model's init
+        if "modelName" in fields:
+            name = self._literal(fields["modelName"])
+        elif owner.type == "identifier":
+            name = self.text(owner)
+        elif owner.type == "this":
+            name = self._enclosing_class(node)
+        else:
+            name = None
+        if name is None:
+            self._gap(node, "a Sequelize init() whose model name is computed")
+            return
+        self._sequelize_model(node, name, args[0], options, True)
+
+    def _sequelize_model(
+        self,
+        node: _Node,
+        name: str,
+        attrs: _Node | None,
+        options: _Node | None,
+        has_options: bool,
+        columns: tuple[str, ...] = (),
+    ) -> None:
+        table: str | None = None
+        freeze = underscored = None
+        if options is not None:
+            fields = self._fields(options)
+            if "tableName" in fields:
+                table = self._literal(fields["tableName"])
+                if table is None:
+                    self._gap(node, "a Sequelize tableName given by an expression")
+                    return
+            freeze = self._bool(fields.get("freezeTableName"))
+            underscored = self._bool(fields.get("underscored"))
+            if "..." in fields and table is None:
+                self._gap(node, "Sequelize model options spread from elsewhere")
+                return
+        elif has_options:
+            self._gap(node, "Sequelize model options given by an expression")
+            return
+        self.models.append(
+            SequelizeModel(
+                name, self._line(node), columns or self._keys(attrs), table, freeze, underscored
+            )
+        )
+
+    def _new_sequelize(self, node: _Node) -> None:
+        constructor = node.child_by_field_name("constructor")
+        arguments = node.child_by_field_name("arguments")
+        if (
+            constructor is None
+            or arguments is None
+            or not self.text(constructor).endswith("Sequelize")
+        ):
+            return
+        for arg in arguments.named_children:
+            options = self._object(arg)
+            if options is None:
+                continue
+            define = self._object(self._fields(options).get("define"))
+            if define is not None:
+                fields = self._fields(define)
+                self.defaults.append(
+                    SequelizeDefaults(
+                        self._bool(fields.get("freezeTableName")),
+                        self._bool(fields.get("underscored")),
+                    )
+                )
+
+    def _enclosing_class(self, node: _Node) -> str | None:
+        parent = node.parent
+        while parent is not None:
+            if parent.type in _CLASSES:
+                name = parent.child_by_field_name("name")
+                return self.text(name) if name is not None else None
+            parent = parent.parent
+        return None
+
+    # knex
+
+    def _knex(self, node: _Node, owner: _Node, method: str, args: list[_Node]) -> None:
+        if not self._on_schema(owner) or self._in_down(node):
+            return
+        op = _KNEX_OPS[method]
+        if not args:
+            return
+        callee = node.child_by_field_name("function")
+        prop = callee.child_by_field_name("property") if callee is not None else None
+        at = prop if prop is not None else node  # a chain's call starts where the chain does
+        name = self._literal(args[0])
+        if name is None:
+            self._gap(at, f"a knex {method}() names its table with an expression")
+            return
+        if op == "rename":
+            new_name = self._literal(args[1]) if len(args) > 1 else None
+            if new_name is None:
+                self._gap(at, "a knex renameTable() to a name given by an expression")
+                return
+            self.knex_ops.append(KnexOp("rename", name, self._line(at), new_name=new_name))
+        elif op == "create":
+            columns = self._knex_columns(args[1]) if len(args) > 1 else ()
+            self.knex_ops.append(KnexOp("create", name, self._line(at), columns))
+        else:
+            self.knex_ops.append(KnexOp("drop", name, self._line(at)))
+
+    def _on_schema(self, owner: _Node) -> bool:
+        """Whether a call is made on a knex schema builder: `….schema`, `schema`, or a chain
+        of schema calls (`knex.schema.createTable(…).createTable(…)`, `withSchema(…)`)."""
+        node: _Node | None = owner
+        while node is not None:
+            if node.type in ("identifier", "property_identifier") and self.text(node) == "schema":
+                return True
+            if node.type == "member_expression":
+                prop = node.child_by_field_name("property")
+                if prop is not None and self.text(prop) == "schema":
+                    return True
+                node = node.child_by_field_name("object")
+            elif node.type == "call_expression":
+                node = node.child_by_field_name("function")
+            elif node.type in _TRANSPARENT:
+                node = node.named_children[0] if node.named_children else None
+            else:
+                return False
+        return False
+
+    def _in_down(self, node: _Node) -> bool:
+        """Whether the call is in a migration's `down` (it undoes `up`: not the schema)."""
+        parent = node.parent
+        while parent is not None:
+            if parent.type in _FUNCTIONS:
+                name = _function_name(parent, self)
+                if name == "down":
+                    return True
+            parent = parent.parent
+        return False
+
+    def _knex_columns(self, callback: _Node) -> tuple[str, ...]:
+        if callback.type not in ("arrow_function", "function_expression", "function"):
+            return ()
+        parameters = callback.child_by_field_name("parameters")
+        parameter = callback.child_by_field_name("parameter")
+        if parameter is None and parameters is not None and parameters.named_children:
+            parameter = parameters.named_children[0]
+            if parameter.type in ("required_parameter", "optional_parameter"):
+                parameter = parameter.child_by_field_name("pattern")
+        if parameter is None or parameter.type != "identifier":
+            return ()
+        table = self.text(parameter)
+        columns: list[str] = []
+        for node in _walk(callback):
+            if node.type != "call_expression":
+                continue
+            callee = node.child_by_field_name("function")
+            arguments = node.child_by_field_name("arguments")
+            if callee is None or callee.type != "member_expression" or arguments is None:
+                continue
+            owner, prop = (
+                callee.child_by_field_name("object"),
+                callee.child_by_field_name("property"),
+            )
+            if owner is None or prop is None or self.text(owner) != table:
+                continue
+            method = self.text(prop)
+            if method in _KNEX_NOT_COLUMNS:
+                continue
+            if method == "timestamps":
+                columns += ["created_at", "updated_at"]
+                continue
+            first = arguments.named_children[0] if arguments.named_children else None
+            column = self._literal(first)
+            if column is not None:
+                columns.append(column)
+        return tuple(dict.fromkeys(columns))
+
+    # Mongoose
+
+    def _mongoose_model(self, node: _Node, args: list[_Node]) -> None:
+        name = self._literal(args[0])
+        explicit = self._literal(args[2]) if len(args) > 2 else None
+        if len(args) > 2 and explicit is None and args[2].type not in ("undefined", "null"):
+            self._gap(node, "a Mongoose model() names its collection with an expression")
+            return
+        if name is None and explicit is None:
+            self._gap(node, "a Mongoose model() names its model with an expression")
+            return
+        schema = self._schema(args[1])
+        columns: tuple[str, ...] = ()
+        collection = explicit
+        if schema is not None:
+            schema_args = [
+                a for a in (schema.child_by_field_name("arguments") or schema).named_children
+            ]
+            columns = self._keys(schema_args[0]) if schema_args else ()
+            options = self._object(schema_args[1]) if len(schema_args) > 1 else None
+            if collection is None and options is not None:
+                fields = self._fields(options)
+                if "collection" in fields:
+                    collection = self._literal(fields["collection"])
+                    if collection is None:
+                        self._gap(node, "a Mongoose schema's collection option is an expression")
+                        return
+        model = name or ""
+        orm = "mongoose" if collection is not None else "mongoose-plural"
+        self.claims.append(
+            Claim("collection", collection or model, self._line(node), model, orm, columns)
+        )
+
+    def _schema(self, node: _Node) -> _Node | None:
+        """The `new Schema(…)` a model's schema argument is, directly or through a `const`."""
+        while node is not None and node.type in _TRANSPARENT:
+            node = node.named_children[0]
+        if node.type == "identifier":
+            bound = self.values.get(self.text(node))
+            if bound is None:
+                return None
+            node = bound
+        if node.type in ("new_expression", "call_expression"):  # `Schema(…)` works without `new`
+            field = "constructor" if node.type == "new_expression" else "function"
+            constructor = node.child_by_field_name(field)
+            if constructor is not None and self.text(constructor).endswith("Schema"):
+                return node
+        return None
+
+    # TypeORM
+
+    def _entity(self, node: _Node) -> None:
+        decorators = [c for c in node.children if c.type == "decorator"]
+        if node.parent is not None and node.parent.type == "export_statement":
+            decorators += [c for c in node.parent.children if c.type == "decorator"]
+        for decorator in decorators:
+            expression = decorator.named_children[0] if decorator.named_children else None
+            if expression is None:
+                continue
+            arguments: list[_Node] = []
+            if expression.type == "call_expression":
+                callee = expression.child_by_field_name("function")
+                args = expression.child_by_field_name("arguments")
+                arguments = [a for a in args.named_children if a.type != "comment"] if args else []
+            else:
+                callee = expression
+            class_name = node.child_by_field_name("name")
+            model = self.text(class_name) if class_name is not None else ""
+            if callee is not None and self.nest_mongoose and self.text(callee) == "Schema":
+                self._nest_schema(decorator, node, model, arguments)
+                return
+            if callee is not None and self.sequelize_ts and self.text(callee) == "Table":
+                self._sequelize_table(decorator, node, model, arguments)
+                return
+            if callee is None or not self.typeorm or self.text(callee) not in _ENTITY:
+                continue
+            table: str | None
+            if not arguments:
+                table = snake_case(model) if model else None
+            elif (options := self._object(arguments[0])) is not None:
+                fields = self._fields(options)
+                if "name" in fields:
+                    table = self._literal(fields["name"])
+                elif "..." in fields:
+                    table = None
+                else:
+                    table = snake_case(model) if model else None
+            else:
+                table = self._literal(arguments[0])
+            if table is None:
+                self._gap(decorator, "a TypeORM @Entity() whose table name is computed")
+                return
+            self.claims.append(
+                Claim(
+                    "table",
+                    table,
+                    self._line(decorator),
+                    model,
+                    "typeorm",
+                    self._entity_columns(node),
+                )
+            )
+            return
+
+    def _sequelize_table(
+        self, decorator: _Node, node: _Node, model: str, args: list[_Node]
+    ) -> None:
+        """`sequelize-typescript`'s `@Table` / `@Table({ … })`: its options go to `Model.init`,
+        so the table is named as Sequelize names it (`modelName` else the class)."""
+        options = self._object(args[0]) if args else None
+        if args and options is None:
+            self._gap(decorator, "sequelize-typescript @Table() options given by an expression")
+            return
+        if options is not None and "modelName" in (fields := self._fields(options)):
+            named = self._literal(fields["modelName"])
+            if named is None:
+                self._gap(decorator, "a sequelize-typescript modelName given by an expression")
+                return
+            model = named
+        columns = self._entity_columns(node)
+        self._sequelize_model(decorator, model, None, options, bool(args), columns)
+
+    def _nest_schema(self, decorator: _Node, node: _Node, model: str, args: list[_Node]) -> None:
+        """`@nestjs/mongoose`'s `@Schema({ collection })` class: registered by
+        `MongooseModule.forFeature([{ name: X.name, schema }])`, so its model is the class's
+        name and its collection Mongoose's plural of it unless the option names one."""
+        options = self._object(args[0]) if args else None
+        collection: str | None = None
+        if options is not None and "collection" in (fields := self._fields(options)):
+            collection = self._literal(fields["collection"])
+            if collection is None:
+                self._gap(
+                    decorator, "a NestJS Mongoose @Schema() collection option is an expression"
+                )
+                return
+        elif args and options is None:
+            self._gap(decorator, "NestJS Mongoose @Schema() options given by an expression")
+            return
+        columns = self._entity_columns(node, "Prop")
+        orm = "mongoose" if collection is not None else "mongoose-plural"
+        line = self._line(decorator)
+        self.claims.append(Claim("collection", collection or model, line, model, orm, columns))
+
+    def _entity_columns(self, node: _Node, suffix: str = "Column") -> tuple[str, ...]:
+        body = node.child_by_field_name("body")
+        if body is None:
+            return ()
+        columns: list[str] = []
+        pending = False  # a decorator ending in `Column` seen before the member it decorates
+        for member in body.named_children:
+            if member.type == "decorator":
+                pending = pending or self._column_decorator(member, suffix)
+                continue
+            if member.type in ("public_field_definition", "field_definition"):
+                own = any(
+                    self._column_decorator(c, suffix)
+                    for c in member.children
+                    if c.type == "decorator"
+                )
+                if own or pending:
+                    name = member.child_by_field_name("name") or member.child_by_field_name(
+                        "property"
+                    )
+                    if name is not None:
+                        columns.append(self._column_name(member) or self.text(name))
+            pending = False
+        return tuple(columns)
+
+    def _column_decorator(self, decorator: _Node, suffix: str) -> bool:
+        expression = decorator.named_children[0] if decorator.named_children else None
+        if expression is not None and expression.type == "call_expression":
+            expression = expression.child_by_field_name("function")
+        return expression is not None and self.text(expression).endswith(suffix)
+
+    def _column_name(self, member: _Node) -> str | None:
+        for decorator in (c for c in member.children if c.type == "decorator"):
+            expression = decorator.named_children[0] if decorator.named_children else None
+            if expression is None or expression.type != "call_expression":
+                continue
+            args = expression.child_by_field_name("arguments")
+            for arg in args.named_children if args else ():
+                options = self._object(arg)
+                if options is not None and "name" in (fields := self._fields(options)):
+                    return self._literal(fields["name"])
+        return None
+
+
+_ENTITY = frozenset({"Entity", "typeorm.Entity"})
+_KNEX_OPS = {
+    "createTable": "create",
+    "createTableIfNotExists": "create",
+    "dropTable": "drop",
+    "dropTableIfExists": "drop",
+    "renameTable": "rename",
+}
+_KNEX_NOT_COLUMNS = frozenset(
+    {"index", "unique", "primary", "foreign", "references", "inTable", "onDelete", "onUpdate",
+     "dropColumn", "dropColumns", "renameColumn", "dropForeign", "dropIndex", "dropUnique",
+     "dropPrimary", "comment", "engine", "charset", "collate", "inherits", "check", "setNullable",
+     "dropNullable", "dropTimestamps", "raw"}
+)  # fmt: skip
+
+
+def _function_name(function: _Node, reader: _Reader) -> str | None:
+    """A function's name: its own, or what it is assigned to (`exports.down = …`,
+    `down: async (knex) => …`, `const down = …`)."""
+    name = function.child_by_field_name("name")
+    if name is not None:
+        return reader.text(name)
+    parent = function.parent
+    if parent is None:
+        return None
+    if parent.type == "assignment_expression":
+        left = parent.child_by_field_name("left")
+        if left is not None and left.type == "member_expression":
+            prop = left.child_by_field_name("property")
+            return reader.text(prop) if prop is not None else None
+        return reader.text(left) if left is not None else None
+    if parent.type in ("pair", "variable_declarator"):
+        key = parent.child_by_field_name("key") or parent.child_by_field_name("name")
+        return reader.text(key) if key is not None else None
+    return None
+
+
+_LOOK_AT = re.compile(
+    rb"\b(?:define|init|createTable(?:IfNotExists)?|dropTable(?:IfExists)?|renameTable|model"
+    rb"|pluralize|Sequelize|Entity|Schema|Table)\b"
+)
+"""The words at which a construct the reader knows can be: the method or callee of a call, a
+`new` constructor, a decorator's name."""
+
+
+def _same(a: _Node | None, b: _Node) -> bool:
+    return a is not None and a.id == b.id
+
+
+def _walk(root: _Node) -> Iterator[_Node]:
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        assert node is not None
+        yield node
+        if cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return
+
+
+# --- link -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Named:
+    kind: str
+    name: str
+    path: str
+    line: int
+    model: str | None
+    orm: str
+    columns: tuple[str, ...]
+
+
+def link(files: Sequence[tuple[str, FileFacts]]) -> Linked:
+    defaults = [d for _, facts in files for d in facts.defaults]
+    global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
+    global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
+    unpluralized = any(facts.mongoose_unpluralized for _, facts in files)
+    named: list[_Named] = []
+    knex_tables: dict[str, _Named] = {}  # in migration (path) order: created, dropped, renamed
+    gaps: list[Gap] = []
+    for path, facts in files:
+        gaps += facts.gaps
+        for model in facts.sequelize:
+            freeze = model.freeze if model.freeze is not None else global_freeze
+            underscored = model.underscored if model.underscored is not None else global_underscored
+            if model.table is not None:
+                table = model.table
+            elif freeze:
+                table = model.model
+            else:
+                table = pluralize_inflection(model.model)
+                table = underscore(table) if underscored else table
+            named.append(
+                _Named("table", table, path, model.line, model.model, "sequelize", model.columns)
+            )
+        for claim in facts.claims:
+            name = claim.name
+            if claim.orm == "mongoose-plural":
+                name = claim.name if unpluralized else pluralize_mongoose(claim.name)
+            orm = "mongoose" if claim.orm.startswith("mongoose") else claim.orm
+            named.append(
+                _Named(claim.kind, name, path, claim.line, claim.model or None, orm, claim.columns)
+            )
+        for op in facts.knex:
+            if op.op == "create":
+                knex_tables[op.name] = _Named(
+                    "table", op.name, path, op.line, None, "knex", op.columns
+                )
+            elif op.op == "drop":
+                knex_tables.pop(op.name, None)
+            elif op.name in knex_tables:
+                knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
+    named += knex_tables.values()
+    return render(named, gaps)
+
+
+def _renamed(table: _Named, name: str) -> _Named:
+    return _Named(table.kind, name, table.path, table.line, table.model, table.orm, table.columns)
+
+
+def render(named: Sequence[_Named], gaps: Sequence[Gap]) -> Linked:
+    linked = Linked()
+    seen: dict[tuple[str, str], list[JSONObject]] = {}
+    for item in named:
+        where = location(item.path, item.line)
+        attrs: JSONObject = {"columns": len(item.columns), "orm": item.orm}
+        if item.model is not None:
+            attrs["model"] = item.model
+        linked.resources.append(
+            {"kind": item.kind, "name": item.name, "location": where, "attrs": attrs}
+        )
+        pii = pii_value(item.columns)
+        if pii:
+            linked.signals.append(signal(item.kind, item.name, "pii", pii, where))
+        seen.setdefault((item.kind, item.name), []).append(where)
+    for kind in ("table", "collection"):
+        claims = {name: places for (k, name), places in seen.items() if k == kind}
+        linked.findings += duplicate_findings(DUPLICATE_TABLE_NAME, kind, claims)
+    linked.findings += gap_findings(gaps)
+    return linked
+
+
+def link_on_demand(
+    files: Sequence[tuple[str, FileFacts]], paths: Collection[str], failed: Collection[str]
+) -> Linked:
+    """`link` as `OnDemand` calls it: every file that can hold facts is admitted by its bytes,
+    so linking never asks for more."""
+    del paths, failed
+    return link(files)
