@@ -1,4 +1,4 @@
-"""The gate-forge HTTP gateway: config, session pool, routes, security, metrics, CLI."""
+"""The gate-forge HTTP gateway: config, plugin pools, routes, security, metrics, CLI."""
 
 from .main import create_app
 

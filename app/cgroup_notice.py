@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import os
 
-from gpp.host.cgroups import CgroupUnavailable, Layout, Limits, SessionGroup
-from gpp.host.sandbox import cgroup_layout
+from gpp.host import CgroupUnavailable, Layout, Limits, SessionGroup, cgroup_layout
 
 LOST = (
     "plugins run bounded per process by rlimits only (no whole-plugin memory, CPU or process "

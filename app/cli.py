@@ -23,17 +23,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from gpp import __version__
-from gpp.client.local_gateway import (
-    TokenNotFound,
-    default_socket,
-    default_token_file,
-    find_token,
-)
-from gpp.core import codes
-from gpp.core.canonical_json import canonical_trusted
-from gpp.core.envelope import PROTOCOL_VERSION
-from gpp.host.sandbox import SandboxPolicy
-from gpp.host.session import PluginSession
+from gpp.client import TokenNotFound, default_socket, default_token_file, find_token
+from gpp.core import PROTOCOL_VERSION, canonical_trusted, codes
+from gpp.host import PluginSession, SandboxPolicy
 
 from . import cgroup_notice, command_line, completion, scan, scan_page, status, summary
 from .config import (

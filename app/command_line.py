@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gpp.core import codes
-from gpp.core.canonical_json import JSONRejected, loads_strict
+from gpp.core import JSONRejected, codes, loads_strict
 
 from .config import Config, ConfigError, PluginConfig, parse_config, version_problem
 from .plugin_words import failure_lines

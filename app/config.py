@@ -27,14 +27,17 @@ from pydantic import (
     model_validator,
 )
 
-from gpp.client.local_gateway import TOKEN_VARIABLE, default_token_file
-from gpp.core import codes
-from gpp.core.framing import DEFAULT_MAX_LINE_BYTES
-from gpp.host import uids, view
-from gpp.host.jsonrpc import JsonRpcSession
-from gpp.host.process import ProcessOptions
-from gpp.host.sandbox import SandboxPolicy
-from gpp.host.session import PluginSession, Timeouts
+from gpp.client import TOKEN_VARIABLE, default_token_file
+from gpp.core import DEFAULT_MAX_LINE_BYTES, codes
+from gpp.host import (
+    JsonRpcSession,
+    PluginSession,
+    ProcessOptions,
+    SandboxPolicy,
+    Timeouts,
+    entry_files,
+    uid_range_refusal,
+)
 
 from .config_errors import describe, keys_of
 
@@ -178,7 +181,7 @@ class PluginConfig(_Strict):
         """The view the registry gives this plugin, before any start resolves its interpreter
         (`GET /plugins/{id}` of an idle plugin, `gpp check-config`): the session's own
         `sandbox.view` adds the interpreter and the SDKs."""
-        entries = view.entry_files(self.command, str(self.root))
+        entries = entry_files(self.command, str(self.root))
         if self.sandbox.view is None:
             said = ", ".join(sorted({os.path.dirname(e) for e in entries})) or "none"
             return f"{said} (the entry file's folder), read-only"
@@ -429,7 +432,7 @@ def _hidden(plugins: dict[str, PluginConfig], own: list[Path]) -> dict[str, Plug
     other plugins' entry files added to its sandbox's `hide`: what lies inside a plugin's view
     of these is shown empty (issue 32: plugins dropped side by side see none of each other)."""
     entries = {
-        plugin_id: view.entry_files(plugin.command, str(plugin.root))
+        plugin_id: entry_files(plugin.command, str(plugin.root))
         for plugin_id, plugin in plugins.items()
     }
     hidden = {}
@@ -447,7 +450,7 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
     if not root.is_dir():
         raise ValueError(f"root: {root} is not a directory")
     sandbox = entry.sandbox_over(defaults.sandbox)
-    if why := uids.host_refusal(sandbox.uid_range):
+    if why := uid_range_refusal(sandbox.uid_range):
         raise ValueError(f"sandbox.uid_range: {why}")
     listed = None if sandbox.view is None else tuple(_paths(sandbox.view, base, "sandbox.view"))
     hide = tuple(str((base / p).resolve()) for p in sandbox.hide)

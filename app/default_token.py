@@ -16,7 +16,7 @@ import secrets
 import tempfile
 from pathlib import Path
 
-from gpp.client.local_gateway import TOKEN_VARIABLE, default_token_file
+from gpp.client import TOKEN_VARIABLE, default_token_file
 
 from .config import Config, ConfigError
 

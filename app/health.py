@@ -1,4 +1,4 @@
-"""A plugin's health record, shared by both pool kinds (app.pool.PluginPool, JsonRpcPool).
+"""A plugin's health record, shared by both pool kinds (app.pool.Gpp3Pool, JsonRpcPool).
 
 A failed session is gone and the next request spawns a fresh one at once; a second failure in
 a row starts the back-off (0.5 s doubling to 30 s), during which requests are refused with the

@@ -20,11 +20,11 @@ from .exchange import RecordExchanges
 from .metrics import GatewayMetrics
 from .openapi import complete_error_responses
 from .plugin_watch import PluginWatch
-from .pool import SessionPool
+from .pool import PluginPools
 from .problems import install_handlers
 from .reload import EARLY_SIGHUPS, Reloader
-from .route_table import ROUTES
-from .routing import RouteTable, add_to_app
+from .routes.rows import ROUTES
+from .routes.table import RouteTable, add_to_app
 from .security import SecurityMiddleware
 from .server.fast_path import FastPath
 from .state import GatewayState
@@ -85,8 +85,8 @@ def create_app(
     installs the SIGHUP handler, which only the main thread's event loop can (`gpp serve`);
     `on_ready` is called once both are in place (`gpp serve --uds` then puts its socket there);
     `watch` restarts a plugin whose files change (`gpp serve --reload`); `routes`: what the gateway answers (tests add rows)."""
-    pool = SessionPool.of(config.plugins)
-    state = GatewayState(config=config, pool=pool, metrics=GatewayMetrics(pool))
+    pools = PluginPools.of(config.plugins)
+    state = GatewayState(config=config, pools=pools, metrics=GatewayMetrics(pools))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -117,7 +117,7 @@ def create_app(
             loop.add_signal_handler(signal.SIGHUP, on_sighup)
             if EARLY_SIGHUPS.take():  # the ones that came while `gpp serve` got ready
                 on_sighup()
-        await pool.start_eager()
+        await pools.start_eager()
         started.set()
         watching = loop.create_task(watch.run(reloader)) if watch is not None else None
         if on_ready is not None:
@@ -129,14 +129,14 @@ def create_app(
         if reload_on_sighup:
             loop.remove_signal_handler(signal.SIGHUP)
             signal.signal(signal.SIGHUP, signal.SIG_IGN)  # not the default: that would kill us
-        # A reload still starting its eager plugins is cancelled, not awaited: a silent one
-        # held SIGTERM for its whole handshake (19.6 s with grace 1 s). Cancelled, each start
-        # kills its half-started plugin; the pools then close as any others.
+        # A reload still starting its eager plugins is cancelled, not awaited: awaited, a silent
+        # plugin would hold SIGTERM for its whole handshake timeout, past the shutdown grace.
+        # Cancelled, each start kills its half-started plugin; the pools then close as any others.
         for task in reloads:
             task.cancel()
         await asyncio.gather(*reloads, return_exceptions=True)
         log.info("stopping: shutting down plugin sessions")
-        await pool.close()
+        await pools.close()
         log.info("stopped")
 
     app = GatewayApp(

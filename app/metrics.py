@@ -15,7 +15,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 
-from .pool import Pool, SessionPool
+from .pool import PluginPools, Pool
 
 __all__ = ["CONTENT_TYPE_LATEST", "GatewayMetrics"]
 
@@ -23,7 +23,7 @@ disable_created_metrics()  # type: ignore[no-untyped-call]  # *_created series d
 
 
 class GatewayMetrics:
-    def __init__(self, pool: SessionPool) -> None:
+    def __init__(self, pools: PluginPools) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.requests = Counter(
             "gpp_requests",
@@ -44,8 +44,8 @@ class GatewayMetrics:
             ["result"],
             registry=self.registry,
         )
-        self.registry.register(PoolGauges(pool))
-        self.registry.register(StderrSuppressed(pool))
+        self.registry.register(PoolGauges(pools))
+        self.registry.register(StderrSuppressed(pools))
 
         self._children: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
 
@@ -73,13 +73,13 @@ POOL_GAUGES: list[tuple[str, str, Callable[[Pool], float]]] = [
 class PoolGauges(Collector):
     """Per-plugin gauges read at scrape time from the registry as it is now (reloads included)."""
 
-    def __init__(self, pool: SessionPool) -> None:
-        self.pool = pool
+    def __init__(self, pools: PluginPools) -> None:
+        self.pools = pools
 
     def collect(self) -> Iterator[Metric]:
         for name, documentation, read in POOL_GAUGES:
             family = GaugeMetricFamily(name, documentation, labels=["plugin"])
-            for plugin_id, plugin_pool in self.pool.pools.items():
+            for plugin_id, plugin_pool in self.pools.by_id.items():
                 family.add_metric([plugin_id], read(plugin_pool))
             yield family
 
@@ -87,8 +87,8 @@ class PoolGauges(Collector):
 class StderrSuppressed(Collector):
     """Plugin stderr lines not logged (rate limit or flood), read live from each plugin's sink."""
 
-    def __init__(self, pool: SessionPool) -> None:
-        self.pool = pool
+    def __init__(self, pools: PluginPools) -> None:
+        self.pools = pools
 
     def collect(self) -> Iterator[Metric]:
         family = CounterMetricFamily(
@@ -96,6 +96,6 @@ class StderrSuppressed(Collector):
             "Plugin stderr lines not logged: over the per-plugin rate limit, or skipped in a flood",
             labels=["plugin"],
         )
-        for plugin_id, plugin_pool in self.pool.pools.items():
+        for plugin_id, plugin_pool in self.pools.by_id.items():
             family.add_metric([plugin_id], plugin_pool.health.stderr_line.suppressed)
         yield family

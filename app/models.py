@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema, WithJsonSchema
 
-from gpp.core.schema import MAX_PATHS, MAX_REQUEST_ID, REASONS
+from gpp.core import MAX_PATHS, MAX_REQUEST_ID, REASONS
 
 
 class _Doc(BaseModel):

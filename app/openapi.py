@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .problems import PROBLEM_TYPE
-from .routing import RouteTable
+from .routes.table import RouteTable
 
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from gpp.host import view
+from gpp.host import entry_files
 
 from .config import Config, PluginConfig
 
@@ -54,7 +54,7 @@ class Poll:
 
 def watched_roots(plugin: PluginConfig) -> tuple[str, ...]:
     """The plugin's entry files, then its view's folders and files (from the registry only)."""
-    entries = view.entry_files(plugin.command, str(plugin.root))
+    entries = entry_files(plugin.command, str(plugin.root))
     listed = plugin.sandbox.view
     folders = [os.path.dirname(entry) for entry in entries] if listed is None else list(listed)
     return tuple(dict.fromkeys([*entries, *folders]))

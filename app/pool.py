@@ -1,9 +1,9 @@
 """The sessions of every registered plugin: one pool per plugin, of the kind its protocol needs.
 
 `Pool` is what every kind shares: the plugin's health and leases, its state and its one
-`describe()` (GET /plugins/{id}). A GPP/3 plugin's `PluginPool` holds `instances` lock-step
+`describe()` (GET /plugins/{id}). A GPP/3 plugin's `Gpp3Pool` holds `instances` lock-step
 sessions behind a bounded FIFO queue; a JSON-RPC plugin's `JsonRpcPool` holds one multiplexed
-session. `SessionPool` maps plugin ids to pools and retires them on reload.
+session. `PluginPools` maps plugin ids to pools and retires them on reload.
 """
 
 from __future__ import annotations
@@ -17,10 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpp.core import codes
-from gpp.core.messages import Discover, Result
-from gpp.host.jsonrpc import SERVER_ERRORS, JsonRpcSession
-from gpp.host.session import PluginSession
+from gpp.core import Discover, Result, codes
+from gpp.host import SERVER_ERRORS, JsonRpcSession, PluginSession
 
 from .config import PluginConfig
 from .health import PluginHealth, PoolRefusal
@@ -121,7 +119,7 @@ class Pool(ABC):
         }
 
 
-class PluginPool(Pool):
+class Gpp3Pool(Pool):
     """The sessions of one GPP/3 plugin."""
 
     def __init__(self, plugin: PluginConfig) -> None:
@@ -388,7 +386,7 @@ class JsonRpcPool(Pool):
 
 
 def pool_for(plugin: PluginConfig) -> Pool:
-    return PluginPool(plugin) if plugin.protocol == "gpp/3" else JsonRpcPool(plugin)
+    return Gpp3Pool(plugin) if plugin.protocol == "gpp/3" else JsonRpcPool(plugin)
 
 
 class Lease:
@@ -413,26 +411,26 @@ class Lease:
 
 
 @dataclass
-class SessionPool:
+class PluginPools:
     """Every registered plugin's pool, by id, and the pools a reload retired that still serve."""
 
-    pools: dict[str, Pool] = field(default_factory=dict)
+    by_id: dict[str, Pool] = field(default_factory=dict)
     retiring: dict[Pool, asyncio.Task[None]] = field(default_factory=dict, init=False)
 
     @classmethod
-    def of(cls, plugins: Mapping[str, PluginConfig]) -> SessionPool:
+    def of(cls, plugins: Mapping[str, PluginConfig]) -> PluginPools:
         return cls({plugin_id: pool_for(plugin) for plugin_id, plugin in plugins.items()})
 
     def lease(self, plugin_id: str) -> Lease:
         """The plugin's current pool, kept open for the request until the block ends."""
-        return Lease(self.pools.get(plugin_id))
+        return Lease(self.by_id.get(plugin_id))
 
     def replace(self, plugins: Mapping[str, PluginConfig]) -> RegistryChange:
         """Route new requests by `plugins` from now on; kept plugins keep their pools (and their
         sessions); removed and changed ones are shut down once their last lease is gone."""
-        old = self.pools
+        old = self.by_id
         change = RegistryChange.between({i: p.plugin for i, p in old.items()}, plugins)
-        self.pools = {
+        self.by_id = {
             plugin_id: old[plugin_id] if plugin_id in change.kept else pool_for(plugin)
             for plugin_id, plugin in plugins.items()
         }
@@ -443,10 +441,10 @@ class SessionPool:
     def renew(self, plugin_id: str) -> bool:
         """A fresh pool for the plugin as registered (its files changed: `gpp serve --reload`):
         the next request starts a new session; the old pool drains as a reload's does."""
-        old = self.pools.get(plugin_id)
+        old = self.by_id.get(plugin_id)
         if old is None:
             return False
-        self.pools[plugin_id] = pool_for(old.plugin)
+        self.by_id[plugin_id] = pool_for(old.plugin)
         self._retire(old)
         return True
 
@@ -465,8 +463,8 @@ class SessionPool:
             self.retiring.pop(pool, None)
 
     async def start_eager(self, plugin_ids: Iterable[str] | None = None) -> None:
-        chosen = self.pools if plugin_ids is None else plugin_ids
-        await asyncio.gather(*(p.start_all() for i in chosen if (p := self.pools[i]).plugin.eager))
+        chosen = self.by_id if plugin_ids is None else plugin_ids
+        await asyncio.gather(*(p.start_all() for i in chosen if (p := self.by_id[i]).plugin.eager))
 
     async def close(self) -> None:
         """SIGTERM: the server has drained (or cancelled) its requests; retired pools close now."""
@@ -474,13 +472,13 @@ class SessionPool:
         for pool, _ in retiring:
             pool.leases.stop_waiting()
         await asyncio.gather(
-            *(p.close() for p in self.pools.values()), *(task for _, task in retiring)
+            *(p.close() for p in self.by_id.values()), *(task for _, task in retiring)
         )
 
     def not_ready(self) -> list[str]:
         """Eager plugins without a live session: why /readyz says no."""
         return [
             p.plugin.id
-            for p in self.pools.values()
+            for p in self.by_id.values()
             if p.plugin.eager and p.live_sessions < p.instances
         ]

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from gpp.core import codes
-from gpp.host.sandbox import namespaces_refusal
+from gpp.host import namespaces_refusal
 
 from .config import Config, PluginConfig, read_token_file
 

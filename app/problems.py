@@ -156,7 +156,7 @@ async def _on_protocol_error(request: Request, exc: Exception) -> Response:
     exchange.outcome = exc.code
     exc.request_id = exc.request_id or exchange.request_id
     if isinstance(exc, NoSuchPlugin):
-        registered = sorted(request.app.state.gateway.pool.pools)
+        registered = sorted(request.app.state.gateway.pools.by_id)
         return unknown_plugin_problem(exc, registered)
     return protocol_problem(exc, exchange.plugin)
 

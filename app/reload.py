@@ -3,7 +3,7 @@ and `gpp serve --reload`'s restart of one plugin whose files changed, drained th
 
 A file that does not load changes nothing: each of its problems is logged as one line, exactly
 as `gpp check-config` prints it. A file that loads is applied at once (see
-`SessionPool.replace`): no request is refused or lost, because requests hold a lease on the
+`PluginPools.replace`): no request is refused or lost, because requests hold a lease on the
 pool they were routed to and a retired pool shuts down only after its last one.
 """
 
@@ -53,7 +53,7 @@ class Reloader:
         old = self.state.config
         pending = restart_needed(old.gateway, config.gateway)
         self.apply_token(token)
-        change = self.state.pool.replace(config.plugins)
+        change = self.state.pools.replace(config.plugins)
         # What is in effect: the new plugins and token, the old socket and limits (so the next
         # reload still says a restart is needed, until there is one).
         live = {key: getattr(config.gateway, key) for key in LIVE_GATEWAY_KEYS}
@@ -75,7 +75,7 @@ class Reloader:
                 "reload: restart needed to apply",
                 extra={"fields": {"keys": ",".join(f"gateway.{key}" for key in pending)}},
             )
-        await self.state.pool.start_eager(change.started)
+        await self.state.pools.start_eager(change.started)
         return APPLIED
 
     def current_config(self) -> Config:
@@ -85,13 +85,13 @@ class Reloader:
         """`gpp serve --reload`: the plugin's files changed, so its next request gets a fresh
         session; requests already on the old one finish there (the same drain as a reload)."""
         async with self._one_at_a_time:
-            if not self.state.pool.renew(plugin_id):
+            if not self.state.pools.renew(plugin_id):
                 return
             log.info(
                 "plugin files changed: session restarted",
                 extra={"fields": {"plugin": plugin_id, "file": changed}},
             )
-            await self.state.pool.start_eager([plugin_id])
+            await self.state.pools.start_eager([plugin_id])
 
     def _read(self) -> tuple[Config, str | None]:
         """The config and its token, read in a thread: off the loop, so a slow disk delays no

@@ -16,8 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpp.core import codes
-from gpp.core.canonical_json import canonical_trusted
+from gpp.core import canonical_trusted, codes
 
 from . import summary
 from .config import Config

@@ -20,7 +20,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect
 
 from .problems import BodyTooLarge, http_problem
-from .routing import RouteTable, WrongMethod
+from .routes.table import RouteTable, WrongMethod
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

@@ -1,4 +1,4 @@
-"""What the routes share: the config, the session pool and the metrics."""
+"""What the routes share: the config, the plugin pools and the metrics."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from .config import Config
 from .metrics import GatewayMetrics
-from .pool import SessionPool
+from .pool import PluginPools
 
 
 @dataclass
 class GatewayState:
     config: Config
-    pool: SessionPool
+    pools: PluginPools
     metrics: GatewayMetrics

@@ -14,8 +14,7 @@ from typing import Any
 
 import httpx
 
-from gpp.client.local_gateway import find_token, is_loopback_url
-from gpp.client.uds import loopback_transport, unix_transport
+from gpp.client import find_token, is_loopback_url, loopback_transport, unix_transport
 
 from .logs import escaped
 

@@ -14,7 +14,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from gpp.host.rate_limit import BURST_LINES, LINES_PER_SECOND, RateLimitedLog, TokenBucket
+from gpp.host import BURST_LINES, LINES_PER_SECOND, RateLimitedLog, TokenBucket
 
 log = logging.getLogger("gpp.pool")
 

@@ -25,10 +25,16 @@ if str(REPO) not in sys.path:
 import orjson  # noqa: E402
 
 from bench import table  # noqa: E402
-from gpp.core.connection import Connection  # noqa: E402
-from gpp.core.envelope import build_frame  # noqa: E402
-from gpp.core.messages import Discover, Hello, Ready, Result, Role  # noqa: E402
-from gpp.host.session import PluginSession  # noqa: E402
+from gpp.core import (  # noqa: E402
+    Connection,
+    Discover,
+    Hello,
+    Ready,
+    Result,
+    Role,
+    build_frame,
+)
+from gpp.host import PluginSession  # noqa: E402
 
 GROUP = "core"
 PLUGIN_ID, PLUGIN_VERSION = "bench", "1"

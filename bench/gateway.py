@@ -106,7 +106,7 @@ def session_round_trips(plugin_id: str, folder: Path, seconds: float) -> float:
     plugin and paths /discover is measured with, lock-stepped: the ceiling of the gateway's
     c=1 rate."""
     sys.path.insert(0, str(REPO))
-    from gpp.host.session import PluginSession
+    from gpp.host import PluginSession
 
     async def measure() -> float:
         command = plugin_command(plugin_id, folder)

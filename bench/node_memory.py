@@ -19,8 +19,11 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from gpp.host.sandbox import SandboxPolicy  # noqa: E402
-from gpp.host.session import PluginSession, Timeouts  # noqa: E402
+from gpp.host import (  # noqa: E402
+    PluginSession,
+    SandboxPolicy,
+    Timeouts,
+)
 
 NODE_DETECTOR = REPO / "plugins/reference_detector.mjs"
 FILES = 30_000

@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bench.cpu_clock import Stopwatch
-from gpp.core.connection import Connection
-from gpp.core.messages import Discover, Hello, Ready, Result, Role, Shutdown
+from gpp.core import Connection, Discover, Hello, Ready, Result, Role, Shutdown
 
 T = TypeVar("T")
 

@@ -15,8 +15,11 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from gpp.host.sandbox import SandboxPolicy, namespaces_available  # noqa: E402
-from gpp.host.session import PluginSession  # noqa: E402
+from gpp.host import (  # noqa: E402
+    PluginSession,
+    SandboxPolicy,
+    namespaces_available,
+)
 
 DETECTORS = {
     "python": ([sys.executable, str(REPO / "plugins/reference_detector.py")], "reference-detector"),

@@ -27,8 +27,7 @@ from app.default_token import with_default_token
 from app.main import create_app
 from app.server.front_door import server_config
 from bench.serving import stop_process
-from gpp.client.local_gateway import find_token
-from gpp.client.uds import unix_transport
+from gpp.client import find_token, unix_transport
 
 
 def with_token(**kwargs: Any) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..routing import Endpoint, Found, RouteTable, WrongMethod
+from ..routes.table import Endpoint, Found, RouteTable, WrongMethod
 
 
 class FastPath:

@@ -153,7 +153,7 @@ class JsonRpcSession(ProcessSession):
         self._flooded: codes.ProtocolError | None = None
         self.stdout_log = RateLimitedLog(log, plugin_id, "plugin stdout lines suppressed")
         """What the plugin's stdout makes the gateway say (junk, answers to no request),
-        rate-limited as its stderr is: 50,000 junk lines were once 50,000 WARNINGs in 5 s."""
+        rate-limited as its stderr is: a plugin decides how much junk it writes, not the log."""
 
     @property
     def in_flight(self) -> int:

@@ -124,8 +124,8 @@ def _lease_uid(sandbox: SandboxPolicy) -> UidLease:
 
 FREEZE_AFTER_S = 0.2
 """How long a session idles before its cgroup is frozen. Back-to-back requests pay no freeze
-and no thaw (about 250 µs each on cgroup v1 here); an idle plugin runs at most this long after
-its answer, on the CPU budget."""
+and no thaw (each a cgroup write; docs/performance.md has the figure); an idle plugin runs at
+most this long after its answer, on the CPU budget."""
 BUDGET_MIN_CHECK_S = 0.05
 """The shortest wait between two reads of a session's CPU counter near the end of its budget."""
 
@@ -366,9 +366,10 @@ class PluginProcess:
 
 
 OFF_LOOP_BYTES = 256 * 1024
-"""A line or body at least this long is parsed in a worker thread, not on the event loop: a
-valid 5.7 MB result once held every other plugin and client for 0.75 s. (The stdlib parser
-holds the GIL while in C, but the Python-level checks around it let the loop run.)"""
+"""A line or body at least this long is parsed in a worker thread, not on the event loop: parsing
+a multi-megabyte result on the loop holds every other plugin and client for as long
+(docs/performance.md). (The stdlib parser holds the GIL while in C, but the Python-level checks
+around it let the loop run.)"""
 REAP_S = 5.0
 """How long a killed plugin's exit may take to be reported, per attempt (see `reap`)."""
 

@@ -2,8 +2,8 @@
 refuses and says so in one summary line per interval.
 
 A plugin decides how often the gateway would log about it (stderr, stdout junk, answers to no
-request): 50,000 WARNING lines in 5 s once came from one JSON-RPC plugin. Pure but for the
-`logging` call; the clock is injectable.
+request), so without a bound one plugin can fill the gateway's log. Pure but for the `logging`
+call; the clock is injectable.
 """
 
 from __future__ import annotations

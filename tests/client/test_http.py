@@ -25,7 +25,7 @@ from gateway_harness import (
 )
 
 from app import health
-from gpp.client.http import (
+from gpp.client import (
     AsyncGatewayClient,
     GatewayClient,
     GatewayRefused,
@@ -33,10 +33,10 @@ from gpp.client.http import (
     Progress,
     Result,
     StreamBroken,
-    StreamEvent,
-    _CallEvents,
+    async_unix_transport,
+    unix_transport,
 )
-from gpp.client.uds import async_unix_transport, unix_transport
+from gpp.client.http import StreamEvent, _CallEvents
 from gpp.core import codes
 
 EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"

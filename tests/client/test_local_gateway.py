@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gpp.client import local_gateway
-from gpp.client.local_gateway import TokenNotFound, find_token
+from gpp.client import TokenNotFound, find_token, local_gateway
 
 
 @pytest.fixture

@@ -15,15 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpp import digest
+from gpp.core import JSONRejected, UnsafeInteger, canonical, loads_strict
 from gpp.core import canonical_json as canonical_module
-from gpp.core.canonical_json import (
-    MAX_DEPTH,
-    JSONRejected,
-    UnsafeInteger,
-    canonical,
-    loads_strict,
-    number,
-)
+from gpp.core.canonical_json import MAX_DEPTH, number
 
 VECTORS = json.loads((Path(__file__).parents[1] / "vectors" / "canonical.json").read_text("utf-8"))
 NUMBERS = json.loads((Path(__file__).parents[1] / "vectors" / "numbers.json").read_text("utf-8"))

@@ -15,7 +15,8 @@ from typing import Any
 
 from conftest import REPO
 
-from gpp.core.canonical_json import canonical, loads_strict, number
+from gpp.core import canonical, loads_strict
+from gpp.core.canonical_json import number
 
 NODE_CANONICALIZE = """
 import { canonicalize, parseStrict } from "./plugins/sdk/node/canonical.js";

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpp.core import codes
+from gpp.core import Connection, Phase, Role, SessionError, build_frame, codes
 from gpp.core.catalog import CATALOG, SESSION_FATAL, RequestPart, rule_for, sendable
-from gpp.core.connection import Connection
-from gpp.core.envelope import build_frame
-from gpp.core.messages import Phase, Role, SessionError
 
 
 def test_every_row_names_its_own_event_and_only_reachable_phases() -> None:

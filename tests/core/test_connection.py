@@ -7,12 +7,10 @@ from typing import Any
 
 import pytest
 
-from gpp.core import codes
-from gpp.core.canonical_json import canonical
-from gpp.core.connection import Connection, UsageError
-from gpp.core.envelope import build_frame
-from gpp.core.messages import (
+from gpp.core import (
+    DISCOVER_PAYLOAD,
     Bye,
+    Connection,
     Discover,
     Hello,
     Phase,
@@ -21,8 +19,12 @@ from gpp.core.messages import (
     Result,
     Role,
     Shutdown,
+    UsageError,
+    Violation,
+    build_frame,
+    canonical,
+    codes,
 )
-from gpp.core.schema import DISCOVER_PAYLOAD, Violation
 
 ID, VERSION = "p", "1.0.0"
 EMPTY: dict[str, Any] = {

@@ -23,10 +23,9 @@ import pytest
 from conftest import REPO
 
 from app.problems import http_status
-from app.routes import DISCOVER_REQUEST
-from gpp.core import canonical_json, codes, envelope, request_budget, schema
+from app.routes.endpoints import DISCOVER_REQUEST
+from gpp.core import Phase, canonical_json, codes, envelope, request_budget, schema
 from gpp.core.catalog import CATALOG, SESSION_FATAL
-from gpp.core.messages import Phase
 
 CONTRACT_PATH = REPO / "gpp" / "core" / "contract" / "gpp3.json"
 CONTRACT: dict[str, Any] = json.loads(CONTRACT_PATH.read_text("utf-8"))

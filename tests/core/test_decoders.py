@@ -21,12 +21,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpp.core import codes, jsonrpc
-from gpp.core.canonical_json import JSONRejected, UnsafeInteger, loads_strict
-from gpp.core.connection import Connection
-from gpp.core.envelope import build_frame, decode_frame
-from gpp.core.jsonrpc_connection import JsonRpcConnection
-from gpp.core.messages import Discover, Hello, Ready, Role
+from gpp.core import (
+    Connection,
+    Discover,
+    Hello,
+    JSONRejected,
+    JsonRpcConnection,
+    Ready,
+    Role,
+    UnsafeInteger,
+    build_frame,
+    codes,
+    decode_frame,
+    jsonrpc,
+    loads_strict,
+)
 from gpp.core.piecewise import verify_result
 
 ID, VERSION = "fixture", "1.0.0"

@@ -10,9 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_connection import EMPTY, ID, VERSION, _resource
 
-from gpp.core import codes, envelope
-from gpp.core.canonical_json import canonical, digest
-from gpp.core.envelope import build_frame, decode_frame, verify_digest
+from gpp.core import build_frame, canonical, codes, decode_frame, digest, envelope, verify_digest
 
 
 def test_built_frame_is_canonical_and_its_digest_covers_type_seq_payload() -> None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpp.core.framing import LineBuffer, LineTooLong
+from gpp.core import LineBuffer, LineTooLong
 
 
 def test_line_buffer_splits_lines_across_chunks() -> None:

@@ -13,8 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonrpc_spec import SPEC_EXAMPLES
 
-from gpp.core import jsonrpc
-from gpp.core.jsonrpc_connection import Invocation, JsonRpcConnection, Message
+from gpp.core import Invocation, JsonRpcConnection, Message, jsonrpc
 
 
 def _subtract(params: Any) -> Any:

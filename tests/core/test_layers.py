@@ -6,11 +6,16 @@ on the core and never on each other or on the plugin side; the gateway (`app/`) 
 host, the client and the core; the bundled plugins on the plugin side and the core. The names
 DESIGN.md fixes (`gpp`, `gpp.sdk`, `gpp.codes`, `gpp.jsonrpc`) are re-exports for users:
 nothing inside imports them.
+
+Each side's `__init__` draws its public/private line with `__all__`; the gateway (`app/`) and
+the bench import `gpp.core`, `gpp.host` and `gpp.client` only through those names, so what is
+not exported can change without breaking them.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -65,7 +70,7 @@ def _layer(module: str) -> str | None:
 
 def _sources() -> list[Path]:
     files = [p for side in SIDES for p in (REPO / "gpp" / side).rglob("*.py")]
-    files += sorted((REPO / "app").glob("*.py"))
+    files += sorted((REPO / "app").rglob("*.py"))
     files += sorted((REPO / "plugins").glob("*.py")) + sorted((REPO / "plugins" / "packs").rglob("*.py"))  # fmt: skip
     return sorted(files)
 
@@ -133,3 +138,67 @@ def test_the_core_and_the_plugin_side_load_nothing_but_the_standard_library(side
     ]
     assert foreign == []
     assert f"gpp.{side}.{'connection' if side == 'core' else 'sdk'}" in loaded
+
+
+PUBLIC_ONLY = ("gpp.core", "gpp.host", "gpp.client")
+"""The sides the gateway and the bench may reach only through their `__all__`."""
+
+
+def reaches_past_the_public_surface(files: list[Path]) -> list[str]:
+    """Every import of a side's module or of a name its `__all__` does not export."""
+    public = {side: set(importlib.import_module(side).__all__) for side in PUBLIC_ONLY}
+    wrong: list[str] = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            targets: list[tuple[str, str | None]]
+            if isinstance(node, ast.Import):
+                targets = [(alias.name, None) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                targets = [(node.module, alias.name) for alias in node.names]
+            else:
+                continue
+            for module, name in targets:
+                side = next((s for s in PUBLIC_ONLY if module.startswith(s)), None)
+                if side is None:
+                    continue
+                if module != side or name is None:
+                    wrong.append(f"{path.relative_to(REPO)} imports {module}")
+                elif name not in public[side]:
+                    wrong.append(f"{path.relative_to(REPO)} imports {side}.{name}, not exported")
+    return sorted(wrong)
+
+
+def test_the_gateway_and_the_bench_import_only_the_public_surface() -> None:
+    files = sorted((REPO / "app").rglob("*.py")) + sorted((REPO / "bench").rglob("*.py"))
+    assert reaches_past_the_public_surface(files) == []
+
+
+def test_reaching_past_the_public_surface_is_named() -> None:
+    """The check can fail: a module path, an internal name, and an internal of the host."""
+    bad = REPO / "app" / "_public_probe.py"
+    bad.write_text(
+        "from gpp.core.schema import PATH\n"
+        "from gpp.core import loads_fast\n"
+        "import gpp.host.uids\n"
+        "from gpp.client import Result\n"
+    )
+    try:
+        assert reaches_past_the_public_surface([bad]) == [
+            "app/_public_probe.py imports gpp.core.loads_fast, not exported",
+            "app/_public_probe.py imports gpp.core.schema",
+            "app/_public_probe.py imports gpp.host.uids",
+        ]
+    finally:
+        bad.unlink()
+
+
+@pytest.mark.parametrize("side", ["gpp.core", "gpp.host", "gpp.client", "gpp.plugin"])
+def test_each_side_exports_what_it_names_and_no_internal(side: str) -> None:
+    """`__all__` names only what the package really holds, and nothing with a leading underscore;
+    a cache the schema keeps for itself (`_ValidPathCache`) is not on the surface."""
+    package = importlib.import_module(side)
+    exported = package.__all__
+    assert exported == sorted(set(exported), key=exported.index)  # no name twice
+    assert [name for name in exported if not hasattr(package, name)] == []
+    assert [name for name in exported if name.startswith("_")] == []
+    assert "ValidPathCache" not in dir(importlib.import_module("gpp.core.schema"))

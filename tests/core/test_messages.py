@@ -11,17 +11,8 @@ from typing import Any
 import pytest
 from test_contract import CONTRACT, cases
 
-from gpp.core.messages import (
-    Bye,
-    Discover,
-    Hello,
-    PluginError,
-    Ready,
-    SessionError,
-    Shutdown,
-    payload_of,
-)
-from gpp.core.schema import Violation
+from gpp.core import Bye, Discover, Hello, PluginError, Ready, SessionError, Shutdown, Violation
+from gpp.core.messages import payload_of
 
 EVENTS: list[tuple[Any, str, dict[str, Any]]] = [
     (Hello(("discover", "progress")), "hello", {"capabilities": ["discover", "progress"]}),

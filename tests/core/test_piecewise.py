@@ -18,11 +18,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpp.core import codes, piecewise
-from gpp.core.canonical_json import canonical
-from gpp.core.connection import Connection
-from gpp.core.envelope import build_frame
-from gpp.core.messages import Discover, Hello, Phase, Ready, Result, Role
+from gpp.core import (
+    Connection,
+    Discover,
+    Hello,
+    Phase,
+    Ready,
+    Result,
+    Role,
+    build_frame,
+    canonical,
+    codes,
+    piecewise,
+)
 
 ID, VERSION, REQUEST = "p", "1.0.0", "req-1"
 FRAME = 2  # hello is frame 1

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpp.core import schema
-from gpp.core.schema import RESULT_PAYLOAD, Violation
+from gpp.core import RESULT_PAYLOAD, Violation, schema
 
 VALID: dict[str, Any] = {
     "requestId": "r1",
@@ -143,7 +142,7 @@ def test_the_generated_record_check_accepts_exactly_what_its_fields_accept(
 
 
 def test_the_path_cache_counts_what_it_holds() -> None:
-    cache = schema.ValidPathCache(max_bytes=64 * 1024, max_path_chars=100)
+    cache = schema._ValidPathCache(max_bytes=64 * 1024, max_path_chars=100)
     paths = [f"dir/{n:05d}" for n in range(50)]
     for path in [*paths, *paths]:
         cache.add(path)

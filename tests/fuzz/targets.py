@@ -13,17 +13,21 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from gpp.core import codes, jsonrpc
-from gpp.core.canonical_json import (
+from gpp.core import (
+    Connection,
+    Discover,
+    Hello,
     JSONRejected,
+    Ready,
+    Role,
     UnsafeInteger,
+    build_frame,
     canonical,
-    loads_fast,
+    codes,
+    jsonrpc,
     loads_strict,
 )
-from gpp.core.connection import Connection
-from gpp.core.envelope import build_frame
-from gpp.core.messages import Discover, Hello, Ready, Role
+from gpp.core.canonical_json import loads_fast
 
 PLUGIN_ID, PLUGIN_VERSION = "fixture", "1.0.0"
 ERROR_CLASSES = tuple(codes.ERROR_CLASSES.values())

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from conftest import FIXTURE_PLUGINS, REPO
 from gateway_harness import Gateway, jsonrpc_plugin, running_gateway, write_config
-from test_rpc_routes import sse_events
+from test_rpc_endpoint import sse_events
 
-from app.rpc_routes import MAX_BATCH_ENTRIES, MAX_PENDING_EVENT_BYTES
+from app.routes.rpc_endpoint import MAX_BATCH_ENTRIES, MAX_PENDING_EVENT_BYTES
 
 COUNT, PAD = 10_000, 4000  # 40 MB of notifications: far more than socket buffers hold
 

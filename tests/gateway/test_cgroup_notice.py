@@ -25,7 +25,7 @@ from app import cgroup_notice, cli, fd_limit, logs, main, unix_socket  # noqa: F
 from app.config import PluginConfig
 from app.server import front_door  # noqa: F401
 from gpp.core import codes
-from gpp.host.cgroups import Layout
+from gpp.host import Layout
 
 NOBODY = 65534
 CHILD_S = 60

@@ -14,7 +14,7 @@ from conftest import DEMO_REPO, FIXTURE_PLUGINS, REPO, doc
 from gateway_harness import running_gateway
 
 from app.config import load_config
-from gpp.core.canonical_json import canonical
+from gpp.core import canonical
 
 GPP = [sys.executable, "-m", "gpp.gateway"]
 GOLDEN = json.loads((REPO / "tests/vectors/demo_repo_document.json").read_text("utf-8"))

@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 
 from app.config import ConfigError, Limits, load_config
-from gpp.client.local_gateway import default_token_file
-from gpp.core.framing import DEFAULT_MAX_LINE_BYTES
-from gpp.host.sandbox import SandboxPolicy
-from gpp.host.session import Timeouts
+from gpp.client import default_token_file
+from gpp.core import DEFAULT_MAX_LINE_BYTES
+from gpp.host import SandboxPolicy, Timeouts
 
 CONFIG = """
 [defaults]

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.command_line import _refused_hello
-from app.routes import discover_body
-from gpp.core import codes
-from gpp.core.messages import Discover
-from gpp.host.jsonrpc import JsonRpcSession, _decode
+from app.routes.endpoints import discover_body
+from gpp.core import Discover, codes
+from gpp.host import JsonRpcSession
+from gpp.host.jsonrpc import _decode
 
 HOSTILE = st.sampled_from(
     [

@@ -61,7 +61,7 @@ def test_a_deaf_plugin_gets_504_and_the_next_request_a_fresh_session(tmp_path: P
             "[plugin-protocol] FAIL E_TIMEOUT: frame 2: watchdog fired writing discover: the "
             "plugin stopped reading its stdin — expected discover read within 1000 ms (raise request_ms to allow more), got "
         )
-        first_pid = gw.state.pool.pools["never_reads"].slots[0].session.pid
+        first_pid = gw.state.pools.by_id["never_reads"].slots[0].session.pid
         assert first_pid is not None and process_gone(first_pid)
         fresh = http.post("/plugins/never_reads/discover", json={"paths": ["."]})
         assert fresh.status_code == 200, fresh.text
@@ -137,7 +137,7 @@ def test_a_plugin_that_closes_stdout_gets_502_e_eof_through_the_gateway(tmp_path
         problem = response.json()
         assert problem["code"] == "E_EOF" and problem["frame"] == 2
         assert "(plugin still running; killed)" in problem["problem"]
-        pid = gw.state.pool.pools["closes_stdout"].slots[0].session.pid
+        pid = gw.state.pools.by_id["closes_stdout"].slots[0].session.pid
         assert pid is not None and wait_exited(pid)
 
 

@@ -12,7 +12,7 @@ from gateway_harness import (
     write_config,
     writes_to,
 )
-from test_routes import post
+from test_endpoints import post
 
 from app import health
 

@@ -13,8 +13,8 @@ import pytest
 from conftest import REPO
 from gateway_harness import running_gateway, with_token
 
-from gpp.client.http import GatewayClient
-from gpp.core.canonical_json import canonical
+from gpp.client import GatewayClient
+from gpp.core import canonical
 from gpp.core.codes import InvalidRequestError, UnknownPluginError
 
 

@@ -9,9 +9,9 @@ from typing import Any
 from app.metrics import GatewayMetrics
 
 
-def pool_of(**pools: SimpleNamespace) -> Any:
-    """A stand-in SessionPool: what the collectors read of it, and nothing else."""
-    return SimpleNamespace(pools=pools)
+def pools_of(**by_id: SimpleNamespace) -> Any:
+    """A stand-in PluginPools: what the collectors read of it, and nothing else."""
+    return SimpleNamespace(by_id=by_id)
 
 
 def plugin_pool(queued: int, live: int, restarts: int, suppressed: int) -> SimpleNamespace:
@@ -28,7 +28,7 @@ def series(metrics: GatewayMetrics) -> dict[str, float]:
 
 
 def test_requests_are_counted_and_timed_by_plugin_and_outcome() -> None:
-    metrics = GatewayMetrics(pool_of())
+    metrics = GatewayMetrics(pools_of())
     for seconds in (0.002, 0.02, 3.0):
         metrics.observe("echo", "ok", seconds)
     metrics.observe("echo", "E_EOF", 0.5)
@@ -41,11 +41,11 @@ def test_requests_are_counted_and_timed_by_plugin_and_outcome() -> None:
 
 
 def test_pool_gauges_are_read_at_scrape_time() -> None:
-    pool = pool_of(a=plugin_pool(queued=2, live=1, restarts=3, suppressed=40))
-    metrics = GatewayMetrics(pool)
+    pools = pools_of(a=plugin_pool(queued=2, live=1, restarts=3, suppressed=40))
+    metrics = GatewayMetrics(pools)
     assert series(metrics)['gpp_queue_depth{plugin="a"}'] == 2
-    pool.pools["b"] = plugin_pool(queued=0, live=4, restarts=0, suppressed=0)  # a reload added it
-    pool.pools["a"].health.stderr_line.suppressed = 41
+    pools.by_id["b"] = plugin_pool(queued=0, live=4, restarts=0, suppressed=0)  # a reload added it
+    pools.by_id["a"].health.stderr_line.suppressed = 41
     said = series(metrics)
     assert said['gpp_live_sessions{plugin="b"}'] == 4
     assert said['gpp_restarts{plugin="a"}'] == 3
@@ -53,6 +53,6 @@ def test_pool_gauges_are_read_at_scrape_time() -> None:
 
 
 def test_each_app_has_its_own_registry() -> None:
-    first, second = GatewayMetrics(pool_of()), GatewayMetrics(pool_of())
+    first, second = GatewayMetrics(pools_of()), GatewayMetrics(pools_of())
     first.observe("echo", "ok", 0.1)
     assert 'gpp_requests_total{outcome="ok",plugin="echo"}' not in series(second)

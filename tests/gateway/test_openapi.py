@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from app.config import load_config
 from app.main import create_app
 from app.models import REPO_PATH_PATTERN
-from gpp.core.schema import path_problem
+from gpp.core import path_problem
 
 PROBLEM_CONTENT = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 SCHEMATHESIS_CONFIG = REPO / "tests" / "schemathesis" / "schemathesis.toml"

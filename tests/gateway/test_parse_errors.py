@@ -45,7 +45,7 @@ def test_a_huge_integer_from_a_plugin_ends_its_session_and_the_next_request_rest
         assert problem["code"] == "E_SCHEMA"  # DESIGN §3: integers past ±(2**53-1)
         assert problem["got"].startswith("integer 99999") and "5000 digits" in problem["got"]
         assert problem["frame"] == (1 if where == "hello" else 2)
-        dead = gw.state.pool.pools["huge_integer"].slots[0].session.pid
+        dead = gw.state.pools.by_id["huge_integer"].slots[0].session.pid
         assert dead is not None and wait_exited(dead) and process_gone(dead)
         again = http.post("/plugins/huge_integer/discover", json={"paths": ["."]})
         assert again.status_code == 502 and again.json()["code"] == "E_SCHEMA"

@@ -14,7 +14,7 @@ from gateway_harness import reference_plugin, write_config
 
 from app.config import load_config
 from app.models import PluginInfo
-from app.pool import JsonRpcPool, PluginPool, Pool, pool_for
+from app.pool import Gpp3Pool, JsonRpcPool, Pool, pool_for
 
 INHERIT = {"sandbox": {"network": "inherit"}}
 """The sandbox is beside the point here (tests/host/test_sandbox.py proves it)."""
@@ -31,7 +31,7 @@ def jsonrpc_plugin() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    ("entry", "kind"), [(reference_plugin, PluginPool), (jsonrpc_plugin, JsonRpcPool)]
+    ("entry", "kind"), [(reference_plugin, Gpp3Pool), (jsonrpc_plugin, JsonRpcPool)]
 )
 def test_both_kinds_describe_themselves_alike(tmp_path: Path, entry: Any, kind: type[Pool]) -> None:
     plugin = next(
@@ -74,7 +74,7 @@ def test_a_discover_would_queue_only_while_every_slot_is_taken_or_others_wait(
         )
     )
     pool = pool_for(plugin)
-    assert isinstance(pool, PluginPool)
+    assert isinstance(pool, Gpp3Pool)
 
     async def scenario() -> list[bool]:
         seen = [pool.would_queue]

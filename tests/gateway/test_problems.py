@@ -30,12 +30,12 @@ def test_a_bug_is_a_500_problem_on_both_paths_and_still_logged(
 ) -> None:
     """Issue 25: every non-2xx answer is a problem, a bug's 500 too (uvicorn's own is plain
     text); the error still reaches the log as uvicorn reports it."""
-    from app.pool import PluginPool, Pool
+    from app.pool import Gpp3Pool, Pool
 
     def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(PluginPool, "discover", broken)  # the plugin route's fast path
+    monkeypatch.setattr(Gpp3Pool, "discover", broken)  # the plugin route's fast path
     monkeypatch.setattr(Pool, "describe", broken)  # GET /plugins, served by FastAPI
     config = write_config(tmp_path, [echo_plugin()])
     with running_gateway(config) as gw, gw.client() as http:

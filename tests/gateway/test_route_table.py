@@ -1,4 +1,4 @@
-"""One route table (`app/route_table.py`) read by FastAPI's routes and OpenAPI, the fast path
+"""One route table (`app/routes/rows.py`) read by FastAPI's routes and OpenAPI, the fast path
 and the security checks: the three agree on every row, and a row added is a route served,
 documented and guarded."""
 
@@ -18,8 +18,8 @@ from starlette.routing import Match
 
 from app.config import load_config
 from app.main import GatewayApp, create_app
-from app.route_table import ROUTES
-from app.routing import Found, RouteTable, Row, WrongMethod
+from app.routes.rows import ROUTES
+from app.routes.table import Found, RouteTable, Row, WrongMethod
 from app.server.fast_path import FastPath
 
 CONFIG = REPO / "plugins" / "registry.toml"

@@ -20,14 +20,12 @@ import pytest
 from conftest import FIXTURE_PLUGINS, REPO
 from gateway_harness import jsonrpc_plugin, running_gateway, write_config
 
-from app import rpc_routes
-from gpp.core import codes
+from app.routes import rpc_endpoint
+from gpp.core import JsonRpcConnection, codes
 from gpp.core import jsonrpc as core_jsonrpc
-from gpp.core.jsonrpc_connection import JsonRpcConnection
+from gpp.host import JsonRpcSession, PluginSession, Timeouts
 from gpp.host import jsonrpc as host_jsonrpc
-from gpp.host.jsonrpc import JsonRpcSession
 from gpp.host.process import CpuBudget, StderrRing, allowance_left
-from gpp.host.session import PluginSession, Timeouts
 
 WAIT_S = 60.0
 EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
@@ -173,7 +171,7 @@ def test_a_burst_that_fills_a_busy_plugins_stdin_is_backpressure_not_a_kill() ->
     stopped reading" and killed the session, failing every other client's call in flight. A
     plugin that keeps taking bytes is busy, not deaf: its session lives, and each call is
     answered or times out on its own clock (a plugin that takes nothing is still killed:
-    `test_rpc_routes.py::test_a_plugin_that_stops_reading_gets_a_timeout_and_a_fresh_session`).
+    `test_rpc_endpoint.py::test_a_plugin_that_stops_reading_gets_a_timeout_and_a_fresh_session`).
     """
     burst = 20  # 20 × 300 KB at 0.2 s each: 4 s of reading, past request_ms = 3 s
 
@@ -237,9 +235,9 @@ def test_a_json_rpc_body_waiting_on_its_plugin_holds_about_its_own_size() -> Non
         session = _StalledSession()
         tracemalloc.start()
         try:
-            message = JsonRpcConnection(rpc_routes.MAX_BATCH_ENTRIES).receive(body)
+            message = JsonRpcConnection(rpc_endpoint.MAX_BATCH_ENTRIES).receive(body)
             work = asyncio.create_task(
-                rpc_routes._run(cast(Any, None), cast(JsonRpcSession, session), message)
+                rpc_endpoint._run(cast(Any, None), cast(JsonRpcSession, session), message)
             )
             await asyncio.wait_for(session.flushing.wait(), WAIT_S)
             gc.collect()

@@ -22,10 +22,9 @@ from gateway_harness import (
 )
 
 from app.config import load_config
-from app.pool import PluginPool
+from app.pool import Gpp3Pool
 from app.problems import http_status
-from gpp.core import codes
-from gpp.core.messages import Discover
+from gpp.core import Discover, codes
 
 TOKEN = "s3cret-token-for-tests"
 WAIT_S = 30.0
@@ -112,7 +111,7 @@ def test_an_eager_start_claims_its_slot_and_a_request_meanwhile_waits_for_it(
     plugin = load_config(write_config(tmp_path, [entry])).plugins["gated_wrong_hello"]
 
     async def scenario() -> codes.ProtocolError:
-        pool = PluginPool(plugin)
+        pool = Gpp3Pool(plugin)
         try:
             eager = asyncio.create_task(pool.start_all())
             await _until(lambda: pool.starting)

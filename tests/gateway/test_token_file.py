@@ -25,7 +25,7 @@ from app import cli
 from app.config import ConfigError, load_config, read_token_file
 from app.default_token import ensure_token_file
 from app.main import create_app
-from gpp.client.local_gateway import default_token_file
+from gpp.client import default_token_file
 
 BLANKS = ["", " \n\t\n"]
 

@@ -15,7 +15,7 @@ from conftest import FIXTURE_PLUGINS
 from gateway_harness import wait_exited
 
 from gpp.core import codes
-from gpp.host.session import PluginSession, Timeouts
+from gpp.host import PluginSession, Timeouts
 
 BIG_PATHS = [f"dir/{'x' * 200}/{n}" for n in range(1500)]  # ~310 KB: far more than a pipe holds
 

@@ -18,7 +18,7 @@ import pytest
 from conftest import DEMO_REPO, FIXTURE_PLUGINS
 from test_sandbox_escapes import probe_resources
 
-from gpp.host.sandbox import SandboxPolicy
+from gpp.host import SandboxPolicy
 
 PROBE = FIXTURE_PLUGINS / "attack_sandbox_probe.py"
 MEMORY_MB = 256

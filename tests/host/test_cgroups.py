@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gpp.host import cgroups
-from gpp.host.cgroups import CgroupUnavailable, Layout, Limits, SessionGroup
+from gpp.host import CgroupUnavailable, Layout, Limits, SessionGroup, cgroups
 
 V1_MOUNTINFO = """\
 31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755

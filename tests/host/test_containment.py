@@ -29,10 +29,9 @@ from gateway_harness import running_gateway, write_config
 
 from app.config import load_config
 from gpp.core import codes
-from gpp.host import identity, sandbox, shims, uids
+from gpp.host import PluginSession, SandboxPolicy, identity, sandbox, shims, uids
 from gpp.host.identity import drops_root
-from gpp.host.sandbox import SandboxPolicy, plan
-from gpp.host.session import PluginSession
+from gpp.host.sandbox import plan
 
 PROBE = FIXTURE_PLUGINS / "view_probe.py"
 WAIT_S = 120

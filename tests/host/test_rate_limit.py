@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from gpp.host.rate_limit import RateLimitedLog, TokenBucket
+from gpp.host import RateLimitedLog, TokenBucket
 
 
 class FakeClock:

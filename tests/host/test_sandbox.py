@@ -33,9 +33,7 @@ from gateway_harness import (
 )
 
 from gpp.core import codes
-from gpp.host import sandbox
-from gpp.host.sandbox import SandboxPolicy
-from gpp.host.session import PluginSession, Timeouts
+from gpp.host import PluginSession, SandboxPolicy, Timeouts, sandbox
 
 PROBE = ["{python}", str(FIXTURE_PLUGINS / "sandbox_probe.py")]
 TMP_PLUGIN = """

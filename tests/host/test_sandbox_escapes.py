@@ -29,10 +29,7 @@ from conftest import DEMO_REPO, FIXTURE_PLUGINS, REFERENCE_DETECTOR, REPO, refer
 from test_sandbox import namespace_members
 
 from gpp.core import codes
-from gpp.host.cgroups import SessionGroup
-from gpp.host.sandbox import SandboxPolicy
-from gpp.host.session import PluginSession, Timeouts
-from gpp.host.uids import DEFAULT_UID_RANGE
+from gpp.host import DEFAULT_UID_RANGE, PluginSession, SandboxPolicy, SessionGroup, Timeouts
 
 PROBE = FIXTURE_PLUGINS / "escape_probe.py"
 PIDS_MAX = 16

@@ -18,11 +18,9 @@ import pytest
 from conftest import DEMO_REPO, FIXTURE_PLUGINS, fixture_command, process_gone, reference_command
 
 from app.problems import http_status
-from gpp.core import codes
-from gpp.core.canonical_json import canonical, digest
-from gpp.core.messages import Discover, Result
+from gpp.core import Discover, Result, canonical, codes, digest
+from gpp.host import PluginSession, Timeouts
 from gpp.host import session as host_session
-from gpp.host.session import PluginSession, Timeouts
 
 TIMEOUTS = Timeouts(handshake_ms=3000, request_ms=500, shutdown_ms=500)
 GENEROUS_MS = 120_000

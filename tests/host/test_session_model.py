@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpp.core import codes
-from gpp.host.session import PluginSession, Timeouts
+from gpp.host import PluginSession, Timeouts
 
 PEER = FIXTURE_PLUGINS / "scripted_peer.py"
 sys.path.insert(0, str(FIXTURE_PLUGINS))

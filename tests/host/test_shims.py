@@ -20,8 +20,7 @@ import pytest
 from conftest import DEMO_REPO, REFERENCE_DETECTOR, REPO
 
 from gpp.core import codes
-from gpp.host.sandbox import SandboxPolicy
-from gpp.host.session import PluginSession
+from gpp.host import PluginSession, SandboxPolicy
 
 NODE_SDK = REPO / "plugins" / "sdk" / "node"
 

@@ -18,9 +18,8 @@ from typing import Any
 import pytest
 from conftest import DEMO_REPO, reference_command
 
-from gpp.host import process, sandbox, uids
-from gpp.host.sandbox import SandboxPolicy, SpawnPlan
-from gpp.host.session import PluginSession
+from gpp.host import PluginSession, SandboxPolicy, process, sandbox, uids
+from gpp.host.sandbox import SpawnPlan
 
 PASSWD = "root:x:0:0::/root:/bin/sh\nalice:x:1000:1000::/home/alice:/bin/sh\n"
 GROUP = "root:x:0:\nstaff:x:50:\nbig:x:200000:\n"

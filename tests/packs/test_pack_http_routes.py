@@ -18,9 +18,8 @@ from typing import Any
 import pytest
 from conftest import REPO, process_gone
 
-from gpp.core.canonical_json import canonical
-from gpp.host.sandbox import SandboxPolicy
-from gpp.host.session import PluginSession
+from gpp.core import canonical
+from gpp.host import PluginSession, SandboxPolicy
 
 sys.path.insert(0, str(REPO / "plugins"))
 

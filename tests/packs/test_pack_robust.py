@@ -19,8 +19,8 @@ from deep_trees import remove_tree
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from gpp.core.schema import DOCUMENT
-from gpp.host.session import PluginSession
+from gpp.core import DOCUMENT
+from gpp.host import PluginSession
 
 sys.path.insert(0, str(REPO / "plugins"))
 
@@ -469,7 +469,7 @@ def test_a_pack_past_its_soft_deadline_answers_the_host_before_request_ms(tmp_pa
     first batch of 256 files and the link all ran past it). Through the host's session, a pack
     whose reader takes 50 ms a file (200 files: ten seconds) answers within `request_ms`
     with what it read and DEADLINE_REACHED, and the same session's repeat goes further."""
-    from gpp.host.session import Timeouts
+    from gpp.host import Timeouts
 
     for n in range(200):
         (tmp_path / f"m{n:03}.py").write_text(f"def f{n}(): ...\n")
@@ -508,7 +508,7 @@ def test_a_pack_reads_its_budget_through_the_sdk(
 ) -> None:
     """The soft deadline is half of what `gpp.sdk.request_budget_ms()` says, by its rule: a value
     `int()` would forgive (a space) is no budget, as Node's `requestBudgetMs()` also says."""
-    from gpp.core.request_budget import REQUEST_BUDGET_VARIABLE
+    from gpp.core import REQUEST_BUDGET_VARIABLE
 
     monkeypatch.setenv(REQUEST_BUDGET_VARIABLE, value)
     scanner = Scanner((".py",), lambda path, source: [], _timed_link([0.0], 0), language="x")
@@ -517,7 +517,7 @@ def test_a_pack_reads_its_budget_through_the_sdk(
 
 def test_the_host_tells_the_plugin_its_request_ms(tmp_path: Path) -> None:
     """`GPP_REQUEST_MS` is how a pack learns its budget without a protocol change."""
-    from gpp.host.session import Timeouts
+    from gpp.host import Timeouts
 
     plugin = tmp_path / "echo_env.py"
     plugin.write_text(

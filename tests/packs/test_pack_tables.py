@@ -20,9 +20,8 @@ from conftest import REPO, process_gone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpp.core.canonical_json import canonical
-from gpp.host.sandbox import SandboxPolicy
-from gpp.host.session import PluginSession
+from gpp.core import canonical
+from gpp.host import PluginSession, SandboxPolicy
 
 sys.path.insert(0, str(REPO / "plugins"))
 

@@ -18,9 +18,8 @@ from conftest import DEMO_REPO, FIXTURE_PLUGINS, REPO, process_gone
 from deep_trees import remove_tree
 from gateway_harness import reference_plugin, running_gateway, write_config
 
-from gpp.core import codes
-from gpp.core.canonical_json import canonical
-from gpp.host.session import PluginSession
+from gpp.core import canonical, codes
+from gpp.host import PluginSession
 
 NODE = shutil.which("node") or "node"
 PYTHON_DETECTOR = ("reference-detector", None)
@@ -193,7 +192,7 @@ def test_each_sdk_tells_its_plugin_the_hosts_request_budget(tmp_path: Path, lang
     `environment.requestBudget`), the same figure in both languages."""
     import sys
 
-    from gpp.host.session import Timeouts
+    from gpp.host import Timeouts
 
     plugin = tmp_path / ("budget.py" if language == "python" else "budget.mjs")
     plugin.write_text(BUDGET_PLUGINS[language], "utf-8")
@@ -251,7 +250,7 @@ async def _both_limited(
     import json
     import sys
 
-    from gpp.host.session import Timeouts
+    from gpp.host import Timeouts
 
     documents = []
     for plugin_id, command in (

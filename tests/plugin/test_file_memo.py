@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gpp.plugin.sdk import FileMemo
+from gpp.plugin import FileMemo
 
 
 def _stat(size: int, inode: int, mtime_ns: int = 1) -> os.stat_result:

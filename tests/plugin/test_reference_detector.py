@@ -14,8 +14,8 @@ import pytest
 from conftest import DEMO_REPO, REPO, process_gone, reference_command
 from symlink_race import then_swap
 
-from gpp.core.canonical_json import canonical
-from gpp.host.session import PluginSession
+from gpp.core import canonical
+from gpp.host import PluginSession
 
 sys.path.insert(0, str(REPO / "plugins"))
 

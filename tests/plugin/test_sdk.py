@@ -12,12 +12,23 @@ from typing import Any
 import pytest
 from conftest import REPO
 
-from gpp.core.canonical_json import canonical, digest
+from gpp.core import (
+    MAX_PATHS,
+    PATH,
+    REQUEST_ID,
+    Discover,
+    Ready,
+    Shutdown,
+    array,
+    build_frame,
+    canonical,
+    digest,
+    record,
+)
 from gpp.core.catalog import CATALOG
-from gpp.core.envelope import build_frame
-from gpp.core.messages import Discover, Ready, Shutdown, payload_of
-from gpp.core.schema import MAX_PATHS, PATH, REQUEST_ID, STRING, array, record
-from gpp.plugin.sdk import serve
+from gpp.core.messages import payload_of
+from gpp.core.schema import STRING
+from gpp.plugin import serve
 
 ID, VERSION = "sdk-test", "0.1.0"
 EMPTY: dict[str, Any] = {

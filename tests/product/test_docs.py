@@ -26,7 +26,7 @@ from conftest import DOC_PAGES, REPO, doc
 from gateway_harness import stop
 
 from app.config import parse_config
-from gpp.core.schema import DOCUMENT
+from gpp.core import DOCUMENT
 
 RUNNABLE = ("sh", "bash", "python", "js")
 CLAIM = re.compile(r"<!-- tested by (tests/[\w/]+\.py)::(\w+) -->")

@@ -28,13 +28,21 @@ from test_contract import CONTRACT, GATEWAY, cases
 from test_session import FAULTS, fault_timeouts
 
 from app.models import DiscoverRequest
-from app.routes import DISCOVER_REQUEST, discover_body
-from gpp.client.http import AsyncGatewayClient, GatewayClient, GatewayRefused
-from gpp.core import codes
-from gpp.core.canonical_json import canonical, digest
-from gpp.core.connection import Connection
-from gpp.core.messages import Discover, Hello, Ready, Role
-from gpp.core.schema import DISCOVER_PAYLOAD, MAX_PATHS, MAX_REQUEST_ID
+from app.routes.endpoints import DISCOVER_REQUEST, discover_body
+from gpp.client import AsyncGatewayClient, GatewayClient, GatewayRefused
+from gpp.core import (
+    DISCOVER_PAYLOAD,
+    MAX_PATHS,
+    MAX_REQUEST_ID,
+    Connection,
+    Discover,
+    Hello,
+    Ready,
+    Role,
+    canonical,
+    codes,
+    digest,
+)
 
 # Faults that show only at shutdown (bye, exit status) never reach an HTTP answer.
 STDERR_WRITTEN = {  # what these fixtures write to stderr before they fail; the others write nothing

@@ -5,9 +5,8 @@ serves it, whether it opens without the token, and what OpenAPI says of it. From
 FastAPI's routes (and so its OpenAPI document) are built (`add_to_app`), the fast path matches
 (`RouteTable.match`, served by `app.server.fast_path.FastPath`), and the security checks ask
 who needs the token (`RouteTable.is_public`) and whether a path answers the request's method
-at all. Matching was once done three times (a copy of the plugin routes, FastAPI's router, and
-the security layer walking FastAPI's routes); now a route added is one row
-(`route_table.ROUTES`), and the three cannot disagree.
+at all. Because all three read the same rows, a route added is one row (`rows.ROUTES`), and
+they cannot disagree on what the gateway answers.
 
 Matching follows Starlette's router exactly: the first row whose path and method match wins;
 else the first whose path matches answers 405 with its methods as `Allow`; else the path is
@@ -27,7 +26,7 @@ from starlette.routing import compile_path
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .plugin_route import PlainRoute
+from .plugin_requests import PlainRoute
 
 Endpoint = Callable[..., Any]
 

@@ -15,11 +15,11 @@ from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .exchange import UNKNOWN_PLUGIN_LABEL, Exchange, open_exchange
-from .models import Problem
-from .pool import JsonRpcPool, PluginPool, Pool
-from .problems import ClientGone, NoSuchPlugin
-from .state import GatewayState
+from ..exchange import UNKNOWN_PLUGIN_LABEL, Exchange, open_exchange
+from ..models import Problem
+from ..pool import Gpp3Pool, JsonRpcPool, Pool
+from ..problems import ClientGone, NoSuchPlugin
+from ..state import GatewayState
 
 T = TypeVar("T")
 
@@ -28,7 +28,7 @@ PROBLEM: dict[str, Any] = {"model": Problem, "content": {"application/problem+js
 
 
 class PlainRoute(APIRoute):
-    """A fast row's route (`routing.Row.fast`): FastAPI documents it from its declaration, and
+    """A fast row's route (`table.Row.fast`): FastAPI documents it from its declaration, and
     `server.fast_path.FastPath` serves it (this handler is what FastAPI would run in its place).
 
     The plugin routes take the path's parameters and the raw `Request`, read and check their
@@ -59,7 +59,7 @@ class PluginRequest:
     __slots__ = ("exchange", "lease")
 
     def __init__(self, request: Request, event: str, plugin_id: str) -> None:
-        self.lease = gateway_state(request).pool.lease(plugin_id)
+        self.lease = gateway_state(request).pools.lease(plugin_id)
         label = plugin_id if self.lease.pool else UNKNOWN_PLUGIN_LABEL
         self.exchange = open_exchange(request.scope, event, label)
 
@@ -74,8 +74,8 @@ def no_such_plugin(plugin_id: str) -> NoSuchPlugin:
     return NoSuchPlugin(f"no plugin is registered under {plugin_id!r}")
 
 
-P = TypeVar("P", PluginPool, JsonRpcPool)
-_OTHER_ROUTE = {PluginPool: ("JSON-RPC 2.0", "rpc"), JsonRpcPool: ("GPP/3", "discover")}
+P = TypeVar("P", Gpp3Pool, JsonRpcPool)
+_OTHER_ROUTE = {Gpp3Pool: ("JSON-RPC 2.0", "rpc"), JsonRpcPool: ("GPP/3", "discover")}
 """For a plugin of the other protocol: what it speaks, and the route that serves it."""
 
 

@@ -11,20 +11,18 @@ from fastapi import Request
 from starlette.background import BackgroundTask
 from starlette.responses import Response, StreamingResponse
 
-from gpp.core import codes, jsonrpc
-from gpp.core.jsonrpc_connection import Invocation, JsonRpcConnection, Message
-from gpp.host.jsonrpc import PLUGIN_UNAVAILABLE, Call, JsonRpcSession, Listener
-from gpp.host.process import OFF_LOOP_BYTES
+from gpp.core import Invocation, JsonRpcConnection, Message, codes, jsonrpc
+from gpp.host import OFF_LOOP_BYTES, PLUGIN_UNAVAILABLE, Call, JsonRpcSession, Listener
 
-from .exchange import Exchange
-from .plugin_route import (
+from ..exchange import Exchange
+from ..pool import JsonRpcPool
+from .plugin_requests import (
     PROBLEM,
     PluginRequest,
     body,
     pool_of_kind,
     unless_client_leaves,
 )
-from .pool import JsonRpcPool
 
 log = logging.getLogger("gpp.rpc")
 
@@ -53,7 +51,7 @@ async def rpc(plugin_id: str, request: Request) -> Response:
     can cancel only its own batch's calls), its calls to the plugin session, their answers
     back to the connection, and what it encodes to the client."""
     with PluginRequest(request, "rpc", plugin_id) as (pool, exchange):
-        holder = pool_of_kind(pool, JsonRpcPool, plugin_id)
+        rpc_pool = pool_of_kind(pool, JsonRpcPool, plugin_id)
         content = await body(request)
         if len(content) < OFF_LOOP_BYTES:
             message = JsonRpcConnection(MAX_BATCH_ENTRIES).receive(content)
@@ -62,12 +60,12 @@ async def rpc(plugin_id: str, request: Request) -> Response:
         del content  # parsed: its bytes are not kept while the calls wait
         streams = "text/event-stream" in request.headers.get("accept", "")
         try:
-            session = await holder.session_for_request() if message.calls else None
+            session = await rpc_pool.session_for_request() if message.calls else None
             if session is not None:
-                holder.refuse_if_full(session, len(message.calls))
+                rpc_pool.refuse_if_full(session, len(message.calls))
             if streams and message.expects_answer:
-                return _stream(holder, session, message, exchange)
-            await unless_client_leaves(request, _run(holder, session, message))
+                return _stream(rpc_pool, session, message, exchange)
+            await unless_client_leaves(request, _run(rpc_pool, session, message))
         except codes.ProtocolError as exc:  # the plugin could not even start: JSON-RPC errors
             exchange.outcome = exc.code
             message.fail_unsettled(PLUGIN_UNAVAILABLE, exc.fail_line())
@@ -77,7 +75,7 @@ async def rpc(plugin_id: str, request: Request) -> Response:
 
 
 async def _run(
-    holder: JsonRpcPool,
+    rpc_pool: JsonRpcPool,
     session: JsonRpcSession | None,
     message: Message,
     listener: Listener | None = None,
@@ -112,7 +110,7 @@ async def _run(
         raise
     for call, result in zip(sent, results, strict=True):
         message.settle(call, result)
-        holder.settle(result)
+        rpc_pool.settle(result)
 
 
 def _render(message: Message) -> Response:
@@ -166,7 +164,7 @@ class PendingEvents:
 
 
 def _stream(
-    holder: JsonRpcPool,
+    rpc_pool: JsonRpcPool,
     session: JsonRpcSession | None,
     message: Message,
     exchange: Exchange,
@@ -178,10 +176,10 @@ def _stream(
     # A reload retires the plugin only once the stream has ended: the lease is taken now, while
     # the route still holds its own, and given back when the body ends or, if the client left
     # before it began, when the response is done.
-    release = holder.leases.take()
+    release = rpc_pool.leases.take()
 
     async def events() -> AsyncIterator[bytes]:
-        work = asyncio.create_task(_run(holder, session, message, pending.put))
+        work = asyncio.create_task(_run(rpc_pool, session, message, pending.put))
         getter: asyncio.Task[bytes] | None = None
         try:
             while not work.done():

@@ -34,11 +34,10 @@ from gateway_harness import (
     write_config,
 )
 
-from app import rpc_routes
+from app.routes import rpc_endpoint
+from gpp.core import JsonRpcConnection
 from gpp.core import jsonrpc as core_jsonrpc
-from gpp.core.jsonrpc_connection import JsonRpcConnection
-from gpp.host.jsonrpc import JsonRpcSession
-from gpp.host.session import Timeouts
+from gpp.host import JsonRpcSession, Timeouts
 from gpp.plugin import jsonrpc
 
 EXAMPLE = REPO / "plugins" / "jsonrpc_example.py"
@@ -368,7 +367,7 @@ def test_concurrent_timeouts_in_a_batch_keep_the_good_answers(gateway: Gateway) 
     assert [answer["id"] for answer in timed_out] == ["a", "b", 2]
     for answer in timed_out:
         assert answer["error"]["code"] == -32002 and "E_TIMEOUT" in answer["error"]["message"]
-    stuck = gateway.state.pool.pools["faulty"].session.pid
+    stuck = gateway.state.pools.by_id["faulty"].session.pid
     assert wait_exited(stuck)  # still silent, still owing answers: killed at request_ms
     echoed = rpc(gateway, call("echo", 3, again=True), plugin="faulty").json()
     assert echoed["result"] == {"again": True}  # a fresh session
@@ -654,7 +653,7 @@ def test_an_sse_stream_whose_work_failed_still_ends_with_its_response_event() ->
         message = JsonRpcConnection().receive(
             b'[{"jsonrpc": "2.0", "method": "a", "id": 1}, {"jsonrpc": "2.0", "method": "b"}]'
         )
-        rpc_routes._settle_all(work, message)
+        rpc_endpoint._settle_all(work, message)
         return message.payload()
 
     assert asyncio.run(scenario()) == [

@@ -1,4 +1,4 @@
-"""The plugin routes are served ahead of FastAPI's stack (`routing.FastPath`): the route
+"""The plugin routes are served ahead of FastAPI's stack (`app.server.fast_path.FastPath`): the route
 table matches them by their own path regex and method, and nothing else is served so (but a
 wrong method's 405, which the table answers for every row)."""
 
@@ -9,10 +9,10 @@ import contextlib
 
 import pytest
 
-from app.plugin_route import unless_client_leaves
 from app.problems import ClientGone
-from app.route_table import ROUTES
-from app.routing import Found, WrongMethod
+from app.routes.plugin_requests import unless_client_leaves
+from app.routes.rows import ROUTES
+from app.routes.table import Found, WrongMethod
 
 
 @pytest.mark.parametrize(

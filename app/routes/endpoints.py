@@ -15,15 +15,26 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from starlette.responses import JSONResponse, Response
 
-from gpp.core import codes
-from gpp.core.canonical_json import JSONRejected, canonical_trusted, loads_strict
-from gpp.core.messages import Discover, Result
-from gpp.core.schema import MAX_PATHS, PATH, REQUEST_ID, Violation, array, record
-from gpp.host.process import OFF_LOOP_BYTES
+from gpp.core import (
+    MAX_PATHS,
+    PATH,
+    REQUEST_ID,
+    Discover,
+    JSONRejected,
+    Result,
+    Violation,
+    array,
+    canonical_trusted,
+    codes,
+    loads_strict,
+    record,
+)
+from gpp.host import OFF_LOOP_BYTES
 
-from .metrics import CONTENT_TYPE_LATEST
-from .models import ResultDocument
-from .plugin_route import (
+from ..metrics import CONTENT_TYPE_LATEST
+from ..models import ResultDocument
+from ..pool import Gpp3Pool
+from .plugin_requests import (
     PROBLEM,
     PluginRequest,
     body,
@@ -32,8 +43,7 @@ from .plugin_route import (
     pool_of_kind,
     unless_client_leaves,
 )
-from .pool import PluginPool
-from .routing import NO_FRAMING
+from .table import NO_FRAMING
 
 DISCOVER_REQUEST = record(
     {"paths": array(PATH, min_items=1, max_items=MAX_PATHS)}, optional={"requestId": REQUEST_ID}
@@ -41,7 +51,7 @@ DISCOVER_REQUEST = record(
 """The body of POST /plugins/{id}/discover. Stricter than the `discover` frame, which may carry
 no paths (an empty result): over HTTP an empty list is more likely a caller's mistake than a
 question, so it is answered 422. Every body it accepts, its requestId filled in, is a valid `discover`
-payload (tests/gateway/test_gateway_http.py proves it over the contract's cases)."""
+payload (tests/gateway/test_endpoints.py proves it over the contract's cases)."""
 
 DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"model": ResultDocument, "description": "The result document (GF-canonical JSON)",
@@ -60,7 +70,7 @@ DISCOVER_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 async def discover(plugin_id: str, request: Request) -> Response:
     with PluginRequest(request, "request", plugin_id) as (pool, exchange):
-        gpp_pool = pool_of_kind(pool, PluginPool, plugin_id)
+        gpp_pool = pool_of_kind(pool, Gpp3Pool, plugin_id)
         content, header_id = await body(request), request.headers.get("x-request-id")
         if len(content) >= OFF_LOOP_BYTES:  # a long body is read off the loop: others go on
             discover_request = await asyncio.to_thread(discover_body, content, header_id)
@@ -121,11 +131,11 @@ def is_header_safe(request_id: str) -> bool:
 
 
 async def list_plugins(request: Request) -> list[dict[str, Any]]:
-    return [pool.describe() for pool in gateway_state(request).pool.pools.values()]
+    return [pool.describe() for pool in gateway_state(request).pools.by_id.values()]
 
 
 async def get_plugin(plugin_id: str, request: Request) -> Any:
-    pool = gateway_state(request).pool.pools.get(plugin_id)
+    pool = gateway_state(request).pools.by_id.get(plugin_id)
     if pool is None:
         raise no_such_plugin(plugin_id)
     return pool.describe()
@@ -138,7 +148,7 @@ async def healthz() -> dict[str, str]:
 async def readyz(request: Request) -> Response:
     """Public, so a probe needs no token; which plugins it waits for is told only to a client
     that has it (the names are the registry's, which only `/plugins` shows, behind the token)."""
-    waiting = gateway_state(request).pool.not_ready()
+    waiting = gateway_state(request).pools.not_ready()
     if waiting and request.app.security.authenticated(request.scope):
         return JSONResponse({"status": "starting", "waitingFor": waiting}, status_code=503)
     if waiting:

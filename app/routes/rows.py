@@ -1,6 +1,6 @@
 """Every route the gateway answers, one row each: FastAPI builds its routes and OpenAPI
 document from these rows, the fast path matches them, and the security checks read them
-(`routing.py` says how). To add a route, write its endpoint and add its row here.
+(`table.py` says how). To add a route, write its endpoint and add its row here.
 
 The fast rows come first: they are the hot path, and matching stops at the first row that
 takes the request.
@@ -11,9 +11,8 @@ from __future__ import annotations
 import swagger_ui_bundle
 from starlette.responses import Response
 
-from .models import DiscoverRequest, PluginInfo, Readiness
-from .plugin_route import PROBLEM
-from .routes import (
+from ..models import DiscoverRequest, PluginInfo, Readiness
+from .endpoints import (
     DISCOVER_RESPONSES,
     discover,
     docs,
@@ -24,8 +23,9 @@ from .routes import (
     openapi_document,
     readyz,
 )
-from .routing import RouteTable, Row, Static
-from .rpc_routes import RPC_BODY, RPC_RESPONSES, rpc
+from .plugin_requests import PROBLEM
+from .rpc_endpoint import RPC_BODY, RPC_RESPONSES, rpc
+from .table import RouteTable, Row, Static
 
 GET, POST = ("GET",), ("POST",)
 DISCOVER_BODY = {
