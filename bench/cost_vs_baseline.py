@@ -27,13 +27,19 @@ from pathlib import Path
 import httpx
 
 REPO = Path(__file__).resolve().parent.parent
-CONFIG = """
-[[plugin]]
-id = "reference-detector"
-version = "1.0.0"
-command = ["{{python}}", "{repo}/plugins/reference_detector.py"]
-root = "{repo}/plugins/examples/demo-repo"
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
 
+from bench.serving import (  # noqa: E402
+    REFERENCE_DETECTOR_TOML,
+    cpu_seconds,
+    free_port,
+    stop_process,
+)
+
+CONFIG = (
+    REFERENCE_DETECTOR_TOML
+    + """
 [[plugin]]
 id = "jsonrpc-example"
 version = "1.0.0"
@@ -41,6 +47,7 @@ protocol = "jsonrpc-2.0"
 command = ["{{python}}", "{repo}/plugins/jsonrpc_example.py"]
 root = "{repo}"
 """
+)
 CASES = {
     "discover": (b"/plugins/reference-detector/discover", b'{"paths": ["api"]}'),
     "rpc": (
@@ -49,18 +56,6 @@ CASES = {
     ),
 }
 READY_S = 60.0
-
-
-def cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @contextlib.contextmanager
@@ -85,12 +80,7 @@ def gateway(repo: Path, folder: Path) -> Iterator[tuple[int, int]]:
             time.sleep(0.1)
         yield proc.pid, port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop_process(proc, 10)
 
 
 def request(path: bytes, body: bytes) -> bytes:
@@ -119,11 +109,11 @@ def one_run(pid: int, port: int, case: str, count: int) -> tuple[float, float]:
         for _ in range(20):  # warm
             sock.sendall(line)
             answer(sock)
-        cpu, wall = cpu_s(pid), time.perf_counter()
+        cpu, wall = cpu_seconds(pid), time.perf_counter()
         for _ in range(count):
             sock.sendall(line)
             answer(sock)
-        return (cpu_s(pid) - cpu) / count * 1e6, (time.perf_counter() - wall) / count * 1e6
+        return (cpu_seconds(pid) - cpu) / count * 1e6, (time.perf_counter() - wall) / count * 1e6
 
 
 def main() -> None:

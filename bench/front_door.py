@@ -13,7 +13,6 @@ from __future__ import annotations
 import socket
 import statistics
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,19 +24,23 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench import table  # noqa: E402
-from bench.serving import Gateway, cpu_seconds, rss_kib, workdir  # noqa: E402
+from bench.serving import (  # noqa: E402
+    REFERENCE_DETECTOR_TOML,
+    Gateway,
+    cpu_seconds,
+    probe_while,
+    rss_kib,
+    workdir,
+)
 
 Row = dict[str, object]
-CONFIG = """
+CONFIG = (
+    """
 [gateway]
 max_body_bytes = 2097152
-
-[[plugin]]
-id = "reference-detector"
-version = "1.0.0"
-command = ["{{python}}", "{repo}/plugins/reference_detector.py"]
-root = "{repo}/plugins/examples/demo-repo"
-
+"""
+    + REFERENCE_DETECTOR_TOML
+    + """
 [[plugin]]
 id = "flood"
 version = "1.0.0"
@@ -45,6 +48,7 @@ command = ["{{python}}", "{repo}/tests/fixtures/plugins/plugin_stderr_flood.py"]
 root = "{repo}"
 env = {{ FIXTURE_PLUGIN_ID = "flood" }}
 """
+)
 FLOOD_LINES = 20 * 1024
 """What plugin_stderr_flood.py writes: 20,480 lines of 1 KiB."""
 
@@ -78,30 +82,10 @@ def huge_header(port: int) -> None:
             pass
 
 
-def latencies(http: httpx.Client, stop: threading.Event, out: list[float]) -> None:
-    while not stop.is_set():
-        started = time.perf_counter()
-        http.post("/plugins/reference-detector/discover", json={"paths": ["api"]})
-        out.append((time.perf_counter() - started) * 1000)
-
-
-def probe_while(http: httpx.Client, work: float | httpx.Client) -> list[float]:
-    """Latencies of the reference detector while `work` runs: a pause of that many seconds,
-    or the flood plugin's discover on that client (then a second for its stderr to drain)."""
-    out: list[float] = []
-    stop = threading.Event()
-    probe = threading.Thread(target=latencies, args=(http, stop, out))
-    probe.start()
-    try:
-        if isinstance(work, float):
-            time.sleep(work)
-        else:
-            work.post("/plugins/flood/discover", json={"paths": ["."]}).raise_for_status()
-            time.sleep(1)  # the drain finishes reading the pipe after the answer
-    finally:
-        stop.set()
-        probe.join(120)
-    return out
+def stderr_flood(other: httpx.Client) -> None:
+    """The flood plugin's discover, then a second for its stderr to drain."""
+    other.post("/plugins/flood/discover", json={"paths": ["."]}).raise_for_status()
+    time.sleep(1)  # the drain finishes reading the pipe after the answer
 
 
 def row(case: str, figure: str, value: float, unit: str, **detail: object) -> Row:
@@ -126,7 +110,7 @@ def measure(sizes: Sizes) -> list[Row]:
             quiet = probe_while(http, sizes.quiet_probe_s)
             cpu = cpu_seconds(gateway.pid)
             with httpx.Client(base_url=gateway.base_url, timeout=60) as other:
-                noisy = probe_while(http, other)
+                noisy = probe_while(http, lambda: stderr_flood(other))
             cpu = cpu_seconds(gateway.pid) - cpu
             lines = [line for line in gateway.log_text().splitlines() if "plugin=flood" in line]
     logged = sum(1 for line in lines if 'event="plugin stderr"' in line)

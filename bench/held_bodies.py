@@ -24,16 +24,16 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench import table  # noqa: E402
-from bench.serving import Gateway, rss_kib, status_kib, workdir  # noqa: E402
+from bench.serving import (  # noqa: E402
+    REFERENCE_DETECTOR_TOML,
+    Gateway,
+    rss_kib,
+    status_kib,
+    workdir,
+)
 
 Row = dict[str, object]
-CONFIG = """
-[[plugin]]
-id = "reference-detector"
-version = "1.0.0"
-command = ["{{python}}", "{repo}/plugins/reference_detector.py"]
-root = "{repo}/plugins/examples/demo-repo"
-"""
+CONFIG = REFERENCE_DETECTOR_TOML
 BODY_BYTES = 1024 * 1024
 SOCKET_TIMEOUT_S = 30.0
 

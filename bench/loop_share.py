@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -30,10 +29,17 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench import table  # noqa: E402
-from bench.serving import Gateway, cpu_seconds, workdir  # noqa: E402
+from bench.serving import (  # noqa: E402
+    REFERENCE_DETECTOR_TOML,
+    Gateway,
+    cpu_seconds,
+    probe_while,
+    workdir,
+)
 
 Row = dict[str, object]
-CONFIG = """
+CONFIG = (
+    """
 [gateway]
 max_body_bytes = 8388608
 
@@ -43,12 +49,6 @@ version = "1.0.0"
 command = ["{{python}}", "{repo}/tests/fixtures/plugins/echo_plugin.py"]
 root = "{repo}"
 max_line_bytes = 16777216
-
-[[plugin]]
-id = "reference-detector"
-version = "1.0.0"
-command = ["{{python}}", "{repo}/plugins/reference_detector.py"]
-root = "{repo}/plugins/examples/demo-repo"
 
 [[plugin]]
 id = "notify-flood"
@@ -66,33 +66,11 @@ command = ["{{python}}", "{repo}/tests/fixtures/plugins/jsonrpc_junk_flood.py"]
 root = "{repo}"
 request_ms = 600000
 """
+    + REFERENCE_DETECTOR_TOML
+)
 NOTIFICATIONS = 300_000
 BIG_PATHS = ["p" * 560 + f"/{n:04}" for n in range(10_000)]
 """A discover body of 5.7 MB, which the echo plugin answers with a result of the same size."""
-
-
-def latencies(http: httpx.Client, stop: threading.Event, out: list[float]) -> None:
-    while not stop.is_set():
-        started = time.perf_counter()
-        http.post("/plugins/reference-detector/discover", json={"paths": ["api"]})
-        out.append((time.perf_counter() - started) * 1000)
-
-
-def probe_while(http: httpx.Client, work: object) -> list[float]:
-    """Latencies of the reference detector while `work()` runs (or for `work` seconds)."""
-    out: list[float] = []
-    stop = threading.Event()
-    probe = threading.Thread(target=latencies, args=(http, stop, out))
-    probe.start()
-    try:
-        if isinstance(work, float):
-            time.sleep(work)
-        else:
-            work()  # type: ignore[operator]
-    finally:
-        stop.set()
-        probe.join(120)
-    return out
 
 
 def rpc(http: httpx.Client, plugin: str, method: str, params: object) -> int:

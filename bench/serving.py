@@ -12,8 +12,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,14 @@ import httpx
 REPO = Path(__file__).resolve().parent.parent
 READY_BOUND_S = 60.0
 STOP_BOUND_S = 30.0
+REFERENCE_DETECTOR_TOML = """
+[[plugin]]
+id = "reference-detector"
+version = "1.0.0"
+command = ["{{python}}", "{repo}/plugins/reference_detector.py"]
+root = "{repo}/plugins/examples/demo-repo"
+"""
+"""The registry entry most groups serve, a `str.format` template: fill `repo`."""
 
 
 def free_port() -> int:
@@ -151,3 +160,28 @@ def stop_process(process: subprocess.Popen[Any], bound_s: float = STOP_BOUND_S) 
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(bound_s)
+
+
+def latencies(http: httpx.Client, stop: threading.Event, out: list[float]) -> None:
+    """Milliseconds per reference-detector discover, back to back until `stop` is set."""
+    while not stop.is_set():
+        started = time.perf_counter()
+        http.post("/plugins/reference-detector/discover", json={"paths": ["api"]})
+        out.append((time.perf_counter() - started) * 1000)
+
+
+def probe_while(http: httpx.Client, work: float | Callable[[], object]) -> list[float]:
+    """Latencies of the reference detector while `work()` runs (or for `work` seconds)."""
+    out: list[float] = []
+    stop = threading.Event()
+    probe = threading.Thread(target=latencies, args=(http, stop, out))
+    probe.start()
+    try:
+        if isinstance(work, float):
+            time.sleep(work)
+        else:
+            work()
+    finally:
+        stop.set()
+        probe.join(120)
+    return out
