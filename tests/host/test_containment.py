@@ -55,8 +55,10 @@ def start(
     env: dict[str, str] | None = None,
     policy: SandboxPolicy | None = None,
     plugin_id: str = "reference-detector",
+    paths: tuple[str, ...] = (".",),
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """One discover of `.` by `command` in its sandbox: the result and the mechanisms."""
+    """One discover of `paths` by `command` in its sandbox: the result and the mechanisms.
+    (test_shims.py starts its plugins with it too.)"""
 
     async def scenario() -> tuple[dict[str, Any], dict[str, str]]:
         async with PluginSession(
@@ -67,7 +69,7 @@ def start(
             env=env,
             sandbox=policy or SandboxPolicy(),
         ) as session:
-            return await session.discover(["."]), session.sandbox_mechanisms
+            return await session.discover(list(paths)), session.sandbox_mechanisms
 
     return asyncio.run(scenario())
 

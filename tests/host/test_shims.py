@@ -9,27 +9,19 @@ what it names must be in the view (`sandbox.view`), else exit 126/127 says which
 
 from __future__ import annotations
 
-import asyncio
-import os
 import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DEMO_REPO, REFERENCE_DETECTOR, REPO
+from conftest import REFERENCE_DETECTOR, REPO
+from test_containment import on_path, script, start
 
 from gpp.core import codes
-from gpp.host import PluginSession, SandboxPolicy
+from gpp.host import SandboxPolicy
 
 NODE_SDK = REPO / "plugins" / "sdk" / "node"
-
-
-def script(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    path.chmod(0o755)
-    return path
 
 
 def run(
@@ -38,22 +30,8 @@ def run(
     plugin_id: str = "reference-detector",
     policy: SandboxPolicy | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    async def scenario() -> tuple[dict[str, Any], dict[str, str]]:
-        async with PluginSession(
-            command,
-            plugin_id,
-            "1.0.0",
-            cwd=str(DEMO_REPO),
-            env=env,
-            sandbox=policy or SandboxPolicy(),
-        ) as session:
-            return await session.discover(["api"]), session.sandbox_mechanisms
-
-    return asyncio.run(scenario())
-
-
-def on_path(folder: Path) -> dict[str, str]:
-    return {"PATH": f"{folder}:{os.environ.get('PATH', os.defpath)}"}
+    """One discover of `api` in the demo repository by `command` in its sandbox."""
+    return start(command, env=env, policy=policy, plugin_id=plugin_id, paths=("api",))
 
 
 def test_a_version_manager_shim_is_resolved_by_asking_the_manager(tmp_path: Path) -> None:
