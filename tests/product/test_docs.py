@@ -212,27 +212,7 @@ def test_jsonrpc_plugin_example_streams_its_progress(tmp_path: Path) -> None:
     plugin, commands = [b for b in blocks(REPO / "docs/writing-plugins.md") if b.claim == claim]
     (tmp_path / "counter.py").write_text(plugin.code)
     serve_line, curl = commands.code.replace("\\\n", " ").splitlines()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = str(probe.getsockname()[1])
-    installed = tmp_path / "bin"
-    installed.mkdir()
-    (installed / "gpp").symlink_to(Path(sys.executable).parent / "gpp")
-    env = {"PATH": f"/usr/bin:/bin:{installed}", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
-    env["GPP_STATE_DIR"] = os.environ["GPP_STATE_DIR"]  # the token, where `gpp token` finds it
-    proc = subprocess.Popen(
-        serve_line.removesuffix("&").replace("8789", port).split(),
-        cwd=tmp_path,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        stream = _curl_when_listening(curl.replace("8789", port), proc, int(port), env)
-    finally:
-        stop(proc)
+    stream = _serve_and_curl(serve_line, curl, "8789", tmp_path, tmp_path / "bin")
     events = [
         json.loads(line.removeprefix("data:"))
         for line in stream.splitlines()
@@ -265,18 +245,25 @@ def test_readme_plugin_serves_with_one_command(tmp_path: Path) -> None:
     serve_line, curl = serve_block.code.replace("\\\n", " ").splitlines()
     (tmp_path / "my_plugin.py").write_text(plugin.code)
     (tmp_path / "README.md").write_text("# a repository\n")
+    answer = _serve_and_curl(serve_line, curl, "8788", tmp_path, tmp_path / "pipx-bin")
+    resources = json.loads(answer)["resources"]
+    assert [r["name"] for r in resources] == ["README.md"]
+
+
+def _serve_and_curl(serve_line: str, curl: str, doc_port: str, cwd: Path, installed: Path) -> str:
+    """A doc's `gpp serve … &` line run in `cwd` as after `pipx install .` (`gpp` alone on PATH,
+    in `installed`, and no Python there that has `gpp`), on a free port instead of the doc's;
+    then the doc's curl line, to that port, once it listens: what curl printed."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = str(probe.getsockname()[1])
-    serve = serve_line.removesuffix("&").replace("8788", port).split()
-    installed = tmp_path / "pipx-bin"
     installed.mkdir()
     (installed / "gpp").symlink_to(Path(sys.executable).parent / "gpp")
-    env = {"PATH": f"/usr/bin:/bin:{installed}", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    env = {"PATH": f"/usr/bin:/bin:{installed}", "HOME": str(cwd), "LANG": "C.UTF-8"}
     env["GPP_STATE_DIR"] = os.environ["GPP_STATE_DIR"]  # the token, where `gpp token` finds it
     proc = subprocess.Popen(
-        serve,
-        cwd=tmp_path,
+        serve_line.removesuffix("&").replace(doc_port, port).split(),
+        cwd=cwd,
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -284,11 +271,9 @@ def test_readme_plugin_serves_with_one_command(tmp_path: Path) -> None:
         text=True,
     )
     try:
-        answer = _curl_when_listening(curl.replace("8788", port), proc, int(port), env)
+        return _curl_when_listening(curl.replace(doc_port, port), proc, int(port), env)
     finally:
         stop(proc)
-    resources = json.loads(answer)["resources"]
-    assert [r["name"] for r in resources] == ["README.md"]
 
 
 def _curl_when_listening(
