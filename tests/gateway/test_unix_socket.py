@@ -162,17 +162,11 @@ def test_uds_without_a_path_listens_in_a_private_runtime_folder(
 
 
 @contextmanager
-def _listener_of_another_user() -> Iterator[tuple[Path, subprocess.Popen[str]]]:
-    """A Unix socket bound and served by uid OTHER_UID in a folder of theirs (under /tmp: they
-    cannot enter pytest's 0700 one): it accepts one connection and prints how many bytes it
-    received (waits bounded)."""
-    folder = Path(tempfile.mkdtemp(prefix="gpp-another-user-"))
-    os.chown(folder, OTHER_UID, OTHER_UID)
-    path = folder / "gw.sock"
-    script = (
-        "import socket, sys\n"
-        "s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1)\n"
-        "print('ready', flush=True)\n"
+def _served_by_another_user(bind: str, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`python3 -c BIND ARGS…` run as uid OTHER_UID, BIND's socket `s` then accepting one
+    connection and printing how many bytes it received (waits bounded): the first line BIND
+    printed, and the process (killed if still running, and reaped, on exit)."""
+    script = bind + (
         "s.settimeout(30); c, _ = s.accept(); c.settimeout(2); got = b''\n"
         "try:\n"
         "    while chunk := c.recv(65536): got += chunk\n"
@@ -180,7 +174,7 @@ def _listener_of_another_user() -> Iterator[tuple[Path, subprocess.Popen[str]]]:
         "print(len(got), flush=True)\n"
     )
     proc = subprocess.Popen(  # the system's Python: another user may not enter root's home
-        [shutil.which("python3", path="/usr/bin:/bin") or "python3", "-c", script, str(path)],
+        [shutil.which("python3", path="/usr/bin:/bin") or "python3", "-c", script, *args],
         user=OTHER_UID,
         group=OTHER_UID,
         stdout=subprocess.PIPE,
@@ -188,12 +182,32 @@ def _listener_of_another_user() -> Iterator[tuple[Path, subprocess.Popen[str]]]:
         cwd="/",
     )
     try:
-        assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
-        yield path, proc
+        assert proc.stdout is not None
+        yield proc.stdout.readline(), proc
     finally:
         if proc.poll() is None:
             proc.kill()
         proc.wait(WAIT_S)
+
+
+@contextmanager
+def _listener_of_another_user() -> Iterator[tuple[Path, subprocess.Popen[str]]]:
+    """A Unix socket bound and served by uid OTHER_UID in a folder of theirs (under /tmp: they
+    cannot enter pytest's 0700 one): it accepts one connection and prints how many bytes it
+    received (waits bounded)."""
+    folder = Path(tempfile.mkdtemp(prefix="gpp-another-user-"))
+    try:
+        os.chown(folder, OTHER_UID, OTHER_UID)
+        path = folder / "gw.sock"
+        bind = (
+            "import socket, sys\n"
+            "s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1)\n"
+            "print('ready', flush=True)\n"
+        )
+        with _served_by_another_user(bind, str(path)) as (first, proc):
+            assert first == "ready\n"
+            yield path, proc
+    finally:
         shutil.rmtree(folder)
 
 
@@ -238,30 +252,13 @@ def test_clients_send_no_token_to_a_socket_another_user_listens_on() -> None:
 def _tcp_listener_of_another_user() -> Iterator[tuple[int, subprocess.Popen[str]]]:
     """A loopback TCP port bound and served by uid OTHER_UID (the gateway's port taken while it
     is down, or first): it accepts one connection and prints how many bytes it received."""
-    script = (
+    bind = (
         "import socket\n"
         "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)\n"
         "print(s.getsockname()[1], flush=True)\n"
-        "s.settimeout(30); c, _ = s.accept(); c.settimeout(2); got = b''\n"
-        "try:\n"
-        "    while chunk := c.recv(65536): got += chunk\n"
-        "except TimeoutError: pass\n"
-        "print(len(got), flush=True)\n"
     )
-    proc = subprocess.Popen(  # the system's Python: another user may not enter root's home
-        [shutil.which("python3", path="/usr/bin:/bin") or "python3", "-c", script],
-        user=OTHER_UID,
-        group=OTHER_UID,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd="/",
-    )
-    try:
-        assert proc.stdout is not None
-        yield int(proc.stdout.readline()), proc
-    finally:
-        proc.kill()
-        proc.wait(WAIT_S)
+    with _served_by_another_user(bind) as (port, proc):
+        yield int(port), proc
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="acting as another user needs root")
