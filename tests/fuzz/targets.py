@@ -149,27 +149,27 @@ def canonical_parser(data: bytes) -> None:
 
 
 def _holds_big_integral_float(value: Any) -> bool:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float) and item.is_integer() and abs(item) > 2**53 - 1:
-            return True
-        if isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-    return False
+    return _holds(
+        value, lambda item: isinstance(item, float) and item.is_integer() and abs(item) > 2**53 - 1
+    )
 
 
 def _holds_unsafe_integer(value: Any) -> bool:
+    return _holds(
+        value,
+        lambda item: (
+            (isinstance(item, int) and not isinstance(item, bool) and abs(item) > 2**53 - 1)
+            or (isinstance(item, float) and not math.isfinite(item))
+        ),
+    )
+
+
+def _holds(value: Any, matches: Callable[[Any], bool]) -> bool:
+    """Whether `value`, or any item or member value nested in it, `matches`."""
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, bool):
-            continue
-        if isinstance(item, int) and abs(item) > 2**53 - 1:
-            return True
-        if isinstance(item, float) and not math.isfinite(item):
+        if matches(item):
             return True
         if isinstance(item, list):
             stack.extend(item)
