@@ -54,6 +54,22 @@ def reference_command() -> list[str]:
     return [sys.executable, str(REFERENCE_DETECTOR)]
 
 
+def node_module(
+    script: str, *args: str, stdin: bytes | None = None, cwd: Path = REPO, timeout: float = 120
+) -> bytes:
+    """What a Node ES module script (`node --input-type=module -e SCRIPT ARGS…`) writes on
+    stdout; a non-zero exit raises CalledProcessError."""
+    done = subprocess.run(
+        [shutil.which("node") or "node", "--input-type=module", "-e", script, *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        timeout=timeout,
+        check=True,
+    )
+    return done.stdout
+
+
 def process_gone(pid: int | None) -> bool:
     """True when no process (running or zombie) has this pid any more."""
     assert pid is not None

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import struct
-import subprocess
 from typing import Any
 
-from conftest import REPO
+from conftest import node_module
 
 from gpp.core import canonical, loads_strict
 from gpp.core.canonical_json import number
@@ -62,15 +60,7 @@ def test_python_and_node_agree_byte_for_byte() -> None:
     rng = random.Random(8785)
     values = [_value(rng) for _ in range(3000)]
     lines = "".join(json.dumps(v) + "\n" for v in values)  # plain JSON in; ASCII-escaped
-    done = subprocess.run(
-        [shutil.which("node") or "node", "--input-type=module", "-e", NODE_CANONICALIZE],
-        input=lines.encode(),
-        capture_output=True,
-        cwd=REPO,
-        timeout=120,
-        check=True,
-    )
-    node = done.stdout.split(b"\n")[:-1]
+    node = node_module(NODE_CANONICALIZE, stdin=lines.encode()).split(b"\n")[:-1]
     assert len(node) == len(values)
     mismatches = [(v, n) for v, n in zip(values, node, strict=True) if canonical(v) != n]
     assert not mismatches, mismatches[:3]
@@ -95,15 +85,8 @@ def test_node_renders_any_double_as_python_renders_the_float() -> None:
         value: float = struct.unpack("d", rng.getrandbits(64).to_bytes(8, "little"))[0]
         if value == value and abs(value) != float("inf"):
             values.append(value)
-    done = subprocess.run(
-        [shutil.which("node") or "node", "--input-type=module", "-e", NODE_NUMBERS],
-        input="".join(struct.pack(">d", v).hex() + "\n" for v in values).encode(),
-        capture_output=True,
-        cwd=REPO,
-        timeout=120,
-        check=True,
-    )
-    node = done.stdout.decode().split("\n")[:-1]
+    stdin = "".join(struct.pack(">d", v).hex() + "\n" for v in values).encode()
+    node = node_module(NODE_NUMBERS, stdin=stdin).decode().split("\n")[:-1]
     assert len(node) == len(values)
     mismatches = [(v, n) for v, n in zip(values, node, strict=True) if number(v) != n]
     assert not mismatches, mismatches[:3]
@@ -120,20 +103,14 @@ def test_both_parsers_refuse_integer_literals_past_the_limit() -> None:
     )
     lines = ["[9007199254740992]", '{"k":-9007199254740993}', "123456789012345678901234",
              "[9007199254740991]", "[9007199254740992.0]"]  # fmt: skip
-    done = subprocess.run(
-        [shutil.which("node") or "node", "--input-type=module", "-e", script, *lines],
-        capture_output=True,
-        cwd=REPO,
-        timeout=60,
-        check=True,
-    )
+    node = node_module(script, *lines)
     python = []
     for line in lines:
         try:
             python.append(canonical(loads_strict(line.encode())).decode())
         except ValueError as exc:
             python.append(str(exc))
-    assert done.stdout.decode().splitlines() == python
+    assert node.decode().splitlines() == python
     assert python[:3] == [
         "integer 9007199254740992 is outside ±(2**53-1)",
         "integer -9007199254740993 is outside ±(2**53-1)",

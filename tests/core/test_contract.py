@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO
+from conftest import REPO, node_module
 
 from app.problems import http_status
 from app.routes.endpoints import DISCOVER_REQUEST
@@ -194,14 +194,7 @@ def scratch_tree(root: Path) -> None:
 
 def run_node(script: str, cwd: Path, *args: str) -> Any:
     """What a Node ES module script writes as JSON on stdout."""
-    done = subprocess.run(
-        [shutil.which("node") or "node", "--input-type=module", "-e", script, *args],
-        capture_output=True,
-        cwd=cwd,
-        timeout=60,
-        check=True,
-    )
-    return json.loads(done.stdout)
+    return json.loads(node_module(script, *args, cwd=cwd))
 
 
 def run_generator(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -418,15 +411,8 @@ for await (const line of createInterface({ input: process.stdin })) {
 
 
 def node_verdicts(lines: list[Any]) -> list[Any]:
-    done = subprocess.run(
-        [shutil.which("node") or "node", "--input-type=module", "-e", NODE_VERDICTS],
-        input="".join(json.dumps(line) + "\n" for line in lines).encode(),
-        capture_output=True,
-        cwd=REPO,
-        timeout=120,
-        check=True,
-    )
-    return [json.loads(v) for v in done.stdout.decode().splitlines()]
+    stdin = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    return [json.loads(v) for v in node_module(NODE_VERDICTS, stdin=stdin).decode().splitlines()]
 
 
 def test_python_payload_checks_follow_the_contract() -> None:
