@@ -1,5 +1,7 @@
 """pack-http-routes: Django URLconf and Django REST framework (`packs/routes/django_facts.py`,
-`packs/routes/django_linker.py`). A small project of our own: a settings module named by
+`packs/routes/django_linker.py`). A small project of our own
+(tests/fixtures/repos/django-rest-app, also in the pre-filter identity tests of
+test_pack_robust.py): a settings module named by
 manage.py (through `from .base import *`), a root URLconf with nested includes (a module
 string, a module object, a `(patterns, app_name)` tuple, an inline list, `+=`, `.extend`, a
 conditional append), function views (unrestricted, `@require_http_methods`, `@require_GET`),
@@ -10,10 +12,14 @@ a DRF router app (viewsets, mixins, `@action`s, lookup fields, permission classe
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
@@ -23,130 +29,10 @@ from packs.routes import extract, link_routes, seeds  # noqa: E402
 from packs.routes.django_linker import django_path  # noqa: E402
 from packs.scan import JSONObject  # noqa: E402
 
+FIXTURE = ROOT / "tests" / "fixtures" / "repos" / "django-rest-app"
 PROJECT: dict[str, str] = {
-    "manage.py": (
-        "import os, sys\n"
-        "def main():\n"
-        "    os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'shop.settings')\n"
-        "    from django.core.management import execute_from_command_line\n"
-        "    execute_from_command_line(sys.argv)\n"
-    ),
-    "shop/__init__.py": "",
-    "shop/settings/__init__.py": "from .base import *\nDEBUG = False\n",
-    "shop/settings/base.py": (
-        "ROOT_URLCONF = 'shop.urls'\n"
-        "REST_FRAMEWORK = {\n"
-        "    'DEFAULT_PERMISSION_CLASSES': ['rest_framework.permissions.IsAuthenticated'],\n"
-        "}\n"
-    ),
-    "shop/urls.py": (
-        "from django.conf import settings\n"
-        "from django.urls import include, path, re_path\n"
-        "from catalog import urls as catalog_urls\n"
-        "from pages import views\n"
-        "urlpatterns = [\n"
-        "    path('', views.home),\n"
-        "    path('catalog/', include(catalog_urls)),\n"
-        "    path('api/', include('api.urls')),\n"
-        "    re_path(r'^legacy/(?P<year>[0-9]{4})/$', views.archive),\n"
-        "    path('help/', include([path('faq/', views.faq), path('contact/', views.Contact.as_view())])),\n"
-        "]\n"
-        "urlpatterns += [path('about/', views.About.as_view())]\n"
-        "if settings.DEBUG:\n"
-        "    urlpatterns.append(path('debug/', views.debug_page))\n"
-    ),
-    "pages/__init__.py": "",
-    "pages/views.py": (
-        "from django.contrib.auth.mixins import LoginRequiredMixin\n"
-        "from django.views import View\n"
-        "from django.views.decorators.http import require_GET, require_http_methods\n"
-        "from django.views.generic import CreateView, TemplateView\n"
-        "def home(request):\n"
-        "    return None\n"
-        "@require_http_methods(['GET', 'POST'])\n"
-        "def archive(request, year):\n"
-        "    return None\n"
-        "@require_GET\n"
-        "def faq(request):\n"
-        "    return None\n"
-        "def debug_page(request):\n"
-        "    return None\n"
-        "class Contact(CreateView):\n"
-        "    http_method_names = ['get', 'post']\n"
-        "class About(LoginRequiredMixin, View):\n"
-        "    def get(self, request):\n"
-        "        return None\n"
-        "    def delete(self, request):\n"
-        "        return None\n"
-    ),
-    "catalog/__init__.py": "",
-    "catalog/urls.py": (
-        "from django.urls import path\n"
-        "from .views import ItemList\n"
-        "app_name = 'catalog'\n"
-        "urlpatterns = [path('items/<int:pk>/', ItemList.as_view())]\n"
-        "urlpatterns.extend([path('items/', ItemList.as_view(), name='items')])\n"
-    ),
-    "catalog/views.py": (
-        "from django.views.generic import ListView\nclass ItemList(ListView):\n    pass\n"
-    ),
-    "api/__init__.py": "",
-    "api/urls.py": (
-        "from django.urls import include, path\n"
-        "from rest_framework.routers import DefaultRouter, SimpleRouter\n"
-        "from . import views\n"
-        "router = DefaultRouter()\n"
-        "router.register(r'orders', views.OrderViewSet, basename='order')\n"
-        "router.register('tags', views.TagViewSet)\n"
-        "plain = SimpleRouter(trailing_slash=False)\n"
-        "plain.register('notes', views.NoteViewSet)\n"
-        "urlpatterns = [\n"
-        "    path('', include((router.urls, 'api'), namespace='api')),\n"
-        "    path('v2/', include(plain.urls)),\n"
-        "    path('ping/', views.ping),\n"
-        "    path('me/', views.Me.as_view()),\n"
-        "]\n"
-    ),
-    "api/permissions.py": (
-        "from rest_framework.permissions import BasePermission\n"
-        "class IsOwner(BasePermission):\n"
-        "    def has_permission(self, request, view):\n"
-        "        return request.user.is_authenticated\n"
-    ),
-    "api/views.py": (
-        "from rest_framework import mixins, viewsets\n"
-        "from rest_framework.decorators import action, api_view, permission_classes\n"
-        "from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly\n"
-        "from rest_framework.views import APIView\n"
-        "from .permissions import IsOwner\n"
-        "class OrderViewSet(viewsets.ModelViewSet):\n"
-        "    lookup_field = 'number'\n"
-        "    permission_classes = [IsOwner]\n"
-        "    @action(detail=True, methods=['post'], url_path='cancel-now')\n"
-        "    def cancel(self, request, number=None):\n"
-        "        return None\n"
-        "    @action(detail=False)\n"
-        "    def recent(self, request):\n"
-        "        return None\n"
-        "class TagViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,\n"
-        "                 viewsets.GenericViewSet):\n"
-        "    permission_classes = [IsAuthenticatedOrReadOnly]\n"
-        "    lookup_url_kwarg = 'slug'\n"
-        "class NoteViewSet(viewsets.ViewSet):\n"
-        "    permission_classes = [AllowAny]\n"
-        "    def list(self, request):\n"
-        "        return None\n"
-        "    def destroy(self, request, pk=None):\n"
-        "        return None\n"
-        "@api_view(['GET', 'POST'])\n"
-        "@permission_classes([AllowAny])\n"
-        "def ping(request):\n"
-        "    return None\n"
-        "class Me(APIView):\n"
-        "    def get(self, request):\n"
-        "        return None\n"
-    ),
-    "pages/helpers.py": "def unrelated():\n    return 1\n",
+    str(p.relative_to(FIXTURE)): p.read_text(encoding="utf-8")
+    for p in sorted(FIXTURE.rglob("*.py"))
 }
 
 
@@ -336,3 +222,59 @@ def test_the_pre_filter_admits_django_urlconfs_and_settings() -> None:
     assert seeds.admits("s.py", b"REST_FRAMEWORK = {}\n")
     assert seeds.admits("m.py", b"os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'x')\n")
     assert not seeds.admits("v.py", b"def home(request):\n    return None\n")
+
+
+# -- the pre-filter on generated Django projects -----------------------------------------------
+
+_DJANGO_MODULES = ("manage.py", "proj/settings.py", "proj/urls.py", "a/urls.py", "a/views.py",
+                   "b/views.py", "c/perms.py")  # fmt: skip
+_DJANGO_PIECES = (
+    "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'proj.settings')",
+    "ROOT_URLCONF = 'proj.urls'", "ROOT_URLCONF = 'a.urls'", "from proj.base import *",
+    "REST_FRAMEWORK = {'DEFAULT_PERMISSION_CLASSES': ['c.perms.P']}",
+    "from django.urls import include, path, re_path", "from a import views",
+    "from a.views import V, f", "from b import views as bv", "from b.views import *",
+    "from c.perms import P", "from rest_framework.routers import DefaultRouter, SimpleRouter",
+    "from rest_framework import viewsets", "from django.views import View",
+    "from django.contrib.auth.decorators import login_required",
+    "from django.views.decorators.http import require_GET",
+    "router = DefaultRouter()", "router = SimpleRouter(trailing_slash=False)",
+    "router.register('x', V)", "router.register('y', bv.W)",
+    "urlpatterns = [path('p/<int:pk>/', views.f), path('q/', include('a.urls'))]",
+    "urlpatterns = [path('r/', include(router.urls)), re_path(r'^s/(?P<id>[0-9]+)$', V.as_view())]",
+    "urlpatterns += [path('t/', bv.g), path('v/', login_required(f))]",
+    "extra = [path('u/', f)]\nurlpatterns.extend(extra)",
+    "urlpatterns = [path('w/', include((extra, 'w'))), path('z/', include(bv))]",
+    "class V(viewsets.ModelViewSet):\n    permission_classes = [P]",
+    "class V(View):\n    def get(self, request):\n        return None",
+    "class W(V):\n    lookup_field = 'slug'\n    http_method_names = ['get']",
+    "def f(request):\n    return None", "@require_GET\ndef g(request):\n    return None",
+    "class P:\n    def has_permission(self, request, view):\n        return request.user.pk",
+)  # fmt: skip
+_DJANGO_PROJECT = st.fixed_dictionaries({
+    module: st.lists(st.sampled_from(_DJANGO_PIECES), max_size=6).map("\n".join)
+    for module in _DJANGO_MODULES
+})  # fmt: skip
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_DJANGO_PROJECT)
+def test_the_prefilter_changes_no_django_document(files: dict[str, str]) -> None:
+    """The byte-identity of the pre-filtered scan and parse-all on generated Django projects:
+    settings, URLconfs, views, viewsets and permission classes spread over modules that import
+    each other by name, by module, by star and by string."""
+    with tempfile.TemporaryDirectory() as root:
+        for name, text in files.items():
+            (Path(root) / name).parent.mkdir(parents=True, exist_ok=True)
+            (Path(root) / name).write_text(text + "\n")
+        documents = []
+        for parse_all in (True, False):
+            scanner = make_scanner(parse_all=parse_all)
+            scanner.workers = 1
+            scanner_cwd = os.getcwd()
+            os.chdir(root)
+            try:
+                documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
+            finally:
+                os.chdir(scanner_cwd)
+        assert documents[1] == documents[0]

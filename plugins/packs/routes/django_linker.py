@@ -118,6 +118,18 @@ def django_path(route: str, regex: bool) -> str | None:
     return "".join(out)
 
 
+def _seeded(facts: DjangoFacts) -> bool:
+    """Whether the file holds what only a file admitted by Django's seeds can: a pre-filtered
+    scan and a parse-all one then start from the same files."""
+    return bool(
+        "urlpatterns" in facts.lists
+        or facts.root_urlconf
+        or facts.settings_module
+        or facts.default_permissions
+        or facts.notes
+    )
+
+
 class DjangoLinker:
     """One link of the Django routes over a `_Linker`'s files (its module index, its `_facts`
     that a pre-filtering scan follows, its findings table)."""
@@ -125,7 +137,8 @@ class DjangoLinker:
     def __init__(self, linker: _Linker) -> None:
         self.linker = linker
         self.found: list[FoundRoute] = []
-        self.defaults: dict[str, tuple[str, ...] | None] = {}
+        self.default_permissions: tuple[str, ...] | None = None
+        self.resolved: dict[tuple[str, str], Resolved | None] = {}
 
     def facts(self, path: str) -> DjangoFacts | None:
         return self.linker._facts(path).django
@@ -140,7 +153,8 @@ class DjangoLinker:
 
     def routes(self) -> list[FoundRoute]:
         files = sorted(p for p in self.linker.modules if p.endswith(".py"))
-        with_facts = [(p, f) for p in files if (f := self.facts(p)) is not None]
+        # files a pre-filter admits by their seeds (`frameworks.READ`): URLconfs and settings
+        with_facts = [(p, f) for p in files if (f := self.facts(p)) is not None and _seeded(f)]
         if not with_facts:
             return []
         permissions = [f.default_permissions for _, f in with_facts if f.default_permissions]
@@ -636,9 +650,19 @@ class DjangoLinker:
     # -- names -----------------------------------------------------------------------------
 
     def resolve(self, path: str, name: str, depth: int = 0) -> Resolved | None:
-        """What the dotted `name`, written in `path`, is (see `Resolved`)."""
+        """What the dotted `name`, written in `path`, is (see `Resolved`); remembered for the
+        link (the files' facts do not change during one)."""
+        key = (path, name)
+        if key in self.resolved:
+            return self.resolved[key]
         if depth > _DEPTH:
             return None
+        self.resolved[key] = None  # a name that resolves through itself resolves to nothing
+        found = self._resolve(path, name, depth)
+        self.resolved[key] = found
+        return found
+
+    def _resolve(self, path: str, name: str, depth: int) -> Resolved | None:
         head, _, rest = name.partition(".")
         facts = self.linker._facts(path)
         django = facts.django
@@ -663,8 +687,6 @@ class DjangoLinker:
                     found = self.resolve(file, name, depth + 1)
                     if found is not None:
                         return found
-        if binding is None and rest == "" and django is not None:
-            return None
         return None
 
     def in_module(self, module: str, tail: str, importer: str, depth: int) -> Resolved | None:
