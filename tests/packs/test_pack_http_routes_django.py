@@ -278,3 +278,71 @@ def test_the_prefilter_changes_no_django_document(files: dict[str, str]) -> None
             finally:
                 os.chdir(scanner_cwd)
         assert documents[1] == documents[0]
+
+
+SECOND: dict[str, str] = {
+    "site/settings.py": "ROOT_URLCONF = 'site.urls'\n",
+    "site/urls.py": (
+        "from django.conf.urls import url\n"
+        "from django.urls import path\n"
+        "from django.views.generic import RedirectView, TemplateView, View\n"
+        "from rest_framework.routers import DefaultRouter\n"
+        "from site import views\n"
+        "router = DefaultRouter(include_root_view=False, include_format_suffixes=False)\n"
+        "router.register(r'users/(?P<uid>[0-9]+)/keys', views.Keys)\n"
+        "router.register(r'(?:a|b)', views.Keys)\n"
+        "urlpatterns = [\n"
+        "    url(r'^old/(?P<slug>[-\\w]+)/$', views.Staff.as_view()),\n"
+        "    path('tos/', TemplateView.as_view(template_name='tos.html')),\n"
+        "    path('go/', RedirectView.as_view(url='/', http_method_names=['get'])),\n"
+        "    path('bare/', View.as_view()),\n"
+        "    path('child/', views.Child.as_view()),\n"
+        "]\n"
+        "urlpatterns += router.urls\n"
+    ),
+    "site/views.py": (
+        "from django.contrib.auth.decorators import login_required\n"
+        "from django.utils.decorators import method_decorator\n"
+        "from django.views import View\n"
+        "from rest_framework.decorators import action\n"
+        "from rest_framework.viewsets import ReadOnlyModelViewSet\n"
+        "class Staff(View):\n"
+        "    http_method_names = ['get', 'put']\n"
+        "    @method_decorator(login_required)\n"
+        "    def dispatch(self, request, *args, **kwargs):\n"
+        "        return super().dispatch(request, *args, **kwargs)\n"
+        "    def get(self, request, slug):\n"
+        "        return None\n"
+        "    def post(self, request, slug):\n"
+        "        return None\n"
+        "    def put(self, request, slug):\n"
+        "        return None\n"
+        "class Child(Staff):\n"
+        "    def patch(self, request):\n"
+        "        return None\n"
+        "class Keys(ReadOnlyModelViewSet):\n"
+        "    @action(detail=True, methods=['post'], url_path=r'rotate/(?P<n>[0-9]+)')\n"
+        "    def rotate(self, request, pk=None, n=None):\n"
+        "        return None\n"
+    ),
+}
+
+
+def test_router_options_regex_prefixes_generic_views_and_inherited_method_names() -> None:
+    assert auths(SECOND) == {
+        "GET /old/{slug}/": "required",  # `method_decorator(login_required)` on dispatch
+        "PUT /old/{slug}/": "required",  # POST is not in http_method_names
+        "GET /child/": "required",  # inherited: the guard and http_method_names (no PATCH)
+        "PUT /child/": "required",
+        "GET /tos/": "none",  # Django's own TemplateView: GET
+        "GET /go/": "none",  # RedirectView, limited by as_view(http_method_names=)
+        "ANY /bare/": "unknown",  # View with no handler: nothing known
+        # no API root (include_root_view=False); a regex prefix with a named group
+        "GET /users/{uid}/keys/": "none",
+        "GET /users/{uid}/keys/{pk}/": "none",
+        "POST /users/{uid}/keys/{pk}/rotate/{n}/": "none",
+    }
+    details = " ".join(str(f["detail"]) for f in document(SECOND)["findings"])
+    assert "`(?:a|b)` is a regex that is no path" in details
+    assert "format suffix" not in details  # include_format_suffixes=False
+    assert "`View` is not defined" in details

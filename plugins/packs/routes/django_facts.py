@@ -91,7 +91,8 @@ class DjangoFunction:
 @dataclass(frozen=True, slots=True)
 class DjangoFacts:
     lists: dict[str, tuple[UrlEntry, ...]] = field(default_factory=dict)
-    routers: dict[str, tuple[str, bool, int]] = field(default_factory=dict)  # kind, slash, line
+    # name -> (kind: "simple" or "default" with "-no-root", "-suffixes"; trailing slash; line)
+    routers: dict[str, tuple[str, bool, int]] = field(default_factory=dict)
     registrations: tuple[Registration, ...] = ()
     classes: dict[str, DjangoClass] = field(default_factory=dict)
     functions: dict[str, DjangoFunction] = field(default_factory=dict)
@@ -171,6 +172,10 @@ def _keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == name), None)
 
 
+def _false(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
+
+
 def _last(node: ast.expr) -> str:
     name = dotted(node) or ""
     return name.rpartition(".")[2]
@@ -228,9 +233,15 @@ class _Reader:
                     found = _strings(item)
                     self.default_permissions = found if found is not None else ("?",)
         elif isinstance(value, ast.Call) and _last(value.func) in _ROUTER_CLASSES:
-            slash = _keyword(value, "trailing_slash")
-            plain = isinstance(slash, ast.Constant) and slash.value is False
-            self.routers[name] = (_ROUTER_CLASSES[_last(value.func)], not plain, value.lineno)
+            kind = _ROUTER_CLASSES[_last(value.func)]
+            if kind == "default" and _false(_keyword(value, "include_root_view")):
+                kind += "-no-root"
+            if kind.startswith("default") and not _false(
+                _keyword(value, "include_format_suffixes")
+            ):
+                kind += "-suffixes"
+            slash = not _false(_keyword(value, "trailing_slash"))
+            self.routers[name] = (kind, slash, value.lineno)
         elif name == "urlpatterns" or self.patterns_like(value):
             self.lists[name] = self.entries(value)
 
@@ -367,11 +378,22 @@ class _Reader:
 
     def klass(self, node: ast.ClassDef) -> DjangoClass:
         methods: list[str] = []
+        decorated: list[str] = []
         actions: list[Action] = []
         fields: dict[str, ast.expr] = {}
         for stmt in node.body:
             if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                 methods.append(stmt.name)
+                for decorator in stmt.decorator_list:  # `@method_decorator(login_required)`
+                    if (
+                        isinstance(decorator, ast.Call)
+                        and _last(decorator.func) == "method_decorator"
+                    ):
+                        inner = decorator.args[0] if decorator.args else None
+                        named = dotted(inner.func if isinstance(inner, ast.Call) else inner)
+                        # on `dispatch` it guards every method; on one method only: not known
+                        # for the class as a whole
+                        decorated.append(named or "?" if stmt.name == "dispatch" else "?")
                 action = _action(stmt)
                 if action is not None:
                     actions.append(action)
@@ -379,7 +401,7 @@ class _Reader:
                 for target in stmt.targets:
                     if isinstance(target, ast.Name):
                         fields[target.id] = stmt.value
-        decorators: list[str] = []
+        decorators: list[str] = decorated
         for decorator in node.decorator_list:
             if isinstance(decorator, ast.Call) and _last(decorator.func) == "method_decorator":
                 inner = decorator.args[0] if decorator.args else None

@@ -36,7 +36,7 @@ _VIEW_METHODS: dict[str, tuple[str, ...]] = {
     **{n: ("get", "post", "put") for n in ("FormView", "CreateView", "UpdateView", "LoginView",
                                            "PasswordChangeView", "PasswordResetView",
                                            "PasswordResetConfirmView", "ProcessFormView")},
-    "DeleteView": ("get", "post", "delete"), "LogoutView": ("post",),
+    "DeleteView": ("get", "post", "delete"),
     "ListAPIView": ("get",), "CreateAPIView": ("post",), "RetrieveAPIView": ("get",),
     "DestroyAPIView": ("delete",), "UpdateAPIView": ("put", "patch"),
     "ListCreateAPIView": ("get", "post"), "RetrieveUpdateAPIView": ("get", "put", "patch"),
@@ -351,6 +351,14 @@ class DjangoLinker:
         auth: int,
         gaps: tuple[Gap, ...],
     ) -> None:
+        short = name.rpartition(".")[2]
+        if found is None and entry.target[0] == "cbv" and _VIEW_METHODS.get(short):
+            external = self.resolve(path, name)  # a library's generic view, used as it is
+            if external is not None and external[2].startswith(_LIBRARIES):
+                for method in _VIEW_METHODS[short]:
+                    if entry.methods is None or method in entry.methods:
+                        self.emit(method.upper(), here, path, entry.line, name, auth, gaps)
+                return
         if found is None:  # a view from a library or a module not scanned: methods unknown
             detail = (
                 f"the view `{name}` is not defined in the scanned files: the methods it "
@@ -423,9 +431,23 @@ class DjangoLinker:
                     methods += _VIEW_METHODS[short]
                 elif not (base[2].startswith(_LIBRARIES) and short.endswith("Mixin")):
                     known = known and short == "object"
-        allowed = cls.http_method_names
+        allowed = self.method_names(file, name, 0)
         out = tuple(dict.fromkeys(m for m in methods if allowed is None or m in allowed))
         return (known, out)
+
+    def method_names(self, file: str, name: str, depth: int) -> tuple[str, ...] | None:
+        """`http_method_names` of the class or the nearest base of the repository setting it."""
+        cls = self.klass(file, name)
+        if cls is None or depth > _DEPTH:
+            return None
+        if cls.http_method_names is not None:
+            return cls.http_method_names
+        for base in self.bases(file, cls):
+            if base is not None and base[0] == "class":
+                found = self.method_names(base[1], base[2], depth + 1)
+                if found is not None:
+                    return found
+        return None
 
     # -- DRF routers -----------------------------------------------------------------------
 
@@ -435,9 +457,10 @@ class DjangoLinker:
             return
         kind, slash, line = facts.routers[name]
         trailing = "/" if slash else ""
-        if kind == "default":
+        if kind.startswith("default") and "-no-root" not in kind:
             root = max(auth, self.permission_auth(file, None, "GET"))  # the settings' default
             self.emit("GET", here, file, line, None, root, gaps)  # the API root
+        if kind.endswith("-suffixes"):
             self.note("UNRESOLVED_ROUTE", file, line, "DefaultRouter also serves each route "
                       "with a format suffix (`.json`): those variants are not listed")  # fmt: skip
         for registration in facts.registrations:
@@ -471,8 +494,14 @@ class DjangoLinker:
                       f"`{registration.viewset}` has a base the scanned files do not show: "
                       "only the actions it defines or inherits visibly are listed")  # fmt: skip
         lookup = self.lookup(vfile, vname, 0)
-        base = here + registration.prefix
-        lookup_part = (base + "/" if registration.prefix else base) + "{" + lookup + "}"
+        prefix = django_path(registration.prefix, True)  # DRF prefixes are regex fragments
+        if prefix is None:
+            self.note("UNRESOLVED_ROUTE", file, registration.line, f"the prefix "
+                      f"`{registration.prefix}` is a regex that is no path: the routes of "
+                      f"`{registration.viewset}` are not listed")  # fmt: skip
+            return
+        base = here + prefix
+        lookup_part = (base + "/" if prefix else base) + "{" + lookup + "}"
         cls_auth = max(auth, self.class_auth(vfile, vname, 0))
         line = registration.line
         for detail, mapping in _ROUTER_ROUTES:
@@ -490,8 +519,13 @@ class DjangoLinker:
                 self.note("UNRESOLVED_ROUTE", vfile, action.line, f"the methods or url_path of "
                           f"the action `{action.name}` are computed: it is not listed")  # fmt: skip
                 continue
+            url_path = django_path(action.url_path, True)
+            if url_path is None:
+                self.note("UNRESOLVED_ROUTE", vfile, action.line, f"the url_path of the action "
+                          f"`{action.name}` is a regex that is no path: it is not listed")  # fmt: skip
+                continue
             at = lookup_part if action.detail else base
-            joined = (at + "/" if at and not at.endswith("/") else at) + action.url_path
+            joined = (at + "/" if at and not at.endswith("/") else at) + url_path
             for method in action.methods:
                 verdict = max(cls_auth, self.drf_auth(vfile, vname, method, action))
                 self.emit(method, joined + trailing, file, line, vname, verdict, gaps)
