@@ -130,6 +130,7 @@ def test_without_default_permission_classes_drf_allows_any() -> None:
         ("<slug>/", False, "{slug}/"),
         (r"^users/(?P<pk>[0-9]+)/$", True, "users/{pk}/"),
         (r"^a\.b/(?P<x>(?:\d|x)+)$", True, "a.b/{x}"),
+        (r"^articles/(?P<slug>[-\w]+)/comments/?$", True, "articles/{slug}/comments"),
         (r"^(?:en|fr)/$", True, None),
         (r"^files/.*$", True, None),
         (r"^v[12]/$", True, None),

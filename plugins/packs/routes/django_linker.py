@@ -92,6 +92,8 @@ def django_path(route: str, regex: bool) -> str | None:
         return _PATH_PARAM.sub(lambda m: "{" + m.group(1) + "}", route)
     text = route.removeprefix("^").removeprefix(r"\A")
     text = text.removesuffix("$").removesuffix(r"\Z")
+    if text.endswith("/?") and not text.endswith("\\/?"):  # an optional trailing slash: both
+        text = text[:-2]  # `/x` and `/x/` match, named without it (as Express's and Koa's are)
     out: list[str] = []
     at = 0
     while at < len(text):
