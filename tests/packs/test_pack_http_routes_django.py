@@ -131,6 +131,7 @@ def test_without_default_permission_classes_drf_allows_any() -> None:
         (r"^users/(?P<pk>[0-9]+)/$", True, "users/{pk}/"),
         (r"^a\.b/(?P<x>(?:\d|x)+)$", True, "a.b/{x}"),
         (r"^articles/(?P<slug>[-\w]+)/comments/?$", True, "articles/{slug}/comments"),
+        (r"^\.well-known/jwks.json$", True, ".well-known/jwks.json"),
         (r"^(?:en|fr)/$", True, None),
         (r"^files/.*$", True, None),
         (r"^v[12]/$", True, None),
@@ -347,3 +348,25 @@ def test_router_options_regex_prefixes_generic_views_and_inherited_method_names(
     assert "`(?:a|b)` is a regex that is no path" in details
     assert "format suffix" not in details  # include_format_suffixes=False
     assert "`View` is not defined" in details
+
+
+def test_a_class_view_with_its_own_dispatch_is_any_and_one_with_no_handler_a_finding() -> None:
+    files = {
+        "g/settings.py": "ROOT_URLCONF = 'g.urls'\n",
+        "g/urls.py": (
+            "from django.urls import path\nfrom g.views import Api, Empty\n"
+            "urlpatterns = [path('graphql/', Api.as_view()), path('empty/', Empty.as_view())]\n"
+        ),
+        "g/views.py": (
+            "from django.views.generic import View\n"
+            "class Api(View):\n"
+            "    def dispatch(self, request, *args, **kwargs):\n"
+            "        return None\n"
+            "class Empty(View):\n"
+            "    def helper(self):\n"
+            "        return None\n"
+        ),
+    }
+    assert auths(files) == {"ANY /graphql/": "none"}
+    details = " ".join(str(f["detail"]) for f in document(files)["findings"])
+    assert "`Empty` defines no handler method" in details

@@ -78,7 +78,7 @@ _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 _PATH_PARAM = re.compile(r"<(?:[A-Za-z_][A-Za-z0-9_]*:)?([A-Za-z_][A-Za-z0-9_]*)>")
 _GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 _ESCAPED = re.compile(r"\\([./\-_~])")
-_META = frozenset("[](){}*+?|\\^$.")
+_META = frozenset("[](){}*+?|\\^$")  # `.` is read as the dot it is almost always meant as
 
 # What a dotted name resolves to: (kind, file, name) with kind in "list", "router", "class",
 # "function", "module"; or ("external", "", "module.attr"); None: not shown by the files
@@ -387,16 +387,23 @@ class DjangoLinker:
                 self.emit(method, here, path, entry.line, name, own, gaps)
             return
         if what == "class":
-            methods_known, methods = self.class_methods(file, attr, 0)
+            methods_known, verbs = self.class_methods(file, attr, 0)
             if entry.methods is not None:
-                methods = tuple(m for m in methods if m in entry.methods)
+                verbs = tuple(m for m in verbs if m in entry.methods)
             if not methods_known:
                 self.note("UNRESOLVED_ROUTE", path, entry.line, f"the view class `{name}` has "
                           "a base the scanned files do not show: the methods it answers are "
                           "not known, it is listed as ANY")  # fmt: skip
-                methods = ("?",)
+                verbs = ("?",)
+            elif not verbs and self.defines(file, attr, "dispatch", 0):
+                verbs = ("?",)  # its own `dispatch` takes every method, as a function view
+            elif not verbs:
+                self.note("UNRESOLVED_ROUTE", path, entry.line, f"the view class `{name}` "
+                          "defines no handler method the pack sees (Django answers 405 but to "
+                          "OPTIONS): it is not listed")  # fmt: skip
+                return
             cls_auth = max(auth, self.class_auth(file, attr, 0))
-            for method in methods:
+            for method in verbs:
                 verb = ANY if method == "?" else method.upper()
                 verdict = max(cls_auth, self.drf_auth(file, attr, verb, None))
                 self.emit(verb, here, path, entry.line, name, verdict, gaps)
@@ -436,6 +443,17 @@ class DjangoLinker:
         allowed = self.method_names(file, name, 0)
         out = tuple(dict.fromkeys(m for m in methods if allowed is None or m in allowed))
         return (known, out)
+
+    def defines(self, file: str, name: str, method: str, depth: int) -> bool:
+        """Whether the class or a base of the repository defines `method`."""
+        cls = self.klass(file, name)
+        if cls is None or depth > _DEPTH:
+            return False
+        return method in cls.methods or any(
+            base is not None and base[0] == "class" and self.defines(base[1], base[2], method,
+                                                                      depth + 1)
+            for base in self.bases(file, cls)
+        )  # fmt: skip
 
     def method_names(self, file: str, name: str, depth: int) -> tuple[str, ...] | None:
         """`http_method_names` of the class or the nearest base of the repository setting it."""
