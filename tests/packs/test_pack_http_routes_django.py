@@ -370,3 +370,31 @@ def test_a_class_view_with_its_own_dispatch_is_any_and_one_with_no_handler_a_fin
     assert auths(files) == {"ANY /graphql/": "none"}
     details = " ".join(str(f["detail"]) for f in document(files)["findings"])
     assert "`Empty` defines no handler method" in details
+
+
+def test_a_decorator_of_the_repository_is_judged_by_its_text() -> None:
+    files = {
+        "d/settings.py": "ROOT_URLCONF = 'd.urls'\n",
+        "d/urls.py": (
+            "from django.urls import path\nfrom d import views\n"
+            "urlpatterns = [path('a/', views.a), path('b/', views.b), path('c/', views.c)]\n"
+        ),
+        "d/deco.py": (
+            "from django.http import HttpResponseForbidden\n"
+            "def api_key(view):\n"
+            "    def inner(request):\n"
+            "        if request.headers.get('X-Key') != 's':\n"
+            "            return HttpResponseForbidden()\n"
+            "        return view(request)\n"
+            "    return inner\n"
+            "def timed(view):\n"
+            "    return view\n"
+        ),
+        "d/views.py": (
+            "from d.deco import api_key, timed\nfrom vendor import mystery\n"
+            "@api_key\ndef a(request):\n    return None\n"
+            "@timed\ndef b(request):\n    return None\n"
+            "@mystery\ndef c(request):\n    return None\n"
+        ),
+    }
+    assert auths(files) == {"ANY /a/": "required", "ANY /b/": "none", "ANY /c/": "unknown"}

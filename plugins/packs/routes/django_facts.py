@@ -23,8 +23,11 @@ Target = tuple[str, str]
 _URL_CALLS = frozenset({"path", "re_path", "url"})
 _ROUTER_CLASSES = {"DefaultRouter": "default", "SimpleRouter": "simple"}
 _SKIPPED = frozenset({"static", "staticfiles_urlpatterns"})  # media/static files in DEBUG only
-# a def's or class's text that reads the request's user, or turns a caller away
-_USER_CHECK = re.compile(r"request\.user|is_authenticated|PermissionDenied|redirect_to_login")
+# a def's or class's text that reads the request's user, or turns a caller away (401/403)
+_USER_CHECK = re.compile(
+    r"request\.user|is_authenticated|PermissionDenied|NotAuthenticated|redirect_to_login|"
+    r"HttpResponseForbidden|status=40[13]\b|HTTP_40[13]_"
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -600,7 +600,10 @@ class DjangoLinker:
         found = self.resolve(path, name)
         if found is not None and found[0] == "function":
             function = self.function(found[1], found[2])
-            return REQUIRED if function is not None and function.checks_user else UNKNOWN
+            if function is None:
+                return UNKNOWN
+            # the repository's own: judged by its text, as Flask's are
+            return REQUIRED if function.checks_user else NONE
         if found is not None and found[0] == "external":
             if short in _GUARD_DECORATORS:
                 return REQUIRED
