@@ -18,11 +18,12 @@ from ..pymodules import absolute
 # The target of a URL entry, as a tag and its operands:
 # ("view", dotted) a function or class name; ("cbv", dotted) `X.as_view(...)`;
 # ("include", module) `include("app.urls")`; ("name", dotted) `include(name)` or a list spliced
-# in by name; ("router", dotted) `router.urls`; ("opaque", what) anything else.
+# in by name; ("router", dotted) `router.urls`; ("static", "serve") Django's own file view
+# (`static()` without `view=`); ("opaque", what) anything else.
 Target = tuple[str, str]
 _URL_CALLS = frozenset({"path", "re_path", "url"})
 _ROUTER_CLASSES = {"DefaultRouter": "default", "SimpleRouter": "simple"}
-_SKIPPED = frozenset({"static", "staticfiles_urlpatterns"})  # media/static files in DEBUG only
+_STATIC = frozenset({"static", "staticfiles_urlpatterns"})  # files served in DEBUG
 # a def's or class's text that reads the request's user, or turns a caller away (401/403)
 _USER_CHECK = re.compile(
     r"request\.user|is_authenticated|PermissionDenied|NotAuthenticated|redirect_to_login|"
@@ -311,8 +312,8 @@ class _Reader:
             if name == "format_suffix_patterns" and node.args:
                 self.notes.append((node.lineno, "format_suffix_patterns"))
                 return self.entries(node.args[0], i18n=i18n)
-            if name in _SKIPPED:
-                return []
+            if name in _STATIC:
+                return [self.static(node)]
         if isinstance(node, ast.Name) and node.id in self.lists:  # a list of this file, so far
             return list(self.lists[node.id])
         spliced = self.target(node)
@@ -340,9 +341,19 @@ class _Reader:
                 UrlEntry(node.lineno, route, regex, self.target(view), methods, tuple(wrappers),
                          i18n)
             ]  # fmt: skip
-        if isinstance(node, ast.Call) and _last(node.func) in _SKIPPED:
-            return []
+        if isinstance(node, ast.Call) and _last(node.func) in _STATIC:
+            return [self.static(node)]
         return self.entries(node, i18n=i18n)
+
+    def static(self, call: ast.Call) -> UrlEntry:
+        """`static('/media/', view=..., document_root=...)`: in `DEBUG`, `media/<path>` served
+        by the view (Django's `serve` by default); `staticfiles_urlpatterns()` and a prefix
+        from settings are computed."""
+        prefix = _text(call.args[0]) if call.args and _last(call.func) == "static" else None
+        route = prefix.strip("/") + "/<path:path>" if prefix and prefix.strip("/") else None
+        view = _keyword(call, "view")
+        target = self.reference(view) if view is not None else ("static", "serve")
+        return UrlEntry(call.lineno, route, False, target)
 
     def target(self, view: ast.expr | None) -> Target:
         if view is None:

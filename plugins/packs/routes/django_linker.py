@@ -295,6 +295,9 @@ class DjangoLinker:
             if file not in stack:
                 self.walk(file, facts.lists["urlpatterns"], here, auth, gaps, (*stack, file))
             return
+        if kind == "static":  # django.views.static.serve: GET and HEAD, no guard
+            self.emit("GET", here, path, entry.line, "django.views.static.serve", auth, gaps)
+            return
         if kind == "opaque":
             self.opaque(path, entry, f"the view {name} is not one the pack can follow")
             return
