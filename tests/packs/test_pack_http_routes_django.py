@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "plugins"))
 
 from pack_http_routes import make_scanner  # noqa: E402
 from packs.routes import extract, link_routes, seeds  # noqa: E402
-from packs.routes.django_linker import django_path  # noqa: E402
+from packs.routes.django_linker import django_path, django_paths  # noqa: E402
 from packs.scan import JSONObject  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "repos" / "django-rest-app"
@@ -400,3 +400,10 @@ def test_a_decorator_of_the_repository_is_judged_by_its_text() -> None:
         ),
     }
     assert auths(files) == {"ANY /a/": "required", "ANY /b/": "none", "ANY /c/": "unknown"}
+
+
+def test_a_regex_ending_in_an_optional_group_is_both_paths() -> None:
+    optional = r"^thumb/(?P<id>[0-9]+)/(?:(?P<format>[a-z]+)/)?"
+    assert django_paths(optional, True) == ("thumb/{id}/", "thumb/{id}/{format}/")
+    assert django_paths(r"^x/(?:a|b)?$", True) is None  # alternatives inside: no path
+    assert django_paths("users/<int:pk>/", False) == ("users/{pk}/",)

@@ -85,6 +85,40 @@ _META = frozenset("[](){}*+?|\\^$")  # `.` is read as the dot it is almost alway
 Resolved = tuple[str, str, str]
 
 
+def django_paths(route: str, regex: bool) -> tuple[str, ...] | None:
+    """`django_path`, and for a regex ending in one optional group (`(?:(?P<fmt>[a-z]+)/)?`)
+    the path without it and the path with it: Django serves both."""
+    if regex:
+        text = route.removesuffix("$").removesuffix(r"\Z")
+        if text.endswith(")?"):
+            start = _group_start(text, len(text) - 2)
+            if start is not None and text.startswith("(?:", start):
+                without = django_path(text[:start], True)
+                inner = django_path(text[:start] + text[start + 3 : -2], True)
+                if without is not None and inner is not None:
+                    return (without, inner)
+                return None
+    found = django_path(route, regex)
+    return (found,) if found is not None else None
+
+
+def _group_start(text: str, close: int) -> int | None:
+    """Where the group whose `)` is at `close` opens (escapes skipped); None if unbalanced."""
+    depth = 0
+    at = close
+    while at >= 0:
+        escaped = at > 0 and text[at - 1] == "\\"
+        if not escaped:
+            if text[at] == ")":
+                depth += 1
+            elif text[at] == "(":
+                depth -= 1
+                if depth == 0:
+                    return at
+        at -= 1
+    return None
+
+
 def django_path(route: str, regex: bool) -> str | None:
     """A `path()` route or a `re_path()` regex as `{name}` spells it; None for a regex that is
     no path (alternatives, classes, repetition outside a named group)."""
@@ -257,8 +291,8 @@ class DjangoLinker:
         if len(stack) > _DEPTH:
             return
         for entry in entries:
-            route = django_path(entry.route, entry.regex) if entry.route is not None else None
-            if route is None:
+            routes = django_paths(entry.route, entry.regex) if entry.route is not None else None
+            if routes is None:
                 spelled = "computed" if entry.route is None else f"`{entry.route}`"
                 detail = (
                     f"the route {spelled} of this URL pattern is not a path the pack can "
@@ -267,13 +301,13 @@ class DjangoLinker:
                 )
                 self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
                 continue
-            here = prefix + route
             entry_gaps = gaps
             if entry.i18n:
                 entry_gaps += ((path, entry.line, "i18n_patterns serves these routes under a "
                                 "language prefix (`/en/...`) the pack does not name"),)  # fmt: skip
             entry_auth = max(auth, self.wrapped(path, entry.wrappers))
-            self.target(path, entry, here, entry_auth, entry_gaps, stack)
+            for route in routes:
+                self.target(path, entry, prefix + route, entry_auth, entry_gaps, stack)
 
     def target(
         self,
