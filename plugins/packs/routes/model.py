@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
 
-from .django_facts import DjangoFacts
+from .django_facts import Action, DjangoClass, DjangoFacts, DjangoFunction, Registration, UrlEntry
 
 FASTAPI = "fastapi"
 FLASK = "flask"
@@ -440,4 +440,10 @@ _pickled_by_fields(
     Middleware,
     UseDecl,
     ModuleFacts,
+    DjangoFacts,
+    UrlEntry,
+    Registration,
+    Action,
+    DjangoClass,
+    DjangoFunction,
 )
