@@ -407,3 +407,11 @@ def test_a_regex_ending_in_an_optional_group_is_both_paths() -> None:
     assert django_paths(optional, True) == ("thumb/{id}/", "thumb/{id}/{format}/")
     assert django_paths(r"^x/(?:a|b)?$", True) is None  # alternatives inside: no path
     assert django_paths("users/<int:pk>/", False) == ("users/{pk}/",)
+
+
+def test_a_root_urlconf_out_of_sight_is_a_finding_where_it_is_set() -> None:
+    files = {"s/settings.py": "DEBUG = True\nROOT_URLCONF = 'elsewhere.urls'\n"}
+    findings = document(files)["findings"]
+    assert [(f["code"], f["locations"]) for f in findings] == [
+        ("UNRESOLVED_ROUTER", [{"path": "s/settings.py", "line": 2}])
+    ]

@@ -102,6 +102,7 @@ class DjangoFacts:
     functions: dict[str, DjangoFunction] = field(default_factory=dict)
     stars: tuple[str, ...] = ()  # modules star-imported (absolute)
     root_urlconf: str | None = None
+    root_line: int = 1  # where ROOT_URLCONF is set
     settings_module: str | None = None
     default_permissions: tuple[str, ...] | None = None
     notes: tuple[tuple[int, str], ...] = ()  # (line, detail): constructs recognised, not read
@@ -123,6 +124,7 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         functions=reader.functions,
         stars=tuple(reader.stars),
         root_urlconf=reader.root_urlconf,
+        root_line=reader.root_line,
         settings_module=reader.settings,
         default_permissions=reader.default_permissions,
         notes=tuple(reader.notes),
@@ -202,6 +204,7 @@ class _Reader:
         self.functions: dict[str, DjangoFunction] = {}
         self.stars: list[str] = []
         self.root_urlconf: str | None = None
+        self.root_line = 1
         self.settings: str | None = None
         self.default_permissions: tuple[str, ...] | None = None
         self.notes: list[tuple[int, str]] = []
@@ -230,7 +233,8 @@ class _Reader:
 
     def assign(self, name: str, value: ast.expr) -> None:
         if name == "ROOT_URLCONF":
-            self.root_urlconf = _text(value) or self.root_urlconf
+            if _text(value) is not None:
+                self.root_urlconf, self.root_line = _text(value), value.lineno
         elif name == "REST_FRAMEWORK" and isinstance(value, ast.Dict):
             for key, item in zip(value.keys, value.values, strict=True):
                 if _text(key) == "DEFAULT_PERMISSION_CLASSES":

@@ -200,9 +200,12 @@ class DjangoLinker:
         roots = self.roots(with_facts)
         if roots:
             for file, setting_file, line in roots:
-                facts = self.facts(file)
+                facts = self.facts(file) if file else None
                 if facts is None or "urlpatterns" not in facts.lists:
-                    detail = "ROOT_URLCONF names a module the scanned files do not show"
+                    detail = (
+                        "ROOT_URLCONF names a module whose urlpatterns the scanned files do "
+                        "not show: the routes it serves are not listed"
+                    )
                     self.note("UNRESOLVED_ROUTER", setting_file, line, detail)
                     continue
                 self.walk(file, facts.lists["urlpatterns"], "", NONE, (), (file,))
@@ -236,16 +239,20 @@ class DjangoLinker:
             settings = self.module_file(facts.settings_module, path)
             conf = self.root_of(settings, 0) if settings is not None else None
             if conf is not None:
-                confs.setdefault(conf[0], (conf[1], 1))
+                confs.setdefault(conf[0], (conf[1], self.root_line(conf[1])))
         if not confs:
             for path, facts in with_facts:
                 if facts.root_urlconf is not None:
-                    confs.setdefault(facts.root_urlconf, (path, 1))
+                    confs.setdefault(facts.root_urlconf, (path, facts.root_line))
         out: list[tuple[str, str, int]] = []
         for name, (setting_file, line) in sorted(confs.items()):
             file = self.module_file(name, setting_file)
             out.append((file or "", setting_file, line))
         return out
+
+    def root_line(self, settings: str) -> int:
+        facts = self.facts(settings)
+        return facts.root_line if facts is not None else 1
 
     def root_of(self, settings: str, depth: int) -> tuple[str, str] | None:
         facts = self.facts(settings)
