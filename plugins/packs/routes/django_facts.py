@@ -25,6 +25,7 @@ _URL_CALLS = frozenset({"path", "re_path", "url"})
 _ROUTER_CLASSES = {"DefaultRouter": "default", "SimpleRouter": "simple"}
 _STATIC = frozenset({"static", "staticfiles_urlpatterns"})  # files served in DEBUG
 # a def's or class's text that reads the request's user, or turns a caller away (401/403)
+_USER_WORDS = ("user", "authenticated", "Permission", "Authenticated", "Forbidden", "40", "login")
 _USER_CHECK = re.compile(
     r"request\.user|is_authenticated|PermissionDenied|NotAuthenticated|redirect_to_login|"
     r"HttpResponseForbidden|status=40[13]\b|HTTP_40[13]_"
@@ -194,9 +195,8 @@ def _text(node: ast.expr | None) -> str | None:
 class _Reader:
     def __init__(self, package: str, source: str) -> None:
         self.package = package
-        self.checks = [
-            source.count("\n", 0, m.start()) + 1 for m in _USER_CHECK.finditer(source)
-        ]  # lines, ascending
+        self.source = source
+        self.checks: list[int] | None = None  # lines matching `_USER_CHECK`, found when asked
         self.lists: dict[str, list[UrlEntry]] = {}
         self.routers: dict[str, tuple[str, bool, int]] = {}
         self.registrations: list[Registration] = []
@@ -472,6 +472,13 @@ class _Reader:
 
     def checks_user(self, node: ast.stmt) -> bool:
         """Whether a line of the def or class reads the request's user (`_USER_CHECK`)."""
+        if self.checks is None:  # most files have none of the words: one scan each, no regex
+            source = self.source
+            self.checks = (
+                [source.count("\n", 0, m.start()) + 1 for m in _USER_CHECK.finditer(source)]
+                if any(word in source for word in _USER_WORDS)
+                else []
+            )
         at = bisect.bisect_left(self.checks, node.lineno)
         return at < len(self.checks) and self.checks[at] <= (node.end_lineno or node.lineno)
 
