@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`pack-http-routes` 1.0.0: the HTTP routes of FastAPI, Flask, Starlette and Express apps.
+"""`pack-http-routes` 1.0.0: the HTTP routes of FastAPI, Flask, Starlette, Django (URLconf and
+REST framework), Express and Koa apps.
 
 Each route is a resource of kind `route` named `METHOD /full/path`, with an `auth` signal
 (`required`/`none`/`unknown`, from evidence: `packs.routes.auth`); two handlers claiming one

@@ -1,7 +1,7 @@
 """Routes rendered as the result document's resources, `auth` signals and duplicate findings.
 
-attrs of a `route` resource: `framework` (`fastapi`, `flask`, `starlette`, `express`: the
-framework of the router that declares it), `handler` (the handler as the source names it, absent
+attrs of a `route` resource: `framework` (`fastapi`, `flask`, `starlette`, `django`, `express`,
+`koa`: the framework of the router that declares it), `handler` (the handler as the source names it, absent
 for an inline function), and `prefixUnresolved: true` only when a prefix on the way is not
 visible in the scanned files (the name then lacks it; an `UNRESOLVED_PREFIX` finding says
 where). Signals: `auth` = `required`, `none` or `unknown` (see `auth`).

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .model import EXPRESS, FASTAPI, FLASK, KOA, STARLETTE
+from .model import DJANGO, EXPRESS, FASTAPI, FLASK, KOA, STARLETTE
 from .paths import brace_path, express_served, flask_path, flask_shape
 
 
@@ -168,6 +168,23 @@ READ = (
         guards={"starlette.authentication": frozenset({"requires"})},
         not_guards=frozenset({"starlette", "starlette.requests"}),
     ),
+    Framework(  # its URLconf and REST framework routers: `django_facts`, `django_linker`
+        DJANGO,
+        "Django",
+        "python",
+        noun="URLconf",
+        seeds=(b"urlpatterns", b"ROOT_URLCONF", b"DJANGO_SETTINGS_MODULE", b"REST_FRAMEWORK",
+               b"format_suffix_patterns"),
+        guards={
+            "django.contrib.auth.decorators": frozenset({"login_required",
+                                                         "permission_required",
+                                                         "user_passes_test"}),
+            "django.contrib.auth.mixins": frozenset({"LoginRequiredMixin",
+                                                     "PermissionRequiredMixin",
+                                                     "UserPassesTestMixin"}),
+            "rest_framework.permissions": frozenset({"IsAuthenticated", "IsAdminUser"}),
+        },
+    ),
     Framework(
         EXPRESS,
         "Express",
@@ -218,12 +235,6 @@ JAVASCRIPT = tuple(f for f in READ if f.language == "javascript")
 PYTHON = tuple(f for f in READ if f.language == "python")
 
 UNREAD = (
-    Unread(
-        "Django",
-        "python",
-        (b"urlpatterns",),
-        re.compile(rb"^urlpatterns\s*[:=+]", re.MULTILINE),
-    ),
     Unread("Fastify", "javascript", (b"fastify",), _js_import(r"fastify")),
     Unread("Hapi", "javascript", (b"hapi",), _js_import(r"@hapi/hapi|hapi")),
     Unread("NestJS", "javascript", (b"@nestjs/",), _js_import(r"@nestjs/core|@nestjs/common")),
@@ -243,7 +254,7 @@ def unread_uses(source: bytes, language: str) -> tuple[tuple[str, int], ...]:
     """(framework, line) of each use of an unread framework in a file of `language`: the first
     per framework (one place is enough to name it)."""
     found: list[tuple[str, int]] = []
-    if _ANY_SEED[language].search(source) is None:  # most files: one pass
+    if not SEEDS[language] or _ANY_SEED[language].search(source) is None:  # most files: one pass
         return ()
     for framework in UNREAD:
         if framework.language != language or not any(s in source for s in framework.seeds):

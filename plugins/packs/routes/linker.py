@@ -18,10 +18,12 @@ from typing import NamedTuple
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
+from .django_linker import DjangoLinker
 from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
 from .manifests import MANIFEST, is_manifest
 from .model import (
     CALL,
+    DJANGO,
     EXPRESS,
     FASTAPI,
     FLASK,
@@ -418,6 +420,14 @@ class _Linker:
                 self.unresolved.setdefault((UNRESOLVED_PREFIX, file, line, detail), []).append(
                     where
                 )
+        found += DjangoLinker(self).routes()
+        for route in found:
+            if route.framework == DJANGO:
+                where = {"path": route.path, "line": route.line}
+                for file, line, detail in route.gaps:
+                    self.unresolved.setdefault((UNRESOLVED_PREFIX, file, line, detail), []).append(
+                        where
+                    )
         self._unread(found)
         for (file, line, detail), places in self.gap_places.items():
             more = self.unresolved.get((UNRESOLVED_PREFIX, file, line, detail))

@@ -13,11 +13,14 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
 
+from .django_facts import Action, DjangoClass, DjangoFacts, DjangoFunction, Registration, UrlEntry
+
 FASTAPI = "fastapi"
 FLASK = "flask"
 STARLETTE = "starlette"
 EXPRESS = "express"
 KOA = "koa"
+DJANGO = "django"
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
@@ -383,6 +386,7 @@ class ModuleFacts:
     unread: tuple[tuple[str, int], ...] = ()  # (framework, line): used here, not read
     stores: tuple[Store, ...] = ()  # what methods append to their instance's lists
     prefixes: tuple[PrefixDecl, ...] = ()  # `router.prefix('/x')` on a router made elsewhere
+    django: DjangoFacts | None = None  # URLconf, DRF routers, views, settings (`django_facts`)
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -436,4 +440,10 @@ _pickled_by_fields(
     Middleware,
     UseDecl,
     ModuleFacts,
+    DjangoFacts,
+    UrlEntry,
+    Registration,
+    Action,
+    DjangoClass,
+    DjangoFunction,
 )

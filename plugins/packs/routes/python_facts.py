@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from ..pymodules import absolute, package_of
 from ..pyparse import parse_python
 from .auth import PYTHON_EVIDENCE, PYTHON_USER_CHECK
+from .django_facts import django_facts
 from .frameworks import PYTHON, unread_uses
 from .model import (
     CALL,
@@ -92,6 +93,7 @@ def python_facts(source: str, path: str) -> ModuleFacts:
         unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python")
         if "urlpatterns" in source
         else (),
+        django=django_facts(tree, source, reader.package),
     )
 
 

@@ -23,8 +23,13 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
   reader's member call has it (a comment between the `.` and the word is a limit).
 
-A file that uses a framework the pack names but does not read (`frameworks.UNREAD`: Django's
-`urlpatterns`, Fastify, Hapi, NestJS, Next.js) is admitted by that record's seed bytes, so
+Django (`django_facts`): a URLconf or settings file holds one of its record's seeds
+(`urlpatterns`, `ROOT_URLCONF`, `DJANGO_SETTINGS_MODULE`, `REST_FRAMEWORK`,
+`format_suffix_patterns`); views, viewsets, routers and permission classes are parsed when the
+Django link resolves a name into them.
+
+A file that uses a framework the pack names but does not read (`frameworks.UNREAD`: Fastify,
+Hapi, NestJS, Next.js) is admitted by that record's seed bytes, so
 its `UNREAD_FRAMEWORK` finding is the same whichever files are parsed.
 
 One construct is let through on its bytes: `@mock.patch(...)` in a file that binds `mock` only

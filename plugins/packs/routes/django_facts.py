@@ -1,0 +1,527 @@
+"""Django and Django REST framework facts of one Python file, read with `ast`, never imported:
+its URL pattern lists (`urlpatterns` and any list of `path`/`re_path`/`url` entries, with
+`+=`, `.extend`, `.append` and the branches of `if`/`try` blocks all counted), its DRF routers
+and their `register` calls, the classes and functions a URL may name as a view (their methods,
+decorators, `permission_classes`, `@action`s, lookup fields) and its settings (`ROOT_URLCONF`,
+`DJANGO_SETTINGS_MODULE`, `REST_FRAMEWORK["DEFAULT_PERMISSION_CLASSES"]`). The linker
+(`django_linker`) follows includes, views and routers across files."""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from ..pymodules import absolute
+
+# The target of a URL entry, as a tag and its operands:
+# ("view", dotted) a function or class name; ("cbv", dotted) `X.as_view(...)`;
+# ("include", module) `include("app.urls")`; ("name", dotted) `include(name)` or a list spliced
+# in by name; ("router", dotted) `router.urls`; ("static", "serve") Django's own file view
+# (`static()` without `view=`); ("opaque", what) anything else.
+Target = tuple[str, str]
+_URL_CALLS = frozenset({"path", "re_path", "url"})
+_ROUTER_CLASSES = {"DefaultRouter": "default", "SimpleRouter": "simple"}
+_STATIC = frozenset({"static", "staticfiles_urlpatterns"})  # files served in DEBUG
+# a def's or class's text that reads the request's user, or turns a caller away (401/403)
+_USER_WORDS = ("user", "authenticated", "Permission", "Authenticated", "Forbidden", "40", "login")
+_USER_CHECK = re.compile(
+    r"request\.user|is_authenticated|PermissionDenied|NotAuthenticated|redirect_to_login|"
+    r"HttpResponseForbidden|status=40[13]\b|HTTP_40[13]_"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UrlEntry:
+    """One URL pattern: its route as written (None: computed), whether it is a regex
+    (`re_path`, `url`), what it serves and the views wrappers written around it
+    (`login_required(views.x)`)."""
+
+    line: int
+    route: str | None
+    regex: bool
+    target: Target
+    methods: tuple[str, ...] | None = None  # `as_view(http_method_names=[...])`
+    wrappers: tuple[str, ...] = ()
+    i18n: bool = False  # inside `i18n_patterns(...)`: served under a language prefix
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """`router.register(prefix, ViewSet, basename=...)`."""
+
+    router: str
+    prefix: str | None
+    viewset: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """An `@action(detail=..., methods=[...], url_path=...)` method of a viewset."""
+
+    name: str
+    detail: bool | None
+    methods: tuple[str, ...]
+    url_path: str | None
+    permissions: tuple[str, ...] | None
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class DjangoClass:
+    line: int
+    bases: tuple[str, ...]  # dotted, as written ("?" for what is not a name)
+    methods: tuple[str, ...]  # the names of the methods it defines
+    http_method_names: tuple[str, ...] | None
+    lookup_field: str | None
+    lookup_url_kwarg: str | None
+    permissions: tuple[str, ...] | None  # `permission_classes` as written; None: not set here
+    actions: tuple[Action, ...]
+    decorators: tuple[str, ...]  # `@method_decorator(login_required, ...)`: the inner names
+    checks_user: bool  # its text reads the request's user (a custom permission class)
+
+
+@dataclass(frozen=True, slots=True)
+class DjangoFunction:
+    line: int
+    methods: tuple[str, ...] | None  # `@require_http_methods`, `@require_GET`, `@api_view`
+    api_view: bool
+    permissions: tuple[str, ...] | None
+    decorators: tuple[str, ...]  # every other decorator, dotted
+    checks_user: bool  # its text reads the request's user (a decorator of the repository)
+
+
+@dataclass(frozen=True, slots=True)
+class DjangoFacts:
+    lists: dict[str, tuple[UrlEntry, ...]] = field(default_factory=dict)
+    # name -> (kind: "simple" or "default" with "-no-root", "-suffixes"; trailing slash; line)
+    routers: dict[str, tuple[str, bool, int]] = field(default_factory=dict)
+    registrations: tuple[Registration, ...] = ()
+    classes: dict[str, DjangoClass] = field(default_factory=dict)
+    functions: dict[str, DjangoFunction] = field(default_factory=dict)
+    stars: tuple[str, ...] = ()  # modules star-imported (absolute)
+    root_urlconf: str | None = None
+    root_line: int = 1  # where ROOT_URLCONF is set
+    settings_module: str | None = None
+    default_permissions: tuple[str, ...] | None = None
+    notes: tuple[tuple[int, str], ...] = ()  # (line, detail): constructs recognised, not read
+
+
+def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | None:
+    """The Django facts of a parsed file (None when it has none). Module-level statements
+    only: every def and class is kept, since a URLconf may name any of them as a view."""
+    reader = _Reader(package, source)
+    for stmt in _flat(tree.body):
+        reader.statement(stmt)
+    if "DJANGO_SETTINGS_MODULE" in source:
+        reader.settings_module(tree)
+    facts = DjangoFacts(
+        lists={k: tuple(v) for k, v in reader.lists.items()},
+        routers=reader.routers,
+        registrations=tuple(reader.registrations),
+        classes=reader.classes,
+        functions=reader.functions,
+        stars=tuple(reader.stars),
+        root_urlconf=reader.root_urlconf,
+        root_line=reader.root_line,
+        settings_module=reader.settings,
+        default_permissions=reader.default_permissions,
+        notes=tuple(reader.notes),
+    )
+    empty = DjangoFacts()
+    return None if facts == empty else facts
+
+
+def _flat(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Module-level statements with every branch of `if`/`try` blocks in (a conditional append
+    is counted: the routes it adds are served in some configuration)."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            out += _flat(stmt.body) + _flat(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            out += _flat(stmt.body) + _flat(stmt.orelse) + _flat(stmt.finalbody)
+            for handler in stmt.handlers:
+                out += _flat(handler.body)
+        else:
+            out.append(stmt)
+    return out
+
+
+def dotted(node: ast.expr | None) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = dotted(node.value)
+        return f"{head}.{node.attr}" if head is not None else None
+    return None
+
+
+def _strings(node: ast.expr | None) -> tuple[str, ...] | None:
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        out = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+        texts = [v for v in out if isinstance(v, str)]
+        if len(texts) == len(node.elts):
+            return tuple(texts)
+    return None
+
+
+def _names(node: ast.expr | None) -> tuple[str, ...] | None:
+    """`[IsAuthenticated, perms.IsOwner]` -> their dotted names ("?" for anything else)."""
+    if isinstance(node, ast.List | ast.Tuple):
+        return tuple(dotted(e) or "?" for e in node.elts)
+    return ("?",) if node is not None else None
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _false(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
+
+
+def _last(node: ast.expr) -> str:
+    name = dotted(node) or ""
+    return name.rpartition(".")[2]
+
+
+def _text(node: ast.expr | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+class _Reader:
+    def __init__(self, package: str, source: str) -> None:
+        self.package = package
+        self.source = source
+        self.checks: list[int] | None = None  # lines matching `_USER_CHECK`, found when asked
+        self.lists: dict[str, list[UrlEntry]] = {}
+        self.routers: dict[str, tuple[str, bool, int]] = {}
+        self.registrations: list[Registration] = []
+        self.classes: dict[str, DjangoClass] = {}
+        self.functions: dict[str, DjangoFunction] = {}
+        self.stars: list[str] = []
+        self.root_urlconf: str | None = None
+        self.root_line = 1
+        self.settings: str | None = None
+        self.default_permissions: tuple[str, ...] | None = None
+        self.notes: list[tuple[int, str]] = []
+
+    # -- statements ------------------------------------------------------------------------
+
+    def statement(self, stmt: ast.stmt) -> None:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            if isinstance(target, ast.Name):
+                self.assign(target.id, stmt.value)
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            if stmt.value is not None:
+                self.assign(stmt.target.id, stmt.value)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            if stmt.target.id in self.lists and isinstance(stmt.op, ast.Add):
+                self.lists[stmt.target.id] += self.entries(stmt.value)
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            self.call(stmt.value)
+        elif isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
+            self.stars.append(absolute(stmt.module, stmt.level, self.package))
+        elif isinstance(stmt, ast.ClassDef):
+            self.classes[stmt.name] = self.klass(stmt)
+        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            self.functions[stmt.name] = self.function(stmt)
+
+    def assign(self, name: str, value: ast.expr) -> None:
+        if name == "ROOT_URLCONF":
+            if _text(value) is not None:
+                self.root_urlconf, self.root_line = _text(value), value.lineno
+        elif name == "REST_FRAMEWORK" and isinstance(value, ast.Dict):
+            for key, item in zip(value.keys, value.values, strict=True):
+                if _text(key) == "DEFAULT_PERMISSION_CLASSES":
+                    found = _strings(item)
+                    self.default_permissions = found if found is not None else ("?",)
+        elif isinstance(value, ast.Call) and _last(value.func) in _ROUTER_CLASSES:
+            kind = _ROUTER_CLASSES[_last(value.func)]
+            if kind == "default" and _false(_keyword(value, "include_root_view")):
+                kind += "-no-root"
+            if kind.startswith("default") and not _false(
+                _keyword(value, "include_format_suffixes")
+            ):
+                kind += "-suffixes"
+            slash = not _false(_keyword(value, "trailing_slash"))
+            self.routers[name] = (kind, slash, value.lineno)
+        elif name == "urlpatterns" or self.patterns_like(value):
+            self.lists[name] = self.entries(value)
+
+    def patterns_like(self, value: ast.expr) -> bool:
+        """A list the URLconf may splice or include by name: one holding a `path(...)`-like
+        call, or `router.urls`."""
+        if isinstance(value, ast.Attribute) and value.attr == "urls":
+            return True
+        if isinstance(value, ast.BinOp):
+            return self.patterns_like(value.left) or self.patterns_like(value.right)
+        if isinstance(value, ast.Call) and _last(value.func) in {
+            "i18n_patterns",
+            "format_suffix_patterns",
+        }:
+            return True
+        if isinstance(value, ast.List | ast.Tuple):
+            return any(isinstance(e, ast.Call) and _last(e.func) in _URL_CALLS for e in value.elts)
+        return False  # fmt: skip
+
+    def call(self, call: ast.Call) -> None:
+        func = call.func
+        if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
+            return
+        owner = func.value.id
+        if owner in self.lists and func.attr in {"append", "extend", "insert"}:
+            args = call.args[1:] if func.attr == "insert" else call.args
+            if not args:
+                return
+            if func.attr == "extend":
+                self.lists[owner] += self.entries(args[0])
+            else:
+                self.lists[owner] += self.entry(args[0])
+        elif func.attr == "register" and call.args:
+            prefix = _text(call.args[0]) if call.args else None
+            viewset = dotted(call.args[1]) if len(call.args) > 1 else None
+            if viewset is None:
+                viewset = dotted(_keyword(call, "viewset")) or "?"
+            self.registrations.append(Registration(owner, prefix, viewset, call.lineno))
+
+    # -- URL lists -------------------------------------------------------------------------
+
+    def entries(self, node: ast.expr, *, i18n: bool = False) -> list[UrlEntry]:
+        if isinstance(node, ast.List | ast.Tuple):
+            out: list[UrlEntry] = []
+            for element in node.elts:
+                if isinstance(element, ast.Starred):
+                    out += self.entries(element.value, i18n=i18n)
+                else:
+                    out += self.entry(element, i18n=i18n)
+            return out
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return self.entries(node.left, i18n=i18n) + self.entries(node.right, i18n=i18n)
+        if isinstance(node, ast.Call):
+            name = _last(node.func)
+            if name == "i18n_patterns":
+                out = []
+                for arg in node.args:
+                    out += (
+                        self.entries(arg, i18n=True)
+                        if isinstance(arg, ast.Starred)
+                        else self.entry(arg, i18n=True)
+                    )
+                return out
+            if name == "format_suffix_patterns" and node.args:
+                self.notes.append((node.lineno, "format_suffix_patterns"))
+                return self.entries(node.args[0], i18n=i18n)
+            if name in _STATIC:
+                return [self.static(node)]
+        if isinstance(node, ast.Name) and node.id in self.lists:  # a list of this file, so far
+            return list(self.lists[node.id])
+        spliced = self.target(node)
+        return [UrlEntry(node.lineno, "", False, spliced, i18n=i18n)]
+
+    def entry(self, node: ast.expr, *, i18n: bool = False) -> list[UrlEntry]:
+        if isinstance(node, ast.Call) and _last(node.func) in _URL_CALLS:
+            raw = node.args[0] if node.args else _keyword(node, "route")
+            route = _text(raw)
+            regex = _last(node.func) != "path"
+            view = node.args[1] if len(node.args) > 1 else _keyword(node, "view")
+            wrappers: list[str] = []
+            while (
+                isinstance(view, ast.Call)
+                and len(view.args) == 1
+                and not _is_include(view)
+                and not _is_as_view(view)
+            ):  # `login_required(views.x)`, `csrf_exempt(View.as_view())`
+                wrappers.append(dotted(view.func) or "?")
+                view = view.args[0]
+            methods = None
+            if isinstance(view, ast.Call) and _is_as_view(view):
+                methods = _strings(_keyword(view, "http_method_names"))
+            return [
+                UrlEntry(node.lineno, route, regex, self.target(view), methods, tuple(wrappers),
+                         i18n)
+            ]  # fmt: skip
+        if isinstance(node, ast.Call) and _last(node.func) in _STATIC:
+            return [self.static(node)]
+        return self.entries(node, i18n=i18n)
+
+    def static(self, call: ast.Call) -> UrlEntry:
+        """`static('/media/', view=..., document_root=...)`: in `DEBUG`, `media/<path>` served
+        by the view (Django's `serve` by default); `staticfiles_urlpatterns()` and a prefix
+        from settings are computed."""
+        prefix = _text(call.args[0]) if call.args and _last(call.func) == "static" else None
+        route = prefix.strip("/") + "/<path:path>" if prefix and prefix.strip("/") else None
+        view = _keyword(call, "view")
+        target = self.reference(view) if view is not None else ("static", "serve")
+        return UrlEntry(call.lineno, route, False, target)
+
+    def target(self, view: ast.expr | None) -> Target:
+        if view is None:
+            return ("opaque", "a missing view")
+        if isinstance(view, ast.Call) and _is_include(view):
+            inner = view.args[0] if view.args else None
+            if isinstance(inner, ast.Tuple) and inner.elts:  # `(patterns, app_name)`
+                inner = inner.elts[0]
+            text = _text(inner)
+            if text is not None:
+                return ("include", text)
+            if isinstance(inner, ast.List):  # `include([...])`: a list of its own, by site
+                name = f"@{inner.lineno}:{inner.col_offset}"
+                self.lists[name] = self.entries(inner)
+                return ("name", name)
+            return self.reference(inner)
+        if isinstance(view, ast.Call) and _is_as_view(view):
+            assert isinstance(view.func, ast.Attribute)
+            cbv = dotted(view.func.value)
+            return ("cbv", cbv) if cbv is not None else ("opaque", "a computed view class")
+        if isinstance(view, ast.List):
+            return ("opaque", "an inline list")  # read through `include([...])` below
+        return self.reference(view)
+
+    def reference(self, node: ast.expr | None) -> Target:
+        if isinstance(node, ast.Attribute) and node.attr == "urls":
+            owner = dotted(node.value)
+            if owner is not None:
+                return ("router", owner)
+        name = dotted(node)
+        if name is not None:
+            return ("name", name)
+        return ("opaque", ast.unparse(node)[:60] if node is not None else "nothing")
+
+    # -- views -----------------------------------------------------------------------------
+
+    def klass(self, node: ast.ClassDef) -> DjangoClass:
+        methods: list[str] = []
+        decorated: list[str] = []
+        actions: list[Action] = []
+        fields: dict[str, ast.expr] = {}
+        for stmt in node.body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                methods.append(stmt.name)
+                for decorator in stmt.decorator_list:  # `@method_decorator(login_required)`
+                    if (
+                        isinstance(decorator, ast.Call)
+                        and _last(decorator.func) == "method_decorator"
+                    ):
+                        inner = decorator.args[0] if decorator.args else None
+                        named = dotted(inner.func if isinstance(inner, ast.Call) else inner)
+                        # on `dispatch` it guards every method; on one method only: not known
+                        # for the class as a whole
+                        decorated.append(named or "?" if stmt.name == "dispatch" else "?")
+                action = _action(stmt)
+                if action is not None:
+                    actions.append(action)
+            elif isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    if isinstance(target, ast.Name):
+                        fields[target.id] = stmt.value
+        decorators: list[str] = decorated
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Call) and _last(decorator.func) == "method_decorator":
+                inner = decorator.args[0] if decorator.args else None
+                items = inner.elts if isinstance(inner, ast.List | ast.Tuple) else [inner]
+                decorators += [dotted(i.func if isinstance(i, ast.Call) else i) or "?"
+                               for i in items if i is not None]  # fmt: skip
+        return DjangoClass(
+            node.lineno,
+            tuple(dotted(b) or "?" for b in node.bases),
+            tuple(methods),
+            _strings(fields.get("http_method_names")),
+            _text(fields.get("lookup_field")),
+            _text(fields.get("lookup_url_kwarg")),
+            _names(fields.get("permission_classes")),
+            tuple(actions),
+            tuple(decorators),
+            self.checks_user(node),
+        )
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> DjangoFunction:
+        methods: tuple[str, ...] | None = None
+        api_view = False
+        permissions: tuple[str, ...] | None = None
+        others: list[str] = []
+        for decorator in node.decorator_list:
+            call = decorator if isinstance(decorator, ast.Call) else None
+            name = _last(call.func if call is not None else decorator)
+            if name == "require_http_methods" and call is not None and call.args:
+                methods = _strings(call.args[0]) or ("?",)
+            elif name in _REQUIRE:
+                methods = _REQUIRE[name]
+            elif name == "api_view":
+                api_view = True
+                listed = _strings(call.args[0]) if call is not None and call.args else None
+                methods = listed if listed is not None else ("GET",)
+                if call is not None and call.args and listed is None:
+                    methods = ("?",)
+            elif name == "permission_classes" and call is not None and call.args:
+                permissions = _names(call.args[0])
+            else:
+                others.append(dotted(call.func if call is not None else decorator) or "?")
+        return DjangoFunction(
+            node.lineno,
+            tuple(m.upper() for m in methods) if methods is not None else None,
+            api_view,
+            permissions,
+            tuple(others),
+            self.checks_user(node),
+        )
+
+    def checks_user(self, node: ast.stmt) -> bool:
+        """Whether a line of the def or class reads the request's user (`_USER_CHECK`)."""
+        if self.checks is None:  # most files have none of the words: one scan each, no regex
+            source = self.source
+            self.checks = (
+                [source.count("\n", 0, m.start()) + 1 for m in _USER_CHECK.finditer(source)]
+                if any(word in source for word in _USER_WORDS)
+                else []
+            )
+        at = bisect.bisect_left(self.checks, node.lineno)
+        return at < len(self.checks) and self.checks[at] <= (node.end_lineno or node.lineno)
+
+    def settings_module(self, tree: ast.Module) -> None:
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and _last(node.func) in {"setdefault", "__setitem__"}
+                and len(node.args) == 2
+                and _text(node.args[0]) == "DJANGO_SETTINGS_MODULE"
+            ):
+                self.settings = _text(node.args[1]) or self.settings
+
+
+_REQUIRE = {
+    "require_GET": ("GET",),
+    "require_POST": ("POST",),
+    "require_safe": ("GET", "HEAD"),
+}
+
+
+def _is_include(call: ast.Call) -> bool:
+    return _last(call.func) == "include"
+
+
+def _is_as_view(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "as_view"
+
+
+def _action(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Action | None:
+    for decorator in node.decorator_list:
+        if isinstance(decorator, ast.Call) and _last(decorator.func) == "action":
+            detail_node = _keyword(decorator, "detail")
+            detail = detail_node.value if isinstance(detail_node, ast.Constant) else None
+            methods_node = _keyword(decorator, "methods")
+            methods = _strings(methods_node) if methods_node is not None else ("get",)
+            url_path = _keyword(decorator, "url_path")
+            return Action(
+                node.name,
+                detail if isinstance(detail, bool) else None,
+                tuple(m.upper() for m in methods) if methods is not None else ("?",),
+                _text(url_path) if url_path is not None else node.name,
+                _names(_keyword(decorator, "permission_classes")),
+                node.lineno,
+            )
+    return None

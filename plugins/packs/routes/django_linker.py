@@ -1,0 +1,807 @@
+"""Django URLconf and Django REST framework routes, linked from every file's `DjangoFacts`.
+
+The roots are the `ROOT_URLCONF` of the settings module `DJANGO_SETTINGS_MODULE` names (also
+through `from .base import *`), else every `ROOT_URLCONF` the scanned files set, else every
+`urlpatterns` no scanned URLconf includes (listed with an `UNRESOLVED_PREFIX`: served under a
+prefix not known). From each root `include()`s are followed with their prefixes joined as
+Django joins them (plain concatenation), views resolved through imports to the methods they
+answer, and DRF routers expanded into the routes they generate. Names resolve through the
+linker's module index and its `_facts`, so a pre-filtering scan parses the views, settings and
+router files it asks for, as every other reader's links do."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .auth import NONE, REQUIRED, UNKNOWN
+from .django_facts import Action, DjangoClass, DjangoFacts, DjangoFunction, Registration, UrlEntry
+from .model import DJANGO, ImportRef
+
+if TYPE_CHECKING:
+    from .linker import FoundRoute, Gap, _Linker
+
+ANY = "ANY"  # a function view with no method restriction: Django calls it for every method
+_VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE")
+_IMPLICIT = frozenset({"head", "options"})  # answered by every `View`, never listed (as Flask)
+_DEPTH = 32
+
+# Library bases: the handler methods each defines (Django generic views, DRF generic views)
+_VIEW_METHODS: dict[str, tuple[str, ...]] = {
+    "View": (), "APIView": (), "GenericAPIView": (), "TemplateView": ("get",),
+    "RedirectView": ("get", "post", "put", "patch", "delete"),
+    **{n: ("get",) for n in ("ListView", "DetailView", "ArchiveIndexView", "YearArchiveView",
+                             "MonthArchiveView", "WeekArchiveView", "DayArchiveView",
+                             "TodayArchiveView", "DateDetailView")},
+    **{n: ("get", "post", "put") for n in ("FormView", "CreateView", "UpdateView", "LoginView",
+                                           "PasswordChangeView", "PasswordResetView",
+                                           "PasswordResetConfirmView", "ProcessFormView")},
+    "DeleteView": ("get", "post", "delete"),
+    "ListAPIView": ("get",), "CreateAPIView": ("post",), "RetrieveAPIView": ("get",),
+    "DestroyAPIView": ("delete",), "UpdateAPIView": ("put", "patch"),
+    "ListCreateAPIView": ("get", "post"), "RetrieveUpdateAPIView": ("get", "put", "patch"),
+    "RetrieveDestroyAPIView": ("get", "delete"),
+    "RetrieveUpdateDestroyAPIView": ("get", "put", "patch", "delete"),
+}  # fmt: skip
+# Library viewset bases and DRF mixins: the actions each brings
+_VIEWSET_ACTIONS: dict[str, tuple[str, ...]] = {
+    "ViewSet": (), "GenericViewSet": (), "ViewSetMixin": (),
+    "ModelViewSet": ("list", "create", "retrieve", "update", "partial_update", "destroy"),
+    "ReadOnlyModelViewSet": ("list", "retrieve"),
+    "ListModelMixin": ("list",), "CreateModelMixin": ("create",),
+    "RetrieveModelMixin": ("retrieve",), "UpdateModelMixin": ("update", "partial_update"),
+    "DestroyModelMixin": ("destroy",),
+}  # fmt: skip
+_LIBRARIES = ("django", "rest_framework")
+# SimpleRouter's routes: (detail, {method: action})
+_ROUTER_ROUTES = (
+    (False, {"GET": "list", "POST": "create"}),
+    (True, {"GET": "retrieve", "PUT": "update", "PATCH": "partial_update", "DELETE": "destroy"}),
+)
+_GUARD_MIXINS = frozenset({"LoginRequiredMixin", "PermissionRequiredMixin",
+                           "UserPassesTestMixin", "AccessMixin"})  # fmt: skip
+_GUARD_DECORATORS = frozenset({"login_required", "permission_required", "user_passes_test",
+                               "staff_member_required", "superuser_required"})  # fmt: skip
+_NOT_GUARDS = frozenset({
+    "csrf_exempt", "csrf_protect", "ensure_csrf_cookie", "cache_page", "never_cache",
+    "cache_control", "vary_on_headers", "vary_on_cookie", "xframe_options_exempt",
+    "xframe_options_sameorigin", "xframe_options_deny", "gzip_page", "condition", "etag",
+    "last_modified", "sensitive_post_parameters", "sensitive_variables", "atomic",
+    "non_atomic_requests", "authentication_classes", "throttle_classes", "renderer_classes",
+    "parser_classes", "schema", "extend_schema", "swagger_auto_schema", "login_not_required",
+})  # fmt: skip
+_REQUIRED_PERMISSIONS = frozenset({"IsAuthenticated", "IsAdminUser", "DjangoModelPermissions",
+                                   "DjangoObjectPermissions"})  # fmt: skip
+_READ_ONLY_OPEN = frozenset({"IsAuthenticatedOrReadOnly",
+                             "DjangoModelPermissionsOrAnonReadOnly"})  # fmt: skip
+_SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
+_PATH_PARAM = re.compile(r"<(?:[A-Za-z_][A-Za-z0-9_]*:)?([A-Za-z_][A-Za-z0-9_]*)>")
+_GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
+_ESCAPED = re.compile(r"\\([./\-_~])")
+_META = frozenset("[](){}*+?|\\^$")  # `.` is read as the dot it is almost always meant as
+
+# What a dotted name resolves to: (kind, file, name) with kind in "list", "router", "class",
+# "function", "module"; or ("external", "", "module.attr"); None: not shown by the files
+Resolved = tuple[str, str, str]
+
+
+def django_paths(route: str, regex: bool) -> tuple[str, ...] | None:
+    """`django_path`, and for a regex ending in one optional group (`(?:(?P<fmt>[a-z]+)/)?`)
+    the path without it and the path with it: Django serves both."""
+    if regex:
+        text = route.removesuffix("$").removesuffix(r"\Z")
+        if text.endswith(")?"):
+            start = _group_start(text, len(text) - 2)
+            if start is not None and text.startswith("(?:", start):
+                without = django_path(text[:start], True)
+                inner = django_path(text[:start] + text[start + 3 : -2], True)
+                if without is not None and inner is not None:
+                    return (without, inner)
+                return None
+    found = django_path(route, regex)
+    return (found,) if found is not None else None
+
+
+def _group_start(text: str, close: int) -> int | None:
+    """Where the group whose `)` is at `close` opens (escapes skipped); None if unbalanced."""
+    depth = 0
+    at = close
+    while at >= 0:
+        escaped = at > 0 and text[at - 1] == "\\"
+        if not escaped:
+            if text[at] == ")":
+                depth += 1
+            elif text[at] == "(":
+                depth -= 1
+                if depth == 0:
+                    return at
+        at -= 1
+    return None
+
+
+def django_path(route: str, regex: bool) -> str | None:
+    """A `path()` route or a `re_path()` regex as `{name}` spells it; None for a regex that is
+    no path (alternatives, classes, repetition outside a named group)."""
+    if not regex:
+        return _PATH_PARAM.sub(lambda m: "{" + m.group(1) + "}", route)
+    text = route.removeprefix("^").removeprefix(r"\A")
+    text = text.removesuffix("$").removesuffix(r"\Z")
+    if text.endswith("/?") and not text.endswith("\\/?"):  # an optional trailing slash: both
+        text = text[:-2]  # `/x` and `/x/` match, named without it (as Express's and Koa's are)
+    out: list[str] = []
+    at = 0
+    while at < len(text):
+        match = _GROUP.match(text, at)
+        if match is not None:  # a named group: skip to its closing parenthesis
+            depth, end = 1, match.end()
+            while end < len(text) and depth:
+                depth += {"(": 1, ")": -1}.get(text[end], 0)
+                end += 2 if text[end] == "\\" else 1
+            if depth:
+                return None
+            out.append("{" + match.group(1) + "}")
+            at = end
+            continue
+        escaped = _ESCAPED.match(text, at)
+        if escaped is not None:
+            out.append(escaped.group(1))
+            at = escaped.end()
+            continue
+        if text[at] in _META:
+            return None
+        out.append(text[at])
+        at += 1
+    return "".join(out)
+
+
+def _seeded(facts: DjangoFacts) -> bool:
+    """Whether the file holds what only a file admitted by Django's seeds can: a pre-filtered
+    scan and a parse-all one then start from the same files."""
+    return bool(
+        "urlpatterns" in facts.lists
+        or facts.root_urlconf
+        or facts.settings_module
+        or facts.default_permissions
+        or facts.notes
+    )
+
+
+class DjangoLinker:
+    """One link of the Django routes over a `_Linker`'s files (its module index, its `_facts`
+    that a pre-filtering scan follows, its findings table)."""
+
+    def __init__(self, linker: _Linker) -> None:
+        self.linker = linker
+        self.found: list[FoundRoute] = []
+        self.default_permissions: tuple[str, ...] | None = None
+        self.resolved: dict[tuple[str, str], Resolved | None] = {}
+
+    def facts(self, path: str) -> DjangoFacts | None:
+        return self.linker._facts(path).django
+
+    def module_file(self, name: str, importer: str) -> str | None:
+        module = self.linker._python_module(name, importer)
+        if module is None:
+            return None
+        return self.linker.python_files.get(module.name)
+
+    # -- roots -----------------------------------------------------------------------------
+
+    def routes(self) -> list[FoundRoute]:
+        files = sorted(p for p in self.linker.modules if p.endswith(".py"))
+        # files a pre-filter admits by their seeds (`frameworks.READ`): URLconfs and settings
+        with_facts = [(p, f) for p in files if (f := self.facts(p)) is not None and _seeded(f)]
+        if not with_facts:
+            return []
+        permissions = [f.default_permissions for _, f in with_facts if f.default_permissions]
+        self.default_permissions = permissions[0] if len(set(permissions)) == 1 else None
+        if len(set(permissions)) > 1:
+            self.default_permissions = ("?",)
+        roots = self.roots(with_facts)
+        if roots:
+            for file, setting_file, line in roots:
+                facts = self.facts(file) if file else None
+                if facts is None or "urlpatterns" not in facts.lists:
+                    detail = (
+                        "ROOT_URLCONF names a module whose urlpatterns the scanned files do "
+                        "not show: the routes it serves are not listed"
+                    )
+                    self.note("UNRESOLVED_ROUTER", setting_file, line, detail)
+                    continue
+                self.walk(file, facts.lists["urlpatterns"], "", NONE, (), (file,))
+        else:
+            included = self.included(with_facts)
+            for path, facts in with_facts:
+                if "urlpatterns" in facts.lists and path not in included:
+                    line = facts.lists["urlpatterns"][0].line if facts.lists["urlpatterns"] else 1
+                    gap: Gap = (
+                        path,
+                        line,
+                        "these urlpatterns are included by nothing the scanned files show "
+                        "(no ROOT_URLCONF names them): the prefix they are served under is "
+                        "not known",
+                    )
+                    self.walk(path, facts.lists["urlpatterns"], "", UNKNOWN, (gap,), (path,))
+        for path, facts in with_facts:
+            for line, what in facts.notes:
+                if what == "format_suffix_patterns":
+                    self.note("UNRESOLVED_ROUTE", path, line, "format_suffix_patterns adds a "
+                              "`.json`-style suffix variant of each route here: those are not "
+                              "listed")  # fmt: skip
+        return self.found
+
+    def roots(self, with_facts: list[tuple[str, DjangoFacts]]) -> list[tuple[str, str, int]]:
+        """(urlconf file, the file setting it, line) per root URLconf."""
+        confs: dict[str, tuple[str, int]] = {}
+        for path, facts in with_facts:
+            if facts.settings_module is None:
+                continue
+            settings = self.module_file(facts.settings_module, path)
+            conf = self.root_of(settings, 0) if settings is not None else None
+            if conf is not None:
+                confs.setdefault(conf[0], (conf[1], self.root_line(conf[1])))
+        if not confs:
+            for path, facts in with_facts:
+                if facts.root_urlconf is not None:
+                    confs.setdefault(facts.root_urlconf, (path, facts.root_line))
+        out: list[tuple[str, str, int]] = []
+        for name, (setting_file, line) in sorted(confs.items()):
+            file = self.module_file(name, setting_file)
+            out.append((file or "", setting_file, line))
+        return out
+
+    def root_line(self, settings: str) -> int:
+        facts = self.facts(settings)
+        return facts.root_line if facts is not None else 1
+
+    def root_of(self, settings: str, depth: int) -> tuple[str, str] | None:
+        facts = self.facts(settings)
+        if facts is None or depth > 8:
+            return None
+        if facts.root_urlconf is not None:
+            return (facts.root_urlconf, settings)
+        for star in facts.stars:
+            file = self.module_file(star, settings)
+            found = self.root_of(file, depth + 1) if file is not None else None
+            if found is not None:
+                return found
+        return None
+
+    def included(self, with_facts: list[tuple[str, DjangoFacts]]) -> set[str]:
+        out: set[str] = set()
+        for path, facts in with_facts:
+            for entries in facts.lists.values():
+                for entry in entries:
+                    kind, name = entry.target
+                    if kind == "include":
+                        file = self.module_file(name, path)
+                    elif kind == "name":
+                        found = self.resolve(path, name)
+                        file = found[1] if found is not None and found[0] == "module" else None
+                    else:
+                        continue
+                    if file is not None:
+                        out.add(file)
+        return out
+
+    # -- the walk --------------------------------------------------------------------------
+
+    def walk(
+        self,
+        path: str,
+        entries: tuple[UrlEntry, ...],
+        prefix: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+        stack: tuple[str, ...],
+    ) -> None:
+        if len(stack) > _DEPTH:
+            return
+        for entry in entries:
+            routes = django_paths(entry.route, entry.regex) if entry.route is not None else None
+            if routes is None:
+                spelled = "computed" if entry.route is None else f"`{entry.route}`"
+                detail = (
+                    f"the route {spelled} of this URL pattern is not a path the pack can "
+                    "name (computed, or a regex with alternatives, classes or repetition): "
+                    "what it serves is not listed"
+                )
+                self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
+                continue
+            entry_gaps = gaps
+            if entry.i18n:
+                entry_gaps += ((path, entry.line, "i18n_patterns serves these routes under a "
+                                "language prefix (`/en/...`) the pack does not name"),)  # fmt: skip
+            entry_auth = max(auth, self.wrapped(path, entry.wrappers))
+            for route in routes:
+                self.target(path, entry, prefix + route, entry_auth, entry_gaps, stack)
+
+    def target(
+        self,
+        path: str,
+        entry: UrlEntry,
+        here: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+        stack: tuple[str, ...],
+    ) -> None:
+        kind, name = entry.target
+        if kind == "include":
+            file = self.module_file(name, path)
+            facts = self.facts(file) if file is not None else None
+            if file is None or facts is None or "urlpatterns" not in facts.lists:
+                self.opaque(path, entry, f"`include('{name}')` names a module whose "
+                            "urlpatterns the scanned files do not show")  # fmt: skip
+                return
+            if file not in stack:
+                self.walk(file, facts.lists["urlpatterns"], here, auth, gaps, (*stack, file))
+            return
+        if kind == "static":  # django.views.static.serve: GET and HEAD, no guard
+            self.emit("GET", here, path, entry.line, "django.views.static.serve", auth, gaps)
+            return
+        if kind == "opaque":
+            self.opaque(path, entry, f"the view {name} is not one the pack can follow")
+            return
+        found = self.resolve(path, name)
+        if kind == "router" and found is not None and found[0] == "router":
+            self.router(found[1], found[2], here, auth, gaps)
+            return
+        if found is None or found[0] == "external":
+            if kind == "router":  # `admin.site.urls`, a library's router
+                self.opaque(path, entry, f"`{name}.urls` is not a router the scanned files show")
+                return
+            if kind == "name" and entry.route == "" and found is None:
+                self.opaque(path, entry, f"`{name}` is not a URL list the scanned files show")
+                return
+            self.view_route(path, entry, here, None, name, auth, gaps)
+            return
+        what, file, attr = found
+        if what == "list":
+            facts = self.facts(file)
+            key = f"{file}:{attr}"
+            if facts is not None and key not in stack:
+                self.walk(file, facts.lists[attr], here, auth, gaps, (*stack, key))
+        elif what == "module":
+            facts = self.facts(file)
+            if facts is not None and "urlpatterns" in facts.lists and file not in stack:
+                self.walk(file, facts.lists["urlpatterns"], here, auth, gaps, (*stack, file))
+            else:
+                self.opaque(path, entry, f"`{name}` names a module with no urlpatterns")
+        elif what == "router":
+            self.router(file, attr, here, auth, gaps)
+        else:
+            self.view_route(path, entry, here, (what, file, attr), name, auth, gaps)
+
+    def opaque(self, path: str, entry: UrlEntry, why: str) -> None:
+        self.note("UNRESOLVED_ROUTER", path, entry.line, f"{why}: its routes are not listed")
+
+    def note(self, code: str, path: str, line: int, detail: str) -> None:
+        self.linker._unresolved(code, path, line, detail)
+
+    def emit(self, method: str, route: str, path: str, line: int, handler: str | None,
+             auth: int, gaps: tuple[Gap, ...]) -> None:  # fmt: skip
+        from .linker import FoundRoute
+
+        full = "/" + route
+        self.found.append(FoundRoute(method, full, path, line, DJANGO, handler, auth, gaps))
+
+    # -- views -----------------------------------------------------------------------------
+
+    def view_route(
+        self,
+        path: str,
+        entry: UrlEntry,
+        here: str,
+        found: Resolved | None,
+        name: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+    ) -> None:
+        short = name.rpartition(".")[2]
+        if found is None and entry.target[0] == "cbv" and _VIEW_METHODS.get(short):
+            external = self.resolve(path, name)  # a library's generic view, used as it is
+            if external is not None and external[2].startswith(_LIBRARIES):
+                for method in _VIEW_METHODS[short]:
+                    if entry.methods is None or method in entry.methods:
+                        self.emit(method.upper(), here, path, entry.line, name, auth, gaps)
+                return
+        if found is None:  # a view from a library or a module not scanned: methods unknown
+            detail = (
+                f"the view `{name}` is not defined in the scanned files: the methods it "
+                "answers are not known, it is listed as ANY"
+            )
+            self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
+            self.emit(ANY, here, path, entry.line, name, max(auth, UNKNOWN), gaps)
+            return
+        what, file, attr = found
+        if what == "function":
+            function = self.function(file, attr)
+            if function is None:
+                return
+            methods = function.methods or (ANY,)
+            if "?" in methods:
+                self.note("UNRESOLVED_ROUTE", path, entry.line, f"the methods of the view "
+                          f"`{name}` are computed out of sight: it is not listed")  # fmt: skip
+                return
+            verdict = max(auth, self.function_auth(file, function))
+            for method in methods:
+                own = verdict
+                if function.api_view:
+                    own = max(verdict, self.permission_auth(file, function.permissions, method))
+                self.emit(method, here, path, entry.line, name, own, gaps)
+            return
+        if what == "class":
+            methods_known, verbs = self.class_methods(file, attr, 0)
+            if entry.methods is not None:
+                verbs = tuple(m for m in verbs if m in entry.methods)
+            if not methods_known:
+                self.note("UNRESOLVED_ROUTE", path, entry.line, f"the view class `{name}` has "
+                          "a base the scanned files do not show: the methods it answers are "
+                          "not known, it is listed as ANY")  # fmt: skip
+                verbs = ("?",)
+            elif not verbs and self.defines(file, attr, "dispatch", 0):
+                verbs = ("?",)  # its own `dispatch` takes every method, as a function view
+            elif not verbs:
+                self.note("UNRESOLVED_ROUTE", path, entry.line, f"the view class `{name}` "
+                          "defines no handler method the pack sees (Django answers 405 but to "
+                          "OPTIONS): it is not listed")  # fmt: skip
+                return
+            cls_auth = max(auth, self.class_auth(file, attr, 0))
+            for method in verbs:
+                verb = ANY if method == "?" else method.upper()
+                verdict = max(cls_auth, self.drf_auth(file, attr, verb, None))
+                self.emit(verb, here, path, entry.line, name, verdict, gaps)
+
+    def function(self, file: str, name: str) -> DjangoFunction | None:
+        facts = self.facts(file)
+        return facts.functions.get(name) if facts is not None else None
+
+    def klass(self, file: str, name: str) -> DjangoClass | None:
+        facts = self.facts(file)
+        return facts.classes.get(name) if facts is not None else None
+
+    def bases(self, file: str, cls: DjangoClass) -> list[Resolved | None]:
+        return [self.resolve(file, base) for base in cls.bases]
+
+    def class_methods(self, file: str, name: str, depth: int) -> tuple[bool, tuple[str, ...]]:
+        """Whether every base is known, and the HTTP methods the class answers (its own and
+        inherited handler methods, limited by `http_method_names`)."""
+        cls = self.klass(file, name)
+        if cls is None or depth > _DEPTH:
+            return (False, ())
+        known = True
+        methods = [m for m in cls.methods if m.upper() in _VERBS and m not in _IMPLICIT]
+        for base in self.bases(file, cls):
+            if base is None:
+                known = False
+            elif base[0] == "class":
+                ok, more = self.class_methods(base[1], base[2], depth + 1)
+                known = known and ok
+                methods += more
+            elif base[0] == "external":
+                short = base[2].rpartition(".")[2]
+                if short in _VIEW_METHODS:
+                    methods += _VIEW_METHODS[short]
+                elif not (base[2].startswith(_LIBRARIES) and short.endswith("Mixin")):
+                    known = known and short == "object"
+        allowed = self.method_names(file, name, 0)
+        out = tuple(dict.fromkeys(m for m in methods if allowed is None or m in allowed))
+        return (known, out)
+
+    def defines(self, file: str, name: str, method: str, depth: int) -> bool:
+        """Whether the class or a base of the repository defines `method`."""
+        cls = self.klass(file, name)
+        if cls is None or depth > _DEPTH:
+            return False
+        return method in cls.methods or any(
+            base is not None and base[0] == "class" and self.defines(base[1], base[2], method,
+                                                                      depth + 1)
+            for base in self.bases(file, cls)
+        )  # fmt: skip
+
+    def method_names(self, file: str, name: str, depth: int) -> tuple[str, ...] | None:
+        """`http_method_names` of the class or the nearest base of the repository setting it."""
+        cls = self.klass(file, name)
+        if cls is None or depth > _DEPTH:
+            return None
+        if cls.http_method_names is not None:
+            return cls.http_method_names
+        for base in self.bases(file, cls):
+            if base is not None and base[0] == "class":
+                found = self.method_names(base[1], base[2], depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    # -- DRF routers -----------------------------------------------------------------------
+
+    def router(self, file: str, name: str, here: str, auth: int, gaps: tuple[Gap, ...]) -> None:
+        facts = self.facts(file)
+        if facts is None or name not in facts.routers:
+            return
+        kind, slash, line = facts.routers[name]
+        trailing = "/" if slash else ""
+        if kind.startswith("default") and "-no-root" not in kind:
+            root = max(auth, self.permission_auth(file, None, "GET"))  # the settings' default
+            self.emit("GET", here, file, line, None, root, gaps)  # the API root
+        if kind.endswith("-suffixes"):
+            self.note("UNRESOLVED_ROUTE", file, line, "DefaultRouter also serves each route "
+                      "with a format suffix (`.json`): those variants are not listed")  # fmt: skip
+        for registration in facts.registrations:
+            if registration.router == name:
+                self.register(file, registration, here, trailing, auth, gaps)
+
+    def register(
+        self,
+        file: str,
+        registration: Registration,
+        here: str,
+        trailing: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+    ) -> None:
+        if registration.prefix is None or registration.viewset == "?":
+            self.note("UNRESOLVED_ROUTE", file, registration.line, "the prefix or viewset of "
+                      "this router registration is computed out of sight: its routes are not "
+                      "listed")  # fmt: skip
+            return
+        found = self.resolve(file, registration.viewset)
+        if found is None or found[0] != "class":
+            self.note("UNRESOLVED_ROUTE", file, registration.line, f"the viewset "
+                      f"`{registration.viewset}` is not defined in the scanned files: the "
+                      "routes it generates are not listed")  # fmt: skip
+            return
+        _, vfile, vname = found
+        known, actions, extra = self.viewset(vfile, vname, 0)
+        if not known:
+            self.note("UNRESOLVED_ROUTE", file, registration.line, f"the viewset "
+                      f"`{registration.viewset}` has a base the scanned files do not show: "
+                      "only the actions it defines or inherits visibly are listed")  # fmt: skip
+        lookup = self.lookup(vfile, vname, 0)
+        prefix = django_path(registration.prefix, True)  # DRF prefixes are regex fragments
+        if prefix is None:
+            self.note("UNRESOLVED_ROUTE", file, registration.line, f"the prefix "
+                      f"`{registration.prefix}` is a regex that is no path: the routes of "
+                      f"`{registration.viewset}` are not listed")  # fmt: skip
+            return
+        base = here + prefix
+        lookup_part = (base + "/" if prefix else base) + "{" + lookup + "}"
+        cls_auth = max(auth, self.class_auth(vfile, vname, 0))
+        line = registration.line
+        for detail, mapping in _ROUTER_ROUTES:
+            at = lookup_part if detail else base
+            for method, name in mapping.items():
+                if name in actions:
+                    verdict = max(cls_auth, self.drf_auth(vfile, vname, method, None))
+                    self.emit(method, at + trailing, file, line, vname, verdict, gaps)
+        for action in extra:
+            if action.detail is None:
+                self.note("UNRESOLVED_ROUTE", vfile, action.line, f"the action `{action.name}`"
+                          " does not say `detail=` as a literal: it is not listed")  # fmt: skip
+                continue
+            if "?" in action.methods or action.url_path is None:
+                self.note("UNRESOLVED_ROUTE", vfile, action.line, f"the methods or url_path of "
+                          f"the action `{action.name}` are computed: it is not listed")  # fmt: skip
+                continue
+            url_path = django_path(action.url_path, True)
+            if url_path is None:
+                self.note("UNRESOLVED_ROUTE", vfile, action.line, f"the url_path of the action "
+                          f"`{action.name}` is a regex that is no path: it is not listed")  # fmt: skip
+                continue
+            at = lookup_part if action.detail else base
+            joined = (at + "/" if at and not at.endswith("/") else at) + url_path
+            for method in action.methods:
+                verdict = max(cls_auth, self.drf_auth(vfile, vname, method, action))
+                self.emit(method, joined + trailing, file, line, vname, verdict, gaps)
+
+    def viewset(self, file: str, name: str, depth: int) -> tuple[bool, set[str], list[Action]]:
+        cls = self.klass(file, name)
+        if cls is None or depth > _DEPTH:
+            return (False, set(), [])
+        actions = {m for m in cls.methods if m in {"list", "create", "retrieve", "update",
+                                                    "partial_update", "destroy"}}  # fmt: skip
+        extra = list(cls.actions)
+        known = True
+        for base in self.bases(file, cls):
+            if base is None:
+                known = False
+            elif base[0] == "class":
+                ok, more, more_extra = self.viewset(base[1], base[2], depth + 1)
+                known = known and ok
+                actions |= more
+                seen = {a.name for a in extra}
+                extra += [a for a in more_extra if a.name not in seen]
+            elif base[0] == "external":
+                short = base[2].rpartition(".")[2]
+                if short in _VIEWSET_ACTIONS:
+                    actions.update(_VIEWSET_ACTIONS[short])
+                elif not base[2].startswith(_LIBRARIES):
+                    known = known and short == "object"
+        return (known, actions, extra)
+
+    def lookup(self, file: str, name: str, depth: int) -> str:
+        cls = self.klass(file, name)
+        if cls is None or depth > _DEPTH:
+            return "pk"
+        if cls.lookup_url_kwarg is not None:
+            return cls.lookup_url_kwarg
+        if cls.lookup_field is not None:
+            return cls.lookup_field
+        for base in self.bases(file, cls):
+            if base is not None and base[0] == "class":
+                found = self.lookup(base[1], base[2], depth + 1)
+                if found != "pk":
+                    return found
+        return "pk"
+
+    # -- auth ------------------------------------------------------------------------------
+
+    def wrapped(self, path: str, wrappers: tuple[str, ...]) -> int:
+        return max((self.decorator(path, w) for w in wrappers), default=NONE)
+
+    def decorator(self, path: str, name: str) -> int:
+        short = name.rpartition(".")[2]
+        found = self.resolve(path, name)
+        if found is not None and found[0] == "function":
+            function = self.function(found[1], found[2])
+            if function is None:
+                return UNKNOWN
+            # the repository's own: judged by its text, as Flask's are
+            return REQUIRED if function.checks_user else NONE
+        if found is not None and found[0] == "external":
+            if short in _GUARD_DECORATORS:
+                return REQUIRED
+            if short in _NOT_GUARDS or short.startswith("require_"):
+                return NONE
+        return UNKNOWN
+
+    def function_auth(self, file: str, function: DjangoFunction) -> int:
+        return max((self.decorator(file, d) for d in function.decorators), default=NONE)
+
+    def class_auth(self, file: str, name: str, depth: int) -> int:
+        """Django's own guards on a class view: a guarding mixin among its bases, a
+        `method_decorator` of a guard; a base not shown makes `unknown`."""
+        cls = self.klass(file, name)
+        if cls is None or depth > _DEPTH:
+            return UNKNOWN
+        verdict = max((self.decorator(file, d) for d in cls.decorators), default=NONE)
+        for base in self.bases(file, cls):
+            if base is None:
+                verdict = max(verdict, UNKNOWN)
+            elif base[0] == "class":
+                verdict = max(verdict, self.class_auth(base[1], base[2], depth + 1))
+            elif base[0] == "external":
+                short = base[2].rpartition(".")[2]
+                if short in _GUARD_MIXINS:
+                    return REQUIRED
+                if not base[2].startswith(_LIBRARIES) and short != "object":
+                    verdict = max(verdict, UNKNOWN)
+        return verdict
+
+    def drf_auth(self, file: str, name: str, method: str, action: Action | None) -> int:
+        """DRF's permission classes for a class of `rest_framework` (the action's own, the
+        class's or an inherited one, else `DEFAULT_PERMISSION_CLASSES`); NONE for others."""
+        if not self.is_drf(file, name, 0):
+            return NONE
+        if action is not None and action.permissions is not None:
+            return self.permission_auth(file, action.permissions, method)
+        found = self.own_permissions(file, name, 0)
+        if found is not None:
+            return self.permission_auth(found[0], found[1], method)
+        return self.permission_auth(file, None, method)
+
+    def is_drf(self, file: str, name: str, depth: int) -> bool:
+        cls = self.klass(file, name)
+        if cls is None or depth > _DEPTH:
+            return False
+        for base in self.bases(file, cls):
+            if base is not None and base[0] == "external" and base[2].startswith("rest_fr"):
+                return True
+            if base is not None and base[0] == "class" and self.is_drf(base[1], base[2], depth + 1):
+                return True
+        return False  # fmt: skip
+
+    def own_permissions(
+        self, file: str, name: str, depth: int
+    ) -> tuple[str, tuple[str, ...]] | None:
+        cls = self.klass(file, name)
+        if cls is None or depth > _DEPTH:
+            return None
+        if cls.permissions is not None:
+            return (file, cls.permissions)
+        for base in self.bases(file, cls):
+            if base is not None and base[0] == "class":
+                found = self.own_permissions(base[1], base[2], depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def permission_auth(self, file: str, names: tuple[str, ...] | None, method: str) -> int:
+        if names is None:  # the settings' default, else DRF's own (`AllowAny`)
+            names = self.default_permissions
+            if names is None:
+                return NONE
+            return max((self.permission(None, n, method) for n in names), default=NONE)
+        return max((self.permission(file, n, method) for n in names), default=NONE)
+
+    def permission(self, file: str | None, name: str, method: str) -> int:
+        if name == "?":
+            return UNKNOWN
+        short = name.rpartition(".")[2]
+        found = self.resolve(file, name) if file is not None else None
+        if file is None:  # a dotted path from settings
+            found = ("external", "", name) if name.startswith("rest_framework") else None
+            if found is None:
+                module, _, attr = name.rpartition(".")
+                target = self.module_file(module, "settings.py") if module else None
+                found = ("class", target, attr) if target is not None else None
+        if found is None:
+            return UNKNOWN
+        if found[0] == "external":
+            if short in _REQUIRED_PERMISSIONS:
+                return REQUIRED
+            if short in _READ_ONLY_OPEN:
+                return NONE if method in _SAFE else REQUIRED
+            return NONE if short == "AllowAny" else UNKNOWN
+        if found[0] == "class":
+            cls = self.klass(found[1], found[2])
+            return REQUIRED if cls is not None and cls.checks_user else UNKNOWN
+        return UNKNOWN
+
+    # -- names -----------------------------------------------------------------------------
+
+    def resolve(self, path: str, name: str, depth: int = 0) -> Resolved | None:
+        """What the dotted `name`, written in `path`, is (see `Resolved`); remembered for the
+        link (the files' facts do not change during one)."""
+        key = (path, name)
+        if key in self.resolved:
+            return self.resolved[key]
+        if depth > _DEPTH:
+            return None
+        self.resolved[key] = None  # a name that resolves through itself resolves to nothing
+        found = self._resolve(path, name, depth)
+        self.resolved[key] = found
+        return found
+
+    def _resolve(self, path: str, name: str, depth: int) -> Resolved | None:
+        head, _, rest = name.partition(".")
+        facts = self.linker._facts(path)
+        django = facts.django
+        if django is not None and not rest:
+            for kind, table in (
+                ("list", django.lists),
+                ("router", django.routers),
+                ("class", django.classes),
+                ("function", django.functions),
+            ):
+                if head in table:
+                    return (kind, path, head)
+        binding = facts.bindings.get(head)
+        if isinstance(binding, ImportRef):
+            module = binding.module
+            tail = ".".join(p for p in (binding.attr, rest) if p)
+            return self.in_module(module, tail, path, depth)
+        if binding is None and django is not None:
+            for star in django.stars:
+                file = self.module_file(star, path)
+                if file is not None:
+                    found = self.resolve(file, name, depth + 1)
+                    if found is not None:
+                        return found
+        return None
+
+    def in_module(self, module: str, tail: str, importer: str, depth: int) -> Resolved | None:
+        """`tail` (dotted, maybe empty) inside the module `module`, or a submodule of it."""
+        parts = tail.split(".") if tail else []
+        for cut in range(len(parts), -1, -1):  # the longest module name first
+            name = ".".join([module, *parts[:cut]])
+            file = self.module_file(name, importer)
+            if file is None:
+                continue
+            rest = ".".join(parts[cut:])
+            if not rest:
+                return ("module", file, name)
+            return self.resolve(file, rest, depth + 1)
+        if self.linker._python_module(module.split(".")[0], importer) is not None:
+            return None  # the repository's, not scanned or not parsed
+        return ("external", "", ".".join([module, *parts]))

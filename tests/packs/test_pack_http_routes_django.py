@@ -1,0 +1,417 @@
+"""pack-http-routes: Django URLconf and Django REST framework (`packs/routes/django_facts.py`,
+`packs/routes/django_linker.py`). A small project of our own
+(tests/fixtures/repos/django-rest-app, also in the pre-filter identity tests of
+test_pack_robust.py): a settings module named by
+manage.py (through `from .base import *`), a root URLconf with nested includes (a module
+string, a module object, a `(patterns, app_name)` tuple, an inline list, `+=`, `.extend`, a
+conditional append), function views (unrestricted, `@require_http_methods`, `@require_GET`),
+class-based views (their own methods, generic bases, `http_method_names`, a guarding mixin),
+a DRF router app (viewsets, mixins, `@action`s, lookup fields, permission classes,
+`@api_view`, `APIView`), and the constructs that are findings."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plugins"))
+
+from pack_http_routes import make_scanner  # noqa: E402
+from packs.routes import extract, link_routes, seeds  # noqa: E402
+from packs.routes.django_linker import django_path, django_paths  # noqa: E402
+from packs.scan import JSONObject  # noqa: E402
+
+FIXTURE = ROOT / "tests" / "fixtures" / "repos" / "django-rest-app"
+PROJECT: dict[str, str] = {
+    str(p.relative_to(FIXTURE)): p.read_text(encoding="utf-8")
+    for p in sorted(FIXTURE.rglob("*.py"))
+}
+
+
+def document(files: dict[str, str]) -> JSONObject:
+    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    return {"resources": linked.resources, "findings": linked.findings}
+
+
+def routes(files: dict[str, str]) -> dict[str, str]:
+    """Route name -> its `attrs.framework`."""
+    return {str(r["name"]): str(r["attrs"]["framework"]) for r in document(files)["resources"]}
+
+
+def auths(files: dict[str, str]) -> dict[str, str]:
+    """Route name -> its auth signal."""
+    linked = link_routes([(p, extract(p, s)) for p, s in sorted(files.items())])
+    return {str(s["resource"]).removeprefix("route:"): str(s["value"]) for s in linked.signals}
+
+
+def codes(files: dict[str, str]) -> list[tuple[str, str]]:
+    return sorted(
+        (str(f["code"]), str(f["locations"][0]["path"])) for f in document(files)["findings"]
+    )
+
+
+def test_a_django_project_lists_its_urlconf_and_rest_framework_routes() -> None:
+    found = set(routes(PROJECT))
+    assert found == {
+        "ANY /",
+        "ANY /debug/",
+        "GET /legacy/{year}/",
+        "POST /legacy/{year}/",
+        "GET /catalog/items/{pk}/",
+        "GET /catalog/items/",
+        "GET /help/faq/",
+        "GET /help/contact/",
+        "POST /help/contact/",
+        "GET /about/",
+        "DELETE /about/",
+        # DefaultRouter: the API root, then each registration's generated routes
+        "GET /api/",
+        "GET /api/orders/",
+        "POST /api/orders/",
+        "GET /api/orders/{number}/",
+        "PUT /api/orders/{number}/",
+        "PATCH /api/orders/{number}/",
+        "DELETE /api/orders/{number}/",
+        "POST /api/orders/{number}/cancel-now/",
+        "GET /api/orders/recent/",
+        "GET /api/tags/",
+        "GET /api/tags/{slug}/",
+        # SimpleRouter(trailing_slash=False): only the actions NoteViewSet defines
+        "GET /api/v2/notes",
+        "DELETE /api/v2/notes/{pk}",
+        "GET /api/ping/",
+        "POST /api/ping/",
+        "GET /api/me/",
+    }
+    assert set(routes(PROJECT).values()) == {"django"}
+
+
+def test_auth_comes_from_permission_classes_mixins_and_settings() -> None:
+    auth = auths(PROJECT)
+    assert auth["GET /about/"] == "required"  # LoginRequiredMixin
+    assert auth["ANY /"] == "none"  # a plain function view: everything on the way is known
+    assert auth["GET /api/"] == "required"  # the API root: DEFAULT_PERMISSION_CLASSES
+    assert auth["GET /api/me/"] == "required"  # APIView without its own: the settings' default
+    assert auth["GET /api/orders/"] == "required"  # a custom class that checks the user
+    assert auth["GET /api/tags/"] == "none"  # IsAuthenticatedOrReadOnly: reads are open
+    assert auth["GET /api/v2/notes"] == "none"  # AllowAny
+    assert auth["POST /api/ping/"] == "none"  # @permission_classes([AllowAny])
+
+
+def test_read_only_open_permissions_guard_writes() -> None:
+    files = {
+        **PROJECT,
+        "api/views.py": PROJECT["api/views.py"].replace(
+            "class TagViewSet(mixins.ListModelMixin,", "class TagViewSet(mixins.CreateModelMixin,"
+        ),
+    }
+    auth = auths(files)
+    assert auth["POST /api/tags/"] == "required"
+    assert auth["GET /api/tags/{slug}/"] == "none"
+
+
+def test_without_default_permission_classes_drf_allows_any() -> None:
+    files = {**PROJECT, "shop/settings/base.py": "ROOT_URLCONF = 'shop.urls'\n"}
+    assert auths(files)["GET /api/me/"] == "none"
+
+
+@pytest.mark.parametrize(
+    ("route", "regex", "expected"),
+    [
+        ("users/<int:pk>/", False, "users/{pk}/"),
+        ("<slug>/", False, "{slug}/"),
+        (r"^users/(?P<pk>[0-9]+)/$", True, "users/{pk}/"),
+        (r"^a\.b/(?P<x>(?:\d|x)+)$", True, "a.b/{x}"),
+        (r"^articles/(?P<slug>[-\w]+)/comments/?$", True, "articles/{slug}/comments"),
+        (r"^\.well-known/jwks.json$", True, ".well-known/jwks.json"),
+        (r"^(?:en|fr)/$", True, None),
+        (r"^files/.*$", True, None),
+        (r"^v[12]/$", True, None),
+    ],
+)
+def test_paths_and_regexes_are_named_as_django_matches_them(
+    route: str, regex: bool, expected: str | None
+) -> None:
+    assert django_path(route, regex) == expected
+
+
+def test_what_is_recognised_and_not_read_is_a_finding() -> None:
+    files = {
+        "proj/settings.py": "ROOT_URLCONF = 'proj.urls'\n",
+        "proj/urls.py": (
+            "from django.conf.urls.i18n import i18n_patterns\n"
+            "from django.contrib import admin\n"
+            "from django.urls import include, path, re_path\n"
+            "from rest_framework.urlpatterns import format_suffix_patterns\n"
+            "from proj import views\n"
+            "import os\n"
+            "urlpatterns = [\n"
+            "    re_path(r'^(?:en|fr)/home/$', views.home),\n"
+            "    path(os.environ['P'], views.home),\n"
+            "    path('admin/', admin.site.urls),\n"
+            "    path('accounts/', include('allauth.urls')),\n"
+            "    path('lib/', library_view),\n"
+            "]\n"
+            "urlpatterns = format_suffix_patterns(urlpatterns)\n"
+            "urlpatterns += i18n_patterns(path('shop/', views.home))\n"
+            "urlpatterns += static('/media/', document_root='/srv') + static(settings.X)\n"
+        ),
+        "proj/views.py": "def home(request):\n    return None\n",
+    }
+    found = routes(files)
+    # a view out of sight: methods unknown; Django's own file view for `static()`
+    assert set(found) == {"ANY /shop/", "ANY /lib/", "GET /media/{path}"}
+    doc = document(files)
+    details = [str(f["detail"]) for f in doc["findings"]]
+    assert any("i18n_patterns" in d for d in details)
+    assert any("format_suffix_patterns" in d for d in details)
+    assert any("(?:en|fr)" in d for d in details)
+    assert any("computed" in d for d in details)
+    assert any("admin.site.urls" in d for d in details)
+    assert any("allauth.urls" in d for d in details)
+    assert any("library_view" in d for d in details)
+    unresolved = {str(r["name"]): r["attrs"].get("prefixUnresolved") for r in doc["resources"]}
+    assert unresolved == {"ANY /lib/": None, "ANY /shop/": True, "GET /media/{path}": None}
+    assert auths(files)["ANY /lib/"] == "unknown"
+
+
+def test_urlpatterns_no_root_urlconf_names_are_listed_with_a_finding() -> None:
+    files = {
+        "app/urls.py": (
+            "from django.urls import path\nfrom . import views\n"
+            "urlpatterns = [path('x/', views.x)]\n"
+        ),
+        "app/views.py": "def x(request):\n    return None\n",
+    }
+    doc = document(files)
+    assert [r["name"] for r in doc["resources"]] == ["ANY /x/"]
+    assert [f["code"] for f in doc["findings"]] == ["UNRESOLVED_PREFIX"]
+
+
+def test_django_is_no_longer_an_unread_framework() -> None:
+    details = " ".join(str(f["detail"]) for f in document(PROJECT)["findings"])
+    assert "UNREAD" not in json.dumps(document(PROJECT)["findings"])
+    assert "reads FastAPI" not in details
+
+
+def test_a_django_scan_with_the_pre_filter_is_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, text in PROJECT.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    documents, parsed = [], []
+    for parse_all in (True, False):
+        scanner = make_scanner(parse_all=parse_all)
+        scanner.workers = 1
+        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
+        parsed.append(scanner.parsed)
+    assert documents[1] == documents[0]
+    assert parsed[1] < parsed[0]  # pages/helpers.py and empty packages are never parsed
+    assert '"GET /api/orders/{number}/"' in documents[1]
+
+
+def test_the_pre_filter_admits_django_urlconfs_and_settings() -> None:
+    assert seeds.admits("u.py", b"urlpatterns = []\n")
+    assert seeds.admits("s.py", b"ROOT_URLCONF = 'x.urls'\n")
+    assert seeds.admits("s.py", b"REST_FRAMEWORK = {}\n")
+    assert seeds.admits("m.py", b"os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'x')\n")
+    assert not seeds.admits("v.py", b"def home(request):\n    return None\n")
+
+
+# -- the pre-filter on generated Django projects -----------------------------------------------
+
+_DJANGO_MODULES = ("manage.py", "proj/settings.py", "proj/urls.py", "a/urls.py", "a/views.py",
+                   "b/views.py", "c/perms.py")  # fmt: skip
+_DJANGO_PIECES = (
+    "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'proj.settings')",
+    "ROOT_URLCONF = 'proj.urls'", "ROOT_URLCONF = 'a.urls'", "from proj.base import *",
+    "REST_FRAMEWORK = {'DEFAULT_PERMISSION_CLASSES': ['c.perms.P']}",
+    "from django.urls import include, path, re_path", "from a import views",
+    "from a.views import V, f", "from b import views as bv", "from b.views import *",
+    "from c.perms import P", "from rest_framework.routers import DefaultRouter, SimpleRouter",
+    "from rest_framework import viewsets", "from django.views import View",
+    "from django.contrib.auth.decorators import login_required",
+    "from django.views.decorators.http import require_GET",
+    "router = DefaultRouter()", "router = SimpleRouter(trailing_slash=False)",
+    "router.register('x', V)", "router.register('y', bv.W)",
+    "urlpatterns = [path('p/<int:pk>/', views.f), path('q/', include('a.urls'))]",
+    "urlpatterns = [path('r/', include(router.urls)), re_path(r'^s/(?P<id>[0-9]+)$', V.as_view())]",
+    "urlpatterns += [path('t/', bv.g), path('v/', login_required(f))]",
+    "extra = [path('u/', f)]\nurlpatterns.extend(extra)",
+    "urlpatterns = [path('w/', include((extra, 'w'))), path('z/', include(bv))]",
+    "class V(viewsets.ModelViewSet):\n    permission_classes = [P]",
+    "class V(View):\n    def get(self, request):\n        return None",
+    "class W(V):\n    lookup_field = 'slug'\n    http_method_names = ['get']",
+    "def f(request):\n    return None", "@require_GET\ndef g(request):\n    return None",
+    "class P:\n    def has_permission(self, request, view):\n        return request.user.pk",
+)  # fmt: skip
+_DJANGO_PROJECT = st.fixed_dictionaries({
+    module: st.lists(st.sampled_from(_DJANGO_PIECES), max_size=6).map("\n".join)
+    for module in _DJANGO_MODULES
+})  # fmt: skip
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_DJANGO_PROJECT)
+def test_the_prefilter_changes_no_django_document(files: dict[str, str]) -> None:
+    """The byte-identity of the pre-filtered scan and parse-all on generated Django projects:
+    settings, URLconfs, views, viewsets and permission classes spread over modules that import
+    each other by name, by module, by star and by string."""
+    with tempfile.TemporaryDirectory() as root:
+        for name, text in files.items():
+            (Path(root) / name).parent.mkdir(parents=True, exist_ok=True)
+            (Path(root) / name).write_text(text + "\n")
+        documents = []
+        for parse_all in (True, False):
+            scanner = make_scanner(parse_all=parse_all)
+            scanner.workers = 1
+            scanner_cwd = os.getcwd()
+            os.chdir(root)
+            try:
+                documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
+            finally:
+                os.chdir(scanner_cwd)
+        assert documents[1] == documents[0]
+
+
+SECOND: dict[str, str] = {
+    "site/settings.py": "ROOT_URLCONF = 'site.urls'\n",
+    "site/urls.py": (
+        "from django.conf.urls import url\n"
+        "from django.urls import path\n"
+        "from django.views.generic import RedirectView, TemplateView, View\n"
+        "from rest_framework.routers import DefaultRouter\n"
+        "from site import views\n"
+        "router = DefaultRouter(include_root_view=False, include_format_suffixes=False)\n"
+        "router.register(r'users/(?P<uid>[0-9]+)/keys', views.Keys)\n"
+        "router.register(r'(?:a|b)', views.Keys)\n"
+        "urlpatterns = [\n"
+        "    url(r'^old/(?P<slug>[-\\w]+)/$', views.Staff.as_view()),\n"
+        "    path('tos/', TemplateView.as_view(template_name='tos.html')),\n"
+        "    path('go/', RedirectView.as_view(url='/', http_method_names=['get'])),\n"
+        "    path('bare/', View.as_view()),\n"
+        "    path('child/', views.Child.as_view()),\n"
+        "]\n"
+        "urlpatterns += router.urls\n"
+    ),
+    "site/views.py": (
+        "from django.contrib.auth.decorators import login_required\n"
+        "from django.utils.decorators import method_decorator\n"
+        "from django.views import View\n"
+        "from rest_framework.decorators import action\n"
+        "from rest_framework.viewsets import ReadOnlyModelViewSet\n"
+        "class Staff(View):\n"
+        "    http_method_names = ['get', 'put']\n"
+        "    @method_decorator(login_required)\n"
+        "    def dispatch(self, request, *args, **kwargs):\n"
+        "        return super().dispatch(request, *args, **kwargs)\n"
+        "    def get(self, request, slug):\n"
+        "        return None\n"
+        "    def post(self, request, slug):\n"
+        "        return None\n"
+        "    def put(self, request, slug):\n"
+        "        return None\n"
+        "class Child(Staff):\n"
+        "    def patch(self, request):\n"
+        "        return None\n"
+        "class Keys(ReadOnlyModelViewSet):\n"
+        "    @action(detail=True, methods=['post'], url_path=r'rotate/(?P<n>[0-9]+)')\n"
+        "    def rotate(self, request, pk=None, n=None):\n"
+        "        return None\n"
+    ),
+}
+
+
+def test_router_options_regex_prefixes_generic_views_and_inherited_method_names() -> None:
+    assert auths(SECOND) == {
+        "GET /old/{slug}/": "required",  # `method_decorator(login_required)` on dispatch
+        "PUT /old/{slug}/": "required",  # POST is not in http_method_names
+        "GET /child/": "required",  # inherited: the guard and http_method_names (no PATCH)
+        "PUT /child/": "required",
+        "GET /tos/": "none",  # Django's own TemplateView: GET
+        "GET /go/": "none",  # RedirectView, limited by as_view(http_method_names=)
+        "ANY /bare/": "unknown",  # View with no handler: nothing known
+        # no API root (include_root_view=False); a regex prefix with a named group
+        "GET /users/{uid}/keys/": "none",
+        "GET /users/{uid}/keys/{pk}/": "none",
+        "POST /users/{uid}/keys/{pk}/rotate/{n}/": "none",
+    }
+    details = " ".join(str(f["detail"]) for f in document(SECOND)["findings"])
+    assert "`(?:a|b)` is a regex that is no path" in details
+    assert "format suffix" not in details  # include_format_suffixes=False
+    assert "`View` is not defined" in details
+
+
+def test_a_class_view_with_its_own_dispatch_is_any_and_one_with_no_handler_a_finding() -> None:
+    files = {
+        "g/settings.py": "ROOT_URLCONF = 'g.urls'\n",
+        "g/urls.py": (
+            "from django.urls import path\nfrom g.views import Api, Empty\n"
+            "urlpatterns = [path('graphql/', Api.as_view()), path('empty/', Empty.as_view())]\n"
+        ),
+        "g/views.py": (
+            "from django.views.generic import View\n"
+            "class Api(View):\n"
+            "    def dispatch(self, request, *args, **kwargs):\n"
+            "        return None\n"
+            "class Empty(View):\n"
+            "    def helper(self):\n"
+            "        return None\n"
+        ),
+    }
+    assert auths(files) == {"ANY /graphql/": "none"}
+    details = " ".join(str(f["detail"]) for f in document(files)["findings"])
+    assert "`Empty` defines no handler method" in details
+
+
+def test_a_decorator_of_the_repository_is_judged_by_its_text() -> None:
+    files = {
+        "d/settings.py": "ROOT_URLCONF = 'd.urls'\n",
+        "d/urls.py": (
+            "from django.urls import path\nfrom d import views\n"
+            "urlpatterns = [path('a/', views.a), path('b/', views.b), path('c/', views.c)]\n"
+        ),
+        "d/deco.py": (
+            "from django.http import HttpResponseForbidden\n"
+            "def api_key(view):\n"
+            "    def inner(request):\n"
+            "        if request.headers.get('X-Key') != 's':\n"
+            "            return HttpResponseForbidden()\n"
+            "        return view(request)\n"
+            "    return inner\n"
+            "def timed(view):\n"
+            "    return view\n"
+        ),
+        "d/views.py": (
+            "from d.deco import api_key, timed\nfrom vendor import mystery\n"
+            "@api_key\ndef a(request):\n    return None\n"
+            "@timed\ndef b(request):\n    return None\n"
+            "@mystery\ndef c(request):\n    return None\n"
+        ),
+    }
+    assert auths(files) == {"ANY /a/": "required", "ANY /b/": "none", "ANY /c/": "unknown"}
+
+
+def test_a_regex_ending_in_an_optional_group_is_both_paths() -> None:
+    optional = r"^thumb/(?P<id>[0-9]+)/(?:(?P<format>[a-z]+)/)?"
+    assert django_paths(optional, True) == ("thumb/{id}/", "thumb/{id}/{format}/")
+    assert django_paths(r"^x/(?:a|b)?$", True) is None  # alternatives inside: no path
+    assert django_paths("users/<int:pk>/", False) == ("users/{pk}/",)
+
+
+def test_a_root_urlconf_out_of_sight_is_a_finding_where_it_is_set() -> None:
+    files = {"s/settings.py": "DEBUG = True\nROOT_URLCONF = 'elsewhere.urls'\n"}
+    findings = document(files)["findings"]
+    assert [(f["code"], f["locations"]) for f in findings] == [
+        ("UNRESOLVED_ROUTER", [{"path": "s/settings.py", "line": 2}])
+    ]
