@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .model import EXPRESS, FASTAPI, FLASK, KOA, STARLETTE
+from .model import EXPRESS, FASTAPI, FLASK, KOA, NEXTJS, STARLETTE
 from .paths import brace_path, express_served, flask_path, flask_shape
 
 
@@ -212,6 +212,12 @@ READ = (
             "koa-logger", "koa-static", "koa-helmet", "koa-compress",
         }),
     ),
+    Framework(  # file-system routes: no call makes a router; `nextjs` reads a file's place
+        NEXTJS,
+        "Next.js",
+        "javascript",
+        noun="route file",
+    ),
 )  # fmt: skip
 BY_KEY = {f.key: f for f in reversed(READ)}  # a key's first record names it
 JAVASCRIPT = tuple(f for f in READ if f.language == "javascript")
@@ -227,7 +233,6 @@ UNREAD = (
     Unread("Fastify", "javascript", (b"fastify",), _js_import(r"fastify")),
     Unread("Hapi", "javascript", (b"hapi",), _js_import(r"@hapi/hapi|hapi")),
     Unread("NestJS", "javascript", (b"@nestjs/",), _js_import(r"@nestjs/core|@nestjs/common")),
-    Unread("Next.js", "javascript", (b"'next", b'"next'), _js_import(r"next")),
 )
 SEEDS = {
     language: tuple(sorted({s for u in UNREAD if u.language == language for s in u.seeds}))

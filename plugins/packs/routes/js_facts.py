@@ -15,12 +15,14 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan import ParseFailure
+from . import nextjs
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
     CALL,
     EXPRESS,
     HTTP_METHODS,
+    NEXTJS,
     NO_AUTH,
     Auth,
     Call,
@@ -105,6 +107,9 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         raise ParseFailure(bad.start_point.row + 1, what)
     reader = _Reader(path, source, _FIELDS[language])
     reader.read(root)
+    served = nextjs.route_file(path)
+    if served is not None:
+        reader.file_routes(*served)
     return ModuleFacts(
         language="javascript",
         bindings=reader.bindings,
@@ -185,6 +190,7 @@ class _Reader:
         self.fields = fields
         self.bindings: dict[str, Expr] = {}
         self.exports: dict[str, Expr] = {}
+        self.export_lines: dict[str, int] = {}  # where each export is written
         self.star_exports: list[ImportRef] = []
         self.routers: dict[str, RouterDecl] = {}  # by creation site
         self.routes: list[RouteDecl] = []
@@ -267,6 +273,32 @@ class _Reader:
         if b"](" in self.source or b"] (" in self.source:
             self._computed_calls(root)
         self._find_invocations(root)
+
+    def file_routes(self, kind: str, paths: tuple[str, ...]) -> None:
+        """A Next.js route file's routes (`nextjs`): a Pages Router file's default export
+        answers every method (one route per verb, as Express's `all`), an App Router file's
+        exported `GET`, `POST`... functions each answer theirs. The handler is all there is
+        between a caller and the route besides the project's `middleware.ts`, which is not
+        read (an `Opaque` step): the route is `required` when the handler's own text answers
+        401/403, or a wrapper it is passed to guards (`export default withAuth(handler)`), else
+        `unknown`, never `none`."""
+        if kind == nextjs.PAGES:
+            handlers = [(m, "default") for m in ALL_METHODS if "default" in self.exports]
+        else:
+            handlers = [(m, m) for m in nextjs.APP_METHODS if m in self.exports]
+        if not handlers:
+            return
+        site = f"{self.path}:nextjs"
+        self.routers[site] = RouterDecl(site, NEXTJS, 1, app=True)
+        for method, name in handlers:
+            value = self.exports[name]
+            handler = ".".join(value.path) if isinstance(value, Sym) else None
+            line = self.export_lines.get(name, 1)
+            for path in paths:
+                self.routes.append(
+                    RouteDecl(RouterRef(site), Lit(path), (method,), line, handler,
+                              auth=Auth((value, Opaque())))
+                )  # fmt: skip
 
     # -- imports, declarations, exports ----------------------------------------------------
 
@@ -351,6 +383,7 @@ class _Reader:
         if any(c.type == "=" for c in node.children):  # TypeScript's `export = router`
             value = self._expr(node.named_children[0] if node.named_children else None)
             if value is not None:
+                self.export_lines["default"] = _line(node)
                 self.exports["default"] = value  # what `require` and `import x = require` give
         elif any(c.type == "default" for c in node.children):
             named = declaration.child_by_field_id(self.fields.name) if declaration else None
@@ -361,15 +394,18 @@ class _Reader:
             )
             if value is not None:
                 self.exports["default"] = value
+                self.export_lines["default"] = _line(node)
         elif declaration is not None and declaration.type in _FUNCTIONS:
             name = declaration.child_by_field_id(self.fields.name)
             if name is not None:
                 self.exports[self._text(name)] = Sym((self._text(name),))
+                self.export_lines[self._text(name)] = _line(node)
         elif declaration is not None:
             for declarator in declaration.named_children:
                 name = declarator.child_by_field_id(self.fields.name)
                 if declarator.type == "variable_declarator" and name and name.type == "identifier":
                     self.exports[self._text(name)] = Sym((self._text(name),))
+                    self.export_lines[self._text(name)] = _line(declarator)
         elif source is not None and _star_export(node):
             self.star_exports.append(self._ref(source, None))
         for clause in (c for c in node.named_children if c.type == "export_clause"):
@@ -381,6 +417,7 @@ class _Reader:
                 local = self._text(name)
                 value = self._ref(source, local) if source else Sym((local,))
                 self.exports[self._text(alias)] = value
+                self.export_lines[self._text(alias)] = _line(spec)
 
     def _assign(self, node: _Node) -> None:
         """`module.exports = x`, `module.exports.name = x` and `exports.name = x`."""
@@ -390,8 +427,10 @@ class _Reader:
             return
         if left == ("module", "exports"):
             self.exports["default"] = value
+            self.export_lines["default"] = _line(node)
         elif left[:-1] in {("module", "exports"), ("exports",)}:
             self.exports[left[-1]] = value
+            self.export_lines[left[-1]] = _line(node)
         elif len(left) == 2 and left[0] == "this":  # `this.app = express()` in a function
             self.this_fields.setdefault(left[1], value)
         elif len(left) == 3 and left[1] == CALL and self._class_of(node) == left[0]:

@@ -18,6 +18,7 @@ FLASK = "flask"
 STARLETTE = "starlette"
 EXPRESS = "express"
 KOA = "koa"
+NEXTJS = "nextjs"
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"

@@ -21,10 +21,11 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`, a
   record's aliases and prefix calls: koa-router's `del`, `prefix`):
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
-  reader's member call has it (a comment between the `.` and the word is a limit).
+  reader's member call has it (a comment between the `.` and the word is a limit). A Next.js
+  route file (`pages/api/**`, `app/**/route.ts`: `nextjs.route_file`) is admitted by its path.
 
 A file that uses a framework the pack names but does not read (`frameworks.UNREAD`: Django's
-`urlpatterns`, Fastify, Hapi, NestJS, Next.js) is admitted by that record's seed bytes, so
+`urlpatterns`, Fastify, Hapi, NestJS) is admitted by that record's seed bytes, so
 its `UNREAD_FRAMEWORK` finding is the same whichever files are parsed.
 
 One construct is let through on its bytes: `@mock.patch(...)` in a file that binds `mock` only
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import re
 
+from . import nextjs
 from .frameworks import JAVASCRIPT, PYTHON, SEEDS
 from .js_facts import _COMPUTED_CALL
 from .manifests import is_manifest
@@ -144,6 +146,8 @@ def admits(path: str, data: bytes) -> bool:
                 return True
         return False
     if any(name in data for name in _JS_NAMES):
+        return True
+    if nextjs.route_file(path) is not None:  # a Next.js route file: its place routes it
         return True
     computed = b"](" in data or b"] (" in data  # `app[verb](path, h)`: a computed call
     if computed and _COMPUTED_CALL.search(data) is not None:
