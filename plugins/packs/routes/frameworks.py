@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .model import EXPRESS, FASTAPI, FLASK, KOA, NEXTJS, STARLETTE
+from .model import EXPRESS, FASTAPI, FASTIFY, FLASK, KOA, NEXTJS, STARLETTE
 from .paths import brace_path, express_served, flask_path, flask_shape
 
 
@@ -52,6 +52,18 @@ class Framework:
     no_routes: tuple[
         str, ...
     ] = ()  # `router.allowedMethods()`: middleware, neither route nor guard
+    # `fastify.route({ method, url, handler })`: a route from one options object, its path in
+    # one of `path_keys`; route options whose values guard (`{ preHandler: [auth] }`), also
+    # when added to a router by `hook_call` (`fastify.addHook('onRequest', auth)`);
+    # `register_call` runs a plugin function on a child router with `{ prefix }` options
+    route_call: str | None = None
+    path_keys: tuple[str, ...] = ()
+    hook_options: tuple[str, ...] = ()
+    hook_call: str | None = None
+    register_call: str | None = None
+    # what a plugin function's router parameter is called (`async function (fastify, opts)`):
+    # routes on one that no scanned call passes are listed, prefix unknown, as this framework's
+    plugin_params: tuple[str, ...] = ()
     # auth: library -> the names that guard when used ("*": any use); libraries that never do
     guards: Mapping[str, frozenset[str]] = field(default_factory=dict)
     not_guards: frozenset[str] = frozenset()
@@ -212,6 +224,33 @@ READ = (
             "koa-logger", "koa-static", "koa-helmet", "koa-compress",
         }),
     ),
+    Framework(
+        FASTIFY,
+        "Fastify",
+        "javascript",
+        noun="plugin",
+        normalise=express_served,  # a prefixed `/` is served with and without the slash
+        seeds=(b"fastify",),
+        app_modules=("fastify",),
+        route_call="route",
+        path_keys=("url", "path"),
+        hook_options=("onRequest", "preParsing", "preValidation", "preHandler"),
+        hook_call="addHook",
+        register_call="register",
+        plugin_params=("fastify", "instance"),
+        guards={
+            "@fastify/basic-auth": frozenset({"*"}),
+            "@fastify/bearer-auth": frozenset({"*"}),
+            "@fastify/auth": frozenset({"*"}),
+            "fastify-auth": frozenset({"*"}),
+        },
+        evidence=(r"\bjwtVerify\(",),  # @fastify/jwt's check, in a hook's own text
+        not_guards=frozenset({
+            "fastify", "fastify-plugin", "@fastify/cors", "@fastify/helmet",
+            "@fastify/rate-limit", "@fastify/compress", "@fastify/static", "@fastify/formbody",
+            "@fastify/multipart", "@fastify/swagger", "@fastify/sensible",
+        }),
+    ),
     Framework(  # file-system routes: no call makes a router; `nextjs` reads a file's place
         NEXTJS,
         "Next.js",
@@ -230,7 +269,6 @@ UNREAD = (
         (b"urlpatterns",),
         re.compile(rb"^urlpatterns\s*[:=+]", re.MULTILINE),
     ),
-    Unread("Fastify", "javascript", (b"fastify",), _js_import(r"fastify")),
     Unread("Hapi", "javascript", (b"hapi",), _js_import(r"@hapi/hapi|hapi")),
     Unread("NestJS", "javascript", (b"@nestjs/",), _js_import(r"@nestjs/core|@nestjs/common")),
 )

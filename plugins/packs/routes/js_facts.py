@@ -64,6 +64,13 @@ _ALIASES = {alias: method for f in JAVASCRIPT for alias, method in f.verbs.items
 _PREFIX_METHODS = frozenset(f.prefix_method for f in JAVASCRIPT if f.prefix_method)
 _UNWRAP = frozenset(name for f in JAVASCRIPT for name in f.unwrap)
 _NO_ROUTES = frozenset(name for f in JAVASCRIPT for name in f.no_routes)
+# Fastify's calls from its record: `route({ method, url })`, `register(plugin, { prefix })`,
+# `addHook('onRequest', guard)`, and the route options whose values guard (`preHandler`)
+_ROUTE_CALLS = {f.route_call: f for f in JAVASCRIPT if f.route_call}
+_REGISTER_CALLS = {f.register_call: f for f in JAVASCRIPT if f.register_call}
+_HOOK_CALLS = {f.hook_call: f for f in JAVASCRIPT if f.hook_call}
+_HOOK_OPTIONS = tuple(dict.fromkeys(name for f in JAVASCRIPT for name in f.hook_options))
+_SHARED_PLUGIN = "fastify-plugin"  # `fp(plugin)`: run on the registering router itself
 # `app.all(path, h)` serves every method: listed as one route per verb above, in that order.
 ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m in _VERBS)
 _CALLED = _VERBS | {"use", "all"} | set(_ALIASES)
@@ -74,7 +81,11 @@ _CALLED = _VERBS | {"use", "all"} | set(_ALIASES)
 # fraction of a tree-sitter query over the whole tree; `\b` rather than lookarounds for `$`
 # halves the regex's own time.
 _LOOK_AT = re.compile(
-    rb"=(?![=>])|\b(?:" + "|".join(sorted(_CALLED | _PREFIX_METHODS)).encode() + rb")\b"
+    rb"=(?![=>])|\b(?:"
+    + "|".join(
+        sorted(_CALLED | _PREFIX_METHODS | {*_ROUTE_CALLS, *_REGISTER_CALLS, *_HOOK_CALLS})
+    ).encode()
+    + rb")\b"
 )
 _TOP_LEVEL = {"program", "export_statement"}
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
@@ -698,6 +709,97 @@ class _Reader:
             self._route(node, prop, verb, owner_node, args)
         elif verb in _PREFIX_METHODS and len(args) == 1:
             self._set_prefix(owner_node, args[0])
+        elif verb in _ROUTE_CALLS and len(args) == 1:
+            options = _unwrap(args[0])
+            if options is not None and options.type == "object":
+                self._options_route(prop, owner_node, options, _ROUTE_CALLS[verb])
+        elif verb in _REGISTER_CALLS and args and self._uses(_REGISTER_CALLS[verb]):
+            self._register(node, owner_node, args, _REGISTER_CALLS[verb])
+        elif verb in _HOOK_CALLS and len(args) == 2 and self._uses(_HOOK_CALLS[verb]):
+            hook = self._string(args[0])
+            owner = self._owner(owner_node)
+            if hook in _HOOK_CALLS[verb].hook_options and owner is not None:
+                guard = self._guard(args[1])
+                self.uses.append(UseDecl(owner, ((guard, Auth((guard,))),), _line(node)))
+
+    def _uses(self, framework: Framework) -> bool:
+        """Whether this file names `framework` (a call as common as `register` is read as its
+        only then)."""
+        return any(seed in self.source for seed in framework.seeds)
+
+    def _options_route(
+        self, prop: _Node, owner: _Node, options: _Node, framework: Framework
+    ) -> None:
+        """`fastify.route({ method: ['GET', 'HEAD'], url: '/x', preHandler: auth, handler })`:
+        methods computed out of sight make an `UNRESOLVED_ROUTE` (`methods_unknown`)."""
+        method = _unwrap(self._field(options, "method"))
+        spelled = [self._string(m) for m in (_path_list(method) if method is not None else [])]
+        known = bool(spelled) and all(m is not None for m in spelled)
+        methods = tuple(m.upper() for m in spelled if m is not None) if known else None
+        path_node = next(
+            (v for key in framework.path_keys if (v := self._field(options, key)) is not None),
+            None,
+        )
+        path = (self._value(path_node) if path_node is not None else None) or Opaque()
+        handler_node = self._field(options, "handler")
+        handler = self._handler(handler_node) if handler_node is not None else None
+        self.routes.append(
+            RouteDecl(self._owner(owner), path, methods, _line(prop), handler,
+                      auth=Auth(self._guards([options])), methods_unknown=not known)
+        )  # fmt: skip
+
+    def _register(self, node: _Node, owner: _Node, args: list[_Node], framework: Framework) -> None:
+        """`fastify.register(plugin, { prefix: '/v1' })`: Fastify runs `plugin(child, opts)`
+        with a child of `owner` under that prefix (a router made at the call, mounted on
+        `owner`, passed to the plugin as its first parameter). A plugin wrapped by
+        `fastify-plugin` is given `owner` itself, prefix ignored, as Fastify does."""
+        parent = self._owner(owner)
+        plugin_node = _unwrap(args[0]) or args[0]
+        if parent is None:
+            return
+        line = _line(node)
+        shared = False
+        if plugin_node.type == "call_expression" and self._require(plugin_node) is None:
+            # `fp(plugin)`, `wrap(plugin)`: the plugin is the wrapped function
+            wrapper = _unwrap(plugin_node.child_by_field_id(self.fields.function))
+            shared = self._default_of(wrapper) == _SHARED_PLUGIN
+            inner = self._arguments(plugin_node)
+            plugin_node = (_unwrap(inner[0]) or inner[0]) if inner else plugin_node
+        plugin = self._expr(plugin_node)
+        if shared:
+            child: Expr = parent
+        else:
+            options = _unwrap(args[1]) if len(args) > 1 else None
+            prefix: Expr | None = None
+            if options is not None and options.type == "object":
+                value = self._field(options, "prefix")
+                prefix = (self._value(value) or Opaque()) if value is not None else None
+            elif options is not None:
+                prefix = Opaque()  # options computed out of sight: the prefix may be in them
+            site = f"{_site(node)}:{framework.register_call}"
+            self.routers[site] = RouterDecl(site, framework.key, line, prefix=prefix)
+            child = RouterRef(site)
+            self.uses.append(UseDecl(parent, ((child, Auth((child,))),), line))
+        if plugin is not None:
+            self.invocations.append(
+                Invocation(plugin, (child,), (), line, scope=self._enclosing(node))
+            )
+
+    def _guards(self, args: list[_Node]) -> tuple[Expr, ...]:
+        """Each middleware argument as a guard to judge; an options object (Fastify's) gives
+        the values of its guarding options (`{ preHandler: [a, b] }`), nothing else."""
+        guards: list[Expr] = []
+        for arg in args:
+            inner = _unwrap(arg) or arg
+            if inner.type != "object" or not _HOOK_OPTIONS:
+                guards.append(self._guard(arg))
+                continue
+            for name in _HOOK_OPTIONS:
+                value = self._field(inner, name)
+                items = self._array_items(value) if value is not None else None
+                for item in items if items is not None else ([value] if value else []):
+                    guards.append(self._guard(item))
+        return tuple(guards)
 
     def _set_prefix(self, owner: _Node, prefix: _Node) -> None:
         """`router.prefix('/api')`: the router's own prefix from then on; on a router made
@@ -725,11 +827,15 @@ class _Reader:
             return
         if not args:
             return
-        auth = Auth(tuple(self._guard(a) for a in args[:-1])) if len(args) > 1 else NO_AUTH
+        last = _unwrap(args[-1]) or args[-1]
+        options_last = last.type == "object"  # `fastify.get('/x', { preHandler, handler })`
+        guarded = args if options_last else args[:-1]
+        auth = Auth(self._guards(guarded)) if guarded else NO_AUTH
         owner_expr = self._owner(owner)
         methods = ALL_METHODS if verb == "all" else (_ALIASES.get(verb, verb.upper()),)
         line = _line(prop)
-        handler = self._handler(args[-1])
+        handler_node = self._field(last, "handler") if options_last else args[-1]
+        handler = self._handler(handler_node) if handler_node is not None else None
         for target in _path_list(paths[0]):
             path = self._value(target) or Opaque()
             self.routes.append(RouteDecl(owner_expr, path, methods, line, handler, auth=auth))

@@ -542,7 +542,7 @@ class _Linker:
         node = self.nodes.get(key)
         if node is None:
             if not path.endswith(".py"):
-                framework = EXPRESS
+                framework = _PLUGIN_PARAMS.get(param.name, EXPRESS)
             else:  # `@app.get` is FastAPI's or Flask's; a `route`/`<x>` spelling is Flask's
                 text = route.path.value if isinstance(route.path, Lit) else ""
                 framework = FLASK if route.methods is None or "<" in text else FASTAPI
@@ -1429,7 +1429,9 @@ def _route_like(path: str, route: RouteDecl) -> bool:
     )
 
 
-_APP_NAMES = frozenset({"app", "router", "server", "routes"})
+# a plugin's router parameter, by the records' names (`fastify`), -> the framework it serves
+_PLUGIN_PARAMS = {name: f.key for f in JAVASCRIPT for name in f.plugin_params}
+_APP_NAMES = frozenset({"app", "router", "server", "routes", *_PLUGIN_PARAMS})
 
 
 def _hook_call(callee: Expr) -> bool:

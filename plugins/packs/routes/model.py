@@ -19,6 +19,7 @@ STARLETTE = "starlette"
 EXPRESS = "express"
 KOA = "koa"
 NEXTJS = "nextjs"
+FASTIFY = "fastify"
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"

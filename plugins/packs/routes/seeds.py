@@ -19,7 +19,7 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   (`frameworks.JAVASCRIPT`: `express`, `Router`, `koa`); a
   computed registration `x[verb](...)` needs `](`; a
   route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`, a
-  record's aliases and prefix calls: koa-router's `del`, `prefix`):
+  record's own calls: koa-router's `del`, `prefix`, Fastify's `route`, `register`, `addHook`):
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
   reader's member call has it (a comment between the `.` and the word is a limit). A Next.js
   route file (`pages/api/**`, `app/**/route.ts`: `nextjs.route_file`) is admitted by its path.
@@ -72,6 +72,9 @@ _JS_NAMES = tuple(dict.fromkeys((*(s for f in JAVASCRIPT for s in f.seeds), *SEE
 _RECORD_CALLS = {
     *(alias for f in JAVASCRIPT for alias in f.verbs),
     *(f.prefix_method for f in JAVASCRIPT if f.prefix_method),
+    *(f.route_call for f in JAVASCRIPT if f.route_call),  # Fastify's `route({ url })`
+    *(f.register_call for f in JAVASCRIPT if f.register_call),
+    *(f.hook_call for f in JAVASCRIPT if f.hook_call),
 }
 # a route or `use` call's property: the word, then a `.` before it is checked (`\b` or a
 # lookbehind first would make `re` try every position)
