@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .model import EXPRESS, FASTAPI, FASTIFY, FLASK, KOA, NEXTJS, STARLETTE
+from .model import EXPRESS, FASTAPI, FASTIFY, FLASK, KOA, NESTJS, NEXTJS, STARLETTE
 from .paths import brace_path, express_served, flask_path, flask_shape
 
 
@@ -251,6 +251,16 @@ READ = (
             "@fastify/multipart", "@fastify/swagger", "@fastify/sensible",
         }),
     ),
+    Framework(  # decorators: `@Controller(prefix)` classes, `@Get(path)` methods (`js_facts`)
+        NESTJS,
+        "NestJS",
+        "javascript",
+        noun="controller",
+        normalise=express_served,  # Nest serves through Express (or Fastify) path syntax
+        seeds=(b"@nestjs/",),
+        guards={"@nestjs/passport": frozenset({"AuthGuard"})},
+        not_guards=frozenset({"@nestjs/common", "@nestjs/core", "@nestjs/throttler"}),
+    ),
     Framework(  # file-system routes: no call makes a router; `nextjs` reads a file's place
         NEXTJS,
         "Next.js",
@@ -270,7 +280,6 @@ UNREAD = (
         re.compile(rb"^urlpatterns\s*[:=+]", re.MULTILINE),
     ),
     Unread("Hapi", "javascript", (b"hapi",), _js_import(r"@hapi/hapi|hapi")),
-    Unread("NestJS", "javascript", (b"@nestjs/",), _js_import(r"@nestjs/core|@nestjs/common")),
 )
 SEEDS = {
     language: tuple(sorted({s for u in UNREAD if u.language == language for s in u.seeds}))

@@ -20,6 +20,7 @@ EXPRESS = "express"
 KOA = "koa"
 NEXTJS = "nextjs"
 FASTIFY = "fastify"
+NESTJS = "nestjs"
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
@@ -368,6 +369,18 @@ class PrefixDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class GlobalPrefix:
+    """`app.setGlobalPrefix('api', { exclude: [...] })` (NestJS): a prefix before every route
+    of `framework` in the scan, but those whose path `exclude` names (strings; None: an
+    exclude list not read)."""
+
+    framework: str
+    prefix: Expr
+    line: int
+    exclude: tuple[str, ...] | None = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleFacts:
     """Everything one file says. `bindings` are its top-level names (Python also folds in names
     bound inside functions, so app factories link); `exports` are a JavaScript module's."""
@@ -385,6 +398,7 @@ class ModuleFacts:
     unread: tuple[tuple[str, int], ...] = ()  # (framework, line): used here, not read
     stores: tuple[Store, ...] = ()  # what methods append to their instance's lists
     prefixes: tuple[PrefixDecl, ...] = ()  # `router.prefix('/x')` on a router made elsewhere
+    global_prefixes: tuple[GlobalPrefix, ...] = ()  # NestJS's `app.setGlobalPrefix('api')`
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -431,6 +445,7 @@ _pickled_by_fields(
     Stored,
     Store,
     PrefixDecl,
+    GlobalPrefix,
     Auth,
     RouterDecl,
     RouteDecl,
