@@ -11,8 +11,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .model import EXPRESS, FASTAPI, FASTIFY, FLASK, KOA, NESTJS, NEXTJS, STARLETTE
-from .paths import brace_path, express_served, flask_path, flask_shape
+from .model import EXPRESS, FASTAPI, FASTIFY, FLASK, HAPI, KOA, NESTJS, NEXTJS, STARLETTE
+from .paths import brace_path, express_served, flask_path, flask_shape, hapi_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,7 @@ class Framework:
     app_modules: tuple[str, ...] = ()
     router_modules: tuple[str, ...] = ()
     router_members: tuple[str, ...] = ()
+    app_members: tuple[str, ...] = ()  # members that make an app (`Hapi.server()`)
     prefix_option: str | None = None  # `new Router({ prefix: '/api' })`
     prefix_method: str | None = None  # `router.prefix('/api')`
     verbs: Mapping[str, str] = field(default_factory=dict)  # method aliases: `del` -> DELETE
@@ -58,9 +59,16 @@ class Framework:
     # `register_call` runs a plugin function on a child router with `{ prefix }` options
     route_call: str | None = None
     path_keys: tuple[str, ...] = ()
+    all_method: str | None = None  # the method spelling for every method (Hapi's `*`)
+    # dotted option paths holding a route's auth (Hapi's `options.auth`: `false` is none, a
+    # strategy is a guard, `mode: 'try'`/`'optional'` is none)
+    auth_options: tuple[str, ...] = ()
     hook_options: tuple[str, ...] = ()
     hook_call: str | None = None
     register_call: str | None = None
+    register_prefix: str = "prefix"  # dotted path of the prefix in its options
+    plugin_key: str | None = None  # `register({ plugin: p, routes })`: the plugin's key
+    plugin_member: str | None = None  # a plugin object's function (`{ name, register }`)
     # what a plugin function's router parameter is called (`async function (fastify, opts)`):
     # routes on one that no scanned call passes are listed, prefix unknown, as this framework's
     plugin_params: tuple[str, ...] = ()
@@ -251,6 +259,29 @@ READ = (
             "@fastify/multipart", "@fastify/swagger", "@fastify/sensible",
         }),
     ),
+    Framework(
+        HAPI,
+        "Hapi",
+        "javascript",
+        noun="plugin",
+        normalise=hapi_path,  # hapi spells parameters `{id}`, `{path*}`, `{id?}`
+        seeds=(b"hapi",),
+        app_modules=("@hapi/hapi", "hapi"),
+        app_members=("server", "Server"),
+        route_call="route",
+        path_keys=("path",),
+        all_method="*",
+        auth_options=("options.auth", "config.auth"),
+        register_call="register",
+        register_prefix="routes.prefix",
+        plugin_key="plugin",
+        plugin_member="register",
+        plugin_params=("server",),
+        guards={"@hapi/basic": frozenset({"*"}), "hapi-auth-jwt2": frozenset({"*"}),
+                "@hapi/cookie": frozenset({"*"}), "@hapi/bell": frozenset({"*"})},
+        not_guards=frozenset({"@hapi/hapi", "hapi", "@hapi/boom", "@hapi/joi", "joi",
+                              "@hapi/inert", "@hapi/vision"}),
+    ),
     Framework(  # decorators: `@Controller(prefix)` classes, `@Get(path)` methods (`js_facts`)
         NESTJS,
         "NestJS",
@@ -279,7 +310,6 @@ UNREAD = (
         (b"urlpatterns",),
         re.compile(rb"^urlpatterns\s*[:=+]", re.MULTILINE),
     ),
-    Unread("Hapi", "javascript", (b"hapi",), _js_import(r"@hapi/hapi|hapi")),
 )
 SEEDS = {
     language: tuple(sorted({s for u in UNREAD if u.language == language for s in u.seeds}))
@@ -288,6 +318,7 @@ SEEDS = {
 _ANY_SEED = {
     language: re.compile(b"|".join(re.escape(seed) for seed in seeds))
     for language, seeds in SEEDS.items()
+    if seeds  # no unread framework of a language: nothing to look for
 }
 
 
@@ -295,7 +326,8 @@ def unread_uses(source: bytes, language: str) -> tuple[tuple[str, int], ...]:
     """(framework, line) of each use of an unread framework in a file of `language`: the first
     per framework (one place is enough to name it)."""
     found: list[tuple[str, int]] = []
-    if _ANY_SEED[language].search(source) is None:  # most files: one pass
+    any_seed = _ANY_SEED.get(language)
+    if any_seed is None or any_seed.search(source) is None:  # most files: one pass
         return ()
     for framework in UNREAD:
         if framework.language != language or not any(s in source for s in framework.seeds):

@@ -28,6 +28,7 @@ from .model import (
     Auth,
     Call,
     Concat,
+    Evidence,
     Expr,
     Function,
     GlobalPrefix,
@@ -68,8 +69,14 @@ _UNWRAP = frozenset(name for f in JAVASCRIPT for name in f.unwrap)
 _NO_ROUTES = frozenset(name for f in JAVASCRIPT for name in f.no_routes)
 # Fastify's calls from its record: `route({ method, url })`, `register(plugin, { prefix })`,
 # `addHook('onRequest', guard)`, and the route options whose values guard (`preHandler`)
-_ROUTE_CALLS = {f.route_call: f for f in JAVASCRIPT if f.route_call}
-_REGISTER_CALLS = {f.register_call: f for f in JAVASCRIPT if f.register_call}
+_ROUTE_CALLS = {
+    name: tuple(f for f in JAVASCRIPT if f.route_call == name)
+    for name in {f.route_call for f in JAVASCRIPT if f.route_call}
+}
+_REGISTER_CALLS = {
+    name: tuple(f for f in JAVASCRIPT if f.register_call == name)
+    for name in {f.register_call for f in JAVASCRIPT if f.register_call}
+}
 _HOOK_CALLS = {f.hook_call: f for f in JAVASCRIPT if f.hook_call}
 _HOOK_OPTIONS = tuple(dict.fromkeys(name for f in JAVASCRIPT for name in f.hook_options))
 _SHARED_PLUGIN = "fastify-plugin"  # `fp(plugin)`: run on the registering router itself
@@ -852,10 +859,15 @@ class _Reader:
             self._set_prefix(owner_node, args[0])
         elif verb in _ROUTE_CALLS and len(args) == 1:
             options = _unwrap(args[0])
-            if options is not None and options.type == "object":
-                self._options_route(prop, owner_node, options, _ROUTE_CALLS[verb])
-        elif verb in _REGISTER_CALLS and args and self._uses(_REGISTER_CALLS[verb]):
-            self._register(node, owner_node, args, _REGISTER_CALLS[verb])
+            items = self._array_items(options) if options is not None else None
+            for item in items if items is not None else [options] if options else []:
+                item = _unwrap(item) or item  # hapi's `server.route([{...}, {...}])`
+                if item.type == "object":
+                    self._options_route(prop, owner_node, item, _ROUTE_CALLS[verb])
+        elif verb in _REGISTER_CALLS and args:
+            used = [f for f in _REGISTER_CALLS[verb] if self._uses(f)]
+            if used:
+                self._registers(node, owner_node, args, used[0])
         elif verb in _HOOK_CALLS and len(args) == 2 and self._uses(_HOOK_CALLS[verb]):
             hook = self._string(args[0])
             owner = self._owner(owner_node)
@@ -869,27 +881,98 @@ class _Reader:
         return any(seed in self.source for seed in framework.seeds)
 
     def _options_route(
-        self, prop: _Node, owner: _Node, options: _Node, framework: Framework
+        self, prop: _Node, owner: _Node, options: _Node, frameworks: tuple[Framework, ...]
     ) -> None:
-        """`fastify.route({ method: ['GET', 'HEAD'], url: '/x', preHandler: auth, handler })`:
+        """`fastify.route({ method: ['GET', 'HEAD'], url: '/x', preHandler: auth, handler })`,
+        hapi's `server.route({ method: '*', path: '/x', options: { auth: false }, handler })`
+        (which of them the owner is only the linker knows: each record's keys are read):
         methods computed out of sight make an `UNRESOLVED_ROUTE` (`methods_unknown`)."""
         method = _unwrap(self._field(options, "method"))
         spelled = [self._string(m) for m in (_path_list(method) if method is not None else [])]
         known = bool(spelled) and all(m is not None for m in spelled)
-        methods = tuple(m.upper() for m in spelled if m is not None) if known else None
+        every = {f.all_method for f in frameworks if f.all_method}
+        methods: tuple[str, ...] | None = None
+        if known:
+            methods = tuple(
+                dict.fromkeys(
+                    m for s in spelled if s is not None
+                    for m in (ALL_METHODS if s in every else (s.upper(),))
+                )
+            )  # fmt: skip
+        keys = dict.fromkeys(key for f in frameworks for key in f.path_keys)
         path_node = next(
-            (v for key in framework.path_keys if (v := self._field(options, key)) is not None),
+            (v for key in keys if (v := self._field(options, key)) is not None),
             None,
         )
         path = (self._value(path_node) if path_node is not None else None) or Opaque()
         handler_node = self._field(options, "handler")
         handler = self._handler(handler_node) if handler_node is not None else None
+        if handler_node is None:  # hapi: `options: { handler }`
+            inner = self._dotted(options, ("options", "handler")) or self._dotted(
+                options, ("config", "handler")
+            )
+            handler = self._handler(inner) if inner is not None else None
+        guards = self._guards([options])
+        # a framework's route auth options count in a file that does not name another's
+        # (a Fastify file's `route({ path })` has no `options.auth`, and is not unknown for it)
+        named = [f for f in frameworks if self._uses(f)]
+        auth_paths = [p.split(".") for f in named or frameworks for p in f.auth_options]
+        if auth_paths:
+            guards += (self._route_auth(options, auth_paths),)
         self.routes.append(
-            RouteDecl(self._owner(owner), path, methods, _line(prop), handler,
-                      auth=Auth(self._guards([options])), methods_unknown=not known)
+            RouteDecl(self._owner(owner), path, methods, _line(options), handler,
+                      auth=Auth(guards), methods_unknown=not known)
         )  # fmt: skip
 
-    def _register(self, node: _Node, owner: _Node, args: list[_Node], framework: Framework) -> None:
+    def _dotted(self, node: _Node | None, keys: tuple[str, ...] | list[str]) -> _Node | None:
+        """The value at `a.b` of an object literal (`{ options: { auth: false } }`)."""
+        for key in keys:
+            node = _unwrap(node)
+            if node is None or node.type != "object":
+                return None
+            node = self._field(node, key)
+        return node
+
+    def _route_auth(self, options: _Node, paths: list[list[str]]) -> Expr:
+        """hapi's route `auth`: `false`, or `mode: 'try'`/`'optional'`, lets anyone through
+        (`NoGuard`); a strategy name or `{ strategy }` is a guard (`Evidence`); none given,
+        the server's default strategy decides, which is not read (`Opaque`)."""
+        for path in paths:
+            value = _unwrap(self._dotted(options, path))
+            if value is None:
+                continue
+            if value.type == "false":
+                return NoGuard("auth: false")
+            if value.type == "object":
+                mode = self._string(self._field(value, "mode"))
+                if mode in {"try", "optional"}:
+                    return NoGuard(f"auth mode {mode}")
+                return Evidence("auth strategy")
+            if value.type in {"string", "template_string", "identifier", "member_expression"}:
+                return Evidence("auth strategy")
+            return Opaque()
+        return Opaque()
+
+    def _registers(
+        self, node: _Node, owner: _Node, args: list[_Node], framework: Framework
+    ) -> None:
+        """hapi's `server.register(plugins, options)`: a plugin, `{ plugin, routes: { prefix }
+        }`, or a list of them, each read as Fastify's `register(plugin, options)`; Fastify's
+        is one plugin and its options."""
+        first = _unwrap(args[0]) or args[0]
+        items = self._array_items(first) if framework.plugin_key else None
+        for index, item in enumerate(items if items is not None else [first]):
+            item = _unwrap(item) or item
+            key = framework.plugin_key
+            plugin = self._field(item, key) if key and item.type == "object" else None
+            if plugin is not None:  # `{ plugin: p, routes: { prefix } }`
+                self._register(node, owner, [plugin, item], framework, index)
+            else:
+                self._register(node, owner, [item, *args[1:2]], framework, index)
+
+    def _register(
+        self, node: _Node, owner: _Node, args: list[_Node], framework: Framework, index: int = 0
+    ) -> None:
         """`fastify.register(plugin, { prefix: '/v1' })`: Fastify runs `plugin(child, opts)`
         with a child of `owner` under that prefix (a router made at the call, mounted on
         `owner`, passed to the plugin as its first parameter). A plugin wrapped by
@@ -907,24 +990,51 @@ class _Reader:
             inner = self._arguments(plugin_node)
             plugin_node = (_unwrap(inner[0]) or inner[0]) if inner else plugin_node
         plugin = self._expr(plugin_node)
+        callees = [plugin] if plugin is not None else []
+        if framework.plugin_member and plugin is not None:  # hapi: `{ name, register }`
+            callees = self._plugin_functions(plugin, framework, _site(node))
         if shared:
             child: Expr = parent
         else:
             options = _unwrap(args[1]) if len(args) > 1 else None
             prefix: Expr | None = None
             if options is not None and options.type == "object":
-                value = self._field(options, "prefix")
+                value = self._dotted(options, framework.register_prefix.split("."))
                 prefix = (self._value(value) or Opaque()) if value is not None else None
             elif options is not None:
                 prefix = Opaque()  # options computed out of sight: the prefix may be in them
-            site = f"{_site(node)}:{framework.register_call}"
+            site = f"{_site(node)}:{framework.register_call}:{index}"
             self.routers[site] = RouterDecl(site, framework.key, line, prefix=prefix)
             child = RouterRef(site)
             self.uses.append(UseDecl(parent, ((child, Auth((child,))),), line))
-        if plugin is not None:
+        for callee in callees:
             self.invocations.append(
-                Invocation(plugin, (child,), (), line, scope=self._enclosing(node))
+                Invocation(callee, (child,), (), line, scope=self._enclosing(node))
             )
+
+    def _plugin_functions(self, plugin: Expr, framework: Framework, site: str) -> list[Expr]:
+        """hapi's plugin object's function (`plugin.register`), or that of the `plugin` its
+        module exports (`exports.plugin = { register }`): each a call the linker follows when
+        it links to a function, ignores otherwise."""
+        member, key = framework.plugin_member or "", framework.plugin_key
+        if isinstance(plugin, Namespace):
+            fields = dict(plugin.fields)
+            inner = fields.get(key) if key else None
+            found = fields.get(member) or (
+                dict(inner.fields).get(member) if isinstance(inner, Namespace) else None
+            )
+            return [found] if found is not None else []
+        callees = [m for m in (_member(plugin, member),) if m is not None]
+        if key:
+            holder: Expr | None = _member(plugin, key)
+            if isinstance(holder, ImportRef):  # named, to reach a member of the export
+                name = f"{site}:{key}"
+                self.bindings[name] = holder
+                holder = Sym((name,))
+            nested = _member(holder, member) if holder is not None else None
+            if nested is not None:
+                callees.append(nested)
+        return callees
 
     def _guards(self, args: list[_Node]) -> tuple[Expr, ...]:
         """Each middleware argument as a guard to judge; an options object (Fastify's) gives
@@ -1019,6 +1129,8 @@ class _Reader:
             owner = self._default_of(_unwrap(callee.child_by_field_id(self.fields.object)))
             for framework in JAVASCRIPT:
                 modules = (*framework.app_modules, *framework.router_modules)
+                if owner in modules and member in framework.app_members:
+                    return framework, True  # `Hapi.server({ port })`
                 if owner in modules and member in framework.router_members:
                     return framework, False
         return None
@@ -1194,6 +1306,10 @@ class _Reader:
                 )
                 if value is not None and name:
                     fields.append((name, value))
+            elif prop.type == "method_definition":  # `{ async register(server) {...} }`
+                name = self._text(prop.child_by_field_id(self.fields.name))
+                if name:
+                    fields.append((name, self._function(prop, name)))
         return Namespace(tuple(fields))
 
     def _owner(self, node: _Node) -> Expr | None:

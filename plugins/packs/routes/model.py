@@ -21,6 +21,7 @@ KOA = "koa"
 NEXTJS = "nextjs"
 FASTIFY = "fastify"
 NESTJS = "nestjs"
+HAPI = "hapi"
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
