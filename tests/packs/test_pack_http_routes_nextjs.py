@@ -166,3 +166,57 @@ def test_a_next_scan_with_the_pre_filter_is_the_scan_of_every_file(
     assert parsed[1] < parsed[0]
     assert '"GET /products/{filters}"' in documents[1]
     assert '"PUT /files/{key}"' in documents[1]
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        "const nextConfig = { reactStrictMode: true, basePath: '/shop' };\n"
+        "module.exports = nextConfig;\n",
+        "export default { basePath: '/shop/' };\n",
+    ],
+)
+def test_base_path_in_next_config_prefixes_every_route(config: str) -> None:
+    files = {"web/next.config.js": config, "web/app/api/cart/route.ts": SHOP_CART}
+    assert placed(files) == {"POST /shop/api/cart": "web/app/api/cart/route.ts:1 nextjs"}
+    assert document(files)["findings"] == []
+
+
+def test_a_base_path_not_read_is_a_finding_at_the_config() -> None:
+    config = (
+        "const withDocs = require('./with-docs');\n"
+        "module.exports = withDocs({ basePath: process.env.BASE_PATH });\n"
+    )
+    files = {"web/next.config.js": config, "web/app/api/cart/route.ts": SHOP_CART}
+    found = document(files)
+    assert [(r["name"], r["attrs"].get("prefixUnresolved")) for r in found["resources"]] == [
+        ("POST /api/cart", True)
+    ]
+    assert [(f["code"], f["locations"][-1]) for f in found["findings"]] == [
+        ("UNRESOLVED_PREFIX", {"path": "web/next.config.js", "line": 2})
+    ]
+    # a config that sets no basePath adds nothing, and is not even parsed for it
+    assert not seeds.admits("next.config.js", b"module.exports = { reactStrictMode: true };\n")
+
+
+def test_a_next_config_scan_with_the_pre_filter_is_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        "next.config.mjs": "const config = { basePath: '/store' };\nexport default config;\n",
+        "src/app/api/cart/route.ts": SHOP_CART,
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    documents = []
+    for parse_all in (True, False):
+        scanner = make_scanner(parse_all=parse_all)
+        scanner.workers = 1
+        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
+    assert documents[1] == documents[0]
+    assert '"POST /store/api/cart"' in documents[1]
+
+
+SHOP_CART = "export async function POST(request: Request) { return new Response(null); }\n"

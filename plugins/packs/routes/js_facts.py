@@ -135,6 +135,8 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
     served = nextjs.route_file(path)
     if served is not None:
         reader.file_routes(*served)
+    elif nextjs.config_file(path, source):
+        reader.base_path()
     return ModuleFacts(
         language="javascript",
         bindings=reader.bindings,
@@ -458,6 +460,23 @@ class _Reader:
                     RouteDecl(RouterRef(site), Lit(path), (method,), line, handler,
                               auth=Auth((value, Opaque())))
                 )  # fmt: skip
+
+    def base_path(self) -> None:
+        """`basePath` of a Next.js config (`module.exports = { basePath: '/docs' }`, a named
+        config object exported, `export default`): the global prefix of every Next.js route.
+        A config that names `basePath` in a way not read (wrapped by a plugin call, computed)
+        is a global prefix not known: the linker says so at this file."""
+        config = self.exports.get("default")
+        if isinstance(config, Sym) and len(config.path) == 1:
+            config = self.bindings.get(config.path[0], config)
+        prefix: Expr = Opaque()
+        if isinstance(config, Namespace):
+            fields = dict(config.fields)
+            if "basePath" not in fields:
+                return
+            prefix = fields["basePath"]
+        line = self.export_lines.get("default", 1)
+        self.global_prefixes.append(GlobalPrefix(NEXTJS, prefix, line))
 
     # -- imports, declarations, exports ----------------------------------------------------
 

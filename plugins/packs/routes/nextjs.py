@@ -27,6 +27,13 @@ _CATCH_ALL = re.compile(r"\[\.\.\.([A-Za-z_$][A-Za-z0-9_$]*)\]")
 _OPTIONAL_CATCH_ALL = re.compile(r"\[\[\.\.\.([A-Za-z_$][A-Za-z0-9_$]*)\]\]")
 
 
+def config_file(path: str, data: bytes) -> bool:
+    """Whether the file is a Next.js config that may set `basePath` (`next.config.js`,
+    `.mjs`, `.ts`, in any folder): the prefix every route of the project is served under."""
+    name = path.rpartition("/")[2]
+    return name.startswith("next.config.") and name.endswith(SUFFIXES) and b"basePath" in data
+
+
 def route_file(path: str) -> tuple[str, tuple[str, ...]] | None:
     """(`PAGES` or `APP`, the paths it serves) for a Next.js route file at repo-relative
     `path`, else None. The first `pages/api` (or `app`) folder on the path is the router's:

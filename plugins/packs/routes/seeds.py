@@ -22,7 +22,8 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   record's own calls: koa-router's `del`, `prefix`, Fastify's `route`, `register`, `addHook`):
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
   reader's member call has it (a comment between the `.` and the word is a limit). A Next.js
-  route file (`pages/api/**`, `app/**/route.ts`: `nextjs.route_file`) is admitted by its path.
+  route file (`pages/api/**`, `app/**/route.ts`: `nextjs.route_file`) is admitted by its path,
+  a `next.config.*` naming `basePath` by its name and that word (`nextjs.config_file`).
 
 A file that uses a framework the pack names but does not read (`frameworks.UNREAD`: Django's
 `urlpatterns`, Fastify, Hapi, NestJS) is admitted by that record's seed bytes, so
@@ -151,6 +152,8 @@ def admits(path: str, data: bytes) -> bool:
     if any(name in data for name in _JS_NAMES):
         return True
     if nextjs.route_file(path) is not None:  # a Next.js route file: its place routes it
+        return True
+    if nextjs.config_file(path, data):  # `basePath`: every Next.js route's prefix
         return True
     computed = b"](" in data or b"] (" in data  # `app[verb](path, h)`: a computed call
     if computed and _COMPUTED_CALL.search(data) is not None:
