@@ -173,3 +173,34 @@ def test_a_nestjs_scan_with_the_pre_filter_is_the_scan_of_every_file(
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]  # util.ts (and paths.ts until asked for) are not parsed
     assert '"GET /api/staff/old"' in documents[1]
+
+
+def test_a_versioned_route_is_listed_with_a_finding_not_silently() -> None:
+    files = {
+        "src/cats.controller.ts": (
+            "import { Controller, Get, Version } from '@nestjs/common';\n"
+            "@Controller({ path: 'cats', version: '1' })\n"
+            "export class CatsController {\n"
+            "  @Get()\n"
+            "  all() {}\n"
+            "}\n"
+            "@Controller('dogs')\n"
+            "export class DogsController {\n"
+            "  @Version('2')\n"
+            "  @Get()\n"
+            "  all() {}\n"
+            "  @Get('breeds')\n"
+            "  breeds() {}\n"
+            "}\n"
+        ),
+    }
+    found = document(files)
+    assert [(r["name"], r["attrs"].get("prefixUnresolved")) for r in found["resources"]] == [
+        ("GET /cats", True),
+        ("GET /dogs", True),
+        ("GET /dogs/breeds", None),
+    ]
+    assert [(f["code"], f["locations"]) for f in found["findings"]] == [
+        ("UNRESOLVED_PREFIX", [{"path": "src/cats.controller.ts", "line": 4}]),
+        ("UNRESOLVED_PREFIX", [{"path": "src/cats.controller.ts", "line": 10}]),
+    ]

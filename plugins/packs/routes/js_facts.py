@@ -83,6 +83,10 @@ _SHARED_PLUGIN = "fastify-plugin"  # `fp(plugin)`: run on the registering router
 # NestJS: the package its decorators come from, its route decorators (`All`: every method)
 _NEST_COMMON = "@nestjs/common"
 _GLOBAL_PREFIX = re.compile(rb"\.\s*(setGlobalPrefix)\s*\(")
+_NEST_VERSION = (
+    "a version is declared here (`version:`, `@Version`): under URI versioning, which is not "
+    "read, it is a path segment (`/v1`), and the route is named without it"
+)
 _NEST_VERBS = {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
                "Options": "OPTIONS", "Head": "HEAD", "All": "*"}  # fmt: skip
 # `app.all(path, h)` serves every method: listed as one route per verb above, in that order.
@@ -329,6 +333,12 @@ class _Reader:
                 continue
             guards = self._nest_guards(decorators)
             name = self._text(cls.child_by_field_id(self.fields.name)) or "controller"
+            options = _unwrap(controller[1][0]) if controller[1] else None
+            versioned = (
+                options is not None
+                and options.type == "object"
+                and (self._field(options, "version") is not None)
+            )
             routes: list[RouteDecl] = []
             pending: list[_Node] = []
             for member in body.named_children:
@@ -337,7 +347,10 @@ class _Reader:
                     continue
                 if member.type == "method_definition":
                     method = self._text(member.child_by_field_id(self.fields.name))
-                    routes += self._nest_routes(pending, f"{name}.{method}")
+                    found = self._nest_routes(pending, f"{name}.{method}")
+                    if versioned or self._nest_decorator(pending, {"Version"}) is not None:
+                        found = [replace(r, unread_segment=_NEST_VERSION) for r in found]
+                    routes += found
                 pending = []
             for index, prefix in enumerate(self._nest_paths(controller[1])):
                 site = f"{_site(cls)}:controller:{index}"

@@ -996,6 +996,8 @@ class _Linker:
             return
         full = join(base, declared)
         framework = node.decl.framework
+        if route.unread_segment:
+            gaps = (*gaps, (path, route.line, route.unread_segment))
         if framework in self.global_frameworks:
             full, gaps = self._global(framework, full, gaps)
         if framework in _JS_KEYS and not full.startswith("/"):

@@ -321,6 +321,8 @@ class RouteDecl:
     called_at: tuple[str, int] | None = None
     # the call of its function that this declaration was reached through (for findings)
     via: tuple[str, int] | None = None
+    # why a segment the reader saw is not in its path (NestJS's `@Version('2')`): a gap
+    unread_segment: str = ""
 
 
 @dataclass(frozen=True, slots=True)
