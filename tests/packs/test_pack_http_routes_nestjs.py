@@ -204,3 +204,21 @@ def test_a_versioned_route_is_listed_with_a_finding_not_silently() -> None:
         ("UNRESOLVED_PREFIX", [{"path": "src/cats.controller.ts", "line": 4}]),
         ("UNRESOLVED_PREFIX", [{"path": "src/cats.controller.ts", "line": 10}]),
     ]
+
+
+def test_a_javascript_controller_s_method_decorators_are_read_too() -> None:
+    # tree-sitter's JavaScript grammar puts a method's decorators inside the method
+    files = {
+        "src/tags.controller.js": (
+            "import { Controller, Get, Post } from '@nestjs/common';\n"
+            "@Controller('tags')\n"
+            "export class TagsController {\n"
+            "  @Get() list() {}\n"
+            "  @Post(':tag') add() {}\n"
+            "}\n"
+        ),
+    }
+    assert placed(files) == {
+        "GET /tags": "src/tags.controller.js:4 nestjs",
+        "POST /tags/{tag}": "src/tags.controller.js:5 nestjs",
+    }

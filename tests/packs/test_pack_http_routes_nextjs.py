@@ -220,3 +220,17 @@ def test_a_next_config_scan_with_the_pre_filter_is_the_scan_of_every_file(
 
 
 SHOP_CART = "export async function POST(request: Request) { return new Response(null); }\n"
+
+
+def test_handlers_re_exported_by_star_are_a_finding_not_silence() -> None:
+    files = {
+        "app/api/orders/route.ts": "export * from '../../../lib/orders-handlers';\n",
+        "lib/orders-handlers.ts": "export async function GET() { return new Response(''); }\n",
+    }
+    found = document(files)
+    assert found["resources"] == []
+    where = [{"path": "app/api/orders/route.ts", "line": 1}]
+    assert [(f["code"], f["locations"]) for f in found["findings"]] == [
+        ("UNRESOLVED_ROUTE", where),
+        ("UNREAD_FRAMEWORK", where),  # no route at all is listed: named where it is made
+    ]

@@ -346,6 +346,8 @@ class _Reader:
                     pending.append(member)
                     continue
                 if member.type == "method_definition":
+                    # TypeScript's decorators precede the method; JavaScript's are inside it
+                    pending += (c for c in member.named_children if c.type == "decorator")
                     method = self._text(member.child_by_field_id(self.fields.name))
                     found = self._nest_routes(pending, f"{name}.{method}")
                     if versioned or self._nest_decorator(pending, {"Version"}) is not None:
@@ -460,10 +462,15 @@ class _Reader:
             handlers = [(m, "default") for m in ALL_METHODS if "default" in self.exports]
         else:
             handlers = [(m, m) for m in nextjs.APP_METHODS if m in self.exports]
-        if not handlers:
+        if not handlers and not (kind == nextjs.APP and self.star_exports):
             return
         site = f"{self.path}:nextjs"
         self.routers[site] = RouterDecl(site, NEXTJS, 1, app=True)
+        if not handlers:  # `export * from './handlers'`: which methods is not read
+            for path in paths:
+                self.routes.append(
+                    RouteDecl(RouterRef(site), Lit(path), None, 1, methods_unknown=True)
+                )
         for method, name in handlers:
             value = self.exports[name]
             handler = ".".join(value.path) if isinstance(value, Sym) else None
