@@ -357,7 +357,7 @@ def test_a_computed_member_registration_in_javascript_is_a_route_or_a_finding() 
 
 
 AN_UNCOVERED_FRAMEWORK_IS_NAMED: dict[str, str] = {
-    "web/api.js": "const fastify = require('fastify')();\nfastify.listen(3000);\n",
+    "web/api.js": "const restify = require('restify');\nrestify.createServer().listen(3000);\n",
     "web/server.js": (
         "const Koa = require('koa');\nconst app = new Koa();\napp.use(async (ctx) => {});\n"
     ),
@@ -369,7 +369,7 @@ def test_an_uncovered_framework_is_named() -> None:
     found = document(files)
     assert found["resources"] == []
     details = " ".join(f["detail"] for f in found["findings"] if f["code"] == "UNREAD_FRAMEWORK")
-    assert "Fastify" in details and "Koa" in details
+    assert "Restify" in details and "Koa" in details
 
 
 A_KNOWN_FRAMEWORK_WITH_NOTHING_READ_IS_NOT_AN_EMPTY_DOCUMENT: dict[str, str] = {
@@ -781,3 +781,24 @@ def test_the_prefilter_parses_every_file_these_constructs_need(
             documents.append(canonical_json(scanner.discover(["."])))
         assert documents[0] == documents[1], files
         assert b'"findings":[],"resources":[]' not in documents[0], files
+
+
+@pytest.mark.parametrize(
+    ("source", "named"),
+    [
+        ("from aiohttp import web\napp = web.Application()\n", "aiohttp"),
+        ("import tornado.web\n", "Tornado"),
+        ("import falcon\napp = falcon.App()\n", "Falcon"),
+        ("from aiohttp import ClientSession\n", None),  # a client, not a server
+        ("import tornado.ioloop\n", None),
+    ],
+)
+def test_a_python_server_framework_it_does_not_read_is_named_a_client_is_not(
+    source: str, named: str | None
+) -> None:
+    found = document({"svc/main.py": source})
+    details = [f["detail"] for f in found["findings"] if f["code"] == "UNREAD_FRAMEWORK"]
+    if named is None:
+        assert details == []
+    else:
+        assert len(details) == 1 and named in details[0], details

@@ -11,8 +11,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .model import DJANGO, EXPRESS, FASTAPI, FLASK, KOA, STARLETTE
-from .paths import brace_path, express_served, flask_path, flask_shape
+from .model import DJANGO, EXPRESS, FASTAPI, FASTIFY, FLASK, HAPI, KOA, NESTJS, NEXTJS, STARLETTE
+from .paths import brace_path, express_served, flask_path, flask_shape, hapi_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,7 @@ class Framework:
     app_modules: tuple[str, ...] = ()
     router_modules: tuple[str, ...] = ()
     router_members: tuple[str, ...] = ()
+    app_members: tuple[str, ...] = ()  # members that make an app (`Hapi.server()`)
     prefix_option: str | None = None  # `new Router({ prefix: '/api' })`
     prefix_method: str | None = None  # `router.prefix('/api')`
     verbs: Mapping[str, str] = field(default_factory=dict)  # method aliases: `del` -> DELETE
@@ -52,6 +53,25 @@ class Framework:
     no_routes: tuple[
         str, ...
     ] = ()  # `router.allowedMethods()`: middleware, neither route nor guard
+    # `fastify.route({ method, url, handler })`: a route from one options object, its path in
+    # one of `path_keys`; route options whose values guard (`{ preHandler: [auth] }`), also
+    # when added to a router by `hook_call` (`fastify.addHook('onRequest', auth)`);
+    # `register_call` runs a plugin function on a child router with `{ prefix }` options
+    route_call: str | None = None
+    path_keys: tuple[str, ...] = ()
+    all_method: str | None = None  # the method spelling for every method (Hapi's `*`)
+    # dotted option paths holding a route's auth (Hapi's `options.auth`: `false` is none, a
+    # strategy is a guard, `mode: 'try'`/`'optional'` is none)
+    auth_options: tuple[str, ...] = ()
+    hook_options: tuple[str, ...] = ()
+    hook_call: str | None = None
+    register_call: str | None = None
+    register_prefix: str = "prefix"  # dotted path of the prefix in its options
+    plugin_key: str | None = None  # `register({ plugin: p, routes })`: the plugin's key
+    plugin_member: str | None = None  # a plugin object's function (`{ name, register }`)
+    # what a plugin function's router parameter is called (`async function (fastify, opts)`):
+    # routes on one that no scanned call passes are listed, prefix unknown, as this framework's
+    plugin_params: tuple[str, ...] = ()
     # auth: library -> the names that guard when used ("*": any use); libraries that never do
     guards: Mapping[str, frozenset[str]] = field(default_factory=dict)
     not_guards: frozenset[str] = frozenset()
@@ -69,6 +89,26 @@ class Unread:  # a framework pack-http-routes recognises but does not read
     language: str  # "python" | "javascript"
     seeds: tuple[bytes, ...]  # a file whose bytes hold none cannot use it as `pattern` sees
     pattern: re.Pattern[bytes]  # group 0 starts where the use is written
+
+
+def _py_import(modules: str) -> re.Pattern[bytes]:
+    """`import m`, `import m.x` or `from m(.x) import ...` of one of `modules` (a regex), at the
+    start of a line (a guarded or nested import counts too: leading blanks allowed)."""
+    return re.compile(
+        rb"^[ \t]*(?:import|from)[ \t]+(?:" + modules.encode() + rb")\b", re.MULTILINE
+    )
+
+
+def _py_web(package: str) -> re.Pattern[bytes]:
+    """`import p.web`, `from p.web import ...` or `from p import web` (also in a list)."""
+    return re.compile(
+        rb"^[ \t]*(?:import[ \t]+"
+        + package.encode()
+        + rb"\.web\b|from[ \t]+"
+        + package.encode()
+        + rb"(?:\.web\b|[ \t]+import[ \t(][^\n]*\bweb\b))",
+        re.MULTILINE,
+    )
 
 
 def _js_import(modules: str) -> re.Pattern[bytes]:
@@ -229,16 +269,87 @@ READ = (
             "koa-logger", "koa-static", "koa-helmet", "koa-compress",
         }),
     ),
+    Framework(
+        FASTIFY,
+        "Fastify",
+        "javascript",
+        noun="plugin",
+        normalise=express_served,  # a prefixed `/` is served with and without the slash
+        seeds=(b"fastify",),
+        app_modules=("fastify",),
+        route_call="route",
+        path_keys=("url", "path"),
+        hook_options=("onRequest", "preParsing", "preValidation", "preHandler"),
+        hook_call="addHook",
+        register_call="register",
+        plugin_params=("fastify", "instance"),
+        guards={
+            "@fastify/basic-auth": frozenset({"*"}),
+            "@fastify/bearer-auth": frozenset({"*"}),
+            "@fastify/auth": frozenset({"*"}),
+            "fastify-auth": frozenset({"*"}),
+        },
+        evidence=(r"\bjwtVerify\(",),  # @fastify/jwt's check, in a hook's own text
+        not_guards=frozenset({
+            "fastify", "fastify-plugin", "@fastify/cors", "@fastify/helmet",
+            "@fastify/rate-limit", "@fastify/compress", "@fastify/static", "@fastify/formbody",
+            "@fastify/multipart", "@fastify/swagger", "@fastify/sensible",
+        }),
+    ),
+    Framework(
+        HAPI,
+        "Hapi",
+        "javascript",
+        noun="plugin",
+        normalise=hapi_path,  # hapi spells parameters `{id}`, `{path*}`, `{id?}`
+        seeds=(b"hapi",),
+        app_modules=("@hapi/hapi", "hapi"),
+        app_members=("server", "Server"),
+        route_call="route",
+        path_keys=("path",),
+        all_method="*",
+        auth_options=("options.auth", "config.auth"),
+        register_call="register",
+        register_prefix="routes.prefix",
+        plugin_key="plugin",
+        plugin_member="register",
+        plugin_params=("server",),
+        guards={"@hapi/basic": frozenset({"*"}), "hapi-auth-jwt2": frozenset({"*"}),
+                "@hapi/cookie": frozenset({"*"}), "@hapi/bell": frozenset({"*"})},
+        not_guards=frozenset({"@hapi/hapi", "hapi", "@hapi/boom", "@hapi/joi", "joi",
+                              "@hapi/inert", "@hapi/vision"}),
+    ),
+    Framework(  # decorators: `@Controller(prefix)` classes, `@Get(path)` methods (`js_facts`)
+        NESTJS,
+        "NestJS",
+        "javascript",
+        noun="controller",
+        normalise=express_served,  # Nest serves through Express (or Fastify) path syntax
+        seeds=(b"@nestjs/",),
+        guards={"@nestjs/passport": frozenset({"AuthGuard"})},
+        not_guards=frozenset({"@nestjs/common", "@nestjs/core", "@nestjs/throttler"}),
+    ),
+    Framework(  # file-system routes: no call makes a router; `nextjs` reads a file's place
+        NEXTJS,
+        "Next.js",
+        "javascript",
+        noun="route file",
+    ),
 )  # fmt: skip
 BY_KEY = {f.key: f for f in reversed(READ)}  # a key's first record names it
 JAVASCRIPT = tuple(f for f in READ if f.language == "javascript")
 PYTHON = tuple(f for f in READ if f.language == "python")
 
 UNREAD = (
-    Unread("Fastify", "javascript", (b"fastify",), _js_import(r"fastify")),
-    Unread("Hapi", "javascript", (b"hapi",), _js_import(r"@hapi/hapi|hapi")),
-    Unread("NestJS", "javascript", (b"@nestjs/",), _js_import(r"@nestjs/core|@nestjs/common")),
-    Unread("Next.js", "javascript", (b"'next", b'"next'), _js_import(r"next")),
+    # aiohttp and Tornado are clients and much else too: only their `web` module is a server
+    Unread("aiohttp", "python", (b"aiohttp",), _py_web("aiohttp")),
+    Unread("Tornado", "python", (b"tornado",), _py_web("tornado")),
+    Unread("Falcon", "python", (b"falcon",), _py_import(r"falcon")),
+    Unread("Sanic", "python", (b"sanic",), _py_import(r"sanic")),
+    Unread("Bottle", "python", (b"bottle",), _py_import(r"bottle")),
+    Unread("Pyramid", "python", (b"pyramid",), _py_import(r"pyramid")),
+    Unread("Restify", "javascript", (b"restify",), _js_import(r"restify")),
+    Unread("Hono", "javascript", (b"hono",), _js_import(r"hono")),
 )
 SEEDS = {
     language: tuple(sorted({s for u in UNREAD if u.language == language for s in u.seeds}))
@@ -247,6 +358,7 @@ SEEDS = {
 _ANY_SEED = {
     language: re.compile(b"|".join(re.escape(seed) for seed in seeds))
     for language, seeds in SEEDS.items()
+    if seeds  # no unread framework of a language: nothing to look for
 }
 
 
@@ -254,7 +366,8 @@ def unread_uses(source: bytes, language: str) -> tuple[tuple[str, int], ...]:
     """(framework, line) of each use of an unread framework in a file of `language`: the first
     per framework (one place is enough to name it)."""
     found: list[tuple[str, int]] = []
-    if not SEEDS[language] or _ANY_SEED[language].search(source) is None:  # most files: one pass
+    any_seed = _ANY_SEED.get(language)
+    if any_seed is None or any_seed.search(source) is None:  # most files: one pass
         return ()
     for framework in UNREAD:
         if framework.language != language or not any(s in source for s in framework.seeds):

@@ -15,18 +15,23 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan import ParseFailure
+from . import nextjs
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
     CALL,
     EXPRESS,
     HTTP_METHODS,
+    NESTJS,
+    NEXTJS,
     NO_AUTH,
     Auth,
     Call,
     Concat,
+    Evidence,
     Expr,
     Function,
+    GlobalPrefix,
     ImportRef,
     Invocation,
     Lit,
@@ -62,6 +67,28 @@ _ALIASES = {alias: method for f in JAVASCRIPT for alias, method in f.verbs.items
 _PREFIX_METHODS = frozenset(f.prefix_method for f in JAVASCRIPT if f.prefix_method)
 _UNWRAP = frozenset(name for f in JAVASCRIPT for name in f.unwrap)
 _NO_ROUTES = frozenset(name for f in JAVASCRIPT for name in f.no_routes)
+# Fastify's calls from its record: `route({ method, url })`, `register(plugin, { prefix })`,
+# `addHook('onRequest', guard)`, and the route options whose values guard (`preHandler`)
+_ROUTE_CALLS = {
+    name: tuple(f for f in JAVASCRIPT if f.route_call == name)
+    for name in {f.route_call for f in JAVASCRIPT if f.route_call}
+}
+_REGISTER_CALLS = {
+    name: tuple(f for f in JAVASCRIPT if f.register_call == name)
+    for name in {f.register_call for f in JAVASCRIPT if f.register_call}
+}
+_HOOK_CALLS = {f.hook_call: f for f in JAVASCRIPT if f.hook_call}
+_HOOK_OPTIONS = tuple(dict.fromkeys(name for f in JAVASCRIPT for name in f.hook_options))
+_SHARED_PLUGIN = "fastify-plugin"  # `fp(plugin)`: run on the registering router itself
+# NestJS: the package its decorators come from, its route decorators (`All`: every method)
+_NEST_COMMON = "@nestjs/common"
+_GLOBAL_PREFIX = re.compile(rb"\.\s*(setGlobalPrefix)\s*\(")
+_NEST_VERSION = (
+    "a version is declared here (`version:`, `@Version`): under URI versioning, which is not "
+    "read, it is a path segment (`/v1`), and the route is named without it"
+)
+_NEST_VERBS = {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
+               "Options": "OPTIONS", "Head": "HEAD", "All": "*"}  # fmt: skip
 # `app.all(path, h)` serves every method: listed as one route per verb above, in that order.
 ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m in _VERBS)
 _CALLED = _VERBS | {"use", "all"} | set(_ALIASES)
@@ -72,7 +99,11 @@ _CALLED = _VERBS | {"use", "all"} | set(_ALIASES)
 # fraction of a tree-sitter query over the whole tree; `\b` rather than lookarounds for `$`
 # halves the regex's own time.
 _LOOK_AT = re.compile(
-    rb"=(?![=>])|\b(?:" + "|".join(sorted(_CALLED | _PREFIX_METHODS)).encode() + rb")\b"
+    rb"=(?![=>])|\b(?:"
+    + "|".join(
+        sorted(_CALLED | _PREFIX_METHODS | {*_ROUTE_CALLS, *_REGISTER_CALLS, *_HOOK_CALLS})
+    ).encode()
+    + rb")\b"
 )
 _TOP_LEVEL = {"program", "export_statement"}
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
@@ -105,6 +136,11 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         raise ParseFailure(bad.start_point.row + 1, what)
     reader = _Reader(path, source, _FIELDS[language])
     reader.read(root)
+    served = nextjs.route_file(path)
+    if served is not None:
+        reader.file_routes(*served)
+    elif nextjs.config_file(path, source):
+        reader.base_path()
     return ModuleFacts(
         language="javascript",
         bindings=reader.bindings,
@@ -117,6 +153,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         unread=unread_uses(source, "javascript"),
         stores=tuple(reader.stores),
         prefixes=tuple(reader.prefixes),
+        global_prefixes=tuple(reader.global_prefixes),
     )
 
 
@@ -185,6 +222,7 @@ class _Reader:
         self.fields = fields
         self.bindings: dict[str, Expr] = {}
         self.exports: dict[str, Expr] = {}
+        self.export_lines: dict[str, int] = {}  # where each export is written
         self.star_exports: list[ImportRef] = []
         self.routers: dict[str, RouterDecl] = {}  # by creation site
         self.routes: list[RouteDecl] = []
@@ -192,6 +230,7 @@ class _Reader:
         self.invocations: list[Invocation] = []
         self.stores: list[Store] = []
         self.prefixes: list[PrefixDecl] = []
+        self.global_prefixes: list[GlobalPrefix] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
@@ -267,6 +306,197 @@ class _Reader:
         if b"](" in self.source or b"] (" in self.source:
             self._computed_calls(root)
         self._find_invocations(root)
+        if b"@nestjs/" in self.source and b"Controller" in self.source:
+            self._nest_controllers(root)
+        if b"@nestjs/" in self.source and b"setGlobalPrefix" in self.source:
+            self._nest_global_prefix(root)
+
+    # -- NestJS ------------------------------------------------------------------------------
+
+    def _nest_controllers(self, root: _Node) -> None:
+        """Each `@Controller(prefix)` class: one application per prefix it is served under
+        (a string, `{ path }`, a list), its `@Get(path)`/`@Post`/.../`@All` methods the routes.
+        `@UseGuards(...)` on the class or a method is what guards; guards set elsewhere (a
+        global `APP_GUARD`, `useGlobalGuards`) are not read, so an `Opaque` step on every
+        controller keeps a route without its own guard `unknown`, never `none`."""
+        for statement in root.named_children:
+            decorators = [c for c in statement.named_children if c.type == "decorator"]
+            cls = statement
+            if statement.type == "export_statement":
+                cls = statement.child_by_field_id(self.fields.declaration) or statement
+            if cls.type not in {"class_declaration", "abstract_class_declaration", "class"}:
+                continue
+            decorators += [c for c in cls.named_children if c.type == "decorator"]
+            controller = self._nest_decorator(decorators, {"Controller"})
+            body = cls.child_by_field_id(self.fields.body)
+            if controller is None or body is None:
+                continue
+            guards = self._nest_guards(decorators)
+            name = self._text(cls.child_by_field_id(self.fields.name)) or "controller"
+            options = _unwrap(controller[1][0]) if controller[1] else None
+            versioned = (
+                options is not None
+                and options.type == "object"
+                and (self._field(options, "version") is not None)
+            )
+            routes: list[RouteDecl] = []
+            pending: list[_Node] = []
+            for member in body.named_children:
+                if member.type == "decorator":
+                    pending.append(member)
+                    continue
+                if member.type == "method_definition":
+                    # TypeScript's decorators precede the method; JavaScript's are inside it
+                    pending += (c for c in member.named_children if c.type == "decorator")
+                    method = self._text(member.child_by_field_id(self.fields.name))
+                    found = self._nest_routes(pending, f"{name}.{method}")
+                    if versioned or self._nest_decorator(pending, {"Version"}) is not None:
+                        found = [replace(r, unread_segment=_NEST_VERSION) for r in found]
+                    routes += found
+                pending = []
+            for index, prefix in enumerate(self._nest_paths(controller[1])):
+                site = f"{_site(cls)}:controller:{index}"
+                self.routers[site] = RouterDecl(
+                    site, NESTJS, _line(controller[0]), prefix=_rooted(prefix),
+                    auth=Auth((*guards, Opaque())), app=True,
+                )  # fmt: skip
+                self.routes += (replace(r, owner=RouterRef(site)) for r in routes)
+
+    def _nest_global_prefix(self, root: _Node) -> None:
+        """`app.setGlobalPrefix('api', { exclude: ['health'] })`: the prefix every controller
+        is served under, but the paths `exclude` names (an exclude list other than strings,
+        `{ path, method }` objects, is not read: the linker says so)."""
+        for match in _GLOBAL_PREFIX.finditer(self.source):
+            node = root.descendant_for_byte_range(match.start(1), match.end(1))
+            member = node.parent if node is not None else None
+            call = member.parent if member is not None else None
+            if call is None or call.type != "call_expression":
+                continue
+            args = self._arguments(call)
+            if not args:
+                continue
+            exclude: tuple[str, ...] | None = ()
+            options = _unwrap(args[1]) if len(args) > 1 else None
+            listed = self._field(options, "exclude") if options is not None else None
+            if options is not None and options.type != "object":
+                exclude = None
+            elif listed is not None:
+                items = self._array_items(listed)
+                spelled = [self._string(i) for i in items] if items is not None else [None]
+                exclude = None if None in spelled else tuple(s for s in spelled if s is not None)
+            prefix = self._value(args[0]) or Opaque()
+            self.global_prefixes.append(GlobalPrefix(NESTJS, prefix, _line(call), exclude))
+
+    def _nest_routes(self, decorators: list[_Node], handler: str) -> list[RouteDecl]:
+        """The routes one controller method's decorators declare (owner set by the caller)."""
+        found: list[RouteDecl] = []
+        auth = Auth(self._nest_guards(decorators))
+        for decorator in decorators:
+            verb = self._nest_decorator([decorator], set(_NEST_VERBS))
+            if verb is None:
+                continue
+            spelled = _NEST_VERBS[self._nest_name(decorator) or ""]
+            methods = ALL_METHODS if spelled == "*" else (spelled,)
+            for path in self._nest_paths(verb[1]):
+                found.append(
+                    RouteDecl(None, _rooted(path) or Lit(""), methods, _line(decorator), handler,
+                              auth=auth)
+                )  # fmt: skip
+        return found
+
+    def _nest_name(self, decorator: _Node) -> str | None:
+        """The `@nestjs/common` export a decorator calls (`@Get(...)`, aliases followed)."""
+        call = decorator.named_children[0] if decorator.named_children else None
+        if call is None or call.type != "call_expression":
+            return None
+        callee = _unwrap(call.child_by_field_id(self.fields.function))
+        if callee is None or callee.type != "identifier":
+            return None
+        bound = self.bindings.get(self._text(callee))
+        if isinstance(bound, ImportRef) and bound.module == _NEST_COMMON:
+            return bound.attr
+        return None
+
+    def _nest_decorator(
+        self, decorators: list[_Node], names: set[str]
+    ) -> tuple[_Node, list[_Node]] | None:
+        """(the decorator, its call's arguments) of the first of `decorators` calling one of
+        `names` from `@nestjs/common`."""
+        for decorator in decorators:
+            if self._nest_name(decorator) in names:
+                return decorator, self._arguments(decorator.named_children[0])
+        return None
+
+    def _nest_paths(self, args: list[_Node]) -> list[Expr | None]:
+        """A controller's or route's paths: none given is its parent's own (None), a string,
+        each string of a list, the `path` of an options object; else as the linker evaluates
+        it (a constant, or an `UNRESOLVED_*` finding)."""
+        if not args:
+            return [None]
+        node = _unwrap(args[0]) or args[0]
+        if node.type == "object":
+            field = self._field(node, "path")
+            return self._nest_paths([field]) if field is not None else [None]
+        if node.type == "array":
+            return [self._value(item) or Opaque() for item in node.named_children]
+        return [self._value(node) or Opaque()]
+
+    def _nest_guards(self, decorators: list[_Node]) -> tuple[Expr, ...]:
+        """What `@UseGuards(A, B)` among `decorators` names, each judged as a guard."""
+        guards: list[Expr] = []
+        for decorator in decorators:
+            found = self._nest_decorator([decorator], {"UseGuards"})
+            if found is not None:
+                guards += (self._guard(a) for a in found[1])
+        return tuple(guards)
+
+    def file_routes(self, kind: str, paths: tuple[str, ...]) -> None:
+        """A Next.js route file's routes (`nextjs`): a Pages Router file's default export
+        answers every method (one route per verb, as Express's `all`), an App Router file's
+        exported `GET`, `POST`... functions each answer theirs. The handler is all there is
+        between a caller and the route besides the project's `middleware.ts`, which is not
+        read (an `Opaque` step): the route is `required` when the handler's own text answers
+        401/403, or a wrapper it is passed to guards (`export default withAuth(handler)`), else
+        `unknown`, never `none`."""
+        if kind == nextjs.PAGES:
+            handlers = [(m, "default") for m in ALL_METHODS if "default" in self.exports]
+        else:
+            handlers = [(m, m) for m in nextjs.APP_METHODS if m in self.exports]
+        if not handlers and not (kind == nextjs.APP and self.star_exports):
+            return
+        site = f"{self.path}:nextjs"
+        self.routers[site] = RouterDecl(site, NEXTJS, 1, app=True)
+        if not handlers:  # `export * from './handlers'`: which methods is not read
+            for path in paths:
+                self.routes.append(
+                    RouteDecl(RouterRef(site), Lit(path), None, 1, methods_unknown=True)
+                )
+        for method, name in handlers:
+            value = self.exports[name]
+            handler = ".".join(value.path) if isinstance(value, Sym) else None
+            line = self.export_lines.get(name, 1)
+            for path in paths:
+                self.routes.append(
+                    RouteDecl(RouterRef(site), Lit(path), (method,), line, handler,
+                              auth=Auth((value, Opaque())))
+                )  # fmt: skip
+
+    def base_path(self) -> None:
+        """`basePath` of a Next.js config (`module.exports = { basePath: '/docs' }`, a named
+        config object exported, `export default`): the global prefix of every Next.js route.
+        A config that names `basePath` in a way not read (wrapped by a plugin call, computed)
+        is a global prefix not known: the linker says so at this file."""
+        config = self.exports.get("default")
+        if isinstance(config, Sym) and len(config.path) == 1:
+            config = self.bindings.get(config.path[0], config)
+        prefix: Expr = Opaque()
+        if isinstance(config, Namespace):
+            fields = dict(config.fields)
+            if "basePath" not in fields:
+                return
+            prefix = fields["basePath"]
+        line = self.export_lines.get("default", 1)
+        self.global_prefixes.append(GlobalPrefix(NEXTJS, prefix, line))
 
     # -- imports, declarations, exports ----------------------------------------------------
 
@@ -351,6 +581,7 @@ class _Reader:
         if any(c.type == "=" for c in node.children):  # TypeScript's `export = router`
             value = self._expr(node.named_children[0] if node.named_children else None)
             if value is not None:
+                self.export_lines["default"] = _line(node)
                 self.exports["default"] = value  # what `require` and `import x = require` give
         elif any(c.type == "default" for c in node.children):
             named = declaration.child_by_field_id(self.fields.name) if declaration else None
@@ -361,15 +592,18 @@ class _Reader:
             )
             if value is not None:
                 self.exports["default"] = value
+                self.export_lines["default"] = _line(node)
         elif declaration is not None and declaration.type in _FUNCTIONS:
             name = declaration.child_by_field_id(self.fields.name)
             if name is not None:
                 self.exports[self._text(name)] = Sym((self._text(name),))
+                self.export_lines[self._text(name)] = _line(node)
         elif declaration is not None:
             for declarator in declaration.named_children:
                 name = declarator.child_by_field_id(self.fields.name)
                 if declarator.type == "variable_declarator" and name and name.type == "identifier":
                     self.exports[self._text(name)] = Sym((self._text(name),))
+                    self.export_lines[self._text(name)] = _line(declarator)
         elif source is not None and _star_export(node):
             self.star_exports.append(self._ref(source, None))
         for clause in (c for c in node.named_children if c.type == "export_clause"):
@@ -381,6 +615,7 @@ class _Reader:
                 local = self._text(name)
                 value = self._ref(source, local) if source else Sym((local,))
                 self.exports[self._text(alias)] = value
+                self.export_lines[self._text(alias)] = _line(spec)
 
     def _assign(self, node: _Node) -> None:
         """`module.exports = x`, `module.exports.name = x` and `exports.name = x`."""
@@ -390,8 +625,10 @@ class _Reader:
             return
         if left == ("module", "exports"):
             self.exports["default"] = value
+            self.export_lines["default"] = _line(node)
         elif left[:-1] in {("module", "exports"), ("exports",)}:
             self.exports[left[-1]] = value
+            self.export_lines[left[-1]] = _line(node)
         elif len(left) == 2 and left[0] == "this":  # `this.app = express()` in a function
             self.this_fields.setdefault(left[1], value)
         elif len(left) == 3 and left[1] == CALL and self._class_of(node) == left[0]:
@@ -659,6 +896,200 @@ class _Reader:
             self._route(node, prop, verb, owner_node, args)
         elif verb in _PREFIX_METHODS and len(args) == 1:
             self._set_prefix(owner_node, args[0])
+        elif verb in _ROUTE_CALLS and len(args) == 1:
+            options = _unwrap(args[0])
+            items = self._array_items(options) if options is not None else None
+            for item in items if items is not None else [options] if options else []:
+                item = _unwrap(item) or item  # hapi's `server.route([{...}, {...}])`
+                if item.type == "object":
+                    self._options_route(prop, owner_node, item, _ROUTE_CALLS[verb])
+        elif verb in _REGISTER_CALLS and args:
+            used = [f for f in _REGISTER_CALLS[verb] if self._uses(f)]
+            if used:
+                self._registers(node, owner_node, args, used[0])
+        elif verb in _HOOK_CALLS and len(args) == 2 and self._uses(_HOOK_CALLS[verb]):
+            hook = self._string(args[0])
+            owner = self._owner(owner_node)
+            if hook in _HOOK_CALLS[verb].hook_options and owner is not None:
+                guard = self._guard(args[1])
+                self.uses.append(UseDecl(owner, ((guard, Auth((guard,))),), _line(node)))
+
+    def _uses(self, framework: Framework) -> bool:
+        """Whether this file names `framework` (a call as common as `register` is read as its
+        only then)."""
+        return any(seed in self.source for seed in framework.seeds)
+
+    def _options_route(
+        self, prop: _Node, owner: _Node, options: _Node, frameworks: tuple[Framework, ...]
+    ) -> None:
+        """`fastify.route({ method: ['GET', 'HEAD'], url: '/x', preHandler: auth, handler })`,
+        hapi's `server.route({ method: '*', path: '/x', options: { auth: false }, handler })`
+        (which of them the owner is only the linker knows: each record's keys are read):
+        methods computed out of sight make an `UNRESOLVED_ROUTE` (`methods_unknown`)."""
+        method = _unwrap(self._field(options, "method"))
+        spelled = [self._string(m) for m in (_path_list(method) if method is not None else [])]
+        known = bool(spelled) and all(m is not None for m in spelled)
+        every = {f.all_method for f in frameworks if f.all_method}
+        methods: tuple[str, ...] | None = None
+        if known:
+            methods = tuple(
+                dict.fromkeys(
+                    m for s in spelled if s is not None
+                    for m in (ALL_METHODS if s in every else (s.upper(),))
+                )
+            )  # fmt: skip
+        keys = dict.fromkeys(key for f in frameworks for key in f.path_keys)
+        path_node = next(
+            (v for key in keys if (v := self._field(options, key)) is not None),
+            None,
+        )
+        path = (self._value(path_node) if path_node is not None else None) or Opaque()
+        handler_node = self._field(options, "handler")
+        handler = self._handler(handler_node) if handler_node is not None else None
+        if handler_node is None:  # hapi: `options: { handler }`
+            inner = self._dotted(options, ("options", "handler")) or self._dotted(
+                options, ("config", "handler")
+            )
+            handler = self._handler(inner) if inner is not None else None
+        guards = self._guards([options])
+        # a framework's route auth options count in a file that does not name another's
+        # (a Fastify file's `route({ path })` has no `options.auth`, and is not unknown for it)
+        named = [f for f in frameworks if self._uses(f)]
+        auth_paths = [p.split(".") for f in named or frameworks for p in f.auth_options]
+        if auth_paths:
+            guards += (self._route_auth(options, auth_paths),)
+        self.routes.append(
+            RouteDecl(self._owner(owner), path, methods, _line(options), handler,
+                      auth=Auth(guards), methods_unknown=not known)
+        )  # fmt: skip
+
+    def _dotted(self, node: _Node | None, keys: tuple[str, ...] | list[str]) -> _Node | None:
+        """The value at `a.b` of an object literal (`{ options: { auth: false } }`)."""
+        for key in keys:
+            node = _unwrap(node)
+            if node is None or node.type != "object":
+                return None
+            node = self._field(node, key)
+        return node
+
+    def _route_auth(self, options: _Node, paths: list[list[str]]) -> Expr:
+        """hapi's route `auth`: `false`, or `mode: 'try'`/`'optional'`, lets anyone through
+        (`NoGuard`); a strategy name or `{ strategy }` is a guard (`Evidence`); none given,
+        the server's default strategy decides, which is not read (`Opaque`)."""
+        for path in paths:
+            value = _unwrap(self._dotted(options, path))
+            if value is None:
+                continue
+            if value.type == "false":
+                return NoGuard("auth: false")
+            if value.type == "object":
+                mode = self._string(self._field(value, "mode"))
+                if mode in {"try", "optional"}:
+                    return NoGuard(f"auth mode {mode}")
+                return Evidence("auth strategy")
+            if value.type in {"string", "template_string", "identifier", "member_expression"}:
+                return Evidence("auth strategy")
+            return Opaque()
+        return Opaque()
+
+    def _registers(
+        self, node: _Node, owner: _Node, args: list[_Node], framework: Framework
+    ) -> None:
+        """hapi's `server.register(plugins, options)`: a plugin, `{ plugin, routes: { prefix }
+        }`, or a list of them, each read as Fastify's `register(plugin, options)`; Fastify's
+        is one plugin and its options."""
+        first = _unwrap(args[0]) or args[0]
+        items = self._array_items(first) if framework.plugin_key else None
+        for index, item in enumerate(items if items is not None else [first]):
+            item = _unwrap(item) or item
+            key = framework.plugin_key
+            plugin = self._field(item, key) if key and item.type == "object" else None
+            if plugin is not None:  # `{ plugin: p, routes: { prefix } }`
+                self._register(node, owner, [plugin, item], framework, index)
+            else:
+                self._register(node, owner, [item, *args[1:2]], framework, index)
+
+    def _register(
+        self, node: _Node, owner: _Node, args: list[_Node], framework: Framework, index: int = 0
+    ) -> None:
+        """`fastify.register(plugin, { prefix: '/v1' })`: Fastify runs `plugin(child, opts)`
+        with a child of `owner` under that prefix (a router made at the call, mounted on
+        `owner`, passed to the plugin as its first parameter). A plugin wrapped by
+        `fastify-plugin` is given `owner` itself, prefix ignored, as Fastify does."""
+        parent = self._owner(owner)
+        plugin_node = _unwrap(args[0]) or args[0]
+        if parent is None:
+            return
+        line = _line(node)
+        shared = False
+        if plugin_node.type == "call_expression" and self._require(plugin_node) is None:
+            # `fp(plugin)`, `wrap(plugin)`: the plugin is the wrapped function
+            wrapper = _unwrap(plugin_node.child_by_field_id(self.fields.function))
+            shared = self._default_of(wrapper) == _SHARED_PLUGIN
+            inner = self._arguments(plugin_node)
+            plugin_node = (_unwrap(inner[0]) or inner[0]) if inner else plugin_node
+        plugin = self._expr(plugin_node)
+        callees = [plugin] if plugin is not None else []
+        if framework.plugin_member and plugin is not None:  # hapi: `{ name, register }`
+            callees = self._plugin_functions(plugin, framework, _site(node))
+        if shared:
+            child: Expr = parent
+        else:
+            options = _unwrap(args[1]) if len(args) > 1 else None
+            prefix: Expr | None = None
+            if options is not None and options.type == "object":
+                value = self._dotted(options, framework.register_prefix.split("."))
+                prefix = (self._value(value) or Opaque()) if value is not None else None
+            elif options is not None:
+                prefix = Opaque()  # options computed out of sight: the prefix may be in them
+            site = f"{_site(node)}:{framework.register_call}:{index}"
+            self.routers[site] = RouterDecl(site, framework.key, line, prefix=prefix)
+            child = RouterRef(site)
+            self.uses.append(UseDecl(parent, ((child, Auth((child,))),), line))
+        for callee in callees:
+            self.invocations.append(
+                Invocation(callee, (child,), (), line, scope=self._enclosing(node))
+            )
+
+    def _plugin_functions(self, plugin: Expr, framework: Framework, site: str) -> list[Expr]:
+        """hapi's plugin object's function (`plugin.register`), or that of the `plugin` its
+        module exports (`exports.plugin = { register }`): each a call the linker follows when
+        it links to a function, ignores otherwise."""
+        member, key = framework.plugin_member or "", framework.plugin_key
+        if isinstance(plugin, Namespace):
+            fields = dict(plugin.fields)
+            inner = fields.get(key) if key else None
+            found = fields.get(member) or (
+                dict(inner.fields).get(member) if isinstance(inner, Namespace) else None
+            )
+            return [found] if found is not None else []
+        callees = [m for m in (_member(plugin, member),) if m is not None]
+        if key:
+            holder: Expr | None = _member(plugin, key)
+            if isinstance(holder, ImportRef):  # named, to reach a member of the export
+                name = f"{site}:{key}"
+                self.bindings[name] = holder
+                holder = Sym((name,))
+            nested = _member(holder, member) if holder is not None else None
+            if nested is not None:
+                callees.append(nested)
+        return callees
+
+    def _guards(self, args: list[_Node]) -> tuple[Expr, ...]:
+        """Each middleware argument as a guard to judge; an options object (Fastify's) gives
+        the values of its guarding options (`{ preHandler: [a, b] }`), nothing else."""
+        guards: list[Expr] = []
+        for arg in args:
+            inner = _unwrap(arg) or arg
+            if inner.type != "object" or not _HOOK_OPTIONS:
+                guards.append(self._guard(arg))
+                continue
+            for name in _HOOK_OPTIONS:
+                value = self._field(inner, name)
+                items = self._array_items(value) if value is not None else None
+                for item in items if items is not None else ([value] if value else []):
+                    guards.append(self._guard(item))
+        return tuple(guards)
 
     def _set_prefix(self, owner: _Node, prefix: _Node) -> None:
         """`router.prefix('/api')`: the router's own prefix from then on; on a router made
@@ -686,11 +1117,15 @@ class _Reader:
             return
         if not args:
             return
-        auth = Auth(tuple(self._guard(a) for a in args[:-1])) if len(args) > 1 else NO_AUTH
+        last = _unwrap(args[-1]) or args[-1]
+        options_last = last.type == "object"  # `fastify.get('/x', { preHandler, handler })`
+        guarded = args if options_last else args[:-1]
+        auth = Auth(self._guards(guarded)) if guarded else NO_AUTH
         owner_expr = self._owner(owner)
         methods = ALL_METHODS if verb == "all" else (_ALIASES.get(verb, verb.upper()),)
         line = _line(prop)
-        handler = self._handler(args[-1])
+        handler_node = self._field(last, "handler") if options_last else args[-1]
+        handler = self._handler(handler_node) if handler_node is not None else None
         for target in _path_list(paths[0]):
             path = self._value(target) or Opaque()
             self.routes.append(RouteDecl(owner_expr, path, methods, line, handler, auth=auth))
@@ -733,6 +1168,8 @@ class _Reader:
             owner = self._default_of(_unwrap(callee.child_by_field_id(self.fields.object)))
             for framework in JAVASCRIPT:
                 modules = (*framework.app_modules, *framework.router_modules)
+                if owner in modules and member in framework.app_members:
+                    return framework, True  # `Hapi.server({ port })`
                 if owner in modules and member in framework.router_members:
                     return framework, False
         return None
@@ -908,6 +1345,10 @@ class _Reader:
                 )
                 if value is not None and name:
                     fields.append((name, value))
+            elif prop.type == "method_definition":  # `{ async register(server) {...} }`
+                name = self._text(prop.child_by_field_id(self.fields.name))
+                if name:
+                    fields.append((name, self._function(prop, name)))
         return Namespace(tuple(fields))
 
     def _owner(self, node: _Node) -> Expr | None:
@@ -1231,6 +1672,13 @@ def _member(value: Expr, key: str) -> Expr | None:
     if isinstance(value, Call) and isinstance(value.callee, Sym):
         return Sym((*value.callee.path, CALL, key))
     return None
+
+
+def _rooted(path: Expr | None) -> Expr | None:
+    """A NestJS path as Nest serves it: `users` is `/users` (Nest adds the slash), `''` none."""
+    if isinstance(path, Lit):
+        return Lit("/" + path.value.strip("/")) if path.value.strip("/") else None
+    return path
 
 
 def _path_list(node: _Node) -> list[_Node]:

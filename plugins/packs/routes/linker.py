@@ -270,6 +270,10 @@ class _Linker:
         # (file, def site) -> the calls of that function, found when a `Param` first asks
         self.calls: dict[tuple[str, str], list[tuple[str, Invocation]]] | None = None
         self.verdicts: dict[tuple[str, Expr], int] = {}
+        self.global_frameworks = frozenset(
+            g.framework for facts in modules.values() for g in facts.global_prefixes
+        )
+        self.globals: dict[str, tuple[str, frozenset[str], Gap | None]] = {}
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
@@ -552,7 +556,7 @@ class _Linker:
         node = self.nodes.get(key)
         if node is None:
             if not path.endswith(".py"):
-                framework = EXPRESS
+                framework = _PLUGIN_PARAMS.get(param.name, EXPRESS)
             else:  # `@app.get` is FastAPI's or Flask's; a `route`/`<x>` spelling is Flask's
                 text = route.path.value if isinstance(route.path, Lit) else ""
                 framework = FLASK if route.methods is None or "<" in text else FASTAPI
@@ -1002,6 +1006,10 @@ class _Linker:
             return
         full = join(base, declared)
         framework = node.decl.framework
+        if route.unread_segment:
+            gaps = (*gaps, (path, route.line, route.unread_segment))
+        if framework in self.global_frameworks:
+            full, gaps = self._global(framework, full, gaps)
         if framework in _JS_KEYS and not full.startswith("/"):
             full = "/" + full  # `app.get('*')`: Express 4 serves it for every path, `/*`
         shaped = _SHAPE.get(framework)
@@ -1027,6 +1035,40 @@ class _Linker:
             found.append(
                 FoundRoute(method, full, file, line, framework, route.handler, verdict, gaps, shape)
             )
+
+    def _global(
+        self, framework: str, full: str, gaps: tuple[Gap, ...]
+    ) -> tuple[str, tuple[Gap, ...]]:
+        """`full` under the global prefix of `framework` (NestJS's `setGlobalPrefix`) unless
+        its exclude list names it; one that is computed, or two that differ, or an exclude list
+        not read, is a gap (the route is listed without the prefix, or under it)."""
+        if framework not in self.globals:
+            self.globals[framework] = self._global_prefix(framework)
+        prefix, excluded, gap = self.globals[framework]
+        if gap is not None:
+            gaps = (*gaps, gap)
+        if full.strip("/") in excluded:
+            return full, gaps
+        return join_prefix(prefix, full) if prefix else full, gaps
+
+    def _global_prefix(self, framework: str) -> tuple[str, frozenset[str], Gap | None]:
+        declared = [
+            (path, g)
+            for path, facts in self.modules.items()
+            for g in facts.global_prefixes
+            if g.framework == framework
+        ]
+        values = {self._string(path, g.prefix) for path, g in declared}
+        path, first = declared[0]
+        value = next(iter(values))
+        if value is None or len(values) > 1:
+            detail = "the global prefix set here is computed out of sight, or set to several"
+            return "", frozenset(), (path, first.line, detail)
+        prefix = "/" + value.strip("/") if value.strip("/") else ""
+        if first.exclude is None:
+            detail = "the global prefix's exclude list here is not read: routes are named under it"
+            return prefix, frozenset(), (path, first.line, detail)
+        return prefix, frozenset(e.strip("/") for e in first.exclude), None
 
     # -- names -----------------------------------------------------------------------------
 
@@ -1439,7 +1481,9 @@ def _route_like(path: str, route: RouteDecl) -> bool:
     )
 
 
-_APP_NAMES = frozenset({"app", "router", "server", "routes"})
+# a plugin's router parameter, by the records' names (`fastify`), -> the framework it serves
+_PLUGIN_PARAMS = {name: f.key for f in JAVASCRIPT for name in f.plugin_params}
+_APP_NAMES = frozenset({"app", "router", "server", "routes", *_PLUGIN_PARAMS})
 
 
 def _hook_call(callee: Expr) -> bool:

@@ -21,6 +21,10 @@ STARLETTE = "starlette"
 EXPRESS = "express"
 KOA = "koa"
 DJANGO = "django"
+NEXTJS = "nextjs"
+FASTIFY = "fastify"
+NESTJS = "nestjs"
+HAPI = "hapi"
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
@@ -320,6 +324,8 @@ class RouteDecl:
     called_at: tuple[str, int] | None = None
     # the call of its function that this declaration was reached through (for findings)
     via: tuple[str, int] | None = None
+    # why a segment the reader saw is not in its path (NestJS's `@Version('2')`): a gap
+    unread_segment: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,6 +375,18 @@ class PrefixDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class GlobalPrefix:
+    """`app.setGlobalPrefix('api', { exclude: [...] })` (NestJS): a prefix before every route
+    of `framework` in the scan, but those whose path `exclude` names (strings; None: an
+    exclude list not read)."""
+
+    framework: str
+    prefix: Expr
+    line: int
+    exclude: tuple[str, ...] | None = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleFacts:
     """Everything one file says. `bindings` are its top-level names (Python also folds in names
     bound inside functions, so app factories link); `exports` are a JavaScript module's."""
@@ -387,6 +405,7 @@ class ModuleFacts:
     stores: tuple[Store, ...] = ()  # what methods append to their instance's lists
     prefixes: tuple[PrefixDecl, ...] = ()  # `router.prefix('/x')` on a router made elsewhere
     django: DjangoFacts | None = None  # URLconf, DRF routers, views, settings (`django_facts`)
+    global_prefixes: tuple[GlobalPrefix, ...] = ()  # NestJS's `app.setGlobalPrefix('api')`
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -433,6 +452,7 @@ _pickled_by_fields(
     Stored,
     Store,
     PrefixDecl,
+    GlobalPrefix,
     Auth,
     RouterDecl,
     RouteDecl,

@@ -32,6 +32,16 @@ def brace_path(path: str) -> str:
     return _BRACE_PARAM.sub(_braced, path) if ":" in path else path
 
 
+_HAPI_PARAM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\?|\*\d*)\}")
+
+
+def hapi_path(path: str) -> str:
+    """hapi's `/files/{path*}`, `/users/{id?}` or `/{a*2}` → `{path}`, `{id}`, `{a}`; a
+    plugin's `/` under a prefix (`/users/`) is served at the prefix, `/users`."""
+    path = _HAPI_PARAM.sub(_braced, path) if "{" in path else path
+    return path[:-1] if len(path) > 1 and path.endswith("/") else path
+
+
 def express_path(path: str) -> str:
     """`/posts/:slug`, `:id(\\d+)` or the optional `:page?` → `{slug}`, `{id}`, `{page}`."""
     return _EXPRESS_PARAM.sub(_braced, path) if ":" in path else path

@@ -90,9 +90,7 @@ def python_facts(source: str, path: str) -> ModuleFacts:
         middleware=tuple(reader.middleware),
         invocations=tuple(reader.invocations),
         stores=tuple(reader.stores),
-        unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python")
-        if "urlpatterns" in source
-        else (),
+        unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python"),
         django=django_facts(tree, source, reader.package),
     )
 

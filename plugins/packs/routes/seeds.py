@@ -19,17 +19,19 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   (`frameworks.JAVASCRIPT`: `express`, `Router`, `koa`); a
   computed registration `x[verb](...)` needs `](`; a
   route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`, a
-  record's aliases and prefix calls: koa-router's `del`, `prefix`):
+  record's own calls: koa-router's `del`, `prefix`, Fastify's `route`, `register`, `addHook`):
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
-  reader's member call has it (a comment between the `.` and the word is a limit).
+  reader's member call has it (a comment between the `.` and the word is a limit). A Next.js
+  route file (`pages/api/**`, `app/**/route.ts`: `nextjs.route_file`) is admitted by its path,
+  a `next.config.*` naming `basePath` by its name and that word (`nextjs.config_file`).
 
 Django (`django_facts`): a URLconf or settings file holds one of its record's seeds
 (`urlpatterns`, `ROOT_URLCONF`, `DJANGO_SETTINGS_MODULE`, `REST_FRAMEWORK`,
 `format_suffix_patterns`); views, viewsets, routers and permission classes are parsed when the
 Django link resolves a name into them.
 
-A file that uses a framework the pack names but does not read (`frameworks.UNREAD`: Fastify,
-Hapi, NestJS, Next.js) is admitted by that record's seed bytes, so
+A file that uses a framework the pack names but does not read (`frameworks.UNREAD`: aiohttp,
+Tornado, Falcon, Sanic, Bottle, Pyramid, Restify, Hono) is admitted by that record's seed bytes, so
 its `UNREAD_FRAMEWORK` finding is the same whichever files are parsed.
 
 One construct is let through on its bytes: `@mock.patch(...)` in a file that binds `mock` only
@@ -45,6 +47,7 @@ from __future__ import annotations
 
 import re
 
+from . import nextjs
 from .frameworks import JAVASCRIPT, PYTHON, SEEDS
 from .js_facts import _COMPUTED_CALL
 from .manifests import is_manifest
@@ -75,6 +78,9 @@ _JS_NAMES = tuple(dict.fromkeys((*(s for f in JAVASCRIPT for s in f.seeds), *SEE
 _RECORD_CALLS = {
     *(alias for f in JAVASCRIPT for alias in f.verbs),
     *(f.prefix_method for f in JAVASCRIPT if f.prefix_method),
+    *(f.route_call for f in JAVASCRIPT if f.route_call),  # Fastify's `route({ url })`
+    *(f.register_call for f in JAVASCRIPT if f.register_call),
+    *(f.hook_call for f in JAVASCRIPT if f.hook_call),
 }
 # a route or `use` call's property: the word, then a `.` before it is checked (`\b` or a
 # lookbehind first would make `re` try every position)
@@ -149,6 +155,10 @@ def admits(path: str, data: bytes) -> bool:
                 return True
         return False
     if any(name in data for name in _JS_NAMES):
+        return True
+    if nextjs.route_file(path) is not None:  # a Next.js route file: its place routes it
+        return True
+    if nextjs.config_file(path, data):  # `basePath`: every Next.js route's prefix
         return True
     computed = b"](" in data or b"] (" in data  # `app[verb](path, h)`: a computed call
     if computed and _COMPUTED_CALL.search(data) is not None:

@@ -1,0 +1,175 @@
+"""pack-http-routes: Fastify, read through its record (`frameworks.READ`) and the reader code
+for its constructs: `route({ method, url })`, route options whose hooks guard (`preHandler`,
+`onRequest`), `register(plugin, { prefix })` running a plugin (a function, in this file or
+another) on a child under that prefix, nested, `fastify-plugin` sharing its parent, and
+`addHook('onRequest', guard)`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plugins"))
+
+from pack_http_routes import make_scanner  # noqa: E402
+from packs.routes import extract, link_routes, seeds  # noqa: E402
+from packs.routes.frameworks import UNREAD  # noqa: E402
+from packs.scan import JSONObject  # noqa: E402
+
+# A Fastify service of our own: shorthand routes with and without options, a plugin in another
+# file under a prefix, an inline plugin registering a plugin of another file (prefixes nest), a
+# `fastify-plugin` plugin (no encapsulation: its routes are its parent's), `route()` with a
+# method list, a hook guarding one plugin, and a route whose method is computed.
+SERVICE: dict[str, str] = {
+    "srv/server.js": (
+        "const Fastify = require('fastify');\n"
+        "const fp = require('fastify-plugin');\n"
+        "const accounts = require('./routes/accounts');\n"
+        "const guard = require('./guard');\n"
+        "const app = Fastify({ logger: true });\n"
+        "app.get('/health', async () => ({ ok: true }));\n"
+        "app.register(accounts, { prefix: '/accounts' });\n"
+        "app.register(fp(require('./metrics')));\n"
+        "app.register(async (v2, opts) => {\n"
+        "  v2.route({ method: ['GET', 'POST'], url: '/items/:id', preHandler: [guard.check],\n"
+        "             handler: items });\n"
+        "  v2.register(require('./routes/admin'), { prefix: '/admin' });\n"
+        "}, { prefix: '/v2' });\n"
+        "const verb = process.env.VERB;\n"
+        "app.route({ method: verb, url: '/dynamic', handler: items });\n"
+        "function items(request, reply) {}\n"
+        "app.listen({ port: 3000 });\n"
+    ),
+    "srv/routes/accounts.js": (
+        "module.exports = async function (fastify, opts) {\n"
+        "  fastify.get('/', { schema: { querystring: {} } }, list);\n"
+        "  fastify.delete('/:id', { preHandler: [require('../guard').check] }, close);\n"
+        "  fastify.post('/', { handler: open, onRequest: async (req) => {} });\n"
+        "};\n"
+        "function list() {}\n"
+        "function close() {}\n"
+        "function open() {}\n"
+    ),
+    "srv/routes/admin.ts": (
+        "import { FastifyInstance } from 'fastify';\n"
+        "export default async function admin(app: FastifyInstance) {\n"
+        "  app.addHook('onRequest', async (req, reply) => { await req.jwtVerify(); });\n"
+        "  app.put('/settings', async () => ({}));\n"
+        "}\n"
+    ),
+    "srv/metrics.js": "module.exports = async (f) => { f.get('/metrics', async () => ''); };\n",
+    "srv/guard.js": (
+        "exports.check = async (req, reply) => {\n"
+        "  if (!req.headers.authorization) reply.code(401).send();\n"
+        "};\n"
+    ),
+}
+
+
+def document(files: dict[str, str]) -> JSONObject:
+    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    return {"resources": linked.resources, "findings": linked.findings, "signals": linked.signals}
+
+
+def placed(files: dict[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for resource in document(files)["resources"]:
+        where = resource["location"]
+        out[resource["name"]] = f"{where['path']}:{where['line']} {resource['attrs']['framework']}"
+    return out
+
+
+def test_fastify_routes_plugins_and_prefixes_are_read() -> None:
+    assert placed(SERVICE) == {
+        "GET /health": "srv/server.js:6 fastify",
+        "GET /accounts": "srv/routes/accounts.js:2 fastify",
+        "DELETE /accounts/{id}": "srv/routes/accounts.js:3 fastify",
+        "POST /accounts": "srv/routes/accounts.js:4 fastify",
+        "GET /metrics": "srv/metrics.js:1 fastify",
+        "GET /v2/items/{id}": "srv/server.js:10 fastify",
+        "POST /v2/items/{id}": "srv/server.js:10 fastify",
+        "PUT /v2/admin/settings": "srv/routes/admin.ts:4 fastify",
+    }
+
+
+def test_a_computed_method_is_a_finding_not_silence() -> None:
+    found = [(f["code"], f["locations"][0]["line"]) for f in document(SERVICE)["findings"]]
+    assert found == [("UNRESOLVED_ROUTE", 15)]
+
+
+def test_hooks_in_route_options_and_add_hook_are_auth_evidence() -> None:
+    auth = {s["resource"].partition(":")[2]: s["value"] for s in document(SERVICE)["signals"]}
+    assert auth == {
+        "GET /health": "none",
+        "GET /accounts": "none",  # a schema option guards nothing
+        "DELETE /accounts/{id}": "required",  # preHandler: a check answering 401
+        "POST /accounts": "none",  # an onRequest hook that turns nobody away
+        "GET /metrics": "none",
+        "GET /v2/items/{id}": "required",
+        "POST /v2/items/{id}": "required",
+        "PUT /v2/admin/settings": "required",  # addHook('onRequest', ... jwtVerify())
+    }
+
+
+def test_a_plugin_nothing_registers_is_listed_with_its_prefix_unknown() -> None:
+    files = {
+        "srv/server.js": "const app = require('fastify')();\napp.listen({ port: 80 });\n",
+        "srv/routes/orphan.js": SERVICE["srv/routes/accounts.js"],
+    }
+    found = document(files)
+    assert {r["attrs"].get("prefixUnresolved") for r in found["resources"]} == {True}
+    assert [f["code"] for f in found["findings"]] == ["UNRESOLVED_PREFIX"]
+
+
+def test_a_computed_prefix_is_a_finding() -> None:
+    files = {
+        "app.mjs": (
+            "import fastify from 'fastify';\n"
+            "import users from './users.mjs';\n"
+            "const app = fastify();\n"
+            "app.register(users, { prefix: process.env.BASE });\n"
+        ),
+        "users.mjs": "export default async function users(f) { f.get('/me', async () => 1); }\n",
+    }
+    found = document(files)
+    assert [r["name"] for r in found["resources"]] == ["GET /me"]
+    assert [r["attrs"].get("prefixUnresolved") for r in found["resources"]] == [True]
+    assert [f["code"] for f in found["findings"]] == ["UNRESOLVED_PREFIX"]
+
+
+def test_register_outside_a_fastify_file_is_not_read_as_a_plugin() -> None:
+    files = {"sw.js": "navigator.serviceWorker.register('/sw.js', { scope: '/' });\n"}
+    assert document(files) == {"resources": [], "findings": [], "signals": []}
+
+
+def test_fastify_is_no_longer_an_unread_framework() -> None:
+    assert "Fastify" not in {u.name for u in UNREAD}
+    assert not [f for f in document(SERVICE)["findings"] if f["code"] == "UNREAD_FRAMEWORK"]
+
+
+def test_the_pre_filter_admits_fastify_calls_on_a_parameter() -> None:
+    assert seeds.admits("p.js", b"module.exports = async (app) => { app.route({ url: '/' }); };\n")
+    assert seeds.admits("p.js", b"module.exports = async (app) => { app.register(x); };\n")
+
+
+def test_a_fastify_scan_with_the_pre_filter_is_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extra = {"srv/util.js": "module.exports = (a) => a + 1;\n"}
+    for name, text in {**SERVICE, **extra}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    documents, parsed = [], []
+    for parse_all in (True, False):
+        scanner = make_scanner(parse_all=parse_all)
+        scanner.workers = 1
+        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
+        parsed.append(scanner.parsed)
+    assert documents[1] == documents[0]
+    assert parsed[1] < parsed[0]  # srv/util.js holds nothing any reader looks for
+    assert '"PUT /v2/admin/settings"' in documents[1]

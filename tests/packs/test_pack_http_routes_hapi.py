@@ -1,0 +1,174 @@
+"""pack-http-routes: hapi, read through its record and the reader code it shares with Fastify:
+`server.route({ method, path, handler })` and lists of them, `method: '*'` and method lists,
+`{name*}`/`{id?}` parameters, `options.auth`/`config.auth` as auth evidence (`false` and
+`mode: 'try'` let anyone through; none given, the default strategy decides, not read), and
+plugins registered with `routes.prefix` (a list, `{ plugin, routes }`, a plugin object's
+`register`, `exports.plugin`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plugins"))
+
+from pack_http_routes import make_scanner  # noqa: E402
+from packs.routes import extract, link_routes  # noqa: E402
+from packs.routes.frameworks import UNREAD  # noqa: E402
+from packs.routes.paths import hapi_path  # noqa: E402
+from packs.scan import JSONObject  # noqa: E402
+
+EVERY = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+# A hapi service of our own: routes on the server (one list of two), a plugin registered by
+# `{ plugin, routes: { prefix } }` in a list beside a bare plugin, one registered with the
+# prefix in the options, plugins exported as `exports.plugin`, as the module, as `{ plugin }`.
+SERVICE: dict[str, str] = {
+    "api/server.js": (
+        "'use strict';\n"
+        "const Hapi = require('@hapi/hapi');\n"
+        "const people = require('./plugins/people');\n"
+        "const start = async () => {\n"
+        "  const server = Hapi.server({ port: 3000 });\n"
+        "  server.route({ method: 'GET', path: '/', handler: () => 'ok', options: { auth: false } });\n"
+        "  server.route([\n"
+        "    { method: ['PUT', 'PATCH'], path: '/files/{name*}',\n"
+        "      options: { auth: 'session', handler: save } },\n"
+        "    { method: '*', path: '/old/{id?}', handler: old },\n"
+        "  ]);\n"
+        "  await server.register([\n"
+        "    { plugin: people, routes: { prefix: '/people' } },\n"
+        "    require('./plugins/status'),\n"
+        "  ]);\n"
+        "  await server.register(require('./plugins/ops'), { routes: { prefix: '/ops' } });\n"
+        "  await server.start();\n"
+        "};\n"
+        "function save() {}\n"
+        "function old() {}\n"
+        "start();\n"
+    ),
+    "api/plugins/people.js": (
+        "exports.plugin = {\n"
+        "  name: 'people',\n"
+        "  register: async (server, options) => {\n"
+        "    server.route({ method: 'GET', path: '/{id}', handler: one,\n"
+        "                   options: { auth: { strategy: 'jwt' } } });\n"
+        "    server.route({ method: 'POST', path: '/', handler: one,\n"
+        "                   options: { auth: { mode: 'try', strategy: 'jwt' } } });\n"
+        "  },\n"
+        "};\n"
+        "function one() {}\n"
+    ),
+    "api/plugins/status.js": (
+        "module.exports = {\n"
+        "  name: 'status',\n"
+        "  async register(server) {\n"
+        "    server.route({ method: 'GET', path: '/status', handler: () => 'up' });\n"
+        "  },\n"
+        "};\n"
+    ),
+    "api/plugins/ops.js": (
+        "const plugin = {\n"
+        "  name: 'ops',\n"
+        "  register: async function (srv) {\n"
+        "    srv.route({ method: 'DELETE', path: '/cache', handler: () => null,\n"
+        "                config: { auth: false } });\n"
+        "  },\n"
+        "};\n"
+        "module.exports = { plugin };\n"
+    ),
+}
+
+
+def document(files: dict[str, str]) -> JSONObject:
+    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    return {"resources": linked.resources, "findings": linked.findings, "signals": linked.signals}
+
+
+def placed(files: dict[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for resource in document(files)["resources"]:
+        where = resource["location"]
+        out[resource["name"]] = f"{where['path']}:{where['line']} {resource['attrs']['framework']}"
+    return out
+
+
+def test_hapi_routes_lists_and_plugins_under_their_prefixes() -> None:
+    assert placed(SERVICE) == {
+        "GET /": "api/server.js:6 hapi",
+        "PUT /files/{name}": "api/server.js:8 hapi",
+        "PATCH /files/{name}": "api/server.js:8 hapi",
+        **{f"{m} /old/{{id}}": "api/server.js:10 hapi" for m in EVERY},
+        "GET /people/{id}": "api/plugins/people.js:4 hapi",
+        "POST /people": "api/plugins/people.js:6 hapi",
+        "GET /status": "api/plugins/status.js:4 hapi",
+        "DELETE /ops/cache": "api/plugins/ops.js:4 hapi",
+    }
+    assert document(SERVICE)["findings"] == []
+
+
+def test_route_auth_options_are_the_evidence() -> None:
+    auth = {s["resource"].partition(":")[2]: s["value"] for s in document(SERVICE)["signals"]}
+    assert auth["GET /"] == "none"  # auth: false
+    assert auth["PUT /files/{name}"] == "required"  # a strategy
+    assert auth["GET /people/{id}"] == "required"  # { strategy }
+    assert auth["POST /people"] == "none"  # mode 'try' lets anyone through
+    assert auth["DELETE /ops/cache"] == "none"  # config.auth: false
+    assert auth["GET /status"] == "unknown"  # the server's default strategy is not read
+    assert auth["GET /old/{id}"] == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("spelled", "named"),
+    [("/files/{path*}", "/files/{path}"), ("/u/{id?}", "/u/{id}"), ("/{a*2}/x", "/{a}/x"),
+     ("/people/", "/people"), ("/", "/")],
+)  # fmt: skip
+def test_hapi_parameters_are_named_as_braces(spelled: str, named: str) -> None:
+    assert hapi_path(spelled) == named
+
+
+def test_a_computed_method_or_prefix_is_a_finding() -> None:
+    files = {
+        "api/server.js": (
+            "const Hapi = require('@hapi/hapi');\n"
+            "const server = new Hapi.Server();\n"
+            "server.route({ method: process.env.M, path: '/x', handler: () => 1 });\n"
+            "server.register({ plugin: require('./p'), routes: { prefix: process.env.P } });\n"
+        ),
+        "api/p.js": (
+            "exports.plugin = { name: 'p', register(server) {\n"
+            "  server.route({ method: 'GET', path: '/y', handler: () => 2 });\n"
+            "} };\n"
+        ),
+    }
+    found = document(files)
+    assert [(r["name"], r["attrs"].get("prefixUnresolved")) for r in found["resources"]] == [
+        ("GET /y", True)
+    ]
+    assert sorted(f["code"] for f in found["findings"]) == ["UNRESOLVED_PREFIX", "UNRESOLVED_ROUTE"]
+
+
+def test_hapi_is_no_longer_an_unread_framework() -> None:
+    assert "Hapi" not in {u.name for u in UNREAD}
+
+
+def test_a_hapi_scan_with_the_pre_filter_is_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extra = {"api/lib/util.js": "module.exports = (a) => a * 2;\n"}
+    for name, text in {**SERVICE, **extra}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    documents, parsed = [], []
+    for parse_all in (True, False):
+        scanner = make_scanner(parse_all=parse_all)
+        scanner.workers = 1
+        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
+        parsed.append(scanner.parsed)
+    assert documents[1] == documents[0]
+    assert parsed[1] < parsed[0]
+    assert '"DELETE /ops/cache"' in documents[1]
