@@ -33,12 +33,12 @@ sys.path[:0] = [str(REPO), str(REPO / "plugins")]
 
 from pack_http_routes import PLUGIN_ID, PLUGIN_VERSION, make_scanner  # noqa: E402
 from packs.fan_out import usable_cpus  # noqa: E402
-from packs.routes.document import link_routes  # noqa: E402
+from packs.routes.document import route_document  # noqa: E402
 from packs.routes.js_facts import LANGUAGES, js_facts  # noqa: E402
-from packs.routes.linker import link  # noqa: E402
+from packs.routes.linker import resolve_routes  # noqa: E402
 from packs.routes.model import ModuleFacts  # noqa: E402
 from packs.routes.python_facts import python_facts  # noqa: E402
-from packs.scan import Linked  # noqa: E402
+from packs.scan import DocumentPieces  # noqa: E402
 from tree_sitter import Parser  # noqa: E402
 
 from bench import table  # noqa: E402
@@ -232,15 +232,15 @@ def _stages(root: Path, sources: list[tuple[Path, bytes]]) -> dict[str, float]:
     figures["JS/TS reader (parse included)"] = watch.cpu
     facts.sort(key=lambda item: item[0].encode())
     with Stopwatch() as watch:
-        link(dict(facts))
+        resolve_routes(dict(facts))
     figures["link"] = watch.cpu
     with Stopwatch() as watch:
-        link_routes(facts)
+        route_document(facts)
     figures["render (link + render - link)"] = watch.cpu - figures["link"]
     scanner = make_scanner()
     scanner.workers = 1  # CPU by stage: everything in this process
     scanner.extract = lambda path, source: ModuleFacts(language="python")
-    scanner.link = lambda files: Linked()
+    scanner.link = lambda files: DocumentPieces()
     old = os.getcwd()
     os.chdir(root)
     try:

@@ -22,7 +22,7 @@ except ImportError:  # run from a checkout by a bare interpreter: use the repo's
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from gpp.plugin.sdk import serve
 
-from packs.routes import SUFFIXES, RouteLinker, extract
+from packs.routes import SUFFIXES, RouteDocumentMemo, extract
 from packs.routes.model import ModuleFacts
 from packs.routes.seeds import admits
 from packs.scan import OnDemand, Scanner
@@ -36,13 +36,13 @@ def make_scanner(*, parse_all: bool = False) -> Scanner[ModuleFacts]:
     scan parses only the files whose bytes can declare or register a route and those linking
     asks for (`packs.routes.seeds`, `packs.scan.OnDemand`); `parse_all` parses every file (the
     reference the filtered document is held to, byte for byte)."""
-    linker = RouteLinker()
+    document = RouteDocumentMemo()
     return Scanner(
         SUFFIXES,
         extract,
-        linker,
+        document,
         language="Python, JavaScript or TypeScript",
-        on_demand=OnDemand(admits, linker),
+        on_demand=OnDemand(admits, document),
         parse_all=parse_all,
     )
 

@@ -49,7 +49,7 @@ from .pymodules import (
     module_facts,
 )
 from .pyparse import parse_python
-from .scan import Linked
+from .scan import DocumentPieces
 from .tables import UNKNOWN_MODEL_BASE, Gap, TableClaim, link_tables
 
 NO_COLUMN_FIELDS = frozenset({"ManyToManyField", "GenericForeignKey", "GenericRelation"})
@@ -225,7 +225,7 @@ def _meta(node: ast.ClassDef) -> Meta:
     )
 
 
-def link(files: Sequence[tuple[str, DjangoFacts]]) -> Linked:
+def link(files: Sequence[tuple[str, DjangoFacts]]) -> DocumentPieces:
     modules = Modules([facts.module for _, facts in files])
     labels = {facts.module.path: facts.app_label for _, facts in files}
     claims: list[TableClaim] = []

@@ -8,14 +8,14 @@ from typing import Any, Protocol
 from gpp.plugin.sdk import serve
 
 from .prefilter import Fields, Follow, Keyword
-from .scan import Linked, Scanner
+from .scan import DocumentPieces, Scanner
 
 
 class Analyzer(Protocol):
     """A module with a pack's two pipeline steps (see `scan`)."""
 
     def extract(self, path: str, source: str) -> Any: ...
-    def link(self, files: Any) -> Linked: ...
+    def link(self, files: Any) -> DocumentPieces: ...
 
 
 def serve_python_pack(

@@ -36,7 +36,7 @@ from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_va
 from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
 from .prisma_schema import prisma_models
 from .routes.js_facts import JS_SUFFIXES, LANGUAGES, language_of
-from .scan import JSONObject, Linked, ParseFailure
+from .scan import DocumentPieces, JSONObject, ParseFailure
 from .tables import UNRESOLVED_TABLE_NAME, Gap, gap_findings
 
 _Node = tree_sitter.Node
@@ -805,7 +805,7 @@ class _Named:
     columns: tuple[str, ...]
 
 
-def link(files: Sequence[tuple[str, FileFacts]]) -> Linked:
+def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
     defaults = [d for _, facts in files for d in facts.defaults]
     global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
     global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
@@ -853,8 +853,8 @@ def _renamed(table: _Named, name: str) -> _Named:
     return _Named(table.kind, name, table.path, table.line, table.model, table.orm, table.columns)
 
 
-def render(named: Sequence[_Named], gaps: Sequence[Gap]) -> Linked:
-    linked = Linked()
+def render(named: Sequence[_Named], gaps: Sequence[Gap]) -> DocumentPieces:
+    linked = DocumentPieces()
     seen: dict[tuple[str, str], list[JSONObject]] = {}
     for item in named:
         where = location(item.path, item.line)
@@ -877,7 +877,7 @@ def render(named: Sequence[_Named], gaps: Sequence[Gap]) -> Linked:
 
 def link_on_demand(
     files: Sequence[tuple[str, FileFacts]], paths: Collection[str], failed: Collection[str]
-) -> Linked:
+) -> DocumentPieces:
     """`link` as `OnDemand` calls it: every file that can hold facts is admitted by its bytes,
     so linking never asks for more."""
     del paths, failed

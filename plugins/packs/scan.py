@@ -9,7 +9,7 @@ Contract for a pack:
   in a `gpp.plugin.sdk.FileMemo` under the stat the walk saw, so a repeated discover on a pinned
   session stats every file once and opens, reads and parses only those whose (size, mtime,
   inode) changed.
-- `link(files) -> Linked` runs across every file of the request, given as `(path, facts)` pairs
+- `link(files) -> DocumentPieces` runs across every file of the request, given as `(path, facts)` pairs
   in UTF-8 byte order of path, so it can follow imports, inheritance and mixins between files.
   It returns resources, findings and classification signals in any order: the scanner sorts
   them as DESIGN §3 orders the reference detector's output (resources and signals by (path,
@@ -172,7 +172,7 @@ def reader_error(path: str, exc: BaseException) -> ReaderError:
 
 
 @dataclass
-class Linked:
+class DocumentPieces:
     """What `link` found across the request's files, in the document's own shapes."""
 
     resources: list[JSONObject] = field(default_factory=list)
@@ -201,22 +201,22 @@ def soft_deadline_ms() -> float | None:
 
 
 Extract = Callable[[str, str], F]
-Link = Callable[[Sequence[tuple[str, F]]], Linked]
+Link = Callable[[Sequence[tuple[str, F]]], DocumentPieces]
 
 
 @dataclass(frozen=True)
 class OnDemand(Generic[F]):
     """A pre-filter driven by the linker itself (pack-http-routes): parse the files whose
     bytes `admits` (those that can declare or register something), link them given the
-    names of every file of the walk, then parse what linking asked for (`Linked.touched`:
-    files whose facts it looked up; `Linked.words`: names whose files may call a function it
+    names of every file of the walk, then parse what linking asked for (`DocumentPieces.touched`:
+    files whose facts it looked up; `DocumentPieces.words`: names whose files may call a function it
     needs every call of) and link again, until it asks for nothing new. The last link saw
     every file it looked at, and every file that can add facts of its own was admitted, so
     it is the link of every file. `parse-error` and a reader's error are reported for the
     admitted and asked-for files only, in both modes (`Scanner(parse_all=True)` too)."""
 
     admits: Callable[[str, bytes], bool]
-    link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], Linked]
+    link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], DocumentPieces]
     """`link(files, paths, failed)`: `paths` every file of the walk that may hold facts,
     `failed` those read and found unreadable or unparsable."""
 
@@ -256,7 +256,7 @@ class Scanner(Generic[F]):
         self.memo: FileMemo[F | Unresolved | ReaderError] = memo if memo is not None else FileMemo()
         self.workers = workers  # None: one per usable CPU (`fan_out`)
         self.min_files_per_worker = min_files_per_worker
-        self._last_link: tuple[list[tuple[str, F]], frozenset[str], Linked] | None = None
+        self._last_link: tuple[list[tuple[str, F]], frozenset[str], DocumentPieces] | None = None
         # Past this many ms of reading, a discover answers with what it has and a
         # DEADLINE_REACHED finding; what it read stays in the memo, so a repeated request
         # goes on from there instead of starting cold (and timing out) again.
@@ -353,7 +353,7 @@ class Scanner(Generic[F]):
 
     def _document(
         self,
-        linked: Linked,
+        linked: DocumentPieces,
         failed: list[ReaderError],
         not_reached: list[str],
         unresolved: list[Unresolved],
@@ -379,7 +379,7 @@ class Scanner(Generic[F]):
         unresolved: list[Unresolved],
         failed: list[ReaderError],
         on_demand: OnDemand[F],
-    ) -> Linked:
+    ) -> DocumentPieces:
         """Read the admitted files, link, read what linking asked for, link again... (see
         `OnDemand`); every file when `parse_all`. Adds to `unresolved` and `failed`."""
         directories = _Directories(root_fd)
@@ -390,7 +390,7 @@ class Scanner(Generic[F]):
                 rels = []
             # what the last discover asked for too: parsing a file more changes nothing (it has no
             # facts of its own, and no call named by `words`), and an unchanged repository then
-            # links once, with the very facts of last time (`RouteLinker` answers from its memo)
+            # links once, with the very facts of last time (`RouteDocumentMemo` answers from its memo)
             chosen = set(rels) if self.parse_all else admitted | (self._last_wanted & set(rels))
             outcomes: dict[str, F | Unresolved | ReaderError] = {}
             holding: dict[str, bool] = {}  # whether a file's bytes name one of `words`
@@ -485,7 +485,7 @@ class Scanner(Generic[F]):
         facts: list[tuple[str, F]],
         failed: list[ReaderError],
         link: Link[F] | None = None,
-    ) -> Linked:
+    ) -> DocumentPieces:
         """`_link` (or `link`, given), and when it raises, the files whose facts make it raise
         on their own are set aside (each a `READER_ERROR` in `failed`) and the rest linked
         again; should that still raise, every file is linked alone (cross-file resolution
@@ -502,7 +502,7 @@ class Scanner(Generic[F]):
         facts: list[tuple[str, F]],
         failed: list[ReaderError],
         link: Link[F] | None,
-    ) -> Linked:
+    ) -> DocumentPieces:
         whole = self._link if link is None else self._timed(link)
         alone_link = self.link if link is None else link
         try:
@@ -521,7 +521,7 @@ class Scanner(Generic[F]):
             return whole(kept)
         except Exception as exc:
             first = exc
-        merged = Linked()
+        merged = DocumentPieces()
         for rel, value in kept:
             alone = alone_link([(rel, value)])
             merged.resources += alone.resources
@@ -533,7 +533,7 @@ class Scanner(Generic[F]):
             failed.append(ReaderError(error.path, detail))
         return merged
 
-    def _link(self, facts: list[tuple[str, F]]) -> Linked:
+    def _link(self, facts: list[tuple[str, F]]) -> DocumentPieces:
         """`link`, or the last link's result when every file's facts are the very same objects
         (all memo hits, same files) and the walk found the same packages: a repeated discover
         of an unchanged repo skips the link."""
@@ -553,7 +553,7 @@ class Scanner(Generic[F]):
     def _timed(self, link: Link[F]) -> Link[F]:
         """`link`, measuring what linking a file costs (`_batch_size` counts it in)."""
 
-        def timed(facts: Sequence[tuple[str, F]]) -> Linked:
+        def timed(facts: Sequence[tuple[str, F]]) -> DocumentPieces:
             began = self.clock()
             linked = link(facts)
             self._link_s_per_file = (self.clock() - began) / max(1, len(facts))
@@ -893,7 +893,7 @@ class Scanner(Generic[F]):
 
 
 def _with_paths(
-    link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], Linked],
+    link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], DocumentPieces],
     paths: Collection[str],
     failed: Collection[str],
 ) -> Link[F]:

@@ -53,7 +53,7 @@ from .pymodules import (
     module_facts,
 )
 from .pyparse import parse_python
-from .scan import Linked
+from .scan import DocumentPieces
 from .tables import (
     COMPUTED_TABLENAME,
     UNKNOWN_MODEL_BASE,
@@ -343,7 +343,7 @@ def _column_names(args: Sequence[ast.expr]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def link(files: Sequence[tuple[str, SqlalchemyFacts]]) -> Linked:
+def link(files: Sequence[tuple[str, SqlalchemyFacts]]) -> DocumentPieces:
     modules = Modules([facts.module for _, facts in files])
     by_path = {path: facts for path, facts in files}
     mapper = _Mapper(modules, by_path)

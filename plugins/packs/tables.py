@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
-from .scan import JSONObject, Linked, at
+from .scan import DocumentPieces, JSONObject, at
 
 COMPUTED_TABLENAME = "COMPUTED_TABLENAME"
 UNKNOWN_MODEL_BASE = "UNKNOWN_MODEL_BASE"
@@ -82,8 +82,8 @@ def _merge_extensions(claims: Iterable[TableClaim]) -> list[TableClaim]:
     return [claim for claim in merged if claim is not None]
 
 
-def link_tables(claims: Iterable[TableClaim], gaps: Iterable[Gap] = ()) -> Linked:
-    linked = Linked()
+def link_tables(claims: Iterable[TableClaim], gaps: Iterable[Gap] = ()) -> DocumentPieces:
+    linked = DocumentPieces()
     seen: dict[str, list[JSONObject]] = {}
     for claim in _merge_extensions(claims):
         where = location(claim.path, claim.line)

@@ -24,7 +24,7 @@ from gpp.host import PluginSession, SandboxPolicy
 sys.path.insert(0, str(REPO / "plugins"))
 
 from pack_http_routes import PLUGIN_ID, PLUGIN_VERSION, make_scanner
-from packs.routes import RouteLinker
+from packs.routes import RouteDocumentMemo
 
 PLUGIN = REPO / "plugins" / "pack_http_routes.py"
 REPOS = REPO / "tests" / "fixtures" / "repos"
@@ -105,7 +105,7 @@ def test_a_repeated_discover_parses_nothing_again(fastapi_copy: Path) -> None:
     files = scanner.memo.stats.misses  # the pre-filter's choice: fewer than every file
     assert files == scanner.parsed < len(list(fastapi_copy.rglob("*.py")))
     assert scanner.memo.stats.hits == 0
-    assert isinstance(scanner.link, RouteLinker)
+    assert isinstance(scanner.link, RouteDocumentMemo)
     links = scanner.link.links  # one per round of the pre-filter's on-demand parsing
     second = scanner.discover(["."])
     assert scanner.memo.stats.misses == files  # nothing re-parsed
@@ -117,7 +117,7 @@ def test_a_repeated_discover_parses_nothing_again(fastapi_copy: Path) -> None:
 def test_a_changed_file_is_parsed_again_alone_and_its_routes_follow(fastapi_copy: Path) -> None:
     scanner = make_scanner()
     before = {r["name"] for r in scanner.discover(["."])["resources"]}
-    assert isinstance(scanner.link, RouteLinker)
+    assert isinstance(scanner.link, RouteDocumentMemo)
     links = scanner.link.links
     users = fastapi_copy / "backend/app/api/routes/users.py"
     users.write_text(users.read_text().replace('prefix="/users"', 'prefix="/members"'))

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
 from pack_http_routes import make_scanner  # noqa: E402
-from packs.routes import extract, link_routes, seeds  # noqa: E402
+from packs.routes import extract, route_document, seeds  # noqa: E402
 from packs.routes.django_linker import django_path, django_paths  # noqa: E402
 from packs.scan import JSONObject  # noqa: E402
 
@@ -37,7 +37,9 @@ PROJECT: dict[str, str] = {
 
 
 def document(files: dict[str, str]) -> JSONObject:
-    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    linked = route_document(
+        [(path, extract(path, source)) for path, source in sorted(files.items())]
+    )
     return {"resources": linked.resources, "findings": linked.findings}
 
 
@@ -48,7 +50,7 @@ def routes(files: dict[str, str]) -> dict[str, str]:
 
 def auths(files: dict[str, str]) -> dict[str, str]:
     """Route name -> its auth signal."""
-    linked = link_routes([(p, extract(p, s)) for p, s in sorted(files.items())])
+    linked = route_document([(p, extract(p, s)) for p, s in sorted(files.items())])
     return {str(s["resource"]).removeprefix("route:"): str(s["value"]) for s in linked.signals}
 
 

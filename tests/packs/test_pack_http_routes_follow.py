@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from packs.routes import extract, link_routes
+from packs.routes import extract, route_document
 from packs.scan import JSONObject
 
 
@@ -22,7 +22,9 @@ def canonical_json(document: JSONObject) -> bytes:
 
 
 def document(files: dict[str, str]) -> JSONObject:
-    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    linked = route_document(
+        [(path, extract(path, source)) for path, source in sorted(files.items())]
+    )
     return {"resources": linked.resources, "findings": linked.findings}
 
 
@@ -415,7 +417,7 @@ def test_d_routes_registered_in_an_exported_plugin_hook() -> None:
         "GET /plugin/status": "plugin/index.js:2",
         "POST /plugin/save": "plugin/index.js:5",
     }
-    doc = link_routes([(p, extract(p, t)) for p, t in sorted(files.items())])
+    doc = route_document([(p, extract(p, t)) for p, t in sorted(files.items())])
     assert {s["value"] for s in doc.signals} == {"unknown"}
 
 

@@ -16,14 +16,16 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
 from pack_http_routes import make_scanner  # noqa: E402
-from packs.routes import extract, link_routes, seeds  # noqa: E402
+from packs.routes import extract, route_document, seeds  # noqa: E402
 from packs.routes.auth import GUARDS, NOT_GUARDS  # noqa: E402
 from packs.routes.frameworks import READ, UNREAD, Framework  # noqa: E402
 from packs.scan import JSONObject  # noqa: E402
 
 
 def document(files: dict[str, str]) -> JSONObject:
-    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    linked = route_document(
+        [(path, extract(path, source)) for path, source in sorted(files.items())]
+    )
     return {"resources": linked.resources, "findings": linked.findings}
 
 
@@ -165,7 +167,7 @@ def test_koa_jwt_guards_and_koa_itself_does_not() -> None:
             "app.use(router.routes());\n"
         ),
     }
-    linked = link_routes([(path, extract(path, source)) for path, source in files.items()])
+    linked = route_document([(path, extract(path, source)) for path, source in files.items()])
     auth = {s["resource"].partition(":")[2]: s["value"] for s in linked.signals}
     assert auth == {"GET /open": "none", "GET /closed": "required"}
     assert GUARDS["koa-jwt"] == frozenset({"*"}) and "koa" in NOT_GUARDS

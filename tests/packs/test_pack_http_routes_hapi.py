@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
 from pack_http_routes import make_scanner  # noqa: E402
-from packs.routes import extract, link_routes  # noqa: E402
+from packs.routes import extract, route_document  # noqa: E402
 from packs.routes.frameworks import UNREAD  # noqa: E402
 from packs.routes.paths import hapi_path  # noqa: E402
 from packs.scan import JSONObject  # noqa: E402
@@ -84,7 +84,9 @@ SERVICE: dict[str, str] = {
 
 
 def document(files: dict[str, str]) -> JSONObject:
-    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    linked = route_document(
+        [(path, extract(path, source)) for path, source in sorted(files.items())]
+    )
     return {"resources": linked.resources, "findings": linked.findings, "signals": linked.signals}
 
 

@@ -9,14 +9,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from packs.routes import extract, link_routes
+from packs.routes import extract, route_document
 from packs.routes.auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from packs.routes.paths import express_path, express_served, flask_path, join
 from packs.scan import JSONObject, ParseFailure
 
 
 def document(files: dict[str, str]) -> JSONObject:
-    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    linked = route_document(
+        [(path, extract(path, source)) for path, source in sorted(files.items())]
+    )
     return {
         "resources": linked.resources,
         "findings": linked.findings,

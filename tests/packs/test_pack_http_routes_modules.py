@@ -14,12 +14,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
 from pack_http_routes import make_scanner
-from packs.routes import extract, link_routes
-from packs.scan import Linked
+from packs.routes import extract, route_document
+from packs.scan import DocumentPieces
 
 
-def linked(files: dict[str, str]) -> Linked:
-    return link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+def linked(files: dict[str, str]) -> DocumentPieces:
+    return route_document([(path, extract(path, source)) for path, source in sorted(files.items())])
 
 
 def auth(files: dict[str, str]) -> dict[str, str]:

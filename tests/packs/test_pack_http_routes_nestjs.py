@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
 from pack_http_routes import make_scanner  # noqa: E402
-from packs.routes import extract, link_routes  # noqa: E402
+from packs.routes import extract, route_document  # noqa: E402
 from packs.routes.frameworks import UNREAD  # noqa: E402
 from packs.scan import JSONObject  # noqa: E402
 
@@ -88,7 +88,9 @@ SERVICE: dict[str, str] = {
 
 
 def document(files: dict[str, str]) -> JSONObject:
-    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    linked = route_document(
+        [(path, extract(path, source)) for path, source in sorted(files.items())]
+    )
     return {"resources": linked.resources, "findings": linked.findings, "signals": linked.signals}
 
 

@@ -16,7 +16,7 @@ from conftest import REPO
 sys.path.insert(0, str(REPO / "plugins"))
 
 from pack_http_routes import make_scanner
-from packs.routes.linker import link_asking
+from packs.routes.linker import resolve_routes_and_asked
 from packs.routes.python_facts import python_facts
 from packs.routes.seeds import admits
 
@@ -115,11 +115,11 @@ def test_the_linker_resolves_imports_from_every_path_not_the_parsed_ones() -> No
         "@app.get('/x')\ndef x(g=Depends(guard)):\n    return g\n",
         "main.py",
     )
-    linking, asked = link_asking({"main.py": main}, paths=["main.py", "auth/deps.py"])
+    resolved, asked = resolve_routes_and_asked({"main.py": main}, paths=["main.py", "auth/deps.py"])
     assert asked.touched >= {"auth/deps.py"}
-    alone, asked_alone = link_asking({"main.py": main})
+    alone, asked_alone = resolve_routes_and_asked({"main.py": main})
     assert "auth/deps.py" not in asked_alone.touched
-    assert [r.name for r in linking.routes] == [r.name for r in alone.routes] == ["GET /x"]
+    assert [r.name for r in resolved.routes] == [r.name for r in alone.routes] == ["GET /x"]
 
 
 def test_mock_patch_decorators_of_a_test_are_no_route_but_a_router_named_mock_is() -> None:

@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from packs.routes import extract, link_routes
+from packs.routes import extract, route_document
 from packs.scan import JSONObject
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "unresolved" / "routes"
@@ -25,7 +25,9 @@ _EXPECT = re.compile(r"expect: (UNRESOLVED_[A-Z]+) (\d+)((?: \d+)*)")
 
 
 def document(files: dict[str, str]) -> JSONObject:
-    linked = link_routes([(path, extract(path, source)) for path, source in sorted(files.items())])
+    linked = route_document(
+        [(path, extract(path, source)) for path, source in sorted(files.items())]
+    )
     return {"resources": linked.resources, "findings": linked.findings, "signals": linked.signals}
 
 

@@ -26,10 +26,10 @@ sys.path.insert(0, str(REPO / "plugins"))
 
 from packs import django_models, sqlalchemy_models
 from packs.builders import location
-from packs.routes import SUFFIXES, RouteLinker
+from packs.routes import SUFFIXES, RouteDocumentMemo
 from packs.routes import extract as routes_extract
 from packs.routes.seeds import admits
-from packs.scan import JSONObject, Linked, OnDemand, Scanner
+from packs.scan import DocumentPieces, JSONObject, OnDemand, Scanner
 
 PRLIMIT = shutil.which("prlimit") or "prlimit"
 MODEL = "from sqlalchemy import Column, Integer\nfrom sqlalchemy.orm import declarative_base\n" \
@@ -99,8 +99,8 @@ def _raising_extract(path: str, source: str) -> list[int]:
     return [1]
 
 
-def _raising_link(files: Sequence[tuple[str, list[int]]]) -> Linked:
-    linked = Linked()
+def _raising_link(files: Sequence[tuple[str, list[int]]]) -> DocumentPieces:
+    linked = DocumentPieces()
     for path, _ in files:
         if path.endswith("poison.py"):
             raise KeyError("poisoned facts")
@@ -229,7 +229,7 @@ def _text(pieces: list[str]) -> st.SearchStrategy[bytes]:
 PACKS: dict[str, tuple[tuple[str, ...], Any, Any]] = {
     "pack-sqlalchemy": ((".py",), sqlalchemy_models.extract, sqlalchemy_models.link),
     "pack-django": ((".py",), django_models.extract, django_models.link),
-    "pack-http-routes": (SUFFIXES, routes_extract, RouteLinker()),
+    "pack-http-routes": (SUFFIXES, routes_extract, RouteDocumentMemo()),
 }
 
 
@@ -294,12 +294,12 @@ def test_route_mount_expansion_is_bounded_and_the_cut_reported(tmp_path: Path) -
 def test_an_expansion_within_the_budget_has_no_finding() -> None:
     """10 levels, 1,024 routes: all listed, nothing said about a budget."""
     from packs.routes import extract as extract_routes
-    from packs.routes.linker import link
+    from packs.routes.linker import resolve_routes
 
     facts = extract_routes("main.py", _doubling_mounts(10))
-    routes, findings = link({"main.py": facts})
+    routes, findings = resolve_routes({"main.py": facts})
     assert len({r.name for r in routes}) == 1024 and findings == []
-    routes, findings = link({"main.py": facts}, budget=100)
+    routes, findings = resolve_routes({"main.py": facts}, budget=100)
     assert len(routes) < 100 and [f["code"] for f in findings] == ["LINK_BUDGET_EXCEEDED"]
 
 
@@ -338,9 +338,9 @@ def test_packs_read_python_newer_than_the_interpreter(
     monkeypatch.chdir(tmp_path)
     tables = Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
                      language="Python", workers=1).discover(["."])  # fmt: skip
-    routes = Scanner(SUFFIXES, routes_extract, RouteLinker(), language="x", workers=1).discover(
-        ["."]
-    )
+    routes = Scanner(
+        SUFFIXES, routes_extract, RouteDocumentMemo(), language="x", workers=1
+    ).discover(["."])
     assert tables["unresolved"] == routes["unresolved"] == []
     assert [(r["name"], r["location"]["line"]) for r in tables["resources"]] == [("accounts", 14)]
     assert [(r["name"], r["location"]["line"]) for r in routes["resources"]] == [
@@ -351,12 +351,12 @@ def test_packs_read_python_newer_than_the_interpreter(
 # ------------------------------------------------------------------ a scan too big for request_ms
 
 
-def _timed_link(now: list[float], seconds_per_file: float) -> Callable[..., Linked]:
+def _timed_link(now: list[float], seconds_per_file: float) -> Callable[..., DocumentPieces]:
     """A link whose cost (on the fake clock `now`) grows with the files it links."""
 
-    def link(files: Sequence[tuple[str, list[tuple[str, int]]]]) -> Linked:
+    def link(files: Sequence[tuple[str, list[tuple[str, int]]]]) -> DocumentPieces:
         now[0] += seconds_per_file * len(files)
-        linked = Linked()
+        linked = DocumentPieces()
         for path, _ in files:
             linked.resources.append(
                 {"kind": "file", "name": path, "location": location(path, 1), "attrs": {}}
@@ -479,12 +479,12 @@ def test_a_pack_past_its_soft_deadline_answers_the_host_before_request_ms(tmp_pa
         f"sys.path[:0] = [{str(REPO)!r}, {str(REPO / 'plugins')!r}]\n"
         "from gpp.plugin.sdk import serve\n"
         "from packs.builders import location\n"
-        "from packs.scan import Linked, Scanner\n"
+        "from packs.scan import DocumentPieces, Scanner\n"
         "def extract(path, source):\n"
         "    time.sleep(0.05)  # a slow reader, not a wait for anything\n"
         "    return path\n"
         "def link(files):\n"
-        "    return Linked(resources=[{'kind': 'file', 'name': p, 'location': location(p, 1),\n"
+        "    return DocumentPieces(resources=[{'kind': 'file', 'name': p, 'location': location(p, 1),\n"
         "                              'attrs': {}} for p, _ in files])\n"
         "scanner = Scanner(('.py',), extract, link, language='Python', workers=1)\n"
         "sys.exit(serve('slow-pack', '1.0.0', scanner.discover))\n"
@@ -556,9 +556,9 @@ def test_generated_javascript_is_skipped_and_said(
     (tmp_path / "dist" / "server.js").write_text("app.get('/dist', h);\n")
     (tmp_path / "long_python.py").write_text(f"DATA = {'x' * 3000!r}\n")  # Python: read
     monkeypatch.chdir(tmp_path)
-    document = Scanner(SUFFIXES, routes_extract, RouteLinker(), language="x", workers=1).discover(
-        ["."]
-    )
+    document = Scanner(
+        SUFFIXES, routes_extract, RouteDocumentMemo(), language="x", workers=1
+    ).discover(["."])
     assert [r["name"] for r in document["resources"]] == ["GET /ok"]
     assert [(u["path"], u["reason"], u["detail"]) for u in document["unresolved"]] == [
         ("dist", "unsupported", "generated code is not read (a dist/ directory)"),
@@ -1071,7 +1071,7 @@ def test_the_routes_pack_on_demand_stops_at_the_soft_deadline_and_goes_on(
         return routes_extract(path, source)
 
     monkeypatch.setattr(Scanner, "_judge_bytes", slow_judge)
-    linker = RouteLinker()
+    linker = RouteDocumentMemo()
     bounded = Scanner(SUFFIXES, slow_extract, linker, language="x", root=str(tmp_path),
                       workers=1, deadline_ms=15_000, clock=lambda: now[0],
                       on_demand=OnDemand(admits, linker))  # fmt: skip

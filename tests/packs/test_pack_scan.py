@@ -23,7 +23,7 @@ from packs.builders import (
     looks_personal,
     pii_value,
 )
-from packs.scan import JSONObject, Linked, Scanner
+from packs.scan import DocumentPieces, JSONObject, Scanner
 
 Facts = list[tuple[str, int]]
 
@@ -34,8 +34,8 @@ def _functions(path: str, source: str) -> Facts:
     ]
 
 
-def _link(files: Sequence[tuple[str, Facts]]) -> Linked:
-    linked = Linked()
+def _link(files: Sequence[tuple[str, Facts]]) -> DocumentPieces:
+    linked = DocumentPieces()
     for path, facts in files:
         for name, line in facts:
             linked.resources.append(
@@ -183,7 +183,7 @@ def test_repeated_discover_reparses_only_the_changed_file(
     _write(in_repo, "bad.py", "def (\n")
     links: list[int] = []
 
-    def counting_link(files: Sequence[tuple[str, Facts]]) -> Linked:
+    def counting_link(files: Sequence[tuple[str, Facts]]) -> DocumentPieces:
         links.append(len(files))
         return _link(files)
 

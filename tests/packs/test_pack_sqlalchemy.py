@@ -78,14 +78,14 @@ def test_test_code_is_left_out_by_every_pack(tmp_path: Path) -> None:
     (`test_*.py`, `conftest.py`, `*.test.js`) are not the app's: no table or route of theirs
     in the document, and no false `DUPLICATE_TABLE_NAME` with the app's own table, for the
     tables packs and the routes pack alike. A test file named in the request is read."""
-    from packs.routes import SUFFIXES, RouteLinker
+    from packs.routes import SUFFIXES, RouteDocumentMemo
     from packs.routes import extract as routes_extract
 
     root = _test_code_repo(tmp_path)
     document = _scan(root)
     assert _tables(document) == [("customers", "app/models.py", 2)]
     assert _codes(document) == []
-    routes = Scanner(SUFFIXES, routes_extract, RouteLinker(), language="x", root=str(root),
+    routes = Scanner(SUFFIXES, routes_extract, RouteDocumentMemo(), language="x", root=str(root),
                      workers=1).discover(["."])  # fmt: skip
     assert [r["name"] for r in routes["resources"]] == ["GET /customers", "GET /health"]
     named = _scan(root, ("app/test_models.py", "tests/helpers.py"))

@@ -1,12 +1,12 @@
 """The `pack-http-routes` analysis: HTTP routes of FastAPI, Flask, Starlette and Express apps.
 
 Per file, `extract` reads facts (Python with `ast`, JavaScript/TypeScript with tree-sitter;
-nothing scanned is imported or run); across files, `link_routes` resolves routers, prefixes and
+nothing scanned is imported or run); across files, `route_document` resolves routers, prefixes and
 auth through imports and renders the document pieces. Modules: `model` (the facts),
 `python_facts` and `js_facts` (readers), `linker` (names and the mount graph), `paths` (path
 spelling and joining), `auth` (what is evidence of a guard), `document` (the output).
 """
 
-from .document import SUFFIXES, RouteLinker, extract, link_routes
+from .document import SUFFIXES, RouteDocumentMemo, extract, route_document
 
-__all__ = ["SUFFIXES", "RouteLinker", "extract", "link_routes"]
+__all__ = ["SUFFIXES", "RouteDocumentMemo", "extract", "route_document"]

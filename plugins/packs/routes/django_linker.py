@@ -19,7 +19,7 @@ from .django_facts import Action, DjangoClass, DjangoFacts, DjangoFunction, Regi
 from .model import DJANGO, ImportRef
 
 if TYPE_CHECKING:
-    from .linker import FoundRoute, Gap, _Linker
+    from .linker import FoundRoute, Gap, _RouteResolver
 
 ANY = "ANY"  # a function view with no method restriction: Django calls it for every method
 _VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE")
@@ -166,29 +166,29 @@ def _seeded(facts: DjangoFacts) -> bool:
     )
 
 
-class DjangoLinker:
-    """One link of the Django routes over a `_Linker`'s files (its module index, its `_facts`
-    that a pre-filtering scan follows, its findings table)."""
+class DjangoRouteResolver:
+    """The Django routes resolved over a `_RouteResolver`'s files (its module index, its
+    `_facts` that a pre-filtering scan follows, its findings table)."""
 
-    def __init__(self, linker: _Linker) -> None:
-        self.linker = linker
+    def __init__(self, resolver: _RouteResolver) -> None:
+        self.resolver = resolver
         self.found: list[FoundRoute] = []
         self.default_permissions: tuple[str, ...] | None = None
         self.resolved: dict[tuple[str, str], Resolved | None] = {}
 
     def facts(self, path: str) -> DjangoFacts | None:
-        return self.linker._facts(path).django
+        return self.resolver._facts(path).django
 
     def module_file(self, name: str, importer: str) -> str | None:
-        module = self.linker._python_module(name, importer)
+        module = self.resolver._python_module(name, importer)
         if module is None:
             return None
-        return self.linker.python_files.get(module.name)
+        return self.resolver.python_files.get(module.name)
 
     # -- roots -----------------------------------------------------------------------------
 
     def routes(self) -> list[FoundRoute]:
-        files = sorted(p for p in self.linker.modules if p.endswith(".py"))
+        files = sorted(p for p in self.resolver.modules if p.endswith(".py"))
         # files a pre-filter admits by their seeds (`frameworks.READ`): URLconfs and settings
         with_facts = [(p, f) for p in files if (f := self.facts(p)) is not None and _seeded(f)]
         if not with_facts:
@@ -376,7 +376,7 @@ class DjangoLinker:
         self.note("UNRESOLVED_ROUTER", path, entry.line, f"{why}: its routes are not listed")
 
     def note(self, code: str, path: str, line: int, detail: str) -> None:
-        self.linker._unresolved(code, path, line, detail)
+        self.resolver._unresolved(code, path, line, detail)
 
     def emit(self, method: str, route: str, path: str, line: int, handler: str | None,
              auth: int, gaps: tuple[Gap, ...]) -> None:  # fmt: skip
@@ -765,7 +765,7 @@ class DjangoLinker:
 
     def _resolve(self, path: str, name: str, depth: int) -> Resolved | None:
         head, _, rest = name.partition(".")
-        facts = self.linker._facts(path)
+        facts = self.resolver._facts(path)
         django = facts.django
         if django is not None and not rest:
             for kind, table in (
@@ -802,6 +802,6 @@ class DjangoLinker:
             if not rest:
                 return ("module", file, name)
             return self.resolve(file, rest, depth + 1)
-        if self.linker._python_module(module.split(".")[0], importer) is not None:
+        if self.resolver._python_module(module.split(".")[0], importer) is not None:
             return None  # the repository's, not scanned or not parsed
         return ("external", "", ".".join([module, *parts]))

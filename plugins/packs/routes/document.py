@@ -13,10 +13,10 @@ import re
 from collections.abc import Collection, Sequence
 
 from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
-from ..scan import JSONObject, Linked
+from ..scan import DocumentPieces, JSONObject
 from .auth import VALUES
 from .js_facts import JS_SUFFIXES, js_facts
-from .linker import FoundRoute, Gap, link_asking
+from .linker import FoundRoute, Gap, resolve_routes_and_asked
 from .manifests import MANIFEST, is_manifest, manifest_facts
 from .model import ModuleFacts
 from .python_facts import python_facts
@@ -34,24 +34,24 @@ def extract(path: str, source: str) -> ModuleFacts:
     return js_facts(source.encode("utf-8"), path)
 
 
-def link_routes(
+def route_document(
     files: Sequence[tuple[str, ModuleFacts]],
     paths: Collection[str] | None = None,
     failed: Collection[str] = (),
-) -> Linked:
+) -> DocumentPieces:
     """Resources and `auth` signals in (path, line, name) order, and `DUPLICATE_ROUTE` for
     each `METHOD /path` two handlers claim. Parameter names do not tell paths apart (a
     framework routes `/orders/{id}` and `/orders/{order_id}` alike, so the second is shadowed);
     the finding names the route as its first claim spells it."""
-    linking, asked = link_asking(dict(files), paths=paths, failed=failed)
-    linked = _render(linking.routes)
-    linked.findings += linking.findings
+    resolved, asked = resolve_routes_and_asked(dict(files), paths=paths, failed=failed)
+    linked = _render(resolved.routes)
+    linked.findings += resolved.findings
     linked.touched, linked.words = asked
     return linked
 
 
-class RouteLinker:
-    """`link_routes` that remembers its last answer: when every file's facts are the very
+class RouteDocumentMemo:
+    """`route_document` that remembers its last answer: when every file's facts are the very
     objects of the last call (the memo handed them back unchanged), linking would give the same
     document, so a repeated discover of an unchanged repository skips it."""
 
@@ -59,7 +59,7 @@ class RouteLinker:
         self._files: list[tuple[str, ModuleFacts]] = []
         self._paths: frozenset[str] | None = None
         self._failed: frozenset[str] = frozenset()
-        self._linked = Linked()
+        self._linked = DocumentPieces()
         self.links = 0  # how many times it really linked; a test reads it
 
     def __call__(
@@ -67,7 +67,7 @@ class RouteLinker:
         files: Sequence[tuple[str, ModuleFacts]],
         paths: Collection[str] | None = None,
         failed: Collection[str] = (),
-    ) -> Linked:
+    ) -> DocumentPieces:
         known = frozenset(paths) if paths is not None else None
         bad = frozenset(failed)
         unchanged = (
@@ -80,16 +80,16 @@ class RouteLinker:
             )
         )
         if not unchanged:
-            self._files, self._linked = list(files), link_routes(files, known, bad)
+            self._files, self._linked = list(files), route_document(files, known, bad)
             self._paths, self._failed = known, bad
             self.links += 1
         return self._linked
 
 
-def _render(routes: list[FoundRoute]) -> Linked:
+def _render(routes: list[FoundRoute]) -> DocumentPieces:
     # one handler reached twice under one name is one route
     found = {(r.path.encode(), r.line, r.name): r for r in routes}
-    linked = Linked()
+    linked = DocumentPieces()
     # claims by the path as matched and the unknown prefixes it lacks: routes missing different
     # unknown prefixes are not known to collide; the finding names the first claim's route
     claims: dict[tuple[str, tuple[Gap, ...]], list[JSONObject]] = {}

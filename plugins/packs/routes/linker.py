@@ -1,7 +1,7 @@
 """Link every scanned file's facts into routes with their full paths.
 
 The files say, each for itself, which routers exist, which routes sit on them and which router
-serves which other under what prefix, naming things as the source names them. Linking resolves
+serves which other under what prefix, naming things as the source names them. Resolving follows
 those names across modules (Python imports by dotted name, JavaScript `import`/`require` by
 relative specifier), builds the mount graph, and walks it from each router that nothing mounts
 (an app, or a router whose including file was not scanned), joining prefixes on the way and
@@ -18,7 +18,7 @@ from typing import NamedTuple
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
-from .django_linker import DjangoLinker
+from .django_linker import DjangoRouteResolver
 from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
 from .manifests import MANIFEST, is_manifest
 from .model import (
@@ -118,7 +118,7 @@ class Asked(NamedTuple):
     words: frozenset[str]
 
 
-class Linking(NamedTuple):
+class ResolvedRoutes(NamedTuple):
     """What linking finds: the routes, and the `UNRESOLVED_*` findings of what it could not
     follow (each at the place it is written, with the routes it hides or shortens)."""
 
@@ -212,21 +212,21 @@ class _Node:
     guards: list[tuple[str, int, str, int]] = field(default_factory=list)
 
 
-def link(
+def resolve_routes(
     modules: Mapping[str, ModuleFacts],
     budget: int = LINK_BUDGET,
     paths: Collection[str] | None = None,
-) -> Linking:
-    """`link_asking`, without what it asked for."""
-    return link_asking(modules, budget, paths)[0]
+) -> ResolvedRoutes:
+    """`resolve_routes_and_asked`, without what it asked for."""
+    return resolve_routes_and_asked(modules, budget, paths)[0]
 
 
-def link_asking(
+def resolve_routes_and_asked(
     modules: Mapping[str, ModuleFacts],
     budget: int = LINK_BUDGET,
     paths: Collection[str] | None = None,
     failed: Collection[str] = (),
-) -> tuple[Linking, Asked]:
+) -> tuple[ResolvedRoutes, Asked]:
     """Every route the scanned files show and the findings of what they do not, in no
     particular order (callers sort); past `budget` routes and mounts, the mounts not followed
     are a `LINK_BUDGET_EXCEEDED` finding.
@@ -239,14 +239,14 @@ def link_asking(
     `failed`: files of the walk that could not be read or parsed; they resolve nothing (as
     absent), but an import that would have landed in one touches it (its `parse-error` is
     then worth reporting: what it hides may be a guard or a router)."""
-    linker = _Linker(modules, paths, failed)
-    linker.budget = linker.limit = budget
-    routes = linker.routes()
-    asked = Asked(frozenset(linker.touched), frozenset(linker.words))
-    return Linking(routes, linker.findings()), asked
+    resolver = _RouteResolver(modules, paths, failed)
+    resolver.budget = resolver.limit = budget
+    routes = resolver.routes()
+    asked = Asked(frozenset(resolver.touched), frozenset(resolver.words))
+    return ResolvedRoutes(routes, resolver.findings()), asked
 
 
-class _Linker:
+class _RouteResolver:
     def __init__(
         self,
         modules: Mapping[str, ModuleFacts],
@@ -424,7 +424,7 @@ class _Linker:
                 self.unresolved.setdefault((UNRESOLVED_PREFIX, file, line, detail), []).append(
                     where
                 )
-        found += DjangoLinker(self).routes()
+        found += DjangoRouteResolver(self).routes()
         for route in found:
             if route.framework == DJANGO:
                 where = {"path": route.path, "line": route.line}

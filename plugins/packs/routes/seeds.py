@@ -4,7 +4,7 @@ route, a router or an app (`admits`); the scanner parses the rest on demand (`pa
 A file adds facts of its own — routers, routes, mounts, `use` calls, `before_request` hooks —
 only through the constructs the readers look for; every other fact (a binding, an export, a
 function, a class) matters only when the linker looks it up from a file that has some, and
-then the scanner parses it (`Linked.touched`). The patterns below are, per reader, a superset
+then the scanner parses it (`DocumentPieces.touched`). The patterns below are, per reader, a superset
 of those constructs, spelt as their bytes must spell them (over-inclusion costs time only):
 
 - Python (`python_facts`): a router or app made by a call named with a framework word (the
@@ -40,7 +40,7 @@ it for a `PATCH` route on `mock`, which the linker finds is the library's, no ro
 nothing. A file that binds `mock` a second time (an import, `as mock`, `mock =`) is admitted.
 
 Calls that pass a router or a path to a function declaring routes on its parameter
-(`register_view(bp, routes=[...])`) are found by name on demand (`Linked.words`).
+(`register_view(bp, routes=[...])`) are found by name on demand (`DocumentPieces.words`).
 """
 
 from __future__ import annotations
