@@ -20,18 +20,21 @@ KEYWORDS = (
     b"SQLModel",
     b"Column",
     b"Table",
-    b"eclarative",
+    b"declarative",  # declarative_base, as_declarative, declarative_mixin
+    b"Declarative",  # DeclarativeBase, DeclarativeBaseNoMeta
     b"Model",
     b"__tablename__",
     b"__table__",
     b"__abstract__",
-    b"apped",
+    b"mapped",  # mapped_column, registry.mapped, mapped_as_dataclass
+    b"Mapped",  # Mapped[...], MappedAsDataclass, WriteOnlyMapped
     b"registry",
     b"declared_attr",
 )
 """The cold-scan pre-filter (`packs/prefilter.py`): a file naming none of these cannot declare
 a table, unless the linker reaches it through an import (then it is parsed too). Keep in step
-with the reader."""
+with the reader. Each is a plain substring, case-sensitive, so a name spelled with either case
+(`declarative_base` and `DeclarativeBase`) is listed once per spelling."""
 
 if __name__ == "__main__":
     sys.exit(serve_python_pack("pack-sqlalchemy", "1.0.0", sqlalchemy_models, KEYWORDS))

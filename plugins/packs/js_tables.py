@@ -46,7 +46,8 @@ _PARSERS: dict[str, tree_sitter.Parser] = {}
 
 # The bytes that each ORM's constructs need (the pre-filter, and the reader's own gate, so a
 # pre-filtered scan equals the parse-all one by construction).
-SEQUELIZE_SEED = b"equelize"  # `sequelize.define`, `{ sequelize }`, `require('sequelize')`
+# `sequelize.define`, `{ sequelize }`, `require('sequelize')`, `Sequelize.INTEGER`: either case
+SEQUELIZE_SEEDS = (b"sequelize", b"Sequelize")
 TYPEORM_SEED = b"Entity"
 KNEX_SEEDS = (b"createTable", b"dropTable", b"renameTable")
 MONGOOSE_SEEDS = (b"mongoose", b"Schema")
@@ -59,7 +60,7 @@ def admits(path: str, data: bytes) -> bool:
     if path.endswith(".prisma"):
         return True
     return (
-        SEQUELIZE_SEED in data
+        any(seed in data for seed in SEQUELIZE_SEEDS)
         or TYPEORM_SEED in data
         or any(seed in data for seed in KNEX_SEEDS)
         or any(seed in data for seed in MONGOOSE_SEEDS)
@@ -164,7 +165,7 @@ class _Reader:
     def __init__(self, path: str, data: bytes) -> None:
         self.path = path
         self.data = data
-        self.sequelize = SEQUELIZE_SEED in data
+        self.sequelize = any(seed in data for seed in SEQUELIZE_SEEDS)
         self.typeorm = TYPEORM_SEED in data
         self.knex = any(seed in data for seed in KNEX_SEEDS)
         self.mongoose = any(seed in data for seed in MONGOOSE_SEEDS)
