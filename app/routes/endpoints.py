@@ -6,6 +6,7 @@ request's log line and metrics are written once, by `exchange.RecordExchanges`."
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import secrets
 from typing import Any
@@ -16,24 +17,21 @@ from fastapi.responses import HTMLResponse
 from starlette.responses import JSONResponse, Response
 
 from gpp.core import (
-    MAX_PATHS,
-    PATH,
-    REQUEST_ID,
     Discover,
     JSONRejected,
     Result,
     Violation,
-    array,
     canonical_trusted,
     codes,
+    from_contract,
     loads_strict,
-    record,
 )
 from gpp.host import OFF_LOOP_BYTES
 
 from ..metrics import CONTENT_TYPE_LATEST
 from ..models import ResultDocument
 from ..pool import Gpp3Pool
+from ..problems import GATEWAY_CONTRACT
 from .plugin_requests import (
     PROBLEM,
     PluginRequest,
@@ -45,10 +43,9 @@ from .plugin_requests import (
 )
 from .table import NO_FRAMING
 
-DISCOVER_REQUEST = record(
-    {"paths": array(PATH, min_items=1, max_items=MAX_PATHS)}, optional={"requestId": REQUEST_ID}
-)
-"""The body of POST /plugins/{id}/discover. Stricter than the `discover` frame, which may carry
+DISCOVER_REQUEST = from_contract(json.loads(GATEWAY_CONTRACT.read_bytes())["discoverRequest"])
+"""The body of POST /plugins/{id}/discover, as the gateway's contract (`app/contract/gateway.json`)
+says: a field added there is checked here. Stricter than the `discover` frame, which may carry
 no paths (an empty result): over HTTP an empty list is more likely a caller's mistake than a
 question, so it is answered 422. Every body it accepts, its requestId filled in, is a valid `discover`
 payload (tests/gateway/test_endpoints.py proves it over the contract's cases)."""

@@ -44,6 +44,7 @@ from gpp.core.schema import (
     RESULT_PAYLOAD,
     Violation,
     array,
+    from_contract,
     path_problem,
     record,
 )
@@ -88,6 +89,7 @@ __all__ = [
     "codes",
     "decode_frame",
     "digest",
+    "from_contract",
     "jsonrpc",
     "loads_strict",
     "path_problem",

@@ -6,9 +6,11 @@ exception unwinds, so the happy path builds no strings at all.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from gpp.core.canonical_json import MAX_SAFE_INTEGER
@@ -438,6 +440,59 @@ HELLO_PAYLOAD = record(
     {"capabilities": Spec('non-empty array containing "discover"', _capabilities_check)}
 )
 EMPTY_PAYLOAD = record({})
-DISCOVER_PAYLOAD = record({"requestId": REQUEST_ID, "paths": array(PATH, max_items=MAX_PATHS)})
+# DISCOVER_PAYLOAD is built from the contract, at the end of this module (`from_contract`)
 RESULT_PAYLOAD = record({"requestId": REQUEST_ID, **DOCUMENT_FIELDS})
 ERROR_PAYLOAD = record({"code": STRING, "message": STRING}, optional={"requestId": REQUEST_ID})
+
+
+# ------------------------------------------------------------------- specs from the contract
+
+CONTRACT_PATH = Path(__file__).with_name("contract") / "gpp3.json"
+"""GPP/3 as data (`docs/protocol-changes.md`), shipped in the package."""
+CONTRACT: Mapping[str, Any] = json.loads(CONTRACT_PATH.read_bytes())
+
+
+def _string_from_contract(spec: Mapping[str, Any]) -> Spec:
+    if "enum" in spec:
+        return one_of(*spec["enum"])
+    if "pattern" in spec:
+        return matching(spec["expected"], spec["pattern"])
+    if "maxLength" in spec:
+        low, high = spec.get("minLength", 0), spec["maxLength"]
+        return matching(f"string of {low}..{high} chars", rf"(?s).{{{low},{high}}}")
+    return STRING
+
+
+def from_contract(spec: Mapping[str, Any], types: Mapping[str, Any] | None = None) -> Spec:
+    """The check a contract spec describes (`payloads`, `types`, the gateway's
+    `discoverRequest`), built from the combinators above as the Node SDK's `fromContract`
+    builds its own, so both give the same verdict. `types`: what a `ref` names (gpp3.json's,
+    unless given). Raises `ValueError` for a spec no combinator checks, at import, not on a
+    frame."""
+    named = CONTRACT["types"] if types is None else types
+    if "ref" in spec:
+        return from_contract(named[spec["ref"]], named)
+    kind = spec.get("type")
+    if kind == "string":
+        return _string_from_contract(spec)
+    if kind == "scalar":
+        return SCALAR
+    if kind == "path":
+        return PATH
+    if kind == "integer" and spec.get("minimum") == 1:
+        return positive_int()
+    if kind == "map":
+        return mapping(from_contract(spec["values"], named))
+    if kind == "array" and "contains" not in spec and not spec.get("unique"):
+        item = from_contract(spec["items"], named)
+        return array(item, min_items=spec.get("minItems", 0), max_items=spec.get("maxItems"))
+    if kind == "object" and "extends" not in spec:
+        required = {key: from_contract(field, named) for key, field in spec["required"].items()}
+        optional = {key: from_contract(f, named) for key, f in spec.get("optional", {}).items()}
+        return record(required, optional)
+    raise ValueError(f"gpp3.json: no check for {json.dumps(spec)}")
+
+
+DISCOVER_PAYLOAD = from_contract(CONTRACT["payloads"]["discover"])
+"""The `discover` frame's payload, as the contract says: adding a field there adds it here
+(the recipe in `docs/protocol-changes.md`)."""

@@ -269,6 +269,91 @@ def test_a_new_code_is_one_edit_to_the_contract(tmp_path: Path) -> None:
         assert "  FrameTooLargeError,\n" in (tmp_path / compat).read_text("utf-8"), compat
 
 
+SINCE = {"type": "string", "minLength": 1, "maxLength": 64}
+
+PYTHON_SCRATCH_DISCOVER = """
+import json
+from app.routes.endpoints import DISCOVER_REQUEST
+from gpp.core import schema
+from gpp.core.catalog import CATALOG
+
+def verdict(spec, value):
+    try:
+        spec.check(value)
+    except schema.Violation as exc:
+        return [exc.problem, exc.field, exc.expected, exc.got]
+    return None
+
+frame, body = json.loads(input())
+print(json.dumps({"from": [schema.__file__],
+    "frame": [verdict(CATALOG["discover"].payload, value) for value in frame],
+    "body": [verdict(DISCOVER_REQUEST, value) for value in body]}))
+"""
+
+NODE_SCRATCH_DISCOVER = """
+import { readFileSync } from "node:fs";
+import { PAYLOADS, fromContract, Violation } from "./plugins/sdk/node/schema.js";
+const gateway = JSON.parse(readFileSync("./app/contract/gateway.json", "utf8"));
+const verdict = (spec, value) => {
+  try { spec.check(value); } catch (e) {
+    if (!(e instanceof Violation)) throw e;
+    return [e.problem, e.field, e.expected, e.got];
+  }
+  return null;
+};
+const [frame, body] = JSON.parse(readFileSync(0, "utf8"));
+const request = fromContract(gateway.discoverRequest);
+process.stdout.write(JSON.stringify({ frame: frame.map((v) => verdict(PAYLOADS.discover, v)),
+  body: body.map((v) => verdict(request, v)) }));
+"""
+
+
+def test_a_new_discover_field_is_one_edit_to_the_contract(tmp_path: Path) -> None:
+    """In a scratch copy of the tree: an optional `since` added to the `discover` payload and
+    to the gateway's body (the recipe's step 1), `make contract`, and nothing else: the Python
+    frame check (the catalog's, which the connections run), the gateway's body check and the
+    Node SDK's frame check all accept it and judge a bad one alike, naming the field."""
+    scratch_tree(tmp_path)
+    for package in ("gpp", "app"):
+        shutil.copytree(REPO / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)  # fmt: skip
+    for module in (REPO / "plugins/sdk/node").glob("*.js"):
+        shutil.copy(module, tmp_path / "plugins/sdk/node" / module.name)
+    changed = json.loads(json.dumps(CONTRACT))
+    changed["payloads"]["discover"]["optional"] = {"since": SINCE}
+    (tmp_path / GENERATED_FROM[0]).write_text(json.dumps(changed, indent=2) + "\n", "utf-8")
+    gateway = json.loads(json.dumps(GATEWAY))
+    gateway["discoverRequest"]["optional"]["since"] = SINCE
+    (tmp_path / GENERATED_FROM[1]).write_text(json.dumps(gateway, indent=2) + "\n", "utf-8")
+    done = run_generator("--root", tmp_path)
+    assert done.returncode == 0, done.stderr
+
+    frame = {"requestId": "r1", "paths": ["a.py"]}
+    body = {"paths": ["a.py"]}
+    cases = [
+        [{**frame, "since": "2026-12-01"}, {**frame, "since": 7}, {**frame, "since": ""}, {**frame, "until": "x"}],
+        [{**body, "since": "2026-12-01"}, {**body, "since": 7}, {**body, "since": ""}, {**body, "until": "x"}],
+    ]  # fmt: skip
+    wrong_type = ["has the wrong type", "since", "string of 1..64 chars", "integer 7"]
+    wrong_value = ["has the wrong value", "since", "string of 1..64 chars", "string ''"]
+    unknown = ["is not allowed", "until", "no such field", "string 'x'"]
+    expected = [None, wrong_type, wrong_value, unknown]
+
+    python = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n" + PYTHON_SCRATCH_DISCOVER],
+        input=json.dumps(cases), capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert python.returncode == 0, python.stderr
+    verdicts = json.loads(python.stdout)
+    assert verdicts["from"][0] == str(tmp_path / "gpp/core/schema.py")  # the scratch tree's
+    assert verdicts["frame"] == verdicts["body"] == expected
+
+    node = json.loads(node_module(NODE_SCRATCH_DISCOVER, stdin=json.dumps(cases).encode(), cwd=tmp_path))  # fmt: skip
+    assert node == {"frame": expected, "body": expected}
+
+    # and in this tree, which has no such field, both refuse it: the scratch edit made the change
+    assert python_verdict("discover", {**frame, "since": "2026-12-01"}) == ["is not allowed", "since", "no such field", "string '2026-12-01'"]  # fmt: skip
+
+
 def test_the_generator_refuses_what_it_cannot_place(tmp_path: Path) -> None:
     """A region's markers gone, or a row before its parent: it says which, and writes nothing."""
     scratch_tree(tmp_path)
