@@ -13,10 +13,10 @@ import sys
 from typing import Any
 
 try:
-    from gpp.plugin.jsonrpc import InvalidParams, MethodNotFound, current_request, serve
+    from gpp.plugin import jsonrpc
 except ImportError:  # run from a checkout by a bare interpreter: use the repo's gpp/
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from gpp.plugin.jsonrpc import InvalidParams, MethodNotFound, current_request, serve
+    from gpp.plugin import jsonrpc
 
 PROGRESS_INTERVAL_S = 0.01
 
@@ -25,7 +25,7 @@ def _numbers(values: Any) -> list[float]:
     if not isinstance(values, list) or not all(
         isinstance(v, (int, float)) and not isinstance(v, bool) for v in values
     ):
-        raise InvalidParams("expected an array of numbers")
+        raise jsonrpc.InvalidParams("expected an array of numbers")
     return values
 
 
@@ -35,15 +35,15 @@ def subtract(params: Any) -> Any:
     elif isinstance(params, list) and len(params) == 2:
         minuend, subtrahend = _numbers(params)
     else:
-        raise InvalidParams("subtract takes [minuend, subtrahend] or {minuend, subtrahend}")
+        raise jsonrpc.InvalidParams("subtract takes [minuend, subtrahend] or {minuend, subtrahend}")
     return minuend - subtrahend
 
 
 def slow_count(params: Any) -> int:
     n = params.get("n") if isinstance(params, dict) else None
     if type(n) is not int or not 0 <= n <= 100_000:
-        raise InvalidParams("slow_count takes {n: integer 0..100000}")
-    request = current_request()
+        raise jsonrpc.InvalidParams("slow_count takes {n: integer 0..100000}")
+    request = jsonrpc.current_request()
     for done in range(1, n + 1):
         request.cancelled.wait(PROGRESS_INTERVAL_S)  # wakes at once when cancelled
         request.progress(done, n)  # raises RequestCancelled once the request is cancelled
@@ -66,9 +66,9 @@ def handle(method: str, params: Any) -> Any:
     try:
         implementation = METHODS[method]
     except KeyError:
-        raise MethodNotFound(method) from None
+        raise jsonrpc.MethodNotFound(method) from None
     return implementation(params)
 
 
 if __name__ == "__main__":
-    serve(handle)
+    jsonrpc.serve(handle)

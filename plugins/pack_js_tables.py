@@ -14,10 +14,10 @@ import os
 import sys
 
 try:
-    from gpp.plugin.sdk import serve
+    from gpp.plugin import serve
 except ImportError:  # run from a checkout by a bare interpreter: use the repo's gpp/
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from gpp.plugin.sdk import serve
+    from gpp.plugin import serve
 
 from packs import js_tables
 from packs.scan import OnDemand, Scanner

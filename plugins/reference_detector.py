@@ -18,26 +18,10 @@ import sys
 from typing import Any
 
 try:
-    from gpp.plugin.repo_files import (
-        lstat_plain_path,
-        name_problem,
-        open_root,
-        read_file_in_root,
-        resolve_in_root,
-        walk_in_root,
-    )
-    from gpp.plugin.sdk import serve
+    from gpp.plugin import repo_files, serve
 except ImportError:  # run from a checkout by a bare interpreter: use the repo's gpp/
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from gpp.plugin.repo_files import (
-        lstat_plain_path,
-        name_problem,
-        open_root,
-        read_file_in_root,
-        resolve_in_root,
-        walk_in_root,
-    )
-    from gpp.plugin.sdk import serve
+    from gpp.plugin import repo_files, serve
 
 PLUGIN_ID = "reference-detector"
 PLUGIN_VERSION = "1.0.0"
@@ -52,7 +36,7 @@ is left to the by-name path, which handles anything."""
 
 def discover(paths: list[str]) -> dict[str, Any]:
     """The document for `paths` in the current directory's repository."""
-    root_fd = open_root(".")
+    root_fd = repo_files.open_root(".")
     try:
         return _discover(paths, root_fd)
     finally:
@@ -64,7 +48,7 @@ def main() -> int:
     directory, so a descriptor opened now names, for the whole session, the very directory
     that `open(".")` on each request would (even if the repository is moved or replaced
     meanwhile: the working directory follows the directory, not its name)."""
-    root_fd = open_root(".")
+    root_fd = repo_files.open_root(".")
     return serve(PLUGIN_ID, PLUGIN_VERSION, lambda paths: _discover(paths, root_fd))
 
 
@@ -81,7 +65,7 @@ def _discover(paths: list[str], root_fd: int) -> dict[str, Any]:
     for rel in sorted(files, key=_utf8):
         try:
             # Never by name: a symlink swapped in since _locate checked it is not followed.
-            data = read_file_in_root(root_fd, files[rel], MAX_FILE_BYTES)
+            data = repo_files.read_file_in_root(root_fd, files[rel], MAX_FILE_BYTES)
             if len(data) > MAX_FILE_BYTES:  # grew since it was seen
                 unresolved.append({"path": rel, "reason": "too-large", "detail": _TOO_LARGE})
                 continue
@@ -141,7 +125,7 @@ def _locate(
     say why it cannot be read."""
     if path == "." or _NOT_PLAIN_SEGMENT.isdisjoint(path.split("/")):
         try:
-            info = lstat_plain_path(root_fd, path)
+            info = repo_files.lstat_plain_path(root_fd, path)
         except FileNotFoundError:
             return "not-found", "no such file or directory"
         if info is not None:  # no symlink on the way: the path is its own real path
@@ -157,7 +141,7 @@ def _locate_by_name(
         info = os.stat(path, dir_fd=root_fd)  # follows links: a dangling one is not found
     except (OSError, ValueError):
         return "not-found", "no such file or directory"
-    target = resolve_in_root(".", path)
+    target = repo_files.resolve_in_root(".", path)
     if target is None:
         return "unreadable", "symlink leads outside the repository"
     return _classify(path, target, info, root_fd, files, skipped)
@@ -191,7 +175,7 @@ def _walk(
     """Add the .gfx files below `directory`, which lies at `target` inside the root, and say in
     `skipped` what the walk passes over that a reader would look for: a name no repo-relative
     path can carry (not UTF-8, a backslash, a leading drive letter) and a file over the size
-    cap. Iterative with bounded descriptors (`walk_in_root`): no depth makes it fail."""
+    cap. Iterative with bounded descriptors (`repo_files.walk_in_root`): no depth makes it fail."""
     cut = len(target) + 1  # in-root path -> reported path: swap the `target` prefix for `directory`
 
     def reported(inside: str) -> str:
@@ -212,7 +196,7 @@ def _walk(
             ):
                 continue
             rel = entry.name if here == "." else f"{here}/{entry.name}"
-            problem = name_problem(entry.name, rel)
+            problem = repo_files.name_problem(entry.name, rel)
             if problem is not None:
                 skipped.append({"path": here, "reason": "unsupported", "detail": problem})
             elif is_dir:
@@ -223,7 +207,7 @@ def _walk(
                 files[rel] = entry.name if inside_dir == "." else f"{inside_dir}/{entry.name}"
         return subdirectories
 
-    for failed in walk_in_root(root_fd, target, visit):
+    for failed in repo_files.walk_in_root(root_fd, target, visit):
         detail = "directory cannot be listed"
         skipped.append({"path": reported(failed), "reason": "unreadable", "detail": detail})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from gpp.plugin.sdk import serve
+from gpp.plugin import serve
 
 from .prefilter import Fields, Follow, Keyword
 from .scan import DocumentPieces, Scanner

@@ -58,18 +58,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from gpp.plugin.file_memo import FileMemo, Missing
-from gpp.plugin.repo_files import (
-    NotRegularFile,
-    name_problem,
-    open_dir_in_root,
-    open_file_in_dir,
-    open_file_in_root,
-    open_root,
-    resolve_in_root,
-    walk_in_root,
-)
-from gpp.plugin.sdk import request_budget_ms
+from gpp.plugin import FileMemo, Missing, repo_files, request_budget_ms
 
 from .fan_out import MIN_ITEMS_PER_WORKER, fan_out
 from .prefilter import (
@@ -84,6 +73,16 @@ from .prefilter import (
     needed,
 )
 from .pymodules import REPOSITORY_PACKAGES, packages_of
+
+# the repository reads, by name: the tests put stand-ins here (a slow walk, a counting open)
+NotRegularFile = repo_files.NotRegularFile
+name_problem = repo_files.name_problem
+open_dir_in_root = repo_files.open_dir_in_root
+open_file_in_dir = repo_files.open_file_in_dir
+open_file_in_root = repo_files.open_file_in_root
+open_root = repo_files.open_root
+resolve_in_root = repo_files.resolve_in_root
+walk_in_root = repo_files.walk_in_root
 
 F = TypeVar("F")
 
