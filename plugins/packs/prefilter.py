@@ -108,8 +108,8 @@ class Fields:
     the repository too when that module may pass on one from below `module` (an import or an
     assignment of the name, or a star import there: a re-export of the fields). A name no
     statement of that module binds is its own class or nothing: no field to the linker
-    (`saleor`'s GraphQL types call `PermissionsField`, a `graphene.Field` subclass, in 90
-    files that declare no table)."""
+    (a GraphQL schema's types call a `graphene.Field` subclass of the repository in files that
+    declare no table)."""
 
     suffixes: tuple[str, ...]
     module: str

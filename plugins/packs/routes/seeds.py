@@ -35,7 +35,7 @@ Tornado, Falcon, Sanic, Bottle, Pyramid, Restify, Hono) is admitted by that reco
 its `UNREAD_FRAMEWORK` finding is the same whichever files are parsed.
 
 One construct is let through on its bytes: `@mock.patch(...)` in a file that binds `mock` only
-by `from unittest import mock` (saleor: 1,180 of them in 146 test files). The reader would take
+by `from unittest import mock` (a large test suite holds them by the thousand). The reader would take
 it for a `PATCH` route on `mock`, which the linker finds is the library's, no router: it adds
 nothing. A file that binds `mock` a second time (an import, `as mock`, `mock =`) is admitted.
 
