@@ -147,7 +147,10 @@ class Gateway:
 
 @contextlib.contextmanager
 def workdir() -> Iterator[Path]:
+    """A scratch folder for a bench's plugins and repositories, readable by others: a root
+    gateway runs each plugin as a uid of its own, which must read the repository it scans."""
     with tempfile.TemporaryDirectory(prefix="gpp-bench-") as name:
+        os.chmod(name, 0o755)
         yield Path(name)
 
 
