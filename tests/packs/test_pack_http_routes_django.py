@@ -27,20 +27,13 @@ sys.path.insert(0, str(ROOT / "plugins"))
 from pack_http_routes import make_scanner  # noqa: E402
 from packs.routes import extract, route_document, seeds  # noqa: E402
 from packs.routes.django_linker import django_path, django_paths  # noqa: E402
-from packs.scan import JSONObject  # noqa: E402
+from routes_harness import document, scanned_both_ways  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "repos" / "django-rest-app"
 PROJECT: dict[str, str] = {
     str(p.relative_to(FIXTURE)): p.read_text(encoding="utf-8")
     for p in sorted(FIXTURE.rglob("*.py"))
 }
-
-
-def document(files: dict[str, str]) -> JSONObject:
-    linked = route_document(
-        [(path, extract(path, source)) for path, source in sorted(files.items())]
-    )
-    return {"resources": linked.resources, "findings": linked.findings}
 
 
 def routes(files: dict[str, str]) -> dict[str, str]:
@@ -207,16 +200,7 @@ def test_django_is_no_longer_an_unread_framework() -> None:
 def test_a_django_scan_with_the_pre_filter_is_the_scan_of_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name, text in PROJECT.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    monkeypatch.chdir(tmp_path)
-    documents, parsed = [], []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.workers = 1
-        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
-        parsed.append(scanner.parsed)
+    documents, parsed = scanned_both_ways(tmp_path, PROJECT, monkeypatch)
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]  # pages/helpers.py and empty packages are never parsed
     assert '"GET /api/orders/{number}/"' in documents[1]

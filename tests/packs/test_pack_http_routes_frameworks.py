@@ -5,7 +5,6 @@ records); docs/detectors.md's recipe "Adding a framework" names record fields th
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 import sys
 from pathlib import Path
@@ -15,28 +14,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from pack_http_routes import make_scanner  # noqa: E402
 from packs.routes import extract, route_document, seeds  # noqa: E402
 from packs.routes.auth import GUARDS, NOT_GUARDS  # noqa: E402
 from packs.routes.frameworks import READ, UNREAD, Framework  # noqa: E402
-from packs.scan import JSONObject  # noqa: E402
-
-
-def document(files: dict[str, str]) -> JSONObject:
-    linked = route_document(
-        [(path, extract(path, source)) for path, source in sorted(files.items())]
-    )
-    return {"resources": linked.resources, "findings": linked.findings}
-
-
-def placed(files: dict[str, str]) -> dict[str, str]:
-    """Route name -> `file:line framework`."""
-    out: dict[str, str] = {}
-    for resource in document(files)["resources"]:
-        where = resource["location"]
-        out[resource["name"]] = f"{where['path']}:{where['line']} {resource['attrs']['framework']}"
-    return out
-
+from routes_harness import document, placed, scanned_both_ways  # noqa: E402
 
 # A Koa service of our own: an app, a root router with a nested router mounted under a path, a
 # router with its own prefix option, one whose prefix is set by `prefix()`, koa-router's `del`
@@ -176,16 +157,9 @@ def test_koa_jwt_guards_and_koa_itself_does_not() -> None:
 def test_a_koa_scan_with_the_pre_filter_is_the_scan_of_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name, text in {**KOA_SERVICE, "svc/util.js": "module.exports = (a) => a + 1;\n"}.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    monkeypatch.chdir(tmp_path)
-    documents, parsed = [], []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.workers = 1
-        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
-        parsed.append(scanner.parsed)
+    documents, parsed = scanned_both_ways(
+        tmp_path, {**KOA_SERVICE, "svc/util.js": "module.exports = (a) => a + 1;\n"}, monkeypatch
+    )
     assert documents[1] == documents[0]
     assert parsed == [3, 2]  # svc/util.js holds no seed of any record
     assert '"GET /api/accounts/{id}"' in documents[1]

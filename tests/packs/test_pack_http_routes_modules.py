@@ -5,7 +5,6 @@ matched anywhere in the repository; JavaScript and TypeScript imports as Node re
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -13,9 +12,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from pack_http_routes import make_scanner
 from packs.routes import extract, route_document
 from packs.scan import DocumentPieces
+from routes_harness import scanned_both_ways
 
 
 def linked(files: dict[str, str]) -> DocumentPieces:
@@ -175,14 +174,6 @@ def test_workspace_packages_and_folders_resolve_through_package_json() -> None:
 def test_a_workspace_scan_with_the_pre_filter_is_the_scan_of_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name, text in WORKSPACES.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    monkeypatch.chdir(tmp_path)
-    documents = []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.workers = 1
-        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
+    documents, _ = scanned_both_ways(tmp_path, WORKSPACES, monkeypatch)
     assert documents[1] == documents[0]
     assert '"GET /users/me"' in documents[1] and '"unresolved": []' in documents[1]

@@ -6,7 +6,6 @@ class or the method as auth evidence (guards set elsewhere keep the rest `unknow
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -15,10 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from pack_http_routes import make_scanner  # noqa: E402
-from packs.routes import extract, route_document  # noqa: E402
 from packs.routes.frameworks import UNREAD  # noqa: E402
-from packs.scan import JSONObject  # noqa: E402
+from routes_harness import document, placed, scanned_both_ways  # noqa: E402
 
 EVERY = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
 MAIN = (
@@ -87,21 +84,6 @@ SERVICE: dict[str, str] = {
 }
 
 
-def document(files: dict[str, str]) -> JSONObject:
-    linked = route_document(
-        [(path, extract(path, source)) for path, source in sorted(files.items())]
-    )
-    return {"resources": linked.resources, "findings": linked.findings, "signals": linked.signals}
-
-
-def placed(files: dict[str, str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for resource in document(files)["resources"]:
-        where = resource["location"]
-        out[resource["name"]] = f"{where['path']}:{where['line']} {resource['attrs']['framework']}"
-    return out
-
-
 def test_controllers_and_their_methods_are_routes_under_the_global_prefix() -> None:
     orders = "src/orders/orders.controller.ts"
     staff = "src/staff/staff.controller.ts"
@@ -162,16 +144,7 @@ def test_a_nestjs_scan_with_the_pre_filter_is_the_scan_of_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     extra = {"src/util.ts": "export const add = (a: number, b: number) => a + b;\n"}
-    for name, text in {**SERVICE, **extra}.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    monkeypatch.chdir(tmp_path)
-    documents, parsed = [], []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.workers = 1
-        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
-        parsed.append(scanner.parsed)
+    documents, parsed = scanned_both_ways(tmp_path, {**SERVICE, **extra}, monkeypatch)
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]  # util.ts (and paths.ts until asked for) are not parsed
     assert '"GET /api/staff/old"' in documents[1]

@@ -6,7 +6,6 @@ handler (or what wraps it) is the auth evidence, `middleware.ts` unread keeps th
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -15,10 +14,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from pack_http_routes import make_scanner  # noqa: E402
-from packs.routes import extract, nextjs, route_document, seeds  # noqa: E402
+from packs.routes import nextjs, seeds  # noqa: E402
 from packs.routes.frameworks import UNREAD  # noqa: E402
-from packs.scan import JSONObject  # noqa: E402
+from routes_harness import document, placed, scanned_both_ways  # noqa: E402
 
 EVERY = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
 
@@ -60,26 +58,6 @@ SHOP: dict[str, str] = {
     "web/app/_internal/route.ts": "export async function GET() { return new Response(''); }\n",
     "web/app/products/page.tsx": "export default function Page() { return null; }\n",
 }
-
-
-def document(files: dict[str, str]) -> JSONObject:
-    linked = route_document(
-        [(path, extract(path, source)) for path, source in sorted(files.items())]
-    )
-    return {
-        "resources": linked.resources,
-        "findings": linked.findings,
-        "signals": linked.signals,
-    }
-
-
-def placed(files: dict[str, str]) -> dict[str, str]:
-    """Route name -> `file:line framework`."""
-    out: dict[str, str] = {}
-    for resource in document(files)["resources"]:
-        where = resource["location"]
-        out[resource["name"]] = f"{where['path']}:{where['line']} {resource['attrs']['framework']}"
-    return out
 
 
 def test_next_route_files_serve_their_paths() -> None:
@@ -153,16 +131,7 @@ def test_the_pre_filter_admits_a_route_file_by_its_place() -> None:
 def test_a_next_scan_with_the_pre_filter_is_the_scan_of_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name, text in SHOP.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    monkeypatch.chdir(tmp_path)
-    documents, parsed = [], []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.workers = 1
-        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
-        parsed.append(scanner.parsed)
+    documents, parsed = scanned_both_ways(tmp_path, SHOP, monkeypatch)
     assert documents[1] == documents[0]
     # page.tsx is never parsed; guard.js only on demand, for the wrapper's verdict
     assert parsed[1] < parsed[0]
@@ -208,15 +177,7 @@ def test_a_next_config_scan_with_the_pre_filter_is_the_scan_of_every_file(
         "next.config.mjs": "const config = { basePath: '/store' };\nexport default config;\n",
         "src/app/api/cart/route.ts": SHOP_CART,
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    monkeypatch.chdir(tmp_path)
-    documents = []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.workers = 1
-        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[1] == documents[0]
     assert '"POST /store/api/cart"' in documents[1]
 

@@ -1,0 +1,50 @@
+"""What the route pack's framework suites share: a document of files held in memory, its routes
+placed at `file:line framework`, and one repository scanned with and without the pre-filter."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
+
+from pack_http_routes import make_scanner
+from packs.routes import extract, route_document
+from packs.scan import JSONObject
+
+
+def document(files: dict[str, str]) -> JSONObject:
+    linked = route_document(
+        [(path, extract(path, source)) for path, source in sorted(files.items())]
+    )
+    return {"resources": linked.resources, "findings": linked.findings, "signals": linked.signals}
+
+
+def placed(files: dict[str, str]) -> dict[str, str]:
+    """Route name -> `file:line framework`."""
+    out: dict[str, str] = {}
+    for resource in document(files)["resources"]:
+        where = resource["location"]
+        out[resource["name"]] = f"{where['path']}:{where['line']} {resource['attrs']['framework']}"
+    return out
+
+
+def scanned_both_ways(
+    root: Path, files: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[str], list[int]]:
+    """`files` written under `root` and scanned there as the pack does, parsing every file and
+    then through the pre-filter: the two documents (JSON, keys sorted) and the files parsed."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    monkeypatch.chdir(root)
+    documents, parsed = [], []
+    for parse_all in (True, False):
+        scanner = make_scanner(parse_all=parse_all)
+        scanner.workers = 1
+        documents.append(json.dumps(scanner.discover(["."]), sort_keys=True))
+        parsed.append(scanner.parsed)
+    return documents, parsed
