@@ -35,14 +35,13 @@ import tree_sitter
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
 from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
 from .prisma_schema import prisma_models
-from .routes.js_facts import JS_SUFFIXES, LANGUAGES, language_of
-from .scan import DocumentPieces, JSONObject, ParseFailure
+from .routes.js_facts import JS_SUFFIXES, parse_tree
+from .scan import DocumentPieces, JSONObject
 from .tables import UNRESOLVED_TABLE_NAME, Gap, gap_findings
 
 _Node = tree_sitter.Node
 
 SUFFIXES = (*JS_SUFFIXES, ".prisma")
-_PARSERS: dict[str, tree_sitter.Parser] = {}
 
 # The bytes that each ORM's constructs need (the pre-filter, and the reader's own gate, so a
 # pre-filtered scan equals the parse-all one by construction).
@@ -131,24 +130,7 @@ def extract(path: str, source: str) -> FileFacts:
     data = source.encode("utf-8", "surrogatepass")
     if not admits(path, data):
         return EMPTY
-    language = language_of(path)
-    parser = _PARSERS.get(language)
-    if parser is None:
-        parser = _PARSERS[language] = tree_sitter.Parser(LANGUAGES[language])
-    root = parser.parse(data).root_node
-    if root.has_error:
-        bad = _first_error(root)
-        raise ParseFailure(
-            bad.start_point.row + 1, f"missing {bad.type}" if bad.is_missing else "syntax error"
-        )
-    return _Reader(path, data).read(root)
-
-
-def _first_error(node: _Node) -> _Node:
-    for child in node.children:
-        if child.has_error or child.is_missing or child.type == "ERROR":
-            return _first_error(child)
-    return node
+    return _Reader(path, data).read(parse_tree(data, path))
 
 
 # --- JavaScript / TypeScript ----------------------------------------------------------------

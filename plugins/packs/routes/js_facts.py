@@ -126,14 +126,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
     """The facts of the file at repo-relative `path`; raises `ParseFailure` at the line of the
     first ERROR or MISSING node when the tree has one."""
     language = language_of(path)
-    parser = _PARSERS.get(language)
-    if parser is None:
-        parser = _PARSERS[language] = tree_sitter.Parser(LANGUAGES[language])
-    root = parser.parse(source).root_node
-    if root.has_error:
-        bad = _first_error(root)
-        what = f"missing {bad.type}" if bad.is_missing else "syntax error"
-        raise ParseFailure(bad.start_point.row + 1, what)
+    root = parse_tree(source, path)
     reader = _Reader(path, source, _FIELDS[language])
     reader.read(root)
     served = nextjs.route_file(path)
@@ -163,6 +156,22 @@ def language_of(path: str) -> str:
     if path.endswith(".ts"):
         return "typescript"
     return "tsx" if path.endswith(".tsx") else "javascript"
+
+
+def parse_tree(source: bytes, path: str) -> _Node:
+    """The syntax tree of the JavaScript or TypeScript file at `path` (its grammar by suffix,
+    one parser per grammar kept for the process); `ParseFailure` at the line of the first
+    ERROR or MISSING node when the tree has one."""
+    language = language_of(path)
+    parser = _PARSERS.get(language)
+    if parser is None:
+        parser = _PARSERS[language] = tree_sitter.Parser(LANGUAGES[language])
+    root = parser.parse(source).root_node
+    if root.has_error:
+        bad = _first_error(root)
+        what = f"missing {bad.type}" if bad.is_missing else "syntax error"
+        raise ParseFailure(bad.start_point.row + 1, what)
+    return root
 
 
 def _first_error(node: _Node) -> _Node:
