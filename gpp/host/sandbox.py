@@ -446,7 +446,8 @@ def _view(
     untrusted = [*([root] if root else []), *(os.path.dirname(e) for e in entries), *(listed or [])]
     try:
         resolution = shims.resolve(executable, untrusted)
-        seen = view.plugin_view(resolution.binary, entries, listed, policy.hide, root)
+        reach = None if uid is None else (lambda path: traversable(path, uid, uid))
+        seen = view.plugin_view(resolution.binary, entries, listed, policy.hide, root, reach)
     except (shims.Unresolvable, ViewUnavailable) as exc:
         raise SandboxUnavailable(
             f"{command[0]!r} cannot be run in the sandbox: {exc}; name the interpreter by "

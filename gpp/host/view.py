@@ -80,9 +80,12 @@ def plugin_view(
     listed: Sequence[str] | None,
     hide: Iterable[str] = (),
     root: str | None = None,
+    reachable: Callable[[str], bool] | None = None,
 ) -> View:
     """The view of a plugin run by `interpreter` (the resolved binary) on `entries`; `listed`
-    is the registry's `view` (None: the entry files' folders). Raises ViewUnavailable."""
+    is the registry's `view` (None: the entry files' folders). A file the plugin's uid cannot
+    reach (`reachable` false: a checkout behind a 0700 folder) is seen through its folder,
+    which can be staged, with the same masks. Raises ViewUnavailable."""
     folders = _interpreter_paths(interpreter)
     folders += [str(GPP_PACKAGE), *([str(PYTHON_SDK)] if PYTHON_SDK.is_dir() else [])]
     files: list[str] = []
@@ -95,6 +98,9 @@ def plugin_view(
             if not os.path.exists(absolute):
                 raise ViewUnavailable(f"sandbox.view: {absolute} does not exist")
             (folders if os.path.isdir(absolute) else files).append(absolute)
+    if reachable is not None:
+        folders += [os.path.dirname(path) for path in files if not reachable(path)]
+        files = [path for path in files if reachable(path)]
     folders = [path for path in dict.fromkeys(folders) if os.path.isdir(path)]
     files = list(dict.fromkeys(files))
     seen = [*folders, *files, *([root] if root else [])]
