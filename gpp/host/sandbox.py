@@ -42,7 +42,7 @@ pipes reach bwrap on fds 3 and 4, which bwrap's own processes close: the plugin 
 so a plugin that closes stdout gives EOF at once. Where namespaces cannot be built, a plugin that
 asked for network isolation or a read-only root is refused, never silently run without them;
 one that said it may run without them still gets its cgroup, the uid switch, no_new_privs and an
-empty capability bounding set (`_degraded`): never root, never a capability.
+empty capability bounding set (`_without_namespaces`): never root, never a capability.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Literal
 
@@ -144,10 +144,10 @@ class SandboxPolicy:
     registry and token files and the other plugins' entry files."""
 
     def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
+        for declared in fields(self):
+            value = getattr(self, declared.name)
             if type(value) is int and value <= 0:  # the limits (the flags are bools)
-                raise ValueError(f"{field.name}: must be greater than 0 (or None: no limit)")
+                raise ValueError(f"{declared.name}: must be greater than 0 (or None: no limit)")
         if why := uids.range_refusal(*self.uid_range):
             raise ValueError(f"uid_range: {why}")
 
@@ -318,129 +318,73 @@ def plan(
     """The argv and pre-exec step that put `command` in its sandbox (`env`: the plugin's, for
     PATH lookups; `uid`: the session's own, which a root gateway leases (`gpp.host.uids`) and
     runs the plugin as). Raises SandboxUnavailable, or FileNotFoundError when the plugin's
-    executable does not exist."""
-    mechanisms: dict[str, str] = {}
-    argv = list(command)
+    executable does not exist.
+
+    The sandbox is the mechanisms of `NAMESPACED` (or `DEGRADED`, where no namespace can be
+    built) applied in order, one function each, as docs/security.md lists them."""
     with _PROBING:  # plans run in threads (`process.spawn`): the host is probed once
         namespaced = namespaces_available()
         cgroup_layout()
     if drops_root() and uid is None:
         raise SandboxUnavailable("no uid of its own was leased for the plugin")
-    switch_to = uid if drops_root() else None
-    identity: Identity | None = None
-    fds: tuple[int, ...] = ()
-    root = os.path.abspath(root) if root else None
-    if namespaced:
-        run, binds = _view(policy, command, root, home, env or {}, switch_to, mechanisms)
-        if switch_to is not None:
-            identity = Identity(switch_to, switch_to, binds.staged, _keyctl_number())
-        try:
-            fds = (seccomp.memfd(),)
-        except (seccomp.SeccompUnavailable, OSError) as exc:
-            raise SandboxUnavailable(
-                f"the sandbox's seccomp filter cannot be built: {exc}"
-            ) from None
-        mechanisms["containment"] = (
-            "pid-namespace via bubblewrap (killed with its init; init dies with the gateway)"
-        )
-        mechanisms["network"] = (
-            "empty network namespace"
-            if policy.network is False
-            else 'inherited (config: network = "inherit")'
-        )
-        mechanisms["privileges"] = (
-            "user namespace with no capabilities, no_new_privs, no nested user namespaces"
-        )
-        mechanisms["identity"] = _identity_said(
-            identity, policy, "inside and outside its user namespace"
-        )
-        mechanisms["syscalls"] = (
-            f"seccomp allow-list of {len(seccomp.allowed_numbers())} calls (ENOSYS for any "
-            f"other); EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, "
-            "io_uring, native AIO, modify_ldt, userfaultfd, bpf, perf_event_open, mount, "
-            "unshare, setns…), unusual personality values and 32-bit/x32 ABIs; sockets of "
-            "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink but NETLINK_ROUTE, packet, "
-            "vsock…); a fresh session keyring"
-        )
-        mechanisms["filesystem"] = (
-            "minimal view: system dirs and the view read-only; private /proc and /dev; /tmp, "
-            "/dev/shm and HOME in size-capped tmpfs; the rest read-only; repository "
-            f"{'read-only' if binds.readonly else 'read-write'}"
-        )
-        mechanisms["terminal"] = (
-            "/dev/ptmx: ptys from the host-wide pool (config: terminal = true)"
-            if policy.terminal
-            else "no /dev/ptmx (the host-wide pty pool is out of reach)"
-        )
-        sh = shutil.which("sh") or "/bin/sh"
-        argv = [
-            sh,
-            "-c",
-            PIPES_ASIDE,
-            "gpp-sandbox",
-            *_bwrap(policy, binds.argv, root, home),
-            "--seccomp",
-            str(fds[0]),
-            "--",
-            sh,
-            "-c",
-            PIPES_BACK,
-            "gpp-plugin",
-            *run,
-        ]
-    elif policy.network is False or policy.readonly_root:
-        reason = _bwrap_refusal()
-        raise SandboxUnavailable(
-            "bubblewrap (bwrap) is missing, or this kernel or these privileges do not allow "
-            f"namespaces{f' ({reason})' if reason else ''}, so the sandbox "
-            f"({'network = false' if policy.network is False else 'readonly_root = true'}) "
-            'cannot be built; set sandbox.network = "inherit" and readonly_root = false to '
-            "run this plugin without them"
-        )
-    else:
-        identity = _degraded(policy, root, switch_to, mechanisms)
-    try:
-        cgroup = _session_group(policy, mechanisms)
-    except SandboxUnavailable:
-        SpawnPlan(argv, lambda: None, mechanisms, fds=fds).close_fds()
-        raise
-    limits = _rlimits(policy, per_plugin=cgroup is not None, own_uid=identity is not None)
-    mechanisms["rlimits"] = ", ".join(f"{name}={value}" for name, (_, value) in limits.items())
-    procs_files = cgroup.procs_files if cgroup is not None else ()
-    return SpawnPlan(
-        argv,
-        functools.partial(
-            _pre_exec, limits, procs_files, identity, None if namespaced else _last_capability()
-        ),
-        mechanisms,
-        cgroup,
+    spawn = _Spawn(
+        policy,
+        list(command),
+        os.path.abspath(root) if root else None,
+        home,
+        env or {},
+        uid if drops_root() else None,
         namespaced,
-        fds,
+    )
+    try:
+        for mechanism in NAMESPACED if namespaced else DEGRADED:
+            mechanism(spawn)
+    except BaseException:
+        SpawnPlan(spawn.argv, lambda: None, spawn.mechanisms, fds=spawn.fds).close_fds()
+        raise
+    return SpawnPlan(
+        spawn.argv,
+        functools.partial(
+            _pre_exec,
+            spawn.limits,
+            spawn.cgroup.procs_files if spawn.cgroup is not None else (),
+            spawn.identity,
+            None if namespaced else _last_capability(),
+        ),
+        spawn.mechanisms,
+        spawn.cgroup,
+        namespaced,
+        spawn.fds,
     )
 
 
-@dataclass(frozen=True)
-class _Binds:
-    """bwrap's bind options for a plugin's view and repository, and what a root gateway stages."""
+@dataclass
+class _Spawn:
+    """A spawn being planned: what the registry gives, and what each mechanism adds to it."""
 
+    policy: SandboxPolicy
     argv: list[str]
-    readonly: bool
-    staged: tuple[tuple[str, str, int, int], ...] = ()
+    """The plugin's command, then (`_namespaces`) the whole chain: sh, bwrap, sh, the plugin."""
+    root: str | None
+    home: str | None
+    env: Mapping[str, str]
+    switch_to: int | None
+    """The session's own uid, where the gateway is root."""
+    namespaced: bool
+    mechanisms: dict[str, str] = field(default_factory=dict)
+    binds: _Binds | None = None
+    identity: Identity | None = None
+    fds: tuple[int, ...] = ()
+    cgroup: SessionGroup | None = None
+    limits: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
-def _view(
-    policy: SandboxPolicy,
-    command: Sequence[str],
-    root: str | None,
-    home: str | None,
-    env: Mapping[str, str],
-    uid: int | None,
-    mechanisms: dict[str, str],
-) -> tuple[list[str], _Binds]:
+def _view(spawn: _Spawn) -> None:
     """What the plugin runs and sees, from the registry alone (`gpp.host.view`): the command
     with its `argv[0]` resolved (a version manager's shim: `gpp.host.shims`), and the binds;
-    `uid` (the session's own, a root gateway's) is who must be able to read and reach them."""
-    executable = _executable(command[0], root, env.get("PATH"))
+    the session's uid (a root gateway's) is who must be able to read and reach them."""
+    policy, command, root, uid = spawn.policy, spawn.argv, spawn.root, spawn.switch_to
+    executable = _executable(command[0], root, spawn.env.get("PATH"))
     entries = view.entry_files(command, root)
     listed = None if policy.view is None else list(policy.view)
     untrusted = [*([root] if root else []), *(os.path.dirname(e) for e in entries), *(listed or [])]
@@ -455,8 +399,8 @@ def _view(
             if isinstance(exc, shims.Unresolvable)
             else str(exc)
         ) from None
-    mechanisms["executable"] = resolution.describe()
-    mechanisms["view"] = seen.describe()
+    spawn.mechanisms["executable"] = resolution.describe()
+    spawn.mechanisms["view"] = seen.describe()
     readonly = bool(policy.readonly_root and root)
     sources: dict[str, str] = {}
     found: dict[str, tuple[int, int]] = {}
@@ -465,14 +409,159 @@ def _view(
         gid = uid
         if root and (why := readable_refusal(root, uid, gid)):
             raise SandboxUnavailable(why)
-        if home:
-            sources = stage([*seen.folders, *([root] if root else [])], uid, gid, home)
+        if spawn.home:
+            sources = stage([*seen.folders, *([root] if root else [])], uid, gid, spawn.home)
             found = _identify_sources(sources)
         if root:
             covered = view.covering(root, seen, lambda f: allowed(f, uid, gid, os.X_OK))
-    argv = view.bind_args(seen, root, readonly, sources, covered, home)
+    argv = view.bind_args(seen, root, readonly, sources, covered, spawn.home)
     staged = tuple((source, folder, *found[source]) for source, folder in sources.items())
-    return [resolution.binary, *command[1:]], _Binds(argv, readonly, staged)
+    spawn.argv = [resolution.binary, *command[1:]]
+    spawn.binds = _Binds(argv, readonly, staged)
+
+
+def _own_uid(spawn: _Spawn) -> None:
+    """A root gateway's plugin runs as the session's own uid, inside and outside its user
+    namespace, with the folders that uid cannot reach staged for it."""
+    if spawn.switch_to is not None and spawn.binds is not None:
+        uid = spawn.switch_to
+        spawn.identity = Identity(uid, uid, spawn.binds.staged, _keyctl_number())
+    spawn.mechanisms["identity"] = _identity_said(
+        spawn.identity, spawn.policy, "inside and outside its user namespace"
+    )
+
+
+def _syscall_filter(spawn: _Spawn) -> None:
+    """The seccomp allow-list bwrap installs just before it execs the plugin (`gpp.host.seccomp`),
+    and the host-wide pty pool kept out of reach unless the registry asks for a terminal."""
+    try:
+        spawn.fds = (seccomp.memfd(),)
+    except (seccomp.SeccompUnavailable, OSError) as exc:
+        raise SandboxUnavailable(f"the sandbox's seccomp filter cannot be built: {exc}") from None
+    spawn.mechanisms["syscalls"] = (
+        f"seccomp allow-list of {len(seccomp.allowed_numbers())} calls (ENOSYS for any "
+        f"other); EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, "
+        "io_uring, native AIO, modify_ldt, userfaultfd, bpf, perf_event_open, mount, "
+        "unshare, setns…), unusual personality values and 32-bit/x32 ABIs; sockets of "
+        "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink but NETLINK_ROUTE, packet, "
+        "vsock…); a fresh session keyring"
+    )
+    spawn.mechanisms["terminal"] = (
+        "/dev/ptmx: ptys from the host-wide pool (config: terminal = true)"
+        if spawn.policy.terminal
+        else "no /dev/ptmx (the host-wide pty pool is out of reach)"
+    )
+
+
+def _namespaces(spawn: _Spawn) -> None:
+    """bwrap: user (no capability, no nested one), PID, network, mount, IPC and UTS namespaces,
+    the view's binds in a read-only root; the plugin's pipes set aside from bwrap's own
+    processes (`PIPES_ASIDE`, `PIPES_BACK`)."""
+    policy, binds = spawn.policy, spawn.binds
+    assert binds is not None and spawn.fds  # `_view` and `_syscall_filter` came first
+    spawn.mechanisms["containment"] = (
+        "pid-namespace via bubblewrap (killed with its init; init dies with the gateway)"
+    )
+    spawn.mechanisms["network"] = (
+        "empty network namespace"
+        if policy.network is False
+        else 'inherited (config: network = "inherit")'
+    )
+    spawn.mechanisms["privileges"] = (
+        "user namespace with no capabilities, no_new_privs, no nested user namespaces"
+    )
+    spawn.mechanisms["filesystem"] = (
+        "minimal view: system dirs and the view read-only; private /proc and /dev; /tmp, "
+        "/dev/shm and HOME in size-capped tmpfs; the rest read-only; repository "
+        f"{'read-only' if binds.readonly else 'read-write'}"
+    )
+    sh = shutil.which("sh") or "/bin/sh"
+    spawn.argv = [
+        sh,
+        "-c",
+        PIPES_ASIDE,
+        "gpp-sandbox",
+        *_bwrap(policy, binds.argv, spawn.root, spawn.home),
+        "--seccomp",
+        str(spawn.fds[0]),
+        "--",
+        sh,
+        "-c",
+        PIPES_BACK,
+        "gpp-plugin",
+        *spawn.argv,
+    ]
+
+
+def _without_namespaces(spawn: _Spawn) -> None:
+    """Where no namespace can be built: refused, unless the config allows it (`network =
+    "inherit"`, `readonly_root = false`); then the process group, the cgroup and the rlimits,
+    and still no root and no capability (issue 32): a root gateway switches the plugin to the
+    session's own uid, and every plugin gets `no_new_privs` and an empty capability bounding
+    set (`_pre_exec`). Lost: the view (the plugin sees what its uid may read), the private
+    /proc and /dev (the host's `/dev/ptmx` is in reach), the seccomp filter and /tmp of its
+    own."""
+    policy, root, uid = spawn.policy, spawn.root, spawn.switch_to
+    if policy.network is False or policy.readonly_root:
+        reason = _bwrap_refusal()
+        raise SandboxUnavailable(
+            "bubblewrap (bwrap) is missing, or this kernel or these privileges do not allow "
+            f"namespaces{f' ({reason})' if reason else ''}, so the sandbox "
+            f"({'network = false' if policy.network is False else 'readonly_root = true'}) "
+            'cannot be built; set sandbox.network = "inherit" and readonly_root = false to '
+            "run this plugin without them"
+        )
+    spawn.mechanisms["containment"] = "process group + parent-death signal (no namespaces here)"
+    spawn.mechanisms["network"] = 'inherited (config: network = "inherit")'
+    spawn.mechanisms["privileges"] = (
+        "no_new_privs, no capability (bounding set emptied); no namespaces, so no private view, "
+        "/proc or /tmp and no seccomp filter"
+    )
+    if uid is not None:
+        gid = uid
+        if root and (why := readable_refusal(root, uid, gid) or _reach_refusal(root, uid, gid)):
+            raise SandboxUnavailable(why)
+        spawn.identity = Identity(uid, gid, (), _keyctl_number())
+    spawn.mechanisms["identity"] = _identity_said(spawn.identity, policy, "without namespaces")
+
+
+def _cgroup(spawn: _Spawn) -> None:
+    """The session's own cgroup (`_session_group`): memory, pids and the CPU budget of the
+    plugin as a whole, entered before exec."""
+    spawn.cgroup = _session_group(spawn.policy, spawn.mechanisms)
+
+
+def _rlimits_of(spawn: _Spawn) -> None:
+    """The per-process limits the cgroup does not make needless (`_rlimits`)."""
+    spawn.limits = _rlimits(
+        spawn.policy, per_plugin=spawn.cgroup is not None, own_uid=spawn.identity is not None
+    )
+    spawn.mechanisms["rlimits"] = ", ".join(
+        f"{name}={value}" for name, (_, value) in spawn.limits.items()
+    )
+
+
+NAMESPACED: tuple[Callable[[_Spawn], None], ...] = (
+    _view,
+    _own_uid,
+    _syscall_filter,
+    _namespaces,
+    _cgroup,
+    _rlimits_of,
+)
+"""The mechanisms of a sandbox, in the order they are applied (docs/security.md, "How a spawn
+is planned", lists them in this order: a test holds the two together)."""
+DEGRADED: tuple[Callable[[_Spawn], None], ...] = (_without_namespaces, _cgroup, _rlimits_of)
+"""Where bwrap cannot build namespaces and the config allows running without them."""
+
+
+@dataclass(frozen=True)
+class _Binds:
+    """bwrap's bind options for a plugin's view and repository, and what a root gateway stages."""
+
+    argv: list[str]
+    readonly: bool
+    staged: tuple[tuple[str, str, int, int], ...] = ()
 
 
 def _identify_sources(sources: Mapping[str, str]) -> dict[str, tuple[int, int]]:
@@ -489,32 +578,6 @@ def _identify_sources(sources: Mapping[str, str]) -> dict[str, tuple[int, int]]:
                 f"staged for it: {exc.strerror or exc}"
             ) from None
     return found
-
-
-def _degraded(
-    policy: SandboxPolicy, root: str | None, uid: int | None, mechanisms: dict[str, str]
-) -> Identity | None:
-    """Where no namespace can be built and the config allows it (`network = "inherit"`,
-    `readonly_root = false`): the process group, the cgroup and the rlimits, and still no root
-    and no capability (issue 32): a root gateway switches the plugin to the session's own uid
-    (`uid`, leased from `sandbox.uid_range`), and every plugin gets `no_new_privs` and an empty
-    capability bounding set. Lost: the view (the plugin sees what its uid may read), the
-    private /proc and /dev (the host's `/dev/ptmx` is in reach), the seccomp filter and /tmp
-    of its own."""
-    mechanisms["containment"] = "process group + parent-death signal (no namespaces here)"
-    mechanisms["network"] = 'inherited (config: network = "inherit")'
-    mechanisms["privileges"] = (
-        "no_new_privs, no capability (bounding set emptied); no namespaces, so no private view, "
-        "/proc or /tmp and no seccomp filter"
-    )
-    identity = None
-    if uid is not None:
-        gid = uid
-        if root and (why := readable_refusal(root, uid, gid) or _reach_refusal(root, uid, gid)):
-            raise SandboxUnavailable(why)
-        identity = Identity(uid, gid, (), _keyctl_number())
-    mechanisms["identity"] = _identity_said(identity, policy, "without namespaces")
-    return identity
 
 
 def _reach_refusal(root: str, uid: int, gid: int) -> str | None:

@@ -504,3 +504,35 @@ def test_a_plugin_cannot_leave_a_set_uid_program_in_a_writable_repository(tmp_pa
             assert not seen.get(name, {"mode": 0})["mode"] & 0o6000, seen
     finally:
         shutil.rmtree(repo)
+
+
+def test_the_plan_applies_the_documented_mechanisms_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32, item 9: `sandbox.plan()` is its list of mechanisms, applied in the order
+    docs/security.md gives them, so the table and the code read the same way."""
+    section = (REPO / "docs" / "security.md").read_text(encoding="utf-8")
+    section = section.split("### How a spawn is planned", 1)[1].split("\n| ", 1)[0]
+    numbered = [line.split("`")[1] for line in section.splitlines() if line[:1].isdigit()]
+    assert numbered == [mechanism.__name__ for mechanism in sandbox.NAMESPACED]
+    without = section.split("Without namespaces", 1)[1].split("\n\n", 1)[0]
+    named = [word for word in without.split("`")[1::2] if callable(getattr(sandbox, word, None))]
+    assert named == [mechanism.__name__ for mechanism in sandbox.DEGRADED]
+
+    applied: list[str] = []
+
+    def recorded(mechanism: Callable[[Any], None]) -> Callable[[Any], None]:
+        def apply(spawn: Any) -> None:
+            applied.append(mechanism.__name__)
+            mechanism(spawn)
+
+        return apply
+
+    steps = sandbox.NAMESPACED if sandbox.namespaces_available() else sandbox.DEGRADED
+    monkeypatch.setattr(sandbox, "NAMESPACED", tuple(map(recorded, sandbox.NAMESPACED)))
+    monkeypatch.setattr(sandbox, "DEGRADED", tuple(map(recorded, sandbox.DEGRADED)))
+    entry = script(tmp_path / "plugin" / "detector", "#!/bin/sh\nexit 0\n")
+    policy = SandboxPolicy(network="inherit", readonly_root=False)
+    with planned(policy, [str(entry)], tmp_path / "home"):
+        pass
+    assert applied == [mechanism.__name__ for mechanism in steps]
