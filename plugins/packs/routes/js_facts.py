@@ -36,6 +36,7 @@ from .model import (
     Lit,
     ModuleFacts,
     Namespace,
+    NestFacts,
     NoGuard,
     Opaque,
     Param,
@@ -137,6 +138,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         stores=tuple(reader.stores),
         prefixes=tuple(reader.prefixes),
         global_prefixes=tuple(reader.global_prefixes),
+        nest=reader.nest,
     )
 
 
@@ -230,6 +232,7 @@ class _Reader:
         self.stores: list[Store] = []
         self.prefixes: list[PrefixDecl] = []
         self.global_prefixes: list[GlobalPrefix] = []
+        self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
@@ -306,7 +309,7 @@ class _Reader:
             self._computed_calls(root)
         self._find_invocations(root)
         if b"@nestjs/" in self.source:
-            nest.read(self, root)
+            self.nest = nest.read(self, root)
 
     def file_routes(self, kind: str, paths: tuple[str, ...]) -> None:
         """A Next.js route file's routes (`nextjs`): a Pages Router file's default export

@@ -28,11 +28,13 @@ from .model import (
     FASTAPI,
     FLASK,
     HTTP_METHODS,
+    NESTJS,
     Apply,
     Auth,
     Bound,
     Call,
     Concat,
+    ConfigKey,
     DependencyAlias,
     Each,
     Evidence,
@@ -59,6 +61,7 @@ from .model import (
     Sym,
     UseDecl,
 )
+from .nest_link import NestLink
 from .paths import brace_path, join, join_prefix
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
@@ -274,6 +277,7 @@ class _RouteResolver:
             g.framework for facts in modules.values() for g in facts.global_prefixes
         )
         self.globals: dict[str, tuple[str, frozenset[str], Gap | None]] = {}
+        self.nest = NestLink(modules, self._string)
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
@@ -402,6 +406,10 @@ class _RouteResolver:
                 gaps: tuple[Gap, ...] = (gap,) if gap is not None else ()
                 auth = NONE
                 decl = self.nodes[key].decl
+                if decl.framework == NESTJS:  # its module's RouterModule path (`nest_link`)
+                    module_path, module_gap = self.nest.module_path(key[0], decl.router_id)
+                    prefix = join_prefix(module_path, prefix)
+                    gaps += (module_gap,) if module_gap is not None else ()
                 if not decl.app:  # served by something the scanned files do not show
                     what = f"the {_ROUTER_NOUN.get(decl.framework, 'router')} created here"
                     detail = (
@@ -1004,17 +1012,29 @@ class _RouteResolver:
                 place = {"path": route.via[0], "line": route.via[1]}
                 self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)].append(place)
             return
-        full = join(base, declared)
+        local = join(base, declared)
         framework = node.decl.framework
         if route.unread_segment:
             gaps = (*gaps, (path, route.line, route.unread_segment))
-        if framework in self.global_frameworks:
-            full, gaps = self._global(framework, full, gaps)
-        if framework in _JS_KEYS and not full.startswith("/"):
-            full = "/" + full  # `app.get('*')`: Express 4 serves it for every path, `/*`
-        shaped = _SHAPE.get(framework)
-        shape = shaped(full) if shaped is not None else ""
-        full = _NORMALISE[framework](full) if framework in _NORMALISE else brace_path(full)
+        versions = [""]
+        if framework == NESTJS:  # `/v1` after the global prefix (`nest_link`)
+            versions, version_gap = self.nest.segments(path, route)
+            if version_gap is not None:
+                gaps = (*gaps, version_gap)
+        served: list[tuple[str, str]] = []  # (path, shape) for each version
+        for version in versions:
+            full, full_gaps = local, gaps
+            if framework in self.global_frameworks:
+                full, full_gaps = self._global(framework, local, gaps, version)
+            elif version:
+                full = join_prefix(version, local)
+            gaps = full_gaps
+            if framework in _JS_KEYS and not full.startswith("/"):
+                full = "/" + full  # `app.get('*')`: Express 4 serves it for every path, `/*`
+            shaped = _SHAPE.get(framework)
+            shape = shaped(full) if shaped is not None else ""
+            full = _NORMALISE[framework](full) if framework in _NORMALISE else brace_path(full)
+            served.append((full, shape))
         endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
         route_auth = max(
             auth, self._auth(path, route.auth), _guarded_at(node, path, route.line, declared)
@@ -1030,26 +1050,31 @@ class _RouteResolver:
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
         file, line = route.called_at or (path, route.line)
-        for method in dict.fromkeys(methods or ("GET",)):
-            verdict = max(route_auth, verb_auth.get(method, NONE))
-            found.append(
-                FoundRoute(method, full, file, line, framework, route.handler, verdict, gaps, shape)
-            )
+        for full, shape in served:
+            for method in dict.fromkeys(methods or ("GET",)):
+                verdict = max(route_auth, verb_auth.get(method, NONE))
+                found.append(
+                    FoundRoute(
+                        method, full, file, line, framework, route.handler, verdict, gaps, shape
+                    )
+                )
 
     def _global(
-        self, framework: str, full: str, gaps: tuple[Gap, ...]
+        self, framework: str, full: str, gaps: tuple[Gap, ...], version: str = ""
     ) -> tuple[str, tuple[Gap, ...]]:
         """`full` under the global prefix of `framework` (NestJS's `setGlobalPrefix`) unless
-        its exclude list names it; one that is computed, or two that differ, or an exclude list
-        not read, is a gap (the route is listed without the prefix, or under it)."""
+        its exclude list names it, and its `version` segment (`/v1`) between the two, as Nest
+        serves it; one that is computed, or two that differ, or an exclude list not read, is a
+        gap (the route is listed without the prefix, or under it)."""
         if framework not in self.globals:
             self.globals[framework] = self._global_prefix(framework)
         prefix, excluded, gap = self.globals[framework]
-        if gap is not None:
+        if gap is not None and gap not in gaps:
             gaps = (*gaps, gap)
+        versioned = join_prefix(version, full) if version else full
         if full.strip("/") in excluded:
-            return full, gaps
-        return join_prefix(prefix, full) if prefix else full, gaps
+            return versioned, gaps
+        return join_prefix(prefix, versioned) if prefix else versioned, gaps
 
     def _global_prefix(self, framework: str) -> tuple[str, frozenset[str], Gap | None]:
         declared = [
@@ -1229,6 +1254,9 @@ class _RouteResolver:
             return _Judged(NONE)
         if isinstance(expr, Opaque | Each | Stored):
             return None
+        if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
+            value = self.nest.config(expr.key)
+            return _Str(value) if value is not None else None
         if isinstance(expr, Call):
             callee = self.evaluate(path, expr.callee)
             return self._member(callee, CALL) if callee is not None else None
@@ -1456,6 +1484,8 @@ def describe(expr: Expr | None) -> str:
         return f"{expr.module}.{expr.attr}" if expr.attr else expr.module
     if isinstance(expr, Param):
         return expr.name
+    if isinstance(expr, ConfigKey):
+        return f"configService.get({expr.key!r})"
     return "a computed value"
 
 

@@ -243,6 +243,14 @@ class StarletteRoutes:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfigKey:
+    """`configService.get('app.apiPrefix')` (NestJS's `@nestjs/config`): the value that
+    `registerAs('app', () => ({ apiPrefix: ... }))` gives that key, where the scan shows it."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -250,6 +258,7 @@ class Opaque:
 
 Expr = (
     Opaque
+    | ConfigKey
     | Lit
     | Sym
     | Concat
@@ -324,8 +333,11 @@ class RouteDecl:
     called_at: tuple[str, int] | None = None
     # the call of its function that this declaration was reached through (for findings)
     via: tuple[str, int] | None = None
-    # why a segment the reader saw is not in its path (NestJS's `@Version('2')`): a gap
+    # why a segment the reader saw is not in its path: a gap
     unread_segment: str = ""
+    # NestJS's `@Version('2')` (or its controller's `version`): each version it is served
+    # under, `Lit("")` for VERSION_NEUTRAL; None: none declared (the default version's)
+    versions: tuple[Expr, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +399,35 @@ class GlobalPrefix:
 
 
 @dataclass(frozen=True, slots=True)
+class Versioning:
+    """`app.enableVersioning({ type, defaultVersion, prefix })` (NestJS): under URI versioning
+    a route's version is a path segment (`/v1`) after the global prefix. `kind` is the
+    `VersioningType` member (`Lit("URI")`), `default` the default versions (`()`: none, None:
+    computed), `prefix` the segment's prefix (`Lit("v")` unless given, `Lit("")` for `false`)."""
+
+    framework: str
+    line: int
+    kind: Expr
+    default: tuple[Expr, ...] | None = ()
+    prefix: Expr = Lit("v")
+
+
+@dataclass(frozen=True, slots=True)
+class NestFacts:
+    """NestJS's module wiring in one file: its controller classes (router id, class name),
+    its `@Module({ controllers })` classes, the module paths `RouterModule.register` gives
+    (module class name, its path's parts from the outermost, line), `enableVersioning`, and
+    the configuration namespaces `registerAs` declares."""
+
+    controllers: tuple[tuple[str, str], ...] = ()
+    modules: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    module_paths: tuple[tuple[str, tuple[Expr, ...], int], ...] = ()
+    versioning: tuple[Versioning, ...] = ()
+    # `registerAs('app', () => ({ apiPrefix: 'api' }))`: ("app.apiPrefix", its value)
+    config: tuple[tuple[str, Expr], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleFacts:
     """Everything one file says. `bindings` are its top-level names (Python also folds in names
     bound inside functions, so app factories link); `exports` are a JavaScript module's."""
@@ -406,6 +447,7 @@ class ModuleFacts:
     prefixes: tuple[PrefixDecl, ...] = ()  # `router.prefix('/x')` on a router made elsewhere
     django: DjangoFacts | None = None  # URLconf, DRF routers, views, settings (`django_facts`)
     global_prefixes: tuple[GlobalPrefix, ...] = ()  # NestJS's `app.setGlobalPrefix('api')`
+    nest: NestFacts | None = None  # NestJS's modules, RouterModule paths, versioning (`nest`)
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -453,6 +495,9 @@ _pickled_by_fields(
     Store,
     PrefixDecl,
     GlobalPrefix,
+    ConfigKey,
+    Versioning,
+    NestFacts,
     Auth,
     RouterDecl,
     RouteDecl,

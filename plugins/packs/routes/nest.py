@@ -1,9 +1,11 @@
-"""NestJS routes of one TypeScript or JavaScript file: its decorated controllers and the
-global prefix `main.ts` sets.
+"""NestJS routes of one TypeScript or JavaScript file: its decorated controllers, the
+`@Module` classes that declare them, the module paths `RouterModule.register` gives, and the
+global prefix and versioning `main.ts` sets.
 
 Nest declares routes with decorators rather than calls, so its reading is its own: `js_facts`
 reads a file's bindings and calls, then hands the tree here when the file names `@nestjs/`.
-The functions take that file's reader and add to its routers, routes and global prefixes.
+The functions take that file's reader and add to its routers, routes and global prefixes, and
+return the module wiring (`NestFacts`) that `nest_link` joins across files.
 """
 
 from __future__ import annotations
@@ -16,14 +18,17 @@ from . import js_facts
 from .model import (
     NESTJS,
     Auth,
+    ConfigKey,
     Expr,
     GlobalPrefix,
     ImportRef,
     Lit,
+    NestFacts,
     Opaque,
     RouteDecl,
     RouterDecl,
     RouterRef,
+    Versioning,
 )
 
 if TYPE_CHECKING:
@@ -35,29 +40,49 @@ if TYPE_CHECKING:
 
 # NestJS: the package its decorators come from, its route decorators (`All`: every method)
 _COMMON = "@nestjs/common"
+_CORE = "@nestjs/core"
+_CONFIG = "@nestjs/config"
+_REGISTER_AS = re.compile(rb"\b(registerAs)\b")
+_CONFIG_GETS = frozenset({"get", "getOrThrow"})  # `ConfigService`'s readers of a key
+_FALLBACKS = frozenset({"||", "??"})  # `process.env.X || 'api'`: the default when unset
+_MAX_SETTING_DEPTH = 8
 _GLOBAL_PREFIX = re.compile(rb"\.\s*(setGlobalPrefix)\s*\(")
-_VERSION = (
-    "a version is declared here (`version:`, `@Version`): under URI versioning, which is not "
-    "read, it is a path segment (`/v1`), and the route is named without it"
-)
+_ENABLE_VERSIONING = re.compile(rb"\.\s*(enableVersioning)\s*\(")
+_REGISTER = re.compile(rb"\.\s*(register)\s*\(")
+_NEUTRAL = Lit("")  # VERSION_NEUTRAL: served with no version segment
+_MAX_CHILDREN_DEPTH = 16
 _VERBS = {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
           "Options": "OPTIONS", "Head": "HEAD", "All": "*"}  # fmt: skip
 
 
-def read(reader: _Reader, root: _Node) -> None:
-    """The file's controllers and global prefixes (the caller has seen `@nestjs/` in it)."""
+def read(reader: _Reader, root: _Node) -> NestFacts | None:
+    """The file's controllers, global prefixes and module wiring (the caller has seen
+    `@nestjs/` in it); None when it has no wiring."""
+    controllers: list[tuple[str, str]] = []
     if b"Controller" in reader.source:
-        _controllers(reader, root)
+        controllers = _controllers(reader, root)
     if b"setGlobalPrefix" in reader.source:
         _global_prefix(reader, root)
+    modules = _modules(reader, root) if b"Module" in reader.source else []
+    paths = _module_paths(reader, root) if b"RouterModule" in reader.source else []
+    versioning = _versioning(reader, root) if b"enableVersioning" in reader.source else []
+    config = _config(reader, root) if b"registerAs" in reader.source else []
+    if not (controllers or modules or paths or versioning or config):
+        return None
+    return NestFacts(
+        tuple(controllers), tuple(modules), tuple(paths), tuple(versioning), tuple(config)
+    )
 
 
-def _controllers(reader: _Reader, root: _Node) -> None:
+def _controllers(reader: _Reader, root: _Node) -> list[tuple[str, str]]:
     """Each `@Controller(prefix)` class: one application per prefix it is served under
     (a string, `{ path }`, a list), its `@Get(path)`/`@Post`/.../`@All` methods the routes.
     `@UseGuards(...)` on the class or a method is what guards; guards set elsewhere (a
     global `APP_GUARD`, `useGlobalGuards`) are not read, so an `Opaque` step on every
-    controller keeps a route without its own guard `unknown`, never `none`."""
+    controller keeps a route without its own guard `unknown`, never `none`. A method's
+    `@Version` or else the controller's `version` are the versions it is served under.
+    Returns (router id, class name) of each application, for the module wiring."""
+    found_controllers: list[tuple[str, str]] = []
     for statement in root.named_children:
         decorators = [c for c in statement.named_children if c.type == "decorator"]
         cls = statement
@@ -73,11 +98,10 @@ def _controllers(reader: _Reader, root: _Node) -> None:
         guards = _guards(reader, decorators)
         name = reader._text(cls.child_by_field_id(reader.fields.name)) or "controller"
         options = js_facts._unwrap(controller[1][0]) if controller[1] else None
-        versioned = (
-            options is not None
-            and options.type == "object"
-            and (reader._field(options, "version") is not None)
-        )
+        declared = reader._field(options, "version") if options is not None else None
+        if options is None or options.type != "object":
+            declared = None
+        versions = _versions(reader, declared) if declared is not None else None
         routes: list[RouteDecl] = []
         pending: list[_Node] = []
         for member in body.named_children:
@@ -89,8 +113,10 @@ def _controllers(reader: _Reader, root: _Node) -> None:
                 pending += (c for c in member.named_children if c.type == "decorator")
                 method = reader._text(member.child_by_field_id(reader.fields.name))
                 found = _routes(reader, pending, f"{name}.{method}")
-                if versioned or _decorator(reader, pending, {"Version"}) is not None:
-                    found = [replace(r, unread_segment=_VERSION) for r in found]
+                own = _decorator(reader, pending, {"Version"})
+                served = _versions(reader, own[1][0]) if own and own[1] else versions
+                if served is not None:
+                    found = [replace(r, versions=served) for r in found]
                 routes += found
             pending = []
         for index, prefix in enumerate(_paths(reader, controller[1])):
@@ -100,6 +126,8 @@ def _controllers(reader: _Reader, root: _Node) -> None:
                 auth=Auth((*guards, Opaque())), app=True,
             )  # fmt: skip
             reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
+            found_controllers.append((site, name))
+    return found_controllers
 
 
 def _global_prefix(reader: _Reader, root: _Node) -> None:
@@ -124,8 +152,251 @@ def _global_prefix(reader: _Reader, root: _Node) -> None:
             items = reader._array_items(listed)
             spelled = [reader._string(i) for i in items] if items is not None else [None]
             exclude = None if None in spelled else tuple(s for s in spelled if s is not None)
-        prefix = reader._value(args[0]) or Opaque()
+        prefix = _setting(reader, args[0])
         reader.global_prefixes.append(GlobalPrefix(NESTJS, prefix, js_facts._line(call), exclude))
+
+
+def _versions(reader: _Reader, node: _Node) -> tuple[Expr, ...]:
+    """`'1'`, `['1', '2']`, `VERSION_NEUTRAL` (no segment): each version, as the linker will
+    evaluate it (a constant, or a gap)."""
+    node = js_facts._unwrap(node) or node
+    items = node.named_children if node.type == "array" else [node]
+    return tuple(_version(reader, item) for item in items)
+
+
+def _version(reader: _Reader, node: _Node) -> Expr:
+    bound = reader.bindings.get(reader._text(node)) if node.type == "identifier" else None
+    if isinstance(bound, ImportRef) and bound.module == _COMMON:
+        return _NEUTRAL if bound.attr == "VERSION_NEUTRAL" else Opaque()
+    return _setting(reader, node)
+
+
+def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
+    """A value `main.ts` passes Nest: a constant as the linker evaluates it, a
+    `configService.get('app.apiPrefix')` as that configuration key (`ConfigKey`), a local
+    `const prefix = configService.get(...)` followed to its value."""
+    node = js_facts._unwrap(node) or node
+    if depth < _MAX_SETTING_DEPTH and node.type == "identifier":
+        value = _local_value(reader, node)
+        if value is not None:
+            return _setting(reader, value, depth + 1)
+    if node.type == "call_expression":
+        callee = node.child_by_field_id(reader.fields.function)
+        args = reader._arguments(node)
+        if (
+            callee is not None
+            and callee.type == "member_expression"
+            and reader._text(callee.child_by_field_id(reader.fields.property)) in _CONFIG_GETS
+            and args
+        ):
+            key = reader._string(js_facts._unwrap(args[0]))
+            if key is not None:
+                return ConfigKey(key)
+    return reader._value(node) or Opaque()
+
+
+def _local_value(reader: _Reader, name: _Node) -> _Node | None:
+    """The value of the `const` that `name` refers to in a block around it (a function's
+    local: `const globalPrefix = configService.get(...)`), declared before it."""
+    text = reader._text(name)
+    scope = name.parent
+    while scope is not None:
+        if scope.type in {"statement_block", "program"}:
+            for statement in scope.named_children:
+                if statement.start_byte >= name.start_byte:
+                    break
+                if statement.type not in {"lexical_declaration", "variable_declaration"}:
+                    continue
+                for declarator in statement.named_children:
+                    target = declarator.child_by_field_id(reader.fields.name)
+                    if target is not None and reader._text(target) == text:
+                        return declarator.child_by_field_id(reader.fields.value)
+        scope = scope.parent
+    return None
+
+
+def _config(reader: _Reader, root: _Node) -> list[tuple[str, Expr]]:
+    """`registerAs('app', () => ({ apiPrefix: 'api', version: { prefix: 'v' } }))` (from
+    `@nestjs/config`, an arrow returning an object, or a function body's `return {...}`):
+    each key as `ConfigService.get` names it (`app.version.prefix`) with its value;
+    `process.env.X || 'api'` is its default, what Nest is given when X is unset."""
+    found: list[tuple[str, Expr]] = []
+    for match in _REGISTER_AS.finditer(reader.source):
+        node = root.descendant_for_byte_range(match.start(1), match.end(1))
+        call = node.parent if node is not None else None
+        if call is None or call.type != "call_expression" or node is None:
+            continue
+        bound = reader.bindings.get(reader._text(node))
+        if not (isinstance(bound, ImportRef) and bound.module == _CONFIG):
+            continue
+        args = reader._arguments(call)
+        namespace = reader._string(js_facts._unwrap(args[0])) if len(args) > 1 else None
+        factory = js_facts._unwrap(args[1]) if namespace is not None else None
+        if namespace is None or factory is None or factory.type not in js_facts._FUNCTION_VALUES:
+            continue
+        body = js_facts._unwrap(factory.child_by_field_id(reader.fields.body))
+        if body is not None and body.type == "statement_block":
+            returned = [c for c in body.named_children if c.type == "return_statement"]
+            body = (
+                returned[-1].named_children[0] if returned and returned[-1].named_children else None
+            )
+            body = js_facts._unwrap(body)
+        if body is not None and body.type == "object":
+            _flatten(reader, body, namespace, found, 0)
+    return found
+
+
+def _flatten(
+    reader: _Reader, obj: _Node, prefix: str, found: list[tuple[str, Expr]], depth: int
+) -> None:
+    if depth > _MAX_SETTING_DEPTH:
+        return
+    for pair in obj.named_children:
+        if pair.type != "pair":
+            continue
+        key_node = pair.child_by_field_id(reader.fields.key)
+        value = js_facts._unwrap(pair.child_by_field_id(reader.fields.value))
+        key = (
+            reader._string(key_node) if key_node is not None and key_node.type == "string" else None
+        )
+        key = key if key is not None else reader._text(key_node)
+        if value is None or not key:
+            continue
+        if value.type == "object":
+            _flatten(reader, value, f"{prefix}.{key}", found, depth + 1)
+            continue
+        if (
+            value.type == "binary_expression"
+            and reader._text(value.child_by_field_id(reader.fields.operator)) in _FALLBACKS
+        ):
+            fallback = value.child_by_field_id(reader.fields.right)
+            value = js_facts._unwrap(fallback) or value
+        found.append((f"{prefix}.{key}", reader._value(value) or Opaque()))
+
+
+def _versioning(reader: _Reader, root: _Node) -> list[Versioning]:
+    """`app.enableVersioning({ type: VersioningType.URI, defaultVersion, prefix })`: the type
+    as the `VersioningType` member named (else computed), the default versions, the prefix of
+    the segment (`v` unless given; `false` none)."""
+    found: list[Versioning] = []
+    for match in _ENABLE_VERSIONING.finditer(reader.source):
+        call = _call_at(root, match.start(1), match.end(1))
+        args = reader._arguments(call) if call is not None else []
+        options = js_facts._unwrap(args[0]) if args else None
+        if call is None or options is None:
+            continue
+        if options.type != "object":
+            found.append(Versioning(NESTJS, js_facts._line(call), Opaque(), None, Opaque()))
+            continue
+        kind: Expr = Opaque()
+        given = js_facts._unwrap(reader._field(options, "type"))
+        if given is not None and given.type == "member_expression":
+            holder = given.child_by_field_id(reader.fields.object)
+            bound = reader.bindings.get(reader._text(holder))
+            if isinstance(bound, ImportRef) and bound.module == _COMMON:
+                kind = Lit(reader._text(given.child_by_field_id(reader.fields.property)))
+        default = reader._field(options, "defaultVersion")
+        prefix_node = js_facts._unwrap(reader._field(options, "prefix"))
+        prefix: Expr = Lit("v")
+        if prefix_node is not None:
+            prefix = Lit("") if prefix_node.type == "false" else _setting(reader, prefix_node)
+        versions = _versions(reader, default) if default is not None else ()
+        found.append(Versioning(NESTJS, js_facts._line(call), kind, versions, prefix))
+    return found
+
+
+def _modules(reader: _Reader, root: _Node) -> list[tuple[str, tuple[str, ...]]]:
+    """Each `@Module({ controllers: [A, B] })` class: its name and its controllers' class
+    names (an imported one by the name it is exported under)."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for statement in root.named_children:
+        decorators = [c for c in statement.named_children if c.type == "decorator"]
+        cls = statement
+        if statement.type == "export_statement":
+            cls = statement.child_by_field_id(reader.fields.declaration) or statement
+        if cls.type not in {"class_declaration", "abstract_class_declaration", "class"}:
+            continue
+        decorators += [c for c in cls.named_children if c.type == "decorator"]
+        module = _decorator(reader, decorators, {"Module"})
+        options = js_facts._unwrap(module[1][0]) if module and module[1] else None
+        if options is None or options.type != "object":
+            continue
+        listed = reader._array_items(reader._field(options, "controllers"))
+        names = tuple(n for n in (_class_name(reader, i) for i in listed or ()) if n)
+        found.append((reader._text(cls.child_by_field_id(reader.fields.name)), names))
+    return found
+
+
+def _module_paths(reader: _Reader, root: _Node) -> list[tuple[str, tuple[Expr, ...], int]]:
+    """`RouterModule.register([{ path, module, children }])` (from `@nestjs/core`, aliases
+    followed; the list written there or a constant of the file): each module's path parts,
+    its parents' first. A child given as a bare module class is served at its parent's path."""
+    found: list[tuple[str, tuple[Expr, ...], int]] = []
+    for match in _REGISTER.finditer(reader.source):
+        call = _call_at(root, match.start(1), match.end(1))
+        if call is None:
+            continue
+        member = call.child_by_field_id(reader.fields.function)
+        holder = member.child_by_field_id(reader.fields.object) if member is not None else None
+        bound = reader.bindings.get(reader._text(holder)) if holder is not None else None
+        if not (isinstance(bound, ImportRef) and bound.module == _CORE):
+            continue
+        if bound.attr != "RouterModule":
+            continue
+        args = reader._arguments(call)
+        items = reader._array_items(args[0]) if args else None
+        if items is None and args and args[0].type == "identifier":
+            listed = reader.arrays.get(reader._text(args[0]))
+            items = reader._array_items(listed) if listed is not None else None
+        _route_entries(reader, items or [], (), js_facts._line(call), found, 0)
+    return found
+
+
+def _route_entries(
+    reader: _Reader,
+    items: list[_Node],
+    parents: tuple[Expr, ...],
+    line: int,
+    found: list[tuple[str, tuple[Expr, ...], int]],
+    depth: int,
+) -> None:
+    if depth > _MAX_CHILDREN_DEPTH:
+        return
+    for item in items:
+        item = js_facts._unwrap(item) or item
+        if item.type != "object":
+            name = _class_name(reader, item)
+            if name:
+                found.append((name, parents, line))
+            continue
+        given = reader._field(item, "path")
+        parts = (*parents, (reader._value(given) or Opaque()) if given is not None else Lit(""))
+        module = reader._field(item, "module")
+        name = _class_name(reader, module) if module is not None else None
+        if name:
+            found.append((name, parts, js_facts._line(item)))
+        children = reader._array_items(reader._field(item, "children"))
+        _route_entries(reader, children or [], parts, js_facts._line(item), found, depth + 1)
+
+
+def _class_name(reader: _Reader, node: _Node) -> str | None:
+    """The class an identifier names: an imported one by its exported name."""
+    node = js_facts._unwrap(node) or node
+    if node.type != "identifier":
+        return None
+    text = reader._text(node)
+    bound = reader.bindings.get(text)
+    if isinstance(bound, ImportRef) and bound.attr not in {None, "default"}:
+        return bound.attr
+    return text
+
+
+def _call_at(root: _Node, start: int, end: int) -> _Node | None:
+    """The call whose callee's property spans `start:end` (`app.enableVersioning(`)."""
+    node = root.descendant_for_byte_range(start, end)
+    member = node.parent if node is not None else None
+    call = member.parent if member is not None else None
+    return call if call is not None and call.type == "call_expression" else None
 
 
 def _routes(reader: _Reader, decorators: list[_Node], handler: str) -> list[RouteDecl]:

@@ -1,0 +1,168 @@
+"""Where NestJS serves a controller's routes beyond its own decorators, joined across files.
+
+Nest builds each path as global prefix, version, module path, controller path, method path
+(its `RoutePathFactory`). The controller and method paths are the reader's (`nest`); this adds
+the two that are set elsewhere: the path `RouterModule.register` gives the `@Module` that
+declares the controller (matched by class name: the module file imports its controllers, often
+through path aliases the resolver does not follow), and under URI versioning
+(`app.enableVersioning`) the version segment, from the method's `@Version`, else the
+controller's `version`, else the default version. A value computed out of sight is a gap: the
+route is named without that part and a finding says where.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from .model import Expr, ModuleFacts, RouteDecl, Versioning
+from .paths import join_prefix
+
+Gap = tuple[str, int, str]  # as the linker's: (file, line, what was not known)
+_URI = "URI"
+_NO_VERSION: tuple[list[str], Gap | None] = ([""], None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Settings:
+    """Versioning as the scan sets it: `uri` whether versions are path segments; `default`
+    the default versions (None: computed); `prefix` the segment's prefix (None: computed)."""
+
+    file: str
+    line: int
+    uri: bool
+    default: tuple[str, ...] | None
+    prefix: str | None
+    gap: Gap | None = None
+
+
+class NestLink:
+    """The module paths and version segments of the NestJS controllers of one scan."""
+
+    def __init__(
+        self, modules: Mapping[str, ModuleFacts], string: Callable[[str, Expr], str | None]
+    ) -> None:
+        self._string = string
+        self._controllers: dict[tuple[str, str], str] = {}  # (file, router id) -> class
+        self._modules_of: dict[str, list[str]] = {}  # controller class -> its modules
+        self._paths: dict[str, list[tuple[str, tuple[Expr, ...], int]]] = {}  # by module
+        self._versioning: list[tuple[str, Versioning]] = []
+        self._config: dict[str, list[tuple[str, Expr]]] = {}  # "app.prefix" -> (file, value)
+        for file, facts in modules.items():
+            nest = facts.nest
+            if nest is None:
+                continue
+            for router_id, name in nest.controllers:
+                self._controllers[(file, router_id)] = name
+            for module, names in nest.modules:
+                for name in names:
+                    self._modules_of.setdefault(name, []).append(module)
+            for module, parts, line in nest.module_paths:
+                self._paths.setdefault(module, []).append((file, parts, line))
+            self._versioning += ((file, v) for v in nest.versioning)
+            for key, value in nest.config:
+                self._config.setdefault(key, []).append((file, value))
+        self._settings: _Settings | None = None
+        self._read_settings = False
+
+    def config(self, key: str) -> str | None:
+        """The string `registerAs` gives the configuration key `key` (`app.apiPrefix`); None
+        when no scanned namespace gives it one, or several give different ones."""
+        values = {self._string(file, value) for file, value in self._config.get(key, ())}
+        return values.pop() if len(values) == 1 else None
+
+    def module_path(self, file: str, router_id: str) -> tuple[str, Gap | None]:
+        """The RouterModule path of the module declaring the controller `router_id` of
+        `file` ("" when none is given)."""
+        name = self._controllers.get((file, router_id))
+        if name is None:
+            return "", None
+        found: dict[str, None] = {}
+        where: tuple[str, int] = (file, 0)
+        for module in dict.fromkeys(self._modules_of.get(name, ())):
+            for at, parts, line in self._paths.get(module, ()):
+                values = [self._string(at, part) for part in parts]
+                where = (at, line)
+                if any(v is None for v in values):
+                    detail = (
+                        f"the RouterModule path of `{module}` is computed out of sight: the "
+                        "routes of its controllers are named without it"
+                    )
+                    return "", (at, line, detail)
+                path = ""
+                for value in values:
+                    path = join_prefix(path, "/" + str(value).strip("/") if value else "")
+                found[path] = None
+        if len(found) > 1:
+            detail = (
+                f"the controller `{name}` is served under several RouterModule paths: its "
+                "routes are named without one"
+            )
+            return "", (*where, detail)
+        return next(iter(found), ""), None
+
+    def segments(self, file: str, route: RouteDecl) -> tuple[list[str], Gap | None]:
+        """The version segments (`/v1`; "" for none) a route is served under, one path each."""
+        settings = self._settings_once()
+        if settings is None:
+            return _NO_VERSION  # no enableVersioning: Nest ignores `@Version`
+        if settings.gap is not None:
+            return [""], settings.gap
+        if not settings.uri:
+            return _NO_VERSION  # header or media-type versioning: the path has none
+        if route.versions is not None:
+            versions = [self._string(file, v) for v in route.versions]
+            if any(v is None for v in versions):
+                detail = (
+                    "the version of this route is computed out of sight: it is named without it"
+                )
+                return [""], (file, route.line, detail)
+            chosen: tuple[str, ...] = tuple(str(v) for v in versions)
+        elif settings.default is None:
+            detail = (
+                "the default version set here is computed out of sight: routes without a "
+                "version of their own are named without it"
+            )
+            return [""], (settings.file, settings.line, detail)
+        else:
+            chosen = settings.default
+        if not chosen:
+            return _NO_VERSION
+        if settings.prefix is None and any(chosen):
+            detail = (
+                "the version prefix set here is computed out of sight: versioned routes are "
+                "named without their version"
+            )
+            return [""], (settings.file, settings.line, detail)
+        return [f"/{settings.prefix}{v}" if v else "" for v in dict.fromkeys(chosen)], None
+
+    def _settings_once(self) -> _Settings | None:
+        if not self._read_settings:
+            self._read_settings = True
+            self._settings = self._read()
+        return self._settings
+
+    def _read(self) -> _Settings | None:
+        if not self._versioning:
+            return None
+        read = {self._one(file, v) for file, v in self._versioning}
+        first = min(read, key=lambda s: (s.file, s.line))
+        if len({(s.uri, s.default, s.prefix, s.gap is None) for s in read}) > 1:
+            detail = "versioning is enabled several ways: routes are named without a version"
+            return _Settings(first.file, first.line, True, (), "", (first.file, first.line, detail))
+        return first
+
+    def _one(self, file: str, versioning: Versioning) -> _Settings:
+        kind = self._string(file, versioning.kind)
+        if kind is None:
+            detail = (
+                "the versioning type set here is computed out of sight: routes are named "
+                "without a version"
+            )
+            return _Settings(file, versioning.line, True, (), "", (file, versioning.line, detail))
+        default: tuple[str, ...] | None = None
+        if versioning.default is not None:
+            values = [self._string(file, v) for v in versioning.default]
+            default = None if any(v is None for v in values) else tuple(map(str, values))
+        prefix = self._string(file, versioning.prefix)
+        return _Settings(file, versioning.line, kind == _URI, default, prefix)
