@@ -197,3 +197,22 @@ def test_handlers_re_exported_by_star_are_a_finding_not_silence() -> None:
         ("UNRESOLVED_ROUTE", where),
         ("UNREAD_FRAMEWORK", where),  # no route at all is listed: named where it is made
     ]
+
+
+def test_handlers_exported_by_destructuring_are_routes() -> None:
+    # Auth.js's `export const { GET, POST } = handlers`, a key renamed, a non-method beside them
+    files = {
+        "site/app/api/session/[...parts]/route.ts": (
+            "import { gates } from '../../../../lib/gates';\n"
+            "export const runtime = 'nodejs';\n"
+            "export const { GET, POST: post, PUT: PATCH, revalidate } = gates;\n"
+        ),
+        "site/lib/gates.ts": "export const gates = { GET() {}, PUT() {} };\n",
+        "site/src/app/ping/route.js": "const table = { HEAD() {} };\nexport const { HEAD } = table;\n",
+    }
+    assert placed(files) == {
+        "GET /api/session/{parts}": "site/app/api/session/[...parts]/route.ts:3 nextjs",
+        "PATCH /api/session/{parts}": "site/app/api/session/[...parts]/route.ts:3 nextjs",
+        "HEAD /ping": "site/src/app/ping/route.js:2 nextjs",
+    }
+    assert document(files)["findings"] == []

@@ -465,6 +465,8 @@ class _Reader:
                 if declarator.type == "variable_declarator" and name and name.type == "identifier":
                     self.exports[self._text(name)] = Sym((self._text(name),))
                     self.export_lines[self._text(name)] = _line(declarator)
+                elif declarator.type == "variable_declarator" and name is not None:
+                    self._export_pattern(declarator, name)
         elif source is not None and _star_export(node):
             self.star_exports.append(self._ref(source, None))
         for clause in (c for c in node.named_children if c.type == "export_clause"):
@@ -477,6 +479,27 @@ class _Reader:
                 value = self._ref(source, local) if source else Sym((local,))
                 self.exports[self._text(alias)] = value
                 self.export_lines[self._text(alias)] = _line(spec)
+
+    def _export_pattern(self, declarator: _Node, pattern: _Node) -> None:
+        """`export const { GET, POST: post } = handlers` (Auth.js's route handlers): each name
+        it binds is exported as that member of the value (not visible: `Opaque`)."""
+        if pattern.type != "object_pattern":
+            return
+        whole = self._expr(declarator.child_by_field_id(self.fields.value))
+        for item in pattern.named_children:
+            if item.type == "shorthand_property_identifier_pattern":
+                key = local = self._text(item)
+            elif item.type == "pair_pattern":
+                key = self._text(item.child_by_field_id(self.fields.key))
+                bound = item.child_by_field_id(self.fields.value)
+                if bound is None or bound.type != "identifier":
+                    continue
+                local = self._text(bound)
+            else:
+                continue
+            member = _member(whole, key) if whole is not None else None
+            self.exports[local] = member if member is not None else Opaque()
+            self.export_lines[local] = _line(declarator)
 
     def _assign(self, node: _Node) -> None:
         """`module.exports = x`, `module.exports.name = x` and `exports.name = x`."""
