@@ -452,3 +452,73 @@ def test_nest_wiring_scanned_with_the_pre_filter_is_the_scan_of_every_file(
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]
     assert f'"{route}"' in documents[1]
+
+
+# Controllers built from base classes of our own: a generic abstract base in another folder
+# with its own routes, extended through a middle class, and a controller that adds its own.
+INHERITED: dict[str, str] = {
+    "src/common/crud.base.ts": (
+        "import { Get, Delete, Param } from '@nestjs/common';\n"
+        "export abstract class ResourceBase<T> {\n"
+        "  @Get()\n"
+        "  index(): T[] { return []; }\n"
+        "  @Delete(':key')\n"
+        "  drop(@Param('key') key: string) {}\n"
+        "}\n"
+    ),
+    "src/common/audited.base.ts": (
+        "import { Get } from '@nestjs/common';\n"
+        "import { ResourceBase as Base } from './crud.base';\n"
+        "export class AuditedBase<T> extends Base<T> {\n"
+        "  @Get('history')\n"
+        "  history() {}\n"
+        "}\n"
+    ),
+    "src/fleet/vehicles.controller.ts": (
+        "import { Controller, Post } from '@nestjs/common';\n"
+        "import { AuditedBase } from '../common/audited.base';\n"
+        "@Controller('vehicles')\n"
+        "export class VehiclesController extends AuditedBase<string> {\n"
+        "  @Post('recall')\n"
+        "  recall() {}\n"
+        "}\n"
+    ),
+    "src/fleet/depots.controller.ts": (
+        "import { Controller } from '@nestjs/common';\n"
+        "import { ResourceBase } from '../common/crud.base';\n"
+        "@Controller(['depots', 'yards'])\n"
+        "export class DepotsController extends ResourceBase<number> {}\n"
+    ),
+    "src/common/unused.base.ts": (
+        "import { Get } from '@nestjs/common';\n"
+        "export class NobodyExtendsMe {\n"
+        "  @Get('orphan')\n"
+        "  orphan() {}\n"
+        "}\n"
+    ),
+}
+
+
+def test_a_controller_serves_the_routes_of_the_base_classes_it_extends() -> None:
+    crud, audited = "src/common/crud.base.ts", "src/common/audited.base.ts"
+    assert placed(INHERITED) == {
+        "POST /vehicles/recall": "src/fleet/vehicles.controller.ts:5 nestjs",
+        "GET /vehicles/history": f"{audited}:4 nestjs",
+        "GET /vehicles": f"{crud}:3 nestjs",
+        "DELETE /vehicles/{key}": f"{crud}:5 nestjs",
+        "GET /depots": f"{crud}:3 nestjs",
+        "DELETE /depots/{key}": f"{crud}:5 nestjs",
+        "GET /yards": f"{crud}:3 nestjs",
+        "DELETE /yards/{key}": f"{crud}:5 nestjs",
+    }
+    assert document(INHERITED)["findings"] == []
+
+
+def test_inherited_routes_scanned_with_the_pre_filter_are_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extra = {"src/util.ts": "export const twice = (n: number) => n * 2;\n"}
+    documents, parsed = scanned_both_ways(tmp_path, {**INHERITED, **extra}, monkeypatch)
+    assert documents[1] == documents[0]
+    assert parsed[1] < parsed[0]
+    assert '"GET /vehicles/history"' in documents[1]

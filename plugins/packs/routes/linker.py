@@ -398,10 +398,16 @@ class _RouteResolver:
     def routes(self) -> list[FoundRoute]:
         for path, facts in self.modules.items():
             self._attach(path, facts)
+        for parent, base, line in self.nest.inherited():  # NestJS: a controller's base class
+            if parent in self.nodes and base in self.nodes:
+                inherit = MountDecl(None, Lit(""), None, line)
+                self.nodes[parent].mounts.append((parent[0], inherit, base))
         mounted = {child for node in self.nodes.values() for _, _, child in node.mounts}
         found: list[FoundRoute] = []
         for key in sorted(self.nodes, key=lambda k: (k[0].encode(), self.nodes[k].decl.line)):
             if key not in mounted:
+                if self.nodes[key].decl.framework == NESTJS and not self.nodes[key].decl.app:
+                    continue  # a base class no controller extends: Nest serves none of it
                 prefix, gap = self._own_prefix(key)
                 gaps: tuple[Gap, ...] = (gap,) if gap is not None else ()
                 auth = NONE

@@ -425,6 +425,10 @@ class NestFacts:
     versioning: tuple[Versioning, ...] = ()
     # `registerAs('app', () => ({ apiPrefix: 'api' }))`: ("app.apiPrefix", its value)
     config: tuple[tuple[str, Expr], ...] = ()
+    # classes that declare routes but are no controller: (router id, class name)
+    bases: tuple[tuple[str, str], ...] = ()
+    # `class A extends B`: (A, B by its exported name, B's module or "" for this file, line)
+    extends: tuple[tuple[str, str, str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,30 +59,46 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
     """The file's controllers, global prefixes and module wiring (the caller has seen
     `@nestjs/` in it); None when it has no wiring."""
     controllers: list[tuple[str, str]] = []
-    if b"Controller" in reader.source:
-        controllers = _controllers(reader, root)
+    templates: list[tuple[str, str]] = []
+    bases: list[tuple[str, str, str, int]] = []
+    if b"@nestjs/common" in reader.source or b"extends" in reader.source:
+        controllers, templates, bases = _controllers(reader, root)
     if b"setGlobalPrefix" in reader.source:
         _global_prefix(reader, root)
     modules = _modules(reader, root) if b"Module" in reader.source else []
     paths = _module_paths(reader, root) if b"RouterModule" in reader.source else []
     versioning = _versioning(reader, root) if b"enableVersioning" in reader.source else []
     config = _config(reader, root) if b"registerAs" in reader.source else []
-    if not (controllers or modules or paths or versioning or config):
+    if not (controllers or modules or paths or versioning or config or templates or bases):
         return None
     return NestFacts(
-        tuple(controllers), tuple(modules), tuple(paths), tuple(versioning), tuple(config)
+        tuple(controllers),
+        tuple(modules),
+        tuple(paths),
+        tuple(versioning),
+        tuple(config),
+        tuple(templates),
+        tuple(bases),
     )
 
 
-def _controllers(reader: _Reader, root: _Node) -> list[tuple[str, str]]:
+def _controllers(
+    reader: _Reader, root: _Node
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[tuple[str, str, str, int]]]:
     """Each `@Controller(prefix)` class: one application per prefix it is served under
     (a string, `{ path }`, a list), its `@Get(path)`/`@Post`/.../`@All` methods the routes.
     `@UseGuards(...)` on the class or a method is what guards; guards set elsewhere (a
     global `APP_GUARD`, `useGlobalGuards`) are not read, so an `Opaque` step on every
     controller keeps a route without its own guard `unknown`, never `none`. A method's
     `@Version` or else the controller's `version` are the versions it is served under.
-    Returns (router id, class name) of each application, for the module wiring."""
+    A class that is no controller but declares routes (a base class controllers extend) is a
+    router of its own that no prefix serves: `nest_link` mounts it on each controller that
+    extends it, as Nest serves inherited handlers under the subclass's prefix.
+    Returns (router id, class name) of each application and of each such base, and (class,
+    base class, the module a base is imported from, line) of each class that extends one."""
     found_controllers: list[tuple[str, str]] = []
+    templates: list[tuple[str, str]] = []
+    bases: list[tuple[str, str, str, int]] = []
     for statement in root.named_children:
         decorators = [c for c in statement.named_children if c.type == "decorator"]
         cls = statement
@@ -93,11 +109,14 @@ def _controllers(reader: _Reader, root: _Node) -> list[tuple[str, str]]:
         decorators += [c for c in cls.named_children if c.type == "decorator"]
         controller = _decorator(reader, decorators, {"Controller"})
         body = cls.child_by_field_id(reader.fields.body)
-        if controller is None or body is None:
+        name = reader._text(cls.child_by_field_id(reader.fields.name)) or "controller"
+        base = _base(reader, cls)
+        if base is not None:
+            bases.append((name, *base, js_facts._line(cls)))
+        if body is None:
             continue
         guards = _guards(reader, decorators)
-        name = reader._text(cls.child_by_field_id(reader.fields.name)) or "controller"
-        options = js_facts._unwrap(controller[1][0]) if controller[1] else None
+        options = js_facts._unwrap(controller[1][0]) if controller and controller[1] else None
         declared = reader._field(options, "version") if options is not None else None
         if options is None or options.type != "object":
             declared = None
@@ -119,6 +138,13 @@ def _controllers(reader: _Reader, root: _Node) -> list[tuple[str, str]]:
                     found = [replace(r, versions=served) for r in found]
                 routes += found
             pending = []
+        if controller is None:
+            if routes:
+                site = f"{js_facts._site(cls)}:base"
+                reader.routers[site] = RouterDecl(site, NESTJS, js_facts._line(cls))
+                reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
+                templates.append((site, name))
+            continue
         for index, prefix in enumerate(_paths(reader, controller[1])):
             site = f"{js_facts._site(cls)}:controller:{index}"
             reader.routers[site] = RouterDecl(
@@ -127,7 +153,26 @@ def _controllers(reader: _Reader, root: _Node) -> list[tuple[str, str]]:
             )  # fmt: skip
             reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
             found_controllers.append((site, name))
-    return found_controllers
+    return found_controllers, templates, bases
+
+
+def _base(reader: _Reader, cls: _Node) -> tuple[str, str] | None:
+    """(the class `cls` extends, by the name it is exported under; the module it is imported
+    from, "" for one of this file) when it extends a named class."""
+    heritage = next((c for c in cls.named_children if c.type == "class_heritage"), None)
+    if heritage is None or not heritage.named_children:
+        return None
+    clause = heritage.named_children[0]
+    value = (
+        clause.child_by_field_id(reader.fields.value) if clause.type == "extends_clause" else clause
+    )
+    if value is None or value.type != "identifier":
+        return None
+    text = reader._text(value)
+    bound = reader.bindings.get(text)
+    if isinstance(bound, ImportRef):
+        return (bound.attr if bound.attr not in {None, "default"} else text) or text, bound.module
+    return text, ""
 
 
 def _global_prefix(reader: _Reader, root: _Node) -> None:

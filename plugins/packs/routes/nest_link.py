@@ -48,12 +48,21 @@ class NestLink:
         self._paths: dict[str, list[tuple[str, tuple[Expr, ...], int]]] = {}  # by module
         self._versioning: list[tuple[str, Versioning]] = []
         self._config: dict[str, list[tuple[str, Expr]]] = {}  # "app.prefix" -> (file, value)
+        self._bases: dict[str, list[tuple[str, str]]] = {}  # class -> its (file, router id)
+        self._extends: dict[tuple[str, str], tuple[str, int]] = {}  # (file, class) -> base
+        self._routed: list[tuple[str, str, str]] = []  # (file, router id, class)
         for file, facts in modules.items():
             nest = facts.nest
             if nest is None:
                 continue
             for router_id, name in nest.controllers:
                 self._controllers[(file, router_id)] = name
+                self._routed.append((file, router_id, name))
+            for router_id, name in nest.bases:
+                self._bases.setdefault(name, []).append((file, router_id))
+                self._routed.append((file, router_id, name))
+            for name, base, _, line in nest.extends:
+                self._extends[(file, name)] = (base, line)
             for module, names in nest.modules:
                 for name in names:
                     self._modules_of.setdefault(name, []).append(module)
@@ -64,6 +73,21 @@ class NestLink:
                 self._config.setdefault(key, []).append((file, value))
         self._settings: _Settings | None = None
         self._read_settings = False
+
+    def inherited(self) -> list[tuple[tuple[str, str], tuple[str, str], int]]:
+        """(a controller's or base's router, the router of the base class it extends, the
+        line of the class): Nest serves the handlers a class inherits under its own prefix,
+        so the base's routes are mounted on it (matched by class name, as modules are)."""
+        found: list[tuple[tuple[str, str], tuple[str, str], int]] = []
+        for file, router_id, name in self._routed:
+            extended = self._extends.get((file, name))
+            if extended is None:
+                continue
+            base, line = extended
+            for key in self._bases.get(base, ()):
+                if key != (file, router_id):
+                    found.append(((file, router_id), key, line))
+        return found
 
     def config(self, key: str) -> str | None:
         """The string `registerAs` gives the configuration key `key` (`app.apiPrefix`); None
