@@ -522,3 +522,55 @@ def test_inherited_routes_scanned_with_the_pre_filter_are_the_scan_of_every_file
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]
     assert '"GET /vehicles/history"' in documents[1]
+
+
+# Route decorators of our own composed with `applyDecorators`: a function taking the path, an
+# arrow constant with a fixed path and two verbs, defined in other files, one imported under
+# another name; a decorator of another library beside them is not a route.
+COMPOSED: dict[str, str] = {
+    "src/shared/http.decorators.ts": (
+        "import { applyDecorators, Get, Patch, HttpCode, UseGuards } from '@nestjs/common';\n"
+        "import { AuthGuard } from '@nestjs/passport';\n"
+        "export function Listing(path: string, code = 200) {\n"
+        "  return applyDecorators(Get(path), HttpCode(code), UseGuards(AuthGuard('jwt')));\n"
+        "}\n"
+        "export const Touch = () => applyDecorators(Get('touch'), Patch('touch'));\n"
+    ),
+    "src/shared/cache.ts": "export function Cached(ttl: number) { return () => undefined; }\n",
+    "src/notes.controller.ts": (
+        "import { Controller, Post } from '@nestjs/common';\n"
+        "import { Listing as Index, Touch } from './shared/http.decorators';\n"
+        "import { Cached } from './shared/cache';\n"
+        "@Controller('notes')\n"
+        "export class NotesController {\n"
+        "  @Index(':noteId/revisions')\n"
+        "  @Cached(30)\n"
+        "  revisions() {}\n"
+        "  @Touch()\n"
+        "  touch() {}\n"
+        "  @Post()\n"
+        "  create() {}\n"
+        "}\n"
+    ),
+}
+
+
+def test_route_decorators_composed_with_apply_decorators_are_routes() -> None:
+    notes = "src/notes.controller.ts"
+    assert placed(COMPOSED) == {
+        "GET /notes/{noteId}/revisions": f"{notes}:6 nestjs",
+        "GET /notes/touch": f"{notes}:9 nestjs",
+        "PATCH /notes/touch": f"{notes}:9 nestjs",
+        "POST /notes": f"{notes}:11 nestjs",
+    }
+    assert document(COMPOSED)["findings"] == []
+
+
+def test_composed_decorators_scanned_with_the_pre_filter_are_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extra = {"src/util.ts": "export const twice = (n: number) => n * 2;\n"}
+    documents, parsed = scanned_both_ways(tmp_path, {**COMPOSED, **extra}, monkeypatch)
+    assert documents[1] == documents[0]
+    assert parsed[1] < parsed[0]
+    assert '"PATCH /notes/touch"' in documents[1]

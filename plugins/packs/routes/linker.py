@@ -398,6 +398,8 @@ class _RouteResolver:
     def routes(self) -> list[FoundRoute]:
         for path, facts in self.modules.items():
             self._attach(path, facts)
+        for file, composed in self.nest.composed():  # NestJS: `applyDecorators(Get(...))`
+            self._attach_route(file, composed)
         for parent, base, line in self.nest.inherited():  # NestJS: a controller's base class
             if parent in self.nodes and base in self.nodes:
                 inherit = MountDecl(None, Lit(""), None, line)

@@ -429,6 +429,13 @@ class NestFacts:
     bases: tuple[tuple[str, str], ...] = ()
     # `class A extends B`: (A, B by its exported name, B's module or "" for this file, line)
     extends: tuple[tuple[str, str, str, int], ...] = ()
+    # `function ListAt(path) { return applyDecorators(Get(path), ...) }`: (its name, each
+    # route decorator it applies: (`Get`, its path: an `Expr`, the index of the parameter
+    # passed on, or None for none))
+    composed: tuple[tuple[str, tuple[tuple[str, Expr | int | None], ...]], ...] = ()
+    # a controller method's decorator that is no Nest export: (router id, its name, its
+    # arguments, line, handler, the versions the method is served under)
+    decorated: tuple[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

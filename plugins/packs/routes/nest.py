@@ -43,6 +43,7 @@ _COMMON = "@nestjs/common"
 _CORE = "@nestjs/core"
 _CONFIG = "@nestjs/config"
 _REGISTER_AS = re.compile(rb"\b(registerAs)\b")
+_APPLY = re.compile(rb"\b(applyDecorators)\s*\(")
 _CONFIG_GETS = frozenset({"get", "getOrThrow"})  # `ConfigService`'s readers of a key
 _FALLBACKS = frozenset({"||", "??"})  # `process.env.X || 'api'`: the default when unset
 _MAX_SETTING_DEPTH = 8
@@ -61,15 +62,19 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
     controllers: list[tuple[str, str]] = []
     templates: list[tuple[str, str]] = []
     bases: list[tuple[str, str, str, int]] = []
+    decorated: list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
     if b"@nestjs/common" in reader.source or b"extends" in reader.source:
-        controllers, templates, bases = _controllers(reader, root)
+        controllers, templates, bases, decorated = _controllers(reader, root)
+    composed = _composed(reader, root) if b"applyDecorators" in reader.source else []
     if b"setGlobalPrefix" in reader.source:
         _global_prefix(reader, root)
     modules = _modules(reader, root) if b"Module" in reader.source else []
     paths = _module_paths(reader, root) if b"RouterModule" in reader.source else []
     versioning = _versioning(reader, root) if b"enableVersioning" in reader.source else []
     config = _config(reader, root) if b"registerAs" in reader.source else []
-    if not (controllers or modules or paths or versioning or config or templates or bases):
+    if not (
+        controllers or modules or paths or versioning or config or templates or bases or composed
+    ):
         return None
     return NestFacts(
         tuple(controllers),
@@ -79,12 +84,19 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
         tuple(config),
         tuple(templates),
         tuple(bases),
+        tuple(composed),
+        tuple(decorated),
     )
 
 
 def _controllers(
     reader: _Reader, root: _Node
-) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[tuple[str, str, str, int]]]:
+) -> tuple[
+    list[tuple[str, str]],
+    list[tuple[str, str]],
+    list[tuple[str, str, str, int]],
+    list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]],
+]:
     """Each `@Controller(prefix)` class: one application per prefix it is served under
     (a string, `{ path }`, a list), its `@Get(path)`/`@Post`/.../`@All` methods the routes.
     `@UseGuards(...)` on the class or a method is what guards; guards set elsewhere (a
@@ -99,6 +111,7 @@ def _controllers(
     found_controllers: list[tuple[str, str]] = []
     templates: list[tuple[str, str]] = []
     bases: list[tuple[str, str, str, int]] = []
+    decorated: list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
     for statement in root.named_children:
         decorators = [c for c in statement.named_children if c.type == "decorator"]
         cls = statement
@@ -122,6 +135,7 @@ def _controllers(
             declared = None
         versions = _versions(reader, declared) if declared is not None else None
         routes: list[RouteDecl] = []
+        others: list[tuple[str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
         pending: list[_Node] = []
         for member in body.named_children:
             if member.type == "decorator":
@@ -137,13 +151,17 @@ def _controllers(
                 if served is not None:
                     found = [replace(r, versions=served) for r in found]
                 routes += found
+                others += (
+                    (*use, f"{name}.{method}", served) for use in _other_decorators(reader, pending)
+                )
             pending = []
         if controller is None:
-            if routes:
+            if routes or others:
                 site = f"{js_facts._site(cls)}:base"
                 reader.routers[site] = RouterDecl(site, NESTJS, js_facts._line(cls))
                 reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
                 templates.append((site, name))
+                decorated += ((site, *use) for use in others)
             continue
         for index, prefix in enumerate(_paths(reader, controller[1])):
             site = f"{js_facts._site(cls)}:controller:{index}"
@@ -153,7 +171,89 @@ def _controllers(
             )  # fmt: skip
             reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
             found_controllers.append((site, name))
-    return found_controllers, templates, bases
+            decorated += ((site, *use) for use in others)
+    return found_controllers, templates, bases, decorated
+
+
+def _other_decorators(
+    reader: _Reader, decorators: list[_Node]
+) -> list[tuple[str, tuple[Expr, ...], int]]:
+    """The calls among a method's decorators that are no `@nestjs/` export (`@ListAt('x')`):
+    (the name it is exported under, its arguments, line), for `nest_link` to match with the
+    decorators the project composes with `applyDecorators`."""
+    found: list[tuple[str, tuple[Expr, ...], int]] = []
+    for decorator in decorators:
+        call = decorator.named_children[0] if decorator.named_children else None
+        if call is None or call.type != "call_expression":
+            continue
+        callee = js_facts._unwrap(call.child_by_field_id(reader.fields.function))
+        if callee is None or callee.type != "identifier":
+            continue
+        bound = reader.bindings.get(reader._text(callee))
+        if isinstance(bound, ImportRef) and bound.module.startswith("@nestjs/"):
+            continue
+        name = _class_name(reader, callee)
+        if name:
+            args = tuple(reader._value(a) or Opaque() for a in reader._arguments(call))
+            found.append((name, args, js_facts._line(decorator)))
+    return found
+
+
+def _composed(
+    reader: _Reader, root: _Node
+) -> list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]]:
+    """Functions of the file that return `applyDecorators(Get(path), ...)` (from
+    `@nestjs/common`): each with the route decorators it applies, a path given as a
+    parameter kept as that parameter's index (the caller's argument is the path)."""
+    found: list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]] = []
+    for match in _APPLY.finditer(reader.source):
+        node = root.descendant_for_byte_range(match.start(1), match.end(1))
+        call = node.parent if node is not None else None
+        if node is None or call is None or call.type != "call_expression":
+            continue
+        bound = reader.bindings.get(reader._text(node))
+        if not (isinstance(bound, ImportRef) and bound.module == _COMMON):
+            continue
+        function = call.parent
+        while function is not None and function.type not in js_facts._FUNCTIONS:
+            function = function.parent
+        if function is None:
+            continue
+        named = function.child_by_field_id(reader.fields.name)
+        if named is None and function.parent is not None:
+            named = function.parent.child_by_field_id(reader.fields.name)  # `const X = () =>`
+        parameters = function.child_by_field_id(reader.fields.parameters)
+        params = [
+            reader._text(p).split(":")[0].split("=")[0].strip("?. ")
+            for p in (parameters.named_children if parameters is not None else [])
+        ]
+        verbs: list[tuple[str, Expr | int | None]] = []
+        for arg in reader._arguments(call):
+            arg = js_facts._unwrap(arg) or arg
+            if arg.type != "call_expression":
+                continue
+            callee = js_facts._unwrap(arg.child_by_field_id(reader.fields.function))
+            spelled = reader.bindings.get(reader._text(callee)) if callee is not None else None
+            if not (
+                isinstance(spelled, ImportRef)
+                and spelled.module == _COMMON
+                and spelled.attr in _VERBS
+            ):
+                continue
+            given = reader._arguments(arg)
+            path: Expr | int | None = None
+            if given:
+                first = js_facts._unwrap(given[0]) or given[0]
+                text = reader._text(first)
+                path = (
+                    params.index(text)
+                    if first.type == "identifier" and text in params
+                    else _rooted(reader._value(first) or Opaque()) or Lit("")
+                )
+            verbs.append((spelled.attr or "", path))
+        if named is not None and verbs:
+            found.append((reader._text(named), tuple(verbs)))
+    return found
 
 
 def _base(reader: _Reader, cls: _Node) -> tuple[str, str] | None:

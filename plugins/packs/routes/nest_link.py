@@ -15,11 +15,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .model import Expr, ModuleFacts, RouteDecl, Versioning
+from .model import (
+    HTTP_METHODS,
+    Auth,
+    Expr,
+    Lit,
+    ModuleFacts,
+    Opaque,
+    RouteDecl,
+    RouterRef,
+    Versioning,
+)
 from .paths import join_prefix
 
 Gap = tuple[str, int, str]  # as the linker's: (file, line, what was not known)
 _URI = "URI"
+ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m != "trace")  # `@All`, as the reader
 _NO_VERSION: tuple[list[str], Gap | None] = ([""], None)
 
 
@@ -51,6 +62,11 @@ class NestLink:
         self._bases: dict[str, list[tuple[str, str]]] = {}  # class -> its (file, router id)
         self._extends: dict[tuple[str, str], tuple[str, int]] = {}  # (file, class) -> base
         self._routed: list[tuple[str, str, str]] = []  # (file, router id, class)
+        # `applyDecorators` functions by name: (file, the route decorators they apply)
+        self._composed: dict[str, list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]]] = {}
+        self._decorated: list[
+            tuple[str, tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]]
+        ] = []
         for file, facts in modules.items():
             nest = facts.nest
             if nest is None:
@@ -63,6 +79,9 @@ class NestLink:
                 self._routed.append((file, router_id, name))
             for name, base, _, line in nest.extends:
                 self._extends[(file, name)] = (base, line)
+            for name, verbs in nest.composed:
+                self._composed.setdefault(name, []).append((file, verbs))
+            self._decorated += ((file, use) for use in nest.decorated)
             for module, names in nest.modules:
                 for name in names:
                     self._modules_of.setdefault(name, []).append(module)
@@ -87,6 +106,30 @@ class NestLink:
             for key in self._bases.get(base, ()):
                 if key != (file, router_id):
                     found.append(((file, router_id), key, line))
+        return found
+
+    def composed(self) -> list[tuple[str, RouteDecl]]:
+        """The routes a controller method declares through a decorator of the project's that
+        composes Nest's (`@ListAt('mine')` where `ListAt(path)` returns
+        `applyDecorators(Get(path), ...)`): (the controller's file, the route). A path passed
+        on from a parameter is the caller's argument; one written in the composing function
+        is taken as a literal there (a constant of its file is a gap)."""
+        found: list[tuple[str, RouteDecl]] = []
+        for file, (router_id, name, args, line, handler, versions) in self._decorated:
+            for _, verbs in self._composed.get(name, ()):
+                for verb, given in verbs:
+                    path: Expr = Lit("")
+                    if isinstance(given, int):
+                        passed = args[given] if given < len(args) else None
+                        path = _rooted(passed) if passed is not None else Lit("")
+                    elif given is not None:
+                        path = given if isinstance(given, Lit) else Opaque()
+                    methods = ALL_METHODS if verb == "All" else (verb.upper(),)
+                    route = RouteDecl(
+                        RouterRef(router_id), path, methods, line, handler,
+                        auth=Auth((Opaque(),)), versions=versions,
+                    )  # fmt: skip
+                    found.append((file, route))
         return found
 
     def config(self, key: str) -> str | None:
@@ -190,3 +233,10 @@ class NestLink:
             default = None if any(v is None for v in values) else tuple(map(str, values))
         prefix = self._string(file, versioning.prefix)
         return _Settings(file, versioning.line, kind == _URI, default, prefix)
+
+
+def _rooted(path: Expr) -> Expr:
+    """A path passed to a composed decorator as Nest serves it (`items` is `/items`)."""
+    if isinstance(path, Lit):
+        return Lit("/" + path.value.strip("/")) if path.value.strip("/") else Lit("")
+    return path
