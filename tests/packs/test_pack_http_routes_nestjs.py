@@ -574,3 +574,24 @@ def test_composed_decorators_scanned_with_the_pre_filter_are_the_scan_of_every_f
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]
     assert '"PATCH /notes/touch"' in documents[1]
+
+
+def test_the_strings_of_an_exclude_list_read_in_part_still_exclude() -> None:
+    main = MAIN.replace(
+        "['health']", "[`${ROOT}/x`, 'health', { path: 'metrics', method: 0 }, ...MORE]"
+    )
+    files = {
+        "src/main.ts": main,
+        "src/health.controller.ts": SERVICE["src/health.controller.ts"].replace(
+            "  check() { return 'ok'; }\n",
+            "  check() { return 'ok'; }\n  @Get('metrics')\n  m() {}\n",
+        ),
+    }
+    found = document(files)
+    assert [(r["name"], r["attrs"].get("prefixUnresolved")) for r in found["resources"]] == [
+        ("GET /health", True),
+        ("GET /api/metrics", True),  # its entry is not read: named under the prefix, flagged
+    ]
+    assert [(f["code"], f["locations"][-1]) for f in found["findings"]] == [
+        ("UNRESOLVED_PREFIX", {"path": "src/main.ts", "line": 5})
+    ]

@@ -1101,7 +1101,14 @@ class _RouteResolver:
         if first.exclude is None:
             detail = "the global prefix's exclude list here is not read: routes are named under it"
             return prefix, frozenset(), (path, first.line, detail)
-        return prefix, frozenset(e.strip("/") for e in first.exclude), None
+        excluded = frozenset(e.strip("/") for e in first.exclude)
+        if first.exclude_partly:
+            detail = (
+                "the global prefix's exclude list here is read in part (its strings): routes "
+                "its other entries exclude are named under it"
+            )
+            return prefix, excluded, (path, first.line, detail)
+        return prefix, excluded, None
 
     # -- names -----------------------------------------------------------------------------
 

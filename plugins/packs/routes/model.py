@@ -396,6 +396,7 @@ class GlobalPrefix:
     prefix: Expr
     line: int
     exclude: tuple[str, ...] | None = ()
+    exclude_partly: bool = False  # `exclude` holds the strings read; more entries were not
 
 
 @dataclass(frozen=True, slots=True)

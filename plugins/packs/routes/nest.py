@@ -277,8 +277,8 @@ def _base(reader: _Reader, cls: _Node) -> tuple[str, str] | None:
 
 def _global_prefix(reader: _Reader, root: _Node) -> None:
     """`app.setGlobalPrefix('api', { exclude: ['health'] })`: the prefix every controller
-    is served under, but the paths `exclude` names (an exclude list other than strings,
-    `{ path, method }` objects, is not read: the linker says so)."""
+    is served under, but the paths `exclude` names (its strings; an entry of another kind, a
+    `{ path, method }` object, a computed string, a spread, is not read: the linker says so)."""
     for match in _GLOBAL_PREFIX.finditer(reader.source):
         node = root.descendant_for_byte_range(match.start(1), match.end(1))
         member = node.parent if node is not None else None
@@ -293,12 +293,24 @@ def _global_prefix(reader: _Reader, root: _Node) -> None:
         listed = reader._field(options, "exclude") if options is not None else None
         if options is not None and options.type != "object":
             exclude = None
+        partly = False
+        if options is not None and options.type != "object":
+            exclude = None
         elif listed is not None:
-            items = reader._array_items(listed)
-            spelled = [reader._string(i) for i in items] if items is not None else [None]
-            exclude = None if None in spelled else tuple(s for s in spelled if s is not None)
+            array = js_facts._unwrap(listed)
+            if array is not None and array.type == "identifier":
+                array = reader.arrays.get(reader._text(array))
+            if array is None or array.type != "array":
+                exclude = None
+            else:  # the strings it lists are read; anything else is a part not read
+                items = [c for c in array.named_children if c.type != "comment"]
+                spelled = [reader._string(i) if i.type == "string" else None for i in items]
+                exclude = tuple(s for s in spelled if s is not None)
+                partly = None in spelled
         prefix = _setting(reader, args[0])
-        reader.global_prefixes.append(GlobalPrefix(NESTJS, prefix, js_facts._line(call), exclude))
+        reader.global_prefixes.append(
+            GlobalPrefix(NESTJS, prefix, js_facts._line(call), exclude, partly)
+        )
 
 
 def _versions(reader: _Reader, node: _Node) -> tuple[Expr, ...]:
