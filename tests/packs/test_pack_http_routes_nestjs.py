@@ -595,3 +595,23 @@ def test_the_strings_of_an_exclude_list_read_in_part_still_exclude() -> None:
     assert [(f["code"], f["locations"][-1]) for f in found["findings"]] == [
         ("UNRESOLVED_PREFIX", {"path": "src/main.ts", "line": 5})
     ]
+
+
+def test_each_app_of_a_monorepo_has_its_own_global_prefix() -> None:
+    files = {
+        "apps/api/src/main.ts": MAIN.replace("'api/', { exclude: ['health'] }", "'api'"),
+        "apps/api/src/orders/orders.controller.ts": SERVICE["src/orders/orders.controller.ts"],
+        "apps/admin/src/main.ts": MAIN.replace("'api/', { exclude: ['health'] }", "'console'"),
+        "apps/admin/src/health.controller.ts": SERVICE["src/health.controller.ts"],
+        "libs/shared/src/health.controller.ts": SERVICE["src/health.controller.ts"],
+    }
+    found = document(files)
+    names = {r["name"]: r["attrs"].get("prefixUnresolved") for r in found["resources"]}
+    assert names == {
+        "GET /api/orders": None,
+        "GET /api/orders/{orderId}": None,
+        "DELETE /api/orders/{orderId}": None,
+        "DELETE /api/orders/by-ref/{ref}": None,
+        "GET /console/health": None,
+        "GET /health": True,  # a library served by either app: named without, flagged
+    }

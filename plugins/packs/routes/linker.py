@@ -41,6 +41,7 @@ from .model import (
     Expr,
     Format,
     Function,
+    GlobalPrefix,
     ImportRef,
     Invocation,
     Items,
@@ -276,7 +277,8 @@ class _RouteResolver:
         self.global_frameworks = frozenset(
             g.framework for facts in modules.values() for g in facts.global_prefixes
         )
-        self.globals: dict[str, tuple[str, frozenset[str], Gap | None]] = {}
+        # (framework, the places of the global prefixes in force) -> (prefix, excluded, gap)
+        self.globals: dict[tuple[str, str], tuple[str, frozenset[str], Gap | None]] = {}
         self.nest = NestLink(modules, self._string)
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
@@ -1033,7 +1035,7 @@ class _RouteResolver:
         for version in versions:
             full, full_gaps = local, gaps
             if framework in self.global_frameworks:
-                full, full_gaps = self._global(framework, local, gaps, version)
+                full, full_gaps = self._global(framework, local, gaps, version, path)
             elif version:
                 full = join_prefix(version, local)
             gaps = full_gaps
@@ -1068,15 +1070,17 @@ class _RouteResolver:
                 )
 
     def _global(
-        self, framework: str, full: str, gaps: tuple[Gap, ...], version: str = ""
+        self, framework: str, full: str, gaps: tuple[Gap, ...], version: str = "", file: str = ""
     ) -> tuple[str, tuple[Gap, ...]]:
         """`full` under the global prefix of `framework` (NestJS's `setGlobalPrefix`) unless
         its exclude list names it, and its `version` segment (`/v1`) between the two, as Nest
         serves it; one that is computed, or two that differ, or an exclude list not read, is a
         gap (the route is listed without the prefix, or under it)."""
-        if framework not in self.globals:
-            self.globals[framework] = self._global_prefix(framework)
-        prefix, excluded, gap = self.globals[framework]
+        declared = self._declared_prefixes(framework, file)
+        key = (framework, "|".join(f"{path}:{g.line}" for path, g in declared))
+        if key not in self.globals:
+            self.globals[key] = self._global_prefix(declared)
+        prefix, excluded, gap = self.globals[key]
         if gap is not None and gap not in gaps:
             gaps = (*gaps, gap)
         versioned = join_prefix(version, full) if version else full
@@ -1084,13 +1088,28 @@ class _RouteResolver:
             return versioned, gaps
         return join_prefix(prefix, versioned) if prefix else versioned, gaps
 
-    def _global_prefix(self, framework: str) -> tuple[str, frozenset[str], Gap | None]:
+    def _declared_prefixes(self, framework: str, file: str) -> list[tuple[str, GlobalPrefix]]:
+        """The global prefixes of `framework` that serve the routes of `file`: all, unless
+        they differ, as in a repository of several apps (each `main.ts` its own); then those
+        of the app whose folder (the one above its `src/`) holds `file` most closely."""
         declared = [
             (path, g)
             for path, facts in self.modules.items()
             for g in facts.global_prefixes
             if g.framework == framework
         ]
+        if len({self._string(path, g.prefix) for path, g in declared}) < 2:
+            return declared
+        rooted = [(_app_root(path), path, g) for path, g in declared]
+        owning = [(root, path, g) for root, path, g in rooted if _holds(root, file)]
+        if not owning:
+            return declared
+        closest = max(len(root) for root, _, _ in owning)
+        return [(path, g) for root, path, g in owning if len(root) == closest]
+
+    def _global_prefix(
+        self, declared: list[tuple[str, GlobalPrefix]]
+    ) -> tuple[str, frozenset[str], Gap | None]:
         values = {self._string(path, g.prefix) for path, g in declared}
         path, first = declared[0]
         value = next(iter(values))
@@ -1483,6 +1502,18 @@ def _last(value: ImportRef | Sym) -> str | None:
     if isinstance(value, ImportRef):
         return value.attr if value.attr is not None else value.module.rpartition(".")[2]
     return value.path[-1] if value.path else None
+
+
+def _app_root(path: str) -> str:
+    """The folder of the app a `main.ts` starts: the one holding its `src/`, else its own."""
+    folders = path.split("/")[:-1]
+    if "src" in folders:
+        folders = folders[: len(folders) - 1 - folders[::-1].index("src")]
+    return "/".join(folders)
+
+
+def _holds(root: str, file: str) -> bool:
+    return not root or file.startswith(root + "/")
 
 
 def describe(expr: Expr | None) -> str:
