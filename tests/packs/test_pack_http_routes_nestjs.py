@@ -615,3 +615,14 @@ def test_each_app_of_a_monorepo_has_its_own_global_prefix() -> None:
         "GET /console/health": None,
         "GET /health": True,  # a library served by either app: named without, flagged
     }
+
+
+def test_an_environment_variable_s_default_is_the_global_prefix() -> None:
+    main = MAIN.replace(
+        "  app.setGlobalPrefix('api/', { exclude: ['health'] });\n",
+        "  const base = process.env.API_BASE ?? 'edge';\n  app.setGlobalPrefix(base);\n",
+    )
+    files = {"src/main.ts": main, "src/health.controller.ts": SERVICE["src/health.controller.ts"]}
+    found = document(files)
+    assert [r["name"] for r in found["resources"]] == ["GET /edge/health"]
+    assert found["findings"] == []

@@ -337,6 +337,9 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
         value = _local_value(reader, node)
         if value is not None:
             return _setting(reader, value, depth + 1)
+    fallback = _env_default(reader, node)
+    if fallback is not None and depth < _MAX_SETTING_DEPTH:
+        return _setting(reader, fallback, depth + 1)
     if node.type == "call_expression":
         callee = node.child_by_field_id(reader.fields.function)
         args = reader._arguments(node)
@@ -350,6 +353,19 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
             if key is not None:
                 return ConfigKey(key)
     return reader._value(node) or Opaque()
+
+
+def _env_default(reader: _Reader, node: _Node) -> _Node | None:
+    """`process.env.PREFIX || 'api'` (or `??`): the default, what Nest is given when the
+    variable is unset."""
+    if node.type != "binary_expression":
+        return None
+    if reader._text(node.child_by_field_id(reader.fields.operator)) not in _FALLBACKS:
+        return None
+    left = node.child_by_field_id(reader.fields.left)
+    if left is None or not reader._text(left).startswith("process.env"):
+        return None
+    return node.child_by_field_id(reader.fields.right)
 
 
 def _local_value(reader: _Reader, name: _Node) -> _Node | None:
@@ -422,13 +438,7 @@ def _flatten(
         if value.type == "object":
             _flatten(reader, value, f"{prefix}.{key}", found, depth + 1)
             continue
-        if (
-            value.type == "binary_expression"
-            and reader._text(value.child_by_field_id(reader.fields.operator)) in _FALLBACKS
-        ):
-            fallback = value.child_by_field_id(reader.fields.right)
-            value = js_facts._unwrap(fallback) or value
-        found.append((f"{prefix}.{key}", reader._value(value) or Opaque()))
+        found.append((f"{prefix}.{key}", _setting(reader, value)))
 
 
 def _versioning(reader: _Reader, root: _Node) -> list[Versioning]:
