@@ -29,6 +29,7 @@ from .model import (
     FLASK,
     HTTP_METHODS,
     NESTJS,
+    NEXTJS,
     Apply,
     Auth,
     Bound,
@@ -63,6 +64,7 @@ from .model import (
     UseDecl,
 )
 from .nest_link import NestLink
+from .nextjs import APP_METHODS
 from .paths import brace_path, join, join_prefix
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
@@ -999,6 +1001,12 @@ class _RouteResolver:
         declared = self._string(path, route.path)
         methods = route.methods
         methods_unknown = route.methods_unknown
+        if methods_unknown and node.decl.framework == NEXTJS:  # `export * from './handlers'`
+            starred = self._star_methods(path)
+            if starred is not None and not starred:
+                return  # the files it re-exports hold no handler: no route, as Next serves
+            if starred is not None:
+                methods, methods_unknown = starred, False
         if route.method_exprs:
             verbs: list[str] = []
             for expr in route.method_exprs:
@@ -1068,6 +1076,25 @@ class _RouteResolver:
                         method, full, file, line, framework, route.handler, verdict, gaps, shape
                     )
                 )
+
+    def _star_methods(self, path: str) -> tuple[str, ...] | None:
+        """The methods a Next.js route file's `export * from` re-exports (an App Router file
+        answers each exported GET, POST...); None when a re-exported file is not scanned."""
+        names: set[str] = set()
+        pending = [(path, star) for star in self._facts(path).star_exports]
+        seen: set[str] = set()
+        while pending:
+            importer, star = pending.pop()
+            target = self._js_file(star.origin or importer, star.module)
+            if target is None:
+                return None
+            if target in seen or len(seen) > _MAX_DEPTH:
+                continue
+            seen.add(target)
+            facts = self._facts(target)
+            names.update(facts.exports)
+            pending += ((target, more) for more in facts.star_exports)
+        return tuple(m for m in APP_METHODS if m in names)
 
     def _global(
         self, framework: str, full: str, gaps: tuple[Gap, ...], version: str = "", file: str = ""
