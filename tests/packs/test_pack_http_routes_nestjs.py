@@ -626,3 +626,28 @@ def test_an_environment_variable_s_default_is_the_global_prefix() -> None:
     found = document(files)
     assert [r["name"] for r in found["resources"]] == ["GET /edge/health"]
     assert found["findings"] == []
+
+
+def test_each_app_of_a_monorepo_has_its_own_versioning() -> None:
+    def main(prefix: str, options: str) -> str:
+        return (
+            MAIN.replace("'api/', { exclude: ['health'] }", prefix)
+            .replace(
+                "  await app.listen(3000);\n",
+                f"  app.enableVersioning({options});\n  await app.listen(3000);\n",
+            )
+            .replace(
+                "'@nestjs/core';\n",
+                "'@nestjs/core';\nimport { VersioningType } from '@nestjs/common';\n",
+            )
+        )
+
+    files = {
+        "apps/api/src/main.ts": main("'api'", "{ type: VersioningType.URI, defaultVersion: '2' }"),
+        "apps/api/src/health.controller.ts": SERVICE["src/health.controller.ts"],
+        "apps/ops/src/main.ts": main("'ops'", "{ type: VersioningType.HEADER, header: 'V' }"),
+        "apps/ops/src/health.controller.ts": SERVICE["src/health.controller.ts"],
+    }
+    found = document(files)
+    assert [r["name"] for r in found["resources"]] == ["GET /api/v2/health", "GET /ops/health"]
+    assert found["findings"] == []

@@ -63,7 +63,7 @@ from .model import (
     Sym,
     UseDecl,
 )
-from .nest_link import NestLink
+from .nest_link import NestLink, app_root, holds
 from .nextjs import APP_METHODS
 from .paths import brace_path, join, join_prefix
 
@@ -1127,8 +1127,8 @@ class _RouteResolver:
         ]
         if len({self._string(path, g.prefix) for path, g in declared}) < 2:
             return declared
-        rooted = [(_app_root(path), path, g) for path, g in declared]
-        owning = [(root, path, g) for root, path, g in rooted if _holds(root, file)]
+        rooted = [(app_root(path), path, g) for path, g in declared]
+        owning = [(root, path, g) for root, path, g in rooted if holds(root, file)]
         if not owning:
             return declared
         closest = max(len(root) for root, _, _ in owning)
@@ -1529,18 +1529,6 @@ def _last(value: ImportRef | Sym) -> str | None:
     if isinstance(value, ImportRef):
         return value.attr if value.attr is not None else value.module.rpartition(".")[2]
     return value.path[-1] if value.path else None
-
-
-def _app_root(path: str) -> str:
-    """The folder of the app a `main.ts` starts: the one holding its `src/`, else its own."""
-    folders = path.split("/")[:-1]
-    if "src" in folders:
-        folders = folders[: len(folders) - 1 - folders[::-1].index("src")]
-    return "/".join(folders)
-
-
-def _holds(root: str, file: str) -> bool:
-    return not root or file.startswith(root + "/")
 
 
 def describe(expr: Expr | None) -> str:

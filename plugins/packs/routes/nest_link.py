@@ -90,8 +90,7 @@ class NestLink:
             self._versioning += ((file, v) for v in nest.versioning)
             for key, value in nest.config:
                 self._config.setdefault(key, []).append((file, value))
-        self._settings: _Settings | None = None
-        self._read_settings = False
+        self._all: list[_Settings] | None = None  # each `enableVersioning`, read
 
     def inherited(self) -> list[tuple[tuple[str, str], tuple[str, str], int]]:
         """(a controller's or base's router, the router of the base class it extends, the
@@ -170,7 +169,7 @@ class NestLink:
 
     def segments(self, file: str, route: RouteDecl) -> tuple[list[str], Gap | None]:
         """The version segments (`/v1`; "" for none) a route is served under, one path each."""
-        settings = self._settings_once()
+        settings = self._settings_for(file)
         if settings is None:
             return _NO_VERSION  # no enableVersioning: Nest ignores `@Version`
         if settings.gap is not None:
@@ -203,16 +202,20 @@ class NestLink:
             return [""], (settings.file, settings.line, detail)
         return [f"/{settings.prefix}{v}" if v else "" for v in dict.fromkeys(chosen)], None
 
-    def _settings_once(self) -> _Settings | None:
-        if not self._read_settings:
-            self._read_settings = True
-            self._settings = self._read()
-        return self._settings
-
-    def _read(self) -> _Settings | None:
+    def _settings_for(self, file: str) -> _Settings | None:
+        """The versioning that serves `file`: the scan's, unless several `main.ts` enable it
+        differently (a repository of several apps); then that of the app whose folder holds
+        `file` most closely, as for global prefixes."""
         if not self._versioning:
             return None
-        read = {self._one(file, v) for file, v in self._versioning}
+        if self._all is None:
+            self._all = [self._one(f, v) for f, v in self._versioning]
+        read = self._all
+        if len({(s.uri, s.default, s.prefix, s.gap is None) for s in read}) > 1:
+            owning = [s for s in read if holds(app_root(s.file), file)]
+            if owning:
+                closest = max(len(app_root(s.file)) for s in owning)
+                read = [s for s in owning if len(app_root(s.file)) == closest]
         first = min(read, key=lambda s: (s.file, s.line))
         if len({(s.uri, s.default, s.prefix, s.gap is None) for s in read}) > 1:
             detail = "versioning is enabled several ways: routes are named without a version"
@@ -240,3 +243,16 @@ def _rooted(path: Expr) -> Expr:
     if isinstance(path, Lit):
         return Lit("/" + path.value.strip("/")) if path.value.strip("/") else Lit("")
     return path
+
+
+def app_root(path: str) -> str:
+    """The folder of the app a `main.ts` starts: the one holding its `src/`, else its own."""
+    folders = path.split("/")[:-1]
+    if "src" in folders:
+        folders = folders[: len(folders) - 1 - folders[::-1].index("src")]
+    return "/".join(folders)
+
+
+def holds(root: str, file: str) -> bool:
+    """Whether the app folder `root` holds `file` ("" holds every file)."""
+    return not root or file.startswith(root + "/")
