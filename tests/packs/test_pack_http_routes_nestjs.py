@@ -651,3 +651,48 @@ def test_each_app_of_a_monorepo_has_its_own_versioning() -> None:
     found = document(files)
     assert [r["name"] for r in found["resources"]] == ["GET /api/v2/health", "GET /ops/health"]
     assert found["findings"] == []
+
+
+# Guard classes of our own: one extending passport's AuthGuard with no method of its own, one
+# whose canActivate throws a 403, one that lets everything through; each exported from its file.
+GUARDED: dict[str, str] = {
+    "src/guards/session.guard.ts": (
+        "import { Injectable } from '@nestjs/common';\n"
+        "import { AuthGuard as PassportGuard } from '@nestjs/passport';\n"
+        "@Injectable()\n"
+        "export class SessionGuard extends PassportGuard('session') {}\n"
+    ),
+    "src/guards/owner.guard.ts": (
+        "import { CanActivate, ExecutionContext, ForbiddenException } from '@nestjs/common';\n"
+        "export class OwnerGuard implements CanActivate {\n"
+        "  canActivate(context: ExecutionContext): boolean {\n"
+        "    if (!context.switchToHttp().getRequest().owner) throw new ForbiddenException();\n"
+        "    return true;\n"
+        "  }\n"
+        "}\n"
+    ),
+    "src/guards/open.guard.ts": (
+        "export class OpenGuard {\n  canActivate(): boolean {\n    return true;\n  }\n}\n"
+    ),
+    "src/boxes.controller.ts": (
+        "import { Controller, Get, Post, UseGuards } from '@nestjs/common';\n"
+        "import { SessionGuard } from './guards/session.guard';\n"
+        "import { OwnerGuard } from './guards/owner.guard';\n"
+        "import { OpenGuard } from './guards/open.guard';\n"
+        "@Controller('boxes')\n"
+        "export class BoxesController {\n"
+        "  @Get() @UseGuards(SessionGuard) list() {}\n"
+        "  @Post() @UseGuards(OwnerGuard) make() {}\n"
+        "  @Get('open') @UseGuards(OpenGuard) open() {}\n"
+        "}\n"
+    ),
+}
+
+
+def test_guard_classes_are_judged_by_what_they_extend_or_their_can_activate() -> None:
+    auth = {s["resource"].partition(":")[2]: s["value"] for s in document(GUARDED)["signals"]}
+    assert auth == {
+        "GET /boxes": "required",  # extends AuthGuard('session') from @nestjs/passport
+        "POST /boxes": "required",  # its canActivate answers 403
+        "GET /boxes/open": "unknown",  # no evidence; global guards are not read
+    }

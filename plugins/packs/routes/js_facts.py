@@ -100,6 +100,7 @@ _TOP_LEVEL = {"program", "export_statement"}
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
                                  "method_definition"}  # fmt: skip
+_CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
 _PASSED = (*_ROUTERISH, Lit, Concat)  # what a call passes that a route may be made of
@@ -454,9 +455,9 @@ class _Reader:
             if value is not None:
                 self.exports["default"] = value
                 self.export_lines["default"] = _line(node)
-        elif declaration is not None and declaration.type in _FUNCTIONS:
+        elif declaration is not None and declaration.type in _FUNCTIONS | _CLASSES:
             name = declaration.child_by_field_id(self.fields.name)
-            if name is not None:
+            if name is not None:  # a class too: a NestJS guard class (`@UseGuards(JwtGuard)`)
                 self.exports[self._text(name)] = Sym((self._text(name),))
                 self.export_lines[self._text(name)] = _line(node)
         elif declaration is not None:

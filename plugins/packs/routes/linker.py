@@ -1255,7 +1255,8 @@ class _RouteResolver:
         if isinstance(value, Namespace):  # a callable class or an instance as a dependency
             fields = dict(value.fields)
             own = self._auth(entity.file, value.auth)
-            method = fields.get("__call__") or fields.get("__init__")
+            # Python's callable or its constructor; a NestJS guard's `canActivate`
+            method = fields.get("__call__") or fields.get("__init__") or fields.get("canActivate")
             return max(own, self._verdict(entity.file, method)) if method is not None else own
         return NONE  # a route list
 

@@ -23,6 +23,7 @@ from .model import (
     GlobalPrefix,
     ImportRef,
     Lit,
+    Namespace,
     NestFacts,
     Opaque,
     RouteDecl,
@@ -126,6 +127,7 @@ def _controllers(
         base = _base(reader, cls)
         if base is not None:
             bases.append((name, *base, js_facts._line(cls)))
+        _guard_class(reader, cls, name)
         if body is None:
             continue
         guards = _guards(reader, decorators)
@@ -254,6 +256,23 @@ def _composed(
         if named is not None and verbs:
             found.append((reader._text(named), tuple(verbs)))
     return found
+
+
+def _guard_class(reader: _Reader, cls: _Node, name: str) -> None:
+    """`class JwtGuard extends AuthGuard('jwt') {}`: a guard class with no method of its own
+    guards as what it extends does, so its name is bound to that (`@UseGuards(JwtGuard)`)."""
+    heritage = next((c for c in cls.named_children if c.type == "class_heritage"), None)
+    bound = reader.bindings.get(name)
+    if heritage is None or not heritage.named_children:
+        return
+    if bound is not None and not (isinstance(bound, Namespace) and not bound.fields):
+        return  # a class with methods of its own: judged by them
+    clause = heritage.named_children[0]
+    value = (
+        clause.child_by_field_id(reader.fields.value) if clause.type == "extends_clause" else clause
+    )
+    if value is not None and value.type == "call_expression":
+        reader.bindings[name] = reader._guard(value)
 
 
 def _base(reader: _Reader, cls: _Node) -> tuple[str, str] | None:
