@@ -185,15 +185,54 @@ def test_a_next_config_scan_with_the_pre_filter_is_the_scan_of_every_file(
 SHOP_CART = "export async function POST(request: Request) { return new Response(null); }\n"
 
 
-def test_handlers_re_exported_by_star_are_a_finding_not_silence() -> None:
-    files = {
-        "app/api/orders/route.ts": "export * from '../../../lib/orders-handlers';\n",
-        "lib/orders-handlers.ts": "export async function GET() { return new Response(''); }\n",
+# Handlers re-exported by `export *`, through a second file, from a folder's index; one route
+# file re-exports a file that is not scanned, another one without any handler.
+STARRED: dict[str, str] = {
+    "app/api/orders/route.ts": "export * from '../../../lib/orders';\n",
+    "lib/orders/index.ts": "export * from './handlers';\nexport const dynamic = 'force-dynamic';\n",
+    "lib/orders/handlers.ts": (
+        "export async function GET() { return new Response(''); }\n"
+        "const remove = async () => new Response('');\n"
+        "export { remove as DELETE };\n"
+    ),
+    "app/api/remote/route.ts": "export * from '../../../vendor/missing';\n",
+    "app/api/none/route.ts": "export * from '../../../lib/util';\n",
+    "lib/util.ts": "export const sum = (a: number, b: number) => a + b;\n",
+}
+
+
+def test_handlers_re_exported_by_star_are_routes_or_a_finding_not_silence() -> None:
+    found = document(STARRED)
+    assert placed(STARRED) == {
+        "DELETE /api/orders": "app/api/orders/route.ts:1 nextjs",
+        "GET /api/orders": "app/api/orders/route.ts:1 nextjs",
     }
-    found = document(files)
-    assert found["resources"] == []
-    where = [{"path": "app/api/orders/route.ts", "line": 1}]
-    assert [(f["code"], f["locations"]) for f in found["findings"]] == [
-        ("UNRESOLVED_ROUTE", where),
-        ("UNREAD_FRAMEWORK", where),  # no route at all is listed: named where it is made
-    ]
+    where = [{"path": "app/api/remote/route.ts", "line": 1}]
+    assert [(f["code"], f["locations"]) for f in found["findings"]] == [("UNRESOLVED_ROUTE", where)]
+
+
+def test_star_re_exports_scanned_with_the_pre_filter_are_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, STARRED, monkeypatch)
+    assert documents[1] == documents[0]
+    assert '"GET /api/orders"' in documents[1]
+
+
+def test_handlers_exported_by_destructuring_are_routes() -> None:
+    # Auth.js's `export const { GET, POST } = handlers`, a key renamed, a non-method beside them
+    files = {
+        "site/app/api/session/[...parts]/route.ts": (
+            "import { gates } from '../../../../lib/gates';\n"
+            "export const runtime = 'nodejs';\n"
+            "export const { GET, POST: post, PUT: PATCH, revalidate } = gates;\n"
+        ),
+        "site/lib/gates.ts": "export const gates = { GET() {}, PUT() {} };\n",
+        "site/src/app/ping/route.js": "const table = { HEAD() {} };\nexport const { HEAD } = table;\n",
+    }
+    assert placed(files) == {
+        "GET /api/session/{parts}": "site/app/api/session/[...parts]/route.ts:3 nextjs",
+        "PATCH /api/session/{parts}": "site/app/api/session/[...parts]/route.ts:3 nextjs",
+        "HEAD /ping": "site/src/app/ping/route.js:2 nextjs",
+    }
+    assert document(files)["findings"] == []

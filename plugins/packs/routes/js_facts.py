@@ -15,14 +15,13 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan import ParseFailure
-from . import nextjs
+from . import nest, nextjs
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
     CALL,
     EXPRESS,
     HTTP_METHODS,
-    NESTJS,
     NEXTJS,
     NO_AUTH,
     Auth,
@@ -37,6 +36,7 @@ from .model import (
     Lit,
     ModuleFacts,
     Namespace,
+    NestFacts,
     NoGuard,
     Opaque,
     Param,
@@ -80,15 +80,6 @@ _REGISTER_CALLS = {
 _HOOK_CALLS = {f.hook_call: f for f in JAVASCRIPT if f.hook_call}
 _HOOK_OPTIONS = tuple(dict.fromkeys(name for f in JAVASCRIPT for name in f.hook_options))
 _SHARED_PLUGIN = "fastify-plugin"  # `fp(plugin)`: run on the registering router itself
-# NestJS: the package its decorators come from, its route decorators (`All`: every method)
-_NEST_COMMON = "@nestjs/common"
-_GLOBAL_PREFIX = re.compile(rb"\.\s*(setGlobalPrefix)\s*\(")
-_NEST_VERSION = (
-    "a version is declared here (`version:`, `@Version`): under URI versioning, which is not "
-    "read, it is a path segment (`/v1`), and the route is named without it"
-)
-_NEST_VERBS = {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
-               "Options": "OPTIONS", "Head": "HEAD", "All": "*"}  # fmt: skip
 # `app.all(path, h)` serves every method: listed as one route per verb above, in that order.
 ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m in _VERBS)
 _CALLED = _VERBS | {"use", "all"} | set(_ALIASES)
@@ -109,6 +100,7 @@ _TOP_LEVEL = {"program", "export_statement"}
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
                                  "method_definition"}  # fmt: skip
+_CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
 _PASSED = (*_ROUTERISH, Lit, Concat)  # what a call passes that a route may be made of
@@ -147,6 +139,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         stores=tuple(reader.stores),
         prefixes=tuple(reader.prefixes),
         global_prefixes=tuple(reader.global_prefixes),
+        nest=reader.nest,
     )
 
 
@@ -240,6 +233,7 @@ class _Reader:
         self.stores: list[Store] = []
         self.prefixes: list[PrefixDecl] = []
         self.global_prefixes: list[GlobalPrefix] = []
+        self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
@@ -315,149 +309,8 @@ class _Reader:
         if b"](" in self.source or b"] (" in self.source:
             self._computed_calls(root)
         self._find_invocations(root)
-        if b"@nestjs/" in self.source and b"Controller" in self.source:
-            self._nest_controllers(root)
-        if b"@nestjs/" in self.source and b"setGlobalPrefix" in self.source:
-            self._nest_global_prefix(root)
-
-    # -- NestJS ------------------------------------------------------------------------------
-
-    def _nest_controllers(self, root: _Node) -> None:
-        """Each `@Controller(prefix)` class: one application per prefix it is served under
-        (a string, `{ path }`, a list), its `@Get(path)`/`@Post`/.../`@All` methods the routes.
-        `@UseGuards(...)` on the class or a method is what guards; guards set elsewhere (a
-        global `APP_GUARD`, `useGlobalGuards`) are not read, so an `Opaque` step on every
-        controller keeps a route without its own guard `unknown`, never `none`."""
-        for statement in root.named_children:
-            decorators = [c for c in statement.named_children if c.type == "decorator"]
-            cls = statement
-            if statement.type == "export_statement":
-                cls = statement.child_by_field_id(self.fields.declaration) or statement
-            if cls.type not in {"class_declaration", "abstract_class_declaration", "class"}:
-                continue
-            decorators += [c for c in cls.named_children if c.type == "decorator"]
-            controller = self._nest_decorator(decorators, {"Controller"})
-            body = cls.child_by_field_id(self.fields.body)
-            if controller is None or body is None:
-                continue
-            guards = self._nest_guards(decorators)
-            name = self._text(cls.child_by_field_id(self.fields.name)) or "controller"
-            options = _unwrap(controller[1][0]) if controller[1] else None
-            versioned = (
-                options is not None
-                and options.type == "object"
-                and (self._field(options, "version") is not None)
-            )
-            routes: list[RouteDecl] = []
-            pending: list[_Node] = []
-            for member in body.named_children:
-                if member.type == "decorator":
-                    pending.append(member)
-                    continue
-                if member.type == "method_definition":
-                    # TypeScript's decorators precede the method; JavaScript's are inside it
-                    pending += (c for c in member.named_children if c.type == "decorator")
-                    method = self._text(member.child_by_field_id(self.fields.name))
-                    found = self._nest_routes(pending, f"{name}.{method}")
-                    if versioned or self._nest_decorator(pending, {"Version"}) is not None:
-                        found = [replace(r, unread_segment=_NEST_VERSION) for r in found]
-                    routes += found
-                pending = []
-            for index, prefix in enumerate(self._nest_paths(controller[1])):
-                site = f"{_site(cls)}:controller:{index}"
-                self.routers[site] = RouterDecl(
-                    site, NESTJS, _line(controller[0]), prefix=_rooted(prefix),
-                    auth=Auth((*guards, Opaque())), app=True,
-                )  # fmt: skip
-                self.routes += (replace(r, owner=RouterRef(site)) for r in routes)
-
-    def _nest_global_prefix(self, root: _Node) -> None:
-        """`app.setGlobalPrefix('api', { exclude: ['health'] })`: the prefix every controller
-        is served under, but the paths `exclude` names (an exclude list other than strings,
-        `{ path, method }` objects, is not read: the linker says so)."""
-        for match in _GLOBAL_PREFIX.finditer(self.source):
-            node = root.descendant_for_byte_range(match.start(1), match.end(1))
-            member = node.parent if node is not None else None
-            call = member.parent if member is not None else None
-            if call is None or call.type != "call_expression":
-                continue
-            args = self._arguments(call)
-            if not args:
-                continue
-            exclude: tuple[str, ...] | None = ()
-            options = _unwrap(args[1]) if len(args) > 1 else None
-            listed = self._field(options, "exclude") if options is not None else None
-            if options is not None and options.type != "object":
-                exclude = None
-            elif listed is not None:
-                items = self._array_items(listed)
-                spelled = [self._string(i) for i in items] if items is not None else [None]
-                exclude = None if None in spelled else tuple(s for s in spelled if s is not None)
-            prefix = self._value(args[0]) or Opaque()
-            self.global_prefixes.append(GlobalPrefix(NESTJS, prefix, _line(call), exclude))
-
-    def _nest_routes(self, decorators: list[_Node], handler: str) -> list[RouteDecl]:
-        """The routes one controller method's decorators declare (owner set by the caller)."""
-        found: list[RouteDecl] = []
-        auth = Auth(self._nest_guards(decorators))
-        for decorator in decorators:
-            verb = self._nest_decorator([decorator], set(_NEST_VERBS))
-            if verb is None:
-                continue
-            spelled = _NEST_VERBS[self._nest_name(decorator) or ""]
-            methods = ALL_METHODS if spelled == "*" else (spelled,)
-            for path in self._nest_paths(verb[1]):
-                found.append(
-                    RouteDecl(None, _rooted(path) or Lit(""), methods, _line(decorator), handler,
-                              auth=auth)
-                )  # fmt: skip
-        return found
-
-    def _nest_name(self, decorator: _Node) -> str | None:
-        """The `@nestjs/common` export a decorator calls (`@Get(...)`, aliases followed)."""
-        call = decorator.named_children[0] if decorator.named_children else None
-        if call is None or call.type != "call_expression":
-            return None
-        callee = _unwrap(call.child_by_field_id(self.fields.function))
-        if callee is None or callee.type != "identifier":
-            return None
-        bound = self.bindings.get(self._text(callee))
-        if isinstance(bound, ImportRef) and bound.module == _NEST_COMMON:
-            return bound.attr
-        return None
-
-    def _nest_decorator(
-        self, decorators: list[_Node], names: set[str]
-    ) -> tuple[_Node, list[_Node]] | None:
-        """(the decorator, its call's arguments) of the first of `decorators` calling one of
-        `names` from `@nestjs/common`."""
-        for decorator in decorators:
-            if self._nest_name(decorator) in names:
-                return decorator, self._arguments(decorator.named_children[0])
-        return None
-
-    def _nest_paths(self, args: list[_Node]) -> list[Expr | None]:
-        """A controller's or route's paths: none given is its parent's own (None), a string,
-        each string of a list, the `path` of an options object; else as the linker evaluates
-        it (a constant, or an `UNRESOLVED_*` finding)."""
-        if not args:
-            return [None]
-        node = _unwrap(args[0]) or args[0]
-        if node.type == "object":
-            field = self._field(node, "path")
-            return self._nest_paths([field]) if field is not None else [None]
-        if node.type == "array":
-            return [self._value(item) or Opaque() for item in node.named_children]
-        return [self._value(node) or Opaque()]
-
-    def _nest_guards(self, decorators: list[_Node]) -> tuple[Expr, ...]:
-        """What `@UseGuards(A, B)` among `decorators` names, each judged as a guard."""
-        guards: list[Expr] = []
-        for decorator in decorators:
-            found = self._nest_decorator([decorator], {"UseGuards"})
-            if found is not None:
-                guards += (self._guard(a) for a in found[1])
-        return tuple(guards)
+        if b"@nestjs/" in self.source:
+            self.nest = nest.read(self, root)
 
     def file_routes(self, kind: str, paths: tuple[str, ...]) -> None:
         """A Next.js route file's routes (`nextjs`): a Pages Router file's default export
@@ -602,9 +455,9 @@ class _Reader:
             if value is not None:
                 self.exports["default"] = value
                 self.export_lines["default"] = _line(node)
-        elif declaration is not None and declaration.type in _FUNCTIONS:
+        elif declaration is not None and declaration.type in _FUNCTIONS | _CLASSES:
             name = declaration.child_by_field_id(self.fields.name)
-            if name is not None:
+            if name is not None:  # a class too: a NestJS guard class (`@UseGuards(JwtGuard)`)
                 self.exports[self._text(name)] = Sym((self._text(name),))
                 self.export_lines[self._text(name)] = _line(node)
         elif declaration is not None:
@@ -613,6 +466,8 @@ class _Reader:
                 if declarator.type == "variable_declarator" and name and name.type == "identifier":
                     self.exports[self._text(name)] = Sym((self._text(name),))
                     self.export_lines[self._text(name)] = _line(declarator)
+                elif declarator.type == "variable_declarator" and name is not None:
+                    self._export_pattern(declarator, name)
         elif source is not None and _star_export(node):
             self.star_exports.append(self._ref(source, None))
         for clause in (c for c in node.named_children if c.type == "export_clause"):
@@ -625,6 +480,27 @@ class _Reader:
                 value = self._ref(source, local) if source else Sym((local,))
                 self.exports[self._text(alias)] = value
                 self.export_lines[self._text(alias)] = _line(spec)
+
+    def _export_pattern(self, declarator: _Node, pattern: _Node) -> None:
+        """`export const { GET, POST: post } = handlers` (Auth.js's route handlers): each name
+        it binds is exported as that member of the value (not visible: `Opaque`)."""
+        if pattern.type != "object_pattern":
+            return
+        whole = self._expr(declarator.child_by_field_id(self.fields.value))
+        for item in pattern.named_children:
+            if item.type == "shorthand_property_identifier_pattern":
+                key = local = self._text(item)
+            elif item.type == "pair_pattern":
+                key = self._text(item.child_by_field_id(self.fields.key))
+                bound = item.child_by_field_id(self.fields.value)
+                if bound is None or bound.type != "identifier":
+                    continue
+                local = self._text(bound)
+            else:
+                continue
+            member = _member(whole, key) if whole is not None else None
+            self.exports[local] = member if member is not None else Opaque()
+            self.export_lines[local] = _line(declarator)
 
     def _assign(self, node: _Node) -> None:
         """`module.exports = x`, `module.exports.name = x` and `exports.name = x`."""
@@ -1681,13 +1557,6 @@ def _member(value: Expr, key: str) -> Expr | None:
     if isinstance(value, Call) and isinstance(value.callee, Sym):
         return Sym((*value.callee.path, CALL, key))
     return None
-
-
-def _rooted(path: Expr | None) -> Expr | None:
-    """A NestJS path as Nest serves it: `users` is `/users` (Nest adds the slash), `''` none."""
-    if isinstance(path, Lit):
-        return Lit("/" + path.value.strip("/")) if path.value.strip("/") else None
-    return path
 
 
 def _path_list(node: _Node) -> list[_Node]:

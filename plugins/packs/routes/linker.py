@@ -28,17 +28,21 @@ from .model import (
     FASTAPI,
     FLASK,
     HTTP_METHODS,
+    NESTJS,
+    NEXTJS,
     Apply,
     Auth,
     Bound,
     Call,
     Concat,
+    ConfigKey,
     DependencyAlias,
     Each,
     Evidence,
     Expr,
     Format,
     Function,
+    GlobalPrefix,
     ImportRef,
     Invocation,
     Items,
@@ -59,6 +63,8 @@ from .model import (
     Sym,
     UseDecl,
 )
+from .nest_link import NestLink, app_root, holds
+from .nextjs import APP_METHODS
 from .paths import brace_path, join, join_prefix
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
@@ -273,7 +279,9 @@ class _RouteResolver:
         self.global_frameworks = frozenset(
             g.framework for facts in modules.values() for g in facts.global_prefixes
         )
-        self.globals: dict[str, tuple[str, frozenset[str], Gap | None]] = {}
+        # (framework, the places of the global prefixes in force) -> (prefix, excluded, gap)
+        self.globals: dict[tuple[str, str], tuple[str, frozenset[str], Gap | None]] = {}
+        self.nest = NestLink(modules, self._string)
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
@@ -394,14 +402,26 @@ class _RouteResolver:
     def routes(self) -> list[FoundRoute]:
         for path, facts in self.modules.items():
             self._attach(path, facts)
+        for file, composed in self.nest.composed():  # NestJS: `applyDecorators(Get(...))`
+            self._attach_route(file, composed)
+        for parent, base, line in self.nest.inherited():  # NestJS: a controller's base class
+            if parent in self.nodes and base in self.nodes:
+                inherit = MountDecl(None, Lit(""), None, line)
+                self.nodes[parent].mounts.append((parent[0], inherit, base))
         mounted = {child for node in self.nodes.values() for _, _, child in node.mounts}
         found: list[FoundRoute] = []
         for key in sorted(self.nodes, key=lambda k: (k[0].encode(), self.nodes[k].decl.line)):
             if key not in mounted:
+                if self.nodes[key].decl.framework == NESTJS and not self.nodes[key].decl.app:
+                    continue  # a base class no controller extends: Nest serves none of it
                 prefix, gap = self._own_prefix(key)
                 gaps: tuple[Gap, ...] = (gap,) if gap is not None else ()
                 auth = NONE
                 decl = self.nodes[key].decl
+                if decl.framework == NESTJS:  # its module's RouterModule path (`nest_link`)
+                    module_path, module_gap = self.nest.module_path(key[0], decl.router_id)
+                    prefix = join_prefix(module_path, prefix)
+                    gaps += (module_gap,) if module_gap is not None else ()
                 if not decl.app:  # served by something the scanned files do not show
                     what = f"the {_ROUTER_NOUN.get(decl.framework, 'router')} created here"
                     detail = (
@@ -981,6 +1001,12 @@ class _RouteResolver:
         declared = self._string(path, route.path)
         methods = route.methods
         methods_unknown = route.methods_unknown
+        if methods_unknown and node.decl.framework == NEXTJS:  # `export * from './handlers'`
+            starred = self._star_methods(path)
+            if starred is not None and not starred:
+                return  # the files it re-exports hold no handler: no route, as Next serves
+            if starred is not None:
+                methods, methods_unknown = starred, False
         if route.method_exprs:
             verbs: list[str] = []
             for expr in route.method_exprs:
@@ -1004,17 +1030,29 @@ class _RouteResolver:
                 place = {"path": route.via[0], "line": route.via[1]}
                 self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)].append(place)
             return
-        full = join(base, declared)
+        local = join(base, declared)
         framework = node.decl.framework
         if route.unread_segment:
             gaps = (*gaps, (path, route.line, route.unread_segment))
-        if framework in self.global_frameworks:
-            full, gaps = self._global(framework, full, gaps)
-        if framework in _JS_KEYS and not full.startswith("/"):
-            full = "/" + full  # `app.get('*')`: Express 4 serves it for every path, `/*`
-        shaped = _SHAPE.get(framework)
-        shape = shaped(full) if shaped is not None else ""
-        full = _NORMALISE[framework](full) if framework in _NORMALISE else brace_path(full)
+        versions = [""]
+        if framework == NESTJS:  # `/v1` after the global prefix (`nest_link`)
+            versions, version_gap = self.nest.segments(path, route)
+            if version_gap is not None:
+                gaps = (*gaps, version_gap)
+        served: list[tuple[str, str]] = []  # (path, shape) for each version
+        for version in versions:
+            full, full_gaps = local, gaps
+            if framework in self.global_frameworks:
+                full, full_gaps = self._global(framework, local, gaps, version, path)
+            elif version:
+                full = join_prefix(version, local)
+            gaps = full_gaps
+            if framework in _JS_KEYS and not full.startswith("/"):
+                full = "/" + full  # `app.get('*')`: Express 4 serves it for every path, `/*`
+            shaped = _SHAPE.get(framework)
+            shape = shaped(full) if shaped is not None else ""
+            full = _NORMALISE[framework](full) if framework in _NORMALISE else brace_path(full)
+            served.append((full, shape))
         endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
         route_auth = max(
             auth, self._auth(path, route.auth), _guarded_at(node, path, route.line, declared)
@@ -1030,34 +1068,75 @@ class _RouteResolver:
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
         file, line = route.called_at or (path, route.line)
-        for method in dict.fromkeys(methods or ("GET",)):
-            verdict = max(route_auth, verb_auth.get(method, NONE))
-            found.append(
-                FoundRoute(method, full, file, line, framework, route.handler, verdict, gaps, shape)
-            )
+        for full, shape in served:
+            for method in dict.fromkeys(methods or ("GET",)):
+                verdict = max(route_auth, verb_auth.get(method, NONE))
+                found.append(
+                    FoundRoute(
+                        method, full, file, line, framework, route.handler, verdict, gaps, shape
+                    )
+                )
+
+    def _star_methods(self, path: str) -> tuple[str, ...] | None:
+        """The methods a Next.js route file's `export * from` re-exports (an App Router file
+        answers each exported GET, POST...); None when a re-exported file is not scanned."""
+        names: set[str] = set()
+        pending = [(path, star) for star in self._facts(path).star_exports]
+        seen: set[str] = set()
+        while pending:
+            importer, star = pending.pop()
+            target = self._js_file(star.origin or importer, star.module)
+            if target is None:
+                return None
+            if target in seen or len(seen) > _MAX_DEPTH:
+                continue
+            seen.add(target)
+            facts = self._facts(target)
+            names.update(facts.exports)
+            pending += ((target, more) for more in facts.star_exports)
+        return tuple(m for m in APP_METHODS if m in names)
 
     def _global(
-        self, framework: str, full: str, gaps: tuple[Gap, ...]
+        self, framework: str, full: str, gaps: tuple[Gap, ...], version: str = "", file: str = ""
     ) -> tuple[str, tuple[Gap, ...]]:
         """`full` under the global prefix of `framework` (NestJS's `setGlobalPrefix`) unless
-        its exclude list names it; one that is computed, or two that differ, or an exclude list
-        not read, is a gap (the route is listed without the prefix, or under it)."""
-        if framework not in self.globals:
-            self.globals[framework] = self._global_prefix(framework)
-        prefix, excluded, gap = self.globals[framework]
-        if gap is not None:
+        its exclude list names it, and its `version` segment (`/v1`) between the two, as Nest
+        serves it; one that is computed, or two that differ, or an exclude list not read, is a
+        gap (the route is listed without the prefix, or under it)."""
+        declared = self._declared_prefixes(framework, file)
+        key = (framework, "|".join(f"{path}:{g.line}" for path, g in declared))
+        if key not in self.globals:
+            self.globals[key] = self._global_prefix(declared)
+        prefix, excluded, gap = self.globals[key]
+        if gap is not None and gap not in gaps:
             gaps = (*gaps, gap)
+        versioned = join_prefix(version, full) if version else full
         if full.strip("/") in excluded:
-            return full, gaps
-        return join_prefix(prefix, full) if prefix else full, gaps
+            return versioned, gaps
+        return join_prefix(prefix, versioned) if prefix else versioned, gaps
 
-    def _global_prefix(self, framework: str) -> tuple[str, frozenset[str], Gap | None]:
+    def _declared_prefixes(self, framework: str, file: str) -> list[tuple[str, GlobalPrefix]]:
+        """The global prefixes of `framework` that serve the routes of `file`: all, unless
+        they differ, as in a repository of several apps (each `main.ts` its own); then those
+        of the app whose folder (the one above its `src/`) holds `file` most closely."""
         declared = [
             (path, g)
             for path, facts in self.modules.items()
             for g in facts.global_prefixes
             if g.framework == framework
         ]
+        if len({self._string(path, g.prefix) for path, g in declared}) < 2:
+            return declared
+        rooted = [(app_root(path), path, g) for path, g in declared]
+        owning = [(root, path, g) for root, path, g in rooted if holds(root, file)]
+        if not owning:
+            return declared
+        closest = max(len(root) for root, _, _ in owning)
+        return [(path, g) for root, path, g in owning if len(root) == closest]
+
+    def _global_prefix(
+        self, declared: list[tuple[str, GlobalPrefix]]
+    ) -> tuple[str, frozenset[str], Gap | None]:
         values = {self._string(path, g.prefix) for path, g in declared}
         path, first = declared[0]
         value = next(iter(values))
@@ -1068,7 +1147,14 @@ class _RouteResolver:
         if first.exclude is None:
             detail = "the global prefix's exclude list here is not read: routes are named under it"
             return prefix, frozenset(), (path, first.line, detail)
-        return prefix, frozenset(e.strip("/") for e in first.exclude), None
+        excluded = frozenset(e.strip("/") for e in first.exclude)
+        if first.exclude_partly:
+            detail = (
+                "the global prefix's exclude list here is read in part (its strings): routes "
+                "its other entries exclude are named under it"
+            )
+            return prefix, excluded, (path, first.line, detail)
+        return prefix, excluded, None
 
     # -- names -----------------------------------------------------------------------------
 
@@ -1169,7 +1255,8 @@ class _RouteResolver:
         if isinstance(value, Namespace):  # a callable class or an instance as a dependency
             fields = dict(value.fields)
             own = self._auth(entity.file, value.auth)
-            method = fields.get("__call__") or fields.get("__init__")
+            # Python's callable or its constructor; a NestJS guard's `canActivate`
+            method = fields.get("__call__") or fields.get("__init__") or fields.get("canActivate")
             return max(own, self._verdict(entity.file, method)) if method is not None else own
         return NONE  # a route list
 
@@ -1229,6 +1316,9 @@ class _RouteResolver:
             return _Judged(NONE)
         if isinstance(expr, Opaque | Each | Stored):
             return None
+        if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
+            value = self.nest.config(expr.key)
+            return _Str(value) if value is not None else None
         if isinstance(expr, Call):
             callee = self.evaluate(path, expr.callee)
             return self._member(callee, CALL) if callee is not None else None
@@ -1456,6 +1546,8 @@ def describe(expr: Expr | None) -> str:
         return f"{expr.module}.{expr.attr}" if expr.attr else expr.module
     if isinstance(expr, Param):
         return expr.name
+    if isinstance(expr, ConfigKey):
+        return f"configService.get({expr.key!r})"
     return "a computed value"
 
 

@@ -243,6 +243,14 @@ class StarletteRoutes:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfigKey:
+    """`configService.get('app.apiPrefix')` (NestJS's `@nestjs/config`): the value that
+    `registerAs('app', () => ({ apiPrefix: ... }))` gives that key, where the scan shows it."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -250,6 +258,7 @@ class Opaque:
 
 Expr = (
     Opaque
+    | ConfigKey
     | Lit
     | Sym
     | Concat
@@ -324,8 +333,11 @@ class RouteDecl:
     called_at: tuple[str, int] | None = None
     # the call of its function that this declaration was reached through (for findings)
     via: tuple[str, int] | None = None
-    # why a segment the reader saw is not in its path (NestJS's `@Version('2')`): a gap
+    # why a segment the reader saw is not in its path: a gap
     unread_segment: str = ""
+    # NestJS's `@Version('2')` (or its controller's `version`): each version it is served
+    # under, `Lit("")` for VERSION_NEUTRAL; None: none declared (the default version's)
+    versions: tuple[Expr, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +396,47 @@ class GlobalPrefix:
     prefix: Expr
     line: int
     exclude: tuple[str, ...] | None = ()
+    exclude_partly: bool = False  # `exclude` holds the strings read; more entries were not
+
+
+@dataclass(frozen=True, slots=True)
+class Versioning:
+    """`app.enableVersioning({ type, defaultVersion, prefix })` (NestJS): under URI versioning
+    a route's version is a path segment (`/v1`) after the global prefix. `kind` is the
+    `VersioningType` member (`Lit("URI")`), `default` the default versions (`()`: none, None:
+    computed), `prefix` the segment's prefix (`Lit("v")` unless given, `Lit("")` for `false`)."""
+
+    framework: str
+    line: int
+    kind: Expr
+    default: tuple[Expr, ...] | None = ()
+    prefix: Expr = Lit("v")
+
+
+@dataclass(frozen=True, slots=True)
+class NestFacts:
+    """NestJS's module wiring in one file: its controller classes (router id, class name),
+    its `@Module({ controllers })` classes, the module paths `RouterModule.register` gives
+    (module class name, its path's parts from the outermost, line), `enableVersioning`, and
+    the configuration namespaces `registerAs` declares."""
+
+    controllers: tuple[tuple[str, str], ...] = ()
+    modules: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    module_paths: tuple[tuple[str, tuple[Expr, ...], int], ...] = ()
+    versioning: tuple[Versioning, ...] = ()
+    # `registerAs('app', () => ({ apiPrefix: 'api' }))`: ("app.apiPrefix", its value)
+    config: tuple[tuple[str, Expr], ...] = ()
+    # classes that declare routes but are no controller: (router id, class name)
+    bases: tuple[tuple[str, str], ...] = ()
+    # `class A extends B`: (A, B by its exported name, B's module or "" for this file, line)
+    extends: tuple[tuple[str, str, str, int], ...] = ()
+    # `function ListAt(path) { return applyDecorators(Get(path), ...) }`: (its name, each
+    # route decorator it applies: (`Get`, its path: an `Expr`, the index of the parameter
+    # passed on, or None for none))
+    composed: tuple[tuple[str, tuple[tuple[str, Expr | int | None], ...]], ...] = ()
+    # a controller method's decorator that is no Nest export: (router id, its name, its
+    # arguments, line, handler, the versions the method is served under)
+    decorated: tuple[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,6 +459,7 @@ class ModuleFacts:
     prefixes: tuple[PrefixDecl, ...] = ()  # `router.prefix('/x')` on a router made elsewhere
     django: DjangoFacts | None = None  # URLconf, DRF routers, views, settings (`django_facts`)
     global_prefixes: tuple[GlobalPrefix, ...] = ()  # NestJS's `app.setGlobalPrefix('api')`
+    nest: NestFacts | None = None  # NestJS's modules, RouterModule paths, versioning (`nest`)
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -453,6 +507,9 @@ _pickled_by_fields(
     Store,
     PrefixDecl,
     GlobalPrefix,
+    ConfigKey,
+    Versioning,
+    NestFacts,
     Auth,
     RouterDecl,
     RouteDecl,

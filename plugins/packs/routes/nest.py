@@ -1,0 +1,660 @@
+"""NestJS routes of one TypeScript or JavaScript file: its decorated controllers, the
+`@Module` classes that declare them, the module paths `RouterModule.register` gives, and the
+global prefix and versioning `main.ts` sets.
+
+Nest declares routes with decorators rather than calls, so its reading is its own: `js_facts`
+reads a file's bindings and calls, then hands the tree here when the file names `@nestjs/`.
+The functions take that file's reader and add to its routers, routes and global prefixes, and
+return the module wiring (`NestFacts`) that `nest_link` joins across files.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from . import js_facts
+from .model import (
+    NESTJS,
+    Auth,
+    ConfigKey,
+    Expr,
+    GlobalPrefix,
+    ImportRef,
+    Lit,
+    Namespace,
+    NestFacts,
+    Opaque,
+    RouteDecl,
+    RouterDecl,
+    RouterRef,
+    Versioning,
+)
+
+if TYPE_CHECKING:
+    import tree_sitter
+
+    from .js_facts import _Reader
+
+    _Node = tree_sitter.Node
+
+# NestJS: the package its decorators come from, its route decorators (`All`: every method)
+_COMMON = "@nestjs/common"
+_CORE = "@nestjs/core"
+_CONFIG = "@nestjs/config"
+_REGISTER_AS = re.compile(rb"\b(registerAs)\b")
+_APPLY = re.compile(rb"\b(applyDecorators)\s*\(")
+_CONFIG_GETS = frozenset({"get", "getOrThrow"})  # `ConfigService`'s readers of a key
+_FALLBACKS = frozenset({"||", "??"})  # `process.env.X || 'api'`: the default when unset
+_MAX_SETTING_DEPTH = 8
+_GLOBAL_PREFIX = re.compile(rb"\.\s*(setGlobalPrefix)\s*\(")
+_ENABLE_VERSIONING = re.compile(rb"\.\s*(enableVersioning)\s*\(")
+_REGISTER = re.compile(rb"\.\s*(register)\s*\(")
+_NEUTRAL = Lit("")  # VERSION_NEUTRAL: served with no version segment
+_MAX_CHILDREN_DEPTH = 16
+_VERBS = {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
+          "Options": "OPTIONS", "Head": "HEAD", "All": "*"}  # fmt: skip
+
+
+def read(reader: _Reader, root: _Node) -> NestFacts | None:
+    """The file's controllers, global prefixes and module wiring (the caller has seen
+    `@nestjs/` in it); None when it has no wiring."""
+    controllers: list[tuple[str, str]] = []
+    templates: list[tuple[str, str]] = []
+    bases: list[tuple[str, str, str, int]] = []
+    decorated: list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
+    if b"@nestjs/common" in reader.source or b"extends" in reader.source:
+        controllers, templates, bases, decorated = _controllers(reader, root)
+    composed = _composed(reader, root) if b"applyDecorators" in reader.source else []
+    if b"setGlobalPrefix" in reader.source:
+        _global_prefix(reader, root)
+    modules = _modules(reader, root) if b"Module" in reader.source else []
+    paths = _module_paths(reader, root) if b"RouterModule" in reader.source else []
+    versioning = _versioning(reader, root) if b"enableVersioning" in reader.source else []
+    config = _config(reader, root) if b"registerAs" in reader.source else []
+    if not (
+        controllers or modules or paths or versioning or config or templates or bases or composed
+    ):
+        return None
+    return NestFacts(
+        tuple(controllers),
+        tuple(modules),
+        tuple(paths),
+        tuple(versioning),
+        tuple(config),
+        tuple(templates),
+        tuple(bases),
+        tuple(composed),
+        tuple(decorated),
+    )
+
+
+def _controllers(
+    reader: _Reader, root: _Node
+) -> tuple[
+    list[tuple[str, str]],
+    list[tuple[str, str]],
+    list[tuple[str, str, str, int]],
+    list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]],
+]:
+    """Each `@Controller(prefix)` class: one application per prefix it is served under
+    (a string, `{ path }`, a list), its `@Get(path)`/`@Post`/.../`@All` methods the routes.
+    `@UseGuards(...)` on the class or a method is what guards; guards set elsewhere (a
+    global `APP_GUARD`, `useGlobalGuards`) are not read, so an `Opaque` step on every
+    controller keeps a route without its own guard `unknown`, never `none`. A method's
+    `@Version` or else the controller's `version` are the versions it is served under.
+    A class that is no controller but declares routes (a base class controllers extend) is a
+    router of its own that no prefix serves: `nest_link` mounts it on each controller that
+    extends it, as Nest serves inherited handlers under the subclass's prefix.
+    Returns (router id, class name) of each application and of each such base, and (class,
+    base class, the module a base is imported from, line) of each class that extends one."""
+    found_controllers: list[tuple[str, str]] = []
+    templates: list[tuple[str, str]] = []
+    bases: list[tuple[str, str, str, int]] = []
+    decorated: list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
+    for statement in root.named_children:
+        decorators = [c for c in statement.named_children if c.type == "decorator"]
+        cls = statement
+        if statement.type == "export_statement":
+            cls = statement.child_by_field_id(reader.fields.declaration) or statement
+        if cls.type not in {"class_declaration", "abstract_class_declaration", "class"}:
+            continue
+        decorators += [c for c in cls.named_children if c.type == "decorator"]
+        controller = _decorator(reader, decorators, {"Controller"})
+        body = cls.child_by_field_id(reader.fields.body)
+        name = reader._text(cls.child_by_field_id(reader.fields.name)) or "controller"
+        base = _base(reader, cls)
+        if base is not None:
+            bases.append((name, *base, js_facts._line(cls)))
+        _guard_class(reader, cls, name)
+        if body is None:
+            continue
+        guards = _guards(reader, decorators)
+        options = js_facts._unwrap(controller[1][0]) if controller and controller[1] else None
+        declared = reader._field(options, "version") if options is not None else None
+        if options is None or options.type != "object":
+            declared = None
+        versions = _versions(reader, declared) if declared is not None else None
+        routes: list[RouteDecl] = []
+        others: list[tuple[str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
+        pending: list[_Node] = []
+        for member in body.named_children:
+            if member.type == "decorator":
+                pending.append(member)
+                continue
+            if member.type == "method_definition":
+                # TypeScript's decorators precede the method; JavaScript's are inside it
+                pending += (c for c in member.named_children if c.type == "decorator")
+                method = reader._text(member.child_by_field_id(reader.fields.name))
+                found = _routes(reader, pending, f"{name}.{method}")
+                own = _decorator(reader, pending, {"Version"})
+                served = _versions(reader, own[1][0]) if own and own[1] else versions
+                if served is not None:
+                    found = [replace(r, versions=served) for r in found]
+                routes += found
+                others += (
+                    (*use, f"{name}.{method}", served) for use in _other_decorators(reader, pending)
+                )
+            pending = []
+        if controller is None:
+            if routes or others:
+                site = f"{js_facts._site(cls)}:base"
+                reader.routers[site] = RouterDecl(site, NESTJS, js_facts._line(cls))
+                reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
+                templates.append((site, name))
+                decorated += ((site, *use) for use in others)
+            continue
+        for index, prefix in enumerate(_paths(reader, controller[1])):
+            site = f"{js_facts._site(cls)}:controller:{index}"
+            reader.routers[site] = RouterDecl(
+                site, NESTJS, js_facts._line(controller[0]), prefix=_rooted(prefix),
+                auth=Auth((*guards, Opaque())), app=True,
+            )  # fmt: skip
+            reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
+            found_controllers.append((site, name))
+            decorated += ((site, *use) for use in others)
+    return found_controllers, templates, bases, decorated
+
+
+def _other_decorators(
+    reader: _Reader, decorators: list[_Node]
+) -> list[tuple[str, tuple[Expr, ...], int]]:
+    """The calls among a method's decorators that are no `@nestjs/` export (`@ListAt('x')`):
+    (the name it is exported under, its arguments, line), for `nest_link` to match with the
+    decorators the project composes with `applyDecorators`."""
+    found: list[tuple[str, tuple[Expr, ...], int]] = []
+    for decorator in decorators:
+        call = decorator.named_children[0] if decorator.named_children else None
+        if call is None or call.type != "call_expression":
+            continue
+        callee = js_facts._unwrap(call.child_by_field_id(reader.fields.function))
+        if callee is None or callee.type != "identifier":
+            continue
+        bound = reader.bindings.get(reader._text(callee))
+        if isinstance(bound, ImportRef) and bound.module.startswith("@nestjs/"):
+            continue
+        name = _class_name(reader, callee)
+        if name:
+            args = tuple(reader._value(a) or Opaque() for a in reader._arguments(call))
+            found.append((name, args, js_facts._line(decorator)))
+    return found
+
+
+def _composed(
+    reader: _Reader, root: _Node
+) -> list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]]:
+    """Functions of the file that return `applyDecorators(Get(path), ...)` (from
+    `@nestjs/common`): each with the route decorators it applies, a path given as a
+    parameter kept as that parameter's index (the caller's argument is the path)."""
+    found: list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]] = []
+    for match in _APPLY.finditer(reader.source):
+        node = root.descendant_for_byte_range(match.start(1), match.end(1))
+        call = node.parent if node is not None else None
+        if node is None or call is None or call.type != "call_expression":
+            continue
+        bound = reader.bindings.get(reader._text(node))
+        if not (isinstance(bound, ImportRef) and bound.module == _COMMON):
+            continue
+        function = call.parent
+        while function is not None and function.type not in js_facts._FUNCTIONS:
+            function = function.parent
+        if function is None:
+            continue
+        named = function.child_by_field_id(reader.fields.name)
+        if named is None and function.parent is not None:
+            named = function.parent.child_by_field_id(reader.fields.name)  # `const X = () =>`
+        parameters = function.child_by_field_id(reader.fields.parameters)
+        params = [
+            reader._text(p).split(":")[0].split("=")[0].strip("?. ")
+            for p in (parameters.named_children if parameters is not None else [])
+        ]
+        verbs: list[tuple[str, Expr | int | None]] = []
+        for arg in reader._arguments(call):
+            arg = js_facts._unwrap(arg) or arg
+            if arg.type != "call_expression":
+                continue
+            callee = js_facts._unwrap(arg.child_by_field_id(reader.fields.function))
+            spelled = reader.bindings.get(reader._text(callee)) if callee is not None else None
+            if not (
+                isinstance(spelled, ImportRef)
+                and spelled.module == _COMMON
+                and spelled.attr in _VERBS
+            ):
+                continue
+            given = reader._arguments(arg)
+            path: Expr | int | None = None
+            if given:
+                first = js_facts._unwrap(given[0]) or given[0]
+                text = reader._text(first)
+                path = (
+                    params.index(text)
+                    if first.type == "identifier" and text in params
+                    else _rooted(reader._value(first) or Opaque()) or Lit("")
+                )
+            verbs.append((spelled.attr or "", path))
+        if named is not None and verbs:
+            found.append((reader._text(named), tuple(verbs)))
+    return found
+
+
+def _guard_class(reader: _Reader, cls: _Node, name: str) -> None:
+    """`class JwtGuard extends AuthGuard('jwt') {}`: a guard class with no method of its own
+    guards as what it extends does, so its name is bound to that (`@UseGuards(JwtGuard)`)."""
+    heritage = next((c for c in cls.named_children if c.type == "class_heritage"), None)
+    bound = reader.bindings.get(name)
+    if heritage is None or not heritage.named_children:
+        return
+    if bound is not None and not (isinstance(bound, Namespace) and not bound.fields):
+        return  # a class with methods of its own: judged by them
+    clause = heritage.named_children[0]
+    value = (
+        clause.child_by_field_id(reader.fields.value) if clause.type == "extends_clause" else clause
+    )
+    if value is not None and value.type == "call_expression":
+        reader.bindings[name] = reader._guard(value)
+
+
+def _base(reader: _Reader, cls: _Node) -> tuple[str, str] | None:
+    """(the class `cls` extends, by the name it is exported under; the module it is imported
+    from, "" for one of this file) when it extends a named class."""
+    heritage = next((c for c in cls.named_children if c.type == "class_heritage"), None)
+    if heritage is None or not heritage.named_children:
+        return None
+    clause = heritage.named_children[0]
+    value = (
+        clause.child_by_field_id(reader.fields.value) if clause.type == "extends_clause" else clause
+    )
+    if value is None or value.type != "identifier":
+        return None
+    text = reader._text(value)
+    bound = reader.bindings.get(text)
+    if isinstance(bound, ImportRef):
+        return (bound.attr if bound.attr not in {None, "default"} else text) or text, bound.module
+    return text, ""
+
+
+def _global_prefix(reader: _Reader, root: _Node) -> None:
+    """`app.setGlobalPrefix('api', { exclude: ['health'] })`: the prefix every controller
+    is served under, but the paths `exclude` names (its strings; an entry of another kind, a
+    `{ path, method }` object, a computed string, a spread, is not read: the linker says so)."""
+    for match in _GLOBAL_PREFIX.finditer(reader.source):
+        node = root.descendant_for_byte_range(match.start(1), match.end(1))
+        member = node.parent if node is not None else None
+        call = member.parent if member is not None else None
+        if call is None or call.type != "call_expression":
+            continue
+        args = reader._arguments(call)
+        if not args:
+            continue
+        exclude: tuple[str, ...] | None = ()
+        options = js_facts._unwrap(args[1]) if len(args) > 1 else None
+        listed = reader._field(options, "exclude") if options is not None else None
+        if options is not None and options.type != "object":
+            exclude = None
+        partly = False
+        if options is not None and options.type != "object":
+            exclude = None
+        elif listed is not None:
+            array = js_facts._unwrap(listed)
+            if array is not None and array.type == "identifier":
+                array = reader.arrays.get(reader._text(array))
+            if array is None or array.type != "array":
+                exclude = None
+            else:  # the strings it lists are read; anything else is a part not read
+                items = [c for c in array.named_children if c.type != "comment"]
+                spelled = [reader._string(i) if i.type == "string" else None for i in items]
+                exclude = tuple(s for s in spelled if s is not None)
+                partly = None in spelled
+        prefix = _setting(reader, args[0])
+        reader.global_prefixes.append(
+            GlobalPrefix(NESTJS, prefix, js_facts._line(call), exclude, partly)
+        )
+
+
+def _versions(reader: _Reader, node: _Node) -> tuple[Expr, ...]:
+    """`'1'`, `['1', '2']`, `VERSION_NEUTRAL` (no segment): each version, as the linker will
+    evaluate it (a constant, or a gap)."""
+    node = js_facts._unwrap(node) or node
+    items = node.named_children if node.type == "array" else [node]
+    return tuple(_version(reader, item) for item in items)
+
+
+def _version(reader: _Reader, node: _Node) -> Expr:
+    bound = reader.bindings.get(reader._text(node)) if node.type == "identifier" else None
+    if isinstance(bound, ImportRef) and bound.module == _COMMON:
+        return _NEUTRAL if bound.attr == "VERSION_NEUTRAL" else Opaque()
+    return _setting(reader, node)
+
+
+def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
+    """A value `main.ts` passes Nest: a constant as the linker evaluates it, a
+    `configService.get('app.apiPrefix')` as that configuration key (`ConfigKey`), a local
+    `const prefix = configService.get(...)` followed to its value."""
+    node = js_facts._unwrap(node) or node
+    if depth < _MAX_SETTING_DEPTH and node.type == "identifier":
+        value = _local_value(reader, node)
+        if value is not None:
+            return _setting(reader, value, depth + 1)
+    fallback = _env_default(reader, node)
+    if fallback is not None and depth < _MAX_SETTING_DEPTH:
+        return _setting(reader, fallback, depth + 1)
+    if node.type == "call_expression":
+        callee = node.child_by_field_id(reader.fields.function)
+        args = reader._arguments(node)
+        if (
+            callee is not None
+            and callee.type == "member_expression"
+            and reader._text(callee.child_by_field_id(reader.fields.property)) in _CONFIG_GETS
+            and args
+        ):
+            key = reader._string(js_facts._unwrap(args[0]))
+            if key is not None:
+                return ConfigKey(key)
+    return reader._value(node) or Opaque()
+
+
+def _env_default(reader: _Reader, node: _Node) -> _Node | None:
+    """`process.env.PREFIX || 'api'` (or `??`): the default, what Nest is given when the
+    variable is unset."""
+    if node.type != "binary_expression":
+        return None
+    if reader._text(node.child_by_field_id(reader.fields.operator)) not in _FALLBACKS:
+        return None
+    left = node.child_by_field_id(reader.fields.left)
+    if left is None or not reader._text(left).startswith("process.env"):
+        return None
+    return node.child_by_field_id(reader.fields.right)
+
+
+def _local_value(reader: _Reader, name: _Node) -> _Node | None:
+    """The value of the `const` that `name` refers to in a block around it (a function's
+    local: `const globalPrefix = configService.get(...)`), declared before it."""
+    text = reader._text(name)
+    scope = name.parent
+    while scope is not None:
+        if scope.type in {"statement_block", "program"}:
+            for statement in scope.named_children:
+                if statement.start_byte >= name.start_byte:
+                    break
+                if statement.type not in {"lexical_declaration", "variable_declaration"}:
+                    continue
+                for declarator in statement.named_children:
+                    target = declarator.child_by_field_id(reader.fields.name)
+                    if target is not None and reader._text(target) == text:
+                        return declarator.child_by_field_id(reader.fields.value)
+        scope = scope.parent
+    return None
+
+
+def _config(reader: _Reader, root: _Node) -> list[tuple[str, Expr]]:
+    """`registerAs('app', () => ({ apiPrefix: 'api', version: { prefix: 'v' } }))` (from
+    `@nestjs/config`, an arrow returning an object, or a function body's `return {...}`):
+    each key as `ConfigService.get` names it (`app.version.prefix`) with its value;
+    `process.env.X || 'api'` is its default, what Nest is given when X is unset."""
+    found: list[tuple[str, Expr]] = []
+    for match in _REGISTER_AS.finditer(reader.source):
+        node = root.descendant_for_byte_range(match.start(1), match.end(1))
+        call = node.parent if node is not None else None
+        if call is None or call.type != "call_expression" or node is None:
+            continue
+        bound = reader.bindings.get(reader._text(node))
+        if not (isinstance(bound, ImportRef) and bound.module == _CONFIG):
+            continue
+        args = reader._arguments(call)
+        namespace = reader._string(js_facts._unwrap(args[0])) if len(args) > 1 else None
+        factory = js_facts._unwrap(args[1]) if namespace is not None else None
+        if namespace is None or factory is None or factory.type not in js_facts._FUNCTION_VALUES:
+            continue
+        body = js_facts._unwrap(factory.child_by_field_id(reader.fields.body))
+        if body is not None and body.type == "statement_block":
+            returned = [c for c in body.named_children if c.type == "return_statement"]
+            body = (
+                returned[-1].named_children[0] if returned and returned[-1].named_children else None
+            )
+            body = js_facts._unwrap(body)
+        if body is not None and body.type == "object":
+            _flatten(reader, body, namespace, found, 0)
+    return found
+
+
+def _flatten(
+    reader: _Reader, obj: _Node, prefix: str, found: list[tuple[str, Expr]], depth: int
+) -> None:
+    if depth > _MAX_SETTING_DEPTH:
+        return
+    for pair in obj.named_children:
+        if pair.type != "pair":
+            continue
+        key_node = pair.child_by_field_id(reader.fields.key)
+        value = js_facts._unwrap(pair.child_by_field_id(reader.fields.value))
+        key = (
+            reader._string(key_node) if key_node is not None and key_node.type == "string" else None
+        )
+        key = key if key is not None else reader._text(key_node)
+        if value is None or not key:
+            continue
+        if value.type == "object":
+            _flatten(reader, value, f"{prefix}.{key}", found, depth + 1)
+            continue
+        found.append((f"{prefix}.{key}", _setting(reader, value)))
+
+
+def _versioning(reader: _Reader, root: _Node) -> list[Versioning]:
+    """`app.enableVersioning({ type: VersioningType.URI, defaultVersion, prefix })`: the type
+    as the `VersioningType` member named (else computed), the default versions, the prefix of
+    the segment (`v` unless given; `false` none)."""
+    found: list[Versioning] = []
+    for match in _ENABLE_VERSIONING.finditer(reader.source):
+        call = _call_at(root, match.start(1), match.end(1))
+        args = reader._arguments(call) if call is not None else []
+        options = js_facts._unwrap(args[0]) if args else None
+        if call is None or options is None:
+            continue
+        if options.type != "object":
+            found.append(Versioning(NESTJS, js_facts._line(call), Opaque(), None, Opaque()))
+            continue
+        kind: Expr = Opaque()
+        given = js_facts._unwrap(reader._field(options, "type"))
+        if given is not None and given.type == "member_expression":
+            holder = given.child_by_field_id(reader.fields.object)
+            bound = reader.bindings.get(reader._text(holder))
+            if isinstance(bound, ImportRef) and bound.module == _COMMON:
+                kind = Lit(reader._text(given.child_by_field_id(reader.fields.property)))
+        default = reader._field(options, "defaultVersion")
+        prefix_node = js_facts._unwrap(reader._field(options, "prefix"))
+        prefix: Expr = Lit("v")
+        if prefix_node is not None:
+            prefix = Lit("") if prefix_node.type == "false" else _setting(reader, prefix_node)
+        versions = _versions(reader, default) if default is not None else ()
+        found.append(Versioning(NESTJS, js_facts._line(call), kind, versions, prefix))
+    return found
+
+
+def _modules(reader: _Reader, root: _Node) -> list[tuple[str, tuple[str, ...]]]:
+    """Each `@Module({ controllers: [A, B] })` class: its name and its controllers' class
+    names (an imported one by the name it is exported under)."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for statement in root.named_children:
+        decorators = [c for c in statement.named_children if c.type == "decorator"]
+        cls = statement
+        if statement.type == "export_statement":
+            cls = statement.child_by_field_id(reader.fields.declaration) or statement
+        if cls.type not in {"class_declaration", "abstract_class_declaration", "class"}:
+            continue
+        decorators += [c for c in cls.named_children if c.type == "decorator"]
+        module = _decorator(reader, decorators, {"Module"})
+        options = js_facts._unwrap(module[1][0]) if module and module[1] else None
+        if options is None or options.type != "object":
+            continue
+        listed = reader._array_items(reader._field(options, "controllers"))
+        names = tuple(n for n in (_class_name(reader, i) for i in listed or ()) if n)
+        found.append((reader._text(cls.child_by_field_id(reader.fields.name)), names))
+    return found
+
+
+def _module_paths(reader: _Reader, root: _Node) -> list[tuple[str, tuple[Expr, ...], int]]:
+    """`RouterModule.register([{ path, module, children }])` (from `@nestjs/core`, aliases
+    followed; the list written there or a constant of the file): each module's path parts,
+    its parents' first. A child given as a bare module class is served at its parent's path."""
+    found: list[tuple[str, tuple[Expr, ...], int]] = []
+    for match in _REGISTER.finditer(reader.source):
+        call = _call_at(root, match.start(1), match.end(1))
+        if call is None:
+            continue
+        member = call.child_by_field_id(reader.fields.function)
+        holder = member.child_by_field_id(reader.fields.object) if member is not None else None
+        bound = reader.bindings.get(reader._text(holder)) if holder is not None else None
+        if not (isinstance(bound, ImportRef) and bound.module == _CORE):
+            continue
+        if bound.attr != "RouterModule":
+            continue
+        args = reader._arguments(call)
+        items = reader._array_items(args[0]) if args else None
+        if items is None and args and args[0].type == "identifier":
+            listed = reader.arrays.get(reader._text(args[0]))
+            items = reader._array_items(listed) if listed is not None else None
+        _route_entries(reader, items or [], (), js_facts._line(call), found, 0)
+    return found
+
+
+def _route_entries(
+    reader: _Reader,
+    items: list[_Node],
+    parents: tuple[Expr, ...],
+    line: int,
+    found: list[tuple[str, tuple[Expr, ...], int]],
+    depth: int,
+) -> None:
+    if depth > _MAX_CHILDREN_DEPTH:
+        return
+    for item in items:
+        item = js_facts._unwrap(item) or item
+        if item.type != "object":
+            name = _class_name(reader, item)
+            if name:
+                found.append((name, parents, line))
+            continue
+        given = reader._field(item, "path")
+        parts = (*parents, (reader._value(given) or Opaque()) if given is not None else Lit(""))
+        module = reader._field(item, "module")
+        name = _class_name(reader, module) if module is not None else None
+        if name:
+            found.append((name, parts, js_facts._line(item)))
+        children = reader._array_items(reader._field(item, "children"))
+        _route_entries(reader, children or [], parts, js_facts._line(item), found, depth + 1)
+
+
+def _class_name(reader: _Reader, node: _Node) -> str | None:
+    """The class an identifier names: an imported one by its exported name."""
+    node = js_facts._unwrap(node) or node
+    if node.type != "identifier":
+        return None
+    text = reader._text(node)
+    bound = reader.bindings.get(text)
+    if isinstance(bound, ImportRef) and bound.attr not in {None, "default"}:
+        return bound.attr
+    return text
+
+
+def _call_at(root: _Node, start: int, end: int) -> _Node | None:
+    """The call whose callee's property spans `start:end` (`app.enableVersioning(`)."""
+    node = root.descendant_for_byte_range(start, end)
+    member = node.parent if node is not None else None
+    call = member.parent if member is not None else None
+    return call if call is not None and call.type == "call_expression" else None
+
+
+def _routes(reader: _Reader, decorators: list[_Node], handler: str) -> list[RouteDecl]:
+    """The routes one controller method's decorators declare (owner set by the caller)."""
+    found: list[RouteDecl] = []
+    auth = Auth(_guards(reader, decorators))
+    for decorator in decorators:
+        verb = _decorator(reader, [decorator], set(_VERBS))
+        if verb is None:
+            continue
+        spelled = _VERBS[_name(reader, decorator) or ""]
+        methods = js_facts.ALL_METHODS if spelled == "*" else (spelled,)
+        for path in _paths(reader, verb[1]):
+            found.append(
+                RouteDecl(None, _rooted(path) or Lit(""), methods, js_facts._line(decorator), handler,
+                          auth=auth)
+            )  # fmt: skip
+    return found
+
+
+def _name(reader: _Reader, decorator: _Node) -> str | None:
+    """The `@nestjs/common` export a decorator calls (`@Get(...)`, aliases followed)."""
+    call = decorator.named_children[0] if decorator.named_children else None
+    if call is None or call.type != "call_expression":
+        return None
+    callee = js_facts._unwrap(call.child_by_field_id(reader.fields.function))
+    if callee is None or callee.type != "identifier":
+        return None
+    bound = reader.bindings.get(reader._text(callee))
+    if isinstance(bound, ImportRef) and bound.module == _COMMON:
+        return bound.attr
+    return None
+
+
+def _decorator(
+    reader: _Reader, decorators: list[_Node], names: set[str]
+) -> tuple[_Node, list[_Node]] | None:
+    """(the decorator, its call's arguments) of the first of `decorators` calling one of
+    `names` from `@nestjs/common`."""
+    for decorator in decorators:
+        if _name(reader, decorator) in names:
+            return decorator, reader._arguments(decorator.named_children[0])
+    return None
+
+
+def _paths(reader: _Reader, args: list[_Node]) -> list[Expr | None]:
+    """A controller's or route's paths: none given is its parent's own (None), a string,
+    each string of a list, the `path` of an options object; else as the linker evaluates
+    it (a constant, or an `UNRESOLVED_*` finding)."""
+    if not args:
+        return [None]
+    node = js_facts._unwrap(args[0]) or args[0]
+    if node.type == "object":
+        field = reader._field(node, "path")
+        return _paths(reader, [field]) if field is not None else [None]
+    if node.type == "array":
+        return [reader._value(item) or Opaque() for item in node.named_children]
+    return [reader._value(node) or Opaque()]
+
+
+def _guards(reader: _Reader, decorators: list[_Node]) -> tuple[Expr, ...]:
+    """What `@UseGuards(A, B)` among `decorators` names, each judged as a guard."""
+    guards: list[Expr] = []
+    for decorator in decorators:
+        found = _decorator(reader, [decorator], {"UseGuards"})
+        if found is not None:
+            guards += (reader._guard(a) for a in found[1])
+    return tuple(guards)
+
+
+def _rooted(path: Expr | None) -> Expr | None:
+    """A NestJS path as Nest serves it: `users` is `/users` (Nest adds the slash), `''` none."""
+    if isinstance(path, Lit):
+        return Lit("/" + path.value.strip("/")) if path.value.strip("/") else None
+    return path

@@ -1,0 +1,258 @@
+"""Where NestJS serves a controller's routes beyond its own decorators, joined across files.
+
+Nest builds each path as global prefix, version, module path, controller path, method path
+(its `RoutePathFactory`). The controller and method paths are the reader's (`nest`); this adds
+the two that are set elsewhere: the path `RouterModule.register` gives the `@Module` that
+declares the controller (matched by class name: the module file imports its controllers, often
+through path aliases the resolver does not follow), and under URI versioning
+(`app.enableVersioning`) the version segment, from the method's `@Version`, else the
+controller's `version`, else the default version. A value computed out of sight is a gap: the
+route is named without that part and a finding says where.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from .model import (
+    HTTP_METHODS,
+    Auth,
+    Expr,
+    Lit,
+    ModuleFacts,
+    Opaque,
+    RouteDecl,
+    RouterRef,
+    Versioning,
+)
+from .paths import join_prefix
+
+Gap = tuple[str, int, str]  # as the linker's: (file, line, what was not known)
+_URI = "URI"
+ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m != "trace")  # `@All`, as the reader
+_NO_VERSION: tuple[list[str], Gap | None] = ([""], None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Settings:
+    """Versioning as the scan sets it: `uri` whether versions are path segments; `default`
+    the default versions (None: computed); `prefix` the segment's prefix (None: computed)."""
+
+    file: str
+    line: int
+    uri: bool
+    default: tuple[str, ...] | None
+    prefix: str | None
+    gap: Gap | None = None
+
+
+class NestLink:
+    """The module paths and version segments of the NestJS controllers of one scan."""
+
+    def __init__(
+        self, modules: Mapping[str, ModuleFacts], string: Callable[[str, Expr], str | None]
+    ) -> None:
+        self._string = string
+        self._controllers: dict[tuple[str, str], str] = {}  # (file, router id) -> class
+        self._modules_of: dict[str, list[str]] = {}  # controller class -> its modules
+        self._paths: dict[str, list[tuple[str, tuple[Expr, ...], int]]] = {}  # by module
+        self._versioning: list[tuple[str, Versioning]] = []
+        self._config: dict[str, list[tuple[str, Expr]]] = {}  # "app.prefix" -> (file, value)
+        self._bases: dict[str, list[tuple[str, str]]] = {}  # class -> its (file, router id)
+        self._extends: dict[tuple[str, str], tuple[str, int]] = {}  # (file, class) -> base
+        self._routed: list[tuple[str, str, str]] = []  # (file, router id, class)
+        # `applyDecorators` functions by name: (file, the route decorators they apply)
+        self._composed: dict[str, list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]]] = {}
+        self._decorated: list[
+            tuple[str, tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]]
+        ] = []
+        for file, facts in modules.items():
+            nest = facts.nest
+            if nest is None:
+                continue
+            for router_id, name in nest.controllers:
+                self._controllers[(file, router_id)] = name
+                self._routed.append((file, router_id, name))
+            for router_id, name in nest.bases:
+                self._bases.setdefault(name, []).append((file, router_id))
+                self._routed.append((file, router_id, name))
+            for name, base, _, line in nest.extends:
+                self._extends[(file, name)] = (base, line)
+            for name, verbs in nest.composed:
+                self._composed.setdefault(name, []).append((file, verbs))
+            self._decorated += ((file, use) for use in nest.decorated)
+            for module, names in nest.modules:
+                for name in names:
+                    self._modules_of.setdefault(name, []).append(module)
+            for module, parts, line in nest.module_paths:
+                self._paths.setdefault(module, []).append((file, parts, line))
+            self._versioning += ((file, v) for v in nest.versioning)
+            for key, value in nest.config:
+                self._config.setdefault(key, []).append((file, value))
+        self._all: list[_Settings] | None = None  # each `enableVersioning`, read
+
+    def inherited(self) -> list[tuple[tuple[str, str], tuple[str, str], int]]:
+        """(a controller's or base's router, the router of the base class it extends, the
+        line of the class): Nest serves the handlers a class inherits under its own prefix,
+        so the base's routes are mounted on it (matched by class name, as modules are)."""
+        found: list[tuple[tuple[str, str], tuple[str, str], int]] = []
+        for file, router_id, name in self._routed:
+            extended = self._extends.get((file, name))
+            if extended is None:
+                continue
+            base, line = extended
+            for key in self._bases.get(base, ()):
+                if key != (file, router_id):
+                    found.append(((file, router_id), key, line))
+        return found
+
+    def composed(self) -> list[tuple[str, RouteDecl]]:
+        """The routes a controller method declares through a decorator of the project's that
+        composes Nest's (`@ListAt('mine')` where `ListAt(path)` returns
+        `applyDecorators(Get(path), ...)`): (the controller's file, the route). A path passed
+        on from a parameter is the caller's argument; one written in the composing function
+        is taken as a literal there (a constant of its file is a gap)."""
+        found: list[tuple[str, RouteDecl]] = []
+        for file, (router_id, name, args, line, handler, versions) in self._decorated:
+            for _, verbs in self._composed.get(name, ()):
+                for verb, given in verbs:
+                    path: Expr = Lit("")
+                    if isinstance(given, int):
+                        passed = args[given] if given < len(args) else None
+                        path = _rooted(passed) if passed is not None else Lit("")
+                    elif given is not None:
+                        path = given if isinstance(given, Lit) else Opaque()
+                    methods = ALL_METHODS if verb == "All" else (verb.upper(),)
+                    route = RouteDecl(
+                        RouterRef(router_id), path, methods, line, handler,
+                        auth=Auth((Opaque(),)), versions=versions,
+                    )  # fmt: skip
+                    found.append((file, route))
+        return found
+
+    def config(self, key: str) -> str | None:
+        """The string `registerAs` gives the configuration key `key` (`app.apiPrefix`); None
+        when no scanned namespace gives it one, or several give different ones."""
+        values = {self._string(file, value) for file, value in self._config.get(key, ())}
+        return values.pop() if len(values) == 1 else None
+
+    def module_path(self, file: str, router_id: str) -> tuple[str, Gap | None]:
+        """The RouterModule path of the module declaring the controller `router_id` of
+        `file` ("" when none is given)."""
+        name = self._controllers.get((file, router_id))
+        if name is None:
+            return "", None
+        found: dict[str, None] = {}
+        where: tuple[str, int] = (file, 0)
+        for module in dict.fromkeys(self._modules_of.get(name, ())):
+            for at, parts, line in self._paths.get(module, ()):
+                values = [self._string(at, part) for part in parts]
+                where = (at, line)
+                if any(v is None for v in values):
+                    detail = (
+                        f"the RouterModule path of `{module}` is computed out of sight: the "
+                        "routes of its controllers are named without it"
+                    )
+                    return "", (at, line, detail)
+                path = ""
+                for value in values:
+                    path = join_prefix(path, "/" + str(value).strip("/") if value else "")
+                found[path] = None
+        if len(found) > 1:
+            detail = (
+                f"the controller `{name}` is served under several RouterModule paths: its "
+                "routes are named without one"
+            )
+            return "", (*where, detail)
+        return next(iter(found), ""), None
+
+    def segments(self, file: str, route: RouteDecl) -> tuple[list[str], Gap | None]:
+        """The version segments (`/v1`; "" for none) a route is served under, one path each."""
+        settings = self._settings_for(file)
+        if settings is None:
+            return _NO_VERSION  # no enableVersioning: Nest ignores `@Version`
+        if settings.gap is not None:
+            return [""], settings.gap
+        if not settings.uri:
+            return _NO_VERSION  # header or media-type versioning: the path has none
+        if route.versions is not None:
+            versions = [self._string(file, v) for v in route.versions]
+            if any(v is None for v in versions):
+                detail = (
+                    "the version of this route is computed out of sight: it is named without it"
+                )
+                return [""], (file, route.line, detail)
+            chosen: tuple[str, ...] = tuple(str(v) for v in versions)
+        elif settings.default is None:
+            detail = (
+                "the default version set here is computed out of sight: routes without a "
+                "version of their own are named without it"
+            )
+            return [""], (settings.file, settings.line, detail)
+        else:
+            chosen = settings.default
+        if not chosen:
+            return _NO_VERSION
+        if settings.prefix is None and any(chosen):
+            detail = (
+                "the version prefix set here is computed out of sight: versioned routes are "
+                "named without their version"
+            )
+            return [""], (settings.file, settings.line, detail)
+        return [f"/{settings.prefix}{v}" if v else "" for v in dict.fromkeys(chosen)], None
+
+    def _settings_for(self, file: str) -> _Settings | None:
+        """The versioning that serves `file`: the scan's, unless several `main.ts` enable it
+        differently (a repository of several apps); then that of the app whose folder holds
+        `file` most closely, as for global prefixes."""
+        if not self._versioning:
+            return None
+        if self._all is None:
+            self._all = [self._one(f, v) for f, v in self._versioning]
+        read = self._all
+        if len({(s.uri, s.default, s.prefix, s.gap is None) for s in read}) > 1:
+            owning = [s for s in read if holds(app_root(s.file), file)]
+            if owning:
+                closest = max(len(app_root(s.file)) for s in owning)
+                read = [s for s in owning if len(app_root(s.file)) == closest]
+        first = min(read, key=lambda s: (s.file, s.line))
+        if len({(s.uri, s.default, s.prefix, s.gap is None) for s in read}) > 1:
+            detail = "versioning is enabled several ways: routes are named without a version"
+            return _Settings(first.file, first.line, True, (), "", (first.file, first.line, detail))
+        return first
+
+    def _one(self, file: str, versioning: Versioning) -> _Settings:
+        kind = self._string(file, versioning.kind)
+        if kind is None:
+            detail = (
+                "the versioning type set here is computed out of sight: routes are named "
+                "without a version"
+            )
+            return _Settings(file, versioning.line, True, (), "", (file, versioning.line, detail))
+        default: tuple[str, ...] | None = None
+        if versioning.default is not None:
+            values = [self._string(file, v) for v in versioning.default]
+            default = None if any(v is None for v in values) else tuple(map(str, values))
+        prefix = self._string(file, versioning.prefix)
+        return _Settings(file, versioning.line, kind == _URI, default, prefix)
+
+
+def _rooted(path: Expr) -> Expr:
+    """A path passed to a composed decorator as Nest serves it (`items` is `/items`)."""
+    if isinstance(path, Lit):
+        return Lit("/" + path.value.strip("/")) if path.value.strip("/") else Lit("")
+    return path
+
+
+def app_root(path: str) -> str:
+    """The folder of the app a `main.ts` starts: the one holding its `src/`, else its own."""
+    folders = path.split("/")[:-1]
+    if "src" in folders:
+        folders = folders[: len(folders) - 1 - folders[::-1].index("src")]
+    return "/".join(folders)
+
+
+def holds(root: str, file: str) -> bool:
+    """Whether the app folder `root` holds `file` ("" holds every file)."""
+    return not root or file.startswith(root + "/")
