@@ -19,7 +19,7 @@ Contract for a pack:
 What the scanner does for every pack, so packs never touch the filesystem:
 
 - A requested path is a file or a directory (`.` = the root). Directories are walked with names
-  in UTF-8 byte order, skipping hidden names, virtualenvs (`venv`, or any directory holding
+  in UTF-8 byte order, skipping hidden names (but `.well-known`), virtualenvs (`venv`, or any directory holding
   `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, test code (`tests/`, `test/`,
   `spec/`, `__tests__/`, `test_*.py`, `conftest.py`, `*.test.*`, `*.spec.*`: not the app's
   resources) and every symlink; `dist` and
@@ -90,6 +90,9 @@ JSONObject = dict[str, Any]
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 SKIPPED_DIRECTORIES = frozenset({"venv", "node_modules", "__pycache__", "site-packages"})
+SERVED_HIDDEN = frozenset({".well-known"})
+"""The one hidden name the walk enters: a URL path segment (RFC 8615) that file-system routers
+serve (Next.js's `app/.well-known/…/route.ts`)."""
 GENERATED_DIRECTORIES = frozenset({"dist", "build"})
 """Build output: skipped like the others, but said (`unsupported`, generated): routes or tables
 written there would be copies of the source's, or bundles no reader can follow."""
@@ -598,7 +601,7 @@ class Scanner(Generic[F]):
             subdirectories = []
             for entry in entries:
                 name = entry.name
-                if name.startswith("."):
+                if name.startswith(".") and name not in SERVED_HIDDEN:
                     continue
                 is_dir = entry.is_dir(follow_symlinks=False)
                 if is_dir:

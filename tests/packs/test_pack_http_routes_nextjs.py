@@ -236,3 +236,18 @@ def test_handlers_exported_by_destructuring_are_routes() -> None:
         "HEAD /ping": "site/src/app/ping/route.js:2 nextjs",
     }
     assert document(files)["findings"] == []
+
+
+def test_a_route_under_well_known_is_walked_and_served(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`.well-known` is a URL segment (RFC 8615), not a hidden folder to skip: its route files
+    were never read by the walk, so their routes went missing in silence."""
+    files = {
+        "app/.well-known/openid/route.ts": "export async function GET() { return Response.json({}); }\n",
+        "app/.cache/route.ts": "export async function GET() { return new Response(''); }\n",
+    }
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[1] == documents[0]
+    assert '"GET /.well-known/openid"' in documents[0]
+    assert "/.cache" not in documents[0]
