@@ -147,3 +147,64 @@ def test_a_hapi_scan_with_the_pre_filter_is_the_scan_of_every_file(
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]
     assert '"DELETE /ops/cache"' in documents[1]
+
+
+# Route tables: an array of route options kept in a module of its own (no hapi word in it), a
+# path read from a third module's constant, registered by a plugin's `server.route(name.member)`
+# under the plugin's prefix; an in-file table; and a table the reader cannot see (a call's
+# result), which must end as a finding at the registering call, not as silence.
+ROUTE_TABLES: dict[str, str] = {
+    "svc/catalog/entries.js": (
+        "const Paths = require('./paths');\n"
+        "module.exports.entries = [\n"
+        "  { method: 'GET', path: '/ping', handler: () => 'pong' },\n"
+        "  { method: ['PUT', 'PATCH'], path: Paths.one.item, options: { auth: false, handler: h } },\n"
+        "];\n"
+        "function h() {}\n"
+    ),
+    "svc/catalog/paths.js": "exports.one = { item: '/items/{id}' };\n",
+    "svc/inventory.js": (
+        "const Catalog = require('./catalog/entries');\n"
+        "const local = [{ method: 'DELETE', path: '/items/{id}', handler() {} }];\n"
+        "exports.plugin = {\n"
+        "  name: 'inventory',\n"
+        "  register(srv) {\n"
+        "    srv.route(Catalog.entries);\n"
+        "    srv.route(local);\n"
+        "    srv.route(buildMore(srv));\n"
+        "  },\n"
+        "};\n"
+    ),
+    "svc/main.js": (
+        "const Hapi = require('@hapi/hapi');\n"
+        "const start = async () => {\n"
+        "  const server = Hapi.server({ port: 0 });\n"
+        "  await server.register({ plugin: require('./inventory'), routes: { prefix: '/v2' } });\n"
+        "};\n"
+    ),
+}
+
+
+def test_a_route_table_held_by_another_module_is_read_where_each_entry_is_written() -> None:
+    assert placed(ROUTE_TABLES) == {
+        "GET /v2/ping": "svc/catalog/entries.js:3 hapi",
+        "PUT /v2/items/{id}": "svc/catalog/entries.js:4 hapi",
+        "PATCH /v2/items/{id}": "svc/catalog/entries.js:4 hapi",
+        "DELETE /v2/items/{id}": "svc/inventory.js:2 hapi",
+    }
+
+
+def test_a_route_table_not_seen_is_a_finding_at_the_registering_call() -> None:
+    findings = [f for f in document(ROUTE_TABLES)["findings"] if f["code"] == "UNRESOLVED_ROUTE"]
+    assert [[(p["path"], p["line"]) for p in f["locations"]] for f in findings] == [
+        [("svc/inventory.js", 8), ("svc/main.js", 4)]
+    ]
+    assert "buildMore(...)" in findings[0]["detail"]
+
+
+def test_a_route_table_scan_with_the_pre_filter_is_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _parsed = scanned_both_ways(tmp_path, ROUTE_TABLES, monkeypatch)
+    assert documents[1] == documents[0]
+    assert '"PATCH /v2/items/{id}"' in documents[1]

@@ -44,6 +44,7 @@ from .model import (
     RouteDecl,
     RouterDecl,
     RouterRef,
+    StarletteRoutes,
     Store,
     Stored,
     Sym,
@@ -78,6 +79,11 @@ _REGISTER_CALLS = {
     for name in {f.register_call for f in JAVASCRIPT if f.register_call}
 }
 _HOOK_CALLS = {f.hook_call: f for f in JAVASCRIPT if f.hook_call}
+# A route table (`[{ method, path, handler }, ...]`) is read as the options of every record
+# with a route call: which framework registers it, only the call that does knows.
+_TABLE_FRAMEWORKS = tuple(f for f in JAVASCRIPT if f.route_call)
+_TABLE_PATH_KEYS = tuple(dict.fromkeys(key for f in _TABLE_FRAMEWORKS for key in f.path_keys))
+_TABLE_NAMES = {"identifier", "member_expression", "call_expression", "subscript_expression"}
 _HOOK_OPTIONS = tuple(dict.fromkeys(name for f in JAVASCRIPT for name in f.hook_options))
 _SHARED_PLUGIN = "fastify-plugin"  # `fp(plugin)`: run on the registering router itself
 # NestJS: the package its decorators come from, its route decorators (`All`: every method)
@@ -908,6 +914,8 @@ class _Reader:
         elif verb in _ROUTE_CALLS and len(args) == 1:
             options = _unwrap(args[0])
             items = self._array_items(options) if options is not None else None
+            if options is not None and items is None and options.type in _TABLE_NAMES:
+                self._table_route(node, owner_node, options)
             for item in items if items is not None else [options] if options else []:
                 item = _unwrap(item) or item  # hapi's `server.route([{...}, {...}])`
                 if item.type == "object":
@@ -928,9 +936,44 @@ class _Reader:
         only then)."""
         return any(seed in self.source for seed in framework.seeds)
 
+    def _table_route(self, node: _Node, owner: _Node, table: _Node) -> None:
+        """`server.route(endpoints)`, `fastify.route(routes.list)`: route options held by a
+        name, a member or a call, read where they are written (`_route_table`) when the linker
+        finds them there; otherwise one route whose path is not known, a finding at this call
+        (on a router the linker knows: a plugin's parameter is one). Express's `app.route(path)`
+        takes a path, and is chained: not a table."""
+        parent = node.parent
+        if parent is not None and parent.type == "member_expression":
+            return  # `app.route(p).get(h)`: a chain, not a table
+        expr = self._expr(table) or Opaque()
+        owner_expr = self._owner(owner)
+        self.routes.append(RouteDecl(owner_expr, expr, None, _line(node), table=True))
+
+    def _route_table(self, node: _Node) -> StarletteRoutes | None:
+        """An array whose every item is route options (an object with a `method` and one of the
+        records' path keys: `{ method: 'GET', path: '/x', handler }`): the routes it declares,
+        with no router yet (the call that registers the array gives it). None for any other
+        array, which stays a value the reader does not model."""
+        items = self._array_items(node)
+        if not items or len(items) > _MAX_ITERATIONS:
+            return None
+        options = [_unwrap(item) or item for item in items]
+        if any(o.type != "object" or self._field(o, "method") is None for o in options):
+            return None
+        if any(all(self._field(o, key) is None for key in _TABLE_PATH_KEYS) for o in options):
+            return None
+        return StarletteRoutes(
+            tuple(self._options_decl(None, o, _TABLE_FRAMEWORKS) for o in options)
+        )
+
     def _options_route(
         self, prop: _Node, owner: _Node, options: _Node, frameworks: tuple[Framework, ...]
     ) -> None:
+        self.routes.append(self._options_decl(self._owner(owner), options, frameworks))
+
+    def _options_decl(
+        self, owner: Expr | None, options: _Node, frameworks: tuple[Framework, ...]
+    ) -> RouteDecl:
         """`fastify.route({ method: ['GET', 'HEAD'], url: '/x', preHandler: auth, handler })`,
         hapi's `server.route({ method: '*', path: '/x', options: { auth: false }, handler })`
         (which of them the owner is only the linker knows: each record's keys are read):
@@ -967,10 +1010,8 @@ class _Reader:
         auth_paths = [p.split(".") for f in named or frameworks for p in f.auth_options]
         if auth_paths:
             guards += (self._route_auth(options, auth_paths),)
-        self.routes.append(
-            RouteDecl(self._owner(owner), path, methods, _line(options), handler,
-                      auth=Auth(guards), methods_unknown=not known)
-        )  # fmt: skip
+        return RouteDecl(owner, path, methods, _line(options), handler, auth=Auth(guards),
+                         methods_unknown=not known)  # fmt: skip
 
     def _dotted(self, node: _Node | None, keys: tuple[str, ...] | list[str]) -> _Node | None:
         """The value at `a.b` of an object literal (`{ options: { auth: false } }`)."""
@@ -1276,6 +1317,8 @@ class _Reader:
                 return self._ref(base.module, prop)
         if kind == "object":
             return self._object(node)
+        if kind == "array":  # `exports.endpoints = [{ method, path, handler }, ...]`
+            return self._route_table(node)
         if kind in _FUNCTION_VALUES:  # `module.exports = (app) => {...}`: callers pass routers
             return self._function(node, "")
         path = self._path(node)

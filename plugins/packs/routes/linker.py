@@ -535,6 +535,9 @@ class _RouteResolver:
                 self._unresolved(UNRESOLVED_PREFIX, path, prefix.line, detail)
 
     def _attach_route(self, path: str, route: RouteDecl) -> None:
+        if route.table:
+            self._attach_table(path, route)
+            return
         site = (
             None
             if type(route.path) is Lit and not route.method_exprs and type(route.owner) is not Param
@@ -547,6 +550,31 @@ class _RouteResolver:
             return
         for node in self._owners(path, route.owner):
             node.routes.append((path, route))
+
+    def _attach_table(self, path: str, route: RouteDecl) -> None:
+        """`server.route(endpoints)`: each route of the table the argument names (`_route_table`,
+        in this file or another) on the call's router, its path read where the entry is
+        written and the route placed there; a table not found is one route of this call whose
+        path is not known (an `UNRESOLVED_ROUTE` here, never silence)."""
+        table = self.evaluate(path, route.path)
+        if isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
+            entries = [item for item in table.value.items if isinstance(item, RouteDecl)]
+            for entry in entries:
+                here = table.file == path
+                self._attach_route(
+                    path,
+                    replace(
+                        entry,
+                        owner=route.owner,
+                        path=entry.path if here else Bound(table.file, entry.path),
+                        endpoint=None,
+                        called_at=(table.file, entry.line),
+                        via=(path, route.line),
+                    ),
+                )
+            if entries:
+                return
+        self._attach_route(path, replace(route, table=False))
 
     def _parameter_router(self, path: str, param: Param, route: RouteDecl) -> _Node:
         """The router a function's parameter stands for when no scanned call passes one

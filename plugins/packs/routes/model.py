@@ -326,6 +326,9 @@ class RouteDecl:
     via: tuple[str, int] | None = None
     # why a segment the reader saw is not in its path (NestJS's `@Version('2')`): a gap
     unread_segment: str = ""
+    # `server.route(table)`: `path` is the table, a list of route options the linker expands
+    # (each entry a route where it is written), or one route whose path is not known
+    table: bool = False
 
 
 @dataclass(frozen=True, slots=True)
