@@ -149,3 +149,32 @@ def test_a_fastify_scan_with_the_pre_filter_is_the_scan_of_every_file(
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]  # srv/util.js holds nothing any reader looks for
     assert '"PUT /v2/admin/settings"' in documents[1]
+
+
+# A plugin no scanned call registers (a loader library reads it from its folder) whose routes'
+# paths are computed from its options: each route is a finding where it is written, not dropped.
+COMPUTED_PATHS_IN_AN_UNREGISTERED_PLUGIN: dict[str, str] = {
+    "api/handlers/widgets.js": (
+        "const fp = require('fastify-plugin');\n"
+        "async function widgets(app, opts) {\n"
+        "  app.route({ method: 'GET', url: opts.base + 'widgets', handler: list });\n"
+        "  app.post(`${opts.base}widgets`, create);\n"
+        "  app.get(opts.healthPath, { logLevel: 'warn' }, list);\n"
+        "}\n"
+        "function list() {}\n"
+        "function create() {}\n"
+        "module.exports = fp(widgets);\n"
+    ),
+    "api/server.js": "const app = require('fastify')();\napp.listen({ port: 0 });\n",
+}
+
+
+def test_a_computed_path_in_a_plugin_nothing_registers_is_a_finding_where_it_is_written() -> None:
+    found = document(COMPUTED_PATHS_IN_AN_UNREGISTERED_PLUGIN)
+    unresolved = [f for f in found["findings"] if f["code"] == "UNRESOLVED_ROUTE"]
+    assert [(f["locations"][0]["path"], f["locations"][0]["line"]) for f in unresolved] == [
+        ("api/handlers/widgets.js", 3),
+        ("api/handlers/widgets.js", 4),
+        ("api/handlers/widgets.js", 5),
+    ]
+    assert found["resources"] == []

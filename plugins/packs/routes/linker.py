@@ -1497,16 +1497,17 @@ def _passed(call: Invocation, param: Param) -> Expr | None:
 def _route_like(path: str, route: RouteDecl) -> bool:
     """Whether a declaration on a parameter nothing passes is surely a route: in Python
     (a route decorator or registration call), in JavaScript with a path (`'/x'`, `'*'`) on
-    a parameter named as an app or a router is."""
+    a parameter named as an app or a router is, and so is one whose path is computed
+    (`server.route({ method: 'GET', path: opts.prefix + 'x' })` in a plugin a library loads):
+    a route whose path is not known, a finding, never dropped."""
     if path.endswith(".py"):
         return True
     owner = route.owner
-    return (
-        isinstance(owner, Param)
-        and owner.name in _APP_NAMES  # not `api.get('/users', {params})`, an HTTP client
-        and isinstance(route.path, Lit)
-        and route.path.value.startswith(("/", "*"))
-    )
+    if not isinstance(owner, Param) or owner.name not in _APP_NAMES:
+        return False  # not `api.get('/users', {params})`, an HTTP client
+    if isinstance(route.path, Lit):
+        return route.path.value.startswith(("/", "*"))
+    return route.methods is not None and not route.table
 
 
 # a plugin's router parameter, by the records' names (`fastify`), -> the framework it serves
