@@ -178,3 +178,31 @@ def test_a_computed_path_in_a_plugin_nothing_registers_is_a_finding_where_it_is_
         ("api/handlers/widgets.js", 5),
     ]
     assert found["resources"] == []
+
+
+# Plugin libraries that serve routes of their own: the CORS plugin's preflight route, always
+# served on the router registering it (bound under another name), and a documentation UI whose
+# routes hang on its options, inside a prefixed plugin: a finding at its register call.
+GENERATED_ROUTES: dict[str, str] = {
+    "web/boot.js": (
+        "const Fastify = require('fastify');\n"
+        "const crossOrigin = require('@fastify/cors');\n"
+        "const web = Fastify();\n"
+        "web.register(crossOrigin, { origin: false });\n"
+        "web.register(async (scope) => {\n"
+        "  scope.register(require('@fastify/swagger-ui'), { routePrefix: '/docs' });\n"
+        "  scope.get('/x', async () => 1);\n"
+        "}, { prefix: '/v3' });\n"
+    ),
+}
+
+
+def test_a_plugin_library_s_own_routes_are_listed_or_named_at_its_register_call() -> None:
+    assert placed(GENERATED_ROUTES) == {
+        "OPTIONS /*": "web/boot.js:4 fastify",
+        "GET /v3/x": "web/boot.js:7 fastify",
+    }
+    [finding] = document(GENERATED_ROUTES)["findings"]
+    assert finding["code"] == "UNRESOLVED_ROUTE"
+    assert "`@fastify/swagger-ui` serves routes of its own" in finding["detail"]
+    assert {"path": "web/boot.js", "line": 6} in finding["locations"]

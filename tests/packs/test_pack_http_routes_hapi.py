@@ -208,3 +208,23 @@ def test_a_route_table_scan_with_the_pre_filter_is_the_scan_of_every_file(
     documents, _parsed = scanned_both_ways(tmp_path, ROUTE_TABLES, monkeypatch)
     assert documents[1] == documents[0]
     assert '"PATCH /v2/items/{id}"' in documents[1]
+
+
+def test_a_documentation_plugin_s_routes_are_a_finding_at_its_register_call() -> None:
+    files = {
+        "hx/index.js": (
+            "const Hapi = require('@hapi/hapi');\n"
+            "const Docs = require('hapi-swagger');\n"
+            "const go = async () => {\n"
+            "  const server = new Hapi.Server({ port: 0 });\n"
+            "  await server.register([require('@hapi/inert'), { plugin: Docs, options: {} }]);\n"
+            "  server.route({ method: 'GET', path: '/h', handler: () => 1 });\n"
+            "};\n"
+        ),
+    }
+    found = document(files)
+    assert [r["name"] for r in found["resources"]] == ["GET /h"]
+    [finding] = found["findings"]
+    assert finding["code"] == "UNRESOLVED_ROUTE"
+    assert finding["detail"].startswith("`hapi-swagger` serves routes of its own")
+    assert finding["locations"] == [{"path": "hx/index.js", "line": 5}]

@@ -1078,6 +1078,7 @@ class _Reader:
             shared = self._default_of(wrapper) == _SHARED_PLUGIN
             inner = self._arguments(plugin_node)
             plugin_node = (_unwrap(inner[0]) or inner[0]) if inner else plugin_node
+        self._generated(node, parent, plugin_node, framework)
         plugin = self._expr(plugin_node)
         callees = [plugin] if plugin is not None else []
         if framework.plugin_member and plugin is not None:  # hapi: `{ name, register }`
@@ -1100,6 +1101,20 @@ class _Reader:
             self.invocations.append(
                 Invocation(callee, (child,), (), line, scope=self._enclosing(node))
             )
+
+    def _generated(self, node: _Node, parent: Expr, plugin: _Node, framework: Framework) -> None:
+        """A plugin library that serves routes of its own (the record's `generates`): those
+        it always serves, on the registering router (they are all `fastify-plugin` plugins,
+        sharing it); those that hang on its options, one route whose path is not known (an
+        `UNRESOLVED_ROUTE` here naming the library)."""
+        module = self._default_of(plugin)
+        if module is None or module not in framework.generates:
+            return
+        served = framework.generates[module]
+        for method, path in served:
+            self.routes.append(RouteDecl(parent, Lit(path), (method,), _line(node)))
+        if not served:
+            self.routes.append(RouteDecl(parent, Opaque(), None, _line(node), generated_by=module))
 
     def _plugin_functions(self, plugin: Expr, framework: Framework, site: str) -> list[Expr]:
         """hapi's plugin object's function (`plugin.register`), or that of the `plugin` its

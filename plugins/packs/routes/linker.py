@@ -1022,11 +1022,17 @@ class _RouteResolver:
                 methods = tuple(verbs)
         if declared is None or methods_unknown:
             handler = f" (handler `{route.handler}`)" if route.handler else ""
-            if declared is None:
+            if route.generated_by:
+                detail = (
+                    f"`{route.generated_by}` serves routes of its own, made at runtime from "
+                    "its options: they are not listed"
+                )
+            elif declared is None:
                 detail = f"the path `{describe(route.path)}` of this route{handler} is computed"
             else:
                 detail = f"the methods of the route `{declared}`{handler} are computed"
-            detail += " out of sight: it is not listed"
+            if not route.generated_by:
+                detail += " out of sight: it is not listed"
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
             if route.via is not None:  # where the user's call is written
                 place = {"path": route.via[0], "line": route.via[1]}

@@ -329,6 +329,8 @@ class RouteDecl:
     # `server.route(table)`: `path` is the table, a list of route options the linker expands
     # (each entry a route where it is written), or one route whose path is not known
     table: bool = False
+    # a plugin library that adds routes of its own (`hapi-swagger`): they are not listed
+    generated_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)
