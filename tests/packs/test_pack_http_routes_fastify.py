@@ -206,3 +206,73 @@ def test_a_plugin_library_s_own_routes_are_listed_or_named_at_its_register_call(
     assert finding["code"] == "UNRESOLVED_ROUTE"
     assert "`@fastify/swagger-ui` serves routes of its own" in finding["detail"]
     assert {"path": "web/boot.js", "line": 6} in finding["locations"]
+
+
+# `@fastify/autoload`: every script of a folder registered as a plugin, by the loader's rules
+# (a folder with an `index` registers it and its subfolders only, `_name` folders are route
+# parameters, an `autoPrefix` export replaces the folder's path, type declarations are no
+# plugins), under the loader's `options.prefix`; from an app, and from a fastify-cli style
+# plugin nothing scanned registers (its prefix then not known).
+AUTOLOADED: dict[str, str] = {
+    "srv/main.js": (
+        "const path = require('path');\n"
+        "const Loader = require('@fastify/autoload');\n"
+        "const app = require('fastify')();\n"
+        "app.register(Loader, { dir: path.join(__dirname, 'plugins') });\n"
+        "app.register(Loader, { dir: path.join(__dirname, 'endpoints'), options: { prefix: '/api' } });\n"
+    ),
+    "srv/plugins/db.js": (
+        "const fp = require('fastify-plugin');\n"
+        "module.exports = fp(async (f) => { f.decorate('db', 1); });\n"
+    ),
+    "srv/endpoints/health.js": (
+        "module.exports = async (f) => { f.get('/health', async () => 'ok'); };\n"
+    ),
+    "srv/endpoints/orders/index.js": (
+        "module.exports = async function (f) { f.get('/', list); f.post('/', add); };\n"
+        "function list() {}\n"
+        "function add() {}\n"
+    ),
+    "srv/endpoints/orders/_orderId/items.js": (
+        "module.exports = async function (f) { f.get('/items', async () => []); };\n"
+    ),
+    "srv/endpoints/orders/helper.js": (
+        "module.exports = async function (f) { f.get('/never', async () => []); };\n"
+    ),
+    "srv/endpoints/admin.mjs": (
+        "export const autoPrefix = '/_ops';\n"
+        "export default async function (f) { f.delete('/cache', async () => 1); }\n"
+    ),
+    "srv/endpoints/types.d.ts": "export type Shape = number;\n",
+}
+AUTOLOADED_ROUTES = {
+    "DELETE /api/_ops/cache": "srv/endpoints/admin.mjs:2 fastify",
+    "GET /api/health": "srv/endpoints/health.js:1 fastify",
+    "GET /api/orders/{orderId}/items": "srv/endpoints/orders/_orderId/items.js:1 fastify",
+    "GET /api/orders": "srv/endpoints/orders/index.js:1 fastify",
+    "POST /api/orders": "srv/endpoints/orders/index.js:1 fastify",
+}
+
+
+def test_autoload_registers_a_folder_s_plugins_under_their_folders_paths() -> None:
+    assert placed(AUTOLOADED) == AUTOLOADED_ROUTES
+    assert document(AUTOLOADED)["findings"] == []
+
+
+def test_autoload_in_a_plugin_nothing_registers_lists_its_routes_with_the_prefix_unknown() -> None:
+    main = AUTOLOADED["srv/main.js"].replace(
+        "const app = require('fastify')();\n", "module.exports = async function (app, opts) {\n"
+    )
+    files = {**AUTOLOADED, "srv/main.js": main + "};\n"}
+    found = document(files)
+    assert placed(files) == AUTOLOADED_ROUTES
+    assert {r["attrs"].get("prefixUnresolved") for r in found["resources"]} == {True}
+    assert [f["code"] for f in found["findings"]] == ["UNRESOLVED_PREFIX"]
+
+
+def test_an_autoload_scan_with_the_pre_filter_is_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _parsed = scanned_both_ways(tmp_path, AUTOLOADED, monkeypatch)
+    assert documents[1] == documents[0]
+    assert '"GET /api/orders/{orderId}/items"' in documents[1]

@@ -77,6 +77,9 @@ class Framework:
     # when the routes hang on its options (swagger UIs, static files): an `UNRESOLVED_ROUTE`
     # at the register call naming the library
     generates: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # plugin loaders: registered with `{ dir, options: { prefix } }`, they register every
+    # script of a folder as a plugin, under the folder's path (`@fastify/autoload`)
+    loaders: tuple[str, ...] = ()
     # auth: library -> the names that guard when used ("*": any use); libraries that never do
     guards: Mapping[str, frozenset[str]] = field(default_factory=dict)
     not_guards: frozenset[str] = frozenset()
@@ -298,6 +301,7 @@ READ = (
             "@fastify/oauth2": (),
             "fastify-oauth2": (),
         },
+        loaders=("@fastify/autoload", "fastify-autoload"),
         guards={
             "@fastify/basic-auth": frozenset({"*"}),
             "@fastify/bearer-auth": frozenset({"*"}),

@@ -7,6 +7,7 @@ SyntaxError, and contributes nothing.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import replace
 
@@ -35,6 +36,7 @@ from .model import (
     ImportRef,
     Invocation,
     Lit,
+    LoadDecl,
     ModuleFacts,
     Namespace,
     NoGuard,
@@ -153,6 +155,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         stores=tuple(reader.stores),
         prefixes=tuple(reader.prefixes),
         global_prefixes=tuple(reader.global_prefixes),
+        loads=tuple(reader.loads),
     )
 
 
@@ -246,6 +249,7 @@ class _Reader:
         self.stores: list[Store] = []
         self.prefixes: list[PrefixDecl] = []
         self.global_prefixes: list[GlobalPrefix] = []
+        self.loads: list[LoadDecl] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
@@ -1079,6 +1083,9 @@ class _Reader:
             inner = self._arguments(plugin_node)
             plugin_node = (_unwrap(inner[0]) or inner[0]) if inner else plugin_node
         self._generated(node, parent, plugin_node, framework)
+        if self._default_of(plugin_node) in framework.loaders:
+            self._load(node, parent, args[1] if len(args) > 1 else None)
+            return
         plugin = self._expr(plugin_node)
         callees = [plugin] if plugin is not None else []
         if framework.plugin_member and plugin is not None:  # hapi: `{ name, register }`
@@ -1115,6 +1122,53 @@ class _Reader:
             self.routes.append(RouteDecl(parent, Lit(path), (method,), _line(node)))
         if not served:
             self.routes.append(RouteDecl(parent, Opaque(), None, _line(node), generated_by=module))
+
+    def _load(self, node: _Node, parent: Expr, options: _Node | None) -> None:
+        """`fastify.register(autoLoad, { dir: path.join(__dirname, 'routes'), options: {
+        prefix } })`: every script of that folder is a plugin registered on `parent` (the
+        loader shares its router), listed by the linker; a folder not known (computed) is a
+        finding here, as a library's own routes are."""
+        options = _unwrap(options)
+        folder_node = self._field(options, "dir") if options and options.type == "object" else None
+        folder = self._folder(folder_node)
+        if options is None or options.type != "object" or folder is None:
+            loader = "@fastify/autoload"
+            self.routes.append(RouteDecl(parent, Opaque(), None, _line(node), generated_by=loader))
+            return
+        passed = _unwrap(self._field(options, "options"))
+        prefix: Expr | None = None
+        if passed is not None and passed.type == "object":
+            value = self._field(passed, "prefix")
+            prefix = (self._value(value) or Opaque()) if value is not None else None
+        elif passed is not None:
+            prefix = Opaque()  # options computed out of sight: the prefix may be in them
+        dir_prefix = _unwrap(self._field(options, "dirNameRoutePrefix"))
+        ignore = _unwrap(self._field(options, "ignorePattern"))
+        pattern = ignore.child_by_field_id(self.fields.pattern) if ignore is not None else None
+        self.loads.append(
+            LoadDecl(parent, folder, prefix, dir_prefix is None or dir_prefix.type != "false",
+                     _line(node), self._enclosing(node),
+                     self._text(pattern) if pattern is not None else None)
+        )  # fmt: skip
+
+    def _folder(self, node: _Node | None) -> str | None:
+        """The repository folder `path.join(__dirname, 'routes')` names (also `resolve`, and
+        desm's `join(import.meta.url, 'routes')`), from this file's own; None for any other."""
+        node = _unwrap(node)
+        if node is None or node.type != "call_expression":
+            return None
+        callee = self._text(node.child_by_field_id(self.fields.function))
+        if callee.rpartition(".")[2] not in {"join", "resolve"}:
+            return None
+        args = [_unwrap(a) or a for a in self._arguments(node)]
+        if not args or self._text(args[0]) not in {"__dirname", "import.meta.url",
+                                                   "import.meta.dirname"}:  # fmt: skip
+            return None
+        parts = [self._string(a) for a in args[1:]]
+        if any(p is None for p in parts):
+            return None
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(self.path), *parts))  # type: ignore[arg-type]
+        return None if joined.startswith("..") else joined
 
     def _plugin_functions(self, plugin: Expr, framework: Framework, site: str) -> list[Expr]:
         """hapi's plugin object's function (`plugin.register`), or that of the `plugin` its

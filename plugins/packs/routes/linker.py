@@ -11,6 +11,7 @@ carrying the auth that a router, an include or a middleware puts on what it serv
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -26,6 +27,7 @@ from .model import (
     DJANGO,
     EXPRESS,
     FASTAPI,
+    FASTIFY,
     FLASK,
     HTTP_METHODS,
     Apply,
@@ -43,6 +45,7 @@ from .model import (
     Invocation,
     Items,
     Lit,
+    LoadDecl,
     ModuleFacts,
     MountDecl,
     Namespace,
@@ -253,11 +256,11 @@ class _RouteResolver:
         paths: Collection[str] | None = None,
         failed: Collection[str] = (),
     ) -> None:
-        self.modules = modules
         self.failed = frozenset(failed)
         # every file that may hold facts, parsed or not: module resolution reads these names
         self.files: frozenset[str] = frozenset(modules if paths is None else paths)
         self.touched: set[str] = set()
+        self.modules = self._loaded(modules)
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
         self.python_files: dict[str, str] = {}  # dotted module name -> file
@@ -271,7 +274,7 @@ class _RouteResolver:
         self.calls: dict[tuple[str, str], list[tuple[str, Invocation]]] | None = None
         self.verdicts: dict[tuple[str, Expr], int] = {}
         self.global_frameworks = frozenset(
-            g.framework for facts in modules.values() for g in facts.global_prefixes
+            g.framework for facts in self.modules.values() for g in facts.global_prefixes
         )
         self.globals: dict[str, tuple[str, frozenset[str], Gap | None]] = {}
         self.judging: set[tuple[str, Expr]] = set()
@@ -279,7 +282,7 @@ class _RouteResolver:
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
         self.nodes: dict[tuple[str, str], _Node] = {
             (path, decl.router_id): _Node(path, decl)
-            for path, facts in modules.items()
+            for path, facts in self.modules.items()
             for decl in facts.routers
             if decl.subclass is None
         }
@@ -291,7 +294,7 @@ class _RouteResolver:
         self.chains: dict[tuple[str, str], list[_Chain]] = {}
         # a gap inside a function -> the calls of it that reached it (listed in its finding)
         self.gap_places: dict[Gap, dict[tuple[str, int], None]] = {}
-        for path, facts in modules.items():
+        for path, facts in self.modules.items():
             for decl in facts.routers:
                 if decl.subclass is not None:
                     self._subclassed(path, decl, decl.subclass)
@@ -299,6 +302,47 @@ class _RouteResolver:
         self.verdicts.clear()
         self.limit = self.budget = LINK_BUDGET  # routes produced plus mounts followed, allowed
         self.cut: dict[tuple[str, int], None] = {}  # mounts not followed for want of budget
+
+    def _loaded(self, modules: Mapping[str, ModuleFacts]) -> Mapping[str, ModuleFacts]:
+        """`modules`, each plugin loader (`LoadDecl`) written out as the registers it makes:
+        per plugin file a child router under the loader's prefix and the file's own (its
+        `autoPrefix` export, else its folder's path), used by the loader's router, and a call
+        of the file's default export with it, as `register(require(file), { prefix })`."""
+        if not any(facts.loads for facts in modules.values()):
+            return modules
+        out = dict(modules)
+        for path, facts in modules.items():
+            routers, uses, invocations = [], [], []
+            for load in facts.loads:
+                for file, crumb in _autoloaded(load, self.files):
+                    self.touched.add(file)
+                    spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
+                    spec = spec if spec.startswith(".") else f"./{spec}"
+                    plugin = modules.get(file)
+                    own: Expr | None = Lit(crumb) if crumb else None
+                    if plugin is not None and "autoPrefix" in plugin.exports:
+                        own = ImportRef(spec, "autoPrefix", path)
+                    prefix = (
+                        own if load.prefix is None
+                        else load.prefix if own is None
+                        else Concat((load.prefix, own))
+                    )  # fmt: skip
+                    site = f"load:{load.line}:{file}"
+                    child = RouterRef(site)
+                    routers.append(RouterDecl(site, FASTIFY, load.line, prefix=prefix))
+                    uses.append(UseDecl(load.owner, ((child, Auth((child,))),), load.line))
+                    invocations.append(
+                        Invocation(ImportRef(spec, "default", path), (child,), (), load.line,
+                                   scope=load.scope)
+                    )  # fmt: skip
+            if routers:
+                out[path] = replace(
+                    facts,
+                    routers=(*facts.routers, *routers),
+                    uses=(*facts.uses, *uses),
+                    invocations=(*facts.invocations, *invocations),
+                )
+        return out
 
     def _facts(self, path: str) -> ModuleFacts:
         """A file's facts, remembering that they were asked for; a file not parsed (a
@@ -1498,6 +1542,53 @@ def _passed(call: Invocation, param: Param) -> Expr | None:
     if 0 <= param.index < len(call.args):
         return call.args[param.index]
     return dict(call.keywords).get(param.name)
+
+
+_LOADED_INDEX = re.compile(r"^index\.(?:ts|js|cjs|mjs)$", re.IGNORECASE)
+_LOADED_SCRIPT = re.compile(r"((^.?|\.[^d]|[^.]d|[^.][^d])\.ts|\.js|\.cjs|\.mjs)$", re.IGNORECASE)
+_LOADED_HOOKS = re.compile(r"^[_.]?auto_?hooks(\.ts|\.js|\.cjs|\.mjs)$", re.IGNORECASE)
+
+
+def _autoloaded(load: LoadDecl, files: Collection[str]) -> list[tuple[str, str]]:
+    """(file, its folder's route prefix) of each plugin `@fastify/autoload` registers from
+    `load.folder`, by its documented rules: a folder holding an `index` script registers that
+    one (and its subfolders), else each script (`.d.ts` and `autohooks` files aside); a
+    subfolder adds its name to the prefix (with `dirNameRoutePrefix`), `_id` read as `:id`;
+    names matching `ignorePattern` are skipped."""
+    below: dict[str, tuple[list[str], set[str]]] = {}  # folder -> (scripts, subfolders)
+    root = load.folder.rstrip("/")
+    for name in files:
+        if not name.startswith(f"{root}/"):
+            continue
+        parts = name[len(root) + 1 :].split("/")
+        folder = root
+        for part in parts[:-1]:
+            below.setdefault(folder, ([], set()))[1].add(part)
+            folder = f"{folder}/{part}"
+        below.setdefault(folder, ([], set()))[0].append(parts[-1])
+    ignore = re.compile(load.ignore) if load.ignore else None
+    found: list[tuple[str, str]] = []
+
+    def visit(folder: str, crumb: str) -> None:
+        scripts, folders = below.get(folder, ([], set()))
+        index = next((n for n in sorted(scripts) if _LOADED_INDEX.match(n)), None)
+        if index is not None:
+            found.append((f"{folder}/{index}", crumb))
+        for sub in sorted(folders):
+            if ignore is not None and ignore.search(sub):
+                continue
+            name = ":" + sub[1:] if sub.startswith("_") else sub
+            visit(f"{folder}/{sub}", f"{crumb}/{name}" if load.dir_prefix else crumb)
+        if index is not None:
+            return
+        for script in sorted(scripts):
+            if ignore is not None and ignore.search(script):
+                continue
+            if _LOADED_SCRIPT.search(script) and not _LOADED_HOOKS.match(script):
+                found.append((f"{folder}/{script}", crumb))
+
+    visit(root, "")
+    return found
 
 
 def _route_like(path: str, route: RouteDecl) -> bool:
