@@ -276,3 +276,24 @@ def test_an_autoload_scan_with_the_pre_filter_is_the_scan_of_every_file(
     documents, _parsed = scanned_both_ways(tmp_path, AUTOLOADED, monkeypatch)
     assert documents[1] == documents[0]
     assert '"GET /api/orders/{orderId}/items"' in documents[1]
+
+
+def test_a_module_exporting_a_fastify_plugin_wrapped_plugin_is_followed_from_its_register() -> None:
+    files = {
+        "svc/index.js": (
+            "const start = require('./lib/start');\n"
+            "const app = require('fastify')();\n"
+            "app.register(start);\n"
+        ),
+        "svc/lib/start.js": (
+            "const wrap = require('fastify-plugin');\n"
+            "async function start(instance) {\n"
+            "  instance.get('/ready', async () => true);\n"
+            "}\n"
+            "module.exports = wrap(start);\n"
+        ),
+    }
+    found = document(files)
+    assert placed(files) == {"GET /ready": "svc/lib/start.js:3 fastify"}
+    assert found["findings"] == []
+    assert [r["attrs"].get("prefixUnresolved") for r in found["resources"]] == [None]

@@ -1369,6 +1369,9 @@ class _Reader:
                     return self._expr(callee.child_by_field_id(self.fields.object))
                 if member in _NO_ROUTES:  # `router.allowedMethods()`
                     return NoGuard(f"{member}()")
+            if self._default_of(_unwrap(callee)) == _SHARED_PLUGIN and self._arguments(node):
+                # `module.exports = fp(plugin)`: the plugin itself, to be called by a register
+                return self._expr(self._arguments(node)[0])
             wrapped = self._wrapped(node)
             if wrapped is not None:
                 return wrapped
