@@ -15,7 +15,8 @@ const path = require("node:path");
 const checkout = path.resolve(process.argv[2]);
 const { print } = require("./js_runtime_env");
 const express = require("express");
-const proto = express.Router;
+// Express 4's Router is the prototype of its routers; Express 5's (the `router` package) a class
+const proto = express.Router.prototype?.route ? express.Router.prototype : express.Router;
 const original = proto.route;
 proto.route = function route(routePath) {
   const made = original.call(this, routePath);
@@ -77,5 +78,6 @@ function walk(stack, prefix) {
     }
   }
 }
-walk(app._router.stack, "");
+walk((app._router || app.router).stack, ""); // Express 5: `app.router`; its mounted routers'
+// paths are not kept on their layers, so an Express 5 app with mounted routers is not read here
 print(items); // to TRUTH_OUT if set: an app's logger may write to stdout

@@ -562,9 +562,9 @@ class _Reader:
             and target is not None
             and value_node is not None
             and target.type == "identifier"
-            and value_node.type == "array"
+            and (value_node.type == "array" or self._collection(value_node) is not None)
         ):
-            self.arrays[self._text(target)] = value_node
+            self.arrays[self._text(target)] = self._collection(value_node) or value_node
         value = self._expr(value_node)
         if target is None or value is None:
             return
@@ -850,8 +850,21 @@ class _Reader:
             scope = scope.parent
         return envs
 
+    def _collection(self, node: _Node | None) -> _Node | None:
+        """The literal array a `new Map([...])` or `new Set([...])` is made of (iterating the
+        Map gives its `[key, value]` pairs, the Set its items, as the array's); None else."""
+        if node is None or node.type != "new_expression":
+            return None
+        made = self._text(node.child_by_field_id(self.fields.constructor))
+        args = self._arguments(node)
+        inner = _unwrap(args[0]) if len(args) == 1 else None
+        if made not in {"Map", "Set"} or inner is None or inner.type != "array":
+            return None
+        return inner
+
     def _array_items(self, node: _Node | None) -> list[_Node] | None:
         node = _unwrap(node)
+        node = self._collection(node) or node
         if node is not None and node.type == "identifier":
             node = self.arrays.get(self._text(node))
         if node is None or node.type != "array":
@@ -874,10 +887,17 @@ class _Reader:
         return first
 
     def _bind_item(self, target: _Node, item: _Node) -> dict[str, _Node] | None:
-        """`r` → the item; `{ path, route }` → the item's fields of those names."""
+        """`r` → the item; `{ path, route }` → the item's fields of those names; `[url, file]`
+        → the item's elements at those places (a Map's pairs)."""
         if target.type == "identifier":
             return {self._text(target): item}
         item = _unwrap(item) or item
+        if target.type == "array_pattern" and item.type == "array":
+            names = [c for c in target.named_children if c.type != "comment"]
+            values = [c for c in item.named_children if c.type != "comment"]
+            if len(values) < len(names) or any(n.type != "identifier" for n in names):
+                return None
+            return {self._text(n): v for n, v in zip(names, values, strict=False)}
         if target.type != "object_pattern" or item.type != "object":
             return None
         bound: dict[str, _Node] = {}
