@@ -228,3 +228,31 @@ def test_a_documentation_plugin_s_routes_are_a_finding_at_its_register_call() ->
     assert finding["code"] == "UNRESOLVED_ROUTE"
     assert finding["detail"].startswith("`hapi-swagger` serves routes of its own")
     assert finding["locations"] == [{"path": "hx/index.js", "line": 5}]
+
+
+def test_a_table_or_a_library_s_routes_in_a_plugin_nothing_registers_are_findings() -> None:
+    # plugins registered by a composer from their names (glue's manifest), so no scanned call
+    # passes them a server: a table from a module the scan cannot resolve, and hapi-swagger
+    files = {
+        "lib/plugins/api.js": (
+            "const Endpoints = require('routes');\n"
+            "const register = function (server) {\n"
+            "  server.route(Endpoints.list);\n"
+            "};\n"
+            "exports.plugin = { name: 'api', register };\n"
+        ),
+        "lib/plugins/docs.js": (
+            "const Swagger = require('hapi-swagger');\n"
+            "exports.plugin = {\n"
+            "  name: 'docs',\n"
+            "  async register(server) { await server.register({ plugin: Swagger }); },\n"
+            "};\n"
+        ),
+    }
+    found = document(files)
+    assert found["resources"] == []
+    unresolved = [f for f in found["findings"] if f["code"] == "UNRESOLVED_ROUTE"]
+    assert [(f["locations"][0]["path"], f["locations"][0]["line"]) for f in unresolved] == [
+        ("lib/plugins/api.js", 3),
+        ("lib/plugins/docs.js", 4),
+    ]

@@ -1141,7 +1141,10 @@ class _Reader:
         for method, path in served:
             self.routes.append(RouteDecl(parent, Lit(path), (method,), _line(node)))
         if not served:
-            self.routes.append(RouteDecl(parent, Opaque(), None, _line(node), generated_by=module))
+            self.routes.append(
+                RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
+                          generated_by=module)
+            )  # fmt: skip
 
     def _load(self, node: _Node, parent: Expr, options: _Node | None) -> None:
         """`fastify.register(autoLoad, { dir: path.join(__dirname, 'routes'), options: {
@@ -1153,7 +1156,10 @@ class _Reader:
         folder = self._folder(folder_node)
         if options is None or options.type != "object" or folder is None:
             loader = "@fastify/autoload"
-            self.routes.append(RouteDecl(parent, Opaque(), None, _line(node), generated_by=loader))
+            self.routes.append(
+                RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
+                          generated_by=loader)
+            )  # fmt: skip
             return
         passed = _unwrap(self._field(options, "options"))
         prefix: Expr | None = None

@@ -618,7 +618,7 @@ class _RouteResolver:
                 )
             if entries:
                 return
-        self._attach_route(path, replace(route, table=False))
+        self._attach_route(path, replace(route, table=False, methods_unknown=True))
 
     def _parameter_router(self, path: str, param: Param, route: RouteDecl) -> _Node:
         """The router a function's parameter stands for when no scanned call passes one
@@ -1604,7 +1604,7 @@ def _route_like(path: str, route: RouteDecl) -> bool:
         return False  # not `api.get('/users', {params})`, an HTTP client
     if isinstance(route.path, Lit):
         return route.path.value.startswith(("/", "*"))
-    return route.methods is not None and not route.table
+    return (route.methods is not None or route.methods_unknown) and not route.table
 
 
 # a plugin's router parameter, by the records' names (`fastify`), -> the framework it serves
