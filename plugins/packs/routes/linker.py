@@ -579,7 +579,7 @@ class _RouteResolver:
                 self._unresolved(UNRESOLVED_PREFIX, path, prefix.line, detail)
 
     def _attach_route(self, path: str, route: RouteDecl) -> None:
-        if route.table:
+        if route.table and not route.methods_unknown:
             self._attach_table(path, route)
             return
         site = (
@@ -618,7 +618,7 @@ class _RouteResolver:
                 )
             if entries:
                 return
-        self._attach_route(path, replace(route, table=False, methods_unknown=True))
+        self._attach_route(path, replace(route, methods_unknown=True))  # not found: a finding
 
     def _parameter_router(self, path: str, param: Param, route: RouteDecl) -> _Node:
         """The router a function's parameter stands for when no scanned call passes one
@@ -1071,11 +1071,15 @@ class _RouteResolver:
                     f"`{route.generated_by}` serves routes of its own, made at runtime from "
                     "its options: they are not listed"
                 )
+            elif route.table:
+                detail = f"the route table `{describe(route.path)}` given here is computed"
             elif declared is None:
                 detail = f"the path `{describe(route.path)}` of this route{handler} is computed"
             else:
                 detail = f"the methods of the route `{declared}`{handler} are computed"
-            if not route.generated_by:
+            if route.table:
+                detail += " out of sight: its routes are not listed"
+            elif not route.generated_by:
                 detail += " out of sight: it is not listed"
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
             if route.via is not None:  # where the user's call is written
@@ -1604,7 +1608,7 @@ def _route_like(path: str, route: RouteDecl) -> bool:
         return False  # not `api.get('/users', {params})`, an HTTP client
     if isinstance(route.path, Lit):
         return route.path.value.startswith(("/", "*"))
-    return (route.methods is not None or route.methods_unknown) and not route.table
+    return route.methods is not None or route.methods_unknown
 
 
 # a plugin's router parameter, by the records' names (`fastify`), -> the framework it serves
