@@ -259,3 +259,24 @@ def test_a_table_or_a_library_s_routes_in_a_plugin_nothing_registers_are_finding
         ("lib/plugins/api.js", 3),
         ("lib/plugins/docs.js", 4),
     ]
+
+
+def test_plugins_composed_by_glue_from_a_manifest_are_named_as_not_read() -> None:
+    files = {
+        "boot.js": (
+            "const Glue = require('@hapi/glue');\n"
+            "const Settings = require('./settings');\n"
+            "const start = async () => {\n"
+            "  const server = await Glue.compose(Settings.get('/'), { relativeTo: __dirname });\n"
+            "  await server.start();\n"
+            "};\n"
+        ),
+        "settings.js": (
+            "const Store = require('confidence').Store;\n"
+            "module.exports = new Store({ register: { plugins: [{ plugin: './api/people' }] } });\n"
+        ),
+    }
+    [finding] = document(files)["findings"]
+    assert finding["code"] == "UNREAD_FRAMEWORK"
+    assert finding["detail"].startswith("@hapi/glue is used here")
+    assert finding["locations"] == [{"path": "boot.js", "line": 1}]

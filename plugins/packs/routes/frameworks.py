@@ -370,6 +370,9 @@ UNREAD = (
     Unread("Pyramid", "python", (b"pyramid",), _py_import(r"pyramid")),
     Unread("Restify", "javascript", (b"restify",), _js_import(r"restify")),
     Unread("Hono", "javascript", (b"hono",), _js_import(r"hono")),
+    # hapi's composer: a manifest names the plugins to register (strings, often computed or
+    # in a settings store), which the readers do not follow
+    Unread("@hapi/glue", "javascript", (b"glue",), _js_import(r"@hapi/glue|glue")),
 )
 SEEDS = {
     language: tuple(sorted({s for u in UNREAD if u.language == language for s in u.seeds}))
