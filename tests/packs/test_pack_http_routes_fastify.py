@@ -149,3 +149,151 @@ def test_a_fastify_scan_with_the_pre_filter_is_the_scan_of_every_file(
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]  # srv/util.js holds nothing any reader looks for
     assert '"PUT /v2/admin/settings"' in documents[1]
+
+
+# A plugin no scanned call registers (a loader library reads it from its folder) whose routes'
+# paths are computed from its options: each route is a finding where it is written, not dropped.
+COMPUTED_PATHS_IN_AN_UNREGISTERED_PLUGIN: dict[str, str] = {
+    "api/handlers/widgets.js": (
+        "const fp = require('fastify-plugin');\n"
+        "async function widgets(app, opts) {\n"
+        "  app.route({ method: 'GET', url: opts.base + 'widgets', handler: list });\n"
+        "  app.post(`${opts.base}widgets`, create);\n"
+        "  app.get(opts.healthPath, { logLevel: 'warn' }, list);\n"
+        "}\n"
+        "function list() {}\n"
+        "function create() {}\n"
+        "module.exports = fp(widgets);\n"
+    ),
+    "api/server.js": "const app = require('fastify')();\napp.listen({ port: 0 });\n",
+}
+
+
+def test_a_computed_path_in_a_plugin_nothing_registers_is_a_finding_where_it_is_written() -> None:
+    found = document(COMPUTED_PATHS_IN_AN_UNREGISTERED_PLUGIN)
+    unresolved = [f for f in found["findings"] if f["code"] == "UNRESOLVED_ROUTE"]
+    assert [(f["locations"][0]["path"], f["locations"][0]["line"]) for f in unresolved] == [
+        ("api/handlers/widgets.js", 3),
+        ("api/handlers/widgets.js", 4),
+        ("api/handlers/widgets.js", 5),
+    ]
+    assert found["resources"] == []
+
+
+# Plugin libraries that serve routes of their own: the CORS plugin's preflight route, always
+# served on the router registering it (bound under another name), and a documentation UI whose
+# routes hang on its options, inside a prefixed plugin: a finding at its register call.
+GENERATED_ROUTES: dict[str, str] = {
+    "web/boot.js": (
+        "const Fastify = require('fastify');\n"
+        "const crossOrigin = require('@fastify/cors');\n"
+        "const web = Fastify();\n"
+        "web.register(crossOrigin, { origin: false });\n"
+        "web.register(async (scope) => {\n"
+        "  scope.register(require('@fastify/swagger-ui'), { routePrefix: '/docs' });\n"
+        "  scope.get('/x', async () => 1);\n"
+        "}, { prefix: '/v3' });\n"
+    ),
+}
+
+
+def test_a_plugin_library_s_own_routes_are_listed_or_named_at_its_register_call() -> None:
+    assert placed(GENERATED_ROUTES) == {
+        "OPTIONS /*": "web/boot.js:4 fastify",
+        "GET /v3/x": "web/boot.js:7 fastify",
+    }
+    [finding] = document(GENERATED_ROUTES)["findings"]
+    assert finding["code"] == "UNRESOLVED_ROUTE"
+    assert "`@fastify/swagger-ui` serves routes of its own" in finding["detail"]
+    assert {"path": "web/boot.js", "line": 6} in finding["locations"]
+
+
+# `@fastify/autoload`: every script of a folder registered as a plugin, by the loader's rules
+# (a folder with an `index` registers it and its subfolders only, `_name` folders are route
+# parameters, an `autoPrefix` export replaces the folder's path, type declarations are no
+# plugins), under the loader's `options.prefix`; from an app, and from a fastify-cli style
+# plugin nothing scanned registers (its prefix then not known).
+AUTOLOADED: dict[str, str] = {
+    "srv/main.js": (
+        "const path = require('path');\n"
+        "const Loader = require('@fastify/autoload');\n"
+        "const app = require('fastify')();\n"
+        "app.register(Loader, { dir: path.join(__dirname, 'plugins') });\n"
+        "app.register(Loader, { dir: path.join(__dirname, 'endpoints'), options: { prefix: '/api' } });\n"
+    ),
+    "srv/plugins/db.js": (
+        "const fp = require('fastify-plugin');\n"
+        "module.exports = fp(async (f) => { f.decorate('db', 1); });\n"
+    ),
+    "srv/endpoints/health.js": (
+        "module.exports = async (f) => { f.get('/health', async () => 'ok'); };\n"
+    ),
+    "srv/endpoints/orders/index.js": (
+        "module.exports = async function (f) { f.get('/', list); f.post('/', add); };\n"
+        "function list() {}\n"
+        "function add() {}\n"
+    ),
+    "srv/endpoints/orders/_orderId/items.js": (
+        "module.exports = async function (f) { f.get('/items', async () => []); };\n"
+    ),
+    "srv/endpoints/orders/helper.js": (
+        "module.exports = async function (f) { f.get('/never', async () => []); };\n"
+    ),
+    "srv/endpoints/admin.mjs": (
+        "export const autoPrefix = '/_ops';\n"
+        "export default async function (f) { f.delete('/cache', async () => 1); }\n"
+    ),
+    "srv/endpoints/types.d.ts": "export type Shape = number;\n",
+}
+AUTOLOADED_ROUTES = {
+    "DELETE /api/_ops/cache": "srv/endpoints/admin.mjs:2 fastify",
+    "GET /api/health": "srv/endpoints/health.js:1 fastify",
+    "GET /api/orders/{orderId}/items": "srv/endpoints/orders/_orderId/items.js:1 fastify",
+    "GET /api/orders": "srv/endpoints/orders/index.js:1 fastify",
+    "POST /api/orders": "srv/endpoints/orders/index.js:1 fastify",
+}
+
+
+def test_autoload_registers_a_folder_s_plugins_under_their_folders_paths() -> None:
+    assert placed(AUTOLOADED) == AUTOLOADED_ROUTES
+    assert document(AUTOLOADED)["findings"] == []
+
+
+def test_autoload_in_a_plugin_nothing_registers_lists_its_routes_with_the_prefix_unknown() -> None:
+    main = AUTOLOADED["srv/main.js"].replace(
+        "const app = require('fastify')();\n", "module.exports = async function (app, opts) {\n"
+    )
+    files = {**AUTOLOADED, "srv/main.js": main + "};\n"}
+    found = document(files)
+    assert placed(files) == AUTOLOADED_ROUTES
+    assert {r["attrs"].get("prefixUnresolved") for r in found["resources"]} == {True}
+    assert [f["code"] for f in found["findings"]] == ["UNRESOLVED_PREFIX"]
+
+
+def test_an_autoload_scan_with_the_pre_filter_is_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _parsed = scanned_both_ways(tmp_path, AUTOLOADED, monkeypatch)
+    assert documents[1] == documents[0]
+    assert '"GET /api/orders/{orderId}/items"' in documents[1]
+
+
+def test_a_module_exporting_a_fastify_plugin_wrapped_plugin_is_followed_from_its_register() -> None:
+    files = {
+        "svc/index.js": (
+            "const start = require('./lib/start');\n"
+            "const app = require('fastify')();\n"
+            "app.register(start);\n"
+        ),
+        "svc/lib/start.js": (
+            "const wrap = require('fastify-plugin');\n"
+            "async function start(instance) {\n"
+            "  instance.get('/ready', async () => true);\n"
+            "}\n"
+            "module.exports = wrap(start);\n"
+        ),
+    }
+    found = document(files)
+    assert placed(files) == {"GET /ready": "svc/lib/start.js:3 fastify"}
+    assert found["findings"] == []
+    assert [r["attrs"].get("prefixUnresolved") for r in found["resources"]] == [None]

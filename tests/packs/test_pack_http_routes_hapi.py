@@ -147,3 +147,136 @@ def test_a_hapi_scan_with_the_pre_filter_is_the_scan_of_every_file(
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]
     assert '"DELETE /ops/cache"' in documents[1]
+
+
+# Route tables: an array of route options kept in a module of its own (no hapi word in it), a
+# path read from a third module's constant, registered by a plugin's `server.route(name.member)`
+# under the plugin's prefix; an in-file table; and a table the reader cannot see (a call's
+# result), which must end as a finding at the registering call, not as silence.
+ROUTE_TABLES: dict[str, str] = {
+    "svc/catalog/entries.js": (
+        "const Paths = require('./paths');\n"
+        "module.exports.entries = [\n"
+        "  { method: 'GET', path: '/ping', handler: () => 'pong' },\n"
+        "  { method: ['PUT', 'PATCH'], path: Paths.one.item, options: { auth: false, handler: h } },\n"
+        "];\n"
+        "function h() {}\n"
+    ),
+    "svc/catalog/paths.js": "exports.one = { item: '/items/{id}' };\n",
+    "svc/inventory.js": (
+        "const Catalog = require('./catalog/entries');\n"
+        "const local = [{ method: 'DELETE', path: '/items/{id}', handler() {} }];\n"
+        "exports.plugin = {\n"
+        "  name: 'inventory',\n"
+        "  register(srv) {\n"
+        "    srv.route(Catalog.entries);\n"
+        "    srv.route(local);\n"
+        "    srv.route(buildMore(srv));\n"
+        "  },\n"
+        "};\n"
+    ),
+    "svc/main.js": (
+        "const Hapi = require('@hapi/hapi');\n"
+        "const start = async () => {\n"
+        "  const server = Hapi.server({ port: 0 });\n"
+        "  await server.register({ plugin: require('./inventory'), routes: { prefix: '/v2' } });\n"
+        "};\n"
+    ),
+}
+
+
+def test_a_route_table_held_by_another_module_is_read_where_each_entry_is_written() -> None:
+    assert placed(ROUTE_TABLES) == {
+        "GET /v2/ping": "svc/catalog/entries.js:3 hapi",
+        "PUT /v2/items/{id}": "svc/catalog/entries.js:4 hapi",
+        "PATCH /v2/items/{id}": "svc/catalog/entries.js:4 hapi",
+        "DELETE /v2/items/{id}": "svc/inventory.js:2 hapi",
+    }
+
+
+def test_a_route_table_not_seen_is_a_finding_at_the_registering_call() -> None:
+    findings = [f for f in document(ROUTE_TABLES)["findings"] if f["code"] == "UNRESOLVED_ROUTE"]
+    assert [[(p["path"], p["line"]) for p in f["locations"]] for f in findings] == [
+        [("svc/inventory.js", 8), ("svc/main.js", 4)]
+    ]
+    assert findings[0]["detail"] == (
+        "the route table `buildMore(...)` given here is computed out of sight: its routes are not "
+        "listed"
+    )
+
+
+def test_a_route_table_scan_with_the_pre_filter_is_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _parsed = scanned_both_ways(tmp_path, ROUTE_TABLES, monkeypatch)
+    assert documents[1] == documents[0]
+    assert '"PATCH /v2/items/{id}"' in documents[1]
+
+
+def test_a_documentation_plugin_s_routes_are_a_finding_at_its_register_call() -> None:
+    files = {
+        "hx/index.js": (
+            "const Hapi = require('@hapi/hapi');\n"
+            "const Docs = require('hapi-swagger');\n"
+            "const go = async () => {\n"
+            "  const server = new Hapi.Server({ port: 0 });\n"
+            "  await server.register([require('@hapi/inert'), { plugin: Docs, options: {} }]);\n"
+            "  server.route({ method: 'GET', path: '/h', handler: () => 1 });\n"
+            "};\n"
+        ),
+    }
+    found = document(files)
+    assert [r["name"] for r in found["resources"]] == ["GET /h"]
+    [finding] = found["findings"]
+    assert finding["code"] == "UNRESOLVED_ROUTE"
+    assert finding["detail"].startswith("`hapi-swagger` serves routes of its own")
+    assert finding["locations"] == [{"path": "hx/index.js", "line": 5}]
+
+
+def test_a_table_or_a_library_s_routes_in_a_plugin_nothing_registers_are_findings() -> None:
+    # plugins registered by a composer from their names (glue's manifest), so no scanned call
+    # passes them a server: a table from a module the scan cannot resolve, and hapi-swagger
+    files = {
+        "lib/plugins/api.js": (
+            "const Endpoints = require('routes');\n"
+            "const register = function (server) {\n"
+            "  server.route(Endpoints.list);\n"
+            "};\n"
+            "exports.plugin = { name: 'api', register };\n"
+        ),
+        "lib/plugins/docs.js": (
+            "const Swagger = require('hapi-swagger');\n"
+            "exports.plugin = {\n"
+            "  name: 'docs',\n"
+            "  async register(server) { await server.register({ plugin: Swagger }); },\n"
+            "};\n"
+        ),
+    }
+    found = document(files)
+    assert found["resources"] == []
+    unresolved = [f for f in found["findings"] if f["code"] == "UNRESOLVED_ROUTE"]
+    assert [(f["locations"][0]["path"], f["locations"][0]["line"]) for f in unresolved] == [
+        ("lib/plugins/api.js", 3),
+        ("lib/plugins/docs.js", 4),
+    ]
+
+
+def test_plugins_composed_by_glue_from_a_manifest_are_named_as_not_read() -> None:
+    files = {
+        "boot.js": (
+            "const Glue = require('@hapi/glue');\n"
+            "const Settings = require('./settings');\n"
+            "const start = async () => {\n"
+            "  const server = await Glue.compose(Settings.get('/'), { relativeTo: __dirname });\n"
+            "  await server.start();\n"
+            "};\n"
+        ),
+        "settings.js": (
+            "const Store = require('confidence').Store;\n"
+            "module.exports = new Store({ register: { plugins: [{ plugin: './api/people' }] } });\n"
+        ),
+    }
+    [finding] = document(files)["findings"]
+    assert finding["code"] == "UNREAD_FRAMEWORK"
+    assert finding["detail"].startswith("@hapi/glue is used here")
+    assert finding["locations"] == [{"path": "boot.js", "line": 1}]

@@ -1,19 +1,22 @@
 // Ground-truth routes of an Express 4 application from its own router (never runs the packs).
 //
 // Usage: NODE_PATH=<its node_modules> node express_runtime_routes.js CHECKOUT APP_MODULE > items.json
-//   (APP_MODULE relative to CHECKOUT, exporting the app: `src/app.js`)
+//   (APP_MODULE relative to CHECKOUT, exporting the app: `src/app.js`, or making it and listening)
+// TypeScript and stubbed modules: js_runtime_env.js (STUB_MODULES, `typescript` on NODE_PATH).
 //
 // Before the application is loaded, `Router.route` (which every `router.get(...)` and
 // `app.get(...)` calls) is wrapped to note the file and line that declared each route; the app's
 // router stack is then walked, mounted routers followed, each mount path read back from its
 // layer's pattern. HEAD, which Express answers for every GET, is left out, and so is `_all`'s
 // expansion: `all` is written as `ALL`. Express's default (non-strict) routing serves `/a` and
-// `/a/` alike: a path is written without its trailing slash.
+// `/a/` alike: a path is written without its trailing slash; `*` is written `/*` (js_runtime_env.js).
 "use strict";
 const path = require("node:path");
 const checkout = path.resolve(process.argv[2]);
+const { print } = require("./js_runtime_env");
 const express = require("express");
-const proto = express.Router;
+// Express 4's Router is the prototype of its routers; Express 5's (the `router` package) a class
+const proto = express.Router.prototype?.route ? express.Router.prototype : express.Router;
 const original = proto.route;
 proto.route = function route(routePath) {
   const made = original.call(this, routePath);
@@ -27,7 +30,19 @@ proto.route = function route(routePath) {
     : { file: "?", line: 0 };
   return made;
 };
-const app = require(path.join(checkout, process.argv[3]));
+// An app that is not exported (a `server.js` that only listens) is the last one made; `listen`
+// opens no port.
+const made = [];
+const init = express.application.init;
+express.application.init = function (...args) {
+  made.push(this);
+  return init.apply(this, args);
+};
+express.application.listen = function () {
+  return { close() {}, on() {}, address: () => ({ port: 0 }) };
+};
+const exported = require(path.join(checkout, process.argv[3]));
+const app = exported && exported._router ? exported : made[made.length - 1];
 
 function mountPath(layer) {
   if (layer.path !== undefined && typeof layer.path === "string") return layer.path;
@@ -39,7 +54,7 @@ function mountPath(layer) {
     .replace(/\\\//g, "/");
 }
 
-const served = (p) => (p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p);
+const { served } = require("./js_runtime_env"); // `*` written `/*`, no trailing slash
 
 const items = new Map();
 function walk(stack, prefix) {
@@ -63,6 +78,6 @@ function walk(stack, prefix) {
     }
   }
 }
-walk(app._router.stack, "");
-const sorted = [...items.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
-process.stdout.write(`${JSON.stringify(sorted, null, 1)}\n`, () => process.exit(0)); // before an app logger writes
+walk((app._router || app.router).stack, ""); // Express 5: `app.router`; its mounted routers'
+// paths are not kept on their layers, so an Express 5 app with mounted routers is not read here
+print(items); // to TRUTH_OUT if set: an app's logger may write to stdout

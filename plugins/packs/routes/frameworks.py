@@ -72,6 +72,14 @@ class Framework:
     # what a plugin function's router parameter is called (`async function (fastify, opts)`):
     # routes on one that no scanned call passes are listed, prefix unknown, as this framework's
     plugin_params: tuple[str, ...] = ()
+    # plugins that add routes of their own when registered: library -> the (method, path) it
+    # always serves on the registering router (@fastify/cors's preflight `OPTIONS *`), or none
+    # when the routes hang on its options (swagger UIs, static files): an `UNRESOLVED_ROUTE`
+    # at the register call naming the library
+    generates: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # plugin loaders: registered with `{ dir, options: { prefix } }`, they register every
+    # script of a folder as a plugin, under the folder's path (`@fastify/autoload`)
+    loaders: tuple[str, ...] = ()
     # auth: library -> the names that guard when used ("*": any use); libraries that never do
     guards: Mapping[str, frozenset[str]] = field(default_factory=dict)
     not_guards: frozenset[str] = frozenset()
@@ -283,6 +291,17 @@ READ = (
         hook_call="addHook",
         register_call="register",
         plugin_params=("fastify", "instance"),
+        generates={
+            "@fastify/cors": (("OPTIONS", "*"),),
+            "fastify-cors": (("OPTIONS", "*"),),
+            "@fastify/swagger-ui": (),
+            "fastify-swagger": (),
+            "@fastify/static": (),
+            "fastify-static": (),
+            "@fastify/oauth2": (),
+            "fastify-oauth2": (),
+        },
+        loaders=("@fastify/autoload", "fastify-autoload"),
         guards={
             "@fastify/basic-auth": frozenset({"*"}),
             "@fastify/bearer-auth": frozenset({"*"}),
@@ -314,6 +333,7 @@ READ = (
         plugin_key="plugin",
         plugin_member="register",
         plugin_params=("server",),
+        generates={"hapi-swagger": (), "hapi-swaggered-ui": ()},
         guards={"@hapi/basic": frozenset({"*"}), "hapi-auth-jwt2": frozenset({"*"}),
                 "@hapi/cookie": frozenset({"*"}), "@hapi/bell": frozenset({"*"})},
         not_guards=frozenset({"@hapi/hapi", "hapi", "@hapi/boom", "@hapi/joi", "joi",
@@ -350,6 +370,9 @@ UNREAD = (
     Unread("Pyramid", "python", (b"pyramid",), _py_import(r"pyramid")),
     Unread("Restify", "javascript", (b"restify",), _js_import(r"restify")),
     Unread("Hono", "javascript", (b"hono",), _js_import(r"hono")),
+    # hapi's composer: a manifest names the plugins to register (strings, often computed or
+    # in a settings store), which the readers do not follow
+    Unread("@hapi/glue", "javascript", (b"glue",), _js_import(r"@hapi/glue|glue")),
 )
 SEEDS = {
     language: tuple(sorted({s for u in UNREAD if u.language == language for s in u.seeds}))

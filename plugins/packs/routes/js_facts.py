@@ -7,6 +7,7 @@ SyntaxError, and contributes nothing.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import replace
 
@@ -34,6 +35,7 @@ from .model import (
     ImportRef,
     Invocation,
     Lit,
+    LoadDecl,
     ModuleFacts,
     Namespace,
     NestFacts,
@@ -44,6 +46,7 @@ from .model import (
     RouteDecl,
     RouterDecl,
     RouterRef,
+    StarletteRoutes,
     Store,
     Stored,
     Sym,
@@ -78,6 +81,11 @@ _REGISTER_CALLS = {
     for name in {f.register_call for f in JAVASCRIPT if f.register_call}
 }
 _HOOK_CALLS = {f.hook_call: f for f in JAVASCRIPT if f.hook_call}
+# A route table (`[{ method, path, handler }, ...]`) is read as the options of every record
+# with a route call: which framework registers it, only the call that does knows.
+_TABLE_FRAMEWORKS = tuple(f for f in JAVASCRIPT if f.route_call)
+_TABLE_PATH_KEYS = tuple(dict.fromkeys(key for f in _TABLE_FRAMEWORKS for key in f.path_keys))
+_TABLE_NAMES = {"identifier", "member_expression", "call_expression", "subscript_expression"}
 _HOOK_OPTIONS = tuple(dict.fromkeys(name for f in JAVASCRIPT for name in f.hook_options))
 _SHARED_PLUGIN = "fastify-plugin"  # `fp(plugin)`: run on the registering router itself
 # `app.all(path, h)` serves every method: listed as one route per verb above, in that order.
@@ -140,6 +148,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         prefixes=tuple(reader.prefixes),
         global_prefixes=tuple(reader.global_prefixes),
         nest=reader.nest,
+        loads=tuple(reader.loads),
     )
 
 
@@ -234,6 +243,7 @@ class _Reader:
         self.prefixes: list[PrefixDecl] = []
         self.global_prefixes: list[GlobalPrefix] = []
         self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
+        self.loads: list[LoadDecl] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
@@ -405,9 +415,9 @@ class _Reader:
             and target is not None
             and value_node is not None
             and target.type == "identifier"
-            and value_node.type == "array"
+            and (value_node.type == "array" or self._collection(value_node) is not None)
         ):
-            self.arrays[self._text(target)] = value_node
+            self.arrays[self._text(target)] = self._collection(value_node) or value_node
         value = self._expr(value_node)
         if target is None or value is None:
             return
@@ -716,8 +726,21 @@ class _Reader:
             scope = scope.parent
         return envs
 
+    def _collection(self, node: _Node | None) -> _Node | None:
+        """The literal array a `new Map([...])` or `new Set([...])` is made of (iterating the
+        Map gives its `[key, value]` pairs, the Set its items, as the array's); None else."""
+        if node is None or node.type != "new_expression":
+            return None
+        made = self._text(node.child_by_field_id(self.fields.constructor))
+        args = self._arguments(node)
+        inner = _unwrap(args[0]) if len(args) == 1 else None
+        if made not in {"Map", "Set"} or inner is None or inner.type != "array":
+            return None
+        return inner
+
     def _array_items(self, node: _Node | None) -> list[_Node] | None:
         node = _unwrap(node)
+        node = self._collection(node) or node
         if node is not None and node.type == "identifier":
             node = self.arrays.get(self._text(node))
         if node is None or node.type != "array":
@@ -740,10 +763,17 @@ class _Reader:
         return first
 
     def _bind_item(self, target: _Node, item: _Node) -> dict[str, _Node] | None:
-        """`r` → the item; `{ path, route }` → the item's fields of those names."""
+        """`r` → the item; `{ path, route }` → the item's fields of those names; `[url, file]`
+        → the item's elements at those places (a Map's pairs)."""
         if target.type == "identifier":
             return {self._text(target): item}
         item = _unwrap(item) or item
+        if target.type == "array_pattern" and item.type == "array":
+            names = [c for c in target.named_children if c.type != "comment"]
+            values = [c for c in item.named_children if c.type != "comment"]
+            if len(values) < len(names) or any(n.type != "identifier" for n in names):
+                return None
+            return {self._text(n): v for n, v in zip(names, values, strict=False)}
         if target.type != "object_pattern" or item.type != "object":
             return None
         bound: dict[str, _Node] = {}
@@ -784,6 +814,8 @@ class _Reader:
         elif verb in _ROUTE_CALLS and len(args) == 1:
             options = _unwrap(args[0])
             items = self._array_items(options) if options is not None else None
+            if options is not None and items is None and options.type in _TABLE_NAMES:
+                self._table_route(node, owner_node, options)
             for item in items if items is not None else [options] if options else []:
                 item = _unwrap(item) or item  # hapi's `server.route([{...}, {...}])`
                 if item.type == "object":
@@ -804,9 +836,44 @@ class _Reader:
         only then)."""
         return any(seed in self.source for seed in framework.seeds)
 
+    def _table_route(self, node: _Node, owner: _Node, table: _Node) -> None:
+        """`server.route(endpoints)`, `fastify.route(routes.list)`: route options held by a
+        name, a member or a call, read where they are written (`_route_table`) when the linker
+        finds them there; otherwise one route whose path is not known, a finding at this call
+        (on a router the linker knows: a plugin's parameter is one). Express's `app.route(path)`
+        takes a path, and is chained: not a table."""
+        parent = node.parent
+        if parent is not None and parent.type == "member_expression":
+            return  # `app.route(p).get(h)`: a chain, not a table
+        expr = self._expr(table) or Opaque()
+        owner_expr = self._owner(owner)
+        self.routes.append(RouteDecl(owner_expr, expr, None, _line(node), table=True))
+
+    def _route_table(self, node: _Node) -> StarletteRoutes | None:
+        """An array whose every item is route options (an object with a `method` and one of the
+        records' path keys: `{ method: 'GET', path: '/x', handler }`): the routes it declares,
+        with no router yet (the call that registers the array gives it). None for any other
+        array, which stays a value the reader does not model."""
+        items = self._array_items(node)
+        if not items or len(items) > _MAX_ITERATIONS:
+            return None
+        options = [_unwrap(item) or item for item in items]
+        if any(o.type != "object" or self._field(o, "method") is None for o in options):
+            return None
+        if any(all(self._field(o, key) is None for key in _TABLE_PATH_KEYS) for o in options):
+            return None
+        return StarletteRoutes(
+            tuple(self._options_decl(None, o, _TABLE_FRAMEWORKS) for o in options)
+        )
+
     def _options_route(
         self, prop: _Node, owner: _Node, options: _Node, frameworks: tuple[Framework, ...]
     ) -> None:
+        self.routes.append(self._options_decl(self._owner(owner), options, frameworks))
+
+    def _options_decl(
+        self, owner: Expr | None, options: _Node, frameworks: tuple[Framework, ...]
+    ) -> RouteDecl:
         """`fastify.route({ method: ['GET', 'HEAD'], url: '/x', preHandler: auth, handler })`,
         hapi's `server.route({ method: '*', path: '/x', options: { auth: false }, handler })`
         (which of them the owner is only the linker knows: each record's keys are read):
@@ -843,10 +910,8 @@ class _Reader:
         auth_paths = [p.split(".") for f in named or frameworks for p in f.auth_options]
         if auth_paths:
             guards += (self._route_auth(options, auth_paths),)
-        self.routes.append(
-            RouteDecl(self._owner(owner), path, methods, _line(options), handler,
-                      auth=Auth(guards), methods_unknown=not known)
-        )  # fmt: skip
+        return RouteDecl(owner, path, methods, _line(options), handler, auth=Auth(guards),
+                         methods_unknown=not known)  # fmt: skip
 
     def _dotted(self, node: _Node | None, keys: tuple[str, ...] | list[str]) -> _Node | None:
         """The value at `a.b` of an object literal (`{ options: { auth: false } }`)."""
@@ -913,6 +978,10 @@ class _Reader:
             shared = self._default_of(wrapper) == _SHARED_PLUGIN
             inner = self._arguments(plugin_node)
             plugin_node = (_unwrap(inner[0]) or inner[0]) if inner else plugin_node
+        self._generated(node, parent, plugin_node, framework)
+        if self._default_of(plugin_node) in framework.loaders:
+            self._load(node, parent, args[1] if len(args) > 1 else None)
+            return
         plugin = self._expr(plugin_node)
         callees = [plugin] if plugin is not None else []
         if framework.plugin_member and plugin is not None:  # hapi: `{ name, register }`
@@ -935,6 +1004,73 @@ class _Reader:
             self.invocations.append(
                 Invocation(callee, (child,), (), line, scope=self._enclosing(node))
             )
+
+    def _generated(self, node: _Node, parent: Expr, plugin: _Node, framework: Framework) -> None:
+        """A plugin library that serves routes of its own (the record's `generates`): those
+        it always serves, on the registering router (they are all `fastify-plugin` plugins,
+        sharing it); those that hang on its options, one route whose path is not known (an
+        `UNRESOLVED_ROUTE` here naming the library)."""
+        module = self._default_of(plugin)
+        if module is None or module not in framework.generates:
+            return
+        served = framework.generates[module]
+        for method, path in served:
+            self.routes.append(RouteDecl(parent, Lit(path), (method,), _line(node)))
+        if not served:
+            self.routes.append(
+                RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
+                          generated_by=module)
+            )  # fmt: skip
+
+    def _load(self, node: _Node, parent: Expr, options: _Node | None) -> None:
+        """`fastify.register(autoLoad, { dir: path.join(__dirname, 'routes'), options: {
+        prefix } })`: every script of that folder is a plugin registered on `parent` (the
+        loader shares its router), listed by the linker; a folder not known (computed) is a
+        finding here, as a library's own routes are."""
+        options = _unwrap(options)
+        folder_node = self._field(options, "dir") if options and options.type == "object" else None
+        folder = self._folder(folder_node)
+        if options is None or options.type != "object" or folder is None:
+            loader = "@fastify/autoload"
+            self.routes.append(
+                RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
+                          generated_by=loader)
+            )  # fmt: skip
+            return
+        passed = _unwrap(self._field(options, "options"))
+        prefix: Expr | None = None
+        if passed is not None and passed.type == "object":
+            value = self._field(passed, "prefix")
+            prefix = (self._value(value) or Opaque()) if value is not None else None
+        elif passed is not None:
+            prefix = Opaque()  # options computed out of sight: the prefix may be in them
+        dir_prefix = _unwrap(self._field(options, "dirNameRoutePrefix"))
+        ignore = _unwrap(self._field(options, "ignorePattern"))
+        pattern = ignore.child_by_field_id(self.fields.pattern) if ignore is not None else None
+        self.loads.append(
+            LoadDecl(parent, folder, prefix, dir_prefix is None or dir_prefix.type != "false",
+                     _line(node), self._enclosing(node),
+                     self._text(pattern) if pattern is not None else None)
+        )  # fmt: skip
+
+    def _folder(self, node: _Node | None) -> str | None:
+        """The repository folder `path.join(__dirname, 'routes')` names (also `resolve`, and
+        desm's `join(import.meta.url, 'routes')`), from this file's own; None for any other."""
+        node = _unwrap(node)
+        if node is None or node.type != "call_expression":
+            return None
+        callee = self._text(node.child_by_field_id(self.fields.function))
+        if callee.rpartition(".")[2] not in {"join", "resolve"}:
+            return None
+        args = [_unwrap(a) or a for a in self._arguments(node)]
+        if not args or self._text(args[0]) not in {"__dirname", "import.meta.url",
+                                                   "import.meta.dirname"}:  # fmt: skip
+            return None
+        parts = [self._string(a) for a in args[1:]]
+        if any(p is None for p in parts):
+            return None
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(self.path), *parts))  # type: ignore[arg-type]
+        return None if joined.startswith("..") else joined
 
     def _plugin_functions(self, plugin: Expr, framework: Framework, site: str) -> list[Expr]:
         """hapi's plugin object's function (`plugin.register`), or that of the `plugin` its
@@ -1135,6 +1271,9 @@ class _Reader:
                     return self._expr(callee.child_by_field_id(self.fields.object))
                 if member in _NO_ROUTES:  # `router.allowedMethods()`
                     return NoGuard(f"{member}()")
+            if self._default_of(_unwrap(callee)) == _SHARED_PLUGIN and self._arguments(node):
+                # `module.exports = fp(plugin)`: the plugin itself, to be called by a register
+                return self._expr(self._arguments(node)[0])
             wrapped = self._wrapped(node)
             if wrapped is not None:
                 return wrapped
@@ -1152,6 +1291,8 @@ class _Reader:
                 return self._ref(base.module, prop)
         if kind == "object":
             return self._object(node)
+        if kind == "array":  # `exports.endpoints = [{ method, path, handler }, ...]`
+            return self._route_table(node)
         if kind in _FUNCTION_VALUES:  # `module.exports = (app) => {...}`: callers pass routers
             return self._function(node, "")
         path = self._path(node)

@@ -11,6 +11,7 @@ carrying the auth that a router, an include or a middleware puts on what it serv
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -26,6 +27,7 @@ from .model import (
     DJANGO,
     EXPRESS,
     FASTAPI,
+    FASTIFY,
     FLASK,
     HTTP_METHODS,
     NESTJS,
@@ -47,6 +49,7 @@ from .model import (
     Invocation,
     Items,
     Lit,
+    LoadDecl,
     ModuleFacts,
     MountDecl,
     Namespace,
@@ -259,11 +262,11 @@ class _RouteResolver:
         paths: Collection[str] | None = None,
         failed: Collection[str] = (),
     ) -> None:
-        self.modules = modules
         self.failed = frozenset(failed)
         # every file that may hold facts, parsed or not: module resolution reads these names
         self.files: frozenset[str] = frozenset(modules if paths is None else paths)
         self.touched: set[str] = set()
+        self.modules = self._loaded(modules)
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
         self.python_files: dict[str, str] = {}  # dotted module name -> file
@@ -277,7 +280,7 @@ class _RouteResolver:
         self.calls: dict[tuple[str, str], list[tuple[str, Invocation]]] | None = None
         self.verdicts: dict[tuple[str, Expr], int] = {}
         self.global_frameworks = frozenset(
-            g.framework for facts in modules.values() for g in facts.global_prefixes
+            g.framework for facts in self.modules.values() for g in facts.global_prefixes
         )
         # (framework, the places of the global prefixes in force) -> (prefix, excluded, gap)
         self.globals: dict[tuple[str, str], tuple[str, frozenset[str], Gap | None]] = {}
@@ -287,7 +290,7 @@ class _RouteResolver:
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
         self.nodes: dict[tuple[str, str], _Node] = {
             (path, decl.router_id): _Node(path, decl)
-            for path, facts in modules.items()
+            for path, facts in self.modules.items()
             for decl in facts.routers
             if decl.subclass is None
         }
@@ -299,7 +302,7 @@ class _RouteResolver:
         self.chains: dict[tuple[str, str], list[_Chain]] = {}
         # a gap inside a function -> the calls of it that reached it (listed in its finding)
         self.gap_places: dict[Gap, dict[tuple[str, int], None]] = {}
-        for path, facts in modules.items():
+        for path, facts in self.modules.items():
             for decl in facts.routers:
                 if decl.subclass is not None:
                     self._subclassed(path, decl, decl.subclass)
@@ -307,6 +310,47 @@ class _RouteResolver:
         self.verdicts.clear()
         self.limit = self.budget = LINK_BUDGET  # routes produced plus mounts followed, allowed
         self.cut: dict[tuple[str, int], None] = {}  # mounts not followed for want of budget
+
+    def _loaded(self, modules: Mapping[str, ModuleFacts]) -> Mapping[str, ModuleFacts]:
+        """`modules`, each plugin loader (`LoadDecl`) written out as the registers it makes:
+        per plugin file a child router under the loader's prefix and the file's own (its
+        `autoPrefix` export, else its folder's path), used by the loader's router, and a call
+        of the file's default export with it, as `register(require(file), { prefix })`."""
+        if not any(facts.loads for facts in modules.values()):
+            return modules
+        out = dict(modules)
+        for path, facts in modules.items():
+            routers, uses, invocations = [], [], []
+            for load in facts.loads:
+                for file, crumb in _autoloaded(load, self.files):
+                    self.touched.add(file)
+                    spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
+                    spec = spec if spec.startswith(".") else f"./{spec}"
+                    plugin = modules.get(file)
+                    own: Expr | None = Lit(crumb) if crumb else None
+                    if plugin is not None and "autoPrefix" in plugin.exports:
+                        own = ImportRef(spec, "autoPrefix", path)
+                    prefix = (
+                        own if load.prefix is None
+                        else load.prefix if own is None
+                        else Concat((load.prefix, own))
+                    )  # fmt: skip
+                    site = f"load:{load.line}:{file}"
+                    child = RouterRef(site)
+                    routers.append(RouterDecl(site, FASTIFY, load.line, prefix=prefix))
+                    uses.append(UseDecl(load.owner, ((child, Auth((child,))),), load.line))
+                    invocations.append(
+                        Invocation(ImportRef(spec, "default", path), (child,), (), load.line,
+                                   scope=load.scope)
+                    )  # fmt: skip
+            if routers:
+                out[path] = replace(
+                    facts,
+                    routers=(*facts.routers, *routers),
+                    uses=(*facts.uses, *uses),
+                    invocations=(*facts.invocations, *invocations),
+                )
+        return out
 
     def _facts(self, path: str) -> ModuleFacts:
         """A file's facts, remembering that they were asked for; a file not parsed (a
@@ -555,6 +599,9 @@ class _RouteResolver:
                 self._unresolved(UNRESOLVED_PREFIX, path, prefix.line, detail)
 
     def _attach_route(self, path: str, route: RouteDecl) -> None:
+        if route.table and not route.methods_unknown:
+            self._attach_table(path, route)
+            return
         site = (
             None
             if type(route.path) is Lit and not route.method_exprs and type(route.owner) is not Param
@@ -567,6 +614,31 @@ class _RouteResolver:
             return
         for node in self._owners(path, route.owner):
             node.routes.append((path, route))
+
+    def _attach_table(self, path: str, route: RouteDecl) -> None:
+        """`server.route(endpoints)`: each route of the table the argument names (`_route_table`,
+        in this file or another) on the call's router, its path read where the entry is
+        written and the route placed there; a table not found is one route of this call whose
+        path is not known (an `UNRESOLVED_ROUTE` here, never silence)."""
+        table = self.evaluate(path, route.path)
+        if isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
+            entries = [item for item in table.value.items if isinstance(item, RouteDecl)]
+            for entry in entries:
+                here = table.file == path
+                self._attach_route(
+                    path,
+                    replace(
+                        entry,
+                        owner=route.owner,
+                        path=entry.path if here else Bound(table.file, entry.path),
+                        endpoint=None,
+                        called_at=(table.file, entry.line),
+                        via=(path, route.line),
+                    ),
+                )
+            if entries:
+                return
+        self._attach_route(path, replace(route, methods_unknown=True))  # not found: a finding
 
     def _parameter_router(self, path: str, param: Param, route: RouteDecl) -> _Node:
         """The router a function's parameter stands for when no scanned call passes one
@@ -1020,11 +1092,21 @@ class _RouteResolver:
                 methods = tuple(verbs)
         if declared is None or methods_unknown:
             handler = f" (handler `{route.handler}`)" if route.handler else ""
-            if declared is None:
+            if route.generated_by:
+                detail = (
+                    f"`{route.generated_by}` serves routes of its own, made at runtime from "
+                    "its options: they are not listed"
+                )
+            elif route.table:
+                detail = f"the route table `{describe(route.path)}` given here is computed"
+            elif declared is None:
                 detail = f"the path `{describe(route.path)}` of this route{handler} is computed"
             else:
                 detail = f"the methods of the route `{declared}`{handler} are computed"
-            detail += " out of sight: it is not listed"
+            if route.table:
+                detail += " out of sight: its routes are not listed"
+            elif not route.generated_by:
+                detail += " out of sight: it is not listed"
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
             if route.via is not None:  # where the user's call is written
                 place = {"path": route.via[0], "line": route.via[1]}
@@ -1558,19 +1640,67 @@ def _passed(call: Invocation, param: Param) -> Expr | None:
     return dict(call.keywords).get(param.name)
 
 
+_LOADED_INDEX = re.compile(r"^index\.(?:ts|js|cjs|mjs)$", re.IGNORECASE)
+_LOADED_SCRIPT = re.compile(r"((^.?|\.[^d]|[^.]d|[^.][^d])\.ts|\.js|\.cjs|\.mjs)$", re.IGNORECASE)
+_LOADED_HOOKS = re.compile(r"^[_.]?auto_?hooks(\.ts|\.js|\.cjs|\.mjs)$", re.IGNORECASE)
+
+
+def _autoloaded(load: LoadDecl, files: Collection[str]) -> list[tuple[str, str]]:
+    """(file, its folder's route prefix) of each plugin `@fastify/autoload` registers from
+    `load.folder`, by its documented rules: a folder holding an `index` script registers that
+    one (and its subfolders), else each script (`.d.ts` and `autohooks` files aside); a
+    subfolder adds its name to the prefix (with `dirNameRoutePrefix`), `_id` read as `:id`;
+    names matching `ignorePattern` are skipped."""
+    below: dict[str, tuple[list[str], set[str]]] = {}  # folder -> (scripts, subfolders)
+    root = load.folder.rstrip("/")
+    for name in files:
+        if not name.startswith(f"{root}/"):
+            continue
+        parts = name[len(root) + 1 :].split("/")
+        folder = root
+        for part in parts[:-1]:
+            below.setdefault(folder, ([], set()))[1].add(part)
+            folder = f"{folder}/{part}"
+        below.setdefault(folder, ([], set()))[0].append(parts[-1])
+    ignore = re.compile(load.ignore) if load.ignore else None
+    found: list[tuple[str, str]] = []
+
+    def visit(folder: str, crumb: str) -> None:
+        scripts, folders = below.get(folder, ([], set()))
+        index = next((n for n in sorted(scripts) if _LOADED_INDEX.match(n)), None)
+        if index is not None:
+            found.append((f"{folder}/{index}", crumb))
+        for sub in sorted(folders):
+            if ignore is not None and ignore.search(sub):
+                continue
+            name = ":" + sub[1:] if sub.startswith("_") else sub
+            visit(f"{folder}/{sub}", f"{crumb}/{name}" if load.dir_prefix else crumb)
+        if index is not None:
+            return
+        for script in sorted(scripts):
+            if ignore is not None and ignore.search(script):
+                continue
+            if _LOADED_SCRIPT.search(script) and not _LOADED_HOOKS.match(script):
+                found.append((f"{folder}/{script}", crumb))
+
+    visit(root, "")
+    return found
+
+
 def _route_like(path: str, route: RouteDecl) -> bool:
     """Whether a declaration on a parameter nothing passes is surely a route: in Python
     (a route decorator or registration call), in JavaScript with a path (`'/x'`, `'*'`) on
-    a parameter named as an app or a router is."""
+    a parameter named as an app or a router is, and so is one whose path is computed
+    (`server.route({ method: 'GET', path: opts.prefix + 'x' })` in a plugin a library loads):
+    a route whose path is not known, a finding, never dropped."""
     if path.endswith(".py"):
         return True
     owner = route.owner
-    return (
-        isinstance(owner, Param)
-        and owner.name in _APP_NAMES  # not `api.get('/users', {params})`, an HTTP client
-        and isinstance(route.path, Lit)
-        and route.path.value.startswith(("/", "*"))
-    )
+    if not isinstance(owner, Param) or owner.name not in _APP_NAMES:
+        return False  # not `api.get('/users', {params})`, an HTTP client
+    if isinstance(route.path, Lit):
+        return route.path.value.startswith(("/", "*"))
+    return route.methods is not None or route.methods_unknown
 
 
 # a plugin's router parameter, by the records' names (`fastify`), -> the framework it serves

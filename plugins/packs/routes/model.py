@@ -177,6 +177,22 @@ class Invocation:
 
 
 @dataclass(frozen=True, slots=True)
+class LoadDecl:
+    """A plugin loader registered on `owner` (Fastify's `@fastify/autoload`): every script of
+    `folder` (repo-relative) is a plugin registered on it under `prefix` plus the folder's own
+    path below `folder` (with `dir_prefix`), as the loader's documented rules pick them; the
+    linker lists the folder (`Linker._loaded`)."""
+
+    owner: Expr
+    folder: str
+    prefix: Expr | None
+    dir_prefix: bool
+    line: int
+    scope: str = ""  # the site of the function the register call is written in
+    ignore: str | None = None  # a file name pattern the loader skips (`ignorePattern`)
+
+
+@dataclass(frozen=True, slots=True)
 class Bound:
     """`expr` as written in the file `file`: what a parameter stands for once a call of its
     function, in another file, is followed (the linker substitutes it for the `Param`)."""
@@ -338,6 +354,11 @@ class RouteDecl:
     # NestJS's `@Version('2')` (or its controller's `version`): each version it is served
     # under, `Lit("")` for VERSION_NEUTRAL; None: none declared (the default version's)
     versions: tuple[Expr, ...] | None = None
+    # `server.route(table)`: `path` is the table, a list of route options the linker expands
+    # (each entry a route where it is written), or one route whose path is not known
+    table: bool = False
+    # a plugin library that adds routes of its own (`hapi-swagger`): they are not listed
+    generated_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -460,6 +481,7 @@ class ModuleFacts:
     django: DjangoFacts | None = None  # URLconf, DRF routers, views, settings (`django_facts`)
     global_prefixes: tuple[GlobalPrefix, ...] = ()  # NestJS's `app.setGlobalPrefix('api')`
     nest: NestFacts | None = None  # NestJS's modules, RouterModule paths, versioning (`nest`)
+    loads: tuple[LoadDecl, ...] = ()  # plugin loaders over a folder (`@fastify/autoload`)
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -491,6 +513,7 @@ _pickled_by_fields(
     Function,
     Param,
     Invocation,
+    LoadDecl,
     DependencyAlias,
     StarletteRoutes,
     Opaque,
