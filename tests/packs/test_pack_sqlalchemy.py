@@ -146,3 +146,32 @@ def test_a_file_with_python_314_except_is_read() -> None:
     document = _scan(FIXTURES / "py314-except")
     assert [name for name, _, _ in _tables(document)] == ["orders"]
     assert document["unresolved"] == []
+
+
+def test_an_annotated_table_attribute_maps_no_table_of_its_own() -> None:
+    """A class mapped by a registry's decorators (`@reg.mapped_as_dataclass`, `@reg.mapped`)
+    that only annotates `__table__` for type checkers (`__table__: ClassVar[sa.Table]`) maps its
+    `__tablename__`, as SQLAlchemy does: the annotation made the pack read it as a class mapping
+    a table made elsewhere, and both tables went missing without a finding. A `__table__`
+    assigned a `Table(...)` is still that table, named once."""
+    document = _scan(FIXTURES / "annotated-table")
+    assert _tables(document) == [
+        ("stored_blob", "catalog/storage/blobs.py", 2),
+        ("blob_holder", "catalog/storage/blobs.py", 2),
+        ("shelf", "catalog/storage/blobs.py", 1),
+    ]
+    assert _codes(document) == []
+
+
+def test_a_tablename_computed_with_a_pattern_imported_from_another_module() -> None:
+    """Issue 34 item 9: a `declared_attr` `__tablename__` built with a compiled regex assigned
+    (annotated, `WORD_START: Pattern[str] = re.compile(...)`) in another module, and a helper
+    of that module reading the same pattern and a string constant of its own, evaluate for every
+    model: no `COMPUTED_TABLENAME`."""
+    document = _scan(FIXTURES / "imported-pattern")
+    assert sorted(name for name, _, _ in _tables(document)) == [
+        "cold_room_v2",
+        "pallet_slot",
+        "wh_bin_row",
+    ]
+    assert _codes(document) == []

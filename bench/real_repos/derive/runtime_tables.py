@@ -41,27 +41,54 @@ from typing import Any
 SKIP_PARTS = {"tests", "test", "migrations", "alembic", "versions", "conftest"}
 
 
-class _Placeholder:
-    """Anything a stubbed module hands out: call it, subclass it, read any attribute of it."""
+class _PlaceholderMeta(type):
+    """A stubbed name is a class: it can be subclassed, called, indexed, read from."""
 
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _placeholder(name)
+
+    def __getitem__(cls, key: Any) -> Any:
+        return cls
+
+    def __setitem__(cls, key: Any, value: Any) -> None:
+        pass
+
+    def __or__(cls, other: Any) -> Any:
+        return cls
+
+    __ror__ = __or__
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and callable(args[0]) and not kwargs:
+            return args[0]  # used as a decorator: keep what it decorates
+        return super().__call__()
+
+    def __iter__(cls) -> Any:
+        return iter(())
+
+
+class _Placeholder(metaclass=_PlaceholderMeta):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         pass
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if len(args) == 1 and callable(args[0]) and not kwargs:
-            return args[0]  # used as a decorator: keep the function
-        return _Placeholder()
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        pass
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        return _Placeholder()
+        return _placeholder(name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return _placeholder("result")()
 
     def __iter__(self) -> Any:
         return iter(())
 
     def __getitem__(self, key: Any) -> Any:
-        return _Placeholder()
+        return _placeholder("item")()
 
     def __setitem__(self, key: Any, value: Any) -> None:
         pass
@@ -72,37 +99,35 @@ class _Placeholder:
     def __exit__(self, *exc: Any) -> None:
         pass
 
-    def __or__(self, other: Any) -> Any:
-        return self
 
-    __ror__ = __or__
-
-    def __mro_entries__(self, bases: tuple[Any, ...]) -> tuple[type, ...]:
-        return (_PlaceholderBase,)
-
-
-class _PlaceholderBase:
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        pass
+def _placeholder(name: str) -> Any:
+    return _PlaceholderMeta(name, (_Placeholder,), {})
 
 
 class _StubModule(types.ModuleType):
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
+        if name in ("__all__", "__file__", "__wrapped__", "__path__"):
             raise AttributeError(name)
-        return _Placeholder()
+        if name.startswith("__"):
+            return "0.0.0"  # a build's __version__, __build_date__, ...
+        return _placeholder(name)
 
 
 class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    def __init__(self, own: set[str]) -> None:
+    def __init__(self, own: set[str], forced: set[str]) -> None:
         self.own = own
+        self.forced = forced
         self.stubbed: list[str] = []
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
         top = fullname.split(".")[0]
+        if fullname in self.forced:
+            self.stubbed.append(fullname)
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        if self.forced:
+            return None  # the finder placed first answers only for the forced modules
+        if top in sys.stdlib_module_names:
+            return None  # a platform's own module (`_winapi`, `msvcrt`): code tests it is absent
         if top in self.own or not isinstance(sys.modules.get(top, _StubModule(top)), _StubModule):
             return None  # the checkout's own, or a missing name inside an installed package
         self.stubbed.append(fullname)
@@ -175,20 +200,23 @@ def main() -> None:
     parser.add_argument("--path", default="", help="the import root below the checkout (src)")
     parser.add_argument("--import", dest="imports", action="append", default=[])
     parser.add_argument("--stub-missing", action="store_true")
+    parser.add_argument("--stub", action="append", default=[], help="a module a build generates")
     args = parser.parse_args()
     checkout = os.path.abspath(args.checkout)
     root = os.path.join(checkout, args.path) if args.path else checkout
     sys.path.insert(0, root)
     os.chdir(checkout)
     finder = None
+    own = {
+        name.removesuffix(".py")
+        for name in os.listdir(root)
+        if name.endswith(".py") or os.path.isdir(os.path.join(root, name))
+    }
     if args.stub_missing:
-        own = {
-            name.removesuffix(".py")
-            for name in os.listdir(root)
-            if name.endswith(".py") or os.path.isdir(os.path.join(root, name))
-        }
-        finder = _StubFinder(own)
+        finder = _StubFinder(own, set())
         sys.meta_path.append(finder)
+    if args.stub:
+        sys.meta_path.insert(0, _StubFinder(own, set(args.stub)))
     module_name, expression = args.target.split(":", 1)
     imported = [importlib.import_module(module_name)]
     for pattern in args.imports:
