@@ -27,7 +27,9 @@ def _scan(root: Path, paths: tuple[str, ...] = (".",)) -> JSONObject:
     def scanner(parse_all: bool) -> Scanner[Any]:
         return Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
                        language="Python", root=str(root), workers=1,
-                       keywords=pack_sqlalchemy.KEYWORDS, parse_all=parse_all)  # fmt: skip
+                       keywords=pack_sqlalchemy.KEYWORDS,
+                       base_keywords=pack_sqlalchemy.BASE_KEYWORDS,
+                       follow=pack_sqlalchemy.FOLLOW, parse_all=parse_all)  # fmt: skip
 
     document = scanner(False).discover(list(paths))
     assert document == scanner(True).discover(list(paths))
@@ -175,3 +177,38 @@ def test_a_tablename_computed_with_a_pattern_imported_from_another_module() -> N
         "wh_bin_row",
     ]
     assert _codes(document) == []
+
+
+def test_the_cold_scan_parses_what_declares_and_what_the_linker_needs() -> None:
+    """Issue 34 (pack-sqlalchemy's cold scan under the pre-filter): a service the models import
+    for a column default is parsed for that name only (its own imports are not followed), a
+    pydantic schema, a CLI printing rich's `Table` and an Alembic script are not parsed, while
+    the helper a computed `__tablename__` calls and the constant it imports are (the evaluator
+    follows them). A docstring quoting `from alembic import op` does not make a module a
+    script. The document is the parse-all one (`_scan`)."""
+    parsed: list[str] = []
+
+    def counting(path: str, source: str) -> sqlalchemy_models.SqlalchemyFacts:
+        parsed.append(path)
+        return sqlalchemy_models.extract(path, source)
+
+    root = FIXTURES / "declarations-only"
+    document = _scan(root)
+    assert sorted(name for name, _, _ in _tables(document)) == [
+        "basket_archive",
+        "basket_tbl",
+        "basketline_tbl",
+    ]
+    assert _codes(document) == []
+    Scanner((".py",), counting, sqlalchemy_models.link, language="Python", root=str(root),
+            workers=1, keywords=pack_sqlalchemy.KEYWORDS,
+            base_keywords=pack_sqlalchemy.BASE_KEYWORDS,
+            follow=pack_sqlalchemy.FOLLOW).discover(["."])  # fmt: skip
+    assert sorted(parsed) == [
+        "shop/db.py",
+        "shop/legacy.py",
+        "shop/naming.py",
+        "shop/orders/models.py",
+        "shop/services/pricing.py",
+        "shop/words.py",
+    ]
