@@ -602,7 +602,12 @@ class _Mapper:
                     )
                     continue
                 body = cls.body
-                if body.abstract or not (body.tablename is not None or self.has_orm_columns(ref)):
+                declares = (
+                    body.tablename is not None
+                    or self.has_orm_columns(ref)
+                    or ref.cls.keyword("table") is True  # SQLModel's, below a base not read
+                )
+                if body.abstract or not declares:
                     continue
                 unknown = next(
                     (

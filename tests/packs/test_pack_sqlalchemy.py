@@ -212,3 +212,18 @@ def test_the_cold_scan_parses_what_declares_and_what_the_linker_needs() -> None:
         "shop/services/pricing.py",
         "shop/words.py",
     ]
+
+
+def test_a_package_folder_its_program_runs_from_is_an_import_root() -> None:
+    """A folder with an `__init__.py` that is also its program's folder (`server/main.py` run
+    from `server/`) is on `sys.path`: `from persistence.common import Record` is
+    `server/persistence/common.py`, so SQLModel's `table=True` classes below that repository
+    base are tables (every one was silently missing). A one-part name never resolves below a
+    package: `server/sqlmodel.py` does not shadow the library. A `table=True` class below a base
+    that leads out of the scanned files is an `UNKNOWN_MODEL_BASE`, never silent."""
+    document = _scan(FIXTURES / "program-package")
+    assert sorted(name for name, _, _ in _tables(document)) == ["ticket", "ticket_stamp"]
+    (finding,) = document["findings"]
+    assert finding["code"] == "UNKNOWN_MODEL_BASE"
+    assert "vendor_kit.models.Versioned" in finding["detail"]
+    assert finding["locations"] == [{"path": "server/persistence/records/stamps.py", "line": 12}]
