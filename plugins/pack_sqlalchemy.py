@@ -91,6 +91,7 @@ KEYWORDS: Final[tuple[Keyword, ...]] = (
     Declares(b"registry", rb"[ \t]*\("),  # `registry()`, `orm.registry(metadata=...)`
     Declares(b"map", rb"_imperatively|per[ \t]*\("),  # `reg.map_imperatively(`, `mapper(`
     Declares(b"table", rb"[ \t]*=[ \t]*True"),  # SQLModel's `class Hero(SQLModel, table=True)`
+    Declares(b"make_versioned"),  # a library that makes tables at runtime (`TABLE_GENERATORS`)
 )
 BASE_KEYWORDS: Final = ("Model", "SQLModel", *sqlalchemy_models.SQLALCHEMY_ROOT_CLASSES)
 FOLLOW: Final = "declarations"

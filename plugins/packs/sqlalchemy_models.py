@@ -75,6 +75,13 @@ NEUTRAL_BASE_MODULES = frozenset(
     {"typing", "typing_extensions", "abc", "enum", "dataclasses", "collections", "builtins"}
 )
 MAX_HELPER_LINES = 40
+TABLE_GENERATORS = {
+    "sqlalchemy_continuum.make_versioned": "SQLAlchemy-Continuum",
+    "sqlalchemy_history.make_versioned": "SQLAlchemy-History",
+}
+"""Libraries that make tables at runtime, by the call that configures them: each makes a
+`<table>_version` table for every `__versioned__` model (and for the association tables their
+relationships use) and a `transaction` table, none of them written in the source."""
 COLUMN_CALLS = frozenset({"Column", "mapped_column"})
 COLUMN_WRAPPERS = frozenset({"deferred", "column_property"})  # deferred(Column(...))
 COLLECTIONS = frozenset({"list", "List", "set", "Set", "dict", "Dict", "WriteOnlyMapped"})
@@ -128,6 +135,7 @@ class SqlalchemyFacts:
     migration: bool = False  # an Alembic script: history, not the app's tables
     functions: dict[str, Computation] = field(default_factory=dict)  # table-name helpers
     constants: dict[str, ast.expr] = field(default_factory=dict)  # str literals, re.compile()
+    configures: tuple[tuple[str, int], ...] = ()  # module-level calls (callee, line): setup
 
 
 def extract(path: str, source: str) -> SqlalchemyFacts:
@@ -163,8 +171,18 @@ def extract(path: str, source: str) -> SqlalchemyFacts:
                 else [a.name for a in node.names]
             )
             migration = migration or any(n.partition(".")[0] == "alembic" for n in names)
+    configures = tuple(
+        (dotted(node.value.func) or "", node.lineno)
+        for node in tree.body
+        if isinstance(node, ast.Expr | ast.Assign) and isinstance(node.value, ast.Call)
+    )
     return SqlalchemyFacts(
-        module_facts(path, tree, describe, source), tables, migration, functions, constants
+        module_facts(path, tree, describe, source),
+        tables,
+        migration,
+        functions,
+        constants,
+        configures,
     )
 
 
@@ -373,7 +391,33 @@ def link(files: Sequence[tuple[str, SqlalchemyFacts]]) -> DocumentPieces:
             elif isinstance(found, Gap):
                 gaps.append(found)
     gaps.extend(mapper.unknown_bases())
+    gaps.extend(_generated(modules, by_path))
     return link_tables(claims, gaps)
+
+
+def _generated(modules: Modules[ModelBody], by_path: dict[str, SqlalchemyFacts]) -> list[Gap]:
+    """A finding where a library that makes tables at runtime is configured (issue 34 item 4):
+    the tables it makes are not in the source, so they are named by their rule, not listed."""
+    gaps: list[Gap] = []
+    for module in modules.modules:
+        for callee, line in by_path[module.path].configures:
+            if callee.partition(".")[0] not in module.imports:
+                continue  # a function of the module's own, a builtin: no library's
+            found = modules.resolve(module, callee)
+            library = TABLE_GENERATORS.get(found.name) if isinstance(found, External) else None
+            if library is not None:
+                gaps.append(
+                    Gap(
+                        UNRESOLVED_TABLE_NAME,
+                        f"{library} is configured here ({callee}): at runtime it makes a "
+                        "`<table>_version` table for each `__versioned__` model and for the "
+                        "association tables they use, and a `transaction` table; those tables "
+                        "are not listed",
+                        module.path,
+                        line,
+                    )
+                )
+    return gaps
 
 
 def _table_call_claim(

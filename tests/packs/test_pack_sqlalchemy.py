@@ -227,3 +227,16 @@ def test_a_package_folder_its_program_runs_from_is_an_import_root() -> None:
     assert finding["code"] == "UNKNOWN_MODEL_BASE"
     assert "vendor_kit.models.Versioned" in finding["detail"]
     assert finding["locations"] == [{"path": "server/persistence/records/stamps.py", "line": 12}]
+
+
+def test_a_library_that_makes_tables_at_runtime_is_named_where_it_is_configured() -> None:
+    """Issue 34 item 4: SQLAlchemy-Continuum's `make_versioned()` (imported under another name
+    here) makes `entry_version` and `transaction` at runtime, tables no source declares: a
+    finding at the call names the library and what it makes, so they are not silently absent.
+    A function of the repository's own with the same name is no such call."""
+    document = _scan(FIXTURES / "versioned-tables")
+    assert [name for name, _, _ in _tables(document)] == ["entry"]
+    (finding,) = document["findings"]
+    assert finding["code"] == "UNRESOLVED_TABLE_NAME"
+    assert "SQLAlchemy-Continuum" in finding["detail"] and "_version" in finding["detail"]
+    assert finding["locations"] == [{"path": "ledger/db.py", "line": 4}]
