@@ -6,35 +6,108 @@ Reads `.py` files with `ast` (the scanned code is never imported or run); the ru
 """
 
 import os
+import re
 import sys
+from dataclasses import dataclass
+from typing import Final
 
 PLUGINS = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [PLUGINS, os.path.dirname(PLUGINS)]  # packs/, and the repo's gpp/ when not installed
 
 from packs import sqlalchemy_models  # noqa: E402
 from packs.entry import serve_python_pack  # noqa: E402
+from packs.prefilter import Keyword, Word  # noqa: E402
 
-KEYWORDS = (
-    b"sqlalchemy",
-    b"sqlmodel",
-    b"SQLModel",
-    b"Column",
-    b"Table",
-    b"declarative",  # declarative_base, as_declarative, declarative_mixin
-    b"Declarative",  # DeclarativeBase, DeclarativeBaseNoMeta
-    b"Model",
-    b"__tablename__",
-    b"__table__",
-    b"__abstract__",
-    b"mapped",  # mapped_column, registry.mapped, mapped_as_dataclass
-    b"Mapped",  # Mapped[...], MappedAsDataclass, WriteOnlyMapped
-    b"registry",
-    b"declared_attr",
+_ALEMBIC_IMPORT = re.compile(rb"(?:from|import)[ \t]+alembic(?![\w])")
+
+
+def imports_alembic(data: bytes) -> bool:
+    """Whether the bytes hold a top-level `from alembic ...` / `import alembic` (at the start of
+    a line, outside a triple-quoted string by a count of the quotes before it): an Alembic
+    script, which the reader reads as history (`SqlalchemyFacts.migration`). Where bytes and the
+    reader could disagree (an import in a string the count misjudges), the file is still parsed
+    when a declaration links to it; an import the bytes miss only costs its parse."""
+    start = data.find(b"alembic")
+    while start >= 0:
+        line = data.rfind(b"\n", 0, start) + 1
+        match = _ALEMBIC_IMPORT.match(data, line)
+        if match is not None and match.end() > start:
+            head = data[:line]
+            if head.count(b'"""') % 2 == 0 and head.count(b"'''") % 2 == 0:
+                return True
+        start = data.find(b"alembic", start + 1)
+    return False
+
+
+@dataclass(frozen=True)
+class Declares(Word):
+    """A keyword that counts outside Alembic scripts only: their `Table(`s and `Column(`s are
+    history, and each script parsed would drag the models it imports in."""
+
+    def found_in(self, data: bytes) -> bool:
+        return super().found_in(data) and not imports_alembic(data)
+
+
+OTHER_TABLES = (b"rich", b"terminaltables", b"prettytable", b"texttable", b"docx", b"reportlab")
+"""Libraries whose `Table` a module may import: a call of theirs declares no database table."""
+_TABLE_REBOUND = re.compile(rb"\bTable\b[ \t]*(?::[^=\n]*)?=(?!=)|\bas[ \t]+Table\b")
+_TABLE_IMPORT = re.compile(rb"from[ \t]+([\w.]+)[ \t]+import[ \t]*\(?[^)\n]*\bTable\b")
+
+
+@dataclass(frozen=True)
+class TableCall(Declares):
+    """`Table(`, unless each `Table(` is a bare call and the module's only binding of `Table`
+    is an import from another library (`from rich.table import Table`): the reader resolves
+    such a call to that library and reads no table from it (`_table_kind`). An assignment to
+    `Table`, a star import or an import from anywhere else keeps the file a candidate."""
+
+    def found_in(self, data: bytes) -> bool:
+        if not super().found_in(data):
+            return False
+        start = data.find(b"Table")
+        while start >= 0:
+            if self.pattern.match(data, start) and data[start - 1 : start] == b".":
+                return True  # `sa.Table(`, `db.Table(`
+            start = data.find(b"Table", start + 1)
+        sources = _TABLE_IMPORT.findall(data)
+        if not sources or b"import *" in data or b"import*" in data:
+            return True
+        if any(s.split(b".")[0] not in OTHER_TABLES for s in sources):
+            return True
+        return _TABLE_REBOUND.search(data) is not None
+
+
+KEYWORDS: Final[tuple[Keyword, ...]] = (
+    Declares(b"__table", rb"(?:name)?__"),  # `__tablename__`; `__table__ = Table(...)`
+    TableCall(b"Table", rb"[ \t]*\("),  # `Table(`, `sa.Table(`, `db.Table(` (not `DataTable(`)
+    Declares(b"Column", rb"[ \t]*\("),  # `Column(`, `db.Column(`: a class below an unknown base
+    # `mapped_column(`, `@reg.mapped`, `@reg.mapped_as_dataclass` (not "mapped to" in a comment)
+    Declares(b"mapped", rb"_column|_as_dataclass|[ \t]*[\n(#]"),
+    Declares(b"Mapped", rb"[ \t]*\["),  # `name: Mapped[str]` with no `mapped_column`
+    Declares(b"declarative_base"),
+    Declares(b"as_declarative"),
+    Declares(b"generate_base"),
+    Declares(b"automap_base"),
+    Declares(b"registry", rb"[ \t]*\("),  # `registry()`, `orm.registry(metadata=...)`
+    Declares(b"map", rb"_imperatively|per[ \t]*\("),  # `reg.map_imperatively(`, `mapper(`
+    Declares(b"table", rb"[ \t]*=[ \t]*True"),  # SQLModel's `class Hero(SQLModel, table=True)`
+    Declares(b"make_versioned"),  # a library that makes tables at runtime (`TABLE_GENERATORS`)
 )
-"""The cold-scan pre-filter (`packs/prefilter.py`): a file naming none of these cannot declare
-a table, unless the linker reaches it through an import (then it is parsed too). Keep in step
-with the reader. Each is a plain substring, case-sensitive, so a name spelled with either case
-(`declarative_base` and `DeclarativeBase`) is listed once per spelling."""
+BASE_KEYWORDS: Final = ("Model", "SQLModel", *sqlalchemy_models.SQLALCHEMY_ROOT_CLASSES)
+FOLLOW: Final = "declarations"
+"""The cold-scan pre-filter (`packs/prefilter.py`). A file is parsed when it holds one of
+`KEYWORDS`: what declares a table or a declarative base (`__tablename__`, `Table(`, a column, a
+base factory, a registry and its decorators, SQLModel's `table=True`), or when a class of it has
+a base named like a model root (`BASE_KEYWORDS`: `db.Model`, `SQLModel`, `DeclarativeBase`); and
+then every file linked to those (`FOLLOW = "imports"`: the modules they import, whose helpers
+and constants a computed `__tablename__` may call; the files whose classes subclass theirs).
+The bare names `sqlalchemy`, `Model` or `registry` are no keywords: a service importing a
+`Session`, a pydantic `BaseModel` or a plugin registry declares nothing, and each such file
+parsed drags its imports in. Keep in step with the reader."""
 
 if __name__ == "__main__":
-    sys.exit(serve_python_pack("pack-sqlalchemy", "1.0.0", sqlalchemy_models, KEYWORDS))
+    sys.exit(
+        serve_python_pack(
+            "pack-sqlalchemy", "1.0.0", sqlalchemy_models, KEYWORDS, BASE_KEYWORDS, FOLLOW
+        )
+    )

@@ -37,6 +37,10 @@ STR_METHODS = frozenset(
         "istitle", "find", "count",
     }
 )  # fmt: skip
+HELPER_NAME = re.compile(r"(?i)snake|case|table|plural|underscore|camel|name")
+"""A module-level function is kept as a possible table-name helper when its name says so (or
+its module computes a `__tablename__`); a call to any other is reported, never guessed. The
+pre-filter follows a helper's imports by the same rule (`prefilter.needed`)."""
 REGEX_FUNCTIONS = frozenset({"sub", "split", "findall", "compile"})
 HAS_INHERITED_TABLE = frozenset(
     {
@@ -96,6 +100,9 @@ class Scope:
     constants: Mapping[str, ast.expr]
     imports: Mapping[str, str]
     function: Callable[[str], tuple[Computation, Scope] | None]
+    # an imported constant (`from .names import CAMEL = re.compile(...)`): its value and the
+    # scope of the module that assigns it
+    constant: Callable[[str], tuple[ast.expr, Scope] | None] = lambda name: None
 
 
 def evaluate(
@@ -248,6 +255,8 @@ class _Run:
         if name in scope.constants:
             return self.expr(scope.constants[name], {}, scope, MAX_CALL_DEPTH)
         target = scope.imports.get(name, "")
+        if target and (imported := scope.constant(name)) is not None:
+            return self.expr(imported[0], {}, imported[1], MAX_CALL_DEPTH)
         if target == "re" or (target.startswith("re.") and target[3:] in REGEX_FUNCTIONS):
             return _Builtin(target)
         if target in HAS_INHERITED_TABLE:

@@ -41,6 +41,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .computed_names import HELPER_NAME
 from .pymodules import ModuleIndex, absolute, package_of, packages_of
 
 _FROM = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)")
@@ -59,7 +60,8 @@ _ASSIGN = re.compile(
 )
 _TARGET = re.compile(rb"[A-Za-z_]\w*")
 
-Follow = Literal["names", "imports"]
+Follow = Literal["names", "imports", "declarations"]
+_DEF = re.compile(rb"def[ \t]+([A-Za-z_]\w*)")
 _FIELD_CALLEES = ("Field", "ForeignKey", "OneToOneField")
 """The callees pack-django's reader keeps (`django_models._describe`): `...Field(...)`,
 `ForeignKey(...)`, `OneToOneField(...)`; the linker resolves those to tell model fields."""
@@ -97,6 +99,7 @@ class Assignments:
 
     values: dict[str, tuple[str, ...]]
     callees: tuple[str, ...]
+    functions: frozenset[str] = frozenset()  # every `def name` (methods too)
 
 
 @dataclass(frozen=True)
@@ -411,7 +414,9 @@ def assignments(data: bytes) -> Assignments:
         for target in (name, *_TARGET.findall(chained)):  # each bound to the value
             values.setdefault(target.decode("ascii", "replace"), []).extend(names)
     return Assignments(
-        {k: tuple(dict.fromkeys(v)) for k, v in values.items()}, tuple(dict.fromkeys(callees))
+        {k: tuple(dict.fromkeys(v)) for k, v in values.items()},
+        tuple(dict.fromkeys(callees)),
+        frozenset(n.decode("ascii", "replace") for n in _DEF.findall(data)),
     )
 
 
@@ -532,12 +537,22 @@ def needed(
     linked: list[str] = []
     resolved: set[tuple[str, str]] = set()
 
+    whole: set[str] = set()  # "declarations": the files whose every import is followed
+
     def choose(path: str) -> None:
         if path not in chosen:
             chosen.add(path)
             pending.append(path)
 
+    def follow_whole(path: str) -> None:
+        choose(path)
+        if path not in whole:
+            whole.add(path)
+            pending.append(path)  # again, if it was read for a name only
+
     def reach(path: str) -> None:
+        if follow == "declarations":
+            follow_whole(path)
         choose(path)
         if path not in reached:
             reached.add(path)
@@ -554,6 +569,13 @@ def needed(
             landed = index.land_at(target + suffix)
             if landed is not None:
                 choose(landed[0])
+                helper = landed[1].partition(".")[0]
+                if (
+                    follow == "declarations"
+                    and HELPER_NAME.search(helper)
+                    and helper in assigned_once(landed[0]).functions
+                ):
+                    follow_whole(landed[0])  # a table-name helper: what it calls may be too
                 resolve(landed[0], landed[1], depth + 1)
             attribute = index.land_at(target) if suffix else None
             if attribute is not None and attribute != landed:  # `from pkg import db`: pkg's own
@@ -596,11 +618,13 @@ def needed(
             reach(path)  # a field of the repository's: it may be Django's, re-exported
         elif f.hit:
             choose(path)
+            if follow == "declarations":
+                follow_whole(path)
     while pending or linked:
         while pending:
             path = pending.pop()
             f = info(path)
-            if follow == "imports":
+            if follow == "imports" or (follow == "declarations" and path in whole):
                 reach(path)  # every import followed: anything chosen may be a base
                 for name in (*bound(path), *f.bases):  # a dotted base, `pkg.a.Base`, too
                     resolve(path, name)

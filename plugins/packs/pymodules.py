@@ -136,7 +136,11 @@ class ModuleIndex(Generic[T]):
     also `app.models` (an exact name first, else the first file in path order). But a folder
     that is a package is no root: under Python 3's absolute imports a module inside a package
     never answers a top-level import, so `app/sqlalchemy.py` is `app.sqlalchemy` only, and
-    `import sqlalchemy` there is the library's.
+    `import sqlalchemy` there is the library's. Unless its program is run from it: `backend/`
+    with an `__init__.py` and a `main.py` that imports `core.db.models` puts `backend/` on
+    `sys.path` all the same. So a dotted name of two parts or more that no root answers is
+    looked for below package folders too (`core.db.models` is `backend/core/db/models.py`); a
+    one-part name never is, so a module named like a library still shadows nothing.
 
     Asked from an importer (`find(name, importer)`), a name several roots hold is the one under
     the root nearest the importer among those holding it (its program's folder is on its
@@ -147,6 +151,7 @@ class ModuleIndex(Generic[T]):
         # name -> (root folder, value) where several roots hold it, in the order above
         self._rooted: dict[str, list[tuple[str, T]]] = {}
         self._first_root: dict[str, str] = {}  # the root of `_by_name`'s module ("": exact)
+        self._below_package: dict[str, T] = {}  # dotted names below a package run as a program
         listed = [(module_name(path), value) for path, value in entries]
         for name, value in listed:  # path order: the first of two same-named modules wins
             self._add(name, "", value)
@@ -157,6 +162,8 @@ class ModuleIndex(Generic[T]):
                 root = f"{root}/{parts[cut - 1]}" if root else parts[0]
                 if root not in packages:
                     self._add(".".join(parts[cut:]), root, value)
+                elif cut < len(parts) - 1:
+                    self._below_package.setdefault(".".join(parts[cut:]), value)
 
     def _add(self, name: str, root: str, value: T) -> None:
         if name not in self._by_name:
@@ -174,7 +181,8 @@ class ModuleIndex(Generic[T]):
         nearest it when several roots hold one."""
         rooted = self._rooted.get(name) if importer is not None else None
         if not rooted:
-            return self._by_name.get(name)
+            found = self._by_name.get(name)
+            return found if found is not None else self._below_package.get(name)
         assert importer is not None
         best: tuple[int, T] | None = None
         for root, value in rooted:
@@ -190,6 +198,10 @@ class ModuleIndex(Generic[T]):
         parts = full.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             found = self._by_name.get(".".join(parts[:cut]))
+            if found is not None:
+                return found, ".".join(parts[cut:])
+        for cut in range(len(parts) - 1, 1, -1):  # two parts or more, below a package
+            found = self._below_package.get(".".join(parts[:cut]))
             if found is not None:
                 return found, ".".join(parts[cut:])
         return None

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .computed_names import (
+    HELPER_NAME,
     Computation,
     NotEvaluated,
     Scope,
@@ -73,13 +74,18 @@ ORM_PACKAGES = frozenset({"sqlalchemy", "flask_sqlalchemy", "sqlmodel"})
 NEUTRAL_BASE_MODULES = frozenset(
     {"typing", "typing_extensions", "abc", "enum", "dataclasses", "collections", "builtins"}
 )
-# A module-level function is kept as a possible table-name helper when its name says so (or
-# its module computes a `__tablename__`); a call to any other is reported, never guessed.
-_HELPER_NAME = re.compile(r"(?i)snake|case|table|plural|underscore|camel|name")
 MAX_HELPER_LINES = 40
+TABLE_GENERATORS = {
+    "sqlalchemy_continuum.make_versioned": "SQLAlchemy-Continuum",
+    "sqlalchemy_history.make_versioned": "SQLAlchemy-History",
+}
+"""Libraries that make tables at runtime, by the call that configures them: each makes a
+`<table>_version` table for every `__versioned__` model (and for the association tables their
+relationships use) and a `transaction` table, none of them written in the source."""
 COLUMN_CALLS = frozenset({"Column", "mapped_column"})
 COLUMN_WRAPPERS = frozenset({"deferred", "column_property"})  # deferred(Column(...))
 COLLECTIONS = frozenset({"list", "List", "set", "Set", "dict", "Dict", "WriteOnlyMapped"})
+_TABLE_CALL = re.compile(r"Table\s*\(")
 _CAMEL_BOUNDARY = re.compile(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))")
 
 
@@ -129,27 +135,35 @@ class SqlalchemyFacts:
     migration: bool = False  # an Alembic script: history, not the app's tables
     functions: dict[str, Computation] = field(default_factory=dict)  # table-name helpers
     constants: dict[str, ast.expr] = field(default_factory=dict)  # str literals, re.compile()
+    configures: tuple[tuple[str, int], ...] = ()  # module-level calls (callee, line): setup
 
 
 def extract(path: str, source: str) -> SqlalchemyFacts:
     tree = parse_python(source, path)
     tables = tuple(
         _table_call(node)
-        for node in (ast.walk(tree) if "Table" in source else ())  # a walk costs a parse's time
+        # a walk costs a parse's time: only where something named `Table` may be called
+        for node in (ast.walk(tree) if _TABLE_CALL.search(source) else ())
         if isinstance(node, ast.Call) and last_name(dotted(node.func)) == "Table"
     )
     describe = _describe_sqlmodel if "SQLModel" in source else _describe  # fields cost a third
     computes = "__tablename__" in source
-    names_tables = computes or "Table" in source  # module constants matter only then
     functions: dict[str, Computation] = {}
     constants: dict[str, ast.expr] = {}
     migration = False
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and (computes or _HELPER_NAME.search(node.name)):
+        if isinstance(node, ast.FunctionDef) and (computes or HELPER_NAME.search(node.name)):
             if (node.end_lineno or node.lineno) - node.lineno <= MAX_HELPER_LINES:
                 functions[node.name] = from_function(node)
-        elif isinstance(node, ast.Assign) and names_tables and _is_constant(node.value):
+        elif isinstance(node, ast.Assign) and _is_constant(node.value):
             constants.update((t.id, node.value) for t in node.targets if isinstance(t, ast.Name))
+        elif (  # `CAMEL: re.Pattern[str] = re.compile(...)`, perhaps read by another module
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and node.value is not None
+            and _is_constant(node.value)
+        ):
+            constants[node.target.id] = node.value
         elif isinstance(node, ast.ImportFrom | ast.Import):
             names = (
                 [node.module or ""]
@@ -157,8 +171,18 @@ def extract(path: str, source: str) -> SqlalchemyFacts:
                 else [a.name for a in node.names]
             )
             migration = migration or any(n.partition(".")[0] == "alembic" for n in names)
+    configures = tuple(
+        (dotted(node.value.func) or "", node.lineno)
+        for node in tree.body
+        if isinstance(node, ast.Expr | ast.Assign) and isinstance(node.value, ast.Call)
+    )
     return SqlalchemyFacts(
-        module_facts(path, tree, describe, source), tables, migration, functions, constants
+        module_facts(path, tree, describe, source),
+        tables,
+        migration,
+        functions,
+        constants,
+        configures,
     )
 
 
@@ -215,7 +239,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
         elif name == "__abstract__":
             abstract = literal(value) is True
         elif name == "__table__":
-            explicit_table = True
+            explicit_table = value is not None  # `__table__: ClassVar[Table]` maps nothing
         elif name == "__table_args__":
             extend_existing = _extends_existing(value)
         elif (column := _column_call(value)) is not None:
@@ -367,7 +391,33 @@ def link(files: Sequence[tuple[str, SqlalchemyFacts]]) -> DocumentPieces:
             elif isinstance(found, Gap):
                 gaps.append(found)
     gaps.extend(mapper.unknown_bases())
+    gaps.extend(_generated(modules, by_path))
     return link_tables(claims, gaps)
+
+
+def _generated(modules: Modules[ModelBody], by_path: dict[str, SqlalchemyFacts]) -> list[Gap]:
+    """A finding where a library that makes tables at runtime is configured (issue 34 item 4):
+    the tables it makes are not in the source, so they are named by their rule, not listed."""
+    gaps: list[Gap] = []
+    for module in modules.modules:
+        for callee, line in by_path[module.path].configures:
+            if callee.partition(".")[0] not in module.imports:
+                continue  # a function of the module's own, a builtin: no library's
+            found = modules.resolve(module, callee)
+            library = TABLE_GENERATORS.get(found.name) if isinstance(found, External) else None
+            if library is not None:
+                gaps.append(
+                    Gap(
+                        UNRESOLVED_TABLE_NAME,
+                        f"{library} is configured here ({callee}): at runtime it makes a "
+                        "`<table>_version` table for each `__versioned__` model and for the "
+                        "association tables they use, and a `transaction` table; those tables "
+                        "are not listed",
+                        module.path,
+                        line,
+                    )
+                )
+    return gaps
 
 
 def _table_call_claim(
@@ -565,7 +615,16 @@ class _Mapper:
                         return helper, self.scope(found)
                 return None
 
-            self._scopes[module.path] = Scope(facts.constants, module.imports, function)
+            def constant(name: str) -> tuple[ast.expr, Scope] | None:
+                target = module.imports.get(name)
+                found = self.modules.find_module(target.rpartition(".")[0]) if target else None
+                if target and found is not None and found.path != module.path:
+                    value = self.facts[found.path].constants.get(last_name(target))
+                    if value is not None:
+                        return value, self.scope(found)
+                return None
+
+            self._scopes[module.path] = Scope(facts.constants, module.imports, function, constant)
         return self._scopes[module.path]
 
     def unknown_bases(self) -> list[Gap]:
@@ -587,7 +646,12 @@ class _Mapper:
                     )
                     continue
                 body = cls.body
-                if body.abstract or not (body.tablename is not None or self.has_orm_columns(ref)):
+                declares = (
+                    body.tablename is not None
+                    or self.has_orm_columns(ref)
+                    or ref.cls.keyword("table") is True  # SQLModel's, below a base not read
+                )
+                if body.abstract or not declares:
                     continue
                 unknown = next(
                     (

@@ -778,6 +778,11 @@ _IMPORT = st.one_of(
         "from django.contrib.auth.models import AbstractUser", "from vendor import Record",
         "from sqlalchemy import Column, Integer", "from sqlalchemy.orm import declarative_base",
         "from . import a", "from .a import A", "from ..b import Fld",
+        "from sqlalchemy import Table", "from rich.table import Table", "from alembic import op",
+        "from sqlalchemy.orm import DeclarativeBase, declared_attr",
+        "from pkg.a import snake_name", "from .b import SUFFIX",
+        "def snake_name(n):\n    return n.lower() + SUFFIX", "SUFFIX = '_s'",
+        "t0 = Table('t0', m)", "x = Table('x0')",
     )),
     st.builds("from {} import {}".format, _DOTTED, _NAME),
     st.builds("from {} import {} as {}".format, _DOTTED, _NAME, _NAME),
@@ -790,7 +795,8 @@ _ASSIGNMENT = st.builds("{} = {}".format, _NAME, _VALUE) | st.builds(
     "{} = {} = {}".format, _NAME, _NAME, _VALUE
 )
 _BASE = _NAME | st.sampled_from(("models.Model", "Record", "graphene.ObjectType", "object",
-                                 "DjModel", "AbstractUser", "pkg.a.A", "c.d.B"))  # fmt: skip
+                                 "DjModel", "AbstractUser", "pkg.a.A", "c.d.B",
+                                 "DeclarativeBase", "db.Model"))  # fmt: skip
 _CALLEE = st.one_of(
     st.sampled_from(("models.CharField", "CharField", "graphene.Field", "models.ForeignKey",
                      "Column", "Fld")),
@@ -801,7 +807,8 @@ _BODY_LINE = st.builds("    f{} = {}({})".format, st.integers(0, 3), _CALLEE,
                        st.sampled_from(("", "max_length=3", "Integer, primary_key=True")),
                        ) | st.sampled_from((
     "    class Meta:\n        db_table = 'tbl'", "    class Meta:\n        abstract = True",
-    "    __tablename__ = 'tt'", "    pass",
+    "    __tablename__ = 'tt'", "    pass", "    __table__: Table",
+    "    @declared_attr\n    def __tablename__(cls):\n        return snake_name(cls.__name__)",
 ))  # fmt: skip
 _CLASS = st.builds(
     lambda name, bases, body: f"class {name}({', '.join(bases)}):\n" + "\n".join(body),

@@ -27,7 +27,9 @@ def _scan(root: Path, paths: tuple[str, ...] = (".",)) -> JSONObject:
     def scanner(parse_all: bool) -> Scanner[Any]:
         return Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
                        language="Python", root=str(root), workers=1,
-                       keywords=pack_sqlalchemy.KEYWORDS, parse_all=parse_all)  # fmt: skip
+                       keywords=pack_sqlalchemy.KEYWORDS,
+                       base_keywords=pack_sqlalchemy.BASE_KEYWORDS,
+                       follow=pack_sqlalchemy.FOLLOW, parse_all=parse_all)  # fmt: skip
 
     document = scanner(False).discover(list(paths))
     assert document == scanner(True).discover(list(paths))
@@ -146,3 +148,95 @@ def test_a_file_with_python_314_except_is_read() -> None:
     document = _scan(FIXTURES / "py314-except")
     assert [name for name, _, _ in _tables(document)] == ["orders"]
     assert document["unresolved"] == []
+
+
+def test_an_annotated_table_attribute_maps_no_table_of_its_own() -> None:
+    """A class mapped by a registry's decorators (`@reg.mapped_as_dataclass`, `@reg.mapped`)
+    that only annotates `__table__` for type checkers (`__table__: ClassVar[sa.Table]`) maps its
+    `__tablename__`, as SQLAlchemy does: the annotation made the pack read it as a class mapping
+    a table made elsewhere, and both tables went missing without a finding. A `__table__`
+    assigned a `Table(...)` is still that table, named once."""
+    document = _scan(FIXTURES / "annotated-table")
+    assert _tables(document) == [
+        ("stored_blob", "catalog/storage/blobs.py", 2),
+        ("blob_holder", "catalog/storage/blobs.py", 2),
+        ("shelf", "catalog/storage/blobs.py", 1),
+    ]
+    assert _codes(document) == []
+
+
+def test_a_tablename_computed_with_a_pattern_imported_from_another_module() -> None:
+    """Issue 34 item 9: a `declared_attr` `__tablename__` built with a compiled regex assigned
+    (annotated, `WORD_START: Pattern[str] = re.compile(...)`) in another module, and a helper
+    of that module reading the same pattern and a string constant of its own, evaluate for every
+    model: no `COMPUTED_TABLENAME`."""
+    document = _scan(FIXTURES / "imported-pattern")
+    assert sorted(name for name, _, _ in _tables(document)) == [
+        "cold_room_v2",
+        "pallet_slot",
+        "wh_bin_row",
+    ]
+    assert _codes(document) == []
+
+
+def test_the_cold_scan_parses_what_declares_and_what_the_linker_needs() -> None:
+    """Issue 34 (pack-sqlalchemy's cold scan under the pre-filter): a service the models import
+    for a column default is parsed for that name only (its own imports are not followed), a
+    pydantic schema, a CLI printing rich's `Table` and an Alembic script are not parsed, while
+    the helper a computed `__tablename__` calls and the constant it imports are (the evaluator
+    follows them). A docstring quoting `from alembic import op` does not make a module a
+    script. The document is the parse-all one (`_scan`)."""
+    parsed: list[str] = []
+
+    def counting(path: str, source: str) -> sqlalchemy_models.SqlalchemyFacts:
+        parsed.append(path)
+        return sqlalchemy_models.extract(path, source)
+
+    root = FIXTURES / "declarations-only"
+    document = _scan(root)
+    assert sorted(name for name, _, _ in _tables(document)) == [
+        "basket_archive",
+        "basket_tbl",
+        "basketline_tbl",
+    ]
+    assert _codes(document) == []
+    Scanner((".py",), counting, sqlalchemy_models.link, language="Python", root=str(root),
+            workers=1, keywords=pack_sqlalchemy.KEYWORDS,
+            base_keywords=pack_sqlalchemy.BASE_KEYWORDS,
+            follow=pack_sqlalchemy.FOLLOW).discover(["."])  # fmt: skip
+    assert sorted(parsed) == [
+        "shop/db.py",
+        "shop/legacy.py",
+        "shop/naming.py",
+        "shop/orders/models.py",
+        "shop/services/pricing.py",
+        "shop/words.py",
+    ]
+
+
+def test_a_package_folder_its_program_runs_from_is_an_import_root() -> None:
+    """A folder with an `__init__.py` that is also its program's folder (`server/main.py` run
+    from `server/`) is on `sys.path`: `from persistence.common import Record` is
+    `server/persistence/common.py`, so SQLModel's `table=True` classes below that repository
+    base are tables (every one was silently missing). A one-part name never resolves below a
+    package: `server/sqlmodel.py` does not shadow the library. A `table=True` class below a base
+    that leads out of the scanned files is an `UNKNOWN_MODEL_BASE`, never silent."""
+    document = _scan(FIXTURES / "program-package")
+    assert sorted(name for name, _, _ in _tables(document)) == ["ticket", "ticket_stamp"]
+    (finding,) = document["findings"]
+    assert finding["code"] == "UNKNOWN_MODEL_BASE"
+    assert "vendor_kit.models.Versioned" in finding["detail"]
+    assert finding["locations"] == [{"path": "server/persistence/records/stamps.py", "line": 12}]
+
+
+def test_a_library_that_makes_tables_at_runtime_is_named_where_it_is_configured() -> None:
+    """Issue 34 item 4: SQLAlchemy-Continuum's `make_versioned()` (imported under another name
+    here) makes `entry_version` and `transaction` at runtime, tables no source declares: a
+    finding at the call names the library and what it makes, so they are not silently absent.
+    A function of the repository's own with the same name is no such call."""
+    document = _scan(FIXTURES / "versioned-tables")
+    assert [name for name, _, _ in _tables(document)] == ["entry"]
+    (finding,) = document["findings"]
+    assert finding["code"] == "UNRESOLVED_TABLE_NAME"
+    assert "SQLAlchemy-Continuum" in finding["detail"] and "_version" in finding["detail"]
+    assert finding["locations"] == [{"path": "ledger/db.py", "line": 4}]
