@@ -49,8 +49,34 @@ if (process.env.TSCONFIG) {
   if (options.baseUrl) aliases.push(['*', [path.resolve(options.baseUrl, '*')]])
 }
 
+// `.mjs` files: Node 20 loads them through its ESM loader, which these hooks do not reach, so
+// each is copied (to MIRROR/<its absolute path>.cjs) and loaded from there as CommonJS, its
+// own imports resolved from where the original lives
+const os = require('os')
+const MIRROR = fs.mkdtempSync(path.join(os.tmpdir(), 'js-orm-hook-'))
+function original (filename) {
+  return filename && filename.startsWith(MIRROR) ? filename.slice(MIRROR.length).replace(/\.cjs$/, '') : filename
+}
+function mirrored (filename) {
+  if (!filename.endsWith('.mjs')) return filename
+  const copy = path.join(MIRROR, filename + '.cjs')
+  if (!fs.existsSync(copy)) {
+    fs.mkdirSync(path.dirname(copy), { recursive: true })
+    fs.copyFileSync(filename, copy)
+  }
+  return copy
+}
+Module._extensions['.cjs'] = function (module, filename) {
+  if (filename.startsWith(MIRROR)) return transpile(module, filename)
+  return Module._extensions['.js'](module, filename)
+}
 const resolve = Module._resolveFilename
 Module._resolveFilename = function (request, parent, ...rest) {
+  if (parent && parent.filename && parent.filename.startsWith(MIRROR)) {
+    const from = original(parent.filename)
+    parent = { id: from, filename: from, paths: Module._nodeModulePaths(path.dirname(from)) }
+  }
+  if (path.isAbsolute(request) && request.endsWith('.mjs')) return mirrored(request)
   const candidates = [request]
   for (const [pattern, targets] of aliases) {
     const star = pattern.indexOf('*')
@@ -63,7 +89,7 @@ Module._resolveFilename = function (request, parent, ...rest) {
     try {
       const found = resolve.call(this, candidate, parent, ...rest)
       if (stubbed.some(s => found.includes(s))) return 'js-orm-hook-stub:' + request
-      return found
+      return mirrored(found)
     } catch (e) {}
   }
   if (request.startsWith('.') || request.startsWith('/')) {

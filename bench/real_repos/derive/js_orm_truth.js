@@ -4,7 +4,8 @@
 //   NODE_PATH=<truthenv>/node_modules [STUB=frag,…] [GLOBALS=WIKI,…] [TSCONFIG=…] \
 //     node js_orm_truth.js ORM CHECKOUT FILE…   (FILE: relative to CHECKOUT, a glob with *, **)
 //
-// sequelize  every Sequelize built (the constructor's options kept, the dialect replaced by a
+// sequelize  (SEQUELIZE_TS=models: the classes the files export, given to a sequelize-typescript
+//            Sequelize as its `models`) every Sequelize built (the constructor's options kept, the dialect replaced by a
 //            postgres URL on 127.0.0.1 that nothing queries) → `sequelize.models[*].getTableName()`
 // typeorm    every @Entity class loaded → `new DataSource({type:'postgres', entities,
 //            namingStrategy: NAMING=snake|default}).buildMetadatas()  (TYPEORM_TYPE=sqljs: sqlite's types)` → `entityMetadatas`
@@ -45,7 +46,17 @@ function glob (pattern) {
   }
   return found.filter(f => fs.existsSync(f) && fs.statSync(f).isFile() && !/\.d\.ts$/.test(f)).sort()
 }
+// GLOBALS_JSON: globals the files read, as plain data (`{"WIKI": {"config": …}}`)
+Object.assign(global, JSON.parse(process.env.GLOBALS_JSON || '{}'))
+// ORDER=semver: migration files named by version (`2.5.12.js`), run in version order
+const byVersion = (a, b) => {
+  const v = (f) => path.basename(f).replace(/\.[jt]s$/, '').split('.').map(Number)
+  const [x, y] = [v(a), v(b)]
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] || 0) !== (y[i] || 0)) return (x[i] || 0) - (y[i] || 0)
+  return 0
+}
 const files = patterns.flatMap(glob)
+if (process.env.ORDER === 'semver') files.sort(byVersion)
 
 function where (stack) {
   for (const line of String(stack).split('\n').slice(1)) {
@@ -58,7 +69,8 @@ function where (stack) {
 }
 function classFile (name) {
   const re = new RegExp(`class\\s+${name}\\b`)
-  for (const f of files) {
+  const loaded = Object.keys(require.cache).filter(f => f.startsWith(checkout + path.sep) && !f.includes('node_modules'))
+  for (const f of [...files, ...loaded.sort()]) {
     const lines = fs.readFileSync(f, 'utf8').split('\n')
     const i = lines.findIndex(l => re.test(l))
     if (i >= 0) return { file: path.relative(checkout, f), line: i + 1 }
@@ -68,9 +80,9 @@ function classFile (name) {
 function modelCall (name) { // where `model('Name', …)` is written, when no stack frame said
   const re = new RegExp(`model\\(\\s*['"\`]${name}['"\`]\\s*,`)
   for (const f of files) {
-    const lines = fs.readFileSync(f, 'utf8').split('\n')
-    const i = lines.findIndex(l => re.test(l))
-    if (i >= 0) return { file: path.relative(checkout, f), line: i + 1 }
+    const text = fs.readFileSync(f, 'utf8')
+    const m = re.exec(text)
+    if (m) return { file: path.relative(checkout, f), line: text.slice(0, m.index).split('\n').length }
   }
   return null
 }
@@ -109,7 +121,14 @@ async function main () {
       made.set(this, at)
       return result
     }
-    for (const f of files) require(f)
+    const loaded = files.map(f => require(f))
+    if (process.env.SEQUELIZE_TS === 'models') {
+      // sequelize-typescript: the classes the FILEs export are the `models` option of a
+      // Sequelize, as the app's own database module passes them
+      const { Sequelize } = require('sequelize-typescript')
+      const classes = loaded.flatMap(m => Object.values(m)).filter(c => typeof c === 'function' && c.prototype instanceof original.Model)
+      new Sequelize({ dialect: 'postgres', models: [...new Set(classes)] }) // eslint-disable-line no-new
+    }
     for (const s of instances) {
       for (const model of Object.values(s.models)) {
         const table = model.getTableName()
@@ -130,7 +149,8 @@ async function main () {
     await ds.buildMetadatas()
     for (const m of ds.entityMetadatas) {
       if (m.tableType === 'entity-child' || m.tableType === 'view' || m.tableType === 'abstract') continue
-      add(m.tableName, typeof m.target === 'function' ? classFile(m.target.name) : null)
+      const owner = m.tableType === 'junction' && m.parentEntityMetadata ? m.parentEntityMetadata.target : m.target
+      add(m.tableName, typeof owner === 'function' ? classFile(owner.name) : null)
     }
   } else if (orm === 'mongoose') {
     const mongoose = require('mongoose')
@@ -147,6 +167,7 @@ async function main () {
       return top.call(this, name, schema, ...rest)
     }
     // a second connection is made without its URI: it holds models, it never connects
+    mongoose.connect = async function () { return this } // never connects
     const createConnection = mongoose.createConnection
     mongoose.createConnection = function () { return createConnection.call(this) }
     for (const f of files) {
@@ -168,7 +189,7 @@ async function main () {
       if (/information_schema\.tables/i.test(statement)) return tables.has(bindings[0]) ? [{ exists: 1 }] : []
       if (/information_schema\.columns/i.test(statement)) return []
       if ((m = statement.match(/^create table (?:if not exists )?"([^"]+)"/i))) { if (!tables.has(m[1])) tables.set(m[1], current) } else if ((m = statement.match(/^drop table (?:if exists )?"([^"]+)"/i))) tables.delete(m[1])
-      else if ((m = statement.match(/^alter table "([^"]+)" rename to "([^"]+)"/i))) { tables.set(m[2], tables.get(m[1])); tables.delete(m[1]) } else if (/^select/i.test(statement)) return [{ count: '0' }]
+      else if ((m = statement.match(/^alter table "([^"]+)" rename to "([^"]+)"/i))) { tables.set(m[2], tables.get(m[1])); tables.delete(m[1]) } else if (/^select/i.test(statement) && /count\(/i.test(statement)) return [{ count: '0' }]
       return []
     }
     class Recording extends Client {
