@@ -25,7 +25,12 @@ function stub (name) {
       if (typeof key === 'string' && /^(instanceOf|\$is|\$__|_|is[A-Z])/.test(key)) return undefined
       return stub(name + '.' + String(key))
     },
-    apply () { return stub(name + '()') },
+    apply (_t, _this, args) {
+      // used as a decorator (a stubbed package's `@IsEmail()`): it leaves the member or class as it is
+      if (args.length >= 2 && args[0] && (typeof args[0] === 'object' || typeof args[0] === 'function') && ['string', 'symbol'].includes(typeof args[1])) return undefined
+      if (args.length === 1 && typeof args[0] === 'function' && /^class\b/.test(Function.prototype.toString.call(args[0]))) return undefined
+      return stub(name + '()')
+    },
     construct () { return stub('new ' + name) },
     has () { return false },
     ownKeys () { return ['prototype'] },

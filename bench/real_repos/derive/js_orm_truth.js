@@ -134,7 +134,8 @@ async function main () {
         const table = model.getTableName()
         const name = typeof table === 'string' ? table : table.tableName
         let at = made.get(model)
-        if (!at || /index\.[jt]s$/.test(at.file) || !at.file) at = classFile(model.name) || at
+        const declared = (Function.prototype.toString.call(model).match(/^class\s+([\w$]+)/) || [])[1] || model.name
+        if (!at || /index\.[jt]s$/.test(at.file) || !at.file) at = classFile(declared) || at
         add(name, at)
       }
     }
