@@ -26,6 +26,7 @@ nor a `const` of the file bound to one) is an `UNRESOLVED_TABLE_NAME` finding at
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
@@ -98,6 +99,7 @@ class Claim:
     model: str
     orm: str
     columns: tuple[str, ...]
+    schema_from: tuple[str, str] | None = None  # Mongoose: (module, name) the schema is imported as
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,18 @@ class KnexOp:
 
 
 @dataclass(frozen=True)
+class SchemaDecl:
+    """A Mongoose schema bound to a name at a file's top, for a `model()` of another file that
+    imports it: its `collection` option (`None`: not given), and whether that option is an
+    expression (then the collection is not known)."""
+
+    local: str
+    collection: str | None
+    computed: bool
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class FileFacts:
     sequelize: tuple[SequelizeModel, ...] = ()
     defaults: tuple[SequelizeDefaults, ...] = ()
@@ -117,6 +131,9 @@ class FileFacts:
     knex: tuple[KnexOp, ...] = ()
     gaps: tuple[Gap, ...] = ()
     mongoose_unpluralized: bool = False  # `mongoose.pluralize(null)`
+    schemas: tuple[SchemaDecl, ...] = ()  # Mongoose schemas bound at the file's top
+    exports: tuple[tuple[str, str], ...] = ()  # (exported name, local name); `default` too
+    imports: tuple[tuple[str, tuple[str, str]], ...] = ()  # local name -> (module, its name)
 
 
 EMPTY = FileFacts()
@@ -162,6 +179,8 @@ class _Reader:
         self.knex_ops: list[KnexOp] = []
         self.gaps: list[Gap] = []
         self.unpluralized = False
+        self.imports: dict[str, tuple[str, str]] = {}  # local name -> (module, imported name)
+        self.exports: dict[str, str] = {}  # exported name (or `default`) -> local name
 
     def read(self, root: _Node) -> FileFacts:
         """Bindings from the file's top; then only the nodes at a word a construct needs
@@ -181,22 +200,149 @@ class _Reader:
             knex=tuple(self.knex_ops),
             gaps=tuple(self.gaps),
             mongoose_unpluralized=self.unpluralized,
+            schemas=self._schema_decls() if self.mongoose else (),
+            exports=tuple(sorted(self.exports.items())) if self.mongoose else (),
+            imports=tuple(sorted(self.imports.items())) if self.mongoose else (),
         )
 
     def _top_level(self, statement: _Node) -> None:
+        if statement.type == "import_statement":
+            self._import(statement)
+            return
+        if statement.type == "expression_statement" and statement.named_children:
+            self._commonjs_export(statement.named_children[0])
+            return
         if statement.type == "export_statement":
             declaration = statement.child_by_field_name("declaration")
             if declaration is None:
+                self._export_clause(statement)
                 return
             statement = declaration
+            for declarator in statement.named_children:
+                name = declarator.child_by_field_name("name")
+                if name is not None and name.type == "identifier":
+                    self.exports[self.text(name)] = self.text(name)
         if statement.type in ("lexical_declaration", "variable_declaration"):
             for declarator in statement.named_children:
                 if declarator.type == "variable_declarator":
                     self._bind(declarator)
+                    self._require(declarator)
         elif statement.type in _CLASSES or statement.type == "function_declaration":
             name = statement.child_by_field_name("name")
             if name is not None:
                 self.bound.add(self.text(name))
+
+    # module bindings (what a Mongoose `model()` needs of a schema another file declares)
+
+    def _import(self, statement: _Node) -> None:
+        """`import S from './m'`, `import { A as B } from './m'`, `import * as M from './m'`."""
+        source = self._literal(statement.child_by_field_name("source"), follow=False)
+        clause = next((c for c in statement.named_children if c.type == "import_clause"), None)
+        if source is None or clause is None:
+            return
+        for part in clause.named_children:
+            if part.type == "identifier":
+                self.imports[self.text(part)] = (source, "default")
+            elif part.type == "namespace_import" and part.named_children:
+                self.imports[self.text(part.named_children[-1])] = (source, "*")
+            elif part.type == "named_imports":
+                for spec in part.named_children:
+                    name, alias = (
+                        spec.child_by_field_name("name"),
+                        spec.child_by_field_name("alias"),
+                    )
+                    if name is not None:
+                        self.imports[self.text(alias or name)] = (source, self.text(name))
+
+    def _require(self, declarator: _Node) -> None:
+        """`const S = require('./m')`, `const { A, B: C } = require('./m')`,
+        `const A = require('./m').A`."""
+        target, value = (
+            declarator.child_by_field_name("name"),
+            declarator.child_by_field_name("value"),
+        )
+        member = None
+        if value is not None and value.type == "member_expression":
+            prop = value.child_by_field_name("property")
+            member = self.text(prop) if prop is not None else None
+            value = value.child_by_field_name("object")
+        source = self._required(value)
+        if target is None or source is None:
+            return
+        if target.type == "identifier":
+            self.imports[self.text(target)] = (source, member or "default")
+        elif target.type == "object_pattern" and member is None:
+            for part in target.named_children:
+                if part.type == "shorthand_property_identifier_pattern":
+                    self.imports[self.text(part)] = (source, self.text(part))
+                elif part.type == "pair_pattern":
+                    key, local = part.child_by_field_name("key"), part.child_by_field_name("value")
+                    if key is not None and local is not None and local.type == "identifier":
+                        self.imports[self.text(local)] = (source, self.text(key))
+
+    def _required(self, node: _Node | None) -> str | None:
+        while node is not None and node.type in _TRANSPARENT:
+            node = node.named_children[0] if node.named_children else None
+        if node is None or node.type != "call_expression":
+            return None
+        callee, arguments = (
+            node.child_by_field_name("function"),
+            node.child_by_field_name("arguments"),
+        )
+        if callee is None or arguments is None or self.text(callee) != "require":
+            return None
+        args = arguments.named_children
+        return self._literal(args[0], follow=False) if len(args) == 1 else None
+
+    def _commonjs_export(self, node: _Node) -> None:
+        """`module.exports = X`, `module.exports = { A, B: C }`, `exports.A = X`."""
+        if node.type != "assignment_expression":
+            return
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            return
+        target = self.text(left)
+        if target == "module.exports":
+            if right.type == "identifier":
+                self.exports["default"] = self.text(right)
+            elif right.type == "object":
+                for key, value in self._fields(right).items():
+                    if value is None:
+                        self.exports[key] = key
+                    elif value.type == "identifier":
+                        self.exports[key] = self.text(value)
+        elif target.startswith(("exports.", "module.exports.")) and right.type == "identifier":
+            self.exports[target.rsplit(".", 1)[1]] = self.text(right)
+
+    def _export_clause(self, statement: _Node) -> None:
+        """`export { A, B as C }`, `export { A } from './m'`, `export default X`."""
+        value = statement.child_by_field_name("value")
+        if value is not None and value.type == "identifier":
+            self.exports["default"] = self.text(value)
+        source = self._literal(statement.child_by_field_name("source"), follow=False)
+        for clause in (c for c in statement.named_children if c.type == "export_clause"):
+            for spec in clause.named_children:
+                name, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+                if name is not None:
+                    local = self.text(alias or name)
+                    self.exports[local] = local if source is not None else self.text(name)
+                    if source is not None:
+                        self.imports[local] = (source, self.text(name))
+
+    def _schema_decls(self) -> tuple[SchemaDecl, ...]:
+        decls: list[SchemaDecl] = []
+        for local, value in self.values.items():
+            schema = self._schema(value)
+            if schema is None:
+                continue
+            args = list((schema.child_by_field_name("arguments") or schema).named_children)
+            columns = self._keys(args[0]) if args else ()
+            options = self._object(args[1]) if len(args) > 1 else None
+            fields = self._fields(options) if options is not None else {}
+            collection = self._literal(fields["collection"]) if "collection" in fields else None
+            computed = "collection" in fields and collection is None
+            decls.append(SchemaDecl(local, collection, computed, columns))
+        return tuple(decls)
 
     def _hit(self, node: _Node, seen: set[int]) -> None:
         """The construct a word found by `_LOOK_AT` belongs to: a call's method or callee, a
@@ -554,9 +700,28 @@ class _Reader:
                         return
         model = name or ""
         orm = "mongoose" if collection is not None else "mongoose-plural"
+        imported = self._imported_schema(args[1]) if schema is None and explicit is None else None
         self.claims.append(
-            Claim("collection", collection or model, self._line(node), model, orm, columns)
+            Claim(
+                "collection", collection or model, self._line(node), model, orm, columns, imported
+            )
         )
+
+    def _imported_schema(self, node: _Node) -> tuple[str, str] | None:
+        """The (module, name) a schema argument is imported as: `S`, `m.S` for an imported `S`
+        or module `m`, a relative module only (a package's schema is no model of the app)."""
+        while node.type in _TRANSPARENT and node.named_children:
+            node = node.named_children[0]
+        found: tuple[str, str] | None = None
+        if node.type == "identifier":
+            found = self.imports.get(self.text(node))
+        elif node.type == "member_expression":
+            owner, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+            if owner is not None and prop is not None and owner.type == "identifier":
+                module = self.imports.get(self.text(owner))
+                if module is not None and module[1] in ("default", "*"):
+                    found = (module[0], self.text(prop))
+        return found if found is not None and found[0].startswith(".") else None
 
     def _schema(self, node: _Node) -> _Node | None:
         """The `new Schema(…)` a model's schema argument is, directly or through a `const`."""
@@ -788,7 +953,12 @@ class _Named:
     columns: tuple[str, ...]
 
 
-def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
+def link(
+    files: Sequence[tuple[str, FileFacts]], paths: Collection[str] | None = None
+) -> DocumentPieces:
+    """The tables of every file; `paths` are the files of the scan (an import resolves among
+    them), every file of `files` when not given."""
+    schemas = _Schemas(files, paths)
     defaults = [d for _, facts in files for d in facts.defaults]
     global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
     global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
@@ -812,6 +982,8 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
                 _Named("table", table, path, model.line, model.model, "sequelize", model.columns)
             )
         for claim in facts.claims:
+            if claim.schema_from is not None:
+                claim = schemas.settle(path, claim, gaps)
             name = claim.name
             if claim.orm == "mongoose-plural":
                 name = claim.name if unpluralized else pluralize_mongoose(claim.name)
@@ -830,6 +1002,69 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
                 knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
     named += knex_tables.values()
     return render(named, gaps)
+
+
+_JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
+
+
+class _Schemas:
+    """The Mongoose schema a `model()` imports from another file of the scan, found as Node
+    finds the module (a relative path as a file, `.js` written for `.ts` too, else its folder's
+    index file) and through its exports and re-exports."""
+
+    def __init__(
+        self, files: Sequence[tuple[str, FileFacts]], paths: Collection[str] | None
+    ) -> None:
+        self.facts = dict(files)
+        self.paths = set(paths) if paths is not None else set(self.facts)
+
+    def settle(self, path: str, claim: Claim, gaps: list[Gap]) -> Claim:
+        """The claim named by the imported schema's `collection` option (else the plural of
+        its model, as before); a schema not found, or whose option is an expression, is a
+        finding at the `model()` call."""
+        assert claim.schema_from is not None
+        module, name = claim.schema_from
+        decl = self._find(path, module, name, 0)
+        if decl is None or decl.computed:
+            detail = f"a Mongoose model()'s schema {name} from {module!r} " + (
+                "names its collection with an expression" if decl else "is not read"
+            )
+            gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, claim.line))
+            return claim
+        columns = claim.columns or decl.columns
+        if decl.collection is None:
+            return _with(claim, claim.name, claim.orm, columns)
+        return _with(claim, decl.collection, "mongoose", columns)
+
+    def _find(self, importer: str, module: str, name: str, depth: int) -> SchemaDecl | None:
+        target = self._resolve(importer, module)
+        facts = self.facts.get(target) if target is not None else None
+        if facts is None or target is None or depth > 8:
+            return None
+        local = dict(facts.exports).get(name) if name != "*" else None
+        if local is None:
+            return None
+        decl = next((d for d in facts.schemas if d.local == local), None)
+        if decl is not None:
+            return decl
+        onward = dict(facts.imports).get(local)  # re-exported from a further module
+        return self._find(target, *onward, depth + 1) if onward is not None else None
+
+    def _resolve(self, importer: str, specifier: str) -> str | None:
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
+        if joined.startswith(".."):
+            return None
+        stem = joined
+        for ext in (".js", ".mjs", ".cjs"):
+            if joined.endswith(ext):
+                stem = joined[: -len(ext)]
+        candidates = [joined, *(stem + e for e in _JS_EXTENSIONS)]
+        candidates += [f"{joined}/index{e}" for e in _JS_EXTENSIONS]
+        return next((c for c in candidates if c in self.paths), None)
+
+
+def _with(claim: Claim, name: str, orm: str, columns: tuple[str, ...]) -> Claim:
+    return Claim(claim.kind, name, claim.line, claim.model, orm, columns)
 
 
 def _renamed(table: _Named, name: str) -> _Named:
@@ -862,6 +1097,6 @@ def link_on_demand(
     files: Sequence[tuple[str, FileFacts]], paths: Collection[str], failed: Collection[str]
 ) -> DocumentPieces:
     """`link` as `OnDemand` calls it: every file that can hold facts is admitted by its bytes,
-    so linking never asks for more."""
-    del paths, failed
-    return link(files)
+    so linking never asks for more; an import resolves among the scan's `paths`."""
+    del failed
+    return link(files, paths)

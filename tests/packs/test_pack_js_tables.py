@@ -147,6 +147,33 @@ def test_mongoose_collections_with_its_pluralisation(document: dict[str, Any]) -
     assert signals["collection:users"] == "address,email"
 
 
+def test_mongoose_schema_imported_from_another_module(document: dict[str, Any]) -> None:
+    """A `model()` whose schema another file declares: named by that schema's `collection`
+    option, found through `import`, `require`, a destructured alias, a namespace member, a
+    folder's index and a re-export; a schema not found, or whose option is computed, is a
+    finding at the `model()` call."""
+    assert _named(document, "mongoose-split/") == [
+        ("collection", "billing_invoices", 9),  # barrel folder, re-exported, `export const`
+        ("collection", "ledger_rows", 10),  # `module.exports = Schema`, default require
+        ("collection", "widgets", 11),  # `exports.X = local`, destructured under an alias
+        ("collection", "shelves", 12),  # its option is computed: flagged below
+        ("collection", "ghosts", 13),  # its module is not in the repository: flagged below
+    ]
+    flagged = sorted(
+        (location["line"], finding["detail"].split(" from ")[0])
+        for finding in document["findings"]
+        for location in finding["locations"]
+        if location["path"] == "mongoose-split/register.ts"
+    )
+    assert flagged == [
+        (12, "a Mongoose model()'s schema ShelfSchema"),
+        (13, "a Mongoose model()'s schema Vanished"),
+    ]
+    signals = {s["resource"]: s["value"] for s in document["classificationSignals"]}
+    assert signals["collection:billing_invoices"] == "email"
+    assert signals["collection:widgets"] == "phone"
+
+
 def test_nestjs_mongoose_schema_classes(document: dict[str, Any]) -> None:
     """`@Schema()` of `@nestjs/mongoose`: the class is the model (`forFeature` registers it
     under `X.name`); `@Prop` members are its fields."""
@@ -308,6 +335,10 @@ SNIPPETS = [
     "function (\n",  # broken, names no ORM
     "const s = require('sequelize');\ns.define('X', {\n",  # broken, names one
     "mongoose.model(name, schema);\n",
+    "const mongoose = require('mongoose');\nconst { S } = require('./m01');\nmongoose.model('Z', S);\n",
+    "const mongoose = require('mongoose');\nconst S = new mongoose.Schema({}, { collection: 'zz' });\n"
+    "module.exports = { S };\n",
+    "import { S } from './m00';\nimport { model } from 'mongoose';\nmodel('W', S);\nexport { S };\n",
 ]
 
 
