@@ -35,7 +35,7 @@ import tree_sitter
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
 from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
-from .prisma_schema import prisma_models
+from .prisma_schema import PrismaModel, implicit_relation_tables, prisma_models
 from .routes.js_facts import JS_SUFFIXES, parse_tree
 from .scan import DocumentPieces, JSONObject
 from .tables import UNRESOLVED_TABLE_NAME, Gap, gap_findings
@@ -134,6 +134,7 @@ class FileFacts:
     schemas: tuple[SchemaDecl, ...] = ()  # Mongoose schemas bound at the file's top
     exports: tuple[tuple[str, str], ...] = ()  # (exported name, local name); `default` too
     imports: tuple[tuple[str, tuple[str, str]], ...] = ()  # local name -> (module, its name)
+    prisma: tuple[PrismaModel, ...] = ()  # a `.prisma` file's models, for relations across files
 
 
 EMPTY = FileFacts()
@@ -143,7 +144,7 @@ def extract(path: str, source: str) -> FileFacts:
     if path.endswith(".prisma"):
         models = prisma_models(source)
         claims = (Claim("table", m.table, m.line, m.model, "prisma", m.columns) for m in models)
-        return FileFacts(claims=tuple(claims))
+        return FileFacts(claims=tuple(claims), prisma=models)
     data = source.encode("utf-8", "surrogatepass")
     if not admits(path, data):
         return EMPTY
@@ -1001,7 +1002,22 @@ def link(
             elif op.name in knex_tables:
                 knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
     named += knex_tables.values()
+    named += _prisma_relation_tables(files)
     return render(named, gaps)
+
+
+def _prisma_relation_tables(files: Sequence[tuple[str, FileFacts]]) -> list[_Named]:
+    """Prisma's implicit many-to-many tables, per schema: a folder's `.prisma` files are one
+    schema (`prismaSchemaFolder`; a lone `schema.prisma` is its folder's only file)."""
+    schemas: dict[str, dict[str, tuple[str, PrismaModel]]] = {}
+    for path, facts in files:
+        for model in facts.prisma:
+            schemas.setdefault(posixpath.dirname(path), {}).setdefault(model.model, (path, model))
+    return [
+        _Named("table", table, path, line, None, "prisma", ())
+        for models in schemas.values()
+        for table, path, line, _ in implicit_relation_tables(models)
+    ]
 
 
 _JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")

@@ -147,6 +147,23 @@ def test_mongoose_collections_with_its_pluralisation(document: dict[str, Any]) -
     assert signals["collection:users"] == "address,email"
 
 
+def test_prisma_implicit_many_to_many_tables_across_a_schema_folder(
+    document: dict[str, Any],
+) -> None:
+    """A folder of `.prisma` files is one schema: two list fields pointing at each other's
+    model (no `fields:` on either) are a table of Prisma's own, `_<relation>`, the default
+    relation name the two model names sorted and joined by `To`; a one-to-many list (its other
+    side holds the key) is none. The names are the ones `getDMMF` gives for this folder."""
+    assert _named(document, "prisma-multi/") == [
+        ("table", "articles", 1),
+        ("table", "_ArticleToLabel", 6),  # default name, sides in two files
+        ("table", "_Pinned", 7),  # `@relation(name: "Pinned")`
+        ("table", "Label", 1),
+        ("table", "Member", 1),
+        ("table", "_Mentorship", 7),  # a model related to itself
+    ]
+
+
 def test_mongoose_schema_imported_from_another_module(document: dict[str, Any]) -> None:
     """A `model()` whose schema another file declares: named by that schema's `collection`
     option, found through `import`, `require`, a destructured alias, a namespace member, a
