@@ -29,7 +29,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter
 
@@ -56,14 +56,51 @@ NEST_MONGOOSE_SEED = b"@nestjs/mongoose"  # `@Schema()` classes (within the Mong
 
 
 def admits(path: str, data: bytes) -> bool:
-    """Whether a file's bytes can declare (or drop, or rename) a table or collection."""
+    """Whether a file's bytes can declare (or drop, or rename) a table or collection, or pass
+    one declared elsewhere on (`export … from`: a barrel a TypeORM relation or a Mongoose
+    schema is imported through)."""
     if path.endswith(".prisma"):
         return True
+    return _declares(data) or _REEXPORT.search(data) is not None
+
+
+def _declares(data: bytes) -> bool:
     return (
         any(seed in data for seed in SEQUELIZE_SEEDS)
         or TYPEORM_SEED in data
         or any(seed in data for seed in KNEX_SEEDS)
         or any(seed in data for seed in MONGOOSE_SEEDS)
+    )
+
+
+_REEXPORT = re.compile(rb"""\bexport\s+(?:\*|\{([^{}]*)\})\s*from\s*(["'])([^"'\n]+)\2""")
+"""`export * from './m'`, `export { A, B as C } from './m'` (read without parsing: a barrel
+that declares nothing of its own is not parsed)."""
+
+
+def _barrel(data: bytes) -> FileFacts:
+    exports: dict[str, str] = {}
+    imports: dict[str, tuple[str, str]] = {}
+    stars: list[str] = []
+    for match in _REEXPORT.finditer(data):
+        module = match.group(3).decode("utf-8", "replace")
+        if match.group(1) is None:
+            stars.append(module)
+            continue
+        for spec in match.group(1).decode("utf-8", "replace").split(","):
+            parts = spec.replace("type ", " ").split()
+            if len(parts) == 3 and parts[1] == "as":
+                name, alias = parts[0], parts[2]
+            elif len(parts) == 1:
+                name = alias = parts[0]
+            else:
+                continue
+            exports[alias] = alias
+            imports[alias] = (module, name)
+    return FileFacts(
+        exports=tuple(sorted(exports.items())),
+        imports=tuple(sorted(imports.items())),
+        stars=tuple(stars),
     )
 
 
@@ -124,6 +161,20 @@ class SchemaDecl:
 
 
 @dataclass(frozen=True)
+class JoinSide:
+    """A TypeORM `@ManyToMany(() => Target)` member with `@JoinTable(…)`: the junction table
+    TypeORM makes, named `name` when given, else from both entities' tables (at link time, where
+    the target's table is known)."""
+
+    owner: str  # the entity class declaring the member
+    member: str
+    target: str | None  # the target class's name; None: not a name the reader can see
+    name: str | None  # `@JoinTable({ name })`
+    computed: bool  # `name` given by an expression
+    line: int
+
+
+@dataclass(frozen=True)
 class FileFacts:
     sequelize: tuple[SequelizeModel, ...] = ()
     defaults: tuple[SequelizeDefaults, ...] = ()
@@ -135,6 +186,8 @@ class FileFacts:
     exports: tuple[tuple[str, str], ...] = ()  # (exported name, local name); `default` too
     imports: tuple[tuple[str, tuple[str, str]], ...] = ()  # local name -> (module, its name)
     prisma: tuple[PrismaModel, ...] = ()  # a `.prisma` file's models, for relations across files
+    joins: tuple[JoinSide, ...] = ()  # TypeORM `@ManyToMany` + `@JoinTable` members
+    stars: tuple[str, ...] = ()  # `export * from './m'`: the modules re-exported whole
 
 
 EMPTY = FileFacts()
@@ -146,9 +199,15 @@ def extract(path: str, source: str) -> FileFacts:
         claims = (Claim("table", m.table, m.line, m.model, "prisma", m.columns) for m in models)
         return FileFacts(claims=tuple(claims), prisma=models)
     data = source.encode("utf-8", "surrogatepass")
-    if not admits(path, data):
-        return EMPTY
-    return _Reader(path, data).read(parse_tree(data, path))
+    if not _declares(data):
+        return _barrel(data) if _REEXPORT.search(data) is not None else EMPTY
+    facts = _Reader(path, data).read(parse_tree(data, path))
+    stars = tuple(
+        m.group(3).decode("utf-8", "replace")
+        for m in _REEXPORT.finditer(data)
+        if m.group(1) is None
+    )
+    return replace(facts, stars=stars) if stars and (facts.exports or facts.imports) else facts
 
 
 # --- JavaScript / TypeScript ----------------------------------------------------------------
@@ -182,6 +241,7 @@ class _Reader:
         self.unpluralized = False
         self.imports: dict[str, tuple[str, str]] = {}  # local name -> (module, imported name)
         self.exports: dict[str, str] = {}  # exported name (or `default`) -> local name
+        self.joins: list[JoinSide] = []
 
     def read(self, root: _Node) -> FileFacts:
         """Bindings from the file's top; then only the nodes at a word a construct needs
@@ -202,8 +262,9 @@ class _Reader:
             gaps=tuple(self.gaps),
             mongoose_unpluralized=self.unpluralized,
             schemas=self._schema_decls() if self.mongoose else (),
-            exports=tuple(sorted(self.exports.items())) if self.mongoose else (),
-            imports=tuple(sorted(self.imports.items())) if self.mongoose else (),
+            exports=tuple(sorted(self.exports.items())) if self.mongoose or self.typeorm else (),
+            imports=tuple(sorted(self.imports.items())) if self.mongoose or self.typeorm else (),
+            joins=tuple(self.joins),
         )
 
     def _top_level(self, statement: _Node) -> None:
@@ -219,6 +280,11 @@ class _Reader:
                 self._export_clause(statement)
                 return
             statement = declaration
+            declared = statement.child_by_field_name("name")
+            if declared is not None:  # `export class X`, `export function f`
+                self.exports[self.text(declared)] = self.text(declared)
+                if any(c.type == "default" for c in statement.parent.children):  # type: ignore[union-attr]
+                    self.exports["default"] = self.text(declared)
             for declarator in statement.named_children:
                 name = declarator.child_by_field_name("name")
                 if name is not None and name.type == "identifier":
@@ -793,7 +859,67 @@ class _Reader:
                     self._entity_columns(node),
                 )
             )
+            self._join_tables(node, model)
             return
+
+    def _join_tables(self, node: _Node, owner: str) -> None:
+        """The `@ManyToMany(…)` members of an entity that carry `@JoinTable(…)`."""
+        body = node.child_by_field_name("body")
+        if body is None:
+            return
+        pending: list[_Node] = []  # decorators written before the member they decorate
+        for member in body.named_children:
+            if member.type == "decorator":
+                pending.append(member)
+                continue
+            decorators = [*pending, *(c for c in member.children if c.type == "decorator")]
+            pending = []
+            if member.type not in ("public_field_definition", "field_definition"):
+                continue
+            by_name = {self._decorator_name(d): d for d in decorators}
+            if "ManyToMany" not in by_name or "JoinTable" not in by_name:
+                continue
+            name = member.child_by_field_name("name") or member.child_by_field_name("property")
+            if name is None:
+                continue
+            target = self._relation_target(by_name["ManyToMany"])
+            table, computed = None, False
+            args = self._decorator_args(by_name["JoinTable"])
+            options = self._object(args[0]) if args else None
+            if args and options is None:
+                computed = True
+            elif options is not None and "name" in (fields := self._fields(options)):
+                table = self._literal(fields["name"])
+                computed = table is None
+            line = self._line(by_name["JoinTable"])
+            self.joins.append(JoinSide(owner, self.text(name), target, table, computed, line))
+
+    def _decorator_name(self, decorator: _Node) -> str:
+        expression = decorator.named_children[0] if decorator.named_children else None
+        if expression is not None and expression.type == "call_expression":
+            expression = expression.child_by_field_name("function")
+        return self.text(expression).rsplit(".", 1)[-1] if expression is not None else ""
+
+    def _decorator_args(self, decorator: _Node) -> list[_Node]:
+        expression = decorator.named_children[0] if decorator.named_children else None
+        if expression is None or expression.type != "call_expression":
+            return []
+        args = expression.child_by_field_name("arguments")
+        return [a for a in args.named_children if a.type != "comment"] if args else []
+
+    def _relation_target(self, decorator: _Node) -> str | None:
+        """`@ManyToMany(() => Tag)`, `@ManyToMany((type) => Tag, …)`, `@ManyToMany('Tag')`."""
+        args = self._decorator_args(decorator)
+        if not args:
+            return None
+        first = args[0]
+        if first.type == "arrow_function":
+            first = first.child_by_field_name("body") or first
+        while first.type in _TRANSPARENT and first.named_children:
+            first = first.named_children[0]
+        if first.type == "identifier":
+            return self.text(first)
+        return self._literal(first, follow=False)
 
     def _sequelize_table(
         self, decorator: _Node, node: _Node, model: str, args: list[_Node]
@@ -960,6 +1086,7 @@ def link(
     """The tables of every file; `paths` are the files of the scan (an import resolves among
     them), every file of `files` when not given."""
     schemas = _Schemas(files, paths)
+    joins = _Joins(files, schemas)
     defaults = [d for _, facts in files for d in facts.defaults]
     global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
     global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
@@ -1003,6 +1130,7 @@ def link(
                 knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
     named += knex_tables.values()
     named += _prisma_relation_tables(files)
+    named += joins.tables(gaps)
     return render(named, gaps)
 
 
@@ -1040,7 +1168,7 @@ class _Schemas:
         finding at the `model()` call."""
         assert claim.schema_from is not None
         module, name = claim.schema_from
-        decl = self._find(path, module, name, 0)
+        decl = self._find(path, module, name)
         if decl is None or decl.computed:
             detail = f"a Mongoose model()'s schema {name} from {module!r} " + (
                 "names its collection with an expression" if decl else "is not read"
@@ -1052,19 +1180,33 @@ class _Schemas:
             return _with(claim, claim.name, claim.orm, columns)
         return _with(claim, decl.collection, "mongoose", columns)
 
-    def _find(self, importer: str, module: str, name: str, depth: int) -> SchemaDecl | None:
+    def _find(self, importer: str, module: str, name: str) -> SchemaDecl | None:
+        found = self.declared(importer, module, name)
+        if found is None:
+            return None
+        target, local = found
+        return next((d for d in self.facts[target].schemas if d.local == local), None)
+
+    def declared(
+        self, importer: str, module: str, name: str, depth: int = 0
+    ) -> tuple[str, str] | None:
+        """The file and local name that `name` of `module` (as `importer` imports it) is
+        declared as: through the module's exports, and its re-exports of further modules."""
         target = self._resolve(importer, module)
         facts = self.facts.get(target) if target is not None else None
         if facts is None or target is None or depth > 8:
             return None
         local = dict(facts.exports).get(name) if name != "*" else None
-        if local is None:
+        if not local:
+            for module in facts.stars:  # `export * from './m'`: the name may be m's
+                found = self.declared(target, module, name, depth + 1)
+                if found is not None:
+                    return found
             return None
-        decl = next((d for d in facts.schemas if d.local == local), None)
-        if decl is not None:
-            return decl
         onward = dict(facts.imports).get(local)  # re-exported from a further module
-        return self._find(target, *onward, depth + 1) if onward is not None else None
+        if onward is not None:
+            return self.declared(target, *onward, depth + 1)
+        return target, local
 
     def _resolve(self, importer: str, specifier: str) -> str | None:
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
@@ -1077,6 +1219,53 @@ class _Schemas:
         candidates = [joined, *(stem + e for e in _JS_EXTENSIONS)]
         candidates += [f"{joined}/index{e}" for e in _JS_EXTENSIONS]
         return next((c for c in candidates if c in self.paths), None)
+
+
+class _Joins:
+    """TypeORM's junction tables: `@JoinTable({ name })`, else the naming strategy's
+    `joinTableName` (snake_case of `<owner table>_<member>_<target table>`), the target entity
+    found in the member's file, through its import, or as the one entity of that class name."""
+
+    def __init__(self, files: Sequence[tuple[str, FileFacts]], modules: _Schemas) -> None:
+        self.files = files
+        self.modules = modules
+        self.entity_tables: dict[tuple[str, str], str] = {}  # (file, class) -> table
+        by_class: dict[str, set[str]] = {}
+        for path, facts in files:
+            for claim in facts.claims:
+                if claim.orm == "typeorm" and claim.model:
+                    self.entity_tables[(path, claim.model)] = claim.name
+                    by_class.setdefault(claim.model, set()).add(claim.name)
+        self.unique = {model: next(iter(t)) for model, t in by_class.items() if len(t) == 1}
+
+    def tables(self, gaps: list[Gap]) -> list[_Named]:
+        named: list[_Named] = []
+        for path, facts in self.files:
+            for join in facts.joins:
+                table = join.name
+                if table is None and not join.computed:
+                    owner = self.entity_tables.get((path, join.owner))
+                    target = self._target(path, facts, join.target)
+                    if owner is not None and target is not None:
+                        table = snake_case(f"{owner}_{join.member}_{target}")
+                if table is None:
+                    what = "its name is computed" if join.computed else "its target is not read"
+                    detail = f"a TypeORM @JoinTable() of {join.owner}.{join.member}: {what}"
+                    gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, join.line))
+                    continue
+                named.append(_Named("table", table, path, join.line, None, "typeorm", ()))
+        return named
+
+    def _target(self, path: str, facts: FileFacts, target: str | None) -> str | None:
+        if target is None:
+            return None
+        if (path, target) in self.entity_tables:
+            return self.entity_tables[(path, target)]
+        imported = dict(facts.imports).get(target)
+        if imported is not None and imported[0].startswith("."):
+            found = self.modules.declared(path, *imported)
+            return self.entity_tables.get(found) if found is not None else None
+        return self.unique.get(target)
 
 
 def _with(claim: Claim, name: str, orm: str, columns: tuple[str, ...]) -> Claim:

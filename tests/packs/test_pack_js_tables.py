@@ -164,6 +164,30 @@ def test_prisma_implicit_many_to_many_tables_across_a_schema_folder(
     ]
 
 
+def test_typeorm_join_tables_of_many_to_many_members(document: dict[str, Any]) -> None:
+    """`@ManyToMany(…)` + `@JoinTable()`: the junction table TypeORM builds, `name` when given,
+    else snake_case `<owner table>_<member>_<target table>`; the target found through the
+    file's import (a folder's barrel re-export, a default export), not by a class name that
+    two entities share, else as the one entity of that name (`'Mentor'`). A target that is no
+    entity of the repository, or a computed name, is a finding at the `@JoinTable`. The names
+    are the ones TypeORM's `buildMetadatas` gives for these files."""
+    assert sorted(
+        (name, line)
+        for kind, name, line in _named(document, "typeorm-joins/")
+        if name.startswith("course_")
+    ) == [("course_enrolled_pupils", 11), ("course_mentors_mentor", 18), ("course_topics", 14)]
+    flagged = sorted(
+        (location["line"], finding["detail"])
+        for finding in document["findings"]
+        for location in finding["locations"]
+        if location["path"] == "typeorm-joins/misc/room.ts"
+    )
+    assert flagged == [
+        (11, "a TypeORM @JoinTable() of Room.helpers: its target is not read"),
+        (15, "a TypeORM @JoinTable() of Room.linked: its name is computed"),
+    ]
+
+
 def test_mongoose_schema_imported_from_another_module(document: dict[str, Any]) -> None:
     """A `model()` whose schema another file declares: named by that schema's `collection`
     option, found through `import`, `require`, a destructured alias, a namespace member, a
@@ -356,6 +380,10 @@ SNIPPETS = [
     "const mongoose = require('mongoose');\nconst S = new mongoose.Schema({}, { collection: 'zz' });\n"
     "module.exports = { S };\n",
     "import { S } from './m00';\nimport { model } from 'mongoose';\nmodel('W', S);\nexport { S };\n",
+    "export * from './m00';\n",  # a barrel: read without parsing
+    "export { S as T } from './m01';\n",
+    "import { Entity, ManyToMany, JoinTable } from 'typeorm';\nimport { T } from './m02';\n"
+    "@Entity()\nexport class T {}\n@Entity()\nexport class U { @ManyToMany(() => T) @JoinTable() ts; }\n",
 ]
 
 
