@@ -49,6 +49,7 @@ SUFFIXES = (*JS_SUFFIXES, ".prisma")
 # `sequelize.define`, `{ sequelize }`, `require('sequelize')`, `Sequelize.INTEGER`: either case
 SEQUELIZE_SEEDS = (b"sequelize", b"Sequelize")
 TYPEORM_SEED = b"Entity"
+TYPEORM_OPTION_SEEDS = (b"entityPrefix", b"NamingStrategy")  # what renames every entity's table
 KNEX_SEEDS = (b"createTable", b"dropTable", b"renameTable")
 MONGOOSE_SEEDS = (b"mongoose", b"Schema")
 SEQUELIZE_TS_SEED = b"sequelize-typescript"  # `@Table` classes (within the Sequelize seed)
@@ -68,6 +69,7 @@ def _declares(data: bytes) -> bool:
     return (
         any(seed in data for seed in SEQUELIZE_SEEDS)
         or TYPEORM_SEED in data
+        or any(seed in data for seed in TYPEORM_OPTION_SEEDS)
         or any(seed in data for seed in KNEX_SEEDS)
         or any(seed in data for seed in MONGOOSE_SEEDS)
     )
@@ -188,6 +190,8 @@ class FileFacts:
     prisma: tuple[PrismaModel, ...] = ()  # a `.prisma` file's models, for relations across files
     joins: tuple[JoinSide, ...] = ()  # TypeORM `@ManyToMany` + `@JoinTable` members
     stars: tuple[str, ...] = ()  # `export * from './m'`: the modules re-exported whole
+    entity_prefixes: tuple[tuple[str, int], ...] = ()  # TypeORM `entityPrefix: '…'` (, line)
+    table_renamers: tuple[tuple[str, int], ...] = ()  # a TypeORM naming strategy's tableName()
 
 
 EMPTY = FileFacts()
@@ -226,6 +230,7 @@ class _Reader:
         self.data = data
         self.sequelize = any(seed in data for seed in SEQUELIZE_SEEDS)
         self.typeorm = TYPEORM_SEED in data
+        self.typeorm_options = any(seed in data for seed in TYPEORM_OPTION_SEEDS)
         self.knex = any(seed in data for seed in KNEX_SEEDS)
         self.mongoose = any(seed in data for seed in MONGOOSE_SEEDS)
         self.nest_mongoose = NEST_MONGOOSE_SEED in data
@@ -242,6 +247,8 @@ class _Reader:
         self.imports: dict[str, tuple[str, str]] = {}  # local name -> (module, imported name)
         self.exports: dict[str, str] = {}  # exported name (or `default`) -> local name
         self.joins: list[JoinSide] = []
+        self.prefixes: list[tuple[str, int]] = []  # TypeORM `entityPrefix` values
+        self.renamers: list[tuple[str, int]] = []  # a naming strategy's own tableName()
 
     def read(self, root: _Node) -> FileFacts:
         """Bindings from the file's top; then only the nodes at a word a construct needs
@@ -265,6 +272,8 @@ class _Reader:
             exports=tuple(sorted(self.exports.items())) if self.mongoose or self.typeorm else (),
             imports=tuple(sorted(self.imports.items())) if self.mongoose or self.typeorm else (),
             joins=tuple(self.joins),
+            entity_prefixes=tuple(self.prefixes),
+            table_renamers=tuple(self.renamers),
         )
 
     def _top_level(self, statement: _Node) -> None:
@@ -434,6 +443,36 @@ class _Reader:
                 self._new_sequelize(parent)
         elif parent.type == "decorator":
             self._decorated(parent, seen)
+        elif parent.type == "pair" and self.typeorm_options:
+            if _same(parent.child_by_field_name("key"), node):
+                self._entity_prefix(parent)
+        elif parent.type in _HERITAGE and self.typeorm_options:
+            self._naming_strategy(parent)
+
+    def _entity_prefix(self, pair: _Node) -> None:
+        """`entityPrefix: 'app_'` in a TypeORM data source's options: every table's prefix."""
+        value = pair.child_by_field_name("value")
+        prefix = self._literal(value)
+        if prefix is None:
+            self._gap(pair, "a TypeORM entityPrefix given by an expression")
+            return
+        self.prefixes.append((prefix, self._line(pair)))
+
+    def _naming_strategy(self, clause: _Node) -> None:
+        """A class extending a TypeORM naming strategy (or implementing its interface) with a
+        `tableName` or `joinTableName` of its own: the default names are not the tables."""
+        owner: _Node | None = clause
+        while owner is not None and owner.type in _HERITAGE:
+            owner = owner.parent
+        body = owner.child_by_field_name("body") if owner is not None else None
+        if body is None:
+            return
+        for member in body.named_children:
+            name = (
+                member.child_by_field_name("name") if member.type == "method_definition" else None
+            )
+            if name is not None and self.text(name) in ("tableName", "joinTableName"):
+                self.renamers.append((self.text(name), self._line(member)))
 
     def _decorated(self, decorator: _Node, seen: set[int]) -> None:
         owner = decorator.parent
@@ -834,18 +873,19 @@ class _Reader:
             if callee is None or not self.typeorm or self.text(callee) not in _ENTITY:
                 continue
             table: str | None
+            default = True  # named by the naming strategy, from the class
             if not arguments:
                 table = snake_case(model) if model else None
             elif (options := self._object(arguments[0])) is not None:
                 fields = self._fields(options)
                 if "name" in fields:
-                    table = self._literal(fields["name"])
+                    table, default = self._literal(fields["name"]), False
                 elif "..." in fields:
                     table = None
                 else:
                     table = snake_case(model) if model else None
             else:
-                table = self._literal(arguments[0])
+                table, default = self._literal(arguments[0]), False
             if table is None:
                 self._gap(decorator, "a TypeORM @Entity() whose table name is computed")
                 return
@@ -855,7 +895,7 @@ class _Reader:
                     table,
                     self._line(decorator),
                     model,
-                    "typeorm",
+                    "typeorm-default" if default else "typeorm",
                     self._entity_columns(node),
                 )
             )
@@ -1005,6 +1045,7 @@ class _Reader:
 
 
 _ENTITY = frozenset({"Entity", "typeorm.Entity"})
+_HERITAGE = frozenset({"class_heritage", "extends_clause", "implements_clause"})
 _KNEX_OPS = {
     "createTable": "create",
     "createTableIfNotExists": "create",
@@ -1043,7 +1084,7 @@ def _function_name(function: _Node, reader: _Reader) -> str | None:
 
 _LOOK_AT = re.compile(
     rb"\b(?:define|init|createTable(?:IfNotExists)?|dropTable(?:IfExists)?|renameTable|model"
-    rb"|pluralize|Sequelize|Entity|Schema|Table)\b"
+    rb"|pluralize|Sequelize|Entity|Schema|Table|entityPrefix|\w*NamingStrategy\w*)\b"
 )
 """The words at which a construct the reader knows can be: the method or callee of a call, a
 `new` constructor, a decorator's name."""
@@ -1086,6 +1127,8 @@ def link(
     """The tables of every file; `paths` are the files of the scan (an import resolves among
     them), every file of `files` when not given."""
     schemas = _Schemas(files, paths)
+    gaps: list[Gap] = []
+    typeorm = _TypeormNames(files, gaps)
     joins = _Joins(files, schemas)
     defaults = [d for _, facts in files for d in facts.defaults]
     global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
@@ -1093,7 +1136,6 @@ def link(
     unpluralized = any(facts.mongoose_unpluralized for _, facts in files)
     named: list[_Named] = []
     knex_tables: dict[str, _Named] = {}  # in migration (path) order: created, dropped, renamed
-    gaps: list[Gap] = []
     for path, facts in files:
         gaps += facts.gaps
         for model in facts.sequelize:
@@ -1112,6 +1154,9 @@ def link(
         for claim in facts.claims:
             if claim.schema_from is not None:
                 claim = schemas.settle(path, claim, gaps)
+            if claim.orm.startswith("typeorm"):
+                named += typeorm.named(path, claim.line, claim.name, claim.orm, claim, gaps)
+                continue
             name = claim.name
             if claim.orm == "mongoose-plural":
                 name = claim.name if unpluralized else pluralize_mongoose(claim.name)
@@ -1130,8 +1175,43 @@ def link(
                 knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
     named += knex_tables.values()
     named += _prisma_relation_tables(files)
-    named += joins.tables(gaps)
+    for path, line, table, default in joins.tables(gaps):
+        named += typeorm.named(
+            path, line, table, "typeorm-default" if default else "typeorm", None, gaps
+        )
     return render(named, gaps)
+
+
+class _TypeormNames:
+    """What renames every TypeORM table: one `entityPrefix` of the repository's data sources
+    is put before each name (several different ones, or a computed one, and no prefix is put:
+    a finding at each); a naming strategy of the repository's own with a `tableName` or
+    `joinTableName` makes every name the default strategy would give unknown: a finding at
+    each such entity or junction instead of a guess."""
+
+    def __init__(self, files: Sequence[tuple[str, FileFacts]], gaps: list[Gap]) -> None:
+        sites = [(path, prefix, line) for path, f in files for prefix, line in f.entity_prefixes]
+        values = {prefix for _, prefix, _ in sites}
+        self.prefix = next(iter(values)) if len(values) == 1 else ""
+        if len(values) > 1:
+            for path, prefix, line in sites:
+                detail = f"TypeORM entityPrefix {prefix!r} is one of {len(values)}: no prefix put"
+                gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
+        self.renamer = next(
+            (f"{path}:{line} ({method})" for path, f in files for method, line in f.table_renamers),
+            None,
+        )
+
+    def named(
+        self, path: str, line: int, table: str, orm: str, claim: Claim | None, gaps: list[Gap]
+    ) -> list[_Named]:
+        if orm == "typeorm-default" and self.renamer is not None:
+            detail = f"TypeORM names {table!r} by a naming strategy of the repository's own, {self.renamer}"
+            gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
+            return []
+        model = claim.model or None if claim is not None else None
+        columns = claim.columns if claim is not None else ()
+        return [_Named("table", self.prefix + table, path, line, model, "typeorm", columns)]
 
 
 def _prisma_relation_tables(files: Sequence[tuple[str, FileFacts]]) -> list[_Named]:
@@ -1233,13 +1313,14 @@ class _Joins:
         by_class: dict[str, set[str]] = {}
         for path, facts in files:
             for claim in facts.claims:
-                if claim.orm == "typeorm" and claim.model:
+                if claim.orm.startswith("typeorm") and claim.model:
                     self.entity_tables[(path, claim.model)] = claim.name
                     by_class.setdefault(claim.model, set()).add(claim.name)
         self.unique = {model: next(iter(t)) for model, t in by_class.items() if len(t) == 1}
 
-    def tables(self, gaps: list[Gap]) -> list[_Named]:
-        named: list[_Named] = []
+    def tables(self, gaps: list[Gap]) -> list[tuple[str, int, str, bool]]:
+        """Each junction: (file, line, table without the prefix, named by the strategy)."""
+        named: list[tuple[str, int, str, bool]] = []
         for path, facts in self.files:
             for join in facts.joins:
                 table = join.name
@@ -1253,7 +1334,7 @@ class _Joins:
                     detail = f"a TypeORM @JoinTable() of {join.owner}.{join.member}: {what}"
                     gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, join.line))
                     continue
-                named.append(_Named("table", table, path, join.line, None, "typeorm", ()))
+                named.append((path, join.line, table, join.name is None))
         return named
 
     def _target(self, path: str, facts: FileFacts, target: str | None) -> str | None:

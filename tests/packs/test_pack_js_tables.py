@@ -188,6 +188,64 @@ def test_typeorm_join_tables_of_many_to_many_members(document: dict[str, Any]) -
     ]
 
 
+_PREFIXED_ENTITIES = (
+    'import { Entity, PrimaryGeneratedColumn, ManyToMany, JoinTable } from "typeorm";\n'
+    "@Entity()\n"
+    "export class BookItem {\n"
+    "  @PrimaryGeneratedColumn() id: number;\n"
+    "  @ManyToMany(() => Shelf) @JoinTable() shelves: Shelf[];\n"
+    "}\n"
+    '@Entity("racks")\n'
+    "export class Shelf { @PrimaryGeneratedColumn() id: number; }\n"
+)
+
+
+def test_typeorm_entity_prefix_is_put_before_every_table(tmp_path: Path) -> None:
+    """A data source's `entityPrefix` renames every table, explicit, default and junction
+    (the junction's name built from the unprefixed ones): as `buildMetadatas` names them."""
+    (tmp_path / "entities.ts").write_text(_PREFIXED_ENTITIES)
+    (tmp_path / "source.ts").write_text(
+        'import { DataSource } from "typeorm";\n'
+        'export default new DataSource({ type: "postgres", entityPrefix: "lib_" });\n'
+    )
+    document, _, _ = _scan(tmp_path)
+    assert sorted(r["name"] for r in document["resources"]) == [
+        "lib_book_item",
+        "lib_book_item_shelves_racks",
+        "lib_racks",
+    ]
+    assert document["findings"] == []
+    (tmp_path / "other.ts").write_text("const options = { entityPrefix: 'x_' };\n")
+    document, _, _ = _scan(tmp_path)  # two prefixes: which one is whose is not read
+    assert sorted(r["name"] for r in document["resources"]) == [
+        "book_item",
+        "book_item_shelves_racks",
+        "racks",
+    ]
+    assert sorted(
+        (loc["path"], loc["line"]) for f in document["findings"] for loc in f["locations"]
+    ) == [("other.ts", 1), ("source.ts", 2)]
+
+
+def test_typeorm_naming_strategy_of_its_own_flags_every_default_name(tmp_path: Path) -> None:
+    """A naming strategy of the repository's own with a `tableName()`: a default name would be
+    a guess, so each entity and junction named by default is a finding at its place; an
+    explicit `@Entity('racks')` stays."""
+    (tmp_path / "entities.ts").write_text(_PREFIXED_ENTITIES)
+    (tmp_path / "naming.js").write_text(
+        "const typeorm = require('typeorm');\n"
+        "class Prefixed extends typeorm.DefaultNamingStrategy {\n"
+        "  tableName(target, given) { return given || 't_' + target; }\n"
+        "}\nmodule.exports = Prefixed;\n"
+    )
+    document, _, _ = _scan(tmp_path)
+    assert [r["name"] for r in document["resources"]] == ["racks"]
+    assert sorted(
+        (loc["path"], loc["line"]) for f in document["findings"] for loc in f["locations"]
+    ) == [("entities.ts", 2), ("entities.ts", 5)]
+    assert "naming.js:3 (tableName)" in document["findings"][0]["detail"]
+
+
 def test_mongoose_schema_imported_from_another_module(document: dict[str, Any]) -> None:
     """A `model()` whose schema another file declares: named by that schema's `collection`
     option, found through `import`, `require`, a destructured alias, a namespace member, a
