@@ -532,9 +532,10 @@ class _Reader:
             node = self.values.get(self.text(node))
         return node if node is not None and node.type == "object" else None
 
-    def _fields(self, obj: _Node) -> dict[str, _Node | None]:
-        """An object literal's keys (`{ a: 1, b }`: a shorthand maps to None); a spread adds
-        the key `...`."""
+    def _fields(self, obj: _Node, depth: int = 0) -> dict[str, _Node | None]:
+        """An object literal's keys (`{ a: 1, b }`: a shorthand maps to None), a later key
+        over an earlier one as JavaScript spreads them; a spread of a top-level `const` object
+        of the file adds that object's keys, any other spread the key `...`."""
         fields: dict[str, _Node | None] = {}
         for child in obj.named_children:
             if child.type == "pair":
@@ -547,7 +548,17 @@ class _Reader:
             elif child.type == "shorthand_property_identifier":
                 fields[self.text(child)] = None
             elif child.type == "spread_element":
-                fields["..."] = None
+                spread = child.named_children[0] if child.named_children else None
+                source = self._object(spread) if spread is not None else None
+                if (
+                    source is not None
+                    and spread is not None
+                    and spread.type == "identifier"
+                    and depth < 8
+                ):
+                    fields.update(self._fields(source, depth + 1))
+                else:
+                    fields["..."] = None
         return fields
 
     def _keys(self, node: _Node | None) -> tuple[str, ...]:
@@ -608,7 +619,7 @@ class _Reader:
             name = self._literal(fields["modelName"])
         elif owner.type == "identifier":
             name = self.text(owner)
-        elif owner.type == "this":
+        elif owner.type in ("this", "super"):  # `super.init(…)` in `static init()` of a model
             name = self._enclosing_class(node)
         else:
             name = None

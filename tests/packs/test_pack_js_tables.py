@@ -75,6 +75,26 @@ def test_sequelize_define_and_init_with_its_default_naming(document: dict[str, A
     assert signals["table:bills"] == "phone"
 
 
+def test_sequelize_super_init_and_options_spread_from_constants(document: dict[str, Any]) -> None:
+    """`super.init(…)` in a model's static method names the enclosing class; options spread
+    from a top-level `const` object (itself spread from another) are read as JavaScript
+    merges them; a spread of something the file does not bind is a finding. The global
+    `define: { underscored }` of sequelize/db.js applies (one scan); the names are the ones
+    `sequelize.models` gives for these classes under it."""
+    assert _named(document, "sequelize-classes/") == [
+        ("table", "shipments", 10),
+        ("table", "Parcel", 16),  # freezeTableName from `frozen`, spread twice
+        ("table", "ledger_lines", 21),  # tableName from `named`
+    ]
+    flagged = [
+        location["line"]
+        for finding in document["findings"]
+        for location in finding["locations"]
+        if location["path"] == "sequelize-classes/models.js"
+    ]
+    assert flagged == [24]  # `...remote`, required from another file
+
+
 def test_sequelize_typescript_table_classes(document: dict[str, Any]) -> None:
     """`@Table` classes: named as Sequelize names a model (the global `define` options of
     sequelize/db.js apply: one scan); options given by a name are a finding."""
