@@ -438,8 +438,12 @@ class _Reader:
             elif parent.id not in seen:
                 seen.add(parent.id)
                 self._call(parent)
-        elif parent.type == "new_expression" and self.sequelize:
-            if _same(parent.child_by_field_name("constructor"), node):
+        elif parent.type == "new_expression" and _same(
+            parent.child_by_field_name("constructor"), node
+        ):
+            if self.typeorm and self.text(node).endswith("EntitySchema"):
+                self._entity_schema(parent)
+            elif self.sequelize:
                 self._new_sequelize(parent)
         elif parent.type == "decorator":
             self._decorated(parent, seen)
@@ -913,6 +917,43 @@ class _Reader:
             self._join_tables(node, model)
             return
 
+    def _entity_schema(self, node: _Node) -> None:
+        """TypeORM's `new EntitySchema({ name, tableName, columns })` (entities without
+        classes): `tableName`, else the naming strategy's name for `name` (snake_case)."""
+        arguments = node.child_by_field_name("arguments")
+        args = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
+        options = self._object(args[0]) if args else None
+        fields = self._fields(options) if options is not None else {}
+        name = self._literal(fields.get("name")) if "name" in fields else None
+        table = self._literal(fields.get("tableName")) if "tableName" in fields else None
+        if table is None and ("tableName" in fields or name is None):
+            self._gap(node, "a TypeORM EntitySchema whose table name is computed")
+            return
+        columns = self._keys(fields.get("columns"))
+        relations = self._object(fields.get("relations"))
+        for member, relation in self._fields(relations).items() if relations is not None else ():
+            options = self._object(relation)
+            given = self._fields(options) if options is not None else {}
+            if options is None or "joinTable" not in given:
+                continue
+            join = given["joinTable"]  # `true`, or `{ name }`
+            join_options = self._object(join)
+            join_fields = self._fields(join_options) if join_options is not None else {}
+            explicit = self._literal(join_fields["name"]) if "name" in join_fields else None
+            computed = ("name" in join_fields and explicit is None) or (
+                join is not None and join.type != "true" and join_options is None
+            )
+            target = self._literal(given.get("target")) if "target" in given else None
+            self.joins.append(
+                JoinSide(name or "", member, target, explicit, computed, self._line(options))
+            )
+        orm = "typeorm" if table is not None else "typeorm-default"
+        self.claims.append(
+            Claim(
+                "table", table or snake_case(name or ""), self._line(node), name or "", orm, columns
+            )
+        )
+
     def _join_tables(self, node: _Node, owner: str) -> None:
         """The `@ManyToMany(…)` members of an entity that carry `@JoinTable(…)`."""
         body = node.child_by_field_name("body")
@@ -1095,7 +1136,7 @@ def _function_name(function: _Node, reader: _Reader) -> str | None:
 
 _LOOK_AT = re.compile(
     rb"\b(?:define|init|createTable(?:IfNotExists)?|dropTable(?:IfExists)?|renameTable|model"
-    rb"|pluralize|Sequelize|Entity|Schema|Table|entityPrefix|\w*NamingStrategy\w*)\b"
+    rb"|pluralize|Sequelize|Entity|EntitySchema|Schema|Table|entityPrefix|\w*NamingStrategy\w*)\b"
 )
 """The words at which a construct the reader knows can be: the method or callee of a call, a
 `new` constructor, a decorator's name."""

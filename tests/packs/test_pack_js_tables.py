@@ -208,6 +208,24 @@ def test_typeorm_join_tables_of_many_to_many_members(document: dict[str, Any]) -
     ]
 
 
+def test_typeorm_entity_schemas_without_classes(document: dict[str, Any]) -> None:
+    """`new EntitySchema({ name, tableName, columns, relations })`: `tableName` (a constant
+    of the file too), else snake_case of `name`; a `joinTable` relation's junction named as
+    for a decorated member; a computed `name` is a finding. As `buildMetadatas` names them."""
+    assert _named(document, "typeorm-schemas/") == [
+        ("table", "veterinarian", 7),
+        ("table", "clinic_visits", 11),
+        ("table", "clinic_visits_vets_veterinarian", 16),
+    ]
+    flagged = [
+        location["line"]
+        for finding in document["findings"]
+        for location in finding["locations"]
+        if location["path"] == "typeorm-schemas/entities.js"
+    ]
+    assert flagged == [19]
+
+
 _PREFIXED_ENTITIES = (
     'import { Entity, PrimaryGeneratedColumn, ManyToMany, JoinTable } from "typeorm";\n'
     "@Entity()\n"
