@@ -62,7 +62,36 @@ def admits(path: str, data: bytes) -> bool:
     schema is imported through)."""
     if path.endswith(".prisma"):
         return True
-    return _declares(data) or _REEXPORT.search(data) is not None
+    return (
+        _declares(data)
+        or _REEXPORT.search(data) is not None
+        or _ORM_IMPORT.search(data) is not None
+    )
+
+
+_ORM_IMPORT = re.compile(
+    rb"""(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*)(["'])(sequelize|sequelize-typescript|"""
+    rb"""typeorm|@nestjs/typeorm|mongoose|@nestjs/mongoose|knex|@prisma/client)\1"""
+)
+"""An import of an ORM package (`require('knex')`, `from 'typeorm'`, `import 'mongoose'`): read
+without parsing, so a repository that uses an ORM and declares nothing the reader knows gets a
+finding naming it."""
+_ORM_OF_PACKAGE = {
+    "sequelize": "sequelize", "sequelize-typescript": "sequelize", "typeorm": "typeorm",
+    "@nestjs/typeorm": "typeorm", "mongoose": "mongoose", "@nestjs/mongoose": "mongoose",
+    "knex": "knex", "@prisma/client": "prisma",
+}  # fmt: skip
+
+
+def _orm_imports(data: bytes) -> tuple[tuple[str, str, int], ...]:
+    """(ORM, package, line) of each ORM package the file imports, the first import of each."""
+    found: dict[str, tuple[str, str, int]] = {}
+    for match in _ORM_IMPORT.finditer(data):
+        package = match.group(2).decode()
+        orm = _ORM_OF_PACKAGE[package]
+        if orm not in found:
+            found[orm] = (orm, package, data.count(b"\n", 0, match.start()) + 1)
+    return tuple(found.values())
 
 
 def _declares(data: bytes) -> bool:
@@ -192,6 +221,7 @@ class FileFacts:
     stars: tuple[str, ...] = ()  # `export * from './m'`: the modules re-exported whole
     entity_prefixes: tuple[tuple[str, int], ...] = ()  # TypeORM `entityPrefix: '…'` (, line)
     table_renamers: tuple[tuple[str, int], ...] = ()  # a TypeORM naming strategy's tableName()
+    orm_imports: tuple[tuple[str, str, int], ...] = ()  # (ORM, package, line) the file imports
 
 
 EMPTY = FileFacts()
@@ -203,9 +233,12 @@ def extract(path: str, source: str) -> FileFacts:
         claims = (Claim("table", m.table, m.line, m.model, "prisma", m.columns) for m in models)
         return FileFacts(claims=tuple(claims), prisma=models)
     data = source.encode("utf-8", "surrogatepass")
+    uses = _orm_imports(data)
     if not _declares(data):
-        return _barrel(data) if _REEXPORT.search(data) is not None else EMPTY
-    facts = _Reader(path, data).read(parse_tree(data, path))
+        if _REEXPORT.search(data) is None:
+            return FileFacts(orm_imports=uses) if uses else EMPTY
+        return replace(_barrel(data), orm_imports=uses)
+    facts = replace(_Reader(path, data).read(parse_tree(data, path)), orm_imports=uses)
     stars = tuple(
         m.group(3).decode("utf-8", "replace")
         for m in _REEXPORT.finditer(data)
@@ -598,8 +631,26 @@ class _Reader:
             self._knex(node, owner, method, args)
         elif self.mongoose and method == "model" and len(args) >= 2:
             self._mongoose_model(node, args)
+        elif (method == "Entity" and self.typeorm) or (method == "Table" and self.sequelize_ts):
+            self._decorator_factory(node, method)
         elif self.mongoose and method == "pluralize" and args and args[0].type == "null":
             self.unpluralized = True
+
+    def _decorator_factory(self, node: _Node, method: str) -> None:
+        """`Entity(…)` / `Table(…)` called, not written as a decorator, inside a function: a
+        decorator of the repository's own (`@Model('users')` returning `Entity(…)`) whose
+        classes the reader does not follow; a finding at the call, never silence."""
+        parent = node.parent
+        while parent is not None and parent.type not in _FUNCTIONS:
+            parent = parent.parent
+        if parent is None:
+            return
+        orm = "TypeORM" if method == "Entity" else "sequelize-typescript"
+        self._gap(
+            node,
+            f"{orm} {method}() called by a function of the repository's own (a decorator "
+            "factory): the classes it decorates are not read",
+        )
 
     def _define(self, node: _Node, args: list[_Node]) -> None:
         attrs = self._object(args[1])
@@ -1227,11 +1278,34 @@ def link(
                 knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
     named += knex_tables.values()
     named += _prisma_relation_tables(files)
+    gaps += _unread_orms(files, named, gaps)
     for path, line, table, default in joins.tables(gaps):
         named += typeorm.named(
             path, line, table, "typeorm-default" if default else "typeorm", None, gaps
         )
     return render(named, gaps)
+
+
+def _unread_orms(
+    files: Sequence[tuple[str, FileFacts]], named: Sequence[_Named], gaps: Sequence[Gap]
+) -> list[Gap]:
+    """An ORM the repository imports of which no table is listed: a finding at its first
+    import (in path order), unless a finding already points into a file that imports it."""
+    listed = {item.orm for item in named}
+    flagged = {gap.path for gap in gaps}
+    first: dict[str, tuple[str, str, int]] = {}
+    importers: dict[str, set[str]] = {}
+    for path, facts in files:
+        for orm, package, line in facts.orm_imports:
+            first.setdefault(orm, (path, package, line))
+            importers.setdefault(orm, set()).add(path)
+    unread: list[Gap] = []
+    for orm, (path, package, line) in first.items():
+        if orm in listed or importers[orm] & flagged:
+            continue
+        detail = f"imports {package}, but no table or collection of it is declared in a way the reader knows"
+        unread.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
+    return unread
 
 
 class _TypeormNames:

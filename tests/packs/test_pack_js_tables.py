@@ -226,6 +226,35 @@ def test_typeorm_entity_schemas_without_classes(document: dict[str, Any]) -> Non
     assert flagged == [19]
 
 
+def test_an_orm_used_but_not_read_is_never_an_empty_document(tmp_path: Path) -> None:
+    """A decorator of the repository's own that calls `Entity(…)` is a finding at that call;
+    an ORM package imported of which no table is listed (a knex used only for queries, a
+    Prisma client with no schema in the repository) is a finding at its first import."""
+    (tmp_path / "orm.ts").write_text(
+        'import { Entity } from "typeorm";\n'
+        "export const Model = (name: string) => Entity({ name: `app_${name}` });\n"
+    )
+    (tmp_path / "user.ts").write_text(
+        'import { Model } from "./orm";\n@Model("users")\nexport class User {}\n'
+    )
+    (tmp_path / "queries.js").write_text(
+        "// reads tables created elsewhere\nconst db = require('knex')({ client: 'pg' });\n"
+        "module.exports = () => db('orders').select();\n"
+    )
+    (tmp_path / "client.ts").write_text('import { PrismaClient } from "@prisma/client";\n')
+    document, _, _ = _scan(tmp_path)
+    assert document["resources"] == []
+    assert sorted(
+        (loc["path"], loc["line"], f["detail"].split(",")[0].split(" called")[0])
+        for f in document["findings"]
+        for loc in f["locations"]
+    ) == [
+        ("client.ts", 1, "imports @prisma/client"),
+        ("orm.ts", 2, "TypeORM Entity()"),
+        ("queries.js", 2, "imports knex"),
+    ]
+
+
 _PREFIXED_ENTITIES = (
     'import { Entity, PrimaryGeneratedColumn, ManyToMany, JoinTable } from "typeorm";\n'
     "@Entity()\n"
@@ -477,6 +506,7 @@ SNIPPETS = [
     "module.exports = { S };\n",
     "import { S } from './m00';\nimport { model } from 'mongoose';\nmodel('W', S);\nexport { S };\n",
     "export * from './m00';\n",  # a barrel: read without parsing
+    "const db = require('knex')({});\n",  # an ORM imported: a finding unless its tables are
     "export { S as T } from './m01';\n",
     "import { Entity, ManyToMany, JoinTable } from 'typeorm';\nimport { T } from './m02';\n"
     "@Entity()\nexport class T {}\n@Entity()\nexport class U { @ManyToMany(() => T) @JoinTable() ts; }\n",
