@@ -51,6 +51,8 @@ SEQUELIZE_SEEDS = (b"sequelize", b"Sequelize")
 TYPEORM_SEED = b"Entity"
 TYPEORM_OPTION_SEEDS = (b"entityPrefix", b"NamingStrategy")  # what renames every entity's table
 KNEX_SEEDS = (b"createTable", b"dropTable", b"renameTable")
+_RAW_DDL = re.compile(rb"(?i)\b(?:create|drop|alter)\s+(?:\w+\s+)*?table\b")
+"""SQL that creates, drops or renames a table, as a knex migration sends it with `raw(…)`."""
 MONGOOSE_SEEDS = (b"mongoose", b"Schema")
 SEQUELIZE_TS_SEED = b"sequelize-typescript"  # `@Table` classes (within the Sequelize seed)
 NEST_MONGOOSE_SEED = b"@nestjs/mongoose"  # `@Schema()` classes (within the Mongoose seeds)
@@ -100,6 +102,7 @@ def _declares(data: bytes) -> bool:
         or TYPEORM_SEED in data
         or any(seed in data for seed in TYPEORM_OPTION_SEEDS)
         or any(seed in data for seed in KNEX_SEEDS)
+        or (b".raw" in data and _RAW_DDL.search(data) is not None)
         or any(seed in data for seed in MONGOOSE_SEEDS)
     )
 
@@ -264,7 +267,8 @@ class _Reader:
         self.sequelize = any(seed in data for seed in SEQUELIZE_SEEDS)
         self.typeorm = TYPEORM_SEED in data
         self.typeorm_options = any(seed in data for seed in TYPEORM_OPTION_SEEDS)
-        self.knex = any(seed in data for seed in KNEX_SEEDS)
+        self.knex_raw = b".raw" in data and _RAW_DDL.search(data) is not None
+        self.knex = any(seed in data for seed in KNEX_SEEDS) or self.knex_raw
         self.mongoose = any(seed in data for seed in MONGOOSE_SEEDS)
         self.nest_mongoose = NEST_MONGOOSE_SEED in data
         self.sequelize_ts = SEQUELIZE_TS_SEED in data
@@ -629,6 +633,8 @@ class _Reader:
             self._init(node, owner, args)
         elif self.knex and owner is not None and method in _KNEX_OPS:
             self._knex(node, owner, method, args)
+        elif self.knex_raw and method == "raw" and owner is not None and args:
+            self._knex_raw(node, args[0])
         elif self.mongoose and method == "model" and len(args) >= 2:
             self._mongoose_model(node, args)
         elif (method == "Entity" and self.typeorm) or (method == "Table" and self.sequelize_ts):
@@ -792,6 +798,32 @@ class _Reader:
                 node = node.named_children[0] if node.named_children else None
             else:
                 return False
+        return False
+
+    def _knex_raw(self, node: _Node, sql: _Node) -> None:
+        """`knex.raw('CREATE TABLE …')` (also `DROP TABLE`, `ALTER TABLE … RENAME TO`) in a
+        migration's `up`: the tables its SQL creates, drops and renames, statement by
+        statement. SQL with a `${}` part that names a table is a finding."""
+        if not self._in_function(node, "up"):
+            return
+        text = self._literal(sql, follow=True)
+        if text is None:
+            if sql.type == "template_string" and _RAW_DDL.search(
+                self.data, sql.start_byte, sql.end_byte
+            ):
+                self._gap(node, "a knex raw() DDL statement built with ${} parts")
+            return
+        line = self._line(node)
+        for statement in re.sub(r"--[^\n]*", "", text).split(";"):
+            for kind, name, new_name in _ddl(statement):
+                self.knex_ops.append(KnexOp(kind, name, line, new_name=new_name))
+
+    def _in_function(self, node: _Node, wanted: str) -> bool:
+        parent = node.parent
+        while parent is not None:
+            if parent.type in _FUNCTIONS and _function_name(parent, self) == wanted:
+                return True
+            parent = parent.parent
         return False
 
     def _in_down(self, node: _Node) -> bool:
@@ -1147,6 +1179,38 @@ class _Reader:
         return None
 
 
+_SQL_NAME = r"""(?:["`\[]?[\w$]+["`\]]?\.)?["`\[]?([\w$]+)["`\]]?"""
+_SQL_CREATE = re.compile(
+    r"(?is)^\s*create\s+(?:(?:global\s+|local\s+)?(temporary|temp)\s+|unlogged\s+)?table\s+"
+    r"(?:if\s+not\s+exists\s+)?" + _SQL_NAME
+)
+_SQL_DROP = re.compile(
+    r"(?is)^\s*drop\s+table\s+(?:if\s+exists\s+)?(.*?)\s*(?:cascade|restrict)?\s*$"
+)
+_SQL_RENAME = re.compile(
+    r"(?is)^\s*alter\s+table\s+(?:if\s+exists\s+)?(?:only\s+)?"
+    + _SQL_NAME
+    + r"\s+rename\s+to\s+"
+    + _SQL_NAME
+)
+
+
+def _ddl(statement: str) -> list[tuple[str, str, str]]:
+    """One SQL statement's effect on the tables: (`create`|`drop`|`rename`, table, new name)
+    for each table it names; a temporary table is none."""
+    if (match := _SQL_CREATE.match(statement)) is not None:
+        return [] if match.group(1) else [("create", match.group(2), "")]
+    if (match := _SQL_RENAME.match(statement)) is not None:
+        return [("rename", match.group(1), match.group(2))]
+    if (match := _SQL_DROP.match(statement)) is not None:
+        names = (
+            re.sub(r"""^(?:.*\.)?["`\[]?|["`\]]$""", "", n.strip())
+            for n in match.group(1).split(",")
+        )
+        return [("drop", name, "") for name in names if name]
+    return []
+
+
 _ENTITY = frozenset({"Entity", "typeorm.Entity"})
 _HERITAGE = frozenset({"class_heritage", "extends_clause", "implements_clause"})
 _KNEX_OPS = {
@@ -1187,7 +1251,7 @@ def _function_name(function: _Node, reader: _Reader) -> str | None:
 
 _LOOK_AT = re.compile(
     rb"\b(?:define|init|createTable(?:IfNotExists)?|dropTable(?:IfExists)?|renameTable|model"
-    rb"|pluralize|Sequelize|Entity|EntitySchema|Schema|Table|entityPrefix|\w*NamingStrategy\w*)\b"
+    rb"|pluralize|Sequelize|Entity|EntitySchema|Schema|Table|entityPrefix|\w*NamingStrategy\w*|raw)\b"
 )
 """The words at which a construct the reader knows can be: the method or callee of a call, a
 `new` constructor, a decorator's name."""

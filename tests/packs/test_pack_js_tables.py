@@ -153,6 +153,22 @@ def test_knex_migrations_in_file_order_drop_and_rename(document: dict[str, Any])
     assert users["attrs"]["columns"] == 4  # id, email, created_at, updated_at
 
 
+def test_knex_raw_sql_in_migrations(document: dict[str, Any]) -> None:
+    """`knex.raw(…)` in a migration's `up`: the tables its SQL creates (schema-qualified,
+    quoted or not, several statements, comments), renames and drops (several names), in
+    migration order; a temporary table is none, `down` and SQL outside a migration are not
+    the schema; DDL whose table is a `${}` part is a finding. As knex leaves the tables when
+    it runs these migrations."""
+    assert _named(document, "knex-raw/") == [("table", "journal", 4)]
+    flagged = [
+        location["line"]
+        for finding in document["findings"]
+        for location in finding["locations"]
+        if location["path"].startswith("knex-raw/")
+    ]
+    assert flagged == [10]
+
+
 def test_mongoose_collections_with_its_pluralisation(document: dict[str, Any]) -> None:
     assert _named(document, "mongoose/") == [
         ("collection", "users", 5),
@@ -506,7 +522,8 @@ SNIPPETS = [
     "module.exports = { S };\n",
     "import { S } from './m00';\nimport { model } from 'mongoose';\nmodel('W', S);\nexport { S };\n",
     "export * from './m00';\n",  # a barrel: read without parsing
-    "const db = require('knex')({});\n",  # an ORM imported: a finding unless its tables are
+    "const db = require('knex')({});\n",
+    "exports.up = (knex) => knex.raw('CREATE TABLE r1 (id int); DROP TABLE t1');\n",  # an ORM imported: a finding unless its tables are
     "export { S as T } from './m01';\n",
     "import { Entity, ManyToMany, JoinTable } from 'typeorm';\nimport { T } from './m02';\n"
     "@Entity()\nexport class T {}\n@Entity()\nexport class U { @ManyToMany(() => T) @JoinTable() ts; }\n",

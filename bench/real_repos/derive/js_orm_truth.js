@@ -189,8 +189,18 @@ async function main () {
       let m
       if (/information_schema\.tables/i.test(statement)) return tables.has(bindings[0]) ? [{ exists: 1 }] : []
       if (/information_schema\.columns/i.test(statement)) return []
-      if ((m = statement.match(/^create table (?:if not exists )?"([^"]+)"/i))) { if (!tables.has(m[1])) tables.set(m[1], current) } else if ((m = statement.match(/^drop table (?:if exists )?"([^"]+)"/i))) tables.delete(m[1])
-      else if ((m = statement.match(/^alter table "([^"]+)" rename to "([^"]+)"/i))) { tables.set(m[2], tables.get(m[1])); tables.delete(m[1]) } else if (/^select/i.test(statement) && /count\(/i.test(statement)) return [{ count: '0' }]
+      // knex's own SQL quotes its names; a raw() statement may not
+      for (const one of statement.replace(/--[^\n]*/g, '').split(';')) {
+        const s = one.trim()
+        if ((m = s.match(/^create\s+(?:unlogged\s+)?table\s+(?:if\s+not\s+exists\s+)?(?:"?\w+"?\.)?"?([\w$]+)"?/i))) {
+          if (!tables.has(m[1])) tables.set(m[1], current || where(new Error().stack))
+        } else if ((m = s.match(/^drop\s+table\s+(?:if\s+exists\s+)?([\s\S]+?)(?:\s+cascade|\s+restrict)?$/i))) {
+          for (const n of m[1].split(',')) tables.delete(n.trim().replace(/^(?:.*\.)?"?|"$/g, ''))
+        } else if ((m = s.match(/^alter\s+table\s+(?:if\s+exists\s+)?(?:only\s+)?(?:"?\w+"?\.)?"?([\w$]+)"?\s+rename\s+to\s+"?([\w$]+)"?/i))) {
+          tables.set(m[2], tables.get(m[1])); tables.delete(m[1])
+        }
+      }
+      if (/^select/i.test(statement) && /count\(/i.test(statement)) return [{ count: '0' }]
       return []
     }
     class Recording extends Client {
