@@ -53,6 +53,22 @@ TYPEORM_OPTION_SEEDS = (b"entityPrefix", b"NamingStrategy")  # what renames ever
 KNEX_SEEDS = (b"createTable", b"dropTable", b"renameTable")
 _RAW_DDL = re.compile(rb"(?i)\b(?:create|drop|alter)\s+(?:\w+\s+)*?table\b")
 """SQL that creates, drops or renames a table, as a knex migration sends it with `raw(…)`."""
+
+
+def _raw_ddl(data: bytes) -> bool:
+    """Whether a `.raw` call of the file starts with such SQL: `_RAW_DDL` (no literal prefix,
+    slow over a whole file) runs only in a window after each `.raw`."""
+    start = data.find(b".raw")
+    while start != -1:
+        window = data[start : start + 2048]
+        if any(word in window for word in (b"table", b"TABLE", b"Table")) and (
+            _RAW_DDL.search(window) is not None
+        ):
+            return True
+        start = data.find(b".raw", start + 4)
+    return False
+
+
 MONGOOSE_SEEDS = (b"mongoose", b"Schema")
 SEQUELIZE_TS_SEED = b"sequelize-typescript"  # `@Table` classes (within the Sequelize seed)
 NEST_MONGOOSE_SEED = b"@nestjs/mongoose"  # `@Schema()` classes (within the Mongoose seeds)
@@ -64,11 +80,7 @@ def admits(path: str, data: bytes) -> bool:
     schema is imported through)."""
     if path.endswith(".prisma"):
         return True
-    return (
-        _declares(data)
-        or _REEXPORT.search(data) is not None
-        or _ORM_IMPORT.search(data) is not None
-    )
+    return _declares(data) or _REEXPORT.search(data) is not None or _imports_orm(data)
 
 
 _ORM_IMPORT = re.compile(
@@ -85,9 +97,20 @@ _ORM_OF_PACKAGE = {
 }  # fmt: skip
 
 
+_ORM_WORDS = (b"sequelize", b"typeorm", b"mongoose", b"knex", b"@prisma/client")
+
+
+def _imports_orm(data: bytes) -> bool:
+    """`_ORM_IMPORT` behind a substring test: the regular expression has no literal prefix, so
+    it runs only over files that name a package."""
+    return any(word in data for word in _ORM_WORDS) and _ORM_IMPORT.search(data) is not None
+
+
 def _orm_imports(data: bytes) -> tuple[tuple[str, str, int], ...]:
     """(ORM, package, line) of each ORM package the file imports, the first import of each."""
     found: dict[str, tuple[str, str, int]] = {}
+    if not any(word in data for word in _ORM_WORDS):
+        return ()
     for match in _ORM_IMPORT.finditer(data):
         package = match.group(2).decode()
         orm = _ORM_OF_PACKAGE[package]
@@ -102,12 +125,12 @@ def _declares(data: bytes) -> bool:
         or TYPEORM_SEED in data
         or any(seed in data for seed in TYPEORM_OPTION_SEEDS)
         or any(seed in data for seed in KNEX_SEEDS)
-        or (b".raw" in data and _RAW_DDL.search(data) is not None)
+        or _raw_ddl(data)
         or any(seed in data for seed in MONGOOSE_SEEDS)
     )
 
 
-_REEXPORT = re.compile(rb"""\bexport\s+(?:\*|\{([^{}]*)\})\s*from\s*(["'])([^"'\n]+)\2""")
+_REEXPORT = re.compile(rb"""export\s+(?:\*|\{([^{}]*)\})\s*from\s*(["'])([^"'\n]+)\2""")
 """`export * from './m'`, `export { A, B as C } from './m'` (read without parsing: a barrel
 that declares nothing of its own is not parsed)."""
 
@@ -267,7 +290,7 @@ class _Reader:
         self.sequelize = any(seed in data for seed in SEQUELIZE_SEEDS)
         self.typeorm = TYPEORM_SEED in data
         self.typeorm_options = any(seed in data for seed in TYPEORM_OPTION_SEEDS)
-        self.knex_raw = b".raw" in data and _RAW_DDL.search(data) is not None
+        self.knex_raw = _raw_ddl(data)
         self.knex = any(seed in data for seed in KNEX_SEEDS) or self.knex_raw
         self.mongoose = any(seed in data for seed in MONGOOSE_SEEDS)
         self.nest_mongoose = NEST_MONGOOSE_SEED in data
