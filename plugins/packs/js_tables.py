@@ -1532,16 +1532,22 @@ class _Joins:
         self.unique = {model: next(iter(t)) for model, t in by_class.items() if len(t) == 1}
 
     def tables(self, gaps: list[Gap]) -> list[tuple[str, int, str, bool]]:
-        """Each junction: (file, line, table without the prefix, named by the strategy)."""
+        """Each junction: (file, line, table without the prefix, named by the strategy). A
+        relation whose both sides carry `@JoinTable({ name })` is one table, listed once."""
         named: list[tuple[str, int, str, bool]] = []
+        sides: set[tuple[str, frozenset[str]]] = set()  # (table, both entities' tables)
         for path, facts in self.files:
             for join in facts.joins:
                 table = join.name
-                if table is None and not join.computed:
-                    owner = self.entity_tables.get((path, join.owner))
-                    target = self._target(path, facts, join.target)
-                    if owner is not None and target is not None:
-                        table = snake_case(f"{owner}_{join.member}_{target}")
+                owner = self.entity_tables.get((path, join.owner))
+                target = self._target(path, facts, join.target)
+                if table is not None and owner is not None and target is not None:
+                    pair = (table, frozenset((owner, target)))
+                    if pair in sides:
+                        continue
+                    sides.add(pair)
+                if table is None and not join.computed and owner is not None and target is not None:
+                    table = snake_case(f"{owner}_{join.member}_{target}")
                 if table is None:
                     what = "its name is computed" if join.computed else "its target is not read"
                     detail = f"a TypeORM @JoinTable() of {join.owner}.{join.member}: {what}"

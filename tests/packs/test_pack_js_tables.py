@@ -212,6 +212,9 @@ def test_typeorm_join_tables_of_many_to_many_members(document: dict[str, Any]) -
         for kind, name, line in _named(document, "typeorm-joins/")
         if name.startswith("course_")
     ) == [("course_enrolled_pupils", 11), ("course_mentors_mentor", 18), ("course_topics", 14)]
+    # both sides of one relation name its join table: one table, no duplicate
+    assert ("table", "skill_mentees", 16) in _named(document, "typeorm-joins/misc/")
+    assert not [f for f in document["findings"] if "skill_mentees" in f["detail"]]
     flagged = sorted(
         (location["line"], finding["detail"])
         for finding in document["findings"]
