@@ -20,8 +20,17 @@ to every model.
   built in the file, else Mongoose's plural of the lower-cased name (`pluralize_mongoose`);
   `@nestjs/mongoose`'s `@Schema()` classes likewise, the class being the model.
 
+- Across files, where the ORM works across them: a Mongoose schema imported from another file
+  (its `collection` option), a TypeORM `@ManyToMany` + `@JoinTable` junction (the target entity
+  through the file's imports and barrels), Prisma's implicit many-to-many `_AToB` tables among a
+  schema folder's models, TypeORM's `entityPrefix` and a naming strategy of the repository's own.
+  `EntitySchema` entities, knex `raw()` DDL in a migration's `up`, `super.init` and options
+  spread from top-level constants are read in the file.
+
 A `define`/`init`/`@Entity`/`model()`/`createTable` whose name is computed (neither a literal
-nor a `const` of the file bound to one) is an `UNRESOLVED_TABLE_NAME` finding at the call.
+nor a `const` of the file bound to one) is an `UNRESOLVED_TABLE_NAME` finding at the call; so
+is a decorator factory calling `Entity()`/`Table()`, and an ORM package the repository imports
+of which nothing is listed (at its first import): never an empty document in silence.
 """
 
 from __future__ import annotations
