@@ -20,21 +20,31 @@ to every model.
   built in the file, else Mongoose's plural of the lower-cased name (`pluralize_mongoose`);
   `@nestjs/mongoose`'s `@Schema()` classes likewise, the class being the model.
 
+- Across files, where the ORM works across them: a Mongoose schema imported from another file
+  (its `collection` option), a TypeORM `@ManyToMany` + `@JoinTable` junction (the target entity
+  through the file's imports and barrels), Prisma's implicit many-to-many `_AToB` tables among a
+  schema folder's models, TypeORM's `entityPrefix` and a naming strategy of the repository's own.
+  `EntitySchema` entities, knex `raw()` DDL in a migration's `up`, `super.init` and options
+  spread from top-level constants are read in the file.
+
 A `define`/`init`/`@Entity`/`model()`/`createTable` whose name is computed (neither a literal
-nor a `const` of the file bound to one) is an `UNRESOLVED_TABLE_NAME` finding at the call.
+nor a `const` of the file bound to one) is an `UNRESOLVED_TABLE_NAME` finding at the call; so
+is a decorator factory calling `Entity()`/`Table()`, and an ORM package the repository imports
+of which nothing is listed (at its first import): never an empty document in silence.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
 from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
-from .prisma_schema import prisma_models
+from .prisma_schema import PrismaModel, implicit_relation_tables, prisma_models
 from .routes.js_facts import JS_SUFFIXES, parse_tree
 from .scan import DocumentPieces, JSONObject
 from .tables import UNRESOLVED_TABLE_NAME, Gap, gap_findings
@@ -48,21 +58,115 @@ SUFFIXES = (*JS_SUFFIXES, ".prisma")
 # `sequelize.define`, `{ sequelize }`, `require('sequelize')`, `Sequelize.INTEGER`: either case
 SEQUELIZE_SEEDS = (b"sequelize", b"Sequelize")
 TYPEORM_SEED = b"Entity"
+TYPEORM_OPTION_SEEDS = (b"entityPrefix", b"NamingStrategy")  # what renames every entity's table
 KNEX_SEEDS = (b"createTable", b"dropTable", b"renameTable")
+_RAW_DDL = re.compile(rb"(?i)\b(?:create|drop|alter)\s+(?:\w+\s+)*?table\b")
+"""SQL that creates, drops or renames a table, as a knex migration sends it with `raw(…)`."""
+
+
+def _raw_ddl(data: bytes) -> bool:
+    """Whether a `.raw` call of the file starts with such SQL: `_RAW_DDL` (no literal prefix,
+    slow over a whole file) runs only in a window after each `.raw`."""
+    start = data.find(b".raw")
+    while start != -1:
+        window = data[start : start + 2048]
+        if any(word in window for word in (b"table", b"TABLE", b"Table")) and (
+            _RAW_DDL.search(window) is not None
+        ):
+            return True
+        start = data.find(b".raw", start + 4)
+    return False
+
+
 MONGOOSE_SEEDS = (b"mongoose", b"Schema")
 SEQUELIZE_TS_SEED = b"sequelize-typescript"  # `@Table` classes (within the Sequelize seed)
 NEST_MONGOOSE_SEED = b"@nestjs/mongoose"  # `@Schema()` classes (within the Mongoose seeds)
 
 
 def admits(path: str, data: bytes) -> bool:
-    """Whether a file's bytes can declare (or drop, or rename) a table or collection."""
+    """Whether a file's bytes can declare (or drop, or rename) a table or collection, or pass
+    one declared elsewhere on (`export … from`: a barrel a TypeORM relation or a Mongoose
+    schema is imported through)."""
     if path.endswith(".prisma"):
         return True
+    return _declares(data) or _REEXPORT.search(data) is not None or _imports_orm(data)
+
+
+_ORM_IMPORT = re.compile(
+    rb"""(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*)(["'])(sequelize|sequelize-typescript|"""
+    rb"""typeorm|@nestjs/typeorm|mongoose|@nestjs/mongoose|knex|@prisma/client)\1"""
+)
+"""An import of an ORM package (`require('knex')`, `from 'typeorm'`, `import 'mongoose'`): read
+without parsing, so a repository that uses an ORM and declares nothing the reader knows gets a
+finding naming it."""
+_ORM_OF_PACKAGE = {
+    "sequelize": "sequelize", "sequelize-typescript": "sequelize", "typeorm": "typeorm",
+    "@nestjs/typeorm": "typeorm", "mongoose": "mongoose", "@nestjs/mongoose": "mongoose",
+    "knex": "knex", "@prisma/client": "prisma",
+}  # fmt: skip
+
+
+_ORM_WORDS = (b"sequelize", b"typeorm", b"mongoose", b"knex", b"@prisma/client")
+
+
+def _imports_orm(data: bytes) -> bool:
+    """`_ORM_IMPORT` behind a substring test: the regular expression has no literal prefix, so
+    it runs only over files that name a package."""
+    return any(word in data for word in _ORM_WORDS) and _ORM_IMPORT.search(data) is not None
+
+
+def _orm_imports(data: bytes) -> tuple[tuple[str, str, int], ...]:
+    """(ORM, package, line) of each ORM package the file imports, the first import of each."""
+    found: dict[str, tuple[str, str, int]] = {}
+    if not any(word in data for word in _ORM_WORDS):
+        return ()
+    for match in _ORM_IMPORT.finditer(data):
+        package = match.group(2).decode()
+        orm = _ORM_OF_PACKAGE[package]
+        if orm not in found:
+            found[orm] = (orm, package, data.count(b"\n", 0, match.start()) + 1)
+    return tuple(found.values())
+
+
+def _declares(data: bytes) -> bool:
     return (
         any(seed in data for seed in SEQUELIZE_SEEDS)
         or TYPEORM_SEED in data
+        or any(seed in data for seed in TYPEORM_OPTION_SEEDS)
         or any(seed in data for seed in KNEX_SEEDS)
+        or _raw_ddl(data)
         or any(seed in data for seed in MONGOOSE_SEEDS)
+    )
+
+
+_REEXPORT = re.compile(rb"""export\s+(?:\*|\{([^{}]*)\})\s*from\s*(["'])([^"'\n]+)\2""")
+"""`export * from './m'`, `export { A, B as C } from './m'` (read without parsing: a barrel
+that declares nothing of its own is not parsed)."""
+
+
+def _barrel(data: bytes) -> FileFacts:
+    exports: dict[str, str] = {}
+    imports: dict[str, tuple[str, str]] = {}
+    stars: list[str] = []
+    for match in _REEXPORT.finditer(data):
+        module = match.group(3).decode("utf-8", "replace")
+        if match.group(1) is None:
+            stars.append(module)
+            continue
+        for spec in match.group(1).decode("utf-8", "replace").split(","):
+            parts = spec.replace("type ", " ").split()
+            if len(parts) == 3 and parts[1] == "as":
+                name, alias = parts[0], parts[2]
+            elif len(parts) == 1:
+                name = alias = parts[0]
+            else:
+                continue
+            exports[alias] = alias
+            imports[alias] = (module, name)
+    return FileFacts(
+        exports=tuple(sorted(exports.items())),
+        imports=tuple(sorted(imports.items())),
+        stars=tuple(stars),
     )
 
 
@@ -98,6 +202,7 @@ class Claim:
     model: str
     orm: str
     columns: tuple[str, ...]
+    schema_from: tuple[str, str] | None = None  # Mongoose: (module, name) the schema is imported as
 
 
 @dataclass(frozen=True)
@@ -110,6 +215,32 @@ class KnexOp:
 
 
 @dataclass(frozen=True)
+class SchemaDecl:
+    """A Mongoose schema bound to a name at a file's top, for a `model()` of another file that
+    imports it: its `collection` option (`None`: not given), and whether that option is an
+    expression (then the collection is not known)."""
+
+    local: str
+    collection: str | None
+    computed: bool
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class JoinSide:
+    """A TypeORM `@ManyToMany(() => Target)` member with `@JoinTable(…)`: the junction table
+    TypeORM makes, named `name` when given, else from both entities' tables (at link time, where
+    the target's table is known)."""
+
+    owner: str  # the entity class declaring the member
+    member: str
+    target: str | None  # the target class's name; None: not a name the reader can see
+    name: str | None  # `@JoinTable({ name })`
+    computed: bool  # `name` given by an expression
+    line: int
+
+
+@dataclass(frozen=True)
 class FileFacts:
     sequelize: tuple[SequelizeModel, ...] = ()
     defaults: tuple[SequelizeDefaults, ...] = ()
@@ -117,6 +248,15 @@ class FileFacts:
     knex: tuple[KnexOp, ...] = ()
     gaps: tuple[Gap, ...] = ()
     mongoose_unpluralized: bool = False  # `mongoose.pluralize(null)`
+    schemas: tuple[SchemaDecl, ...] = ()  # Mongoose schemas bound at the file's top
+    exports: tuple[tuple[str, str], ...] = ()  # (exported name, local name); `default` too
+    imports: tuple[tuple[str, tuple[str, str]], ...] = ()  # local name -> (module, its name)
+    prisma: tuple[PrismaModel, ...] = ()  # a `.prisma` file's models, for relations across files
+    joins: tuple[JoinSide, ...] = ()  # TypeORM `@ManyToMany` + `@JoinTable` members
+    stars: tuple[str, ...] = ()  # `export * from './m'`: the modules re-exported whole
+    entity_prefixes: tuple[tuple[str, int], ...] = ()  # TypeORM `entityPrefix: '…'` (, line)
+    table_renamers: tuple[tuple[str, int], ...] = ()  # a TypeORM naming strategy's tableName()
+    orm_imports: tuple[tuple[str, str, int], ...] = ()  # (ORM, package, line) the file imports
 
 
 EMPTY = FileFacts()
@@ -126,11 +266,20 @@ def extract(path: str, source: str) -> FileFacts:
     if path.endswith(".prisma"):
         models = prisma_models(source)
         claims = (Claim("table", m.table, m.line, m.model, "prisma", m.columns) for m in models)
-        return FileFacts(claims=tuple(claims))
+        return FileFacts(claims=tuple(claims), prisma=models)
     data = source.encode("utf-8", "surrogatepass")
-    if not admits(path, data):
-        return EMPTY
-    return _Reader(path, data).read(parse_tree(data, path))
+    uses = _orm_imports(data)
+    if not _declares(data):
+        if _REEXPORT.search(data) is None:
+            return FileFacts(orm_imports=uses) if uses else EMPTY
+        return replace(_barrel(data), orm_imports=uses)
+    facts = replace(_Reader(path, data).read(parse_tree(data, path)), orm_imports=uses)
+    stars = tuple(
+        m.group(3).decode("utf-8", "replace")
+        for m in _REEXPORT.finditer(data)
+        if m.group(1) is None
+    )
+    return replace(facts, stars=stars) if stars and (facts.exports or facts.imports) else facts
 
 
 # --- JavaScript / TypeScript ----------------------------------------------------------------
@@ -149,7 +298,9 @@ class _Reader:
         self.data = data
         self.sequelize = any(seed in data for seed in SEQUELIZE_SEEDS)
         self.typeorm = TYPEORM_SEED in data
-        self.knex = any(seed in data for seed in KNEX_SEEDS)
+        self.typeorm_options = any(seed in data for seed in TYPEORM_OPTION_SEEDS)
+        self.knex_raw = _raw_ddl(data)
+        self.knex = any(seed in data for seed in KNEX_SEEDS) or self.knex_raw
         self.mongoose = any(seed in data for seed in MONGOOSE_SEEDS)
         self.nest_mongoose = NEST_MONGOOSE_SEED in data
         self.sequelize_ts = SEQUELIZE_TS_SEED in data
@@ -162,6 +313,11 @@ class _Reader:
         self.knex_ops: list[KnexOp] = []
         self.gaps: list[Gap] = []
         self.unpluralized = False
+        self.imports: dict[str, tuple[str, str]] = {}  # local name -> (module, imported name)
+        self.exports: dict[str, str] = {}  # exported name (or `default`) -> local name
+        self.joins: list[JoinSide] = []
+        self.prefixes: list[tuple[str, int]] = []  # TypeORM `entityPrefix` values
+        self.renamers: list[tuple[str, int]] = []  # a naming strategy's own tableName()
 
     def read(self, root: _Node) -> FileFacts:
         """Bindings from the file's top; then only the nodes at a word a construct needs
@@ -181,22 +337,157 @@ class _Reader:
             knex=tuple(self.knex_ops),
             gaps=tuple(self.gaps),
             mongoose_unpluralized=self.unpluralized,
+            schemas=self._schema_decls() if self.mongoose else (),
+            exports=tuple(sorted(self.exports.items())) if self.mongoose or self.typeorm else (),
+            imports=tuple(sorted(self.imports.items())) if self.mongoose or self.typeorm else (),
+            joins=tuple(self.joins),
+            entity_prefixes=tuple(self.prefixes),
+            table_renamers=tuple(self.renamers),
         )
 
     def _top_level(self, statement: _Node) -> None:
+        if statement.type == "import_statement":
+            self._import(statement)
+            return
+        if statement.type == "expression_statement" and statement.named_children:
+            self._commonjs_export(statement.named_children[0])
+            return
         if statement.type == "export_statement":
             declaration = statement.child_by_field_name("declaration")
             if declaration is None:
+                self._export_clause(statement)
                 return
             statement = declaration
+            declared = statement.child_by_field_name("name")
+            if declared is not None:  # `export class X`, `export function f`
+                self.exports[self.text(declared)] = self.text(declared)
+                if any(c.type == "default" for c in statement.parent.children):  # type: ignore[union-attr]
+                    self.exports["default"] = self.text(declared)
+            for declarator in statement.named_children:
+                name = declarator.child_by_field_name("name")
+                if name is not None and name.type == "identifier":
+                    self.exports[self.text(name)] = self.text(name)
         if statement.type in ("lexical_declaration", "variable_declaration"):
             for declarator in statement.named_children:
                 if declarator.type == "variable_declarator":
                     self._bind(declarator)
+                    self._require(declarator)
         elif statement.type in _CLASSES or statement.type == "function_declaration":
             name = statement.child_by_field_name("name")
             if name is not None:
                 self.bound.add(self.text(name))
+
+    # module bindings (what a Mongoose `model()` needs of a schema another file declares)
+
+    def _import(self, statement: _Node) -> None:
+        """`import S from './m'`, `import { A as B } from './m'`, `import * as M from './m'`."""
+        source = self._literal(statement.child_by_field_name("source"), follow=False)
+        clause = next((c for c in statement.named_children if c.type == "import_clause"), None)
+        if source is None or clause is None:
+            return
+        for part in clause.named_children:
+            if part.type == "identifier":
+                self.imports[self.text(part)] = (source, "default")
+            elif part.type == "namespace_import" and part.named_children:
+                self.imports[self.text(part.named_children[-1])] = (source, "*")
+            elif part.type == "named_imports":
+                for spec in part.named_children:
+                    name, alias = (
+                        spec.child_by_field_name("name"),
+                        spec.child_by_field_name("alias"),
+                    )
+                    if name is not None:
+                        self.imports[self.text(alias or name)] = (source, self.text(name))
+
+    def _require(self, declarator: _Node) -> None:
+        """`const S = require('./m')`, `const { A, B: C } = require('./m')`,
+        `const A = require('./m').A`."""
+        target, value = (
+            declarator.child_by_field_name("name"),
+            declarator.child_by_field_name("value"),
+        )
+        member = None
+        if value is not None and value.type == "member_expression":
+            prop = value.child_by_field_name("property")
+            member = self.text(prop) if prop is not None else None
+            value = value.child_by_field_name("object")
+        source = self._required(value)
+        if target is None or source is None:
+            return
+        if target.type == "identifier":
+            self.imports[self.text(target)] = (source, member or "default")
+        elif target.type == "object_pattern" and member is None:
+            for part in target.named_children:
+                if part.type == "shorthand_property_identifier_pattern":
+                    self.imports[self.text(part)] = (source, self.text(part))
+                elif part.type == "pair_pattern":
+                    key, local = part.child_by_field_name("key"), part.child_by_field_name("value")
+                    if key is not None and local is not None and local.type == "identifier":
+                        self.imports[self.text(local)] = (source, self.text(key))
+
+    def _required(self, node: _Node | None) -> str | None:
+        while node is not None and node.type in _TRANSPARENT:
+            node = node.named_children[0] if node.named_children else None
+        if node is None or node.type != "call_expression":
+            return None
+        callee, arguments = (
+            node.child_by_field_name("function"),
+            node.child_by_field_name("arguments"),
+        )
+        if callee is None or arguments is None or self.text(callee) != "require":
+            return None
+        args = arguments.named_children
+        return self._literal(args[0], follow=False) if len(args) == 1 else None
+
+    def _commonjs_export(self, node: _Node) -> None:
+        """`module.exports = X`, `module.exports = { A, B: C }`, `exports.A = X`."""
+        if node.type != "assignment_expression":
+            return
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            return
+        target = self.text(left)
+        if target == "module.exports":
+            if right.type == "identifier":
+                self.exports["default"] = self.text(right)
+            elif right.type == "object":
+                for key, value in self._fields(right).items():
+                    if value is None:
+                        self.exports[key] = key
+                    elif value.type == "identifier":
+                        self.exports[key] = self.text(value)
+        elif target.startswith(("exports.", "module.exports.")) and right.type == "identifier":
+            self.exports[target.rsplit(".", 1)[1]] = self.text(right)
+
+    def _export_clause(self, statement: _Node) -> None:
+        """`export { A, B as C }`, `export { A } from './m'`, `export default X`."""
+        value = statement.child_by_field_name("value")
+        if value is not None and value.type == "identifier":
+            self.exports["default"] = self.text(value)
+        source = self._literal(statement.child_by_field_name("source"), follow=False)
+        for clause in (c for c in statement.named_children if c.type == "export_clause"):
+            for spec in clause.named_children:
+                name, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+                if name is not None:
+                    local = self.text(alias or name)
+                    self.exports[local] = local if source is not None else self.text(name)
+                    if source is not None:
+                        self.imports[local] = (source, self.text(name))
+
+    def _schema_decls(self) -> tuple[SchemaDecl, ...]:
+        decls: list[SchemaDecl] = []
+        for local, value in self.values.items():
+            schema = self._schema(value)
+            if schema is None:
+                continue
+            args = list((schema.child_by_field_name("arguments") or schema).named_children)
+            columns = self._keys(args[0]) if args else ()
+            options = self._object(args[1]) if len(args) > 1 else None
+            fields = self._fields(options) if options is not None else {}
+            collection = self._literal(fields["collection"]) if "collection" in fields else None
+            computed = "collection" in fields and collection is None
+            decls.append(SchemaDecl(local, collection, computed, columns))
+        return tuple(decls)
 
     def _hit(self, node: _Node, seen: set[int]) -> None:
         """The construct a word found by `_LOOK_AT` belongs to: a call's method or callee, a
@@ -216,11 +507,45 @@ class _Reader:
             elif parent.id not in seen:
                 seen.add(parent.id)
                 self._call(parent)
-        elif parent.type == "new_expression" and self.sequelize:
-            if _same(parent.child_by_field_name("constructor"), node):
+        elif parent.type == "new_expression" and _same(
+            parent.child_by_field_name("constructor"), node
+        ):
+            if self.typeorm and self.text(node).endswith("EntitySchema"):
+                self._entity_schema(parent)
+            elif self.sequelize:
                 self._new_sequelize(parent)
         elif parent.type == "decorator":
             self._decorated(parent, seen)
+        elif parent.type == "pair" and self.typeorm_options:
+            if _same(parent.child_by_field_name("key"), node):
+                self._entity_prefix(parent)
+        elif parent.type in _HERITAGE and self.typeorm_options:
+            self._naming_strategy(parent)
+
+    def _entity_prefix(self, pair: _Node) -> None:
+        """`entityPrefix: 'app_'` in a TypeORM data source's options: every table's prefix."""
+        value = pair.child_by_field_name("value")
+        prefix = self._literal(value)
+        if prefix is None:
+            self._gap(pair, "a TypeORM entityPrefix given by an expression")
+            return
+        self.prefixes.append((prefix, self._line(pair)))
+
+    def _naming_strategy(self, clause: _Node) -> None:
+        """A class extending a TypeORM naming strategy (or implementing its interface) with a
+        `tableName` or `joinTableName` of its own: the default names are not the tables."""
+        owner: _Node | None = clause
+        while owner is not None and owner.type in _HERITAGE:
+            owner = owner.parent
+        body = owner.child_by_field_name("body") if owner is not None else None
+        if body is None:
+            return
+        for member in body.named_children:
+            name = (
+                member.child_by_field_name("name") if member.type == "method_definition" else None
+            )
+            if name is not None and self.text(name) in ("tableName", "joinTableName"):
+                self.renamers.append((self.text(name), self._line(member)))
 
     def _decorated(self, decorator: _Node, seen: set[int]) -> None:
         owner = decorator.parent
@@ -280,9 +605,10 @@ class _Reader:
             node = self.values.get(self.text(node))
         return node if node is not None and node.type == "object" else None
 
-    def _fields(self, obj: _Node) -> dict[str, _Node | None]:
-        """An object literal's keys (`{ a: 1, b }`: a shorthand maps to None); a spread adds
-        the key `...`."""
+    def _fields(self, obj: _Node, depth: int = 0) -> dict[str, _Node | None]:
+        """An object literal's keys (`{ a: 1, b }`: a shorthand maps to None), a later key
+        over an earlier one as JavaScript spreads them; a spread of a top-level `const` object
+        of the file adds that object's keys, any other spread the key `...`."""
         fields: dict[str, _Node | None] = {}
         for child in obj.named_children:
             if child.type == "pair":
@@ -295,7 +621,17 @@ class _Reader:
             elif child.type == "shorthand_property_identifier":
                 fields[self.text(child)] = None
             elif child.type == "spread_element":
-                fields["..."] = None
+                spread = child.named_children[0] if child.named_children else None
+                source = self._object(spread) if spread is not None else None
+                if (
+                    source is not None
+                    and spread is not None
+                    and spread.type == "identifier"
+                    and depth < 8
+                ):
+                    fields.update(self._fields(source, depth + 1))
+                else:
+                    fields["..."] = None
         return fields
 
     def _keys(self, node: _Node | None) -> tuple[str, ...]:
@@ -329,10 +665,30 @@ class _Reader:
             self._init(node, owner, args)
         elif self.knex and owner is not None and method in _KNEX_OPS:
             self._knex(node, owner, method, args)
+        elif self.knex_raw and method == "raw" and owner is not None and args:
+            self._knex_raw(node, args[0])
         elif self.mongoose and method == "model" and len(args) >= 2:
             self._mongoose_model(node, args)
+        elif (method == "Entity" and self.typeorm) or (method == "Table" and self.sequelize_ts):
+            self._decorator_factory(node, method)
         elif self.mongoose and method == "pluralize" and args and args[0].type == "null":
             self.unpluralized = True
+
+    def _decorator_factory(self, node: _Node, method: str) -> None:
+        """`Entity(…)` / `Table(…)` called, not written as a decorator, inside a function: a
+        decorator of the repository's own (`@Model('users')` returning `Entity(…)`) whose
+        classes the reader does not follow; a finding at the call, never silence."""
+        parent = node.parent
+        while parent is not None and parent.type not in _FUNCTIONS:
+            parent = parent.parent
+        if parent is None:
+            return
+        orm = "TypeORM" if method == "Entity" else "sequelize-typescript"
+        self._gap(
+            node,
+            f"{orm} {method}() called by a function of the repository's own (a decorator "
+            "factory): the classes it decorates are not read",
+        )
 
     def _define(self, node: _Node, args: list[_Node]) -> None:
         attrs = self._object(args[1])
@@ -356,7 +712,7 @@ class _Reader:
             name = self._literal(fields["modelName"])
         elif owner.type == "identifier":
             name = self.text(owner)
-        elif owner.type == "this":
+        elif owner.type in ("this", "super"):  # `super.init(…)` in `static init()` of a model
             name = self._enclosing_class(node)
         else:
             name = None
@@ -476,6 +832,32 @@ class _Reader:
                 return False
         return False
 
+    def _knex_raw(self, node: _Node, sql: _Node) -> None:
+        """`knex.raw('CREATE TABLE …')` (also `DROP TABLE`, `ALTER TABLE … RENAME TO`) in a
+        migration's `up`: the tables its SQL creates, drops and renames, statement by
+        statement. SQL with a `${}` part that names a table is a finding."""
+        if not self._in_function(node, "up"):
+            return
+        text = self._literal(sql, follow=True)
+        if text is None:
+            if sql.type == "template_string" and _RAW_DDL.search(
+                self.data, sql.start_byte, sql.end_byte
+            ):
+                self._gap(node, "a knex raw() DDL statement built with ${} parts")
+            return
+        line = self._line(node)
+        for statement in re.sub(r"--[^\n]*", "", text).split(";"):
+            for kind, name, new_name in _ddl(statement):
+                self.knex_ops.append(KnexOp(kind, name, line, new_name=new_name))
+
+    def _in_function(self, node: _Node, wanted: str) -> bool:
+        parent = node.parent
+        while parent is not None:
+            if parent.type in _FUNCTIONS and _function_name(parent, self) == wanted:
+                return True
+            parent = parent.parent
+        return False
+
     def _in_down(self, node: _Node) -> bool:
         """Whether the call is in a migration's `down` (it undoes `up`: not the schema)."""
         parent = node.parent
@@ -554,9 +936,28 @@ class _Reader:
                         return
         model = name or ""
         orm = "mongoose" if collection is not None else "mongoose-plural"
+        imported = self._imported_schema(args[1]) if schema is None and explicit is None else None
         self.claims.append(
-            Claim("collection", collection or model, self._line(node), model, orm, columns)
+            Claim(
+                "collection", collection or model, self._line(node), model, orm, columns, imported
+            )
         )
+
+    def _imported_schema(self, node: _Node) -> tuple[str, str] | None:
+        """The (module, name) a schema argument is imported as: `S`, `m.S` for an imported `S`
+        or module `m`, a relative module only (a package's schema is no model of the app)."""
+        while node.type in _TRANSPARENT and node.named_children:
+            node = node.named_children[0]
+        found: tuple[str, str] | None = None
+        if node.type == "identifier":
+            found = self.imports.get(self.text(node))
+        elif node.type == "member_expression":
+            owner, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+            if owner is not None and prop is not None and owner.type == "identifier":
+                module = self.imports.get(self.text(owner))
+                if module is not None and module[1] in ("default", "*"):
+                    found = (module[0], self.text(prop))
+        return found if found is not None and found[0].startswith(".") else None
 
     def _schema(self, node: _Node) -> _Node | None:
         """The `new Schema(…)` a model's schema argument is, directly or through a `const`."""
@@ -602,18 +1003,19 @@ class _Reader:
             if callee is None or not self.typeorm or self.text(callee) not in _ENTITY:
                 continue
             table: str | None
+            default = True  # named by the naming strategy, from the class
             if not arguments:
                 table = snake_case(model) if model else None
             elif (options := self._object(arguments[0])) is not None:
                 fields = self._fields(options)
                 if "name" in fields:
-                    table = self._literal(fields["name"])
+                    table, default = self._literal(fields["name"]), False
                 elif "..." in fields:
                     table = None
                 else:
                     table = snake_case(model) if model else None
             else:
-                table = self._literal(arguments[0])
+                table, default = self._literal(arguments[0]), False
             if table is None:
                 self._gap(decorator, "a TypeORM @Entity() whose table name is computed")
                 return
@@ -623,11 +1025,108 @@ class _Reader:
                     table,
                     self._line(decorator),
                     model,
-                    "typeorm",
+                    "typeorm-default" if default else "typeorm",
                     self._entity_columns(node),
                 )
             )
+            self._join_tables(node, model)
             return
+
+    def _entity_schema(self, node: _Node) -> None:
+        """TypeORM's `new EntitySchema({ name, tableName, columns })` (entities without
+        classes): `tableName`, else the naming strategy's name for `name` (snake_case)."""
+        arguments = node.child_by_field_name("arguments")
+        args = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
+        options = self._object(args[0]) if args else None
+        fields = self._fields(options) if options is not None else {}
+        name = self._literal(fields.get("name")) if "name" in fields else None
+        table = self._literal(fields.get("tableName")) if "tableName" in fields else None
+        if table is None and ("tableName" in fields or name is None):
+            self._gap(node, "a TypeORM EntitySchema whose table name is computed")
+            return
+        columns = self._keys(fields.get("columns"))
+        relations = self._object(fields.get("relations"))
+        for member, relation in self._fields(relations).items() if relations is not None else ():
+            options = self._object(relation)
+            given = self._fields(options) if options is not None else {}
+            if options is None or "joinTable" not in given:
+                continue
+            join = given["joinTable"]  # `true`, or `{ name }`
+            join_options = self._object(join)
+            join_fields = self._fields(join_options) if join_options is not None else {}
+            explicit = self._literal(join_fields["name"]) if "name" in join_fields else None
+            computed = ("name" in join_fields and explicit is None) or (
+                join is not None and join.type != "true" and join_options is None
+            )
+            target = self._literal(given.get("target")) if "target" in given else None
+            self.joins.append(
+                JoinSide(name or "", member, target, explicit, computed, self._line(options))
+            )
+        orm = "typeorm" if table is not None else "typeorm-default"
+        self.claims.append(
+            Claim(
+                "table", table or snake_case(name or ""), self._line(node), name or "", orm, columns
+            )
+        )
+
+    def _join_tables(self, node: _Node, owner: str) -> None:
+        """The `@ManyToMany(…)` members of an entity that carry `@JoinTable(…)`."""
+        body = node.child_by_field_name("body")
+        if body is None:
+            return
+        pending: list[_Node] = []  # decorators written before the member they decorate
+        for member in body.named_children:
+            if member.type == "decorator":
+                pending.append(member)
+                continue
+            decorators = [*pending, *(c for c in member.children if c.type == "decorator")]
+            pending = []
+            if member.type not in ("public_field_definition", "field_definition"):
+                continue
+            by_name = {self._decorator_name(d): d for d in decorators}
+            if "ManyToMany" not in by_name or "JoinTable" not in by_name:
+                continue
+            name = member.child_by_field_name("name") or member.child_by_field_name("property")
+            if name is None:
+                continue
+            target = self._relation_target(by_name["ManyToMany"])
+            table, computed = None, False
+            args = self._decorator_args(by_name["JoinTable"])
+            options = self._object(args[0]) if args else None
+            if args and options is None:
+                computed = True
+            elif options is not None and "name" in (fields := self._fields(options)):
+                table = self._literal(fields["name"])
+                computed = table is None
+            line = self._line(by_name["JoinTable"])
+            self.joins.append(JoinSide(owner, self.text(name), target, table, computed, line))
+
+    def _decorator_name(self, decorator: _Node) -> str:
+        expression = decorator.named_children[0] if decorator.named_children else None
+        if expression is not None and expression.type == "call_expression":
+            expression = expression.child_by_field_name("function")
+        return self.text(expression).rsplit(".", 1)[-1] if expression is not None else ""
+
+    def _decorator_args(self, decorator: _Node) -> list[_Node]:
+        expression = decorator.named_children[0] if decorator.named_children else None
+        if expression is None or expression.type != "call_expression":
+            return []
+        args = expression.child_by_field_name("arguments")
+        return [a for a in args.named_children if a.type != "comment"] if args else []
+
+    def _relation_target(self, decorator: _Node) -> str | None:
+        """`@ManyToMany(() => Tag)`, `@ManyToMany((type) => Tag, …)`, `@ManyToMany('Tag')`."""
+        args = self._decorator_args(decorator)
+        if not args:
+            return None
+        first = args[0]
+        if first.type == "arrow_function":
+            first = first.child_by_field_name("body") or first
+        while first.type in _TRANSPARENT and first.named_children:
+            first = first.named_children[0]
+        if first.type == "identifier":
+            return self.text(first)
+        return self._literal(first, follow=False)
 
     def _sequelize_table(
         self, decorator: _Node, node: _Node, model: str, args: list[_Node]
@@ -712,7 +1211,40 @@ class _Reader:
         return None
 
 
+_SQL_NAME = r"""(?:["`\[]?[\w$]+["`\]]?\.)?["`\[]?([\w$]+)["`\]]?"""
+_SQL_CREATE = re.compile(
+    r"(?is)^\s*create\s+(?:(?:global\s+|local\s+)?(temporary|temp)\s+|unlogged\s+)?table\s+"
+    r"(?:if\s+not\s+exists\s+)?" + _SQL_NAME
+)
+_SQL_DROP = re.compile(
+    r"(?is)^\s*drop\s+table\s+(?:if\s+exists\s+)?(.*?)\s*(?:cascade|restrict)?\s*$"
+)
+_SQL_RENAME = re.compile(
+    r"(?is)^\s*alter\s+table\s+(?:if\s+exists\s+)?(?:only\s+)?"
+    + _SQL_NAME
+    + r"\s+rename\s+to\s+"
+    + _SQL_NAME
+)
+
+
+def _ddl(statement: str) -> list[tuple[str, str, str]]:
+    """One SQL statement's effect on the tables: (`create`|`drop`|`rename`, table, new name)
+    for each table it names; a temporary table is none."""
+    if (match := _SQL_CREATE.match(statement)) is not None:
+        return [] if match.group(1) else [("create", match.group(2), "")]
+    if (match := _SQL_RENAME.match(statement)) is not None:
+        return [("rename", match.group(1), match.group(2))]
+    if (match := _SQL_DROP.match(statement)) is not None:
+        names = (
+            re.sub(r"""^(?:.*\.)?["`\[]?|["`\]]$""", "", n.strip())
+            for n in match.group(1).split(",")
+        )
+        return [("drop", name, "") for name in names if name]
+    return []
+
+
 _ENTITY = frozenset({"Entity", "typeorm.Entity"})
+_HERITAGE = frozenset({"class_heritage", "extends_clause", "implements_clause"})
 _KNEX_OPS = {
     "createTable": "create",
     "createTableIfNotExists": "create",
@@ -751,7 +1283,7 @@ def _function_name(function: _Node, reader: _Reader) -> str | None:
 
 _LOOK_AT = re.compile(
     rb"\b(?:define|init|createTable(?:IfNotExists)?|dropTable(?:IfExists)?|renameTable|model"
-    rb"|pluralize|Sequelize|Entity|Schema|Table)\b"
+    rb"|pluralize|Sequelize|Entity|EntitySchema|Schema|Table|entityPrefix|\w*NamingStrategy\w*|raw)\b"
 )
 """The words at which a construct the reader knows can be: the method or callee of a call, a
 `new` constructor, a decorator's name."""
@@ -788,14 +1320,21 @@ class _Named:
     columns: tuple[str, ...]
 
 
-def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
+def link(
+    files: Sequence[tuple[str, FileFacts]], paths: Collection[str] | None = None
+) -> DocumentPieces:
+    """The tables of every file; `paths` are the files of the scan (an import resolves among
+    them), every file of `files` when not given."""
+    schemas = _Schemas(files, paths)
+    gaps: list[Gap] = []
+    typeorm = _TypeormNames(files, gaps)
+    joins = _Joins(files, schemas)
     defaults = [d for _, facts in files for d in facts.defaults]
     global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
     global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
     unpluralized = any(facts.mongoose_unpluralized for _, facts in files)
     named: list[_Named] = []
     knex_tables: dict[str, _Named] = {}  # in migration (path) order: created, dropped, renamed
-    gaps: list[Gap] = []
     for path, facts in files:
         gaps += facts.gaps
         for model in facts.sequelize:
@@ -812,6 +1351,11 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
                 _Named("table", table, path, model.line, model.model, "sequelize", model.columns)
             )
         for claim in facts.claims:
+            if claim.schema_from is not None:
+                claim = schemas.settle(path, claim, gaps)
+            if claim.orm.startswith("typeorm"):
+                named += typeorm.named(path, claim.line, claim.name, claim.orm, claim, gaps)
+                continue
             name = claim.name
             if claim.orm == "mongoose-plural":
                 name = claim.name if unpluralized else pluralize_mongoose(claim.name)
@@ -829,7 +1373,212 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
             elif op.name in knex_tables:
                 knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
     named += knex_tables.values()
+    named += _prisma_relation_tables(files)
+    gaps += _unread_orms(files, named, gaps)
+    for path, line, table, default in joins.tables(gaps):
+        named += typeorm.named(
+            path, line, table, "typeorm-default" if default else "typeorm", None, gaps
+        )
     return render(named, gaps)
+
+
+def _unread_orms(
+    files: Sequence[tuple[str, FileFacts]], named: Sequence[_Named], gaps: Sequence[Gap]
+) -> list[Gap]:
+    """An ORM the repository imports of which no table is listed: a finding at its first
+    import (in path order), unless a finding already points into a file that imports it."""
+    listed = {item.orm for item in named}
+    flagged = {gap.path for gap in gaps}
+    first: dict[str, tuple[str, str, int]] = {}
+    importers: dict[str, set[str]] = {}
+    for path, facts in files:
+        for orm, package, line in facts.orm_imports:
+            first.setdefault(orm, (path, package, line))
+            importers.setdefault(orm, set()).add(path)
+    unread: list[Gap] = []
+    for orm, (path, package, line) in first.items():
+        if orm in listed or importers[orm] & flagged:
+            continue
+        detail = f"imports {package}, but no table or collection of it is declared in a way the reader knows"
+        unread.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
+    return unread
+
+
+class _TypeormNames:
+    """What renames every TypeORM table: one `entityPrefix` of the repository's data sources
+    is put before each name (several different ones, or a computed one, and no prefix is put:
+    a finding at each); a naming strategy of the repository's own with a `tableName` or
+    `joinTableName` makes every name the default strategy would give unknown: a finding at
+    each such entity or junction instead of a guess."""
+
+    def __init__(self, files: Sequence[tuple[str, FileFacts]], gaps: list[Gap]) -> None:
+        sites = [(path, prefix, line) for path, f in files for prefix, line in f.entity_prefixes]
+        values = {prefix for _, prefix, _ in sites}
+        self.prefix = next(iter(values)) if len(values) == 1 else ""
+        if len(values) > 1:
+            for path, prefix, line in sites:
+                detail = f"TypeORM entityPrefix {prefix!r} is one of {len(values)}: no prefix put"
+                gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
+        self.renamer = next(
+            (f"{path}:{line} ({method})" for path, f in files for method, line in f.table_renamers),
+            None,
+        )
+
+    def named(
+        self, path: str, line: int, table: str, orm: str, claim: Claim | None, gaps: list[Gap]
+    ) -> list[_Named]:
+        if orm == "typeorm-default" and self.renamer is not None:
+            detail = f"TypeORM names {table!r} by a naming strategy of the repository's own, {self.renamer}"
+            gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
+            return []
+        model = claim.model or None if claim is not None else None
+        columns = claim.columns if claim is not None else ()
+        return [_Named("table", self.prefix + table, path, line, model, "typeorm", columns)]
+
+
+def _prisma_relation_tables(files: Sequence[tuple[str, FileFacts]]) -> list[_Named]:
+    """Prisma's implicit many-to-many tables, per schema: a folder's `.prisma` files are one
+    schema (`prismaSchemaFolder`; a lone `schema.prisma` is its folder's only file)."""
+    schemas: dict[str, dict[str, tuple[str, PrismaModel]]] = {}
+    for path, facts in files:
+        for model in facts.prisma:
+            schemas.setdefault(posixpath.dirname(path), {}).setdefault(model.model, (path, model))
+    return [
+        _Named("table", table, path, line, None, "prisma", ())
+        for models in schemas.values()
+        for table, path, line, _ in implicit_relation_tables(models)
+    ]
+
+
+_JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
+
+
+class _Schemas:
+    """The Mongoose schema a `model()` imports from another file of the scan, found as Node
+    finds the module (a relative path as a file, `.js` written for `.ts` too, else its folder's
+    index file) and through its exports and re-exports."""
+
+    def __init__(
+        self, files: Sequence[tuple[str, FileFacts]], paths: Collection[str] | None
+    ) -> None:
+        self.facts = dict(files)
+        self.paths = set(paths) if paths is not None else set(self.facts)
+
+    def settle(self, path: str, claim: Claim, gaps: list[Gap]) -> Claim:
+        """The claim named by the imported schema's `collection` option (else the plural of
+        its model, as before); a schema not found, or whose option is an expression, is a
+        finding at the `model()` call."""
+        assert claim.schema_from is not None
+        module, name = claim.schema_from
+        decl = self._find(path, module, name)
+        if decl is None or decl.computed:
+            detail = f"a Mongoose model()'s schema {name} from {module!r} " + (
+                "names its collection with an expression" if decl else "is not read"
+            )
+            gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, claim.line))
+            return claim
+        columns = claim.columns or decl.columns
+        if decl.collection is None:
+            return _with(claim, claim.name, claim.orm, columns)
+        return _with(claim, decl.collection, "mongoose", columns)
+
+    def _find(self, importer: str, module: str, name: str) -> SchemaDecl | None:
+        found = self.declared(importer, module, name)
+        if found is None:
+            return None
+        target, local = found
+        return next((d for d in self.facts[target].schemas if d.local == local), None)
+
+    def declared(
+        self, importer: str, module: str, name: str, depth: int = 0
+    ) -> tuple[str, str] | None:
+        """The file and local name that `name` of `module` (as `importer` imports it) is
+        declared as: through the module's exports, and its re-exports of further modules."""
+        target = self._resolve(importer, module)
+        facts = self.facts.get(target) if target is not None else None
+        if facts is None or target is None or depth > 8:
+            return None
+        local = dict(facts.exports).get(name) if name != "*" else None
+        if not local:
+            for module in facts.stars:  # `export * from './m'`: the name may be m's
+                found = self.declared(target, module, name, depth + 1)
+                if found is not None:
+                    return found
+            return None
+        onward = dict(facts.imports).get(local)  # re-exported from a further module
+        if onward is not None:
+            return self.declared(target, *onward, depth + 1)
+        return target, local
+
+    def _resolve(self, importer: str, specifier: str) -> str | None:
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
+        if joined.startswith(".."):
+            return None
+        stem = joined
+        for ext in (".js", ".mjs", ".cjs"):
+            if joined.endswith(ext):
+                stem = joined[: -len(ext)]
+        candidates = [joined, *(stem + e for e in _JS_EXTENSIONS)]
+        candidates += [f"{joined}/index{e}" for e in _JS_EXTENSIONS]
+        return next((c for c in candidates if c in self.paths), None)
+
+
+class _Joins:
+    """TypeORM's junction tables: `@JoinTable({ name })`, else the naming strategy's
+    `joinTableName` (snake_case of `<owner table>_<member>_<target table>`), the target entity
+    found in the member's file, through its import, or as the one entity of that class name."""
+
+    def __init__(self, files: Sequence[tuple[str, FileFacts]], modules: _Schemas) -> None:
+        self.files = files
+        self.modules = modules
+        self.entity_tables: dict[tuple[str, str], str] = {}  # (file, class) -> table
+        by_class: dict[str, set[str]] = {}
+        for path, facts in files:
+            for claim in facts.claims:
+                if claim.orm.startswith("typeorm") and claim.model:
+                    self.entity_tables[(path, claim.model)] = claim.name
+                    by_class.setdefault(claim.model, set()).add(claim.name)
+        self.unique = {model: next(iter(t)) for model, t in by_class.items() if len(t) == 1}
+
+    def tables(self, gaps: list[Gap]) -> list[tuple[str, int, str, bool]]:
+        """Each junction: (file, line, table without the prefix, named by the strategy). A
+        relation whose both sides carry `@JoinTable({ name })` is one table, listed once."""
+        named: list[tuple[str, int, str, bool]] = []
+        sides: set[tuple[str, frozenset[str]]] = set()  # (table, both entities' tables)
+        for path, facts in self.files:
+            for join in facts.joins:
+                table = join.name
+                owner = self.entity_tables.get((path, join.owner))
+                target = self._target(path, facts, join.target)
+                if table is not None and owner is not None and target is not None:
+                    pair = (table, frozenset((owner, target)))
+                    if pair in sides:
+                        continue
+                    sides.add(pair)
+                if table is None and not join.computed and owner is not None and target is not None:
+                    table = snake_case(f"{owner}_{join.member}_{target}")
+                if table is None:
+                    what = "its name is computed" if join.computed else "its target is not read"
+                    detail = f"a TypeORM @JoinTable() of {join.owner}.{join.member}: {what}"
+                    gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, join.line))
+                    continue
+                named.append((path, join.line, table, join.name is None))
+        return named
+
+    def _target(self, path: str, facts: FileFacts, target: str | None) -> str | None:
+        if target is None:
+            return None
+        if (path, target) in self.entity_tables:
+            return self.entity_tables[(path, target)]
+        imported = dict(facts.imports).get(target)
+        if imported is not None and imported[0].startswith("."):
+            found = self.modules.declared(path, *imported)
+            return self.entity_tables.get(found) if found is not None else None
+        return self.unique.get(target)
+
+
+def _with(claim: Claim, name: str, orm: str, columns: tuple[str, ...]) -> Claim:
+    return Claim(claim.kind, name, claim.line, claim.model, orm, columns)
 
 
 def _renamed(table: _Named, name: str) -> _Named:
@@ -862,6 +1611,6 @@ def link_on_demand(
     files: Sequence[tuple[str, FileFacts]], paths: Collection[str], failed: Collection[str]
 ) -> DocumentPieces:
     """`link` as `OnDemand` calls it: every file that can hold facts is admitted by its bytes,
-    so linking never asks for more."""
-    del paths, failed
-    return link(files)
+    so linking never asks for more; an import resolves among the scan's `paths`."""
+    del failed
+    return link(files, paths)

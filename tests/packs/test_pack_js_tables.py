@@ -75,6 +75,26 @@ def test_sequelize_define_and_init_with_its_default_naming(document: dict[str, A
     assert signals["table:bills"] == "phone"
 
 
+def test_sequelize_super_init_and_options_spread_from_constants(document: dict[str, Any]) -> None:
+    """`super.init(…)` in a model's static method names the enclosing class; options spread
+    from a top-level `const` object (itself spread from another) are read as JavaScript
+    merges them; a spread of something the file does not bind is a finding. The global
+    `define: { underscored }` of sequelize/db.js applies (one scan); the names are the ones
+    `sequelize.models` gives for these classes under it."""
+    assert _named(document, "sequelize-classes/") == [
+        ("table", "shipments", 10),
+        ("table", "Parcel", 16),  # freezeTableName from `frozen`, spread twice
+        ("table", "ledger_lines", 21),  # tableName from `named`
+    ]
+    flagged = [
+        location["line"]
+        for finding in document["findings"]
+        for location in finding["locations"]
+        if location["path"] == "sequelize-classes/models.js"
+    ]
+    assert flagged == [24]  # `...remote`, required from another file
+
+
 def test_sequelize_typescript_table_classes(document: dict[str, Any]) -> None:
     """`@Table` classes: named as Sequelize names a model (the global `define` options of
     sequelize/db.js apply: one scan); options given by a name are a finding."""
@@ -133,6 +153,22 @@ def test_knex_migrations_in_file_order_drop_and_rename(document: dict[str, Any])
     assert users["attrs"]["columns"] == 4  # id, email, created_at, updated_at
 
 
+def test_knex_raw_sql_in_migrations(document: dict[str, Any]) -> None:
+    """`knex.raw(…)` in a migration's `up`: the tables its SQL creates (schema-qualified,
+    quoted or not, several statements, comments), renames and drops (several names), in
+    migration order; a temporary table is none, `down` and SQL outside a migration are not
+    the schema; DDL whose table is a `${}` part is a finding. As knex leaves the tables when
+    it runs these migrations."""
+    assert _named(document, "knex-raw/") == [("table", "journal", 4)]
+    flagged = [
+        location["line"]
+        for finding in document["findings"]
+        for location in finding["locations"]
+        if location["path"].startswith("knex-raw/")
+    ]
+    assert flagged == [10]
+
+
 def test_mongoose_collections_with_its_pluralisation(document: dict[str, Any]) -> None:
     assert _named(document, "mongoose/") == [
         ("collection", "users", 5),
@@ -145,6 +181,182 @@ def test_mongoose_collections_with_its_pluralisation(document: dict[str, Any]) -
     ]
     signals = {s["resource"]: s["value"] for s in document["classificationSignals"]}
     assert signals["collection:users"] == "address,email"
+
+
+def test_prisma_implicit_many_to_many_tables_across_a_schema_folder(
+    document: dict[str, Any],
+) -> None:
+    """A folder of `.prisma` files is one schema: two list fields pointing at each other's
+    model (no `fields:` on either) are a table of Prisma's own, `_<relation>`, the default
+    relation name the two model names sorted and joined by `To`; a one-to-many list (its other
+    side holds the key) is none. The names are the ones `getDMMF` gives for this folder."""
+    assert _named(document, "prisma-multi/") == [
+        ("table", "articles", 1),
+        ("table", "_ArticleToLabel", 6),  # default name, sides in two files
+        ("table", "_Pinned", 7),  # `@relation(name: "Pinned")`
+        ("table", "Label", 1),
+        ("table", "Member", 1),
+        ("table", "_Mentorship", 7),  # a model related to itself
+    ]
+
+
+def test_typeorm_join_tables_of_many_to_many_members(document: dict[str, Any]) -> None:
+    """`@ManyToMany(…)` + `@JoinTable()`: the junction table TypeORM builds, `name` when given,
+    else snake_case `<owner table>_<member>_<target table>`; the target found through the
+    file's import (a folder's barrel re-export, a default export), not by a class name that
+    two entities share, else as the one entity of that name (`'Mentor'`). A target that is no
+    entity of the repository, or a computed name, is a finding at the `@JoinTable`. The names
+    are the ones TypeORM's `buildMetadatas` gives for these files."""
+    assert sorted(
+        (name, line)
+        for kind, name, line in _named(document, "typeorm-joins/")
+        if name.startswith("course_")
+    ) == [("course_enrolled_pupils", 11), ("course_mentors_mentor", 18), ("course_topics", 14)]
+    # both sides of one relation name its join table: one table, no duplicate
+    assert ("table", "skill_mentees", 16) in _named(document, "typeorm-joins/misc/")
+    assert not [f for f in document["findings"] if "skill_mentees" in f["detail"]]
+    flagged = sorted(
+        (location["line"], finding["detail"])
+        for finding in document["findings"]
+        for location in finding["locations"]
+        if location["path"] == "typeorm-joins/misc/room.ts"
+    )
+    assert flagged == [
+        (11, "a TypeORM @JoinTable() of Room.helpers: its target is not read"),
+        (15, "a TypeORM @JoinTable() of Room.linked: its name is computed"),
+    ]
+
+
+def test_typeorm_entity_schemas_without_classes(document: dict[str, Any]) -> None:
+    """`new EntitySchema({ name, tableName, columns, relations })`: `tableName` (a constant
+    of the file too), else snake_case of `name`; a `joinTable` relation's junction named as
+    for a decorated member; a computed `name` is a finding. As `buildMetadatas` names them."""
+    assert _named(document, "typeorm-schemas/") == [
+        ("table", "veterinarian", 7),
+        ("table", "clinic_visits", 11),
+        ("table", "clinic_visits_vets_veterinarian", 16),
+    ]
+    flagged = [
+        location["line"]
+        for finding in document["findings"]
+        for location in finding["locations"]
+        if location["path"] == "typeorm-schemas/entities.js"
+    ]
+    assert flagged == [19]
+
+
+def test_an_orm_used_but_not_read_is_never_an_empty_document(tmp_path: Path) -> None:
+    """A decorator of the repository's own that calls `Entity(…)` is a finding at that call;
+    an ORM package imported of which no table is listed (a knex used only for queries, a
+    Prisma client with no schema in the repository) is a finding at its first import."""
+    (tmp_path / "orm.ts").write_text(
+        'import { Entity } from "typeorm";\n'
+        "export const Model = (name: string) => Entity({ name: `app_${name}` });\n"
+    )
+    (tmp_path / "user.ts").write_text(
+        'import { Model } from "./orm";\n@Model("users")\nexport class User {}\n'
+    )
+    (tmp_path / "queries.js").write_text(
+        "// reads tables created elsewhere\nconst db = require('knex')({ client: 'pg' });\n"
+        "module.exports = () => db('orders').select();\n"
+    )
+    (tmp_path / "client.ts").write_text('import { PrismaClient } from "@prisma/client";\n')
+    document, _, _ = _scan(tmp_path)
+    assert document["resources"] == []
+    assert sorted(
+        (loc["path"], loc["line"], f["detail"].split(",")[0].split(" called")[0])
+        for f in document["findings"]
+        for loc in f["locations"]
+    ) == [
+        ("client.ts", 1, "imports @prisma/client"),
+        ("orm.ts", 2, "TypeORM Entity()"),
+        ("queries.js", 2, "imports knex"),
+    ]
+
+
+_PREFIXED_ENTITIES = (
+    'import { Entity, PrimaryGeneratedColumn, ManyToMany, JoinTable } from "typeorm";\n'
+    "@Entity()\n"
+    "export class BookItem {\n"
+    "  @PrimaryGeneratedColumn() id: number;\n"
+    "  @ManyToMany(() => Shelf) @JoinTable() shelves: Shelf[];\n"
+    "}\n"
+    '@Entity("racks")\n'
+    "export class Shelf { @PrimaryGeneratedColumn() id: number; }\n"
+)
+
+
+def test_typeorm_entity_prefix_is_put_before_every_table(tmp_path: Path) -> None:
+    """A data source's `entityPrefix` renames every table, explicit, default and junction
+    (the junction's name built from the unprefixed ones): as `buildMetadatas` names them."""
+    (tmp_path / "entities.ts").write_text(_PREFIXED_ENTITIES)
+    (tmp_path / "source.ts").write_text(
+        'import { DataSource } from "typeorm";\n'
+        'export default new DataSource({ type: "postgres", entityPrefix: "lib_" });\n'
+    )
+    document, _, _ = _scan(tmp_path)
+    assert sorted(r["name"] for r in document["resources"]) == [
+        "lib_book_item",
+        "lib_book_item_shelves_racks",
+        "lib_racks",
+    ]
+    assert document["findings"] == []
+    (tmp_path / "other.ts").write_text("const options = { entityPrefix: 'x_' };\n")
+    document, _, _ = _scan(tmp_path)  # two prefixes: which one is whose is not read
+    assert sorted(r["name"] for r in document["resources"]) == [
+        "book_item",
+        "book_item_shelves_racks",
+        "racks",
+    ]
+    assert sorted(
+        (loc["path"], loc["line"]) for f in document["findings"] for loc in f["locations"]
+    ) == [("other.ts", 1), ("source.ts", 2)]
+
+
+def test_typeorm_naming_strategy_of_its_own_flags_every_default_name(tmp_path: Path) -> None:
+    """A naming strategy of the repository's own with a `tableName()`: a default name would be
+    a guess, so each entity and junction named by default is a finding at its place; an
+    explicit `@Entity('racks')` stays."""
+    (tmp_path / "entities.ts").write_text(_PREFIXED_ENTITIES)
+    (tmp_path / "naming.js").write_text(
+        "const typeorm = require('typeorm');\n"
+        "class Prefixed extends typeorm.DefaultNamingStrategy {\n"
+        "  tableName(target, given) { return given || 't_' + target; }\n"
+        "}\nmodule.exports = Prefixed;\n"
+    )
+    document, _, _ = _scan(tmp_path)
+    assert [r["name"] for r in document["resources"]] == ["racks"]
+    assert sorted(
+        (loc["path"], loc["line"]) for f in document["findings"] for loc in f["locations"]
+    ) == [("entities.ts", 2), ("entities.ts", 5)]
+    assert "naming.js:3 (tableName)" in document["findings"][0]["detail"]
+
+
+def test_mongoose_schema_imported_from_another_module(document: dict[str, Any]) -> None:
+    """A `model()` whose schema another file declares: named by that schema's `collection`
+    option, found through `import`, `require`, a destructured alias, a namespace member, a
+    folder's index and a re-export; a schema not found, or whose option is computed, is a
+    finding at the `model()` call."""
+    assert _named(document, "mongoose-split/") == [
+        ("collection", "billing_invoices", 9),  # barrel folder, re-exported, `export const`
+        ("collection", "ledger_rows", 10),  # `module.exports = Schema`, default require
+        ("collection", "widgets", 11),  # `exports.X = local`, destructured under an alias
+        ("collection", "shelves", 12),  # its option is computed: flagged below
+        ("collection", "ghosts", 13),  # its module is not in the repository: flagged below
+    ]
+    flagged = sorted(
+        (location["line"], finding["detail"].split(" from ")[0])
+        for finding in document["findings"]
+        for location in finding["locations"]
+        if location["path"] == "mongoose-split/register.ts"
+    )
+    assert flagged == [
+        (12, "a Mongoose model()'s schema ShelfSchema"),
+        (13, "a Mongoose model()'s schema Vanished"),
+    ]
+    signals = {s["resource"]: s["value"] for s in document["classificationSignals"]}
+    assert signals["collection:billing_invoices"] == "email"
+    assert signals["collection:widgets"] == "phone"
 
 
 def test_nestjs_mongoose_schema_classes(document: dict[str, Any]) -> None:
@@ -308,6 +520,16 @@ SNIPPETS = [
     "function (\n",  # broken, names no ORM
     "const s = require('sequelize');\ns.define('X', {\n",  # broken, names one
     "mongoose.model(name, schema);\n",
+    "const mongoose = require('mongoose');\nconst { S } = require('./m01');\nmongoose.model('Z', S);\n",
+    "const mongoose = require('mongoose');\nconst S = new mongoose.Schema({}, { collection: 'zz' });\n"
+    "module.exports = { S };\n",
+    "import { S } from './m00';\nimport { model } from 'mongoose';\nmodel('W', S);\nexport { S };\n",
+    "export * from './m00';\n",  # a barrel: read without parsing
+    "const db = require('knex')({});\n",
+    "exports.up = (knex) => knex.raw('CREATE TABLE r1 (id int); DROP TABLE t1');\n",  # an ORM imported: a finding unless its tables are
+    "export { S as T } from './m01';\n",
+    "import { Entity, ManyToMany, JoinTable } from 'typeorm';\nimport { T } from './m02';\n"
+    "@Entity()\nexport class T {}\n@Entity()\nexport class U { @ManyToMany(() => T) @JoinTable() ts; }\n",
 ]
 
 
