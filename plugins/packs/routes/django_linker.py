@@ -15,8 +15,16 @@ import re
 from typing import TYPE_CHECKING
 
 from .auth import NONE, REQUIRED, UNKNOWN
-from .django_facts import Action, DjangoClass, DjangoFacts, DjangoFunction, Registration, UrlEntry
-from .model import DJANGO, ImportRef
+from .django_facts import (
+    Action,
+    DjangoClass,
+    DjangoFacts,
+    DjangoFunction,
+    Registration,
+    RoutePart,
+    UrlEntry,
+)
+from .model import DJANGO, ImportRef, Sym
 
 if TYPE_CHECKING:
     from .linker import FoundRoute, Gap, _RouteResolver
@@ -37,6 +45,18 @@ _VIEW_METHODS: dict[str, tuple[str, ...]] = {
                                            "PasswordChangeView", "PasswordResetView",
                                            "PasswordResetConfirmView", "ProcessFormView")},
     "DeleteView": ("get", "post", "delete"),
+    "LogoutView": ("post",),  # Django 5: GET no more logs out
+    "JavaScriptCatalog": ("get",), "JSONCatalog": ("get",),
+    # DRF's and its usual libraries' token views; drf-spectacular's schema and docs views
+    **{n: ("post",) for n in ("ObtainAuthToken", "ObtainJSONWebToken", "RefreshJSONWebToken",
+                              "VerifyJSONWebToken", "TokenObtainPairView", "TokenRefreshView",
+                              "TokenVerifyView", "TokenBlacklistView",
+                              "TokenObtainSlidingView", "TokenRefreshSlidingView")},
+    **{n: ("get",) for n in ("SpectacularAPIView", "SpectacularJSONAPIView",
+                             "SpectacularYAMLAPIView", "SpectacularSwaggerView",
+                             "SpectacularSwaggerSplitView", "SpectacularRedocView")},
+    **{n: ("get",) for n in ("PasswordChangeDoneView", "PasswordResetDoneView",
+                             "PasswordResetCompleteView")},
     "ListAPIView": ("get",), "CreateAPIView": ("post",), "RetrieveAPIView": ("get",),
     "DestroyAPIView": ("delete",), "UpdateAPIView": ("put", "patch"),
     "ListCreateAPIView": ("get", "post"), "RetrieveUpdateAPIView": ("get", "put", "patch"),
@@ -53,6 +73,10 @@ _VIEWSET_ACTIONS: dict[str, tuple[str, ...]] = {
     "DestroyModelMixin": ("destroy",),
 }  # fmt: skip
 _LIBRARIES = ("django", "rest_framework")
+_VIEW_LIBRARIES = (*_LIBRARIES, "drf_spectacular")  # whose views `_VIEW_METHODS` knows
+# a library's function views: `obtain_auth_token`, `obtain_jwt_token = ObtainJSONWebToken.as_view()`
+_LIBRARY_FUNCTIONS = {n: ("post",) for n in ("obtain_auth_token", "obtain_jwt_token",
+                                             "refresh_jwt_token", "verify_jwt_token")}  # fmt: skip
 # SimpleRouter's routes: (detail, {method: action})
 _ROUTER_ROUTES = (
     (False, {"GET": "list", "POST": "create"}),
@@ -85,37 +109,90 @@ _META = frozenset("[](){}*+?|\\^$")  # `.` is read as the dot it is almost alway
 Resolved = tuple[str, str, str]
 
 
+def _converter(match: re.Match[str]) -> str:
+    """`<int:pk>` -> `{int}`, `<slug>` -> `{str}`: what Django tells apart (two patterns that
+    differ only in a converter both route), parameter names aside."""
+    spelled = match.group(0)[1:-1]
+    return "{" + (spelled.rpartition(":")[0] if ":" in spelled else "str") + "}"
+
+
 def django_paths(route: str, regex: bool) -> tuple[str, ...] | None:
-    """`django_path`, and for a regex ending in one optional group (`(?:(?P<fmt>[a-z]+)/)?`)
-    the path without it and the path with it: Django serves both."""
-    if regex:
-        text = route.removesuffix("$").removesuffix(r"\Z")
-        if text.endswith(")?"):
-            start = _group_start(text, len(text) - 2)
-            if start is not None and text.startswith("(?:", start):
-                without = django_path(text[:start], True)
-                inner = django_path(text[:start] + text[start + 3 : -2], True)
-                if without is not None and inner is not None:
-                    return (without, inner)
-                return None
-    found = django_path(route, regex)
-    return (found,) if found is not None else None
+    """`django_path`, once per variant an optional part of a regex makes, as Django's own
+    `reverse()` spells them (`django.utils.regex_helper.normalize`): an optional group
+    (`(?:(?P<fmt>[a-z]+)/)?`, `(?P<ext>png|jpg)?`) gives the path without it and the path with
+    it, an optional character (`\\.?`, `/?`) is left out."""
+    if not regex:
+        found = django_path(route, regex)
+        return (found,) if found is not None else None
+    text = route.removesuffix("$").removesuffix(r"\Z")
+    variants = _optional_variants(text, 0)
+    if variants is None:
+        return None
+    out: list[str] = []
+    for variant in variants:
+        found = django_path(variant, True)
+        if found is None:
+            return None
+        out.append(found)
+    return tuple(dict.fromkeys(out))
 
 
-def _group_start(text: str, close: int) -> int | None:
-    """Where the group whose `)` is at `close` opens (escapes skipped); None if unbalanced."""
+_MAX_VARIANTS = 16
+
+
+def _optional_variants(text: str, depth: int) -> list[str] | None:
+    """`text` with its first top-level optional part (a group or one character followed by
+    `?`) taken out and put in, each recursively; None past `_MAX_VARIANTS` variants."""
+    if depth > 4:
+        return None
+    opened: list[int] = []
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if char == "\\":
+            at += 2
+            continue
+        if char == "[":  # a class: its `?` and parentheses are characters
+            at = text.find("]", at + 2)
+            if at < 0:
+                return [text]
+        elif char == "(":
+            opened.append(at)
+        elif char == ")" and opened:
+            start = opened.pop()
+            if not opened and text.startswith("?", at + 1) and not text.startswith("??", at + 1):
+                group = text[start : at + 1]
+                inner = group[3:-1] if group.startswith("(?:") else group
+                head, tail = text[:start], text[at + 2 :]
+                out: list[str] = []
+                for variant in (head + tail, head + inner + tail):
+                    more = _optional_variants(variant, depth + 1)
+                    if more is None:
+                        return None
+                    out += more
+                return out if len(out) <= _MAX_VARIANTS else None
+        elif char == "?" and not opened and at > 0 and text[at - 1] not in "()*+?}":
+            cut = at - 2 if at > 1 and text[at - 2] == "\\" else at - 1
+            return _optional_variants(text[:cut] + text[at + 1 :], depth)
+        at += 1
+    return [text]
+
+
+def _group_end(text: str, start: int) -> int | None:
+    """Where the group opening at `start` closes (escapes skipped); None if unbalanced."""
     depth = 0
-    at = close
-    while at >= 0:
-        escaped = at > 0 and text[at - 1] == "\\"
-        if not escaped:
-            if text[at] == ")":
-                depth += 1
-            elif text[at] == "(":
-                depth -= 1
-                if depth == 0:
-                    return at
-        at -= 1
+    at = start
+    while at < len(text):
+        if text[at] == "\\":
+            at += 2
+            continue
+        if text[at] == "(":
+            depth += 1
+        elif text[at] == ")":
+            depth -= 1
+            if depth == 0:
+                return at
+        at += 1
     return None
 
 
@@ -130,6 +207,7 @@ def django_path(route: str, regex: bool) -> str | None:
         text = text[:-2]  # `/x` and `/x/` match, named without it (as Express's and Koa's are)
     out: list[str] = []
     at = 0
+    positional = 0
     while at < len(text):
         match = _GROUP.match(text, at)
         if match is not None:  # a named group: skip to its closing parenthesis
@@ -141,6 +219,14 @@ def django_path(route: str, regex: bool) -> str | None:
                 return None
             out.append("{" + match.group(1) + "}")
             at = end
+            continue
+        if text.startswith("(", at) and not text.startswith("(?", at):
+            close = _group_end(text, at)  # an unnamed group: a positional argument, which
+            if close is None:  # `reverse()` names `_0`, `_1`...
+                return None
+            out.append("{_" + str(positional) + "}")
+            positional += 1
+            at = close + 1
             continue
         escaped = _ESCAPED.match(text, at)
         if escaped is not None:
@@ -175,6 +261,7 @@ class DjangoRouteResolver:
         self.found: list[FoundRoute] = []
         self.default_permissions: tuple[str, ...] | None = None
         self.resolved: dict[tuple[str, str], Resolved | None] = {}
+        self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
 
     def facts(self, path: str) -> DjangoFacts | None:
         return self.resolver._facts(path).django
@@ -237,6 +324,8 @@ class DjangoRouteResolver:
             if facts.settings_module is None:
                 continue
             settings = self.module_file(facts.settings_module, path)
+            if settings is not None and settings not in self.settings_files:
+                self.settings_files.append(settings)
             conf = self.root_of(settings, 0) if settings is not None else None
             if conf is not None:
                 confs.setdefault(conf[0], (conf[1], self.root_line(conf[1])))
@@ -244,6 +333,7 @@ class DjangoRouteResolver:
             for path, facts in with_facts:
                 if facts.root_urlconf is not None:
                     confs.setdefault(facts.root_urlconf, (path, facts.root_line))
+                    self.settings_files.append(path)
         out: list[tuple[str, str, int]] = []
         for name, (setting_file, line) in sorted(confs.items()):
             file = self.module_file(name, setting_file)
@@ -298,9 +388,17 @@ class DjangoRouteResolver:
         if len(stack) > _DEPTH:
             return
         for entry in entries:
-            routes = django_paths(entry.route, entry.regex) if entry.route is not None else None
+            text = entry.route
+            if text is None and entry.parts is not None:
+                text = self.computed(path, entry.parts)
+            # a `path()` route as written: its converters, read when the route is emitted, tell
+            # routes apart for duplicates
+            routes = (
+                (text,) if text is not None and not entry.regex
+                else django_paths(text, True) if text is not None else None
+            )  # fmt: skip
             if routes is None:
-                spelled = "computed" if entry.route is None else f"`{entry.route}`"
+                spelled = "computed" if text is None else f"`{text}`"
                 detail = (
                     f"the route {spelled} of this URL pattern is not a path the pack can "
                     "name (computed, or a regex with alternatives, classes or repetition): "
@@ -308,7 +406,7 @@ class DjangoRouteResolver:
                 )
                 self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
                 continue
-            entry_gaps = gaps
+            entry_gaps = gaps + tuple((path, line, why) for line, why in entry.caveats)
             if entry.i18n:
                 entry_gaps += ((path, entry.line, "i18n_patterns serves these routes under a "
                                 "language prefix (`/en/...`) the pack does not name"),)  # fmt: skip
@@ -342,6 +440,13 @@ class DjangoRouteResolver:
         if kind == "opaque":
             self.opaque(path, entry, f"the view {name} is not one the pack can follow")
             return
+        if kind == "instance":  # a callable object: Django calls it for every method
+            made = self.resolve(path, name)
+            verdict = max(auth, UNKNOWN)
+            if made is not None and made[0] == "class":
+                verdict = max(auth, self.class_auth(made[1], made[2], 0))
+            self.emit(ANY, here, path, entry.line, name, verdict, gaps)
+            return
         found = self.resolve(path, name)
         if kind == "router" and found is not None and found[0] == "router":
             self.router(found[1], found[2], here, auth, gaps)
@@ -372,6 +477,43 @@ class DjangoRouteResolver:
         else:
             self.view_route(path, entry, here, (what, file, attr), name, auth, gaps)
 
+    def computed(self, path: str, parts: tuple[RoutePart, ...]) -> str | None:
+        """A route made of text and names, each name evaluated as the linker evaluates a
+        prefix (module constants here or imported, class fields, helpers' return values);
+        `settings.X` of `django.conf` read in the project's settings module."""
+        out: list[str] = []
+        for kind, text in parts:
+            value = text if kind == "lit" else self.value(path, text)
+            if value is None:
+                return None
+            out.append(value)
+        return "".join(out)
+
+    def value(self, path: str, name: str) -> str | None:
+        head, _, rest = name.partition(".")
+        binding = self.resolver._facts(path).bindings.get(head)
+        if (
+            isinstance(binding, ImportRef)
+            and (binding.module, binding.attr) == ("django.conf", "settings")
+            and rest
+            and "." not in rest
+        ):
+            found = {self.setting(file, rest, 0) for file in self.settings_files}
+            return found.pop() if len(found) == 1 else None
+        return self.resolver._string(path, Sym(tuple(name.split("."))))
+
+    def setting(self, file: str, name: str, depth: int) -> str | None:
+        """A settings module's string `name`, its own or star-imported (`from .base import *`)."""
+        if name in self.resolver._facts(file).bindings:
+            return self.resolver._string(file, Sym((name,)))
+        facts = self.facts(file)
+        for star in facts.stars if facts is not None and depth < 8 else ():
+            module = self.module_file(star, file)
+            found = self.setting(module, name, depth + 1) if module is not None else None
+            if found is not None:
+                return found
+        return None
+
     def opaque(self, path: str, entry: UrlEntry, why: str) -> None:
         self.note("UNRESOLVED_ROUTER", path, entry.line, f"{why}: its routes are not listed")
 
@@ -383,7 +525,9 @@ class DjangoRouteResolver:
         from .linker import FoundRoute
 
         full = "/" + route
-        self.found.append(FoundRoute(method, full, path, line, DJANGO, handler, auth, gaps))
+        shape = _PATH_PARAM.sub(_converter, full) if "<" in full else full
+        named = _PATH_PARAM.sub(lambda m: "{" + m.group(1) + "}", full) if "<" in full else full
+        self.found.append(FoundRoute(method, named, path, line, DJANGO, handler, auth, gaps, shape))
 
     # -- views -----------------------------------------------------------------------------
 
@@ -398,10 +542,11 @@ class DjangoRouteResolver:
         gaps: tuple[Gap, ...],
     ) -> None:
         short = name.rpartition(".")[2]
-        if found is None and entry.target[0] == "cbv" and _VIEW_METHODS.get(short):
-            external = self.resolve(path, name)  # a library's generic view, used as it is
-            if external is not None and external[2].startswith(_LIBRARIES):
-                for method in _VIEW_METHODS[short]:
+        known = _VIEW_METHODS if entry.target[0] == "cbv" else _LIBRARY_FUNCTIONS
+        if found is None and known.get(short):
+            external = self.resolve(path, name)  # a library's view, used as it is
+            if external is not None and external[2].startswith(_VIEW_LIBRARIES):
+                for method in known[short]:
                     if entry.methods is None or method in entry.methods:
                         self.emit(method.upper(), here, path, entry.line, name, auth, gaps)
                 return
@@ -520,10 +665,19 @@ class DjangoRouteResolver:
         if facts is None or name not in facts.routers:
             return
         kind, slash, line = facts.routers[name]
-        trailing = "/" if slash else ""
         if kind.startswith("default") and "-no-root" not in kind:
             root = max(auth, self.permission_auth(file, None, "GET"))  # the settings' default
             self.emit("GET", here, file, line, None, root, gaps)  # the API root
+        if name in facts.nested:  # drf-nested-routers: below the parent's item
+            nest = self.nest(file, name, 0)
+            if nest is None:
+                self.note("UNRESOLVED_ROUTE", file, line, "the parent router, parent prefix "
+                          "or lookup of this nested router is computed or not registered in "
+                          "the scanned files: the routes of its viewsets are not listed")  # fmt: skip
+                return
+            here, slash = here + nest[0], nest[1] if facts.nested[name].trailing_slash is None \
+                else slash  # fmt: skip
+        trailing = "/" if slash else ""
         if kind.endswith("-suffixes"):
             self.note("UNRESOLVED_ROUTE", file, line, "DefaultRouter also serves each route "
                       "with a format suffix (`.json`): those variants are not listed")  # fmt: skip
@@ -569,11 +723,13 @@ class DjangoRouteResolver:
         cls_auth = max(auth, self.class_auth(vfile, vname, 0))
         line = registration.line
         for detail, mapping in _ROUTER_ROUTES:
-            at = lookup_part if detail else base
+            # `register("", ...)`: DRF drops the `/` its list route would start with, so the
+            # list is served at the include's own path (`^$`), with no slash of its own
+            at = lookup_part + trailing if detail else base + (trailing if prefix else "")
             for method, name in mapping.items():
                 if name in actions:
                     verdict = max(cls_auth, self.drf_auth(vfile, vname, method, None))
-                    self.emit(method, at + trailing, file, line, vname, verdict, gaps)
+                    self.emit(method, at, file, line, vname, verdict, gaps)
         for action in extra:
             if action.detail is None:
                 self.note("UNRESOLVED_ROUTE", vfile, action.line, f"the action `{action.name}`"
@@ -593,6 +749,52 @@ class DjangoRouteResolver:
             for method in action.methods:
                 verdict = max(cls_auth, self.drf_auth(vfile, vname, method, action))
                 self.emit(method, joined + trailing, file, line, vname, verdict, gaps)
+
+    def nest(self, file: str, name: str, depth: int) -> tuple[str, bool] | None:
+        """A nested router's path below its include (`projects/{project_pk}/`, the parents'
+        parts first) and the trailing slash it inherits; None when not shown. As
+        drf-nested-routers builds it: the parent registration's prefix, then the parent
+        viewset's lookup named `{lookup}_{parent lookup}`."""
+        facts = self.facts(file)
+        nested = facts.nested.get(name) if facts is not None else None
+        if nested is None or depth > _DEPTH or nested.parent_prefix is None:
+            return None
+        parent = self.resolve(file, nested.parent)
+        if parent is None or parent[0] != "router":
+            return None
+        _, pfile, pname = parent
+        pfacts = self.facts(pfile)
+        if pfacts is None or pname not in pfacts.routers:
+            return None
+        registered = [
+            r for r in pfacts.registrations
+            if r.router == pname and r.prefix == nested.parent_prefix
+        ]  # fmt: skip
+        viewset = self.resolve(pfile, registered[0].viewset) if registered else None
+        prefix = django_path(nested.parent_prefix, True)
+        if viewset is None or viewset[0] != "class" or prefix is None or nested.lookup is None:
+            return None
+        above = self.nest(pfile, pname, depth + 1) if pname in pfacts.nested else ("", True)
+        if above is None:
+            return None
+        count = 1 + self.nest_depth(pfile, pname, 0)  # drf-nested-routers' `nest_count`
+        lookup = (nested.lookup or f"nested_{count}") + "_" + self.lookup(viewset[1], viewset[2], 0)
+        part = f"{prefix}/{{{lookup}}}/"
+        slash = pfacts.routers[pname][1] if pname not in pfacts.nested else above[1]
+        if pname in pfacts.nested and pfacts.nested[pname].trailing_slash is not None:
+            slash = pfacts.routers[pname][1]
+        return (above[0] + part.removeprefix("/"), slash)
+
+    def nest_depth(self, file: str, name: str, depth: int) -> int:
+        """How many nested routers are above this one (0 for a plain router)."""
+        facts = self.facts(file)
+        nested = facts.nested.get(name) if facts is not None else None
+        if nested is None or depth > _DEPTH:
+            return 0
+        parent = self.resolve(file, nested.parent)
+        if parent is None or parent[0] != "router":
+            return 0
+        return 1 + self.nest_depth(parent[1], parent[2], depth + 1)
 
     def viewset(self, file: str, name: str, depth: int) -> tuple[bool, set[str], list[Action]]:
         cls = self.klass(file, name)
