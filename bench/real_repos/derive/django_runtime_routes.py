@@ -21,7 +21,8 @@ overrides more settings. `django.setup()`, then:
   it for every method). Left out, and counted in `skipped`: DRF's format-suffix variants (a
   pattern whose last named group is `format`), the admin's routes (`admin.site.urls`) and the
   routes of a library's URLconf (`include('allauth.urls')`: a module outside ROOT), each listed
-  in the output's `skipped` with its reason. `i18n_patterns`' language prefix is `{language}`.
+  in the output's `skipped` with its reason. `i18n_patterns`' language prefix is `{language}` (a path parameter: one of `LANGUAGES`; with
+  `prefix_default_language=False` the routes are also served without it).
 - **tables**: `apps.get_models(include_auto_created=True)` of the apps under ROOT, concrete,
   managed, not proxies: `_meta.db_table`.
 
@@ -156,19 +157,21 @@ def _methods(callback: Any) -> tuple[list[str], Any]:
     return (listed if listed is not None else ["ANY"], inspect.unwrap(callback))
 
 
+class _Prefixed:
+    """The language prefix of an `i18n_patterns` list served with it."""
+
+
 def _joined(parts: list[Any]) -> tuple[str, bool]:
     """The pattern text of a chain of patterns: (text, any regex)."""
     from django.urls.resolvers import LocalePrefixPattern, RegexPattern, RoutePattern
 
-    plain = (RoutePattern, LocalePrefixPattern)  # a tuple, not `|`: Python 3.9 runs this too
-    if all(isinstance(p, plain) for p in parts):
-        text = "".join(
-            "{language}/" if isinstance(p, LocalePrefixPattern) else str(p) for p in parts
-        )
+    locale = (LocalePrefixPattern, _Prefixed)  # a tuple, not `|`: Python 3.9 runs this too
+    if all(isinstance(p, (RoutePattern, *locale)) for p in parts):
+        text = "".join("{language}/" if isinstance(p, locale) else str(p) for p in parts)
         return (text, False)
     pieces: list[str] = []
     for part in parts:
-        if isinstance(part, LocalePrefixPattern):
+        if isinstance(part, locale):
             pieces.append("(?P<language>[^/]+)/")
         elif isinstance(part, RegexPattern):
             pieces.append(str(part).removeprefix("^").removesuffix("$").removesuffix(r"\Z"))
@@ -179,8 +182,17 @@ def _joined(parts: list[Any]) -> tuple[str, bool]:
 
 
 def _paths(parts: list[Any]) -> list[str]:
+    """The paths a chain of patterns serves (each variant of an optional part; an
+    `i18n_patterns(..., prefix_default_language=False)` list also without its prefix)."""
+    from django.urls.resolvers import LocalePrefixPattern
     from django.utils.regex_helper import normalize
 
+    for at, part in enumerate(parts):
+        if isinstance(part, LocalePrefixPattern) and not part.prefix_default_language:
+            rest = parts[:at] + parts[at + 1 :]
+            bare = _paths(rest) if rest else ["/"]
+            prefixed = _paths([*parts[:at], _Prefixed(), *parts[at + 1 :]])
+            return list(dict.fromkeys(prefixed + bare))
     text, regex = _joined(parts)
     if not regex:
         return ["/" + _ROUTE_PARAM.sub(lambda m: "{" + m.group(1) + "}", text)]
@@ -237,7 +249,7 @@ def walk(root: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                     files = sorted({f for f in (conf, where[0] if where else None) if f})
                     entry = {"name": name, "file": files[0] if files else "", "files": files,
                              "line": where[1] if where else 1,
-                             "view": getattr(owner, "__qualname__", str(owner))}  # fmt: skip
+                             "view": getattr(owner, "__qualname__", type(owner).__qualname__)}  # fmt: skip
                     routes.setdefault(name, entry)
 
     visit(get_resolver().url_patterns, [], module_file(root_module), False)
