@@ -50,7 +50,9 @@ class UrlEntry:
     target: Target
     methods: tuple[str, ...] | None = None  # `as_view(http_method_names=[...])`
     wrappers: tuple[str, ...] = ()
-    i18n: bool = False  # inside `i18n_patterns(...)`: served under a language prefix
+    # inside `i18n_patterns(...)`: "prefixed", served under `{language}/`; "both", also without
+    # it (`prefix_default_language=False`, the default language's)
+    i18n: str = ""
     parts: tuple[RoutePart, ...] | None = None  # a computed route, when names make it
     caveats: tuple[Caveat, ...] = ()  # a branch rebinds a name the route or its list uses
 
@@ -202,6 +204,10 @@ def _names(node: ast.expr | None) -> tuple[str, ...] | None:
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _true(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
 
 
 def _false(node: ast.expr | None) -> bool:
@@ -361,7 +367,7 @@ class _Reader:
 
     # -- URL lists -------------------------------------------------------------------------
 
-    def entries(self, node: ast.expr, *, i18n: bool = False) -> list[UrlEntry]:
+    def entries(self, node: ast.expr, *, i18n: str = "") -> list[UrlEntry]:
         if isinstance(node, ast.List | ast.Tuple):
             out: list[UrlEntry] = []
             for element in node.elts:
@@ -376,11 +382,13 @@ class _Reader:
             name = _last(node.func)
             if name == "i18n_patterns":
                 out = []
+                default = _keyword(node, "prefix_default_language")
+                language = "prefixed" if default is None or _true(default) else "both"
                 for arg in node.args:
                     out += (
-                        self.entries(arg, i18n=True)
+                        self.entries(arg, i18n=language)
                         if isinstance(arg, ast.Starred)
-                        else self.entry(arg, i18n=True)
+                        else self.entry(arg, i18n=language)
                     )
                 return out
             if name == "format_suffix_patterns" and node.args:
@@ -395,7 +403,7 @@ class _Reader:
         spliced = self.target(node)
         return [UrlEntry(node.lineno, "", False, spliced, i18n=i18n)]
 
-    def entry(self, node: ast.expr, *, i18n: bool = False) -> list[UrlEntry]:
+    def entry(self, node: ast.expr, *, i18n: str = "") -> list[UrlEntry]:
         if isinstance(node, ast.Call) and _last(node.func) in _URL_CALLS:
             raw = node.args[0] if node.args else _keyword(node, "route")
             route = _text(raw)

@@ -33,6 +33,7 @@ ANY = "ANY"  # a function view with no method restriction: Django calls it for e
 _VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE")
 _IMPLICIT = frozenset({"head", "options"})  # answered by every `View`, never listed (as Flask)
 _DEPTH = 32
+_LANGUAGE = "{language}/"  # the prefix `i18n_patterns` puts before its routes
 
 # Library bases: the handler methods each defines (Django generic views, DRF generic views)
 _VIEW_METHODS: dict[str, tuple[str, ...]] = {
@@ -407,12 +408,14 @@ class DjangoRouteResolver:
                 self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
                 continue
             entry_gaps = gaps + tuple((path, line, why) for line, why in entry.caveats)
-            if entry.i18n:
-                entry_gaps += ((path, entry.line, "i18n_patterns serves these routes under a "
-                                "language prefix (`/en/...`) the pack does not name"),)  # fmt: skip
+            # `i18n_patterns`: served under each language's prefix, a path parameter named
+            # `{language}` (one of `LANGUAGES`), and also bare with `prefix_default_language=False`
+            languages = {"": ("",), "prefixed": (_LANGUAGE,), "both": (_LANGUAGE, "")}
             entry_auth = max(auth, self.wrapped(path, entry.wrappers))
-            for route in routes:
-                self.target(path, entry, prefix + route, entry_auth, entry_gaps, stack)
+            for language in languages[entry.i18n]:
+                for route in routes:
+                    here = prefix + language + route
+                    self.target(path, entry, here, entry_auth, entry_gaps, stack)
 
     def target(
         self,
