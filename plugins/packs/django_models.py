@@ -16,7 +16,8 @@ parent's `app_label` and `managed` (Django's Meta inheritance for abstract bases
   abstract parent makes one per concrete child.
 
 Models of Django and common third-party apps are known by their import path (`KNOWN_MODELS`):
-an abstract one (`AbstractUser`, `AbstractBaseUser`, `PermissionsMixin`, taggit's
+an abstract one (`AbstractUser`, `AbstractBaseUser`, `PermissionsMixin`, django-guardian's
+`UserObjectPermissionBase`, taggit's
 `TaggedItemBase`/`GenericTaggedItemBase`, …) gives its fields and auto-created many-to-many
 tables to each concrete subclass (`AbstractUser`/`PermissionsMixin`: `<table>_groups` and
 `<table>_user_permissions`); a concrete one (`User`, `ContentType`, django_celery_beat's
@@ -102,6 +103,18 @@ KNOWN_MODELS: dict[str, KnownModel] = {
     "django_celery_beat.models.IntervalSchedule": _CONCRETE,
     "django_celery_beat.models.ClockedSchedule": _CONCRETE,
     "django_celery_beat.models.SolarSchedule": _CONCRETE,
+    # django-guardian's per-object permissions: a project's direct-foreign-key tables subclass
+    # the abstract bases (`ProjectUserObjectPermission(UserObjectPermissionBase)`)
+    "guardian.models.UserObjectPermissionBase": KnownModel(True, ("permission_id", "user_id")),
+    "guardian.models.GroupObjectPermissionBase": KnownModel(True, ("permission_id", "group_id")),
+    "guardian.models.UserObjectPermissionAbstract": KnownModel(
+        True, ("permission_id", "user_id", "content_type_id", "object_pk")
+    ),
+    "guardian.models.GroupObjectPermissionAbstract": KnownModel(
+        True, ("permission_id", "group_id", "content_type_id", "object_pk")
+    ),
+    "guardian.models.UserObjectPermission": _CONCRETE,
+    "guardian.models.GroupObjectPermission": _CONCRETE,
     "model_utils.models.TimeStampedModel": _TIMESTAMPED,
     "django_extensions.db.models.TimeStampedModel": _TIMESTAMPED,
 }

@@ -33,3 +33,27 @@ def test_a_factory_model_is_found_and_a_test_apps_model_is_not_the_apps() -> Non
     tables = [(r["name"], r["location"]["line"]) for r in document["resources"]]
     assert tables == [("library_book", 4), ("library_loans", 11), ("library_shelf", 21)]
     assert document["findings"] == []
+
+
+def test_a_subclass_of_django_guardians_permission_bases_is_a_table_of_its_app() -> None:
+    """django-guardian's `UserObjectPermissionBase`/`GroupObjectPermissionBase` are abstract:
+    a project's direct-foreign-key permission model is a table of its own app (was an
+    `UNKNOWN_MODEL_BASE` with no table)."""
+    source = (
+        "from django.db import models\n"
+        "from guardian.models import GroupObjectPermissionBase, UserObjectPermissionBase\n\n\n"
+        "class Boat(models.Model):\n    name = models.CharField(max_length=9)\n\n\n"
+        "class BoatUserGrant(UserObjectPermissionBase):\n"
+        "    content_object = models.ForeignKey(Boat, on_delete=models.CASCADE)\n\n\n"
+        "class BoatTeamGrant(GroupObjectPermissionBase):\n"
+        "    content_object = models.ForeignKey(Boat, on_delete=models.CASCADE)\n"
+    )
+    linked = django_models.link(
+        [("harbour/models.py", django_models.extract("harbour/models.py", source))]
+    )
+    assert [(r["name"], r["attrs"]["columns"]) for r in linked.resources] == [
+        ("harbour_boat", 2),
+        ("harbour_boatusergrant", 4),  # id, permission_id, user_id, content_object_id
+        ("harbour_boatteamgrant", 4),
+    ]
+    assert linked.findings == []
