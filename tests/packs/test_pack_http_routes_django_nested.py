@@ -285,3 +285,24 @@ def test_optional_and_unnamed_groups_are_named_as_reverse_spells_them(
     regex: str, expected: tuple[str, ...] | None
 ) -> None:
     assert django_paths(regex, True) == expected
+
+
+def test_schema_views_a_library_makes_answer_get() -> None:
+    """drf-yasg's `schema_view.with_ui(...)`/`.without_ui(...)` of a `get_schema_view(...)` of
+    the same file, and DRF's own `get_schema_view(...)` used as the view: GET (auth `unknown`:
+    their permission options are the library's)."""
+    files = {
+        **SETTINGS,
+        "proj/urls.py": (
+            "from django.urls import path, re_path\n"
+            "from drf_yasg.views import get_schema_view as yasg_schema\n"
+            "from rest_framework.schemas import get_schema_view\n"
+            "docs_view = yasg_schema(None, public=True)\n"
+            "urlpatterns = [\n"
+            "    re_path(r'^spec(?P<format>\\.json|\\.yaml)$', docs_view.without_ui(cache_timeout=0)),\n"
+            "    path('ui/', docs_view.with_ui('redoc', cache_timeout=0)),\n"
+            "    path('openapi', get_schema_view(title='Fleet')),\n"
+            "]\n"
+        ),
+    }
+    assert names(files) == {"GET /spec{format}", "GET /ui/", "GET /openapi"}

@@ -19,7 +19,7 @@ overrides more settings. `django.setup()`, then:
   HEAD and OPTIONS, which every `View` answers, not listed), a function view's
   `@require_http_methods` list (found in its wrapper chain's closures), else `ANY` (Django calls
   it for every method). Left out, and counted in `skipped`: DRF's format-suffix variants (a
-  pattern whose last named group is `format`), the admin's routes (`admin.site.urls`) and the
+  pattern `format_suffix_patterns` made: `\\.(?P<format>...)`, `<drf_format_suffix:format>`), the admin's routes (`admin.site.urls`) and the
   routes of a library's URLconf (`include('allauth.urls')`: a module outside ROOT), each listed
   in the output's `skipped` with its reason. `i18n_patterns`' language prefix is `{language}` (a path parameter: one of `LANGUAGES`; with
   `prefix_default_language=False` the routes are also served without it).
@@ -232,11 +232,13 @@ def walk(root: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             methods, owner = _methods(item.callback)
             where = _where(owner, root)
             names = _paths(chain)
-            groups = list(getattr(item.pattern, "regex", re.compile("")).groupindex)
+            # DRF's `format_suffix_patterns` adds `\.(?P<format>[a-z0-9]+)/?$` to a regex, its
+            # `<drf_format_suffix:format>` converter to a route
+            spelled = str(getattr(item.pattern, "regex", re.compile("")).pattern)
             reason = None
             if admin:
                 reason = "admin.site.urls"
-            elif groups and groups[-1] == "format":
+            elif "\\.(?P<format>" in spelled or "<drf_format_suffix" in str(item.pattern):
                 reason = "format suffix variant"
             elif conf is None:
                 reason = "a library's URLconf"

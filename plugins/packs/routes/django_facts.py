@@ -20,7 +20,8 @@ from ..pymodules import absolute
 # ("include", module) `include("app.urls")`; ("name", dotted) `include(name)` or a list spliced
 # in by name; ("router", dotted) `router.urls`; ("static", "serve") Django's own file view
 # (`static()` without `view=`); ("instance", dotted) `LatestFeed()`, a callable object made
-# with no argument; ("opaque", what) anything else.
+# with no argument; ("schema", "GET") a library's API schema view (`get_schema_view`);
+# ("opaque", what) anything else.
 Target = tuple[str, str]
 # A route computed from names: literal text and dotted names, joined (`f"{prefix}admin/"` is
 # (("lit", ""), ("sym", "prefix"), ("lit", "admin/"))); the linker evaluates each name
@@ -236,6 +237,8 @@ class _Reader:
         # module-level names bound to strings: (value, conditional, line) per binding, in order
         self.constants: dict[str, list[tuple[ast.expr, bool, int]]] = {}
         self.renamed: dict[str, str] = {}  # a list rebound from itself: its earlier value
+        self.schema_views: set[str] = set()  # names bound to `get_schema_view(...)`
+        self.schema_makers = {"get_schema_view"}  # what it is called here
         self.classes: dict[str, DjangoClass] = {}
         self.functions: dict[str, DjangoFunction] = {}
         self.stars: list[str] = []
@@ -262,6 +265,10 @@ class _Reader:
             self.call(stmt.value)
         elif isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
             self.stars.append(absolute(stmt.module, stmt.level, self.package))
+        elif isinstance(stmt, ast.ImportFrom):
+            for alias in stmt.names:
+                if alias.name == "get_schema_view":  # DRF's or drf-yasg's, maybe renamed
+                    self.schema_makers.add(alias.asname or alias.name)
         elif isinstance(stmt, ast.ClassDef):
             self.classes[stmt.name] = self.klass(stmt)
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -305,6 +312,8 @@ class _Reader:
                     _text(lookup) if lookup is not None else "",
                     None if given is None else not _false(given),
                 )
+        elif isinstance(value, ast.Call) and _last(value.func) in self.schema_makers:
+            self.schema_views.add(name)  # drf-yasg's: `schema_view.with_ui('swagger')` below
         elif name == "urlpatterns" or self.patterns_like(value):
             self.lists[name] = self.entries(value)
 
@@ -415,6 +424,7 @@ class _Reader:
                 and len(view.args) == 1
                 and not _is_include(view)
                 and not _is_as_view(view)
+                and not self.schema_view(view)
             ):  # `login_required(views.x)`, `csrf_exempt(View.as_view())`
                 wrappers.append(dotted(view.func) or "?")
                 view = view.args[0]
@@ -422,6 +432,8 @@ class _Reader:
             if isinstance(view, ast.Call) and _is_as_view(view):
                 methods = _strings(_keyword(view, "http_method_names"))
             target = self.target(view)
+            if isinstance(view, ast.Call) and self.schema_view(view):
+                target = ("schema", "GET")
             if (
                 isinstance(view, ast.Call)
                 and not view.args
@@ -483,6 +495,21 @@ class _Reader:
                 return self.route_parts(always[-1], caveats, depth + 1)
         name = dotted(node)
         return (("sym", name),) if name is not None else None
+
+    def schema_view(self, call: ast.Call) -> bool:
+        """An API schema view a library makes, which answers GET: DRF's `get_schema_view(...)`
+        used as the view, drf-yasg's `schema_view.with_ui(...)`/`.without_ui(...)` of a
+        `schema_view = get_schema_view(...)` of this file, drf-spectacular's views are
+        known by name in the linker."""
+        if _last(call.func) in self.schema_makers:
+            return True
+        func = call.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in {"with_ui", "without_ui"}
+            and isinstance(func.value, ast.Name)
+            and func.value.id in self.schema_views
+        )
 
     def static(self, call: ast.Call) -> UrlEntry:
         """`static('/media/', view=..., document_root=...)`: in `DEBUG`, `media/<path>` served

@@ -443,6 +443,9 @@ class DjangoRouteResolver:
         if kind == "opaque":
             self.opaque(path, entry, f"the view {name} is not one the pack can follow")
             return
+        if kind == "schema":  # a library's API schema view: GET, guarded by its own options
+            self.emit(name, here, path, entry.line, None, max(auth, UNKNOWN), gaps)
+            return
         if kind == "instance":  # a callable object: Django calls it for every method
             made = self.resolve(path, name)
             verdict = max(auth, UNKNOWN)
