@@ -136,7 +136,8 @@ class ModuleIndex(Generic[T]):
     also `app.models` (an exact name first, else the first file in path order). But a folder
     that is a package is no root: under Python 3's absolute imports a module inside a package
     never answers a top-level import, so `app/sqlalchemy.py` is `app.sqlalchemy` only, and
-    `import sqlalchemy` there is the library's.
+    `import sqlalchemy` there is the library's — except the folder of a Django `manage.py`,
+    which Python puts on `sys.path` when the script runs, a package or not.
 
     Asked from an importer (`find(name, importer)`), a name several roots hold is the one under
     the root nearest the importer among those holding it (its program's folder is on its
@@ -147,6 +148,9 @@ class ModuleIndex(Generic[T]):
         # name -> (root folder, value) where several roots hold it, in the order above
         self._rooted: dict[str, list[tuple[str, T]]] = {}
         self._first_root: dict[str, str] = {}  # the root of `_by_name`'s module ("": exact)
+        entries = list(entries)
+        # the folder of Django's `manage.py` is `sys.path[0]` when it runs, package or not
+        scripts = {path.rpartition("/")[0] for path, _ in entries if path.endswith("/manage.py")}
         listed = [(module_name(path), value) for path, value in entries]
         for name, value in listed:  # path order: the first of two same-named modules wins
             self._add(name, "", value)
@@ -155,7 +159,7 @@ class ModuleIndex(Generic[T]):
             root = ""  # the folder holding parts[cut], built as the cut moves down
             for cut in range(1, len(parts)):
                 root = f"{root}/{parts[cut - 1]}" if root else parts[0]
-                if root not in packages:
+                if root not in packages or root in scripts:
                     self._add(".".join(parts[cut:]), root, value)
 
     def _add(self, name: str, root: str, value: T) -> None:

@@ -57,3 +57,28 @@ def test_a_subclass_of_django_guardians_permission_bases_is_a_table_of_its_app()
         ("harbour_boatteamgrant", 4),
     ]
     assert linked.findings == []
+
+
+def test_django_polymorphic_and_simple_history_tables() -> None:
+    """django-polymorphic's `PolymorphicModel` is an abstract base (a subclass is a table of its
+    app); django-simple-history's `HistoricalRecords()` makes a `historical<model>` table at
+    run time (`table_name=` names it): was an `UNKNOWN_MODEL_BASE` and a silent miss."""
+    source = (
+        "from django.db import models\n"
+        "from polymorphic.models import PolymorphicModel\n"
+        "from simple_history.models import HistoricalRecords\n\n\n"
+        "class Crate(PolymorphicModel):\n    label = models.CharField(max_length=9)\n"
+        "    history = HistoricalRecords()\n\n\n"
+        "class Barrel(Crate):\n    litres = models.IntegerField()\n\n\n"
+        "class Pallet(models.Model):\n    audit = HistoricalRecords(table_name='pallet_audit')\n"
+    )
+    path = "depot/models.py"
+    linked = django_models.link([(path, django_models.extract(path, source))])
+    assert sorted(r["name"] for r in linked.resources) == [
+        "depot_barrel",
+        "depot_crate",
+        "depot_historicalcrate",
+        "depot_pallet",
+        "pallet_audit",
+    ]
+    assert linked.findings == []

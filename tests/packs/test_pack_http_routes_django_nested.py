@@ -306,3 +306,83 @@ def test_schema_views_a_library_makes_answer_get() -> None:
         ),
     }
     assert names(files) == {"GET /spec{format}", "GET /ui/", "GET /openapi"}
+
+
+def test_view_bases_that_shadow_mix_in_or_come_from_the_standard_library() -> None:
+    """A class named as the generic view it subclasses (`class ListView(Mixin, ListView)`:
+    the base is the import the name had before), a third-party mixin and `abc.ABC` among the
+    bases: the methods are the generic view's, not `ANY`."""
+    files = {
+        **SETTINGS,
+        "proj/urls.py": (
+            "from django.urls import path\n"
+            "from proj import boards\n"
+            "urlpatterns = [\n"
+            "    path('list/', boards.ListView.as_view()),\n"
+            "    path('edit/', boards.Editor.as_view()),\n"
+            "    path('stats/', boards.Stats.as_view()),\n"
+            "]\n"
+        ),
+        "proj/boards.py": (
+            "import abc\n"
+            "from django.views.generic import ListView, UpdateView\n"
+            "from guards.views import OwnerOnlyMixin\n"
+            "from rest_framework.views import APIView\n"
+            "class ListView(OwnerOnlyMixin, ListView):\n    pass\n"
+            "class Editor(OwnerOnlyMixin, UpdateView):\n    pass\n"
+            "class Tally(abc.ABC, APIView):\n"
+            "    def get(self, request):\n        pass\n"
+            "class Stats(Tally):\n    pass\n"
+        ),
+    }
+    assert names(files) == {
+        "GET /list/",
+        "GET /edit/",
+        "POST /edit/",
+        "PUT /edit/",
+        "GET /stats/",
+    }
+
+
+def test_a_viewset_bound_to_an_action_map_in_the_urlconf_answers_its_keys() -> None:
+    files = {
+        **SETTINGS,
+        "proj/urls.py": (
+            "from django.urls import path\n"
+            "from proj.sets import Owners\n"
+            "urlpatterns = [\n"
+            "    path('who/', Owners.as_view({'get': 'list', 'post': 'create'})),\n"
+            "    path('ping/', Owners.as_view(actions={'get': 'ping'})),\n"
+            "]\n"
+        ),
+        "proj/sets.py": VIEWSETS,
+    }
+    assert names(files) == {"GET /who/", "POST /who/", "GET /ping/"}
+
+
+def test_the_folder_of_manage_py_is_an_import_root_even_when_it_is_a_package() -> None:
+    """`backend/__init__.py` makes `backend` a package, but `python backend/manage.py` puts
+    `backend/` on `sys.path`: `config.urls` is `backend/config/urls.py`."""
+    files = {
+        "backend/__init__.py": "",
+        "backend/manage.py": (
+            "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
+        ),
+        "backend/config/__init__.py": "",
+        "backend/config/settings.py": "ROOT_URLCONF = 'config.urls'\n",
+        "backend/config/urls.py": (
+            "from django.urls import include, path\n"
+            "urlpatterns = [path('v1/', include('shelf.urls'))]\n"
+        ),
+        "backend/shelf/__init__.py": "",
+        "backend/shelf/urls.py": (
+            "from django.urls import path\n"
+            "from shelf import views\n"
+            "urlpatterns = [path('books/', views.books)]\n"
+        ),
+        "backend/shelf/views.py": (
+            "from django.views.decorators.http import require_GET\n"
+            "@require_GET\ndef books(request):\n    pass\n"
+        ),
+    }
+    assert names(files) == {"GET /v1/books/"}

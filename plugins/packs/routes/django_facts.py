@@ -56,6 +56,7 @@ class UrlEntry:
     i18n: str = ""
     parts: tuple[RoutePart, ...] | None = None  # a computed route, when names make it
     caveats: tuple[Caveat, ...] = ()  # a branch rebinds a name the route or its list uses
+    actions: tuple[str, ...] | None = None  # `Viewset.as_view({'get': 'list'})`: its methods
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,10 @@ class DjangoClass:
     actions: tuple[Action, ...]
     decorators: tuple[str, ...]  # `@method_decorator(login_required, ...)`: the inner names
     checks_user: bool  # its text reads the request's user (a custom permission class)
+    name: str = ""
+    # what its own name was imported as before the class statement rebound it ("module:attr"):
+    # `class DetailView(Mixin, DetailView)` subclasses that import
+    shadows: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +244,7 @@ class _Reader:
         self.renamed: dict[str, str] = {}  # a list rebound from itself: its earlier value
         self.schema_views: set[str] = set()  # names bound to `get_schema_view(...)`
         self.schema_makers = {"get_schema_view"}  # what it is called here
+        self.imported: dict[str, str] = {}  # name -> "module:attr", `from module import attr`
         self.classes: dict[str, DjangoClass] = {}
         self.functions: dict[str, DjangoFunction] = {}
         self.stars: list[str] = []
@@ -266,9 +272,11 @@ class _Reader:
         elif isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
             self.stars.append(absolute(stmt.module, stmt.level, self.package))
         elif isinstance(stmt, ast.ImportFrom):
+            module = absolute(stmt.module, stmt.level, self.package)
             for alias in stmt.names:
                 if alias.name == "get_schema_view":  # DRF's or drf-yasg's, maybe renamed
                     self.schema_makers.add(alias.asname or alias.name)
+                self.imported[alias.asname or alias.name] = f"{module}:{alias.name}"
         elif isinstance(stmt, ast.ClassDef):
             self.classes[stmt.name] = self.klass(stmt)
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -429,8 +437,14 @@ class _Reader:
                 wrappers.append(dotted(view.func) or "?")
                 view = view.args[0]
             methods = None
+            actions: tuple[str, ...] | None = None
             if isinstance(view, ast.Call) and _is_as_view(view):
                 methods = _strings(_keyword(view, "http_method_names"))
+                mapping = view.args[0] if view.args else _keyword(view, "actions")
+                if isinstance(mapping, ast.Dict):  # a DRF viewset bound to `{'get': 'list'}`
+                    keys = [_text(k) for k in mapping.keys]
+                    actions = tuple(k.upper() for k in keys if k is not None)
+                    actions = actions if len(actions) == len(keys) else ("?",)
             target = self.target(view)
             if isinstance(view, ast.Call) and self.schema_view(view):
                 target = ("schema", "GET")
@@ -449,7 +463,7 @@ class _Reader:
                 parts = self.route_parts(raw, caveats, 0)
             return [
                 UrlEntry(node.lineno, route, regex, target, methods, tuple(wrappers), i18n, parts,
-                         tuple(caveats))
+                         tuple(caveats), actions)
             ]  # fmt: skip
         if isinstance(node, ast.Call) and _last(node.func) in _STATIC:
             return [self.static(node)]
@@ -599,6 +613,8 @@ class _Reader:
             tuple(actions),
             tuple(decorators),
             self.checks_user(node),
+            node.name,
+            self.imported.get(node.name, ""),
         )
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> DjangoFunction:
@@ -680,7 +696,8 @@ def _spliced(node: ast.expr, name: str) -> bool:
 
 def _with_caveat(entry: UrlEntry, caveat: Caveat) -> UrlEntry:
     return UrlEntry(entry.line, entry.route, entry.regex, entry.target, entry.methods,
-                    entry.wrappers, entry.i18n, entry.parts, (*entry.caveats, caveat))  # fmt: skip
+                    entry.wrappers, entry.i18n, entry.parts, (*entry.caveats, caveat),
+                    entry.actions)  # fmt: skip
 
 
 def _is_include(call: ast.Call) -> bool:

@@ -74,6 +74,8 @@ _VIEWSET_ACTIONS: dict[str, tuple[str, ...]] = {
     "DestroyModelMixin": ("destroy",),
 }  # fmt: skip
 _LIBRARIES = ("django", "rest_framework")
+# standard-library bases a view class may have that define no handler method
+_METHODLESS = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol", "object"})
 _VIEW_LIBRARIES = (*_LIBRARIES, "drf_spectacular")  # whose views `_VIEW_METHODS` knows
 # a library's function views: `obtain_auth_token`, `obtain_jwt_token = ObtainJSONWebToken.as_view()`
 _LIBRARY_FUNCTIONS = {n: ("post",) for n in ("obtain_auth_token", "obtain_jwt_token",
@@ -261,7 +263,7 @@ class DjangoRouteResolver:
         self.resolver = resolver
         self.found: list[FoundRoute] = []
         self.default_permissions: tuple[str, ...] | None = None
-        self.resolved: dict[tuple[str, str], Resolved | None] = {}
+        self.resolved: dict[tuple[str, str], Resolved | None] = {}  # "^name": not local
         self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
 
     def facts(self, path: str) -> DjangoFacts | None:
@@ -581,6 +583,16 @@ class DjangoRouteResolver:
                     own = max(verdict, self.permission_auth(file, function.permissions, method))
                 self.emit(method, here, path, entry.line, name, own, gaps)
             return
+        if what == "class" and entry.actions is not None:  # `as_view({'get': 'list'})`
+            if "?" in entry.actions:
+                self.note("UNRESOLVED_ROUTE", path, entry.line, f"the action map of the "
+                          f"viewset `{name}` is computed: it is not listed")  # fmt: skip
+                return
+            cls_auth = max(auth, self.class_auth(file, attr, 0))
+            for verb in entry.actions:
+                verdict = max(cls_auth, self.drf_auth(file, attr, verb, None))
+                self.emit(verb, here, path, entry.line, name, verdict, gaps)
+            return
         if what == "class":
             methods_known, verbs = self.class_methods(file, attr, 0)
             if entry.methods is not None:
@@ -612,7 +624,16 @@ class DjangoRouteResolver:
         return facts.classes.get(name) if facts is not None else None
 
     def bases(self, file: str, cls: DjangoClass) -> list[Resolved | None]:
-        return [self.resolve(file, base) for base in cls.bases]
+        """What each base names; one spelt as the class's own name (`class DetailView(...,
+        DetailView)`) is what the name was bound to before the class statement: its import."""
+        out: list[Resolved | None] = []
+        for base in cls.bases:
+            if base == cls.name and cls.shadows:
+                module, _, attr = cls.shadows.partition(":")
+                out.append(self.in_module(module, attr, file, 0))
+            else:
+                out.append(self.resolve(file, base, local=base.partition(".")[0] != cls.name))
+        return out
 
     def class_methods(self, file: str, name: str, depth: int) -> tuple[bool, tuple[str, ...]]:
         """Whether every base is known, and the HTTP methods the class answers (its own and
@@ -633,7 +654,9 @@ class DjangoRouteResolver:
                 short = base[2].rpartition(".")[2]
                 if short in _VIEW_METHODS:
                     methods += _VIEW_METHODS[short]
-                elif not (base[2].startswith(_LIBRARIES) and short.endswith("Mixin")):
+                elif not short.endswith("Mixin") and base[2] not in _METHODLESS:
+                    # a mixin, any library's (`rules`' `PermissionRequiredMixin`), adds checks
+                    # or context, not handler methods
                     known = known and short == "object"
         allowed = self.method_names(file, name, 0)
         out = tuple(dict.fromkeys(m for m in methods if allowed is None or m in allowed))
@@ -958,24 +981,25 @@ class DjangoRouteResolver:
 
     # -- names -----------------------------------------------------------------------------
 
-    def resolve(self, path: str, name: str, depth: int = 0) -> Resolved | None:
+    def resolve(self, path: str, name: str, depth: int = 0, local: bool = True) -> Resolved | None:
         """What the dotted `name`, written in `path`, is (see `Resolved`); remembered for the
-        link (the files' facts do not change during one)."""
-        key = (path, name)
+        link (the files' facts do not change during one). `local=False`: not the file's own
+        definitions, only what its imports bind."""
+        key = (path, name if local else "^" + name)
         if key in self.resolved:
             return self.resolved[key]
         if depth > _DEPTH:
             return None
         self.resolved[key] = None  # a name that resolves through itself resolves to nothing
-        found = self._resolve(path, name, depth)
+        found = self._resolve(path, name, depth, local)
         self.resolved[key] = found
         return found
 
-    def _resolve(self, path: str, name: str, depth: int) -> Resolved | None:
+    def _resolve(self, path: str, name: str, depth: int, local: bool) -> Resolved | None:
         head, _, rest = name.partition(".")
         facts = self.resolver._facts(path)
         django = facts.django
-        if django is not None and not rest:
+        if django is not None and not rest and local:
             for kind, table in (
                 ("list", django.lists),
                 ("router", django.routers),
