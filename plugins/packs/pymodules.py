@@ -120,10 +120,20 @@ def module_name(path: str) -> str:
 
 
 def packages_of(paths: Iterable[str]) -> frozenset[str]:
-    """The folders among `paths` that are packages: those holding an `__init__.py`."""
-    return frozenset(
-        path.rpartition("/")[0] for path in paths if path.rpartition("/")[2] == "__init__.py"
-    )
+    """The folders among `paths` that are packages and no `sys.path` root: those holding an
+    `__init__.py`, but for the folder of a Django `manage.py`, which Python puts on `sys.path`
+    when the script runs (`backend/manage.py` beside `backend/__init__.py`: `config.urls` is
+    `backend/config/urls.py`). Computed from every file of the walk, so the answer is the same
+    whichever files a pre-filter parsed."""
+    inits: set[str] = set()
+    scripts: set[str] = set()
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        if name == "__init__.py":
+            inits.add(folder)
+        elif name == "manage.py":
+            scripts.add(folder)
+    return frozenset(inits - scripts)
 
 
 class ModuleIndex(Generic[T]):
@@ -136,8 +146,8 @@ class ModuleIndex(Generic[T]):
     also `app.models` (an exact name first, else the first file in path order). But a folder
     that is a package is no root: under Python 3's absolute imports a module inside a package
     never answers a top-level import, so `app/sqlalchemy.py` is `app.sqlalchemy` only, and
-    `import sqlalchemy` there is the library's — except the folder of a Django `manage.py`,
-    which Python puts on `sys.path` when the script runs, a package or not.
+    `import sqlalchemy` there is the library's (`packages_of` leaves out the folder of a
+    Django `manage.py`, which Python puts on `sys.path` when the script runs).
 
     Asked from an importer (`find(name, importer)`), a name several roots hold is the one under
     the root nearest the importer among those holding it (its program's folder is on its
@@ -148,9 +158,6 @@ class ModuleIndex(Generic[T]):
         # name -> (root folder, value) where several roots hold it, in the order above
         self._rooted: dict[str, list[tuple[str, T]]] = {}
         self._first_root: dict[str, str] = {}  # the root of `_by_name`'s module ("": exact)
-        entries = list(entries)
-        # the folder of Django's `manage.py` is `sys.path[0]` when it runs, package or not
-        scripts = {path.rpartition("/")[0] for path, _ in entries if path.endswith("/manage.py")}
         listed = [(module_name(path), value) for path, value in entries]
         for name, value in listed:  # path order: the first of two same-named modules wins
             self._add(name, "", value)
@@ -159,7 +166,7 @@ class ModuleIndex(Generic[T]):
             root = ""  # the folder holding parts[cut], built as the cut moves down
             for cut in range(1, len(parts)):
                 root = f"{root}/{parts[cut - 1]}" if root else parts[0]
-                if root not in packages or root in scripts:
+                if root not in packages:
                     self._add(".".join(parts[cut:]), root, value)
 
     def _add(self, name: str, root: str, value: T) -> None:

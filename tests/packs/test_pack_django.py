@@ -4,6 +4,7 @@ under tests/fixtures/exactness/, scanned with the pre-filter and without it."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 from conftest import REPO
@@ -82,3 +83,37 @@ def test_django_polymorphic_and_simple_history_tables() -> None:
         "pallet_audit",
     ]
     assert linked.findings == []
+
+
+def test_manage_pys_folder_is_an_import_root_in_both_modes(tmp_path: Path) -> None:
+    """`backend/manage.py` beside `backend/__init__.py`: Python runs the script with `backend/`
+    on `sys.path`, so `from shop.models import Item` is `backend/shop/models.py`; the pre-filter,
+    which does not parse `manage.py`, must see that too (it did not: the proxy's base was an
+    `UNKNOWN_MODEL_BASE` only when filtered)."""
+    files = {
+        "backend/__init__.py": "",
+        "backend/manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'x')\n",
+        "backend/shop/__init__.py": "",
+        "backend/shop/models.py": (
+            "from django.db import models\n\n\n"
+            "class Item(models.Model):\n    name = models.CharField(max_length=9)\n"
+        ),
+        "backend/export/__init__.py": "",
+        "backend/export/models.py": (
+            "from shop.models import Item\n\n\n"
+            "class ExportedItem(Item):\n    class Meta:\n        proxy = True\n"
+        ),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    documents = []
+    for parse_all in (True, False):
+        scanner = Scanner((".py",), django_models.extract, django_models.link, language="Python",
+                          root=str(tmp_path), workers=1, keywords=pack_django.KEYWORDS,
+                          base_keywords=pack_django.BASE_KEYWORDS, follow="names",
+                          fields=pack_django.FIELDS, parse_all=parse_all)  # fmt: skip
+        documents.append(scanner.discover(["."]))
+    assert documents[0] == documents[1]
+    assert [r["name"] for r in documents[1]["resources"]] == ["shop_item"]
+    assert documents[1]["findings"] == []
