@@ -16,7 +16,8 @@ parent's `app_label` and `managed` (Django's Meta inheritance for abstract bases
   abstract parent makes one per concrete child.
 
 Models of Django and common third-party apps are known by their import path (`KNOWN_MODELS`):
-an abstract one (`AbstractUser`, `AbstractBaseUser`, `PermissionsMixin`, taggit's
+an abstract one (`AbstractUser`, `AbstractBaseUser`, `PermissionsMixin`, django-guardian's
+`UserObjectPermissionBase`, taggit's
 `TaggedItemBase`/`GenericTaggedItemBase`, …) gives its fields and auto-created many-to-many
 tables to each concrete subclass (`AbstractUser`/`PermissionsMixin`: `<table>_groups` and
 `<table>_user_permissions`); a concrete one (`User`, `ContentType`, django_celery_beat's
@@ -102,6 +103,20 @@ KNOWN_MODELS: dict[str, KnownModel] = {
     "django_celery_beat.models.IntervalSchedule": _CONCRETE,
     "django_celery_beat.models.ClockedSchedule": _CONCRETE,
     "django_celery_beat.models.SolarSchedule": _CONCRETE,
+    # django-guardian's per-object permissions: a project's direct-foreign-key tables subclass
+    # the abstract bases (`ProjectUserObjectPermission(UserObjectPermissionBase)`)
+    "guardian.models.UserObjectPermissionBase": KnownModel(True, ("permission_id", "user_id")),
+    "guardian.models.GroupObjectPermissionBase": KnownModel(True, ("permission_id", "group_id")),
+    "guardian.models.UserObjectPermissionAbstract": KnownModel(
+        True, ("permission_id", "user_id", "content_type_id", "object_pk")
+    ),
+    "guardian.models.GroupObjectPermissionAbstract": KnownModel(
+        True, ("permission_id", "group_id", "content_type_id", "object_pk")
+    ),
+    "guardian.models.UserObjectPermission": _CONCRETE,
+    "guardian.models.GroupObjectPermission": _CONCRETE,
+    # django-polymorphic's abstract base: a subclass's table gets its content-type link
+    "polymorphic.models.PolymorphicModel": KnownModel(True, ("polymorphic_ctype_id",)),
     "model_utils.models.TimeStampedModel": _TIMESTAMPED,
     "django_extensions.db.models.TimeStampedModel": _TIMESTAMPED,
 }
@@ -133,6 +148,9 @@ class ModelBody:
     primary_key: bool
     many_to_many: tuple[ManyToMany, ...]
     field_callees: tuple[str, ...] = ()  # each distinct field callee as written (`models.X`)
+    # django-simple-history's `history = HistoricalRecords(...)`: (line, the history model's
+    # table when `table_name=`/`custom_model_name=` say it, else None: Django's default name)
+    history: tuple[tuple[int, str | None, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -165,6 +183,7 @@ def _describe(node: ast.ClassDef) -> ModelBody:
     primary_key = False
     many: list[ManyToMany] = []
     callees: dict[str, None] = {}
+    history: list[tuple[int, str | None, str | None]] = []
     for stmt in node.body:
         if isinstance(stmt, ast.ClassDef) and stmt.name == "Meta":
             meta = _meta(stmt)
@@ -179,7 +198,17 @@ def _describe(node: ast.ClassDef) -> ModelBody:
         kind = last_name(callee)
         if callee and (kind.endswith("Field") or kind in RELATION_FIELDS):
             callees[callee] = None
-        if kind == "ManyToManyField":
+        if kind == "HistoricalRecords":  # a table simple_history makes at run time
+            table_name = keyword_literal(call, "table_name")
+            model_name = keyword_literal(call, "custom_model_name")
+            history.append(
+                (
+                    stmt.lineno,
+                    table_name if isinstance(table_name, str) else None,
+                    model_name if isinstance(model_name, str) else None,
+                )
+            )
+        elif kind == "ManyToManyField":
             if not has_keyword(call, "through"):
                 table = keyword_literal(call, "db_table")
                 many.append(
@@ -195,7 +224,7 @@ def _describe(node: ast.ClassDef) -> ModelBody:
                 else target.id
             )
             primary_key = primary_key or keyword_literal(call, "primary_key") is True
-    return ModelBody(meta, tuple(fields), primary_key, tuple(many), tuple(callees))
+    return ModelBody(meta, tuple(fields), primary_key, tuple(many), tuple(callees), tuple(history))
 
 
 def _meta(node: ast.ClassDef) -> Meta:
@@ -393,6 +422,12 @@ def _tables(
         for holder in [ref, *abstract]
         for m2m in holder.cls.body.many_to_many
     ]
+    for line, table_name, model_name in ref.cls.body.history:
+        historical = model_name or f"Historical{ref.cls.name}"
+        name = table_name or "_".join(filter(None, [app_label, historical.lower()]))
+        history_columns = ("history_id", *columns, "history_date", "history_change_reason",
+                           "history_type", "history_user_id")  # fmt: skip
+        claims.append(TableClaim(name, ref.module.path, line, historical, history_columns, extra))
     joins.extend((f, ref.cls.line, None) for known in parents.known for f in known.many_to_many)
     for field_name, line, db_table in dict((j[0], j) for j in joins).values():
         name = db_table or f"{table}_{field_name}"

@@ -120,10 +120,20 @@ def module_name(path: str) -> str:
 
 
 def packages_of(paths: Iterable[str]) -> frozenset[str]:
-    """The folders among `paths` that are packages: those holding an `__init__.py`."""
-    return frozenset(
-        path.rpartition("/")[0] for path in paths if path.rpartition("/")[2] == "__init__.py"
-    )
+    """The folders among `paths` that are packages and no `sys.path` root: those holding an
+    `__init__.py`, but for the folder of a Django `manage.py`, which Python puts on `sys.path`
+    when the script runs (`backend/manage.py` beside `backend/__init__.py`: `config.urls` is
+    `backend/config/urls.py`). Computed from every file of the walk, so the answer is the same
+    whichever files a pre-filter parsed."""
+    inits: set[str] = set()
+    scripts: set[str] = set()
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        if name == "__init__.py":
+            inits.add(folder)
+        elif name == "manage.py":
+            scripts.add(folder)
+    return frozenset(inits - scripts)
 
 
 class ModuleIndex(Generic[T]):
@@ -136,11 +146,13 @@ class ModuleIndex(Generic[T]):
     also `app.models` (an exact name first, else the first file in path order). But a folder
     that is a package is no root: under Python 3's absolute imports a module inside a package
     never answers a top-level import, so `app/sqlalchemy.py` is `app.sqlalchemy` only, and
-    `import sqlalchemy` there is the library's. Unless its program is run from it: `backend/`
-    with an `__init__.py` and a `main.py` that imports `core.db.models` puts `backend/` on
-    `sys.path` all the same. So a dotted name of two parts or more that no root answers is
-    looked for below package folders too (`core.db.models` is `backend/core/db/models.py`); a
-    one-part name never is, so a module named like a library still shadows nothing.
+    `import sqlalchemy` there is the library's (`packages_of` leaves out the folder of a
+    Django `manage.py`, which Python puts on `sys.path` when the script runs). Unless its
+    program is run from it: `backend/` with an `__init__.py` and a `main.py` that imports
+    `core.db.models` puts `backend/` on `sys.path` all the same. So a dotted name of two parts
+    or more that no root answers is looked for below package folders too (`core.db.models` is
+    `backend/core/db/models.py`); a one-part name never is, so a module named like a library
+    still shadows nothing.
 
     Asked from an importer (`find(name, importer)`), a name several roots hold is the one under
     the root nearest the importer among those holding it (its program's folder is on its

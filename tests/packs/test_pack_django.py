@@ -4,6 +4,7 @@ under tests/fixtures/exactness/, scanned with the pre-filter and without it."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 from conftest import REPO
@@ -33,3 +34,86 @@ def test_a_factory_model_is_found_and_a_test_apps_model_is_not_the_apps() -> Non
     tables = [(r["name"], r["location"]["line"]) for r in document["resources"]]
     assert tables == [("library_book", 4), ("library_loans", 11), ("library_shelf", 21)]
     assert document["findings"] == []
+
+
+def test_a_subclass_of_django_guardians_permission_bases_is_a_table_of_its_app() -> None:
+    """django-guardian's `UserObjectPermissionBase`/`GroupObjectPermissionBase` are abstract:
+    a project's direct-foreign-key permission model is a table of its own app (was an
+    `UNKNOWN_MODEL_BASE` with no table)."""
+    source = (
+        "from django.db import models\n"
+        "from guardian.models import GroupObjectPermissionBase, UserObjectPermissionBase\n\n\n"
+        "class Boat(models.Model):\n    name = models.CharField(max_length=9)\n\n\n"
+        "class BoatUserGrant(UserObjectPermissionBase):\n"
+        "    content_object = models.ForeignKey(Boat, on_delete=models.CASCADE)\n\n\n"
+        "class BoatTeamGrant(GroupObjectPermissionBase):\n"
+        "    content_object = models.ForeignKey(Boat, on_delete=models.CASCADE)\n"
+    )
+    linked = django_models.link(
+        [("harbour/models.py", django_models.extract("harbour/models.py", source))]
+    )
+    assert [(r["name"], r["attrs"]["columns"]) for r in linked.resources] == [
+        ("harbour_boat", 2),
+        ("harbour_boatusergrant", 4),  # id, permission_id, user_id, content_object_id
+        ("harbour_boatteamgrant", 4),
+    ]
+    assert linked.findings == []
+
+
+def test_django_polymorphic_and_simple_history_tables() -> None:
+    """django-polymorphic's `PolymorphicModel` is an abstract base (a subclass is a table of its
+    app); django-simple-history's `HistoricalRecords()` makes a `historical<model>` table at
+    run time (`table_name=` names it): was an `UNKNOWN_MODEL_BASE` and a silent miss."""
+    source = (
+        "from django.db import models\n"
+        "from polymorphic.models import PolymorphicModel\n"
+        "from simple_history.models import HistoricalRecords\n\n\n"
+        "class Crate(PolymorphicModel):\n    label = models.CharField(max_length=9)\n"
+        "    history = HistoricalRecords()\n\n\n"
+        "class Barrel(Crate):\n    litres = models.IntegerField()\n\n\n"
+        "class Pallet(models.Model):\n    audit = HistoricalRecords(table_name='pallet_audit')\n"
+    )
+    path = "depot/models.py"
+    linked = django_models.link([(path, django_models.extract(path, source))])
+    assert sorted(r["name"] for r in linked.resources) == [
+        "depot_barrel",
+        "depot_crate",
+        "depot_historicalcrate",
+        "depot_pallet",
+        "pallet_audit",
+    ]
+    assert linked.findings == []
+
+
+def test_manage_pys_folder_is_an_import_root_in_both_modes(tmp_path: Path) -> None:
+    """`backend/manage.py` beside `backend/__init__.py`: Python runs the script with `backend/`
+    on `sys.path`, so `from shop.models import Item` is `backend/shop/models.py`; the pre-filter,
+    which does not parse `manage.py`, must see that too (it did not: the proxy's base was an
+    `UNKNOWN_MODEL_BASE` only when filtered)."""
+    files = {
+        "backend/__init__.py": "",
+        "backend/manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'x')\n",
+        "backend/shop/__init__.py": "",
+        "backend/shop/models.py": (
+            "from django.db import models\n\n\n"
+            "class Item(models.Model):\n    name = models.CharField(max_length=9)\n"
+        ),
+        "backend/export/__init__.py": "",
+        "backend/export/models.py": (
+            "from shop.models import Item\n\n\n"
+            "class ExportedItem(Item):\n    class Meta:\n        proxy = True\n"
+        ),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    documents = []
+    for parse_all in (True, False):
+        scanner = Scanner((".py",), django_models.extract, django_models.link, language="Python",
+                          root=str(tmp_path), workers=1, keywords=pack_django.KEYWORDS,
+                          base_keywords=pack_django.BASE_KEYWORDS, follow="names",
+                          fields=pack_django.FIELDS, parse_all=parse_all)  # fmt: skip
+        documents.append(scanner.discover(["."]))
+    assert documents[0] == documents[1]
+    assert [r["name"] for r in documents[1]["resources"]] == ["shop_item"]
+    assert documents[1]["findings"] == []

@@ -19,8 +19,15 @@ from ..pymodules import absolute
 # ("view", dotted) a function or class name; ("cbv", dotted) `X.as_view(...)`;
 # ("include", module) `include("app.urls")`; ("name", dotted) `include(name)` or a list spliced
 # in by name; ("router", dotted) `router.urls`; ("static", "serve") Django's own file view
-# (`static()` without `view=`); ("opaque", what) anything else.
+# (`static()` without `view=`); ("instance", dotted) `LatestFeed()`, a callable object made
+# with no argument; ("schema", "GET") a library's API schema view (`get_schema_view`);
+# ("opaque", what) anything else.
 Target = tuple[str, str]
+# A route computed from names: literal text and dotted names, joined (`f"{prefix}admin/"` is
+# (("lit", ""), ("sym", "prefix"), ("lit", "admin/"))); the linker evaluates each name
+RoutePart = tuple[str, str]
+# Where a route or list is served otherwise in some configuration: (line, why)
+Caveat = tuple[int, str]
 _URL_CALLS = frozenset({"path", "re_path", "url"})
 _ROUTER_CLASSES = {"DefaultRouter": "default", "SimpleRouter": "simple"}
 _STATIC = frozenset({"static", "staticfiles_urlpatterns"})  # files served in DEBUG
@@ -44,7 +51,24 @@ class UrlEntry:
     target: Target
     methods: tuple[str, ...] | None = None  # `as_view(http_method_names=[...])`
     wrappers: tuple[str, ...] = ()
-    i18n: bool = False  # inside `i18n_patterns(...)`: served under a language prefix
+    # inside `i18n_patterns(...)`: "prefixed", served under `{language}/`; "both", also without
+    # it (`prefix_default_language=False`, the default language's)
+    i18n: str = ""
+    parts: tuple[RoutePart, ...] | None = None  # a computed route, when names make it
+    caveats: tuple[Caveat, ...] = ()  # a branch rebinds a name the route or its list uses
+    actions: tuple[str, ...] | None = None  # `Viewset.as_view({'get': 'list'})`: its methods
+
+
+@dataclass(frozen=True, slots=True)
+class NestedRouter:
+    """drf-nested-routers' `NestedSimpleRouter(parent, parent_prefix, lookup=...)`: each
+    viewset registered on it is served below the parent's `parent_prefix` item, whose lookup
+    is `{lookup}_{parent lookup}` (`{project_pk}` for `lookup="project"` on a `pk` parent)."""
+
+    parent: str  # the parent router, dotted as written
+    parent_prefix: str | None  # None: computed
+    lookup: str | None  # None: computed; "": not given (drf-nested-routers' `nested_<n>`)
+    trailing_slash: bool | None  # None: not given, the parent's
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +105,10 @@ class DjangoClass:
     actions: tuple[Action, ...]
     decorators: tuple[str, ...]  # `@method_decorator(login_required, ...)`: the inner names
     checks_user: bool  # its text reads the request's user (a custom permission class)
+    name: str = ""
+    # what its own name was imported as before the class statement rebound it ("module:attr"):
+    # `class DetailView(Mixin, DetailView)` subclasses that import
+    shadows: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +127,7 @@ class DjangoFacts:
     # name -> (kind: "simple" or "default" with "-no-root", "-suffixes"; trailing slash; line)
     routers: dict[str, tuple[str, bool, int]] = field(default_factory=dict)
     registrations: tuple[Registration, ...] = ()
+    nested: dict[str, NestedRouter] = field(default_factory=dict)  # router name -> its parent
     classes: dict[str, DjangoClass] = field(default_factory=dict)
     functions: dict[str, DjangoFunction] = field(default_factory=dict)
     stars: tuple[str, ...] = ()  # modules star-imported (absolute)
@@ -113,7 +142,8 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
     """The Django facts of a parsed file (None when it has none). Module-level statements
     only: every def and class is kept, since a URLconf may name any of them as a view."""
     reader = _Reader(package, source)
-    for stmt in _flat(tree.body):
+    for stmt, conditional in _flat(tree.body, False):
+        reader.conditional = conditional
         reader.statement(stmt)
     if "DJANGO_SETTINGS_MODULE" in source:
         reader.settings_module(tree)
@@ -121,6 +151,7 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         lists={k: tuple(v) for k, v in reader.lists.items()},
         routers=reader.routers,
         registrations=tuple(reader.registrations),
+        nested=reader.nested,
         classes=reader.classes,
         functions=reader.functions,
         stars=tuple(reader.stars),
@@ -134,19 +165,21 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
     return None if facts == empty else facts
 
 
-def _flat(body: list[ast.stmt]) -> list[ast.stmt]:
+def _flat(body: list[ast.stmt], conditional: bool) -> list[tuple[ast.stmt, bool]]:
     """Module-level statements with every branch of `if`/`try` blocks in (a conditional append
-    is counted: the routes it adds are served in some configuration)."""
-    out: list[ast.stmt] = []
+    is counted: the routes it adds are served in some configuration), each with whether it runs
+    only in some configuration (inside an `if`, an `except` or an `else`)."""
+    out: list[tuple[ast.stmt, bool]] = []
     for stmt in body:
         if isinstance(stmt, ast.If):
-            out += _flat(stmt.body) + _flat(stmt.orelse)
+            out += _flat(stmt.body, True) + _flat(stmt.orelse, True)
         elif isinstance(stmt, ast.Try):
-            out += _flat(stmt.body) + _flat(stmt.orelse) + _flat(stmt.finalbody)
+            out += _flat(stmt.body, conditional) + _flat(stmt.orelse, True)
+            out += _flat(stmt.finalbody, conditional)
             for handler in stmt.handlers:
-                out += _flat(handler.body)
+                out += _flat(handler.body, True)
         else:
-            out.append(stmt)
+            out.append((stmt, conditional))
     return out
 
 
@@ -179,6 +212,10 @@ def _keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == name), None)
 
 
+def _true(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
+
+
 def _false(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
 
@@ -200,6 +237,14 @@ class _Reader:
         self.lists: dict[str, list[UrlEntry]] = {}
         self.routers: dict[str, tuple[str, bool, int]] = {}
         self.registrations: list[Registration] = []
+        self.nested: dict[str, NestedRouter] = {}
+        self.conditional = False  # the statement read runs in some configuration only
+        # module-level names bound to strings: (value, conditional, line) per binding, in order
+        self.constants: dict[str, list[tuple[ast.expr, bool, int]]] = {}
+        self.renamed: dict[str, str] = {}  # a list rebound from itself: its earlier value
+        self.schema_views: set[str] = set()  # names bound to `get_schema_view(...)`
+        self.schema_makers = {"get_schema_view"}  # what it is called here
+        self.imported: dict[str, str] = {}  # name -> "module:attr", `from module import attr`
         self.classes: dict[str, DjangoClass] = {}
         self.functions: dict[str, DjangoFunction] = {}
         self.stars: list[str] = []
@@ -226,12 +271,23 @@ class _Reader:
             self.call(stmt.value)
         elif isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
             self.stars.append(absolute(stmt.module, stmt.level, self.package))
+        elif isinstance(stmt, ast.ImportFrom):
+            module = absolute(stmt.module, stmt.level, self.package)
+            for alias in stmt.names:
+                if alias.name == "get_schema_view":  # DRF's or drf-yasg's, maybe renamed
+                    self.schema_makers.add(alias.asname or alias.name)
+                self.imported[alias.asname or alias.name] = f"{module}:{alias.name}"
         elif isinstance(stmt, ast.ClassDef):
             self.classes[stmt.name] = self.klass(stmt)
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             self.functions[stmt.name] = self.function(stmt)
 
     def assign(self, name: str, value: ast.expr) -> None:
+        if isinstance(value, ast.Constant | ast.JoinedStr | ast.BinOp | ast.Name | ast.Attribute):
+            self.constants.setdefault(name, []).append((value, self.conditional, value.lineno))
+        if name in self.lists and _mentions(value, name):
+            self.rebind(name, value, _spliced(value, name))
+            return
         if name == "ROOT_URLCONF":
             if _text(value) is not None:
                 self.root_urlconf, self.root_line = _text(value), value.lineno
@@ -240,8 +296,10 @@ class _Reader:
                 if _text(key) == "DEFAULT_PERMISSION_CLASSES":
                     found = _strings(item)
                     self.default_permissions = found if found is not None else ("?",)
-        elif isinstance(value, ast.Call) and _last(value.func) in _ROUTER_CLASSES:
-            kind = _ROUTER_CLASSES[_last(value.func)]
+        elif isinstance(value, ast.Call) and _last(value.func).removeprefix("Nested") in (
+            _ROUTER_CLASSES
+        ):
+            kind = _ROUTER_CLASSES[_last(value.func).removeprefix("Nested")]
             if kind == "default" and _false(_keyword(value, "include_root_view")):
                 kind += "-no-root"
             if kind.startswith("default") and not _false(
@@ -250,8 +308,43 @@ class _Reader:
                 kind += "-suffixes"
             slash = not _false(_keyword(value, "trailing_slash"))
             self.routers[name] = (kind, slash, value.lineno)
+            if _last(value.func).startswith("Nested"):  # drf-nested-routers
+                args = value.args
+                parent = args[0] if args else _keyword(value, "parent_router")
+                raw_prefix = args[1] if len(args) > 1 else _keyword(value, "parent_prefix")
+                lookup = _keyword(value, "lookup")
+                given = _keyword(value, "trailing_slash")
+                self.nested[name] = NestedRouter(
+                    dotted(parent) or "?",
+                    _text(raw_prefix),
+                    _text(lookup) if lookup is not None else "",
+                    None if given is None else not _false(given),
+                )
+        elif isinstance(value, ast.Call) and _last(value.func) in self.schema_makers:
+            self.schema_views.add(name)  # drf-yasg's: `schema_view.with_ui('swagger')` below
         elif name == "urlpatterns" or self.patterns_like(value):
             self.lists[name] = self.entries(value)
+
+    def rebind(self, name: str, value: ast.expr, spliced: bool) -> None:
+        """`urlpatterns = [path("", include((urlpatterns, "ns")))]`: the list so far, under a
+        new route. Run always, the earlier value gets a name of its own that the new value
+        refers to; run in some configuration only (`if settings.CONTEXT_PATH:`), the list is
+        kept as it was and each of its routes carries a caveat: served under that extra
+        prefix when the branch runs."""
+        if self.conditional and not spliced:
+            why = (
+                f"in some configuration `{name}` is rebound here under another prefix: its "
+                "routes are listed as served when this branch does not run"
+            )
+            self.lists[name] = [_with_caveat(e, (value.lineno, why)) for e in self.lists[name]]
+            return
+        earlier = f"{name}@{value.lineno}"
+        self.lists[earlier] = self.lists.pop(name)
+        self.renamed[name] = earlier
+        try:
+            self.lists[name] = self.entries(value)
+        finally:
+            self.renamed.pop(name, None)
 
     def patterns_like(self, value: ast.expr) -> bool:
         """A list the URLconf may splice or include by name: one holding a `path(...)`-like
@@ -291,7 +384,7 @@ class _Reader:
 
     # -- URL lists -------------------------------------------------------------------------
 
-    def entries(self, node: ast.expr, *, i18n: bool = False) -> list[UrlEntry]:
+    def entries(self, node: ast.expr, *, i18n: str = "") -> list[UrlEntry]:
         if isinstance(node, ast.List | ast.Tuple):
             out: list[UrlEntry] = []
             for element in node.elts:
@@ -306,11 +399,13 @@ class _Reader:
             name = _last(node.func)
             if name == "i18n_patterns":
                 out = []
+                default = _keyword(node, "prefix_default_language")
+                language = "prefixed" if default is None or _true(default) else "both"
                 for arg in node.args:
                     out += (
-                        self.entries(arg, i18n=True)
+                        self.entries(arg, i18n=language)
                         if isinstance(arg, ast.Starred)
-                        else self.entry(arg, i18n=True)
+                        else self.entry(arg, i18n=language)
                     )
                 return out
             if name == "format_suffix_patterns" and node.args:
@@ -318,12 +413,14 @@ class _Reader:
                 return self.entries(node.args[0], i18n=i18n)
             if name in _STATIC:
                 return [self.static(node)]
+        if isinstance(node, ast.Name) and node.id in self.renamed:
+            return list(self.lists[self.renamed[node.id]])
         if isinstance(node, ast.Name) and node.id in self.lists:  # a list of this file, so far
             return list(self.lists[node.id])
         spliced = self.target(node)
         return [UrlEntry(node.lineno, "", False, spliced, i18n=i18n)]
 
-    def entry(self, node: ast.expr, *, i18n: bool = False) -> list[UrlEntry]:
+    def entry(self, node: ast.expr, *, i18n: str = "") -> list[UrlEntry]:
         if isinstance(node, ast.Call) and _last(node.func) in _URL_CALLS:
             raw = node.args[0] if node.args else _keyword(node, "route")
             route = _text(raw)
@@ -335,19 +432,98 @@ class _Reader:
                 and len(view.args) == 1
                 and not _is_include(view)
                 and not _is_as_view(view)
+                and not self.schema_view(view)
             ):  # `login_required(views.x)`, `csrf_exempt(View.as_view())`
                 wrappers.append(dotted(view.func) or "?")
                 view = view.args[0]
             methods = None
+            actions: tuple[str, ...] | None = None
             if isinstance(view, ast.Call) and _is_as_view(view):
                 methods = _strings(_keyword(view, "http_method_names"))
+                mapping = view.args[0] if view.args else _keyword(view, "actions")
+                if isinstance(mapping, ast.Dict):  # a DRF viewset bound to `{'get': 'list'}`
+                    keys = [_text(k) for k in mapping.keys]
+                    actions = tuple(k.upper() for k in keys if k is not None)
+                    actions = actions if len(actions) == len(keys) else ("?",)
+            target = self.target(view)
+            if isinstance(view, ast.Call) and self.schema_view(view):
+                target = ("schema", "GET")
+            if (
+                isinstance(view, ast.Call)
+                and not view.args
+                and not view.keywords
+                and not _is_as_view(view)
+                and not _is_include(view)
+            ):
+                made = dotted(view.func)  # `feeds.LatestFeed()`: an instance is the view
+                target = ("instance", made) if made is not None else target
+            parts: tuple[RoutePart, ...] | None = None
+            caveats: list[Caveat] = []
+            if route is None and raw is not None:
+                parts = self.route_parts(raw, caveats, 0)
             return [
-                UrlEntry(node.lineno, route, regex, self.target(view), methods, tuple(wrappers),
-                         i18n)
+                UrlEntry(node.lineno, route, regex, target, methods, tuple(wrappers), i18n, parts,
+                         tuple(caveats), actions)
             ]  # fmt: skip
         if isinstance(node, ast.Call) and _last(node.func) in _STATIC:
             return [self.static(node)]
         return self.entries(node, i18n=i18n)
+
+    def route_parts(
+        self, node: ast.expr, caveats: list[Caveat], depth: int
+    ) -> tuple[RoutePart, ...] | None:
+        """A computed route as literal text and names (f-strings, `+`, module constants of this
+        file, other names for the linker). A constant a branch rebinds is read as bound where
+        no branch runs, with a caveat at each rebinding."""
+        if depth > 8:
+            return None
+        text = _text(node)
+        if text is not None:
+            return (("lit", text),)
+        if isinstance(node, ast.JoinedStr):
+            out: list[RoutePart] = []
+            for value in node.values:
+                if isinstance(value, ast.FormattedValue):
+                    if value.conversion != -1 or value.format_spec is not None:
+                        return None
+                    inner = self.route_parts(value.value, caveats, depth + 1)
+                else:
+                    inner = self.route_parts(value, caveats, depth + 1)
+                if inner is None:
+                    return None
+                out += inner
+            return tuple(out)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left = self.route_parts(node.left, caveats, depth + 1)
+            right = self.route_parts(node.right, caveats, depth + 1)
+            return left + right if left is not None and right is not None else None
+        if isinstance(node, ast.Name) and node.id in self.constants:
+            bindings = self.constants[node.id]
+            always = [value for value, conditional, _ in bindings if not conditional]
+            if always:
+                for _, conditional, line in bindings:
+                    if conditional:
+                        caveats.append((line, f"`{node.id}` is rebound here in some "
+                                        "configuration: the routes using it are named with "
+                                        "the value it has otherwise"))  # fmt: skip
+                return self.route_parts(always[-1], caveats, depth + 1)
+        name = dotted(node)
+        return (("sym", name),) if name is not None else None
+
+    def schema_view(self, call: ast.Call) -> bool:
+        """An API schema view a library makes, which answers GET: DRF's `get_schema_view(...)`
+        used as the view, drf-yasg's `schema_view.with_ui(...)`/`.without_ui(...)` of a
+        `schema_view = get_schema_view(...)` of this file, drf-spectacular's views are
+        known by name in the linker."""
+        if _last(call.func) in self.schema_makers:
+            return True
+        func = call.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in {"with_ui", "without_ui"}
+            and isinstance(func.value, ast.Name)
+            and func.value.id in self.schema_views
+        )
 
     def static(self, call: ast.Call) -> UrlEntry:
         """`static('/media/', view=..., document_root=...)`: in `DEBUG`, `media/<path>` served
@@ -389,7 +565,7 @@ class _Reader:
                 return ("router", owner)
         name = dotted(node)
         if name is not None:
-            return ("name", name)
+            return ("name", self.renamed.get(name, name))
         return ("opaque", ast.unparse(node)[:60] if node is not None else "nothing")
 
     # -- views -----------------------------------------------------------------------------
@@ -437,6 +613,8 @@ class _Reader:
             tuple(actions),
             tuple(decorators),
             self.checks_user(node),
+            node.name,
+            self.imported.get(node.name, ""),
         )
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> DjangoFunction:
@@ -498,6 +676,28 @@ _REQUIRE = {
     "require_POST": ("POST",),
     "require_safe": ("GET", "HEAD"),
 }
+
+
+def _mentions(node: ast.expr, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _spliced(node: ast.expr, name: str) -> bool:
+    """Whether `node` holds the list `name` as it is (`name + [...]`, `[*name, ...]`), not
+    under a route of its own."""
+    if isinstance(node, ast.Name):
+        return node.id == name
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _spliced(node.left, name) or _spliced(node.right, name)
+    if isinstance(node, ast.List | ast.Tuple):
+        return any(isinstance(e, ast.Starred) and _spliced(e.value, name) for e in node.elts)
+    return False
+
+
+def _with_caveat(entry: UrlEntry, caveat: Caveat) -> UrlEntry:
+    return UrlEntry(entry.line, entry.route, entry.regex, entry.target, entry.methods,
+                    entry.wrappers, entry.i18n, entry.parts, (*entry.caveats, caveat),
+                    entry.actions)  # fmt: skip
 
 
 def _is_include(call: ast.Call) -> bool:

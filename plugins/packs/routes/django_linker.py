@@ -15,8 +15,16 @@ import re
 from typing import TYPE_CHECKING
 
 from .auth import NONE, REQUIRED, UNKNOWN
-from .django_facts import Action, DjangoClass, DjangoFacts, DjangoFunction, Registration, UrlEntry
-from .model import DJANGO, ImportRef
+from .django_facts import (
+    Action,
+    DjangoClass,
+    DjangoFacts,
+    DjangoFunction,
+    Registration,
+    RoutePart,
+    UrlEntry,
+)
+from .model import DJANGO, ImportRef, Sym
 
 if TYPE_CHECKING:
     from .linker import FoundRoute, Gap, _RouteResolver
@@ -25,6 +33,7 @@ ANY = "ANY"  # a function view with no method restriction: Django calls it for e
 _VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE")
 _IMPLICIT = frozenset({"head", "options"})  # answered by every `View`, never listed (as Flask)
 _DEPTH = 32
+_LANGUAGE = "{language}/"  # the prefix `i18n_patterns` puts before its routes
 
 # Library bases: the handler methods each defines (Django generic views, DRF generic views)
 _VIEW_METHODS: dict[str, tuple[str, ...]] = {
@@ -37,6 +46,18 @@ _VIEW_METHODS: dict[str, tuple[str, ...]] = {
                                            "PasswordChangeView", "PasswordResetView",
                                            "PasswordResetConfirmView", "ProcessFormView")},
     "DeleteView": ("get", "post", "delete"),
+    "LogoutView": ("post",),  # Django 5: GET no more logs out
+    "JavaScriptCatalog": ("get",), "JSONCatalog": ("get",),
+    # DRF's and its usual libraries' token views; drf-spectacular's schema and docs views
+    **{n: ("post",) for n in ("ObtainAuthToken", "ObtainJSONWebToken", "RefreshJSONWebToken",
+                              "VerifyJSONWebToken", "TokenObtainPairView", "TokenRefreshView",
+                              "TokenVerifyView", "TokenBlacklistView",
+                              "TokenObtainSlidingView", "TokenRefreshSlidingView")},
+    **{n: ("get",) for n in ("SpectacularAPIView", "SpectacularJSONAPIView",
+                             "SpectacularYAMLAPIView", "SpectacularSwaggerView",
+                             "SpectacularSwaggerSplitView", "SpectacularRedocView")},
+    **{n: ("get",) for n in ("PasswordChangeDoneView", "PasswordResetDoneView",
+                             "PasswordResetCompleteView")},
     "ListAPIView": ("get",), "CreateAPIView": ("post",), "RetrieveAPIView": ("get",),
     "DestroyAPIView": ("delete",), "UpdateAPIView": ("put", "patch"),
     "ListCreateAPIView": ("get", "post"), "RetrieveUpdateAPIView": ("get", "put", "patch"),
@@ -53,6 +74,12 @@ _VIEWSET_ACTIONS: dict[str, tuple[str, ...]] = {
     "DestroyModelMixin": ("destroy",),
 }  # fmt: skip
 _LIBRARIES = ("django", "rest_framework")
+# standard-library bases a view class may have that define no handler method
+_METHODLESS = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol", "object"})
+_VIEW_LIBRARIES = (*_LIBRARIES, "drf_spectacular")  # whose views `_VIEW_METHODS` knows
+# a library's function views: `obtain_auth_token`, `obtain_jwt_token = ObtainJSONWebToken.as_view()`
+_LIBRARY_FUNCTIONS = {n: ("post",) for n in ("obtain_auth_token", "obtain_jwt_token",
+                                             "refresh_jwt_token", "verify_jwt_token")}  # fmt: skip
 # SimpleRouter's routes: (detail, {method: action})
 _ROUTER_ROUTES = (
     (False, {"GET": "list", "POST": "create"}),
@@ -85,37 +112,90 @@ _META = frozenset("[](){}*+?|\\^$")  # `.` is read as the dot it is almost alway
 Resolved = tuple[str, str, str]
 
 
+def _converter(match: re.Match[str]) -> str:
+    """`<int:pk>` -> `{int}`, `<slug>` -> `{str}`: what Django tells apart (two patterns that
+    differ only in a converter both route), parameter names aside."""
+    spelled = match.group(0)[1:-1]
+    return "{" + (spelled.rpartition(":")[0] if ":" in spelled else "str") + "}"
+
+
 def django_paths(route: str, regex: bool) -> tuple[str, ...] | None:
-    """`django_path`, and for a regex ending in one optional group (`(?:(?P<fmt>[a-z]+)/)?`)
-    the path without it and the path with it: Django serves both."""
-    if regex:
-        text = route.removesuffix("$").removesuffix(r"\Z")
-        if text.endswith(")?"):
-            start = _group_start(text, len(text) - 2)
-            if start is not None and text.startswith("(?:", start):
-                without = django_path(text[:start], True)
-                inner = django_path(text[:start] + text[start + 3 : -2], True)
-                if without is not None and inner is not None:
-                    return (without, inner)
-                return None
-    found = django_path(route, regex)
-    return (found,) if found is not None else None
+    """`django_path`, once per variant an optional part of a regex makes, as Django's own
+    `reverse()` spells them (`django.utils.regex_helper.normalize`): an optional group
+    (`(?:(?P<fmt>[a-z]+)/)?`, `(?P<ext>png|jpg)?`) gives the path without it and the path with
+    it, an optional character (`\\.?`, `/?`) is left out."""
+    if not regex:
+        found = django_path(route, regex)
+        return (found,) if found is not None else None
+    text = route.removesuffix("$").removesuffix(r"\Z")
+    variants = _optional_variants(text, 0)
+    if variants is None:
+        return None
+    out: list[str] = []
+    for variant in variants:
+        found = django_path(variant, True)
+        if found is None:
+            return None
+        out.append(found)
+    return tuple(dict.fromkeys(out))
 
 
-def _group_start(text: str, close: int) -> int | None:
-    """Where the group whose `)` is at `close` opens (escapes skipped); None if unbalanced."""
+_MAX_VARIANTS = 16
+
+
+def _optional_variants(text: str, depth: int) -> list[str] | None:
+    """`text` with its first top-level optional part (a group or one character followed by
+    `?`) taken out and put in, each recursively; None past `_MAX_VARIANTS` variants."""
+    if depth > 4:
+        return None
+    opened: list[int] = []
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if char == "\\":
+            at += 2
+            continue
+        if char == "[":  # a class: its `?` and parentheses are characters
+            at = text.find("]", at + 2)
+            if at < 0:
+                return [text]
+        elif char == "(":
+            opened.append(at)
+        elif char == ")" and opened:
+            start = opened.pop()
+            if not opened and text.startswith("?", at + 1) and not text.startswith("??", at + 1):
+                group = text[start : at + 1]
+                inner = group[3:-1] if group.startswith("(?:") else group
+                head, tail = text[:start], text[at + 2 :]
+                out: list[str] = []
+                for variant in (head + tail, head + inner + tail):
+                    more = _optional_variants(variant, depth + 1)
+                    if more is None:
+                        return None
+                    out += more
+                return out if len(out) <= _MAX_VARIANTS else None
+        elif char == "?" and not opened and at > 0 and text[at - 1] not in "()*+?}":
+            cut = at - 2 if at > 1 and text[at - 2] == "\\" else at - 1
+            return _optional_variants(text[:cut] + text[at + 1 :], depth)
+        at += 1
+    return [text]
+
+
+def _group_end(text: str, start: int) -> int | None:
+    """Where the group opening at `start` closes (escapes skipped); None if unbalanced."""
     depth = 0
-    at = close
-    while at >= 0:
-        escaped = at > 0 and text[at - 1] == "\\"
-        if not escaped:
-            if text[at] == ")":
-                depth += 1
-            elif text[at] == "(":
-                depth -= 1
-                if depth == 0:
-                    return at
-        at -= 1
+    at = start
+    while at < len(text):
+        if text[at] == "\\":
+            at += 2
+            continue
+        if text[at] == "(":
+            depth += 1
+        elif text[at] == ")":
+            depth -= 1
+            if depth == 0:
+                return at
+        at += 1
     return None
 
 
@@ -130,6 +210,7 @@ def django_path(route: str, regex: bool) -> str | None:
         text = text[:-2]  # `/x` and `/x/` match, named without it (as Express's and Koa's are)
     out: list[str] = []
     at = 0
+    positional = 0
     while at < len(text):
         match = _GROUP.match(text, at)
         if match is not None:  # a named group: skip to its closing parenthesis
@@ -141,6 +222,14 @@ def django_path(route: str, regex: bool) -> str | None:
                 return None
             out.append("{" + match.group(1) + "}")
             at = end
+            continue
+        if text.startswith("(", at) and not text.startswith("(?", at):
+            close = _group_end(text, at)  # an unnamed group: a positional argument, which
+            if close is None:  # `reverse()` names `_0`, `_1`...
+                return None
+            out.append("{_" + str(positional) + "}")
+            positional += 1
+            at = close + 1
             continue
         escaped = _ESCAPED.match(text, at)
         if escaped is not None:
@@ -174,7 +263,8 @@ class DjangoRouteResolver:
         self.resolver = resolver
         self.found: list[FoundRoute] = []
         self.default_permissions: tuple[str, ...] | None = None
-        self.resolved: dict[tuple[str, str], Resolved | None] = {}
+        self.resolved: dict[tuple[str, str], Resolved | None] = {}  # "^name": not local
+        self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
 
     def facts(self, path: str) -> DjangoFacts | None:
         return self.resolver._facts(path).django
@@ -237,6 +327,8 @@ class DjangoRouteResolver:
             if facts.settings_module is None:
                 continue
             settings = self.module_file(facts.settings_module, path)
+            if settings is not None and settings not in self.settings_files:
+                self.settings_files.append(settings)
             conf = self.root_of(settings, 0) if settings is not None else None
             if conf is not None:
                 confs.setdefault(conf[0], (conf[1], self.root_line(conf[1])))
@@ -244,6 +336,7 @@ class DjangoRouteResolver:
             for path, facts in with_facts:
                 if facts.root_urlconf is not None:
                     confs.setdefault(facts.root_urlconf, (path, facts.root_line))
+                    self.settings_files.append(path)
         out: list[tuple[str, str, int]] = []
         for name, (setting_file, line) in sorted(confs.items()):
             file = self.module_file(name, setting_file)
@@ -298,9 +391,17 @@ class DjangoRouteResolver:
         if len(stack) > _DEPTH:
             return
         for entry in entries:
-            routes = django_paths(entry.route, entry.regex) if entry.route is not None else None
+            text = entry.route
+            if text is None and entry.parts is not None:
+                text = self.computed(path, entry.parts)
+            # a `path()` route as written: its converters, read when the route is emitted, tell
+            # routes apart for duplicates
+            routes = (
+                (text,) if text is not None and not entry.regex
+                else django_paths(text, True) if text is not None else None
+            )  # fmt: skip
             if routes is None:
-                spelled = "computed" if entry.route is None else f"`{entry.route}`"
+                spelled = "computed" if text is None else f"`{text}`"
                 detail = (
                     f"the route {spelled} of this URL pattern is not a path the pack can "
                     "name (computed, or a regex with alternatives, classes or repetition): "
@@ -308,13 +409,15 @@ class DjangoRouteResolver:
                 )
                 self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
                 continue
-            entry_gaps = gaps
-            if entry.i18n:
-                entry_gaps += ((path, entry.line, "i18n_patterns serves these routes under a "
-                                "language prefix (`/en/...`) the pack does not name"),)  # fmt: skip
+            entry_gaps = gaps + tuple((path, line, why) for line, why in entry.caveats)
+            # `i18n_patterns`: served under each language's prefix, a path parameter named
+            # `{language}` (one of `LANGUAGES`), and also bare with `prefix_default_language=False`
+            languages = {"": ("",), "prefixed": (_LANGUAGE,), "both": (_LANGUAGE, "")}
             entry_auth = max(auth, self.wrapped(path, entry.wrappers))
-            for route in routes:
-                self.target(path, entry, prefix + route, entry_auth, entry_gaps, stack)
+            for language in languages[entry.i18n]:
+                for route in routes:
+                    here = prefix + language + route
+                    self.target(path, entry, here, entry_auth, entry_gaps, stack)
 
     def target(
         self,
@@ -341,6 +444,16 @@ class DjangoRouteResolver:
             return
         if kind == "opaque":
             self.opaque(path, entry, f"the view {name} is not one the pack can follow")
+            return
+        if kind == "schema":  # a library's API schema view: GET, guarded by its own options
+            self.emit(name, here, path, entry.line, None, max(auth, UNKNOWN), gaps)
+            return
+        if kind == "instance":  # a callable object: Django calls it for every method
+            made = self.resolve(path, name)
+            verdict = max(auth, UNKNOWN)
+            if made is not None and made[0] == "class":
+                verdict = max(auth, self.class_auth(made[1], made[2], 0))
+            self.emit(ANY, here, path, entry.line, name, verdict, gaps)
             return
         found = self.resolve(path, name)
         if kind == "router" and found is not None and found[0] == "router":
@@ -372,6 +485,43 @@ class DjangoRouteResolver:
         else:
             self.view_route(path, entry, here, (what, file, attr), name, auth, gaps)
 
+    def computed(self, path: str, parts: tuple[RoutePart, ...]) -> str | None:
+        """A route made of text and names, each name evaluated as the linker evaluates a
+        prefix (module constants here or imported, class fields, helpers' return values);
+        `settings.X` of `django.conf` read in the project's settings module."""
+        out: list[str] = []
+        for kind, text in parts:
+            value = text if kind == "lit" else self.value(path, text)
+            if value is None:
+                return None
+            out.append(value)
+        return "".join(out)
+
+    def value(self, path: str, name: str) -> str | None:
+        head, _, rest = name.partition(".")
+        binding = self.resolver._facts(path).bindings.get(head)
+        if (
+            isinstance(binding, ImportRef)
+            and (binding.module, binding.attr) == ("django.conf", "settings")
+            and rest
+            and "." not in rest
+        ):
+            found = {self.setting(file, rest, 0) for file in self.settings_files}
+            return found.pop() if len(found) == 1 else None
+        return self.resolver._string(path, Sym(tuple(name.split("."))))
+
+    def setting(self, file: str, name: str, depth: int) -> str | None:
+        """A settings module's string `name`, its own or star-imported (`from .base import *`)."""
+        if name in self.resolver._facts(file).bindings:
+            return self.resolver._string(file, Sym((name,)))
+        facts = self.facts(file)
+        for star in facts.stars if facts is not None and depth < 8 else ():
+            module = self.module_file(star, file)
+            found = self.setting(module, name, depth + 1) if module is not None else None
+            if found is not None:
+                return found
+        return None
+
     def opaque(self, path: str, entry: UrlEntry, why: str) -> None:
         self.note("UNRESOLVED_ROUTER", path, entry.line, f"{why}: its routes are not listed")
 
@@ -383,7 +533,9 @@ class DjangoRouteResolver:
         from .linker import FoundRoute
 
         full = "/" + route
-        self.found.append(FoundRoute(method, full, path, line, DJANGO, handler, auth, gaps))
+        shape = _PATH_PARAM.sub(_converter, full) if "<" in full else full
+        named = _PATH_PARAM.sub(lambda m: "{" + m.group(1) + "}", full) if "<" in full else full
+        self.found.append(FoundRoute(method, named, path, line, DJANGO, handler, auth, gaps, shape))
 
     # -- views -----------------------------------------------------------------------------
 
@@ -398,10 +550,11 @@ class DjangoRouteResolver:
         gaps: tuple[Gap, ...],
     ) -> None:
         short = name.rpartition(".")[2]
-        if found is None and entry.target[0] == "cbv" and _VIEW_METHODS.get(short):
-            external = self.resolve(path, name)  # a library's generic view, used as it is
-            if external is not None and external[2].startswith(_LIBRARIES):
-                for method in _VIEW_METHODS[short]:
+        known = _VIEW_METHODS if entry.target[0] == "cbv" else _LIBRARY_FUNCTIONS
+        if found is None and known.get(short):
+            external = self.resolve(path, name)  # a library's view, used as it is
+            if external is not None and external[2].startswith(_VIEW_LIBRARIES):
+                for method in known[short]:
                     if entry.methods is None or method in entry.methods:
                         self.emit(method.upper(), here, path, entry.line, name, auth, gaps)
                 return
@@ -429,6 +582,16 @@ class DjangoRouteResolver:
                 if function.api_view:
                     own = max(verdict, self.permission_auth(file, function.permissions, method))
                 self.emit(method, here, path, entry.line, name, own, gaps)
+            return
+        if what == "class" and entry.actions is not None:  # `as_view({'get': 'list'})`
+            if "?" in entry.actions:
+                self.note("UNRESOLVED_ROUTE", path, entry.line, f"the action map of the "
+                          f"viewset `{name}` is computed: it is not listed")  # fmt: skip
+                return
+            cls_auth = max(auth, self.class_auth(file, attr, 0))
+            for verb in entry.actions:
+                verdict = max(cls_auth, self.drf_auth(file, attr, verb, None))
+                self.emit(verb, here, path, entry.line, name, verdict, gaps)
             return
         if what == "class":
             methods_known, verbs = self.class_methods(file, attr, 0)
@@ -461,7 +624,16 @@ class DjangoRouteResolver:
         return facts.classes.get(name) if facts is not None else None
 
     def bases(self, file: str, cls: DjangoClass) -> list[Resolved | None]:
-        return [self.resolve(file, base) for base in cls.bases]
+        """What each base names; one spelt as the class's own name (`class DetailView(...,
+        DetailView)`) is what the name was bound to before the class statement: its import."""
+        out: list[Resolved | None] = []
+        for base in cls.bases:
+            if base == cls.name and cls.shadows:
+                module, _, attr = cls.shadows.partition(":")
+                out.append(self.in_module(module, attr, file, 0))
+            else:
+                out.append(self.resolve(file, base, local=base.partition(".")[0] != cls.name))
+        return out
 
     def class_methods(self, file: str, name: str, depth: int) -> tuple[bool, tuple[str, ...]]:
         """Whether every base is known, and the HTTP methods the class answers (its own and
@@ -482,7 +654,9 @@ class DjangoRouteResolver:
                 short = base[2].rpartition(".")[2]
                 if short in _VIEW_METHODS:
                     methods += _VIEW_METHODS[short]
-                elif not (base[2].startswith(_LIBRARIES) and short.endswith("Mixin")):
+                elif not short.endswith("Mixin") and base[2] not in _METHODLESS:
+                    # a mixin, any library's (`rules`' `PermissionRequiredMixin`), adds checks
+                    # or context, not handler methods
                     known = known and short == "object"
         allowed = self.method_names(file, name, 0)
         out = tuple(dict.fromkeys(m for m in methods if allowed is None or m in allowed))
@@ -520,10 +694,19 @@ class DjangoRouteResolver:
         if facts is None or name not in facts.routers:
             return
         kind, slash, line = facts.routers[name]
-        trailing = "/" if slash else ""
         if kind.startswith("default") and "-no-root" not in kind:
             root = max(auth, self.permission_auth(file, None, "GET"))  # the settings' default
             self.emit("GET", here, file, line, None, root, gaps)  # the API root
+        if name in facts.nested:  # drf-nested-routers: below the parent's item
+            nest = self.nest(file, name, 0)
+            if nest is None:
+                self.note("UNRESOLVED_ROUTE", file, line, "the parent router, parent prefix "
+                          "or lookup of this nested router is computed or not registered in "
+                          "the scanned files: the routes of its viewsets are not listed")  # fmt: skip
+                return
+            here, slash = here + nest[0], nest[1] if facts.nested[name].trailing_slash is None \
+                else slash  # fmt: skip
+        trailing = "/" if slash else ""
         if kind.endswith("-suffixes"):
             self.note("UNRESOLVED_ROUTE", file, line, "DefaultRouter also serves each route "
                       "with a format suffix (`.json`): those variants are not listed")  # fmt: skip
@@ -569,11 +752,13 @@ class DjangoRouteResolver:
         cls_auth = max(auth, self.class_auth(vfile, vname, 0))
         line = registration.line
         for detail, mapping in _ROUTER_ROUTES:
-            at = lookup_part if detail else base
+            # `register("", ...)`: DRF drops the `/` its list route would start with, so the
+            # list is served at the include's own path (`^$`), with no slash of its own
+            at = lookup_part + trailing if detail else base + (trailing if prefix else "")
             for method, name in mapping.items():
                 if name in actions:
                     verdict = max(cls_auth, self.drf_auth(vfile, vname, method, None))
-                    self.emit(method, at + trailing, file, line, vname, verdict, gaps)
+                    self.emit(method, at, file, line, vname, verdict, gaps)
         for action in extra:
             if action.detail is None:
                 self.note("UNRESOLVED_ROUTE", vfile, action.line, f"the action `{action.name}`"
@@ -593,6 +778,52 @@ class DjangoRouteResolver:
             for method in action.methods:
                 verdict = max(cls_auth, self.drf_auth(vfile, vname, method, action))
                 self.emit(method, joined + trailing, file, line, vname, verdict, gaps)
+
+    def nest(self, file: str, name: str, depth: int) -> tuple[str, bool] | None:
+        """A nested router's path below its include (`projects/{project_pk}/`, the parents'
+        parts first) and the trailing slash it inherits; None when not shown. As
+        drf-nested-routers builds it: the parent registration's prefix, then the parent
+        viewset's lookup named `{lookup}_{parent lookup}`."""
+        facts = self.facts(file)
+        nested = facts.nested.get(name) if facts is not None else None
+        if nested is None or depth > _DEPTH or nested.parent_prefix is None:
+            return None
+        parent = self.resolve(file, nested.parent)
+        if parent is None or parent[0] != "router":
+            return None
+        _, pfile, pname = parent
+        pfacts = self.facts(pfile)
+        if pfacts is None or pname not in pfacts.routers:
+            return None
+        registered = [
+            r for r in pfacts.registrations
+            if r.router == pname and r.prefix == nested.parent_prefix
+        ]  # fmt: skip
+        viewset = self.resolve(pfile, registered[0].viewset) if registered else None
+        prefix = django_path(nested.parent_prefix, True)
+        if viewset is None or viewset[0] != "class" or prefix is None or nested.lookup is None:
+            return None
+        above = self.nest(pfile, pname, depth + 1) if pname in pfacts.nested else ("", True)
+        if above is None:
+            return None
+        count = 1 + self.nest_depth(pfile, pname, 0)  # drf-nested-routers' `nest_count`
+        lookup = (nested.lookup or f"nested_{count}") + "_" + self.lookup(viewset[1], viewset[2], 0)
+        part = f"{prefix}/{{{lookup}}}/"
+        slash = pfacts.routers[pname][1] if pname not in pfacts.nested else above[1]
+        if pname in pfacts.nested and pfacts.nested[pname].trailing_slash is not None:
+            slash = pfacts.routers[pname][1]
+        return (above[0] + part.removeprefix("/"), slash)
+
+    def nest_depth(self, file: str, name: str, depth: int) -> int:
+        """How many nested routers are above this one (0 for a plain router)."""
+        facts = self.facts(file)
+        nested = facts.nested.get(name) if facts is not None else None
+        if nested is None or depth > _DEPTH:
+            return 0
+        parent = self.resolve(file, nested.parent)
+        if parent is None or parent[0] != "router":
+            return 0
+        return 1 + self.nest_depth(parent[1], parent[2], depth + 1)
 
     def viewset(self, file: str, name: str, depth: int) -> tuple[bool, set[str], list[Action]]:
         cls = self.klass(file, name)
@@ -750,24 +981,25 @@ class DjangoRouteResolver:
 
     # -- names -----------------------------------------------------------------------------
 
-    def resolve(self, path: str, name: str, depth: int = 0) -> Resolved | None:
+    def resolve(self, path: str, name: str, depth: int = 0, local: bool = True) -> Resolved | None:
         """What the dotted `name`, written in `path`, is (see `Resolved`); remembered for the
-        link (the files' facts do not change during one)."""
-        key = (path, name)
+        link (the files' facts do not change during one). `local=False`: not the file's own
+        definitions, only what its imports bind."""
+        key = (path, name if local else "^" + name)
         if key in self.resolved:
             return self.resolved[key]
         if depth > _DEPTH:
             return None
         self.resolved[key] = None  # a name that resolves through itself resolves to nothing
-        found = self._resolve(path, name, depth)
+        found = self._resolve(path, name, depth, local)
         self.resolved[key] = found
         return found
 
-    def _resolve(self, path: str, name: str, depth: int) -> Resolved | None:
+    def _resolve(self, path: str, name: str, depth: int, local: bool) -> Resolved | None:
         head, _, rest = name.partition(".")
         facts = self.resolver._facts(path)
         django = facts.django
-        if django is not None and not rest:
+        if django is not None and not rest and local:
             for kind, table in (
                 ("list", django.lists),
                 ("router", django.routers),
