@@ -62,6 +62,9 @@ _APPS = frozenset(name for f in PYTHON for name in f.apps)
 # A call of a class named with one of these (`UserAPIRouter`, `CTFdFlask`) may make a router of a
 # subclass: the linker checks the class's bases, the name only picks the calls worth checking.
 _ROUTER_WORDS = tuple(ROUTER_FRAMEWORKS)
+# the frameworks' own classes a router may subclass, and the packages that export them
+_BASES = frozenset(base for f in PYTHON for base in f.bases)
+_FRAMEWORK_PACKAGES = frozenset(package for package, _ in _BASES)
 _OWN_PREFIX = {name: key for f in PYTHON for name, key in f.prefix_keywords.items()}
 _ROUTE_DECORATORS = {*HTTP_METHODS, *(name for f in PYTHON for name in f.decorators)}
 _STATEMENT_CALLS = {call for f in PYTHON for call in f.mount_calls}
@@ -287,11 +290,9 @@ class _Reader:
             kind is ast.Call
             and isinstance(value, Sym)
             and value.path[-1] == CALL
-            and value.path[-2][:1].isupper()
-            and node.args  # type: ignore[attr-defined]
-            and type(node.args[0]) in {ast.Name, ast.Attribute}  # type: ignore[attr-defined]
-        ):  # `gateway = VersionedApi(app)`: a router if the class links to a subclass
-            return self._maybe_router(node)  # type: ignore[arg-type]
+            and self._own_class_call(node)
+        ):  # `gateway = VersionedApi(app)`, `app = Shop()`: a router if the class links to a
+            return self._maybe_router(node)  # type: ignore[arg-type]  # subclass of one
         if value is None and (kind is ast.List or kind is ast.Tuple):
             items = [self._value(e) for e in node.elts]  # type: ignore[attr-defined]
             if items and all(isinstance(v, _PASSABLE) for v in items):
@@ -545,6 +546,8 @@ class _Reader:
                 if local is not None and name not in self._expanding:
                     self._expanding.add(name)
                     try:
+                        if self._own_class_call(local):  # a factory's `app = Shop()`
+                            return self._maybe_router(local)  # type: ignore[arg-type]
                         return self._value(local)
                     finally:
                         self._expanding.discard(name)
@@ -752,6 +755,7 @@ class _Reader:
             app = self._owner(call.args[0])
             if app is not None:
                 self.mounts.append(MountDecl(app, owner, None, call.lineno, quiet=True))
+            self._invocation(call)  # or a module's own hook: `views.init_app(app)`
 
     def _store(self, call: ast.Call) -> None:
         """`self.entries.append((method, path, view))` in a method: what the instance keeps."""
@@ -805,6 +809,26 @@ class _Reader:
             return None
         value = self._owner(node) if type(node) is ast.Name else self._value(node)
         return value if isinstance(value, _PASSABLE) else None
+
+    def _own_class_call(self, node: ast.expr) -> bool:
+        """`Shop()`, `api.VersionedApi(app)`: a call of a capitalised name that a framework's
+        own module does not export (`HTTPBearer()` is fastapi's, never a subclass of a router
+        class), so it may make an instance of the project's subclass of an app or router class
+        (the linker checks the bases; the case only picks the calls worth checking)."""
+        if type(node) is not ast.Call:
+            return False
+        name = _callee_name(node)
+        if name is None or not name[:1].isupper() or name.isupper():
+            return False
+        head = node.func
+        while isinstance(head, ast.Attribute | ast.Call):
+            head = head.value if isinstance(head, ast.Attribute) else head.func
+        bound = self.bindings.get(head.id) if isinstance(head, ast.Name) else None
+        return not (
+            isinstance(bound, ImportRef)
+            and bound.module.partition(".")[0] in _FRAMEWORK_PACKAGES
+            and (bound.module.partition(".")[0], name) not in _BASES
+        )
 
     def _maybe_router(self, call: ast.Call, *, quiet: bool = False) -> Expr | None:
         """`UserAPIRouter(...)`: a router if the class links to a subclass of `APIRouter` or
