@@ -129,7 +129,154 @@ def test_a_fastapi_subclass_in_a_factory_with_a_module_hook() -> None:
     assert _codes(files) == {}
 
 
+# -- an Api subclass's method returning `add_resource(resource, *rules)` ---------------------
+
+AN_API_SUBCLASS_SPREADING_ITS_RULES_INTO_ADD_RESOURCE: dict[str, str] = {
+    "ledger/restapi.py": (
+        "from flask_restful import Api as RestfulApi, Resource\n"
+        "\n"
+        "class LedgerApi(RestfulApi):\n"
+        "    def publish(self, handler, *rules, **extra):\n"
+        "        return self.add_resource(handler, *rules, **extra)\n"
+        "\n"
+        "    def publish_one(self, handler, first, *more):\n"
+        "        self.add_resource(handler, first, *more)\n"
+        "\n"
+        "ledger = LedgerApi()\n"
+    ),
+    "ledger/entries.py": (
+        "from flask_restful import Resource\n"
+        "from ledger.restapi import ledger\n"
+        "\n"
+        "class Entries(Resource):\n"
+        "    def get(self): ...\n"
+        "    def put(self): ...\n"
+        "\n"
+        "class Balance(Resource):\n"
+        "    def get(self, acct): ...\n"
+        "\n"
+        "ledger.publish(Entries, '/entries', endpoint='entries')\n"
+        "ledger.publish(Balance, '/balance/<acct>', '/b/<acct>', '/accounts/<acct>/balance')\n"
+        "ledger.publish_one(Balance, '/v0/balance/<acct>')\n"
+    ),
+    "ledger/wsgi.py": (
+        "import flask\n"
+        "\n"
+        "def create():\n"
+        "    from ledger import entries  # registers on import\n"
+        "    from ledger.restapi import ledger\n"
+        "    server = flask.Flask('ledger')\n"
+        "    ledger.init_app(server)\n"
+        "    return server\n"
+    ),
+}
+
+
+def test_an_api_subclass_spreading_its_rules_into_add_resource() -> None:
+    files = AN_API_SUBCLASS_SPREADING_ITS_RULES_INTO_ADD_RESOURCE
+    assert placed(files) == {
+        "GET /entries": "ledger/entries.py:11 flask",
+        "PUT /entries": "ledger/entries.py:11 flask",
+        "GET /balance/{acct}": "ledger/entries.py:12 flask",
+        "GET /b/{acct}": "ledger/entries.py:12 flask",
+        "GET /accounts/{acct}/balance": "ledger/entries.py:12 flask",
+        "GET /v0/balance/{acct}": "ledger/entries.py:13 flask",
+    }
+    assert _codes(files) == {}
+
+
+A_WRAPPER_REWRITING_ITS_RULES_IS_FLAGGED_AT_EACH_CALL: dict[str, str] = {
+    "crm/api.py": (
+        "from flask_restful import Api, Resource\n"
+        "\n"
+        "def localized(rule):\n"
+        "    return '/<lang>' + rule\n"
+        "\n"
+        "class CrmApi(Api):\n"
+        "    def attach(self, handler, *rules):\n"
+        "        rules = [localized(r) for r in rules]\n"
+        "        self.add_resource(handler, *rules)\n"
+        "\n"
+        "crm = CrmApi()\n"
+        "\n"
+        "class Leads(Resource):\n"
+        "    def get(self): ...\n"
+        "\n"
+        "crm.attach(Leads, '/leads')\n"
+        "crm.attach(Leads, '/prospects', '/p')\n"
+    ),
+    "crm/main.py": (
+        "from flask import Flask\n"
+        "from crm.api import crm\n"
+        "\n"
+        "app = Flask(__name__)\n"
+        "crm.init_app(app)\n"
+        "\n"
+        "@app.route('/health')\n"
+        "def health(): ...\n"
+    ),
+}
+
+
+def test_a_wrapper_rewriting_its_rules_is_flagged_at_each_call() -> None:
+    """The rules are mapped through a comprehension the evaluator does not follow: never
+    silent, an UNRESOLVED_ROUTE at the wrapper and at each call (where the routes are written)."""
+    files = A_WRAPPER_REWRITING_ITS_RULES_IS_FLAGGED_AT_EACH_CALL
+    found = _codes(files)
+    assert {"crm/api.py:16", "crm/api.py:17"} <= set(found["UNRESOLVED_ROUTE"])
+    assert placed(files) == {"GET /health": "crm/main.py:7 flask"}
+
+
+# -- a path helper whose returns differ by a setting: one of them, never a guess -------------
+
+A_PATH_HELPER_WITH_CONDITIONAL_RETURNS: dict[str, str] = {
+    "portal/conf.py": (
+        "import os\n"
+        "\n"
+        "TENANTED = os.environ.get('PORTAL_TENANTED', '') == 'yes'\n"
+        "API_ROOT = '/api'\n"
+    ),
+    "portal/rules.py": (
+        "from portal import conf\n"
+        "\n"
+        "def scoped(rule):\n"
+        "    if conf.TENANTED:\n"
+        "        return '/t/<tenant>{}'.format(rule)\n"
+        "    return rule\n"
+        "\n"
+        "def rooted(rule):\n"
+        "    if not rule:\n"
+        "        return None\n"
+        "    return conf.API_ROOT + rule\n"
+    ),
+    "portal/views.py": (
+        "from flask import Flask\n"
+        "from portal.rules import scoped, rooted\n"
+        "\n"
+        "site = Flask(__name__)\n"
+        "\n"
+        "@site.route(scoped('/signin'), methods=['GET', 'POST'])\n"
+        "def signin(): ...\n"
+        "\n"
+        "@site.route(rooted('/status'))\n"
+        "def status(): ...\n"
+    ),
+}
+
+
+def test_a_path_helper_with_conditional_returns_is_one_of_them() -> None:
+    """`scoped` returns one of two paths, which one decided by a setting read at run time: the
+    route is an UNRESOLVED_ROUTE at its place, not its first branch named as a fact; `rooted`'s
+    `return None` guard is no path, so its one path is the route's."""
+    files = A_PATH_HELPER_WITH_CONDITIONAL_RETURNS
+    assert placed(files) == {"GET /api/status": "portal/views.py:9 flask"}
+    assert _codes(files) == {"UNRESOLVED_ROUTE": ["portal/views.py:6"]}
+
+
 FIXTURES = [
+    AN_API_SUBCLASS_SPREADING_ITS_RULES_INTO_ADD_RESOURCE,
+    A_WRAPPER_REWRITING_ITS_RULES_IS_FLAGGED_AT_EACH_CALL,
+    A_PATH_HELPER_WITH_CONDITIONAL_RETURNS,
     AN_APP_SUBCLASS_IN_A_FACTORY_WITH_A_MODULE_HOOK,
     A_FASTAPI_SUBCLASS_IN_A_FACTORY_WITH_A_MODULE_HOOK,
 ]

@@ -28,6 +28,7 @@ from .model import (
     FASTAPI,
     FLASK,
     HTTP_METHODS,
+    VARARGS,
     Apply,
     Auth,
     Bound,
@@ -1463,6 +1464,9 @@ def _passed(call: Invocation, param: Param) -> Expr | None:
     """What `call` passes for `param`: at its position, else by its name."""
     if 0 <= param.index < len(call.args):
         return call.args[param.index]
+    if param.index <= VARARGS:  # `*rules`: the positional arguments from there on
+        rest = call.args[VARARGS - param.index :]
+        return Items(tuple(a for a in rest if a is not None)) if None not in rest else None
     return dict(call.keywords).get(param.name)
 
 

@@ -149,6 +149,9 @@ class Call:
     args: tuple[Expr, ...]
 
 
+VARARGS = -2  # a `Param.index` at or below: `*rest` at position VARARGS - index
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     """A parameter of the function defined at `function` (a site in the same file) used as a

@@ -24,6 +24,7 @@ from .model import (
     HTTP_METHODS,
     NO_AUTH,
     STARLETTE,
+    VARARGS,
     Apply,
     Auth,
     Concat,
@@ -218,9 +219,9 @@ class _Reader:
 
     def _statement(self, stmt: ast.stmt, scope: _Def | None) -> None:
         kind = type(stmt)
-        if kind is ast.Expr:
-            value = stmt.value  # type: ignore[attr-defined]
-            if type(value) is ast.Call:
+        if kind is ast.Expr or kind is ast.Return or kind is ast.Assign:
+            value = stmt.value  # type: ignore[attr-defined]  # `return api.add_resource(...)`,
+            if type(value) is ast.Call:  # `api = configure(bp, routes)` are calls too
                 self._enter(scope)
                 self._call(value)
         elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
@@ -301,18 +302,23 @@ class _Reader:
 
     def _function(self, node: _Def, *, method: bool = False) -> Function:
         returns: Expr | None = None
-        statement = _first_return(node.body)
-        if statement is not None:
+        options: list[Expr] = []
+        for statement in _value_returns(node.body):
             value = statement.value
             if type(value) in _NAMELESS:  # most returns: nothing a parameter could be in
-                returns = self._value(value)
+                option = self._value(value)
             else:
                 saved = (self._scope, self._def, self._env)
                 self._scope, self._def, self._env = _parameters(node), node, {}
                 try:
-                    returns = self._value(value) or self._chosen(value)
+                    option = self._value(value) or self._chosen(value)
                 finally:
                     self._scope, self._def, self._env = saved
+            options.append(option or Opaque())
+        if options:  # `if settings.MULTI: return "/<org>" + rule` then `return rule`: one of
+            returns = options[0] if len(set(options)) == 1 else OneOf(tuple(options))
+            if returns == Opaque():
+                returns = None
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
@@ -902,10 +908,34 @@ class _Reader:
         view = call.args[0]
         for url in call.args[1:]:
             path = self._path_expr(url.value if isinstance(url, ast.Starred) else url)
+            if isinstance(url, ast.Starred):  # `*rules`: each rule a call passes
+                path = self._spread(url.value, path)
             if path is not None:
                 self.routes.append(
                     RouteDecl(owner, path, None, call.lineno, _dotted(view), self._expr(view))
                 )
+
+    def _spread(self, node: ast.expr, value: Expr | None) -> Expr:
+        """`*rules` in a call: each item of the parameter `rules` the callers pass, unless the
+        function assigns `rules` anew (`rules = [scoped(r) for r in rules]`), which is not
+        followed (then not known: a finding at each call that reaches it)."""
+        if (
+            isinstance(value, Param)
+            and self._def is not None
+            and type(node) is ast.Name
+            and node.id not in self._reassigned(self._def)
+        ):
+            return Each(value)
+        return Opaque()
+
+    def _reassigned(self, function: _Def) -> set[str]:
+        return {
+            target.id
+            for stmt in ast.walk(function)
+            if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign)
+            for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+            if isinstance(target, ast.Name)
+        }
 
     def _decorated_class(self, node: ast.ClassDef) -> None:
         """flask-restx `@ns.route('/x')` on a `Resource`: its verb methods are the routes."""
@@ -1295,21 +1325,31 @@ def _super_init(function: _Def) -> ast.Call | None:
     return None
 
 
-def _first_return(body: list[ast.stmt]) -> ast.Return | None:
-    """The first `return <value>` of a function body, nested functions and classes aside, in
-    the order `_flatten` reads statements. Most bodies end in a plain `return` before any
-    compound statement, so that case costs no flattening."""
+def _value_returns(body: list[ast.stmt]) -> list[ast.Return]:
+    """Every `return <value>` of a function body but `return None`, nested functions and
+    classes aside, in the order `_flatten` reads statements: a function whose returns differ
+    returns one of them, which one decided when it runs. Most bodies end in a plain `return`
+    before any compound statement, so that case costs no flattening."""
     for stmt in body:
         kind = type(stmt)
         if kind is ast.Return and stmt.value is not None:  # type: ignore[attr-defined]
-            return stmt  # type: ignore[return-value]
+            return [] if _is_none(stmt.value) else [stmt]  # type: ignore[attr-defined,list-item]
         if kind in _BLOCKS or kind in _TRIES:
             flat: list[ast.stmt] = []
             _flatten(body, flat, [], [])
-            return next(
-                (s for s in flat if isinstance(s, ast.Return) and s.value is not None), None
-            )
-    return None
+            return [
+                s
+                for s in flat
+                if isinstance(s, ast.Return) and s.value is not None and not _is_none(s.value)
+            ][:_MAX_RETURNS]
+    return []
+
+
+_MAX_RETURNS = 16  # the returns of one function read as its options
+
+
+def _is_none(node: ast.expr) -> bool:
+    return type(node) is ast.Constant and node.value is None
 
 
 def _methods(node: ast.expr | None) -> tuple[str, ...] | None:
@@ -1439,8 +1479,11 @@ def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
     keyword-only one)."""
     arguments = function.args
     site = _site(function)
-    found = {a.arg: (site, n) for n, a in enumerate((*arguments.posonlyargs, *arguments.args))}
+    positional = (*arguments.posonlyargs, *arguments.args)
+    found = {a.arg: (site, n) for n, a in enumerate(positional)}
     found.update((a.arg, (site, -1)) for a in arguments.kwonlyargs)
+    if arguments.vararg is not None:  # `*rules`: what a call passes from its position on
+        found[arguments.vararg.arg] = (site, VARARGS - len(positional))
     return found
 
 
