@@ -273,7 +273,101 @@ def test_a_path_helper_with_conditional_returns_is_one_of_them() -> None:
     assert _codes(files) == {"UNRESOLVED_ROUTE": ["portal/views.py:6"]}
 
 
+# -- (path, view) tables wired by a helper; views cached, wrapped, inherited -----------------
+
+A_ROUTE_TABLE_WIRED_BY_A_HELPER_WITH_CACHED_CLASS_VIEWS: dict[str, str] = {
+    "forge/plumbing.py": (
+        "def hook_up(target, table, wrappers=()):\n"
+        "    made = {}\n"
+        "    for rule, view_cls in table:\n"
+        "        handler = made.get(view_cls)\n"
+        "        if handler is None:\n"
+        "            handler = view_cls.as_view(view_cls.__name__.lower())\n"
+        "            for wrap in wrappers:\n"
+        "                handler = wrap(handler)\n"
+        "            made[view_cls] = handler\n"
+        "        target.add_url_rule(rule, view_func=handler)\n"
+        "    return target\n"
+    ),
+    "forge/base.py": (
+        "from flask.views import MethodView\n"
+        "\n"
+        "class CollectionView(MethodView):\n"
+        "    def get(self): ...\n"
+        "    def post(self): ...\n"
+        "\n"
+        "class ItemView(MethodView):\n"
+        "    def get(self, key): ...\n"
+        "    def patch(self, key): ...\n"
+        "    def delete(self, key): ...\n"
+    ),
+    "forge/parts/anvils.py": (
+        "from forge.base import CollectionView, ItemView\n"
+        "\n"
+        "class Anvils(CollectionView):\n"
+        "    model = 'anvil'\n"
+        "\n"
+        "class Anvil(ItemView):\n"
+        "    def get(self, key):  # its own, the others inherited\n"
+        "        return key\n"
+        "\n"
+        "class Melt(ItemView.__base__):\n"
+        "    def put(self, key): ...\n"
+    ),
+    "forge/parts/__init__.py": (
+        "from flask import Blueprint\n"
+        "from forge.plumbing import hook_up\n"
+        "from forge.parts.anvils import Anvils, Anvil, Melt\n"
+        "\n"
+        "RULES = [\n"
+        "    ('/anvils', Anvils),\n"
+        "    ('/anvils/<int:key>', Anvil),\n"
+        "    ('/a/<int:key>', Anvil),\n"
+        "    ('/anvils/<int:key>/melt', Melt),\n"
+        "]\n"
+        "parts = Blueprint('parts', __name__)\n"
+        "wired = hook_up(parts, RULES)\n"
+    ),
+    "forge/server.py": (
+        "import importlib\n"
+        "from flask import Flask\n"
+        "\n"
+        "SECTIONS = ['parts']\n"
+        "\n"
+        "def build():\n"
+        "    srv = Flask(__name__)\n"
+        "    for section in SECTIONS:\n"
+        "        mod = importlib.import_module(f'forge.{section}')\n"
+        "        srv.register_blueprint(mod.parts, url_prefix='/forge')\n"
+        "    return srv\n"
+    ),
+}
+
+
+def test_a_route_table_wired_by_a_helper_with_cached_class_views() -> None:
+    """Each `(rule, view)` of a module-level table passed to a helper that loops over it: one
+    route per method the view class serves (its own and its project base class's), at the
+    helper's call; the blueprint reached through `importlib.import_module` in a literal loop.
+    `Melt`'s base is computed (`ItemView.__base__`): its own `put` only, still a route."""
+    files = A_ROUTE_TABLE_WIRED_BY_A_HELPER_WITH_CACHED_CLASS_VIEWS
+    where = "forge/parts/__init__.py:12 flask"
+    assert placed(files) == {
+        "GET /forge/anvils": where,
+        "POST /forge/anvils": where,
+        "GET /forge/anvils/{key}": where,
+        "PATCH /forge/anvils/{key}": where,
+        "DELETE /forge/anvils/{key}": where,
+        "GET /forge/a/{key}": where,
+        "PATCH /forge/a/{key}": where,
+        "DELETE /forge/a/{key}": where,
+        "PUT /forge/anvils/{key}/melt": where,
+    }
+    assert _unresolved_prefix(files) == []
+    assert _codes(files) == {}
+
+
 FIXTURES = [
+    A_ROUTE_TABLE_WIRED_BY_A_HELPER_WITH_CACHED_CLASS_VIEWS,
     AN_API_SUBCLASS_SPREADING_ITS_RULES_INTO_ADD_RESOURCE,
     A_WRAPPER_REWRITING_ITS_RULES_IS_FLAGGED_AT_EACH_CALL,
     A_PATH_HELPER_WITH_CONDITIONAL_RETURNS,

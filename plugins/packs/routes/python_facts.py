@@ -295,10 +295,21 @@ class _Reader:
         ):  # `gateway = VersionedApi(app)`, `app = Shop()`: a router if the class links to a
             return self._maybe_router(node)  # type: ignore[arg-type]  # subclass of one
         if value is None and (kind is ast.List or kind is ast.Tuple):
-            items = [self._value(e) for e in node.elts]  # type: ignore[attr-defined]
-            if items and all(isinstance(v, _PASSABLE) for v in items):
-                return Items(tuple(v for v in items if v is not None))
+            return self._items(node)
         return value
+
+    def _items(self, node: ast.expr) -> Items | None:
+        """A literal list or tuple of paths, routers, views or such lists (`routes = [("/a",
+        A), ("/b", B)]`): what a function looping over it may register."""
+        values: list[Expr | None] = []
+        for element in node.elts:  # type: ignore[attr-defined]
+            if type(element) is ast.List or type(element) is ast.Tuple:
+                values.append(self._items(element))
+            else:
+                values.append(self._value(element))
+        if values and all(isinstance(v, _PASSABLE) for v in values):
+            return Items(tuple(v for v in values if v is not None))
+        return None
 
     def _function(self, node: _Def, *, method: bool = False) -> Function:
         returns: Expr | None = None
@@ -344,6 +355,8 @@ class _Reader:
             self._expanding.discard(head)
         if isinstance(value, Sym):
             return Sym((*value.path, *path[1:]))
+        if isinstance(value, ImportRef) and value.attr is None and len(path) == 2:
+            return ImportRef(value.module, path[1])  # `module.blueprint` of an imported module
         if isinstance(value, OneOf) and all(isinstance(o, Sym) for o in value.options):
             return OneOf(
                 tuple(Sym((*o.path, *path[1:])) for o in value.options if isinstance(o, Sym))
@@ -526,8 +539,9 @@ class _Reader:
             if self._env and node.id in self._env:  # type: ignore[union-attr]
                 item = self._env[node.id]  # type: ignore[union-attr]
                 if type(item) is _EachOf:  # `for rule in routes`, `routes` a parameter
+                    assert isinstance(item, _EachOf)
                     param = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
-                    return Each(param) if isinstance(param, Param) else None
+                    return Each(param, item.index) if isinstance(param, Param) else None
                 if type(item) is _StoredOf:
                     assert isinstance(item, _StoredOf)
                     return Stored(item.owner_class, item.attr, item.index)
@@ -576,6 +590,10 @@ class _Reader:
                 return self._restful_router(node, name)
             if name == "namespace" and isinstance(node.func, ast.Attribute) and self.restful:
                 return self._restful_router(node, "Namespace", parent=node.func.value)
+            if name == "import_module" and node.args and not node.keywords:
+                module = self._literal(node.args[0])  # `importlib.import_module(f"app.{x}")`
+                if module is not None and not module.startswith("."):
+                    return ImportRef(module, None)
             if _optional_guard(node):
                 return NoGuard(name or "")
             if name == "Field":  # pydantic default
@@ -809,12 +827,19 @@ class _Reader:
         """An argument worth keeping: one that may be a router, or a path, a string, or a
         literal list of them a function may register (`register_view(bp, routes=["/a"])`)."""
         if isinstance(node, ast.List | ast.Tuple):
-            values = [self._value(e) for e in node.elts]
-            if values and all(isinstance(v, _PASSABLE) for v in values):
-                return Items(tuple(v for v in values if v is not None))
-            return None
+            return self._items(node)
         value = self._owner(node) if type(node) is ast.Name else self._value(node)
         return value if isinstance(value, _PASSABLE) else None
+
+    def _literal(self, node: ast.expr) -> str | None:
+        """A string `node` spells here, loop variables bound (`f"pkg.{name}"` in a loop over
+        a literal list): a constant, or an f-string or `+` of them; None otherwise."""
+        value = self._expr(node)
+        if isinstance(value, Lit):
+            return value.value
+        if isinstance(value, Concat) and all(isinstance(p, Lit) for p in value.parts):
+            return "".join(p.value for p in value.parts if isinstance(p, Lit))
+        return None
 
     def _own_class_call(self, node: ast.expr) -> bool:
         """`Shop()`, `api.VersionedApi(app)`: a call of a capitalised name that a framework's
@@ -1021,6 +1046,8 @@ class _Reader:
         path = self._path_expr(_argument(call, 0, "rule") or _keyword(call, "path"))
         if path is None:
             return None
+        if type(view) is ast.Name and self._def is not None:
+            view = self._class_view(self._def, view.id) or view
         if _is_method_call(view, "as_view"):  # Flask MethodView
             assert isinstance(view, ast.Call) and isinstance(view.func, ast.Attribute)
             view = view.func.value
@@ -1037,6 +1064,19 @@ class _Reader:
             methods_unknown=methods is not None and _methods(methods) is None and not computed,
             method_exprs=computed,
         )
+
+    def _class_view(self, function: _Def, name: str) -> ast.expr | None:
+        """The `X.as_view(...)` a view variable is made from when the function assigns it more
+        than once (a cache lookup, decorators wrapping it): wrapped or cached, it serves the
+        methods of the class `X`. None when no assignment, or more than one, is `as_view`."""
+        made = [
+            stmt.value
+            for stmt in ast.walk(function)
+            if isinstance(stmt, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+            and _is_method_call(stmt.value, "as_view")
+        ]
+        return made[0] if len(made) == 1 else None
 
     def _method_exprs(self, node: ast.expr | None) -> tuple[Expr, ...]:
         """`methods=[verb]` or `methods=list(verbs)` with names the linker may bind (a
@@ -1153,11 +1193,11 @@ def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
 class _EachOf(ast.expr):
     """A loop variable over the parameter `name`: each item its callers pass."""
 
-    _fields = ("name",)
+    _fields = ("name", "index")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, index: int = -1) -> None:
         super().__init__()
-        self.name = name
+        self.name, self.index = name, index
 
 
 def _index_loops(
@@ -1184,6 +1224,15 @@ def _index_loops(
             ):
                 each = _EachOf(stmt.iter.id)
                 inner = [{**env, stmt.target.id: each} for env in envs]
+            elif (
+                isinstance(stmt.iter, ast.Name)
+                and stmt.iter.id in params
+                and isinstance(stmt.target, ast.Tuple)
+                and all(isinstance(e, ast.Name) for e in stmt.target.elts)
+            ):  # `for path, view in routes:`: each element of each item
+                names = [e.id for e in stmt.target.elts]  # type: ignore[attr-defined]
+                parts = {n: _EachOf(stmt.iter.id, i) for i, n in enumerate(names)}
+                inner = [{**env, **parts} for env in envs]
             elif (stored := _stored_loop(stmt, owner_class)) is not None:
                 inner = [{**env, **stored} for env in envs]
             elif items is not None:
