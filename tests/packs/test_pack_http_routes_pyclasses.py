@@ -366,7 +366,51 @@ def test_a_route_table_wired_by_a_helper_with_cached_class_views() -> None:
     assert _codes(files) == {}
 
 
+# -- WebSocket endpoints are routes too, named as the framework lists them ------------------
+
+WEBSOCKET_ENDPOINTS_ON_ROUTERS: dict[str, str] = {
+    "tickers/streams.py": (
+        "from fastapi import APIRouter, WebSocket\n"
+        "\n"
+        "quotes = APIRouter(prefix='/quotes')\n"
+        "\n"
+        "@quotes.websocket('/{symbol}/stream')\n"
+        "async def stream(sock: WebSocket, symbol: str):\n"
+        "    await sock.accept()\n"
+        "\n"
+        "@quotes.get('/{symbol}')\n"
+        "def last(symbol: str): ...\n"
+    ),
+    "tickers/main.py": (
+        "from fastapi import FastAPI\n"
+        "from tickers.streams import quotes\n"
+        "\n"
+        "api = FastAPI()\n"
+        "api.include_router(quotes, prefix='/v1')\n"
+    ),
+    "board/app.py": (
+        "from starlette.applications import Starlette\n"
+        "\n"
+        "board = Starlette()\n"
+        "\n"
+        "@board.websocket_route('/pins')\n"
+        "async def pins(ws): ...\n"
+    ),
+}
+
+
+def test_websocket_endpoints_on_routers_are_listed() -> None:
+    """`@router.websocket(path)` (FastAPI) and `@app.websocket_route(path)` (Starlette) were
+    silent: each is `WEBSOCKET /path`, the method name Starlette's route table gives them."""
+    assert placed(WEBSOCKET_ENDPOINTS_ON_ROUTERS) == {
+        "WEBSOCKET /v1/quotes/{symbol}/stream": "tickers/streams.py:5 fastapi",
+        "GET /v1/quotes/{symbol}": "tickers/streams.py:9 fastapi",
+        "WEBSOCKET /pins": "board/app.py:5 starlette",
+    }
+
+
 FIXTURES = [
+    WEBSOCKET_ENDPOINTS_ON_ROUTERS,
     A_ROUTE_TABLE_WIRED_BY_A_HELPER_WITH_CACHED_CLASS_VIEWS,
     AN_API_SUBCLASS_SPREADING_ITS_RULES_INTO_ADD_RESOURCE,
     A_WRAPPER_REWRITING_ITS_RULES_IS_FLAGGED_AT_EACH_CALL,

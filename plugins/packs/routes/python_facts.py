@@ -67,6 +67,7 @@ _ROUTER_WORDS = tuple(ROUTER_FRAMEWORKS)
 _BASES = frozenset(base for f in PYTHON for base in f.bases)
 _FRAMEWORK_PACKAGES = frozenset(package for package, _ in _BASES)
 _OWN_PREFIX = {name: key for f in PYTHON for name, key in f.prefix_keywords.items()}
+_FIXED_METHODS = {name: verb for f in PYTHON for name, verb in f.decorator_methods.items()}
 _ROUTE_DECORATORS = {*HTTP_METHODS, *(name for f in PYTHON for name in f.decorators)}
 _STATEMENT_CALLS = {call for f in PYTHON for call in f.mount_calls}
 # flask-restx, flask-restful and flask-restplus: `Api` and `Namespace` are routers there.
@@ -1107,12 +1108,15 @@ class _Reader:
                 continue
             own = self._dependencies_auth(_keyword(decorator, "dependencies"))
             function = self._auth_of(node)
-            methods = None if verb in HTTP_METHODS else _keyword(decorator, "methods")
+            fixed = (verb.upper(),) if verb in HTTP_METHODS else None
+            if verb in _FIXED_METHODS:  # `@router.websocket(path)`: `WEBSOCKET /path`
+                fixed = (_FIXED_METHODS[verb],)
+            methods = None if fixed else _keyword(decorator, "methods")
             self.routes.append(
                 RouteDecl(
                     owner=self._owner(decorator.func.value),
                     path=path,
-                    methods=(verb.upper(),) if verb in HTTP_METHODS else _methods(methods),
+                    methods=fixed or _methods(methods),
                     line=decorator.lineno,
                     handler=node.name,
                     auth=Auth(own.guards + function.guards, function.aliases),
