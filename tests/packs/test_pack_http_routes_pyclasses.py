@@ -409,7 +409,54 @@ def test_websocket_endpoints_on_routers_are_listed() -> None:
     }
 
 
+# -- a route decorator chosen by name: `getattr(router, verb)(path)` ------------------------
+
+COMPUTED_MEMBER_ROUTE_DECORATORS: dict[str, str] = {
+    "inventory/http.py": (
+        "import os\n"
+        "from fastapi import APIRouter\n"
+        "\n"
+        "stock = APIRouter(prefix='/stock')\n"
+        "\n"
+        "def count(): ...\n"
+        "\n"
+        "for verb in ('get', 'head'):\n"
+        "    getattr(stock, verb)('/count')(count)\n"
+        "\n"
+        "def expose(target, verb, rule, fn):\n"
+        "    getattr(target, verb)(rule)(fn)\n"
+        "\n"
+        "expose(stock, 'delete', '/count/{sku}', count)\n"
+        "\n"
+        "@getattr(stock, 'patch')('/count/{sku}')\n"
+        "def adjust(sku: str): ...\n"
+        "\n"
+        "getattr(stock, os.environ['STOCK_VERB'])('/mystery')(count)\n"
+        "getattr(stock, 'include_router')  # not a route\n"
+    ),
+    "inventory/main.py": (
+        "from fastapi import FastAPI\n"
+        "from inventory.http import stock\n"
+        "\n"
+        "app = FastAPI()\n"
+        "app.include_router(stock)\n"
+    ),
+}
+
+
+def test_computed_member_route_decorators_are_routes_or_findings() -> None:
+    files = COMPUTED_MEMBER_ROUTE_DECORATORS
+    assert placed(files) == {
+        "GET /stock/count": "inventory/http.py:9 fastapi",
+        "HEAD /stock/count": "inventory/http.py:9 fastapi",
+        "DELETE /stock/count/{sku}": "inventory/http.py:14 fastapi",
+        "PATCH /stock/count/{sku}": "inventory/http.py:16 fastapi",
+    }
+    assert _codes(files) == {"UNRESOLVED_ROUTE": ["inventory/http.py:19"]}
+
+
 FIXTURES = [
+    COMPUTED_MEMBER_ROUTE_DECORATORS,
     WEBSOCKET_ENDPOINTS_ON_ROUTERS,
     A_ROUTE_TABLE_WIRED_BY_A_HELPER_WITH_CACHED_CLASS_VIEWS,
     AN_API_SUBCLASS_SPREADING_ITS_RULES_INTO_ADD_RESOURCE,

@@ -754,6 +754,10 @@ class _Reader:
     # -- calls and decorators --------------------------------------------------------------
 
     def _call(self, call: ast.Call) -> None:
+        if type(call.func) is ast.Call and call.args and _getattr_call(call.func.func):
+            view = call.args[0]  # `getattr(router, verb)(path)(view)`: a decorator applied
+            self._computed_member(call.func, _dotted(view), self._expr(view))
+            return
         if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
             self._invocation(call)
             self._store(call)
@@ -1092,8 +1096,44 @@ class _Reader:
         found = tuple(self._value(e) or Opaque() for e in elements)
         return found if any(not isinstance(e, Opaque) for e in found) else ()
 
+    def _computed_member(self, call: ast.Call, handler: str | None, view: Expr | None) -> None:
+        """`getattr(router, verb)(path)`: a route decorator chosen by name, the verb a value
+        the linker binds (a literal loop's, a wrapper's argument); a literal that is no HTTP
+        verb (`getattr(r, "include_router")`) is no route."""
+        member = call.func
+        assert isinstance(member, ast.Call)
+        router, verb = member.args[0], member.args[1]
+        if isinstance(verb, ast.Constant) and str(verb.value).lower() not in HTTP_METHODS:
+            return
+        path = self._path_expr(_argument(call, 0, "path"))
+        chosen = self._value(verb)
+        if path is None:
+            return
+        literal = chosen.value.upper() if isinstance(chosen, Lit) else None
+        if isinstance(chosen, Lit) and chosen.value.lower() not in HTTP_METHODS:
+            return
+        self.routes.append(
+            RouteDecl(
+                owner=self._owner(router),
+                path=path,
+                methods=(literal,) if literal else None,
+                line=call.lineno,
+                handler=handler,
+                endpoint=view,
+                methods_unknown=chosen is None,
+                method_exprs=() if literal or chosen is None else (chosen,),
+            )
+        )
+
     def _decorated(self, node: _Def) -> None:
         for decorator in node.decorator_list:
+            if (
+                type(decorator) is ast.Call
+                and type(decorator.func) is ast.Call
+                and _getattr_call(decorator.func)
+            ):
+                self._computed_member(decorator, node.name, None)
+                continue
             if isinstance(decorator, ast.Attribute) and decorator.attr == "before_request":
                 owner = self._owner(decorator.value)
                 if owner is not None:
@@ -1453,6 +1493,17 @@ def _is_method_call(node: ast.expr | None, name: str) -> bool:
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == name
+    )
+
+
+def _getattr_call(node: ast.expr) -> bool:
+    """`getattr(router, verb)` with exactly those two arguments."""
+    return (
+        type(node) is ast.Call
+        and type(node.func) is ast.Name
+        and node.func.id == "getattr"
+        and len(node.args) == 2
+        and not node.keywords
     )
 
 
