@@ -1069,10 +1069,10 @@ class _RouteResolver:
         if isinstance(endpoint, _Scoped):
             if isinstance(endpoint.value, Namespace):
                 value = endpoint.value
-                served = self._class_verbs(endpoint, 0)
-                methods = methods or tuple(served) or None
+                class_verbs = self._class_verbs(endpoint, 0)
+                methods = methods or tuple(class_verbs) or None
                 route_auth = max(route_auth, self._auth(endpoint.file, value.auth))
-                for verb, (file, own) in served.items():
+                for verb, (file, own) in class_verbs.items():
                     verb_auth[verb] = self._auth(file, own)
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
