@@ -431,7 +431,8 @@ class Scanner(Generic[F]):
                     break
                 chosen |= new
             self.parsed = len(outcomes)
-            self._last_wanted = wanted
+            self._last_wanted = set(chosen)  # every file the last link read, not only those
+            # its last round asked for: a repeat then links the very facts of last time, once
             reported = admitted | wanted
             for rel in rels:
                 outcome = outcomes.get(rel)

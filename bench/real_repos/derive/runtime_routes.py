@@ -27,7 +27,15 @@ FASTAPI_DOCS = {"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"}
 
 
 def _place(function: Any, checkout: str) -> tuple[str, int]:
+    view_class = getattr(function, "view_class", None)  # `MethodView.as_view`, flask-restful
     function = inspect.unwrap(function)
+    view_class = view_class or getattr(function, "view_class", None)
+    if view_class is not None:
+        try:
+            path = os.path.relpath(inspect.getsourcefile(view_class) or "?", checkout)
+            return path, inspect.getsourcelines(view_class)[1]
+        except (TypeError, OSError):
+            return "?", 0
     try:
         path = os.path.relpath(inspect.getsourcefile(function) or "?", checkout)
         line = function.__code__.co_firstlineno

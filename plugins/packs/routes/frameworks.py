@@ -38,6 +38,8 @@ class Framework:
     # statement calls that mount, register or hook onto a router (`register_blueprint`)
     mount_calls: tuple[str, ...] = ()
     decorators: tuple[str, ...] = ()  # route decorators besides the HTTP verbs (`@app.route`)
+    # those of them that serve one fixed kind of request, named as it (`@r.websocket`)
+    decorator_methods: Mapping[str, str] = field(default_factory=dict)
     from_modules: tuple[str, ...] = ()  # `routers` count only when imported from these
     # JavaScript: packages whose default export called (or `new`ed) makes an app (`express()`,
     # `new Koa()`) or a router (`new Router()` from `@koa/router`); members that make a router
@@ -192,7 +194,8 @@ READ = (
         prefix_keywords={"APIRouter": "prefix"},
         bases={("fastapi", "FastAPI"): True, ("fastapi", "APIRouter"): False},
         mount_calls=("include_router", "add_api_route", "mount"),
-        decorators=("api_route",),
+        decorators=("api_route", "websocket"),
+        decorator_methods={"websocket": "WEBSOCKET"},
         guards={
             "fastapi.security": frozenset({
                 "OAuth2PasswordBearer", "OAuth2AuthorizationCodeBearer", "OAuth2", "HTTPBearer",
@@ -213,6 +216,8 @@ READ = (
         routers=("Router",),
         bases={("starlette", "Starlette"): True},
         mount_calls=("mount", "add_route"),
+        decorators=("websocket_route",),
+        decorator_methods={"websocket_route": "WEBSOCKET"},
         guards={"starlette.authentication": frozenset({"requires"})},
         not_guards=frozenset({"starlette", "starlette.requests"}),
     ),

@@ -32,6 +32,7 @@ from .model import (
     HTTP_METHODS,
     NESTJS,
     NEXTJS,
+    VARARGS,
     Apply,
     Auth,
     Bound,
@@ -296,6 +297,8 @@ class _RouteResolver:
         }
         # `UserAPIRouter()` calls whose class is no router subclass: what calling it gives
         self.not_routers: dict[tuple[str, str], Expr] = {}
+        self._importing_index: dict[str, set[str]] = {}
+        self._importing_for = -1  # the number of modules the index was built over
         # those whose class is one: where the instance is made, to look its methods up
         self.router_classes: dict[tuple[str, str], tuple[str, Expr]] = {}
         # (file, def site) -> the chains of calls that reach that function (`_chains`)
@@ -717,11 +720,12 @@ class _RouteResolver:
             owner = self._through_some(route.owner, path, site, chain)
             methods = tuple(self._through(m, path, site, chain) for m in route.method_exprs)
             bound = self._through(route.path, path, site, chain)
-            for each in self._alternatives(bound):
+            endpoint = self._through_some(route.endpoint, path, site, chain)
+            for each, view in self._alternatives_with(bound, endpoint):
                 declared = replace(
                     route,
                     owner=owner,
-                    endpoint=self._through_some(route.endpoint, path, site, chain),
+                    endpoint=view,
                     path=each,
                     method_exprs=methods,
                     called_at=place if moved else route.called_at,
@@ -768,6 +772,40 @@ class _RouteResolver:
         if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
             return [Bound(entity.file, value) for value in entity.value.values]
         return [Opaque()]
+
+    def _alternatives_with(
+        self, expr: Expr, companion: Expr | None
+    ) -> list[tuple[Expr, Expr | None]]:
+        """`_alternatives` of a path, each with what `companion` (the view) is in the same
+        item: `for path, view in routes:` takes both from one tuple of the list passed."""
+        if not isinstance(expr, Each) or expr.index < 0:
+            return [(each, companion) for each in self._alternatives(expr)]
+        source = expr.source
+        entity = None if isinstance(source, Param) else self.evaluate(source.file, source.expr)
+        if not (isinstance(entity, _Scoped) and isinstance(entity.value, Items)):
+            return [(Opaque(), companion)]
+        paired = isinstance(companion, Each) and companion.source == source
+        found: list[tuple[Expr, Expr | None]] = []
+        for value in entity.value.values:
+            item = self.evaluate(entity.file, value)
+            values = (
+                item.value.values
+                if isinstance(item, _Scoped) and isinstance(item.value, Items)
+                else ()
+            )
+            if expr.index >= len(values):
+                found.append((Opaque(), companion))
+                continue
+            view = companion
+            if paired:
+                assert isinstance(companion, Each)
+                view = (
+                    Bound(item.file, values[companion.index])  # type: ignore[union-attr]
+                    if 0 <= companion.index < len(values)
+                    else None
+                )
+            found.append((Bound(item.file, values[expr.index]), view))  # type: ignore[union-attr]
+        return found
 
     def _chains(self, path: str, site: str, depth: int = 0) -> list[_Chain]:
         """The chains of calls that reach the function defined at `site` in `path`, innermost
@@ -986,18 +1024,26 @@ class _RouteResolver:
             for name, field_value in value.fields
             if isinstance(field_value, Function) and field_value.site == site
         }
+        importing = self._importing()
         while True:
-            more = {
-                name
-                for facts in self.modules.values()
-                for table in (facts.bindings, facts.exports)
-                for name, value in table.items()
-                if isinstance(value, ImportRef | Sym) and _last(value) in names
-            } - names
+            more = {name for last in names for name in importing.get(last, ())} - names
             if not more:
                 break
             names |= more
         self.words |= names
+
+    def _importing(self) -> dict[str, set[str]]:
+        """Last segment of an imported or aliased name -> the names bound to it, over every
+        module read so far: built once per set of modules, not once per function asked."""
+        if self._importing_for != len(self.modules):
+            index: dict[str, set[str]] = {}
+            for facts in self.modules.values():
+                for table in (facts.bindings, facts.exports):
+                    for name, value in table.items():
+                        if isinstance(value, ImportRef | Sym) and (last := _last(value)):
+                            index.setdefault(last, set()).add(name)
+            self._importing_index, self._importing_for = index, len(self.modules)
+        return self._importing_index
 
     def _own_prefix(self, key: tuple[str, str]) -> tuple[str, Gap | None]:
         node = self.nodes[key]
@@ -1143,10 +1189,11 @@ class _RouteResolver:
         if isinstance(endpoint, _Scoped):
             if isinstance(endpoint.value, Namespace):
                 value = endpoint.value
-                methods = methods or value.verbs or None
+                class_verbs = self._class_verbs(endpoint, 0)
+                methods = methods or tuple(class_verbs) or None
                 route_auth = max(route_auth, self._auth(endpoint.file, value.auth))
-                for verb, own in zip(value.verbs, value.verb_auth, strict=False):
-                    verb_auth[verb] = self._auth(endpoint.file, own)
+                for verb, (file, own) in class_verbs.items():
+                    verb_auth[verb] = self._auth(file, own)
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
         file, line = route.called_at or (path, route.line)
@@ -1177,6 +1224,24 @@ class _RouteResolver:
             names.update(facts.exports)
             pending += ((target, more) for more in facts.star_exports)
         return tuple(m for m in APP_METHODS if m in names)
+
+    def _class_verbs(self, entity: _Scoped, depth: int) -> dict[str, tuple[str, Auth]]:
+        """The methods a class-based view serves (`MethodView`, flask-restful's `Resource`):
+        its own verb methods and those it inherits from the project's base classes, as the
+        framework collects them, each with the file and auth of the class defining it."""
+        value = entity.value
+        assert isinstance(value, Namespace)
+        served = {
+            verb: (entity.file, own)
+            for verb, own in zip(value.verbs, value.verb_auth, strict=False)
+        }
+        if depth < _MAX_DEPTH:
+            for base in value.bases:
+                found = self.evaluate(entity.file, base)
+                if isinstance(found, _Scoped) and isinstance(found.value, Namespace):
+                    for verb, where in self._class_verbs(found, depth + 1).items():
+                        served.setdefault(verb, where)
+        return served
 
     def _global(
         self, framework: str, full: str, gaps: tuple[Gap, ...], version: str = "", file: str = ""
@@ -1637,6 +1702,9 @@ def _passed(call: Invocation, param: Param) -> Expr | None:
     """What `call` passes for `param`: at its position, else by its name."""
     if 0 <= param.index < len(call.args):
         return call.args[param.index]
+    if param.index <= VARARGS:  # `*rules`: the positional arguments from there on
+        rest = call.args[VARARGS - param.index :]
+        return Items(tuple(a for a in rest if a is not None)) if None not in rest else None
     return dict(call.keywords).get(param.name)
 
 
@@ -1797,7 +1865,7 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
     if kind is Each:
         assert isinstance(expr, Each)
         source = _subst(expr.source, here, file, site, call, caller)
-        return Each(source) if isinstance(source, Param | Bound) else Opaque()
+        return Each(source, expr.index) if isinstance(source, Param | Bound) else Opaque()
     if kind is Apply:
         assert isinstance(expr, Apply)
         return Apply(

@@ -92,6 +92,7 @@ class Each:
     rule in routes:` in `def register_view(bp, routes, view_func)`."""
 
     source: Param | Bound
+    index: int = -1  # `for path, view in routes:`: element `index` of each item (-1: the item)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +148,9 @@ class Call:
 
     callee: Expr
     args: tuple[Expr, ...]
+
+
+VARARGS = -2  # a `Param.index` at or below: `*rest` at position VARARGS - index
 
 
 @dataclass(frozen=True, slots=True)

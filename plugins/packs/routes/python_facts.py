@@ -24,6 +24,7 @@ from .model import (
     HTTP_METHODS,
     NO_AUTH,
     STARLETTE,
+    VARARGS,
     Apply,
     Auth,
     Concat,
@@ -62,7 +63,11 @@ _APPS = frozenset(name for f in PYTHON for name in f.apps)
 # A call of a class named with one of these (`UserAPIRouter`, `CTFdFlask`) may make a router of a
 # subclass: the linker checks the class's bases, the name only picks the calls worth checking.
 _ROUTER_WORDS = tuple(ROUTER_FRAMEWORKS)
+# the frameworks' own classes a router may subclass, and the packages that export them
+_BASES = frozenset(base for f in PYTHON for base in f.bases)
+_FRAMEWORK_PACKAGES = frozenset(package for package, _ in _BASES)
 _OWN_PREFIX = {name: key for f in PYTHON for name, key in f.prefix_keywords.items()}
+_FIXED_METHODS = {name: verb for f in PYTHON for name, verb in f.decorator_methods.items()}
 _ROUTE_DECORATORS = {*HTTP_METHODS, *(name for f in PYTHON for name in f.decorators)}
 _STATEMENT_CALLS = {call for f in PYTHON for call in f.mount_calls}
 # flask-restx, flask-restful and flask-restplus: `Api` and `Namespace` are routers there.
@@ -215,9 +220,9 @@ class _Reader:
 
     def _statement(self, stmt: ast.stmt, scope: _Def | None) -> None:
         kind = type(stmt)
-        if kind is ast.Expr:
-            value = stmt.value  # type: ignore[attr-defined]
-            if type(value) is ast.Call:
+        if kind is ast.Expr or kind is ast.Return or kind is ast.Assign:
+            value = stmt.value  # type: ignore[attr-defined]  # `return api.add_resource(...)`,
+            if type(value) is ast.Call:  # `api = configure(bp, routes)` are calls too
                 self._enter(scope)
                 self._call(value)
         elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
@@ -287,31 +292,45 @@ class _Reader:
             kind is ast.Call
             and isinstance(value, Sym)
             and value.path[-1] == CALL
-            and value.path[-2][:1].isupper()
-            and node.args  # type: ignore[attr-defined]
-            and type(node.args[0]) in {ast.Name, ast.Attribute}  # type: ignore[attr-defined]
-        ):  # `gateway = VersionedApi(app)`: a router if the class links to a subclass
-            return self._maybe_router(node)  # type: ignore[arg-type]
+            and self._own_class_call(node)
+        ):  # `gateway = VersionedApi(app)`, `app = Shop()`: a router if the class links to a
+            return self._maybe_router(node)  # type: ignore[arg-type]  # subclass of one
         if value is None and (kind is ast.List or kind is ast.Tuple):
-            items = [self._value(e) for e in node.elts]  # type: ignore[attr-defined]
-            if items and all(isinstance(v, _PASSABLE) for v in items):
-                return Items(tuple(v for v in items if v is not None))
+            return self._items(node)
         return value
+
+    def _items(self, node: ast.expr) -> Items | None:
+        """A literal list or tuple of paths, routers, views or such lists (`routes = [("/a",
+        A), ("/b", B)]`): what a function looping over it may register."""
+        values: list[Expr | None] = []
+        for element in node.elts:  # type: ignore[attr-defined]
+            if type(element) is ast.List or type(element) is ast.Tuple:
+                values.append(self._items(element))
+            else:
+                values.append(self._value(element))
+        if values and all(isinstance(v, _PASSABLE) for v in values):
+            return Items(tuple(v for v in values if v is not None))
+        return None
 
     def _function(self, node: _Def, *, method: bool = False) -> Function:
         returns: Expr | None = None
-        statement = _first_return(node.body)
-        if statement is not None:
+        options: list[Expr] = []
+        for statement in _value_returns(node.body):
             value = statement.value
             if type(value) in _NAMELESS:  # most returns: nothing a parameter could be in
-                returns = self._value(value)
+                option = self._value(value)
             else:
                 saved = (self._scope, self._def, self._env)
                 self._scope, self._def, self._env = _parameters(node), node, {}
                 try:
-                    returns = self._value(value) or self._chosen(value)
+                    option = self._value(value) or self._chosen(value)
                 finally:
                     self._scope, self._def, self._env = saved
+            options.append(option or Opaque())
+        if options:  # `if settings.MULTI: return "/<org>" + rule` then `return rule`: one of
+            returns = options[0] if len(set(options)) == 1 else OneOf(tuple(options))
+            if returns == Opaque():
+                returns = None
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
@@ -337,6 +356,8 @@ class _Reader:
             self._expanding.discard(head)
         if isinstance(value, Sym):
             return Sym((*value.path, *path[1:]))
+        if isinstance(value, ImportRef) and value.attr is None and len(path) == 2:
+            return ImportRef(value.module, path[1])  # `module.blueprint` of an imported module
         if isinstance(value, OneOf) and all(isinstance(o, Sym) for o in value.options):
             return OneOf(
                 tuple(Sym((*o.path, *path[1:])) for o in value.options if isinstance(o, Sym))
@@ -519,8 +540,9 @@ class _Reader:
             if self._env and node.id in self._env:  # type: ignore[union-attr]
                 item = self._env[node.id]  # type: ignore[union-attr]
                 if type(item) is _EachOf:  # `for rule in routes`, `routes` a parameter
+                    assert isinstance(item, _EachOf)
                     param = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
-                    return Each(param) if isinstance(param, Param) else None
+                    return Each(param, item.index) if isinstance(param, Param) else None
                 if type(item) is _StoredOf:
                     assert isinstance(item, _StoredOf)
                     return Stored(item.owner_class, item.attr, item.index)
@@ -545,6 +567,8 @@ class _Reader:
                 if local is not None and name not in self._expanding:
                     self._expanding.add(name)
                     try:
+                        if self._own_class_call(local):  # a factory's `app = Shop()`
+                            return self._maybe_router(local)  # type: ignore[arg-type]
                         return self._value(local)
                     finally:
                         self._expanding.discard(name)
@@ -567,6 +591,10 @@ class _Reader:
                 return self._restful_router(node, name)
             if name == "namespace" and isinstance(node.func, ast.Attribute) and self.restful:
                 return self._restful_router(node, "Namespace", parent=node.func.value)
+            if name == "import_module" and node.args and not node.keywords:
+                module = self._literal(node.args[0])  # `importlib.import_module(f"app.{x}")`
+                if module is not None and not module.startswith("."):
+                    return ImportRef(module, None)
             if _optional_guard(node):
                 return NoGuard(name or "")
             if name == "Field":  # pydantic default
@@ -726,6 +754,10 @@ class _Reader:
     # -- calls and decorators --------------------------------------------------------------
 
     def _call(self, call: ast.Call) -> None:
+        if type(call.func) is ast.Call and call.args and _getattr_call(call.func.func):
+            view = call.args[0]  # `getattr(router, verb)(path)(view)`: a decorator applied
+            self._computed_member(call.func, _dotted(view), self._expr(view))
+            return
         if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
             self._invocation(call)
             self._store(call)
@@ -752,6 +784,7 @@ class _Reader:
             app = self._owner(call.args[0])
             if app is not None:
                 self.mounts.append(MountDecl(app, owner, None, call.lineno, quiet=True))
+            self._invocation(call)  # or a module's own hook: `views.init_app(app)`
 
     def _store(self, call: ast.Call) -> None:
         """`self.entries.append((method, path, view))` in a method: what the instance keeps."""
@@ -799,12 +832,39 @@ class _Reader:
         """An argument worth keeping: one that may be a router, or a path, a string, or a
         literal list of them a function may register (`register_view(bp, routes=["/a"])`)."""
         if isinstance(node, ast.List | ast.Tuple):
-            values = [self._value(e) for e in node.elts]
-            if values and all(isinstance(v, _PASSABLE) for v in values):
-                return Items(tuple(v for v in values if v is not None))
-            return None
+            return self._items(node)
         value = self._owner(node) if type(node) is ast.Name else self._value(node)
         return value if isinstance(value, _PASSABLE) else None
+
+    def _literal(self, node: ast.expr) -> str | None:
+        """A string `node` spells here, loop variables bound (`f"pkg.{name}"` in a loop over
+        a literal list): a constant, or an f-string or `+` of them; None otherwise."""
+        value = self._expr(node)
+        if isinstance(value, Lit):
+            return value.value
+        if isinstance(value, Concat) and all(isinstance(p, Lit) for p in value.parts):
+            return "".join(p.value for p in value.parts if isinstance(p, Lit))
+        return None
+
+    def _own_class_call(self, node: ast.expr) -> bool:
+        """`Shop()`, `api.VersionedApi(app)`: a call of a capitalised name that a framework's
+        own module does not export (`HTTPBearer()` is fastapi's, never a subclass of a router
+        class), so it may make an instance of the project's subclass of an app or router class
+        (the linker checks the bases; the case only picks the calls worth checking)."""
+        if type(node) is not ast.Call:
+            return False
+        name = _callee_name(node)
+        if name is None or not name[:1].isupper() or name.isupper():
+            return False
+        head = node.func
+        while isinstance(head, ast.Attribute | ast.Call):
+            head = head.value if isinstance(head, ast.Attribute) else head.func
+        bound = self.bindings.get(head.id) if isinstance(head, ast.Name) else None
+        return not (
+            isinstance(bound, ImportRef)
+            and bound.module.partition(".")[0] in _FRAMEWORK_PACKAGES
+            and (bound.module.partition(".")[0], name) not in _BASES
+        )
 
     def _maybe_router(self, call: ast.Call, *, quiet: bool = False) -> Expr | None:
         """`UserAPIRouter(...)`: a router if the class links to a subclass of `APIRouter` or
@@ -878,10 +938,34 @@ class _Reader:
         view = call.args[0]
         for url in call.args[1:]:
             path = self._path_expr(url.value if isinstance(url, ast.Starred) else url)
+            if isinstance(url, ast.Starred):  # `*rules`: each rule a call passes
+                path = self._spread(url.value, path)
             if path is not None:
                 self.routes.append(
                     RouteDecl(owner, path, None, call.lineno, _dotted(view), self._expr(view))
                 )
+
+    def _spread(self, node: ast.expr, value: Expr | None) -> Expr:
+        """`*rules` in a call: each item of the parameter `rules` the callers pass, unless the
+        function assigns `rules` anew (`rules = [scoped(r) for r in rules]`), which is not
+        followed (then not known: a finding at each call that reaches it)."""
+        if (
+            isinstance(value, Param)
+            and self._def is not None
+            and type(node) is ast.Name
+            and node.id not in self._reassigned(self._def)
+        ):
+            return Each(value)
+        return Opaque()
+
+    def _reassigned(self, function: _Def) -> set[str]:
+        return {
+            target.id
+            for stmt in ast.walk(function)
+            if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign)
+            for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+            if isinstance(target, ast.Name)
+        }
 
     def _decorated_class(self, node: ast.ClassDef) -> None:
         """flask-restx `@ns.route('/x')` on a `Resource`: its verb methods are the routes."""
@@ -967,6 +1051,8 @@ class _Reader:
         path = self._path_expr(_argument(call, 0, "rule") or _keyword(call, "path"))
         if path is None:
             return None
+        if type(view) is ast.Name and self._def is not None:
+            view = self._class_view(self._def, view.id) or view
         if _is_method_call(view, "as_view"):  # Flask MethodView
             assert isinstance(view, ast.Call) and isinstance(view.func, ast.Attribute)
             view = view.func.value
@@ -984,6 +1070,19 @@ class _Reader:
             method_exprs=computed,
         )
 
+    def _class_view(self, function: _Def, name: str) -> ast.expr | None:
+        """The `X.as_view(...)` a view variable is made from when the function assigns it more
+        than once (a cache lookup, decorators wrapping it): wrapped or cached, it serves the
+        methods of the class `X`. None when no assignment, or more than one, is `as_view`."""
+        made = [
+            stmt.value
+            for stmt in ast.walk(function)
+            if isinstance(stmt, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+            and _is_method_call(stmt.value, "as_view")
+        ]
+        return made[0] if len(made) == 1 else None
+
     def _method_exprs(self, node: ast.expr | None) -> tuple[Expr, ...]:
         """`methods=[verb]` or `methods=list(verbs)` with names the linker may bind (a
         wrapper's parameter): each as an expression; () when literal or not followable."""
@@ -997,8 +1096,44 @@ class _Reader:
         found = tuple(self._value(e) or Opaque() for e in elements)
         return found if any(not isinstance(e, Opaque) for e in found) else ()
 
+    def _computed_member(self, call: ast.Call, handler: str | None, view: Expr | None) -> None:
+        """`getattr(router, verb)(path)`: a route decorator chosen by name, the verb a value
+        the linker binds (a literal loop's, a wrapper's argument); a literal that is no HTTP
+        verb (`getattr(r, "include_router")`) is no route."""
+        member = call.func
+        assert isinstance(member, ast.Call)
+        router, verb = member.args[0], member.args[1]
+        if isinstance(verb, ast.Constant) and str(verb.value).lower() not in HTTP_METHODS:
+            return
+        path = self._path_expr(_argument(call, 0, "path"))
+        chosen = self._value(verb)
+        if path is None:
+            return
+        literal = chosen.value.upper() if isinstance(chosen, Lit) else None
+        if isinstance(chosen, Lit) and chosen.value.lower() not in HTTP_METHODS:
+            return
+        self.routes.append(
+            RouteDecl(
+                owner=self._owner(router),
+                path=path,
+                methods=(literal,) if literal else None,
+                line=call.lineno,
+                handler=handler,
+                endpoint=view,
+                methods_unknown=chosen is None,
+                method_exprs=() if literal or chosen is None else (chosen,),
+            )
+        )
+
     def _decorated(self, node: _Def) -> None:
         for decorator in node.decorator_list:
+            if (
+                type(decorator) is ast.Call
+                and type(decorator.func) is ast.Call
+                and _getattr_call(decorator.func)
+            ):
+                self._computed_member(decorator, node.name, None)
+                continue
             if isinstance(decorator, ast.Attribute) and decorator.attr == "before_request":
                 owner = self._owner(decorator.value)
                 if owner is not None:
@@ -1013,12 +1148,15 @@ class _Reader:
                 continue
             own = self._dependencies_auth(_keyword(decorator, "dependencies"))
             function = self._auth_of(node)
-            methods = None if verb in HTTP_METHODS else _keyword(decorator, "methods")
+            fixed = (verb.upper(),) if verb in HTTP_METHODS else None
+            if verb in _FIXED_METHODS:  # `@router.websocket(path)`: `WEBSOCKET /path`
+                fixed = (_FIXED_METHODS[verb],)
+            methods = None if fixed else _keyword(decorator, "methods")
             self.routes.append(
                 RouteDecl(
                     owner=self._owner(decorator.func.value),
                     path=path,
-                    methods=(verb.upper(),) if verb in HTTP_METHODS else _methods(methods),
+                    methods=fixed or _methods(methods),
                     line=decorator.lineno,
                     handler=node.name,
                     auth=Auth(own.guards + function.guards, function.aliases),
@@ -1099,11 +1237,11 @@ def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
 class _EachOf(ast.expr):
     """A loop variable over the parameter `name`: each item its callers pass."""
 
-    _fields = ("name",)
+    _fields = ("name", "index")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, index: int = -1) -> None:
         super().__init__()
-        self.name = name
+        self.name, self.index = name, index
 
 
 def _index_loops(
@@ -1130,6 +1268,15 @@ def _index_loops(
             ):
                 each = _EachOf(stmt.iter.id)
                 inner = [{**env, stmt.target.id: each} for env in envs]
+            elif (
+                isinstance(stmt.iter, ast.Name)
+                and stmt.iter.id in params
+                and isinstance(stmt.target, ast.Tuple)
+                and all(isinstance(e, ast.Name) for e in stmt.target.elts)
+            ):  # `for path, view in routes:`: each element of each item
+                names = [e.id for e in stmt.target.elts]  # type: ignore[attr-defined]
+                parts = {n: _EachOf(stmt.iter.id, i) for i, n in enumerate(names)}
+                inner = [{**env, **parts} for env in envs]
             elif (stored := _stored_loop(stmt, owner_class)) is not None:
                 inner = [{**env, **stored} for env in envs]
             elif items is not None:
@@ -1271,21 +1418,31 @@ def _super_init(function: _Def) -> ast.Call | None:
     return None
 
 
-def _first_return(body: list[ast.stmt]) -> ast.Return | None:
-    """The first `return <value>` of a function body, nested functions and classes aside, in
-    the order `_flatten` reads statements. Most bodies end in a plain `return` before any
-    compound statement, so that case costs no flattening."""
+def _value_returns(body: list[ast.stmt]) -> list[ast.Return]:
+    """Every `return <value>` of a function body but `return None`, nested functions and
+    classes aside, in the order `_flatten` reads statements: a function whose returns differ
+    returns one of them, which one decided when it runs. Most bodies end in a plain `return`
+    before any compound statement, so that case costs no flattening."""
     for stmt in body:
         kind = type(stmt)
         if kind is ast.Return and stmt.value is not None:  # type: ignore[attr-defined]
-            return stmt  # type: ignore[return-value]
+            return [] if _is_none(stmt.value) else [stmt]  # type: ignore[attr-defined,list-item]
         if kind in _BLOCKS or kind in _TRIES:
             flat: list[ast.stmt] = []
             _flatten(body, flat, [], [])
-            return next(
-                (s for s in flat if isinstance(s, ast.Return) and s.value is not None), None
-            )
-    return None
+            return [
+                s
+                for s in flat
+                if isinstance(s, ast.Return) and s.value is not None and not _is_none(s.value)
+            ][:_MAX_RETURNS]
+    return []
+
+
+_MAX_RETURNS = 16  # the returns of one function read as its options
+
+
+def _is_none(node: ast.expr) -> bool:
+    return type(node) is ast.Constant and node.value is None
 
 
 def _methods(node: ast.expr | None) -> tuple[str, ...] | None:
@@ -1336,6 +1493,17 @@ def _is_method_call(node: ast.expr | None, name: str) -> bool:
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == name
+    )
+
+
+def _getattr_call(node: ast.expr) -> bool:
+    """`getattr(router, verb)` with exactly those two arguments."""
+    return (
+        type(node) is ast.Call
+        and type(node.func) is ast.Name
+        and node.func.id == "getattr"
+        and len(node.args) == 2
+        and not node.keywords
     )
 
 
@@ -1415,8 +1583,11 @@ def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
     keyword-only one)."""
     arguments = function.args
     site = _site(function)
-    found = {a.arg: (site, n) for n, a in enumerate((*arguments.posonlyargs, *arguments.args))}
+    positional = (*arguments.posonlyargs, *arguments.args)
+    found = {a.arg: (site, n) for n, a in enumerate(positional)}
     found.update((a.arg, (site, -1)) for a in arguments.kwonlyargs)
+    if arguments.vararg is not None:  # `*rules`: what a call passes from its position on
+        found[arguments.vararg.arg] = (site, VARARGS - len(positional))
     return found
 
 
