@@ -112,7 +112,12 @@ contract:
 	$(PYTHON) gpp/core/contract/generate.py
 
 # `make test` installs nothing system-wide: `make system-deps` (apt-get) is asked for by name.
-test: lint typecheck node-test node-client-test node-compat-test pytest
+# pytest runs beside lint, mypy and the Node suites (it waits on its children much of the time,
+# and a core is left idle): each part has its own folders, ephemeral ports and token, and a
+# plugin uid is a host-wide lease. Output is grouped per line; any part failing fails the run.
+TEST_PARTS := lint typecheck node-test node-client-test node-compat-test pytest
+test: install
+	$(MAKE) --no-print-directory -j$(words $(TEST_PARTS)) --output-sync=line $(TEST_PARTS)
 
 test-container: container-deps install
 	docker/with-engine.sh $(BIN)/pytest -p no:cacheprovider -v -rP tests/product/test_container.py

@@ -11,8 +11,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parent.parent
+
+settings.register_profile(
+    "gpp", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("gpp")
+"""Every property test, whatever its own `@settings` leave out: no per-example `deadline` and
+no `too_slow` health check, the two clocks Hypothesis reads, which a loaded machine misses
+(tests prove what an example does, never how fast); a failure prints the blob that replays it
+(`@reproduce_failure`), as a flake seen once in CI must be replayable. Loaded here, before
+any test module builds its `@settings`, which take their unsaid values from it."""
 
 # The container suite builds an image and starts compose: only `make test-container` runs it
 # (docker/with-engine.sh sets GPP_REQUIRE_DOCKER), never a plain `pytest` that finds an engine.
