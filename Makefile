@@ -112,12 +112,23 @@ contract:
 	$(PYTHON) gpp/core/contract/generate.py
 
 # `make test` installs nothing system-wide: `make system-deps` (apt-get) is asked for by name.
-# pytest runs beside lint, mypy and the Node suites (it waits on its children much of the time,
-# and a core is left idle): each part has its own folders, ephemeral ports and token, and a
-# plugin uid is a host-wide lease. Output is grouped per line; any part failing fails the run.
-TEST_PARTS := lint typecheck node-test node-client-test node-compat-test pytest
+# Its parts run side by side: pytest in two processes (the gateway's and the client's suites,
+# and the rest), lint, mypy and the Node suites. pytest waits on its children much of the time,
+# so a 2-core machine has room; each process has its own state folder, ephemeral ports and
+# token (tests/conftest.py), and a plugin uid is a host-wide lease, as when two checkouts' suites
+# share a machine. Each part's output comes whole when it ends; any part failing fails the run.
+# `make pytest` is the one-process run.
+PYTEST_GATEWAY := tests/gateway tests/client
+TEST_PARTS := lint typecheck node-test node-client-test node-compat-test pytest-gateway pytest-rest
 test: install
-	$(MAKE) --no-print-directory -j$(words $(TEST_PARTS)) --output-sync=line $(TEST_PARTS)
+	$(MAKE) --no-print-directory -j$(words $(TEST_PARTS)) --output-sync=target $(TEST_PARTS)
+
+.PHONY: pytest-gateway pytest-rest
+pytest-gateway: install
+	$(BIN)/pytest $(PYTEST_GATEWAY)
+
+pytest-rest: install
+	$(BIN)/pytest $(addprefix --ignore=,$(PYTEST_GATEWAY))
 
 test-container: container-deps install
 	docker/with-engine.sh $(BIN)/pytest -p no:cacheprovider -v -rP tests/product/test_container.py
