@@ -6,13 +6,24 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parent.parent
+
+settings.register_profile(
+    "gpp", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("gpp")
+"""Every property test, whatever its own `@settings` leave out: no per-example `deadline` and
+no `too_slow` health check, the two clocks Hypothesis reads, which a loaded machine misses
+(tests prove what an example does, never how fast); a failure prints the blob that replays it
+(`@reproduce_failure`), as a flake seen once in CI must be replayable. Loaded here, before
+any test module builds its `@settings`, which take their unsaid values from it."""
 
 # The container suite builds an image and starts compose: only `make test-container` runs it
 # (docker/with-engine.sh sets GPP_REQUIRE_DOCKER), never a plain `pytest` that finds an engine.
@@ -99,6 +110,43 @@ def run_ok(
 @pytest.fixture
 def demo_repo() -> Path:
     return DEMO_REPO
+
+
+SEARCHABLE_PARTS = (
+    "gpp",
+    "tests/fixtures/plugins",
+    "plugins/examples/demo-repo",
+    "plugins/reference_detector.mjs",
+    "plugins/sdk/node",
+    "plugins/sdk/python/gateforge_plugin",
+)
+"""What a plugin running as an unprivileged uid with no namespaces reads of the checkout: the
+SDKs it imports (`gpp`, `gateforge_plugin`, the Node SDK), the fixture plugins and the demo
+repository."""
+
+
+@pytest.fixture(scope="session")
+def searchable_checkout() -> Iterator[Path]:
+    """A copy of `SEARCHABLE_PARTS` of the checkout, laid out as in it, in a folder every uid
+    can search. Without namespaces nothing is staged for a plugin's own uid, which must then
+    traverse every folder above its files and repository; CI clones into `$(mktemp -d)/c`, a
+    0700 folder, where the product rightly refuses the checkout's own paths. Read only: the
+    tests that use it never write into it."""
+    folder = Path(tempfile.mkdtemp(prefix="gpp-test-checkout-"))
+    try:
+        for part in SEARCHABLE_PARTS:
+            source, copy = REPO / part, folder / part
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            if source.is_dir():
+                ignored = shutil.ignore_patterns("__pycache__", "node_modules", "test")
+                shutil.copytree(source, copy, ignore=ignored)
+            else:
+                shutil.copy2(source, copy)
+        for path in (folder, *folder.rglob("*")):  # a+rX, whatever the umask of the clone
+            path.chmod(path.stat().st_mode | (0o555 if path.is_dir() else 0o444))
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -296,12 +297,17 @@ def process_exited(pid: int) -> bool:
 
 
 def wait_exited(pid: int, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not process_exited(pid):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
+    """Whether `pid` exits (`process_exited`) within `timeout`: woken by its exit (a pidfd is
+    readable once the process has terminated, zombie or reaped), not by polling."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        readable, _, _ = select.select([pidfd], [], [], timeout)
+        return bool(readable) or process_exited(pid)
+    finally:
+        os.close(pidfd)
 
 
 def make_fifo(directory: Path) -> tuple[Path, int]:

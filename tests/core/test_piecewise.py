@@ -424,7 +424,9 @@ def test_any_edit_of_a_result_line_gets_the_same_outcome_on_both_paths(
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(
     st.lists(

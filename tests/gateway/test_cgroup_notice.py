@@ -25,16 +25,25 @@ from app import cgroup_notice, cli, fd_limit, logs, main, unix_socket  # noqa: F
 from app.config import PluginConfig
 from app.server import front_door  # noqa: F401
 from gpp.core import codes
-from gpp.host import Layout
+from gpp.host import Layout, view
 
 NOBODY = 65534
 CHILD_S = 60
-DEMO_REPO = REPO / "plugins/examples/demo-repo"
-NODE_DETECTOR = ["node", str(REPO / "plugins/reference_detector.mjs")]
+DEMO_REPO = Path("plugins/examples/demo-repo")
+NODE_DETECTOR = Path("plugins/reference_detector.mjs")
+"""Both under `searchable_checkout` for uid 65534 (the checkout may lie behind a 0700 folder,
+as CI's `$(mktemp -d)/c`: the product rightly refuses a repository that uid cannot reach)."""
 
 
-def as_nobody(work: Callable[[], str]) -> str:
-    """`work()` run as uid/gid 65534 with no groups, in a forked child (bounded by an alarm)."""
+def node_detector(checkout: Path = REPO) -> list[str]:
+    return ["node", str(checkout / NODE_DETECTOR)]
+
+
+def as_nobody(work: Callable[[], str], checkout: Path) -> str:
+    """`work()` run as uid/gid 65534 with no groups, in a forked child (bounded by an alarm).
+    The sandbox binds the gateway's own `gpp` (and `gateforge_plugin`) into every plugin's view:
+    the child's are `checkout`'s, a folder that uid reaches, as a non-root user's own install
+    would be (this checkout may lie behind a 0700 folder, as CI's `$(mktemp -d)/c`)."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
@@ -42,6 +51,9 @@ def as_nobody(work: Callable[[], str]) -> str:
         try:
             os.close(read_end)
             signal.alarm(CHILD_S)
+            os.chdir("/")  # a user's working folder is theirs; the checkout's may be 0700-bound
+            view.GPP_PACKAGE = checkout / "gpp"
+            view.PYTHON_SDK = checkout / "plugins/sdk/python/gateforge_plugin"
             os.setgroups([])
             os.setresgid(NOBODY, NOBODY, NOBODY)
             os.setresuid(NOBODY, NOBODY, NOBODY)
@@ -76,9 +88,9 @@ def started(plugin: PluginConfig) -> str:
         return f"refused: {exc.diagnostic()}"
 
 
-def registry(tmp_path: Path, *flags: str) -> dict[str, PluginConfig]:
-    entry = {"id": "reference-detector-node", "version": "1.0.0", "root": str(DEMO_REPO),
-             "command": NODE_DETECTOR}  # fmt: skip
+def registry(tmp_path: Path, checkout: Path, *flags: str) -> dict[str, PluginConfig]:
+    entry = {"id": "reference-detector-node", "version": "1.0.0",
+             "root": str(checkout / DEMO_REPO), "command": node_detector(checkout)}  # fmt: skip
     args = cli.build_parser().parse_args(
         ["serve", "--no-token", "--config", str(write_config(tmp_path, [entry])), *flags]
     )
@@ -103,18 +115,18 @@ def test_no_cgroup_is_one_line_with_what_is_lost_and_what_to_do(euid: int) -> No
 
 
 def test_a_non_root_start_says_no_cgroup_exactly_when_its_plugins_are_refused(
-    tmp_path: Path,
+    tmp_path: Path, searchable_checkout: Path
 ) -> None:
     """As uid 65534 the hierarchies are mounted and readable, yet no group can be made under
     root's cgroup (this machine: cgroup v1): the line must follow what a start does."""
-    plugin = registry(tmp_path)["reference-detector-node"]
+    plugin = registry(tmp_path, searchable_checkout)["reference-detector-node"]
     assert plugin.sandbox.cgroup == "required"
 
     def both() -> str:
         line = cgroup_notice.start_line(cgroup_notice.probe(), False, os.geteuid())
         return f"{line}\n{started(plugin)}"
 
-    line, outcome = as_nobody(both).split("\n", 1)
+    line, outcome = as_nobody(both, searchable_checkout).split("\n", 1)
     assert line.startswith("gpp: "), (line, outcome)
     refused = outcome.startswith("refused: ")
     assert refused == line.startswith("gpp: no cgroup for plugins here"), (line, outcome)
@@ -126,17 +138,20 @@ def test_a_non_root_start_says_no_cgroup_exactly_when_its_plugins_are_refused(
         assert outcome.startswith("ok: "), outcome
 
 
-def test_cgroup_optional_runs_a_non_root_gateways_plugins(tmp_path: Path) -> None:
-    plugin = registry(tmp_path, "--cgroup", "optional")["reference-detector-node"]
+def test_cgroup_optional_runs_a_non_root_gateways_plugins(
+    tmp_path: Path, searchable_checkout: Path
+) -> None:
+    plugins = registry(tmp_path, searchable_checkout, "--cgroup", "optional")
+    plugin = plugins["reference-detector-node"]
     assert plugin.sandbox.cgroup == "optional"
-    answer, identity, cgroup = as_nobody(lambda: started(plugin)).split("\n")
+    answer, identity, cgroup = as_nobody(lambda: started(plugin), searchable_checkout).split("\n")
     assert answer.startswith("ok: ") and "users" in answer[4:].split(","), answer
     assert identity == f"the gateway's own uid ({NOBODY}), unprivileged"
     assert cgroup.startswith("none (") and 'config: cgroup = "optional"' in cgroup, cgroup
 
 
 def test_gpp_serve_says_the_line_once_at_start(tmp_path: Path) -> None:
-    entry = {"id": "echo", "version": "1.0.0", "root": str(tmp_path), "command": NODE_DETECTOR}
+    entry = {"id": "echo", "version": "1.0.0", "root": str(tmp_path), "command": node_detector()}
     with served(write_config(tmp_path, [entry]), "--cgroup", "optional") as gateway:
         line = gateway.wait_line(r"^gpp: (plugin cgroups|no cgroup for plugins here)")
         expected = cgroup_notice.start_line(cgroup_notice.probe(), True, os.geteuid())
@@ -144,17 +159,20 @@ def test_gpp_serve_says_the_line_once_at_start(tmp_path: Path) -> None:
         assert len([said for said in gateway.lines if said.startswith("gpp: ")]) == 1
 
 
-def test_a_non_root_gpp_serve_plugin_refused_at_its_start_says_what_to_do(tmp_path: Path) -> None:
+def test_a_non_root_gpp_serve_plugin_refused_at_its_start_says_what_to_do(
+    searchable_checkout: Path,
+) -> None:
     """`gpp serve --plugin` as uid 65534 (its first start pins the version): where no cgroup
     can be made, the refusal is followed by the one line that says what to do."""
 
     def serve() -> str:
         sys.stderr = said = io.StringIO()  # what `gpp serve` prints (the child's own copy)
-        code = cli.main(["serve", "--port", "0", "--repo", str(DEMO_REPO),
-                         "--plugin", "reference-detector-node", "--", *NODE_DETECTOR])  # fmt: skip
+        code = cli.main(["serve", "--port", "0", "--repo", str(searchable_checkout / DEMO_REPO),
+                         "--plugin", "reference-detector-node", "--",
+                         *node_detector(searchable_checkout)])  # fmt: skip
         return f"exit {code}\n{said.getvalue()}"
 
-    exit_line, *said = as_nobody(serve).splitlines()
+    exit_line, *said = as_nobody(serve, searchable_checkout).splitlines()
     assert exit_line == "exit 1", ("uid 65534 may make a cgroup on this host?", exit_line, said)
     assert any("no cgroup can be made for the plugin here" in line for line in said), said
     probed = [line for line in said if line.startswith("gpp: no cgroup for plugins here")]

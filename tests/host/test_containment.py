@@ -260,14 +260,17 @@ def test_healthz_answers_while_a_plugin_start_is_planned(tmp_path: Path) -> None
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the uid switch happens only for a root gateway")
 def test_without_namespaces_a_root_gateways_plugin_is_still_never_root(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, searchable_checkout: Path
 ) -> None:
     """The degraded mode (`network = "inherit"`, `readonly_root = false`, where bwrap cannot
     run) ran the plugin as the gateway's uid: host root with every capability."""
     monkeypatch.setattr(sandbox, "namespaces_available", lambda: False)
-    # without a view to stage it, the plugin's uid cannot reach the gateway's pyenv under /root
+    # without a view to stage it, the plugin's uid cannot reach the gateway's pyenv under /root,
+    # nor a checkout behind a 0700 folder: the probe, its SDK and its repository are a copy
     python = shutil.which("python3", path="/usr/bin") or sys.executable
-    seen = look([python, str(PROBE)], [], network="inherit", readonly_root=False)["self"]
+    probe = searchable_checkout / PROBE.relative_to(REPO)
+    root = searchable_checkout / DEMO_REPO.relative_to(REPO)
+    seen = look([python, str(probe)], [], root, network="inherit", readonly_root=False)["self"]
     first, last = SandboxPolicy().uid_range  # the session's own uid, still never root
     assert seen["Uid"] == seen["Gid"] and first <= int(seen["Uid"]) <= last, seen
     assert int(seen["CapEff"], 16) == int(seen["CapPrm"], 16) == int(seen["CapAmb"], 16) == 0

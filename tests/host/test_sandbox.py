@@ -296,14 +296,18 @@ def wait_frozen(pid: int, timeout: float = 10.0) -> bool:
 
 
 def test_no_namespaces_means_refusal_unless_inherit_is_said(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, searchable_checkout: Path
 ) -> None:
     refusal = "bwrap: No permissions to create a new namespace"
     monkeypatch.setattr(sandbox, "_bwrap_refusal", lambda: refusal)
+    # the plugin's own uid reads the probe, its SDK and its repository: a copy every uid can
+    # reach, as the checkout may lie behind a 0700 folder (CI's `$(mktemp -d)/c`)
+    probe = str(searchable_checkout / Path(PROBE[1]).relative_to(REPO))
+    root = str(searchable_checkout)
 
     async def start(policy: SandboxPolicy, python: str | None = None) -> PluginSession:
-        command = [python or word for word in _python(PROBE)[:1]] + _python(PROBE)[1:]
-        session = PluginSession(command, "sandbox-probe", "1.0.0", cwd=str(REPO), sandbox=policy)
+        command = [python or _python(PROBE)[0], probe]
+        session = PluginSession(command, "sandbox-probe", "1.0.0", cwd=root, sandbox=policy)
         await session.start()
         return session
 

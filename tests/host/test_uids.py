@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DEMO_REPO, reference_command
+from conftest import DEMO_REPO, REPO, reference_command
 
 from gpp.host import PluginSession, SandboxPolicy, process, sandbox, uids
 from gpp.host.sandbox import SpawnPlan
@@ -257,7 +257,7 @@ def processes_of(uid: int) -> list[int]:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="a uid per session is a root gateway's")
 def test_without_namespaces_or_cgroup_a_uid_is_not_given_back_while_a_process_of_it_lives(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, searchable_checkout: Path
 ) -> None:
     """Red team (issue 32): where neither namespaces nor a cgroup can be built and the entry
     allows it, nothing killed a setsid'd grandchild when its session ended, yet the uid went
@@ -265,7 +265,7 @@ def test_without_namespaces_or_cgroup_a_uid_is_not_given_back_while_a_process_of
     survivor, and the survivor the newcomer (per-uid permissions and quotas shared again)."""
     monkeypatch.setattr(sandbox, "namespaces_available", lambda: False)
     monkeypatch.setattr(sandbox, "cgroup_layout", lambda: "no cgroup here (test)")
-    checkout = Path(__file__).resolve().parents[2]
+    checkout = searchable_checkout  # its SDK and repository, which the plugin's uid can reach
     folder = Path(tempfile.mkdtemp(prefix="gpp-lingerer-"))
     folder.chmod(0o755)
     plugin = folder / "lingerer.py"
@@ -275,7 +275,11 @@ def test_without_namespaces_or_cgroup_a_uid_is_not_given_back_while_a_process_of
 
     async def scenario() -> int:
         async with PluginSession(
-            [python, str(plugin)], "lingerer", "1.0.0", cwd=str(DEMO_REPO), sandbox=policy
+            [python, str(plugin)],
+            "lingerer",
+            "1.0.0",
+            cwd=str(checkout / DEMO_REPO.relative_to(REPO)),
+            sandbox=policy,
         ) as session:
             said = session.sandbox_mechanisms["identity"]
             await session.discover(["."])

@@ -534,7 +534,9 @@ SNIPPETS = [
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(st.lists(st.tuples(st.sampled_from(SNIPPETS), st.sampled_from(SNIPPETS)), max_size=6))
 def test_property_any_mix_of_files_scans_the_same_pre_filtered(

@@ -238,7 +238,9 @@ def test_the_no_symlink_shortcut_agrees_with_resolving_by_name(
 
 
 def test_words_are_split_as_the_regex_does() -> None:
-    """The Node twin splits at `/[ \t]+/`: `_words` must give the same words."""
+    """The Node twin splits at `/[ \t]+/`: `_words` must give the same words. 300 examples
+    find each way of getting it wrong in every one of 20 seeded runs (measured: `str.split()`,
+    other whitespace; no `\r` strip, or all of them, or `rstrip()`; tabs not split)."""
     import re
 
     from hypothesis import given, settings
@@ -249,7 +251,7 @@ def test_words_are_split_as_the_regex_does() -> None:
          "table", "route", "GET", "/x", "k=", "=v"]
     )  # fmt: skip
 
-    @settings(max_examples=3000, deadline=None)
+    @settings(max_examples=300)
     @given(st.lists(pieces, max_size=12).map("".join))
     def check(line: str) -> None:
         expected = [w for w in re.split(r"[ \t]+", line.rstrip("\r")) if w]
