@@ -425,14 +425,27 @@ class FrontDoorProtocol(HttpToolsProtocol):
         )
         self._answer_and_close(status, title, detail)
 
+    def _may_answer(self) -> bool:
+        """Whether an answer written now is read as the answer to the request refused: no
+        earlier answer is owed on the connection, and this request's own has not begun.
+
+        In a head (or between requests) `cycle` is the last request whose head was complete:
+        unless its answer is done, one is owed before this request's (a pipelining client's
+        first requests still being served). In a body it is this request's, and `pipeline`
+        holds it while an earlier one is served. A refusal written ahead of an owed answer
+        was read by the client as that answer, and the half-close made the owed answer's
+        write raise, logged by asyncio for every request pipelined: such a refusal closes."""
+        cycle = self.cycle
+        if self._in_body and cycle is not None:
+            return not cycle.response_started and not self.pipeline
+        return cycle is None or cycle.response_complete
+
     def _answer_and_close(self, status: int, title: str, detail: str) -> None:
         self._disarm()
         self._refused = True
         if self.transport.is_closing():
             return
-        cycle = self.cycle  # in a head: the last request's, until this one's head is complete
-        answered = cycle is not None and cycle.response_started
-        if not answered or (self._in_head and cycle.response_complete):
+        if self._may_answer():
             body = problem_body(status, {"type": "about:blank", "title": title, "detail": detail})
             self.transport.write(
                 STATUS_LINE[status]
@@ -486,8 +499,11 @@ class CoalescingTransport:
         self._transport = transport
         self._loop = loop
         self._pending: list[bytes] = []
+        self._ended = False  # write_eof called: the transport refuses writes from then on
 
     def write(self, data: bytes) -> None:
+        if self._ended:  # as a closed transport does: a late answer is dropped, not raised
+            return
         if not self._pending:
             self._loop.call_soon(self._flush)
         self._pending.append(data)
@@ -511,6 +527,7 @@ class CoalescingTransport:
 
     def write_eof(self) -> None:
         self._flush()
+        self._ended = True
         self._transport.write_eof()
 
     def get_write_buffer_size(self) -> int:

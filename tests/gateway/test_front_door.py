@@ -221,6 +221,48 @@ def test_a_head_under_the_limit_with_a_body_in_the_same_read_is_served(gateway: 
 # ------------------------------------------------------------------- request ids and bodies
 
 
+def test_a_refusal_behind_an_answer_still_owed_closes_without_a_log_flood(
+    gateway: Gateway, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Pipelined requests, then a head cut off in the same read, past the head bound (the
+    read counts whole): the first request's answer is still owed when the 431 is due. The
+    refusal was written as if it answered the first request and the connection half-closed;
+    each owed answer then raised "Cannot call writelines() after write_eof()", logged by
+    asyncio (one error per request, unthrottled). One send under a loopback segment is one
+    read; the test waits until the gateway let the connection go."""
+    caplog.set_level(logging.WARNING)
+    pipelined = b"GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 500
+    assert MAX_HEADER_BYTES < len(pipelined) < 60_000  # one loopback segment, one read
+    with connect(gateway) as sock:
+        ours = sock.getsockname()[1]
+        sock.sendall(pipelined + b"GET / HTTP/1.1\r\nHo")
+        response = read_until_closed(sock)
+    deadline = time.monotonic() + WAIT_BOUND_S
+    while _holds_connection_from(gateway, ours) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _refusals(caplog) == [431]  # the case under test was reached
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == []
+    # a refusal is never read as the answer to an earlier request of the connection
+    assert b"431" not in response.split(b"\r\n", 1)[0]
+
+
+def _holds_connection_from(gateway: Gateway, port: int) -> bool:
+    clients = [
+        getattr(protocol, "client", None)
+        for protocol in list(gateway.server.server_state.connections)
+    ]
+    return any(client and client[1] == port for client in clients)
+
+
+def _refusals(caplog: pytest.LogCaptureFixture) -> list[Any]:
+    return [
+        getattr(r, "fields", {}).get("status")
+        for r in caplog.records
+        if r.getMessage() == "front door refusal"
+    ]
+
+
 @pytest.mark.parametrize("request_id", ["🔥", "\u001f", "a b", "é", "\r\nX-Injected: 1"])
 def test_request_ids_that_are_not_header_safe_stay_out_of_headers(
     gateway: Gateway, request_id: str
@@ -288,6 +330,9 @@ class RecordingTransport:
         self.calls.append(("close", None))
         self.closing = True
 
+    def write_eof(self) -> None:
+        self.calls.append(("write_eof", None))
+
     def is_closing(self) -> bool:
         return self.closing
 
@@ -323,3 +368,19 @@ def test_what_one_step_writes_leaves_in_one_go_and_close_sends_it_first() -> Non
     assert CoalescingTransport(RecordingTransport(), None).get_extra_info("peername") == (  # type: ignore[arg-type]
         "info:peername"
     )
+
+
+def test_what_is_written_after_the_half_close_is_dropped_not_raised() -> None:
+    """A real transport raises on a write after `write_eof`, in the flush callback, where
+    asyncio logs it: a late answer is dropped as after `close`."""
+
+    async def scenario() -> list[tuple[str, object]]:
+        real = RecordingTransport()
+        coalescing = CoalescingTransport(real, asyncio.get_running_loop())  # type: ignore[arg-type]
+        coalescing.write(b"refusal")
+        coalescing.write_eof()
+        coalescing.writelines([b"late head", b"late body"])
+        await asyncio.sleep(0)
+        return real.calls
+
+    assert asyncio.run(scenario()) == [("write", b"refusal"), ("write_eof", None)]
