@@ -7,7 +7,7 @@ import { SseParser } from "./sse.js";
 import { exchange, readText } from "./transport.js";
 
 export * from "./errors.js";
-export { checkSocket, defaultTokenFile, findToken } from "./local.js";
+export { checkSocket, checkTcpPeer, defaultTokenFile, findToken, tcpPeerUid } from "./local.js";
 export { SseParser } from "./sse.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -71,7 +71,9 @@ export class GatewayClient {
     const found =
       token ?? findToken({ tokenFile, defaultFile: socketPath !== undefined || isLoopback(base) });
     if (found) extra.authorization = `Bearer ${found}`;
-    this.#target = { baseUrl: base, socketPath, timeoutMs, headers: extra };
+    // A token it found on its own goes only to a loopback listener of this user or root.
+    const checksListener = token === undefined && socketPath === undefined && isLoopback(base);
+    this.#target = { baseUrl: base, socketPath, timeoutMs, headers: extra, checksListener };
   }
 
   /**
