@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +33,7 @@ from ..config import GatewayConfig
 from ..fd_limit import connection_cap
 from ..problems import PROBLEM_TYPE, problem_body
 from ..security import AUTHENTICATED
+from .peers import PeerKey, tcp_owner, unix_peer
 
 log = logging.getLogger("gpp.front_door")
 
@@ -112,6 +115,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._trusted = False  # a request on it presented the token (see `_authenticated`)
         self._body_held = 0  # bytes of the request's body counted in `limits.buffers`
         self._unsent_held = 0  # bytes of unsent answer counted there
+        self._peer: PeerKey | None = None  # who is at the other end, once known (`_peer_key`)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
@@ -149,21 +153,27 @@ class FrontDoorProtocol(HttpToolsProtocol):
         return self._in_body or (self._in_head and self._head_bytes > 0)
 
     def _make_room(self) -> bool:
-        """Close one connection for this one: an idle one, else the oldest with a half-sent
-        request; never one that presented the token (a newcomer has not, yet: a tokenless
-        local process holding the cap with half-sent requests made the engine's idle
-        keep-alive connection go, and its reconnect got 503). False when none qualifies.
-        Only run past the cap, so its walk over the connections costs nothing otherwise."""
-        oldest_half_sent: FrontDoorProtocol | None = None
+        """Close one connection for this one; never one that presented the token (a
+        newcomer has not, yet: a tokenless local process holding the cap with half-sent
+        requests made the engine's idle keep-alive connection go, and its reconnect got 503).
+
+        In order: an idle connection; else one of the peer holding the most connections,
+        when it holds more than this newcomer's peer (`peers`: a uid where the kernel names
+        one), so a local user churning connections (each too young to count as idle) cannot
+        keep another's out; else the oldest half-sent request of a peer holding at least as
+        many as this newcomer's. False when none qualifies. Only run past the cap, so its
+        walk over the connections costs nothing otherwise."""
+        others: list[FrontDoorProtocol] = []
         for other in list(self.connections):
             if other is self or not isinstance(other, FrontDoorProtocol):
                 continue
             if other._lingering:  # refused before, answered, and silent since: let it go now
                 other._lingering = False
                 other.transport.close()
-                continue
-            if other._refused or other._authenticated():
-                continue
+            elif not other._refused and not other.transport.is_closing():
+                others.append(other)
+        closable = [other for other in others if not other._authenticated()]
+        for other in closable:
             if other._idle():
                 other._refused = True
                 other._disarm()
@@ -173,12 +183,31 @@ class FrontDoorProtocol(HttpToolsProtocol):
                     cap=self.limits.max_connections,
                 )
                 return True
-            if other._half_sent() and (
-                oldest_half_sent is None or other._connected_at < oldest_half_sent._connected_at
-            ):
-                oldest_half_sent = other
-        if oldest_half_sent is None:
+        held = Counter(other._peer_key() for other in others)
+        mine = self._peer_key()
+        held[mine] += 1
+        for peer, count in held.most_common():
+            if count <= held[mine]:
+                break
+            theirs = [other for other in closable if other._peer_key() == peer]
+            if theirs:
+                victim = min(theirs, key=_eviction_order)
+                PRESSURE_LOG.note(
+                    "connection closed: its peer holds the most connections at the cap",
+                    cap=self.limits.max_connections,
+                    peer=_peer_name(peer),
+                    connections=count,
+                )
+                victim._answer_and_close(503, "Too many connections", _OVER_CAP_DETAIL)
+                return True
+        half_sent = [
+            other
+            for other in closable
+            if other._half_sent() and held[other._peer_key()] >= held[mine]
+        ]
+        if not half_sent:
             return False
+        oldest_half_sent = min(half_sent, key=lambda other: other._connected_at)
         PRESSURE_LOG.note(
             "half-sent request closed: at the connection cap",
             cap=self.limits.max_connections,
@@ -186,6 +215,27 @@ class FrontDoorProtocol(HttpToolsProtocol):
         )
         oldest_half_sent._answer_and_close(503, "Too many connections", _OVER_CAP_DETAIL)
         return True
+
+    def _peer_key(self) -> PeerKey:
+        """Who is at the other end (`peers`), looked up once it is known."""
+        if self._peer is not None:
+            return self._peer
+        found: PeerKey | None = None
+        sock = self.transport.get_extra_info("socket")
+        try:
+            if sock is not None and sock.family == socket.AF_UNIX:
+                found = unix_peer(sock)
+            else:
+                client = self.transport.get_extra_info("peername")
+                server = self.transport.get_extra_info("sockname")
+                uid = tcp_owner(client, server) if client and server else None
+                found = None if uid is None else ("uid", uid)
+        except OSError:
+            found = None
+        if found is None:  # a remote client, or gone
+            return ("address", self.client[0] if self.client else None)
+        self._peer = found
+        return found
 
     def _refuse_over_cap(self) -> None:
         PRESSURE_LOG.note(
@@ -539,6 +589,18 @@ class CoalescingTransport:
 
 def _peer(client: tuple[str, int] | None) -> str | None:
     return f"{client[0]}:{client[1]}" if client else None
+
+
+def _peer_name(peer: PeerKey) -> str:
+    return f"{peer[0]} {peer[1]}"
+
+
+def _eviction_order(other: FrontDoorProtocol) -> tuple[bool, bool, float]:
+    """Of one peer's connections: a half-sent request first, then one that sent nothing yet,
+    then one being answered; the oldest first in each."""
+    cycle: RequestResponseCycle | None = other.cycle  # None before the first request
+    silent = cycle is None and not other._half_sent()
+    return (not other._half_sent(), not silent, other._connected_at)
 
 
 def protocol_class(limits: ConnectionLimits) -> type[FrontDoorProtocol]:
