@@ -349,3 +349,10 @@ def test_the_owner_of_a_loopback_clients_end_is_found_as_a_dual_stack_listener_s
                 with accepted:
                     assert peers.tcp_owner(client, accepted.getsockname()) == os.geteuid()
     assert peers.tcp_owner(("127.0.0.1", 1), ("127.0.0.1", 2)) is None
+
+
+def test_the_peer_of_a_unix_socket_connection_is_the_uid_the_kernel_names() -> None:
+    """Over a Unix socket the peer is `SO_PEERCRED`'s uid, as the clients check the gateway's."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX)
+    with ours, theirs:
+        assert peers.unix_peer(ours) == ("uid", os.geteuid())
