@@ -217,7 +217,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         return True
 
     def _peer_key(self) -> PeerKey:
-        """Who is at the other end (`peers`), looked up once it is known."""
+        """Who is at the other end (`peers`), asked of the kernel once per connection."""
         if self._peer is not None:
             return self._peer
         found: PeerKey | None = None
@@ -232,8 +232,8 @@ class FrontDoorProtocol(HttpToolsProtocol):
                 found = None if uid is None else ("uid", uid)
         except OSError:
             found = None
-        if found is None:  # a remote client, or gone
-            return ("address", self.client[0] if self.client else None)
+        if found is None:  # a remote client (or gone): asked once, not at every newcomer
+            found = ("address", self.client[0] if self.client else None)
         self._peer = found
         return found
 
