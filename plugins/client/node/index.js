@@ -4,7 +4,7 @@
 import { errorFromProblem, JsonRpcError } from "./errors.js";
 import { findToken, isLoopback } from "./local.js";
 import { SseParser } from "./sse.js";
-import { exchange, readText } from "./transport.js";
+import { CheckingAgent, exchange, readText } from "./transport.js";
 
 export * from "./errors.js";
 export { checkSocket, checkTcpPeer, defaultTokenFile, findToken, tcpPeerUid } from "./local.js";
@@ -72,8 +72,11 @@ export class GatewayClient {
       token ?? findToken({ tokenFile, defaultFile: socketPath !== undefined || isLoopback(base) });
     if (found) extra.authorization = `Bearer ${found}`;
     // A token it found on its own goes only to a loopback listener of this user or root.
-    const checksListener = token === undefined && socketPath === undefined && isLoopback(base);
-    this.#target = { baseUrl: base, socketPath, timeoutMs, headers: extra, checksListener };
+    const checkingAgent =
+      token === undefined && socketPath === undefined && isLoopback(base)
+        ? new CheckingAgent({ keepAlive: true })
+        : undefined;
+    this.#target = { baseUrl: base, socketPath, timeoutMs, headers: extra, checkingAgent };
   }
 
   /**

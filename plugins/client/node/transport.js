@@ -11,8 +11,8 @@ import { checkSocket, checkTcpPeer } from "./local.js";
  * @property {string | undefined} socketPath
  * @property {number} timeoutMs   idle budget: no byte for this long fails the exchange
  * @property {Record<string, string>} headers
- * @property {boolean} [checksListener]  a token the client found on its own, for a loopback URL:
- *   who listens is checked (`checkTcpPeer`) on every connection before a byte is sent
+ * @property {http.Agent} [checkingAgent]  for a token the client found on its own and a loopback
+ *   URL: who listens is checked (`checkTcpPeer`) on every connection before a byte is sent
  */
 
 /**
@@ -52,8 +52,8 @@ export function exchange(target, { method, path, body, accept, signal }) {
       target.socketPath === undefined
         ? { method, headers }
         : { method, headers, socketPath: target.socketPath };
-    if (target.socketPath === undefined && target.checksListener && url.protocol === "http:") {
-      options.createConnection = checkedConnection;
+    if (target.socketPath === undefined && target.checkingAgent && url.protocol === "http:") {
+      options.agent = target.checkingAgent;
     }
     /** @type {http.IncomingMessage | undefined} */
     let answer;
@@ -80,6 +80,17 @@ export function exchange(target, { method, path, body, accept, signal }) {
     });
     req.end(payload);
   });
+}
+
+/** node:http's keep-alive agent, each connection it opens checked first (`checkedConnection`). */
+export class CheckingAgent extends http.Agent {
+  /**
+   * @param {{host?: string | null, port?: number | string | null}} options
+   * @param {(error: Error | null, socket?: net.Socket) => void} done
+   */
+  createConnection(options, done) {
+    return checkedConnection(options, done);
+  }
 }
 
 /**
