@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +33,7 @@ from ..config import GatewayConfig
 from ..fd_limit import connection_cap
 from ..problems import PROBLEM_TYPE, problem_body
 from ..security import AUTHENTICATED
+from .peers import PeerKey, tcp_owner, unix_peer
 
 log = logging.getLogger("gpp.front_door")
 
@@ -84,8 +87,10 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     The head is measured as the bytes received while it is incomplete, counted after each read
     is parsed, so a read that completes the head and carries body bytes is never held against
-    it; the read in which a pipelined request begins may be counted whole (an over-estimate of
-    at most one read, only for pipelining clients). In the body, the bytes received since the
+    it; the read in which a head begins is not counted (an under-estimate of at most one read,
+    whose bytes the parser holds until the next: still bounded). Counted whole, that read held a
+    pipelining client's earlier requests against its last head: 3,000 small pipelined requests
+    got a 431. In the body, the bytes received since the
     last chunk header or body byte are framing: counted before each read is parsed and reset by
     those callbacks, so a read that carries body never counts, and framing that ends a read goes
     uncounted for at most that one read.
@@ -101,6 +106,8 @@ class FrontDoorProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._in_head = True
         self._head_bytes = 0
+        self._head_started = False  # a byte of the head in progress received
+        self._head_began_in_read = False  # ...in the read being parsed (then not counted)
         self._in_body = False
         self._framing_bytes = 0
         self._refused = False
@@ -112,6 +119,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._trusted = False  # a request on it presented the token (see `_authenticated`)
         self._body_held = 0  # bytes of the request's body counted in `limits.buffers`
         self._unsent_held = 0  # bytes of unsent answer counted there
+        self._peer: PeerKey | None = None  # who is at the other end, once known (`_peer_key`)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
@@ -132,7 +140,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         return (
             (cycle is None or cycle.response_complete)
             and not self._in_body
-            and not (self._in_head and self._head_bytes)
+            and not (self._in_head and self._head_started)
             and not self._refused
             and not self.transport.is_closing()
         )
@@ -146,24 +154,30 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     def _half_sent(self) -> bool:
         """Part of a request received (head or body), the rest still awaited."""
-        return self._in_body or (self._in_head and self._head_bytes > 0)
+        return self._in_body or (self._in_head and self._head_started)
 
     def _make_room(self) -> bool:
-        """Close one connection for this one: an idle one, else the oldest with a half-sent
-        request; never one that presented the token (a newcomer has not, yet: a tokenless
-        local process holding the cap with half-sent requests made the engine's idle
-        keep-alive connection go, and its reconnect got 503). False when none qualifies.
-        Only run past the cap, so its walk over the connections costs nothing otherwise."""
-        oldest_half_sent: FrontDoorProtocol | None = None
+        """Close one connection for this one; never one that presented the token (a
+        newcomer has not, yet: a tokenless local process holding the cap with half-sent
+        requests made the engine's idle keep-alive connection go, and its reconnect got 503).
+
+        In order: an idle connection; else one of the peer holding the most connections,
+        when it holds more than this newcomer's peer (`peers`: a uid where the kernel names
+        one), so a local user churning connections (each too young to count as idle) cannot
+        keep another's out; else the oldest half-sent request of a peer holding at least as
+        many as this newcomer's. False when none qualifies. Only run past the cap, so its
+        walk over the connections costs nothing otherwise."""
+        others: list[FrontDoorProtocol] = []
         for other in list(self.connections):
             if other is self or not isinstance(other, FrontDoorProtocol):
                 continue
             if other._lingering:  # refused before, answered, and silent since: let it go now
                 other._lingering = False
                 other.transport.close()
-                continue
-            if other._refused or other._authenticated():
-                continue
+            elif not other._refused and not other.transport.is_closing():
+                others.append(other)
+        closable = [other for other in others if not other._authenticated()]
+        for other in closable:
             if other._idle():
                 other._refused = True
                 other._disarm()
@@ -173,12 +187,31 @@ class FrontDoorProtocol(HttpToolsProtocol):
                     cap=self.limits.max_connections,
                 )
                 return True
-            if other._half_sent() and (
-                oldest_half_sent is None or other._connected_at < oldest_half_sent._connected_at
-            ):
-                oldest_half_sent = other
-        if oldest_half_sent is None:
+        held = Counter(other._peer_key() for other in others)
+        mine = self._peer_key()
+        held[mine] += 1
+        for peer, count in held.most_common():
+            if count <= held[mine]:
+                break
+            theirs = [other for other in closable if other._peer_key() == peer]
+            if theirs:
+                victim = min(theirs, key=_eviction_order)
+                PRESSURE_LOG.note(
+                    "connection closed: its peer holds the most connections at the cap",
+                    cap=self.limits.max_connections,
+                    peer=_peer_name(peer),
+                    connections=count,
+                )
+                victim._answer_and_close(503, "Too many connections", _OVER_CAP_DETAIL)
+                return True
+        half_sent = [
+            other
+            for other in closable
+            if other._half_sent() and held[other._peer_key()] >= held[mine]
+        ]
+        if not half_sent:
             return False
+        oldest_half_sent = min(half_sent, key=lambda other: other._connected_at)
         PRESSURE_LOG.note(
             "half-sent request closed: at the connection cap",
             cap=self.limits.max_connections,
@@ -186,6 +219,27 @@ class FrontDoorProtocol(HttpToolsProtocol):
         )
         oldest_half_sent._answer_and_close(503, "Too many connections", _OVER_CAP_DETAIL)
         return True
+
+    def _peer_key(self) -> PeerKey:
+        """Who is at the other end (`peers`), asked of the kernel once per connection."""
+        if self._peer is not None:
+            return self._peer
+        found: PeerKey | None = None
+        sock = self.transport.get_extra_info("socket")
+        try:
+            if sock is not None and sock.family == socket.AF_UNIX:
+                found = unix_peer(sock)
+            else:
+                client = self.transport.get_extra_info("peername")
+                server = self.transport.get_extra_info("sockname")
+                uid = tcp_owner(client, server) if client and server else None
+                found = None if uid is None else ("uid", uid)
+        except OSError:
+            found = None
+        if found is None:  # a remote client (or gone): asked once, not at every newcomer
+            found = ("address", self.client[0] if self.client else None)
+        self._peer = found
+        return found
 
     def _refuse_over_cap(self) -> None:
         PRESSURE_LOG.note(
@@ -310,6 +364,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
             return
         if self._in_body:
             self._framing_bytes += len(data)
+        self._head_began_in_read = False
         super().data_received(data)
         self._check_framing_after_parse(len(data))
         self._arm_owed()
@@ -327,7 +382,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         the type checker does not carry `_refused` narrowed from before the parse."""
         if self._refused:
             return
-        if self._in_head:  # a head still incomplete after this read
+        if self._in_head and not self._head_began_in_read:  # incomplete, begun before this read
             self._head_bytes += size
             if self._head_bytes > self.limits.max_header_bytes:
                 self._refuse_oversized_head()
@@ -353,6 +408,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         super().on_message_begin()
         self._in_head = True
         self._head_bytes = 0
+        self._head_started = self._head_began_in_read = True
         if self._deadline is None:  # a keep-alive request: its head starts now
             self._owed = "header"
 
@@ -362,7 +418,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         if self.limits.buffers.spent:  # no new work while the gateway holds its budget
             self._refuse_over_budget()  # (still in the head: the answer is written)
             return
-        self._in_head = False
+        self._in_head = self._head_started = False
         self._in_body, self._framing_bytes = True, 0
         self._disarm()
         head_bytes = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
@@ -425,14 +481,27 @@ class FrontDoorProtocol(HttpToolsProtocol):
         )
         self._answer_and_close(status, title, detail)
 
+    def _may_answer(self) -> bool:
+        """Whether an answer written now is read as the answer to the request refused: no
+        earlier answer is owed on the connection, and this request's own has not begun.
+
+        In a head (or between requests) `cycle` is the last request whose head was complete:
+        unless its answer is done, one is owed before this request's (a pipelining client's
+        first requests still being served). In a body it is this request's, and `pipeline`
+        holds it while an earlier one is served. A refusal written ahead of an owed answer
+        was read by the client as that answer, and the half-close made the owed answer's
+        write raise, logged by asyncio for every request pipelined: such a refusal closes."""
+        cycle = self.cycle
+        if self._in_body and cycle is not None:
+            return not cycle.response_started and not self.pipeline
+        return cycle is None or cycle.response_complete
+
     def _answer_and_close(self, status: int, title: str, detail: str) -> None:
         self._disarm()
         self._refused = True
         if self.transport.is_closing():
             return
-        cycle = self.cycle  # in a head: the last request's, until this one's head is complete
-        answered = cycle is not None and cycle.response_started
-        if not answered or (self._in_head and cycle.response_complete):
+        if self._may_answer():
             body = problem_body(status, {"type": "about:blank", "title": title, "detail": detail})
             self.transport.write(
                 STATUS_LINE[status]
@@ -486,8 +555,11 @@ class CoalescingTransport:
         self._transport = transport
         self._loop = loop
         self._pending: list[bytes] = []
+        self._ended = False  # write_eof called: the transport refuses writes from then on
 
     def write(self, data: bytes) -> None:
+        if self._ended:  # as a closed transport does: a late answer is dropped, not raised
+            return
         if not self._pending:
             self._loop.call_soon(self._flush)
         self._pending.append(data)
@@ -511,6 +583,7 @@ class CoalescingTransport:
 
     def write_eof(self) -> None:
         self._flush()
+        self._ended = True
         self._transport.write_eof()
 
     def get_write_buffer_size(self) -> int:
@@ -522,6 +595,18 @@ class CoalescingTransport:
 
 def _peer(client: tuple[str, int] | None) -> str | None:
     return f"{client[0]}:{client[1]}" if client else None
+
+
+def _peer_name(peer: PeerKey) -> str:
+    return f"{peer[0]} {peer[1]}"
+
+
+def _eviction_order(other: FrontDoorProtocol) -> tuple[bool, bool, float]:
+    """Of one peer's connections: a half-sent request first, then one that sent nothing yet,
+    then one being answered; the oldest first in each."""
+    cycle: RequestResponseCycle | None = other.cycle  # None before the first request
+    silent = cycle is None and not other._half_sent()
+    return (not other._half_sent(), not silent, other._connected_at)
 
 
 def protocol_class(limits: ConnectionLimits) -> type[FrontDoorProtocol]:

@@ -36,6 +36,7 @@ _PROTOCOL_STATE = (
     "cycle",
     "connections",
     "parser",
+    "pipeline",
     "url",
     "headers",
 )

@@ -172,6 +172,8 @@ class CpuBudget:
         self._allowance_ns = self.budget_ns  # with a window: what is left of it
         self._used_ns = 0  # the counter at the last check
         self._checked_at = self._loop.time()
+        self.charged_ns = 0
+        """The gateway's own CPU spent on the plugin's behalf (`charge`), counted as its."""
 
     def arm(self) -> None:
         if self._handle is None:
@@ -186,10 +188,17 @@ class CpuBudget:
             self._handle = None
             self._slack_s -= self._loop.time() - self._armed_at
 
+    def charge(self, seconds: float) -> None:
+        """Count work the gateway did for the plugin (parsing what it wrote) as the plugin's
+        own: a plugin writing cheap lines made the gateway spend some 500 times its own CPU,
+        so its budget lasted hours. Seen at the next check (the gateway spends at most one
+        CPU-second a second on it: the check may come that much later than the budget)."""
+        self.charged_ns += int(seconds * 1e9)
+
     def _check(self) -> None:
         self._handle = None
         try:
-            used = self.group.cpu_usage_ns()
+            used = self.group.cpu_usage_ns() + self.charged_ns
         except (OSError, ValueError):
             return  # the group is gone: the session ended
         if self.window_s is None:
@@ -287,9 +296,11 @@ class PluginProcess:
         budget = f"cpu_seconds = {self.budget.budget_ns / 1e9:g}"
         if self.budget.window_s is not None:
             budget += f" in any {self.budget.window_s:g} s"
-        self.killed_for = (
-            f"CPU budget spent: the plugin's cgroup used {used_s:.2f} CPU-seconds, {budget}; killed"
-        )
+        charged_s = self.budget.charged_ns / 1e9
+        used = f"the plugin's cgroup used {used_s - charged_s:.2f} CPU-seconds"
+        if charged_s:
+            used += f" and the gateway {charged_s:.2f} reading its output"
+        self.killed_for = f"CPU budget spent: {used}, {budget}; killed"
         kill_group(self.proc)
         if (group := self.group) is not None:
             group.thaw()
@@ -453,6 +464,11 @@ class ProcessSession:
         """The plugin owes nothing until the next request: freeze it."""
         if self._process is not None:
             self._process.pause()
+
+    def _charge(self, seconds: float) -> None:
+        """Count gateway time spent on this plugin's output against its CPU budget (if any)."""
+        if self._process is not None and self._process.budget is not None:
+            self._process.budget.charge(seconds)
 
     def _end_reason(self) -> str | None:
         """Why the gateway or the kernel ended the plugin (CPU budget, OOM kill), if they did."""

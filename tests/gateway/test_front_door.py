@@ -9,14 +9,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import re
 import socket
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from gateway_harness import Gateway, echo_plugin, running_gateway, write_config
+from gateway_harness import Gateway, echo_plugin, make_fifo, running_gateway, write_config
 
 from app.server.front_door import CoalescingTransport
 from gpp.core import schema
@@ -221,6 +224,86 @@ def test_a_head_under_the_limit_with_a_body_in_the_same_read_is_served(gateway: 
 # ------------------------------------------------------------------- request ids and bodies
 
 
+def test_pipelined_requests_past_the_head_bound_in_one_read_are_all_answered(
+    gateway: Gateway, caplog: pytest.LogCaptureFixture
+) -> None:
+    """500 pipelined requests and the start of one more, in one read larger than the head
+    bound: the read in which the last head began was counted whole against it, so the client
+    got a 431 (written ahead of its first request's answer, and each owed answer then raised
+    "Cannot call writelines() after write_eof()", logged by asyncio, unthrottled). A head now
+    counts from the read after the one it began in: every request is answered, in order."""
+    caplog.set_level(logging.WARNING)
+    pipelined = b"GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 500
+    assert MAX_HEADER_BYTES < len(pipelined) < 60_000  # one loopback segment, one read
+    with connect(gateway) as sock:
+        sock.sendall(pipelined + b"GET /nothing HTTP/1.1\r\nHo")
+        received = _answers(sock, 500)
+        sock.sendall(b"st: 127.0.0.1\r\n\r\n")
+        received += _answers(sock, 1)
+    statuses = re.findall(rb"HTTP/1\.1 (\d{3}) ", received)
+    assert statuses == [b"404"] * 501
+    assert _refusals(caplog) == []
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+def _answers(sock: socket.socket, count: int) -> bytes:
+    """Bytes until `count` answers' status lines and their bodies (small JSON) are in."""
+    received = b""
+    while received.count(b"HTTP/1.1 ") < count or not received.endswith(b"}"):
+        chunk = sock.recv(65536)
+        assert chunk, received[-300:]
+        received += chunk
+    return received
+
+
+def test_a_refusal_behind_an_answer_still_owed_closes_without_a_log_flood(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A request being served, and the next one's head stalled past its deadline behind it:
+    the 408 was written as if it answered the first request, and the connection half-closed;
+    the owed answer then raised "Cannot call writelines() after write_eof()", logged by
+    asyncio (one error per owed answer). Now a refusal with an answer owed closes."""
+    caplog.set_level(logging.WARNING)
+    fifo, gate = make_fifo(tmp_path)
+    plugin = echo_plugin(env={"ECHO_GATE_FIFO": str(fifo)}, root=str(tmp_path))
+    config = write_config(tmp_path, [plugin], gateway={"header_timeout_s": 1.0})
+    body = b'{"paths":["wait"]}'
+    held = request_head(Content_Length=str(len(body))) + body
+    try:
+        with running_gateway(config) as gw, connect(gw) as sock:
+            ours = sock.getsockname()[1]
+            sock.sendall(held + b"GET /healthz HTTP/1.1\r\nHo")  # the second head stalls
+            response = read_until_closed(sock)
+            os.write(gate, b"x")  # the first request's answer comes now
+            deadline = time.monotonic() + WAIT_BOUND_S
+            while _holds_connection_from(gw, ours) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert _refusals(caplog) == [408]  # the case under test was reached
+            served = time.monotonic() + WAIT_BOUND_S  # the plugin answered: nothing raised
+            while gw.plugin("echo")["served"] < 1 and time.monotonic() < served:
+                time.sleep(0.02)
+    finally:
+        os.close(gate)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert b"408" not in response.split(b"\r\n", 1)[0]  # never read as the first's answer
+
+
+def _holds_connection_from(gateway: Gateway, port: int) -> bool:
+    clients = [
+        getattr(protocol, "client", None)
+        for protocol in list(gateway.server.server_state.connections)
+    ]
+    return any(client and client[1] == port for client in clients)
+
+
+def _refusals(caplog: pytest.LogCaptureFixture) -> list[Any]:
+    return [
+        getattr(r, "fields", {}).get("status")
+        for r in caplog.records
+        if r.getMessage() == "front door refusal"
+    ]
+
+
 @pytest.mark.parametrize("request_id", ["🔥", "\u001f", "a b", "é", "\r\nX-Injected: 1"])
 def test_request_ids_that_are_not_header_safe_stay_out_of_headers(
     gateway: Gateway, request_id: str
@@ -288,6 +371,9 @@ class RecordingTransport:
         self.calls.append(("close", None))
         self.closing = True
 
+    def write_eof(self) -> None:
+        self.calls.append(("write_eof", None))
+
     def is_closing(self) -> bool:
         return self.closing
 
@@ -323,3 +409,19 @@ def test_what_one_step_writes_leaves_in_one_go_and_close_sends_it_first() -> Non
     assert CoalescingTransport(RecordingTransport(), None).get_extra_info("peername") == (  # type: ignore[arg-type]
         "info:peername"
     )
+
+
+def test_what_is_written_after_the_half_close_is_dropped_not_raised() -> None:
+    """A real transport raises on a write after `write_eof`, in the flush callback, where
+    asyncio logs it: a late answer is dropped as after `close`."""
+
+    async def scenario() -> list[tuple[str, object]]:
+        real = RecordingTransport()
+        coalescing = CoalescingTransport(real, asyncio.get_running_loop())  # type: ignore[arg-type]
+        coalescing.write(b"refusal")
+        coalescing.write_eof()
+        coalescing.writelines([b"late head", b"late body"])
+        await asyncio.sleep(0)
+        return real.calls
+
+    assert asyncio.run(scenario()) == [("write", b"refusal"), ("write_eof", None)]

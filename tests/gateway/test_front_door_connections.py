@@ -7,7 +7,9 @@ import contextlib
 import json
 import os
 import select
+import shutil
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -16,6 +18,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 import httpx
+import pytest
 from gateway_harness import (
     Gateway,
     ServedGateway,
@@ -29,6 +32,7 @@ from gateway_harness import (
 
 from app.config import load_config
 from app.main import create_app
+from app.server import peers
 from app.server.front_door import server_config
 
 WAIT_S = 30.0
@@ -218,6 +222,68 @@ def test_tokenless_half_sent_requests_never_make_an_authenticated_connection_go(
         assert _answer(fresh).startswith(b"HTTP/1.1 200 ")
 
 
+OTHER_UID = 65534
+CHURN = """
+import collections, socket, sys, time
+port, keep = int(sys.argv[1]), int(sys.argv[2])
+held = collections.deque()
+print("churning", flush=True)
+ends = time.monotonic() + 120
+while time.monotonic() < ends:
+    try:
+        held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+    except OSError:
+        pass
+    while len(held) > keep:
+        held.popleft().close()
+    time.sleep(0.01)
+"""
+"""A tokenless client of another user that keeps `keep` connections open, each replaced by a
+new one within a few hundredths of a second: none ever old enough to count as idle."""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="acting as another user needs root")
+def test_a_tokenless_user_churning_connections_at_the_cap_never_keeps_the_engine_out(
+    tmp_path: Path,
+) -> None:
+    """Issue 33: a local user opening connections without pause, each closed before it
+    could count as idle, held the cap with connections the gateway would not close: the
+    engine's new connection got 503. Past the cap a newcomer now takes the place of a
+    connection of the peer (the uid, from the kernel's socket table) holding the most, when
+    that is more than its own peer holds; the churner's own newcomers get the 503."""
+    token = tmp_path / "token"
+    token.write_text(TOKEN)
+    token.chmod(0o600)
+    cap = 6
+    config = write_config(
+        tmp_path, [echo_plugin()], gateway={"max_connections": cap, "token_file": str(token)}
+    )
+    with keep_alive_gateway(config) as gw:
+        churner = subprocess.Popen(
+            # the system's Python: another user may not enter root's home
+            [shutil.which("python3", path="/usr/bin:/bin") or "python3", "-c", CHURN,
+             str(gw.port), str(cap)],
+            user=OTHER_UID, group=OTHER_UID, extra_groups=[], cwd="/",
+            stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            assert churner.stdout is not None
+            assert select.select([churner.stdout], [], [], WAIT_S)[0], "the churner did not start"
+            assert churner.stdout.readline() == "churning\n"
+            deadline = time.monotonic() + WAIT_S
+            while len(gw.server.server_state.connections) < cap:  # the churner holds the cap
+                assert time.monotonic() < deadline and churner.poll() is None
+                time.sleep(0.01)
+            for _ in range(5):
+                with socket.create_connection(("127.0.0.1", gw.port), WAIT_S) as engine:
+                    engine.sendall(ASK)
+                    assert _answer(engine).startswith(b"HTTP/1.1 200 ")
+            assert churner.poll() is None  # it churned all along
+        finally:
+            churner.kill()
+            churner.wait(WAIT_S)
+
+
 MiB = 1024 * 1024
 
 
@@ -266,3 +332,27 @@ def test_bodies_past_the_buffer_budget_get_503_and_the_budget_is_given_back(
             again = held.enter_context(socket.create_connection(("127.0.0.1", gw.port), WAIT_S))
             again.sendall(_body_head(length) + body)
             assert not _answer(again).startswith(b"HTTP/1.1 503 ")
+
+
+def test_the_owner_of_a_loopback_clients_end_is_found_as_a_dual_stack_listener_sees_it() -> None:
+    """`peers.tcp_owner` asks the kernel (sock_diag) by the addresses the gateway's transport
+    reports: a v4 client of a `::` listener appears v4-mapped there, its own end is v4."""
+    for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::")):
+        with socket.socket(family) as listener:
+            if family == socket.AF_INET6:
+                listener.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            listener.bind((host, 0))
+            listener.listen(1)
+            port = listener.getsockname()[1]
+            with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S):
+                accepted, client = listener.accept()
+                with accepted:
+                    assert peers.tcp_owner(client, accepted.getsockname()) == os.geteuid()
+    assert peers.tcp_owner(("127.0.0.1", 1), ("127.0.0.1", 2)) is None
+
+
+def test_the_peer_of_a_unix_socket_connection_is_the_uid_the_kernel_names() -> None:
+    """Over a Unix socket the peer is `SO_PEERCRED`'s uid, as the clients check the gateway's."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX)
+    with ours, theirs:
+        assert peers.unix_peer(ours) == ("uid", os.geteuid())

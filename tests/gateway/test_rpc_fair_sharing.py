@@ -10,6 +10,7 @@ import asyncio
 import gc
 import json
 import logging
+import os
 import sys
 import tracemalloc
 from pathlib import Path
@@ -23,7 +24,7 @@ from gateway_harness import jsonrpc_plugin, running_gateway, write_config
 from app.routes import rpc_endpoint
 from gpp.core import JsonRpcConnection, codes
 from gpp.core import jsonrpc as core_jsonrpc
-from gpp.host import JsonRpcSession, PluginSession, Timeouts
+from gpp.host import JsonRpcSession, PluginSession, SandboxPolicy, Timeouts
 from gpp.host import jsonrpc as host_jsonrpc
 from gpp.host.process import CpuBudget, StderrRing, allowance_left
 
@@ -126,6 +127,92 @@ def test_the_reader_yields_to_the_loop_between_bounded_batches() -> None:
     assert answer["result"] == count
     assert sum(gaps) == count  # every notification was handled while this task took turns
     assert max(gaps) <= host_jsonrpc.LINES_PER_TURN, max(gaps)
+
+
+def test_after_a_full_slice_the_reader_rests_three_times_as_long() -> None:
+    """At half the loop (a rest as long as the slice), one plugin flooding valid `$/progress`
+    lines made another plugin's discover 1.9 to 3.9 times slower; the reader now leaves the
+    loop three times as long as its slice took: a quarter of the loop at most."""
+    turn = host_jsonrpc.TurnSlice()
+    turn.started -= 0.5  # a slice that took half a second
+    before = turn.elapsed()
+    rest = turn.rest()
+    after = turn.elapsed()
+    assert 3 * before <= rest <= 3 * after
+
+
+def test_the_time_the_reader_spends_on_a_plugins_lines_is_charged_to_it() -> None:
+    """What a plugin's output costs the gateway counts against that plugin: every slice the
+    reader spends on its lines is charged to its CPU budget (`ProcessSession._charge`)."""
+    count = 20_000
+
+    async def scenario() -> tuple[list[float], Any]:
+        charged: list[float] = []
+        session = JsonRpcSession(
+            [sys.executable, str(FIXTURE_PLUGINS / "jsonrpc_notification_flood.py")], "flood"
+        )
+        session._charge = charged.append  # type: ignore[method-assign, assignment]
+        await session.start()
+        try:
+            call = session.send(core_jsonrpc.Request("flood", {"count": count}, 1))
+            assert call is not None
+            answer = await asyncio.wait_for(call.answer, WAIT_S)
+            return charged, answer
+        finally:
+            await session.close(5)
+
+    charged, answer = asyncio.run(scenario())
+    assert answer["result"] == count
+    assert len(charged) >= count // host_jsonrpc.LINES_PER_TURN  # a charge per slice at least
+    assert all(seconds >= 0 for seconds in charged) and sum(charged) > 0
+
+
+def test_work_charged_to_a_budget_is_spent_like_the_plugins_own() -> None:
+    async def scenario() -> list[float]:
+        spent: list[float] = []
+        counter = _Counter()
+        budget = CpuBudget(cast(Any, counter), 1.0, spent.append, host_jsonrpc.CPU_WINDOW_S)
+        counter.used_ns = int(0.25e9)  # the plugin's own: a quarter of its budget
+        budget._check()
+        budget.disarm()
+        assert spent == []
+        budget.charge(0.8)  # the gateway's parsing of its lines
+        budget._check()
+        budget.disarm()
+        return spent
+
+    assert asyncio.run(scenario()) == [pytest.approx(1.05)]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a session cgroup (the CPU budget) needs root")
+def test_a_plugin_flooding_cheap_valid_lines_is_ended_by_its_cpu_budget() -> None:
+    """A plugin writing one prebuilt block of valid `$/progress` lines again and again spends
+    next to no CPU of its own while the gateway parses every line: its budget lasted hours.
+    With the gateway's reading charged to it, `cpu_seconds = 1` ends it, the diagnostic
+    saying what the gateway spent."""
+
+    async def scenario() -> codes.ProtocolError:
+        ended: asyncio.Future[codes.ProtocolError] = asyncio.get_running_loop().create_future()
+        session = JsonRpcSession(
+            [sys.executable, str(FIXTURE_PLUGINS / "jsonrpc_cheap_flood.py")],
+            "cheap-flood",
+            cwd=str(REPO),
+            sandbox=SandboxPolicy(cpu_seconds=1, cgroup="required"),
+            timeouts=Timeouts(request_ms=600_000),
+            on_failure=ended.set_result,
+        )
+        await session.start()
+        try:
+            call = session.send(core_jsonrpc.Request("flood", None, 1))
+            assert call is not None
+            return await asyncio.wait_for(ended, WAIT_S * 3)
+        finally:
+            await session.close(5)
+
+    failure = asyncio.run(scenario())
+    assert isinstance(failure, codes.UnexpectedEOFError), failure
+    assert "CPU budget spent" in failure.problem, failure.problem
+    assert "and the gateway" in failure.problem and "reading its output" in failure.problem
 
 
 # ---------------------------------------------------------------------- fair sharing (item 4)

@@ -182,3 +182,14 @@ export declare function findToken(options?: {
 export declare function defaultTokenFile(): string;
 /** Throws unless the socket and its folder are this user's or root's and closed to others. */
 export declare function checkSocket(socketPath: string): void;
+/** A local TCP connection's other end, as the kernel's socket table names its owner. */
+export interface TcpEnds {
+  localAddress?: string;
+  localPort?: number;
+  remoteAddress?: string;
+  remotePort?: number;
+}
+/** The uid owning the other end of the local TCP connection (/proc/net/tcp, tcp6), if found. */
+export declare function tcpPeerUid(socket: TcpEnds): number | undefined;
+/** Throws unless the other end of the loopback connection is this user's or root's. */
+export declare function checkTcpPeer(socket: TcpEnds, where: string): void;

@@ -4,10 +4,10 @@
 import { errorFromProblem, JsonRpcError } from "./errors.js";
 import { findToken, isLoopback } from "./local.js";
 import { SseParser } from "./sse.js";
-import { exchange, readText } from "./transport.js";
+import { CheckingAgent, exchange, readText } from "./transport.js";
 
 export * from "./errors.js";
-export { checkSocket, defaultTokenFile, findToken } from "./local.js";
+export { checkSocket, checkTcpPeer, defaultTokenFile, findToken, tcpPeerUid } from "./local.js";
 export { SseParser } from "./sse.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -71,7 +71,12 @@ export class GatewayClient {
     const found =
       token ?? findToken({ tokenFile, defaultFile: socketPath !== undefined || isLoopback(base) });
     if (found) extra.authorization = `Bearer ${found}`;
-    this.#target = { baseUrl: base, socketPath, timeoutMs, headers: extra };
+    // A token it found on its own goes only to a loopback listener of this user or root.
+    const checkingAgent =
+      token === undefined && socketPath === undefined && isLoopback(base)
+        ? new CheckingAgent({ keepAlive: true })
+        : undefined;
+    this.#target = { baseUrl: base, socketPath, timeoutMs, headers: extra, checkingAgent };
   }
 
   /**

@@ -2,7 +2,8 @@
 
 import http from "node:http";
 import https from "node:https";
-import { checkSocket } from "./local.js";
+import net from "node:net";
+import { checkSocket, checkTcpPeer } from "./local.js";
 
 /**
  * @typedef {object} Target
@@ -10,6 +11,8 @@ import { checkSocket } from "./local.js";
  * @property {string | undefined} socketPath
  * @property {number} timeoutMs   idle budget: no byte for this long fails the exchange
  * @property {Record<string, string>} headers
+ * @property {http.Agent} [checkingAgent]  for a token the client found on its own and a loopback
+ *   URL: who listens is checked (`checkTcpPeer`) on every connection before a byte is sent
  */
 
 /**
@@ -44,10 +47,14 @@ export function exchange(target, { method, path, body, accept, signal }) {
         return;
       }
     }
+    /** @type {http.RequestOptions} */
     const options =
       target.socketPath === undefined
         ? { method, headers }
         : { method, headers, socketPath: target.socketPath };
+    if (target.socketPath === undefined && target.checkingAgent && url.protocol === "http:") {
+      options.agent = target.checkingAgent;
+    }
     /** @type {http.IncomingMessage | undefined} */
     let answer;
     /** @param {unknown} reason */
@@ -73,6 +80,45 @@ export function exchange(target, { method, path, body, accept, signal }) {
     });
     req.end(payload);
   });
+}
+
+/** node:http's keep-alive agent, each connection it opens checked first (`checkedConnection`). */
+export class CheckingAgent extends http.Agent {
+  /**
+   * @param {{host?: string | null, port?: number | string | null}} options
+   * @param {(error: Error | null, socket?: net.Socket) => void} done
+   */
+  createConnection(options, done) {
+    return checkedConnection(options, done);
+  }
+}
+
+/**
+ * A TCP connection handed to node:http only once the kernel's socket table says its other end
+ * is this user's or root's: node:http writes the request (the token in it) as soon as it has a
+ * socket, so the check must come first.
+ * @param {{host?: string | null, port?: number | string | null}} options
+ * @param {(error: Error | null, socket?: net.Socket) => void} done
+ * @returns {undefined}
+ */
+function checkedConnection(options, done) {
+  const host = options.host ?? "localhost";
+  const socket = net.connect({ host, port: Number(options.port) });
+  /** @param {Error} error */
+  const failed = (error) => done(error);
+  socket.once("error", failed);
+  socket.once("connect", () => {
+    socket.off("error", failed);
+    try {
+      checkTcpPeer(socket, `${host}:${options.port}`);
+    } catch (error) {
+      socket.destroy();
+      done(/** @type {Error} */ (error));
+      return;
+    }
+    done(null, socket);
+  });
+  return undefined;
 }
 
 /**
