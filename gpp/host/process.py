@@ -61,8 +61,9 @@ async def spawn(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             # bwrap sets the plugin's cwd (`--chdir`); the uid it runs as may not reach `cwd`
-            # (uvloop changes directory after the pre-exec step has changed uid)
-            cwd="/" if spawn_plan is not None and spawn_plan.namespaced else cwd,
+            # (uvloop changes directory after the pre-exec step has changed uid); without
+            # bwrap the pre-exec step enters `cwd` as that uid (never as root: a symlink)
+            cwd=cwd if spawn_plan is None else "/" if spawn_plan.namespaced else None,
             env=dict(env),
             start_new_session=True,
             preexec_fn=_child_setup(spawn_plan.preexec if spawn_plan else None),

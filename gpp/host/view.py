@@ -74,6 +74,17 @@ def entry_files(command: Sequence[str], root: str | None) -> list[str]:
     return [path for path in found if os.path.isfile(path)]
 
 
+def runs_itself(executable: str, entries: Sequence[str], plugins_folders: Sequence[str]) -> bool:
+    """Whether the registry's `argv[0]` (`executable`, absolute) is the plugin's own file rather
+    than an interpreter: the command names no other file (`[".../detector", "--stdio"]`, a
+    compiled plugin), or it lies in the plugin's folders (the repository, the entry files'
+    folders, the registry's `view`). Such a file is the plugin's to write: the root side neither
+    reads it (as a version manager's shim) nor follows it (a symlink into a folder only root may
+    search would bring that folder into the view, staged by root)."""
+    others = [entry for entry in entries if entry != executable]
+    return not others or any(_under(executable, folder) for folder in plugins_folders)
+
+
 def plugin_view(
     interpreter: str,
     entries: Sequence[str],
@@ -81,12 +92,19 @@ def plugin_view(
     hide: Iterable[str] = (),
     root: str | None = None,
     reachable: Callable[[str], bool] | None = None,
+    follow_interpreter: bool = True,
 ) -> View:
     """The view of a plugin run by `interpreter` (the resolved binary) on `entries`; `listed`
     is the registry's `view` (None: the entry files' folders). A file the plugin's uid cannot
     reach (`reachable` false: a checkout behind a 0700 folder) is seen through its folder,
-    which can be staged, with the same masks. Raises ViewUnavailable."""
-    folders = _interpreter_paths(interpreter)
+    which can be staged, with the same masks. `follow_interpreter` false (the interpreter is
+    the plugin's own file, `runs_itself`): only its folder, never its symlink's target or
+    prefix. Raises ViewUnavailable."""
+    folders = (
+        _interpreter_paths(interpreter)
+        if follow_interpreter
+        else [os.path.dirname(os.path.abspath(interpreter))]
+    )
     folders += [str(GPP_PACKAGE), *([str(PYTHON_SDK)] if PYTHON_SDK.is_dir() else [])]
     files: list[str] = []
     if listed is None:
