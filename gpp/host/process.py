@@ -537,11 +537,18 @@ HOME_PREFIX = "gpp-home-"
 
 @functools.cache
 def _sweep_stale_homes() -> None:
-    """Remove plugin HOMEs left by gateways that died without cleaning up (SIGKILL)."""
+    """Remove plugin HOMEs left by gateways that died without cleaning up (SIGKILL): only
+    folders of the gateway's own uid, which `mkdtemp` made; anyone may make such a name in the
+    temporary folder, and root removing their tree (a million files, on the event loop) would
+    be theirs to decide."""
     for home in Path(tempfile.gettempdir()).glob(f"{HOME_PREFIX}*-*"):
         creator = home.name.removeprefix(HOME_PREFIX).split("-")[0]
-        if creator.isdigit() and not Path(f"/proc/{creator}").exists():
-            shutil.rmtree(home, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            st = home.lstat()
+            if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+                continue
+            if creator.isdigit() and not Path(f"/proc/{creator}").exists():
+                shutil.rmtree(home, ignore_errors=True)
 
 
 def kill_group(proc: asyncio.subprocess.Process) -> None:

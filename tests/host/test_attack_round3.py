@@ -7,6 +7,7 @@ Each test runs the attack as root and passes only when it fails.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 from test_containment import planned, script, start
 
 from gpp.core import codes
-from gpp.host import SandboxPolicy, sandbox
+from gpp.host import SandboxPolicy, process, sandbox
 
 
 @pytest.mark.parametrize("word", ["--stdio", "serve"])
@@ -94,3 +95,22 @@ def test_without_namespaces_a_repository_swapped_for_a_symlink_is_not_entered_as
         assert "root-only" not in leaked, "the plugin read a root-only tree from its cwd"
     finally:
         shutil.rmtree(base)
+
+
+def test_a_stale_plugin_home_another_user_made_is_left_to_them() -> None:
+    """Anyone may make `/tmp/gpp-home-<a dead pid>-x`: the gateway's first start removed every
+    such folder as root, on the event loop, whoever made it, so a local user (or a plugin of
+    the degraded mode, which shares the host's /tmp) could have root walk and delete a tree of
+    a million files while every client and `/healthz` waited."""
+    dead = next(pid for pid in range(4_194_000, 1, -1) if not os.path.exists(f"/proc/{pid}"))
+    planted = Path(tempfile.gettempdir()) / f"{process.HOME_PREFIX}{dead}-planted"
+    planted.mkdir()
+    try:
+        (planted / "a-file").write_text("theirs\n")
+        for path in (planted, planted / "a-file"):
+            os.chown(path, 65534, 65534)
+        process._sweep_stale_homes.cache_clear()
+        process._sweep_stale_homes()
+        assert (planted / "a-file").exists(), "another user's folder was removed by the gateway"
+    finally:
+        shutil.rmtree(planted, ignore_errors=True)
