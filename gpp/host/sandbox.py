@@ -389,14 +389,24 @@ def _view(spawn: _Spawn) -> None:
     entries = view.entry_files(command, root)
     listed = None if policy.view is None else list(policy.view)
     untrusted = [*([root] if root else []), *(os.path.dirname(e) for e in entries), *(listed or [])]
-    runs_itself = view.runs_itself(executable, entries, untrusted)
-    if runs_itself:  # the plugin's own file: never read as a shim, never followed
-        untrusted.append(os.path.dirname(executable))
+    # what the registry names by path is a file, not a PATH lookup's shim: never read; a file
+    # of the plugin's own (`runs_itself`; words the repository resolves do not count) is never
+    # followed either, and another's symlink only to what the plugin's uid reaches unstaged
+    named = view.entry_files(command, root, absolute=True)
+    runs_itself = view.runs_itself(executable, command, named, untrusted)
+    by_path = "/" in command[0]
     try:
-        resolution = shims.resolve(executable, untrusted)
+        resolution = (
+            shims.Resolution(executable, (executable,))
+            if by_path or runs_itself
+            else shims.resolve(executable, untrusted)
+        )
         reach = None if uid is None else (lambda path: traversable(path, uid, uid))
+        follow: Literal["yes", "reachable", "no"] = (
+            "no" if runs_itself else "reachable" if by_path else "yes"
+        )
         seen = view.plugin_view(
-            resolution.binary, entries, listed, policy.hide, root, reach, not runs_itself
+            resolution.binary, entries, listed, policy.hide, root, reach, follow
         )
     except (shims.Unresolvable, ViewUnavailable) as exc:
         raise SandboxUnavailable(

@@ -19,25 +19,29 @@ from gpp.core import codes
 from gpp.host import SandboxPolicy, process, sandbox
 
 
-@pytest.mark.parametrize("word", ["--stdio", "serve"])
+@pytest.mark.parametrize("word", ["--stdio", "serve", "README.md", "config"])
 def test_a_manager_named_by_a_plugin_run_with_arguments_is_never_run_by_the_gateway(
     tmp_path: Path, word: str
 ) -> None:
     """The registry runs the plugin's own executable with an argument (`[".../detector",
     "--stdio"]`, as a compiled plugin is run): the file has a pyenv shim's shape and names the
     plugin's own `pyenv`. Only a lone `argv[0]` counted as the plugin's file, so the gateway
-    read this one as a trusted shim and ran its manager as root, outside any sandbox."""
+    read this one as a trusted shim and ran its manager as root, outside any sandbox. Nor may
+    a file the argument names decide otherwise: one the repository holds (`README.md`), or a
+    config file the registry names in another folder of the plugin (`config`)."""
     ran = tmp_path / "log" / "ran-as"
     ran.parent.mkdir(mode=0o700)
     plugin = tmp_path / "plugin"
     manager = script(plugin / "libexec" / "pyenv", f"#!/bin/sh\nid -u >> {ran}\nexit 1\n")
     entry = script(plugin / "shims" / "detector", f'#!/bin/sh\nexec "{manager}" exec "$@"\n')
+    if word == "config":
+        word = str(script(plugin / "etc" / "detector.json", "{}\n"))
     with pytest.raises(codes.ProtocolError):
         start([str(entry), word])
     assert not ran.exists(), f"the plugin's manager ran as uid {ran.read_text().split()}"
 
 
-@pytest.mark.parametrize("arguments", [[], ["--stdio"]])
+@pytest.mark.parametrize("arguments", [[], ["--stdio"], ["README.md"], ["config"]])
 def test_a_plugin_executable_linked_into_a_private_folder_brings_nothing_of_it_into_view(
     tmp_path: Path, arguments: list[str]
 ) -> None:
@@ -52,6 +56,8 @@ def test_a_plugin_executable_linked_into_a_private_folder_brings_nothing_of_it_i
     plugin = tmp_path / "plugin"
     plugin.mkdir()
     (plugin / "detector").symlink_to(private / "bin" / "tool")
+    if arguments == ["config"]:
+        arguments = [str(script(plugin / "etc" / "detector.json", "{}\n"))]
     command = [str(plugin / "detector"), *arguments]
     with planned(SandboxPolicy(), command, tmp_path / "home") as argv:
         bound = {argv[i + 2] for i, word in enumerate(argv) if word.endswith("bind")}
