@@ -65,8 +65,9 @@ class ViewUnavailable(Exception):
 
 def entry_files(command: Sequence[str], root: str | None, absolute: bool = False) -> list[str]:
     """The files the registry's command words name (after `argv[0]`, relative to the plugin's
-    root, its cwd); a word after `-c`/`-m` is code, not a file. A lone `argv[0]` that is a file
-    is the plugin itself. `absolute`: only the words that are absolute paths (what the registry
+    root, its cwd); a word after `-c`/`-m` is code, not a file. An `argv[0]` that is a file,
+    run on no other file and no code (alone, or `[".../detector", "--stdio"]`), is the plugin
+    itself (so it is masked in the other plugins' views as any entry file is). `absolute`: only the words that are absolute paths (what the registry
     itself placed; a relative word names whatever the repository holds there). Only `stat`:
     nothing is opened."""
     words: list[str] = []
@@ -76,10 +77,16 @@ def entry_files(command: Sequence[str], root: str | None, absolute: bool = False
         if not follows_code_option and not word.startswith("-") and named:
             words.append(word)
         follows_code_option = word in CODE_OPTIONS
-    if len(command) == 1:
-        words.append(command[0])
-    found = (os.path.abspath(os.path.join(root or os.getcwd(), word)) for word in words)
-    return [path for path in found if os.path.isfile(path)]
+    found = [_file(word, root) for word in words]
+    files = [path for path in found if path is not None]
+    if not files and not any(word in CODE_OPTIONS for word in command[1:]):
+        files = [path for path in [_file(command[0], root)] if path is not None]
+    return files
+
+
+def _file(word: str, root: str | None) -> str | None:
+    path = os.path.abspath(os.path.join(root or os.getcwd(), word))
+    return path if os.path.isfile(path) else None
 
 
 def runs_itself(

@@ -13,8 +13,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from gateway_harness import write_config
 from test_containment import planned, script, start
 
+from app.config import load_config
 from gpp.core import codes
 from gpp.host import SandboxPolicy, process, sandbox
 
@@ -120,3 +122,31 @@ def test_a_stale_plugin_home_another_user_made_is_left_to_them() -> None:
         assert (planted / "a-file").exists(), "another user's folder was removed by the gateway"
     finally:
         shutil.rmtree(planted, ignore_errors=True)
+
+
+def test_a_compiled_plugin_run_with_arguments_is_hidden_from_the_one_beside_it(
+    tmp_path: Path,
+) -> None:
+    """Two compiled plugins side by side, each run with an argument (`[".../a-detector",
+    "--stdio"]`): only a lone `argv[0]` counted as a plugin's entry file, so neither was
+    masked in the other's view (the folder of its executable), where it read the other's
+    program in full."""
+    for plugin_id in ("a", "b"):
+        script(tmp_path / f"{plugin_id}-detector", "#!/bin/sh\n# its code\nexit 1\n")
+    entries = [
+        {
+            "id": plugin_id,
+            "version": "1.0.0",
+            "command": [str(tmp_path / f"{plugin_id}-detector"), "--stdio"],
+        }
+        for plugin_id in ("a", "b")
+    ]
+    config = load_config(write_config(tmp_path, entries))
+    assert str(tmp_path / "b-detector") in config.plugins["a"].sandbox.hide
+    assert str(tmp_path / "a-detector") in config.plugins["b"].sandbox.hide
+    assert str(tmp_path / "a-detector") not in config.plugins["a"].sandbox.hide
+    with planned(
+        config.plugins["a"].sandbox, config.plugins["a"].command, tmp_path / "home"
+    ) as argv:
+        masks = {argv[i + 2] for i, word in enumerate(argv) if word == "--ro-bind"}
+    assert str(tmp_path / "b-detector") in masks, argv
