@@ -61,8 +61,9 @@ async def spawn(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             # bwrap sets the plugin's cwd (`--chdir`); the uid it runs as may not reach `cwd`
-            # (uvloop changes directory after the pre-exec step has changed uid)
-            cwd="/" if spawn_plan is not None and spawn_plan.namespaced else cwd,
+            # (uvloop changes directory after the pre-exec step has changed uid); without
+            # bwrap the pre-exec step enters `cwd` as that uid (never as root: a symlink)
+            cwd=cwd if spawn_plan is None else "/" if spawn_plan.namespaced else None,
             env=dict(env),
             start_new_session=True,
             preexec_fn=_child_setup(spawn_plan.preexec if spawn_plan else None),
@@ -552,11 +553,18 @@ HOME_PREFIX = "gpp-home-"
 
 @functools.cache
 def _sweep_stale_homes() -> None:
-    """Remove plugin HOMEs left by gateways that died without cleaning up (SIGKILL)."""
+    """Remove plugin HOMEs left by gateways that died without cleaning up (SIGKILL): only
+    folders of the gateway's own uid, which `mkdtemp` made; anyone may make such a name in the
+    temporary folder, and root removing their tree (a million files, on the event loop) would
+    be theirs to decide."""
     for home in Path(tempfile.gettempdir()).glob(f"{HOME_PREFIX}*-*"):
         creator = home.name.removeprefix(HOME_PREFIX).split("-")[0]
-        if creator.isdigit() and not Path(f"/proc/{creator}").exists():
-            shutil.rmtree(home, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            st = home.lstat()
+            if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+                continue
+            if creator.isdigit() and not Path(f"/proc/{creator}").exists():
+                shutil.rmtree(home, ignore_errors=True)
 
 
 def kill_group(proc: asyncio.subprocess.Process) -> None:

@@ -350,6 +350,7 @@ def plan(
             spawn.cgroup.procs_files if spawn.cgroup is not None else (),
             spawn.identity,
             None if namespaced else _last_capability(),
+            None if namespaced else spawn.root,
         ),
         spawn.mechanisms,
         spawn.cgroup,
@@ -388,10 +389,25 @@ def _view(spawn: _Spawn) -> None:
     entries = view.entry_files(command, root)
     listed = None if policy.view is None else list(policy.view)
     untrusted = [*([root] if root else []), *(os.path.dirname(e) for e in entries), *(listed or [])]
+    # what the registry names by path is a file, not a PATH lookup's shim: never read; a file
+    # of the plugin's own (`runs_itself`; words the repository resolves do not count) is never
+    # followed either, and another's symlink only to what the plugin's uid reaches unstaged
+    named = view.entry_files(command, root, absolute=True)
+    runs_itself = view.runs_itself(executable, command, named, untrusted)
+    by_path = "/" in command[0]
     try:
-        resolution = shims.resolve(executable, untrusted)
+        resolution = (
+            shims.Resolution(executable, (executable,))
+            if by_path or runs_itself
+            else shims.resolve(executable, untrusted)
+        )
         reach = None if uid is None else (lambda path: traversable(path, uid, uid))
-        seen = view.plugin_view(resolution.binary, entries, listed, policy.hide, root, reach)
+        follow: Literal["yes", "reachable", "no"] = (
+            "no" if runs_itself else "reachable" if by_path else "yes"
+        )
+        seen = view.plugin_view(
+            resolution.binary, entries, listed, policy.hide, root, reach, follow
+        )
     except (shims.Unresolvable, ViewUnavailable) as exc:
         raise SandboxUnavailable(
             f"{command[0]!r} cannot be run in the sandbox: {exc}; name the interpreter by "
@@ -581,7 +597,9 @@ def _identify_sources(sources: Mapping[str, str]) -> dict[str, tuple[int, int]]:
 
 
 def _reach_refusal(root: str, uid: int, gid: int) -> str | None:
-    if traversable(root, uid, gid):
+    """Why `uid:gid` cannot enter the repository `root` on its own, by its path and by where
+    its symlinks lead (the plugin enters it as that uid: `_pre_exec`)."""
+    if all(traversable(path, uid, gid) for path in (root, os.path.realpath(root))):
         return None
     return (
         f"repository {root} lies under a folder uid {uid} cannot search, and without namespaces "
@@ -757,10 +775,14 @@ def _pre_exec(
     procs_files: Sequence[str],
     identity: Identity | None = None,
     lockdown: int | None = None,
+    chdir: str | None = None,
 ) -> None:
     """Runs in the child between fork and exec: only async-signal-tolerant, allocation-light work.
     `lockdown` (no bwrap to do it; the kernel's last capability number): an empty capability
-    bounding set while still root, then, after the uid switch, `no_new_privs`."""
+    bounding set while still root, then, after the uid switch, `no_new_privs`. `chdir` (no
+    bwrap to set the plugin's cwd: the repository) is entered after the uid switch, as the
+    plugin's uid: root's `chdir` would follow a repository swapped for a symlink into a tree
+    that uid cannot search, and leave the plugin inside it."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() == 1:  # the gateway died between fork and prctl
@@ -777,5 +799,10 @@ def _pre_exec(
                 os._exit(LOCKDOWN_FAILED)
     if identity is not None:  # last: placing the process in its cgroup needs root
         identity.switch()  # from root to another uid: permitted, effective and ambient cleared
+    if chdir is not None:
+        try:
+            os.chdir(chdir)
+        except OSError:
+            os._exit(LOCKDOWN_FAILED)
     if lockdown is not None and libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         os._exit(LOCKDOWN_FAILED)

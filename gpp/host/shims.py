@@ -8,7 +8,8 @@ prefix is then in the view.
 
 The gateway may be root, so this is the one place it reads and runs something to plan a spawn,
 and it does so from trusted configuration only (issue 32): the file read is the registry's own
-`argv[0]`, never one in the repository or the plugin's view; the manager must be root's (or the
+`argv[0]` as its PATH finds a bare name (`sandbox._view`: a path the registry names is a file,
+never read), never one in the repository or the plugin's view; the manager must be root's (or the
 gateway's) and writable by no one else; it runs with a fixed environment (nothing read from the
 shim, no `BASH_ENV`), in `/` (no `.python-version` of the repository), for a bounded time, off the
 event loop (`sandbox.plan` runs in a thread), and once per configuration (cached). A plugin's own

@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """Read-only in every sandbox (as symlinks where the host has merged /usr)."""
@@ -30,6 +31,10 @@ GPP_PACKAGE = Path(__file__).resolve().parents[1]
 """Bound read-only so Python plugins can `from gpp.sdk import serve` (editable install or not)."""
 PYTHON_SDK = GPP_PACKAGE.parent / "plugins" / "sdk" / "python" / "gateforge_plugin"
 """The SDK's original public name, from a checkout (an installed wheel has it in site-packages)."""
+GATEWAYS_PREFIXES = tuple(
+    sorted({sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix})
+)
+"""The gateway's own Python installation and venv: trusted as the gateway itself is."""
 CODE_OPTIONS = frozenset({"-c", "-e", "-m", "--eval"})
 """Interpreter options whose value is code or a module name, never a file."""
 EMPTY_FILE = ".gpp-empty"
@@ -58,20 +63,49 @@ class ViewUnavailable(Exception):
     """A path the registry's `view` names does not exist."""
 
 
-def entry_files(command: Sequence[str], root: str | None) -> list[str]:
+def entry_files(command: Sequence[str], root: str | None, absolute: bool = False) -> list[str]:
     """The files the registry's command words name (after `argv[0]`, relative to the plugin's
-    root, its cwd); a word after `-c`/`-m` is code, not a file. A lone `argv[0]` that is a file
-    is the plugin itself. Only `stat`: nothing is opened."""
+    root, its cwd); a word after `-c`/`-m` is code, not a file. An `argv[0]` that is a file,
+    run on no other file and no code (alone, or `[".../detector", "--stdio"]`), is the plugin
+    itself (so it is masked in the other plugins' views as any entry file is). `absolute`: only the words that are absolute paths (what the registry
+    itself placed; a relative word names whatever the repository holds there). Only `stat`:
+    nothing is opened."""
     words: list[str] = []
     follows_code_option = False
     for word in command[1:]:
-        if not follows_code_option and not word.startswith("-"):
+        named = os.path.isabs(word) or not absolute
+        if not follows_code_option and not word.startswith("-") and named:
             words.append(word)
         follows_code_option = word in CODE_OPTIONS
-    if len(command) == 1:
-        words.append(command[0])
-    found = (os.path.abspath(os.path.join(root or os.getcwd(), word)) for word in words)
-    return [path for path in found if os.path.isfile(path)]
+    found = [_file(word, root) for word in words]
+    files = [path for path in found if path is not None]
+    if not files and not any(word in CODE_OPTIONS for word in command[1:]):
+        files = [path for path in [_file(command[0], root)] if path is not None]
+    return files
+
+
+def _file(word: str, root: str | None) -> str | None:
+    path = os.path.abspath(os.path.join(root or os.getcwd(), word))
+    return path if os.path.isfile(path) else None
+
+
+def runs_itself(
+    executable: str, command: Sequence[str], entries: Sequence[str], plugins_folders: Sequence[str]
+) -> bool:
+    """Whether the registry's `argv[0]` (`executable`, absolute) is the plugin's own file rather
+    than an interpreter: the command names no other file (`[".../detector", "--stdio"]`, a
+    compiled plugin; `entries` are the files the registry names by absolute path, not ones a
+    relative word finds in the repository) and no code (`-c`, `-m`: an interpreter's), or it
+    lies in the plugin's folders (the repository, the entry files' folders, the registry's
+    `view`); never the gateway's own Python. Such a file is the plugin's to write: the root
+    side neither reads it (as a version manager's shim) nor follows it (a symlink into a
+    folder only root may search would bring that folder into the view, staged by root)."""
+    if _under(executable, *GATEWAYS_PREFIXES):  # the gateway's own Python, wherever it lies
+        return False
+    others = [entry for entry in entries if entry != executable]
+    runs_code = any(word in CODE_OPTIONS for word in command[1:])
+    alone = not others and not runs_code
+    return alone or any(_under(executable, folder) for folder in plugins_folders)
 
 
 def plugin_view(
@@ -81,12 +115,23 @@ def plugin_view(
     hide: Iterable[str] = (),
     root: str | None = None,
     reachable: Callable[[str], bool] | None = None,
+    follow: Literal["yes", "reachable", "no"] = "yes",
 ) -> View:
     """The view of a plugin run by `interpreter` (the resolved binary) on `entries`; `listed`
     is the registry's `view` (None: the entry files' folders). A file the plugin's uid cannot
     reach (`reachable` false: a checkout behind a 0700 folder) is seen through its folder,
-    which can be staged, with the same masks. Raises ViewUnavailable."""
-    folders = _interpreter_paths(interpreter)
+    which can be staged, with the same masks. How far the interpreter's symlink is followed:
+    "no" (it is the plugin's own file, `runs_itself`): only its folder; "reachable" (a file
+    the registry names by path): its target's folders only where the plugin's uid reaches them
+    (never staged: root would bring a folder only root may search into view); "yes" (found
+    on the registry's PATH): all of them. Raises ViewUnavailable."""
+    if follow == "no":
+        folders = [os.path.dirname(os.path.abspath(interpreter))]
+    else:
+        folders = _interpreter_paths(interpreter)
+    if follow == "reachable" and reachable is not None:
+        as_named = _interpreter_paths(interpreter, follow_symlinks=False)
+        folders = [path for path in folders if path in as_named or reachable(path)]
     folders += [str(GPP_PACKAGE), *([str(PYTHON_SDK)] if PYTHON_SDK.is_dir() else [])]
     files: list[str] = []
     if listed is None:
@@ -114,10 +159,10 @@ def plugin_view(
     return View(tuple(folders), tuple(files), tuple(masked))
 
 
-def _interpreter_paths(executable: str) -> list[str]:
+def _interpreter_paths(executable: str, follow_symlinks: bool = True) -> list[str]:
     """The interpreter's folder (and its real one's), the whole installation when that is the
     gateway's own Python (stdlib, venv, site-packages), and its prefix (`<prefix>/bin/<name>`)."""
-    real = os.path.realpath(executable)
+    real = os.path.realpath(executable) if follow_symlinks else executable
     paths = [os.path.dirname(executable), os.path.dirname(real)]
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     if any(_under(path, prefix) for path in (executable, real) for prefix in prefixes):

@@ -351,21 +351,26 @@ def test_a_repository_behind_a_private_folder_inside_the_plugins_folder_is_reach
 def test_an_interpreter_the_gateway_would_block_on_fails_that_plugin_alone(
     tmp_path: Path, kind: str
 ) -> None:
-    """The registry's own `argv[0]` is the one file the gateway reads to plan (a shim?): a FIFO
-    or the gateway's own pipe (`/proc/self/fd/N`) is refused, never waited on."""
+    """The registry's own `argv[0]`, found on its PATH, is the one file the gateway reads to
+    plan (a shim?): a FIFO there is refused, never waited on; one the registry names by path
+    (the gateway's own pipe, `/proc/self/fd/N`) is never read at all, and fails inside."""
     read_end, write_end = os.pipe()
     fifo = tmp_path / "python3"
     os.mkfifo(fifo, 0o755)
-    executable = str(fifo) if kind == "fifo" else f"/proc/self/fd/{read_end}"
+    executable = "python3" if kind == "fifo" else f"/proc/self/fd/{read_end}"
+    env = on_path(tmp_path)
     try:
         with pytest.raises(codes.UnexpectedEOFError) as refused:
-            bounded(lambda: start([executable, str(REFERENCE_DETECTOR)]), lambda: release(fifo))
+            bounded(
+                lambda: start([executable, str(REFERENCE_DETECTOR)], env=env),
+                lambda: release(fifo),
+            )
     finally:
         os.close(read_end)
         os.close(write_end)
     problem = refused.value.problem
-    assert "plugin could not be started" in problem, problem
     if kind == "fifo":
+        assert "plugin could not be started" in problem, problem
         assert f"{fifo} is not a regular file" in problem, problem
 
 
