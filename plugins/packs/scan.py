@@ -249,8 +249,12 @@ class Scanner(Generic[F]):
         fields: Fields | None = None,
         parse_all: bool = False,
         on_demand: OnDemand[F] | None = None,
+        named: Callable[[str], bool] | None = None,
     ) -> None:
         self.suffixes = tuple(suffixes)
+        # files a pack reads by a name no suffix says (`tsconfig.base.json`): the walk takes
+        # those whose file name this accepts, besides those ending in one of `suffixes`
+        self.named = named
         self.extract = extract
         self.link = link
         self.language = language
@@ -578,10 +582,14 @@ class Scanner(Generic[F]):
             skipped: list[Unresolved] = []
             self._walk(root_fd, target, files, skipped)
             return skipped or None
-        if not path.endswith(self.suffixes):
+        if not self._takes(path.rpartition("/")[2]):
             return Unresolved(path, "unsupported", f"not a {self.language} file")
         files[path] = Found(target, info)
         return None
+
+    def _takes(self, name: str) -> bool:
+        """Whether a file of this name is one the pack reads."""
+        return name.endswith(self.suffixes) or (self.named is not None and self.named(name))
 
     def _walk(
         self, root_fd: int, directory: str, files: dict[str, Found], skipped: list[Unresolved]
@@ -612,7 +620,7 @@ class Scanner(Generic[F]):
                         skipped.append(Unresolved(prefix + name, "unsupported", detail))
                         continue
                 elif not (
-                    entry.is_file(follow_symlinks=False) and name.endswith(self.suffixes)
+                    entry.is_file(follow_symlinks=False) and self._takes(name)
                 ) or is_test_file(name):
                     continue
                 problem = name_problem(name, prefix + name)

@@ -53,6 +53,7 @@ from .js_facts import _COMPUTED_CALL
 from .manifests import is_manifest
 from .model import HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
+from .tsconfig import is_config
 
 # a framework word anywhere in a name (`UserAPIRouter(`, `CTFdFlask(`), as the reader matches it
 _PY_NAMES = tuple(
@@ -136,7 +137,7 @@ def _word_byte(byte: int) -> bool:
 def admits(path: str, data: bytes) -> bool:
     """Whether the file at `path`, of these bytes, can hold facts of its own (see above).
     Substring tests first (`in` is a fast scan), a pattern only where they leave it open."""
-    if is_manifest(path):
+    if is_manifest(path) or is_config(path):
         return False  # it declares nothing: parsed when the linker resolves through it
     if path.endswith(".py"):
         if any(name in data for name in _PY_NAMES):
