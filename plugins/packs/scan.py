@@ -35,7 +35,7 @@ What the scanner does for every pack, so packs never touch the filesystem:
 - Files are opened through `gpp.plugin.repo_files` (an `openat` chain with `O_NOFOLLOW`, confirmed by
   `fstat`), so a symlink swapped in after the check is never read.
 - Unresolved reasons: a named path missing → `not-found`; a named file without one of the pack's
-  suffixes → `unsupported`; over `MAX_FILE_BYTES` → `too-large`; not UTF-8, unreadable, not a
+  suffixes (or a name it takes, `named`) → `unsupported`; over `MAX_FILE_BYTES` → `too-large`; not UTF-8, unreadable, not a
   regular file or a symlink out of the root → `unreadable`; a syntax error → `parse-error`.
 - A pack may parse fewer files on a cold scan: a Python pack's byte pre-filter (`keywords=`,
   `packs.prefilter`), or one driven by its linker (`on_demand=`, `OnDemand`: pack-http-routes);

@@ -214,13 +214,13 @@ def test_an_alias_that_lands_nowhere_is_a_library_as_before() -> None:
     assert placed(files) == {}
 
 
-ALL = {
-    "base-url-only": BASE_URL_ONLY,
-    "paths-with-star": PATHS_WITH_STAR,
-    "fallbacks": FALLBACKS,
-    "extends": EXTENDS,
-    "monorepo": MONOREPO,
-    "jsonc": JSONC,
+ALL = {  # each with a route only an alias reaches under its full path
+    "base-url-only": (BASE_URL_ONLY, "GET /h/ping"),
+    "paths-with-star": (PATHS_WITH_STAR, "GET /users/{id}"),
+    "fallbacks": (FALLBACKS, "GET /reports/daily"),
+    "extends": (EXTENDS, "PATCH /v2/accounts/{accountId}"),
+    "monorepo": (MONOREPO, "GET /blog/posts/recent"),
+    "jsonc": (JSONC, "GET /metrics/prom"),
 }
 
 
@@ -228,7 +228,10 @@ ALL = {
 def test_the_pre_filtered_scan_is_the_scan_of_every_file(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    documents, parsed = scanned_both_ways(tmp_path, ALL[name], monkeypatch)
+    # the configs are walked by name (`tsconfig.shared.json` too) and parsed when the linker
+    # resolves through them, in both modes
+    files, route = ALL[name]
+    documents, parsed = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[1] == documents[0]
-    assert '"unresolved": []' in documents[1] and '"kind": "route"' in documents[1]
+    assert '"unresolved": []' in documents[1] and f'"name": "{route}"' in documents[1]
     assert parsed[1] <= parsed[0]

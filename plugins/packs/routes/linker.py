@@ -1585,8 +1585,7 @@ class _RouteResolver:
         """The file a bare specifier names through the `paths` and `baseUrl` of the nearest
         `tsconfig.json` (else `jsconfig.json`) above the importer, as TypeScript resolves it
         (`tsconfig`): the best `paths` pattern's substitutions in order, then `baseUrl`."""
-        top = specifier.split("/", 2 if specifier.startswith("@") else 1)
-        if "/".join(top[:2] if specifier.startswith("@") else top[:1]) in _KNOWN_LIBRARIES:
+        if _package_name(specifier)[0] in _KNOWN_LIBRARIES:
             return None
         project = self._js_project_of(posixpath.dirname(importer))
         matched = best_pattern(list(project.patterns), specifier) if project.patterns else None
@@ -1654,9 +1653,7 @@ class _RouteResolver:
         """A bare `import` of a package the repository holds (npm, yarn or pnpm workspaces):
         the folder whose `package.json` has that name, its `exports` subpath or a file below it.
         Libraries the framework records name (`express`, `koa-jwt`) are never looked for."""
-        parts = specifier.split("/")
-        cut = 2 if specifier.startswith("@") else 1
-        name, rest = "/".join(parts[:cut]), "/".join(parts[cut:])
+        name, rest = _package_name(specifier)
         if name in _KNOWN_LIBRARIES or not name:
             return None
         if self.workspaces is None:  # every manifest of the walk, read once per link
@@ -1704,6 +1701,13 @@ _READ = ", ".join(_READ_NAMES[:-1]) + " and " + _READ_NAMES[-1]
 
 _EMPTY_PYTHON = ModuleFacts("python")
 _EMPTY_JS = ModuleFacts("javascript")
+
+
+def _package_name(specifier: str) -> tuple[str, str]:
+    """A bare specifier's package name (`@scope/name`, `name`) and the subpath after it."""
+    parts = specifier.split("/")
+    cut = 2 if specifier.startswith("@") else 1
+    return "/".join(parts[:cut]), "/".join(parts[cut:])
 
 
 def _last(value: ImportRef | Sym) -> str | None:

@@ -24,6 +24,8 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   reader's member call has it (a comment between the `.` and the word is a limit). A Next.js
   route file (`pages/api/**`, `app/**/route.ts`: `nextjs.route_file`) is admitted by its path,
   a `next.config.*` naming `basePath` by its name and that word (`nextjs.config_file`).
+  `package.json` and `tsconfig*.json`/`jsconfig*.json` declare nothing: the linker asks for
+  them when it resolves an import through them (`manifests`, `tsconfig`).
 
 Django (`django_facts`): a URLconf or settings file holds one of its record's seeds
 (`urlpatterns`, `ROOT_URLCONF`, `DJANGO_SETTINGS_MODULE`, `REST_FRAMEWORK`,
