@@ -147,6 +147,31 @@ def test_an_extended_config_gives_the_options_the_config_does_not_set() -> None:
     }
 
 
+# -- `${configDir}` in a shared base: the folder of the config in use, not the base's --
+
+CONFIG_DIR = {
+    "tsconfig.shared.json": (
+        '{"compilerOptions": {"paths": {"#svc/*": ["${configDir}/handlers/*"]},'
+        ' "baseUrl": "${configDir}/lib"}}'
+    ),
+    "one/tsconfig.json": '{"extends": "../tsconfig.shared.json"}',
+    "one/main.ts": app({"jobs": "#svc/jobs", "misc": "misc"}, prefix="/one"),
+    "one/handlers/jobs.ts": router("get", "/pending"),
+    "one/lib/misc.ts": router("get", "/about"),
+    "two/tsconfig.json": '{"extends": "../tsconfig.shared.json"}',
+    "two/main.ts": app({"jobs": "#svc/jobs"}, prefix="/two"),
+    "two/handlers/jobs.ts": router("post", "/retry"),
+}
+
+
+def test_config_dir_is_the_folder_of_the_config_in_use() -> None:
+    assert placed(CONFIG_DIR) == {
+        "GET /one/jobs/pending": "one/handlers/jobs.ts:3 express",
+        "GET /one/misc/about": "one/lib/misc.ts:3 express",
+        "POST /two/jobs/retry": "two/handlers/jobs.ts:3 express",
+    }
+
+
 # -- a monorepo: each file's nearest config decides, the same alias twice --
 
 MONOREPO = {
@@ -221,6 +246,7 @@ ALL = {  # each with a route only an alias reaches under its full path
     "extends": (EXTENDS, "PATCH /v2/accounts/{accountId}"),
     "monorepo": (MONOREPO, "GET /blog/posts/recent"),
     "jsonc": (JSONC, "GET /metrics/prom"),
+    "config-dir": (CONFIG_DIR, "POST /two/jobs/retry"),
 }
 
 

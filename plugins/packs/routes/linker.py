@@ -69,7 +69,7 @@ from .model import (
 from .nest_link import NestLink, app_root, holds
 from .nextjs import APP_METHODS
 from .paths import brace_path, join, join_prefix
-from .tsconfig import PROJECT_CONFIGS, best_pattern, extended
+from .tsconfig import CONFIG_DIR, PROJECT_CONFIGS, best_pattern, extended
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 LINK_BUDGET = 25_000
@@ -200,6 +200,7 @@ class _Project(NamedTuple):
     base_url: str | None
     paths_folder: str | None  # None: no config of the chain sets `paths`
     patterns: dict[str, tuple[str, ...]]
+    config_folder: str = ""  # `${configDir}`: the folder of the config in use
 
     @property
     def paths_root(self) -> str:
@@ -1592,9 +1593,12 @@ class _RouteResolver:
         if matched is not None:
             pattern, star = matched
             for substitution in project.patterns[pattern]:
-                target = posixpath.normpath(
-                    posixpath.join(project.paths_root, substitution.replace("*", star, 1))
-                )
+                written = substitution.replace("*", star, 1)
+                if written.startswith(CONFIG_DIR):  # the folder of the config in use
+                    rest = written[len(CONFIG_DIR) :].lstrip("/")
+                    target = posixpath.normpath(posixpath.join(project.config_folder, rest))
+                else:
+                    target = posixpath.normpath(posixpath.join(project.paths_root, written))
                 found = None if target.startswith("..") else self._js_path(target)
                 if found is not None:
                     return found
@@ -1615,6 +1619,10 @@ class _RouteResolver:
         )
         if config is not None:
             project = self._js_config(config, 0)
+            project = project._replace(config_folder=folder)
+            if project.base_url is not None and project.base_url.startswith(CONFIG_DIR):
+                written = posixpath.join(folder, project.base_url[len(CONFIG_DIR) :].lstrip("/"))
+                project = project._replace(base_url=posixpath.normpath(written))
         elif folder:
             project = self._js_project_of(posixpath.dirname(folder))
         else:
@@ -1636,7 +1644,9 @@ class _RouteResolver:
                 self.touched.add(named if named in self.failed else parent)
         folder = posixpath.dirname(config)
         base = facts.bindings.get("baseUrl")
-        if isinstance(base, Lit):
+        if isinstance(base, Lit) and base.value.startswith(CONFIG_DIR):
+            project = project._replace(base_url=base.value)  # placed by the config in use
+        elif isinstance(base, Lit):
             project = project._replace(
                 base_url=posixpath.normpath(posixpath.join(folder, base.value))
             )

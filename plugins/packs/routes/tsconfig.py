@@ -13,7 +13,8 @@ package: `compilerOptions.paths`, then `compilerOptions.baseUrl`.
   `*` whose prefix and suffix the specifier has, the one with the longest prefix (ties: the
   first written); its substitutions are tried in order, `*` replaced by what it matched, and
   the first that names a file of the repository wins. No substitution found: the specifier is
-  then tried under `baseUrl`.
+  then tried under `baseUrl`. `${configDir}` at the start of `baseUrl` or a substitution is the
+  folder of the config in use (`CONFIG_DIR`).
 
 Configs are JSON with comments and trailing commas, as `tsc` reads them (`strip_jsonc`). The
 walk takes `tsconfig*.json`/`jsconfig*.json` files (`is_config`); a config extended under
@@ -31,6 +32,9 @@ import re
 from .model import Expr, Items, Lit, ModuleFacts
 
 PROJECT_CONFIGS = ("tsconfig.json", "jsconfig.json")  # the nearest names a file's project
+CONFIG_DIR = "${configDir}"
+"""TypeScript 5.5's template in `baseUrl` and `paths`: the folder of the config in use (the
+nearest one), not of the config that writes it (a shared base's `${configDir}/src/*`)."""
 LANGUAGE = "tsconfig"
 _CONFIG_NAME = re.compile(r"(?:ts|js)config(?:[.\-][\w.\-]*)?\.json")
 _WILDCARD = "*"
