@@ -231,6 +231,31 @@ def test_config_names_and_the_best_pattern() -> None:
     assert best_pattern(["*.svc", "x"], "y") is None
 
 
+# -- auth evidence behind an alias: the guard is the repository's, read, not a library --
+
+GUARDED = {
+    "tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["src/*"]}}}',
+    "src/security/session.ts": (
+        "import passport from 'passport';\n"
+        "import morgan from 'morgan';\n"
+        "export const mustSignIn = passport.authenticate('bearer', { session: false });\n"
+        "export const accessLog = morgan('tiny');\n"
+    ),
+    "src/server.ts": (
+        "import express from 'express';\n"
+        "import { mustSignIn, accessLog } from '@/security/session';\n"
+        "const app = express();\n"
+        "app.get('/account', mustSignIn, (req, res) => res.end());\n"
+        "app.get('/status', accessLog, (req, res) => res.end());\n"
+    ),
+}
+
+
+def test_a_guard_imported_through_an_alias_is_evidence() -> None:
+    signals = {s["resource"]: s["value"] for s in document(GUARDED)["signals"]}
+    assert signals == {"route:GET /account": "required", "route:GET /status": "none"}
+
+
 def test_an_alias_that_lands_nowhere_is_a_library_as_before() -> None:
     files = {
         "tsconfig.json": '{"compilerOptions": {"paths": {"@/*": ["./src/*"]}}}',
