@@ -195,6 +195,63 @@ def test_the_nearest_config_above_each_file_decides() -> None:
     }
 
 
+# -- NestJS: two services declare a controller and a module of one name each; which module
+# serves which controller, under which RouterModule path, is told by the imports (an alias
+# of each service's tsconfig, a barrel's re-exports), not by the name --
+
+
+def nest_service(root: str, path: str, barrel: bool) -> dict[str, str]:
+    ledger = "@svc/ledger" if barrel else "@svc/ledger/ledger.module"
+    entries = "@svc/ledger" if barrel else "@svc/ledger/entries.controller"
+    files = {
+        f"{root}/tsconfig.json": '{"compilerOptions": {"paths": {"@svc/*": ["./src/*"]}}}',
+        f"{root}/src/root.module.ts": (
+            "import { Module } from '@nestjs/common';\n"
+            "import { RouterModule } from '@nestjs/core';\n"
+            f"import {{ LedgerModule }} from '{ledger}';\n"
+            "@Module({ imports: [LedgerModule,"
+            f" RouterModule.register([{{ path: '{path}', module: LedgerModule }}])] }})\n"
+            "export class RootModule {}\n"
+        ),
+        f"{root}/src/ledger/ledger.module.ts": (
+            "import { Module } from '@nestjs/common';\n"
+            f"import {{ EntriesController }} from '{entries}';\n"
+            "@Module({ controllers: [EntriesController] })\n"
+            "export class LedgerModule {}\n"
+        ),
+        f"{root}/src/ledger/entries.controller.ts": (
+            "import { Controller, Get } from '@nestjs/common';\n"
+            "@Controller('entries')\n"
+            "export class EntriesController {\n"
+            "  @Get(':entryId')\n"
+            "  one() {}\n"
+            "}\n"
+        ),
+    }
+    if barrel:
+        files[f"{root}/src/ledger/index.ts"] = (
+            "export * from './ledger.module';\nexport { EntriesController } from"
+            " './entries.controller';\n"
+        )
+    return files
+
+
+TWO_NEST_SERVICES = {
+    **nest_service("services/billing", "billing", barrel=False),
+    **nest_service("services/audit", "audit", barrel=True),
+}
+
+
+def test_nest_modules_of_one_name_are_told_apart_by_their_imports() -> None:
+    assert placed(TWO_NEST_SERVICES) == {
+        "GET /billing/entries/{entryId}": (
+            "services/billing/src/ledger/entries.controller.ts:4 nestjs"
+        ),
+        "GET /audit/entries/{entryId}": "services/audit/src/ledger/entries.controller.ts:4 nestjs",
+    }
+    assert document(TWO_NEST_SERVICES)["findings"] == []
+
+
 # -- JSON with comments and trailing commas, as `tsc` reads it --
 
 JSONC = {
@@ -272,6 +329,7 @@ ALL = {  # each with a route only an alias reaches under its full path
     "monorepo": (MONOREPO, "GET /blog/posts/recent"),
     "jsonc": (JSONC, "GET /metrics/prom"),
     "config-dir": (CONFIG_DIR, "POST /two/jobs/retry"),
+    "nest-services": (TWO_NEST_SERVICES, "GET /audit/entries/{entryId}"),
 }
 
 

@@ -313,7 +313,7 @@ class _RouteResolver:
         )
         # (framework, the places of the global prefixes in force) -> (prefix, excluded, gap)
         self.globals: dict[tuple[str, str], tuple[str, frozenset[str], Gap | None]] = {}
-        self.nest = NestLink(modules, self._string)
+        self.nest = NestLink(modules, self._string, self._js_declared_in)
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
@@ -1658,6 +1658,33 @@ class _RouteResolver:
             }
             project = project._replace(paths_folder=folder, patterns=patterns)
         return project
+
+    def _js_declared_in(
+        self, file: str, name: str, candidates: frozenset[str], depth: int = 0
+    ) -> str | None:
+        """Which of `candidates` (files declaring a class `name`) the binding of `name` in
+        `file` leads to: its import (`import { name as alias }` too), then the re-exports of
+        the file it lands in (`export { name } from`, `export *`); None when it leads to none."""
+        facts = self._facts(file)
+        refs = [
+            b
+            for local, b in facts.bindings.items()
+            if isinstance(b, ImportRef) and (b.attr == name or (local == name and b.attr))
+        ]
+        if depth:  # a file reached on the way: what it re-exports
+            exported = facts.exports.get(name)
+            refs = [exported] if isinstance(exported, ImportRef) else []
+            refs += [ImportRef(s.module, name, s.origin) for s in facts.star_exports]
+        for ref in refs:
+            target = self._js_file(ref.origin or file, ref.module)
+            if target is None or depth >= 8:
+                continue
+            if target in candidates:
+                return target
+            found = self._js_declared_in(target, ref.attr or name, candidates, depth + 1)
+            if found is not None:
+                return found
+        return None
 
     def _js_package(self, specifier: str) -> str | None:
         """A bare `import` of a package the repository holds (npm, yarn or pnpm workspaces):
