@@ -252,6 +252,36 @@ def test_nest_modules_of_one_name_are_told_apart_by_their_imports() -> None:
     assert document(TWO_NEST_SERVICES)["findings"] == []
 
 
+def crud_service(root: str, verb: str, prefix: str) -> dict[str, str]:
+    """A service whose controller extends its own `ResourceBase`, imported through an alias."""
+    return {
+        f"{root}/tsconfig.json": '{"compilerOptions": {"paths": {"~shared/*": ["./common/*"]}}}',
+        f"{root}/common/resource.base.ts": (
+            f"import {{ {verb.title()} }} from '@nestjs/common';\n"
+            "export abstract class ResourceBase {\n"
+            f"  @{verb.title()}('bulk')\n"
+            "  bulk() {}\n"
+            "}\n"
+        ),
+        f"{root}/api/tags.controller.ts": (
+            "import { Controller } from '@nestjs/common';\n"
+            "import { ResourceBase } from '~shared/resource.base';\n"
+            f"@Controller('{prefix}')\n"
+            "export class TagsController extends ResourceBase {}\n"
+        ),
+    }
+
+
+TWO_BASES = {**crud_service("north", "get", "tags"), **crud_service("south", "delete", "labels")}
+
+
+def test_nest_base_classes_of_one_name_are_told_apart_by_their_imports() -> None:
+    assert placed(TWO_BASES) == {
+        "GET /tags/bulk": "north/common/resource.base.ts:3 nestjs",
+        "DELETE /labels/bulk": "south/common/resource.base.ts:3 nestjs",
+    }
+
+
 # -- JSON with comments and trailing commas, as `tsc` reads it --
 
 JSONC = {
@@ -330,6 +360,7 @@ ALL = {  # each with a route only an alias reaches under its full path
     "jsonc": (JSONC, "GET /metrics/prom"),
     "config-dir": (CONFIG_DIR, "POST /two/jobs/retry"),
     "nest-services": (TWO_NEST_SERVICES, "GET /audit/entries/{entryId}"),
+    "nest-bases": (TWO_BASES, "DELETE /labels/bulk"),
 }
 
 

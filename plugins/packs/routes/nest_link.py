@@ -72,7 +72,8 @@ class NestLink:
         self._versioning: list[tuple[str, Versioning]] = []
         self._config: dict[str, list[tuple[str, Expr]]] = {}  # "app.prefix" -> (file, value)
         self._bases: dict[str, list[tuple[str, str]]] = {}  # class -> its (file, router id)
-        self._extends: dict[tuple[str, str], tuple[str, int]] = {}  # (file, class) -> base
+        # (file, class) -> its base: (name, the module it is imported from or "", line)
+        self._extends: dict[tuple[str, str], tuple[str, str, int]] = {}
         self._routed: list[tuple[str, str, str]] = []  # (file, router id, class)
         # `applyDecorators` functions by name: (file, the route decorators they apply)
         self._composed: dict[str, list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]]] = {}
@@ -90,8 +91,8 @@ class NestLink:
             for router_id, name in nest.bases:
                 self._bases.setdefault(name, []).append((file, router_id))
                 self._routed.append((file, router_id, name))
-            for name, base, _, line in nest.extends:
-                self._extends[(file, name)] = (base, line)
+            for name, base, origin, line in nest.extends:
+                self._extends[(file, name)] = (base, origin, line)
             for name, verbs in nest.composed:
                 self._composed.setdefault(name, []).append((file, verbs))
             self._decorated += ((file, use) for use in nest.decorated)
@@ -109,14 +110,20 @@ class NestLink:
     def inherited(self) -> list[tuple[tuple[str, str], tuple[str, str], int]]:
         """(a controller's or base's router, the router of the base class it extends, the
         line of the class): Nest serves the handlers a class inherits under its own prefix,
-        so the base's routes are mounted on it (matched by class name, as modules are)."""
+        so the base's routes are mounted on it (matched by class name, as modules are, and
+        told apart by the import where several files declare a base of that name)."""
         found: list[tuple[tuple[str, str], tuple[str, str], int]] = []
         for file, router_id, name in self._routed:
             extended = self._extends.get((file, name))
             if extended is None:
                 continue
-            base, line = extended
-            for key in self._bases.get(base, ()):
+            base, origin, line = extended
+            keys = self._bases.get(base, [])
+            files = frozenset(key[0] for key in keys)
+            if len(files) > 1 and self._declared_in is not None:
+                target = file if not origin else self._declared_in(file, base, files)
+                keys = [key for key in keys if key[0] == target] or keys
+            for key in keys:
                 if key != (file, router_id):
                     found.append(((file, router_id), key, line))
         return found
