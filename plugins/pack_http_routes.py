@@ -22,7 +22,7 @@ except ImportError:  # run from a checkout by a bare interpreter: use the repo's
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from gpp.plugin import serve
 
-from packs.routes import SUFFIXES, RouteDocumentMemo, extract
+from packs.routes import NAMED, SUFFIXES, RouteDocumentMemo, extract
 from packs.routes.model import ModuleFacts
 from packs.routes.seeds import admits
 from packs.scan import OnDemand, Scanner
@@ -44,6 +44,7 @@ def make_scanner(*, parse_all: bool = False) -> Scanner[ModuleFacts]:
         language="Python, JavaScript or TypeScript",
         on_demand=OnDemand(admits, document),
         parse_all=parse_all,
+        named=NAMED,
     )
 
 

@@ -35,7 +35,7 @@ What the scanner does for every pack, so packs never touch the filesystem:
 - Files are opened through `gpp.plugin.repo_files` (an `openat` chain with `O_NOFOLLOW`, confirmed by
   `fstat`), so a symlink swapped in after the check is never read.
 - Unresolved reasons: a named path missing → `not-found`; a named file without one of the pack's
-  suffixes → `unsupported`; over `MAX_FILE_BYTES` → `too-large`; not UTF-8, unreadable, not a
+  suffixes (or a name it takes, `named`) → `unsupported`; over `MAX_FILE_BYTES` → `too-large`; not UTF-8, unreadable, not a
   regular file or a symlink out of the root → `unreadable`; a syntax error → `parse-error`.
 - A pack may parse fewer files on a cold scan: a Python pack's byte pre-filter (`keywords=`,
   `packs.prefilter`), or one driven by its linker (`on_demand=`, `OnDemand`: pack-http-routes);
@@ -249,8 +249,12 @@ class Scanner(Generic[F]):
         fields: Fields | None = None,
         parse_all: bool = False,
         on_demand: OnDemand[F] | None = None,
+        named: Callable[[str], bool] | None = None,
     ) -> None:
         self.suffixes = tuple(suffixes)
+        # files a pack reads by a name no suffix says (`tsconfig.base.json`): the walk takes
+        # those whose file name this accepts, besides those ending in one of `suffixes`
+        self.named = named
         self.extract = extract
         self.link = link
         self.language = language
@@ -579,10 +583,14 @@ class Scanner(Generic[F]):
             skipped: list[Unresolved] = []
             self._walk(root_fd, target, files, skipped)
             return skipped or None
-        if not path.endswith(self.suffixes):
+        if not self._takes(path.rpartition("/")[2]):
             return Unresolved(path, "unsupported", f"not a {self.language} file")
         files[path] = Found(target, info)
         return None
+
+    def _takes(self, name: str) -> bool:
+        """Whether a file of this name is one the pack reads."""
+        return name.endswith(self.suffixes) or (self.named is not None and self.named(name))
 
     def _walk(
         self, root_fd: int, directory: str, files: dict[str, Found], skipped: list[Unresolved]
@@ -613,7 +621,7 @@ class Scanner(Generic[F]):
                         skipped.append(Unresolved(prefix + name, "unsupported", detail))
                         continue
                 elif not (
-                    entry.is_file(follow_symlinks=False) and name.endswith(self.suffixes)
+                    entry.is_file(follow_symlinks=False) and self._takes(name)
                 ) or is_test_file(name):
                     continue
                 problem = name_problem(name, prefix + name)

@@ -3,10 +3,11 @@
 Per file, `extract` reads facts (Python with `ast`, JavaScript/TypeScript with tree-sitter;
 nothing scanned is imported or run); across files, `route_document` resolves routers, prefixes and
 auth through imports and renders the document pieces. Modules: `model` (the facts),
-`python_facts` and `js_facts` (readers), `linker` (names and the mount graph), `paths` (path
+`python_facts` and `js_facts` (readers), `manifests` and `tsconfig` (`package.json` and
+TypeScript/JavaScript project configs, for module resolution), `linker` (names and the mount graph), `paths` (path
 spelling and joining), `auth` (what is evidence of a guard), `document` (the output).
 """
 
-from .document import SUFFIXES, RouteDocumentMemo, extract, route_document
+from .document import NAMED, SUFFIXES, RouteDocumentMemo, extract, route_document
 
-__all__ = ["SUFFIXES", "RouteDocumentMemo", "extract", "route_document"]
+__all__ = ["NAMED", "SUFFIXES", "RouteDocumentMemo", "extract", "route_document"]

@@ -20,8 +20,10 @@ from .linker import FoundRoute, Gap, resolve_routes_and_asked
 from .manifests import MANIFEST, is_manifest, manifest_facts
 from .model import ModuleFacts
 from .python_facts import python_facts
+from .tsconfig import config_facts, is_config
 
 SUFFIXES = (".py", *JS_SUFFIXES, MANIFEST)  # manifests: parsed when the linker asks
+NAMED = is_config  # `tsconfig*.json`/`jsconfig*.json`: parsed when the linker asks, too
 KIND = "route"
 _PARAM = re.compile(r"\{[^}]*\}")
 
@@ -31,6 +33,8 @@ def extract(path: str, source: str) -> ModuleFacts:
         return python_facts(source, path)
     if is_manifest(path):
         return manifest_facts(source)
+    if is_config(path):
+        return config_facts(source)
     return js_facts(source.encode("utf-8"), path)
 
 

@@ -70,6 +70,7 @@ from .model import (
 from .nest_link import NestLink, app_root, holds
 from .nextjs import APP_METHODS
 from .paths import brace_path, join, join_prefix
+from .tsconfig import CONFIG_DIR, PROJECT_CONFIGS, best_pattern, extended
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 LINK_BUDGET = 25_000
@@ -193,6 +194,33 @@ class _Judged:
 _Entity = _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged
 
 
+class _Project(NamedTuple):
+    """The module aliases of a TypeScript/JavaScript project (`tsconfig`): `baseUrl` as a
+    repository folder (`.` the root), the folder `paths` were set in, and the `paths`."""
+
+    base_url: str | None
+    paths_folder: str | None  # None: no config of the chain sets `paths`
+    patterns: dict[str, tuple[str, ...]]
+    config_folder: str = ""  # `${configDir}`: the folder of the config in use
+
+    @property
+    def paths_root(self) -> str:
+        """What a `paths` substitution is relative to: `baseUrl`, else the setting config."""
+        return self.base_url if self.base_url is not None else self.paths_folder or ""
+
+    def overridden_by(self, other: _Project) -> _Project:
+        """These options, with those `other` sets instead (`paths` replaced whole)."""
+        paths = other if other.paths_folder is not None else self
+        return _Project(
+            other.base_url if other.base_url is not None else self.base_url,
+            paths.paths_folder,
+            paths.patterns,
+        )
+
+
+_NO_PROJECT = _Project(None, None, {})
+
+
 class _Unseen:
     """The cache's answer for a key it does not hold (None is a remembered answer)."""
 
@@ -275,6 +303,7 @@ class _RouteResolver:
         self.packages: set[str] = set()  # every module and folder holding one, by dotted name
         self.modules_index = self._module_index()
         self.workspaces: dict[str, str] | None = None  # package name -> its folder
+        self.projects: dict[str, _Project] = {}  # folder -> its TypeScript project's aliases
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
         self.resolving: set[tuple[str, Expr]] = set()
         # (file, def site) -> the calls of that function, found when a `Param` first asks
@@ -285,7 +314,7 @@ class _RouteResolver:
         )
         # (framework, the places of the global prefixes in force) -> (prefix, excluded, gap)
         self.globals: dict[tuple[str, str], tuple[str, frozenset[str], Gap | None]] = {}
-        self.nest = NestLink(modules, self._string)
+        self.nest = NestLink(modules, self._string, self._js_declared_in)
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
@@ -1554,7 +1583,7 @@ class _RouteResolver:
                 if self._python_module(".".join(parts[:end]), path) is not None:
                     return None
             return _External(ref.module, (ref.attr,) if ref.attr is not None else ())
-        if ref.module.startswith(".") or self._js_package(ref.module) is not None:
+        if ref.module.startswith(".") or self._js_file(ref.origin or path, ref.module) is not None:
             return None
         return _External(ref.module, () if ref.attr in {None, "default"} else (ref.attr or "",))
 
@@ -1579,9 +1608,11 @@ class _RouteResolver:
         """The scanned file an `import`/`require` names, as Node resolves it: a relative path
         as a file (`.js` written for `.ts` too), else as a folder (its `package.json` entry
         point, else its index file); a bare name as a package of the repository (a workspace
-        whose `package.json` has that `name`), never a library the records know."""
+        whose `package.json` has that `name`), after the aliases of the importer's TypeScript
+        project (`_js_aliased`), never a library the records know."""
         if not specifier.startswith("."):
-            return self._js_package(specifier)
+            aliased = self._js_aliased(importer, specifier)
+            return aliased if aliased is not None else self._js_package(specifier)
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
         return None if joined.startswith("..") else self._js_path(joined)
 
@@ -1616,13 +1647,115 @@ class _RouteResolver:
             return None
         return self._js_path(target, depth + 1)
 
+    def _js_aliased(self, importer: str, specifier: str) -> str | None:
+        """The file a bare specifier names through the `paths` and `baseUrl` of the nearest
+        `tsconfig.json` (else `jsconfig.json`) above the importer, as TypeScript resolves it
+        (`tsconfig`): the best `paths` pattern's substitutions in order, then `baseUrl`."""
+        if _package_name(specifier)[0] in _KNOWN_LIBRARIES:
+            return None
+        project = self._js_project_of(posixpath.dirname(importer))
+        matched = best_pattern(list(project.patterns), specifier) if project.patterns else None
+        if matched is not None:
+            pattern, star = matched
+            for substitution in project.patterns[pattern]:
+                written = substitution.replace("*", star, 1)
+                if written.startswith(CONFIG_DIR):  # the folder of the config in use
+                    rest = written[len(CONFIG_DIR) :].lstrip("/")
+                    target = posixpath.normpath(posixpath.join(project.config_folder, rest))
+                else:
+                    target = posixpath.normpath(posixpath.join(project.paths_root, written))
+                found = None if target.startswith("..") else self._js_path(target)
+                if found is not None:
+                    return found
+        if project.base_url is None:
+            return None
+        target = posixpath.normpath(posixpath.join(project.base_url, specifier))
+        return None if target.startswith("..") else self._js_path(target)
+
+    def _js_project_of(self, folder: str) -> _Project:
+        """The aliases in force in `folder`: those of the nearest project config in it or
+        above (`tsconfig.PROJECT_CONFIGS`, in that order of preference)."""
+        known = self.projects.get(folder)
+        if known is not None:
+            return known
+        config = next(
+            (c for name in PROJECT_CONFIGS if (c := posixpath.join(folder, name)) in self.files),
+            None,
+        )
+        if config is not None:
+            project = self._js_config(config, 0)
+            project = project._replace(config_folder=folder)
+            if project.base_url is not None and project.base_url.startswith(CONFIG_DIR):
+                written = posixpath.join(folder, project.base_url[len(CONFIG_DIR) :].lstrip("/"))
+                project = project._replace(base_url=posixpath.normpath(written))
+        elif folder:
+            project = self._js_project_of(posixpath.dirname(folder))
+        else:
+            project = _NO_PROJECT
+        self.projects[folder] = project
+        return project
+
+    def _js_config(self, config: str, depth: int) -> _Project:
+        """What a config and the configs it extends set (the config's own options win, then
+        the later of the configs it extends): `baseUrl` from the folder of the config that sets
+        it, `paths` with the folder of the config that sets them."""
+        facts = self._facts(config)
+        project = _NO_PROJECT
+        for parent in extended(config, facts) if depth < 8 else ():
+            named = parent if parent in self.files else f"{parent}.json"
+            if named in self.files:
+                project = project.overridden_by(self._js_config(named, depth + 1))
+            elif named in self.failed or parent in self.failed:
+                self.touched.add(named if named in self.failed else parent)
+        folder = posixpath.dirname(config)
+        base = facts.bindings.get("baseUrl")
+        if isinstance(base, Lit) and base.value.startswith(CONFIG_DIR):
+            project = project._replace(base_url=base.value)  # placed by the config in use
+        elif isinstance(base, Lit):
+            project = project._replace(
+                base_url=posixpath.normpath(posixpath.join(folder, base.value))
+            )
+        if "paths" in facts.bindings:
+            patterns = {
+                pattern: tuple(v.value for v in subs.values if isinstance(v, Lit))
+                for pattern, subs in facts.exports.items()
+                if isinstance(subs, Items)
+            }
+            project = project._replace(paths_folder=folder, patterns=patterns)
+        return project
+
+    def _js_declared_in(
+        self, file: str, name: str, candidates: frozenset[str], depth: int = 0
+    ) -> str | None:
+        """Which of `candidates` (files declaring a class `name`) the binding of `name` in
+        `file` leads to: its import (`import { name as alias }` too), then the re-exports of
+        the file it lands in (`export { name } from`, `export *`); None when it leads to none."""
+        facts = self._facts(file)
+        refs = [
+            b
+            for local, b in facts.bindings.items()
+            if isinstance(b, ImportRef) and (b.attr == name or (local == name and b.attr))
+        ]
+        if depth:  # a file reached on the way: what it re-exports
+            exported = facts.exports.get(name)
+            refs = [exported] if isinstance(exported, ImportRef) else []
+            refs += [ImportRef(s.module, name, s.origin) for s in facts.star_exports]
+        for ref in refs:
+            target = self._js_file(ref.origin or file, ref.module)
+            if target is None or depth >= 8:
+                continue
+            if target in candidates:
+                return target
+            found = self._js_declared_in(target, ref.attr or name, candidates, depth + 1)
+            if found is not None:
+                return found
+        return None
+
     def _js_package(self, specifier: str) -> str | None:
         """A bare `import` of a package the repository holds (npm, yarn or pnpm workspaces):
         the folder whose `package.json` has that name, its `exports` subpath or a file below it.
         Libraries the framework records name (`express`, `koa-jwt`) are never looked for."""
-        parts = specifier.split("/")
-        cut = 2 if specifier.startswith("@") else 1
-        name, rest = "/".join(parts[:cut]), "/".join(parts[cut:])
+        name, rest = _package_name(specifier)
         if name in _KNOWN_LIBRARIES or not name:
             return None
         if self.workspaces is None:  # every manifest of the walk, read once per link
@@ -1670,6 +1803,13 @@ _READ = ", ".join(_READ_NAMES[:-1]) + " and " + _READ_NAMES[-1]
 
 _EMPTY_PYTHON = ModuleFacts("python")
 _EMPTY_JS = ModuleFacts("javascript")
+
+
+def _package_name(specifier: str) -> tuple[str, str]:
+    """A bare specifier's package name (`@scope/name`, `name`) and the subpath after it."""
+    parts = specifier.split("/")
+    cut = 2 if specifier.startswith("@") else 1
+    return "/".join(parts[:cut]), "/".join(parts[cut:])
 
 
 def _last(value: ImportRef | Sym) -> str | None:

@@ -3,8 +3,9 @@
 Nest builds each path as global prefix, version, module path, controller path, method path
 (its `RoutePathFactory`). The controller and method paths are the reader's (`nest`); this adds
 the two that are set elsewhere: the path `RouterModule.register` gives the `@Module` that
-declares the controller (matched by class name: the module file imports its controllers, often
-through path aliases the resolver does not follow), and under URI versioning
+declares the controller (matched by class name; a name that several files declare is told
+apart by the module's import of it, `declared_in`: the linker's module resolution, path aliases
+and re-exports included), and under URI versioning
 (`app.enableVersioning`) the version segment, from the method's `@Version`, else the
 controller's `version`, else the default version. A value computed out of sight is a gap: the
 route is named without that part and a finding says where.
@@ -12,8 +13,9 @@ route is named without that part and a finding says where.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .model import (
     HTTP_METHODS,
@@ -29,6 +31,7 @@ from .model import (
 from .paths import join_prefix
 
 Gap = tuple[str, int, str]  # as the linker's: (file, line, what was not known)
+_T = TypeVar("_T")
 _URI = "URI"
 ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m != "trace")  # `@All`, as the reader
 _NO_VERSION: tuple[list[str], Gap | None] = ([""], None)
@@ -51,16 +54,26 @@ class NestLink:
     """The module paths and version segments of the NestJS controllers of one scan."""
 
     def __init__(
-        self, modules: Mapping[str, ModuleFacts], string: Callable[[str, Expr], str | None]
+        self,
+        modules: Mapping[str, ModuleFacts],
+        string: Callable[[str, Expr], str | None],
+        declared_in: Callable[[str, str, frozenset[str]], str | None] | None = None,
     ) -> None:
         self._string = string
+        # (file, class name, the files declaring a class of that name) -> which of them the
+        # file's binding of that name (an import, a re-export) leads to; None: not known
+        self._declared_in = declared_in
         self._controllers: dict[tuple[str, str], str] = {}  # (file, router id) -> class
-        self._modules_of: dict[str, list[str]] = {}  # controller class -> its modules
+        # controller class -> its modules (the module's file, its class)
+        self._modules_of: dict[str, list[tuple[str, str]]] = {}
+        self._controller_files: dict[str, set[str]] = {}  # controller class -> its files
+        self._module_files: dict[str, set[str]] = {}  # module class -> its files
         self._paths: dict[str, list[tuple[str, tuple[Expr, ...], int]]] = {}  # by module
         self._versioning: list[tuple[str, Versioning]] = []
         self._config: dict[str, list[tuple[str, Expr]]] = {}  # "app.prefix" -> (file, value)
         self._bases: dict[str, list[tuple[str, str]]] = {}  # class -> its (file, router id)
-        self._extends: dict[tuple[str, str], tuple[str, int]] = {}  # (file, class) -> base
+        # (file, class) -> its base: (name, the module it is imported from or "", line)
+        self._extends: dict[tuple[str, str], tuple[str, str, int]] = {}
         self._routed: list[tuple[str, str, str]] = []  # (file, router id, class)
         # `applyDecorators` functions by name: (file, the route decorators they apply)
         self._composed: dict[str, list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]]] = {}
@@ -73,18 +86,20 @@ class NestLink:
                 continue
             for router_id, name in nest.controllers:
                 self._controllers[(file, router_id)] = name
+                self._controller_files.setdefault(name, set()).add(file)
                 self._routed.append((file, router_id, name))
             for router_id, name in nest.bases:
                 self._bases.setdefault(name, []).append((file, router_id))
                 self._routed.append((file, router_id, name))
-            for name, base, _, line in nest.extends:
-                self._extends[(file, name)] = (base, line)
+            for name, base, origin, line in nest.extends:
+                self._extends[(file, name)] = (base, origin, line)
             for name, verbs in nest.composed:
                 self._composed.setdefault(name, []).append((file, verbs))
             self._decorated += ((file, use) for use in nest.decorated)
             for module, names in nest.modules:
+                self._module_files.setdefault(module, set()).add(file)
                 for name in names:
-                    self._modules_of.setdefault(name, []).append(module)
+                    self._modules_of.setdefault(name, []).append((file, module))
             for module, parts, line in nest.module_paths:
                 self._paths.setdefault(module, []).append((file, parts, line))
             self._versioning += ((file, v) for v in nest.versioning)
@@ -95,14 +110,20 @@ class NestLink:
     def inherited(self) -> list[tuple[tuple[str, str], tuple[str, str], int]]:
         """(a controller's or base's router, the router of the base class it extends, the
         line of the class): Nest serves the handlers a class inherits under its own prefix,
-        so the base's routes are mounted on it (matched by class name, as modules are)."""
+        so the base's routes are mounted on it (matched by class name, as modules are, and
+        told apart by the import where several files declare a base of that name)."""
         found: list[tuple[tuple[str, str], tuple[str, str], int]] = []
         for file, router_id, name in self._routed:
             extended = self._extends.get((file, name))
             if extended is None:
                 continue
-            base, line = extended
-            for key in self._bases.get(base, ()):
+            base, origin, line = extended
+            keys = self._bases.get(base, [])
+            files = frozenset(key[0] for key in keys)
+            if len(files) > 1 and self._declared_in is not None:
+                target = file if not origin else self._declared_in(file, base, files)
+                keys = [key for key in keys if key[0] == target] or keys
+            for key in keys:
                 if key != (file, router_id):
                     found.append(((file, router_id), key, line))
         return found
@@ -145,8 +166,11 @@ class NestLink:
             return "", None
         found: dict[str, None] = {}
         where: tuple[str, int] = (file, 0)
-        for module in dict.fromkeys(self._modules_of.get(name, ())):
-            for at, parts, line in self._paths.get(module, ()):
+        uses = [(module, module[0]) for module in self._modules_of.get(name, ())]
+        modules = self._told_apart(uses, name, file, self._controller_files)
+        for module_file, module in dict.fromkeys(modules):
+            paths = [((at, parts, line), at) for at, parts, line in self._paths.get(module, ())]
+            for at, parts, line in self._told_apart(paths, module, module_file, self._module_files):
                 values = [self._string(at, part) for part in parts]
                 where = (at, line)
                 if any(v is None for v in values):
@@ -166,6 +190,27 @@ class NestLink:
             )
             return "", (*where, detail)
         return next(iter(found), ""), None
+
+    def _told_apart(
+        self,
+        uses: Sequence[tuple[_T, str]],
+        name: str,
+        declaring: str,
+        files_of: Mapping[str, set[str]],
+    ) -> list[_T]:
+        """Of `uses` (each with the file that names the class `name`), those whose name leads
+        to the class declared in `declaring`, when several files declare a class of that name
+        and the imports tell; else every use, as matched by name."""
+        files = files_of.get(name, set())
+        if len(files) < 2 or self._declared_in is None:
+            return [use for use, _ in uses]
+        candidates = frozenset(files)
+        kept = [
+            use
+            for use, at in uses
+            if at == declaring or self._declared_in(at, name, candidates) == declaring
+        ]
+        return kept or [use for use, _ in uses]
 
     def segments(self, file: str, route: RouteDecl) -> tuple[list[str], Gap | None]:
         """The version segments (`/v1`; "" for none) a route is served under, one path each."""

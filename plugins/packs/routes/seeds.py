@@ -24,6 +24,8 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   reader's member call has it (a comment between the `.` and the word is a limit). A Next.js
   route file (`pages/api/**`, `app/**/route.ts`: `nextjs.route_file`) is admitted by its path,
   a `next.config.*` naming `basePath` by its name and that word (`nextjs.config_file`).
+  `package.json` and `tsconfig*.json`/`jsconfig*.json` declare nothing: the linker asks for
+  them when it resolves an import through them (`manifests`, `tsconfig`).
 
 Django (`django_facts`): a URLconf or settings file holds one of its record's seeds
 (`urlpatterns`, `ROOT_URLCONF`, `DJANGO_SETTINGS_MODULE`, `REST_FRAMEWORK`,
@@ -53,6 +55,7 @@ from .js_facts import _COMPUTED_CALL
 from .manifests import is_manifest
 from .model import HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
+from .tsconfig import is_config
 
 # a framework word anywhere in a name (`UserAPIRouter(`, `CTFdFlask(`), as the reader matches it
 _PY_NAMES = tuple(
@@ -136,7 +139,7 @@ def _word_byte(byte: int) -> bool:
 def admits(path: str, data: bytes) -> bool:
     """Whether the file at `path`, of these bytes, can hold facts of its own (see above).
     Substring tests first (`in` is a fast scan), a pattern only where they leave it open."""
-    if is_manifest(path):
+    if is_manifest(path) or is_config(path):
         return False  # it declares nothing: parsed when the linker resolves through it
     if path.endswith(".py"):
         if any(name in data for name in _PY_NAMES):
