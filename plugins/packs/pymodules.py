@@ -440,6 +440,8 @@ class Modules(Generic[B]):
                 packages = packages_of(m.path for m in modules)
         self._index = ModuleIndex(((m.path, m) for m in modules), packages)
         self._resolved: dict[tuple[str, str], Symbol[B]] = {}
+        self._resolving: list[tuple[str, str]] = []  # the names being resolved, outermost first
+        self._cyclic: set[tuple[str, str]] = set()
         self._ancestors: dict[tuple[str, int], list[ClassRef[B] | External]] = {}
 
     def find_module(self, name: str) -> ModuleFacts[B] | None:
@@ -448,10 +450,23 @@ class Modules(Generic[B]):
         return self._index.find(name)
 
     def resolve(self, module: ModuleFacts[B], name: str, depth: int = 0) -> Symbol[B]:
-        """What `name` (dotted) means inside `module`."""
+        """What `name` (dotted) means inside `module`. A name on a cycle of aliases and imports
+        (`from pkg import B as F; A = F` in `pkg/a.py`, `from pkg.a import A as B` in `pkg`),
+        an ImportError to Python, is External under its own name: the same answer whichever
+        name of the cycle is asked first, so neither the order of the questions nor the files
+        a pre-filter left out change a document."""
         key = (module.path, name)
-        if key not in self._resolved:
-            self._resolved[key] = self._resolve(module, name, depth)
+        if key in self._resolved:
+            return self._resolved[key]
+        if key in self._resolving:
+            self._cyclic.update(self._resolving[self._resolving.index(key) :])
+            return External(name)
+        self._resolving.append(key)
+        try:
+            found = self._resolve(module, name, depth)
+        finally:
+            self._resolving.pop()
+        self._resolved[key] = External(name) if key in self._cyclic else found
         return self._resolved[key]
 
     def _resolve(self, module: ModuleFacts[B], name: str, depth: int) -> Symbol[B]:

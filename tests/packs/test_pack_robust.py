@@ -855,6 +855,14 @@ def _repository(**modules: str) -> dict[str, str]:
     )
 )
 @example(_repository(pkg_c_d="Fld = models.Model\n\nB = Fld\n\nclass A(B):\n    pass"))
+@example(
+    _repository(
+        pkg___init__="from pkg.a import A as B",
+        pkg_a="from pkg import B as Fld\n\nA = Fld",
+        pkg_c___init__="from pkg.a import Fld\n\nB = Fld\n\nclass A(B):\n    f0 = models.CharField()",
+        pkg_c_d="from pkg import B\n\nclass A(B):\n    class Meta:\n        db_table = 'tbl'",
+    )
+)
 def test_the_prefilter_changes_no_document_of_generated_code(files: dict[str, str]) -> None:
     """The byte-identity of the pre-filtered scan and parse-all, on generated repositories: five
     modules of imports (relative, aliased, star, of the package itself), assignments (chained,
@@ -862,7 +870,8 @@ def test_the_prefilter_changes_no_document_of_generated_code(files: dict[str, st
     modules or nothing. The examples are cases this property found: a field callee assigned in
     its own file, a base renamed after a star import, an assignment that rebinds an import, a
     dotted base through `import pkg.b`, a chained assignment, re-exports two modules deep,
-    a base through two assignments of its own file."""
+    a base through two assignments of its own file, a cycle of imports and aliases (a base's
+    name then depended on which name of the cycle was asked first)."""
     with tempfile.TemporaryDirectory() as root:
         for name, text in files.items():
             (Path(root) / name).parent.mkdir(parents=True, exist_ok=True)
