@@ -1,7 +1,7 @@
 """pack-http-routes: Next.js file-system routes (`plugins/packs/routes/nextjs.py`). A Pages
 Router file under `pages/api/` answers every method with its default export; an App Router
 `route.ts` answers the methods it exports; folders name the path (`[id]`, `[...slug]`,
-`[[...slug]]`, `(group)` and `@slot` dropped, `_private` not routed, `src/` allowed); the
+`[[...slug]]`, `(group)` and `@slot` dropped, `_private` App Router folders not routed (a Pages Router `_file` is), `src/` allowed); the
 handler (or what wraps it) is the auth evidence, `middleware.ts` unread keeps the rest unknown."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ SHOP: dict[str, str] = {
         "async function lines(req, res) { res.json([]); }\n"
         "module.exports = requireUser(lines);\n"
     ),
-    "web/src/pages/api/_helpers.ts": "export default function helper() { return 1; }\n",
+    "web/src/pages/api/_middleware.ts": "export default function middleware() { return 1; }\n",
     "web/src/lib/guard.js": (
         "exports.requireUser = (h) => (req, res) =>\n"
         "  req.headers.authorization ? h(req, res) : res.status(401).end();\n"
@@ -92,6 +92,8 @@ def test_the_handler_or_its_wrapper_is_the_auth_evidence() -> None:
         ("pages/api/[...all].ts", ("pages", ("/api/{all}",))),
         ("pages/api/docs/[[...page]].ts", ("pages", ("/api/docs", "/api/docs/{page}"))),
         ("src/pages/api/_middleware.ts", None),
+        # only the App Router makes `_` private: a Pages Router `_file` is a route
+        ("pages/api/groups/_everyone.ts", ("pages", ("/api/groups/_everyone",))),
         ("pages/about.tsx", None),
         ("pages/api/types.d.ts", None),
         ("app/route.ts", ("app", ("/",))),

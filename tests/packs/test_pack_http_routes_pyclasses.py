@@ -477,3 +477,34 @@ def test_the_prefilter_parses_every_file_these_constructs_need(
         documents, _ = scanned_both_ways(tmp_path / str(number), files, monkeypatch)
         assert documents[0] == documents[1], files
         assert json.loads(documents[0])["resources"], files
+
+
+def test_methods_given_as_the_standard_librarys_http_method_members_are_verbs() -> None:
+    """`methods=[HTTPMethod.GET, ...]` (`http.HTTPMethod`, a StrEnum: Flask upper-cases its
+    values, the members' names) are the verbs; a class of the project's own that happens to
+    be called `HTTPMethod` is not the standard library's, and stays a finding."""
+    files = {
+        "web/views.py": (
+            "import http\n"
+            "from http import HTTPMethod as Verb\n"
+            "from flask import Blueprint\n"
+            "from .own import HTTPMethod\n"
+            "pages = Blueprint('pages', __name__, url_prefix='/pages')\n"
+            "@pages.route('/<int:pk>', methods=[Verb.GET, Verb.PATCH])\n"
+            "def one(pk): ...\n"
+            "def drop(pk): ...\n"
+            "pages.add_url_rule('/<int:pk>/drop', view_func=drop,\n"
+            "                   methods=(http.HTTPMethod.DELETE,))\n"
+            "@pages.route('/odd', methods=[HTTPMethod.GET])\n"
+            "def odd(): ...\n"
+        ),
+        "web/own.py": "class HTTPMethod:\n    GET = 'POST'\n",
+    }
+    routes = placed(files)
+    assert {name for name in routes if not name.endswith("/odd")} == {
+        "GET /pages/{pk}",
+        "PATCH /pages/{pk}",
+        "DELETE /pages/{pk}/drop",
+    }
+    assert not any(name.endswith("/odd") and not name.startswith("ANY") for name in routes)
+    assert "web/views.py:11" in _codes(files).get("UNRESOLVED_ROUTE", [])

@@ -45,8 +45,8 @@ def route_file(path: str) -> tuple[str, tuple[str, ...]] | None:
     stem = parts[-1].rsplit(".", 1)[0]
     for at, part in enumerate(parts[:-1]):
         if part == PAGES and at + 1 < len(parts) - 1 and parts[at + 1] == "api":
-            if stem.startswith("_"):
-                return None  # `_middleware`, `_utils`: no route
+            if stem == "_middleware":
+                return None  # Next 12's middleware, the one special name under `pages/api`
             segments = [*parts[at + 1 : -1], *(() if stem == "index" else (stem,))]
             return PAGES, _paths(segments)
         if part == APP:

@@ -1061,12 +1061,14 @@ class _Reader:
         return RouteDecl(
             owner=owner,
             path=path,
-            methods=_methods(methods),
+            methods=_methods(methods, self.bindings),
             line=call.lineno,
             handler=_dotted(view),
             endpoint=self._expr(view),
             auth=self._dependencies_auth(_keyword(call, "dependencies")),
-            methods_unknown=methods is not None and _methods(methods) is None and not computed,
+            methods_unknown=methods is not None
+            and _methods(methods, self.bindings) is None
+            and not computed,
             method_exprs=computed,
         )
 
@@ -1090,7 +1092,7 @@ class _Reader:
             node = node.args[0]
         if not isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Name):
             return ()
-        if _methods(node) is not None:
+        if _methods(node, self.bindings) is not None:
             return ()
         elements = node.elts if not isinstance(node, ast.Name) else [node]
         found = tuple(self._value(e) or Opaque() for e in elements)
@@ -1156,11 +1158,12 @@ class _Reader:
                 RouteDecl(
                     owner=self._owner(decorator.func.value),
                     path=path,
-                    methods=fixed or _methods(methods),
+                    methods=fixed or _methods(methods, self.bindings),
                     line=decorator.lineno,
                     handler=node.name,
                     auth=Auth(own.guards + function.guards, function.aliases),
-                    methods_unknown=methods is not None and _methods(methods) is None,
+                    methods_unknown=methods is not None
+                    and _methods(methods, self.bindings) is None,
                 )
             )
 
@@ -1445,15 +1448,42 @@ def _is_none(node: ast.expr) -> bool:
     return type(node) is ast.Constant and node.value is None
 
 
-def _methods(node: ast.expr | None) -> tuple[str, ...] | None:
+def _methods(
+    node: ast.expr | None, bindings: dict[str, Expr] | None = None
+) -> tuple[str, ...] | None:
+    """The verbs of a literal `methods=[...]`: strings, or members of the standard library's
+    `http.HTTPMethod` (a StrEnum whose values are its members' names) where `bindings` (the
+    module's) show it imported."""
     if not isinstance(node, ast.List | ast.Tuple | ast.Set):
         return None
-    methods = [
-        e.value.upper()
-        for e in node.elts
-        if isinstance(e, ast.Constant) and isinstance(e.value, str)
-    ]
+    methods = []
+    for e in node.elts:
+        if isinstance(e, ast.Constant) and isinstance(e.value, str):
+            methods.append(e.value.upper())
+        elif bindings is not None and (verb := _http_method_member(e, bindings)):
+            methods.append(verb)
     return tuple(methods) if methods else None
+
+
+_HTTP_METHOD_ENUM = ImportRef("http", "HTTPMethod")
+
+
+def _http_method_member(node: ast.expr, bindings: dict[str, Expr]) -> str | None:
+    """`HTTPMethod.GET` (`from http import HTTPMethod`, under any name) or `http.HTTPMethod.GET`
+    (`import http`): the verb, when it is one."""
+    if not isinstance(node, ast.Attribute) or node.attr.lower() not in HTTP_METHODS:
+        return None
+    enum = node.value
+    if isinstance(enum, ast.Name):
+        named = bindings.get(enum.id) == _HTTP_METHOD_ENUM
+    else:
+        named = (
+            isinstance(enum, ast.Attribute)
+            and enum.attr == "HTTPMethod"
+            and isinstance(enum.value, ast.Name)
+            and bindings.get(enum.value.id) == ImportRef("http", None)
+        )
+    return node.attr if named and node.attr.isupper() else None
 
 
 def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
