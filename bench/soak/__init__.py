@@ -9,7 +9,7 @@ concurrent clients for a bounded time, then checks what a gateway must never do:
 - mixed: an answer that belongs to another request (every request asks for a path unique to it,
   and every plugin's document encodes the paths it was asked about, so this is checked exactly);
 - 500s and unhandled exceptions in the gateway's log: a fault must end in its own status code;
-- zombies: a child of the gateway in state Z for two samples a second or more apart, or at the end;
+- zombies: a child of the gateway in state Z for two samples 5 s or more apart, or at the end;
 - orphans: a plugin process (marked by an environment variable only plugins get, or working
   in the run's temporary directory) alive after the gateway exited;
 - fd and RSS slopes: least-squares lines through a sample a second, after the warm-up;
