@@ -35,7 +35,8 @@ const Koa = require("koa");
 let listened;
 Koa.prototype.listen = function listen() {
   listened = this;
-  return { close() {}, on() {}, address: () => ({ port: 0 }) };
+  // the server it returns: an app may set its timeout (`server.setTimeout(ms)`)
+  return { close() {}, on() {}, setTimeout() { return this; }, address: () => ({ port: 0 }) };
 };
 
 async function main() {
