@@ -302,10 +302,13 @@ class _RouteResolver:
         self.chains: dict[tuple[str, str], list[_Chain]] = {}
         # a gap inside a function -> the calls of it that reached it (listed in its finding)
         self.gap_places: dict[Gap, dict[tuple[str, int], None]] = {}
+        # no parsed file spells a framework's router base: no class is a router, and looking
+        # (a view's `form = SignupForm(request.POST)`) would parse forms and models for nothing
+        subclassing = any(facts.router_bases for facts in self.modules.values())
         for path, facts in self.modules.items():
             for decl in facts.routers:
                 if decl.subclass is not None:
-                    self._subclassed(path, decl, decl.subclass)
+                    self._subclassed(path, decl, decl.subclass, subclassing)
         self.cache.clear()  # answers given before every router was known
         self.verdicts.clear()
         self.limit = self.budget = LINK_BUDGET  # routes produced plus mounts followed, allowed
@@ -389,11 +392,11 @@ class _RouteResolver:
         entries += [(f"{folder}/__init__.py", folder.replace("/", ".")) for folder in folders]
         return ModuleIndex(entries, packages)
 
-    def _subclassed(self, path: str, decl: RouterDecl, subclass: Sym) -> None:
+    def _subclassed(self, path: str, decl: RouterDecl, subclass: Sym, subclassing: bool) -> None:
         """Make `decl` a router when its class links to a subclass of `APIRouter` or
         `Blueprint`: framework from the base, prefix and dependencies from the call or else
-        from the class's `super().__init__(...)`."""
-        found = self._router_class(path, subclass, 0)
+        from the class's `super().__init__(...)`. Not looked for unless `subclassing`."""
+        found = self._router_class(path, subclass, 0) if subclassing else None
         key = (path, decl.router_id)
         if found is None:
             self.not_routers[key] = Sym((*subclass.path, CALL))
@@ -997,7 +1000,8 @@ class _RouteResolver:
             if not more:
                 break
             names |= more
-        self.words |= names
+        # an anonymous function's own name is empty: no call spells it (and every file holds it)
+        self.words |= names - {""}
 
     def _own_prefix(self, key: tuple[str, str]) -> tuple[str, Gap | None]:
         node = self.nodes[key]
