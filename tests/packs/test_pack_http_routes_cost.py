@@ -115,6 +115,7 @@ def test_a_route_on_a_parameter_named_as_an_app_needs_no_framework_import(
         (b"module.exports = (server) => server ?. route ({ path: '/x' });\n", Admission.SEED),
         (b"module.exports = (app) => app[verb]('/x', h);\n", Admission.SEED),
         (b"this.app.get('/x', h);\n", Admission.GATED),  # a member, not a parameter
+        (b"app.use(router);\n", Admission.GATED),  # what it mounts is a seed itself, or nothing
         (b"instance.delete();\n", Admission.GATED),  # no argument: no route's path
         (b"import { Router } from 'react-router';\n", Admission.GATED),
         (b"api.get('/users').then(show);\n", Admission.GATED),

@@ -161,6 +161,17 @@ def _receiver(data: bytes, end: int) -> bytes:
     return b"" if before > 0 and data[before - 1] == 0x2E else data[start:end]
 
 
+# calls that make a route on a parameter nothing passes (`linker._route_like`); a `use`,
+# `register` or `prefix` there adds none of its own: what it mounts is a `SEED` itself
+_ROUTE_CALLS = frozenset(
+    w.encode()
+    for w in {
+        *HTTP_METHODS,
+        "all",
+        *(alias for f in JAVASCRIPT for alias in f.verbs),
+        *(f.route_call for f in JAVASCRIPT if f.route_call),
+    }
+)
 _ARGUMENT = re.compile(rb"\s*\(\s*[^\s)]")  # a call with an argument (a route's path)
 
 
@@ -259,7 +270,11 @@ def _admits_script(path: str, data: bytes) -> Admission:
             at -= 1
         if at >= 0 and data[at] == 0x2E and (at == 0 or data[at - 1] != 0x2E):  # not `...`
             receiver = _receiver(data, at - 1 if at > 0 and data[at - 1] == 0x3F else at)
-            if receiver in _APP_PARAMS and _ARGUMENT.match(data, match.end()):
+            if (
+                receiver in _APP_PARAMS
+                and match.group() in _ROUTE_CALLS
+                and _ARGUMENT.match(data, match.end())
+            ):
                 return Admission.SEED  # `app.get('/x', h)` on a parameter: a route as it is
             verdict = Admission.GATED
     return verdict
