@@ -197,3 +197,31 @@ def test_an_anonymous_function_s_callers_are_sought_by_its_names_not_the_empty_o
     document, every, filtered = _scan(tmp_path, ANONYMOUS_FUNCTION, monkeypatch)
     assert _routes(document) == {"GET /a"}
     assert (every, filtered) == (5, 3)
+
+
+FLASK_HELPER_AND_A_CHECK = {
+    "app.py": (
+        "from flask import Blueprint, Flask, request\n\nfrom helpers import add_routes\n"
+        "from shop.checks import validate\n\napp = Flask(__name__)\n"
+        "pages = Blueprint('pages', __name__)\nadd_routes(pages)\n"
+        "app.register_blueprint(pages, url_prefix='/pages')\n\n\n"
+        "def signup():\n    validate(request.form)\n    return ''\n"
+    ),
+    "helpers.py": (
+        "def add_routes(router):\n"
+        "    router.add_url_rule('/signup', 'signup', view_func=lambda: '')\n"
+    ),
+    "shop/__init__.py": "",
+    "shop/checks.py": "from shop.rules import RULES\n\n\ndef validate(data):\n    return RULES(data)\n",
+    "shop/rules.py": "def RULES(data):\n    return bool(data)\n",
+}
+
+
+def test_the_calls_of_a_route_helper_are_sought_among_calls_spelling_its_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`add_routes(pages)` is found by its name; `validate(request.form)` spells none of
+    `add_routes`'s, so the module it is imported from is not parsed to see what it is."""
+    document, every, filtered = _scan(tmp_path, FLASK_HELPER_AND_A_CHECK, monkeypatch)
+    assert _routes(document) == {"GET /pages/signup"}
+    assert (every, filtered) == (5, 2)
