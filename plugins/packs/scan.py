@@ -56,6 +56,7 @@ import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from gpp.plugin import FileMemo, Missing, repo_files, request_budget_ms
@@ -206,6 +207,23 @@ Extract = Callable[[str, str], F]
 Link = Callable[[Sequence[tuple[str, F]]], DocumentPieces]
 
 
+class Admission(Enum):
+    """What an `OnDemand` pre-filter says of a file's bytes. A file can add facts of its own
+    (`YES`), or only where a framework it could serve is in use (`GATED`: a member call
+    `x.get('/x')` of a front-end script is an HTTP client's unless the repository uses a web
+    framework of its language); `SEED` shows that framework in use (an import of its package),
+    which admits the walk's `GATED` files too. `True` and `False` read as `YES` and `NO`."""
+
+    NO = "no"
+    YES = "yes"
+    SEED = "seed"
+    GATED = "gated"
+
+    def __bool__(self) -> bool:
+        """Whether the file may be parsed for its own bytes (`GATED`: where a `SEED` is)."""
+        return self is not Admission.NO
+
+
 @dataclass(frozen=True)
 class OnDemand(Generic[F]):
     """A pre-filter driven by the linker itself (pack-http-routes): parse the files whose
@@ -217,7 +235,7 @@ class OnDemand(Generic[F]):
     it is the link of every file. `parse-error` and a reader's error are reported for the
     admitted and asked-for files only, in both modes (`Scanner(parse_all=True)` too)."""
 
-    admits: Callable[[str, bytes], bool]
+    admits: Callable[[str, bytes], bool | Admission]
     link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], DocumentPieces]
     """`link(files, paths, failed)`: `paths` every file of the walk that may hold facts,
     `failed` those read and found unreadable or unparsable."""
@@ -282,7 +300,7 @@ class Scanner(Generic[F]):
         self._assignments_memo: FileMemo[Assignments] = FileMemo()
         self._last_needed: tuple[dict[str, ByteFacts], set[str]] | None = None
         self.on_demand = on_demand
-        self._admits_memo: FileMemo[bool] = FileMemo()
+        self._admits_memo: FileMemo[bool | Admission] = FileMemo()
         self._last_wanted: set[str] = set()
         self._started = 0.0  # when the discover under way started (`clock`)
         self._not_walked: list[str] = []  # directories its walk did not enter (the deadline)
@@ -460,8 +478,10 @@ class Scanner(Generic[F]):
     ) -> set[str]:
         """The files `on_demand.admits` by their bytes (memoized per file stamp); a file whose
         bytes cannot be judged, or a minified bundle, is admitted: reading it reports it as
-        without the filter."""
+        without the filter. `GATED` files are admitted when some file of the walk is a `SEED`."""
         admitted: set[str] = set()
+        gated: list[str] = []
+        seeded = False
         for rel in rels:
             found = files[rel]
             if found.stat.st_size > MAX_FILE_BYTES:
@@ -478,8 +498,15 @@ class Scanner(Generic[F]):
                     or on_demand.admits(rel, data)
                 )
                 self._admits_memo.store(rel, found.stat, value, cost=64)
-            if value:
+            if value is Admission.GATED:
+                gated.append(rel)
+            elif value is Admission.SEED:
+                seeded = True
                 admitted.add(rel)
+            elif value is True or value is Admission.YES:
+                admitted.add(rel)
+        if seeded:
+            admitted.update(gated)
         return admitted
 
     def _holds_word(self, directories: _Directories, found: Found, words: frozenset[str]) -> bool:

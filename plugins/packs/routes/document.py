@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
 from ..scan import DocumentPieces, JSONObject
@@ -20,6 +21,7 @@ from .linker import FoundRoute, Gap, resolve_routes_and_asked
 from .manifests import MANIFEST, is_manifest, manifest_facts
 from .model import ModuleFacts
 from .python_facts import python_facts
+from .seeds import spells_router_base
 from .tsconfig import config_facts, is_config
 
 SUFFIXES = (".py", *JS_SUFFIXES, MANIFEST)  # manifests: parsed when the linker asks
@@ -30,7 +32,8 @@ _PARAM = re.compile(r"\{[^}]*\}")
 
 def extract(path: str, source: str) -> ModuleFacts:
     if path.endswith(".py"):
-        return python_facts(source, path)
+        facts = python_facts(source, path)
+        return replace(facts, router_bases=True) if spells_router_base(source) else facts
     if is_manifest(path):
         return manifest_facts(source)
     if is_config(path):

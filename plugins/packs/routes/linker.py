@@ -306,8 +306,9 @@ class _RouteResolver:
         self.projects: dict[str, _Project] = {}  # folder -> its TypeScript project's aliases
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
         self.resolving: set[tuple[str, Expr]] = set()
-        # (file, def site) -> the calls of that function, found when a `Param` first asks
-        self.calls: dict[tuple[str, str], list[tuple[str, Invocation]]] | None = None
+        # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
+        self.calls: dict[tuple[str, str], list[tuple[int, str, Invocation]]] | None = None
+        self.pending: dict[str | None, list[tuple[int, str, Invocation]]] = {}  # not indexed yet
         self.verdicts: dict[tuple[str, Expr], int] = {}
         self.global_frameworks = frozenset(
             g.framework for facts in self.modules.values() for g in facts.global_prefixes
@@ -334,10 +335,13 @@ class _RouteResolver:
         self.chains: dict[tuple[str, str], list[_Chain]] = {}
         # a gap inside a function -> the calls of it that reached it (listed in its finding)
         self.gap_places: dict[Gap, dict[tuple[str, int], None]] = {}
+        # no parsed file spells a framework's router base: no class is a router, and looking
+        # (a view's `form = SignupForm(request.POST)`) would parse forms and models for nothing
+        subclassing = any(facts.router_bases for facts in self.modules.values())
         for path, facts in self.modules.items():
             for decl in facts.routers:
                 if decl.subclass is not None:
-                    self._subclassed(path, decl, decl.subclass)
+                    self._subclassed(path, decl, decl.subclass, subclassing)
         self.cache.clear()  # answers given before every router was known
         self.verdicts.clear()
         self.limit = self.budget = LINK_BUDGET  # routes produced plus mounts followed, allowed
@@ -421,11 +425,11 @@ class _RouteResolver:
         entries += [(f"{folder}/__init__.py", folder.replace("/", ".")) for folder in folders]
         return ModuleIndex(entries, packages)
 
-    def _subclassed(self, path: str, decl: RouterDecl, subclass: Sym) -> None:
+    def _subclassed(self, path: str, decl: RouterDecl, subclass: Sym, subclassing: bool) -> None:
         """Make `decl` a router when its class links to a subclass of `APIRouter` or
         `Blueprint`: framework from the base, prefix and dependencies from the call or else
-        from the class's `super().__init__(...)`."""
-        found = self._router_class(path, subclass, 0)
+        from the class's `super().__init__(...)`. Not looked for unless `subclassing`."""
+        found = self._router_class(path, subclass, 0) if subclassing else None
         key = (path, decl.router_id)
         if found is None:
             self.not_routers[key] = Sym((*subclass.path, CALL))
@@ -1003,22 +1007,56 @@ class _RouteResolver:
         if (path, site) not in self._words_of:
             self._words_of[(path, site)] = None
             self._call_words(path, site)
-        if self.calls is None:  # indexed once, on the first parameter asked about
+        if self.calls is None:  # every call, by the name it spells, on the first parameter asked
             self.calls = {}
+            number = 0
             for file, facts in self.modules.items():
                 for call in facts.invocations:
-                    callee = self.evaluate(file, call.callee)
-                    if _hook_call(call.callee) and not isinstance(callee, _Scoped):
-                        # pluggy's `pm.hook.name(app=app)` calls every `def name(...)`
-                        for implementation in self._hook_implementations(call.callee):
-                            self.calls.setdefault(implementation, []).append((file, call))
-                        continue
-                    if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
-                        key = (callee.file, callee.value.site)
-                        if callee.value.method and call.receiver is not None:
-                            call = replace(call, args=(call.receiver, *call.args))
-                        self.calls.setdefault(key, []).append((file, call))
-        return self.calls.get((path, site), [])
+                    spelled = self._imported_name(file, facts, call.callee)
+                    self.pending.setdefault(spelled, []).append((number, file, call))
+                    number += 1
+        self._index_calls()
+        return [(file, call) for _, file, call in self.calls.get((path, site), [])]
+
+    @staticmethod
+    def _imported_name(file: str, facts: ModuleFacts, callee: Expr) -> str | None:
+        """The name a Python call of an imported name spells (`SignupForm` of
+        `SignupForm(request.POST)` or `forms.SignupForm(...)`, the head bound by an import):
+        such a call reaches a function only under one of the names `_call_words` gives it (its
+        own, or one a parsed file binds it to). None for any other call (a local, a parameter,
+        a loop's name, `make()(app)`, a hook call, JavaScript), which is always looked at."""
+        if not file.endswith(".py") or not isinstance(callee, Sym) or _hook_call(callee):
+            return None
+        if len(callee.path) < 1 or callee.path[-1] == CALL or CALL in callee.path:
+            return None
+        return (
+            callee.path[-1] if isinstance(facts.bindings.get(callee.path[0]), ImportRef) else None
+        )
+
+    def _index_calls(self) -> None:
+        """Index by the function they reach the calls not yet indexed whose imported name is
+        one of `words`, and every call with none (`_imported_name`). Only those can reach a
+        function asked about, and evaluating every callee would parse the module of every class
+        a view instantiates (`SignupForm(request.POST)`) for nothing; kept in program order."""
+        assert self.calls is not None
+        grown: set[tuple[str, str]] = set()
+        for name in [n for n in self.pending if n is None or n in self.words]:
+            for number, file, call in self.pending.pop(name):
+                callee = self.evaluate(file, call.callee)
+                if _hook_call(call.callee) and not isinstance(callee, _Scoped):
+                    # pluggy's `pm.hook.name(app=app)` calls every `def name(...)`
+                    for implementation in self._hook_implementations(call.callee):
+                        self.calls.setdefault(implementation, []).append((number, file, call))
+                        grown.add(implementation)
+                    continue
+                if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
+                    key = (callee.file, callee.value.site)
+                    if callee.value.method and call.receiver is not None:
+                        call = replace(call, args=(call.receiver, *call.args))
+                    self.calls.setdefault(key, []).append((number, file, call))
+                    grown.add(key)
+        for key in grown:
+            self.calls[key].sort(key=lambda entry: entry[0])
 
     def _hook_implementations(self, callee: Expr) -> list[tuple[str, str]]:
         """The module-level functions a plugin manager's hook call reaches: every one named
@@ -1059,7 +1097,8 @@ class _RouteResolver:
             if not more:
                 break
             names |= more
-        self.words |= names
+        # an anonymous function's own name is empty: no call spells it (and every file holds it)
+        self.words |= names - {""}
 
     def _importing(self) -> dict[str, set[str]]:
         """Last segment of an imported or aliased name -> the names bound to it, over every

@@ -486,6 +486,9 @@ class ModuleFacts:
     global_prefixes: tuple[GlobalPrefix, ...] = ()  # NestJS's `app.setGlobalPrefix('api')`
     nest: NestFacts | None = None  # NestJS's modules, RouterModule paths, versioning (`nest`)
     loads: tuple[LoadDecl, ...] = ()  # plugin loaders over a folder (`@fastify/autoload`)
+    # Python: its source spells a framework's router base (`seeds.ROUTER_BASE_WORDS`), which
+    # every chain of classes that makes a router passes through (`linker._subclassed`)
+    router_bases: bool = False
 
 
 def _pickled_by_fields(*classes: type) -> None:

@@ -15,8 +15,10 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   `add_route`, `add_url_rule`, `before_request`, `add_namespace`, `add_resource`,
   `init_app`); a route decorator (`@x.get(`, `@x.route(`, `@ns.route(` on a class: an `@`
   line holding `.verb(`).
-- JavaScript and TypeScript (`js_facts`): a router or app needs a record's seed
-  (`frameworks.JAVASCRIPT`: `express`, `Router`, `koa`); a
+- JavaScript and TypeScript (`js_facts`, `_admits_script`): a router or app needs an import
+  of a record's package, which makes the file a `SEED` (`scan.Admission`); so does a route
+  call on a bare name the linker reads as an app parameter (`app.get('/x', h)`). The rest are
+  `GATED`, admitted only where a `SEED` is: a record's seed word (`express`, `Router`, `koa`); a
   computed registration `x[verb](...)` needs `](`; a
   route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`, a
   record's own calls: koa-router's `del`, `prefix`, Fastify's `route`, `register`, `addHook`):
@@ -49,9 +51,11 @@ from __future__ import annotations
 
 import re
 
+from ..scan import Admission
 from . import nextjs
-from .frameworks import JAVASCRIPT, PYTHON, SEEDS
+from .frameworks import JAVASCRIPT, PYTHON, SEEDS, UNREAD
 from .js_facts import _COMPUTED_CALL
+from .linker import _APP_NAMES
 from .manifests import is_manifest
 from .model import HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
@@ -70,6 +74,28 @@ _PY_NAMES = tuple(
 )
 # (a name holding another, `APIRouter` holding `Route`, is found with it: one scan fewer each)
 _PY_NAMES = tuple(n for n in _PY_NAMES if not any(o != n and o in n for o in _PY_NAMES))
+# a framework's router base class (`Blueprint`, `APIRouter`, flask-restx's `Api`), by the
+# word of `_PY_NAMES` its name or else its module holds: a class of the repository is a router
+# only through a file that imports one, so holds that word and is admitted by it
+ROUTER_BASE_WORDS = tuple(
+    dict.fromkeys(
+        next(
+            w
+            for w in _PY_NAMES
+            if w in name.encode() or w in module.encode()  # `Api`: from `flask_rest...`
+        )
+        for f in PYTHON
+        for module, name in f.bases
+    )
+)
+_ROUTER_BASE_TEXT = tuple(w.decode() for w in ROUTER_BASE_WORDS)
+
+
+def spells_router_base(source: str) -> bool:
+    """Whether a Python file's source holds one of `ROUTER_BASE_WORDS`."""
+    return any(word in source for word in _ROUTER_BASE_TEXT)
+
+
 # a statement call's property, a whole word (`mount`, not `amount`)
 _PY_CALLS = tuple(sorted(w.encode() for w in _STATEMENT_CALLS))
 # a route decorator: an `@` line calling `.get(`, `.route(`... (a literal first: `re` skips to it)
@@ -92,6 +118,64 @@ _JS_CALL = re.compile(
     + "|".join(sorted({*HTTP_METHODS, "use", "all", *_RECORD_CALLS} - {"trace"})).encode()
     + rb")\b"
 )
+
+
+# a read framework's package named as a module (`require('express')`, `from "@koa/router"`,
+# `'@nestjs/common'`, a wrapper `'@feathersjs/express'`): the only way a file makes one of its
+# apps or routers (`js_facts._creates` binds the package in that very file)
+_JS_PACKAGE = re.compile(
+    rb"""['"`](?:(?:@[\w.-]+/)?(?:"""
+    + b"|".join(
+        sorted(
+            {re.escape(m.encode()) for f in JAVASCRIPT for m in (*f.app_modules, *f.router_modules)}
+        )
+    )
+    + rb""")['"`/]|"""
+    + b"|".join(
+        re.escape(s) for f in JAVASCRIPT for s in f.seeds if s[:1] == b"@" and s[-1:] == b"/"
+    )
+    + rb")"
+)
+_JS_UNREAD = tuple(u for u in UNREAD if u.language == "javascript")
+_APP_PARAMS = frozenset(name.encode() for name in _APP_NAMES)
+
+
+def _js_framework(data: bytes) -> bool:
+    """Whether the file imports a web framework the pack knows (read or not)."""
+    if _JS_PACKAGE.search(data) is not None:
+        return True
+    return any(
+        any(seed in data for seed in u.seeds) and u.pattern.search(data) is not None
+        for u in _JS_UNREAD
+    )
+
+
+def _receiver(data: bytes, end: int) -> bytes:
+    """The name that ends at `end` (blanks before it aside), when it stands alone as a
+    parameter does (not `this.app`): the receiver of a member call; else empty."""
+    while end > 0 and data[end - 1] in b" \t\r\n":
+        end -= 1
+    start = end
+    while start > 0 and (_word_byte(data[start - 1]) or data[start - 1] == 0x24):  # `$`
+        start -= 1
+    before = start
+    while before > 0 and data[before - 1] in b" \t\r\n":
+        before -= 1
+    return b"" if before > 0 and data[before - 1] == 0x2E else data[start:end]
+
+
+# calls that make a route on a parameter nothing passes (`linker._route_like`); a `use`,
+# `register` or `prefix` there adds none of its own: what it mounts is a `SEED` itself
+_ROUTE_CALLS = frozenset(
+    w.encode()
+    for w in {
+        *HTTP_METHODS,
+        "all",
+        *(alias for f in JAVASCRIPT for alias in f.verbs),
+        *(f.route_call for f in JAVASCRIPT if f.route_call),
+    }
+)
+_ARGUMENT = re.compile(rb"\s*\(\s*[^\s)]")  # a call with an argument (a route's path)
 
 
 _MOCK_PATCH = re.compile(rb"@[ \t]*mock[ \t]*\.[ \t]*patch\b")
@@ -136,7 +220,7 @@ def _word_byte(byte: int) -> bool:
     return byte == 0x5F or chr(byte).isalnum()
 
 
-def admits(path: str, data: bytes) -> bool:
+def admits(path: str, data: bytes) -> bool | Admission:
     """Whether the file at `path`, of these bytes, can hold facts of its own (see above).
     Substring tests first (`in` is a fast scan), a pattern only where they leave it open."""
     if is_manifest(path) or is_config(path):
@@ -157,20 +241,43 @@ def admits(path: str, data: bytes) -> bool:
             if not unittest_mock:
                 return True
         return False
-    if any(name in data for name in _JS_NAMES):
-        return True
+    return _admits_script(path, data)
+
+
+def _admits_script(path: str, data: bytes) -> Admission:
+    """A JavaScript or TypeScript file: a `SEED` when it imports a framework, or calls a
+    route method on a name the linker lists routes on without any import (`app`, `router`,
+    `fastify`... a plugin's parameter that no scanned call passes, `linker._APP_NAMES`); a
+    Next.js route file or config by its place; `GATED` when it only calls `.get(`, `.use(`...
+    on other names or spells a framework's word (`Router`): those calls register routes only
+    on a router some file made from a framework's package, so where no file of the repository
+    imports one (a Django or Flask app's front-end scripts), they are an HTTP client's."""
+    if _js_framework(data):
+        return Admission.SEED
     if nextjs.route_file(path) is not None:  # a Next.js route file: its place routes it
-        return True
+        return Admission.YES
     if nextjs.config_file(path, data):  # `basePath`: every Next.js route's prefix
-        return True
-    computed = b"](" in data or b"] (" in data  # `app[verb](path, h)`: a computed call
-    if computed and _COMPUTED_CALL.search(data) is not None:
-        return True
+        return Admission.YES
+    verdict = Admission.GATED if any(name in data for name in _JS_NAMES) else Admission.NO
+    if b"](" in data or b"] (" in data:  # `app[verb](path, h)`: a computed call
+        for match in _COMPUTED_CALL.finditer(data):
+            if _receiver(data, match.start()) in _APP_PARAMS and _ARGUMENT.match(
+                data, match.end() - 1
+            ):
+                return Admission.SEED
+            verdict = Admission.GATED
     for match in _JS_CALL.finditer(data):
         # a property: `.` (or `?.`) before it, blanks aside, as the reader's member call has
         at = match.start() - 1
         while at >= 0 and data[at] in b" \t\r\n":
             at -= 1
         if at >= 0 and data[at] == 0x2E and (at == 0 or data[at - 1] != 0x2E):  # not `...`
-            return True
-    return False
+            receiver = _receiver(data, at - 1 if at > 0 and data[at - 1] == 0x3F else at)
+            if (
+                receiver in _APP_PARAMS
+                and match.group() in _ROUTE_CALLS
+                and _ARGUMENT.match(data, match.end())
+            ):
+                return Admission.SEED  # `app.get('/x', h)` on a parameter: a route as it is
+            verdict = Admission.GATED
+    return verdict

@@ -1,0 +1,134 @@
+"""One pack's cold and warm discover of a real checkout against parsing its every file, in ONE
+process (issue 34: cold ≤ 0.25 × `ast.parse` of every file, warm ≤ 2 % of cold).
+
+    bench/cold_cost.py /work/realrepos/WebODM [PACK] [--parse-all]
+
+PACK is `http_routes` (default), `django`, `sqlalchemy` or `js_tables`. Printed as one JSON
+line: CPU of `ast.parse` of every `.py` file (`bench/prefilter.py`'s walk) and of the routes
+reader's tree-sitter parse of every script (`.js`… `.tsx`, minified bundles aside), the cold
+discover's CPU, its ratio to the first (`ratio`) and to both (`ratio_all`, the one that means
+something for a JavaScript repository), the files it parsed by suffix, the warm (repeated)
+discover's CPU and its share of cold; `--parse-all` adds whether the filtered document equals
+the parse-all one. One worker, the cyclic collector off as the scanner has it.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import contextlib
+import importlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+if sys.path and Path(sys.path[0] or ".").resolve() == REPO / "bench":
+    sys.path.pop(0)
+sys.path[:0] = [str(REPO), str(REPO / "plugins")]
+
+from packs.routes.js_facts import JS_SUFFIXES, parse_tree  # noqa: E402
+
+from bench.cpu_clock import Stopwatch, collector_off  # noqa: E402
+from bench.prefilter import python_files, scanner  # noqa: E402
+
+SKIPPED = {"venv", "node_modules", "__pycache__", "site-packages", "dist", "build"}
+
+
+def scripts(root: Path) -> list[tuple[str, bytes]]:
+    found = []
+    for here, directories, names in os.walk(root):
+        directories[:] = sorted(d for d in directories if d[0] != "." and d not in SKIPPED)
+        for name in sorted(names):
+            if name.endswith(JS_SUFFIXES) and not name.endswith(".min.js"):
+                with contextlib.suppress(OSError):
+                    found.append((f"{here}/{name}", Path(here, name).read_bytes()))
+    return found
+
+
+def baselines(root: Path) -> tuple[float, float, int, int]:
+    """CPU of `ast.parse` of every `.py` file, of tree-sitter of every script, and counts."""
+    sources = []
+    for path in python_files(root):
+        with contextlib.suppress(OSError):
+            sources.append((str(path), path.read_bytes()))
+    code = scripts(root)
+    with collector_off(), Stopwatch() as parse:
+        for name, data in sources:
+            with contextlib.suppress(SyntaxError, ValueError):
+                ast.parse(data, filename=name)
+    with collector_off(), Stopwatch() as trees:
+        for name, data in code:
+            with contextlib.suppress(Exception):
+                parse_tree(data, name)
+    return parse.cpu, trees.cpu, len(sources), len(code)
+
+
+def counted(pack: str, parsed: list[str], *, parse_all: bool) -> Any:
+    """`pack`'s scanner as its entry script makes it, its extract counting into `parsed`."""
+    if pack in {"http_routes", "js_tables"}:
+        entry = importlib.import_module(f"pack_{pack}")
+        reader = entry if pack == "http_routes" else importlib.import_module("packs.js_tables")
+        extract = reader.extract
+
+        def counting(path: str, source: str) -> Any:
+            parsed.append(path)
+            return extract(path, source)
+
+        reader.extract = counting  # read when the scanner is made
+        try:
+            made = entry.make_scanner(parse_all=parse_all)
+        finally:
+            reader.extract = extract
+        made.workers = 1
+        return made
+    analyzer = importlib.import_module(f"packs.{pack}_models")
+
+    def counting_models(path: str, source: str) -> Any:
+        parsed.append(path)
+        return analyzer.extract(path, source)
+
+    return scanner(pack, counting_models, parse_all=parse_all)
+
+
+def measure(root: Path, pack: str, *, parse_all: bool) -> dict[str, Any]:
+    parse, trees, files, code = baselines(root)
+    parsed: list[str] = []
+    old = Path.cwd()
+    os.chdir(root)
+    try:
+        scan = counted(pack, parsed, parse_all=False)
+        with Stopwatch() as cold:
+            document = scan.discover(["."])
+        cold_parsed = list(parsed)
+        with Stopwatch() as warm:
+            scan.discover(["."])
+        out: dict[str, Any] = {
+            "repo": root.name, "pack": pack, "py files": files, "scripts": code,
+            "ast.parse s": round(parse, 3), "tree-sitter s": round(trees, 3),
+            "cold s": round(cold.cpu, 3),
+            "ratio": round(cold.cpu / parse, 3) if parse else None,
+            "ratio_all": round(cold.cpu / (parse + trees), 3) if parse + trees else None,
+            "parsed": len(cold_parsed),
+            "by suffix": dict(collections.Counter(Path(p).suffix for p in cold_parsed)),
+            "warm s": round(warm.cpu, 4), "warm/cold": round(warm.cpu / cold.cpu, 4),
+            "resources": len(document["resources"]), "findings": len(document["findings"]),
+        }  # fmt: skip
+        if parse_all:
+            reference = counted(pack, [], parse_all=True).discover(["."])
+            out["identical"] = json.dumps(reference, sort_keys=True) == json.dumps(
+                document, sort_keys=True
+            )
+    finally:
+        os.chdir(old)
+    return out
+
+
+if __name__ == "__main__":
+    arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if not arguments:
+        sys.exit(__doc__)
+    pack = arguments[1] if len(arguments) > 1 else "http_routes"
+    print(json.dumps(measure(Path(arguments[0]), pack, parse_all="--parse-all" in sys.argv)))

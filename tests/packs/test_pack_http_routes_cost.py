@@ -1,0 +1,227 @@
+"""pack-http-routes' cold cost (issue 34: a cold scan ≤ 0.25 × `ast.parse` of every file):
+what the pre-filter and the linker leave unparsed, each case held to the document of parsing
+every file (`scanned_both_ways`), so a selection that drops a file that matters fails here.
+
+- front-end scripts of a Python app: a member call `x.get(...)` registers a route only on a
+  router some file made from a framework's package; where no file imports one they are `GATED`
+  (`seeds._admits_script`) and not parsed; a route on a parameter named as an app
+  (`module.exports = (app) => app.get(...)`) needs no import and is a `SEED`;
+- a view that calls a class (`form = SignupForm(request.POST)`) makes the linker look for a
+  router class only where some parsed file spells a framework's router base
+  (`seeds.ROUTER_BASE_WORDS`); else its forms and models stay unparsed;
+- an anonymous function's own name is empty: the callers the linker looks for are found by the
+  names it is bound to, never by the empty word every file holds.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from routes_harness import scanned_both_ways
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
+
+from packs.routes import seeds
+from packs.scan import Admission
+
+FLASK_WITH_FRONT_END = {
+    "app.py": (
+        "from flask import Flask\n\napp = Flask(__name__)\n\n\n"
+        "@app.get('/items')\ndef items():\n    return []\n"
+    ),
+    "static/js/api.js": (
+        "export function load(render) {\n"
+        "  $.get('/api/items', render);\n"
+        "  return client.post(`/api/items/${render.id}`, { expression: 1 });\n}\n"
+    ),
+    "static/js/shell.jsx": (
+        "import { BrowserRouter as Router } from 'react-router-dom';\n"
+        "export const Shell = () => <Router>{store.use(plugins)}</Router>;\n"
+    ),
+    "static/js/lists.ts": "const seen = new Map();\nexport const lookup = (k) => seen.get(k);\n",
+}
+
+
+def _scan(
+    root: Path, files: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[dict[str, object], int, int]:
+    """The filtered document, asserted equal to the parse-all one; files parsed by each."""
+    documents, (every, filtered) = scanned_both_ways(root, files, monkeypatch)
+    assert documents[0] == documents[1]
+    return json.loads(documents[1]), every, filtered
+
+
+def _routes(document: dict[str, object]) -> set[str]:
+    resources = document["resources"]
+    assert isinstance(resources, list)
+    return {r["name"] for r in resources}
+
+
+def test_front_end_scripts_of_a_python_app_are_not_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    document, every, filtered = _scan(tmp_path, FLASK_WITH_FRONT_END, monkeypatch)
+    assert _routes(document) == {"GET /items"}
+    assert (every, filtered) == (4, 1)
+
+
+def test_scripts_routing_on_a_router_made_elsewhere_are_parsed_where_a_framework_is_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        **FLASK_WITH_FRONT_END,
+        "server/base.js": "const express = require('express');\nexports.router = express.Router();\n",
+        "server/api.js": (
+            "const items = require('./base').router;\n"
+            "items.get('/items', (req, res) => res.json([]));\nmodule.exports = items;\n"
+        ),
+        "server/main.js": (
+            "const express = require('express');\nconst app = express();\n"
+            "app.use('/api', require('./api'));\n"
+        ),
+    }
+    document, every, filtered = _scan(tmp_path, files, monkeypatch)
+    assert {"GET /items", "GET /api/items"} <= _routes(document)
+    assert (every, filtered) == (7, 7)  # a framework in use: every `GATED` script is read
+
+
+def test_a_route_on_a_parameter_named_as_an_app_needs_no_framework_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        "plugins/ping.js": (
+            "module.exports = async function (fastify) {\n"
+            "  fastify.get('/ping', async () => 'pong');\n};\n"
+        ),
+        "hooks/audit.js": "module.exports = (app) => {\n  app.post('/audit', record);\n};\n",
+        "web/menu.js": "export const open = (menu) => menu.get('items');\n",
+    }
+    document, every, filtered = _scan(tmp_path, files, monkeypatch)
+    assert {"GET /ping", "POST /audit"} <= _routes(document)
+    assert (every, filtered) == (3, 3)  # the plugins are `SEED`s: the gated script is read too
+
+
+@pytest.mark.parametrize(
+    ("source", "verdict"),
+    [
+        (b"const express = require('express');\n", Admission.SEED),
+        (b'import Router from "@koa/router";\n', Admission.SEED),
+        (b"import { Controller } from '@nestjs/common';\n", Admission.SEED),
+        (b"const feathers = require('@feathersjs/express');\n", Admission.SEED),
+        (b"module.exports = (router) => router.get('/x', h);\n", Admission.SEED),
+        (b"module.exports = (server) => server ?. route ({ path: '/x' });\n", Admission.SEED),
+        (b"module.exports = (app) => app[verb]('/x', h);\n", Admission.SEED),
+        (b"this.app.get('/x', h);\n", Admission.GATED),  # a member, not a parameter
+        (b"app.use(router);\n", Admission.GATED),  # what it mounts is a seed itself, or nothing
+        (b"instance.delete();\n", Admission.GATED),  # no argument: no route's path
+        (b"import { Router } from 'react-router';\n", Admission.GATED),
+        (b"api.get('/users').then(show);\n", Admission.GATED),
+        (b"const expression = 1;\n", Admission.GATED),  # a framework's word, `express`
+        (b"const total = 1;\n", Admission.NO),
+    ],
+)
+def test_what_makes_a_script_a_seed_or_gated(source: bytes, verdict: Admission) -> None:
+    assert seeds.admits("web/a.js", source) is verdict
+
+
+DJANGO_VIEW_CALLING_A_FORM = {
+    "settings.py": "ROOT_URLCONF = 'site_urls'\n",
+    "site_urls.py": (
+        "from django.urls import path\n\nfrom shop import views\n\n"
+        "urlpatterns = [path('signup/', views.signup)]\n"
+    ),
+    "shop/__init__.py": "",
+    "shop/views.py": (
+        "from shop.forms import SignupForm\n\n\ndef signup(request):\n"
+        "    form = SignupForm(request.POST)\n    return form.render()\n"
+    ),
+    "shop/forms.py": "from shop.base import FormBase\n\n\nclass SignupForm(FormBase):\n    pass\n",
+    "shop/base.py": "class FormBase:\n    def render(self):\n        return ''\n",
+}
+
+
+def test_a_view_calling_a_class_parses_no_form_where_no_router_base_is_spelt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    document, every, filtered = _scan(tmp_path, DJANGO_VIEW_CALLING_A_FORM, monkeypatch)
+    assert _routes(document) == {"ANY /signup/"}
+    assert (every, filtered) == (6, 3)  # settings, the URLconf and the view
+
+
+def test_a_router_class_two_classes_from_its_framework_base_is_still_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        **DJANGO_VIEW_CALLING_A_FORM,
+        "api_base.py": "import flask\n\n\nclass ApiBase(flask.Blueprint):\n    pass\n",
+        "versioned.py": (
+            "from api_base import ApiBase\n\n\nclass VersionedBlueprint(ApiBase):\n    pass\n"
+        ),
+        "app.py": (
+            "from flask import Flask\n\nfrom versioned import VersionedBlueprint\n\n"
+            "app = Flask(__name__)\n"
+            "api = VersionedBlueprint('api', __name__, url_prefix='/v1')\n\n\n"
+            "@api.route('/items')\ndef items():\n    return []\n\n\napp.register_blueprint(api)\n"
+        ),
+    }
+    document, every, filtered = _scan(tmp_path, files, monkeypatch)
+    assert {"ANY /signup/", "GET /v1/items"} <= _routes(document)
+    assert filtered < every
+
+
+ANONYMOUS_FUNCTION = {
+    "server.js": (
+        "const express = require('express');\nconst app = express();\nrequire('./routes')(app);\n"
+    ),
+    "routes.js": "module.exports = function (app) {\n  app.get('/a', (req, res) => res.end());\n};\n",
+    "ready.js": (
+        "var whenLoaded = function whenLoaded(win, fn) {\n"
+        "  var doc = win.document;\n"
+        '  var on = doc.addEventListener ? "addEventListener" : "attachEvent";\n'
+        '  var prefix = doc.addEventListener ? "" : "on";\n'
+        '  doc[on](prefix + "DOMContentLoaded", fn, false);\n'
+        '  return win[on](prefix + "load", fn, false);\n};\n'
+        "whenLoaded(window, function () { return 1; });\n"
+    ),
+    "util.js": "exports.add = (a, b) => a + b;\n",
+    "helpers.py": "def add(a, b):\n    return a + b\n",
+}
+
+
+def test_an_anonymous_function_s_callers_are_sought_by_its_names_not_the_empty_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    document, every, filtered = _scan(tmp_path, ANONYMOUS_FUNCTION, monkeypatch)
+    assert _routes(document) == {"GET /a"}
+    assert (every, filtered) == (5, 3)
+
+
+FLASK_HELPER_AND_A_CHECK = {
+    "app.py": (
+        "from flask import Blueprint, Flask, request\n\nfrom helpers import add_routes\n"
+        "from shop.checks import validate\n\napp = Flask(__name__)\n"
+        "pages = Blueprint('pages', __name__)\nadd_routes(pages)\n"
+        "app.register_blueprint(pages, url_prefix='/pages')\n\n\n"
+        "def signup():\n    validate(request.form)\n    return ''\n"
+    ),
+    "helpers.py": (
+        "def add_routes(router):\n"
+        "    router.add_url_rule('/signup', 'signup', view_func=lambda: '')\n"
+    ),
+    "shop/__init__.py": "",
+    "shop/checks.py": "from shop.rules import RULES\n\n\ndef validate(data):\n    return RULES(data)\n",
+    "shop/rules.py": "def RULES(data):\n    return bool(data)\n",
+}
+
+
+def test_the_calls_of_a_route_helper_are_sought_among_calls_spelling_its_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`add_routes(pages)` is found by its name; `validate(request.form)` spells none of
+    `add_routes`'s, so the module it is imported from is not parsed to see what it is."""
+    document, every, filtered = _scan(tmp_path, FLASK_HELPER_AND_A_CHECK, monkeypatch)
+    assert _routes(document) == {"GET /pages/signup"}
+    assert (every, filtered) == (5, 2)
