@@ -78,11 +78,12 @@ class TurnSlice:
     seconds, whichever comes first. Small, because every task waiting for the loop (another
     plugin's answer, a client's request) waits up to one slice at each of its own steps."""
 
-    __slots__ = ("lines", "started")
+    __slots__ = ("cpu_started", "lines", "started")
 
     def __init__(self) -> None:
         self.lines = 0
         self.started = time.perf_counter()
+        self.cpu_started = time.thread_time()
 
     def spent(self) -> bool:
         self.lines += 1
@@ -92,6 +93,12 @@ class TurnSlice:
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
+
+    def cpu_spent(self) -> float:
+        """The loop thread's CPU time in this slice: what the plugin's lines cost the gateway,
+        which its budget is charged (wall time would also charge it for the moments a loaded
+        machine left the gateway unscheduled)."""
+        return time.thread_time() - self.cpu_started
 
     def rest(self) -> float:
         """How long the reader leaves the loop to others after a full slice: `REST_PER_TURN`
@@ -296,10 +303,10 @@ class JsonRpcSession(ProcessSession):
                         await self._fail(violation)
                         return
                     if turn.spent():
-                        self._charge(turn.elapsed())
+                        self._charge(turn.cpu_spent())
                         await asyncio.sleep(turn.rest())
                         turn = TurnSlice()
-                self._charge(turn.elapsed())
+                self._charge(turn.cpu_spent())
                 if len(chunk) == READ_CHUNK:  # more may be buffered: `read` would not suspend
                     await asyncio.sleep(0)
         except LineTooLong as exc:

@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+import time
 import tracemalloc
 from pathlib import Path
 from typing import Any, cast
@@ -409,3 +410,12 @@ def test_the_stderr_drain_yields_to_the_loop_after_every_read() -> None:
     gaps = asyncio.run(scenario())
     assert sum(gaps) == reads * 64 * len(chunk)
     assert max(gaps) <= 65536, max(gaps)
+
+
+def test_a_slice_is_charged_the_cpu_it_took_not_the_time_the_gateway_was_off_cpu() -> None:
+    """Charging wall time would bill a plugin for every moment a loaded machine left the
+    gateway unscheduled (a JSON-RPC plugin then lost its `cpu_seconds` to its neighbours)."""
+    turn = host_jsonrpc.TurnSlice()
+    time.sleep(0.05)  # off CPU, as when the scheduler runs others
+    assert turn.elapsed() >= 0.05
+    assert turn.cpu_spent() < 0.05
