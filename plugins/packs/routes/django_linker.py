@@ -22,6 +22,7 @@ from .django_facts import (
     DjangoFunction,
     Registration,
     RoutePart,
+    RouterUrls,
     UrlEntry,
 )
 from .model import DJANGO, ImportRef, Sym
@@ -74,6 +75,9 @@ _VIEWSET_ACTIONS: dict[str, tuple[str, ...]] = {
     "DestroyModelMixin": ("destroy",),
 }  # fmt: skip
 _LIBRARIES = ("django", "rest_framework")
+# DRF's router classes, as `DjangoFacts.routers` spells the kind of an instance made with no
+# option: a subclass of the repository starts from its base's
+_ROUTER_KINDS = {"DefaultRouter": "default-suffixes", "SimpleRouter": "simple"}
 # standard-library bases a view class may have that define no handler method
 _METHODLESS = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol", "object"})
 _VIEW_LIBRARIES = (*_LIBRARIES, "drf_spectacular")  # whose views `_VIEW_METHODS` knows
@@ -457,7 +461,9 @@ class DjangoRouteResolver:
             return
         found = self.resolve(path, name)
         if kind == "router" and found is not None and found[0] == "router":
-            self.router(found[1], found[2], here, auth, gaps)
+            why = self.router(found[1], found[2], here, auth, gaps)
+            if why is not None:
+                self.opaque(path, entry, f"`{name}.urls`: {why}")
             return
         if found is None or found[0] == "external":
             if kind == "router":  # `admin.site.urls`, a library's router
@@ -481,7 +487,9 @@ class DjangoRouteResolver:
             else:
                 self.opaque(path, entry, f"`{name}` names a module with no urlpatterns")
         elif what == "router":
-            self.router(file, attr, here, auth, gaps)
+            why = self.router(file, attr, here, auth, gaps)
+            if why is not None:
+                self.opaque(path, entry, f"`{name}`: {why}")
         else:
             self.view_route(path, entry, here, (what, file, attr), name, auth, gaps)
 
@@ -689,11 +697,30 @@ class DjangoRouteResolver:
 
     # -- DRF routers -----------------------------------------------------------------------
 
-    def router(self, file: str, name: str, here: str, auth: int, gaps: tuple[Gap, ...]) -> None:
+    def router(
+        self, file: str, name: str, here: str, auth: int, gaps: tuple[Gap, ...]
+    ) -> str | None:
+        """The routes of the router `name` of `file` under `here`; why they are not listed
+        when they are not (an instance of a class that subclasses no DRF router, or whose
+        override the pack cannot follow): the caller reports it where the router is used."""
         facts = self.facts(file)
         if facts is None or name not in facts.routers:
-            return
+            return None
         kind, slash, line = facts.routers[name]
+        extras: list[tuple[str, RouterUrls]] = []
+        if kind == "?":  # made from a class of its own: a DRF router subclass, or not a router
+            made = facts.router_classes.get(name, "?")
+            subclass = self.router_subclass(file, made, extras, 0)
+            if isinstance(subclass, tuple):
+                cfile, cline, why = subclass
+                return f"{why} ({cfile}:{cline})"
+            if subclass is None:
+                return f"`{made}` is not a DRF router class the scanned files show"
+            kind = subclass
+            if kind == "bare":  # its `urls` serve only the entries it lists
+                for cfile, urls in extras:
+                    self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
+                return None
         if kind.startswith("default") and "-no-root" not in kind:
             root = max(auth, self.permission_auth(file, None, "GET"))  # the settings' default
             self.emit("GET", here, file, line, None, root, gaps)  # the API root
@@ -703,7 +730,7 @@ class DjangoRouteResolver:
                 self.note("UNRESOLVED_ROUTE", file, line, "the parent router, parent prefix "
                           "or lookup of this nested router is computed or not registered in "
                           "the scanned files: the routes of its viewsets are not listed")  # fmt: skip
-                return
+                return None
             here, slash = here + nest[0], nest[1] if facts.nested[name].trailing_slash is None \
                 else slash  # fmt: skip
         trailing = "/" if slash else ""
@@ -713,6 +740,55 @@ class DjangoRouteResolver:
         for registration in facts.registrations:
             if registration.router == name:
                 self.register(file, registration, here, trailing, auth, gaps)
+        for cfile, urls in extras:  # what the subclass's `get_urls`/`urls` adds, in its file
+            self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
+        return None
+
+    def router_subclass(
+        self, file: str, made: str, extras: list[tuple[str, RouterUrls]], depth: int
+    ) -> str | tuple[str, int, str] | None:
+        """The DRF router kind a class of the repository makes (as `routers` spells it), its
+        overrides' own entries appended to `extras` (the nearest class's last, as each adds
+        after `super()`'s); a finding (file, line, detail) where an override or a base cannot
+        be read; None when the class is no DRF router."""
+        found = self.resolve(file, made) if depth <= _DEPTH else None
+        if found is not None and found[0] == "external":
+            short = found[2].rpartition(".")[2]
+            if found[2].startswith("rest_framework.") and short in _ROUTER_KINDS:
+                return _ROUTER_KINDS[short]
+            return None
+        if found is None or found[0] != "class":
+            return None
+        _, cfile, cname = found
+        cls = self.klass(cfile, cname)
+        if cls is None:
+            return None
+        kind: str | tuple[str, int, str] | None = None
+        for base in cls.bases:  # the first base that is a router: DRF's `super()` for it
+            kind = self.router_subclass(cfile, base, extras, depth + 1)
+            if kind is not None:
+                break
+        if not isinstance(kind, str):
+            return kind
+        own: list[tuple[str, RouterUrls]] = []
+        for urls in cls.urls:
+            if not urls.readable:
+                return (cfile, urls.line, f"the router class `{cname}` overrides "
+                        f"`{urls.name}` in a way the pack cannot follow")  # fmt: skip
+            if not urls.keeps_base:  # what `super()` built is not served: only its own
+                extras.clear()
+                own.clear()
+                kind = "bare"
+            own.append((cfile, urls))
+        extras += own
+        options = dict(cls.router_options)
+        if kind.startswith("default") and options.get("include_root_view") is False:
+            kind = kind.replace("-suffixes", "") + "-no-root" + (
+                "-suffixes" if "-suffixes" in kind else "")  # fmt: skip
+        if kind.startswith("default") and "include_format_suffixes" in options:
+            kind = kind.replace("-suffixes", "")
+            kind += "-suffixes" if options["include_format_suffixes"] else ""
+        return kind
 
     def register(
         self,
