@@ -11,9 +11,11 @@
   as mixins (`BaseDetailView`, `ProcessFormView`, `BaseDeleteView`, `DeletionMixin` ...) and
   django-filter's `FilterView`: the methods Django serves, not `ANY`.
 
-tests/fixtures/repos/django-router-subclass-app's expected routes below are what Django 6.0 and
-DRF serve for it (`get_resolver()` walked by bench/real_repos/derive/django_runtime_routes.py
-gives these 22 names, and two for the `MagicRouter` the pack flags)."""
+The expected routes below are what Django 6.0, DRF and django-filter 26.2 serve for the two
+fixtures (`get_resolver()` walked by bench/real_repos/derive/django_runtime_routes.py): for
+tests/fixtures/repos/django-router-subclass-app these 20 names and the two of the `MagicRouter`
+the pack flags; for tests/fixtures/repos/django-generic-bases-app these, with `GET /gadget/` for
+the unknown library's base (a stub of ours at runtime) the pack lists as `ANY`."""
 
 from __future__ import annotations
 
@@ -120,5 +122,74 @@ def test_the_prefilter_changes_nothing_on_the_router_fixture(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     documents, parsed = scanned_both_ways(tmp_path, PROJECT, monkeypatch)
+    assert documents[0] == documents[1]
+    assert parsed[1] <= parsed[0]
+
+
+BASES = ROOT / "tests" / "fixtures" / "repos" / "django-generic-bases-app"
+GENERIC: dict[str, str] = {
+    str(p.relative_to(BASES)): p.read_text(encoding="utf-8") for p in sorted(BASES.rglob("*.py"))
+}
+GENERIC_ROUTES = {
+    # FormMixin + SingleObjectTemplateResponseMixin + BaseDetailView, its own `post`
+    "GET /t/{pk}/",
+    "POST /t/{pk}/",
+    # django-filter's FilterView: subclassed (aliased, as a module attribute) and used as is
+    "GET /board/",
+    "GET /agents/",
+    "GET /all/",
+    "GET /t/{pk}/close/",  # BaseDeleteView
+    "POST /t/{pk}/close/",
+    "DELETE /t/{pk}/close/",
+    "GET /t/{pk}/retag/",  # BaseUpdateView
+    "POST /t/{pk}/retag/",
+    "PUT /t/{pk}/retag/",
+    "GET /wizard/",  # ProcessFormView
+    "POST /wizard/",
+    "PUT /wizard/",
+    "POST /purge/",  # DeletionMixin + View: the one Django mixin with handlers
+    "DELETE /purge/",
+    "GET /latest/",  # generic.dates.BaseArchiveIndexView, reached through the package
+    "GET /plain/",  # BaseListView used as is
+    "GET /old/",  # RedirectView: every method but TRACE
+    "POST /old/",
+    "PUT /old/",
+    "PATCH /old/",
+    "DELETE /old/",
+    "ANY /gadget/",  # a base of a library the pack does not know
+}
+
+
+def test_library_view_bases_give_the_methods_django_serves() -> None:
+    assert names(GENERIC) == GENERIC_ROUTES
+
+
+def test_a_base_of_an_unknown_library_stays_any_with_its_finding() -> None:
+    assert [(c, p, n) for c, p, n, _ in findings(GENERIC)] == [
+        ("UNRESOLVED_ROUTE", "desk/urls.py", 20)
+    ]
+    files = {
+        **SETTINGS,
+        "proj/urls.py": (
+            "from django.urls import path\n"
+            "from lookalike.views import FilterView, BaseDetailView\n"
+            "class Mine(BaseDetailView):\n    pass\n"
+            "urlpatterns = [\n"
+            "    path('a/', FilterView.as_view()),\n"
+            "    path('b/', Mine.as_view()),\n"
+            "]\n"
+        ),
+    }
+    assert names(files) == {"ANY /a/", "ANY /b/"}
+    assert [(c, n) for c, _, n, _ in findings(files)] == [
+        ("UNRESOLVED_ROUTE", 6),
+        ("UNRESOLVED_ROUTE", 7),
+    ]
+
+
+def test_the_prefilter_changes_nothing_on_the_generic_bases_fixture(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, parsed = scanned_both_ways(tmp_path, GENERIC, monkeypatch)
     assert documents[0] == documents[1]
     assert parsed[1] <= parsed[0]

@@ -49,6 +49,18 @@ _VIEW_METHODS: dict[str, tuple[str, ...]] = {
     "DeleteView": ("get", "post", "delete"),
     "LogoutView": ("post",),  # Django 5: GET no more logs out
     "JavaScriptCatalog": ("get",), "JSONCatalog": ("get",),
+    # the generic bases the views above are made of, used as bases of the repository's own
+    # views with Django's mixins (`FormMixin, SingleObjectTemplateResponseMixin,
+    # BaseDetailView`): each by the handlers its MRO gives (Django 6.0's)
+    **{n: ("get",) for n in ("BaseDetailView", "BaseListView", "BaseArchiveIndexView",
+                             "BaseDateListView", "BaseYearArchiveView", "BaseMonthArchiveView",
+                             "BaseWeekArchiveView", "BaseDayArchiveView", "BaseTodayArchiveView",
+                             "BaseDateDetailView")},
+    **{n: ("get", "post", "put") for n in ("BaseFormView", "BaseCreateView", "BaseUpdateView")},
+    "BaseDeleteView": ("get", "post", "delete"),
+    "DeletionMixin": ("post", "delete"),  # the one Django mixin that brings handlers
+    # django-filter's list views (`django_filters.views`)
+    "FilterView": ("get",), "BaseFilterView": ("get",),
     # DRF's and its usual libraries' token views; drf-spectacular's schema and docs views
     **{n: ("post",) for n in ("ObtainAuthToken", "ObtainJSONWebToken", "RefreshJSONWebToken",
                               "VerifyJSONWebToken", "TokenObtainPairView", "TokenRefreshView",
@@ -80,7 +92,8 @@ _LIBRARIES = ("django", "rest_framework")
 _ROUTER_KINDS = {"DefaultRouter": "default-suffixes", "SimpleRouter": "simple"}
 # standard-library bases a view class may have that define no handler method
 _METHODLESS = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol", "object"})
-_VIEW_LIBRARIES = (*_LIBRARIES, "drf_spectacular")  # whose views `_VIEW_METHODS` knows
+# whose views `_VIEW_METHODS` knows
+_VIEW_LIBRARIES = (*_LIBRARIES, "drf_spectacular", "django_filters")
 # a library's function views: `obtain_auth_token`, `obtain_jwt_token = ObtainJSONWebToken.as_view()`
 _LIBRARY_FUNCTIONS = {n: ("post",) for n in ("obtain_auth_token", "obtain_jwt_token",
                                              "refresh_jwt_token", "verify_jwt_token")}  # fmt: skip
@@ -660,8 +673,8 @@ class DjangoRouteResolver:
                 methods += more
             elif base[0] == "external":
                 short = base[2].rpartition(".")[2]
-                if short in _VIEW_METHODS:
-                    methods += _VIEW_METHODS[short]
+                if short in _VIEW_METHODS and base[2].startswith(_VIEW_LIBRARIES):
+                    methods += _VIEW_METHODS[short]  # a known library's, by its real MRO
                 elif not short.endswith("Mixin") and base[2] not in _METHODLESS:
                     # a mixin, any library's (`rules`' `PermissionRequiredMixin`), adds checks
                     # or context, not handler methods
