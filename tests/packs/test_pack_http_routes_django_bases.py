@@ -168,23 +168,6 @@ def test_a_base_of_an_unknown_library_stays_any_with_its_finding() -> None:
     assert [(c, p, n) for c, p, n, _ in findings(GENERIC)] == [
         ("UNRESOLVED_ROUTE", "desk/urls.py", 20)
     ]
-    files = {
-        **SETTINGS,
-        "proj/urls.py": (
-            "from django.urls import path\n"
-            "from lookalike.views import FilterView, BaseDetailView\n"
-            "class Mine(BaseDetailView):\n    pass\n"
-            "urlpatterns = [\n"
-            "    path('a/', FilterView.as_view()),\n"
-            "    path('b/', Mine.as_view()),\n"
-            "]\n"
-        ),
-    }
-    assert names(files) == {"ANY /a/", "ANY /b/"}
-    assert [(c, n) for c, _, n, _ in findings(files)] == [
-        ("UNRESOLVED_ROUTE", 6),
-        ("UNRESOLVED_ROUTE", 7),
-    ]
 
 
 def test_the_prefilter_changes_nothing_on_the_generic_bases_fixture(

@@ -673,8 +673,8 @@ class DjangoRouteResolver:
                 methods += more
             elif base[0] == "external":
                 short = base[2].rpartition(".")[2]
-                if short in _VIEW_METHODS and base[2].startswith(_VIEW_LIBRARIES):
-                    methods += _VIEW_METHODS[short]  # a known library's, by its real MRO
+                if short in _VIEW_METHODS:  # by name: a library's own `LoginView` (allauth's)
+                    methods += _VIEW_METHODS[short]  # is made of Django's, as a rule
                 elif not short.endswith("Mixin") and base[2] not in _METHODLESS:
                     # a mixin, any library's (`rules`' `PermissionRequiredMixin`), adds checks
                     # or context, not handler methods
