@@ -6,15 +6,16 @@
   list plus `path()`/`re_path()` entries of its own: the registered viewsets' routes, their
   `@action`s and the API root are listed, and the extras under the same include; an override
   the pack cannot follow, and an instance of a class that is no router, stay findings where the
-  router is used;
+  router is used; a trailing slash its `__init__` sets is read, a change to its `routes` is a
+  finding;
 - class views whose handler methods come from library bases: Django's generic bases combined
   as mixins (`BaseDetailView`, `ProcessFormView`, `BaseDeleteView`, `DeletionMixin` ...) and
   django-filter's `FilterView`: the methods Django serves, not `ANY`.
 
 The expected routes below are what Django 6.0, DRF and django-filter 26.2 serve for the two
 fixtures (`get_resolver()` walked by bench/real_repos/derive/django_runtime_routes.py): for
-tests/fixtures/repos/django-router-subclass-app these 20 names and the two of the `MagicRouter`
-the pack flags; for tests/fixtures/repos/django-generic-bases-app these, with `GET /gadget/` for
+tests/fixtures/repos/django-router-subclass-app these 22 names and the three of the
+`MagicRouter` and the `ListOnlyRouter` the pack flags; for tests/fixtures/repos/django-generic-bases-app these, with `GET /gadget/` for
 the unknown library's base (a stub of ours at runtime) the pack lists as `ANY`."""
 
 from __future__ import annotations
@@ -78,6 +79,9 @@ ROUTER_ROUTES = {
     "GET /mail/v2/labels/",
     "GET /mail/v2/labels/{slug}/",
     "GET /mail/v2/ping",
+    # LenientRouter: `self.trailing_slash = "/?"` in `__init__`, named as `reverse()` spells it
+    "GET /mail/v4/drafts",
+    "GET /mail/v4/drafts/{slug}",
 }
 
 
@@ -89,9 +93,11 @@ def test_an_override_not_followed_and_a_non_router_stay_findings_where_used() ->
     found = [f for f in findings(PROJECT) if f[0] == "UNRESOLVED_ROUTER"]
     assert [(path, line) for _, path, line, _ in found] == [
         ("hub/urls.py", 9),  # `staff_site.urls`: an AdminSite subclass, no DRF router
-        ("inbox/urls.py", 18),  # `magic.urls`: MagicRouter's comprehension is not followed
+        ("inbox/urls.py", 24),  # `magic.urls`: MagicRouter's comprehension is not followed
+        ("inbox/urls.py", 26),  # `list_only.urls`: its `__init__` reshapes `self.routes`
     ]
     assert "MagicRouter" in found[1][3] and "hub/plumbing/routing.py:38" in found[1][3]
+    assert "ListOnlyRouter" in found[2][3] and "`__init__`" in found[2][3]
 
 
 def test_a_router_subclass_returning_only_its_own_list_serves_no_viewset() -> None:

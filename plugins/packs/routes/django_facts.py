@@ -645,6 +645,13 @@ class _Reader:
             if k in {"include_root_view", "include_format_suffixes"}
             and isinstance(v, ast.Constant) and isinstance(v.value, bool)
         )  # fmt: skip
+        for stmt in node.body:  # `self.trailing_slash = '/?'` in `__init__`, after DRF's own
+            if isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__":
+                slash, readable = _init_slash(stmt)
+                if not readable:
+                    urls.append(RouterUrls("__init__", stmt.lineno, False))
+                elif slash is not None:
+                    options += (("trailing_slash", slash),)
         decorators: list[str] = decorated
         for decorator in node.decorator_list:
             if isinstance(decorator, ast.Call) and _last(decorator.func) == "method_decorator":
@@ -846,6 +853,29 @@ def _with_caveat(entry: UrlEntry, caveat: Caveat) -> UrlEntry:
     return UrlEntry(entry.line, entry.route, entry.regex, entry.target, entry.methods,
                     entry.wrappers, entry.i18n, entry.parts, (*entry.caveats, caveat),
                     entry.actions)  # fmt: skip
+
+
+def _init_slash(init: ast.FunctionDef) -> tuple[bool | None, bool]:
+    """What a router class's `__init__` makes its trailing slash (None: leaves it), and whether
+    the pack can say: a literal `self.trailing_slash` (`"/"` keeps the slash; `""` and `"/?"`,
+    which `reverse()` spells without it, drop it); any other value, or a change to
+    `self.routes`, cannot be read."""
+    slash: bool | None = None
+    for node in ast.walk(init):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "routes"
+            and dotted(node) == ("self.routes")
+        ):
+            return (None, False)
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(dotted(t) == "self.trailing_slash" for t in targets):
+                value = _text(node.value) if isinstance(node, ast.Assign) else None
+                if value not in {"/", "", "/?"}:
+                    return (None, False)
+                slash = value == "/"
+    return (slash, True)
 
 
 def _is_super_urls(node: ast.expr) -> bool:

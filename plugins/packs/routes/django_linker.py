@@ -723,7 +723,9 @@ class DjangoRouteResolver:
         extras: list[tuple[str, RouterUrls]] = []
         if kind == "?":  # made from a class of its own: a DRF router subclass, or not a router
             made = facts.router_classes.get(name, "?")
-            subclass = self.router_subclass(file, made, extras, 0)
+            chosen: dict[str, bool] = {}
+            subclass = self.router_subclass(file, made, extras, chosen, 0)
+            slash = chosen.get("trailing_slash", slash)
             if isinstance(subclass, tuple):
                 cfile, cline, why = subclass
                 return f"{why} ({cfile}:{cline})"
@@ -758,12 +760,18 @@ class DjangoRouteResolver:
         return None
 
     def router_subclass(
-        self, file: str, made: str, extras: list[tuple[str, RouterUrls]], depth: int
+        self,
+        file: str,
+        made: str,
+        extras: list[tuple[str, RouterUrls]],
+        chosen: dict[str, bool],
+        depth: int,
     ) -> str | tuple[str, int, str] | None:
         """The DRF router kind a class of the repository makes (as `routers` spells it), its
         overrides' own entries appended to `extras` (the nearest class's last, as each adds
-        after `super()`'s); a finding (file, line, detail) where an override or a base cannot
-        be read; None when the class is no DRF router."""
+        after `super()`'s), a trailing slash its `__init__` sets in `chosen`; a finding (file,
+        line, detail) where an override or a base cannot be read; None when the class is no
+        DRF router."""
         found = self.resolve(file, made) if depth <= _DEPTH else None
         if found is not None and found[0] == "external":
             short = found[2].rpartition(".")[2]
@@ -778,7 +786,7 @@ class DjangoRouteResolver:
             return None
         kind: str | tuple[str, int, str] | None = None
         for base in cls.bases:  # the first base that is a router: DRF's `super()` for it
-            kind = self.router_subclass(cfile, base, extras, depth + 1)
+            kind = self.router_subclass(cfile, base, extras, chosen, depth + 1)
             if kind is not None:
                 break
         if not isinstance(kind, str):
@@ -795,6 +803,8 @@ class DjangoRouteResolver:
             own.append((cfile, urls))
         extras += own
         options = dict(cls.router_options)
+        if "trailing_slash" in options:  # set after DRF's `__init__`: over the instance's own
+            chosen["trailing_slash"] = options["trailing_slash"]
         if kind.startswith("default") and options.get("include_root_view") is False:
             kind = kind.replace("-suffixes", "") + "-no-root" + (
                 "-suffixes" if "-suffixes" in kind else "")  # fmt: skip
