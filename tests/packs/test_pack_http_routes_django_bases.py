@@ -124,6 +124,26 @@ def test_a_router_subclass_returning_only_its_own_list_serves_no_viewset() -> No
     assert names(files) == {"ANY /status/"}
 
 
+def test_a_drf_router_imported_under_another_name_is_followed_to_its_class() -> None:
+    files = {
+        **SETTINGS,
+        "proj/urls.py": (
+            "from django.urls import include, path\n"
+            "from rest_framework.routers import SimpleRouter as Router\n"
+            "from proj import views\n"
+            "router = Router()\n"
+            "router.register('items', views.Items, basename='item')\n"
+            "urlpatterns = [path('api/', include(router.urls))]\n"
+        ),
+        "proj/views.py": (
+            "from rest_framework import viewsets\n"
+            "class Items(viewsets.ReadOnlyModelViewSet):\n    pass\n"
+        ),
+    }
+    assert names(files) == {"GET /api/items/", "GET /api/items/{pk}/"}
+    assert findings(files) == []
+
+
 def test_the_prefilter_changes_nothing_on_the_router_fixture(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
