@@ -244,6 +244,16 @@ _DJANGO_PIECES = (
     "class W(V):\n    lookup_field = 'slug'\n    http_method_names = ['get']",
     "def f(request):\n    return None", "@require_GET\ndef g(request):\n    return None",
     "class P:\n    def has_permission(self, request, view):\n        return request.user.pk",
+    # a router subclass of the repository and its extras; library view bases
+    "from c.perms import R", "router = R()", "router = bv.R(trailing_slash=False)",
+    "class R(DefaultRouter):\n    def get_urls(self):\n        return super().get_urls() + "
+    "[path('h/', f)]",
+    "class R(SimpleRouter):\n    @property\n    def urls(self):\n        u = super().urls\n"
+    "        u.append(path('k/', f))\n        return u",
+    "from django.views.generic.detail import BaseDetailView",
+    "from django_filters.views import FilterView",
+    "class D(BaseDetailView):\n    def post(self, request):\n        return None",
+    "urlpatterns = [path('d/', D.as_view()), path('fv/', FilterView.as_view())]",
 )  # fmt: skip
 _DJANGO_PROJECT = st.fixed_dictionaries({
     module: st.lists(st.sampled_from(_DJANGO_PIECES), max_size=6).map("\n".join)

@@ -94,6 +94,20 @@ class Action:
 
 
 @dataclass(frozen=True, slots=True)
+class RouterUrls:
+    """A router class's override of what DRF's `urls` gives: `get_urls` or the `urls`
+    property returning `super()`'s list (`keeps_base`) plus URL entries of its own; one the
+    reader cannot follow (any other statement, or DRF's route hooks `routes`, `get_routes`,
+    `get_lookup_regex`, `get_method_map` redefined) is not `readable`."""
+
+    name: str  # the method or attribute overridden
+    line: int
+    readable: bool
+    keeps_base: bool = True
+    extras: tuple[UrlEntry, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class DjangoClass:
     line: int
     bases: tuple[str, ...]  # dotted, as written ("?" for what is not a name)
@@ -109,6 +123,10 @@ class DjangoClass:
     # what its own name was imported as before the class statement rebound it ("module:attr"):
     # `class DetailView(Mixin, DetailView)` subclasses that import
     shadows: str = ""
+    # as a router subclass: its overrides of `get_urls` and `urls`, in the order DRF applies
+    # them, and its literal class options (`include_root_view = False`)
+    urls: tuple[RouterUrls, ...] = ()
+    router_options: tuple[tuple[str, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +146,9 @@ class DjangoFacts:
     routers: dict[str, tuple[str, bool, int]] = field(default_factory=dict)
     registrations: tuple[Registration, ...] = ()
     nested: dict[str, NestedRouter] = field(default_factory=dict)  # router name -> its parent
+    # a router made from a class not known by name (`router = ApiRouter()`, registered or
+    # included): name -> the class, dotted as written; its `routers` kind is "?" until linked
+    router_classes: dict[str, str] = field(default_factory=dict)
     classes: dict[str, DjangoClass] = field(default_factory=dict)
     functions: dict[str, DjangoFunction] = field(default_factory=dict)
     stars: tuple[str, ...] = ()  # modules star-imported (absolute)
@@ -147,11 +168,13 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         reader.statement(stmt)
     if "DJANGO_SETTINGS_MODULE" in source:
         reader.settings_module(tree)
+    reader.made_routers()
     facts = DjangoFacts(
         lists={k: tuple(v) for k, v in reader.lists.items()},
         routers=reader.routers,
         registrations=tuple(reader.registrations),
         nested=reader.nested,
+        router_classes=reader.router_classes,
         classes=reader.classes,
         functions=reader.functions,
         stars=tuple(reader.stars),
@@ -238,6 +261,9 @@ class _Reader:
         self.routers: dict[str, tuple[str, bool, int]] = {}
         self.registrations: list[Registration] = []
         self.nested: dict[str, NestedRouter] = {}
+        # `name = Something(...)`: (class dotted, trailing slash, line), a router if registered
+        self.made: dict[str, tuple[str, bool, int]] = {}
+        self.router_classes: dict[str, str] = {}
         self.conditional = False  # the statement read runs in some configuration only
         # module-level names bound to strings: (value, conditional, line) per binding, in order
         self.constants: dict[str, list[tuple[ast.expr, bool, int]]] = {}
@@ -324,6 +350,23 @@ class _Reader:
             self.schema_views.add(name)  # drf-yasg's: `schema_view.with_ui('swagger')` below
         elif name == "urlpatterns" or self.patterns_like(value):
             self.lists[name] = self.entries(value)
+        elif isinstance(value, ast.Call) and dotted(value.func) is not None:
+            made = dotted(value.func) or ""
+            slash = not _false(_keyword(value, "trailing_slash"))
+            self.made[name] = (made, slash, value.lineno)
+
+    def made_routers(self) -> None:
+        """Instances of a class not known by name that are registered on or included as a
+        router (`router.register(...)`, `router.urls`): routers of a kind the linker finds by
+        following the class (a subclass of DRF's routers, or not a router at all)."""
+        used = {r.router for r in self.registrations}
+        used |= {e.target[1] for es in self.lists.values() for e in es if e.target[0] == "router"}
+        for name in sorted(used & self.made.keys()):
+            if name in self.routers:
+                continue
+            made, slash, line = self.made[name]
+            self.routers[name] = ("?", slash, line)
+            self.router_classes[name] = made
 
     def rebind(self, name: str, value: ast.expr, spliced: bool) -> None:
         """`urlpatterns = [path("", include((urlpatterns, "ns")))]`: the list so far, under a
@@ -595,6 +638,20 @@ class _Reader:
                 for target in stmt.targets:
                     if isinstance(target, ast.Name):
                         fields[target.id] = stmt.value
+        urls = [u for s in node.body if (u := self.router_urls(s)) is not None]
+        urls.sort(key=lambda u: u.name != "get_urls")  # `urls` reads `get_urls`: that first
+        options = tuple(
+            (k, v.value) for k, v in fields.items()
+            if k in {"include_root_view", "include_format_suffixes"}
+            and isinstance(v, ast.Constant) and isinstance(v.value, bool)
+        )  # fmt: skip
+        for stmt in node.body:  # `self.trailing_slash = '/?'` in `__init__`, after DRF's own
+            if isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__":
+                slash, readable = _init_slash(stmt)
+                if not readable:
+                    urls.append(RouterUrls("__init__", stmt.lineno, False))
+                elif slash is not None:
+                    options += (("trailing_slash", slash),)
         decorators: list[str] = decorated
         for decorator in node.decorator_list:
             if isinstance(decorator, ast.Call) and _last(decorator.func) == "method_decorator":
@@ -615,7 +672,105 @@ class _Reader:
             self.checks_user(node),
             node.name,
             self.imported.get(node.name, ""),
+            tuple(urls),
+            options,
         )
+
+    def router_urls(self, stmt: ast.stmt) -> RouterUrls | None:
+        """What a router class's statement overrides of the URLs DRF builds (None: nothing).
+        `get_urls`/`urls` are read as a small evaluation over one local list: `super()`'s list,
+        `+`, `+=`, `.append`, `.extend`, `[*base, ...]` and URL entries; anything else makes it
+        unreadable, as DRF's route hooks are."""
+        hooks = {"routes", "get_routes", "get_lookup_regex", "get_method_map"}
+        if isinstance(stmt, ast.Assign | ast.AnnAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names = {t.id for t in targets if isinstance(t, ast.Name)}
+            hit = sorted(names & hooks)
+            return RouterUrls(hit[0], stmt.lineno, False) if hit else None
+        if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            return None
+        if stmt.name in hooks:
+            return RouterUrls(stmt.name, stmt.lineno, False)
+        if stmt.name not in {"urls", "get_urls"}:
+            return None
+        unreadable = RouterUrls(stmt.name, stmt.lineno, False)
+        local: dict[str, list[UrlEntry | None]] = {}  # None stands for the base's list
+        body = stmt.body
+        if body and isinstance(body[0], ast.Expr) and _text(body[0].value) is not None:
+            body = body[1:]  # the docstring
+        for part in body:
+            if isinstance(part, ast.Assign) and len(part.targets) == 1:
+                target = part.targets[0]
+                value = self.router_list(part.value, local)
+                if not isinstance(target, ast.Name) or value is None:
+                    return unreadable
+                local[target.id] = value
+            elif (
+                isinstance(part, ast.AugAssign)
+                and isinstance(part.target, ast.Name)
+                and part.target.id in local
+                and isinstance(part.op, ast.Add)
+            ):
+                more = self.router_list(part.value, local)
+                if more is None:
+                    return unreadable
+                local[part.target.id] += more
+            elif isinstance(part, ast.Expr) and isinstance(part.value, ast.Call):
+                call = part.value
+                func = call.func
+                if not (
+                    isinstance(func, ast.Attribute)
+                    and isinstance(func.value, ast.Name)
+                    and func.value.id in local
+                    and func.attr in {"append", "extend"}
+                    and len(call.args) == 1
+                    and not call.keywords
+                ):
+                    return unreadable
+                added = (
+                    self.router_list(call.args[0], local)
+                    if func.attr == "extend"
+                    else self.router_list(ast.List([call.args[0]], ast.Load()), local)
+                )
+                if added is None:
+                    return unreadable
+                local[func.value.id] += added
+            elif isinstance(part, ast.Return) and part.value is not None:
+                value = self.router_list(part.value, local)
+                if value is None or value.count(None) > 1:
+                    return unreadable
+                extras = tuple(e for e in value if e is not None)
+                return RouterUrls(stmt.name, stmt.lineno, True, None in value, extras)
+            else:
+                return unreadable
+        return unreadable
+
+    def router_list(
+        self, node: ast.expr, local: dict[str, list[UrlEntry | None]]
+    ) -> list[UrlEntry | None] | None:
+        """A list a router's `get_urls`/`urls` builds: None in it is `super()`'s list."""
+        if _is_super_urls(node):
+            return [None]
+        if isinstance(node, ast.Name) and node.id in local:
+            return list(local[node.id])
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left = self.router_list(node.left, local)
+            right = self.router_list(node.right, local)
+            return left + right if left is not None and right is not None else None
+        if isinstance(node, ast.List | ast.Tuple):
+            out: list[UrlEntry | None] = []
+            for element in node.elts:
+                if isinstance(element, ast.Starred):
+                    inner = self.router_list(element.value, local)
+                    if inner is None:
+                        return None
+                    out += inner
+                elif isinstance(element, ast.Call) and _last(element.func) in _URL_CALLS:
+                    out += self.entry(element)
+                else:
+                    return None
+            return out
+        return None
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> DjangoFunction:
         methods: tuple[str, ...] | None = None
@@ -698,6 +853,45 @@ def _with_caveat(entry: UrlEntry, caveat: Caveat) -> UrlEntry:
     return UrlEntry(entry.line, entry.route, entry.regex, entry.target, entry.methods,
                     entry.wrappers, entry.i18n, entry.parts, (*entry.caveats, caveat),
                     entry.actions)  # fmt: skip
+
+
+def _init_slash(init: ast.FunctionDef) -> tuple[bool | None, bool]:
+    """What a router class's `__init__` makes its trailing slash (None: leaves it), and whether
+    the pack can say: a literal `self.trailing_slash` (`"/"` keeps the slash; `""` and `"/?"`,
+    which `reverse()` spells without it, drop it); any other value, or a change to
+    `self.routes`, cannot be read."""
+    slash: bool | None = None
+    for node in ast.walk(init):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "routes"
+            and dotted(node) == ("self.routes")
+        ):
+            return (None, False)
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(dotted(t) == "self.trailing_slash" for t in targets):
+                value = _text(node.value) if isinstance(node, ast.Assign) else None
+                if value not in {"/", "", "/?"}:
+                    return (None, False)
+                slash = value == "/"
+    return (slash, True)
+
+
+def _is_super_urls(node: ast.expr) -> bool:
+    """`super().urls`, `super().get_urls()`, `super(Cls, self)...` too."""
+    if isinstance(node, ast.Call) and not node.args and not node.keywords:
+        node = node.func
+        attr = "get_urls"
+    else:
+        attr = "urls"
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == attr
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+        and node.value.func.id == "super"
+    )
 
 
 def _is_include(call: ast.Call) -> bool:

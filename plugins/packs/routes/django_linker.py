@@ -22,6 +22,7 @@ from .django_facts import (
     DjangoFunction,
     Registration,
     RoutePart,
+    RouterUrls,
     UrlEntry,
 )
 from .model import DJANGO, ImportRef, Sym
@@ -48,6 +49,18 @@ _VIEW_METHODS: dict[str, tuple[str, ...]] = {
     "DeleteView": ("get", "post", "delete"),
     "LogoutView": ("post",),  # Django 5: GET no more logs out
     "JavaScriptCatalog": ("get",), "JSONCatalog": ("get",),
+    # the generic bases the views above are made of, used as bases of the repository's own
+    # views with Django's mixins (`FormMixin, SingleObjectTemplateResponseMixin,
+    # BaseDetailView`): each by the handlers its MRO gives (Django 6.0's)
+    **{n: ("get",) for n in ("BaseDetailView", "BaseListView", "BaseArchiveIndexView",
+                             "BaseDateListView", "BaseYearArchiveView", "BaseMonthArchiveView",
+                             "BaseWeekArchiveView", "BaseDayArchiveView", "BaseTodayArchiveView",
+                             "BaseDateDetailView")},
+    **{n: ("get", "post", "put") for n in ("BaseFormView", "BaseCreateView", "BaseUpdateView")},
+    "BaseDeleteView": ("get", "post", "delete"),
+    "DeletionMixin": ("post", "delete"),  # the one Django mixin that brings handlers
+    # django-filter's list views (`django_filters.views`)
+    "FilterView": ("get",), "BaseFilterView": ("get",),
     # DRF's and its usual libraries' token views; drf-spectacular's schema and docs views
     **{n: ("post",) for n in ("ObtainAuthToken", "ObtainJSONWebToken", "RefreshJSONWebToken",
                               "VerifyJSONWebToken", "TokenObtainPairView", "TokenRefreshView",
@@ -74,9 +87,13 @@ _VIEWSET_ACTIONS: dict[str, tuple[str, ...]] = {
     "DestroyModelMixin": ("destroy",),
 }  # fmt: skip
 _LIBRARIES = ("django", "rest_framework")
+# DRF's router classes, as `DjangoFacts.routers` spells the kind of an instance made with no
+# option: a subclass of the repository starts from its base's
+_ROUTER_KINDS = {"DefaultRouter": "default-suffixes", "SimpleRouter": "simple"}
 # standard-library bases a view class may have that define no handler method
 _METHODLESS = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol", "object"})
-_VIEW_LIBRARIES = (*_LIBRARIES, "drf_spectacular")  # whose views `_VIEW_METHODS` knows
+# whose views `_VIEW_METHODS` knows
+_VIEW_LIBRARIES = (*_LIBRARIES, "drf_spectacular", "django_filters")
 # a library's function views: `obtain_auth_token`, `obtain_jwt_token = ObtainJSONWebToken.as_view()`
 _LIBRARY_FUNCTIONS = {n: ("post",) for n in ("obtain_auth_token", "obtain_jwt_token",
                                              "refresh_jwt_token", "verify_jwt_token")}  # fmt: skip
@@ -457,7 +474,9 @@ class DjangoRouteResolver:
             return
         found = self.resolve(path, name)
         if kind == "router" and found is not None and found[0] == "router":
-            self.router(found[1], found[2], here, auth, gaps)
+            why = self.router(found[1], found[2], here, auth, gaps)
+            if why is not None:
+                self.opaque(path, entry, f"`{name}.urls`: {why}")
             return
         if found is None or found[0] == "external":
             if kind == "router":  # `admin.site.urls`, a library's router
@@ -481,7 +500,9 @@ class DjangoRouteResolver:
             else:
                 self.opaque(path, entry, f"`{name}` names a module with no urlpatterns")
         elif what == "router":
-            self.router(file, attr, here, auth, gaps)
+            why = self.router(file, attr, here, auth, gaps)
+            if why is not None:
+                self.opaque(path, entry, f"`{name}`: {why}")
         else:
             self.view_route(path, entry, here, (what, file, attr), name, auth, gaps)
 
@@ -652,8 +673,8 @@ class DjangoRouteResolver:
                 methods += more
             elif base[0] == "external":
                 short = base[2].rpartition(".")[2]
-                if short in _VIEW_METHODS:
-                    methods += _VIEW_METHODS[short]
+                if short in _VIEW_METHODS:  # by name: a library's own `LoginView` (allauth's)
+                    methods += _VIEW_METHODS[short]  # is made of Django's, as a rule
                 elif not short.endswith("Mixin") and base[2] not in _METHODLESS:
                     # a mixin, any library's (`rules`' `PermissionRequiredMixin`), adds checks
                     # or context, not handler methods
@@ -689,11 +710,32 @@ class DjangoRouteResolver:
 
     # -- DRF routers -----------------------------------------------------------------------
 
-    def router(self, file: str, name: str, here: str, auth: int, gaps: tuple[Gap, ...]) -> None:
+    def router(
+        self, file: str, name: str, here: str, auth: int, gaps: tuple[Gap, ...]
+    ) -> str | None:
+        """The routes of the router `name` of `file` under `here`; why they are not listed
+        when they are not (an instance of a class that subclasses no DRF router, or whose
+        override the pack cannot follow): the caller reports it where the router is used."""
         facts = self.facts(file)
         if facts is None or name not in facts.routers:
-            return
+            return None
         kind, slash, line = facts.routers[name]
+        extras: list[tuple[str, RouterUrls]] = []
+        if kind == "?":  # made from a class of its own: a DRF router subclass, or not a router
+            made = facts.router_classes.get(name, "?")
+            chosen: dict[str, bool] = {}
+            subclass = self.router_subclass(file, made, extras, chosen, 0)
+            slash = chosen.get("trailing_slash", slash)
+            if isinstance(subclass, tuple):
+                cfile, cline, why = subclass
+                return f"{why} ({cfile}:{cline})"
+            if subclass is None:
+                return f"`{made}` is not a DRF router class the scanned files show"
+            kind = subclass
+            if kind == "bare":  # its `urls` serve only the entries it lists
+                for cfile, urls in extras:
+                    self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
+                return None
         if kind.startswith("default") and "-no-root" not in kind:
             root = max(auth, self.permission_auth(file, None, "GET"))  # the settings' default
             self.emit("GET", here, file, line, None, root, gaps)  # the API root
@@ -703,7 +745,7 @@ class DjangoRouteResolver:
                 self.note("UNRESOLVED_ROUTE", file, line, "the parent router, parent prefix "
                           "or lookup of this nested router is computed or not registered in "
                           "the scanned files: the routes of its viewsets are not listed")  # fmt: skip
-                return
+                return None
             here, slash = here + nest[0], nest[1] if facts.nested[name].trailing_slash is None \
                 else slash  # fmt: skip
         trailing = "/" if slash else ""
@@ -713,6 +755,63 @@ class DjangoRouteResolver:
         for registration in facts.registrations:
             if registration.router == name:
                 self.register(file, registration, here, trailing, auth, gaps)
+        for cfile, urls in extras:  # what the subclass's `get_urls`/`urls` adds, in its file
+            self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
+        return None
+
+    def router_subclass(
+        self,
+        file: str,
+        made: str,
+        extras: list[tuple[str, RouterUrls]],
+        chosen: dict[str, bool],
+        depth: int,
+    ) -> str | tuple[str, int, str] | None:
+        """The DRF router kind a class of the repository makes (as `routers` spells it), its
+        overrides' own entries appended to `extras` (the nearest class's last, as each adds
+        after `super()`'s), a trailing slash its `__init__` sets in `chosen`; a finding (file,
+        line, detail) where an override or a base cannot be read; None when the class is no
+        DRF router."""
+        found = self.resolve(file, made) if depth <= _DEPTH else None
+        if found is not None and found[0] == "external":
+            short = found[2].rpartition(".")[2]
+            if found[2].startswith("rest_framework.") and short in _ROUTER_KINDS:
+                return _ROUTER_KINDS[short]
+            return None
+        if found is None or found[0] != "class":
+            return None
+        _, cfile, cname = found
+        cls = self.klass(cfile, cname)
+        if cls is None:
+            return None
+        kind: str | tuple[str, int, str] | None = None
+        for base in cls.bases:  # the first base that is a router: DRF's `super()` for it
+            kind = self.router_subclass(cfile, base, extras, chosen, depth + 1)
+            if kind is not None:
+                break
+        if not isinstance(kind, str):
+            return kind
+        own: list[tuple[str, RouterUrls]] = []
+        for urls in cls.urls:
+            if not urls.readable:
+                return (cfile, urls.line, f"the router class `{cname}` overrides "
+                        f"`{urls.name}` in a way the pack cannot follow")  # fmt: skip
+            if not urls.keeps_base:  # what `super()` built is not served: only its own
+                extras.clear()
+                own.clear()
+                kind = "bare"
+            own.append((cfile, urls))
+        extras += own
+        options = dict(cls.router_options)
+        if "trailing_slash" in options:  # set after DRF's `__init__`: over the instance's own
+            chosen["trailing_slash"] = options["trailing_slash"]
+        if kind.startswith("default") and options.get("include_root_view") is False:
+            kind = kind.replace("-suffixes", "") + "-no-root" + (
+                "-suffixes" if "-suffixes" in kind else "")  # fmt: skip
+        if kind.startswith("default") and "include_format_suffixes" in options:
+            kind = kind.replace("-suffixes", "")
+            kind += "-suffixes" if options["include_format_suffixes"] else ""
+        return kind
 
     def register(
         self,

@@ -1,0 +1,204 @@
+"""pack-http-routes on two Django classes of construct an outside evaluation found
+(`packs/routes/django_facts.py`, `packs/routes/django_linker.py`), written as our own code:
+
+- a DRF router subclass of the repository (`class ExtendedRouter(DefaultRouter)`, two levels
+  deep, across files, aliased module) whose `get_urls()` or `urls` property returns `super()`'s
+  list plus `path()`/`re_path()` entries of its own: the registered viewsets' routes, their
+  `@action`s and the API root are listed, and the extras under the same include; an override
+  the pack cannot follow, and an instance of a class that is no router, stay findings where the
+  router is used; a trailing slash its `__init__` sets is read, a change to its `routes` is a
+  finding;
+- class views whose handler methods come from library bases: Django's generic bases combined
+  as mixins (`BaseDetailView`, `ProcessFormView`, `BaseDeleteView`, `DeletionMixin` ...) and
+  django-filter's `FilterView`: the methods Django serves, not `ANY`.
+
+The expected routes below are what Django 6.0, DRF and django-filter 26.2 serve for the two
+fixtures (`get_resolver()` walked by bench/real_repos/derive/django_runtime_routes.py): for
+tests/fixtures/repos/django-router-subclass-app these 22 names and the three of the
+`MagicRouter` and the `ListOnlyRouter` the pack flags; for tests/fixtures/repos/django-generic-bases-app these, with `GET /gadget/` for
+the unknown library's base (a stub of ours at runtime) the pack lists as `ANY`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plugins"))
+
+from routes_harness import document, scanned_both_ways  # noqa: E402
+
+FIXTURE = ROOT / "tests" / "fixtures" / "repos" / "django-router-subclass-app"
+PROJECT: dict[str, str] = {
+    str(p.relative_to(FIXTURE)): p.read_text(encoding="utf-8")
+    for p in sorted(FIXTURE.rglob("*.py"))
+}
+SETTINGS = {"proj/settings.py": "ROOT_URLCONF = 'proj.urls'\n"}
+
+
+def names(files: dict[str, str]) -> set[str]:
+    return {str(r["name"]) for r in document(files)["resources"]}
+
+
+def findings(files: dict[str, str]) -> list[tuple[str, str, int, str]]:
+    return sorted(
+        (
+            str(f["code"]),
+            str(f["locations"][0]["path"]),
+            int(f["locations"][0]["line"]),
+            str(f["detail"]),
+        )
+        for f in document(files)["findings"]
+    )
+
+
+ROUTER_ROUTES = {
+    # ExtendedRouter(DefaultRouter): the API root, the viewsets, an @action, then its extras
+    "GET /books/",
+    "GET /books/entries/",
+    "POST /books/entries/",
+    "GET /books/entries/{ref}/",
+    "PUT /books/entries/{ref}/",
+    "PATCH /books/entries/{ref}/",
+    "DELETE /books/entries/{ref}/",
+    "POST /books/entries/{ref}/void/",
+    "GET /books/payees/",
+    "GET /books/payees/{pk}/",
+    "GET /books/healthz/",
+    "GET /books/ver/{major}/",
+    # AuditedRouter(ExtendedRouter), `include_root_view = False`, trailing_slash=False: no
+    # root; both levels' extras
+    "GET /mail/v1/threads",
+    "POST /mail/v1/threads",
+    "GET /mail/v1/healthz/",
+    "GET /mail/v1/ver/{major}/",
+    "POST /mail/v1/audit/",
+    # PlainRouter(SimpleRouter), `super(PlainRouter, self).get_urls() + [...]`
+    "GET /mail/v2/labels/",
+    "GET /mail/v2/labels/{slug}/",
+    "GET /mail/v2/ping",
+    # LenientRouter: `self.trailing_slash = "/?"` in `__init__`, named as `reverse()` spells it
+    "GET /mail/v4/drafts",
+    "GET /mail/v4/drafts/{slug}",
+}
+
+
+def test_a_router_subclass_lists_its_viewsets_routes_and_its_own_entries() -> None:
+    assert names(PROJECT) == ROUTER_ROUTES
+
+
+def test_an_override_not_followed_and_a_non_router_stay_findings_where_used() -> None:
+    found = [f for f in findings(PROJECT) if f[0] == "UNRESOLVED_ROUTER"]
+    assert [(path, line) for _, path, line, _ in found] == [
+        ("hub/urls.py", 9),  # `staff_site.urls`: an AdminSite subclass, no DRF router
+        ("inbox/urls.py", 24),  # `magic.urls`: MagicRouter's comprehension is not followed
+        ("inbox/urls.py", 26),  # `list_only.urls`: its `__init__` reshapes `self.routes`
+    ]
+    assert "MagicRouter" in found[1][3] and "hub/plumbing/routing.py:38" in found[1][3]
+    assert "ListOnlyRouter" in found[2][3] and "`__init__`" in found[2][3]
+
+
+def test_a_router_subclass_returning_only_its_own_list_serves_no_viewset() -> None:
+    files = {
+        **SETTINGS,
+        "proj/urls.py": (
+            "from django.urls import path\n"
+            "from rest_framework.routers import SimpleRouter\n"
+            "from proj import views\n"
+            "class Frozen(SimpleRouter):\n"
+            "    def get_urls(self):\n"
+            "        '''Only the status page, whatever is registered.'''\n"
+            "        return [path('status/', views.status)]\n"
+            "router = Frozen()\n"
+            "router.register('items', views.Items, basename='item')\n"
+            "urlpatterns = router.urls\n"
+        ),
+        "proj/views.py": (
+            "from rest_framework import viewsets\n"
+            "def status(request):\n    pass\n"
+            "class Items(viewsets.ModelViewSet):\n    pass\n"
+        ),
+    }
+    assert names(files) == {"ANY /status/"}
+
+
+def test_a_drf_router_imported_under_another_name_is_followed_to_its_class() -> None:
+    files = {
+        **SETTINGS,
+        "proj/urls.py": (
+            "from django.urls import include, path\n"
+            "from rest_framework.routers import SimpleRouter as Router\n"
+            "from proj import views\n"
+            "router = Router()\n"
+            "router.register('items', views.Items, basename='item')\n"
+            "urlpatterns = [path('api/', include(router.urls))]\n"
+        ),
+        "proj/views.py": (
+            "from rest_framework import viewsets\n"
+            "class Items(viewsets.ReadOnlyModelViewSet):\n    pass\n"
+        ),
+    }
+    assert names(files) == {"GET /api/items/", "GET /api/items/{pk}/"}
+    assert findings(files) == []
+
+
+def test_the_prefilter_changes_nothing_on_the_router_fixture(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, parsed = scanned_both_ways(tmp_path, PROJECT, monkeypatch)
+    assert documents[0] == documents[1]
+    assert parsed[1] <= parsed[0]
+
+
+BASES = ROOT / "tests" / "fixtures" / "repos" / "django-generic-bases-app"
+GENERIC: dict[str, str] = {
+    str(p.relative_to(BASES)): p.read_text(encoding="utf-8") for p in sorted(BASES.rglob("*.py"))
+}
+GENERIC_ROUTES = {
+    # FormMixin + SingleObjectTemplateResponseMixin + BaseDetailView, its own `post`
+    "GET /t/{pk}/",
+    "POST /t/{pk}/",
+    # django-filter's FilterView: subclassed (aliased, as a module attribute) and used as is
+    "GET /board/",
+    "GET /agents/",
+    "GET /all/",
+    "GET /t/{pk}/close/",  # BaseDeleteView
+    "POST /t/{pk}/close/",
+    "DELETE /t/{pk}/close/",
+    "GET /t/{pk}/retag/",  # BaseUpdateView
+    "POST /t/{pk}/retag/",
+    "PUT /t/{pk}/retag/",
+    "GET /wizard/",  # ProcessFormView
+    "POST /wizard/",
+    "PUT /wizard/",
+    "POST /purge/",  # DeletionMixin + View: the one Django mixin with handlers
+    "DELETE /purge/",
+    "GET /latest/",  # generic.dates.BaseArchiveIndexView, reached through the package
+    "GET /plain/",  # BaseListView used as is
+    "GET /old/",  # RedirectView: every method but TRACE
+    "POST /old/",
+    "PUT /old/",
+    "PATCH /old/",
+    "DELETE /old/",
+    "ANY /gadget/",  # a base of a library the pack does not know
+}
+
+
+def test_library_view_bases_give_the_methods_django_serves() -> None:
+    assert names(GENERIC) == GENERIC_ROUTES
+
+
+def test_a_base_of_an_unknown_library_stays_any_with_its_finding() -> None:
+    assert [(c, p, n) for c, p, n, _ in findings(GENERIC)] == [
+        ("UNRESOLVED_ROUTE", "desk/urls.py", 20)
+    ]
+
+
+def test_the_prefilter_changes_nothing_on_the_generic_bases_fixture(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, parsed = scanned_both_ways(tmp_path, GENERIC, monkeypatch)
+    assert documents[0] == documents[1]
+    assert parsed[1] <= parsed[0]
