@@ -151,12 +151,29 @@ def plugin_view(
     seen = [*folders, *files, *([root] if root else [])]
     masked = sorted(
         {
-            path
+            shown
             for path in map(os.path.abspath, hide)
-            if os.path.lexists(path) and _under(path, *seen) and not _under(path, *SYSTEM_DIRS)
+            if os.path.lexists(path)
+            for shown in _shown_at(path, seen)
+            if not _under(shown, *SYSTEM_DIRS)
         }
     )
     return View(tuple(folders), tuple(files), tuple(masked))
+
+
+def _shown_at(hidden: str, seen: Sequence[str]) -> set[str]:
+    """Where the file `hidden` appears inside the view: under a bound path by its name, and
+    wherever a bound path's real location holds its real location (a view named through a
+    symlink into the registry's folder, or a hidden path named through one): bwrap binds what
+    a path resolves to, so masks follow resolved paths too (issue 32, round 4). Only `lstat`
+    and `readlink` of the path's components: nothing is opened."""
+    real = os.path.realpath(hidden)
+    shown = {hidden for path in seen if _under(hidden, path)}
+    for path in seen:
+        inside = os.path.realpath(path)
+        if _under(real, inside):
+            shown.add(os.path.normpath(os.path.join(path, os.path.relpath(real, inside))))
+    return shown
 
 
 def _interpreter_paths(executable: str, follow_symlinks: bool = True) -> list[str]:

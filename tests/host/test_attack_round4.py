@@ -1,0 +1,108 @@
+"""Issue 32, a fourth round of attack on the containment: what round three left open, and what
+an attacker with a plugin's files or a repository could still make a root gateway do.
+
+Each test runs the attack as root and passes only when it fails.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import REFERENCE_DETECTOR
+from test_containment import on_path, planned, script, start
+
+from gpp.core import codes
+from gpp.host import SandboxPolicy, sandbox
+
+
+@pytest.mark.parametrize("folder", ["the plugin's own", "relative"])
+def test_a_shim_on_a_path_folder_the_registry_adds_for_the_plugin_is_never_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str
+) -> None:
+    """The registry puts the plugin's own folder on its PATH (`env.PATH = "<plugin>/bin:…"`,
+    or a relative `bin`, found from the gateway's cwd) and runs the bare name with another
+    absolute file word (`["detector", "/etc/hostname"]`): the file is the plugin's, but the
+    gateway read it as a version manager's shim (root-owned, writable by no one else) and ran
+    the `pyenv` it names as root, outside any sandbox."""
+    ran = tmp_path / "log" / "ran-as"
+    ran.parent.mkdir(mode=0o700)
+    plugin = tmp_path / "plugin"
+    manager = script(plugin / "libexec" / "pyenv", f"#!/bin/sh\nid -u >> {ran}\nexit 1\n")
+    script(plugin / "shims" / "detector", f'#!/bin/sh\nexec "{manager}" exec "$@"\n')
+    if folder == "relative":
+        monkeypatch.chdir(plugin)
+        env = {"PATH": f"shims:{os.environ.get('PATH', os.defpath)}"}
+    else:
+        env = on_path(plugin / "shims")
+    with pytest.raises(codes.ProtocolError):
+        start(["detector", "/etc/hostname"], env=env)
+    assert not ran.exists(), f"the plugin's manager ran as uid {ran.read_text().split()}"
+
+
+def test_a_genuine_shim_on_the_gateways_own_path_is_still_resolved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What issue 23 asked for still holds: `python3` on the gateway's own PATH is a shim, and
+    its manager (outside every folder of the plugin) says which binary it runs."""
+    import sys
+
+    root = tmp_path / "fakeenv"
+    manager = script(
+        root / "libexec" / "pyenv",
+        f'#!/bin/sh\n[ "$1" = which ] && echo "{sys.executable}" && exit 0\nexit 1\n',
+    )
+    script(root / "shims" / "python3", f'#!/usr/bin/env bash\nexec "{manager}" exec "$@"\n')
+    monkeypatch.setenv("PATH", f"{root / 'shims'}:{os.environ.get('PATH', os.defpath)}")
+    result, mechanisms = start(["python3", str(REFERENCE_DETECTOR)], paths=("api",))
+    assert result["resources"]
+    assert mechanisms["executable"] == f"{root}/shims/python3 → {sys.executable} (pyenv which)"
+
+
+def test_without_namespaces_a_plugin_of_a_non_root_gateway_is_told_to_be_the_gateways_uid(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A gateway that is not root, where namespaces cannot be built (`network = "inherit"`,
+    `readonly_root = false`): the plugin runs as the gateway's own uid and can read its token
+    file and `/proc/<gateway>/environ`; its `sandbox` lines called that uid "unprivileged"."""
+    monkeypatch.setattr(sandbox, "namespaces_available", lambda: False)
+    monkeypatch.setattr(sandbox, "drops_root", lambda: False)
+    entry = script(tmp_path / "plugin" / "detector", "#!/bin/sh\nexit 0\n")
+    policy = SandboxPolicy(network="inherit", readonly_root=False, cgroup="optional")
+    spawn = sandbox.plan(policy, [str(entry)], str(tmp_path), None, {}, None)
+    try:
+        said = spawn.mechanisms["identity"]
+    finally:
+        spawn.close_fds()
+        spawn.cleanup()
+    assert "unprivileged" not in said, said
+    for what in ("gateway's own uid", "token file", "/proc/<gateway>/environ"):
+        assert what in said, said
+
+
+@pytest.mark.parametrize("through", ["the view", "the hidden path"])
+def test_a_hidden_file_named_through_a_symlinked_folder_is_still_hidden(
+    tmp_path: Path, through: str
+) -> None:
+    """The gateway's folder holds its registry (hidden); the registry names the plugin's entry
+    file through a symlinked path into that folder (`/srv/link/plugin.py`, `/srv/link` →
+    the deployment), or names the hidden file through a symlink while the view holds the
+    real folder. Masks were matched by path name, so the file showed in full."""
+    deployment = tmp_path / "deployment"
+    registry = deployment / "registry.toml"
+    registry.parent.mkdir()
+    registry.write_text('token = "secret"\n')
+    entry = script(deployment / "plugin.py", "#!/bin/sh\nexit 0\n")
+    link = tmp_path / "link"
+    link.symlink_to(deployment)
+    if through == "the view":
+        command, hide = ["/bin/sh", str(link / "plugin.py")], str(registry)
+    else:
+        command, hide = ["/bin/sh", str(entry)], str(link / "registry.toml")
+    with planned(SandboxPolicy(hide=(hide,)), command, tmp_path / "home") as argv:
+        masks = {argv[i + 2] for i, word in enumerate(argv) if word == "--ro-bind"}
+        bound = {argv[i + 2] for i, word in enumerate(argv) if word.endswith("bind")}
+    seen = str(link if through == "the view" else deployment)
+    assert seen in bound, argv
+    assert f"{seen}/registry.toml" in masks, argv
