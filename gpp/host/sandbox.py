@@ -394,10 +394,11 @@ def _view(spawn: _Spawn) -> None:
     # followed either, and another's symlink only to what the plugin's uid reaches unstaged
     named = view.entry_files(command, root, absolute=True)
     runs_itself = view.runs_itself(executable, command, named, untrusted)
-    # only a bare name found in a folder of the gateway's own PATH may be a shim: a folder the
-    # registry's PATH adds (a relative one, or the plugin's own) may be the plugin's, so what
-    # is found there is run as the registry names it, never read (as a path the registry names)
-    by_path = "/" in command[0] or not shims.on_gateways_path(executable)
+    # only a bare name found in a folder of the gateway's own PATH, not through a symlink, may
+    # be a shim: a folder the registry's PATH adds (a relative one, or the plugin's own) may be
+    # the plugin's, and a link on the PATH may lead to a plugin's file; what is found there is
+    # run as the registry names it, never read (as a path the registry names)
+    by_path = "/" in command[0] or not shims.may_be_a_shim(executable)
     try:
         resolution = (
             shims.Resolution(executable, (executable,))

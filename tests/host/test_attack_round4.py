@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REFERENCE_DETECTOR
-from test_containment import on_path, planned, script, start
+from test_containment import on_gateways_path, on_path, planned, script, start
 
 from gpp.core import codes
 from gpp.host import SandboxPolicy, sandbox
@@ -106,3 +106,23 @@ def test_a_hidden_file_named_through_a_symlinked_folder_is_still_hidden(
     seen = str(link if through == "the view" else deployment)
     assert seen in bound, argv
     assert f"{seen}/registry.toml" in masks, argv
+
+
+def test_a_plugin_file_linked_onto_the_gateways_path_is_never_read_as_a_shim(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The usual install of a plugin's executable: a symlink on the gateway's own PATH
+    (`/usr/local/bin/detector` → `<plugin>/shims/detector`), run with an absolute file word.
+    The folder is the operator's, but the file it resolves to is the plugin's: the gateway
+    read it as a shim and ran the `pyenv` it names as root."""
+    ran = tmp_path / "log" / "ran-as"
+    ran.parent.mkdir(mode=0o700)
+    plugin = tmp_path / "plugin"
+    manager = script(plugin / "libexec" / "pyenv", f"#!/bin/sh\nid -u >> {ran}\nexit 1\n")
+    shim = script(plugin / "shims" / "detector", f'#!/bin/sh\nexec "{manager}" exec "$@"\n')
+    operators = tmp_path / "local-bin"
+    operators.mkdir()
+    (operators / "detector").symlink_to(shim)
+    with pytest.raises(codes.ProtocolError):
+        start(["detector", "/etc/hostname"], env=on_gateways_path(monkeypatch, operators))
+    assert not ran.exists(), f"the plugin's manager ran as uid {ran.read_text().split()}"
