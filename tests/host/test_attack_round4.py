@@ -108,13 +108,15 @@ def test_a_hidden_file_named_through_a_symlinked_folder_is_still_hidden(
     assert f"{seen}/registry.toml" in masks, argv
 
 
-def test_a_plugin_file_linked_onto_the_gateways_path_is_never_read_as_a_shim(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("installed", ["linked", "copied"])
+def test_a_plugin_file_installed_onto_the_gateways_path_is_never_read_as_a_shim(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, installed: str
 ) -> None:
-    """The usual install of a plugin's executable: a symlink on the gateway's own PATH
-    (`/usr/local/bin/detector` → `<plugin>/shims/detector`), run with an absolute file word.
-    The folder is the operator's, but the file it resolves to is the plugin's: the gateway
-    read it as a shim and ran the `pyenv` it names as root."""
+    """The usual installs of a plugin's executable on the gateway's own PATH: a symlink
+    (`/usr/local/bin/detector` → `<plugin>/shims/detector`) or a copy, run with an absolute
+    file word. The folder is the operator's, but the file is the plugin's: the gateway read it
+    as a shim and ran the `pyenv` it names as root. (A manager's shims live in its own
+    `<root>/shims` folder; nothing else is read.)"""
     ran = tmp_path / "log" / "ran-as"
     ran.parent.mkdir(mode=0o700)
     plugin = tmp_path / "plugin"
@@ -122,7 +124,10 @@ def test_a_plugin_file_linked_onto_the_gateways_path_is_never_read_as_a_shim(
     shim = script(plugin / "shims" / "detector", f'#!/bin/sh\nexec "{manager}" exec "$@"\n')
     operators = tmp_path / "local-bin"
     operators.mkdir()
-    (operators / "detector").symlink_to(shim)
+    if installed == "linked":
+        (operators / "detector").symlink_to(shim)
+    else:
+        script(operators / "detector", shim.read_text())
     with pytest.raises(codes.ProtocolError):
         start(["detector", "/etc/hostname"], env=on_gateways_path(monkeypatch, operators))
     assert not ran.exists(), f"the plugin's manager ran as uid {ran.read_text().split()}"

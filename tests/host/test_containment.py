@@ -369,10 +369,11 @@ def test_an_interpreter_the_gateway_would_block_on_fails_that_plugin_alone(
     plan (a shim?): a FIFO there is refused, never waited on; one the registry names by path
     (the gateway's own pipe, `/proc/self/fd/N`) is never read at all, and fails inside."""
     read_end, write_end = os.pipe()
-    fifo = tmp_path / "python3"
+    fifo = tmp_path / "shims" / "python3"  # where a manager keeps its shims
+    fifo.parent.mkdir()
     os.mkfifo(fifo, 0o755)
     executable = "python3" if kind == "fifo" else f"/proc/self/fd/{read_end}"
-    env = on_gateways_path(monkeypatch, tmp_path)
+    env = on_gateways_path(monkeypatch, fifo.parent)
     try:
         with pytest.raises(codes.UnexpectedEOFError) as refused:
             bounded(
