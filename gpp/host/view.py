@@ -153,7 +153,7 @@ def plugin_view(
         {
             shown
             for path in map(os.path.abspath, hide)
-            if os.path.lexists(path)
+            if os.path.exists(path)
             for shown in _shown_at(path, seen)
             if not _under(shown, *SYSTEM_DIRS)
         }
@@ -162,13 +162,14 @@ def plugin_view(
 
 
 def _shown_at(hidden: str, seen: Sequence[str]) -> set[str]:
-    """Where the file `hidden` appears inside the view: under a bound path by its name, and
-    wherever a bound path's real location holds its real location (a view named through a
-    symlink into the registry's folder, or a hidden path named through one): bwrap binds what
-    a path resolves to, so masks follow resolved paths too (issue 32, round 4). Only `lstat`
-    and `readlink` of the path's components: nothing is opened."""
+    """Where the file `hidden` appears inside the view: wherever a bound path's real location
+    holds its real location (a view named through a symlink into the registry's folder, or a
+    hidden path named through one), since bwrap binds what a path resolves to; never at a
+    name that goes through a symlink, which may lead out of the view (a mask bound there
+    dangles, and bwrap fails: the plugin never starts), where it is unreadable anyway (issue
+    32, round 4). Only `lstat` and `readlink` of the path's components: nothing is opened."""
     real = os.path.realpath(hidden)
-    shown = {hidden for path in seen if _under(hidden, path)}
+    shown: set[str] = set()
     for path in seen:
         inside = os.path.realpath(path)
         if _under(real, inside):

@@ -7,11 +7,13 @@ Each test runs the attack as root and passes only when it fails.
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import REFERENCE_DETECTOR
-from test_containment import on_gateways_path, on_path, planned, script, start
+from test_containment import PROBE, look, on_gateways_path, on_path, planned, script, start
 
 from gpp.core import codes
 from gpp.host import SandboxPolicy, sandbox
@@ -46,8 +48,6 @@ def test_a_genuine_shim_on_the_gateways_own_path_is_still_resolved(
 ) -> None:
     """What issue 23 asked for still holds: `python3` on the gateway's own PATH is a shim, and
     its manager (outside every folder of the plugin) says which binary it runs."""
-    import sys
-
     root = tmp_path / "fakeenv"
     manager = script(
         root / "libexec" / "pyenv",
@@ -131,3 +131,29 @@ def test_a_plugin_file_installed_onto_the_gateways_path_is_never_read_as_a_shim(
     with pytest.raises(codes.ProtocolError):
         start(["detector", "/etc/hostname"], env=on_gateways_path(monkeypatch, operators))
     assert not ran.exists(), f"the plugin's manager ran as uid {ran.read_text().split()}"
+
+
+@pytest.mark.parametrize("link", ["the hidden file", "its folder"])
+def test_a_hidden_path_that_is_a_symlink_out_of_the_view_does_not_stop_the_plugin(
+    tmp_path: Path, link: str
+) -> None:
+    """The folder in a plugin's view holds a hidden file that is a symlink out of the view
+    (a token file linked to `/run/secrets/…`, another plugin's entry file linked to its
+    package): the mask was bound at the link's name, which inside the sandbox dangles, and
+    bwrap failed (`Can't create file at …`): the plugin never started. A link out of the
+    view is unreadable inside it as it is; only a real location in the view is masked."""
+    tmp_path.chmod(0o755)
+    outside = tmp_path / "secrets"
+    outside.mkdir(mode=0o755)
+    (outside / "token").write_text("secret\n")
+    folder = tmp_path / "deployment"
+    folder.mkdir(mode=0o755)
+    shutil.copy(PROBE, folder / "probe.py")
+    if link == "the hidden file":
+        (folder / "token").symlink_to(outside / "token")
+    else:
+        (folder / "run").symlink_to(outside)
+    hidden = str(folder / ("token" if link == "the hidden file" else "run/token"))
+    seen = look([sys.executable, str(folder / "probe.py")], [hidden], hide=(hidden,))
+    assert seen["self"], "the plugin did not start"
+    assert seen[hidden]["size"] == -1, seen[hidden]  # a link out of the view: unreadable
