@@ -432,7 +432,11 @@ def _hidden(plugins: dict[str, PluginConfig], own: list[Path]) -> dict[str, Plug
     other plugins' entry files added to its sandbox's `hide`: what lies inside a plugin's view
     of these is shown empty (issue 32: plugins dropped side by side see none of each other)."""
     entries = {
-        plugin_id: entry_files(plugin.command, str(plugin.root))
+        plugin_id: entry_files(
+            plugin.command,
+            str(plugin.root),
+            path=plugin.env.get("PATH", os.environ.get("PATH", os.defpath)),
+        )
         for plugin_id, plugin in plugins.items()
     }
     hidden = {}

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 from conftest import REFERENCE_DETECTOR
+from gateway_harness import write_config
 from test_containment import PROBE, look, on_gateways_path, on_path, planned, script, start
 
+from app.config import load_config
 from gpp.core import codes
 from gpp.host import SandboxPolicy, sandbox
 
@@ -157,3 +159,32 @@ def test_a_hidden_path_that_is_a_symlink_out_of_the_view_does_not_stop_the_plugi
     seen = look([sys.executable, str(folder / "probe.py")], [hidden], hide=(hidden,))
     assert seen["self"], "the plugin did not start"
     assert seen[hidden]["size"] == -1, seen[hidden]  # a link out of the view: unreadable
+
+
+def test_compiled_plugins_found_on_the_registrys_path_are_hidden_from_each_other(
+    tmp_path: Path,
+) -> None:
+    """Two compiled plugins side by side in a `bin` folder the registry puts on their PATH,
+    run by bare name (`["a-detector", "--stdio"]`): only files the command names by path
+    counted as a plugin's entry files, so neither was masked in the other's view (the
+    folder of its executable), where it read the other's program in full."""
+    folder = tmp_path / "bin"
+    for plugin_id in ("a", "b"):
+        script(folder / f"{plugin_id}-detector", "#!/bin/sh\n# its code\nexit 1\n")
+    entries = [
+        {
+            "id": plugin_id,
+            "version": "1.0.0",
+            "command": [f"{plugin_id}-detector", "--stdio"],
+            "env": {"PATH": f"{folder}:/usr/bin:/bin"},
+        }
+        for plugin_id in ("a", "b")
+    ]
+    config = load_config(write_config(tmp_path, entries))
+    assert str(folder / "b-detector") in config.plugins["a"].sandbox.hide
+    assert str(folder / "a-detector") in config.plugins["b"].sandbox.hide
+    assert str(folder / "a-detector") not in config.plugins["a"].sandbox.hide
+    plugin = config.plugins["a"]
+    with planned(plugin.sandbox, plugin.command, tmp_path / "home", plugin.env) as argv:
+        masks = {argv[i + 2] for i, word in enumerate(argv) if word == "--ro-bind"}
+    assert str(folder / "b-detector") in masks, argv

@@ -120,9 +120,12 @@ def release(fifo: Path) -> None:
 
 
 @contextlib.contextmanager
-def planned(policy: SandboxPolicy, command: list[str], home: Path) -> Iterator[list[str]]:
+def planned(
+    policy: SandboxPolicy, command: list[str], home: Path, env: dict[str, str] | None = None
+) -> Iterator[list[str]]:
     """The argv `sandbox.plan` builds for a session's own uid, leased as `process.spawn` does
-    for a root gateway (the plan's cgroup, descriptors and uid released after)."""
+    for a root gateway (the plan's cgroup, descriptors and uid released after); `env`: the
+    plugin's (its PATH finds a bare name)."""
     home.mkdir(mode=0o700)
     lease = uids.lease(policy.uid_range) if drops_root() else None
     try:
@@ -131,7 +134,7 @@ def planned(policy: SandboxPolicy, command: list[str], home: Path) -> Iterator[l
             command,
             str(DEMO_REPO),
             str(home),
-            on_path(Path("/nonexistent")),
+            env or on_path(Path("/nonexistent")),
             lease.uid if lease else None,
         )
     except BaseException:
