@@ -188,3 +188,21 @@ def test_compiled_plugins_found_on_the_registrys_path_are_hidden_from_each_other
     with planned(plugin.sandbox, plugin.command, tmp_path / "home", plugin.env) as argv:
         masks = {argv[i + 2] for i, word in enumerate(argv) if word == "--ro-bind"}
     assert str(folder / "b-detector") in masks, argv
+
+
+def test_an_interpreter_run_alone_by_one_plugin_is_not_hidden_from_another_it_runs(
+    tmp_path: Path,
+) -> None:
+    """One plugin runs an interpreter on no file (`["tool", "run", "--stdio"]`: it counts as
+    that plugin's own executable, hidden from the others), another runs the same interpreter
+    on its entry file: the interpreter must stay readable in the second one's view."""
+    folder = tmp_path / "bin"
+    tool = script(folder / "tool", "#!/bin/sh\nexit 1\n")
+    entry = script(tmp_path / "b" / "b.js", "// its code\n")
+    env = {"PATH": f"{folder}:/usr/bin:/bin"}
+    entries = [
+        {"id": "a", "version": "1.0.0", "command": ["tool", "run", "--stdio"], "env": env},
+        {"id": "b", "version": "1.0.0", "command": ["tool", str(entry)], "env": env},
+    ]
+    config = load_config(write_config(tmp_path, entries))
+    assert str(tool) not in config.plugins["b"].sandbox.hide
