@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,16 @@ from test_containment import PROBE, look, on_gateways_path, on_path, planned, sc
 
 from app.config import load_config
 from gpp.core import codes
-from gpp.host import SandboxPolicy, sandbox
+from gpp.host import SandboxPolicy, sandbox, view
+
+
+def masked(argv: list[str]) -> set[str]:
+    """The paths a planned sandbox shows as the empty file (`view.EMPTY_FILE`)."""
+    return {
+        argv[i + 2]
+        for i, word in enumerate(argv)
+        if word == "--ro-bind" and argv[i + 1].endswith(f"/{view.EMPTY_FILE}")
+    }
 
 
 @pytest.mark.parametrize("folder", ["the plugin's own", "relative"])
@@ -103,7 +113,7 @@ def test_a_hidden_file_named_through_a_symlinked_folder_is_still_hidden(
     else:
         command, hide = ["/bin/sh", str(entry)], str(link / "registry.toml")
     with planned(SandboxPolicy(hide=(hide,)), command, tmp_path / "home") as argv:
-        masks = {argv[i + 2] for i, word in enumerate(argv) if word == "--ro-bind"}
+        masks = masked(argv)
         bound = {argv[i + 2] for i, word in enumerate(argv) if word.endswith("bind")}
     seen = str(link if through == "the view" else deployment)
     assert seen in bound, argv
@@ -186,7 +196,7 @@ def test_compiled_plugins_found_on_the_registrys_path_are_hidden_from_each_other
     assert str(folder / "a-detector") not in config.plugins["a"].sandbox.hide
     plugin = config.plugins["a"]
     with planned(plugin.sandbox, plugin.command, tmp_path / "home", plugin.env) as argv:
-        masks = {argv[i + 2] for i, word in enumerate(argv) if word == "--ro-bind"}
+        masks = masked(argv)
     assert str(folder / "b-detector") in masks, argv
 
 
@@ -206,3 +216,29 @@ def test_an_interpreter_run_alone_by_one_plugin_is_not_hidden_from_another_it_ru
     ]
     config = load_config(write_config(tmp_path, entries))
     assert str(tool) not in config.plugins["b"].sandbox.hide
+
+
+def test_an_entry_file_linked_to_the_registry_shows_it_empty(tmp_path: Path) -> None:
+    """The plugin's entry file is its own symlink to the gateway's registry (readable by
+    others, as registries are), and the registry lists a view: the entry file is bound alone,
+    and bwrap binds what it resolves to, so the plugin's interpreter read the registry (the
+    other plugins' `env` secrets) at its entry file's name; masks matched names only."""
+    base = Path(tempfile.mkdtemp(prefix="gpp-redteam-"))
+    try:
+        base.chmod(0o755)  # the plugin's uid reaches it: the entry file is bound alone
+        registry = base / "deployment" / "registry.toml"
+        registry.parent.mkdir()
+        registry.write_text('[[plugin]]\nenv = { TOKEN = "secret" }\n')
+        registry.chmod(0o644)
+        plugin = base / "plugin"
+        plugin.mkdir()
+        (plugin / "p.py").symlink_to(registry)
+        (base / "packs").mkdir()
+        policy = SandboxPolicy(view=(str(base / "packs"),), hide=(str(registry),))
+        with planned(policy, ["/bin/sh", str(plugin / "p.py")], tmp_path / "home") as argv:
+            masks = masked(argv)
+            bound = {argv[i + 2] for i, word in enumerate(argv) if word.endswith("bind")}
+    finally:
+        shutil.rmtree(base)
+    assert str(plugin / "p.py") in bound, argv
+    assert str(plugin / "p.py") in masks, argv
