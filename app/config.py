@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import shutil
 import stat
 import sys
 import tomllib
@@ -432,17 +433,26 @@ def _hidden(plugins: dict[str, PluginConfig], own: list[Path]) -> dict[str, Plug
     other plugins' entry files added to its sandbox's `hide`: what lies inside a plugin's view
     of these is shown empty (issue 32: plugins dropped side by side see none of each other)."""
     entries = {
-        plugin_id: entry_files(plugin.command, str(plugin.root))
+        plugin_id: entry_files(plugin.command, str(plugin.root), path=_path_of(plugin))
         for plugin_id, plugin in plugins.items()
     }
     hidden = {}
     for plugin_id, plugin in plugins.items():
-        mine = {*entries[plugin_id], *plugin.command}
+        # its own interpreter too: another plugin run by it alone (`["deno", "run", URL]`)
+        # counts it as that plugin's file, which must not hide it from this one's view
+        found = shutil.which(plugin.command[0], path=_path_of(plugin))
+        interpreter = [os.path.abspath(found)] if found else []
+        mine = {*entries[plugin_id], *plugin.command, *interpreter}
         theirs = [f for other, files in entries.items() if other != plugin_id for f in files]
         hide = [*plugin.sandbox.hide, *map(str, own), *(f for f in theirs if f not in mine)]
         sandbox = replace(plugin.sandbox, hide=tuple(dict.fromkeys(hide)))
         hidden[plugin_id] = plugin.model_copy(update={"sandbox": sandbox})
     return hidden
+
+
+def _path_of(plugin: PluginConfig) -> str:
+    """The PATH the plugin's bare `argv[0]` is found on (`gpp.host.process.scrubbed_env`)."""
+    return plugin.env.get("PATH", os.environ.get("PATH", os.defpath))
 
 
 def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> PluginConfig:

@@ -394,7 +394,11 @@ def _view(spawn: _Spawn) -> None:
     # followed either, and another's symlink only to what the plugin's uid reaches unstaged
     named = view.entry_files(command, root, absolute=True)
     runs_itself = view.runs_itself(executable, command, named, untrusted)
-    by_path = "/" in command[0]
+    # only a bare name found in a folder of the gateway's own PATH, not through a symlink, may
+    # be a shim: a folder the registry's PATH adds (a relative one, or the plugin's own) may be
+    # the plugin's, and a link on the PATH may lead to a plugin's file; what is found there is
+    # run as the registry names it, never read (as a path the registry names)
+    by_path = "/" in command[0] or not shims.may_be_a_shim(executable)
     try:
         resolution = (
             shims.Resolution(executable, (executable,))
@@ -538,7 +542,7 @@ def _without_namespaces(spawn: _Spawn) -> None:
         if root and (why := readable_refusal(root, uid, gid) or _reach_refusal(root, uid, gid)):
             raise SandboxUnavailable(why)
         spawn.identity = Identity(uid, gid, (), _keyctl_number())
-    spawn.mechanisms["identity"] = _identity_said(spawn.identity, policy, "without namespaces")
+    spawn.mechanisms["identity"] = _identity_said(spawn.identity, policy, WITHOUT_NAMESPACES)
 
 
 def _cgroup(spawn: _Spawn) -> None:
@@ -607,7 +611,17 @@ def _reach_refusal(root: str, uid: int, gid: int) -> str | None:
     )
 
 
+WITHOUT_NAMESPACES = "without namespaces"
+
+
 def _identity_said(identity: Identity | None, policy: SandboxPolicy, where: str) -> str:
+    if identity is None and where == WITHOUT_NAMESPACES:
+        return (
+            f"the gateway's own uid ({os.geteuid()}), without namespaces: the plugin can do "
+            "whatever the gateway's user can, read its token file, /proc/<gateway>/environ "
+            "and that user's files, and signal the gateway (a root gateway would give it a "
+            "uid of its own)"
+        )
     if identity is None:
         return f"the gateway's own uid ({os.geteuid()}), unprivileged"
     return (

@@ -8,8 +8,9 @@ prefix is then in the view.
 
 The gateway may be root, so this is the one place it reads and runs something to plan a spawn,
 and it does so from trusted configuration only (issue 32): the file read is the registry's own
-`argv[0]` as its PATH finds a bare name (`sandbox._view`: a path the registry names is a file,
-never read), never one in the repository or the plugin's view; the manager must be root's (or the
+`argv[0]` as its PATH finds a bare name in a `shims` folder of the gateway's own PATH, not a
+symlink (`may_be_a_shim`: a path the registry names, a folder only the registry's `env.PATH` adds,
+which may be the plugin's own, or a link to a plugin's file, is never read), never one in the repository or the plugin's view; the manager must be root's (or the
 gateway's) and writable by no one else; it runs with a fixed environment (nothing read from the
 shim, no `BASH_ENV`), in `/` (no `.python-version` of the repository), for a bounded time, off the
 event loop (`sandbox.plan` runs in a thread), and once per configuration (cached). A plugin's own
@@ -78,6 +79,25 @@ def _resolve_trusted(executable: str, untrusted: tuple[str, ...]) -> Resolution:
         )
     real = _ask_manager(manager, kind, executable)
     return Resolution(real, (executable, f"{real} ({kind} which)"))
+
+
+def may_be_a_shim(executable: str) -> bool:
+    """Whether `executable` (found by a PATH lookup) may be read as a shim: it lies in an
+    absolute folder of the gateway's own PATH (the operator's environment, not a folder the
+    registry's `env.PATH` adds for one plugin: its own folder, or a relative one found from
+    the gateway's cwd), in a manager's own `<root>/shims` folder (where every manager above
+    keeps them, and `ROOT_VARIABLE` is derived from), and no symlink leads it elsewhere: a
+    plugin's executable linked or copied onto the PATH (`/usr/local/bin/detector`) is the
+    plugin's file. Issue 32, round 4."""
+    folder = os.path.dirname(os.path.abspath(executable))
+    if os.path.basename(folder) != "shims":
+        return False
+    if os.path.realpath(executable) != os.path.abspath(executable):
+        return False
+    return any(
+        os.path.isabs(entry) and os.path.normpath(entry) == folder
+        for entry in os.environ.get("PATH", os.defpath).split(os.pathsep)
+    )
 
 
 def read_head(path: str, size: int = HEAD_BYTES) -> bytes:

@@ -19,6 +19,7 @@ argument, a project marker) to widen it: what a plugin's own files name must alr
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -63,13 +64,16 @@ class ViewUnavailable(Exception):
     """A path the registry's `view` names does not exist."""
 
 
-def entry_files(command: Sequence[str], root: str | None, absolute: bool = False) -> list[str]:
+def entry_files(
+    command: Sequence[str], root: str | None, absolute: bool = False, path: str | None = None
+) -> list[str]:
     """The files the registry's command words name (after `argv[0]`, relative to the plugin's
     root, its cwd); a word after `-c`/`-m` is code, not a file. An `argv[0]` that is a file,
     run on no other file and no code (alone, or `[".../detector", "--stdio"]`), is the plugin
     itself (so it is masked in the other plugins' views as any entry file is). `absolute`: only the words that are absolute paths (what the registry
-    itself placed; a relative word names whatever the repository holds there). Only `stat`:
-    nothing is opened."""
+    itself placed; a relative word names whatever the repository holds there). `path`: the
+    plugin's PATH, where such a lone `argv[0]` given by bare name is found (a compiled plugin
+    in a folder the registry's `env.PATH` adds). Only `stat`: nothing is opened."""
     words: list[str] = []
     follows_code_option = False
     for word in command[1:]:
@@ -80,7 +84,11 @@ def entry_files(command: Sequence[str], root: str | None, absolute: bool = False
     found = [_file(word, root) for word in words]
     files = [path for path in found if path is not None]
     if not files and not any(word in CODE_OPTIONS for word in command[1:]):
-        files = [path for path in [_file(command[0], root)] if path is not None]
+        itself = _file(command[0], root)
+        if "/" not in command[0] and path is not None:
+            looked_up = shutil.which(command[0], path=path)
+            itself = os.path.abspath(looked_up) if looked_up else None
+        files = [file for file in [itself] if file is not None]
     return files
 
 
@@ -151,12 +159,30 @@ def plugin_view(
     seen = [*folders, *files, *([root] if root else [])]
     masked = sorted(
         {
-            path
+            shown
             for path in map(os.path.abspath, hide)
-            if os.path.lexists(path) and _under(path, *seen) and not _under(path, *SYSTEM_DIRS)
+            if os.path.exists(path)
+            for shown in _shown_at(path, seen)
+            if not _under(shown, *SYSTEM_DIRS)
         }
     )
     return View(tuple(folders), tuple(files), tuple(masked))
+
+
+def _shown_at(hidden: str, seen: Sequence[str]) -> set[str]:
+    """Where the file `hidden` appears inside the view: wherever a bound path's real location
+    holds its real location (a view named through a symlink into the registry's folder, or a
+    hidden path named through one), since bwrap binds what a path resolves to; never at a
+    name that goes through a symlink, which may lead out of the view (a mask bound there
+    dangles, and bwrap fails: the plugin never starts), where it is unreadable anyway (issue
+    32, round 4). Only `lstat` and `readlink` of the path's components: nothing is opened."""
+    real = os.path.realpath(hidden)
+    shown: set[str] = set()
+    for path in seen:
+        inside = os.path.realpath(path)
+        if _under(real, inside):
+            shown.add(os.path.normpath(os.path.join(path, os.path.relpath(real, inside))))
+    return shown
 
 
 def _interpreter_paths(executable: str, follow_symlinks: bool = True) -> list[str]:

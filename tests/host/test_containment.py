@@ -49,6 +49,13 @@ def on_path(folder: Path) -> dict[str, str]:
     return {"PATH": f"{folder}:{os.environ.get('PATH', os.defpath)}"}
 
 
+def on_gateways_path(monkeypatch: pytest.MonkeyPatch, folder: Path) -> dict[str, str]:
+    """`folder` on the gateway's own PATH (the only folders where a shim is read: one only the
+    registry's `env.PATH` adds may be the plugin's own) and on the plugin's."""
+    monkeypatch.setenv("PATH", on_path(folder)["PATH"])
+    return on_path(folder)
+
+
 def start(
     command: list[str],
     root: Path = DEMO_REPO,
@@ -113,9 +120,12 @@ def release(fifo: Path) -> None:
 
 
 @contextlib.contextmanager
-def planned(policy: SandboxPolicy, command: list[str], home: Path) -> Iterator[list[str]]:
+def planned(
+    policy: SandboxPolicy, command: list[str], home: Path, env: dict[str, str] | None = None
+) -> Iterator[list[str]]:
     """The argv `sandbox.plan` builds for a session's own uid, leased as `process.spawn` does
-    for a root gateway (the plan's cgroup, descriptors and uid released after)."""
+    for a root gateway (the plan's cgroup, descriptors and uid released after); `env`: the
+    plugin's (its PATH finds a bare name)."""
     home.mkdir(mode=0o700)
     lease = uids.lease(policy.uid_range) if drops_root() else None
     try:
@@ -124,7 +134,7 @@ def planned(policy: SandboxPolicy, command: list[str], home: Path) -> Iterator[l
             command,
             str(DEMO_REPO),
             str(home),
-            on_path(Path("/nonexistent")),
+            env or on_path(Path("/nonexistent")),
             lease.uid if lease else None,
         )
     except BaseException:
@@ -152,7 +162,9 @@ def test_a_manager_the_plugins_own_file_names_is_never_run_by_the_gateway(tmp_pa
     assert not ran.exists(), f"the plugin's manager ran as uid {ran.read_text().split()}"
 
 
-def test_a_shims_export_lines_are_not_honoured(tmp_path: Path) -> None:
+def test_a_shims_export_lines_are_not_honoured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A shim of the registry's interpreter exports BASH_ENV: the genuine manager (a bash
     script) would source it. The manager is asked with a fixed environment instead, in `/`
     (today's main ran it in the repository, whose `.python-version` it then read)."""
@@ -170,7 +182,10 @@ def test_a_shims_export_lines_are_not_honoured(tmp_path: Path) -> None:
         f'#!/usr/bin/env bash\nexport BASH_ENV="{hook}"\nexport PYENV_ROOT="{root}"\n'
         f'exec "{manager}" exec "${{0##*/}}" "$@"\n',
     )
-    env = {**on_path(root / "shims"), "PYENV_VERSION": "from-the-registry-env"}
+    env = {
+        **on_gateways_path(monkeypatch, root / "shims"),
+        "PYENV_VERSION": "from-the-registry-env",
+    }
     result, mechanisms = start(["python3", str(REFERENCE_DETECTOR)], env=env)
     assert result["resources"]
     assert mechanisms["executable"] == f"{root}/shims/python3 → {sys.executable} (pyenv which)"
@@ -216,7 +231,9 @@ def test_a_plugin_whose_shebang_names_a_fifo_fails_alone_and_says_what_to_add(
     assert "sandbox.view" in error.problem, error.problem
 
 
-def test_healthz_answers_while_a_plugin_start_is_planned(tmp_path: Path) -> None:
+def test_healthz_answers_while_a_plugin_start_is_planned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Planning runs off the event loop: a version manager held mid-answer (it waits on a FIFO
     the test controls) does not stall `/healthz`; released, the start completes."""
     asked, gate = tmp_path / "asked", tmp_path / "gate"
@@ -233,7 +250,7 @@ def test_healthz_answers_while_a_plugin_start_is_planned(tmp_path: Path) -> None
         "version": "1.0.0",
         "command": ["python3", str(REFERENCE_DETECTOR)],
         "root": str(DEMO_REPO),
-        "env": on_path(fakeenv / "shims"),
+        "env": on_gateways_path(monkeypatch, fakeenv / "shims"),
     }
     with running_gateway(write_config(tmp_path, [plugin])) as gateway:
         answers: dict[str, httpx.Response] = {}
@@ -349,16 +366,17 @@ def test_a_repository_behind_a_private_folder_inside_the_plugins_folder_is_reach
 
 @pytest.mark.parametrize("kind", ["fifo", "own-pipe"])
 def test_an_interpreter_the_gateway_would_block_on_fails_that_plugin_alone(
-    tmp_path: Path, kind: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
-    """The registry's own `argv[0]`, found on its PATH, is the one file the gateway reads to
+    """The registry's own `argv[0]`, found on the gateway's PATH, is the one file it reads to
     plan (a shim?): a FIFO there is refused, never waited on; one the registry names by path
     (the gateway's own pipe, `/proc/self/fd/N`) is never read at all, and fails inside."""
     read_end, write_end = os.pipe()
-    fifo = tmp_path / "python3"
+    fifo = tmp_path / "shims" / "python3"  # where a manager keeps its shims
+    fifo.parent.mkdir()
     os.mkfifo(fifo, 0o755)
     executable = "python3" if kind == "fifo" else f"/proc/self/fd/{read_end}"
-    env = on_path(tmp_path)
+    env = on_gateways_path(monkeypatch, fifo.parent)
     try:
         with pytest.raises(codes.UnexpectedEOFError) as refused:
             bounded(

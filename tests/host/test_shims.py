@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import REFERENCE_DETECTOR, REPO
-from test_containment import on_path, script, start
+from test_containment import on_gateways_path, on_path, script, start
 
 from gpp.core import codes
 from gpp.host import SandboxPolicy
@@ -34,7 +34,9 @@ def run(
     return start(command, env=env, policy=policy, plugin_id=plugin_id, paths=("api",))
 
 
-def test_a_version_manager_shim_is_resolved_by_asking_the_manager(tmp_path: Path) -> None:
+def test_a_version_manager_shim_is_resolved_by_asking_the_manager(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The shape of a pyenv shim (rbenv, nodenv, asdf alike); the fake manager answers `which`."""
     root = tmp_path / "fakeenv"
     manager = script(
@@ -47,7 +49,8 @@ def test_a_version_manager_shim_is_resolved_by_asking_the_manager(tmp_path: Path
         '#!/usr/bin/env bash\nset -e\nprogram="${0##*/}"\n'
         f'export PYENV_ROOT="{root}"\nexec "{manager}" exec "$program" "$@"\n',
     )
-    result, mechanisms = run(["python3", str(REFERENCE_DETECTOR)], on_path(root / "shims"))
+    env = on_gateways_path(monkeypatch, root / "shims")
+    result, mechanisms = run(["python3", str(REFERENCE_DETECTOR)], env)
     assert len(result["resources"]) == 3
     assert mechanisms["executable"] == f"{root}/shims/python3 → {sys.executable} (pyenv which)"
 
@@ -76,12 +79,14 @@ def test_a_shebang_naming_what_is_not_in_the_view_says_what_to_add(tmp_path: Pat
     assert "sandbox.view" in error.problem, error.problem
 
 
-def test_a_manager_that_cannot_say_is_refused_naming_the_shim(tmp_path: Path) -> None:
+def test_a_manager_that_cannot_say_is_refused_naming_the_shim(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = tmp_path / "fakeenv"
     manager = script(root / "libexec" / "pyenv", "#!/bin/sh\necho 'no such version' >&2\nexit 1\n")
     script(root / "shims" / "python3", f'#!/bin/sh\nexec "{manager}" exec "$@"\n')
     with pytest.raises(codes.UnexpectedEOFError) as refused:
-        run(["python3", str(REFERENCE_DETECTOR)], on_path(root / "shims"))
+        run(["python3", str(REFERENCE_DETECTOR)], on_gateways_path(monkeypatch, root / "shims"))
     problem = refused.value.problem
     assert f"{root}/shims/python3 is a shim of {manager}" in problem, problem
     assert "no such version" in problem and "full path" in problem
