@@ -1,5 +1,6 @@
 """What the route pack's framework suites share: a document of files held in memory, its routes
-placed at `file:line framework`, and one repository scanned with and without the pre-filter."""
+placed at `file:line framework`, their names, a fixture repository's files, and one repository
+scanned with and without the pre-filter."""
 
 from __future__ import annotations
 
@@ -21,6 +22,18 @@ def document(files: dict[str, str]) -> JSONObject:
         [(path, extract(path, source)) for path, source in sorted(files.items())]
     )
     return {"resources": linked.resources, "findings": linked.findings, "signals": linked.signals}
+
+
+def names(files: dict[str, str]) -> set[str]:
+    return {str(r["name"]) for r in document(files)["resources"]}
+
+
+def fixture_files(name: str, pattern: str = "*.py") -> dict[str, str]:
+    """The files of `tests/fixtures/repos/<name>`, by repo-relative path."""
+    root = Path(__file__).resolve().parents[1] / "fixtures" / "repos" / name
+    return {
+        str(p.relative_to(root)): p.read_text(encoding="utf-8") for p in sorted(root.rglob(pattern))
+    }
 
 
 def placed(files: dict[str, str]) -> dict[str, str]:

@@ -22,18 +22,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
 from packs.routes.django_linker import django_paths  # noqa: E402
-from routes_harness import document, scanned_both_ways  # noqa: E402
+from routes_harness import document, fixture_files, names, scanned_both_ways  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "repos" / "django-nested-app"
-PROJECT: dict[str, str] = {
-    str(p.relative_to(FIXTURE)): p.read_text(encoding="utf-8")
-    for p in sorted(FIXTURE.rglob("*.py"))
-}
+PROJECT = fixture_files("django-nested-app")
 SETTINGS = {"proj/settings.py": "ROOT_URLCONF = 'proj.urls'\n"}
-
-
-def names(files: dict[str, str]) -> set[str]:
-    return {str(r["name"]) for r in document(files)["resources"]}
 
 
 def flagged(files: dict[str, str]) -> dict[str, bool]:

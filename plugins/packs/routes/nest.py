@@ -11,6 +11,7 @@ return the module wiring (`NestFacts`) that `nest_link` joins across files.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -113,14 +114,7 @@ def _controllers(
     templates: list[tuple[str, str]] = []
     bases: list[tuple[str, str, str, int]] = []
     decorated: list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
-    for statement in root.named_children:
-        decorators = [c for c in statement.named_children if c.type == "decorator"]
-        cls = statement
-        if statement.type == "export_statement":
-            cls = statement.child_by_field_id(reader.fields.declaration) or statement
-        if cls.type not in {"class_declaration", "abstract_class_declaration", "class"}:
-            continue
-        decorators += [c for c in cls.named_children if c.type == "decorator"]
+    for cls, decorators in _top_level_classes(reader, root):
         controller = _decorator(reader, decorators, {"Controller"})
         body = cls.child_by_field_id(reader.fields.body)
         name = reader._text(cls.child_by_field_id(reader.fields.name)) or "controller"
@@ -491,10 +485,9 @@ def _versioning(reader: _Reader, root: _Node) -> list[Versioning]:
     return found
 
 
-def _modules(reader: _Reader, root: _Node) -> list[tuple[str, tuple[str, ...]]]:
-    """Each `@Module({ controllers: [A, B] })` class: its name and its controllers' class
-    names (an imported one by the name it is exported under)."""
-    found: list[tuple[str, tuple[str, ...]]] = []
+def _top_level_classes(reader: _Reader, root: _Node) -> Iterator[tuple[_Node, list[_Node]]]:
+    """Each class declared at the top of the file (exported or not), with its decorators
+    (written before `export` or after it)."""
     for statement in root.named_children:
         decorators = [c for c in statement.named_children if c.type == "decorator"]
         cls = statement
@@ -503,6 +496,14 @@ def _modules(reader: _Reader, root: _Node) -> list[tuple[str, tuple[str, ...]]]:
         if cls.type not in {"class_declaration", "abstract_class_declaration", "class"}:
             continue
         decorators += [c for c in cls.named_children if c.type == "decorator"]
+        yield cls, decorators
+
+
+def _modules(reader: _Reader, root: _Node) -> list[tuple[str, tuple[str, ...]]]:
+    """Each `@Module({ controllers: [A, B] })` class: its name and its controllers' class
+    names (an imported one by the name it is exported under)."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for cls, decorators in _top_level_classes(reader, root):
         module = _decorator(reader, decorators, {"Module"})
         options = js_facts._unwrap(module[1][0]) if module and module[1] else None
         if options is None or options.type != "object":
