@@ -30,7 +30,6 @@ sys.path.insert(0, str(ROOT / "plugins"))
 
 from routes_harness import document, fixture_files, names, scanned_both_ways  # noqa: E402
 
-FIXTURE = ROOT / "tests" / "fixtures" / "repos" / "django-router-subclass-app"
 PROJECT = fixture_files("django-router-subclass-app")
 SETTINGS = {"proj/settings.py": "ROOT_URLCONF = 'proj.urls'\n"}
 

@@ -24,7 +24,6 @@ sys.path.insert(0, str(ROOT / "plugins"))
 from packs.routes.django_linker import django_paths  # noqa: E402
 from routes_harness import document, fixture_files, names, scanned_both_ways  # noqa: E402
 
-FIXTURE = ROOT / "tests" / "fixtures" / "repos" / "django-nested-app"
 PROJECT = fixture_files("django-nested-app")
 SETTINGS = {"proj/settings.py": "ROOT_URLCONF = 'proj.urls'\n"}
 
