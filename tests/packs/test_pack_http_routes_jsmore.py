@@ -80,3 +80,59 @@ def test_a_long_string_in_hand_written_code_is_read_and_a_bundle_is_not(
     assert _unresolved(document) == [
         ("public/vendor.js", "unsupported", "generated code is not read (a minified bundle)"),
     ]
+
+
+# ------------------------------------------- an instance passed on through functions of the app
+
+
+def _findings(document: dict[str, Any]) -> list[tuple[str, str, int]]:
+    return [
+        (f["code"], f["locations"][0]["path"], f["locations"][0]["line"])
+        for f in document.get("findings", [])
+    ]
+
+
+def test_a_server_passed_on_through_intermediate_functions_reaches_the_routes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`wire(server)` passes its parameter on to each feature's registration function, one of
+    them through a namespace import and one more function deep: every route is served by the
+    app made in main, with no `UNRESOLVED_PREFIX`; a registration function nothing calls keeps
+    its finding, and an Express router made by a function given the app through a passer is
+    mounted under its prefix."""
+    _write(tmp_path, {
+        "package.json": '{"name": "svc", "dependencies": {"fastify": "5", "express": "4"}}',
+        "src/main.ts": "import fastify from 'fastify';\nimport wire from './wire';\n"
+                       "const instance = fastify();\nwire(instance);\ninstance.listen({});\n",
+        "src/wire.ts": "import type { FastifyInstance } from 'fastify';\n"
+                       "import * as features from './features';\n"
+                       "import { billingRoutes } from './billing/routes';\n"
+                       "function inner(f: FastifyInstance, unused: number) {\n"
+                       "  features.accountRoutes(f);\n}\n"
+                       "export default function wire(server: FastifyInstance) {\n"
+                       "  inner(server, 1);\n  billingRoutes(server);\n}\n",
+        "src/features.ts": "export function accountRoutes(app: any) {\n"
+                           "  app.get('/v2/accounts/:id', async () => ({}));\n}\n"
+                           "export function orphanRoutes(app: any) {\n"
+                           "  app.delete('/v2/orphans', async () => ({}));\n}\n",
+        "src/billing/routes.ts": "export const billingRoutes = (api) => {\n"
+                                 "  api.post('/v2/invoices', async () => ({}));\n};\n",
+        "web/index.js": "const express = require('express');\nconst setup = require('./setup');\n"
+                        "const app = express();\nsetup(app);\n",
+        "web/setup.js": "const { mountShop } = require('./shop');\n"
+                        "module.exports = function setup(application) {\n"
+                        "  mountShop(application);\n};\n",
+        "web/shop.js": "const express = require('express');\n"
+                       "exports.mountShop = (target) => {\n  const r = express.Router();\n"
+                       "  r.get('/cart', (req, res) => res.end());\n  target.use('/shop', r);\n};\n",
+    })  # fmt: skip
+    document = _both(tmp_path, monkeypatch)
+    assert {
+        r["name"]: r["attrs"].get("prefixUnresolved", False) for r in document["resources"]
+    } == {
+        "DELETE /v2/orphans": True,
+        "GET /shop/cart": False,
+        "GET /v2/accounts/{id}": False,
+        "POST /v2/invoices": False,
+    }
+    assert _findings(document) == [("UNRESOLVED_PREFIX", "src/features.ts", 4)]

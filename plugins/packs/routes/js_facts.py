@@ -114,6 +114,8 @@ _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to regi
 _PASSED = (*_ROUTERISH, Lit, Concat)  # what a call passes that a route may be made of
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
+_IDENTIFIER_ARGUMENT = re.compile(rb"(?<=[(,])\s*([A-Za-z_$][\w$]*)(?=\s*[,)])")
+"""A name given as an argument: where a parameter passed on to another call may be."""
 _PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
 _STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
 _COMPUTED_CALL = re.compile(rb"\[[^\]\n]{1,80}\]\s*\(")
@@ -1475,8 +1477,9 @@ class _Reader:
 
     def _find_invocations(self, root: _Node) -> None:
         """Calls that pass a router to a function, `require('./routes')(app)` or
-        `register(app, auth)`: looked for only where a name this file binds to a router, or a
-        parameter used as one, is an argument (a call of every other kind is left unread)."""
+        `register(app, auth)`: looked for only where a name this file binds to a router, a
+        parameter used as one, or a parameter passed on to a function of the project's, is an
+        argument (a call of every other kind is left unread)."""
         names = sorted(
             name.encode()
             for name, value in self.bindings.items()
@@ -1484,10 +1487,15 @@ class _Reader:
         )
         names += sorted(name.encode() for name in self.param_names)
         self._path_invocations(root)
-        if not names:
-            return
-        pattern = rb"[(,]\s*(" + b"|".join(map(re.escape, names)) + rb")\s*[,)]"
         seen: set[int] = set()
+        if names:
+            self._router_invocations(root, names, seen)
+        self._passed_on_invocations(root, frozenset(names), seen)
+
+    def _router_invocations(self, root: _Node, names: list[bytes], seen: set[int]) -> None:
+        """The calls `_find_invocations` looks for that name a router or a parameter used as
+        one (`names`) as an argument; `seen` gets the start of each."""
+        pattern = rb"[(,]\s*(" + b"|".join(map(re.escape, names)) + rb")\s*[,)]"
         for match in re.finditer(pattern, self.source):
             start, end = match.span(1)
             node = root.descendant_for_byte_range(start, end)
@@ -1518,6 +1526,57 @@ class _Reader:
             if target is not None and any(isinstance(a, _ROUTERISH) for a in passed):
                 scope = self._enclosing(call)
                 self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+
+    def _passed_on_invocations(self, root: _Node, known: frozenset[bytes], seen: set[int]) -> None:
+        """Calls of a function of the project's that pass on a parameter of the function they
+        are written in (`function registerRoutes(server) { userRoutes(server) }`): that
+        parameter may be the router the outer function is given, so the chain of calls from
+        the app to the function declaring routes is followed (`_owners`), not cut here."""
+        for match in _IDENTIFIER_ARGUMENT.finditer(self.source):
+            name = match.group(1)
+            if name in known:
+                continue  # a router or a parameter used as one: `_find_invocations` reads it
+            text = name.decode("utf-8", "replace")
+            if text in self.bindings:
+                continue
+            node = root.descendant_for_byte_range(*match.span(1))
+            args = node.parent if node is not None else None
+            call = args.parent if args is not None else None
+            if (
+                node is None
+                or node.type != "identifier"
+                or args is None
+                or args.type != "arguments"
+                or call is None
+                or call.type != "call_expression"
+                or call.start_byte in seen
+            ):
+                continue
+            callee = call.child_by_field_id(self.fields.function)
+            if callee is None or not self._project_callee(callee):
+                continue
+            param = self._param(node, text)
+            if param is None:
+                continue
+            passed = tuple(
+                value if isinstance(value := self._owner(a), _PASSED) else None
+                for a in self._arguments(call)
+            )
+            target = self._expr(callee)
+            if target is not None and any(isinstance(a, Param) for a in passed):
+                seen.add(call.start_byte)
+                scope = self._enclosing(call)
+                self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+
+    def _project_callee(self, callee: _Node) -> bool:
+        """Whether `callee` names a function this file defines or imports (`userRoutes`,
+        `routes.users`), the only calls a parameter passed on is followed into."""
+        if callee.type == "member_expression":
+            callee = _unwrap(callee.child_by_field_id(self.fields.object)) or callee
+        if callee.type != "identifier":
+            return False
+        bound = self.bindings.get(self._text(callee))
+        return isinstance(bound, Function | ImportRef)
 
     def _path_invocations(self, root: _Node) -> None:
         """Calls whose first argument is a string (`api.add('/users', list)`, `users.get(
