@@ -136,3 +136,52 @@ def test_a_server_passed_on_through_intermediate_functions_reaches_the_routes(
         "POST /v2/invoices": False,
     }
     assert _findings(document) == [("UNRESOLVED_PREFIX", "src/features.ts", 4)]
+
+
+# ----------------------------------- workspace packages whose entry point is unbuilt output
+
+
+def test_a_workspace_package_built_to_an_absent_folder_is_read_from_its_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workspace packages whose `main`/`exports` name a `dist/`/`build/` the repository does not
+    hold are read from their source: `source`, else `types` as the `.ts` beside the
+    declarations, else `src/index`; a router and a prefix constant imported by package name
+    are then read. A package whose source cannot be found is still a finding at the mount."""
+    _write(tmp_path, {
+        "package.json": '{"name": "mono", "private": true, "workspaces": ["packages/*", "apps/*"]}',
+        "apps/api/package.json": '{"name": "api", "dependencies": {"express": "4"}}',
+        "apps/api/server.ts": "import express from 'express';\n"
+                              "import { PREFIXES } from '@acme/constants';\n"
+                              "import usersRouter from '@acme/users';\n"
+                              "import { auditRouter } from '@acme/audit';\n"
+                              "import ghost from '@acme/ghost';\n"
+                              "const app = express();\n"
+                              "app.use(PREFIXES.users, usersRouter);\n"
+                              "app.use('/audit', auditRouter);\n"
+                              "app.use('/ghost', ghost);\n",
+        "packages/constants/package.json": '{"name": "@acme/constants", "main": "dist/index.js",'
+                                           ' "exports": {".": {"import": "./dist/index.mjs",'
+                                           ' "require": "./dist/index.cjs"}}}',
+        "packages/constants/src/index.ts": "export const PREFIXES = { users: '/api/people' };\n",
+        "packages/users/package.json": '{"name": "@acme/users", "main": "build/main.js",'
+                                       ' "source": "lib/entry.ts", "types": "build/main.d.ts"}',
+        "packages/users/lib/entry.ts": "import { Router } from 'express';\n"
+                                       "const r = Router();\nr.get('/:id', (q, s) => s.end());\n"
+                                       "export default r;\n",
+        "packages/audit/package.json": '{"name": "@acme/audit", "main": "out/index.js",'
+                                       ' "typings": "routes.d.ts"}',
+        "packages/audit/routes.ts": "import express from 'express';\n"
+                                    "export const auditRouter = express.Router();\n"
+                                    "auditRouter.post('/events', (q, s) => s.end());\n",
+        "packages/ghost/package.json": '{"name": "@acme/ghost", "main": "dist/index.js"}',
+    })  # fmt: skip
+    document = _both(tmp_path, monkeypatch)
+    assert {r["name"]: r["location"]["path"] for r in document["resources"]} == {
+        "GET /api/people/{id}": "packages/users/lib/entry.ts",
+        "POST /audit/events": "packages/audit/routes.ts",
+    }
+    assert [(f["code"], f["locations"][0]["path"], f["locations"][0]["line"])
+            for f in document.get("findings", [])] == [
+        ("UNRESOLVED_ROUTER", "apps/api/server.ts", 9)
+    ]  # fmt: skip

@@ -21,7 +21,7 @@ from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
-from .manifests import MANIFEST, is_manifest
+from .manifests import MANIFEST, is_manifest, source_entries
 from .model import (
     CALL,
     DJANGO,
@@ -1585,6 +1585,8 @@ class _RouteResolver:
             return _External(ref.module, (ref.attr,) if ref.attr is not None else ())
         if ref.module.startswith(".") or self._js_file(ref.origin or path, ref.module) is not None:
             return None
+        if self._workspace(_package_name(ref.module)[0]) is not None:
+            return None  # a package of the repository whose source is not found: not a library
         return _External(ref.module, () if ref.attr in {None, "default"} else (ref.attr or "",))
 
     def _python_module(self, name: str, importer: str) -> _PyModule | None:
@@ -1635,17 +1637,24 @@ class _RouteResolver:
 
     def _js_entry(self, folder: str, subpath: str, depth: int) -> str | None:
         """The file a folder's `package.json` names for `subpath` (`.`: its `exports` or
-        `main`)."""
+        `main`, else, that being build output the repository does not hold, its source as
+        `manifests.source_entries` finds it)."""
         manifest = f"{folder}/{MANIFEST}" if folder not in {"", "."} else MANIFEST
         if manifest not in self.files:
             return None
-        entry = self._facts(manifest).exports.get(subpath)
-        if not isinstance(entry, Lit) or not isinstance(entry.value, str):
-            return None
-        target = posixpath.normpath(posixpath.join(folder, entry.value))
-        if target.startswith("..") or target == folder:
-            return None
-        return self._js_path(target, depth + 1)
+        facts = self._facts(manifest)
+        entry = facts.exports.get(subpath)
+        written = [entry.value] if isinstance(entry, Lit) and isinstance(entry.value, str) else []
+        if subpath == ".":  # built output absent (`dist/` is not source): where its source is
+            written += source_entries(facts)
+        for each in written:
+            target = posixpath.normpath(posixpath.join(folder, each))
+            if target.startswith("..") or target == folder:
+                continue
+            found = self._js_path(target, depth + 1)
+            if found is not None:
+                return found
+        return None
 
     def _js_aliased(self, importer: str, specifier: str) -> str | None:
         """The file a bare specifier names through the `paths` and `baseUrl` of the nearest
@@ -1758,19 +1767,26 @@ class _RouteResolver:
         name, rest = _package_name(specifier)
         if name in _KNOWN_LIBRARIES or not name:
             return None
-        if self.workspaces is None:  # every manifest of the walk, read once per link
-            self.workspaces = {}
-            for manifest in sorted(p for p in self.files if is_manifest(p)):
-                named = self._facts(manifest).bindings.get("name")
-                if isinstance(named, Lit) and isinstance(named.value, str):
-                    self.workspaces.setdefault(named.value, posixpath.dirname(manifest))
-        folder = self.workspaces.get(name)
+        folder = self._workspace(name)
         if folder is None:
             return None
         found = self._js_entry(folder, f"./{rest}" if rest else ".", 0)
         if found is None:  # no entry for it: a file below the folder, or the folder's index
             found = self._js_path(posixpath.join(folder, rest) if rest else folder or ".")
         return found
+
+    def _workspace(self, name: str) -> str | None:
+        """The folder of the repository's package named `name` (npm, yarn or pnpm workspaces, a
+        folder package), None for a library the records know or a name no manifest has."""
+        if name in _KNOWN_LIBRARIES or not name:
+            return None
+        if self.workspaces is None:  # every manifest of the walk, read once per link
+            self.workspaces = {}
+            for manifest in sorted(p for p in self.files if is_manifest(p)):
+                named = self._facts(manifest).bindings.get("name")
+                if isinstance(named, Lit) and isinstance(named.value, str):
+                    self.workspaces.setdefault(named.value, posixpath.dirname(manifest))
+        return self.workspaces.get(name)
 
     def _default_export(self, path: str) -> _Entity | None:
         """`require()` and a default import give `module.exports` (or `export default`); a
