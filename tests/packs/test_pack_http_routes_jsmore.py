@@ -185,3 +185,41 @@ def test_a_workspace_package_built_to_an_absent_folder_is_read_from_its_source(
             for f in document.get("findings", [])] == [
         ("UNRESOLVED_ROUTER", "apps/api/server.ts", 9)
     ]  # fmt: skip
+
+
+# ------------------------------------------- a wrapper joining its parameters into the path
+
+
+def test_a_wrapper_joining_its_parameters_into_a_path_gives_each_call_its_route(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A helper of the project's that registers `base + path` (or a template of them) with a
+    computed verb on the router it is given: each call site is a route with its joined path,
+    placed at the call; a call passing a path not known is a finding at that call."""
+    _write(tmp_path, {
+        "package.json": '{"name": "k", "dependencies": {"koa": "2", "@koa/router": "12"}}',
+        "src/app.js": "const Koa = require('koa');\nconst api = require('./api');\n"
+                      "const app = new Koa();\napp.use(api.routes());\n",
+        "src/util/register.js": "exports.bind = function (r, base, path, verb, fn) {\n"
+                                "  r[verb](base + path, fn);\n};\n"
+                                "exports.bindTpl = (r, scope, rest) => {\n"
+                                "  r.patch(`/${scope}/v1${rest}`, async (ctx) => {});\n};\n",
+        "src/api.js": "const Router = require('@koa/router');\n"
+                      "const reg = require('./util/register');\n"
+                      "const api = new Router();\nconst ROOT = '/api';\n"
+                      "reg.bind(api, ROOT, '/users', 'get', async (ctx) => {});\n"
+                      "reg.bind(api, '/admin', '/flags/:flag', 'delete', async (ctx) => {});\n"
+                      "reg.bindTpl(api, 'teams', '/members');\n"
+                      "reg.bind(api, ROOT, process.env.EXTRA, 'get', async (ctx) => {});\n"
+                      "module.exports = api;\n",
+    })  # fmt: skip
+    document = _both(tmp_path, monkeypatch)
+    assert {r["name"]: r["location"]["line"] for r in document["resources"]} == {
+        "DELETE /admin/flags/{flag}": 6,
+        "GET /api/users": 5,
+        "PATCH /teams/v1/members": 7,
+    }
+    assert [(f["code"], [(p["path"], p["line"]) for p in f["locations"]])
+            for f in document.get("findings", [])] == [
+        ("UNRESOLVED_ROUTE", [("src/api.js", 8), ("src/util/register.js", 2)]),
+    ]  # fmt: skip

@@ -114,6 +114,15 @@ _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to regi
 _PASSED = (*_ROUTERISH, Lit, Concat)  # what a call passes that a route may be made of
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
+
+
+def _param_site_in(expr: Expr | None) -> bool:
+    """Whether `expr` holds a parameter of an enclosing function (a `Concat` of one)."""
+    if isinstance(expr, Param):
+        return True
+    return isinstance(expr, Concat) and any(_param_site_in(p) for p in expr.parts)
+
+
 _IDENTIFIER_ARGUMENT = re.compile(rb"(?<=[(,])\s*([A-Za-z_$][\w$]*)(?=\s*[,)])")
 """A name given as an argument: where a parameter passed on to another call may be."""
 _PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
@@ -692,6 +701,28 @@ class _Reader:
                 param = self._param(node, name)
                 if param is not None:
                     return param
+        elif (
+            node.type == "binary_expression"
+            and self._text(node.child_by_field_id(self.fields.operator)) == "+"
+        ):  # `base + path` of a wrapper's parameters: each part as its callers pass it
+            left, right = (node.child_by_field_id(f) for f in (self.fields.left, self.fields.right))
+            parts = [self._value(p) if p is not None else None for p in (left, right)]
+            if all(p is not None for p in parts) and any(_param_site_in(p) for p in parts):
+                return Concat(tuple(p for p in parts if p is not None))
+        elif node.type == "template_string" and node.named_children:
+            values: list[Expr] = []
+            for part in node.named_children:
+                if part.type == "string_fragment":
+                    values.append(Lit(self._text(part)))
+                elif part.type == "template_substitution" and part.named_children:
+                    value = self._value(part.named_children[0])
+                    if value is None:
+                        return self._expr(node)
+                    values.append(value)
+                else:
+                    return self._expr(node)
+            if any(_param_site_in(v) for v in values):
+                return Concat(tuple(values))
         return self._expr(node)
 
     def _loop_envs(self, node: _Node) -> list[dict[str, _Node]] | None:
