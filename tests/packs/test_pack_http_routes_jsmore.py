@@ -223,3 +223,43 @@ def test_a_wrapper_joining_its_parameters_into_a_path_gives_each_call_its_route(
             for f in document.get("findings", [])] == [
         ("UNRESOLVED_ROUTE", [("src/api.js", 8), ("src/util/register.js", 2)]),
     ]  # fmt: skip
+
+
+# ------------------------------------ a wrapper called from a loop over a table of records
+
+
+def test_a_wrapper_called_in_a_loop_over_records_gives_one_route_per_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ENDPOINTS.forEach(e => expose(router, '/svc', e.url, e.verb))` and a `for...of` over
+    destructured records: each record is one call of the wrapper, its route at the loop's
+    call; a loop over an object's keys (`for...in`), which the reader does not unroll, is a
+    finding at the call, never silence."""
+    _write(tmp_path, {
+        "package.json": '{"name": "k", "dependencies": {"koa": "2", "koa-router": "7"}}',
+        "lib/app.ts": "import Koa from 'koa';\nimport router from './server';\n"
+                      "new Koa().use(router.routes());\n",
+        "lib/expose.ts": "export function expose(rt: any, root: string, url: string, verb: string) {\n"
+                         "  rt[verb](`${root}${url}`, async () => {});\n}\n",
+        "lib/server.ts": "import Router from 'koa-router';\nimport { expose } from './expose';\n"
+                         "const router = new Router();\n"
+                         "const ENDPOINTS = [\n  { url: '/health', verb: 'get' },\n"
+                         "  { url: '/jobs/:id', verb: 'put' },\n];\n"
+                         "ENDPOINTS.forEach((e) => {\n  expose(router, '/svc', e.url, e.verb);\n});\n"
+                         "const MORE = [['/ping', 'head']];\n"
+                         "for (const [url, verb] of MORE) expose(router, '', url, verb);\n"
+                         "const BY_AREA = { a: [{ url: '/x', verb: 'get' }] };\n"
+                         "for (const area in BY_AREA) {\n"
+                         "  BY_AREA[area].forEach((e) => expose(router, '/' + area, e.url, e.verb));\n"
+                         "}\nexport default router;\n",
+    })  # fmt: skip
+    document = _both(tmp_path, monkeypatch)
+    assert {r["name"]: r["location"]["line"] for r in document["resources"]} == {
+        "GET /svc/health": 9,
+        "HEAD /ping": 12,
+        "PUT /svc/jobs/{id}": 9,
+    }
+    assert [(f["code"], [(p["path"], p["line"]) for p in f["locations"]])
+            for f in document.get("findings", [])] == [
+        ("UNRESOLVED_ROUTE", [("lib/expose.ts", 2), ("lib/server.ts", 15)]),
+    ]  # fmt: skip

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 import tree_sitter
@@ -1550,13 +1551,8 @@ class _Reader:
             ):
                 continue  # a route or `use` call: read as one already
             target = self._expr(callee)
-            passed = tuple(
-                value if isinstance(value := self._owner(a), _PASSED) else None
-                for a in self._arguments(call)
-            )
-            if target is not None and any(isinstance(a, _ROUTERISH) for a in passed):
-                scope = self._enclosing(call)
-                self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+            if target is not None:
+                self._invoke(call, target, self._owner, _ROUTERISH)
 
     def _passed_on_invocations(self, root: _Node, known: frozenset[bytes], seen: set[int]) -> None:
         """Calls of a function of the project's that pass on a parameter of the function they
@@ -1589,15 +1585,34 @@ class _Reader:
             param = self._param(node, text)
             if param is None:
                 continue
+            target = self._expr(callee)
+            if target is not None and self._invoke(call, target, self._owner, (Param,)):
+                seen.add(call.start_byte)
+
+    def _invoke(
+        self,
+        call: _Node,
+        target: Expr,
+        read: Callable[[_Node], Expr | None],
+        needed: tuple[type, ...],
+    ) -> bool:
+        """Record `call` of `target`, its arguments as `read` gives them, once per iteration of
+        the literal loops around it (`RECORDS.forEach(r => wrap(app, r.path, r.method))`), when
+        an argument is one of `needed` (any call when empty); whether one was recorded."""
+        envs = self._loop_envs(call) if self.arrays or b"[" in self.source else None
+        scope = self._enclosing(call)
+        recorded = False
+        for env in envs if envs is not None else ({},):
+            self._env = env
             passed = tuple(
-                value if isinstance(value := self._owner(a), _PASSED) else None
+                value if isinstance(value := read(a), _PASSED) else None
                 for a in self._arguments(call)
             )
-            target = self._expr(callee)
-            if target is not None and any(isinstance(a, Param) for a in passed):
-                seen.add(call.start_byte)
-                scope = self._enclosing(call)
+            if not needed or any(isinstance(a, needed) for a in passed):
                 self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+                recorded = True
+        self._env = {}
+        return recorded
 
     def _project_callee(self, callee: _Node) -> bool:
         """Whether `callee` names a function this file defines or imports (`userRoutes`,
@@ -1644,13 +1659,8 @@ class _Reader:
             elif self._text(callee) == "require":
                 continue
             target = self._expr(callee)
-            passed = tuple(
-                value if isinstance(value := self._value(a), _PASSED) else None
-                for a in self._arguments(call)
-            )
             if target is not None:
-                scope = self._enclosing(call)
-                self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+                self._invoke(call, target, self._value, ())
 
     def _known_callee(self, at: int) -> bool:
         """Whether the call whose `(` is at `at` is, on its text, `require(...)` or a member of
