@@ -263,3 +263,47 @@ def test_a_wrapper_called_in_a_loop_over_records_gives_one_route_per_record(
             for f in document.get("findings", [])] == [
         ("UNRESOLVED_ROUTE", [("lib/expose.ts", 2), ("lib/server.ts", 15)]),
     ]  # fmt: skip
+
+
+# ------------------------------------------ a wrapper looping over the records it is given
+
+
+def test_a_wrapper_looping_over_a_table_of_records_it_is_given_lists_each_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`createAction(router, base, routes)` that registers `router[r.method](base + r.path,
+    …)` for each record (a `for...of`, or `forEach` with destructured fields), called with a
+    literal table, a table imported from another file, and a table the files do not show:
+    each record is a route placed at the call; the unknown table is a finding at its call."""
+    _write(tmp_path, {
+        "package.json": '{"name": "k", "dependencies": {"express": "4"}}',
+        "app.js": "const express = require('express');\nconst { mount, mountAll } = "
+                  "require('./kit/mount');\nconst TABLE = require('./tables/orders');\n"
+                  "const app = express();\nconst api = express.Router();\n"
+                  "mount(api, '/v3', [\n  { method: 'get', path: '/carts' },\n"
+                  "  { method: 'patch', path: '/carts/:cid' },\n]);\n"
+                  "mountAll(api, '/v3/orders', TABLE);\n"
+                  "mount(api, '/v3', loadTable());\n"
+                  "app.use('/api', api);\n",
+        "kit/mount.js": "function mount(router, base, routes) {\n"
+                        "  for (const r of routes) {\n"
+                        "    router[r.method](base + r.path, (req, res) => res.end());\n  }\n}\n"
+                        "const mountAll = (target, root, records) => {\n"
+                        "  records.forEach(({ url, method }) => {\n"
+                        "    target[method](`${root}${url}`, (req, res) => res.end());\n  });\n};\n"
+                        "module.exports = { mount, mountAll };\n",
+        "tables/orders.js": "module.exports = [\n  { method: 'post', url: '' },\n"
+                            "  { method: 'delete', url: '/:oid' },\n];\n",
+    })  # fmt: skip
+    document = _both(tmp_path, monkeypatch)
+    assert {r["name"]: (r["location"]["path"], r["location"]["line"])
+            for r in document["resources"]} == {
+        "DELETE /api/v3/orders/{oid}": ("app.js", 10),
+        "GET /api/v3/carts": ("app.js", 6),
+        "PATCH /api/v3/carts/{cid}": ("app.js", 6),
+        "POST /api/v3/orders": ("app.js", 10),
+    }  # fmt: skip
+    assert [(f["code"], [(p["path"], p["line"]) for p in f["locations"]])
+            for f in document.get("findings", [])] == [
+        ("UNRESOLVED_ROUTE", [("app.js", 11), ("kit/mount.js", 3)]),
+    ]  # fmt: skip

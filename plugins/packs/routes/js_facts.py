@@ -29,6 +29,7 @@ from .model import (
     Auth,
     Call,
     Concat,
+    Each,
     Evidence,
     Expr,
     Function,
@@ -112,7 +113,7 @@ _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_dec
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
-_PASSED = (*_ROUTERISH, Lit, Concat)  # what a call passes that a route may be made of
+_PASSED = (*_ROUTERISH, Lit, Concat, StarletteRoutes)  # what a call passes a route is made of
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
 
@@ -121,6 +122,8 @@ def _param_site_in(expr: Expr | None) -> bool:
     """Whether `expr` holds a parameter of an enclosing function (a `Concat` of one)."""
     if isinstance(expr, Param):
         return True
+    if isinstance(expr, Each):
+        return isinstance(expr.source, Param)
     return isinstance(expr, Concat) and any(_param_site_in(p) for p in expr.parts)
 
 
@@ -696,6 +699,10 @@ class _Reader:
             stored = self._stored(node)
             if stored is not None:
                 return stored
+        if node.type in {"identifier", "member_expression"} and not self._env:
+            each = self._each_of_param(node)
+            if each is not None:
+                return each
         if node.type == "identifier" or node.type == "shorthand_property_identifier":
             name = self._text(node)
             if not (self._env and name in self._env) and name not in self.bindings:
@@ -725,6 +732,56 @@ class _Reader:
             if any(_param_site_in(v) for v in values):
                 return Concat(tuple(values))
         return self._expr(node)
+
+    def _each_of_param(self, node: _Node) -> Each | None:
+        """`r.path` (or `r`, or `path` destructured) where `r` is the variable of a loop over a
+        parameter of the enclosing function (`for (const r of routes)`, `routes.forEach(r =>
+        …)`): that field of each item the function's callers pass (`Each`)."""
+        field = ""
+        if node.type == "member_expression":
+            field = self._text(node.child_by_field_id(self.fields.property))
+            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+        if node.type != "identifier":
+            return None
+        name = self._text(node)
+        scope = node.parent
+        while scope is not None:
+            source: _Node | None = None
+            target: _Node | None = None
+            if scope.type == "for_in_statement" and any(c.type == "of" for c in scope.children):
+                source = scope.child_by_field_id(self.fields.right)
+                target = scope.child_by_field_id(self.fields.left)
+            elif scope.type in _FUNCTION_VALUES:
+                args = scope.parent
+                call = args.parent if args is not None and args.type == "arguments" else None
+                looped = call.child_by_field_id(self.fields.function) if call else None
+                if (
+                    looped is not None
+                    and looped.type == "member_expression"
+                    and self._text(looped.child_by_field_id(self.fields.property))
+                    in {"forEach", "map"}
+                ):
+                    source = looped.child_by_field_id(self.fields.object)
+                    target = self._first_parameter(scope)
+            source = _unwrap(source) if source is not None else None
+            if source is not None and target is not None and source.type == "identifier":
+                named = target.type == "identifier" and self._text(target) == name
+                destructured = (
+                    target.type == "object_pattern"
+                    and not field
+                    and any(
+                        c.type == "shorthand_property_identifier_pattern" and self._text(c) == name
+                        for c in target.named_children
+                    )
+                )
+                if named or destructured:
+                    iterated = self._text(source)
+                    param = None if iterated in self.bindings else self._param(source, iterated)
+                    if param is None:
+                        return None
+                    return Each(param, -1, field if named else name)
+            scope = scope.parent
+        return None
 
     def _loop_envs(self, node: _Node) -> list[dict[str, _Node]] | None:
         """The loop variables' values per iteration, for a call inside `forEach`/`map`

@@ -750,18 +750,49 @@ class _RouteResolver:
             methods = tuple(self._through(m, path, site, chain) for m in route.method_exprs)
             bound = self._through(route.path, path, site, chain)
             endpoint = self._through_some(route.endpoint, path, site, chain)
-            for each, view in self._alternatives_with(bound, endpoint):
-                declared = replace(
-                    route,
-                    owner=owner,
-                    endpoint=view,
-                    path=each,
-                    method_exprs=methods,
-                    called_at=place if moved else route.called_at,
-                    via=place,
+            for record, verbs in self._per_record(bound, methods):
+                for each, view in self._alternatives_with(record, endpoint):
+                    declared = replace(
+                        route,
+                        owner=owner,
+                        endpoint=view,
+                        path=each,
+                        method_exprs=verbs,
+                        called_at=place if moved else route.called_at,
+                        via=place,
+                    )
+                    for node in self._owners(path, owner):
+                        node.routes.append((path, declared))
+
+    def _per_record(
+        self, path: Expr, methods: tuple[Expr, ...]
+    ) -> list[tuple[Expr, tuple[Expr, ...]]]:
+        """`path` and `methods` once per record of the table a wrapper loops over (`for (const
+        r of routes) router[r.method](base + r.path, h)` called with a literal array of route
+        records): each `r.<field>` the record's path or method. A table not known leaves the
+        fields as they are: a finding at the call."""
+        fields = (*_parts(path), *(p for m in methods for p in _parts(m)))
+        each = next((e for e in fields if isinstance(e, Each) and e.field), None)
+        if each is None or not isinstance(each.source, Bound):
+            return [(path, methods)]
+        table = self.evaluate(each.source.file, each.source.expr)
+        if not (isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes)):
+            return [(path, methods)]
+        found: list[tuple[Expr, tuple[Expr, ...]]] = []
+        for record in table.value.items:
+            if not isinstance(record, RouteDecl):
+                continue
+            values: dict[str, Expr] = {key: Bound(table.file, record.path) for key in _PATH_KEYS}
+            if record.methods and not record.methods_unknown:
+                verbs = Items(tuple(Lit(m) for m in record.methods))
+                values.update({key: verbs for key in _METHOD_KEYS})
+            found.append(
+                (
+                    _filled(path, each.source, values),
+                    tuple(_filled(m, each.source, values) for m in methods),
                 )
-                for node in self._owners(path, owner):
-                    node.routes.append((path, declared))
+            )
+        return found or [(path, methods)]
 
     def _attach_mount_called(self, path: str, mount: MountDecl, site: str) -> None:
         """A mount in the function at `site` whose child or prefix is a parameter
@@ -1960,6 +1991,25 @@ def _element(field: Expr | None, stored: Stored, value: Expr, path: str) -> Expr
     return Bound(file, items[field.index]) if field.index < len(items) else Opaque()
 
 
+def _parts(expr: Expr) -> tuple[Expr, ...]:
+    """`expr`, or the parts of a joined string."""
+    return expr.parts if isinstance(expr, Concat) else (expr,)
+
+
+def _filled(expr: Expr, source: Expr, values: Mapping[str, Expr]) -> Expr:
+    """`expr` with each field of an item of `source` (`Each` with a `field`) replaced by that
+    field's value in one record (`values`): a field the record has not is not known."""
+    if isinstance(expr, Each) and expr.field and expr.source == source:
+        return values.get(expr.field, Opaque())
+    if isinstance(expr, Concat):
+        return Concat(tuple(_filled(p, source, values) for p in expr.parts))
+    return expr
+
+
+# A route record's keys: its path's (the frameworks' records) and its method's
+_PATH_KEYS = tuple(dict.fromkeys(k for f in BY_KEY.values() for k in f.path_keys))
+_METHOD_KEYS = ("method", "methods", "verb")
+
 _Chain = tuple[tuple[str, Invocation], ...]
 _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 _VERBS = {*HTTP_METHODS, "all"}
@@ -2021,7 +2071,9 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
     if kind is Each:
         assert isinstance(expr, Each)
         source = _subst(expr.source, here, file, site, call, caller)
-        return Each(source, expr.index) if isinstance(source, Param | Bound) else Opaque()
+        if not isinstance(source, Param | Bound):
+            return Opaque()
+        return Each(source, expr.index, expr.field)
     if kind is Apply:
         assert isinstance(expr, Apply)
         return Apply(
