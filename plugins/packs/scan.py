@@ -961,7 +961,10 @@ def _minified(data: bytes) -> bool:
     characters of code: outside string literals, template literals and comments, lexed from the
     file's start (a template literal may open lines above). A hand-written module with one long
     string (an embedded document, a data URI) has a long line but little code on it; a bundle's
-    long lines are all code. One pass over the tokens, stopped at the answer: linear in the file."""
+    long lines are all code. One pass over the tokens, stopped at the answer: linear in the file;
+    a file with no long line starting in the head is not lexed."""
+    if not _long_line_in_head(data):
+        return False
     code = 0  # characters of code on the current line, which starts in the head
     position = 0
     for token in chain(_NOT_CODE.finditer(data), (None,)):
@@ -986,6 +989,18 @@ def _minified(data: bytes) -> bool:
                 return False
             code = 0
         position = token.end()
+    return False
+
+
+def _long_line_in_head(data: bytes) -> bool:
+    """Whether a line of `MINIFIED_LINE` bytes or more starts in the first `MINIFIED_HEAD`."""
+    start = 0
+    while start < min(len(data), MINIFIED_HEAD):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        if end - start >= MINIFIED_LINE:
+            return True
+        start = end + 1
     return False
 
 

@@ -118,6 +118,24 @@ _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _BLANKS = frozenset(b" \t\r\n")
 
 
+def _in_callback_or_loop(node: _Node) -> bool:
+    """Whether `node` is inside a `for` loop or a function passed as an argument (a `forEach`
+    callback): where `_loop_envs` may find literal loops; read by node types alone."""
+    scope = node.parent
+    while scope is not None:
+        kind = scope.type
+        if kind == "for_in_statement":
+            return True
+        if (
+            kind in _FUNCTION_VALUES
+            and scope.parent is not None
+            and scope.parent.type == "arguments"
+        ):
+            return True
+        scope = scope.parent
+    return False
+
+
 def _param_site_in(expr: Expr | None) -> bool:
     """Whether `expr` holds a parameter of an enclosing function (a `Concat` of one)."""
     if isinstance(expr, Param):
@@ -127,8 +145,8 @@ def _param_site_in(expr: Expr | None) -> bool:
     return isinstance(expr, Concat) and any(_param_site_in(p) for p in expr.parts)
 
 
-_IDENTIFIER_ARGUMENT = re.compile(rb"(?<=[(,])\s*([A-Za-z_$][\w$]*)(?=\s*[,)])")
-"""A name given as an argument: where a parameter passed on to another call may be."""
+_NAMED_CALL = re.compile(rb"(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?:\.\s*[A-Za-z_$][\w$]*\s*)?\(")
+"""A call spelled `name(` or `name.member(`: where a function of the project's may be called."""
 _PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
 _STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
 _COMPUTED_CALL = re.compile(rb"\[[^\]\n]{1,80}\]\s*\(")
@@ -1579,7 +1597,7 @@ class _Reader:
         seen: set[int] = set()
         if names:
             self._router_invocations(root, names, seen)
-        self._passed_on_invocations(root, frozenset(names), seen)
+        self._passed_on_invocations(root, seen)
 
     def _router_invocations(self, root: _Node, names: list[bytes], seen: set[int]) -> None:
         """The calls `_find_invocations` looks for that name a router or a parameter used as
@@ -1611,40 +1629,48 @@ class _Reader:
             if target is not None:
                 self._invoke(call, target, self._owner, _ROUTERISH)
 
-    def _passed_on_invocations(self, root: _Node, known: frozenset[bytes], seen: set[int]) -> None:
+    def _passed_on_invocations(self, root: _Node, seen: set[int]) -> None:
         """Calls of a function of the project's that pass on a parameter of the function they
         are written in (`function registerRoutes(server) { userRoutes(server) }`): that
         parameter may be the router the outer function is given, so the chain of calls from
-        the app to the function declaring routes is followed (`_owners`), not cut here."""
-        for match in _IDENTIFIER_ARGUMENT.finditer(self.source):
-            name = match.group(1)
-            if name in known:
-                continue  # a router or a parameter used as one: `_find_invocations` reads it
-            text = name.decode("utf-8", "replace")
-            if text in self.bindings:
+        the app to the function declaring routes is followed (`_owners`), not cut here. Only
+        calls spelled with a name the file binds to a function or an import are looked at."""
+        callees = {
+            name.encode()
+            for name, value in self.bindings.items()
+            if isinstance(value, Function | ImportRef)
+        }
+        if not callees:
+            return
+        for match in _NAMED_CALL.finditer(self.source):
+            if match.group(1) not in callees:
                 continue
             node = root.descendant_for_byte_range(*match.span(1))
-            args = node.parent if node is not None else None
-            call = args.parent if args is not None else None
+            parent = node.parent if node is not None else None
+            callee: _Node | None = node
+            if parent is not None and parent.type == "member_expression":
+                owner = parent.child_by_field_id(self.fields.object)
+                callee = parent if owner is not None and owner == node else None
+            call = callee.parent if callee is not None else None
             if (
-                node is None
-                or node.type != "identifier"
-                or args is None
-                or args.type != "arguments"
-                or call is None
+                call is None
                 or call.type != "call_expression"
+                or call.child_by_field_id(self.fields.function) != callee
                 or call.start_byte in seen
             ):
                 continue
-            callee = call.child_by_field_id(self.fields.function)
-            if callee is None or not self._project_callee(callee):
-                continue
-            param = self._param(node, text)
-            if param is None:
+            if not any(self._passed_on(a) for a in self._arguments(call)):
                 continue
             target = self._expr(callee)
             if target is not None and self._invoke(call, target, self._owner, (Param,)):
                 seen.add(call.start_byte)
+
+    def _passed_on(self, argument: _Node) -> bool:
+        """Whether `argument` is a parameter of a function the call is written in."""
+        if argument.type != "identifier":
+            return False
+        name = self._text(argument)
+        return name not in self.bindings and self._param(argument, name) is not None
 
     def _invoke(
         self,
@@ -1656,7 +1682,8 @@ class _Reader:
         """Record `call` of `target`, its arguments as `read` gives them, once per iteration of
         the literal loops around it (`RECORDS.forEach(r => wrap(app, r.path, r.method))`), when
         an argument is one of `needed` (any call when empty); whether one was recorded."""
-        envs = self._loop_envs(call) if self.arrays or b"[" in self.source else None
+        looped = (self.arrays or b"[" in self.source) and _in_callback_or_loop(call)
+        envs = self._loop_envs(call) if looped else None
         scope = self._enclosing(call)
         recorded = False
         for env in envs if envs is not None else ({},):
@@ -1670,16 +1697,6 @@ class _Reader:
                 recorded = True
         self._env = {}
         return recorded
-
-    def _project_callee(self, callee: _Node) -> bool:
-        """Whether `callee` names a function this file defines or imports (`userRoutes`,
-        `routes.users`), the only calls a parameter passed on is followed into."""
-        if callee.type == "member_expression":
-            callee = _unwrap(callee.child_by_field_id(self.fields.object)) or callee
-        if callee.type != "identifier":
-            return False
-        bound = self.bindings.get(self._text(callee))
-        return isinstance(bound, Function | ImportRef)
 
     def _path_invocations(self, root: _Node) -> None:
         """Calls whose first argument is a string (`api.add('/users', list)`, `users.get(
