@@ -307,3 +307,49 @@ def test_a_wrapper_looping_over_a_table_of_records_it_is_given_lists_each_record
             for f in document.get("findings", [])] == [
         ("UNRESOLVED_ROUTE", [("app.js", 11), ("kit/mount.js", 3)]),
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "minified"),
+    [
+        (b"!function(e){" + b"var a=e.b(c,d);" * 90 + b"}(window);\n", True),
+        (b"const LOGO = 'data:image/svg+xml;base64," + b"PHN2Zz4" * 400 + b"';\n", False),
+        (b'export const P = "M0 0L' + b" 10 20" * 400 + b'Z";\nf(P);\n', False),
+        (b"const doc = `\n" + b"line, with; code-ish {text} " * 60 + b"\n`;\n", False),
+        (b"// " + b"words " * 300 + b"\nmodule.exports = 1;\n", False),
+        (b"/* start\n" + b"* " * 900 + b"\n*/ var x;\n", False),
+        (b"var s = 'q" + b"x" * 900 + b"';" + b"g(h,i);" * 150 + b"\n", True),
+        (b"// pad\n" * 600 + b"a();" * 400 + b"\n", False),  # the long line starts past 4 KB
+    ],
+)
+def test_a_minified_bundle_is_told_by_code_on_a_long_line(text: bytes, minified: bool) -> None:
+    """A long line is a bundle's when 1,000 of its characters are code; a string, template
+    literal or comment that long is not."""
+    from packs.scan import _minified
+
+    assert _minified(text) is minified
+
+
+def test_routes_a_plugin_hook_registers_through_a_wrapper_are_never_silent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wrapper handed to a hook (`hooks.emit('routes', addRoute)`) that plugins call with
+    records the files reach only through the hook: the route it registers is a finding at the
+    wrapper, not silence (this held before this branch; kept so it cannot regress)."""
+    _write(tmp_path, {
+        "package.json": '{"name": "k", "dependencies": {"koa": "2", "koa-router": "7"}}',
+        "core/app.js": "const Koa = require('koa');\nconst router = require('./router');\n"
+                       "new Koa().use(router.routes());\n",
+        "core/hooks.js": "const all = {};\nexports.on = (n, f) => { (all[n] = all[n] || []).push(f); };\n"
+                         "exports.emit = (n, ...a) => (all[n] || []).forEach((f) => f(...a));\n",
+        "core/router.js": "const Router = require('koa-router');\nconst hooks = require('./hooks');\n"
+                          "const router = new Router();\nrouter.get('/api/ping', async () => {});\n"
+                          "function addRoute(cfg) {\n"
+                          "  router[cfg.method]('/api/plugin/' + cfg.path, async () => {});\n}\n"
+                          "hooks.emit('routes', addRoute);\nmodule.exports = router;\n",
+        "plugins/status/index.js": "require('../../core/hooks').on('routes', (add) => {\n"
+                                   "  add({ method: 'get', path: 'status' });\n});\n",
+    })  # fmt: skip
+    document = _both(tmp_path, monkeypatch)
+    assert [r["name"] for r in document["resources"]] == ["GET /api/ping"]
+    assert _findings(document) == [("UNRESOLVED_ROUTE", "core/router.js", 6)]
