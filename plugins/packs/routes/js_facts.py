@@ -1642,10 +1642,12 @@ class _Reader:
         }
         if not callees:
             return
-        for match in _NAMED_CALL.finditer(self.source):
-            if match.group(1) not in callees:
-                continue
-            node = root.descendant_for_byte_range(*match.span(1))
+        source = self.source
+        spans = [
+            match.span(1) for match in _NAMED_CALL.finditer(source) if match.group(1) in callees
+        ]
+        for span in spans:
+            node = root.descendant_for_byte_range(*span)
             parent = node.parent if node is not None else None
             callee: _Node | None = node
             if parent is not None and parent.type == "member_expression":
@@ -1665,6 +1667,15 @@ class _Reader:
             if target is not None and self._invoke(call, target, self._owner, (Param,)):
                 seen.add(call.start_byte)
 
+    def _unbound_name(self, argument: _Node) -> bool:
+        """Whether `argument` is a name (`e`, `e.url`) the module does not bind: perhaps a loop
+        variable, the only arguments literal loops give values to."""
+        while argument.type == "member_expression":
+            argument = argument.child_by_field_id(self.fields.object) or argument
+            if argument.type not in {"member_expression", "identifier"}:
+                return False
+        return argument.type == "identifier" and self._text(argument) not in self.bindings
+
     def _passed_on(self, argument: _Node) -> bool:
         """Whether `argument` is a parameter of a function the call is written in."""
         if argument.type != "identifier":
@@ -1682,15 +1693,19 @@ class _Reader:
         """Record `call` of `target`, its arguments as `read` gives them, once per iteration of
         the literal loops around it (`RECORDS.forEach(r => wrap(app, r.path, r.method))`), when
         an argument is one of `needed` (any call when empty); whether one was recorded."""
-        looped = (self.arrays or b"[" in self.source) and _in_callback_or_loop(call)
+        arguments = self._arguments(call)
+        looped = (
+            (self.arrays or b"[" in self.source)
+            and any(self._unbound_name(a) for a in arguments)
+            and _in_callback_or_loop(call)
+        )
         envs = self._loop_envs(call) if looped else None
         scope = self._enclosing(call)
         recorded = False
         for env in envs if envs is not None else ({},):
             self._env = env
             passed = tuple(
-                value if isinstance(value := read(a), _PASSED) else None
-                for a in self._arguments(call)
+                value if isinstance(value := read(a), _PASSED) else None for a in arguments
             )
             if not needed or any(isinstance(a, needed) for a in passed):
                 self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
