@@ -55,9 +55,8 @@ import stat
 import time
 import traceback
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any, Generic, TypeVar
 
 from gpp.plugin import FileMemo, Missing, repo_files, request_budget_ms
@@ -967,7 +966,7 @@ def _minified(data: bytes) -> bool:
         return False
     code = 0  # characters of code on the current line, which starts in the head
     position = 0
-    for token in chain(_NOT_CODE.finditer(data), (None,)):
+    for token in _then_none(_NOT_CODE.finditer(data)):
         end = len(data) if token is None else token.start()
         first, *lines = data[position:end].split(b"\n")
         code += len(first)
@@ -990,6 +989,12 @@ def _minified(data: bytes) -> bool:
             code = 0
         position = token.end()
     return False
+
+
+def _then_none(tokens: Iterator[re.Match[bytes]]) -> Iterator[re.Match[bytes] | None]:
+    """`tokens`, then None: the code after the last token is read like the code between."""
+    yield from tokens
+    yield None
 
 
 def _long_line_in_head(data: bytes) -> bool:
