@@ -145,8 +145,9 @@ def _param_site_in(expr: Expr | None) -> bool:
     return isinstance(expr, Concat) and any(_param_site_in(p) for p in expr.parts)
 
 
-_NAMED_CALL = re.compile(rb"(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?:\.\s*[A-Za-z_$][\w$]*\s*)?\(")
-"""A call spelled `name(` or `name.member(`: where a function of the project's may be called."""
+_CALL_TAIL = re.compile(rb"\s*+(?:\.\s*+[A-Za-z_$][\w$]*+\s*+)?\(")
+"""What makes a name a call: `(`, or `.member(`, after it."""
+_NAME_BYTES_OR_DOT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 _PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
 _STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
 _COMPUTED_CALL = re.compile(rb"\[[^\]\n]{1,80}\]\s*\(")
@@ -1643,9 +1644,17 @@ class _Reader:
         if not callees:
             return
         source = self.source
-        spans = [
-            match.span(1) for match in _NAMED_CALL.finditer(source) if match.group(1) in callees
-        ]
+        spans: list[tuple[int, int]] = []
+        for name in callees:  # each name found by `find` (fast), its call checked at the place
+            start = source.find(name)
+            while start >= 0:
+                end = start + len(name)
+                if (start == 0 or source[start - 1] not in _NAME_BYTES_OR_DOT) and (
+                    _CALL_TAIL.match(source, end) is not None
+                ):
+                    spans.append((start, end))
+                start = source.find(name, end)
+        spans.sort()
         for span in spans:
             node = root.descendant_for_byte_range(*span)
             parent = node.parent if node is not None else None
