@@ -24,7 +24,7 @@ What the scanner does for every pack, so packs never touch the filesystem:
   `spec/`, `__tests__/`, `test_*.py`, `conftest.py`, `*.test.*`, `*.spec.*`: not the app's
   resources) and every symlink; `dist` and
   `build` directories, `*.min.js` files and JavaScript/TypeScript with a line of 1,000+
-  characters in its first 4 KB are generated code: skipped, each an `unsupported` entry. A
+  characters of code (outside strings and comments) starting in its first 4 KB are generated code: skipped, each an `unsupported` entry. A
   named path may be a symlink that stays inside the root. The walk is iterative with
   a bounded number of open descriptors (`gpp.plugin.repo_files.walk_in_root`): no depth drops a file.
   An entry no document could name (not UTF-8, a backslash, a leading drive letter) is an
@@ -50,11 +50,12 @@ from __future__ import annotations
 import errno
 import gc
 import os
+import re
 import stat
 import time
 import traceback
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, TypeVar
@@ -105,8 +106,10 @@ app's). Every pack leaves out these folders, and the test files `is_test_file` n
 walked directory; a file named in the request is read whatever its name."""
 MINIFIED_SUFFIXES = (".min.js", ".min.mjs", ".min.cjs")
 MINIFIED_LINE = 1000
-"""A line this long within the first `MINIFIED_HEAD` bytes of a JavaScript or TypeScript file
-marks a minified bundle (11.5 MB of theme bundles cost one repository 3.7 s for 0 routes)."""
+"""A line with this many characters of code (outside string and template literals and comments),
+starting within the first `MINIFIED_HEAD` bytes of a JavaScript or TypeScript file, marks a
+minified bundle (11.5 MB of theme bundles cost one repository 3.7 s for 0 routes); a long string
+alone (an embedded document, a data URI) does not."""
 MINIFIED_HEAD = 4096
 VIRTUALENV_MARKER = "pyvenv.cfg"
 READER_ERROR = "READER_ERROR"
@@ -980,6 +983,48 @@ def is_test_file(name: str) -> bool:
 
 
 def _minified(data: bytes) -> bool:
+    """Whether a line starting in the first `MINIFIED_HEAD` bytes holds `MINIFIED_LINE` or more
+    characters of code: outside string literals, template literals and comments, lexed from the
+    file's start (a template literal may open lines above). A hand-written module with one long
+    string (an embedded document, a data URI) has a long line but little code on it; a bundle's
+    long lines are all code. One pass over the tokens, stopped at the answer: linear in the file;
+    a file with no long line starting in the head is not lexed."""
+    if not _long_line_in_head(data):
+        return False
+    code = 0  # characters of code on the current line, which starts in the head
+    position = 0
+    for token in _then_none(_NOT_CODE.finditer(data)):
+        end = len(data) if token is None else token.start()
+        first, *lines = data[position:end].split(b"\n")
+        code += len(first)
+        if code >= MINIFIED_LINE:
+            return True
+        offset = position + len(first)
+        for line in lines:
+            if offset + 1 >= MINIFIED_HEAD:
+                return False
+            code = len(line)
+            if code >= MINIFIED_LINE:
+                return True
+            offset += 1 + len(line)
+        if token is None:
+            return False
+        newline = data.rfind(b"\n", token.start(), token.end())
+        if newline >= 0:  # a template literal or block comment ends on a later line
+            if newline + 1 >= MINIFIED_HEAD:
+                return False
+            code = 0
+        position = token.end()
+    return False
+
+
+def _then_none(tokens: Iterator[re.Match[bytes]]) -> Iterator[re.Match[bytes] | None]:
+    """`tokens`, then None: the code after the last token is read like the code between."""
+    yield from tokens
+    yield None
+
+
+def _long_line_in_head(data: bytes) -> bool:
     """Whether a line of `MINIFIED_LINE` bytes or more starts in the first `MINIFIED_HEAD`."""
     start = 0
     while start < min(len(data), MINIFIED_HEAD):
@@ -989,6 +1034,19 @@ def _minified(data: bytes) -> bool:
             return True
         start = end + 1
     return False
+
+
+_NOT_CODE = re.compile(
+    rb"'(?:[^'\\\n]|\\.)*'"  # a string on one line
+    rb'|"(?:[^"\\\n]|\\.)*"'
+    rb"|`(?:[^`\\]|\\.)*`"  # a template literal, on any number of lines
+    rb"|//[^\n]*"  # a line comment
+    rb"|/\*.*?\*/",  # a block comment
+    re.DOTALL,
+)
+"""What is not code on a line: string and template literals, comments. Regular-expression
+literals and `${…}` inside a template are not told apart (a quote inside either can shift the
+lexer by a token; the answer is only the generated-code guess)."""
 
 
 def utf8(path: str) -> bytes:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 import tree_sitter
@@ -28,6 +29,7 @@ from .model import (
     Auth,
     Call,
     Concat,
+    Each,
     Evidence,
     Expr,
     Function,
@@ -111,9 +113,41 @@ _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_dec
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
-_PASSED = (*_ROUTERISH, Lit, Concat)  # what a call passes that a route may be made of
+_PASSED = (*_ROUTERISH, Lit, Concat, StarletteRoutes)  # what a call passes a route is made of
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
+
+
+def _in_callback_or_loop(node: _Node) -> bool:
+    """Whether `node` is inside a `for` loop or a function passed as an argument (a `forEach`
+    callback): where `_loop_envs` may find literal loops; read by node types alone."""
+    scope = node.parent
+    while scope is not None:
+        kind = scope.type
+        if kind == "for_in_statement":
+            return True
+        if (
+            kind in _FUNCTION_VALUES
+            and scope.parent is not None
+            and scope.parent.type == "arguments"
+        ):
+            return True
+        scope = scope.parent
+    return False
+
+
+def _param_site_in(expr: Expr | None) -> bool:
+    """Whether `expr` holds a parameter of an enclosing function (a `Concat` of one)."""
+    if isinstance(expr, Param):
+        return True
+    if isinstance(expr, Each):
+        return isinstance(expr.source, Param)
+    return isinstance(expr, Concat) and any(_param_site_in(p) for p in expr.parts)
+
+
+_CALL_TAIL = re.compile(rb"\s*+(?:\.\s*+[A-Za-z_$][\w$]*+\s*+)?\(")
+"""What makes a name a call: `(`, or `.member(`, after it."""
+_NAME_BYTES_OR_DOT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 _PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
 _STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
 _COMPUTED_CALL = re.compile(rb"\[[^\]\n]{1,80}\]\s*\(")
@@ -684,13 +718,89 @@ class _Reader:
             stored = self._stored(node)
             if stored is not None:
                 return stored
+        if node.type in {"identifier", "member_expression"} and not self._env:
+            each = self._each_of_param(node)
+            if each is not None:
+                return each
         if node.type == "identifier" or node.type == "shorthand_property_identifier":
             name = self._text(node)
             if not (self._env and name in self._env) and name not in self.bindings:
                 param = self._param(node, name)
                 if param is not None:
                     return param
+        elif (
+            node.type == "binary_expression"
+            and self._text(node.child_by_field_id(self.fields.operator)) == "+"
+        ):  # `base + path` of a wrapper's parameters: each part as its callers pass it
+            left, right = (node.child_by_field_id(f) for f in (self.fields.left, self.fields.right))
+            parts = [self._value(p) if p is not None else None for p in (left, right)]
+            if all(p is not None for p in parts) and any(_param_site_in(p) for p in parts):
+                return Concat(tuple(p for p in parts if p is not None))
+        elif node.type == "template_string" and node.named_children:
+            values: list[Expr] = []
+            for part in node.named_children:
+                if part.type == "string_fragment":
+                    values.append(Lit(self._text(part)))
+                elif part.type == "template_substitution" and part.named_children:
+                    value = self._value(part.named_children[0])
+                    if value is None:
+                        return self._expr(node)
+                    values.append(value)
+                else:
+                    return self._expr(node)
+            if any(_param_site_in(v) for v in values):
+                return Concat(tuple(values))
         return self._expr(node)
+
+    def _each_of_param(self, node: _Node) -> Each | None:
+        """`r.path` (or `r`, or `path` destructured) where `r` is the variable of a loop over a
+        parameter of the enclosing function (`for (const r of routes)`, `routes.forEach(r =>
+        …)`): that field of each item the function's callers pass (`Each`)."""
+        field = ""
+        if node.type == "member_expression":
+            field = self._text(node.child_by_field_id(self.fields.property))
+            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+        if node.type != "identifier":
+            return None
+        name = self._text(node)
+        scope = node.parent
+        while scope is not None:
+            source: _Node | None = None
+            target: _Node | None = None
+            if scope.type == "for_in_statement" and any(c.type == "of" for c in scope.children):
+                source = scope.child_by_field_id(self.fields.right)
+                target = scope.child_by_field_id(self.fields.left)
+            elif scope.type in _FUNCTION_VALUES:
+                args = scope.parent
+                call = args.parent if args is not None and args.type == "arguments" else None
+                looped = call.child_by_field_id(self.fields.function) if call else None
+                if (
+                    looped is not None
+                    and looped.type == "member_expression"
+                    and self._text(looped.child_by_field_id(self.fields.property))
+                    in {"forEach", "map"}
+                ):
+                    source = looped.child_by_field_id(self.fields.object)
+                    target = self._first_parameter(scope)
+            source = _unwrap(source) if source is not None else None
+            if source is not None and target is not None and source.type == "identifier":
+                named = target.type == "identifier" and self._text(target) == name
+                destructured = (
+                    target.type == "object_pattern"
+                    and not field
+                    and any(
+                        c.type == "shorthand_property_identifier_pattern" and self._text(c) == name
+                        for c in target.named_children
+                    )
+                )
+                if named or destructured:
+                    iterated = self._text(source)
+                    param = None if iterated in self.bindings else self._param(source, iterated)
+                    if param is None:
+                        return None
+                    return Each(param, -1, field if named else name)
+            scope = scope.parent
+        return None
 
     def _loop_envs(self, node: _Node) -> list[dict[str, _Node]] | None:
         """The loop variables' values per iteration, for a call inside `forEach`/`map`
@@ -1475,8 +1585,9 @@ class _Reader:
 
     def _find_invocations(self, root: _Node) -> None:
         """Calls that pass a router to a function, `require('./routes')(app)` or
-        `register(app, auth)`: looked for only where a name this file binds to a router, or a
-        parameter used as one, is an argument (a call of every other kind is left unread)."""
+        `register(app, auth)`: looked for only where a name this file binds to a router, a
+        parameter used as one, or a parameter passed on to a function of the project's, is an
+        argument (a call of every other kind is left unread)."""
         names = sorted(
             name.encode()
             for name, value in self.bindings.items()
@@ -1484,10 +1595,15 @@ class _Reader:
         )
         names += sorted(name.encode() for name in self.param_names)
         self._path_invocations(root)
-        if not names:
-            return
-        pattern = rb"[(,]\s*(" + b"|".join(map(re.escape, names)) + rb")\s*[,)]"
         seen: set[int] = set()
+        if names:
+            self._router_invocations(root, names, seen)
+        self._passed_on_invocations(root, seen)
+
+    def _router_invocations(self, root: _Node, names: list[bytes], seen: set[int]) -> None:
+        """The calls `_find_invocations` looks for that name a router or a parameter used as
+        one (`names`) as an argument; `seen` gets the start of each."""
+        pattern = rb"[(,]\s*(" + b"|".join(map(re.escape, names)) + rb")\s*[,)]"
         for match in re.finditer(pattern, self.source):
             start, end = match.span(1)
             node = root.descendant_for_byte_range(start, end)
@@ -1511,13 +1627,100 @@ class _Reader:
             ):
                 continue  # a route or `use` call: read as one already
             target = self._expr(callee)
+            if target is not None:
+                self._invoke(call, target, self._owner, _ROUTERISH)
+
+    def _passed_on_invocations(self, root: _Node, seen: set[int]) -> None:
+        """Calls of a function of the project's that pass on a parameter of the function they
+        are written in (`function registerRoutes(server) { userRoutes(server) }`): that
+        parameter may be the router the outer function is given, so the chain of calls from
+        the app to the function declaring routes is followed (`_owners`), not cut here. Only
+        calls spelled with a name the file binds to a function or an import are looked at."""
+        callees = {
+            name.encode()
+            for name, value in self.bindings.items()
+            if isinstance(value, Function | ImportRef)
+        }
+        if not callees:
+            return
+        source = self.source
+        spans: list[tuple[int, int]] = []
+        for name in callees:  # each name found by `find` (fast), its call checked at the place
+            start = source.find(name)
+            while start >= 0:
+                end = start + len(name)
+                if (start == 0 or source[start - 1] not in _NAME_BYTES_OR_DOT) and (
+                    _CALL_TAIL.match(source, end) is not None
+                ):
+                    spans.append((start, end))
+                start = source.find(name, end)
+        spans.sort()
+        for span in spans:
+            node = root.descendant_for_byte_range(*span)
+            parent = node.parent if node is not None else None
+            callee: _Node | None = node
+            if parent is not None and parent.type == "member_expression":
+                owner = parent.child_by_field_id(self.fields.object)
+                callee = parent if owner is not None and owner == node else None
+            call = callee.parent if callee is not None else None
+            if (
+                call is None
+                or call.type != "call_expression"
+                or call.child_by_field_id(self.fields.function) != callee
+                or call.start_byte in seen
+            ):
+                continue
+            if not any(self._passed_on(a) for a in self._arguments(call)):
+                continue
+            target = self._expr(callee)
+            if target is not None and self._invoke(call, target, self._owner, (Param,)):
+                seen.add(call.start_byte)
+
+    def _unbound_name(self, argument: _Node) -> bool:
+        """Whether `argument` is a name (`e`, `e.url`) the module does not bind: perhaps a loop
+        variable, the only arguments literal loops give values to."""
+        while argument.type == "member_expression":
+            argument = argument.child_by_field_id(self.fields.object) or argument
+            if argument.type not in {"member_expression", "identifier"}:
+                return False
+        return argument.type == "identifier" and self._text(argument) not in self.bindings
+
+    def _passed_on(self, argument: _Node) -> bool:
+        """Whether `argument` is a parameter of a function the call is written in."""
+        if argument.type != "identifier":
+            return False
+        name = self._text(argument)
+        return name not in self.bindings and self._param(argument, name) is not None
+
+    def _invoke(
+        self,
+        call: _Node,
+        target: Expr,
+        read: Callable[[_Node], Expr | None],
+        needed: tuple[type, ...],
+    ) -> bool:
+        """Record `call` of `target`, its arguments as `read` gives them, once per iteration of
+        the literal loops around it (`RECORDS.forEach(r => wrap(app, r.path, r.method))`), when
+        an argument is one of `needed` (any call when empty); whether one was recorded."""
+        arguments = self._arguments(call)
+        looped = (
+            (self.arrays or b"[" in self.source)
+            and any(self._unbound_name(a) for a in arguments)
+            and _in_callback_or_loop(call)
+        )
+        envs = self._loop_envs(call) if looped else None
+        scope = self._enclosing(call)
+        recorded = False
+        for env in envs if envs is not None else ({},):
+            self._env = env
             passed = tuple(
-                value if isinstance(value := self._owner(a), _PASSED) else None
-                for a in self._arguments(call)
+                value if isinstance(value := read(a), _PASSED) else None for a in arguments
             )
-            if target is not None and any(isinstance(a, _ROUTERISH) for a in passed):
-                scope = self._enclosing(call)
+            if not needed or any(isinstance(a, needed) for a in passed):
                 self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+                recorded = True
+        self._env = {}
+        return recorded
 
     def _path_invocations(self, root: _Node) -> None:
         """Calls whose first argument is a string (`api.add('/users', list)`, `users.get(
@@ -1554,13 +1757,8 @@ class _Reader:
             elif self._text(callee) == "require":
                 continue
             target = self._expr(callee)
-            passed = tuple(
-                value if isinstance(value := self._value(a), _PASSED) else None
-                for a in self._arguments(call)
-            )
             if target is not None:
-                scope = self._enclosing(call)
-                self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+                self._invoke(call, target, self._value, ())
 
     def _known_callee(self, at: int) -> bool:
         """Whether the call whose `(` is at `at` is, on its text, `require(...)` or a member of

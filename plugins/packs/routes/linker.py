@@ -21,7 +21,7 @@ from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
-from .manifests import MANIFEST, is_manifest
+from .manifests import MANIFEST, is_manifest, source_entries
 from .model import (
     CALL,
     DJANGO,
@@ -754,18 +754,49 @@ class _RouteResolver:
             methods = tuple(self._through(m, path, site, chain) for m in route.method_exprs)
             bound = self._through(route.path, path, site, chain)
             endpoint = self._through_some(route.endpoint, path, site, chain)
-            for each, view in self._alternatives_with(bound, endpoint):
-                declared = replace(
-                    route,
-                    owner=owner,
-                    endpoint=view,
-                    path=each,
-                    method_exprs=methods,
-                    called_at=place if moved else route.called_at,
-                    via=place,
+            for record, verbs in self._per_record(bound, methods):
+                for each, view in self._alternatives_with(record, endpoint):
+                    declared = replace(
+                        route,
+                        owner=owner,
+                        endpoint=view,
+                        path=each,
+                        method_exprs=verbs,
+                        called_at=place if moved else route.called_at,
+                        via=place,
+                    )
+                    for node in self._owners(path, owner):
+                        node.routes.append((path, declared))
+
+    def _per_record(
+        self, path: Expr, methods: tuple[Expr, ...]
+    ) -> list[tuple[Expr, tuple[Expr, ...]]]:
+        """`path` and `methods` once per record of the table a wrapper loops over (`for (const
+        r of routes) router[r.method](base + r.path, h)` called with a literal array of route
+        records): each `r.<field>` the record's path or method. A table not known leaves the
+        fields as they are: a finding at the call."""
+        fields = (*_parts(path), *(p for m in methods for p in _parts(m)))
+        each = next((e for e in fields if isinstance(e, Each) and e.field), None)
+        if each is None or not isinstance(each.source, Bound):
+            return [(path, methods)]
+        table = self.evaluate(each.source.file, each.source.expr)
+        if not (isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes)):
+            return [(path, methods)]
+        found: list[tuple[Expr, tuple[Expr, ...]]] = []
+        for record in table.value.items:
+            if not isinstance(record, RouteDecl):
+                continue
+            values: dict[str, Expr] = {key: Bound(table.file, record.path) for key in _PATH_KEYS}
+            if record.methods and not record.methods_unknown:
+                verbs = Items(tuple(Lit(m) for m in record.methods))
+                values.update({key: verbs for key in _METHOD_KEYS})
+            found.append(
+                (
+                    _filled(path, each.source, values),
+                    tuple(_filled(m, each.source, values) for m in methods),
                 )
-                for node in self._owners(path, owner):
-                    node.routes.append((path, declared))
+            )
+        return found or [(path, methods)]
 
     def _attach_mount_called(self, path: str, mount: MountDecl, site: str) -> None:
         """A mount in the function at `site` whose child or prefix is a parameter
@@ -1624,6 +1655,8 @@ class _RouteResolver:
             return _External(ref.module, (ref.attr,) if ref.attr is not None else ())
         if ref.module.startswith(".") or self._js_file(ref.origin or path, ref.module) is not None:
             return None
+        if self._workspace(_package_name(ref.module)[0]) is not None:
+            return None  # a package of the repository whose source is not found: not a library
         return _External(ref.module, () if ref.attr in {None, "default"} else (ref.attr or "",))
 
     def _python_module(self, name: str, importer: str) -> _PyModule | None:
@@ -1674,17 +1707,24 @@ class _RouteResolver:
 
     def _js_entry(self, folder: str, subpath: str, depth: int) -> str | None:
         """The file a folder's `package.json` names for `subpath` (`.`: its `exports` or
-        `main`)."""
+        `main`, else, that being build output the repository does not hold, its source as
+        `manifests.source_entries` finds it)."""
         manifest = f"{folder}/{MANIFEST}" if folder not in {"", "."} else MANIFEST
         if manifest not in self.files:
             return None
-        entry = self._facts(manifest).exports.get(subpath)
-        if not isinstance(entry, Lit) or not isinstance(entry.value, str):
-            return None
-        target = posixpath.normpath(posixpath.join(folder, entry.value))
-        if target.startswith("..") or target == folder:
-            return None
-        return self._js_path(target, depth + 1)
+        facts = self._facts(manifest)
+        entry = facts.exports.get(subpath)
+        written = [entry.value] if isinstance(entry, Lit) and isinstance(entry.value, str) else []
+        if subpath == ".":  # built output absent (`dist/` is not source): where its source is
+            written += source_entries(facts)
+        for each in written:
+            target = posixpath.normpath(posixpath.join(folder, each))
+            if target.startswith("..") or target == folder:
+                continue
+            found = self._js_path(target, depth + 1)
+            if found is not None:
+                return found
+        return None
 
     def _js_aliased(self, importer: str, specifier: str) -> str | None:
         """The file a bare specifier names through the `paths` and `baseUrl` of the nearest
@@ -1797,19 +1837,26 @@ class _RouteResolver:
         name, rest = _package_name(specifier)
         if name in _KNOWN_LIBRARIES or not name:
             return None
-        if self.workspaces is None:  # every manifest of the walk, read once per link
-            self.workspaces = {}
-            for manifest in sorted(p for p in self.files if is_manifest(p)):
-                named = self._facts(manifest).bindings.get("name")
-                if isinstance(named, Lit) and isinstance(named.value, str):
-                    self.workspaces.setdefault(named.value, posixpath.dirname(manifest))
-        folder = self.workspaces.get(name)
+        folder = self._workspace(name)
         if folder is None:
             return None
         found = self._js_entry(folder, f"./{rest}" if rest else ".", 0)
         if found is None:  # no entry for it: a file below the folder, or the folder's index
             found = self._js_path(posixpath.join(folder, rest) if rest else folder or ".")
         return found
+
+    def _workspace(self, name: str) -> str | None:
+        """The folder of the repository's package named `name` (npm, yarn or pnpm workspaces, a
+        folder package), None for a library the records know or a name no manifest has."""
+        if name in _KNOWN_LIBRARIES or not name:
+            return None
+        if self.workspaces is None:  # every manifest of the walk, read once per link
+            self.workspaces = {}
+            for manifest in sorted(p for p in self.files if is_manifest(p)):
+                named = self._facts(manifest).bindings.get("name")
+                if isinstance(named, Lit) and isinstance(named.value, str):
+                    self.workspaces.setdefault(named.value, posixpath.dirname(manifest))
+        return self.workspaces.get(name)
 
     def _default_export(self, path: str) -> _Entity | None:
         """`require()` and a default import give `module.exports` (or `export default`); a
@@ -1983,6 +2030,25 @@ def _element(field: Expr | None, stored: Stored, value: Expr, path: str) -> Expr
     return Bound(file, items[field.index]) if field.index < len(items) else Opaque()
 
 
+def _parts(expr: Expr) -> tuple[Expr, ...]:
+    """`expr`, or the parts of a joined string."""
+    return expr.parts if isinstance(expr, Concat) else (expr,)
+
+
+def _filled(expr: Expr, source: Expr, values: Mapping[str, Expr]) -> Expr:
+    """`expr` with each field of an item of `source` (`Each` with a `field`) replaced by that
+    field's value in one record (`values`): a field the record has not is not known."""
+    if isinstance(expr, Each) and expr.field and expr.source == source:
+        return values.get(expr.field, Opaque())
+    if isinstance(expr, Concat):
+        return Concat(tuple(_filled(p, source, values) for p in expr.parts))
+    return expr
+
+
+# A route record's keys: its path's (the frameworks' records) and its method's
+_PATH_KEYS = tuple(dict.fromkeys(k for f in BY_KEY.values() for k in f.path_keys))
+_METHOD_KEYS = ("method", "methods", "verb")
+
 _Chain = tuple[tuple[str, Invocation], ...]
 _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 _VERBS = {*HTTP_METHODS, "all"}
@@ -2044,7 +2110,9 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
     if kind is Each:
         assert isinstance(expr, Each)
         source = _subst(expr.source, here, file, site, call, caller)
-        return Each(source, expr.index) if isinstance(source, Param | Bound) else Opaque()
+        if not isinstance(source, Param | Bound):
+            return Opaque()
+        return Each(source, expr.index, expr.field)
     if kind is Apply:
         assert isinstance(expr, Apply)
         return Apply(

@@ -1,12 +1,14 @@
 """`package.json` as facts for the linker's JavaScript module resolution: a package's `name`
 and its entry points (`exports`, else `main`), as Node resolves a directory or a package
-imported by name (a workspace of the repository: `require('@acme/api')`)."""
+imported by name (a workspace of the repository: `require('@acme/api')`); and where its source
+is when that entry is build output the repository does not hold (`source_entries`)."""
 
 from __future__ import annotations
 
 import json
+import re
 
-from .model import Lit, ModuleFacts
+from .model import Expr, Items, Lit, ModuleFacts
 
 MANIFEST = "package.json"
 # `exports` conditions Node picks from for `require` and `import`, in the order tried here
@@ -40,11 +42,47 @@ def manifest_facts(source: str) -> ModuleFacts:
     main = data.get("main")
     if "." not in entries and isinstance(main, str):
         entries["."] = main
+    bindings: dict[str, Expr] = {"name": Lit(name)} if isinstance(name, str) else {}
+    sources = _source_entries(data, declared=bool(entries))
+    if sources:
+        bindings[SOURCES] = Items(tuple(Lit(s) for s in sources))
     return ModuleFacts(
         "package",
-        bindings={"name": Lit(name)} if isinstance(name, str) else {},
+        bindings=bindings,
         exports={subpath: Lit(target) for subpath, target in entries.items()},
     )
+
+
+SOURCES = "source entries"
+"""The binding (no JavaScript name can be spelled so) holding `_source_entries`, in order."""
+_DECLARATION = re.compile(r"\.d\.([mc]?ts)$")
+
+
+def source_entries(facts: ModuleFacts) -> list[str]:
+    """Where a package's source is when its entry point (`main`/`exports`: `dist/index.js`) is
+    absent, as TypeScript project references and bundlers find it: `source` (Parcel, microbundle),
+    `types`/`typings` read as the `.ts` beside the declarations (`index.d.ts` → `index.ts`),
+    then `src/index` and `index` (any script extension): relative to the package's folder."""
+    value = facts.bindings.get(SOURCES)
+    if not isinstance(value, Items):
+        return []
+    return [
+        item.value for item in value.values if isinstance(item, Lit) and isinstance(item.value, str)
+    ]
+
+
+def _source_entries(data: dict[str, object], *, declared: bool) -> list[str]:
+    found: list[str] = []
+    source = data.get("source")
+    if isinstance(source, str):
+        found.append(source)
+    for key in ("types", "typings"):
+        value = data.get(key)
+        if isinstance(value, str):
+            found.append(_DECLARATION.sub(r".\1", value))
+    if declared or found:  # an entry the repository may not build: its conventional source
+        found += ["src/index", "index"]
+    return list(dict.fromkeys(found))
 
 
 def _target(value: object) -> str | None:

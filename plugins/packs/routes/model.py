@@ -93,6 +93,7 @@ class Each:
 
     source: Param | Bound
     index: int = -1  # `for path, view in routes:`: element `index` of each item (-1: the item)
+    field: str = ""  # `for (const r of routes) … r.path`: that property of each item
 
 
 @dataclass(frozen=True, slots=True)
