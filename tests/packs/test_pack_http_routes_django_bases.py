@@ -194,3 +194,44 @@ def test_the_prefilter_changes_nothing_on_the_generic_bases_fixture(
     documents, parsed = scanned_both_ways(tmp_path, GENERIC, monkeypatch)
     assert documents[0] == documents[1]
     assert parsed[1] <= parsed[0]
+
+
+COLLECTING = {
+    **SETTINGS,
+    "proj/urls.py": (
+        "from typing import Any, NamedTuple\n"
+        "from django.urls import include, path\n"
+        "from rest_framework import routers, viewsets\n"
+        "class Page(NamedTuple):\n"
+        "    route: Any\n"
+        "class Collecting(routers.SimpleRouter):\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        super().__init__(*args, **kwargs)\n"
+        "        self.pages = []\n"
+        "    def add_page(self, url, view):\n"
+        "        self.pages.append(Page(path(url, view)))\n"
+        "    @property\n"
+        "    def urls(self):\n"
+        "        return super().urls + [p.route for p in self.pages]\n"
+        "class Notes(viewsets.ReadOnlyModelViewSet):\n"
+        "    pass\n"
+        "hub = Collecting()\n"
+        "hub.register('notes', Notes)\n"
+        "hub.add_page('me/', Notes.as_view({'get': 'list'}))\n"
+        "urlpatterns = [path('v2/', include(hub.urls))]\n"
+    ),
+}
+
+
+def test_a_router_subclass_adding_entries_out_of_sight_still_lists_its_registrations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`super().urls + [p.route for p in self.pages]`: what `super()` builds is served whatever
+    the rest adds, so the registrations are routes, and the entries the pack cannot follow
+    are a finding at the override, not a reason to drop every route of the router."""
+    assert names(COLLECTING) == {"GET /v2/notes/", "GET /v2/notes/{pk}/"}
+    assert [(code, line) for code, path, line, _ in findings(COLLECTING)] == [
+        ("UNRESOLVED_ROUTE", 13)
+    ]
+    documents, _ = scanned_both_ways(tmp_path, COLLECTING, monkeypatch)
+    assert documents[0] == documents[1]

@@ -105,6 +105,9 @@ class RouterUrls:
     readable: bool
     keeps_base: bool = True
     extras: tuple[UrlEntry, ...] = ()
+    unread: bool = False
+    """It adds entries the reader cannot follow to `super()`'s list (`super().urls +
+    [e.route for e in self.extra]`): the base's routes are listed, the rest is a finding."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -737,13 +740,35 @@ class _Reader:
                 local[func.value.id] += added
             elif isinstance(part, ast.Return) and part.value is not None:
                 value = self.router_list(part.value, local)
+                unread = value is None
+                if value is None:
+                    value = self.base_plus_unread(part.value, local)
                 if value is None or value.count(None) > 1:
                     return unreadable
                 extras = tuple(e for e in value if e is not None)
-                return RouterUrls(stmt.name, stmt.lineno, True, None in value, extras)
+                return RouterUrls(stmt.name, stmt.lineno, True, None in value, extras, unread)
             else:
                 return unreadable
         return unreadable
+
+    def base_plus_unread(
+        self, node: ast.expr, local: dict[str, list[UrlEntry | None]]
+    ) -> list[UrlEntry | None] | None:
+        """A sum holding `super()`'s list once and terms `router_list` cannot read (a
+        comprehension over what a method of the class collected): the base's list and the
+        terms it can read; None without the base, which is then not known to be served."""
+        terms: list[ast.expr] = []
+        pending = [node]
+        while pending:
+            term = pending.pop()
+            if isinstance(term, ast.BinOp) and isinstance(term.op, ast.Add):
+                pending += [term.right, term.left]
+            else:
+                terms.append(term)
+        found: list[UrlEntry | None] = []
+        for term in terms:
+            found += self.router_list(term, local) or []
+        return found if found.count(None) == 1 else None
 
     def router_list(
         self, node: ast.expr, local: dict[str, list[UrlEntry | None]]

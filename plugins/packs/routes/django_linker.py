@@ -757,6 +757,10 @@ class DjangoRouteResolver:
                 self.register(file, registration, here, trailing, auth, gaps)
         for cfile, urls in extras:  # what the subclass's `get_urls`/`urls` adds, in its file
             self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
+            if urls.unread:
+                self.note("UNRESOLVED_ROUTE", cfile, urls.line, f"`{urls.name}` adds URL "
+                          "entries to the router's own the pack cannot follow: the routes "
+                          "of its registrations are listed, those entries are not")  # fmt: skip
         return None
 
     def router_subclass(
