@@ -108,6 +108,7 @@ _LOOK_AT = re.compile(
 )
 _TOP_LEVEL = {"program", "export_statement"}
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
+_FOR_EACH, _FOR_EACH_MAP = frozenset({"forEach"}), frozenset({"forEach", "map"})
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
                                  "method_definition"}  # fmt: skip
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
@@ -662,6 +663,48 @@ class _Reader:
                     found.append((name or "", value))
         return found
 
+    def _loop(
+        self, scope: _Node, methods: frozenset[str], of_only: bool = True
+    ) -> tuple[_Node | None, _Node | None]:
+        """For a scope that is a loop: what it iterates and the pattern each item is bound to,
+        a `for...of` statement's (a `for...in`'s too unless `of_only`) or the array before
+        `.forEach(callback)` (or another of `methods`) and the callback's first parameter;
+        (None, None) for any other scope."""
+        if scope.type == "for_in_statement" and (
+            not of_only or any(c.type == "of" for c in scope.children)
+        ):
+            return scope.child_by_field_id(self.fields.right), scope.child_by_field_id(
+                self.fields.left
+            )
+        if scope.type in _FUNCTION_VALUES:
+            args = scope.parent
+            call = args.parent if args is not None and args.type == "arguments" else None
+            looped = call.child_by_field_id(self.fields.function) if call else None
+            if (
+                looped is not None
+                and looped.type == "member_expression"
+                and self._text(looped.child_by_field_id(self.fields.property)) in methods
+            ):
+                return looped.child_by_field_id(self.fields.object), self._first_parameter(scope)
+        return None, None
+
+    def _item_field(self, target: _Node, name: str, field: str) -> str | None:
+        """Which field of each item `name` (`.field` of it, if any) stands for where the loop
+        binds items to `target`: `field` for the item itself (`r`), `name` for `{ name }`
+        destructured; None when `target` does not bind `name`."""
+        if target.type == "identifier" and self._text(target) == name:
+            return field
+        if (
+            target.type == "object_pattern"
+            and not field
+            and any(
+                c.type == "shorthand_property_identifier_pattern" and self._text(c) == name
+                for c in target.named_children
+            )
+        ):
+            return name
+        return None
+
     def _stored(self, node: _Node) -> Stored | None:
         """`r.path` or `path` where `r` (or `{ path }`) is the variable of a loop over a list
         the instance keeps (`for (const r of this.entries)`, `this.entries.forEach(...)`)."""
@@ -674,35 +717,12 @@ class _Reader:
         name = self._text(node)
         scope = node.parent
         while scope is not None:
-            source: _Node | None = None
-            target: _Node | None = None
-            if scope.type == "for_in_statement":
-                source = scope.child_by_field_id(self.fields.right)
-                target = scope.child_by_field_id(self.fields.left)
-            elif scope.type in _FUNCTION_VALUES:
-                args = scope.parent
-                call = args.parent if args is not None and args.type == "arguments" else None
-                looped = call.child_by_field_id(self.fields.function) if call else None
-                if (
-                    looped is not None
-                    and looped.type == "member_expression"
-                    and self._text(looped.child_by_field_id(self.fields.property)) == "forEach"
-                ):
-                    source = looped.child_by_field_id(self.fields.object)
-                    target = self._first_parameter(scope)
+            source, target = self._loop(scope, _FOR_EACH, of_only=False)
             path = self._path(source) if source is not None else None
             if target is not None and path and len(path) == 3 and path[1] == CALL:
-                if target.type == "identifier" and self._text(target) == name:
-                    return Stored(path[0], path[2], -1, field)
-                if (
-                    target.type == "object_pattern"
-                    and not field
-                    and any(
-                        c.type == "shorthand_property_identifier_pattern" and self._text(c) == name
-                        for c in target.named_children
-                    )
-                ):
-                    return Stored(path[0], path[2], -1, name)
+                taken = self._item_field(target, name, field)
+                if taken is not None:
+                    return Stored(path[0], path[2], -1, taken)
             if scope.type in _FUNCTIONS and source is None:
                 return None
             scope = scope.parent
@@ -765,40 +785,16 @@ class _Reader:
         name = self._text(node)
         scope = node.parent
         while scope is not None:
-            source: _Node | None = None
-            target: _Node | None = None
-            if scope.type == "for_in_statement" and any(c.type == "of" for c in scope.children):
-                source = scope.child_by_field_id(self.fields.right)
-                target = scope.child_by_field_id(self.fields.left)
-            elif scope.type in _FUNCTION_VALUES:
-                args = scope.parent
-                call = args.parent if args is not None and args.type == "arguments" else None
-                looped = call.child_by_field_id(self.fields.function) if call else None
-                if (
-                    looped is not None
-                    and looped.type == "member_expression"
-                    and self._text(looped.child_by_field_id(self.fields.property))
-                    in {"forEach", "map"}
-                ):
-                    source = looped.child_by_field_id(self.fields.object)
-                    target = self._first_parameter(scope)
+            source, target = self._loop(scope, _FOR_EACH_MAP)
             source = _unwrap(source) if source is not None else None
             if source is not None and target is not None and source.type == "identifier":
-                named = target.type == "identifier" and self._text(target) == name
-                destructured = (
-                    target.type == "object_pattern"
-                    and not field
-                    and any(
-                        c.type == "shorthand_property_identifier_pattern" and self._text(c) == name
-                        for c in target.named_children
-                    )
-                )
-                if named or destructured:
+                taken = self._item_field(target, name, field)
+                if taken is not None:
                     iterated = self._text(source)
                     param = None if iterated in self.bindings else self._param(source, iterated)
                     if param is None:
                         return None
-                    return Each(param, -1, field if named else name)
+                    return Each(param, -1, taken)
             scope = scope.parent
         return None
 
@@ -808,23 +804,8 @@ class _Reader:
         envs: list[dict[str, _Node]] | None = None
         scope = node.parent
         while scope is not None:
-            items: list[_Node] | None = None
-            target: _Node | None = None
-            if scope.type in _FUNCTION_VALUES:
-                args = scope.parent
-                call = args.parent if args is not None and args.type == "arguments" else None
-                looped = call.child_by_field_id(self.fields.function) if call else None
-                if (
-                    looped is not None
-                    and looped.type == "member_expression"
-                    and self._text(looped.child_by_field_id(self.fields.property))
-                    in {"forEach", "map"}
-                ):
-                    items = self._array_items(looped.child_by_field_id(self.fields.object))
-                    target = self._first_parameter(scope)
-            elif scope.type == "for_in_statement" and any(c.type == "of" for c in scope.children):
-                items = self._array_items(scope.child_by_field_id(self.fields.right))
-                target = scope.child_by_field_id(self.fields.left)
+            source, target = self._loop(scope, _FOR_EACH_MAP)
+            items = self._array_items(source) if target is not None else None
             if items is not None and target is not None:
                 bound = [self._bind_item(target, item) for item in items]
                 if any(b is None for b in bound):
