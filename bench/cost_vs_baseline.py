@@ -59,11 +59,12 @@ READY_S = 60.0
 
 
 @contextlib.contextmanager
-def gateway(repo: Path, folder: Path) -> Iterator[tuple[int, int]]:
-    """(pid, port) of `python -m app serve` run from `repo`."""
+def gateway(repo: Path, folder: Path, registry: str = CONFIG) -> Iterator[tuple[int, int]]:
+    """(pid, port) of `python -m app serve` run from `repo` with `registry` (a template of
+    `{repo}`)."""
     port = free_port()
     config = folder / f"registry-{port}.toml"
-    config.write_text(CONFIG.format(repo=repo), "utf-8")
+    config.write_text(registry.format(repo=repo), "utf-8")
     command = [sys.executable, "-m", "app", "serve", "--config", str(config), "--port", str(port)]
     if "--no-token" in (repo / "app" / "cli.py").read_text("utf-8"):
         command.append("--no-token")  # a checkout that makes a token by default: the raw

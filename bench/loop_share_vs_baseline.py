@@ -15,9 +15,7 @@ nothing (issue 33 asks for at most 2).
 from __future__ import annotations
 
 import contextlib
-import os
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -29,39 +27,16 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench.cost_vs_baseline import gateway as checkout_gateway  # noqa: E402
 from bench.loop_share import CONFIG, NOTIFICATIONS  # noqa: E402
-from bench.serving import cpu_seconds, free_port, probe_while, stop_process, workdir  # noqa: E402
-
-READY_S = 60.0
+from bench.serving import cpu_seconds, probe_while, workdir  # noqa: E402
 
 
 @contextlib.contextmanager
 def gateway(repo: Path, folder: Path) -> Iterator[tuple[int, str]]:
-    """(pid, base URL) of `python -m app serve --no-token` run from `repo`."""
-    port = free_port()
-    config = folder / f"registry-{port}.toml"
-    config.write_text(CONFIG.format(repo=repo), "utf-8")
-    command = [sys.executable, "-m", "app", "serve", "--config", str(config), "--port", str(port)]
-    proc = subprocess.Popen(
-        [*command, "--no-token"],
-        cwd=repo,
-        env={**os.environ, "PYTHONPATH": str(repo)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + READY_S
-        while True:
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                    break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the gateway from {repo} did not start")
-            time.sleep(0.1)
-        yield proc.pid, url
-    finally:
-        stop_process(proc, 10)
+    """(pid, base URL) of a gateway run from `repo` with `bench/loop_share.py`'s registry."""
+    with checkout_gateway(repo, folder, CONFIG) as (pid, port):
+        yield pid, f"http://127.0.0.1:{port}"
 
 
 def flood(url: str) -> None:
