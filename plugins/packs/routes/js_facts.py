@@ -705,15 +705,22 @@ class _Reader:
             return name
         return None
 
-    def _stored(self, node: _Node) -> Stored | None:
-        """`r.path` or `path` where `r` (or `{ path }`) is the variable of a loop over a list
-        the instance keeps (`for (const r of this.entries)`, `this.entries.forEach(...)`)."""
+    def _item_reference(self, node: _Node) -> tuple[_Node, str] | None:
+        """`r.path` as (`r`, "path"), `r` as (`r`, ""): the name a loop may bind and the field
+        taken of it; None for any other expression."""
         field = ""
         if node.type == "member_expression":
             field = self._text(node.child_by_field_id(self.fields.property))
             node = _unwrap(node.child_by_field_id(self.fields.object)) or node
-        if node.type != "identifier":
+        return (node, field) if node.type == "identifier" else None
+
+    def _stored(self, node: _Node) -> Stored | None:
+        """`r.path` or `path` where `r` (or `{ path }`) is the variable of a loop over a list
+        the instance keeps (`for (const r of this.entries)`, `this.entries.forEach(...)`)."""
+        referred = self._item_reference(node)
+        if referred is None:
             return None
+        node, field = referred
         name = self._text(node)
         scope = node.parent
         while scope is not None:
@@ -776,12 +783,10 @@ class _Reader:
         """`r.path` (or `r`, or `path` destructured) where `r` is the variable of a loop over a
         parameter of the enclosing function (`for (const r of routes)`, `routes.forEach(r =>
         …)`): that field of each item the function's callers pass (`Each`)."""
-        field = ""
-        if node.type == "member_expression":
-            field = self._text(node.child_by_field_id(self.fields.property))
-            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
-        if node.type != "identifier":
+        referred = self._item_reference(node)
+        if referred is None:
             return None
+        node, field = referred
         name = self._text(node)
         scope = node.parent
         while scope is not None:
