@@ -171,14 +171,20 @@ class FrontDoorProtocol(HttpToolsProtocol):
         many as this newcomer's. False when none qualifies. Only run past the cap, so its
         walk over the connections costs nothing otherwise."""
         others: list[FrontDoorProtocol] = []
+        let_go = False  # a lingering connection closed
         for other in list(self.connections):
             if other is self or not isinstance(other, FrontDoorProtocol):
                 continue
             if other._lingering:  # refused before, answered, and silent since: let it go now
                 other._lingering = False
                 other.transport.close()
+                let_go = True
             elif not other._refused and not other.transport.is_closing():
                 others.append(other)
+        # room made by letting refused ones go: nothing else is closed (a peer whose connections
+        # at the cap were all refused ones counted as holding none, and closed another's)
+        if let_go and len(others) + 1 <= self.limits.max_connections:
+            return True
         closable = [other for other in others if not other._authenticated()]
         for other in closable:
             if other._idle():
