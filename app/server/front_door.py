@@ -171,6 +171,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         many as this newcomer's. False when none qualifies. Only run past the cap, so its
         walk over the connections costs nothing otherwise."""
         others: list[FrontDoorProtocol] = []
+        going: list[FrontDoorProtocol] = []
         let_go = False  # a lingering connection closed
         for other in list(self.connections):
             if other is self or not isinstance(other, FrontDoorProtocol):
@@ -181,9 +182,11 @@ class FrontDoorProtocol(HttpToolsProtocol):
                 let_go = True
             elif not other._refused and not other.transport.is_closing():
                 others.append(other)
+            else:  # closing (an answer the client does not read): still its peer's
+                going.append(other)
         # room made by letting refused ones go: nothing else is closed (a peer whose connections
         # at the cap were all refused ones counted as holding none, and closed another's)
-        if let_go and len(others) + 1 <= self.limits.max_connections:
+        if let_go and len(others) + len(going) < self.limits.max_connections:
             return True
         closable = [other for other in others if not other._authenticated()]
         for other in closable:
@@ -196,7 +199,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
                     cap=self.limits.max_connections,
                 )
                 return True
-        held = Counter(other._peer_key() for other in others)
+        held = Counter(other._peer_key() for other in [*others, *going])
         mine = self._peer_key()
         held[mine] += 1
         for peer, count in held.most_common():
