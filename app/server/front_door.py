@@ -87,10 +87,11 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     The head is measured as the bytes received while it is incomplete, counted after each read
     is parsed, so a read that completes the head and carries body bytes is never held against
-    it; the read in which a head begins is not counted (an under-estimate of at most one read,
-    whose bytes the parser holds until the next: still bounded). Counted whole, that read held a
-    pipelining client's earlier requests against its last head: 3,000 small pipelined requests
-    got a 431. In the body, the bytes received since the
+    it; in the read in which a head begins it counts from where it began (the bytes the earlier
+    messages of that read took, their heads as written and their bodies, set aside). Counted
+    whole, that read held a pipelining client's earlier requests against its last head: 3,000
+    small pipelined requests got a 431; not counted at all, it let a head of one read (256 KiB,
+    eight times the default bound) stay held until its deadline. In the body, the bytes received since the
     last chunk header or body byte are framing: counted before each read is parsed and reset by
     those callbacks, so a read that carries body never counts, and framing that ends a read goes
     uncounted for at most that one read.
@@ -107,7 +108,9 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._in_head = True
         self._head_bytes = 0
         self._head_started = False  # a byte of the head in progress received
-        self._head_began_in_read = False  # ...in the read being parsed (then not counted)
+        self._head_began_in_read = False  # ...in the read being parsed (`_head_began_at`)
+        self._read_used = 0  # bytes of the read being parsed that earlier messages took
+        self._head_began_at = 0  # where in it the head in progress began (`_read_used` then)
         self._in_body = False
         self._framing_bytes = 0
         self._refused = False
@@ -168,14 +171,23 @@ class FrontDoorProtocol(HttpToolsProtocol):
         many as this newcomer's. False when none qualifies. Only run past the cap, so its
         walk over the connections costs nothing otherwise."""
         others: list[FrontDoorProtocol] = []
+        going: list[FrontDoorProtocol] = []
+        let_go = False  # a lingering connection closed
         for other in list(self.connections):
             if other is self or not isinstance(other, FrontDoorProtocol):
                 continue
             if other._lingering:  # refused before, answered, and silent since: let it go now
                 other._lingering = False
                 other.transport.close()
+                let_go = True
             elif not other._refused and not other.transport.is_closing():
                 others.append(other)
+            else:  # closing (an answer the client does not read): still its peer's
+                going.append(other)
+        # room made by letting refused ones go: nothing else is closed (a peer whose connections
+        # at the cap were all refused ones counted as holding none, and closed another's)
+        if let_go and len(others) + len(going) < self.limits.max_connections:
+            return True
         closable = [other for other in others if not other._authenticated()]
         for other in closable:
             if other._idle():
@@ -187,7 +199,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
                     cap=self.limits.max_connections,
                 )
                 return True
-        held = Counter(other._peer_key() for other in others)
+        held = Counter(other._peer_key() for other in [*others, *going])
         mine = self._peer_key()
         held[mine] += 1
         for peer, count in held.most_common():
@@ -364,7 +376,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
             return
         if self._in_body:
             self._framing_bytes += len(data)
-        self._head_began_in_read = False
+        self._head_began_in_read, self._read_used = False, 0
         super().data_received(data)
         self._check_framing_after_parse(len(data))
         self._arm_owed()
@@ -382,8 +394,8 @@ class FrontDoorProtocol(HttpToolsProtocol):
         the type checker does not carry `_refused` narrowed from before the parse."""
         if self._refused:
             return
-        if self._in_head and not self._head_began_in_read:  # incomplete, begun before this read
-            self._head_bytes += size
+        if self._in_head:  # incomplete: counted from where it began (in this read or before)
+            self._head_bytes += size - self._head_began_at if self._head_began_in_read else size
             if self._head_bytes > self.limits.max_header_bytes:
                 self._refuse_oversized_head()
         elif self._in_body and self._framing_bytes > self.limits.max_header_bytes:
@@ -409,6 +421,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._in_head = True
         self._head_bytes = 0
         self._head_started = self._head_began_in_read = True
+        self._head_began_at = self._read_used
         if self._deadline is None:  # a keep-alive request: its head starts now
             self._owed = "header"
 
@@ -422,6 +435,9 @@ class FrontDoorProtocol(HttpToolsProtocol):
         self._in_body, self._framing_bytes = True, 0
         self._disarm()
         head_bytes = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
+        # what this head took of the read being parsed: its request line and final CRLF too
+        whole = head_bytes + len(self.parser.get_method()) + len(" HTTP/1.1\r\n\r\n") + 1
+        self._read_used += whole if self._head_began_in_read else max(whole - self._head_bytes, 0)
         if head_bytes > self.limits.max_header_bytes:  # the whole head came in one read
             self._refuse_oversized_head()
             return
@@ -430,6 +446,7 @@ class FrontDoorProtocol(HttpToolsProtocol):
 
     def on_body(self, body: bytes) -> None:
         self._framing_bytes = 0
+        self._read_used += len(body)
         if self._refused:
             return
         cycle = self.cycle

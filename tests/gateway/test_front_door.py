@@ -210,6 +210,20 @@ def test_a_huge_head_is_cut_off_long_before_it_ends(gateway: Gateway) -> None:
     assert sent < 64 * 1024 * 1024
 
 
+def test_a_head_begun_and_left_incomplete_in_one_read_is_431(gateway: Gateway) -> None:
+    """An incomplete head of three times the bound, sent in one read and nothing after: the
+    read in which a head began went uncounted, so a tokenless client held a read's worth
+    (256 KiB, eight times the default bound) on each of the 4,096 connections of the cap until
+    the header deadline. The head counts from where it begins in the read: 431 at once."""
+    head = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * (3 * MAX_HEADER_BYTES)
+    assert len(head) < 60_000  # one loopback segment, one read
+    with connect(gateway) as sock:
+        sock.settimeout(HEADER_TIMEOUT_S / 2)  # the answer comes before the header deadline
+        send_ignoring_close(sock, head)
+        response = read_until_closed(sock)
+    assert status_of(response) == 431
+
+
 def test_a_head_under_the_limit_with_a_body_in_the_same_read_is_served(gateway: Gateway) -> None:
     body = b'{"paths":["' + b"a" * 200_000 + b'"]}'
     with connect(gateway) as sock:

@@ -284,6 +284,62 @@ def test_a_tokenless_user_churning_connections_at_the_cap_never_keeps_the_engine
             churner.wait(WAIT_S)
 
 
+LINGER = """
+import socket, sys, time
+port, count = int(sys.argv[1]), int(sys.argv[2])
+held = []
+for _ in range(count):  # each answered 431 and left open: lingering, refused
+    sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+    sock.sendall(b"GET / HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nX-Big: " + b"a" * 100_000)
+    assert sock.recv(65536).startswith(b"HTTP/1.1 431 ")
+    held.append(sock)
+held.append(socket.create_connection(("127.0.0.1", port), timeout=20))  # past the cap
+print("past the cap", flush=True)
+time.sleep(120)
+"""
+"""A tokenless client of another user: its refused connections held open (lingering), then
+one more past the cap."""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="acting as another user needs root")
+def test_a_newcomer_past_the_cap_made_of_lingering_connections_closes_nothing_else(
+    tmp_path: Path,
+) -> None:
+    """The lingering (refused) connections a newcomer closes past the cap were not counted
+    as their peer's: a tokenless user whose connections at the cap were all refused ones held
+    "fewer" than the engine's uid, so its newcomer also closed the engine's fresh connection
+    (its token not yet presented) with a 503, issue 33's reconnect again. Closing lingering
+    connections makes the room: nothing else is closed for it."""
+    token = tmp_path / "token"
+    token.write_text(TOKEN)
+    token.chmod(0o600)
+    cap = 4
+    config = write_config(
+        tmp_path, [echo_plugin()], gateway={"max_connections": cap, "token_file": str(token)}
+    )
+    with keep_alive_gateway(config) as gw, contextlib.ExitStack() as held:
+        engine = held.enter_context(socket.create_connection(("127.0.0.1", gw.port), WAIT_S))
+        engine.sendall(ASK)
+        assert _answer(engine).startswith(b"HTTP/1.1 200 ")  # kept alive, authenticated
+        fresh = held.enter_context(socket.create_connection(("127.0.0.1", gw.port), WAIT_S))
+        lingerer = subprocess.Popen(
+            [shutil.which("python3", path="/usr/bin:/bin") or "python3", "-c", LINGER,
+             str(gw.port), str(cap - 1)],
+            user=OTHER_UID, group=OTHER_UID, extra_groups=[], cwd="/",
+            stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            assert lingerer.stdout is not None
+            assert select.select([lingerer.stdout], [], [], WAIT_S)[0], "it did not get past"
+            assert lingerer.stdout.readline() == "past the cap\n"
+            time.sleep(0.2)
+            fresh.sendall(ASK)
+            assert _answer(fresh).startswith(b"HTTP/1.1 200 ")
+        finally:
+            lingerer.kill()
+            lingerer.wait(WAIT_S)
+
+
 MiB = 1024 * 1024
 
 
