@@ -135,7 +135,8 @@ export class GatewayClient {
    * Call a method and receive its notifications as they come, then its result: yields
    * `{kind: "progress", params}` per `$/progress`, `{kind: "notification", method, params}` for
    * any other, and last `{kind: "result", result}` (a JSON-RPC error is thrown instead).
-   * Leaving the loop early or aborting `signal` closes the request: the plugin gets the cancel.
+   * Leaving the loop early or aborting `signal` closes the request: the plugin gets the cancel,
+   * and no event is yielded after the abort, not even one that came in the same chunk.
    * @param {string} pluginId @param {string} method @param {unknown} [params]
    * @param {{signal?: AbortSignal}} [options]
    */
@@ -152,6 +153,8 @@ export class GatewayClient {
     // Leaving this loop early (break, throw, abort) destroys the response: the client leaves.
     for await (const chunk of response) {
       for (const { event, data } of parser.feed(chunk)) {
+        // One chunk may carry several events: none is handed out once the caller has aborted.
+        signal?.throwIfAborted();
         const message = JSON.parse(data);
         if (event === "response") {
           yield { kind: "result", result: rpcResult(message) };
