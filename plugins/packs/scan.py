@@ -618,6 +618,10 @@ class Scanner(Generic[F]):
         files[path] = Found(target, info)
         return None
 
+    def _named(self, name: str) -> bool:
+        """Whether the pack reads a file by this very name (a hidden one too: `.env.example`)."""
+        return self.named is not None and self.named(name)
+
     def _takes(self, name: str) -> bool:
         """Whether a file of this name is one the pack reads."""
         return name.endswith(self.suffixes) or (self.named is not None and self.named(name))
@@ -640,7 +644,7 @@ class Scanner(Generic[F]):
             subdirectories = []
             for entry in entries:
                 name = entry.name
-                if name.startswith(".") and name not in SERVED_HIDDEN:
+                if name.startswith(".") and name not in SERVED_HIDDEN and not self._named(name):
                     continue
                 is_dir = entry.is_dir(follow_symlinks=False)
                 if is_dir:

@@ -261,7 +261,7 @@ def test_a_table_or_a_library_s_routes_in_a_plugin_nothing_registers_are_finding
     ]
 
 
-def test_plugins_composed_by_glue_from_a_manifest_are_named_as_not_read() -> None:
+def test_a_composed_manifest_whose_plugin_is_not_scanned_is_a_finding_at_the_compose() -> None:
     files = {
         "boot.js": (
             "const Glue = require('@hapi/glue');\n"
@@ -276,7 +276,10 @@ def test_plugins_composed_by_glue_from_a_manifest_are_named_as_not_read() -> Non
             "module.exports = new Store({ register: { plugins: [{ plugin: './api/people' }] } });\n"
         ),
     }
-    [finding] = document(files)["findings"]
-    assert finding["code"] == "UNREAD_FRAMEWORK"
-    assert finding["detail"].startswith("@hapi/glue is used here")
-    assert finding["locations"] == [{"path": "boot.js", "line": 1}]
+    missing, created = document(files)["findings"]
+    assert missing["code"] == "UNRESOLVED_ROUTE"
+    assert "lists ('./api/people') is not a module the scanned files show" in missing["detail"]
+    assert missing["locations"] == [{"path": "boot.js", "line": 4}]
+    # no route at all: the composed app is named where it is made, too
+    assert created["code"] == "UNREAD_FRAMEWORK"
+    assert created["locations"] == [{"path": "boot.js", "line": 4}]
