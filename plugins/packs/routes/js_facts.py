@@ -1187,8 +1187,9 @@ class _Reader:
         if passed is not None and passed.type == "object":
             value = self._field(passed, "prefix")
             prefix = (self._value(value) or Opaque()) if value is not None else None
-        elif passed is not None:
-            prefix = Opaque()  # options computed out of sight: the prefix may be in them
+        elif passed is not None:  # options computed out of sight: the prefix may be in them
+            given = self._value(passed)
+            prefix = Member(given, ("prefix",)) if isinstance(given, Param) else Opaque()
         dir_prefix = _unwrap(self._field(options, "dirNameRoutePrefix"))
         ignore = _unwrap(self._field(options, "ignorePattern"))
         pattern = ignore.child_by_field_id(self.fields.pattern) if ignore is not None else None

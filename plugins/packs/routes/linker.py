@@ -537,8 +537,10 @@ class _RouteResolver:
                     else None
                 )
                 given = self._member(routes, "prefix") if routes is not None else None
-                if "routes" in fields:
-                    prefix = Lit(given.value) if isinstance(given, _Str) else Opaque()
+                if isinstance(given, _Str):  # read again where it is used: its defaults kept
+                    prefix = Bound(item.file, Member(fields["routes"], ("prefix",)))
+                elif given is not None:
+                    prefix = Opaque()
                 if "options" in fields:
                     options = Bound(item.file, fields["options"])
         if isinstance(plugin, _Str):  # a module path, relative to `relativeTo`, or a package
@@ -1242,7 +1244,7 @@ class _RouteResolver:
             first = self.evaluate(path, args[0][0])
             if isinstance(first, _Str):
                 prefix = first.value
-                prefix_expr = Lit(prefix)
+                prefix_expr = Lit(prefix) if not first.assumed else args[0][0]
                 args.pop(0)
             elif not isinstance(first, _Router | _Scoped | _External) and any(
                 isinstance(self.evaluate(path, e), _Router) for e, _ in args[1:] if e is not None
@@ -1434,12 +1436,27 @@ class _RouteResolver:
         if node.decl.prefix is None:
             return "", None
         value = self._string(node.file, node.decl.prefix)
+        if value is None:
+            value = self._agreed(node.file, node.decl.prefix)
         if value is not None:
             return value, None
         detail = (
             f"the prefix `{describe(node.decl.prefix)}` of this router is computed out of sight"
         )
         return "", (node.file, node.decl.line, detail)
+
+    def _agreed(self, path: str, prefix: Expr) -> str | None:
+        """A router's prefix made from a parameter of the function it is created in (the
+        options a plugin loader is given: `options.prefix`), when every chain of calls that
+        reaches that function passes one value for it; None otherwise."""
+        site = _param_site(prefix)
+        if site is None:
+            return None
+        values = {
+            self._string(path, self._through(prefix, path, site, chain))
+            for chain in self._chains(path, site)
+        }
+        return values.pop() if len(values) == 1 else None
 
     def _walk(
         self,
@@ -1915,8 +1932,8 @@ class _RouteResolver:
             return self._export(entity.path, segment)
         if isinstance(entity, _Router):  # `gateway.expose`: a method of the router's class
             made = self.router_classes.get(entity.key)
-            if made is None:
-                return None
+            if made is None:  # `fastify.config`: what the app's instances are decorated with
+                return self._decorated(segment) if not entity.key[0].endswith(".py") else None
             instance = self.evaluate(made[0], made[1])
             return self._member(instance, segment) if instance is not None else None
         if isinstance(entity, _Schema):
