@@ -4,7 +4,7 @@ attrs of a `route` resource: `framework` (`fastapi`, `flask`, `starlette`, `djan
 `koa`: the framework of the router that declares it), `handler` (the handler as the source names it, absent
 for an inline function), `prefixUnresolved: true` only when a prefix on the way is not
 visible in the scanned files (the name then lacks it; an `UNRESOLVED_PREFIX` finding says
-where), and `configDefault` (a list) when a segment of the name is a configuration's default
+where), and `configDefault` (a string, sources joined by `; `) when a segment of the name is a configuration's default
 taken because nothing the scan shows overrides it (`process.env.PREFIX || '/api'`, a schema's
 `default`, a sample environment file's value), naming each source (the deployment may set
 another). Signals: `auth` = `required`, `none` or `unknown` (see `auth`).
@@ -139,5 +139,5 @@ def _attrs(route: FoundRoute) -> JSONObject:
     if route.prefix_unresolved:
         attrs["prefixUnresolved"] = True
     if route.assumed:
-        attrs["configDefault"] = list(route.assumed)
+        attrs["configDefault"] = "; ".join(route.assumed)
     return attrs
