@@ -19,7 +19,8 @@ Contract for a pack:
 What the scanner does for every pack, so packs never touch the filesystem:
 
 - A requested path is a file or a directory (`.` = the root). Directories are walked with names
-  in UTF-8 byte order, skipping hidden names (but `.well-known`), virtualenvs (`venv`, or any directory holding
+  in UTF-8 byte order, skipping hidden names (but `.well-known`, and a file the pack reads
+  by its very name, its `named`: `.env.example`), virtualenvs (`venv`, or any directory holding
   `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, test code (`tests/`, `test/`,
   `spec/`, `__tests__/`, `test_*.py`, `conftest.py`, `*.test.*`, `*.spec.*`: not the app's
   resources) and every symlink; `dist` and

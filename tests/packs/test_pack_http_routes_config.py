@@ -365,6 +365,36 @@ def test_a_glue_manifest_literal_in_the_composing_file_and_a_register_in_code() 
     assert found["DELETE /v1/teams/{id}"]["at"] == "teams.js:2"
 
 
+def test_a_manifest_module_s_own_getter_and_compose_options_held_by_a_name() -> None:
+    files = {
+        "main.js": (
+            "const Glue = require('glue');\n"
+            "const Setup = require('./setup');\n"
+            "async function run() {\n"
+            "  const how = { relativeTo: __dirname };\n"
+            "  const server = await Glue.compose(Setup.get('/'), how);\n"
+            "}\n"
+        ),
+        "setup.js": (
+            "const { Store } = require('confidence');\n"
+            "const when = { env: process.env.NODE_ENV };\n"
+            "const tree = new Store({ register: { plugins: [\n"
+            "  { plugin: './features/notes', routes: { prefix: '/n' } },\n"
+            "] } });\n"
+            "exports.get = (key) => tree.get(key, when);\n"
+        ),
+        "features/notes.js": (
+            "exports.register = (server) => {\n"
+            "  server.route({ method: 'POST', path: '/notes', handler: add });\n"
+            "};\n"
+            "exports.name = 'notes';\n"
+        ),
+    }
+    doc = document(files)
+    assert [r["name"] for r in doc["resources"]] == ["POST /n/notes"]
+    assert doc["findings"] == []
+
+
 # -- class 3: a value that stays unknown is a finding at the registration ---------------------
 
 

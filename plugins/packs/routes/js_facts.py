@@ -41,6 +41,7 @@ from .model import (
     ImportRef,
     Invocation,
     Items,
+    Keyed,
     Lit,
     LoadDecl,
     Member,
@@ -1906,8 +1907,7 @@ class _Reader:
             return None
         if isinstance(self.bindings.get(base[0]), RouterRef):
             return None  # `router.get('env')`: a router's setting, no configuration
-        parts = [part for part in re.split(r"[./]", key) if part]
-        return Sym((*base, *parts))
+        return Keyed(Sym(base), Lit(key))
 
     def _store_class(self, callee: _Node) -> bool:
         """Whether `callee` is a confidence store's class: `Confidence.Store` on the package's
@@ -2035,9 +2035,41 @@ class _Reader:
             if len(returned) != 1 or not returned[0].named_children:
                 return None
             body = _unwrap(returned[0].named_children[0])
+        if body is not None and body.type == "call_expression":
+            return self._forwarded(body)
         if body is None or body.type not in {"identifier", "member_expression", "object"}:
             return None
         return self._expr(body)
+
+    def _forwarded(self, call: _Node) -> Keyed | None:
+        """`return store.get(key, criteria)` in a `get(key)` of the project's: what the store
+        gives for the key the caller passes (a parameter, bound once linked)."""
+        callee = _unwrap(call.child_by_field_id(self.fields.function))
+        args = self._arguments(call)
+        if callee is None or callee.type != "member_expression" or not args:
+            return None
+        if self._text(callee.child_by_field_id(self.fields.property)) != "get":
+            return None
+        base = self._path(callee.child_by_field_id(self.fields.object))
+        key = self._value(args[0])
+        return Keyed(Sym(base), key) if base is not None and key is not None else None
+
+    def _declared(self, name: _Node) -> _Node | None:
+        """The value `const name = ...` gives in the nearest block around `name` that declares
+        it (`const options = { relativeTo: __dirname }` before the call that passes it)."""
+        text = self._text(name)
+        scope = name.parent
+        while scope is not None:
+            if scope.type in {"statement_block", "program"}:
+                for statement in scope.named_children:
+                    if statement.type not in {"lexical_declaration", "variable_declaration"}:
+                        continue
+                    for declarator in statement.named_children:
+                        target = declarator.child_by_field_id(self.fields.name)
+                        if target is not None and self._text(target) == text:
+                            return _unwrap(declarator.child_by_field_id(self.fields.value))
+            scope = scope.parent
+        return None
 
     def _mark_shared(self, value: _Node | None) -> None:
         """`module.exports = fp(plugin)`: a plugin loader runs it on its parent itself."""
@@ -2061,6 +2093,8 @@ class _Reader:
         self.routers.setdefault(site, RouterDecl(site, framework.key, _line(node), app=True))
         relative: str | None = None
         options = _unwrap(args[1]) if len(args) > 1 else None
+        if options is not None and options.type == "identifier":
+            options = self._declared(options)
         where = (
             _unwrap(self._field(options, "relativeTo"))
             if options and options.type == "object"

@@ -55,6 +55,7 @@ from .model import (
     ImportRef,
     Invocation,
     Items,
+    Keyed,
     Lit,
     LoadDecl,
     Member,
@@ -1120,7 +1121,9 @@ class _RouteResolver:
 
     # -- configuration ---------------------------------------------------------------------
 
-    def _configured(self, path: str, expr: Fallback | Schema | Member | Trimmed) -> _Entity | None:
+    def _configured(
+        self, path: str, expr: Fallback | Schema | Member | Trimmed | Keyed
+    ) -> _Entity | None:
         """A configuration value: a member of what a parameter is given (`options.prefix`), a
         schema-built configuration (`_Schema`), a value with a default (`Fallback`: the
         default where the scan shows no other, marked as assumed; a value read from a sample
@@ -1139,6 +1142,8 @@ class _RouteResolver:
             return entity
         if isinstance(expr, Schema):
             return _Schema(path, expr.schema, expr.kind)
+        if isinstance(expr, Keyed):
+            return self._keyed(path, expr)
         chosen = self.evaluate(path, expr.value)
         if isinstance(chosen, _Str) and chosen.value and not (chosen.assumed and expr.source):
             return chosen
@@ -1150,6 +1155,22 @@ class _RouteResolver:
         if isinstance(default, _Str):
             return default
         return chosen if chosen is not None else default
+
+    def _keyed(self, path: str, expr: Keyed) -> _Entity | None:
+        """`x.get('/a/b')`: what `x`'s own `get` function returns for the key (a module that
+        reads its store), else the member the key names (a store's document, a convict
+        configuration)."""
+        key = self.evaluate(path, expr.key)
+        base = self.evaluate(path, expr.base)
+        if not isinstance(key, _Str) or base is None:
+            return None
+        getter = self._member(base, "get") if not isinstance(base, _Schema) else None
+        if isinstance(getter, _Scoped) and isinstance(getter.value, Function):
+            return self._apply(path, Apply(Member(expr.base, ("get",)), (expr.key,)))
+        entity: _Entity | None = self._settled(base)
+        for part in (p for p in re.split(r"[./]", key.value) if p):
+            entity = self._settled(self._member(entity, part)) if entity is not None else None
+        return entity
 
     def _schema_member(self, config: _Schema, name: str) -> _Entity | None:
         """`env.PREFIX` of a configuration a schema builds: a JSON schema's property (its
@@ -1856,7 +1877,7 @@ class _RouteResolver:
             strings = [p for p in pieces if isinstance(p, _Str)]
             assumed = tuple(dict.fromkeys(a for p in strings for a in p.assumed))
             return _Str("".join(p.value for p in strings), assumed)
-        if isinstance(expr, Fallback | Schema | Member | Trimmed):
+        if isinstance(expr, Fallback | Schema | Member | Trimmed | Keyed):
             return self._configured(path, expr)
         if isinstance(expr, RouterRef):
             key = (path, expr.router_id)
@@ -2256,6 +2277,8 @@ def describe(expr: Expr | None) -> str:
         return f"{describe(expr.value)} || {describe(expr.default)}"
     if isinstance(expr, Trimmed):
         return describe(expr.value)
+    if isinstance(expr, Keyed):
+        return f"{describe(expr.base)}.get({describe(expr.key)})"
     return "a computed value"
 
 
@@ -2425,6 +2448,9 @@ def _param_site(expr: Expr | None) -> str | None:
     elif kind is Namespace:
         assert isinstance(expr, Namespace)
         parts = (*(v for _, v in expr.fields), *expr.bases)
+    elif kind is Keyed:
+        assert isinstance(expr, Keyed)
+        parts = (expr.base, expr.key)
     elif kind is Member or kind is Trimmed:
         parts = (expr.base if isinstance(expr, Member) else expr.value,)  # type: ignore[union-attr]
     elif kind is Fallback:
@@ -2512,6 +2538,12 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
     if kind is Member:
         assert isinstance(expr, Member)
         return Member(_subst(expr.base, here, file, site, call, caller), expr.path)
+    if kind is Keyed:
+        assert isinstance(expr, Keyed)
+        return Keyed(
+            _subst(expr.base, here, file, site, call, caller),
+            _subst(expr.key, here, file, site, call, caller),
+        )
     if kind is Trimmed:
         assert isinstance(expr, Trimmed)
         return Trimmed(_subst(expr.value, here, file, site, call, caller), expr.suffix)

@@ -300,6 +300,16 @@ class Member:
 
 
 @dataclass(frozen=True, slots=True)
+class Keyed:
+    """`config.get('a.b')`, `store.get('/a/b')`: the member the key names (split at `.` or
+    `/`), or what the object's own `get` function returns for it (a module exporting `get(key)`
+    that reads a store)."""
+
+    base: Expr
+    key: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class Trimmed:
     """`value` without one trailing `suffix` (`@fastify/autoload` drops a prefix's last `/`
     before it adds the folder's)."""
@@ -366,6 +376,7 @@ Expr = (
     | Schema
     | Member
     | Trimmed
+    | Keyed
 )
 
 
@@ -610,6 +621,7 @@ _pickled_by_fields(
     Schema,
     Member,
     Trimmed,
+    Keyed,
     ComposeDecl,
     Versioning,
     NestFacts,
