@@ -365,31 +365,35 @@ def test_a_glue_manifest_literal_in_the_composing_file_and_a_register_in_code() 
     assert found["DELETE /v1/teams/{id}"]["at"] == "teams.js:2"
 
 
+# a manifest module with no framework word, read through its own `get(key)`
+GETTER: dict[str, str] = {
+    "main.js": (
+        "const Glue = require('glue');\n"
+        "const Setup = require('./setup');\n"
+        "async function run() {\n"
+        "  const how = { relativeTo: __dirname };\n"
+        "  const server = await Glue.compose(Setup.get('/'), how);\n"
+        "}\n"
+    ),
+    "setup.js": (
+        "const { Store } = require('confidence');\n"
+        "const when = { env: process.env.NODE_ENV };\n"
+        "const tree = new Store({ register: { plugins: [\n"
+        "  { plugin: './features/notes', routes: { prefix: '/n' } },\n"
+        "] } });\n"
+        "exports.get = (key) => tree.get(key, when);\n"
+    ),
+    "features/notes.js": (
+        "exports.register = (server) => {\n"
+        "  server.route({ method: 'POST', path: '/notes', handler: add });\n"
+        "};\n"
+        "exports.name = 'notes';\n"
+    ),
+}
+
+
 def test_a_manifest_module_s_own_getter_and_compose_options_held_by_a_name() -> None:
-    files = {
-        "main.js": (
-            "const Glue = require('glue');\n"
-            "const Setup = require('./setup');\n"
-            "async function run() {\n"
-            "  const how = { relativeTo: __dirname };\n"
-            "  const server = await Glue.compose(Setup.get('/'), how);\n"
-            "}\n"
-        ),
-        "setup.js": (
-            "const { Store } = require('confidence');\n"
-            "const when = { env: process.env.NODE_ENV };\n"
-            "const tree = new Store({ register: { plugins: [\n"
-            "  { plugin: './features/notes', routes: { prefix: '/n' } },\n"
-            "] } });\n"
-            "exports.get = (key) => tree.get(key, when);\n"
-        ),
-        "features/notes.js": (
-            "exports.register = (server) => {\n"
-            "  server.route({ method: 'POST', path: '/notes', handler: add });\n"
-            "};\n"
-            "exports.name = 'notes';\n"
-        ),
-    }
+    files = GETTER
     doc = document(files)
     assert [r["name"] for r in doc["resources"]] == ["POST /n/notes"]
     assert doc["findings"] == []
@@ -421,9 +425,10 @@ def test_unknown_configuration_and_manifests_are_findings_at_the_registration() 
     assert ("UNRESOLVED_ROUTE", "c.js", 3) in places
 
 
+@pytest.mark.parametrize(("files", "routes"), [(GLUED, 5), (GETTER, 1)], ids=["glued", "getter"])
 def test_configuration_fixtures_scan_the_same_with_and_without_the_pre_filter(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], routes: int
 ) -> None:
-    documents, _ = scanned_both_ways(tmp_path, GLUED, monkeypatch)
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
-    assert len(json.loads(documents[0])["resources"]) == 5
+    assert len(json.loads(documents[0])["resources"]) == routes
