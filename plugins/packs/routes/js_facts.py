@@ -1051,7 +1051,7 @@ class _Reader:
         if auth_paths:
             guards += (self._route_auth(options, auth_paths),)
         return RouteDecl(owner, path, methods, _line(options), handler, auth=Auth(guards),
-                         methods_unknown=not known)  # fmt: skip
+                         methods_unknown=not known, from_options=True)  # fmt: skip
 
     def _dotted(self, node: _Node | None, keys: tuple[str, ...] | list[str]) -> _Node | None:
         """The value at `a.b` of an object literal (`{ options: { auth: false } }`)."""

@@ -2359,14 +2359,17 @@ def _route_like(path: str, route: RouteDecl) -> bool:
     (a route decorator or registration call), in JavaScript with a path (`'/x'`, `'*'`) on
     a parameter named as an app or a router is, and so is one whose path is computed
     (`server.route({ method: 'GET', path: opts.prefix + 'x' })` in a plugin a library loads):
-    a route whose path is not known, a finding, never dropped."""
+    a route whose path is not known, a finding, never dropped; route options too, whatever
+    their path (`path: 'issues'`, served under a prefix that ends in `/`)."""
     if path.endswith(".py"):
         return True
     owner = route.owner
     if not isinstance(owner, Param) or owner.name not in _APP_NAMES:
         return False  # not `api.get('/users', {params})`, an HTTP client
-    if isinstance(route.path, Lit):
-        return route.path.value.startswith(("/", "*"))
+    if isinstance(route.path, Lit):  # route options are a route even as `path: 'issues'`
+        return route.path.value.startswith(("/", "*")) or (
+            route.from_options and bool(route.path.value)
+        )
     return route.methods is not None or route.methods_unknown
 
 

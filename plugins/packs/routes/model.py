@@ -441,6 +441,9 @@ class RouteDecl:
     table: bool = False
     # a plugin library that adds routes of its own (`hapi-swagger`): they are not listed
     generated_by: str = ""
+    # declared by route options (`server.route({ method, path })`): a route, whatever its path
+    # looks like (`path: 'issues'` under a prefix that ends in `/`)
+    from_options: bool = False
 
 
 @dataclass(frozen=True, slots=True)
