@@ -432,3 +432,16 @@ def test_configuration_fixtures_scan_the_same_with_and_without_the_pre_filter(
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
     assert len(json.loads(documents[0])["resources"]) == routes
+
+
+def test_a_manifest_without_plugins_registers_none_and_says_nothing() -> None:
+    files = {
+        "run.js": (
+            "const Glue = require('@hapi/glue');\n"
+            "const server = await Glue.compose({ server: { port: 4000 } });\n"
+            "server.route({ method: 'GET', path: '/alive', handler: () => 'yes' });\n"
+        )
+    }
+    doc = document(files)
+    assert [r["name"] for r in doc["resources"]] == ["GET /alive"]
+    assert doc["findings"] == []

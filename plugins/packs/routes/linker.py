@@ -512,6 +512,10 @@ class _RouteResolver:
         manifest = self._settled(self.evaluate(path, compose.manifest))
         register = self._member(manifest, "register") if manifest is not None else None
         plugins = self._settled(self._member(register, "plugins")) if register else None
+        if plugins is None and (
+            _fields_of(manifest, "register") is False or _fields_of(register, "plugins") is False
+        ):
+            return []  # a manifest (or its `register`) written out without plugins: none
         if not isinstance(plugins, _Scoped):
             return None
         if isinstance(plugins.value, Items):
@@ -2342,6 +2346,13 @@ def _autoloaded(load: LoadDecl, files: Collection[str]) -> list[tuple[str, str]]
 
     visit(root, "")
     return found
+
+
+def _fields_of(entity: _Entity | None, name: str) -> bool | None:
+    """Whether an object literal the scan shows has the field `name` (None: not one)."""
+    if isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
+        return name in dict(entity.value.fields) or bool(entity.value.bases)
+    return None
 
 
 def _plugin_options(options: Expr, own: Expr | None, below: bool) -> Namespace:
