@@ -445,3 +445,26 @@ def test_a_manifest_without_plugins_registers_none_and_says_nothing() -> None:
     doc = document(files)
     assert [r["name"] for r in doc["resources"]] == ["GET /alive"]
     assert doc["findings"] == []
+
+
+def test_hapi_register_in_code_gives_the_plugin_its_options_as_a_manifest_entry_does() -> None:
+    files = {
+        "serve.js": (
+            "const Hapi = require('@hapi/hapi');\n"
+            "const conf = { mounts: { reports: process.env.REPORTS || '/r' } };\n"
+            "const go = async () => {\n"
+            "  const server = Hapi.server();\n"
+            "  await server.register({ plugin: require('./reports'), routes: { prefix: '/x' },\n"
+            "    options: { at: conf.mounts.reports } });\n"
+            "};\n"
+        ),
+        "reports.js": (
+            "exports.plugin = { name: 'reports', register: async (server, options) => {\n"
+            "  server.route({ method: 'GET', path: `${options.at}/weekly`, handler: w });\n"
+            "} };\n"
+        ),
+    }
+    found = _routes(files)
+    assert set(found) == {"GET /x/r/weekly"}
+    assert found["GET /x/r/weekly"]["at"] == "reports.js:2"
+    assert found["GET /x/r/weekly"]["configDefault"] == "process.env.REPORTS"
