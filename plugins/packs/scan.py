@@ -19,7 +19,8 @@ Contract for a pack:
 What the scanner does for every pack, so packs never touch the filesystem:
 
 - A requested path is a file or a directory (`.` = the root). Directories are walked with names
-  in UTF-8 byte order, skipping hidden names (but `.well-known`), virtualenvs (`venv`, or any directory holding
+  in UTF-8 byte order, skipping hidden names (but `.well-known`, and a file the pack reads
+  by its very name, its `named`: `.env.example`), virtualenvs (`venv`, or any directory holding
   `pyvenv.cfg`), `node_modules`, `__pycache__`, `site-packages`, test code (`tests/`, `test/`,
   `spec/`, `__tests__/`, `test_*.py`, `conftest.py`, `*.test.*`, `*.spec.*`: not the app's
   resources) and every symlink; `dist` and
@@ -618,6 +619,10 @@ class Scanner(Generic[F]):
         files[path] = Found(target, info)
         return None
 
+    def _named(self, name: str) -> bool:
+        """Whether the pack reads a file by this very name (a hidden one too: `.env.example`)."""
+        return self.named is not None and self.named(name)
+
     def _takes(self, name: str) -> bool:
         """Whether a file of this name is one the pack reads."""
         return name.endswith(self.suffixes) or (self.named is not None and self.named(name))
@@ -640,7 +645,7 @@ class Scanner(Generic[F]):
             subdirectories = []
             for entry in entries:
                 name = entry.name
-                if name.startswith(".") and name not in SERVED_HIDDEN:
+                if name.startswith(".") and name not in SERVED_HIDDEN and not self._named(name):
                     continue
                 is_dir = entry.is_dir(follow_symlinks=False)
                 if is_dir:

@@ -261,7 +261,7 @@ def test_a_table_or_a_library_s_routes_in_a_plugin_nothing_registers_are_finding
     ]
 
 
-def test_plugins_composed_by_glue_from_a_manifest_are_named_as_not_read() -> None:
+def test_a_composed_manifest_whose_plugin_is_not_scanned_is_a_finding_at_the_compose() -> None:
     files = {
         "boot.js": (
             "const Glue = require('@hapi/glue');\n"
@@ -276,7 +276,30 @@ def test_plugins_composed_by_glue_from_a_manifest_are_named_as_not_read() -> Non
             "module.exports = new Store({ register: { plugins: [{ plugin: './api/people' }] } });\n"
         ),
     }
-    [finding] = document(files)["findings"]
-    assert finding["code"] == "UNREAD_FRAMEWORK"
-    assert finding["detail"].startswith("@hapi/glue is used here")
-    assert finding["locations"] == [{"path": "boot.js", "line": 1}]
+    missing, created = document(files)["findings"]
+    assert missing["code"] == "UNRESOLVED_ROUTE"
+    assert "lists ('./api/people') is not a module the scanned files show" in missing["detail"]
+    assert missing["locations"] == [{"path": "boot.js", "line": 4}]
+    # no route at all: the composed app is named where it is made, too
+    assert created["code"] == "UNREAD_FRAMEWORK"
+    assert created["locations"] == [{"path": "boot.js", "line": 4}]
+
+
+def test_route_options_without_a_leading_slash_on_an_unreached_plugin_are_listed_flagged() -> None:
+    # a folder of route modules a loader requires at runtime (no scanned call passes them a
+    # server): each is route options, written relative to a prefix that ends in `/`
+    files = {
+        "svc/routes/tickets/open.js": (
+            "module.exports = async function (server, settings) {\n"
+            "  server.route({ method: 'POST', path: 'tickets/{id}/open', handler });\n"
+            "};\n"
+        ),
+        "svc/routes/health.js": (
+            "module.exports = (server) => server.route([{ method: 'GET', path: 'health', handler: ok }]);\n"
+        ),
+    }
+    doc = document(files)
+    found = {r["name"]: r for r in doc["resources"]}
+    assert set(found) == {"POST /tickets/{id}/open", "GET /health"}
+    assert all(r["attrs"]["prefixUnresolved"] for r in found.values())
+    assert {f["code"] for f in doc["findings"]} == {"UNRESOLVED_PREFIX"}

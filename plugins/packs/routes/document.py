@@ -2,9 +2,12 @@
 
 attrs of a `route` resource: `framework` (`fastapi`, `flask`, `starlette`, `django`, `express`,
 `koa`: the framework of the router that declares it), `handler` (the handler as the source names it, absent
-for an inline function), and `prefixUnresolved: true` only when a prefix on the way is not
+for an inline function), `prefixUnresolved: true` only when a prefix on the way is not
 visible in the scanned files (the name then lacks it; an `UNRESOLVED_PREFIX` finding says
-where). Signals: `auth` = `required`, `none` or `unknown` (see `auth`).
+where), and `configDefault` (a string, sources joined by `; `) when a segment of the name is a configuration's default
+taken because nothing the scan shows overrides it (`process.env.PREFIX || '/api'`, a schema's
+`default`, a sample environment file's value), naming each source (the deployment may set
+another). Signals: `auth` = `required`, `none` or `unknown` (see `auth`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import replace
 from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
 from ..scan import DocumentPieces, JSONObject
 from .auth import VALUES
+from .envfiles import env_facts, is_env_file
 from .js_facts import JS_SUFFIXES, js_facts
 from .linker import FoundRoute, Gap, resolve_routes_and_asked
 from .manifests import MANIFEST, is_manifest, manifest_facts
@@ -25,7 +29,14 @@ from .seeds import spells_router_base
 from .tsconfig import config_facts, is_config
 
 SUFFIXES = (".py", *JS_SUFFIXES, MANIFEST)  # manifests: parsed when the linker asks
-NAMED = is_config  # `tsconfig*.json`/`jsconfig*.json`: parsed when the linker asks, too
+
+
+def NAMED(name: str) -> bool:
+    """`tsconfig*.json`/`jsconfig*.json` and sample environment files (`.env.example`):
+    parsed when the linker asks, too."""
+    return is_config(name) or is_env_file(name)
+
+
 KIND = "route"
 _PARAM = re.compile(r"\{[^}]*\}")
 
@@ -38,6 +49,8 @@ def extract(path: str, source: str) -> ModuleFacts:
         return manifest_facts(source)
     if is_config(path):
         return config_facts(source)
+    if is_env_file(path):
+        return env_facts(source)
     return js_facts(source.encode("utf-8"), path)
 
 
@@ -125,4 +138,6 @@ def _attrs(route: FoundRoute) -> JSONObject:
         attrs["handler"] = route.handler
     if route.prefix_unresolved:
         attrs["prefixUnresolved"] = True
+    if route.assumed:
+        attrs["configDefault"] = "; ".join(route.assumed)
     return attrs

@@ -82,6 +82,12 @@ class Framework:
     # plugin loaders: registered with `{ dir, options: { prefix } }`, they register every
     # script of a folder as a plugin, under the folder's path (`@fastify/autoload`)
     loaders: tuple[str, ...] = ()
+    # configuration plugins: library -> the instance member it decorates with the configuration
+    # its options' JSON `schema` validates (`@fastify/env`: `fastify.config`, or `confKey`)
+    config_plugins: Mapping[str, str] = field(default_factory=dict)
+    # composers: packages whose `compose(manifest, { relativeTo })` makes an app and registers
+    # the plugins a manifest lists (`@hapi/glue`)
+    composers: tuple[str, ...] = ()
     # auth: library -> the names that guard when used ("*": any use); libraries that never do
     guards: Mapping[str, frozenset[str]] = field(default_factory=dict)
     not_guards: frozenset[str] = frozenset()
@@ -307,6 +313,7 @@ READ = (
             "fastify-oauth2": (),
         },
         loaders=("@fastify/autoload", "fastify-autoload"),
+        config_plugins={"@fastify/env": "config", "fastify-env": "config"},
         guards={
             "@fastify/basic-auth": frozenset({"*"}),
             "@fastify/bearer-auth": frozenset({"*"}),
@@ -326,7 +333,7 @@ READ = (
         "javascript",
         noun="plugin",
         normalise=hapi_path,  # hapi spells parameters `{id}`, `{path*}`, `{id?}`
-        seeds=(b"hapi",),
+        seeds=(b"hapi", b"glue"),
         app_modules=("@hapi/hapi", "hapi"),
         app_members=("server", "Server"),
         route_call="route",
@@ -338,6 +345,7 @@ READ = (
         plugin_key="plugin",
         plugin_member="register",
         plugin_params=("server",),
+        composers=("@hapi/glue", "glue"),
         generates={"hapi-swagger": (), "hapi-swaggered-ui": ()},
         guards={"@hapi/basic": frozenset({"*"}), "hapi-auth-jwt2": frozenset({"*"}),
                 "@hapi/cookie": frozenset({"*"}), "@hapi/bell": frozenset({"*"})},
@@ -375,9 +383,6 @@ UNREAD = (
     Unread("Pyramid", "python", (b"pyramid",), _py_import(r"pyramid")),
     Unread("Restify", "javascript", (b"restify",), _js_import(r"restify")),
     Unread("Hono", "javascript", (b"hono",), _js_import(r"hono")),
-    # hapi's composer: a manifest names the plugins to register (strings, often computed or
-    # in a settings store), which the readers do not follow
-    Unread("@hapi/glue", "javascript", (b"glue",), _js_import(r"@hapi/glue|glue")),
 )
 SEEDS = {
     language: tuple(sorted({s for u in UNREAD if u.language == language for s in u.seeds}))

@@ -22,22 +22,29 @@ from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
     CALL,
+    DECORATED,
     EXPRESS,
     HTTP_METHODS,
     NEXTJS,
     NO_AUTH,
+    SHARED,
     Auth,
     Call,
+    ComposeDecl,
     Concat,
     Each,
     Evidence,
     Expr,
+    Fallback,
     Function,
     GlobalPrefix,
     ImportRef,
     Invocation,
+    Items,
+    Keyed,
     Lit,
     LoadDecl,
+    Member,
     ModuleFacts,
     Namespace,
     NestFacts,
@@ -48,6 +55,7 @@ from .model import (
     RouteDecl,
     RouterDecl,
     RouterRef,
+    Schema,
     StarletteRoutes,
     Store,
     Stored,
@@ -83,6 +91,19 @@ _REGISTER_CALLS = {
     for name in {f.register_call for f in JAVASCRIPT if f.register_call}
 }
 _HOOK_CALLS = {f.hook_call: f for f in JAVASCRIPT if f.hook_call}
+# `Glue.compose(manifest, options)`: the packages that compose an app from a manifest
+_COMPOSERS = {module: f for f in JAVASCRIPT for module in f.composers}
+_COMPOSE = "compose"
+# Configuration whose source the scan shows (`Schema`, `Fallback`): libraries that build it
+# from a schema (the call's result, `kind`, and which argument holds the schema: an index, or
+# the option of the first argument), JSON-schema builders read as the schema they build, and
+# stores whose `get('/a/b')` reads a document (`$filter` nodes taken at their `$default`)
+_SCHEMA_CALLS: dict[str, tuple[str, str | int]] = {
+    "env-schema": ("json", "schema"),
+    "convict": ("convict", 0),
+}
+_FLUENT_SCHEMAS = frozenset({"fluent-json-schema"})
+_STORES = frozenset({"confidence", "@hapi/confidence"})
 # A route table (`[{ method, path, handler }, ...]`) is read as the options of every record
 # with a route call: which framework registers it, only the call that does knows.
 _TABLE_FRAMEWORKS = tuple(f for f in JAVASCRIPT if f.route_call)
@@ -102,7 +123,11 @@ _CALLED = _VERBS | {"use", "all"} | set(_ALIASES)
 _LOOK_AT = re.compile(
     rb"=(?![=>])|\b(?:"
     + "|".join(
-        sorted(_CALLED | _PREFIX_METHODS | {*_ROUTE_CALLS, *_REGISTER_CALLS, *_HOOK_CALLS})
+        sorted(
+            _CALLED
+            | _PREFIX_METHODS
+            | {*_ROUTE_CALLS, *_REGISTER_CALLS, *_HOOK_CALLS, *([_COMPOSE] if _COMPOSERS else [])}
+        )
     ).encode()
     + rb")\b"
 )
@@ -143,6 +168,8 @@ def _param_site_in(expr: Expr | None) -> bool:
         return True
     if isinstance(expr, Each):
         return isinstance(expr.source, Param)
+    if isinstance(expr, Member | Fallback):  # `options.prefix`, `options.prefix || '/'`
+        return _param_site_in(expr.base if isinstance(expr, Member) else expr.value)
     return isinstance(expr, Concat) and any(_param_site_in(p) for p in expr.parts)
 
 
@@ -184,6 +211,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         global_prefixes=tuple(reader.global_prefixes),
         nest=reader.nest,
         loads=tuple(reader.loads),
+        composes=tuple(reader.composes),
     )
 
 
@@ -223,7 +251,8 @@ class _Fields:
     and TypeScript grammars): `child_by_field_id` costs a quarter of `child_by_field_name`,
     which looks the name up on every call, and the reader makes tens of thousands of them."""
 
-    __slots__ = ("alias", "arguments", "body", "constructor", "declaration", "function", "index", "key", "left",
+    __slots__ = ("alias", "alternative", "arguments", "body", "condition", "consequence",
+                 "constructor", "declaration", "function", "index", "key", "left",
                  "name", "object", "operator", "parameter", "parameters", "pattern", "property",
                  "right", "source", "value")  # fmt: skip
 
@@ -235,8 +264,11 @@ class _Fields:
             setattr(self, name, field_id)
 
     alias: int
+    alternative: int
     arguments: int
     body: int
+    condition: int
+    consequence: int
     constructor: int
     declaration: int
     function: int
@@ -279,6 +311,7 @@ class _Reader:
         self.global_prefixes: list[GlobalPrefix] = []
         self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
         self.loads: list[LoadDecl] = []
+        self.composes: list[ComposeDecl] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
@@ -500,6 +533,7 @@ class _Reader:
             if value is not None:
                 self.exports["default"] = value
                 self.export_lines["default"] = _line(node)
+                self._mark_shared(node.child_by_field_id(self.fields.value))
         elif declaration is not None and declaration.type in _FUNCTIONS | _CLASSES:
             name = declaration.child_by_field_id(self.fields.name)
             if name is not None:  # a class too: a NestJS guard class (`@UseGuards(JwtGuard)`)
@@ -556,6 +590,7 @@ class _Reader:
         if left == ("module", "exports"):
             self.exports["default"] = value
             self.export_lines["default"] = _line(node)
+            self._mark_shared(node.child_by_field_id(self.fields.right))
         elif left[:-1] in {("module", "exports"), ("exports",)}:
             self.exports[left[-1]] = value
             self.export_lines[left[-1]] = _line(node)
@@ -749,6 +784,13 @@ class _Reader:
             each = self._each_of_param(node)
             if each is not None:
                 return each
+            member = self._param_member(node) if node.type == "member_expression" else None
+            if member is not None:
+                return member
+        if node.type == "binary_expression" or node.type == "ternary_expression":
+            fallback = self._fallback(node, self._value)
+            if fallback is not None:
+                return fallback
         if node.type == "identifier" or node.type == "shorthand_property_identifier":
             name = self._text(node)
             if not (self._env and name in self._env) and name not in self.bindings:
@@ -920,6 +962,8 @@ class _Reader:
             used = [f for f in _REGISTER_CALLS[verb] if self._uses(f)]
             if used:
                 self._registers(node, owner_node, args, used[0])
+        elif verb == _COMPOSE and args and _COMPOSERS:
+            self._compose(node, owner_node, args)
         elif verb in _HOOK_CALLS and len(args) == 2 and self._uses(_HOOK_CALLS[verb]):
             hook = self._string(args[0])
             owner = self._owner(owner_node)
@@ -1007,7 +1051,7 @@ class _Reader:
         if auth_paths:
             guards += (self._route_auth(options, auth_paths),)
         return RouteDecl(owner, path, methods, _line(options), handler, auth=Auth(guards),
-                         methods_unknown=not known)  # fmt: skip
+                         methods_unknown=not known, from_options=True)  # fmt: skip
 
     def _dotted(self, node: _Node | None, keys: tuple[str, ...] | list[str]) -> _Node | None:
         """The value at `a.b` of an object literal (`{ options: { auth: false } }`)."""
@@ -1075,6 +1119,10 @@ class _Reader:
             inner = self._arguments(plugin_node)
             plugin_node = (_unwrap(inner[0]) or inner[0]) if inner else plugin_node
         self._generated(node, parent, plugin_node, framework)
+        if self._default_of(plugin_node) in framework.config_plugins and len(args) > 1:
+            self._config_plugin(
+                args[1], framework.config_plugins[self._default_of(plugin_node) or ""]
+            )
         if self._default_of(plugin_node) in framework.loaders:
             self._load(node, parent, args[1] if len(args) > 1 else None)
             return
@@ -1096,10 +1144,12 @@ class _Reader:
             self.routers[site] = RouterDecl(site, framework.key, line, prefix=prefix)
             child = RouterRef(site)
             self.uses.append(UseDecl(parent, ((child, Auth((child,))),), line))
+        given = self._plugin_options(args[1] if len(args) > 1 else None, framework)
         for callee in callees:
             self.invocations.append(
-                Invocation(callee, (child,), (), line, scope=self._enclosing(node))
-            )
+                Invocation(callee, (child, given) if given is not None else (child,), (), line,
+                           scope=self._enclosing(node))
+            )  # fmt: skip
 
     def _generated(self, node: _Node, parent: Expr, plugin: _Node, framework: Framework) -> None:
         """A plugin library that serves routes of its own (the record's `generates`): those
@@ -1138,15 +1188,17 @@ class _Reader:
         if passed is not None and passed.type == "object":
             value = self._field(passed, "prefix")
             prefix = (self._value(value) or Opaque()) if value is not None else None
-        elif passed is not None:
-            prefix = Opaque()  # options computed out of sight: the prefix may be in them
+        elif passed is not None:  # options computed out of sight: the prefix may be in them
+            given = self._value(passed)
+            prefix = Member(given, ("prefix",)) if isinstance(given, Param) else Opaque()
         dir_prefix = _unwrap(self._field(options, "dirNameRoutePrefix"))
         ignore = _unwrap(self._field(options, "ignorePattern"))
         pattern = ignore.child_by_field_id(self.fields.pattern) if ignore is not None else None
         self.loads.append(
             LoadDecl(parent, folder, prefix, dir_prefix is None or dir_prefix.type != "false",
                      _line(node), self._enclosing(node),
-                     self._text(pattern) if pattern is not None else None)
+                     self._text(pattern) if pattern is not None else None,
+                     self._value(passed) if passed is not None else None)
         )  # fmt: skip
 
     def _folder(self, node: _Node | None) -> str | None:
@@ -1283,6 +1335,8 @@ class _Reader:
         if callee.type == "member_expression":
             member = self._text(callee.child_by_field_id(self.fields.property))
             owner = self._default_of(_unwrap(callee.child_by_field_id(self.fields.object)))
+            if member == _COMPOSE and owner in _COMPOSERS:
+                return _COMPOSERS[owner], True  # `Glue.compose(manifest)`: a hapi server
             for framework in JAVASCRIPT:
                 modules = (*framework.app_modules, *framework.router_modules)
                 if owner in modules and member in framework.app_members:
@@ -1340,6 +1394,8 @@ class _Reader:
             left = self._expr(node.child_by_field_id(self.fields.left))
             right = self._expr(node.child_by_field_id(self.fields.right))
             return Concat((left, right)) if left is not None and right is not None else None
+        if kind == "binary_expression" or kind == "ternary_expression":
+            return self._fallback(node, self._expr)
         if kind in {"call_expression", "new_expression"}:
             created = self._creates(node)
             if created is not None:
@@ -1352,13 +1408,17 @@ class _Reader:
             module = self._require(node)
             if module is not None:
                 return self._ref(module, "default")
+            configured = self._configured(node)
+            if configured is not None:
+                return configured
             if self._optional_guard(node):
                 return NoGuard("credentialsRequired: false")
             callee = node.child_by_field_id(self.fields.function)
             if (
                 callee is not None
                 and callee.type == "member_expression"
-                and self._text(callee.child_by_field_id(self.fields.property)) in _CALLED
+                and self._text(callee.child_by_field_id(self.fields.property))
+                in _CALLED | _REGISTER_CALLS.keys()
             ):  # `Router().use(...)`, `router.get(...)`: Express returns the router itself
                 return self._expr(callee.child_by_field_id(self.fields.object))
             if callee is not None and callee.type == "member_expression":
@@ -1436,7 +1496,8 @@ class _Reader:
     def _function(self, node: _Node, name: str) -> Function:
         """A function, with whether its text answers 401/403 (a guard, used as middleware)."""
         text = self.source[node.start_byte : node.end_byte]
-        return Function(name, None, NO_AUTH, _site(node), JS_EVIDENCE.search(text) is not None)
+        returns = self._returns(node)
+        return Function(name, returns, NO_AUTH, _site(node), JS_EVIDENCE.search(text) is not None)
 
     def _wrapped(self, node: _Node) -> Call | None:
         """`asyncHandler(auth.jwt)`: a call whose arguments name functions, kept whole so a
@@ -1459,7 +1520,7 @@ class _Reader:
                 fields.append((self._text(prop), Sym((self._text(prop),))))
             elif prop.type == "pair":
                 key = prop.child_by_field_id(self.fields.key)
-                value = self._expr(prop.child_by_field_id(self.fields.value))
+                value = self._field_value(prop.child_by_field_id(self.fields.value))
                 name = (
                     self._string(key)
                     if key is not None and key.type == "string"
@@ -1477,7 +1538,7 @@ class _Reader:
         """What a router-position expression stands for: a name no binding of the module gives
         but a parameter of an enclosing function is a `Param` (its callers say which router
         it is), anything else as `_expr` reads it."""
-        node = _unwrap(node) or node
+        node = self._unchained(_unwrap(node) or node)
         if node.type == "identifier":
             name = self._text(node)
             if name not in self.bindings:
@@ -1779,6 +1840,274 @@ class _Reader:
 
     def _ref(self, module: str, attr: str | None) -> ImportRef:
         return ImportRef(module, attr, self.path)
+
+    # -- configuration values and composed apps ---------------------------------------------
+
+    def _fallback(self, node: _Node, read: Callable[[_Node], Expr | None]) -> Fallback | None:
+        """`process.env.PREFIX || '/api'` (`??` too) and `env.X ? env.X : '/api'`: the value
+        where the scan shows it, else the default written here (`Fallback`); None for any
+        other binary or conditional expression."""
+        if node.type == "ternary_expression":
+            condition = _unwrap(node.child_by_field_id(self.fields.condition))
+            chosen = _unwrap(node.child_by_field_id(self.fields.consequence))
+            default = node.child_by_field_id(self.fields.alternative)
+            if condition is None or chosen is None or default is None:
+                return None
+            if self._text(condition) != self._text(chosen):
+                return None
+        else:
+            operator = self._text(node.child_by_field_id(self.fields.operator))
+            if operator not in {"||", "??"}:
+                return None
+            chosen = node.child_by_field_id(self.fields.left)
+            default = node.child_by_field_id(self.fields.right)
+            if chosen is None or default is None:
+                return None
+        fallback = read(default)
+        if fallback is None:
+            return None
+        source = " ".join(self._text(chosen).split())
+        return Fallback(read(chosen) or Opaque(), fallback, source[:80])
+
+    def _configured(self, node: _Node) -> Expr | None:
+        """Configuration whose source the scan shows: `envSchema({ schema })` and `convict({
+        ... })` (`Schema`), a JSON schema built with fluent-json-schema (read as the schema it
+        builds), `new Confidence.Store(document)` (the document), and `config.get('a.b')` or
+        `store.get('/a/b')` (that member); None for any other call."""
+        callee = _unwrap(
+            node.child_by_field_id(self.fields.function)
+            or node.child_by_field_id(self.fields.constructor)
+        )
+        if callee is None:
+            return None
+        args = self._arguments(node)
+        module = self._default_of(callee)
+        if module in _SCHEMA_CALLS and args:
+            kind, where = _SCHEMA_CALLS[module]
+            if isinstance(where, int):
+                schema = self._expr(args[where]) if where < len(args) else None
+            else:
+                options = _unwrap(args[0])
+                value = (
+                    self._field(options, where) if options and options.type == "object" else None
+                )
+                schema = self._expr(value) if value is not None else None
+            return Schema(schema or Opaque(), kind)
+        if node.type == "new_expression":
+            return self._expr(args[0]) if args and self._store_class(callee) else None
+        if callee.type != "member_expression":
+            return None
+        if self._fluent_root(node):
+            return self._fluent(node)
+        member = self._text(callee.child_by_field_id(self.fields.property))
+        key = self._string(args[0]) if member == "get" and len(args) == 1 else None
+        owner = _unwrap(callee.child_by_field_id(self.fields.object))
+        base = self._path(owner) if key is not None and owner is not None else None
+        if key is None or owner is None or base is None or self._creates(owner) is not None:
+            return None
+        if isinstance(self.bindings.get(base[0]), RouterRef):
+            return None  # `router.get('env')`: a router's setting, no configuration
+        return Keyed(Sym(base), Lit(key))
+
+    def _store_class(self, callee: _Node) -> bool:
+        """Whether `callee` is a confidence store's class: `Confidence.Store` on the package's
+        default export, or `Store` imported from it (`require('confidence').Store`)."""
+        if callee.type == "member_expression":
+            owner = _unwrap(callee.child_by_field_id(self.fields.object))
+            made = self._text(callee.child_by_field_id(self.fields.property))
+            return made == "Store" and self._default_of(owner) in _STORES
+        bound = self.bindings.get(self._text(callee)) if callee.type == "identifier" else None
+        return isinstance(bound, ImportRef) and bound.module in _STORES and bound.attr == "Store"
+
+    def _field_value(self, node: _Node | None) -> Expr | None:
+        """An object's field as `_expr` reads it, and a list that is no route table as its
+        items (`register: { plugins: ['./a', { plugin: './b' }] }`, a manifest's)."""
+        value = self._expr(node)
+        node = _unwrap(node)
+        if value is not None or node is None or node.type != "array":
+            return value
+        items = self._array_items(node)
+        if items is None or len(items) > _MAX_ITERATIONS:
+            return None
+        return Items(tuple(self._expr(item) or Opaque() for item in items))
+
+    def _fluent_root(self, node: _Node) -> bool:
+        """Whether `node` is a chain of calls on fluent-json-schema's default export."""
+        while node.type == "call_expression":
+            callee = _unwrap(node.child_by_field_id(self.fields.function))
+            if callee is None or callee.type != "member_expression":
+                return False
+            node = _unwrap(callee.child_by_field_id(self.fields.object)) or node
+        return self._default_of(node) in _FLUENT_SCHEMAS
+
+    def _fluent(self, node: _Node) -> Namespace:
+        """`S.object().prop('PREFIX', S.string().default('/api'))`: the JSON schema it builds,
+        as an object (`{ properties: { PREFIX: { default: '/api' } } }`), what a `Schema`
+        reads; a step it does not know leaves the rest as built."""
+        properties: list[tuple[str, Expr]] = []
+        fields: list[tuple[str, Expr]] = []
+        while node.type == "call_expression":
+            callee = _unwrap(node.child_by_field_id(self.fields.function))
+            if callee is None or callee.type != "member_expression":
+                break
+            step = self._text(callee.child_by_field_id(self.fields.property))
+            args = self._arguments(node)
+            if step == "prop" and args:
+                name = self._string(args[0])
+                value = (
+                    self._fluent(_unwrap(args[1]) or args[1]) if len(args) > 1 else Namespace(())
+                )
+                if name is not None:
+                    properties.insert(0, (name, value))
+            elif step == "default" and args:
+                fields.append(("default", self._expr(args[0]) or Opaque()))
+            node = _unwrap(callee.child_by_field_id(self.fields.object)) or node
+        if properties:
+            fields.append(("properties", Namespace(tuple(properties))))
+        return Namespace(tuple(fields))
+
+    def _config_plugin(self, options: _Node, name: str) -> None:
+        """`fastify.register(fastifyEnv, { schema, confKey })`: the instance is decorated with
+        the configuration its JSON schema validates (`fastify.config.PREFIX`): bound under a
+        name no code spells, which the linker reads for a member of an instance."""
+        options = _unwrap(options) or options
+        schema: Expr = Opaque()
+        if options.type == "object":
+            key = self._string(self._field(options, "confKey"))
+            name = key or name
+            value = self._field(options, "schema")
+            schema = (self._expr(value) if value is not None else None) or Opaque()
+        else:
+            given = self._value(options)
+            schema = Member(given, ("schema",)) if given is not None else Opaque()
+        self.bindings[DECORATED + name] = Schema(schema, "json")
+
+    def _plugin_options(self, node: _Node | None, framework: Framework) -> Expr | None:
+        """What a registered plugin function is given as its options (its second parameter):
+        Fastify's register options, hapi's `{ plugin, options }` entry's `options`."""
+        node = _unwrap(node)
+        if node is None:
+            return None
+        if framework.plugin_key:
+            value = self._field(node, "options") if node.type == "object" else None
+            return self._value(value) if value is not None else None
+        return self._value(node)
+
+    def _param_member(self, node: _Node) -> Member | None:
+        """`options.prefix` where `options` is a parameter of the enclosing function (what its
+        callers pass), as a `Member` of that `Param`; None for any other member."""
+        props: list[str] = []
+        while node.type == "member_expression":
+            prop = node.child_by_field_id(self.fields.property)
+            if prop is None or prop.type != "property_identifier":
+                return None
+            props.insert(0, self._text(prop))
+            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+        if node.type != "identifier" or not props:
+            return None
+        name = self._text(node)
+        if name in self.bindings or (self._env and name in self._env):
+            return None
+        param = self._param(node, name)
+        return Member(param, tuple(props)) if param is not None else None
+
+    def _unchained(self, node: _Node) -> _Node:
+        """`server.register(a).register(b)`: Fastify's register returns the instance, so the
+        owner of a chained call is the first one's."""
+        while node.type == "call_expression":
+            callee = _unwrap(node.child_by_field_id(self.fields.function))
+            if callee is None or callee.type != "member_expression":
+                break
+            if self._text(callee.child_by_field_id(self.fields.property)) not in _REGISTER_CALLS:
+                break
+            node = _unwrap(callee.child_by_field_id(self.fields.object)) or node
+        return node
+
+    def _returns(self, function: _Node) -> Expr | None:
+        """What a function returns, when that is one value spelled as a name, a member or an
+        object (`return config`, `() => ({ prefix })`): a configuration factory's result. Calls
+        and several returns are not read."""
+        body = _unwrap(function.child_by_field_id(self.fields.body))
+        if body is None:
+            return None
+        if body.type == "statement_block":
+            returned = [c for c in body.named_children if c.type == "return_statement"]
+            if len(returned) != 1 or not returned[0].named_children:
+                return None
+            body = _unwrap(returned[0].named_children[0])
+        if body is not None and body.type == "call_expression":
+            return self._forwarded(body)
+        if body is None or body.type not in {"identifier", "member_expression", "object"}:
+            return None
+        return self._expr(body)
+
+    def _forwarded(self, call: _Node) -> Keyed | None:
+        """`return store.get(key, criteria)` in a `get(key)` of the project's: what the store
+        gives for the key the caller passes (a parameter, bound once linked)."""
+        callee = _unwrap(call.child_by_field_id(self.fields.function))
+        args = self._arguments(call)
+        if callee is None or callee.type != "member_expression" or not args:
+            return None
+        if self._text(callee.child_by_field_id(self.fields.property)) != "get":
+            return None
+        base = self._path(callee.child_by_field_id(self.fields.object))
+        key = self._value(args[0])
+        return Keyed(Sym(base), key) if base is not None and key is not None else None
+
+    def _declared(self, name: _Node) -> _Node | None:
+        """The value `const name = ...` gives in the nearest block around `name` that declares
+        it (`const options = { relativeTo: __dirname }` before the call that passes it)."""
+        text = self._text(name)
+        scope = name.parent
+        while scope is not None:
+            if scope.type in {"statement_block", "program"}:
+                for statement in scope.named_children:
+                    if statement.type not in {"lexical_declaration", "variable_declaration"}:
+                        continue
+                    for declarator in statement.named_children:
+                        target = declarator.child_by_field_id(self.fields.name)
+                        if target is not None and self._text(target) == text:
+                            return _unwrap(declarator.child_by_field_id(self.fields.value))
+            scope = scope.parent
+        return None
+
+    def _mark_shared(self, value: _Node | None) -> None:
+        """`module.exports = fp(plugin)`: a plugin loader runs it on its parent itself."""
+        value = _unwrap(value)
+        if value is None or value.type != "call_expression":
+            return
+        if (
+            self._default_of(_unwrap(value.child_by_field_id(self.fields.function)))
+            == _SHARED_PLUGIN
+        ):
+            self.bindings[SHARED] = Lit("default")
+
+    def _compose(self, node: _Node, owner: _Node, args: list[_Node]) -> None:
+        """`Glue.compose(manifest, { relativeTo: __dirname })`: the app made here, its plugins
+        listed by the manifest (read by the linker, which follows the manifest where it is
+        written: a literal, a module, a confidence store's document)."""
+        framework = _COMPOSERS.get(self._default_of(_unwrap(owner)) or "")
+        if framework is None:
+            return
+        site = _site(node)
+        self.routers.setdefault(site, RouterDecl(site, framework.key, _line(node), app=True))
+        relative: str | None = None
+        options = _unwrap(args[1]) if len(args) > 1 else None
+        if options is not None and options.type == "identifier":
+            options = self._declared(options)
+        where = (
+            _unwrap(self._field(options, "relativeTo"))
+            if options and options.type == "object"
+            else None
+        )
+        if where is not None and self._text(where) == "__dirname":
+            relative = posixpath.dirname(self.path)
+        elif where is not None:
+            relative = self._folder(where)
+        manifest = self._value(args[0]) or Opaque()
+        self.composes.append(
+            ComposeDecl(site, manifest, relative, _line(node), self._enclosing(node))
+        )
 
     # -- nodes -----------------------------------------------------------------------------
 

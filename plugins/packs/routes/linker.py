@@ -20,37 +20,45 @@ from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_
 from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
+from .envfiles import ENV_FILES
 from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
 from .manifests import MANIFEST, is_manifest, source_entries
 from .model import (
     CALL,
+    DECORATED,
     DJANGO,
     EXPRESS,
     FASTAPI,
     FASTIFY,
     FLASK,
+    HAPI,
     HTTP_METHODS,
     NESTJS,
     NEXTJS,
+    SHARED,
     VARARGS,
     Apply,
     Auth,
     Bound,
     Call,
+    ComposeDecl,
     Concat,
     ConfigKey,
     DependencyAlias,
     Each,
     Evidence,
     Expr,
+    Fallback,
     Format,
     Function,
     GlobalPrefix,
     ImportRef,
     Invocation,
     Items,
+    Keyed,
     Lit,
     LoadDecl,
+    Member,
     ModuleFacts,
     MountDecl,
     Namespace,
@@ -62,9 +70,11 @@ from .model import (
     RouteDecl,
     RouterDecl,
     RouterRef,
+    Schema,
     StarletteRoutes,
     Stored,
     Sym,
+    Trimmed,
     UseDecl,
 )
 from .nest_link import NestLink, app_root, holds
@@ -109,6 +119,7 @@ class FoundRoute(NamedTuple):
     auth: int
     gaps: tuple[Gap, ...]
     shape: str = ""  # the path as the framework matches it (Flask: converters kept), for duplicates
+    assumed: tuple[str, ...] = ()  # configuration defaults its name was read with
 
     @property
     def name(self) -> str:
@@ -150,6 +161,18 @@ class _JsModule:
 @dataclass(frozen=True, slots=True)
 class _Str:
     value: str
+    # where the configuration's default was taken (`process.env.PREFIX`): a route whose name
+    # holds it says so in `attrs.configDefault`
+    assumed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Schema:
+    """A configuration a schema builds at runtime (`Schema`), its schema written in `file`."""
+
+    file: str
+    schema: Expr
+    kind: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +214,7 @@ class _Judged:
     verdict: int
 
 
-_Entity = _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged
+_Entity = _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged | _Schema
 
 
 class _Project(NamedTuple):
@@ -305,6 +328,7 @@ class _RouteResolver:
         self.workspaces: dict[str, str] | None = None  # package name -> its folder
         self.projects: dict[str, _Project] = {}  # folder -> its TypeScript project's aliases
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
+        self.decorations: dict[str, tuple[str, Expr]] | None = None  # `_decorated`
         self.resolving: set[tuple[str, Expr]] = set()
         # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
         self.calls: dict[tuple[str, str], list[tuple[int, str, Invocation]]] | None = None
@@ -371,12 +395,18 @@ class _RouteResolver:
                         else load.prefix if own is None
                         else Concat((load.prefix, own))
                     )  # fmt: skip
+                    if plugin is not None and SHARED in plugin.bindings:
+                        prefix = None  # `fp(plugin)` runs on the loader's router, unprefixed
                     site = f"load:{load.line}:{file}"
                     child = RouterRef(site)
                     routers.append(RouterDecl(site, FASTIFY, load.line, prefix=prefix))
                     uses.append(UseDecl(load.owner, ((child, Auth((child,))),), load.line))
+                    args: tuple[Expr, ...] = (child,)
+                    if load.options is not None:
+                        folder = posixpath.dirname(file) != load.folder.rstrip("/")
+                        args = (child, _plugin_options(load.options, own, folder))
                     invocations.append(
-                        Invocation(ImportRef(spec, "default", path), (child,), (), load.line,
+                        Invocation(ImportRef(spec, "default", path), args, (), load.line,
                                    scope=load.scope)
                     )  # fmt: skip
             if routers:
@@ -387,6 +417,154 @@ class _RouteResolver:
                     invocations=(*facts.invocations, *invocations),
                 )
         return out
+
+    def _composed(self) -> None:
+        """Each app composed from a manifest (`ComposeDecl`, `@hapi/glue`) written out as the
+        registers it makes: per plugin the manifest lists, a child router of the app under
+        the entry's `routes.prefix` and a call of the plugin's `register` with it (and the
+        entry's `options`), as `server.register({ plugin, routes: { prefix } })` in code.
+        A manifest, entry or plugin the scan does not show is a finding at the compose call;
+        a library plugin that serves routes of its own (the record's `generates`) too."""
+        composing = [(p, c) for p, f in self.modules.items() for c in f.composes]
+        if not composing:
+            return
+        modules = dict(self.modules)
+        for path, compose in composing:
+            routers: list[RouterDecl] = []
+            routes: list[RouteDecl] = []
+            invocations: list[Invocation] = []
+            app = RouterRef(compose.router_id)
+            plugins = self._manifest_plugins(path, compose)
+            if plugins is None:
+                detail = (
+                    f"the manifest `{describe(compose.manifest)}` composed here is computed out "
+                    "of sight: the plugins it registers and their routes are not listed"
+                )
+                self._unresolved(UNRESOLVED_ROUTE, path, compose.line, detail)
+                continue
+            for index, (file, entry) in enumerate(plugins):
+                found = self._manifest_entry(path, compose, file, entry)
+                if isinstance(found, str):
+                    generates = BY_KEY[HAPI].generates
+                    if found in generates:  # `hapi-swagger`: routes made from its options
+                        routes.append(
+                            RouteDecl(app, Opaque(), None, compose.line, methods_unknown=True,
+                                      generated_by=found)
+                        )  # fmt: skip
+                    continue
+                if found is None:
+                    named = (
+                        dict(entry.fields).get("plugin") if isinstance(entry, Namespace) else entry
+                    )
+                    detail = (
+                        f"a plugin the manifest composed here lists ({describe(named)}) is "
+                        "not a module the scanned files show: its routes are not listed"
+                    )
+                    self._unresolved(UNRESOLVED_ROUTE, path, compose.line, detail)
+                    continue
+                function, prefix, options = found
+                site = f"{compose.router_id}:compose:{index}"
+                routers.append(RouterDecl(site, HAPI, compose.line, prefix=prefix))
+                child = RouterRef(site)
+                self.nodes[(path, site)] = _Node(path, routers[-1])
+                mount = MountDecl(None, Lit(""), None, compose.line)
+                if (path, compose.router_id) in self.nodes:
+                    self.nodes[(path, compose.router_id)].mounts.append((path, mount, (path, site)))
+                args: tuple[Expr, ...] = (child, options) if options is not None else (child,)
+                invocations.append(
+                    Invocation(function, args, (), compose.line, scope=compose.scope)
+                )
+            facts = modules[path]
+            modules[path] = replace(
+                facts,
+                routes=(*facts.routes, *routes),
+                invocations=(*facts.invocations, *invocations),
+            )
+        self.modules = modules
+        self.calls, self.pending = None, {}
+        self.chains.clear()
+        self.cache.clear()
+
+    def _shared(self) -> None:
+        """A plugin registered with options (`register(plugin, { prefix })`) whose module
+        exports it wrapped by `fastify-plugin` runs on the registering router itself, so the
+        prefix the reader gave the register's child router does not apply (the reader sees
+        the wrapping only in its own file)."""
+        for path, facts in self.modules.items():
+            for call in facts.invocations:
+                child = call.args[0] if call.args else None
+                if not isinstance(child, RouterRef) or ":register:" not in child.router_id:
+                    continue
+                node = self.nodes.get((path, child.router_id))
+                if node is None or node.decl.prefix is None:
+                    continue
+                callee = self.evaluate(path, call.callee)
+                if not (isinstance(callee, _Scoped) and isinstance(callee.value, Function)):
+                    continue
+                if SHARED in self._facts(callee.file).bindings and (
+                    self._default_export(callee.file) == callee
+                ):
+                    node.decl = replace(node.decl, prefix=None)
+
+    def _manifest_plugins(self, path: str, compose: ComposeDecl) -> list[tuple[str, Expr]] | None:
+        """(file, entry) of each plugin `register.plugins` lists in a composed manifest (a
+        single entry too); None when the manifest or its list is not visible."""
+        manifest = self._settled(self.evaluate(path, compose.manifest))
+        register = self._member(manifest, "register") if manifest is not None else None
+        plugins = self._settled(self._member(register, "plugins")) if register else None
+        if plugins is None and (
+            _fields_of(manifest, "register") is False or _fields_of(register, "plugins") is False
+        ):
+            return []  # a manifest (or its `register`) written out without plugins: none
+        if not isinstance(plugins, _Scoped):
+            return None
+        if isinstance(plugins.value, Items):
+            return [(plugins.file, value) for value in plugins.value.values]
+        return [(plugins.file, plugins.value)]
+
+    def _manifest_entry(
+        self, path: str, compose: ComposeDecl, file: str, entry: Expr
+    ) -> tuple[Expr, Expr | None, Expr | None] | str | None:
+        """A manifest entry as (the plugin's `register` function, the entry's `routes.prefix`,
+        its `options`), each an expression to evaluate where the compose call is written; a
+        package's name for a library plugin; None when the plugin is not found."""
+        item = self._settled(self.evaluate(file, entry))
+        prefix: Expr | None = None
+        options: Expr | None = None
+        plugin: _Entity | None = item
+        if isinstance(item, _Scoped) and isinstance(item.value, Namespace):
+            fields = dict(item.value.fields)
+            if "plugin" in fields:
+                plugin = self._settled(self.evaluate(item.file, fields["plugin"]))
+                routes = (
+                    self._settled(self.evaluate(item.file, fields["routes"]))
+                    if "routes" in fields
+                    else None
+                )
+                given = self._member(routes, "prefix") if routes is not None else None
+                if isinstance(given, _Str):  # read again where it is used: its defaults kept
+                    prefix = Bound(item.file, Member(fields["routes"], ("prefix",)))
+                elif given is not None:
+                    prefix = Opaque()
+                if "options" in fields:
+                    options = Bound(item.file, fields["options"])
+        if isinstance(plugin, _Str):  # a module path, relative to `relativeTo`, or a package
+            spec = plugin.value
+            if not spec.startswith("."):
+                return spec
+            if compose.relative_to is None:
+                return None
+            target = self._js_path(posixpath.normpath(posixpath.join(compose.relative_to, spec)))
+            plugin = self._default_export(target) if target is not None else None
+        if isinstance(plugin, _External):
+            return plugin.module
+        for steps in (("plugin", "register"), ("register",)):
+            function: _Entity | None = plugin
+            for step in steps:
+                function = self._member(function, step) if function is not None else None
+            if isinstance(function, _Scoped) and isinstance(function.value, Function):
+                return Bound(function.file, function.value), prefix, options
+        return None
 
     def _facts(self, path: str) -> ModuleFacts:
         """A file's facts, remembering that they were asked for; a file not parsed (a
@@ -480,6 +658,8 @@ class _RouteResolver:
     # -- the graph -------------------------------------------------------------------------
 
     def routes(self) -> list[FoundRoute]:
+        self._composed()
+        self._shared()
         for path, facts in self.modules.items():
             self._attach(path, facts)
         for file, composed in self.nest.composed():  # NestJS: `applyDecorators(Get(...))`
@@ -517,7 +697,8 @@ class _RouteResolver:
                         )
                     gaps += ((key[0], decl.line, detail),)
                     auth = UNKNOWN
-                self._walk(found, key, prefix, auth, gaps, (key,))
+                assumed = self._assumed(key[0], decl.prefix)
+                self._walk(found, key, prefix, auth, gaps, (key,), assumed)
         for route in found:
             where = {"path": route.path, "line": route.line}
             for file, line, detail in route.gaps:
@@ -732,9 +913,7 @@ class _RouteResolver:
         each parameter bound to what that chain passes, placed where the outermost call is
         written when its path or methods come from the calls (a wrapper's call site is the
         user's route). No scanned call: the path is not known (a finding at the wrapper)."""
-        moved = _param_site(route.path) is not None or any(
-            _param_site(m) is not None for m in route.method_exprs
-        )
+        moved = _moves(route.path) or any(_param_site(m) is not None for m in route.method_exprs)
         chains = self._chains(path, site)
         if not chains:
             unbound = Opaque() if _param_site(route.path) is not None else route.path
@@ -944,6 +1123,139 @@ class _RouteResolver:
         except (ValueError, TypeError, KeyError, IndexError):
             return None
 
+    # -- configuration ---------------------------------------------------------------------
+
+    def _configured(
+        self, path: str, expr: Fallback | Schema | Member | Trimmed | Keyed
+    ) -> _Entity | None:
+        """A configuration value: a member of what a parameter is given (`options.prefix`), a
+        schema-built configuration (`_Schema`), a value with a default (`Fallback`: the
+        default where the scan shows no other, marked as assumed; a value read from a sample
+        environment file gives way to a default written in code)."""
+        if isinstance(expr, Member):
+            entity = self.evaluate(path, expr.base)
+            for segment in expr.path:
+                if entity is None:
+                    return None
+                entity = self._member(entity, segment)
+            return entity
+        if isinstance(expr, Trimmed):
+            entity = self.evaluate(path, expr.value)
+            if isinstance(entity, _Str) and expr.suffix and entity.value.endswith(expr.suffix):
+                return _Str(entity.value[: -len(expr.suffix)], entity.assumed)
+            return entity
+        if isinstance(expr, Schema):
+            return _Schema(path, expr.schema, expr.kind)
+        if isinstance(expr, Keyed):
+            return self._keyed(path, expr)
+        chosen = self.evaluate(path, expr.value)
+        if isinstance(chosen, _Str) and chosen.value and not (chosen.assumed and expr.source):
+            return chosen
+        if chosen is not None and not isinstance(chosen, _Str):
+            return chosen
+        default = self.evaluate(path, expr.default)
+        if isinstance(default, _Str) and expr.source:
+            return _Str(default.value, (*default.assumed, expr.source))
+        if isinstance(default, _Str):
+            return default
+        return chosen if chosen is not None else default
+
+    def _keyed(self, path: str, expr: Keyed) -> _Entity | None:
+        """`x.get('/a/b')`: what `x`'s own `get` function returns for the key (a module that
+        reads its store), else the member the key names (a store's document, a convict
+        configuration)."""
+        key = self.evaluate(path, expr.key)
+        base = self.evaluate(path, expr.base)
+        if not isinstance(key, _Str) or base is None:
+            return None
+        getter = self._member(base, "get") if not isinstance(base, _Schema) else None
+        if isinstance(getter, _Scoped) and isinstance(getter.value, Function):
+            return self._apply(path, Apply(Member(expr.base, ("get",)), (expr.key,)))
+        entity: _Entity | None = self._settled(base)
+        for part in (p for p in re.split(r"[./]", key.value) if p):
+            entity = self._settled(self._member(entity, part)) if entity is not None else None
+        return entity
+
+    def _schema_member(self, config: _Schema, name: str) -> _Entity | None:
+        """`env.PREFIX` of a configuration a schema builds: a JSON schema's property (its
+        `default`, else the environment's variable of that name), a convict schema's member
+        (nested, or a leaf's `default`, its `env` variable first)."""
+        schema = self._settled(self.evaluate(config.file, config.schema))
+        if config.kind == "json":
+            properties = self._member(schema, "properties") if schema is not None else None
+            found = self._member(properties, name) if properties is not None else None
+            default: Expr = Opaque()
+            file = config.file
+            if isinstance(found, _Scoped) and isinstance(found.value, Namespace):
+                default = dict(found.value.fields).get("default", default)
+                file = found.file
+            env_var = Sym(("process", "env", name))
+            return self.evaluate(file, Fallback(env_var, default, f"process.env.{name}"))
+        found = self._member(schema, name) if schema is not None else None
+        if not (isinstance(found, _Scoped) and isinstance(found.value, Namespace)):
+            return None
+        fields = dict(found.value.fields)
+        if "default" not in fields:
+            return _Schema(found.file, found.value, config.kind)
+        env = fields.get("env")
+        variable = env.value if isinstance(env, Lit) else ""
+        value: Expr = Sym(("process", "env", variable)) if variable else Opaque()
+        source = f"process.env.{variable}" if variable else f"the default of `{name}`"
+        return self.evaluate(found.file, Fallback(value, fields["default"], source))
+
+    def _settled(self, entity: _Entity | None) -> _Entity | None:
+        """A confidence store's filter node (`{ $filter: 'env', production: …, $default: … }`)
+        as its `$default` branch: the value when no criterion picks another."""
+        for _ in range(_MAX_DEPTH):
+            if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
+                return entity
+            fields = dict(entity.value.fields)
+            if "$filter" not in fields:
+                return entity
+            default = fields.get("$default")
+            entity = self.evaluate(entity.file, default) if default is not None else None
+            criterion = fields["$filter"]
+            if isinstance(entity, _Str) and isinstance(criterion, Lit):
+                source = f"the $default of a confidence $filter on {criterion.value!r}"
+                entity = _Str(entity.value, (*entity.assumed, source))
+        return entity
+
+    def _env_value(self, path: str, name: str) -> _Str | None:
+        """`process.env.NAME` as the repository's environment files next to `path` (or in a
+        folder above it) spell it (`.env`, `.env.example`...: `env_files`), marked assumed;
+        None where none does."""
+        folder = posixpath.dirname(path)
+        while True:
+            for candidate in ENV_FILES:
+                file = posixpath.join(folder, candidate) if folder else candidate
+                if file not in self.files:
+                    continue
+                value = self._facts(file).bindings.get(name)
+                if isinstance(value, Lit) and value.value:
+                    return _Str(value.value, (f"process.env.{name} as {file} sets it",))
+            if not folder:
+                return None
+            folder = posixpath.dirname(folder)
+
+    def _decorated(self, name: str) -> _Entity | None:
+        """The configuration an instance is decorated with as `name` (`@fastify/env`'s
+        `fastify.config`), wherever the scan registers it; None if nowhere."""
+        if self.decorations is None:
+            self.decorations = {}
+            for file in sorted(self.modules, key=lambda p: p.encode()):
+                for key, value in self.modules[file].bindings.items():
+                    if key.startswith(DECORATED):
+                        self.decorations.setdefault(key[len(DECORATED) :], (file, value))
+        found = self.decorations.get(name)
+        return self.evaluate(*found) if found is not None else None
+
+    def _assumed(self, path: str, expr: Expr | None) -> tuple[str, ...]:
+        """The configuration defaults a path or prefix was read with (`_Str.assumed`)."""
+        if expr is None or type(expr) is Lit:
+            return ()
+        entity = self.evaluate(path, expr)
+        return entity.assumed if isinstance(entity, _Str) else ()
+
     def _attach_use(self, node: _Node, path: str, use: UseDecl) -> None:
         """Express `use`: a leading string is the mount path; a router among the arguments is
         mounted, guarded by the middleware before it; middleware guards what the router
@@ -957,7 +1269,7 @@ class _RouteResolver:
             first = self.evaluate(path, args[0][0])
             if isinstance(first, _Str):
                 prefix = first.value
-                prefix_expr = Lit(prefix)
+                prefix_expr = Lit(prefix) if not first.assumed else args[0][0]
                 args.pop(0)
             elif not isinstance(first, _Router | _Scoped | _External) and any(
                 isinstance(self.evaluate(path, e), _Router) for e, _ in args[1:] if e is not None
@@ -1149,12 +1461,27 @@ class _RouteResolver:
         if node.decl.prefix is None:
             return "", None
         value = self._string(node.file, node.decl.prefix)
+        if value is None:
+            value = self._agreed(node.file, node.decl.prefix)
         if value is not None:
             return value, None
         detail = (
             f"the prefix `{describe(node.decl.prefix)}` of this router is computed out of sight"
         )
         return "", (node.file, node.decl.line, detail)
+
+    def _agreed(self, path: str, prefix: Expr) -> str | None:
+        """A router's prefix made from a parameter of the function it is created in (the
+        options a plugin loader is given: `options.prefix`), when every chain of calls that
+        reaches that function passes one value for it; None otherwise."""
+        site = _param_site(prefix)
+        if site is None:
+            return None
+        values = {
+            self._string(path, self._through(prefix, path, site, chain))
+            for chain in self._chains(path, site)
+        }
+        return values.pop() if len(values) == 1 else None
 
     def _walk(
         self,
@@ -1164,14 +1491,16 @@ class _RouteResolver:
         inherited_auth: int,
         gaps: tuple[Gap, ...],
         stack: tuple[tuple[str, str], ...],
+        assumed: tuple[str, ...] = (),
     ) -> None:
         """Append to `found` the routes of the router `key` and of all it mounts (appending,
-        not yielding: a generator per level would pass every route through each frame)."""
+        not yielding: a generator per level would pass every route through each frame);
+        `assumed`: the configuration defaults `base` was read with."""
         node = self.nodes[key]
         auth = max(inherited_auth, self._auth(node.file, node.decl.auth))
         self.budget -= len(node.routes)
         for path, route in node.routes:
-            self._found(found, node, path, route, base, auth, gaps)
+            self._found(found, node, path, route, base, auth, gaps, assumed)
         for path, mount, child in node.mounts:
             if child in stack or len(stack) > _MAX_DEPTH:
                 continue
@@ -1203,7 +1532,15 @@ class _RouteResolver:
                 self._auth(path, mount.auth),
                 _guarded_at(node, path, mount.line, prefix or ""),
             )
-            self._walk(found, child, child_base, child_auth, child_gaps, (*stack, child))
+            child_node = self.nodes[child]
+            child_assumed = _merged(
+                assumed,
+                self._assumed(path, mount.prefix),
+                self._assumed(child_node.file, child_node.decl.prefix),
+            )
+            self._walk(
+                found, child, child_base, child_auth, child_gaps, (*stack, child), child_assumed
+            )
 
     def _found(
         self,
@@ -1214,6 +1551,7 @@ class _RouteResolver:
         base: str,
         auth: int,
         gaps: tuple[Gap, ...],
+        assumed: tuple[str, ...] = (),
     ) -> None:
         declared = self._string(path, route.path)
         methods = route.methods
@@ -1296,14 +1634,16 @@ class _RouteResolver:
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
         file, line = route.called_at or (path, route.line)
+        assumed = _merged(assumed, self._assumed(path, route.path))
         for full, shape in served:
             for method in dict.fromkeys(methods or ("GET",)):
                 verdict = max(route_auth, verb_auth.get(method, NONE))
                 found.append(
                     FoundRoute(
-                        method, full, file, line, framework, route.handler, verdict, gaps, shape
+                        method, full, file, line, framework, route.handler, verdict, gaps, shape,
+                        assumed,
                     )
-                )
+                )  # fmt: skip
 
     def _star_methods(self, path: str) -> tuple[str, ...] | None:
         """The methods a Next.js route file's `export * from` re-exports (an App Router file
@@ -1535,8 +1875,14 @@ class _RouteResolver:
         if isinstance(expr, Lit):
             return _Str(expr.value)
         if isinstance(expr, Concat):
-            parts = [self._string(path, part) for part in expr.parts]
-            return None if any(p is None for p in parts) else _Str("".join(map(str, parts)))
+            pieces = [self.evaluate(path, part) for part in expr.parts]
+            if not all(isinstance(p, _Str) for p in pieces):
+                return None
+            strings = [p for p in pieces if isinstance(p, _Str)]
+            assumed = tuple(dict.fromkeys(a for p in strings for a in p.assumed))
+            return _Str("".join(p.value for p in strings), assumed)
+        if isinstance(expr, Fallback | Schema | Member | Trimmed | Keyed):
+            return self._configured(path, expr)
         if isinstance(expr, RouterRef):
             key = (path, expr.router_id)
             if key in self.nodes:
@@ -1574,7 +1920,13 @@ class _RouteResolver:
                 return self.evaluate(path, expr.default)
             return found
         entity = self._lookup(path, expr.path[0])
-        for segment in expr.path[1:]:
+        rest = expr.path[1:]
+        if entity is None and len(rest) >= 2 and not path.endswith(".py"):
+            if expr.path[:2] == ("process", "env") and len(rest) == 2:
+                return self._env_value(path, rest[1])
+            entity = self._decorated(rest[0])  # `fastify.config.X`: a decorated instance's
+            rest = rest[1:]
+        for segment in rest:
             if entity is None:
                 return None
             entity = self._member(entity, segment)
@@ -1605,10 +1957,12 @@ class _RouteResolver:
             return self._export(entity.path, segment)
         if isinstance(entity, _Router):  # `gateway.expose`: a method of the router's class
             made = self.router_classes.get(entity.key)
-            if made is None:
-                return None
+            if made is None:  # `fastify.config`: what the app's instances are decorated with
+                return self._decorated(segment) if not entity.key[0].endswith(".py") else None
             instance = self.evaluate(made[0], made[1])
             return self._member(instance, segment) if instance is not None else None
+        if isinstance(entity, _Schema):
+            return self._schema_member(entity, segment)
         if isinstance(entity, _Scoped):
             value = entity.value
             if isinstance(value, Namespace):
@@ -1616,7 +1970,7 @@ class _RouteResolver:
                     return entity
                 fields = dict(value.fields)
                 if segment in fields:
-                    return self.evaluate(entity.file, fields[segment])
+                    return self._settled(self.evaluate(entity.file, fields[segment]))
                 for base in value.bases:  # inherited: the first base that has it
                     inherited = self.evaluate(entity.file, base)
                     found = self._member(inherited, segment) if inherited is not None else None
@@ -1921,7 +2275,20 @@ def describe(expr: Expr | None) -> str:
         return expr.name
     if isinstance(expr, ConfigKey):
         return f"configService.get({expr.key!r})"
+    if isinstance(expr, Member):
+        return ".".join((describe(expr.base), *expr.path))
+    if isinstance(expr, Fallback):
+        return f"{describe(expr.value)} || {describe(expr.default)}"
+    if isinstance(expr, Trimmed):
+        return describe(expr.value)
+    if isinstance(expr, Keyed):
+        return f"{describe(expr.base)}.get({describe(expr.key)})"
     return "a computed value"
+
+
+def _merged(*groups: tuple[str, ...]) -> tuple[str, ...]:
+    """Sources of configuration defaults, each once, in the order met."""
+    return tuple(dict.fromkeys(a for group in groups for a in group))
 
 
 def _passed(call: Invocation, param: Param) -> Expr | None:
@@ -1981,19 +2348,39 @@ def _autoloaded(load: LoadDecl, files: Collection[str]) -> list[tuple[str, str]]
     return found
 
 
+def _fields_of(entity: _Entity | None, name: str) -> bool | None:
+    """Whether an object literal the scan shows has the field `name` (None: not one)."""
+    if isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
+        return name in dict(entity.value.fields) or bool(entity.value.bases)
+    return None
+
+
+def _plugin_options(options: Expr, own: Expr | None, below: bool) -> Namespace:
+    """The options `@fastify/autoload` gives each plugin it loads: its own `options`, their
+    `prefix` (its trailing `/` dropped) followed by the plugin's (its `autoPrefix`, else its
+    folder's path: `/` for a folder below the loaded one when folder names are no prefix)."""
+    given = Fallback(Trimmed(Member(options, ("prefix",)), "/"), Lit(""), "")
+    own = own if own is not None else (Lit("/") if below else None)
+    prefix = Concat((given, own)) if own is not None else given
+    return Namespace((("prefix", prefix),), bases=(options,))
+
+
 def _route_like(path: str, route: RouteDecl) -> bool:
     """Whether a declaration on a parameter nothing passes is surely a route: in Python
     (a route decorator or registration call), in JavaScript with a path (`'/x'`, `'*'`) on
     a parameter named as an app or a router is, and so is one whose path is computed
     (`server.route({ method: 'GET', path: opts.prefix + 'x' })` in a plugin a library loads):
-    a route whose path is not known, a finding, never dropped."""
+    a route whose path is not known, a finding, never dropped; route options too, whatever
+    their path (`path: 'issues'`, served under a prefix that ends in `/`)."""
     if path.endswith(".py"):
         return True
     owner = route.owner
     if not isinstance(owner, Param) or owner.name not in _APP_NAMES:
         return False  # not `api.get('/users', {params})`, an HTTP client
-    if isinstance(route.path, Lit):
-        return route.path.value.startswith(("/", "*"))
+    if isinstance(route.path, Lit):  # route options are a route even as `path: 'issues'`
+        return route.path.value.startswith(("/", "*")) or (
+            route.from_options and bool(route.path.value)
+        )
     return route.methods is not None or route.methods_unknown
 
 
@@ -2073,10 +2460,33 @@ def _param_site(expr: Expr | None) -> str | None:
     elif kind is Items:
         parts = expr.values  # type: ignore[union-attr]
     elif kind is Namespace:
-        parts = tuple(v for _, v in expr.fields)  # type: ignore[union-attr]
+        assert isinstance(expr, Namespace)
+        parts = (*(v for _, v in expr.fields), *expr.bases)
+    elif kind is Keyed:
+        assert isinstance(expr, Keyed)
+        parts = (expr.base, expr.key)
+    elif kind is Member or kind is Trimmed:
+        parts = (expr.base if isinstance(expr, Member) else expr.value,)  # type: ignore[union-attr]
+    elif kind is Fallback:
+        assert isinstance(expr, Fallback)
+        parts = (expr.value, expr.default)
     else:
         return None
     return next((s for p in parts if (s := _param_site(p)) is not None), None)
+
+
+def _moves(path: Expr) -> bool:
+    """Whether a route whose path holds a parameter is the call's (a wrapper's `app.get(path,
+    h)`: placed where the call is written) rather than written here with a member of what the
+    callers pass before its own literal (`options.prefix + 'users'` in a plugin: it stays)."""
+    parts = _parts(path)
+    if any(
+        _param_site(p) is not None and not isinstance(p, Member | Trimmed | Fallback) for p in parts
+    ):
+        return True
+    if any(isinstance(p, Lit) and p.value for p in parts):
+        return False
+    return _param_site(path) is not None
 
 
 def _mentions(call: Invocation, site: str) -> bool:
@@ -2137,7 +2547,27 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
     if kind is Namespace:
         assert isinstance(expr, Namespace)
         fields = tuple((k, _subst(v, here, file, site, call, caller)) for k, v in expr.fields)
-        return replace(expr, fields=fields)
+        bases = tuple(_subst(b, here, file, site, call, caller) for b in expr.bases)
+        return replace(expr, fields=fields, bases=bases)
+    if kind is Member:
+        assert isinstance(expr, Member)
+        return Member(_subst(expr.base, here, file, site, call, caller), expr.path)
+    if kind is Keyed:
+        assert isinstance(expr, Keyed)
+        return Keyed(
+            _subst(expr.base, here, file, site, call, caller),
+            _subst(expr.key, here, file, site, call, caller),
+        )
+    if kind is Trimmed:
+        assert isinstance(expr, Trimmed)
+        return Trimmed(_subst(expr.value, here, file, site, call, caller), expr.suffix)
+    if kind is Fallback:
+        assert isinstance(expr, Fallback)
+        return Fallback(
+            _subst(expr.value, here, file, site, call, caller),
+            _subst(expr.default, here, file, site, call, caller),
+            expr.source,
+        )
     return expr
 
 

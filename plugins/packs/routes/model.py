@@ -26,6 +26,12 @@ FASTIFY = "fastify"
 NESTJS = "nestjs"
 HAPI = "hapi"
 
+# bindings no JavaScript name can spell: the configuration an instance is decorated with
+# (`fastify.config`, under "decorated config"), and that a file's default export is a plugin
+# wrapped by `fastify-plugin` (run on its parent itself)
+DECORATED = "decorated "
+SHARED = "shared plugin"
+
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
 
@@ -195,6 +201,7 @@ class LoadDecl:
     line: int
     scope: str = ""  # the site of the function the register call is written in
     ignore: str | None = None  # a file name pattern the loader skips (`ignorePattern`)
+    options: Expr | None = None  # the options each plugin is given (`options: config`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +279,71 @@ class ConfigKey:
 
 
 @dataclass(frozen=True, slots=True)
+class Fallback:
+    """`process.env.X || '/api'` (also `??`, `env.X ? env.X : '/api'`, a JSON schema's or a
+    convict schema's `default`): `value` where the scanned files show it, else `default`,
+    taken as the value the configuration gives when nothing overrides it (`source` names what
+    may: the routes it names say so in `attrs.configDefault`)."""
+
+    value: Expr
+    default: Expr
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A member of a value known only once linked: `options.prefix` where `options` is a
+    parameter (what each call passes), or of a plugin loader's options."""
+
+    base: Expr
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Keyed:
+    """`config.get('a.b')`, `store.get('/a/b')`: the member the key names (split at `.` or
+    `/`), or what the object's own `get` function returns for it (a module exporting `get(key)`
+    that reads a store)."""
+
+    base: Expr
+    key: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Trimmed:
+    """`value` without one trailing `suffix` (`@fastify/autoload` drops a prefix's last `/`
+    before it adds the folder's)."""
+
+    value: Expr
+    suffix: str
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    """A configuration built from a schema at runtime: `envSchema({ schema })`, `@fastify/env`'s
+    decorated `fastify.config` (`kind` "json": each member is the `default` of that property
+    of `properties`), `convict({ a: { b: { default, env } } })` (`kind` "convict": members
+    nest, a leaf is an object with a `default`)."""
+
+    schema: Expr
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class ComposeDecl:
+    """`Glue.compose(manifest, { relativeTo })` (hapi's composer): the application made at
+    `router_id` from `manifest`, whose `register.plugins` entries (a module path relative to
+    `relative_to`, a plugin object, or `{ plugin, routes: { prefix }, options }`) are
+    registered on it."""
+
+    router_id: str
+    manifest: Expr
+    relative_to: str | None  # the repository folder plugin paths are relative to
+    line: int
+    scope: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -300,6 +372,11 @@ Expr = (
     | Apply
     | Format
     | Stored
+    | Fallback
+    | Schema
+    | Member
+    | Trimmed
+    | Keyed
 )
 
 
@@ -364,6 +441,9 @@ class RouteDecl:
     table: bool = False
     # a plugin library that adds routes of its own (`hapi-swagger`): they are not listed
     generated_by: str = ""
+    # declared by route options (`server.route({ method, path })`): a route, whatever its path
+    # looks like (`path: 'issues'` under a prefix that ends in `/`)
+    from_options: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -487,6 +567,7 @@ class ModuleFacts:
     global_prefixes: tuple[GlobalPrefix, ...] = ()  # NestJS's `app.setGlobalPrefix('api')`
     nest: NestFacts | None = None  # NestJS's modules, RouterModule paths, versioning (`nest`)
     loads: tuple[LoadDecl, ...] = ()  # plugin loaders over a folder (`@fastify/autoload`)
+    composes: tuple[ComposeDecl, ...] = ()  # hapi apps composed from a manifest (`@hapi/glue`)
     # Python: its source spells a framework's router base (`seeds.ROUTER_BASE_WORDS`), which
     # every chain of classes that makes a router passes through (`linker._subclassed`)
     router_bases: bool = False
@@ -539,6 +620,12 @@ _pickled_by_fields(
     PrefixDecl,
     GlobalPrefix,
     ConfigKey,
+    Fallback,
+    Schema,
+    Member,
+    Trimmed,
+    Keyed,
+    ComposeDecl,
     Versioning,
     NestFacts,
     Auth,

@@ -53,6 +53,7 @@ import re
 
 from ..scan import Admission
 from . import nextjs
+from .envfiles import is_env_file
 from .frameworks import JAVASCRIPT, PYTHON, SEEDS, UNREAD
 from .js_facts import _COMPUTED_CALL
 from .linker import _APP_NAMES
@@ -223,7 +224,7 @@ def _word_byte(byte: int) -> bool:
 def admits(path: str, data: bytes) -> bool | Admission:
     """Whether the file at `path`, of these bytes, can hold facts of its own (see above).
     Substring tests first (`in` is a fast scan), a pattern only where they leave it open."""
-    if is_manifest(path) or is_config(path):
+    if is_manifest(path) or is_config(path) or is_env_file(path):
         return False  # it declares nothing: parsed when the linker resolves through it
     if path.endswith(".py"):
         if any(name in data for name in _PY_NAMES):
