@@ -384,9 +384,9 @@ def test_computed_names_are_findings_at_their_place(document: dict[str, Any]) ->
         ("computed/dynamic.js", 10),  # tableName from a template with a substitution
         ("computed/dynamic.js", 11),  # model(`${prefix}Thing`)
         ("computed/dynamic.js", 13),  # createTable(prefix + '_events')
-        ("computed/entity.ts", 5),  # @Entity(names.audit)
     ]
-    assert _named(document, "computed/") == []
+    # `@Entity(names.audit)`: a member of a top-level `const` object of the file is its value
+    assert _named(document, "computed/") == [("table", "audit_log", 5)]
     assert {f["code"] for f in document["findings"]} == {"UNRESOLVED_TABLE_NAME"}
 
 
@@ -566,3 +566,35 @@ def test_knex_down_in_every_spelling_is_not_the_schema(tmp_path: Path) -> None:
         "  down: function (knex) { return knex.schema.createTable('ghost_c'); },\n};\n"
     )
     assert _named(_scan(tmp_path)[0], "") == [("table", "b", 2)]
+
+
+def test_table_names_imported_from_modules_and_workspace_packages(
+    document: dict[str, Any],
+) -> None:
+    """A table or collection named by a constant of another module, resolved by the routes
+    reader's module resolver: a workspace package by its `package.json` name (its `main` is
+    build output, its source found through `types`), through `export *` and `export { A as B }`
+    re-exports, a namespace import, a CommonJS `require(…).X`, a tsconfig `paths` alias; a TS
+    `enum` member, an `as const` object's nested member, a `module.exports` object's member.
+    A rename follows the constants too; a name from a package the repository does not hold,
+    or an enum member that is a number, is a finding at its call."""
+    assert sorted(_named(document, "imported-names/")) == [
+        ("collection", "evt_stream", 5),
+        ("table", "acct_accounts", 7),
+        ("table", "acct_ledger", 8),
+        ("table", "audit_trail", 10),
+        ("table", "new_things", 6),
+        ("table", "rpt_reports", 4),
+        ("table", "web_sessions", 7),
+    ]
+    flagged = sorted(
+        (location["path"], location["line"])
+        for finding in document["findings"]
+        if finding["code"] == "UNRESOLVED_TABLE_NAME"
+        for location in finding["locations"]
+        if location["path"].startswith("imported-names/")
+    )
+    assert flagged == [
+        ("imported-names/server/migrations/001_init.js", 13),  # `@acme/absent`: not the repo's
+        ("imported-names/server/migrations/002_rename.ts", 9),  # `TableName.Counter`: a number
+    ]
