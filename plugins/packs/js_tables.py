@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 import tree_sitter
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
+from .js_made_models import NO_MADE, MadeFacts, MadeReader, Patch, expand, may_make, module_stem
 from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
 from .prisma_schema import PrismaModel, implicit_relation_tables, prisma_models
 from .routes.js_facts import JS_SUFFIXES, parse_tree
@@ -287,6 +288,7 @@ class FileFacts:
     # members of a `const O = { … }` (`as const` too) as `O.k`, `O.k.j`
     constants: tuple[tuple[str, str], ...] = ()
     module: ModuleFacts | None = None  # a manifest's or a project config's facts
+    made: MadeFacts = NO_MADE  # models made through the project's own classes and functions
 
 
 EMPTY = FileFacts()
@@ -303,7 +305,7 @@ def extract(path: str, source: str) -> FileFacts:
         return FileFacts(module=config_facts(source))
     data = source.encode("utf-8", "surrogatepass")
     uses = _orm_imports(data)
-    if not _declares(data) and not _exports_constants(data):
+    if not _declares(data) and not _exports_constants(data) and not may_make(data):
         if _REEXPORT.search(data) is None:
             return FileFacts(orm_imports=uses) if uses else EMPTY
         return replace(_barrel(data), orm_imports=uses)
@@ -358,6 +360,7 @@ class _Reader:
         self.joins: list[JoinSide] = []
         self.prefixes: list[tuple[str, int]] = []  # TypeORM `entityPrefix` values
         self.renamers: list[tuple[str, int]] = []  # a naming strategy's own tableName()
+        self.made = MadeReader(data, self.text, self._literal)
 
     def read(self, root: _Node) -> FileFacts:
         """Bindings from the file's top; then only the nodes at a word a construct needs
@@ -384,6 +387,7 @@ class _Reader:
             entity_prefixes=tuple(self.prefixes),
             table_renamers=tuple(self.renamers),
             constants=tuple(sorted(self.consts.items())),
+            made=self.made.read(root) if self.made.templates or may_make(self.data) else NO_MADE,
         )
 
     def _top_level(self, statement: _Node) -> None:
@@ -1048,10 +1052,12 @@ class _Reader:
         name, name_ref = _split(self._name(args[0]))
         explicit, explicit_ref = _split(self._name(args[2]) if len(args) > 2 else None)
         if len(args) > 2 and explicit is None and args[2].type not in ("undefined", "null"):
-            self._gap(node, "a Mongoose model() names its collection with an expression")
+            if not self.made.template(node, args[2], explicit=True):
+                self._gap(node, "a Mongoose model() names its collection with an expression")
             return
         if name is None and explicit is None:
-            self._gap(node, "a Mongoose model() names its model with an expression")
+            if not self.made.template(node, args[0], explicit=False):
+                self._gap(node, "a Mongoose model() names its model with an expression")
             return
         if explicit_ref is not None or (explicit is None and name_ref is not None):
             ref = explicit_ref or name_ref
@@ -1525,6 +1531,8 @@ def link(
                 knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
     named += knex_tables.values()
     named += _prisma_relation_tables(files)
+    made, words = _made(files, schemas, gaps, unpluralized)
+    named += made
     gaps += _unread_orms(files, named, gaps)
     for path, line, table, default in joins.tables(gaps):
         named += typeorm.named(
@@ -1532,7 +1540,87 @@ def link(
         )
     linked = render(named, gaps)
     linked.touched = frozenset(schemas.touched)
+    linked.words = words
     return linked
+
+
+def _made(
+    files: Sequence[tuple[str, FileFacts]], schemas: _Schemas, gaps: list[Gap], unpluralized: bool
+) -> tuple[list[_Named], frozenset[str]]:
+    """The collections the project's own classes and functions make (`js_made_models`),
+    their names through `schemas` (the module resolver and the files' exports); and what a
+    file that calls or extends one of those classes and functions spells (`_made_words`)."""
+    made = [(path, facts.made) for path, facts in files if facts.made is not NO_MADE]
+    if not any(m.templates for _, m in made):
+        return [], frozenset()
+    imports = {path: dict(facts.imports) for path, facts in files}
+    patches = [(path, p) for path, m in made for p in m.patches]
+    relevant = {patch.attr for _, patch in patches}
+    class_names = {c.name for _, m in made for c in m.classes}
+
+    def named(path: str, dotted: tuple[str, ...], names: set[str]) -> bool:
+        imported = imports.get(path, {}).get(dotted[0])
+        if imported is None:
+            return dotted[-1] in names or dotted[0] in names
+        return dotted[-1] in names or imported[1] in names or module_stem(imported[0]) in names
+
+    def call(path: str, dotted: tuple[str, ...]) -> tuple[str, str] | None:
+        return target(path, dotted) if named(path, dotted, relevant) else None
+
+    def base(path: str, dotted: tuple[str, ...]) -> tuple[str, str] | None:
+        return target(path, dotted) if named(path, dotted, class_names) else None
+
+    def target(path: str, dotted: tuple[str, ...]) -> tuple[str, str] | None:
+        imported = imports.get(path, {}).get(dotted[0])
+        if imported is None:
+            return path, ".".join(dotted)
+        module, name = imported
+        if name in ("default", "*") and len(dotted) > 1:
+            found = schemas.declared(path, module, dotted[1])
+            if found is not None:
+                return found[0], ".".join((found[1], *dotted[2:]))
+            target_file = schemas.resolve(path, module)
+            for at, patch in patches:  # `obj.attr = fn` in a file importing the same module
+                obj = imports.get(at, {}).get(patch.obj)
+                if obj is None or patch.attr != dotted[1] or target_file is None:
+                    continue
+                if schemas.resolve(at, obj[0]) == target_file and len(dotted) < 8:
+                    return target(at, (patch.function, *dotted[2:]))
+            return None
+        found = schemas.declared(path, module, name)
+        return (found[0], ".".join((found[1], *dotted[1:]))) if found is not None else None
+
+    def origin(path: str, dotted: tuple[str, ...]) -> str:
+        imported = imports.get(path, {}).get(dotted[0])
+        return module_stem(imported[0]) if imported is not None else ""
+
+    expanded = expand(made, call, base, relevant, origin)
+    for path, line, detail in expanded.gaps:
+        gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
+    words = _made_words(expanded.owners, [p for _, m in made for p in m.patches])
+    return [
+        _Named(
+            "collection",
+            m.name if m.explicit or unpluralized else pluralize_mongoose(m.name),
+            m.path,
+            m.line,
+            m.model,
+            "mongoose",
+            (),
+        )
+        for m in expanded.models
+    ], words
+
+
+def _made_words(owners: Collection[tuple[str, str]], patches: Sequence[Patch]) -> frozenset[str]:
+    """What a file that calls or extends a model-making function or class spells: its name,
+    or the name of its module (its file, or its folder for an index file); and the attribute a
+    module's function is set as (`app.db = model`)."""
+    words = {patch.attr for patch in patches}
+    for path, owner in owners:
+        words.update((owner.split(".")[0], module_stem(path)))
+    words.discard("")
+    return frozenset(words)
 
 
 def _unread_orms(
@@ -1739,6 +1827,13 @@ class _Schemas:
 
     def _resolve(self, importer: str, specifier: str) -> str | None:
         return self.resolver.file(importer, specifier)
+
+    def resolve(self, importer: str, specifier: str) -> str | None:
+        """The file `specifier` names from `importer` (touched)."""
+        found = self._resolve(importer, specifier)
+        if found is not None:
+            self.touched.add(found)
+        return found
 
 
 class _Joins:

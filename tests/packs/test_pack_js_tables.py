@@ -530,6 +530,17 @@ SNIPPETS = [
     "export { S as T } from './m01';\n",
     "import { Entity, ManyToMany, JoinTable } from 'typeorm';\nimport { T } from './m02';\n"
     "@Entity()\nexport class T {}\n@Entity()\nexport class U { @ManyToMany(() => T) @JoinTable() ts; }\n",
+    # names from constants of another file; models made by a base class and a factory
+    "export const Names = { a: 'n_a' };\nexport enum E { B = 'n_b' }\n",
+    "const { Names, E } = require('./m00');\n"
+    "exports.up = (k) => k.schema.createTable(Names.a).createTable(E.B);\n",
+    "const mongoose = require('mongoose');\nclass Base { constructor() {"
+    " this.m = mongoose.model(this.getName(), new mongoose.Schema({})); } }\n"
+    "module.exports = Base;\n",
+    "const Base = require('./m01');\nclass Pet extends Base { getName() { return 'Pet'; } }\n",
+    "const { model } = require('mongoose');\nfunction make(n) { return model(n, {}); }\n"
+    "module.exports = make;\n",
+    "const make = require('./m02');\nmake('Dog');\n",
 ]
 
 
@@ -597,4 +608,41 @@ def test_table_names_imported_from_modules_and_workspace_packages(
     assert flagged == [
         ("imported-names/server/migrations/001_init.js", 13),  # `@acme/absent`: not the repo's
         ("imported-names/server/migrations/002_rename.ts", 9),  # `TableName.Counter`: a number
+    ]
+
+
+def test_mongoose_models_made_by_the_projects_own_classes_and_factories(
+    document: dict[str, Any],
+) -> None:
+    """Collections named through the project's own code (checked against mongoose 8 itself:
+    `modelNames()` and `.collection.name` after loading and instantiating the fixture): a base
+    constructor hands `this.label` (set from an overridden method) to a helper that a third
+    module sets as the application object's attribute, which calls `model(label, s, label)`; a
+    deeper subclass overrides again; `this.name = this.getName()` then `model(this.name, …)`
+    in an abstract TypeScript base, the subclass imported under another name; ES5
+    `util.inherits` with `Base.call(this)` and a prototype method; a factory function (a
+    default `require`, an aliased named import), a constructor's parameter given by `new` and by
+    `super(…)`. A template nothing names, and a subclass of a template class whose module is
+    not found, are findings at their place."""
+    assert sorted(_named(document, "made-models/")) == [
+        ("collection", "audits", 4),
+        ("collection", "billing_invoice", 5),
+        ("collection", "boxes", 10),
+        ("collection", "couriers", 5),
+        ("collection", "credit_notes_v2", 5),
+        ("collection", "kittens", 4),
+        ("collection", "ledgers", 8),
+        ("collection", "mice", 5),
+        ("collection", "tags", 3),
+    ]
+    flagged = sorted(
+        (location["path"], location["line"])
+        for finding in document["findings"]
+        if finding["code"] == "UNRESOLVED_TABLE_NAME"
+        for location in finding["locations"]
+        if location["path"].startswith("made-models/")
+    )
+    assert flagged == [
+        ("made-models/factory/define.ts", 16),  # `orphan(label)`: never called
+        ("made-models/plugins/ext.js", 4),  # extends `Entity` from a module not found
     ]
