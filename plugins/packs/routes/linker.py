@@ -22,6 +22,7 @@ from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
 from .js_modules import JsModules, package_name
+from .koa_decorators import CLASS_ROUTER, MAP_DIR
 from .model import (
     CALL,
     DJANGO,
@@ -324,6 +325,9 @@ class _RouteResolver:
         for path, facts in modules.items():
             routers, uses, invocations = [], [], []
             for load in facts.loads:
+                if load.loader == MAP_DIR:
+                    uses += self._mapped(path, load, modules)
+                    continue
                 for file, crumb in _autoloaded(load, self.files):
                     self.touched.add(file)
                     spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
@@ -345,7 +349,7 @@ class _RouteResolver:
                         Invocation(ImportRef(spec, "default", path), (child,), (), load.line,
                                    scope=load.scope)
                     )  # fmt: skip
-            if routers:
+            if routers or uses:
                 out[path] = replace(
                     facts,
                     routers=(*facts.routers, *routers),
@@ -353,6 +357,35 @@ class _RouteResolver:
                     invocations=(*facts.invocations, *invocations),
                 )
         return out
+
+    def _mapped(
+        self, path: str, load: LoadDecl, modules: Mapping[str, ModuleFacts]
+    ) -> list[UseDecl]:
+        """koa-swagger-decorator's `mapDir`: each `.js`/`.ts` file under the folder (its own
+        files only unless recursive; dot-folders and declaration files aside, as its glob
+        has them) whose default export is a decorated class (`koa_decorators`) serves that
+        class's routes on the router, as `router.map(require(file).default)`."""
+        uses: list[UseDecl] = []
+        root = load.folder.rstrip("/")
+        for file in sorted(self.files):
+            rest = file[len(root) + 1 :] if root else file
+            if root and not file.startswith(f"{root}/"):
+                continue
+            parts = rest.split("/")
+            if (not load.dir_prefix and len(parts) > 1) or any(p.startswith(".") for p in parts):
+                continue
+            if not file.endswith((".js", ".ts")) or file.endswith(".d.ts"):
+                continue
+            self.touched.add(file)
+            facts = modules.get(file)
+            if facts is None or not any(
+                r.router_id.startswith(CLASS_ROUTER) for r in facts.routers
+            ):
+                continue
+            spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
+            child = ImportRef(spec if spec.startswith(".") else f"./{spec}", "default", path)
+            uses.append(UseDecl(load.owner, ((child, Auth((child,))),), load.line))
+        return uses
 
     def _facts(self, path: str) -> ModuleFacts:
         """A file's facts, remembering that they were asked for; a file not parsed (a
