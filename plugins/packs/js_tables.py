@@ -98,6 +98,8 @@ def admits(path: str, data: bytes) -> bool:
         return True
     if is_manifest(path) or is_config(path):
         return False
+    if NODE_PATH_SEED in data:  # where bare imports resolve: read wherever it is set
+        return True
     return _declares(data) or _REEXPORT.search(data) is not None or _imports_orm(data)
 
 
@@ -289,6 +291,7 @@ class FileFacts:
     constants: tuple[tuple[str, str], ...] = ()
     module: ModuleFacts | None = None  # a manifest's or a project config's facts
     made: MadeFacts = NO_MADE  # models made through the project's own classes and functions
+    node_paths: tuple[str, ...] = ()  # `process.env.NODE_PATH = __dirname`: folders it sets
 
 
 EMPTY = FileFacts()
@@ -305,7 +308,12 @@ def extract(path: str, source: str) -> FileFacts:
         return FileFacts(module=config_facts(source))
     data = source.encode("utf-8", "surrogatepass")
     uses = _orm_imports(data)
-    if not _declares(data) and not _exports_constants(data) and not may_make(data):
+    if (
+        not _declares(data)
+        and not _exports_constants(data)
+        and not may_make(data)
+        and NODE_PATH_SEED not in data
+    ):
         if _REEXPORT.search(data) is None:
             return FileFacts(orm_imports=uses) if uses else EMPTY
         return replace(_barrel(data), orm_imports=uses)
@@ -316,6 +324,9 @@ def extract(path: str, source: str) -> FileFacts:
         if m.group(1) is None
     )
     return replace(facts, stars=stars) if stars and (facts.exports or facts.imports) else facts
+
+
+NODE_PATH_SEED = b"NODE_PATH"
 
 
 def _exports_constants(data: bytes) -> bool:
@@ -361,6 +372,7 @@ class _Reader:
         self.prefixes: list[tuple[str, int]] = []  # TypeORM `entityPrefix` values
         self.renamers: list[tuple[str, int]] = []  # a naming strategy's own tableName()
         self.made = MadeReader(data, self.text, self._literal)
+        self.node_paths: list[str] = []  # `process.env.NODE_PATH = …` folders
 
     def read(self, root: _Node) -> FileFacts:
         """Bindings from the file's top; then only the nodes at a word a construct needs
@@ -388,6 +400,7 @@ class _Reader:
             table_renamers=tuple(self.renamers),
             constants=tuple(sorted(self.consts.items())),
             made=self.made.read(root) if self.made.templates or may_make(self.data) else NO_MADE,
+            node_paths=tuple(self.node_paths),
         )
 
     def _top_level(self, statement: _Node) -> None:
@@ -494,6 +507,9 @@ class _Reader:
         if left is None or right is None:
             return
         target = self.text(left)
+        if target == "process.env.NODE_PATH":
+            self._node_path(right)
+            return
         if target == "module.exports":
             if right.type == "identifier":
                 self.exports["default"] = self.text(right)
@@ -513,6 +529,26 @@ class _Reader:
             elif (literal := self._literal(right)) is not None:
                 self.consts[target] = literal
                 self.exports[name] = target
+
+    def _node_path(self, value: _Node) -> None:
+        """`process.env.NODE_PATH = __dirname` (or `path.join(__dirname, 'src')`, `resolve`):
+        the app makes bare imports resolve under that folder (with `Module._initPaths()`)."""
+        folder = posixpath.dirname(self.path)
+        if value.type == "call_expression":
+            callee = value.child_by_field_name("function")
+            args = [a for a in (value.child_by_field_name("arguments") or value).named_children]
+            if callee is None or self.text(callee).rsplit(".", 1)[-1] not in ("join", "resolve"):
+                return
+            if not args or self.text(args[0]) != "__dirname":
+                return
+            parts = [self._literal(a) for a in args[1:]]
+            if any(p is None for p in parts):
+                return
+            folder = posixpath.normpath(posixpath.join(folder, *(p or "" for p in parts)))
+        elif value.type != "identifier" or self.text(value) != "__dirname":
+            return
+        if not folder.startswith(".."):
+            self.node_paths.append("" if folder == "." else folder)
 
     def _export_clause(self, statement: _Node) -> None:
         """`export { A, B as C }`, `export { A } from './m'`, `export default X`."""
@@ -1707,7 +1743,10 @@ class _Schemas:
         self.facts = dict(files)
         self.paths = set(paths) if paths is not None else set(self.facts)
         self.touched: set[str] = set()
-        self.resolver = JsModules(self.paths, self._module_facts, touch=self.touched.add)
+        roots = sorted({root for _, facts in files for root in facts.node_paths})
+        self.resolver = JsModules(
+            self.paths, self._module_facts, touch=self.touched.add, node_paths=roots
+        )
 
     def _module_facts(self, path: str) -> ModuleFacts:
         self.touched.add(path)

@@ -622,14 +622,17 @@ def test_mongoose_models_made_by_the_projects_own_classes_and_factories(
     in an abstract TypeScript base, the subclass imported under another name; ES5
     `util.inherits` with `Base.call(this)` and a prototype method; a factory function (a
     default `require`, an aliased named import), a constructor's parameter given by `new` and by
-    `super(…)`. A template nothing names, and a subclass of a template class whose module is
-    not found, are findings at their place."""
+    `super(…)`; a bare `require('models/entity')` under the folder the app sets as
+    `process.env.NODE_PATH` (the module resolver's `node_paths`). A template nothing names,
+    and a subclass of a template class whose module is not found, are findings at their
+    place."""
     assert sorted(_named(document, "made-models/")) == [
         ("collection", "audits", 4),
         ("collection", "billing_invoice", 5),
         ("collection", "boxes", 10),
         ("collection", "couriers", 5),
         ("collection", "credit_notes_v2", 5),
+        ("collection", "ext_records", 5),  # `require('models/entity')` under the NODE_PATH set
         ("collection", "kittens", 4),
         ("collection", "ledgers", 8),
         ("collection", "mice", 5),

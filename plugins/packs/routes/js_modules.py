@@ -14,7 +14,7 @@ demand notes them as touched), and a failed file a candidate lands in is `touch`
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
 
 from .frameworks import JAVASCRIPT
@@ -71,8 +71,10 @@ class JsModules:
         *,
         failed: Collection[str] = (),
         touch: Callable[[str], None] = lambda path: None,
+        node_paths: Sequence[str] = (),
     ) -> None:
         self.files = frozenset(files)
+        self.node_paths = tuple(node_paths)  # `NODE_PATH` folders the repository sets
         self.failed = frozenset(failed)
         self.facts = facts
         self.touch = touch
@@ -84,10 +86,18 @@ class JsModules:
         as a file (`.js` written for `.ts` too), else as a folder (its `package.json` entry
         point, else its index file); a bare name as a package of the repository (a workspace
         whose `package.json` has that `name`), after the aliases of the importer's TypeScript
-        project (`_aliased`), never a library the records know."""
+        project (`_aliased`), then under each `NODE_PATH` folder the repository sets for itself
+        (`node_paths`: Node looks there after `node_modules`), never a library the records know."""
         if not specifier.startswith("."):
             aliased = self._aliased(importer, specifier)
-            return aliased if aliased is not None else self._package(specifier)
+            found = aliased if aliased is not None else self._package(specifier)
+            if found is None and package_name(specifier)[0] not in KNOWN_LIBRARIES:
+                for root in self.node_paths:
+                    target = posixpath.normpath(posixpath.join(root, specifier))
+                    found = None if target.startswith("..") else self.path(target)
+                    if found is not None:
+                        break
+            return found
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
         return None if joined.startswith("..") else self.path(joined)
 
