@@ -90,15 +90,16 @@ NO_MADE = MadeFacts()
 
 # a call passing a string or a `this.` value first, `new`, `super(`, `X.call(this, …`, and
 # the words a class, an ES5 inheritance or a module attribute is declared with
-_MADE_WORDS = re.compile(
-    rb"""[\w$]\s*\(\s*(?:['"`]|this\b)|\bextends\b|\binherits\b|\.prototype\b|\bsuper\s*\("""
-    rb"""|\.call\s*\(\s*this\b"""
-)
+_MADE_WORDS = re.compile(rb"""\bextends\b|\binherits\b|\.prototype\b|\bsuper\s*\(""")
+# the `(` of a call whose first argument is a string or a `this.` value (`B.call(this, …)` too)
+_CALL_OPEN = re.compile(rb"""\(\s*(?:['"`]|this\b)""")
+_SUPER = re.compile(rb"\b(?:super|inherits)\s*\(")  # `super(…)`, `util.inherits(C, B)`
+_CHAIN = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 
 
 def may_make(data: bytes) -> bool:
     """Whether a file's bytes can hold any of these facts (else it is not walked for them)."""
-    return _MADE_WORDS.search(data) is not None
+    return _MADE_WORDS.search(data) is not None or _CALL_OPEN.search(data) is not None
 
 
 class MadeReader:
@@ -106,11 +107,16 @@ class MadeReader:
     the file's constants)."""
 
     def __init__(
-        self, data: bytes, text: Callable[[_Node], str], literal: Callable[[_Node], str | None]
+        self,
+        data: bytes,
+        text: Callable[[_Node], str],
+        literal: Callable[[_Node], str | None],
+        known: Callable[[str], bool] = lambda name: True,
     ) -> None:
         self.data = data
         self.text = text
         self.literal = literal
+        self.known = known  # a name the file binds (an import, a top-level declaration)
         self.templates: list[ModelTemplate] = []
         self.classes: dict[str, ClassFacts] = {}
         self.calls: list[CallSite] = []
@@ -196,8 +202,12 @@ class MadeReader:
         for statement in root.named_children:
             self._top_level(statement)
         seen: set[int] = set()
-        for match in _MADE_WORDS.finditer(self.data):
-            node = root.descendant_for_byte_range(match.start(), match.start() + 1)
+        opens = [m.start() for m in _CALL_OPEN.finditer(self.data)]
+        opens += [m.end() - 1 for m in _SUPER.finditer(self.data)]  # any arguments
+        for paren in sorted(opens):
+            if not self._named_call(paren):
+                continue  # `console.log('…')`, `this.x('…')`: nothing the file binds
+            node = root.descendant_for_byte_range(paren, paren + 1)
             call = _enclosing_call(node)
             if call is not None and call.id not in seen:
                 seen.add(call.id)
@@ -214,6 +224,22 @@ class MadeReader:
         ]
         return MadeFacts(
             tuple(self.templates), tuple(classes), tuple(self.calls), tuple(self.patches)
+        )
+
+    def _named_call(self, paren: int) -> bool:
+        """Whether the dotted name before the `(` at byte `paren` (a callee) starts with a name
+        the file binds, or is `super`: only such a call can reach a function or class of the
+        repository (a global's or `this.`'s cannot hand a template on here)."""
+        end = paren
+        while end > 0 and self.data[end - 1] in b" \t\r\n":
+            end -= 1
+        start = end
+        while start > 0 and self.data[start - 1] in _CHAIN:
+            start -= 1
+        name = self.data[start:end]
+        head = name.split(b".", 1)[0].decode("ascii", "replace")
+        return (
+            head == "super" or name.endswith(b"inherits") or (head != "this" and self.known(head))
         )
 
     def _top_level(self, statement: _Node) -> None:
@@ -454,12 +480,14 @@ def _dotted(node: _Node | None, text: Callable[[_Node], str]) -> tuple[str, ...]
 
 @dataclass(frozen=True)
 class Expanded:
-    """What `expand` found: the models, the findings `(file, line, detail)`, and the classes
-    and functions a further file may extend or call to make more (`(file, name)`)."""
+    """What `expand` found: the models, the findings `(file, line, detail)`, the functions
+    and classes a template sits in (`owners`, `(file, name)`: a further file may call or extend
+    them) and the classes that extend one (`subclasses`: a further file may extend them)."""
 
     models: list[MadeModel]
     gaps: list[tuple[str, int, str]]
     owners: set[tuple[str, str]]
+    subclasses: set[tuple[str, str]]
 
 
 @dataclass(frozen=True)
@@ -491,6 +519,7 @@ def expand(
     made: dict[tuple[str, str, int], MadeModel] = {}
     gaps: list[tuple[str, int, str]] = []
     owners: set[tuple[str, str]] = set()
+    subclasses: set[tuple[str, str]] = set()
     # (file, owner) -> {key: (explicit, template file, template line)}
     templates: dict[Target, dict[str, tuple[bool, str, int]]] = {}
     named: set[tuple[str, int]] = set()  # templates that named something
@@ -539,7 +568,7 @@ def expand(
                 chain = _chain(cls_key, classes, base_of)
                 if (path, owner) not in chain:
                     continue
-                owners.add(cls_key)
+                subclasses.add(cls_key)
                 given = _value(key, chain, classes, 0)
                 if given is not None:
                     named.add((t_path, t_line))
@@ -571,7 +600,7 @@ def expand(
                     "subclass the reader follows gives as a string"
                 )
                 gaps.append((t_path, t_line, detail))
-    return Expanded(list(made.values()), sorted(set(gaps)), owners)
+    return Expanded(list(made.values()), sorted(set(gaps)), owners, subclasses - owners)
 
 
 def _chain(

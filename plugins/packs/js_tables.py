@@ -43,7 +43,16 @@ from dataclasses import dataclass, replace
 import tree_sitter
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
-from .js_made_models import NO_MADE, MadeFacts, MadeReader, Patch, expand, may_make, module_stem
+from .js_made_models import (
+    NO_MADE,
+    Expanded,
+    MadeFacts,
+    MadeReader,
+    Patch,
+    expand,
+    may_make,
+    module_stem,
+)
 from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
 from .prisma_schema import PrismaModel, implicit_relation_tables, prisma_models
 from .routes.js_facts import JS_SUFFIXES, parse_tree
@@ -371,7 +380,7 @@ class _Reader:
         self.joins: list[JoinSide] = []
         self.prefixes: list[tuple[str, int]] = []  # TypeORM `entityPrefix` values
         self.renamers: list[tuple[str, int]] = []  # a naming strategy's own tableName()
-        self.made = MadeReader(data, self.text, self._literal)
+        self.made = MadeReader(data, self.text, self._literal, self._binds)
         self.node_paths: list[str] = []  # `process.env.NODE_PATH = …` folders
 
     def read(self, root: _Node) -> FileFacts:
@@ -529,6 +538,10 @@ class _Reader:
             elif (literal := self._literal(right)) is not None:
                 self.consts[target] = literal
                 self.exports[name] = target
+
+    def _binds(self, name: str) -> bool:
+        """Whether the file binds `name` at its top (an import, a declaration)."""
+        return name in self.imports or name in self.values or name in self.bound
 
     def _node_path(self, value: _Node) -> None:
         """`process.env.NODE_PATH = __dirname` (or `path.join(__dirname, 'src')`, `resolve`):
@@ -1633,7 +1646,7 @@ def _made(
     expanded = expand(made, call, base, relevant, origin)
     for path, line, detail in expanded.gaps:
         gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
-    words = _made_words(expanded.owners, [p for _, m in made for p in m.patches])
+    words = _made_words(expanded, [p for _, m in made for p in m.patches])
     return [
         _Named(
             "collection",
@@ -1648,13 +1661,33 @@ def _made(
     ], words
 
 
-def _made_words(owners: Collection[tuple[str, str]], patches: Sequence[Patch]) -> frozenset[str]:
+def _specifier_ends(stem: str) -> tuple[str, ...]:
+    """How an import specifier naming a module of that stem ends (`'./base'`, `"lib/base.js"`,
+    `'./users/index'` for a folder's index, a bare `'base'`): the module's name as a word only
+    where a specifier can spell it, not everywhere the word occurs."""
+    return (
+        f"/{stem}'",
+        f'/{stem}"',
+        f"/{stem}`",
+        f"/{stem}.",
+        f"/{stem}/",
+        f"'{stem}'",
+        f'"{stem}"',
+    )
+
+
+def _made_words(expanded: Expanded, patches: Sequence[Patch]) -> frozenset[str]:
     """What a file that calls or extends a model-making function or class spells: its name,
-    or the name of its module (its file, or its folder for an index file); and the attribute a
-    module's function is set as (`app.db = model`)."""
-    words = {patch.attr for patch in patches}
-    for path, owner in owners:
-        words.update((owner.split(".")[0], module_stem(path)))
+    or the name of its module (its file, or its folder for an index file: a default import
+    under another name); a class extending one, by its name (a default import of it under
+    another name is not looked for: the names of such files are common words); and the
+    attribute a model-making function is set as on a module (`app.db = model`)."""
+    names = {owner.split(".")[0] for _, owner in expanded.owners}
+    words = {patch.attr for patch in patches if patch.function in names}
+    for path, owner in expanded.owners:
+        words.add(owner.split(".")[0])
+        words.update(_specifier_ends(module_stem(path)))
+    words.update(name for _, name in expanded.subclasses)
     words.discard("")
     return frozenset(words)
 
