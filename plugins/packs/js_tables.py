@@ -250,6 +250,7 @@ class KnexOp:
     new_name: str = ""
     ref: NameRef | None = None  # `name` imported from another module
     new_ref: NameRef | None = None  # `new_name` likewise
+    column_refs: tuple[NameRef, ...] = ()  # columns named by constants of other modules
 
 
 @dataclass(frozen=True)
@@ -995,8 +996,10 @@ class _Reader:
                 KnexOp("rename", name, self._line(at), new_name=new_name, ref=ref, new_ref=new_ref)
             )
         elif op == "create":
-            columns = self._knex_columns(args[1]) if len(args) > 1 else ()
-            self.knex_ops.append(KnexOp("create", name, self._line(at), columns, ref=ref))
+            columns, refs = self._knex_columns(args[1]) if len(args) > 1 else ((), ())
+            self.knex_ops.append(
+                KnexOp("create", name, self._line(at), columns, ref=ref, column_refs=refs)
+            )
         else:
             self.knex_ops.append(KnexOp("drop", name, self._line(at), ref=ref))
 
@@ -1057,9 +1060,11 @@ class _Reader:
             parent = parent.parent
         return False
 
-    def _knex_columns(self, callback: _Node) -> tuple[str, ...]:
+    def _knex_columns(self, callback: _Node) -> tuple[tuple[str, ...], tuple[NameRef, ...]]:
+        """The columns a `createTable` callback adds: their names, and those named by
+        constants of other modules (`t.string(Fields.email)`), settled at link time."""
         if callback.type not in ("arrow_function", "function_expression", "function"):
-            return ()
+            return (), ()
         parameters = callback.child_by_field_name("parameters")
         parameter = callback.child_by_field_name("parameter")
         if parameter is None and parameters is not None and parameters.named_children:
@@ -1067,9 +1072,10 @@ class _Reader:
             if parameter.type in ("required_parameter", "optional_parameter"):
                 parameter = parameter.child_by_field_name("pattern")
         if parameter is None or parameter.type != "identifier":
-            return ()
+            return (), ()
         table = self.text(parameter)
         columns: list[str] = []
+        refs: list[NameRef] = []
         for node in _walk(callback):
             if node.type != "call_expression":
                 continue
@@ -1090,10 +1096,12 @@ class _Reader:
                 columns += ["created_at", "updated_at"]
                 continue
             first = arguments.named_children[0] if arguments.named_children else None
-            column = self._literal(first)
-            if column is not None:
+            column = self._name(first)
+            if isinstance(column, NameRef):
+                refs.append(column)
+            elif column is not None:
                 columns.append(column)
-        return tuple(dict.fromkeys(columns))
+        return tuple(dict.fromkeys(columns)), tuple(dict.fromkeys(refs))
 
     # Mongoose
 
@@ -1803,7 +1811,7 @@ class _Schemas:
         """`facts` with every imported name (`NameRef`) replaced by its value; one that is
         not found is a finding at its place, and its table or collection is left out."""
         if (
-            not any(op.ref or op.new_ref for op in facts.knex)
+            not any(op.ref or op.new_ref or op.column_refs for op in facts.knex)
             and not any(m.table_ref for m in facts.sequelize)
             and not any(c.ref for c in facts.claims)
         ):
@@ -1823,6 +1831,8 @@ class _Schemas:
             name = value(op.ref, op.line, f"a knex {op.op} of a table")
             new_name = value(op.new_ref, op.line, "a knex rename of a table")
             if name is not None and new_name is not None:
+                named = (self.constant(path, r) for r in op.column_refs)
+                columns = (*op.columns, *(c for c in named if c is not None))
                 knex.append(
                     replace(
                         op,
@@ -1830,6 +1840,8 @@ class _Schemas:
                         new_name=new_name or op.new_name,
                         ref=None,
                         new_ref=None,
+                        columns=tuple(dict.fromkeys(columns)),
+                        column_refs=(),
                     )
                 )
         models: list[SequelizeModel] = []

@@ -588,7 +588,8 @@ def test_table_names_imported_from_modules_and_workspace_packages(
     re-exports, a namespace import, a CommonJS `require(…).X`, a tsconfig `paths` alias; a TS
     `enum` member, an `as const` object's nested member, a `module.exports` object's member.
     A rename follows the constants too; a name from a package the repository does not hold,
-    or an enum member that is a number, is a finding at its call."""
+    or an enum member that is a number, is a finding at its call. A knex column named by such
+    a constant is a column (its `pii` signal too)."""
     assert sorted(_named(document, "imported-names/")) == [
         ("collection", "evt_stream", 5),
         ("table", "acct_accounts", 7),
@@ -606,9 +607,11 @@ def test_table_names_imported_from_modules_and_workspace_packages(
         if location["path"].startswith("imported-names/")
     )
     assert flagged == [
-        ("imported-names/server/migrations/001_init.js", 13),  # `@acme/absent`: not the repo's
+        ("imported-names/server/migrations/001_init.js", 14),  # `@acme/absent`: not the repo's
         ("imported-names/server/migrations/002_rename.ts", 9),  # `TableName.Counter`: a number
     ]
+    signals = {s["resource"]: s["value"] for s in document["classificationSignals"]}
+    assert signals["table:audit_trail"] == "caller_phone"  # `t.string(Audit.trail.phone)`
 
 
 def test_mongoose_models_made_by_the_projects_own_classes_and_factories(
