@@ -53,7 +53,8 @@ class ClassFacts:
     name: str
     line: int
     base: tuple[str, ...] | None = None
-    returns: tuple[tuple[str, str, int], ...] = ()  # (method, literal, line of the return)
+    # (method, the literal it returns or None when it computes one, line of the return)
+    returns: tuple[tuple[str, str | None, int], ...] = ()
     assigns: tuple[tuple[str, str], ...] = ()  # (property, value key)
 
 
@@ -121,7 +122,7 @@ class MadeReader:
         self.classes: dict[str, ClassFacts] = {}
         self.calls: list[CallSite] = []
         self.patches: list[Patch] = []
-        self.returns: dict[str, list[tuple[str, str, int]]] = {}  # ES5 `C.prototype.m = …`
+        self.returns: dict[str, list[tuple[str, str | None, int]]] = {}  # ES5 `C.prototype.m`
         self.bases: dict[str, tuple[str, ...]] = {}  # ES5 `util.inherits(C, B)`
 
     # --- templates (called by the tables reader at a `model()` it cannot name)
@@ -276,7 +277,7 @@ class MadeReader:
                     (c for c in clause.named_children), None
                 )
                 base = _dotted(value, self.text) if value is not None else None
-        returns: list[tuple[str, str, int]] = []
+        returns: list[tuple[str, str | None, int]] = []
         assigns: list[tuple[str, str]] = []
         body = node.child_by_field_name("body")
         for member in body.named_children if body is not None else ():
@@ -287,8 +288,10 @@ class MadeReader:
                 continue
             if self.text(method) == "constructor":
                 assigns += self._assigns(member)
-            elif (returned := self._returned(member)) is not None:
-                returns.append((self.text(method), *returned))
+            else:
+                returned = self._returned(member)
+                line = member.start_point.row + 1
+                returns.append((self.text(method), *(returned or (None, line))))
         self.classes[cls] = ClassFacts(
             cls, node.start_point.row + 1, base, tuple(returns), tuple(assigns)
         )
@@ -353,9 +356,8 @@ class MadeReader:
         if dotted is None or right is None:
             return
         if len(dotted) == 3 and dotted[1] == "prototype" and right.type in _FUNCTIONS:
-            returned = self._returned(right)
-            if returned is not None:
-                self.returns.setdefault(dotted[0], []).append((dotted[2], *returned))
+            returned = self._returned(right) or (None, node.start_point.row + 1)
+            self.returns.setdefault(dotted[0], []).append((dotted[2], *returned))
         elif len(dotted) == 2 and dotted[1] == "prototype":
             created = (
                 _dotted(_first_argument(right), self.text)
@@ -570,9 +572,17 @@ def expand(
                     continue
                 subclasses.add(cls_key)
                 given = _value(key, chain, classes, 0)
-                if given is not None:
+                if given is None:
+                    continue
+                name, at_path, at_line = given
+                if name is None:  # the class computes the name
+                    detail = (
+                        f"{cls_key[1]} gives the name of the Mongoose model {owner} makes "
+                        f"({key[len('this:') :]}) by an expression"
+                    )
+                    gaps.append((at_path, at_line, detail))
+                else:
                     named.add((t_path, t_line))
-                    name, at_path, at_line = given
                     made.setdefault(
                         (name, at_path, at_line),
                         MadeModel(name, explicit, at_path, at_line, cls_key[1]),
@@ -621,9 +631,10 @@ def _chain(
 
 def _value(
     key: str, chain: list[Target], classes: dict[Target, ClassFacts], depth: int
-) -> tuple[str, str, int] | None:
+) -> tuple[str | None, str, int] | None:
     """What `this.p` / `this.m()` is for an instance of `chain[0]`: the nearest class of the
-    chain that defines the method (or assigns the property)."""
+    chain that defines the method (or assigns the property); a method the chain's last class
+    (the template's, as far as bases are found) computes is its abstract default: nothing."""
     if depth > 4:
         return None
     member = key[len("this:") :]
@@ -633,8 +644,10 @@ def _value(
             continue
         if member.endswith("()"):
             found = next((r for r in cls.returns if r[0] == member[:-2]), None)
-            if found is not None:
+            if found is not None and (found[1] is not None or at != chain[-1]):
                 return found[1], at[0], found[2]
+            if found is not None:  # the chain's root computes it: an abstract default
+                return None
             continue
         assigned = next((v for p, v in cls.assigns if p == member), None)
         if assigned is None:

@@ -628,7 +628,7 @@ def test_mongoose_models_made_by_the_projects_own_classes_and_factories(
     `super(…)`; a bare `require('models/entity')` under the folder the app sets as
     `process.env.NODE_PATH` (the module resolver's `node_paths`). A template nothing names,
     and a subclass of a template class whose module is not found, are findings at their
-    place."""
+    place, and so is a subclass whose overriding method computes the name."""
     assert sorted(_named(document, "made-models/")) == [
         ("collection", "audits", 4),
         ("collection", "billing_invoice", 5),
@@ -650,5 +650,6 @@ def test_mongoose_models_made_by_the_projects_own_classes_and_factories(
     )
     assert flagged == [
         ("made-models/factory/define.ts", 16),  # `orphan(label)`: never called
+        ("made-models/models/dynamic-invoice.js", 6),  # a subclass computes the name
         ("made-models/plugins/ext.js", 4),  # extends `Entity` from a module not found
     ]
