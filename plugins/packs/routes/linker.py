@@ -1679,6 +1679,10 @@ class _RouteResolver:
         """The scanned file an `import`/`require` names (`js_modules.JsModules.file`)."""
         return self.js_modules.file(importer, specifier)
 
+    def _js_path(self, joined: str) -> str | None:
+        """The scanned file a repository path names as a module (`JsModules.path`)."""
+        return self.js_modules.path(joined)
+
     def _js_declared_in(
         self, file: str, name: str, candidates: frozenset[str], depth: int = 0
     ) -> str | None:
