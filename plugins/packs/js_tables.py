@@ -43,15 +43,30 @@ from dataclasses import dataclass, replace
 import tree_sitter
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
+from .js_made_models import (
+    NO_MADE,
+    Expanded,
+    MadeFacts,
+    MadeReader,
+    Patch,
+    expand,
+    may_make,
+    module_stem,
+)
 from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
 from .prisma_schema import PrismaModel, implicit_relation_tables, prisma_models
 from .routes.js_facts import JS_SUFFIXES, parse_tree
+from .routes.js_modules import JsModules
+from .routes.manifests import MANIFEST, is_manifest, manifest_facts
+from .routes.model import ModuleFacts
+from .routes.tsconfig import config_facts, is_config
 from .scan import DocumentPieces, JSONObject
 from .tables import UNRESOLVED_TABLE_NAME, Gap, gap_findings
 
 _Node = tree_sitter.Node
 
-SUFFIXES = (*JS_SUFFIXES, ".prisma")
+SUFFIXES = (*JS_SUFFIXES, ".prisma", MANIFEST)  # manifests: parsed when linking asks
+NAMED = is_config  # `tsconfig*.json`/`jsconfig*.json`: parsed when linking asks, too
 
 # The bytes that each ORM's constructs need (the pre-filter, and the reader's own gate, so a
 # pre-filtered scan equals the parse-all one by construction).
@@ -86,8 +101,13 @@ NEST_MONGOOSE_SEED = b"@nestjs/mongoose"  # `@Schema()` classes (within the Mong
 def admits(path: str, data: bytes) -> bool:
     """Whether a file's bytes can declare (or drop, or rename) a table or collection, or pass
     one declared elsewhere on (`export … from`: a barrel a TypeORM relation or a Mongoose
-    schema is imported through)."""
+    schema is imported through). A module of constants a table name is imported from, a
+    manifest and a project config are parsed when linking asks for them."""
     if path.endswith(".prisma"):
+        return True
+    if is_manifest(path) or is_config(path):
+        return False
+    if NODE_PATH_SEED in data:  # where bare imports resolve: read wherever it is set
         return True
     return _declares(data) or _REEXPORT.search(data) is not None or _imports_orm(data)
 
@@ -174,6 +194,20 @@ def _barrel(data: bytes) -> FileFacts:
 
 
 @dataclass(frozen=True)
+class NameRef:
+    """A table name the file imports: `name` of `module` as the file imports it (`default`
+    for `module.exports`), then the attributes read off it (`TableName.Users`: `("Users",)`);
+    settled at link time through the module resolver and the constants of the file it names."""
+
+    module: str
+    name: str
+    attrs: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        return ".".join((self.name, *self.attrs)) + f" from {self.module!r}"
+
+
+@dataclass(frozen=True)
 class SequelizeModel:
     """A Sequelize model: its name is settled at link time, when the global `define` options
     (`SequelizeDefaults`) are known."""
@@ -184,6 +218,7 @@ class SequelizeModel:
     table: str | None  # `tableName`
     freeze: bool | None  # `freezeTableName`, None when not given
     underscored: bool | None
+    table_ref: NameRef | None = None  # `tableName` imported from another module
 
 
 @dataclass(frozen=True)
@@ -203,6 +238,7 @@ class Claim:
     orm: str
     columns: tuple[str, ...]
     schema_from: tuple[str, str] | None = None  # Mongoose: (module, name) the schema is imported as
+    ref: NameRef | None = None  # the name imported from another module (`name` is then "")
 
 
 @dataclass(frozen=True)
@@ -212,6 +248,9 @@ class KnexOp:
     line: int
     columns: tuple[str, ...] = ()
     new_name: str = ""
+    ref: NameRef | None = None  # `name` imported from another module
+    new_ref: NameRef | None = None  # `new_name` likewise
+    column_refs: tuple[NameRef, ...] = ()  # columns named by constants of other modules
 
 
 @dataclass(frozen=True)
@@ -257,6 +296,12 @@ class FileFacts:
     entity_prefixes: tuple[tuple[str, int], ...] = ()  # TypeORM `entityPrefix: '…'` (, line)
     table_renamers: tuple[tuple[str, int], ...] = ()  # a TypeORM naming strategy's tableName()
     orm_imports: tuple[tuple[str, str, int], ...] = ()  # (ORM, package, line) the file imports
+    # top-level string constants: `const A = 'a'`, `enum E { A = 'a' }` as `E.A`, the string
+    # members of a `const O = { … }` (`as const` too) as `O.k`, `O.k.j`
+    constants: tuple[tuple[str, str], ...] = ()
+    module: ModuleFacts | None = None  # a manifest's or a project config's facts
+    made: MadeFacts = NO_MADE  # models made through the project's own classes and functions
+    node_paths: tuple[str, ...] = ()  # `process.env.NODE_PATH = __dirname`: folders it sets
 
 
 EMPTY = FileFacts()
@@ -267,9 +312,18 @@ def extract(path: str, source: str) -> FileFacts:
         models = prisma_models(source)
         claims = (Claim("table", m.table, m.line, m.model, "prisma", m.columns) for m in models)
         return FileFacts(claims=tuple(claims), prisma=models)
+    if is_manifest(path):
+        return FileFacts(module=manifest_facts(source))
+    if is_config(path):
+        return FileFacts(module=config_facts(source))
     data = source.encode("utf-8", "surrogatepass")
     uses = _orm_imports(data)
-    if not _declares(data):
+    if (
+        not _declares(data)
+        and not _exports_constants(data)
+        and not may_make(data)
+        and NODE_PATH_SEED not in data
+    ):
         if _REEXPORT.search(data) is None:
             return FileFacts(orm_imports=uses) if uses else EMPTY
         return replace(_barrel(data), orm_imports=uses)
@@ -280,6 +334,15 @@ def extract(path: str, source: str) -> FileFacts:
         if m.group(1) is None
     )
     return replace(facts, stars=stars) if stars and (facts.exports or facts.imports) else facts
+
+
+NODE_PATH_SEED = b"NODE_PATH"
+
+
+def _exports_constants(data: bytes) -> bool:
+    """Whether a file can export a string constant a table name is imported as (read only
+    when admitted or when linking asks for it: a module of constants declares no table)."""
+    return b"export" in data and any(word in data for word in (b"const", b"enum", b"exports"))
 
 
 # --- JavaScript / TypeScript ----------------------------------------------------------------
@@ -318,6 +381,8 @@ class _Reader:
         self.joins: list[JoinSide] = []
         self.prefixes: list[tuple[str, int]] = []  # TypeORM `entityPrefix` values
         self.renamers: list[tuple[str, int]] = []  # a naming strategy's own tableName()
+        self.made = MadeReader(data, self.text, self._literal, self._binds)
+        self.node_paths: list[str] = []  # `process.env.NODE_PATH = …` folders
 
     def read(self, root: _Node) -> FileFacts:
         """Bindings from the file's top; then only the nodes at a word a construct needs
@@ -338,11 +403,14 @@ class _Reader:
             gaps=tuple(self.gaps),
             mongoose_unpluralized=self.unpluralized,
             schemas=self._schema_decls() if self.mongoose else (),
-            exports=tuple(sorted(self.exports.items())) if self.mongoose or self.typeorm else (),
-            imports=tuple(sorted(self.imports.items())) if self.mongoose or self.typeorm else (),
+            exports=tuple(sorted(self.exports.items())),
+            imports=tuple(sorted(self.imports.items())),
             joins=tuple(self.joins),
             entity_prefixes=tuple(self.prefixes),
             table_renamers=tuple(self.renamers),
+            constants=tuple(sorted(self.consts.items())),
+            made=self.made.read(root) if self.made.templates or may_make(self.data) else NO_MADE,
+            node_paths=tuple(self.node_paths),
         )
 
     def _top_level(self, statement: _Node) -> None:
@@ -372,6 +440,8 @@ class _Reader:
                 if declarator.type == "variable_declarator":
                     self._bind(declarator)
                     self._require(declarator)
+        elif statement.type == "enum_declaration":
+            self._enum(statement)
         elif statement.type in _CLASSES or statement.type == "function_declaration":
             name = statement.child_by_field_name("name")
             if name is not None:
@@ -447,17 +517,52 @@ class _Reader:
         if left is None or right is None:
             return
         target = self.text(left)
+        if target == "process.env.NODE_PATH":
+            self._node_path(right)
+            return
         if target == "module.exports":
             if right.type == "identifier":
                 self.exports["default"] = self.text(right)
             elif right.type == "object":
+                self._flatten(target, right)
                 for key, value in self._fields(right).items():
                     if value is None:
                         self.exports[key] = key
                     elif value.type == "identifier":
                         self.exports[key] = self.text(value)
-        elif target.startswith(("exports.", "module.exports.")) and right.type == "identifier":
-            self.exports[target.rsplit(".", 1)[1]] = self.text(right)
+                    elif f"{target}.{key}" in self.consts or value.type == "object":
+                        self.exports[key] = f"{target}.{key}"
+        elif target.startswith(("exports.", "module.exports.")):
+            name = target.rsplit(".", 1)[1]
+            if right.type == "identifier":
+                self.exports[name] = self.text(right)
+            elif (literal := self._literal(right)) is not None:
+                self.consts[target] = literal
+                self.exports[name] = target
+
+    def _binds(self, name: str) -> bool:
+        """Whether the file binds `name` at its top (an import, a declaration)."""
+        return name in self.imports or name in self.values or name in self.bound
+
+    def _node_path(self, value: _Node) -> None:
+        """`process.env.NODE_PATH = __dirname` (or `path.join(__dirname, 'src')`, `resolve`):
+        the app makes bare imports resolve under that folder (with `Module._initPaths()`)."""
+        folder = posixpath.dirname(self.path)
+        if value.type == "call_expression":
+            callee = value.child_by_field_name("function")
+            args = [a for a in (value.child_by_field_name("arguments") or value).named_children]
+            if callee is None or self.text(callee).rsplit(".", 1)[-1] not in ("join", "resolve"):
+                return
+            if not args or self.text(args[0]) != "__dirname":
+                return
+            parts = [self._literal(a) for a in args[1:]]
+            if any(p is None for p in parts):
+                return
+            folder = posixpath.normpath(posixpath.join(folder, *(p or "" for p in parts)))
+        elif value.type != "identifier" or self.text(value) != "__dirname":
+            return
+        if not folder.startswith(".."):
+            self.node_paths.append("" if folder == "." else folder)
 
     def _export_clause(self, statement: _Node) -> None:
         """`export { A, B as C }`, `export { A } from './m'`, `export default X`."""
@@ -572,6 +677,80 @@ class _Reader:
         literal = self._literal(value, follow=False)
         if literal is not None:
             self.consts.setdefault(self.text(name), literal)
+        elif (obj := self._object(value)) is not None:  # `{ … }`, `{ … } as const`
+            self._flatten(self.text(name), obj)
+
+    def _flatten(self, prefix: str, obj: _Node, depth: int = 0) -> None:
+        """The string members of an object literal, nested ones too, as `prefix.key`."""
+        for key, value in self._fields(obj).items():
+            if value is None or key == "..." or depth > 4:
+                continue
+            literal = self._literal(value)
+            if literal is not None:
+                self.consts.setdefault(f"{prefix}.{key}", literal)
+            elif (inner := self._object(value)) is not None:
+                self._flatten(f"{prefix}.{key}", inner, depth + 1)
+
+    def _enum(self, statement: _Node) -> None:
+        """A TypeScript `enum E { A = 'a' }`: its string members as `E.A`."""
+        name, body = statement.child_by_field_name("name"), statement.child_by_field_name("body")
+        if name is None or body is None:
+            return
+        self.bound.add(self.text(name))
+        for member in body.named_children:
+            key, value = member.child_by_field_name("name"), member.child_by_field_name("value")
+            literal = self._literal(value) if member.type == "enum_assignment" else None
+            if key is not None and literal is not None:
+                self.consts.setdefault(f"{self.text(name)}.{self._key(key)}", literal)
+
+    def _key(self, key: _Node) -> str:
+        return (self._literal(key, follow=False) if key.type == "string" else None) or self.text(
+            key
+        )
+
+    def _dotted(self, node: _Node) -> list[str] | None:
+        """`A.b.c` (and `A['b']`) as its names, None for anything else."""
+        parts: list[str] = []
+        while True:
+            while node.type in _TRANSPARENT and node.named_children:
+                node = node.named_children[0]
+            if node.type == "identifier":
+                return [self.text(node), *reversed(parts)]
+            if node.type == "member_expression":
+                prop, owner = (
+                    node.child_by_field_name("property"),
+                    node.child_by_field_name("object"),
+                )
+                if prop is None or owner is None:
+                    return None
+                parts.append(self.text(prop))
+            elif node.type == "subscript_expression":
+                index, owner = node.child_by_field_name("index"), node.child_by_field_name("object")
+                key = self._literal(index, follow=False) if index is not None else None
+                if key is None or owner is None:
+                    return None
+                parts.append(key)
+            else:
+                return None
+            node = owner
+
+    def _name(self, node: _Node | None) -> str | NameRef | None:
+        """A table name: its value when the file knows it (`_literal`), else what it is
+        imported as (`NameRef`: a constant, an enum member or an object's member of another
+        module), else None."""
+        literal = self._literal(node)
+        if literal is not None or node is None:
+            return literal
+        dotted = self._dotted(node)
+        if dotted is None or dotted[0] not in self.imports or dotted[0] in self.consts:
+            return None
+        module, name = self.imports[dotted[0]]
+        attrs = tuple(dotted[1:])
+        if name == "*":  # `import * as T from …`: `T.Users` is the module's `Users`
+            if not attrs:
+                return None
+            name, attrs = attrs[0], attrs[1:]
+        return NameRef(module, name, attrs)
 
     def _literal(self, node: _Node | None, *, follow: bool = True) -> str | None:
         """A string's value: a literal, a template without substitutions, or (with `follow`)
@@ -588,8 +767,9 @@ class _Reader:
             if any(part.type == "template_substitution" for part in node.named_children):
                 return None
             return self.text(node)[1:-1]
-        if follow and node.type == "identifier":
-            return self.consts.get(self.text(node))
+        if follow and node.type in ("identifier", "member_expression", "subscript_expression"):
+            dotted = self._dotted(node)
+            return self.consts.get(".".join(dotted)) if dotted is not None else None
         return None
 
     def _line(self, node: _Node) -> int:
@@ -731,11 +911,12 @@ class _Reader:
         columns: tuple[str, ...] = (),
     ) -> None:
         table: str | None = None
+        table_ref: NameRef | None = None
         freeze = underscored = None
         if options is not None:
             fields = self._fields(options)
             if "tableName" in fields:
-                table = self._literal(fields["tableName"])
+                table, table_ref = _split(self._name(fields["tableName"]))
                 if table is None:
                     self._gap(node, "a Sequelize tableName given by an expression")
                     return
@@ -749,7 +930,13 @@ class _Reader:
             return
         self.models.append(
             SequelizeModel(
-                name, self._line(node), columns or self._keys(attrs), table, freeze, underscored
+                name,
+                self._line(node),
+                columns or self._keys(attrs),
+                table,
+                freeze,
+                underscored,
+                table_ref,
             )
         )
 
@@ -796,21 +983,25 @@ class _Reader:
         callee = node.child_by_field_name("function")
         prop = callee.child_by_field_name("property") if callee is not None else None
         at = prop if prop is not None else node  # a chain's call starts where the chain does
-        name = self._literal(args[0])
+        name, ref = _split(self._name(args[0]))
         if name is None:
             self._gap(at, f"a knex {method}() names its table with an expression")
             return
         if op == "rename":
-            new_name = self._literal(args[1]) if len(args) > 1 else None
+            new_name, new_ref = _split(self._name(args[1]) if len(args) > 1 else None)
             if new_name is None:
                 self._gap(at, "a knex renameTable() to a name given by an expression")
                 return
-            self.knex_ops.append(KnexOp("rename", name, self._line(at), new_name=new_name))
+            self.knex_ops.append(
+                KnexOp("rename", name, self._line(at), new_name=new_name, ref=ref, new_ref=new_ref)
+            )
         elif op == "create":
-            columns = self._knex_columns(args[1]) if len(args) > 1 else ()
-            self.knex_ops.append(KnexOp("create", name, self._line(at), columns))
+            columns, refs = self._knex_columns(args[1]) if len(args) > 1 else ((), ())
+            self.knex_ops.append(
+                KnexOp("create", name, self._line(at), columns, ref=ref, column_refs=refs)
+            )
         else:
-            self.knex_ops.append(KnexOp("drop", name, self._line(at)))
+            self.knex_ops.append(KnexOp("drop", name, self._line(at), ref=ref))
 
     def _on_schema(self, owner: _Node) -> bool:
         """Whether a call is made on a knex schema builder: `….schema`, `schema`, or a chain
@@ -869,9 +1060,11 @@ class _Reader:
             parent = parent.parent
         return False
 
-    def _knex_columns(self, callback: _Node) -> tuple[str, ...]:
+    def _knex_columns(self, callback: _Node) -> tuple[tuple[str, ...], tuple[NameRef, ...]]:
+        """The columns a `createTable` callback adds: their names, and those named by
+        constants of other modules (`t.string(Fields.email)`), settled at link time."""
         if callback.type not in ("arrow_function", "function_expression", "function"):
-            return ()
+            return (), ()
         parameters = callback.child_by_field_name("parameters")
         parameter = callback.child_by_field_name("parameter")
         if parameter is None and parameters is not None and parameters.named_children:
@@ -879,9 +1072,10 @@ class _Reader:
             if parameter.type in ("required_parameter", "optional_parameter"):
                 parameter = parameter.child_by_field_name("pattern")
         if parameter is None or parameter.type != "identifier":
-            return ()
+            return (), ()
         table = self.text(parameter)
         columns: list[str] = []
+        refs: list[NameRef] = []
         for node in _walk(callback):
             if node.type != "call_expression":
                 continue
@@ -902,21 +1096,31 @@ class _Reader:
                 columns += ["created_at", "updated_at"]
                 continue
             first = arguments.named_children[0] if arguments.named_children else None
-            column = self._literal(first)
-            if column is not None:
+            column = self._name(first)
+            if isinstance(column, NameRef):
+                refs.append(column)
+            elif column is not None:
                 columns.append(column)
-        return tuple(dict.fromkeys(columns))
+        return tuple(dict.fromkeys(columns)), tuple(dict.fromkeys(refs))
 
     # Mongoose
 
     def _mongoose_model(self, node: _Node, args: list[_Node]) -> None:
-        name = self._literal(args[0])
-        explicit = self._literal(args[2]) if len(args) > 2 else None
+        name, name_ref = _split(self._name(args[0]))
+        explicit, explicit_ref = _split(self._name(args[2]) if len(args) > 2 else None)
         if len(args) > 2 and explicit is None and args[2].type not in ("undefined", "null"):
-            self._gap(node, "a Mongoose model() names its collection with an expression")
+            if not self.made.template(node, args[2], explicit=True):
+                self._gap(node, "a Mongoose model() names its collection with an expression")
             return
         if name is None and explicit is None:
-            self._gap(node, "a Mongoose model() names its model with an expression")
+            if not self.made.template(node, args[0], explicit=False):
+                self._gap(node, "a Mongoose model() names its model with an expression")
+            return
+        if explicit_ref is not None or (explicit is None and name_ref is not None):
+            ref = explicit_ref or name_ref
+            orm = "mongoose" if explicit_ref is not None else "mongoose-plural"
+            line = self._line(node)
+            self.claims.append(Claim("collection", "", line, "", orm, (), ref=ref))
             return
         schema = self._schema(args[1])
         columns: tuple[str, ...] = ()
@@ -1002,31 +1206,33 @@ class _Reader:
                 return
             if callee is None or not self.typeorm or self.text(callee) not in _ENTITY:
                 continue
-            table: str | None
+            table: str | NameRef | None
             default = True  # named by the naming strategy, from the class
             if not arguments:
                 table = snake_case(model) if model else None
             elif (options := self._object(arguments[0])) is not None:
                 fields = self._fields(options)
                 if "name" in fields:
-                    table, default = self._literal(fields["name"]), False
+                    table, default = self._name(fields["name"]), False
                 elif "..." in fields:
                     table = None
                 else:
                     table = snake_case(model) if model else None
             else:
-                table, default = self._literal(arguments[0]), False
-            if table is None:
+                table, default = self._name(arguments[0]), False
+            name, ref = _split(table)
+            if name is None:
                 self._gap(decorator, "a TypeORM @Entity() whose table name is computed")
                 return
             self.claims.append(
                 Claim(
                     "table",
-                    table,
+                    name,
                     self._line(decorator),
                     model,
                     "typeorm-default" if default else "typeorm",
                     self._entity_columns(node),
+                    ref=ref,
                 )
             )
             self._join_tables(node, model)
@@ -1289,6 +1495,13 @@ _LOOK_AT = re.compile(
 `new` constructor, a decorator's name."""
 
 
+def _split(name: str | NameRef | None) -> tuple[str | None, NameRef | None]:
+    """A name as a literal (`ref` None) or as a reference (the literal `""` until linked)."""
+    if isinstance(name, NameRef):
+        return "", name
+    return name, None
+
+
 def _same(a: _Node | None, b: _Node) -> bool:
     return a is not None and a.id == b.id
 
@@ -1327,6 +1540,7 @@ def link(
     them), every file of `files` when not given."""
     schemas = _Schemas(files, paths)
     gaps: list[Gap] = []
+    files = [(path, schemas.settled(path, facts, gaps)) for path, facts in files]
     typeorm = _TypeormNames(files, gaps)
     joins = _Joins(files, schemas)
     defaults = [d for _, facts in files for d in facts.defaults]
@@ -1374,12 +1588,116 @@ def link(
                 knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
     named += knex_tables.values()
     named += _prisma_relation_tables(files)
+    made, words = _made(files, schemas, gaps, unpluralized)
+    named += made
     gaps += _unread_orms(files, named, gaps)
     for path, line, table, default in joins.tables(gaps):
         named += typeorm.named(
             path, line, table, "typeorm-default" if default else "typeorm", None, gaps
         )
-    return render(named, gaps)
+    linked = render(named, gaps)
+    linked.touched = frozenset(schemas.touched)
+    linked.words = words
+    return linked
+
+
+def _made(
+    files: Sequence[tuple[str, FileFacts]], schemas: _Schemas, gaps: list[Gap], unpluralized: bool
+) -> tuple[list[_Named], frozenset[str]]:
+    """The collections the project's own classes and functions make (`js_made_models`),
+    their names through `schemas` (the module resolver and the files' exports); and what a
+    file that calls or extends one of those classes and functions spells (`_made_words`)."""
+    made = [(path, facts.made) for path, facts in files if facts.made is not NO_MADE]
+    if not any(m.templates for _, m in made):
+        return [], frozenset()
+    imports = {path: dict(facts.imports) for path, facts in files}
+    patches = [(path, p) for path, m in made for p in m.patches]
+    relevant = {patch.attr for _, patch in patches}
+    class_names = {c.name for _, m in made for c in m.classes}
+
+    def named(path: str, dotted: tuple[str, ...], names: set[str]) -> bool:
+        imported = imports.get(path, {}).get(dotted[0])
+        if imported is None:
+            return dotted[-1] in names or dotted[0] in names
+        return dotted[-1] in names or imported[1] in names or module_stem(imported[0]) in names
+
+    def call(path: str, dotted: tuple[str, ...]) -> tuple[str, str] | None:
+        return target(path, dotted) if named(path, dotted, relevant) else None
+
+    def base(path: str, dotted: tuple[str, ...]) -> tuple[str, str] | None:
+        return target(path, dotted) if named(path, dotted, class_names) else None
+
+    def target(path: str, dotted: tuple[str, ...]) -> tuple[str, str] | None:
+        imported = imports.get(path, {}).get(dotted[0])
+        if imported is None:
+            return path, ".".join(dotted)
+        module, name = imported
+        if name in ("default", "*") and len(dotted) > 1:
+            found = schemas.declared(path, module, dotted[1])
+            if found is not None:
+                return found[0], ".".join((found[1], *dotted[2:]))
+            target_file = schemas.resolve(path, module)
+            for at, patch in patches:  # `obj.attr = fn` in a file importing the same module
+                obj = imports.get(at, {}).get(patch.obj)
+                if obj is None or patch.attr != dotted[1] or target_file is None:
+                    continue
+                if schemas.resolve(at, obj[0]) == target_file and len(dotted) < 8:
+                    return target(at, (patch.function, *dotted[2:]))
+            return None
+        found = schemas.declared(path, module, name)
+        return (found[0], ".".join((found[1], *dotted[1:]))) if found is not None else None
+
+    def origin(path: str, dotted: tuple[str, ...]) -> str:
+        imported = imports.get(path, {}).get(dotted[0])
+        return module_stem(imported[0]) if imported is not None else ""
+
+    expanded = expand(made, call, base, relevant, origin)
+    for path, line, detail in expanded.gaps:
+        gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
+    words = _made_words(expanded, [p for _, m in made for p in m.patches])
+    return [
+        _Named(
+            "collection",
+            m.name if m.explicit or unpluralized else pluralize_mongoose(m.name),
+            m.path,
+            m.line,
+            m.model,
+            "mongoose",
+            (),
+        )
+        for m in expanded.models
+    ], words
+
+
+def _specifier_ends(stem: str) -> tuple[str, ...]:
+    """How an import specifier naming a module of that stem ends (`'./base'`, `"lib/base.js"`,
+    `'./users/index'` for a folder's index, a bare `'base'`): the module's name as a word only
+    where a specifier can spell it, not everywhere the word occurs."""
+    return (
+        f"/{stem}'",
+        f'/{stem}"',
+        f"/{stem}`",
+        f"/{stem}.",
+        f"/{stem}/",
+        f"'{stem}'",
+        f'"{stem}"',
+    )
+
+
+def _made_words(expanded: Expanded, patches: Sequence[Patch]) -> frozenset[str]:
+    """What a file that calls or extends a model-making function or class spells: its name,
+    or the name of its module (its file, or its folder for an index file: a default import
+    under another name); a class extending one, by its name (a default import of it under
+    another name is not looked for: the names of such files are common words); and the
+    attribute a model-making function is set as on a module (`app.db = model`)."""
+    names = {owner.split(".")[0] for _, owner in expanded.owners}
+    words = {patch.attr for patch in patches if patch.function in names}
+    for path, owner in expanded.owners:
+        words.add(owner.split(".")[0])
+        words.update(_specifier_ends(module_stem(path)))
+    words.update(name for _, name in expanded.subclasses)
+    words.discard("")
+    return frozenset(words)
 
 
 def _unread_orms(
@@ -1450,19 +1768,98 @@ def _prisma_relation_tables(files: Sequence[tuple[str, FileFacts]]) -> list[_Nam
     ]
 
 
-_JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
+_NO_MODULE = ModuleFacts("package")
 
 
 class _Schemas:
-    """The Mongoose schema a `model()` imports from another file of the scan, found as Node
-    finds the module (a relative path as a file, `.js` written for `.ts` too, else its folder's
-    index file) and through its exports and re-exports."""
+    """What a file imports from another file of the scan: the Mongoose schema a `model()`
+    names, a table name's constant (`NameRef`), a TypeORM relation's target; the module found by
+    the JavaScript readers' one resolver (`routes.js_modules`: relative files and folders,
+    tsconfig `paths`, the repository's workspace packages), then the name through the module's
+    exports and re-exports. Every file looked at is `touched` (parsed on demand)."""
 
     def __init__(
         self, files: Sequence[tuple[str, FileFacts]], paths: Collection[str] | None
     ) -> None:
         self.facts = dict(files)
         self.paths = set(paths) if paths is not None else set(self.facts)
+        self.touched: set[str] = set()
+        roots = sorted({root for _, facts in files for root in facts.node_paths})
+        self.resolver = JsModules(
+            self.paths, self._module_facts, touch=self.touched.add, node_paths=roots
+        )
+
+    def _module_facts(self, path: str) -> ModuleFacts:
+        self.touched.add(path)
+        facts = self.facts.get(path)
+        return facts.module if facts is not None and facts.module is not None else _NO_MODULE
+
+    def constant(self, importer: str, ref: NameRef) -> str | None:
+        """The string a `NameRef` of `importer` names, None when it is not one the files
+        hold (a module not found, not parsed yet, or a value that is no string constant)."""
+        found = self.declared(importer, ref.module, ref.name)
+        attrs = ref.attrs
+        if found is None and ref.name == "default" and attrs:  # `require(m).X`: exports.X
+            found = self.declared(importer, ref.module, attrs[0])
+            attrs = attrs[1:]
+        if found is None:
+            return None
+        target, local = found
+        return dict(self.facts[target].constants).get(".".join((local, *attrs)))
+
+    def settled(self, path: str, facts: FileFacts, gaps: list[Gap]) -> FileFacts:
+        """`facts` with every imported name (`NameRef`) replaced by its value; one that is
+        not found is a finding at its place, and its table or collection is left out."""
+        if (
+            not any(op.ref or op.new_ref or op.column_refs for op in facts.knex)
+            and not any(m.table_ref for m in facts.sequelize)
+            and not any(c.ref for c in facts.claims)
+        ):
+            return facts
+
+        def value(ref: NameRef | None, line: int, what: str) -> str | None:
+            if ref is None:
+                return ""
+            found = self.constant(path, ref)
+            if found is None:
+                detail = f"{what} is named by {ref.describe()}, no string constant the scanned files hold"
+                gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
+            return found
+
+        knex: list[KnexOp] = []
+        for op in facts.knex:
+            name = value(op.ref, op.line, f"a knex {op.op} of a table")
+            new_name = value(op.new_ref, op.line, "a knex rename of a table")
+            if name is not None and new_name is not None:
+                named = (self.constant(path, r) for r in op.column_refs)
+                columns = (*op.columns, *(c for c in named if c is not None))
+                knex.append(
+                    replace(
+                        op,
+                        name=name or op.name,
+                        new_name=new_name or op.new_name,
+                        ref=None,
+                        new_ref=None,
+                        columns=tuple(dict.fromkeys(columns)),
+                        column_refs=(),
+                    )
+                )
+        models: list[SequelizeModel] = []
+        for model in facts.sequelize:
+            table = value(model.table_ref, model.line, "a Sequelize tableName")
+            if table is not None:
+                models.append(replace(model, table=table or model.table, table_ref=None))
+        claims: list[Claim] = []
+        for claim in facts.claims:
+            name = value(claim.ref, claim.line, f"a {claim.orm.split('-')[0]} {claim.kind}")
+            if name is None:
+                continue
+            if claim.ref is not None and claim.orm == "mongoose-plural":
+                claim = replace(claim, name=name, model=name, ref=None)
+            elif claim.ref is not None:
+                claim = replace(claim, name=name, ref=None)
+            claims.append(claim)
+        return replace(facts, knex=tuple(knex), sequelize=tuple(models), claims=tuple(claims))
 
     def settle(self, path: str, claim: Claim, gaps: list[Gap]) -> Claim:
         """The claim named by the imported schema's `collection` option (else the plural of
@@ -1495,6 +1892,8 @@ class _Schemas:
         """The file and local name that `name` of `module` (as `importer` imports it) is
         declared as: through the module's exports, and its re-exports of further modules."""
         target = self._resolve(importer, module)
+        if target is not None:
+            self.touched.add(target)
         facts = self.facts.get(target) if target is not None else None
         if facts is None or target is None or depth > 8:
             return None
@@ -1511,16 +1910,14 @@ class _Schemas:
         return target, local
 
     def _resolve(self, importer: str, specifier: str) -> str | None:
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
-        if joined.startswith(".."):
-            return None
-        stem = joined
-        for ext in (".js", ".mjs", ".cjs"):
-            if joined.endswith(ext):
-                stem = joined[: -len(ext)]
-        candidates = [joined, *(stem + e for e in _JS_EXTENSIONS)]
-        candidates += [f"{joined}/index{e}" for e in _JS_EXTENSIONS]
-        return next((c for c in candidates if c in self.paths), None)
+        return self.resolver.file(importer, specifier)
+
+    def resolve(self, importer: str, specifier: str) -> str | None:
+        """The file `specifier` names from `importer` (touched)."""
+        found = self._resolve(importer, specifier)
+        if found is not None:
+            self.touched.add(found)
+        return found
 
 
 class _Joins:

@@ -445,7 +445,9 @@ class Scanner(Generic[F]):
                 if linked.words != words:
                     words = linked.words
                     holding.clear()
-                unjudged = [r for r in rels if words and r not in holding and r not in chosen]
+                # chosen files are judged too (by the last words): a parse error is reported
+                # where the last link's words ask for the file, in both modes alike
+                unjudged = [r for r in rels if words and r not in holding]
                 for number, rel in enumerate(unjudged):
                     if self._past_deadline(started) and not self.parse_all:
                         not_reached += unjudged[number:]  # may call what linking needs

@@ -384,9 +384,9 @@ def test_computed_names_are_findings_at_their_place(document: dict[str, Any]) ->
         ("computed/dynamic.js", 10),  # tableName from a template with a substitution
         ("computed/dynamic.js", 11),  # model(`${prefix}Thing`)
         ("computed/dynamic.js", 13),  # createTable(prefix + '_events')
-        ("computed/entity.ts", 5),  # @Entity(names.audit)
     ]
-    assert _named(document, "computed/") == []
+    # `@Entity(names.audit)`: a member of a top-level `const` object of the file is its value
+    assert _named(document, "computed/") == [("table", "audit_log", 5)]
     assert {f["code"] for f in document["findings"]} == {"UNRESOLVED_TABLE_NAME"}
 
 
@@ -530,6 +530,17 @@ SNIPPETS = [
     "export { S as T } from './m01';\n",
     "import { Entity, ManyToMany, JoinTable } from 'typeorm';\nimport { T } from './m02';\n"
     "@Entity()\nexport class T {}\n@Entity()\nexport class U { @ManyToMany(() => T) @JoinTable() ts; }\n",
+    # names from constants of another file; models made by a base class and a factory
+    "export const Names = { a: 'n_a' };\nexport enum E { B = 'n_b' }\n",
+    "const { Names, E } = require('./m00');\n"
+    "exports.up = (k) => k.schema.createTable(Names.a).createTable(E.B);\n",
+    "const mongoose = require('mongoose');\nclass Base { constructor() {"
+    " this.m = mongoose.model(this.getName(), new mongoose.Schema({})); } }\n"
+    "module.exports = Base;\n",
+    "const Base = require('./m01');\nclass Pet extends Base { getName() { return 'Pet'; } }\n",
+    "const { model } = require('mongoose');\nfunction make(n) { return model(n, {}); }\n"
+    "module.exports = make;\n",
+    "const make = require('./m02');\nmake('Dog');\n",
 ]
 
 
@@ -566,3 +577,79 @@ def test_knex_down_in_every_spelling_is_not_the_schema(tmp_path: Path) -> None:
         "  down: function (knex) { return knex.schema.createTable('ghost_c'); },\n};\n"
     )
     assert _named(_scan(tmp_path)[0], "") == [("table", "b", 2)]
+
+
+def test_table_names_imported_from_modules_and_workspace_packages(
+    document: dict[str, Any],
+) -> None:
+    """A table or collection named by a constant of another module, resolved by the routes
+    reader's module resolver: a workspace package by its `package.json` name (its `main` is
+    build output, its source found through `types`), through `export *` and `export { A as B }`
+    re-exports, a namespace import, a CommonJS `require(…).X`, a tsconfig `paths` alias; a TS
+    `enum` member, an `as const` object's nested member, a `module.exports` object's member.
+    A rename follows the constants too; a name from a package the repository does not hold,
+    or an enum member that is a number, is a finding at its call. A knex column named by such
+    a constant is a column (its `pii` signal too)."""
+    assert sorted(_named(document, "imported-names/")) == [
+        ("collection", "evt_stream", 5),
+        ("table", "acct_accounts", 7),
+        ("table", "acct_ledger", 8),
+        ("table", "audit_trail", 10),
+        ("table", "new_things", 6),
+        ("table", "rpt_reports", 4),
+        ("table", "web_sessions", 7),
+    ]
+    flagged = sorted(
+        (location["path"], location["line"])
+        for finding in document["findings"]
+        if finding["code"] == "UNRESOLVED_TABLE_NAME"
+        for location in finding["locations"]
+        if location["path"].startswith("imported-names/")
+    )
+    assert flagged == [
+        ("imported-names/server/migrations/001_init.js", 14),  # `@acme/absent`: not the repo's
+        ("imported-names/server/migrations/002_rename.ts", 9),  # `TableName.Counter`: a number
+    ]
+    signals = {s["resource"]: s["value"] for s in document["classificationSignals"]}
+    assert signals["table:audit_trail"] == "caller_phone"  # `t.string(Audit.trail.phone)`
+
+
+def test_mongoose_models_made_by_the_projects_own_classes_and_factories(
+    document: dict[str, Any],
+) -> None:
+    """Collections named through the project's own code (checked against mongoose 8 itself:
+    `modelNames()` and `.collection.name` after loading and instantiating the fixture): a base
+    constructor hands `this.label` (set from an overridden method) to a helper that a third
+    module sets as the application object's attribute, which calls `model(label, s, label)`; a
+    deeper subclass overrides again; `this.name = this.getName()` then `model(this.name, …)`
+    in an abstract TypeScript base, the subclass imported under another name; ES5
+    `util.inherits` with `Base.call(this)` and a prototype method; a factory function (a
+    default `require`, an aliased named import), a constructor's parameter given by `new` and by
+    `super(…)`; a bare `require('models/entity')` under the folder the app sets as
+    `process.env.NODE_PATH` (the module resolver's `node_paths`). A template nothing names,
+    and a subclass of a template class whose module is not found, are findings at their
+    place, and so is a subclass whose overriding method computes the name."""
+    assert sorted(_named(document, "made-models/")) == [
+        ("collection", "audits", 4),
+        ("collection", "billing_invoice", 5),
+        ("collection", "boxes", 10),
+        ("collection", "couriers", 5),
+        ("collection", "credit_notes_v2", 5),
+        ("collection", "ext_records", 5),  # `require('models/entity')` under the NODE_PATH set
+        ("collection", "kittens", 4),
+        ("collection", "ledgers", 8),
+        ("collection", "mice", 5),
+        ("collection", "tags", 3),
+    ]
+    flagged = sorted(
+        (location["path"], location["line"])
+        for finding in document["findings"]
+        if finding["code"] == "UNRESOLVED_TABLE_NAME"
+        for location in finding["locations"]
+        if location["path"].startswith("made-models/")
+    )
+    assert flagged == [
+        ("made-models/factory/define.ts", 16),  # `orphan(label)`: never called
+        ("made-models/models/dynamic-invoice.js", 6),  # a subclass computes the name
+        ("made-models/plugins/ext.js", 4),  # extends `Entity` from a module not found
+    ]

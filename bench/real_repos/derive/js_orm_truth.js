@@ -210,9 +210,15 @@ async function main () {
       checkVersion () { return Promise.resolve('15.0') }
     }
     const Builder = require('knex/lib/schema/builder')
-    const createTable = Builder.prototype.createTable
-    Builder.prototype.createTable = function (...args) { current = where(new Error().stack); return createTable.apply(this, args) }
-    const knex = require('knex')({ client: Recording, connection: {} })
+    for (const method of ['createTable', 'createTableIfNotExists']) {
+      const make = Builder.prototype[method]
+      Builder.prototype[method] = function (...args) { current = where(new Error().stack); return make.apply(this, args) }
+    }
+    // knex's deprecation warnings to stderr: stdout is the truth
+    const log = { warn: (m) => process.stderr.write(`${m}\n`), deprecate: (m) => process.stderr.write(`${m}\n`) }
+    const knex = require('knex')({ client: Recording, connection: {}, log })
+    // KNEX_CLIENT=postgresql: the client name a migration reads (`knex.client.config.client`)
+    if (process.env.KNEX_CLIENT) knex.client.config.client = process.env.KNEX_CLIENT
     for (const f of files) {
       const migration = require(f)
       const up = migration.up || (migration.default && migration.default.up)

@@ -275,8 +275,10 @@ READ = (
         normalise=express_served,  # koa-router matches paths with path-to-regexp, as Express
         seeds=(b"koa",),
         app_modules=("koa",),
-        router_modules=("@koa/router", "koa-router"),
-        router_members=("Router",),  # `import { Router } from '@koa/router'`
+        # koa-swagger-decorator's `SwaggerRouter` is a koa-router subclass; its decorated
+        # classes, `map`, `mapDir` and `swagger` are read by `koa_decorators`
+        router_modules=("@koa/router", "koa-router", "koa-swagger-decorator"),
+        router_members=("Router", "SwaggerRouter"),  # `import { Router } from '@koa/router'`
         prefix_option="prefix",
         prefix_method="prefix",
         verbs={"del": "DELETE"},

@@ -17,7 +17,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan import ParseFailure
-from . import nest, nextjs
+from . import koa_decorators, nest, nextjs
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
@@ -389,6 +389,8 @@ class _Reader:
         self._find_invocations(root)
         if b"@nestjs/" in self.source:
             self.nest = nest.read(self, root)
+        if koa_decorators.MODULE.encode() in self.source:
+            koa_decorators.read(self, root)
 
     def file_routes(self, kind: str, paths: tuple[str, ...]) -> None:
         """A Next.js route file's routes (`nextjs`): a Pages Router file's default export

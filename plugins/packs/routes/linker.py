@@ -22,7 +22,8 @@ from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES
 from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
-from .manifests import MANIFEST, is_manifest, source_entries
+from .js_modules import JsModules, package_name
+from .koa_decorators import CLASS_ROUTER, MAP_DIR
 from .model import (
     CALL,
     DECORATED,
@@ -80,7 +81,6 @@ from .model import (
 from .nest_link import NestLink, app_root, holds
 from .nextjs import APP_METHODS
 from .paths import brace_path, join, join_prefix
-from .tsconfig import CONFIG_DIR, PROJECT_CONFIGS, best_pattern, extended
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 LINK_BUDGET = 25_000
@@ -88,7 +88,6 @@ LINK_BUDGET = 25_000
 routers is 2^40 paths from a 3.6 KB file: past the budget the expansion stops, and each mount
 it did not follow is a `LINK_BUDGET_EXCEEDED` finding (never a silent cut, never a timeout)."""
 LINK_BUDGET_EXCEEDED = "LINK_BUDGET_EXCEEDED"
-_JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
 
 
 UNRESOLVED_PREFIX = "UNRESOLVED_PREFIX"
@@ -217,45 +216,12 @@ class _Judged:
 _Entity = _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged | _Schema
 
 
-class _Project(NamedTuple):
-    """The module aliases of a TypeScript/JavaScript project (`tsconfig`): `baseUrl` as a
-    repository folder (`.` the root), the folder `paths` were set in, and the `paths`."""
-
-    base_url: str | None
-    paths_folder: str | None  # None: no config of the chain sets `paths`
-    patterns: dict[str, tuple[str, ...]]
-    config_folder: str = ""  # `${configDir}`: the folder of the config in use
-
-    @property
-    def paths_root(self) -> str:
-        """What a `paths` substitution is relative to: `baseUrl`, else the setting config."""
-        return self.base_url if self.base_url is not None else self.paths_folder or ""
-
-    def overridden_by(self, other: _Project) -> _Project:
-        """These options, with those `other` sets instead (`paths` replaced whole)."""
-        paths = other if other.paths_folder is not None else self
-        return _Project(
-            other.base_url if other.base_url is not None else self.base_url,
-            paths.paths_folder,
-            paths.patterns,
-        )
-
-
-_NO_PROJECT = _Project(None, None, {})
-
-
 class _Unseen:
     """The cache's answer for a key it does not hold (None is a remembered answer)."""
 
 
 _UNSEEN = _Unseen()
 _JS_KEYS = frozenset(f.key for f in JAVASCRIPT)
-# libraries the records name: a bare import of one is never a package of the repository
-_KNOWN_LIBRARIES = frozenset(
-    module
-    for f in JAVASCRIPT
-    for module in (*f.app_modules, *f.router_modules, *f.guards, *f.not_guards)
-)
 _SHAPE = {key: f.shape for key, f in BY_KEY.items() if f.shape is not None}
 _NORMALISE = {key: f.normalise for key, f in BY_KEY.items()}  # a path as `{name}` spells it
 
@@ -325,8 +291,9 @@ class _RouteResolver:
         self.failed_files: dict[str, str] = {}  # dotted module name -> a failed file
         self.packages: set[str] = set()  # every module and folder holding one, by dotted name
         self.modules_index = self._module_index()
-        self.workspaces: dict[str, str] | None = None  # package name -> its folder
-        self.projects: dict[str, _Project] = {}  # folder -> its TypeScript project's aliases
+        self.js_modules = JsModules(
+            self.files, self._facts, failed=self.failed, touch=self.touched.add
+        )
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
         self.decorations: dict[str, tuple[str, Expr]] | None = None  # `_decorated`
         self.resolving: set[tuple[str, Expr]] = set()
@@ -382,6 +349,9 @@ class _RouteResolver:
         for path, facts in modules.items():
             routers, uses, invocations = [], [], []
             for load in facts.loads:
+                if load.loader == MAP_DIR:
+                    uses += self._mapped(path, load, modules)
+                    continue
                 for file, crumb in _autoloaded(load, self.files):
                     self.touched.add(file)
                     spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
@@ -409,7 +379,7 @@ class _RouteResolver:
                         Invocation(ImportRef(spec, "default", path), args, (), load.line,
                                    scope=load.scope)
                     )  # fmt: skip
-            if routers:
+            if routers or uses:
                 out[path] = replace(
                     facts,
                     routers=(*facts.routers, *routers),
@@ -565,6 +535,35 @@ class _RouteResolver:
             if isinstance(function, _Scoped) and isinstance(function.value, Function):
                 return Bound(function.file, function.value), prefix, options
         return None
+
+    def _mapped(
+        self, path: str, load: LoadDecl, modules: Mapping[str, ModuleFacts]
+    ) -> list[UseDecl]:
+        """koa-swagger-decorator's `mapDir`: each `.js`/`.ts` file under the folder (its own
+        files only unless recursive; dot-folders and declaration files aside, as its glob
+        has them) whose default export is a decorated class (`koa_decorators`) serves that
+        class's routes on the router, as `router.map(require(file).default)`."""
+        uses: list[UseDecl] = []
+        root = load.folder.rstrip("/")
+        for file in sorted(self.files):
+            rest = file[len(root) + 1 :] if root else file
+            if root and not file.startswith(f"{root}/"):
+                continue
+            parts = rest.split("/")
+            if (not load.dir_prefix and len(parts) > 1) or any(p.startswith(".") for p in parts):
+                continue
+            if not file.endswith((".js", ".ts")) or file.endswith(".d.ts"):
+                continue
+            self.touched.add(file)
+            facts = modules.get(file)
+            if facts is None or not any(
+                r.router_id.startswith(CLASS_ROUTER) for r in facts.routers
+            ):
+                continue
+            spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
+            child = ImportRef(spec if spec.startswith(".") else f"./{spec}", "default", path)
+            uses.append(UseDecl(load.owner, ((child, Auth((child,))),), load.line))
+        return uses
 
     def _facts(self, path: str) -> ModuleFacts:
         """A file's facts, remembering that they were asked for; a file not parsed (a
@@ -2009,7 +2008,7 @@ class _RouteResolver:
             return _External(ref.module, (ref.attr,) if ref.attr is not None else ())
         if ref.module.startswith(".") or self._js_file(ref.origin or path, ref.module) is not None:
             return None
-        if self._workspace(_package_name(ref.module)[0]) is not None:
+        if self.js_modules.workspace(package_name(ref.module)[0]) is not None:
             return None  # a package of the repository whose source is not found: not a library
         return _External(ref.module, () if ref.attr in {None, "default"} else (ref.attr or "",))
 
@@ -2031,131 +2030,12 @@ class _RouteResolver:
             self.touched.add(failed)
 
     def _js_file(self, importer: str, specifier: str) -> str | None:
-        """The scanned file an `import`/`require` names, as Node resolves it: a relative path
-        as a file (`.js` written for `.ts` too), else as a folder (its `package.json` entry
-        point, else its index file); a bare name as a package of the repository (a workspace
-        whose `package.json` has that `name`), after the aliases of the importer's TypeScript
-        project (`_js_aliased`), never a library the records know."""
-        if not specifier.startswith("."):
-            aliased = self._js_aliased(importer, specifier)
-            return aliased if aliased is not None else self._js_package(specifier)
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
-        return None if joined.startswith("..") else self._js_path(joined)
+        """The scanned file an `import`/`require` names (`js_modules.JsModules.file`)."""
+        return self.js_modules.file(importer, specifier)
 
-    def _js_path(self, joined: str, depth: int = 0) -> str | None:
-        stem = joined
-        for ext in (".js", ".mjs", ".cjs"):
-            if joined.endswith(ext):  # TypeScript imports `./users.js` meaning `./users.ts`
-                stem = joined[: -len(ext)]
-        candidates = [joined, *(stem + e for e in _JS_EXTENSIONS)]
-        found = next((c for c in candidates if c in self.files and not is_manifest(c)), None)
-        if found is None and depth < 4:  # a folder: its manifest's entry point
-            found = self._js_entry(joined, ".", depth)
-        if found is None:
-            folder = f"{joined}/" if joined not in {"", "."} else ""
-            candidates += [f"{folder}index{e}" for e in _JS_EXTENSIONS]
-            found = next((c for c in candidates[-len(_JS_EXTENSIONS) :] if c in self.files), None)
-        if found is None:
-            self.touched.update(c for c in candidates if c in self.failed)
-        return found
-
-    def _js_entry(self, folder: str, subpath: str, depth: int) -> str | None:
-        """The file a folder's `package.json` names for `subpath` (`.`: its `exports` or
-        `main`, else, that being build output the repository does not hold, its source as
-        `manifests.source_entries` finds it)."""
-        manifest = f"{folder}/{MANIFEST}" if folder not in {"", "."} else MANIFEST
-        if manifest not in self.files:
-            return None
-        facts = self._facts(manifest)
-        entry = facts.exports.get(subpath)
-        written = [entry.value] if isinstance(entry, Lit) and isinstance(entry.value, str) else []
-        if subpath == ".":  # built output absent (`dist/` is not source): where its source is
-            written += source_entries(facts)
-        for each in written:
-            target = posixpath.normpath(posixpath.join(folder, each))
-            if target.startswith("..") or target == folder:
-                continue
-            found = self._js_path(target, depth + 1)
-            if found is not None:
-                return found
-        return None
-
-    def _js_aliased(self, importer: str, specifier: str) -> str | None:
-        """The file a bare specifier names through the `paths` and `baseUrl` of the nearest
-        `tsconfig.json` (else `jsconfig.json`) above the importer, as TypeScript resolves it
-        (`tsconfig`): the best `paths` pattern's substitutions in order, then `baseUrl`."""
-        if _package_name(specifier)[0] in _KNOWN_LIBRARIES:
-            return None
-        project = self._js_project_of(posixpath.dirname(importer))
-        matched = best_pattern(list(project.patterns), specifier) if project.patterns else None
-        if matched is not None:
-            pattern, star = matched
-            for substitution in project.patterns[pattern]:
-                written = substitution.replace("*", star, 1)
-                if written.startswith(CONFIG_DIR):  # the folder of the config in use
-                    rest = written[len(CONFIG_DIR) :].lstrip("/")
-                    target = posixpath.normpath(posixpath.join(project.config_folder, rest))
-                else:
-                    target = posixpath.normpath(posixpath.join(project.paths_root, written))
-                found = None if target.startswith("..") else self._js_path(target)
-                if found is not None:
-                    return found
-        if project.base_url is None:
-            return None
-        target = posixpath.normpath(posixpath.join(project.base_url, specifier))
-        return None if target.startswith("..") else self._js_path(target)
-
-    def _js_project_of(self, folder: str) -> _Project:
-        """The aliases in force in `folder`: those of the nearest project config in it or
-        above (`tsconfig.PROJECT_CONFIGS`, in that order of preference)."""
-        known = self.projects.get(folder)
-        if known is not None:
-            return known
-        config = next(
-            (c for name in PROJECT_CONFIGS if (c := posixpath.join(folder, name)) in self.files),
-            None,
-        )
-        if config is not None:
-            project = self._js_config(config, 0)
-            project = project._replace(config_folder=folder)
-            if project.base_url is not None and project.base_url.startswith(CONFIG_DIR):
-                written = posixpath.join(folder, project.base_url[len(CONFIG_DIR) :].lstrip("/"))
-                project = project._replace(base_url=posixpath.normpath(written))
-        elif folder:
-            project = self._js_project_of(posixpath.dirname(folder))
-        else:
-            project = _NO_PROJECT
-        self.projects[folder] = project
-        return project
-
-    def _js_config(self, config: str, depth: int) -> _Project:
-        """What a config and the configs it extends set (the config's own options win, then
-        the later of the configs it extends): `baseUrl` from the folder of the config that sets
-        it, `paths` with the folder of the config that sets them."""
-        facts = self._facts(config)
-        project = _NO_PROJECT
-        for parent in extended(config, facts) if depth < 8 else ():
-            named = parent if parent in self.files else f"{parent}.json"
-            if named in self.files:
-                project = project.overridden_by(self._js_config(named, depth + 1))
-            elif named in self.failed or parent in self.failed:
-                self.touched.add(named if named in self.failed else parent)
-        folder = posixpath.dirname(config)
-        base = facts.bindings.get("baseUrl")
-        if isinstance(base, Lit) and base.value.startswith(CONFIG_DIR):
-            project = project._replace(base_url=base.value)  # placed by the config in use
-        elif isinstance(base, Lit):
-            project = project._replace(
-                base_url=posixpath.normpath(posixpath.join(folder, base.value))
-            )
-        if "paths" in facts.bindings:
-            patterns = {
-                pattern: tuple(v.value for v in subs.values if isinstance(v, Lit))
-                for pattern, subs in facts.exports.items()
-                if isinstance(subs, Items)
-            }
-            project = project._replace(paths_folder=folder, patterns=patterns)
-        return project
+    def _js_path(self, joined: str) -> str | None:
+        """The scanned file a repository path names as a module (`JsModules.path`)."""
+        return self.js_modules.path(joined)
 
     def _js_declared_in(
         self, file: str, name: str, candidates: frozenset[str], depth: int = 0
@@ -2183,34 +2063,6 @@ class _RouteResolver:
             if found is not None:
                 return found
         return None
-
-    def _js_package(self, specifier: str) -> str | None:
-        """A bare `import` of a package the repository holds (npm, yarn or pnpm workspaces):
-        the folder whose `package.json` has that name, its `exports` subpath or a file below it.
-        Libraries the framework records name (`express`, `koa-jwt`) are never looked for."""
-        name, rest = _package_name(specifier)
-        if name in _KNOWN_LIBRARIES or not name:
-            return None
-        folder = self._workspace(name)
-        if folder is None:
-            return None
-        found = self._js_entry(folder, f"./{rest}" if rest else ".", 0)
-        if found is None:  # no entry for it: a file below the folder, or the folder's index
-            found = self._js_path(posixpath.join(folder, rest) if rest else folder or ".")
-        return found
-
-    def _workspace(self, name: str) -> str | None:
-        """The folder of the repository's package named `name` (npm, yarn or pnpm workspaces, a
-        folder package), None for a library the records know or a name no manifest has."""
-        if name in _KNOWN_LIBRARIES or not name:
-            return None
-        if self.workspaces is None:  # every manifest of the walk, read once per link
-            self.workspaces = {}
-            for manifest in sorted(p for p in self.files if is_manifest(p)):
-                named = self._facts(manifest).bindings.get("name")
-                if isinstance(named, Lit) and isinstance(named.value, str):
-                    self.workspaces.setdefault(named.value, posixpath.dirname(manifest))
-        return self.workspaces.get(name)
 
     def _default_export(self, path: str) -> _Entity | None:
         """`require()` and a default import give `module.exports` (or `export default`); a
@@ -2243,13 +2095,6 @@ _READ = ", ".join(_READ_NAMES[:-1]) + " and " + _READ_NAMES[-1]
 
 _EMPTY_PYTHON = ModuleFacts("python")
 _EMPTY_JS = ModuleFacts("javascript")
-
-
-def _package_name(specifier: str) -> tuple[str, str]:
-    """A bare specifier's package name (`@scope/name`, `name`) and the subpath after it."""
-    parts = specifier.split("/")
-    cut = 2 if specifier.startswith("@") else 1
-    return "/".join(parts[:cut]), "/".join(parts[cut:])
 
 
 def _last(value: ImportRef | Sym) -> str | None:

@@ -202,6 +202,9 @@ class LoadDecl:
     scope: str = ""  # the site of the function the register call is written in
     ignore: str | None = None  # a file name pattern the loader skips (`ignorePattern`)
     options: Expr | None = None  # the options each plugin is given (`options: config`)
+    # the loader: `@fastify/autoload` (""), or koa-swagger-decorator's `mapDir` (each file's
+    # default export served on `owner`; `dir_prefix` then means recursive)
+    loader: str = ""
 
 
 @dataclass(frozen=True, slots=True)
