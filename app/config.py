@@ -479,8 +479,10 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
 
 
 def _paths(paths: tuple[str, ...], base: Path, key: str) -> list[str]:
-    """`paths` made absolute against the registry's folder, each one existing."""
-    absolute = [(base / p).resolve() for p in paths]
+    """`paths` made absolute against the registry's folder, each one existing; not resolved:
+    a symlink on the way is refused when the plugin starts (`gpp.host.view`), never followed
+    here into what it leads to (a plugin's `lib` linked to `/` had the host's root in view)."""
+    absolute = [Path(os.path.abspath(base / p)) for p in paths]
     missing = [str(p) for p in absolute if not p.exists()]
     if missing:
         raise ValueError(f"{key}: {', '.join(missing)} does not exist")

@@ -48,12 +48,18 @@ async def spawn(
     cwd: str | None,
     env: Mapping[str, str],
     sandbox: SandboxPolicy | None = None,
+    home: str | None = None,
 ) -> tuple[asyncio.subprocess.Process, SpawnPlan | None]:
     """Start the plugin as the leader of a new session (so its whole group can be killed),
     inside its sandbox when one is given, as a uid of its own when the gateway is root (leased
     and planned for off the event loop, `_plan_off_loop`; given back by the plan once the
-    session's processes are gone). Raises SandboxUnavailable or OSError."""
-    spawn_plan = await _plan_off_loop(sandbox, command, cwd, env) if sandbox is not None else None
+    session's processes are gone). `home`: the plugin's HOME folder, which the gateway made
+    (never `env["HOME"]`: the registry may set that to a plugin's folder, whose symlink would
+    then have root make folders and change modes where the plugin chose: issue 32, round 5).
+    Raises SandboxUnavailable or OSError."""
+    spawn_plan = (
+        await _plan_off_loop(sandbox, command, cwd, env, home) if sandbox is not None else None
+    )
     try:
         proc = await asyncio.create_subprocess_exec(
             *(spawn_plan.argv if spawn_plan else command),
@@ -64,7 +70,7 @@ async def spawn(
             # (uvloop changes directory after the pre-exec step has changed uid); without
             # bwrap the pre-exec step enters `cwd` as that uid (never as root: a symlink)
             cwd=cwd if spawn_plan is None else "/" if spawn_plan.namespaced else None,
-            env=dict(env),
+            env=dict(env) if spawn_plan is None or spawn_plan.env is None else spawn_plan.env,
             start_new_session=True,
             preexec_fn=_child_setup(spawn_plan.preexec if spawn_plan else None),
             pass_fds=spawn_plan.fds if spawn_plan else (),
@@ -80,13 +86,19 @@ async def spawn(
 
 
 async def _plan_off_loop(
-    sandbox: SandboxPolicy, command: Sequence[str], cwd: str | None, env: Mapping[str, str]
+    sandbox: SandboxPolicy,
+    command: Sequence[str],
+    cwd: str | None,
+    env: Mapping[str, str],
+    home: str | None,
 ) -> SpawnPlan:
     """`_lease_and_plan` in a thread: it may wait on the disk, the uid leases, a version
     manager (bounded) or the first probes, and one plugin's start must not stall every client
     and `/healthz` (issue 32). A start abandoned meanwhile (its request cancelled) releases the
     plan, and with it the uid, once it is made."""
-    planning = asyncio.ensure_future(asyncio.to_thread(_lease_and_plan, sandbox, command, cwd, env))
+    planning = asyncio.ensure_future(
+        asyncio.to_thread(_lease_and_plan, sandbox, command, cwd, env, home)
+    )
     try:
         return await asyncio.shield(planning)
     except asyncio.CancelledError:
@@ -95,13 +107,17 @@ async def _plan_off_loop(
 
 
 def _lease_and_plan(
-    sandbox: SandboxPolicy, command: Sequence[str], cwd: str | None, env: Mapping[str, str]
+    sandbox: SandboxPolicy,
+    command: Sequence[str],
+    cwd: str | None,
+    env: Mapping[str, str],
+    home: str | None,
 ) -> SpawnPlan:
     """The session's own uid first (a root gateway's, `gpp.host.uids`), then the plan made for
     it, which holds the lease from then on; the uid is given back at once if no plan is made."""
     lease = _lease_uid(sandbox) if drops_root() else None
     try:
-        spawn_plan = plan(sandbox, command, cwd, env.get("HOME"), env, lease.uid if lease else None)
+        spawn_plan = plan(sandbox, command, cwd, home, env, lease.uid if lease else None)
     except BaseException:
         if lease is not None:
             lease.release()
@@ -529,7 +545,7 @@ async def start_plugin(
     home = tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-")
     try:
         proc, spawn_plan = await spawn(
-            command, cwd=cwd, env=scrubbed_env(env, home), sandbox=sandbox
+            command, cwd=cwd, env=scrubbed_env(env, home), sandbox=sandbox, home=home
         )
     except (OSError, SandboxUnavailable) as exc:
         shutil.rmtree(home, ignore_errors=True)

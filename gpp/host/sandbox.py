@@ -51,6 +51,7 @@ import asyncio
 import contextlib
 import ctypes
 import errno
+import fcntl
 import functools
 import os
 import resource
@@ -104,6 +105,15 @@ PIPES_BACK = (
 sets PWD; the plugin gets only the environment it was given. Where the exec fails (126/127), the
 trap says what the file's shebang names: read inside the sandbox, as the plugin's uid, since the
 gateway never reads a plugin's files (the trap does not survive a successful exec)."""
+
+
+OUTER_ENVIRONMENT = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
+"""The whole environment of `sh` and `bwrap`, which run outside the sandbox (as the session's
+uid, with no namespace, seccomp filter or `no_new_privs` yet): the registry's `env` is the
+plugin's and names the plugin's files (`LD_PRELOAD`, `LD_LIBRARY_PATH`, `LD_AUDIT`, `GCONV_PATH`
+would have the loader run them there: issue 32, round 5), so it reaches the plugin through
+bwrap's `--clearenv` and `--setenv`, read from a descriptor (`--args`: not a command line every
+local user can read), and bwrap's own processes never see it."""
 
 
 class SandboxUnavailable(Exception):
@@ -169,6 +179,9 @@ class SpawnPlan:
     """Descriptors the spawned process inherits (the seccomp program); the spawn closes them."""
     uid_lease: UidLease | None = None
     """The session's own uid (a root gateway's), given back once its processes are gone."""
+    env: dict[str, str] | None = None
+    """The environment of the process spawned (`OUTER_ENVIRONMENT` under bwrap, which hands
+    the plugin its own); None: the plugin's, as it is exec'd directly (no namespaces)."""
 
     def close_fds(self) -> None:
         """Close `fds` in the gateway once the child holds them (or the spawn failed)."""
@@ -342,7 +355,7 @@ def plan(
     except BaseException:
         SpawnPlan(spawn.argv, lambda: None, spawn.mechanisms, fds=spawn.fds).close_fds()
         raise
-    return SpawnPlan(
+    spawn_plan = SpawnPlan(
         spawn.argv,
         functools.partial(
             _pre_exec,
@@ -357,6 +370,8 @@ def plan(
         namespaced,
         spawn.fds,
     )
+    spawn_plan.env = dict(OUTER_ENVIRONMENT) if namespaced else None
+    return spawn_plan
 
 
 @dataclass
@@ -495,6 +510,7 @@ def _namespaces(spawn: _Spawn) -> None:
         "/dev/shm and HOME in size-capped tmpfs; the rest read-only; repository "
         f"{'read-only' if binds.readonly else 'read-write'}"
     )
+    spawn.fds = (*spawn.fds, _environment_fd(spawn.env))
     sh = shutil.which("sh") or "/bin/sh"
     spawn.argv = [
         sh,
@@ -504,6 +520,8 @@ def _namespaces(spawn: _Spawn) -> None:
         *_bwrap(policy, binds.argv, spawn.root, spawn.home),
         "--seccomp",
         str(spawn.fds[0]),
+        "--args",
+        str(spawn.fds[1]),
         "--",
         sh,
         "-c",
@@ -511,6 +529,28 @@ def _namespaces(spawn: _Spawn) -> None:
         "gpp-plugin",
         *spawn.argv,
     ]
+
+
+def _environment_fd(env: Mapping[str, str]) -> int:
+    """A descriptor (numbered 10 or above, as the seccomp program's) holding bwrap's options
+    that give the plugin `env` and nothing else: `--clearenv`, then `--setenv NAME VALUE` for
+    each variable, NUL-separated, at offset 0 (`--args`). Raises SandboxUnavailable for a name
+    or value the kernel cannot carry (a NUL, or `=` in a name), which would shift the options."""
+    words = ["--clearenv"]
+    for name, value in env.items():
+        if not name or "=" in name or "\0" in name or "\0" in value:
+            raise SandboxUnavailable(f"env: {name!r} cannot be passed to a plugin")
+        words += ["--setenv", name, value]
+    data = b"".join(os.fsencode(word) + b"\0" for word in words)
+    fd = os.memfd_create("gpp-environment", os.MFD_CLOEXEC)
+    try:
+        view_of = memoryview(data)
+        while view_of:
+            view_of = view_of[os.write(fd, view_of) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+        return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    finally:
+        os.close(fd)
 
 
 def _without_namespaces(spawn: _Spawn) -> None:

@@ -150,6 +150,15 @@ def plugin_view(
             absolute = os.path.abspath(path)
             if not os.path.exists(absolute):
                 raise ViewUnavailable(f"sandbox.view: {absolute} does not exist")
+            if (real := os.path.realpath(absolute)) != absolute and not _under(
+                absolute, *SYSTEM_DIRS
+            ):
+                raise ViewUnavailable(
+                    f"sandbox.view: {absolute} is a symlink or passes through one (to {real}): "
+                    "bwrap would bind what it leads to, and a link among a plugin's files would "
+                    "choose what the plugin sees (the host's /, another plugin); name the real "
+                    "path in the registry"
+                )
             (folders if os.path.isdir(absolute) else files).append(absolute)
     if reachable is not None:
         folders += [os.path.dirname(path) for path in files if not reachable(path)]

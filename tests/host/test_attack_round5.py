@@ -1,0 +1,108 @@
+"""Issue 32, a fifth round of attack on the containment: what rounds three and four left open to
+a plugin's files, its registry entry as far as the plugin's author decides it, and a repository.
+
+Each test runs the attack as root and passes only when it fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import stat
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REFERENCE_DETECTOR
+from gateway_harness import write_config
+from test_containment import PROBE, look, start
+
+from app.config import load_config
+from gpp.core import codes
+from gpp.host import SandboxPolicy
+
+
+def test_the_registrys_environment_acts_on_no_process_outside_the_sandbox() -> None:
+    """The registry's `env` is the plugin's (a compiled plugin's author asks for
+    `LD_LIBRARY_PATH = "<plugin>/lib"`, say), and it was the environment of the `sh` and the
+    `bwrap` the gateway spawns, which run outside the sandbox as the session's uid, before
+    any namespace, seccomp filter or `no_new_privs`: the loader honoured it there, so
+    `LD_PRELOAD`/`LD_LIBRARY_PATH` naming the plugin's own library ran the plugin's code on
+    the host's network, `/proc` and filesystem (and, for a gateway that is not root, as the
+    gateway's own user). `LD_DEBUG_OUTPUT` shows it without a compiler: the loader of every
+    process outside the sandbox wrote its trace where the registry's entry said."""
+    traces = Path(tempfile.mkdtemp(prefix="gpp-redteam-"))
+    try:
+        traces.chmod(0o1777)  # any uid may write here, as in a folder of the attacker's own
+        env = {"LD_DEBUG": "files", "LD_DEBUG_OUTPUT": str(traces / "trace")}
+        with contextlib.suppress(codes.ProtocolError):  # the plugin's own trace is its business
+            start([sys.executable, str(REFERENCE_DETECTOR)], env=env)
+        written = {path.name: path.read_text(errors="replace")[:200] for path in traces.iterdir()}
+    finally:
+        shutil.rmtree(traces)
+    assert not written, f"the registry's LD_* variables acted outside the sandbox: {written}"
+
+
+@pytest.mark.parametrize("work", ["staging a repository", "masking a hidden file"])
+def test_a_home_the_registry_sets_is_never_touched_by_the_gateway(
+    tmp_path: Path, work: str
+) -> None:
+    """The registry gives the plugin `HOME = "<plugin>/home"`, and the plugin ships `home` as
+    a symlink to a folder only root may enter: planning took the plugin's HOME for the
+    gateway's own folder, and root made its staging folder and its empty file there and
+    changed the mode of whatever the link led to (0700 became 0711, or +x: the host's `/tmp`
+    lost its sticky bit), through the plugin's symlink."""
+    victim = tmp_path / "victim"
+    victim.mkdir(mode=0o700)
+    plugin = tmp_path / "plugin"
+    plugin.mkdir()
+    shutil.copy(PROBE, plugin / "probe.py")
+    (plugin / "home").symlink_to(victim)
+    repository = tmp_path / "repo"  # behind pytest's 0700 folder: staged for the plugin's uid
+    repository.mkdir(mode=0o755)
+    (repository / "app.py").write_text("x = 1\n")
+    hidden = plugin / "token"
+    hidden.write_text("secret")
+    hide = (str(hidden),) if work == "masking a hidden file" else ()
+    result, _ = start(
+        [sys.executable, str(plugin / "probe.py")],
+        repository,
+        {"LOOK_AT": str(hidden), "HOME": str(plugin / "home")},
+        SandboxPolicy(hide=hide),
+        "view-probe",
+    )
+    assert result["resources"]
+    assert stat.S_IMODE(victim.stat().st_mode) == 0o700
+    assert not list(victim.iterdir())
+
+
+@pytest.mark.parametrize("target", ["the host's root", "another plugin"])
+def test_a_view_folder_the_plugin_ships_as_a_symlink_is_refused(
+    tmp_path: Path, target: str
+) -> None:
+    """The registry lists a folder of the plugin's own in its view (`sandbox.view =
+    ["a/lib"]`, as the bundled plugins list `packs`), and the plugin ships `lib` as a
+    symlink: the config resolved it, and bwrap binds what a path resolves to, so `lib` → `/`
+    put the host's whole filesystem in view (every host process's command line in `/proc`,
+    `/run`, other users' readable files), and `lib` → `../b` the plugin beside it."""
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        shutil.copy(PROBE, tmp_path / name / "probe.py")
+    (tmp_path / "b" / "config.json").write_text('{"api_key": "secret"}')
+    lib = tmp_path / "a" / "lib"
+    lib.symlink_to("/" if target == "the host's root" else "../b")
+    entries: list[dict[str, Any]] = [
+        {"id": "a", "version": "1.0.0", "command": ["{python}", "a/probe.py"],
+         "sandbox": {"view": ["a/lib"]}},
+        {"id": "b", "version": "1.0.0", "command": ["{python}", "b/probe.py"]},
+    ]  # fmt: skip
+    config = load_config(write_config(tmp_path, entries))
+    policy = config.plugins["a"].sandbox
+    wanted = "proc/1/cmdline" if target == "the host's root" else "config.json"
+    with pytest.raises(codes.ProtocolError, match="symlink"):
+        seen = look(
+            config.plugins["a"].command, [str(lib / wanted)], view=policy.view, hide=policy.hide
+        )
+        pytest.fail(f"the plugin saw {seen}")
