@@ -8,6 +8,7 @@ and the end of a process have one place to live.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import os
@@ -15,11 +16,12 @@ import shutil
 import signal
 import stat
 import tempfile
-from collections import deque
+import threading
+from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypedDict, Unpack, runtime_checkable
+from typing import Any, Protocol, TypedDict, Unpack, runtime_checkable
 
 from gpp.core import codes
 from gpp.host import uids
@@ -85,6 +87,19 @@ async def spawn(
     return proc, spawn_plan
 
 
+PLAN_BOUND_S = 30.0
+"""How long planning a spawn may take before that start fails: the namespace probe and a version
+manager are bounded at 10 s each, but a `stat` of a repository or view path on a hung NFS or
+FUSE mount is not, and a plan held there for ever held a thread, and the start, for ever."""
+MAX_STUCK_PLANS = 16
+"""How many plans past their bound may still hold a thread (each sits in the kernel until its
+mount answers) before every start is refused: threads are not spent without end."""
+_STUCK = threading.Lock()
+_stuck: Counter[str] = Counter()
+"""The plans past their bound that have not ended, by repository: while one hangs there, no
+new start plans against that repository (it would only hang a new thread)."""
+
+
 async def _plan_off_loop(
     sandbox: SandboxPolicy,
     command: Sequence[str],
@@ -92,18 +107,72 @@ async def _plan_off_loop(
     env: Mapping[str, str],
     home: str | None,
 ) -> SpawnPlan:
-    """`_lease_and_plan` in a thread: it may wait on the disk, the uid leases, a version
-    manager (bounded) or the first probes, and one plugin's start must not stall every client
-    and `/healthz` (issue 32). A start abandoned meanwhile (its request cancelled) releases the
-    plan, and with it the uid, once it is made."""
-    planning = asyncio.ensure_future(
-        asyncio.to_thread(_lease_and_plan, sandbox, command, cwd, env, home)
-    )
+    """`_lease_and_plan` in a thread of its own, for at most PLAN_BOUND_S: it may wait on the
+    disk, the uid leases, a version manager (bounded) or the first probes, and one plugin's
+    start must not stall every client and `/healthz` (issue 32). Not the loop's default
+    executor: a plan stuck on a hung mount held one of its few workers for ever, and the
+    loop parses large bodies and lines there. A plan past its bound fails its start alone,
+    and one abandoned meanwhile (its request cancelled) releases the plan, and with it the
+    uid, once it is made. Raises SandboxUnavailable."""
+    repository = os.path.abspath(cwd) if cwd else ""
+    with _STUCK:
+        if _stuck[repository]:
+            raise SandboxUnavailable(
+                f"an earlier start's plan against {repository} has run past {PLAN_BOUND_S:g} s "
+                "and not ended (a path of its repository or view on a hung mount?); no new "
+                "plan against it until that one ends"
+            )
+        if sum(_stuck.values()) >= MAX_STUCK_PLANS:
+            raise SandboxUnavailable(
+                f"{MAX_STUCK_PLANS} plans have run past {PLAN_BOUND_S:g} s and not ended "
+                "(paths on hung mounts?); no new plan until one ends"
+            )
+    made: concurrent.futures.Future[SpawnPlan] = concurrent.futures.Future()
+    threading.Thread(
+        target=_plan_into,
+        args=(made, sandbox, command, cwd, env, home),
+        name="gpp-plan",
+        daemon=True,
+    ).start()
+    planning = asyncio.wrap_future(made)
+    planning.add_done_callback(_retrieve)
     try:
-        return await asyncio.shield(planning)
+        return await asyncio.wait_for(asyncio.shield(planning), PLAN_BOUND_S)
+    except TimeoutError:
+        with _STUCK:
+            _stuck[repository] += 1
+        made.add_done_callback(functools.partial(_unstick, repository))
+        raise SandboxUnavailable(
+            f"planning the plugin's sandbox took over {PLAN_BOUND_S:g} s (a path of its "
+            f"repository {repository or '(none)'} or of its view on a hung mount?)"
+        ) from None
     except asyncio.CancelledError:
-        planning.add_done_callback(_discard_plan)
+        made.add_done_callback(_discard_plan)
         raise
+
+
+def _plan_into(made: concurrent.futures.Future[SpawnPlan], *args: Any) -> None:
+    """`_lease_and_plan(*args)`, its outcome set into `made` (whose callbacks run here)."""
+    if not made.set_running_or_notify_cancel():
+        return
+    try:
+        made.set_result(_lease_and_plan(*args))
+    except BaseException as exc:  # the start's to raise, or the discard's to ignore
+        made.set_exception(exc)
+
+
+def _retrieve(planning: asyncio.Future[SpawnPlan]) -> None:
+    """Mark an abandoned plan's exception as seen (its start has failed already)."""
+    if not planning.cancelled():
+        planning.exception()
+
+
+def _unstick(repository: str, made: concurrent.futures.Future[SpawnPlan]) -> None:
+    with _STUCK:
+        _stuck[repository] -= 1
+        if _stuck[repository] <= 0:
+            del _stuck[repository]
+    _discard_plan(made)
 
 
 def _lease_and_plan(
@@ -126,7 +195,7 @@ def _lease_and_plan(
     return spawn_plan
 
 
-def _discard_plan(planning: asyncio.Future[SpawnPlan]) -> None:
+def _discard_plan(planning: concurrent.futures.Future[SpawnPlan]) -> None:
     if not planning.cancelled() and planning.exception() is None:
         planning.result().close_fds()
         planning.result().cleanup()  # removes the cgroup and gives the uid back

@@ -33,7 +33,8 @@ the registry says `terminal = true`.
 All of it is decided from the registry alone, never from what a plugin or a repository wrote:
 only the registry's own `argv[0]` is resolved when it is a version manager's shim
 (`gpp.host.shims`); a plugin's shebangs are the kernel's business inside the sandbox. Planning runs
-in a thread (`gpp.host.process`, after the uid is leased), so nothing here stalls the event loop.
+in a thread of its own, bounded (`gpp.host.process`, after the uid is leased), so nothing here
+stalls the event loop, and a plan held by a hung mount fails its start alone.
 
 The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
 PR_SET_PDEATHSIG) → bwrap's init, PID 1 of the namespace (dies with `bwrap`: `--die-with-parent`)

@@ -6,22 +6,27 @@ Each test runs the attack as root and passes only when it fails.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
 import shutil
 import stat
 import sys
 import tempfile
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REFERENCE_DETECTOR
+from conftest import DEMO_REPO, REFERENCE_DETECTOR, reference_command
 from gateway_harness import write_config
-from test_containment import PROBE, look, start
+from test_containment import PROBE, WAIT_S, look, start
 
 from app.config import load_config
 from gpp.core import codes
-from gpp.host import SandboxPolicy
+from gpp.host import SandboxPolicy, process
 
 
 def test_the_registrys_environment_acts_on_no_process_outside_the_sandbox() -> None:
@@ -106,3 +111,60 @@ def test_a_view_folder_the_plugin_ships_as_a_symlink_is_refused(
             config.plugins["a"].command, [str(lib / wanted)], view=policy.view, hide=policy.hide
         )
         pytest.fail(f"the plugin saw {seen}")
+
+
+def test_a_plan_held_by_a_hung_mount_fails_that_plugin_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository on a hung NFS or FUSE mount: planning asks whether the session's uid may
+    read it (`stat`), which never returns. The plan ran in the loop's default executor with no
+    bound: the start hung for ever holding one of its workers, and with as many such starts as
+    workers, every client body and plugin line the loop parses in a thread waited as well.
+    Simulated without FUSE: a `stat` or `lstat` under the "mount" waits until the test ends."""
+    mount = tmp_path / "mount"
+    repository = mount / "repo"
+    repository.mkdir(parents=True)
+    released, reached = threading.Event(), threading.Event()
+
+    def hanging(real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(path: Any, *args: Any, **kwargs: Any) -> Any:
+            if isinstance(path, str | os.PathLike) and os.fspath(path).startswith(str(mount)):
+                reached.set()
+                released.wait(WAIT_S)
+            return real(path, *args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(os, "stat", hanging(os.stat))
+    monkeypatch.setattr(os, "lstat", hanging(os.lstat))
+    usual_bound = getattr(process, "PLAN_BOUND_S", None)  # today's main has no bound
+
+    async def start_in(root: Path) -> process.PluginProcess:
+        starting = process.start_plugin(
+            reference_command(), cwd=str(root), env={}, sandbox=SandboxPolicy()
+        )
+        return await asyncio.wait_for(starting, WAIT_S)
+
+    async def scenario() -> None:
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=1))
+        try:
+            monkeypatch.setattr(process, "PLAN_BOUND_S", 0.5, raising=False)  # it never ends
+            with pytest.raises(codes.ProtocolError, match="hung mount"):
+                await start_in(repository)
+            assert reached.is_set()
+            # the loop's own worker is free (today's main held it): a body is still parsed
+            assert await asyncio.wait_for(asyncio.to_thread(len, "free"), WAIT_S) == 4
+            # no second thread is spent on that repository while the first plan hangs
+            with pytest.raises(codes.ProtocolError, match="not ended"):
+                await start_in(repository)
+            monkeypatch.setattr(process, "PLAN_BOUND_S", usual_bound, raising=False)
+            other = await start_in(DEMO_REPO)  # another plugin starts meanwhile
+            await other.reap()
+        finally:
+            released.set()
+
+    asyncio.run(scenario())
+    for thread in threading.enumerate():
+        if thread.name == "gpp-plan":
+            thread.join(WAIT_S)
+    assert not process._stuck  # the stuck plan ended, was discarded, and its uid given back
