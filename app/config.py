@@ -456,7 +456,9 @@ def _path_of(plugin: PluginConfig) -> str:
 
 
 def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> PluginConfig:
-    root = (base / entry.root).resolve()
+    # not resolved: a symlink its owner left there (to another user's project behind a 0700
+    # home) is for the spawn to refuse (`gpp.host.identity.open_folder`), not to follow as root
+    root = Path(os.path.abspath(base / entry.root))
     if not root.is_dir():
         raise ValueError(f"root: {root} is not a directory")
     sandbox = entry.sandbox_over(defaults.sandbox)

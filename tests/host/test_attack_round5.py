@@ -168,3 +168,40 @@ def test_a_plan_held_by_a_hung_mount_fails_that_plugin_alone(
         if thread.name == "gpp-plan":
             thread.join(WAIT_S)
     assert not process._stuck  # the stuck plan ended, was discarded, and its uid given back
+
+
+ALICE, BOB = 12345, 12346
+"""Two uids no test runs as: a repository's owner, and another user of the host."""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="folders and links of other users need root")
+def test_a_repository_that_is_its_owners_symlink_when_the_registry_loads_is_not_staged(
+    tmp_path: Path,
+) -> None:
+    """The registry names a repository in its owner's 0700 home (`~alice/repo`), and alice
+    leaves it a symlink to bob's project, behind bob's 0700 home, for the gateway's next
+    start or reload. The config resolved the path, so the walk that refuses a user's symlink
+    (round 3: a swap after the load) saw bob's real folder, and root staged it for alice's
+    plugin: bob's files were in view."""
+    plugin = tmp_path / "plugin"
+    plugin.mkdir()
+    shutil.copy(PROBE, plugin / "probe.py")
+    project = tmp_path / "bob" / "project"
+    project.mkdir(parents=True)
+    (project / "secret.txt").write_text("bob's secret\n")
+    (project / "secret.txt").chmod(0o644)
+    project.chmod(0o755)
+    os.chown(tmp_path / "bob", BOB, BOB)
+    (tmp_path / "bob").chmod(0o700)
+    alice = tmp_path / "alice"
+    alice.mkdir(mode=0o700)
+    os.chown(alice, ALICE, ALICE)
+    (alice / "repo").symlink_to(project)
+    os.lchown(alice / "repo", ALICE, ALICE)
+    tmp_path.chmod(0o755)
+    entry = {"id": "p", "version": "1.0.0", "command": ["{python}", "plugin/probe.py"]}
+    config = load_config(write_config(tmp_path, [{**entry, "root": "alice/repo"}]))
+    root = Path(config.plugins["p"].root)
+    with pytest.raises(codes.ProtocolError, match="passes through the symlink 'repo'"):
+        seen = look(config.plugins["p"].command, [str(root / "secret.txt")], root=root)
+        pytest.fail(f"alice's plugin saw bob's project: {seen}")
