@@ -493,7 +493,9 @@ def _paths(paths: tuple[str, ...], base: Path, key: str) -> list[str]:
 
 def resolve_command(command: list[str], base: Path) -> list[str]:
     """`{python}` becomes this interpreter; a word naming a file beside the config becomes its
-    absolute path (so `reference_detector.py` works whatever the gateway's cwd). A command that
+    absolute path (so `reference_detector.py` works whatever the gateway's cwd), as named: never
+    resolved, since the view holds each file's folder, and a file the plugin ships as a symlink
+    (`rules.toml` → `/proc/version`) would choose it (issue 32, round 5). A command that
     starts with a `.py` file runs it with this interpreter, which has `gpp` and `gateforge_plugin`
     (a `python3` found on PATH may have neither, as after `pipx install .`)."""
     if command and command[0].endswith(".py"):
@@ -503,7 +505,7 @@ def resolve_command(command: list[str], base: Path) -> list[str]:
         word = word.replace(PYTHON_PLACEHOLDER, sys.executable)
         candidate = base / word
         if not word.startswith("-") and not Path(word).is_absolute() and candidate.is_file():
-            word = str(candidate.resolve())
+            word = os.path.abspath(candidate)  # not resolved: a plugin's link names no folder
         resolved.append(word)
     return resolved
 

@@ -205,3 +205,24 @@ def test_a_repository_that_is_its_owners_symlink_when_the_registry_loads_is_not_
     with pytest.raises(codes.ProtocolError, match="passes through the symlink 'repo'"):
         seen = look(config.plugins["p"].command, [str(root / "secret.txt")], root=root)
         pytest.fail(f"alice's plugin saw bob's project: {seen}")
+
+
+@pytest.mark.parametrize("target", ["/etc/hostname", "/proc/version"])
+def test_a_file_the_command_names_that_the_plugin_ships_as_a_symlink_widens_no_view(
+    tmp_path: Path, target: str
+) -> None:
+    """The registry runs the plugin on a file of its own beside the entry file (`["{python}",
+    "x/plugin.py", "x/rules.toml"]`), and the plugin ships `rules.toml` as a symlink: the
+    config resolved each file word of the command, and the view holds each one's folder, so
+    the link chose the folder: `/etc` in full, or the host's `/proc` over the sandbox's own
+    (every host process's command line)."""
+    plugin = tmp_path / "x"
+    plugin.mkdir()
+    shutil.copy(PROBE, plugin / "probe.py")
+    (plugin / "rules.toml").symlink_to(target)
+    entry = {"id": "x", "version": "1.0.0", "command": ["{python}", "x/probe.py", "x/rules.toml"]}
+    config = load_config(write_config(tmp_path, [entry]))
+    command = config.plugins["x"].command
+    outside = "/etc/shadow" if target.startswith("/etc") else f"/proc/{os.getpid()}/cmdline"
+    seen = look(command, [outside], hide=config.plugins["x"].sandbox.hide)
+    assert not seen[outside]["exists"], f"{outside} was in view ({command})"
