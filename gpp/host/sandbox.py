@@ -425,9 +425,11 @@ def _view(spawn: _Spawn) -> None:
         follow: Literal["yes", "reachable", "no"] = (
             "no" if runs_itself else "reachable" if by_path else "yes"
         )
-        seen = view.plugin_view(
-            resolution.binary, entries, listed, policy.hide, root, reach, follow
-        )
+        # a word the repository resolves names the repository's file, bound with it already:
+        # its folder, bound again read-only over a writable repository, would be the
+        # repository's choice (a relative link up to `/etc` put the host's over the sandbox's)
+        own = [entry for entry in entries if not (root and view.under(entry, root))]
+        seen = view.plugin_view(resolution.binary, own, listed, policy.hide, root, reach, follow)
     except (shims.Unresolvable, ViewUnavailable) as exc:
         raise SandboxUnavailable(
             f"{command[0]!r} cannot be run in the sandbox: {exc}; name the interpreter by "

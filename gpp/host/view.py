@@ -108,12 +108,12 @@ def runs_itself(
     `view`); never the gateway's own Python. Such a file is the plugin's to write: the root
     side neither reads it (as a version manager's shim) nor follows it (a symlink into a
     folder only root may search would bring that folder into the view, staged by root)."""
-    if _under(executable, *GATEWAYS_PREFIXES):  # the gateway's own Python, wherever it lies
+    if under(executable, *GATEWAYS_PREFIXES):  # the gateway's own Python, wherever it lies
         return False
     others = [entry for entry in entries if entry != executable]
     runs_code = any(word in CODE_OPTIONS for word in command[1:])
     alone = not others and not runs_code
-    return alone or any(_under(executable, folder) for folder in plugins_folders)
+    return alone or any(under(executable, folder) for folder in plugins_folders)
 
 
 def plugin_view(
@@ -145,12 +145,12 @@ def plugin_view(
     if listed is None:
         folders += [os.path.dirname(entry) for entry in entries]
     else:
-        files += [entry for entry in entries if not _under(entry, *folders)]
+        files += [entry for entry in entries if not under(entry, *folders)]
         for path in listed:
             absolute = os.path.abspath(path)
             if not os.path.exists(absolute):
                 raise ViewUnavailable(f"sandbox.view: {absolute} does not exist")
-            if (real := os.path.realpath(absolute)) != absolute and not _under(
+            if (real := os.path.realpath(absolute)) != absolute and not under(
                 absolute, *SYSTEM_DIRS
             ):
                 raise ViewUnavailable(
@@ -172,7 +172,7 @@ def plugin_view(
             for path in map(os.path.abspath, hide)
             if os.path.exists(path)
             for shown in _shown_at(path, seen)
-            if not _under(shown, *SYSTEM_DIRS)
+            if not under(shown, *SYSTEM_DIRS)
         }
     )
     return View(tuple(folders), tuple(files), tuple(masked))
@@ -189,7 +189,7 @@ def _shown_at(hidden: str, seen: Sequence[str]) -> set[str]:
     shown: set[str] = set()
     for path in seen:
         inside = os.path.realpath(path)
-        if _under(real, inside):
+        if under(real, inside):
             shown.add(os.path.normpath(os.path.join(path, os.path.relpath(real, inside))))
     return shown
 
@@ -200,7 +200,7 @@ def _interpreter_paths(executable: str, follow_symlinks: bool = True) -> list[st
     real = os.path.realpath(executable) if follow_symlinks else executable
     paths = [os.path.dirname(executable), os.path.dirname(real)]
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    if any(_under(path, prefix) for path in (executable, real) for prefix in prefixes):
+    if any(under(path, prefix) for path in (executable, real) for prefix in prefixes):
         paths += sorted(prefixes)
     paths += [p for p in map(_prefix, (executable, real)) if p is not None]
     return paths
@@ -213,7 +213,7 @@ def _prefix(executable: str) -> str | None:
     if os.path.basename(folder) != "bin":
         return None
     prefix = os.path.dirname(folder)
-    if prefix in ("/", "/usr", "/usr/local", os.path.expanduser("~")) or _under(
+    if prefix in ("/", "/usr", "/usr/local", os.path.expanduser("~")) or under(
         prefix, *SYSTEM_DIRS
     ):
         return None
@@ -236,16 +236,16 @@ def bind_args(
     between a bound folder and the repository) becomes an empty read-only tmpfs, so the
     repository bound inside it can be reached; the masks come last (a file shows an empty file
     made in `home`)."""
-    modes = {path: "--ro-bind" for path in view.paths() if not _under(path, *SYSTEM_DIRS)}
+    modes = {path: "--ro-bind" for path in view.paths() if not under(path, *SYSTEM_DIRS)}
     if root:
         modes[root] = "--ro-bind" if readonly else "--bind"
     tmpfs = list(covered)
 
     def redundant(path: str) -> bool:
-        nearest = max((a for a in modes if a != path and _under(path, a)), key=len, default=None)
+        nearest = max((a for a in modes if a != path and under(path, a)), key=len, default=None)
         if nearest is None or modes[nearest] != modes[path]:
             return False
-        return not any(_under(folder, nearest) and _under(path, folder) for folder in tmpfs)
+        return not any(under(folder, nearest) and under(path, folder) for folder in tmpfs)
 
     kept = sorted((p for p in modes if not redundant(p)), key=lambda p: p.count("/"))
     staged = sources or {}
@@ -284,7 +284,7 @@ def covering(root: str, view: View, reachable: Callable[[str], bool]) -> list[st
     (the plugin's uid may search it) says no to: bwrap could bind the repository there, but the
     plugin could not `chdir` into it (a repository staged from behind a 0700 folder that lies
     inside the plugin's folder)."""
-    holders = [folder for folder in view.folders if folder != root and _under(root, folder)]
+    holders = [folder for folder in view.folders if folder != root and under(root, folder)]
     if not holders:
         return []
     holder = max(holders, key=len)
@@ -297,5 +297,6 @@ def covering(root: str, view: View, reachable: Callable[[str], bool]) -> list[st
     return []
 
 
-def _under(path: str, *ancestors: str) -> bool:
+def under(path: str, *ancestors: str) -> bool:
+    """Whether `path` is one of `ancestors` or lies below one (by name: nothing is resolved)."""
     return any(path == a or path.startswith(a.rstrip("/") + "/") for a in ancestors)

@@ -226,3 +226,29 @@ def test_a_file_the_command_names_that_the_plugin_ships_as_a_symlink_widens_no_v
     outside = "/etc/shadow" if target.startswith("/etc") else f"/proc/{os.getpid()}/cmdline"
     seen = look(command, [outside], hide=config.plugins["x"].sandbox.hide)
     assert not seen[outside]["exists"], f"{outside} was in view ({command})"
+
+
+def test_a_file_word_the_repository_resolves_widens_no_view() -> None:
+    """The registry runs the plugin on a file of the repository (`["{python}", "lint.py",
+    "config/lint.yaml"]`: a relative word not beside the registry names whatever the
+    repository holds there), with `readonly_root = false`: the view held that file's folder,
+    bound read-only over the writable repository, and the repository made `config` a relative
+    symlink up to `/etc`, which bwrap bound over the sandbox's own `/etc`: all of the host's."""
+    base = Path(tempfile.mkdtemp(prefix="gpp-redteam-"))
+    try:
+        base.chmod(0o755)  # reached without staging, as a user's checkout is
+        repository = base / "repo"
+        repository.mkdir()
+        (repository / "config").symlink_to(os.path.relpath("/etc", repository))
+        command = [sys.executable, str(PROBE), "config/hostname"]
+        result, _ = start(
+            command,
+            repository,
+            {"LOOK_AT": "/etc/shadow"},
+            SandboxPolicy(readonly_root=False),
+            "view-probe",
+        )
+    finally:
+        shutil.rmtree(base)
+    seen = {r["name"]: r["attrs"] for r in result["resources"]}
+    assert not seen["/etc/shadow"]["exists"], "the host's /etc was in view"
