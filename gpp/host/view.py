@@ -160,6 +160,16 @@ def plugin_view(
                     "path in the registry"
                 )
             (folders if os.path.isdir(absolute) else files).append(absolute)
+        for entry in files:
+            if (real := os.path.realpath(entry)) != entry and not under(
+                real, *map(os.path.realpath, [os.path.dirname(entry), *folders])
+            ):
+                raise ViewUnavailable(
+                    f"{entry}, which the command names, is a symlink to {real}, outside its own "
+                    "folder and the view: bwrap would bind that file alone, so a plugin's link "
+                    "would choose which file of the host it reads; name the real path in the "
+                    "registry, or list its folder in sandbox.view"
+                )
     if reachable is not None:
         folders += [os.path.dirname(path) for path in files if not reachable(path)]
         files = [path for path in files if reachable(path)]

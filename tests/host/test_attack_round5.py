@@ -252,3 +252,27 @@ def test_a_file_word_the_repository_resolves_widens_no_view() -> None:
         shutil.rmtree(base)
     seen = {r["name"]: r["attrs"] for r in result["resources"]}
     assert not seen["/etc/shadow"]["exists"], "the host's /etc was in view"
+
+
+def test_a_file_bound_alone_that_the_plugin_links_elsewhere_is_refused(tmp_path: Path) -> None:
+    """With a listed view, each file the command names is bound alone, and bwrap binds what a
+    path resolves to: the plugin ships `rules.toml` (`["{python}", "x/plugin.py",
+    "x/rules.toml"]`) as a symlink to any file of the host its uid may read, outside its view
+    (another user's notes, the operator's other configs), and read it at its own name."""
+    base = Path(tempfile.mkdtemp(prefix="gpp-redteam-"))
+    try:
+        base.chmod(0o755)
+        notes = base / "bob" / "notes.txt"
+        notes.parent.mkdir()
+        notes.write_text("bob's notes\n")
+        notes.chmod(0o644)
+        plugin = base / "x"
+        plugin.mkdir()
+        shutil.copy(PROBE, plugin / "probe.py")
+        (plugin / "rules.toml").symlink_to(notes)
+        command = [sys.executable, str(plugin / "probe.py"), str(plugin / "rules.toml")]
+        with pytest.raises(codes.ProtocolError, match="is a symlink to"):
+            seen = look(command, [str(plugin / "rules.toml")], view=())
+            pytest.fail(f"the plugin read another user's file at its own name: {seen}")
+    finally:
+        shutil.rmtree(base)
