@@ -175,17 +175,26 @@ def plugin_view(
         files = [path for path in files if reachable(path)]
     folders = [path for path in dict.fromkeys(folders) if os.path.isdir(path)]
     files = list(dict.fromkeys(files))
-    seen = [*folders, *files, *([root] if root else [])]
+    # the system dirs are bound whole in every sandbox (`gpp.host.sandbox`): a registry under
+    # `/usr/local/etc` is in view there, and is masked there too; only an executable is not
+    # (a tool one plugin runs alone counts as its file, and another may run it: issue 32)
+    system = [path for path in SYSTEM_DIRS if os.path.isdir(path) and not os.path.islink(path)]
+    seen = [*folders, *files, *([root] if root else []), *system]
     masked = sorted(
         {
             shown
             for path in map(os.path.abspath, hide)
             if os.path.exists(path)
             for shown in _shown_at(path, seen)
-            if not under(shown, *SYSTEM_DIRS)
+            if not (under(shown, *SYSTEM_DIRS) and _runnable(path))
         }
     )
     return View(tuple(folders), tuple(files), tuple(masked))
+
+
+def _runnable(path: str) -> bool:
+    """Whether `path` is an executable file (a program, not a registry or a token file)."""
+    return os.path.isfile(path) and os.stat(path).st_mode & 0o111 != 0
 
 
 def _shown_at(hidden: str, seen: Sequence[str]) -> set[str]:

@@ -276,3 +276,21 @@ def test_a_file_bound_alone_that_the_plugin_links_elsewhere_is_refused(tmp_path:
             pytest.fail(f"the plugin read another user's file at its own name: {seen}")
     finally:
         shutil.rmtree(base)
+
+
+def test_the_registry_in_a_system_folder_every_sandbox_binds_shows_empty() -> None:
+    """A system-wide install keeps its registry under `/usr` (`/usr/local/etc/gpp/`, or the
+    bundled one edited in place under `…/dist-packages/gpp/plugins/`), readable by others as
+    registries are. `/usr` is bound whole into every sandbox, and masks were only placed in
+    the folders of the view: every plugin read the registry, with the other plugins' `env`
+    secrets, in full."""
+    base = Path(tempfile.mkdtemp(prefix="gpp-redteam-", dir="/usr/local/share"))
+    try:
+        base.chmod(0o755)
+        registry = base / "registry.toml"
+        registry.write_text('[[plugin]]\nenv = { API_KEY = "secret" }\n')
+        registry.chmod(0o644)
+        seen = look([sys.executable, str(PROBE)], [str(registry)], hide=(str(registry),))
+    finally:
+        shutil.rmtree(base)
+    assert seen[str(registry)]["size"] == 0, seen[str(registry)]
