@@ -19,7 +19,7 @@ spawned process before it execs, so every process of the plugin is in it: memory
 memfd, shm, tmpfs and children included), `pids.max` (`max_processes`: RLIMIT_NPROC does not
 bind root), and the CPU counter that `cpu_seconds` is checked against as the plugin's total
 budget. Where no such cgroup can be made, the plugin is refused unless its config says
-`cgroup = "optional"`. The remaining rlimits bind each process: NOFILE and FSIZE, NPROC where
+`cgroup = "optional"`. The remaining rlimits bind each process: NOFILE and FSIZE, CORE at 0, NPROC where
 the session has a uid of its own; RLIMIT_CPU, and RLIMIT_AS (which breaks runtimes that
 reserve address space), only where the plugin runs without a cgroup. An idle GPP/3 session's
 group is frozen (`gpp.host.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
@@ -824,7 +824,12 @@ def _rlimits(
         "RLIMIT_NPROC": policy.max_processes if own_uid or not per_plugin else None,
         "RLIMIT_FSIZE": policy.max_file_size_mb and policy.max_file_size_mb * mib,
     }
-    return {name: (getattr(resource, name), value) for name, value in wanted.items() if value}
+    limits = {name: (getattr(resource, name), value) for name, value in wanted.items() if value}
+    # no core dump: the gateway's hard limit (unlimited, as systemd leaves it) let a plugin raise
+    # its own and crash at will, each core the host's to write or hand to its crash handler
+    # (`|systemd-coredump`, apport: root, outside the sandbox and the cgroup, on host disk)
+    limits["RLIMIT_CORE"] = (resource.RLIMIT_CORE, 0)
+    return limits
 
 
 def _pre_exec(

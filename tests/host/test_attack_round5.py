@@ -294,3 +294,33 @@ def test_the_registry_in_a_system_folder_every_sandbox_binds_shows_empty() -> No
     finally:
         shutil.rmtree(base)
     assert seen[str(registry)]["size"] == 0, seen[str(registry)]
+
+
+CORE_RAISER = """import resource, sys
+sys.path.insert(0, {checkout!r})
+from gpp.plugin.sdk import serve
+
+def discover(paths):
+    _, hard = resource.getrlimit(resource.RLIMIT_CORE)
+    resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))  # as far as the plugin may
+    soft, hard = resource.getrlimit(resource.RLIMIT_CORE)
+    attrs = {{"soft": soft, "hard": hard}}
+    return {{"resources": [{{"kind": "limit", "name": "core", "location": {{"path": ".",
+        "line": 1}}, "attrs": attrs}}], "unresolved": [], "findings": [],
+        "classificationSignals": []}}
+
+raise SystemExit(serve("core-raiser", "1.0.0", discover))
+"""
+
+
+def test_a_plugin_cannot_raise_its_core_dump_limit(tmp_path: Path) -> None:
+    """The gateway's hard `RLIMIT_CORE` (unlimited, as systemd and most shells leave it) was
+    the plugin's: it raised its soft limit and crashed its processes at will, and each crash
+    was the host's to handle outside the sandbox and its cgroup: a core file of up to
+    `memory_mb` in a writable repository (`core_pattern = core`), or the host's crash
+    handler (`|systemd-coredump`, apport) run as root on its memory, compressing and storing
+    it on the host's disk, on CPU no `cpu_seconds` counts."""
+    plugin = tmp_path / "core_raiser.py"
+    plugin.write_text(CORE_RAISER.format(checkout=str(Path(__file__).resolve().parents[2])))
+    result, _ = start([sys.executable, str(plugin)], plugin_id="core-raiser")
+    assert result["resources"][0]["attrs"] == {"soft": 0, "hard": 0}
