@@ -465,7 +465,7 @@ def _flags_config(args: argparse.Namespace, pinned: Config | None) -> Config:
         if pinned
         else {}
     )
-    repo = args.repo.resolve()
+    repo = Path(os.path.abspath(args.repo))  # not resolved: as a registry's `root` (app.config)
     config = _with_cgroup(command_line.registry(plugins, repo, args.token_file, announced), args)
     return config if pinned else command_line.pin_versions(config)
 
@@ -533,7 +533,7 @@ def _reexec_isolated(args: argparse.Namespace, config: Config) -> int:
         args.log_level,
     ]
     if args.repo is not None:
-        inner += ["--repo", str(args.repo.resolve())]
+        inner += ["--repo", os.path.abspath(args.repo)]
     if args.token_file is not None:
         inner += ["--token-file", str(args.token_file.resolve())]
     if args.no_token:
@@ -657,7 +657,7 @@ def _with_repo(config: Config, repo: Path | None) -> Config:
     """`--repo PATH`: the config with every plugin's root at PATH; the file is left as it is."""
     if repo is None:
         return config
-    root = repo.resolve()
+    root = Path(os.path.abspath(repo))  # not resolved: as a registry's `root` (app.config)
     if not root.is_dir():
         raise ConfigError(config.path, [f"--repo: {root} is not a directory"])
     plugins = {pid: p.model_copy(update={"root": root}) for pid, p in config.plugins.items()}

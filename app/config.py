@@ -456,7 +456,9 @@ def _path_of(plugin: PluginConfig) -> str:
 
 
 def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> PluginConfig:
-    root = (base / entry.root).resolve()
+    # not resolved: a symlink its owner left there (to another user's project behind a 0700
+    # home) is for the spawn to refuse (`gpp.host.identity.open_folder`), not to follow as root
+    root = Path(os.path.abspath(base / entry.root))
     if not root.is_dir():
         raise ValueError(f"root: {root} is not a directory")
     sandbox = entry.sandbox_over(defaults.sandbox)
@@ -479,8 +481,10 @@ def _resolve(entry: PluginEntry, defaults: DefaultsConfig, base: Path) -> Plugin
 
 
 def _paths(paths: tuple[str, ...], base: Path, key: str) -> list[str]:
-    """`paths` made absolute against the registry's folder, each one existing."""
-    absolute = [(base / p).resolve() for p in paths]
+    """`paths` made absolute against the registry's folder, each one existing; not resolved:
+    a symlink on the way is refused when the plugin starts (`gpp.host.view`), never followed
+    here into what it leads to (a plugin's `lib` linked to `/` had the host's root in view)."""
+    absolute = [Path(os.path.abspath(base / p)) for p in paths]
     missing = [str(p) for p in absolute if not p.exists()]
     if missing:
         raise ValueError(f"{key}: {', '.join(missing)} does not exist")
@@ -489,7 +493,9 @@ def _paths(paths: tuple[str, ...], base: Path, key: str) -> list[str]:
 
 def resolve_command(command: list[str], base: Path) -> list[str]:
     """`{python}` becomes this interpreter; a word naming a file beside the config becomes its
-    absolute path (so `reference_detector.py` works whatever the gateway's cwd). A command that
+    absolute path (so `reference_detector.py` works whatever the gateway's cwd), as named: never
+    resolved, since the view holds each file's folder, and a file the plugin ships as a symlink
+    (`rules.toml` → `/proc/version`) would choose it (issue 32, round 5). A command that
     starts with a `.py` file runs it with this interpreter, which has `gpp` and `gateforge_plugin`
     (a `python3` found on PATH may have neither, as after `pipx install .`)."""
     if command and command[0].endswith(".py"):
@@ -499,7 +505,7 @@ def resolve_command(command: list[str], base: Path) -> list[str]:
         word = word.replace(PYTHON_PLACEHOLDER, sys.executable)
         candidate = base / word
         if not word.startswith("-") and not Path(word).is_absolute() and candidate.is_file():
-            word = str(candidate.resolve())
+            word = os.path.abspath(candidate)  # not resolved: a plugin's link names no folder
         resolved.append(word)
     return resolved
 

@@ -8,6 +8,7 @@ and the end of a process have one place to live.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import os
@@ -15,11 +16,12 @@ import shutil
 import signal
 import stat
 import tempfile
-from collections import deque
+import threading
+from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypedDict, Unpack, runtime_checkable
+from typing import Any, Protocol, TypedDict, Unpack, runtime_checkable
 
 from gpp.core import codes
 from gpp.host import uids
@@ -48,12 +50,18 @@ async def spawn(
     cwd: str | None,
     env: Mapping[str, str],
     sandbox: SandboxPolicy | None = None,
+    home: str | None = None,
 ) -> tuple[asyncio.subprocess.Process, SpawnPlan | None]:
     """Start the plugin as the leader of a new session (so its whole group can be killed),
     inside its sandbox when one is given, as a uid of its own when the gateway is root (leased
     and planned for off the event loop, `_plan_off_loop`; given back by the plan once the
-    session's processes are gone). Raises SandboxUnavailable or OSError."""
-    spawn_plan = await _plan_off_loop(sandbox, command, cwd, env) if sandbox is not None else None
+    session's processes are gone). `home`: the plugin's HOME folder, which the gateway made
+    (never `env["HOME"]`: the registry may set that to a plugin's folder, whose symlink would
+    then have root make folders and change modes where the plugin chose: issue 32, round 5).
+    Raises SandboxUnavailable or OSError."""
+    spawn_plan = (
+        await _plan_off_loop(sandbox, command, cwd, env, home) if sandbox is not None else None
+    )
     try:
         proc = await asyncio.create_subprocess_exec(
             *(spawn_plan.argv if spawn_plan else command),
@@ -64,7 +72,7 @@ async def spawn(
             # (uvloop changes directory after the pre-exec step has changed uid); without
             # bwrap the pre-exec step enters `cwd` as that uid (never as root: a symlink)
             cwd=cwd if spawn_plan is None else "/" if spawn_plan.namespaced else None,
-            env=dict(env),
+            env=dict(env) if spawn_plan is None or spawn_plan.env is None else spawn_plan.env,
             start_new_session=True,
             preexec_fn=_child_setup(spawn_plan.preexec if spawn_plan else None),
             pass_fds=spawn_plan.fds if spawn_plan else (),
@@ -79,29 +87,127 @@ async def spawn(
     return proc, spawn_plan
 
 
+PLAN_BOUND_S = 30.0
+"""How long planning a spawn may take before that start fails: the namespace probe and a version
+manager are bounded at 10 s each, but a `stat` of a repository or view path on a hung NFS or
+FUSE mount is not, and a plan held there for ever held a thread, and the start, for ever."""
+MAX_STUCK_PLANS = 16
+"""How many plans past their bound may still hold a thread (each sits in the kernel until its
+mount answers) before every start is refused: threads are not spent without end."""
+_STUCK = threading.Lock()
+_stuck: Counter[str] = Counter()
+"""The plans past their bound that have not ended, by repository: while one hangs there, no
+new start plans against that repository (it would only hang a new thread)."""
+
+
 async def _plan_off_loop(
-    sandbox: SandboxPolicy, command: Sequence[str], cwd: str | None, env: Mapping[str, str]
+    sandbox: SandboxPolicy,
+    command: Sequence[str],
+    cwd: str | None,
+    env: Mapping[str, str],
+    home: str | None,
 ) -> SpawnPlan:
-    """`_lease_and_plan` in a thread: it may wait on the disk, the uid leases, a version
-    manager (bounded) or the first probes, and one plugin's start must not stall every client
-    and `/healthz` (issue 32). A start abandoned meanwhile (its request cancelled) releases the
-    plan, and with it the uid, once it is made."""
-    planning = asyncio.ensure_future(asyncio.to_thread(_lease_and_plan, sandbox, command, cwd, env))
+    """`_lease_and_plan` in a thread of its own, for at most PLAN_BOUND_S: it may wait on the
+    disk, the uid leases, a version manager (bounded) or the first probes, and one plugin's
+    start must not stall every client and `/healthz` (issue 32). Not the loop's default
+    executor: a plan stuck on a hung mount held one of its few workers for ever, and the
+    loop parses large bodies and lines there. A plan past its bound fails its start alone,
+    and one abandoned meanwhile (its request cancelled) releases the plan, and with it the
+    uid, once it is made. Raises SandboxUnavailable."""
+    repository = os.path.abspath(cwd) if cwd else ""
+    with _STUCK:
+        if _stuck[repository]:
+            raise SandboxUnavailable(
+                f"an earlier start's plan against {repository} has run past {PLAN_BOUND_S:g} s "
+                "and not ended (a path of its repository or view on a hung mount?); no new "
+                "plan against it until that one ends"
+            )
+        if sum(_stuck.values()) >= MAX_STUCK_PLANS:
+            raise SandboxUnavailable(
+                f"{MAX_STUCK_PLANS} plans have run past {PLAN_BOUND_S:g} s and not ended "
+                "(paths on hung mounts?); no new plan until one ends"
+            )
+    made: concurrent.futures.Future[SpawnPlan] = concurrent.futures.Future()
+    planning: asyncio.Future[SpawnPlan] = asyncio.get_running_loop().create_future()
+    planning.add_done_callback(_retrieve)
+    made.add_done_callback(functools.partial(_hand_over, planning))
+    threading.Thread(
+        target=_plan_into,
+        args=(made, sandbox, command, cwd, env, home),
+        name="gpp-plan",
+        daemon=True,
+    ).start()
     try:
-        return await asyncio.shield(planning)
+        return await asyncio.wait_for(asyncio.shield(planning), PLAN_BOUND_S)
+    except TimeoutError:
+        with _STUCK:
+            _stuck[repository] += 1
+        made.add_done_callback(functools.partial(_unstick, repository))
+        raise SandboxUnavailable(
+            f"planning the plugin's sandbox took over {PLAN_BOUND_S:g} s (a path of its "
+            f"repository {repository or '(none)'} or of its view on a hung mount?)"
+        ) from None
     except asyncio.CancelledError:
-        planning.add_done_callback(_discard_plan)
+        made.add_done_callback(_discard_plan)
         raise
 
 
+def _plan_into(made: concurrent.futures.Future[SpawnPlan], *args: Any) -> None:
+    """`_lease_and_plan(*args)`, its outcome set into `made` (whose callbacks run here)."""
+    if not made.set_running_or_notify_cancel():
+        return
+    try:
+        made.set_result(_lease_and_plan(*args))
+    except BaseException as exc:  # the start's to raise, or the discard's to ignore
+        made.set_exception(exc)
+
+
+def _hand_over(
+    planning: asyncio.Future[SpawnPlan], made: concurrent.futures.Future[SpawnPlan]
+) -> None:
+    """In the planning thread: `made`'s outcome to `planning`, on its loop, unless that loop
+    has closed meanwhile (the gateway stopped while a plan hung: nobody waits any more)."""
+    with contextlib.suppress(RuntimeError):
+        planning.get_loop().call_soon_threadsafe(_settle, planning, made)
+
+
+def _settle(
+    planning: asyncio.Future[SpawnPlan], made: concurrent.futures.Future[SpawnPlan]
+) -> None:
+    if planning.done():
+        return
+    if (exc := made.exception()) is not None:
+        planning.set_exception(exc)
+    else:
+        planning.set_result(made.result())
+
+
+def _retrieve(planning: asyncio.Future[SpawnPlan]) -> None:
+    """Mark an abandoned plan's exception as seen (its start has failed already)."""
+    if not planning.cancelled():
+        planning.exception()
+
+
+def _unstick(repository: str, made: concurrent.futures.Future[SpawnPlan]) -> None:
+    with _STUCK:
+        _stuck[repository] -= 1
+        if _stuck[repository] <= 0:
+            del _stuck[repository]
+    _discard_plan(made)
+
+
 def _lease_and_plan(
-    sandbox: SandboxPolicy, command: Sequence[str], cwd: str | None, env: Mapping[str, str]
+    sandbox: SandboxPolicy,
+    command: Sequence[str],
+    cwd: str | None,
+    env: Mapping[str, str],
+    home: str | None,
 ) -> SpawnPlan:
     """The session's own uid first (a root gateway's, `gpp.host.uids`), then the plan made for
     it, which holds the lease from then on; the uid is given back at once if no plan is made."""
     lease = _lease_uid(sandbox) if drops_root() else None
     try:
-        spawn_plan = plan(sandbox, command, cwd, env.get("HOME"), env, lease.uid if lease else None)
+        spawn_plan = plan(sandbox, command, cwd, home, env, lease.uid if lease else None)
     except BaseException:
         if lease is not None:
             lease.release()
@@ -110,7 +216,7 @@ def _lease_and_plan(
     return spawn_plan
 
 
-def _discard_plan(planning: asyncio.Future[SpawnPlan]) -> None:
+def _discard_plan(planning: concurrent.futures.Future[SpawnPlan]) -> None:
     if not planning.cancelled() and planning.exception() is None:
         planning.result().close_fds()
         planning.result().cleanup()  # removes the cgroup and gives the uid back
@@ -529,7 +635,7 @@ async def start_plugin(
     home = tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-")
     try:
         proc, spawn_plan = await spawn(
-            command, cwd=cwd, env=scrubbed_env(env, home), sandbox=sandbox
+            command, cwd=cwd, env=scrubbed_env(env, home), sandbox=sandbox, home=home
         )
     except (OSError, SandboxUnavailable) as exc:
         shutil.rmtree(home, ignore_errors=True)

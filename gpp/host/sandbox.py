@@ -19,7 +19,7 @@ spawned process before it execs, so every process of the plugin is in it: memory
 memfd, shm, tmpfs and children included), `pids.max` (`max_processes`: RLIMIT_NPROC does not
 bind root), and the CPU counter that `cpu_seconds` is checked against as the plugin's total
 budget. Where no such cgroup can be made, the plugin is refused unless its config says
-`cgroup = "optional"`. The remaining rlimits bind each process: NOFILE and FSIZE, NPROC where
+`cgroup = "optional"`. The remaining rlimits bind each process: NOFILE and FSIZE, CORE at 0, NPROC where
 the session has a uid of its own; RLIMIT_CPU, and RLIMIT_AS (which breaks runtimes that
 reserve address space), only where the plugin runs without a cgroup. An idle GPP/3 session's
 group is frozen (`gpp.host.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
@@ -33,7 +33,8 @@ the registry says `terminal = true`.
 All of it is decided from the registry alone, never from what a plugin or a repository wrote:
 only the registry's own `argv[0]` is resolved when it is a version manager's shim
 (`gpp.host.shims`); a plugin's shebangs are the kernel's business inside the sandbox. Planning runs
-in a thread (`gpp.host.process`, after the uid is leased), so nothing here stalls the event loop.
+in a thread of its own, bounded (`gpp.host.process`, after the uid is leased), so nothing here
+stalls the event loop, and a plan held by a hung mount fails its start alone.
 
 The chain: gateway → `bwrap` (SIGKILLed when the gateway thread that spawned it dies, via
 PR_SET_PDEATHSIG) → bwrap's init, PID 1 of the namespace (dies with `bwrap`: `--die-with-parent`)
@@ -51,6 +52,7 @@ import asyncio
 import contextlib
 import ctypes
 import errno
+import fcntl
 import functools
 import os
 import resource
@@ -104,6 +106,15 @@ PIPES_BACK = (
 sets PWD; the plugin gets only the environment it was given. Where the exec fails (126/127), the
 trap says what the file's shebang names: read inside the sandbox, as the plugin's uid, since the
 gateway never reads a plugin's files (the trap does not survive a successful exec)."""
+
+
+OUTER_ENVIRONMENT = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
+"""The whole environment of `sh` and `bwrap`, which run outside the sandbox (as the session's
+uid, with no namespace, seccomp filter or `no_new_privs` yet): the registry's `env` is the
+plugin's and names the plugin's files (`LD_PRELOAD`, `LD_LIBRARY_PATH`, `LD_AUDIT`, `GCONV_PATH`
+would have the loader run them there: issue 32, round 5), so it reaches the plugin through
+bwrap's `--clearenv` and `--setenv`, read from a descriptor (`--args`: not a command line every
+local user can read), and bwrap's own processes never see it."""
 
 
 class SandboxUnavailable(Exception):
@@ -169,6 +180,9 @@ class SpawnPlan:
     """Descriptors the spawned process inherits (the seccomp program); the spawn closes them."""
     uid_lease: UidLease | None = None
     """The session's own uid (a root gateway's), given back once its processes are gone."""
+    env: dict[str, str] | None = None
+    """The environment of the process spawned (`OUTER_ENVIRONMENT` under bwrap, which hands
+    the plugin its own); None: the plugin's, as it is exec'd directly (no namespaces)."""
 
     def close_fds(self) -> None:
         """Close `fds` in the gateway once the child holds them (or the spawn failed)."""
@@ -342,7 +356,7 @@ def plan(
     except BaseException:
         SpawnPlan(spawn.argv, lambda: None, spawn.mechanisms, fds=spawn.fds).close_fds()
         raise
-    return SpawnPlan(
+    spawn_plan = SpawnPlan(
         spawn.argv,
         functools.partial(
             _pre_exec,
@@ -357,6 +371,8 @@ def plan(
         namespaced,
         spawn.fds,
     )
+    spawn_plan.env = dict(OUTER_ENVIRONMENT) if namespaced else None
+    return spawn_plan
 
 
 @dataclass
@@ -409,9 +425,11 @@ def _view(spawn: _Spawn) -> None:
         follow: Literal["yes", "reachable", "no"] = (
             "no" if runs_itself else "reachable" if by_path else "yes"
         )
-        seen = view.plugin_view(
-            resolution.binary, entries, listed, policy.hide, root, reach, follow
-        )
+        # a word the repository resolves names the repository's file, bound with it already:
+        # its folder, bound again read-only over a writable repository, would be the
+        # repository's choice (a relative link up to `/etc` put the host's over the sandbox's)
+        own = [entry for entry in entries if not (root and view.under(entry, root))]
+        seen = view.plugin_view(resolution.binary, own, listed, policy.hide, root, reach, follow)
     except (shims.Unresolvable, ViewUnavailable) as exc:
         raise SandboxUnavailable(
             f"{command[0]!r} cannot be run in the sandbox: {exc}; name the interpreter by "
@@ -495,6 +513,7 @@ def _namespaces(spawn: _Spawn) -> None:
         "/dev/shm and HOME in size-capped tmpfs; the rest read-only; repository "
         f"{'read-only' if binds.readonly else 'read-write'}"
     )
+    spawn.fds = (*spawn.fds, _environment_fd(spawn.env))
     sh = shutil.which("sh") or "/bin/sh"
     spawn.argv = [
         sh,
@@ -504,6 +523,8 @@ def _namespaces(spawn: _Spawn) -> None:
         *_bwrap(policy, binds.argv, spawn.root, spawn.home),
         "--seccomp",
         str(spawn.fds[0]),
+        "--args",
+        str(spawn.fds[1]),
         "--",
         sh,
         "-c",
@@ -511,6 +532,28 @@ def _namespaces(spawn: _Spawn) -> None:
         "gpp-plugin",
         *spawn.argv,
     ]
+
+
+def _environment_fd(env: Mapping[str, str]) -> int:
+    """A descriptor (numbered 10 or above, as the seccomp program's) holding bwrap's options
+    that give the plugin `env` and nothing else: `--clearenv`, then `--setenv NAME VALUE` for
+    each variable, NUL-separated, at offset 0 (`--args`). Raises SandboxUnavailable for a name
+    or value the kernel cannot carry (a NUL, or `=` in a name), which would shift the options."""
+    words = ["--clearenv"]
+    for name, value in env.items():
+        if not name or "=" in name or "\0" in name or "\0" in value:
+            raise SandboxUnavailable(f"env: {name!r} cannot be passed to a plugin")
+        words += ["--setenv", name, value]
+    data = b"".join(os.fsencode(word) + b"\0" for word in words)
+    fd = os.memfd_create("gpp-environment", os.MFD_CLOEXEC)
+    try:
+        view_of = memoryview(data)
+        while view_of:
+            view_of = view_of[os.write(fd, view_of) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+        return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    finally:
+        os.close(fd)
 
 
 def _without_namespaces(spawn: _Spawn) -> None:
@@ -781,7 +824,12 @@ def _rlimits(
         "RLIMIT_NPROC": policy.max_processes if own_uid or not per_plugin else None,
         "RLIMIT_FSIZE": policy.max_file_size_mb and policy.max_file_size_mb * mib,
     }
-    return {name: (getattr(resource, name), value) for name, value in wanted.items() if value}
+    limits = {name: (getattr(resource, name), value) for name, value in wanted.items() if value}
+    # no core dump: the gateway's hard limit (unlimited, as systemd leaves it) let a plugin raise
+    # its own and crash at will, each core the host's to write or hand to its crash handler
+    # (`|systemd-coredump`, apport: root, outside the sandbox and the cgroup, on host disk)
+    limits["RLIMIT_CORE"] = (resource.RLIMIT_CORE, 0)
+    return limits
 
 
 def _pre_exec(

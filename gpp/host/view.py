@@ -108,12 +108,12 @@ def runs_itself(
     `view`); never the gateway's own Python. Such a file is the plugin's to write: the root
     side neither reads it (as a version manager's shim) nor follows it (a symlink into a
     folder only root may search would bring that folder into the view, staged by root)."""
-    if _under(executable, *GATEWAYS_PREFIXES):  # the gateway's own Python, wherever it lies
+    if under(executable, *GATEWAYS_PREFIXES):  # the gateway's own Python, wherever it lies
         return False
     others = [entry for entry in entries if entry != executable]
     runs_code = any(word in CODE_OPTIONS for word in command[1:])
     alone = not others and not runs_code
-    return alone or any(_under(executable, folder) for folder in plugins_folders)
+    return alone or any(under(executable, folder) for folder in plugins_folders)
 
 
 def plugin_view(
@@ -145,28 +145,56 @@ def plugin_view(
     if listed is None:
         folders += [os.path.dirname(entry) for entry in entries]
     else:
-        files += [entry for entry in entries if not _under(entry, *folders)]
+        files += [entry for entry in entries if not under(entry, *folders)]
         for path in listed:
             absolute = os.path.abspath(path)
             if not os.path.exists(absolute):
                 raise ViewUnavailable(f"sandbox.view: {absolute} does not exist")
+            if (real := os.path.realpath(absolute)) != absolute and not under(
+                absolute, *SYSTEM_DIRS
+            ):
+                raise ViewUnavailable(
+                    f"sandbox.view: {absolute} is a symlink or passes through one (to {real}): "
+                    "bwrap would bind what it leads to, and a link among a plugin's files would "
+                    "choose what the plugin sees (the host's /, another plugin); name the real "
+                    "path in the registry"
+                )
             (folders if os.path.isdir(absolute) else files).append(absolute)
+        for entry in files:
+            if (real := os.path.realpath(entry)) != entry and not under(
+                real, *map(os.path.realpath, [os.path.dirname(entry), *folders])
+            ):
+                raise ViewUnavailable(
+                    f"{entry}, which the command names, is a symlink to {real}, outside its own "
+                    "folder and the view: bwrap would bind that file alone, so a plugin's link "
+                    "would choose which file of the host it reads; name the real path in the "
+                    "registry, or list its folder in sandbox.view"
+                )
     if reachable is not None:
         folders += [os.path.dirname(path) for path in files if not reachable(path)]
         files = [path for path in files if reachable(path)]
     folders = [path for path in dict.fromkeys(folders) if os.path.isdir(path)]
     files = list(dict.fromkeys(files))
-    seen = [*folders, *files, *([root] if root else [])]
+    # the system dirs are bound whole in every sandbox (`gpp.host.sandbox`): a registry under
+    # `/usr/local/etc` is in view there, and is masked there too; only an executable is not
+    # (a tool one plugin runs alone counts as its file, and another may run it: issue 32)
+    system = [path for path in SYSTEM_DIRS if os.path.isdir(path) and not os.path.islink(path)]
+    seen = [*folders, *files, *([root] if root else []), *system]
     masked = sorted(
         {
             shown
             for path in map(os.path.abspath, hide)
             if os.path.exists(path)
             for shown in _shown_at(path, seen)
-            if not _under(shown, *SYSTEM_DIRS)
+            if not (under(shown, *SYSTEM_DIRS) and _runnable(path))
         }
     )
     return View(tuple(folders), tuple(files), tuple(masked))
+
+
+def _runnable(path: str) -> bool:
+    """Whether `path` is an executable file (a program, not a registry or a token file)."""
+    return os.path.isfile(path) and os.stat(path).st_mode & 0o111 != 0
 
 
 def _shown_at(hidden: str, seen: Sequence[str]) -> set[str]:
@@ -180,7 +208,7 @@ def _shown_at(hidden: str, seen: Sequence[str]) -> set[str]:
     shown: set[str] = set()
     for path in seen:
         inside = os.path.realpath(path)
-        if _under(real, inside):
+        if under(real, inside):
             shown.add(os.path.normpath(os.path.join(path, os.path.relpath(real, inside))))
     return shown
 
@@ -191,7 +219,7 @@ def _interpreter_paths(executable: str, follow_symlinks: bool = True) -> list[st
     real = os.path.realpath(executable) if follow_symlinks else executable
     paths = [os.path.dirname(executable), os.path.dirname(real)]
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    if any(_under(path, prefix) for path in (executable, real) for prefix in prefixes):
+    if any(under(path, prefix) for path in (executable, real) for prefix in prefixes):
         paths += sorted(prefixes)
     paths += [p for p in map(_prefix, (executable, real)) if p is not None]
     return paths
@@ -204,7 +232,7 @@ def _prefix(executable: str) -> str | None:
     if os.path.basename(folder) != "bin":
         return None
     prefix = os.path.dirname(folder)
-    if prefix in ("/", "/usr", "/usr/local", os.path.expanduser("~")) or _under(
+    if prefix in ("/", "/usr", "/usr/local", os.path.expanduser("~")) or under(
         prefix, *SYSTEM_DIRS
     ):
         return None
@@ -227,16 +255,16 @@ def bind_args(
     between a bound folder and the repository) becomes an empty read-only tmpfs, so the
     repository bound inside it can be reached; the masks come last (a file shows an empty file
     made in `home`)."""
-    modes = {path: "--ro-bind" for path in view.paths() if not _under(path, *SYSTEM_DIRS)}
+    modes = {path: "--ro-bind" for path in view.paths() if not under(path, *SYSTEM_DIRS)}
     if root:
         modes[root] = "--ro-bind" if readonly else "--bind"
     tmpfs = list(covered)
 
     def redundant(path: str) -> bool:
-        nearest = max((a for a in modes if a != path and _under(path, a)), key=len, default=None)
+        nearest = max((a for a in modes if a != path and under(path, a)), key=len, default=None)
         if nearest is None or modes[nearest] != modes[path]:
             return False
-        return not any(_under(folder, nearest) and _under(path, folder) for folder in tmpfs)
+        return not any(under(folder, nearest) and under(path, folder) for folder in tmpfs)
 
     kept = sorted((p for p in modes if not redundant(p)), key=lambda p: p.count("/"))
     staged = sources or {}
@@ -275,7 +303,7 @@ def covering(root: str, view: View, reachable: Callable[[str], bool]) -> list[st
     (the plugin's uid may search it) says no to: bwrap could bind the repository there, but the
     plugin could not `chdir` into it (a repository staged from behind a 0700 folder that lies
     inside the plugin's folder)."""
-    holders = [folder for folder in view.folders if folder != root and _under(root, folder)]
+    holders = [folder for folder in view.folders if folder != root and under(root, folder)]
     if not holders:
         return []
     holder = max(holders, key=len)
@@ -288,5 +316,6 @@ def covering(root: str, view: View, reachable: Callable[[str], bool]) -> list[st
     return []
 
 
-def _under(path: str, *ancestors: str) -> bool:
+def under(path: str, *ancestors: str) -> bool:
+    """Whether `path` is one of `ancestors` or lies below one (by name: nothing is resolved)."""
     return any(path == a or path.startswith(a.rstrip("/") + "/") for a in ancestors)

@@ -235,7 +235,18 @@ def test_an_entry_file_linked_to_the_registry_shows_it_empty(tmp_path: Path) -> 
         (plugin / "p.py").symlink_to(registry)
         (base / "packs").mkdir()
         policy = SandboxPolicy(view=(str(base / "packs"),), hide=(str(registry),))
-        with planned(policy, ["/bin/sh", str(plugin / "p.py")], tmp_path / "home") as argv:
+        # round 5: a file bound alone that links out of its folder and the view is refused
+        # (bwrap would bind whichever host file the plugin's link chose), so nothing is bound
+        with (
+            pytest.raises(sandbox.SandboxUnavailable, match="is a symlink to"),
+            planned(policy, ["/bin/sh", str(plugin / "p.py")], tmp_path / "home"),
+        ):
+            pass
+        # linked within the view, it is bound, and the registry there shows empty
+        (plugin / "p.py").unlink()
+        (plugin / "p.py").symlink_to(os.path.relpath(registry, plugin))
+        listed = SandboxPolicy(view=(str(registry.parent),), hide=(str(registry),))
+        with planned(listed, ["/bin/sh", str(plugin / "p.py")], tmp_path / "home2") as argv:
             masks = masked(argv)
             bound = {argv[i + 2] for i, word in enumerate(argv) if word.endswith("bind")}
     finally:

@@ -4,6 +4,7 @@ one uid per live session, across gateways too, given back when asked."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import shutil
@@ -191,10 +192,10 @@ def test_a_start_cancelled_while_it_is_planned_gives_the_uid_back(
         return made[-1]
 
     async def scenario() -> None:
-        discarded = asyncio.Event()
+        discarded = threading.Event()  # set in the planning thread, which runs the discard
         discard = process._discard_plan
 
-        def discarding(planning: asyncio.Future[SpawnPlan]) -> None:
+        def discarding(planning: concurrent.futures.Future[SpawnPlan]) -> None:
             discard(planning)
             discarded.set()
 
@@ -212,7 +213,7 @@ def test_a_start_cancelled_while_it_is_planned_gives_the_uid_back(
                 await starting
         finally:
             gate.set()
-        await asyncio.wait_for(discarded.wait(), WAIT_S)
+        assert await asyncio.to_thread(discarded.wait, WAIT_S)
 
     asyncio.run(scenario())
     assert len(made) == 1 and made[0].uid_lease is None  # released by the discard
