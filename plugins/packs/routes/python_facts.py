@@ -22,6 +22,7 @@ from .model import (
     CALL,
     FLASK,
     HTTP_METHODS,
+    ITEM,
     NO_AUTH,
     STARLETTE,
     VARARGS,
@@ -288,6 +289,10 @@ class _Reader:
             return DependencyAlias(dependencies)
         kind = type(node)
         value = self._expr(node)
+        if value is None and kind is ast.Call:  # `config = environments[env]()`
+            value = self._chosen(node)
+        elif value is None and kind is ast.Dict:
+            value = self._table(node)  # type: ignore[arg-type]
         if (
             kind is ast.Call
             and isinstance(value, Sym)
@@ -351,7 +356,7 @@ class _Reader:
             return Sym(path)
         self._expanding.add(head)
         try:
-            value = self._value(local)
+            value = self._chosen(local) or self._value(local)  # `environments[env]()` first
         finally:
             self._expanding.discard(head)
         if isinstance(value, Sym):
@@ -364,6 +369,14 @@ class _Reader:
             )
         return Sym(path)
 
+    def _table(self, node: ast.Dict) -> Namespace | None:
+        """A module-level dict whose values are all names (`{'dev': Dev, 'prod': Prod}`): one
+        of them under `ITEM`, what `environments[env]()` in another module chooses from."""
+        options = [self._expr(value) for value in node.values]
+        if not options or any(not isinstance(option, Sym) for option in options):
+            return None
+        return Namespace(((ITEM, OneOf(tuple(o for o in options if o is not None))),))
+
     def _chosen_value(self, node: ast.Subscript) -> OneOf | None:
         """`table[key]` with `table` a module-level dict literal of names: one of them."""
         table = node.value
@@ -375,13 +388,17 @@ class _Reader:
             return None
         return OneOf(tuple(o for o in options if o is not None))
 
-    def _chosen(self, node: ast.expr | None) -> OneOf | None:
+    def _chosen(self, node: ast.expr | None) -> OneOf | Sym | None:
         """`environments[env]()` with `environments` a module-level dict literal: one of its
-        values, called."""
+        values, called; a table of another module (`profiles.PROFILES[env]()`, imported) is
+        one of what its module binds under `ITEM` (`_table`), called."""
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)):
             return None
         table = node.func.value
         literal = self._literals.get(table.id) if isinstance(table, ast.Name) else None
+        if literal is None:
+            path = _dotted_path(table)
+            return Sym((*path, ITEM, CALL)) if path and CALL not in path else None
         if not isinstance(literal, ast.Dict) or not literal.values:
             return None
         options = [self._expr(value) for value in literal.values]
