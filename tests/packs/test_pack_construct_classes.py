@@ -105,7 +105,133 @@ def test_settings_chosen_from_classes_that_disagree_stay_unresolved() -> None:
     ]
 
 
-FIXTURES = [PROFILES_TABLE_CALLED_DIRECTLY]
+# -- item 8: Flow-typed JavaScript ------------------------------------------------------------
+
+FLOW_TYPED_SERVICE: dict[str, str] = {
+    "courier/src/parcels.js": (
+        "/**\n"
+        " * Parcel tracking endpoints.\n"
+        " * @flow strict\n"
+        " */\n"
+        "import { Router } from 'express';\n"
+        "import type { $Request, $Response } from 'express';\n"
+        "import typeof Settings from './settings';\n"
+        "\n"
+        "export opaque type ParcelId: string = string;\n"
+        "type Leg = {| +from: string, -to?: ?string |};\n"
+        "type Route = { ...Leg, hops: Array<Leg> };\n"
+        "\n"
+        "function isParcel(x: mixed): boolean %checks {\n"
+        "  return typeof x === 'string';\n"
+        "}\n"
+        "\n"
+        "class Depot<T> {\n"
+        "  +code: string;\n"
+        "  stock: Array<T> = [];\n"
+        "}\n"
+        "\n"
+        "const parcels: Router = Router();\n"
+        "const track = (req: $Request, res: $Response): void => {\n"
+        "  res.json(((req.params: any): Route));\n"
+        "};\n"
+        "parcels.get('/:parcel/track', track);\n"
+        "parcels.post('/', async (req: $Request, res: $Response): Promise<void> => {\n"
+        "  const seen: Map<string, *> = new Map();\n"
+        "  res.json([...seen.keys()]);\n"
+        "});\n"
+        "export default parcels;\n"
+    ),
+    "courier/src/server.js": (
+        "// @flow\n"
+        "const express = require('express');\n"
+        "const parcels = require('./parcels').default;\n"
+        "const api: express$Application = express();\n"
+        "api.use('/parcels', parcels);\n"
+        "api.get('/healthz', (req: any, res: any) => res.end());\n"
+    ),
+    "courier/src/unmarked.js": (  # no pragma (Flow's `all=true`): read when TSX reads it whole
+        "const { Router } = require('express');\n"
+        "const admin = Router();\n"
+        "admin.delete('/cache', (req: Object, res: Object): void => res.end());\n"
+        "module.exports = admin;\n"
+    ),
+}
+
+
+def test_flow_typed_javascript_is_read() -> None:
+    """Every construct of Flow's type syntax in one file (annotations, `import type`/`typeof`,
+    opaque types with a supertype, exact objects, variance, spreads in object types, `%checks`,
+    `*`, casts): its routes and mounts are read at their lines, no `parse-error`."""
+    files = FLOW_TYPED_SERVICE
+    assert placed(files) == {
+        "GET /parcels/{parcel}/track": "courier/src/parcels.js:26 express",
+        "POST /parcels": "courier/src/parcels.js:27 express",
+        "GET /healthz": "courier/src/server.js:6 express",
+        "DELETE /cache": "courier/src/unmarked.js:3 express",
+    }
+
+
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        ("// @flow\nconst a: number = 1;\nconst b = a +;\n", 3),  # the error, not the type
+        ("const x = ;\n", 1),  # broken JavaScript is not read as TSX
+        ("const t: number = 1;\nconst x = ;\n", 1),  # no pragma: JavaScript's first error
+        ("// @flow\ntype T = { a: number };\nconst y = (;\n", 3),  # outside a type
+    ],
+)
+def test_broken_javascript_stays_a_parse_error(source: str, line: int) -> None:
+    """An error outside a type is the file's: a `parse-error` at its line (a Flow file's as
+    TSX's grammar finds it), never a tree read past it."""
+    from packs.routes import extract
+    from packs.scan import ParseFailure
+
+    with pytest.raises(ParseFailure) as failure:
+        extract("broken.js", source)
+    assert failure.value.args[0].startswith(f"line {line}:")
+
+
+def test_flow_typed_models_are_read_by_the_tables_pack(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pack-js-tables reads the same trees: a Mongoose model and a Sequelize one in Flow
+    files are listed (each file was a `parse-error`)."""
+    from pack_js_tables import make_scanner
+
+    files = {
+        "models/rider.js": (
+            "// @flow\n"
+            "import mongoose, { Schema } from 'mongoose';\n"
+            "export type RiderDoc = {| name: string, +zone: ?string |};\n"
+            "const riderSchema: Schema<RiderDoc> = new Schema({ name: String });\n"
+            "export default mongoose.model<RiderDoc>('Rider', riderSchema);\n"
+        ),
+        "models/route.js": (
+            "/* @flow */\n"
+            "const { DataTypes } = require('sequelize');\n"
+            "module.exports = (sequelize: Object): Object =>\n"
+            "  sequelize.define('DeliveryRoute', { code: (DataTypes.STRING: any) },\n"
+            "    { tableName: 'delivery_routes' });\n"
+        ),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    documents = []
+    for parse_all in (True, False):
+        scanner = make_scanner(parse_all=parse_all)
+        scanner.root = str(tmp_path)
+        scanner.workers = 1
+        documents.append(scanner.discover(["."]))
+    assert documents[0] == documents[1]
+    assert sorted((r["kind"], r["name"]) for r in documents[1]["resources"]) == [
+        ("collection", "riders"),
+        ("table", "delivery_routes"),
+    ]
+    assert documents[1]["unresolved"] == []
+
+
+FIXTURES = [PROFILES_TABLE_CALLED_DIRECTLY, FLOW_TYPED_SERVICE]
 
 
 def test_the_prefilter_parses_every_file_these_constructs_need(
