@@ -105,6 +105,90 @@ def test_settings_chosen_from_classes_that_disagree_stay_unresolved() -> None:
     ]
 
 
+# -- item 9: a conditional mount with a computed alternative ----------------------------------
+
+CONDITIONAL_MOUNTS_WITH_A_COMPUTED_ALTERNATIVE: dict[str, str] = {
+    "observatory/settings.py": "import os\n\nMIRROR = os.environ.get('OBS_MIRROR')\n",
+    "observatory/telescopes.py": (
+        "from fastapi import APIRouter\n"
+        "\n"
+        "scopes = APIRouter()\n"
+        "\n"
+        "@scopes.get('/scopes/{scope_id}')\n"
+        "def scope(scope_id: int): ...\n"
+        "\n"
+        "@scopes.put('/scopes/{scope_id}/aim')\n"
+        "def aim(scope_id: int): ...\n"
+    ),
+    "observatory/app.py": (
+        "from fastapi import FastAPI\n"
+        "from observatory import settings\n"
+        "from observatory.telescopes import scopes\n"
+        "\n"
+        "def mirror_root():\n"
+        "    return '/' + settings.MIRROR.strip('/')\n"
+        "\n"
+        "def assemble() -> FastAPI:\n"
+        "    site = FastAPI()\n"
+        "    if settings.MIRROR is None:\n"
+        "        site.include_router(scopes, prefix='/sky')\n"
+        "    else:\n"
+        "        site.include_router(scopes, prefix=mirror_root())\n"
+        "    return site\n"
+    ),
+    "relay/web/index.js": (
+        "const express = require('express');\n"
+        "const hooks = require('./hooks');\n"
+        "const server = express();\n"
+        "if (process.env.RELAY_BASE) {\n"
+        "  server.use(process.env.RELAY_BASE, hooks);\n"
+        "} else {\n"
+        "  server.use('/relay', hooks);\n"
+        "}\n"
+    ),
+    "relay/web/hooks.js": (
+        "const { Router } = require('express');\n"
+        "const hooks = Router();\n"
+        "hooks.post('/hooks/:name', (req, res) => res.end());\n"
+        "module.exports = hooks;\n"
+    ),
+    "relay/web/inline.js": (
+        "const express = require('express');\n"
+        "const spare = express();\n"
+        "const pings = express.Router();\n"
+        "pings.get('/ping', (req, res) => res.end());\n"
+        "spare.use(process.env.SPARE ? `/${process.env.SPARE}` : '/spare', pings);\n"
+    ),
+}
+
+
+def test_a_conditional_mount_with_a_computed_alternative_lists_each_route_once() -> None:
+    """Each router is mounted under a literal prefix on one branch and a computed one on the
+    other: its routes are listed once, under the known prefix; the computed mount is an
+    `UNRESOLVED_PREFIX` listing them (they were listed a second time without the prefix). A
+    ternary as Express's mount path is a prefix computed out of sight, never middleware that
+    leaves the router at the root."""
+    files = CONDITIONAL_MOUNTS_WITH_A_COMPUTED_ALTERNATIVE
+    assert placed(files) == {
+        "GET /sky/scopes/{scope_id}": "observatory/telescopes.py:5 fastapi",
+        "PUT /sky/scopes/{scope_id}/aim": "observatory/telescopes.py:8 fastapi",
+        "POST /relay/hooks/{name}": "relay/web/hooks.js:3 express",
+        "GET /ping": "relay/web/inline.js:4 express",
+    }
+    assert _flagged(files) == ["GET /ping"]
+    found = _codes(files)
+    assert set(found) == {"UNRESOLVED_PREFIX"}
+    assert {
+        "observatory/app.py:13",
+        "observatory/telescopes.py:5",
+        "observatory/telescopes.py:8",
+        "relay/web/index.js:5",
+        "relay/web/hooks.js:3",
+        "relay/web/inline.js:5",
+        "relay/web/inline.js:4",
+    } == set(found["UNRESOLVED_PREFIX"])
+
+
 # -- item 8: Flow-typed JavaScript ------------------------------------------------------------
 
 FLOW_TYPED_SERVICE: dict[str, str] = {
@@ -231,7 +315,11 @@ def test_flow_typed_models_are_read_by_the_tables_pack(
     assert documents[1]["unresolved"] == []
 
 
-FIXTURES = [PROFILES_TABLE_CALLED_DIRECTLY, FLOW_TYPED_SERVICE]
+FIXTURES = [
+    PROFILES_TABLE_CALLED_DIRECTLY,
+    CONDITIONAL_MOUNTS_WITH_A_COMPUTED_ALTERNATIVE,
+    FLOW_TYPED_SERVICE,
+]
 
 
 def test_the_prefilter_parses_every_file_these_constructs_need(

@@ -953,8 +953,9 @@ class _RouteResolver:
         args = list(use.args)
         prefix: str | None = None
         prefix_expr: Expr | None = None
-        if len(args) > 1 and args[0][0] is not None:
-            first = self.evaluate(path, args[0][0])
+        if len(args) > 1:
+            # an argument the reader could not read (`cond ? '/a' : base`) is no middleware
+            first = self.evaluate(path, args[0][0]) if args[0][0] is not None else None
             if isinstance(first, _Str):
                 prefix = first.value
                 prefix_expr = Lit(prefix)
@@ -962,7 +963,7 @@ class _RouteResolver:
             elif not isinstance(first, _Router | _Scoped | _External) and any(
                 isinstance(self.evaluate(path, e), _Router) for e, _ in args[1:] if e is not None
             ):
-                prefix_expr = args.pop(0)[0]
+                prefix_expr = args.pop(0)[0] or Opaque()
         guards: list[Expr] = []
         for expr, auth in args:
             child = self.evaluate(path, expr) if expr is not None else None
