@@ -105,6 +105,89 @@ def test_settings_chosen_from_classes_that_disagree_stay_unresolved() -> None:
     ]
 
 
+# -- item 4: routes a library generates at run time -------------------------------------------
+
+ROUTES_GENERATED_BY_LIBRARIES: dict[str, str] = {
+    "clinic/extensions.py": (
+        "from flask_admin import Admin as Backoffice\n"
+        "from flask_restless import APIManager\n"
+        "\n"
+        "backoffice = Backoffice(name='clinic')\n"
+        "rest = APIManager()\n"
+    ),
+    "clinic/wiring.py": (
+        "from flask import Flask\n"
+        "from flask_admin.contrib.sqla import ModelView\n"
+        "from clinic.extensions import backoffice, rest\n"
+        "from clinic.models import Patient, Visit, session\n"
+        "\n"
+        "def build():\n"
+        "    clinic = Flask(__name__)\n"
+        "    backoffice.init_app(clinic)\n"
+        "    backoffice.add_view(ModelView(Patient, session))\n"
+        "    rest.init_app(clinic)\n"
+        "    rest.create_api(Visit, methods=['GET', 'POST'], url_prefix='/api/v2')\n"
+        "\n"
+        "    @clinic.route('/healthz')\n"
+        "    def healthz(): ...\n"
+        "    return clinic\n"
+    ),
+    "clinic/models.py": "session = None\nclass Patient: ...\nclass Visit: ...\n",
+    "garden/api.py": (
+        "from fastapi import FastAPI\n"
+        "from fastapi_crudrouter import SQLAlchemyCRUDRouter as Crud\n"
+        "from garden.schemas import Plant\n"
+        "\n"
+        "app = FastAPI()\n"
+        "app.include_router(\n"
+        "    Crud(schema=Plant, prefix='plants'))\n"
+        "\n"
+        "@app.get('/season')\n"
+        "def season(): ...\n"
+    ),
+    "garden/schemas.py": "class Plant: ...\n",
+    "garden/admin.py": (  # the project's own `Admin`: no library, no finding
+        "class Admin:\n    def add_view(self, view): ...\nAdmin().add_view(None)\n"
+    ),
+    "depot/server.js": (
+        "const express = require('express');\n"
+        "const restify = require('express-restify-mongoose');\n"
+        "const Crate = require('./crate');\n"
+        "const depot = express();\n"
+        "const api = express.Router();\n"
+        "restify.serve(api, Crate, { prefix: '/rest' });\n"
+        "depot.use(api);\n"
+        "depot.get('/status', (req, res) => res.end());\n"
+    ),
+    "depot/crate.js": "module.exports = {};\n",
+}
+
+
+def test_routes_a_library_generates_at_run_time_are_named_where_it_is_configured() -> None:
+    """Admin sites and REST CRUD generators serve routes no source declares: each is an
+    `UNRESOLVED_ROUTE` naming the library in every file that imports it, at the call that
+    configures it there (`add_view`, `serve(...)`), else at the import (an alias: `Admin as
+    Backoffice`), beside the routes the files declare (all were silent once another route was
+    read; a CRUD router was an anonymous `UNRESOLVED_ROUTER`)."""
+    files = ROUTES_GENERATED_BY_LIBRARIES
+    assert placed(files) == {
+        "GET /healthz": "clinic/wiring.py:13 flask",
+        "GET /season": "garden/api.py:9 fastapi",
+        "GET /status": "depot/server.js:8 express",
+    }
+    generated = {
+        f["detail"].split(" is configured here")[0]: [(p["path"], p["line"]) for p in f["locations"]]
+        for f in document(files)["findings"]
+        if f["code"] == "UNRESOLVED_ROUTE"
+    }
+    assert generated == {
+        "Flask-Admin": [("clinic/extensions.py", 1), ("clinic/wiring.py", 9)],
+        "Flask-Restless": [("clinic/extensions.py", 2)],
+        "fastapi-crudrouter": [("garden/api.py", 2)],
+        "express-restify-mongoose": [("depot/server.js", 6)],
+    }
+
+
 # -- item 9: a conditional mount with a computed alternative ----------------------------------
 
 CONDITIONAL_MOUNTS_WITH_A_COMPUTED_ALTERNATIVE: dict[str, str] = {
@@ -317,6 +400,7 @@ def test_flow_typed_models_are_read_by_the_tables_pack(
 
 FIXTURES = [
     PROFILES_TABLE_CALLED_DIRECTLY,
+    ROUTES_GENERATED_BY_LIBRARIES,
     CONDITIONAL_MOUNTS_WITH_A_COMPUTED_ALTERNATIVE,
     FLOW_TYPED_SERVICE,
 ]

@@ -20,7 +20,7 @@ from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_
 from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
-from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
+from .frameworks import BY_KEY, GENERATORS, JAVASCRIPT, PYTHON, READ
 from .manifests import MANIFEST, is_manifest, source_entries
 from .model import (
     CALL,
@@ -548,12 +548,14 @@ class _RouteResolver:
             for framework, line in facts.unread:
                 places.setdefault(framework, []).append({"path": path, "line": line})
         for framework, where in sorted(places.items()):
-            detail = (
+            code, detail = UNREAD_FRAMEWORK, (
                 f"{framework} is used here: pack-http-routes reads {_READ} only, so the "
                 f"routes {framework} serves are not listed"
             )
+            if framework in GENERATORS:
+                code, detail = UNRESOLVED_ROUTE, _generated(framework)
             first, *more = sorted(where, key=at)
-            self.unresolved[(UNREAD_FRAMEWORK, first["path"], first["line"], detail)] = more
+            self.unresolved[(code, first["path"], first["line"], detail)] = more
         if found:
             return
         for (path, _), node in sorted(
@@ -2001,6 +2003,14 @@ def _route_like(path: str, route: RouteDecl) -> bool:
 # a plugin's router parameter, by the records' names (`fastify`), -> the framework it serves
 _PLUGIN_PARAMS = {name: f.key for f in JAVASCRIPT for name in f.plugin_params}
 _APP_NAMES = frozenset({"app", "router", "server", "routes", *_PLUGIN_PARAMS})
+
+
+def _generated(library: str) -> str:
+    """The finding's words for a library that makes routes at run time (`GENERATORS`)."""
+    return (
+        f"{library} is configured here: the routes it generates at run time (from models or "
+        "settings) are not listed"
+    )
 
 
 def _hook_call(callee: Expr) -> bool:
