@@ -176,7 +176,9 @@ def test_routes_a_library_generates_at_run_time_are_named_where_it_is_configured
         "GET /status": "depot/server.js:8 express",
     }
     generated = {
-        f["detail"].split(" is configured here")[0]: [(p["path"], p["line"]) for p in f["locations"]]
+        f["detail"].split(" is configured here")[0]: [
+            (p["path"], p["line"]) for p in f["locations"]
+        ]
         for f in document(files)["findings"]
         if f["code"] == "UNRESOLVED_ROUTE"
     }

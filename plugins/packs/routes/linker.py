@@ -548,12 +548,13 @@ class _RouteResolver:
             for framework, line in facts.unread:
                 places.setdefault(framework, []).append({"path": path, "line": line})
         for framework, where in sorted(places.items()):
-            code, detail = UNREAD_FRAMEWORK, (
-                f"{framework} is used here: pack-http-routes reads {_READ} only, so the "
-                f"routes {framework} serves are not listed"
-            )
-            if framework in GENERATORS:
-                code, detail = UNRESOLVED_ROUTE, _generated(framework)
+            code, detail = UNRESOLVED_ROUTE, _generated(framework)
+            if framework not in GENERATORS:
+                code = UNREAD_FRAMEWORK
+                detail = (
+                    f"{framework} is used here: pack-http-routes reads {_READ} only, so the "
+                    f"routes {framework} serves are not listed"
+                )
             first, *more = sorted(where, key=at)
             self.unresolved[(code, first["path"], first["line"], detail)] = more
         if found:
