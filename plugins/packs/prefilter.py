@@ -392,14 +392,23 @@ def _names_keyword(
 ) -> bool:
     """Whether the dotted base `written`, or what its import (or a star import) names it, is
     one of `base_keywords`: a dotted keyword is a full name (`django.contrib.auth.models.User`),
-    a plain one a last part (`Model`: `models.Model`, `db.Model`). Not any part:
-    `django.forms.models.ModelForm` is no model. A base reached through the repository's own
-    modules is the backward links' business (`needed`)."""
+    a plain one a last part (`Model`: `models.Model`, `db.Model`), one ending in `.` the last
+    part of its module outside Django's own (`models.`: `wagtail.models.Page`; Django's are
+    matched by name). Not any part: `django.forms.models.ModelForm` is no model. A base
+    reached through the repository's own modules is the backward links' business (`needed`)."""
     head, _, rest = written.partition(".")
     named = [written, *(f"{t}.{rest}" if rest else t for t in local.get(head, ()))]
     if head not in local:
         named += (f"{source}.{written}" for source in stars)
-    return any(n in base_keywords or n.rpartition(".")[2] in base_keywords for n in named)
+    return any(
+        n in base_keywords
+        or n.rpartition(".")[2] in base_keywords
+        or (
+            n.rpartition(".")[0].rpartition(".")[2] + "." in base_keywords
+            and not n.startswith("django.")
+        )
+        for n in named
+    )
 
 
 def assignments(data: bytes) -> Assignments:

@@ -190,6 +190,90 @@ def test_routes_a_library_generates_at_run_time_are_named_where_it_is_configured
     }
 
 
+# -- item 5: third-party model bases, the silent ones -----------------------------------------
+
+THIRD_PARTY_MODEL_BASES: dict[str, str] = {
+    "catalog/models.py": (
+        "from django.db import models\n"
+        "from django.forms.models import ModelForm\n"
+        "from cms_kit.models import Page as CmsPage, Orderable, PageQuerySet, LockableMixin\n"
+        "from cms_kit.fields import ParentalKey\n"
+        "import trash.models as trash\n"
+        "\n"
+        "class Landing(CmsPage):\n"
+        "    pass\n"
+        "\n"
+        "class Teaser(Orderable):\n"
+        "    page = ParentalKey('catalog.Landing', related_name='teasers')\n"
+        "\n"
+        "class Bin(trash.SoftDeletable):\n"
+        "    class Meta:\n"
+        "        ordering = ['id']\n"
+        "\n"
+        "class Book(models.Model):\n"
+        "    title = models.CharField(max_length=80)\n"
+        "\n"
+        "class Published(models.Manager):\n"
+        "    pass\n"
+        "\n"
+        "class ShelfQuerySet(PageQuerySet):\n"
+        "    pass\n"
+        "\n"
+        "class Locked(LockableMixin):\n"
+        "    pass\n"
+        "\n"
+        "class BookForm(ModelForm):\n"
+        "    pass\n"
+    ),
+    "catalog/promos.py": "from catalog.models import Landing\n\nclass Promo(Landing):\n    pass\n",
+    "catalog/forms.py": (
+        "from django.forms.models import ModelForm\n\nclass TeaserForm(ModelForm):\n    pass\n"
+    ),
+}
+
+
+def test_subclasses_of_another_apps_model_base_are_flagged_even_without_fields(
+    tmp_path: Path,
+) -> None:
+    """A class below a base from another app's `models` module is a model whose table is not
+    known, though it has no Django field of its own: an empty subclass (`Landing`, and `Promo`
+    below it in another file), one whose only field is that app's relation (`Teaser`), one with
+    a `Meta` of no table option (`Bin`): each an `UNKNOWN_MODEL_BASE` (all were silent).
+    Managers, querysets, mixins and Django's own forms are no models; `Book` is a table."""
+    import pack_django
+    from packs import django_models
+    from packs.scan import Scanner
+
+    for name, text in THIRD_PARTY_MODEL_BASES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    documents, parsed = [], []
+    for parse_all in (True, False):
+        scanner = Scanner((".py",), django_models.extract, django_models.link,
+                          language="Python", root=str(tmp_path), workers=1,
+                          keywords=pack_django.KEYWORDS, base_keywords=pack_django.BASE_KEYWORDS,
+                          follow=pack_django.FOLLOW, fields=pack_django.FIELDS,
+                          parse_all=parse_all)  # fmt: skip
+        documents.append(scanner.discover(["."]))
+        parsed.append(scanner.parsed)
+    assert json.dumps(documents[0], sort_keys=True) == json.dumps(documents[1], sort_keys=True)
+    assert parsed[1] == 2  # the forms module is not parsed
+    document = documents[1]
+    assert [r["name"] for r in document["resources"]] == ["catalog_book"]
+    flagged = [
+        (p["path"], p["line"])
+        for f in document["findings"]
+        if f["code"] == "UNKNOWN_MODEL_BASE"
+        for p in f["locations"]
+    ]
+    assert sorted(flagged) == [
+        ("catalog/models.py", 7),
+        ("catalog/models.py", 10),
+        ("catalog/models.py", 13),
+        ("catalog/promos.py", 3),
+    ]
+
+
 # -- item 9: a conditional mount with a computed alternative ----------------------------------
 
 CONDITIONAL_MOUNTS_WITH_A_COMPUTED_ALTERNATIVE: dict[str, str] = {
