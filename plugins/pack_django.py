@@ -19,7 +19,8 @@ from packs.prefilter import Fields, Keyword, Word  # noqa: E402
 KEYWORDS: Final[tuple[Keyword, ...]] = tuple(
     Word(option, rb"[ \t]*=(?!=)") for option in (b"db_table", b"app_label", b"proxy")
 )
-FIELDS = Fields(("Field", "ForeignKey", "OneToOneField"), "django.db.models.")
+# the callees the reader keeps (`django_models._describe`): `...Field(...)` and the relations
+FIELDS = Fields(("Field", *sorted(django_models.RELATION_FIELDS)), "django.db.models.")
 BASE_KEYWORDS = ("Model", "models.", *django_models.KNOWN_MODELS)
 FOLLOW: Final = "names"
 """The cold-scan pre-filter (`packs/prefilter.py`). A model is a class below Django's

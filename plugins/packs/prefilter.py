@@ -62,9 +62,6 @@ _TARGET = re.compile(rb"[A-Za-z_]\w*")
 
 Follow = Literal["names", "imports", "declarations"]
 _DEF = re.compile(rb"def[ \t]+([A-Za-z_]\w*)")
-_FIELD_CALLEES = ("Field", "ForeignKey", "OneToOneField")
-"""The callees pack-django's reader keeps (`django_models._describe`): `...Field(...)`,
-`ForeignKey(...)`, `OneToOneField(...)`; the linker resolves those to tell model fields."""
 
 
 @dataclass(frozen=True)
@@ -540,6 +537,7 @@ def needed(
         keyword = (_names_keyword(w, bound(path), base_keywords, f.stars) for w in written)
         if base_keywords and any(keyword):
             seeds.append(path)  # `from django.db.models import Model as Base`
+    field_callees = fields.suffixes if fields is not None else ()
     chosen: set[str] = set()
     reached: set[str] = set()  # chosen for what its classes may be, not for a name only
     pending: list[str] = []
@@ -644,8 +642,8 @@ def needed(
             else:
                 for base in f.bases:
                     resolve(path, base)
-                for callee in assigned_once(path).callees:
-                    if callee.rpartition(".")[2].endswith(_FIELD_CALLEES):
+                for callee in assigned_once(path).callees:  # those the reader keeps (`fields`)
+                    if callee.rpartition(".")[2].endswith(field_callees):
                         resolve(path, callee)
         while linked:
             for other in backward.get(linked.pop(), ()):
