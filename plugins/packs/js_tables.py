@@ -45,6 +45,7 @@ import tree_sitter
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
 from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
 from .prisma_schema import PrismaModel, implicit_relation_tables, prisma_models
+from .routes import node_paths
 from .routes.js_facts import JS_SUFFIXES, parse_tree
 from .scan import DocumentPieces, JSONObject
 from .tables import UNRESOLVED_TABLE_NAME, Gap, gap_findings
@@ -1450,9 +1451,6 @@ def _prisma_relation_tables(files: Sequence[tuple[str, FileFacts]]) -> list[_Nam
     ]
 
 
-_JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
-
-
 class _Schemas:
     """The Mongoose schema a `model()` imports from another file of the scan, found as Node
     finds the module (a relative path as a file, `.js` written for `.ts` too, else its folder's
@@ -1511,15 +1509,11 @@ class _Schemas:
         return target, local
 
     def _resolve(self, importer: str, specifier: str) -> str | None:
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
-        if joined.startswith(".."):
+        """As Node resolves a relative import (`routes.node_paths`, the linker's rule)."""
+        joined = node_paths.relative(importer, specifier)
+        if joined is None:
             return None
-        stem = joined
-        for ext in (".js", ".mjs", ".cjs"):
-            if joined.endswith(ext):
-                stem = joined[: -len(ext)]
-        candidates = [joined, *(stem + e for e in _JS_EXTENSIONS)]
-        candidates += [f"{joined}/index{e}" for e in _JS_EXTENSIONS]
+        candidates = [*node_paths.as_file(joined), *node_paths.as_folder(joined)]
         return next((c for c in candidates if c in self.paths), None)
 
 

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan import JSONObject, at
+from . import node_paths
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .frameworks import BY_KEY, GENERATORS, JAVASCRIPT, PYTHON, READ
@@ -78,7 +79,6 @@ LINK_BUDGET = 25_000
 routers is 2^40 paths from a 3.6 KB file: past the budget the expansion stops, and each mount
 it did not follow is a `LINK_BUDGET_EXCEEDED` finding (never a silent cut, never a timeout)."""
 LINK_BUDGET_EXCEEDED = "LINK_BUDGET_EXCEEDED"
-_JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
 
 
 UNRESOLVED_PREFIX = "UNRESOLVED_PREFIX"
@@ -1689,22 +1689,18 @@ class _RouteResolver:
         if not specifier.startswith("."):
             aliased = self._js_aliased(importer, specifier)
             return aliased if aliased is not None else self._js_package(specifier)
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
-        return None if joined.startswith("..") else self._js_path(joined)
+        joined = node_paths.relative(importer, specifier)
+        return None if joined is None else self._js_path(joined)
 
     def _js_path(self, joined: str, depth: int = 0) -> str | None:
-        stem = joined
-        for ext in (".js", ".mjs", ".cjs"):
-            if joined.endswith(ext):  # TypeScript imports `./users.js` meaning `./users.ts`
-                stem = joined[: -len(ext)]
-        candidates = [joined, *(stem + e for e in _JS_EXTENSIONS)]
+        candidates = node_paths.as_file(joined)
         found = next((c for c in candidates if c in self.files and not is_manifest(c)), None)
         if found is None and depth < 4:  # a folder: its manifest's entry point
             found = self._js_entry(joined, ".", depth)
         if found is None:
-            folder = f"{joined}/" if joined not in {"", "."} else ""
-            candidates += [f"{folder}index{e}" for e in _JS_EXTENSIONS]
-            found = next((c for c in candidates[-len(_JS_EXTENSIONS) :] if c in self.files), None)
+            indexes = node_paths.as_folder(joined)
+            candidates += indexes
+            found = next((c for c in indexes if c in self.files), None)
         if found is None:
             self.touched.update(c for c in candidates if c in self.failed)
         return found
