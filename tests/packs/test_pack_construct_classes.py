@@ -358,6 +358,46 @@ def test_a_conditional_mount_with_a_computed_alternative_lists_each_route_once()
     } == set(found["UNRESOLVED_PREFIX"])
 
 
+# -- item 8: Python 3.14's unparenthesised `except A, B:` in a route file ----------------------
+
+EXCEPT_WITHOUT_PARENTHESES: dict[str, str] = {
+    "meter/readings.py": (
+        "import json\n"
+        "from fastapi import APIRouter\n"
+        "\n"
+        "readings = APIRouter(prefix='/readings')\n"
+        "\n"
+        "def decode(raw):\n"
+        "    try:\n"
+        "        return json.loads(raw)\n"
+        "    except ValueError, TypeError:\n"
+        "        return None\n"
+        "\n"
+        "@readings.post('/{meter_id}')\n"
+        "def record(meter_id: int): ...\n"
+    ),
+    "meter/main.py": (
+        "from fastapi import FastAPI\n"
+        "from meter.readings import readings\n"
+        "\n"
+        "app = FastAPI()\n"
+        "try:\n"
+        "    app.include_router(readings, prefix='/v1')\n"
+        "except* LookupError, AttributeError:\n"
+        "    raise\n"
+    ),
+}
+
+
+def test_a_route_file_with_an_unparenthesised_except_is_read() -> None:
+    """`except A, B:` (PEP 758, also `except*`) is read as `except (A, B):` on the same lines
+    whatever the interpreter (the file was a `parse-error`, its routes and mounts lost)."""
+    assert placed(EXCEPT_WITHOUT_PARENTHESES) == {
+        "POST /v1/readings/{meter_id}": "meter/readings.py:12 fastapi"
+    }
+    assert _codes(EXCEPT_WITHOUT_PARENTHESES) == {}
+
+
 # -- item 8: Flow-typed JavaScript ------------------------------------------------------------
 
 FLOW_TYPED_SERVICE: dict[str, str] = {
@@ -486,6 +526,7 @@ def test_flow_typed_models_are_read_by_the_tables_pack(
 
 FIXTURES = [
     PROFILES_TABLE_CALLED_DIRECTLY,
+    EXCEPT_WITHOUT_PARENTHESES,
     ROUTES_GENERATED_BY_LIBRARIES,
     CONDITIONAL_MOUNTS_WITH_A_COMPUTED_ALTERNATIVE,
     FLOW_TYPED_SERVICE,
