@@ -542,3 +542,40 @@ def test_the_prefilter_parses_every_file_these_constructs_need(
         documents, _ = scanned_both_ways(tmp_path / str(number), files, monkeypatch)
         assert documents[0] == documents[1], files
         assert json.loads(documents[0])["resources"], files
+
+
+# -- the audit table in docs/detectors.md is held to the tests --------------------------------
+
+_SHORT = {
+    "F": "test_pack_http_routes_follow.py",
+    "P": "test_pack_http_routes_pyclasses.py",
+    "U": "test_pack_http_routes_unresolved.py",
+    "C": "test_pack_construct_classes.py",
+    "S": "test_pack_sqlalchemy.py",
+}
+
+
+def test_the_construct_class_table_names_tests_and_fixtures_that_exist() -> None:
+    """Each `file::test` of docs/detectors.md's "Construct classes and their fixtures" is a
+    test of that file (`::test` alone: the file named before it), and each `exactness/`
+    fixture a folder: the note cites the table, so a renamed test cannot leave it stale."""
+    import re
+
+    packs = Path(__file__).resolve().parent
+    docs = (packs.parents[1] / "docs" / "detectors.md").read_text(encoding="utf-8")
+    start = docs.index("## Construct classes and their fixtures")
+    table = docs[start : docs.index("\n## ", start + 1)]
+    defined = {
+        p.name: set(re.findall(r"^def (test_\w+)", p.read_text(encoding="utf-8"), re.M))
+        for p in packs.glob("test_*.py")
+    }
+    cited, last = 0, ""
+    for prefix, name in re.findall(r"`([^`]*?)::(test_\w+)`", table):
+        if prefix.startswith("…_"):
+            prefix = f"test_pack_http_routes_{prefix[2:]}"
+        last = _SHORT.get(prefix, prefix) or last
+        assert name in defined.get(last, set()), f"{last}::{name}"
+        cited += 1
+    assert cited >= 40
+    for folder in re.findall(r"`exactness/([\w-]+)`", table):
+        assert (packs.parent / "fixtures" / "exactness" / folder).is_dir(), folder
