@@ -46,6 +46,7 @@ PROFILES_TABLE_CALLED_DIRECTLY: dict[str, str] = {
         "\n"
         "PROFILES = {'local': Local, 'live': Live}\n"
         "active = PROFILES[os.getenv('DESK_PROFILE', 'local')]()\n"
+        "fallback = PROFILES.get(os.getenv('DESK_PROFILE'), Local)()\n"
     ),
     "helpdesk/tickets.py": (
         "from flask import Blueprint\n"
@@ -59,7 +60,7 @@ PROFILES_TABLE_CALLED_DIRECTLY: dict[str, str] = {
         "import os\n"
         "from flask import Flask\n"
         "from helpdesk import profiles\n"
-        "from helpdesk.profiles import active\n"
+        "from helpdesk.profiles import active, fallback\n"
         "from helpdesk.tickets import queue\n"
         "\n"
         "def make_site():\n"
@@ -67,15 +68,17 @@ PROFILES_TABLE_CALLED_DIRECTLY: dict[str, str] = {
         "    site = Flask(__name__)\n"
         "    site.register_blueprint(queue, url_prefix=chosen.GATE + '/v1', name='v1')\n"
         "    site.register_blueprint(queue, url_prefix=active.GATE + '/v2', name='v2')\n"
+        "    site.register_blueprint(queue, url_prefix=fallback.GATE + '/v3', name='v3')\n"
         "    return site\n"
     ),
 }
 
 
 def test_settings_chosen_by_calling_an_item_of_a_dict_of_classes() -> None:
-    """`active = PROFILES[env]()` at module level, and `profiles.PROFILES[env]()` in a factory
-    of another module: every class of the table inherits `GATE`, so the prefix is known (both
-    were `UNRESOLVED_PREFIX`, only the `return table[env]()` of a function was read)."""
+    """`active = PROFILES[env]()` and `PROFILES.get(env, Local)()` at module level, and
+    `profiles.PROFILES[env]()` in a factory of another module: every class of the table
+    inherits `GATE`, so the prefix is known (all were `UNRESOLVED_PREFIX`, only the `return
+    table[env]()` of a function was read)."""
     files = PROFILES_TABLE_CALLED_DIRECTLY
     where = "helpdesk/tickets.py:5 flask"
     assert placed(files) == {
@@ -83,6 +86,8 @@ def test_settings_chosen_by_calling_an_item_of_a_dict_of_classes() -> None:
         "PATCH /desk/v1/tickets/{number}": where,
         "GET /desk/v2/tickets/{number}": where,
         "PATCH /desk/v2/tickets/{number}": where,
+        "GET /desk/v3/tickets/{number}": where,
+        "PATCH /desk/v3/tickets/{number}": where,
     }
     assert _codes(files) == {}
 
@@ -101,6 +106,7 @@ def test_settings_chosen_from_classes_that_disagree_stay_unresolved() -> None:
     assert sorted(set(_codes(files)["UNRESOLVED_PREFIX"])) == [
         "helpdesk/server.py:10",
         "helpdesk/server.py:11",
+        "helpdesk/server.py:12",
         "helpdesk/tickets.py:5",
     ]
 

@@ -288,11 +288,12 @@ class _Reader:
         if dependencies is not None:
             return DependencyAlias(dependencies)
         kind = type(node)
-        value = self._expr(node)
-        if value is None and kind is ast.Call:  # `config = environments[env]()`
-            value = self._chosen(node)
-        elif value is None and kind is ast.Dict:
-            value = self._table(node)  # type: ignore[arg-type]
+        # `config = environments[env]()`, `config = environments.get(env, Default)()`
+        value: Expr | None = self._chosen(node) if kind is ast.Call else None
+        if value is None:
+            value = self._expr(node)
+        if value is None and kind is ast.Dict:
+            value = self._table(node)  # type: ignore[arg-type]  # a Dict: `kind` says so
         if (
             kind is ast.Call
             and isinstance(value, Sym)
@@ -328,7 +329,7 @@ class _Reader:
                 saved = (self._scope, self._def, self._env)
                 self._scope, self._def, self._env = _parameters(node), node, {}
                 try:
-                    option = self._value(value) or self._chosen(value)
+                    option = self._chosen(value) or self._value(value)
                 finally:
                     self._scope, self._def, self._env = saved
             options.append(option or Opaque())
@@ -391,8 +392,19 @@ class _Reader:
     def _chosen(self, node: ast.expr | None) -> OneOf | Sym | None:
         """`environments[env]()` with `environments` a module-level dict literal: one of its
         values, called; a table of another module (`profiles.PROFILES[env]()`, imported) is
-        one of what its module binds under `ITEM` (`_table`), called."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)):
+        one of what its module binds under `ITEM` (`_table`), called. `table.get(env,
+        Default)()` is one of those or `Default()`."""
+        if not isinstance(node, ast.Call):
+            return None
+        fallback = _got_with_default(node.func)
+        if fallback is not None:
+            default = _dotted_path(fallback[1])
+            chosen = self._chosen(ast.Call(ast.Subscript(fallback[0], ast.Constant(None)), [], []))
+            if default is None or CALL in default or chosen is None:
+                return None
+            either = chosen.options if isinstance(chosen, OneOf) else (chosen,)
+            return OneOf((*either, Sym((*default, CALL))))
+        if not isinstance(node.func, ast.Subscript):
             return None
         table = node.func.value
         literal = self._literals.get(table.id) if isinstance(table, ast.Name) else None
@@ -1560,6 +1572,19 @@ def _callee_name(call: ast.Call) -> str | None:
         return func.id
     if isinstance(func, ast.Attribute):
         return func.attr
+    return None
+
+
+def _got_with_default(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    """`table.get(key, default)`: the table and the default."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and len(node.args) == 2
+        and not node.keywords
+    ):
+        return node.func.value, node.args[1]
     return None
 
 
