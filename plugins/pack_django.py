@@ -19,13 +19,16 @@ from packs.prefilter import Fields, Keyword, Word  # noqa: E402
 KEYWORDS: Final[tuple[Keyword, ...]] = tuple(
     Word(option, rb"[ \t]*=(?!=)") for option in (b"db_table", b"app_label", b"proxy")
 )
-FIELDS = Fields(("Field", "ForeignKey", "OneToOneField"), "django.db.models.")
-BASE_KEYWORDS = ("Model", *django_models.KNOWN_MODELS)
+# the callees the reader keeps (`django_models._describe`): `...Field(...)` and the relations
+FIELDS = Fields(("Field", *sorted(django_models.RELATION_FIELDS)), "django.db.models.")
+BASE_KEYWORDS = ("Model", "models.", *django_models.KNOWN_MODELS)
 FOLLOW: Final = "names"
 """The cold-scan pre-filter (`packs/prefilter.py`). A model is a class below Django's
 `models.Model` or a model the reader knows (`KNOWN_MODELS`: `AbstractUser`, `TaggedItemBase`,
 `PeriodicTask`…): directly — a base whose dotted name, as written or as its import names it,
-ends in `Model` or is a known model's (`BASE_KEYWORDS`) — or through classes of the repository
+ends in `Model` or is a known model's, or is a class of a `models` module (an app's model
+base: `wagtail.models.Page`, `django_models.is_models_module_class`) (`BASE_KEYWORDS`) — or
+through classes of the repository
 (the pre-filter's links). `KEYWORDS` (`Meta` options assigned: `db_table = `; not a migration's
 `"db_table": `) and `FIELDS`: the table options and Django fields that make a class below an unknown base an `UNKNOWN_MODEL_BASE` finding
 (`output_field = JSONField()` in a `django.db.models` expression). A file with none of these,

@@ -22,8 +22,9 @@ an abstract one (`AbstractUser`, `AbstractBaseUser`, `PermissionsMixin`, django-
 tables to each concrete subclass (`AbstractUser`/`PermissionsMixin`: `<table>_groups` and
 `<table>_user_permissions`); a concrete one (`User`, `ContentType`, django_celery_beat's
 `PeriodicTask`, …) makes a subclass multi-table inheritance (`<parent>_ptr_id`). A class that
-looks like a model (Django model fields, or `Meta` table options) below any other outside base
-is reported as `UNKNOWN_MODEL_BASE` at the class, with no table: its table is not known.
+looks like a model (Django model fields, or `Meta` table options) below any other outside base,
+or any class below a class of another app's `models` module (`wagtail.models.Page`, fields or
+not), is reported as `UNKNOWN_MODEL_BASE` at the class, with no table: its table is not known.
 
 Attr `columns`: the columns of the model's own table — its concrete fields and those of its
 abstract ancestors (every `...Field(...)`, `ForeignKey(...)`, `OneToOneField(...)`; not
@@ -297,7 +298,9 @@ def _unknown_bases(modules: Modules[ModelBody], models: list[ClassRef[ModelBody]
             meta = cls.body.meta
             if (module.path, cls.line) in used or (meta is not None and meta.abstract):
                 continue
-            if _is_model(modules, ref) or not _looks_like_model(modules, ref):
+            if _is_model(modules, ref) or not (
+                _looks_like_model(modules, ref) or _below_a_models_module(modules, ref)
+            ):
                 continue
             base = next(
                 (
@@ -320,6 +323,33 @@ def _unknown_bases(modules: Modules[ModelBody], models: list[ClassRef[ModelBody]
                     )
                 )
     return gaps
+
+
+def _below_a_models_module(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> bool:
+    """A base from another app's `models` module (`wagtail.models.Page`,
+    `safedelete.models.SafeDeleteModel`, `modelcluster.models.ClusterableModel`), where Django
+    apps keep their models: a subclass is a model even with no field of its own (`class
+    Landing(Page): pass`, one whose only field is that app's relation), though its table is
+    not known. Django's own (`models.Manager`, `TextChoices`) and managers, querysets, choices
+    and mixins of any app are not."""
+    for base in modules.ancestors(ref):
+        if isinstance(base, External) and is_models_module_class(base.name):
+            return True
+    return False
+
+
+def is_models_module_class(name: str) -> bool:
+    """`pkg.models.Name`, outside Django itself, `Name` no manager, queryset, choices or mixin
+    (the pre-filter admits a class below one by pack_django's base keyword `models.`)."""
+    module, _, cls = name.rpartition(".")
+    return (
+        module.rpartition(".")[2] == "models"
+        and not module.startswith("django.")
+        and not cls.endswith(_NOT_MODELS)
+    )
+
+
+_NOT_MODELS = ("Manager", "QuerySet", "Choices", "Mixin")
 
 
 def _looks_like_model(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> bool:

@@ -62,9 +62,6 @@ _TARGET = re.compile(rb"[A-Za-z_]\w*")
 
 Follow = Literal["names", "imports", "declarations"]
 _DEF = re.compile(rb"def[ \t]+([A-Za-z_]\w*)")
-_FIELD_CALLEES = ("Field", "ForeignKey", "OneToOneField")
-"""The callees pack-django's reader keeps (`django_models._describe`): `...Field(...)`,
-`ForeignKey(...)`, `OneToOneField(...)`; the linker resolves those to tell model fields."""
 
 
 @dataclass(frozen=True)
@@ -392,14 +389,23 @@ def _names_keyword(
 ) -> bool:
     """Whether the dotted base `written`, or what its import (or a star import) names it, is
     one of `base_keywords`: a dotted keyword is a full name (`django.contrib.auth.models.User`),
-    a plain one a last part (`Model`: `models.Model`, `db.Model`). Not any part:
-    `django.forms.models.ModelForm` is no model. A base reached through the repository's own
-    modules is the backward links' business (`needed`)."""
+    a plain one a last part (`Model`: `models.Model`, `db.Model`), one ending in `.` the last
+    part of its module outside Django's own (`models.`: `wagtail.models.Page`; Django's are
+    matched by name). Not any part: `django.forms.models.ModelForm` is no model. A base
+    reached through the repository's own modules is the backward links' business (`needed`)."""
     head, _, rest = written.partition(".")
     named = [written, *(f"{t}.{rest}" if rest else t for t in local.get(head, ()))]
     if head not in local:
         named += (f"{source}.{written}" for source in stars)
-    return any(n in base_keywords or n.rpartition(".")[2] in base_keywords for n in named)
+    return any(
+        n in base_keywords
+        or n.rpartition(".")[2] in base_keywords
+        or (
+            n.rpartition(".")[0].rpartition(".")[2] + "." in base_keywords
+            and not n.startswith("django.")
+        )
+        for n in named
+    )
 
 
 def assignments(data: bytes) -> Assignments:
@@ -531,6 +537,7 @@ def needed(
         keyword = (_names_keyword(w, bound(path), base_keywords, f.stars) for w in written)
         if base_keywords and any(keyword):
             seeds.append(path)  # `from django.db.models import Model as Base`
+    field_callees = fields.suffixes if fields is not None else ()
     chosen: set[str] = set()
     reached: set[str] = set()  # chosen for what its classes may be, not for a name only
     pending: list[str] = []
@@ -635,8 +642,8 @@ def needed(
             else:
                 for base in f.bases:
                     resolve(path, base)
-                for callee in assigned_once(path).callees:
-                    if callee.rpartition(".")[2].endswith(_FIELD_CALLEES):
+                for callee in assigned_once(path).callees:  # those the reader keeps (`fields`)
+                    if callee.rpartition(".")[2].endswith(field_callees):
                         resolve(path, callee)
         while linked:
             for other in backward.get(linked.pop(), ()):

@@ -109,6 +109,7 @@ class RouteDocumentMemo:
 def _render(routes: list[FoundRoute]) -> DocumentPieces:
     # one handler reached twice under one name is one route
     found = {(r.path.encode(), r.line, r.name): r for r in routes}
+    _drop_shortened(found)
     linked = DocumentPieces()
     # claims by the path as matched and the unknown prefixes it lacks: routes missing different
     # unknown prefixes are not known to collide; the finding names the first claim's route
@@ -130,6 +131,18 @@ def _render(routes: list[FoundRoute]) -> DocumentPieces:
         for finding in duplicate_findings(DUPLICATE_ROUTE, KIND, {first_name[key]: places})
     ]
     return linked
+
+
+def _drop_shortened(found: dict[tuple[bytes, int, str], FoundRoute]) -> None:
+    """A handler listed under a mount whose prefixes are all known is not listed again under
+    one whose prefix is computed (`if flag: mount('/a', r) else: mount(base(), r)`): that name
+    lacks the prefix, so it names no route the app serves; the `UNRESOLVED_PREFIX` finding at
+    the computed mount still lists the handler's place."""
+    known = {(key[0], key[1], r.method) for key, r in found.items() if not r.gaps}
+    if len(known) == len(found):
+        return
+    for key in [k for k, r in found.items() if r.gaps and (k[0], k[1], r.method) in known]:
+        del found[key]
 
 
 def _attrs(route: FoundRoute) -> JSONObject:

@@ -105,6 +105,10 @@ class Unread:  # a framework pack-http-routes recognises but does not read
     language: str  # "python" | "javascript"
     seeds: tuple[bytes, ...]  # a file whose bytes hold none cannot use it as `pattern` sees
     pattern: re.Pattern[bytes]  # group 0 starts where the use is written
+    # a library that serves routes it makes at run time on an app the pack reads (admin
+    # sites, REST CRUD generators): the calls that configure it, where its finding is when
+    # the file makes one (else at the use `pattern` finds)
+    configured: re.Pattern[bytes] | None = None
 
 
 def _py_import(modules: str) -> re.Pattern[bytes]:
@@ -375,6 +379,15 @@ BY_KEY = {f.key: f for f in reversed(READ)}  # a key's first record names it
 JAVASCRIPT = tuple(f for f in READ if f.language == "javascript")
 PYTHON = tuple(f for f in READ if f.language == "python")
 
+
+def _generates(name: str, language: str, module: str, calls: str) -> Unread:
+    """A library that serves routes it generates at run time (`Unread.configured`): named
+    where `calls` configure it, else where it is imported."""
+    importer = _py_import if language == "python" else _js_import
+    return Unread(name, language, (module.encode(),), importer(re.escape(module)),
+                  re.compile(calls.encode()))  # fmt: skip
+
+
 UNREAD = (
     # aiohttp and Tornado are clients and much else too: only their `web` module is a server
     Unread("aiohttp", "python", (b"aiohttp",), _py_web("aiohttp")),
@@ -385,7 +398,21 @@ UNREAD = (
     Unread("Pyramid", "python", (b"pyramid",), _py_import(r"pyramid")),
     Unread("Restify", "javascript", (b"restify",), _js_import(r"restify")),
     Unread("Hono", "javascript", (b"hono",), _js_import(r"hono")),
-)
+    # libraries that generate routes at run time from models or settings, configured here
+    _generates("Flask-Admin", "python", "flask_admin", r"\b(?:Admin|add_views?)\s*\("),
+    _generates("Flask-AppBuilder", "python", "flask_appbuilder",
+               r"\b(?:AppBuilder|add_view(?:_no_menu)?|add_api)\s*\("),
+    _generates("Flask-Restless", "python", "flask_restless", r"\bcreate_api(?:_blueprint)?\s*\("),
+    _generates("SAFRS", "python", "safrs", r"\bexpose_object\s*\("),
+    _generates("SQLAdmin", "python", "sqladmin", r"\b(?:Admin|add_view)\s*\("),
+    _generates("fastapi-crudrouter", "python", "fastapi_crudrouter", r"\b\w*CRUDRouter\s*\("),
+    _generates("FastAPI Users", "python", "fastapi_users", r"\.get_\w+_router\s*\("),
+    _generates("express-restify-mongoose", "javascript", "express-restify-mongoose",
+               r"\bserve\s*\("),
+    _generates("json-server", "javascript", "json-server", r"\.router\s*\("),
+    _generates("@nestjsx/crud", "javascript", "@nestjsx/crud", r"@Crud\s*\("),
+)  # fmt: skip
+GENERATORS = frozenset(u.name for u in UNREAD if u.configured is not None)
 SEEDS = {
     language: tuple(sorted({s for u in UNREAD if u.language == language for s in u.seeds}))
     for language in ("python", "javascript")
@@ -408,6 +435,8 @@ def unread_uses(source: bytes, language: str) -> tuple[tuple[str, int], ...]:
         if framework.language != language or not any(s in source for s in framework.seeds):
             continue
         match = framework.pattern.search(source)
+        if match is not None and framework.configured is not None:
+            match = framework.configured.search(source) or match
         if match is not None:
             found.append((framework.name, source.count(b"\n", 0, match.start()) + 1))
     return tuple(found)

@@ -17,7 +17,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan import ParseFailure
-from . import koa_decorators, nest, nextjs
+from . import flow, koa_decorators, nest, nextjs
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
@@ -187,8 +187,7 @@ _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expressi
 def js_facts(source: bytes, path: str) -> ModuleFacts:
     """The facts of the file at repo-relative `path`; raises `ParseFailure` at the line of the
     first ERROR or MISSING node when the tree has one."""
-    language = language_of(path)
-    root = parse_tree(source, path)
+    root, language = parsed(source, path)
     reader = _Reader(path, source, _FIELDS[language])
     reader.read(root)
     served = nextjs.route_file(path)
@@ -224,19 +223,44 @@ def language_of(path: str) -> str:
 
 
 def parse_tree(source: bytes, path: str) -> _Node:
-    """The syntax tree of the JavaScript or TypeScript file at `path` (its grammar by suffix,
-    one parser per grammar kept for the process); `ParseFailure` at the line of the first
-    ERROR or MISSING node when the tree has one."""
+    """The syntax tree of the JavaScript or TypeScript file at `path` (`parsed`)."""
+    return parsed(source, path)[0]
+
+
+def parsed(source: bytes, path: str) -> tuple[_Node, str]:
+    """The syntax tree of the JavaScript or TypeScript file at `path` and the grammar that
+    read it (by suffix, one parser per grammar kept for the process; a JavaScript file with
+    Flow's types by TSX's, `flow`); `ParseFailure` at the line of the first ERROR or MISSING
+    node when the tree has one."""
     language = language_of(path)
-    parser = _PARSERS.get(language)
-    if parser is None:
-        parser = _PARSERS[language] = tree_sitter.Parser(LANGUAGES[language])
-    root = parser.parse(source).root_node
+    root = _parser(language).parse(source).root_node
+    if root.has_error and language == "javascript":
+        typed, read = _flow_tree(source)
+        if read:
+            return typed, "tsx"
+        if flow.is_flow(source):
+            root = typed  # its first error, not the first type JavaScript's grammar rejects
     if root.has_error:
         bad = _first_error(root)
         what = f"missing {bad.type}" if bad.is_missing else "syntax error"
         raise ParseFailure(bad.start_point.row + 1, what)
-    return root
+    return root, language
+
+
+def _parser(language: str) -> tree_sitter.Parser:
+    parser = _PARSERS.get(language)
+    if parser is None:
+        parser = _PARSERS[language] = tree_sitter.Parser(LANGUAGES[language])
+    return parser
+
+
+def _flow_tree(source: bytes) -> tuple[_Node, bool]:
+    """A JavaScript file JavaScript's grammar rejects, read as typed JavaScript by TSX's: the
+    tree, and whether it is read (it has no error, or errors only inside types of a file that
+    says `@flow`)."""
+    flow_file = flow.is_flow(source)
+    root = _parser("tsx").parse(flow.blanked(source) if flow_file else source).root_node
+    return root, not root.has_error or (flow_file and flow.errors_only_in_types(root))
 
 
 def _first_error(node: _Node) -> _Node:

@@ -21,7 +21,7 @@ from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES
-from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, READ
+from .frameworks import BY_KEY, GENERATORS, JAVASCRIPT, PYTHON, READ
 from .js_modules import JsModules, package_name
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
 from .model import (
@@ -728,12 +728,15 @@ class _RouteResolver:
             for framework, line in facts.unread:
                 places.setdefault(framework, []).append({"path": path, "line": line})
         for framework, where in sorted(places.items()):
-            detail = (
-                f"{framework} is used here: pack-http-routes reads {_READ} only, so the "
-                f"routes {framework} serves are not listed"
-            )
+            code, detail = UNRESOLVED_ROUTE, _generated(framework)
+            if framework not in GENERATORS:
+                code = UNREAD_FRAMEWORK
+                detail = (
+                    f"{framework} is used here: pack-http-routes reads {_READ} only, so the "
+                    f"routes {framework} serves are not listed"
+                )
             first, *more = sorted(where, key=at)
-            self.unresolved[(UNREAD_FRAMEWORK, first["path"], first["line"], detail)] = more
+            self.unresolved[(code, first["path"], first["line"], detail)] = more
         if found:
             return
         for (path, _), node in sorted(
@@ -1264,8 +1267,9 @@ class _RouteResolver:
         args = list(use.args)
         prefix: str | None = None
         prefix_expr: Expr | None = None
-        if len(args) > 1 and args[0][0] is not None:
-            first = self.evaluate(path, args[0][0])
+        if len(args) > 1:
+            # an argument the reader could not read (`cond ? '/a' : base`) is no middleware
+            first = self.evaluate(path, args[0][0]) if args[0][0] is not None else None
             if isinstance(first, _Str):
                 prefix = first.value
                 prefix_expr = Lit(prefix) if not first.assumed else args[0][0]
@@ -1273,7 +1277,7 @@ class _RouteResolver:
             elif not isinstance(first, _Router | _Scoped | _External) and any(
                 isinstance(self.evaluate(path, e), _Router) for e, _ in args[1:] if e is not None
             ):
-                prefix_expr = args.pop(0)[0]
+                prefix_expr = args.pop(0)[0] or Opaque()
         guards: list[Expr] = []
         for expr, auth in args:
             child = self.evaluate(path, expr) if expr is not None else None
@@ -2232,6 +2236,14 @@ def _route_like(path: str, route: RouteDecl) -> bool:
 # a plugin's router parameter, by the records' names (`fastify`), -> the framework it serves
 _PLUGIN_PARAMS = {name: f.key for f in JAVASCRIPT for name in f.plugin_params}
 _APP_NAMES = frozenset({"app", "router", "server", "routes", *_PLUGIN_PARAMS})
+
+
+def _generated(library: str) -> str:
+    """The finding's words for a library that makes routes at run time (`GENERATORS`)."""
+    return (
+        f"{library} is configured here: the routes it generates at run time (from models or "
+        "settings) are not listed"
+    )
 
 
 def _hook_call(callee: Expr) -> bool:

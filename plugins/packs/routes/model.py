@@ -34,6 +34,7 @@ SHARED = "shared plugin"
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
+ITEM = "[]"  # a `Sym` path segment: "one of the values of the mapping before" (`envs[env]`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from .model import (
     CALL,
     FLASK,
     HTTP_METHODS,
+    ITEM,
     NO_AUTH,
     STARLETTE,
     VARARGS,
@@ -287,7 +288,12 @@ class _Reader:
         if dependencies is not None:
             return DependencyAlias(dependencies)
         kind = type(node)
-        value = self._expr(node)
+        # `config = environments[env]()`, `config = environments.get(env, Default)()`
+        value: Expr | None = self._chosen(node) if kind is ast.Call else None
+        if value is None:
+            value = self._expr(node)
+        if value is None and kind is ast.Dict:
+            value = self._table(node)  # type: ignore[arg-type]  # a Dict: `kind` says so
         if (
             kind is ast.Call
             and isinstance(value, Sym)
@@ -323,7 +329,7 @@ class _Reader:
                 saved = (self._scope, self._def, self._env)
                 self._scope, self._def, self._env = _parameters(node), node, {}
                 try:
-                    option = self._value(value) or self._chosen(value)
+                    option = self._chosen(value) or self._value(value)
                 finally:
                     self._scope, self._def, self._env = saved
             options.append(option or Opaque())
@@ -351,7 +357,7 @@ class _Reader:
             return Sym(path)
         self._expanding.add(head)
         try:
-            value = self._value(local)
+            value = self._chosen(local) or self._value(local)  # `environments[env]()` first
         finally:
             self._expanding.discard(head)
         if isinstance(value, Sym):
@@ -364,6 +370,14 @@ class _Reader:
             )
         return Sym(path)
 
+    def _table(self, node: ast.Dict) -> Namespace | None:
+        """A module-level dict whose values are all names (`{'dev': Dev, 'prod': Prod}`): one
+        of them under `ITEM`, what `environments[env]()` in another module chooses from."""
+        options = [self._expr(value) for value in node.values]
+        if not options or any(not isinstance(option, Sym) for option in options):
+            return None
+        return Namespace(((ITEM, OneOf(tuple(o for o in options if o is not None))),))
+
     def _chosen_value(self, node: ast.Subscript) -> OneOf | None:
         """`table[key]` with `table` a module-level dict literal of names: one of them."""
         table = node.value
@@ -375,13 +389,28 @@ class _Reader:
             return None
         return OneOf(tuple(o for o in options if o is not None))
 
-    def _chosen(self, node: ast.expr | None) -> OneOf | None:
+    def _chosen(self, node: ast.expr | None) -> OneOf | Sym | None:
         """`environments[env]()` with `environments` a module-level dict literal: one of its
-        values, called."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)):
+        values, called; a table of another module (`profiles.PROFILES[env]()`, imported) is
+        one of what its module binds under `ITEM` (`_table`), called. `table.get(env,
+        Default)()` is one of those or `Default()`."""
+        if not isinstance(node, ast.Call):
+            return None
+        fallback = _got_with_default(node.func)
+        if fallback is not None:
+            default = _dotted_path(fallback[1])
+            chosen = self._chosen(ast.Call(ast.Subscript(fallback[0], ast.Constant(None)), [], []))
+            if default is None or CALL in default or chosen is None:
+                return None
+            either = chosen.options if isinstance(chosen, OneOf) else (chosen,)
+            return OneOf((*either, Sym((*default, CALL))))
+        if not isinstance(node.func, ast.Subscript):
             return None
         table = node.func.value
         literal = self._literals.get(table.id) if isinstance(table, ast.Name) else None
+        if literal is None:
+            path = _dotted_path(table)
+            return Sym((*path, ITEM, CALL)) if path and CALL not in path else None
         if not isinstance(literal, ast.Dict) or not literal.values:
             return None
         options = [self._expr(value) for value in literal.values]
@@ -1543,6 +1572,19 @@ def _callee_name(call: ast.Call) -> str | None:
         return func.id
     if isinstance(func, ast.Attribute):
         return func.attr
+    return None
+
+
+def _got_with_default(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    """`table.get(key, default)`: the table and the default."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and len(node.args) == 2
+        and not node.keywords
+    ):
+        return node.func.value, node.args[1]
     return None
 
 
