@@ -108,6 +108,12 @@ parsed drags its imports in. Keep in step with the reader."""
 if __name__ == "__main__":
     sys.exit(
         serve_python_pack(
-            "pack-sqlalchemy", "1.0.0", sqlalchemy_models, KEYWORDS, BASE_KEYWORDS, FOLLOW
+            "pack-sqlalchemy",
+            "1.0.0",
+            sqlalchemy_models,
+            KEYWORDS,
+            BASE_KEYWORDS,
+            FOLLOW,
+            named=sqlalchemy_models.NAMED,
         )
     )
