@@ -35,6 +35,7 @@ def make_scanner(*, parse_all: bool = False) -> Scanner[js_tables.FileFacts]:
         language="JavaScript, TypeScript or Prisma",
         on_demand=OnDemand(js_tables.admits, js_tables.link_on_demand),
         parse_all=parse_all,
+        named=js_tables.NAMED,
     )
 
 

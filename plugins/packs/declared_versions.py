@@ -28,7 +28,7 @@ import json
 import posixpath
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 Version = tuple[int, ...]
@@ -681,3 +681,67 @@ def _dict(value: object) -> dict[str, object]:
 
 def _list(value: object) -> list[object]:
     return value if isinstance(value, list) else []
+
+
+# -- rules that changed between versions -------------------------------------------------------
+
+
+def admitted_eras(found: Declared | None, starts: Sequence[Version]) -> tuple[int, ...]:
+    """Which eras of a library the repository may install: era `i` is every version from
+    `starts[i]` up to `starts[i + 1]` (`starts[0]` is `()`, the first version). Every era where
+    the library is declared nowhere."""
+    if found is None:
+        return tuple(range(len(starts)))
+    eras = []
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else None
+        era = Range(
+            (Interval(_normal(start) if start else None, True, end and _normal(end), False),)
+        )
+        if not found.admits.intersect(era).is_empty():
+            eras.append(index)
+    return tuple(eras) or tuple(range(len(starts)))
+
+
+def by_version(
+    library: str,
+    subject: str,
+    names: Sequence[str],
+    starts: Sequence[Version],
+    found: Declared | None,
+) -> tuple[str, str | None]:
+    """The name a version-dependent rule gives (`names[i]`: era `i`'s, see `admitted_eras`) and,
+    where the eras the repository may install name it differently, a finding's detail naming
+    each candidate with its versions: the newest admitted era's name is the one listed."""
+    eras = admitted_eras(found, starts)
+    chosen = names[eras[-1]]
+    if len({names[i] for i in eras}) == 1:
+        return chosen, None
+    candidates: dict[str, list[str]] = {}
+    first = 0
+    for index, name in enumerate(names):  # adjacent eras naming alike are said as one
+        if index + 1 == len(names) or names[index + 1] != name:
+            candidates.setdefault(name, []).append(_era_label(starts, first, index))
+            first = index + 1
+    told = "; ".join(f"`{name}` {' and '.join(labels)}" for name, labels in candidates.items())
+    said = (
+        f"declares no version of {library}"
+        if found is None
+        else f"declares {library} as {found.describe()}, which admits more than one"
+    )
+    return chosen, f"{library} names {subject} {told}; the repository {said}: listed as `{chosen}`"
+
+
+def _era_label(starts: Sequence[Version], first: int, last: int) -> str:
+    """Eras `first` to `last` as versions: "before 3.0", "from 5.0 to before 6.6.3", "from 9.0"."""
+    if first == 0 and last + 1 == len(starts):
+        return "in every version"
+    if first == 0:
+        return f"before {_shown(starts[last + 1])}"
+    if last + 1 == len(starts):
+        return f"from {_shown(starts[first])}"
+    return f"from {_shown(starts[first])} to before {_shown(starts[last + 1])}"
+
+
+def _shown(version: Version) -> str:
+    return ".".join(str(p) for p in (*version, 0)[: max(2, len(version))])

@@ -43,15 +43,39 @@ from dataclasses import dataclass, replace
 import tree_sitter
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
-from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
+from .declared_versions import NPM, Declarations, Declared, by_version, declared
+from .declared_versions import read as read_declarations
+from .js_naming import (
+    MONGOOSE_VERSIONS,
+    pluralize_inflection,
+    pluralize_mongoose,
+    snake_case,
+    underscore,
+)
 from .prisma_schema import PrismaModel, implicit_relation_tables, prisma_models
 from .routes.js_facts import JS_SUFFIXES, parse_tree
 from .scan import DocumentPieces, JSONObject
-from .tables import UNRESOLVED_TABLE_NAME, Gap, gap_findings
+from .tables import UNRESOLVED_TABLE_NAME, VERSION_DEPENDENT_NAME, Gap, gap_findings
 
 _Node = tree_sitter.Node
 
 SUFFIXES = (*JS_SUFFIXES, ".prisma")
+MANIFEST = "package.json"
+
+
+def is_manifest(path: str) -> bool:
+    """`package.json`: read for the versions of the ORMs it declares (`NAMED`). Lock files are
+    not: they are often larger than the scan reads (2 MiB), and a manifest's ranges tell the
+    eras apart wherever a caret or tilde range is used."""
+    return path.rpartition("/")[2] == MANIFEST
+
+
+NAMED = is_manifest
+SEQUELIZE_VERSIONS: tuple[tuple[int, ...], ...] = ((), (5,), (6, 6, 3))
+"""Where Sequelize's default table name changed (each checked by running 4.44, 5.22 and
+6.37 on the same models): before 5.0 `underscored` leaves the table name alone and
+`underscoredAll` underscores it; from 5.0 `underscored` does and `underscoredAll` is gone; from
+6.6.3 `inflection` 1.13's plurals (`Octopuses`, `Viruses`, `Bonuses`, `Grammars`)."""
 
 # The bytes that each ORM's constructs need (the pre-filter, and the reader's own gate, so a
 # pre-filtered scan equals the parse-all one by construction).
@@ -86,8 +110,8 @@ NEST_MONGOOSE_SEED = b"@nestjs/mongoose"  # `@Schema()` classes (within the Mong
 def admits(path: str, data: bytes) -> bool:
     """Whether a file's bytes can declare (or drop, or rename) a table or collection, or pass
     one declared elsewhere on (`export … from`: a barrel a TypeORM relation or a Mongoose
-    schema is imported through)."""
-    if path.endswith(".prisma"):
+    schema is imported through); a `package.json` always (the ORMs' versions)."""
+    if path.endswith(".prisma") or is_manifest(path):
         return True
     return _declares(data) or _REEXPORT.search(data) is not None or _imports_orm(data)
 
@@ -184,12 +208,14 @@ class SequelizeModel:
     table: str | None  # `tableName`
     freeze: bool | None  # `freezeTableName`, None when not given
     underscored: bool | None
+    underscored_all: bool | None = None  # `underscoredAll` (Sequelize 4's table option)
 
 
 @dataclass(frozen=True)
 class SequelizeDefaults:
     freeze: bool | None
     underscored: bool | None
+    underscored_all: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -257,12 +283,15 @@ class FileFacts:
     entity_prefixes: tuple[tuple[str, int], ...] = ()  # TypeORM `entityPrefix: '…'` (, line)
     table_renamers: tuple[tuple[str, int], ...] = ()  # a TypeORM naming strategy's tableName()
     orm_imports: tuple[tuple[str, str, int], ...] = ()  # (ORM, package, line) the file imports
+    declarations: Declarations | None = None  # a `package.json`'s dependencies
 
 
 EMPTY = FileFacts()
 
 
 def extract(path: str, source: str) -> FileFacts:
+    if is_manifest(path):
+        return FileFacts(declarations=read_declarations(path, source))
     if path.endswith(".prisma"):
         models = prisma_models(source)
         claims = (Claim("table", m.table, m.line, m.model, "prisma", m.columns) for m in models)
@@ -731,7 +760,7 @@ class _Reader:
         columns: tuple[str, ...] = (),
     ) -> None:
         table: str | None = None
-        freeze = underscored = None
+        freeze = underscored = underscored_all = None
         if options is not None:
             fields = self._fields(options)
             if "tableName" in fields:
@@ -741,6 +770,7 @@ class _Reader:
                     return
             freeze = self._bool(fields.get("freezeTableName"))
             underscored = self._bool(fields.get("underscored"))
+            underscored_all = self._bool(fields.get("underscoredAll"))
             if "..." in fields and table is None:
                 self._gap(node, "Sequelize model options spread from elsewhere")
                 return
@@ -749,7 +779,13 @@ class _Reader:
             return
         self.models.append(
             SequelizeModel(
-                name, self._line(node), columns or self._keys(attrs), table, freeze, underscored
+                name,
+                self._line(node),
+                columns or self._keys(attrs),
+                table,
+                freeze,
+                underscored,
+                underscored_all,
             )
         )
 
@@ -773,6 +809,7 @@ class _Reader:
                     SequelizeDefaults(
                         self._bool(fields.get("freezeTableName")),
                         self._bool(fields.get("underscored")),
+                        self._bool(fields.get("underscoredAll")),
                     )
                 )
 
@@ -1332,7 +1369,12 @@ def link(
     defaults = [d for _, facts in files for d in facts.defaults]
     global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
     global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
+    global_all = next((d.underscored_all for d in defaults if d.underscored_all is not None), None)
     unpluralized = any(facts.mongoose_unpluralized for _, facts in files)
+    manifests = [facts.declarations for _, facts in files if facts.declarations is not None]
+    versions = _Versions(
+        declared(manifests, "mongoose", NPM), declared(manifests, "sequelize", NPM)
+    )
     named: list[_Named] = []
     knex_tables: dict[str, _Named] = {}  # in migration (path) order: created, dropped, renamed
     for path, facts in files:
@@ -1340,13 +1382,17 @@ def link(
         for model in facts.sequelize:
             freeze = model.freeze if model.freeze is not None else global_freeze
             underscored = model.underscored if model.underscored is not None else global_underscored
+            underscored_all = (
+                model.underscored_all if model.underscored_all is not None else global_all
+            )
             if model.table is not None:
                 table = model.table
             elif freeze:
                 table = model.model
             else:
-                table = pluralize_inflection(model.model)
-                table = underscore(table) if underscored else table
+                table = versions.sequelize_table(
+                    model.model, bool(underscored), bool(underscored_all), path, model.line, gaps
+                )
             named.append(
                 _Named("table", table, path, model.line, model.model, "sequelize", model.columns)
             )
@@ -1357,8 +1403,8 @@ def link(
                 named += typeorm.named(path, claim.line, claim.name, claim.orm, claim, gaps)
                 continue
             name = claim.name
-            if claim.orm == "mongoose-plural":
-                name = claim.name if unpluralized else pluralize_mongoose(claim.name)
+            if claim.orm == "mongoose-plural" and not unpluralized:
+                name = versions.mongoose_collection(claim.name, path, claim.line, gaps)
             orm = "mongoose" if claim.orm.startswith("mongoose") else claim.orm
             named.append(
                 _Named(claim.kind, name, path, claim.line, claim.model or None, orm, claim.columns)
@@ -1380,6 +1426,49 @@ def link(
             path, line, table, "typeorm-default" if default else "typeorm", None, gaps
         )
     return render(named, gaps)
+
+
+class _Versions:
+    """The ORMs' default names by the versions the repository's `package.json` files declare
+    (`declared_versions.by_version`): the newest admitted rule's name, and a
+    `VERSION_DEPENDENT_NAME` finding where the admitted versions name an item differently."""
+
+    def __init__(self, mongoose: Declared | None, sequelize: Declared | None) -> None:
+        self.mongoose = mongoose
+        self.sequelize = sequelize
+
+    def mongoose_collection(self, model: str, path: str, line: int, gaps: list[Gap]) -> str:
+        names = [pluralize_mongoose(model, era) for era in range(len(MONGOOSE_VERSIONS))]
+        subject = f"the collection of model {model!r}"
+        chosen, detail = by_version("mongoose", subject, names, MONGOOSE_VERSIONS, self.mongoose)
+        if detail is not None:
+            gaps.append(Gap(VERSION_DEPENDENT_NAME, detail, path, line))
+        return chosen
+
+    def sequelize_table(
+        self,
+        model: str,
+        underscored: bool,
+        underscored_all: bool,
+        path: str,
+        line: int,
+        gaps: list[Gap],
+    ) -> str:
+        """`Utils.pluralize` then `underscoredIf`: by `underscoredAll` before 5.0, by
+        `underscored` after; `inflection` 1.12's plurals before 6.6.3, 1.13's after."""
+        older = pluralize_inflection(model, 0)
+        names = [
+            underscore(older) if underscored_all else older,
+            underscore(older) if underscored else older,
+            underscore(pluralize_inflection(model, 1))
+            if underscored
+            else pluralize_inflection(model, 1),
+        ]
+        subject = f"the table of model {model!r}"
+        chosen, detail = by_version("sequelize", subject, names, SEQUELIZE_VERSIONS, self.sequelize)
+        if detail is not None:
+            gaps.append(Gap(VERSION_DEPENDENT_NAME, detail, path, line))
+        return chosen
 
 
 def _unread_orms(

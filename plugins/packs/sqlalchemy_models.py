@@ -46,6 +46,7 @@ from .declared_versions import (
     PYTHON,
     Declarations,
     Declared,
+    by_version,
     declared,
     is_python_declaration_file,
 )
@@ -98,8 +99,8 @@ _TABLE_CALL = re.compile(r"Table\s*\(")
 _CAMEL_BOUNDARY = re.compile(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))")
 _CAMEL_RUN_2 = re.compile(r"([A-Z]+)(?=[a-z0-9])")
 FLASK_SQLALCHEMY = "flask-sqlalchemy"
-FLASK_SQLALCHEMY_3: tuple[int, ...] = (3,)
-"""The release whose implicit table name rule replaced 2.x's (checked by running 2.1, 2.2,
+FLASK_SQLALCHEMY_VERSIONS: tuple[tuple[int, ...], ...] = ((), (3,))
+"""Where the implicit table name rule changed: 2.x's, then 3.0's (checked by running 2.1, 2.2,
 2.3.2, 2.5.1, 3.0.5 and 3.1.1 on the same class names: 2.1–2.5.1 agree, 3.0.5–3.1.1 agree)."""
 NAMED = is_python_declaration_file
 """The files the pack reads besides `.py` ones: the dependency files that say which
@@ -635,30 +636,19 @@ class _Mapper:
         repository's declared versions are all below 3, 3.x's where all are 3 or above; where
         they admit both (or none is declared) and the rules disagree, 3.x's name with a
         `VERSION_DEPENDENT_NAME` finding at the class naming both."""
-        newer = camel_to_snake_case(ref.cls.name)
-        older = camel_to_snake_case_2(ref.cls.name)
-        declared_range = self.flask_sqlalchemy
-        below = declared_range is None or declared_range.admits.admits_below(FLASK_SQLALCHEMY_3)
-        above = declared_range is None or declared_range.admits.admits_from(FLASK_SQLALCHEMY_3)
-        if below and not above:
-            return self._claim(older, ref, columns)
-        claim = self._claim(newer, ref, columns)
-        if older == newer or not below or claim is None:
-            return claim
-        said = (
-            "declares no version of Flask-SQLAlchemy"
-            if declared_range is None
-            else f"declares Flask-SQLAlchemy as {declared_range.describe()}, which admits both"
+        name = ref.cls.name
+        chosen, detail = by_version(
+            "Flask-SQLAlchemy",
+            f"the table of {name}",
+            (camel_to_snake_case_2(name), camel_to_snake_case(name)),
+            FLASK_SQLALCHEMY_VERSIONS,
+            self.flask_sqlalchemy,
         )
-        self.version_gaps.append(
-            Gap(
-                VERSION_DEPENDENT_NAME,
-                f"Flask-SQLAlchemy names the table of {ref.cls.name} `{older}` before 3.0 and "
-                f"`{newer}` from 3.0; the repository {said}: listed as `{newer}`",
-                ref.module.path,
-                ref.cls.line,
+        claim = self._claim(chosen, ref, columns)
+        if detail is not None and claim is not None:
+            self.version_gaps.append(
+                Gap(VERSION_DEPENDENT_NAME, detail, ref.module.path, ref.cls.line)
             )
-        )
         return claim
 
     def _named(
