@@ -231,7 +231,26 @@ def underscore(name: str) -> str:
     ).lower()
 
 
-def snake_case(name: str) -> str:
-    """TypeORM's `snakeCase` (its `DefaultNamingStrategy.tableName` for a class)."""
+TYPEORM_VERSIONS: tuple[tuple[int, ...], ...] = ((), (0, 2), (0, 2, 35), (0, 2, 38))
+"""Where TypeORM's `snakeCase` changed (read from its history, checked by running 0.1.20, 0.2.0,
+0.2.35, 0.2.36, 0.2.38, 0.2.39, 0.2.45 and 0.3.20): each entry is the first version of a rule."""
+
+
+def snake_case(name: str, version: int = -1) -> str:
+    """TypeORM's `snakeCase` (its `DefaultNamingStrategy.tableName` for a class, and its
+    `joinTableName`) as of `TYPEORM_VERSIONS[version]` (the newest by default):
+
+    - before 0.2: `_` before every capital (`APIKey` → `a_p_i_key`);
+    - 0.2.0: `(?:([a-z])([A-Z]))|(?:((?!^)[A-Z])([a-z]))` → `$1_$3$2$4` (`My_Model` → `my__model`);
+    - 0.2.35: `ABc` → `a_bc`, then `aB` → `a_b` (`Item3D` → `item3d`);
+    - 0.2.38: a digit before a capital splits too (`Item3D` → `item3_d`)."""
+    era = range(len(TYPEORM_VERSIONS))[version]
+    if era == 0:
+        underscored = re.sub(r"(?:^|\.?)([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+        return re.sub(r"^_", "", underscored)
+    if era == 1:
+        pattern = r"(?:([a-z])([A-Z]))|(?:((?!^)[A-Z])([a-z]))"
+        return re.sub(pattern, functools.partial(_expand, template="$1_$3$2$4"), name).lower()
     name = re.sub(r"([A-Z])([A-Z])([a-z])", r"\1_\2\3", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+    before = r"([a-z])([A-Z])" if era == 2 else r"([a-z0-9])([A-Z])"
+    return re.sub(before, r"\1_\2", name).lower()

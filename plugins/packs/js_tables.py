@@ -47,6 +47,7 @@ from .declared_versions import NPM, Declarations, Declared, by_version, declared
 from .declared_versions import read as read_declarations
 from .js_naming import (
     MONGOOSE_VERSIONS,
+    TYPEORM_VERSIONS,
     pluralize_inflection,
     pluralize_mongoose,
     snake_case,
@@ -1373,7 +1374,9 @@ def link(
     unpluralized = any(facts.mongoose_unpluralized for _, facts in files)
     manifests = [facts.declarations for _, facts in files if facts.declarations is not None]
     versions = _Versions(
-        declared(manifests, "mongoose", NPM), declared(manifests, "sequelize", NPM)
+        declared(manifests, "mongoose", NPM),
+        declared(manifests, "sequelize", NPM),
+        declared(manifests, "typeorm", NPM),
     )
     named: list[_Named] = []
     knex_tables: dict[str, _Named] = {}  # in migration (path) order: created, dropped, renamed
@@ -1399,6 +1402,13 @@ def link(
         for claim in facts.claims:
             if claim.schema_from is not None:
                 claim = schemas.settle(path, claim, gaps)
+            if claim.orm == "typeorm-default":
+                names = _typeorm_names(claim.model)
+                table = versions.typeorm_table(
+                    f"entity {claim.model!r}", names, path, claim.line, gaps
+                )
+                named += typeorm.named(path, claim.line, table, claim.orm, claim, gaps)
+                continue
             if claim.orm.startswith("typeorm"):
                 named += typeorm.named(path, claim.line, claim.name, claim.orm, claim, gaps)
                 continue
@@ -1421,7 +1431,9 @@ def link(
     named += knex_tables.values()
     named += _prisma_relation_tables(files)
     gaps += _unread_orms(files, named, gaps)
-    for path, line, table, default in joins.tables(gaps):
+    for path, line, names, default in joins.tables(gaps):
+        subject = f"a @JoinTable() of entity tables {names[-1]!r}"
+        table = versions.typeorm_table(subject, names, path, line, gaps) if default else names[-1]
         named += typeorm.named(
             path, line, table, "typeorm-default" if default else "typeorm", None, gaps
         )
@@ -1433,9 +1445,23 @@ class _Versions:
     (`declared_versions.by_version`): the newest admitted rule's name, and a
     `VERSION_DEPENDENT_NAME` finding where the admitted versions name an item differently."""
 
-    def __init__(self, mongoose: Declared | None, sequelize: Declared | None) -> None:
+    def __init__(
+        self, mongoose: Declared | None, sequelize: Declared | None, typeorm: Declared | None
+    ) -> None:
         self.mongoose = mongoose
         self.sequelize = sequelize
+        self.typeorm = typeorm
+
+    def typeorm_table(
+        self, subject: str, names: Sequence[str], path: str, line: int, gaps: list[Gap]
+    ) -> str:
+        """The default name TypeORM gives (`names`: one per `TYPEORM_VERSIONS` era)."""
+        chosen, detail = by_version(
+            "typeorm", f"the table of {subject}", names, TYPEORM_VERSIONS, self.typeorm
+        )
+        if detail is not None:
+            gaps.append(Gap(VERSION_DEPENDENT_NAME, detail, path, line))
+        return chosen
 
     def mongoose_collection(self, model: str, path: str, line: int, gaps: list[Gap]) -> str:
         names = [pluralize_mongoose(model, era) for era in range(len(MONGOOSE_VERSIONS))]
@@ -1469,6 +1495,11 @@ class _Versions:
         if detail is not None:
             gaps.append(Gap(VERSION_DEPENDENT_NAME, detail, path, line))
         return chosen
+
+
+def _typeorm_names(name: str) -> tuple[str, ...]:
+    """The table TypeORM's default naming strategy gives a class or schema name, by era."""
+    return tuple(snake_case(name, era) for era in range(len(TYPEORM_VERSIONS)))
 
 
 def _unread_orms(
@@ -1620,19 +1651,27 @@ class _Joins:
     def __init__(self, files: Sequence[tuple[str, FileFacts]], modules: _Schemas) -> None:
         self.files = files
         self.modules = modules
-        self.entity_tables: dict[tuple[str, str], str] = {}  # (file, class) -> table
-        by_class: dict[str, set[str]] = {}
+        # (file, class) -> its table by TypeORM era (the same name in each when given)
+        self.entity_tables: dict[tuple[str, str], tuple[str, ...]] = {}
+        by_class: dict[str, set[tuple[str, ...]]] = {}
         for path, facts in files:
             for claim in facts.claims:
                 if claim.orm.startswith("typeorm") and claim.model:
-                    self.entity_tables[(path, claim.model)] = claim.name
-                    by_class.setdefault(claim.model, set()).add(claim.name)
+                    names = (
+                        _typeorm_names(claim.model)
+                        if claim.orm == "typeorm-default"
+                        else (claim.name,) * len(TYPEORM_VERSIONS)
+                    )
+                    self.entity_tables[(path, claim.model)] = names
+                    by_class.setdefault(claim.model, set()).add(names)
         self.unique = {model: next(iter(t)) for model, t in by_class.items() if len(t) == 1}
 
-    def tables(self, gaps: list[Gap]) -> list[tuple[str, int, str, bool]]:
-        """Each junction: (file, line, table without the prefix, named by the strategy). A
-        relation whose both sides carry `@JoinTable({ name })` is one table, listed once."""
-        named: list[tuple[str, int, str, bool]] = []
+    def tables(self, gaps: list[Gap]) -> list[tuple[str, int, tuple[str, ...], bool]]:
+        """Each junction: (file, line, its table without the prefix by TypeORM era, named by the
+        strategy). A relation whose both sides carry `@JoinTable({ name })` is one table,
+        listed once."""
+        eras = range(len(TYPEORM_VERSIONS))
+        named: list[tuple[str, int, tuple[str, ...], bool]] = []
         sides: set[tuple[str, frozenset[str]]] = set()  # (table, both entities' tables)
         for path, facts in self.files:
             for join in facts.joins:
@@ -1640,21 +1679,26 @@ class _Joins:
                 owner = self.entity_tables.get((path, join.owner))
                 target = self._target(path, facts, join.target)
                 if table is not None and owner is not None and target is not None:
-                    pair = (table, frozenset((owner, target)))
+                    pair = (table, frozenset((owner[-1], target[-1])))
                     if pair in sides:
                         continue
                     sides.add(pair)
-                if table is None and not join.computed and owner is not None and target is not None:
-                    table = snake_case(f"{owner}_{join.member}_{target}")
-                if table is None:
+                names: tuple[str, ...] | None = None
+                if table is not None:
+                    names = (table,) * len(eras)
+                elif not join.computed and owner is not None and target is not None:
+                    names = tuple(
+                        snake_case(f"{owner[e]}_{join.member}_{target[e]}", e) for e in eras
+                    )
+                if names is None:
                     what = "its name is computed" if join.computed else "its target is not read"
                     detail = f"a TypeORM @JoinTable() of {join.owner}.{join.member}: {what}"
                     gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, join.line))
                     continue
-                named.append((path, join.line, table, join.name is None))
+                named.append((path, join.line, names, join.name is None))
         return named
 
-    def _target(self, path: str, facts: FileFacts, target: str | None) -> str | None:
+    def _target(self, path: str, facts: FileFacts, target: str | None) -> tuple[str, ...] | None:
         if target is None:
             return None
         if (path, target) in self.entity_tables:

@@ -1,7 +1,8 @@
-"""pack-js-tables names a Mongoose collection or a Sequelize table by the rules of the versions the
-repository's `package.json` declares. The names are what each library gave when run
-(bench/real_repos/derive/js_orm_names.js), not read from its code: Mongoose 4.13, 5.13, 6.13,
-7.8, 8.24, 9.13 and Sequelize 4.44, 5.22, 6.37."""
+"""pack-js-tables names a Mongoose collection, a Sequelize table or a TypeORM table by the rules of
+the versions the repository's `package.json` declares. The names are what each library gave when
+run (bench/real_repos/derive/js_orm_names.js; TypeORM's `DefaultNamingStrategy` called), not read
+from its code: Mongoose 4.13, 5.13, 6.13, 7.8, 8.24, 9.13, Sequelize 4.44, 5.22, 6.37 and
+TypeORM 0.1.20, 0.2.0, 0.2.35 (0.2.36 alike), 0.2.38 (0.2.39, 0.2.45, 0.3.20 alike)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from conftest import REPO
 sys.path.insert(0, str(REPO / "plugins"))
 
 import pack_js_tables
-from packs.js_naming import pluralize_inflection, pluralize_mongoose, underscore
+from packs.js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
 from packs.js_tables import SEQUELIZE_VERSIONS
 
 MONGOOSE_ERA = (0, 0, 1, 2, 2, 3)  # of mongoose 4, 5, 6, 7, 8, 9 (`MONGOOSE_VERSIONS`)
@@ -257,3 +258,84 @@ def test_without_a_manifest_every_version_is_admitted(tmp_path: Path) -> None:
 
 def test_sequelize_versions_are_where_the_runs_changed() -> None:
     assert SEQUELIZE_VERSIONS == ((), (5,), (6, 6, 3))
+
+
+# (class, its table under TypeORM 0.1.20, 0.2.0, 0.2.35, 0.2.38: one per `TYPEORM_VERSIONS` era)
+RUN_TYPEORM: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ('HTMLParser', ('h_t_m_l_parser', 'html_parser', 'html_parser', 'html_parser')),
+    ('EditableHTML', ('editable_h_t_m_l', 'editable_html', 'editable_html', 'editable_html')),
+    ('ABTest', ('a_b_test', 'ab_test', 'ab_test', 'ab_test')),
+    ('UserV2', ('user_v2', 'user_v2', 'user_v2', 'user_v2')),
+    ('OAuth2Client', ('o_auth2_client', 'o_auth2_client', 'o_auth2client', 'o_auth2_client')),
+    ('APIKey', ('a_p_i_key', 'api_key', 'api_key', 'api_key')),
+    ('IOError', ('i_o_error', 'io_error', 'io_error', 'io_error')),
+    ('HTTP2Server', ('h_t_t_p2_server', 'http2_server', 'http2server', 'http2_server')),
+    ('Item3D', ('item3_d', 'item3d', 'item3d', 'item3_d')),
+    ('UserID', ('user_i_d', 'user_id', 'user_id', 'user_id')),
+    ('My_Model', ('my__model', 'my__model', 'my_model', 'my_model')),
+    ('X', ('x', 'x', 'x', 'x')),
+    ('Log_Entry', ('log__entry', 'log__entry', 'log_entry', 'log_entry')),
+    ('MyURL', ('my_u_r_l', 'my_url', 'my_url', 'my_url')),
+    ('UserProfile', ('user_profile', 'user_profile', 'user_profile', 'user_profile')),
+    ('Person', ('person', 'person', 'person', 'person')),
+    ('Datum', ('datum', 'datum', 'datum', 'datum')),
+    ('HTMLPage', ('h_t_m_l_page', 'html_page', 'html_page', 'html_page')),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("entity", "tables"), RUN_TYPEORM, ids=[r[0] for r in RUN_TYPEORM])
+def test_typeorm_snake_case_by_version(entity: str, tables: tuple[str, ...]) -> None:
+    assert tuple(snake_case(entity, era) for era in range(4)) == tables
+
+
+ENTITIES = """\
+import { Entity, PrimaryGeneratedColumn, ManyToMany, JoinTable } from "typeorm";
+
+@Entity()
+export class Tag2Label {
+  @PrimaryGeneratedColumn()
+  id: number;
+}
+
+@Entity()
+export class HTMLPage {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @ManyToMany(() => Tag2Label)
+  @JoinTable()
+  relatedTag2Labels: Tag2Label[];
+}
+"""
+"""Two entities and their junction, each named by the default strategy, which changed."""
+
+
+@pytest.mark.parametrize(
+    ("typeorm", "names"),
+    [
+        ("0.1.20", ["tag2_label", "h_t_m_l_page", "h_t_m_l_page_related_tag2_labels_tag2_label"]),
+        ("0.2.30", ["tag2_label", "html_page", "html_page_related_tag2_labels_tag2_label"]),
+        ("0.2.36", ["tag2label", "html_page", "html_page_related_tag2labels_tag2label"]),
+        ("^0.3.20", ["tag2_label", "html_page", "html_page_related_tag2_labels_tag2_label"]),
+    ],
+)  # fmt: skip
+def test_typeorm_entities_and_junctions_by_the_declared_version(
+    tmp_path: Path, typeorm: str, names: list[str]
+) -> None:
+    """The junction is `snakeCase(owner table + member + target table)` of the same version (as
+    TypeORM's `joinTableName` gave them when run)."""
+    (tmp_path / "page.entity.ts").write_text(ENTITIES, encoding="utf-8")
+    (tmp_path / "package.json").write_text(json.dumps({"dependencies": {"typeorm": typeorm}}))
+    document = _scan(tmp_path)
+    assert _names(document) == names
+    assert _flagged(document) == []
+
+
+def test_typeorm_range_across_a_change_lists_the_newest_and_says_so(tmp_path: Path) -> None:
+    (tmp_path / "page.entity.ts").write_text(ENTITIES, encoding="utf-8")
+    (tmp_path / "package.json").write_text(json.dumps({"dependencies": {"typeorm": "^0.2.30"}}))
+    document = _scan(tmp_path)
+    assert _names(document) == [
+        "tag2_label", "html_page", "html_page_related_tag2_labels_tag2_label"
+    ]  # fmt: skip
+    assert _flagged(document) == [3, 15]  # Tag2Label (0.2.35–0.2.37: tag2label), the junction
