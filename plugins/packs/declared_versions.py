@@ -516,29 +516,50 @@ def _table_of_constraints(
         yield Requirement(normalise(name), admits or EVERY, text, _line_of(lines, name))
 
 
+_LOCK_KEY = re.compile(r'(name|version)\s*=\s*"([^"]*)"')
+_JSON_KEY = re.compile(r'^\s*"([^"]+)"\s*:\s*\{', re.MULTILINE)
+
+
 def _python_lock(name: str, text: str) -> Iterator[Requirement]:
-    lines = text.splitlines()
+    """The pins of a lock file, in one pass over its lines (a `uv.lock` of a large project is
+    over a megabyte: no TOML parse, no search per package)."""
     if name == "Pipfile.lock":
         data = json.loads(text)
+        lines = _json_key_lines(text)
         for group in ("default", "develop"):
             for package, value in _dict(_dict(data).get(group)).items():
                 version = _dict(value).get("version")
                 if isinstance(version, str):
-                    yield Requirement(
-                        normalise(package),
-                        pep440(version),
-                        version,
-                        _line_of(lines, f'"{package}"'),
-                    )
+                    line = lines.get(package, 1)
+                    yield Requirement(normalise(package), pep440(version), version, line)
         return
-    for locked in _list(tomllib.loads(text).get("package")):
-        entry = _dict(locked)
-        package_name, version = entry.get("name"), entry.get("version")
-        if isinstance(package_name, str) and isinstance(version, str):
+    yield from _toml_lock(text)
+
+
+def _toml_lock(text: str) -> Iterator[Requirement]:
+    """poetry.lock, uv.lock, pdm.lock: `[[package]]` tables, each with `name` and `version`."""
+    package: str | None = None
+    version: str | None = None
+    start = 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.strip()
+        if stripped.startswith("["):
+            package, version = None, None
+            start = number if stripped == "[[package]]" else 0
+            continue
+        if not start or (package is not None and version is not None):
+            continue
+        match = _LOCK_KEY.fullmatch(stripped)
+        if match is None:
+            continue
+        if match.group(1) == "name":
+            package = match.group(2)
+        else:
+            version = match.group(2)
+        if package is not None and version is not None:
             parsed = parse_version(version)
             if parsed is not None:
-                line = _line_of(lines, f'name = "{package_name}"')
-                yield Requirement(normalise(package_name), _exactly(parsed), version, line)
+                yield Requirement(normalise(package), _exactly(parsed), version, start + 1)
 
 
 def _setup_cfg(text: str) -> Iterator[Requirement]:
@@ -607,14 +628,25 @@ def _npm_file(name: str, text: str) -> Iterator[Requirement]:
                     yield Requirement(package, semver(spec), spec, _line_of(lines, f'"{package}"'))
         return
     if name in ("package-lock.json", "npm-shrinkwrap.json"):
-        yield from _package_lock(lines, _dict(json.loads(text)))
+        yield from _package_lock(_json_key_lines(text), _dict(json.loads(text)))
     elif name == "yarn.lock":
         yield from _yarn_lock(lines)
     else:
         yield from _pnpm_lock(lines)
 
 
-def _package_lock(lines: list[str], data: dict[str, object]) -> Iterator[Requirement]:
+def _json_key_lines(text: str) -> dict[str, int]:
+    """The line of each `"key": {` of a JSON text, in one pass (a lock file may be megabytes)."""
+    lines: dict[str, int] = {}
+    line, position = 1, 0
+    for match in _JSON_KEY.finditer(text):
+        line += text.count("\n", position, match.start())
+        position = match.start()
+        lines.setdefault(match.group(1), line)
+    return lines
+
+
+def _package_lock(lines: dict[str, int], data: dict[str, object]) -> Iterator[Requirement]:
     """Version 2/3's `packages` (each `node_modules/<name>` at any depth), else version 1's
     `dependencies` (top level)."""
     packages = _dict(data.get("packages"))
@@ -623,12 +655,12 @@ def _package_lock(lines: list[str], data: dict[str, object]) -> Iterator[Require
             _, marker, package = key.rpartition("node_modules/")
             version = _dict(value).get("version")
             if marker and isinstance(version, str) and (parsed := parse_version(version)):
-                yield Requirement(package, _exactly(parsed), version, _line_of(lines, f'"{key}"'))
+                yield Requirement(package, _exactly(parsed), version, lines.get(key, 1))
         return
     for package, value in _dict(data.get("dependencies")).items():
         version = _dict(value).get("version")
         if isinstance(version, str) and (parsed := parse_version(version)):
-            yield Requirement(package, _exactly(parsed), version, _line_of(lines, f'"{package}"'))
+            yield Requirement(package, _exactly(parsed), version, lines.get(package, 1))
 
 
 _YARN_VERSION = re.compile(r"\s+version:?\s+\"?([^\"\s]+)\"?")
