@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`pack-sqlalchemy` 1.0.0: the tables of SQLAlchemy, Flask-SQLAlchemy and SQLModel code.
 
-Reads `.py` files with `ast` (the scanned code is never imported or run); the rules are in
-`packs/sqlalchemy_models.py`, the walk, safe opens, memo and ordering in `packs/scan.py`.
+Reads `.py` files with `ast` (the scanned code is never imported or run), and the dependency
+files that say which Flask-SQLAlchemy is installed (`packs/declared_versions.py`); the rules are
+in `packs/sqlalchemy_models.py`, the walk, safe opens, memo and ordering in `packs/scan.py`.
 """
 
 import os

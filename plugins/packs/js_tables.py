@@ -27,6 +27,11 @@ to every model.
   `EntitySchema` entities, knex `raw()` DDL in a migration's `up`, `super.init` and options
   spread from top-level constants are read in the file.
 
+Default names follow the version of the ORM the repository's `package.json` files declare
+(`declared_versions`; Mongoose's plurals, Sequelize's `underscored` and plurals, TypeORM's
+`snakeCase` changed between versions): where the declared range admits rules that disagree, the
+newest rule's name with a `VERSION_DEPENDENT_NAME` finding at the call or decorator.
+
 A `define`/`init`/`@Entity`/`model()`/`createTable` whose name is computed (neither a literal
 nor a `const` of the file bound to one) is an `UNRESOLVED_TABLE_NAME` finding at the call; so
 is a decorator factory calling `Entity()`/`Table()`, and an ORM package the repository imports

@@ -10,8 +10,10 @@ rules as far as source shows them:
   `declared_attr`, a lambda, an expression) and then evaluated for the class by
   `computed_names` without running anything. A `__tablename__` inherited from a mapped class
   is single-table inheritance: no table of its own.
-- Flask-SQLAlchemy 3 (`db.Model`): as above, and a model without a `__tablename__` of its own or
-  from a mixin gets `camel_to_snake_case(class name)`; below a mapped model, a class whose
+- Flask-SQLAlchemy (`db.Model`): as above, and a model without a `__tablename__` of its own or
+  from a mixin gets `camel_to_snake_case(class name)` — 3.x's rule, or 2.x's
+  (`camel_to_snake_case_2`) where the repository's dependency files declare only versions below
+  3 (`VERSION_DEPENDENT_NAME` where they admit both and the rules disagree); below a mapped model, a class whose
   columns hold no primary key is single-table inheritance even when it names a table
   (`__table_cls__`); a class that defines no column at all has no table.
 - SQLModel: a class with `table=True` maps `__tablename__`, else its class name lower-cased.
