@@ -7,6 +7,7 @@ TypeORM 0.1.20, 0.2.0, 0.2.35 (0.2.36 alike), 0.2.38 (0.2.39, 0.2.45, 0.3.20 ali
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -339,3 +340,18 @@ def test_typeorm_range_across_a_change_lists_the_newest_and_says_so(tmp_path: Pa
         "tag2_label", "html_page", "html_page_related_tag2_labels_tag2_label"
     ]  # fmt: skip
     assert _flagged(document) == [3, 15]  # Tag2Label (0.2.35–0.2.37: tag2label), the junction
+
+
+def test_editing_package_json_changes_the_next_document(tmp_path: Path) -> None:
+    """`package.json` is memoized per file like source is: a changed range is read again by the
+    same scanner (its pre-filter on), and the names follow it."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "models.js").write_text(MODELS, encoding="utf-8")
+    manifest = tmp_path / "package.json"
+    manifest.write_text(json.dumps({"dependencies": {"mongoose": "5.13.2"}}), encoding="utf-8")
+    scanner = pack_js_tables.make_scanner()
+    scanner.root = str(tmp_path)
+    assert _names(scanner.discover(["."]))[0] == "humen"
+    manifest.write_text(json.dumps({"dependencies": {"mongoose": "8.13.2"}}), encoding="utf-8")
+    os.utime(manifest, ns=(1, 1))  # same size: a stamp the memo cannot have seen
+    assert _names(scanner.discover(["."]))[0] == "humans"
