@@ -1,5 +1,6 @@
-"""The dependency reader (`packs.declared_versions`): which versions of a package each kind of
-dependency file admits, as pure functions of its path and text."""
+"""The dependency reader (`packs.declared_versions`) and the specifiers it reads
+(`packs.version_ranges`): which versions of a package each kind of dependency file admits, as
+pure functions of its path and text."""
 
 from __future__ import annotations
 
@@ -13,14 +14,12 @@ sys.path.insert(0, str(REPO / "plugins"))
 from packs.declared_versions import (
     NPM,
     PYTHON,
-    Range,
     declared,
     is_declaration_file,
     is_python_declaration_file,
-    pep440,
     read,
-    semver,
 )
+from packs.version_ranges import Range, pep440, semver
 
 V3 = (3,)
 
