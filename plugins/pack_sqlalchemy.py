@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`pack-sqlalchemy` 1.0.0: the tables of SQLAlchemy, Flask-SQLAlchemy and SQLModel code.
 
-Reads `.py` files with `ast` (the scanned code is never imported or run); the rules are in
-`packs/sqlalchemy_models.py`, the walk, safe opens, memo and ordering in `packs/scan.py`.
+Reads `.py` files with `ast` (the scanned code is never imported or run), and the dependency
+files that say which Flask-SQLAlchemy is installed (`packs/declared_versions.py`); the rules are
+in `packs/sqlalchemy_models.py`, the walk, safe opens, memo and ordering in `packs/scan.py`.
 """
 
 import os
@@ -108,6 +109,12 @@ parsed drags its imports in. Keep in step with the reader."""
 if __name__ == "__main__":
     sys.exit(
         serve_python_pack(
-            "pack-sqlalchemy", "1.0.0", sqlalchemy_models, KEYWORDS, BASE_KEYWORDS, FOLLOW
+            "pack-sqlalchemy",
+            "1.0.0",
+            sqlalchemy_models,
+            KEYWORDS,
+            BASE_KEYWORDS,
+            FOLLOW,
+            named=sqlalchemy_models.NAMED,
         )
     )

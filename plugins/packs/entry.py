@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from gpp.plugin import serve
@@ -26,9 +26,11 @@ def serve_python_pack(
     base_keywords: Sequence[str] = (),
     follow: Follow = "imports",
     fields: Fields | None = None,
+    named: Callable[[str], bool] | None = None,
 ) -> int:
     """`keywords`, `base_keywords`, `follow`, `fields`: the pack's pre-filter (see `packs.prefilter`);
-    None keywords parse every file."""
+    None keywords parse every file. `named`: files read besides `.py` ones (`Scanner.named`):
+    they are never pre-filtered out."""
     scanner: Scanner[Any] = Scanner(
         (".py",),
         analyzer.extract,
@@ -38,6 +40,7 @@ def serve_python_pack(
         base_keywords=base_keywords,
         follow=follow,
         fields=fields,
+        named=named,
     )
     return serve(
         plugin_id,

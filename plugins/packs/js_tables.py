@@ -27,6 +27,11 @@ to every model.
   `EntitySchema` entities, knex `raw()` DDL in a migration's `up`, `super.init` and options
   spread from top-level constants are read in the file.
 
+Default names follow the version of the ORM the repository's `package.json` files declare
+(`declared_versions`; Mongoose's plurals, Sequelize's `underscored` and plurals, TypeORM's
+`snakeCase` changed between versions): where the declared range admits rules that disagree, the
+newest rule's name with a `VERSION_DEPENDENT_NAME` finding at the call or decorator.
+
 A `define`/`init`/`@Entity`/`model()`/`createTable` whose name is computed (neither a literal
 nor a `const` of the file bound to one) is an `UNRESOLVED_TABLE_NAME` finding at the call; so
 is a decorator factory calling `Entity()`/`Table()`, and an ORM package the repository imports
@@ -43,6 +48,8 @@ from dataclasses import dataclass, replace
 import tree_sitter
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
+from .declared_versions import NPM, Declarations, Declared, by_version, declared
+from .declared_versions import read as read_declarations
 from .js_made_models import (
     NO_MADE,
     Expanded,
@@ -53,7 +60,14 @@ from .js_made_models import (
     may_make,
     module_stem,
 )
-from .js_naming import pluralize_inflection, pluralize_mongoose, snake_case, underscore
+from .js_naming import (
+    MONGOOSE_VERSIONS,
+    TYPEORM_VERSIONS,
+    pluralize_inflection,
+    pluralize_mongoose,
+    snake_case,
+    underscore,
+)
 from .prisma_schema import PrismaModel, implicit_relation_tables, prisma_models
 from .routes.js_facts import JS_SUFFIXES, parse_tree
 from .routes.js_modules import JsModules
@@ -61,12 +75,17 @@ from .routes.manifests import MANIFEST, is_manifest, manifest_facts
 from .routes.model import ModuleFacts
 from .routes.tsconfig import config_facts, is_config
 from .scan import DocumentPieces, JSONObject
-from .tables import UNRESOLVED_TABLE_NAME, Gap, gap_findings
+from .tables import UNRESOLVED_TABLE_NAME, VERSION_DEPENDENT_NAME, Gap, gap_findings
 
 _Node = tree_sitter.Node
 
-SUFFIXES = (*JS_SUFFIXES, ".prisma", MANIFEST)  # manifests: parsed when linking asks
+SUFFIXES = (*JS_SUFFIXES, ".prisma", MANIFEST)  # manifests: always (the ORMs' versions)
 NAMED = is_config  # `tsconfig*.json`/`jsconfig*.json`: parsed when linking asks, too
+SEQUELIZE_VERSIONS: tuple[tuple[int, ...], ...] = ((), (5,), (6, 6, 3))
+"""Where Sequelize's default table name changed (each checked by running 4.44, 5.22 and
+6.37 on the same models): before 5.0 `underscored` leaves the table name alone and
+`underscoredAll` underscores it; from 5.0 `underscored` does and `underscoredAll` is gone; from
+6.6.3 `inflection` 1.13's plurals (`Octopuses`, `Viruses`, `Bonuses`, `Grammars`)."""
 
 # The bytes that each ORM's constructs need (the pre-filter, and the reader's own gate, so a
 # pre-filtered scan equals the parse-all one by construction).
@@ -101,11 +120,12 @@ NEST_MONGOOSE_SEED = b"@nestjs/mongoose"  # `@Schema()` classes (within the Mong
 def admits(path: str, data: bytes) -> bool:
     """Whether a file's bytes can declare (or drop, or rename) a table or collection, or pass
     one declared elsewhere on (`export … from`: a barrel a TypeORM relation or a Mongoose
-    schema is imported through). A module of constants a table name is imported from, a
-    manifest and a project config are parsed when linking asks for them."""
-    if path.endswith(".prisma"):
+    schema is imported through); a `package.json` always (the ORMs' versions). A module of
+    constants a table name is imported from and a project config are parsed when linking asks
+    for them."""
+    if path.endswith(".prisma") or is_manifest(path):
         return True
-    if is_manifest(path) or is_config(path):
+    if is_config(path):
         return False
     if NODE_PATH_SEED in data:  # where bare imports resolve: read wherever it is set
         return True
@@ -219,12 +239,14 @@ class SequelizeModel:
     freeze: bool | None  # `freezeTableName`, None when not given
     underscored: bool | None
     table_ref: NameRef | None = None  # `tableName` imported from another module
+    underscored_all: bool | None = None  # `underscoredAll` (Sequelize 4's table option)
 
 
 @dataclass(frozen=True)
 class SequelizeDefaults:
     freeze: bool | None
     underscored: bool | None
+    underscored_all: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -302,18 +324,21 @@ class FileFacts:
     module: ModuleFacts | None = None  # a manifest's or a project config's facts
     made: MadeFacts = NO_MADE  # models made through the project's own classes and functions
     node_paths: tuple[str, ...] = ()  # `process.env.NODE_PATH = __dirname`: folders it sets
+    declarations: Declarations | None = None  # a `package.json`'s dependencies
 
 
 EMPTY = FileFacts()
 
 
 def extract(path: str, source: str) -> FileFacts:
+    if is_manifest(path):  # the ORMs' versions, and a package for the module resolver
+        return FileFacts(
+            declarations=read_declarations(path, source), module=manifest_facts(source)
+        )
     if path.endswith(".prisma"):
         models = prisma_models(source)
         claims = (Claim("table", m.table, m.line, m.model, "prisma", m.columns) for m in models)
         return FileFacts(claims=tuple(claims), prisma=models)
-    if is_manifest(path):
-        return FileFacts(module=manifest_facts(source))
     if is_config(path):
         return FileFacts(module=config_facts(source))
     data = source.encode("utf-8", "surrogatepass")
@@ -912,7 +937,7 @@ class _Reader:
     ) -> None:
         table: str | None = None
         table_ref: NameRef | None = None
-        freeze = underscored = None
+        freeze = underscored = underscored_all = None
         if options is not None:
             fields = self._fields(options)
             if "tableName" in fields:
@@ -922,6 +947,7 @@ class _Reader:
                     return
             freeze = self._bool(fields.get("freezeTableName"))
             underscored = self._bool(fields.get("underscored"))
+            underscored_all = self._bool(fields.get("underscoredAll"))
             if "..." in fields and table is None:
                 self._gap(node, "Sequelize model options spread from elsewhere")
                 return
@@ -937,6 +963,7 @@ class _Reader:
                 freeze,
                 underscored,
                 table_ref,
+                underscored_all,
             )
         )
 
@@ -960,6 +987,7 @@ class _Reader:
                     SequelizeDefaults(
                         self._bool(fields.get("freezeTableName")),
                         self._bool(fields.get("underscored")),
+                        self._bool(fields.get("underscoredAll")),
                     )
                 )
 
@@ -1546,7 +1574,14 @@ def link(
     defaults = [d for _, facts in files for d in facts.defaults]
     global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
     global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
+    global_all = next((d.underscored_all for d in defaults if d.underscored_all is not None), None)
     unpluralized = any(facts.mongoose_unpluralized for _, facts in files)
+    manifests = [facts.declarations for _, facts in files if facts.declarations is not None]
+    versions = _Versions(
+        declared(manifests, "mongoose", NPM),
+        declared(manifests, "sequelize", NPM),
+        declared(manifests, "typeorm", NPM),
+    )
     named: list[_Named] = []
     knex_tables: dict[str, _Named] = {}  # in migration (path) order: created, dropped, renamed
     for path, facts in files:
@@ -1554,25 +1589,36 @@ def link(
         for model in facts.sequelize:
             freeze = model.freeze if model.freeze is not None else global_freeze
             underscored = model.underscored if model.underscored is not None else global_underscored
+            underscored_all = (
+                model.underscored_all if model.underscored_all is not None else global_all
+            )
             if model.table is not None:
                 table = model.table
             elif freeze:
                 table = model.model
             else:
-                table = pluralize_inflection(model.model)
-                table = underscore(table) if underscored else table
+                table = versions.sequelize_table(
+                    model.model, bool(underscored), bool(underscored_all), path, model.line, gaps
+                )
             named.append(
                 _Named("table", table, path, model.line, model.model, "sequelize", model.columns)
             )
         for claim in facts.claims:
             if claim.schema_from is not None:
                 claim = schemas.settle(path, claim, gaps)
+            if claim.orm == "typeorm-default":
+                names = _typeorm_names(claim.model)
+                table = versions.typeorm_table(
+                    f"entity {claim.model!r}", names, path, claim.line, gaps
+                )
+                named += typeorm.named(path, claim.line, table, claim.orm, claim, gaps)
+                continue
             if claim.orm.startswith("typeorm"):
                 named += typeorm.named(path, claim.line, claim.name, claim.orm, claim, gaps)
                 continue
             name = claim.name
-            if claim.orm == "mongoose-plural":
-                name = claim.name if unpluralized else pluralize_mongoose(claim.name)
+            if claim.orm == "mongoose-plural" and not unpluralized:
+                name = versions.mongoose_collection(claim.name, path, claim.line, gaps)
             orm = "mongoose" if claim.orm.startswith("mongoose") else claim.orm
             named.append(
                 _Named(claim.kind, name, path, claim.line, claim.model or None, orm, claim.columns)
@@ -1588,10 +1634,12 @@ def link(
                 knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
     named += knex_tables.values()
     named += _prisma_relation_tables(files)
-    made, words = _made(files, schemas, gaps, unpluralized)
+    made, words = _made(files, schemas, gaps, unpluralized, versions)
     named += made
     gaps += _unread_orms(files, named, gaps)
-    for path, line, table, default in joins.tables(gaps):
+    for path, line, names, default in joins.tables(gaps):
+        subject = f"a @JoinTable() of entity tables {names[-1]!r}"
+        table = versions.typeorm_table(subject, names, path, line, gaps) if default else names[-1]
         named += typeorm.named(
             path, line, table, "typeorm-default" if default else "typeorm", None, gaps
         )
@@ -1602,7 +1650,11 @@ def link(
 
 
 def _made(
-    files: Sequence[tuple[str, FileFacts]], schemas: _Schemas, gaps: list[Gap], unpluralized: bool
+    files: Sequence[tuple[str, FileFacts]],
+    schemas: _Schemas,
+    gaps: list[Gap],
+    unpluralized: bool,
+    versions: _Versions,
 ) -> tuple[list[_Named], frozenset[str]]:
     """The collections the project's own classes and functions make (`js_made_models`),
     their names through `schemas` (the module resolver and the files' exports); and what a
@@ -1658,7 +1710,9 @@ def _made(
     return [
         _Named(
             "collection",
-            m.name if m.explicit or unpluralized else pluralize_mongoose(m.name),
+            m.name
+            if m.explicit or unpluralized
+            else versions.mongoose_collection(m.name, m.path, m.line, gaps),
             m.path,
             m.line,
             m.model,
@@ -1698,6 +1752,68 @@ def _made_words(expanded: Expanded, patches: Sequence[Patch]) -> frozenset[str]:
     words.update(name for _, name in expanded.subclasses)
     words.discard("")
     return frozenset(words)
+
+
+class _Versions:
+    """The ORMs' default names by the versions the repository's `package.json` files declare
+    (`declared_versions.by_version`): the newest admitted rule's name, and a
+    `VERSION_DEPENDENT_NAME` finding where the admitted versions name an item differently."""
+
+    def __init__(
+        self, mongoose: Declared | None, sequelize: Declared | None, typeorm: Declared | None
+    ) -> None:
+        self.mongoose = mongoose
+        self.sequelize = sequelize
+        self.typeorm = typeorm
+
+    def typeorm_table(
+        self, subject: str, names: Sequence[str], path: str, line: int, gaps: list[Gap]
+    ) -> str:
+        """The default name TypeORM gives (`names`: one per `TYPEORM_VERSIONS` era)."""
+        chosen, detail = by_version(
+            "typeorm", f"the table of {subject}", names, TYPEORM_VERSIONS, self.typeorm
+        )
+        if detail is not None:
+            gaps.append(Gap(VERSION_DEPENDENT_NAME, detail, path, line))
+        return chosen
+
+    def mongoose_collection(self, model: str, path: str, line: int, gaps: list[Gap]) -> str:
+        names = [pluralize_mongoose(model, era) for era in range(len(MONGOOSE_VERSIONS))]
+        subject = f"the collection of model {model!r}"
+        chosen, detail = by_version("mongoose", subject, names, MONGOOSE_VERSIONS, self.mongoose)
+        if detail is not None:
+            gaps.append(Gap(VERSION_DEPENDENT_NAME, detail, path, line))
+        return chosen
+
+    def sequelize_table(
+        self,
+        model: str,
+        underscored: bool,
+        underscored_all: bool,
+        path: str,
+        line: int,
+        gaps: list[Gap],
+    ) -> str:
+        """`Utils.pluralize` then `underscoredIf`: by `underscoredAll` before 5.0, by
+        `underscored` after; `inflection` 1.12's plurals before 6.6.3, 1.13's after."""
+        older = pluralize_inflection(model, 0)
+        names = [
+            underscore(older) if underscored_all else older,
+            underscore(older) if underscored else older,
+            underscore(pluralize_inflection(model, 1))
+            if underscored
+            else pluralize_inflection(model, 1),
+        ]
+        subject = f"the table of model {model!r}"
+        chosen, detail = by_version("sequelize", subject, names, SEQUELIZE_VERSIONS, self.sequelize)
+        if detail is not None:
+            gaps.append(Gap(VERSION_DEPENDENT_NAME, detail, path, line))
+        return chosen
+
+
+def _typeorm_names(name: str) -> tuple[str, ...]:
+    """The table TypeORM's default naming strategy gives a class or schema name, by era."""
+    return tuple(snake_case(name, era) for era in range(len(TYPEORM_VERSIONS)))
 
 
 def _unread_orms(
@@ -1928,19 +2044,27 @@ class _Joins:
     def __init__(self, files: Sequence[tuple[str, FileFacts]], modules: _Schemas) -> None:
         self.files = files
         self.modules = modules
-        self.entity_tables: dict[tuple[str, str], str] = {}  # (file, class) -> table
-        by_class: dict[str, set[str]] = {}
+        # (file, class) -> its table by TypeORM era (the same name in each when given)
+        self.entity_tables: dict[tuple[str, str], tuple[str, ...]] = {}
+        by_class: dict[str, set[tuple[str, ...]]] = {}
         for path, facts in files:
             for claim in facts.claims:
                 if claim.orm.startswith("typeorm") and claim.model:
-                    self.entity_tables[(path, claim.model)] = claim.name
-                    by_class.setdefault(claim.model, set()).add(claim.name)
+                    names = (
+                        _typeorm_names(claim.model)
+                        if claim.orm == "typeorm-default"
+                        else (claim.name,) * len(TYPEORM_VERSIONS)
+                    )
+                    self.entity_tables[(path, claim.model)] = names
+                    by_class.setdefault(claim.model, set()).add(names)
         self.unique = {model: next(iter(t)) for model, t in by_class.items() if len(t) == 1}
 
-    def tables(self, gaps: list[Gap]) -> list[tuple[str, int, str, bool]]:
-        """Each junction: (file, line, table without the prefix, named by the strategy). A
-        relation whose both sides carry `@JoinTable({ name })` is one table, listed once."""
-        named: list[tuple[str, int, str, bool]] = []
+    def tables(self, gaps: list[Gap]) -> list[tuple[str, int, tuple[str, ...], bool]]:
+        """Each junction: (file, line, its table without the prefix by TypeORM era, named by the
+        strategy). A relation whose both sides carry `@JoinTable({ name })` is one table,
+        listed once."""
+        eras = range(len(TYPEORM_VERSIONS))
+        named: list[tuple[str, int, tuple[str, ...], bool]] = []
         sides: set[tuple[str, frozenset[str]]] = set()  # (table, both entities' tables)
         for path, facts in self.files:
             for join in facts.joins:
@@ -1948,21 +2072,26 @@ class _Joins:
                 owner = self.entity_tables.get((path, join.owner))
                 target = self._target(path, facts, join.target)
                 if table is not None and owner is not None and target is not None:
-                    pair = (table, frozenset((owner, target)))
+                    pair = (table, frozenset((owner[-1], target[-1])))
                     if pair in sides:
                         continue
                     sides.add(pair)
-                if table is None and not join.computed and owner is not None and target is not None:
-                    table = snake_case(f"{owner}_{join.member}_{target}")
-                if table is None:
+                names: tuple[str, ...] | None = None
+                if table is not None:
+                    names = (table,) * len(eras)
+                elif not join.computed and owner is not None and target is not None:
+                    names = tuple(
+                        snake_case(f"{owner[e]}_{join.member}_{target[e]}", e) for e in eras
+                    )
+                if names is None:
                     what = "its name is computed" if join.computed else "its target is not read"
                     detail = f"a TypeORM @JoinTable() of {join.owner}.{join.member}: {what}"
                     gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, join.line))
                     continue
-                named.append((path, join.line, table, join.name is None))
+                named.append((path, join.line, names, join.name is None))
         return named
 
-    def _target(self, path: str, facts: FileFacts, target: str | None) -> str | None:
+    def _target(self, path: str, facts: FileFacts, target: str | None) -> tuple[str, ...] | None:
         if target is None:
             return None
         if (path, target) in self.entity_tables:

@@ -274,8 +274,9 @@ class Scanner(Generic[F]):
         named: Callable[[str], bool] | None = None,
     ) -> None:
         self.suffixes = tuple(suffixes)
-        # files a pack reads by a name no suffix says (`tsconfig.base.json`): the walk takes
-        # those whose file name this accepts, besides those ending in one of `suffixes`
+        # files a pack reads by a name no suffix says (`tsconfig.base.json`, `requirements.txt`):
+        # the walk takes those whose repo-relative path this accepts, besides those ending in
+        # one of `suffixes`
         self.named = named
         self.extract = extract
         self.link = link
@@ -616,18 +617,20 @@ class Scanner(Generic[F]):
             skipped: list[Unresolved] = []
             self._walk(root_fd, target, files, skipped)
             return skipped or None
-        if not self._takes(path.rpartition("/")[2]):
+        if not self._takes(path):
             return Unresolved(path, "unsupported", f"not a {self.language} file")
         files[path] = Found(target, info)
         return None
 
-    def _named(self, name: str) -> bool:
-        """Whether the pack reads a file by this very name (a hidden one too: `.env.example`)."""
-        return self.named is not None and self.named(name)
+    def _named(self, path: str) -> bool:
+        """Whether the pack reads the file at this repo-relative path by its name (a hidden one
+        too: `.env.example`; `requirements/base.txt` is named by its folder)."""
+        return self.named is not None and self.named(path)
 
-    def _takes(self, name: str) -> bool:
-        """Whether a file of this name is one the pack reads."""
-        return name.endswith(self.suffixes) or (self.named is not None and self.named(name))
+    def _takes(self, path: str) -> bool:
+        """Whether the file at this repo-relative path is one the pack reads: by its suffix, or
+        by `named`."""
+        return path.endswith(self.suffixes) or self._named(path)
 
     def _walk(
         self, root_fd: int, directory: str, files: dict[str, Found], skipped: list[Unresolved]
@@ -647,7 +650,11 @@ class Scanner(Generic[F]):
             subdirectories = []
             for entry in entries:
                 name = entry.name
-                if name.startswith(".") and name not in SERVED_HIDDEN and not self._named(name):
+                if (
+                    name.startswith(".")
+                    and name not in SERVED_HIDDEN
+                    and not self._named(prefix + name)
+                ):
                     continue
                 is_dir = entry.is_dir(follow_symlinks=False)
                 if is_dir:
@@ -658,7 +665,7 @@ class Scanner(Generic[F]):
                         skipped.append(Unresolved(prefix + name, "unsupported", detail))
                         continue
                 elif not (
-                    entry.is_file(follow_symlinks=False) and self._takes(name)
+                    entry.is_file(follow_symlinks=False) and self._takes(prefix + name)
                 ) or is_test_file(name):
                     continue
                 problem = name_problem(name, prefix + name)
@@ -704,7 +711,11 @@ class Scanner(Generic[F]):
         read: dict[str, bytes] = {}  # this discover's reads, for `assigned`
         for rel in rels:
             found = files[rel]
-            if not rel.endswith(".py") or found.stat.st_size > MAX_FILE_BYTES:
+            if (
+                not rel.endswith(".py")
+                or found.stat.st_size > MAX_FILE_BYTES
+                or (self.named is not None and self.named(rel))  # taken by name: `setup.py`
+            ):
                 kept.add(rel)
                 continue
             value = self._bytes_memo.lookup(rel, found.stat)

@@ -10,8 +10,10 @@ rules as far as source shows them:
   `declared_attr`, a lambda, an expression) and then evaluated for the class by
   `computed_names` without running anything. A `__tablename__` inherited from a mapped class
   is single-table inheritance: no table of its own.
-- Flask-SQLAlchemy 3 (`db.Model`): as above, and a model without a `__tablename__` of its own or
-  from a mixin gets `camel_to_snake_case(class name)`; below a mapped model, a class whose
+- Flask-SQLAlchemy (`db.Model`): as above, and a model without a `__tablename__` of its own or
+  from a mixin gets `camel_to_snake_case(class name)` — 3.x's rule, or 2.x's
+  (`camel_to_snake_case_2`) where the repository's dependency files declare only versions below
+  3 (`VERSION_DEPENDENT_NAME` where they admit both and the rules disagree); below a mapped model, a class whose
   columns hold no primary key is single-table inheritance even when it names a table
   (`__table_cls__`); a class that defines no column at all has no table.
 - SQLModel: a class with `table=True` maps `__tablename__`, else its class name lower-cased.
@@ -31,7 +33,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .computed_names import (
     HELPER_NAME,
@@ -42,6 +44,15 @@ from .computed_names import (
     from_expression,
     from_function,
 )
+from .declared_versions import (
+    PYTHON,
+    Declarations,
+    Declared,
+    by_version,
+    declared,
+    is_python_declaration_file,
+)
+from .declared_versions import read as read_declarations
 from .pymodules import (
     CallRef,
     ClassRef,
@@ -59,6 +70,7 @@ from .tables import (
     COMPUTED_TABLENAME,
     UNKNOWN_MODEL_BASE,
     UNRESOLVED_TABLE_NAME,
+    VERSION_DEPENDENT_NAME,
     Gap,
     TableClaim,
     link_tables,
@@ -87,11 +99,33 @@ COLUMN_WRAPPERS = frozenset({"deferred", "column_property"})  # deferred(Column(
 COLLECTIONS = frozenset({"list", "List", "set", "Set", "dict", "Dict", "WriteOnlyMapped"})
 _TABLE_CALL = re.compile(r"Table\s*\(")
 _CAMEL_BOUNDARY = re.compile(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))")
+_CAMEL_RUN_2 = re.compile(r"([A-Z]+)(?=[a-z0-9])")
+FLASK_SQLALCHEMY = "flask-sqlalchemy"
+FLASK_SQLALCHEMY_VERSIONS: tuple[tuple[int, ...], ...] = ((), (3,))
+"""Where the implicit table name rule changed: 2.x's, then 3.0's (checked by running 2.1, 2.2,
+2.3.2, 2.5.1, 3.0.5 and 3.1.1 on the same class names: 2.1–2.5.1 agree, 3.0.5–3.1.1 agree)."""
+NAMED = is_python_declaration_file
+"""The files the pack reads besides `.py` ones: the dependency files that say which
+Flask-SQLAlchemy the repository installs (`packs.declared_versions`)."""
 
 
 def camel_to_snake_case(name: str) -> str:
     """Flask-SQLAlchemy 3's rule (flask_sqlalchemy/model.py): `HTTPLog` → `http_log`."""
     return _CAMEL_BOUNDARY.sub(r"_\1", name).lower().lstrip("_")
+
+
+def camel_to_snake_case_2(name: str) -> str:
+    """Flask-SQLAlchemy 2.x's rule: a run of capitals followed by a lower-case letter or a digit
+    gives `_` + the run but its last letter + `_` + that letter, lower-cased; any other capital
+    stays (`EditableHTML` → `editableHTML`, `HTTP2Server` → `htt_p2_server`, `X` → `X`)."""
+
+    def join(match: re.Match[str]) -> str:
+        word = match.group()
+        if len(word) > 1:
+            return f"_{word[:-1]}_{word[-1]}".lower()
+        return "_" + word.lower()
+
+    return _CAMEL_RUN_2.sub(join, name).lstrip("_")
 
 
 @dataclass(frozen=True)
@@ -136,9 +170,24 @@ class SqlalchemyFacts:
     functions: dict[str, Computation] = field(default_factory=dict)  # table-name helpers
     constants: dict[str, ast.expr] = field(default_factory=dict)  # str literals, re.compile()
     configures: tuple[tuple[str, int], ...] = ()  # module-level calls (callee, line): setup
+    declarations: Declarations | None = None  # `setup.py`'s `install_requires`
 
 
-def extract(path: str, source: str) -> SqlalchemyFacts:
+FileFacts = SqlalchemyFacts | Declarations
+"""What `extract` gives: a Python module's facts, or a dependency file's declarations."""
+
+
+def extract(path: str, source: str) -> FileFacts:
+    """A `.py` file's facts; a dependency file's declarations (`NAMED`). `setup.py` is both."""
+    if not path.endswith(".py"):
+        return read_declarations(path, source)
+    facts = _extract_python(path, source)
+    if path.rpartition("/")[2] == "setup.py":
+        return replace(facts, declarations=read_declarations(path, source))
+    return facts
+
+
+def _extract_python(path: str, source: str) -> SqlalchemyFacts:
     tree = parse_python(source, path)
     tables = tuple(
         _table_call(node)
@@ -367,13 +416,22 @@ def _column_names(args: Sequence[ast.expr]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def link(files: Sequence[tuple[str, SqlalchemyFacts]]) -> DocumentPieces:
-    modules = Modules([facts.module for _, facts in files])
-    by_path = {path: facts for path, facts in files}
-    mapper = _Mapper(modules, by_path)
+def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
+    declarations: list[Declarations] = []
+    python: list[tuple[str, SqlalchemyFacts]] = []
+    for path, facts in files:
+        if isinstance(facts, Declarations):
+            declarations.append(facts)
+            continue
+        python.append((path, facts))
+        if facts.declarations is not None:
+            declarations.append(facts.declarations)
+    modules = Modules([facts.module for _, facts in python])
+    by_path = dict(python)
+    mapper = _Mapper(modules, by_path, declared(declarations, FLASK_SQLALCHEMY, PYTHON))
     claims: list[TableClaim] = []
     gaps: list[Gap] = []
-    for path, facts in files:
+    for path, facts in python:
         if not facts.migration:
             for call in facts.tables:
                 found = _table_call_claim(modules, mapper, path, facts, call)
@@ -390,6 +448,7 @@ def link(files: Sequence[tuple[str, SqlalchemyFacts]]) -> DocumentPieces:
                 claims.append(found)
             elif isinstance(found, Gap):
                 gaps.append(found)
+    gaps.extend(mapper.version_gaps)
     gaps.extend(mapper.unknown_bases())
     gaps.extend(_generated(modules, by_path))
     return link_tables(claims, gaps)
@@ -472,9 +531,16 @@ def _table_kind(
 class _Mapper:
     """Decides, class by class, which table (if any) the libraries would map it to."""
 
-    def __init__(self, modules: Modules[ModelBody], facts: dict[str, SqlalchemyFacts]) -> None:
+    def __init__(
+        self,
+        modules: Modules[ModelBody],
+        facts: dict[str, SqlalchemyFacts],
+        flask_sqlalchemy: Declared | None = None,
+    ) -> None:
         self.modules = modules
         self.facts = facts
+        self.flask_sqlalchemy = flask_sqlalchemy  # the versions the repository declares
+        self.version_gaps: list[Gap] = []  # `_implicit`'s findings, one per class asked of
         self._flavors: dict[tuple[str, int], str | None] = {}
         self._models: dict[tuple[str, int], bool] = {}
         self._scopes: dict[str, Scope] = {}
@@ -565,7 +631,27 @@ class _Mapper:
             return self._named(source, ref, columns, inherited_table=parent_mapped)
         if flavor != "flask" or not columns:
             return None  # SQLAlchemy: no name, or single-table inheritance
-        return self._claim(camel_to_snake_case(ref.cls.name), ref, columns)
+        return self._implicit(ref, columns)
+
+    def _implicit(self, ref: ClassRef[ModelBody], columns: tuple[str, ...]) -> TableClaim | None:
+        """Flask-SQLAlchemy's name for a model that names no table: 2.x's rule where the
+        repository's declared versions are all below 3, 3.x's where all are 3 or above; where
+        they admit both (or none is declared) and the rules disagree, 3.x's name with a
+        `VERSION_DEPENDENT_NAME` finding at the class naming both."""
+        name = ref.cls.name
+        chosen, detail = by_version(
+            "Flask-SQLAlchemy",
+            f"the table of {name}",
+            (camel_to_snake_case_2(name), camel_to_snake_case(name)),
+            FLASK_SQLALCHEMY_VERSIONS,
+            self.flask_sqlalchemy,
+        )
+        claim = self._claim(chosen, ref, columns)
+        if detail is not None and claim is not None:
+            self.version_gaps.append(
+                Gap(VERSION_DEPENDENT_NAME, detail, ref.module.path, ref.cls.line)
+            )
+        return claim
 
     def _named(
         self,

@@ -11,6 +11,10 @@ call it affects — so a base class that computes the names of 74 models gives 7
   that the pack does not know; at each such class.
 - `UNRESOLVED_TABLE_NAME`: SQLAlchemy's `Table(...)` named by something other than a literal;
   at the call (pack-js-tables: a JS/TS ORM's computed name, at its call or decorator).
+- `VERSION_DEPENDENT_NAME`: a name the ORM gives by a rule that changed between versions, where
+  the versions the repository declares (`packs.declared_versions`) admit both rules, or none is
+  declared, and the rules give different names: the newer rule's name is listed, the finding at
+  the class or call names both.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from .scan import DocumentPieces, JSONObject, at
 COMPUTED_TABLENAME = "COMPUTED_TABLENAME"
 UNKNOWN_MODEL_BASE = "UNKNOWN_MODEL_BASE"
 UNRESOLVED_TABLE_NAME = "UNRESOLVED_TABLE_NAME"
+VERSION_DEPENDENT_NAME = "VERSION_DEPENDENT_NAME"
 
 
 @dataclass(frozen=True)

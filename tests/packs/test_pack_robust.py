@@ -593,6 +593,7 @@ def _pre_filtered(
                    keywords=entry.KEYWORDS, base_keywords=getattr(entry, "BASE_KEYWORDS", ()),
                    follow=getattr(entry, "FOLLOW", "imports"),
                    fields=getattr(entry, "FIELDS", None),
+                   named=getattr(analyzer, "NAMED", None),  # dependency files, read by name
                    parse_all=parse_all)  # fmt: skip
 
 
@@ -814,15 +815,26 @@ _CLASS = st.builds(
     lambda name, bases, body: f"class {name}({', '.join(bases)}):\n" + "\n".join(body),
     _NAME, st.lists(_BASE, min_size=1, max_size=2), st.lists(_BODY_LINE, min_size=1, max_size=3),
 )  # fmt: skip
+_DECLARATIONS = {  # dependency files (read by name, never pre-filtered out) and what they hold
+    "requirements.txt": st.sampled_from(("", "Flask-SQLAlchemy==2.5.1", "flask_sqlalchemy>=3",
+                                         "-r pkg/requirements.in", "Flask-SQLAlchemy>=2")),
+    "pkg/requirements.in": st.sampled_from(("", "flask-sqlalchemy<3", "not a requirement ((")),
+    "setup.py": st.sampled_from(("", "from setuptools import setup\n\n"
+                                 "setup(install_requires=['Flask-SQLAlchemy~=2.4'])")),
+}  # fmt: skip
 _REPOSITORY = st.fixed_dictionaries({
-    module: st.lists(_IMPORT | _ASSIGNMENT | _CLASS, max_size=6).map("\n\n".join)
-    for module in _MODULES
+    **{
+        module: st.lists(_IMPORT | _ASSIGNMENT | _CLASS, max_size=6).map("\n\n".join)
+        for module in _MODULES
+    },
+    **_DECLARATIONS,
 })  # fmt: skip
 
 
 def _repository(**modules: str) -> dict[str, str]:
     return {
-        module: modules.get(module.removesuffix(".py").replace("/", "_"), "") for module in _MODULES
+        module: modules.get(module.removesuffix(".py").replace("/", "_"), "")
+        for module in (*_MODULES, *_DECLARATIONS)
     }
 
 
@@ -867,7 +879,7 @@ def test_the_prefilter_changes_no_document_of_generated_code(files: dict[str, st
     """The byte-identity of the pre-filtered scan and parse-all, on generated repositories: five
     modules of imports (relative, aliased, star, of the package itself), assignments (chained,
     of calls) and classes whose bases and field calls reach Django, SQLAlchemy, the other
-    modules or nothing. The examples are cases this property found: a field callee assigned in
+    modules or nothing, beside dependency files that declare Flask-SQLAlchemy's version or not. The examples are cases this property found: a field callee assigned in
     its own file, a base renamed after a star import, an assignment that rebinds an import, a
     dotted base through `import pkg.b`, a chained assignment, re-exports two modules deep,
     a base through two assignments of its own file, a cycle of imports and aliases (a base's

@@ -188,7 +188,7 @@ def test_the_cold_scan_parses_what_declares_and_what_the_linker_needs() -> None:
     script. The document is the parse-all one (`_scan`)."""
     parsed: list[str] = []
 
-    def counting(path: str, source: str) -> sqlalchemy_models.SqlalchemyFacts:
+    def counting(path: str, source: str) -> sqlalchemy_models.FileFacts:
         parsed.append(path)
         return sqlalchemy_models.extract(path, source)
 

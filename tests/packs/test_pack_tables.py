@@ -154,7 +154,7 @@ def test_unchanged_files_are_not_parsed_again(
     monkeypatch.chdir(repo)
     parsed: list[str] = []
 
-    def counting_extract(path: str, source: str) -> sqlalchemy_models.SqlalchemyFacts:
+    def counting_extract(path: str, source: str) -> sqlalchemy_models.FileFacts:
         parsed.append(path)
         return sqlalchemy_models.extract(path, source)
 
