@@ -264,7 +264,11 @@ def byte_facts(
             if not links and base_keywords:
                 # an assignment binds before an import (`Modules.resolve`): both may hold
                 names = {**local, head: [*local.get(head, ()), *aliased]} if aliased else local
-                if _names_keyword(written, names, known, stars):
+                # what the file assigns is in turn named by its imports (`from django.db.models
+                # import Model as M`, `B = M`: the base `B` is Django's `Model`)
+                if _names_keyword(written, names, known, stars) or any(
+                    _names_keyword(value, local, known, stars) for value in aliased
+                ):
                     hit = links = True
     field_names: list[str] = []
     if fields is not None and bases:

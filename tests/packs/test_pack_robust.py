@@ -869,6 +869,12 @@ def _repository(**modules: str) -> dict[str, str]:
 @example(_repository(pkg_c_d="Fld = models.Model\n\nB = Fld\n\nclass A(B):\n    pass"))
 @example(
     _repository(
+        pkg_c_d="from django.db.models import Model as DjModel\n\nB = DjModel\n\n"
+        "class A(B):\n    __tablename__ = 'tt'"
+    )
+)
+@example(
+    _repository(
         pkg___init__="from pkg.a import A as B",
         pkg_a="from pkg import B as Fld\n\nA = Fld",
         pkg_c___init__="from pkg.a import Fld\n\nB = Fld\n\nclass A(B):\n    f0 = models.CharField()",
@@ -882,7 +888,7 @@ def test_the_prefilter_changes_no_document_of_generated_code(files: dict[str, st
     modules or nothing, beside dependency files that declare Flask-SQLAlchemy's version or not. The examples are cases this property found: a field callee assigned in
     its own file, a base renamed after a star import, an assignment that rebinds an import, a
     dotted base through `import pkg.b`, a chained assignment, re-exports two modules deep,
-    a base through two assignments of its own file, a cycle of imports and aliases (a base's
+    a base through two assignments of its own file, an assignment of an aliased import, a cycle of imports and aliases (a base's
     name then depended on which name of the cycle was asked first)."""
     with tempfile.TemporaryDirectory() as root:
         for name, text in files.items():
