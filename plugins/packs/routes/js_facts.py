@@ -17,7 +17,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan import ParseFailure
-from . import nest, nextjs
+from . import js_loops, nest, nextjs
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
@@ -151,7 +151,8 @@ _CALL_TAIL = re.compile(rb"\s*+(?:\.\s*+[A-Za-z_$][\w$]*+\s*+)?\(")
 _NAME_BYTES_OR_DOT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 _PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
 _STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
-_COMPUTED_CALL = re.compile(rb"\[[^\]\n]{1,80}\]\s*\(")
+# `app[verb](`, `app[VERBS[k]](` (one level of brackets inside)
+_COMPUTED_CALL = re.compile(rb"\[(?:[^\[\]\n]|\[[^\[\]\n]{0,80}\]){1,80}\]\s*\(")
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
@@ -281,10 +282,12 @@ class _Reader:
         self.loads: list[LoadDecl] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
+        self.objects: dict[str, _Node] = {}  # top-level `const TABLE = {...}`
+        self.loop_budget = js_loops.FILE_BUDGET  # loop iterations this file may still unroll
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
         # `this.app = express()` in `class Server`: its instances' fields, by class name
         self.class_fields: dict[str, dict[str, Expr]] = {}
-        self._env: dict[str, _Node] = {}  # a literal loop's variables, one iteration
+        self._env: js_loops.Env = {}  # a literal loop's variables, one iteration
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -453,6 +456,13 @@ class _Reader:
             and (value_node.type == "array" or self._collection(value_node) is not None)
         ):
             self.arrays[self._text(target)] = self._collection(value_node) or value_node
+        elif (
+            override
+            and target is not None
+            and target.type == "identifier"
+            and (value_node is not None and value_node.type == "object")
+        ):
+            self.objects[self._text(target)] = value_node
         value = self._expr(value_node)
         if target is None or value is None:
             return
@@ -570,7 +580,7 @@ class _Reader:
         """The call `node` of the member `callee` (`owner.verb`), `prop` being `verb`; once per
         iteration inside loops over literal arrays (`routes.forEach(r => app.use(r.path,
         r.route))`, `for (const r of routes)`)."""
-        envs = self._loop_envs(node) if self.arrays or b"[" in self.source else None
+        envs = self._loop_envs(node) if self._tables() else None
         for env in envs if envs is not None else ({},):
             self._env = env
             self._call_once(node, callee, prop)
@@ -597,7 +607,7 @@ class _Reader:
             args = self._arguments(call)
             if owner is None or index is None or len(args) < 2:
                 continue
-            envs = self._loop_envs(call) if self.arrays or b"[" in self.source else None
+            envs = self._loop_envs(call) if self._tables() else None
             for env in envs if envs is not None else ({},):
                 self._env = env
                 verb = self._string(index)
@@ -751,7 +761,9 @@ class _Reader:
                 return each
         if node.type == "identifier" or node.type == "shorthand_property_identifier":
             name = self._text(node)
-            if not (self._env and name in self._env) and name not in self.bindings:
+            if not (self._env and name in self._env):
+                # a parameter shadows the module's name: `(router, base, path) => router.get(
+                # base + path)` in a file that has `const path = require('path')`
                 param = self._param(node, name)
                 if param is not None:
                     return param
@@ -803,24 +815,15 @@ class _Reader:
             scope = scope.parent
         return None
 
-    def _loop_envs(self, node: _Node) -> list[dict[str, _Node]] | None:
-        """The loop variables' values per iteration, for a call inside `forEach`/`map`
-        callbacks or `for...of` loops over literal arrays; None when it is in none."""
-        envs: list[dict[str, _Node]] | None = None
-        scope = node.parent
-        while scope is not None:
-            source, target = self._loop(scope, _FOR_EACH_MAP)
-            items = self._array_items(source) if target is not None else None
-            if items is not None and target is not None:
-                bound = [self._bind_item(target, item) for item in items]
-                if any(b is None for b in bound):
-                    return None
-                outer = envs or [{}]
-                envs = [{**b, **env} for env in outer for b in bound if b is not None]
-                if len(envs) > _MAX_ITERATIONS:
-                    return None
-            scope = scope.parent
-        return envs
+    def _loop_envs(self, node: _Node) -> list[js_loops.Env] | None:
+        """The loop variables' values per iteration, for a call inside loops over tables the file
+        spells (`js_loops`); None when it is in none."""
+        return js_loops.loop_envs(self, node)
+
+    def _tables(self) -> bool:
+        """Whether the file may hold a loop over a table it spells (a cheap test on its text)."""
+        source = self.source
+        return bool(self.arrays or self.objects) or b"[" in source or b"Object." in source
 
     def _collection(self, node: _Node | None) -> _Node | None:
         """The literal array a `new Map([...])` or `new Set([...])` is made of (iterating the
@@ -857,30 +860,6 @@ class _Reader:
         if first is not None and first.type in {"required_parameter", "optional_parameter"}:
             first = first.child_by_field_id(self.fields.pattern)
         return first
-
-    def _bind_item(self, target: _Node, item: _Node) -> dict[str, _Node] | None:
-        """`r` → the item; `{ path, route }` → the item's fields of those names; `[url, file]`
-        → the item's elements at those places (a Map's pairs)."""
-        if target.type == "identifier":
-            return {self._text(target): item}
-        item = _unwrap(item) or item
-        if target.type == "array_pattern" and item.type == "array":
-            names = [c for c in target.named_children if c.type != "comment"]
-            values = [c for c in item.named_children if c.type != "comment"]
-            if len(values) < len(names) or any(n.type != "identifier" for n in names):
-                return None
-            return {self._text(n): v for n, v in zip(names, values, strict=False)}
-        if target.type != "object_pattern" or item.type != "object":
-            return None
-        bound: dict[str, _Node] = {}
-        for prop in target.named_children:
-            if prop.type != "shorthand_property_identifier_pattern":
-                return None
-            value = self._field(item, self._text(prop))
-            if value is None:
-                return None
-            bound[self._text(prop)] = value
-        return bound
 
     def _field(self, obj: _Node, name: str) -> _Node | None:
         for prop in obj.named_children:
@@ -976,6 +955,9 @@ class _Reader:
         methods computed out of sight make an `UNRESOLVED_ROUTE` (`methods_unknown`)."""
         method = _unwrap(self._field(options, "method"))
         spelled = [self._string(m) for m in (_path_list(method) if method is not None else [])]
+        if self._env and method is not None and not all(m is not None for m in spelled):
+            looked = self._expr(method)  # `method: spec.method` in a loop over a table
+            spelled = [looked.value] if isinstance(looked, Lit) else spelled
         known = bool(spelled) and all(m is not None for m in spelled)
         every = {f.all_method for f in frameworks if f.all_method}
         methods: tuple[str, ...] | None = None
@@ -1315,7 +1297,7 @@ class _Reader:
         if kind == "identifier" or kind == "shorthand_property_identifier":  # the commonest
             name = self._text(node)
             if self._env and name in self._env:
-                return self._looped(self._env[name])
+                return self._bound(self._env[name])
             return Sym((name,))
         if kind == "string":
             value = self._string(node)
@@ -1373,15 +1355,13 @@ class _Reader:
             wrapped = self._wrapped(node)
             if wrapped is not None:
                 return wrapped
+        if self._env and kind in {"member_expression", "subscript_expression"}:
+            return self._looked_up(node)
+        if kind == "subscript_expression":  # `T['x']`, `T[0]` of a table the file spells
+            found = js_loops.resolve(self, node)
+            return self._looped(found) if found is not None else None
         if kind == "member_expression":
             prop = self._text(node.child_by_field_id(self.fields.property))
-            looped = _unwrap(node.child_by_field_id(self.fields.object))
-            if self._env and looped is not None and looped.type == "identifier":
-                item = self._env.get(self._text(looped))
-                item = _unwrap(item) if item is not None else None
-                if item is not None and item.type == "object":
-                    field_node = self._field(item, prop)
-                    return self._looped(field_node) if field_node is not None else None
             base = self._expr(node.child_by_field_id(self.fields.object))
             if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
                 return self._ref(base.module, prop)
@@ -1424,6 +1404,51 @@ class _Reader:
                 if value is not None and value.type == "false":
                     return True
         return False
+
+    def _bound(self, bound: js_loops.Bind) -> Expr | None:
+        """What a loop variable or loop-body local stands for in this iteration."""
+        if isinstance(bound, Lit):
+            return bound
+        if isinstance(bound, js_loops.Pair):
+            return None  # `e` of `for (const e of Object.entries(T))`: read as `e[0]`, `e[1]`
+        if isinstance(bound, js_loops.Local):
+            found = js_loops.resolve(self, bound.node)
+            if found is not None and bound.field:
+                found = js_loops.member_node(self, found, bound.field)
+            if found is not None:
+                return self._looped(found)
+            whole = self._expr(bound.node)  # `const full = base + r.path`: read in the loop
+            if not bound.field:
+                return whole
+            return _member(whole, bound.field) if whole is not None else None
+        return self._looped(bound)
+
+    def _looked_up(self, node: _Node) -> Expr | None:
+        """`T[k].field`, `r.path`, `e[1]` inside an unrolled loop: the literal the file spells
+        there, else the lookup kept symbolic with this iteration's key (`CONFIG.users.prefix`
+        of an imported `CONFIG`, which the linker reads), else not known (None)."""
+        found = js_loops.resolve(self, node)
+        if found is not None:
+            return self._looped(found)
+        obj = _unwrap(node.child_by_field_id(self.fields.object))
+        if obj is None:
+            return None
+        if node.type == "member_expression":
+            key: str | None = self._text(node.child_by_field_id(self.fields.property))
+        else:
+            key = js_loops.key_of(self, node.child_by_field_id(self.fields.index))
+        if obj.type == "identifier":
+            bound = self._env.get(self._text(obj))
+            if isinstance(bound, js_loops.Pair) and key in {"0", "1"}:
+                return bound.key if key == "0" else self._looped(bound.value)
+            if bound is not None and not isinstance(bound, js_loops.Local):
+                return None  # a field the item does not have
+        base = self._expr(obj)
+        if key is None or base is None:
+            return None
+        if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
+            return self._ref(base.module, key)
+        return _member(base, key)
 
     def _looped(self, node: _Node) -> Expr | None:
         """A loop item's value, read outside the loop's variables."""
@@ -1690,8 +1715,8 @@ class _Reader:
         an argument is one of `needed` (any call when empty); whether one was recorded."""
         arguments = self._arguments(call)
         looped = (
-            (self.arrays or b"[" in self.source)
-            and any(self._unbound_name(a) for a in arguments)
+            self._tables()
+            and any(self._unbound_name(a) or a.type == "identifier" for a in arguments)
             and _in_callback_or_loop(call)
         )
         envs = self._loop_envs(call) if looped else None

@@ -1226,8 +1226,10 @@ class _RouteResolver:
                 methods, methods_unknown = starred, False
         if route.method_exprs:
             verbs: list[str] = []
+            aliases = _VERB_ALIASES.get(node.decl.framework, {})
             for expr in route.method_exprs:
-                some = self._strings(path, expr)
+                some = self._strings(path, expr)  # koa-router's `del` is its record's DELETE
+                some = [aliases.get(v, v) for v in some] if some is not None else None
                 if some is None or any(v.lower() not in _VERBS for v in some):
                     methods_unknown = True
                     break
@@ -2052,6 +2054,7 @@ _METHOD_KEYS = ("method", "methods", "verb")
 _Chain = tuple[tuple[str, Invocation], ...]
 _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 _VERBS = {*HTTP_METHODS, "all"}
+_VERB_ALIASES = {key: dict(f.verbs) for key, f in BY_KEY.items() if f.verbs}  # `del` -> DELETE
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
 
 
