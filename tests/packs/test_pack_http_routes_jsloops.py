@@ -156,22 +156,47 @@ def test_a_table_local_to_the_function_and_an_entry_read_by_index(
     assert _findings(document) == []
 
 
-def test_a_table_imported_from_another_module_is_a_finding_at_the_call(
+def test_tables_imported_from_other_modules_are_unrolled_by_the_linker(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A loop over the keys of a table another module exports is not unrolled by the reader
-    (it reads one file): each call in it is a finding where it is written, never silence."""
+    """Loops over the keys, values or entries of an object another module exports (CommonJS
+    `module.exports = {...}`, ESM `export const`), with `T[k]`, `T[k].field` and `v.field`
+    lookups, also passed to a helper taking the router: one route per key, at the call in the
+    loop. An imported name that is no object the files show (a function's result) and a
+    second imported loop nested in the first stay findings at their calls."""
     _write(tmp_path, {
-        "package.json": '{"dependencies": {"express": "4"}}',
-        "table.js": "module.exports = { users: 'get', orders: 'post' };\n",
-        "app.js": "const express = require('express');\nconst TABLE = require('./table');\n"
+        "package.json": '{"type": "module", "dependencies": {"express": "4"}}',
+        "verbs.cjs": "module.exports = { users: 'get', orders: 'post' };\n",
+        "areas.js": "export const AREAS = {\n  shop: { root: '/shop/' },\n  blog: { root: '/blog/' },\n};\n"
+                    "export const RECORDS = { a: { method: 'put', path: '/a' } };\n"
+                    "export const load = () => ({ x: 1 });\n",
+        "wire.js": "export function wire(target, base, leaf) {\n  target.patch(base + leaf, (q, r) => r.end());\n}\n",
+        "app.js": "import express from 'express';\nimport VERBS from './verbs.cjs';\n"
+                  "import { AREAS, RECORDS, load } from './areas.js';\nimport { wire } from './wire.js';\n"
                   "const app = express();\n"
-                  "Object.keys(TABLE).forEach((name) => app[TABLE[name]]('/' + name, h));\n"
-                  "app.get('/health', h);\nfunction h(q, r) { r.end(); }\n",
+                  "Object.keys(VERBS).forEach((name) => app[VERBS[name]]('/' + name, h));\n"
+                  "for (const area in AREAS) app.get(AREAS[area].root + 'feed', h);\n"
+                  "Object.entries(AREAS).forEach(([area, spec]) => wire(app, spec.root, area));\n"
+                  "for (const rec of Object.values(RECORDS)) app[rec.method](rec.path, h);\n"
+                  "for (const k in load) app.get('/l/' + k, h);\n"
+                  "for (const a in AREAS) for (const v in VERBS) app.get(`/${a}/${v}`, h);\n"
+                  "app.listen(3000);\nfunction h(q, r) { r.end(); }\n",
     })  # fmt: skip
     document = _both(tmp_path, monkeypatch)
-    assert _placed(document) == {"GET /health": ("app.js", 5)}
-    assert _findings(document) == [("UNRESOLVED_ROUTE", [("app.js", 4)])]
+    assert _placed(document) == {
+        "GET /blog/feed": ("app.js", 7),
+        "GET /shop/feed": ("app.js", 7),
+        "GET /users": ("app.js", 6),
+        "PATCH /blog/blog": ("app.js", 8),
+        "PATCH /shop/shop": ("app.js", 8),
+        "POST /orders": ("app.js", 6),
+        "PUT /a": ("app.js", 9),
+    }
+    assert _findings(document) == [
+        ("UNRESOLVED_ROUTE", [("app.js", 10)]),
+        ("UNRESOLVED_ROUTE", [("app.js", 11)]),  # `/blog/…`, its inner key not known
+        ("UNRESOLVED_ROUTE", [("app.js", 11)]),  # `/shop/…`
+    ]
 
 
 # ------------------------------------------------------------------------------ the budget

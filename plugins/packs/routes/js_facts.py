@@ -36,6 +36,7 @@ from .model import (
     GlobalPrefix,
     ImportRef,
     Invocation,
+    Keyed,
     Lit,
     LoadDecl,
     ModuleFacts,
@@ -114,7 +115,13 @@ _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_dec
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
-_PASSED = (*_ROUTERISH, Lit, Concat, StarletteRoutes)  # what a call passes a route is made of
+_PASSED = (
+    *_ROUTERISH,
+    Lit,
+    Concat,
+    StarletteRoutes,
+    Keyed,
+)  # what a call passes a route is made of
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
 
@@ -1411,6 +1418,8 @@ class _Reader:
             return bound
         if isinstance(bound, js_loops.Pair):
             return None  # `e` of `for (const e of Object.entries(T))`: read as `e[0]`, `e[1]`
+        if isinstance(bound, js_loops.Deferred):  # a key (a value) of an imported object
+            return Keyed(bound.source, bound.source if bound.value else None)
         if isinstance(bound, js_loops.Local):
             found = js_loops.resolve(self, bound.node)
             if found is not None and bound.field:
@@ -1437,15 +1446,23 @@ class _Reader:
             key: str | None = self._text(node.child_by_field_id(self.fields.property))
         else:
             key = js_loops.key_of(self, node.child_by_field_id(self.fields.index))
+        index = _unwrap(node.child_by_field_id(self.fields.index))
+        if index is not None and index.type == "identifier":  # `TABLE[k]`, `k` an imported key
+            keyed = self._env.get(self._text(index))
+            if isinstance(keyed, js_loops.Deferred) and not keyed.value:
+                table = self._expr(obj)
+                return Keyed(keyed.source, table) if table is not None else None
         if obj.type == "identifier":
             bound = self._env.get(self._text(obj))
             if isinstance(bound, js_loops.Pair) and key in {"0", "1"}:
                 return bound.key if key == "0" else self._looped(bound.value)
-            if bound is not None and not isinstance(bound, js_loops.Local):
+            if bound is not None and not isinstance(bound, js_loops.Local | js_loops.Deferred):
                 return None  # a field the item does not have
         base = self._expr(obj)
         if key is None or base is None:
             return None
+        if isinstance(base, Keyed):  # `v.path`, `TABLE[k].path` of an imported table
+            return replace(base, members=(*base.members, key)) if base.table is not None else None
         if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
             return self._ref(base.module, key)
         return _member(base, key)

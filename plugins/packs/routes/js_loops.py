@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from .model import Lit
+from .model import Expr, ImportRef, Lit, Sym
 
 if TYPE_CHECKING:
     from .js_facts import _Reader
@@ -62,7 +62,17 @@ class Local:
     field: str = ""
 
 
-Bind = _Node | Lit | Pair | Local
+@dataclass(frozen=True, slots=True)
+class Deferred:
+    """A loop variable over the keys (or, `value`, the values) of an object the file does not
+    spell but names (`source`: an import, a member of one): read as a `Keyed`, which the
+    linker unrolls once it knows the object."""
+
+    source: Expr
+    value: bool = False
+
+
+Bind = _Node | Lit | Pair | Local | Deferred
 Env = dict[str, Bind]
 
 
@@ -110,7 +120,7 @@ def loop_envs(reader: _Reader, node: _Node) -> list[Env] | None:
     if not loops:
         return None
     envs: list[Env] = [{}]
-    unrolled = False
+    unrolled = deferred = False
     for level in range(len(loops), -1, -1):
         if level < len(loops):
             grown: list[Env] = []
@@ -118,7 +128,11 @@ def loop_envs(reader: _Reader, node: _Node) -> list[Env] | None:
                 reader._env = env
                 items, target = _items(reader, loops[level])
                 if items is None or target is None:
-                    grown.append(env)  # not a table the file spells: left bound to nothing
+                    later = None if deferred else _deferred(reader, loops[level])
+                    # an imported table: its keys left to the linker (one such loop a call);
+                    # anything else is not a table: its variables left bound to nothing
+                    grown.append({**env, **later} if later else env)
+                    unrolled = unrolled or bool(later)
                     continue
                 unrolled = True
                 for item in items:
@@ -130,6 +144,7 @@ def loop_envs(reader: _Reader, node: _Node) -> list[Env] | None:
                 if len(grown) > MAX_ITERATIONS:
                     reader._env = {}
                     return None
+            deferred = deferred or any(isinstance(v, Deferred) for e in grown for v in e.values())
             envs = grown
         locals_ = {
             name: value
@@ -188,6 +203,60 @@ def _items(reader: _Reader, scope: _Node) -> tuple[list[Bind] | None, _Node | No
     return iterated(reader, source), reader._first_parameter(scope)
 
 
+def _deferred(reader: _Reader, scope: _Node) -> Env | None:
+    """The variables of a loop over the keys, values or entries of an object named but not
+    spelled here (`for (const k in TABLE)`, `Object.entries(TABLE).forEach(([k, v]) => …)`
+    with `TABLE` imported): each a `Deferred` of that object; None for any other loop."""
+    if scope.type == "for_in_statement":
+        target = scope.child_by_field_id(reader.fields.left)
+        source = unwrap(scope.child_by_field_id(reader.fields.right))
+        if not any(c.type == "of" for c in scope.children):
+            named = _named_object(reader, source)
+            if named is None or target is None or target.type != "identifier":
+                return None
+            return {reader._text(target): Deferred(named)}
+    else:
+        target = reader._first_parameter(scope)
+        source = unwrap(_looped_call(reader, scope))
+    if source is None or target is None or source.type != "call_expression":
+        return None
+    callee = source.child_by_field_id(reader.fields.function)
+    args = reader._arguments(source)
+    if (
+        callee is None
+        or callee.type != "member_expression"
+        or reader._text(callee.child_by_field_id(reader.fields.object)) != "Object"
+        or len(args) != 1
+    ):
+        return None
+    view = reader._text(callee.child_by_field_id(reader.fields.property))
+    named = _named_object(reader, args[0])
+    if named is None or view not in _OBJECT_VIEWS:
+        return None
+    if target.type == "identifier" and view != "entries":
+        return {reader._text(target): Deferred(named, value=view == "values")}
+    names = [c for c in target.named_children if c.type != "comment"]
+    if view != "entries" or target.type != "array_pattern" or not 1 <= len(names) <= 2:
+        return None
+    if any(n.type != "identifier" for n in names):
+        return None
+    return {reader._text(n): Deferred(named, value=i == 1) for i, n in enumerate(names)}
+
+
+def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
+    """What a loop's object is, when it is a name the linker may find an object at (an
+    import, a member of one); None for anything else (a call, a local not followed)."""
+    node = unwrap(node)
+    if node is None or node.type not in {"identifier", "member_expression"}:
+        return None
+    named = reader._expr(node)
+    if isinstance(named, ImportRef):
+        return named
+    if isinstance(named, Sym) and isinstance(reader.bindings.get(named.path[0]), ImportRef):
+        return named
+    return None
+
+
 def iterated(reader: _Reader, node: _Node | None) -> list[Bind] | None:
     """The items of an iterable the file spells: an array (spreads of arrays flattened), a
     `new Map([...])`/`new Set([...])`, or `Object.keys/values/entries(T)` of an object."""
@@ -228,7 +297,7 @@ def bind_item(reader: _Reader, target: _Node, item: Bind) -> Env | None:
         return bind_item(reader, name, item) if name is not None else None
     if target.type == "identifier":
         return {reader._text(target): item}
-    if isinstance(item, Lit | Local):
+    if isinstance(item, Lit | Local | Deferred):
         return None
     names = [c for c in target.named_children if c.type != "comment"]
     if target.type == "array_pattern":
@@ -368,7 +437,7 @@ def resolve(
             if value is None or not bound.field:
                 return value
             return member_node(reader, value, bound.field, depth)
-        if isinstance(bound, Lit | Pair):
+        if isinstance(bound, Lit | Pair | Deferred):
             return None
         return resolve(reader, bound, outside=True, depth=depth + 1) or bound
     if kind in {"member_expression", "subscript_expression"}:

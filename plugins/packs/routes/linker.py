@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -49,6 +49,7 @@ from .model import (
     ImportRef,
     Invocation,
     Items,
+    Keyed,
     Lit,
     LoadDecl,
     ModuleFacts,
@@ -595,7 +596,8 @@ class _RouteResolver:
         for declared in facts.routes:
             routes = [declared] if not facts.stores else self._unstored(path, facts, declared)
             for route in routes:
-                self._attach_route(path, route)
+                for unkeyed in self._unkeyed_route(path, route):
+                    self._attach_route(path, unkeyed)
         for mount in facts.mounts:
             site = _param_site(mount.child) or _param_site(mount.prefix)
             if site is not None:
@@ -797,6 +799,73 @@ class _RouteResolver:
                 )
             )
         return found or [(path, methods)]
+
+    def _unkeyed_route(self, path: str, route: RouteDecl) -> list[RouteDecl]:
+        """`route` once per key of the imported object a loop around it iterates (`Keyed` in
+        its path or methods: `for (const k in TABLE) app[TABLE[k].verb](TABLE[k].path, h)`)."""
+        exprs = (route.path, *route.method_exprs)
+        if not any(_keyed_in(e) for e in exprs):
+            return [route]
+        return [
+            replace(route, path=path_, method_exprs=methods)
+            for path_, *listed in self._per_key(path, exprs)
+            for methods in (tuple(listed),)
+        ]
+
+    def _unkeyed_call(self, path: str, call: Invocation) -> list[Invocation]:
+        """`call` once per key of the imported object a loop around it iterates (`Keyed` among
+        its arguments: `Object.entries(AREAS).forEach(([k, a]) => wire(app, a.root, k))`)."""
+        if not any(a is not None and _keyed_in(a) for a in call.args):
+            return [call]
+        present = [a for a in call.args if a is not None]
+        calls = []
+        for values in self._per_key(path, tuple(present)):
+            filled = iter(values)
+            args = tuple(None if a is None else next(filled) for a in call.args)
+            calls.append(replace(call, args=args))
+        return calls
+
+    def _per_key(self, path: str, exprs: tuple[Expr, ...]) -> list[tuple[Expr, ...]]:
+        """`exprs` with every `Keyed` of one object replaced, once per key of that object as the
+        linker finds it (an object literal exported by a scanned file, `module.exports = {...}`
+        or `export const T = {...}`), by the key or by the value looked up with it (written in
+        the table's file, `Bound`); a second object, an object not found or one of more keys
+        than `_MAX_KEYS` leaves each `Keyed` not known (`Opaque`): a finding at the route."""
+        sources = {k.source for e in exprs for k in _keyed_parts(e)}
+        keys = self._object_keys(path, next(iter(sources))) if len(sources) == 1 else None
+        if keys is None:
+            return [tuple(_keyed_filled(e, _not_known) for e in exprs)]
+        self.budget -= len(keys)
+        found: list[tuple[Expr, ...]] = []
+        for key in keys:
+
+            def value(keyed: Keyed, key: str = key) -> Expr:
+                return self._keyed_value(path, keyed, key)
+
+            found.append(tuple(_keyed_filled(e, value) for e in exprs))
+        return found
+
+    def _object_keys(self, path: str, source: Expr) -> list[str] | None:
+        table = self.evaluate(path, source)
+        if not (isinstance(table, _Scoped) and isinstance(table.value, Namespace)):
+            return None
+        keys = [name for name, _ in table.value.fields]
+        return keys if len(keys) <= _MAX_KEYS else None
+
+    def _keyed_value(self, path: str, keyed: Keyed, key: str) -> Expr:
+        """The key, or `table[key]` and its `members` (written in the table's file)."""
+        if keyed.table is None:
+            return Lit(key)
+        entity = self.evaluate(path, keyed.table)
+        for name in (key, *keyed.members):
+            if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
+                return Opaque()
+            value = dict(entity.value.fields).get(name)
+            if value is None:
+                return Opaque()
+            found, file = value, entity.file
+            entity = self.evaluate(file, value)
+        return Bound(file, found)
 
     def _attach_mount_called(self, path: str, mount: MountDecl, site: str) -> None:
         """A mount in the function at `site` whose child or prefix is a parameter
@@ -1042,10 +1111,11 @@ class _RouteResolver:
             self.calls = {}
             number = 0
             for file, facts in self.modules.items():
-                for call in facts.invocations:
-                    spelled = self._imported_name(file, facts, call.callee)
-                    self.pending.setdefault(spelled, []).append((number, file, call))
-                    number += 1
+                for written in facts.invocations:
+                    spelled = self._imported_name(file, facts, written.callee)
+                    for call in self._unkeyed_call(file, written):
+                        self.pending.setdefault(spelled, []).append((number, file, call))
+                        number += 1
         self._index_calls()
         return [(file, call) for _, file, call in self.calls.get((path, site), [])]
 
@@ -1562,7 +1632,7 @@ class _RouteResolver:
             return _Judged(REQUIRED)
         if isinstance(expr, NoGuard):
             return _Judged(NONE)
-        if isinstance(expr, Opaque | Each | Stored):
+        if isinstance(expr, Opaque | Each | Stored | Keyed):
             return None
         if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
             value = self.nest.config(expr.key)
@@ -1907,6 +1977,31 @@ def _last(value: ImportRef | Sym) -> str | None:
     return value.path[-1] if value.path else None
 
 
+def _keyed_parts(expr: Expr) -> list[Keyed]:
+    """The `Keyed` values `expr` holds, itself or as parts of a concatenation."""
+    if isinstance(expr, Keyed):
+        return [expr]
+    if isinstance(expr, Concat):
+        return [k for part in expr.parts for k in _keyed_parts(part)]
+    return []
+
+
+def _not_known(_keyed: Keyed) -> Expr:
+    return Opaque()
+
+
+def _keyed_in(expr: Expr) -> bool:
+    return bool(_keyed_parts(expr))
+
+
+def _keyed_filled(expr: Expr, value: Callable[[Keyed], Expr]) -> Expr:
+    if isinstance(expr, Keyed):
+        return value(expr)
+    if isinstance(expr, Concat) and _keyed_in(expr):
+        return Concat(tuple(_keyed_filled(part, value) for part in expr.parts))
+    return expr
+
+
 def describe(expr: Expr | None) -> str:
     """An expression as a finding's detail shows it: `settings.API_V1_STR`, `get_prefix()`."""
     if isinstance(expr, Lit):
@@ -2056,6 +2151,7 @@ _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 _VERBS = {*HTTP_METHODS, "all"}
 _VERB_ALIASES = {key: dict(f.verbs) for key, f in BY_KEY.items() if f.verbs}  # `del` -> DELETE
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
+_MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
 
 
 def _param_site(expr: Expr | None) -> str | None:

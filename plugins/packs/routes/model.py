@@ -272,6 +272,19 @@ class ConfigKey:
 
 
 @dataclass(frozen=True, slots=True)
+class Keyed:
+    """A variable of a JavaScript loop over the keys of an object the file does not spell
+    (`for (const k in TABLE)`, `Object.entries(TABLE)` with `TABLE` imported): per key of
+    `source`, the key itself when `table` is None, else `table[key]` and then its `members`
+    (`TABLE[k].path`, `PREFIXES[k].root`). The linker unrolls it, once per key of the object
+    `source` stands for (`Linker._unkeyed`); a source it cannot list leaves it not known."""
+
+    source: Expr
+    table: Expr | None = None
+    members: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -300,6 +313,7 @@ Expr = (
     | Apply
     | Format
     | Stored
+    | Keyed
 )
 
 
