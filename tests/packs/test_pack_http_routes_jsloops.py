@@ -199,6 +199,38 @@ def test_tables_imported_from_other_modules_are_unrolled_by_the_linker(
     ]
 
 
+def test_koa_router_register_with_a_methods_list_in_a_loop_and_a_helper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """koa-router's `register(path, methods, middleware)`: a literal list of methods, one a
+    loop over a table gives (`[VERBS[k]]`), one a helper's callers pass (`[method]`); methods
+    computed out of sight are a finding at the call."""
+    _write(tmp_path, {
+        "package.json": '{"dependencies": {"koa": "2", "@koa/router": "12"}}',
+        "server.js": "const Koa = require('koa');\nconst Router = require('@koa/router');\n"
+                     "const { expose } = require('./expose');\n"
+                     "const api = new Router({ prefix: '/api' });\n"
+                     "api.register('/one', ['GET', 'POST'], [guard, handle]);\n"
+                     "const VERBS = { fetch: 'get', store: 'put' };\n"
+                     "for (const k in VERBS) api.register('/' + k, [VERBS[k]], handle);\n"
+                     "expose(api, '/v', '/x', 'patch');\n"
+                     "api.register('/odd', methodsFrom(), handle);\n"
+                     "new Koa().use(api.routes()).listen(3000);\n"
+                     "function guard(ctx, next) { return next(); }\nfunction handle(ctx) {}\n",
+        "expose.js": "exports.expose = (r, base, path, method) => {\n"
+                     "  r.register(base + path, [method], async (ctx) => {});\n};\n",
+    })  # fmt: skip
+    document = _both(tmp_path, monkeypatch)
+    assert _placed(document) == {
+        "GET /api/fetch": ("server.js", 7),
+        "GET /api/one": ("server.js", 5),
+        "PATCH /api/v/x": ("server.js", 8),
+        "POST /api/one": ("server.js", 5),
+        "PUT /api/store": ("server.js", 7),
+    }
+    assert _findings(document) == [("UNRESOLVED_ROUTE", [("server.js", 9)])]
+
+
 # ------------------------------------------------------------------------------ the budget
 
 

@@ -84,6 +84,7 @@ _REGISTER_CALLS = {
     for name in {f.register_call for f in JAVASCRIPT if f.register_call}
 }
 _HOOK_CALLS = {f.hook_call: f for f in JAVASCRIPT if f.hook_call}
+_METHODS_CALLS = {f.methods_call: f for f in JAVASCRIPT if f.methods_call}  # koa's `register`
 # A route table (`[{ method, path, handler }, ...]`) is read as the options of every record
 # with a route call: which framework registers it, only the call that does knows.
 _TABLE_FRAMEWORKS = tuple(f for f in JAVASCRIPT if f.route_call)
@@ -103,7 +104,11 @@ _CALLED = _VERBS | {"use", "all"} | set(_ALIASES)
 _LOOK_AT = re.compile(
     rb"=(?![=>])|\b(?:"
     + "|".join(
-        sorted(_CALLED | _PREFIX_METHODS | {*_ROUTE_CALLS, *_REGISTER_CALLS, *_HOOK_CALLS})
+        sorted(
+            _CALLED
+            | _PREFIX_METHODS
+            | {*_ROUTE_CALLS, *_REGISTER_CALLS, *_HOOK_CALLS, *_METHODS_CALLS}
+        )
     ).encode()
     + rb")\b"
 )
@@ -902,6 +907,12 @@ class _Reader:
                 item = _unwrap(item) or item  # hapi's `server.route([{...}, {...}])`
                 if item.type == "object":
                     self._options_route(prop, owner_node, item, _ROUTE_CALLS[verb])
+        elif (
+            verb in _METHODS_CALLS
+            and len(args) >= 3
+            and (self._uses(_METHODS_CALLS[verb]) or (_unwrap(args[1]) or args[1]).type == "array")
+        ):  # koa-router's `register(path, methods, middleware)`, also in a helper's own file
+            self._methods_route(node, prop, owner_node, args)
         elif verb in _REGISTER_CALLS and args:
             used = [f for f in _REGISTER_CALLS[verb] if self._uses(f)]
             if used:
@@ -1235,6 +1246,42 @@ class _Reader:
         for target in _path_list(paths[0]):
             path = self._value(target) or Opaque()
             self.routes.append(RouteDecl(owner_expr, path, methods, line, handler, auth=auth))
+
+    def _methods_route(self, node: _Node, prop: _Node, owner: _Node, args: list[_Node]) -> None:
+        """`router.register('/x', ['GET', 'POST'], [auth, handler])` (koa-router): its methods a
+        list of strings, or values a loop or a helper's callers give (`[verb]`, `methods`); the
+        last middleware is the handler, those before it guard."""
+        listed = _unwrap(args[1]) or args[1]
+        elements = [c for c in listed.named_children if c.type != "comment"]
+        method_nodes = elements if listed.type == "array" else [listed]
+        spelled = [self._string(m) for m in method_nodes]
+        methods: tuple[str, ...] | None = None
+        method_exprs: tuple[Expr, ...] = ()
+        if spelled and all(m is not None for m in spelled):
+            methods = tuple(
+                dict.fromkeys(
+                    m for s in spelled if s is not None
+                    for m in (ALL_METHODS if s.lower() == "all" else (_ALIASES.get(s, s.upper()),))
+                )
+            )  # fmt: skip
+        else:
+            values = [self._value(m) for m in method_nodes]
+            method_exprs = tuple(v for v in values if v is not None)
+        middleware = _unwrap(args[2]) or args[2]
+        chain = (
+            [c for c in middleware.named_children if c.type != "comment"]
+            if middleware.type == "array"
+            else args[2:3]
+        )
+        auth = Auth(self._guards(chain[:-1])) if len(chain) > 1 else NO_AUTH
+        handler = self._handler(chain[-1]) if chain else None
+        unknown = methods is None and (not method_exprs or len(method_exprs) < len(method_nodes))
+        for target in _path_list(args[0]):
+            self.routes.append(
+                RouteDecl(self._owner(owner), self._value(target) or Opaque(), methods,
+                          _line(prop), handler, auth=auth, methods_unknown=unknown,
+                          method_exprs=() if unknown else method_exprs)
+            )  # fmt: skip
 
     def _named_route(self, args: list[_Node]) -> bool:
         """koa-router's named route: a name, then a path (`'user', '/users/:id'`)."""
