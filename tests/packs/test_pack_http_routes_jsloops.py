@@ -199,6 +199,40 @@ def test_tables_imported_from_other_modules_are_unrolled_by_the_linker(
     ]
 
 
+def test_lists_of_route_records_imported_from_other_modules_are_unrolled_by_the_linker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`RECORDS.forEach(r => app[r.method](r.path, h))`, `for (const { verb, url } of
+    RECORDS)` (destructured in the loop or in its body) over a list of route records another
+    module exports, also into a helper: one route per record, at the call in the loop. A list
+    whose items are not route records is a finding at the call."""
+    _write(tmp_path, {
+        "package.json": '{"dependencies": {"koa": "2", "koa-router": "12"}}',
+        "records.js": "module.exports = [\n  { method: 'get', path: '/teams', handler: 1 },\n"
+                      "  { method: 'del', path: '/teams/:tid', handler: 2 },\n];\n",
+        "names.js": "module.exports = ['alpha', 'beta'];\n",
+        "routes.js": "const Router = require('koa-router');\nconst RECORDS = require('./records');\n"
+                     "const NAMES = require('./names');\nconst { mount } = require('./mount');\n"
+                     "const router = new Router({ prefix: '/api' });\n"
+                     "RECORDS.forEach((r) => router[r.method](r.path, async () => {}));\n"
+                     "for (const rec of RECORDS) {\n  const { method, path } = rec;\n"
+                     "  mount(router, '/v2', path, method);\n}\n"
+                     "NAMES.forEach((n) => router.get('/n/' + n, async () => {}));\n"
+                     "module.exports = router;\n",
+        "mount.js": "exports.mount = (r, base, path, verb) => r[verb](base + path, async () => {});\n",
+        "app.js": "const Koa = require('koa');\nconst router = require('./routes');\n"
+                  "new Koa().use(router.routes()).listen(3000);\n",
+    })  # fmt: skip
+    document = _both(tmp_path, monkeypatch)
+    assert _placed(document) == {
+        "DELETE /api/teams/{tid}": ("routes.js", 6),
+        "DELETE /api/v2/teams/{tid}": ("routes.js", 9),
+        "GET /api/teams": ("routes.js", 6),
+        "GET /api/v2/teams": ("routes.js", 9),
+    }
+    assert _findings(document) == [("UNRESOLVED_ROUTE", [("routes.js", 11)])]
+
+
 def test_koa_router_register_with_a_methods_list_in_a_loop_and_a_helper(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1466,7 +1466,7 @@ class _Reader:
         if isinstance(bound, js_loops.Pair):
             return None  # `e` of `for (const e of Object.entries(T))`: read as `e[0]`, `e[1]`
         if isinstance(bound, js_loops.Deferred):  # a key (a value) of an imported object
-            return Keyed(bound.source, bound.source if bound.value else None)
+            return Keyed(bound.source, bound.source if bound.value else None, bound.members)
         if isinstance(bound, js_loops.Local):
             found = js_loops.resolve(self, bound.node)
             if found is not None and bound.field:
@@ -1964,6 +1964,8 @@ def _star_export(node: _Node) -> bool:
 
 
 def _member(value: Expr, key: str) -> Expr | None:
+    if isinstance(value, Keyed):  # `const { path } = r`, `r` an item of an imported table
+        return replace(value, members=(*value.members, key)) if value.table is not None else None
     if isinstance(value, ImportRef) and value.attr == "default":
         return ImportRef(value.module, key, value.origin)
     if isinstance(value, Sym):

@@ -70,6 +70,7 @@ class Deferred:
 
     source: Expr
     value: bool = False
+    members: tuple[str, ...] = ()  # `{ path, method }` destructured from each item
 
 
 Bind = _Node | Lit | Pair | Local | Deferred
@@ -204,9 +205,10 @@ def _items(reader: _Reader, scope: _Node) -> tuple[list[Bind] | None, _Node | No
 
 
 def _deferred(reader: _Reader, scope: _Node) -> Env | None:
-    """The variables of a loop over the keys, values or entries of an object named but not
-    spelled here (`for (const k in TABLE)`, `Object.entries(TABLE).forEach(([k, v]) => …)`
-    with `TABLE` imported): each a `Deferred` of that object; None for any other loop."""
+    """The variables of a loop over the keys, values or entries of an object, or the items
+    of a list, named but not spelled here (`for (const k in TABLE)`, `Object.entries(TABLE)
+    .forEach(([k, v]) => …)`, `ROUTES.forEach(({ method, path }) => …)` with `TABLE`,
+    `ROUTES` imported): each a `Deferred` of it; None for any other loop."""
     if scope.type == "for_in_statement":
         target = scope.child_by_field_id(reader.fields.left)
         source = unwrap(scope.child_by_field_id(reader.fields.right))
@@ -218,8 +220,22 @@ def _deferred(reader: _Reader, scope: _Node) -> Env | None:
     else:
         target = reader._first_parameter(scope)
         source = unwrap(_looped_call(reader, scope))
-    if source is None or target is None or source.type != "call_expression":
+    if source is None or target is None:
         return None
+    if source.type != "call_expression":  # `for (const r of ROUTES)`: each item of a list
+        named = _named_object(reader, source)
+        if named is None:
+            return None
+        if target.type == "identifier":
+            return {reader._text(target): Deferred(named, value=True)}
+        if target.type != "object_pattern" or any(
+            c.type != "shorthand_property_identifier_pattern" for c in target.named_children
+        ):
+            return None
+        return {
+            reader._text(c): Deferred(named, value=True, members=(reader._text(c),))
+            for c in target.named_children
+        }
     callee = source.child_by_field_id(reader.fields.function)
     args = reader._arguments(source)
     if (

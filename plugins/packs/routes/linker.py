@@ -846,18 +846,25 @@ class _RouteResolver:
         return found
 
     def _object_keys(self, path: str, source: Expr) -> list[str] | None:
+        """An object's keys; a list of route records' indexes (`module.exports = [{ method,
+        path, handler }, …]`, which a loop over it iterates item by item)."""
         table = self.evaluate(path, source)
-        if not (isinstance(table, _Scoped) and isinstance(table.value, Namespace)):
-            return None
-        keys = [name for name, _ in table.value.fields]
-        return keys if len(keys) <= _MAX_KEYS else None
+        keys: list[str] | None = None
+        if isinstance(table, _Scoped) and isinstance(table.value, Namespace):
+            keys = [name for name, _ in table.value.fields]
+        elif isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
+            keys = [str(index) for index in range(len(table.value.items))]
+        return keys if keys is not None and len(keys) <= _MAX_KEYS else None
 
     def _keyed_value(self, path: str, keyed: Keyed, key: str) -> Expr:
         """The key, or `table[key]` and its `members` (written in the table's file)."""
         if keyed.table is None:
             return Lit(key)
         entity = self.evaluate(path, keyed.table)
-        for name in (key, *keyed.members):
+        names = (key, *keyed.members)
+        for place, name in enumerate(names):
+            if isinstance(entity, _Scoped) and isinstance(entity.value, StarletteRoutes):
+                return _record_member(entity.file, entity.value, name, names[place + 1 :])
             if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
                 return Opaque()
             value = dict(entity.value.fields).get(name)
@@ -1299,7 +1306,7 @@ class _RouteResolver:
             aliases = _VERB_ALIASES.get(node.decl.framework, {})
             for expr in route.method_exprs:
                 some = self._strings(path, expr)  # koa-router's `del` is its record's DELETE
-                some = [aliases.get(v, v) for v in some] if some is not None else None
+                some = [aliases.get(v.lower(), v) for v in some] if some is not None else None
                 if some is None or any(v.lower() not in _VERBS for v in some):
                     methods_unknown = True
                     break
@@ -1984,6 +1991,20 @@ def _keyed_parts(expr: Expr) -> list[Keyed]:
     if isinstance(expr, Concat):
         return [k for part in expr.parts for k in _keyed_parts(part)]
     return []
+
+
+def _record_member(file: str, table: StarletteRoutes, index: str, members: tuple[str, ...]) -> Expr:
+    """`table[index].member` of a list of route records as the reader keeps them (each a
+    `RouteDecl`): its path under a path key, its methods under a method key; the record itself
+    or any other member is not kept (`Opaque`)."""
+    record = table.items[int(index)] if index.isdigit() and int(index) < len(table.items) else None
+    if not isinstance(record, RouteDecl) or len(members) != 1:
+        return Opaque()
+    if members[0] in _PATH_KEYS:
+        return Bound(file, record.path)
+    if members[0] in _METHOD_KEYS and record.methods and not record.methods_unknown:
+        return Items(tuple(Lit(m) for m in record.methods))
+    return Opaque()
 
 
 def _not_known(_keyed: Keyed) -> Expr:
