@@ -233,6 +233,46 @@ def test_lists_of_route_records_imported_from_other_modules_are_unrolled_by_the_
     assert _findings(document) == [("UNRESOLVED_ROUTE", [("routes.js", 11)])]
 
 
+def test_route_lists_assembled_from_other_lists_are_flattened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A list of route records made of others: `[...a, ...local, { method, path }]`,
+    `[].concat(b, C)`, a module exporting `Object.values({ x: { method, url, handler } })`;
+    a loop over it is one route per record. `app[T[k].toLowerCase()].call(app, path, h)`: the
+    method's case changed as the file spells it, `this` passed first."""
+    _write(tmp_path, {
+        "package.json": '{"dependencies": {"express": "4"}}',
+        "a.js": "module.exports = [{ method: 'get', path: '/a1' }];\n",
+        "b.js": "module.exports = Object.values({\n  x: { method: 'post', url: '/b1', handler() {} },\n"
+                "  y: { method: 'put', url: '/b2' },\n});\n",
+        "c.mjs": "export const C = [{ method: 'delete', url: '/c1' }];\n",
+        "all.js": "const a = require('./a');\n"
+                  "const local = [{ method: 'patch', path: '/l1' }];\n"
+                  "module.exports = [...a, ...local, { method: 'head', path: '/own' }];\n",
+        "more.js": "const b = require('./b');\nconst { C } = require('./c.mjs');\n"
+                   "module.exports = [].concat(b, C);\n",
+        "app.js": "const express = require('express');\nconst ALL = require('./all');\n"
+                  "const MORE = require('./more');\nconst app = express();\n"
+                  "ALL.forEach((r) => app[r.method](r.path, h));\n"
+                  "for (const { method, url } of MORE) app[method.toUpperCase()]('/m' + url, h);\n"
+                  "const T = { x: 'GET', y: 'Post' };\n"
+                  "for (const k in T) app[T[k].toLowerCase()].call(app, '/t/' + k, h);\n"
+                  "app.listen(3000);\nfunction h(q, r) { r.end(); }\n",
+    })  # fmt: skip
+    document = _both(tmp_path, monkeypatch)
+    assert _placed(document) == {
+        "DELETE /m/c1": ("app.js", 6),
+        "GET /a1": ("app.js", 5),
+        "GET /t/x": ("app.js", 8),
+        "HEAD /own": ("app.js", 5),
+        "PATCH /l1": ("app.js", 5),
+        "POST /m/b1": ("app.js", 6),
+        "POST /t/y": ("app.js", 8),
+        "PUT /m/b2": ("app.js", 6),
+    }
+    assert _findings(document) == []
+
+
 def test_koa_router_register_with_a_methods_list_in_a_loop_and_a_helper(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -163,9 +163,10 @@ _CALL_TAIL = re.compile(rb"\s*+(?:\.\s*+[A-Za-z_$][\w$]*+\s*+)?\(")
 _NAME_BYTES_OR_DOT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 _PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
 _STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
-# `app[verb](`, `app[VERBS[k]](` (one level of brackets inside)
-_COMPUTED_CALL = re.compile(rb"\[(?:[^\[\]\n]|\[[^\[\]\n]{0,80}\]){1,80}\]\s*\(")
+# `app[verb](`, `app[VERBS[k]](` (one level of brackets inside), `app[verb].call(`
+_COMPUTED_CALL = re.compile(rb"\[(?:[^\[\]\n]|\[[^\[\]\n]{0,80}\]){1,80}\]\s*(?:\.\s*call\s*)?\(")
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
+_CASES: dict[str, Callable[[str], str]] = {"toLowerCase": str.lower, "toUpperCase": str.upper}
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
 
@@ -366,7 +367,7 @@ class _Reader:
             self._call(node, callee, prop)
         if b"push" in self.source and self.class_fields:
             self._stores(root)
-        if b"](" in self.source or b"] (" in self.source:
+        if b"](" in self.source or b"] (" in self.source or b"].call" in self.source:
             self._computed_calls(root)
         self._find_invocations(root)
         if b"@nestjs/" in self.source:
@@ -606,17 +607,22 @@ class _Reader:
             bracket = root.descendant_for_byte_range(match.start(), match.start() + 1)
             member = bracket.parent if bracket is not None else None
             call = member.parent if member is not None else None
+            called = call if call is not None and call.type == "member_expression" else None
+            if called is not None:  # `app[verb].call(app, path, h)`: `this`, then the arguments
+                prop = self._text(called.child_by_field_id(self.fields.property))
+                call = called.parent if prop == "call" else None
+            function = called if called is not None else member
             if (
                 member is None
                 or call is None
                 or member.type != "subscript_expression"
                 or call.type != "call_expression"
-                or call.child_by_field_id(self.fields.function) != member
+                or call.child_by_field_id(self.fields.function) != function
             ):
                 continue
             owner = member.child_by_field_id(self.fields.object)
             index = member.child_by_field_id(self.fields.index)
-            args = self._arguments(call)
+            args = self._arguments(call)[1 if called is not None else 0 :]
             if owner is None or index is None or len(args) < 2:
                 continue
             envs = self._loop_envs(call) if self._tables() else None
@@ -628,7 +634,7 @@ class _Reader:
                 if verb is not None:
                     self._route(call, index, verb, owner, args)
                     continue
-                method = self._value(index)
+                method = self._value(self._uncased(index))
                 path = self._value(args[0]) or Opaque()
                 auth = Auth(tuple(self._guard(a) for a in args[1:-1])) if len(args) > 2 else NO_AUTH
                 owner_expr = self._owner(owner)
@@ -948,6 +954,8 @@ class _Reader:
         with no router yet (the call that registers the array gives it). None for any other
         array, which stays a value the reader does not model."""
         items = self._array_items(node)
+        if items is None and _named_value(node):
+            return self._spread_table(node)
         if not items or len(items) > _MAX_ITERATIONS:
             return None
         options = [_unwrap(item) or item for item in items]
@@ -958,6 +966,58 @@ class _Reader:
         return StarletteRoutes(
             tuple(self._options_decl(None, o, _TABLE_FRAMEWORKS) for o in options)
         )
+
+    def _spread_table(self, node: _Node) -> StarletteRoutes | None:
+        """`[...userRoutes, ...teamRoutes, { method, path, handler }]` named as a value (bound,
+        exported): route options and the tables it spreads, each a name the linker follows to
+        a table (in this file or another); None when an item is neither."""
+        parts: list[RouteDecl | Expr] = []
+        for item in (c for c in node.named_children if c.type != "comment"):
+            item = _unwrap(item) or item
+            if item.type == "spread_element" and item.named_children:
+                spread = self._expr(item.named_children[0])
+                if not isinstance(spread, Sym | ImportRef):
+                    return None
+                parts.append(spread)
+            elif item.type == "object" and self._route_options(item):
+                parts.append(self._options_decl(None, item, _TABLE_FRAMEWORKS))
+            else:
+                return None
+        return StarletteRoutes(tuple(parts)) if parts and len(parts) <= _MAX_ITERATIONS else None
+
+    def _route_options(self, item: _Node) -> bool:
+        """Whether an object is route options: a `method` and one of the records' path keys."""
+        return self._field(item, "method") is not None and any(
+            self._field(item, key) is not None for key in _TABLE_PATH_KEYS
+        )
+
+    def _joined_table(self, node: _Node) -> StarletteRoutes | None:
+        """`[].concat(a, b)`, `a.concat(b, c)` and `Object.values({ x: { method, path }, … })`
+        named as a value: the tables joined (names the linker follows), the object's values
+        as route options; None for any other call."""
+        callee = node.child_by_field_id(self.fields.function)
+        if callee is None or callee.type != "member_expression" or not _named_value(node):
+            return None
+        member = self._text(callee.child_by_field_id(self.fields.property))
+        head = _unwrap(callee.child_by_field_id(self.fields.object))
+        args = self._arguments(node)
+        if member == "values" and head is not None and self._text(head) == "Object":
+            table = js_loops.resolve(self, args[0]) if len(args) == 1 else None
+            entries = js_loops.object_entries(self, table) if table is not None else None
+            options = [_unwrap(v) or v for v in entries.values()] if entries else []
+            if not options or any(
+                o.type != "object" or not self._route_options(o) for o in options
+            ):
+                return None
+            decls = (self._options_decl(None, o, _TABLE_FRAMEWORKS) for o in options)
+            return StarletteRoutes(tuple(decls))
+        if member != "concat" or head is None:
+            return None
+        joined = [] if head.type == "array" and not head.named_children else [head]
+        parts = [self._expr(a) for a in (*joined, *args)]
+        if not parts or not all(isinstance(p, Sym | ImportRef) for p in parts):
+            return None
+        return StarletteRoutes(tuple(p for p in parts if p is not None))
 
     def _options_route(
         self, prop: _Node, owner: _Node, options: _Node, frameworks: tuple[Framework, ...]
@@ -1406,6 +1466,12 @@ class _Reader:
             if self._default_of(_unwrap(callee)) == _SHARED_PLUGIN and self._arguments(node):
                 # `module.exports = fp(plugin)`: the plugin itself, to be called by a register
                 return self._expr(self._arguments(node)[0])
+            cased = self._cased(node)
+            if cased is not None:
+                return cased
+            joined = self._joined_table(node) if kind == "call_expression" else None
+            if joined is not None:
+                return joined
             wrapped = self._wrapped(node)
             if wrapped is not None:
                 return wrapped
@@ -1526,6 +1592,32 @@ class _Reader:
         """A function, with whether its text answers 401/403 (a guard, used as middleware)."""
         text = self.source[node.start_byte : node.end_byte]
         return Function(name, None, NO_AUTH, _site(node), JS_EVIDENCE.search(text) is not None)
+
+    def _uncased(self, node: _Node) -> _Node:
+        """A method without its case change (`r.method.toLowerCase()` → `r.method`): methods
+        are named in upper case whatever their spelling."""
+        node = _unwrap(node) or node
+        callee = (
+            node.child_by_field_id(self.fields.function) if node.type == "call_expression" else None
+        )
+        if (
+            callee is not None
+            and callee.type == "member_expression"
+            and self._text(callee.child_by_field_id(self.fields.property)) in _CASES
+            and not self._arguments(node)
+        ):
+            return callee.child_by_field_id(self.fields.object) or node
+        return node
+
+    def _cased(self, node: _Node) -> Lit | None:
+        """`'Get'.toLowerCase()`, `T[k].toUpperCase()` of a string the file spells (a method
+        from a table, `app[verb.toLowerCase()](…)`): that string in that case."""
+        callee = node.child_by_field_id(self.fields.function)
+        if callee is None or callee.type != "member_expression" or self._arguments(node):
+            return None
+        change = _CASES.get(self._text(callee.child_by_field_id(self.fields.property)))
+        inner = self._expr(callee.child_by_field_id(self.fields.object)) if change else None
+        return Lit(change(inner.value)) if change and isinstance(inner, Lit) else None
 
     def _wrapped(self, node: _Node) -> Call | None:
         """`asyncHandler(auth.jwt)`: a call whose arguments name functions, kept whole so a
@@ -1973,6 +2065,17 @@ def _member(value: Expr, key: str) -> Expr | None:
     if isinstance(value, Call) and isinstance(value.callee, Sym):
         return Sym((*value.callee.path, CALL, key))
     return None
+
+
+def _named_value(node: _Node) -> bool:
+    """Whether `node` is a value being named (declared, assigned, exported), not an argument:
+    where a list assembled from tables is read as one (`_spread_table`, `_joined_table`)."""
+    parent = node.parent
+    while parent is not None and parent.type in _TRANSPARENT:
+        parent = parent.parent
+    return parent is not None and parent.type in {
+        "variable_declarator", "assignment_expression", "export_statement",
+    }  # fmt: skip
 
 
 def _path_list(node: _Node) -> list[_Node]:

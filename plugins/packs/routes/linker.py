@@ -660,17 +660,19 @@ class _RouteResolver:
         path is not known (an `UNRESOLVED_ROUTE` here, never silence)."""
         table = self.evaluate(path, route.path)
         if isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
-            entries = [item for item in table.value.items if isinstance(item, RouteDecl)]
-            for entry in entries:
-                here = table.file == path
+            entries = self._records(table.file, table.value) or [
+                (table.file, item) for item in table.value.items if isinstance(item, RouteDecl)
+            ]  # a table spreading lists the scanned files do not show: its own entries
+            for file, entry in entries:
+                here = file == path
                 self._attach_route(
                     path,
                     replace(
                         entry,
                         owner=route.owner,
-                        path=entry.path if here else Bound(table.file, entry.path),
+                        path=entry.path if here else Bound(file, entry.path),
                         endpoint=None,
-                        called_at=(table.file, entry.line),
+                        called_at=(file, entry.line),
                         via=(path, route.line),
                     ),
                 )
@@ -853,8 +855,33 @@ class _RouteResolver:
         if isinstance(table, _Scoped) and isinstance(table.value, Namespace):
             keys = [name for name, _ in table.value.fields]
         elif isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
-            keys = [str(index) for index in range(len(table.value.items))]
+            records = self._records(table.file, table.value)
+            keys = [str(index) for index in range(len(records))] if records is not None else None
         return keys if keys is not None and len(keys) <= _MAX_KEYS else None
+
+    def _records(
+        self, file: str, table: StarletteRoutes, depth: int = 0
+    ) -> list[tuple[str, RouteDecl]] | None:
+        """A list of route records with the lists it spreads or joins flattened in (`[...a,
+        ...b]`, `[].concat(a, b)`), each with the file it is written in; None when a part is
+        no list of route records the scanned files show."""
+        found: list[tuple[str, RouteDecl]] = []
+        for item in table.items:
+            if isinstance(item, RouteDecl):
+                found.append((file, item))
+                continue
+            if isinstance(item, MountDecl):
+                return None
+            part = self.evaluate(file, item) if depth < _MAX_DEPTH else None
+            if not (isinstance(part, _Scoped) and isinstance(part.value, StarletteRoutes)):
+                return None
+            inner = self._records(part.file, part.value, depth + 1)
+            if inner is None:
+                return None
+            found += inner
+            if len(found) > _MAX_KEYS:
+                return None
+        return found
 
     def _keyed_value(self, path: str, keyed: Keyed, key: str) -> Expr:
         """The key, or `table[key]` and its `members` (written in the table's file)."""
@@ -864,7 +891,11 @@ class _RouteResolver:
         names = (key, *keyed.members)
         for place, name in enumerate(names):
             if isinstance(entity, _Scoped) and isinstance(entity.value, StarletteRoutes):
-                return _record_member(entity.file, entity.value, name, names[place + 1 :])
+                records = self._records(entity.file, entity.value) or []
+                index = int(name) if name.isdigit() else len(records)
+                if index >= len(records):
+                    return Opaque()
+                return _record_member(*records[index], names[place + 1 :])
             if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
                 return Opaque()
             value = dict(entity.value.fields).get(name)
@@ -1993,12 +2024,11 @@ def _keyed_parts(expr: Expr) -> list[Keyed]:
     return []
 
 
-def _record_member(file: str, table: StarletteRoutes, index: str, members: tuple[str, ...]) -> Expr:
-    """`table[index].member` of a list of route records as the reader keeps them (each a
-    `RouteDecl`): its path under a path key, its methods under a method key; the record itself
-    or any other member is not kept (`Opaque`)."""
-    record = table.items[int(index)] if index.isdigit() and int(index) < len(table.items) else None
-    if not isinstance(record, RouteDecl) or len(members) != 1:
+def _record_member(file: str, record: RouteDecl, members: tuple[str, ...]) -> Expr:
+    """`record.member` of a route record as the reader keeps it (a `RouteDecl` written in
+    `file`): its path under a path key, its methods under a method key; the record itself or
+    any other member is not kept (`Opaque`)."""
+    if len(members) != 1:
         return Opaque()
     if members[0] in _PATH_KEYS:
         return Bound(file, record.path)
@@ -2039,6 +2069,13 @@ def describe(expr: Expr | None) -> str:
         return expr.name
     if isinstance(expr, ConfigKey):
         return f"configService.get({expr.key!r})"
+    if isinstance(expr, Keyed):  # a loop's key or item of an imported table
+        item = (
+            f"{describe(expr.table)}[…]"
+            if expr.table is not None
+            else f"a key of {describe(expr.source)}"
+        )
+        return ".".join((item, *expr.members))
     return "a computed value"
 
 
