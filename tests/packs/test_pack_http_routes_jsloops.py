@@ -204,8 +204,9 @@ def test_lists_of_route_records_imported_from_other_modules_are_unrolled_by_the_
 ) -> None:
     """`RECORDS.forEach(r => app[r.method](r.path, h))`, `for (const { verb, url } of
     RECORDS)` (destructured in the loop or in its body) over a list of route records another
-    module exports, also into a helper: one route per record, at the call in the loop. A list
-    whose items are not route records is a finding at the call."""
+    module exports, also into a helper, and a method changed in case in the loop's body: one
+    route per record, at the call in the loop. A list whose items are not route records is a
+    finding at the call."""
     _write(tmp_path, {
         "package.json": '{"dependencies": {"koa": "2", "koa-router": "12"}}',
         "records.js": "module.exports = [\n  { method: 'get', path: '/teams', handler: 1 },\n"
@@ -218,6 +219,8 @@ def test_lists_of_route_records_imported_from_other_modules_are_unrolled_by_the_
                      "for (const rec of RECORDS) {\n  const { method, path } = rec;\n"
                      "  mount(router, '/v2', path, method);\n}\n"
                      "NAMES.forEach((n) => router.get('/n/' + n, async () => {}));\n"
+                     "for (const rec of RECORDS) {\n  const verb = rec.method.toLowerCase();\n"
+                     "  router[verb]('/v3' + rec.path, async () => {});\n}\n"
                      "module.exports = router;\n",
         "mount.js": "exports.mount = (r, base, path, verb) => r[verb](base + path, async () => {});\n",
         "app.js": "const Koa = require('koa');\nconst router = require('./routes');\n"
@@ -227,8 +230,10 @@ def test_lists_of_route_records_imported_from_other_modules_are_unrolled_by_the_
     assert _placed(document) == {
         "DELETE /api/teams/{tid}": ("routes.js", 6),
         "DELETE /api/v2/teams/{tid}": ("routes.js", 9),
+        "DELETE /api/v3/teams/{tid}": ("routes.js", 14),
         "GET /api/teams": ("routes.js", 6),
         "GET /api/v2/teams": ("routes.js", 9),
+        "GET /api/v3/teams": ("routes.js", 14),
     }
     assert _findings(document) == [("UNRESOLVED_ROUTE", [("routes.js", 11)])]
 

@@ -1609,14 +1609,18 @@ class _Reader:
             return callee.child_by_field_id(self.fields.object) or node
         return node
 
-    def _cased(self, node: _Node) -> Lit | None:
+    def _cased(self, node: _Node) -> Lit | Keyed | None:
         """`'Get'.toLowerCase()`, `T[k].toUpperCase()` of a string the file spells (a method
-        from a table, `app[verb.toLowerCase()](…)`): that string in that case."""
+        from a table, `app[verb.toLowerCase()](…)`): that string in that case; of an imported
+        table's key or item (`Keyed`), that value with the case the linker gives it."""
         callee = node.child_by_field_id(self.fields.function)
         if callee is None or callee.type != "member_expression" or self._arguments(node):
             return None
-        change = _CASES.get(self._text(callee.child_by_field_id(self.fields.property)))
+        case = self._text(callee.child_by_field_id(self.fields.property))
+        change = _CASES.get(case)
         inner = self._expr(callee.child_by_field_id(self.fields.object)) if change else None
+        if isinstance(inner, Keyed):  # of an imported table's item: the linker changes it
+            return replace(inner, case="lower" if case == "toLowerCase" else "upper")
         return Lit(change(inner.value)) if change and isinstance(inner, Lit) else None
 
     def _wrapped(self, node: _Node) -> Call | None:

@@ -884,7 +884,19 @@ class _RouteResolver:
         return found
 
     def _keyed_value(self, path: str, keyed: Keyed, key: str) -> Expr:
-        """The key, or `table[key]` and its `members` (written in the table's file)."""
+        """The key, or `table[key]` and its `members` (written in the table's file), in the
+        case `keyed.case` asks for."""
+        value = self._keyed_as_written(path, keyed, key)
+        if not keyed.case or isinstance(value, Opaque):
+            return value
+        change = str.lower if keyed.case == "lower" else str.upper
+        if isinstance(value, Items):
+            strings = [self._string(path, v) for v in value.values]
+            return Items(tuple(Lit(change(s)) for s in strings if s is not None))
+        found = self._string(path, value)
+        return Lit(change(found)) if found is not None else Opaque()
+
+    def _keyed_as_written(self, path: str, keyed: Keyed, key: str) -> Expr:
         if keyed.table is None:
             return Lit(key)
         entity = self.evaluate(path, keyed.table)

@@ -282,6 +282,7 @@ class Keyed:
     source: Expr
     table: Expr | None = None
     members: tuple[str, ...] = ()
+    case: str = ""  # "lower" or "upper": the value's `.toLowerCase()`/`.toUpperCase()`
 
 
 @dataclass(frozen=True, slots=True)
