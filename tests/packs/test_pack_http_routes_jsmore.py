@@ -233,8 +233,8 @@ def test_a_wrapper_called_in_a_loop_over_records_gives_one_route_per_record(
 ) -> None:
     """`ENDPOINTS.forEach(e => expose(router, '/svc', e.url, e.verb))` and a `for...of` over
     destructured records: each record is one call of the wrapper, its route at the loop's
-    call; a loop over an object's keys (`for...in`), which the reader does not unroll, is a
-    finding at the call, never silence."""
+    call; a loop over an object's keys (`for...in`) is unrolled as well; one over keys the file
+    does not spell (`process.env`) is a finding at the call, never silence."""
     _write(tmp_path, {
         "package.json": '{"name": "k", "dependencies": {"koa": "2", "koa-router": "7"}}',
         "lib/app.ts": "import Koa from 'koa';\nimport router from './server';\n"
@@ -251,17 +251,19 @@ def test_a_wrapper_called_in_a_loop_over_records_gives_one_route_per_record(
                          "const BY_AREA = { a: [{ url: '/x', verb: 'get' }] };\n"
                          "for (const area in BY_AREA) {\n"
                          "  BY_AREA[area].forEach((e) => expose(router, '/' + area, e.url, e.verb));\n"
-                         "}\nexport default router;\n",
+                         "}\nfor (const k in process.env) expose(router, '/' + k, '', 'get');\n"
+                         "export default router;\n",
     })  # fmt: skip
     document = _both(tmp_path, monkeypatch)
     assert {r["name"]: r["location"]["line"] for r in document["resources"]} == {
+        "GET /a/x": 15,
         "GET /svc/health": 9,
         "HEAD /ping": 12,
         "PUT /svc/jobs/{id}": 9,
     }
     assert [(f["code"], [(p["path"], p["line"]) for p in f["locations"]])
             for f in document.get("findings", [])] == [
-        ("UNRESOLVED_ROUTE", [("lib/expose.ts", 2), ("lib/server.ts", 15)]),
+        ("UNRESOLVED_ROUTE", [("lib/expose.ts", 2), ("lib/server.ts", 17)]),
     ]  # fmt: skip
 
 

@@ -55,6 +55,9 @@ class Framework:
     no_routes: tuple[
         str, ...
     ] = ()  # `router.allowedMethods()`: middleware, neither route nor guard
+    # `router.register(path, ['GET', 'POST'], middleware)` (koa-router): a route whose methods
+    # are a list, its second argument (read with three arguments or more)
+    methods_call: str | None = None
     # `fastify.route({ method, url, handler })`: a route from one options object, its path in
     # one of `path_keys`; route options whose values guard (`{ preHandler: [auth] }`), also
     # when added to a router by `hook_call` (`fastify.addHook('onRequest', auth)`);
@@ -288,6 +291,7 @@ READ = (
         verbs={"del": "DELETE"},
         unwrap=("routes", "middleware"),
         no_routes=("allowedMethods",),
+        methods_call="register",
         guards={"koa-jwt": frozenset({"*"}), "koa-passport": frozenset({"authenticate"})},
         not_guards=frozenset({
             "koa", "@koa/router", "koa-router", "@koa/cors", "koa-bodyparser", "koa-body",

@@ -17,7 +17,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan import ParseFailure
-from . import flow, koa_decorators, nest, nextjs
+from . import flow, js_loops, koa_decorators, nest, nextjs
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
@@ -44,6 +44,7 @@ from .model import (
     Keyed,
     Lit,
     LoadDecl,
+    LoopKey,
     Member,
     ModuleFacts,
     Namespace,
@@ -104,6 +105,7 @@ _SCHEMA_CALLS: dict[str, tuple[str, str | int]] = {
 }
 _FLUENT_SCHEMAS = frozenset({"fluent-json-schema"})
 _STORES = frozenset({"confidence", "@hapi/confidence"})
+_METHODS_CALLS = {f.methods_call: f for f in JAVASCRIPT if f.methods_call}  # koa's `register`
 # A route table (`[{ method, path, handler }, ...]`) is read as the options of every record
 # with a route call: which framework registers it, only the call that does knows.
 _TABLE_FRAMEWORKS = tuple(f for f in JAVASCRIPT if f.route_call)
@@ -126,7 +128,8 @@ _LOOK_AT = re.compile(
         sorted(
             _CALLED
             | _PREFIX_METHODS
-            | {*_ROUTE_CALLS, *_REGISTER_CALLS, *_HOOK_CALLS, *([_COMPOSE] if _COMPOSERS else [])}
+            | {*_ROUTE_CALLS, *_REGISTER_CALLS, *_HOOK_CALLS, *_METHODS_CALLS}
+            | ({_COMPOSE} if _COMPOSERS else set())
         )
     ).encode()
     + rb")\b"
@@ -139,7 +142,13 @@ _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_dec
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
-_PASSED = (*_ROUTERISH, Lit, Concat, StarletteRoutes)  # what a call passes a route is made of
+_PASSED = (
+    *_ROUTERISH,
+    Lit,
+    Concat,
+    StarletteRoutes,
+    LoopKey,
+)  # what a call passes a route is made of
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
 
@@ -178,8 +187,10 @@ _CALL_TAIL = re.compile(rb"\s*+(?:\.\s*+[A-Za-z_$][\w$]*+\s*+)?\(")
 _NAME_BYTES_OR_DOT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 _PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
 _STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
-_COMPUTED_CALL = re.compile(rb"\[[^\]\n]{1,80}\]\s*\(")
+# `app[verb](`, `app[VERBS[k]](` (one level of brackets inside), `app[verb].call(`
+_COMPUTED_CALL = re.compile(rb"\[(?:[^\[\]\n]|\[[^\[\]\n]{0,80}\]){1,80}\]\s*(?:\.\s*call\s*)?\(")
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
+_CASES: dict[str, Callable[[str], str]] = {"toLowerCase": str.lower, "toUpperCase": str.upper}
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
 
@@ -338,10 +349,12 @@ class _Reader:
         self.composes: list[ComposeDecl] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
+        self.objects: dict[str, _Node] = {}  # top-level `const TABLE = {...}`
+        self.loop_budget = js_loops.FILE_BUDGET  # loop iterations this file may still unroll
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
         # `this.app = express()` in `class Server`: its instances' fields, by class name
         self.class_fields: dict[str, dict[str, Expr]] = {}
-        self._env: dict[str, _Node] = {}  # a literal loop's variables, one iteration
+        self._env: js_loops.Env = {}  # a literal loop's variables, one iteration
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -408,7 +421,7 @@ class _Reader:
             self._call(node, callee, prop)
         if b"push" in self.source and self.class_fields:
             self._stores(root)
-        if b"](" in self.source or b"] (" in self.source:
+        if b"](" in self.source or b"] (" in self.source or b"].call" in self.source:
             self._computed_calls(root)
         self._find_invocations(root)
         if b"@nestjs/" in self.source:
@@ -512,6 +525,13 @@ class _Reader:
             and (value_node.type == "array" or self._collection(value_node) is not None)
         ):
             self.arrays[self._text(target)] = self._collection(value_node) or value_node
+        elif (
+            override
+            and target is not None
+            and target.type == "identifier"
+            and (value_node is not None and value_node.type == "object")
+        ):
+            self.objects[self._text(target)] = value_node
         value = self._expr(value_node)
         if target is None or value is None:
             return
@@ -631,7 +651,7 @@ class _Reader:
         """The call `node` of the member `callee` (`owner.verb`), `prop` being `verb`; once per
         iteration inside loops over literal arrays (`routes.forEach(r => app.use(r.path,
         r.route))`, `for (const r of routes)`)."""
-        envs = self._loop_envs(node) if self.arrays or b"[" in self.source else None
+        envs = self._loop_envs(node) if self._tables() else None
         for env in envs if envs is not None else ({},):
             self._env = env
             self._call_once(node, callee, prop)
@@ -645,20 +665,25 @@ class _Reader:
             bracket = root.descendant_for_byte_range(match.start(), match.start() + 1)
             member = bracket.parent if bracket is not None else None
             call = member.parent if member is not None else None
+            called = call if call is not None and call.type == "member_expression" else None
+            if called is not None:  # `app[verb].call(app, path, h)`: `this`, then the arguments
+                prop = self._text(called.child_by_field_id(self.fields.property))
+                call = called.parent if prop == "call" else None
+            function = called if called is not None else member
             if (
                 member is None
                 or call is None
                 or member.type != "subscript_expression"
                 or call.type != "call_expression"
-                or call.child_by_field_id(self.fields.function) != member
+                or call.child_by_field_id(self.fields.function) != function
             ):
                 continue
             owner = member.child_by_field_id(self.fields.object)
             index = member.child_by_field_id(self.fields.index)
-            args = self._arguments(call)
+            args = self._arguments(call)[1 if called is not None else 0 :]
             if owner is None or index is None or len(args) < 2:
                 continue
-            envs = self._loop_envs(call) if self.arrays or b"[" in self.source else None
+            envs = self._loop_envs(call) if self._tables() else None
             for env in envs if envs is not None else ({},):
                 self._env = env
                 verb = self._string(index)
@@ -667,7 +692,7 @@ class _Reader:
                 if verb is not None:
                     self._route(call, index, verb, owner, args)
                     continue
-                method = self._value(index)
+                method = self._value(self._uncased(index))
                 path = self._value(args[0]) or Opaque()
                 auth = Auth(tuple(self._guard(a) for a in args[1:-1])) if len(args) > 2 else NO_AUTH
                 owner_expr = self._owner(owner)
@@ -819,7 +844,9 @@ class _Reader:
                 return fallback
         if node.type == "identifier" or node.type == "shorthand_property_identifier":
             name = self._text(node)
-            if not (self._env and name in self._env) and name not in self.bindings:
+            if not (self._env and name in self._env):
+                # a parameter shadows the module's name: `(router, base, path) => router.get(
+                # base + path)` in a file that has `const path = require('path')`
                 param = self._param(node, name)
                 if param is not None:
                     return param
@@ -871,24 +898,15 @@ class _Reader:
             scope = scope.parent
         return None
 
-    def _loop_envs(self, node: _Node) -> list[dict[str, _Node]] | None:
-        """The loop variables' values per iteration, for a call inside `forEach`/`map`
-        callbacks or `for...of` loops over literal arrays; None when it is in none."""
-        envs: list[dict[str, _Node]] | None = None
-        scope = node.parent
-        while scope is not None:
-            source, target = self._loop(scope, _FOR_EACH_MAP)
-            items = self._array_items(source) if target is not None else None
-            if items is not None and target is not None:
-                bound = [self._bind_item(target, item) for item in items]
-                if any(b is None for b in bound):
-                    return None
-                outer = envs or [{}]
-                envs = [{**b, **env} for env in outer for b in bound if b is not None]
-                if len(envs) > _MAX_ITERATIONS:
-                    return None
-            scope = scope.parent
-        return envs
+    def _loop_envs(self, node: _Node) -> list[js_loops.Env] | None:
+        """The loop variables' values per iteration, for a call inside loops over tables the file
+        spells (`js_loops`); None when it is in none."""
+        return js_loops.loop_envs(self, node)
+
+    def _tables(self) -> bool:
+        """Whether the file may hold a loop over a table it spells (a cheap test on its text)."""
+        source = self.source
+        return bool(self.arrays or self.objects) or b"[" in source or b"Object." in source
 
     def _collection(self, node: _Node | None) -> _Node | None:
         """The literal array a `new Map([...])` or `new Set([...])` is made of (iterating the
@@ -926,30 +944,6 @@ class _Reader:
             first = first.child_by_field_id(self.fields.pattern)
         return first
 
-    def _bind_item(self, target: _Node, item: _Node) -> dict[str, _Node] | None:
-        """`r` → the item; `{ path, route }` → the item's fields of those names; `[url, file]`
-        → the item's elements at those places (a Map's pairs)."""
-        if target.type == "identifier":
-            return {self._text(target): item}
-        item = _unwrap(item) or item
-        if target.type == "array_pattern" and item.type == "array":
-            names = [c for c in target.named_children if c.type != "comment"]
-            values = [c for c in item.named_children if c.type != "comment"]
-            if len(values) < len(names) or any(n.type != "identifier" for n in names):
-                return None
-            return {self._text(n): v for n, v in zip(names, values, strict=False)}
-        if target.type != "object_pattern" or item.type != "object":
-            return None
-        bound: dict[str, _Node] = {}
-        for prop in target.named_children:
-            if prop.type != "shorthand_property_identifier_pattern":
-                return None
-            value = self._field(item, self._text(prop))
-            if value is None:
-                return None
-            bound[self._text(prop)] = value
-        return bound
-
     def _field(self, obj: _Node, name: str) -> _Node | None:
         for prop in obj.named_children:
             if prop.type == "shorthand_property_identifier" and self._text(prop) == name:
@@ -984,6 +978,12 @@ class _Reader:
                 item = _unwrap(item) or item  # hapi's `server.route([{...}, {...}])`
                 if item.type == "object":
                     self._options_route(prop, owner_node, item, _ROUTE_CALLS[verb])
+        elif (
+            verb in _METHODS_CALLS
+            and len(args) >= 3
+            and (self._uses(_METHODS_CALLS[verb]) or (_unwrap(args[1]) or args[1]).type == "array")
+        ):  # koa-router's `register(path, methods, middleware)`, also in a helper's own file
+            self._methods_route(node, prop, owner_node, args)
         elif verb in _REGISTER_CALLS and args:
             used = [f for f in _REGISTER_CALLS[verb] if self._uses(f)]
             if used:
@@ -1021,6 +1021,8 @@ class _Reader:
         with no router yet (the call that registers the array gives it). None for any other
         array, which stays a value the reader does not model."""
         items = self._array_items(node)
+        if items is None and _named_value(node):
+            return self._spread_table(node)
         if not items or len(items) > _MAX_ITERATIONS:
             return None
         options = [_unwrap(item) or item for item in items]
@@ -1031,6 +1033,58 @@ class _Reader:
         return StarletteRoutes(
             tuple(self._options_decl(None, o, _TABLE_FRAMEWORKS) for o in options)
         )
+
+    def _spread_table(self, node: _Node) -> StarletteRoutes | None:
+        """`[...userRoutes, ...teamRoutes, { method, path, handler }]` named as a value (bound,
+        exported): route options and the tables it spreads, each a name the linker follows to
+        a table (in this file or another); None when an item is neither."""
+        parts: list[RouteDecl | Expr] = []
+        for item in (c for c in node.named_children if c.type != "comment"):
+            item = _unwrap(item) or item
+            if item.type == "spread_element" and item.named_children:
+                spread = self._expr(item.named_children[0])
+                if not isinstance(spread, Sym | ImportRef):
+                    return None
+                parts.append(spread)
+            elif item.type == "object" and self._route_options(item):
+                parts.append(self._options_decl(None, item, _TABLE_FRAMEWORKS))
+            else:
+                return None
+        return StarletteRoutes(tuple(parts)) if parts and len(parts) <= _MAX_ITERATIONS else None
+
+    def _route_options(self, item: _Node) -> bool:
+        """Whether an object is route options: a `method` and one of the records' path keys."""
+        return self._field(item, "method") is not None and any(
+            self._field(item, key) is not None for key in _TABLE_PATH_KEYS
+        )
+
+    def _joined_table(self, node: _Node) -> StarletteRoutes | None:
+        """`[].concat(a, b)`, `a.concat(b, c)` and `Object.values({ x: { method, path }, … })`
+        named as a value: the tables joined (names the linker follows), the object's values
+        as route options; None for any other call."""
+        callee = node.child_by_field_id(self.fields.function)
+        if callee is None or callee.type != "member_expression" or not _named_value(node):
+            return None
+        member = self._text(callee.child_by_field_id(self.fields.property))
+        head = _unwrap(callee.child_by_field_id(self.fields.object))
+        args = self._arguments(node)
+        if member == "values" and head is not None and self._text(head) == "Object":
+            table = js_loops.resolve(self, args[0]) if len(args) == 1 else None
+            entries = js_loops.object_entries(self, table) if table is not None else None
+            options = [_unwrap(v) or v for v in entries.values()] if entries else []
+            if not options or any(
+                o.type != "object" or not self._route_options(o) for o in options
+            ):
+                return None
+            decls = (self._options_decl(None, o, _TABLE_FRAMEWORKS) for o in options)
+            return StarletteRoutes(tuple(decls))
+        if member != "concat" or head is None:
+            return None
+        joined = [] if head.type == "array" and not head.named_children else [head]
+        parts = [self._expr(a) for a in (*joined, *args)]
+        if not parts or not all(isinstance(p, Sym | ImportRef) for p in parts):
+            return None
+        return StarletteRoutes(tuple(p for p in parts if p is not None))
 
     def _options_route(
         self, prop: _Node, owner: _Node, options: _Node, frameworks: tuple[Framework, ...]
@@ -1046,6 +1100,9 @@ class _Reader:
         methods computed out of sight make an `UNRESOLVED_ROUTE` (`methods_unknown`)."""
         method = _unwrap(self._field(options, "method"))
         spelled = [self._string(m) for m in (_path_list(method) if method is not None else [])]
+        if self._env and method is not None and not all(m is not None for m in spelled):
+            looked = self._expr(method)  # `method: spec.method` in a loop over a table
+            spelled = [looked.value] if isinstance(looked, Lit) else spelled
         known = bool(spelled) and all(m is not None for m in spelled)
         every = {f.all_method for f in frameworks if f.all_method}
         methods: tuple[str, ...] | None = None
@@ -1325,6 +1382,42 @@ class _Reader:
             path = self._value(target) or Opaque()
             self.routes.append(RouteDecl(owner_expr, path, methods, line, handler, auth=auth))
 
+    def _methods_route(self, node: _Node, prop: _Node, owner: _Node, args: list[_Node]) -> None:
+        """`router.register('/x', ['GET', 'POST'], [auth, handler])` (koa-router): its methods a
+        list of strings, or values a loop or a helper's callers give (`[verb]`, `methods`); the
+        last middleware is the handler, those before it guard."""
+        listed = _unwrap(args[1]) or args[1]
+        elements = [c for c in listed.named_children if c.type != "comment"]
+        method_nodes = elements if listed.type == "array" else [listed]
+        spelled = [self._string(m) for m in method_nodes]
+        methods: tuple[str, ...] | None = None
+        method_exprs: tuple[Expr, ...] = ()
+        if spelled and all(m is not None for m in spelled):
+            methods = tuple(
+                dict.fromkeys(
+                    m for s in spelled if s is not None
+                    for m in (ALL_METHODS if s.lower() == "all" else (_ALIASES.get(s, s.upper()),))
+                )
+            )  # fmt: skip
+        else:
+            values = [self._value(m) for m in method_nodes]
+            method_exprs = tuple(v for v in values if v is not None)
+        middleware = _unwrap(args[2]) or args[2]
+        chain = (
+            [c for c in middleware.named_children if c.type != "comment"]
+            if middleware.type == "array"
+            else args[2:3]
+        )
+        auth = Auth(self._guards(chain[:-1])) if len(chain) > 1 else NO_AUTH
+        handler = self._handler(chain[-1]) if chain else None
+        unknown = methods is None and (not method_exprs or len(method_exprs) < len(method_nodes))
+        for target in _path_list(args[0]):
+            self.routes.append(
+                RouteDecl(self._owner(owner), self._value(target) or Opaque(), methods,
+                          _line(prop), handler, auth=auth, methods_unknown=unknown,
+                          method_exprs=() if unknown else method_exprs)
+            )  # fmt: skip
+
     def _named_route(self, args: list[_Node]) -> bool:
         """koa-router's named route: a name, then a path (`'user', '/users/:id'`)."""
         first, second = (_unwrap(a) or a for a in args[:2])
@@ -1395,7 +1488,7 @@ class _Reader:
         if kind == "identifier" or kind == "shorthand_property_identifier":  # the commonest
             name = self._text(node)
             if self._env and name in self._env:
-                return self._looped(self._env[name])
+                return self._bound(self._env[name])
             return Sym((name,))
         if kind == "string":
             value = self._string(node)
@@ -1456,18 +1549,22 @@ class _Reader:
             if self._default_of(_unwrap(callee)) == _SHARED_PLUGIN and self._arguments(node):
                 # `module.exports = fp(plugin)`: the plugin itself, to be called by a register
                 return self._expr(self._arguments(node)[0])
+            cased = self._cased(node)
+            if cased is not None:
+                return cased
+            joined = self._joined_table(node) if kind == "call_expression" else None
+            if joined is not None:
+                return joined
             wrapped = self._wrapped(node)
             if wrapped is not None:
                 return wrapped
+        if self._env and kind in {"member_expression", "subscript_expression"}:
+            return self._looked_up(node)
+        if kind == "subscript_expression":  # `T['x']`, `T[0]` of a table the file spells
+            found = js_loops.resolve(self, node)
+            return self._looped(found) if found is not None else None
         if kind == "member_expression":
             prop = self._text(node.child_by_field_id(self.fields.property))
-            looped = _unwrap(node.child_by_field_id(self.fields.object))
-            if self._env and looped is not None and looped.type == "identifier":
-                item = self._env.get(self._text(looped))
-                item = _unwrap(item) if item is not None else None
-                if item is not None and item.type == "object":
-                    field_node = self._field(item, prop)
-                    return self._looped(field_node) if field_node is not None else None
             base = self._expr(node.child_by_field_id(self.fields.object))
             if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
                 return self._ref(base.module, prop)
@@ -1511,6 +1608,61 @@ class _Reader:
                     return True
         return False
 
+    def _bound(self, bound: js_loops.Bind) -> Expr | None:
+        """What a loop variable or loop-body local stands for in this iteration."""
+        if isinstance(bound, Lit):
+            return bound
+        if isinstance(bound, js_loops.Pair):
+            return None  # `e` of `for (const e of Object.entries(T))`: read as `e[0]`, `e[1]`
+        if isinstance(bound, js_loops.Deferred):  # a key (a value) of an imported object
+            return LoopKey(bound.source, bound.source if bound.value else None, bound.members)
+        if isinstance(bound, js_loops.Local):
+            found = js_loops.resolve(self, bound.node)
+            if found is not None and bound.field:
+                found = js_loops.member_node(self, found, bound.field)
+            if found is not None:
+                return self._looped(found)
+            whole = self._expr(bound.node)  # `const full = base + r.path`: read in the loop
+            if not bound.field:
+                return whole
+            return _member(whole, bound.field) if whole is not None else None
+        return self._looped(bound)
+
+    def _looked_up(self, node: _Node) -> Expr | None:
+        """`T[k].field`, `r.path`, `e[1]` inside an unrolled loop: the literal the file spells
+        there, else the lookup kept symbolic with this iteration's key (`CONFIG.users.prefix`
+        of an imported `CONFIG`, which the linker reads), else not known (None)."""
+        found = js_loops.resolve(self, node)
+        if found is not None:
+            return self._looped(found)
+        obj = _unwrap(node.child_by_field_id(self.fields.object))
+        if obj is None:
+            return None
+        if node.type == "member_expression":
+            key: str | None = self._text(node.child_by_field_id(self.fields.property))
+        else:
+            key = js_loops.key_of(self, node.child_by_field_id(self.fields.index))
+        index = _unwrap(node.child_by_field_id(self.fields.index))
+        if index is not None and index.type == "identifier":  # `TABLE[k]`, `k` an imported key
+            keyed = self._env.get(self._text(index))
+            if isinstance(keyed, js_loops.Deferred) and not keyed.value:
+                table = self._expr(obj)
+                return LoopKey(keyed.source, table) if table is not None else None
+        if obj.type == "identifier":
+            bound = self._env.get(self._text(obj))
+            if isinstance(bound, js_loops.Pair) and key in {"0", "1"}:
+                return bound.key if key == "0" else self._looped(bound.value)
+            if bound is not None and not isinstance(bound, js_loops.Local | js_loops.Deferred):
+                return None  # a field the item does not have
+        base = self._expr(obj)
+        if key is None or base is None:
+            return None
+        if isinstance(base, LoopKey):  # `v.path`, `TABLE[k].path` of an imported table
+            return replace(base, members=(*base.members, key)) if base.table is not None else None
+        if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
+            return self._ref(base.module, key)
+        return _member(base, key)
+
     def _looped(self, node: _Node) -> Expr | None:
         """A loop item's value, read outside the loop's variables."""
         env, self._env = self._env, {}
@@ -1524,6 +1676,36 @@ class _Reader:
         text = self.source[node.start_byte : node.end_byte]
         returns = self._returns(node)
         return Function(name, returns, NO_AUTH, _site(node), JS_EVIDENCE.search(text) is not None)
+
+    def _uncased(self, node: _Node) -> _Node:
+        """A method without its case change (`r.method.toLowerCase()` → `r.method`): methods
+        are named in upper case whatever their spelling."""
+        node = _unwrap(node) or node
+        callee = (
+            node.child_by_field_id(self.fields.function) if node.type == "call_expression" else None
+        )
+        if (
+            callee is not None
+            and callee.type == "member_expression"
+            and self._text(callee.child_by_field_id(self.fields.property)) in _CASES
+            and not self._arguments(node)
+        ):
+            return callee.child_by_field_id(self.fields.object) or node
+        return node
+
+    def _cased(self, node: _Node) -> Lit | LoopKey | None:
+        """`'Get'.toLowerCase()`, `T[k].toUpperCase()` of a string the file spells (a method
+        from a table, `app[verb.toLowerCase()](…)`): that string in that case; of an imported
+        table's key or item (`LoopKey`), that value with the case the linker gives it."""
+        callee = node.child_by_field_id(self.fields.function)
+        if callee is None or callee.type != "member_expression" or self._arguments(node):
+            return None
+        case = self._text(callee.child_by_field_id(self.fields.property))
+        change = _CASES.get(case)
+        inner = self._expr(callee.child_by_field_id(self.fields.object)) if change else None
+        if isinstance(inner, LoopKey):  # of an imported table's item: the linker changes it
+            return replace(inner, case="lower" if case == "toLowerCase" else "upper")
+        return Lit(change(inner.value)) if change and isinstance(inner, Lit) else None
 
     def _wrapped(self, node: _Node) -> Call | None:
         """`asyncHandler(auth.jwt)`: a call whose arguments name functions, kept whole so a
@@ -1777,8 +1959,8 @@ class _Reader:
         an argument is one of `needed` (any call when empty); whether one was recorded."""
         arguments = self._arguments(call)
         looped = (
-            (self.arrays or b"[" in self.source)
-            and any(self._unbound_name(a) for a in arguments)
+            self._tables()
+            and any(self._unbound_name(a) or a.type == "identifier" for a in arguments)
             and _in_callback_or_loop(call)
         )
         envs = self._loop_envs(call) if looped else None
@@ -2230,6 +2412,8 @@ def _star_export(node: _Node) -> bool:
 
 
 def _member(value: Expr, key: str) -> Expr | None:
+    if isinstance(value, LoopKey):  # `const { path } = r`, `r` an item of an imported table
+        return replace(value, members=(*value.members, key)) if value.table is not None else None
     if isinstance(value, ImportRef) and value.attr == "default":
         return ImportRef(value.module, key, value.origin)
     if isinstance(value, Sym):
@@ -2237,6 +2421,17 @@ def _member(value: Expr, key: str) -> Expr | None:
     if isinstance(value, Call) and isinstance(value.callee, Sym):
         return Sym((*value.callee.path, CALL, key))
     return None
+
+
+def _named_value(node: _Node) -> bool:
+    """Whether `node` is a value being named (declared, assigned, exported), not an argument:
+    where a list assembled from tables is read as one (`_spread_table`, `_joined_table`)."""
+    parent = node.parent
+    while parent is not None and parent.type in _TRANSPARENT:
+        parent = parent.parent
+    return parent is not None and parent.type in {
+        "variable_declarator", "assignment_expression", "export_statement",
+    }  # fmt: skip
 
 
 def _path_list(node: _Node) -> list[_Node]:

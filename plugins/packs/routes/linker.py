@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -59,6 +59,7 @@ from .model import (
     Keyed,
     Lit,
     LoadDecl,
+    LoopKey,
     Member,
     ModuleFacts,
     MountDecl,
@@ -778,7 +779,8 @@ class _RouteResolver:
         for declared in facts.routes:
             routes = [declared] if not facts.stores else self._unstored(path, facts, declared)
             for route in routes:
-                self._attach_route(path, route)
+                for unkeyed in self._unkeyed_route(path, route):
+                    self._attach_route(path, unkeyed)
         for mount in facts.mounts:
             site = _param_site(mount.child) or _param_site(mount.prefix)
             if site is not None:
@@ -841,17 +843,19 @@ class _RouteResolver:
         path is not known (an `UNRESOLVED_ROUTE` here, never silence)."""
         table = self.evaluate(path, route.path)
         if isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
-            entries = [item for item in table.value.items if isinstance(item, RouteDecl)]
-            for entry in entries:
-                here = table.file == path
+            entries = self._records(table.file, table.value) or [
+                (table.file, item) for item in table.value.items if isinstance(item, RouteDecl)
+            ]  # a table spreading lists the scanned files do not show: its own entries
+            for file, entry in entries:
+                here = file == path
                 self._attach_route(
                     path,
                     replace(
                         entry,
                         owner=route.owner,
-                        path=entry.path if here else Bound(table.file, entry.path),
+                        path=entry.path if here else Bound(file, entry.path),
                         endpoint=None,
-                        called_at=(table.file, entry.line),
+                        called_at=(file, entry.line),
                         via=(path, route.line),
                     ),
                 )
@@ -978,6 +982,121 @@ class _RouteResolver:
                 )
             )
         return found or [(path, methods)]
+
+    def _unkeyed_route(self, path: str, route: RouteDecl) -> list[RouteDecl]:
+        """`route` once per key of the imported object a loop around it iterates (`LoopKey` in
+        its path or methods: `for (const k in TABLE) app[TABLE[k].verb](TABLE[k].path, h)`)."""
+        exprs = (route.path, *route.method_exprs)
+        if not any(_keyed_in(e) for e in exprs):
+            return [route]
+        return [
+            replace(route, path=path_, method_exprs=methods)
+            for path_, *listed in self._per_key(path, exprs)
+            for methods in (tuple(listed),)
+        ]
+
+    def _unkeyed_call(self, path: str, call: Invocation) -> list[Invocation]:
+        """`call` once per key of the imported object a loop around it iterates (`LoopKey` among
+        its arguments: `Object.entries(AREAS).forEach(([k, a]) => wire(app, a.root, k))`)."""
+        if not any(a is not None and _keyed_in(a) for a in call.args):
+            return [call]
+        present = [a for a in call.args if a is not None]
+        calls = []
+        for values in self._per_key(path, tuple(present)):
+            filled = iter(values)
+            args = tuple(None if a is None else next(filled) for a in call.args)
+            calls.append(replace(call, args=args))
+        return calls
+
+    def _per_key(self, path: str, exprs: tuple[Expr, ...]) -> list[tuple[Expr, ...]]:
+        """`exprs` with every `LoopKey` of one object replaced, once per key of that object as the
+        linker finds it (an object literal exported by a scanned file, `module.exports = {...}`
+        or `export const T = {...}`), by the key or by the value looked up with it (written in
+        the table's file, `Bound`); a second object, an object not found or one of more keys
+        than `_MAX_KEYS` leaves each `LoopKey` not known (`Opaque`): a finding at the route."""
+        sources = {k.source for e in exprs for k in _keyed_parts(e)}
+        keys = self._object_keys(path, next(iter(sources))) if len(sources) == 1 else None
+        if keys is None:
+            return [tuple(_keyed_filled(e, _not_known) for e in exprs)]
+        self.budget -= len(keys)
+        found: list[tuple[Expr, ...]] = []
+        for key in keys:
+
+            def value(keyed: LoopKey, key: str = key) -> Expr:
+                return self._keyed_value(path, keyed, key)
+
+            found.append(tuple(_keyed_filled(e, value) for e in exprs))
+        return found
+
+    def _object_keys(self, path: str, source: Expr) -> list[str] | None:
+        """An object's keys; a list of route records' indexes (`module.exports = [{ method,
+        path, handler }, …]`, which a loop over it iterates item by item)."""
+        table = self.evaluate(path, source)
+        keys: list[str] | None = None
+        if isinstance(table, _Scoped) and isinstance(table.value, Namespace):
+            keys = [name for name, _ in table.value.fields]
+        elif isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
+            records = self._records(table.file, table.value)
+            keys = [str(index) for index in range(len(records))] if records is not None else None
+        return keys if keys is not None and len(keys) <= _MAX_KEYS else None
+
+    def _records(
+        self, file: str, table: StarletteRoutes, depth: int = 0
+    ) -> list[tuple[str, RouteDecl]] | None:
+        """A list of route records with the lists it spreads or joins flattened in (`[...a,
+        ...b]`, `[].concat(a, b)`), each with the file it is written in; None when a part is
+        no list of route records the scanned files show."""
+        found: list[tuple[str, RouteDecl]] = []
+        for item in table.items:
+            if isinstance(item, RouteDecl):
+                found.append((file, item))
+                continue
+            if isinstance(item, MountDecl):
+                return None
+            part = self.evaluate(file, item) if depth < _MAX_DEPTH else None
+            if not (isinstance(part, _Scoped) and isinstance(part.value, StarletteRoutes)):
+                return None
+            inner = self._records(part.file, part.value, depth + 1)
+            if inner is None:
+                return None
+            found += inner
+            if len(found) > _MAX_KEYS:
+                return None
+        return found
+
+    def _keyed_value(self, path: str, keyed: LoopKey, key: str) -> Expr:
+        """The key, or `table[key]` and its `members` (written in the table's file), in the
+        case `keyed.case` asks for."""
+        value = self._keyed_as_written(path, keyed, key)
+        if not keyed.case or isinstance(value, Opaque):
+            return value
+        change = str.lower if keyed.case == "lower" else str.upper
+        if isinstance(value, Items):
+            strings = [self._string(path, v) for v in value.values]
+            return Items(tuple(Lit(change(s)) for s in strings if s is not None))
+        found = self._string(path, value)
+        return Lit(change(found)) if found is not None else Opaque()
+
+    def _keyed_as_written(self, path: str, keyed: LoopKey, key: str) -> Expr:
+        if keyed.table is None:
+            return Lit(key)
+        entity = self.evaluate(path, keyed.table)
+        names = (key, *keyed.members)
+        for place, name in enumerate(names):
+            if isinstance(entity, _Scoped) and isinstance(entity.value, StarletteRoutes):
+                records = self._records(entity.file, entity.value) or []
+                index = int(name) if name.isdigit() else len(records)
+                if index >= len(records):
+                    return Opaque()
+                return _record_member(*records[index], names[place + 1 :])
+            if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
+                return Opaque()
+            value = dict(entity.value.fields).get(name)
+            if value is None:
+                return Opaque()
+            found, file = value, entity.file
+            entity = self.evaluate(file, value)
+        return Bound(file, found)
 
     def _attach_mount_called(self, path: str, mount: MountDecl, site: str) -> None:
         """A mount in the function at `site` whose child or prefix is a parameter
@@ -1357,10 +1476,11 @@ class _RouteResolver:
             self.calls = {}
             number = 0
             for file, facts in self.modules.items():
-                for call in facts.invocations:
-                    spelled = self._imported_name(file, facts, call.callee)
-                    self.pending.setdefault(spelled, []).append((number, file, call))
-                    number += 1
+                for written in facts.invocations:
+                    spelled = self._imported_name(file, facts, written.callee)
+                    for call in self._unkeyed_call(file, written):
+                        self.pending.setdefault(spelled, []).append((number, file, call))
+                        number += 1
         self._index_calls()
         return [(file, call) for _, file, call in self.calls.get((path, site), [])]
 
@@ -1567,8 +1687,10 @@ class _RouteResolver:
                 methods, methods_unknown = starred, False
         if route.method_exprs:
             verbs: list[str] = []
+            aliases = _VERB_ALIASES.get(node.decl.framework, {})
             for expr in route.method_exprs:
-                some = self._strings(path, expr)
+                some = self._strings(path, expr)  # koa-router's `del` is its record's DELETE
+                some = [aliases.get(v.lower(), v) for v in some] if some is not None else None
                 if some is None or any(v.lower() not in _VERBS for v in some):
                     methods_unknown = True
                     break
@@ -1909,7 +2031,7 @@ class _RouteResolver:
             return _Judged(REQUIRED)
         if isinstance(expr, NoGuard):
             return _Judged(NONE)
-        if isinstance(expr, Opaque | Each | Stored):
+        if isinstance(expr, Opaque | Each | Stored | LoopKey):
             return None
         if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
             value = self.nest.config(expr.key)
@@ -2108,6 +2230,44 @@ def _last(value: ImportRef | Sym) -> str | None:
     return value.path[-1] if value.path else None
 
 
+def _keyed_parts(expr: Expr) -> list[LoopKey]:
+    """The `LoopKey` values `expr` holds, itself or as parts of a concatenation."""
+    if isinstance(expr, LoopKey):
+        return [expr]
+    if isinstance(expr, Concat):
+        return [k for part in expr.parts for k in _keyed_parts(part)]
+    return []
+
+
+def _record_member(file: str, record: RouteDecl, members: tuple[str, ...]) -> Expr:
+    """`record.member` of a route record as the reader keeps it (a `RouteDecl` written in
+    `file`): its path under a path key, its methods under a method key; the record itself or
+    any other member is not kept (`Opaque`)."""
+    if len(members) != 1:
+        return Opaque()
+    if members[0] in _PATH_KEYS:
+        return Bound(file, record.path)
+    if members[0] in _METHOD_KEYS and record.methods and not record.methods_unknown:
+        return Items(tuple(Lit(m) for m in record.methods))
+    return Opaque()
+
+
+def _not_known(_keyed: LoopKey) -> Expr:
+    return Opaque()
+
+
+def _keyed_in(expr: Expr) -> bool:
+    return bool(_keyed_parts(expr))
+
+
+def _keyed_filled(expr: Expr, value: Callable[[LoopKey], Expr]) -> Expr:
+    if isinstance(expr, LoopKey):
+        return value(expr)
+    if isinstance(expr, Concat) and _keyed_in(expr):
+        return Concat(tuple(_keyed_filled(part, value) for part in expr.parts))
+    return expr
+
+
 def describe(expr: Expr | None) -> str:
     """An expression as a finding's detail shows it: `settings.API_V1_STR`, `get_prefix()`."""
     if isinstance(expr, Lit):
@@ -2132,6 +2292,13 @@ def describe(expr: Expr | None) -> str:
         return describe(expr.value)
     if isinstance(expr, Keyed):
         return f"{describe(expr.base)}.get({describe(expr.key)})"
+    if isinstance(expr, LoopKey):  # a loop's key or item of an imported table
+        item = (
+            f"{describe(expr.table)}[…]"
+            if expr.table is not None
+            else f"a key of {describe(expr.source)}"
+        )
+        return ".".join((item, *expr.members))
     return "a computed value"
 
 
@@ -2296,7 +2463,9 @@ _METHOD_KEYS = ("method", "methods", "verb")
 _Chain = tuple[tuple[str, Invocation], ...]
 _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 _VERBS = {*HTTP_METHODS, "all"}
+_VERB_ALIASES = {key: dict(f.verbs) for key, f in BY_KEY.items() if f.verbs}  # `del` -> DELETE
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
+_MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
 
 
 def _param_site(expr: Expr | None) -> str | None:

@@ -348,6 +348,20 @@ class ComposeDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class LoopKey:
+    """A variable of a JavaScript loop over the keys of an object the file does not spell
+    (`for (const k in TABLE)`, `Object.entries(TABLE)` with `TABLE` imported): per key of
+    `source`, the key itself when `table` is None, else `table[key]` and then its `members`
+    (`TABLE[k].path`, `PREFIXES[k].root`). The linker unrolls it, once per key of the object
+    `source` stands for (`Linker._unkeyed`); a source it cannot list leaves it not known."""
+
+    source: Expr
+    table: Expr | None = None
+    members: tuple[str, ...] = ()
+    case: str = ""  # "lower" or "upper": the value's `.toLowerCase()`/`.toUpperCase()`
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -380,6 +394,7 @@ Expr = (
     | Schema
     | Member
     | Trimmed
+    | LoopKey
     | Keyed
 )
 

@@ -19,7 +19,7 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   of a record's package, which makes the file a `SEED` (`scan.Admission`); so does a route
   call on a bare name the linker reads as an app parameter (`app.get('/x', h)`). The rest are
   `GATED`, admitted only where a `SEED` is: a record's seed word (`express`, `Router`, `koa`); a
-  computed registration `x[verb](...)` needs `](`; a
+  computed registration `x[verb](...)` needs `](` (or `].call`: `x[verb].call(x, ...)`); a
   route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`, a
   record's own calls: koa-router's `del`, `prefix`, Fastify's `route`, `register`, `addHook`):
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
@@ -111,6 +111,7 @@ _RECORD_CALLS = {
     *(f.route_call for f in JAVASCRIPT if f.route_call),  # Fastify's `route({ url })`
     *(f.register_call for f in JAVASCRIPT if f.register_call),
     *(f.hook_call for f in JAVASCRIPT if f.hook_call),
+    *(f.methods_call for f in JAVASCRIPT if f.methods_call),  # koa-router's `register`
 }
 # a route or `use` call's property: the word, then a `.` before it is checked (`\b` or a
 # lookbehind first would make `re` try every position)
@@ -260,7 +261,7 @@ def _admits_script(path: str, data: bytes) -> Admission:
     if nextjs.config_file(path, data):  # `basePath`: every Next.js route's prefix
         return Admission.YES
     verdict = Admission.GATED if any(name in data for name in _JS_NAMES) else Admission.NO
-    if b"](" in data or b"] (" in data:  # `app[verb](path, h)`: a computed call
+    if b"](" in data or b"] (" in data or b"].call" in data:  # `app[verb](path, h)`
         for match in _COMPUTED_CALL.finditer(data):
             if _receiver(data, match.start()) in _APP_PARAMS and _ARGUMENT.match(
                 data, match.end() - 1

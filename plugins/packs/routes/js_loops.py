@@ -1,0 +1,484 @@
+"""Loops over tables written in the file, unrolled for the JavaScript reader (`js_facts`).
+
+Real code registers routes from tables: `for (const ctrl in CONFIG)`, `Object.entries(MAP)
+.forEach(([path, h]) => …)`, `Object.keys(T).forEach(k => wire(router, PREFIX[k].base, …))`,
+`for (const r of TABLE[area])`, nested, with locals in the loop body (`const full = PREFIX[k]
+.base + r.path`). A call inside such loops is read once per iteration, each loop variable bound
+to a literal: a key (`Lit`), an item or value node of the table, or a `[key, value]` pair; a
+local of a loop body is bound to its initialiser (`Local`), read again in each iteration.
+
+What is followed is what the file itself spells: object and array literals bound at the top
+level (`objects`, `arrays`) or as locals of enclosing blocks, their spreads (`{...A, ...B}`,
+`[...A, ...B]`) and member or subscript lookups into them (`T[k].field`). A loop over a table
+the file does not spell (imported, computed) is not unrolled: its variables stay names the
+linker cannot bind, so the call is a finding where it is written, never silence. The unrolling
+is bounded per call (`MAX_ITERATIONS`) and per file (`FILE_BUDGET`): past either, the call is
+read once, unbound, and reported the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import tree_sitter
+
+from .model import Expr, ImportRef, Lit, Sym
+
+if TYPE_CHECKING:
+    from .js_facts import _Reader
+
+_Node = tree_sitter.Node
+
+MAX_ITERATIONS = 1024  # iterations of the loops around one call, all levels together
+FILE_BUDGET = 16384  # iterations unrolled in one file, every call together
+_MAX_DEPTH = 12  # names followed to a table (`A` → `B[k]` → `C.x` …): a cycle ends here
+_LOOPED = frozenset({"forEach", "map"})  # `table.forEach(cb)`: `cb` runs once per item
+_OBJECT_VIEWS = frozenset({"keys", "values", "entries"})  # `Object.keys(T)`…
+_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function"})
+_TRANSPARENT = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression",
+                          "non_null_expression"})  # fmt: skip
+_DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
+_TABLES = frozenset({"object", "array"})
+# What `resolve` gives as itself: literals whose value no loop variable changes (an inline
+# table's items are read as written, outside the loop, as a top-level table's are)
+_LITERALS = frozenset({"object", "array", "string", "number"})
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """One `[key, value]` of `Object.entries(T)`."""
+
+    key: Lit
+    value: _Node
+
+
+@dataclass(frozen=True, slots=True)
+class Local:
+    """A local of a loop body (`const full = PREFIX[k].base + r.path`; `field` for one name of
+    `const { base } = PREFIX[k]`): its initialiser, read with the iteration's variables."""
+
+    node: _Node
+    field: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Deferred:
+    """A loop variable over the keys (or, `value`, the values) of an object the file does not
+    spell but names (`source`: an import, a member of one): read as a `LoopKey`, which the
+    linker unrolls once it knows the object."""
+
+    source: Expr
+    value: bool = False
+    members: tuple[str, ...] = ()  # `{ path, method }` destructured from each item
+
+
+Bind = _Node | Lit | Pair | Local | Deferred
+Env = dict[str, Bind]
+
+
+def unwrap(node: _Node | None) -> _Node | None:
+    while node is not None and node.type in _TRANSPARENT and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def is_loop(reader: _Reader, scope: _Node) -> bool:
+    """A `for...in`/`for...of` statement, or a callback run once per item (`T.forEach(cb)`)."""
+    if scope.type == "for_in_statement":
+        return True
+    return scope.type in _FUNCTION_VALUES and _looped_call(reader, scope) is not None
+
+
+def _looped_call(reader: _Reader, function: _Node) -> _Node | None:
+    """`T` of `T.forEach(function)` (or `.map`), None when `function` is not such a callback."""
+    args = function.parent
+    call = args.parent if args is not None and args.type == "arguments" else None
+    callee = call.child_by_field_id(reader.fields.function) if call is not None else None
+    if (
+        callee is None
+        or callee.type != "member_expression"
+        or reader._text(callee.child_by_field_id(reader.fields.property)) not in _LOOPED
+    ):
+        return None
+    return callee.child_by_field_id(reader.fields.object)
+
+
+def loop_envs(reader: _Reader, node: _Node) -> list[Env] | None:
+    """The loop variables (and loop-body locals) of each iteration of the table loops around
+    `node`, outermost first so an inner loop may iterate what an outer one binds (`for (const k
+    in T) T[k].forEach(r => …)`); None when no loop around it iterates a table the file spells,
+    or when one of them cannot be bound item by item, or past the budget."""
+    loops: list[_Node] = []
+    blocks: list[tuple[int, _Node, _Node]] = []  # (loops inside it, block, statement in it)
+    child, scope = node, node.parent
+    while scope is not None:
+        if is_loop(reader, scope):
+            loops.append(scope)
+        elif scope.type in {"statement_block", "program"}:
+            blocks.append((len(loops), scope, child))
+        child, scope = scope, scope.parent
+    if not loops:
+        return None
+    envs: list[Env] = [{}]
+    unrolled = deferred = False
+    for level in range(len(loops), -1, -1):
+        if level < len(loops):
+            grown: list[Env] = []
+            for env in envs:
+                reader._env = env
+                items, target = _items(reader, loops[level])
+                if items is None or target is None:
+                    later = None if deferred else _deferred(reader, loops[level])
+                    # an imported table: its keys left to the linker (one such loop a call);
+                    # anything else is not a table: its variables left bound to nothing
+                    grown.append({**env, **later} if later else env)
+                    unrolled = unrolled or bool(later)
+                    continue
+                unrolled = True
+                for item in items:
+                    bound = bind_item(reader, target, item)
+                    if bound is None:
+                        reader._env = {}
+                        return None
+                    grown.append({**env, **bound})
+                if len(grown) > MAX_ITERATIONS:
+                    reader._env = {}
+                    return None
+            deferred = deferred or any(isinstance(v, Deferred) for e in grown for v in e.values())
+            envs = grown
+        locals_ = {
+            name: value
+            for depth, block, statement in blocks
+            if depth == level
+            for name, value in _locals(reader, block, statement, tables_only=level == len(loops))
+        }
+        if locals_:
+            envs = [{**env, **locals_} for env in envs]
+    reader._env = {}
+    if not unrolled:
+        return None
+    reader.loop_budget -= len(envs)
+    return envs if reader.loop_budget >= 0 else None
+
+
+def _locals(
+    reader: _Reader, block: _Node, statement: _Node, *, tables_only: bool
+) -> list[tuple[str, Local]]:
+    """The locals `block` declares before `statement` (the one the call is in): every one in a
+    loop's body, only tables (object and array literals) in a block outside every loop."""
+    found: list[tuple[str, Local]] = []
+    for declaration in block.named_children:
+        if declaration.start_byte >= statement.start_byte:
+            break
+        if declaration.type not in _DECLARATIONS:
+            continue
+        for declarator in declaration.named_children:
+            if declarator.type != "variable_declarator":
+                continue
+            target = declarator.child_by_field_id(reader.fields.name)
+            value = unwrap(declarator.child_by_field_id(reader.fields.value))
+            if target is None or value is None or (tables_only and value.type not in _TABLES):
+                continue
+            if target.type == "identifier":
+                found.append((reader._text(target), Local(value)))
+            elif target.type == "object_pattern" and not tables_only:
+                for prop in target.named_children:
+                    if prop.type == "shorthand_property_identifier_pattern":
+                        name = reader._text(prop)
+                        found.append((name, Local(value, name)))
+    return found
+
+
+def _items(reader: _Reader, scope: _Node) -> tuple[list[Bind] | None, _Node | None]:
+    """What the loop `scope` iterates, item by item, and the pattern each item is bound to."""
+    if scope.type == "for_in_statement":
+        right = scope.child_by_field_id(reader.fields.right)
+        left = scope.child_by_field_id(reader.fields.left)
+        if any(c.type == "of" for c in scope.children):
+            return iterated(reader, right), left
+        table = resolve(reader, right)  # `for (const k in T)`: T's keys
+        entries = object_entries(reader, table) if table is not None else None
+        return ([Lit(key) for key in entries] if entries is not None else None), left
+    source = _looped_call(reader, scope)
+    return iterated(reader, source), reader._first_parameter(scope)
+
+
+def _deferred(reader: _Reader, scope: _Node) -> Env | None:
+    """The variables of a loop over the keys, values or entries of an object, or the items
+    of a list, named but not spelled here (`for (const k in TABLE)`, `Object.entries(TABLE)
+    .forEach(([k, v]) => …)`, `ROUTES.forEach(({ method, path }) => …)` with `TABLE`,
+    `ROUTES` imported): each a `Deferred` of it; None for any other loop."""
+    if scope.type == "for_in_statement":
+        target = scope.child_by_field_id(reader.fields.left)
+        source = unwrap(scope.child_by_field_id(reader.fields.right))
+        if not any(c.type == "of" for c in scope.children):
+            named = _named_object(reader, source)
+            if named is None or target is None or target.type != "identifier":
+                return None
+            return {reader._text(target): Deferred(named)}
+    else:
+        target = reader._first_parameter(scope)
+        source = unwrap(_looped_call(reader, scope))
+    if source is None or target is None:
+        return None
+    if source.type != "call_expression":  # `for (const r of ROUTES)`: each item of a list
+        named = _named_object(reader, source)
+        if named is None:
+            return None
+        if target.type == "identifier":
+            return {reader._text(target): Deferred(named, value=True)}
+        if target.type != "object_pattern" or any(
+            c.type != "shorthand_property_identifier_pattern" for c in target.named_children
+        ):
+            return None
+        return {
+            reader._text(c): Deferred(named, value=True, members=(reader._text(c),))
+            for c in target.named_children
+        }
+    callee = source.child_by_field_id(reader.fields.function)
+    args = reader._arguments(source)
+    if (
+        callee is None
+        or callee.type != "member_expression"
+        or reader._text(callee.child_by_field_id(reader.fields.object)) != "Object"
+        or len(args) != 1
+    ):
+        return None
+    view = reader._text(callee.child_by_field_id(reader.fields.property))
+    named = _named_object(reader, args[0])
+    if named is None or view not in _OBJECT_VIEWS:
+        return None
+    if target.type == "identifier" and view != "entries":
+        return {reader._text(target): Deferred(named, value=view == "values")}
+    names = [c for c in target.named_children if c.type != "comment"]
+    if view != "entries" or target.type != "array_pattern" or not 1 <= len(names) <= 2:
+        return None
+    if any(n.type != "identifier" for n in names):
+        return None
+    return {reader._text(n): Deferred(named, value=i == 1) for i, n in enumerate(names)}
+
+
+def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
+    """What a loop's object is, when it is a name the linker may find an object at (an
+    import, a member of one); None for anything else (a call, a local not followed)."""
+    node = unwrap(node)
+    if node is None or node.type not in {"identifier", "member_expression"}:
+        return None
+    named = reader._expr(node)
+    if isinstance(named, ImportRef):
+        return named
+    if isinstance(named, Sym) and isinstance(reader.bindings.get(named.path[0]), ImportRef):
+        return named
+    return None
+
+
+def iterated(reader: _Reader, node: _Node | None) -> list[Bind] | None:
+    """The items of an iterable the file spells: an array (spreads of arrays flattened), a
+    `new Map([...])`/`new Set([...])`, or `Object.keys/values/entries(T)` of an object."""
+    node = unwrap(node)
+    if node is None:
+        return None
+    if node.type == "call_expression":
+        callee = node.child_by_field_id(reader.fields.function)
+        args = reader._arguments(node)
+        if (
+            callee is not None
+            and callee.type == "member_expression"
+            and reader._text(callee.child_by_field_id(reader.fields.object)) == "Object"
+            and len(args) == 1
+        ):
+            view = reader._text(callee.child_by_field_id(reader.fields.property))
+            table = resolve(reader, args[0]) if view in _OBJECT_VIEWS else None
+            entries = object_entries(reader, table) if table is not None else None
+            if entries is None:
+                return None
+            if view == "keys":
+                return [Lit(key) for key in entries]
+            if view == "values":
+                return list(entries.values())
+            return [Pair(Lit(key), value) for key, value in entries.items()]
+        return None
+    table = resolve(reader, node)
+    items = array_items(reader, table) if table is not None else None
+    return list(items) if items is not None else None
+
+
+def bind_item(reader: _Reader, target: _Node, item: Bind) -> Env | None:
+    """`r` → the item; `{ path, route }` → the item's fields of those names; `[url, file]` →
+    the item's elements at those places (a Map's pairs, `Object.entries`' `[key, value]`)."""
+    if target.type in {"lexical_declaration", "variable_declaration"}:  # `var k` in a for-in
+        declarator = next((c for c in target.named_children), None)
+        name = declarator.child_by_field_id(reader.fields.name) if declarator else None
+        return bind_item(reader, name, item) if name is not None else None
+    if target.type == "identifier":
+        return {reader._text(target): item}
+    if isinstance(item, Lit | Local | Deferred):
+        return None
+    names = [c for c in target.named_children if c.type != "comment"]
+    if target.type == "array_pattern":
+        if any(n.type != "identifier" for n in names):
+            return None
+        if isinstance(item, Pair):
+            values: list[Bind] = [item.key, item.value]
+        else:
+            array = resolve(reader, item, outside=True)
+            listed = array_items(reader, array) if array is not None else None
+            if listed is None or array is None or array.type != "array":
+                return None
+            values = list(listed)
+        if len(values) < len(names):
+            return None
+        return {reader._text(n): v for n, v in zip(names, values, strict=False)}
+    if target.type != "object_pattern" or isinstance(item, Pair):
+        return None
+    table = resolve(reader, item, outside=True)
+    entries = object_entries(reader, table) if table is not None else None
+    if entries is None:
+        return None
+    bound: Env = {}
+    for prop in names:
+        if prop.type != "shorthand_property_identifier_pattern":
+            return None
+        field = reader._text(prop)
+        if field not in entries:
+            return None
+        bound[field] = entries[field]
+    return bound
+
+
+def object_entries(reader: _Reader, table: _Node, depth: int = 0) -> dict[str, _Node] | None:
+    """An object literal's keys and value nodes in the order JavaScript gives them, spreads of
+    objects the file spells merged in (a later key replaces an earlier one's value); None when a
+    key is computed or a spread is not visible."""
+    if table.type != "object" or depth > _MAX_DEPTH:
+        return None
+    entries: dict[str, _Node] = {}
+    for prop in table.named_children:
+        kind = prop.type
+        if kind == "pair":
+            key = prop.child_by_field_id(reader.fields.key)
+            value = prop.child_by_field_id(reader.fields.value)
+            name = _key_name(reader, key)
+            if name is None or value is None:
+                return None
+            entries[name] = value
+        elif kind == "shorthand_property_identifier":
+            entries[reader._text(prop)] = prop
+        elif kind == "method_definition":
+            name = _key_name(reader, prop.child_by_field_id(reader.fields.name))
+            if name is None:
+                return None
+            entries[name] = prop
+        elif kind == "spread_element":
+            inner = resolve(reader, prop.named_children[0] if prop.named_children else None,
+                            outside=True, depth=depth + 1)  # fmt: skip
+            spread = object_entries(reader, inner, depth + 1) if inner is not None else None
+            if spread is None:
+                return None
+            entries.update(spread)
+        elif kind != "comment":
+            return None
+    return entries
+
+
+def array_items(reader: _Reader, table: _Node, depth: int = 0) -> list[_Node] | None:
+    """An array literal's items (a `new Map/Set([...])`'s array), spreads of arrays the file
+    spells flattened in; None for anything else."""
+    table = reader._collection(table) or table
+    if table.type != "array" or depth > _MAX_DEPTH:
+        return None
+    items: list[_Node] = []
+    for item in table.named_children:
+        if item.type == "comment":
+            continue
+        if item.type == "spread_element":
+            inner = resolve(reader, item.named_children[0] if item.named_children else None,
+                            outside=True, depth=depth + 1)  # fmt: skip
+            spread = array_items(reader, inner, depth + 1) if inner is not None else None
+            if spread is None:
+                return None
+            items += spread
+        else:
+            items.append(item)
+    return items
+
+
+def _key_name(reader: _Reader, key: _Node | None) -> str | None:
+    if key is None:
+        return None
+    if key.type in {"property_identifier", "number", "private_property_identifier"}:
+        return reader._text(key)
+    if key.type == "string":
+        return reader._string(key)
+    return None  # `[computed]`
+
+
+def key_of(reader: _Reader, index: _Node | None) -> str | None:
+    """The key a subscript names, under the current iteration: `T['x']`, `T[0]`, `T[k]`."""
+    index = unwrap(index)
+    if index is None:
+        return None
+    if index.type == "number":
+        return reader._text(index)
+    value = reader._expr(index)
+    return value.value if isinstance(value, Lit) else None
+
+
+def resolve(
+    reader: _Reader, node: _Node | None, *, outside: bool = False, depth: int = 0
+) -> _Node | None:
+    """The node `node` stands for, to be read outside the loop: a literal (a table: object,
+    array, `new Map([...])`; a string, a number) or a value written in a table, following loop
+    variables, loop-body locals, top-level tables and member or subscript lookups into them;
+    None when the file does not spell it (a local's initialiser is read in the loop instead).
+    `outside`: `node` is written in a table, where the loop's variables are not in scope."""
+    if outside and reader._env:
+        env, reader._env = reader._env, {}
+        try:
+            return resolve(reader, node, depth=depth)
+        finally:
+            reader._env = env
+    node = unwrap(node)
+    if node is None or depth > _MAX_DEPTH:
+        return None
+    kind = node.type
+    if kind in {"identifier", "shorthand_property_identifier"}:
+        name = reader._text(node)
+        bound = reader._env.get(name)
+        if bound is None:
+            return reader.objects.get(name) or reader.arrays.get(name)
+        if isinstance(bound, Local):
+            value = resolve(reader, bound.node, depth=depth + 1)
+            if value is None or not bound.field:
+                return value
+            return member_node(reader, value, bound.field, depth)
+        if isinstance(bound, Lit | Pair | Deferred):
+            return None
+        return resolve(reader, bound, outside=True, depth=depth + 1) or bound
+    if kind in {"member_expression", "subscript_expression"}:
+        base = resolve(reader, node.child_by_field_id(reader.fields.object), depth=depth + 1)
+        if base is None:
+            return None
+        if kind == "member_expression":
+            key: str | None = reader._text(node.child_by_field_id(reader.fields.property))
+        else:
+            key = key_of(reader, node.child_by_field_id(reader.fields.index))
+        return member_node(reader, base, key, depth) if key is not None else None
+    if kind == "new_expression":
+        return reader._collection(node)
+    return node if kind in _LITERALS else None
+
+
+def member_node(reader: _Reader, table: _Node, key: str | None, depth: int = 0) -> _Node | None:
+    """`table[key]`, followed to the literal it is when the file spells one (else its node)."""
+    value: _Node | None = None
+    if table.type == "object":
+        entries = object_entries(reader, table, depth + 1)
+        value = entries.get(key) if entries is not None and key is not None else None
+    elif key is not None and key.isdigit():
+        items = array_items(reader, table, depth + 1)
+        value = items[int(key)] if items is not None and int(key) < len(items) else None
+    if value is None:
+        return None
+    return resolve(reader, value, outside=True, depth=depth + 1) or value
