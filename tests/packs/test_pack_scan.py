@@ -199,13 +199,15 @@ def test_repeated_discover_reparses_only_the_changed_file(
 
     monkeypatch.setattr(scan, "open_file_in_root", recording_open)
     assert scanner.discover(["."]) == first and opened == []  # a memo hit opens nothing
-    assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (6, 6)
+    # nothing changed: the last document, not even a file looked up (`packs.repeat`)
+    assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (6, 0)
+    assert scanner.documents.hits == 1
     assert links == [5]  # nothing changed: the last link's result is reused
     assert len(_names(scanner.discover(["m1.py", "m2.py"]))) == 2 and links == [5, 2]
     _write(in_repo, "m3.py", "def renamed(): pass\n\n\ndef added(): pass\n")
     third = scanner.discover(["."])
     assert opened == ["m3.py"]
-    assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (7, 13)
+    assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (7, 7)
     assert links == [5, 2, 5]
     assert [n for p, n in _names(third) if p == "m3.py"] == ["renamed", "added"]
     assert third["unresolved"][0]["path"] == "bad.py"
