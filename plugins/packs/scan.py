@@ -59,7 +59,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from gpp.plugin import FileMemo, Missing, repo_files, request_budget_ms
 
@@ -195,17 +195,19 @@ class DocumentPieces:
 @dataclass(frozen=True)
 class _Listed:
     """What a walk decided about one directory's entries (`Scanner._walk`): the files the
-    pack takes, the subdirectories it enters, what it reports as skipped, in walk order."""
+    pack takes (their names, and their paths from the root), the subdirectories it enters,
+    what it reports as skipped, in walk order."""
 
     files: tuple[str, ...]
+    paths: tuple[str, ...]
     subdirectories: tuple[str, ...]
     skipped: tuple[Unresolved, ...]
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """A file to read: where it lies inside the root, and its stat when it was found (the
-    memo's key; the open that follows re-checks every component)."""
+    memo's key; the open that follows re-checks every component). A tuple: a walk makes one
+    per file, a repeat too."""
 
     target: str
     stat: os.stat_result
@@ -690,9 +692,10 @@ class Scanner(Generic[F]):
         def visit(fd: int, here: str, entries: list[os.DirEntry[str]]) -> list[str]:
             prefix = "" if here == "." else f"{here}/"
             if any(e.name == VIRTUALENV_MARKER for e in entries):
-                self.listings.remember(here, _Listed((), (), ()))
+                self.listings.remember(here, _Listed((), (), (), ()))
                 return []
             taken: list[str] = []
+            paths: list[str] = []
             subdirectories: list[str] = []
             said: list[Unresolved] = []
             for entry in entries:
@@ -720,9 +723,12 @@ class Scanner(Generic[F]):
                     detail = f"{GENERATED} (a minified bundle)"
                     said.append(Unresolved(prefix + name, "unsupported", detail))
                 else:
-                    files[prefix + name] = Found(prefix + name, entry.stat(follow_symlinks=False))
+                    path = prefix + name
+                    files[path] = Found(path, entry.stat(follow_symlinks=False))
                     taken.append(name)
-            self.listings.remember(here, _Listed(tuple(taken), tuple(subdirectories), tuple(said)))
+                    paths.append(path)
+            listed = _Listed(tuple(taken), tuple(paths), tuple(subdirectories), tuple(said))
+            self.listings.remember(here, listed)
             skipped.extend(said)
             return entered(here, subdirectories)
 
@@ -737,12 +743,10 @@ class Scanner(Generic[F]):
             except OSError:  # gone while walked: listing it says what is there now
                 self.listings.forget(here)
                 return None
-            if not all(stat.S_ISREG(info.st_mode) for info in stats):
+            if not all(map(stat.S_ISREG, (info.st_mode for info in stats))):
                 self.listings.forget(here)
                 return None
-            prefix = "" if here == "." else f"{here}/"
-            for name, info in zip(listed.files, stats, strict=True):
-                files[prefix + name] = Found(prefix + name, info)
+            files.update(zip(listed.paths, map(Found, listed.paths, stats), strict=True))
             skipped.extend(listed.skipped)
             return entered(here, listed.subdirectories)
 
