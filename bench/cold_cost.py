@@ -123,7 +123,7 @@ def measure(root: Path, pack: str, *, parse_all: bool, rounds: int = 1) -> dict[
             figures["tree-sitter s"].append(trees)
             figures["cold s"].append(cold.cpu)
             figures["warm s"].append(warm_s)
-            if parse:
+            if files:  # no `.py` file: no baseline (a clock's noise is no parse)
                 figures["ratio"].append(cold.cpu / parse)
             if parse + trees:
                 figures["ratio_all"].append(cold.cpu / (parse + trees))

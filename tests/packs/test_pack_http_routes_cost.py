@@ -24,7 +24,8 @@ from routes_harness import scanned_both_ways
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from packs.routes import seeds
+from packs.routes import nextjs, seeds
+from packs.routes.js_facts import _COMPUTED_CALL
 from packs.scan import Admission
 
 FLASK_WITH_FRONT_END = {
@@ -257,3 +258,65 @@ def test_the_evidence_patterns_find_what_their_plain_alternation_finds() -> None
     for pattern in (auth.PYTHON_EVIDENCE, auth.PYTHON_USER_CHECK, auth.JS_EVIDENCE):
         source = pattern.pattern if isinstance(pattern.pattern, str) else pattern.pattern.decode()
         assert "|\\b" not in source and not source.startswith("\\b")  # every part rewritten
+
+
+def _admits_script_by_calls(path: str, data: bytes) -> Admission:
+    """`seeds._admits_script` as it was, a loop over every property call (the reference its
+    searches are held to)."""
+    if seeds._js_framework(data):
+        return Admission.SEED
+    if nextjs.route_file(path) is not None or nextjs.config_file(path, data):
+        return Admission.YES
+    names = any(name in data for name in seeds._JS_NAMES)
+    verdict = Admission.GATED if names else Admission.NO
+    if b"](" in data or b"] (" in data:
+        for match in _COMPUTED_CALL.finditer(data):
+            if seeds._receiver(data, match.start()) in seeds._APP_PARAMS and seeds._ARGUMENT.match(
+                data, match.end() - 1
+            ):
+                return Admission.SEED
+            verdict = Admission.GATED
+    for match in seeds._JS_CALL.finditer(data):
+        at = match.start() - 1
+        while at >= 0 and data[at] in b" \t\r\n":
+            at -= 1
+        if at >= 0 and data[at] == 0x2E and (at == 0 or data[at - 1] != 0x2E):
+            receiver = seeds._receiver(data, at - 1 if at > 0 and data[at - 1] == 0x3F else at)
+            if (
+                receiver in seeds._APP_PARAMS
+                and match.group() in seeds._ROUTE_CALLS
+                and seeds._ARGUMENT.match(data, match.end())
+            ):
+                return Admission.SEED
+            verdict = Admission.GATED
+    return verdict
+
+
+def test_a_script_s_admission_by_searches_is_its_admission_by_every_call() -> None:
+    """`_admits_script` finds a route call on an app parameter, and any property call, by a
+    search each (a front-end bundle holds thousands of `.get(`, judged one by one in Python
+    before): on generated scripts and on every script of the fixtures, the verdict is the
+    call-by-call one."""
+    import random
+
+    pieces = [b"app", b"router", b"routes", b"server", b"fastify", b"instance", b"this.", b"$",
+              b"x", b"apps", b"myapp", b".", b"?.", b"...", b" ", b"\n", b"\t", b"get", b"post",
+              b"del", b"delete", b"use", b"prefix", b"trace", b"route", b"forget", b"(", b")",
+              b"'/x'", b"[verb]", b"[m] (", b"h", b",", b";", b"\xc3\xa9", b"Router", b"express",
+              b"//", b"_"]  # fmt: skip
+    chooser = random.Random(34)
+    scripts = [
+        b"".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 14))) for _ in range(4000)
+    ]
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    scripts += [
+        p.read_bytes()
+        for p in fixtures.rglob("*")
+        if p.suffix in {".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx"} and p.is_file()
+    ]
+    verdicts = set()
+    for data in scripts:
+        verdict = seeds._admits_script("web/x.js", data)
+        assert verdict == _admits_script_by_calls("web/x.js", data), data
+        verdicts.add(verdict)
+    assert verdicts == {Admission.SEED, Admission.GATED, Admission.NO}
