@@ -259,6 +259,11 @@ class _Reader:
     def __init__(self, package: str, source: str) -> None:
         self.package = package
         self.source = source
+        # whether an `__init__` may set `self.trailing_slash` or touch `self.routes`: the words
+        # are spelt (in ASCII text; other text may spell them in letters NFKC folds to them)
+        self.may_set_routes = (
+            not source.isascii() or "routes" in source or "trailing_slash" in source
+        )
         self.checks: list[int] | None = None  # lines matching `_USER_CHECK`, found when asked
         self.lists: dict[str, list[UrlEntry]] = {}
         self.routers: dict[str, tuple[str, bool, int]] = {}
@@ -649,7 +654,11 @@ class _Reader:
             and isinstance(v, ast.Constant) and isinstance(v.value, bool)
         )  # fmt: skip
         for stmt in node.body:  # `self.trailing_slash = '/?'` in `__init__`, after DRF's own
-            if isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__":
+            if (
+                isinstance(stmt, ast.FunctionDef)
+                and stmt.name == "__init__"
+                and self.may_set_routes  # else every node of every `__init__` walked in vain
+            ):
                 slash, readable = _init_slash(stmt)
                 if not readable:
                     urls.append(RouterUrls("__init__", stmt.lineno, False))
