@@ -1118,15 +1118,14 @@ def _then_none(tokens: Iterator[re.Match[bytes]]) -> Iterator[re.Match[bytes] | 
 
 
 def _long_line_in_head(data: bytes) -> bool:
-    """Whether a line of `MINIFIED_LINE` bytes or more starts in the first `MINIFIED_HEAD`."""
-    start = 0
-    while start < min(len(data), MINIFIED_HEAD):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        if end - start >= MINIFIED_LINE:
-            return True
-        start = end + 1
-    return False
+    """Whether a line of `MINIFIED_LINE` bytes or more starts in the first `MINIFIED_HEAD`: one
+    search over the head and the most such a line reaches past it (every script's head is
+    looked at, a hundred lines each, which a loop in Python took a tenth of a cold scan to)."""
+    found = _LONG_LINE.search(data, 0, MINIFIED_HEAD + MINIFIED_LINE - 1)
+    return found is not None and found.start() < MINIFIED_HEAD
+
+
+_LONG_LINE = re.compile(rb"^[^\n]{%d}" % MINIFIED_LINE, re.MULTILINE)
 
 
 _NOT_CODE = re.compile(
