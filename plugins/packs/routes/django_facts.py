@@ -841,11 +841,13 @@ class _Reader:
         """Whether a line of the def or class reads the request's user (`_USER_CHECK`)."""
         if self.checks is None:  # most files have none of the words: one scan each, no regex
             source = self.source
-            self.checks = (
-                [source.count("\n", 0, m.start()) + 1 for m in _USER_CHECK.finditer(source)]
-                if any(word in source for word in _USER_WORDS)
-                else []
-            )
+            self.checks = []
+            if any(word in source for word in _USER_WORDS):
+                line, counted = 1, 0  # lines counted on from the last match: linear in the file
+                for match in _USER_CHECK.finditer(source):
+                    line += source.count("\n", counted, match.start())
+                    counted = match.start()
+                    self.checks.append(line)
         at = bisect.bisect_left(self.checks, node.lineno)
         return at < len(self.checks) and self.checks[at] <= (node.end_lineno or node.lineno)
 
