@@ -124,6 +124,8 @@ class _Reader:
         self._expanding: set[str] = set()  # locals being read (`x = x + 1` ends)
         self._class_of: dict[int, str] = {}  # a method's def -> its class's name
         self._methods: list[ast.stmt] = []  # methods, whose bodies are read like functions
+        # a def's parameters and site, by id of the def node (`_enter`; never changed in place)
+        self._entered: dict[int, tuple[dict[str, tuple[str, int]], str]] = {}
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -180,11 +182,17 @@ class _Reader:
         self._env = {}
 
     def _enter(self, scope: _Def | None) -> None:
-        """Read what follows as written in `scope`: its parameters and its own locals."""
-        self._scope = _parameters(scope) if scope is not None else {}
+        """Read what follows as written in `scope`: its parameters and its own locals (read
+        once per def: every call statement of its body enters it)."""
+        if scope is None:
+            self._scope, self._function_site, self._class_name = {}, "", ""
+        else:
+            entered = self._entered.get(id(scope))
+            if entered is None:
+                entered = self._entered[id(scope)] = (_parameters(scope), _site(scope))
+            self._scope, self._function_site = entered
+            self._class_name = self._class_of.get(id(scope), "")
         self._def = scope
-        self._function_site = _site(scope) if scope is not None else ""
-        self._class_name = self._class_of.get(id(scope), "") if scope is not None else ""
 
     def _locals_in(self, function: _Def) -> dict[str, ast.expr]:
         """The names `function` assigns exactly once in its own body (not a parameter): a
@@ -204,7 +212,9 @@ class _Reader:
                 elif isinstance(stmt, ast.With | ast.AsyncWith):
                     targets = [i.optional_vars for i in stmt.items if i.optional_vars]
                 for target in targets:
-                    for name in ast.walk(target):
+                    # a name, mostly: its walk would yield it and its context alone
+                    names = (target,) if type(target) is ast.Name else ast.walk(target)
+                    for name in names:
                         if isinstance(name, ast.Name):
                             counts[name.id] = counts.get(name.id, 0) + 1
                             if isinstance(stmt, ast.Assign) and target is name:
