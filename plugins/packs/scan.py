@@ -76,7 +76,7 @@ from .prefilter import (
     needed,
 )
 from .pymodules import REPOSITORY_PACKAGES, packages_of
-from .repeat import DocumentMemo, Listings
+from .repeat import DocumentMemo, Listings, Seen, file_stamp, unchanged
 
 # the repository reads, by name: the tests put stand-ins here (a slow walk, a counting open)
 NotRegularFile = repo_files.NotRegularFile
@@ -332,6 +332,10 @@ class Scanner(Generic[F]):
         self.listings: Listings[_Listed] = Listings()
         self.documents = DocumentMemo()
         self._volatile = False  # the discover under way read a file a repeat must try again
+        # the last document's whole tree (a request of `.`), checked first by a repeat of it,
+        # with the readers and options it was made with
+        self._tree: tuple[list[Seen], tuple[object, ...]] | None = None
+        self._walked: list[str] = []  # the directories the discover under way walked, in order
 
     def discover(self, paths: list[str]) -> JSONObject:
         # A cold discover allocates millions of AST nodes while the memo holds what the files
@@ -353,9 +357,17 @@ class Scanner(Generic[F]):
         unresolved: list[Unresolved] = []
         files: dict[str, Found] = {}  # by the path reported
         self._not_walked = []
+        self._walked = []
         self._volatile = False
         root_fd = open_root(self.root)
         try:
+            tree = self._tree if paths == ["."] else None
+            # nothing the last document was made from changed: it is the answer
+            if tree is not None and tree[1] == self._readers() and unchanged(root_fd, tree[0]):
+                document = self.documents.recall(None)
+                if document is not None:
+                    return document
+            self._tree = None
             for path in paths:
                 problem = self._locate(root_fd, path, files)
                 if isinstance(problem, list):
@@ -373,9 +385,36 @@ class Scanner(Generic[F]):
             os.close(root_fd)
         if fingerprint is not None and not not_reached and not self._volatile:
             self.documents.remember(fingerprint, document)
+            if paths == ["."]:
+                self._tree = self._whole_tree(files)
         else:
             self.documents.forget()
         return document
+
+    def _whole_tree(self, files: dict[str, Found]) -> tuple[list[Seen], tuple[object, ...]] | None:
+        """What `unchanged` checks of the walk just made from the root: every directory it
+        walked, in order, with the stamp its verdicts are kept under and its files' stamps;
+        None when some directory's verdicts are not kept (changed too recently) or some
+        directory was not walked (it could not be listed)."""
+        tree: list[Seen] = []
+        below = 0
+        for directory in self._walked:
+            kept = self.listings.kept(directory)
+            if kept is None:
+                return None
+            stamp, listed = kept
+            stamps = tuple(file_stamp(files[path].stat) for path in listed.paths)
+            tree.append(Seen(directory, stamp, listed.files, stamps, bool(listed.subdirectories)))
+            below += len(listed.subdirectories)
+        if not tree or tree[0].directory != "." or below + 1 != len(tree):
+            return None
+        return tree, self._readers()
+
+    def _readers(self) -> tuple[object, ...]:
+        """The scanner's readers (the same objects: a test may swap one in) and options."""
+        readers = (self.extract, self.link, self.on_demand, self.named, self.fields)
+        options = (self.suffixes, self.language, self.parse_all, self.keywords, self.follow)
+        return (*map(id, readers), options, self.base_keywords)
 
     def _fingerprint(
         self, paths: list[str], files: dict[str, Found], unresolved: list[Unresolved]
@@ -387,12 +426,7 @@ class Scanner(Generic[F]):
             (rel, found.target, found.stat.st_size, found.stat.st_mtime_ns, found.stat.st_ino)
             for rel, found in files.items()
         )
-        readers = (self.extract, self.link, self.on_demand, self.named, self.fields)
-        options = (self.suffixes, self.language, self.parse_all, self.keywords, self.follow)
-        return (
-            tuple(paths), stamps, tuple(unresolved), tuple(map(id, readers)), options,
-            self.base_keywords,
-        )  # fmt: skip
+        return tuple(paths), stamps, tuple(unresolved), self._readers()
 
     def _discover_walked(
         self,
@@ -693,6 +727,7 @@ class Scanner(Generic[F]):
             prefix = "" if here == "." else f"{here}/"
             if any(e.name == VIRTUALENV_MARKER for e in entries):
                 self.listings.remember(here, _Listed((), (), (), ()))
+                self._walked.append(here)
                 return []
             taken: list[str] = []
             paths: list[str] = []
@@ -729,6 +764,7 @@ class Scanner(Generic[F]):
                     paths.append(path)
             listed = _Listed(tuple(taken), tuple(paths), tuple(subdirectories), tuple(said))
             self.listings.remember(here, listed)
+            self._walked.append(here)
             skipped.extend(said)
             return entered(here, subdirectories)
 
@@ -748,6 +784,7 @@ class Scanner(Generic[F]):
                 return None
             files.update(zip(listed.paths, map(Found, listed.paths, stats), strict=True))
             skipped.extend(listed.skipped)
+            self._walked.append(here)
             return entered(here, listed.subdirectories)
 
         def entered(here: str, subdirectories: Sequence[str]) -> list[str]:

@@ -12,6 +12,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -231,15 +232,17 @@ def test_a_repeat_after_any_change_is_the_cold_document(
 def test_an_unchanged_repository_is_answered_from_its_last_document_and_listings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Nothing opened, listed or linked: the walk recalls each old directory's verdicts (its
-    files `stat`ed only) and the fingerprint of the inputs finds the last document."""
-
+    """Nothing listed, opened or linked: a repeat of `.` finds every directory and file of the
+    last document's tree with its stamp (`repeat.unchanged`) and answers that document; after
+    an edit, the walk recalls each directory's verdicts (its files `stat`ed only, nothing
+    listed) and only the edited file is read."""
     for rel, text in START.items():
         _write(tmp_path, rel, text)
     monkeypatch.chdir(tmp_path)
     scanner = pack_http_routes.make_scanner()
     scanner.listings.wall_ns = lambda: time.time_ns() + 10 * repeat.RACY_NS
     first = scanner.discover(["."])
+    directories = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_dir()}
     listed: list[int] = []
     scandir = os.scandir
 
@@ -250,10 +253,55 @@ def test_an_unchanged_repository_is_answered_from_its_last_document_and_listings
     monkeypatch.setattr(os, "scandir", counting_scandir)  # as `repo_files` lists
     misses = scanner.memo.stats.misses
     assert scanner.discover(["."]) == first
-    assert listed == [] and scanner.documents.hits == 1
+    assert listed == [] and scanner.documents.hits == 1 and scanner.listings.hits == 0
     assert scanner.memo.stats.misses == misses and scanner.memo.stats.hits == 0
-    directories = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_dir()}
-    assert scanner.listings.hits == len(directories | {"."})
+    handler = tmp_path / "web/lib/handler.ts"
+    handler.write_text(handler.read_text() + "export const other = 1;\n")
+    edited = scanner.discover(["."])
+    assert listed == [] and scanner.listings.hits == len(directories | {"."})
+    assert scanner.memo.stats.misses <= misses + 1  # the edited file, if it is read at all
+    assert scanner.discover(["."]) == edited and scanner.documents.hits == 2
+    cold = pack_http_routes.make_scanner()
+    assert _canonical(edited) == _canonical(cold.discover(["."]))
+
+
+def test_a_tree_checked_again_fails_at_any_difference(tmp_path: Path) -> None:
+    """`repeat.unchanged` against the tree a walk recorded: a file's stamp, a directory's
+    stamp, a file turned into a directory, a directory gone, an order no walk makes."""
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "x.py").write_text("x = 1\n")
+    (tmp_path / "a" / "b" / "y.py").write_text("y = 2\n")
+
+    def seen(directory: str, files: tuple[str, ...], parent: bool) -> repeat.Seen:
+        here = tmp_path / directory
+        stamps = tuple(repeat.file_stamp(os.stat(here / name)) for name in files)
+        return repeat.Seen(directory, repeat.directory_stamp(os.stat(here)), files, stamps, parent)
+
+    (tmp_path / "c").mkdir()  # nothing the pack takes in it: its own stamp only
+    tree = [seen(".", (), True), seen("a", ("x.py",), True), seen("a/b", ("y.py",), False)]
+    root = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    open_before = len(os.listdir("/proc/self/fd"))
+    try:
+        with_c = [*tree, seen("c", (), False)]
+        assert repeat.unchanged(root, with_c)
+        (tmp_path / "c" / "new.py").write_text("")
+        assert not repeat.unchanged(root, with_c)
+        assert repeat.unchanged(root, tree)
+        assert not repeat.unchanged(root, [tree[0], tree[2]])  # `a/b` before `a`: not a walk
+        (tmp_path / "a" / "b" / "y.py").write_text("y = 22\n")
+        assert not repeat.unchanged(root, tree)
+        tree[2] = seen("a/b", ("y.py",), False)
+        assert repeat.unchanged(root, tree)
+        (tmp_path / "a" / "b" / "y.py").unlink()
+        (tmp_path / "a" / "b" / "y.py").mkdir()
+        assert not repeat.unchanged(
+            root, [*tree[:2], replace(tree[2], stamp=seen("a/b", (), False).stamp)]
+        )
+        shutil.rmtree(tmp_path / "a" / "b")
+        assert not repeat.unchanged(root, tree)
+        assert len(os.listdir("/proc/self/fd")) == open_before  # nothing left open
+    finally:
+        os.close(root)
 
 
 def test_a_directory_changed_just_before_its_listing_is_listed_again(tmp_path: Path) -> None:
