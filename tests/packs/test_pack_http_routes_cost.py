@@ -356,3 +356,49 @@ def test_numbering_the_user_checks_of_a_file_full_of_them_is_linear_in_its_size(
     large, large_size, lines = examined(4_000)
     assert lines == [3 + 2 * n for n in range(4_000)]
     assert large <= 2 * large_size and large <= 2.2 * small + 1_000
+
+
+def _called_spans_by_find(source: bytes, names: set[bytes]) -> list[tuple[int, int]]:
+    """`js_facts.called_spans` as it was: each name found by `find`, its call checked there."""
+    from packs.routes.js_facts import _CALL_TAIL, _NAME_BYTES_OR_DOT
+
+    spans = []
+    for name in names:
+        start = source.find(name)
+        while start >= 0:
+            end = start + len(name)
+            if (start == 0 or source[start - 1] not in _NAME_BYTES_OR_DOT) and (
+                _CALL_TAIL.match(source, end) is not None
+            ):
+                spans.append((start, end))
+            start = source.find(name, end)
+    return sorted(spans)
+
+
+def test_the_calls_of_a_file_s_functions_found_by_one_search_are_those_found_name_by_name() -> None:
+    """A TypeScript file names its imports again and again as types: a `find` loop per name
+    took a fifth of its reading; one search of every called name gives the same places, on
+    generated scripts and every fixture script (names not ASCII: the loop, still)."""
+    import random
+
+    from packs.routes.js_facts import called_spans
+
+    pieces = [b"reg", b"register", b"use", b"x", b"$", b"_", b".", b" ", b"\n", b"(", b")",
+              b"app", b"=", b"\xc3\xa9", b"9", b"new ", b"a.reg", b"reg2", b"// reg(", b"'reg('"]  # fmt: skip
+    chooser = random.Random(34)
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    sources = [
+        p.read_bytes()
+        for p in fixtures.rglob("*")
+        if p.suffix in {".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx"} and p.is_file()
+    ]
+    sources += [
+        b"".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 20))) for _ in range(3000)
+    ]
+    found = 0
+    for source in sources:
+        for names in ({b"reg", b"register", b"use", b"$", b"x"}, {b"reg", b"caf\xc3\xa9"}):
+            spans = called_spans(source, names)
+            assert spans == _called_spans_by_find(source, names), source
+            found += len(spans)
+    assert found > 100

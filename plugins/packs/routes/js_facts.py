@@ -148,6 +148,11 @@ def _param_site_in(expr: Expr | None) -> bool:
 
 _CALL_TAIL = re.compile(rb"\s*+(?:\.\s*+[A-Za-z_$][\w$]*+\s*+)?\(")
 """What makes a name a call: `(`, or `.member(`, after it."""
+_ASCII_NAME = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
+# a whole name (no name byte before it) with `_CALL_TAIL` after it
+_CALLED_NAME = re.compile(
+    rb"(?<![A-Za-z0-9_$])[A-Za-z_$][A-Za-z0-9_$]*+(?=" + _CALL_TAIL.pattern + rb")"
+)
 _NAME_BYTES_OR_DOT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 _PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
 _STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
@@ -1629,18 +1634,7 @@ class _Reader:
         }
         if not callees:
             return
-        source = self.source
-        spans: list[tuple[int, int]] = []
-        for name in callees:  # each name found by `find` (fast), its call checked at the place
-            start = source.find(name)
-            while start >= 0:
-                end = start + len(name)
-                if (start == 0 or source[start - 1] not in _NAME_BYTES_OR_DOT) and (
-                    _CALL_TAIL.match(source, end) is not None
-                ):
-                    spans.append((start, end))
-                start = source.find(name, end)
-        spans.sort()
+        spans = called_spans(self.source, callees)
         for span in spans:
             node = root.descendant_for_byte_range(*span)
             parent = node.parent if node is not None else None
@@ -1902,3 +1896,27 @@ def _line(node: _Node) -> int:
 
 def _site(node: _Node) -> str:
     return f"{node.start_point.row + 1}:{node.start_point.column}"
+
+
+def called_spans(source: bytes, names: set[bytes]) -> list[tuple[int, int]]:
+    """Where one of `names` is called (`name(`, `name.member(`), as a whole name that is no
+    member itself (no name byte nor `.` before it), in order. One search for every call of a
+    name when all are ASCII names (a `find` loop per name took a fifth of a TypeScript
+    file's reading, its imports named again and again as types); else each name found."""
+    if all(_ASCII_NAME.fullmatch(name) for name in names):
+        return [
+            match.span()
+            for match in _CALLED_NAME.finditer(source)
+            if match.group() in names and (match.start() == 0 or source[match.start() - 1] != 0x2E)
+        ]
+    spans: list[tuple[int, int]] = []
+    for name in names:  # each name found by `find` (fast), its call checked at the place
+        start = source.find(name)
+        while start >= 0:
+            end = start + len(name)
+            if (start == 0 or source[start - 1] not in _NAME_BYTES_OR_DOT) and (
+                _CALL_TAIL.match(source, end) is not None
+            ):
+                spans.append((start, end))
+            start = source.find(name, end)
+    return sorted(spans)
