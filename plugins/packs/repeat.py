@@ -183,6 +183,11 @@ class Listings(Generic[T]):
         walk): it is listed again."""
         self._kept.pop(directory, None)
 
+    def clear(self) -> None:
+        """Forget every directory's verdicts (the judge of names changed)."""
+        self._kept.clear()
+        self._listing.clear()
+
     def kept(self, directory: str) -> tuple[DirectoryStamp, T] | None:
         """The stamp and verdicts kept for `directory`, if any."""
         return self._kept.get(directory)

@@ -336,6 +336,7 @@ class Scanner(Generic[F]):
         # with the readers and options it was made with
         self._tree: tuple[list[Seen], tuple[object, ...]] | None = None
         self._walked: list[str] = []  # the directories the discover under way walked, in order
+        self._listed_by: tuple[object, ...] | None = None  # the readers the listings judged for
 
     def discover(self, paths: list[str]) -> JSONObject:
         # A cold discover allocates millions of AST nodes while the memo holds what the files
@@ -368,6 +369,9 @@ class Scanner(Generic[F]):
                 if document is not None:
                     return document
             self._tree = None
+            if self._listed_by != self._readers():  # names judged for other suffixes, say
+                self.listings.clear()
+                self._listed_by = self._readers()
             for path in paths:
                 problem = self._locate(root_fd, path, files)
                 if isinstance(problem, list):

@@ -348,3 +348,21 @@ def test_a_read_error_is_not_kept_in_the_last_document(
     second = scanner.discover(["."])
     assert second["unresolved"] == [] and [r["name"] for r in second["resources"]] == ["users"]
     assert scanner.documents.hits == 0
+
+
+def test_listings_are_forgotten_when_the_scanner_takes_other_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The walk's verdicts say which names the pack takes: a scanner given other suffixes
+    lists every directory again rather than recall what it took before."""
+    for rel, text in START.items():
+        _write(tmp_path, rel, text)
+    monkeypatch.chdir(tmp_path)
+    scanner = _sqlalchemy()
+    scanner.listings.wall_ns = lambda: time.time_ns() + 10 * repeat.RACY_NS
+    scanner.discover(["."])
+    scanner.suffixes = (".py", ".js")
+    other = _sqlalchemy()
+    other.suffixes = (".py", ".js")
+    assert _canonical(scanner.discover(["."])) == _canonical(other.discover(["."]))
+    assert scanner.listings.hits == 0
