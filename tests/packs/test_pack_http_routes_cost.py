@@ -264,7 +264,10 @@ def test_the_evidence_patterns_find_what_their_plain_alternation_finds() -> None
 def _admits_script_by_calls(path: str, data: bytes) -> Admission:
     """`seeds._admits_script` as it was, a loop over every property call (the reference its
     searches are held to)."""
-    if seeds._js_framework(data):
+    if seeds._JS_PACKAGE.search(data) is not None or any(
+        any(seed in data for seed in u.seeds) and u.pattern.search(data) is not None
+        for u in seeds._JS_UNREAD
+    ):
         return Admission.SEED
     if nextjs.route_file(path) is not None or nextjs.config_file(path, data):
         return Admission.YES
@@ -301,6 +304,8 @@ def test_a_script_s_admission_by_searches_is_its_admission_by_every_call() -> No
     import random
 
     pieces = [b"app", b"router", b"routes", b"server", b"fastify", b"instance", b"this.", b"$",
+              b"'express'", b"\"@koa/router\"", b"`koa-router/", b"'@scope/hapi'", b"'@nestjs/",
+              b"require(", b"import x from ", b"'koa", b"hapi'",
               b"x", b"apps", b"myapp", b".", b"?.", b"...", b" ", b"\n", b"\t", b"get", b"post",
               b"del", b"delete", b"use", b"prefix", b"trace", b"route", b"forget", b"(", b")",
               b"'/x'", b"[verb]", b"[m] (", b"h", b",", b";", b"\xc3\xa9", b"Router", b"express",
