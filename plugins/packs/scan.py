@@ -415,10 +415,11 @@ class Scanner(Generic[F]):
         return tree, self._readers()
 
     def _readers(self) -> tuple[object, ...]:
-        """The scanner's readers (the same objects: a test may swap one in) and options."""
+        """The scanner's readers (the objects themselves, compared as they compare: a test may
+        swap one in, and an id could be a collected one's) and options."""
         readers = (self.extract, self.link, self.on_demand, self.named, self.fields)
         options = (self.suffixes, self.language, self.parse_all, self.keywords, self.follow)
-        return (*map(id, readers), options, self.base_keywords)
+        return (*readers, options, self.base_keywords)
 
     def _fingerprint(
         self, paths: list[str], files: dict[str, Found], unresolved: list[Unresolved]
