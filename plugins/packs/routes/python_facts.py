@@ -126,6 +126,7 @@ class _Reader:
         self._methods: list[ast.stmt] = []  # methods, whose bodies are read like functions
         # a def's parameters and site, by id of the def node (`_enter`; never changed in place)
         self._entered: dict[int, tuple[dict[str, tuple[str, int]], str]] = {}
+        self._defaults_of: dict[int, dict[str, ast.expr]] = {}  # a def's defaults, by id
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -565,7 +566,10 @@ class _Reader:
             if self._def is not None:
                 declared = self._scope.get(name)
                 if declared is not None:  # what each call passes; unbound, the global name
-                    default = _defaults(self._def).get(name)
+                    defaults = self._defaults_of.get(id(self._def))
+                    if defaults is None:
+                        defaults = self._defaults_of[id(self._def)] = _defaults(self._def)
+                    default = defaults.get(name)
                     return Param(
                         declared[0],
                         declared[1],
