@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import tree_sitter
@@ -149,6 +149,7 @@ def _param_site_in(expr: Expr | None) -> bool:
 _CALL_TAIL = re.compile(rb"\s*+(?:\.\s*+[A-Za-z_$][\w$]*+\s*+)?\(")
 """What makes a name a call: `(`, or `.member(`, after it."""
 _ASCII_NAME = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
+_PASSED_NAME = re.compile(rb"[(,]\s*([A-Za-z_$][A-Za-z0-9_$]*+)\s*[,)]")  # a name as an argument
 # a whole name (no name byte before it) with `_CALL_TAIL` after it
 _CALLED_NAME = re.compile(
     rb"(?<![A-Za-z0-9_$])[A-Za-z_$][A-Za-z0-9_$]*+(?=" + _CALL_TAIL.pattern + rb")"
@@ -1594,9 +1595,7 @@ class _Reader:
     def _router_invocations(self, root: _Node, names: list[bytes], seen: set[int]) -> None:
         """The calls `_find_invocations` looks for that name a router or a parameter used as
         one (`names`) as an argument; `seen` gets the start of each."""
-        pattern = rb"[(,]\s*(" + b"|".join(map(re.escape, names)) + rb")\s*[,)]"
-        for match in re.finditer(pattern, self.source):
-            start, end = match.span(1)
+        for start, end in passed_spans(self.source, names):
             node = root.descendant_for_byte_range(start, end)
             args = node.parent if node is not None else None
             call = args.parent if args is not None else None
@@ -1896,6 +1895,27 @@ def _line(node: _Node) -> int:
 
 def _site(node: _Node) -> str:
     return f"{node.start_point.row + 1}:{node.start_point.column}"
+
+
+def passed_spans(source: bytes, names: list[bytes]) -> Iterator[tuple[int, int]]:
+    """Where one of `names` is an argument on its own (`f(app)`, `g(x, router)`), as a search
+    for `[(,]\\s*(name|name…)\\s*[,)]` finds them (each match takes its closing `,`). One
+    pattern for every file when all are ASCII names, the name checked at each match (a pattern
+    of each file's names was compiled for each file: a sixth of a TypeScript repository's
+    scan); else that pattern."""
+    if not all(_ASCII_NAME.fullmatch(name) for name in names):
+        pattern = rb"[(,]\s*(" + b"|".join(map(re.escape, names)) + rb")\s*[,)]"
+        for match in re.finditer(pattern, source):
+            yield match.span(1)
+        return
+    wanted = set(names)
+    at = 0
+    while (passed := _PASSED_NAME.search(source, at)) is not None:
+        if passed.group(1) in wanted:
+            yield passed.span(1)
+            at = passed.end()
+        else:  # no match here for the names' pattern: it would go on from the next byte
+            at = passed.start() + 1
 
 
 def called_spans(source: bytes, names: set[bytes]) -> list[tuple[int, int]]:
