@@ -1,15 +1,17 @@
 """One pack's cold and warm discover of a real checkout against parsing its every file, in ONE
 process (issue 34: cold ≤ 0.25 × `ast.parse` of every file, warm ≤ 2 % of cold).
 
-    bench/cold_cost.py /work/realrepos/WebODM [PACK] [--parse-all]
+    bench/cold_cost.py /work/realrepos/WebODM [PACK] [--parse-all] [--rounds=N]
 
 PACK is `http_routes` (default), `django`, `sqlalchemy` or `js_tables`. Printed as one JSON
 line: CPU of `ast.parse` of every `.py` file (`bench/prefilter.py`'s walk) and of the routes
 reader's tree-sitter parse of every script (`.js`… `.tsx`, minified bundles aside), the cold
 discover's CPU, its ratio to the first (`ratio`) and to both (`ratio_all`, the one that means
 something for a JavaScript repository), the files it parsed by suffix, the warm (repeated)
-discover's CPU and its share of cold; `--parse-all` adds whether the filtered document equals
-the parse-all one. One worker, the cyclic collector off as the scanner has it.
+discover's CPU (the median of `WARM_REPEATS`) and its share of cold; `--parse-all` adds whether
+the filtered document equals the parse-all one; `--rounds=N` measures N rounds (a new scanner
+each) and prints the median of each figure, ratios taken within a round. One worker, the
+cyclic collector off as the scanner has it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import contextlib
 import importlib
 import json
 import os
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,6 +37,8 @@ from packs.routes.js_facts import JS_SUFFIXES, parse_tree  # noqa: E402
 from bench.cpu_clock import Stopwatch, collector_off  # noqa: E402
 from bench.prefilter import python_files, scanner  # noqa: E402
 
+WARM_REPEATS = 5
+"""Repeats of the discover after each cold one; their median is the round's warm figure."""
 SKIPPED = {"venv", "node_modules", "__pycache__", "site-packages", "dist", "build"}
 
 
@@ -93,30 +98,51 @@ def counted(pack: str, parsed: list[str], *, parse_all: bool) -> Any:
     return scanner(pack, counting_models, parse_all=parse_all)
 
 
-def measure(root: Path, pack: str, *, parse_all: bool) -> dict[str, Any]:
-    parse, trees, files, code = baselines(root)
-    parsed: list[str] = []
+def measure(root: Path, pack: str, *, parse_all: bool, rounds: int = 1) -> dict[str, Any]:
+    """The figures of `rounds` rounds, each a baseline next to a new scanner's cold discover
+    and its repeats (`WARM_REPEATS`, their median): per-round ratios, their median printed."""
+    figures: dict[str, list[float]] = collections.defaultdict(list)
     old = Path.cwd()
-    os.chdir(root)
     try:
-        scan = counted(pack, parsed, parse_all=False)
-        with Stopwatch() as cold:
-            document = scan.discover(["."])
-        cold_parsed = list(parsed)
-        with Stopwatch() as warm:
-            scan.discover(["."])
+        for _ in range(rounds):
+            parse, trees, files, code = baselines(root)
+            parsed: list[str] = []
+            os.chdir(root)
+            scan = counted(pack, parsed, parse_all=False)
+            with Stopwatch() as cold:
+                document = scan.discover(["."])
+            cold_parsed = list(parsed)
+            repeats = []
+            for _ in range(WARM_REPEATS):
+                with Stopwatch() as warm:
+                    scan.discover(["."])
+                repeats.append(warm.cpu)
+            os.chdir(old)
+            warm_s = statistics.median(repeats)
+            figures["ast.parse s"].append(parse)
+            figures["tree-sitter s"].append(trees)
+            figures["cold s"].append(cold.cpu)
+            figures["warm s"].append(warm_s)
+            if files:  # no `.py` file: no baseline (a clock's noise is no parse)
+                figures["ratio"].append(cold.cpu / parse)
+            if parse + trees:
+                figures["ratio_all"].append(cold.cpu / (parse + trees))
+            figures["warm/cold"].append(warm_s / cold.cpu)
+        median = {name: statistics.median(values) for name, values in figures.items()}
         out: dict[str, Any] = {
-            "repo": root.name, "pack": pack, "py files": files, "scripts": code,
-            "ast.parse s": round(parse, 3), "tree-sitter s": round(trees, 3),
-            "cold s": round(cold.cpu, 3),
-            "ratio": round(cold.cpu / parse, 3) if parse else None,
-            "ratio_all": round(cold.cpu / (parse + trees), 3) if parse + trees else None,
+            "repo": root.name, "pack": pack, "rounds": rounds, "py files": files, "scripts": code,
+            "ast.parse s": round(median["ast.parse s"], 3),
+            "tree-sitter s": round(median["tree-sitter s"], 3),
+            "cold s": round(median["cold s"], 3),
+            "ratio": round(median["ratio"], 3) if "ratio" in median else None,
+            "ratio_all": round(median["ratio_all"], 3) if "ratio_all" in median else None,
             "parsed": len(cold_parsed),
             "by suffix": dict(collections.Counter(Path(p).suffix for p in cold_parsed)),
-            "warm s": round(warm.cpu, 4), "warm/cold": round(warm.cpu / cold.cpu, 4),
+            "warm s": round(median["warm s"], 5), "warm/cold": round(median["warm/cold"], 4),
             "resources": len(document["resources"]), "findings": len(document["findings"]),
         }  # fmt: skip
         if parse_all:
+            os.chdir(root)
             reference = counted(pack, [], parse_all=True).discover(["."])
             out["identical"] = json.dumps(reference, sort_keys=True) == json.dumps(
                 document, sort_keys=True
@@ -131,4 +157,6 @@ if __name__ == "__main__":
     if not arguments:
         sys.exit(__doc__)
     pack = arguments[1] if len(arguments) > 1 else "http_routes"
-    print(json.dumps(measure(Path(arguments[0]), pack, parse_all="--parse-all" in sys.argv)))
+    rounds = next((int(a.partition("=")[2]) for a in sys.argv if a.startswith("--rounds=")), 1)
+    parse_all = "--parse-all" in sys.argv
+    print(json.dumps(measure(Path(arguments[0]), pack, parse_all=parse_all, rounds=rounds)))

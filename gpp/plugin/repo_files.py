@@ -163,10 +163,16 @@ MAX_OPEN_DIRECTORIES = 16
 """How many directory descriptors `walk_in_root` keeps open at once, whatever the depth."""
 
 Visit = Callable[[int, str, list[os.DirEntry[str]]], Iterable[str]]
+Recall = Callable[[int, str], Iterable[str] | None]
 
 
 def walk_in_root(
-    root_fd: int, top: str, visit: Visit, *, max_open: int = MAX_OPEN_DIRECTORIES
+    root_fd: int,
+    top: str,
+    visit: Visit,
+    *,
+    max_open: int = MAX_OPEN_DIRECTORIES,
+    recall: Recall | None = None,
 ) -> list[str]:
     """Walk the directory `top` (in-root, `.` = the root) and those below it that `visit`
     names, without recursion and with at most `max_open` + 2 descriptors open; return the
@@ -183,6 +189,10 @@ def walk_in_root(
     current directory's nearest ancestors are kept (the deepest `max_open`), so a child opens
     relative to its parent with one `openat`, and a directory whose ancestors were closed is
     reopened from the deepest one still open — every step with `O_NOFOLLOW`, as everywhere here.
+
+    `recall(fd, directory)`, when given, is asked first for each directory opened: the names of
+    its subdirectories to walk, known without listing it (a caller that kept what it decided
+    about an unchanged directory), or None to have it listed and `visit`ed. It must not raise.
     """
     failed: list[str] = []
     chain: list[tuple[str, int]] = []  # open ancestors of the next directory, shallowest first
@@ -193,7 +203,7 @@ def walk_in_root(
             while chain and not _below(directory, chain[-1][0]):
                 os.close(chain.pop()[1])
             try:
-                fd, entries = _open_and_list(root_fd, chain, directory)
+                fd, entries = _open_and_list(root_fd, chain, directory, recall)
             except OSError as exc:
                 if exc.errno not in (errno.EMFILE, errno.ENFILE) or not chain:
                     failed.append(directory)
@@ -203,12 +213,13 @@ def walk_in_root(
                 while chain:
                     os.close(chain.pop()[1])
                 try:
-                    fd, entries = _open_and_list(root_fd, chain, directory)
+                    fd, entries = _open_and_list(root_fd, chain, directory, recall)
                 except OSError:
                     failed.append(directory)
                     continue
             try:
-                names = list(visit(fd, directory, entries))
+                listed = entries if isinstance(entries, tuple) else visit(fd, directory, entries)
+                names = list(listed)
             except OSError:
                 os.close(fd)
                 failed.append(directory)
@@ -242,16 +253,20 @@ def name_problem(name: str, rel: str) -> str | None:
 
 
 def _open_and_list(
-    root_fd: int, chain: list[tuple[str, int]], directory: str
-) -> tuple[int, list[os.DirEntry[str]]]:
+    root_fd: int, chain: list[tuple[str, int]], directory: str, recall: Recall | None
+) -> tuple[int, list[os.DirEntry[str]] | tuple[str, ...]]:
     """`directory` opened from its deepest open ancestor in `chain` (else the root), and its
-    entries sorted by their bytes; the descriptor is the caller's to close."""
+    entries sorted by their bytes, or the subdirectory names `recall` gave for it instead (a
+    tuple); the descriptor is the caller's to close."""
     if chain:
         base, base_fd = chain[-1]
         fd = open_dir_in_root(base_fd, directory if base == "." else directory[len(base) + 1 :])
     else:
         fd = open_dir_in_root(root_fd, directory)
     try:
+        recalled = recall(fd, directory) if recall is not None else None
+        if recalled is not None:
+            return fd, tuple(recalled)
         with os.scandir(fd) as listing:
             return fd, sorted(listing, key=lambda e: e.name.encode("utf-8", "surrogateescape"))
     except BaseException:

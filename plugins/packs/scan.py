@@ -8,7 +8,8 @@ Contract for a pack:
   `parse-error` with the line, and the other files still count. Outcomes are memoized per file
   in a `gpp.plugin.sdk.FileMemo` under the stat the walk saw, so a repeated discover on a pinned
   session stats every file once and opens, reads and parses only those whose (size, mtime,
-  inode) changed.
+  inode) changed; one where nothing changed is the last document, and an unchanged directory
+  is not listed again (`packs.repeat`).
 - `link(files) -> DocumentPieces` runs across every file of the request, given as `(path, facts)` pairs
   in UTF-8 byte order of path, so it can follow imports, inheritance and mixins between files.
   It returns resources, findings and classification signals in any order: the scanner sorts
@@ -59,7 +60,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from gpp.plugin import FileMemo, Missing, repo_files, request_budget_ms
 
@@ -76,6 +77,7 @@ from .prefilter import (
     needed,
 )
 from .pymodules import REPOSITORY_PACKAGES, packages_of
+from .repeat import DocumentMemo, Listings, Seen, file_stamp, unchanged
 
 # the repository reads, by name: the tests put stand-ins here (a slow walk, a counting open)
 NotRegularFile = repo_files.NotRegularFile
@@ -192,9 +194,21 @@ class DocumentPieces:
 
 
 @dataclass(frozen=True)
-class Found:
+class _Listed:
+    """What a walk decided about one directory's entries (`Scanner._walk`): the files the
+    pack takes (their names, and their paths from the root), the subdirectories it enters,
+    what it reports as skipped, in walk order."""
+
+    files: tuple[str, ...]
+    paths: tuple[str, ...]
+    subdirectories: tuple[str, ...]
+    skipped: tuple[Unresolved, ...]
+
+
+class Found(NamedTuple):
     """A file to read: where it lies inside the root, and its stat when it was found (the
-    memo's key; the open that follows re-checks every component)."""
+    memo's key; the open that follows re-checks every component). A tuple: a walk makes one
+    per file, a repeat too."""
 
     target: str
     stat: os.stat_result
@@ -312,7 +326,19 @@ class Scanner(Generic[F]):
         self._packages: frozenset[str] = frozenset()  # the folders of its walk that are packages
         self._read_s_per_file: float | None = None  # measured on the batches read so far
         self._link_s_per_file: float | None = None  # measured on the last link
-        self.parsed = 0  # files read and extracted (or taken from the memo) by the last discover
+        # files read and extracted (or taken from the memo) by the last discover; a document
+        # taken whole from `documents` counts those of the discover that made it
+        self.parsed = 0
+        # a repeat of an unchanged repository (`packs.repeat`): each unchanged directory's
+        # verdicts, and the last document under the fingerprint of its inputs
+        self.listings: Listings[_Listed] = Listings()
+        self.documents = DocumentMemo()
+        self._volatile = False  # the discover under way read a file a repeat must try again
+        # the last document's whole tree (a request of `.`), checked first by a repeat of it,
+        # with the readers and options it was made with
+        self._tree: tuple[list[Seen], tuple[object, ...]] | None = None
+        self._walked: list[str] = []  # the directories the discover under way walked, in order
+        self._listed_by: tuple[object, ...] | None = None  # the readers the listings judged for
 
     def discover(self, paths: list[str]) -> JSONObject:
         # A cold discover allocates millions of AST nodes while the memo holds what the files
@@ -328,55 +354,126 @@ class Scanner(Generic[F]):
                 gc.enable()
 
     def _discover(self, paths: list[str]) -> JSONObject:
-        started = self._started = self.clock()
+        """Walk; then the last document if nothing it was made from changed (`packs.repeat`),
+        else read, link and render, and keep that document when it is the whole answer."""
+        self._started = self.clock()
         unresolved: list[Unresolved] = []
         files: dict[str, Found] = {}  # by the path reported
-        not_reached: list[str] = []
         self._not_walked = []
+        self._walked = []
+        self._volatile = False
         root_fd = open_root(self.root)
         try:
+            tree = self._tree if paths == ["."] else None
+            # nothing the last document was made from changed: it is the answer
+            if tree is not None and tree[1] == self._readers() and unchanged(root_fd, tree[0]):
+                document = self.documents.recall(None)
+                if document is not None:
+                    return document
+            self._tree = None
+            if self._listed_by != self._readers():  # names judged for other suffixes, say
+                self.listings.clear()
+                self._listed_by = self._readers()
             for path in paths:
                 problem = self._locate(root_fd, path, files)
                 if isinstance(problem, list):
                     unresolved += problem
                 elif problem is not None:
                     unresolved.append(problem)
-            facts: list[tuple[str, F]] = []
-            failed: list[ReaderError] = []
-            rels = sorted(files, key=utf8)
-            self._packages = packages_of(rels)
-            if self.on_demand is not None:
-                linked = self._on_demand(
-                    root_fd, rels, files, started, not_reached, unresolved, failed, self.on_demand
-                )
-                return self._document(linked, failed, not_reached, unresolved)
-            admitted: set[str] | None = None
-            if self.keywords is not None:
-                admitted = set(self._prefilter(root_fd, rels, files, self.keywords))
-                if self._past_deadline(started) and not self.parse_all:
-                    # judged in part, or the links between files not followed to the end: no
-                    # file is known to be needed or not, so none is read this time
-                    not_reached += rels
-                    rels = []
-                elif not self.parse_all:
-                    rels = [rel for rel in rels if rel in admitted]
-            read = self._read_all(root_fd, rels, files, started, not_reached)
-            self.parsed = len(read)
-            for rel, outcome in read:
-                if isinstance(outcome, Unresolved):
-                    if (
-                        admitted is not None
-                        and rel not in admitted
-                        and outcome.reason == "parse-error"
-                    ):
-                        continue  # what the pre-filter does not admit cannot matter (above)
-                    unresolved.append(outcome)
-                elif isinstance(outcome, ReaderError):
-                    failed.append(outcome)
-                else:
-                    facts.append((rel, outcome))
+            fingerprint = None if self._not_walked else self._fingerprint(paths, files, unresolved)
+            if fingerprint is not None:
+                document = self.documents.recall(fingerprint)
+                if document is not None:
+                    return document
+            not_reached: list[str] = []
+            document = self._discover_walked(root_fd, files, unresolved, not_reached)
         finally:
             os.close(root_fd)
+        if fingerprint is not None and not not_reached and not self._volatile:
+            self.documents.remember(fingerprint, document)
+            if paths == ["."]:
+                self._tree = self._whole_tree(files)
+        else:
+            self.documents.forget()
+        return document
+
+    def _whole_tree(self, files: dict[str, Found]) -> tuple[list[Seen], tuple[object, ...]] | None:
+        """What `unchanged` checks of the walk just made from the root: every directory it
+        walked, in order, with the stamp its verdicts are kept under and its files' stamps;
+        None when some directory's verdicts are not kept (changed too recently) or some
+        directory was not walked (it could not be listed)."""
+        tree: list[Seen] = []
+        below = 0
+        for directory in self._walked:
+            kept = self.listings.kept(directory)
+            if kept is None:
+                return None
+            stamp, listed = kept
+            stamps = tuple(file_stamp(files[path].stat) for path in listed.paths)
+            tree.append(Seen(directory, stamp, listed.files, stamps, bool(listed.subdirectories)))
+            below += len(listed.subdirectories)
+        if not tree or tree[0].directory != "." or below + 1 != len(tree):
+            return None
+        return tree, self._readers()
+
+    def _readers(self) -> tuple[object, ...]:
+        """The scanner's readers (the objects themselves, compared as they compare: a test may
+        swap one in, and an id could be a collected one's) and options."""
+        readers = (self.extract, self.link, self.on_demand, self.named, self.fields)
+        options = (self.suffixes, self.language, self.parse_all, self.keywords, self.follow)
+        return (*readers, options, self.base_keywords)
+
+    def _fingerprint(
+        self, paths: list[str], files: dict[str, Found], unresolved: list[Unresolved]
+    ) -> tuple[object, ...]:
+        """What the document is a function of: the request, every file walked with its memo
+        stamp (size, mtime, inode), what the walk reported, and the scanner's readers and
+        options (the same objects: a test may swap one in)."""
+        stamps = tuple(
+            (rel, found.target, found.stat.st_size, found.stat.st_mtime_ns, found.stat.st_ino)
+            for rel, found in files.items()
+        )
+        return tuple(paths), stamps, tuple(unresolved), self._readers()
+
+    def _discover_walked(
+        self,
+        root_fd: int,
+        files: dict[str, Found],
+        unresolved: list[Unresolved],
+        not_reached: list[str],
+    ) -> JSONObject:
+        """Read what the walk found (`files`), link and render (adds to `not_reached`)."""
+        started = self._started
+        facts: list[tuple[str, F]] = []
+        failed: list[ReaderError] = []
+        rels = sorted(files, key=utf8)
+        self._packages = packages_of(rels)
+        if self.on_demand is not None:
+            linked = self._on_demand(
+                root_fd, rels, files, started, not_reached, unresolved, failed, self.on_demand
+            )
+            return self._document(linked, failed, not_reached, unresolved)
+        admitted: set[str] | None = None
+        if self.keywords is not None:
+            admitted = set(self._prefilter(root_fd, rels, files, self.keywords))
+            if self._past_deadline(started) and not self.parse_all:
+                # judged in part, or the links between files not followed to the end: no
+                # file is known to be needed or not, so none is read this time
+                not_reached += rels
+                rels = []
+            elif not self.parse_all:
+                rels = [rel for rel in rels if rel in admitted]
+        read = self._read_all(root_fd, rels, files, started, not_reached)
+        self.parsed = len(read)
+        for rel, outcome in read:
+            if isinstance(outcome, Unresolved):
+                if admitted is not None and rel not in admitted and outcome.reason == "parse-error":
+                    continue  # what the pre-filter does not admit cannot matter (above)
+                unresolved.append(outcome)
+            elif isinstance(outcome, ReaderError):
+                failed.append(outcome)
+            else:
+                facts.append((rel, outcome))
         linked = self._link_guarded(facts, failed)
         return self._document(linked, failed, not_reached, unresolved)
 
@@ -644,10 +741,13 @@ class Scanner(Generic[F]):
         def visit(fd: int, here: str, entries: list[os.DirEntry[str]]) -> list[str]:
             prefix = "" if here == "." else f"{here}/"
             if any(e.name == VIRTUALENV_MARKER for e in entries):
+                self.listings.remember(here, _Listed((), (), (), ()))
+                self._walked.append(here)
                 return []
-            # past the deadline, this directory's files are found, those below it are not
-            late = not self.parse_all and self._past_deadline(self._started)
-            subdirectories = []
+            taken: list[str] = []
+            paths: list[str] = []
+            subdirectories: list[str] = []
+            said: list[Unresolved] = []
             for entry in entries:
                 name = entry.name
                 if (
@@ -662,7 +762,7 @@ class Scanner(Generic[F]):
                         continue
                     if name in GENERATED_DIRECTORIES:
                         detail = f"{GENERATED} (a {name}/ directory)"
-                        skipped.append(Unresolved(prefix + name, "unsupported", detail))
+                        said.append(Unresolved(prefix + name, "unsupported", detail))
                         continue
                 elif not (
                     entry.is_file(follow_symlinks=False) and self._takes(prefix + name)
@@ -670,19 +770,52 @@ class Scanner(Generic[F]):
                     continue
                 problem = name_problem(name, prefix + name)
                 if problem is not None:
-                    skipped.append(Unresolved(here, "unsupported", problem))
-                elif is_dir and late:
-                    self._not_walked.append(prefix + name)
+                    said.append(Unresolved(here, "unsupported", problem))
                 elif is_dir:
                     subdirectories.append(name)
                 elif name.endswith(MINIFIED_SUFFIXES):
                     detail = f"{GENERATED} (a minified bundle)"
-                    skipped.append(Unresolved(prefix + name, "unsupported", detail))
+                    said.append(Unresolved(prefix + name, "unsupported", detail))
                 else:
-                    files[prefix + name] = Found(prefix + name, entry.stat(follow_symlinks=False))
-            return subdirectories
+                    path = prefix + name
+                    files[path] = Found(path, entry.stat(follow_symlinks=False))
+                    taken.append(name)
+                    paths.append(path)
+            listed = _Listed(tuple(taken), tuple(paths), tuple(subdirectories), tuple(said))
+            self.listings.remember(here, listed)
+            self._walked.append(here)
+            skipped.extend(said)
+            return entered(here, subdirectories)
 
-        for failed in walk_in_root(root_fd, directory, visit):
+        def recall(fd: int, here: str) -> list[str] | None:
+            """The verdicts on `here` kept from an earlier walk while its entries are the same
+            (`packs.repeat.Listings`), its files `stat`ed afresh; None: list it (`visit`)."""
+            try:
+                listed = self.listings.recall(here, os.fstat(fd))
+                if listed is None:
+                    return None
+                stats = [os.stat(name, dir_fd=fd, follow_symlinks=False) for name in listed.files]
+            except OSError:  # gone while walked: listing it says what is there now
+                self.listings.forget(here)
+                return None
+            if not all(map(stat.S_ISREG, (info.st_mode for info in stats))):
+                self.listings.forget(here)
+                return None
+            files.update(zip(listed.paths, map(Found, listed.paths, stats), strict=True))
+            skipped.extend(listed.skipped)
+            self._walked.append(here)
+            return entered(here, listed.subdirectories)
+
+        def entered(here: str, subdirectories: Sequence[str]) -> list[str]:
+            """The subdirectories to walk: none past the deadline (this directory's files are
+            found, those below it are not: each is said not walked)."""
+            if not self.parse_all and self._past_deadline(self._started):
+                prefix = "" if here == "." else f"{here}/"
+                self._not_walked += [prefix + name for name in subdirectories]
+                return []
+            return list(subdirectories)
+
+        for failed in walk_in_root(root_fd, directory, visit, recall=recall):
             skipped.append(Unresolved(failed, "unreadable", "directory cannot be listed"))
 
     def _prefilter(
@@ -876,6 +1009,8 @@ class Scanner(Generic[F]):
             for (rel, found), (outcome, remember) in zip(part, read, strict=True):
                 if remember:
                     self.memo.store(rel, found.stat, outcome)
+                else:
+                    self._volatile = True  # a repeat tries this file again
                 outcomes[rel] = outcome
             start += size
         return [(rel, outcomes[rel]) for rel in rels if rel in outcomes]
@@ -1043,15 +1178,14 @@ def _then_none(tokens: Iterator[re.Match[bytes]]) -> Iterator[re.Match[bytes] | 
 
 
 def _long_line_in_head(data: bytes) -> bool:
-    """Whether a line of `MINIFIED_LINE` bytes or more starts in the first `MINIFIED_HEAD`."""
-    start = 0
-    while start < min(len(data), MINIFIED_HEAD):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        if end - start >= MINIFIED_LINE:
-            return True
-        start = end + 1
-    return False
+    """Whether a line of `MINIFIED_LINE` bytes or more starts in the first `MINIFIED_HEAD`: one
+    search over the head and the most such a line reaches past it (every script's head is
+    looked at, a hundred lines each, which a loop in Python took a tenth of a cold scan to)."""
+    found = _LONG_LINE.search(data, 0, MINIFIED_HEAD + MINIFIED_LINE - 1)
+    return found is not None and found.start() < MINIFIED_HEAD
+
+
+_LONG_LINE = re.compile(rb"^[^\n]{%d}" % MINIFIED_LINE, re.MULTILINE)
 
 
 _NOT_CODE = re.compile(

@@ -109,9 +109,13 @@ def test_a_repeated_discover_parses_nothing_again(fastapi_copy: Path) -> None:
     links = scanner.link.links  # one per round of the pre-filter's on-demand parsing
     second = scanner.discover(["."])
     assert scanner.memo.stats.misses == files  # nothing re-parsed
-    assert scanner.memo.stats.hits == files
+    assert scanner.documents.hits == 1  # the last document: no file even looked up
     assert canonical(first) == canonical(second)
     assert scanner.link.links == links  # nor re-linked
+    scanner.documents.forget()
+    assert canonical(scanner.discover(["."])) == canonical(first)
+    assert scanner.memo.stats.hits == files and scanner.memo.stats.misses == files
+    assert scanner.link.links == links  # from the memo, the very facts: not re-linked either
 
 
 def test_a_changed_file_is_parsed_again_alone_and_its_routes_follow(fastapi_copy: Path) -> None:

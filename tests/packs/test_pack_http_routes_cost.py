@@ -18,13 +18,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from routes_harness import scanned_both_ways
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from packs.routes import seeds
+from packs.routes import nextjs, seeds
+from packs.routes.js_facts import _COMPUTED_CALL
 from packs.scan import Admission
 
 FLASK_WITH_FRONT_END = {
@@ -225,3 +227,215 @@ def test_the_calls_of_a_route_helper_are_sought_among_calls_spelling_its_names(
     document, every, filtered = _scan(tmp_path, FLASK_HELPER_AND_A_CHECK, monkeypatch)
     assert _routes(document) == {"GET /pages/signup"}
     assert (every, filtered) == (5, 2)
+
+
+def test_the_evidence_patterns_find_what_their_plain_alternation_finds() -> None:
+    """`auth.word_alternation` moves each part's leading `\\b` behind its first character (a
+    literal start lets `re` skip to candidate positions: the evidence search ran longer than
+    `ast.parse` of the file); the matches are the plain alternation's, at word edges and
+    elsewhere, in text and in bytes."""
+    import random
+    import re
+
+    from packs.routes import auth
+    from packs.routes.frameworks import PYTHON
+
+    parts = (r"\b40[13]\b", r"\bUnauthorized\b", r"\bis_authenticated\b", r"HTTP_40[13]_",
+             r"\bg\.user is None\b", *(p for f in PYTHON for p in f.evidence))  # fmt: skip
+    plain, fast = re.compile("|".join(parts)), re.compile(auth.word_alternation(parts))
+    assert fast.pattern != plain.pattern and "\\b4" not in fast.pattern
+    pieces = ["401", "403", "4013", "x401", "_403", " ", "\n", "Unauthorized", "aUnauthorized",
+              "is_authenticated", "is_authenticatedX", "g.user is None", "bg.user is None",
+              "HTTP_401_", "é401", "(", "not current_user", "1"]  # fmt: skip
+    chooser = random.Random(34)
+    for _ in range(300):
+        text = "".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 12)))
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
+        data = text.encode()
+        fast_b, plain_b = re.compile(fast.pattern.encode()), re.compile(plain.pattern.encode())
+        assert [m.span() for m in fast_b.finditer(data)] == [
+            m.span() for m in plain_b.finditer(data)
+        ]
+    for pattern in (auth.PYTHON_EVIDENCE, auth.PYTHON_USER_CHECK, auth.JS_EVIDENCE):
+        source = pattern.pattern if isinstance(pattern.pattern, str) else pattern.pattern.decode()
+        assert "|\\b" not in source and not source.startswith("\\b")  # every part rewritten
+
+
+def _admits_script_by_calls(path: str, data: bytes) -> Admission:
+    """`seeds._admits_script` as it was, a loop over every property call (the reference its
+    searches are held to)."""
+    if seeds._JS_PACKAGE.search(data) is not None or any(
+        any(seed in data for seed in u.seeds) and u.pattern.search(data) is not None
+        for u in seeds._JS_UNREAD
+    ):
+        return Admission.SEED
+    if nextjs.route_file(path) is not None or nextjs.config_file(path, data):
+        return Admission.YES
+    names = any(name in data for name in seeds._JS_NAMES)
+    verdict = Admission.GATED if names else Admission.NO
+    if b"](" in data or b"] (" in data:
+        for match in _COMPUTED_CALL.finditer(data):
+            if seeds._receiver(data, match.start()) in seeds._APP_PARAMS and seeds._ARGUMENT.match(
+                data, match.end() - 1
+            ):
+                return Admission.SEED
+            verdict = Admission.GATED
+    for match in seeds._JS_CALL.finditer(data):
+        at = match.start() - 1
+        while at >= 0 and data[at] in b" \t\r\n":
+            at -= 1
+        if at >= 0 and data[at] == 0x2E and (at == 0 or data[at - 1] != 0x2E):
+            receiver = seeds._receiver(data, at - 1 if at > 0 and data[at - 1] == 0x3F else at)
+            if (
+                receiver in seeds._APP_PARAMS
+                and match.group() in seeds._ROUTE_CALLS
+                and seeds._ARGUMENT.match(data, match.end())
+            ):
+                return Admission.SEED
+            verdict = Admission.GATED
+    return verdict
+
+
+def test_a_script_s_admission_by_searches_is_its_admission_by_every_call() -> None:
+    """`_admits_script` finds a route call on an app parameter, and any property call, by a
+    search each (a front-end bundle holds thousands of `.get(`, judged one by one in Python
+    before): on generated scripts and on every script of the fixtures, the verdict is the
+    call-by-call one."""
+    import random
+
+    pieces = [b"app", b"router", b"routes", b"server", b"fastify", b"instance", b"this.", b"$",
+              b"'express'", b"\"@koa/router\"", b"`koa-router/", b"'@scope/hapi'", b"'@nestjs/",
+              b"require(", b"import x from ", b"'koa", b"hapi'",
+              b"x", b"apps", b"myapp", b".", b"?.", b"...", b" ", b"\n", b"\t", b"get", b"post",
+              b"del", b"delete", b"use", b"prefix", b"trace", b"route", b"forget", b"(", b")",
+              b"'/x'", b"[verb]", b"[m] (", b"h", b",", b";", b"\xc3\xa9", b"Router", b"express",
+              b"//", b"_"]  # fmt: skip
+    chooser = random.Random(34)
+    scripts = [
+        b"".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 14))) for _ in range(4000)
+    ]
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    scripts += [
+        p.read_bytes()
+        for p in fixtures.rglob("*")
+        if p.suffix in {".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx"} and p.is_file()
+    ]
+    verdicts = set()
+    for data in scripts:
+        verdict = seeds._admits_script("web/x.js", data)
+        assert verdict == _admits_script_by_calls("web/x.js", data), data
+        verdicts.add(verdict)
+    assert verdicts == {Admission.SEED, Admission.GATED, Admission.NO}
+
+
+class _CountedText(str):
+    """Text that counts the characters its `count` examines: the line numbering of a reader."""
+
+    examined = 0
+
+    def count(self, sub: Any, start: Any = None, end: Any = None) -> int:
+        first = 0 if start is None else int(start)
+        stop = len(self) if end is None else int(end)
+        _CountedText.examined += max(0, stop - first)
+        return super().count(sub, start, end)
+
+
+def test_numbering_the_user_checks_of_a_file_full_of_them_is_linear_in_its_size() -> None:
+    """The Django reader numbered each `request.user` by counting the lines from the top of
+    the file (lemur: 0.06 s of a 0.3 s scan; a generated file of them, quadratic): counted on
+    from the last one, the characters examined stay the file's size, and the lines the same."""
+    import ast
+
+    from packs.routes.django_facts import _Reader
+
+    def examined(checks: int) -> tuple[int, int, list[int]]:
+        text = "class V:\n" + "    def get(self, request):\n        return request.user\n" * checks
+        reader = _Reader("", _CountedText(text))
+        _CountedText.examined = 0
+        tree = ast.parse(text)
+        assert reader.checks_user(tree.body[0])
+        assert reader.checks is not None
+        return _CountedText.examined, len(text), reader.checks
+
+    small, _, _ = examined(2_000)
+    large, large_size, lines = examined(4_000)
+    assert lines == [3 + 2 * n for n in range(4_000)]
+    assert large <= 2 * large_size and large <= 2.2 * small + 1_000
+
+
+def _called_spans_by_find(source: bytes, names: set[bytes]) -> list[tuple[int, int]]:
+    """`js_facts.called_spans` as it was: each name found by `find`, its call checked there."""
+    from packs.routes.js_facts import _CALL_TAIL, _NAME_BYTES_OR_DOT
+
+    spans = []
+    for name in names:
+        start = source.find(name)
+        while start >= 0:
+            end = start + len(name)
+            if (start == 0 or source[start - 1] not in _NAME_BYTES_OR_DOT) and (
+                _CALL_TAIL.match(source, end) is not None
+            ):
+                spans.append((start, end))
+            start = source.find(name, end)
+    return sorted(spans)
+
+
+def test_the_calls_of_a_file_s_functions_found_by_one_search_are_those_found_name_by_name() -> None:
+    """A TypeScript file names its imports again and again as types: a `find` loop per name
+    took a fifth of its reading; one search of every called name gives the same places, on
+    generated scripts and every fixture script (names not ASCII: the loop, still)."""
+    import random
+
+    from packs.routes.js_facts import called_spans
+
+    pieces = [b"reg", b"register", b"use", b"x", b"$", b"_", b".", b" ", b"\n", b"(", b")",
+              b"app", b"=", b"\xc3\xa9", b"9", b"new ", b"a.reg", b"reg2", b"// reg(", b"'reg('"]  # fmt: skip
+    chooser = random.Random(34)
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    sources = [
+        p.read_bytes()
+        for p in fixtures.rglob("*")
+        if p.suffix in {".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx"} and p.is_file()
+    ]
+    sources += [
+        b"".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 20))) for _ in range(3000)
+    ]
+    found = 0
+    for source in sources:
+        for names in ({b"reg", b"register", b"use", b"$", b"x"}, {b"reg", b"caf\xc3\xa9"}):
+            spans = called_spans(source, names)
+            assert spans == _called_spans_by_find(source, names), source
+            found += len(spans)
+    assert found > 100
+
+
+def test_the_names_passed_as_arguments_found_by_one_pattern_are_those_of_a_pattern_per_file() -> (
+    None
+):
+    """A file's router names given as arguments (`register(app)`) were found by a pattern of
+    those names, compiled for each file (a sixth of a TypeScript repository's scan): one
+    pattern of any name, each match's name checked, finds the same places, the closing `,`
+    taken with each as before (`f(a, b)`: `b` not found after `a`)."""
+    import random
+    import re
+
+    from packs.routes.js_facts import passed_spans
+
+    def by_names(source: bytes, names: list[bytes]) -> list[tuple[int, int]]:
+        pattern = rb"[(,]\s*(" + b"|".join(map(re.escape, names)) + rb")\s*[,)]"
+        return [match.span(1) for match in re.finditer(pattern, source)]
+
+    pieces = [b"app", b"router", b"ap", b"x", b"$", b"_", b"(", b")", b",", b" ", b"\n",
+              b"\xc3\xa9", b"f", b"9", b".", b"app$", b"routerX"]  # fmt: skip
+    chooser = random.Random(34)
+    sources = [
+        b"".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 24))) for _ in range(4000)
+    ]
+    sources += [b"f(app, router)", b"f(x, app)", b"f( app )", b"g(router,app,x)"]
+    found = 0
+    for source in sources:
+        for names in ([b"app", b"router"], [b"ap", b"app"], [b"app", b"caf\xc3\xa9"]):
+            spans = list(passed_spans(source, names))
+            assert spans == by_names(source, names), source
+            found += len(spans)
+    assert found > 100

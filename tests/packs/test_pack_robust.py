@@ -431,12 +431,12 @@ def test_the_pre_filter_and_the_walk_stop_at_the_soft_deadline_too(
 
     from gpp.plugin.repo_files import walk_in_root as walk
 
-    def slow_walk(root_fd: int, top: str, visit: Any) -> list[str]:
+    def slow_walk(root_fd: int, top: str, visit: Any, **options: Any) -> list[str]:
         def slow_visit(fd: int, here: str, entries: Any) -> list[str]:
             now[0] += 10.0 if here == "." else 0.0
             return visit(fd, here, entries)  # type: ignore[no-any-return]
 
-        return walk(root_fd, top, slow_visit)
+        return walk(root_fd, top, slow_visit, **options)
 
     monkeypatch.setattr(Scanner, "_judge_bytes", slow_judge)
     monkeypatch.setattr(scan, "walk_in_root", slow_walk)

@@ -199,13 +199,15 @@ def test_repeated_discover_reparses_only_the_changed_file(
 
     monkeypatch.setattr(scan, "open_file_in_root", recording_open)
     assert scanner.discover(["."]) == first and opened == []  # a memo hit opens nothing
-    assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (6, 6)
+    # nothing changed: the last document, not even a file looked up (`packs.repeat`)
+    assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (6, 0)
+    assert scanner.documents.hits == 1
     assert links == [5]  # nothing changed: the last link's result is reused
     assert len(_names(scanner.discover(["m1.py", "m2.py"]))) == 2 and links == [5, 2]
     _write(in_repo, "m3.py", "def renamed(): pass\n\n\ndef added(): pass\n")
     third = scanner.discover(["."])
     assert opened == ["m3.py"]
-    assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (7, 13)
+    assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (7, 7)
     assert links == [5, 2, 5]
     assert [n for p, n in _names(third) if p == "m3.py"] == ["renamed", "added"]
     assert third["unresolved"][0]["path"] == "bad.py"
@@ -233,3 +235,34 @@ def test_pii_names_and_duplicate_findings() -> None:
             "locations": [location("a.py", 9), location("b.py", 3)],
         }
     ]
+
+
+def _long_line_in_head_by_lines(data: bytes) -> bool:
+    """The line-by-line reading `scan._long_line_in_head`'s one search is held to."""
+    start = 0
+    while start < min(len(data), scan.MINIFIED_HEAD):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        if end - start >= scan.MINIFIED_LINE:
+            return True
+        start = end + 1
+    return False
+
+
+def test_a_long_line_in_the_head_is_found_by_one_search_as_line_by_line() -> None:
+    """Each script's head is looked at for a minified bundle's long line: one search over the
+    head and what a line starting there reaches, the same answer as reading line by line, at
+    the head's edge (a long line starting at its last byte, or just past it) and elsewhere."""
+    head, line = scan.MINIFIED_HEAD, scan.MINIFIED_LINE
+    cases = [b"", b"\n", b"x" * line, b"x" * (line - 1), b"x" * (line - 1) + b"\n" + b"y" * 5]
+    for start in (head - 2, head - 1, head, head + 1):
+        for length in (line - 1, line, line + 1):
+            for end in (b"", b"\n", b"\r\n"):
+                prefix = (b"a" * 79 + b"\n") * (start // 80) + b"b" * (start % 80 - 1) + b"\n"
+                assert len(prefix) == start or start % 80 == 0
+                cases.append(prefix[:start] + b"z" * length + end + b"tail\n")
+    answers = set()
+    for data in cases:
+        answers.add(_long_line_in_head_by_lines(data))
+        assert scan._long_line_in_head(data) is _long_line_in_head_by_lines(data), len(data)
+    assert answers == {True, False}

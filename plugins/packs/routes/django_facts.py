@@ -259,6 +259,11 @@ class _Reader:
     def __init__(self, package: str, source: str) -> None:
         self.package = package
         self.source = source
+        # whether an `__init__` may set `self.trailing_slash` or touch `self.routes`: the words
+        # are spelt (in ASCII text; other text may spell them in letters NFKC folds to them)
+        self.may_set_routes = (
+            not source.isascii() or "routes" in source or "trailing_slash" in source
+        )
         self.checks: list[int] | None = None  # lines matching `_USER_CHECK`, found when asked
         self.lists: dict[str, list[UrlEntry]] = {}
         self.routers: dict[str, tuple[str, bool, int]] = {}
@@ -649,7 +654,11 @@ class _Reader:
             and isinstance(v, ast.Constant) and isinstance(v.value, bool)
         )  # fmt: skip
         for stmt in node.body:  # `self.trailing_slash = '/?'` in `__init__`, after DRF's own
-            if isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__":
+            if (
+                isinstance(stmt, ast.FunctionDef)
+                and stmt.name == "__init__"
+                and self.may_set_routes  # else every node of every `__init__` walked in vain
+            ):
                 slash, readable = _init_slash(stmt)
                 if not readable:
                     urls.append(RouterUrls("__init__", stmt.lineno, False))
@@ -832,11 +841,13 @@ class _Reader:
         """Whether a line of the def or class reads the request's user (`_USER_CHECK`)."""
         if self.checks is None:  # most files have none of the words: one scan each, no regex
             source = self.source
-            self.checks = (
-                [source.count("\n", 0, m.start()) + 1 for m in _USER_CHECK.finditer(source)]
-                if any(word in source for word in _USER_WORDS)
-                else []
-            )
+            self.checks = []
+            if any(word in source for word in _USER_WORDS):
+                line, counted = 1, 0  # lines counted on from the last match: linear in the file
+                for match in _USER_CHECK.finditer(source):
+                    line += source.count("\n", counted, match.start())
+                    counted = match.start()
+                    self.checks.append(line)
         at = bisect.bisect_left(self.checks, node.lineno)
         return at < len(self.checks) and self.checks[at] <= (node.end_lineno or node.lineno)
 

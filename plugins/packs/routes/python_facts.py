@@ -125,6 +125,9 @@ class _Reader:
         self._expanding: set[str] = set()  # locals being read (`x = x + 1` ends)
         self._class_of: dict[int, str] = {}  # a method's def -> its class's name
         self._methods: list[ast.stmt] = []  # methods, whose bodies are read like functions
+        # a def's parameters and site, by id of the def node (`_enter`; never changed in place)
+        self._entered: dict[int, tuple[dict[str, tuple[str, int]], str]] = {}
+        self._defaults_of: dict[int, dict[str, ast.expr]] = {}  # a def's defaults, by id
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -181,11 +184,17 @@ class _Reader:
         self._env = {}
 
     def _enter(self, scope: _Def | None) -> None:
-        """Read what follows as written in `scope`: its parameters and its own locals."""
-        self._scope = _parameters(scope) if scope is not None else {}
+        """Read what follows as written in `scope`: its parameters and its own locals (read
+        once per def: every call statement of its body enters it)."""
+        if scope is None:
+            self._scope, self._function_site, self._class_name = {}, "", ""
+        else:
+            entered = self._entered.get(id(scope))
+            if entered is None:
+                entered = self._entered[id(scope)] = (_parameters(scope), _site(scope))
+            self._scope, self._function_site = entered
+            self._class_name = self._class_of.get(id(scope), "")
         self._def = scope
-        self._function_site = _site(scope) if scope is not None else ""
-        self._class_name = self._class_of.get(id(scope), "") if scope is not None else ""
 
     def _locals_in(self, function: _Def) -> dict[str, ast.expr]:
         """The names `function` assigns exactly once in its own body (not a parameter): a
@@ -205,7 +214,9 @@ class _Reader:
                 elif isinstance(stmt, ast.With | ast.AsyncWith):
                     targets = [i.optional_vars for i in stmt.items if i.optional_vars]
                 for target in targets:
-                    for name in ast.walk(target):
+                    # a name, mostly: its walk would yield it and its context alone
+                    names = (target,) if type(target) is ast.Name else ast.walk(target)
+                    for name in names:
                         if isinstance(name, ast.Name):
                             counts[name.id] = counts.get(name.id, 0) + 1
                             if isinstance(stmt, ast.Assign) and target is name:
@@ -584,7 +595,10 @@ class _Reader:
             if self._def is not None:
                 declared = self._scope.get(name)
                 if declared is not None:  # what each call passes; unbound, the global name
-                    default = _defaults(self._def).get(name)
+                    defaults = self._defaults_of.get(id(self._def))
+                    if defaults is None:
+                        defaults = self._defaults_of[id(self._def)] = _defaults(self._def)
+                    default = defaults.get(name)
                     return Param(
                         declared[0],
                         declared[1],

@@ -246,6 +246,19 @@ def admits(path: str, data: bytes) -> bool | Admission:
     return _admits_script(path, data)
 
 
+# a route or `use` call's property, the `.` before it (blanks between): `_JS_CALL`'s words as
+# the reader's member call has them, found by one search from the `.` (a literal first: `re`
+# skips to it); a spread's `...` is told apart at each match
+_DOT_CALL = re.compile(rb"\.[ \t\r\n]*" + _JS_CALL.pattern)
+# the same of a route call with an argument (`.get('/x'`), whose receiver may be an app
+_DOT_ROUTE_CALL = re.compile(
+    rb"\.[ \t\r\n]*(?:"
+    + b"|".join(sorted(w for w in _ROUTE_CALLS if re.fullmatch(_JS_CALL, w)))
+    + rb")\b"
+    + _ARGUMENT.pattern
+)
+
+
 def _admits_script(path: str, data: bytes) -> Admission:
     """A JavaScript or TypeScript file: a `SEED` when it imports a framework, or calls a
     route method on a name the linker lists routes on without any import (`app`, `router`,
@@ -253,33 +266,32 @@ def _admits_script(path: str, data: bytes) -> Admission:
     Next.js route file or config by its place; `GATED` when it only calls `.get(`, `.use(`...
     on other names or spells a framework's word (`Router`): those calls register routes only
     on a router some file made from a framework's package, so where no file of the repository
-    imports one (a Django or Flask app's front-end scripts), they are an HTTP client's."""
+    imports one (a Django or Flask app's front-end scripts), they are an HTTP client's.
+    Searches, not a loop over every call: a front-end bundle holds thousands of `.get(`."""
     if _js_framework(data):
         return Admission.SEED
     if nextjs.route_file(path) is not None:  # a Next.js route file: its place routes it
         return Admission.YES
     if nextjs.config_file(path, data):  # `basePath`: every Next.js route's prefix
         return Admission.YES
-    verdict = Admission.GATED if any(name in data for name in _JS_NAMES) else Admission.NO
-    if b"](" in data or b"] (" in data or b"].call" in data:  # `app[verb](path, h)`
+    for match in _DOT_ROUTE_CALL.finditer(data):
+        at = match.start()
+        if at == 0 or data[at - 1] != 0x2E:  # not a spread's `...`
+            receiver = _receiver(data, at - 1 if at > 0 and data[at - 1] == 0x3F else at)
+            if receiver in _APP_PARAMS:  # `app.get('/x', h)` on a parameter: a route as it is
+                return Admission.SEED
+    computed = False
+    if b"](" in data or b"] (" in data or b"].call" in data:  # `app[verb](path, h)`: computed
         for match in _COMPUTED_CALL.finditer(data):
             if _receiver(data, match.start()) in _APP_PARAMS and _ARGUMENT.match(
                 data, match.end() - 1
             ):
                 return Admission.SEED
-            verdict = Admission.GATED
-    for match in _JS_CALL.finditer(data):
-        # a property: `.` (or `?.`) before it, blanks aside, as the reader's member call has
-        at = match.start() - 1
-        while at >= 0 and data[at] in b" \t\r\n":
-            at -= 1
-        if at >= 0 and data[at] == 0x2E and (at == 0 or data[at - 1] != 0x2E):  # not `...`
-            receiver = _receiver(data, at - 1 if at > 0 and data[at - 1] == 0x3F else at)
-            if (
-                receiver in _APP_PARAMS
-                and match.group() in _ROUTE_CALLS
-                and _ARGUMENT.match(data, match.end())
-            ):
-                return Admission.SEED  # `app.get('/x', h)` on a parameter: a route as it is
-            verdict = Admission.GATED
-    return verdict
+            computed = True
+    if (
+        computed
+        or any(m.start() == 0 or data[m.start() - 1] != 0x2E for m in _DOT_CALL.finditer(data))
+        or any(name in data for name in _JS_NAMES)
+    ):
+        return Admission.GATED
+    return Admission.NO
