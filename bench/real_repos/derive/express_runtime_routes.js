@@ -24,7 +24,7 @@ proto.route = function route(routePath) {
     .split("\n")
     .slice(2)
     .find((line) => line.includes(checkout) && !line.includes("node_modules"));
-  const where = caller && /\((.*):(\d+):\d+\)$|at (.*):(\d+):\d+$/.exec(caller.trim());
+  const where = caller && /\((?:file:\/\/)?(.*):(\d+):\d+\)$|at (?:file:\/\/)?(.*):(\d+):\d+$/.exec(caller.trim());
   made.declared = where
     ? { file: path.relative(checkout, where[1] || where[3]), line: Number(where[2] || where[4]) }
     : { file: "?", line: 0 };
@@ -41,8 +41,31 @@ express.application.init = function (...args) {
 express.application.listen = function () {
   return { close() {}, on() {}, address: () => ({ port: 0 }) };
 };
-const exported = require(path.join(checkout, process.argv[3]));
-const app = exported && exported._router ? exported : made[made.length - 1];
+// An ES module app (`"type": "module"`: `require` would skip the stubbing loader hook) is imported; an app
+// set up in an async `start()` (awaiting its services, stubbed) is read once its router stack
+// has stopped growing for 2 s (bounded: 60 s).
+async function load() {
+  const file = path.join(checkout, process.argv[3]);
+  let exported;
+  let pkg = {};
+  try {
+    pkg = JSON.parse(require("node:fs").readFileSync(path.join(checkout, "package.json"), "utf8"));
+  } catch {}
+  if (!file.endsWith(".mjs") && pkg.type !== "module") exported = require(file);
+  else {
+    exported = await import(require("node:url").pathToFileURL(file).href);
+    exported = exported && exported.default !== undefined ? exported.default : exported;
+    const size = () => made.reduce((n, a) => n + ((a._router && a._router.stack.length) || 0), 0);
+    let last = -1;
+    let stable = Date.now();
+    const deadline = Date.now() + 60000;
+    while (Date.now() < deadline && Date.now() - stable < 2000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (size() !== last) [last, stable] = [size(), Date.now()];
+    }
+  }
+  return exported && exported._router ? exported : made[made.length - 1];
+}
 
 function mountPath(layer) {
   if (layer.path !== undefined && typeof layer.path === "string") return layer.path;
@@ -78,6 +101,8 @@ function walk(stack, prefix) {
     }
   }
 }
-walk((app._router || app.router).stack, ""); // Express 5: `app.router`; its mounted routers'
-// paths are not kept on their layers, so an Express 5 app with mounted routers is not read here
-print(items); // to TRUTH_OUT if set: an app's logger may write to stdout
+load().then((app) => {
+  walk((app._router || app.router).stack, ""); // Express 5: `app.router`; its mounted routers'
+  // paths are not kept on their layers, so an Express 5 app with mounted routers is not read here
+  print(items); // to TRUTH_OUT if set: an app's logger may write to stdout
+});

@@ -44,7 +44,7 @@ const LOADER = `
 let stubbed = [], exportsList = [], base;
 export function initialize(data) { ({ stubbed, exportsList, base } = data); }
 export async function resolve(specifier, context, next) {
-  if (stubbed.includes(specifier)) return { url: "file:///truth-stub/" + specifier, shortCircuit: true };
+  if (stubbed.includes(specifier)) return { url: "file:///truth-stub/" + encodeURIComponent(specifier), shortCircuit: true };
   try { return await next(specifier, context); }
   catch (error) { if (!base || /^[./]/.test(specifier)) throw error; return next(specifier, { ...context, parentURL: base }); }
 }
