@@ -3,11 +3,13 @@ VM guest as that user (tests/vm/guest-run.sh) and written to a JSON report that
 tests/product/test_vm_cgroup2.py judges on the host. Standard library only: it runs with the
 guest's python3, from the copied checkout (`make serve` there, with its .venv already made).
 
-Three starts, one after the other, each stopped (its processes killed) before the next:
+Four starts, one after the other, each stopped (its processes killed) before the next:
 - "delegated": `systemd-run --user --scope -p Delegate=yes make serve`, as the README says;
 - "undelegated": `make serve` in a cgroup the user may not write (this boot service's, as a
   terminal's `session-N.scope` is), where plugins that need a cgroup are refused;
-- "optional": `systemd-run --user --scope gpp serve --cgroup optional` (no Delegate).
+- "optional": `gpp serve --cgroup optional` there, which says what is lost;
+- "scope-without-delegate": `systemd-run --user --scope make serve`, a scope of the user's own
+  systemd that was not delegated (its directory is the user's all the same).
 For each: the start-up line about cgroups, every bundled plugin's answer, `GET /plugins/{id}`,
 and the cgroup tree under the gateway's scope read from /sys/fs/cgroup while the sessions live.
 """
@@ -41,19 +43,22 @@ def main() -> int:
         "own_cgroup": Path("/proc/self/cgroup").read_text().strip(),
         "runs": {},
     }
+    make_serve = ["make", "-o", "install", "serve"]  # .venv is made: the recipe `make serve` runs
     runs = {
         "delegated": (
             ["systemd-run", "--user", "--scope", "--quiet", "-p", "Delegate=yes"],
-            ["make", "-o", "install", "serve", "PORT=8787"],
+            [*make_serve, "PORT=8787"],
+            8787,
         ),
-        "undelegated": ([], ["make", "-o", "install", "serve", "PORT=8788"]),
-        "optional": (
+        "undelegated": ([], [*make_serve, "PORT=8788"], 8788),
+        "optional": ([], [str(GPP), "serve", "--port", "8789", "--cgroup", "optional"], 8789),
+        "scope-without-delegate": (
             ["systemd-run", "--user", "--scope", "--quiet"],
-            [str(GPP), "serve", "--port", "8789", "--cgroup", "optional"],
+            [*make_serve, "PORT=8790"],
+            8790,
         ),
     }
-    for name, (wrapper, command) in runs.items():
-        port = int(command[-1].removeprefix("PORT=")) if "PORT=" in command[-1] else 8789
+    for name, (wrapper, command, port) in runs.items():
         started = time.monotonic()
         try:
             report["runs"][name] = _run(name, [*wrapper, *command], port)
@@ -169,6 +174,8 @@ def _scope_of(pid: int) -> Path:
 def _tree(scope: Path) -> dict[str, Any]:
     """Every cgroup from the gateway's scope down: its files of interest, and its processes'
     command lines (what each plugin session's group holds)."""
+    if scope.name == "gpp-gateway":  # the gateway moved there, its scope is the parent
+        scope = scope.parent
     groups: dict[str, Any] = {}
     for directory in sorted([scope, *scope.rglob("*")]):
         if not directory.is_dir():
@@ -177,8 +184,14 @@ def _tree(scope: Path) -> dict[str, Any]:
         procs = (_read(directory / "cgroup.procs") or "").split()
         group["procs"] = {pid: _read(Path(f"/proc/{pid}/cmdline")) for pid in procs}
         groups[str(directory.relative_to(scope))] = group
+    marks = {}  # what systemd marks a delegated cgroup with (trusted.* only root may read)
+    for mark in ("user.delegate", "trusted.delegate"):
+        try:
+            marks[mark] = os.getxattr(scope, mark).decode(errors="replace")
+        except OSError as exc:
+            marks[mark] = f"({exc.strerror})"
     owner = scope.stat().st_uid
-    return {"path": str(scope), "owner_uid": owner, "groups": groups}
+    return {"path": str(scope), "owner_uid": owner, "marks": marks, "groups": groups}
 
 
 def _read(path: Path) -> str | None:
