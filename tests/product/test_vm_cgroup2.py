@@ -27,6 +27,8 @@ from typing import Any
 import pytest
 from conftest import REPO, run_ok
 
+from app import cgroup_notice
+
 QEMU = shutil.which("qemu-system-x86_64")
 if QEMU is None:
     pytest.skip("no qemu-system-x86_64 here (make vm-deps)", allow_module_level=True)
@@ -207,4 +209,111 @@ def test_the_guest_runs_cgroup_v2_and_the_scenario_as_a_non_root_user(
 ) -> None:
     assert report["cgroup_fs"] == "cgroup2fs"
     assert report["uid"] == GUEST_UID
-    print(json.dumps({k: v for k, v in report.items() if k != "console"}, indent=1))
+    for name, run in report["runs"].items():  # what each start said and took (-rP shows it)
+        answers = {pid: p["status"] for pid, p in run.get("plugins", {}).items()}
+        print(f"{name} ({run['seconds']} s): {run.get('cgroup_line', run.get('error'))}; {answers}")
+
+
+def _run(report: dict[str, Any], name: str) -> dict[str, Any]:
+    run: dict[str, Any] = report["runs"][name]
+    assert "error" not in run, f"{name}: {run['error']}\n{run.get('log', '')}"
+    return run
+
+
+def _answered(plugin: dict[str, Any]) -> bool:
+    """A discovery that found something, or the JSON-RPC example's `subtract(42, 23)`."""
+    if plugin["described"]["protocol"] == "gpp/3":
+        return bool(plugin["status"] == 200 and plugin["found"])
+    return bool(plugin["status"] == 200 and plugin["found"] == 19)
+
+
+def _said(plugin: dict[str, Any], mechanism: str) -> str:
+    said: str = plugin["described"]["sandbox"].get(mechanism, "")
+    return said
+
+
+def test_make_serve_in_a_delegated_scope_says_it_makes_plugin_cgroups(
+    report: dict[str, Any],
+) -> None:
+    run = _run(report, "delegated")
+    assert run["cgroup_line"] == "gpp: plugin cgroups: cgroup v2, one per session", run["log"]
+    tree = run["tree"]
+    scope = tree["groups"]["."]
+    assert tree["owner_uid"] == GUEST_UID, "systemd gave the user the delegated scope"
+    assert {"memory", "pids"} <= set(scope["cgroup.subtree_control"].split())
+    assert scope["procs"] == {}, "no process left in the scope: make and the gateway in the leaf"
+    leaf = " | ".join(tree["groups"]["gpp-gateway"]["procs"].values())
+    assert "make -o install serve" in leaf and "gpp serve" in leaf, leaf
+
+
+def test_every_bundled_plugin_answers_make_serve_in_a_delegated_scope(
+    report: dict[str, Any],
+) -> None:
+    plugins = _run(report, "delegated")["plugins"]
+    assert len(plugins) >= 7, sorted(plugins)
+    failed = {pid: p for pid, p in plugins.items() if not _answered(p)}
+    assert not failed, json.dumps(failed, indent=1)
+
+
+def test_each_plugin_session_ran_in_a_cgroup_v2_leaf_of_its_own_with_memory_and_pids_max(
+    report: dict[str, Any],
+) -> None:
+    run = _run(report, "delegated")
+    groups: dict[str, Any] = run["tree"]["groups"]
+    seen: set[str] = set()
+    for plugin_id, plugin in run["plugins"].items():
+        pid = str(plugin["described"]["pid"])
+        holding = [name for name, group in groups.items() if pid in group["procs"]]
+        assert len(holding) == 1 and SESSION_GROUP.fullmatch(holding[0]), (plugin_id, holding)
+        name = holding[0]
+        assert not any(other.startswith(f"{name}/") for other in groups), f"{name} is no leaf"
+        memory = re.search(r"memory\.max=(\d+) MiB", _said(plugin, "cgroup"))
+        pids = re.search(r"pids\.max=(\d+)", _said(plugin, "processes"))
+        assert memory and pids, plugin["described"]["sandbox"]
+        assert groups[name]["memory.max"] == str(int(memory[1]) * MIB), (plugin_id, groups[name])
+        assert groups[name]["pids.max"] == pids[1], (plugin_id, groups[name])
+        seen.add(name)
+    assert len(seen) == len(run["plugins"]), "a session group of each plugin's own"
+
+
+def test_make_serve_where_the_user_may_not_write_its_cgroup_says_what_to_do(
+    report: dict[str, Any],
+) -> None:
+    """A terminal's `session-N.scope` is root's: here, the boot service's cgroup."""
+    run = _run(report, "undelegated")
+    line = run["cgroup_line"]
+    assert line.startswith("gpp: no cgroup for plugins here (") and "Permission denied" in line
+    assert f"{cgroup_notice.REFUSED}; {cgroup_notice.DELEGATE}" in line, line
+    assert "`gpp serve --cgroup optional`" in line, line
+    for plugin_id, plugin in run["plugins"].items():
+        assert not _answered(plugin), plugin_id
+        assert "no cgroup can be made" in plugin["described"]["lastDiagnostic"], plugin_id
+
+
+def test_cgroup_optional_where_the_user_may_not_write_its_cgroup_says_what_is_lost(
+    report: dict[str, Any],
+) -> None:
+    run = _run(report, "optional")
+    line = run["cgroup_line"]
+    assert line.startswith("gpp: no cgroup for plugins here (") and line.endswith(
+        f"; --cgroup optional: {cgroup_notice.LOST}"
+    ), line
+    failed = {pid: p for pid, p in run["plugins"].items() if not _answered(p)}
+    assert not failed, json.dumps(failed, indent=1)
+    for plugin_id, plugin in run["plugins"].items():
+        assert _said(plugin, "cgroup").startswith("none ("), plugin_id
+
+
+def test_make_serve_in_a_user_scope_without_delegate_makes_plugin_cgroups_too(
+    report: dict[str, Any],
+) -> None:
+    """What the real guest showed: a scope of the user's own systemd is the user's directory
+    with memory and pids offered, Delegate or not, and systemd 252 marks neither kind (no
+    `user.delegate` xattr), so the gateway cannot tell them apart and makes its groups there.
+    Without Delegate=yes systemd may rewrite that scope's controllers later (a daemon-reload):
+    the README says Delegate=yes."""
+    run = _run(report, "scope-without-delegate")
+    assert run["cgroup_line"] == "gpp: plugin cgroups: cgroup v2, one per session", run["log"]
+    assert run["tree"]["marks"]["user.delegate"].startswith("("), run["tree"]["marks"]
+    failed = {pid: p for pid, p in run["plugins"].items() if not _answered(p)}
+    assert not failed, json.dumps(failed, indent=1)
