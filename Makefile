@@ -154,7 +154,7 @@ vm-deps:
 	fi
 
 test-vm: vm-deps install
-	GPP_VM_TEST=1 $(BIN)/pytest -p no:cacheprovider -v -rP tests/product/test_vm_cgroup2.py
+	GPP_VM_TEST=1 $(BIN)/pytest -p no:cacheprovider -v -rPs tests/product/test_vm_cgroup2.py
 
 # `make bench`: every group's figures (bench/<group>.py run(quick)), one table, bench-results.json
 # with the machine and versions; not part of `make test` (which runs the runner's smoke test).
