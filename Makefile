@@ -138,6 +138,24 @@ pytest-rest: install
 test-container: container-deps install
 	docker/with-engine.sh $(BIN)/pytest -p no:cacheprovider -v -rP tests/product/test_container.py
 
+# `make test-vm`: a non-root user on a systemd machine with cgroup v2 runs the bundled plugins
+# with `make serve`, in a real guest (tests/product/test_vm_cgroup2.py): qemu with KVM boots the
+# Debian bookworm tests/vm/build-guest.sh makes (kept in .vm/ until the script changes).
+VM_TOOLS := qemu-system-x86_64 debootstrap mkfs.ext4
+VM_PACKAGES := qemu-system-x86 debootstrap e2fsprogs
+.PHONY: vm-deps test-vm
+
+vm-deps:
+	@missing=""; for tool in $(VM_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages for:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+			install -y -qq --no-install-recommends $(VM_PACKAGES); \
+	fi
+
+test-vm: vm-deps install
+	GPP_VM_TEST=1 $(BIN)/pytest -p no:cacheprovider -v -rPs tests/product/test_vm_cgroup2.py
+
 # `make bench`: every group's figures (bench/<group>.py run(quick)), one table, bench-results.json
 # with the machine and versions; not part of `make test` (which runs the runner's smoke test).
 # `make bench-quick`: the same in under a minute. BENCH_ARGS="--only core,scale" to choose groups.

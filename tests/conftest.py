@@ -28,6 +28,9 @@ any test module builds its `@settings`, which take their unsaid values from it."
 # The container suite builds an image and starts compose: only `make test-container` runs it
 # (docker/with-engine.sh sets GPP_REQUIRE_DOCKER), never a plain `pytest` that finds an engine.
 collect_ignore = [] if os.environ.get("GPP_REQUIRE_DOCKER") else ["product/test_container.py"]
+# The cgroup v2 guest builds and boots a VM: only `make test-vm` runs it (it sets GPP_VM_TEST).
+if not os.environ.get("GPP_VM_TEST"):
+    collect_ignore.append("product/test_vm_cgroup2.py")
 FIXTURE_PLUGINS = REPO / "tests" / "fixtures" / "plugins"
 DEMO_REPO = REPO / "plugins" / "examples" / "demo-repo"
 REFERENCE_DETECTOR = REPO / "plugins" / "reference_detector.py"

@@ -17,7 +17,7 @@ On v2 a cgroup with processes cannot also enable controllers for its children (t
 processes" rule). When the gateway's own cgroup is such a cgroup and the controllers are not yet
 enabled below it, `delegate_v2` moves the gateway into a leaf of its own (`gpp-gateway`), as
 `systemd-run --scope` and podman do, and then enables them; only then, and only the gateway's
-own process moves.
+own process and those that started it there (`make serve`'s `make`) move.
 """
 
 from __future__ import annotations
@@ -123,7 +123,10 @@ def delegate_v2(parent: Path, own_pid: int) -> None:
     Raises CgroupUnavailable when the controllers are not offered. When they are not yet enabled
     for children and `parent` holds processes (it is not the hierarchy's root), the gateway's
     own process moves into the leaf `gpp-gateway` first: a cgroup with processes cannot enable
-    controllers below it. Other processes in `parent` are left alone (the enable then fails)."""
+    controllers below it. So do the processes that started it and wait for it in `parent`
+    (`_starters`): `systemd-run --user --scope -p Delegate=yes make serve` runs `make` in the
+    scope, the gateway's parent, and the enable would fail on it. Other processes in `parent`
+    are left alone (the enable then fails)."""
     offered = _words(parent / "cgroup.controllers")
     missing = [c for c in V2_REQUIRED if c not in offered]
     if missing:
@@ -140,6 +143,9 @@ def delegate_v2(parent: Path, own_pid: int) -> None:
         leaf = parent / V2_LEAF
         leaf.mkdir(exist_ok=True)
         (leaf / "cgroup.procs").write_text(str(own_pid))
+        for pid in _starters(own_pid, set(procs)):
+            with contextlib.suppress(OSError):  # gone meanwhile: nothing left to move
+                (leaf / "cgroup.procs").write_text(str(pid))
     try:
         (parent / "cgroup.subtree_control").write_text(
             " ".join(f"+{c}" for c in V2_REQUIRED if c not in enabled)
@@ -148,6 +154,25 @@ def delegate_v2(parent: Path, own_pid: int) -> None:
         raise CgroupUnavailable(
             f"cannot enable {', '.join(V2_REQUIRED)} for children of {parent}: {exc.strerror}"
         ) from None
+
+
+def _starters(own_pid: int, procs: set[str], proc: Path = Path("/proc")) -> list[int]:
+    """The gateway's ancestors that are in its cgroup (`procs`), nearest first, up to the first
+    that is not: what started it (`make`, a shell) in the cgroup it was started in."""
+    found: list[int] = []
+    pid = own_pid
+    while True:
+        try:
+            status = (proc / str(pid) / "status").read_text()
+        except OSError:
+            return found
+        parent = next(
+            (int(line.split()[1]) for line in status.splitlines() if line.startswith("PPid:")), 0
+        )
+        if parent <= 1 or str(parent) not in procs:
+            return found
+        found.append(parent)
+        pid = parent
 
 
 def _words(path: Path) -> list[str]:

@@ -188,3 +188,38 @@ def test_stale_groups_of_dead_gateways_are_swept_live_ones_kept(tmp_path: Path) 
     cgroups.sweep_stale([tmp_path])
     assert live.exists()
     assert not dead.exists()
+
+
+def test_v2_delegation_moves_what_started_the_gateway_in_its_cgroup_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`systemd-run --user --scope -p Delegate=yes make serve`: `make`, the gateway's parent,
+    is in the scope too, and the controllers cannot be enabled while it stays there (found in
+    a real cgroup v2 guest: tests/product/test_vm_cgroup2.py). A stranger in the cgroup stays."""
+    stranger = "999999999"
+    parent = fake_v2(
+        tmp_path / "run-u7.scope", procs=f"{os.getppid()}\n{os.getpid()}\n{stranger}\n"
+    )
+    moved: list[str] = []
+    real_write_text = Path.write_text
+
+    def write_text(path: Path, text: str, *args: object, **kwargs: object) -> int:
+        if path == parent / "gpp-gateway" / "cgroup.procs":
+            moved.append(text)
+        return real_write_text(path, text)
+
+    monkeypatch.setattr(Path, "write_text", write_text)
+    cgroups.delegate_v2(parent, os.getpid())
+    assert moved == [str(os.getpid()), str(os.getppid())]
+    assert (parent / "cgroup.subtree_control").read_text() == "+memory +pids"
+
+
+def test_the_starters_are_the_ancestors_in_the_gateways_cgroup_nearest_first(
+    tmp_path: Path,
+) -> None:
+    for pid, ppid in ((40, 30), (30, 20), (20, 10), (10, 1)):
+        (tmp_path / str(pid)).mkdir()
+        (tmp_path / str(pid) / "status").write_text(f"Name:\tx\nPid:\t{pid}\nPPid:\t{ppid}\n")
+    assert cgroups._starters(40, {"40", "30", "20", "5"}, tmp_path) == [30, 20]
+    assert cgroups._starters(40, {"40", "20"}, tmp_path) == []  # 30 is elsewhere: 20 is not its
+    assert cgroups._starters(40, {"40", "30", "20", "10"}, tmp_path) == [30, 20, 10]

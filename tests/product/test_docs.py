@@ -137,7 +137,8 @@ def test_make_targets_exist() -> None:
 
 def test_make_test_runs_no_apt_get_and_no_container_suite() -> None:
     """Issue 35: `make test` ran apt-get when a tool was missing and compose whenever an engine
-    answered. apt-get is `make system-deps`' (CI asks for it), containers `make test-container`'s."""
+    answered. apt-get is `make system-deps`' (CI asks for it), containers `make test-container`'s,
+    the cgroup v2 guest `make test-vm`'s."""
     done = subprocess.run(
         ["make", "-n", "test"], capture_output=True, text=True, cwd=REPO, timeout=60
     )
@@ -145,8 +146,8 @@ def test_make_test_runs_no_apt_get_and_no_container_suite() -> None:
     steps = [
         line for line in (REPO / ".ci/run").read_text().splitlines() if line.startswith("make ")
     ]
-    assert steps == ["make system-deps", "make test", "make test-container"]
-    env = {k: v for k, v in os.environ.items() if k != "GPP_REQUIRE_DOCKER"}
+    assert steps == ["make system-deps", "make test", "make test-container", "make test-vm"]
+    env = {k: v for k, v in os.environ.items() if k not in ("GPP_REQUIRE_DOCKER", "GPP_VM_TEST")}
     collected = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests/product"],
         capture_output=True, text=True, cwd=REPO, timeout=300, env=env,
@@ -154,6 +155,7 @@ def test_make_test_runs_no_apt_get_and_no_container_suite() -> None:
     assert collected.returncode == 0, collected.stdout + collected.stderr
     assert "test_container_files.py::" in collected.stdout
     assert "test_container.py::" not in collected.stdout
+    assert "test_vm_cgroup2.py::" not in collected.stdout
 
 
 def test_the_registry_example_loads(tmp_path: Path) -> None:
