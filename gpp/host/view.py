@@ -36,6 +36,9 @@ GATEWAYS_PREFIXES = tuple(
     sorted({sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix})
 )
 """The gateway's own Python installation and venv: trusted as the gateway itself is."""
+SHARED_BY_EVERY_PLUGIN = (*SYSTEM_DIRS, *GATEWAYS_PREFIXES, str(GPP_PACKAGE), str(PYTHON_SDK))
+"""Where a file is every plugin's runtime, never one plugin's own: a registry entry naming one
+(`encodings/__init__.py`) does not hide it from the others (`app.config`), whom it would stop."""
 CODE_OPTIONS = frozenset({"-c", "-e", "-m", "--eval"})
 """Interpreter options whose value is code or a module name, never a file."""
 EMPTY_FILE = ".gpp-empty"
@@ -135,12 +138,19 @@ def plugin_view(
     on the registry's PATH): all of them. Raises ViewUnavailable."""
     if follow == "no":
         folders = [os.path.dirname(os.path.abspath(interpreter))]
+        _refuse_linked_folder(folders[0], "the command's own executable")
     else:
         folders = _interpreter_paths(interpreter)
-    if follow == "reachable" and reachable is not None:
+    if follow == "reachable":  # bound (and staged) as named: where the registry names them
         as_named = _interpreter_paths(interpreter, follow_symlinks=False)
-        folders = [path for path in folders if path in as_named or reachable(path)]
+        for folder in as_named:
+            if not under(folder, *GATEWAYS_PREFIXES):
+                _refuse_linked_folder(folder, f"the command's executable {interpreter}")
+        if reachable is not None:
+            folders = [path for path in folders if path in as_named or reachable(path)]
     folders += [str(GPP_PACKAGE), *([str(PYTHON_SDK)] if PYTHON_SDK.is_dir() else [])]
+    for entry in entries:
+        _refuse_linked_folder(os.path.dirname(entry), f"{entry}, which the command names,")
     files: list[str] = []
     if listed is None:
         folders += [os.path.dirname(entry) for entry in entries]
@@ -190,6 +200,21 @@ def plugin_view(
         }
     )
     return View(tuple(folders), tuple(files), tuple(masked))
+
+
+def _refuse_linked_folder(folder: str, what: str) -> None:
+    """Raise ViewUnavailable when `folder` (of a path the registry names) passes through a
+    symlink outside the system dirs (which every sandbox binds whole, never from here): bwrap
+    binds what a folder resolves to, and a root gateway stages one its uid cannot reach by a
+    walk that follows root's symlinks, which every link a plugin ships is once root installs
+    it (`x/sub` → another user's project behind their 0700 home, named as `x/sub/.env`, had
+    root bring that project into view: issue 32, round 6)."""
+    if (real := os.path.realpath(folder)) != folder and not under(folder, *SYSTEM_DIRS):
+        raise ViewUnavailable(
+            f"{what} lies in {folder}, which is a symlink or passes through one (to {real}): "
+            "bwrap would bind what it leads to, so a link among a plugin's files would choose "
+            "what the plugin sees; name the real path in the registry"
+        )
 
 
 def _runnable(path: str) -> bool:

@@ -1,0 +1,125 @@
+"""Issue 32, a sixth round of attack on the containment: what round five changed (paths taken
+as written, masks over the system folders, the environment through bwrap's `--args`, the
+bounded planning thread, no core dumps), tried by a plugin's files, its registry entry as far
+as the plugin's author decides it, a second plugin and a repository.
+
+Each test runs the attack as root and passes only when it fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sysconfig
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import DEMO_REPO
+from gateway_harness import write_config
+from test_containment import PROBE, look, start
+
+from app.config import load_config
+from gpp.core import codes
+from gpp.host import SandboxPolicy
+from gpp.host.view import GPP_PACKAGE
+
+
+@pytest.mark.parametrize("view", ["the entry file's folder", "a listed view"])
+def test_a_folder_the_plugin_links_elsewhere_is_not_staged_for_a_file_the_command_names(
+    tmp_path: Path, view: str
+) -> None:
+    """The registry runs the plugin on a file of its own (`["{python}", "x/bin/probe.py",
+    "x/sub/.env"]`), and the plugin ships the folder `sub` as a symlink to another user's
+    project behind their 0700 home. Root installed the plugin, so the link is root's, in a
+    folder only root may write: the walk that finds each folder to stage (round 3) follows it,
+    and a gateway deployed behind a 0700 folder (`/root/gate-forge`, as pytest's own temporary
+    folders are) staged that project for the plugin's uid; round 5's check looked only at the
+    file (its real path lies in its folder's real path: always, when the folder is the link).
+    Every file of the project that others may read was in view."""
+    home = tmp_path / "alice"
+    project = home / "project"
+    project.mkdir(parents=True)
+    (project / ".env").write_text("API_KEY=alice's\n")
+    (project / ".env").chmod(0o644)
+    project.chmod(0o755)
+    home.chmod(0o700)
+    plugin = tmp_path / "x"
+    (plugin / "bin").mkdir(parents=True)
+    shutil.copy(PROBE, plugin / "bin" / "probe.py")
+    (plugin / "sub").symlink_to(project)  # root's link, as root installed the plugin
+    entry: dict[str, Any] = {
+        "id": "x",
+        "version": "1.0.0",
+        "command": ["{python}", "x/bin/probe.py", "x/sub/.env"],
+    }
+    if view == "a listed view":
+        entry["sandbox"] = {"view": ["x/bin"]}
+    config = load_config(write_config(tmp_path, [entry]))
+    policy = config.plugins["x"].sandbox
+    with pytest.raises(codes.ProtocolError, match="symlink"):
+        seen = look(
+            config.plugins["x"].command,
+            [str(plugin / "sub" / ".env")],
+            view=policy.view,
+            hide=policy.hide,
+        )
+        pytest.fail(f"the plugin saw another user's project through its link: {seen}")
+
+
+@pytest.mark.parametrize("named", ["the standard library", "a file of the repository"])
+def test_a_file_another_plugin_names_is_not_hidden_where_every_plugin_needs_it(
+    tmp_path: Path, named: str
+) -> None:
+    """A second plugin's registry entry names a file it does not own as a word of its command:
+    every other plugin's view masks the other plugins' entry files (round 3), so the standard
+    library's `encodings/__init__.py` showed empty to every other Python plugin, which could
+    no longer start; a word the repository resolves (`README.md`, `package.json`) showed
+    empty to every other plugin scanning that repository, which then found nothing there."""
+    target = (
+        os.path.join(sysconfig.get_paths()["stdlib"], "encodings", "__init__.py")
+        if named == "the standard library"
+        else "README.md"
+    )
+    seen_at = target if os.path.isabs(target) else str(DEMO_REPO / target)
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        shutil.copy(PROBE, tmp_path / name / "probe.py")
+    root = str(DEMO_REPO)
+    entries: list[dict[str, Any]] = [
+        {"id": "a", "version": "1.0.0", "command": ["{python}", "a/probe.py", target],
+         "root": root},
+        {"id": "b", "version": "1.0.0", "command": ["{python}", "b/probe.py"], "root": root},
+    ]  # fmt: skip
+    config = load_config(write_config(tmp_path, entries))
+    victim = config.plugins["b"]
+    seen = look(victim.command, [seen_at], hide=victim.sandbox.hide)
+    assert seen[seen_at]["size"] == os.path.getsize(seen_at), seen
+
+
+def test_an_interpreter_named_through_a_folder_the_plugin_links_elsewhere_is_refused(
+    tmp_path: Path,
+) -> None:
+    """The registry names the interpreter by a path through a folder of the plugin's
+    (`["x/env/bin/python", "y/probe.py"]`), and the plugin ships `x/env` as a symlink to
+    another user's virtual environment behind their 0700 home (its `bin/python` a link to the
+    host's Python, as every venv's is): the interpreter's folder and prefix are bound as
+    named, and a root gateway behind a 0700 folder staged them through root's link (the
+    plugin's, once root installed it): that user's whole environment was in view."""
+    venv = tmp_path / "alice" / "project" / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(shutil.which("python3", path="/usr/bin") or "")
+    (venv / "secret.cfg").write_text("token = alice's\n")
+    for folder in (venv, venv / "bin", venv.parent):
+        folder.chmod(0o755)
+    (tmp_path / "alice").chmod(0o700)
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "env").symlink_to(venv)
+    (tmp_path / "y").mkdir()
+    shutil.copy(PROBE, tmp_path / "y" / "probe.py")
+    command = [str(tmp_path / "x" / "env" / "bin" / "python"), str(tmp_path / "y" / "probe.py")]
+    wanted = str(tmp_path / "x" / "env" / "secret.cfg")
+    env = {"LOOK_AT": wanted, "PYTHONPATH": str(GPP_PACKAGE.parent)}  # `gpp` is in every view
+    with pytest.raises(codes.ProtocolError, match="symlink"):
+        result, _ = start(command, DEMO_REPO, env, SandboxPolicy(), "view-probe")
+        pytest.fail(f"the plugin saw another user's environment: {result['resources']}")
