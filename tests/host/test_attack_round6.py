@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import sysconfig
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from conftest import DEMO_REPO
 from gateway_harness import write_config
+from test_attack_round5 import CORE_RAISER
 from test_containment import PROBE, look, start
 
 from app.config import load_config
@@ -123,3 +125,17 @@ def test_an_interpreter_named_through_a_folder_the_plugin_links_elsewhere_is_ref
     with pytest.raises(codes.ProtocolError, match="symlink"):
         result, _ = start(command, DEMO_REPO, env, SandboxPolicy(), "view-probe")
         pytest.fail(f"the plugin saw another user's environment: {result['resources']}")
+
+
+def test_a_plugins_crash_is_not_handed_to_the_hosts_crash_handler(tmp_path: Path) -> None:
+    """Round 5 set `RLIMIT_CORE` to 0 so that no crash of a plugin would be the host's to
+    handle, but the kernel ignores the limit when `core_pattern` pipes to a handler
+    (`|systemd-coredump`, apport): at 0 it still started the handler, as root, outside the
+    sandbox and its cgroup, on each crash a plugin chose to have. 1 is the one value that
+    makes the kernel abort the dump before the handler (it is what the kernel gives the
+    handler itself), and no core file is written below a page either. (The host's
+    `core_pattern` is not changed to prove it: the limit the plugin runs under is read.)"""
+    plugin = tmp_path / "core_reader.py"
+    plugin.write_text(CORE_RAISER.format(checkout=str(GPP_PACKAGE.parent)))
+    result, _ = start([sys.executable, str(plugin)], plugin_id="core-raiser")
+    assert result["resources"][0]["attrs"] == {"soft": 1, "hard": 1}
