@@ -9,6 +9,7 @@ Each test runs the attack as root and passes only when it fails.
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import sys
 import sysconfig
@@ -139,3 +140,48 @@ def test_a_plugins_crash_is_not_handed_to_the_hosts_crash_handler(tmp_path: Path
     plugin.write_text(CORE_RAISER.format(checkout=str(GPP_PACKAGE.parent)))
     result, _ = start([sys.executable, str(plugin)], plugin_id="core-raiser")
     assert result["resources"][0]["attrs"] == {"soft": 1, "hard": 1}
+
+
+RT_PROBE = """import os, sys
+sys.path.insert(0, {checkout!r})
+from gpp.plugin.sdk import serve
+
+def discover(paths):
+    attrs = {{}}
+    try:  # real-time at the lowest priority, and straight back: the call is the attack
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+        attrs["fifo"] = True
+    except OSError:
+        attrs["fifo"] = False
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, -5)
+        attrs["niced"] = True
+    except OSError:
+        attrs["niced"] = False
+    return {{"resources": [{{"kind": "scheduling", "name": "rt", "location": {{"path": ".",
+        "line": 1}}, "attrs": attrs}}], "unresolved": [], "findings": [],
+        "classificationSignals": []}}
+
+raise SystemExit(serve("rt-probe", "1.0.0", discover))
+"""
+
+
+def test_a_plugin_cannot_take_real_time_scheduling_the_gateway_may_have(tmp_path: Path) -> None:
+    """A gateway started from a login whose limits allow real-time priorities (PAM's
+    `rtprio`, a unit's `LimitRTPRIO=`) passed its `RLIMIT_RTPRIO` and `RLIMIT_NICE` on: no
+    capability is needed under them, so a plugin put its processes on `SCHED_FIFO`, where a
+    busy loop on every CPU leaves the host (the gateway's loop and its CPU budget check
+    included) 5 % of the time, or raised its priority over the gateway's. Both are 0 for the
+    plugin whatever the gateway's are. (Raising the gateway's own hard limits to show it
+    needs CAP_SYS_RESOURCE, which root lacks where these tests run, so the plan's limits
+    are read, and the plugin's attempt, which leaves `SCHED_FIFO` at once, must fail.)"""
+    plugin = tmp_path / "rt_probe.py"
+    plugin.write_text(RT_PROBE.format(checkout=str(GPP_PACKAGE.parent)))
+    gateways = [
+        resource.getrlimit(which) for which in (resource.RLIMIT_RTPRIO, resource.RLIMIT_NICE)
+    ]
+    result, mechanisms = start([sys.executable, str(plugin)], plugin_id="rt-probe")
+    assert result["resources"][0]["attrs"] == {"fifo": False, "niced": False}, gateways
+    limits = mechanisms["rlimits"].split(", ")
+    assert "RLIMIT_RTPRIO=0" in limits and "RLIMIT_NICE=0" in limits, limits
