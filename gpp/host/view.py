@@ -186,8 +186,9 @@ def plugin_view(
     folders = [path for path in dict.fromkeys(folders) if os.path.isdir(path)]
     files = list(dict.fromkeys(files))
     # the system dirs are bound whole in every sandbox (`gpp.host.sandbox`): a registry under
-    # `/usr/local/etc` is in view there, and is masked there too; only an executable is not
-    # (a tool one plugin runs alone counts as its file, and another may run it: issue 32)
+    # `/usr/local/etc` is in view there, and is masked there too, whatever its mode (an
+    # executable one was not: round 6); another plugin's files there are every plugin's, and
+    # never hidden (`SHARED_BY_EVERY_PLUGIN`)
     system = [path for path in SYSTEM_DIRS if os.path.isdir(path) and not os.path.islink(path)]
     seen = [*folders, *files, *([root] if root else []), *system]
     masked = sorted(
@@ -196,7 +197,6 @@ def plugin_view(
             for path in map(os.path.abspath, hide)
             if os.path.exists(path)
             for shown in _shown_at(path, seen)
-            if not (under(shown, *SYSTEM_DIRS) and _runnable(path))
         }
     )
     return View(tuple(folders), tuple(files), tuple(masked))
@@ -215,11 +215,6 @@ def _refuse_linked_folder(folder: str, what: str) -> None:
             "bwrap would bind what it leads to, so a link among a plugin's files would choose "
             "what the plugin sees; name the real path in the registry"
         )
-
-
-def _runnable(path: str) -> bool:
-    """Whether `path` is an executable file (a program, not a registry or a token file)."""
-    return os.path.isfile(path) and os.stat(path).st_mode & 0o111 != 0
 
 
 def _shown_at(hidden: str, seen: Sequence[str]) -> set[str]:

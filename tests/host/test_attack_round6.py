@@ -13,6 +13,7 @@ import resource
 import shutil
 import sys
 import sysconfig
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +186,22 @@ def test_a_plugin_cannot_take_real_time_scheduling_the_gateway_may_have(tmp_path
     assert result["resources"][0]["attrs"] == {"fifo": False, "niced": False}, gateways
     limits = mechanisms["rlimits"].split(", ")
     assert "RLIMIT_RTPRIO=0" in limits and "RLIMIT_NICE=0" in limits, limits
+
+
+def test_an_executable_registry_in_a_system_folder_still_shows_empty() -> None:
+    """Round 5 masked the registry inside the system folders every sandbox binds whole, except
+    an executable file there (a tool another plugin may run): a registry a `chmod -R 755` left
+    executable, or one copied from a filesystem without modes, under `/usr/local/etc`, was
+    read in full by every plugin, with the other plugins' `env` secrets. The gateway's own
+    files are masked whatever their mode (another plugin's tools in the system folders are
+    not hidden at all: they are every plugin's)."""
+    base = Path(tempfile.mkdtemp(prefix="gpp-redteam-", dir="/usr/local/share"))
+    try:
+        base.chmod(0o755)
+        registry = base / "registry.toml"
+        registry.write_text('[[plugin]]\nenv = { API_KEY = "secret" }\n')
+        registry.chmod(0o755)
+        seen = look([sys.executable, str(PROBE)], [str(registry)], hide=(str(registry),))
+    finally:
+        shutil.rmtree(base)
+    assert seen[str(registry)]["size"] == 0, seen[str(registry)]
