@@ -141,13 +141,14 @@ def plugin_view(
         _refuse_linked_folder(folders[0], "the command's own executable")
     else:
         folders = _interpreter_paths(interpreter)
-    if follow == "reachable":  # bound (and staged) as named: where the registry names them
+    if follow == "reachable" and reachable is not None:
         as_named = _interpreter_paths(interpreter, follow_symlinks=False)
+        # kept as named, and staged where the uid cannot reach them: never through a link
+        # (staging follows root's, which a plugin's are once root installs it: round 6)
         for folder in as_named:
-            if not under(folder, *GATEWAYS_PREFIXES):
+            if not (under(folder, *GATEWAYS_PREFIXES) or reachable(folder)):
                 _refuse_linked_folder(folder, f"the command's executable {interpreter}")
-        if reachable is not None:
-            folders = [path for path in folders if path in as_named or reachable(path)]
+        folders = [path for path in folders if path in as_named or reachable(path)]
     folders += [str(GPP_PACKAGE), *([str(PYTHON_SDK)] if PYTHON_SDK.is_dir() else [])]
     for entry in entries:
         _refuse_linked_folder(os.path.dirname(entry), f"{entry}, which the command names,")
