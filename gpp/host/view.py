@@ -39,6 +39,10 @@ GATEWAYS_PREFIXES = tuple(
 SHARED_BY_EVERY_PLUGIN = (*SYSTEM_DIRS, *GATEWAYS_PREFIXES, str(GPP_PACKAGE), str(PYTHON_SDK))
 """Where a file is every plugin's runtime, never one plugin's own: a registry entry naming one
 (`encodings/__init__.py`) does not hide it from the others (`app.config`), whom it would stop."""
+KERNEL_FOLDERS = ("/proc", "/sys", "/dev")
+"""The kernel's own filesystems: the sandbox has a private `/proc` and `/dev` and no `/sys`; a
+file the registry names there (`/proc/version` as a command word) bound its folder, the host's
+`/proc`, over the sandbox's (round 6)."""
 CODE_OPTIONS = frozenset({"-c", "-e", "-m", "--eval"})
 """Interpreter options whose value is code or a module name, never a file."""
 EMPTY_FILE = ".gpp-empty"
@@ -152,6 +156,13 @@ def plugin_view(
     folders += [str(GPP_PACKAGE), *([str(PYTHON_SDK)] if PYTHON_SDK.is_dir() else [])]
     for entry in entries:
         _refuse_linked_folder(os.path.dirname(entry), f"{entry}, which the command names,")
+    for path in [*entries, *(listed or [])]:
+        if under(os.path.abspath(path), *KERNEL_FOLDERS):
+            raise ViewUnavailable(
+                f"{os.path.abspath(path)}, which the registry names, lies in the host's "
+                f"{', '.join(KERNEL_FOLDERS)}: its folder would be bound over the sandbox's own "
+                "(the host's /proc shows every process of the host); a plugin reads its own"
+            )
     files: list[str] = []
     if listed is None:
         folders += [os.path.dirname(entry) for entry in entries]

@@ -205,3 +205,24 @@ def test_an_executable_registry_in_a_system_folder_still_shows_empty() -> None:
     finally:
         shutil.rmtree(base)
     assert seen[str(registry)]["size"] == 0, seen[str(registry)]
+
+
+@pytest.mark.parametrize(
+    "word", ["/proc/version", "x/../../../../../../../../proc/self/../version"]
+)
+def test_a_command_word_in_the_hosts_proc_brings_no_host_process_into_view(
+    tmp_path: Path, word: str
+) -> None:
+    """The view holds the folder of each file the command names, and the registry entry's
+    author names one of the kernel's (`["{python}", "x/probe.py", "/proc/version"]`, or the
+    same through `..` segments, which the config takes as written): the host's `/proc` was
+    bound over the sandbox's own, and every process of the host, the gateway's command line
+    included, was in view (`/sys` likewise brought the host's sysfs)."""
+    (tmp_path / "x").mkdir()
+    shutil.copy(PROBE, tmp_path / "x" / "probe.py")
+    entry = {"id": "x", "version": "1.0.0", "command": ["{python}", "x/probe.py", word]}
+    config = load_config(write_config(tmp_path, [entry]))
+    gateway = f"/proc/{os.getpid()}/cmdline"
+    with pytest.raises(codes.ProtocolError, match="lies in the host's /proc"):
+        seen = look(config.plugins["x"].command, [gateway], hide=config.plugins["x"].sandbox.hide)
+        pytest.fail(f"the host's /proc was in view: {seen[gateway]}")
