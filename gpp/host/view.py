@@ -172,6 +172,10 @@ def plugin_view(
             absolute = os.path.abspath(path)
             if not os.path.exists(absolute):
                 raise ViewUnavailable(f"sandbox.view: {absolute} does not exist")
+            if root and under(absolute, root):
+                # in view with the repository: bound again read-only over a writable one, it
+                # was the repository's to swap for a link between this check and bwrap's bind
+                continue
             if (real := os.path.realpath(absolute)) != absolute and not under(
                 absolute, *SYSTEM_DIRS
             ):

@@ -25,7 +25,7 @@ from test_containment import PROBE, look, start
 
 from app.config import load_config
 from gpp.core import codes
-from gpp.host import SandboxPolicy
+from gpp.host import SandboxPolicy, process, sandbox
 from gpp.host.view import GPP_PACKAGE
 
 
@@ -226,3 +226,35 @@ def test_a_command_word_in_the_hosts_proc_brings_no_host_process_into_view(
     with pytest.raises(codes.ProtocolError, match="lies in the host's /proc"):
         seen = look(config.plugins["x"].command, [gateway], hide=config.plugins["x"].sandbox.hide)
         pytest.fail(f"the host's /proc was in view: {seen[gateway]}")
+
+
+def test_a_view_path_in_a_writable_repository_swapped_after_the_plan_binds_nothing_of_the_host(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The registry lists a folder of the repository in the view (`view = ["<repo>/tools"]`)
+    and the repository is writable (`readonly_root = false`): the folder was bound again,
+    read-only, over the repository, and a second session of the plugin, writing that same
+    repository, swapped it for a relative symlink up to `/proc` between the plan's symlink check and
+    bwrap's bind: bwrap bound what it led to, the host's `/proc`, over the sandbox's own.
+    (The swap is made in that window here, as the racing session would make it.)"""
+    base = Path(tempfile.mkdtemp(prefix="gpp-redteam-"))
+    try:
+        base.chmod(0o755)  # reached without staging, as a user's checkout is
+        repository = base / "repo"
+        (repository / "tools").mkdir(parents=True)
+        (repository / "tools" / "lint.cfg").write_text("x = 1\n")
+        real_plan = sandbox.plan  # what `process` calls as `plan`
+
+        def plan_then_swap(*args: Any, **kwargs: Any) -> Any:
+            made = real_plan(*args, **kwargs)
+            shutil.rmtree(repository / "tools")
+            (repository / "tools").symlink_to(os.path.relpath("/proc", repository))
+            return made
+
+        monkeypatch.setattr(process, "plan", plan_then_swap)
+        gateway = f"/proc/{os.getpid()}/cmdline"
+        policy = {"readonly_root": False, "view": (str(repository / "tools"),)}
+        seen = look([sys.executable, str(PROBE)], [gateway], repository, **policy)
+    finally:
+        shutil.rmtree(base)
+    assert not seen[gateway]["exists"], seen
