@@ -143,6 +143,8 @@ def plugin_view(
     if follow == "no":
         folders = [os.path.dirname(os.path.abspath(interpreter))]
         _refuse_linked_folder(folders[0], "the command's own executable")
+        if root and under(folders[0], root):  # in view with the repository (see `listed`)
+            folders = []
     else:
         folders = _interpreter_paths(interpreter)
     if follow == "reachable" and reachable is not None:

@@ -25,7 +25,8 @@ from test_containment import PROBE, look, start
 
 from app.config import load_config
 from gpp.core import codes
-from gpp.host import SandboxPolicy, process, sandbox
+from gpp.host import SandboxPolicy, process, sandbox, uids
+from gpp.host.identity import drops_root
 from gpp.host.view import GPP_PACKAGE
 
 
@@ -258,3 +259,40 @@ def test_a_view_path_in_a_writable_repository_swapped_after_the_plan_binds_nothi
     finally:
         shutil.rmtree(base)
     assert not seen[gateway]["exists"], seen
+
+
+def test_a_plugin_executable_in_its_writable_repository_adds_no_bind_over_it(
+    tmp_path: Path,
+) -> None:
+    """The registry runs a plugin executable that lies in its writable repository
+    (`["<repo>/bin/detector", "--stdio"]`): its folder was bound again, read-only, over the
+    repository, which the plugin (a second session of it) could swap for a relative link up
+    to `/proc` between the plan and bwrap's bind, as a listed view path inside it. The
+    folder is in view with the repository: nothing is bound over it."""
+    repository = tmp_path / "repo"
+    tool = repository / "bin" / "detector"
+    tool.parent.mkdir(parents=True)
+    tool.write_text("#!/bin/sh\nexit 0\n")
+    tool.chmod(0o755)
+    (tmp_path / "home").mkdir(mode=0o700)
+    policy = SandboxPolicy(readonly_root=False)
+    lease = uids.lease(policy.uid_range) if drops_root() else None
+    try:
+        spawn_plan = sandbox.plan(
+            policy,
+            [str(tool), "--stdio"],
+            str(repository),
+            str(tmp_path / "home"),
+            {"PATH": "/usr/bin:/bin"},
+            lease.uid if lease else None,
+        )
+    except BaseException:
+        if lease is not None:
+            lease.release()
+        raise
+    spawn_plan.uid_lease = lease
+    spawn_plan.close_fds()
+    spawn_plan.cleanup()  # its cgroup removed, its uid given back
+    argv = spawn_plan.argv
+    binds = [argv[i + 2] for i, word in enumerate(argv) if word.endswith("bind")]
+    assert str(tool.parent) not in binds, argv
