@@ -39,6 +39,7 @@ from gpp.host import (
     entry_files,
     uid_range_refusal,
 )
+from gpp.host.view import SHARED_BY_EVERY_PLUGIN, under
 
 from .config_errors import describe, keys_of
 
@@ -431,9 +432,24 @@ def with_token_file(config: Config, token_file: Path) -> Config:
 def _hidden(plugins: dict[str, PluginConfig], own: list[Path]) -> dict[str, PluginConfig]:
     """Each plugin with the gateway's own files (`own`: the registry, the token file) and the
     other plugins' entry files added to its sandbox's `hide`: what lies inside a plugin's view
-    of these is shown empty (issue 32: plugins dropped side by side see none of each other)."""
+    of these is shown empty (issue 32: plugins dropped side by side see none of each other).
+    Only a plugin's own files are hidden from the others: not a word its repository resolves
+    (that file is the repository's, which the other plugins read too), nor a file every
+    plugin runs on (the system folders, the gateway's Python, the SDKs): one registry entry
+    naming the standard library's `encodings/__init__.py` stopped every other Python plugin,
+    naming `package.json` blinded every other plugin to the repository's (round 6)."""
     entries = {
         plugin_id: entry_files(plugin.command, str(plugin.root), path=_path_of(plugin))
+        for plugin_id, plugin in plugins.items()
+    }
+    owned = {
+        plugin_id: [
+            file
+            for file in entry_files(
+                plugin.command, str(plugin.root), absolute=True, path=_path_of(plugin)
+            )
+            if not under(file, *SHARED_BY_EVERY_PLUGIN)
+        ]
         for plugin_id, plugin in plugins.items()
     }
     hidden = {}
@@ -443,7 +459,7 @@ def _hidden(plugins: dict[str, PluginConfig], own: list[Path]) -> dict[str, Plug
         found = shutil.which(plugin.command[0], path=_path_of(plugin))
         interpreter = [os.path.abspath(found)] if found else []
         mine = {*entries[plugin_id], *plugin.command, *interpreter}
-        theirs = [f for other, files in entries.items() if other != plugin_id for f in files]
+        theirs = [f for other, files in owned.items() if other != plugin_id for f in files]
         hide = [*plugin.sandbox.hide, *map(str, own), *(f for f in theirs if f not in mine)]
         sandbox = replace(plugin.sandbox, hide=tuple(dict.fromkeys(hide)))
         hidden[plugin_id] = plugin.model_copy(update={"sandbox": sandbox})

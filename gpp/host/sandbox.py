@@ -19,7 +19,7 @@ spawned process before it execs, so every process of the plugin is in it: memory
 memfd, shm, tmpfs and children included), `pids.max` (`max_processes`: RLIMIT_NPROC does not
 bind root), and the CPU counter that `cpu_seconds` is checked against as the plugin's total
 budget. Where no such cgroup can be made, the plugin is refused unless its config says
-`cgroup = "optional"`. The remaining rlimits bind each process: NOFILE and FSIZE, CORE at 0, NPROC where
+`cgroup = "optional"`. The remaining rlimits bind each process: NOFILE and FSIZE, CORE at 1 (no dump, piped or not), RTPRIO and NICE at 0, NPROC where
 the session has a uid of its own; RLIMIT_CPU, and RLIMIT_AS (which breaks runtimes that
 reserve address space), only where the plugin runs without a cgroup. An idle GPP/3 session's
 group is frozen (`gpp.host.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
@@ -828,8 +828,22 @@ def _rlimits(
     # no core dump: the gateway's hard limit (unlimited, as systemd leaves it) let a plugin raise
     # its own and crash at will, each core the host's to write or hand to its crash handler
     # (`|systemd-coredump`, apport: root, outside the sandbox and the cgroup, on host disk)
-    limits["RLIMIT_CORE"] = (resource.RLIMIT_CORE, 0)
+    limits["RLIMIT_CORE"] = (resource.RLIMIT_CORE, NO_CORE_DUMP)
+    # no real-time scheduling and no raised priority, whatever the gateway's own hard limits
+    # allow (PAM's `rtprio` for a login, a unit's LimitRTPRIO): a SCHED_FIFO plugin on every
+    # CPU left the host, the gateway and its CPU budget check 5 % of the time (round 6)
+    limits["RLIMIT_RTPRIO"] = (resource.RLIMIT_RTPRIO, 0)
+    limits["RLIMIT_NICE"] = (resource.RLIMIT_NICE, 0)
     return limits
+
+
+NO_CORE_DUMP = 1
+"""RLIMIT_CORE, soft and hard: 1, not 0. The kernel ignores the limit for a crash handler that
+`core_pattern` pipes to (`|systemd-coredump`, apport): at 0 it still starts the handler, as
+root, outside the sandbox and its cgroup, on every crash; 1 is its one special value, "abort
+the core" (what it sets for the handler itself), and below a page no core file is written
+either (issue 32, round 6). A plugin may still lower its soft limit to 0 (see
+docs/security.md)."""
 
 
 def _pre_exec(

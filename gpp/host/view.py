@@ -36,6 +36,13 @@ GATEWAYS_PREFIXES = tuple(
     sorted({sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix})
 )
 """The gateway's own Python installation and venv: trusted as the gateway itself is."""
+SHARED_BY_EVERY_PLUGIN = (*SYSTEM_DIRS, *GATEWAYS_PREFIXES, str(GPP_PACKAGE), str(PYTHON_SDK))
+"""Where a file is every plugin's runtime, never one plugin's own: a registry entry naming one
+(`encodings/__init__.py`) does not hide it from the others (`app.config`), whom it would stop."""
+KERNEL_FOLDERS = ("/proc", "/sys", "/dev")
+"""The kernel's own filesystems: the sandbox has a private `/proc` and `/dev` and no `/sys`; a
+file the registry names there (`/proc/version` as a command word) bound its folder, the host's
+`/proc`, over the sandbox's (round 6)."""
 CODE_OPTIONS = frozenset({"-c", "-e", "-m", "--eval"})
 """Interpreter options whose value is code or a module name, never a file."""
 EMPTY_FILE = ".gpp-empty"
@@ -135,12 +142,29 @@ def plugin_view(
     on the registry's PATH): all of them. Raises ViewUnavailable."""
     if follow == "no":
         folders = [os.path.dirname(os.path.abspath(interpreter))]
+        _refuse_linked_folder(folders[0], "the command's own executable")
+        if root and under(folders[0], root):  # in view with the repository (see `listed`)
+            folders = []
     else:
         folders = _interpreter_paths(interpreter)
     if follow == "reachable" and reachable is not None:
         as_named = _interpreter_paths(interpreter, follow_symlinks=False)
+        # kept as named, and staged where the uid cannot reach them: never through a link
+        # (staging follows root's, which a plugin's are once root installs it: round 6)
+        for folder in as_named:
+            if not (under(folder, *GATEWAYS_PREFIXES) or reachable(folder)):
+                _refuse_linked_folder(folder, f"the command's executable {interpreter}")
         folders = [path for path in folders if path in as_named or reachable(path)]
     folders += [str(GPP_PACKAGE), *([str(PYTHON_SDK)] if PYTHON_SDK.is_dir() else [])]
+    for entry in entries:
+        _refuse_linked_folder(os.path.dirname(entry), f"{entry}, which the command names,")
+    for path in [*entries, *(listed or [])]:
+        if under(os.path.abspath(path), *KERNEL_FOLDERS):
+            raise ViewUnavailable(
+                f"{os.path.abspath(path)}, which the registry names, lies in the host's "
+                f"{', '.join(KERNEL_FOLDERS)}: its folder would be bound over the sandbox's own "
+                "(the host's /proc shows every process of the host); a plugin reads its own"
+            )
     files: list[str] = []
     if listed is None:
         folders += [os.path.dirname(entry) for entry in entries]
@@ -150,6 +174,10 @@ def plugin_view(
             absolute = os.path.abspath(path)
             if not os.path.exists(absolute):
                 raise ViewUnavailable(f"sandbox.view: {absolute} does not exist")
+            if root and under(absolute, root):
+                # in view with the repository: bound again read-only over a writable one, it
+                # was the repository's to swap for a link between this check and bwrap's bind
+                continue
             if (real := os.path.realpath(absolute)) != absolute and not under(
                 absolute, *SYSTEM_DIRS
             ):
@@ -176,8 +204,9 @@ def plugin_view(
     folders = [path for path in dict.fromkeys(folders) if os.path.isdir(path)]
     files = list(dict.fromkeys(files))
     # the system dirs are bound whole in every sandbox (`gpp.host.sandbox`): a registry under
-    # `/usr/local/etc` is in view there, and is masked there too; only an executable is not
-    # (a tool one plugin runs alone counts as its file, and another may run it: issue 32)
+    # `/usr/local/etc` is in view there, and is masked there too, whatever its mode (an
+    # executable one was not: round 6); another plugin's files there are every plugin's, and
+    # never hidden (`SHARED_BY_EVERY_PLUGIN`)
     system = [path for path in SYSTEM_DIRS if os.path.isdir(path) and not os.path.islink(path)]
     seen = [*folders, *files, *([root] if root else []), *system]
     masked = sorted(
@@ -186,15 +215,24 @@ def plugin_view(
             for path in map(os.path.abspath, hide)
             if os.path.exists(path)
             for shown in _shown_at(path, seen)
-            if not (under(shown, *SYSTEM_DIRS) and _runnable(path))
         }
     )
     return View(tuple(folders), tuple(files), tuple(masked))
 
 
-def _runnable(path: str) -> bool:
-    """Whether `path` is an executable file (a program, not a registry or a token file)."""
-    return os.path.isfile(path) and os.stat(path).st_mode & 0o111 != 0
+def _refuse_linked_folder(folder: str, what: str) -> None:
+    """Raise ViewUnavailable when `folder` (of a path the registry names) passes through a
+    symlink outside the system dirs (which every sandbox binds whole, never from here): bwrap
+    binds what a folder resolves to, and a root gateway stages one its uid cannot reach by a
+    walk that follows root's symlinks, which every link a plugin ships is once root installs
+    it (`x/sub` → another user's project behind their 0700 home, named as `x/sub/.env`, had
+    root bring that project into view: issue 32, round 6)."""
+    if (real := os.path.realpath(folder)) != folder and not under(folder, *SYSTEM_DIRS):
+        raise ViewUnavailable(
+            f"{what} lies in {folder}, which is a symlink or passes through one (to {real}): "
+            "bwrap would bind what it leads to, so a link among a plugin's files would choose "
+            "what the plugin sees; name the real path in the registry"
+        )
 
 
 def _shown_at(hidden: str, seen: Sequence[str]) -> set[str]:

@@ -100,7 +100,9 @@ def test_a_hidden_file_named_through_a_symlinked_folder_is_still_hidden(
     """The gateway's folder holds its registry (hidden); the registry names the plugin's entry
     file through a symlinked path into that folder (`/srv/link/plugin.py`, `/srv/link` →
     the deployment), or names the hidden file through a symlink while the view holds the
-    real folder. Masks were matched by path name, so the file showed in full."""
+    real folder. Masks were matched by path name, so the file showed in full. (Round 6: a
+    command naming its file through a symlinked folder is refused, as a symlinked view path
+    is: the link could be the plugin's, and it chose what was bound and staged.)"""
     deployment = tmp_path / "deployment"
     registry = deployment / "registry.toml"
     registry.parent.mkdir()
@@ -110,6 +112,13 @@ def test_a_hidden_file_named_through_a_symlinked_folder_is_still_hidden(
     link.symlink_to(deployment)
     if through == "the view":
         command, hide = ["/bin/sh", str(link / "plugin.py")], str(registry)
+        policy = SandboxPolicy(hide=(hide,))
+        with (
+            pytest.raises(sandbox.SandboxUnavailable, match="symlink"),
+            planned(policy, command, tmp_path / "home") as argv,
+        ):
+            pytest.fail(f"planned through the link: {argv}")
+        return
     else:
         command, hide = ["/bin/sh", str(entry)], str(link / "registry.toml")
     with planned(SandboxPolicy(hide=(hide,)), command, tmp_path / "home") as argv:
