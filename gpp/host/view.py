@@ -168,6 +168,18 @@ def plugin_view(
     files: list[str] = []
     if listed is None:
         folders += [os.path.dirname(entry) for entry in entries]
+        for entry in entries:  # a file it runs on (the executable's links are `follow`'s)
+            if (
+                entry != interpreter
+                and (real := os.path.realpath(entry)) != entry
+                and not under(real, *map(os.path.realpath, folders))
+            ):
+                raise ViewUnavailable(
+                    f"{entry}, which the command names, is a symlink to {real}, outside its own "
+                    "folder and the view: there the link leads nowhere, and following it would "
+                    "let a plugin's link choose a folder of the host; name the real path in the "
+                    "registry, or list its folder in sandbox.view"
+                )
     else:
         files += [entry for entry in entries if not under(entry, *folders)]
         for path in listed:

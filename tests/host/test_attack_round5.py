@@ -224,8 +224,14 @@ def test_a_file_the_command_names_that_the_plugin_ships_as_a_symlink_widens_no_v
     config = load_config(write_config(tmp_path, [entry]))
     command = config.plugins["x"].command
     outside = "/etc/shadow" if target.startswith("/etc") else f"/proc/{os.getpid()}/cmdline"
-    seen = look(command, [outside], hide=config.plugins["x"].sandbox.hide)
-    assert not seen[outside]["exists"], f"{outside} was in view ({command})"
+    # refused, naming the link (a link out of its folder leads nowhere in the view), or run
+    # with the link's folder alone in view: either way, nothing the link leads to is seen
+    with contextlib.suppress(codes.ProtocolError):
+        seen = look(command, [outside], hide=config.plugins["x"].sandbox.hide)
+        assert not seen[outside]["exists"], f"{outside} was in view ({command})"
+        return
+    with pytest.raises(codes.ProtocolError, match=f"is a symlink to {target}"):
+        look(command, [outside], hide=config.plugins["x"].sandbox.hide)
 
 
 def test_a_file_word_the_repository_resolves_widens_no_view() -> None:
@@ -274,6 +280,29 @@ def test_a_file_bound_alone_that_the_plugin_links_elsewhere_is_refused(tmp_path:
         with pytest.raises(codes.ProtocolError, match="is a symlink to"):
             seen = look(command, [str(plugin / "rules.toml")], view=())
             pytest.fail(f"the plugin read another user's file at its own name: {seen}")
+    finally:
+        shutil.rmtree(base)
+
+
+def test_a_file_the_command_names_linked_out_of_its_folder_is_refused_by_name() -> None:
+    """Without a listed view, the view holds the folder of each file the command names, not
+    what a link there leads to: the plugin's `rules.toml` linked to another user's file led
+    nowhere inside the sandbox, and the plugin failed with its interpreter's own words (`can't
+    open file`). The start is refused, naming the link, its target and what to write."""
+    base = Path(tempfile.mkdtemp(prefix="gpp-redteam-"))
+    try:
+        base.chmod(0o755)
+        notes = base / "bob" / "notes.txt"
+        notes.parent.mkdir()
+        notes.write_text("bob's notes\n")
+        plugin = base / "x"
+        plugin.mkdir()
+        shutil.copy(PROBE, plugin / "probe.py")
+        (plugin / "rules.toml").symlink_to(notes)
+        command = [sys.executable, str(plugin / "probe.py"), str(plugin / "rules.toml")]
+        with pytest.raises(codes.ProtocolError, match=f"is a symlink to {notes}.*real path"):
+            seen = look(command, [str(plugin / "rules.toml")])
+            pytest.fail(f"a link out of the plugin's folder was run on: {seen}")
     finally:
         shutil.rmtree(base)
 

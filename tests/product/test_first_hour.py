@@ -241,12 +241,13 @@ def _route_names(client: httpx.Client, plugin_id: str) -> list[str]:
 
 
 def test_one_pack_serves_two_repositories_under_two_ids(tmp_path: Path) -> None:
-    """docs/registry.md's `announces` example, as written, beside a link to the pack."""
+    """docs/registry.md's `announces` example, as written, beside a copy of the pack (a link
+    to it would be refused: the view holds the link's folder, not what it leads to)."""
     (example,) = [
         b for b in _registry_page_blocks() if b.language == "toml" and "announces" in b.code
     ]
     (tmp_path / "registry.toml").write_text(example.code)
-    (tmp_path / "pack_http_routes.py").symlink_to(REPO / "plugins/pack_http_routes.py")
+    _copy_pack(tmp_path)
     _fastapi_app(tmp_path / "src/shop", "/cart")
     _fastapi_app(tmp_path / "src/admin", "/users")
     with serving(
@@ -264,7 +265,7 @@ def test_the_registry_page_command_line_runs_as_written(tmp_path: Path) -> None:
     _fastapi_app(home / "src/shop", "/cart")
     clone = tmp_path / "clone"
     clone.mkdir()
-    (clone / "plugins").symlink_to(REPO / "plugins")
+    _copy_pack(clone / "plugins")  # a link would be refused: the view would hold the link
     readme = (REPO / "README.md").read_text("utf-8")
     (clone / "my_plugin.py").write_text(readme.split("```python\n", 1)[1].split("```", 1)[0])
     uds = tmp_path / "gpp.sock"
@@ -277,6 +278,15 @@ def test_the_registry_page_command_line_runs_as_written(tmp_path: Path) -> None:
         answer = client.post("/plugins/my-plugin/discover", json={"paths": ["main.py"]})
         assert answer.status_code == 200, answer.text
         assert [r["name"] for r in answer.json()["resources"]] == ["main.py"]
+
+
+def _copy_pack(folder: Path) -> None:
+    """`pack_http_routes.py` and the `packs` it imports, copied into `folder`."""
+    folder.mkdir(exist_ok=True)
+    shutil.copy(REPO / "plugins/pack_http_routes.py", folder)
+    shutil.copytree(
+        REPO / "plugins/packs", folder / "packs", ignore=shutil.ignore_patterns("__pycache__")
+    )
 
 
 def _registry_page_blocks() -> list[Any]:
