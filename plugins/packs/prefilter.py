@@ -584,9 +584,14 @@ def needed(
                 if (
                     follow == "declarations"
                     and HELPER_NAME.search(helper)
-                    and helper in assigned_once(landed[0]).functions
+                    and (
+                        helper in assigned_once(landed[0]).functions
+                        or helper in assigned_once(landed[0]).values
+                    )
                 ):
-                    follow_whole(landed[0])  # a table-name helper: what it calls may be too
+                    # a table-name helper or a settings object (`settings = get_settings()`):
+                    # what it calls or reads may be too
+                    follow_whole(landed[0])
                 resolve(landed[0], landed[1], depth + 1)
             attribute = index.land_at(target) if suffix else None
             if attribute is not None and attribute != landed:  # `from pkg import db`: pkg's own

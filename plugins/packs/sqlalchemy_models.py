@@ -25,7 +25,10 @@ rules as far as source shows them:
 
 Attrs: `model` (the class; absent for `Table()`), `columns` (columns the table gets: the
 class's own plus those of its mixins and abstract ancestors not above a mapped parent; for SQLModel its annotated fields
-and those of its non-table SQLModel ancestors; for `Table()` its `Column` arguments).
+and those of its non-table SQLModel ancestors; for `Table()` its `Column` arguments),
+`configDefault` (as `pack-http-routes` writes it) when the name was read with a configuration
+default: a `BaseSettings` field's, an environment variable's (`os.environ.get("X", "d")`) — a
+prefix a base's `__init_subclass__` or a helper puts before every name, say.
 """
 
 from __future__ import annotations
@@ -37,12 +40,16 @@ from dataclasses import dataclass, field, replace
 
 from .computed_names import (
     HELPER_NAME,
+    TABLENAME,
+    ClassDefaults,
     Computation,
+    Evaluated,
     NotEvaluated,
     Scope,
-    evaluate,
+    evaluate_marked,
     from_expression,
     from_function,
+    run_hook,
 )
 from .declared_versions import (
     PYTHON,
@@ -148,6 +155,10 @@ class ModelBody:
     explicit_table: bool  # `__table__ = ...`: the class maps a table made elsewhere
     column_callees: tuple[str, ...] = ()  # each distinct column callee as written (`db.Column`)
     extend_existing: bool = False  # `__table_args__` says `extend_existing`: redeclares a table
+    # `def __init_subclass__(cls)` assigning `cls.__tablename__`: renames every subclass's table
+    renames: Computation | None = None
+    # class attributes with a value (a settings class's defaults): name -> value
+    defaults: tuple[tuple[str, ast.expr], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -251,10 +262,25 @@ def _table_call(node: ast.Call) -> TableCall:
 
 
 def _is_constant(value: ast.expr) -> bool:
-    """A module constant a computed name may read: a str literal or a `re.compile(...)`."""
+    """A module constant a computed name may read: a str literal, a `re.compile(...)`, or an
+    expression that may compute one (`os.environ.get(...)`, `Settings()`, `get_settings()`,
+    `A if FLAG else B`, an f-string); the evaluator says what it does not know."""
     if isinstance(value, ast.Constant):
-        return isinstance(value.value, str)
-    return isinstance(value, ast.Call) and last_name(dotted(value.func)) == "compile"
+        return isinstance(value.value, str) or value.value is None
+    return isinstance(value, _COMPUTED_CONSTANTS)
+
+
+_COMPUTED_CONSTANTS = (
+    ast.Call,
+    ast.JoinedStr,
+    ast.BinOp,
+    ast.IfExp,
+    ast.Compare,
+    ast.BoolOp,
+    ast.Attribute,
+    ast.Name,
+    ast.Subscript,
+)
 
 
 def _describe_sqlmodel(node: ast.ClassDef) -> ModelBody:
@@ -269,6 +295,8 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
     columns: list[str] = []
     fields: list[str] = []
     callees: dict[str, None] = {}
+    renames: Computation | None = None
+    defaults: list[tuple[str, ast.expr]] = []
     target: ast.expr
     value: ast.expr | None
     for stmt in node.body:
@@ -279,10 +307,14 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
         else:
             if isinstance(stmt, ast.FunctionDef) and stmt.name == "__tablename__":
                 tablename = _declared_tablename(stmt)
+            elif isinstance(stmt, ast.FunctionDef) and stmt.name == "__init_subclass__":
+                renames = _renaming_hook(stmt)
             continue
         if not isinstance(target, ast.Name):
             continue
         name = target.id
+        if value is not None:
+            defaults.append((name, value))
         if name == "__tablename__":
             tablename = _assigned_tablename(value)
         elif name == "__abstract__":
@@ -314,7 +346,30 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
         explicit_table,
         tuple(callees),
         extend_existing,
+        renames,
+        tuple(defaults),
     )
+
+
+def _renaming_hook(func: ast.FunctionDef) -> Computation | None:
+    """A base's `__init_subclass__(cls)` that sets `cls.__tablename__` (by assignment or
+    `setattr`): it renames the table of every class created below that base."""
+    params = [a.arg for a in func.args.args]
+    if not params:
+        return None
+    for node in ast.walk(func):
+        if isinstance(node, ast.Attribute) and node.attr == TABLENAME:
+            if isinstance(node.ctx, ast.Store):
+                return from_function(func)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "setattr"
+            and len(node.args) > 1
+            and literal(node.args[1]) == TABLENAME
+        ):
+            return from_function(func)
+    return None
 
 
 def _extends_existing(table_args: ast.expr | None) -> bool:
@@ -492,15 +547,25 @@ def _table_call_claim(
     if kind is None:
         return None
     name, unknown = call.name, "no literal first argument"
+    assumed: tuple[str, ...] = ()
     if name is None and call.name_expr is not None:
         computation = from_expression(call.name_expr)
-        try:  # a module constant, an f-string of constants, ...
-            name = evaluate(computation, "", mapper.scope(facts.module))
+        try:  # a module constant, an f-string of constants, a helper, a settings default...
+            found = evaluate_marked(computation, "", mapper.scope(facts.module))
+            name, assumed = found.name, found.assumed
             unknown = f"{computation.text}, which gives no name"
         except NotEvaluated as gap:
             unknown = f"{computation.text} ({gap.reason})"
     if name:
-        return TableClaim(name, path, call.line, None, call.columns, extends=call.extend_existing)
+        return TableClaim(
+            name,
+            path,
+            call.line,
+            None,
+            call.columns,
+            _marked(assumed),
+            extends=call.extend_existing,
+        )
     return Gap(
         UNRESOLVED_TABLE_NAME,
         f"{kind}(...) is named by {unknown}: its table name is unknown",
@@ -544,6 +609,7 @@ class _Mapper:
         self._flavors: dict[tuple[str, int], str | None] = {}
         self._models: dict[tuple[str, int], bool] = {}
         self._scopes: dict[str, Scope] = {}
+        self._held: dict[tuple[str, int], Evaluated] = {}  # `_holds`' answers
 
     def flavor(self, ref: ClassRef[ModelBody]) -> str | None:
         """The ORM a class belongs to: "sqlalchemy", "flask", "sqlmodel"; None for none."""
@@ -623,6 +689,9 @@ class _Mapper:
             # Flask-SQLAlchemy's `__table_cls__`: below a mapped model, a table without a
             # primary key column is single-table inheritance, whatever `__tablename__` says.
             return None
+        hook = self._hook(ref)
+        if hook is not None:  # a base's `__init_subclass__` sets the class's own name
+            return self._renamed(ref, hook, columns)
         if tablename is not None and (
             source is ref or tablename.declared or not self.is_model(source)
         ):
@@ -667,7 +736,7 @@ class _Mapper:
         if tablename.computation is None:
             return self._claim(tablename.literal, ref, columns)
         try:
-            name = evaluate(
+            found = evaluate_marked(
                 tablename.computation,
                 ref.cls.name,
                 self.scope(source.module),
@@ -682,7 +751,116 @@ class _Mapper:
                 ref.module.path,
                 ref.cls.line,
             )
-        return self._claim(name, ref, columns)
+        claim = self._claim(found.name, ref, columns)
+        if claim is not None and found.assumed:
+            return replace(claim, extra_attrs=_marked(found.assumed))
+        return claim
+
+    def _hook(self, ref: ClassRef[ModelBody]) -> ClassRef[ModelBody] | None:
+        """The nearest class above `ref` whose `__init_subclass__` renames tables."""
+        return next(
+            (
+                a
+                for a in self.modules.ancestors(ref)
+                if isinstance(a, ClassRef) and a.cls.body.renames is not None
+            ),
+            None,
+        )
+
+    def _renamed(
+        self, ref: ClassRef[ModelBody], hook: ClassRef[ModelBody], columns: tuple[str, ...]
+    ) -> TableClaim | Gap | None:
+        """The table of a class below a renaming `__init_subclass__`, or the gap saying why
+        it is unknown (at the class, where the user's model is written)."""
+        renames = hook.cls.body.renames
+        assert renames is not None
+        try:
+            before = self._before_hook(ref)
+            maps_in_super = any(
+                isinstance(a, External) and last_name(a.name) in SQLALCHEMY_ROOT_CLASSES
+                for a in self.modules.ancestors(hook)
+            )
+            after = run_hook(
+                renames,
+                ref.cls.name,
+                before.name,
+                self.scope(hook.module),
+                maps_in_super=maps_in_super,
+            )
+        except NotEvaluated as gap:
+            where = f"{hook.module.path}:{renames.line}"
+            return Gap(
+                COMPUTED_TABLENAME,
+                f"__tablename__ rewritten by {hook.cls.name}.__init_subclass__ at {where} is not "
+                f"evaluated ({gap.reason}): the table name of each model below it is unknown",
+                ref.module.path,
+                ref.cls.line,
+            )
+        claim = self._claim(after.name, ref, columns)
+        assumed = _marked((*before.assumed, *after.assumed))
+        return replace(claim, extra_attrs=assumed) if claim is not None and assumed else claim
+
+    def _holds(self, ref: ClassRef[ModelBody]) -> Evaluated:
+        """What `ref.__tablename__` reads once the class exists (after the hooks above it)."""
+        key = (ref.module.path, ref.cls.line)
+        if key not in self._held:
+            hook = self._hook(ref)
+            before = self._before_hook(ref)
+            if hook is None or hook.cls.body.renames is None:
+                self._held[key] = before
+            else:
+                after = run_hook(
+                    hook.cls.body.renames,
+                    ref.cls.name,
+                    before.name,
+                    self.scope(hook.module),
+                    maps_in_super=False,
+                )
+                self._held[key] = Evaluated(after.name, (*before.assumed, *after.assumed))
+        return self._held[key]
+
+    def _before_hook(self, ref: ClassRef[ModelBody]) -> Evaluated:
+        """What `cls.__tablename__` reads in the hook run for `ref`: its own, else the first
+        class above that holds one (its own, or set by the hook when it was created)."""
+        own = ref.cls.body.tablename
+        if own is not None:
+            return self._value_of(ref, ref)
+        for above in self.modules.ancestors(ref):
+            if not isinstance(above, ClassRef):
+                continue
+            if self._hook(above) is not None:
+                return self._holds(above)
+            if above.cls.body.tablename is not None:
+                return self._value_of(above, ref)
+        return Evaluated(None)
+
+    def _value_of(self, source: ClassRef[ModelBody], ref: ClassRef[ModelBody]) -> Evaluated:
+        tablename = source.cls.body.tablename
+        assert tablename is not None
+        if tablename.computation is None:
+            return Evaluated(tablename.literal)
+        name = ref.cls.name if tablename.declared else source.cls.name
+        return evaluate_marked(tablename.computation, name, self.scope(source.module))
+
+    def class_defaults(self, ref: ClassRef[ModelBody]) -> ClassDefaults:
+        """A class's attributes with a value, its own over its ancestors' (a settings class)."""
+        chain = [ref, *(a for a in self.modules.ancestors(ref) if isinstance(a, ClassRef))]
+        defaults: dict[str, ast.expr] = {}
+        for c in reversed(chain):
+            defaults.update(c.cls.body.defaults)
+        settings = any(
+            isinstance(a, External) and last_name(a.name) == "BaseSettings"
+            for a in self.modules.ancestors(ref)
+        )
+        config = defaults.get("model_config")
+        prefix = None
+        if isinstance(config, ast.Call):
+            prefix = next(
+                (literal(k.value) for k in config.keywords if k.arg == "env_prefix"), None
+            )
+        return ClassDefaults(
+            ref.cls.name, defaults, settings, prefix if isinstance(prefix, str) else ""
+        )
 
     def scope(self, module: ModuleFacts[ModelBody]) -> Scope:
         """What a computation in `module` sees: its constants, imports and helper functions
@@ -710,7 +888,15 @@ class _Mapper:
                         return value, self.scope(found)
                 return None
 
-            self._scopes[module.path] = Scope(facts.constants, module.imports, function, constant)
+            def klass(name: str) -> tuple[ClassDefaults, Scope] | None:
+                found = self.modules.resolve(module, name)
+                if isinstance(found, ClassRef):
+                    return self.class_defaults(found), self.scope(found.module)
+                return None
+
+            self._scopes[module.path] = Scope(
+                facts.constants, module.imports, function, constant, klass
+            )
         return self._scopes[module.path]
 
     def unknown_bases(self) -> list[Gap]:
@@ -787,6 +973,13 @@ class _Mapper:
         return TableClaim(
             name, ref.module.path, ref.cls.line, ref.cls.name, columns, extends=extends
         )
+
+
+def _marked(assumed: Iterable[str]) -> tuple[tuple[str, str | int | bool], ...]:
+    """`attrs.configDefault` (as `pack-http-routes` marks routes): the configuration defaults
+    a name was read with, each once, `; `-separated; none when the name is certain."""
+    sources = tuple(dict.fromkeys(assumed))
+    return (("configDefault", "; ".join(sources)),) if sources else ()
 
 
 def _is_unknown_base(name: str) -> bool:
