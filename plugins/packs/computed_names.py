@@ -121,6 +121,8 @@ class Scope:
     constant: Callable[[str], tuple[ast.expr, Scope] | None] = lambda name: None
     # a class of the repository by the name the module uses (`Settings`, `config.Settings`)
     klass: Callable[[str], tuple[ClassDefaults, Scope] | None] = lambda name: None
+    # a scanned module by its dotted name (`importlib.import_module("pkg.conf")`)
+    module: Callable[[str], Scope | None] = lambda name: None
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,8 @@ def _guarded(step: Callable[[], Any]) -> Any:
         return step()
     except NotEvaluated:
         raise
+    except _Raised as raised:
+        raise NotEvaluated(f"raises {raised.kind}") from raised
     except (RecursionError, TypeError, ValueError, LookupError, AttributeError) as exc:
         # A shape the checks above did not foresee (a constant defined by itself, ...): the
         # link runs over every file at once, so it must turn into a finding, never escape.
@@ -248,6 +252,28 @@ class _Helper:
     name: str
 
 
+@dataclass(frozen=True)
+class _ModuleValue:
+    """A scanned module `importlib.import_module` gave."""
+
+    scope: Scope
+    name: str
+
+
+class _Raised(Exception):
+    """An exception the evaluated code raises (an import of a module the repository does not
+    hold): a `try` may catch it."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
+_CATCHES = {  # an exception -> the handler names that catch it
+    "ModuleNotFoundError": {"ModuleNotFoundError", "ImportError", "Exception", "BaseException"},
+}
+
+
 class _Return(Exception):
     def __init__(self, value: Any) -> None:
         super().__init__()
@@ -268,7 +294,13 @@ _BUILTINS = frozenset(
         "super",
     }
 )
-_ENVIRON = {"os": "os", "os.environ": "os.environ", "os.getenv": "os.getenv"}
+_ENVIRON = {
+    "os": "os",
+    "os.environ": "os.environ",
+    "os.getenv": "os.getenv",
+    "importlib": "importlib",
+    "importlib.import_module": "importlib.import_module",
+}
 
 
 class _Run:
@@ -322,11 +354,44 @@ class _Run:
             for item in self.iterate(self.expr(stmt.iter, env, scope, depth)):
                 self.assign(stmt.target, item, env)
                 self.block(stmt.body, env, scope, depth)
+        elif isinstance(stmt, ast.Try) and not stmt.finalbody:
+            self.attempt(stmt, env, scope, depth)
         elif isinstance(stmt, ast.Expr):
             if not (isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)):
                 self.expr(stmt.value, env, scope, depth)  # a docstring is skipped
         elif not isinstance(stmt, ast.Pass):
             raise NotEvaluated(f"`{type(stmt).__name__.lower()}` statement at line {stmt.lineno}")
+
+    def attempt(self, stmt: ast.Try, env: dict[str, Any], scope: Scope, depth: int) -> None:
+        """`try: ... except ImportError: ...`: the handler that catches what the body raised
+        (an import of a module the repository does not hold), else the `else` branch."""
+        try:
+            self.block(stmt.body, env, scope, depth)
+        except _Raised as raised:
+            for handler in stmt.handlers:
+                caught = handler.type
+                names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught else []
+                written = {
+                    n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "") for n in names
+                }
+                if caught is None or written & _CATCHES.get(raised.kind, {raised.kind}):
+                    if handler.name:
+                        env[handler.name] = None
+                    self.block(handler.body, env, scope, depth)
+                    return
+            raise
+        self.block(stmt.orelse, env, scope, depth)
+
+    def import_module(self, name: Any, scope: Scope) -> _ModuleValue:
+        """`importlib.import_module("x")`: a scanned module, or a `ModuleNotFoundError` the
+        code may catch (a module the repository does not hold is taken as not installed)."""
+        if not isinstance(name, str):
+            raise NotEvaluated("`import_module` of a computed name")
+        found = scope.module(name)
+        if found is None:
+            self.assumed.append(f"{name} not installed")
+            raise _Raised("ModuleNotFoundError")
+        return _ModuleValue(found, name)
 
     def assign(self, target: ast.expr, value: Any, env: dict[str, Any]) -> None:
         if isinstance(target, ast.Name):
@@ -437,7 +502,7 @@ class _Run:
             # `config.Settings`, `os.environ`: a dotted name the module may import as a whole
             dotted_name = f"{node.value.id}.{node.attr}"
             target = scope.imports.get(node.value.id, "")
-            if target == "os" and dotted_name in _ENVIRON:
+            if target in ("os", "importlib") and dotted_name in _ENVIRON:
                 return _Builtin(dotted_name)
             if target and (found := scope.klass(dotted_name)) is not None:
                 return _ClassValue(*found)
@@ -450,6 +515,14 @@ class _Run:
             raise NotEvaluated(f"reads `cls.{node.attr}`")
         if isinstance(owner, _Instance):
             return self.setting(owner, node.attr, depth)
+        if isinstance(owner, _ModuleValue):
+            return self.name(node.attr, {}, owner.scope, depth)
+        if (
+            isinstance(owner, _Builtin)
+            and owner.name == "importlib"
+            and node.attr == "import_module"
+        ):
+            return _Builtin("importlib.import_module")
         if isinstance(owner, _Builtin) and owner.name in ("os", "os.environ"):
             name = f"{owner.name}.{node.attr}"
             if name in ("os.environ", "os.getenv", "os.environ.get"):
@@ -601,6 +674,19 @@ class _Run:
             return _Instance(func.defaults, func.scope)  # `_env_file=` and such: config only
         if isinstance(func, _Builtin) and func.name in ("os.environ.get", "os.getenv"):
             return self.environ(args, keywords)
+        if isinstance(func, _Builtin) and func.name == "importlib.import_module":
+            if keywords or len(args) != 1:
+                raise NotEvaluated("`import_module` with a package")
+            return self.import_module(args[0], scope)
+        if (
+            isinstance(func, _Builtin)
+            and func.name == "getattr"
+            and args
+            and isinstance(args[0], _ModuleValue)
+        ):
+            if keywords or len(args) != 2 or not isinstance(args[1], str):
+                raise NotEvaluated("`getattr` of a module with a default")
+            return self.name(args[1], {}, args[0].scope, depth)
         if isinstance(func, _Builtin) and func.name.startswith("super"):
             return self.super_call(func.name, args, keywords, env)
         if isinstance(func, _Builtin) and func.name in ("getattr", "hasattr", "setattr"):

@@ -894,8 +894,12 @@ class _Mapper:
                     return self.class_defaults(found), self.scope(found.module)
                 return None
 
+            def imported(name: str) -> Scope | None:
+                found = self.modules.find_module(name)
+                return self.scope(found) if found is not None else None
+
             self._scopes[module.path] = Scope(
-                facts.constants, module.imports, function, constant, klass
+                facts.constants, module.imports, function, constant, klass, imported
             )
         return self._scopes[module.path]
 

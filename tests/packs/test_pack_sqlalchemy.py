@@ -248,18 +248,20 @@ def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
     `super().__init_subclass__()`; a `declared_attr` on the base wrapping the class name; a
     helper `ns_table("x")` in `Table(...)`) with a prefix from a pydantic `BaseSettings` default
     reached through an `lru_cache`d factory, an `os.getenv`/`os.environ.get` default or a plain
-    settings class: evaluated, each name read with a configuration default marked in
+    settings class (also one a factory picks with `importlib.import_module` in a `try`, the
+    module the repository does not hold taken as not installed): evaluated, each name read with a configuration default marked in
     `attrs.configDefault`. What cannot be known (`cls.__module__`, `os.environ["X"]` without a
     default) is a `COMPUTED_TABLENAME` at each model below the base, never the raw name.
     Truth: SQLAlchemy 2.0.36 itself on this fixture (`Base.metadata.tables`, with
     VAULT_PREFIX=v_): acme__product, acme__product_shelf, acme__shelf, old_invoice, note,
-    plugins_gadget, plugins_widget, arc_letter, v_secret."""
+    plugins_gadget, plugins_widget, arc_letter, v_secret, arc_entries."""
     document = _scan(FIXTURES / "renamed-tables")
     names = {r["name"]: r["attrs"] for r in document["resources"] if r["kind"] == "table"}
     assert sorted(names) == [
         "acme__product",
         "acme__product_shelf",
         "acme__shelf",
+        "arc_entries",
         "arc_letter",
         "note",  # assigned after SQLAlchemy 2's `__init_subclass__` mapped it: not renamed
         "old_invoice",  # a legacy base maps in its metaclass, after every hook ran
@@ -270,6 +272,7 @@ def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
     assert names["old_invoice"]["configDefault"] == "os.environ.LEGACY_PREFIX"
     assert "configDefault" not in names["arc_letter"]  # a plain class's attribute: certain
     assert "configDefault" not in names["note"]
+    assert names["arc_entries"]["configDefault"] == "shop_enterprise.overrides not installed"
     unknown = {
         (location["path"], location["line"]): finding["detail"]
         for finding in document["findings"]
