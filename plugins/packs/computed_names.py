@@ -163,6 +163,7 @@ def run_hook(
     scope: Scope,
     *,
     maps_in_super: bool,
+    mapping: str = "__init_subclass__",
 ) -> Evaluated:
     """The `__tablename__` a class has once a base's `__init_subclass__(cls)` ran for it:
     `tablename` is what `cls.__tablename__` reads before (None: no class defines one). With
@@ -172,7 +173,10 @@ def run_hook(
     run = _Run(scope)
     cls = _Class(class_name, False)
     cls.tablename = tablename if tablename is not None else _UNSET
-    _guarded(lambda: run.call(hook, [cls][: len(hook.params)], scope, 0))
+    cls.mapping = mapping
+    # a metaclass's `__init__(cls, name, bases, namespace)`: the namespace is not read here
+    args: list[Any] = [cls, class_name, (), _Opaque("the class namespace")][: len(hook.params)]
+    _guarded(lambda: run.call(hook, args, scope, 0))
     value = cls.mapped if maps_in_super and cls.mapped is not _NOT_MAPPED else cls.tablename
     if value is _UNSET or value is None:
         return Evaluated(None, tuple(dict.fromkeys(run.assumed)))
@@ -208,11 +212,19 @@ class _Class:
         self.inherited_table = inherited_table
         self.tablename: Any = _UNSET
         self.mapped: Any = _NOT_MAPPED  # `__tablename__` when the hook called its super's
+        self.mapping = "__init_subclass__"  # the method whose `super()` call maps the class
 
     def read(self) -> Any:
         if self.tablename is _UNSET:
             raise NotEvaluated("reads `cls.__tablename__`, which no class above defines")
         return self.tablename
+
+
+@dataclass(frozen=True)
+class _Opaque:
+    """A value the interpreter holds but never reads (a metaclass's namespace argument)."""
+
+    what: str
 
 
 @dataclass(frozen=True)
@@ -530,9 +542,9 @@ class _Run:
         if (
             isinstance(owner, _Builtin)
             and owner.name == "super()"
-            and node.attr == ("__init_subclass__")
+            and node.attr in ("__init_subclass__", "__init__")
         ):
-            return _Builtin("super().__init_subclass__")
+            return _Builtin(f"super().{node.attr}")
         if isinstance(owner, str) and node.attr in STR_METHODS:
             return _Method(owner, node.attr)
         if isinstance(owner, list) and node.attr == "append":
@@ -652,8 +664,8 @@ class _Run:
 
     def call_expr(self, node: ast.Call, env: dict[str, Any], scope: Scope, depth: int) -> Any:
         func = self.expr(node.func, env, scope, depth)
-        if isinstance(func, _Builtin) and func.name == "super().__init_subclass__":
-            return self.super_call(func.name, [], {}, env)  # its `**kwargs` go to the library
+        if isinstance(func, _Builtin) and func.name.startswith("super()."):
+            return self.super_call(func.name, [], {}, env)  # its arguments go to the library
         if any(isinstance(a, ast.Starred) for a in node.args):
             raise NotEvaluated("a call with *args")
         args = [self.expr(a, env, scope, depth) for a in node.args]
@@ -706,7 +718,7 @@ class _Run:
         cls = next((v for v in env.values() if isinstance(v, _Class)), None)
         if cls is None:
             raise NotEvaluated("`super().__init_subclass__()` outside a hook")
-        if cls.mapped is _NOT_MAPPED:
+        if cls.mapped is _NOT_MAPPED and name == f"super().{cls.mapping}":
             cls.mapped = cls.tablename
         return None
 

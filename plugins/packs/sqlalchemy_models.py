@@ -157,6 +157,8 @@ class ModelBody:
     extend_existing: bool = False  # `__table_args__` says `extend_existing`: redeclares a table
     # `def __init_subclass__(cls)` assigning `cls.__tablename__`: renames every subclass's table
     renames: Computation | None = None
+    # a metaclass's `__init__`/`__new__` that sets `__tablename__`: (the method, what runs)
+    meta_renames: tuple[str, Computation] | None = None
     # class attributes with a value (a settings class's defaults): name -> value
     defaults: tuple[tuple[str, ast.expr], ...] = ()
 
@@ -296,6 +298,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
     fields: list[str] = []
     callees: dict[str, None] = {}
     renames: Computation | None = None
+    meta_renames: tuple[str, Computation] | None = None
     defaults: list[tuple[str, ast.expr]] = []
     target: ast.expr
     value: ast.expr | None
@@ -309,6 +312,9 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
                 tablename = _declared_tablename(stmt)
             elif isinstance(stmt, ast.FunctionDef) and stmt.name == "__init_subclass__":
                 renames = _renaming_hook(stmt)
+            elif isinstance(stmt, ast.FunctionDef) and stmt.name in ("__init__", "__new__"):
+                found = _renaming_hook(stmt)  # a metaclass's, when some class names it so
+                meta_renames = (stmt.name, found) if found is not None else meta_renames
             continue
         if not isinstance(target, ast.Name):
             continue
@@ -347,6 +353,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
         tuple(callees),
         extend_existing,
         renames,
+        meta_renames,
         tuple(defaults),
     )
 
@@ -360,6 +367,9 @@ def _renaming_hook(func: ast.FunctionDef) -> Computation | None:
     for node in ast.walk(func):
         if isinstance(node, ast.Attribute) and node.attr == TABLENAME:
             if isinstance(node.ctx, ast.Store):
+                return from_function(func)
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            if literal(node.slice) == TABLENAME:  # `namespace["__tablename__"] = ...`
                 return from_function(func)
         elif (
             isinstance(node, ast.Call)
@@ -593,6 +603,18 @@ def _table_kind(
     return None
 
 
+@dataclass(frozen=True)
+class _Rewriter:
+    """What rewrites a class's `__tablename__` as it is created: `owner`'s `method`
+    (`__init_subclass__`, or a metaclass's `__init__`/`__new__`); `maps_in_super`: SQLAlchemy
+    maps the class inside the `super()` call of that method, so the name then is the table's."""
+
+    owner: ClassRef[ModelBody]
+    method: str
+    computation: Computation
+    maps_in_super: bool
+
+
 class _Mapper:
     """Decides, class by class, which table (if any) the libraries would map it to."""
 
@@ -689,9 +711,9 @@ class _Mapper:
             # Flask-SQLAlchemy's `__table_cls__`: below a mapped model, a table without a
             # primary key column is single-table inheritance, whatever `__tablename__` says.
             return None
-        hook = self._hook(ref)
-        if hook is not None:  # a base's `__init_subclass__` sets the class's own name
-            return self._renamed(ref, hook, columns)
+        rewriter = self._rewriter(ref)
+        if rewriter is not None:  # a base's `__init_subclass__` or a metaclass sets the name
+            return self._renamed(ref, rewriter, columns)
         if tablename is not None and (
             source is ref or tablename.declared or not self.is_model(source)
         ):
@@ -756,67 +778,85 @@ class _Mapper:
             return replace(claim, extra_attrs=_marked(found.assumed))
         return claim
 
-    def _hook(self, ref: ClassRef[ModelBody]) -> ClassRef[ModelBody] | None:
-        """The nearest class above `ref` whose `__init_subclass__` renames tables."""
-        return next(
-            (
-                a
-                for a in self.modules.ancestors(ref)
-                if isinstance(a, ClassRef) and a.cls.body.renames is not None
-            ),
-            None,
-        )
+    def _rewriter(self, ref: ClassRef[ModelBody]) -> _Rewriter | None:
+        """What rewrites `ref`'s `__tablename__` as the class is created: its metaclass's
+        `__init__`/`__new__` (`metaclass=` on it or a class above, or on the call that made a
+        base above), else the nearest class above whose `__init_subclass__` does."""
+        chain = [ref, *(a for a in self.modules.ancestors(ref) if isinstance(a, ClassRef))]
+        for c in chain:
+            named = [(c.module, c.cls.metaclass)] if c.cls.metaclass else []
+            for base in c.cls.bases:
+                made = self.modules.resolve(c.module, base)
+                if isinstance(made, CallRef) and made.metaclass:
+                    named.append((made.module, made.metaclass))
+            for module, name in named:
+                meta = self.modules.resolve(module, name)
+                if isinstance(meta, ClassRef) and meta.cls.body.meta_renames is not None:
+                    method, computation = meta.cls.body.meta_renames
+                    kinds = {
+                        last_name(a.name)
+                        for a in self.modules.ancestors(meta)
+                        if isinstance(a, External)
+                    }
+                    return _Rewriter(meta, method, computation, "DeclarativeMeta" in kinds)
+        for c in chain[1:]:
+            if c.cls.body.renames is not None:
+                maps_in_super = any(
+                    isinstance(a, External) and last_name(a.name) in SQLALCHEMY_ROOT_CLASSES
+                    for a in self.modules.ancestors(c)
+                )
+                return _Rewriter(c, "__init_subclass__", c.cls.body.renames, maps_in_super)
+        return None
 
     def _renamed(
-        self, ref: ClassRef[ModelBody], hook: ClassRef[ModelBody], columns: tuple[str, ...]
+        self, ref: ClassRef[ModelBody], rewriter: _Rewriter, columns: tuple[str, ...]
     ) -> TableClaim | Gap | None:
-        """The table of a class below a renaming `__init_subclass__`, or the gap saying why
-        it is unknown (at the class, where the user's model is written)."""
-        renames = hook.cls.body.renames
-        assert renames is not None
+        """The table of a class whose name a base's `__init_subclass__` or a metaclass
+        rewrites, or the gap saying why it is unknown (at the class, where the user's model is
+        written)."""
         try:
             before = self._before_hook(ref)
-            maps_in_super = any(
-                isinstance(a, External) and last_name(a.name) in SQLALCHEMY_ROOT_CLASSES
-                for a in self.modules.ancestors(hook)
-            )
-            after = run_hook(
-                renames,
-                ref.cls.name,
-                before.name,
-                self.scope(hook.module),
-                maps_in_super=maps_in_super,
-            )
+            after = self._run(rewriter, ref, before, mapped=True)
         except NotEvaluated as gap:
-            where = f"{hook.module.path}:{renames.line}"
+            where = f"{rewriter.owner.module.path}:{rewriter.computation.line}"
             return Gap(
                 COMPUTED_TABLENAME,
-                f"__tablename__ rewritten by {hook.cls.name}.__init_subclass__ at {where} is not "
-                f"evaluated ({gap.reason}): the table name of each model below it is unknown",
+                f"__tablename__ rewritten by {rewriter.owner.cls.name}.{rewriter.method} at "
+                f"{where} is not evaluated ({gap.reason}): the table name of each model below "
+                "it is unknown",
                 ref.module.path,
                 ref.cls.line,
             )
         claim = self._claim(after.name, ref, columns)
-        assumed = _marked((*before.assumed, *after.assumed))
+        assumed = _marked(after.assumed)
         return replace(claim, extra_attrs=assumed) if claim is not None and assumed else claim
+
+    def _run(
+        self, rewriter: _Rewriter, ref: ClassRef[ModelBody], before: Evaluated, *, mapped: bool
+    ) -> Evaluated:
+        """The name after the rewriter ran for `ref` (`mapped`: the one SQLAlchemy maps)."""
+        if rewriter.method == "__new__":
+            raise NotEvaluated("a metaclass `__new__` is not run here")
+        after = run_hook(
+            rewriter.computation,
+            ref.cls.name,
+            before.name,
+            self.scope(rewriter.owner.module),
+            maps_in_super=mapped and rewriter.maps_in_super,
+            mapping=rewriter.method,
+        )
+        return Evaluated(after.name, (*before.assumed, *after.assumed))
 
     def _holds(self, ref: ClassRef[ModelBody]) -> Evaluated:
         """What `ref.__tablename__` reads once the class exists (after the hooks above it)."""
         key = (ref.module.path, ref.cls.line)
         if key not in self._held:
-            hook = self._hook(ref)
+            rewriter = self._rewriter(ref)
             before = self._before_hook(ref)
-            if hook is None or hook.cls.body.renames is None:
+            if rewriter is None:
                 self._held[key] = before
             else:
-                after = run_hook(
-                    hook.cls.body.renames,
-                    ref.cls.name,
-                    before.name,
-                    self.scope(hook.module),
-                    maps_in_super=False,
-                )
-                self._held[key] = Evaluated(after.name, (*before.assumed, *after.assumed))
+                self._held[key] = self._run(rewriter, ref, before, mapped=False)
         return self._held[key]
 
     def _before_hook(self, ref: ClassRef[ModelBody]) -> Evaluated:
@@ -828,7 +868,7 @@ class _Mapper:
         for above in self.modules.ancestors(ref):
             if not isinstance(above, ClassRef):
                 continue
-            if self._hook(above) is not None:
+            if self._rewriter(above) is not None:
                 return self._holds(above)
             if above.cls.body.tablename is not None:
                 return self._value_of(above, ref)
