@@ -125,6 +125,10 @@ class Scope:
     module: Callable[[str], Scope | None] = lambda name: None
 
 
+Attributes = Callable[[str], "tuple[ast.expr, Scope] | None"]
+"""A class's attribute by name (its own, else its ancestors'): the value and its module's scope."""
+
+
 @dataclass(frozen=True)
 class Evaluated:
     """A computed name and the configuration defaults it was read with (`os.environ.X`, a
@@ -145,11 +149,17 @@ def evaluate(
 
 
 def evaluate_marked(
-    computation: Computation, class_name: str, scope: Scope, *, inherited_table: bool = False
+    computation: Computation,
+    class_name: str,
+    scope: Scope,
+    *,
+    inherited_table: bool = False,
+    attributes: Attributes | None = None,
 ) -> Evaluated:
-    """`evaluate`, with the configuration defaults the name was read with."""
+    """`evaluate`, with the configuration defaults the name was read with; `attributes`: the
+    class's own attributes (`cls.short_name`) a computation may read."""
     run = _Run(scope)
-    args = [_Class(class_name, inherited_table)] if computation.params else []
+    args = [_Class(class_name, inherited_table, attributes)] if computation.params else []
     value = _guarded(lambda: run.call(computation, args, scope, 0))
     if value is not None and not isinstance(value, str):
         raise NotEvaluated(f"it returns a {type(value).__name__}, not a str")
@@ -164,6 +174,7 @@ def run_hook(
     *,
     maps_in_super: bool,
     mapping: str = "__init_subclass__",
+    attributes: Attributes | None = None,
 ) -> Evaluated:
     """The `__tablename__` a class has once a base's `__init_subclass__(cls)` ran for it:
     `tablename` is what `cls.__tablename__` reads before (None: no class defines one). With
@@ -171,7 +182,7 @@ def run_hook(
     `__init_subclass__`), what the class holds when the hook calls `super().__init_subclass__()`
     is what gets mapped; a legacy declarative base maps it afterwards, in its metaclass."""
     run = _Run(scope)
-    cls = _Class(class_name, False)
+    cls = _Class(class_name, False, attributes)
     cls.tablename = tablename if tablename is not None else _UNSET
     cls.mapping = mapping
     # a metaclass's `__init__(cls, name, bases, namespace)`: the namespace is not read here
@@ -207,9 +218,12 @@ class _Class:
     """The `cls` argument: its name, whether a mapped class is above it, and (in a base's
     `__init_subclass__`) its `__tablename__` as the hook reads and assigns it."""
 
-    def __init__(self, name: str, inherited_table: bool) -> None:
+    def __init__(
+        self, name: str, inherited_table: bool, attributes: Attributes | None = None
+    ) -> None:
         self.name = name
         self.inherited_table = inherited_table
+        self.attributes = attributes
         self.tablename: Any = _UNSET
         self.mapped: Any = _NOT_MAPPED  # `__tablename__` when the hook called its super's
         self.mapping = "__init_subclass__"  # the method whose `super()` call maps the class
@@ -524,7 +538,10 @@ class _Run:
                 return owner.name
             if node.attr == TABLENAME:
                 return owner.read()
-            raise NotEvaluated(f"reads `cls.{node.attr}`")
+            value = owner.attributes(node.attr) if owner.attributes is not None else None
+            if value is None or depth > MAX_CALL_DEPTH:
+                raise NotEvaluated(f"reads `cls.{node.attr}`")
+            return self.expr(value[0], {}, value[1], depth + 1)  # a class attribute's value
         if isinstance(owner, _Instance):
             return self.setting(owner, node.attr, depth)
         if isinstance(owner, _ModuleValue):

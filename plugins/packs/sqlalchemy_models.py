@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from .computed_names import (
@@ -763,6 +763,7 @@ class _Mapper:
                 ref.cls.name,
                 self.scope(source.module),
                 inherited_table=inherited_table,
+                attributes=self.attributes(ref),
             )
         except NotEvaluated as gap:
             where = f"{source.module.path}:{tablename.computation.line}"
@@ -844,6 +845,7 @@ class _Mapper:
             self.scope(rewriter.owner.module),
             maps_in_super=mapped and rewriter.maps_in_super,
             mapping=rewriter.method,
+            attributes=self.attributes(ref),
         )
         return Evaluated(after.name, (*before.assumed, *after.assumed))
 
@@ -879,8 +881,28 @@ class _Mapper:
         assert tablename is not None
         if tablename.computation is None:
             return Evaluated(tablename.literal)
-        name = ref.cls.name if tablename.declared else source.cls.name
-        return evaluate_marked(tablename.computation, name, self.scope(source.module))
+        owner = ref if tablename.declared else source
+        return evaluate_marked(
+            tablename.computation,
+            owner.cls.name,
+            self.scope(source.module),
+            attributes=self.attributes(owner),
+        )
+
+    def attributes(
+        self, ref: ClassRef[ModelBody]
+    ) -> Callable[[str], tuple[ast.expr, Scope] | None]:
+        """`cls.<name>` for a computation run for `ref`: the first class of its chain that
+        assigns the name a value, in that class's module."""
+
+        def attribute(name: str) -> tuple[ast.expr, Scope] | None:
+            for c in [ref, *(a for a in self.modules.ancestors(ref) if isinstance(a, ClassRef))]:
+                value = dict(c.cls.body.defaults).get(name)
+                if value is not None:
+                    return value, self.scope(c.module)
+            return None
+
+        return attribute
 
     def class_defaults(self, ref: ClassRef[ModelBody]) -> ClassDefaults:
         """A class's attributes with a value, its own over its ancestors' (a settings class)."""

@@ -246,7 +246,8 @@ def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
     """A base that rewrites every subclass's `__tablename__` when the class is created (its
     `__init_subclass__` assigning `cls.__tablename__` or `setattr`-ing it, before or after
     `super().__init_subclass__()`; a metaclass's `__init__` given to `declarative_base(metaclass=)`;
-    a `declared_attr` on the base wrapping the class name; a
+    a `declared_attr` on the base wrapping the class name or a class attribute of the
+    subclass's (`cls.short_name`); a
     helper `ns_table("x")` in `Table(...)`) with a prefix from a pydantic `BaseSettings` default
     reached through an `lru_cache`d factory, an `os.getenv`/`os.environ.get` default or a plain
     settings class (also one a factory picks with `importlib.import_module` in a `try`, the
@@ -256,7 +257,8 @@ def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
     never the raw name.
     Truth: SQLAlchemy 2.0.36 itself on this fixture (`Base.metadata.tables`, with
     VAULT_PREFIX=v_): acme__product, acme__product_shelf, acme__shelf, old_invoice, note,
-    plugins_gadget, plugins_widget, arc_letter, v_secret, arc_entries, t1_account, shard_chunk."""
+    plugins_gadget, plugins_widget, arc_letter, v_secret, arc_entries, t1_account, shard_chunk, rpt__daily,
+    rpt__monthly."""
     document = _scan(FIXTURES / "renamed-tables")
     names = {r["name"]: r["attrs"] for r in document["resources"] if r["kind"] == "table"}
     assert sorted(names) == [
@@ -267,12 +269,15 @@ def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
         "arc_letter",
         "note",  # assigned after SQLAlchemy 2's `__init_subclass__` mapped it: not renamed
         "old_invoice",  # a legacy base maps in its metaclass, after every hook ran
+        "rpt__daily",
+        "rpt__monthly",
         "t1_account",
     ]
     settings = "ShopConfig.table_namespace (env SHOP_TABLE_NAMESPACE); os.environ.SHOP_TABLE_SEP"
     for name in ("acme__product", "acme__product_shelf", "acme__shelf"):
         assert names[name]["configDefault"] == settings
     assert names["old_invoice"]["configDefault"] == "os.environ.LEGACY_PREFIX"
+    assert names["rpt__monthly"]["configDefault"] == "os.environ.SHOP_TABLE_SEP"
     assert "configDefault" not in names["arc_letter"]  # a plain class's attribute: certain
     assert "configDefault" not in names["note"]
     assert names["arc_entries"]["configDefault"] == "shop_enterprise.overrides not installed"
