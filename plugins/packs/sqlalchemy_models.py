@@ -37,6 +37,7 @@ import ast
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from .computed_names import (
     HELPER_NAME,
@@ -208,7 +209,11 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         for node in (ast.walk(tree) if _TABLE_CALL.search(source) else ())
         if isinstance(node, ast.Call) and last_name(dotted(node.func)) == "Table"
     )
-    describe = _describe_sqlmodel if "SQLModel" in source else _describe  # fields cost a third
+    describe = partial(
+        _describe,
+        sqlmodel="SQLModel" in source,  # fields cost a third
+        hooks="__tablename__" in source,  # a hook that rewrites it names it
+    )
     computes = "__tablename__" in source
     functions: dict[str, Computation] = {}
     constants: dict[str, ast.expr] = {}
@@ -285,11 +290,7 @@ _COMPUTED_CONSTANTS = (
 )
 
 
-def _describe_sqlmodel(node: ast.ClassDef) -> ModelBody:
-    return _describe(node, sqlmodel=True)
-
-
-def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
+def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True) -> ModelBody:
     # Runs for every class of every file, so plain isinstance checks: the `match` class
     # patterns with sub-patterns it replaced were this function's largest cost in a profile.
     tablename: TableName | None = None
@@ -310,6 +311,8 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
         else:
             if isinstance(stmt, ast.FunctionDef) and stmt.name == "__tablename__":
                 tablename = _declared_tablename(stmt)
+            elif not hooks:
+                pass
             elif isinstance(stmt, ast.FunctionDef) and stmt.name == "__init_subclass__":
                 renames = _renaming_hook(stmt)
             elif isinstance(stmt, ast.FunctionDef) and stmt.name in ("__init__", "__new__"):
@@ -632,6 +635,12 @@ class _Mapper:
         self._models: dict[tuple[str, int], bool] = {}
         self._scopes: dict[str, Scope] = {}
         self._held: dict[tuple[str, int], Evaluated] = {}  # `_holds`' answers
+        self._rewriters: dict[tuple[str, int], _Rewriter | None] = {}
+        self._rewrites = any(  # most repositories have no class that rewrites table names
+            c.body.renames is not None or c.body.meta_renames is not None
+            for m in modules.modules
+            for c in m.classes
+        )
 
     def flavor(self, ref: ClassRef[ModelBody]) -> str | None:
         """The ORM a class belongs to: "sqlalchemy", "flask", "sqlmodel"; None for none."""
@@ -780,6 +789,14 @@ class _Mapper:
         return claim
 
     def _rewriter(self, ref: ClassRef[ModelBody]) -> _Rewriter | None:
+        if not self._rewrites:
+            return None
+        key = (ref.module.path, ref.cls.line)  # asked for every class and each above it
+        if key not in self._rewriters:
+            self._rewriters[key] = self._find_rewriter(ref)
+        return self._rewriters[key]
+
+    def _find_rewriter(self, ref: ClassRef[ModelBody]) -> _Rewriter | None:
         """What rewrites `ref`'s `__tablename__` as the class is created: its metaclass's
         `__init__`/`__new__` (`metaclass=` on it or a class above, or on the call that made a
         base above), else the nearest class above whose `__init_subclass__` does."""
