@@ -247,7 +247,7 @@ def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
     `__init_subclass__` assigning `cls.__tablename__` or `setattr`-ing it, before or after
     `super().__init_subclass__()`; a metaclass's `__init__` given to `declarative_base(metaclass=)`;
     a `declared_attr` on the base wrapping the class name or a class attribute of the
-    subclass's (`cls.short_name`); a
+    subclass's (`cls.short_name`); `__tablename__ = ns_table("x")` on a model; a
     helper `ns_table("x")` in `Table(...)`) with a prefix from a pydantic `BaseSettings` default
     reached through an `lru_cache`d factory, an `os.getenv`/`os.environ.get` default or a plain
     settings class (also one a factory picks with `importlib.import_module` in a `try`, the
@@ -258,10 +258,11 @@ def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
     Truth: SQLAlchemy 2.0.36 itself on this fixture (`Base.metadata.tables`, with
     VAULT_PREFIX=v_): acme__product, acme__product_shelf, acme__shelf, old_invoice, note,
     plugins_gadget, plugins_widget, arc_letter, v_secret, arc_entries, t1_account, shard_chunk, rpt__daily,
-    rpt__monthly."""
+    rpt__monthly, acme__audit_trail."""
     document = _scan(FIXTURES / "renamed-tables")
     names = {r["name"]: r["attrs"] for r in document["resources"] if r["kind"] == "table"}
     assert sorted(names) == [
+        "acme__audit_trail",
         "acme__product",
         "acme__product_shelf",
         "acme__shelf",
@@ -274,7 +275,7 @@ def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
         "t1_account",
     ]
     settings = "ShopConfig.table_namespace (env SHOP_TABLE_NAMESPACE); os.environ.SHOP_TABLE_SEP"
-    for name in ("acme__product", "acme__product_shelf", "acme__shelf"):
+    for name in ("acme__audit_trail", "acme__product", "acme__product_shelf", "acme__shelf"):
         assert names[name]["configDefault"] == settings
     assert names["old_invoice"]["configDefault"] == "os.environ.LEGACY_PREFIX"
     assert names["rpt__monthly"]["configDefault"] == "os.environ.SHOP_TABLE_SEP"
