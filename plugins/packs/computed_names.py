@@ -37,10 +37,14 @@ STR_METHODS = frozenset(
         "istitle", "find", "count",
     }
 )  # fmt: skip
-HELPER_NAME = re.compile(r"(?i)snake|case|table|plural|underscore|camel|name")
+HELPER_NAME = re.compile(
+    r"(?i)snake|case|table|plural|underscore|camel|name|settings|config|prefix"
+)
 """A module-level function is kept as a possible table-name helper when its name says so (or
-its module computes a `__tablename__`); a call to any other is reported, never guessed. The
-pre-filter follows a helper's imports by the same rule (`prefilter.needed`)."""
+its module computes a `__tablename__`), or a settings factory (`get_settings()`, `get_config()`,
+an `lru_cache`d one); a call to any other is reported, never guessed. The pre-filter follows
+a helper's imports by the same rule (`prefilter.needed`), also for a module constant named so
+(`settings = Settings()`, `TABLE_PREFIX = ...`)."""
 REGEX_FUNCTIONS = frozenset({"sub", "split", "findall", "compile"})
 HAS_INHERITED_TABLE = frozenset(
     {
@@ -92,6 +96,18 @@ def from_expression(value: ast.expr) -> Computation:
 
 
 @dataclass(frozen=True)
+class ClassDefaults:
+    """A class whose instance a computation may read (a settings object): its class attributes
+    (its own first, then its ancestors'), and whether pydantic's `BaseSettings` is above it —
+    then each value is a default the environment may override (`env_prefix` + the name)."""
+
+    name: str
+    defaults: Mapping[str, ast.expr]
+    settings: bool = False
+    env_prefix: str = ""
+
+
+@dataclass(frozen=True)
 class Scope:
     """What a computation may see from its module: literal constants and `re.compile`s
     (`constants`), its imports (to know `re`), and helper functions (`function`, which also
@@ -103,6 +119,23 @@ class Scope:
     # an imported constant (`from .names import CAMEL = re.compile(...)`): its value and the
     # scope of the module that assigns it
     constant: Callable[[str], tuple[ast.expr, Scope] | None] = lambda name: None
+    # a class of the repository by the name the module uses (`Settings`, `config.Settings`)
+    klass: Callable[[str], tuple[ClassDefaults, Scope] | None] = lambda name: None
+    # a scanned module by its dotted name (`importlib.import_module("pkg.conf")`)
+    module: Callable[[str], Scope | None] = lambda name: None
+
+
+Attributes = Callable[[str], "tuple[ast.expr, Scope] | None"]
+"""A class's attribute by name (its own, else its ancestors'): the value and its module's scope."""
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    """A computed name and the configuration defaults it was read with (`os.environ.X`, a
+    `BaseSettings` field's default): the deployment may set another value."""
+
+    name: str | None
+    assumed: tuple[str, ...] = ()
 
 
 def evaluate(
@@ -112,27 +145,114 @@ def evaluate(
 
     `inherited_table` is what SQLAlchemy's `has_inherited_table(cls)` answers for the class (a
     mapped class above it), so the documented recipe for single-table subclasses evaluates."""
+    return evaluate_marked(computation, class_name, scope, inherited_table=inherited_table).name
+
+
+def evaluate_marked(
+    computation: Computation,
+    class_name: str,
+    scope: Scope,
+    *,
+    inherited_table: bool = False,
+    attributes: Attributes | None = None,
+) -> Evaluated:
+    """`evaluate`, with the configuration defaults the name was read with; `attributes`: the
+    class's own attributes (`cls.short_name`) a computation may read."""
     run = _Run(scope)
-    args = [_Class(class_name, inherited_table)] if computation.params else []
+    args = [_Class(class_name, inherited_table, attributes)] if computation.params else []
+    value = _guarded(lambda: run.call(computation, args, scope, 0))
+    if value is not None and not isinstance(value, str):
+        raise NotEvaluated(f"it returns a {type(value).__name__}, not a str")
+    return Evaluated(value, tuple(dict.fromkeys(run.assumed)))
+
+
+def run_hook(
+    hook: Computation,
+    class_name: str,
+    tablename: str | None,
+    scope: Scope,
+    *,
+    maps_in_super: bool,
+    mapping: str = "__init_subclass__",
+    attributes: Attributes | None = None,
+) -> Evaluated:
+    """The `__tablename__` a class has once a base's `__init_subclass__(cls)` ran for it:
+    `tablename` is what `cls.__tablename__` reads before (None: no class defines one). With
+    `maps_in_super` (SQLAlchemy 2's `DeclarativeBase` maps the class in its own
+    `__init_subclass__`), what the class holds when the hook calls `super().__init_subclass__()`
+    is what gets mapped; a legacy declarative base maps it afterwards, in its metaclass."""
+    run = _Run(scope)
+    cls = _Class(class_name, False, attributes)
+    cls.tablename = tablename if tablename is not None else _UNSET
+    cls.mapping = mapping
+    # a metaclass's `__init__(cls, name, bases, namespace)`: the namespace is not read here
+    args: list[Any] = [cls, class_name, (), _Opaque("the class namespace")][: len(hook.params)]
+    _guarded(lambda: run.call(hook, args, scope, 0))
+    value = cls.mapped if maps_in_super and cls.mapped is not _NOT_MAPPED else cls.tablename
+    if value is _UNSET or value is None:
+        return Evaluated(None, tuple(dict.fromkeys(run.assumed)))
+    if not isinstance(value, str):
+        raise NotEvaluated(f"it assigns a {type(value).__name__}, not a str")
+    return Evaluated(value, tuple(dict.fromkeys(run.assumed)))
+
+
+def _guarded(step: Callable[[], Any]) -> Any:
     try:
-        value = run.call(computation, args, scope, 0)
+        return step()
     except NotEvaluated:
         raise
+    except _Raised as raised:
+        raise NotEvaluated(f"raises {raised.kind}") from raised
     except (RecursionError, TypeError, ValueError, LookupError, AttributeError) as exc:
         # A shape the checks above did not foresee (a constant defined by itself, ...): the
         # link runs over every file at once, so it must turn into a finding, never escape.
         raise NotEvaluated(f"evaluation stopped: {type(exc).__name__}") from exc
-    if value is not None and not isinstance(value, str):
-        raise NotEvaluated(f"it returns a {type(value).__name__}, not a str")
-    return value
+
+
+_UNSET: Any = object()  # `cls.__tablename__` that no class defines
+_NOT_MAPPED: Any = object()  # `super().__init_subclass__()` not called (yet)
+TABLENAME = "__tablename__"
 
 
 class _Class:
-    """The `cls` argument: only its name is known, and whether a mapped class is above it."""
+    """The `cls` argument: its name, whether a mapped class is above it, and (in a base's
+    `__init_subclass__`) its `__tablename__` as the hook reads and assigns it."""
 
-    def __init__(self, name: str, inherited_table: bool) -> None:
+    def __init__(
+        self, name: str, inherited_table: bool, attributes: Attributes | None = None
+    ) -> None:
         self.name = name
         self.inherited_table = inherited_table
+        self.attributes = attributes
+        self.tablename: Any = _UNSET
+        self.mapped: Any = _NOT_MAPPED  # `__tablename__` when the hook called its super's
+        self.mapping = "__init_subclass__"  # the method whose `super()` call maps the class
+
+    def read(self) -> Any:
+        if self.tablename is _UNSET:
+            raise NotEvaluated("reads `cls.__tablename__`, which no class above defines")
+        return self.tablename
+
+
+@dataclass(frozen=True)
+class _Opaque:
+    """A value the interpreter holds but never reads (a metaclass's namespace argument)."""
+
+    what: str
+
+
+@dataclass(frozen=True)
+class _Instance:
+    """An instance of a repository class (`Settings()`): its attributes are class defaults."""
+
+    defaults: ClassDefaults
+    scope: Scope
+
+
+@dataclass(frozen=True)
+class _ClassValue:
+    defaults: ClassDefaults
+    scope: Scope
 
 
 @dataclass(frozen=True)
@@ -158,19 +278,62 @@ class _Helper:
     name: str
 
 
+@dataclass(frozen=True)
+class _ModuleValue:
+    """A scanned module `importlib.import_module` gave."""
+
+    scope: Scope
+    name: str
+
+
+class _Raised(Exception):
+    """An exception the evaluated code raises (an import of a module the repository does not
+    hold): a `try` may catch it."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
+_CATCHES = {  # an exception -> the handler names that catch it
+    "ModuleNotFoundError": {"ModuleNotFoundError", "ImportError", "Exception", "BaseException"},
+}
+
+
 class _Return(Exception):
     def __init__(self, value: Any) -> None:
         super().__init__()
         self.value = value
 
 
-_BUILTINS = frozenset({"str", "len", "enumerate", "list", "reversed", "tuple"})
+_BUILTINS = frozenset(
+    {
+        "str",
+        "len",
+        "enumerate",
+        "list",
+        "reversed",
+        "tuple",
+        "getattr",
+        "hasattr",
+        "setattr",
+        "super",
+    }
+)
+_ENVIRON = {
+    "os": "os",
+    "os.environ": "os.environ",
+    "os.getenv": "os.getenv",
+    "importlib": "importlib",
+    "importlib.import_module": "importlib.import_module",
+}
 
 
 class _Run:
     def __init__(self, scope: Scope) -> None:
         self.steps = 0
         self.root = scope
+        self.assumed: list[str] = []  # configuration defaults read (`Evaluated.assumed`)
 
     def tick(self) -> None:
         self.steps += 1
@@ -207,7 +370,7 @@ class _Run:
         elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
             self.assign(stmt.target, self.expr(stmt.value, env, scope, depth), env)
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
-            current = self.name(stmt.target.id, env, scope)
+            current = self.name(stmt.target.id, env, scope, depth)
             value = self.expr(stmt.value, env, scope, depth)
             env[stmt.target.id] = self.binop(stmt.op, current, value)
         elif isinstance(stmt, ast.If):
@@ -217,15 +380,55 @@ class _Run:
             for item in self.iterate(self.expr(stmt.iter, env, scope, depth)):
                 self.assign(stmt.target, item, env)
                 self.block(stmt.body, env, scope, depth)
+        elif isinstance(stmt, ast.Try) and not stmt.finalbody:
+            self.attempt(stmt, env, scope, depth)
         elif isinstance(stmt, ast.Expr):
             if not (isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)):
                 self.expr(stmt.value, env, scope, depth)  # a docstring is skipped
         elif not isinstance(stmt, ast.Pass):
             raise NotEvaluated(f"`{type(stmt).__name__.lower()}` statement at line {stmt.lineno}")
 
+    def attempt(self, stmt: ast.Try, env: dict[str, Any], scope: Scope, depth: int) -> None:
+        """`try: ... except ImportError: ...`: the handler that catches what the body raised
+        (an import of a module the repository does not hold), else the `else` branch."""
+        try:
+            self.block(stmt.body, env, scope, depth)
+        except _Raised as raised:
+            for handler in stmt.handlers:
+                caught = handler.type
+                names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught else []
+                written = {
+                    n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "") for n in names
+                }
+                if caught is None or written & _CATCHES.get(raised.kind, {raised.kind}):
+                    if handler.name:
+                        env[handler.name] = None
+                    self.block(handler.body, env, scope, depth)
+                    return
+            raise
+        self.block(stmt.orelse, env, scope, depth)
+
+    def import_module(self, name: Any, scope: Scope) -> _ModuleValue:
+        """`importlib.import_module("x")`: a scanned module, or a `ModuleNotFoundError` the
+        code may catch (a module the repository does not hold is taken as not installed)."""
+        if not isinstance(name, str):
+            raise NotEvaluated("`import_module` of a computed name")
+        found = scope.module(name)
+        if found is None:
+            self.assumed.append(f"{name} not installed")
+            raise _Raised("ModuleNotFoundError")
+        return _ModuleValue(found, name)
+
     def assign(self, target: ast.expr, value: Any, env: dict[str, Any]) -> None:
         if isinstance(target, ast.Name):
             env[target.id] = value
+        elif (
+            isinstance(target, ast.Attribute)
+            and target.attr == TABLENAME
+            and isinstance(target.value, ast.Name)
+            and isinstance(env.get(target.value.id), _Class)
+        ):
+            env[target.value.id].tablename = value  # `cls.__tablename__ = ...` in a hook
         elif isinstance(target, ast.Tuple | ast.List) and all(
             isinstance(t, ast.Name) for t in target.elts
         ):
@@ -249,16 +452,22 @@ class _Run:
             raise NotEvaluated(f"tests `{_short(ast.unparse(test))}`")
         return bool(value)
 
-    def name(self, name: str, env: Mapping[str, Any], scope: Scope) -> Any:
+    def name(self, name: str, env: Mapping[str, Any], scope: Scope, depth: int = 0) -> Any:
         if name in env:
             return env[name]
+        if depth > MAX_CALL_DEPTH:
+            raise NotEvaluated("names nest too deep")
         if name in scope.constants:
-            return self.expr(scope.constants[name], {}, scope, MAX_CALL_DEPTH)
+            return self.expr(scope.constants[name], {}, scope, depth + 1)
         target = scope.imports.get(name, "")
         if target and (imported := scope.constant(name)) is not None:
-            return self.expr(imported[0], {}, imported[1], MAX_CALL_DEPTH)
+            return self.expr(imported[0], {}, imported[1], depth + 1)
         if target == "re" or (target.startswith("re.") and target[3:] in REGEX_FUNCTIONS):
             return _Builtin(target)
+        if target in _ENVIRON:
+            return _Builtin(_ENVIRON[target])
+        if (found := scope.klass(name)) is not None:
+            return _ClassValue(*found)
         if target in HAS_INHERITED_TABLE:
             return _Builtin("has_inherited_table")
         if name in _BUILTINS and name not in scope.imports:
@@ -281,7 +490,7 @@ class _Run:
                 return node.value
             raise NotEvaluated(f"a {type(node.value).__name__} constant")
         if isinstance(node, ast.Name):
-            return self.name(node.id, env, scope)
+            return self.name(node.id, env, scope, depth)
         if isinstance(node, ast.Attribute):
             return self.attribute(node, env, scope, depth)
         if isinstance(node, ast.JoinedStr):
@@ -315,11 +524,44 @@ class _Run:
         raise NotEvaluated(f"`{_short(ast.unparse(node))}`")
 
     def attribute(self, node: ast.Attribute, env: dict[str, Any], scope: Scope, depth: int) -> Any:
+        if isinstance(node.value, ast.Name) and node.value.id not in env:
+            # `config.Settings`, `os.environ`: a dotted name the module may import as a whole
+            dotted_name = f"{node.value.id}.{node.attr}"
+            target = scope.imports.get(node.value.id, "")
+            if target in ("os", "importlib") and dotted_name in _ENVIRON:
+                return _Builtin(dotted_name)
+            if target and (found := scope.klass(dotted_name)) is not None:
+                return _ClassValue(*found)
         owner = self.expr(node.value, env, scope, depth)
         if isinstance(owner, _Class):
             if node.attr in ("__name__", "__qualname__"):
                 return owner.name
-            raise NotEvaluated(f"reads `cls.{node.attr}`")
+            if node.attr == TABLENAME:
+                return owner.read()
+            value = owner.attributes(node.attr) if owner.attributes is not None else None
+            if value is None or depth > MAX_CALL_DEPTH:
+                raise NotEvaluated(f"reads `cls.{node.attr}`")
+            return self.expr(value[0], {}, value[1], depth + 1)  # a class attribute's value
+        if isinstance(owner, _Instance):
+            return self.setting(owner, node.attr, depth)
+        if isinstance(owner, _ModuleValue):
+            return self.name(node.attr, {}, owner.scope, depth)
+        if (
+            isinstance(owner, _Builtin)
+            and owner.name == "importlib"
+            and node.attr == "import_module"
+        ):
+            return _Builtin("importlib.import_module")
+        if isinstance(owner, _Builtin) and owner.name in ("os", "os.environ"):
+            name = f"{owner.name}.{node.attr}"
+            if name in ("os.environ", "os.getenv", "os.environ.get"):
+                return _Builtin(name)
+        if (
+            isinstance(owner, _Builtin)
+            and owner.name == "super()"
+            and node.attr in ("__init_subclass__", "__init__")
+        ):
+            return _Builtin(f"super().{node.attr}")
         if isinstance(owner, str) and node.attr in STR_METHODS:
             return _Method(owner, node.attr)
         if isinstance(owner, list) and node.attr == "append":
@@ -329,6 +571,32 @@ class _Run:
         if isinstance(owner, _Builtin) and owner.name == "re" and node.attr in REGEX_FUNCTIONS:
             return _Builtin(f"re.{node.attr}")
         raise NotEvaluated(f"`{_short(ast.unparse(node))}`")
+
+    def setting(self, owner: _Instance, attribute: str, depth: int) -> Any:
+        """A settings object's attribute: its class default (pydantic's `Field(default)` too),
+        marked as assumed where `BaseSettings` lets the environment override it."""
+        value = owner.defaults.defaults.get(attribute)
+        if value is None:
+            raise NotEvaluated(f"`{owner.defaults.name}.{attribute}` has no default")
+        if isinstance(value, ast.Call) and last_callee(value) == "Field":
+            default = value.args[0] if value.args else None
+            default = next((k.value for k in value.keywords if k.arg == "default"), default)
+            if default is None:
+                raise NotEvaluated(f"`{owner.defaults.name}.{attribute}` has no default")
+            value = default
+        result = self.expr(value, {}, owner.scope, depth + 1)
+        if owner.defaults.settings:
+            variable = (owner.defaults.env_prefix + attribute).upper()
+            self.assumed.append(f"{owner.defaults.name}.{attribute} (env {variable})")
+        return result
+
+    def environ(self, args: list[Any], keywords: dict[str, Any]) -> Any:
+        """`os.environ.get("X", "d")`, `os.getenv("X")`: the variable is taken as unset, its
+        default (None without one) marked as assumed."""
+        if keywords or not 1 <= len(args) <= 2 or not isinstance(args[0], str):
+            raise NotEvaluated("`os.environ.get` of a computed variable")
+        self.assumed.append(f"os.environ.{args[0]}")
+        return args[1] if len(args) == 2 else None
 
     def formatted(self, part: ast.expr, env: dict[str, Any], scope: Scope, depth: int) -> str:
         if isinstance(part, ast.Constant) and isinstance(part.value, str):
@@ -359,7 +627,11 @@ class _Run:
         left = self.expr(node.left, env, scope, depth)
         for op, right_node in zip(node.ops, node.comparators, strict=True):
             right = self.expr(right_node, env, scope, depth)
-            if not all(isinstance(v, str | int | list | tuple) for v in (left, right)):
+            if not all(
+                isinstance(v, str | int | list | tuple)
+                or (v is None and type(op) in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot))
+                for v in (left, right)
+            ):
                 raise NotEvaluated(f"compares `{_short(ast.unparse(node))}`")
             try:
                 ok = _COMPARE[type(op)](left, right)
@@ -386,6 +658,8 @@ class _Run:
 
     def subscript(self, node: ast.Subscript, env: dict[str, Any], scope: Scope, depth: int) -> Any:
         owner = self.expr(node.value, env, scope, depth)
+        if isinstance(owner, _Builtin) and owner.name == "os.environ":
+            raise NotEvaluated(f"reads `{_short(ast.unparse(node))}`, which has no default")
         if not isinstance(owner, str | list | tuple):
             raise NotEvaluated(f"indexes a {type(owner).__name__}")
         index = node.slice
@@ -407,6 +681,8 @@ class _Run:
 
     def call_expr(self, node: ast.Call, env: dict[str, Any], scope: Scope, depth: int) -> Any:
         func = self.expr(node.func, env, scope, depth)
+        if isinstance(func, _Builtin) and func.name.startswith("super()."):
+            return self.super_call(func.name, [], {}, env)  # its arguments go to the library
         if any(isinstance(a, ast.Starred) for a in node.args):
             raise NotEvaluated("a call with *args")
         args = [self.expr(a, env, scope, depth) for a in node.args]
@@ -421,9 +697,61 @@ class _Run:
             return self.call(func.computation, args, func.scope, depth + 1)
         if isinstance(func, _Method):
             return self.method(func, args, keywords)
+        if isinstance(func, _ClassValue):
+            if args or any(not k.startswith("_") for k in keywords):
+                raise NotEvaluated(f"`{func.defaults.name}(...)` with arguments")
+            return _Instance(func.defaults, func.scope)  # `_env_file=` and such: config only
+        if isinstance(func, _Builtin) and func.name in ("os.environ.get", "os.getenv"):
+            return self.environ(args, keywords)
+        if isinstance(func, _Builtin) and func.name == "importlib.import_module":
+            if keywords or len(args) != 1:
+                raise NotEvaluated("`import_module` with a package")
+            return self.import_module(args[0], scope)
+        if (
+            isinstance(func, _Builtin)
+            and func.name == "getattr"
+            and args
+            and isinstance(args[0], _ModuleValue)
+        ):
+            if keywords or len(args) != 2 or not isinstance(args[1], str):
+                raise NotEvaluated("`getattr` of a module with a default")
+            return self.name(args[1], {}, args[0].scope, depth)
+        if isinstance(func, _Builtin) and func.name.startswith("super"):
+            return self.super_call(func.name, args, keywords, env)
+        if isinstance(func, _Builtin) and func.name in ("getattr", "hasattr", "setattr"):
+            return self.attr_call(func.name, args, keywords)
         if isinstance(func, _Builtin):
             return self.builtin(func.name, args, keywords)
         raise NotEvaluated(f"calls `{_short(ast.unparse(node.func))}`")
+
+    def super_call(
+        self, name: str, args: list[Any], keywords: dict[str, Any], env: dict[str, Any]
+    ) -> Any:
+        """`super().__init_subclass__(**kw)` in a hook: SQLAlchemy 2 maps the class there."""
+        if name == "super":
+            if args:
+                raise NotEvaluated("`super(...)` with arguments")
+            return _Builtin("super()")
+        cls = next((v for v in env.values() if isinstance(v, _Class)), None)
+        if cls is None:
+            raise NotEvaluated("`super().__init_subclass__()` outside a hook")
+        if cls.mapped is _NOT_MAPPED and name == f"super().{cls.mapping}":
+            cls.mapped = cls.tablename
+        return None
+
+    def attr_call(self, name: str, args: list[Any], keywords: dict[str, Any]) -> Any:
+        """`getattr(cls, "__tablename__", None)`, `hasattr(...)`, `setattr(...)` on `cls`."""
+        if keywords or len(args) < 2 or not isinstance(args[0], _Class) or args[1] != TABLENAME:
+            raise NotEvaluated(f"`{name}` of other than `cls.__tablename__`")
+        cls: _Class = args[0]
+        if name == "hasattr" and len(args) == 2:
+            return cls.tablename is not _UNSET
+        if name == "getattr" and len(args) in (2, 3):
+            return cls.read() if len(args) == 2 or cls.tablename is not _UNSET else args[2]
+        if name == "setattr" and len(args) == 3:
+            cls.tablename = args[2]
+            return None
+        raise NotEvaluated(f"`{name}` with these arguments")
 
     def method(self, method: _Method, args: list[Any], keywords: dict[str, Any]) -> Any:
         owner = method.owner
@@ -510,7 +838,20 @@ _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
     ast.GtE: lambda a, b: a >= b,
     ast.In: lambda a, b: a in b,
     ast.NotIn: lambda a, b: a not in b,
+    ast.Is: lambda a, b: a is None and b is None,
+    ast.IsNot: lambda a, b: not (a is None and b is None),
 }
+
+
+def last_callee(call: ast.Call) -> str:
+    func = call.func
+    return (
+        func.attr
+        if isinstance(func, ast.Attribute)
+        else func.id
+        if isinstance(func, ast.Name)
+        else ""
+    )
 
 
 def _short(text: str, limit: int = 80) -> str:

@@ -48,6 +48,7 @@ _FROM = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|
 _FROM_HEAD = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*")
 _TO_STATEMENT_END = re.compile(rb"[^\n#;]*")
 _IMPORT = re.compile(rb"import[ \t]+([^\n#;]+)")
+_IMPORT_MODULE = re.compile(rb"import_module\([ \t]*[\"']([\w.]+)[\"']")  # importlib's, a literal
 _CLASS = re.compile(rb"class[ \t]+(\w+)[ \t]*\(((?:[^()]|\([^()]*\))*)\)")
 _BRACKET = re.compile(rb"[()\[\]{}]")
 _NAME = re.compile(rb"[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*")
@@ -241,6 +242,8 @@ def byte_facts(
             bound = alias.decode("ascii") if alias else text.partition(".")[0]
             local.setdefault(bound, []).append(text if alias else bound)
             modules.append(text)
+    # `importlib.import_module("pkg.settings_class")`: the linker's evaluator may import it
+    modules += (m.decode("ascii", "replace") for m in _IMPORT_MODULE.findall(data))
     bases: list[str] = []
     classes: list[str] = []
     known = frozenset(base_keywords)  # looked up once per base and import it is bound to
@@ -584,9 +587,14 @@ def needed(
                 if (
                     follow == "declarations"
                     and HELPER_NAME.search(helper)
-                    and helper in assigned_once(landed[0]).functions
+                    and (
+                        helper in assigned_once(landed[0]).functions
+                        or helper in assigned_once(landed[0]).values
+                    )
                 ):
-                    follow_whole(landed[0])  # a table-name helper: what it calls may be too
+                    # a table-name helper or a settings object (`settings = get_settings()`):
+                    # what it calls or reads may be too
+                    follow_whole(landed[0])
                 resolve(landed[0], landed[1], depth + 1)
             attribute = index.land_at(target) if suffix else None
             if attribute is not None and attribute != landed:  # `from pkg import db`: pkg's own

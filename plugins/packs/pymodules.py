@@ -40,6 +40,7 @@ class CallBinding:
 
     callee: str
     cls: str | None = None
+    metaclass: str | None = None  # `declarative_base(metaclass=PrefixMeta)`, as written
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class ClassFacts(Generic[B]):
     keywords: tuple[tuple[str, Literal], ...]  # class keywords with literal values (table=True)
     decorators: tuple[str, ...]  # dotted callee of each decorator, as written
     body: B
+    metaclass: str | None = None  # `class Base(metaclass=PrefixMeta)`, dotted as written
 
     def keyword(self, name: str) -> Literal:
         return dict(self.keywords).get(name)
@@ -292,6 +294,7 @@ def _class_facts(node: ast.ClassDef, describe: Callable[[ast.ClassDef], B]) -> C
         keywords=tuple((kw.arg, literal(kw.value)) for kw in node.keywords if kw.arg),
         decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
         body=describe(node),
+        metaclass=next((dotted(kw.value) for kw in node.keywords if kw.arg == "metaclass"), None),
     )
 
 
@@ -362,7 +365,8 @@ def _binding(value: ast.expr) -> CallBinding | AliasBinding | None:
     if isinstance(value, ast.Call):
         callee = dotted(value.func)
         cls = next((dotted(kw.value) for kw in value.keywords if kw.arg == "cls"), None)
-        return CallBinding(callee, cls) if callee else None
+        meta = next((dotted(kw.value) for kw in value.keywords if kw.arg == "metaclass"), None)
+        return CallBinding(callee, cls, meta) if callee else None
     target = dotted(value)
     return AliasBinding(target) if target else None
 
@@ -411,6 +415,7 @@ class CallRef(Generic[B]):
     callee: str  # resolved to a dotted import path where the scanned files show one
     attribute: str = ""
     cls: str | None = None  # the call's `cls=` argument, a name inside `module`
+    metaclass: str | None = None  # the call's `metaclass=` argument, a name inside `module`
 
 
 @dataclass(frozen=True)
@@ -479,7 +484,7 @@ class Modules(Generic[B]):
         if isinstance(binding, CallBinding):
             callee = self.resolve(module, binding.callee, depth + 1)
             name = callee.name if isinstance(callee, External) else binding.callee
-            return CallRef(module, name, rest, binding.cls)
+            return CallRef(module, name, rest, binding.cls, binding.metaclass)
         if isinstance(binding, AliasBinding):
             return self.resolve(module, binding.target + ("." + rest if rest else ""), depth + 1)
         target = module.imports.get(head)

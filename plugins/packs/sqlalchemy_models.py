@@ -25,24 +25,32 @@ rules as far as source shows them:
 
 Attrs: `model` (the class; absent for `Table()`), `columns` (columns the table gets: the
 class's own plus those of its mixins and abstract ancestors not above a mapped parent; for SQLModel its annotated fields
-and those of its non-table SQLModel ancestors; for `Table()` its `Column` arguments).
+and those of its non-table SQLModel ancestors; for `Table()` its `Column` arguments),
+`configDefault` (as `pack-http-routes` writes it) when the name was read with a configuration
+default: a `BaseSettings` field's, an environment variable's (`os.environ.get("X", "d")`) — a
+prefix a base's `__init_subclass__` or a helper puts before every name, say.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from .computed_names import (
     HELPER_NAME,
+    TABLENAME,
+    ClassDefaults,
     Computation,
+    Evaluated,
     NotEvaluated,
     Scope,
-    evaluate,
+    evaluate_marked,
     from_expression,
     from_function,
+    run_hook,
 )
 from .declared_versions import (
     PYTHON,
@@ -148,6 +156,12 @@ class ModelBody:
     explicit_table: bool  # `__table__ = ...`: the class maps a table made elsewhere
     column_callees: tuple[str, ...] = ()  # each distinct column callee as written (`db.Column`)
     extend_existing: bool = False  # `__table_args__` says `extend_existing`: redeclares a table
+    # `def __init_subclass__(cls)` assigning `cls.__tablename__`: renames every subclass's table
+    renames: Computation | None = None
+    # a metaclass's `__init__`/`__new__` that sets `__tablename__`: (the method, what runs)
+    meta_renames: tuple[str, Computation] | None = None
+    # class attributes with a value (a settings class's defaults): name -> value
+    defaults: tuple[tuple[str, ast.expr], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -195,7 +209,11 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         for node in (ast.walk(tree) if _TABLE_CALL.search(source) else ())
         if isinstance(node, ast.Call) and last_name(dotted(node.func)) == "Table"
     )
-    describe = _describe_sqlmodel if "SQLModel" in source else _describe  # fields cost a third
+    describe = partial(
+        _describe,
+        sqlmodel="SQLModel" in source,  # fields cost a third
+        hooks="__tablename__" in source,  # a hook that rewrites it names it
+    )
     computes = "__tablename__" in source
     functions: dict[str, Computation] = {}
     constants: dict[str, ast.expr] = {}
@@ -251,17 +269,28 @@ def _table_call(node: ast.Call) -> TableCall:
 
 
 def _is_constant(value: ast.expr) -> bool:
-    """A module constant a computed name may read: a str literal or a `re.compile(...)`."""
+    """A module constant a computed name may read: a str literal, a `re.compile(...)`, or an
+    expression that may compute one (`os.environ.get(...)`, `Settings()`, `get_settings()`,
+    `A if FLAG else B`, an f-string); the evaluator says what it does not know."""
     if isinstance(value, ast.Constant):
-        return isinstance(value.value, str)
-    return isinstance(value, ast.Call) and last_name(dotted(value.func)) == "compile"
+        return isinstance(value.value, str) or value.value is None
+    return isinstance(value, _COMPUTED_CONSTANTS)
 
 
-def _describe_sqlmodel(node: ast.ClassDef) -> ModelBody:
-    return _describe(node, sqlmodel=True)
+_COMPUTED_CONSTANTS = (
+    ast.Call,
+    ast.JoinedStr,
+    ast.BinOp,
+    ast.IfExp,
+    ast.Compare,
+    ast.BoolOp,
+    ast.Attribute,
+    ast.Name,
+    ast.Subscript,
+)
 
 
-def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
+def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True) -> ModelBody:
     # Runs for every class of every file, so plain isinstance checks: the `match` class
     # patterns with sub-patterns it replaced were this function's largest cost in a profile.
     tablename: TableName | None = None
@@ -269,6 +298,9 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
     columns: list[str] = []
     fields: list[str] = []
     callees: dict[str, None] = {}
+    renames: Computation | None = None
+    meta_renames: tuple[str, Computation] | None = None
+    defaults: list[tuple[str, ast.expr]] = []
     target: ast.expr
     value: ast.expr | None
     for stmt in node.body:
@@ -279,10 +311,19 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
         else:
             if isinstance(stmt, ast.FunctionDef) and stmt.name == "__tablename__":
                 tablename = _declared_tablename(stmt)
+            elif not hooks:
+                pass
+            elif isinstance(stmt, ast.FunctionDef) and stmt.name == "__init_subclass__":
+                renames = _renaming_hook(stmt)
+            elif isinstance(stmt, ast.FunctionDef) and stmt.name in ("__init__", "__new__"):
+                found = _renaming_hook(stmt)  # a metaclass's, when some class names it so
+                meta_renames = (stmt.name, found) if found is not None else meta_renames
             continue
         if not isinstance(target, ast.Name):
             continue
         name = target.id
+        if value is not None:
+            defaults.append((name, value))
         if name == "__tablename__":
             tablename = _assigned_tablename(value)
         elif name == "__abstract__":
@@ -314,7 +355,34 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False) -> ModelBody:
         explicit_table,
         tuple(callees),
         extend_existing,
+        renames,
+        meta_renames,
+        tuple(defaults),
     )
+
+
+def _renaming_hook(func: ast.FunctionDef) -> Computation | None:
+    """A base's `__init_subclass__(cls)` that sets `cls.__tablename__` (by assignment or
+    `setattr`): it renames the table of every class created below that base."""
+    params = [a.arg for a in func.args.args]
+    if not params:
+        return None
+    for node in ast.walk(func):
+        if isinstance(node, ast.Attribute) and node.attr == TABLENAME:
+            if isinstance(node.ctx, ast.Store):
+                return from_function(func)
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            if literal(node.slice) == TABLENAME:  # `namespace["__tablename__"] = ...`
+                return from_function(func)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "setattr"
+            and len(node.args) > 1
+            and literal(node.args[1]) == TABLENAME
+        ):
+            return from_function(func)
+    return None
 
 
 def _extends_existing(table_args: ast.expr | None) -> bool:
@@ -492,15 +560,25 @@ def _table_call_claim(
     if kind is None:
         return None
     name, unknown = call.name, "no literal first argument"
+    assumed: tuple[str, ...] = ()
     if name is None and call.name_expr is not None:
         computation = from_expression(call.name_expr)
-        try:  # a module constant, an f-string of constants, ...
-            name = evaluate(computation, "", mapper.scope(facts.module))
+        try:  # a module constant, an f-string of constants, a helper, a settings default...
+            found = evaluate_marked(computation, "", mapper.scope(facts.module))
+            name, assumed = found.name, found.assumed
             unknown = f"{computation.text}, which gives no name"
         except NotEvaluated as gap:
             unknown = f"{computation.text} ({gap.reason})"
     if name:
-        return TableClaim(name, path, call.line, None, call.columns, extends=call.extend_existing)
+        return TableClaim(
+            name,
+            path,
+            call.line,
+            None,
+            call.columns,
+            _marked(assumed),
+            extends=call.extend_existing,
+        )
     return Gap(
         UNRESOLVED_TABLE_NAME,
         f"{kind}(...) is named by {unknown}: its table name is unknown",
@@ -528,6 +606,18 @@ def _table_kind(
     return None
 
 
+@dataclass(frozen=True)
+class _Rewriter:
+    """What rewrites a class's `__tablename__` as it is created: `owner`'s `method`
+    (`__init_subclass__`, or a metaclass's `__init__`/`__new__`); `maps_in_super`: SQLAlchemy
+    maps the class inside the `super()` call of that method, so the name then is the table's."""
+
+    owner: ClassRef[ModelBody]
+    method: str
+    computation: Computation
+    maps_in_super: bool
+
+
 class _Mapper:
     """Decides, class by class, which table (if any) the libraries would map it to."""
 
@@ -544,6 +634,13 @@ class _Mapper:
         self._flavors: dict[tuple[str, int], str | None] = {}
         self._models: dict[tuple[str, int], bool] = {}
         self._scopes: dict[str, Scope] = {}
+        self._held: dict[tuple[str, int], Evaluated] = {}  # `_holds`' answers
+        self._rewriters: dict[tuple[str, int], _Rewriter | None] = {}
+        self._rewrites = any(  # most repositories have no class that rewrites table names
+            c.body.renames is not None or c.body.meta_renames is not None
+            for m in modules.modules
+            for c in m.classes
+        )
 
     def flavor(self, ref: ClassRef[ModelBody]) -> str | None:
         """The ORM a class belongs to: "sqlalchemy", "flask", "sqlmodel"; None for none."""
@@ -623,6 +720,9 @@ class _Mapper:
             # Flask-SQLAlchemy's `__table_cls__`: below a mapped model, a table without a
             # primary key column is single-table inheritance, whatever `__tablename__` says.
             return None
+        rewriter = self._rewriter(ref)
+        if rewriter is not None:  # a base's `__init_subclass__` or a metaclass sets the name
+            return self._renamed(ref, rewriter, columns)
         if tablename is not None and (
             source is ref or tablename.declared or not self.is_model(source)
         ):
@@ -667,11 +767,12 @@ class _Mapper:
         if tablename.computation is None:
             return self._claim(tablename.literal, ref, columns)
         try:
-            name = evaluate(
+            found = evaluate_marked(
                 tablename.computation,
                 ref.cls.name,
                 self.scope(source.module),
                 inherited_table=inherited_table,
+                attributes=self.attributes(ref),
             )
         except NotEvaluated as gap:
             where = f"{source.module.path}:{tablename.computation.line}"
@@ -682,7 +783,163 @@ class _Mapper:
                 ref.module.path,
                 ref.cls.line,
             )
-        return self._claim(name, ref, columns)
+        claim = self._claim(found.name, ref, columns)
+        if claim is not None and found.assumed:
+            return replace(claim, extra_attrs=_marked(found.assumed))
+        return claim
+
+    def _rewriter(self, ref: ClassRef[ModelBody]) -> _Rewriter | None:
+        if not self._rewrites:
+            return None
+        key = (ref.module.path, ref.cls.line)  # asked for every class and each above it
+        if key not in self._rewriters:
+            self._rewriters[key] = self._find_rewriter(ref)
+        return self._rewriters[key]
+
+    def _find_rewriter(self, ref: ClassRef[ModelBody]) -> _Rewriter | None:
+        """What rewrites `ref`'s `__tablename__` as the class is created: its metaclass's
+        `__init__`/`__new__` (`metaclass=` on it or a class above, or on the call that made a
+        base above), else the nearest class above whose `__init_subclass__` does."""
+        chain = [ref, *(a for a in self.modules.ancestors(ref) if isinstance(a, ClassRef))]
+        for c in chain:
+            named = [(c.module, c.cls.metaclass)] if c.cls.metaclass else []
+            for base in c.cls.bases:
+                made = self.modules.resolve(c.module, base)
+                if isinstance(made, CallRef) and made.metaclass:
+                    named.append((made.module, made.metaclass))
+            for module, name in named:
+                meta = self.modules.resolve(module, name)
+                if isinstance(meta, ClassRef) and meta.cls.body.meta_renames is not None:
+                    method, computation = meta.cls.body.meta_renames
+                    kinds = {
+                        last_name(a.name)
+                        for a in self.modules.ancestors(meta)
+                        if isinstance(a, External)
+                    }
+                    return _Rewriter(meta, method, computation, "DeclarativeMeta" in kinds)
+        for c in chain[1:]:
+            if c.cls.body.renames is not None:
+                maps_in_super = any(
+                    isinstance(a, External) and last_name(a.name) in SQLALCHEMY_ROOT_CLASSES
+                    for a in self.modules.ancestors(c)
+                )
+                return _Rewriter(c, "__init_subclass__", c.cls.body.renames, maps_in_super)
+        return None
+
+    def _renamed(
+        self, ref: ClassRef[ModelBody], rewriter: _Rewriter, columns: tuple[str, ...]
+    ) -> TableClaim | Gap | None:
+        """The table of a class whose name a base's `__init_subclass__` or a metaclass
+        rewrites, or the gap saying why it is unknown (at the class, where the user's model is
+        written)."""
+        try:
+            before = self._before_hook(ref)
+            after = self._run(rewriter, ref, before, mapped=True)
+        except NotEvaluated as gap:
+            where = f"{rewriter.owner.module.path}:{rewriter.computation.line}"
+            return Gap(
+                COMPUTED_TABLENAME,
+                f"__tablename__ rewritten by {rewriter.owner.cls.name}.{rewriter.method} at "
+                f"{where} is not evaluated ({gap.reason}): the table name of each model below "
+                "it is unknown",
+                ref.module.path,
+                ref.cls.line,
+            )
+        claim = self._claim(after.name, ref, columns)
+        assumed = _marked(after.assumed)
+        return replace(claim, extra_attrs=assumed) if claim is not None and assumed else claim
+
+    def _run(
+        self, rewriter: _Rewriter, ref: ClassRef[ModelBody], before: Evaluated, *, mapped: bool
+    ) -> Evaluated:
+        """The name after the rewriter ran for `ref` (`mapped`: the one SQLAlchemy maps)."""
+        if rewriter.method == "__new__":
+            raise NotEvaluated("a metaclass `__new__` is not run here")
+        after = run_hook(
+            rewriter.computation,
+            ref.cls.name,
+            before.name,
+            self.scope(rewriter.owner.module),
+            maps_in_super=mapped and rewriter.maps_in_super,
+            mapping=rewriter.method,
+            attributes=self.attributes(ref),
+        )
+        return Evaluated(after.name, (*before.assumed, *after.assumed))
+
+    def _holds(self, ref: ClassRef[ModelBody]) -> Evaluated:
+        """What `ref.__tablename__` reads once the class exists (after the hooks above it)."""
+        key = (ref.module.path, ref.cls.line)
+        if key not in self._held:
+            rewriter = self._rewriter(ref)
+            before = self._before_hook(ref)
+            if rewriter is None:
+                self._held[key] = before
+            else:
+                self._held[key] = self._run(rewriter, ref, before, mapped=False)
+        return self._held[key]
+
+    def _before_hook(self, ref: ClassRef[ModelBody]) -> Evaluated:
+        """What `cls.__tablename__` reads in the hook run for `ref`: its own, else the first
+        class above that holds one (its own, or set by the hook when it was created)."""
+        own = ref.cls.body.tablename
+        if own is not None:
+            return self._value_of(ref, ref)
+        for above in self.modules.ancestors(ref):
+            if not isinstance(above, ClassRef):
+                continue
+            if self._rewriter(above) is not None:
+                return self._holds(above)
+            if above.cls.body.tablename is not None:
+                return self._value_of(above, ref)
+        return Evaluated(None)
+
+    def _value_of(self, source: ClassRef[ModelBody], ref: ClassRef[ModelBody]) -> Evaluated:
+        tablename = source.cls.body.tablename
+        assert tablename is not None
+        if tablename.computation is None:
+            return Evaluated(tablename.literal)
+        owner = ref if tablename.declared else source
+        return evaluate_marked(
+            tablename.computation,
+            owner.cls.name,
+            self.scope(source.module),
+            attributes=self.attributes(owner),
+        )
+
+    def attributes(
+        self, ref: ClassRef[ModelBody]
+    ) -> Callable[[str], tuple[ast.expr, Scope] | None]:
+        """`cls.<name>` for a computation run for `ref`: the first class of its chain that
+        assigns the name a value, in that class's module."""
+
+        def attribute(name: str) -> tuple[ast.expr, Scope] | None:
+            for c in [ref, *(a for a in self.modules.ancestors(ref) if isinstance(a, ClassRef))]:
+                value = dict(c.cls.body.defaults).get(name)
+                if value is not None:
+                    return value, self.scope(c.module)
+            return None
+
+        return attribute
+
+    def class_defaults(self, ref: ClassRef[ModelBody]) -> ClassDefaults:
+        """A class's attributes with a value, its own over its ancestors' (a settings class)."""
+        chain = [ref, *(a for a in self.modules.ancestors(ref) if isinstance(a, ClassRef))]
+        defaults: dict[str, ast.expr] = {}
+        for c in reversed(chain):
+            defaults.update(c.cls.body.defaults)
+        settings = any(
+            isinstance(a, External) and last_name(a.name) == "BaseSettings"
+            for a in self.modules.ancestors(ref)
+        )
+        config = defaults.get("model_config")
+        prefix = None
+        if isinstance(config, ast.Call):
+            prefix = next(
+                (literal(k.value) for k in config.keywords if k.arg == "env_prefix"), None
+            )
+        return ClassDefaults(
+            ref.cls.name, defaults, settings, prefix if isinstance(prefix, str) else ""
+        )
 
     def scope(self, module: ModuleFacts[ModelBody]) -> Scope:
         """What a computation in `module` sees: its constants, imports and helper functions
@@ -710,7 +967,19 @@ class _Mapper:
                         return value, self.scope(found)
                 return None
 
-            self._scopes[module.path] = Scope(facts.constants, module.imports, function, constant)
+            def klass(name: str) -> tuple[ClassDefaults, Scope] | None:
+                found = self.modules.resolve(module, name)
+                if isinstance(found, ClassRef):
+                    return self.class_defaults(found), self.scope(found.module)
+                return None
+
+            def imported(name: str) -> Scope | None:
+                found = self.modules.find_module(name)
+                return self.scope(found) if found is not None else None
+
+            self._scopes[module.path] = Scope(
+                facts.constants, module.imports, function, constant, klass, imported
+            )
         return self._scopes[module.path]
 
     def unknown_bases(self) -> list[Gap]:
@@ -787,6 +1056,13 @@ class _Mapper:
         return TableClaim(
             name, ref.module.path, ref.cls.line, ref.cls.name, columns, extends=extends
         )
+
+
+def _marked(assumed: Iterable[str]) -> tuple[tuple[str, str | int | bool], ...]:
+    """`attrs.configDefault` (as `pack-http-routes` marks routes): the configuration defaults
+    a name was read with, each once, `; `-separated; none when the name is certain."""
+    sources = tuple(dict.fromkeys(assumed))
+    return (("configDefault", "; ".join(sources)),) if sources else ()
 
 
 def _is_unknown_base(name: str) -> bool:

@@ -784,6 +784,13 @@ _IMPORT = st.one_of(
         "from pkg.a import snake_name", "from .b import SUFFIX",
         "def snake_name(n):\n    return n.lower() + SUFFIX", "SUFFIX = '_s'",
         "t0 = Table('t0', m)", "x = Table('x0')",
+        # settings a renaming hook or a table-name helper reads (issue 34 item 2)
+        "from .b import settings", "from pkg.c.d import get_settings", "import os",
+        "class Settings(BaseSettings):\n    table_prefix: str = 'p_'",
+        "def get_settings():\n    return Settings()", "settings = get_settings()",
+        "PREFIX = os.environ.get('PFX', settings.table_prefix)",
+        "def ns_table(n):\n    return PREFIX + n",
+        "from pkg.b import ns_table", "from .a import PREFIX",
     )),
     st.builds("from {} import {}".format, _DOTTED, _NAME),
     st.builds("from {} import {} as {}".format, _DOTTED, _NAME, _NAME),
@@ -810,6 +817,9 @@ _BODY_LINE = st.builds("    f{} = {}({})".format, st.integers(0, 3), _CALLEE,
     "    class Meta:\n        db_table = 'tbl'", "    class Meta:\n        abstract = True",
     "    __tablename__ = 'tt'", "    pass", "    __table__: Table",
     "    @declared_attr\n    def __tablename__(cls):\n        return snake_name(cls.__name__)",
+    "    def __init_subclass__(cls, **kw):\n        cls.__tablename__ = PREFIX + cls.__tablename__"
+    "\n        super().__init_subclass__(**kw)",
+    "    __tablename__ = ns_table('tt')", "    t1 = Table(ns_table('t1'), m)",
 ))  # fmt: skip
 _CLASS = st.builds(
     lambda name, bases, body: f"class {name}({', '.join(bases)}):\n" + "\n".join(body),
@@ -879,6 +889,19 @@ def _repository(**modules: str) -> dict[str, str]:
         pkg_a="from pkg import B as Fld\n\nA = Fld",
         pkg_c___init__="from pkg.a import Fld\n\nB = Fld\n\nclass A(B):\n    f0 = models.CharField()",
         pkg_c_d="from pkg import B\n\nclass A(B):\n    class Meta:\n        db_table = 'tbl'",
+    )
+)
+@example(  # a renaming hook whose prefix is a settings default read through two modules
+    _repository(
+        pkg_c_d="class Settings(BaseSettings):\n    table_prefix: str = 'p_'\n\n"
+        "def get_settings():\n    return Settings()",
+        pkg_b="import os\nfrom pkg.c.d import get_settings\n\nsettings = get_settings()\n\n"
+        "PREFIX = os.environ.get('PFX', settings.table_prefix)",
+        pkg_a="from sqlalchemy.orm import DeclarativeBase\nfrom pkg.b import PREFIX\n\n"
+        "class Base(DeclarativeBase):\n    def __init_subclass__(cls, **kw):\n"
+        "        cls.__tablename__ = PREFIX + cls.__tablename__\n"
+        "        super().__init_subclass__(**kw)",
+        pkg___init__="from pkg.a import Base\n\nclass A(Base):\n    __tablename__ = 'tt'",
     )
 )
 def test_the_prefilter_changes_no_document_of_generated_code(files: dict[str, str]) -> None:
