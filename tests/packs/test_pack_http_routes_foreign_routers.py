@@ -63,6 +63,9 @@ import got from 'got';
 import LRU from 'lru-cache';
 import { ApiClient } from 'vendor-sdk';
 import express from 'express';
+import { Component } from 'react';
+import { AssetLoader } from '3d-kit';
+import $ from 'jquery';
 import { refresh } from './session';
 
 const http = axios.create({ baseURL: '/api' });
@@ -78,6 +81,12 @@ const sdk = new ApiClient({ host: 'h' });
 sdk.get('/users');
 sdk.post('/users', { name: 'n' });
 sdk.fetch('users', refresh);
+const loader = new AssetLoader();
+loader.load('/assets/model.glb', (mesh) => mesh);  // a loader's URL and callback
+$.get('/api/items', refresh);
+export class Panel extends Component {
+  load() { this.api.get('/api/panel', (r) => r); }
+}
 const router = express.Router();
 router.get('/real', refresh);
 export default router;

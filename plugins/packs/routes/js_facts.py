@@ -197,21 +197,74 @@ _STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a 
 # a member call whose first or second argument is a string starting with `/` (`_path_calls`;
 # the pre-filter admits a file on it: `seeds.PATH_CALL`)
 PATH_CALL = re.compile(
-    rb"\.[ \t\r\n]*[A-Za-z_$][\w$]*[ \t\r\n]*\([ \t\r\n]*"
-    rb"(?:(?:'[^'\n]{0,120}'|\"[^\"\n]{0,120}\"|[\w$.]{1,80})[ \t\r\n]*,[ \t\r\n]*)?['\"`]/"
+    rb"\.[ \t\r\n]*(?P<method>[A-Za-z_$][\w$]*)[ \t\r\n]*\([ \t\r\n]*"
+    rb"(?P<first>(?:'[^'\n]{0,120}'|\"[^\"\n]{0,120}\"|[\w$.]{1,80})[ \t\r\n]*,[ \t\r\n]*)?"
+    rb"['\"`]/"
 )
+# a route-shaped method: an HTTP verb (the path first), or a name holding one or `route` as a
+# word of its camelCase (`linGet`, `addRoute`, `register_post`; the path first or second)
+_PATH_VERBS = frozenset({*(m.encode() for m in HTTP_METHODS), b"del", b"all"})
+_VERB_WORD = re.compile(
+    rb"(?:^|[a-z0-9_$])(?:Get|Post|Put|Patch|Delete|Del|All|Head|Options|Route)(?![a-z])"
+    rb"|^route(?![a-z])|_(?:get|post|put|patch|delete|route)(?![a-z])"
+)
+_IMPORTED_FROM_PROJECT = rb"""from\s*['"](?:\.|@/|~/|#)"""
+
+
+def route_shaped_calls(source: bytes) -> Iterator[re.Match[bytes]]:
+    """The `PATH_CALL`s that can be route calls on an object a package made (`_path_calls`;
+    the pre-filter admits a file by the same test, so both modes read the same calls): a
+    route-shaped method, on a receiver whose last name the file binds to `new …`, to a call's
+    result (`kit.make()`, `require('./r')`) or imports from the project (`from './r'`). A
+    script's `$.get('/x', f)`, `loader.load('/x', f)`, a parameter's calls are none."""
+    if b"/" not in source or (b"import" not in source and b"require" not in source):
+        return
+    judged: dict[bytes, bool] = {}
+    for match in PATH_CALL.finditer(source):
+        method = match.group("method")
+        if method in _PATH_VERBS:
+            if match.group("first") is not None:
+                continue
+        elif _VERB_WORD.search(method) is None:
+            continue
+        end = match.start()
+        while end > 0 and source[end - 1] in _BLANKS:
+            end -= 1
+        start = end
+        while start > 0 and source[start - 1] in _NAME_BYTES:
+            start -= 1
+        name = source[start:end]
+        if not name or name[:1].isdigit() or name == b"this":
+            continue
+        made = judged.get(name)
+        if made is None:
+            escaped = re.escape(name)
+            made = judged[name] = (
+                re.search(
+                    rb"(?<![\w$])" + escaped + rb"(?:\s*:[^=\n]{1,80})?\s*=\s*"
+                    rb"(?:new\b|await\b|[\w$.]+\s*\()",
+                    source,
+                )
+                is not None
+                or re.search(
+                    rb"import\b[^;'\"]*(?<![\w$])"
+                    + escaped
+                    + rb"(?![\w$])[^;'\"]*"
+                    + _IMPORTED_FROM_PROJECT,
+                    source,
+                )
+                is not None
+            )
+        if made:
+            yield match
+
+
 # `app[verb](`, `app[VERBS[k]](` (one level of brackets inside), `app[verb].call(`
 _COMPUTED_CALL = re.compile(rb"\[(?:[^\[\]\n]|\[[^\[\]\n]{0,80}\]){1,80}\]\s*(?:\.\s*call\s*)?\(")
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
 _CASES: dict[str, Callable[[str], str]] = {"toLowerCase": str.lower, "toUpperCase": str.upper}
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
-
-
-def path_calls_possible(source: bytes) -> bool:
-    """Whether a file can hold a route-shaped call on an object of a package (`_path_calls`):
-    it imports or requires something (the pre-filter asks the same: `seeds`)."""
-    return b"/" in source and (b"import" in source or b"require" in source)
 
 
 def js_facts(source: bytes, path: str) -> ModuleFacts:
@@ -1880,8 +1933,7 @@ class _Reader:
         )
         names += sorted(name.encode() for name in self.param_names)
         self._path_invocations(root)
-        if path_calls_possible(self.source):
-            self._path_calls(root)
+        self._path_calls(root)
         seen: set[int] = set()
         if names:
             self._router_invocations(root, names, seen)
@@ -2035,12 +2087,12 @@ class _Reader:
                 self._invoke(call, target, self._value, ())
 
     def _path_calls(self, root: _Node) -> None:
-        """Route-shaped member calls (`PATH_CALL`): a string starting with `/` as the first
-        or second argument and, after it, a handler — a function written there, a call
-        wrapping one, or a name of the project's code (a function of the file, an import of
-        a relative module, a member of either). The linker judges their receivers."""
+        """Route-shaped member calls (`route_shaped_calls`): a string starting with `/` as
+        the first or second argument and, after it, a handler — a function written there, a
+        call wrapping one, or a name of the project's code (a function of the file, an import
+        of a relative module, a member of either). The linker judges their receivers."""
         seen: set[int] = set()
-        for match in PATH_CALL.finditer(self.source):
+        for match in route_shaped_calls(self.source):
             node = root.descendant_for_byte_range(match.end() - 2, match.end() - 1)
             while node is not None and node.type not in {"string", "template_string"}:
                 node = node.parent if node.type in {"'", '"', "`", "string_fragment"} else None

@@ -28,11 +28,11 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   a `next.config.*` naming `basePath` by its name and that word (`nextjs.config_file`).
   `package.json` and `tsconfig*.json`/`jsconfig*.json` declare nothing: the linker asks for
   them when it resolves an import through them (`manifests`, `tsconfig`).
-  A route-shaped call (`js_facts.PATH_CALL`: a member call with a string starting with `/`
-  first or second) in a file that imports or requires anything makes it `YES`: on an object
-  of a package's class that no record reads, the linker flags it (`UNRESOLVED_ROUTER`)
-  whether or not a framework is imported; a script that imports nothing (`$.get('/x', f)`)
-  cannot make such an object, and the reader reads no such call there.
+  A route-shaped call on an object the file makes or imports from the project
+  (`js_facts.route_shaped_calls`: `r.get('/x'`, `r.linGet('n', '/x'` where `r = new …`,
+  `r = make(…)` or `import r from './r'`) makes a file `YES`: on an object of a package's
+  class that no record reads, the linker flags it (`UNRESOLVED_ROUTER`) whether or not a
+  framework is imported; the reader reads no other such call, so both modes read the same.
 
 Django (`django_facts`): a URLconf or settings file holds one of its record's seeds
 (`urlpatterns`, `ROOT_URLCONF`, `DJANGO_SETTINGS_MODULE`, `REST_FRAMEWORK`,
@@ -60,7 +60,7 @@ from ..scan import Admission
 from . import nextjs
 from .envfiles import is_env_file
 from .frameworks import JAVASCRIPT, PYTHON, SEEDS, UNREAD
-from .js_facts import _COMPUTED_CALL, PATH_CALL, path_calls_possible
+from .js_facts import _COMPUTED_CALL, route_shaped_calls
 from .linker import _APP_NAMES
 from .manifests import is_manifest
 from .model import HTTP_METHODS
@@ -293,7 +293,7 @@ def _admits_script(path: str, data: bytes) -> Admission:
             ):
                 return Admission.SEED
             computed = True
-    if path_calls_possible(data) and PATH_CALL.search(data) is not None:
+    if next(route_shaped_calls(data), None) is not None:
         return Admission.YES  # `x.get('/p', h)` on a package's object: `UNRESOLVED_ROUTER`
     if (
         computed
