@@ -56,6 +56,21 @@ const orders = new VersionedRouter();
 orders.post('/orders', ctl.create);
 """
 
+# a subclass registering on itself
+_SELF_ROUTES = """\
+const { PortalRouter } = require('@acme/portal-kit');
+const { audit } = require('./audit');
+
+class AuditRouter extends PortalRouter {
+  constructor() {
+    super({ prefix: '/audit' });
+    this.get('/entries', audit);
+    this.grantedDelete('purge', '/entries', {}, async (ctx) => audit(ctx));
+  }
+}
+module.exports = new AuditRouter();
+"""
+
 # negatives: HTTP clients, caches, maps, a framework's own router, calls of no route shape
 _CLIENTS = """\
 import axios from 'axios';
@@ -124,6 +139,12 @@ def test_a_class_of_the_repository_extending_a_package_class_is_flagged() -> Non
     assert "v/base.js" in found[0][2] and "`tiny-web-core`" in found[0][2]
 
 
+def test_a_subclass_registering_on_this_is_flagged_in_its_constructor() -> None:
+    found = _foreign({"a/audit_router.js": _SELF_ROUTES})
+    assert [(p, n) for p, n, _ in found] == [("a/audit_router.js", 7)]
+    assert "`this` in `AuditRouter`" in found[0][2] and "2 route-shaped calls" in found[0][2]
+
+
 def test_clients_caches_maps_and_known_routers_are_no_foreign_router() -> None:
     linked = document({"web/clients.js": _CLIENTS})
     assert _foreign({"web/clients.js": _CLIENTS}) == []
@@ -144,10 +165,11 @@ def test_foreign_routers_are_the_same_through_the_pre_filter(
         "v/orders.js": _USES_BASE,
         "v/ctl.js": "export const create = () => 1;\n",
         "services/items.js": "export const listItems = () => [];\n",
+        "a/audit_router.js": _SELF_ROUTES,
     }
     if with_framework:
         files["web/clients.js"] = _CLIENTS
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
     codes = [f["code"] for f in json.loads(documents[1])["findings"]]
-    assert codes.count("UNRESOLVED_ROUTER") == 3
+    assert codes.count("UNRESOLVED_ROUTER") == 4

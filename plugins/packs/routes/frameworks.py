@@ -427,6 +427,9 @@ NOT_ROUTER_PACKAGES = frozenset({
     "redis", "ioredis", "memcached", "lru-cache", "node-cache", "keyv", "cache-manager",
     "socket.io", "socket.io-client", "ws", "jquery", "events", "http", "https", "http2", "net",
     "fs", "path", "url", "stream", "child_process", "worker_threads", "cluster", "dgram",
+    # front-end frameworks and their client-side routers: no server routes
+    "react", "react-dom", "preact", "vue", "vue-router", "react-router", "react-router-dom",
+    "@angular/core", "@angular/router", "lit", "backbone", "three",
 })  # fmt: skip
 SEEDS = {
     language: tuple(sorted({s for u in UNREAD if u.language == language for s in u.seeds}))

@@ -234,6 +234,10 @@ def route_shaped_calls(source: bytes) -> Iterator[re.Match[bytes]]:
         while start > 0 and source[start - 1] in _NAME_BYTES:
             start -= 1
         name = source[start:end]
+        if name == b"this" and (start == 0 or source[start - 1] != 0x2E):
+            if b"extends" in source:  # `this.get('/x', h)` in a subclass: judged by its base
+                yield match
+            continue
         if not name or name[:1].isdigit() or name == b"this":
             continue
         made = judged.get(name)
@@ -2121,7 +2125,10 @@ class _Reader:
             ):
                 continue
             owner = _unwrap(callee.child_by_field_id(self.fields.object))
-            receiver = self._expr(owner) if owner is not None else None
+            receiver = self._expr(owner) if owner is not None and owner.type != "this" else None
+            if owner is not None and owner.type == "this":  # an instance of its class
+                cls = self._class_of(call)
+                receiver = Sym((cls, CALL)) if cls is not None else None
             method = self._text(callee.child_by_field_id(self.fields.property))
             if receiver is not None:
                 self.path_calls.append(PathCall(receiver, method, path, _line(call)))

@@ -776,7 +776,10 @@ class _RouteResolver:
                 if made_of is not None:
                     seen[key] = (call, made_of, 1)
         for (path, receiver), (first, (cls, package), count) in seen.items():
-            name = ".".join(receiver.path) if isinstance(receiver, Sym) else "the object"
+            name = "the object"
+            if isinstance(receiver, Sym):
+                name = ".".join(p for p in receiver.path if p != CALL)
+                name = f"this` in `{name}" if receiver.path[-1:] == (CALL,) else name
             calls = "call" if count == 1 else "calls"
             detail = (
                 f"`{name}` is made by {cls} of the package `{package}`, which the scanned files "
