@@ -376,6 +376,12 @@ _STRINGS = {"string", "template_string"}
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
 _CLASSES = {"class_declaration", "class", "abstract_class_declaration"}
+_MERGE_MODULES = ("lodash", "lodash-es", "underscore")
+_MERGERS = {"merge": True, "assign": True, "assignIn": True, "extend": True, "mergeWith": True,
+            "defaults": False, "defaultsDeep": False}  # fmt: skip
+"""Merging functions of lodash and underscore: does a later source win?"""
+_OVERRIDABLE = "...tableName"
+"""The options key holding an unknown source that could replace a known `tableName`."""
 _FUNCTIONS = {"arrow_function", "function_expression", "function", "function_declaration",
               "method_definition", "generator_function_declaration"}  # fmt: skip
 
@@ -708,7 +714,7 @@ class _Reader:
     def _flatten(self, prefix: str, obj: _Node, depth: int = 0) -> None:
         """The string members of an object literal, nested ones too, as `prefix.key`."""
         for key, value in self._fields(obj).items():
-            if value is None or key == "..." or depth > 4:
+            if value is None or key.startswith("...") or depth > 4:
                 continue
             literal = self._literal(value)
             if literal is not None:
@@ -836,12 +842,80 @@ class _Reader:
                 ):
                     fields.update(self._fields(source, depth + 1))
                 else:
-                    fields["..."] = None
+                    fields["..."] = spread
+                    if "tableName" in fields:  # `{ tableName: 't', ...other }`: it may win
+                        fields[_OVERRIDABLE] = spread
         return fields
+
+    def _merged(self, node: _Node | None, depth: int = 0) -> dict[str, _Node | None] | None:
+        """Options built by a merging call (`_MERGERS`): lodash's `merge`/`assign`/`extend`
+        (`_.merge`, `merge` imported from `lodash`, `lodash/merge`, `lodash.merge`, …) and
+        `Object.assign`, where a later source wins; lodash's `defaults`/`defaultsDeep`, where an
+        earlier one wins. Sources are object literals, the file's top-level objects and
+        nested merges; any other source is unknown (`...`), and a `tableName` it could
+        replace is marked `_OVERRIDABLE`. None: not a merging call."""
+        while node is not None and node.type in _TRANSPARENT:
+            node = node.named_children[0] if node.named_children else None
+        if node is not None and node.type == "identifier" and depth < 8:
+            node = self.values.get(self.text(node))
+        if node is None or node.type != "call_expression" or depth >= 8:
+            return None
+        later_wins = self._merger(node.child_by_field_name("function"))
+        arguments = node.child_by_field_name("arguments")
+        if later_wins is None or arguments is None:
+            return None
+        fields: dict[str, _Node | None] = {}
+        for source in (a for a in arguments.named_children if a.type != "comment"):
+            obj = self._object(source)
+            inner = self._fields(obj, depth + 1) if obj is not None else None
+            if inner is None:
+                inner = self._merged(source, depth + 1)
+            if inner is None:  # unknown: could hold any key
+                if later_wins and "tableName" in fields:
+                    fields[_OVERRIDABLE] = source
+                fields.setdefault("...", source)
+                continue
+            if later_wins and "tableName" in inner:
+                fields.pop(_OVERRIDABLE, None)  # a known later name wins over the unknown
+            for key, value in inner.items():
+                if later_wins or key not in fields:
+                    fields[key] = value
+            if "tableName" in inner and not later_wins and "..." in fields:
+                fields.setdefault(_OVERRIDABLE, fields["..."])  # an earlier unknown wins
+        return fields
+
+    def _merger(self, callee: _Node | None) -> bool | None:
+        """Whether a callee merges objects with the later source winning (True), the earlier
+        (False), or is no merging function the reader knows (None)."""
+        if callee is None:
+            return None
+        if callee.type == "member_expression":
+            owner, prop = (
+                callee.child_by_field_name("object"),
+                callee.child_by_field_name("property"),
+            )
+            if owner is None or prop is None:
+                return None
+            method = self.text(prop)
+            if self.text(owner) == "Object":
+                return True if method == "assign" else None
+            module = self.imports.get(self.text(owner), ("", ""))[0]
+            if owner.type != "identifier" or module not in _MERGE_MODULES:
+                return None
+        elif callee.type == "identifier":
+            module, method = self.imports.get(self.text(callee), ("", ""))
+            if module.split("/")[0].split(".")[0] not in _MERGE_MODULES:
+                return None
+            if method in ("default", "*"):  # `import merge from 'lodash/merge'`, `lodash.merge`
+                method = module.replace("/", ".").rsplit(".", 1)[-1]
+        else:
+            return None
+        return _MERGERS.get(method)
 
     def _keys(self, node: _Node | None) -> tuple[str, ...]:
         obj = self._object(node)
-        return tuple(k for k in self._fields(obj) if k != "...") if obj is not None else ()
+        fields = self._fields(obj) if obj is not None else {}
+        return tuple(k for k in fields if not k.startswith("..."))
 
     def _bool(self, node: _Node | None) -> bool | None:
         if node is None:
@@ -904,13 +978,15 @@ class _Reader:
             self._gap(node, "a Sequelize define() names its model with an expression")
             return
         options = self._object(args[2]) if len(args) > 2 else None
-        self._sequelize_model(node, name, args[1], options, len(args) > 2)
+        merged = self._merged(args[2]) if len(args) > 2 and options is None else None
+        self._sequelize_model(node, name, args[1], options, len(args) > 2, merged=merged)
 
     def _init(self, node: _Node, owner: _Node, args: list[_Node]) -> None:
         options = self._object(args[1])
-        if options is None:
+        merged = self._merged(args[1]) if options is None else None
+        if options is None and merged is None:
             return
-        fields = self._fields(options)
+        fields = self._fields(options) if options is not None else merged or {}
         if "sequelize" not in fields:
             return  # not a Sequelize model's init
         if "modelName" in fields:
@@ -924,7 +1000,7 @@ class _Reader:
         if name is None:
             self._gap(node, "a Sequelize init() whose model name is computed")
             return
-        self._sequelize_model(node, name, args[0], options, True)
+        self._sequelize_model(node, name, args[0], options, True, merged=merged)
 
     def _sequelize_model(
         self,
@@ -934,22 +1010,33 @@ class _Reader:
         options: _Node | None,
         has_options: bool,
         columns: tuple[str, ...] = (),
+        *,
+        merged: dict[str, _Node | None] | None = None,
     ) -> None:
         table: str | None = None
         table_ref: NameRef | None = None
         freeze = underscored = underscored_all = None
-        if options is not None:
-            fields = self._fields(options)
+        if options is not None or merged is not None:
+            fields = self._fields(options) if options is not None else merged or {}
             if "tableName" in fields:
                 table, table_ref = _split(self._name(fields["tableName"]))
                 if table is None:
                     self._gap(node, "a Sequelize tableName given by an expression")
                     return
+                if (over := fields.get(_OVERRIDABLE)) is not None:
+                    self._gap(
+                        node,
+                        f"Sequelize tableName {table or 'imported'!r} merged with "
+                        f"{self.text(over)[:60]}, which the files do not show and which "
+                        "could replace it",
+                    )
             freeze = self._bool(fields.get("freezeTableName"))
             underscored = self._bool(fields.get("underscored"))
             underscored_all = self._bool(fields.get("underscoredAll"))
             if "..." in fields and table is None:
-                self._gap(node, "Sequelize model options spread from elsewhere")
+                source = fields["..."]
+                whence = f" ({self.text(source)[:60]})" if source is not None else ""
+                self._gap(node, f"Sequelize model options spread or merged from elsewhere{whence}")
                 return
         elif has_options:
             self._gap(node, "Sequelize model options given by an expression")

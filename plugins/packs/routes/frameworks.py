@@ -417,6 +417,20 @@ UNREAD = (
     _generates("@nestjsx/crud", "javascript", "@nestjsx/crud", r"@Crud\s*\("),
 )  # fmt: skip
 GENERATORS = frozenset(u.name for u in UNREAD if u.configured is not None)
+# packages whose objects take `x.get('/path', callback)` and are no router: HTTP clients and
+# test clients, caches and stores, Node's own modules; an object of any other package the
+# scanned files do not show, called route-shaped, is an `UNRESOLVED_ROUTER` (`linker`)
+NOT_ROUTER_PACKAGES = frozenset({
+    "axios", "redaxios", "got", "superagent", "supertest", "supertest-session", "node-fetch",
+    "cross-fetch", "isomorphic-fetch", "undici", "ky", "ofetch", "wretch", "request",
+    "request-promise", "needle", "phin", "apisauce", "frisby", "chai-http", "nock", "msw",
+    "redis", "ioredis", "memcached", "lru-cache", "node-cache", "keyv", "cache-manager",
+    "socket.io", "socket.io-client", "ws", "jquery", "events", "http", "https", "http2", "net",
+    "fs", "path", "url", "stream", "child_process", "worker_threads", "cluster", "dgram",
+    # front-end frameworks and their client-side routers: no server routes
+    "react", "react-dom", "preact", "vue", "vue-router", "react-router", "react-router-dom",
+    "@angular/core", "@angular/router", "lit", "backbone", "three",
+})  # fmt: skip
 SEEDS = {
     language: tuple(sorted({s for u in UNREAD if u.language == language for s in u.seeds}))
     for language in ("python", "javascript")

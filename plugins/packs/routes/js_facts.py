@@ -52,6 +52,7 @@ from .model import (
     NoGuard,
     Opaque,
     Param,
+    PathCall,
     PrefixDecl,
     RouteDecl,
     RouterDecl,
@@ -193,6 +194,75 @@ _CALLED_NAME = re.compile(
 _NAME_BYTES_OR_DOT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 _PUSH = re.compile(rb"(?<=[.\s])push\b(?=\s*\()")
 _STRING_ARGUMENT = re.compile(rb"\(\s*['\"`]")  # a call with a string first (a literal first)
+# a member call whose first or second argument is a string starting with `/` (`_path_calls`;
+# the pre-filter admits a file on it: `seeds.PATH_CALL`)
+PATH_CALL = re.compile(
+    rb"\.[ \t\r\n]*(?P<method>[A-Za-z_$][\w$]*)[ \t\r\n]*\([ \t\r\n]*"
+    rb"(?P<first>(?:'[^'\n]{0,120}'|\"[^\"\n]{0,120}\"|[\w$.]{1,80})[ \t\r\n]*,[ \t\r\n]*)?"
+    rb"['\"`]/"
+)
+# a route-shaped method: an HTTP verb (the path first), or a name holding one or `route` as a
+# word of its camelCase (`linGet`, `addRoute`, `register_post`; the path first or second)
+_PATH_VERBS = frozenset({*(m.encode() for m in HTTP_METHODS), b"del", b"all"})
+_VERB_WORD = re.compile(
+    rb"(?:^|[a-z0-9_$])(?:Get|Post|Put|Patch|Delete|Del|All|Head|Options|Route)(?![a-z])"
+    rb"|^route(?![a-z])|_(?:get|post|put|patch|delete|route)(?![a-z])"
+)
+_IMPORTED_FROM_PROJECT = rb"""from\s*['"](?:\.|@/|~/|#)"""
+
+
+def route_shaped_calls(source: bytes) -> Iterator[re.Match[bytes]]:
+    """The `PATH_CALL`s that can be route calls on an object a package made (`_path_calls`;
+    the pre-filter admits a file by the same test, so both modes read the same calls): a
+    route-shaped method, on a receiver whose last name the file binds to `new …`, to a call's
+    result (`kit.make()`, `require('./r')`) or imports from the project (`from './r'`). A
+    script's `$.get('/x', f)`, `loader.load('/x', f)`, a parameter's calls are none."""
+    if b"/" not in source or (b"import" not in source and b"require" not in source):
+        return
+    judged: dict[bytes, bool] = {}
+    for match in PATH_CALL.finditer(source):
+        method = match.group("method")
+        if method in _PATH_VERBS:
+            if match.group("first") is not None:
+                continue
+        elif _VERB_WORD.search(method) is None:
+            continue
+        end = match.start()
+        while end > 0 and source[end - 1] in _BLANKS:
+            end -= 1
+        start = end
+        while start > 0 and source[start - 1] in _NAME_BYTES:
+            start -= 1
+        name = source[start:end]
+        if name == b"this" and (start == 0 or source[start - 1] != 0x2E):
+            if b"extends" in source:  # `this.get('/x', h)` in a subclass: judged by its base
+                yield match
+            continue
+        if not name or name[:1].isdigit() or name == b"this":
+            continue
+        made = judged.get(name)
+        if made is None:
+            escaped = re.escape(name)
+            made = judged[name] = (
+                re.search(
+                    rb"(?<![\w$])" + escaped + rb"(?:\s*:[^=\n]{1,80})?\s*=\s*"
+                    rb"(?:new\b|await\b|[\w$.]+\s*\()",
+                    source,
+                )
+                is not None
+                or re.search(
+                    rb"import\b[^;'\"]*(?<![\w$])"
+                    + escaped
+                    + rb"(?![\w$])[^;'\"]*"
+                    + _IMPORTED_FROM_PROJECT,
+                    source,
+                )
+                is not None
+            )
+        if made:
+            yield match
+
+
 # `app[verb](`, `app[VERBS[k]](` (one level of brackets inside), `app[verb].call(`
 _COMPUTED_CALL = re.compile(rb"\[(?:[^\[\]\n]|\[[^\[\]\n]{0,80}\]){1,80}\]\s*(?:\.\s*call\s*)?\(")
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
@@ -228,6 +298,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         nest=reader.nest,
         loads=tuple(reader.loads),
         composes=tuple(reader.composes),
+        path_calls=tuple(reader.path_calls),
     )
 
 
@@ -353,6 +424,7 @@ class _Reader:
         self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
         self.loads: list[LoadDecl] = []
         self.composes: list[ComposeDecl] = []
+        self.path_calls: list[PathCall] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.objects: dict[str, _Node] = {}  # top-level `const TABLE = {...}`
@@ -360,6 +432,7 @@ class _Reader:
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
         # `this.app = express()` in `class Server`: its instances' fields, by class name
         self.class_fields: dict[str, dict[str, Expr]] = {}
+        self.class_bases: dict[str, tuple[Expr, ...]] = {}  # `class X extends Base`
         self._env: js_loops.Env = {}  # a literal loop's variables, one iteration
 
     def read(self, root: _Node) -> None:
@@ -419,7 +492,8 @@ class _Reader:
             if declaration.type == "class_declaration":
                 self._methods(declaration)
         for name, fields in self.class_fields.items():
-            self.bindings.setdefault(name, Namespace(tuple(fields.items())))
+            bases = self.class_bases.get(name, ())
+            self.bindings.setdefault(name, Namespace(tuple(fields.items()), bases=bases))
         calls.sort(
             key=lambda c: (c[0], c[1])
         )  # a chain's calls share a start: then by their verbs' order
@@ -1838,6 +1912,13 @@ class _Reader:
         if name is None or body is None:
             return
         fields = self.class_fields.setdefault(self._text(name), {})
+        heritage = next((c for c in declaration.named_children if c.type == "class_heritage"), None)
+        if heritage is not None:  # `extends Base` (TypeScript: inside an `extends_clause`)
+            clause = next((c for c in heritage.named_children if c.type == "extends_clause"), None)
+            parts = (clause or heritage).named_children
+            base = self._expr(parts[0]) if parts else None
+            if base is not None:
+                self.class_bases[self._text(name)] = (base,)
         for member in body.named_children:
             if member.type == "method_definition":
                 method = self._text(member.child_by_field_id(self.fields.name))
@@ -1856,6 +1937,7 @@ class _Reader:
         )
         names += sorted(name.encode() for name in self.param_names)
         self._path_invocations(root)
+        self._path_calls(root)
         seen: set[int] = set()
         if names:
             self._router_invocations(root, names, seen)
@@ -2007,6 +2089,71 @@ class _Reader:
             target = self._expr(callee)
             if target is not None:
                 self._invoke(call, target, self._value, ())
+
+    def _path_calls(self, root: _Node) -> None:
+        """Route-shaped member calls (`route_shaped_calls`): a string starting with `/` as
+        the first or second argument and, after it, a handler — a function written there, a
+        call wrapping one, or a name of the project's code (a function of the file, an import
+        of a relative module, a member of either). The linker judges their receivers."""
+        seen: set[int] = set()
+        for match in route_shaped_calls(self.source):
+            node = root.descendant_for_byte_range(match.end() - 2, match.end() - 1)
+            while node is not None and node.type not in {"string", "template_string"}:
+                node = node.parent if node.type in {"'", '"', "`", "string_fragment"} else None
+            args = node.parent if node is not None else None
+            call = args.parent if args is not None else None
+            if (
+                node is None
+                or args is None
+                or args.type != "arguments"
+                or call is None
+                or call.type != "call_expression"
+                or call.start_byte in seen
+            ):
+                continue
+            seen.add(call.start_byte)
+            arguments = [a for a in args.named_children if a.type != "comment"]
+            at = next((i for i, a in enumerate(arguments[:2]) if a == node), None)
+            callee = call.child_by_field_id(self.fields.function)
+            path = self._string(node) if node.type == "string" else self._text(node)[1:-1]
+            if (
+                at is None
+                or callee is None
+                or callee.type != "member_expression"
+                or path is None
+                or not any(self._handler_like(a) for a in arguments[at + 1 :])
+            ):
+                continue
+            owner = _unwrap(callee.child_by_field_id(self.fields.object))
+            receiver = self._expr(owner) if owner is not None and owner.type != "this" else None
+            if owner is not None and owner.type == "this":  # an instance of its class
+                cls = self._class_of(call)
+                receiver = Sym((cls, CALL)) if cls is not None else None
+            method = self._text(callee.child_by_field_id(self.fields.property))
+            if receiver is not None:
+                self.path_calls.append(PathCall(receiver, method, path, _line(call)))
+
+    def _handler_like(self, node: _Node) -> bool:
+        """Whether an argument is a handler: a function written there, a call wrapping one
+        (`asyncHandler(async (req) => …)`), or a name of the project's code."""
+        node = _unwrap(node) or node
+        if node.type in _FUNCTION_VALUES:
+            return True
+        if node.type == "call_expression":
+            args = node.child_by_field_id(self.fields.arguments)
+            return args is not None and any(a.type in _FUNCTION_VALUES for a in args.named_children)
+        while node.type == "member_expression":
+            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+            if node.type == "this":
+                return True  # `this.handler`, `this.ctrl.list`
+        if node.type != "identifier":
+            return False
+        bound = self.bindings.get(self._text(node))
+        if isinstance(bound, Sym):  # `ctrl.list` where `const ctrl = new Ctrl()`
+            bound = self.bindings.get(bound.path[0])
+        if isinstance(bound, ImportRef):
+            return bound.module.startswith((".", "@/", "~/", "#"))
+        return isinstance(bound, Function | Namespace)
 
     def _known_callee(self, at: int) -> bool:
         """Whether the call whose `(` is at `at` is, on its text, `require(...)` or a member of

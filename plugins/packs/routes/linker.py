@@ -21,7 +21,7 @@ from ..scan import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES
-from .frameworks import BY_KEY, GENERATORS, JAVASCRIPT, PYTHON, READ
+from .frameworks import BY_KEY, GENERATORS, JAVASCRIPT, NOT_ROUTER_PACKAGES, PYTHON, READ
 from .js_modules import JsModules, package_name
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
 from .model import (
@@ -68,6 +68,7 @@ from .model import (
     OneOf,
     Opaque,
     Param,
+    PathCall,
     PrefixDecl,
     RouteDecl,
     RouterDecl,
@@ -714,6 +715,7 @@ class _RouteResolver:
                         where
                     )
         self._unread(found)
+        self._foreign_routers()
         for (file, line, detail), places in self.gap_places.items():
             more = self.unresolved.get((UNRESOLVED_PREFIX, file, line, detail))
             if more is not None:
@@ -751,6 +753,74 @@ class _RouteResolver:
                 "mounts: routes registered in ways it does not follow are not listed"
             )
             self._unresolved(UNREAD_FRAMEWORK, path, decl.line, detail)
+
+    def _foreign_routers(self) -> None:
+        """Never silent on a router of a class the scanned files do not show: route-shaped
+        calls (`ModuleFacts.path_calls`) on an object made by `new X(…)` or a factory call of
+        a package that is no framework the records know (`lin-mizar`'s `LinRouter`), or of a
+        class of the repository extending one, are an `UNRESOLVED_ROUTER` at the first such
+        call on it in each file, naming the class, its package and how many calls were seen;
+        never listed, no prefix guessed. A receiver that is a router the pack reads, a
+        function's parameter or an object of `NOT_ROUTER_PACKAGES` (HTTP clients, caches) is
+        not one."""
+        seen: dict[tuple[str, Expr], tuple[PathCall, tuple[str, str], int]] = {}
+        for path, facts in self.modules.items():
+            for call in facts.path_calls:
+                key = (path, call.receiver)
+                if key in seen:
+                    first, made, count = seen[key]
+                    seen[key] = (first, made, count + 1)
+                    continue
+                entity = self.evaluate(path, call.receiver)
+                made_of = self._foreign_class(entity) if entity is not None else None
+                if made_of is not None:
+                    seen[key] = (call, made_of, 1)
+        for (path, receiver), (first, (cls, package), count) in seen.items():
+            name = "the object"
+            if isinstance(receiver, Sym):
+                name = ".".join(p for p in receiver.path if p != CALL)
+                name = f"this` in `{name}" if receiver.path[-1:] == (CALL,) else name
+            calls = "call" if count == 1 else "calls"
+            detail = (
+                f"`{name}` is made by {cls} of the package `{package}`, which the scanned files "
+                f"do not show: its {count} route-shaped {calls} (`.{first.method}('{first.path}'"
+                ", …)` first) may register routes that are not listed"
+            )
+            self._unresolved(UNRESOLVED_ROUTER, path, first.line, detail)
+
+    def _foreign_class(self, entity: _Entity, depth: int = 0) -> tuple[str, str] | None:
+        """(how the object is made, its package) for an object of a package's class or
+        factory that may be a router the pack cannot read; None for anything else."""
+        if isinstance(entity, _External):
+            package = package_name(entity.module)[0]
+            if (
+                not entity.path
+                or entity.path[-1] != CALL
+                or entity.module.startswith(("node:", "."))
+                or package in NOT_ROUTER_PACKAGES
+                or any(
+                    package in (*f.app_modules, *f.router_modules)
+                    or entity.module in (*f.app_modules, *f.router_modules)
+                    for f in JAVASCRIPT
+                )
+            ):
+                return None
+            made = ".".join(p for p in entity.path[:-1] if p != CALL) or "its default export"
+            return f"`{made}`", package
+        if isinstance(entity, _Scoped) and isinstance(entity.value, Namespace) and depth < 4:
+            for base in entity.value.bases:  # a class of the repository extending one
+                inherited = self.evaluate(entity.file, base)
+                if isinstance(inherited, _External):
+                    found = self._foreign_class(
+                        _External(inherited.module, (*inherited.path, CALL)), depth + 1
+                    )
+                elif inherited is not None:
+                    found = self._foreign_class(inherited, depth + 1)
+                else:
+                    found = None
+                if found is not None:
+                    return f"a class of {entity.file} extending {found[0]}", found[1]
+        return None
 
     def findings(self) -> list[JSONObject]:
         """The `UNRESOLVED_*` findings, locations sorted and repeated ones dropped, and the

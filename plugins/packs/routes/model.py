@@ -189,6 +189,19 @@ class Invocation:
 
 
 @dataclass(frozen=True, slots=True)
+class PathCall:
+    """A route-shaped member call, `recv.get('/x', h)` or `recv.linGet('name', '/x', meta, h)`:
+    a path string first or second, a handler after it (`js_facts._path_calls`). The linker
+    flags it where `receiver` is an object of a package's class it cannot read
+    (`UNRESOLVED_ROUTER`), never lists it as a route."""
+
+    receiver: Expr
+    method: str
+    path: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class LoadDecl:
     """A plugin loader registered on `owner` (Fastify's `@fastify/autoload`): every script of
     `folder` (repo-relative) is a plugin registered on it under `prefix` plus the folder's own
@@ -587,6 +600,7 @@ class ModuleFacts:
     nest: NestFacts | None = None  # NestJS's modules, RouterModule paths, versioning (`nest`)
     loads: tuple[LoadDecl, ...] = ()  # plugin loaders over a folder (`@fastify/autoload`)
     composes: tuple[ComposeDecl, ...] = ()  # hapi apps composed from a manifest (`@hapi/glue`)
+    path_calls: tuple[PathCall, ...] = ()  # route-shaped calls on any receiver (JavaScript)
     # Python: its source spells a framework's router base (`seeds.ROUTER_BASE_WORDS`), which
     # every chain of classes that makes a router passes through (`linker._subclassed`)
     router_bases: bool = False
@@ -621,6 +635,7 @@ _pickled_by_fields(
     Function,
     Param,
     Invocation,
+    PathCall,
     LoadDecl,
     DependencyAlias,
     StarletteRoutes,

@@ -28,6 +28,11 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   a `next.config.*` naming `basePath` by its name and that word (`nextjs.config_file`).
   `package.json` and `tsconfig*.json`/`jsconfig*.json` declare nothing: the linker asks for
   them when it resolves an import through them (`manifests`, `tsconfig`).
+  A route-shaped call on an object the file makes or imports from the project
+  (`js_facts.route_shaped_calls`: `r.get('/x'`, `r.linGet('n', '/x'` where `r = new …`,
+  `r = make(…)` or `import r from './r'`) makes a file `YES`: on an object of a package's
+  class that no record reads, the linker flags it (`UNRESOLVED_ROUTER`) whether or not a
+  framework is imported; the reader reads no other such call, so both modes read the same.
 
 Django (`django_facts`): a URLconf or settings file holds one of its record's seeds
 (`urlpatterns`, `ROOT_URLCONF`, `DJANGO_SETTINGS_MODULE`, `REST_FRAMEWORK`,
@@ -55,7 +60,7 @@ from ..scan import Admission
 from . import nextjs
 from .envfiles import is_env_file
 from .frameworks import JAVASCRIPT, PYTHON, SEEDS, UNREAD
-from .js_facts import _COMPUTED_CALL
+from .js_facts import _COMPUTED_CALL, route_shaped_calls
 from .linker import _APP_NAMES
 from .manifests import is_manifest
 from .model import HTTP_METHODS
@@ -288,6 +293,8 @@ def _admits_script(path: str, data: bytes) -> Admission:
             ):
                 return Admission.SEED
             computed = True
+    if next(route_shaped_calls(data), None) is not None:
+        return Admission.YES  # `x.get('/p', h)` on a package's object: `UNRESOLVED_ROUTER`
     if (
         computed
         or any(m.start() == 0 or data[m.start() - 1] != 0x2E for m in _DOT_CALL.finditer(data))
