@@ -108,7 +108,8 @@ def unhandled_exceptions(log_text: str) -> dict[str, dict[str, Any]]:
         if any(mark in line for mark in UNHANDLED_MARKS):
             match = re.search(r'error="(\w+)|\\n(\w+(?:\.\w+)*): [^\\]*\\n"$', line)
             name = next((g for g in match.groups() if g), "?") if match else "?"
-            entry = found.setdefault(name.rpartition(".")[2], {"count": 0, "example": line[:600]})
+            example = line if len(line) <= 2000 else f"{line[:600]} … {line[-1400:]}"
+            entry = found.setdefault(name.rpartition(".")[2], {"count": 0, "example": example})
             entry["count"] += 1
     return found
 
@@ -140,6 +141,9 @@ def render(report: dict[str, Any]) -> str:
                 f"{name} ×{entry['count']}" for name, entry in report["unhandledExceptions"].items()
             )
         )
+        # the first of each kind, whole where short (its traceback's last frames and message):
+        # a CI log is often the only place a rare one is ever seen
+        rows += (f"    {entry['example']}" for entry in report["unhandledExceptions"].values())
     sigterm = report["sigterm"]
     rows.append(
         f"  (SIGTERM took {sigterm['seconds']} s, bound {sigterm['boundSeconds']} s; "
