@@ -286,8 +286,11 @@ class PluginSession(ProcessSession):
         try:
             self._proc.stdin.write(line)
             await self._proc.stdin.drain()
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the plugin is gone; reading its stdout reports E_EOF with its status
+        except (BrokenPipeError, ConnectionResetError, RuntimeError):
+            # the plugin is gone (uvloop raises RuntimeError on a transport its death closed,
+            # where asyncio's ignores the write: a soak found it as a 500); reading its stdout
+            # reports E_EOF with its status
+            pass
         self._unwritten = None
 
     @overload

@@ -15,6 +15,7 @@ import re
 import sys
 
 import pytest
+import uvloop
 from conftest import DEMO_REPO, FIXTURE_PLUGINS, fixture_command, process_gone, reference_command
 
 from app.problems import http_status
@@ -131,6 +132,29 @@ def test_request_scoped_error_keeps_the_session() -> None:
         assert session.returncode == 0 and process_gone(session.pid)
 
     asyncio.run(scenario())
+
+
+def test_a_request_written_to_a_pipe_already_closed_is_e_eof_on_uvloop() -> None:
+    """The gateway's loop is uvloop, whose pipe transport raises RuntimeError when written after
+    it has closed (the plugin died between two requests; asyncio's ignores the write): the
+    request was an unhandled exception, a 500, where the plugin's end is a diagnostic."""
+
+    async def scenario() -> None:
+        session = PluginSession(
+            reference_command(), "reference-detector", "1.0.0", cwd=str(DEMO_REPO)
+        )
+        await session.start()
+        try:
+            assert session._proc.stdin is not None
+            session._proc.stdin.transport.close()  # as the plugin's death closes it
+            with pytest.raises(codes.ProtocolError):  # a diagnostic, whichever end saw it first
+                await session.discover(["."])
+        finally:
+            await session.dispose()
+        assert process_gone(session.pid)
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(scenario())
 
 
 def test_crash_reports_exit_status_and_stderr() -> None:
