@@ -10,24 +10,13 @@ import json
 from pathlib import Path
 
 import pytest
-from routes_harness import document, placed, scanned_both_ways
-
-
-def _codes(files: dict[str, str]) -> dict[str, list[str]]:
-    """Finding code -> the places it lists, `file:line`."""
-    out: dict[str, list[str]] = {}
-    for finding in document(files)["findings"]:
-        out.setdefault(str(finding["code"]), []).extend(
-            f"{p['path']}:{p['line']}" for p in finding["locations"]
-        )
-    return out
-
-
-def _flagged(files: dict[str, str]) -> list[str]:
-    return sorted(
-        str(r["name"]) for r in document(files)["resources"] if r["attrs"].get("prefixUnresolved")
-    )
-
+from routes_harness import (
+    document,
+    finding_places,
+    placed,
+    prefix_unresolved,
+    scanned_both_ways,
+)
 
 # -- item 2: settings chosen by `table[key]()` over a dict of settings classes ----------------
 
@@ -89,7 +78,7 @@ def test_settings_chosen_by_calling_an_item_of_a_dict_of_classes() -> None:
         "GET /desk/v3/tickets/{number}": where,
         "PATCH /desk/v3/tickets/{number}": where,
     }
-    assert _codes(files) == {}
+    assert finding_places(files) == {}
 
 
 def test_settings_chosen_from_classes_that_disagree_stay_unresolved() -> None:
@@ -102,8 +91,8 @@ def test_settings_chosen_from_classes_that_disagree_stay_unresolved() -> None:
             "    TRACE = False\n", "    GATE = '/edge'\n"
         ),
     }
-    assert _flagged(files) == ["GET /tickets/{number}", "PATCH /tickets/{number}"]
-    assert sorted(set(_codes(files)["UNRESOLVED_PREFIX"])) == [
+    assert prefix_unresolved(files) == ["GET /tickets/{number}", "PATCH /tickets/{number}"]
+    assert sorted(set(finding_places(files)["UNRESOLVED_PREFIX"])) == [
         "helpdesk/server.py:10",
         "helpdesk/server.py:11",
         "helpdesk/server.py:12",
@@ -350,8 +339,8 @@ def test_a_conditional_mount_with_a_computed_alternative_lists_each_route_once()
         "POST /relay/hooks/{name}": "relay/web/hooks.js:3 express",
         "GET /ping": "relay/web/inline.js:4 express",
     }
-    assert _flagged(files) == ["GET /ping"]
-    found = _codes(files)
+    assert prefix_unresolved(files) == ["GET /ping"]
+    found = finding_places(files)
     assert set(found) == {"UNRESOLVED_PREFIX"}
     assert {
         "observatory/app.py:13",
@@ -401,7 +390,7 @@ def test_a_route_file_with_an_unparenthesised_except_is_read() -> None:
     assert placed(EXCEPT_WITHOUT_PARENTHESES) == {
         "POST /v1/readings/{meter_id}": "meter/readings.py:12 fastapi"
     }
-    assert _codes(EXCEPT_WITHOUT_PARENTHESES) == {}
+    assert finding_places(EXCEPT_WITHOUT_PARENTHESES) == {}
 
 
 # -- item 8: Flow-typed JavaScript ------------------------------------------------------------

@@ -7,7 +7,6 @@ documents must be equal."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,28 +15,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from pack_http_routes import make_scanner
+from routes_harness import pre_filtered, write_files
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "repos"
-
-
-def _both(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """The pre-filtered document, asserted equal (as canonical JSON) to the parse-all one."""
-    monkeypatch.chdir(root)
-    documents = []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.workers = 1
-        documents.append(scanner.discover(["."]))
-    reference, filtered = (json.dumps(d, sort_keys=True) for d in documents)
-    assert filtered == reference
-    return documents[1]
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
 
 
 def _placed(document: dict[str, Any]) -> dict[str, tuple[str, int]]:
@@ -65,7 +45,7 @@ def test_express_routes_from_object_tables_keys_values_and_entries(
     spread-merged table, `Object.values` of records: each route with its real path and method,
     at the call in the loop. Keys computed at runtime (`Object.keys(loadPlugins())`) are a
     finding at that call."""
-    document = _both(FIXTURES / "js-loops-express", monkeypatch)
+    document = pre_filtered(FIXTURES / "js-loops-express", monkeypatch)[0]
     api = "src/routes/api.js"
     assert _placed(document) == {
         "DELETE /ledger/v1/journals/entries/{entryId}": (api, 31),
@@ -94,7 +74,7 @@ def test_koa_wrapper_in_nested_loops_over_tables_with_a_shadowed_parameter(
     item.url, item.verb) } })`: the inner loop iterates what the outer binds, the destructured
     local is read per iteration, koa-router's `del` is DELETE, and the helper's `path`
     parameter is what its callers pass although the file imports Node's `path`."""
-    document = _both(FIXTURES / "js-loops-koa", monkeypatch)
+    document = pre_filtered(FIXTURES / "js-loops-koa", monkeypatch)[0]
     portal = "src/http/portal.ts"
     assert _placed(document) == {
         "DELETE /api/patients/{pid}": (portal, 27),
@@ -116,7 +96,7 @@ def test_fastify_route_options_built_in_loops_over_tables(
     """`instance.route({ method: view.method, url, handler })` for each `[url, view]` of
     `Object.entries(T)`, and `{ method: BULK[job], url: `/bulk/${job}` }` for each key: the
     method is read per iteration, under the plugin's register prefix."""
-    document = _both(FIXTURES / "js-loops-fastify", monkeypatch)
+    document = pre_filtered(FIXTURES / "js-loops-fastify", monkeypatch)[0]
     stock = "src/stock.mjs"
     assert _placed(document) == {
         "GET /stock/bulk/export": (stock, 13),
@@ -135,7 +115,7 @@ def test_a_table_local_to_the_function_and_an_entry_read_by_index(
 ) -> None:
     """A table declared in the function the loop is in (not at the top level), a `[key,
     value]` entry read as `e[0]`/`e[1]`, and a `var` for-in variable."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"dependencies": {"express": "4"}}',
         "index.js": "const express = require('express');\n"
                     "function build() {\n"
@@ -146,7 +126,7 @@ def test_a_table_local_to_the_function_and_an_entry_read_by_index(
                     "  for (var k in VERBS) app[VERBS[k]]('/items/' + k, (q, r) => r.end());\n"
                     "  return app;\n}\nbuild().listen(3000);\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert _placed(document) == {
         "GET /about": ("index.js", 5),
         "GET /terms": ("index.js", 5),
@@ -164,7 +144,7 @@ def test_tables_imported_from_other_modules_are_unrolled_by_the_linker(
     lookups, also passed to a helper taking the router: one route per key, at the call in the
     loop. An imported name that is no object the files show (a function's result) and a
     second imported loop nested in the first stay findings at their calls."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"type": "module", "dependencies": {"express": "4"}}',
         "verbs.cjs": "module.exports = { users: 'get', orders: 'post' };\n",
         "areas.js": "export const AREAS = {\n  shop: { root: '/shop/' },\n  blog: { root: '/blog/' },\n};\n"
@@ -182,7 +162,7 @@ def test_tables_imported_from_other_modules_are_unrolled_by_the_linker(
                   "for (const a in AREAS) for (const v in VERBS) app.get(`/${a}/${v}`, h);\n"
                   "app.listen(3000);\nfunction h(q, r) { r.end(); }\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert _placed(document) == {
         "GET /blog/feed": ("app.js", 7),
         "GET /shop/feed": ("app.js", 7),
@@ -207,7 +187,7 @@ def test_lists_of_route_records_imported_from_other_modules_are_unrolled_by_the_
     module exports, also into a helper, and a method changed in case in the loop's body: one
     route per record, at the call in the loop. A list whose items are not route records is a
     finding at the call."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"dependencies": {"koa": "2", "koa-router": "12"}}',
         "records.js": "module.exports = [\n  { method: 'get', path: '/teams', handler: 1 },\n"
                       "  { method: 'del', path: '/teams/:tid', handler: 2 },\n];\n",
@@ -226,7 +206,7 @@ def test_lists_of_route_records_imported_from_other_modules_are_unrolled_by_the_
         "app.js": "const Koa = require('koa');\nconst router = require('./routes');\n"
                   "new Koa().use(router.routes()).listen(3000);\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert _placed(document) == {
         "DELETE /api/teams/{tid}": ("routes.js", 6),
         "DELETE /api/v2/teams/{tid}": ("routes.js", 9),
@@ -245,7 +225,7 @@ def test_route_lists_assembled_from_other_lists_are_flattened(
     `[].concat(b, C)`, a module exporting `Object.values({ x: { method, url, handler } })`;
     a loop over it is one route per record. `app[T[k].toLowerCase()].call(app, path, h)`: the
     method's case changed as the file spells it, `this` passed first."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"dependencies": {"express": "4"}}',
         "a.js": "module.exports = [{ method: 'get', path: '/a1' }];\n",
         "b.js": "module.exports = Object.values({\n  x: { method: 'post', url: '/b1', handler() {} },\n"
@@ -264,7 +244,7 @@ def test_route_lists_assembled_from_other_lists_are_flattened(
                   "for (const k in T) app[T[k].toLowerCase()].call(app, '/t/' + k, h);\n"
                   "app.listen(3000);\nfunction h(q, r) { r.end(); }\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert _placed(document) == {
         "DELETE /m/c1": ("app.js", 6),
         "GET /a1": ("app.js", 5),
@@ -284,7 +264,7 @@ def test_koa_router_register_with_a_methods_list_in_a_loop_and_a_helper(
     """koa-router's `register(path, methods, middleware)`: a literal list of methods, one a
     loop over a table gives (`[VERBS[k]]`), one a helper's callers pass (`[method]`); methods
     computed out of sight are a finding at the call."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"dependencies": {"koa": "2", "@koa/router": "12"}}',
         "server.js": "const Koa = require('koa');\nconst Router = require('@koa/router');\n"
                      "const { expose } = require('./expose');\n"
@@ -299,7 +279,7 @@ def test_koa_router_register_with_a_methods_list_in_a_loop_and_a_helper(
         "expose.js": "exports.expose = (r, base, path, method) => {\n"
                      "  r.register(base + path, [method], async (ctx) => {});\n};\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert _placed(document) == {
         "GET /api/fetch": ("server.js", 7),
         "GET /api/one": ("server.js", 5),
@@ -323,7 +303,7 @@ def test_a_5000_key_table_and_nested_loops_past_the_budget_are_findings(
     """A loop over a 5,000-key object, and two nested loops over 40 keys each (1,600
     iterations), are past the per-call budget: each call is one finding at its line, no route
     is guessed; nested loops of 30 × 30 within it give their 900 routes."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"dependencies": {"express": "4"}}',
         "app.js": "const express = require('express');\n"
                   + _big_table(5000)
@@ -336,7 +316,7 @@ def test_a_5000_key_table_and_nested_loops_past_the_budget_are_findings(
                   + "  Object.values(THIRTY).forEach((b) => app.put('/' + a + '/' + b, h));\n"
                   + "});\nfunction h(q, r) { r.end(); }\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     names = [r["name"] for r in document["resources"]]
     assert len(names) == 900
     assert all(name.startswith("PUT /t") for name in names)

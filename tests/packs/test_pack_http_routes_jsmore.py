@@ -4,7 +4,6 @@ parse-all's."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,26 +13,7 @@ from conftest import REPO
 
 sys.path.insert(0, str(REPO / "plugins"))
 
-from pack_http_routes import make_scanner
-
-
-def _both(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """The pre-filtered document, asserted equal (as canonical JSON) to the parse-all one."""
-    monkeypatch.chdir(root)
-    documents = []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.workers = 1
-        documents.append(scanner.discover(["."]))
-    reference, filtered = (json.dumps(d, sort_keys=True) for d in documents)
-    assert filtered == reference
-    return documents[1]
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
+from routes_harness import pre_filtered, write_files
 
 
 def _unresolved(document: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -52,7 +32,7 @@ def test_a_long_string_in_hand_written_code_is_read_and_a_bundle_is_not(
     document in a template literal (quotes, `//` and `;` inside), a data URI in a string, a long
     licence comment leave the module read; a bundle's line is skipped even when it opens on a
     long string, and a file whose long line starts after the first 4 KB is read."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "server/app.js": "const express = require('express');\nconst app = express();\n"
                          "const notes = require('./notes');\nconst logo = require('./logo');\n"
                          "app.use('/notes', notes);\napp.use('/logo', logo);\n"
@@ -71,7 +51,7 @@ def test_a_long_string_in_hand_written_code_is_read_and_a_bundle_is_not(
         "server/late.js": "// padding\n" * 400 + "var q = [" + "1," * 800 + "];\n"
                           "require('./app').get('/late', (req, res) => res.end());\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert [r["name"] for r in document["resources"]] == [
         "GET /late",
         "GET /logo/png",
@@ -100,7 +80,7 @@ def test_a_server_passed_on_through_intermediate_functions_reaches_the_routes(
     app made in main, with no `UNRESOLVED_PREFIX`; a registration function nothing calls keeps
     its finding, and an Express router made by a function given the app through a passer is
     mounted under its prefix."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"name": "svc", "dependencies": {"fastify": "5", "express": "4"}}',
         "src/main.ts": "import fastify from 'fastify';\nimport wire from './wire';\n"
                        "const instance = fastify();\nwire(instance);\ninstance.listen({});\n",
@@ -126,7 +106,7 @@ def test_a_server_passed_on_through_intermediate_functions_reaches_the_routes(
                        "exports.mountShop = (target) => {\n  const r = express.Router();\n"
                        "  r.get('/cart', (req, res) => res.end());\n  target.use('/shop', r);\n};\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert {
         r["name"]: r["attrs"].get("prefixUnresolved", False) for r in document["resources"]
     } == {
@@ -148,7 +128,7 @@ def test_a_workspace_package_built_to_an_absent_folder_is_read_from_its_source(
     hold are read from their source: `source`, else `types` as the `.ts` beside the
     declarations, else `src/index`; a router and a prefix constant imported by package name
     are then read. A package whose source cannot be found is still a finding at the mount."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"name": "mono", "private": true, "workspaces": ["packages/*", "apps/*"]}',
         "apps/api/package.json": '{"name": "api", "dependencies": {"express": "4"}}',
         "apps/api/server.ts": "import express from 'express';\n"
@@ -176,7 +156,7 @@ def test_a_workspace_package_built_to_an_absent_folder_is_read_from_its_source(
                                     "auditRouter.post('/events', (q, s) => s.end());\n",
         "packages/ghost/package.json": '{"name": "@acme/ghost", "main": "dist/index.js"}',
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert {r["name"]: r["location"]["path"] for r in document["resources"]} == {
         "GET /api/people/{id}": "packages/users/lib/entry.ts",
         "POST /audit/events": "packages/audit/routes.ts",
@@ -196,7 +176,7 @@ def test_a_wrapper_joining_its_parameters_into_a_path_gives_each_call_its_route(
     """A helper of the project's that registers `base + path` (or a template of them) with a
     computed verb on the router it is given: each call site is a route with its joined path,
     placed at the call; a call passing a path not known is a finding at that call."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"name": "k", "dependencies": {"koa": "2", "@koa/router": "12"}}',
         "src/app.js": "const Koa = require('koa');\nconst api = require('./api');\n"
                       "const app = new Koa();\napp.use(api.routes());\n",
@@ -213,7 +193,7 @@ def test_a_wrapper_joining_its_parameters_into_a_path_gives_each_call_its_route(
                       "reg.bind(api, ROOT, process.env.EXTRA, 'get', async (ctx) => {});\n"
                       "module.exports = api;\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert {r["name"]: r["location"]["line"] for r in document["resources"]} == {
         "DELETE /admin/flags/{flag}": 6,
         "GET /api/users": 5,
@@ -235,7 +215,7 @@ def test_a_wrapper_called_in_a_loop_over_records_gives_one_route_per_record(
     destructured records: each record is one call of the wrapper, its route at the loop's
     call; a loop over an object's keys (`for...in`) is unrolled as well; one over keys the file
     does not spell (`process.env`) is a finding at the call, never silence."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"name": "k", "dependencies": {"koa": "2", "koa-router": "7"}}',
         "lib/app.ts": "import Koa from 'koa';\nimport router from './server';\n"
                       "new Koa().use(router.routes());\n",
@@ -254,7 +234,7 @@ def test_a_wrapper_called_in_a_loop_over_records_gives_one_route_per_record(
                          "}\nfor (const k in process.env) expose(router, '/' + k, '', 'get');\n"
                          "export default router;\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert {r["name"]: r["location"]["line"] for r in document["resources"]} == {
         "GET /a/x": 15,
         "GET /svc/health": 9,
@@ -277,7 +257,7 @@ def test_a_wrapper_looping_over_a_table_of_records_it_is_given_lists_each_record
     …)` for each record (a `for...of`, or `forEach` with destructured fields), called with a
     literal table, a table imported from another file, and a table the files do not show:
     each record is a route placed at the call; the unknown table is a finding at its call."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"name": "k", "dependencies": {"express": "4"}}',
         "app.js": "const express = require('express');\nconst { mount, mountAll } = "
                   "require('./kit/mount');\nconst TABLE = require('./tables/orders');\n"
@@ -297,7 +277,7 @@ def test_a_wrapper_looping_over_a_table_of_records_it_is_given_lists_each_record
         "tables/orders.js": "module.exports = [\n  { method: 'post', url: '' },\n"
                             "  { method: 'delete', url: '/:oid' },\n];\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert {r["name"]: (r["location"]["path"], r["location"]["line"])
             for r in document["resources"]} == {
         "DELETE /api/v3/orders/{oid}": ("app.js", 10),
@@ -338,7 +318,7 @@ def test_routes_a_plugin_hook_registers_through_a_wrapper_are_never_silent(
     """A wrapper handed to a hook (`hooks.emit('routes', addRoute)`) that plugins call with
     records the files reach only through the hook: the route it registers is a finding at the
     wrapper, not silence (this held before this branch; kept so it cannot regress)."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "package.json": '{"name": "k", "dependencies": {"koa": "2", "koa-router": "7"}}',
         "core/app.js": "const Koa = require('koa');\nconst router = require('./router');\n"
                        "new Koa().use(router.routes());\n",
@@ -352,6 +332,6 @@ def test_routes_a_plugin_hook_registers_through_a_wrapper_are_never_silent(
         "plugins/status/index.js": "require('../../core/hooks').on('routes', (add) => {\n"
                                    "  add({ method: 'get', path: 'status' });\n});\n",
     })  # fmt: skip
-    document = _both(tmp_path, monkeypatch)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
     assert [r["name"] for r in document["resources"]] == ["GET /api/ping"]
     assert _findings(document) == [("UNRESOLVED_ROUTE", "core/router.js", 6)]

@@ -5,7 +5,6 @@ what that file contributes, so a pre-filter that missed it fails here."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,31 +14,10 @@ from conftest import REPO
 
 sys.path.insert(0, str(REPO / "plugins"))
 
-from pack_http_routes import make_scanner
 from packs.routes.linker import resolve_routes_and_asked
 from packs.routes.python_facts import python_facts
 from packs.routes.seeds import admits
-
-
-def _both(root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], int, int]:
-    """The filtered document (asserted equal, as canonical JSON, to the parse-all one), and how
-    many files each mode parsed."""
-    monkeypatch.chdir(root)
-    documents, parsed = [], []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.workers = 1
-        documents.append(scanner.discover(["."]))
-        parsed.append(scanner.parsed)
-    reference, filtered = (json.dumps(d, sort_keys=True) for d in documents)
-    assert filtered == reference
-    return documents[1], parsed[0], parsed[1]
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
+from routes_harness import pre_filtered, write_files
 
 
 def _routes(document: dict[str, Any]) -> dict[str, Any]:
@@ -49,7 +27,7 @@ def _routes(document: dict[str, Any]) -> dict[str, Any]:
 def test_a_prefix_and_a_guard_in_files_without_routes_are_parsed_on_demand(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "app/main.py": "from fastapi import FastAPI\nfrom app.settings import PREFIX\n"
                        "from app.users import router\napp = FastAPI()\n"
                        "app.include_router(router, prefix=PREFIX)\n",
@@ -62,7 +40,7 @@ def test_a_prefix_and_a_guard_in_files_without_routes_are_parsed_on_demand(
         "app/unrelated.py": "VALUE = 1\n",
     })  # fmt: skip
     assert not admits("app/settings.py", b"PREFIX = '/api/v1'\n")
-    document, everything, filtered = _both(tmp_path, monkeypatch)
+    document, everything, filtered = pre_filtered(tmp_path, monkeypatch)
     assert _routes(document) == {"GET /api/v1/me": {"framework": "fastapi", "handler": "me"}}
     [signal] = document["classificationSignals"]
     assert signal["value"] == "required"  # guards.py was read: its 401 is the evidence
@@ -73,7 +51,7 @@ def test_a_call_passing_a_router_to_a_route_helper_is_found_by_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`views.py` names no route word: it only calls the helper, under another name."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "site/helpers.py": "def register_view(bp, routes, view_func):\n"
                            "    for rule in routes:\n"
                            "        bp.add_url_rule(rule, view_func=view_func)\n",
@@ -84,7 +62,7 @@ def test_a_call_passing_a_router_to_a_route_helper_is_found_by_name(
                          "reg(bp, routes=['/a', '/b'], view_func=page)\n",
     })  # fmt: skip
     assert not admits("site/views.py", (tmp_path / "site/views.py").read_bytes())
-    document, _, _ = _both(tmp_path, monkeypatch)
+    document, _, _ = pre_filtered(tmp_path, monkeypatch)
     assert set(_routes(document)) == {"GET /a", "GET /b"}
 
 
@@ -93,14 +71,14 @@ def test_a_broken_file_counts_where_the_linker_looks_for_it(
 ) -> None:
     """A syntax error in a file an import lands in is reported in both modes (what it hides
     may be a guard); one in a file nothing links to and that names no route is in neither."""
-    _write(tmp_path, {
+    write_files(tmp_path, {
         "main.py": "from fastapi import FastAPI, Depends\nfrom deps import current_user\n"
                    "app = FastAPI()\n@app.get('/me')\ndef me(u=Depends(current_user)):\n"
                    "    return u\n",
         "deps.py": "def current_user(:\n    pass\n",
         "scripts/tool.py": "def f(:\n    pass\n",
     })  # fmt: skip
-    document, _, _ = _both(tmp_path, monkeypatch)
+    document, _, _ = pre_filtered(tmp_path, monkeypatch)
     assert [(u["path"], u["reason"]) for u in document["unresolved"]] == [
         ("deps.py", "parse-error")
     ]

@@ -15,23 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from routes_harness import document, placed
-
-
-def _codes(files: dict[str, str]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for finding in document(files)["findings"]:
-        out.setdefault(str(finding["code"]), []).extend(
-            f"{p['path']}:{p['line']}" for p in finding["locations"]
-        )
-    return out
-
-
-def _unresolved_prefix(files: dict[str, str]) -> list[str]:
-    return sorted(
-        str(r["name"]) for r in document(files)["resources"] if r["attrs"].get("prefixUnresolved")
-    )
-
+from routes_harness import finding_places, placed, prefix_unresolved
 
 # -- an app subclass made in a factory, routes registered by a module's `init_app` hook ------
 
@@ -90,8 +74,8 @@ def test_an_app_subclass_in_a_factory_with_a_module_hook() -> None:
         "GET /kiosk/menu/{item}": "kiosk/pages/menu.py:3 flask",
         "POST /kiosk/menu/{item}": "kiosk/pages/menu.py:3 flask",
     }
-    assert _unresolved_prefix(files) == []
-    assert _codes(files) == {}
+    assert prefix_unresolved(files) == []
+    assert finding_places(files) == {}
 
 
 A_FASTAPI_SUBCLASS_IN_A_FACTORY_WITH_A_MODULE_HOOK: dict[str, str] = {
@@ -125,8 +109,8 @@ A_FASTAPI_SUBCLASS_IN_A_FACTORY_WITH_A_MODULE_HOOK: dict[str, str] = {
 def test_a_fastapi_subclass_in_a_factory_with_a_module_hook() -> None:
     files = A_FASTAPI_SUBCLASS_IN_A_FACTORY_WITH_A_MODULE_HOOK
     assert placed(files) == {"GET /v3/hops/{hop_id}": "relay/endpoints.py:5 fastapi"}
-    assert _unresolved_prefix(files) == []
-    assert _codes(files) == {}
+    assert prefix_unresolved(files) == []
+    assert finding_places(files) == {}
 
 
 # -- an Api subclass's method returning `add_resource(resource, *rules)` ---------------------
@@ -182,7 +166,7 @@ def test_an_api_subclass_spreading_its_rules_into_add_resource() -> None:
         "GET /accounts/{acct}/balance": "ledger/entries.py:12 flask",
         "GET /v0/balance/{acct}": "ledger/entries.py:13 flask",
     }
-    assert _codes(files) == {}
+    assert finding_places(files) == {}
 
 
 A_WRAPPER_REWRITING_ITS_RULES_IS_FLAGGED_AT_EACH_CALL: dict[str, str] = {
@@ -222,7 +206,7 @@ def test_a_wrapper_rewriting_its_rules_is_flagged_at_each_call() -> None:
     """The rules are mapped through a comprehension the evaluator does not follow: never
     silent, an UNRESOLVED_ROUTE at the wrapper and at each call (where the routes are written)."""
     files = A_WRAPPER_REWRITING_ITS_RULES_IS_FLAGGED_AT_EACH_CALL
-    found = _codes(files)
+    found = finding_places(files)
     assert {"crm/api.py:16", "crm/api.py:17"} <= set(found["UNRESOLVED_ROUTE"])
     assert placed(files) == {"GET /health": "crm/main.py:7 flask"}
 
@@ -270,7 +254,7 @@ def test_a_path_helper_with_conditional_returns_is_one_of_them() -> None:
     `return None` guard is no path, so its one path is the route's."""
     files = A_PATH_HELPER_WITH_CONDITIONAL_RETURNS
     assert placed(files) == {"GET /api/status": "portal/views.py:9 flask"}
-    assert _codes(files) == {"UNRESOLVED_ROUTE": ["portal/views.py:6"]}
+    assert finding_places(files) == {"UNRESOLVED_ROUTE": ["portal/views.py:6"]}
 
 
 # -- (path, view) tables wired by a helper; views cached, wrapped, inherited -----------------
@@ -362,8 +346,8 @@ def test_a_route_table_wired_by_a_helper_with_cached_class_views() -> None:
         "DELETE /forge/a/{key}": where,
         "PUT /forge/anvils/{key}/melt": where,
     }
-    assert _unresolved_prefix(files) == []
-    assert _codes(files) == {}
+    assert prefix_unresolved(files) == []
+    assert finding_places(files) == {}
 
 
 # -- WebSocket endpoints are routes too, named as the framework lists them ------------------
@@ -452,7 +436,7 @@ def test_computed_member_route_decorators_are_routes_or_findings() -> None:
         "DELETE /stock/count/{sku}": "inventory/http.py:14 fastapi",
         "PATCH /stock/count/{sku}": "inventory/http.py:16 fastapi",
     }
-    assert _codes(files) == {"UNRESOLVED_ROUTE": ["inventory/http.py:19"]}
+    assert finding_places(files) == {"UNRESOLVED_ROUTE": ["inventory/http.py:19"]}
 
 
 FIXTURES = [
@@ -507,4 +491,4 @@ def test_methods_given_as_the_standard_librarys_http_method_members_are_verbs() 
         "DELETE /pages/{pk}/drop",
     }
     assert not any(name.endswith("/odd") and not name.startswith("ANY") for name in routes)
-    assert "web/views.py:11" in _codes(files).get("UNRESOLVED_ROUTE", [])
+    assert "web/views.py:11" in finding_places(files).get("UNRESOLVED_ROUTE", [])
