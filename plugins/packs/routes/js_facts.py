@@ -1948,19 +1948,11 @@ class _Reader:
         one (`names`) as an argument; `seen` gets the start of each."""
         for start, end in passed_spans(self.source, names):
             node = root.descendant_for_byte_range(start, end)
-            args = node.parent if node is not None else None
-            call = args.parent if args is not None else None
-            if (
-                node is None
-                or node.type != "identifier"
-                or args is None
-                or args.type != "arguments"
-                or call is None
-                or call.type != "call_expression"
-                or call.start_byte in seen
-            ):
+            if node is None or node.type != "identifier":
                 continue
-            seen.add(call.start_byte)
+            call = _call_passing(node, seen)
+            if call is None:
+                continue
             callee = call.child_by_field_id(self.fields.function)
             if callee is None or (
                 callee.type == "member_expression"
@@ -2100,19 +2092,10 @@ class _Reader:
             node = root.descendant_for_byte_range(match.end() - 2, match.end() - 1)
             while node is not None and node.type not in {"string", "template_string"}:
                 node = node.parent if node.type in {"'", '"', "`", "string_fragment"} else None
-            args = node.parent if node is not None else None
-            call = args.parent if args is not None else None
-            if (
-                node is None
-                or args is None
-                or args.type != "arguments"
-                or call is None
-                or call.type != "call_expression"
-                or call.start_byte in seen
-            ):
+            call = _call_passing(node, seen) if node is not None else None
+            if node is None or node.parent is None or call is None:
                 continue
-            seen.add(call.start_byte)
-            arguments = [a for a in args.named_children if a.type != "comment"]
+            arguments = [a for a in node.parent.named_children if a.type != "comment"]
             at = next((i for i, a in enumerate(arguments[:2]) if a == node), None)
             callee = call.child_by_field_id(self.fields.function)
             path = self._string(node) if node.type == "string" else self._text(node)[1:-1]
@@ -2578,6 +2561,23 @@ def _path_list(node: _Node) -> list[_Node]:
     """A path argument, or each string of an array of paths."""
     node = _unwrap(node) or node
     return list(node.named_children) if node.type == "array" else [node]
+
+
+def _call_passing(node: _Node, seen: set[int]) -> _Node | None:
+    """The call `node` is an argument of, unless it is not one or the call is `seen` (which
+    then gets it): each call is read once, whichever of its arguments led to it."""
+    args = node.parent
+    call = args.parent if args is not None else None
+    if (
+        args is None
+        or args.type != "arguments"
+        or call is None
+        or call.type != "call_expression"
+        or call.start_byte in seen
+    ):
+        return None
+    seen.add(call.start_byte)
+    return call
 
 
 def _unwrap(node: _Node | None) -> _Node | None:
