@@ -19,10 +19,11 @@ spawned process before it execs, so every process of the plugin is in it: memory
 memfd, shm, tmpfs and children included), `pids.max` (`max_processes`: RLIMIT_NPROC does not
 bind root), and the CPU counter that `cpu_seconds` is checked against as the plugin's total
 budget. Where no such cgroup can be made, the plugin is refused unless its config says
-`cgroup = "optional"`. The remaining rlimits bind each process: NOFILE and FSIZE, CORE at 1 (no dump, piped or not), RTPRIO and NICE at 0, NPROC where
-the session has a uid of its own; RLIMIT_CPU, and RLIMIT_AS (which breaks runtimes that
-reserve address space), only where the plugin runs without a cgroup. An idle GPP/3 session's
-group is frozen (`gpp.host.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
+`cgroup = "optional"`. The remaining rlimits bind each process: NOFILE and FSIZE, CORE at 1
+(no dump, piped or not), RTPRIO and NICE at 0, NPROC where the session has a uid of its own;
+RLIMIT_CPU, and RLIMIT_AS (which breaks runtimes that reserve address space), only where the
+plugin runs without a cgroup. An idle GPP/3 session's group is frozen
+(`gpp.host.process.PluginProcess`); a v1 freezer's tasks die of SIGKILL only once thawed, so a
 watcher (`cgroups.watch_v1_freezer`) thaws the groups of a gateway that died.
 A root gateway then switches to the session's own unprivileged uid (leased from
 `sandbox.uid_range` by `gpp.host.uids`) before bwrap runs (`gpp.host.identity`: the plugin is
