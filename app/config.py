@@ -37,9 +37,9 @@ from gpp.host import (
     SandboxPolicy,
     Timeouts,
     entry_files,
+    own_entry_files,
     uid_range_refusal,
 )
-from gpp.host.view import SHARED_BY_EVERY_PLUGIN, under
 
 from .config_errors import describe, keys_of
 
@@ -443,13 +443,7 @@ def _hidden(plugins: dict[str, PluginConfig], own: list[Path]) -> dict[str, Plug
         for plugin_id, plugin in plugins.items()
     }
     owned = {
-        plugin_id: [
-            file
-            for file in entry_files(
-                plugin.command, str(plugin.root), absolute=True, path=_path_of(plugin)
-            )
-            if not under(file, *SHARED_BY_EVERY_PLUGIN)
-        ]
+        plugin_id: own_entry_files(plugin.command, str(plugin.root), path=_path_of(plugin))
         for plugin_id, plugin in plugins.items()
     }
     hidden = {}

@@ -12,7 +12,7 @@ from gpp.host.sandbox import SandboxPolicy, cgroup_layout, namespaces_available,
 from gpp.host.session import PluginSession, Timeouts
 from gpp.host.uids import DEFAULT_UID_RANGE
 from gpp.host.uids import host_refusal as uid_range_refusal
-from gpp.host.view import entry_files
+from gpp.host.view import entry_files, own_entry_files
 
 __all__ = [
     "BURST_LINES",
@@ -38,5 +38,6 @@ __all__ = [
     "entry_files",
     "namespaces_available",
     "namespaces_refusal",
+    "own_entry_files",
     "uid_range_refusal",
 ]

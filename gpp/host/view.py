@@ -99,6 +99,13 @@ def entry_files(
     return files
 
 
+def own_entry_files(command: Sequence[str], root: str | None, path: str | None = None) -> list[str]:
+    """The files the registry names by absolute path that are the plugin's own, which the other
+    plugins' views hide: none in a folder every plugin runs from (`SHARED_BY_EVERY_PLUGIN`)."""
+    named = entry_files(command, root, absolute=True, path=path)
+    return [file for file in named if not under(file, *SHARED_BY_EVERY_PLUGIN)]
+
+
 def _file(word: str, root: str | None) -> str | None:
     path = os.path.abspath(os.path.join(root or os.getcwd(), word))
     return path if os.path.isfile(path) else None
