@@ -176,16 +176,12 @@ def plugin_view(
     if listed is None:
         folders += [os.path.dirname(entry) for entry in entries]
         for entry in entries:  # a file it runs on (the executable's links are `follow`'s)
-            if (
-                entry != interpreter
-                and (real := os.path.realpath(entry)) != entry
-                and not under(real, *map(os.path.realpath, folders))
-            ):
-                raise ViewUnavailable(
-                    f"{entry}, which the command names, is a symlink to {real}, outside its own "
-                    "folder and the view: there the link leads nowhere, and following it would "
-                    "let a plugin's link choose a folder of the host; name the real path in the "
-                    "registry, or list its folder in sandbox.view"
+            if entry != interpreter:
+                _refuse_link_out(
+                    entry,
+                    folders,
+                    "there the link leads nowhere, and following it would let a plugin's link "
+                    "choose a folder of the host",
                 )
     else:
         files += [entry for entry in entries if not under(entry, *folders)]
@@ -208,15 +204,12 @@ def plugin_view(
                 )
             (folders if os.path.isdir(absolute) else files).append(absolute)
         for entry in files:
-            if (real := os.path.realpath(entry)) != entry and not under(
-                real, *map(os.path.realpath, [os.path.dirname(entry), *folders])
-            ):
-                raise ViewUnavailable(
-                    f"{entry}, which the command names, is a symlink to {real}, outside its own "
-                    "folder and the view: bwrap would bind that file alone, so a plugin's link "
-                    "would choose which file of the host it reads; name the real path in the "
-                    "registry, or list its folder in sandbox.view"
-                )
+            _refuse_link_out(
+                entry,
+                [os.path.dirname(entry), *folders],
+                "bwrap would bind that file alone, so a plugin's link would choose which file of "
+                "the host it reads",
+            )
     if reachable is not None:
         folders += [os.path.dirname(path) for path in files if not reachable(path)]
         files = [path for path in files if reachable(path)]
@@ -237,6 +230,19 @@ def plugin_view(
         }
     )
     return View(tuple(folders), tuple(files), tuple(masked))
+
+
+def _refuse_link_out(entry: str, within: Sequence[str], why: str) -> None:
+    """Raise ViewUnavailable when `entry`, a file the command names, is a symlink to a place
+    outside `within` (its own folder and the view), saying `why` that matters."""
+    if (real := os.path.realpath(entry)) != entry and not under(
+        real, *map(os.path.realpath, within)
+    ):
+        raise ViewUnavailable(
+            f"{entry}, which the command names, is a symlink to {real}, outside its own folder "
+            f"and the view: {why}; name the real path in the registry, or list its folder in "
+            "sandbox.view"
+        )
 
 
 def _refuse_linked_folder(folder: str, what: str) -> None:
@@ -275,9 +281,8 @@ def _interpreter_paths(executable: str, follow_symlinks: bool = True) -> list[st
     gateway's own Python (stdlib, venv, site-packages), and its prefix (`<prefix>/bin/<name>`)."""
     real = os.path.realpath(executable) if follow_symlinks else executable
     paths = [os.path.dirname(executable), os.path.dirname(real)]
-    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    if any(under(path, prefix) for path in (executable, real) for prefix in prefixes):
-        paths += sorted(prefixes)
+    if any(under(path, *GATEWAYS_PREFIXES) for path in (executable, real)):
+        paths += GATEWAYS_PREFIXES  # sorted already
     paths += [p for p in map(_prefix, (executable, real)) if p is not None]
     return paths
 
