@@ -128,9 +128,10 @@ async def _plan_off_loop(
                 "(paths on hung mounts?); no new plan until one ends"
             )
     made: concurrent.futures.Future[SpawnPlan] = concurrent.futures.Future()
-    planning: asyncio.Future[SpawnPlan] = asyncio.get_running_loop().create_future()
+    # its outcome handed to the loop (dropped if the loop has closed meanwhile: the gateway
+    # stopped while a plan hung, and nobody waits any more)
+    planning = asyncio.wrap_future(made)
     planning.add_done_callback(_retrieve)
-    made.add_done_callback(functools.partial(_hand_over, planning))
     threading.Thread(
         target=_plan_into,
         args=(made, sandbox, command, cwd, env, home),
@@ -160,26 +161,6 @@ def _plan_into(made: concurrent.futures.Future[SpawnPlan], *args: Any) -> None:
         made.set_result(_lease_and_plan(*args))
     except BaseException as exc:  # the start's to raise, or the discard's to ignore
         made.set_exception(exc)
-
-
-def _hand_over(
-    planning: asyncio.Future[SpawnPlan], made: concurrent.futures.Future[SpawnPlan]
-) -> None:
-    """In the planning thread: `made`'s outcome to `planning`, on its loop, unless that loop
-    has closed meanwhile (the gateway stopped while a plan hung: nobody waits any more)."""
-    with contextlib.suppress(RuntimeError):
-        planning.get_loop().call_soon_threadsafe(_settle, planning, made)
-
-
-def _settle(
-    planning: asyncio.Future[SpawnPlan], made: concurrent.futures.Future[SpawnPlan]
-) -> None:
-    if planning.done():
-        return
-    if (exc := made.exception()) is not None:
-        planning.set_exception(exc)
-    else:
-        planning.set_result(made.result())
 
 
 def _retrieve(planning: asyncio.Future[SpawnPlan]) -> None:
