@@ -865,6 +865,16 @@ def _pre_exec(
     if os.getppid() == 1:  # the gateway died between fork and prctl
         os._exit(1)
     cgroups.enter(procs_files)  # before exec: every process of the plugin is in the group
+    # the gateway's own scheduling is not the plugin's: RLIMIT_RTPRIO and RLIMIT_NICE at 0 bound
+    # what it may ask for, not what fork hands on from a gateway run real-time (a unit's
+    # `CPUSchedulingPolicy=rr`, `chrt`) or at `Nice=-5` (attack 7: SCHED_RR plugins again)
+    try:
+        if os.sched_getscheduler(0) not in (os.SCHED_OTHER, os.SCHED_BATCH, os.SCHED_IDLE):
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+        if os.getpriority(os.PRIO_PROCESS, 0) < 0:
+            os.setpriority(os.PRIO_PROCESS, 0, 0)
+    except OSError:
+        os._exit(LOCKDOWN_FAILED)
     for which, value in limits.values():
         soft_hard = (value, value)
         if which == resource.RLIMIT_CPU:  # SIGXCPU at the limit, SIGKILL a second later
