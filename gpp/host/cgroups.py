@@ -169,8 +169,8 @@ def _starters(own_pid: int, procs: set[str], proc: Path = Path("/proc")) -> list
         parent = next(
             (int(line.split()[1]) for line in status.splitlines() if line.startswith("PPid:")), 0
         )
-        if parent <= 1 or str(parent) not in procs:
-            return found
+        if parent <= 1 or str(parent) not in procs or parent in found or parent == own_pid:
+            return found  # a cycle (pids reused while read): what was found so far
         found.append(parent)
         pid = parent
 

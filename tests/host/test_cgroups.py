@@ -223,3 +223,11 @@ def test_the_starters_are_the_ancestors_in_the_gateways_cgroup_nearest_first(
     assert cgroups._starters(40, {"40", "30", "20", "5"}, tmp_path) == [30, 20]
     assert cgroups._starters(40, {"40", "20"}, tmp_path) == []  # 30 is elsewhere: 20 is not its
     assert cgroups._starters(40, {"40", "30", "20", "10"}, tmp_path) == [30, 20, 10]
+
+
+def test_the_walk_to_the_starters_ends_on_a_cycle_of_reused_pids(tmp_path: Path) -> None:
+    """Pids reused while `/proc` is read may make the parent links a cycle: the walk stops."""
+    for pid, ppid in ((40, 30), (30, 20), (20, 30)):
+        (tmp_path / str(pid)).mkdir()
+        (tmp_path / str(pid) / "status").write_text(f"Name:\tx\nPid:\t{pid}\nPPid:\t{ppid}\n")
+    assert cgroups._starters(40, {"40", "30", "20"}, tmp_path) == [30, 20]
