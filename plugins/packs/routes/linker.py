@@ -181,12 +181,16 @@ class _Router:
     key: tuple[str, str]
 
 
+_ScopedValue = Namespace | Function | DependencyAlias | StarletteRoutes | Items
+"""What `evaluate` makes a `_Scoped` of, looking nothing up (`_scoped`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Scoped:
     """A class, function, alias or route list, with the file its names are looked up in."""
 
     file: str
-    value: Namespace | Function | DependencyAlias | StarletteRoutes | Items
+    value: _ScopedValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +301,9 @@ class _RouteResolver:
             self.files, self._facts, failed=self.failed, touch=self.touched.add
         )
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
+        # the classes, functions and route lists evaluated since `cache` was last cleared, by
+        # (file, id) (`_scoped`)
+        self.scoped: dict[tuple[str, int], _ScopedValue] = {}
         self.decorations: dict[str, tuple[str, Expr]] | None = None  # `_decorated`
         self.resolving: set[tuple[str, Expr]] = set()
         # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
@@ -336,6 +343,7 @@ class _RouteResolver:
                 if decl.subclass is not None:
                     self._subclassed(path, decl, decl.subclass, subclassing)
         self.cache.clear()  # answers given before every router was known
+        self.scoped.clear()
         self.verdicts.clear()
         self.limit = self.budget = LINK_BUDGET  # routes produced plus mounts followed, allowed
         self.cut: dict[tuple[str, int], None] = {}  # mounts not followed for want of budget
@@ -456,6 +464,7 @@ class _RouteResolver:
         self.calls, self.pending = None, {}
         self.chains.clear()
         self.cache.clear()
+        self.scoped.clear()
 
     def _shared(self) -> None:
         """A plugin registered with options (`register(plugin, { prefix })`) whose module
@@ -2052,6 +2061,8 @@ class _RouteResolver:
         not show it (or it names itself in a loop)."""
         if isinstance(expr, Lit):  # most paths: no need to remember them
             return _Str(expr.value)
+        if isinstance(expr, Namespace | Function | DependencyAlias | StarletteRoutes | Items):
+            return self._scoped(path, expr)
         key = (path, expr)
         cached = self.cache.get(key, _UNSEEN)  # one hash of the key, not two
         if not isinstance(cached, _Unseen):
@@ -2065,6 +2076,19 @@ class _RouteResolver:
             self.resolving.discard(key)
         self.cache[key] = entity
         return entity
+
+    def _scoped(self, path: str, expr: _ScopedValue) -> _Scoped | None:
+        """`evaluate` of a class, function or route list: itself where it is written, looked up
+        nowhere, so never remembered in `cache` (whose key would hash every field of a class,
+        its methods and their guards, on every look-up: a fifth of a link). Past `_MAX_DEPTH`
+        it is what `cache` would answer: the one met before, or None."""
+        if len(self.resolving) <= _MAX_DEPTH:
+            self.scoped.setdefault((path, id(expr)), expr)  # held: its id names no other
+            return _Scoped(path, expr)
+        met = self.scoped.get((path, id(expr)))
+        if met is None:  # an equal one met before (rare: only this deep is it looked for)
+            met = next((e for (p, _), e in self.scoped.items() if p == path and e == expr), None)
+        return _Scoped(path, met) if met is not None else None
 
     def _evaluate(self, path: str, expr: Expr) -> _Entity | None:
         if isinstance(expr, Lit):

@@ -15,7 +15,13 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ..pymodules import absolute, package_of
 from ..pyparse import parse_python
-from .auth import PYTHON_EVIDENCE, PYTHON_USER_CHECK
+from .auth import (
+    PYTHON_EVIDENCE,
+    PYTHON_EVIDENCE_HEADS,
+    PYTHON_USER_CHECK,
+    PYTHON_USER_CHECK_HEADS,
+    search_gated,
+)
 from .django_facts import django_facts
 from .frameworks import PYTHON, unread_uses
 from .model import (
@@ -83,9 +89,11 @@ def python_facts(source: str, path: str) -> ModuleFacts:
     NUL byte) when it does not parse."""
     tree = parse_python(source, path)
     reader = _Reader(package_of(path))
-    reader.evidence_lines = _evidence_lines(source, PYTHON_EVIDENCE)
+    reader.evidence_lines = _evidence_lines(source, PYTHON_EVIDENCE, PYTHON_EVIDENCE_HEADS)
     if reader.evidence_lines:
-        reader.user_check_lines = _evidence_lines(source, PYTHON_USER_CHECK)
+        reader.user_check_lines = _evidence_lines(
+            source, PYTHON_USER_CHECK, PYTHON_USER_CHECK_HEADS
+        )
     reader.read(tree)
     return ModuleFacts(
         language="python",
@@ -1624,10 +1632,11 @@ def _dotted(node: ast.expr | None) -> str | None:
     return ".".join(path) if path else None
 
 
-def _evidence_lines(source: str, pattern: re.Pattern[str]) -> list[int]:
-    """The lines (ascending) where the source matches `pattern` (401/403, `is_authenticated`)."""
+def _evidence_lines(source: str, pattern: re.Pattern[str], heads: tuple[str, ...]) -> list[int]:
+    """The lines (ascending) where the source matches `pattern` (401/403, `is_authenticated`),
+    each match starting with one of `heads` (`auth.literal_heads`)."""
     lines: list[int] = []
-    if pattern.search(source) is None:  # most files: one pass, no line counting
+    if not search_gated(pattern, heads, source):  # most files: a few scans, no line counting
         return lines
     line, counted = 1, 0
     for match in pattern.finditer(source):
