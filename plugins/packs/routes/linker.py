@@ -254,11 +254,39 @@ def resolve_routes(
     return resolve_routes_and_asked(modules, budget, paths)[0]
 
 
+class SpelledCalls:
+    """Each file's calls with the name each spells (`_RouteResolver._calls_of`), kept from one
+    link to the next by the very facts object they were read from: an on-demand scan links
+    every file again each round (`packs.scan.OnDemand`), its facts the same objects, and
+    indexing every call of every file anew each time was a sixth of the link. Only what
+    depends on nothing but the file's facts is kept (not a call a loop over an imported
+    table's keys repeats, which looks the table up)."""
+
+    def __init__(self) -> None:
+        self.by_facts: dict[int, tuple[str, ModuleFacts, list[tuple[str | None, Invocation]]]] = {}
+
+    def get(self, file: str, facts: ModuleFacts) -> list[tuple[str | None, Invocation]] | None:
+        kept = self.by_facts.get(id(facts))
+        return kept[2] if kept is not None and kept[1] is facts and kept[0] == file else None
+
+    def keep(
+        self, file: str, facts: ModuleFacts, calls: list[tuple[str | None, Invocation]]
+    ) -> None:
+        self.by_facts[id(facts)] = (file, facts, calls)  # the facts held: the id stays theirs
+
+    def only(self, modules: Mapping[str, ModuleFacts]) -> None:
+        """Forget the facts no longer linked (a file changed, or left the request)."""
+        linked = {id(facts) for facts in modules.values()}
+        for gone in [key for key in self.by_facts if key not in linked]:
+            del self.by_facts[gone]
+
+
 def resolve_routes_and_asked(
     modules: Mapping[str, ModuleFacts],
     budget: int = LINK_BUDGET,
     paths: Collection[str] | None = None,
     failed: Collection[str] = (),
+    spelled: SpelledCalls | None = None,
 ) -> tuple[ResolvedRoutes, Asked]:
     """Every route the scanned files show and the findings of what they do not, in no
     particular order (callers sort); past `budget` routes and mounts, the mounts not followed
@@ -271,10 +299,15 @@ def resolve_routes_and_asked(
     `Asked.touched`, for a pre-filtering scanner to parse and link again (`packs.scan`).
     `failed`: files of the walk that could not be read or parsed; they resolve nothing (as
     absent), but an import that would have landed in one touches it (its `parse-error` is
-    then worth reporting: what it hides may be a guard or a router)."""
+    then worth reporting: what it hides may be a guard or a router).
+    `spelled`: the calls indexed by the last link, kept for this one (and updated)."""
     resolver = _RouteResolver(modules, paths, failed)
     resolver.budget = resolver.limit = budget
+    if spelled is not None:
+        resolver.spelled = spelled
     routes = resolver.routes()
+    if spelled is not None:
+        spelled.only(resolver.modules)
     asked = Asked(frozenset(resolver.touched), frozenset(resolver.words))
     return ResolvedRoutes(routes, resolver.findings()), asked
 
@@ -309,6 +342,7 @@ class _RouteResolver:
         # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
         self.calls: dict[tuple[str, str], list[tuple[int, str, Invocation]]] | None = None
         self.pending: dict[str | None, list[tuple[int, str, Invocation]]] = {}  # not indexed yet
+        self.spelled = SpelledCalls()  # each file's calls as `_calls_of` indexes them
         self.verdicts: dict[tuple[str, Expr], int] = {}
         self.global_frameworks = frozenset(
             g.framework for facts in self.modules.values() for g in facts.global_prefixes
@@ -1555,13 +1589,31 @@ class _RouteResolver:
             self.calls = {}
             number = 0
             for file, facts in self.modules.items():
-                for written in facts.invocations:
-                    spelled = self._imported_name(file, facts, written.callee)
-                    for call in self._unkeyed_call(file, written):
-                        self.pending.setdefault(spelled, []).append((number, file, call))
-                        number += 1
+                for spelled, call in self._spelled_calls(file, facts):
+                    self.pending.setdefault(spelled, []).append((number, file, call))
+                    number += 1
         self._index_calls()
         return [(file, call) for _, file, call in self.calls.get((path, site), [])]
+
+    def _spelled_calls(self, file: str, facts: ModuleFacts) -> list[tuple[str | None, Invocation]]:
+        """The file's calls, each with the name it spells (`_imported_name`), once per key of a
+        table a loop around it iterates (`_unkeyed_call`); kept in `spelled` unless one is such
+        a call (its keys are looked up)."""
+        known = self.spelled.get(file, facts)
+        if known is not None:
+            return known
+        calls: list[tuple[str | None, Invocation]] = []
+        looked_up = False
+        for written in facts.invocations:
+            spelled = self._imported_name(file, facts, written.callee)
+            if any(a is not None and _keyed_in(a) for a in written.args):
+                looked_up = True
+                calls += ((spelled, call) for call in self._unkeyed_call(file, written))
+            else:
+                calls.append((spelled, written))
+        if not looked_up:
+            self.spelled.keep(file, facts, calls)
+        return calls
 
     @staticmethod
     def _imported_name(file: str, facts: ModuleFacts, callee: Expr) -> str | None:

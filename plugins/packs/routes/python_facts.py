@@ -136,6 +136,8 @@ class _Reader:
         # a def's parameters and site, by id of the def node (`_enter`; never changed in place)
         self._entered: dict[int, tuple[dict[str, tuple[str, int]], str]] = {}
         self._defaults_of: dict[int, dict[str, ast.expr]] = {}  # a def's defaults, by id
+        # a def's body as `read` flattened it, by id of the def node (`_locals_in` reuses it)
+        self._flat_of: dict[int, list[ast.stmt]] = {}
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -158,6 +160,7 @@ class _Reader:
             start = len(statements)
             _flatten(function.body, statements, functions, classes)
             scopes += [function] * (len(statements) - start)
+            self._flat_of[id(function)] = statements[start:]
             for stmt in statements[start:]:
                 if type(stmt) in _BINDERS:
                     self._bind(stmt, override=False)
@@ -173,6 +176,7 @@ class _Reader:
             inner: list[ast.stmt] = []
             _flatten(method.body, statements, inner, classes)
             scopes += [method] * (len(statements) - start)
+            self._flat_of[id(method)] = statements[start:]
             functions += inner
         loops: dict[int, list[dict[str, ast.expr]]] = {}
         if any(type(stmt) is ast.For for stmt in statements):  # routes made in literal loops
@@ -209,8 +213,10 @@ class _Reader:
         factory's `app = Flask(...)` is that app there, whatever the module calls `app`."""
         known = self._locals_of.get(id(function))
         if known is None:
-            flat: list[ast.stmt] = []
-            _flatten(function.body, flat, [], [])
+            flat = self._flat_of.get(id(function))
+            if flat is None:  # a def read before `read` reached its body (a return value)
+                flat = []
+                _flatten(function.body, flat, [], [])
             counts: dict[str, int] = {}
             values: dict[str, ast.expr] = {}
             for stmt in flat:
