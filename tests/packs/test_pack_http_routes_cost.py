@@ -515,11 +515,11 @@ FLASK_WRAPPED = {
 def test_a_link_reuses_the_calls_it_indexed_from_the_same_facts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """An on-demand scan links the same facts objects round after round; `SpelledCalls` keeps
+    """An on-demand scan links the same facts objects round after round; `LinkMemo` keeps
     each file's calls as `_calls_of` indexed them, so a second link of the same facts indexes
     none again, and every link answers what a link without it answers."""
     from packs.routes import extract, route_document
-    from packs.routes.linker import SpelledCalls, _RouteResolver
+    from packs.routes.linker import LinkMemo, _RouteResolver
 
     files = [(path, extract(path, source)) for path, source in sorted(FLASK_WRAPPED.items())]
     indexed: list[str] = []
@@ -532,10 +532,10 @@ def test_a_link_reuses_the_calls_it_indexed_from_the_same_facts(
     monkeypatch.setattr(_RouteResolver, "_imported_name", staticmethod(counting))
     alone = route_document(files)
     assert indexed  # the calls were indexed: `wire(app, pages)` passes a router
-    kept = SpelledCalls()
-    first = route_document(files, spelled=kept)
+    kept = LinkMemo()
+    first = route_document(files, memo=kept)
     indexed.clear()
-    again = route_document(files, spelled=kept)
+    again = route_document(files, memo=kept)
     assert indexed == []
     assert {r["name"] for r in alone.resources} == {"GET /site/about"}
     for linked in (first, again):
@@ -548,7 +548,7 @@ def test_a_link_reuses_the_calls_it_indexed_from_the_same_facts(
         for path, facts in files
     ]
     indexed.clear()
-    route_document(changed, spelled=kept)
+    route_document(changed, memo=kept)
     assert indexed and set(indexed) == {edited}
     old = dict(files)[edited]
-    assert all(facts is not old for _, facts, _ in kept.by_facts.values())  # forgotten
+    assert all(facts is not old for _, facts, _ in kept.calls.values())  # forgotten

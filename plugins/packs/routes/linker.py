@@ -254,31 +254,42 @@ def resolve_routes(
     return resolve_routes_and_asked(modules, budget, paths)[0]
 
 
-class SpelledCalls:
-    """Each file's calls with the name each spells (`_RouteResolver._calls_of`), kept from one
-    link to the next by the very facts object they were read from: an on-demand scan links
-    every file again each round (`packs.scan.OnDemand`), its facts the same objects, and
-    indexing every call of every file anew each time was a sixth of the link. Only what
-    depends on nothing but the file's facts is kept (not a call a loop over an imported
-    table's keys repeats, which looks the table up)."""
+class _Index(NamedTuple):
+    """The module index of a walk's files (`_RouteResolver._module_index`)."""
+
+    python_files: dict[str, str]
+    failed_files: dict[str, str]
+    packages: set[str]
+    modules: ModuleIndex[str]
+
+
+class LinkMemo:
+    """What a link keeps for the next link of the same discover: an on-demand scan links every
+    file again each round (`packs.scan.OnDemand`, 4 rounds on zou and lemur), its facts the
+    same objects and the walk's files the same, and indexing the calls of every file and the
+    modules of every path anew each time was a fifth of the link. Kept: each file's calls with
+    the name each spells (`_RouteResolver._calls_of`), by the very facts object they were read
+    from (not a call a loop over an imported table's keys repeats: that looks the table up),
+    and the module index under the files, failed files and packages it was made for."""
 
     def __init__(self) -> None:
-        self.by_facts: dict[int, tuple[str, ModuleFacts, list[tuple[str | None, Invocation]]]] = {}
+        self.calls: dict[int, tuple[str, ModuleFacts, list[tuple[str | None, Invocation]]]] = {}
+        self.index: tuple[tuple[object, ...], _Index] | None = None
 
-    def get(self, file: str, facts: ModuleFacts) -> list[tuple[str | None, Invocation]] | None:
-        kept = self.by_facts.get(id(facts))
+    def spelled(self, file: str, facts: ModuleFacts) -> list[tuple[str | None, Invocation]] | None:
+        kept = self.calls.get(id(facts))
         return kept[2] if kept is not None and kept[1] is facts and kept[0] == file else None
 
     def keep(
         self, file: str, facts: ModuleFacts, calls: list[tuple[str | None, Invocation]]
     ) -> None:
-        self.by_facts[id(facts)] = (file, facts, calls)  # the facts held: the id stays theirs
+        self.calls[id(facts)] = (file, facts, calls)  # the facts held: the id stays theirs
 
     def only(self, modules: Mapping[str, ModuleFacts]) -> None:
-        """Forget the facts no longer linked (a file changed, or left the request)."""
+        """Forget the calls of facts no longer linked (a file changed, or left the request)."""
         linked = {id(facts) for facts in modules.values()}
-        for gone in [key for key in self.by_facts if key not in linked]:
-            del self.by_facts[gone]
+        for gone in [key for key in self.calls if key not in linked]:
+            del self.calls[gone]
 
 
 def resolve_routes_and_asked(
@@ -286,7 +297,7 @@ def resolve_routes_and_asked(
     budget: int = LINK_BUDGET,
     paths: Collection[str] | None = None,
     failed: Collection[str] = (),
-    spelled: SpelledCalls | None = None,
+    memo: LinkMemo | None = None,
 ) -> tuple[ResolvedRoutes, Asked]:
     """Every route the scanned files show and the findings of what they do not, in no
     particular order (callers sort); past `budget` routes and mounts, the mounts not followed
@@ -300,14 +311,11 @@ def resolve_routes_and_asked(
     `failed`: files of the walk that could not be read or parsed; they resolve nothing (as
     absent), but an import that would have landed in one touches it (its `parse-error` is
     then worth reporting: what it hides may be a guard or a router).
-    `spelled`: the calls indexed by the last link, kept for this one (and updated)."""
-    resolver = _RouteResolver(modules, paths, failed)
+    `memo`: what the last link of the same discover kept for this one (`LinkMemo`), updated."""
+    resolver = _RouteResolver(modules, paths, failed, memo)
     resolver.budget = resolver.limit = budget
-    if spelled is not None:
-        resolver.spelled = spelled
     routes = resolver.routes()
-    if spelled is not None:
-        spelled.only(resolver.modules)
+    resolver.memo.only(resolver.modules)
     asked = Asked(frozenset(resolver.touched), frozenset(resolver.words))
     return ResolvedRoutes(routes, resolver.findings()), asked
 
@@ -318,7 +326,9 @@ class _RouteResolver:
         modules: Mapping[str, ModuleFacts],
         paths: Collection[str] | None = None,
         failed: Collection[str] = (),
+        memo: LinkMemo | None = None,
     ) -> None:
+        self.memo = memo if memo is not None else LinkMemo()
         self.failed = frozenset(failed)
         # every file that may hold facts, parsed or not: module resolution reads these names
         self.files: frozenset[str] = frozenset(modules if paths is None else paths)
@@ -326,10 +336,11 @@ class _RouteResolver:
         self.modules = self._loaded(modules)
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
-        self.python_files: dict[str, str] = {}  # dotted module name -> file
-        self.failed_files: dict[str, str] = {}  # dotted module name -> a failed file
-        self.packages: set[str] = set()  # every module and folder holding one, by dotted name
-        self.modules_index = self._module_index()
+        index = self._module_index()
+        self.python_files = index.python_files  # dotted module name -> file
+        self.failed_files = index.failed_files  # dotted module name -> a failed file
+        self.packages = index.packages  # every module and folder holding one, by dotted name
+        self.modules_index = index.modules
         self.js_modules = JsModules(
             self.files, self._facts, failed=self.failed, touch=self.touched.add
         )
@@ -342,7 +353,9 @@ class _RouteResolver:
         # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
         self.calls: dict[tuple[str, str], list[tuple[int, str, Invocation]]] | None = None
         self.pending: dict[str | None, list[tuple[int, str, Invocation]]] = {}  # not indexed yet
-        self.spelled = SpelledCalls()  # each file's calls as `_calls_of` indexes them
+        # how many `words` the last `_index_calls` started with (-1: none since `pending` was
+        # filled): `words` only grows, so with as many no call left pending can reach one
+        self.indexed_words = -1
         self.verdicts: dict[tuple[str, Expr], int] = {}
         self.global_frameworks = frozenset(
             g.framework for facts in self.modules.values() for g in facts.global_prefixes
@@ -496,6 +509,7 @@ class _RouteResolver:
             )
         self.modules = modules
         self.calls, self.pending = None, {}
+        self.indexed_words = -1
         self.chains.clear()
         self.cache.clear()
         self.scoped.clear()
@@ -619,33 +633,43 @@ class _RouteResolver:
             return _EMPTY_PYTHON if path.endswith(".py") else _EMPTY_JS
         return facts
 
-    def _module_index(self) -> ModuleIndex[str]:
+    def _module_index(self) -> _Index:
         """Absolute imports to dotted module names by the one resolver of the Python packs
         (`pymodules.ModuleIndex`: the import system's rules over `sys.path` roots, packages and
         plain folders). A folder holding modules is a module too (a namespace package), after
-        any file of its name; a failed file is indexed so an import that lands in it touches it."""
+        any file of its name; a failed file is indexed so an import that lands in it touches it.
+        The last link's when made for the same files (`LinkMemo`): it reads nothing else."""
+        key = (self.files, self.failed, REPOSITORY_PACKAGES.get())
+        kept = self.memo.index
+        if kept is not None and kept[0] == key:
+            return kept[1]
         python = sorted(
             (p for p in self.files | self.failed if p.endswith(".py")),
             key=lambda p: p.encode("utf-8", "surrogatepass"),
         )
+        python_files: dict[str, str] = {}
+        failed_files: dict[str, str] = {}
+        names: set[str] = set()
         folders: dict[str, None] = {}
         for path in python:
             name = module_name(path)
             if path in self.failed and path not in self.files:
-                self.failed_files.setdefault(name, path)
+                failed_files.setdefault(name, path)
                 continue
-            self.python_files[name] = path
+            python_files[name] = path
             parts = name.split(".")
             for end in range(1, len(parts) + 1):
-                self.packages.add(".".join(parts[:end]))
+                names.add(".".join(parts[:end]))
             for end in range(1, len(parts)):
                 folders["/".join(parts[:end])] = None
-        packages = REPOSITORY_PACKAGES.get()
+        packages = key[2]
         if packages is None:
             packages = packages_of(python)
         entries = [(path, module_name(path)) for path in python]
         entries += [(f"{folder}/__init__.py", folder.replace("/", ".")) for folder in folders]
-        return ModuleIndex(entries, packages)
+        index = _Index(python_files, failed_files, names, ModuleIndex(entries, packages))
+        self.memo.index = (key, index)
+        return index
 
     def _subclassed(self, path: str, decl: RouterDecl, subclass: Sym, subclassing: bool) -> None:
         """Make `decl` a router when its class links to a subclass of `APIRouter` or
@@ -1597,9 +1621,9 @@ class _RouteResolver:
 
     def _spelled_calls(self, file: str, facts: ModuleFacts) -> list[tuple[str | None, Invocation]]:
         """The file's calls, each with the name it spells (`_imported_name`), once per key of a
-        table a loop around it iterates (`_unkeyed_call`); kept in `spelled` unless one is such
-        a call (its keys are looked up)."""
-        known = self.spelled.get(file, facts)
+        table a loop around it iterates (`_unkeyed_call`); kept in `memo` unless one is such a
+        call (its keys are looked up)."""
+        known = self.memo.spelled(file, facts)
         if known is not None:
             return known
         calls: list[tuple[str | None, Invocation]] = []
@@ -1612,7 +1636,7 @@ class _RouteResolver:
             else:
                 calls.append((spelled, written))
         if not looked_up:
-            self.spelled.keep(file, facts, calls)
+            self.memo.keep(file, facts, calls)
         return calls
 
     @staticmethod
@@ -1636,6 +1660,9 @@ class _RouteResolver:
         function asked about, and evaluating every callee would parse the module of every class
         a view instantiates (`SignupForm(request.POST)`) for nothing; kept in program order."""
         assert self.calls is not None
+        words = len(self.words)
+        if self.indexed_words == words:  # every call left pending spells none of `words`
+            return
         grown: set[tuple[str, str]] = set()
         for name in [n for n in self.pending if n is None or n in self.words]:
             for number, file, call in self.pending.pop(name):
@@ -1654,6 +1681,7 @@ class _RouteResolver:
                     grown.add(key)
         for key in grown:
             self.calls[key].sort(key=lambda entry: entry[0])
+        self.indexed_words = words  # as many as at the start: one added since is indexed next
 
     def _hook_implementations(self, callee: Expr) -> list[tuple[str, str]]:
         """The module-level functions a plugin manager's hook call reaches: every one named
