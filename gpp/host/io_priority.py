@@ -11,6 +11,7 @@ one (`ionice -c3`, `nice`d) is kept: the operator asked for less, and a plugin m
 from __future__ import annotations
 
 import ctypes
+import errno
 import platform
 
 IOPRIO_WHO_PROCESS = 1
@@ -55,8 +56,15 @@ def raised(klass: int, level: int) -> bool:
 def reset_raised(libc: ctypes.CDLL) -> None:
     """The calling process back to the default I/O priority when its own is raised (between
     fork and exec: the plugin's). An architecture without known numbers is left as it is (its
-    plugins keep what the gateway has). Raises OSError."""
+    plugins keep what the gateway has), and so is a kernel without the calls (ENOSYS: no I/O
+    priority to inherit). Raises OSError."""
     if NUMBERS is None:
         return
-    if raised(*get(0, libc)):
+    try:
+        own = get(0, libc)
+    except OSError as exc:
+        if exc.errno == errno.ENOSYS:
+            return
+        raise
+    if raised(*own):
         set_(CLASS_NONE, 0, 0, libc)

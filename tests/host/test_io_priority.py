@@ -8,6 +8,8 @@ every other process's. The tests run the attack as root and pass only when it fa
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import errno
 import os
 import subprocess
 from pathlib import Path
@@ -83,3 +85,27 @@ def test_only_a_raised_io_priority_is_reset() -> None:
     assert not io_priority.raised(io_priority.CLASS_BE, 7)
     assert not io_priority.raised(io_priority.CLASS_IDLE, 0)
     assert not io_priority.raised(io_priority.CLASS_NONE, 0)
+
+
+def test_a_kernel_without_io_priorities_spawns_and_any_other_failure_fails_the_spawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ENOSYS: nothing to inherit, nothing to reset; any other error of `ioprio_get` fails
+    closed (the spawn's `_pre_exec` exits LOCKDOWN_FAILED on it), as the sched reset does."""
+    reset: list[int] = []
+    monkeypatch.setattr(io_priority, "set_", lambda klass, *_: reset.append(klass))
+
+    def failing(code: int) -> None:
+        def get(*_: object) -> tuple[int, int]:
+            raise OSError(code, "ioprio_get")
+
+        monkeypatch.setattr(io_priority, "get", get)
+
+    failing(errno.ENOSYS)
+    io_priority.reset_raised(ctypes.CDLL(None))
+    failing(errno.EPERM)
+    with pytest.raises(OSError):
+        io_priority.reset_raised(ctypes.CDLL(None))
+    monkeypatch.setattr(io_priority, "get", lambda *_: (io_priority.CLASS_RT, 0))
+    io_priority.reset_raised(ctypes.CDLL(None))
+    assert reset == [io_priority.CLASS_NONE]
