@@ -85,7 +85,7 @@ from .scan_document import (
     utf8,
 )
 from .scan_read import MAX_FILE_BYTES, Extract, FileReader, ParseFailure
-from .scan_select import Admission, OnDemand, OnDemandSelection, PreFilter, PreFilterRules
+from .scan_select import Admission, OnDemand, OnDemandSelection, PreFilter
 from .scan_walk import TEST_DIRECTORIES, Found, Listed, Takes, Walk, is_test_file
 
 __all__ = [
@@ -171,9 +171,15 @@ class Scanner(Generic[F]):
         # linked, and still `parse-error` only where the pre-filter admits the file.
         self.parse_all = parse_all
         self.on_demand = on_demand
-        self._prefilter = PreFilter()
-        self._on_demand = OnDemandSelection[F]()
         self._link = GuardedLink[F](self.pace.timed)
+        self._prefilter = (
+            None
+            if self.keywords is None
+            else PreFilter(self.keywords, base_keywords, follow, fields, named, self.pace)
+        )
+        self._on_demand = (
+            None if on_demand is None else OnDemandSelection(on_demand, self._link, self.pace)
+        )
         # files read and extracted (or taken from the memo) by the last discover; a document
         # taken whole from `documents` counts those of the discover that made it
         self.parsed = 0
@@ -287,26 +293,14 @@ class Scanner(Generic[F]):
         failed: list[ReaderError] = []
         rels = sorted(files, key=utf8)
         packages = packages_of(rels)
-        if self.on_demand is not None:
+        if self._on_demand is not None:
             linked, self.parsed = self._on_demand.linked(
-                root_fd,
-                rels,
-                files,
-                not_reached,
-                unresolved,
-                failed,
-                self.on_demand,
-                reader,
-                self._link,
-                packages,
+                root_fd, rels, files, reader, packages, not_reached, unresolved, failed
             )
             return self._render(linked, failed, unresolved, walk, not_reached)
         admitted: set[str] | None = None
-        if self.keywords is not None:
-            rules = PreFilterRules(
-                self.keywords, self.base_keywords, self.follow, self.fields, self.named
-            )
-            admitted = set(self._prefilter.kept(root_fd, rels, files, rules, packages, self.pace))
+        if self._prefilter is not None:
+            admitted = set(self._prefilter.kept(root_fd, rels, files, packages))
             if self.pace.passed():
                 # judged in part, or the links between files not followed to the end: no
                 # file is known to be needed or not, so none is read this time

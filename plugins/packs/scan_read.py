@@ -24,7 +24,7 @@ from gpp.plugin import FileMemo, Missing, repo_files
 from .fan_out import fan_out
 from .scan_deadline import Pace
 from .scan_document import ReaderError, Unresolved, reader_error
-from .scan_walk import GENERATED, Found
+from .scan_walk import MINIFIED_BUNDLE, Found
 
 F = TypeVar("F")
 
@@ -93,7 +93,7 @@ class FileReader(Generic[F]):
         for rel in rels:
             found = files[rel]
             if found.stat.st_size > MAX_FILE_BYTES:
-                outcomes[rel] = Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
+                outcomes[rel] = too_large(rel)
                 continue
             value = self.memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
@@ -138,7 +138,7 @@ class FileReader(Generic[F]):
         self, root_fd: int, rel: str, found: Found
     ) -> F | Unresolved | ReaderError:
         try:
-            fd, _ = open_file_in_root(root_fd, found.target)
+            fd, info = open_file_in_root(root_fd, found.target)
         except NotRegularFile:
             return Unresolved(rel, "unreadable", "not a regular file")
         except OSError as exc:  # ELOOP/ENOTDIR: a symlink appeared in the path after the check
@@ -146,18 +146,16 @@ class FileReader(Generic[F]):
                 raise
             return Unresolved(rel, "unreadable", "symlink not followed")
         try:
-            return self._extract_fd(fd, rel)
+            data = read_capped(fd, info.st_size)
         finally:
             os.close(fd)
+        return self._extract(rel, data)
 
-    def _extract_fd(self, fd: int, rel: str) -> F | Unresolved | ReaderError:
-        data = os.read(fd, MAX_FILE_BYTES + 1)
-        while chunk := os.read(fd, MAX_FILE_BYTES + 1 - len(data)):
-            data += chunk
-        if len(data) > MAX_FILE_BYTES:  # grew after the fstat
-            return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
-        if not rel.endswith(".py") and minified(data):
-            return Unresolved(rel, "unsupported", f"{GENERATED} (a minified bundle)")
+    def _extract(self, rel: str, data: bytes) -> F | Unresolved | ReaderError:
+        if len(data) > MAX_FILE_BYTES:  # grew after the walk's stat
+            return too_large(rel)
+        if is_bundle(rel, data):
+            return Unresolved(rel, "unsupported", MINIFIED_BUNDLE)
         try:
             source = data.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
@@ -205,6 +203,12 @@ class Directories:
         while self.open:
             os.close(self.open.popitem()[1])
 
+    def __enter__(self) -> Directories:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
 
 def judge_bytes(directories: Directories, found: Found) -> bytes | None:
     """A file's bytes for the selection to judge, or None when they cannot be judged (reading
@@ -214,14 +218,7 @@ def judge_bytes(directories: Directories, found: Found) -> bytes | None:
     except OSError:
         return None
     try:
-        # one read: fewer bytes than asked is the end of a regular file; a file that grew
-        # since the walk reads on as `read_file_in_root` would
-        data = os.read(fd, min(info.st_size + 1, MAX_FILE_BYTES + 1))
-        while len(data) > info.st_size and len(data) <= MAX_FILE_BYTES:
-            chunk = os.read(fd, MAX_FILE_BYTES + 1 - len(data))
-            if not chunk:
-                break
-            data += chunk
+        data = read_capped(fd, info.st_size)
         if not data.isascii():  # most source is: no decoding to tell it is UTF-8
             data.decode("utf-8")
     except (OSError, UnicodeDecodeError):
@@ -229,6 +226,28 @@ def judge_bytes(directories: Directories, found: Found) -> bytes | None:
     finally:
         os.close(fd)
     return data if len(data) <= MAX_FILE_BYTES else None
+
+
+def read_capped(fd: int, size: int) -> bytes:
+    """A regular file's bytes, `MAX_FILE_BYTES + 1` at most (that many: too large). One read of
+    the `size` its `fstat` gave and a byte more: fewer bytes than asked is the end of a regular
+    file; a file that grew since reads on, to the cap."""
+    data = os.read(fd, min(size + 1, MAX_FILE_BYTES + 1))
+    while size < len(data) <= MAX_FILE_BYTES:
+        chunk = os.read(fd, MAX_FILE_BYTES + 1 - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def too_large(rel: str) -> Unresolved:
+    return Unresolved(rel, "too-large", f"larger than {MAX_FILE_BYTES} bytes")
+
+
+def is_bundle(rel: str, data: bytes) -> bool:
+    """Whether a script's bytes are a minified bundle (`minified`); Python never is one."""
+    return not rel.endswith(".py") and minified(data)
 
 
 def minified(data: bytes) -> bool:

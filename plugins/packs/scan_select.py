@@ -30,7 +30,7 @@ from .prefilter import (
 )
 from .scan_deadline import DeadlinePassed, Pace
 from .scan_document import DocumentPieces, GuardedLink, Link, ReaderError, Unresolved
-from .scan_read import MAX_FILE_BYTES, Directories, FileReader, judge_bytes, minified
+from .scan_read import MAX_FILE_BYTES, Directories, FileReader, is_bundle, judge_bytes
 from .scan_walk import Found
 
 F = TypeVar("F")
@@ -70,56 +70,52 @@ class OnDemand(Generic[F]):
     `failed` those read and found unreadable or unparsable."""
 
 
-@dataclass(frozen=True)
-class PreFilterRules:
-    """What a Python pack's byte pre-filter looks for (`packs.prefilter`): only files that
-    mention one of `keywords`, or are linked to one that does (by `follow`), are parsed."""
-
-    keywords: tuple[Keyword, ...]
-    base_keywords: tuple[str, ...]
-    follow: Follow
-    fields: Fields | None
-    named: Callable[[str], bool] | None  # files taken by name (`setup.py`) are always kept
-
-
 class PreFilter:
-    """A Python pack's byte pre-filter with its memos (each file's byte facts and assignments,
-    and the last choice): keep one per scanner."""
+    """A Python pack's byte pre-filter (`packs.prefilter`): only files that mention one of
+    `keywords`, or are linked to one that does (by `follow`), are parsed; files taken by name
+    (`setup.py`) are always kept. Holds its memos (each file's byte facts and assignments, and
+    the last choice): keep one per scanner."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        keywords: Sequence[Keyword],
+        base_keywords: Sequence[str],
+        follow: Follow,
+        fields: Fields | None,
+        named: Callable[[str], bool] | None,
+        pace: Pace,
+    ) -> None:
+        self.keywords = tuple(keywords)
+        self.base_keywords = tuple(base_keywords)
+        self.follow: Follow = follow
+        self.fields = fields
+        self.named = named
+        self.pace = pace
         self._bytes_memo: FileMemo[ByteFacts] = FileMemo()
         self._assignments_memo: FileMemo[Assignments] = FileMemo()
         self._last_needed: tuple[dict[str, ByteFacts], set[str]] | None = None
 
     def kept(
-        self,
-        root_fd: int,
-        rels: list[str],
-        files: dict[str, Found],
-        rules: PreFilterRules,
-        packages: frozenset[str],
-        pace: Pace,
+        self, root_fd: int, rels: list[str], files: dict[str, Found], packages: frozenset[str]
     ) -> list[str]:
         """`rels` less the Python files that cannot matter (`packs.prefilter`). A file whose
         bytes cannot be judged (unreadable, too large, not UTF-8) is kept: reading it reports
-        it exactly as without the filter."""
-        directories = Directories(root_fd)
-        try:
-            return self._kept(directories, rels, files, rules, packages, pace)
-        except DeadlinePassed:
-            return rels  # not followed to the end: the caller reads nothing this time
-        finally:
-            directories.close()
+        it exactly as without the filter. `packages`: the folders of the walk that are
+        packages, which imports resolve by."""
+        with Directories(root_fd) as directories:
+            try:
+                return self._kept(directories, rels, files, packages)
+            except DeadlinePassed:
+                return rels  # not followed to the end: the caller reads nothing this time
 
     def _kept(
         self,
         directories: Directories,
         rels: list[str],
         files: dict[str, Found],
-        rules: PreFilterRules,
         packages: frozenset[str],
-        pace: Pace,
     ) -> list[str]:
+        pace = self.pace
         judged: dict[str, ByteFacts] = {}
         kept: set[str] = set()
         read: dict[str, bytes] = {}  # this discover's reads, for `assigned`
@@ -128,7 +124,7 @@ class PreFilter:
             if (
                 not rel.endswith(".py")
                 or found.stat.st_size > MAX_FILE_BYTES
-                or (rules.named is not None and rules.named(rel))  # taken by name: `setup.py`
+                or (self.named is not None and self.named(rel))  # taken by name: `setup.py`
             ):
                 kept.add(rel)
                 continue
@@ -140,7 +136,7 @@ class PreFilter:
                     kept.add(rel)
                     continue
                 read[rel] = data
-                value = byte_facts(rel, data, rules.keywords, rules.base_keywords, rules.fields)
+                value = byte_facts(rel, data, self.keywords, self.base_keywords, self.fields)
                 cost = 64 + 32 * (len(value.imports) + len(value.bases))
                 self._bytes_memo.store(rel, found.stat, value, cost=cost)
             judged[rel] = value
@@ -176,7 +172,7 @@ class PreFilter:
             pace.check()
             data = source(rel)
             value = byte_facts(
-                rel, data, rules.keywords, rules.base_keywords, rules.fields, complete=True
+                rel, data, self.keywords, self.base_keywords, self.fields, complete=True
             )
             self._bytes_memo.store(rel, files[rel].stat, value, cost=64 + 32 * len(value.imports))
             return value
@@ -192,10 +188,10 @@ class PreFilter:
             chosen = needed(
                 judged,
                 assigned,
-                rules.follow,
-                rules.base_keywords,
+                self.follow,
+                self.base_keywords,
                 complete,
-                rules.fields,
+                self.fields,
                 assigns,
                 packages,
             )
@@ -208,7 +204,10 @@ class OnDemandSelection(Generic[F]):
     """An `OnDemand` pack's reading and linking, with its memos (what each file's bytes
     admit, and the files the last discover's link asked for): keep one per scanner."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_demand: OnDemand[F], link: GuardedLink[F], pace: Pace) -> None:
+        self.on_demand = on_demand
+        self.link = link
+        self.pace = pace
         self._admits_memo: FileMemo[bool | Admission] = FileMemo()
         self._last_wanted: set[str] = set()
 
@@ -217,21 +216,19 @@ class OnDemandSelection(Generic[F]):
         root_fd: int,
         rels: list[str],
         files: dict[str, Found],
+        reader: FileReader[F],
+        packages: frozenset[str],
         not_reached: list[str],
         unresolved: list[Unresolved],
         failed: list[ReaderError],
-        on_demand: OnDemand[F],
-        reader: FileReader[F],
-        link: GuardedLink[F],
-        packages: frozenset[str],
     ) -> tuple[DocumentPieces, int]:
         """Read the admitted files, link, read what linking asked for, link again... (see
-        `OnDemand`); every file when `parse_all`. Adds to `unresolved` and `failed`; returns
-        the last link and how many files were read."""
-        pace = reader.pace
-        directories = Directories(root_fd)
-        try:
-            admitted = self._admitted(directories, rels, files, on_demand, pace)
+        `OnDemand`); every file when `parse_all`. Adds to `not_reached`, `unresolved` and
+        `failed`; returns the last link and how many files were read."""
+        on_demand = self.on_demand
+        pace = self.pace
+        with Directories(root_fd) as directories:
+            admitted = self._admitted(directories, rels, files)
             if pace.passed():
                 not_reached += rels  # not every file judged: none is known to matter or not
                 rels = []
@@ -256,7 +253,7 @@ class OnDemandSelection(Generic[F]):
                     and not isinstance(o := outcomes[rel], Unresolved | ReaderError)
                 ]
                 link_failed: list[ReaderError] = []
-                linked = link(
+                linked = self.link(
                     facts,
                     link_failed,
                     packages,
@@ -292,16 +289,9 @@ class OnDemandSelection(Generic[F]):
                     failed.append(outcome)
             failed += link_failed
             return linked, len(outcomes)
-        finally:
-            directories.close()
 
     def _admitted(
-        self,
-        directories: Directories,
-        rels: list[str],
-        files: dict[str, Found],
-        on_demand: OnDemand[F],
-        pace: Pace,
+        self, directories: Directories, rels: list[str], files: dict[str, Found]
     ) -> set[str]:
         """The files `on_demand.admits` by their bytes (memoized per file stamp); a file whose
         bytes cannot be judged, or a minified bundle, is admitted: reading it reports it as
@@ -316,13 +306,13 @@ class OnDemandSelection(Generic[F]):
                 continue
             value = self._admits_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
-                if pace.passed():
+                if self.pace.passed():
                     break  # judged so far stays in the memo: a repeat goes on from here
                 data = judge_bytes(directories, found)
                 value = (
                     data is None  # reported as unreadable, as it would be parsed
-                    or (not rel.endswith(".py") and minified(data))  # reported as generated
-                    or on_demand.admits(rel, data)
+                    or is_bundle(rel, data)  # reported as generated
+                    or self.on_demand.admits(rel, data)
                 )
                 self._admits_memo.store(rel, found.stat, value, cost=64)
             if value is Admission.GATED:

@@ -34,6 +34,7 @@ GENERATED_DIRECTORIES = frozenset({"dist", "build"})
 """Build output: skipped like the others, but said (`unsupported`, generated): routes or tables
 written there would be copies of the source's, or bundles no reader can follow."""
 GENERATED = "generated code is not read"
+MINIFIED_BUNDLE = f"{GENERATED} (a minified bundle)"
 TEST_DIRECTORIES = frozenset({"tests", "test", "spec", "__tests__"})
 """Test code: its tables, models and servers are fixtures of the tests, not the app's (a test
 server under `spec/` listed as the app's routes; a test model's table a false duplicate of the
@@ -175,8 +176,7 @@ class Walk:
                 elif is_dir:
                     subdirectories.append(name)
                 elif name.endswith(MINIFIED_SUFFIXES):
-                    detail = f"{GENERATED} (a minified bundle)"
-                    said.append(Unresolved(prefix + name, "unsupported", detail))
+                    said.append(Unresolved(prefix + name, "unsupported", MINIFIED_BUNDLE))
                 else:
                     path = prefix + name
                     files[path] = Found(path, entry.stat(follow_symlinks=False))
