@@ -113,6 +113,7 @@ class Walk:
         self.files: dict[str, Found] = {}
         self.walked: list[str] = []
         self.not_walked: list[str] = []
+        self._skipped: list[Unresolved] = []  # where the walk under way says what it skipped
 
     def locate(self, root_fd: int, path: str) -> Unresolved | list[Unresolved] | None:
         """Add the files `path` names to `files`, or say why it gives none."""
@@ -138,86 +139,90 @@ class Walk:
         UTF-8, or is no repo-relative path (a backslash, a leading drive letter), and a
         directory that cannot be listed. Iterative with bounded descriptors (`walk_in_root`),
         so neither depth nor a low descriptor limit drops a file."""
-        files = self.files
-
-        def visit(fd: int, here: str, entries: list[os.DirEntry[str]]) -> list[str]:
-            prefix = "" if here == "." else f"{here}/"
-            if any(e.name == VIRTUALENV_MARKER for e in entries):
-                self.listings.remember(here, Listed((), (), (), ()))
-                self.walked.append(here)
-                return []
-            taken: list[str] = []
-            paths: list[str] = []
-            subdirectories: list[str] = []
-            said: list[Unresolved] = []
-            for entry in entries:
-                name = entry.name
-                if (
-                    name.startswith(".")
-                    and name not in SERVED_HIDDEN
-                    and not self.takes.by_name(prefix + name)
-                ):
-                    continue
-                is_dir = entry.is_dir(follow_symlinks=False)
-                if is_dir:
-                    if name in SKIPPED_DIRECTORIES or name in TEST_DIRECTORIES:
-                        continue
-                    if name in GENERATED_DIRECTORIES:
-                        detail = f"{GENERATED} (a {name}/ directory)"
-                        said.append(Unresolved(prefix + name, "unsupported", detail))
-                        continue
-                elif not (
-                    entry.is_file(follow_symlinks=False) and self.takes(prefix + name)
-                ) or is_test_file(name):
-                    continue
-                problem = name_problem(name, prefix + name)
-                if problem is not None:
-                    said.append(Unresolved(here, "unsupported", problem))
-                elif is_dir:
-                    subdirectories.append(name)
-                elif name.endswith(MINIFIED_SUFFIXES):
-                    said.append(Unresolved(prefix + name, "unsupported", MINIFIED_BUNDLE))
-                else:
-                    path = prefix + name
-                    files[path] = Found(path, entry.stat(follow_symlinks=False))
-                    taken.append(name)
-                    paths.append(path)
-            listed = Listed(tuple(taken), tuple(paths), tuple(subdirectories), tuple(said))
-            self.listings.remember(here, listed)
-            self.walked.append(here)
-            skipped.extend(said)
-            return entered(here, subdirectories)
-
-        def recall(fd: int, here: str) -> list[str] | None:
-            """The verdicts on `here` kept from an earlier walk while its entries are the same
-            (`packs.repeat.Listings`), its files `stat`ed afresh; None: list it (`visit`)."""
-            try:
-                listed = self.listings.recall(here, os.fstat(fd))
-                if listed is None:
-                    return None
-                stats = [os.stat(name, dir_fd=fd, follow_symlinks=False) for name in listed.files]
-            except OSError:  # gone while walked: listing it says what is there now
-                self.listings.forget(here)
-                return None
-            if not all(map(stat.S_ISREG, (info.st_mode for info in stats))):
-                self.listings.forget(here)
-                return None
-            files.update(zip(listed.paths, map(Found, listed.paths, stats), strict=True))
-            skipped.extend(listed.skipped)
-            self.walked.append(here)
-            return entered(here, listed.subdirectories)
-
-        def entered(here: str, subdirectories: Sequence[str]) -> list[str]:
-            """The subdirectories to walk: none past the deadline (this directory's files are
-            found, those below it are not: each is said not walked)."""
-            if self.stop():
-                prefix = "" if here == "." else f"{here}/"
-                self.not_walked += [prefix + name for name in subdirectories]
-                return []
-            return list(subdirectories)
-
-        for failed in walk_in_root(root_fd, directory, visit, recall=recall):
+        self._skipped = skipped
+        for failed in walk_in_root(root_fd, directory, self._visit, recall=self._recall):
             skipped.append(Unresolved(failed, "unreadable", "directory cannot be listed"))
+
+    def _visit(self, fd: int, here: str, entries: list[os.DirEntry[str]]) -> list[str]:
+        """`walk_in_root`'s visit of a listed directory: its verdicts, kept for a repeat."""
+        if any(e.name == VIRTUALENV_MARKER for e in entries):
+            listed = Listed((), (), (), ())
+        else:
+            listed = self._judged(here, entries)
+        self.listings.remember(here, listed)
+        self.walked.append(here)
+        self._skipped.extend(listed.skipped)
+        return self._entered(here, listed.subdirectories)
+
+    def _judged(self, here: str, entries: list[os.DirEntry[str]]) -> Listed:
+        """The verdicts on a directory's entries, in walk order; the files taken are added to
+        `files` with the stat their entry gives."""
+        prefix = "" if here == "." else f"{here}/"
+        taken: list[str] = []
+        paths: list[str] = []
+        subdirectories: list[str] = []
+        said: list[Unresolved] = []
+        for entry in entries:
+            name = entry.name
+            if (
+                name.startswith(".")
+                and name not in SERVED_HIDDEN
+                and not self.takes.by_name(prefix + name)
+            ):
+                continue
+            is_dir = entry.is_dir(follow_symlinks=False)
+            if is_dir:
+                if name in SKIPPED_DIRECTORIES or name in TEST_DIRECTORIES:
+                    continue
+                if name in GENERATED_DIRECTORIES:
+                    detail = f"{GENERATED} (a {name}/ directory)"
+                    said.append(Unresolved(prefix + name, "unsupported", detail))
+                    continue
+            elif not (
+                entry.is_file(follow_symlinks=False) and self.takes(prefix + name)
+            ) or is_test_file(name):
+                continue
+            problem = name_problem(name, prefix + name)
+            if problem is not None:
+                said.append(Unresolved(here, "unsupported", problem))
+            elif is_dir:
+                subdirectories.append(name)
+            elif name.endswith(MINIFIED_SUFFIXES):
+                said.append(Unresolved(prefix + name, "unsupported", MINIFIED_BUNDLE))
+            else:
+                path = prefix + name
+                self.files[path] = Found(path, entry.stat(follow_symlinks=False))
+                taken.append(name)
+                paths.append(path)
+        return Listed(tuple(taken), tuple(paths), tuple(subdirectories), tuple(said))
+
+    def _recall(self, fd: int, here: str) -> list[str] | None:
+        """The verdicts on `here` kept from an earlier walk while its entries are the same
+        (`packs.repeat.Listings`), its files `stat`ed afresh; None: list it (`_visit`)."""
+        try:
+            listed = self.listings.recall(here, os.fstat(fd))
+            if listed is None:
+                return None
+            stats = [os.stat(name, dir_fd=fd, follow_symlinks=False) for name in listed.files]
+        except OSError:  # gone while walked: listing it says what is there now
+            self.listings.forget(here)
+            return None
+        if not all(map(stat.S_ISREG, (info.st_mode for info in stats))):
+            self.listings.forget(here)
+            return None
+        self.files.update(zip(listed.paths, map(Found, listed.paths, stats), strict=True))
+        self._skipped.extend(listed.skipped)
+        self.walked.append(here)
+        return self._entered(here, listed.subdirectories)
+
+    def _entered(self, here: str, subdirectories: Sequence[str]) -> list[str]:
+        """The subdirectories to walk: none past the deadline (this directory's files are
+        found, those below it are not: each is said not walked)."""
+        if self.stop():
+            prefix = "" if here == "." else f"{here}/"
+            self.not_walked += [prefix + name for name in subdirectories]
+            return []
+        return list(subdirectories)
 
     def whole_tree(self) -> list[Seen] | None:
         """What `packs.repeat.unchanged` checks of this walk when it was made from the root:
