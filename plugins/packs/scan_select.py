@@ -91,8 +91,8 @@ class PreFilter:
         self.fields = fields
         self.named = named
         self.pace = pace
-        self._bytes_memo: FileMemo[ByteFacts] = FileMemo()
-        self._assignments_memo: FileMemo[Assignments] = FileMemo()
+        self.bytes_memo: FileMemo[ByteFacts] = FileMemo()
+        self.assignments_memo: FileMemo[Assignments] = FileMemo()
         self._last_needed: tuple[dict[str, ByteFacts], set[str]] | None = None
 
     def kept(
@@ -115,10 +115,39 @@ class PreFilter:
         files: dict[str, Found],
         packages: frozenset[str],
     ) -> list[str]:
-        pace = self.pace
+        judged, kept, read = self._judged(directories, rels, files)
+        last = self._last_needed
+        if (
+            last is not None
+            and len(last[0]) == len(judged)
+            and all(judged.get(rel) is value for rel, value in last[0].items())
+        ):
+            chosen = last[1]  # every file's bytes as the last discover judged them
+        else:
+            followed = _FollowedFiles(self, directories, files, read)
+            chosen = needed(
+                judged,
+                followed.assigned,
+                self.follow,
+                self.base_keywords,
+                followed.complete,
+                self.fields,
+                followed.assigns,
+                packages,
+            )
+            self._last_needed = (dict(judged), chosen)
+        kept |= chosen
+        return [rel for rel in rels if rel in kept]
+
+    def _judged(
+        self, directories: Directories, rels: list[str], files: dict[str, Found]
+    ) -> tuple[dict[str, ByteFacts], set[str], dict[str, bytes]]:
+        """Each Python file's byte facts (from the memo, else read now), the files kept
+        whatever their bytes (not Python, too large, taken by name, not judged), and the bytes
+        read this discover."""
         judged: dict[str, ByteFacts] = {}
         kept: set[str] = set()
-        read: dict[str, bytes] = {}  # this discover's reads, for `assigned`
+        read: dict[str, bytes] = {}
         for rel in rels:
             found = files[rel]
             if (
@@ -128,9 +157,9 @@ class PreFilter:
             ):
                 kept.add(rel)
                 continue
-            value = self._bytes_memo.lookup(rel, found.stat)
+            value = self.bytes_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
-                pace.check()  # what was judged stays in the memo
+                self.pace.check()  # what was judged stays in the memo
                 data = judge_bytes(directories, found)
                 if data is None:
                     kept.add(rel)
@@ -138,66 +167,67 @@ class PreFilter:
                 read[rel] = data
                 value = byte_facts(rel, data, self.keywords, self.base_keywords, self.fields)
                 cost = 64 + 32 * (len(value.imports) + len(value.bases))
-                self._bytes_memo.store(rel, found.stat, value, cost=cost)
+                self.bytes_memo.store(rel, found.stat, value, cost=cost)
             judged[rel] = value
+        return judged, kept, read
 
-        def source(rel: str) -> bytes:
-            data = read.get(rel)
-            if data is None:
-                data = read[rel] = judge_bytes(directories, files[rel]) or b""
-            return data
 
-        def assigned(rel: str) -> Assignments:
-            found = files[rel]
-            value = self._assignments_memo.lookup(rel, found.stat)
-            if isinstance(value, Missing):
-                pace.check()
-                value = assignments(source(rel))
-                self._assignments_memo.store(
-                    rel, found.stat, value, cost=64 + 32 * len(value.values)
-                )
-            return value
+class _FollowedFiles:
+    """What `needed` asks of a file beyond its byte facts while it follows the links between
+    files, for one pre-filter run: its assignments (memoized), whether it may assign a name,
+    its complete byte facts; each file's bytes read at most once this discover."""
 
-        names: dict[str, AssignedNames] = {}  # what each file may assign
+    def __init__(
+        self,
+        pre_filter: PreFilter,
+        directories: Directories,
+        files: dict[str, Found],
+        read: dict[str, bytes],
+    ) -> None:
+        self.pre_filter = pre_filter
+        self.directories = directories
+        self.files = files
+        self.read = read  # this discover's reads
+        self.names: dict[str, AssignedNames] = {}  # what each file may assign
 
-        def assigns(rel: str, name: str) -> bool:
-            value = self._assignments_memo.lookup(rel, files[rel].stat)
-            if not isinstance(value, Missing):
-                return name in value.values
-            if rel not in names:
-                names[rel] = AssignedNames(source(rel))
-            return name in names[rel]
+    def source(self, rel: str) -> bytes:
+        data = self.read.get(rel)
+        if data is None:
+            data = self.read[rel] = judge_bytes(self.directories, self.files[rel]) or b""
+        return data
 
-        def complete(rel: str) -> ByteFacts:
-            pace.check()
-            data = source(rel)
-            value = byte_facts(
-                rel, data, self.keywords, self.base_keywords, self.fields, complete=True
-            )
-            self._bytes_memo.store(rel, files[rel].stat, value, cost=64 + 32 * len(value.imports))
-            return value
+    def assigned(self, rel: str) -> Assignments:
+        found = self.files[rel]
+        memo = self.pre_filter.assignments_memo
+        value = memo.lookup(rel, found.stat)
+        if isinstance(value, Missing):
+            self.pre_filter.pace.check()
+            value = assignments(self.source(rel))
+            memo.store(rel, found.stat, value, cost=64 + 32 * len(value.values))
+        return value
 
-        last = self._last_needed
-        if (
-            last is not None
-            and len(last[0]) == len(judged)
-            and all(judged.get(rel) is value for rel, value in last[0].items())
-        ):
-            chosen = last[1]  # every file's bytes as the last discover judged them
-        else:
-            chosen = needed(
-                judged,
-                assigned,
-                self.follow,
-                self.base_keywords,
-                complete,
-                self.fields,
-                assigns,
-                packages,
-            )
-            self._last_needed = (dict(judged), chosen)
-        kept |= chosen
-        return [rel for rel in rels if rel in kept]
+    def assigns(self, rel: str, name: str) -> bool:
+        value = self.pre_filter.assignments_memo.lookup(rel, self.files[rel].stat)
+        if not isinstance(value, Missing):
+            return name in value.values
+        if rel not in self.names:
+            self.names[rel] = AssignedNames(self.source(rel))
+        return name in self.names[rel]
+
+    def complete(self, rel: str) -> ByteFacts:
+        pre_filter = self.pre_filter
+        pre_filter.pace.check()
+        value = byte_facts(
+            rel,
+            self.source(rel),
+            pre_filter.keywords,
+            pre_filter.base_keywords,
+            pre_filter.fields,
+            complete=True,
+        )
+        cost = 64 + 32 * len(value.imports)
+        pre_filter.bytes_memo.store(rel, self.files[rel].stat, value, cost=cost)
+        return value
 
 
 class OnDemandSelection(Generic[F]):
