@@ -13,6 +13,8 @@ import os
 
 from gpp.host import CgroupUnavailable, Layout, Limits, SessionGroup, cgroup_layout
 
+from .systemd_scope import ASKING
+
 LOST = (
     "plugins run bounded per process by rlimits only (no whole-plugin memory, CPU or process "
     "bound, no freezing when idle)"
@@ -38,13 +40,25 @@ def probe() -> Layout | str:
     return layout
 
 
-def start_line(found: Layout | str, optional: bool, euid: int) -> str:
-    """The line, from what `probe` found; `optional`: `--cgroup optional` was given."""
+ASKED = f"in the scope systemd delegated at the gateway's asking ({ASKING})"
+
+
+def start_line(
+    found: Layout | str, optional: bool, euid: int, asked: bool = False, refused: str = ""
+) -> str:
+    """The line, from what `probe` found; `optional`: `--cgroup optional` was given; `asked`:
+    the gateway runs in the scope it asked systemd for (`app.systemd_scope`); `refused`: why
+    systemd would not make one when asked."""
     if not isinstance(found, str):
-        return f"gpp: plugin cgroups: {found.describe()}, one per session"
+        where = f", {ASKED}" if asked else ""
+        return f"gpp: plugin cgroups: {found.describe()}, one per session{where}"
+    if asked:
+        found = f"{found}, {ASKED}"
+    if refused:
+        found = f"{found}; {refused}"
     if optional:
         return f"gpp: no cgroup for plugins here ({found}); --cgroup optional: {LOST}"
-    way = f"{DELEGATE}, " if euid != 0 else ""
+    way = f"{DELEGATE}, " if euid != 0 and not asked else ""
     return (
         f"gpp: no cgroup for plugins here ({found}): {REFUSED}; "
         f"{way}or `gpp serve --cgroup optional`: {LOST}"

@@ -27,7 +27,16 @@ from gpp.client import TokenNotFound, default_socket, default_token_file, find_t
 from gpp.core import PROTOCOL_VERSION, canonical_trusted, codes
 from gpp.host import PluginSession, SandboxPolicy
 
-from . import cgroup_notice, command_line, completion, scan, scan_page, status, summary
+from . import (
+    cgroup_notice,
+    command_line,
+    completion,
+    scan,
+    scan_page,
+    status,
+    summary,
+    systemd_scope,
+)
 from .config import (
     DEFAULT_CONFIG,
     PYTHON_PLACEHOLDER,
@@ -112,11 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--cgroup",
-        choices=["required", "optional"],
-        default="required",
-        help="optional: where no cgroup can be made for a plugin, run it bounded per process "
-        "by rlimits only (no whole-plugin memory, CPU or process bound, no freezing when "
-        "idle), for every plugin; said in one line at start (default: %(default)s)",
+        choices=["auto", "required", "optional"],
+        default="auto",
+        help="auto: a non-root gateway on cgroup v2 that cannot make plugin cgroups where it "
+        "runs asks the user's systemd for a delegated scope (`systemd-run --user --scope -p "
+        "Delegate=yes`) and runs there; required: never asks; optional: where no cgroup can be "
+        "made for a plugin, run it bounded per process by rlimits only (no whole-plugin "
+        "memory, CPU or process bound, no freezing when idle), for every plugin; said in one "
+        "line at start (default: %(default)s)",
     )
     serve.add_argument(
         "--reload",
@@ -265,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.subcommand == "serve":
-        return _serve(args, parser)
+        return _serve(args, parser, argv)
     if args.subcommand == "discover":
         return _discover(args, parser)
     if args.subcommand == "scan":
@@ -317,7 +329,11 @@ def _token(token_file: Path | None) -> int:
     return 0
 
 
-def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+def _serve(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, argv: Sequence[str] | None
+) -> int:
+    """`gpp serve`; `argv`: what `main` was given (None: the process's command line), for
+    running this same gateway again in a scope systemd delegates (`_ask_systemd`)."""
     import uvicorn
 
     from . import fd_limit, logs, unix_socket
@@ -334,9 +350,15 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         "file descriptor limit", extra={"fields": {"soft": soft}}
     )
 
+    refused_scope = ""  # why systemd made no delegated scope when asked for one
+
     def cgroups() -> str:  # probed where it is said: not in an --isolated gateway's outer half
         return cgroup_notice.start_line(
-            cgroup_notice.probe(), args.cgroup == "optional", os.geteuid()
+            cgroup_notice.probe(),
+            args.cgroup == "optional",
+            os.geteuid(),
+            asked=systemd_scope.in_asked_scope(),
+            refused=refused_scope,
         )
 
     try:
@@ -350,6 +372,8 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return EXIT_CONFIG
     if args.isolated and (args.plugin or args.command):
         parser.error("--isolated serves a registry file (--config), not --plugin flags")
+    if os.environ.get(ISOLATED_MARKER) != "1":  # the outer half asks: the scope holds both
+        refused_scope = _ask_systemd(args.cgroup, argv, os.geteuid())
     if args.no_token:
         logging.getLogger("gpp.gateway").warning(
             "serving without a token (--no-token): every local user can call every plugin"
@@ -422,6 +446,23 @@ def _serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     finally:
         listener.remove()
     return 0 if server.started else EXIT_CONFIG
+
+
+def _ask_systemd(mode: systemd_scope.Mode, argv: Sequence[str] | None, euid: int) -> str:
+    """Exec this gateway again in a scope the user's systemd delegates, where that is what it
+    needs (`systemd_scope.should_ask`) and systemd makes one; else why systemd would not ("" when
+    it was not asked)."""
+    systemd_run = systemd_scope.user_manager()
+    version = systemd_scope.cgroup_version()
+    manager = systemd_run is not None
+    if not systemd_scope.should_ask(mode, euid, os.environ, version, manager):
+        return ""
+    if systemd_run is None or not isinstance(cgroup_notice.probe(), str):
+        return ""  # a plugin cgroup can be made where the gateway runs
+    refused = systemd_scope.try_scope(systemd_run)
+    if refused is not None:
+        return refused
+    systemd_scope.exec_in_scope(systemd_run, systemd_scope.own_command(argv))
 
 
 def _serve_config(args: argparse.Namespace, pinned: Config | None = None) -> Config:

@@ -67,7 +67,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Literal
 
-from gpp.host import cgroups, seccomp, shims, uids, view
+from gpp.host import cgroups, io_priority, seccomp, shims, uids, view
 from gpp.host.cgroups import CgroupUnavailable, Layout, Limits, SessionGroup
 from gpp.host.identity import (
     Identity,
@@ -873,6 +873,9 @@ def _pre_exec(
             os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
         if os.getpriority(os.PRIO_PROCESS, 0) < 0:
             os.setpriority(os.PRIO_PROCESS, 0, 0)
+        # and its I/O priority: `ionice -c1` (a unit's IOSchedulingClass=realtime) ran every
+        # plugin in the real-time I/O class, ahead of every other process's disk access
+        io_priority.reset_raised(libc)
     except OSError:
         os._exit(LOCKDOWN_FAILED)
     for which, value in limits.values():

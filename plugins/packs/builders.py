@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .scan import JSONObject, at
+from .scan_document import JSONObject, at
 
 DUPLICATE_TABLE_NAME = "DUPLICATE_TABLE_NAME"
 DUPLICATE_ROUTE = "DUPLICATE_ROUTE"

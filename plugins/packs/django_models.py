@@ -51,7 +51,7 @@ from .pymodules import (
     module_facts,
 )
 from .pyparse import parse_python
-from .scan import DocumentPieces
+from .scan_document import DocumentPieces
 from .tables import UNKNOWN_MODEL_BASE, Gap, TableClaim, link_tables
 
 NO_COLUMN_FIELDS = frozenset({"ManyToManyField", "GenericForeignKey", "GenericRelation"})

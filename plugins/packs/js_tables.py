@@ -74,7 +74,7 @@ from .routes.js_modules import JsModules
 from .routes.manifests import MANIFEST, is_manifest, manifest_facts
 from .routes.model import ModuleFacts
 from .routes.tsconfig import config_facts, is_config
-from .scan import DocumentPieces, JSONObject
+from .scan_document import DocumentPieces, JSONObject
 from .tables import UNRESOLVED_TABLE_NAME, VERSION_DEPENDENT_NAME, Gap, gap_findings
 
 _Node = tree_sitter.Node

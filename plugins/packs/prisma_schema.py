@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .scan import ParseFailure
+from .scan_read import ParseFailure
 
 _PRISMA_BLOCK = re.compile(r"^\s*(model|enum|type|view|datasource|generator)\s+(\w+)\s*\{")
 _PRISMA_MAP = re.compile(r"""^\s*@@map\(\s*(?:name\s*:\s*)?"([^"]*)"\s*\)""")

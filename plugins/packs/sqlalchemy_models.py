@@ -73,7 +73,7 @@ from .pymodules import (
     module_facts,
 )
 from .pyparse import parse_python
-from .scan import DocumentPieces
+from .scan_document import DocumentPieces
 from .tables import (
     COMPUTED_TABLENAME,
     UNKNOWN_MODEL_BASE,

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
-from .scan import DocumentPieces, JSONObject, at
+from .scan_document import DocumentPieces, JSONObject, at
 
 COMPUTED_TABLENAME = "COMPUTED_TABLENAME"
 UNKNOWN_MODEL_BASE = "UNKNOWN_MODEL_BASE"

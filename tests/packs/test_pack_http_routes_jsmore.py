@@ -307,9 +307,9 @@ def test_a_wrapper_looping_over_a_table_of_records_it_is_given_lists_each_record
 def test_a_minified_bundle_is_told_by_code_on_a_long_line(text: bytes, minified: bool) -> None:
     """A long line is a bundle's when 1,000 of its characters are code; a string, template
     literal or comment that long is not."""
-    from packs.scan import _minified
+    from packs.scan_read import minified as is_minified
 
-    assert _minified(text) is minified
+    assert is_minified(text) is minified
 
 
 def test_routes_a_plugin_hook_registers_through_a_wrapper_are_never_silent(

@@ -329,19 +329,20 @@ def test_a_read_error_is_not_kept_in_the_last_document(
     """A file that could not be read is tried again by the next discover (it is not in the
     memo), so the document holding its `unreadable` is not kept whole either."""
     from packs import scan
+    from packs.scan_read import FileReader
 
     _write(tmp_path, "app/models.py", START["app/models.py"])
     monkeypatch.chdir(tmp_path)
     scanner = _sqlalchemy()
     failing = [True]
-    read_missing = Scanner._read_missing
+    read_missing = FileReader.read_missing
 
     def flaky(self: Any, root_fd: int, rel: str, found: Any) -> Any:
         if failing[0]:
             return scan.Unresolved(rel, "unreadable", "cannot be read"), False
         return read_missing(self, root_fd, rel, found)
 
-    monkeypatch.setattr(Scanner, "_read_missing", flaky)
+    monkeypatch.setattr(FileReader, "read_missing", flaky)
     first = scanner.discover(["."])
     assert [u["reason"] for u in first["unresolved"]] == ["unreadable"]
     failing[0] = False

@@ -24,7 +24,7 @@ from gpp.host import PluginSession
 
 sys.path.insert(0, str(REPO / "plugins"))
 
-from packs import django_models, sqlalchemy_models
+from packs import django_models, scan_read, scan_select, scan_walk, sqlalchemy_models
 from packs.builders import location
 from packs.routes import SUFFIXES, RouteDocumentMemo
 from packs.routes import extract as routes_extract
@@ -415,19 +415,17 @@ def test_the_pre_filter_and_the_walk_stop_at_the_soft_deadline_too(
     Judging a file's bytes costs one second here and every directory entered ten: the walk
     leaves the folders below the root unentered, the pre-filter stops part-way, and each
     repeat goes further from its memos until the document is the unbounded scan's."""
-    from packs import scan
-
     (tmp_path / "pkg").mkdir()
     for n in range(12):
         (tmp_path / f"m{n:02}.py").write_text(MODEL.format(name=f"t{n:02}"))
     (tmp_path / "pkg" / "deep.py").write_text(MODEL.format(name="deep"))
     monkeypatch.chdir(tmp_path)
     now = [0.0]
-    judge = Scanner._judge_bytes
+    judge = scan_read.judge_bytes
 
-    def slow_judge(self: Any, directories: Any, found: Any) -> bytes | None:
+    def slow_judge(directories: Any, found: Any) -> bytes | None:
         now[0] += 1.0
-        return judge(self, directories, found)
+        return judge(directories, found)
 
     from gpp.plugin.repo_files import walk_in_root as walk
 
@@ -438,8 +436,8 @@ def test_the_pre_filter_and_the_walk_stop_at_the_soft_deadline_too(
 
         return walk(root_fd, top, slow_visit, **options)
 
-    monkeypatch.setattr(Scanner, "_judge_bytes", slow_judge)
-    monkeypatch.setattr(scan, "walk_in_root", slow_walk)
+    monkeypatch.setattr(scan_select, "judge_bytes", slow_judge)
+    monkeypatch.setattr(scan_walk, "walk_in_root", slow_walk)
     import pack_sqlalchemy
 
     def tables(**options: Any) -> Scanner[Any]:
@@ -932,8 +930,6 @@ def test_a_warm_prefiltered_discover_reads_nothing(
     """Once a discover has judged the files, an unchanged repository is judged from the memo
     (no file opened: bytes, assignments and imports of a file with no class are kept), and the
     set of files to parse is the last one (`needed` not run again)."""
-    from packs import scan
-
     (tmp_path / "shop").mkdir()
     (tmp_path / "shop" / "__init__.py").write_text("from shop.models import Item\n")
     (tmp_path / "shop" / "models.py").write_text(
@@ -951,9 +947,9 @@ def test_a_warm_prefiltered_discover_reads_nothing(
     scanner.discover(["."])  # facts completed during the first are the memo's now
     opened: list[str] = []
     runs: list[int] = []
-    open_file: Callable[[int, str], tuple[int, os.stat_result]] = vars(scan)["open_file_in_root"]
-    open_in_dir: Callable[..., tuple[int, os.stat_result]] = vars(scan)["open_file_in_dir"]
-    run_needed: Callable[..., set[str]] = vars(scan)["needed"]
+    open_file = scan_read.open_file_in_root
+    open_in_dir = scan_read.open_file_in_dir
+    run_needed: Callable[..., set[str]] = vars(scan_select)["needed"]
 
     def recording_open(fd: int, rel: str) -> tuple[int, os.stat_result]:
         opened.append(rel)
@@ -967,9 +963,9 @@ def test_a_warm_prefiltered_discover_reads_nothing(
         runs.append(1)
         return run_needed(*args)
 
-    monkeypatch.setattr(scan, "open_file_in_root", recording_open)
-    monkeypatch.setattr(scan, "open_file_in_dir", recording_open_in_dir)
-    monkeypatch.setattr(scan, "needed", counting_needed)
+    monkeypatch.setattr(scan_read, "open_file_in_root", recording_open)
+    monkeypatch.setattr(scan_read, "open_file_in_dir", recording_open_in_dir)
+    monkeypatch.setattr(scan_select, "needed", counting_needed)
     assert scanner.discover(["."]) == first
     assert opened == [] and runs == []
     (tmp_path / "shop" / "orders.py").write_text("from shop import Item\n\nclass Ord(Item): ...\n")
@@ -1077,8 +1073,6 @@ def test_the_prefilter_opens_a_directory_chain_once_for_its_files(
     each file's path: the pre-filter now opens a directory's chain once for all its files (the
     file itself still opened with `O_NOFOLLOW` and confirmed regular), and closes every
     descriptor it opened."""
-    from packs import scan
-
     deep = tmp_path / "a" / "b" / "c"
     deep.mkdir(parents=True)
     for n in range(6):
@@ -1088,13 +1082,13 @@ def test_the_prefilter_opens_a_directory_chain_once_for_its_files(
     )
     (tmp_path / "top.py").write_text("X = 1\n")
     opened_dirs: list[str] = []
-    open_dir: Callable[[int, str], int] = vars(scan)["open_dir_in_root"]
+    open_dir = scan_read.open_dir_in_root
 
     def recording_open_dir(fd: int, rel: str) -> int:
         opened_dirs.append(rel)
         return open_dir(fd, rel)
 
-    monkeypatch.setattr(scan, "open_dir_in_root", recording_open_dir)
+    monkeypatch.setattr(scan_read, "open_dir_in_root", recording_open_dir)
     monkeypatch.chdir(tmp_path)
     before = len(os.listdir("/proc/self/fd"))
     document = _pre_filtered("django", django_models.extract).discover(["."])
@@ -1118,17 +1112,17 @@ def test_the_routes_pack_on_demand_stops_at_the_soft_deadline_and_goes_on(
             f"from flask import Flask\napp = Flask(__name__)\n\n@app.get('/v{n}')\ndef v(): ...\n"
         )
     now = [0.0]
-    judge = Scanner._judge_bytes
+    judge = scan_read.judge_bytes
 
-    def slow_judge(self: Any, directories: Any, found: Any) -> bytes | None:
+    def slow_judge(directories: Any, found: Any) -> bytes | None:
         now[0] += 1.0
-        return judge(self, directories, found)
+        return judge(directories, found)
 
     def slow_extract(path: str, source: str) -> Any:
         now[0] += 1.0
         return routes_extract(path, source)
 
-    monkeypatch.setattr(Scanner, "_judge_bytes", slow_judge)
+    monkeypatch.setattr(scan_select, "judge_bytes", slow_judge)
     linker = RouteDocumentMemo()
     bounded = Scanner(SUFFIXES, slow_extract, linker, language="x", root=str(tmp_path),
                       workers=1, deadline_ms=15_000, clock=lambda: now[0],

@@ -15,7 +15,7 @@ from gpp.plugin import repo_files
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from packs import scan
+from packs import scan, scan_read, scan_walk
 from packs.builders import (
     DUPLICATE_ROUTE,
     duplicate_findings,
@@ -154,7 +154,7 @@ def test_unresolved_reasons_and_other_files_still_count(in_repo: Path) -> None:
 @pytest.mark.parametrize(
     ("request_path", "hook", "swapped"),
     [
-        ("app/models.py", "_locate", "app/models.py"),  # the file, after its check
+        ("app/models.py", "locate", "app/models.py"),  # the file, after its check
         (".", "_walk", "app"),
     ],  # its directory, after the walk listed it
 )
@@ -166,7 +166,8 @@ def test_a_symlink_swapped_in_after_the_check_is_never_followed(
     _write(elsewhere, "models.py", "def leaked_secret(): pass\n")
     secret = elsewhere / "models.py" if swapped.endswith(".py") else elsewhere
     scanner = _scanner()
-    monkeypatch.setattr(scanner, hook, then_swap(getattr(scanner, hook), in_repo / swapped, secret))
+    checked = then_swap(getattr(scan_walk.Walk, hook), in_repo / swapped, secret)
+    monkeypatch.setattr(scan_walk.Walk, hook, checked)
     document = scanner.discover([request_path])
     assert "leaked_secret" not in repr(document)
     assert (in_repo / swapped).is_symlink()  # the attacker did win the race
@@ -191,13 +192,13 @@ def test_repeated_discover_reparses_only_the_changed_file(
     first = scanner.discover(["."])
     assert scanner.memo.stats.misses == 6
     opened: list[str] = []
-    open_file = repo_files.open_file_in_root  # the function scan imported
+    open_file = repo_files.open_file_in_root  # the function scan_read imported
 
     def recording_open(fd: int, rel: str) -> tuple[int, os.stat_result]:
         opened.append(rel)
         return open_file(fd, rel)
 
-    monkeypatch.setattr(scan, "open_file_in_root", recording_open)
+    monkeypatch.setattr(scan_read, "open_file_in_root", recording_open)
     assert scanner.discover(["."]) == first and opened == []  # a memo hit opens nothing
     # nothing changed: the last document, not even a file looked up (`packs.repeat`)
     assert (scanner.memo.stats.misses, scanner.memo.stats.hits) == (6, 0)
@@ -238,12 +239,12 @@ def test_pii_names_and_duplicate_findings() -> None:
 
 
 def _long_line_in_head_by_lines(data: bytes) -> bool:
-    """The line-by-line reading `scan._long_line_in_head`'s one search is held to."""
+    """The line-by-line reading `scan_read.long_line_in_head`'s one search is held to."""
     start = 0
-    while start < min(len(data), scan.MINIFIED_HEAD):
+    while start < min(len(data), scan_read.MINIFIED_HEAD):
         end = data.find(b"\n", start)
         end = len(data) if end < 0 else end
-        if end - start >= scan.MINIFIED_LINE:
+        if end - start >= scan_read.MINIFIED_LINE:
             return True
         start = end + 1
     return False
@@ -253,7 +254,7 @@ def test_a_long_line_in_the_head_is_found_by_one_search_as_line_by_line() -> Non
     """Each script's head is looked at for a minified bundle's long line: one search over the
     head and what a line starting there reaches, the same answer as reading line by line, at
     the head's edge (a long line starting at its last byte, or just past it) and elsewhere."""
-    head, line = scan.MINIFIED_HEAD, scan.MINIFIED_LINE
+    head, line = scan_read.MINIFIED_HEAD, scan_read.MINIFIED_LINE
     cases = [b"", b"\n", b"x" * line, b"x" * (line - 1), b"x" * (line - 1) + b"\n" + b"y" * 5]
     for start in (head - 2, head - 1, head, head + 1):
         for length in (line - 1, line, line + 1):
@@ -264,5 +265,5 @@ def test_a_long_line_in_the_head_is_found_by_one_search_as_line_by_line() -> Non
     answers = set()
     for data in cases:
         answers.add(_long_line_in_head_by_lines(data))
-        assert scan._long_line_in_head(data) is _long_line_in_head_by_lines(data), len(data)
+        assert scan_read.long_line_in_head(data) is _long_line_in_head_by_lines(data), len(data)
     assert answers == {True, False}

@@ -1,5 +1,6 @@
 """A non-root user on a systemd machine with cgroup v2 runs the bundled plugins with `make serve`
-(issue 32), proved in a real guest: this host is root on a cgroup v1 hybrid whose v2 mount has
+(issue 32), proved in a real guest, with `systemd-run --user --scope -p Delegate=yes` typed or asked
+for by the gateway itself: this host is root on a cgroup v1 hybrid whose v2 mount has
 no controllers, where the v2 delegation path could only meet a fake cgroupfs.
 
 The guest (tests/vm/build-guest.sh: Debian bookworm from debootstrap, its own kernel, systemd,
@@ -259,19 +260,44 @@ def test_make_serve_in_a_delegated_scope_says_it_makes_plugin_cgroups(
     assert "make -o install serve" in leaf and "gpp serve" in leaf, leaf
 
 
-def test_every_bundled_plugin_answers_make_serve_in_a_delegated_scope(
+def test_plain_make_serve_asks_the_users_systemd_for_a_delegated_scope_and_runs_there(
     report: dict[str, Any],
 ) -> None:
-    plugins = _run(report, "delegated")["plugins"]
+    """`make serve` in a cgroup the user may not write (a terminal's `session-N.scope`; here the
+    boot service's), with the user's systemd at hand: the gateway asks it for a delegated scope
+    (`app/systemd_scope.py`), runs itself again there, and says so in its one line. `make`, its
+    starter, stays where it was: only the gateway moved."""
+    run = _run(report, "asked")
+    assert run["cgroup_line"] == (
+        f"gpp: plugin cgroups: cgroup v2, one per session, {cgroup_notice.ASKED}"
+    ), run["log"]
+    tree = run["tree"]
+    scope = Path(tree["path"])
+    assert re.fullmatch(r"run-[^/]+\.scope", scope.name), scope
+    assert f"/user@{GUEST_UID}.service/" in str(scope), scope
+    assert tree["owner_uid"] == GUEST_UID, "the user's systemd made the scope the user's"
+    assert {"memory", "pids"} <= set(tree["groups"]["."]["cgroup.subtree_control"].split())
+    assert tree["groups"]["."]["procs"] == {}, "the gateway moved into its leaf"
+    leaf = " | ".join(tree["groups"]["gpp-gateway"]["procs"].values())
+    assert "bin/gpp serve --port 8791" in leaf and "make" not in leaf, leaf
+    assert not run["started_in"].startswith(str(scope)), run["started_in"]
+
+
+@pytest.mark.parametrize("name", ["delegated", "asked"])
+def test_every_bundled_plugin_answers_make_serve_in_a_delegated_scope(
+    report: dict[str, Any], name: str
+) -> None:
+    plugins = _run(report, name)["plugins"]
     assert len(plugins) >= 7, sorted(plugins)
     failed = {pid: p for pid, p in plugins.items() if not _answered(p)}
     assert not failed, json.dumps(failed, indent=1)
 
 
+@pytest.mark.parametrize("name", ["delegated", "asked"])
 def test_each_plugin_session_ran_in_a_cgroup_v2_leaf_of_its_own_with_memory_and_pids_max(
-    report: dict[str, Any],
+    report: dict[str, Any], name: str
 ) -> None:
-    run = _run(report, "delegated")
+    run = _run(report, name)
     groups: dict[str, Any] = run["tree"]["groups"]
     seen: set[str] = set()
     for plugin_id, plugin in run["plugins"].items():
@@ -292,7 +318,8 @@ def test_each_plugin_session_ran_in_a_cgroup_v2_leaf_of_its_own_with_memory_and_
 def test_make_serve_where_the_user_may_not_write_its_cgroup_says_what_to_do(
     report: dict[str, Any],
 ) -> None:
-    """A terminal's `session-N.scope` is root's: here, the boot service's cgroup."""
+    """A terminal's `session-N.scope` is root's: here, the boot service's cgroup, and no user
+    manager to ask for a scope (no `XDG_RUNTIME_DIR`, no user bus, as under `su`)."""
     run = _run(report, "undelegated")
     line = run["cgroup_line"]
     assert line.startswith("gpp: no cgroup for plugins here (") and "Permission denied" in line

@@ -3,15 +3,19 @@ VM guest as that user (tests/vm/guest-run.sh) and written to a JSON report that
 tests/product/test_vm_cgroup2.py judges on the host. Standard library only: it runs with the
 guest's python3, from the copied checkout (`make serve` there, with its .venv already made).
 
-Four starts, one after the other, each stopped (its processes killed) before the next:
+Five starts, one after the other, each stopped (its processes killed) before the next:
 - "delegated": `systemd-run --user --scope -p Delegate=yes make serve`, as the README says;
-- "undelegated": `make serve` in a cgroup the user may not write (this boot service's, as a
-  terminal's `session-N.scope` is), where plugins that need a cgroup are refused;
+- "asked": plain `make serve` in a cgroup the user may not write (this boot service's, as a
+  terminal's `session-N.scope` is): the gateway asks the user's systemd for a delegated scope
+  and runs itself again there (`app/systemd_scope.py`);
+- "undelegated": `make serve` there with no user manager to ask (no `XDG_RUNTIME_DIR`, no
+  user bus), where plugins that need a cgroup are refused;
 - "optional": `gpp serve --cgroup optional` there, which says what is lost;
 - "scope-without-delegate": `systemd-run --user --scope make serve`, a scope of the user's own
   systemd that was not delegated (its directory is the user's all the same).
 For each: the start-up line about cgroups, every bundled plugin's answer, `GET /plugins/{id}`,
-and the cgroup tree under the gateway's scope read from /sys/fs/cgroup while the sessions live.
+the cgroup tree under the gateway's scope read from /sys/fs/cgroup while the sessions live,
+and the cgroup of the process the run started (`make`, or the gateway itself).
 """
 
 from __future__ import annotations
@@ -50,7 +54,12 @@ def main() -> int:
             [*make_serve, "PORT=8787"],
             8787,
         ),
-        "undelegated": ([], [*make_serve, "PORT=8788"], 8788),
+        "asked": ([], [*make_serve, "PORT=8791"], 8791),
+        "undelegated": (
+            ["env", "-u", "XDG_RUNTIME_DIR", "-u", "DBUS_SESSION_BUS_ADDRESS"],
+            [*make_serve, "PORT=8788"],
+            8788,
+        ),
         "optional": ([], [str(GPP), "serve", "--port", "8789", "--cgroup", "optional"], 8789),
         "scope-without-delegate": (
             ["systemd-run", "--user", "--scope", "--quiet"],
@@ -90,7 +99,8 @@ def _run(name: str, command: list[str], port: int) -> dict[str, Any]:
         run["plugins"] = {}
         for plugin in _get(port, "/plugins", token):
             run["plugins"][plugin["id"]] = _call(port, token, plugin)
-        run["tree"] = _tree(_scope_of(gateway.pid))
+        run["started_in"] = str(_scope_of(gateway.pid))
+        run["tree"] = _tree(_scope_of(_gateway_of(gateway.pid)))
     finally:
         run["log"] = _stop(gateway, log)
     return run
@@ -169,6 +179,25 @@ def _scope_of(pid: int) -> Path:
         if line.startswith("0::"):
             return CGROUP_ROOT / line[3:].lstrip("/")
     raise RuntimeError(f"process {pid} is in no cgroup v2")
+
+
+def _gateway_of(started: int) -> int:
+    """The gateway's pid: `started` or the first of its descendants running `gpp serve` (make
+    runs it as a child; systemd-run and the gateway asking for a scope exec, same pid)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rpartition(")")[2].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+        children.setdefault(ppid, []).append(int(stat.parent.name))
+    queue = [started]
+    while queue:
+        pid = queue.pop(0)
+        if "bin/gpp serve" in (_read(Path(f"/proc/{pid}/cmdline")) or ""):
+            return pid
+        queue += sorted(children.get(pid, []))
+    raise RuntimeError(f"no `gpp serve` in the process tree of {started}")
 
 
 def _tree(scope: Path) -> dict[str, Any]:

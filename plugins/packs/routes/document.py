@@ -17,7 +17,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
-from ..scan import DocumentPieces, JSONObject
+from ..scan_document import DocumentPieces, JSONObject
 from .auth import VALUES
 from .envfiles import env_facts, is_env_file
 from .js_facts import JS_SUFFIXES, js_facts

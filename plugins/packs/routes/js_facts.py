@@ -16,7 +16,7 @@ import tree_sitter
 import tree_sitter_javascript
 import tree_sitter_typescript
 
-from ..scan import ParseFailure
+from ..scan_read import ParseFailure
 from . import flow, js_loops, koa_decorators, nest, nextjs
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses

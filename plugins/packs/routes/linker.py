@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
-from ..scan import JSONObject, at
+from ..scan_document import JSONObject, at
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES

@@ -659,6 +659,7 @@ _pickled_by_fields(
     Member,
     Trimmed,
     Keyed,
+    LoopKey,
     ComposeDecl,
     Versioning,
     NestFacts,

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import re
 
-from ..scan import Admission
+from ..scan_select import Admission
 from . import nextjs
 from .envfiles import is_env_file
 from .frameworks import JAVASCRIPT, PYTHON, SEEDS, UNREAD

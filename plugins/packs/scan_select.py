@@ -1,0 +1,372 @@
+"""The scan's select stage: which of the walked files a cold scan parses at all.
+
+A pack may parse fewer files than it walks, judged by their bytes: a Python pack's byte
+pre-filter (`keywords=`, `packs.prefilter`: `PreFilter`), or one driven by its linker
+(`on_demand=`, `OnDemand`: pack-http-routes). `parse_all=True` is the reference both are held
+to, byte for byte. A file whose bytes cannot be judged is selected: reading it reports it
+exactly as without a selection. What each file's bytes say is memoized under its stamp, so a
+selection cut short by the soft deadline goes on from there on a repeat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Generic, TypeVar
+
+from gpp.plugin import FileMemo, Missing
+
+from .prefilter import (
+    AssignedNames,
+    Assignments,
+    ByteFacts,
+    Fields,
+    Follow,
+    Keyword,
+    assignments,
+    byte_facts,
+    needed,
+)
+from .scan_deadline import DeadlinePassed, Pace
+from .scan_document import DocumentPieces, GuardedLink, Link, ReaderError, Unresolved
+from .scan_read import MAX_FILE_BYTES, Directories, FileReader, is_bundle, judge_bytes
+from .scan_walk import Found
+
+F = TypeVar("F")
+
+
+class Admission(Enum):
+    """What an `OnDemand` pre-filter says of a file's bytes. A file can add facts of its own
+    (`YES`), or only where a framework it could serve is in use (`GATED`: a member call
+    `x.get('/x')` of a front-end script is an HTTP client's unless the repository uses a web
+    framework of its language); `SEED` shows that framework in use (an import of its package),
+    which admits the walk's `GATED` files too. `True` and `False` read as `YES` and `NO`."""
+
+    NO = "no"
+    YES = "yes"
+    SEED = "seed"
+    GATED = "gated"
+
+    def __bool__(self) -> bool:
+        """Whether the file may be parsed for its own bytes (`GATED`: where a `SEED` is)."""
+        return self is not Admission.NO
+
+
+@dataclass(frozen=True)
+class OnDemand(Generic[F]):
+    """A pre-filter driven by the linker itself (pack-http-routes): parse the files whose
+    bytes `admits` (those that can declare or register something), link them given the
+    names of every file of the walk, then parse what linking asked for (`DocumentPieces.touched`:
+    files whose facts it looked up; `DocumentPieces.words`: names whose files may call a function it
+    needs every call of) and link again, until it asks for nothing new. The last link saw
+    every file it looked at, and every file that can add facts of its own was admitted, so
+    it is the link of every file. `parse-error` and a reader's error are reported for the
+    admitted and asked-for files only, in both modes (`Scanner(parse_all=True)` too)."""
+
+    admits: Callable[[str, bytes], bool | Admission]
+    link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], DocumentPieces]
+    """`link(files, paths, failed)`: `paths` every file of the walk that may hold facts,
+    `failed` those read and found unreadable or unparsable."""
+
+
+class PreFilter:
+    """A Python pack's byte pre-filter (`packs.prefilter`): only files that mention one of
+    `keywords`, or are linked to one that does (by `follow`), are parsed; files taken by name
+    (`setup.py`) are always kept. Holds its memos (each file's byte facts and assignments, and
+    the last choice): keep one per scanner."""
+
+    def __init__(
+        self,
+        keywords: Sequence[Keyword],
+        base_keywords: Sequence[str],
+        follow: Follow,
+        fields: Fields | None,
+        named: Callable[[str], bool] | None,
+        pace: Pace,
+    ) -> None:
+        self.keywords = tuple(keywords)
+        self.base_keywords = tuple(base_keywords)
+        self.follow: Follow = follow
+        self.fields = fields
+        self.named = named
+        self.pace = pace
+        self.bytes_memo: FileMemo[ByteFacts] = FileMemo()
+        self.assignments_memo: FileMemo[Assignments] = FileMemo()
+        self._last_needed: tuple[dict[str, ByteFacts], set[str]] | None = None
+
+    def kept(
+        self, root_fd: int, rels: list[str], files: dict[str, Found], packages: frozenset[str]
+    ) -> list[str]:
+        """`rels` less the Python files that cannot matter (`packs.prefilter`). A file whose
+        bytes cannot be judged (unreadable, too large, not UTF-8) is kept: reading it reports
+        it exactly as without the filter. `packages`: the folders of the walk that are
+        packages, which imports resolve by."""
+        with Directories(root_fd) as directories:
+            try:
+                return self._kept(directories, rels, files, packages)
+            except DeadlinePassed:
+                return rels  # not followed to the end: the caller reads nothing this time
+
+    def _kept(
+        self,
+        directories: Directories,
+        rels: list[str],
+        files: dict[str, Found],
+        packages: frozenset[str],
+    ) -> list[str]:
+        judged, kept, read = self._judged(directories, rels, files)
+        last = self._last_needed
+        if (
+            last is not None
+            and len(last[0]) == len(judged)
+            and all(judged.get(rel) is value for rel, value in last[0].items())
+        ):
+            chosen = last[1]  # every file's bytes as the last discover judged them
+        else:
+            followed = _FollowedFiles(self, directories, files, read)
+            chosen = needed(
+                judged,
+                followed.assigned,
+                self.follow,
+                self.base_keywords,
+                followed.complete,
+                self.fields,
+                followed.assigns,
+                packages,
+            )
+            self._last_needed = (dict(judged), chosen)
+        kept |= chosen
+        return [rel for rel in rels if rel in kept]
+
+    def _judged(
+        self, directories: Directories, rels: list[str], files: dict[str, Found]
+    ) -> tuple[dict[str, ByteFacts], set[str], dict[str, bytes]]:
+        """Each Python file's byte facts (from the memo, else read now), the files kept
+        whatever their bytes (not Python, too large, taken by name, not judged), and the bytes
+        read this discover."""
+        judged: dict[str, ByteFacts] = {}
+        kept: set[str] = set()
+        read: dict[str, bytes] = {}
+        for rel in rels:
+            found = files[rel]
+            if (
+                not rel.endswith(".py")
+                or found.stat.st_size > MAX_FILE_BYTES
+                or (self.named is not None and self.named(rel))  # taken by name: `setup.py`
+            ):
+                kept.add(rel)
+                continue
+            value = self.bytes_memo.lookup(rel, found.stat)
+            if isinstance(value, Missing):
+                self.pace.check()  # what was judged stays in the memo
+                data = judge_bytes(directories, found)
+                if data is None:
+                    kept.add(rel)
+                    continue
+                read[rel] = data
+                value = byte_facts(rel, data, self.keywords, self.base_keywords, self.fields)
+                cost = 64 + 32 * (len(value.imports) + len(value.bases))
+                self.bytes_memo.store(rel, found.stat, value, cost=cost)
+            judged[rel] = value
+        return judged, kept, read
+
+
+class _FollowedFiles:
+    """What `needed` asks of a file beyond its byte facts while it follows the links between
+    files, for one pre-filter run: its assignments (memoized), whether it may assign a name,
+    its complete byte facts; each file's bytes read at most once this discover."""
+
+    def __init__(
+        self,
+        pre_filter: PreFilter,
+        directories: Directories,
+        files: dict[str, Found],
+        read: dict[str, bytes],
+    ) -> None:
+        self.pre_filter = pre_filter
+        self.directories = directories
+        self.files = files
+        self.read = read  # this discover's reads
+        self.names: dict[str, AssignedNames] = {}  # what each file may assign
+
+    def source(self, rel: str) -> bytes:
+        data = self.read.get(rel)
+        if data is None:
+            data = self.read[rel] = judge_bytes(self.directories, self.files[rel]) or b""
+        return data
+
+    def assigned(self, rel: str) -> Assignments:
+        found = self.files[rel]
+        memo = self.pre_filter.assignments_memo
+        value = memo.lookup(rel, found.stat)
+        if isinstance(value, Missing):
+            self.pre_filter.pace.check()
+            value = assignments(self.source(rel))
+            memo.store(rel, found.stat, value, cost=64 + 32 * len(value.values))
+        return value
+
+    def assigns(self, rel: str, name: str) -> bool:
+        value = self.pre_filter.assignments_memo.lookup(rel, self.files[rel].stat)
+        if not isinstance(value, Missing):
+            return name in value.values
+        if rel not in self.names:
+            self.names[rel] = AssignedNames(self.source(rel))
+        return name in self.names[rel]
+
+    def complete(self, rel: str) -> ByteFacts:
+        pre_filter = self.pre_filter
+        pre_filter.pace.check()
+        value = byte_facts(
+            rel,
+            self.source(rel),
+            pre_filter.keywords,
+            pre_filter.base_keywords,
+            pre_filter.fields,
+            complete=True,
+        )
+        cost = 64 + 32 * len(value.imports)
+        pre_filter.bytes_memo.store(rel, self.files[rel].stat, value, cost=cost)
+        return value
+
+
+class OnDemandSelection(Generic[F]):
+    """An `OnDemand` pack's reading and linking, with its memos (what each file's bytes
+    admit, and the files the last discover's link asked for): keep one per scanner."""
+
+    def __init__(self, on_demand: OnDemand[F], link: GuardedLink[F], pace: Pace) -> None:
+        self.on_demand = on_demand
+        self.link = link
+        self.pace = pace
+        self._admits_memo: FileMemo[bool | Admission] = FileMemo()
+        self._last_wanted: set[str] = set()
+
+    def linked(
+        self,
+        root_fd: int,
+        rels: list[str],
+        files: dict[str, Found],
+        reader: FileReader[F],
+        packages: frozenset[str],
+        not_reached: list[str],
+        unresolved: list[Unresolved],
+        failed: list[ReaderError],
+    ) -> tuple[DocumentPieces, int]:
+        """Read the admitted files, link, read what linking asked for, link again... (see
+        `OnDemand`); every file when `parse_all`. Adds to `not_reached`, `unresolved` and
+        `failed`; returns the last link and how many files were read."""
+        on_demand = self.on_demand
+        pace = self.pace
+        with Directories(root_fd) as directories:
+            admitted = self._admitted(directories, rels, files)
+            if pace.passed():
+                not_reached += rels  # not every file judged: none is known to matter or not
+                rels = []
+            # what the last discover asked for too: parsing a file more changes nothing (it has no
+            # facts of its own, and no call named by `words`), and an unchanged repository then
+            # links once, with the very facts of last time (`RouteDocumentMemo` answers from its memo)
+            chosen = set(rels) if pace.parse_all else admitted | (self._last_wanted & set(rels))
+            outcomes: dict[str, F | Unresolved | ReaderError] = {}
+            holding: dict[str, bool] = {}  # whether a file's bytes name one of `words`
+            words: frozenset[str] = frozenset()
+            while True:
+                todo = [rel for rel in rels if rel in chosen and rel not in outcomes]
+                outcomes.update(reader.read_all(root_fd, todo, files, not_reached, len(outcomes)))
+                bad = {
+                    rel for rel, o in outcomes.items() if isinstance(o, Unresolved | ReaderError)
+                }
+                paths = [rel for rel in rels if rel not in bad]
+                facts = [
+                    (rel, o)
+                    for rel in rels
+                    if rel in outcomes
+                    and not isinstance(o := outcomes[rel], Unresolved | ReaderError)
+                ]
+                link_failed: list[ReaderError] = []
+                linked = self.link(
+                    facts,
+                    link_failed,
+                    packages,
+                    _with_paths(on_demand.link, paths, sorted(bad)),
+                    memoized=False,
+                )
+                if linked.words != words:
+                    words = linked.words
+                    holding.clear()
+                # chosen files are judged too (by the last words): a parse error is reported
+                # where the last link's words ask for the file, in both modes alike
+                unjudged = [r for r in rels if words and r not in holding]
+                for number, rel in enumerate(unjudged):
+                    if pace.passed():
+                        not_reached += unjudged[number:]  # may call what linking needs
+                        break
+                    holding[rel] = _holds_word(directories, files[rel], words)
+                wanted = set(linked.touched) | {rel for rel, hit in holding.items() if hit}
+                new = {rel for rel in wanted if rel in files} - chosen
+                if not new or not_reached:
+                    break
+                chosen |= new
+            self._last_wanted = set(chosen)  # every file the last link read, not only those
+            # its last round asked for: a repeat then links the very facts of last time, once
+            reported = admitted | wanted
+            for rel in rels:
+                outcome = outcomes.get(rel)
+                if isinstance(outcome, Unresolved):
+                    if outcome.reason == "parse-error" and rel not in reported:
+                        continue  # neither admitted nor asked for: cannot matter, parsed or not
+                    unresolved.append(outcome)
+                elif isinstance(outcome, ReaderError) and rel in reported:
+                    failed.append(outcome)
+            failed += link_failed
+            return linked, len(outcomes)
+
+    def _admitted(
+        self, directories: Directories, rels: list[str], files: dict[str, Found]
+    ) -> set[str]:
+        """The files `on_demand.admits` by their bytes (memoized per file stamp); a file whose
+        bytes cannot be judged, or a minified bundle, is admitted: reading it reports it as
+        without the filter. `GATED` files are admitted when some file of the walk is a `SEED`."""
+        admitted: set[str] = set()
+        gated: list[str] = []
+        seeded = False
+        for rel in rels:
+            found = files[rel]
+            if found.stat.st_size > MAX_FILE_BYTES:
+                admitted.add(rel)
+                continue
+            value = self._admits_memo.lookup(rel, found.stat)
+            if isinstance(value, Missing):
+                if self.pace.passed():
+                    break  # judged so far stays in the memo: a repeat goes on from here
+                data = judge_bytes(directories, found)
+                value = (
+                    data is None  # reported as unreadable, as it would be parsed
+                    or is_bundle(rel, data)  # reported as generated
+                    or self.on_demand.admits(rel, data)
+                )
+                self._admits_memo.store(rel, found.stat, value, cost=64)
+            if value is Admission.GATED:
+                gated.append(rel)
+            elif value is Admission.SEED:
+                seeded = True
+                admitted.add(rel)
+            elif value is True or value is Admission.YES:
+                admitted.add(rel)
+        if seeded:
+            admitted.update(gated)
+        return admitted
+
+
+def _holds_word(directories: Directories, found: Found, words: frozenset[str]) -> bool:
+    """Whether a file's bytes spell one of `words` (a file that cannot be judged does)."""
+    data = judge_bytes(directories, found)
+    return data is None or any(word.encode() in data for word in words)
+
+
+def _with_paths(
+    link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], DocumentPieces],
+    paths: Collection[str],
+    failed: Collection[str],
+) -> Link[F]:
+    """`link` given `paths` and `failed` with every file's facts."""
+    return lambda files: link(files, paths, failed)

@@ -1,0 +1,230 @@
+"""`packs.scan_select`: which walked files a cold scan parses: a Python pack's byte pre-filter
+(keywords, then the files linked to those), and a linker-driven selection that parses what the
+bytes admit, then what linking asks for, until it asks for nothing new."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Collection, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "plugins"))
+
+from packs import scan_read, scan_select
+from packs.scan_deadline import Pace
+from packs.scan_document import DocumentPieces, GuardedLink, ReaderError, Unresolved
+from packs.scan_read import FileReader
+from packs.scan_select import Admission, OnDemand, OnDemandSelection, PreFilter
+from packs.scan_walk import Found
+
+from gpp.plugin import FileMemo, repo_files
+
+
+@pytest.fixture
+def root_fd(tmp_path: Path) -> Iterator[int]:
+    fd = repo_files.open_root(str(tmp_path))
+    yield fd
+    os.close(fd)
+
+
+def tree(root: Path, texts: dict[str, str]) -> dict[str, Found]:
+    for rel, text in texts.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return {rel: Found(rel, os.stat(root / rel)) for rel in sorted(texts)}
+
+
+def test_admission_reads_as_a_bool_of_whether_the_file_may_be_parsed() -> None:
+    assert [bool(a) for a in Admission] == [False, True, True, True]
+
+
+# ------------------------------------------------------------------------- the byte pre-filter
+
+
+def pre_filter(pace: Pace | None = None, named: Any = None) -> PreFilter:
+    keywords = (b"Column(",)
+    return PreFilter(keywords, (), "imports", None, named, pace or Pace(None, lambda: 0.0))
+
+
+MODELS = {
+    "app/__init__.py": "",
+    "app/models.py": "from app.helpers import prefix\nname = Column(1)\n",
+    "app/helpers.py": "def prefix():\n    return 'p_'\n",
+    "app/views.py": "def index():\n    return 'hello'\n",
+    "setup.py": "setup()\n",
+    "README.md": "Column(\n",
+}
+
+
+def test_the_pre_filter_keeps_keyword_files_what_they_import_and_what_it_cannot_judge(
+    tmp_path: Path, root_fd: int
+) -> None:
+    files = tree(tmp_path, MODELS)
+    rels = list(files)
+    kept = pre_filter(named=lambda path: path == "setup.py").kept(
+        root_fd, rels, files, frozenset({"app"})
+    )
+    # views.py neither mentions a keyword nor is imported by a file that does
+    assert kept == ["README.md", "app/helpers.py", "app/models.py", "setup.py"]
+
+
+def test_the_pre_filter_judges_an_unchanged_repository_from_its_memo(
+    tmp_path: Path, root_fd: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = tree(tmp_path, MODELS)
+    selection = pre_filter()
+    first = selection.kept(root_fd, list(files), files, frozenset({"app"}))
+    judged: list[str] = []
+    judge = scan_read.judge_bytes
+
+    def counting(directories: Any, found: Found) -> bytes | None:
+        judged.append(found.target)
+        return judge(directories, found)
+
+    monkeypatch.setattr(scan_select, "judge_bytes", counting)
+    assert selection.kept(root_fd, list(files), files, frozenset({"app"})) == first
+    assert judged == []
+
+
+def test_past_the_deadline_the_pre_filter_keeps_every_file_it_could_not_rule_out(
+    tmp_path: Path, root_fd: int
+) -> None:
+    files = tree(tmp_path, MODELS)
+    late = Pace(1_000, lambda: 5.0)  # started at 0: five seconds ago
+    assert pre_filter(late).kept(root_fd, list(files), files, frozenset()) == list(files)
+
+
+# ---------------------------------------------------------------------- the linker's selection
+
+
+class Link:
+    """A linker over files whose facts are their text: `uses other.js` asks for that file's
+    facts (`touched`), `calls helper` asks for every file that spells `helper` (`words`)."""
+
+    def __init__(self) -> None:
+        self.rounds: list[list[str]] = []
+
+    def __call__(
+        self, files: Sequence[tuple[str, str]], paths: Collection[str], failed: Collection[str]
+    ) -> DocumentPieces:
+        self.rounds.append([path for path, _ in files])
+        linked = DocumentPieces()
+        touched: set[str] = set()
+        words: set[str] = set()
+        for path, text in files:
+            for line in text.splitlines():
+                verb, _, what = line.partition(" ")
+                if verb == "uses":
+                    touched.add(what)
+                elif verb == "calls":
+                    words.add(what)
+                elif verb == "route":
+                    linked.resources.append({"name": what, "location": {"path": path, "line": 1}})
+        linked.touched, linked.words = frozenset(touched), frozenset(words)
+        return linked
+
+
+def admits(path: str, data: bytes) -> Admission:
+    if b"import server" in data:
+        return Admission.SEED
+    if b"route" in data and path.startswith("client/"):
+        return Admission.GATED  # a front-end's call: a route only where a server is in use
+    return Admission.YES if b"route" in data else Admission.NO
+
+
+def extract(path: str, source: str) -> str:
+    if "syntax error" in source:
+        raise SyntaxError("bad", ("x", 2, 1, ""))
+    return source
+
+
+def select(
+    root: Path,
+    root_fd: int,
+    texts: dict[str, str],
+    *,
+    parse_all: bool = False,
+    selection: OnDemandSelection[str] | None = None,
+    link: Link | None = None,
+) -> tuple[DocumentPieces, int, list[Unresolved], list[ReaderError], Link]:
+    files = tree(root, texts)
+    pace = Pace(None, lambda: 0.0, parse_all=parse_all)
+    link = link or Link()
+    memo: FileMemo[str | Unresolved | ReaderError] = FileMemo()
+    reader = FileReader(memo, extract, pace, workers=1, min_files_per_worker=1)
+    selection = selection or OnDemandSelection(
+        OnDemand(admits, link), GuardedLink(pace.timed), pace
+    )
+    unresolved: list[Unresolved] = []
+    failed: list[ReaderError] = []
+    linked, parsed = selection.linked(
+        root_fd, list(files), files, reader, frozenset(), [], unresolved, failed
+    )
+    return linked, parsed, unresolved, failed, link
+
+
+APP = {
+    "app.js": "route /a\nuses lib/mount.js\n",
+    "lib/mount.js": "calls register\n",
+    "lib/plugins.js": "register x\n",
+    "lib/other.js": "nothing here\n",
+    "lib/broken.js": "syntax error\n",
+}
+
+
+def test_linking_asks_for_files_and_words_until_nothing_new(tmp_path: Path, root_fd: int) -> None:
+    linked, parsed, unresolved, failed, link = select(tmp_path, root_fd, APP)
+    assert [r["name"] for r in linked.resources] == ["/a"]
+    assert link.rounds == [
+        ["app.js"],  # admitted by its bytes
+        ["app.js", "lib/mount.js"],  # asked for by the link (`touched`)
+        ["app.js", "lib/mount.js", "lib/plugins.js"],  # spells a word the link needs
+    ]
+    assert parsed == 3
+    assert unresolved == [] and failed == []  # broken.js was never needed: not reported
+
+
+def test_parse_all_reads_every_file_but_reports_only_what_matters(
+    tmp_path: Path, root_fd: int
+) -> None:
+    linked, parsed, unresolved, _, link = select(tmp_path, root_fd, APP, parse_all=True)
+    assert [r["name"] for r in linked.resources] == ["/a"]
+    assert parsed == len(APP)
+    assert link.rounds[-1] == sorted(set(APP) - {"lib/broken.js"})
+    assert unresolved == []  # broken.js is neither admitted nor asked for, in both modes
+
+
+def test_a_parse_error_is_reported_where_the_link_asks_for_the_file(
+    tmp_path: Path, root_fd: int
+) -> None:
+    texts = {"app.js": "route /a\nuses lib/broken.js\n", "lib/broken.js": "syntax error\n"}
+    _, _, unresolved, _, link = select(tmp_path, root_fd, texts)
+    assert unresolved == [Unresolved("lib/broken.js", "parse-error", "line 2: bad")]
+    assert link.rounds == [["app.js"], ["app.js"]]
+
+
+def test_gated_files_are_admitted_only_where_a_seed_shows_the_framework(
+    tmp_path: Path, root_fd: int
+) -> None:
+    front_end = {"client/api.js": "route /client\n"}
+    linked, *_ = select(tmp_path, root_fd, front_end)
+    assert linked.resources == []
+    linked, *_ = select(tmp_path, root_fd, {**front_end, "server.js": "import server\n"})
+    assert [r["name"] for r in linked.resources] == ["/client"]
+
+
+def test_a_repeat_links_the_files_the_last_discover_asked_for_at_once(
+    tmp_path: Path, root_fd: int
+) -> None:
+    link = Link()
+    pace = Pace(None, lambda: 0.0)
+    selection = OnDemandSelection(OnDemand(admits, link), GuardedLink[str](pace.timed), pace)
+    select(tmp_path, root_fd, APP, selection=selection, link=link)
+    link.rounds.clear()
+    select(tmp_path, root_fd, APP, selection=selection, link=link)
+    assert link.rounds == [["app.js", "lib/mount.js", "lib/plugins.js"]]  # one round
