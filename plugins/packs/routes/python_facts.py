@@ -20,10 +20,10 @@ from .auth import (
     PYTHON_EVIDENCE_HEADS,
     PYTHON_USER_CHECK,
     PYTHON_USER_CHECK_HEADS,
-    search_gated,
 )
 from .django_facts import django_facts
 from .frameworks import PYTHON, unread_uses
+from .heads import search_gated
 from .model import (
     CALL,
     FLASK,
@@ -1640,7 +1640,7 @@ def _dotted(node: ast.expr | None) -> str | None:
 
 def _evidence_lines(source: str, pattern: re.Pattern[str], heads: tuple[str, ...]) -> list[int]:
     """The lines (ascending) where the source matches `pattern` (401/403, `is_authenticated`),
-    each match starting with one of `heads` (`auth.literal_heads`)."""
+    each match starting with one of `heads` (`heads.literal_heads`)."""
     lines: list[int] = []
     if not search_gated(pattern, heads, source):  # most files: a few scans, no line counting
         return lines
