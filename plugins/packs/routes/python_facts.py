@@ -13,6 +13,7 @@ import bisect
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from .. import computed_names
 from ..pymodules import absolute, package_of
 from ..pyparse import parse_python
 from .auth import PYTHON_EVIDENCE, PYTHON_USER_CHECK
@@ -33,6 +34,7 @@ from .model import (
     Each,
     Evidence,
     Expr,
+    Fallback,
     Format,
     Function,
     ImportRef,
@@ -348,6 +350,8 @@ class _Reader:
             returns = options[0] if len(set(options)) == 1 else OneOf(tuple(options))
             if returns == Opaque():
                 returns = None
+            if isinstance(returns, OneOf | None) and _no_parameters(node):
+                returns = self._configured_return(node) or returns
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
@@ -638,6 +642,10 @@ class _Reader:
                 module = self._literal(node.args[0])  # `importlib.import_module(f"app.{x}")`
                 if module is not None and not module.startswith("."):
                     return ImportRef(module, None)
+            if (name in _ENVIRON_READERS or type(node.func) is ast.Name) and (
+                from_env := self._environ_default(node)
+            ) is not None:
+                return from_env
             if _optional_guard(node):
                 return NoGuard(name or "")
             if name == "Field":  # pydantic default
@@ -888,6 +896,57 @@ class _Reader:
         if isinstance(value, Concat) and all(isinstance(p, Lit) for p in value.parts):
             return "".join(p.value for p in value.parts if isinstance(p, Lit))
         return None
+
+    def _environ_default(self, call: ast.Call) -> Fallback | None:
+        """`os.environ.get("X", "/api")`, `os.getenv("X", "/api")` (`environ`, `getenv` also
+        imported from `os`, under any name): the environment's value, unknown to a reader, else
+        the default, which the routes it names carry in `attrs.configDefault`. Without a
+        default (or with one that is not a string) the value stays unknown."""
+        path = _dotted_path(call.func)
+        if path is None or _environ_path(self.bindings.get(path[0]), path) is None:
+            return None
+        default = call.args[1] if len(call.args) == 2 else _keyword(call, "default")
+        if not call.args or len(call.args) > 2 or default is None:
+            return None
+        key = self._literal(call.args[0])
+        value = self._value(default)
+        if key is None or value is None or value == Opaque():
+            return None
+        return Fallback(Opaque(), value, f"os.environ.{key}")
+
+    def _configured_return(self, node: _Def) -> Fallback | None:
+        """What a function of no parameters returns when the environment it reads sets
+        nothing (`raw = os.getenv("BASE", ""); if not raw: return ""; return "/" + raw`): its
+        body run by the table-name interpreter (`computed_names`: str methods, `if`, locals,
+        helpers of this module, every step counted), each variable taken as unset, its default
+        marked as assumed. None where the body reads no environment variable or does anything
+        that interpreter does not know: the returns stay one of several, as before."""
+        if not any(
+            isinstance(n, ast.Name | ast.Attribute) and _ENVIRON_NAME.fullmatch(_last(n))
+            for n in ast.walk(node)
+        ):
+            return None
+        imports: dict[str, str] = {}
+        constants: dict[str, ast.expr] = {}
+        for name, value in self.bindings.items():
+            if type(value) is ImportRef:
+                imports[name] = f"{value.module}.{value.attr}" if value.attr else value.module
+            elif type(value) is Lit:
+                constants[name] = ast.Constant(value.value)
+        defs = {d.name: d for d in ast.iter_child_nodes(node) if isinstance(d, _Def)}
+
+        def helper(name: str) -> tuple[computed_names.Computation, computed_names.Scope] | None:
+            found = defs.get(name)
+            return None if found is None else (computed_names.from_function(found), scope)
+
+        scope = computed_names.Scope(constants, imports, helper)
+        try:
+            done = computed_names.evaluate_marked(computed_names.from_function(node), "", scope)
+        except computed_names.NotEvaluated:
+            return None
+        if done.name is None or not done.assumed:
+            return None
+        return Fallback(Opaque(), Lit(done.name), "; ".join(done.assumed))
 
     def _own_class_call(self, node: ast.expr) -> bool:
         """`Shop()`, `api.VersionedApi(app)`: a call of a capitalised name that a framework's
@@ -1578,6 +1637,35 @@ def _getattr_call(node: ast.expr) -> bool:
         and len(node.args) == 2
         and not node.keywords
     )
+
+
+_ENVIRON_READERS = frozenset({"getenv", "get"})
+_ENVIRON_NAME = re.compile(r"getenv|environ")
+
+
+def _environ_path(head: Expr | None, path: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`path` spelled from the module `os` (`os.getenv`, `environ.get` with `environ` imported
+    from `os`) when it is one of the standard library's environment readers; else None."""
+    if type(head) is not ImportRef:
+        return None
+    assert isinstance(head, ImportRef)
+    full = (head.module, *((head.attr,) if head.attr else ()), *path[1:])
+    return full if full in (("os", "getenv"), ("os", "environ", "get")) else None
+
+
+def _no_parameters(node: _Def) -> bool:
+    arguments = node.args
+    return not (
+        arguments.args
+        or arguments.posonlyargs
+        or arguments.kwonlyargs
+        or arguments.vararg
+        or arguments.kwarg
+    )
+
+
+def _last(node: ast.Name | ast.Attribute) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr
 
 
 def _callee_name(call: ast.Call) -> str | None:

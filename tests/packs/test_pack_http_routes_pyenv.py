@@ -1,0 +1,140 @@
+"""pack-http-routes: Python prefixes and paths read from the environment with a default written
+in code (blind5py, issue 34/36): `os.environ.get("X", "/api")`, `os.getenv(...)` (also
+`environ`/`getenv` imported from `os` under another name), inline or returned by a project
+function of no parameters whose body picks its result from the variable
+(`raw = os.getenv("ROOT", ""); if not raw: return ""; return "/" + raw.strip("/")`). Each is
+read as its default when the environment sets nothing, and the routes it names say so in
+`attrs.configDefault`; a variable without a default stays unknown (a finding, as before).
+Every fixture here is our own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from routes_harness import document, finding_places, scanned_both_ways
+
+
+def _routes(files: dict[str, str]) -> dict[str, dict[str, object]]:
+    """Route name -> its attrs."""
+    return {str(r["name"]): dict(r["attrs"]) for r in document(files)["resources"]}
+
+
+# a settings helper module: a guarded function, a one-line one through an aliased import
+HELPERS = (
+    "import os\n"
+    "from os import getenv as read_env\n"
+    "\n"
+    "def service_root() -> str:\n"
+    "    raw = os.environ.get('SVC_ROOT', '')\n"
+    "    if not raw:\n"
+    "        return ''\n"
+    "    return '/' + raw.strip('/')\n"
+    "\n"
+    "def api_version():\n"
+    "    return f\"/{read_env('SVC_API_VERSION', 'v3')}\"\n"
+)
+
+FASTAPI_APP = {
+    "svc/__init__.py": "",
+    "svc/conf.py": HELPERS,
+    "svc/app.py": (
+        "import os\n"
+        "from fastapi import FastAPI, APIRouter\n"
+        "from svc import conf\n"
+        "from svc.conf import api_version\n"
+        "inner = FastAPI()\n"
+        "parts = APIRouter(prefix=os.getenv('PARTS_PREFIX', '/parts'))\n"
+        "@parts.get('/{pid}')\n"
+        "def one(pid: int): ...\n"
+        "inner.include_router(parts, prefix=api_version())\n"
+        "app = FastAPI()\n"
+        "app.mount(conf.service_root() + '/inner', inner)\n"
+        "@app.get(conf.service_root() + '/ping')\n"
+        "def ping(): ...\n"
+    ),
+}
+
+FLASK_APP = {
+    "webapp/__init__.py": "",
+    "webapp/paths.py": (
+        "from os import environ\n"
+        "DEFAULT_MOUNT = 'portal'\n"
+        "\n"
+        "def mount_point():\n"
+        "    chosen = environ.get('PORTAL_MOUNT', DEFAULT_MOUNT).strip('/')\n"
+        "    if chosen == '':\n"
+        "        return ''\n"
+        "    return '/' + chosen\n"
+    ),
+    "webapp/web.py": (
+        "from flask import Flask, Blueprint\n"
+        "from webapp.paths import mount_point\n"
+        "pages = Blueprint('pages', __name__)\n"
+        "@pages.route('/about')\n"
+        "def about(): ...\n"
+        "def build():\n"
+        "    app = Flask(__name__)\n"
+        "    app.register_blueprint(pages, url_prefix=mount_point() + '/pages')\n"
+        "    return app\n"
+    ),
+}
+
+
+def test_env_defaults_inline_and_returned_by_a_guarded_helper_give_fastapi_prefixes() -> None:
+    found = _routes(FASTAPI_APP)
+    assert set(found) == {"GET /inner/v3/parts/{pid}", "GET /ping"}
+    assert found["GET /inner/v3/parts/{pid}"]["configDefault"] == (
+        "os.environ.SVC_ROOT; os.environ.SVC_API_VERSION; os.environ.PARTS_PREFIX"
+    )
+    assert found["GET /ping"]["configDefault"] == "os.environ.SVC_ROOT"
+    assert all("prefixUnresolved" not in attrs for attrs in found.values())
+    assert finding_places(FASTAPI_APP) == {}
+
+
+def test_a_helper_reading_an_imported_environ_with_a_module_constant_default() -> None:
+    found = _routes(FLASK_APP)
+    assert set(found) == {"GET /portal/pages/about"}
+    assert found["GET /portal/pages/about"]["configDefault"] == "os.environ.PORTAL_MOUNT"
+
+
+def test_a_variable_without_a_default_or_a_helper_with_parameters_stays_a_finding() -> None:
+    files = {
+        "api.py": (
+            "import os\n"
+            "from fastapi import FastAPI, APIRouter\n"
+            "def rooted(extra):\n"
+            "    base = os.getenv('ROOTED', '')\n"
+            "    if not base:\n"
+            "        return extra\n"
+            "    return base + extra\n"
+            "a = APIRouter(prefix=os.getenv('NO_DEFAULT'))\n"
+            "@a.get('/x')\n"
+            "def x(): ...\n"
+            "app = FastAPI()\n"
+            "app.include_router(a)\n"
+            "@app.get(rooted('/y'))\n"
+            "def y(): ...\n"
+            "@app.get(os.environ['STRICT'] + '/z')\n"
+            "def z(): ...\n"
+        ),
+    }
+    found = _routes(files)
+    assert found["GET /x"].get("prefixUnresolved") is True
+    assert "GET /z" not in found
+    places = finding_places(files)
+    assert "api.py:8" in places["UNRESOLVED_PREFIX"]
+    assert "api.py:15" in places["UNRESOLVED_ROUTE"]
+    # `rooted('/y')` has a parameter: its two returns stay one of several, as before
+    assert "GET /y" not in found
+    assert "api.py:13" in places["UNRESOLVED_ROUTE"]
+
+
+@pytest.mark.parametrize("files", [FASTAPI_APP, FLASK_APP], ids=["fastapi", "flask"])
+def test_env_default_fixtures_scan_the_same_with_and_without_the_pre_filter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]
+    assert json.loads(documents[0])["resources"]
