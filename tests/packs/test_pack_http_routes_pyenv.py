@@ -138,3 +138,75 @@ def test_env_default_fixtures_scan_the_same_with_and_without_the_pre_filter(
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
     assert json.loads(documents[0])["resources"]
+
+
+# routes written under a module-level `if` on configuration: served when the defaults run it
+CONDITIONAL = {
+    "shop/__init__.py": "",
+    "shop/conf.py": (
+        "import os\n\n"
+        "def mount_base():\n"
+        "    v = os.getenv('SHOP_BASE', '')\n"
+        "    if not v:\n"
+        "        return ''\n"
+        "    return '/' + v.strip('/')\n\n"
+        "FEATURES = os.environ.get('SHOP_FEATURES', 'legacy')\n"
+    ),
+    "shop/main.py": (
+        "import os\n"
+        "from fastapi import FastAPI\n"
+        "from shop.conf import mount_base, FEATURES\n"
+        "app = FastAPI()\n"
+        "base = mount_base()\n"
+        "if base != '':\n"
+        "    @app.get(base)\n"
+        "    def bare(): ...\n"
+        "if base:\n"
+        "    @app.get(base + '/x')\n"
+        "    def x(): ...\n"
+        "else:\n"
+        "    @app.get('/plain')\n"
+        "    def plain(): ...\n"
+        "if FEATURES == 'legacy':\n"
+        "    @app.get('/legacy')\n"
+        "    def legacy(): ...\n"
+        "if not os.getenv('SHOP_BETA', ''):\n"
+        "    pass\n"
+        "else:\n"
+        "    @app.get('/beta')\n"
+        "    def beta(): ...\n"
+        "if os.environ['STRICT']:\n"
+        "    @app.get('/strict')\n"
+        "    def strict(): ...\n"
+        "if __name__ == '__main__':\n"
+        "    @app.get('/script')\n"
+        "    def script(): ...\n"
+        "@app.get(base + '/always')\n"
+        "def always(): ...\n"
+    ),
+}
+
+
+def test_a_route_under_a_module_level_if_the_configuration_defaults_do_not_run_is_a_finding() -> (
+    None
+):
+    found = _routes(CONDITIONAL)
+    # run by the defaults (or a test that reads no configuration): listed as before
+    assert set(found) == {"GET /plain", "GET /legacy", "GET /strict", "GET /script", "GET /always"}
+    places = finding_places(CONDITIONAL)
+    assert sorted(places["UNRESOLVED_ROUTE"]) == [
+        "shop/main.py:10",
+        "shop/main.py:21",
+        "shop/main.py:7",
+    ]
+    details = [str(f["detail"]) for f in document(CONDITIONAL)["findings"]]
+    assert any("`else` branch of `if not os.getenv('SHOP_BETA', ''):`" in d for d in details)
+    assert all("os.environ." in d for d in details)
+
+
+def test_conditional_routes_scan_the_same_with_and_without_the_pre_filter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, CONDITIONAL, monkeypatch)
+    assert documents[0] == documents[1]
+    assert len(json.loads(documents[0])["findings"]) == 3

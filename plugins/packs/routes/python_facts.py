@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Sequence
 
@@ -30,6 +31,7 @@ from .model import (
     Apply,
     Auth,
     Concat,
+    Condition,
     DependencyAlias,
     Each,
     Evidence,
@@ -177,10 +179,17 @@ class _Reader:
                 params = set(_parameters(function))
                 owner = self._class_of.get(id(function), "")
                 _index_loops(function.body, [{}], loops, literals, params, owner)
+        conditions = _module_conditions(tree.body, self._condition) if _has_if(tree) else {}
         for stmt, scope in zip(statements, scopes, strict=True):
             for env in loops.get(id(stmt), ({},)):
                 self._env = env
+                written = len(self.routes)
                 self._statement(stmt, scope)
+                condition = conditions.get(id(stmt)) if scope is None else None
+                if condition is not None and len(self.routes) > written:
+                    self.routes[written:] = [
+                        dataclasses.replace(r, only_if=condition) for r in self.routes[written:]
+                    ]
         self._scope = {}
         self._def = None
         self._env = {}
@@ -895,6 +904,39 @@ class _Reader:
             return value.value
         if isinstance(value, Concat) and all(isinstance(p, Lit) for p in value.parts):
             return "".join(p.value for p in value.parts if isinstance(p, Lit))
+        return None
+
+    def _condition(self, test: ast.expr, in_else: bool) -> Condition | None:
+        read = self._test(test, in_else)
+        if read is None:
+            return None
+        return dataclasses.replace(read, text=ast.unparse(test), in_else=in_else)
+
+    def _test(self, test: ast.expr, negate: bool) -> Condition | None:
+        """A module-level `if` test the linker may decide under the configuration's defaults:
+        `x`, `not x`, `x == "lit"`, `x != "lit"` (either side), `x` a name or a call the
+        evaluator reads as a string; None for any other test."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._test(test.operand, not negate)
+        text = ast.unparse(test)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            if not isinstance(test.ops[0], ast.Eq | ast.NotEq):
+                return None
+            left, right = test.left, test.comparators[0]
+            if isinstance(left, ast.Constant):
+                left, right = right, left
+            if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
+                return None
+            value = self._value(left)
+            if value is None or value == Opaque():
+                return None
+            flipped = isinstance(test.ops[0], ast.NotEq)
+            return Condition(value, Lit(right.value), negate != flipped, text)
+        if isinstance(test, ast.Name | ast.Attribute | ast.Call):
+            value = self._value(test)
+            return (
+                None if value is None or value == Opaque() else Condition(value, None, negate, text)
+            )
         return None
 
     def _environ_default(self, call: ast.Call) -> Fallback | None:
@@ -1637,6 +1679,31 @@ def _getattr_call(node: ast.expr) -> bool:
         and len(node.args) == 2
         and not node.keywords
     )
+
+
+def _has_if(tree: ast.Module) -> bool:
+    return any(type(stmt) is ast.If for stmt in tree.body)
+
+
+def _module_conditions(
+    body: Sequence[ast.stmt], read: Callable[[ast.expr, bool], Condition | None]
+) -> dict[int, Condition]:
+    """The statements written under a module-level `if` (at any depth), by id, with the
+    outermost test they depend on: a route there is served only when that test holds."""
+    found: dict[int, Condition] = {}
+    for stmt in body:
+        if type(stmt) is not ast.If:
+            continue
+        assert isinstance(stmt, ast.If)
+        for block, negate in ((stmt.body, False), (stmt.orelse, True)):
+            condition = read(stmt.test, negate) if block else None
+            if condition is None:
+                continue
+            for inner in block:
+                for node in ast.walk(inner):
+                    if isinstance(node, ast.stmt):
+                        found[id(node)] = condition
+    return found
 
 
 _ENVIRON_READERS = frozenset({"getenv", "get"})
