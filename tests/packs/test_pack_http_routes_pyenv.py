@@ -210,3 +210,61 @@ def test_conditional_routes_scan_the_same_with_and_without_the_pre_filter(
     documents, _ = scanned_both_ways(tmp_path, CONDITIONAL, monkeypatch)
     assert documents[0] == documents[1]
     assert len(json.loads(documents[0])["findings"]) == 3
+
+
+# Django: URL patterns added under `if settings.X:` where X is a flag from the environment
+DJANGO_FLAGS = {
+    "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'desk.settings.live')\n",
+    "desk/__init__.py": "",
+    "desk/settings/__init__.py": "",
+    "desk/settings/shared.py": (
+        "import os\n"
+        "ROOT_URLCONF = 'desk.urls'\n"
+        "OPEN_SCHEMA = os.environ.get('DESK_OPEN_SCHEMA', '0') == '1'\n"
+        "LEGACY = '1' != os.getenv('DESK_NO_LEGACY', '0')\n"
+        "DEBUG = int(os.environ.get('DEBUG', 0)) == 1\n"
+    ),
+    "desk/settings/live.py": "from .shared import *\n",
+    "desk/views.py": (
+        "def home(request): ...\n"
+        "def schema(request): ...\n"
+        "def old(request): ...\n"
+        "def new(request): ...\n"
+        "def dbg(request): ...\n"
+    ),
+    "desk/urls.py": (
+        "from django.conf import settings\n"
+        "from django.urls import path\n"
+        "from desk import views\n"
+        "urlpatterns = [path('', views.home)]\n"
+        "if settings.OPEN_SCHEMA:\n"
+        "    urlpatterns += [path('schema/', views.schema)]\n"
+        "if not settings.LEGACY:\n"
+        "    urlpatterns += [path('new/', views.new)]\n"
+        "else:\n"
+        "    urlpatterns += [path('old/', views.old)]\n"
+        "if settings.DEBUG:\n"
+        "    urlpatterns = [path('dbg/', views.dbg)] + urlpatterns\n"
+    ),
+}
+
+
+def test_django_patterns_added_under_a_settings_flag_the_defaults_turn_off_are_findings() -> None:
+    found = _routes(DJANGO_FLAGS)
+    # `DEBUG` reads `int(...)`: not known, so its pattern is listed as before; the rebinding
+    # under it leaves the patterns it keeps as they were
+    assert set(found) == {"ANY /", "ANY /old/", "ANY /dbg/"}
+    places = finding_places(DJANGO_FLAGS)
+    assert sorted(places["UNRESOLVED_ROUTE"]) == ["desk/urls.py:6", "desk/urls.py:8"]
+    details = sorted(str(f["detail"]) for f in document(DJANGO_FLAGS)["findings"])
+    assert "`settings.OPEN_SCHEMA` is true" in details[1]
+    assert "(os.environ.DESK_OPEN_SCHEMA) it is false" in details[1]
+    assert "`settings.LEGACY` is false" in details[0]
+
+
+def test_django_flag_fixture_scans_the_same_with_and_without_the_pre_filter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, DJANGO_FLAGS, monkeypatch)
+    assert documents[0] == documents[1]
+    assert len(json.loads(documents[0])["resources"]) == 3

@@ -325,7 +325,26 @@ class _Reader:
             return self._maybe_router(node)  # type: ignore[arg-type]  # subclass of one
         if value is None and (kind is ast.List or kind is ast.Tuple):
             return self._items(node)
+        if value is None and kind is ast.Compare:
+            return self._compared_default(node)  # type: ignore[arg-type]
         return value
+
+    def _compared_default(self, node: ast.Compare) -> Fallback | None:
+        """`FLAG = os.environ.get("X", "0") == "1"` (or `!=`, either side): the comparison's
+        truth under the configuration's default, `"True"` or `""`, marked with the default's
+        source: a settings flag a module-level `if` tests."""
+        if len(node.ops) != 1 or not isinstance(node.ops[0], ast.Eq | ast.NotEq):
+            return None
+        left, right = node.left, node.comparators[0]
+        if isinstance(left, ast.Constant):
+            left, right = right, left
+        if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
+            return None
+        value = self._value(left)
+        if not (isinstance(value, Fallback) and isinstance(value.default, Lit)):
+            return None
+        holds = (value.default.value == right.value) != isinstance(node.ops[0], ast.NotEq)
+        return Fallback(Opaque(), Lit("True" if holds else ""), value.source)
 
     def _items(self, node: ast.expr) -> Items | None:
         """A literal list or tuple of paths, routers, views or such lists (`routes = [("/a",
