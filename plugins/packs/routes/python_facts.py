@@ -946,17 +946,27 @@ class _Reader:
                 left, right = right, left
             if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
                 return None
-            value = self._value(left)
-            if value is None or value == Opaque():
+            value = self._tested(left)
+            if value is None:
                 return None
             flipped = isinstance(test.ops[0], ast.NotEq)
             return Condition(value, Lit(right.value), negate != flipped, text)
-        if isinstance(test, ast.Name | ast.Attribute | ast.Call):
-            value = self._value(test)
-            return (
-                None if value is None or value == Opaque() else Condition(value, None, negate, text)
-            )
-        return None
+        value = self._tested(test)
+        return None if value is None else Condition(value, None, negate, text)
+
+    def _tested(self, node: ast.expr) -> Expr | None:
+        """What an `if` test reads: a name, a member, or a call of the environment or of a
+        function (never a router's class: reading a call of one declares a router)."""
+        if isinstance(node, ast.Call):
+            name = _callee_name(node)
+            if name is None or name in ROUTER_FRAMEWORKS or name in _RESTFUL_ROUTERS:
+                return None
+            if any(word in name for word in _ROUTER_WORDS):
+                return None
+        elif not isinstance(node, ast.Name | ast.Attribute):
+            return None
+        value = self._value(node)
+        return None if value is None or value == Opaque() else value
 
     def _environ_default(self, call: ast.Call) -> Fallback | None:
         """`os.environ.get("X", "/api")`, `os.getenv("X", "/api")` (`environ`, `getenv` also
