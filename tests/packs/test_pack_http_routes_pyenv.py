@@ -268,3 +268,44 @@ def test_django_flag_fixture_scans_the_same_with_and_without_the_pre_filter(
     documents, _ = scanned_both_ways(tmp_path, DJANGO_FLAGS, monkeypatch)
     assert documents[0] == documents[1]
     assert len(json.loads(documents[0])["resources"]) == 3
+
+
+def test_a_settings_module_constant_and_an_or_fallback_give_their_defaults() -> None:
+    files = {
+        "cfg/__init__.py": "",
+        "cfg/values.py": (
+            "import os\n"
+            "API_PREFIX = os.getenv('API_PREFIX', '/api')\n"
+            "ADMIN = os.environ.get('ADMIN_ROOT') or '/admin'\n"
+            "KEPT = os.getenv('KEPT_ROOT', '/kept') or '/unused'\n"
+        ),
+        "web.py": (
+            "import os\n"
+            "from fastapi import FastAPI, APIRouter\n"
+            "from cfg import values\n"
+            "from cfg.values import ADMIN, KEPT\n"
+            "r = APIRouter()\n"
+            "@r.get('/items')\n"
+            "def items(): ...\n"
+            "a = APIRouter()\n"
+            "@a.get('/users')\n"
+            "def users(): ...\n"
+            "k = APIRouter()\n"
+            "@k.get('/k')\n"
+            "def kept(): ...\n"
+            "app = FastAPI()\n"
+            "app.include_router(r, prefix=values.API_PREFIX)\n"
+            "app.include_router(a, prefix=ADMIN)\n"
+            "app.include_router(k, prefix=KEPT)\n"
+            "@app.get(os.environ.get('HEALTH_PATH', '') or '/health')\n"
+            "def health(): ...\n"
+            "@app.get(os.environ.get('PING_PATH', os.sep) or '/ping')\n"
+            "def ping(): ...\n"
+        ),
+    }
+    found = _routes(files)
+    assert set(found) == {"GET /api/items", "GET /admin/users", "GET /kept/k", "GET /health"}
+    assert found["GET /admin/users"]["configDefault"] == "os.environ.ADMIN_ROOT"
+    assert found["GET /health"]["configDefault"] == "os.environ.HEALTH_PATH"
+    # a default computed out of sight: which side of the `or` wins is not known
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["web.py:20"]

@@ -693,6 +693,8 @@ class _Reader:
             )
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return self._concat((node.left, node.right))
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
+            return self._environ_or(node)
         if isinstance(node, ast.List | ast.Tuple):
             return self._starlette_routes(node.elts)
         return None
@@ -973,15 +975,40 @@ class _Reader:
         imported from `os`, under any name): the environment's value, unknown to a reader, else
         the default, which the routes it names carry in `attrs.configDefault`. Without a
         default (or with one that is not a string) the value stays unknown."""
+        read = self._environ_read(call)
+        if read is None or read[1] is None:
+            return None
+        value = self._value(read[1])
+        if value is None or value == Opaque():
+            return None
+        return Fallback(Opaque(), value, f"os.environ.{read[0]}")
+
+    def _environ_read(self, call: ast.Call) -> tuple[str, ast.expr | None] | None:
+        """The variable a call of the environment reads and its default as written (None:
+        none given); None when `call` reads no environment variable the file spells."""
         path = _dotted_path(call.func)
         if path is None or _environ_path(self.bindings.get(path[0]), path) is None:
             return None
-        default = call.args[1] if len(call.args) == 2 else _keyword(call, "default")
-        if not call.args or len(call.args) > 2 or default is None:
+        if not call.args or len(call.args) > 2:
             return None
+        default = call.args[1] if len(call.args) == 2 else _keyword(call, "default")
         key = self._literal(call.args[0])
-        value = self._value(default)
-        if key is None or value is None or value == Opaque():
+        return None if key is None else (key, default)
+
+    def _environ_or(self, node: ast.BoolOp) -> Fallback | None:
+        """`os.environ.get("X") or "/api"` (`os.getenv("X", "") or "/api"`): the variable's
+        default when that is a non-empty string, else the right side, marked like a default."""
+        left, right = node.values
+        read = self._environ_read(left) if isinstance(left, ast.Call) else None
+        if read is None:
+            return None
+        key, default = read
+        if isinstance(default, ast.Constant) and isinstance(default.value, str) and default.value:
+            return Fallback(Opaque(), Lit(default.value), f"os.environ.{key}")
+        if default is not None and not (isinstance(default, ast.Constant) and not default.value):
+            return None  # a default computed out of sight: which side wins is not known
+        value = self._value(right)
+        if value is None or value == Opaque():
             return None
         return Fallback(Opaque(), value, f"os.environ.{key}")
 
