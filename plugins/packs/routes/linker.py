@@ -44,6 +44,7 @@ from .model import (
     Call,
     ComposeDecl,
     Concat,
+    Condition,
     ConfigKey,
     DependencyAlias,
     Each,
@@ -1746,6 +1747,9 @@ class _RouteResolver:
         gaps: tuple[Gap, ...],
         assumed: tuple[str, ...] = (),
     ) -> None:
+        if route.only_if is not None and (off := self._off_by_default(path, route.only_if)):
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, off)
+            return
         declared = self._string(path, route.path)
         methods = route.methods
         methods_unknown = route.methods_unknown
@@ -1839,6 +1843,30 @@ class _RouteResolver:
                         assumed,
                     )
                 )  # fmt: skip
+
+    def _off_by_default(self, path: str, condition: Condition) -> str:
+        """Why a route written under a module-level `if` is not served, when its test reads
+        the configuration (a value with a default, `attrs.configDefault`'s sources) and the
+        defaults make it false; "" when it holds, or when the test is not known or reads no
+        configuration (the route is listed, as before)."""
+        value = self._string(path, condition.test)
+        assumed = self._assumed(path, condition.test)
+        if value is None or not assumed:
+            return ""
+        if condition.equals is not None:
+            other = self._string(path, condition.equals)
+            if other is None:
+                return ""
+            holds = value == other
+        else:
+            holds = bool(value)
+        if holds != condition.negate:
+            return ""
+        branch = "`else` branch" if condition.in_else else "body"
+        return (
+            f"this route is registered in the {branch} of `if {condition.text}:`, which the "
+            f"configuration's defaults ({'; '.join(assumed)}) do not run: it is not listed"
+        )
 
     def _star_methods(self, path: str) -> tuple[str, ...] | None:
         """The methods a Next.js route file's `export * from` re-exports (an App Router file

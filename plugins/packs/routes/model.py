@@ -443,6 +443,19 @@ class RouterDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class Condition:
+    """A module-level `if` a declaration is written under: `test` is true (a non-empty
+    string), or equals `equals` when given; `negate` for its `else` branch, `if not x:` or
+    `!=`. `text` is the test as written, for a finding."""
+
+    test: Expr
+    equals: Expr | None
+    negate: bool
+    text: str
+    in_else: bool = False  # written in the `else` branch
+
+
+@dataclass(frozen=True, slots=True)
 class RouteDecl:
     """One route declaration on the router `owner`. `methods` None means the framework's
     default (GET, or the verbs a class-based `endpoint` defines); `methods_unknown` that the
@@ -476,6 +489,8 @@ class RouteDecl:
     # declared by route options (`server.route({ method, path })`): a route, whatever its path
     # looks like (`path: 'issues'` under a prefix that ends in `/`)
     from_options: bool = False
+    # written in a module-level `if` (or its `else`): served only when that test holds
+    only_if: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)
