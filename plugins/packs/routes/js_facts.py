@@ -28,6 +28,7 @@ from .model import (
     NEXTJS,
     NO_AUTH,
     SHARED,
+    Apply,
     Auth,
     Call,
     ComposeDecl,
@@ -2356,21 +2357,75 @@ class _Reader:
 
     def _returns(self, function: _Node) -> Expr | None:
         """What a function returns, when that is one value spelled as a name, a member or an
-        object (`return config`, `() => ({ prefix })`): a configuration factory's result. Calls
-        and several returns are not read."""
+        object (`return config`, `() => ({ prefix })`): a configuration factory's result; an
+        environment reader's default (`process.env[key] ?? fallback`, or the value returned
+        early when the variable is unset: `if (value === undefined) return fallback`); a call
+        of another function of the project's with the parameters passed on (`Apply`). Other
+        calls and several returns are not read."""
         body = _unwrap(function.child_by_field_id(self.fields.body))
         if body is None:
             return None
         if body.type == "statement_block":
+            unset = self._unset_return(body)
+            if unset is not None:
+                return unset
             returned = [c for c in body.named_children if c.type == "return_statement"]
             if len(returned) != 1 or not returned[0].named_children:
                 return None
             body = _unwrap(returned[0].named_children[0])
         if body is not None and body.type == "call_expression":
-            return self._forwarded(body)
+            return self._forwarded(body) or self._applied(body)
+        if body is not None and body.type == "binary_expression":
+            operator = self._text(body.child_by_field_id(self.fields.operator))
+            left = self._text(body.child_by_field_id(self.fields.left))
+            if operator in {"??", "||"} and left.startswith("process.env"):
+                return self._fallback(body, self._value)  # the default: a parameter, bound
         if body is None or body.type not in {"identifier", "member_expression", "object"}:
             return None
         return self._expr(body)
+
+    def _applied(self, call: _Node) -> Apply | None:
+        """`return readSetting(key, fallback)`: a call of a function the module binds (its own
+        or imported), with what this function's parameters pass, for the linker to follow."""
+        callee = _unwrap(call.child_by_field_id(self.fields.function))
+        if callee is None or callee.type != "identifier" or self._text(callee) not in self.bindings:
+            return None
+        args = tuple(self._value(a) or Opaque() for a in self._arguments(call))
+        return Apply(Sym((self._text(callee),)), args, ())
+
+    def _unset_return(self, body: _Node) -> Fallback | None:
+        """`const value = process.env[key]; if (value === undefined) return fallback; ...`: with
+        the variable unset (the configuration's default) the function returns `fallback`; the
+        environment may say otherwise (`Fallback`)."""
+        read: set[str] = set()
+        for statement in body.named_children:
+            if statement.type in {"lexical_declaration", "variable_declaration"}:
+                for declarator in statement.named_children:
+                    target = declarator.child_by_field_id(self.fields.name)
+                    value = _unwrap(declarator.child_by_field_id(self.fields.value))
+                    environ = value is not None and self._text(value).startswith("process.env")
+                    if target is not None and environ:
+                        read.add(self._text(target))
+                continue
+            if statement.type != "if_statement" or not read:
+                return None
+            condition = _unwrap(statement.child_by_field_id(self.fields.condition))
+            taken = statement.child_by_field_id(self.fields.consequence)
+            if taken is not None and taken.type == "statement_block" and taken.named_children:
+                taken = taken.named_children[0] if len(taken.named_children) == 1 else None
+            if condition is None or taken is None or taken.type != "return_statement":
+                return None
+            if (
+                " ".join(self._text(condition).split())
+                not in {form.format(name) for name in read for form in _UNSET_TESTS}
+                or not taken.named_children
+            ):
+                return None
+            default = self._value(taken.named_children[0])
+            if default is None:
+                return None
+            return Fallback(Opaque(), default, "process.env")
+        return None
 
     def _forwarded(self, call: _Node) -> Keyed | None:
         """`return store.get(key, criteria)` in a `get(key)` of the project's: what the store
@@ -2578,6 +2633,14 @@ def _call_passing(node: _Node, seen: set[int]) -> _Node | None:
         return None
     seen.add(call.start_byte)
     return call
+
+
+# How an environment reader tests that its variable is unset before returning its default
+_UNSET_TESTS = (
+    "typeof {0} === 'undefined'", 'typeof {0} === "undefined"', "{0} === undefined",
+    "{0} == undefined", "{0} == null", "{0} === null", "!{0}",
+    "typeof {0} == 'undefined'", 'typeof {0} == "undefined"',
+)  # fmt: skip
 
 
 def _unwrap(node: _Node | None) -> _Node | None:
