@@ -1324,6 +1324,10 @@ class _Reader:
         if module is None or module not in framework.generates:
             return
         served = framework.generates[module]
+        files = self._static_files(node, framework.static_plugins.get(module))
+        if files is not None:
+            self.routes.append(RouteDecl(parent, files, ("GET",), _line(node)))
+            return
         for method, path in served:
             self.routes.append(RouteDecl(parent, Lit(path), (method,), _line(node)))
         if not served:
@@ -1331,6 +1335,26 @@ class _Reader:
                 RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
                           generated_by=module)
             )  # fmt: skip
+
+    def _static_files(self, register: _Node, option: str | None) -> Expr | None:
+        """`register(fastifyStatic, { root, prefix: '/assets/' })`: the path a static-file
+        plugin serves every file under, `<prefix>/*` (its default prefix `/`); None when it is
+        no such plugin or its options are not read (computed; `wildcard: false` or `serve:
+        false`, where its routes hang on the files found at start-up, or there are none)."""
+        args = self._arguments(register)
+        options = _unwrap(args[1]) if option is not None and len(args) > 1 else None
+        if option is None or (options is not None and options.type != "object"):
+            return None
+        if options is not None:
+            for flag in ("wildcard", "serve"):
+                value = _unwrap(self._field(options, flag))
+                if value is not None and value.type != "true":
+                    return None
+        given = self._field(options, option) if options is not None else None
+        prefix = self._value(given) if given is not None else Lit("/")
+        if isinstance(prefix, Lit):
+            return Lit(prefix.value.rstrip("/") + "/*")
+        return Concat((prefix, Lit("/*"))) if prefix is not None else None
 
     def _load(self, node: _Node, parent: Expr, options: _Node | None) -> None:
         """`fastify.register(autoLoad, { dir: path.join(__dirname, 'routes'), options: {
