@@ -1663,6 +1663,15 @@ class _Reader:
             wrapped = self._wrapped(node)
             if wrapped is not None:
                 return wrapped
+            applied = self._applied(node) if kind == "call_expression" else None
+            if (
+                applied is not None
+                and applied.args
+                and all(isinstance(a, Lit) for a in applied.args)
+            ):
+                # `setting('API_BASE', '/api')`: a function of the project's given constants,
+                # its return value with them bound (a guard factory is judged by its definition)
+                return applied
         if self._env and kind in {"member_expression", "subscript_expression"}:
             return self._looked_up(node)
         if kind == "subscript_expression":  # `T['x']`, `T[0]` of a table the file spells
@@ -2412,7 +2421,9 @@ class _Reader:
         """`return readSetting(key, fallback)`: a call of a function the module binds (its own
         or imported), with what this function's parameters pass, for the linker to follow."""
         callee = _unwrap(call.child_by_field_id(self.fields.function))
-        if callee is None or callee.type != "identifier" or self._text(callee) not in self.bindings:
+        if callee is None or callee.type != "identifier":
+            return None
+        if not isinstance(self.bindings.get(self._text(callee)), Function | ImportRef):
             return None
         args = tuple(self._value(a) or Opaque() for a in self._arguments(call))
         return Apply(Sym((self._text(callee),)), args, ())
