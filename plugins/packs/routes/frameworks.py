@@ -82,6 +82,11 @@ class Framework:
     # when the routes hang on its options (swagger UIs, static files): an `UNRESOLVED_ROUTE`
     # at the register call naming the library
     generates: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # static-file plugins among those: library -> the option naming the path they serve files
+    # under (`@fastify/static`'s `prefix`, `/` when absent), one `GET <prefix>/*` route on the
+    # registering router; options not read (computed, `wildcard: false`, which serves each
+    # file found at start-up) keep the `UNRESOLVED_ROUTE`
+    static_plugins: Mapping[str, str] = field(default_factory=dict)
     # plugin loaders: registered with `{ dir, options: { prefix } }`, they register every
     # script of a folder as a plugin, under the folder's path (`@fastify/autoload`)
     loaders: tuple[str, ...] = ()
@@ -322,6 +327,7 @@ READ = (
             "@fastify/oauth2": (),
             "fastify-oauth2": (),
         },
+        static_plugins={"@fastify/static": "prefix", "fastify-static": "prefix"},
         loaders=("@fastify/autoload", "fastify-autoload"),
         config_plugins={"@fastify/env": "config", "fastify-env": "config"},
         guards={

@@ -28,6 +28,7 @@ from .model import (
     NEXTJS,
     NO_AUTH,
     SHARED,
+    Apply,
     Auth,
     Call,
     ComposeDecl,
@@ -1323,6 +1324,10 @@ class _Reader:
         if module is None or module not in framework.generates:
             return
         served = framework.generates[module]
+        files = self._static_files(node, framework.static_plugins.get(module))
+        if files is not None:
+            self.routes.append(RouteDecl(parent, files, ("GET",), _line(node)))
+            return
         for method, path in served:
             self.routes.append(RouteDecl(parent, Lit(path), (method,), _line(node)))
         if not served:
@@ -1330,6 +1335,26 @@ class _Reader:
                 RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
                           generated_by=module)
             )  # fmt: skip
+
+    def _static_files(self, register: _Node, option: str | None) -> Expr | None:
+        """`register(fastifyStatic, { root, prefix: '/assets/' })`: the path a static-file
+        plugin serves every file under, `<prefix>/*` (its default prefix `/`); None when it is
+        no such plugin or its options are not read (computed; `wildcard: false` or `serve:
+        false`, where its routes hang on the files found at start-up, or there are none)."""
+        args = self._arguments(register)
+        options = _unwrap(args[1]) if option is not None and len(args) > 1 else None
+        if option is None or (options is not None and options.type != "object"):
+            return None
+        if options is not None:
+            for flag in ("wildcard", "serve"):
+                value = _unwrap(self._field(options, flag))
+                if value is not None and value.type != "true":
+                    return None
+        given = self._field(options, option) if options is not None else None
+        prefix = self._value(given) if given is not None else Lit("/")
+        if isinstance(prefix, Lit):
+            return Lit(prefix.value.rstrip("/") + "/*")
+        return Concat((prefix, Lit("/*"))) if prefix is not None else None
 
     def _load(self, node: _Node, parent: Expr, options: _Node | None) -> None:
         """`fastify.register(autoLoad, { dir: path.join(__dirname, 'routes'), options: {
@@ -1638,6 +1663,15 @@ class _Reader:
             wrapped = self._wrapped(node)
             if wrapped is not None:
                 return wrapped
+            applied = self._applied(node) if kind == "call_expression" else None
+            if (
+                applied is not None
+                and applied.args
+                and all(isinstance(a, Lit) for a in applied.args)
+            ):
+                # `setting('API_BASE', '/api')`: a function of the project's given constants,
+                # its return value with them bound (a guard factory is judged by its definition)
+                return applied
         if self._env and kind in {"member_expression", "subscript_expression"}:
             return self._looked_up(node)
         if kind == "subscript_expression":  # `T['x']`, `T[0]` of a table the file spells
@@ -2356,21 +2390,77 @@ class _Reader:
 
     def _returns(self, function: _Node) -> Expr | None:
         """What a function returns, when that is one value spelled as a name, a member or an
-        object (`return config`, `() => ({ prefix })`): a configuration factory's result. Calls
-        and several returns are not read."""
+        object (`return config`, `() => ({ prefix })`): a configuration factory's result; an
+        environment reader's default (`process.env[key] ?? fallback`, or the value returned
+        early when the variable is unset: `if (value === undefined) return fallback`); a call
+        of another function of the project's with the parameters passed on (`Apply`). Other
+        calls and several returns are not read."""
         body = _unwrap(function.child_by_field_id(self.fields.body))
         if body is None:
             return None
         if body.type == "statement_block":
+            unset = self._unset_return(body)
+            if unset is not None:
+                return unset
             returned = [c for c in body.named_children if c.type == "return_statement"]
             if len(returned) != 1 or not returned[0].named_children:
                 return None
             body = _unwrap(returned[0].named_children[0])
         if body is not None and body.type == "call_expression":
-            return self._forwarded(body)
+            return self._forwarded(body) or self._applied(body)
+        if body is not None and body.type == "binary_expression":
+            operator = self._text(body.child_by_field_id(self.fields.operator))
+            left = self._text(body.child_by_field_id(self.fields.left))
+            if operator in {"??", "||"} and left.startswith("process.env"):
+                return self._fallback(body, self._value)  # the default: a parameter, bound
         if body is None or body.type not in {"identifier", "member_expression", "object"}:
             return None
         return self._expr(body)
+
+    def _applied(self, call: _Node) -> Apply | None:
+        """`return readSetting(key, fallback)`: a call of a function the module binds (its own
+        or imported), with what this function's parameters pass, for the linker to follow."""
+        callee = _unwrap(call.child_by_field_id(self.fields.function))
+        if callee is None or callee.type != "identifier":
+            return None
+        if not isinstance(self.bindings.get(self._text(callee)), Function | ImportRef):
+            return None
+        args = tuple(self._value(a) or Opaque() for a in self._arguments(call))
+        return Apply(Sym((self._text(callee),)), args, ())
+
+    def _unset_return(self, body: _Node) -> Fallback | None:
+        """`const value = process.env[key]; if (value === undefined) return fallback; ...`: with
+        the variable unset (the configuration's default) the function returns `fallback`; the
+        environment may say otherwise (`Fallback`)."""
+        read: set[str] = set()
+        for statement in body.named_children:
+            if statement.type in {"lexical_declaration", "variable_declaration"}:
+                for declarator in statement.named_children:
+                    target = declarator.child_by_field_id(self.fields.name)
+                    value = _unwrap(declarator.child_by_field_id(self.fields.value))
+                    environ = value is not None and self._text(value).startswith("process.env")
+                    if target is not None and environ:
+                        read.add(self._text(target))
+                continue
+            if statement.type != "if_statement" or not read:
+                return None
+            condition = _unwrap(statement.child_by_field_id(self.fields.condition))
+            taken = statement.child_by_field_id(self.fields.consequence)
+            if taken is not None and taken.type == "statement_block" and taken.named_children:
+                taken = taken.named_children[0] if len(taken.named_children) == 1 else None
+            if condition is None or taken is None or taken.type != "return_statement":
+                return None
+            if (
+                " ".join(self._text(condition).split())
+                not in {form.format(name) for name in read for form in _UNSET_TESTS}
+                or not taken.named_children
+            ):
+                return None
+            default = self._value(taken.named_children[0])
+            if default is None:
+                return None
+            return Fallback(Opaque(), default, "process.env")
+        return None
 
     def _forwarded(self, call: _Node) -> Keyed | None:
         """`return store.get(key, criteria)` in a `get(key)` of the project's: what the store
@@ -2578,6 +2668,14 @@ def _call_passing(node: _Node, seen: set[int]) -> _Node | None:
         return None
     seen.add(call.start_byte)
     return call
+
+
+# How an environment reader tests that its variable is unset before returning its default
+_UNSET_TESTS = (
+    "typeof {0} === 'undefined'", 'typeof {0} === "undefined"', "{0} === undefined",
+    "{0} == undefined", "{0} == null", "{0} === null", "!{0}",
+    "typeof {0} == 'undefined'", 'typeof {0} == "undefined"',
+)  # fmt: skip
 
 
 def _unwrap(node: _Node | None) -> _Node | None:

@@ -2047,6 +2047,8 @@ class _RouteResolver:
         ):
             # a factory (`roles_required('admin')`): judged by its definition
             return self._verdict(path, Sym(expr.path[:-1]))
+        if entity is None and isinstance(expr, Apply):  # `requireRole('admin')`: the same
+            return self._verdict(path, expr.callee)
         return self._judged(entity)
 
     def _judged(self, entity: _Entity | None) -> int:
