@@ -675,6 +675,7 @@ _pickled_by_fields(
     Trimmed,
     Keyed,
     LoopKey,
+    Condition,
     ComposeDecl,
     Versioning,
     NestFacts,
