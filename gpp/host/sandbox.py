@@ -483,7 +483,8 @@ def _syscall_filter(spawn: _Spawn) -> None:
         "io_uring, native AIO, modify_ldt, userfaultfd, bpf, perf_event_open, mount, "
         "unshare, setns…), unusual personality values and 32-bit/x32 ABIs; sockets of "
         "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink but NETLINK_ROUTE, packet, "
-        "vsock…); a fresh session keyring"
+        "vsock…), and of these TCP and UDP only (EPROTONOSUPPORT: no protocol module "
+        "loaded for the plugin); a fresh session keyring"
     )
     spawn.mechanisms["terminal"] = (
         "/dev/ptmx: ptys from the host-wide pool (config: terminal = true)"

@@ -1,0 +1,223 @@
+"""Issue 32, an eighth round of attack on the containment, as root: the seccomp allow-list by
+the arguments a runtime never passes, and what a plugin's calls make the kernel do outside its
+sandbox and its cgroup (root's `modprobe`, socket buffers).
+
+Each test runs the attack as root inside a real sandbox and passes only when it fails.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from test_containment import start
+
+from gpp.core import codes
+from gpp.host import SandboxPolicy
+from gpp.host.view import GPP_PACKAGE
+
+PROBE = """import ctypes, errno, os, socket, struct, sys
+sys.path.insert(0, {checkout!r})
+from gpp.plugin.sdk import serve
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+
+
+def outcome(attempt):
+    try:
+        result = attempt()
+    except OSError as exc:
+        return errno.errorcode.get(exc.errno, str(exc.errno))
+    return "ok" if result is None else result
+
+
+def call(number, *args):
+    def attempt():
+        if libc.syscall(number, *args) < 0:
+            raise OSError(ctypes.get_errno(), "")
+    return attempt
+
+
+def open_socket(family, kind, protocol=0):
+    return lambda: socket.socket(family, kind, protocol).close()
+
+
+{attempts}
+
+
+def discover(paths):
+    attrs = {{name: outcome(attempt) for name, attempt in ATTEMPTS.items()}}
+    return {{"resources": [{{"kind": "probe", "name": "attempts", "location": {{"path": ".",
+        "line": 1}}, "attrs": attrs}}], "unresolved": [], "findings": [],
+        "classificationSignals": []}}
+
+raise SystemExit(serve("round8-probe", "1.0.0", discover))
+"""
+
+
+def attempts(tmp_path: Path, code: str, policy: SandboxPolicy | None = None) -> dict[str, str]:
+    """What each of the `ATTEMPTS` that `code` defines got in a default sandbox: "ok" or the
+    errno's name."""
+    plugin = tmp_path / "round8_probe.py"
+    plugin.write_text(PROBE.format(checkout=str(GPP_PACKAGE.parent), attempts=code))
+    result, _ = start([sys.executable, str(plugin)], plugin_id="round8-probe", policy=policy)
+    attrs: dict[str, str] = result["resources"][0]["attrs"]
+    return attrs
+
+
+MODULE_LOADS = """
+AF_INET, AF_INET6 = socket.AF_INET, socket.AF_INET6
+STREAM, DGRAM, SEQPACKET, DCCP = 1, 2, 5, 6
+ATTEMPTS = {
+    "tcp": open_socket(AF_INET, STREAM),
+    "tcp6-by-number": open_socket(AF_INET6, STREAM | socket.SOCK_CLOEXEC, 6),
+    "udp": open_socket(AF_INET, DGRAM | socket.SOCK_NONBLOCK, 17),
+    "udp6": open_socket(AF_INET6, DGRAM),
+    "udplite": open_socket(AF_INET, DGRAM, 136),
+    "mptcp": open_socket(AF_INET6, STREAM, 262),
+    "sctp": open_socket(AF_INET, STREAM, 132),
+    "sctp-seqpacket": open_socket(AF_INET6, SEQPACKET, 0),
+    "dccp": open_socket(AF_INET, DCCP, 0),
+    "l2tp-ip": open_socket(AF_INET, DGRAM, 115),
+    "smc": open_socket(AF_INET, STREAM, 256),
+    "mismatched": open_socket(AF_INET, DGRAM, 6),
+}
+"""
+
+
+def test_a_plugin_cannot_have_root_load_a_protocol_module(tmp_path: Path) -> None:
+    """Broken on main (medium). `socket(AF_INET, type, protocol)` for a pair the kernel has
+    not registered makes it run `modprobe net-pf-2-proto-P-type-T` as root, outside the
+    sandbox and its cgroup, for whoever asks (`inet_create`): a plugin chose which protocol
+    module root loaded into the host's kernel (SCTP, DCCP, L2TP, SMC: seldom used, often
+    exploited code, left there for every process until reboot), and each refused pair kept
+    root's `modprobe` busy on the host's CPUs, charged to no budget. The filter let every
+    AF_INET and AF_INET6 socket through. This kernel has no modules, so what is seen here is
+    the filter's answer: the protocols it has built in (UDP-Lite, MPTCP) were created on main.
+    Now only TCP and UDP pass; the rest get EPROTONOSUPPORT before the kernel looks."""
+    got = attempts(tmp_path, MODULE_LOADS)
+    for name in ("tcp", "tcp6-by-number", "udp", "udp6"):
+        assert got[name] == "ok", (name, got)
+    for name in ("udplite", "mptcp", "sctp", "sctp-seqpacket", "dccp", "l2tp-ip", "smc",
+                 "mismatched"):  # fmt: skip
+        assert got[name] == "EPROTONOSUPPORT", (name, got)
+
+
+UNNEEDED_CALLS = """
+NR = {"x86_64": dict(unshare=272, clone=56, open_tree=428, fsopen=430, fanotify_init=300,
+                      name_to_handle_at=303, syslog=103, pidfd_getfd=438, kcmp=312,
+                      process_madvise=440, sched_setattr=314, ioprio_set=251, mbind=237,
+                      move_pages=279, migrate_pages=256, lookup_dcookie=212, quotactl=179,
+                      acct=163, vhangup=153, setns=308, chroot=161, listmount=458,
+                      statmount=457, lsm_get_self_attr=459),
+      "aarch64": dict(unshare=97, clone=220, open_tree=428, fsopen=430, fanotify_init=262,
+                       name_to_handle_at=264, syslog=116, pidfd_getfd=438, kcmp=272,
+                       process_madvise=440, sched_setattr=274, ioprio_set=30, mbind=235,
+                       move_pages=239, migrate_pages=238, lookup_dcookie=18, quotactl=60,
+                       acct=89, vhangup=58, setns=268, chroot=51, listmount=458,
+                       statmount=457, lsm_get_self_attr=459)}[os.uname().machine]
+CLONE_FLAGS = dict(newns=0x20000, newcgroup=0x2000000, newuts=0x4000000, newipc=0x8000000,
+                   newuser=0x10000000, newpid=0x20000000, newnet=0x40000000, newtime=0x80)
+DEADLINE = struct.pack("IIQiIQQQ", 48, 6, 0, 0, 0, 1000000, 10000000, 10000000)
+buffer = ctypes.create_string_buffer(4096)
+ATTEMPTS = {f"unshare-{name}": call(NR["unshare"], flag) for name, flag in CLONE_FLAGS.items()}
+ATTEMPTS.update({
+    # the child would be in a new user namespace: SIGCHLD | CLONE_NEWUSER, no stack (a fork)
+    "clone-newuser": call(NR["clone"], 0x10000000 | 17, 0, 0, 0, 0),
+    "open_tree": call(NR["open_tree"], -100, b"/tmp", 1),
+    "fsopen": call(NR["fsopen"], b"tmpfs", 0),
+    "fanotify_init": call(NR["fanotify_init"], 0, 0),
+    "name_to_handle_at": call(NR["name_to_handle_at"], -100, b"/", buffer, buffer, 0),
+    "syslog": call(NR["syslog"], 3, buffer, 64),
+    "pidfd_getfd": call(NR["pidfd_getfd"], 0, 0, 0),
+    "kcmp": call(NR["kcmp"], os.getpid(), os.getpid(), 0, 0, 0),
+    "process_madvise": call(NR["process_madvise"], 0, 0, 0, 0, 0),
+    "sched-deadline": call(NR["sched_setattr"], 0, DEADLINE, 0),
+    "ioprio-realtime": call(NR["ioprio_set"], 1, 0, 1 << 13),
+    "mbind": call(NR["mbind"], 0, 0, 0, 0, 0, 0),
+    "move_pages": call(NR["move_pages"], 0, 0, 0, 0, 0, 0),
+    "migrate_pages": call(NR["migrate_pages"], 0, 0, 0, 0),
+    "lookup_dcookie": call(NR["lookup_dcookie"], 0, 0, 0),
+    "quotactl": call(NR["quotactl"], 0, 0, 0, 0),
+    "acct": call(NR["acct"], 0),
+    "vhangup": call(NR["vhangup"]),
+    "setns": call(NR["setns"], 0, 0),
+    "chroot": call(NR["chroot"], b"/tmp"),
+    "listmount": call(NR["listmount"], 0, 0, 0, 0),
+    "statmount": call(NR["statmount"], 0, 0, 0, 0),
+    "lsm_get_self_attr": call(NR["lsm_get_self_attr"], 0, 0, 0, 0),
+    "af-alg": open_socket(38, socket.SOCK_SEQPACKET),
+    "af-key": open_socket(15, socket.SOCK_RAW, 2),
+    "af-can": open_socket(29, socket.SOCK_RAW, 1),
+    "af-tipc": open_socket(30, socket.SOCK_RDM),
+    "af-xdp": open_socket(44, socket.SOCK_RAW),
+    "af-bluetooth": open_socket(31, socket.SOCK_STREAM),
+    "af-smc": open_socket(43, socket.SOCK_STREAM),
+    "af-rds": open_socket(21, socket.SOCK_SEQPACKET),
+    "af-qipcrtr": open_socket(42, socket.SOCK_DGRAM),
+    "netlink-generic": open_socket(16, socket.SOCK_RAW, 16),
+    "netlink-sock-diag": open_socket(16, socket.SOCK_RAW, 4),
+    "netlink-audit": open_socket(16, socket.SOCK_RAW, 9),
+    "netlink-netfilter": open_socket(16, socket.SOCK_RAW, 12),
+    "raw-ip": open_socket(socket.AF_INET, socket.SOCK_RAW, 1),
+    "ping": open_socket(socket.AF_INET, socket.SOCK_DGRAM, 1),
+})
+"""
+
+
+def test_calls_and_sockets_no_runtime_needs_are_refused_in_the_sandbox(tmp_path: Path) -> None:
+    """Held. What earlier rounds did not try: each namespace `unshare` flag alone and a
+    `clone` into a new user namespace, the new mount API, `fanotify`, file handles, the
+    kernel log, another process's descriptors, real-time deadline and I/O scheduling, NUMA
+    page moves, `listmount`/`statmount`, and every socket family or netlink protocol but the
+    few a runtime uses. None may succeed (the filter's EPERM, ENOSYS or EAFNOSUPPORT, or the
+    kernel's own refusal for want of a capability)."""
+    got = attempts(tmp_path, UNNEEDED_CALLS)
+    succeeded = {name: result for name, result in got.items() if result == "ok"}
+    assert not succeeded, got
+    filtered = ("open_tree", "fsopen", "fanotify_init", "name_to_handle_at", "syslog",
+                "pidfd_getfd", "kcmp", "lookup_dcookie", "quotactl", "acct", "vhangup",
+                "setns", "chroot")  # fmt: skip
+    assert {name: got[name] for name in filtered} == dict.fromkeys(filtered, "EPERM"), got
+    unlisted = ("process_madvise", "mbind", "move_pages", "migrate_pages", "listmount",
+                "statmount", "lsm_get_self_attr")  # fmt: skip
+    assert {name: got[name] for name in unlisted} == dict.fromkeys(unlisted, "ENOSYS"), got
+    families = [name for name in got if name.startswith(("af-", "netlink-"))]
+    assert {name: got[name] for name in families} == dict.fromkeys(families, "EAFNOSUPPORT")
+
+
+SOCKET_BUFFERS = """
+def fill():
+    pairs = []
+    queued = 0
+    chunk = b"x" * 65536
+    while queued < 1 << 30 and len(pairs) < 120:  # 240 descriptors: under max_open_files
+        pair = socket.socketpair()
+        for end in pair:
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 30)
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 30)
+            end.setblocking(False)
+            while True:
+                try:
+                    queued += end.send(chunk)
+                except BlockingIOError:
+                    break
+        pairs.append(pair)
+    return f"queued {queued >> 20} MiB in {len(pairs)} socket pairs"
+
+ATTEMPTS = {"fill": fill}
+"""
+
+
+def test_socket_buffers_are_charged_to_the_plugins_memory(tmp_path: Path) -> None:
+    """Held. Bytes queued in sockets are kernel memory, not the plugin's pages: AF_UNIX socket
+    pairs (the one family `socketpair` creates) filled to the largest buffers `SO_SNDBUF`
+    allows, as many as its descriptors reach, would hold some hundred megabytes of the host's
+    memory per 64 MiB plugin were they not charged. The memory cgroup charges them: the plugin
+    is OOM-killed at `memory_mb` and the diagnostic says so."""
+    with pytest.raises(codes.ProtocolError) as caught:
+        attempts(tmp_path, SOCKET_BUFFERS, SandboxPolicy(memory_mb=64))
+    assert caught.value.code == "E_EOF", caught.value.diagnostic()
+    assert "OOM-killed" in caught.value.diagnostic(), caught.value.diagnostic()
