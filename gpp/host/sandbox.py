@@ -484,7 +484,7 @@ def _syscall_filter(spawn: _Spawn) -> None:
         "unshare, setns…), unusual personality values and 32-bit/x32 ABIs; sockets of "
         "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink but NETLINK_ROUTE, packet, "
         "vsock…), and of these TCP and UDP only (EPROTONOSUPPORT: no protocol module "
-        "loaded for the plugin); a fresh session keyring"
+        "loaded for the plugin); no huge pages (the host's pool); a fresh session keyring"
     )
     spawn.mechanisms["terminal"] = (
         "/dev/ptmx: ptys from the host-wide pool (config: terminal = true)"

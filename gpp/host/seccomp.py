@@ -14,8 +14,9 @@ native AIO's host-wide context pool, `modify_ldt`) and the rest of the privilege
 (modules, `kexec`, mounts, namespaces, BPF, perf, swap, accounting, quotas): EPERM, which
 runtimes probing for them report or fall back from (libuv tries `io_uring_setup`). Three calls
 are allowed by argument: `personality` (harmless values only), `socket` and `socketpair` (their
-families: see SOCKET_FAMILIES; for AF_INET and AF_INET6, TCP and UDP only: INET_SOCKETS); and
-the calls that set a file's mode refuse set-uid and set-gid bits (MODE_ARGUMENTS).
+families: see SOCKET_FAMILIES; for AF_INET and AF_INET6, TCP and UDP only: INET_SOCKETS); the
+calls that set a file's mode refuse set-uid and set-gid bits (MODE_ARGUMENTS), and those that
+would take pages of the host's huge page pool refuse it (HUGE_PAGE_ARGUMENTS).
 
 The program is classic BPF, which `bwrap --seccomp FD` installs right before it execs the
 plugin (bwrap's own setup is not filtered). It is built once per gateway process; system call
@@ -209,12 +210,29 @@ it becomes that uid, and can signal, trace and read whichever plugin session get
 (issue 32's red team). glibc passes a mode of 0 where no file is created."""
 
 
+HUGE_PAGE_ARGUMENTS = (("mmap", 3, 0x40000), ("memfd_create", 1, 0x4), ("shmget", 2, 0o4000))
+"""Each call that takes pages of the host's huge page pool, the index of its flags argument and
+the flag that asks for them (MAP_HUGETLB, MFD_HUGETLB, SHM_HUGETLB): refused with ENOMEM, what
+the kernel answers when the pool is empty, and what runtimes asking for huge pages fall back
+from. The pool (`vm.nr_hugepages`, reserved at boot for a database or a VM) is the host's:
+no namespace divides it, and the memory cgroup does not charge its pages (the hugetlb
+controller would, which session groups do not use), so a plugin took every page of it, past
+`memory_mb`, from the service it was reserved for; with `vm.nr_overcommit_hugepages`, surplus
+pages from the host's free memory too (issue 32, round 8). Transparent huge pages are ordinary
+memory the cgroup charges: `madvise(MADV_HUGEPAGE)` stays allowed."""
+RET_ENOMEM = 0x00050000 | errno.ENOMEM
+
+
 @dataclass(frozen=True)
-class ModeRule:
-    """A call allowed only when its `argument` (a file mode) sets neither S_ISUID nor S_ISGID."""
+class FlagRule:
+    """A call allowed only when its `argument` has none of `bits` set, else `refusal`: a mode
+    with S_ISUID or S_ISGID (MODE_ARGUMENTS), flags that ask for huge pages
+    (HUGE_PAGE_ARGUMENTS)."""
 
     number: int
     argument: int
+    bits: int = SETID_BITS
+    refusal: int = RET_EPERM
 
 
 @functools.cache
@@ -238,15 +256,23 @@ def program() -> bytes:
         ),
         ArgumentRule(_syscall_number("socketpair"), SOCKETPAIR_FAMILIES, RET_EAFNOSUPPORT),
     ]
-    modes = [
-        ModeRule(number, argument)
+    flagged = [
+        FlagRule(number, argument)
         for number, argument in ((_syscall_number(n), a) for n, a in MODE_ARGUMENTS)
         if number >= 0
+    ] + [
+        FlagRule(number, argument, bits, RET_ENOMEM)
+        for number, argument, bits in (
+            (_syscall_number(n), a, b) for n, a, b in HUGE_PAGE_ARGUMENTS
+        )
+        if number >= 0
     ]
-    ruled = {rule.number for rule in rules} | {mode.number for mode in modes}
+    ruled = {rule.number for rule in rules} | {flag.number for flag in flagged}
     allowed = [n for n in allowed_numbers() if n not in ruled]
     x32 = machine == "x86_64"
-    return assemble(AUDIT_ARCH[machine], refused_numbers(), rules, allowed, x32=x32, modes=modes)
+    return assemble(
+        AUDIT_ARCH[machine], refused_numbers(), rules, allowed, x32=x32, flagged=flagged
+    )
 
 
 @functools.cache
@@ -274,13 +300,14 @@ def assemble(
     allowed: list[int],
     *,
     x32: bool,
-    modes: list[ModeRule] | None = None,
+    flagged: list[FlagRule] | None = None,
 ) -> bytes:
     """The program: wrong ABI → EPERM; a refused number → EPERM; a call with an argument rule
     whose first argument is not allowed (or not with the other arguments its `narrowed` and
-    `paired` ask for) → the refusal they name; a call of `modes` whose mode
-    sets S_ISUID or S_ISGID → EPERM; an allowed number → allowed; anything else → ENOSYS."""
-    modes = modes or []
+    `paired` ask for) → the refusal they name; a call of `flagged` whose argument has one of
+    its bits set (a set-uid mode, a huge page) → its refusal; an allowed number → allowed;
+    anything else → ENOSYS."""
+    flagged = flagged or []
     code: list[Instruction | str] = [
         (LD_W_ABS, 0, 0, ARCH),
         (JEQ_K, 1, 0, arch),
@@ -291,7 +318,7 @@ def assemble(
         code += [(JGE_K, 0, 1, X32_SYSCALL_BIT), (RET_K, 0, 0, RET_EPERM)]
     verdicts = {n: "allow" for n in allowed} | {n: "deny" for n in refused}
     verdicts |= {rule.number: f"rule{i}" for i, rule in enumerate(rules)}
-    verdicts |= {mode.number: f"mode{i}" for i, mode in enumerate(modes)}
+    verdicts |= {flag.number: f"flag{i}" for i, flag in enumerate(flagged)}
     code += _dispatch(sorted(verdicts.items()), "t")
     for index, rule in enumerate(rules):
         code += [f"rule{index}", (LD_W_ABS, 0, 0, ARG0)]
@@ -306,9 +333,9 @@ def assemble(
         for n, pairing in enumerate(rule.paired):
             code += _pairing(pairing, f"pair{index}.{n}", f"allow{index}")
         code += [f"allow{index}", (RET_K, 0, 0, RET_ALLOW)]
-    for index, mode in enumerate(modes):
-        code += [f"mode{index}", (LD_W_ABS, 0, 0, ARG0 + 8 * mode.argument)]
-        code += [(JSET_K, 0, 1, SETID_BITS), (RET_K, 0, 0, RET_EPERM), (RET_K, 0, 0, RET_ALLOW)]
+    for index, flag in enumerate(flagged):
+        code += [f"flag{index}", (LD_W_ABS, 0, 0, ARG0 + 8 * flag.argument)]
+        code += [(JSET_K, 0, 1, flag.bits), (RET_K, 0, 0, flag.refusal), (RET_K, 0, 0, RET_ALLOW)]
     code += ["unlisted", (RET_K, 0, 0, RET_ENOSYS)]
     return b"".join(struct.pack("=HBBI", *op) for op in _resolve(code))
 

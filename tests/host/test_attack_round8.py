@@ -1,13 +1,15 @@
 """Issue 32, an eighth round of attack on the containment, as root: the seccomp allow-list by
 the arguments a runtime never passes, and what a plugin's calls make the kernel do outside its
-sandbox and its cgroup (root's `modprobe`, socket buffers).
+sandbox and its cgroup (root's `modprobe`, the host's huge page pool, socket buffers).
 
 Each test runs the attack as root inside a real sandbox and passes only when it fails.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -221,3 +223,58 @@ def test_socket_buffers_are_charged_to_the_plugins_memory(tmp_path: Path) -> Non
         attempts(tmp_path, SOCKET_BUFFERS, SandboxPolicy(memory_mb=64))
     assert caught.value.code == "E_EOF", caught.value.diagnostic()
     assert "OOM-killed" in caught.value.diagnostic(), caught.value.diagnostic()
+
+
+HUGE_PAGES = """
+def pool():
+    fields = dict(line.split(":", 1) for line in open("/proc/meminfo"))
+    return int(fields["HugePages_Free"]), int(fields["Hugepagesize"].split()[0]) * 1024
+
+FREE, PAGE = pool()
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_long]
+NR = {"x86_64": dict(memfd_create=319, shmget=29),
+      "aarch64": dict(memfd_create=279, shmget=194)}[os.uname().machine]
+
+def take_the_pool():  # MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, every free page, touched
+    address = libc.mmap(None, FREE * PAGE, 3, 0x22 | 0x40000, -1, 0)
+    if address in (None, ctypes.c_void_p(-1).value):
+        raise OSError(ctypes.get_errno(), "")
+    ctypes.memset(address, 1, FREE * PAGE)
+    return f"took {FREE} huge pages: {pool()[0]} left"
+
+ATTEMPTS = {
+    "mmap": take_the_pool,
+    "memfd": call(NR["memfd_create"], b"huge", 0x4),  # MFD_HUGETLB
+    "shmget": call(NR["shmget"], 0, PAGE, 0o1600 | 0o4000),  # IPC_CREAT | 0600 | SHM_HUGETLB
+    "free": lambda: str(pool()[0]),
+}
+"""
+NR_HUGEPAGES = Path("/proc/sys/vm/nr_hugepages")
+RESERVED_PAGES = 4
+
+
+@contextlib.contextmanager
+def reserved_huge_pages(count: int) -> Iterator[int]:
+    """The host's huge page pool set to `count` pages (as a database host reserves one), and
+    back to what it was after; yields how many the kernel reserved."""
+    before = NR_HUGEPAGES.read_text()
+    try:
+        NR_HUGEPAGES.write_text(str(count))
+        yield int(NR_HUGEPAGES.read_text())
+    finally:
+        NR_HUGEPAGES.write_text(before)
+
+
+def test_a_plugin_cannot_take_the_hosts_huge_page_pool(tmp_path: Path) -> None:
+    """Broken on main (medium). A host that reserves huge pages (`vm.nr_hugepages`, for a
+    database or VMs) holds them in a pool no namespace divides and the memory cgroup does not
+    charge: a plugin's `mmap(MAP_HUGETLB)` took every page of it, past `memory_mb`, from the
+    service it was reserved for (with `vm.nr_overcommit_hugepages`, surplus pages from the
+    host's free memory too). `mmap`, `memfd_create` and `shmget` asking for huge pages now get
+    ENOMEM, as from an empty pool, and the pool is left as it was."""
+    with reserved_huge_pages(RESERVED_PAGES) as reserved:
+        assert reserved == RESERVED_PAGES, f"the host reserved {reserved} huge pages, not 4"
+        got = attempts(tmp_path, HUGE_PAGES)
+    assert got == {"mmap": "ENOMEM", "memfd": "ENOMEM", "shmget": "ENOMEM", "free": "4"}, got

@@ -207,3 +207,20 @@ def test_inet_sockets_of_tcp_and_udp_only() -> None:
         )
     assert run(program, arch, socket, AF_UNIX, arg1=SOCK_SEQPACKET) == seccomp.RET_ALLOW
     assert run(program, arch, socket, AF_NETLINK, 0, arg1=SOCK_RAW) == seccomp.RET_ALLOW
+
+
+def test_no_call_takes_pages_of_the_hosts_huge_page_pool() -> None:
+    """Round 8: `mmap(MAP_HUGETLB)` took every page of the host's huge page pool (reserved for
+    a database or a VM; no namespace divides it, the memory cgroup does not charge it), past
+    `memory_mb`. The three calls that ask for huge pages get ENOMEM for that flag alone."""
+    program = seccomp.program()
+    arch = seccomp.AUDIT_ARCH[__import__("platform").machine()]
+    mmap, memfd, shmget = (seccomp._syscall_number(n) for n in ("mmap", "memfd_create", "shmget"))
+    private_anonymous, huge = 0x22, 0x40000
+    assert run(program, arch, mmap, arg3=private_anonymous) == seccomp.RET_ALLOW
+    assert run(program, arch, mmap, arg3=private_anonymous | huge) == seccomp.RET_ENOMEM
+    assert run(program, arch, mmap, arg3=private_anonymous | huge | 26 << 26) == seccomp.RET_ENOMEM
+    assert run(program, arch, memfd, arg1=0x1) == seccomp.RET_ALLOW  # MFD_CLOEXEC
+    assert run(program, arch, memfd, arg1=0x1 | 0x4) == seccomp.RET_ENOMEM
+    assert run(program, arch, shmget, 0, 0o1600) == seccomp.RET_ALLOW  # IPC_CREAT | 0600
+    assert run(program, arch, shmget, 0, 0o1600 | 0o4000) == seccomp.RET_ENOMEM
