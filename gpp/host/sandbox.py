@@ -200,12 +200,15 @@ class SpawnPlan:
         """Remove the session's cgroup; a group still holding processes is left to the sweep,
         and its uid stays leased (a uid is never given to a second plugin while a process of
         the first may still run as it: without a cgroup or PID namespace, while `/proc` shows
-        one running as it)."""
+        one running as it; without namespaces, the System V IPC and POSIX message queues it
+        made in the gateway's IPC namespace are removed before its uid is given back)."""
         if self.cgroup is not None:
             gone = self.cgroup.remove()
         else:  # no PID namespace either: a process of the uid may have left the group
             gone = self.namespaced or self.uid_lease is None or not self._lingering()
         if gone and self.uid_lease is not None:
+            if not self.namespaced:  # the gateway's IPC namespace: what it made there is gone too
+                uids.end_ipc_of(self.uid_lease.uid)
             self.uid_lease.release()
             self.uid_lease = None
 

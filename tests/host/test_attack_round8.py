@@ -7,16 +7,21 @@ Each test runs the attack as root inside a real sandbox and passes only when it 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import shutil
+import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import DEMO_REPO, REPO
 from test_containment import start
 
 from gpp.core import codes
-from gpp.host import SandboxPolicy
+from gpp.host import PluginSession, SandboxPolicy, sandbox, uids
 from gpp.host.view import GPP_PACKAGE
 
 PROBE = """import ctypes, errno, os, socket, struct, sys
@@ -278,3 +283,121 @@ def test_a_plugin_cannot_take_the_hosts_huge_page_pool(tmp_path: Path) -> None:
         assert reserved == RESERVED_PAGES, f"the host reserved {reserved} huge pages, not 4"
         got = attempts(tmp_path, HUGE_PAGES)
     assert got == {"mmap": "ENOMEM", "memfd": "ENOMEM", "shmget": "ENOMEM", "free": "4"}, got
+
+
+IPC_LEFT_BEHIND = """
+libc.shmat.restype = ctypes.c_void_p
+libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+libc.shmdt.argtypes = [ctypes.c_void_p]
+IPC_PRIVATE, CREATE = 0, 0o1600  # IPC_CREAT | 0600
+
+
+def checked(result):
+    if result < 0:
+        raise OSError(ctypes.get_errno(), "")
+    return result
+
+
+def leave_shm():  # a segment outlives every process attached to it
+    shmid = checked(libc.shmget(IPC_PRIVATE, 1 << 20, CREATE))
+    address = libc.shmat(shmid, None, 0)
+    ctypes.memmove(address, b"what the next plugin given this uid reads", 41)
+    libc.shmdt(ctypes.c_void_p(address))
+    return str(shmid)
+
+
+def leave_message():
+    msqid = checked(libc.msgget(IPC_PRIVATE, CREATE))
+    message = struct.pack("l", 1) + b"for the next plugin given this uid"
+    checked(libc.msgsnd(msqid, message, len(message) - 8, 0))
+    return str(msqid)
+
+
+ATTEMPTS = {
+    "shm": leave_shm,
+    "msg": leave_message,
+    "sem": lambda: str(checked(libc.semget(IPC_PRIVATE, 1, CREATE))),
+}
+"""
+SYSV_IPC = {"shm": "shmid", "msg": "msqid", "sem": "semid"}
+IPCRM_FLAG = {"shm": "-m", "msg": "-q", "sem": "-s"}
+
+
+def ipc_of(uid: int) -> dict[str, list[int]]:
+    """The host's System V IPC objects (the gateway's IPC namespace) owned or made by `uid`."""
+    found: dict[str, list[int]] = {}
+    for kind, id_column in SYSV_IPC.items():
+        header, *rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+        columns = header.split()
+        for row in (dict(zip(columns, line.split(), strict=False)) for line in rows):
+            if uid in (int(row["uid"]), int(row["cuid"])):
+                found.setdefault(kind, []).append(int(row[id_column]))
+    return found
+
+
+def test_without_namespaces_a_session_leaves_no_ipc_to_the_next_plugin_given_its_uid(
+    monkeypatch: pytest.MonkeyPatch, searchable_checkout: Path
+) -> None:
+    """Broken on main (medium). In the degraded mode (no namespaces; `network = "inherit"`,
+    `readonly_root = false` said) the plugin shares the gateway's IPC namespace: the System V
+    shared memory, message queues and semaphores it made outlived its session, owned by its
+    uid, which went back to the pool. The next session given that uid (another plugin's, as
+    likely) attached and read them (or wrote them for the other to find), and their memory,
+    uncharged once the session's cgroup was gone, stayed on the host past every limit until
+    reboot, each session adding to it. A degraded session's objects are removed when it ends,
+    before its uid is given back."""
+    monkeypatch.setattr(sandbox, "namespaces_available", lambda: False)
+    folder = Path(tempfile.mkdtemp(prefix="gpp-round8-"))
+    folder.chmod(0o755)
+    plugin = folder / "round8_probe.py"
+    plugin.write_text(PROBE.format(checkout=str(searchable_checkout), attempts=IPC_LEFT_BEHIND))
+    python = shutil.which("python3", path="/usr/bin") or sys.executable
+    policy = SandboxPolicy(network="inherit", readonly_root=False)
+
+    async def scenario() -> tuple[dict[str, str], int]:
+        async with PluginSession(
+            [python, str(plugin)],
+            "round8-probe",
+            "1.0.0",
+            cwd=str(searchable_checkout / DEMO_REPO.relative_to(REPO)),
+            sandbox=policy,
+        ) as session:
+            said = session.sandbox_mechanisms["identity"]
+            result = await session.discover(["."])
+        return result["resources"][0]["attrs"], int(said.removeprefix("uid ").split(",")[0])
+
+    uid = -1
+    try:
+        made, uid = asyncio.run(scenario())
+        assert all(value.isdigit() for value in made.values()), made  # each was made
+        assert ipc_of(uid) == {}, f"left by uid {uid} after its session: {ipc_of(uid)}"
+    finally:
+        for kind, ids in (ipc_of(uid) if uid > 0 else {}).items():
+            for ipc_id in ids:
+                subprocess.run(["ipcrm", IPCRM_FLAG[kind], str(ipc_id)], check=False)
+        shutil.rmtree(folder)
+
+
+def test_a_uid_that_owns_ipc_is_never_leased() -> None:
+    """Held with the fix above. A gateway that died before its degraded session ended could
+    not remove what the session made: its uid is not leased while it owns an IPC object."""
+    uid = SandboxPolicy().uid_range[0] + 7
+    make = "import ctypes; print(ctypes.CDLL(None).shmget(0, 4096, 0o1600))"
+    as_uid = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+    made = subprocess.run(
+        [*as_uid, "/usr/bin/python3", "-c", make],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        cwd="/",
+    )
+    shmid = int(made.stdout)
+    try:
+        assert shmid >= 0 and ipc_of(uid) == {"shm": [shmid]}, made
+        with pytest.raises(uids.UidsExhausted):
+            uids.lease((uid, uid)).release()
+        assert uids.end_ipc_of(uid) == [f"shm {shmid}"]
+        uids.lease((uid, uid)).release()
+    finally:
+        subprocess.run(["ipcrm", "-m", str(shmid)], check=False, capture_output=True)
