@@ -218,6 +218,62 @@ ATTEMPTS = {"fill": fill}
 """
 
 
+INET_BUFFERS = """
+MiB = 1 << 20
+
+
+def tcp():  # connections over the sandbox's own loopback, never read from
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    queued, held = 0, []
+    for _ in range(50):
+        client = socket.socket()
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 30)
+        client.connect(listener.getsockname())
+        server, _ = listener.accept()
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 30)
+        client.setblocking(False)
+        while True:
+            try:
+                queued += client.send(b"x" * 65536)
+            except BlockingIOError:
+                break
+        held += [client, server]
+    return str(queued // MiB)
+
+
+def udp():  # datagrams to sockets that never read them
+    sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    held = []
+    for _ in range(60):
+        receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        receiver.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 30)
+        receiver.bind(("127.0.0.1", 0))
+        held.append(receiver)
+        for _ in range(200):
+            sender.sendto(b"x" * 60000, receiver.getsockname())
+    queues = [line.split()[4] for line in open("/proc/net/udp").readlines()[1:]]
+    return str(sum(int(queue.split(":")[1], 16) for queue in queues) // MiB)
+
+
+ATTEMPTS = {"tcp": tcp, "udp": udp}
+"""
+BUFFERS_MB = 64
+
+
+def test_tcp_and_udp_buffers_are_bounded_with_the_plugins_memory(tmp_path: Path) -> None:
+    """Broken on main (high). On cgroup v1 (this host's, as CI's) the buffers of TCP and UDP
+    sockets are charged to no group unless the group's `memory.kmem.tcp.limit_in_bytes` is
+    set: a plugin of the default sandbox (no network: its own loopback) held 544 MiB in TCP
+    connections it never read and 476 MiB in UDP datagrams under `memory_mb = 64`, from the
+    host's memory and from `tcp_mem` / `udp_mem`, pools every network namespace shares (at
+    their limit every TCP socket of the host, the gateway's own front door included, starves).
+    The limit is now set to `memory_mb` with the rest: what it holds stops there."""
+    got = attempts(tmp_path, INET_BUFFERS, SandboxPolicy(memory_mb=BUFFERS_MB))
+    assert int(got["tcp"]) <= BUFFERS_MB and int(got["udp"]) <= BUFFERS_MB, got
+
+
 def test_socket_buffers_are_charged_to_the_plugins_memory(tmp_path: Path) -> None:
     """Held. Bytes queued in sockets are kernel memory, not the plugin's pages: AF_UNIX socket
     pairs (the one family `socketpair` creates) filled to the largest buffers `SO_SNDBUF`
