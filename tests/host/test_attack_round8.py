@@ -9,19 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import DEMO_REPO, REPO
+from conftest import DEMO_REPO, FIXTURE_PLUGINS, REPO
 from test_containment import start
 
 from gpp.core import codes
-from gpp.host import PluginSession, SandboxPolicy, sandbox, uids
+from gpp.host import JsonRpcSession, PluginSession, SandboxPolicy, process, sandbox, uids
 from gpp.host.view import GPP_PACKAGE
 
 PROBE = """import ctypes, errno, os, socket, struct, sys
@@ -457,3 +461,67 @@ def test_a_uid_that_owns_ipc_is_never_leased() -> None:
         uids.lease((uid, uid)).release()
     finally:
         subprocess.run(["ipcrm", "-m", str(shmid)], check=False, capture_output=True)
+
+
+WAIT_S = 120
+"""The bound on every wait below: far above what a start needs; reached only on failure."""
+
+
+@pytest.mark.parametrize("kind", ["gpp3", "jsonrpc"])
+def test_a_session_closed_while_its_sandbox_is_planned_leaves_no_plugin_running(
+    monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """Broken on main (medium). A reload (SIGHUP, or `gpp serve --reload` on a plugin's
+    file) retires a pool at once when no request holds it, as while an eager plugin's
+    first session is still being planned (in its own thread, up to 30 s): the retired pool's
+    close found no live process (`alive` is false until the spawn) and did nothing, and the
+    start then spawned the plugin into a pool nobody would close again, running for the
+    gateway's life with its uid, cgroup and memory, one more at each such reload. A session
+    closed (or disposed of) while it is planned now kills what the plan spawns, and its
+    start fails."""
+    entered, release = threading.Event(), threading.Event()
+    leased: list[int] = []
+    real_plan = sandbox.plan  # what `process` calls it by
+
+    def held_plan(*args: Any, **kwargs: Any) -> sandbox.SpawnPlan:
+        entered.set()
+        release.wait(WAIT_S)
+        made = real_plan(*args, **kwargs)
+        if len(args) > 5 and args[5] is not None:
+            leased.append(args[5])
+        return made
+
+    monkeypatch.setattr(process, "plan", held_plan)
+    command = [sys.executable, str(FIXTURE_PLUGINS / "echo_plugin.py")]
+    if kind == "jsonrpc":
+        command = [sys.executable, str(FIXTURE_PLUGINS / "jsonrpc_deaf.py")]
+
+    async def scenario() -> PluginSession | JsonRpcSession:
+        session: PluginSession | JsonRpcSession = (
+            PluginSession(command, "echo", "1.0.0", cwd=str(DEMO_REPO), sandbox=SandboxPolicy())
+            if kind == "gpp3"
+            else JsonRpcSession(command, "deaf", cwd=str(DEMO_REPO), sandbox=SandboxPolicy())
+        )
+        starting = asyncio.create_task(session.start())
+        try:
+            assert await asyncio.to_thread(entered.wait, WAIT_S), "the plan never began"
+            if isinstance(session, JsonRpcSession):
+                await session.close(1.0)  # what a retired JSON-RPC pool does
+            else:
+                await session.dispose()  # what a retired GPP/3 pool now does to a slot starting
+        finally:
+            release.set()
+        with contextlib.suppress(codes.ProtocolError):
+            await asyncio.wait_for(starting, WAIT_S)
+        return session
+
+    session = asyncio.run(scenario())
+    try:
+        assert not session.alive
+        assert session.pid is None or not Path(f"/proc/{session.pid}").exists(), session.pid
+        for uid in leased:  # a root gateway's session: nothing runs as its uid any more
+            assert uids.processes_of(uid) == [], uid
+    finally:
+        if session.pid is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(session.pid, signal.SIGKILL)
