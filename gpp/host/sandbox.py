@@ -485,7 +485,7 @@ def _syscall_filter(spawn: _Spawn) -> None:
         f"other); EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, "
         "io_uring, native AIO, modify_ldt, userfaultfd, bpf, perf_event_open, mount, "
         "unshare, setns…), unusual personality values and 32-bit/x32 ABIs; sockets of "
-        "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink but NETLINK_ROUTE, packet, "
+        "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink, packet, "
         "vsock…), and of these TCP and UDP only (EPROTONOSUPPORT: no protocol module "
         "loaded for the plugin); no huge pages (the host's pool); a fresh session keyring"
     )

@@ -138,16 +138,16 @@ class SeccompUnavailable(Exception):
 
 
 SOCKET_FAMILIES = (1, 2, 10)
-"""AF_UNIX, AF_INET, AF_INET6: the families `socket` may create (and AF_NETLINK for
-NETLINK_ROUTE only, below). Every other one is refused with EAFNOSUPPORT, as a kernel built
-without it would answer (runtimes treat that as "not here"): AF_PACKET, AF_VSOCK (no network
-namespace divides it: `network = false` would not be "no network" on a VM guest), AF_ALG,
-AF_BLUETOOTH and the rest."""
-AF_NETLINK, NETLINK_ROUTE = 16, 0
-"""NETLINK_ROUTE is how glibc and libuv list interfaces and addresses (`if_nameindex`,
-`getifaddrs`, `getaddrinfo`'s AI_ADDRCONFIG), and it answers for the plugin's own network
-namespace only; the other netlink protocols are refused (NETLINK_KOBJECT_UEVENT carries the
-host's device events into any namespace, audit, netfilter, crypto…)."""
+"""AF_UNIX, AF_INET, AF_INET6: the families `socket` may create. Every other one is refused
+with EAFNOSUPPORT, as a kernel built without it would answer (runtimes treat that as "not
+here"): AF_PACKET, AF_VSOCK (no network namespace divides it: `network = false` would not be
+"no network" on a VM guest), AF_ALG, AF_BLUETOOTH, AF_NETLINK and the rest. AF_NETLINK with
+NETLINK_ROUTE was allowed (glibc's and libuv's interface lists): the replies a netlink socket
+queues are charged to no cgroup, and a plugin asking for `lo` without reading held 479 MiB of
+the host's unreclaimable kernel memory in twenty sockets under `memory_mb = 64` (issue 32,
+round 8; NETLINK_KOBJECT_UEVENT carried the host's device events into any namespace).
+glibc's `getaddrinfo` falls back without it (AI_ADDRCONFIG assumes both families); a plugin
+lists its namespace's interfaces (`lo`) from `/proc/net/dev`."""
 SOCKETPAIR_FAMILIES = (1,)
 """AF_UNIX only (the one family `socketpair` means anything for)."""
 RET_EAFNOSUPPORT = 0x00050000 | errno.EAFNOSUPPORT
@@ -189,9 +189,6 @@ class ArgumentRule:
     number: int
     allowed: tuple[int, ...]
     refusal: int
-    narrowed: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
-    """(first argument's value, index of another argument, its allowed values): a first
-    argument allowed only with that other argument among those values."""
     paired: tuple[Pairing, ...] = ()
     """First argument values allowed only with one of their pairs of two other arguments."""
 
@@ -248,8 +245,7 @@ def program() -> bytes:
             _syscall_number("socket"),
             tuple(family for family in SOCKET_FAMILIES if family not in INET_FAMILIES),
             RET_EAFNOSUPPORT,
-            narrowed=((AF_NETLINK, 2, (NETLINK_ROUTE,)),),  # socket(family, type, protocol)
-            paired=tuple(
+            paired=tuple(  # socket(family, type, protocol)
                 Pairing(family, 1, SOCK_TYPE_MASK, 2, INET_SOCKETS, RET_EPROTONOSUPPORT)
                 for family in INET_FAMILIES
             ),
@@ -303,8 +299,8 @@ def assemble(
     flagged: list[FlagRule] | None = None,
 ) -> bytes:
     """The program: wrong ABI → EPERM; a refused number → EPERM; a call with an argument rule
-    whose first argument is not allowed (or not with the other arguments its `narrowed` and
-    `paired` ask for) → the refusal they name; a call of `flagged` whose argument has one of
+    whose first argument is not allowed (or not with the other arguments its `paired` ask
+    for) → the refusal they name; a call of `flagged` whose argument has one of
     its bits set (a set-uid mode, a huge page) → its refusal; an allowed number → allowed;
     anything else → ENOSYS."""
     flagged = flagged or []
@@ -323,13 +319,8 @@ def assemble(
     for index, rule in enumerate(rules):
         code += [f"rule{index}", (LD_W_ABS, 0, 0, ARG0)]
         code += [(JEQ_K, f"allow{index}", 0, value) for value in rule.allowed]
-        code += [(JEQ_K, f"narrow{index}.{n}", 0, v) for n, (v, _, _) in enumerate(rule.narrowed)]
         code += [(JEQ_K, f"pair{index}.{n}", 0, p.value) for n, p in enumerate(rule.paired)]
         code.append((RET_K, 0, 0, rule.refusal))
-        for n, (_, argument, values) in enumerate(rule.narrowed):
-            code += [f"narrow{index}.{n}", (LD_W_ABS, 0, 0, ARG0 + 8 * argument)]
-            code += [(JEQ_K, f"allow{index}", 0, value) for value in values]
-            code.append((RET_K, 0, 0, rule.refusal))
         for n, pairing in enumerate(rule.paired):
             code += _pairing(pairing, f"pair{index}.{n}", f"allow{index}")
         code += [f"allow{index}", (RET_K, 0, 0, RET_ALLOW)]

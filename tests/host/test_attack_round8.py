@@ -278,6 +278,38 @@ def test_tcp_and_udp_buffers_are_bounded_with_the_plugins_memory(tmp_path: Path)
     assert int(got["tcp"]) <= BUFFERS_MB and int(got["udp"]) <= BUFFERS_MB, got
 
 
+NETLINK_REPLIES = """
+def queue_replies():  # RTM_GETLINK of `lo` (no dump), asked again and again, never read
+    request = struct.pack("=IHHII", 32, 18, 1, 0, 0) + struct.pack("=BxHiII", 0, 0, 1, 0, 0)
+    held, asked = [], 0
+    for _ in range(20):
+        route = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)  # NETLINK_ROUTE
+        route.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 30)
+        route.bind((0, 0))
+        for _ in range(20000):
+            route.send(request)
+            asked += 1
+        held.append(route)
+    return f"{asked} replies queued in {len(held)} sockets"
+
+ATTEMPTS = {"netlink": queue_replies}
+"""
+
+
+def test_a_plugin_holds_no_kernel_memory_in_netlink_replies(tmp_path: Path) -> None:
+    """Broken on main (high). The filter let NETLINK_ROUTE through (for glibc's and libuv's
+    interface lists), and the replies a netlink socket queues are charged to no cgroup, on v1
+    or v2: twenty sockets of a plugin under `memory_mb = 64`, asking for `lo` and never
+    reading, held 479 MiB of the host's unreclaimable kernel memory, each up to twice
+    `net.core.rmem_max` (8 MiB here; 416 KiB at the kernels' default), as many as its
+    descriptors reach (`max_open_files` × `max_processes`: some 16,000): the host's memory,
+    out of any OOM killer's group. In the plugin's own network namespace it lists `lo` alone;
+    glibc's `getaddrinfo` falls back without it. AF_NETLINK is now refused (EAFNOSUPPORT) with
+    every protocol."""
+    got = attempts(tmp_path, NETLINK_REPLIES, SandboxPolicy(memory_mb=64))
+    assert got == {"netlink": "EAFNOSUPPORT"}, got
+
+
 def test_socket_buffers_are_charged_to_the_plugins_memory(tmp_path: Path) -> None:
     """Held. Bytes queued in sockets are kernel memory, not the plugin's pages: AF_UNIX socket
     pairs (the one family `socketpair` creates) filled to the largest buffers `SO_SNDBUF`
