@@ -310,6 +310,58 @@ def test_a_plugin_holds_no_kernel_memory_in_netlink_replies(tmp_path: Path) -> N
     assert got == {"netlink": "EAFNOSUPPORT"}, got
 
 
+KERNEL_QUEUES = """
+def messages():  # System V message queues of the sandbox's IPC namespace, each kept full
+    message = struct.pack("l", 1) + b"x" * 8000
+    queued = 0
+    for _ in range(20000):
+        queue = libc.msgget(0, 0o1600)
+        if queue < 0:
+            raise OSError(ctypes.get_errno(), "msgget")
+        for _ in range(2):
+            if libc.msgsnd(queue, message, 8000, 0o4000) == 0:  # IPC_NOWAIT
+                queued += 8000
+    return f"queued {queued >> 20} MiB"
+
+
+def pipes():  # pipes grown to 1 MiB (F_SETPIPE_SZ) and filled, never read
+    import fcntl
+    held, queued = [], 0
+    for _ in range(120):
+        read_end, write_end = os.pipe()
+        fcntl.fcntl(write_end, 1031, 1 << 20)
+        os.set_blocking(write_end, False)
+        while True:
+            try:
+                queued += os.write(write_end, b"x" * 65536)
+            except BlockingIOError:
+                break
+        held.append((read_end, write_end))
+    return f"queued {queued >> 20} MiB"
+
+
+ATTEMPTS = {os.environ["QUEUE"]: {"messages": messages, "pipes": pipes}[os.environ["QUEUE"]]}
+"""
+
+
+@pytest.mark.parametrize("queue", ["messages", "pipes"])
+def test_kernel_queues_a_plugin_fills_are_charged_to_its_memory(tmp_path: Path, queue: str) -> None:
+    """Held. Besides socket buffers, the other queues a plugin fills without reading are
+    kernel memory too: System V messages (up to `msgmni` queues of `msgmnb` bytes in its IPC
+    namespace: some 500 MiB) and pipe buffers grown with `F_SETPIPE_SZ`. The memory cgroup
+    charges both: past `memory_mb` the plugin is OOM-killed."""
+    plugin = tmp_path / "round8_probe.py"
+    plugin.write_text(PROBE.format(checkout=str(GPP_PACKAGE.parent), attempts=KERNEL_QUEUES))
+    with pytest.raises(codes.ProtocolError) as caught:
+        start(
+            [sys.executable, str(plugin)],
+            env={"QUEUE": queue},
+            plugin_id="round8-probe",
+            policy=SandboxPolicy(memory_mb=64),
+        )
+    assert "OOM-killed" in caught.value.diagnostic(), caught.value.diagnostic()
+
+
 def test_socket_buffers_are_charged_to_the_plugins_memory(tmp_path: Path) -> None:
     """Held. Bytes queued in sockets are kernel memory, not the plugin's pages: AF_UNIX socket
     pairs (the one family `socketpair` creates) filled to the largest buffers `SO_SNDBUF`
