@@ -705,7 +705,7 @@ def _session_group(policy: SandboxPolicy, mechanisms: dict[str, str]) -> Session
     memory_file = "memory.max" if layout.version == 2 else "memory.limit_in_bytes"
     said = [
         f"memory: {memory_file}={policy.memory_mb} MiB, no swap (children, memfd, shm, tmpfs "
-        "and kernel memory included; TCP and UDP buffers up to as much again on v1)"
+        "and kernel memory included; on v1, TCP and UDP buffers: 64 MiB at most, beside it)"
         if policy.memory_mb
         else "memory: no limit",
         f"CPU budget cpu_seconds={policy.cpu_seconds} for the plugin as a whole"

@@ -264,7 +264,7 @@ def udp():  # datagrams to sockets that never read them
 
 ATTEMPTS = {"tcp": tcp, "udp": udp}
 """
-BUFFERS_MB = 64
+SOCKET_BUFFERS_MB = 64
 
 
 def test_tcp_and_udp_buffers_are_bounded_with_the_plugins_memory(tmp_path: Path) -> None:
@@ -272,11 +272,13 @@ def test_tcp_and_udp_buffers_are_bounded_with_the_plugins_memory(tmp_path: Path)
     sockets are charged to no group unless the group's `memory.kmem.tcp.limit_in_bytes` is
     set: a plugin of the default sandbox (no network: its own loopback) held 544 MiB in TCP
     connections it never read and 476 MiB in UDP datagrams under `memory_mb = 64`, from the
-    host's memory and from `tcp_mem` / `udp_mem`, pools every network namespace shares (at
-    their limit every TCP socket of the host, the gateway's own front door included, starves).
-    The limit is now set to `memory_mb` with the rest: what it holds stops there."""
-    got = attempts(tmp_path, INET_BUFFERS, SandboxPolicy(memory_mb=BUFFERS_MB))
-    assert int(got["tcp"]) <= BUFFERS_MB and int(got["udp"]) <= BUFFERS_MB, got
+    host's memory and from `tcp_mem` / `udp_mem`, pools of a tenth of the host's memory or
+    less that every network namespace shares (at their limit every TCP socket of the host
+    starves, the gateway's own front door included). The limit is now set, at `memory_mb` or
+    64 MiB, whichever is less: even at the default `memory_mb` (1 GiB, half of this host's
+    `tcp_mem`) what a plugin's sockets hold stops there."""
+    got = attempts(tmp_path, INET_BUFFERS, SandboxPolicy())
+    assert int(got["tcp"]) <= SOCKET_BUFFERS_MB and int(got["udp"]) <= SOCKET_BUFFERS_MB, got
 
 
 NETLINK_REPLIES = """
