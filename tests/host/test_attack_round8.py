@@ -13,6 +13,7 @@ import fcntl
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -23,6 +24,7 @@ from typing import Any
 
 import pytest
 from conftest import DEMO_REPO, FIXTURE_PLUGINS, REPO
+from gateway_harness import echo_plugin, running_gateway, write_config
 from test_containment import start
 
 from gpp.core import codes
@@ -616,3 +618,71 @@ def test_a_session_closed_while_its_sandbox_is_planned_leaves_no_plugin_running(
         if session.pid is not None:
             with contextlib.suppress(OSError):
                 os.killpg(session.pid, signal.SIGKILL)
+
+
+TOKEN = "round-8-token-0123456789abcdef"
+AUTHORIZED = (
+    b"Host: 127.0.0.1\r\nAuthorization: Bearer " + TOKEN.encode() + b"\r\n"
+    b"Content-Type: application/json\r\n"
+)
+DISCOVER = b"POST /plugins/echo/discover HTTP/1.1\r\n" + AUTHORIZED
+BODY = b'{"paths":["."]}'
+FRONT_DOOR_ATTACKS = {
+    # smuggling: two framings, two lengths, a signed length, an overflowing chunk size
+    "length-and-chunked": (
+        DISCOVER + b"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+        b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        {400},
+    ),
+    "two-lengths": (DISCOVER + b"Content-Length: 15\r\nContent-Length: 3\r\n\r\n" + BODY, {400}),
+    "signed-length": (DISCOVER + b"Content-Length: +15\r\n\r\n" + BODY, {400}),
+    "huge-chunk": (DISCOVER + b"Transfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n", {400}),
+    # a public prefix walked out of, raw and percent-encoded: no token, no metrics
+    "dot-dot-public": (b"GET /docs-assets/../metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", {404}),
+    "encoded-dot-dot": (
+        b"GET /docs-assets/%2e%2e/metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        {404},
+    ),
+    "healthz-dot-dot": (b"GET /healthz/../metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", {401}),
+    "double-slash": (b"GET //metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", {401}),
+    # DNS rebinding by a Host that only starts as loopback, or none at all
+    "host-userinfo": (b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:80@evil\r\n\r\n", {403}),
+    "no-host": (b"GET /metrics HTTP/1.0\r\n\r\n", {403}),
+    # a body nested 100,001 deep: refused by the parser's depth bound, not by the stack
+    "deep-body": (
+        DISCOVER + b"Content-Length: 200002\r\n\r\n" + b"[" * 100001 + b"]" * 100001,
+        {422},
+    ),
+}
+
+
+def first_status(port: int, request: bytes) -> int:
+    """The status of the gateway's first answer to `request` sent raw on a new connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) as connection:
+        connection.sendall(request)
+        head = b""
+        while b"\r\n" not in head:
+            chunk = connection.recv(4096)
+            assert chunk, f"closed without an answer after {head!r}"
+            head += chunk
+    return int(head.split(b" ", 2)[1])
+
+
+def test_odd_requests_at_the_front_door_are_refused_before_any_route(tmp_path: Path) -> None:
+    """Held. A hostile local client's framing (both a length and chunks, two lengths, a signed
+    one, a chunk size past 64 bits), a public prefix walked out of (`/docs-assets/../`, raw or
+    percent-encoded), a Host that only starts as loopback or none, and a body nested 100,001
+    deep: each gets its refusal, none reaches a plugin or `/metrics` without the token."""
+    folder = tmp_path / "gateway"
+    folder.mkdir(mode=0o700)
+    token = folder / "token"
+    token.write_text(TOKEN + "\n")
+    token.chmod(0o600)
+    config = write_config(folder, [echo_plugin()], gateway={"token_file": str(token)})
+    with running_gateway(config) as gateway:
+        got = {
+            name: first_status(gateway.port, request)
+            for name, (request, _) in FRONT_DOOR_ATTACKS.items()
+        }
+    expected = {name: statuses for name, (_, statuses) in FRONT_DOOR_ATTACKS.items()}
+    assert {name: got[name] in expected[name] for name in got} == dict.fromkeys(got, True), got
