@@ -623,6 +623,14 @@ class _Reader:
             override
             and target is not None
             and target.type == "identifier"
+            and value_node is not None
+            and self._mapping(value_node)
+        ):
+            self.arrays[self._text(target)] = value_node  # `NAMES.map(...)`: `js_loops` builds it
+        elif (
+            override
+            and target is not None
+            and target.type == "identifier"
             and (value_node is not None and value_node.type == "object")
         ):
             self.objects[self._text(target)] = value_node
@@ -1102,6 +1110,16 @@ class _Reader:
             if hook in _HOOK_CALLS[verb].hook_options and owner is not None:
                 guard = self._guard(args[1])
                 self.uses.append(UseDecl(owner, ((guard, Auth((guard,))),), _line(node)))
+
+    def _mapping(self, node: _Node) -> bool:
+        """Whether `node` is `X.map(...)` (a list `js_loops` may build item by item)."""
+        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        return (
+            node.type == "call_expression"
+            and callee is not None
+            and callee.type == "member_expression"
+            and self._text(callee.child_by_field_id(self.fields.property)) == "map"
+        )
 
     def _spelled(self, node: _Node | None) -> str | None:
         """The string `node` is: a literal, or a name a block around it binds to one (`const
@@ -1753,6 +1771,12 @@ class _Reader:
         """What a loop variable or loop-body local stands for in this iteration."""
         if isinstance(bound, Lit):
             return bound
+        if isinstance(bound, js_loops.Closure):  # a built list's item: read where it was built
+            env, self._env = self._env, bound.env
+            try:
+                return self._expr(bound.node)
+            finally:
+                self._env = env
         if isinstance(bound, js_loops.Pair):
             return None  # `e` of `for (const e of Object.entries(T))`: read as `e[0]`, `e[1]`
         if isinstance(bound, js_loops.Deferred):  # a key (a value) of an imported object
@@ -1773,10 +1797,17 @@ class _Reader:
         """`T[k].field`, `r.path`, `e[1]` inside an unrolled loop: the literal the file spells
         there, else the lookup kept symbolic with this iteration's key (`CONFIG.users.prefix`
         of an imported `CONFIG`, which the linker reads), else not known (None)."""
+        obj = _unwrap(node.child_by_field_id(self.fields.object))
+        built = (
+            self._env.get(self._text(obj)) if obj is not None and obj.type == "identifier" else None
+        )
+        if isinstance(built, js_loops.Closure) and node.type == "member_expression":
+            whole = self._bound(built)  # `entry.url` of a built item: its field as built
+            field = self._text(node.child_by_field_id(self.fields.property))
+            return _member(whole, field) if whole is not None else None
         found = js_loops.resolve(self, node)
         if found is not None:
             return self._looped(found)
-        obj = _unwrap(node.child_by_field_id(self.fields.object))
         if obj is None:
             return None
         if node.type == "member_expression":
@@ -2716,6 +2747,8 @@ def _member(value: Expr, key: str) -> Expr | None:
         return Sym((*value.callee.path, CALL, key))
     if isinstance(value, Param):  # `instance['apiBase']` of a plugin's parameter
         return Member(value, (key,))
+    if isinstance(value, Namespace):  # a field of an object read as a value
+        return dict(value.fields).get(key)
     if isinstance(value, Member):
         return Member(value.base, (*value.path, key))
     return None

@@ -949,7 +949,10 @@ class _RouteResolver:
                 )
             if entries:
                 return
-        listed = self._listed(self._settled(table))
+        settled = self._settled(table)
+        listed = self._listed(settled)
+        if isinstance(settled, _Scoped) and isinstance(settled.value, Namespace):
+            listed = [(path, route.path)]  # `routes.forEach(r => fastify.route(r))`: one item
         if listed and self._option_routes(path, route, listed):
             return
         self._attach_route(path, replace(route, methods_unknown=True))  # not found: a finding
