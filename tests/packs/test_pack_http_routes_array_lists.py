@@ -1,8 +1,9 @@
 """pack-http-routes: lists built by array methods over data the scan shows (issue 36 leftovers,
 construct class 1): a `@hapi/glue` manifest whose plugin list a helper builds with
 `.filter(Boolean).map(...)` over the list the composing function's caller passes (a ternary on
-`typeof`, a field's absence, an object spread in the callback); hapi `server.route(...)` tables
-built by `.map` (through a helper), `.map(...).flat()` and `.flatMap`. The fixture is our own;
+`typeof`, a field's absence, an object spread in the callback), that list itself joined by
+`.concat`; hapi `server.route(...)` tables built by `.map` (through a helper) spread beside a
+literal route (`[...built, { method, path }]`), `.map(...).flat()` and `.flatMap`. The fixture is our own;
 its truth is hapi 19 + @hapi/glue 7's `server.table()` after composing it (NODE_PATH=app, as
 its `jsconfig.json` resolves `relativeTo: 'mods'`). A callback the scan cannot run is a finding
 at the registering call, never silence."""
@@ -20,6 +21,7 @@ SERVED = {
     "GET /healthz": "app/mods/health.js:4",
     "GET /books/entries/list": "app/mods/ledger.js:9",
     "POST /books/entries/add": "app/mods/ledger.js:9",
+    "GET /shop/orders/all": "app/mods/orders.js:9",
     "GET /shop/orders/open": "app/mods/orders.js:9",
     "GET /shop/orders/closed": "app/mods/orders.js:9",
     "GET /shop/orders/held": "app/mods/orders.js:9",

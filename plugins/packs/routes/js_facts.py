@@ -1080,8 +1080,8 @@ class _Reader:
         elif verb in _ROUTE_CALLS and len(args) == 1:
             options = _unwrap(args[0])
             items = self._array_items(options) if options is not None else None
-            if options is not None and items is None and options.type in _TABLE_NAMES:
-                self._table_route(node, owner_node, options)
+            if options is not None and items is None and options.type in _TABLE_NAMES | {"array"}:
+                self._table_route(node, owner_node, options)  # a name, a call, `[...a, b]`
             for item in items if items is not None else [options] if options else []:
                 item = _unwrap(item) or item  # hapi's `server.route([{...}, {...}])`
                 if item.type == "object":
@@ -1144,7 +1144,9 @@ class _Reader:
         parent = node.parent
         if parent is not None and parent.type == "member_expression":
             return  # `app.route(p).get(h)`: a chain, not a table
-        expr = self._expr(table) or Opaque()
+        table = _unwrap(table) or table
+        listed = self._list_value(table) if table.type == "array" else None
+        expr = self._expr(table) or listed or Opaque()  # `[...built, { method, path }]`
         owner_expr = self._owner(owner)
         self.routes.append(RouteDecl(owner_expr, expr, None, _line(node), table=True))
 
@@ -1725,10 +1727,7 @@ class _Reader:
         if kind == "object":
             return self._object(node)
         if kind == "array" and self._scoped:  # a callback's or helper's list: its items
-            items = self._array_items(node)
-            if items is None or len(items) > _MAX_ITERATIONS:
-                return None
-            return Items(tuple(self._expr(item) or Opaque() for item in items))
+            return self._list_value(node)
         if kind == "array":  # `exports.endpoints = [{ method, path, handler }, ...]`
             return self._route_table(node)
         if kind in _FUNCTION_VALUES:  # `module.exports = (app) => {...}`: callers pass routers
@@ -1910,6 +1909,11 @@ class _Reader:
         args = self._arguments(node)
         if method == "from" and head is not None and self._text(head) == "Array" and args:
             head, args, method = _unwrap(args[0]), args[1:], "map" if len(args) > 1 else "flat"
+        if head is not None and method == "concat":  # `a.concat(b, [c])`: the lists joined
+            joined = [self._field_value(part) for part in (head, *args)]
+            if any(part is None for part in joined):
+                return None
+            return Mapped(Items(tuple(p for p in joined if p is not None)), "concat")
         if head is None or method not in _ARRAY_METHODS:
             return None
         if method == "flat":
@@ -2445,10 +2449,24 @@ class _Reader:
         node = _unwrap(node)
         if value is not None or node is None or node.type != "array":
             return value
-        items = self._array_items(node)
-        if items is None or len(items) > _MAX_ITERATIONS:
+        return self._list_value(node)
+
+    def _list_value(self, node: _Node) -> Items | Mapped | None:
+        """An array literal as a value: its items, or, spreading lists (`[...base, x]`), those
+        lists joined (`Mapped` "join": each spread a list the linker must find)."""
+        items = [c for c in node.named_children if c.type != "comment"]
+        if len(items) > _MAX_ITERATIONS:
             return None
-        return Items(tuple(self._expr(item) or Opaque() for item in items))
+        if not any(c.type == "spread_element" for c in items):
+            return Items(tuple(self._expr(item) or Opaque() for item in items))
+        parts: list[Expr] = []
+        for item in items:
+            if item.type == "spread_element":
+                spread = self._value(item.named_children[0]) if item.named_children else None
+                parts.append(spread or Opaque())
+            else:
+                parts.append(Items((self._expr(item) or Opaque(),)))
+        return Mapped(Items(tuple(parts)), "join")
 
     def _fluent_root(self, node: _Node) -> bool:
         """Whether `node` is a chain of calls on fluent-json-schema's default export."""

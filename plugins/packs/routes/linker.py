@@ -1350,6 +1350,21 @@ class _RouteResolver:
         items = self._listed(source)
         if items is None or len(items) > _MAX_KEYS:
             return None
+        if expr.method in {"concat", "join"}:  # each part a list (joined), or one item
+            joined: list[Expr] = []
+            for file, part in items:
+                entity = self._settled(self.evaluate(file, part))
+                inner = self._listed(entity)
+                if inner is not None:
+                    joined += [Bound(f, i) for f, i in inner]
+                elif expr.method == "concat" and (
+                    isinstance(entity, _Str)
+                    or (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace))
+                ):  # `a.concat(x)`: an argument that is no list is one item (a spread: none)
+                    joined.append(Bound(file, part))
+                else:
+                    return None
+            return _Scoped(path, Items(tuple(joined))) if len(joined) <= _MAX_KEYS else None
         self.budget -= len(items)
         if self.budget < 0:
             return None

@@ -389,7 +389,9 @@ class Mapped:
     linker builds the list when it knows `source`'s items and can read `value` for each."""
 
     source: Expr
-    method: str  # "map", "flatMap", "filter" (keep the items whose `value` is truthy), "flat"
+    # "map", "flatMap", "filter" (keep the items whose `value` is truthy), "flat"; "concat"
+    # (`a.concat(b, x)`) and "join" (`[...a, x]`, each part a one-item list) of `source`'s parts
+    method: str
     site: str = ""
     value: Expr | None = None
 
