@@ -1771,10 +1771,11 @@ class _RouteResolver:
             for value in self._facts(path).bindings.values()
             if isinstance(value, Function) and value.site == site
         }
-        names |= {  # `exports.start = function (...)`: called as `Module.start(...)`
+        names |= {  # `exports.start = function (...)`: called as `Module.start(...)` (a
+            # default export is called by the names its importers give it: `importing`)
             name
             for name, value in self._facts(path).exports.items()
-            if isinstance(value, Function) and value.site == site
+            if isinstance(value, Function) and value.site == site and name != "default"
         }
         names |= {  # a method: called as `instance.name(...)`
             name
