@@ -144,6 +144,13 @@ _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 _ARRAY_METHODS = frozenset({"map", "flatMap", "filter", "flat"})
 _EQUALITY = frozenset({"===", "==", "!==", "!="})
 # what a function's return value is read from (a call: a list an array method builds, a helper)
+# `name.map(`, `name.concat(` …, `...name`, `f(name)`: a name the file may read as a list
+_LIST_USE = re.compile(
+    rb"([A-Za-z_$][\w$]*)\s*\.\s*(?:map|flatMap|filter|flat|concat|forEach)\s*\("
+    rb"|\.\.\.\s*([A-Za-z_$][\w$]*)|[({,:=]\s*([A-Za-z_$][\w$]*)\s*[,)};]"
+    rb"|export\s+(?:const|let|var)\s+([A-Za-z_$][\w$]*)"
+)
+_SIMPLE_ARGUMENTS = frozenset({"string", "number", "template_string", "object", "array"})
 _RETURNED = frozenset({"identifier", "member_expression", "object", "ternary_expression",
                        "template_string", "string", "array"})  # fmt: skip
 _TYPES = frozenset({"string", "object", "function", "number", "boolean", "undefined"})
@@ -448,6 +455,7 @@ class _Reader:
         # reading a function's return value or an array method's callback: a parameter of an
         # enclosing function is a `Param` (its callers bind it), a ternary a `Choice`
         self._scoped = False
+        self._list_names: set[str] | None = None  # names the text reads as lists (`_listed_name`)
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -634,7 +642,15 @@ class _Reader:
             and (value_node is not None and value_node.type == "object")
         ):
             self.objects[self._text(target)] = value_node
-        value = self._field_value(value_node)  # a list that is no route table: its items
+        value = self._expr(value_node)
+        if (
+            value is None
+            and value_node is not None
+            and value_node.type == "array"
+            and target is not None
+            and self._listed_name(self._text(target))
+        ):  # a list that is no route table, which an array method or a spread may read
+            value = self._list_value(value_node)
         if target is None or value is None:
             return
         found: list[tuple[str, Expr]] = []
@@ -1110,6 +1126,31 @@ class _Reader:
             if hook in _HOOK_CALLS[verb].hook_options and owner is not None:
                 guard = self._guard(args[1])
                 self.uses.append(UseDecl(owner, ((guard, Auth((guard,))),), _line(node)))
+
+    def _listed_name(self, name: str) -> bool:
+        """Whether this file reads `name` as a list (`name.map(`, `...name`, `name.concat(`) or
+        exports, assigns or passes it on (`export const`, `module.exports = name`, `{ name }`,
+        `f(name)`), so its items are worth reading (a cheap test on the text, once per file)."""
+        if self._list_names is None:
+            self._list_names = {
+                next(g for g in m.groups() if g).decode() for m in _LIST_USE.finditer(self.source)
+            }
+        return name in self._list_names
+
+    def _builds(self, call: _Node, function: _Node) -> bool:
+        """Whether a function's returned call may be a list or a helper's value read with its
+        parameters (`list.map(...)`, `[].concat(...)`, `toEntry(item)`): an array method, or a
+        call passing one of the function's parameters; most returned calls are neither
+        (`res.json(x)`), and reading them would cost every arrow function."""
+        callee = _unwrap(call.child_by_field_id(self.fields.function))
+        if callee is not None and callee.type == "member_expression":
+            method = self._text(callee.child_by_field_id(self.fields.property))
+            if method in _ARRAY_METHODS or method in {"concat", "from"}:
+                return True
+        return any(
+            a.type == "identifier" and self._param_index(function, self._text(a)) is not None
+            for a in (_unwrap(x) or x for x in self._arguments(call))
+        )
 
     def _mapping(self, node: _Node) -> bool:
         """Whether `node` is `X.map(...)` (a list `js_loops` may build item by item)."""
@@ -1885,17 +1926,33 @@ class _Reader:
         if callee is None:
             return None
         arguments = self._arguments(node)
-        args = [
-            value
-            for a in arguments
-            if (_unwrap(a) or a).type in {"identifier", "member_expression", *_FUNCTION_VALUES}
-            and (value := self._expr(a)) is not None
-        ]
-        if not args:
+        read: dict[int, Expr] = {}  # each function or name argument, read once
+        for index, a in enumerate(arguments):
+            kind = (_unwrap(a) or a).type
+            if kind in _FUNCTION_VALUES or kind in {"identifier", "member_expression"}:
+                value = self._expr(a)
+                if value is not None:
+                    read[index] = value
+        if not read:
             return None
-        passed = [self._value(a) for a in arguments]
-        whole = tuple(p for p in passed if p is not None)
-        return Call(Sym(callee), tuple(args), whole if len(whole) == len(passed) else None)
+        args = list(read.values())
+        passed: list[Expr] = []  # every argument in its place (a helper's call)
+        for index, a in enumerate(arguments):
+            kind = (_unwrap(a) or a).type
+            bare = _unwrap(a) or a
+            if kind == "identifier" and not (self._env and self._text(bare) in self._env):
+                # a parameter of the function it is written in, else as read above
+                given = self._param(bare, self._text(bare)) or read.get(index)
+            elif kind == "member_expression" and not self._env:
+                given = self._param_member(bare) or read.get(index)
+            elif kind in {"identifier", "member_expression"} or kind in _FUNCTION_VALUES:
+                given = read.get(index)
+            else:
+                given = self._expr(a) if kind in _SIMPLE_ARGUMENTS else None
+            if given is None:
+                return Call(Sym(callee), tuple(args))
+            passed.append(given)
+        return Call(Sym(callee), tuple(args), tuple(passed))
 
     def _mapped(self, node: _Node) -> Mapped | None:
         """`items.map(item => value)` (`flatMap`, `filter` too, `filter(Boolean)`, `flat()`,
@@ -2574,7 +2631,7 @@ class _Reader:
             body = _unwrap(returned[0].named_children[0])
         if body is not None and body.type == "call_expression":
             forwarded = self._forwarded(body)
-            if forwarded is not None:
+            if forwarded is not None or not self._builds(body, function):
                 return forwarded
         elif body is None or body.type not in _RETURNED:
             return None
