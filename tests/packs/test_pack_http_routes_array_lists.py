@@ -67,3 +67,20 @@ def test_a_callback_the_scan_cannot_run_is_a_finding_at_the_registering_call() -
     [unread] = found["findings"]
     assert unread["code"] == "UNRESOLVED_ROUTE"
     assert unread["locations"] == [{"path": "srv.js", "line": 5}]
+
+
+def test_a_list_another_module_exports_is_mapped_into_a_route_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        "kinds.js": "export const KINDS = ['a', 'b'];\n",
+        "srv.js": (
+            "import Hapi from '@hapi/hapi';\n"
+            "import { KINDS } from './kinds';\n"
+            "const server = Hapi.server();\n"
+            "server.route(KINDS.map((k) => ({ method: 'GET', path: '/k/' + k, handler: h })));\n"
+        ),
+    }
+    assert sorted(r["name"] for r in document(files)["resources"]) == ["GET /k/a", "GET /k/b"]
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]

@@ -144,12 +144,6 @@ _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 _ARRAY_METHODS = frozenset({"map", "flatMap", "filter", "flat"})
 _EQUALITY = frozenset({"===", "==", "!==", "!="})
 # what a function's return value is read from (a call: a list an array method builds, a helper)
-# `name.map(`, `name.concat(` …, `...name`, `f(name)`: a name the file may read as a list
-_LIST_USE = re.compile(
-    rb"([A-Za-z_$][\w$]*)\s*\.\s*(?:map|flatMap|filter|flat|concat|forEach)\s*\("
-    rb"|\.\.\.\s*([A-Za-z_$][\w$]*)|[({,:=]\s*([A-Za-z_$][\w$]*)\s*[,)};]"
-    rb"|export\s+(?:const|let|var)\s+([A-Za-z_$][\w$]*)"
-)
 _SIMPLE_ARGUMENTS = frozenset({"string", "number", "template_string", "object", "array"})
 _RETURNED = frozenset({"identifier", "member_expression", "object", "ternary_expression",
                        "template_string", "string", "array"})  # fmt: skip
@@ -455,7 +449,6 @@ class _Reader:
         # reading a function's return value or an array method's callback: a parameter of an
         # enclosing function is a `Param` (its callers bind it), a ternary a `Choice`
         self._scoped = False
-        self._list_names: set[str] | None = None  # names the text reads as lists (`_listed_name`)
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -648,7 +641,7 @@ class _Reader:
             and value_node is not None
             and value_node.type == "array"
             and target is not None
-            and self._listed_name(self._text(target))
+            and (self._listed_name(self._text(target)) or _exported(node))
         ):  # a list that is no route table, which an array method or a spread may read
             value = self._list_value(value_node)
         if target is None or value is None:
@@ -1128,14 +1121,9 @@ class _Reader:
                 self.uses.append(UseDecl(owner, ((guard, Auth((guard,))),), _line(node)))
 
     def _listed_name(self, name: str) -> bool:
-        """Whether this file reads `name` as a list (`name.map(`, `...name`, `name.concat(`) or
-        exports, assigns or passes it on (`export const`, `module.exports = name`, `{ name }`,
-        `f(name)`), so its items are worth reading (a cheap test on the text, once per file)."""
-        if self._list_names is None:
-            self._list_names = {
-                next(g for g in m.groups() if g).decode() for m in _LIST_USE.finditer(self.source)
-            }
-        return name in self._list_names
+        """Whether the file's text names `name` again after declaring it (a list read there,
+        exported or passed on), so its items are worth reading: a cheap test on the text."""
+        return self.source.count(name.encode()) > 1
 
     def _builds(self, call: _Node, function: _Node) -> bool:
         """Whether a function's returned call may be a list or a helper's value read with its
@@ -2827,6 +2815,14 @@ def _member(value: Expr, key: str) -> Expr | None:
     if isinstance(value, Member):
         return Member(value.base, (*value.path, key))
     return None
+
+
+def _exported(declarator: _Node) -> bool:
+    """Whether a declarator is written in `export const …`."""
+    declaration = declarator.parent
+    return declaration is not None and (
+        declaration.parent is not None and declaration.parent.type == "export_statement"
+    )
 
 
 def _top_level_statement(node: _Node) -> bool:
