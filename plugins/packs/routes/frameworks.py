@@ -93,6 +93,10 @@ class Framework:
     # configuration plugins: library -> the instance member it decorates with the configuration
     # its options' JSON `schema` validates (`@fastify/env`: `fastify.config`, or `confKey`)
     config_plugins: Mapping[str, str] = field(default_factory=dict)
+    # the instance method that decorates every instance with a value under a name, read back
+    # as a member of any instance (`fastify.decorate('apiBase', '/v2')`, then `fastify.apiBase`
+    # or `fastify['apiBase']` in a prefix or a path)
+    decorate_call: str | None = None
     # composers: packages whose `compose(manifest, { relativeTo })` makes an app and registers
     # the plugins a manifest lists (`@hapi/glue`)
     composers: tuple[str, ...] = ()
@@ -330,6 +334,7 @@ READ = (
         static_plugins={"@fastify/static": "prefix", "fastify-static": "prefix"},
         loaders=("@fastify/autoload", "fastify-autoload"),
         config_plugins={"@fastify/env": "config", "fastify-env": "config"},
+        decorate_call="decorate",
         guards={
             "@fastify/basic-auth": frozenset({"*"}),
             "@fastify/bearer-auth": frozenset({"*"}),
