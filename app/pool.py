@@ -285,7 +285,10 @@ class Gpp3Pool(Pool):
 
     async def _close_slot(self, slot: Slot) -> None:
         session = slot.session
-        if session is None or not session.alive:
+        if session is None:
+            return
+        if not session.alive:  # failed, or still starting: its start kills what it spawns
+            await session.dispose()
             return
         try:
             await session.shutdown()

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal, NoReturn
 
-from gpp.host import cgroups
+from gpp.host import find_cgroup_layout
 
 MARKER = "GPP_SYSTEMD_SCOPE"
 """Set (to "1") in the environment of the gateway that runs in the scope it asked for."""
@@ -56,7 +56,7 @@ def in_asked_scope(environ: Mapping[str, str] = os.environ) -> bool:
 def cgroup_version() -> int | None:
     """The cgroup version session groups would use here (pure parse of /proc texts)."""
     try:
-        layout = cgroups.find_layout(
+        layout = find_cgroup_layout(
             Path("/proc/self/mountinfo").read_text(), Path("/proc/self/cgroup").read_text()
         )
     except OSError:

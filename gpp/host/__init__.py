@@ -5,6 +5,7 @@ child process and its sandbox (identity, seccomp, cgroups, shims).
 DESIGN.md fixes them); everything else in the modules below is internal."""
 
 from gpp.host.cgroups import CgroupUnavailable, Layout, Limits, SessionGroup
+from gpp.host.cgroups import find_layout as find_cgroup_layout
 from gpp.host.jsonrpc import PLUGIN_UNAVAILABLE, SERVER_ERRORS, Call, JsonRpcSession, Listener
 from gpp.host.process import OFF_LOOP_BYTES, ProcessOptions
 from gpp.host.rate_limit import BURST_LINES, LINES_PER_SECOND, RateLimitedLog, TokenBucket
@@ -36,6 +37,7 @@ __all__ = [
     "TokenBucket",
     "cgroup_layout",
     "entry_files",
+    "find_cgroup_layout",
     "namespaces_available",
     "namespaces_refusal",
     "own_entry_files",

@@ -182,6 +182,18 @@ def _words(path: Path) -> list[str]:
         return []
 
 
+TCP_LIMIT_V1 = "memory.kmem.tcp.limit_in_bytes"
+"""cgroup v1's bound on the socket buffers of a group's TCP and UDP sockets, a counter of its
+own beside `memory.limit_in_bytes`: unset, they are charged to no group at all (v2 charges
+them to `memory.max`). Setting it is what turns their accounting on for the group's sockets."""
+SOCKET_BYTES_V1 = 64 * 1024 * 1024
+"""The most a v1 session's TCP and UDP buffers may hold (less when `memory_mb` is less): the
+pool they draw from, `net.ipv4.tcp_mem`, is the host's, a tenth of its memory or less (2.2 GB
+on 24 GB), and two plugins at the default `memory_mb` (1 GiB) would fill it, every TCP socket
+of the host starving then. A discovery plugin's sockets (its own loopback; with `network =
+"inherit"`, a few requests) need far less."""
+
+
 @dataclass
 class SessionGroup:
     """One plugin session's cgroup: a directory per v1 hierarchy, or one v2 directory."""
@@ -227,6 +239,12 @@ class SessionGroup:
             (memory / "memory.limit_in_bytes").write_text(str(limits.memory_bytes))
             if (memory / "memory.memsw.limit_in_bytes").exists():  # swap accounting on
                 (memory / "memory.memsw.limit_in_bytes").write_text(str(limits.memory_bytes))
+        # v1 charges socket buffers (TCP, UDP) to no group unless this is set: a plugin's
+        # connections over its own loopback held 544 MiB under memory_mb = 64, from the host's
+        # memory and its TCP pool (tcp_mem), which every netns shares (round 8)
+        if (memory / TCP_LIMIT_V1).exists():
+            socket_bytes = min(limits.memory_bytes or SOCKET_BYTES_V1, SOCKET_BYTES_V1)
+            (memory / TCP_LIMIT_V1).write_text(str(socket_bytes))
         if limits.pids is not None:
             (self.dirs["pids"] / "pids.max").write_text(str(limits.pids))
 

@@ -248,8 +248,10 @@ class JsonRpcSession(ProcessSession):
             self._tell_cancel(call.gateway_id)
 
     async def close(self, timeout_s: float) -> None:
-        """Close stdin (a JSON-RPC server's end of session), wait for exit, then kill the group."""
+        """Close stdin (a JSON-RPC server's end of session), wait for exit, then kill the group.
+        Before the spawn (its sandbox still planned), the start kills what it spawns."""
         if self._process is None:
+            self.closed = True
             return
         self.closed = True
         self._changed.set()

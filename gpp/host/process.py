@@ -568,11 +568,12 @@ class ProcessSession:
 
     async def _spawn(self) -> None:
         """Start the plugin and its stderr drain; a plugin that cannot start closes the session
-        and raises E_EOF saying why."""
+        and raises E_EOF saying why, as does a session closed while its spawn was planned (its
+        process is killed at once: round 8 found it left running for the gateway's life)."""
         if self._process is not None:
             raise RuntimeError("session already started")
         try:
-            self._process = await start_plugin(
+            process = await start_plugin(
                 self.command,
                 cwd=self.cwd,
                 env=self.env,
@@ -582,6 +583,15 @@ class ProcessSession:
         except codes.ProtocolError:
             self.closed = True
             raise
+        if self.closed:  # closed while it was planned (a reload retired its pool): no orphan
+            await process.reap(True)
+            raise codes.UnexpectedEOFError(
+                "plugin session was closed while it started",
+                frame=1,
+                expected="a running plugin",
+                got=" ".join(self.command),
+            )
+        self._process = process
         self.pid = self._proc.pid
         assert self._proc.stderr is not None
         self._tasks.append(

@@ -200,12 +200,15 @@ class SpawnPlan:
         """Remove the session's cgroup; a group still holding processes is left to the sweep,
         and its uid stays leased (a uid is never given to a second plugin while a process of
         the first may still run as it: without a cgroup or PID namespace, while `/proc` shows
-        one running as it)."""
+        one running as it; without namespaces, the System V IPC and POSIX message queues it
+        made in the gateway's IPC namespace are removed before its uid is given back)."""
         if self.cgroup is not None:
             gone = self.cgroup.remove()
         else:  # no PID namespace either: a process of the uid may have left the group
             gone = self.namespaced or self.uid_lease is None or not self._lingering()
         if gone and self.uid_lease is not None:
+            if not self.namespaced:  # the gateway's IPC namespace: what it made there is gone too
+                uids.end_ipc_of(self.uid_lease.uid)
             self.uid_lease.release()
             self.uid_lease = None
 
@@ -482,8 +485,9 @@ def _syscall_filter(spawn: _Spawn) -> None:
         f"other); EPERM for {len(seccomp.refused_numbers())} calls (keyctl, ptrace, "
         "io_uring, native AIO, modify_ldt, userfaultfd, bpf, perf_event_open, mount, "
         "unshare, setns…), unusual personality values and 32-bit/x32 ABIs; sockets of "
-        "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink but NETLINK_ROUTE, packet, "
-        "vsock…); a fresh session keyring"
+        "AF_UNIX, AF_INET, AF_INET6 only (EAFNOSUPPORT: netlink, packet, "
+        "vsock…), and of these TCP and UDP only (EPROTONOSUPPORT: no protocol module "
+        "loaded for the plugin); no huge pages (the host's pool); a fresh session keyring"
     )
     spawn.mechanisms["terminal"] = (
         "/dev/ptmx: ptys from the host-wide pool (config: terminal = true)"
@@ -701,7 +705,7 @@ def _session_group(policy: SandboxPolicy, mechanisms: dict[str, str]) -> Session
     memory_file = "memory.max" if layout.version == 2 else "memory.limit_in_bytes"
     said = [
         f"memory: {memory_file}={policy.memory_mb} MiB, no swap (children, memfd, shm, tmpfs "
-        "and kernel memory included)"
+        "and kernel memory included; on v1, TCP and UDP buffers: 64 MiB at most, beside it)"
         if policy.memory_mb
         else "memory: no limit",
         f"CPU budget cpu_seconds={policy.cpu_seconds} for the plugin as a whole"

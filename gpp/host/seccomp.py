@@ -14,8 +14,9 @@ native AIO's host-wide context pool, `modify_ldt`) and the rest of the privilege
 (modules, `kexec`, mounts, namespaces, BPF, perf, swap, accounting, quotas): EPERM, which
 runtimes probing for them report or fall back from (libuv tries `io_uring_setup`). Three calls
 are allowed by argument: `personality` (harmless values only), `socket` and `socketpair` (their
-families: see SOCKET_FAMILIES); and the calls that set a file's mode refuse set-uid and set-gid
-bits (MODE_ARGUMENTS).
+families: see SOCKET_FAMILIES; for AF_INET and AF_INET6, TCP and UDP only: INET_SOCKETS); the
+calls that set a file's mode refuse set-uid and set-gid bits (MODE_ARGUMENTS), and those that
+would take pages of the host's huge page pool refuse it (HUGE_PAGE_ARGUMENTS).
 
 The program is classic BPF, which `bwrap --seccomp FD` installs right before it execs the
 plugin (bwrap's own setup is not filtered). It is built once per gateway process; system call
@@ -126,7 +127,7 @@ AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 X32_SYSCALL_BIT = 0x40000000
 
 # classic BPF
-LD_W_ABS, JEQ_K, JGE_K, JSET_K, RET_K, JA = 0x20, 0x15, 0x35, 0x45, 0x06, 0x05
+LD_W_ABS, JEQ_K, JGE_K, JSET_K, RET_K, JA, AND_K = 0x20, 0x15, 0x35, 0x45, 0x06, 0x05, 0x54
 RET_ALLOW = 0x7FFF0000
 RET_EPERM = 0x00050000 | errno.EPERM
 NR, ARCH, ARG0 = 0, 4, 16  # offsets in struct seccomp_data (arg0: its low 32 bits)
@@ -137,19 +138,48 @@ class SeccompUnavailable(Exception):
 
 
 SOCKET_FAMILIES = (1, 2, 10)
-"""AF_UNIX, AF_INET, AF_INET6: the families `socket` may create (and AF_NETLINK for
-NETLINK_ROUTE only, below). Every other one is refused with EAFNOSUPPORT, as a kernel built
-without it would answer (runtimes treat that as "not here"): AF_PACKET, AF_VSOCK (no network
-namespace divides it: `network = false` would not be "no network" on a VM guest), AF_ALG,
-AF_BLUETOOTH and the rest."""
-AF_NETLINK, NETLINK_ROUTE = 16, 0
-"""NETLINK_ROUTE is how glibc and libuv list interfaces and addresses (`if_nameindex`,
-`getifaddrs`, `getaddrinfo`'s AI_ADDRCONFIG), and it answers for the plugin's own network
-namespace only; the other netlink protocols are refused (NETLINK_KOBJECT_UEVENT carries the
-host's device events into any namespace, audit, netfilter, crypto…)."""
+"""AF_UNIX, AF_INET, AF_INET6: the families `socket` may create. Every other one is refused
+with EAFNOSUPPORT, as a kernel built without it would answer (runtimes treat that as "not
+here"): AF_PACKET, AF_VSOCK (no network namespace divides it: `network = false` would not be
+"no network" on a VM guest), AF_ALG, AF_BLUETOOTH, AF_NETLINK and the rest. AF_NETLINK with
+NETLINK_ROUTE was allowed (glibc's and libuv's interface lists): the replies a netlink socket
+queues are charged to no cgroup, and a plugin asking for `lo` without reading held 479 MiB of
+the host's unreclaimable kernel memory in twenty sockets under `memory_mb = 64` (issue 32,
+round 8; NETLINK_KOBJECT_UEVENT carried the host's device events into any namespace).
+glibc's `getaddrinfo` falls back without it (AI_ADDRCONFIG assumes both families); a plugin
+lists its namespace's interfaces (`lo`) from `/proc/net/dev`."""
 SOCKETPAIR_FAMILIES = (1,)
 """AF_UNIX only (the one family `socketpair` means anything for)."""
 RET_EAFNOSUPPORT = 0x00050000 | errno.EAFNOSUPPORT
+INET_FAMILIES = (2, 10)
+"""AF_INET, AF_INET6: allowed for the socket types and protocols of INET_SOCKETS only."""
+SOCK_TYPE_MASK = 0xF
+"""`socket`'s type without its SOCK_NONBLOCK and SOCK_CLOEXEC flags."""
+INET_SOCKETS = ((1, (0, 6)), (2, (0, 17)))
+"""(type, its protocols): SOCK_STREAM with 0 or IPPROTO_TCP, SOCK_DGRAM with 0 or IPPROTO_UDP,
+what runtimes and resolvers create. Any other pair gets EPROTONOSUPPORT, as from a kernel
+without the protocol, before the kernel looks for it: for a pair it has not registered, the
+kernel runs `modprobe net-pf-N-proto-P-type-T` as root, outside the sandbox and its cgroup,
+whoever asks (`inet_create`), so a plugin chose which module root loaded into the host's kernel
+(SCTP, DCCP, L2TP, SMC: rarely used, often exploited code, there for every process until
+reboot) and could keep root's `modprobe` running on the host's CPUs, charged to no budget
+(issue 32, round 8). SOCK_RAW needs a capability the plugin lacks; MPTCP, UDP-Lite and ping
+sockets are refused too (runtimes fall back on EPROTONOSUPPORT)."""
+RET_EPROTONOSUPPORT = 0x00050000 | errno.EPROTONOSUPPORT
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A call's first argument `value` allowed only when another argument (`first`, masked
+    with `mask`) is a key of `pairs` and a third (`second`) one of that key's values; else
+    `refusal`. (`socket(AF_INET, type, protocol)`: each type with its own protocols.)"""
+
+    value: int
+    first: int
+    mask: int
+    second: int
+    pairs: tuple[tuple[int, tuple[int, ...]], ...]
+    refusal: int
 
 
 @dataclass(frozen=True)
@@ -159,9 +189,8 @@ class ArgumentRule:
     number: int
     allowed: tuple[int, ...]
     refusal: int
-    narrowed: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
-    """(first argument's value, index of another argument, its allowed values): a first
-    argument allowed only with that other argument among those values."""
+    paired: tuple[Pairing, ...] = ()
+    """First argument values allowed only with one of their pairs of two other arguments."""
 
 
 SETID_BITS = 0o6000
@@ -178,12 +207,29 @@ it becomes that uid, and can signal, trace and read whichever plugin session get
 (issue 32's red team). glibc passes a mode of 0 where no file is created."""
 
 
+HUGE_PAGE_ARGUMENTS = (("mmap", 3, 0x40000), ("memfd_create", 1, 0x4), ("shmget", 2, 0o4000))
+"""Each call that takes pages of the host's huge page pool, the index of its flags argument and
+the flag that asks for them (MAP_HUGETLB, MFD_HUGETLB, SHM_HUGETLB): refused with ENOMEM, what
+the kernel answers when the pool is empty, and what runtimes asking for huge pages fall back
+from. The pool (`vm.nr_hugepages`, reserved at boot for a database or a VM) is the host's:
+no namespace divides it, and the memory cgroup does not charge its pages (the hugetlb
+controller would, which session groups do not use), so a plugin took every page of it, past
+`memory_mb`, from the service it was reserved for; with `vm.nr_overcommit_hugepages`, surplus
+pages from the host's free memory too (issue 32, round 8). Transparent huge pages are ordinary
+memory the cgroup charges: `madvise(MADV_HUGEPAGE)` stays allowed."""
+RET_ENOMEM = 0x00050000 | errno.ENOMEM
+
+
 @dataclass(frozen=True)
-class ModeRule:
-    """A call allowed only when its `argument` (a file mode) sets neither S_ISUID nor S_ISGID."""
+class FlagRule:
+    """A call allowed only when its `argument` has none of `bits` set, else `refusal`: a mode
+    with S_ISUID or S_ISGID (MODE_ARGUMENTS), flags that ask for huge pages
+    (HUGE_PAGE_ARGUMENTS)."""
 
     number: int
     argument: int
+    bits: int = SETID_BITS
+    refusal: int = RET_EPERM
 
 
 @functools.cache
@@ -197,21 +243,32 @@ def program() -> bytes:
         ArgumentRule(_syscall_number("personality"), PERSONALITY_ALLOWED, RET_EPERM),
         ArgumentRule(
             _syscall_number("socket"),
-            SOCKET_FAMILIES,
+            tuple(family for family in SOCKET_FAMILIES if family not in INET_FAMILIES),
             RET_EAFNOSUPPORT,
-            narrowed=((AF_NETLINK, 2, (NETLINK_ROUTE,)),),  # socket(family, type, protocol)
+            paired=tuple(  # socket(family, type, protocol)
+                Pairing(family, 1, SOCK_TYPE_MASK, 2, INET_SOCKETS, RET_EPROTONOSUPPORT)
+                for family in INET_FAMILIES
+            ),
         ),
         ArgumentRule(_syscall_number("socketpair"), SOCKETPAIR_FAMILIES, RET_EAFNOSUPPORT),
     ]
-    modes = [
-        ModeRule(number, argument)
+    flagged = [
+        FlagRule(number, argument)
         for number, argument in ((_syscall_number(n), a) for n, a in MODE_ARGUMENTS)
         if number >= 0
+    ] + [
+        FlagRule(number, argument, bits, RET_ENOMEM)
+        for number, argument, bits in (
+            (_syscall_number(n), a, b) for n, a, b in HUGE_PAGE_ARGUMENTS
+        )
+        if number >= 0
     ]
-    ruled = {rule.number for rule in rules} | {mode.number for mode in modes}
+    ruled = {rule.number for rule in rules} | {flag.number for flag in flagged}
     allowed = [n for n in allowed_numbers() if n not in ruled]
     x32 = machine == "x86_64"
-    return assemble(AUDIT_ARCH[machine], refused_numbers(), rules, allowed, x32=x32, modes=modes)
+    return assemble(
+        AUDIT_ARCH[machine], refused_numbers(), rules, allowed, x32=x32, flagged=flagged
+    )
 
 
 @functools.cache
@@ -239,12 +296,14 @@ def assemble(
     allowed: list[int],
     *,
     x32: bool,
-    modes: list[ModeRule] | None = None,
+    flagged: list[FlagRule] | None = None,
 ) -> bytes:
     """The program: wrong ABI → EPERM; a refused number → EPERM; a call with an argument rule
-    whose first argument is not allowed → the rule's refusal; a call of `modes` whose mode
-    sets S_ISUID or S_ISGID → EPERM; an allowed number → allowed; anything else → ENOSYS."""
-    modes = modes or []
+    whose first argument is not allowed (or not with the other arguments its `paired` ask
+    for) → the refusal they name; a call of `flagged` whose argument has one of
+    its bits set (a set-uid mode, a huge page) → its refusal; an allowed number → allowed;
+    anything else → ENOSYS."""
+    flagged = flagged or []
     code: list[Instruction | str] = [
         (LD_W_ABS, 0, 0, ARCH),
         (JEQ_K, 1, 0, arch),
@@ -255,23 +314,38 @@ def assemble(
         code += [(JGE_K, 0, 1, X32_SYSCALL_BIT), (RET_K, 0, 0, RET_EPERM)]
     verdicts = {n: "allow" for n in allowed} | {n: "deny" for n in refused}
     verdicts |= {rule.number: f"rule{i}" for i, rule in enumerate(rules)}
-    verdicts |= {mode.number: f"mode{i}" for i, mode in enumerate(modes)}
+    verdicts |= {flag.number: f"flag{i}" for i, flag in enumerate(flagged)}
     code += _dispatch(sorted(verdicts.items()), "t")
     for index, rule in enumerate(rules):
         code += [f"rule{index}", (LD_W_ABS, 0, 0, ARG0)]
         code += [(JEQ_K, f"allow{index}", 0, value) for value in rule.allowed]
-        code += [(JEQ_K, f"narrow{index}.{n}", 0, v) for n, (v, _, _) in enumerate(rule.narrowed)]
+        code += [(JEQ_K, f"pair{index}.{n}", 0, p.value) for n, p in enumerate(rule.paired)]
         code.append((RET_K, 0, 0, rule.refusal))
-        for n, (_, argument, values) in enumerate(rule.narrowed):
-            code += [f"narrow{index}.{n}", (LD_W_ABS, 0, 0, ARG0 + 8 * argument)]
-            code += [(JEQ_K, f"allow{index}", 0, value) for value in values]
-            code.append((RET_K, 0, 0, rule.refusal))
+        for n, pairing in enumerate(rule.paired):
+            code += _pairing(pairing, f"pair{index}.{n}", f"allow{index}")
         code += [f"allow{index}", (RET_K, 0, 0, RET_ALLOW)]
-    for index, mode in enumerate(modes):
-        code += [f"mode{index}", (LD_W_ABS, 0, 0, ARG0 + 8 * mode.argument)]
-        code += [(JSET_K, 0, 1, SETID_BITS), (RET_K, 0, 0, RET_EPERM), (RET_K, 0, 0, RET_ALLOW)]
+    for index, flag in enumerate(flagged):
+        code += [f"flag{index}", (LD_W_ABS, 0, 0, ARG0 + 8 * flag.argument)]
+        code += [(JSET_K, 0, 1, flag.bits), (RET_K, 0, 0, flag.refusal), (RET_K, 0, 0, RET_ALLOW)]
     code += ["unlisted", (RET_K, 0, 0, RET_ENOSYS)]
     return b"".join(struct.pack("=HBBI", *op) for op in _resolve(code))
+
+
+def _pairing(pairing: Pairing, tag: str, allow: str) -> list[Instruction | str]:
+    """`tag`: the first argument is `pairing.value`; on to `allow` when the other two make one
+    of its pairs, else its refusal."""
+    code: list[Instruction | str] = [
+        tag,
+        (LD_W_ABS, 0, 0, ARG0 + 8 * pairing.first),
+        (AND_K, 0, 0, pairing.mask),
+        *((JEQ_K, f"{tag}.{key}", 0, key) for key, _ in pairing.pairs),
+        (RET_K, 0, 0, pairing.refusal),
+    ]
+    for key, values in pairing.pairs:
+        code += [f"{tag}.{key}", (LD_W_ABS, 0, 0, ARG0 + 8 * pairing.second)]
+        code += [(JEQ_K, allow, 0, value) for value in values]
+        code.append((RET_K, 0, 0, pairing.refusal))
+    return code
 
 
 def _dispatch(entries: list[tuple[int, str]], tag: str) -> list[Instruction | str]:

@@ -24,6 +24,7 @@ only once its processes are gone (its cgroup empty, or its PID namespace's init 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import functools
 import os
@@ -129,10 +130,10 @@ def lease(uid_range: tuple[int, int], folder: str | None = None) -> UidLease:
     where = folder or lease_folder()
     _sweep(where)
     start = secrets.randbelow(size)
-    running = _running_uids()
+    running = _running_uids() | {owner for owner, _, _ in _ipc_objects()}
     for step in range(size):
         uid = first + (start + step) % size
-        if uid in running:  # a process runs as it: nothing may share a plugin's uid
+        if uid in running:  # a process runs as it, or IPC is its: nothing may share its uid
             continue
         if (held := _try(where, uid)) is not None:
             if not processes_of(uid):  # started since the list was made
@@ -154,6 +155,56 @@ def _running_uids() -> set[int]:
             with contextlib.suppress(OSError, ValueError):
                 running |= set(_status_uids(name))
     return running
+
+
+SYSV_IPC = (("shm", "shmid", "shmctl"), ("msg", "msqid", "msgctl"), ("sem", "semid", "semctl"))
+"""System V IPC's kinds: their `/proc/sysvipc` file, its id column, the call that removes one."""
+IPC_RMID = 0
+MQUEUE_FOLDER = "/dev/mqueue"
+"""Where systemd mounts the IPC namespace's POSIX message queues (their files: owner, unlink)."""
+
+
+def end_ipc_of(uid: int) -> list[str]:
+    """Remove what `uid` owns or made in the gateway's IPC namespace: System V shared memory,
+    message queues and semaphore sets, and its POSIX message queues where `MQUEUE_FOLDER` is
+    mounted. A session without namespaces shares that namespace, and what it made there
+    outlived it, owned by its uid: the next session given the uid read it (another plugin's,
+    as likely), and its memory, uncharged once the session's cgroup was gone, stayed until
+    reboot (issue 32, round 8). Call it once none of the uid's processes is left (they could
+    make more). The objects removed, as "shm 3"."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    controls = {kind: getattr(libc, control) for kind, _, control in SYSV_IPC}
+    removed = []
+    for owner, kind, ipc_id in _ipc_objects():
+        if owner == uid:
+            args = (ipc_id, 0, IPC_RMID) if kind == "sem" else (ipc_id, IPC_RMID, None)
+            if controls[kind](*args) == 0:
+                removed.append(f"{kind} {ipc_id}")
+    with contextlib.suppress(OSError), os.scandir(MQUEUE_FOLDER) as queues:
+        for queue in queues:
+            with contextlib.suppress(OSError):
+                if queue.stat(follow_symlinks=False).st_uid == uid:
+                    os.unlink(queue.path)
+                    removed.append(f"mqueue {queue.name}")
+    return removed
+
+
+def _ipc_objects() -> list[tuple[int, str, int]]:
+    """(uid, kind, id) of each System V IPC object of the gateway's IPC namespace, once for
+    its owner and once for its creator where they differ."""
+    found = []
+    for kind, id_column, _ in SYSV_IPC:
+        try:
+            header, *rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+        except (OSError, ValueError):
+            continue
+        columns = header.split()
+        for line in rows:
+            row = dict(zip(columns, line.split(), strict=False))
+            with contextlib.suppress(KeyError, ValueError):
+                for owner in {int(row["uid"]), int(row["cuid"])}:
+                    found.append((owner, kind, int(row[id_column])))
+    return found
 
 
 def _status_uids(pid: str) -> list[int]:

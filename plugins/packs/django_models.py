@@ -66,6 +66,7 @@ class KnownModel:
     abstract: bool
     fields: tuple[str, ...] = ()  # column names
     many_to_many: tuple[str, ...] = ()  # fields that auto-create a join table
+    primary_key: bool = False  # one of `fields` is the primary key: no implicit `id`
 
 
 _BASE_USER = KnownModel(True, ("password", "last_login"))
@@ -81,6 +82,7 @@ _ABSTRACT_USER = KnownModel(
 )
 _CONCRETE = KnownModel(False)  # a subclass gets its own table and a `<parent>_ptr_id` link
 _TIMESTAMPED = KnownModel(True, ("created", "modified"))
+_BASE_SESSION = KnownModel(True, ("session_key", "session_data", "expire_date"), primary_key=True)
 KNOWN_MODELS: dict[str, KnownModel] = {
     "django.contrib.auth.base_user.AbstractBaseUser": _BASE_USER,
     "django.contrib.auth.models.AbstractBaseUser": _BASE_USER,
@@ -91,6 +93,15 @@ KNOWN_MODELS: dict[str, KnownModel] = {
     "django.contrib.auth.models.Permission": _CONCRETE,
     "django.contrib.contenttypes.models.ContentType": _CONCRETE,
     "django.contrib.sites.models.Site": _CONCRETE,
+    # the rest of Django's own contrib models: a custom session store's model subclasses the
+    # abstract session (`django.contrib.sessions.models` re-exports it); the others are
+    # concrete, a subclass of one gets a table of its own linked to theirs
+    "django.contrib.sessions.base_session.AbstractBaseSession": _BASE_SESSION,
+    "django.contrib.sessions.models.AbstractBaseSession": _BASE_SESSION,
+    "django.contrib.sessions.models.Session": _CONCRETE,
+    "django.contrib.admin.models.LogEntry": _CONCRETE,
+    "django.contrib.flatpages.models.FlatPage": _CONCRETE,
+    "django.contrib.redirects.models.Redirect": _CONCRETE,
     "taggit.models.TagBase": KnownModel(True, ("name", "slug")),
     "taggit.models.ItemBase": KnownModel(True),
     "taggit.models.TaggedItemBase": KnownModel(True, ("tag_id",)),
@@ -440,7 +451,11 @@ def _tables(
     fields.extend(f for known in parents.known for f in known.fields)
     if parents.concrete is not None:
         fields.insert(0, f"{parents.concrete}_ptr_id")
-    elif not (ref.cls.body.primary_key or any(p.cls.body.primary_key for p in abstract)):
+    elif not (
+        ref.cls.body.primary_key
+        or any(p.cls.body.primary_key for p in abstract)
+        or any(known.primary_key for known in parents.known)
+    ):
         fields.insert(0, "id")
     extra: tuple[tuple[str, str | int | bool], ...] = (
         (("managed", False),) if managed is False else ()

@@ -150,7 +150,11 @@ def test_a_v1_group_writes_memory_and_swap_limits_in_their_hierarchies(tmp_path:
     def mkdir(path: Path, *args: object, **kwargs: object) -> None:
         real_mkdir(path)
         files = {
-            "memory": ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"],
+            "memory": [
+                "memory.limit_in_bytes",
+                "memory.memsw.limit_in_bytes",
+                "memory.kmem.tcp.limit_in_bytes",
+            ],
             "pids": ["pids.max"],
             "cpuacct": ["cpuacct.usage"],
             "freezer": ["freezer.state"],
@@ -165,6 +169,15 @@ def test_a_v1_group_writes_memory_and_swap_limits_in_their_hierarchies(tmp_path:
         group = SessionGroup.create(Layout(1, parents), Limits(32 * 1024 * 1024, 8), 7)
     assert (group.dirs["memory"] / "memory.limit_in_bytes").read_text() == str(32 << 20)
     assert (group.dirs["memory"] / "memory.memsw.limit_in_bytes").read_text() == str(32 << 20)
+    # socket buffers: v1 charges them to no group unless their own limit is set (round 8)
+    assert (group.dirs["memory"] / "memory.kmem.tcp.limit_in_bytes").read_text() == str(32 << 20)
+    with (
+        pytest.MonkeyPatch.context() as patch
+    ):  # and at most SOCKET_BYTES_V1: tcp_mem is the host's
+        patch.setattr(Path, "mkdir", mkdir)
+        large = SessionGroup.create(Layout(1, parents), Limits(4 << 30, 8), 7)
+    tcp = (large.dirs["memory"] / "memory.kmem.tcp.limit_in_bytes").read_text()
+    assert tcp == str(cgroups.SOCKET_BYTES_V1) == str(64 << 20)
     assert (group.dirs["pids"] / "pids.max").read_text() == "8"
     assert len(group.procs_files) == 4
     group.freeze()

@@ -12,6 +12,7 @@ from gpp.host import seccomp
 X86_64 = seccomp.AUDIT_ARCH["x86_64"]
 ALLOWED = [0, 1, 39, 57, 59, 102, 424, 426, *range(1000, 1400)]  # a deep search tree
 AF_UNIX, AF_INET, AF_INET6, AF_NETLINK, AF_PACKET, AF_ALG, AF_VSOCK = 1, 2, 10, 16, 17, 38, 40
+SOCK_STREAM, SOCK_DGRAM, SOCK_RAW, SOCK_SEQPACKET, SOCK_DCCP = 1, 2, 3, 5, 6
 I386 = 0x40000003
 
 
@@ -35,6 +36,9 @@ def walk(
         if op == seccomp.LD_W_ABS:
             (acc,) = struct.unpack_from("=I", data, k)
             pc += 1
+        elif op == seccomp.AND_K:
+            acc &= k
+            pc += 1
         elif op in (seccomp.JEQ_K, seccomp.JGE_K, seccomp.JSET_K):
             taken = {seccomp.JEQ_K: acc == k, seccomp.JGE_K: acc >= k}.get(op, bool(acc & k))
             pc += 1 + (jt if taken else jf)
@@ -51,9 +55,7 @@ def walk(
 def program() -> bytes:
     rules = [
         seccomp.ArgumentRule(135, seccomp.PERSONALITY_ALLOWED, seccomp.RET_EPERM),
-        seccomp.ArgumentRule(
-            41, seccomp.SOCKET_FAMILIES, seccomp.RET_EAFNOSUPPORT, ((AF_NETLINK, 2, (0,)),)
-        ),
+        seccomp.ArgumentRule(41, seccomp.SOCKET_FAMILIES, seccomp.RET_EAFNOSUPPORT),
         seccomp.ArgumentRule(53, seccomp.SOCKETPAIR_FAMILIES, seccomp.RET_EAFNOSUPPORT),
     ]
     return seccomp.assemble(X86_64, [101, 250, 425], rules, ALLOWED, x32=True)
@@ -117,11 +119,15 @@ def test_sockets_of_unix_and_inet_families_only(program: bytes) -> None:
         assert run(program, X86_64, 41, family) == seccomp.RET_EAFNOSUPPORT, family
 
 
-def test_netlink_for_the_routing_protocol_only(program: bytes) -> None:
-    """NETLINK_ROUTE (0) lists the namespace's own interfaces; uevents (15) are the host's."""
-    assert run(program, X86_64, 41, AF_NETLINK, 0) == seccomp.RET_ALLOW
-    for protocol in (4, 9, 12, 15, 16):  # sock_diag, audit, netfilter, kobject_uevent, generic
-        assert run(program, X86_64, 41, AF_NETLINK, protocol) == seccomp.RET_EAFNOSUPPORT
+def test_no_netlink_socket_of_any_protocol() -> None:
+    """Round 8: NETLINK_ROUTE was allowed for interface lists, and its replies are kernel
+    memory no cgroup is charged; uevents (15) carry the host's device events."""
+    program = seccomp.program()
+    arch = seccomp.AUDIT_ARCH[__import__("platform").machine()]
+    socket = seccomp._syscall_number("socket")
+    for protocol in (0, 4, 9, 12, 15, 16):  # route, sock_diag, audit, netfilter, uevent, generic
+        got = run(program, arch, socket, AF_NETLINK, protocol, arg1=SOCK_RAW)
+        assert got == seccomp.RET_EAFNOSUPPORT, protocol
 
 
 def test_socketpair_of_unix_family_only(program: bytes) -> None:
@@ -140,7 +146,7 @@ def test_the_real_program_refuses_native_aio_and_modify_ldt() -> None:
             assert run(program, arch, number) == seccomp.RET_EPERM, name
     socket = seccomp._syscall_number("socket")
     assert run(program, arch, socket, AF_VSOCK) == seccomp.RET_EAFNOSUPPORT
-    assert run(program, arch, socket, AF_INET6) == seccomp.RET_ALLOW
+    assert run(program, arch, socket, AF_INET6, arg1=SOCK_STREAM) == seccomp.RET_ALLOW
 
 
 def test_every_verdict_is_a_short_search_not_a_scan_of_the_lists() -> None:
@@ -172,3 +178,52 @@ def test_no_call_sets_a_set_uid_or_set_gid_bit() -> None:
             got = run(program, arch, number, **{f"arg{argument}": mode})
             assert got == seccomp.RET_ALLOW, (name, oct(mode))
     assert run(program, arch, seccomp._syscall_number("openat2")) == seccomp.RET_ENOSYS
+
+
+def test_inet_sockets_of_tcp_and_udp_only() -> None:
+    """Round 8: for a type and protocol pair it has not registered, `socket(AF_INET…)` has the
+    kernel run `modprobe net-pf-2-proto-P-type-T` as root, outside the sandbox and its cgroup:
+    the plugin chose which module root loaded into the host's kernel (SCTP, DCCP, L2TP, SMC),
+    and kept root's `modprobe` busy on the host's CPUs. Only TCP and UDP pass (the type's
+    SOCK_NONBLOCK and SOCK_CLOEXEC flags aside); the rest get EPROTONOSUPPORT, as from a
+    kernel without the protocol, before the kernel looks for it."""
+    program = seccomp.program()
+    arch = seccomp.AUDIT_ARCH[__import__("platform").machine()]
+    socket = seccomp._syscall_number("socket")
+    flags = 0o4000 | 0o2000000  # SOCK_NONBLOCK | SOCK_CLOEXEC
+    for family in (AF_INET, AF_INET6):
+        for kind, protocol in ((SOCK_STREAM, 0), (SOCK_STREAM, 6), (SOCK_DGRAM, 0),
+                               (SOCK_DGRAM, 17), (SOCK_STREAM | flags, 6)):  # fmt: skip
+            got = run(program, arch, socket, family, protocol, arg1=kind)
+            assert got == seccomp.RET_ALLOW, (family, kind, protocol)
+        for kind, protocol in ((SOCK_STREAM, 132), (SOCK_SEQPACKET, 132), (SOCK_SEQPACKET, 0),
+                               (SOCK_DCCP, 0), (SOCK_DCCP, 33), (SOCK_DGRAM, 115),
+                               (SOCK_STREAM, 256), (SOCK_STREAM, 262), (SOCK_DGRAM, 136),
+                               (SOCK_DGRAM, 6), (SOCK_STREAM, 17), (SOCK_DGRAM, 1),
+                               (SOCK_RAW, 0), (0, 0), (SOCK_STREAM | flags, 132)):  # fmt: skip
+            got = run(program, arch, socket, family, protocol, arg1=kind)
+            assert got == seccomp.RET_EPROTONOSUPPORT, (family, kind, protocol)
+        # the kernel reads `int protocol`: the upper half of the register is not its to see
+        assert (
+            run(program, arch, socket, family, 6 | 1 << 32, arg1=SOCK_STREAM) == seccomp.RET_ALLOW
+        )
+    assert run(program, arch, socket, AF_UNIX, arg1=SOCK_SEQPACKET) == seccomp.RET_ALLOW
+    # no netlink at all: its replies are kernel memory no cgroup is charged (round 8)
+    assert run(program, arch, socket, AF_NETLINK, 0, arg1=SOCK_RAW) == seccomp.RET_EAFNOSUPPORT
+
+
+def test_no_call_takes_pages_of_the_hosts_huge_page_pool() -> None:
+    """Round 8: `mmap(MAP_HUGETLB)` took every page of the host's huge page pool (reserved for
+    a database or a VM; no namespace divides it, the memory cgroup does not charge it), past
+    `memory_mb`. The three calls that ask for huge pages get ENOMEM for that flag alone."""
+    program = seccomp.program()
+    arch = seccomp.AUDIT_ARCH[__import__("platform").machine()]
+    mmap, memfd, shmget = (seccomp._syscall_number(n) for n in ("mmap", "memfd_create", "shmget"))
+    private_anonymous, huge = 0x22, 0x40000
+    assert run(program, arch, mmap, arg3=private_anonymous) == seccomp.RET_ALLOW
+    assert run(program, arch, mmap, arg3=private_anonymous | huge) == seccomp.RET_ENOMEM
+    assert run(program, arch, mmap, arg3=private_anonymous | huge | 26 << 26) == seccomp.RET_ENOMEM
+    assert run(program, arch, memfd, arg1=0x1) == seccomp.RET_ALLOW  # MFD_CLOEXEC
+    assert run(program, arch, memfd, arg1=0x1 | 0x4) == seccomp.RET_ENOMEM
+    assert run(program, arch, shmget, 0, 0o1600) == seccomp.RET_ALLOW  # IPC_CREAT | 0600
+    assert run(program, arch, shmget, 0, 0o1600 | 0o4000) == seccomp.RET_ENOMEM

@@ -85,6 +85,45 @@ def test_django_polymorphic_and_simple_history_tables() -> None:
     assert linked.findings == []
 
 
+def test_models_on_djangos_own_contrib_session_and_log_models_are_tables(tmp_path: Path) -> None:
+    """A custom session store's model on Django's abstract `AbstractBaseSession` (imported
+    from `base_session`, or re-exported by `sessions.models` under another name) and a subclass
+    of a concrete contrib model (`LogEntry`: multi-table inheritance) are tables of their app
+    (blind5py: was an `UNKNOWN_MODEL_BASE` with no table), the same with the pre-filter."""
+    source = (
+        "from django.db import models\n"
+        "from django.contrib.sessions import base_session\n"
+        "from django.contrib.sessions.models import AbstractBaseSession as StoredSession\n"
+        "from django.contrib.admin.models import LogEntry\n\n\n"
+        "class KioskSession(base_session.AbstractBaseSession):\n"
+        "    kiosk = models.CharField(max_length=9)\n\n"
+        "    class Meta:\n        db_table = 'kiosk_sessions'\n\n\n"
+        "class TillSession(StoredSession):\n"
+        "    till = models.IntegerField()\n\n\n"
+        "class TillAudit(LogEntry):\n    reviewed = models.BooleanField()\n"
+    )
+    path = "till/models.py"
+    linked = django_models.link([(path, django_models.extract(path, source))])
+    assert [(r["name"], r["attrs"]["columns"]) for r in linked.resources] == [
+        ("kiosk_sessions", 4),  # session_key, session_data, expire_date, kiosk
+        ("till_tillsession", 4),
+        ("till_tillaudit", 2),  # logentry_ptr_id, reviewed
+    ]
+    assert linked.findings == []
+    (tmp_path / "till").mkdir()
+    (tmp_path / "till" / "models.py").write_text(source)
+    (tmp_path / "till" / "views.py").write_text("def index(request): ...\n")
+    documents = []
+    for parse_all in (True, False):
+        scanner = Scanner((".py",), django_models.extract, django_models.link, language="Python",
+                          root=str(tmp_path), workers=1, keywords=pack_django.KEYWORDS,
+                          base_keywords=pack_django.BASE_KEYWORDS, follow="names",
+                          fields=pack_django.FIELDS, parse_all=parse_all)  # fmt: skip
+        documents.append(scanner.discover(["."]))
+    assert documents[0] == documents[1]
+    assert len(documents[1]["resources"]) == 3
+
+
 def test_manage_pys_folder_is_an_import_root_in_both_modes(tmp_path: Path) -> None:
     """`backend/manage.py` beside `backend/__init__.py`: Python runs the script with `backend/`
     on `sys.path`, so `from shop.models import Item` is `backend/shop/models.py`; the pre-filter,

@@ -45,7 +45,7 @@ express.application.listen = function () {
 // set up in an async `start()` (awaiting its services, stubbed) is read once its router stack
 // has stopped growing for 2 s (bounded: 60 s).
 async function load() {
-  const file = path.join(checkout, process.argv[3]);
+  const file = path.resolve(checkout, process.argv[3]); // a driver outside the checkout: an absolute path
   let exported;
   let pkg = {};
   try {
@@ -55,6 +55,8 @@ async function load() {
   else {
     exported = await import(require("node:url").pathToFileURL(file).href);
     exported = exported && exported.default !== undefined ? exported.default : exported;
+  }
+  if (!(exported && exported._router)) {
     const size = () => made.reduce((n, a) => n + ((a._router && a._router.stack.length) || 0), 0);
     let last = -1;
     let stable = Date.now();
@@ -64,7 +66,9 @@ async function load() {
       if (size() !== last) [last, stable] = [size(), Date.now()];
     }
   }
-  return exported && exported._router ? exported : made[made.length - 1];
+  // the last app made that is not mounted in another (`app.use(path, subApp)` sets its parent)
+  const top = made.filter((a) => !a.parent);
+  return exported && exported._router ? exported : top[top.length - 1];
 }
 
 function mountPath(layer) {
@@ -98,6 +102,9 @@ function walk(stack, prefix) {
       }
     } else if (layer.name === "router" && layer.handle.stack) {
       walk(layer.handle.stack, prefix + mountPath(layer));
+    } else if (layer.handle && layer.handle._router && layer.handle._router.stack) {
+      // an app mounted in an app or a router (`router.use('/api', express())`): its own router
+      walk(layer.handle._router.stack, prefix + mountPath(layer));
     }
   }
 }

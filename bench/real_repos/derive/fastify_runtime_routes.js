@@ -20,22 +20,32 @@ const [, , , modulePath, mode, exported] = process.argv;
 
 const routes = [];
 const instances = [];
+const seen = new WeakSet();
+function instrument(instance) {
+  if (seen.has(instance)) return;
+  seen.add(instance);
+  instance.addHook("onRoute", (options) => {
+    const methods = Array.isArray(options.method) ? options.method : [options.method];
+    routes.push({ methods, url: options.url, declared: declaredAt(checkout) });
+    options.schema = undefined; // validation is no part of the route table (stubbed schemas)
+  });
+  instance.listen = async () => {
+    await instance.ready(); // no port opened
+    return "http://127.0.0.1:0";
+  };
+  instances.push(instance);
+}
+// Fastify 4.x/5 announces each instance it makes on a diagnostics channel, whichever copy of the
+// package made it and however it was loaded (an ES module's `import` does not go through
+// `Module._load`); an older Fastify's factory is wrapped where it is required.
+require("node:diagnostics_channel").subscribe("fastify.initialization", ({ fastify }) => instrument(fastify));
 const load = Module._load;
 Module._load = function (request, parent, isMain) {
   const real = load.call(this, request, parent, isMain);
   if (request !== "fastify" || real.__truthWrapped) return real;
   const made = function fastify(...args) {
     const instance = real(...args);
-    instance.addHook("onRoute", (options) => {
-      const methods = Array.isArray(options.method) ? options.method : [options.method];
-      routes.push({ methods, url: options.url, declared: declaredAt(checkout) });
-      options.schema = undefined; // validation is no part of the route table (stubbed schemas)
-    });
-    instance.listen = async () => {
-      await instance.ready(); // no port opened
-      return "http://127.0.0.1:0";
-    };
-    instances.push(instance);
+    instrument(instance);
     return instance;
   };
   Object.assign(made, real, { __truthWrapped: true });

@@ -8,7 +8,7 @@
 //            Sequelize as its `models`) every Sequelize built (the constructor's options kept, the dialect replaced by a
 //            postgres URL on 127.0.0.1 that nothing queries) → `sequelize.models[*].getTableName()`
 // typeorm    every @Entity class loaded → `new DataSource({type:'postgres', entities,
-//            namingStrategy: NAMING=snake|default}).buildMetadatas()  (TYPEORM_TYPE=sqljs: sqlite's types)` → `entityMetadatas`
+//            namingStrategy: NAMING=snake|default}).buildMetadatas()  (TYPEORM_TYPE=sqljs: sqlite's types; =mysql: MySQL's)` → `entityMetadatas`
 //            (tables, junction tables; not a single-table child, not a view)
 // mongoose   every connection's models → `model.collection.name`
 // prisma     the schema files (one, or a folder's) → @prisma/internals getDMMF: a model's
@@ -30,7 +30,8 @@ for (const name of (process.env.GLOBALS || '').split(',').filter(Boolean)) {
 
 function glob (pattern) {
   const parts = pattern.split('/')
-  let found = [checkout]
+  // an absolute FILE (a driver outside the checkout that calls the app's own model set-up)
+  let found = [pattern.startsWith('/') ? '/' : checkout]
   for (const part of parts) {
     const next = []
     for (const dir of found) {
@@ -146,7 +147,10 @@ async function main () {
     const targets = typeorm.getMetadataArgsStorage().tables.map(t => t.target).filter(t => typeof t === 'function')
     let namingStrategy
     if (process.env.NAMING === 'snake') namingStrategy = new (require('typeorm-naming-strategies').SnakeNamingStrategy)()
-    const ds = new typeorm.DataSource({ type: process.env.TYPEORM_TYPE || 'postgres', entities: targets, namingStrategy })
+    const type = process.env.TYPEORM_TYPE || 'postgres'
+    // TYPEORM_TYPE=mysql: MySQL's types (`tinyint`); its driver asks for a database name, never used
+    const extra = type === 'mysql' ? { database: 'truth' } : {}
+    const ds = new typeorm.DataSource({ type, entities: targets, namingStrategy, ...extra })
     await ds.buildMetadatas()
     for (const m of ds.entityMetadatas) {
       if (m.tableType === 'entity-child' || m.tableType === 'view' || m.tableType === 'abstract') continue

@@ -58,6 +58,14 @@ def flask_items(app: Any, checkout: str) -> list[dict[str, Any]]:
 def starlette_items(routes: Any, prefix: str, checkout: str) -> list[dict[str, Any]]:
     items = []
     for route in routes:
+        expand = getattr(route, "effective_route_contexts", None)
+        if callable(expand):  # FastAPI 0.139 keeps an included router whole: expand it
+            contexts = [*expand(), *route.effective_low_priority_routes()]
+            # an APIRoute's context carries the prefixed path and endpoint; any other route
+            # (a websocket, a mount) a prefixed copy of itself
+            routes_in = [c if c.endpoint is not None else c.starlette_route for c in contexts]
+            items += starlette_items([r for r in routes_in if r is not None], prefix, checkout)
+            continue
         path = prefix + getattr(route, "path", "")
         if hasattr(route, "routes") and not hasattr(route, "endpoint"):  # a Mount
             items += starlette_items(route.routes, path, checkout)

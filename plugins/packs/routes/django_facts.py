@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..pymodules import absolute
 from .heads import literal_heads
@@ -61,6 +61,9 @@ class UrlEntry:
     parts: tuple[RoutePart, ...] | None = None  # a computed route, when names make it
     caveats: tuple[Caveat, ...] = ()  # a branch rebinds a name the route or its list uses
     actions: tuple[str, ...] | None = None  # `Viewset.as_view({'get': 'list'})`: its methods
+    # added under a module-level `if settings.X:` (`if not settings.X:`, or its `else`): the
+    # name as written and whether the branch runs when it is false
+    only_if: tuple[str, bool] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,9 +173,21 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
     """The Django facts of a parsed file (None when it has none). Module-level statements
     only: every def and class is kept, since a URLconf may name any of them as a view."""
     reader = _Reader(package, source)
+    tests = _setting_tests(tree.body)
     for stmt, conditional in _flat(tree.body, False):
         reader.conditional = conditional
+        only_if = tests.get(id(stmt))
+        if only_if is None:
+            reader.statement(stmt)
+            continue
+        # the patterns this statement adds (a rebinding keeps the earlier ones, maybe copied)
+        before = {(e.line, e.route, e.target) for es in reader.lists.values() for e in es}
         reader.statement(stmt)
+        for entries in reader.lists.values():
+            entries[:] = [
+                e if (e.line, e.route, e.target) in before else replace(e, only_if=only_if)
+                for e in entries
+            ]
     if "DJANGO_SETTINGS_MODULE" in source:
         reader.settings_module(tree)
     reader.made_routers()
@@ -193,6 +208,29 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
     )
     empty = DjangoFacts()
     return None if facts == empty else facts
+
+
+def _setting_tests(body: list[ast.stmt]) -> dict[int, tuple[str, bool]]:
+    """The statements under a module-level `if` whose test is a dotted name (`settings.X`,
+    `not settings.X`), by id (at any depth), with that name and whether the branch runs when
+    it is false (`not`, `else`): the linker reads the setting's default."""
+    found: dict[int, tuple[str, bool]] = {}
+    for stmt in body:
+        if type(stmt) is not ast.If:
+            continue
+        assert isinstance(stmt, ast.If)
+        test, negate = stmt.test, False
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negate = test.operand, not negate
+        name = dotted(test) if isinstance(test, ast.Attribute) else None
+        if name is None:
+            continue
+        for block, when in ((stmt.body, negate), (stmt.orelse, not negate)):
+            for inner in block:
+                for node in ast.walk(inner):
+                    if isinstance(node, ast.stmt):
+                        found[id(node)] = (name, when)
+    return found
 
 
 def _flat(body: list[ast.stmt], conditional: bool) -> list[tuple[ast.stmt, bool]]:
@@ -892,7 +930,7 @@ def _spliced(node: ast.expr, name: str) -> bool:
 def _with_caveat(entry: UrlEntry, caveat: Caveat) -> UrlEntry:
     return UrlEntry(entry.line, entry.route, entry.regex, entry.target, entry.methods,
                     entry.wrappers, entry.i18n, entry.parts, (*entry.caveats, caveat),
-                    entry.actions)  # fmt: skip
+                    entry.actions, entry.only_if)  # fmt: skip
 
 
 def _init_slash(init: ast.FunctionDef) -> tuple[bool | None, bool]:

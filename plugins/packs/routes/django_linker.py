@@ -408,6 +408,9 @@ class DjangoRouteResolver:
         if len(stack) > _DEPTH:
             return
         for entry in entries:
+            if entry.only_if is not None and (off := self.off_by_default(path, entry.only_if)):
+                self.note("UNRESOLVED_ROUTE", path, entry.line, off)
+                continue
             text = entry.route
             if text is None and entry.parts is not None:
                 text = self.computed(path, entry.parts)
@@ -530,6 +533,47 @@ class DjangoRouteResolver:
             found = {self.setting(file, rest, 0) for file in self.settings_files}
             return found.pop() if len(found) == 1 else None
         return self.resolver._string(path, Sym(tuple(name.split("."))))
+
+    def off_by_default(self, path: str, only_if: tuple[str, bool]) -> str:
+        """Why a URL pattern added under `if settings.X:` is not served: `X` of the project's
+        settings read as a configuration default (an environment variable's, marked as
+        assumed) that the branch does not run on; "" when it does, or when `X` is not known
+        or reads no configuration (the pattern is walked, as before)."""
+        name, when_false = only_if
+        head, _, rest = name.partition(".")
+        binding = self.resolver._facts(path).bindings.get(head)
+        if not (
+            isinstance(binding, ImportRef)
+            and (binding.module, binding.attr) == ("django.conf", "settings")
+            and rest
+            and "." not in rest
+        ):
+            return ""
+        read = {self.setting_read(file, rest, 0) for file in self.settings_files}
+        if len(read) != 1:
+            return ""
+        value, assumed = read.pop() or ("", ())
+        if not assumed or bool(value) != when_false:
+            return ""
+        needed, found = ("false", "true") if when_false else ("true", "false")
+        return (
+            f"this URL pattern is added only when `{name}` is {needed}; under the "
+            f"configuration's defaults ({'; '.join(assumed)}) it is {found}: it is not listed"
+        )
+
+    def setting_read(self, file: str, name: str, depth: int) -> tuple[str, tuple[str, ...]] | None:
+        """`setting`, with the configuration defaults the value was read with."""
+        if name in self.resolver._facts(file).bindings:
+            expr = Sym((name,))
+            value = self.resolver._string(file, expr)
+            return None if value is None else (value, self.resolver._assumed(file, expr))
+        facts = self.facts(file)
+        for star in facts.stars if facts is not None and depth < 8 else ():
+            module = self.module_file(star, file)
+            found = self.setting_read(module, name, depth + 1) if module is not None else None
+            if found is not None:
+                return found
+        return None
 
     def setting(self, file: str, name: str, depth: int) -> str | None:
         """A settings module's string `name`, its own or star-imported (`from .base import *`)."""

@@ -82,12 +82,21 @@ class Framework:
     # when the routes hang on its options (swagger UIs, static files): an `UNRESOLVED_ROUTE`
     # at the register call naming the library
     generates: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # static-file plugins among those: library -> the option naming the path they serve files
+    # under (`@fastify/static`'s `prefix`, `/` when absent), one `GET <prefix>/*` route on the
+    # registering router; options not read (computed, `wildcard: false`, which serves each
+    # file found at start-up) keep the `UNRESOLVED_ROUTE`
+    static_plugins: Mapping[str, str] = field(default_factory=dict)
     # plugin loaders: registered with `{ dir, options: { prefix } }`, they register every
     # script of a folder as a plugin, under the folder's path (`@fastify/autoload`)
     loaders: tuple[str, ...] = ()
     # configuration plugins: library -> the instance member it decorates with the configuration
     # its options' JSON `schema` validates (`@fastify/env`: `fastify.config`, or `confKey`)
     config_plugins: Mapping[str, str] = field(default_factory=dict)
+    # the instance method that decorates every instance with a value under a name, read back
+    # as a member of any instance (`fastify.decorate('apiBase', '/v2')`, then `fastify.apiBase`
+    # or `fastify['apiBase']` in a prefix or a path)
+    decorate_call: str | None = None
     # composers: packages whose `compose(manifest, { relativeTo })` makes an app and registers
     # the plugins a manifest lists (`@hapi/glue`)
     composers: tuple[str, ...] = ()
@@ -322,8 +331,10 @@ READ = (
             "@fastify/oauth2": (),
             "fastify-oauth2": (),
         },
+        static_plugins={"@fastify/static": "prefix", "fastify-static": "prefix"},
         loaders=("@fastify/autoload", "fastify-autoload"),
         config_plugins={"@fastify/env": "config", "fastify-env": "config"},
+        decorate_call="decorate",
         guards={
             "@fastify/basic-auth": frozenset({"*"}),
             "@fastify/bearer-auth": frozenset({"*"}),

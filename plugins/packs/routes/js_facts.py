@@ -28,8 +28,10 @@ from .model import (
     NEXTJS,
     NO_AUTH,
     SHARED,
+    Apply,
     Auth,
     Call,
+    Choice,
     ComposeDecl,
     Concat,
     Each,
@@ -45,6 +47,7 @@ from .model import (
     Lit,
     LoadDecl,
     LoopKey,
+    Mapped,
     Member,
     ModuleFacts,
     Namespace,
@@ -93,6 +96,7 @@ _REGISTER_CALLS = {
     for name in {f.register_call for f in JAVASCRIPT if f.register_call}
 }
 _HOOK_CALLS = {f.hook_call: f for f in JAVASCRIPT if f.hook_call}
+_DECORATE_CALLS = {f.decorate_call: f for f in JAVASCRIPT if f.decorate_call}
 # `Glue.compose(manifest, options)`: the packages that compose an app from a manifest
 _COMPOSERS = {module: f for f in JAVASCRIPT for module in f.composers}
 _COMPOSE = "compose"
@@ -129,7 +133,7 @@ _LOOK_AT = re.compile(
         sorted(
             _CALLED
             | _PREFIX_METHODS
-            | {*_ROUTE_CALLS, *_REGISTER_CALLS, *_HOOK_CALLS, *_METHODS_CALLS}
+            | {*_ROUTE_CALLS, *_REGISTER_CALLS, *_HOOK_CALLS, *_METHODS_CALLS, *_DECORATE_CALLS}
             | ({_COMPOSE} if _COMPOSERS else set())
         )
     ).encode()
@@ -137,6 +141,14 @@ _LOOK_AT = re.compile(
 )
 _TOP_LEVEL = {"program", "export_statement"}
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
+# array methods that build a list from another (`Mapped`), and the tests a `Choice` reads
+_ARRAY_METHODS = frozenset({"map", "flatMap", "filter", "flat"})
+_EQUALITY = frozenset({"===", "==", "!==", "!="})
+# what a function's return value is read from (a call: a list an array method builds, a helper)
+_SIMPLE_ARGUMENTS = frozenset({"string", "number", "template_string", "object", "array"})
+_RETURNED = frozenset({"identifier", "member_expression", "object", "ternary_expression",
+                       "template_string", "string", "array"})  # fmt: skip
+_TYPES = frozenset({"string", "object", "function", "number", "boolean", "undefined"})
 _FOR_EACH, _FOR_EACH_MAP = frozenset({"forEach"}), frozenset({"forEach", "map"})
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
                                  "method_definition"}  # fmt: skip
@@ -363,7 +375,7 @@ class _Fields:
     and TypeScript grammars): `child_by_field_id` costs a quarter of `child_by_field_name`,
     which looks the name up on every call, and the reader makes tens of thousands of them."""
 
-    __slots__ = ("alias", "alternative", "arguments", "body", "condition", "consequence",
+    __slots__ = ("alias", "alternative", "argument", "arguments", "body", "condition", "consequence",
                  "constructor", "declaration", "function", "index", "key", "left",
                  "name", "object", "operator", "parameter", "parameters", "pattern", "property",
                  "right", "source", "value")  # fmt: skip
@@ -377,6 +389,7 @@ class _Fields:
 
     alias: int
     alternative: int
+    argument: int
     arguments: int
     body: int
     condition: int
@@ -434,6 +447,9 @@ class _Reader:
         self.class_fields: dict[str, dict[str, Expr]] = {}
         self.class_bases: dict[str, tuple[Expr, ...]] = {}  # `class X extends Base`
         self._env: js_loops.Env = {}  # a literal loop's variables, one iteration
+        # reading a function's return value or an array method's callback: a parameter of an
+        # enclosing function is a `Param` (its callers bind it), a ternary a `Choice`
+        self._scoped = False
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -609,10 +625,26 @@ class _Reader:
             override
             and target is not None
             and target.type == "identifier"
+            and value_node is not None
+            and self._mapping(value_node)
+        ):
+            self.arrays[self._text(target)] = value_node  # `NAMES.map(...)`: `js_loops` builds it
+        elif (
+            override
+            and target is not None
+            and target.type == "identifier"
             and (value_node is not None and value_node.type == "object")
         ):
             self.objects[self._text(target)] = value_node
         value = self._expr(value_node)
+        if (
+            value is None
+            and value_node is not None
+            and value_node.type == "array"
+            and target is not None
+            and (self._listed_name(self._text(target)) or _exported(node))
+        ):  # a list that is no route table, which an array method or a spread may read
+            value = self._list_value(value_node)
         if target is None or value is None:
             return
         found: list[tuple[str, Expr]] = []
@@ -720,6 +752,12 @@ class _Reader:
         elif left[:-1] in {("module", "exports"), ("exports",)}:
             self.exports[left[-1]] = value
             self.export_lines[left[-1]] = _line(node)
+        elif len(left) == 2 and _top_level_statement(node):
+            # `internals.build = (x) => ...` after `const internals = {...}`: a field of it
+            bound = self.bindings.get(left[0])
+            if isinstance(bound, Namespace) and not bound.verbs:
+                fields = tuple((k, v) for k, v in bound.fields if k != left[1])
+                self.bindings[left[0]] = replace(bound, fields=(*fields, (left[1], value)))
         elif len(left) == 2 and left[0] == "this":  # `this.app = express()` in a function
             self.this_fields.setdefault(left[1], value)
         elif len(left) == 3 and left[1] == CALL and self._class_of(node) == left[0]:
@@ -1052,8 +1090,8 @@ class _Reader:
         elif verb in _ROUTE_CALLS and len(args) == 1:
             options = _unwrap(args[0])
             items = self._array_items(options) if options is not None else None
-            if options is not None and items is None and options.type in _TABLE_NAMES:
-                self._table_route(node, owner_node, options)
+            if options is not None and items is None and options.type in _TABLE_NAMES | {"array"}:
+                self._table_route(node, owner_node, options)  # a name, a call, `[...a, b]`
             for item in items if items is not None else [options] if options else []:
                 item = _unwrap(item) or item  # hapi's `server.route([{...}, {...}])`
                 if item.type == "object":
@@ -1070,12 +1108,57 @@ class _Reader:
                 self._registers(node, owner_node, args, used[0])
         elif verb == _COMPOSE and args and _COMPOSERS:
             self._compose(node, owner_node, args)
+        elif verb in _DECORATE_CALLS and len(args) >= 2 and self._uses(_DECORATE_CALLS[verb]):
+            # `fastify.decorate('apiBase', '/v2')`: every instance's `apiBase` from then on
+            name = self._spelled(args[0])
+            value = self._field_value(args[1])
+            if name and value is not None:
+                self.bindings.setdefault(DECORATED + name, value)
         elif verb in _HOOK_CALLS and len(args) == 2 and self._uses(_HOOK_CALLS[verb]):
             hook = self._string(args[0])
             owner = self._owner(owner_node)
             if hook in _HOOK_CALLS[verb].hook_options and owner is not None:
                 guard = self._guard(args[1])
                 self.uses.append(UseDecl(owner, ((guard, Auth((guard,))),), _line(node)))
+
+    def _listed_name(self, name: str) -> bool:
+        """Whether the file's text names `name` again after declaring it (a list read there,
+        exported or passed on), so its items are worth reading: a cheap test on the text."""
+        return self.source.count(name.encode()) > 1
+
+    def _builds(self, call: _Node, function: _Node) -> bool:
+        """Whether a function's returned call may be a list or a helper's value read with its
+        parameters (`list.map(...)`, `[].concat(...)`, `toEntry(item)`): an array method, or a
+        call passing one of the function's parameters; most returned calls are neither
+        (`res.json(x)`), and reading them would cost every arrow function."""
+        callee = _unwrap(call.child_by_field_id(self.fields.function))
+        if callee is not None and callee.type == "member_expression":
+            method = self._text(callee.child_by_field_id(self.fields.property))
+            if method in _ARRAY_METHODS or method in {"concat", "from"}:
+                return True
+        return any(
+            a.type == "identifier" and self._param_index(function, self._text(a)) is not None
+            for a in (_unwrap(x) or x for x in self._arguments(call))
+        )
+
+    def _mapping(self, node: _Node) -> bool:
+        """Whether `node` is `X.map(...)` (a list `js_loops` may build item by item)."""
+        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        return (
+            node.type == "call_expression"
+            and callee is not None
+            and callee.type == "member_expression"
+            and self._text(callee.child_by_field_id(self.fields.property)) == "map"
+        )
+
+    def _spelled(self, node: _Node | None) -> str | None:
+        """The string `node` is: a literal, or a name a block around it binds to one (`const
+        KEY = 'apiBase'`), or a member of a table the file spells."""
+        node = _unwrap(node)
+        if node is not None and node.type == "identifier" and not self._env:
+            node = self._declared(node)
+        found = js_loops.resolve(self, node) if node is not None else None
+        return self._string(found) if found is not None and found.type == "string" else None
 
     def _uses(self, framework: Framework) -> bool:
         """Whether this file names `framework` (a call as common as `register` is read as its
@@ -1091,7 +1174,9 @@ class _Reader:
         parent = node.parent
         if parent is not None and parent.type == "member_expression":
             return  # `app.route(p).get(h)`: a chain, not a table
-        expr = self._expr(table) or Opaque()
+        table = _unwrap(table) or table
+        listed = self._list_value(table) if table.type == "array" else None
+        expr = self._expr(table) or listed or Opaque()  # `[...built, { method, path }]`
         owner_expr = self._owner(owner)
         self.routes.append(RouteDecl(owner_expr, expr, None, _line(node), table=True))
 
@@ -1323,6 +1408,10 @@ class _Reader:
         if module is None or module not in framework.generates:
             return
         served = framework.generates[module]
+        files = self._static_files(node, framework.static_plugins.get(module))
+        if files is not None:
+            self.routes.append(RouteDecl(parent, files, ("GET",), _line(node)))
+            return
         for method, path in served:
             self.routes.append(RouteDecl(parent, Lit(path), (method,), _line(node)))
         if not served:
@@ -1330,6 +1419,26 @@ class _Reader:
                 RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
                           generated_by=module)
             )  # fmt: skip
+
+    def _static_files(self, register: _Node, option: str | None) -> Expr | None:
+        """`register(fastifyStatic, { root, prefix: '/assets/' })`: the path a static-file
+        plugin serves every file under, `<prefix>/*` (its default prefix `/`); None when it is
+        no such plugin or its options are not read (computed; `wildcard: false` or `serve:
+        false`, where its routes hang on the files found at start-up, or there are none)."""
+        args = self._arguments(register)
+        options = _unwrap(args[1]) if option is not None and len(args) > 1 else None
+        if option is None or (options is not None and options.type != "object"):
+            return None
+        if options is not None:
+            for flag in ("wildcard", "serve"):
+                value = _unwrap(self._field(options, flag))
+                if value is not None and value.type != "true":
+                    return None
+        given = self._field(options, option) if options is not None else None
+        prefix = self._value(given) if given is not None else Lit("/")
+        if isinstance(prefix, Lit):
+            return Lit(prefix.value.rstrip("/") + "/*")
+        return Concat((prefix, Lit("/*"))) if prefix is not None else None
 
     def _load(self, node: _Node, parent: Expr, options: _Node | None) -> None:
         """`fastify.register(autoLoad, { dir: path.join(__dirname, 'routes'), options: {
@@ -1569,6 +1678,10 @@ class _Reader:
             name = self._text(node)
             if self._env and name in self._env:
                 return self._bound(self._env[name])
+            if self._scoped:
+                param = self._param(node, name)
+                if param is not None:
+                    return param
             return Sym((name,))
         if kind == "string":
             value = self._string(node)
@@ -1594,7 +1707,10 @@ class _Reader:
             right = self._expr(node.child_by_field_id(self.fields.right))
             return Concat((left, right)) if left is not None and right is not None else None
         if kind == "binary_expression" or kind == "ternary_expression":
-            return self._fallback(node, self._expr)
+            fallback = self._fallback(node, self._expr)
+            if fallback is None and self._scoped and kind == "ternary_expression":
+                return self._choice(node)
+            return fallback
         if kind in {"call_expression", "new_expression"}:
             created = self._creates(node)
             if created is not None:
@@ -1635,21 +1751,46 @@ class _Reader:
             joined = self._joined_table(node) if kind == "call_expression" else None
             if joined is not None:
                 return joined
+            mapped = self._mapped(node) if kind == "call_expression" else None
+            if mapped is not None:
+                return mapped
             wrapped = self._wrapped(node)
             if wrapped is not None:
                 return wrapped
+            applied = self._applied(node) if kind == "call_expression" else None
+            if (
+                applied is not None
+                and applied.args
+                and all(isinstance(a, Lit) for a in applied.args)
+            ):
+                # `setting('API_BASE', '/api')`: a function of the project's given constants,
+                # its return value with them bound (a guard factory is judged by its definition)
+                return applied
         if self._env and kind in {"member_expression", "subscript_expression"}:
             return self._looked_up(node)
         if kind == "subscript_expression":  # `T['x']`, `T[0]` of a table the file spells
             found = js_loops.resolve(self, node)
-            return self._looped(found) if found is not None else None
+            if found is not None:
+                return self._looped(found)
+            key = self._spelled(node.child_by_field_id(self.fields.index))
+            obj = _unwrap(node.child_by_field_id(self.fields.object))
+            base = self._value(obj) if key and obj is not None else None
+            return _member(base, key) if base is not None and key else None  # `fastify['x']`
         if kind == "member_expression":
             prop = self._text(node.child_by_field_id(self.fields.property))
             base = self._expr(node.child_by_field_id(self.fields.object))
             if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
                 return self._ref(base.module, prop)
+            if isinstance(base, Param):  # `item.plugin` of a callback's item
+                return Member(base, (prop,))
+            if isinstance(base, Member) and isinstance(base.base, Param):
+                return Member(base.base, (*base.path, prop))
+            if isinstance(base, Sym) and self._path(node) is None:
+                return Sym((*base.path, prop))  # `app['layout'].mounts`
         if kind == "object":
             return self._object(node)
+        if kind == "array" and self._scoped:  # a callback's or helper's list: its items
+            return self._list_value(node)
         if kind == "array":  # `exports.endpoints = [{ method, path, handler }, ...]`
             return self._route_table(node)
         if kind in _FUNCTION_VALUES:  # `module.exports = (app) => {...}`: callers pass routers
@@ -1692,6 +1833,12 @@ class _Reader:
         """What a loop variable or loop-body local stands for in this iteration."""
         if isinstance(bound, Lit):
             return bound
+        if isinstance(bound, js_loops.Closure):  # a built list's item: read where it was built
+            env, self._env = self._env, bound.env
+            try:
+                return self._expr(bound.node)
+            finally:
+                self._env = env
         if isinstance(bound, js_loops.Pair):
             return None  # `e` of `for (const e of Object.entries(T))`: read as `e[0]`, `e[1]`
         if isinstance(bound, js_loops.Deferred):  # a key (a value) of an imported object
@@ -1712,10 +1859,17 @@ class _Reader:
         """`T[k].field`, `r.path`, `e[1]` inside an unrolled loop: the literal the file spells
         there, else the lookup kept symbolic with this iteration's key (`CONFIG.users.prefix`
         of an imported `CONFIG`, which the linker reads), else not known (None)."""
+        obj = _unwrap(node.child_by_field_id(self.fields.object))
+        built = (
+            self._env.get(self._text(obj)) if obj is not None and obj.type == "identifier" else None
+        )
+        if isinstance(built, js_loops.Closure) and node.type == "member_expression":
+            whole = self._bound(built)  # `entry.url` of a built item: its field as built
+            field = self._text(node.child_by_field_id(self.fields.property))
+            return _member(whole, field) if whole is not None else None
         found = js_loops.resolve(self, node)
         if found is not None:
             return self._looped(found)
-        obj = _unwrap(node.child_by_field_id(self.fields.object))
         if obj is None:
             return None
         if node.type == "member_expression":
@@ -1793,17 +1947,121 @@ class _Reader:
         callee = self._path(node.child_by_field_id(self.fields.function))
         if callee is None:
             return None
-        args = [
-            value
-            for a in self._arguments(node)
-            if (_unwrap(a) or a).type in {"identifier", "member_expression", *_FUNCTION_VALUES}
-            and (value := self._expr(a)) is not None
-        ]
-        return Call(Sym(callee), tuple(args)) if args else None
+        arguments = self._arguments(node)
+        read: dict[int, Expr] = {}  # each function or name argument, read once
+        for index, a in enumerate(arguments):
+            kind = (_unwrap(a) or a).type
+            if kind in _FUNCTION_VALUES or kind in {"identifier", "member_expression"}:
+                value = self._expr(a)
+                if value is not None:
+                    read[index] = value
+        if not read:
+            return None
+        args = list(read.values())
+        passed: list[Expr] = []  # every argument in its place (a helper's call)
+        for index, a in enumerate(arguments):
+            kind = (_unwrap(a) or a).type
+            bare = _unwrap(a) or a
+            if kind == "identifier" and not (self._env and self._text(bare) in self._env):
+                # a parameter of the function it is written in, else as read above
+                given = self._param(bare, self._text(bare)) or read.get(index)
+            elif kind == "member_expression" and not self._env:
+                given = self._param_member(bare) or read.get(index)
+            elif kind in {"identifier", "member_expression"} or kind in _FUNCTION_VALUES:
+                given = read.get(index)
+            else:
+                given = self._expr(a) if kind in _SIMPLE_ARGUMENTS else None
+            if given is None:
+                return Call(Sym(callee), tuple(args))
+            passed.append(given)
+        return Call(Sym(callee), tuple(args), tuple(passed))
+
+    def _mapped(self, node: _Node) -> Mapped | None:
+        """`items.map(item => value)` (`flatMap`, `filter` too, `filter(Boolean)`, `flat()`,
+        `Array.from(items, item => value)`): the list built from `items`, the callback's
+        value read with its item as a parameter (`Mapped`); None for any other call."""
+        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        if callee is None or callee.type != "member_expression":
+            return None
+        method = self._text(callee.child_by_field_id(self.fields.property))
+        head = _unwrap(callee.child_by_field_id(self.fields.object))
+        args = self._arguments(node)
+        if method == "from" and head is not None and self._text(head) == "Array" and args:
+            head, args, method = _unwrap(args[0]), args[1:], "map" if len(args) > 1 else "flat"
+        if head is not None and method == "concat":  # `a.concat(b, [c])`: the lists joined
+            joined = [self._field_value(part) for part in (head, *args)]
+            if any(part is None for part in joined):
+                return None
+            return Mapped(Items(tuple(p for p in joined if p is not None)), "concat")
+        if head is None or method not in _ARRAY_METHODS:
+            return None
+        if method == "flat":
+            source = self._value(head)
+            return Mapped(source, "flat") if source is not None and not args else None
+        callback = _unwrap(args[0]) if args else None
+        if callback is None:
+            return None
+        source = self._value(head)
+        if source is None:
+            return None
+        if method == "filter" and self._text(callback) == "Boolean":
+            return Mapped(source, method, "", None)
+        if callback.type not in _FUNCTION_VALUES:
+            return None
+        value = self._returns(callback)
+        return Mapped(source, method, _site(callback), value or Opaque())
+
+    def _choice(self, node: _Node) -> Choice | None:
+        """`test ? a : b` read while reading a value (`_scoped`): the test as a `Choice` reads
+        it (`x`, `!x`, `typeof x === 'string'`, `Array.isArray(x)`), else None."""
+        condition = _unwrap(node.child_by_field_id(self.fields.condition))
+        then = self._field_value(node.child_by_field_id(self.fields.consequence))
+        otherwise = self._field_value(node.child_by_field_id(self.fields.alternative))
+        if condition is None or then is None or otherwise is None:
+            return None
+        negated = False
+        while (
+            condition.type == "unary_expression"
+            and self._text(condition.child_by_field_id(self.fields.operator)) == "!"
+        ):
+            negated = not negated
+            condition = _unwrap(condition.child_by_field_id(self.fields.argument)) or condition
+        test, tested = "truthy", condition
+        if condition.type == "binary_expression":
+            operator = self._text(condition.child_by_field_id(self.fields.operator))
+            sides = [_unwrap(condition.child_by_field_id(f)) for f in (self.fields.left,
+                     self.fields.right)]  # fmt: skip
+            typeof = next((x for x in sides if x is not None and x.type == "unary_expression"
+                           and self._text(x.child_by_field_id(self.fields.operator)) == "typeof"),
+                          None)  # fmt: skip
+            named = next((self._string(x) for x in sides if x is not None and x.type == "string"),
+                         None)  # fmt: skip
+            if operator not in _EQUALITY or typeof is None or named not in _TYPES:
+                return None
+            test = named
+            tested = _unwrap(typeof.child_by_field_id(self.fields.argument)) or typeof
+            negated = negated != operator.startswith("!")
+        elif condition.type == "call_expression":
+            callee = self._text(condition.child_by_field_id(self.fields.function))
+            args = self._arguments(condition)
+            if callee != "Array.isArray" or len(args) != 1:
+                return None
+            test, tested = "array", args[0]
+        value = self._expr(tested)
+        return Choice(value, test, then, otherwise, negated) if value is not None else None
 
     def _object(self, node: _Node) -> Namespace:
         fields: list[tuple[str, Expr]] = []
+        # `{ a, ...x, b, ...y }`: a name is looked up in its last writer first (own `b`, then
+        # `y`, then `x`, then `{ a }`): the fields before a spread are a base after it
+        spread: list[Expr] = []
         for prop in node.named_children:
+            if prop.type == "spread_element" and prop.named_children:
+                value = self._expr(prop.named_children[0])
+                if fields:
+                    spread.insert(0, Namespace(tuple(fields)))
+                    fields = []
+                spread.insert(0, value if value is not None else Opaque())
             if prop.type == "shorthand_property_identifier":
                 fields.append((self._text(prop), Sym((self._text(prop),))))
             elif prop.type == "pair":
@@ -1820,7 +2078,7 @@ class _Reader:
                 name = self._text(prop.child_by_field_id(self.fields.name))
                 if name:
                     fields.append((name, self._function(prop, name)))
-        return Namespace(tuple(fields))
+        return Namespace(tuple(fields), bases=tuple(spread))
 
     def _owner(self, node: _Node) -> Expr | None:
         """What a router-position expression stands for: a name no binding of the module gives
@@ -1992,10 +2250,13 @@ class _Reader:
                 or call.start_byte in seen
             ):
                 continue
-            if not any(self._passed_on(a) for a in self._arguments(call)):
+            arguments = self._arguments(call)
+            table = any(self._table_name(a) for a in arguments)
+            if not table and not any(self._passed_on(a) for a in arguments):
                 continue
             target = self._expr(callee)
-            if target is not None and self._invoke(call, target, self._owner, (Param,)):
+            read, needed = (self._value, ()) if table else (self._owner, (Param,))
+            if target is not None and self._invoke(call, target, read, needed):
                 seen.add(call.start_byte)
 
     def _unbound_name(self, argument: _Node) -> bool:
@@ -2006,6 +2267,16 @@ class _Reader:
             if argument.type not in {"member_expression", "identifier"}:
                 return False
         return argument.type == "identifier" and self._text(argument) not in self.bindings
+
+    def _table_name(self, argument: _Node) -> bool:
+        """Whether `argument` names an object or list the module binds (`internals.plugins`):
+        a function of the project's it is passed to may build what it registers from it."""
+        while argument.type == "member_expression":
+            argument = argument.child_by_field_id(self.fields.object) or argument
+        if argument.type != "identifier":
+            return False
+        bound = self.bindings.get(self._text(argument))
+        return isinstance(bound, Namespace | Items)
 
     def _passed_on(self, argument: _Node) -> bool:
         """Whether `argument` is a parameter of a function the call is written in."""
@@ -2257,10 +2528,24 @@ class _Reader:
         node = _unwrap(node)
         if value is not None or node is None or node.type != "array":
             return value
-        items = self._array_items(node)
-        if items is None or len(items) > _MAX_ITERATIONS:
+        return self._list_value(node)
+
+    def _list_value(self, node: _Node) -> Items | Mapped | None:
+        """An array literal as a value: its items, or, spreading lists (`[...base, x]`), those
+        lists joined (`Mapped` "join": each spread a list the linker must find)."""
+        items = [c for c in node.named_children if c.type != "comment"]
+        if len(items) > _MAX_ITERATIONS:
             return None
-        return Items(tuple(self._expr(item) or Opaque() for item in items))
+        if not any(c.type == "spread_element" for c in items):
+            return Items(tuple(self._expr(item) or Opaque() for item in items))
+        parts: list[Expr] = []
+        for item in items:
+            if item.type == "spread_element":
+                spread = self._value(item.named_children[0]) if item.named_children else None
+                parts.append(spread or Opaque())
+            else:
+                parts.append(Items((self._expr(item) or Opaque(),)))
+        return Mapped(Items(tuple(parts)), "join")
 
     def _fluent_root(self, node: _Node) -> bool:
         """Whether `node` is a chain of calls on fluent-json-schema's default export."""
@@ -2356,21 +2641,87 @@ class _Reader:
 
     def _returns(self, function: _Node) -> Expr | None:
         """What a function returns, when that is one value spelled as a name, a member or an
-        object (`return config`, `() => ({ prefix })`): a configuration factory's result. Calls
-        and several returns are not read."""
+        object (`return config`, `() => ({ prefix })`): a configuration factory's result; an
+        environment reader's default (`process.env[key] ?? fallback`, or the value returned
+        early when the variable is unset: `if (value === undefined) return fallback`); a call
+        of another function of the project's with the parameters passed on (`Apply`). Other
+        calls and several returns are not read."""
         body = _unwrap(function.child_by_field_id(self.fields.body))
         if body is None:
             return None
         if body.type == "statement_block":
+            unset = self._unset_return(body)
+            if unset is not None:
+                return unset
             returned = [c for c in body.named_children if c.type == "return_statement"]
             if len(returned) != 1 or not returned[0].named_children:
                 return None
             body = _unwrap(returned[0].named_children[0])
         if body is not None and body.type == "call_expression":
-            return self._forwarded(body)
-        if body is None or body.type not in {"identifier", "member_expression", "object"}:
+            forwarded = self._forwarded(body) or self._applied(body)
+            if forwarded is not None or not self._builds(body, function):
+                return forwarded
+        elif body is not None and body.type == "binary_expression":
+            operator = self._text(body.child_by_field_id(self.fields.operator))
+            left = self._text(body.child_by_field_id(self.fields.left))
+            if operator in {"??", "||"} and left.startswith("process.env"):
+                return self._fallback(body, self._value)  # the default: a parameter, bound
             return None
-        return self._expr(body)
+        elif body is None or body.type not in _RETURNED:
+            return None
+        scoped, self._scoped = self._scoped, True  # its parameters: what each call passes
+        try:
+            value = self._expr(body)
+        finally:
+            self._scoped = scoped
+        if body.type == "call_expression" and not isinstance(value, Mapped | Call):
+            return None  # a call read as a value only where it builds a list or calls a helper
+        return value
+
+    def _applied(self, call: _Node) -> Apply | None:
+        """`return readSetting(key, fallback)`: a call of a function the module binds (its own
+        or imported), with what this function's parameters pass, for the linker to follow."""
+        callee = _unwrap(call.child_by_field_id(self.fields.function))
+        if callee is None or callee.type != "identifier":
+            return None
+        if not isinstance(self.bindings.get(self._text(callee)), Function | ImportRef):
+            return None
+        args = tuple(self._value(a) or Opaque() for a in self._arguments(call))
+        return Apply(Sym((self._text(callee),)), args, ())
+
+    def _unset_return(self, body: _Node) -> Fallback | None:
+        """`const value = process.env[key]; if (value === undefined) return fallback; ...`: with
+        the variable unset (the configuration's default) the function returns `fallback`; the
+        environment may say otherwise (`Fallback`)."""
+        read: set[str] = set()
+        for statement in body.named_children:
+            if statement.type in {"lexical_declaration", "variable_declaration"}:
+                for declarator in statement.named_children:
+                    target = declarator.child_by_field_id(self.fields.name)
+                    value = _unwrap(declarator.child_by_field_id(self.fields.value))
+                    environ = value is not None and self._text(value).startswith("process.env")
+                    if target is not None and environ:
+                        read.add(self._text(target))
+                continue
+            if statement.type != "if_statement" or not read:
+                return None
+            condition = _unwrap(statement.child_by_field_id(self.fields.condition))
+            taken = statement.child_by_field_id(self.fields.consequence)
+            if taken is not None and taken.type == "statement_block" and taken.named_children:
+                taken = taken.named_children[0] if len(taken.named_children) == 1 else None
+            if condition is None or taken is None or taken.type != "return_statement":
+                return None
+            if (
+                " ".join(self._text(condition).split())
+                not in {form.format(name) for name in read for form in _UNSET_TESTS}
+                or not taken.named_children
+            ):
+                return None
+            default = self._value(taken.named_children[0])
+            if default is None:
+                return None
+            return Fallback(Opaque(), default, "process.env")
+        return None
 
     def _forwarded(self, call: _Node) -> Keyed | None:
         """`return store.get(key, criteria)` in a `get(key)` of the project's: what the store
@@ -2431,13 +2782,18 @@ class _Reader:
             if options and options.type == "object"
             else None
         )
+        module = False
         if where is not None and self._text(where) == "__dirname":
             relative = posixpath.dirname(self.path)
         elif where is not None:
             relative = self._folder(where)
+            named = js_loops.resolve(self, where) if relative is None else None
+            spelled = self._string(named) if named is not None else None
+            if spelled and not spelled.startswith(("/", ".")):  # `relativeTo: 'plugins'`
+                relative, module = posixpath.normpath(spelled), True
         manifest = self._value(args[0]) or Opaque()
         self.composes.append(
-            ComposeDecl(site, manifest, relative, _line(node), self._enclosing(node))
+            ComposeDecl(site, manifest, relative, _line(node), self._enclosing(node), module)
         )
 
     # -- nodes -----------------------------------------------------------------------------
@@ -2543,7 +2899,32 @@ def _member(value: Expr, key: str) -> Expr | None:
         return Sym((*value.path, key))
     if isinstance(value, Call) and isinstance(value.callee, Sym):
         return Sym((*value.callee.path, CALL, key))
+    if isinstance(value, Param):  # `instance['apiBase']` of a plugin's parameter
+        return Member(value, (key,))
+    if isinstance(value, Namespace):  # a field of an object read as a value
+        return dict(value.fields).get(key)
+    if isinstance(value, Member):
+        return Member(value.base, (*value.path, key))
     return None
+
+
+def _exported(declarator: _Node) -> bool:
+    """Whether a declarator is written in `export const …`."""
+    declaration = declarator.parent
+    return declaration is not None and (
+        declaration.parent is not None and declaration.parent.type == "export_statement"
+    )
+
+
+def _top_level_statement(node: _Node) -> bool:
+    """Whether `node` is a statement of the module's own body (run once, in order)."""
+    statement = node.parent
+    return (
+        statement is not None
+        and statement.type == "expression_statement"
+        and statement.parent is not None
+        and statement.parent.type == "program"
+    )
 
 
 def _named_value(node: _Node) -> bool:
@@ -2578,6 +2959,14 @@ def _call_passing(node: _Node, seen: set[int]) -> _Node | None:
         return None
     seen.add(call.start_byte)
     return call
+
+
+# How an environment reader tests that its variable is unset before returning its default
+_UNSET_TESTS = (
+    "typeof {0} === 'undefined'", 'typeof {0} === "undefined"', "{0} === undefined",
+    "{0} == undefined", "{0} == null", "{0} === null", "!{0}",
+    "typeof {0} == 'undefined'", 'typeof {0} == "undefined"',
+)  # fmt: skip
 
 
 def _unwrap(node: _Node | None) -> _Node | None:

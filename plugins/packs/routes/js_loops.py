@@ -73,7 +73,17 @@ class Deferred:
     members: tuple[str, ...] = ()  # `{ path, method }` destructured from each item
 
 
-Bind = _Node | Lit | Pair | Local | Deferred
+@dataclass(frozen=True, slots=True, eq=False)
+class Closure:
+    """An item of a list an array method builds from one the file spells (`NAMES.map(n => ({
+    path: '/' + n }))`): the callback's value `node`, read with its parameter bound to the
+    source's item (`env`)."""
+
+    node: _Node
+    env: dict[str, Bind]
+
+
+Bind = _Node | Lit | Pair | Local | Deferred | Closure
 Env = dict[str, Bind]
 
 
@@ -279,9 +289,16 @@ def iterated(reader: _Reader, node: _Node | None) -> list[Bind] | None:
     node = unwrap(node)
     if node is None:
         return None
+    if node.type == "identifier" and reader._text(node) not in reader._env:
+        named = reader.arrays.get(reader._text(node))
+        if named is not None and named.type == "call_expression":
+            node = named  # `const table = NAMES.map(...)` at the top level
     if node.type == "call_expression":
         callee = node.child_by_field_id(reader.fields.function)
         args = reader._arguments(node)
+        mapped = _mapped_items(reader, callee, args)
+        if mapped is not None:
+            return mapped
         if (
             callee is not None
             and callee.type == "member_expression"
@@ -304,6 +321,45 @@ def iterated(reader: _Reader, node: _Node | None) -> list[Bind] | None:
     return list(items) if items is not None else None
 
 
+def _mapped_items(reader: _Reader, callee: _Node | None, args: list[_Node]) -> list[Bind] | None:
+    """`SOURCE.map(item => value)` of a list the file spells: per item, the callback's value
+    with its parameter bound (`Closure`); None for any other call or a callback not written
+    there (no single returned value)."""
+    if (
+        callee is None
+        or callee.type != "member_expression"
+        or reader._text(callee.child_by_field_id(reader.fields.property)) != "map"
+        or len(args) != 1
+    ):
+        return None
+    function = unwrap(args[0])
+    if function is None or function.type not in _FUNCTION_VALUES:
+        return None
+    value = _returned(reader, function)
+    target = reader._first_parameter(function)
+    source = iterated(reader, callee.child_by_field_id(reader.fields.object))
+    if value is None or target is None or source is None or len(source) > MAX_ITERATIONS:
+        return None
+    items: list[Bind] = []
+    for item in source:
+        bound = bind_item(reader, target, item)
+        if bound is None:
+            return None
+        items.append(Closure(value, {**reader._env, **bound}))
+    return items
+
+
+def _returned(reader: _Reader, function: _Node) -> _Node | None:
+    """What a callback returns: its expression body, or its body's one `return` value."""
+    body = unwrap(function.child_by_field_id(reader.fields.body))
+    if body is None or body.type != "statement_block":
+        return body
+    returns = [c for c in body.named_children if c.type == "return_statement"]
+    if len(returns) != 1 or not returns[0].named_children:
+        return None
+    return unwrap(returns[0].named_children[0])
+
+
 def bind_item(reader: _Reader, target: _Node, item: Bind) -> Env | None:
     """`r` → the item; `{ path, route }` → the item's fields of those names; `[url, file]` →
     the item's elements at those places (a Map's pairs, `Object.entries`' `[key, value]`)."""
@@ -313,6 +369,18 @@ def bind_item(reader: _Reader, target: _Node, item: Bind) -> Env | None:
         return bind_item(reader, name, item) if name is not None else None
     if target.type == "identifier":
         return {reader._text(target): item}
+    if isinstance(item, Closure):  # `{ verb, url }` of a built item: each field, read likewise
+        made = item.node if item.node.type == "object" else None
+        fields = object_entries(reader, made) if made is not None else None
+        if target.type != "object_pattern" or fields is None:
+            return None
+        picked: Env = {}
+        for prop in (c for c in target.named_children if c.type != "comment"):
+            key = reader._text(prop)
+            if prop.type != "shorthand_property_identifier_pattern" or key not in fields:
+                return None
+            picked[key] = Closure(fields[key], item.env)
+        return picked
     if isinstance(item, Lit | Local | Deferred):
         return None
     names = [c for c in target.named_children if c.type != "comment"]
@@ -455,6 +523,13 @@ def resolve(
             return member_node(reader, value, bound.field, depth)
         if isinstance(bound, Lit | Pair | Deferred):
             return None
+        if isinstance(bound, Closure):  # the value read where its parameter is bound
+            env, reader._env = reader._env, bound.env
+            try:
+                found = resolve(reader, bound.node, depth=depth + 1)
+            finally:
+                reader._env = env
+            return found if found is not None and found.type in {"string", "number"} else None
         return resolve(reader, bound, outside=True, depth=depth + 1) or bound
     if kind in {"member_expression", "subscript_expression"}:
         base = resolve(reader, node.child_by_field_id(reader.fields.object), depth=depth + 1)

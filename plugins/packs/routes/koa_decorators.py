@@ -14,6 +14,13 @@ own `get`/`post`/… calls are read as any Koa router's. What it adds, read here
 - `router.swagger(opts)` serves `GET /swagger-json` and `GET /swagger-html` (or the
   `swaggerJsonEndpoint`/`swaggerHtmlEndpoint` it is given).
 
+Version 2 (`koa-swagger-decorator@2`, its `SwaggerRouter` a `@koa/router` subclass too) is read
+the same way: `@routeConfig({ method, path, ... })` on a method (instance methods only: its
+`applyRoute` walks the class's prototype, so a static method is not served, nor one of the
+names it reserves, `prefix`, `middlewares`...), `router.applyRoute(Class)` (chained too) as
+`map`, and `router.swagger()` taking its endpoints from the options the router was made with
+(`new SwaggerRouter({ swaggerJsonEndpoint })`).
+
 A method or path that is not a literal goes to the linker as an expression (a constant of
 another module is followed there; else its usual finding). Checked against the library itself
 (koa-swagger-decorator 1.7: `router.stack` after `map`/`mapDir`/`swagger`).
@@ -52,7 +59,10 @@ CLASS_ROUTER = "koa-class:"  # the router id of a decorated class
 _CLASSES = {"class_declaration", "class", "abstract_class_declaration"}
 _SWAGGER = (("GET", "/swagger-json", "swaggerJsonEndpoint"),
             ("GET", "/swagger-html", "swaggerHtmlEndpoint"))  # fmt: skip
-_ROUTER_CALL = re.compile(rb"\.(swagger|map|mapDir)\s*\(")
+_ROUTER_CALL = re.compile(rb"\.(swagger|map|mapDir|applyRoute)\s*\(")
+# the method names version 2's `applyRoute` never serves (`reservedMethodNames`)
+_RESERVED = frozenset({"middlewares", "name", "constructor", "length", "prototype",
+                       "parameters", "prefix"})  # fmt: skip
 _BRACED = re.compile(r"\{(.*?)\}")
 
 
@@ -78,6 +88,13 @@ def read(reader: _Reader, root: _Node) -> None:
         if call is None or call.type != "call_expression" or member is None:
             continue
         owner_node = member.child_by_field_id(reader.fields.object)
+        while owner_node is not None and owner_node.type == "call_expression":  # a chain
+            chained = owner_node.child_by_field_id(reader.fields.function)
+            if chained is None or chained.type != "member_expression":
+                break
+            if reader._text(chained.child_by_field_id(reader.fields.property)) != "applyRoute":
+                break
+            owner_node = chained.child_by_field_id(reader.fields.object)
         owner = reader._owner(owner_node) if owner_node is not None else None
         if owner is not None:
             _router_call(reader, call, match.group(1).decode(), owner)
@@ -105,10 +122,20 @@ def _class(reader: _Reader, node: _Node, outer: list[_Node], names: dict[str, st
         if member.type == "method_definition":
             method = member.child_by_field_id(reader.fields.name)
             handler = f"{reader._text(name_node)}.{reader._text(method)}" if method else None
+            static = any(c.type == "static" for c in member.children)
             for decorator in pending:
                 called, args = _decorator(reader, decorator, names)
                 if called == "request" and len(args) >= 2:
                     routes.append(_route(reader, owner, args, decorator, handler))
+                elif (
+                    called == "routeConfig"
+                    and args
+                    and not static
+                    and (reader._text(method) not in _RESERVED)
+                ):
+                    config = _object(args[0])
+                    found = _configured(reader, owner, config, decorator, handler)
+                    routes += [found] if found is not None else []
         pending = []
     if not routes:
         return
@@ -143,16 +170,33 @@ def _route(
     return RouteDecl(owner, path or Opaque(), (verb.upper(),), line, handler)
 
 
+def _configured(
+    reader: _Reader, owner: RouterRef, config: _Node | None, at: _Node, handler: str | None
+) -> RouteDecl | None:
+    """`@routeConfig({ method: 'get', path: '/x/{id}' })` (version 2): a route as `@request`
+    gives one; options not written there are a route whose path and method are not known."""
+    line = at.start_point.row + 1
+    if config is None:
+        return RouteDecl(owner, Opaque(), None, line, handler, methods_unknown=True)
+    method = reader._field(config, "method")
+    path = reader._field(config, "path")
+    if method is None or path is None:
+        return None  # the library throws: no route
+    return _route(reader, owner, [method, path], at, handler)
+
+
 def _router_call(reader: _Reader, call: _Node, verb: str, owner: Expr) -> None:
     args = reader._arguments(call)
     line = call.start_point.row + 1
     options = _object(args[1] if verb == "mapDir" and len(args) > 1 else args[0] if args else None)
+    if verb == "swagger" and not args:  # version 2: the options the router was made with
+        options = _made_with(reader, call)
     if verb == "swagger":
         for method, default, key in _SWAGGER:
             field = reader._field(options, key) if options is not None else None
             path = reader._expr(field) if field is not None else Lit(default)
             reader.routes.append(RouteDecl(owner, path or Opaque(), (method,), line))
-    elif verb == "map" and args:
+    elif verb in {"map", "applyRoute"} and args:
         child = reader._expr(args[0])
         if child is not None:
             reader.uses.append(UseDecl(owner, ((child, Auth((child,))),), line))
@@ -168,6 +212,18 @@ def _router_call(reader: _Reader, call: _Node, verb: str, owner: Expr) -> None:
             LoadDecl(owner, folder, None, recursive is None or recursive.type != "false",
                      line, reader._enclosing(call), loader=MAP_DIR)
         )  # fmt: skip
+
+
+def _made_with(reader: _Reader, call: _Node) -> _Node | None:
+    """The options object `new SwaggerRouter({...})` was given, for `router.swagger()` on a name
+    a block around the call binds to it; None when not written there."""
+    callee = call.child_by_field_id(reader.fields.function)
+    owner = callee.child_by_field_id(reader.fields.object) if callee is not None else None
+    made = reader._declared(owner) if owner is not None and owner.type == "identifier" else None
+    if made is None or made.type != "new_expression":
+        return None
+    args = reader._arguments(made)
+    return _object(args[0]) if args else None
 
 
 def _object(node: _Node | None) -> _Node | None:

@@ -42,8 +42,10 @@ from .model import (
     Auth,
     Bound,
     Call,
+    Choice,
     ComposeDecl,
     Concat,
+    Condition,
     ConfigKey,
     DependencyAlias,
     Each,
@@ -60,6 +62,7 @@ from .model import (
     Lit,
     LoadDecl,
     LoopKey,
+    Mapped,
     Member,
     ModuleFacts,
     MountDecl,
@@ -539,6 +542,15 @@ class _RouteResolver:
         """(file, entry) of each plugin `register.plugins` lists in a composed manifest (a
         single entry too); None when the manifest or its list is not visible."""
         manifest = self._settled(self.evaluate(path, compose.manifest))
+        if not self._listed(self._plugins_of(manifest)) and _param_site(compose.manifest):
+            # built from what the composing function is given (`start(plugins)`): as each
+            # scanned call of it passes
+            for chain in self._chains(path, compose.scope) if compose.scope else []:
+                bound = self._through(compose.manifest, path, compose.scope, chain)
+                found = self._settled(self.evaluate(path, bound))
+                if self._listed(self._plugins_of(found)):
+                    manifest = found
+                    break
         register = self._member(manifest, "register") if manifest is not None else None
         plugins = self._settled(self._member(register, "plugins")) if register else None
         if plugins is None and (
@@ -550,6 +562,10 @@ class _RouteResolver:
         if isinstance(plugins.value, Items):
             return [(plugins.file, value) for value in plugins.value.values]
         return [(plugins.file, plugins.value)]
+
+    def _plugins_of(self, manifest: _Entity | None) -> _Entity | None:
+        register = self._member(manifest, "register") if manifest is not None else None
+        return self._settled(self._member(register, "plugins")) if register is not None else None
 
     def _manifest_entry(
         self, path: str, compose: ComposeDecl, file: str, entry: Expr
@@ -563,27 +579,30 @@ class _RouteResolver:
         plugin: _Entity | None = item
         if isinstance(item, _Scoped) and isinstance(item.value, Namespace):
             fields = dict(item.value.fields)
-            if "plugin" in fields:
-                plugin = self._settled(self.evaluate(item.file, fields["plugin"]))
-                routes = (
-                    self._settled(self.evaluate(item.file, fields["routes"]))
-                    if "routes" in fields
-                    else None
-                )
+            named = self._member(item, "plugin")  # its own, or a spread object's
+            if "plugin" in fields or named is not None:
+                plugin = self._settled(named)
+                routes = self._settled(self._member(item, "routes"))
                 given = self._member(routes, "prefix") if routes is not None else None
                 if isinstance(given, _Str):  # read again where it is used: its defaults kept
-                    prefix = Bound(item.file, Member(fields["routes"], ("prefix",)))
+                    prefix = Bound(file, Member(entry, ("routes", "prefix")))
                 elif given is not None:
                     prefix = Opaque()
                 if "options" in fields:
                     options = Bound(item.file, fields["options"])
+                elif self._member(item, "options") is not None:
+                    options = Bound(file, Member(entry, ("options",)))
         if isinstance(plugin, _Str):  # a module path, relative to `relativeTo`, or a package
             spec = plugin.value
             if not spec.startswith("."):
                 return spec
             if compose.relative_to is None:
                 return None
-            target = self._js_path(posixpath.normpath(posixpath.join(compose.relative_to, spec)))
+            joined = posixpath.normpath(posixpath.join(compose.relative_to, spec))
+            if compose.relative_module:  # `require('plugins/api')` as the app resolves it
+                target = self._js_file(path, joined)
+            else:
+                target = self._js_path(joined)
             plugin = self._default_export(target) if target is not None else None
         if isinstance(plugin, _External):
             return plugin.module
@@ -998,7 +1017,39 @@ class _RouteResolver:
                 )
             if entries:
                 return
+        settled = self._settled(table)
+        listed = self._listed(settled)
+        if isinstance(settled, _Scoped) and isinstance(settled.value, Namespace):
+            listed = [(path, route.path)]  # `routes.forEach(r => fastify.route(r))`: one item
+        if listed and self._option_routes(path, route, listed):
+            return
         self._attach_route(path, replace(route, methods_unknown=True))  # not found: a finding
+
+    def _option_routes(self, path: str, route: RouteDecl, listed: list[tuple[str, Expr]]) -> bool:
+        """`server.route(kinds.map(kind => ({ method, path })))`: each item of a list an array
+        method builds (or a literal one), when every item is route options (an object with a
+        `method` and a path key), a route at the registering call; False when one is not."""
+        routes: list[RouteDecl] = []
+        for file, item in listed:
+            entity = self._settled(self.evaluate(file, item))
+            if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
+                return False
+            key = next((k for k in _PATH_KEYS if self._member(entity, k) is not None), None)
+            if key is None or self._member(entity, "method") is None:
+                return False
+            routes.append(
+                replace(
+                    route,
+                    path=Bound(file, Member(item, (key,))),
+                    method_exprs=(Bound(file, Member(item, ("method",))),),
+                    table=False,
+                    from_options=True,
+                    via=(path, route.line),
+                )
+            )
+        for each in routes:
+            self._attach_route(path, each)
+        return bool(routes)
 
     def _parameter_router(self, path: str, param: Param, route: RouteDecl) -> _Node:
         """The router a function's parameter stands for when no scanned call passes one
@@ -1358,6 +1409,105 @@ class _RouteResolver:
             return self.evaluate(callee.file, returns)
         return self._member(callee, CALL)
 
+    def _array_built(self, path: str, expr: Mapped) -> _Entity | None:
+        """The list an array method builds (`items.map(item => value)`): per item of the source
+        list the scan shows, the callback's value with its parameter bound to the item (`flat`:
+        the items of each list item; `filter`: the items whose value is truthy); None when the
+        source is no list the scan shows, or a `filter` value cannot be told."""
+        source = self._settled(self.evaluate(path, expr.source))
+        items = self._listed(source)
+        if items is None or len(items) > _MAX_KEYS:
+            return None
+        if expr.method in {"concat", "join"}:  # each part a list (joined), or one item
+            joined: list[Expr] = []
+            for file, part in items:
+                entity = self._settled(self.evaluate(file, part))
+                inner = self._listed(entity)
+                if inner is not None:
+                    joined += [Bound(f, i) for f, i in inner]
+                elif expr.method == "concat" and (
+                    isinstance(entity, _Str)
+                    or (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace))
+                ):  # `a.concat(x)`: an argument that is no list is one item (a spread: none)
+                    joined.append(Bound(file, part))
+                else:
+                    return None
+            return _Scoped(path, Items(tuple(joined))) if len(joined) <= _MAX_KEYS else None
+        self.budget -= len(items)
+        if self.budget < 0:
+            return None
+        built: list[Expr] = []
+        for file, item in items:
+            if expr.method == "flat" or (expr.method == "filter" and expr.value is None):
+                if expr.method == "filter":
+                    kept = self._truth(file, item)
+                    if kept is None:
+                        return None
+                    built += [Bound(file, item)] if kept else []
+                    continue
+                inner = self._listed(self._settled(self.evaluate(file, item)))
+                built += (
+                    [Bound(f, i) for f, i in inner] if inner is not None else [Bound(file, item)]
+                )
+                continue
+            call = Invocation(Opaque(), (item,), ())
+            value = _subst(expr.value or Opaque(), path, path, expr.site, call, file)
+            if expr.method == "filter":
+                kept = self._truth(path, value)
+                if kept is None:
+                    return None
+                built += [Bound(file, item)] if kept else []
+            elif expr.method == "flatMap":
+                inner = self._listed(self._settled(self.evaluate(path, value)))
+                built += (
+                    [Bound(f, i) for f, i in inner] if inner is not None else [Bound(path, value)]
+                )
+            else:
+                built.append(Bound(path, value))
+        return _Scoped(path, Items(tuple(built)))
+
+    def _listed(self, entity: _Entity | None) -> list[tuple[str, Expr]] | None:
+        """(file, item) of a list the scan shows (a literal, or one an array method built)."""
+        if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
+            return [(entity.file, value) for value in entity.value.values]
+        return None
+
+    def _choice(self, path: str, expr: Choice) -> _Entity | None:
+        """The branch of `test ? a : b` the test picks, where the scan tells (else both, as
+        options that are known where they agree)."""
+        picked = self._test(path, expr)
+        if picked is None:
+            options = [self.evaluate(path, expr.then), self.evaluate(path, expr.otherwise)]
+            return options[0] if options[0] == options[1] else _OneOf(options)
+        return self.evaluate(path, expr.then if picked else expr.otherwise)
+
+    def _test(self, path: str, expr: Choice) -> bool | None:
+        if expr.test == "truthy":
+            truth = self._truth(path, expr.tested)
+        else:
+            truth = _typed(self._settled(self.evaluate(path, expr.tested)), expr.test)
+        return None if truth is None else truth != expr.negated
+
+    def _truth(self, path: str, expr: Expr) -> bool | None:
+        """Whether a value is truthy, as JavaScript tells: a string when it is not empty, an
+        object, list or function always, a field an object the scan shows has not (undefined)
+        never; None when not known."""
+        entity = self._settled(self.evaluate(path, expr))
+        if isinstance(entity, _Str):
+            return bool(entity.value)
+        if isinstance(entity, _Scoped | _Router | _JsModule):
+            return True
+        if entity is not None:
+            return None
+        while isinstance(expr, Bound):
+            path, expr = expr.file, expr.expr
+        if isinstance(expr, Member) and expr.path:
+            base = self.evaluate(
+                path, Member(expr.base, expr.path[:-1]) if expr.path[:-1] else expr.base
+            )
+            return False if _fields_of(self._settled(base), expr.path[-1]) is False else None
+        return None
+
     def _strings(self, path: str, expr: Expr) -> list[str] | None:
         """A string, or each string of a sequence (`methods=list(verbs)`); None if not known."""
         entity = self.evaluate(path, expr)
@@ -1392,6 +1542,8 @@ class _RouteResolver:
         environment file gives way to a default written in code)."""
         if isinstance(expr, Member):
             entity = self.evaluate(path, expr.base)
+            if entity is None and isinstance(expr.base, Param):  # no call binds it: as global
+                return self.evaluate(path, Sym((*expr.base.fallback.path, *expr.path)))
             for segment in expr.path:
                 if entity is None:
                     return None
@@ -1709,6 +1861,12 @@ class _RouteResolver:
             for value in self._facts(path).bindings.values()
             if isinstance(value, Function) and value.site == site
         }
+        names |= {  # `exports.start = function (...)`: called as `Module.start(...)` (a
+            # default export is called by the names its importers give it: `importing`)
+            name
+            for name, value in self._facts(path).exports.items()
+            if isinstance(value, Function) and value.site == site and name != "default"
+        }
         names |= {  # a method: called as `instance.name(...)`
             name
             for value in self._facts(path).bindings.values()
@@ -1835,6 +1993,9 @@ class _RouteResolver:
         gaps: tuple[Gap, ...],
         assumed: tuple[str, ...] = (),
     ) -> None:
+        if route.only_if is not None and (off := self._off_by_default(path, route.only_if)):
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, off)
+            return
         declared = self._string(path, route.path)
         methods = route.methods
         methods_unknown = route.methods_unknown
@@ -1928,6 +2089,30 @@ class _RouteResolver:
                         assumed,
                     )
                 )  # fmt: skip
+
+    def _off_by_default(self, path: str, condition: Condition) -> str:
+        """Why a route written under a module-level `if` is not served, when its test reads
+        the configuration (a value with a default, `attrs.configDefault`'s sources) and the
+        defaults make it false; "" when it holds, or when the test is not known or reads no
+        configuration (the route is listed, as before)."""
+        value = self._string(path, condition.test)
+        assumed = self._assumed(path, condition.test)
+        if value is None or not assumed:
+            return ""
+        if condition.equals is not None:
+            other = self._string(path, condition.equals)
+            if other is None:
+                return ""
+            holds = value == other
+        else:
+            holds = bool(value)
+        if holds != condition.negate:
+            return ""
+        branch = "`else` branch" if condition.in_else else "body"
+        return (
+            f"this route is registered in the {branch} of `if {condition.text}:`, which the "
+            f"configuration's defaults ({'; '.join(assumed)}) do not run: it is not listed"
+        )
 
     def _star_methods(self, path: str) -> tuple[str, ...] | None:
         """The methods a Next.js route file's `export * from` re-exports (an App Router file
@@ -2108,6 +2293,8 @@ class _RouteResolver:
         ):
             # a factory (`roles_required('admin')`): judged by its definition
             return self._verdict(path, Sym(expr.path[:-1]))
+        if entity is None and isinstance(expr, Apply):  # `requireRole('admin')`: the same
+            return self._verdict(path, expr.callee)
         return self._judged(entity)
 
     def _judged(self, entity: _Entity | None) -> int:
@@ -2212,7 +2399,18 @@ class _RouteResolver:
             return _Str(value) if value is not None else None
         if isinstance(expr, Call):
             callee = self.evaluate(path, expr.callee)
+            if (
+                expr.passed is not None
+                and isinstance(callee, _Scoped)
+                and isinstance(callee.value, Function)
+                and callee.value.returns is not None
+            ):  # a helper of the project's: its return value for these arguments
+                return self._apply(path, Apply(expr.callee, expr.passed))
             return self._member(callee, CALL) if callee is not None else None
+        if isinstance(expr, Mapped):
+            return self._array_built(path, expr)
+        if isinstance(expr, Choice):
+            return self._choice(path, expr)
         if isinstance(expr, Param):  # as a value (not a router position): the name as global
             found = self.evaluate(path, expr.fallback)
             if found is None and expr.default is not None:
@@ -2538,6 +2736,23 @@ def _autoloaded(load: LoadDecl, files: Collection[str]) -> list[tuple[str, str]]
     return found
 
 
+def _typed(entity: _Entity | None, kind: str) -> bool | None:
+    """Whether a value is of the `typeof` kind (or a list, "array"); None when not known."""
+    if isinstance(entity, _Str):
+        return kind == "string"
+    if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
+        return kind in {"object", "array"}
+    if isinstance(entity, _Scoped) and isinstance(entity.value, Function):
+        return kind == "function"
+    if (
+        isinstance(entity, _Scoped)
+        and isinstance(entity.value, Namespace)
+        and not entity.value.verbs
+    ):
+        return None if kind == "function" else kind == "object"  # a class is a function
+    return None
+
+
 def _fields_of(entity: _Entity | None, name: str) -> bool | None:
     """Whether an object literal the scan shows has the field `name` (None: not one)."""
     if isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
@@ -2670,6 +2885,13 @@ def _param_site(expr: Expr | None) -> str | None:
     elif kind is Fallback:
         assert isinstance(expr, Fallback)
         parts = (expr.value, expr.default)
+    elif kind is Mapped:
+        parts = (expr.source,)  # type: ignore[union-attr]
+    elif kind is Choice:
+        assert isinstance(expr, Choice)
+        parts = (expr.tested, expr.then, expr.otherwise)
+    elif kind is Call:
+        parts = expr.passed or ()  # type: ignore[union-attr]
     else:
         return None
     return next((s for p in parts if (s := _param_site(p)) is not None), None)
@@ -2768,6 +2990,28 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
             _subst(expr.default, here, file, site, call, caller),
             expr.source,
         )
+    if kind is Mapped:
+        assert isinstance(expr, Mapped)
+        value = expr.value
+        return replace(
+            expr,
+            source=_subst(expr.source, here, file, site, call, caller),
+            value=_subst(value, here, file, site, call, caller) if value is not None else None,
+        )
+    if kind is Choice:
+        assert isinstance(expr, Choice)
+        return replace(
+            expr,
+            tested=_subst(expr.tested, here, file, site, call, caller),
+            then=_subst(expr.then, here, file, site, call, caller),
+            otherwise=_subst(expr.otherwise, here, file, site, call, caller),
+        )
+    if kind is Call:
+        assert isinstance(expr, Call)
+        if expr.passed is None:
+            return expr
+        given = tuple(_subst(a, here, file, site, call, caller) for a in expr.passed)
+        return replace(expr, passed=given)
     return expr
 
 

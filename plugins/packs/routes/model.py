@@ -156,6 +156,10 @@ class Call:
 
     callee: Expr
     args: tuple[Expr, ...]
+    # JavaScript: every argument in its place, as a helper's parameters are bound to them (the
+    # linker reads a call of the project's function as its return value: `build(plugins)`);
+    # None when one is not read
+    passed: tuple[Expr, ...] | None = None
 
 
 VARARGS = -2  # a `Param.index` at or below: `*rest` at position VARARGS - index
@@ -358,6 +362,9 @@ class ComposeDecl:
     relative_to: str | None  # the repository folder plugin paths are relative to
     line: int
     scope: str = ""
+    # `relativeTo: 'plugins'` (no `__dirname`): glue requires `plugins/<entry>`, a module
+    # name resolved as a `require` of this file resolves one (`NODE_PATH`, `baseUrl`)
+    relative_module: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,6 +379,35 @@ class LoopKey:
     table: Expr | None = None
     members: tuple[str, ...] = ()
     case: str = ""  # "lower" or "upper": the value's `.toLowerCase()`/`.toUpperCase()`
+
+
+@dataclass(frozen=True, slots=True)
+class Mapped:
+    """A list built by an array method from another (`items.map(item => ({ ...item }))`,
+    `flatMap`, `filter`, `flat`): `source`'s items, each given as parameter 0 of the callback
+    defined at `site`, which returns `value` (a `Param` of `site` where it uses the item). The
+    linker builds the list when it knows `source`'s items and can read `value` for each."""
+
+    source: Expr
+    # "map", "flatMap", "filter" (keep the items whose `value` is truthy), "flat"; "concat"
+    # (`a.concat(b, x)`) and "join" (`[...a, x]`, each part a one-item list) of `source`'s parts
+    method: str
+    site: str = ""
+    value: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """`tested ? then : otherwise` (a ternary of a callback or a helper's return value): which
+    branch the linker takes when it can tell `test` of `tested`: "truthy", or a type the
+    value has ("string", "object", "array", "function": `typeof x === 'string'`,
+    `Array.isArray(x)`); `negated` for `!x`, `!==`."""
+
+    tested: Expr
+    test: str
+    then: Expr
+    otherwise: Expr
+    negated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,6 +445,8 @@ Expr = (
     | Trimmed
     | LoopKey
     | Keyed
+    | Mapped
+    | Choice
 )
 
 
@@ -440,6 +478,19 @@ class RouterDecl:
     app: bool = False  # an application (FastAPI(), Flask(), express()): served at the root
     # `UserAPIRouter()`: a router only if this class links to a subclass of one
     subclass: Sym | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A module-level `if` a declaration is written under: `test` is true (a non-empty
+    string), or equals `equals` when given; `negate` for its `else` branch, `if not x:` or
+    `!=`. `text` is the test as written, for a finding."""
+
+    test: Expr
+    equals: Expr | None
+    negate: bool
+    text: str
+    in_else: bool = False  # written in the `else` branch
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,6 +527,8 @@ class RouteDecl:
     # declared by route options (`server.route({ method, path })`): a route, whatever its path
     # looks like (`path: 'issues'` under a prefix that ends in `/`)
     from_options: bool = False
+    # written in a module-level `if` (or its `else`): served only when that test holds
+    only_if: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -660,6 +713,9 @@ _pickled_by_fields(
     Trimmed,
     Keyed,
     LoopKey,
+    Condition,
+    Mapped,
+    Choice,
     ComposeDecl,
     Versioning,
     NestFacts,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from . import js_facts
 from .model import (
     NESTJS,
+    Apply,
     Auth,
     ConfigKey,
     Expr,
@@ -30,6 +31,7 @@ from .model import (
     RouteDecl,
     RouterDecl,
     RouterRef,
+    Sym,
     Versioning,
 )
 
@@ -54,8 +56,9 @@ _ENABLE_VERSIONING = re.compile(rb"\.\s*(enableVersioning)\s*\(")
 _REGISTER = re.compile(rb"\.\s*(register)\s*\(")
 _NEUTRAL = Lit("")  # VERSION_NEUTRAL: served with no version segment
 _MAX_CHILDREN_DEPTH = 16
+# `Sse`: a server-sent events stream, which Nest serves as a GET route
 _VERBS = {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
-          "Options": "OPTIONS", "Head": "HEAD", "All": "*"}  # fmt: skip
+          "Options": "OPTIONS", "Head": "HEAD", "All": "*", "Sse": "GET"}  # fmt: skip
 
 
 def read(reader: _Reader, root: _Node) -> NestFacts | None:
@@ -136,6 +139,8 @@ def _controllers(
         for member in body.named_children:
             if member.type == "decorator":
                 pending.append(member)
+                continue
+            if member.type == "comment":  # a decorator commented out between the others
                 continue
             if member.type == "method_definition":
                 # TypeScript's decorators precede the method; JavaScript's are inside it
@@ -350,6 +355,11 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
         value = _local_value(reader, node)
         if value is not None:
             return _setting(reader, value, depth + 1)
+        taken = _destructured(reader, node)
+        if taken is not None:  # `const { prefix } = configService.get('app')`: key `app.prefix`
+            whole = _setting(reader, taken[0], depth + 1)
+            if isinstance(whole, ConfigKey):
+                return ConfigKey(f"{whole.key}.{taken[1]}")
     fallback = _env_default(reader, node)
     if fallback is not None and depth < _MAX_SETTING_DEPTH:
         return _setting(reader, fallback, depth + 1)
@@ -365,6 +375,15 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
             key = reader._string(js_facts._unwrap(args[0]))
             if key is not None:
                 return ConfigKey(key)
+        if (
+            callee is not None
+            and callee.type == "identifier"
+            and reader._text(callee) in reader.bindings
+        ):
+            # `env('API_PREFIX', 'api')`: a reader of the project's, followed once linked
+            return Apply(
+                Sym((reader._text(callee),)), tuple(reader._value(a) or Opaque() for a in args), ()
+            )
     return reader._value(node) or Opaque()
 
 
@@ -391,12 +410,44 @@ def _local_value(reader: _Reader, name: _Node) -> _Node | None:
             for statement in scope.named_children:
                 if statement.start_byte >= name.start_byte:
                     break
+                if statement.type == "export_statement":  # `export const token = 'app'`
+                    statement = statement.child_by_field_id(reader.fields.declaration) or statement
                 if statement.type not in {"lexical_declaration", "variable_declaration"}:
                     continue
                 for declarator in statement.named_children:
                     target = declarator.child_by_field_id(reader.fields.name)
                     if target is not None and reader._text(target) == text:
                         return declarator.child_by_field_id(reader.fields.value)
+        scope = scope.parent
+    return None
+
+
+def _destructured(reader: _Reader, name: _Node) -> tuple[_Node, str] | None:
+    """`const { port, prefix: base } = value` in a block around `name`, declared before it:
+    (value, the property `name` takes: `prefix` for `base`)."""
+    text = reader._text(name)
+    scope = name.parent
+    while scope is not None:
+        if scope.type in {"statement_block", "program"}:
+            for statement in scope.named_children:
+                if statement.start_byte >= name.start_byte:
+                    break
+                if statement.type not in {"lexical_declaration", "variable_declaration"}:
+                    continue
+                for declarator in statement.named_children:
+                    target = declarator.child_by_field_id(reader.fields.name)
+                    value = declarator.child_by_field_id(reader.fields.value)
+                    if target is None or value is None or target.type != "object_pattern":
+                        continue
+                    for part in target.named_children:
+                        if part.type == "shorthand_property_identifier_pattern":
+                            if reader._text(part) == text:
+                                return value, text
+                        elif part.type == "pair_pattern":
+                            key = part.child_by_field_id(reader.fields.key)
+                            bound = part.child_by_field_id(reader.fields.value)
+                            if bound is not None and reader._text(bound) == text and key:
+                                return value, reader._text(key)
         scope = scope.parent
     return None
 
@@ -416,7 +467,7 @@ def _config(reader: _Reader, root: _Node) -> list[tuple[str, Expr]]:
         if not (isinstance(bound, ImportRef) and bound.module == _CONFIG):
             continue
         args = reader._arguments(call)
-        namespace = reader._string(js_facts._unwrap(args[0])) if len(args) > 1 else None
+        namespace = _namespace(reader, args[0]) if len(args) > 1 else None
         factory = js_facts._unwrap(args[1]) if namespace is not None else None
         if namespace is None or factory is None or factory.type not in js_facts._FUNCTION_VALUES:
             continue
@@ -432,12 +483,27 @@ def _config(reader: _Reader, root: _Node) -> list[tuple[str, Expr]]:
     return found
 
 
+def _namespace(reader: _Reader, node: _Node) -> str | None:
+    """`registerAs`'s namespace: a string, or a constant of the file that holds one
+    (`const appToken = 'app'`)."""
+    found: _Node | None = js_facts._unwrap(node) or node
+    if found is not None and found.type == "identifier":
+        value = _local_value(reader, found)
+        found = js_facts._unwrap(value) if value is not None else found
+    return reader._string(found) if found is not None and found.type == "string" else None
+
+
 def _flatten(
     reader: _Reader, obj: _Node, prefix: str, found: list[tuple[str, Expr]], depth: int
 ) -> None:
     if depth > _MAX_SETTING_DEPTH:
         return
     for pair in obj.named_children:
+        if pair.type == "shorthand_property_identifier":  # `{ prefix }`: the local's value
+            value = _local_value(reader, pair)
+            if value is not None:
+                found.append((f"{prefix}.{reader._text(pair)}", _setting(reader, value)))
+            continue
         if pair.type != "pair":
             continue
         key_node = pair.child_by_field_id(reader.fields.key)
@@ -501,14 +567,14 @@ def _top_level_classes(reader: _Reader, root: _Node) -> Iterator[tuple[_Node, li
 
 def _modules(reader: _Reader, root: _Node) -> list[tuple[str, tuple[str, ...]]]:
     """Each `@Module({ controllers: [A, B] })` class: its name and its controllers' class
-    names (an imported one by the name it is exported under)."""
+    names (an imported one by the name it is exported under; a list of the file spread in)."""
     found: list[tuple[str, tuple[str, ...]]] = []
     for cls, decorators in _top_level_classes(reader, root):
         module = _decorator(reader, decorators, {"Module"})
         options = js_facts._unwrap(module[1][0]) if module and module[1] else None
         if options is None or options.type != "object":
             continue
-        listed = reader._array_items(reader._field(options, "controllers"))
+        listed = _listed(reader, reader._field(options, "controllers"))
         names = tuple(n for n in (_class_name(reader, i) for i in listed or ()) if n)
         found.append((reader._text(cls.child_by_field_id(reader.fields.name)), names))
     return found
@@ -531,10 +597,7 @@ def _module_paths(reader: _Reader, root: _Node) -> list[tuple[str, tuple[Expr, .
         if bound.attr != "RouterModule":
             continue
         args = reader._arguments(call)
-        items = reader._array_items(args[0]) if args else None
-        if items is None and args and args[0].type == "identifier":
-            listed = reader.arrays.get(reader._text(args[0]))
-            items = reader._array_items(listed) if listed is not None else None
+        items = _listed(reader, args[0]) if args else None
         _route_entries(reader, items or [], (), js_facts._line(call), found, 0)
     return found
 
@@ -562,8 +625,31 @@ def _route_entries(
         name = _class_name(reader, module) if module is not None else None
         if name:
             found.append((name, parts, js_facts._line(item)))
-        children = reader._array_items(reader._field(item, "children"))
+        children = _listed(reader, reader._field(item, "children"))
         _route_entries(reader, children or [], parts, js_facts._line(item), found, depth + 1)
+
+
+def _listed(reader: _Reader, node: _Node | None, depth: int = 0) -> list[_Node] | None:
+    """A list's items (the list written there or a top-level `const` of the file) with each
+    `...members` spread in place when `members` is such a list too (`children: [...modules]`);
+    None when it is no list the file spells or a spread is not."""
+    node = js_facts._unwrap(node)
+    if node is not None and node.type == "identifier":
+        node = reader.arrays.get(reader._text(node))
+    if node is None or node.type != "array" or depth > _MAX_CHILDREN_DEPTH:
+        return None
+    found: list[_Node] = []
+    for item in node.named_children:
+        if item.type == "comment":
+            continue
+        if item.type != "spread_element":
+            found.append(item)
+            continue
+        inner = _listed(reader, item.named_children[0], depth + 1) if item.named_children else None
+        if inner is None:
+            return None
+        found += inner
+    return found
 
 
 def _class_name(reader: _Reader, node: _Node) -> str | None:

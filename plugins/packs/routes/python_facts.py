@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from .. import computed_names
 from ..pymodules import absolute, package_of
 from ..pyparse import parse_python
 from .auth import (
@@ -35,10 +37,12 @@ from .model import (
     Apply,
     Auth,
     Concat,
+    Condition,
     DependencyAlias,
     Each,
     Evidence,
     Expr,
+    Fallback,
     Format,
     Function,
     ImportRef,
@@ -187,10 +191,17 @@ class _Reader:
                 params = set(_parameters(function))
                 owner = self._class_of.get(id(function), "")
                 _index_loops(function.body, [{}], loops, literals, params, owner)
+        conditions = _module_conditions(tree.body, self._condition) if _has_if(tree) else {}
         for stmt, scope in zip(statements, scopes, strict=True):
             for env in loops.get(id(stmt), ({},)):
                 self._env = env
+                written = len(self.routes)
                 self._statement(stmt, scope)
+                condition = conditions.get(id(stmt)) if scope is None else None
+                if condition is not None and len(self.routes) > written:
+                    self.routes[written:] = [
+                        dataclasses.replace(r, only_if=condition) for r in self.routes[written:]
+                    ]
         self._scope = {}
         self._def = None
         self._env = {}
@@ -328,7 +339,26 @@ class _Reader:
             return self._maybe_router(node)  # type: ignore[arg-type]  # subclass of one
         if value is None and (kind is ast.List or kind is ast.Tuple):
             return self._items(node)
+        if value is None and kind is ast.Compare:
+            return self._compared_default(node)  # type: ignore[arg-type]
         return value
+
+    def _compared_default(self, node: ast.Compare) -> Fallback | None:
+        """`FLAG = os.environ.get("X", "0") == "1"` (or `!=`, either side): the comparison's
+        truth under the configuration's default, `"True"` or `""`, marked with the default's
+        source: a settings flag a module-level `if` tests."""
+        if len(node.ops) != 1 or not isinstance(node.ops[0], ast.Eq | ast.NotEq):
+            return None
+        left, right = node.left, node.comparators[0]
+        if isinstance(left, ast.Constant):
+            left, right = right, left
+        if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
+            return None
+        value = self._value(left)
+        if not (isinstance(value, Fallback) and isinstance(value.default, Lit)):
+            return None
+        holds = (value.default.value == right.value) != isinstance(node.ops[0], ast.NotEq)
+        return Fallback(Opaque(), Lit("True" if holds else ""), value.source)
 
     def _items(self, node: ast.expr) -> Items | None:
         """A literal list or tuple of paths, routers, views or such lists (`routes = [("/a",
@@ -362,6 +392,8 @@ class _Reader:
             returns = options[0] if len(set(options)) == 1 else OneOf(tuple(options))
             if returns == Opaque():
                 returns = None
+            if isinstance(returns, OneOf | None) and _no_parameters(node):
+                returns = self._configured_return(node) or returns
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
             returns = Sym((*annotation, CALL)) if annotation else None
@@ -652,6 +684,10 @@ class _Reader:
                 module = self._literal(node.args[0])  # `importlib.import_module(f"app.{x}")`
                 if module is not None and not module.startswith("."):
                     return ImportRef(module, None)
+            if (name in _ENVIRON_READERS or type(node.func) is ast.Name) and (
+                from_env := self._environ_default(node)
+            ) is not None:
+                return from_env
             if _optional_guard(node):
                 return NoGuard(name or "")
             if name == "Field":  # pydantic default
@@ -671,6 +707,8 @@ class _Reader:
             )
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return self._concat((node.left, node.right))
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
+            return self._environ_or(node)
         if isinstance(node, ast.List | ast.Tuple):
             return self._starlette_routes(node.elts)
         return None
@@ -902,6 +940,125 @@ class _Reader:
         if isinstance(value, Concat) and all(isinstance(p, Lit) for p in value.parts):
             return "".join(p.value for p in value.parts if isinstance(p, Lit))
         return None
+
+    def _condition(self, test: ast.expr, in_else: bool) -> Condition | None:
+        read = self._test(test, in_else)
+        if read is None:
+            return None
+        return dataclasses.replace(read, text=ast.unparse(test), in_else=in_else)
+
+    def _test(self, test: ast.expr, negate: bool) -> Condition | None:
+        """A module-level `if` test the linker may decide under the configuration's defaults:
+        `x`, `not x`, `x == "lit"`, `x != "lit"` (either side), `x` a name or a call the
+        evaluator reads as a string; None for any other test."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._test(test.operand, not negate)
+        text = ast.unparse(test)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            if not isinstance(test.ops[0], ast.Eq | ast.NotEq):
+                return None
+            left, right = test.left, test.comparators[0]
+            if isinstance(left, ast.Constant):
+                left, right = right, left
+            if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
+                return None
+            value = self._tested(left)
+            if value is None:
+                return None
+            flipped = isinstance(test.ops[0], ast.NotEq)
+            return Condition(value, Lit(right.value), negate != flipped, text)
+        value = self._tested(test)
+        return None if value is None else Condition(value, None, negate, text)
+
+    def _tested(self, node: ast.expr) -> Expr | None:
+        """What an `if` test reads: a name, a member, or a call of the environment or of a
+        function (never a router's class: reading a call of one declares a router)."""
+        if isinstance(node, ast.Call):
+            name = _callee_name(node)
+            if name is None or name in ROUTER_FRAMEWORKS or name in _RESTFUL_ROUTERS:
+                return None
+            if any(word in name for word in _ROUTER_WORDS):
+                return None
+        elif not isinstance(node, ast.Name | ast.Attribute):
+            return None
+        value = self._value(node)
+        return None if value is None or value == Opaque() else value
+
+    def _environ_default(self, call: ast.Call) -> Fallback | None:
+        """`os.environ.get("X", "/api")`, `os.getenv("X", "/api")` (`environ`, `getenv` also
+        imported from `os`, under any name): the environment's value, unknown to a reader, else
+        the default, which the routes it names carry in `attrs.configDefault`. Without a
+        default (or with one that is not a string) the value stays unknown."""
+        read = self._environ_read(call)
+        if read is None or read[1] is None:
+            return None
+        value = self._value(read[1])
+        if value is None or value == Opaque():
+            return None
+        return Fallback(Opaque(), value, f"os.environ.{read[0]}")
+
+    def _environ_read(self, call: ast.Call) -> tuple[str, ast.expr | None] | None:
+        """The variable a call of the environment reads and its default as written (None:
+        none given); None when `call` reads no environment variable the file spells."""
+        path = _dotted_path(call.func)
+        if path is None or _environ_path(self.bindings.get(path[0]), path) is None:
+            return None
+        if not call.args or len(call.args) > 2:
+            return None
+        default = call.args[1] if len(call.args) == 2 else _keyword(call, "default")
+        key = self._literal(call.args[0])
+        return None if key is None else (key, default)
+
+    def _environ_or(self, node: ast.BoolOp) -> Fallback | None:
+        """`os.environ.get("X") or "/api"` (`os.getenv("X", "") or "/api"`): the variable's
+        default when that is a non-empty string, else the right side, marked like a default."""
+        left, right = node.values
+        read = self._environ_read(left) if isinstance(left, ast.Call) else None
+        if read is None:
+            return None
+        key, default = read
+        if isinstance(default, ast.Constant) and isinstance(default.value, str) and default.value:
+            return Fallback(Opaque(), Lit(default.value), f"os.environ.{key}")
+        if default is not None and not (isinstance(default, ast.Constant) and not default.value):
+            return None  # a default computed out of sight: which side wins is not known
+        value = self._value(right)
+        if value is None or value == Opaque():
+            return None
+        return Fallback(Opaque(), value, f"os.environ.{key}")
+
+    def _configured_return(self, node: _Def) -> Fallback | None:
+        """What a function of no parameters returns when the environment it reads sets
+        nothing (`raw = os.getenv("BASE", ""); if not raw: return ""; return "/" + raw`): its
+        body run by the table-name interpreter (`computed_names`: str methods, `if`, locals,
+        helpers of this module, every step counted), each variable taken as unset, its default
+        marked as assumed. None where the body reads no environment variable or does anything
+        that interpreter does not know: the returns stay one of several, as before."""
+        if not any(
+            isinstance(n, ast.Name | ast.Attribute) and _ENVIRON_NAME.fullmatch(_last(n))
+            for n in ast.walk(node)
+        ):
+            return None
+        imports: dict[str, str] = {}
+        constants: dict[str, ast.expr] = {}
+        for name, value in self.bindings.items():
+            if type(value) is ImportRef:
+                imports[name] = f"{value.module}.{value.attr}" if value.attr else value.module
+            elif type(value) is Lit:
+                constants[name] = ast.Constant(value.value)
+        defs = {d.name: d for d in ast.iter_child_nodes(node) if isinstance(d, _Def)}
+
+        def helper(name: str) -> tuple[computed_names.Computation, computed_names.Scope] | None:
+            found = defs.get(name)
+            return None if found is None else (computed_names.from_function(found), scope)
+
+        scope = computed_names.Scope(constants, imports, helper)
+        try:
+            done = computed_names.evaluate_marked(computed_names.from_function(node), "", scope)
+        except computed_names.NotEvaluated:
+            return None
+        if done.name is None or not done.assumed:
+            return None
+        return Fallback(Opaque(), Lit(done.name), "; ".join(done.assumed))
 
     def _own_class_call(self, node: ast.expr) -> bool:
         """`Shop()`, `api.VersionedApi(app)`: a call of a capitalised name that a framework's
@@ -1592,6 +1749,60 @@ def _getattr_call(node: ast.expr) -> bool:
         and len(node.args) == 2
         and not node.keywords
     )
+
+
+def _has_if(tree: ast.Module) -> bool:
+    return any(type(stmt) is ast.If for stmt in tree.body)
+
+
+def _module_conditions(
+    body: Sequence[ast.stmt], read: Callable[[ast.expr, bool], Condition | None]
+) -> dict[int, Condition]:
+    """The statements written under a module-level `if` (at any depth), by id, with the
+    outermost test they depend on: a route there is served only when that test holds."""
+    found: dict[int, Condition] = {}
+    for stmt in body:
+        if type(stmt) is not ast.If:
+            continue
+        assert isinstance(stmt, ast.If)
+        for block, negate in ((stmt.body, False), (stmt.orelse, True)):
+            condition = read(stmt.test, negate) if block else None
+            if condition is None:
+                continue
+            for inner in block:
+                for node in ast.walk(inner):
+                    if isinstance(node, ast.stmt):
+                        found[id(node)] = condition
+    return found
+
+
+_ENVIRON_READERS = frozenset({"getenv", "get"})
+_ENVIRON_NAME = re.compile(r"getenv|environ")
+
+
+def _environ_path(head: Expr | None, path: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`path` spelled from the module `os` (`os.getenv`, `environ.get` with `environ` imported
+    from `os`) when it is one of the standard library's environment readers; else None."""
+    if type(head) is not ImportRef:
+        return None
+    assert isinstance(head, ImportRef)
+    full = (head.module, *((head.attr,) if head.attr else ()), *path[1:])
+    return full if full in (("os", "getenv"), ("os", "environ", "get")) else None
+
+
+def _no_parameters(node: _Def) -> bool:
+    arguments = node.args
+    return not (
+        arguments.args
+        or arguments.posonlyargs
+        or arguments.kwonlyargs
+        or arguments.vararg
+        or arguments.kwarg
+    )
+
+
+def _last(node: ast.Name | ast.Attribute) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr
 
 
 def _callee_name(call: ast.Call) -> str | None:
