@@ -269,6 +269,9 @@ class OnDemandSelection(Generic[F]):
             outcomes: dict[str, F | Unresolved | ReaderError] = {}
             holding: dict[str, bool] = {}  # whether a file's bytes name one of `words`
             words: frozenset[str] = frozenset()
+            # the words each file was judged by, and whether it holds one: a later round's
+            # words mostly add to them, so only the new ones need looking for
+            judged: dict[str, tuple[frozenset[str], bool]] = {}
             while True:
                 todo = [rel for rel in rels if rel in chosen and rel not in outcomes]
                 outcomes.update(reader.read_all(root_fd, todo, files, not_reached, len(outcomes)))
@@ -300,7 +303,13 @@ class OnDemandSelection(Generic[F]):
                     if pace.passed():
                         not_reached += unjudged[number:]  # may call what linking needs
                         break
-                    holding[rel] = _holds_word(directories, files[rel], words)
+                    outcome = outcomes.get(rel, _UNREAD)
+                    if outcome is not _UNREAD and not isinstance(outcome, Unresolved | ReaderError):
+                        # read already, its facts linked: holding a word asks for nothing
+                        # more (it is chosen) and reports nothing (it did not fail)
+                        holding[rel] = False
+                        continue
+                    holding[rel] = _holds_word(directories, files[rel], words, judged)
                 wanted = set(linked.touched) | {rel for rel, hit in holding.items() if hit}
                 new = {rel for rel in wanted if rel in files} - chosen
                 if not new or not_reached:
@@ -357,10 +366,30 @@ class OnDemandSelection(Generic[F]):
         return admitted
 
 
-def _holds_word(directories: Directories, found: Found, words: frozenset[str]) -> bool:
-    """Whether a file's bytes spell one of `words` (a file that cannot be judged does)."""
+_UNREAD = object()  # no outcome yet
+
+
+def _holds_word(
+    directories: Directories,
+    found: Found,
+    words: frozenset[str],
+    judged: dict[str, tuple[frozenset[str], bool]],
+) -> bool:
+    """Whether a file's bytes spell one of `words` (a file that cannot be judged does). As
+    `judged` says when it was judged by some of them before (a file holding one of those holds
+    one of these; one holding none is looked at for the others only), else looked at and kept
+    in `judged`."""
+    before = judged.get(found.target)
+    if before is not None and before[0] <= words:
+        if before[1]:
+            return True
+        words_left = words - before[0]
+    else:
+        words_left = words
     data = judge_bytes(directories, found)
-    return data is None or any(word.encode() in data for word in words)
+    hit = data is None or any(word.encode() in data for word in words_left)
+    judged[found.target] = (words, hit)
+    return hit
 
 
 def _with_paths(

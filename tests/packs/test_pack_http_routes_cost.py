@@ -441,3 +441,60 @@ def test_the_names_passed_as_arguments_found_by_one_pattern_are_those_of_a_patte
             assert spans == by_names(source, names), source
             found += len(spans)
     assert found > 100
+
+
+FLASK_WRAPPED = {
+    "app/__init__.py": (
+        "from flask import Flask\nfrom app.views import pages\nfrom app.setup import wire\n\n"
+        "app = Flask(__name__)\nwire(app, pages)\n"
+    ),
+    "app/setup.py": ("def wire(app, bp):\n    app.register_blueprint(bp, url_prefix='/site')\n"),
+    "app/views.py": (
+        "from flask import Blueprint\nfrom app.util import log\n\n"
+        "pages = Blueprint('pages', __name__)\n\n\n"
+        "@pages.get('/about')\ndef about():\n    log(pages)\n    return ''\n"
+    ),
+    "app/util.py": "def log(thing):\n    print(thing)\n",
+}
+
+
+def test_a_link_reuses_the_calls_it_indexed_from_the_same_facts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An on-demand scan links the same facts objects round after round; `LinkMemo` keeps
+    each file's calls as `_calls_of` indexed them, so a second link of the same facts indexes
+    none again, and every link answers what a link without it answers."""
+    from packs.routes import extract, route_document
+    from packs.routes.linker import LinkMemo, _RouteResolver
+
+    files = [(path, extract(path, source)) for path, source in sorted(FLASK_WRAPPED.items())]
+    indexed: list[str] = []
+    spell = _RouteResolver._imported_name
+
+    def counting(file: str, facts: Any, callee: Any) -> str | None:
+        indexed.append(file)
+        return spell(file, facts, callee)
+
+    monkeypatch.setattr(_RouteResolver, "_imported_name", staticmethod(counting))
+    alone = route_document(files)
+    assert indexed  # the calls were indexed: `wire(app, pages)` passes a router
+    kept = LinkMemo()
+    first = route_document(files, memo=kept)
+    indexed.clear()
+    again = route_document(files, memo=kept)
+    assert indexed == []
+    assert {r["name"] for r in alone.resources} == {"GET /site/about"}
+    for linked in (first, again):
+        assert (linked.resources, linked.findings, linked.signals) == (
+            alone.resources, alone.findings, alone.signals,
+        )  # fmt: skip
+    edited = "app/__init__.py"  # its facts a new object: its calls indexed again, alone
+    changed = [
+        (path, extract(path, FLASK_WRAPPED[path] + "\n") if path == edited else facts)
+        for path, facts in files
+    ]
+    indexed.clear()
+    route_document(changed, memo=kept)
+    assert indexed and set(indexed) == {edited}
+    old = dict(files)[edited]
+    assert all(facts is not old for _, facts, _ in kept.calls.values())  # forgotten

@@ -228,3 +228,50 @@ def test_a_repeat_links_the_files_the_last_discover_asked_for_at_once(
     link.rounds.clear()
     select(tmp_path, root_fd, APP, selection=selection, link=link)
     assert link.rounds == [["app.js", "lib/mount.js", "lib/plugins.js"]]  # one round
+
+
+def test_a_file_s_bytes_are_looked_at_for_words_only_while_they_can_ask_for_something(
+    tmp_path: Path, root_fd: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each round's words are looked for in the walk's files (a file spelling one may call what
+    the link needs). A file read already asks for nothing more by them, so it is not looked at;
+    when the words grow, a file that held none of the last ones is looked at for the new ones
+    only; the rounds and the document are what they were."""
+    texts = {
+        "app.js": "route /a\nuses lib/mount.js\ncalls alpha\n",
+        "lib/mount.js": "calls beta\n",
+        "lib/a.js": "alpha x\n",
+        "lib/b.js": "beta y\n",
+        "lib/c.js": "nothing\n",
+    }
+    looked: dict[str, int] = {}
+    judge = scan_read.judge_bytes
+
+    def counting(directories: Any, found: Found) -> bytes | None:
+        looked[found.target] = looked.get(found.target, 0) + 1
+        return judge(directories, found)
+
+    words_sought: list[frozenset[str]] = []
+    holds = scan_select._holds_word
+
+    def seeking(directories: Any, found: Found, words: frozenset[str], judged: Any) -> bool:
+        before = judged.get(found.target)
+        words_sought.append(words - before[0] if before is not None else words)
+        return holds(directories, found, words, judged)
+
+    monkeypatch.setattr(scan_select, "judge_bytes", counting)
+    monkeypatch.setattr(scan_select, "_holds_word", seeking)
+    linked, parsed, unresolved, _, link = select(tmp_path, root_fd, texts)
+    assert [r["name"] for r in linked.resources] == ["/a"]
+    assert link.rounds == [
+        ["app.js"],
+        ["app.js", "lib/a.js", "lib/mount.js"],  # asked for, and spelling `alpha`
+        ["app.js", "lib/a.js", "lib/b.js", "lib/mount.js"],  # spelling `beta`, added
+    ]
+    assert parsed == 4 and unresolved == []
+    # admission reads each file once; the words: lib/mount.js and lib/a.js looked at once
+    # (round 1, before they were read), lib/b.js and lib/c.js twice (rounds 1 and 2), app.js
+    # never (read in round 1)
+    assert looked == {"app.js": 1, "lib/mount.js": 2, "lib/a.js": 2, "lib/b.js": 3, "lib/c.js": 3}
+    assert frozenset({"alpha", "beta"}) not in words_sought  # the grown words: `beta` alone
+    assert words_sought == [frozenset({"alpha"})] * 4 + [frozenset({"beta"})] * 2

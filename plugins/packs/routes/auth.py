@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .frameworks import JAVASCRIPT, PYTHON, READ
+from .heads import literal_heads
 
 # Verdicts, ordered so that combining what is on the way is `max`: one identified guard
 # protects the route; otherwise one unknown step leaves it unknown.
@@ -55,22 +56,22 @@ def word_alternation(parts: tuple[str, ...]) -> str:
 # decorator or middleware definition only (never of a handler), so a string or comment there
 # counts too: a small over-reach, in code whose very job is to wrap handlers.
 # The framework-neutral part is here; each framework's record adds its own (`evidence`).
-PYTHON_EVIDENCE = re.compile(
-    word_alternation((
-        r"\b40[13]\b", r"HTTP_40[13]_", r"\bUnauthorized\b", r"\bForbidden\b",
-        r"\bis_authenticated\b", r"\bis_anonymous\b",
-        *(part for framework in PYTHON for part in framework.evidence),
-    ))
+_PYTHON_EVIDENCE_PARTS = (
+    r"\b40[13]\b", r"HTTP_40[13]_", r"\bUnauthorized\b", r"\bForbidden\b",
+    r"\bis_authenticated\b", r"\bis_anonymous\b",
+    *(part for framework in PYTHON for part in framework.evidence),
 )  # fmt: skip
+PYTHON_EVIDENCE = re.compile(word_alternation(_PYTHON_EVIDENCE_PARTS))
+PYTHON_EVIDENCE_HEADS = literal_heads(_PYTHON_EVIDENCE_PARTS)
 # The part of the evidence that turns away an anonymous caller, whatever else the request is: a
 # hook run before every route (`before_request`) counts as a guard only with it (a hook that
 # answers 403 to banned users, or 401 to a bad token, lets anonymous callers through).
-PYTHON_USER_CHECK = re.compile(
-    word_alternation((
-        r"\bis_authenticated\b", r"\bis_anonymous\b",
-        *(part for framework in PYTHON for part in framework.user_checks),
-    ))
+_PYTHON_USER_CHECK_PARTS = (
+    r"\bis_authenticated\b", r"\bis_anonymous\b",
+    *(part for framework in PYTHON for part in framework.user_checks),
 )  # fmt: skip
+PYTHON_USER_CHECK = re.compile(word_alternation(_PYTHON_USER_CHECK_PARTS))
+PYTHON_USER_CHECK_HEADS = literal_heads(_PYTHON_USER_CHECK_PARTS)
 JS_EVIDENCE = re.compile(
     word_alternation((
         r"\b40[13]\b", r"\bUNAUTHORIZED\b", r"\bFORBIDDEN\b", r"\bUnauthorized", r"\bForbidden",

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..pymodules import absolute
+from .heads import literal_heads
 
 # The target of a URL entry, as a tag and its operands:
 # ("view", dotted) a function or class name; ("cbv", dotted) `X.as_view(...)`;
@@ -32,11 +33,14 @@ _URL_CALLS = frozenset({"path", "re_path", "url"})
 _ROUTER_CLASSES = {"DefaultRouter": "default", "SimpleRouter": "simple"}
 _STATIC = frozenset({"static", "staticfiles_urlpatterns"})  # files served in DEBUG
 # a def's or class's text that reads the request's user, or turns a caller away (401/403)
-_USER_WORDS = ("user", "authenticated", "Permission", "Authenticated", "Forbidden", "40", "login")
-_USER_CHECK = re.compile(
-    r"request\.user|is_authenticated|PermissionDenied|NotAuthenticated|redirect_to_login|"
-    r"HttpResponseForbidden|status=40[13]\b|HTTP_40[13]_"
-)
+_USER_CHECK_PARTS = (
+    r"request\.user", r"is_authenticated", r"PermissionDenied", r"NotAuthenticated",
+    r"redirect_to_login", r"HttpResponseForbidden", r"status=40[13]\b", r"HTTP_40[13]_",
+)  # fmt: skip
+_USER_CHECK = re.compile("|".join(_USER_CHECK_PARTS))
+_USER_HEADS = literal_heads(_USER_CHECK_PARTS)
+"""What every user check starts with (`request.user`, `status=403`...): most files hold none
+and are not searched (words such as `user` or `40`, looked for before, are in most files)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -880,7 +884,7 @@ class _Reader:
         if self.checks is None:  # most files have none of the words: one scan each, no regex
             source = self.source
             self.checks = []
-            if any(word in source for word in _USER_WORDS):
+            if any(head in source for head in _USER_HEADS):
                 line, counted = 1, 0  # lines counted on from the last match: linear in the file
                 for match in _USER_CHECK.finditer(source):
                     line += source.count("\n", counted, match.start())

@@ -21,7 +21,7 @@ from ..scan_document import DocumentPieces, JSONObject
 from .auth import VALUES
 from .envfiles import env_facts, is_env_file
 from .js_facts import JS_SUFFIXES, js_facts
-from .linker import FoundRoute, Gap, resolve_routes_and_asked
+from .linker import FoundRoute, Gap, LinkMemo, resolve_routes_and_asked
 from .manifests import MANIFEST, is_manifest, manifest_facts
 from .model import ModuleFacts
 from .python_facts import python_facts
@@ -58,12 +58,14 @@ def route_document(
     files: Sequence[tuple[str, ModuleFacts]],
     paths: Collection[str] | None = None,
     failed: Collection[str] = (),
+    memo: LinkMemo | None = None,
 ) -> DocumentPieces:
     """Resources and `auth` signals in (path, line, name) order, and `DUPLICATE_ROUTE` for
     each `METHOD /path` two handlers claim. Parameter names do not tell paths apart (a
     framework routes `/orders/{id}` and `/orders/{order_id}` alike, so the second is shadowed);
-    the finding names the route as its first claim spells it."""
-    resolved, asked = resolve_routes_and_asked(dict(files), paths=paths, failed=failed)
+    the finding names the route as its first claim spells it. `memo`: what the last link of
+    the same discover kept for this one (`linker.LinkMemo`)."""
+    resolved, asked = resolve_routes_and_asked(dict(files), paths=paths, failed=failed, memo=memo)
     linked = _render(resolved.routes)
     linked.findings += resolved.findings
     linked.touched, linked.words = asked
@@ -81,6 +83,7 @@ class RouteDocumentMemo:
         self._failed: frozenset[str] = frozenset()
         self._linked = DocumentPieces()
         self.links = 0  # how many times it really linked; a test reads it
+        self._memo = LinkMemo()  # each round of an on-demand scan links the same facts
 
     def __call__(
         self,
@@ -100,7 +103,8 @@ class RouteDocumentMemo:
             )
         )
         if not unchanged:
-            self._files, self._linked = list(files), route_document(files, known, bad)
+            linked = route_document(files, known, bad, self._memo)
+            self._files, self._linked = list(files), linked
             self._paths, self._failed = known, bad
             self.links += 1
         return self._linked

@@ -447,18 +447,19 @@ SEEDS = {
     for language in ("python", "javascript")
 }
 _ANY_SEED = {
-    language: re.compile(b"|".join(re.escape(seed) for seed in seeds))
+    language: tuple(s for s in seeds if not any(o != s and o in s for o in seeds))
     for language, seeds in SEEDS.items()
-    if seeds  # no unread framework of a language: nothing to look for
 }
+"""The seeds a file must hold one of to use an unread framework, those holding another left out
+(`express-restify-mongoose` holds `restify`): a few `in` scans, cheaper than one search of their
+alternation, which stops at every character one of them starts with."""
 
 
 def unread_uses(source: bytes, language: str) -> tuple[tuple[str, int], ...]:
     """(framework, line) of each use of an unread framework in a file of `language`: the first
     per framework (one place is enough to name it)."""
     found: list[tuple[str, int]] = []
-    any_seed = _ANY_SEED.get(language)
-    if any_seed is None or any_seed.search(source) is None:  # most files: one pass
+    if not any(seed in source for seed in _ANY_SEED.get(language, ())):  # most files
         return ()
     for framework in UNREAD:
         if framework.language != language or not any(s in source for s in framework.seeds):

@@ -184,12 +184,16 @@ class _Router:
     key: tuple[str, str]
 
 
+_ScopedValue = Namespace | Function | DependencyAlias | StarletteRoutes | Items
+"""What `evaluate` makes a `_Scoped` of, looking nothing up (`_scoped`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Scoped:
     """A class, function, alias or route list, with the file its names are looked up in."""
 
     file: str
-    value: Namespace | Function | DependencyAlias | StarletteRoutes | Items
+    value: _ScopedValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,11 +257,50 @@ def resolve_routes(
     return resolve_routes_and_asked(modules, budget, paths)[0]
 
 
+class _Index(NamedTuple):
+    """The module index of a walk's files (`_RouteResolver._module_index`)."""
+
+    python_files: dict[str, str]
+    failed_files: dict[str, str]
+    packages: set[str]
+    modules: ModuleIndex[str]
+
+
+class LinkMemo:
+    """What a link keeps for the next link of the same discover: an on-demand scan links every
+    file again each round (`packs.scan.OnDemand`, 4 rounds on zou and lemur), its facts the
+    same objects and the walk's files the same, and indexing the calls of every file and the
+    modules of every path anew each time was a fifth of the link. Kept: each file's calls with
+    the name each spells (`_RouteResolver._calls_of`), by the very facts object they were read
+    from (not a call a loop over an imported table's keys repeats: that looks the table up),
+    and the module index under the files, failed files and packages it was made for."""
+
+    def __init__(self) -> None:
+        self.calls: dict[int, tuple[str, ModuleFacts, list[tuple[str | None, Invocation]]]] = {}
+        self.index: tuple[tuple[object, ...], _Index] | None = None
+
+    def spelled(self, file: str, facts: ModuleFacts) -> list[tuple[str | None, Invocation]] | None:
+        kept = self.calls.get(id(facts))
+        return kept[2] if kept is not None and kept[1] is facts and kept[0] == file else None
+
+    def keep(
+        self, file: str, facts: ModuleFacts, calls: list[tuple[str | None, Invocation]]
+    ) -> None:
+        self.calls[id(facts)] = (file, facts, calls)  # the facts held: the id stays theirs
+
+    def only(self, modules: Mapping[str, ModuleFacts]) -> None:
+        """Forget the calls of facts no longer linked (a file changed, or left the request)."""
+        linked = {id(facts) for facts in modules.values()}
+        for gone in [key for key in self.calls if key not in linked]:
+            del self.calls[gone]
+
+
 def resolve_routes_and_asked(
     modules: Mapping[str, ModuleFacts],
     budget: int = LINK_BUDGET,
     paths: Collection[str] | None = None,
     failed: Collection[str] = (),
+    memo: LinkMemo | None = None,
 ) -> tuple[ResolvedRoutes, Asked]:
     """Every route the scanned files show and the findings of what they do not, in no
     particular order (callers sort); past `budget` routes and mounts, the mounts not followed
@@ -270,10 +313,12 @@ def resolve_routes_and_asked(
     `Asked.touched`, for a pre-filtering scanner to parse and link again (`packs.scan`).
     `failed`: files of the walk that could not be read or parsed; they resolve nothing (as
     absent), but an import that would have landed in one touches it (its `parse-error` is
-    then worth reporting: what it hides may be a guard or a router)."""
-    resolver = _RouteResolver(modules, paths, failed)
+    then worth reporting: what it hides may be a guard or a router).
+    `memo`: what the last link of the same discover kept for this one (`LinkMemo`), updated."""
+    resolver = _RouteResolver(modules, paths, failed, memo)
     resolver.budget = resolver.limit = budget
     routes = resolver.routes()
+    resolver.memo.only(resolver.modules)
     asked = Asked(frozenset(resolver.touched), frozenset(resolver.words))
     return ResolvedRoutes(routes, resolver.findings()), asked
 
@@ -284,7 +329,9 @@ class _RouteResolver:
         modules: Mapping[str, ModuleFacts],
         paths: Collection[str] | None = None,
         failed: Collection[str] = (),
+        memo: LinkMemo | None = None,
     ) -> None:
+        self.memo = memo if memo is not None else LinkMemo()
         self.failed = frozenset(failed)
         # every file that may hold facts, parsed or not: module resolution reads these names
         self.files: frozenset[str] = frozenset(modules if paths is None else paths)
@@ -292,19 +339,26 @@ class _RouteResolver:
         self.modules = self._loaded(modules)
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
-        self.python_files: dict[str, str] = {}  # dotted module name -> file
-        self.failed_files: dict[str, str] = {}  # dotted module name -> a failed file
-        self.packages: set[str] = set()  # every module and folder holding one, by dotted name
-        self.modules_index = self._module_index()
+        index = self._module_index()
+        self.python_files = index.python_files  # dotted module name -> file
+        self.failed_files = index.failed_files  # dotted module name -> a failed file
+        self.packages = index.packages  # every module and folder holding one, by dotted name
+        self.modules_index = index.modules
         self.js_modules = JsModules(
             self.files, self._facts, failed=self.failed, touch=self.touched.add
         )
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
+        # the classes, functions and route lists evaluated since `cache` was last cleared, by
+        # (file, id) (`_scoped`)
+        self.scoped: dict[tuple[str, int], _ScopedValue] = {}
         self.decorations: dict[str, tuple[str, Expr]] | None = None  # `_decorated`
         self.resolving: set[tuple[str, Expr]] = set()
         # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
         self.calls: dict[tuple[str, str], list[tuple[int, str, Invocation]]] | None = None
         self.pending: dict[str | None, list[tuple[int, str, Invocation]]] = {}  # not indexed yet
+        # how many `words` the last `_index_calls` started with (-1: none since `pending` was
+        # filled): `words` only grows, so with as many no call left pending can reach one
+        self.indexed_words = -1
         self.verdicts: dict[tuple[str, Expr], int] = {}
         self.global_frameworks = frozenset(
             g.framework for facts in self.modules.values() for g in facts.global_prefixes
@@ -339,6 +393,7 @@ class _RouteResolver:
                 if decl.subclass is not None:
                     self._subclassed(path, decl, decl.subclass, subclassing)
         self.cache.clear()  # answers given before every router was known
+        self.scoped.clear()
         self.verdicts.clear()
         self.limit = self.budget = LINK_BUDGET  # routes produced plus mounts followed, allowed
         self.cut: dict[tuple[str, int], None] = {}  # mounts not followed for want of budget
@@ -457,8 +512,10 @@ class _RouteResolver:
             )
         self.modules = modules
         self.calls, self.pending = None, {}
+        self.indexed_words = -1
         self.chains.clear()
         self.cache.clear()
+        self.scoped.clear()
 
     def _shared(self) -> None:
         """A plugin registered with options (`register(plugin, { prefix })`) whose module
@@ -595,33 +652,43 @@ class _RouteResolver:
             return _EMPTY_PYTHON if path.endswith(".py") else _EMPTY_JS
         return facts
 
-    def _module_index(self) -> ModuleIndex[str]:
+    def _module_index(self) -> _Index:
         """Absolute imports to dotted module names by the one resolver of the Python packs
         (`pymodules.ModuleIndex`: the import system's rules over `sys.path` roots, packages and
         plain folders). A folder holding modules is a module too (a namespace package), after
-        any file of its name; a failed file is indexed so an import that lands in it touches it."""
+        any file of its name; a failed file is indexed so an import that lands in it touches it.
+        The last link's when made for the same files (`LinkMemo`): it reads nothing else."""
+        key = (self.files, self.failed, REPOSITORY_PACKAGES.get())
+        kept = self.memo.index
+        if kept is not None and kept[0] == key:
+            return kept[1]
         python = sorted(
             (p for p in self.files | self.failed if p.endswith(".py")),
             key=lambda p: p.encode("utf-8", "surrogatepass"),
         )
+        python_files: dict[str, str] = {}
+        failed_files: dict[str, str] = {}
+        names: set[str] = set()
         folders: dict[str, None] = {}
         for path in python:
             name = module_name(path)
             if path in self.failed and path not in self.files:
-                self.failed_files.setdefault(name, path)
+                failed_files.setdefault(name, path)
                 continue
-            self.python_files[name] = path
+            python_files[name] = path
             parts = name.split(".")
             for end in range(1, len(parts) + 1):
-                self.packages.add(".".join(parts[:end]))
+                names.add(".".join(parts[:end]))
             for end in range(1, len(parts)):
                 folders["/".join(parts[:end])] = None
-        packages = REPOSITORY_PACKAGES.get()
+        packages = key[2]
         if packages is None:
             packages = packages_of(python)
         entries = [(path, module_name(path)) for path in python]
         entries += [(f"{folder}/__init__.py", folder.replace("/", ".")) for folder in folders]
-        return ModuleIndex(entries, packages)
+        index = _Index(python_files, failed_files, names, ModuleIndex(entries, packages))
+        self.memo.index = (key, index)
+        return index
 
     def _subclassed(self, path: str, decl: RouterDecl, subclass: Sym, subclassing: bool) -> None:
         """Make `decl` a router when its class links to a subclass of `APIRouter` or
@@ -1698,13 +1765,31 @@ class _RouteResolver:
             self.calls = {}
             number = 0
             for file, facts in self.modules.items():
-                for written in facts.invocations:
-                    spelled = self._imported_name(file, facts, written.callee)
-                    for call in self._unkeyed_call(file, written):
-                        self.pending.setdefault(spelled, []).append((number, file, call))
-                        number += 1
+                for spelled, call in self._spelled_calls(file, facts):
+                    self.pending.setdefault(spelled, []).append((number, file, call))
+                    number += 1
         self._index_calls()
         return [(file, call) for _, file, call in self.calls.get((path, site), [])]
+
+    def _spelled_calls(self, file: str, facts: ModuleFacts) -> list[tuple[str | None, Invocation]]:
+        """The file's calls, each with the name it spells (`_imported_name`), once per key of a
+        table a loop around it iterates (`_unkeyed_call`); kept in `memo` unless one is such a
+        call (its keys are looked up)."""
+        known = self.memo.spelled(file, facts)
+        if known is not None:
+            return known
+        calls: list[tuple[str | None, Invocation]] = []
+        looked_up = False
+        for written in facts.invocations:
+            spelled = self._imported_name(file, facts, written.callee)
+            if any(a is not None and _keyed_in(a) for a in written.args):
+                looked_up = True
+                calls += ((spelled, call) for call in self._unkeyed_call(file, written))
+            else:
+                calls.append((spelled, written))
+        if not looked_up:
+            self.memo.keep(file, facts, calls)
+        return calls
 
     @staticmethod
     def _imported_name(file: str, facts: ModuleFacts, callee: Expr) -> str | None:
@@ -1727,6 +1812,9 @@ class _RouteResolver:
         function asked about, and evaluating every callee would parse the module of every class
         a view instantiates (`SignupForm(request.POST)`) for nothing; kept in program order."""
         assert self.calls is not None
+        words = len(self.words)
+        if self.indexed_words == words:  # every call left pending spells none of `words`
+            return
         grown: set[tuple[str, str]] = set()
         for name in [n for n in self.pending if n is None or n in self.words]:
             for number, file, call in self.pending.pop(name):
@@ -1745,6 +1833,7 @@ class _RouteResolver:
                     grown.add(key)
         for key in grown:
             self.calls[key].sort(key=lambda entry: entry[0])
+        self.indexed_words = words  # as many as at the start: one added since is indexed next
 
     def _hook_implementations(self, callee: Expr) -> list[tuple[str, str]]:
         """The module-level functions a plugin manager's hook call reaches: every one named
@@ -2239,6 +2328,8 @@ class _RouteResolver:
         not show it (or it names itself in a loop)."""
         if isinstance(expr, Lit):  # most paths: no need to remember them
             return _Str(expr.value)
+        if isinstance(expr, Namespace | Function | DependencyAlias | StarletteRoutes | Items):
+            return self._scoped(path, expr)
         key = (path, expr)
         cached = self.cache.get(key, _UNSEEN)  # one hash of the key, not two
         if not isinstance(cached, _Unseen):
@@ -2252,6 +2343,19 @@ class _RouteResolver:
             self.resolving.discard(key)
         self.cache[key] = entity
         return entity
+
+    def _scoped(self, path: str, expr: _ScopedValue) -> _Scoped | None:
+        """`evaluate` of a class, function or route list: itself where it is written, looked up
+        nowhere, so never remembered in `cache` (whose key would hash every field of a class,
+        its methods and their guards, on every look-up: a fifth of a link). Past `_MAX_DEPTH`
+        it is what `cache` would answer: the one met before, or None."""
+        if len(self.resolving) <= _MAX_DEPTH:
+            self.scoped.setdefault((path, id(expr)), expr)  # held: its id names no other
+            return _Scoped(path, expr)
+        met = self.scoped.get((path, id(expr)))
+        if met is None:  # an equal one met before (rare: only this deep is it looked for)
+            met = next((e for (p, _), e in self.scoped.items() if p == path and e == expr), None)
+        return _Scoped(path, met) if met is not None else None
 
     def _evaluate(self, path: str, expr: Expr) -> _Entity | None:
         if isinstance(expr, Lit):

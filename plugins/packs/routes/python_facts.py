@@ -17,9 +17,15 @@ from collections.abc import Callable, Iterable, Sequence
 from .. import computed_names
 from ..pymodules import absolute, package_of
 from ..pyparse import parse_python
-from .auth import PYTHON_EVIDENCE, PYTHON_USER_CHECK
+from .auth import (
+    PYTHON_EVIDENCE,
+    PYTHON_EVIDENCE_HEADS,
+    PYTHON_USER_CHECK,
+    PYTHON_USER_CHECK_HEADS,
+)
 from .django_facts import django_facts
 from .frameworks import PYTHON, unread_uses
+from .heads import search_gated
 from .model import (
     CALL,
     FLASK,
@@ -87,9 +93,11 @@ def python_facts(source: str, path: str) -> ModuleFacts:
     NUL byte) when it does not parse."""
     tree = parse_python(source, path)
     reader = _Reader(package_of(path))
-    reader.evidence_lines = _evidence_lines(source, PYTHON_EVIDENCE)
+    reader.evidence_lines = _evidence_lines(source, PYTHON_EVIDENCE, PYTHON_EVIDENCE_HEADS)
     if reader.evidence_lines:
-        reader.user_check_lines = _evidence_lines(source, PYTHON_USER_CHECK)
+        reader.user_check_lines = _evidence_lines(
+            source, PYTHON_USER_CHECK, PYTHON_USER_CHECK_HEADS
+        )
     reader.read(tree)
     return ModuleFacts(
         language="python",
@@ -132,6 +140,8 @@ class _Reader:
         # a def's parameters and site, by id of the def node (`_enter`; never changed in place)
         self._entered: dict[int, tuple[dict[str, tuple[str, int]], str]] = {}
         self._defaults_of: dict[int, dict[str, ast.expr]] = {}  # a def's defaults, by id
+        # a def's body as `read` flattened it, by id of the def node (`_locals_in` reuses it)
+        self._flat_of: dict[int, list[ast.stmt]] = {}
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -154,6 +164,7 @@ class _Reader:
             start = len(statements)
             _flatten(function.body, statements, functions, classes)
             scopes += [function] * (len(statements) - start)
+            self._flat_of[id(function)] = statements[start:]
             for stmt in statements[start:]:
                 if type(stmt) in _BINDERS:
                     self._bind(stmt, override=False)
@@ -169,6 +180,7 @@ class _Reader:
             inner: list[ast.stmt] = []
             _flatten(method.body, statements, inner, classes)
             scopes += [method] * (len(statements) - start)
+            self._flat_of[id(method)] = statements[start:]
             functions += inner
         loops: dict[int, list[dict[str, ast.expr]]] = {}
         if any(type(stmt) is ast.For for stmt in statements):  # routes made in literal loops
@@ -212,8 +224,10 @@ class _Reader:
         factory's `app = Flask(...)` is that app there, whatever the module calls `app`."""
         known = self._locals_of.get(id(function))
         if known is None:
-            flat: list[ast.stmt] = []
-            _flatten(function.body, flat, [], [])
+            flat = self._flat_of.get(id(function))
+            if flat is None:  # a def read before `read` reached its body (a return value)
+                flat = []
+                _flatten(function.body, flat, [], [])
             counts: dict[str, int] = {}
             values: dict[str, ast.expr] = {}
             for stmt in flat:
@@ -1835,10 +1849,11 @@ def _dotted(node: ast.expr | None) -> str | None:
     return ".".join(path) if path else None
 
 
-def _evidence_lines(source: str, pattern: re.Pattern[str]) -> list[int]:
-    """The lines (ascending) where the source matches `pattern` (401/403, `is_authenticated`)."""
+def _evidence_lines(source: str, pattern: re.Pattern[str], heads: tuple[str, ...]) -> list[int]:
+    """The lines (ascending) where the source matches `pattern` (401/403, `is_authenticated`),
+    each match starting with one of `heads` (`heads.literal_heads`)."""
     lines: list[int] = []
-    if pattern.search(source) is None:  # most files: one pass, no line counting
+    if not search_gated(pattern, heads, source):  # most files: a few scans, no line counting
         return lines
     line, counted = 1, 0
     for match in pattern.finditer(source):
