@@ -201,15 +201,18 @@ def test_a_repeat_after_any_change_is_the_cold_document(
     """Property: after each of a seeded sequence of changes, a long-lived scanner per pack
     (memo, recalled listings and last document) answers what a new scanner answers. `aged`:
     the scanners' wall clock says every directory was last changed long before its listing,
-    so listings are recalled (in a fresh checkout no directory is old enough to be)."""
+    so listings are recalled; fresh: the clock says no directory is old enough to be."""
     for rel, text in START.items():
         _write(tmp_path, rel, text)
     monkeypatch.chdir(tmp_path)
     warm = {name: make() for name, make in PACKS.items()}
     for scanner in warm.values():
         scanner.workers = 1
-        if aged:
-            scanner.listings.wall_ns = lambda: time.time_ns() + 10 * repeat.RACY_NS
+        # aged: every listing is long after its directory's last change; fresh: every listing
+        # is at the epoch, so none is old enough to recall, however slow the machine
+        scanner.listings.wall_ns = (
+            (lambda: time.time_ns() + 10 * repeat.RACY_NS) if aged else (lambda: 0)
+        )
     chooser = random.Random(34)
     kinds = []
     for step in range(40):
