@@ -851,6 +851,27 @@ either (issue 32, round 6). A plugin may still lower its soft limit to 0 (see
 docs/security.md)."""
 
 
+OOM_SCORE_ADJ = "/proc/self/oom_score_adj"
+
+
+def reset_oom_protection(path: str = OOM_SCORE_ADJ) -> None:
+    """The calling process's OOM score adjustment back to 0 when it is negative (between fork
+    and exec: the plugin's), as fork hands it on like the scheduling policy: a gateway run with
+    a unit's `OOMScoreAdjust=-1000` (or -900, as services the host must keep are) handed every
+    plugin immunity from the OOM killer, the host's and its own cgroup's (which skips such
+    processes: a plugin at `memory_mb` then waited on its full group instead of being killed),
+    and the plugin, with no capability, could not give it up (round 9). Raising it needs no
+    privilege; a positive one is kept (the operator asked for plugins to go first). Raises
+    OSError."""
+    fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+    try:
+        if int(said := os.read(fd, 32) or b"0") < 0:
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, b"0".ljust(len(said)))  # the kernel strips the spaces
+    finally:
+        os.close(fd)
+
+
 def _pre_exec(
     limits: dict[str, tuple[int, int]],
     procs_files: Sequence[str],
@@ -880,6 +901,7 @@ def _pre_exec(
         # and its I/O priority: `ionice -c1` (a unit's IOSchedulingClass=realtime) ran every
         # plugin in the real-time I/O class, ahead of every other process's disk access
         io_priority.reset_raised(libc)
+        reset_oom_protection()
     except OSError:
         os._exit(LOCKDOWN_FAILED)
     for which, value in limits.values():

@@ -10,6 +10,7 @@ only when the attack fails.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 from pathlib import Path
@@ -20,6 +21,7 @@ from conftest import REPO
 from gateway_harness import running_gateway, write_config
 from test_attack_round8 import PROBE, attempts
 
+from gpp.host import sandbox
 from gpp.host.view import GPP_PACKAGE
 
 PLUGIN_ID = "round8-probe"  # the id the shared probe says hello with
@@ -292,3 +294,52 @@ def test_what_a_filter_by_number_cannot_see_into_is_refused_in_the_sandbox(
             ("i386-getpid", "i386-socketcall-vsock", "i386-unshare", "i386-setns"), "EPERM"
         )
     assert got == expected, got
+
+
+OOM_SCORE = """
+ATTEMPTS = {"oom-score-adj": lambda: open("/proc/self/oom_score_adj").read().strip(),
+            "lower-it": lambda: lower()}
+
+
+def lower():
+    fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+    try:
+        os.write(fd, b"-1")
+    finally:
+        os.close(fd)
+"""
+
+
+def test_a_gateway_protected_from_the_oom_killer_hands_that_to_no_plugin(tmp_path: Path) -> None:
+    """Broken on main (medium). `oom_score_adj` passes through fork and exec like the
+    scheduling policy the spawn resets: a gateway run with a unit's `OOMScoreAdjust=-1000`
+    made every plugin immune to the OOM killer, the host's (which then chose another service)
+    and its own cgroup's (which skips such processes), and the plugin could not give it up.
+    The gateway here lowers its own where it may (root with CAP_SYS_RESOURCE; where it may
+    not, it stays at its own value and the plugin must not be below 0 either); the spawn now
+    puts a negative one back to 0 and keeps a positive one."""
+    own = Path("/proc/self/oom_score_adj")
+    before = own.read_text()
+    (tmp_path / "protected").mkdir()
+    (tmp_path / "exposed").mkdir()
+    with contextlib.suppress(PermissionError):  # lowering needs CAP_SYS_RESOURCE
+        own.write_text("-1000")
+    try:
+        protected = attempts(tmp_path / "protected", OOM_SCORE)
+        own.write_text("300")  # raising needs nothing
+        exposed = attempts(tmp_path / "exposed", OOM_SCORE)
+    finally:
+        with contextlib.suppress(PermissionError):
+            own.write_text(before)
+    assert protected == {"oom-score-adj": "0", "lower-it": "EACCES"}, protected
+    assert exposed == {"oom-score-adj": "300", "lower-it": "EACCES"}, exposed
+
+
+def test_a_negative_oom_score_adjustment_is_reset_and_a_positive_one_kept(tmp_path: Path) -> None:
+    """The spawn's step on its own (a file stands in for `/proc/self/oom_score_adj`, which a
+    gateway without CAP_SYS_RESOURCE, as here, cannot lower to see it work)."""
+    for before, after in (("-1000\n", 0), ("-1\n", 0), ("0\n", 0), ("300\n", 300)):
+        adjustment = tmp_path / "oom_score_adj"
+        adjustment.write_text(before)
+        sandbox.reset_oom_protection(str(adjustment))
+        assert int(adjustment.read_text()) == after, (before, adjustment.read_text())
