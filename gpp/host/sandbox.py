@@ -862,12 +862,18 @@ def reset_oom_protection(path: str = OOM_SCORE_ADJ) -> None:
     processes: a plugin at `memory_mb` then waited on its full group instead of being killed),
     and the plugin, with no capability, could not give it up (round 9). Raising it needs no
     privilege; a positive one is kept (the operator asked for plugins to go first). Raises
-    OSError."""
-    fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+    OSError. Opened for writing only then: a gateway that switched uid itself (forked from
+    root, as tests do) is not dumpable, and its `/proc/self` files are root's."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     try:
-        if int(said := os.read(fd, 32) or b"0") < 0:
-            os.lseek(fd, 0, os.SEEK_SET)
-            os.write(fd, b"0".ljust(len(said)))  # the kernel strips the spaces
+        said = os.read(fd, 32)
+    finally:
+        os.close(fd)
+    if int(said or b"0") >= 0:
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, b"0".ljust(len(said)))  # the kernel strips the spaces
     finally:
         os.close(fd)
 
