@@ -83,6 +83,7 @@ from gpp.host.view import SYSTEM_DIRS, ViewUnavailable
 
 PR_SET_PDEATHSIG = 1
 PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 24, 38
+PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 LOCKDOWN_FAILED = 126
 RELEASE_POLLS, RELEASE_POLL_S = 100, 0.02  # up to 2 s for a killed namespace to be reaped
 
@@ -919,6 +920,11 @@ def _pre_exec(
         for capability in range(lockdown + 1):  # needs CAP_SETPCAP: a non-root gateway has none
             if libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 and os.geteuid() == 0:
                 os._exit(LOCKDOWN_FAILED)
+        # ambient capabilities pass through exec: a non-root gateway given one (a unit's
+        # AmbientCapabilities=, `setpriv --ambient-caps`) handed it to its plugin, which runs
+        # as its uid here with no bwrap to drop it (round 9); clearing needs no privilege
+        if libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0:
+            os._exit(LOCKDOWN_FAILED)
     if identity is not None:  # last: placing the process in its cgroup needs root
         identity.switch()  # from root to another uid: permitted, effective and ambient cleared
     if chdir is not None:

@@ -11,8 +11,13 @@ only when the attack fails.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import platform
+import shutil
+import subprocess
+import sysconfig
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -343,3 +348,60 @@ def test_a_negative_oom_score_adjustment_is_reset_and_a_positive_one_kept(tmp_pa
         adjustment.write_text(before)
         sandbox.reset_oom_protection(str(adjustment))
         assert int(adjustment.read_text()) == after, (before, adjustment.read_text())
+
+
+DEGRADED_NON_ROOT_GATEWAY = """
+# a non-root gateway given an ambient capability (a unit's AmbientCapabilities=, setpriv),
+# running a plugin without namespaces (as where bwrap cannot run): what the plugin holds
+import asyncio, json, sys
+from gpp.host import sandbox
+from gpp.host.session import PluginSession
+from gpp.host.sandbox import SandboxPolicy
+
+sandbox.namespaces_available = lambda: False
+CODE = ("import json, sys; print(json.dumps({k: v.strip() for k, v in (l.split(':', 1) "
+        "for l in open('/proc/self/status')) if k.startswith(('Cap', 'NoNewPrivs'))}), file=sys.stderr)")
+
+async def main():
+    policy = SandboxPolicy(cgroup="optional", network="inherit", readonly_root=False)
+    async with PluginSession([sys.executable, "-c", CODE], "capable", "1.0.0",
+                             cwd=sys.argv[1], sandbox=policy) as session:
+        pass
+
+try:
+    asyncio.run(main())
+except Exception as exc:  # it never says hello: its stderr tail is the report
+    print(exc.stderr_tail)
+"""
+
+
+def test_a_non_root_gateways_ambient_capabilities_reach_no_plugin(tmp_path: Path) -> None:
+    """Broken on main (medium). Without namespaces a non-root gateway's plugin runs as its
+    uid, which the registry consents to ("whatever the gateway's user can"), but it also kept
+    the gateway's ambient capabilities (a unit's `AmbientCapabilities=CAP_NET_BIND_SERVICE`,
+    `setpriv --ambient-caps`), which pass through exec: the bounding set cannot be emptied
+    without CAP_SETPCAP, and nothing cleared the ambient set. Now the spawn clears it."""
+    reachable = Path(tempfile.mkdtemp(prefix="gpp-ambient-", dir="/tmp"))
+    try:
+        reachable.chmod(0o755)
+        site = Path(sysconfig.get_paths()["purelib"])
+        skip = shutil.ignore_patterns("__pycache__")
+        for source, target in ((REPO / "gpp", "gpp"), (site / "orjson", "lib/orjson")):
+            shutil.copytree(source, reachable / target, ignore=skip, symlinks=True)
+        (reachable / "repo").mkdir(mode=0o755)
+        env = {"PATH": os.defpath, "PYTHONPATH": f"{reachable}:{reachable / 'lib'}",
+               "HOME": "/nonexistent"}  # fmt: skip
+        child = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+             "--inh-caps=+net_bind_service", "--ambient-caps=+net_bind_service",
+             "/usr/bin/python3", "-c", DEGRADED_NON_ROOT_GATEWAY, str(reachable / "repo")],
+            capture_output=True, text=True, timeout=60, env=env, check=False, cwd=reachable,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(reachable, ignore_errors=True)
+    report = next((line for line in child.stdout.splitlines() if line.startswith("{")), "")
+    assert report, (child.stdout, child.stderr)
+    held = json.loads(report)
+    # CapInh may stay: with no_new_privs set, no file's capabilities are granted through it
+    assert all(int(held[key], 16) == 0 for key in ("CapPrm", "CapEff", "CapAmb")), held
+    assert held["NoNewPrivs"] == "1", held
