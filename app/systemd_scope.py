@@ -112,10 +112,15 @@ def try_scope(systemd_run: str) -> str | None:
 def own_command(argv: Sequence[str] | None) -> list[str]:
     """The command that runs this gateway again: this interpreter with its own arguments
     (`.venv/bin/gpp serve …`, `python -m app serve …`) when `main` read the command line,
-    else (`main(argv)` called in a process) the CLI's module with `argv`."""
+    else (`main(argv)` called in a process: `python -m gpp.gateway` is) the CLI's module with
+    `argv`, under the interpreter's own flags: `python -I -m gpp.gateway serve`, started
+    isolated so that its working folder (a repository it serves) and `PYTHONPATH` import
+    nothing, ran again without `-I`, and then imported a `gpp` package of the working folder
+    before its own (round 9)."""
     if argv is None:
         return [sys.executable, *sys.orig_argv[1:]]
-    return [sys.executable, "-m", __package__ or "app", *argv]
+    flags: list[str] = subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]
+    return [sys.executable, *flags, "-m", __package__ or "app", *argv]
 
 
 def exec_in_scope(systemd_run: str, command: Sequence[str]) -> NoReturn:

@@ -17,6 +17,7 @@ import signal
 import stat
 import tempfile
 import threading
+import weakref
 from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -62,29 +63,117 @@ async def spawn(
     spawn_plan = (
         await _plan_off_loop(sandbox, command, cwd, env, home) if sandbox is not None else None
     )
+    pipes = StdioPipes()
     try:
         proc = await asyncio.create_subprocess_exec(
             *(spawn_plan.argv if spawn_plan else command),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+            stdin=pipes.child_ends[0],
+            stdout=pipes.child_ends[1],
+            stderr=pipes.child_ends[2],
             # bwrap sets the plugin's cwd (`--chdir`); the uid it runs as may not reach `cwd`
             # (uvloop changes directory after the pre-exec step has changed uid); without
             # bwrap the pre-exec step enters `cwd` as that uid (never as root: a symlink)
             cwd=cwd if spawn_plan is None else "/" if spawn_plan.namespaced else None,
             env=dict(env) if spawn_plan is None or spawn_plan.env is None else spawn_plan.env,
             start_new_session=True,
-            preexec_fn=_child_setup(spawn_plan.preexec if spawn_plan else None),
+            preexec_fn=_child_setup(
+                spawn_plan.preexec if spawn_plan else None, spawn_plan.fds if spawn_plan else ()
+            ),
             pass_fds=spawn_plan.fds if spawn_plan else (),
         )
     except BaseException:
+        pipes.close_gateway_ends()
         if spawn_plan is not None:
             spawn_plan.cleanup()
         raise
     finally:
+        pipes.close_child_ends()
         if spawn_plan is not None:
             spawn_plan.close_fds()
+    try:
+        await pipes.attach(proc)
+    except BaseException:
+        pipes.close_gateway_ends()
+        kill_group(proc)
+        if spawn_plan is not None:
+            spawn_plan.cleanup()
+        raise
     return proc, spawn_plan
+
+
+class StdioPipes:
+    """The plugin's stdin, stdout and stderr as pipes the gateway makes, never sockets.
+
+    uvloop (the gateway's loop under uvicorn) gives a child's `PIPE`s as Unix socketpairs, over
+    which the plugin could send the gateway file descriptors (`SCM_RIGHTS`): the gateway's
+    reads dropped them, and the last reference to a file dropped in the gateway's thread is
+    closed there, so a TCP socket of the plugin's own loopback with unsent data and
+    `SO_LINGER` (passed inside a socketpair end, its last reference the gateway's) held the
+    event loop in `close` for as long as the plugin chose: every client, `/healthz` and every
+    other plugin's watchdog frozen (issue 32, round 9). A pipe carries bytes only, and its
+    ends are one-way (the plugin cannot write into its stdin). Made close-on-exec: the child
+    gets its ends on 0-2, no other spawn inherits any."""
+
+    def __init__(self) -> None:
+        made: list[tuple[int, int]] = []
+        try:
+            for _ in range(3):
+                made.append(os.pipe2(os.O_CLOEXEC))
+        except OSError:
+            for read_end, write_end in made:
+                os.close(read_end)
+                os.close(write_end)
+            raise
+        (stdin_r, stdin_w), (stdout_r, stdout_w), (stderr_r, stderr_w) = made
+        self.child_ends: tuple[int, int, int] = (stdin_r, stdout_w, stderr_w)
+        self.gateway_ends: tuple[int, int, int] = (stdin_w, stdout_r, stderr_r)
+        self.transports: dict[int, asyncio.BaseTransport] = {}
+
+    def close_child_ends(self) -> None:
+        for fd in self.child_ends:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.child_ends = (-1, -1, -1)
+
+    def close_gateway_ends(self) -> None:
+        for number, fd in enumerate(self.gateway_ends):
+            if number in self.transports:
+                self.transports[number].close()
+            elif fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.gateway_ends = (-1, -1, -1)
+
+    async def attach(self, proc: asyncio.subprocess.Process) -> None:
+        """The gateway's ends as the process's `stdin` writer and `stdout`, `stderr` readers,
+        as `asyncio.subprocess.PIPE` would have made them."""
+        loop = asyncio.get_running_loop()
+        stdin_w, stdout_r, stderr_r = self.gateway_ends
+        readers = []
+        for number, fd in ((1, stdout_r), (2, stderr_r)):
+            reader = asyncio.StreamReader(limit=STREAM_LIMIT, loop=loop)
+            transport, _ = await loop.connect_read_pipe(
+                functools.partial(asyncio.StreamReaderProtocol, reader, loop=loop),
+                os.fdopen(fd, "rb", buffering=0),
+            )
+            self.transports[number] = transport
+            readers.append(reader)
+        writing, protocol = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, os.fdopen(stdin_w, "wb", buffering=0)
+        )
+        self.transports[0] = writing
+        proc.stdin = asyncio.StreamWriter(writing, protocol, None, loop)
+        proc.stdout, proc.stderr = readers
+        _PIPES[proc] = self
+
+
+STREAM_LIMIT = 2**16
+"""The readers' buffer limit, asyncio.subprocess's (only `readline` heeds it: the sessions
+read in chunks)."""
+_PIPES: weakref.WeakKeyDictionary[asyncio.subprocess.Process, StdioPipes] = (
+    weakref.WeakKeyDictionary()
+)
+"""The pipes of each process `spawn` started, for `_close_pipes`."""
 
 
 PLAN_BOUND_S = 30.0
@@ -308,24 +397,31 @@ class CpuBudget:
         self.arm()
 
 
-def _child_setup(preexec: Callable[[], None] | None) -> Callable[[], None]:
-    """The child's last step before exec: every socket past stdio marked close-on-exec, so the
-    plugin holds its pipes once, on 0, 1 and 2, then the sandbox's own step.
+def _child_setup(
+    preexec: Callable[[], None] | None, keep: Sequence[int] = ()
+) -> Callable[[], None]:
+    """The child's last step before exec: every fd past stdio but those the sandbox hands bwrap
+    by number (`keep`: a seccomp filter, a sync pipe) marked close-on-exec, so the plugin holds
+    its pipes once, on 0, 1 and 2, and nothing else of the gateway's; then the sandbox's own
+    step.
 
-    uvloop (the gateway's event loop under uvicorn) does not implement `close_fds`, and it
-    leaves the child's ends of its stdio socketpairs open, inheritable, at their first numbers:
-    a plugin that closed fd 1 still held its stdout there, so the gateway never saw EOF and
-    answered E_TIMEOUT after `request_ms` where `gpp discover` (stdlib loop) said E_EOF at once.
-    Marked, not closed: uvloop runs this before libuv moves those fds onto 0-2 (a dup2 clears
-    the mark on the copy). Sockets only: whatever else a sandbox hands bwrap by number (a
-    seccomp filter, a sync pipe) stays; the stdlib's Popen closes the rest itself.
+    uvloop (the gateway's event loop under uvicorn) does not implement `close_fds`: it left the
+    child's ends of its stdio open, inheritable, at their first numbers (a plugin that closed
+    fd 1 still held its stdout there, so the gateway never saw EOF and answered E_TIMEOUT after
+    `request_ms` where `gpp discover`, stdlib loop, said E_EOF at once), and every fd the
+    gateway inherited without close-on-exec from whatever started it (a shell's `exec
+    3</srv`, a CI runner's, a supervisor's) reached every plugin, inside its sandbox: a folder
+    of the host there let it open whatever its uid may read outside its view, a file root
+    opened let it read or write that file (round 9; only sockets were marked then). Marked, not
+    closed: uvloop runs this before libuv moves the stdio fds onto 0-2 (a dup2 clears the mark
+    on the copy). The stdlib's Popen closes the same fds itself (`close_fds`, `pass_fds`).
     """
 
     def setup() -> None:
         # first: the sandbox's step may switch to a uid that can no longer list /proc/self/fd
         for name in os.listdir("/proc/self/fd"):
             with contextlib.suppress(OSError):  # the listing's own fd, gone by now
-                if int(name) > 2 and stat.S_ISSOCK(os.fstat(int(name)).st_mode):
+                if int(name) > 2 and int(name) not in keep:
                     os.set_inheritable(int(name), False)
         if preexec is not None:
             preexec()
@@ -475,6 +571,11 @@ REAP_S = 5.0
 
 def _close_pipes(proc: asyncio.subprocess.Process, *fds: int) -> None:
     """Close the gateway's ends of the process's pipes `fds` (its readers see EOF)."""
+    if (pipes := _PIPES.get(proc)) is not None:
+        for fd in fds:
+            if (pipe := pipes.transports.get(fd)) is not None:
+                pipe.close()
+        return
     transport = getattr(proc, "_transport", None)  # asyncio's and uvloop's Process alike
     if transport is None:
         return
@@ -611,6 +712,8 @@ class ProcessSession:
                 done, _ = await asyncio.wait({task}, timeout=1.0)
                 if not done:
                     task.cancel()
+        if self._process is not None:  # stderr too, now that its drain has ended
+            _close_pipes(self._proc, 0, 1, 2)
 
 
 async def start_plugin(

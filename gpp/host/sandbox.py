@@ -83,6 +83,7 @@ from gpp.host.view import SYSTEM_DIRS, ViewUnavailable
 
 PR_SET_PDEATHSIG = 1
 PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 24, 38
+PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 LOCKDOWN_FAILED = 126
 RELEASE_POLLS, RELEASE_POLL_S = 100, 0.02  # up to 2 s for a killed namespace to be reaped
 
@@ -851,6 +852,33 @@ either (issue 32, round 6). A plugin may still lower its soft limit to 0 (see
 docs/security.md)."""
 
 
+OOM_SCORE_ADJ = "/proc/self/oom_score_adj"
+
+
+def reset_oom_protection(path: str = OOM_SCORE_ADJ) -> None:
+    """The calling process's OOM score adjustment back to 0 when it is negative (between fork
+    and exec: the plugin's), as fork hands it on like the scheduling policy: a gateway run with
+    a unit's `OOMScoreAdjust=-1000` (or -900, as services the host must keep are) handed every
+    plugin immunity from the OOM killer, the host's and its own cgroup's (which skips such
+    processes: a plugin at `memory_mb` then waited on its full group instead of being killed),
+    and the plugin, with no capability, could not give it up (round 9). Raising it needs no
+    privilege; a positive one is kept (the operator asked for plugins to go first). Raises
+    OSError. Opened for writing only then: a gateway that switched uid itself (forked from
+    root, as tests do) is not dumpable, and its `/proc/self` files are root's."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        said = os.read(fd, 32)
+    finally:
+        os.close(fd)
+    if int(said or b"0") >= 0:
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, b"0".ljust(len(said)))  # the kernel strips the spaces
+    finally:
+        os.close(fd)
+
+
 def _pre_exec(
     limits: dict[str, tuple[int, int]],
     procs_files: Sequence[str],
@@ -880,6 +908,7 @@ def _pre_exec(
         # and its I/O priority: `ionice -c1` (a unit's IOSchedulingClass=realtime) ran every
         # plugin in the real-time I/O class, ahead of every other process's disk access
         io_priority.reset_raised(libc)
+        reset_oom_protection()
     except OSError:
         os._exit(LOCKDOWN_FAILED)
     for which, value in limits.values():
@@ -891,6 +920,11 @@ def _pre_exec(
         for capability in range(lockdown + 1):  # needs CAP_SETPCAP: a non-root gateway has none
             if libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 and os.geteuid() == 0:
                 os._exit(LOCKDOWN_FAILED)
+        # ambient capabilities pass through exec: a non-root gateway given one (a unit's
+        # AmbientCapabilities=, `setpriv --ambient-caps`) handed it to its plugin, which runs
+        # as its uid here with no bwrap to drop it (round 9); clearing needs no privilege
+        if libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0:
+            os._exit(LOCKDOWN_FAILED)
     if identity is not None:  # last: placing the process in its cgroup needs root
         identity.switch()  # from root to another uid: permitted, effective and ambient cleared
     if chdir is not None:

@@ -147,7 +147,9 @@ def test_a_plugin_that_closes_stdout_gets_502_e_eof_through_the_gateway(tmp_path
 
 
 def test_a_plugin_spawned_on_uvloop_holds_its_stdio_only_on_0_1_2() -> None:
-    """The structural half of the above: no socket past stdio reaches the plugin."""
+    """The structural half of the above: no copy of its stdio past 0-2 reaches the plugin, and
+    its stdio are pipes, not uvloop's socketpairs (over which it passed the gateway a socket
+    whose close held the event loop: round 9)."""
 
     async def scenario() -> list[str]:
         started = await start_plugin(
@@ -158,11 +160,12 @@ def test_a_plugin_spawned_on_uvloop_holds_its_stdio_only_on_0_1_2() -> None:
             return sorted(
                 f"{fd}: {os.readlink(f'{fd_dir}/{fd}')}"
                 for fd in os.listdir(fd_dir)
-                if os.readlink(f"{fd_dir}/{fd}").startswith("socket:")
+                if os.readlink(f"{fd_dir}/{fd}").startswith(("socket:", "pipe:"))
             )
         finally:
             await started.reap()
 
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-        sockets = runner.run(scenario())
-    assert [line.split(":")[0] for line in sockets] == ["0", "1", "2"], sockets
+        stdio = runner.run(scenario())
+    assert [line.split(":")[0] for line in stdio] == ["0", "1", "2"], stdio
+    assert all(line.split(": ")[1].startswith("pipe:") for line in stdio), stdio

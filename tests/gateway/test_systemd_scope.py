@@ -260,8 +260,21 @@ def test_a_user_manager_is_reachable_through_its_socket_or_the_user_bus(tmp_path
 def test_the_command_run_again_is_the_gateways_own() -> None:
     assert systemd_scope.own_command(None) == [sys.executable, *sys.orig_argv[1:]]
     again = systemd_scope.own_command(["serve", "--port", "9000"])
-    assert again == [sys.executable, "-m", "app", "serve", "--port", "9000"]
+    flags = subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]
+    assert again == [sys.executable, *flags, "-m", "app", "serve", "--port", "9000"]
     assert (REPO / "app" / "__main__.py").exists()
+
+
+def test_the_command_run_again_keeps_the_interpreters_isolation(tmp_path: Path) -> None:
+    """Round 9 (low). `python -I -m gpp.gateway serve` (isolated: neither its working folder,
+    a repository it serves, nor `PYTHONPATH` imports anything) ran itself again in the scope
+    as `python -m gpp.gateway serve`, where a `gpp` package of the working folder came first."""
+    shown = subprocess.run(
+        [sys.executable, "-I", "-c", "from gpp.gateway import systemd_scope as s; "
+         "print(s.own_command(['serve']))"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=60, check=True,
+    ).stdout  # fmt: skip
+    assert shown.strip() == str([sys.executable, "-I", "-m", "gpp.gateway", "serve"]), shown
 
 
 def test_the_start_line_in_the_asked_scope_says_where_plugin_cgroups_go() -> None:
