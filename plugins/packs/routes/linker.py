@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
+from . import js_dirload
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES
@@ -355,6 +356,12 @@ class _RouteResolver:
                 if load.loader == MAP_DIR:
                     uses += self._mapped(path, load, modules)
                     continue
+                if load.loader == js_dirload.EACH_MODULE:
+                    mounted, called, loaded = js_dirload.written_out(path, load, self.files)
+                    self.touched.update(loaded)
+                    uses += mounted
+                    invocations += called
+                    continue
                 for file, crumb in _autoloaded(load, self.files):
                     self.touched.add(file)
                     spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
@@ -382,7 +389,7 @@ class _RouteResolver:
                         Invocation(ImportRef(spec, "default", path), args, (), load.line,
                                    scope=load.scope)
                     )  # fmt: skip
-            if routers or uses:
+            if routers or uses or invocations:
                 out[path] = replace(
                     facts,
                     routers=(*facts.routers, *routers),
@@ -1774,7 +1781,9 @@ class _RouteResolver:
                 methods = tuple(verbs)
         if declared is None or methods_unknown:
             handler = f" (handler `{route.handler}`)" if route.handler else ""
-            if route.generated_by:
+            if route.generated_by.startswith(js_dirload.UNREAD):
+                detail = route.generated_by.removeprefix(js_dirload.UNREAD)
+            elif route.generated_by:
                 detail = (
                     f"`{route.generated_by}` serves routes of its own, made at runtime from "
                     "its options: they are not listed"

@@ -1,0 +1,850 @@
+"""Routers a project loads from a folder at run time (JavaScript): `require-directory`'s
+`requireDirectory(module, dir, { visit })`, `require-all`'s `requireAll({ dirname, filter,
+resolve })`, and `fs.readdirSync(dir).filter(...).forEach(f => app.use(require(join(dir, f))))`
+(a nested `readdirSync` of each entry too). What the callback does with each module is read
+once (`app.use(m)`, `app.use(m.routes())`, `app.use('/p', m.router)`, `m(app, opts)`) and kept
+with the folder and the filters the code applies as a `LoadDecl` (`loader=EACH_MODULE`); the
+linker lists the folder's files by the same rules (`walked`) and writes out one mount or call
+per module. A folder, filter or callback that cannot be read is a finding at the loader call
+naming the folder, never silence.
+
+Filters are kept as data (`Pred`, nested tuples of strings: picklable facts), so the linker can
+apply them to the walked names without the source: `("eq", s)`, `("ends", s)`, `("starts",
+s)`, `("has", s)` (`indexOf(s) !== -1`), `("re", pattern)`, `("not", p)`, `("and", p, q)`,
+`("or", p, q)`, `("true",)`."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+import tree_sitter
+
+from .model import Auth, Expr, ImportRef, Invocation, Lit, LoadDecl, Opaque, RouteDecl, Sym, UseDecl
+
+if TYPE_CHECKING:
+    from .js_facts import _Reader
+
+_Node = tree_sitter.Node
+Pred = tuple[object, ...]
+
+EACH_MODULE = "each-module"  # `LoadDecl.loader` of a folder loader read here
+UNREAD = "folder:"  # a `RouteDecl.generated_by` naming a folder loader not followed
+REQUIRE_DIRECTORY = "require-directory"
+REQUIRE_ALL = "require-all"
+_SCRIPTS = (".js", ".cjs", ".mjs", ".ts")
+_TRUE: Pred = ("true",)
+# require-all's default `filter` and `excludeDirs`
+_REQUIRE_ALL_FILTER = r"^([^\.].*)\.js(on)?$"
+_SEEDS = re.compile(rb"readdirSync|require-directory|require-all")
+_FUNCTION_TYPES = {"arrow_function", "function_expression", "function", "function_declaration"}
+
+
+def read(reader: _Reader, root: _Node) -> None:
+    """Each folder loader of the file: a `LoadDecl` per mount or call its callback makes."""
+    loaders = {
+        local: ref.module
+        for local, ref in reader.bindings.items()
+        if isinstance(ref, ImportRef)
+        and ref.module in {REQUIRE_DIRECTORY, REQUIRE_ALL}
+        and ref.attr in {"default", None}
+    }
+    for match in re.finditer(rb"\breaddirSync\b", reader.source):
+        node = root.descendant_for_byte_range(match.start(), match.end())
+        member = node.parent if node is not None else None
+        call = member.parent if member is not None else None
+        if (
+            call is not None
+            and call.type == "call_expression"
+            and member is not None
+            and member.type == "member_expression"
+            and _is_outer(reader, call)
+        ):
+            _readdir(reader, call)
+    for local, module in loaders.items():
+        for match in re.finditer(rb"\b" + re.escape(local.encode()) + rb"\s*\(", reader.source):
+            node = root.descendant_for_byte_range(match.start(), match.start() + len(local))
+            call = node.parent if node is not None else None
+            if call is None or call.type != "call_expression":
+                continue
+            if module == REQUIRE_DIRECTORY:
+                _require_directory(reader, call)
+            else:
+                _require_all(reader, call)
+
+
+def seeded(source: bytes) -> bool:
+    return _SEEDS.search(source) is not None
+
+
+# -- the loaders ---------------------------------------------------------------------------
+
+
+def _require_directory(reader: _Reader, call: _Node) -> None:
+    """`requireDirectory(module, dir, { visit, recurse, include, exclude, extensions })`:
+    every `.js` (by default) below `dir`, recursively unless `recurse: false`; `visit` is
+    given each module's export."""
+    args = [_unwrap(a) or a for a in reader._arguments(call)]
+    here = posixpath.dirname(reader.path)
+    if len(args) == 2 and args[1].type == "object":  # `requireDirectory(module, { visit })`
+        args = [args[0], args[0], args[1]]
+        folder: str | None = here
+    elif len(args) > 1 and args[1].type == "string":  # resolved from the calling module's folder
+        written = reader._string(args[1])
+        folder = _normal(posixpath.join(here, written)) if written is not None else None
+    else:
+        folder = _folder(reader, args[1]) if len(args) > 1 else here
+    options = _unwrap(args[2]) if len(args) > 2 else None
+    if options is not None and options.type != "object":
+        return _unread(reader, call, REQUIRE_DIRECTORY, "its options are computed")
+    preds: list[Pred] = [("not", ("path", ("eq", f"/{reader.path}")))]  # never itself
+    recursive = True
+    callback: _Node | None = None
+    if options is not None:
+        visit = reader._field(options, "visit")
+        callback = _function(reader, visit) if visit is not None else None
+        if visit is not None and callback is None:
+            return _unread(reader, call, REQUIRE_DIRECTORY, "its `visit` is not read")
+        recurse = _unwrap(reader._field(options, "recurse"))
+        recursive = recurse is None or recurse.type != "false"
+        for key, negate in (("include", False), ("exclude", True)):
+            value = reader._field(options, key)
+            if value is None:
+                continue
+            pred = _regex(reader, value)
+            if pred is None:
+                return _unread(reader, call, REQUIRE_DIRECTORY, f"its `{key}` is not read")
+            pred = ("path", pred)  # tested on the module's full path
+            preds.append(("not", pred) if negate else pred)
+        extensions = reader._field(options, "extensions")
+        if extensions is not None:
+            items = reader._array_items(_unwrap(extensions))
+            names = [reader._string(i) for i in items or []]
+            if items is None or None in names:
+                return _unread(reader, call, REQUIRE_DIRECTORY, "its `extensions` is not read")
+            preds.append(("re", "(?i)\\.(" + "|".join(re.escape(n) for n in names if n) + ")$"))
+        else:
+            preds.append(("re", r"(?i)\.(js|json|coffee)$"))  # its default `extensions`
+    else:
+        preds.append(("re", r"(?i)\.(js|json|coffee)$"))
+    if folder is None:
+        return _unread(reader, call, REQUIRE_DIRECTORY, "its folder is computed")
+    _emit(reader, call, folder, recursive, (_all(preds),), callback, module_param=True)
+
+
+def _require_all(reader: _Reader, call: _Node) -> None:
+    """`requireAll(dir)` or `requireAll({ dirname, filter, excludeDirs, recursive, resolve })`:
+    every file whose name `filter` matches (by default `.js`/`.json` not starting with a dot),
+    recursively unless `recursive: false`; `resolve` is given each module's export."""
+    args = reader._arguments(call)
+    first = _unwrap(args[0]) if args else None
+    if first is None:
+        return
+    callback: _Node | None = None
+    recursive = True
+    pred: Pred | None = ("re", _REQUIRE_ALL_FILTER)
+    if first.type == "object":
+        folder_node = reader._field(first, "dirname")
+        folder = _folder(reader, folder_node) if folder_node is not None else None
+        given = reader._field(first, "filter")
+        if given is not None:
+            pred = _regex(reader, given)
+        resolve = reader._field(first, "resolve")
+        callback = _function(reader, resolve) if resolve is not None else None
+        if resolve is not None and callback is None:
+            return _unread(reader, call, REQUIRE_ALL, "its `resolve` is not read")
+        flag = _unwrap(reader._field(first, "recursive"))
+        recursive = flag is None or flag.type != "false"
+    else:
+        folder = _folder(reader, first)
+    if folder is None or pred is None:
+        what = "its folder is computed" if folder is None else "its `filter` is not read"
+        return _unread(reader, call, REQUIRE_ALL, what)
+    _emit(reader, call, folder, recursive, (pred,), callback, module_param=True)
+
+
+def _readdir(reader: _Reader, call: _Node) -> None:
+    """`fs.readdirSync(dir)`, then `.filter(pred)`s and a `.forEach(cb)`/`.map(cb)` whose
+    callback requires `join(dir, f)`; a nested `readdirSync(join(dir, f))` in the callback
+    walks each entry one level down (`levels`)."""
+    args = reader._arguments(call)
+    folder = _folder(reader, args[0]) if args else None
+    levels: list[Pred] = []
+    callback = _chain(reader, call, levels)
+    if callback is None:
+        return  # not a loop over the folder's modules (a listing kept, counted, printed)
+    param = _first_param(reader, callback)
+    if param is None:
+        return
+    body = callback
+    inner = _inner_readdir(reader, body, param)
+    if inner is not None:
+        callback = _chain(reader, inner, levels)
+        param = _first_param(reader, callback) if callback is not None else None
+        if callback is None or param is None:
+            return
+    if not _requires_entry(reader, callback, param):
+        return
+    if folder is None or any(p is None for p in levels):
+        what = "its folder is computed" if folder is None else "a filter on its names is not read"
+        return _unread(reader, call, "fs.readdirSync", what)
+    _emit(reader, call, folder, False, tuple(levels), callback, module_param=False)
+
+
+# -- what the callback does with each module ---------------------------------------------------
+
+
+def _emit(
+    reader: _Reader,
+    call: _Node,
+    folder: str,
+    recursive: bool,
+    levels: tuple[Pred, ...],
+    callback: _Node | None,
+    *,
+    module_param: bool,
+) -> None:
+    root = call
+    while root.parent is not None:
+        root = root.parent
+    """One `LoadDecl` per mount (`X.use(m)`) and call (`m(args)`) the callback makes with the
+    module; a loader with no callback (its result kept) mounts nothing here."""
+    if callback is None:
+        return
+    param = _first_param(reader, callback)
+    names = _module_names(reader, callback, param, module_param)
+    line = call.start_point.row + 1
+    scope = reader._enclosing(call)
+    found = False
+    for node in _descendants(callback):
+        if node.type != "call_expression":
+            continue
+        function = _unwrap(node.child_by_field_id(reader.fields.function))
+        args = reader._arguments(node)
+        if function is None:
+            continue
+        if (
+            function.type == "member_expression"
+            and reader._text(function.child_by_field_id(reader.fields.property)) == "use"
+        ):
+            owner_node = function.child_by_field_id(reader.fields.object)
+            mounted = [(i, _export_of(reader, a, names)) for i, a in enumerate(args)]
+            hits = [(i, e) for i, e in mounted if e is not None]
+            if owner_node is None or not hits:
+                continue
+            owner = _owner(reader, owner_node, root)
+            if owner is None:
+                continue
+            index, export = hits[0]
+            prefix = reader._expr(args[0]) if index > 0 else None
+            _replaced(reader, node, len(args))
+            reader.loads.append(
+                LoadDecl(owner, folder, prefix, recursive, line, scope, loader=EACH_MODULE,
+                         levels=levels, export=export)
+            )  # fmt: skip
+            found = True
+        elif _export_of(reader, function, names) is not None:
+            export = _export_of(reader, function, names) or "default"
+            passed = tuple(_passed(reader, a) for a in args)
+            reader.loads.append(
+                LoadDecl(Opaque(), folder, None, recursive, line, scope, loader=EACH_MODULE,
+                         levels=levels, export=export, call_args=passed)
+            )  # fmt: skip
+            found = True
+    if not found and _mentions_routes(reader, callback):
+        _unread(reader, call, "a folder loader", "what its callback does with each module")
+
+
+def _module_names(
+    reader: _Reader, callback: _Node, param: str | None, module_param: bool
+) -> set[str]:
+    """The names the callback holds a loaded module under: its parameter (a loader that
+    passes modules), or locals bound to `require(...)` of the entry."""
+    names = {param} if module_param and param else set()
+    for node in _descendants(callback):
+        if node.type == "variable_declarator":
+            value = _unwrap(node.child_by_field_id(reader.fields.value))
+            target = node.child_by_field_id(reader.fields.name)
+            if value is not None and target is not None and _is_require(reader, value):
+                names.add(reader._text(target))
+    return names
+
+
+def _export_of(reader: _Reader, node: _Node | None, names: set[str]) -> str | None:
+    """Which export of the loaded module `node` is: `m`, `require(...)` (its default),
+    `m.default`, `m.router` (named), each also as `.routes()`/`.middleware()`."""
+    node = _unwrap(node)
+    if node is None:
+        return None
+    if node.type == "call_expression":
+        function = _unwrap(node.child_by_field_id(reader.fields.function))
+        if _is_require(reader, node):
+            return "default"
+        if function is not None and function.type == "member_expression":
+            verb = reader._text(function.child_by_field_id(reader.fields.property))
+            if verb in {"routes", "middleware"} and not reader._arguments(node):
+                return _export_of(reader, function.child_by_field_id(reader.fields.object), names)
+        return None
+    if node.type == "identifier":
+        return "default" if reader._text(node) in names else None
+    if node.type == "member_expression":
+        base = _export_of(reader, node.child_by_field_id(reader.fields.object), names)
+        attr = reader._text(node.child_by_field_id(reader.fields.property))
+        if base == "default":
+            return attr
+    return None
+
+
+def _owner(reader: _Reader, node: _Node, root: _Node) -> Expr | None:
+    """The router the callback mounts on; `Cls.app` set from a static method's parameter
+    (`static init(app) { Cls.app = app }`) is that parameter."""
+    owner = reader._owner(node)
+    if isinstance(owner, Sym) and len(owner.path) == 2:
+        head, attr = owner.path
+        pattern = rb"\b" + re.escape(f"{head}.{attr}".encode()) + rb"\s*=\s*(\w+)\s*[;\n]"
+        for match in re.finditer(pattern, reader.source):
+            value = root.descendant_for_byte_range(match.start(1), match.end(1))
+            if value is not None and value.type == "identifier":
+                param = reader._param(value, reader._text(value))
+                if param is not None:
+                    return param
+    return owner
+
+
+def _replaced(reader: _Reader, use: _Node, count: int) -> None:
+    """The reader's own reading of a `use` the loader writes out per module (`app.use(m)`,
+    `m` a callback's parameter it cannot see through) dropped: it would be a finding."""
+    line = use.start_point.row + 1
+    reader.uses[:] = [u for u in reader.uses if u.line != line or len(u.args) != count]
+
+
+def _passed(reader: _Reader, node: _Node) -> Expr:
+    """An argument the callback passes each module: a parameter of a function around it
+    (`(server, options) => ... route(server, options)`) is that parameter."""
+    inner = _unwrap(node)
+    if inner is not None and inner.type == "identifier":
+        param = reader._param(inner, reader._text(inner))
+        if param is not None:
+            return param
+    return reader._expr(node) or Opaque()
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _chain(reader: _Reader, call: _Node, levels: list[Pred]) -> _Node | None:
+    """The callback of the `.forEach`/`.map` the listing `call` flows into, its `.filter`s
+    read into one predicate appended to `levels` (None in it: a filter not read)."""
+    preds: list[Pred] = []
+    unread = False
+    node = call
+    while True:
+        member = node.parent
+        outer = member.parent if member is not None else None
+        if member is None or member.type != "member_expression" or outer is None:
+            break
+        if outer.type != "call_expression":
+            break
+        verb = reader._text(member.child_by_field_id(reader.fields.property))
+        args = reader._arguments(outer)
+        if verb == "filter" and args:
+            pred = _predicate(reader, args[0])
+            unread = unread or pred is None
+            preds.append(pred or _TRUE)
+        elif verb in {"forEach", "map"} and args:
+            levels.append(_all(preds) if not unread else None)  # type: ignore[arg-type]
+            return _function(reader, args[0])
+        else:
+            return None
+        node = outer
+    return None
+
+
+def _inner_readdir(reader: _Reader, body: _Node, param: str) -> _Node | None:
+    for node in _descendants(body):
+        if node.type != "call_expression" or node == body:
+            continue
+        function = node.child_by_field_id(reader.fields.function)
+        if function is None or function.type != "member_expression":
+            continue
+        if reader._text(function.child_by_field_id(reader.fields.property)) != "readdirSync":
+            continue
+        if param.encode() in reader.source[node.start_byte : node.end_byte]:
+            return node
+    return None
+
+
+def _requires_entry(reader: _Reader, callback: _Node, param: str) -> bool:
+    """Whether the callback requires the entry it is given (`require(join(dir, f))`)."""
+    for node in _descendants(callback):
+        if (
+            node.type == "call_expression"
+            and _is_require(reader, node)
+            and param.encode() in reader.source[node.start_byte : node.end_byte]
+        ):
+            return True
+    return False
+
+
+def _is_require(reader: _Reader, node: _Node) -> bool:
+    if node.type != "call_expression":
+        return False
+    function = node.child_by_field_id(reader.fields.function)
+    return function is not None and reader._text(function) == "require"
+
+
+def _mentions_routes(reader: _Reader, callback: _Node) -> bool:
+    text = reader.source[callback.start_byte : callback.end_byte]
+    return b".use(" in text or b"routes(" in text
+
+
+def _is_outer(reader: _Reader, call: _Node) -> bool:
+    """Whether `call` is no nested listing (`readdirSync` inside another's callback)."""
+    node = call.parent
+    while node is not None:
+        if node.type == "call_expression" and node is not call:
+            function = node.child_by_field_id(reader.fields.function)
+            if function is not None and function.type == "member_expression":
+                verb = reader._text(function.child_by_field_id(reader.fields.property))
+                arguments = node.child_by_field_id(reader.fields.arguments)
+                inside = arguments is not None and arguments.start_byte <= call.start_byte
+                if (
+                    verb in {"forEach", "map"}
+                    and inside
+                    and b"readdirSync" in reader.source[function.start_byte : function.end_byte]
+                ):
+                    return False
+        node = node.parent
+    return True
+
+
+def _function(reader: _Reader, node: _Node | None) -> _Node | None:
+    """The function `node` is, or names (a declaration or `const` in an enclosing scope)."""
+    node = _unwrap(node)
+    if node is None:
+        return None
+    if node.type in _FUNCTION_TYPES:
+        return node
+    if node.type != "identifier":
+        return None
+    name = reader._text(node)
+    scope = node.parent
+    while scope is not None:
+        if scope.type in {"statement_block", "program"}:
+            for statement in scope.named_children:
+                if statement.type == "function_declaration":
+                    target = statement.child_by_field_id(reader.fields.name)
+                    if target is not None and reader._text(target) == name:
+                        return statement
+        scope = scope.parent
+    declared = reader._declared(node)
+    return declared if declared is not None and declared.type in _FUNCTION_TYPES else None
+
+
+def _first_param(reader: _Reader, function: _Node) -> str | None:
+    single = function.child_by_field_id(reader.fields.parameter)
+    if single is not None:
+        return reader._text(single)
+    params = function.child_by_field_id(reader.fields.parameters)
+    for param in params.named_children if params is not None else []:
+        target = param.child_by_field_id(reader.fields.pattern) or param
+        return reader._text(target) if target.type == "identifier" else None
+    return None
+
+
+def _predicate(reader: _Reader, node: _Node) -> Pred | None:
+    """A `.filter` callback on an entry's name as data, or None when it is not read."""
+    function = _function(reader, node)
+    if function is None:
+        return None
+    param = _first_param(reader, function)
+    body = function.child_by_field_id(reader.fields.body)
+    if body is not None and body.type == "statement_block":
+        returns = [c for c in body.named_children if c.type == "return_statement"]
+        if len(returns) != 1 or len(body.named_children) != 1:
+            return None
+        body = returns[0].named_children[0] if returns[0].named_children else None
+    return _test(reader, body, param) if param is not None else None
+
+
+def _test(reader: _Reader, node: _Node | None, name: str) -> Pred | None:
+    node = _unwrap(node)
+    if node is None:
+        return None
+    text = reader._text(node)
+    if node.type == "unary_expression":
+        operator = reader._text(node.child_by_field_id(reader.fields.operator))
+        inner = _test(reader, node.child_by_field_name("argument"), name)
+        if operator == "!" and inner is not None:
+            return ("not", inner)
+        if operator == "~":  # `~f.search(re)`, `~f.indexOf(s)`: found
+            return _found(reader, node.child_by_field_name("argument"), name)
+        return None
+    if node.type == "binary_expression":
+        operator = reader._text(node.child_by_field_id(reader.fields.operator))
+        left = _unwrap(node.child_by_field_id(reader.fields.left))
+        right = _unwrap(node.child_by_field_id(reader.fields.right))
+        if operator in {"&&", "||"}:
+            a, b = _test(reader, left, name), _test(reader, right, name)
+            if a is None or b is None:
+                return None
+            return ("and" if operator == "&&" else "or", a, b)
+        if operator in {"===", "==", "!==", "!="}:
+            negate = operator.startswith("!")
+            pred = (
+                _compare(reader, left, right, name)
+                or _compare(reader, right, left, name)
+                or _index_compare(reader, left, right, operator[-2:], name)
+            )
+            if pred is None:
+                return None
+            return ("not", pred) if negate else pred
+        if operator in {">", ">=", "<", "<="}:
+            return _index_compare(reader, left, right, operator, name)
+        return None
+    if node.type == "call_expression":
+        function = _unwrap(node.child_by_field_id(reader.fields.function))
+        args = reader._arguments(node)
+        if function is None or function.type != "member_expression" or len(args) != 1:
+            return None
+        verb = reader._text(function.child_by_field_id(reader.fields.property))
+        receiver = _unwrap(function.child_by_field_id(reader.fields.object))
+        if receiver is None:
+            return None
+        if verb in {"endsWith", "startsWith", "includes"} and reader._text(receiver) == name:
+            value = reader._string(args[0])
+            kind = {"endsWith": "ends", "startsWith": "starts", "includes": "has"}[verb]
+            return (kind, value) if value is not None else None
+        if verb == "test" and reader._text(args[0]) == name and receiver.type == "regex":
+            return _regex(reader, receiver)
+        if verb == "match" and reader._text(receiver) == name:
+            return _regex(reader, args[0])
+        return None
+    if text == "true":
+        return _TRUE
+    return None
+
+
+def _compare(reader: _Reader, left: _Node | None, right: _Node | None, name: str) -> Pred | None:
+    """`f === 'index.js'`, `path.extname(f) === '.js'`."""
+    if left is None or right is None:
+        return None
+    value = reader._string(right)
+    if value is None:
+        return None
+    if reader._text(left) == name:
+        return ("eq", value)
+    if left.type == "call_expression":
+        function = left.child_by_field_id(reader.fields.function)
+        args = reader._arguments(left)
+        if (
+            function is not None
+            and reader._text(function).rpartition(".")[2] == "extname"
+            and len(args) == 1
+            and reader._text(args[0]) == name
+        ):
+            return ("ext", value)
+        if (
+            function is not None
+            and reader._text(function) in {f"{name}.indexOf", f"{name}.search"}
+            and right.type == "number"
+        ):
+            return None
+    return None
+
+
+def _index_compare(
+    reader: _Reader, left: _Node | None, right: _Node | None, operator: str, name: str
+) -> Pred | None:
+    """`f.indexOf('.') !== 0`-style tests, as `indexOf(s) > -1`, `>= 0`, `< 0`, `=== -1`."""
+    if left is None or right is None or right.type not in {"number", "unary_expression"}:
+        return None
+    number = reader._text(right)
+    found = _found(reader, left, name)
+    if found is None:
+        return None
+    if (operator, number) in {(">", "-1"), (">=", "0"), ("!=", "-1")}:
+        return found
+    if (operator, number) in {("<", "0"), ("<=", "-1"), ("==", "-1")}:
+        return ("not", found)
+    if (operator, number) in {("==", "0")} and found[0] == "has":  # `f.indexOf('.') === 0`
+        return ("starts", found[1])
+    if (operator, number) in {("!=", "0")} and found[0] == "has":
+        return ("not", ("starts", found[1]))
+    return None
+
+
+def _found(reader: _Reader, node: _Node | None, name: str) -> Pred | None:
+    """`f.indexOf(s)` / `f.search(re)` read as 'found anywhere'."""
+    node = _unwrap(node)
+    if node is None or node.type != "call_expression":
+        return None
+    function = node.child_by_field_id(reader.fields.function)
+    args = reader._arguments(node)
+    if function is None or len(args) != 1:
+        return None
+    if reader._text(function) == f"{name}.indexOf":
+        value = reader._string(args[0])
+        return ("has", value) if value is not None else None
+    if reader._text(function) == f"{name}.search":
+        return _regex(reader, args[0])
+    return None
+
+
+def _regex(reader: _Reader, node: _Node | None) -> Pred | None:
+    node = _unwrap(node)
+    if node is None or node.type != "regex":
+        return None
+    pattern = node.child_by_field_id(reader.fields.pattern)
+    flags = [c for c in node.named_children if c.type == "regex_flags"]
+    text = reader._text(pattern) if pattern is not None else ""
+    return ("re", ("(?i)" if flags and "i" in reader._text(flags[0]) else "") + text)
+
+
+def _all(preds: list[Pred]) -> Pred:
+    out: Pred = _TRUE
+    for pred in preds:
+        out = pred if out == _TRUE else ("and", out, pred)
+    return out
+
+
+def _folder(reader: _Reader, node: _Node | None) -> str | None:
+    """The repository folder a loader is given: `__dirname`, `path.join(__dirname, 'x')`,
+    `` `${process.cwd()}/x` ``, `path.join(process.cwd(), 'x')`, `'./x'` (from where node is
+    started: the repository's root), or a `const` in scope holding one of those."""
+    node = _unwrap(node)
+    if node is None:
+        return None
+    here = posixpath.dirname(reader.path)
+    text = reader._text(node)
+    if text == "__dirname":
+        return here
+    if node.type == "identifier":
+        return _folder(reader, reader._declared(node))
+    if node.type == "string":
+        value = reader._string(node)
+        return _normal(value) if value is not None else None
+    if node.type == "template_string":
+        match = re.fullmatch(r"`\$\{(__dirname|process\.cwd\(\))\}(/[\w./-]*)`", text)
+        if match is None:
+            return None
+        base = here if match.group(1) == "__dirname" else ""
+        return _normal(posixpath.join(base, match.group(2).lstrip("/")))
+    if node.type == "binary_expression":
+        match = re.fullmatch(r"(__dirname|process\.cwd\(\))\s*\+\s*['\"](/[\w./-]*)['\"]", text)
+        if match is None:
+            return None
+        base = here if match.group(1) == "__dirname" else ""
+        return _normal(posixpath.join(base, match.group(2).lstrip("/")))
+    if node.type == "call_expression":
+        found = reader._folder(node)
+        if found is not None:
+            return found
+        function = node.child_by_field_id(reader.fields.function)
+        args = reader._arguments(node)
+        if (
+            function is None
+            or reader._text(function).rpartition(".")[2] not in {"join", "resolve"}
+            or not args
+            or reader._text(args[0]) != "process.cwd()"
+        ):
+            return None
+        parts = [reader._string(a) for a in args[1:]]
+        if any(p is None for p in parts):
+            return None
+        return _normal(posixpath.join("", *parts))  # type: ignore[arg-type]
+    return None
+
+
+def _normal(path: str) -> str | None:
+    joined = posixpath.normpath(path)
+    if joined.startswith("..") or joined.startswith("/"):
+        return None
+    return "" if joined == "." else joined
+
+
+def _unread(reader: _Reader, call: _Node, loader: str, what: str) -> None:
+    """A loader the scan cannot follow: a route of unknown path at the call on the router its
+    callback mounts on (or passes each module), an `UNRESOLVED_ROUTE` naming the folder."""
+    args = reader._arguments(call)
+    folder = reader._text(args[1] if loader == REQUIRE_DIRECTORY and len(args) > 1 else
+                          args[0] if args else call)  # fmt: skip
+    first = _unwrap(args[0]) if args and loader == REQUIRE_ALL else None
+    named = (
+        reader._field(first, "dirname") if first is not None and first.type == "object" else None
+    )
+    folder = reader._text(named) if named is not None else folder
+    owner = _sink(reader, call)
+    if owner is None:
+        return  # nothing mounts or is given a router: the modules' routers stay flagged
+    reader.routes.append(
+        RouteDecl(owner, Opaque(), None, call.start_point.row + 1, methods_unknown=True,
+                  generated_by=f"{UNREAD}the folder loader {loader} over `{folder}`: {what}, "
+                  "so the modules it loads and the routers they export are not listed here")
+    )  # fmt: skip
+
+
+def _sink(reader: _Reader, call: _Node) -> Expr | None:
+    """The router a loader's callbacks mount each module on (`app.use(m)`), or give it to
+    (`require(f)(app)`): searched in the whole chain around `call` and the functions its
+    arguments name."""
+    top = call
+    while (
+        top.parent is not None
+        and top.parent.type == "member_expression"
+        and top.parent.parent is not None
+        and top.parent.parent.type == "call_expression"
+    ):
+        top = top.parent.parent
+    places = [top]
+    for node in _descendants(top):
+        if node.type == "identifier" and node.parent is not None and node.parent.type == "pair":
+            function = _function(reader, node)
+            if function is not None:
+                places.append(function)
+    root = call
+    while root.parent is not None:
+        root = root.parent
+    for place in places:
+        for node in _descendants(place):
+            if node.type != "call_expression":
+                continue
+            function = _unwrap(node.child_by_field_id(reader.fields.function))
+            args = reader._arguments(node)
+            if function is None or not args:
+                continue
+            if (
+                function.type == "member_expression"
+                and reader._text(function.child_by_field_id(reader.fields.property)) == "use"
+            ):
+                owner_node = function.child_by_field_id(reader.fields.object)
+                owner = _owner(reader, owner_node, root) if owner_node is not None else None
+                if owner is not None:
+                    _replaced(reader, node, len(args))
+                    return owner
+            elif function.type == "call_expression" and _is_require(reader, function):
+                return _passed(reader, args[0])
+    return None
+
+
+def _unwrap(node: _Node | None) -> _Node | None:
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def _descendants(node: _Node) -> list[_Node]:
+    out: list[_Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(reversed(current.named_children))
+    return out
+
+
+# -- the linker's side: the folder walked by the same rules -------------------------------------
+
+
+def matches(pred: Pred, name: str, full: str = "") -> bool:
+    """Whether an entry named `name` (at repository path `full`) passes the filter."""
+    kind = pred[0]
+    if kind == "path":
+        return matches(pred[1], f"/{full}", full)  # type: ignore[arg-type]
+    if kind == "true":
+        return True
+    if kind == "eq":
+        return name == pred[1]
+    if kind == "ends":
+        return name.endswith(str(pred[1]))
+    if kind == "starts":
+        return name.startswith(str(pred[1]))
+    if kind == "has":
+        return str(pred[1]) in name
+    if kind == "ext":
+        return posixpath.splitext(name)[1] == pred[1]
+    if kind == "re":
+        try:
+            return re.search(str(pred[1]), name) is not None
+        except re.error:
+            return False
+    if kind == "not":
+        return not matches(pred[1], name, full)  # type: ignore[arg-type]
+    if kind in {"and", "or"}:
+        a = matches(pred[1], name, full)  # type: ignore[arg-type]
+        b = matches(pred[2], name, full)  # type: ignore[arg-type]
+        return (a and b) if kind == "and" else (a or b)
+    return False
+
+
+def walked(load: LoadDecl, files: Collection[str]) -> list[str]:
+    """The script files a folder loader requires, by its levels' filters on each entry's name
+    (a folder entry required as its `index` script), every level below for a recursive one."""
+    root = load.folder.rstrip("/")
+    found: list[str] = []
+    entries: dict[str, tuple[set[str], set[str]]] = {}  # folder -> (files, subfolders)
+    for name in files:
+        if root and not name.startswith(f"{root}/"):
+            continue
+        parts = (name[len(root) + 1 :] if root else name).split("/")
+        folder = root
+        for part in parts[:-1]:
+            entries.setdefault(folder, (set(), set()))[1].add(part)
+            folder = f"{folder}/{part}" if folder else part
+        entries.setdefault(folder, (set(), set()))[0].add(parts[-1])
+
+    def join(folder: str, name: str) -> str:
+        return f"{folder}/{name}" if folder else name
+
+    def visit(folder: str, depth: int) -> None:
+        names, subs = entries.get(folder, (set(), set()))
+        pred = load.levels[min(depth, len(load.levels) - 1)] if load.levels else _TRUE
+        last = load.dir_prefix or depth >= len(load.levels) - 1
+        for name in sorted(names | subs):
+            folder_entry = name in subs and name not in names
+            if load.dir_prefix and folder_entry:  # a recursive loader walks every folder
+                visit(join(folder, name), depth)
+                continue
+            if not matches(pred, name, join(folder, name)):
+                continue
+            if not last:
+                if folder_entry:
+                    visit(join(folder, name), depth + 1)
+                continue
+            if folder_entry:  # `require(dir/name)` of a folder: its index script
+                inner = entries.get(join(folder, name), (set(), set()))[0]
+                index = next((f"index{e}" for e in _SCRIPTS if f"index{e}" in inner), None)
+                if index is not None:
+                    found.append(join(join(folder, name), index))
+            elif name.endswith(_SCRIPTS) and not name.endswith(".d.ts"):
+                found.append(join(folder, name))
+
+    visit(root, 0)
+    return found
+
+
+def written_out(
+    path: str, load: LoadDecl, files: Collection[str]
+) -> tuple[list[UseDecl], list[Invocation], list[str]]:
+    """The mounts and calls a folder loader makes, one per module it requires, as `app.use(
+    require(file))` or `require(file)(app)` written at the loader's line; and those files."""
+    uses: list[UseDecl] = []
+    calls: list[Invocation] = []
+    loaded = walked(load, files)
+    for file in loaded:
+        spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
+        spec = spec if spec.startswith(".") else f"./{spec}"
+        child = ImportRef(spec, load.export or "default", path)
+        if load.call_args is not None:
+            calls.append(Invocation(child, load.call_args, (), load.line, scope=load.scope))
+            continue
+        args: tuple[tuple[Expr | None, Auth], ...] = ((child, Auth((child,))),)
+        if load.prefix is not None:
+            args = ((load.prefix, Auth((load.prefix,))), *args)
+        uses.append(UseDecl(load.owner, args, load.line))
+    return uses, calls, loaded
+
+
+__all__ = ["EACH_MODULE", "Lit", "matches", "read", "seeded", "walked", "written_out"]
