@@ -198,3 +198,38 @@ def test_the_pre_filtered_scan_is_the_scan_of_every_file(
     documents, _ = scanned_both_ways(tmp_path, fixture_files(FIXTURE, "*.*"), monkeypatch)
     assert documents[1] == documents[0]
     assert all(f'"{name}"' in documents[0] for name in SERVED)
+
+
+def test_paths_a_glob_lists_are_required_as_its_pattern_matches_them() -> None:
+    """`glob.sync(pattern)` from the working directory (`**/` any depth), `globSync` of a
+    pattern under `__dirname` (one level: `admin/sub/two.js` is not listed), then a filter on
+    the paths: each module mounted (`app.use('/api', require(...))`) or called with the app."""
+    app = (
+        "const express = require('express');\nconst glob = require('glob');\n"
+        "const { globSync } = require('glob');\nconst path = require('path');\n"
+        "const app = express();\n"
+        "glob.sync('src/routes/**/*.route.js').forEach((file) => app.use('/api', "
+        "require(path.resolve(file))));\n"
+        "globSync(path.join(__dirname, 'admin/*.js')).filter((p) => !p.includes('skip'))"
+        ".map((p) => require(p)(app));\n"
+    )
+    plugin = "module.exports = (app) => { app.get('/P', (q, s) => s.end()); };\n"
+    files = {
+        "src/app.js": app,
+        "src/routes/a.route.js": _ROUTER.replace("/one", "/a"),
+        "src/routes/deep/b.route.js": _ROUTER.replace("/one", "/b"),
+        "src/routes/c.js": _ROUTER.replace("/one", "/c"),
+        "src/admin/one.js": plugin.replace("/P", "/one"),
+        "src/admin/skip.js": plugin.replace("/P", "/skipped"),
+        "src/admin/sub/two.js": plugin.replace("/P", "/two"),
+    }
+    found = document(files)
+    listed = {r["name"]: bool(r["attrs"].get("prefixUnresolved")) for r in found["resources"]}
+    assert listed == {
+        "GET /api/a": False,
+        "GET /api/b": False,
+        "GET /one": False,
+        "GET /c": True,
+        "GET /skipped": True,
+        "GET /two": True,
+    }

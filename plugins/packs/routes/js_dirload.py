@@ -38,7 +38,8 @@ _SCRIPTS = (".js", ".cjs", ".mjs", ".ts")
 _TRUE: Pred = ("true",)
 # require-all's default `filter` and `excludeDirs`
 _REQUIRE_ALL_FILTER = r"^([^\.].*)\.js(on)?$"
-_SEEDS = re.compile(rb"readdirSync|require-directory|require-all")
+_SEEDS = re.compile(rb"readdirSync|require-directory|require-all|glob")
+_GLOBS = {"glob", "fast-glob", "globby"}  # packages whose `sync(pattern)` lists paths
 _FUNCTION_TYPES = {"arrow_function", "function_expression", "function", "function_declaration"}
 
 
@@ -63,6 +64,21 @@ def read(reader: _Reader, root: _Node) -> None:
             and _is_outer(reader, call)
         ):
             _readdir(reader, call)
+    globs = {
+        local
+        for local, ref in reader.bindings.items()
+        if isinstance(ref, ImportRef) and ref.module in _GLOBS
+    }
+    for match in re.finditer(rb"\b(\w+)\.sync\s*\(|\b(globSync)\s*\(", reader.source):
+        name = (match.group(1) or match.group(2)).decode()
+        if name not in globs:
+            continue
+        node = root.descendant_for_byte_range(match.start(), match.start() + len(name))
+        call = node.parent if node is not None else None
+        while call is not None and call.type == "member_expression":
+            call = call.parent
+        if call is not None and call.type == "call_expression":
+            _glob(reader, call)
     for local, module in loaders.items():
         for match in re.finditer(rb"\b" + re.escape(local.encode()) + rb"\s*\(", reader.source):
             node = root.descendant_for_byte_range(match.start(), match.start() + len(local))
@@ -191,6 +207,110 @@ def _readdir(reader: _Reader, call: _Node) -> None:
         what = "its folder is computed" if folder is None else "a filter on its names is not read"
         return _unread(reader, call, "fs.readdirSync", what)
     _emit(reader, call, folder, False, tuple(levels), callback, module_param=False)
+
+
+def _glob(reader: _Reader, call: _Node) -> None:
+    """`glob.sync('routes/**/*.js', { cwd })` (also `globSync`, fast-glob's and globby's
+    `sync`), then `.filter(...)`s and a `.forEach`/`.map` whose callback requires each path:
+    the pattern, from the working directory (the repository's root), its `cwd` option or
+    `__dirname`, read as a folder and a regular expression on the paths below it."""
+    args = reader._arguments(call)
+    if not args:
+        return
+    options = _unwrap(args[1]) if len(args) > 1 else None
+    base = ""
+    if options is not None and options.type == "object":
+        cwd = reader._field(options, "cwd")
+        if cwd is not None:
+            found = _folder(reader, cwd)
+            if found is None:
+                return _unread(reader, call, "glob", "its `cwd` is computed")
+            base = found
+    pattern = _pattern(reader, args[0], base)
+    levels: list[Pred] = []
+    callback = _chain(reader, call, levels)
+    param = _first_param(reader, callback) if callback is not None else None
+    if callback is None or param is None or not _requires_entry(reader, callback, param):
+        return
+    if pattern is None or any(p is None for p in levels):
+        what = "its pattern is computed" if pattern is None else "a filter on its paths is not read"
+        return _unread(reader, call, "glob", what)
+    folder, regex = pattern
+    pred: Pred = ("path", ("re", regex))
+    for level in levels:
+        pred = ("and", pred, ("path", level))
+    _emit(reader, call, folder, True, (pred,), callback, module_param=False)
+
+
+def _pattern(reader: _Reader, node: _Node, base: str) -> tuple[str, str] | None:
+    """A glob pattern's folder (its leading segments without a wildcard) and the regular
+    expression its paths match (`/` and the repository path), or None when not read."""
+    node = _unwrap(node) or node
+    here = posixpath.dirname(reader.path)
+    text: str | None = None
+    if node.type == "string":
+        written = reader._string(node)
+        text = posixpath.join(base, written) if written is not None else None
+    elif node.type == "template_string":
+        match = re.fullmatch(r"`\$\{(__dirname|process\.cwd\(\))\}/([^`$]*)`", reader._text(node))
+        if match is not None:
+            text = posixpath.join(here if match.group(1) == "__dirname" else "", match.group(2))
+    elif node.type == "call_expression":
+        function = node.child_by_field_id(reader.fields.function)
+        parts = reader._arguments(node)
+        if function is not None and reader._text(function).rpartition(".")[2] in {
+            "join",
+            "resolve",
+        }:
+            head = reader._text(parts[0]) if parts else ""
+            rest = [reader._string(p) for p in parts[1:]]
+            if head in {"__dirname", "process.cwd()"} and None not in rest:
+                text = posixpath.join(here if head == "__dirname" else "", *rest)  # type: ignore[arg-type]
+    if text is None:
+        return None
+    text = text.removeprefix("./")
+    segments = text.split("/")
+    static: list[str] = []
+    for segment in segments[:-1]:
+        if any(c in segment for c in "*?[{!("):
+            break
+        static.append(segment)
+    folder = _normal("/".join(static)) if static else ""
+    if folder is None:
+        return None
+    return folder, "^/" + _glob_regex(text) + "$"
+
+
+def _glob_regex(pattern: str) -> str:
+    out: list[str] = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if pattern.startswith("**/", index):
+            out.append("(?:[^/]+/)*")
+            index += 3
+            continue
+        if pattern.startswith("**", index):
+            out.append(".*")
+            index += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "{":
+            end = pattern.find("}", index)
+            if end < 0:
+                out.append(re.escape(char))
+            else:
+                options = pattern[index + 1 : end].split(",")
+                out.append("(?:" + "|".join(_glob_regex(o) for o in options) + ")")
+                index = end + 1
+                continue
+        else:
+            out.append(re.escape(char))
+        index += 1
+    return "".join(out)
 
 
 # -- what the callback does with each module ---------------------------------------------------
