@@ -38,7 +38,7 @@ _SCRIPTS = (".js", ".cjs", ".mjs", ".ts")
 _TRUE: Pred = ("true",)
 # require-all's default `filter` and `excludeDirs`
 _REQUIRE_ALL_FILTER = r"^([^\.].*)\.js(on)?$"
-_SEEDS = re.compile(rb"readdirSync|require-directory|require-all|glob")
+_SEEDS = re.compile(rb"readdirSync|require-directory|require-all|['\"](?:glob|fast-glob|globby)['\"]")
 _GLOBS = {"glob", "fast-glob", "globby"}  # packages whose `sync(pattern)` lists paths
 _FUNCTION_TYPES = {"arrow_function", "function_expression", "function", "function_declaration"}
 
