@@ -163,14 +163,13 @@ def test_a_listing_is_filtered_as_the_code_filters_it(chain: str, served: set[st
 def test_require_directory_resolves_from_its_file_and_reads_its_options() -> None:
     """A relative folder is the calling module's (`./api` beside `src/boot.js`); `exclude`
     is tested on the whole path, `extensions` replace the default ones; the calling file is
-    never loaded; a named export (`m.router.routes()`) is the one mounted."""
+    never loaded; a named export (`m.router.routes()`) is the one mounted, by a `visit`
+    written as a method of the options."""
     boot = (
         "const Koa = require('koa');\nconst requireDirectory = require('require-directory');\n"
         "const app = new Koa();\n"
         "requireDirectory(module, './api', { exclude: /legacy/, extensions: ['js', 'ts'],\n"
-        "  visit(m) {} });\n"
-        "requireDirectory(module, './api', { exclude: /legacy/, extensions: ['js', 'ts'],\n"
-        "  visit: (m) => { if (m.router) app.use(m.router.routes()); } });\n"
+        "  visit(m) { if (m.router) app.use(m.router.routes()); } });\n"
     )
     router = (
         "const Router = require('@koa/router');\nconst router = new Router({ prefix: '/P' });\n"

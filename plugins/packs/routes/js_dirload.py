@@ -38,9 +38,17 @@ _SCRIPTS = (".js", ".cjs", ".mjs", ".ts")
 _TRUE: Pred = ("true",)
 # require-all's default `filter` and `excludeDirs`
 _REQUIRE_ALL_FILTER = r"^([^\.].*)\.js(on)?$"
-_SEEDS = re.compile(rb"readdirSync|require-directory|require-all|['\"](?:glob|fast-glob|globby)['\"]")
+_SEEDS = re.compile(
+    rb"readdirSync|require-directory|require-all|['\"](?:glob|fast-glob|globby)['\"]"
+)
 _GLOBS = {"glob", "fast-glob", "globby"}  # packages whose `sync(pattern)` lists paths
-_FUNCTION_TYPES = {"arrow_function", "function_expression", "function", "function_declaration"}
+_FUNCTION_TYPES = {
+    "arrow_function",
+    "function_expression",
+    "function",
+    "function_declaration",
+    "method_definition",
+}
 
 
 def read(reader: _Reader, root: _Node) -> None:
@@ -119,7 +127,7 @@ def _require_directory(reader: _Reader, call: _Node) -> None:
     recursive = True
     callback: _Node | None = None
     if options is not None:
-        visit = reader._field(options, "visit")
+        visit = _option(reader, options, "visit")
         callback = _function(reader, visit) if visit is not None else None
         if visit is not None and callback is None:
             return _unread(reader, call, REQUIRE_DIRECTORY, "its `visit` is not read")
@@ -167,7 +175,7 @@ def _require_all(reader: _Reader, call: _Node) -> None:
         given = reader._field(first, "filter")
         if given is not None:
             pred = _regex(reader, given)
-        resolve = reader._field(first, "resolve")
+        resolve = _option(reader, first, "resolve")
         callback = _function(reader, resolve) if resolve is not None else None
         if resolve is not None and callback is None:
             return _unread(reader, call, REQUIRE_ALL, "its `resolve` is not read")
@@ -561,6 +569,16 @@ def _function(reader: _Reader, node: _Node | None) -> _Node | None:
         scope = scope.parent
     declared = reader._declared(node)
     return declared if declared is not None and declared.type in _FUNCTION_TYPES else None
+
+
+def _option(reader: _Reader, options: _Node, name: str) -> _Node | None:
+    """An option's value, a method written in the object (`visit(m) { ... }`) too."""
+    for prop in options.named_children:
+        if prop.type == "method_definition":
+            key = prop.child_by_field_id(reader.fields.name)
+            if key is not None and reader._text(key) == name:
+                return prop
+    return reader._field(options, name)
 
 
 def _first_param(reader: _Reader, function: _Node) -> str | None:
