@@ -232,3 +232,32 @@ def test_paths_a_glob_lists_are_required_as_its_pattern_matches_them() -> None:
         "GET /skipped": True,
         "GET /two": True,
     }
+
+
+def test_early_returns_in_the_callback_filter_the_listing_and_a_default_export_is_mounted() -> None:
+    """TypeScript: a function exported by default, given the app by its caller, lists its
+    own folder; `if (f === 'index.ts') return;` and a block returning on a prefix skip those
+    entries; `require(...).default` held in a local is the router mounted (a `.use` chained
+    after it changes nothing)."""
+    index = (
+        "import Koa from 'koa'\nimport fs from 'fs'\nimport Router from '@koa/router'\n\n"
+        "export default (app: Koa) => {\n  fs.readdirSync(__dirname).forEach((file) => {\n"
+        "    if (file === 'index.ts') return;\n    if (file.startsWith('wip')) { return }\n"
+        "    const mod = require(`./${file}`).default;\n"
+        "    if (mod instanceof Router && mod.routes) {\n"
+        "      app.use(mod.routes()).use(mod.allowedMethods())\n    }\n  })\n}\n"
+    )
+    router = (
+        "import Router from '@koa/router'\nconst r = new Router({ prefix: '/P' })\n"
+        "r.get('/', async (ctx) => {})\nexport default r\n"
+    )
+    files = {
+        "src/main.ts": "import Koa from 'koa'\nimport routes from './router'\n"
+        "const app = new Koa()\nroutes(app)\n",
+        "src/router/index.ts": index,
+        "src/router/pets.ts": router.replace("/P", "/pets"),
+        "src/router/wip-cats.ts": router.replace("/P", "/cats"),
+    }
+    found = document(files)
+    listed = {r["name"]: bool(r["attrs"].get("prefixUnresolved")) for r in found["resources"]}
+    assert listed == {"GET /pets": False, "GET /cats": True}

@@ -387,20 +387,28 @@ def _emit(
 
 def _module_names(
     reader: _Reader, callback: _Node, param: str | None, module_param: bool
-) -> set[str]:
-    """The names the callback holds a loaded module under: its parameter (a loader that
-    passes modules), or locals bound to `require(...)` of the entry."""
-    names = {param} if module_param and param else set()
+) -> dict[str, str]:
+    """The names the callback holds a loaded module's export under, and which export: its
+    parameter (a loader that passes modules), locals bound to `require(...)` of the entry (its
+    default export) or to `require(...).name`."""
+    names = {param: "default"} if module_param and param else {}
     for node in _descendants(callback):
         if node.type == "variable_declarator":
             value = _unwrap(node.child_by_field_id(reader.fields.value))
             target = node.child_by_field_id(reader.fields.name)
-            if value is not None and target is not None and _is_require(reader, value):
-                names.add(reader._text(target))
+            if value is None or target is None or target.type != "identifier":
+                continue
+            if _is_require(reader, value):
+                names[reader._text(target)] = "default"
+            elif value.type == "member_expression":
+                inner = _unwrap(value.child_by_field_id(reader.fields.object))
+                if inner is not None and _is_require(reader, inner):
+                    attr = reader._text(value.child_by_field_id(reader.fields.property))
+                    names[reader._text(target)] = attr
     return names
 
 
-def _export_of(reader: _Reader, node: _Node | None, names: set[str]) -> str | None:
+def _export_of(reader: _Reader, node: _Node | None, names: dict[str, str]) -> str | None:
     """Which export of the loaded module `node` is: `m`, `require(...)` (its default),
     `m.default`, `m.router` (named), each also as `.routes()`/`.middleware()`."""
     node = _unwrap(node)
@@ -416,13 +424,38 @@ def _export_of(reader: _Reader, node: _Node | None, names: set[str]) -> str | No
                 return _export_of(reader, function.child_by_field_id(reader.fields.object), names)
         return None
     if node.type == "identifier":
-        return "default" if reader._text(node) in names else None
+        return names.get(reader._text(node))
     if node.type == "member_expression":
         base = _export_of(reader, node.child_by_field_id(reader.fields.object), names)
         attr = reader._text(node.child_by_field_id(reader.fields.property))
         if base == "default":
             return attr
     return None
+
+
+def _early_returns(reader: _Reader, callback: _Node, param: str | None) -> Pred | None:
+    """The entries a callback keeps by returning early on the others (`if (f === 'index.js')
+    return;` at its top): `_TRUE` when it has no such test, None when one is not read."""
+    body = callback.child_by_field_id(reader.fields.body)
+    if body is None or body.type != "statement_block" or param is None:
+        return _TRUE
+    kept: Pred = _TRUE
+    for statement in body.named_children:
+        if statement.type != "if_statement":
+            break
+        consequence = statement.child_by_field_id(reader.fields.consequence)
+        if statement.child_by_field_id(reader.fields.alternative) is not None:
+            break
+        inner = consequence
+        if inner is not None and inner.type == "statement_block" and len(inner.named_children) == 1:
+            inner = inner.named_children[0]
+        if inner is None or inner.type != "return_statement":
+            break
+        test = _test(reader, statement.child_by_field_id(reader.fields.condition), param)
+        if test is None:
+            return None
+        kept = ("not", test) if kept == _TRUE else ("and", kept, ("not", test))
+    return kept
 
 
 def _owner(reader: _Reader, node: _Node, root: _Node) -> Expr | None:
@@ -482,8 +515,16 @@ def _chain(reader: _Reader, call: _Node, levels: list[Pred]) -> _Node | None:
             unread = unread or pred is None
             preds.append(pred or _TRUE)
         elif verb in {"forEach", "map"} and args:
+            function = _function(reader, args[0])
+            early = (
+                _early_returns(reader, function, _first_param(reader, function))
+                if function is not None
+                else _TRUE
+            )
+            unread = unread or early is None
+            preds.append(early or _TRUE)
             levels.append(_all(preds) if not unread else None)  # type: ignore[arg-type]
-            return _function(reader, args[0])
+            return function
         else:
             return None
         node = outer
