@@ -261,3 +261,46 @@ def test_early_returns_in_the_callback_filter_the_listing_and_a_default_export_i
     found = document(files)
     listed = {r["name"]: bool(r["attrs"].get("prefixUnresolved")) for r in found["resources"]}
     assert listed == {"GET /pets": False, "GET /cats": True}
+
+
+def test_a_helper_given_the_folder_loads_the_folder_each_caller_passes() -> None:
+    """`loadRoutes(app, dir)` in another file (imported by name) and `mountAll(server, folder)`
+    (an arrow, reached as a member of its module) load the folders their callers pass
+    (`__dirname + '/routes'` from the caller's file, `'./src/admin'` from the working
+    directory); once one caller passes a folder the scan cannot read, the loader is an
+    `UNRESOLVED_ROUTE` at each call reaching it, never a guess."""
+    router = (
+        "const express = require('express');\nconst r = express.Router();\n"
+        "r.get('/P', (q, s) => s.end());\nmodule.exports = r;\n"
+    )
+    app = (
+        "const express = require('express');\nconst { loadRoutes } = require('./lib/load');\n"
+        "const loader = require('./lib/dirs');\nconst app = express();\n"
+        "loadRoutes(app, __dirname + '/routes');\nloader.mountAll(app, './src/admin');\n"
+    )
+    files = {
+        "src/app.js": app,
+        "src/lib/load.js": "const fs = require('fs');\nconst path = require('path');\n"
+        "function loadRoutes(app, dir) {\n"
+        "  fs.readdirSync(dir).forEach((f) => app.use('/api', require(path.join(dir, f))));\n"
+        "}\nmodule.exports = { loadRoutes };\n",
+        "src/lib/dirs.js": "const requireAll = require('require-all');\n"
+        "const mountAll = (server, folder) => requireAll({ dirname: folder, "
+        "resolve: (m) => server.use(m) });\nmodule.exports = { mountAll };\n",
+        "src/routes/a.js": router.replace("/P", "/a"),
+        "src/admin/b.js": router.replace("/P", "/b"),
+        "src/other/c.js": router.replace("/P", "/c"),
+    }
+    found = document(files)
+    listed = {r["name"]: bool(r["attrs"].get("prefixUnresolved")) for r in found["resources"]}
+    assert listed == {"GET /api/a": False, "GET /b": False, "GET /c": True}
+    files["src/app.js"] = app + "loadRoutes(app, process.env.MORE);\n"
+    found = document(files)
+    listed = {r["name"]: bool(r["attrs"].get("prefixUnresolved")) for r in found["resources"]}
+    assert listed == {"GET /a": True, "GET /b": False, "GET /c": True}
+    gaps = [
+        sorted(f"{p['path']}:{p['line']}" for p in f["locations"])
+        for f in found["findings"]
+        if f["code"] == "UNRESOLVED_ROUTE"
+    ]
+    assert gaps == [["src/app.js:5", "src/app.js:7", "src/lib/load.js:4"]]

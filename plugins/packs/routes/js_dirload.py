@@ -17,12 +17,25 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from .model import Auth, Expr, ImportRef, Invocation, Lit, LoadDecl, Opaque, RouteDecl, Sym, UseDecl
+from .model import (
+    Auth,
+    Concat,
+    Expr,
+    ImportRef,
+    Invocation,
+    Lit,
+    LoadDecl,
+    ModuleFacts,
+    Opaque,
+    RouteDecl,
+    Sym,
+    UseDecl,
+)
 
 if TYPE_CHECKING:
     from .js_facts import _Reader
@@ -153,9 +166,11 @@ def _require_directory(reader: _Reader, call: _Node) -> None:
             preds.append(("re", r"(?i)\.(js|json|coffee)$"))  # its default `extensions`
     else:
         preds.append(("re", r"(?i)\.(js|json|coffee)$"))
-    if folder is None:
+    helper = _helper(reader, args[1], "file") if folder is None and len(args) > 1 else None
+    if folder is None and helper is None:
         return _unread(reader, call, REQUIRE_DIRECTORY, "its folder is computed")
-    _emit(reader, call, folder, recursive, (_all(preds),), callback, module_param=True)
+    _emit(reader, call, folder or "", recursive, (_all(preds),), callback, module_param=True,
+          helper=helper)  # fmt: skip
 
 
 def _require_all(reader: _Reader, call: _Node) -> None:
@@ -183,10 +198,13 @@ def _require_all(reader: _Reader, call: _Node) -> None:
         recursive = flag is None or flag.type != "false"
     else:
         folder = _folder(reader, first)
-    if folder is None or pred is None:
+    given = reader._field(first, "dirname") if first.type == "object" else first
+    helper = _helper(reader, given, "cwd") if folder is None and given is not None else None
+    if (folder is None and helper is None) or pred is None:
         what = "its folder is computed" if folder is None else "its `filter` is not read"
         return _unread(reader, call, REQUIRE_ALL, what)
-    _emit(reader, call, folder, recursive, (pred,), callback, module_param=True)
+    _emit(reader, call, folder or "", recursive, (pred,), callback, module_param=True,
+          helper=helper)  # fmt: skip
 
 
 def _readdir(reader: _Reader, call: _Node) -> None:
@@ -211,10 +229,12 @@ def _readdir(reader: _Reader, call: _Node) -> None:
             return
     if not _requires_entry(reader, callback, param):
         return
-    if folder is None or any(p is None for p in levels):
+    helper = _helper(reader, args[0], "cwd") if folder is None and args else None
+    if (folder is None and helper is None) or any(p is None for p in levels):
         what = "its folder is computed" if folder is None else "a filter on its names is not read"
         return _unread(reader, call, "fs.readdirSync", what)
-    _emit(reader, call, folder, False, tuple(levels), callback, module_param=False)
+    _emit(reader, call, folder or "", False, tuple(levels), callback, module_param=False,
+          helper=helper)  # fmt: skip
 
 
 def _glob(reader: _Reader, call: _Node) -> None:
@@ -333,6 +353,7 @@ def _emit(
     callback: _Node | None,
     *,
     module_param: bool,
+    helper: tuple[str, int, str] | None = None,
 ) -> None:
     root = call
     while root.parent is not None:
@@ -370,7 +391,7 @@ def _emit(
             _replaced(reader, node, len(args))
             reader.loads.append(
                 LoadDecl(owner, folder, prefix, recursive, line, scope, loader=EACH_MODULE,
-                         levels=levels, export=export)
+                         levels=levels, export=export, helper=helper)
             )  # fmt: skip
             found = True
         elif _export_of(reader, function, names) is not None:
@@ -378,7 +399,7 @@ def _emit(
             passed = tuple(_passed(reader, a) for a in args)
             reader.loads.append(
                 LoadDecl(Opaque(), folder, None, recursive, line, scope, loader=EACH_MODULE,
-                         levels=levels, export=export, call_args=passed)
+                         levels=levels, export=export, call_args=passed, helper=helper)
             )  # fmt: skip
             found = True
     if not found and _mentions_routes(reader, callback):
@@ -837,6 +858,30 @@ def _folder(reader: _Reader, node: _Node | None) -> str | None:
     return None
 
 
+def _helper(reader: _Reader, node: _Node, base: str) -> tuple[str, int, str] | None:
+    """A folder that is a parameter of the named function around the loader (`function
+    loadRoutes(app, dir) { fs.readdirSync(dir)... }`, an arrow held in a `const` too): the
+    function's name, the parameter's index, and what a relative folder is read from."""
+    node = _unwrap(node) or node
+    if node.type != "identifier":
+        return None
+    name = reader._text(node)
+    scope = node.parent
+    while scope is not None:
+        if scope.type in _FUNCTION_TYPES:
+            index = reader._param_index(scope, name)
+            if index is None:
+                scope = scope.parent
+                continue
+            named = scope.child_by_field_id(reader.fields.name)
+            holder = scope.parent
+            if named is None and holder is not None and holder.type == "variable_declarator":
+                named = holder.child_by_field_id(reader.fields.name)
+            return (reader._text(named), index, base) if named is not None else None
+        scope = scope.parent
+    return None
+
+
 def _normal(path: str) -> str | None:
     joined = posixpath.normpath(path)
     if joined.startswith("..") or joined.startswith("/"):
@@ -1002,6 +1047,92 @@ def walked(load: LoadDecl, files: Collection[str]) -> list[str]:
 
     visit(root, 0)
     return found
+
+
+def helper_folders(
+    path: str, load: LoadDecl, modules: Mapping[str, ModuleFacts]
+) -> list[str] | None:
+    """The folders the callers of the helper around a loader pass it (`loadRoutes(app,
+    __dirname + '/routes')`, `loadRoutes(app, './routes')`), each a repository folder; None
+    when no scanned call reaches it or one passes a folder not read."""
+    if load.helper is None:
+        return None
+    name, index, base = load.helper
+    found: list[str] = []
+    for file, facts in modules.items():
+        for call in facts.invocations:
+            if not _calls_helper(file, facts, call.callee, path, name):
+                continue
+            passed = call.args[index] if index < len(call.args) else None
+            folder = _passed_folder(file, path, passed, base)
+            if folder is None:
+                return None
+            if folder not in found:
+                found.append(folder)
+    return found or None
+
+
+def _calls_helper(file: str, facts: ModuleFacts, callee: Expr, target: str, name: str) -> bool:
+    """Whether `callee`, written in `file`, is the function `name` of `target`: by its name in
+    that file, or imported from it (by name, or as a member of its module)."""
+    if isinstance(callee, Sym) and len(callee.path) == 1:
+        if file == target and callee.path[0] == name:
+            return True
+        bound = facts.bindings.get(callee.path[0])
+        return (
+            isinstance(bound, ImportRef)
+            and bound.attr == name
+            and _resolves(file, bound.module, target)
+        )
+    if isinstance(callee, Sym) and len(callee.path) == 2 and callee.path[1] == name:
+        bound = facts.bindings.get(callee.path[0])
+        return (
+            isinstance(bound, ImportRef)
+            and bound.attr in {"default", None}
+            and _resolves(file, bound.module, target)
+        )
+    if isinstance(callee, ImportRef):
+        return callee.attr == name and _resolves(file, callee.module, target)
+    return False
+
+
+def _resolves(file: str, spec: str, target: str) -> bool:
+    if not spec.startswith("."):
+        return False
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(file), spec))
+    candidates = {base, *(base + e for e in _SCRIPTS), *(f"{base}/index{e}" for e in _SCRIPTS)}
+    return target in candidates
+
+
+def _passed_folder(file: str, helper_file: str, passed: Expr | None, base: str) -> str | None:
+    """A folder a call passes: `'./x'` (from the working directory, or the helper's own file
+    for `require-directory`), `__dirname`, `__dirname + '/x'`, as the caller's file has them."""
+    here = posixpath.dirname(file)
+    if isinstance(passed, Lit):
+        start = posixpath.dirname(helper_file) if base == "file" else ""
+        return _normal(posixpath.join(start, passed.value))
+    if isinstance(passed, Sym) and passed.path == ("__dirname",):
+        return here
+    if (
+        isinstance(passed, Concat)
+        and len(passed.parts) == 2
+        and passed.parts[0] == Sym(("__dirname",))
+        and isinstance(passed.parts[1], Lit)
+    ):
+        return _normal(posixpath.join(here, passed.parts[1].value.lstrip("/")))
+    return None
+
+
+def helper_gap(load: LoadDecl) -> RouteDecl:
+    """A loader whose folder its helper's callers do not show: a finding at the loader."""
+    name, index, _ = load.helper or ("", 0, "")
+    owner = load.owner if load.call_args is None else (load.call_args or (Opaque(),))[0]
+    detail = (
+        f"{UNREAD}the folder loader's folder is parameter {index + 1} of `{name}`, and no "
+        "scanned call of it passes a folder the scan reads: the modules it loads and the "
+        "routers they export are not listed here"
+    )
+    return RouteDecl(owner, Opaque(), None, load.line, methods_unknown=True, generated_by=detail)
 
 
 def written_out(

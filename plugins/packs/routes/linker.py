@@ -352,15 +352,16 @@ class _RouteResolver:
         out = dict(modules)
         for path, facts in modules.items():
             routers, uses, invocations = [], [], []
+            gap_routes: list[RouteDecl] = []
             for load in facts.loads:
                 if load.loader == MAP_DIR:
                     uses += self._mapped(path, load, modules)
                     continue
                 if load.loader == js_dirload.EACH_MODULE:
-                    mounted, called, loaded = js_dirload.written_out(path, load, self.files)
-                    self.touched.update(loaded)
-                    uses += mounted
-                    invocations += called
+                    uses_, invocations_, gaps = self._each_module(path, load, modules)
+                    uses += uses_
+                    invocations += invocations_
+                    gap_routes += gaps
                     continue
                 for file, crumb in _autoloaded(load, self.files):
                     self.touched.add(file)
@@ -389,14 +390,35 @@ class _RouteResolver:
                         Invocation(ImportRef(spec, "default", path), args, (), load.line,
                                    scope=load.scope)
                     )  # fmt: skip
-            if routers or uses or invocations:
+            if routers or uses or invocations or gap_routes:
                 out[path] = replace(
                     facts,
+                    routes=(*facts.routes, *gap_routes),
                     routers=(*facts.routers, *routers),
                     uses=(*facts.uses, *uses),
                     invocations=(*facts.invocations, *invocations),
                 )
         return out
+
+    def _each_module(
+        self, path: str, load: LoadDecl, modules: Mapping[str, ModuleFacts]
+    ) -> tuple[list[UseDecl], list[Invocation], list[RouteDecl]]:
+        """A folder loader of the project's (`js_dirload`) written out per module it loads;
+        its folder, when a parameter of a helper, is each one the helper's callers pass."""
+        loads = [load]
+        if load.helper is not None:
+            folders = js_dirload.helper_folders(path, load, modules)
+            if folders is None:
+                return [], [], [js_dirload.helper_gap(load)]
+            loads = [replace(load, folder=folder, helper=None) for folder in folders]
+        uses: list[UseDecl] = []
+        invocations: list[Invocation] = []
+        for one in loads:
+            mounted, called, loaded = js_dirload.written_out(path, one, self.files)
+            self.touched.update(loaded)
+            uses += mounted
+            invocations += called
+        return uses, invocations, []
 
     def _composed(self) -> None:
         """Each app composed from a manifest (`ComposeDecl`, `@hapi/glue`) written out as the

@@ -226,6 +226,10 @@ class LoadDecl:
     levels: tuple[tuple[object, ...], ...] = ()
     export: str = ""
     call_args: tuple[Expr, ...] | None = None
+    # a folder given as a parameter of the project's helper around the loader: the helper's
+    # name, the parameter's index, and what a relative folder is read from ("cwd", or "file":
+    # the helper's own file, as `require-directory` does); the linker reads its callers' values
+    helper: tuple[str, int, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
