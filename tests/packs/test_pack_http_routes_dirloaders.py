@@ -304,3 +304,37 @@ def test_a_helper_given_the_folder_loads_the_folder_each_caller_passes() -> None
         if f["code"] == "UNRESOLVED_ROUTE"
     ]
     assert gaps == [["src/app.js:5", "src/app.js:7", "src/lib/load.js:4"]]
+
+
+@pytest.mark.parametrize(
+    ("mount", "prefixes"),
+    [
+        ("`/${file.split('.')[0]}`", {"/Users", "/teams"}),
+        ("'/' + file.replace('.route.js', '')", {"/Users", "/teams.js"}),
+        ("`/v1/${file.slice(0, -3)}`", {"/v1/Users.route", "/v1/teams"}),
+        ("'/' + path.basename(file, '.js').toLowerCase()", {"/users.route", "/teams"}),
+        ("`/${path.parse(file).name}`", {"/Users.route", "/teams"}),
+        ("'/' + file.replace(/\\.(route\\.)?js$/, '')", {"/Users", "/teams"}),
+    ],
+)
+def test_a_mount_path_spelled_from_the_entry_name_is_read_per_module(
+    mount: str, prefixes: set[str]
+) -> None:
+    """`app.use(`/${file.split('.')[0]}`, require(...))`: each module under the path its own
+    name gives, by the string operations JavaScript applies (`replace` with a string: its
+    first occurrence only)."""
+    router = (
+        "const express = require('express');\nconst r = express.Router();\n"
+        "r.get('/', (q, s) => s.end());\nmodule.exports = r;\n"
+    )
+    index = (
+        "const express = require('express');\nconst fs = require('fs');\n"
+        "const path = require('path');\nconst app = express();\n"
+        "fs.readdirSync(__dirname).filter((file) => file !== 'index.js').forEach((file) => {\n"
+        f"  app.use({mount}, require(path.join(__dirname, file)));\n}});\nmodule.exports = app;\n"
+    )
+    files = {"routes/index.js": index, "routes/Users.route.js": router, "routes/teams.js": router}
+    found = document(files)
+    assert {r["name"] for r in found["resources"]} == {f"GET {p}" for p in prefixes}
+    assert not any(r["attrs"].get("prefixUnresolved") for r in found["resources"])
+    assert found["findings"] == []

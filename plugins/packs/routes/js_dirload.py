@@ -388,10 +388,12 @@ def _emit(
                 continue
             index, export = hits[0]
             prefix = reader._expr(args[0]) if index > 0 else None
+            spelled = _spelling(reader, args[0], param) if index > 0 and param else None
             _replaced(reader, node, len(args))
             reader.loads.append(
                 LoadDecl(owner, folder, prefix, recursive, line, scope, loader=EACH_MODULE,
-                         levels=levels, export=export, helper=helper)
+                         levels=levels, export=export, helper=helper,
+                         name_prefix=spelled if not module_param else None)
             )  # fmt: skip
             found = True
         elif _export_of(reader, function, names) is not None:
@@ -493,6 +495,188 @@ def _owner(reader: _Reader, node: _Node, root: _Node) -> Expr | None:
                 if param is not None:
                     return param
     return owner
+
+
+def _spelling(reader: _Reader, node: _Node, param: str) -> tuple[tuple[str, ...], ...] | None:
+    """A mount path spelled from the entry's name `param` (`` `/${f.split('.')[0]}` ``, `'/' +
+    f.replace('.js', '')`, `path.basename(f, '.js')`) as data, or None when it names no entry
+    or an operation not read."""
+    node = _unwrap(node) or node
+    if param.encode() not in reader.source[node.start_byte : node.end_byte]:
+        return None
+    if node.type == "string":
+        value = reader._string(node)
+        return (("lit", value),) if value is not None else None
+    if node.type == "template_string":
+        parts: list[tuple[str, ...]] = []
+        for child in node.named_children:
+            if child.type == "string_fragment":
+                parts.append(("lit", reader._text(child)))
+            elif child.type == "template_substitution" and child.named_children:
+                inner = _name_ops(reader, child.named_children[0], param)
+                if inner is None:
+                    return None
+                parts.append(inner)
+            elif child.type != "escape_sequence":
+                return None
+        return tuple(parts)
+    if (
+        node.type == "binary_expression"
+        and reader._text(node.child_by_field_id(reader.fields.operator)) == "+"
+    ):
+        left = node.child_by_field_id(reader.fields.left)
+        right = node.child_by_field_id(reader.fields.right)
+        a = _spelling_part(reader, left, param) if left is not None else None
+        b = _spelling_part(reader, right, param) if right is not None else None
+        return (*a, *b) if a is not None and b is not None else None
+    ops = _name_ops(reader, node, param)
+    return (ops,) if ops is not None else None
+
+
+def _spelling_part(reader: _Reader, node: _Node, param: str) -> tuple[tuple[str, ...], ...] | None:
+    node = _unwrap(node) or node
+    if node.type == "string":
+        value = reader._string(node)
+        return (("lit", value),) if value is not None else None
+    return _spelling(reader, node, param)
+
+
+def _name_ops(reader: _Reader, node: _Node, param: str) -> tuple[str, ...] | None:
+    """`f`, `f.split('.')[0]`, `f.slice(0, -3)`, `f.replace('.js', '')`, `f.replace(/\\.js$/,
+    '')`, `f.toLowerCase()`, `path.basename(f, '.js')`, `path.parse(f).name`, chained."""
+    node = _unwrap(node) or node
+    if node.type == "identifier":
+        return ("name",) if reader._text(node) == param else None
+    if node.type == "subscript_expression":
+        index = node.child_by_field_id(reader.fields.index)
+        inner = _unwrap(node.child_by_field_id(reader.fields.object))
+        if inner is None or index is None or index.type != "number":
+            return None
+        function = (
+            inner.child_by_field_id(reader.fields.function)
+            if inner.type == "call_expression"
+            else None
+        )
+        if function is None or function.type != "member_expression":
+            return None
+        if reader._text(function.child_by_field_id(reader.fields.property)) != "split":
+            return None
+        args = reader._arguments(inner)
+        sep = reader._string(args[0]) if len(args) == 1 else None
+        receiver = function.child_by_field_id(reader.fields.object)
+        base = _name_ops(reader, receiver, param) if receiver is not None else None
+        if sep is None or base is None:
+            return None
+        return (*base, "split", sep, reader._text(index))
+    if node.type == "member_expression":  # `path.parse(f).name`
+        inner = _unwrap(node.child_by_field_id(reader.fields.object))
+        if reader._text(node.child_by_field_id(reader.fields.property)) != "name" or inner is None:
+            return None
+        function = (
+            inner.child_by_field_id(reader.fields.function)
+            if inner.type == "call_expression"
+            else None
+        )
+        args = reader._arguments(inner) if inner.type == "call_expression" else []
+        if (
+            function is None
+            or reader._text(function).rpartition(".")[2] != "parse"
+            or len(args) != 1
+        ):
+            return None
+        base = _name_ops(reader, args[0], param)
+        return (*base, "stem") if base is not None else None
+    if node.type != "call_expression":
+        return None
+    function = _unwrap(node.child_by_field_id(reader.fields.function))
+    args = reader._arguments(node)
+    if function is None:
+        return None
+    if function.type != "member_expression":
+        return None
+    verb = reader._text(function.child_by_field_id(reader.fields.property))
+    receiver = function.child_by_field_id(reader.fields.object)
+    if verb == "basename" and args:  # `path.basename(f, '.js')`
+        base = _name_ops(reader, args[0], param)
+        ext = reader._string(args[1]) if len(args) > 1 else ""
+        return (*base, "basename", ext) if base is not None and ext is not None else None
+    base = _name_ops(reader, receiver, param) if receiver is not None else None
+    if base is None:
+        return None
+    if verb in {"toLowerCase", "toUpperCase"} and not args:
+        return (*base, verb)
+    if (
+        verb == "slice"
+        and 1 <= len(args) <= 2
+        and all(_integer(reader, a) is not None for a in args)
+    ):
+        bounds = [str(_integer(reader, a)) for a in args]
+        return (*base, "slice", bounds[0], bounds[1] if len(bounds) > 1 else "")
+    if verb == "replace" and len(args) == 2:
+        with_ = reader._string(args[1])
+        first = _unwrap(args[0])
+        if with_ is None or first is None or "$" in with_:
+            return None
+        if first.type == "regex":
+            regex = _regex(reader, first)
+            flags = [c for c in first.named_children if c.type == "regex_flags"]
+            every = "g" if flags and "g" in reader._text(flags[0]) else ""
+            return (*base, "sub", str(regex[1]), with_, every) if regex is not None else None
+        text = reader._string(first)
+        return (*base, "replace", text, with_) if text is not None else None
+    return None
+
+
+def _integer(reader: _Reader, node: _Node) -> int | None:
+    text = reader._text(_unwrap(node) or node).replace(" ", "")
+    return int(text) if re.fullmatch(r"-?\d+", text) else None
+
+
+def spelled_for(parts: tuple[tuple[str, ...], ...], entry: str) -> str | None:
+    """The mount path `parts` spell for the entry named `entry` (its operations as JavaScript
+    runs them), or None when one does not apply."""
+    out: list[str] = []
+    for part in parts:
+        if part[0] == "lit":
+            out.append(part[1])
+            continue
+        value = entry
+        ops = list(part[1:])
+        while ops:
+            op = ops.pop(0)
+            if op == "split":
+                sep, index = ops.pop(0), int(ops.pop(0))
+                pieces = value.split(sep) if sep else list(value)
+                if index >= len(pieces):
+                    return None
+                value = pieces[index]
+            elif op == "slice":
+                start, end = int(ops.pop(0)), ops.pop(0)
+                value = value[start : int(end)] if end else value[start:]
+            elif op == "replace":
+                old, new = ops.pop(0), ops.pop(0)
+                value = value.replace(old, new, 1)
+            elif op == "sub":
+                pattern, new, every = ops.pop(0), ops.pop(0), ops.pop(0)
+                try:
+                    value = re.sub(
+                        pattern, new.replace("\\", "\\\\"), value, count=0 if every else 1
+                    )
+                except re.error:
+                    return None
+            elif op == "basename":
+                ext = ops.pop(0)
+                value = (
+                    value[: -len(ext)] if ext and value.endswith(ext) and value != ext else value
+                )
+            elif op == "stem":
+                value = posixpath.splitext(value)[0] if not value.startswith(".") else value
+            elif op == "toLowerCase":
+                value = value.lower()
+            elif op == "toUpperCase":
+                value = value.upper()
+        out.append(value)
+    return "".join(out)
 
 
 def _replaced(reader: _Reader, use: _Node, count: int) -> None:
@@ -1003,11 +1187,11 @@ def matches(pred: Pred, name: str, full: str = "") -> bool:
     return False
 
 
-def walked(load: LoadDecl, files: Collection[str]) -> list[str]:
+def walked(load: LoadDecl, files: Collection[str]) -> list[tuple[str, str]]:
     """The script files a folder loader requires, by its levels' filters on each entry's name
     (a folder entry required as its `index` script), every level below for a recursive one."""
     root = load.folder.rstrip("/")
-    found: list[str] = []
+    found: list[tuple[str, str]] = []  # (file, the entry's name the listing gives)
     entries: dict[str, tuple[set[str], set[str]]] = {}  # folder -> (files, subfolders)
     for name in files:
         if root and not name.startswith(f"{root}/"):
@@ -1041,9 +1225,9 @@ def walked(load: LoadDecl, files: Collection[str]) -> list[str]:
                 inner = entries.get(join(folder, name), (set(), set()))[0]
                 index = next((f"index{e}" for e in _SCRIPTS if f"index{e}" in inner), None)
                 if index is not None:
-                    found.append(join(join(folder, name), index))
+                    found.append((join(join(folder, name), index), name))
             elif name.endswith(_SCRIPTS) and not name.endswith(".d.ts"):
-                found.append(join(folder, name))
+                found.append((join(folder, name), name))
 
     visit(root, 0)
     return found
@@ -1143,7 +1327,7 @@ def written_out(
     uses: list[UseDecl] = []
     calls: list[Invocation] = []
     loaded = walked(load, files)
-    for file in loaded:
+    for file, entry in loaded:
         spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
         spec = spec if spec.startswith(".") else f"./{spec}"
         child = ImportRef(spec, load.export or "default", path)
@@ -1151,10 +1335,14 @@ def written_out(
             calls.append(Invocation(child, load.call_args, (), load.line, scope=load.scope))
             continue
         args: tuple[tuple[Expr | None, Auth], ...] = ((child, Auth((child,))),)
-        if load.prefix is not None:
-            args = ((load.prefix, Auth((load.prefix,))), *args)
+        prefix = load.prefix
+        if load.name_prefix is not None:
+            spelled = spelled_for(load.name_prefix, entry)
+            prefix = Lit(spelled) if spelled is not None else prefix
+        if prefix is not None:
+            args = ((prefix, Auth((prefix,))), *args)
         uses.append(UseDecl(load.owner, args, load.line))
-    return uses, calls, loaded
+    return uses, calls, [file for file, _ in loaded]
 
 
 __all__ = ["EACH_MODULE", "Lit", "matches", "read", "seeded", "walked", "written_out"]

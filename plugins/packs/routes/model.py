@@ -230,6 +230,9 @@ class LoadDecl:
     # name, the parameter's index, and what a relative folder is read from ("cwd", or "file":
     # the helper's own file, as `require-directory` does); the linker reads its callers' values
     helper: tuple[str, int, str] | None = None
+    # a mount path spelled from each entry's name (`/${f.split('.')[0]}`): its parts, each
+    # `("lit", s)` or `("name", *ops)` (`js_dirload.spelled`), read per module by the linker
+    name_prefix: tuple[tuple[str, ...], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
