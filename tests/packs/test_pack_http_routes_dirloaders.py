@@ -338,3 +338,43 @@ def test_a_mount_path_spelled_from_the_entry_name_is_read_per_module(
     assert {r["name"] for r in found["resources"]} == {f"GET {p}" for p in prefixes}
     assert not any(r["attrs"].get("prefixUnresolved") for r in found["resources"])
     assert found["findings"] == []
+
+
+def test_a_listing_held_in_a_name_or_looped_with_for_of_is_walked() -> None:
+    """`let routes = fs.readdirSync(__dirname); for (let route of routes) { if (…) {…} }`:
+    the wrapping `if` filters, the mount path comes from the name; `for (const f of
+    fs.readdirSync(dir)) { if (…) continue; … }`: the early `continue` filters."""
+    router = (
+        "const express = require('express');\nconst r = express.Router();\n"
+        "r.get('/P', (q, s) => s.end());\nmodule.exports = r;\n"
+    )
+    index = (
+        "const express = require('express');\nconst fs = require('fs');\n"
+        "const router = express.Router();\nlet routes = fs.readdirSync(__dirname);\n"
+        "for (let route of routes) {\n  if (route.includes('.js') && route !== 'index.js') {\n"
+        "    router.use('/' + route.replace('.js', ''), require('./' + route));\n  }\n}\n"
+        "module.exports = router;\n"
+    )
+    app = (
+        "const express = require('express');\nconst fs = require('fs');\n"
+        "const path = require('path');\nconst app = express();\n"
+        "app.use('/api', require('./routes'));\n"
+        "for (const f of fs.readdirSync(path.join(__dirname, 'hooks'))) {\n"
+        "  if (f.startsWith('_')) continue;\n  app.use(require(`./hooks/${f}`));\n}\n"
+    )
+    files = {
+        "app.js": app,
+        "routes/index.js": index,
+        "routes/users.js": router.replace("/P", "/"),
+        "routes/teams.js": router.replace("/P", "/all"),
+        "hooks/ping.js": router.replace("/P", "/ping"),
+        "hooks/_off.js": router.replace("/P", "/off"),
+    }
+    found = document(files)
+    listed = {r["name"]: bool(r["attrs"].get("prefixUnresolved")) for r in found["resources"]}
+    assert listed == {
+        "GET /api/users": False,
+        "GET /api/teams/all": False,
+        "GET /ping": False,
+        "GET /off": True,
+    }

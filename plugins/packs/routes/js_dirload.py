@@ -472,9 +472,11 @@ def _early_returns(reader: _Reader, callback: _Node, param: str | None) -> Pred 
         inner = consequence
         if inner is not None and inner.type == "statement_block" and len(inner.named_children) == 1:
             inner = inner.named_children[0]
-        if inner is None or inner.type != "return_statement":
-            break
         test = _test(reader, statement.child_by_field_id(reader.fields.condition), param)
+        if inner is None or inner.type not in {"return_statement", "continue_statement"}:
+            if len(body.named_children) == 1:  # `for (f of list) { if (f.endsWith('.js')) {…} }`
+                return test if test is not None else None
+            break
         if test is None:
             return None
         kept = ("not", test) if kept == _TRUE else ("and", kept, ("not", test))
@@ -705,8 +707,19 @@ def _chain(reader: _Reader, call: _Node, levels: list[Pred]) -> _Node | None:
     read into one predicate appended to `levels` (None in it: a filter not read)."""
     preds: list[Pred] = []
     unread = False
-    node = call
+    node = _held(reader, call)
     while True:
+        loop = node.parent
+        if (
+            loop is not None
+            and loop.type == "for_in_statement"
+            and node == loop.child_by_field_id(reader.fields.right)
+        ):  # `for (const f of listing) { ... }`
+            early = _early_returns(reader, loop, _first_param(reader, loop))
+            unread = unread or early is None
+            preds.append(early or _TRUE)
+            levels.append(_all(preds) if not unread else None)  # type: ignore[arg-type]
+            return loop
         member = node.parent
         outer = member.parent if member is not None else None
         if member is None or member.type != "member_expression" or outer is None:
@@ -736,16 +749,42 @@ def _chain(reader: _Reader, call: _Node, levels: list[Pred]) -> _Node | None:
     return None
 
 
-def _inner_readdir(reader: _Reader, body: _Node, param: str) -> _Node | None:
+def _held(reader: _Reader, call: _Node) -> _Node:
+    """Where a listing flows: the call itself, or, for `const files = fs.readdirSync(dir)`,
+    the first later use of `files` in the same block (`files.forEach(...)`, `for (f of
+    files)`)."""
+    declarator = call.parent
+    if declarator is None or declarator.type != "variable_declarator":
+        return call
+    target = declarator.child_by_field_id(reader.fields.name)
+    block = declarator.parent.parent if declarator.parent is not None else None
+    if target is None or target.type != "identifier" or block is None:
+        return call
+    name = reader._text(target)
+    for node in _descendants(block):
+        if (
+            node.type == "identifier"
+            and node.start_byte > declarator.end_byte
+            and reader._text(node) == name
+            and node.parent is not None
+            and node.parent.type in {"member_expression", "for_in_statement"}
+        ):
+            return node
+    return call
+
+
+def _inner_readdir(reader: _Reader, callback: _Node, param: str) -> _Node | None:
+    """A `readdirSync` of the entry inside the callback's body (a folder listed per entry)."""
+    body = callback.child_by_field_id(reader.fields.body) or callback
     for node in _descendants(body):
-        if node.type != "call_expression" or node == body:
+        if node.type != "call_expression":
             continue
         function = node.child_by_field_id(reader.fields.function)
         if function is None or function.type != "member_expression":
             continue
         if reader._text(function.child_by_field_id(reader.fields.property)) != "readdirSync":
             continue
-        if param.encode() in reader.source[node.start_byte : node.end_byte]:
+        if any(n.type == "identifier" and reader._text(n) == param for n in _descendants(node)):
             return node
     return None
 
@@ -828,6 +867,9 @@ def _option(reader: _Reader, options: _Node, name: str) -> _Node | None:
 
 
 def _first_param(reader: _Reader, function: _Node) -> str | None:
+    if function.type == "for_in_statement":  # `for (const f of listing)`: its variable
+        left = function.child_by_field_id(reader.fields.left)
+        return reader._text(left) if left is not None and left.type == "identifier" else None
     single = function.child_by_field_id(reader.fields.parameter)
     if single is not None:
         return reader._text(single)
