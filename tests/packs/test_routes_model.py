@@ -46,7 +46,15 @@ def test_a_value_reduces_to_its_class_and_fields_and_comes_back_equal() -> None:
 
 
 @pytest.mark.parametrize(
-    "repo", ["flask-app", "fastapi-app", "express-ts-app", "js-loops-koa", "koa-decorators"]
+    "repo",
+    [
+        "flask-app",
+        "fastapi-app",
+        "express-ts-app",
+        "js-loops-koa",
+        "koa-decorators",
+        "js-dirloaders",
+    ],
 )
 def test_the_facts_of_a_fixture_repository_cross_a_pickle_unchanged(repo: str) -> None:
     files = sorted(

@@ -17,7 +17,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan_read import ParseFailure
-from . import flow, js_loops, koa_decorators, nest, nextjs
+from . import flow, js_dirload, js_loops, koa_decorators, nest, nextjs
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
@@ -524,6 +524,8 @@ class _Reader:
             self.nest = nest.read(self, root)
         if koa_decorators.MODULE.encode() in self.source:
             koa_decorators.read(self, root)
+        if js_dirload.seeded(self.source):
+            js_dirload.read(self, root)
 
     def file_routes(self, kind: str, paths: tuple[str, ...]) -> None:
         """A Next.js route file's routes (`nextjs`): a Pages Router file's default export

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
+from . import js_dirload
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES
@@ -408,9 +409,16 @@ class _RouteResolver:
         out = dict(modules)
         for path, facts in modules.items():
             routers, uses, invocations = [], [], []
+            gap_routes: list[RouteDecl] = []
             for load in facts.loads:
                 if load.loader == MAP_DIR:
                     uses += self._mapped(path, load, modules)
+                    continue
+                if load.loader == js_dirload.EACH_MODULE:
+                    uses_, invocations_, gaps = self._each_module(path, load, modules)
+                    uses += uses_
+                    invocations += invocations_
+                    gap_routes += gaps
                     continue
                 for file, crumb in _autoloaded(load, self.files):
                     self.touched.add(file)
@@ -439,14 +447,35 @@ class _RouteResolver:
                         Invocation(ImportRef(spec, "default", path), args, (), load.line,
                                    scope=load.scope)
                     )  # fmt: skip
-            if routers or uses:
+            if routers or uses or invocations or gap_routes:
                 out[path] = replace(
                     facts,
+                    routes=(*facts.routes, *gap_routes),
                     routers=(*facts.routers, *routers),
                     uses=(*facts.uses, *uses),
                     invocations=(*facts.invocations, *invocations),
                 )
         return out
+
+    def _each_module(
+        self, path: str, load: LoadDecl, modules: Mapping[str, ModuleFacts]
+    ) -> tuple[list[UseDecl], list[Invocation], list[RouteDecl]]:
+        """A folder loader of the project's (`js_dirload`) written out per module it loads;
+        its folder, when a parameter of a helper, is each one the helper's callers pass."""
+        loads = [load]
+        if load.helper is not None:
+            folders = js_dirload.helper_folders(path, load, modules)
+            if folders is None:
+                return [], [], [js_dirload.helper_gap(load)]
+            loads = [replace(load, folder=folder, helper=None) for folder in folders]
+        uses: list[UseDecl] = []
+        invocations: list[Invocation] = []
+        for one in loads:
+            mounted, called, loaded = js_dirload.written_out(path, one, self.files)
+            self.touched.update(loaded)
+            uses += mounted
+            invocations += called
+        return uses, invocations, []
 
     def _composed(self) -> None:
         """Each app composed from a manifest (`ComposeDecl`, `@hapi/glue`) written out as the
@@ -2020,7 +2049,9 @@ class _RouteResolver:
                 methods = tuple(verbs)
         if declared is None or methods_unknown:
             handler = f" (handler `{route.handler}`)" if route.handler else ""
-            if route.generated_by:
+            if route.generated_by.startswith(js_dirload.UNREAD):
+                detail = route.generated_by.removeprefix(js_dirload.UNREAD)
+            elif route.generated_by:
                 detail = (
                     f"`{route.generated_by}` serves routes of its own, made at runtime from "
                     "its options: they are not listed"

@@ -221,8 +221,22 @@ class LoadDecl:
     ignore: str | None = None  # a file name pattern the loader skips (`ignorePattern`)
     options: Expr | None = None  # the options each plugin is given (`options: config`)
     # the loader: `@fastify/autoload` (""), or koa-swagger-decorator's `mapDir` (each file's
-    # default export served on `owner`; `dir_prefix` then means recursive)
+    # default export served on `owner`; `dir_prefix` then means recursive), or a folder
+    # loader of the project's (`js_dirload.EACH_MODULE`: `require-directory`, `readdirSync`)
     loader: str = ""
+    # `js_dirload`: the filter on the entries' names per level walked (`js_dirload.Pred`),
+    # the export of each module mounted on `owner` under `prefix`, or the arguments each
+    # module's export is called with (`require(file)(app)`) when it is called instead
+    levels: tuple[tuple[object, ...], ...] = ()
+    export: str = ""
+    call_args: tuple[Expr, ...] | None = None
+    # a folder given as a parameter of the project's helper around the loader: the helper's
+    # name, the parameter's index, and what a relative folder is read from ("cwd", or "file":
+    # the helper's own file, as `require-directory` does); the linker reads its callers' values
+    helper: tuple[str, int, str] | None = None
+    # a mount path spelled from each entry's name (`/${f.split('.')[0]}`): its parts, each
+    # `("lit", s)` or `("name", *ops)` (`js_dirload.spelled`), read per module by the linker
+    name_prefix: tuple[tuple[str, ...], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,1390 @@
+"""Routers a project loads from a folder at run time (JavaScript): `require-directory`'s
+`requireDirectory(module, dir, { visit })`, `require-all`'s `requireAll({ dirname, filter,
+resolve })`, and `fs.readdirSync(dir).filter(...).forEach(f => app.use(require(join(dir, f))))`
+(a nested `readdirSync` of each entry too). What the callback does with each module is read
+once (`app.use(m)`, `app.use(m.routes())`, `app.use('/p', m.router)`, `m(app, opts)`) and kept
+with the folder and the filters the code applies as a `LoadDecl` (`loader=EACH_MODULE`); the
+linker lists the folder's files by the same rules (`walked`) and writes out one mount or call
+per module. A folder, filter or callback that cannot be read is a finding at the loader call
+naming the folder, never silence.
+
+Filters are kept as data (`Pred`, nested tuples of strings: picklable facts), so the linker can
+apply them to the walked names without the source: `("eq", s)`, `("ends", s)`, `("starts",
+s)`, `("has", s)` (`indexOf(s) !== -1`), `("re", pattern)`, `("not", p)`, `("and", p, q)`,
+`("or", p, q)`, `("true",)`."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING
+
+import tree_sitter
+
+from .model import (
+    Auth,
+    Concat,
+    Expr,
+    ImportRef,
+    Invocation,
+    Lit,
+    LoadDecl,
+    ModuleFacts,
+    Opaque,
+    RouteDecl,
+    Sym,
+    UseDecl,
+)
+
+if TYPE_CHECKING:
+    from .js_facts import _Reader
+
+_Node = tree_sitter.Node
+Pred = tuple[object, ...]
+
+EACH_MODULE = "each-module"  # `LoadDecl.loader` of a folder loader read here
+UNREAD = "folder:"  # a `RouteDecl.generated_by` naming a folder loader not followed
+REQUIRE_DIRECTORY = "require-directory"
+REQUIRE_ALL = "require-all"
+_SCRIPTS = (".js", ".cjs", ".mjs", ".ts")
+_TRUE: Pred = ("true",)
+# require-all's default `filter` and `excludeDirs`
+_REQUIRE_ALL_FILTER = r"^([^\.].*)\.js(on)?$"
+_SEEDS = re.compile(
+    rb"readdirSync|require-directory|require-all|['\"](?:glob|fast-glob|globby)['\"]"
+)
+_GLOBS = {"glob", "fast-glob", "globby"}  # packages whose `sync(pattern)` lists paths
+_FUNCTION_TYPES = {
+    "arrow_function",
+    "function_expression",
+    "function",
+    "function_declaration",
+    "method_definition",
+}
+
+
+def read(reader: _Reader, root: _Node) -> None:
+    """Each folder loader of the file: a `LoadDecl` per mount or call its callback makes."""
+    loaders = {
+        local: ref.module
+        for local, ref in reader.bindings.items()
+        if isinstance(ref, ImportRef)
+        and ref.module in {REQUIRE_DIRECTORY, REQUIRE_ALL}
+        and ref.attr in {"default", None}
+    }
+    for match in re.finditer(rb"\breaddirSync\b", reader.source):
+        node = root.descendant_for_byte_range(match.start(), match.end())
+        member = node.parent if node is not None else None
+        call = member.parent if member is not None else None
+        if (
+            call is not None
+            and call.type == "call_expression"
+            and member is not None
+            and member.type == "member_expression"
+            and _is_outer(reader, call)
+        ):
+            _readdir(reader, call)
+    globs = {
+        local
+        for local, ref in reader.bindings.items()
+        if isinstance(ref, ImportRef) and ref.module in _GLOBS
+    }
+    for match in re.finditer(rb"\b(\w+)\.sync\s*\(|\b(globSync)\s*\(", reader.source):
+        name = (match.group(1) or match.group(2)).decode()
+        if name not in globs:
+            continue
+        node = root.descendant_for_byte_range(match.start(), match.start() + len(name))
+        call = node.parent if node is not None else None
+        while call is not None and call.type == "member_expression":
+            call = call.parent
+        if call is not None and call.type == "call_expression":
+            _glob(reader, call)
+    for local, module in loaders.items():
+        for match in re.finditer(rb"\b" + re.escape(local.encode()) + rb"\s*\(", reader.source):
+            node = root.descendant_for_byte_range(match.start(), match.start() + len(local))
+            call = node.parent if node is not None else None
+            if call is None or call.type != "call_expression":
+                continue
+            if module == REQUIRE_DIRECTORY:
+                _require_directory(reader, call)
+            else:
+                _require_all(reader, call)
+
+
+def seeded(source: bytes) -> bool:
+    return _SEEDS.search(source) is not None
+
+
+# -- the loaders ---------------------------------------------------------------------------
+
+
+def _require_directory(reader: _Reader, call: _Node) -> None:
+    """`requireDirectory(module, dir, { visit, recurse, include, exclude, extensions })`:
+    every `.js` (by default) below `dir`, recursively unless `recurse: false`; `visit` is
+    given each module's export."""
+    args = [_unwrap(a) or a for a in reader._arguments(call)]
+    here = posixpath.dirname(reader.path)
+    if len(args) == 2 and args[1].type == "object":  # `requireDirectory(module, { visit })`
+        args = [args[0], args[0], args[1]]
+        folder: str | None = here
+    elif len(args) > 1 and args[1].type == "string":  # resolved from the calling module's folder
+        written = reader._string(args[1])
+        folder = _normal(posixpath.join(here, written)) if written is not None else None
+    else:
+        folder = _folder(reader, args[1]) if len(args) > 1 else here
+    options = _unwrap(args[2]) if len(args) > 2 else None
+    if options is not None and options.type != "object":
+        return _unread(reader, call, REQUIRE_DIRECTORY, "its options are computed")
+    preds: list[Pred] = [("not", ("path", ("eq", f"/{reader.path}")))]  # never itself
+    recursive = True
+    callback: _Node | None = None
+    if options is not None:
+        visit = _option(reader, options, "visit")
+        callback = _function(reader, visit) if visit is not None else None
+        if visit is not None and callback is None:
+            return _unread(reader, call, REQUIRE_DIRECTORY, "its `visit` is not read")
+        recurse = _unwrap(reader._field(options, "recurse"))
+        recursive = recurse is None or recurse.type != "false"
+        for key, negate in (("include", False), ("exclude", True)):
+            value = reader._field(options, key)
+            if value is None:
+                continue
+            pred = _regex(reader, value)
+            if pred is None:
+                return _unread(reader, call, REQUIRE_DIRECTORY, f"its `{key}` is not read")
+            pred = ("path", pred)  # tested on the module's full path
+            preds.append(("not", pred) if negate else pred)
+        extensions = reader._field(options, "extensions")
+        if extensions is not None:
+            items = reader._array_items(_unwrap(extensions))
+            names = [reader._string(i) for i in items or []]
+            if items is None or None in names:
+                return _unread(reader, call, REQUIRE_DIRECTORY, "its `extensions` is not read")
+            preds.append(("re", "(?i)\\.(" + "|".join(re.escape(n) for n in names if n) + ")$"))
+        else:
+            preds.append(("re", r"(?i)\.(js|json|coffee)$"))  # its default `extensions`
+    else:
+        preds.append(("re", r"(?i)\.(js|json|coffee)$"))
+    helper = _helper(reader, args[1], "file") if folder is None and len(args) > 1 else None
+    if folder is None and helper is None:
+        return _unread(reader, call, REQUIRE_DIRECTORY, "its folder is computed")
+    _emit(reader, call, folder or "", recursive, (_all(preds),), callback, module_param=True,
+          helper=helper)  # fmt: skip
+
+
+def _require_all(reader: _Reader, call: _Node) -> None:
+    """`requireAll(dir)` or `requireAll({ dirname, filter, excludeDirs, recursive, resolve })`:
+    every file whose name `filter` matches (by default `.js`/`.json` not starting with a dot),
+    recursively unless `recursive: false`; `resolve` is given each module's export."""
+    args = reader._arguments(call)
+    first = _unwrap(args[0]) if args else None
+    if first is None:
+        return
+    callback: _Node | None = None
+    recursive = True
+    pred: Pred | None = ("re", _REQUIRE_ALL_FILTER)
+    if first.type == "object":
+        folder_node = reader._field(first, "dirname")
+        folder = _folder(reader, folder_node) if folder_node is not None else None
+        given = reader._field(first, "filter")
+        if given is not None:
+            pred = _regex(reader, given)
+        resolve = _option(reader, first, "resolve")
+        callback = _function(reader, resolve) if resolve is not None else None
+        if resolve is not None and callback is None:
+            return _unread(reader, call, REQUIRE_ALL, "its `resolve` is not read")
+        flag = _unwrap(reader._field(first, "recursive"))
+        recursive = flag is None or flag.type != "false"
+    else:
+        folder = _folder(reader, first)
+    given = reader._field(first, "dirname") if first.type == "object" else first
+    helper = _helper(reader, given, "cwd") if folder is None and given is not None else None
+    if (folder is None and helper is None) or pred is None:
+        what = "its folder is computed" if folder is None else "its `filter` is not read"
+        return _unread(reader, call, REQUIRE_ALL, what)
+    _emit(reader, call, folder or "", recursive, (pred,), callback, module_param=True,
+          helper=helper)  # fmt: skip
+
+
+def _readdir(reader: _Reader, call: _Node) -> None:
+    """`fs.readdirSync(dir)`, then `.filter(pred)`s and a `.forEach(cb)`/`.map(cb)` whose
+    callback requires `join(dir, f)`; a nested `readdirSync(join(dir, f))` in the callback
+    walks each entry one level down (`levels`)."""
+    args = reader._arguments(call)
+    folder = _folder(reader, args[0]) if args else None
+    levels: list[Pred] = []
+    callback = _chain(reader, call, levels)
+    if callback is None:
+        return  # not a loop over the folder's modules (a listing kept, counted, printed)
+    param = _first_param(reader, callback)
+    if param is None:
+        return
+    body = callback
+    inner = _inner_readdir(reader, body, param)
+    if inner is not None:
+        callback = _chain(reader, inner, levels)
+        param = _first_param(reader, callback) if callback is not None else None
+        if callback is None or param is None:
+            return
+    if not _requires_entry(reader, callback, param):
+        return
+    helper = _helper(reader, args[0], "cwd") if folder is None and args else None
+    if (folder is None and helper is None) or any(p is None for p in levels):
+        what = "its folder is computed" if folder is None else "a filter on its names is not read"
+        return _unread(reader, call, "fs.readdirSync", what)
+    _emit(reader, call, folder or "", False, tuple(levels), callback, module_param=False,
+          helper=helper)  # fmt: skip
+
+
+def _glob(reader: _Reader, call: _Node) -> None:
+    """`glob.sync('routes/**/*.js', { cwd })` (also `globSync`, fast-glob's and globby's
+    `sync`), then `.filter(...)`s and a `.forEach`/`.map` whose callback requires each path:
+    the pattern, from the working directory (the repository's root), its `cwd` option or
+    `__dirname`, read as a folder and a regular expression on the paths below it."""
+    args = reader._arguments(call)
+    if not args:
+        return
+    options = _unwrap(args[1]) if len(args) > 1 else None
+    base = ""
+    if options is not None and options.type == "object":
+        cwd = reader._field(options, "cwd")
+        if cwd is not None:
+            found = _folder(reader, cwd)
+            if found is None:
+                return _unread(reader, call, "glob", "its `cwd` is computed")
+            base = found
+    pattern = _pattern(reader, args[0], base)
+    levels: list[Pred] = []
+    callback = _chain(reader, call, levels)
+    param = _first_param(reader, callback) if callback is not None else None
+    if callback is None or param is None or not _requires_entry(reader, callback, param):
+        return
+    if pattern is None or any(p is None for p in levels):
+        what = "its pattern is computed" if pattern is None else "a filter on its paths is not read"
+        return _unread(reader, call, "glob", what)
+    folder, regex = pattern
+    pred: Pred = ("path", ("re", regex))
+    for level in levels:
+        pred = ("and", pred, ("path", level))
+    _emit(reader, call, folder, True, (pred,), callback, module_param=False)
+
+
+def _pattern(reader: _Reader, node: _Node, base: str) -> tuple[str, str] | None:
+    """A glob pattern's folder (its leading segments without a wildcard) and the regular
+    expression its paths match (`/` and the repository path), or None when not read."""
+    node = _unwrap(node) or node
+    here = posixpath.dirname(reader.path)
+    text: str | None = None
+    if node.type == "string":
+        written = reader._string(node)
+        text = posixpath.join(base, written) if written is not None else None
+    elif node.type == "template_string":
+        match = re.fullmatch(r"`\$\{(__dirname|process\.cwd\(\))\}/([^`$]*)`", reader._text(node))
+        if match is not None:
+            text = posixpath.join(here if match.group(1) == "__dirname" else "", match.group(2))
+    elif node.type == "call_expression":
+        function = node.child_by_field_id(reader.fields.function)
+        parts = reader._arguments(node)
+        if function is not None and reader._text(function).rpartition(".")[2] in {
+            "join",
+            "resolve",
+        }:
+            head = reader._text(parts[0]) if parts else ""
+            rest = [reader._string(p) for p in parts[1:]]
+            if head in {"__dirname", "process.cwd()"} and None not in rest:
+                text = posixpath.join(here if head == "__dirname" else "", *rest)  # type: ignore[arg-type]
+    if text is None:
+        return None
+    text = text.removeprefix("./")
+    segments = text.split("/")
+    static: list[str] = []
+    for segment in segments[:-1]:
+        if any(c in segment for c in "*?[{!("):
+            break
+        static.append(segment)
+    folder = _normal("/".join(static)) if static else ""
+    if folder is None:
+        return None
+    return folder, "^/" + _glob_regex(text) + "$"
+
+
+def _glob_regex(pattern: str) -> str:
+    out: list[str] = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if pattern.startswith("**/", index):
+            out.append("(?:[^/]+/)*")
+            index += 3
+            continue
+        if pattern.startswith("**", index):
+            out.append(".*")
+            index += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "{":
+            end = pattern.find("}", index)
+            if end < 0:
+                out.append(re.escape(char))
+            else:
+                options = pattern[index + 1 : end].split(",")
+                out.append("(?:" + "|".join(_glob_regex(o) for o in options) + ")")
+                index = end + 1
+                continue
+        else:
+            out.append(re.escape(char))
+        index += 1
+    return "".join(out)
+
+
+# -- what the callback does with each module ---------------------------------------------------
+
+
+def _emit(
+    reader: _Reader,
+    call: _Node,
+    folder: str,
+    recursive: bool,
+    levels: tuple[Pred, ...],
+    callback: _Node | None,
+    *,
+    module_param: bool,
+    helper: tuple[str, int, str] | None = None,
+) -> None:
+    root = call
+    while root.parent is not None:
+        root = root.parent
+    """One `LoadDecl` per mount (`X.use(m)`) and call (`m(args)`) the callback makes with the
+    module; a loader with no callback (its result kept) mounts nothing here."""
+    if callback is None:
+        return
+    param = _first_param(reader, callback)
+    names = _module_names(reader, callback, param, module_param)
+    line = call.start_point.row + 1
+    scope = reader._enclosing(call)
+    found = False
+    for node in _descendants(callback):
+        if node.type != "call_expression":
+            continue
+        function = _unwrap(node.child_by_field_id(reader.fields.function))
+        args = reader._arguments(node)
+        if function is None:
+            continue
+        if (
+            function.type == "member_expression"
+            and reader._text(function.child_by_field_id(reader.fields.property)) == "use"
+        ):
+            owner_node = function.child_by_field_id(reader.fields.object)
+            mounted = [(i, _export_of(reader, a, names)) for i, a in enumerate(args)]
+            hits = [(i, e) for i, e in mounted if e is not None]
+            if owner_node is None or not hits:
+                continue
+            owner = _owner(reader, owner_node, root)
+            if owner is None:
+                continue
+            index, export = hits[0]
+            prefix = reader._expr(args[0]) if index > 0 else None
+            spelled = _spelling(reader, args[0], param) if index > 0 and param else None
+            _replaced(reader, node, len(args))
+            reader.loads.append(
+                LoadDecl(owner, folder, prefix, recursive, line, scope, loader=EACH_MODULE,
+                         levels=levels, export=export, helper=helper,
+                         name_prefix=spelled if not module_param else None)
+            )  # fmt: skip
+            found = True
+        elif _export_of(reader, function, names) is not None:
+            export = _export_of(reader, function, names) or "default"
+            passed = tuple(_passed(reader, a) for a in args)
+            reader.loads.append(
+                LoadDecl(Opaque(), folder, None, recursive, line, scope, loader=EACH_MODULE,
+                         levels=levels, export=export, call_args=passed, helper=helper)
+            )  # fmt: skip
+            found = True
+    if not found and _mentions_routes(reader, callback):
+        _unread(reader, call, "a folder loader", "what its callback does with each module")
+
+
+def _module_names(
+    reader: _Reader, callback: _Node, param: str | None, module_param: bool
+) -> dict[str, str]:
+    """The names the callback holds a loaded module's export under, and which export: its
+    parameter (a loader that passes modules), locals bound to `require(...)` of the entry (its
+    default export) or to `require(...).name`."""
+    names = {param: "default"} if module_param and param else {}
+    for node in _descendants(callback):
+        if node.type == "variable_declarator":
+            value = _unwrap(node.child_by_field_id(reader.fields.value))
+            target = node.child_by_field_id(reader.fields.name)
+            if value is None or target is None or target.type != "identifier":
+                continue
+            if _is_require(reader, value):
+                names[reader._text(target)] = "default"
+            elif value.type == "member_expression":
+                inner = _unwrap(value.child_by_field_id(reader.fields.object))
+                if inner is not None and _is_require(reader, inner):
+                    attr = reader._text(value.child_by_field_id(reader.fields.property))
+                    names[reader._text(target)] = attr
+    return names
+
+
+def _export_of(reader: _Reader, node: _Node | None, names: dict[str, str]) -> str | None:
+    """Which export of the loaded module `node` is: `m`, `require(...)` (its default),
+    `m.default`, `m.router` (named), each also as `.routes()`/`.middleware()`."""
+    node = _unwrap(node)
+    if node is None:
+        return None
+    if node.type == "call_expression":
+        function = _unwrap(node.child_by_field_id(reader.fields.function))
+        if _is_require(reader, node):
+            return "default"
+        if function is not None and function.type == "member_expression":
+            verb = reader._text(function.child_by_field_id(reader.fields.property))
+            if verb in {"routes", "middleware"} and not reader._arguments(node):
+                return _export_of(reader, function.child_by_field_id(reader.fields.object), names)
+        return None
+    if node.type == "identifier":
+        return names.get(reader._text(node))
+    if node.type == "member_expression":
+        base = _export_of(reader, node.child_by_field_id(reader.fields.object), names)
+        attr = reader._text(node.child_by_field_id(reader.fields.property))
+        if base == "default":
+            return attr
+    return None
+
+
+def _early_returns(reader: _Reader, callback: _Node, param: str | None) -> Pred | None:
+    """The entries a callback keeps by returning early on the others (`if (f === 'index.js')
+    return;` at its top): `_TRUE` when it has no such test, None when one is not read."""
+    body = callback.child_by_field_id(reader.fields.body)
+    if body is None or body.type != "statement_block" or param is None:
+        return _TRUE
+    kept: Pred = _TRUE
+    for statement in body.named_children:
+        if statement.type != "if_statement":
+            break
+        consequence = statement.child_by_field_id(reader.fields.consequence)
+        if statement.child_by_field_id(reader.fields.alternative) is not None:
+            break
+        inner = consequence
+        if inner is not None and inner.type == "statement_block" and len(inner.named_children) == 1:
+            inner = inner.named_children[0]
+        test = _test(reader, statement.child_by_field_id(reader.fields.condition), param)
+        if inner is None or inner.type not in {"return_statement", "continue_statement"}:
+            if len(body.named_children) == 1:  # `for (f of list) { if (f.endsWith('.js')) {…} }`
+                return test if test is not None else None
+            break
+        if test is None:
+            return None
+        kept = ("not", test) if kept == _TRUE else ("and", kept, ("not", test))
+    return kept
+
+
+def _owner(reader: _Reader, node: _Node, root: _Node) -> Expr | None:
+    """The router the callback mounts on; `Cls.app` set from a static method's parameter
+    (`static init(app) { Cls.app = app }`) is that parameter."""
+    owner = reader._owner(node)
+    if isinstance(owner, Sym) and len(owner.path) == 2:
+        head, attr = owner.path
+        pattern = rb"\b" + re.escape(f"{head}.{attr}".encode()) + rb"\s*=\s*(\w+)\s*[;\n]"
+        for match in re.finditer(pattern, reader.source):
+            value = root.descendant_for_byte_range(match.start(1), match.end(1))
+            if value is not None and value.type == "identifier":
+                param = reader._param(value, reader._text(value))
+                if param is not None:
+                    return param
+    return owner
+
+
+def _spelling(reader: _Reader, node: _Node, param: str) -> tuple[tuple[str, ...], ...] | None:
+    """A mount path spelled from the entry's name `param` (`` `/${f.split('.')[0]}` ``, `'/' +
+    f.replace('.js', '')`, `path.basename(f, '.js')`) as data, or None when it names no entry
+    or an operation not read."""
+    node = _unwrap(node) or node
+    if param.encode() not in reader.source[node.start_byte : node.end_byte]:
+        return None
+    if node.type == "string":
+        value = reader._string(node)
+        return (("lit", value),) if value is not None else None
+    if node.type == "template_string":
+        parts: list[tuple[str, ...]] = []
+        for child in node.named_children:
+            if child.type == "string_fragment":
+                parts.append(("lit", reader._text(child)))
+            elif child.type == "template_substitution" and child.named_children:
+                inner = _name_ops(reader, child.named_children[0], param)
+                if inner is None:
+                    return None
+                parts.append(inner)
+            elif child.type != "escape_sequence":
+                return None
+        return tuple(parts)
+    if (
+        node.type == "binary_expression"
+        and reader._text(node.child_by_field_id(reader.fields.operator)) == "+"
+    ):
+        left = node.child_by_field_id(reader.fields.left)
+        right = node.child_by_field_id(reader.fields.right)
+        a = _spelling_part(reader, left, param) if left is not None else None
+        b = _spelling_part(reader, right, param) if right is not None else None
+        return (*a, *b) if a is not None and b is not None else None
+    ops = _name_ops(reader, node, param)
+    return (ops,) if ops is not None else None
+
+
+def _spelling_part(reader: _Reader, node: _Node, param: str) -> tuple[tuple[str, ...], ...] | None:
+    node = _unwrap(node) or node
+    if node.type == "string":
+        value = reader._string(node)
+        return (("lit", value),) if value is not None else None
+    return _spelling(reader, node, param)
+
+
+def _name_ops(reader: _Reader, node: _Node, param: str) -> tuple[str, ...] | None:
+    """`f`, `f.split('.')[0]`, `f.slice(0, -3)`, `f.replace('.js', '')`, `f.replace(/\\.js$/,
+    '')`, `f.toLowerCase()`, `path.basename(f, '.js')`, `path.parse(f).name`, chained."""
+    node = _unwrap(node) or node
+    if node.type == "identifier":
+        return ("name",) if reader._text(node) == param else None
+    if node.type == "subscript_expression":
+        index = node.child_by_field_id(reader.fields.index)
+        inner = _unwrap(node.child_by_field_id(reader.fields.object))
+        if inner is None or index is None or index.type != "number":
+            return None
+        function = (
+            inner.child_by_field_id(reader.fields.function)
+            if inner.type == "call_expression"
+            else None
+        )
+        if function is None or function.type != "member_expression":
+            return None
+        if reader._text(function.child_by_field_id(reader.fields.property)) != "split":
+            return None
+        args = reader._arguments(inner)
+        sep = reader._string(args[0]) if len(args) == 1 else None
+        receiver = function.child_by_field_id(reader.fields.object)
+        base = _name_ops(reader, receiver, param) if receiver is not None else None
+        if sep is None or base is None:
+            return None
+        return (*base, "split", sep, reader._text(index))
+    if node.type == "member_expression":  # `path.parse(f).name`
+        inner = _unwrap(node.child_by_field_id(reader.fields.object))
+        if reader._text(node.child_by_field_id(reader.fields.property)) != "name" or inner is None:
+            return None
+        function = (
+            inner.child_by_field_id(reader.fields.function)
+            if inner.type == "call_expression"
+            else None
+        )
+        args = reader._arguments(inner) if inner.type == "call_expression" else []
+        if (
+            function is None
+            or reader._text(function).rpartition(".")[2] != "parse"
+            or len(args) != 1
+        ):
+            return None
+        base = _name_ops(reader, args[0], param)
+        return (*base, "stem") if base is not None else None
+    if node.type != "call_expression":
+        return None
+    function = _unwrap(node.child_by_field_id(reader.fields.function))
+    args = reader._arguments(node)
+    if function is None:
+        return None
+    if function.type != "member_expression":
+        return None
+    verb = reader._text(function.child_by_field_id(reader.fields.property))
+    receiver = function.child_by_field_id(reader.fields.object)
+    if verb == "basename" and args:  # `path.basename(f, '.js')`
+        base = _name_ops(reader, args[0], param)
+        ext = reader._string(args[1]) if len(args) > 1 else ""
+        return (*base, "basename", ext) if base is not None and ext is not None else None
+    base = _name_ops(reader, receiver, param) if receiver is not None else None
+    if base is None:
+        return None
+    if verb in {"toLowerCase", "toUpperCase"} and not args:
+        return (*base, verb)
+    if (
+        verb == "slice"
+        and 1 <= len(args) <= 2
+        and all(_integer(reader, a) is not None for a in args)
+    ):
+        bounds = [str(_integer(reader, a)) for a in args]
+        return (*base, "slice", bounds[0], bounds[1] if len(bounds) > 1 else "")
+    if verb == "replace" and len(args) == 2:
+        with_ = reader._string(args[1])
+        first = _unwrap(args[0])
+        if with_ is None or first is None or "$" in with_:
+            return None
+        if first.type == "regex":
+            regex = _regex(reader, first)
+            flags = [c for c in first.named_children if c.type == "regex_flags"]
+            every = "g" if flags and "g" in reader._text(flags[0]) else ""
+            return (*base, "sub", str(regex[1]), with_, every) if regex is not None else None
+        text = reader._string(first)
+        return (*base, "replace", text, with_) if text is not None else None
+    return None
+
+
+def _integer(reader: _Reader, node: _Node) -> int | None:
+    text = reader._text(_unwrap(node) or node).replace(" ", "")
+    return int(text) if re.fullmatch(r"-?\d+", text) else None
+
+
+def spelled_for(parts: tuple[tuple[str, ...], ...], entry: str) -> str | None:
+    """The mount path `parts` spell for the entry named `entry` (its operations as JavaScript
+    runs them), or None when one does not apply."""
+    out: list[str] = []
+    for part in parts:
+        if part[0] == "lit":
+            out.append(part[1])
+            continue
+        value = entry
+        ops = list(part[1:])
+        while ops:
+            op = ops.pop(0)
+            if op == "split":
+                sep, index = ops.pop(0), int(ops.pop(0))
+                pieces = value.split(sep) if sep else list(value)
+                if index >= len(pieces):
+                    return None
+                value = pieces[index]
+            elif op == "slice":
+                start, end = int(ops.pop(0)), ops.pop(0)
+                value = value[start : int(end)] if end else value[start:]
+            elif op == "replace":
+                old, new = ops.pop(0), ops.pop(0)
+                value = value.replace(old, new, 1)
+            elif op == "sub":
+                pattern, new, every = ops.pop(0), ops.pop(0), ops.pop(0)
+                try:
+                    value = re.sub(
+                        pattern, new.replace("\\", "\\\\"), value, count=0 if every else 1
+                    )
+                except re.error:
+                    return None
+            elif op == "basename":
+                ext = ops.pop(0)
+                value = (
+                    value[: -len(ext)] if ext and value.endswith(ext) and value != ext else value
+                )
+            elif op == "stem":
+                value = posixpath.splitext(value)[0] if not value.startswith(".") else value
+            elif op == "toLowerCase":
+                value = value.lower()
+            elif op == "toUpperCase":
+                value = value.upper()
+        out.append(value)
+    return "".join(out)
+
+
+def _replaced(reader: _Reader, use: _Node, count: int) -> None:
+    """The reader's own reading of a `use` the loader writes out per module (`app.use(m)`,
+    `m` a callback's parameter it cannot see through) dropped: it would be a finding."""
+    line = use.start_point.row + 1
+    reader.uses[:] = [u for u in reader.uses if u.line != line or len(u.args) != count]
+
+
+def _passed(reader: _Reader, node: _Node) -> Expr:
+    """An argument the callback passes each module: a parameter of a function around it
+    (`(server, options) => ... route(server, options)`) is that parameter."""
+    inner = _unwrap(node)
+    if inner is not None and inner.type == "identifier":
+        param = reader._param(inner, reader._text(inner))
+        if param is not None:
+            return param
+    return reader._expr(node) or Opaque()
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _chain(reader: _Reader, call: _Node, levels: list[Pred]) -> _Node | None:
+    """The callback of the `.forEach`/`.map` the listing `call` flows into, its `.filter`s
+    read into one predicate appended to `levels` (None in it: a filter not read)."""
+    preds: list[Pred] = []
+    unread = False
+    node = _held(reader, call)
+    while True:
+        loop = node.parent
+        if (
+            loop is not None
+            and loop.type == "for_in_statement"
+            and node == loop.child_by_field_id(reader.fields.right)
+        ):  # `for (const f of listing) { ... }`
+            early = _early_returns(reader, loop, _first_param(reader, loop))
+            unread = unread or early is None
+            preds.append(early or _TRUE)
+            levels.append(_all(preds) if not unread else None)  # type: ignore[arg-type]
+            return loop
+        member = node.parent
+        outer = member.parent if member is not None else None
+        if member is None or member.type != "member_expression" or outer is None:
+            break
+        if outer.type != "call_expression":
+            break
+        verb = reader._text(member.child_by_field_id(reader.fields.property))
+        args = reader._arguments(outer)
+        if verb == "filter" and args:
+            pred = _predicate(reader, args[0])
+            unread = unread or pred is None
+            preds.append(pred or _TRUE)
+        elif verb in {"forEach", "map"} and args:
+            function = _function(reader, args[0])
+            early = (
+                _early_returns(reader, function, _first_param(reader, function))
+                if function is not None
+                else _TRUE
+            )
+            unread = unread or early is None
+            preds.append(early or _TRUE)
+            levels.append(_all(preds) if not unread else None)  # type: ignore[arg-type]
+            return function
+        else:
+            return None
+        node = outer
+    return None
+
+
+def _held(reader: _Reader, call: _Node) -> _Node:
+    """Where a listing flows: the call itself, or, for `const files = fs.readdirSync(dir)`,
+    the first later use of `files` in the same block (`files.forEach(...)`, `for (f of
+    files)`)."""
+    declarator = call.parent
+    if declarator is None or declarator.type != "variable_declarator":
+        return call
+    target = declarator.child_by_field_id(reader.fields.name)
+    block = declarator.parent.parent if declarator.parent is not None else None
+    if target is None or target.type != "identifier" or block is None:
+        return call
+    name = reader._text(target)
+    for node in _descendants(block):
+        if (
+            node.type == "identifier"
+            and node.start_byte > declarator.end_byte
+            and reader._text(node) == name
+            and node.parent is not None
+            and node.parent.type in {"member_expression", "for_in_statement"}
+        ):
+            return node
+    return call
+
+
+def _inner_readdir(reader: _Reader, callback: _Node, param: str) -> _Node | None:
+    """A `readdirSync` of the entry inside the callback's body (a folder listed per entry)."""
+    body = callback.child_by_field_id(reader.fields.body) or callback
+    for node in _descendants(body):
+        if node.type != "call_expression":
+            continue
+        function = node.child_by_field_id(reader.fields.function)
+        if function is None or function.type != "member_expression":
+            continue
+        if reader._text(function.child_by_field_id(reader.fields.property)) != "readdirSync":
+            continue
+        if any(n.type == "identifier" and reader._text(n) == param for n in _descendants(node)):
+            return node
+    return None
+
+
+def _requires_entry(reader: _Reader, callback: _Node, param: str) -> bool:
+    """Whether the callback requires the entry it is given (`require(join(dir, f))`)."""
+    for node in _descendants(callback):
+        if (
+            node.type == "call_expression"
+            and _is_require(reader, node)
+            and param.encode() in reader.source[node.start_byte : node.end_byte]
+        ):
+            return True
+    return False
+
+
+def _is_require(reader: _Reader, node: _Node) -> bool:
+    if node.type != "call_expression":
+        return False
+    function = node.child_by_field_id(reader.fields.function)
+    return function is not None and reader._text(function) == "require"
+
+
+def _mentions_routes(reader: _Reader, callback: _Node) -> bool:
+    text = reader.source[callback.start_byte : callback.end_byte]
+    return b".use(" in text or b"routes(" in text
+
+
+def _is_outer(reader: _Reader, call: _Node) -> bool:
+    """Whether `call` is no nested listing (`readdirSync` inside another's callback)."""
+    node = call.parent
+    while node is not None:
+        if node.type == "call_expression" and node is not call:
+            function = node.child_by_field_id(reader.fields.function)
+            if function is not None and function.type == "member_expression":
+                verb = reader._text(function.child_by_field_id(reader.fields.property))
+                arguments = node.child_by_field_id(reader.fields.arguments)
+                inside = arguments is not None and arguments.start_byte <= call.start_byte
+                if (
+                    verb in {"forEach", "map"}
+                    and inside
+                    and b"readdirSync" in reader.source[function.start_byte : function.end_byte]
+                ):
+                    return False
+        node = node.parent
+    return True
+
+
+def _function(reader: _Reader, node: _Node | None) -> _Node | None:
+    """The function `node` is, or names (a declaration or `const` in an enclosing scope)."""
+    node = _unwrap(node)
+    if node is None:
+        return None
+    if node.type in _FUNCTION_TYPES:
+        return node
+    if node.type != "identifier":
+        return None
+    name = reader._text(node)
+    scope = node.parent
+    while scope is not None:
+        if scope.type in {"statement_block", "program"}:
+            for statement in scope.named_children:
+                if statement.type == "function_declaration":
+                    target = statement.child_by_field_id(reader.fields.name)
+                    if target is not None and reader._text(target) == name:
+                        return statement
+        scope = scope.parent
+    declared = reader._declared(node)
+    return declared if declared is not None and declared.type in _FUNCTION_TYPES else None
+
+
+def _option(reader: _Reader, options: _Node, name: str) -> _Node | None:
+    """An option's value, a method written in the object (`visit(m) { ... }`) too."""
+    for prop in options.named_children:
+        if prop.type == "method_definition":
+            key = prop.child_by_field_id(reader.fields.name)
+            if key is not None and reader._text(key) == name:
+                return prop
+    return reader._field(options, name)
+
+
+def _first_param(reader: _Reader, function: _Node) -> str | None:
+    if function.type == "for_in_statement":  # `for (const f of listing)`: its variable
+        left = function.child_by_field_id(reader.fields.left)
+        return reader._text(left) if left is not None and left.type == "identifier" else None
+    single = function.child_by_field_id(reader.fields.parameter)
+    if single is not None:
+        return reader._text(single)
+    params = function.child_by_field_id(reader.fields.parameters)
+    for param in params.named_children if params is not None else []:
+        target = param.child_by_field_id(reader.fields.pattern) or param
+        return reader._text(target) if target.type == "identifier" else None
+    return None
+
+
+def _predicate(reader: _Reader, node: _Node) -> Pred | None:
+    """A `.filter` callback on an entry's name as data, or None when it is not read."""
+    function = _function(reader, node)
+    if function is None:
+        return None
+    param = _first_param(reader, function)
+    body = function.child_by_field_id(reader.fields.body)
+    if body is not None and body.type == "statement_block":
+        returns = [c for c in body.named_children if c.type == "return_statement"]
+        if len(returns) != 1 or len(body.named_children) != 1:
+            return None
+        body = returns[0].named_children[0] if returns[0].named_children else None
+    return _test(reader, body, param) if param is not None else None
+
+
+def _test(reader: _Reader, node: _Node | None, name: str) -> Pred | None:
+    node = _unwrap(node)
+    if node is None:
+        return None
+    text = reader._text(node)
+    if node.type == "unary_expression":
+        operator = reader._text(node.child_by_field_id(reader.fields.operator))
+        inner = _test(reader, node.child_by_field_name("argument"), name)
+        if operator == "!" and inner is not None:
+            return ("not", inner)
+        if operator == "~":  # `~f.search(re)`, `~f.indexOf(s)`: found
+            return _found(reader, node.child_by_field_name("argument"), name)
+        return None
+    if node.type == "binary_expression":
+        operator = reader._text(node.child_by_field_id(reader.fields.operator))
+        left = _unwrap(node.child_by_field_id(reader.fields.left))
+        right = _unwrap(node.child_by_field_id(reader.fields.right))
+        if operator in {"&&", "||"}:
+            a, b = _test(reader, left, name), _test(reader, right, name)
+            if a is None or b is None:
+                return None
+            return ("and" if operator == "&&" else "or", a, b)
+        if operator in {"===", "==", "!==", "!="}:
+            negate = operator.startswith("!")
+            pred = (
+                _compare(reader, left, right, name)
+                or _compare(reader, right, left, name)
+                or _index_compare(reader, left, right, operator[-2:], name)
+            )
+            if pred is None:
+                return None
+            return ("not", pred) if negate else pred
+        if operator in {">", ">=", "<", "<="}:
+            return _index_compare(reader, left, right, operator, name)
+        return None
+    if node.type == "call_expression":
+        function = _unwrap(node.child_by_field_id(reader.fields.function))
+        args = reader._arguments(node)
+        if function is None or function.type != "member_expression" or len(args) != 1:
+            return None
+        verb = reader._text(function.child_by_field_id(reader.fields.property))
+        receiver = _unwrap(function.child_by_field_id(reader.fields.object))
+        if receiver is None:
+            return None
+        if verb in {"endsWith", "startsWith", "includes"} and reader._text(receiver) == name:
+            value = reader._string(args[0])
+            kind = {"endsWith": "ends", "startsWith": "starts", "includes": "has"}[verb]
+            return (kind, value) if value is not None else None
+        if verb == "test" and reader._text(args[0]) == name and receiver.type == "regex":
+            return _regex(reader, receiver)
+        if verb == "match" and reader._text(receiver) == name:
+            return _regex(reader, args[0])
+        return None
+    if text == "true":
+        return _TRUE
+    return None
+
+
+def _compare(reader: _Reader, left: _Node | None, right: _Node | None, name: str) -> Pred | None:
+    """`f === 'index.js'`, `path.extname(f) === '.js'`."""
+    if left is None or right is None:
+        return None
+    value = reader._string(right)
+    if value is None:
+        return None
+    if reader._text(left) == name:
+        return ("eq", value)
+    if left.type == "call_expression":
+        function = left.child_by_field_id(reader.fields.function)
+        args = reader._arguments(left)
+        if (
+            function is not None
+            and reader._text(function).rpartition(".")[2] == "extname"
+            and len(args) == 1
+            and reader._text(args[0]) == name
+        ):
+            return ("ext", value)
+        if (
+            function is not None
+            and reader._text(function) in {f"{name}.indexOf", f"{name}.search"}
+            and right.type == "number"
+        ):
+            return None
+    return None
+
+
+def _index_compare(
+    reader: _Reader, left: _Node | None, right: _Node | None, operator: str, name: str
+) -> Pred | None:
+    """`f.indexOf('.') !== 0`-style tests, as `indexOf(s) > -1`, `>= 0`, `< 0`, `=== -1`."""
+    if left is None or right is None or right.type not in {"number", "unary_expression"}:
+        return None
+    number = reader._text(right)
+    found = _found(reader, left, name)
+    if found is None:
+        return None
+    if (operator, number) in {(">", "-1"), (">=", "0"), ("!=", "-1")}:
+        return found
+    if (operator, number) in {("<", "0"), ("<=", "-1"), ("==", "-1")}:
+        return ("not", found)
+    if (operator, number) in {("==", "0")} and found[0] == "has":  # `f.indexOf('.') === 0`
+        return ("starts", found[1])
+    if (operator, number) in {("!=", "0")} and found[0] == "has":
+        return ("not", ("starts", found[1]))
+    return None
+
+
+def _found(reader: _Reader, node: _Node | None, name: str) -> Pred | None:
+    """`f.indexOf(s)` / `f.search(re)` read as 'found anywhere'."""
+    node = _unwrap(node)
+    if node is None or node.type != "call_expression":
+        return None
+    function = node.child_by_field_id(reader.fields.function)
+    args = reader._arguments(node)
+    if function is None or len(args) != 1:
+        return None
+    if reader._text(function) == f"{name}.indexOf":
+        value = reader._string(args[0])
+        return ("has", value) if value is not None else None
+    if reader._text(function) == f"{name}.search":
+        return _regex(reader, args[0])
+    return None
+
+
+def _regex(reader: _Reader, node: _Node | None) -> Pred | None:
+    node = _unwrap(node)
+    if node is None or node.type != "regex":
+        return None
+    pattern = node.child_by_field_id(reader.fields.pattern)
+    flags = [c for c in node.named_children if c.type == "regex_flags"]
+    text = reader._text(pattern) if pattern is not None else ""
+    return ("re", ("(?i)" if flags and "i" in reader._text(flags[0]) else "") + text)
+
+
+def _all(preds: list[Pred]) -> Pred:
+    out: Pred = _TRUE
+    for pred in preds:
+        out = pred if out == _TRUE else ("and", out, pred)
+    return out
+
+
+def _folder(reader: _Reader, node: _Node | None) -> str | None:
+    """The repository folder a loader is given: `__dirname`, `path.join(__dirname, 'x')`,
+    `` `${process.cwd()}/x` ``, `path.join(process.cwd(), 'x')`, `'./x'` (from where node is
+    started: the repository's root), or a `const` in scope holding one of those."""
+    node = _unwrap(node)
+    if node is None:
+        return None
+    here = posixpath.dirname(reader.path)
+    text = reader._text(node)
+    if text == "__dirname":
+        return here
+    if node.type == "identifier":
+        return _folder(reader, reader._declared(node))
+    if node.type == "string":
+        value = reader._string(node)
+        return _normal(value) if value is not None else None
+    if node.type == "template_string":
+        match = re.fullmatch(r"`\$\{(__dirname|process\.cwd\(\))\}(/[\w./-]*)`", text)
+        if match is None:
+            return None
+        base = here if match.group(1) == "__dirname" else ""
+        return _normal(posixpath.join(base, match.group(2).lstrip("/")))
+    if node.type == "binary_expression":
+        match = re.fullmatch(r"(__dirname|process\.cwd\(\))\s*\+\s*['\"](/[\w./-]*)['\"]", text)
+        if match is None:
+            return None
+        base = here if match.group(1) == "__dirname" else ""
+        return _normal(posixpath.join(base, match.group(2).lstrip("/")))
+    if node.type == "call_expression":
+        found = reader._folder(node)
+        if found is not None:
+            return found
+        function = node.child_by_field_id(reader.fields.function)
+        args = reader._arguments(node)
+        if (
+            function is None
+            or reader._text(function).rpartition(".")[2] not in {"join", "resolve"}
+            or not args
+            or reader._text(args[0]) != "process.cwd()"
+        ):
+            return None
+        parts = [reader._string(a) for a in args[1:]]
+        if any(p is None for p in parts):
+            return None
+        return _normal(posixpath.join("", *parts))  # type: ignore[arg-type]
+    return None
+
+
+def _helper(reader: _Reader, node: _Node, base: str) -> tuple[str, int, str] | None:
+    """A folder that is a parameter of the named function around the loader (`function
+    loadRoutes(app, dir) { fs.readdirSync(dir)... }`, an arrow held in a `const` too): the
+    function's name, the parameter's index, and what a relative folder is read from."""
+    node = _unwrap(node) or node
+    if node.type != "identifier":
+        return None
+    name = reader._text(node)
+    scope = node.parent
+    while scope is not None:
+        if scope.type in _FUNCTION_TYPES:
+            index = reader._param_index(scope, name)
+            if index is None:
+                scope = scope.parent
+                continue
+            named = scope.child_by_field_id(reader.fields.name)
+            holder = scope.parent
+            if named is None and holder is not None and holder.type == "variable_declarator":
+                named = holder.child_by_field_id(reader.fields.name)
+            return (reader._text(named), index, base) if named is not None else None
+        scope = scope.parent
+    return None
+
+
+def _normal(path: str) -> str | None:
+    joined = posixpath.normpath(path)
+    if joined.startswith("..") or joined.startswith("/"):
+        return None
+    return "" if joined == "." else joined
+
+
+def _unread(reader: _Reader, call: _Node, loader: str, what: str) -> None:
+    """A loader the scan cannot follow: a route of unknown path at the call on the router its
+    callback mounts on (or passes each module), an `UNRESOLVED_ROUTE` naming the folder."""
+    args = reader._arguments(call)
+    folder = reader._text(args[1] if loader == REQUIRE_DIRECTORY and len(args) > 1 else
+                          args[0] if args else call)  # fmt: skip
+    first = _unwrap(args[0]) if args and loader == REQUIRE_ALL else None
+    named = (
+        reader._field(first, "dirname") if first is not None and first.type == "object" else None
+    )
+    folder = reader._text(named) if named is not None else folder
+    owner = _sink(reader, call)
+    if owner is None:
+        return  # nothing mounts or is given a router: the modules' routers stay flagged
+    reader.routes.append(
+        RouteDecl(owner, Opaque(), None, call.start_point.row + 1, methods_unknown=True,
+                  generated_by=f"{UNREAD}the folder loader {loader} over `{folder}`: {what}, "
+                  "so the modules it loads and the routers they export are not listed here")
+    )  # fmt: skip
+
+
+def _sink(reader: _Reader, call: _Node) -> Expr | None:
+    """The router a loader's callbacks mount each module on (`app.use(m)`), or give it to
+    (`require(f)(app)`): searched in the whole chain around `call` and the functions its
+    arguments name."""
+    top = call
+    while (
+        top.parent is not None
+        and top.parent.type == "member_expression"
+        and top.parent.parent is not None
+        and top.parent.parent.type == "call_expression"
+    ):
+        top = top.parent.parent
+    places = [top]
+    for node in _descendants(top):
+        if node.type == "identifier" and node.parent is not None and node.parent.type == "pair":
+            function = _function(reader, node)
+            if function is not None:
+                places.append(function)
+    root = call
+    while root.parent is not None:
+        root = root.parent
+    for place in places:
+        for node in _descendants(place):
+            if node.type != "call_expression":
+                continue
+            function = _unwrap(node.child_by_field_id(reader.fields.function))
+            args = reader._arguments(node)
+            if function is None or not args:
+                continue
+            if (
+                function.type == "member_expression"
+                and reader._text(function.child_by_field_id(reader.fields.property)) == "use"
+            ):
+                owner_node = function.child_by_field_id(reader.fields.object)
+                owner = _owner(reader, owner_node, root) if owner_node is not None else None
+                if owner is not None:
+                    _replaced(reader, node, len(args))
+                    return owner
+            elif function.type == "call_expression" and _is_require(reader, function):
+                return _passed(reader, args[0])
+    return None
+
+
+def _unwrap(node: _Node | None) -> _Node | None:
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def _descendants(node: _Node) -> list[_Node]:
+    out: list[_Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(reversed(current.named_children))
+    return out
+
+
+# -- the linker's side: the folder walked by the same rules -------------------------------------
+
+
+def matches(pred: Pred, name: str, full: str = "") -> bool:
+    """Whether an entry named `name` (at repository path `full`) passes the filter."""
+    kind = pred[0]
+    if kind == "path":
+        return matches(pred[1], f"/{full}", full)  # type: ignore[arg-type]
+    if kind == "true":
+        return True
+    if kind == "eq":
+        return name == pred[1]
+    if kind == "ends":
+        return name.endswith(str(pred[1]))
+    if kind == "starts":
+        return name.startswith(str(pred[1]))
+    if kind == "has":
+        return str(pred[1]) in name
+    if kind == "ext":
+        return posixpath.splitext(name)[1] == pred[1]
+    if kind == "re":
+        try:
+            return re.search(str(pred[1]), name) is not None
+        except re.error:
+            return False
+    if kind == "not":
+        return not matches(pred[1], name, full)  # type: ignore[arg-type]
+    if kind in {"and", "or"}:
+        a = matches(pred[1], name, full)  # type: ignore[arg-type]
+        b = matches(pred[2], name, full)  # type: ignore[arg-type]
+        return (a and b) if kind == "and" else (a or b)
+    return False
+
+
+def walked(load: LoadDecl, files: Collection[str]) -> list[tuple[str, str]]:
+    """The script files a folder loader requires, by its levels' filters on each entry's name
+    (a folder entry required as its `index` script), every level below for a recursive one."""
+    root = load.folder.rstrip("/")
+    found: list[tuple[str, str]] = []  # (file, the entry's name the listing gives)
+    entries: dict[str, tuple[set[str], set[str]]] = {}  # folder -> (files, subfolders)
+    for name in files:
+        if root and not name.startswith(f"{root}/"):
+            continue
+        parts = (name[len(root) + 1 :] if root else name).split("/")
+        folder = root
+        for part in parts[:-1]:
+            entries.setdefault(folder, (set(), set()))[1].add(part)
+            folder = f"{folder}/{part}" if folder else part
+        entries.setdefault(folder, (set(), set()))[0].add(parts[-1])
+
+    def join(folder: str, name: str) -> str:
+        return f"{folder}/{name}" if folder else name
+
+    def visit(folder: str, depth: int) -> None:
+        names, subs = entries.get(folder, (set(), set()))
+        pred = load.levels[min(depth, len(load.levels) - 1)] if load.levels else _TRUE
+        last = load.dir_prefix or depth >= len(load.levels) - 1
+        for name in sorted(names | subs):
+            folder_entry = name in subs and name not in names
+            if load.dir_prefix and folder_entry:  # a recursive loader walks every folder
+                visit(join(folder, name), depth)
+                continue
+            if not matches(pred, name, join(folder, name)):
+                continue
+            if not last:
+                if folder_entry:
+                    visit(join(folder, name), depth + 1)
+                continue
+            if folder_entry:  # `require(dir/name)` of a folder: its index script
+                inner = entries.get(join(folder, name), (set(), set()))[0]
+                index = next((f"index{e}" for e in _SCRIPTS if f"index{e}" in inner), None)
+                if index is not None:
+                    found.append((join(join(folder, name), index), name))
+            elif name.endswith(_SCRIPTS) and not name.endswith(".d.ts"):
+                found.append((join(folder, name), name))
+
+    visit(root, 0)
+    return found
+
+
+def helper_folders(
+    path: str, load: LoadDecl, modules: Mapping[str, ModuleFacts]
+) -> list[str] | None:
+    """The folders the callers of the helper around a loader pass it (`loadRoutes(app,
+    __dirname + '/routes')`, `loadRoutes(app, './routes')`), each a repository folder; None
+    when no scanned call reaches it or one passes a folder not read."""
+    if load.helper is None:
+        return None
+    name, index, base = load.helper
+    found: list[str] = []
+    for file, facts in modules.items():
+        for call in facts.invocations:
+            if not _calls_helper(file, facts, call.callee, path, name):
+                continue
+            passed = call.args[index] if index < len(call.args) else None
+            folder = _passed_folder(file, path, passed, base)
+            if folder is None:
+                return None
+            if folder not in found:
+                found.append(folder)
+    return found or None
+
+
+def _calls_helper(file: str, facts: ModuleFacts, callee: Expr, target: str, name: str) -> bool:
+    """Whether `callee`, written in `file`, is the function `name` of `target`: by its name in
+    that file, or imported from it (by name, or as a member of its module)."""
+    if isinstance(callee, Sym) and len(callee.path) == 1:
+        if file == target and callee.path[0] == name:
+            return True
+        bound = facts.bindings.get(callee.path[0])
+        return (
+            isinstance(bound, ImportRef)
+            and bound.attr == name
+            and _resolves(file, bound.module, target)
+        )
+    if isinstance(callee, Sym) and len(callee.path) == 2 and callee.path[1] == name:
+        bound = facts.bindings.get(callee.path[0])
+        return (
+            isinstance(bound, ImportRef)
+            and bound.attr in {"default", None}
+            and _resolves(file, bound.module, target)
+        )
+    if isinstance(callee, ImportRef):
+        return callee.attr == name and _resolves(file, callee.module, target)
+    return False
+
+
+def _resolves(file: str, spec: str, target: str) -> bool:
+    if not spec.startswith("."):
+        return False
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(file), spec))
+    candidates = {base, *(base + e for e in _SCRIPTS), *(f"{base}/index{e}" for e in _SCRIPTS)}
+    return target in candidates
+
+
+def _passed_folder(file: str, helper_file: str, passed: Expr | None, base: str) -> str | None:
+    """A folder a call passes: `'./x'` (from the working directory, or the helper's own file
+    for `require-directory`), `__dirname`, `__dirname + '/x'`, as the caller's file has them."""
+    here = posixpath.dirname(file)
+    if isinstance(passed, Lit):
+        start = posixpath.dirname(helper_file) if base == "file" else ""
+        return _normal(posixpath.join(start, passed.value))
+    if isinstance(passed, Sym) and passed.path == ("__dirname",):
+        return here
+    if (
+        isinstance(passed, Concat)
+        and len(passed.parts) == 2
+        and passed.parts[0] == Sym(("__dirname",))
+        and isinstance(passed.parts[1], Lit)
+    ):
+        return _normal(posixpath.join(here, passed.parts[1].value.lstrip("/")))
+    return None
+
+
+def helper_gap(load: LoadDecl) -> RouteDecl:
+    """A loader whose folder its helper's callers do not show: a finding at the loader."""
+    name, index, _ = load.helper or ("", 0, "")
+    owner = load.owner if load.call_args is None else (load.call_args or (Opaque(),))[0]
+    detail = (
+        f"{UNREAD}the folder loader's folder is parameter {index + 1} of `{name}`, and no "
+        "scanned call of it passes a folder the scan reads: the modules it loads and the "
+        "routers they export are not listed here"
+    )
+    return RouteDecl(owner, Opaque(), None, load.line, methods_unknown=True, generated_by=detail)
+
+
+def written_out(
+    path: str, load: LoadDecl, files: Collection[str]
+) -> tuple[list[UseDecl], list[Invocation], list[str]]:
+    """The mounts and calls a folder loader makes, one per module it requires, as `app.use(
+    require(file))` or `require(file)(app)` written at the loader's line; and those files."""
+    uses: list[UseDecl] = []
+    calls: list[Invocation] = []
+    loaded = walked(load, files)
+    for file, entry in loaded:
+        spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
+        spec = spec if spec.startswith(".") else f"./{spec}"
+        child = ImportRef(spec, load.export or "default", path)
+        if load.call_args is not None:
+            calls.append(Invocation(child, load.call_args, (), load.line, scope=load.scope))
+            continue
+        args: tuple[tuple[Expr | None, Auth], ...] = ((child, Auth((child,))),)
+        prefix = load.prefix
+        if load.name_prefix is not None:
+            spelled = spelled_for(load.name_prefix, entry)
+            prefix = Lit(spelled) if spelled is not None else prefix
+        if prefix is not None:
+            args = ((prefix, Auth((prefix,))), *args)
+        uses.append(UseDecl(load.owner, args, load.line))
+    return uses, calls, [file for file, _ in loaded]
+
+
+__all__ = ["EACH_MODULE", "Lit", "matches", "read", "seeded", "walked", "written_out"]
