@@ -1628,6 +1628,23 @@ class _RouteResolver:
             for name, field_value in value.fields
             if isinstance(field_value, Function) and field_value.site == site
         }
+        made = {  # a constructor: called as `new Name(...)`, of a class or a function
+            name
+            for name, value in self._facts(path).bindings.items()
+            if (isinstance(value, Function) and value.site == site and name[:1].isupper())
+            or (
+                isinstance(value, Namespace)
+                and any(
+                    key == _CONSTRUCTOR and isinstance(v, Function) and v.site == site
+                    for key, v in value.fields
+                )
+            )
+        }
+        if made and not path.endswith(".py"):  # its importers spell the file: `require('./gw')`
+            stem = posixpath.splitext(posixpath.basename(path))[0]
+            if stem == "index":
+                stem = posixpath.basename(posixpath.dirname(path))
+            names |= made | {stem}
         importing = self._importing()
         while True:
             more = {name for last in names for name in importing.get(last, ())} - names
@@ -1845,7 +1862,7 @@ class _RouteResolver:
                 )  # fmt: skip
 
     def _off_by_default(self, path: str, condition: Condition) -> str:
-        """Why a route written under a module-level `if` is not served, when its test reads
+        """Why a route written under an `if` (Python: module-level) is not served, when its test reads
         the configuration (a value with a default, `attrs.configDefault`'s sources) and the
         defaults make it false; "" when it holds, or when the test is not known or reads no
         configuration (the route is listed, as before)."""
@@ -1863,8 +1880,9 @@ class _RouteResolver:
         if holds != condition.negate:
             return ""
         branch = "`else` branch" if condition.in_else else "body"
+        test = f"if {condition.text}:" if path.endswith(".py") else f"if ({condition.text})"
         return (
-            f"this route is registered in the {branch} of `if {condition.text}:`, which the "
+            f"this route is registered in the {branch} of `{test}`, which the "
             f"configuration's defaults ({'; '.join(assumed)}) do not run: it is not listed"
         )
 
@@ -2143,6 +2161,8 @@ class _RouteResolver:
             found = self.evaluate(path, expr.fallback)
             if found is None and expr.default is not None:
                 return self.evaluate(path, expr.default)
+            if found is None and not path.endswith(".py"):
+                return self._constructed(path, expr)
             return found
         entity = self._lookup(path, expr.path[0])
         rest = expr.path[1:]
@@ -2156,6 +2176,25 @@ class _RouteResolver:
                 return None
             entity = self._member(entity, segment)
         return entity
+
+    def _constructed(self, path: str, param: Param) -> _Entity | None:
+        """A constructor's parameter as the instance, `global` or a module variable keeps it:
+        what the scanned `new` sites pass (each evaluated where it is written): one value when
+        they agree, the options when they do not; None when no site is seen or one passes
+        something unknown (the use stays flagged)."""
+        values: list[_Entity | None] = []
+        for file, call in self._calls_of(path, param.function):
+            if not (isinstance(call.callee, Sym) and call.callee.path[-1:] == (_CONSTRUCTOR,)):
+                continue
+            passed = _passed(call, param)
+            value = self.evaluate(file, passed) if passed is not None else None
+            if value is None:
+                return None
+            if value not in values:
+                values.append(value)
+        if not values:
+            return None
+        return values[0] if len(values) == 1 else _OneOf(values)
 
     def _lookup(self, path: str, name: str) -> _Entity | None:
         facts = self._facts(path)
@@ -2204,6 +2243,8 @@ class _RouteResolver:
                 return None
             if isinstance(value, Function) and segment == CALL and value.returns is not None:
                 return self.evaluate(entity.file, value.returns)
+            if isinstance(value, Function) and segment == _CONSTRUCTOR:  # `new f()` calls f
+                return entity
         return None
 
     # -- modules ---------------------------------------------------------------------------
@@ -2564,6 +2605,7 @@ _Chain = tuple[tuple[str, Invocation], ...]
 _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 _VERBS = {*HTTP_METHODS, "all"}
 _VERB_ALIASES = {key: dict(f.verbs) for key, f in BY_KEY.items() if f.verbs}  # `del` -> DELETE
+_CONSTRUCTOR = "constructor"  # what a `new` site calls (`js_facts._new_invocations`)
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
 
