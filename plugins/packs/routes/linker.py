@@ -1561,7 +1561,14 @@ class _RouteResolver:
         `SignupForm(request.POST)` or `forms.SignupForm(...)`, the head bound by an import):
         such a call reaches a function only under one of the names `_call_words` gives it (its
         own, or one a parsed file binds it to). None for any other call (a local, a parameter,
-        a loop's name, `make()(app)`, a hook call, JavaScript), which is always looked at."""
+        a loop's name, `make()(app)`, a hook call, JavaScript), which is always looked at;
+        a JavaScript `new X(...)` waits under `_NEW_SITES` until a constructor is asked about."""
+        if (
+            not file.endswith(".py")
+            and isinstance(callee, Sym)
+            and callee.path[-1:] == (_CONSTRUCTOR,)
+        ):
+            return _NEW_SITES  # `new X(...)`: evaluated once a constructor's parameter is asked
         if not file.endswith(".py") or not isinstance(callee, Sym) or _hook_call(callee):
             return None
         if len(callee.path) < 1 or callee.path[-1] == CALL or CALL in callee.path:
@@ -1640,11 +1647,12 @@ class _RouteResolver:
                 )
             )
         }
+        names.discard(_CONSTRUCTOR)  # no `new` spells it: every class's file would
         if made and not path.endswith(".py"):  # its importers spell the file: `require('./gw')`
             stem = posixpath.splitext(posixpath.basename(path))[0]
             if stem == "index":
                 stem = posixpath.basename(posixpath.dirname(path))
-            names |= made | {stem}
+            names |= made | {stem, _NEW_SITES}
         importing = self._importing()
         while True:
             more = {name for last in names for name in importing.get(last, ())} - names
@@ -2606,6 +2614,9 @@ _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 _VERBS = {*HTTP_METHODS, "all"}
 _VERB_ALIASES = {key: dict(f.verbs) for key, f in BY_KEY.items() if f.verbs}  # `del` -> DELETE
 _CONSTRUCTOR = "constructor"  # what a `new` site calls (`js_facts._new_invocations`)
+# The word under which `new` sites wait to be indexed (`_index_calls`): asked for only with a
+# constructor's parameter; no file's bytes spell it, so the pre-filter reads nothing for it
+_NEW_SITES = "\0new"
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
 
