@@ -168,3 +168,29 @@ def test_pre_filtered_equals_parse_all(
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
     assert f'"{route}"' in documents[1]
+
+
+def test_a_class_made_through_a_constructor_parameter_is_no_reader_error() -> None:
+    """`new this.Engine(...)` of a class the constructor was given: reading that `new` site's
+    callee asks for a constructor's parameter while the sites are being indexed (once a
+    `KeyError` that failed the whole link); the prefix is still what `new` passes."""
+    files = dict(CLASS_GLOBAL)
+    files["src/kiosk.js"] = (
+        files["src/kiosk.js"]
+        .replace("constructor(port, mountAt) {", "constructor(port, mountAt, Engine) {")
+        .replace("this.port = port;", "this.port = port;\n    this.Engine = Engine;")
+        .replace("web.listen(this.port);", "web.listen(this.port);\n    new this.Engine({ web });")
+    )
+    files["bin/start.js"] = files["bin/start.js"].replace(
+        "new Kiosk(Number(process.env.PORT) || 8000, MOUNT)",
+        "new Kiosk(8000, MOUNT, require('../src/engine'))",
+    )
+    files["src/engine.js"] = (
+        "class Engine {\n  constructor(o) { this.o = o; }\n}\nmodule.exports = Engine;\n"
+    )
+    found = document(files)
+    assert found["findings"] == []
+    assert sorted(str(r["name"]) for r in found["resources"]) == [
+        "GET /kiosk/api/ping",
+        "GET /kiosk/api/v2/titles/{isbn}",
+    ]

@@ -290,6 +290,7 @@ class _RouteResolver:
         self.modules = self._loaded(modules)
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
+        self.indexing = False  # `_index_calls` is running: the calls are not all indexed
         self.python_files: dict[str, str] = {}  # dotted module name -> file
         self.failed_files: dict[str, str] = {}  # dotted module name -> a failed file
         self.packages: set[str] = set()  # every module and folder holding one, by dotted name
@@ -1584,21 +1585,25 @@ class _RouteResolver:
         a view instantiates (`SignupForm(request.POST)`) for nothing; kept in program order."""
         assert self.calls is not None
         grown: set[tuple[str, str]] = set()
-        for name in [n for n in self.pending if n is None or n in self.words]:
-            for number, file, call in self.pending.pop(name):
-                callee = self.evaluate(file, call.callee)
-                if _hook_call(call.callee) and not isinstance(callee, _Scoped):
-                    # pluggy's `pm.hook.name(app=app)` calls every `def name(...)`
-                    for implementation in self._hook_implementations(call.callee):
-                        self.calls.setdefault(implementation, []).append((number, file, call))
-                        grown.add(implementation)
-                    continue
-                if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
-                    key = (callee.file, callee.value.site)
-                    if callee.value.method and call.receiver is not None:
-                        call = replace(call, args=(call.receiver, *call.args))
-                    self.calls.setdefault(key, []).append((number, file, call))
-                    grown.add(key)
+        outer, self.indexing = self.indexing, True
+        try:
+            for name in [n for n in self.pending if n is None or n in self.words]:
+                for number, file, call in self.pending.pop(name, ()):
+                    callee = self.evaluate(file, call.callee)
+                    if _hook_call(call.callee) and not isinstance(callee, _Scoped):
+                        # pluggy's `pm.hook.name(app=app)` calls every `def name(...)`
+                        for implementation in self._hook_implementations(call.callee):
+                            self.calls.setdefault(implementation, []).append((number, file, call))
+                            grown.add(implementation)
+                        continue
+                    if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
+                        key = (callee.file, callee.value.site)
+                        if callee.value.method and call.receiver is not None:
+                            call = replace(call, args=(call.receiver, *call.args))
+                        self.calls.setdefault(key, []).append((number, file, call))
+                        grown.add(key)
+        finally:
+            self.indexing = outer
         for key in grown:
             self.calls[key].sort(key=lambda entry: entry[0])
 
@@ -2189,7 +2194,11 @@ class _RouteResolver:
         """A constructor's parameter as the instance, `global` or a module variable keeps it:
         what the scanned `new` sites pass (each evaluated where it is written): one value when
         they agree, the options when they do not; None when no site is seen or one passes
-        something unknown (the use stays flagged)."""
+        something unknown (the use stays flagged). Asked while the calls are being indexed
+        (`new this.Docker(...)`, a callee read through a constructor's parameter), the sites
+        are not all known yet: None, never a value from some of them."""
+        if self.indexing:
+            return None
         values: list[_Entity | None] = []
         for file, call in self._calls_of(path, param.function):
             if not (isinstance(call.callee, Sym) and call.callee.path[-1:] == (_CONSTRUCTOR,)):
