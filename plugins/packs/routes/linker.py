@@ -1563,13 +1563,13 @@ class _RouteResolver:
         such a call reaches a function only under one of the names `_call_words` gives it (its
         own, or one a parsed file binds it to). None for any other call (a local, a parameter,
         a loop's name, `make()(app)`, a hook call, JavaScript), which is always looked at;
-        a JavaScript `new X(...)` waits under `_NEW_SITES` until a constructor is asked about."""
+        a JavaScript `new X(...)` waits under `_NEW_SITES` + X until X's constructor is asked."""
         if (
             not file.endswith(".py")
             and isinstance(callee, Sym)
             and callee.path[-1:] == (_CONSTRUCTOR,)
         ):
-            return _NEW_SITES  # `new X(...)`: evaluated once a constructor's parameter is asked
+            return _NEW_SITES + callee.path[0]  # `new X(...)`: once X's constructor is asked
         if not file.endswith(".py") or not isinstance(callee, Sym) or _hook_call(callee):
             return None
         if len(callee.path) < 1 or callee.path[-1] == CALL or CALL in callee.path:
@@ -1653,11 +1653,15 @@ class _RouteResolver:
             )
         }
         names.discard(_CONSTRUCTOR)  # no `new` spells it: every class's file would
-        if made and not path.endswith(".py"):  # its importers spell the file: `require('./gw')`
+        if made and not path.endswith(".py"):
+            # `new` of it spells its name, or an import of its file (`require('./gw')`), which
+            # `_importers_of` follows to the name bound there: no aliases of aliases
             stem = posixpath.splitext(posixpath.basename(path))[0]
             if stem == "index":
                 stem = posixpath.basename(posixpath.dirname(path))
-            names |= made | {stem, _NEW_SITES}
+            self.words |= (made | {stem}) - {""}
+            self.words |= {_NEW_SITES + name for name in made | self._importers_of(path, made)}
+            return
         importing = self._importing()
         while True:
             more = {name for last in names for name in importing.get(last, ())} - names
@@ -1666,6 +1670,22 @@ class _RouteResolver:
             names |= more
         # an anonymous function's own name is empty: no call spells it (and every file holds it)
         self.words |= names - {""}
+
+    def _importers_of(self, path: str, made: set[str]) -> set[str]:
+        """The names the modules read so far bind to `path`'s default export or to one of
+        `made` exported from it: what a `new` of that class spells elsewhere."""
+        names: set[str] = set()
+        for file, facts in self.modules.items():
+            if file.endswith(".py"):
+                continue
+            for name, value in facts.bindings.items():
+                if (
+                    isinstance(value, ImportRef)
+                    and (value.attr == "default" or value.attr in made)
+                    and self._js_file(value.origin or file, value.module) == path
+                ):
+                    names.add(name)
+        return names
 
     def _importing(self) -> dict[str, set[str]]:
         """Last segment of an imported or aliased name -> the names bound to it, over every
@@ -2194,10 +2214,15 @@ class _RouteResolver:
         """A constructor's parameter as the instance, `global` or a module variable keeps it:
         what the scanned `new` sites pass (each evaluated where it is written): one value when
         they agree, the options when they do not; None when no site is seen or one passes
-        something unknown (the use stays flagged). Asked while the calls are being indexed
+        something unknown (the use stays flagged). Only in a file that declares routes or
+        mounts (the instance's fields, `global` and module variables are read in the class's
+        file): elsewhere the sites' files would be parsed for nothing. Asked while the calls are being indexed
         (`new this.Docker(...)`, a callee read through a constructor's parameter), the sites
         are not all known yet: None, never a value from some of them."""
-        if self.indexing:
+        facts = self._facts(path)
+        if not (facts.routes or facts.uses) or self.indexing:
+            return None  # read only where the class's own file registers what it may prefix
+        if not self._constructor(path, param.function):
             return None
         values: list[_Entity | None] = []
         for file, call in self._calls_of(path, param.function):
@@ -2212,6 +2237,19 @@ class _RouteResolver:
         if not values:
             return None
         return values[0] if len(values) == 1 else _OneOf(values)
+
+    def _constructor(self, path: str, site: str) -> bool:
+        """Whether the function at `site` in `path` is what a `new` calls: a class's
+        `constructor`, or a function named as a class (`js_facts._constructor_of`)."""
+        for name, value in self._facts(path).bindings.items():
+            if isinstance(value, Function) and value.site == site:
+                return name[:1].isupper()
+            if isinstance(value, Namespace) and any(
+                key == _CONSTRUCTOR and isinstance(v, Function) and v.site == site
+                for key, v in value.fields
+            ):
+                return True
+        return False
 
     def _lookup(self, path: str, name: str) -> _Entity | None:
         facts = self._facts(path)
@@ -2623,9 +2661,10 @@ _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 _VERBS = {*HTTP_METHODS, "all"}
 _VERB_ALIASES = {key: dict(f.verbs) for key, f in BY_KEY.items() if f.verbs}  # `del` -> DELETE
 _CONSTRUCTOR = "constructor"  # what a `new` site calls (`js_facts._new_invocations`)
-# The word under which `new` sites wait to be indexed (`_index_calls`): asked for only with a
-# constructor's parameter; no file's bytes spell it, so the pre-filter reads nothing for it
-_NEW_SITES = "\0new"
+# The prefix of the word under which a `new X(...)` waits to be indexed (`_index_calls`), X the
+# name it spells: asked for only with X's constructor's parameter; no file's bytes spell it, so
+# the pre-filter reads nothing for it
+_NEW_SITES = "\0new "
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
 
