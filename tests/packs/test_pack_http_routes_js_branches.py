@@ -101,3 +101,11 @@ def test_pre_filtered_equals_parse_all(tmp_path: Path, monkeypatch: pytest.Monke
     documents, _ = scanned_both_ways(tmp_path, SERVER, monkeypatch)
     assert documents[0] == documents[1]
     assert '"GET /site/docs"' in documents[1]
+
+
+def test_a_variable_a_sample_environment_file_sets_runs_its_branch() -> None:
+    files = dict(SERVER)
+    files["lib/.env.example"] = "LEGACY_API=1\n"
+    names = {str(r["name"]) for r in document(files)["resources"]}
+    assert "GET /legacy/items" in names
+    assert "lib/app.js:6" not in finding_places(files)["UNRESOLVED_ROUTE"]

@@ -1775,9 +1775,9 @@ class _Reader:
         return Condition(value, None, negate, "") if value is not None else None
 
     def _tested(self, node: _Node) -> Expr | None:
-        """What an `if` test reads: an environment variable with no default as unset (its
-        default ""; `NODE_ENV`, which every deployment sets, is left unknown), else a name or
-        member as the evaluator reads it."""
+        """What an `if` test reads: an environment variable with no default as a sample
+        environment file documents it, else unset (""; `NODE_ENV`, which every deployment
+        sets, is left unknown), else a name or member as the evaluator reads it."""
         if node.type not in {"identifier", "member_expression"}:
             return None
         path = self._path(node)
@@ -1789,7 +1789,8 @@ class _Reader:
         if len(path) == 3 and path[:2] == ("process", "env"):
             if path[2] == "NODE_ENV":
                 return None
-            return Fallback(Sym(path), Lit(""), f"process.env.{path[2]} unset")
+            unset = Fallback(Opaque(), Lit(""), f"process.env.{path[2]} unset")
+            return Fallback(Sym(path), unset, "")  # a sample environment file's value first
         value = self._expr(node)
         return None if value is None or isinstance(value, Opaque) else value
 
