@@ -34,6 +34,7 @@ from .model import (
     Choice,
     ComposeDecl,
     Concat,
+    Condition,
     Each,
     Evidence,
     Expr,
@@ -153,6 +154,9 @@ _FOR_EACH, _FOR_EACH_MAP = frozenset({"forEach"}), frozenset({"forEach", "map"})
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
                                  "method_definition"}  # fmt: skip
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
+_EQUALITIES = frozenset({"===", "==", "!==", "!="})
+_NEW = re.compile(rb"\bnew\s+[A-Za-z_$]")  # `new Gateway(...)`: a constructor called
+_GLOBAL_OBJECTS = ("global", "globalThis")  # Node's object of globals, under either name
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
 _PASSED = (
@@ -450,10 +454,13 @@ class _Reader:
         # reading a function's return value or an array method's callback: a parameter of an
         # enclosing function is a `Param` (its callers bind it), a ternary a `Choice`
         self._scoped = False
+        self.globals: dict[str, Expr] = {}  # `global.base = v`, `globalThis.base = v`
+        self._root: _Node | None = None
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
         then what uses them, each kind in source order."""
+        self._root = root
         declarators: list[tuple[int, _Node, bool]] = []
         assignments: list[tuple[int, _Node]] = []
         calls: list[tuple[int, int, _Node, _Node, _Node]] = []
@@ -477,7 +484,10 @@ class _Reader:
                     declarators.append((parent.start_byte, parent, top))
                 elif kind == "assignment_expression":
                     left = parent.child_by_field_id(left_field)
-                    if left is not None and left.type == "member_expression":
+                    if left is not None and (
+                        left.type == "member_expression"
+                        or (left.type == "identifier" and self._constructor_of(parent))
+                    ):
                         assignments.append((parent.start_byte, parent))
             elif node.type == "property_identifier" and parent.type == "member_expression":
                 call = parent.parent
@@ -503,6 +513,10 @@ class _Reader:
             self._assign(node)
         if self.this_fields and "this" not in self.bindings:
             self.bindings["this"] = Namespace(tuple(self.this_fields.items()))
+        if self.globals:  # `global.base = base`: read back as `global.base`, `globalThis.base`
+            held = Namespace(tuple(self.globals.items()))
+            for name in _GLOBAL_OBJECTS:
+                self.bindings.setdefault(name, held)
         for node in statements:  # a class's methods: what `instance.method(...)` calls
             declaration = node.child_by_field_id(self.fields.declaration) or node
             if declaration.type == "class_declaration":
@@ -742,10 +756,23 @@ class _Reader:
             self.export_lines[local] = _line(declarator)
 
     def _assign(self, node: _Node) -> None:
-        """`module.exports = x`, `module.exports.name = x` and `exports.name = x`."""
-        left = self._path(node.child_by_field_id(self.fields.left))
-        value = self._expr(node.child_by_field_id(self.fields.right))
+        """`module.exports = x`, `module.exports.name = x` and `exports.name = x`; in a
+        constructor (a class's, or a function's that sets `this.x`), what it stores on the
+        instance, on `global`/`globalThis` or in a module-level variable, its parameters read
+        as what the visible `new` sites pass (`Param`)."""
+        target = node.child_by_field_id(self.fields.left)
+        left = self._path(target)
+        right = node.child_by_field_id(self.fields.right)
+        made = self._constructor_of(node)
+        value = self._value(right) if made and right is not None else self._expr(right)
         if left is None or value is None:
+            return
+        if made and target is not None and target.type == "identifier":
+            if self._module_variable(left[0]):  # `let base; ... base = mountAt` in the constructor
+                self.bindings.setdefault(left[0], value)
+            return
+        if len(left) == 2 and left[0] in _GLOBAL_OBJECTS:
+            self.globals.setdefault(left[1], value)
             return
         if left == ("module", "exports"):
             self.exports["default"] = value
@@ -772,10 +799,13 @@ class _Reader:
         iteration inside loops over literal arrays (`routes.forEach(r => app.use(r.path,
         r.route))`, `for (const r of routes)`)."""
         envs = self._loop_envs(node) if self._tables() else None
+        written = len(self.routes)
         for env in envs if envs is not None else ({},):
             self._env = env
             self._call_once(node, callee, prop)
         self._env = {}
+        if len(self.routes) > written and (condition := self._branch(node)) is not None:
+            self.routes[written:] = [replace(r, only_if=condition) for r in self.routes[written:]]
 
     def _computed_calls(self, root: _Node) -> None:
         """`app[verb](path, handler)`: a registration whose method is computed, once per
@@ -1811,6 +1841,94 @@ class _Reader:
         value = self._field(options, framework.prefix_option)
         return self._value(value) if value is not None else None
 
+    def _branch(self, node: _Node) -> Condition | None:
+        """The nearest `if` around `node` whose test the linker may decide under the
+        configuration's defaults (`_test`): a route there is served only when it holds."""
+        child, scope = node, node.parent
+        while scope is not None:
+            if scope.type == "if_statement" and child != scope.child_by_field_id(
+                self.fields.condition
+            ):
+                in_else = child.type == "else_clause"
+                test = _unwrap(scope.child_by_field_id(self.fields.condition))
+                read = self._test(test, in_else) if test is not None else None
+                if read is not None:
+                    return replace(read, text=self._text(test), in_else=in_else)
+            child, scope = scope, scope.parent
+        return None
+
+    def _test(self, test: _Node, negate: bool) -> Condition | None:
+        """`x`, `!x`, `x === 'lit'`, `x !== 'lit'` (`==`, `!=`; either side), `x` a name or a
+        member: `process.env.X` (or a name bound to it) with no default is unset, "" (falsy);
+        None for any other test."""
+        test = _unwrap(test) or test
+        if test.type == "unary_expression":
+            operator = self._text(test.child_by_field_id(self.fields.operator))
+            operand = test.child_by_field_id(self.fields.argument)
+            return self._test(operand, not negate) if operator == "!" and operand else None
+        if test.type == "binary_expression":
+            operator = self._text(test.child_by_field_id(self.fields.operator))
+            if operator not in _EQUALITIES:
+                return None
+            left = test.child_by_field_id(self.fields.left)
+            right = test.child_by_field_id(self.fields.right)
+            if left is not None and left.type == "string":
+                left, right = right, left
+            literal = self._string(right)
+            value = self._tested(left) if left is not None else None
+            if literal is None or value is None:
+                return None
+            return Condition(value, Lit(literal), negate != operator.startswith("!"), "")
+        value = self._tested(test)
+        return Condition(value, None, negate, "") if value is not None else None
+
+    def _tested(self, node: _Node) -> Expr | None:
+        """What an `if` test reads: an environment variable with no default as a sample
+        environment file documents it, else unset (""; `NODE_ENV`, which every deployment
+        sets, is left unknown), else a name or member as the evaluator reads it."""
+        if node.type not in {"identifier", "member_expression"}:
+            return None
+        path = self._path(node)
+        if path is None:
+            return None
+        bound = self.bindings.get(path[0]) if len(path) == 1 else None
+        if isinstance(bound, Sym):
+            path = bound.path
+        if len(path) == 3 and path[:2] == ("process", "env"):
+            if path[2] == "NODE_ENV":
+                return None
+            unset = Fallback(Opaque(), Lit(""), f"process.env.{path[2]} unset")
+            return Fallback(Sym(path), unset, "")  # a sample environment file's value first
+        value = self._expr(node)
+        return None if value is None or isinstance(value, Opaque) else value
+
+    def _constructor_of(self, node: _Node) -> _Node | None:
+        """The constructor `node` is written in (directly, not in a callback): a class's
+        `constructor(...)`, or a function named as a class (`function Gateway(port, base)`),
+        which `new` calls; None elsewhere."""
+        scope = node.parent
+        while scope is not None and scope.type not in _FUNCTIONS:
+            scope = scope.parent
+        if scope is None:
+            return None
+        name = self._text(scope.child_by_field_id(self.fields.name))
+        if scope.type == "method_definition":
+            return scope if name == "constructor" else None
+        if scope.type in {"function_declaration", "function_expression", "function"}:
+            return scope if name[:1].isupper() else None
+        return None
+
+    def _module_variable(self, name: str) -> bool:
+        """Whether the module declares `name` at its top level (`let base;`)."""
+        for statement in self._root.named_children if self._root is not None else ():
+            if statement.type not in {"lexical_declaration", "variable_declaration"}:
+                continue
+            for declarator in statement.named_children:
+                target = declarator.child_by_field_id(self.fields.name)
+                if declarator.type == "variable_declarator" and self._text(target) == name:
+                    return True
+        return False
+
     def _class_of(self, node: _Node) -> str | None:
         """The name of the class declaration `node` is in, if any."""
         scope = node.parent
@@ -2182,7 +2300,7 @@ class _Reader:
         for member in body.named_children:
             if member.type == "method_definition":
                 method = self._text(member.child_by_field_id(self.fields.name))
-                if method and method != "constructor":
+                if method:  # the constructor too: what a `new` site calls
                     fields.setdefault(method, self._function(member, method))
 
     def _find_invocations(self, root: _Node) -> None:
@@ -2198,10 +2316,43 @@ class _Reader:
         names += sorted(name.encode() for name in self.param_names)
         self._path_invocations(root)
         self._path_calls(root)
+        if b"new " in self.source:
+            self._new_invocations(root)
         seen: set[int] = set()
         if names:
             self._router_invocations(root, names, seen)
         self._passed_on_invocations(root, seen)
+
+    def _new_invocations(self, root: _Node) -> None:
+        """`new Gateway(port, BASE)` of a class or function of the project's (one the file
+        declares or imports from a relative path), given arguments: a call of its constructor,
+        whose parameters the constructor may store on the instance, on `global` or in a module
+        variable (`_assign`)."""
+        for match in _NEW.finditer(self.source):
+            node = root.descendant_for_byte_range(match.start(), match.start() + 3)
+            call = node.parent if node is not None else None
+            if call is None or call.type != "new_expression" or call.start_byte != match.start():
+                continue
+            made = self._path(call.child_by_field_id(self.fields.constructor))
+            arguments = self._arguments(call)
+            if not made or not arguments or not self._own_class(made[0]):
+                continue
+            passed = tuple(
+                None if value is None or isinstance(value, Opaque) else value
+                for value in map(self._value, arguments)
+            )
+            callee = Sym((*made, "constructor"))
+            self.invocations.append(
+                Invocation(callee, passed, (), _line(call), None, self._enclosing(call))
+            )
+
+    def _own_class(self, name: str) -> bool:
+        """Whether `name` is a class or function this file declares, or an import of a file
+        of the project's (a relative path): what a `new` of it calls may be read."""
+        bound = self.bindings.get(name)
+        if name in self.class_fields or isinstance(bound, Function):
+            return True
+        return isinstance(bound, ImportRef) and bound.module.startswith(".")
 
     def _router_invocations(self, root: _Node, names: list[bytes], seen: set[int]) -> None:
         """The calls `_find_invocations` looks for that name a router or a parameter used as

@@ -340,6 +340,7 @@ class _RouteResolver:
         self.modules = self._loaded(modules)
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
+        self.indexing = False  # `_index_calls` is running: the calls are not all indexed
         index = self._module_index()
         self.python_files = index.python_files  # dotted module name -> file
         self.failed_files = index.failed_files  # dotted module name -> a failed file
@@ -1826,7 +1827,14 @@ class _RouteResolver:
         `SignupForm(request.POST)` or `forms.SignupForm(...)`, the head bound by an import):
         such a call reaches a function only under one of the names `_call_words` gives it (its
         own, or one a parsed file binds it to). None for any other call (a local, a parameter,
-        a loop's name, `make()(app)`, a hook call, JavaScript), which is always looked at."""
+        a loop's name, `make()(app)`, a hook call, JavaScript), which is always looked at;
+        a JavaScript `new X(...)` waits under `_NEW_SITES` + X until X's constructor is asked."""
+        if (
+            not file.endswith(".py")
+            and isinstance(callee, Sym)
+            and callee.path[-1:] == (_CONSTRUCTOR,)
+        ):
+            return _NEW_SITES + callee.path[0]  # `new X(...)`: once X's constructor is asked
         if not file.endswith(".py") or not isinstance(callee, Sym) or _hook_call(callee):
             return None
         if len(callee.path) < 1 or callee.path[-1] == CALL or CALL in callee.path:
@@ -1845,21 +1853,25 @@ class _RouteResolver:
         if self.indexed_words == words:  # every call left pending spells none of `words`
             return
         grown: set[tuple[str, str]] = set()
-        for name in [n for n in self.pending if n is None or n in self.words]:
-            for number, file, call in self.pending.pop(name):
-                callee = self.evaluate(file, call.callee)
-                if _hook_call(call.callee) and not isinstance(callee, _Scoped):
-                    # pluggy's `pm.hook.name(app=app)` calls every `def name(...)`
-                    for implementation in self._hook_implementations(call.callee):
-                        self.calls.setdefault(implementation, []).append((number, file, call))
-                        grown.add(implementation)
-                    continue
-                if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
-                    key = (callee.file, callee.value.site)
-                    if callee.value.method and call.receiver is not None:
-                        call = replace(call, args=(call.receiver, *call.args))
-                    self.calls.setdefault(key, []).append((number, file, call))
-                    grown.add(key)
+        outer, self.indexing = self.indexing, True
+        try:
+            for name in [n for n in self.pending if n is None or n in self.words]:
+                for number, file, call in self.pending.pop(name, ()):
+                    callee = self.evaluate(file, call.callee)
+                    if _hook_call(call.callee) and not isinstance(callee, _Scoped):
+                        # pluggy's `pm.hook.name(app=app)` calls every `def name(...)`
+                        for implementation in self._hook_implementations(call.callee):
+                            self.calls.setdefault(implementation, []).append((number, file, call))
+                            grown.add(implementation)
+                        continue
+                    if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
+                        key = (callee.file, callee.value.site)
+                        if callee.value.method and call.receiver is not None:
+                            call = replace(call, args=(call.receiver, *call.args))
+                        self.calls.setdefault(key, []).append((number, file, call))
+                        grown.add(key)
+        finally:
+            self.indexing = outer
         for key in grown:
             self.calls[key].sort(key=lambda entry: entry[0])
         self.indexed_words = words  # as many as at the start: one added since is indexed next
@@ -1903,6 +1915,28 @@ class _RouteResolver:
             for name, field_value in value.fields
             if isinstance(field_value, Function) and field_value.site == site
         }
+        made = {  # a constructor: called as `new Name(...)`, of a class or a function
+            name
+            for name, value in self._facts(path).bindings.items()
+            if (isinstance(value, Function) and value.site == site and name[:1].isupper())
+            or (
+                isinstance(value, Namespace)
+                and any(
+                    key == _CONSTRUCTOR and isinstance(v, Function) and v.site == site
+                    for key, v in value.fields
+                )
+            )
+        }
+        names.discard(_CONSTRUCTOR)  # no `new` spells it: every class's file would
+        if made and not path.endswith(".py"):
+            # `new` of it spells its name, or an import of its file (`require('./gw')`), which
+            # `_importers_of` follows to the name bound there: no aliases of aliases
+            stem = posixpath.splitext(posixpath.basename(path))[0]
+            if stem == "index":
+                stem = posixpath.basename(posixpath.dirname(path))
+            self.words |= (made | {stem}) - {""}
+            self.words |= {_NEW_SITES + name for name in made | self._importers_of(path, made)}
+            return
         importing = self._importing()
         while True:
             more = {name for last in names for name in importing.get(last, ())} - names
@@ -1911,6 +1945,22 @@ class _RouteResolver:
             names |= more
         # an anonymous function's own name is empty: no call spells it (and every file holds it)
         self.words |= names - {""}
+
+    def _importers_of(self, path: str, made: set[str]) -> set[str]:
+        """The names the modules read so far bind to `path`'s default export or to one of
+        `made` exported from it: what a `new` of that class spells elsewhere."""
+        names: set[str] = set()
+        for file, facts in self.modules.items():
+            if file.endswith(".py"):
+                continue
+            for name, value in facts.bindings.items():
+                if (
+                    isinstance(value, ImportRef)
+                    and (value.attr == "default" or value.attr in made)
+                    and self._js_file(value.origin or file, value.module) == path
+                ):
+                    names.add(name)
+        return names
 
     def _importing(self) -> dict[str, set[str]]:
         """Last segment of an imported or aliased name -> the names bound to it, over every
@@ -2122,7 +2172,7 @@ class _RouteResolver:
                 )  # fmt: skip
 
     def _off_by_default(self, path: str, condition: Condition) -> str:
-        """Why a route written under a module-level `if` is not served, when its test reads
+        """Why a route written under an `if` (Python: module-level) is not served, when its test reads
         the configuration (a value with a default, `attrs.configDefault`'s sources) and the
         defaults make it false; "" when it holds, or when the test is not known or reads no
         configuration (the route is listed, as before)."""
@@ -2140,8 +2190,9 @@ class _RouteResolver:
         if holds != condition.negate:
             return ""
         branch = "`else` branch" if condition.in_else else "body"
+        test = f"if {condition.text}:" if path.endswith(".py") else f"if ({condition.text})"
         return (
-            f"this route is registered in the {branch} of `if {condition.text}:`, which the "
+            f"this route is registered in the {branch} of `{test}`, which the "
             f"configuration's defaults ({'; '.join(assumed)}) do not run: it is not listed"
         )
 
@@ -2446,6 +2497,8 @@ class _RouteResolver:
             found = self.evaluate(path, expr.fallback)
             if found is None and expr.default is not None:
                 return self.evaluate(path, expr.default)
+            if found is None and not path.endswith(".py"):
+                return self._constructed(path, expr)
             return found
         entity = self._lookup(path, expr.path[0])
         rest = expr.path[1:]
@@ -2459,6 +2512,47 @@ class _RouteResolver:
                 return None
             entity = self._member(entity, segment)
         return entity
+
+    def _constructed(self, path: str, param: Param) -> _Entity | None:
+        """A constructor's parameter as the instance, `global` or a module variable keeps it:
+        what the scanned `new` sites pass (each evaluated where it is written): one value when
+        they agree, the options when they do not; None when no site is seen or one passes
+        something unknown (the use stays flagged). Only in a file that declares routes or
+        mounts (the instance's fields, `global` and module variables are read in the class's
+        file): elsewhere the sites' files would be parsed for nothing. Asked while the calls are being indexed
+        (`new this.Docker(...)`, a callee read through a constructor's parameter), the sites
+        are not all known yet: None, never a value from some of them."""
+        facts = self._facts(path)
+        if not (facts.routes or facts.uses) or self.indexing:
+            return None  # read only where the class's own file registers what it may prefix
+        if not self._constructor(path, param.function):
+            return None
+        values: list[_Entity | None] = []
+        for file, call in self._calls_of(path, param.function):
+            if not (isinstance(call.callee, Sym) and call.callee.path[-1:] == (_CONSTRUCTOR,)):
+                continue
+            passed = _passed(call, param)
+            value = self.evaluate(file, passed) if passed is not None else None
+            if value is None:
+                return None
+            if value not in values:
+                values.append(value)
+        if not values:
+            return None
+        return values[0] if len(values) == 1 else _OneOf(values)
+
+    def _constructor(self, path: str, site: str) -> bool:
+        """Whether the function at `site` in `path` is what a `new` calls: a class's
+        `constructor`, or a function named as a class (`js_facts._constructor_of`)."""
+        for name, value in self._facts(path).bindings.items():
+            if isinstance(value, Function) and value.site == site:
+                return name[:1].isupper()
+            if isinstance(value, Namespace) and any(
+                key == _CONSTRUCTOR and isinstance(v, Function) and v.site == site
+                for key, v in value.fields
+            ):
+                return True
+        return False
 
     def _lookup(self, path: str, name: str) -> _Entity | None:
         facts = self._facts(path)
@@ -2507,6 +2601,8 @@ class _RouteResolver:
                 return None
             if isinstance(value, Function) and segment == CALL and value.returns is not None:
                 return self.evaluate(entity.file, value.returns)
+            if isinstance(value, Function) and segment == _CONSTRUCTOR:  # `new f()` calls f
+                return entity
         return None
 
     # -- modules ---------------------------------------------------------------------------
@@ -2884,6 +2980,11 @@ _Chain = tuple[tuple[str, Invocation], ...]
 _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 _VERBS = {*HTTP_METHODS, "all"}
 _VERB_ALIASES = {key: dict(f.verbs) for key, f in BY_KEY.items() if f.verbs}  # `del` -> DELETE
+_CONSTRUCTOR = "constructor"  # what a `new` site calls (`js_facts._new_invocations`)
+# The prefix of the word under which a `new X(...)` waits to be indexed (`_index_calls`), X the
+# name it spells: asked for only with X's constructor's parameter; no file's bytes spell it, so
+# the pre-filter reads nothing for it
+_NEW_SITES = "\0new "
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
 
