@@ -255,7 +255,6 @@ class OnDemandSelection(Generic[F]):
         """Read the admitted files, link, read what linking asked for, link again... (see
         `OnDemand`); every file when `parse_all`. Adds to `not_reached`, `unresolved` and
         `failed`; returns the last link and how many files were read."""
-        on_demand = self.on_demand
         pace = self.pace
         with Directories(root_fd) as directories:
             admitted = self._admitted(directories, rels, files)
@@ -266,57 +265,18 @@ class OnDemandSelection(Generic[F]):
             # facts of its own, and no call named by `words`), and an unchanged repository then
             # links once, with the very facts of last time (`RouteDocumentMemo` answers from its memo)
             chosen = set(rels) if pace.parse_all else admitted | (self._last_wanted & set(rels))
-            outcomes: dict[str, F | Unresolved | ReaderError] = {}
-            holding: dict[str, bool] = {}  # whether a file's bytes name one of `words`
-            words: frozenset[str] = frozenset()
-            # the words each file was judged by, and whether it holds one: a later round's
-            # words mostly add to them, so only the new ones need looking for
-            judged: dict[str, tuple[frozenset[str], bool]] = {}
-            while True:
-                todo = [rel for rel in rels if rel in chosen and rel not in outcomes]
-                outcomes.update(reader.read_all(root_fd, todo, files, not_reached, len(outcomes)))
-                bad = {
-                    rel for rel, o in outcomes.items() if isinstance(o, Unresolved | ReaderError)
-                }
-                paths = [rel for rel in rels if rel not in bad]
-                facts = [
-                    (rel, o)
-                    for rel in rels
-                    if rel in outcomes
-                    and not isinstance(o := outcomes[rel], Unresolved | ReaderError)
-                ]
-                link_failed: list[ReaderError] = []
-                linked = self.link(
-                    facts,
-                    link_failed,
-                    packages,
-                    _with_paths(on_demand.link, paths, sorted(bad)),
-                    memoized=False,
-                )
-                if linked.words != words:
-                    words = linked.words
-                    holding.clear()
-                # chosen files are judged too (by the last words): a parse error is reported
-                # where the last link's words ask for the file, in both modes alike
-                unjudged = [r for r in rels if words and r not in holding]
-                for number, rel in enumerate(unjudged):
-                    if pace.passed():
-                        not_reached += unjudged[number:]  # may call what linking needs
-                        break
-                    outcome = outcomes.get(rel, _UNREAD)
-                    if outcome is not _UNREAD and not isinstance(outcome, Unresolved | ReaderError):
-                        # read already, its facts linked: holding a word asks for nothing
-                        # more (it is chosen) and reports nothing (it did not fail)
-                        holding[rel] = False
-                        continue
-                    holding[rel] = _holds_word(directories, files[rel], words, judged)
-                wanted = set(linked.touched) | {rel for rel, hit in holding.items() if hit}
-                new = {rel for rel in wanted if rel in files} - chosen
-                if not new or not_reached:
-                    break
-                chosen |= new
+            linked, outcomes, wanted, link_failed = self._rounds(
+                directories, root_fd, rels, files, reader, packages, not_reached, chosen
+            )
             self._last_wanted = set(chosen)  # every file the last link read, not only those
             # its last round asked for: a repeat then links the very facts of last time, once
+            if pace.parse_all:
+                # the reference reports a parse error where the filtered scan would: where
+                # the link of the admitted files asks for it (a link of every file, the
+                # front end's scripts too, asks for files by names no pack reads)
+                wanted = self._rounds(
+                    directories, root_fd, rels, files, reader, packages, [], set(admitted)
+                )[2]
             reported = admitted | wanted
             for rel in rels:
                 outcome = outcomes.get(rel)
@@ -328,6 +288,72 @@ class OnDemandSelection(Generic[F]):
                     failed.append(outcome)
             failed += link_failed
             return linked, len(outcomes)
+
+    def _rounds(
+        self,
+        directories: Directories,
+        root_fd: int,
+        rels: list[str],
+        files: dict[str, Found],
+        reader: FileReader[F],
+        packages: frozenset[str],
+        not_reached: list[str],
+        chosen: set[str],
+    ) -> tuple[
+        DocumentPieces, dict[str, F | Unresolved | ReaderError], set[str], list[ReaderError]
+    ]:
+        """Read `chosen`, link, read what linking asked for (adding it to `chosen`), link
+        again, until it asks for nothing new: the last link, every outcome read, the files
+        the last link wanted and the link's own failures."""
+        on_demand = self.on_demand
+        pace = self.pace
+        outcomes: dict[str, F | Unresolved | ReaderError] = {}
+        holding: dict[str, bool] = {}  # whether a file's bytes name one of `words`
+        words: frozenset[str] = frozenset()
+        # the words each file was judged by, and whether it holds one: a later round's
+        # words mostly add to them, so only the new ones need looking for
+        judged: dict[str, tuple[frozenset[str], bool]] = {}
+        while True:
+            todo = [rel for rel in rels if rel in chosen and rel not in outcomes]
+            outcomes.update(reader.read_all(root_fd, todo, files, not_reached, len(outcomes)))
+            bad = {rel for rel, o in outcomes.items() if isinstance(o, Unresolved | ReaderError)}
+            paths = [rel for rel in rels if rel not in bad]
+            facts = [
+                (rel, o)
+                for rel in rels
+                if rel in outcomes and not isinstance(o := outcomes[rel], Unresolved | ReaderError)
+            ]
+            link_failed: list[ReaderError] = []
+            linked = self.link(
+                facts,
+                link_failed,
+                packages,
+                _with_paths(on_demand.link, paths, sorted(bad)),
+                memoized=False,
+            )
+            if linked.words != words:
+                words = linked.words
+                holding.clear()
+            # chosen files are judged too (by the last words): a parse error is reported
+            # where the last link's words ask for the file, in both modes alike
+            unjudged = [r for r in rels if words and r not in holding]
+            for number, rel in enumerate(unjudged):
+                if pace.passed():
+                    not_reached += unjudged[number:]  # may call what linking needs
+                    break
+                outcome = outcomes.get(rel, _UNREAD)
+                if outcome is not _UNREAD and not isinstance(outcome, Unresolved | ReaderError):
+                    # read already, its facts linked: holding a word asks for nothing
+                    # more (it is chosen) and reports nothing (it did not fail)
+                    holding[rel] = False
+                    continue
+                holding[rel] = _holds_word(directories, files[rel], words, judged)
+            wanted = set(linked.touched) | {rel for rel, hit in holding.items() if hit}
+            new = {rel for rel in wanted if rel in files} - chosen
+            if not new or not_reached:
+                break
+            chosen |= new
+        return linked, outcomes, wanted, link_failed
 
     def _admitted(
         self, directories: Directories, rels: list[str], files: dict[str, Found]

@@ -195,8 +195,21 @@ def test_parse_all_reads_every_file_but_reports_only_what_matters(
     linked, parsed, unresolved, _, link = select(tmp_path, root_fd, APP, parse_all=True)
     assert [r["name"] for r in linked.resources] == ["/a"]
     assert parsed == len(APP)
-    assert link.rounds[-1] == sorted(set(APP) - {"lib/broken.js"})
+    assert link.rounds[0] == sorted(set(APP) - {"lib/broken.js"})  # one link of every file
     assert unresolved == []  # broken.js is neither admitted nor asked for, in both modes
+
+
+def test_parse_all_reports_a_parse_error_only_where_the_filtered_scan_asks_for_the_file(
+    tmp_path: Path, root_fd: int
+) -> None:
+    """A file the bytes do not admit (a front end's script) makes the link of every file need
+    a word a broken file spells; the filtered scan never reads that script, so never asks for
+    the broken file: the reference reports what the filtered scan does."""
+    texts = {**APP, "web/widgets.js": "calls render\n", "web/broken.js": "render\nsyntax error\n"}
+    reference = select(tmp_path, root_fd, texts, parse_all=True)
+    filtered = select(tmp_path, root_fd, texts)
+    assert "web/widgets.js" in reference[4].rounds[0]  # its facts were linked, its word needed
+    assert reference[2] == filtered[2] == []
 
 
 def test_a_parse_error_is_reported_where_the_link_asks_for_the_file(
