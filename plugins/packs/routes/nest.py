@@ -400,10 +400,9 @@ def _env_default(reader: _Reader, node: _Node) -> _Node | None:
     return node.child_by_field_id(reader.fields.right)
 
 
-def _local_value(reader: _Reader, name: _Node) -> _Node | None:
-    """The value of the `const` that `name` refers to in a block around it (a function's
-    local: `const globalPrefix = configService.get(...)`), declared before it."""
-    text = reader._text(name)
+def _declarators_before(reader: _Reader, name: _Node) -> Iterator[_Node]:
+    """The `const`/`let`/`var` declarators of the blocks around `name` declared before it,
+    innermost block first (`export const` too)."""
     scope = name.parent
     while scope is not None:
         if scope.type in {"statement_block", "program"}:
@@ -412,13 +411,19 @@ def _local_value(reader: _Reader, name: _Node) -> _Node | None:
                     break
                 if statement.type == "export_statement":  # `export const token = 'app'`
                     statement = statement.child_by_field_id(reader.fields.declaration) or statement
-                if statement.type not in {"lexical_declaration", "variable_declaration"}:
-                    continue
-                for declarator in statement.named_children:
-                    target = declarator.child_by_field_id(reader.fields.name)
-                    if target is not None and reader._text(target) == text:
-                        return declarator.child_by_field_id(reader.fields.value)
+                if statement.type in {"lexical_declaration", "variable_declaration"}:
+                    yield from statement.named_children
         scope = scope.parent
+
+
+def _local_value(reader: _Reader, name: _Node) -> _Node | None:
+    """The value of the `const` that `name` refers to in a block around it (a function's
+    local: `const globalPrefix = configService.get(...)`), declared before it."""
+    text = reader._text(name)
+    for declarator in _declarators_before(reader, name):
+        target = declarator.child_by_field_id(reader.fields.name)
+        if target is not None and reader._text(target) == text:
+            return declarator.child_by_field_id(reader.fields.value)
     return None
 
 
@@ -426,29 +431,20 @@ def _destructured(reader: _Reader, name: _Node) -> tuple[_Node, str] | None:
     """`const { port, prefix: base } = value` in a block around `name`, declared before it:
     (value, the property `name` takes: `prefix` for `base`)."""
     text = reader._text(name)
-    scope = name.parent
-    while scope is not None:
-        if scope.type in {"statement_block", "program"}:
-            for statement in scope.named_children:
-                if statement.start_byte >= name.start_byte:
-                    break
-                if statement.type not in {"lexical_declaration", "variable_declaration"}:
-                    continue
-                for declarator in statement.named_children:
-                    target = declarator.child_by_field_id(reader.fields.name)
-                    value = declarator.child_by_field_id(reader.fields.value)
-                    if target is None or value is None or target.type != "object_pattern":
-                        continue
-                    for part in target.named_children:
-                        if part.type == "shorthand_property_identifier_pattern":
-                            if reader._text(part) == text:
-                                return value, text
-                        elif part.type == "pair_pattern":
-                            key = part.child_by_field_id(reader.fields.key)
-                            bound = part.child_by_field_id(reader.fields.value)
-                            if bound is not None and reader._text(bound) == text and key:
-                                return value, reader._text(key)
-        scope = scope.parent
+    for declarator in _declarators_before(reader, name):
+        target = declarator.child_by_field_id(reader.fields.name)
+        value = declarator.child_by_field_id(reader.fields.value)
+        if target is None or value is None or target.type != "object_pattern":
+            continue
+        for part in target.named_children:
+            if part.type == "shorthand_property_identifier_pattern":
+                if reader._text(part) == text:
+                    return value, text
+            elif part.type == "pair_pattern":
+                key = part.child_by_field_id(reader.fields.key)
+                bound = part.child_by_field_id(reader.fields.value)
+                if bound is not None and reader._text(bound) == text and key:
+                    return value, reader._text(key)
     return None
 
 
