@@ -126,7 +126,7 @@ def held():
                 found.append(f"{{who}}/{{name}}={{os.readlink(f'/proc/{{pid}}/fd/{{name}}')}}")
             except OSError:
                 pass  # the listing's own descriptor, closed by now
-    return " ".join(found)
+    return f"uid={{os.getuid()}} " + " ".join(found)
 
 
 def discover(paths):
@@ -153,7 +153,7 @@ def test_spawns_at_once_or_failing_leak_no_descriptor_into_each_other_or_the_gat
 ) -> None:
     """Held. Six plugins started at once under uvloop, beside nine starts that fail (a command
     that does not exist, an interpreter that exits before `hello`, an environment refused
-    while the sandbox is planned), three times over: each
+    while the sandbox is planned), three times over: the six at once have six uids, each
     plugin holds its own three pipes and nothing else (no other spawn's pipe, no seccomp or
     `--args` memfd bwrap was handed, no sync pipe), its init holds no descriptor it can read,
     and once every session is over the gateway holds no descriptor it did not hold before."""
@@ -162,7 +162,11 @@ def test_spawns_at_once_or_failing_leak_no_descriptor_into_each_other_or_the_gat
     plugin.write_text(DESCRIPTOR_PROBE.format(checkout=str(GPP_PACKAGE.parent)))
     missing = tmp_path / "plugin" / "missing.py"
 
-    async def one(command: list[str], env: dict[str, str] | None = None) -> str:
+    async def one(
+        command: list[str],
+        env: dict[str, str] | None = None,
+        together: asyncio.Barrier | None = None,
+    ) -> str:
         try:
             async with PluginSession(
                 command,
@@ -173,14 +177,17 @@ def test_spawns_at_once_or_failing_leak_no_descriptor_into_each_other_or_the_gat
                 sandbox=SandboxPolicy(),
             ) as session:
                 result: dict[str, Any] = await session.discover(["."])
+                if together is not None:  # every session alive at once, each its uid leased
+                    await asyncio.wait_for(together.wait(), 120)
         except codes.ProtocolError as exc:
             return f"failed: {exc}"
         held: str = result["resources"][0]["attrs"]["held"]
         return held
 
     async def round_of_starts() -> list[str]:
+        together = asyncio.Barrier(6)
         return await asyncio.gather(
-            *(one([sys.executable, str(plugin)]) for _ in range(6)),
+            *(one([sys.executable, str(plugin)], together=together) for _ in range(6)),
             *(one([str(tmp_path / "no-such-interpreter")]) for _ in range(3)),
             *(one([sys.executable, str(missing)]) for _ in range(3)),
             # refused while planned, after the seccomp program's memfd was made
@@ -197,9 +204,12 @@ def test_spawns_at_once_or_failing_leak_no_descriptor_into_each_other_or_the_gat
     pipes_seen: set[str] = set()
     for outcomes in rounds:
         assert all(o.startswith("failed: ") for o in outcomes[6:]), outcomes
+        # the plugins running at once: a uid each (mapped as itself), never root or nobody
+        uids_at_once = {held.split()[0] for held in outcomes[:6]}
+        assert len(uids_at_once) == 6 and not uids_at_once & {"uid=0", "uid=65534"}, outcomes
         for held in outcomes[:6]:
             assert not held.startswith("failed"), held
-            words = [w.split("=", 1) for w in held.split()]
+            words = [w.split("=", 1) for w in held.split()[1:]]
             own = {what for who, what in words if who.startswith("self/")}
             assert all(what.startswith("pipe:[") for what in own), held
             assert len(own) == 3, held  # stdin, stdout (on 3) and stderr (on 1 and 2)
