@@ -218,6 +218,19 @@ controller would, which session groups do not use), so a plugin took every page 
 pages from the host's free memory too (issue 32, round 8). Transparent huge pages are ordinary
 memory the cgroup charges: `madvise(MADV_HUGEPAGE)` stays allowed."""
 RET_ENOMEM = 0x00050000 | errno.ENOMEM
+F_SETFL = 4
+PACKET_ARGUMENTS = (("fcntl", 2, os.O_DIRECT, (1, F_SETFL)), ("open", 1, os.O_DIRECT, None),
+                    ("openat", 2, os.O_DIRECT, None))  # fmt: skip
+"""Each call that can put `O_DIRECT` on a descriptor the plugin holds (`fcntl(F_SETFL)`, and
+an open of `/proc/self/fd/N`, which a gateway of the plugin's own uid lets it make), the index
+of its flags argument and, for `fcntl`, the command it applies to: refused with EINVAL, as a
+file system without direct I/O answers. On a pipe `O_DIRECT` is packet mode: each write is a
+packet of its own and each read of the other end returns at most one, so a plugin writing
+single bytes to its stdout or stderr with it made the gateway's event loop do a read and a
+callback per byte, however far behind it fell (ordinary writes merge in the pipe and a
+reader behind gets them by the 64 KiB): 200,000 bytes took 200,001 reads and ten times the
+time, with every client waiting (issue 32, round 10). Runtimes do not ask for direct I/O."""
+RET_EINVAL = 0x00050000 | errno.EINVAL
 
 
 @dataclass(frozen=True)
@@ -230,6 +243,9 @@ class FlagRule:
     argument: int
     bits: int = SETID_BITS
     refusal: int = RET_EPERM
+    when: tuple[int, int] | None = None
+    """(an argument's index, a value): the rule applies only when that argument is the value
+    (`fcntl`'s command); otherwise the call is allowed by this rule."""
 
 
 @functools.cache
@@ -252,17 +268,12 @@ def program() -> bytes:
         ),
         ArgumentRule(_syscall_number("socketpair"), SOCKETPAIR_FAMILIES, RET_EAFNOSUPPORT),
     ]
-    flagged = [
-        FlagRule(number, argument)
-        for number, argument in ((_syscall_number(n), a) for n, a in MODE_ARGUMENTS)
-        if number >= 0
-    ] + [
-        FlagRule(number, argument, bits, RET_ENOMEM)
-        for number, argument, bits in (
-            (_syscall_number(n), a, b) for n, a, b in HUGE_PAGE_ARGUMENTS
-        )
-        if number >= 0
+    every_flag = [
+        *(FlagRule(_syscall_number(n), a) for n, a in MODE_ARGUMENTS),
+        *(FlagRule(_syscall_number(n), a, b, RET_ENOMEM) for n, a, b in HUGE_PAGE_ARGUMENTS),
+        *(FlagRule(_syscall_number(n), a, b, RET_EINVAL, w) for n, a, b, w in PACKET_ARGUMENTS),
     ]
+    flagged = [flag for flag in every_flag if flag.number >= 0]
     ruled = {rule.number for rule in rules} | {flag.number for flag in flagged}
     allowed = [n for n in allowed_numbers() if n not in ruled]
     x32 = machine == "x86_64"
@@ -301,7 +312,8 @@ def assemble(
     """The program: wrong ABI → EPERM; a refused number → EPERM; a call with an argument rule
     whose first argument is not allowed (or not with the other arguments its `paired` ask
     for) → the refusal they name; a call of `flagged` whose argument has one of
-    its bits set (a set-uid mode, a huge page) → its refusal; an allowed number → allowed;
+    its bits set (a set-uid mode, a huge page, packet mode; where it names a `when`, only with
+    that argument's value) → its refusal; an allowed number → allowed;
     anything else → ENOSYS."""
     flagged = flagged or []
     code: list[Instruction | str] = [
@@ -314,7 +326,10 @@ def assemble(
         code += [(JGE_K, 0, 1, X32_SYSCALL_BIT), (RET_K, 0, 0, RET_EPERM)]
     verdicts = {n: "allow" for n in allowed} | {n: "deny" for n in refused}
     verdicts |= {rule.number: f"rule{i}" for i, rule in enumerate(rules)}
-    verdicts |= {flag.number: f"flag{i}" for i, flag in enumerate(flagged)}
+    checks: dict[int, list[FlagRule]] = {}  # a call may have several: `openat`'s mode, flags
+    for flag in flagged:
+        checks.setdefault(flag.number, []).append(flag)
+    verdicts |= {number: f"flag{number}" for number in checks}
     code += _dispatch(sorted(verdicts.items()), "t")
     for index, rule in enumerate(rules):
         code += [f"rule{index}", (LD_W_ABS, 0, 0, ARG0)]
@@ -324,9 +339,16 @@ def assemble(
         for n, pairing in enumerate(rule.paired):
             code += _pairing(pairing, f"pair{index}.{n}", f"allow{index}")
         code += [f"allow{index}", (RET_K, 0, 0, RET_ALLOW)]
-    for index, flag in enumerate(flagged):
-        code += [f"flag{index}", (LD_W_ABS, 0, 0, ARG0 + 8 * flag.argument)]
-        code += [(JSET_K, 0, 1, flag.bits), (RET_K, 0, 0, flag.refusal), (RET_K, 0, 0, RET_ALLOW)]
+    for number, rules_of_call in checks.items():
+        code.append(f"flag{number}")
+        for index, flag in enumerate(rules_of_call):
+            passed = f"flag{number}.{index + 1}"
+            if flag.when is not None:
+                argument, value = flag.when
+                code += [(LD_W_ABS, 0, 0, ARG0 + 8 * argument), (JEQ_K, 0, passed, value)]
+            code += [(LD_W_ABS, 0, 0, ARG0 + 8 * flag.argument), (JSET_K, 0, passed, flag.bits)]
+            code += [(RET_K, 0, 0, flag.refusal), passed]
+        code.append((RET_K, 0, 0, RET_ALLOW))
     code += ["unlisted", (RET_K, 0, 0, RET_ENOSYS)]
     return b"".join(struct.pack("=HBBI", *op) for op in _resolve(code))
 
