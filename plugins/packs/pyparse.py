@@ -153,7 +153,15 @@ def _field_edits(data: bytes, field: Any, quote: bytes) -> list[tuple[int, int, 
     """A replacement field 3.11 cannot hold (it reuses the quote, holds a backslash or a
     comment, or breaks a line in a one-line string) becomes `{___}`: its value is lost, but
     nothing a reader resolves lives in such an expression."""
-    edits = []
+    edits: list[tuple[int, int, bytes]] = []
+    whole = data[field.start_byte : field.end_byte]
+    if len(quote) == 1 and (b"\n" in whole or b"\r" in whole):
+        # a line break anywhere in the field of a one-line string (`f"{` then the expression
+        # on the next line): the field becomes `{___}`, its breaks escaped after it, in the
+        # string's text, so the lines below keep their numbers
+        breaks = whole.count(b"\n") or whole.count(b"\r")
+        width = max(1, len(whole.split(b"\n")[0].strip(b"{ \t\r")))
+        return [(field.start_byte, field.end_byte, b"{" + b"_" * width + b"}" + b"\\\n" * breaks)]
     expression = []
     for child in field.children:
         if child.type == "format_specifier":
@@ -166,10 +174,7 @@ def _field_edits(data: bytes, field: Any, quote: bytes) -> list[tuple[int, int, 
         return edits
     start, end = expression[0].start_byte, expression[-1].end_byte
     text = data[start:end]
-    bad = quote[:1] in text or b"\\" in text or b"#" in text
-    if len(quote) == 1 and (b"\n" in text or b"\r" in text):
-        bad = True
-    if bad:
+    if quote[:1] in text or b"\\" in text or b"#" in text:
         edits.append((start, end, _name_like(text)))
     return edits
 

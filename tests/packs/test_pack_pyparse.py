@@ -83,6 +83,33 @@ def test_python_312_syntax_is_read_on_its_own_lines() -> None:
         "first", "Box", "last"]  # fmt: skip
 
 
+BROKEN_FIELDS = """class Day:
+    def __str__(self):
+        return f"{
+            self.trip.name} - {self.date}"
+
+label = rf'{
+  prefix!r:>{
+  width}}'
+
+class Stop:
+    pass
+"""
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the interpreter reads 3.12 itself")
+def test_a_field_that_opens_a_line_in_a_one_line_f_string_is_read_on_its_own_lines() -> None:
+    """PEP 701 lets a one-line f-string's field break lines anywhere, right after its `{` too
+    (a model file lost every model to this): the field is blanked with its breaks escaped in
+    the string, so every statement below keeps its line."""
+    with pytest.raises(SyntaxError):
+        ast.parse(BROKEN_FIELDS)
+    tree = parse_python(BROKEN_FIELDS, "newer.py")
+    assert [(type(n).__name__, n.lineno) for n in tree.body] == [
+        ("ClassDef", 1), ("Assign", 6), ("ClassDef", 10),
+    ]  # fmt: skip
+
+
 EXCEPT_314 = """import json
 try:
     data = json.loads(text)
