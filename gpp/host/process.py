@@ -571,19 +571,10 @@ REAP_S = 5.0
 
 def _close_pipes(proc: asyncio.subprocess.Process, *fds: int) -> None:
     """Close the gateway's ends of the process's pipes `fds` (its readers see EOF)."""
-    if (pipes := _PIPES.get(proc)) is not None:
-        for fd in fds:
-            if (pipe := pipes.transports.get(fd)) is not None:
-                pipe.close()
-        return
-    transport = getattr(proc, "_transport", None)  # asyncio's and uvloop's Process alike
-    if transport is None:
-        return
+    pipes = _PIPES.get(proc)  # every plugin process is `spawn`'s, its stdio `StdioPipes`
     for fd in fds:
-        with contextlib.suppress(Exception):
-            pipe = transport.get_pipe_transport(fd)
-            if pipe is not None:
-                pipe.close()
+        if pipes is not None and (pipe := pipes.transports.get(fd)) is not None:
+            pipe.close()
 
 
 class ProcessOptions(TypedDict, total=False):
