@@ -237,7 +237,7 @@ RET_EINVAL = 0x00050000 | errno.EINVAL
 class FlagRule:
     """A call allowed only when its `argument` has none of `bits` set, else `refusal`: a mode
     with S_ISUID or S_ISGID (MODE_ARGUMENTS), flags that ask for huge pages
-    (HUGE_PAGE_ARGUMENTS)."""
+    (HUGE_PAGE_ARGUMENTS) or for packet mode (PACKET_ARGUMENTS)."""
 
     number: int
     argument: int
