@@ -542,10 +542,10 @@ class PluginProcess:
                 group.kill()
         if group is not None:
             group.thaw()  # a frozen v1 group's processes die of SIGKILL only once thawed
-        # Nothing more is read from stdout. On Python 3.11 `wait()` returns only once every pipe
-        # has closed, and a stdout its reader stopped reading (a refused oversized line) is
-        # paused with the EOF unseen: `gpp discover` hung there for ever. So stdout is closed
-        # first, and every pipe if the exit is still not reported (a descendant holding one).
+        # Nothing more is read from stdout: it is closed first (a stdout its reader stopped
+        # reading, after a refused oversized line, is paused with the EOF unseen; `gpp discover`
+        # once hung there, when asyncio's own pipes held `wait()` back), and every pipe if the
+        # exit is still not reported (a descendant holding one).
         _close_pipes(self.proc, 1)
         raw = await wait_exit(self.proc, REAP_S)
         if raw is None:
