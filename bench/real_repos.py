@@ -21,7 +21,7 @@ no finding other than a DUPLICATE_* one, and no `unresolved` entry, whose locati
 file that declares them), `pfxU` (misses whose declaring file has a reported route carrying
 `attrs.prefixUnresolved: true`: flagged, though not by a finding), the document's findings and
 unresolved counts, and the discover's wall time. Route names compare after one normalisation of
-parameters (`<int:id>`, `:id`, `{id:int}` all read `{id}`) and an upper-case method.
+parameters (`<int:id>`, `:id`, `{id:int}` all read `{id}`, `.:format` too) and an upper-case method.
 `empty s` is the same discover on an empty folder (the CLI's start, the sandbox, the handshake),
 run once per pack: the floor under `wall s` on this machine. `--json FILE` keeps everything, the lists of misses and false positives included.
 """
@@ -45,7 +45,8 @@ TRUTH_DIR = ROOT / "bench" / "real_repos" / "truth"
 _PARAM = (
     re.compile(r"<(?:[^:<>]+:)?([A-Za-z_]\w*)>"),  # Flask <int:id>
     re.compile(r"\{([A-Za-z_]\w*)(?::[^}]*)?\}"),  # FastAPI {id:int}
-    re.compile(r"(?<=/):([A-Za-z_$][\w$]*)(?:\([^)]*\))?\??"),  # Express :id, :id(\d+), :page?
+    # Express :id, :id(\d+), :page?, and a parameter after a dot (`/:id.:format`)
+    re.compile(r"(?<=[/.]):([A-Za-z_$][\w$]*)(?:\([^)]*\))?\??"),
 )
 
 

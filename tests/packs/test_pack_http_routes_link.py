@@ -505,3 +505,33 @@ def test_a_parameter_no_scanned_call_passes_is_read_as_the_global_name() -> None
         }
     )
     assert found == {"GET /x/r": "none"}
+
+
+def test_a_head_written_beside_get_is_the_one_werkzeug_and_starlette_add() -> None:
+    """Flask and Starlette serve HEAD for every GET rule, so `methods=["GET", "HEAD"]` is the
+    same route as `["GET"]`; a HEAD without GET, an explicit OPTIONS and FastAPI's `APIRoute`
+    (which adds no HEAD) keep what is written."""
+    found = routes(
+        {
+            "web.py": (
+                "from flask import Flask\napp = Flask(__name__)\n"
+                "@app.route('/both', methods=['GET', 'HEAD'])\ndef both(): ...\n"
+                "@app.route('/head', methods=['POST', 'head'])\ndef head(): ...\n"
+                "@app.route('/opts', methods=['OPTIONS', 'GET'])\ndef opts(): ...\n"
+            ),
+            "star.py": (
+                "from starlette.applications import Starlette\n"
+                "from starlette.routing import Route\n"
+                "async def h(request): ...\n"
+                "app = Starlette(routes=[Route('/s', h, methods=['GET', 'HEAD'])])\n"
+            ),
+            "api.py": (
+                "from fastapi import FastAPI\napi = FastAPI()\n"
+                "@api.api_route('/f', methods=['GET', 'HEAD'])\ndef f(): ...\n"
+            ),
+        }
+    )
+    assert set(found) == {
+        "GET /both", "HEAD /head", "POST /head", "GET /opts", "OPTIONS /opts",
+        "GET /s", "GET /f", "HEAD /f",
+    }  # fmt: skip

@@ -7,8 +7,9 @@ one item per method and path, placed at the view function's first line (its firs
 Usage: runtime_routes.py flask|starlette MODULE:EXPRESSION CHECKOUT > items.json
   (`app.main:app`, `wsgi:create_app()`; the expression is evaluated in the module's namespace)
 
-Flask: `app.url_map` (HEAD and OPTIONS, which Flask adds to every rule, left out; the `static`
-endpoint is not the application's own route). Starlette/FastAPI: `app.routes` with mounts
+Flask: `app.url_map` (the HEAD Werkzeug adds beside GET and the OPTIONS Flask adds left out, a
+HEAD or OPTIONS the view wrote kept; the `static` endpoint is not the application's own route).
+Starlette's `Route` adds HEAD beside GET too (left out), FastAPI's `APIRoute` none (kept). Starlette/FastAPI: `app.routes` with mounts
 followed (the documentation routes FastAPI adds, `/openapi.json`, `/docs`, `/docs/oauth2-redirect`
 and `/redoc`, left out). Paths are written as the framework declares them (`<int:id>`, `{id}`):
 bench/real_repos.py normalises both.
@@ -44,15 +45,28 @@ def _place(function: Any, checkout: str) -> tuple[str, int]:
     return path, line
 
 
+def _added_by_flask(rule: Any) -> set[str]:
+    """The methods Werkzeug and Flask add to a rule themselves: HEAD beside GET, and OPTIONS
+    unless the view wrote it (Flask then turns `provide_automatic_options` off)."""
+    added = {"HEAD"} if "GET" in (rule.methods or ()) else set()
+    if getattr(rule, "provide_automatic_options", True):
+        added.add("OPTIONS")
+    return added
+
+
 def flask_items(app: Any, checkout: str) -> list[dict[str, Any]]:
     items = []
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static" or rule.endpoint.endswith(".static"):
             continue
         where, line = _place(app.view_functions[rule.endpoint], checkout)
-        for method in sorted(set(rule.methods or ()) - {"HEAD", "OPTIONS"}):
+        for method in sorted(set(rule.methods or ()) - _added_by_flask(rule)):
             items.append({"name": f"{method} {rule.rule}", "file": where, "line": line})
     return items
+
+
+def _is_api_route(route: Any) -> bool:
+    return any(kind.__name__ == "APIRoute" for kind in type(route).__mro__)
 
 
 def starlette_items(routes: Any, prefix: str, checkout: str) -> list[dict[str, Any]]:
@@ -74,7 +88,8 @@ def starlette_items(routes: Any, prefix: str, checkout: str) -> list[dict[str, A
             continue
         where, line = _place(route.endpoint, checkout)
         methods = getattr(route, "methods", None) or {"WEBSOCKET"}
-        for method in sorted(set(methods) - {"HEAD"}):
+        added = {"HEAD"} if "GET" in methods and not _is_api_route(route) else set()
+        for method in sorted(set(methods) - added):
             items.append({"name": f"{method} {path}", "file": where, "line": line})
     return items
 

@@ -38,6 +38,7 @@ from .model import (
     NESTJS,
     NEXTJS,
     SHARED,
+    STARLETTE,
     VARARGS,
     Apply,
     Auth,
@@ -2159,6 +2160,8 @@ class _RouteResolver:
                     verb_auth[verb] = self._auth(file, own)
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
+        if framework in _HEAD_WITH_GET and methods and "GET" in methods:
+            methods = tuple(m for m in methods if m != "HEAD")  # the HEAD it serves anyway
         file, line = route.called_at or (path, route.line)
         assumed = _merged(assumed, self._assumed(path, route.path))
         for full, shape in served:
@@ -2975,6 +2978,10 @@ def _filled(expr: Expr, source: Expr, values: Mapping[str, Expr]) -> Expr:
 # A route record's keys: its path's (the frameworks' records) and its method's
 _PATH_KEYS = tuple(dict.fromkeys(k for f in BY_KEY.values() for k in f.path_keys))
 _METHOD_KEYS = ("method", "methods", "verb")
+# Werkzeug's and Starlette's `Route` add HEAD to every rule that has GET: a HEAD written beside
+# GET is that same automatic one, not listed, as it is not for `methods=["GET"]` (FastAPI's
+# `APIRoute` adds none, so a HEAD written there is its own route)
+_HEAD_WITH_GET = frozenset({FLASK, STARLETTE})
 
 _Chain = tuple[tuple[str, Invocation], ...]
 _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
