@@ -23,7 +23,10 @@ file that declares them), `pfxU` (misses whose declaring file has a reported rou
 unresolved counts, and the discover's wall time. Route names compare after one normalisation of
 parameters (`<int:id>`, `:id`, `{id:int}` all read `{id}`, `.:format` too) and an upper-case method.
 `empty s` is the same discover on an empty folder (the CLI's start, the sandbox, the handshake),
-run once per pack: the floor under `wall s` on this machine. `--json FILE` keeps everything, the lists of misses and false positives included.
+run once per pack: the floor under `wall s` on this machine. A second table sums the figures per framework or
+ORM over every repository run (the library the pack names on each item; a miss counts for the
+library found in its own file, else the repository's most common one); `--summarise FILE`
+prints it again from a saved `--json`. `--json FILE` keeps everything, the lists of misses and false positives included.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +109,54 @@ def pointed_files(doc: dict[str, Any]) -> set[str]:
     return {f.removeprefix("./") for f in files}
 
 
-def score(kind: str, expected: list[dict[str, Any]], run: dict[str, Any]) -> dict[str, Any]:
+# the library a pack names nowhere in its resources, because it reads only that one
+_PACK_LIBRARY = {"pack-sqlalchemy": "sqlalchemy", "pack-django": "django models"}
+
+
+def _library(pack: str, resource: dict[str, Any]) -> str:
+    attrs = resource.get("attrs") or {}
+    return str(attrs.get("framework") or attrs.get("orm") or _PACK_LIBRARY.get(pack, pack))
+
+
+def by_library(
+    pack: str,
+    kind: str,
+    resources: list[dict[str, Any]],
+    wanted: dict[str, dict[str, Any]],
+    missed: list[str],
+    silent: list[str],
+) -> dict[str, dict[str, int]]:
+    """True and false positives, misses and silent misses per framework or ORM (issue 36's
+    rows). A reported item is the library the pack names on it; a missed one is the library
+    of what the pack found in the files that declare it, else the pack's most common one."""
+    named = {normalise(kind, r["name"]): _library(pack, r) for r in resources}
+    in_file: dict[str, Counter[str]] = {}
+    for r in resources:
+        where = (r.get("location") or {}).get("path", "").removeprefix("./")
+        in_file.setdefault(where, Counter())[_library(pack, r)] += 1
+    overall = Counter(named.values())
+    rows: dict[str, dict[str, int]] = {}
+
+    def row(library: str) -> dict[str, int]:
+        return rows.setdefault(library, {"tp": 0, "fp": 0, "missed": 0, "silent": 0})
+
+    for name, library in named.items():
+        row(library)["tp" if name in wanted else "fp"] += 1
+    silent_set = set(silent)
+    for name in missed:
+        near: Counter[str] = Counter()
+        for where in wanted[name].get("files") or [wanted[name]["file"]]:
+            near.update(in_file.get(where, Counter()))
+        guess = (near or overall).most_common(1)
+        library = guess[0][0] if guess else _PACK_LIBRARY.get(pack, pack)
+        row(library)["missed"] += 1
+        row(library)["silent"] += name in silent_set
+    return rows
+
+
+def score(
+    kind: str, expected: list[dict[str, Any]], run: dict[str, Any], pack: str = ""
+) -> dict[str, Any]:
     doc = run["doc"] or {"resources": [], "findings": [], "unresolved": []}
     resources = [r for r in doc.get("resources", []) if r.get("kind") == kind]
     reported = {normalise(kind, r["name"]) for r in resources}
@@ -138,6 +189,7 @@ def score(kind: str, expected: list[dict[str, Any]], run: dict[str, Any]) -> dic
         "finding_codes": sorted({str(f.get("code")) for f in doc.get("findings", [])}),
         "unresolved": len(doc.get("unresolved", [])),
         "unresolved_entries": doc.get("unresolved", []),
+        "by_library": by_library(pack, kind, resources, wanted, missed, silent),
     }
 
 
@@ -175,6 +227,37 @@ def table(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
+def library_table(results: dict[str, Any]) -> str:
+    """One line per framework or ORM over every repository measured: the figures issue 36's
+    rows are judged on (P, R, silent misses as a share of the truth)."""
+    totals: dict[str, dict[str, Any]] = {}
+    for repo_name, repo in results.items():
+        for figures in repo["packs"].values():
+            for library, row in (figures.get("by_library") or {}).items():
+                total = totals.setdefault(
+                    library, {"repos": set(), "tp": 0, "fp": 0, "missed": 0, "silent": 0}
+                )
+                total["repos"].add(repo_name)
+                for key in ("tp", "fp", "missed", "silent"):
+                    total[key] += row[key]
+    head = ("library", "repos", "expected", "TP", "precision", "recall", "silent")
+    body = []
+    for library, t in sorted(totals.items()):
+        expected = t["tp"] + t["missed"]
+        reported = t["tp"] + t["fp"]
+        body.append((
+            library, str(len(t["repos"])), str(expected), str(t["tp"]),
+            pct(t["tp"] / reported if reported else None),
+            pct(t["tp"] / expected if expected else None),
+            f"{t['silent']} ({pct(t['silent'] / expected if expected else None)})",
+        ))  # fmt: skip
+    widths = [max(len(x) for x in column) for column in zip(head, *body, strict=True)]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths, strict=True)))
+             for line in (head, *body)]  # fmt: skip
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repo", type=Path, help="a checkout of the repository a truth file names")
@@ -202,7 +285,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="print misses and false positives"
     )
+    parser.add_argument(
+        "--summarise", type=Path, help="print the per-library table of a saved --json, run nothing"
+    )
     args = parser.parse_args(argv)
+    if args.summarise:
+        print(library_table(json.loads(args.summarise.read_text(encoding="utf-8"))))
+        return 0
 
     jobs: list[tuple[Path, Path]] = []
     if args.repo and args.truth:
@@ -240,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
                     floor = run_pack(args.gpp, config, Path(empty.name), pack, args.timeout)
                     baseline[pack] = round(floor["wall"], 2)
                 run = run_pack(args.gpp, config, repo.resolve(), pack, args.timeout)
-                result = score(spec["kind"], spec["expected"], run)
+                result = score(spec["kind"], spec["expected"], run, pack)
                 result["empty_repo_wall_s"] = baseline.get(pack)
                 results[truth["name"]]["packs"][pack] = result
                 rows.append((truth["name"], pack, result))
@@ -252,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
         empty.cleanup()
 
     print(table(rows))
+    print()
+    print(library_table(results))
     if args.verbose:
         for repo_name, pack, r in rows:
             for label in ("silent", "missed", "false_positives"):

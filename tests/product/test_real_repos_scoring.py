@@ -9,7 +9,7 @@ import pytest
 from conftest import REPO
 
 sys.path.insert(0, str(REPO))  # bench/ holds tools, not an installed package
-from bench.real_repos import normalise
+from bench.real_repos import by_library, normalise
 
 
 @pytest.mark.parametrize(
@@ -28,3 +28,28 @@ def test_the_spellings_of_one_route_meet(truth: str, pack: str) -> None:
 def test_a_colon_inside_a_segment_is_no_parameter() -> None:
     assert normalise("route", "GET /v1/items:batchGet") == "GET /v1/items:batchGet"
     assert normalise("table", "a.:b") == "a.:b"
+
+
+def test_each_item_counts_for_the_library_that_declares_it() -> None:
+    """A found or false item is the library the pack names on it; a miss goes to the library
+    found in its own file, else to the repository's most common one."""
+    resources = [
+        {"name": "GET /a", "attrs": {"framework": "express"}, "location": {"path": "./web.js"}},
+        {"name": "GET /x", "attrs": {"framework": "express"}, "location": {"path": "web.js"}},
+        {"name": "GET /n", "attrs": {"framework": "nestjs"}, "location": {"path": "api.ts"}},
+    ]
+    wanted = {
+        "GET /a": {"name": "GET /a", "file": "web.js"},
+        "GET /n": {"name": "GET /n", "file": "api.ts"},
+        "GET /m": {"name": "GET /m", "file": "api.ts"},
+        "GET /z": {"name": "GET /z", "files": ["other.js"]},
+    }
+    rows = by_library(
+        "pack-http-routes", "route", resources, wanted, ["GET /m", "GET /z"], ["GET /z"]
+    )
+    assert rows == {
+        "express": {"tp": 1, "fp": 1, "missed": 1, "silent": 1},
+        "nestjs": {"tp": 1, "fp": 0, "missed": 1, "silent": 0},
+    }
+    tables = by_library("pack-django", "table", [], {"t": {"name": "t", "file": "m.py"}}, ["t"], [])
+    assert tables == {"django models": {"tp": 0, "fp": 0, "missed": 1, "silent": 0}}
