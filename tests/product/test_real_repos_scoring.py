@@ -4,6 +4,7 @@ differently must meet, or the bench reports a miss the pack did not make."""
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import pytest
 from conftest import REPO
@@ -33,12 +34,12 @@ def test_a_colon_inside_a_segment_is_no_parameter() -> None:
 def test_each_item_counts_for_the_library_that_declares_it() -> None:
     """A found or false item is the library the pack names on it; a miss goes to the library
     found in its own file, else to the repository's most common one."""
-    resources = [
+    resources: list[dict[str, Any]] = [
         {"name": "GET /a", "attrs": {"framework": "express"}, "location": {"path": "./web.js"}},
         {"name": "GET /x", "attrs": {"framework": "express"}, "location": {"path": "web.js"}},
         {"name": "GET /n", "attrs": {"framework": "nestjs"}, "location": {"path": "api.ts"}},
     ]
-    wanted = {
+    wanted: dict[str, dict[str, Any]] = {
         "GET /a": {"name": "GET /a", "file": "web.js"},
         "GET /n": {"name": "GET /n", "file": "api.ts"},
         "GET /m": {"name": "GET /m", "file": "api.ts"},
