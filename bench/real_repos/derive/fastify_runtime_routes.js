@@ -56,7 +56,8 @@ Module._load = function (request, parent, isMain) {
 
 async function main() {
   // import(), not require(): an ES module's imports then go through js_runtime_env's loader
-  const url = require("node:url").pathToFileURL(path.join(checkout, modulePath));
+  // MODULE relative to CHECKOUT, or an absolute driver outside it
+  const url = require("node:url").pathToFileURL(path.resolve(checkout, modulePath));
   let target = (await import(url)).default;
   if (exported) target = target[exported];
   let app;

@@ -15,6 +15,7 @@
 //            dbName (`@@map`) else its name; an implicit many-to-many relation's `_<name>` table
 // knex       each migration's `up(knex)` in file-name order (knex's own order) on a knex
 //            whose client records the SQL it would send; the tables alive at the end
+//            (KNEX_DIALECT=mysql: that dialect's client, postgres by default)
 // A model's file and line: the first frame of the call that made it inside CHECKOUT (for a
 // decorated class, the file that declares the class).
 'use strict'
@@ -186,7 +187,9 @@ async function main () {
       for (const [name, m] of Object.entries(conn.models)) add(m.collection.name, made.get(name) || modelCall(name))
     }
   } else if (orm === 'knex') {
-    const Client = require('knex/lib/dialects/postgres')
+    // KNEX_DIALECT=mysql: the migrations use a dialect's own builders (`table.charset()`); its SQL quotes with backticks
+    const dialect = process.env.KNEX_DIALECT || 'postgres'
+    const Client = require('knex/lib/dialects/' + dialect)
     const tables = new Map() // alive now, as the statements sent so far left them
     let current = null
     function apply (statement, bindings) {
@@ -196,11 +199,11 @@ async function main () {
       // knex's own SQL quotes its names; a raw() statement may not
       for (const one of statement.replace(/--[^\n]*/g, '').split(';')) {
         const s = one.trim()
-        if ((m = s.match(/^create\s+(?:unlogged\s+)?table\s+(?:if\s+not\s+exists\s+)?(?:"?\w+"?\.)?"?([\w$]+)"?/i))) {
+        if ((m = s.match(/^create\s+(?:unlogged\s+)?table\s+(?:if\s+not\s+exists\s+)?(?:["`]?\w+["`]?\.)?["`]?([\w$]+)["`]?/i))) {
           if (!tables.has(m[1])) tables.set(m[1], current || where(new Error().stack))
         } else if ((m = s.match(/^drop\s+table\s+(?:if\s+exists\s+)?([\s\S]+?)(?:\s+cascade|\s+restrict)?$/i))) {
-          for (const n of m[1].split(',')) tables.delete(n.trim().replace(/^(?:.*\.)?"?|"$/g, ''))
-        } else if ((m = s.match(/^alter\s+table\s+(?:if\s+exists\s+)?(?:only\s+)?(?:"?\w+"?\.)?"?([\w$]+)"?\s+rename\s+to\s+"?([\w$]+)"?/i))) {
+          for (const n of m[1].split(',')) tables.delete(n.trim().replace(/^(?:.*\.)?["`]?|["`]$/g, ''))
+        } else if ((m = s.match(/^alter\s+table\s+(?:if\s+exists\s+)?(?:only\s+)?(?:["`]?\w+["`]?\.)?["`]?([\w$]+)["`]?\s+rename\s+to\s+["`]?([\w$]+)["`]?/i))) {
           tables.set(m[2], tables.get(m[1])); tables.delete(m[1])
         }
       }
@@ -210,7 +213,12 @@ async function main () {
     class Recording extends Client {
       acquireConnection () { return Promise.resolve({}) }
       releaseConnection () { return Promise.resolve() }
-      _query (connection, obj) { obj.response = { rows: apply(obj.sql, obj.bindings || []), rowCount: 0, fields: [], command: obj.sql.split(' ')[0].toUpperCase() }; return Promise.resolve(obj) }
+      _query (connection, obj) {
+        const rows = apply(obj.sql, obj.bindings || [])
+        // mysql's client reads a response as [rows, fields]
+        obj.response = dialect.startsWith('mysql') ? [rows, []] : { rows, rowCount: 0, fields: [], command: obj.sql.split(' ')[0].toUpperCase() }
+        return Promise.resolve(obj)
+      }
       checkVersion () { return Promise.resolve('15.0') }
     }
     const Builder = require('knex/lib/schema/builder')

@@ -5,7 +5,7 @@
 //
 // Environment: NODE_PATH (the app's node_modules; `typescript` too for a TypeScript app),
 // STUB_MODULES=a,b (module names answered with a stub that accepts any use), TRUTH_OUT (where the
-// items are written; stdout if unset), STUB_NAMESPACES (below).
+// items are written; stdout if unset), STUB_NAMESPACES (below), TRANSPILE_JS (below).
 "use strict";
 const Module = require("node:module");
 const path = require("node:path");
@@ -80,11 +80,22 @@ function registerTypeScript() {
     emitDecoratorMetadata: true,
     esModuleInterop: true,
   };
-  require.extensions[".ts"] = (module, filename) => {
+  const transpile = (module, filename) => {
     const text = require("node:fs").readFileSync(filename, "utf8");
     const out = ts.transpileModule(text, { compilerOptions: options, fileName: filename });
     module._compile(out.outputText, filename);
   };
+  require.extensions[".ts"] = transpile;
+  // TRANSPILE_JS=<folder>: the project's own `.js` files under it written as ES modules but run
+  // as CommonJS by its tooling (ts-node with `allowJs`, babel-node) go through the same transpiler
+  const jsRoot = process.env.TRANSPILE_JS && path.resolve(process.env.TRANSPILE_JS);
+  if (jsRoot) {
+    const plain = require.extensions[".js"];
+    require.extensions[".js"] = (module, filename) =>
+      filename.startsWith(jsRoot + path.sep) && !filename.includes(`${path.sep}node_modules${path.sep}`)
+        ? transpile(module, filename)
+        : plain(module, filename);
+  }
 }
 registerTypeScript();
 
