@@ -150,7 +150,12 @@ def _methods(callback: Any) -> tuple[list[str], Any]:
         )
         allowed = initkwargs.get("http_method_names") or cls.http_method_names
         verbs = [m.upper() for m in _VERBS if m in allowed and hasattr(cls, m)]
-        if not verbs and "dispatch" in vars(cls):
+        # a `dispatch` of the class or of a project's base view (not Django's or DRF's, which
+        # call the handler methods) serves every method
+        owner = next((k for k in cls.__mro__ if "dispatch" in vars(k)), None)
+        library = ("django.", "rest_framework.")
+        own = owner is cls or not str(getattr(owner, "__module__", "")).startswith(library)
+        if not verbs and owner is not None and own:
             verbs = ["ANY"]
         return (verbs, cls)
     listed = _closure_methods(callback)
@@ -202,6 +207,16 @@ def _paths(parts: list[Any]) -> list[str]:
     return out
 
 
+def _is_admin_site(resolver: Any) -> bool:
+    """`admin.site.urls` (any `AdminSite`'s): its views are wrapped by the site, which marks each
+    wrapper with `admin_site`. An app's own URLconf namespaced "admin" (Misago's admin panel,
+    registered by the project's extensions) is the project's routes, not the admin's."""
+    if getattr(resolver, "app_name", None) != "admin":
+        return False
+    return any(getattr(getattr(p, "callback", None), "admin_site", None) is not None
+               for p in resolver.url_patterns)  # fmt: skip
+
+
 def walk(root: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     from django.conf import settings
     from django.urls import URLPattern, URLResolver, get_resolver
@@ -225,7 +240,7 @@ def walk(root: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             if isinstance(item, URLResolver):
                 module = item.urlconf_module
                 here = module_file(module) if hasattr(module, "__file__") else conf
-                is_admin = admin or getattr(item, "app_name", None) == "admin"
+                is_admin = admin or _is_admin_site(item)
                 visit(item.url_patterns, chain, here, is_admin)
                 continue
             assert isinstance(item, URLPattern)

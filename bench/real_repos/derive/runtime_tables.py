@@ -173,13 +173,20 @@ def _table_calls(modules: list[types.ModuleType], root: str) -> dict[str, tuple[
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Call)
-                and ast.unparse(node.func).split(".")[-1] == "Table"
+                and _last_name(node.func) == "Table"
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
             ):
                 found.setdefault(node.args[0].value, (os.path.relpath(path, root), node.lineno))
     return found
+
+
+def _last_name(func: ast.expr) -> str | None:
+    """`db.Table` and `Table` both read `Table` (no `ast.unparse`: Python 3.8 runs this too)."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
 
 
 def _mappers(found: Any) -> list[Any]:
@@ -208,7 +215,7 @@ def main() -> None:
     os.chdir(checkout)
     finder = None
     own = {
-        name.removesuffix(".py")
+        name[: -len(".py")] if name.endswith(".py") else name  # Python 3.8: no removesuffix
         for name in os.listdir(root)
         if name.endswith(".py") or os.path.isdir(os.path.join(root, name))
     }
