@@ -21,7 +21,7 @@ no finding other than a DUPLICATE_* one, and no `unresolved` entry, whose locati
 file that declares them), `pfxU` (misses whose declaring file has a reported route carrying
 `attrs.prefixUnresolved: true`: flagged, though not by a finding), the document's findings and
 unresolved counts, and the discover's wall time. Route names compare after one normalisation of
-parameters (`<int:id>`, `:id`, `{id:int}` all read `{id}`, `.:format` too) and an upper-case method.
+parameters (`<int:id>`, `:id`, `{id:int}` all read `{id}`, `.:format` too; Express's `*` is `/*`) and an upper-case method.
 `empty s` is the same discover on an empty folder (the CLI's start, the sandbox, the handshake),
 run once per pack: the floor under `wall s` on this machine. A second table sums the figures per framework or
 ORM over every repository run (the library the pack names on each item; a miss counts for the
@@ -58,6 +58,8 @@ def normalise(kind: str, name: str) -> str:
     if kind != "route":
         return name
     method, _, path = name.partition(" ")
+    if path.startswith("*"):  # Express 4's `app.get('*')` matches every path, as `/*` does
+        path = "/" + path
     for pattern in _PARAM:
         path = pattern.sub(lambda m: "{" + m.group(1) + "}", path)
     return f"{method.upper()} {path}"

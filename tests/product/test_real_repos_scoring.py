@@ -20,6 +20,7 @@ from bench.real_repos import by_library, normalise
         ("GET /files/{rest:path}", "GET /files/{rest}"),
         ("GET /u/:id(\\d+)/:page?", "GET /u/{id}/{page}"),
         ("GET /statements/:statementId.:format", "GET /statements/{statementId}.{format}"),
+        ("OPTIONS *", "OPTIONS /*"),
     ],
 )
 def test_the_spellings_of_one_route_meet(truth: str, pack: str) -> None:

@@ -9,10 +9,11 @@ Usage: runtime_routes.py flask|starlette MODULE:EXPRESSION CHECKOUT > items.json
 
 Flask: `app.url_map` (the HEAD Werkzeug adds beside GET and the OPTIONS Flask adds left out, a
 HEAD or OPTIONS the view wrote kept; the `static` endpoint is not the application's own route).
-Starlette's `Route` adds HEAD beside GET too (left out), FastAPI's `APIRoute` none (kept). Starlette/FastAPI: `app.routes` with mounts
-followed (the documentation routes FastAPI adds, `/openapi.json`, `/docs`, `/docs/oauth2-redirect`
-and `/redoc`, left out). Paths are written as the framework declares them (`<int:id>`, `{id}`):
-bench/real_repos.py normalises both.
+Starlette/FastAPI: `app.routes` with mounts followed (Starlette's `Route` adds HEAD beside GET:
+left out; FastAPI's `APIRoute` adds none; the documentation routes FastAPI itself adds,
+`/openapi.json`, `/docs`, `/docs/oauth2-redirect` and `/redoc`, left out, while the same paths
+declared by the application are its routes). Paths are written as the framework declares them
+(`<int:id>`, `{id}`): bench/real_repos.py normalises both.
 """
 
 from __future__ import annotations
@@ -65,6 +66,12 @@ def flask_items(app: Any, checkout: str) -> list[dict[str, Any]]:
     return items
 
 
+def _fastapi_own_docs(route: Any, path: str) -> bool:
+    """The documentation routes FastAPI itself adds, not the same paths an app declares."""
+    module = getattr(route.endpoint, "__module__", "") or ""
+    return path in FASTAPI_DOCS and module.split(".")[0] == "fastapi"
+
+
 def _is_api_route(route: Any) -> bool:
     return any(kind.__name__ == "APIRoute" for kind in type(route).__mro__)
 
@@ -84,7 +91,7 @@ def starlette_items(routes: Any, prefix: str, checkout: str) -> list[dict[str, A
         if hasattr(route, "routes") and not hasattr(route, "endpoint"):  # a Mount
             items += starlette_items(route.routes, path, checkout)
             continue
-        if path in FASTAPI_DOCS or not hasattr(route, "endpoint"):
+        if not hasattr(route, "endpoint") or _fastapi_own_docs(route, path):
             continue
         where, line = _place(route.endpoint, checkout)
         methods = getattr(route, "methods", None) or {"WEBSOCKET"}
