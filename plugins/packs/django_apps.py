@@ -390,9 +390,10 @@ class InstalledApps:
         the only one), else its last part."""
         module, _, cls = entry.rpartition(".")
         config = self.configs.get(self.find(module) or "", {}).get(cls) if module else None
-        if config is not None:
-            name = config.name or module.rpartition(".")[0]
-            return name, config.label or name.rpartition(".")[2]
+        if config is not None or (module and cls[:1].isupper() and self.find(entry) is None):
+            # an `AppConfig` the files do not show (`x.apps.XConfig`): its app is `x`
+            name = (config.name if config else None) or module.removesuffix(".apps")
+            return name, (config.label if config else None) or name.rpartition(".")[2]
         found = self.configs.get(self.find(f"{entry}.apps") or "", {})
         chosen = [c for c in found.values() if c.default is True] or [
             c for c in found.values() if c.default is not False
@@ -416,7 +417,8 @@ def containing_app(module: str, apps: dict[str, str]) -> str | None:
 
 def module_names(facts: ModuleFacts[Any], packages: Collection[str] | None) -> list[str]:
     """Every dotted name a module may be imported under: from the repository's root, and from
-    each folder above it that is no package (a `sys.path` root: `src/`, `backend/server/`)."""
+    each folder above it that is no package (a `sys.path` root: `src/`, `backend/server/`);
+    `packages` None: from every folder above it."""
     parts = facts.module.split(".")
     names = [facts.module]
     folder = ""

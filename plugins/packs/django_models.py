@@ -360,13 +360,17 @@ def _installed_label(
     module: ModuleFacts[ModelBody], apps: dict[str, str], packages: Collection[str]
 ) -> str | None:
     """The label of the installed app holding `module` (under any name it may be imported
-    by), None where no installed app holds it."""
-    best: str | None = None
-    for name in module_names(module, packages):
-        app = containing_app(name, apps)
-        if app is not None and (best is None or len(app) > len(best)):
-            best = app
-    return apps[best] if best is not None else None
+    by, from a `sys.path` root first, else from below a package, as `ModuleIndex` finds a
+    module), None where no installed app holds it."""
+    for roots in (packages, None):
+        best: str | None = None
+        for name in module_names(module, roots):
+            app = containing_app(name, apps)
+            if app is not None and (best is None or len(app) > len(best)):
+                best = app
+        if best is not None:
+            return apps[best]
+    return None
 
 
 def _meta_label(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> str | None:

@@ -113,3 +113,13 @@ def test_a_branch_adds_apps_but_removes_none_and_a_rebinding_from_an_import_is_f
         {"conf/dev.py": facts, "conf/shared.py": shared}, files.get, {}, {}
     ).resolve("conf/dev.py", "INSTALLED_APPS", 0)
     assert installed == ("a", "b", "debug_toolbar")
+
+
+def test_an_app_config_the_files_do_not_show_names_its_app_and_a_plain_entry_its_own() -> None:
+    """`billing.apps.BillingConfig` whose `apps.py` is not read: the app is `billing` (Django
+    requires the config's `name` to be the app); a plain module is its own app, labelled by
+    its last part."""
+    apps = django_apps.InstalledApps({}, lambda name: None, {}, {})
+    assert apps.app("billing.apps.BillingConfig") == ("billing", "billing")
+    assert apps.app("django.contrib.auth") == ("django.contrib.auth", "auth")
+    assert apps.app("Solo") == ("Solo", "Solo")
