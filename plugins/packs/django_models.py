@@ -26,6 +26,13 @@ looks like a model (Django model fields, or `Meta` table options) below any othe
 or any class below a class of another app's `models` module (`wagtail.models.Page`, fields or
 not), is reported as `UNKNOWN_MODEL_BASE` at the class, with no table: its table is not known.
 
+Only the models of installed apps are tables, as Django's app registry holds only those
+(`django_apps`: the settings' `INSTALLED_APPS`, `AppConfig` labels): a model belongs to the
+installed app whose name is the longest prefix of its module's, and takes that app's label; one
+of a package no entry installs is no table unless its `Meta.app_label` is an installed label.
+Where `INSTALLED_APPS` is computed every model is listed, with an `UNRESOLVED_INSTALLED_APPS` at
+the settings; where no settings file binds it (a reusable app), every model is listed.
+
 Attr `columns`: the columns of the model's own table — its concrete fields and those of its
 abstract ancestors (every `...Field(...)`, `ForeignKey(...)`, `OneToOneField(...)`; not
 `ManyToManyField` nor generic relations, which have no column), plus the automatic `id` when no
