@@ -228,3 +228,22 @@ def test_the_declarations_each_form_reads() -> None:
     assert toml_entry_points(poetry) == ("p", (("g", ("n = m:f",)),))
     assert toml_entry_points("not = [toml") == ("", ())
     assert cfg_entry_points("[options.entry_points]\nconsole_scripts =\n    x = y:z\n") == ("", ())
+
+
+def test_a_provider_holding_no_route_is_not_named() -> None:
+    """A distribution of the group whose plugin serves no route (a metrics hook) is not named;
+    a loader whose providers hold none says nothing."""
+    quiet = {
+        "extras/quiet/pyproject.toml": (
+            '[project]\nname = "garden-metrics"\n'
+            '[project.entry-points."garden.plugins"]\nmetrics = "garden_metrics"\n'
+        ),
+        "extras/quiet/garden_metrics/__init__.py": "def garden_routes(app):\n    return None\n",
+    }
+    files = {**PLUGGY_WITH_A_SETUP_PY_PLUGIN, **quiet}
+    [finding] = document(files)["findings"]
+    assert "`garden-weather`" in finding["detail"]
+    assert "garden-metrics" not in finding["detail"]
+    without_weather = {k: v for k, v in files.items() if not k.startswith("extras/weather/")}
+    assert names(without_weather) == {"GET /core/beds"}
+    assert document(without_weather)["findings"] == []

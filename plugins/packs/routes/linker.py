@@ -963,7 +963,8 @@ class _RouteResolver:
         `setup.py`/`pyproject.toml`/`setup.cfg` (not the root project's) and declares a
         group the app loads (`load_setuptools_entrypoints("g")`, `entry_points(group="g")`)
         from outside that folder. Its routes are served only once it is installed: each
-        loader gets an `UNRESOLVED_ROUTE` naming the group and the distributions providing it."""
+        loader gets an `UNRESOLVED_ROUTE` naming the group and the distributions providing it
+        whose routes are left out (one with no route, a plugin of other things, is not named)."""
         loads = sorted(
             (path, group, line)
             for path, facts in self.modules.items()
@@ -978,14 +979,18 @@ class _RouteResolver:
             if folder and facts.entry_points and folder not in provided:
                 groups = frozenset(group for group, _ in facts.entry_points)
                 provided[folder] = (marker, facts.distribution or folder, groups)
+
+        def served_by(folder: str) -> bool:
+            return any(r.path.startswith(folder + "/") for r in found)
+
         plugins: set[str] = set()
         for path, group, line in loads:
             providers = [
                 (folder, marker, name)
                 for folder, (marker, name, groups) in sorted(provided.items())
-                if group in groups and not path.startswith(folder + "/")
+                if group in groups and not path.startswith(folder + "/") and served_by(folder)
             ]
-            if not providers:
+            if not providers:  # no distribution of the group's holds a route: nothing to say
                 continue
             plugins.update(folder for folder, _, _ in providers)
             named = ", ".join(f"`{name}` ({marker})" for _, marker, name in providers)
