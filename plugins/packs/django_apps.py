@@ -37,7 +37,15 @@ class Ref:
     name: str
 
 
-Item = str | Ref
+@dataclass(frozen=True)
+class Prefix:
+    """Apps whose names are computed after a literal head (`f"allauth.providers.{p}"` in a
+    comprehension or a list): which ones is not known, only that each starts so."""
+
+    head: str
+
+
+Item = str | Ref | Prefix
 # a list's value: its items in order, or None where it is computed (the line that computes it)
 Value = tuple[Item, ...] | None
 
@@ -226,9 +234,14 @@ class _Reader:
                     items.extend(found)
                 elif (text := _text(element)) is not None:
                     items.append(text)
+                elif (head := _head(element)) is not None:
+                    items.append(Prefix(head))
                 else:
                     return None
             return tuple(items)
+        if isinstance(node, ast.ListComp | ast.GeneratorExp | ast.SetComp):
+            head = _head(node.elt)  # `[f"pkg.providers.{p}" for p in PROVIDERS]`
+            return (Prefix(head),) if head is not None else None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return _join(self.value(node.left), self.value(node.right))
         if isinstance(node, ast.Name):
@@ -267,6 +280,21 @@ def _env_default(node: ast.expr) -> ast.expr | None:
     return None
 
 
+def _head(node: ast.expr) -> str | None:
+    """The literal head of a computed app name: `f"pkg.sub.{x}"`, `"pkg.sub." + x` (a dotted
+    head, up to its last dot: the name's module part), else None."""
+    if isinstance(node, ast.JoinedStr) and node.values:
+        first = node.values[0]
+        text = first.value if isinstance(first, ast.Constant) else None
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        text = _text(node.left)
+    else:
+        return None
+    if not isinstance(text, str) or "." not in text:
+        return None
+    return text[: text.rindex(".") + 1]
+
+
 def _join(left: Value, right: Value) -> Value:
     return None if left is None or right is None else left + right
 
@@ -294,6 +322,8 @@ class Installed:
 
     apps: dict[str, str]  # app module (dotted) -> label
     computed: tuple[tuple[str, int], ...] = ()
+    # apps computed after a literal head, and where the settings add them
+    prefixes: tuple[tuple[str, str, int], ...] = ()  # (head, path, line)
 
 
 class InstalledApps:
@@ -328,6 +358,7 @@ class InstalledApps:
             return None
         apps: dict[str, str] = {}
         computed: list[tuple[str, int]] = []
+        prefixes: list[tuple[str, str, int]] = []
         for path in files:
             value = self.resolve(path, SETTING, 0)
             if value is None:
@@ -335,11 +366,14 @@ class InstalledApps:
                 computed.append((path, facts.computed or facts.line))
                 continue
             for entry in value:
+                if isinstance(entry, Prefix):
+                    prefixes.append((entry.head, path, self.settings[path].line))
+                    continue
                 module, label = self.app(entry)
                 apps.setdefault(module, label)
-        return Installed(apps, tuple(computed))
+        return Installed(apps, tuple(computed), tuple(dict.fromkeys(prefixes)))
 
-    def resolve(self, path: str, name: str, depth: int) -> tuple[str, ...] | None:
+    def resolve(self, path: str, name: str, depth: int) -> tuple[str | Prefix, ...] | None:
         facts = self.settings.get(path)
         if facts is None or depth > 8:
             return None
@@ -347,9 +381,9 @@ class InstalledApps:
             value = facts.lists[name]
             if value is None:
                 return None
-            out: list[str] = []
+            out: list[str | Prefix] = []
             for item in value:
-                if isinstance(item, str):
+                if not isinstance(item, Ref):
                     out.append(item)
                     continue
                 found = self.outside(path, facts, item.name, depth)
@@ -361,7 +395,7 @@ class InstalledApps:
 
     def outside(
         self, path: str, facts: SettingsFacts, name: str, depth: int
-    ) -> tuple[str, ...] | None:
+    ) -> tuple[str | Prefix, ...] | None:
         """`name` as an import or a star import binds it in `path` (the last star that does)."""
         if name in facts.imported:
             source = self.find(facts.imported[name])

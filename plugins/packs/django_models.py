@@ -310,10 +310,15 @@ def link(files: Sequence[tuple[str, DjangoFacts]]) -> DocumentPieces:
     claims: list[TableClaim] = []
     models: list[ClassRef[ModelBody]] = []
     gaps: list[Gap] = []
+    prefixed: dict[tuple[str, int], list[str]] = {}  # settings place -> modules kept by it
     for module in modules.modules:
         label = labels[module.path]
         if apps is not None:
             label = _installed_label(module, apps, packages) or ""
+            place = _prefixed(module, installed, packages) if not label else None
+            if place is not None:  # an app computed after a literal head may be this one
+                label = labels[module.path]
+                prefixed.setdefault(place, []).append(module.path)
         for cls in module.classes:
             ref = ClassRef(module, cls)
             if _is_model(modules, ref):
@@ -328,6 +333,17 @@ def link(files: Sequence[tuple[str, DjangoFacts]]) -> DocumentPieces:
     for gap in _unknown_bases(modules, models):  # a class of a package not installed: none
         if apps is None or _installed_label(by_path[gap.path], apps, packages):
             gaps.append(gap)
+    for (path, line), kept in sorted(prefixed.items()):
+        gaps.append(
+            Gap(
+                UNRESOLVED_INSTALLED_APPS,
+                "INSTALLED_APPS adds apps computed here after a literal head: the models of "
+                f"the packages below it ({', '.join(sorted(kept))}) are listed as if "
+                "installed",
+                path,
+                line,
+            )
+        )
     if installed is not None:
         gaps.extend(
             Gap(
@@ -377,6 +393,18 @@ def _installed_label(
                 best = app
         if best is not None:
             return apps[best]
+    return None
+
+
+def _prefixed(
+    module: ModuleFacts[ModelBody], installed: Installed | None, packages: Collection[str]
+) -> tuple[str, int] | None:
+    """Where the settings add apps computed after a head that names `module`'s package."""
+    for roots in (packages, None):
+        for name in module_names(module, roots):
+            for head, path, line in installed.prefixes if installed is not None else ():
+                if name.startswith(head):
+                    return (path, line)
     return None
 
 

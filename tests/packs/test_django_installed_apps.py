@@ -123,3 +123,29 @@ def test_an_app_config_the_files_do_not_show_names_its_app_and_a_plain_entry_its
     assert apps.app("billing.apps.BillingConfig") == ("billing", "billing")
     assert apps.app("django.contrib.auth") == ("django.contrib.auth", "auth")
     assert apps.app("Solo") == ("Solo", "Solo")
+
+
+def test_apps_computed_after_a_literal_head_keep_only_the_packages_below_it() -> None:
+    """`[f"extensions.{name}" for name in ENABLED]`: which extensions is not known, but each is
+    below `extensions.`; a package elsewhere that no entry names is still no table."""
+    model = "from django.db import models\n\n\nclass {0}(models.Model):\n    n = models.IntegerField()\n"
+    files = {
+        "site/settings.py": (
+            "ENABLED = load_enabled()\n"
+            "INSTALLED_APPS = ['core'] + [f'extensions.{name}' for name in ENABLED]\n"
+        ),
+        "core/models.py": model.format("Node"),
+        "extensions/maps/models.py": model.format("Pin"),
+        "legacy/models.py": model.format("Old"),
+    }
+    linked = django_models.link(
+        [(path, django_models.extract(path, source)) for path, source in files.items()]
+    )
+    assert [(r["name"], r["location"]["path"]) for r in linked.resources] == [
+        ("core_node", "core/models.py"),
+        ("maps_pin", "extensions/maps/models.py"),
+    ]
+    [finding] = linked.findings
+    assert finding["code"] == "UNRESOLVED_INSTALLED_APPS"
+    assert finding["locations"] == [{"path": "site/settings.py", "line": 2}]
+    assert "extensions/maps/models.py" in finding["detail"]
