@@ -26,6 +26,13 @@ looks like a model (Django model fields, or `Meta` table options) below any othe
 or any class below a class of another app's `models` module (`wagtail.models.Page`, fields or
 not), is reported as `UNKNOWN_MODEL_BASE` at the class, with no table: its table is not known.
 
+Only the models of installed apps are tables, as Django's app registry holds only those
+(`django_apps`: the settings' `INSTALLED_APPS`, `AppConfig` labels): a model belongs to the
+installed app whose name is the longest prefix of its module's, and takes that app's label; one
+of a package no entry installs is no table unless its `Meta.app_label` is an installed label.
+Where `INSTALLED_APPS` is computed every model is listed, with an `UNRESOLVED_INSTALLED_APPS` at
+the settings; where no settings file binds it (a reusable app), every model is listed.
+
 Attr `columns`: the columns of the model's own table — its concrete fields and those of its
 abstract ancestors (every `...Field(...)`, `ForeignKey(...)`, `OneToOneField(...)`; not
 `ManyToManyField` nor generic relations, which have no column), plus the automatic `id` when no
@@ -35,10 +42,21 @@ field says `primary_key=True`, or the `<parent>_ptr` link for multi-table inheri
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from .django_apps import (
+    AppConfigFacts,
+    Installed,
+    InstalledApps,
+    SettingsFacts,
+    app_config,
+    containing_app,
+    module_names,
+    settings_facts,
+)
 from .pymodules import (
+    REPOSITORY_PACKAGES,
     ClassRef,
     External,
     ModuleFacts,
@@ -49,10 +67,11 @@ from .pymodules import (
     last_name,
     literal,
     module_facts,
+    packages_of,
 )
 from .pyparse import parse_python
 from .scan_document import DocumentPieces
-from .tables import UNKNOWN_MODEL_BASE, Gap, TableClaim, link_tables
+from .tables import UNKNOWN_MODEL_BASE, UNRESOLVED_INSTALLED_APPS, Gap, TableClaim, link_tables
 
 NO_COLUMN_FIELDS = frozenset({"ManyToManyField", "GenericForeignKey", "GenericRelation"})
 RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField"})
@@ -163,17 +182,22 @@ class ModelBody:
     # django-simple-history's `history = HistoricalRecords(...)`: (line, the history model's
     # table when `table_name=`/`custom_model_name=` say it, else None: Django's default name)
     history: tuple[tuple[int, str | None, str | None], ...] = ()
+    config: AppConfigFacts | None = None  # an `AppConfig` subclass's `name`, `label`, `default`
 
 
 @dataclass(frozen=True)
 class DjangoFacts:
     module: ModuleFacts[ModelBody]
     app_label: str
+    settings: SettingsFacts | None = None  # `INSTALLED_APPS`, `DJANGO_SETTINGS_MODULE`
 
 
 def extract(path: str, source: str) -> DjangoFacts:
+    tree = parse_python(source, path)
     return DjangoFacts(
-        module_facts(path, parse_python(source, path), _describe, source), app_label_of(path)
+        module_facts(path, tree, _describe, source),
+        app_label_of(path),
+        settings_facts(path, tree, source),
     )
 
 
@@ -236,7 +260,15 @@ def _describe(node: ast.ClassDef) -> ModelBody:
                 else target.id
             )
             primary_key = primary_key or keyword_literal(call, "primary_key") is True
-    return ModelBody(meta, tuple(fields), primary_key, tuple(many), tuple(callees), tuple(history))
+    return ModelBody(
+        meta,
+        tuple(fields),
+        primary_key,
+        tuple(many),
+        tuple(callees),
+        tuple(history),
+        app_config(node),
+    )
 
 
 def _meta(node: ast.ClassDef) -> Meta:
@@ -269,15 +301,123 @@ def _meta(node: ast.ClassDef) -> Meta:
 def link(files: Sequence[tuple[str, DjangoFacts]]) -> DocumentPieces:
     modules = Modules([facts.module for _, facts in files])
     labels = {facts.module.path: facts.app_label for _, facts in files}
+    installed = _installed(modules, files)
+    apps = installed.apps if installed is not None and not installed.computed else None
+    packages = REPOSITORY_PACKAGES.get()
+    if packages is None:
+        packages = packages_of(m.path for m in modules.modules)
+    by_path = {m.path: m for m in modules.modules}
     claims: list[TableClaim] = []
     models: list[ClassRef[ModelBody]] = []
+    gaps: list[Gap] = []
+    prefixed: dict[tuple[str, int], list[str]] = {}  # settings place -> modules kept by it
     for module in modules.modules:
+        label = labels[module.path]
+        if apps is not None:
+            label = _installed_label(module, apps, packages) or ""
+            place = _prefixed(module, installed, packages) if not label else None
+            if place is not None:  # an app computed after a literal head may be this one
+                label = labels[module.path]
+                prefixed.setdefault(place, []).append(module.path)
         for cls in module.classes:
             ref = ClassRef(module, cls)
             if _is_model(modules, ref):
                 models.append(ref)
-                claims.extend(_tables(modules, labels, ref))
-    return link_tables(claims, _unknown_bases(modules, models))
+                if (
+                    apps is not None
+                    and not label
+                    and _meta_label(modules, ref) not in (set(apps.values()))
+                ):
+                    continue  # a package the settings do not install: Django never loads it
+                claims.extend(_tables(modules, {module.path: label}, ref))
+    for gap in _unknown_bases(modules, models):  # a class of a package not installed: none
+        if apps is None or _installed_label(by_path[gap.path], apps, packages):
+            gaps.append(gap)
+    for (path, line), kept in sorted(prefixed.items()):
+        gaps.append(
+            Gap(
+                UNRESOLVED_INSTALLED_APPS,
+                "INSTALLED_APPS adds apps computed here after a literal head: the models of "
+                f"the packages below it ({', '.join(sorted(kept))}) are listed as if "
+                "installed",
+                path,
+                line,
+            )
+        )
+    if installed is not None:
+        gaps.extend(
+            Gap(
+                UNRESOLVED_INSTALLED_APPS,
+                "INSTALLED_APPS is computed here: which apps Django installs is not known, so "
+                "the models of every package are listed",
+                path,
+                line,
+            )
+            for path, line in installed.computed
+        )
+    return link_tables(claims, gaps)
+
+
+def _installed(
+    modules: Modules[ModelBody], files: Sequence[tuple[str, DjangoFacts]]
+) -> Installed | None:
+    """The apps the settings install (`django_apps`), None where no settings file says."""
+    settings = {path: facts.settings for path, facts in files if facts.settings is not None}
+    if not settings:
+        return None
+    configs = {
+        module.path: {c.name: c.body.config for c in module.classes if c.body.config}
+        for module in modules.modules
+        if any(c.body.config for c in module.classes)
+    }
+    stars = {facts.module.path: facts.module.stars for _, facts in files}
+
+    def find(name: str) -> str | None:
+        found = modules.find_module(name)
+        return found.path if found is not None else None
+
+    return InstalledApps(settings, find, configs, stars).installed()
+
+
+def _installed_label(
+    module: ModuleFacts[ModelBody], apps: dict[str, str], packages: Collection[str]
+) -> str | None:
+    """The label of the installed app holding `module` (under any name it may be imported
+    by, from a `sys.path` root first, else from below a package, as `ModuleIndex` finds a
+    module), None where no installed app holds it."""
+    for roots in (packages, None):
+        best: str | None = None
+        for name in module_names(module, roots):
+            app = containing_app(name, apps)
+            if app is not None and (best is None or len(app) > len(best)):
+                best = app
+        if best is not None:
+            return apps[best]
+    return None
+
+
+def _prefixed(
+    module: ModuleFacts[ModelBody], installed: Installed | None, packages: Collection[str]
+) -> tuple[str, int] | None:
+    """Where the settings add apps computed after a head that names `module`'s package."""
+    for roots in (packages, None):
+        for name in module_names(module, roots):
+            for head, path, line in installed.prefixes if installed is not None else ():
+                if name.startswith(head):
+                    return (path, line)
+    return None
+
+
+def _meta_label(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> str | None:
+    """`Meta.app_label`, the model's own or an abstract parent's it inherits."""
+    own = ref.cls.body.meta
+    if own is not None and own.app_label:
+        return own.app_label
+    for parent in _parents(modules, ref).abstract:
+        meta = parent.cls.body.meta
+        if meta is not None and meta.app_label:
+            return meta.app_label
+    return None
 
 
 def _is_model(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> bool:

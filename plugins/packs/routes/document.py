@@ -19,6 +19,13 @@ from dataclasses import replace
 from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
 from ..scan_document import DocumentPieces, JSONObject
 from .auth import VALUES
+from .entry_points import (
+    cfg_entry_points,
+    is_distribution_file,
+    python_entry_points,
+    spells_entry_points,
+    toml_entry_points,
+)
 from .envfiles import env_facts, is_env_file
 from .js_facts import JS_SUFFIXES, js_facts
 from .linker import FoundRoute, Gap, LinkMemo, resolve_routes_and_asked
@@ -32,9 +39,9 @@ SUFFIXES = (".py", *JS_SUFFIXES, MANIFEST)  # manifests: parsed when the linker 
 
 
 def NAMED(name: str) -> bool:
-    """`tsconfig*.json`/`jsconfig*.json` and sample environment files (`.env.example`):
-    parsed when the linker asks, too."""
-    return is_config(name) or is_env_file(name)
+    """`tsconfig*.json`/`jsconfig*.json`, sample environment files (`.env.example`) and a
+    distribution's `pyproject.toml`/`setup.cfg`: parsed when the linker asks, too."""
+    return is_config(name) or is_env_file(name) or is_distribution_file(name)
 
 
 KIND = "route"
@@ -44,7 +51,14 @@ _PARAM = re.compile(r"\{[^}]*\}")
 def extract(path: str, source: str) -> ModuleFacts:
     if path.endswith(".py"):
         facts = python_facts(source, path)
+        if spells_entry_points(source):  # a `setup(entry_points=...)`, a plugin loader
+            name, groups, loads = python_entry_points(source, path)
+            facts = replace(facts, distribution=name, entry_points=groups, plugin_loads=loads)
         return replace(facts, router_bases=True) if spells_router_base(source) else facts
+    if is_distribution_file(path):  # `pyproject.toml`, `setup.cfg`
+        read = toml_entry_points if path.endswith(".toml") else cfg_entry_points
+        name, groups = read(source)
+        return ModuleFacts("python", distribution=name, entry_points=groups)
     if is_manifest(path):
         return manifest_facts(source)
     if is_config(path):

@@ -21,6 +21,7 @@ from ..scan_document import JSONObject, at
 from . import js_dirload
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
+from .entry_points import is_distribution_file
 from .envfiles import ENV_FILES
 from .frameworks import BY_KEY, GENERATORS, JAVASCRIPT, NOT_ROUTER_PACKAGES, PYTHON, READ
 from .js_modules import JsModules, package_name
@@ -817,6 +818,7 @@ class _RouteResolver:
                     auth = UNKNOWN
                 assumed = self._assumed(key[0], decl.prefix)
                 self._walk(found, key, prefix, auth, gaps, (key,), assumed)
+        found = self._without_plugin_distributions(found)
         for route in found:
             where = {"path": route.path, "line": route.line}
             for file, line, detail in route.gaps:
@@ -955,6 +957,55 @@ class _RouteResolver:
             locations = sorted(({"path": p, "line": n} for p, n in self.cut), key=at)
             out.append({"code": LINK_BUDGET_EXCEEDED, "detail": detail, "locations": locations})
         return out
+
+    def _without_plugin_distributions(self, found: list[FoundRoute]) -> list[FoundRoute]:
+        """`found` less the routes of a distribution of the repository that reaches the app
+        only through setuptools entry points (`entry_points`): one whose folder holds its own
+        `setup.py`/`pyproject.toml`/`setup.cfg` (not the root project's) and declares a
+        group the app loads (`load_setuptools_entrypoints("g")`, `entry_points(group="g")`)
+        from outside that folder. Its routes are served only once it is installed: each
+        loader gets an `UNRESOLVED_ROUTE` naming the group and the distributions providing it
+        whose routes are left out (one with no route, a plugin of other things, is not named)."""
+        loads = sorted(
+            (path, group, line)
+            for path, facts in self.modules.items()
+            for group, line in facts.plugin_loads
+        )
+        if not loads:
+            return found
+        provided: dict[str, tuple[str, str, frozenset[str]]] = {}  # folder -> marker, name, groups
+        for marker in sorted(p for p in self.files if is_distribution_file(p)):
+            folder = marker.rpartition("/")[0]
+            facts = self._facts(marker)  # parsed on demand: only where the app loads a group
+            if folder and facts.entry_points and folder not in provided:
+                groups = frozenset(group for group, _ in facts.entry_points)
+                provided[folder] = (marker, facts.distribution or folder, groups)
+
+        def served_by(folder: str) -> bool:
+            return any(r.path.startswith(folder + "/") for r in found)
+
+        plugins: set[str] = set()
+        for path, group, line in loads:
+            providers = [
+                (folder, marker, name)
+                for folder, (marker, name, groups) in sorted(provided.items())
+                if group in groups and not path.startswith(folder + "/") and served_by(folder)
+            ]
+            if not providers:  # no distribution of the group's holds a route: nothing to say
+                continue
+            plugins.update(folder for folder, _, _ in providers)
+            named = ", ".join(f"`{name}` ({marker})" for _, marker, name in providers)
+            self._unresolved(
+                UNRESOLVED_ROUTE,
+                path,
+                line,
+                f"plugins of the entry-point group `{group}` are loaded here from the installed "
+                f"distributions, which the repository's {named} provides: the routes a plugin "
+                "registers are served only once it is installed, and are not listed",
+            )
+        if not plugins:
+            return found
+        return [r for r in found if not any(r.path.startswith(f + "/") for f in plugins)]
 
     def _unresolved(self, code: str, file: str, line: int, detail: str) -> None:
         self.unresolved.setdefault((code, file, line, detail), [])

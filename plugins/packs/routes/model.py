@@ -671,6 +671,12 @@ class ModuleFacts:
     # Python: its source spells a framework's router base (`seeds.ROUTER_BASE_WORDS`), which
     # every chain of classes that makes a router passes through (`linker._subclassed`)
     router_bases: bool = False
+    # a distribution's setuptools entry points, (group, lines), and its name (`setup.py`,
+    # `pyproject.toml`, `setup.cfg`); Python: the entry-point groups it loads, (group, line)
+    # (`entry_points`)
+    entry_points: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    distribution: str = ""
+    plugin_loads: tuple[tuple[str, int], ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:

@@ -58,6 +58,8 @@ import re
 
 from ..scan_select import Admission
 from . import nextjs
+from .entry_points import WORDS as ENTRY_POINT_WORDS
+from .entry_points import is_distribution_file
 from .envfiles import is_env_file
 from .frameworks import JAVASCRIPT, PYTHON, SEEDS, UNREAD
 from .js_facts import _COMPUTED_CALL, route_shaped_calls
@@ -232,8 +234,12 @@ def admits(path: str, data: bytes) -> bool | Admission:
     Substring tests first (`in` is a fast scan), a pattern only where they leave it open."""
     if is_manifest(path) or is_config(path) or is_env_file(path):
         return False  # it declares nothing: parsed when the linker resolves through it
+    if is_distribution_file(path) and not path.endswith(".py"):
+        return False  # `pyproject.toml`, `setup.cfg`: parsed when the linker asks
     if path.endswith(".py"):
         if any(name in data for name in _PY_NAMES):
+            return True
+        if any(word in data for word in ENTRY_POINT_WORDS):  # a loader, a `setup.py`
             return True
         if any(_has_word(data, call) for call in _PY_CALLS):
             return True

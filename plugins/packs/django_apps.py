@@ -1,0 +1,463 @@
+"""Which Django apps a project's settings install, read from the settings modules with `ast`.
+
+Django's app registry (`apps.get_models()`) holds the models of the apps `INSTALLED_APPS`
+names only: a package the settings leave out (commented out, or never added) makes no table,
+however many model classes it holds. This module reads, per settings file, what
+`INSTALLED_APPS` ends as, statement by statement at module level: a list or tuple of strings,
+`+=`, `.append`/`.extend`/`.insert`/`.remove`, concatenations of lists named earlier in the
+file (`DJANGO_APPS + LOCAL_APPS`, `[*BASE, "x"]`), `list(...)`/`tuple(...)`, and an
+environment-driven part where its default is written (`env.list("EXTRA_APPS", default=[...])`,
+`os.environ.get("APPS", "a,b").split(",")`: the default). Statements under `if`/`try`/`with`
+count too (some configuration runs them: their additions are kept, a removal is not applied).
+A name bound in another module (`from .base import *`, `from .apps import LOCAL_APPS`) is kept
+as a reference the link resolves (`InstalledApps`). Anything else makes the value computed.
+
+A file's facts exist only where it binds `INSTALLED_APPS` or sets `DJANGO_SETTINGS_MODULE`:
+the words pack-django's pre-filter admits a file by, so a pre-filtered scan and a parse-all one
+read the same settings.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .pymodules import ModuleFacts, absolute, package_of
+
+SETTING = "INSTALLED_APPS"
+SETTINGS_MODULE = "DJANGO_SETTINGS_MODULE"
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A name bound outside the file (an import, a star import), resolved when linking."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Prefix:
+    """Apps whose names are computed after a literal head (`f"allauth.providers.{p}"` in a
+    comprehension or a list): which ones is not known, only that each starts so."""
+
+    head: str
+
+
+Item = str | Ref | Prefix
+# a list's value: its items in order, or None where it is computed (the line that computes it)
+Value = tuple[Item, ...] | None
+
+
+@dataclass(frozen=True)
+class SettingsFacts:
+    """`lists`: every module-level name bound to a list of app names, as the file leaves it
+    (`INSTALLED_APPS` among them); `computed`: the line where `INSTALLED_APPS` became
+    computed, if it did; `line`: its first binding; `settings_modules`: what the file sets
+    `DJANGO_SETTINGS_MODULE` to; `imported`: name -> module of `from module import name`."""
+
+    lists: dict[str, Value]
+    line: int
+    computed: int | None
+    settings_modules: tuple[str, ...]
+    imported: dict[str, str]
+
+    @property
+    def installs(self) -> bool:
+        return SETTING in self.lists
+
+
+@dataclass(frozen=True)
+class AppConfigFacts:
+    """A class body's literal `name`, `label` and `default` (an `AppConfig` subclass's)."""
+
+    name: str | None
+    label: str | None
+    default: bool | None
+
+
+def settings_facts(path: str, tree: ast.Module, source: str) -> SettingsFacts | None:
+    if SETTING not in source and SETTINGS_MODULE not in source:
+        return None
+    reader = _Reader(package_of(path))
+    for stmt in _flat(tree.body, False):
+        reader.statement(*stmt)
+    modules: list[str] = []
+    if SETTINGS_MODULE in source:
+        modules = [m for m in _settings_modules(tree) if m]
+    if SETTING not in reader.lists and not modules:
+        return None
+    return SettingsFacts(
+        reader.lists, reader.line, reader.computed, tuple(modules), reader.imported
+    )
+
+
+def app_config(node: ast.ClassDef) -> AppConfigFacts | None:
+    """The literal options of a class below something named `...AppConfig`, else None."""
+    if not any((_dotted(b) or "").endswith("AppConfig") for b in node.bases):
+        return None
+    options: dict[str, object] = {}
+    for stmt in node.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    options[target.id] = stmt.value.value
+    name, label, default = options.get("name"), options.get("label"), options.get("default")
+    return AppConfigFacts(
+        name if isinstance(name, str) else None,
+        label if isinstance(label, str) else None,
+        default if isinstance(default, bool) else None,
+    )
+
+
+def _flat(body: Sequence[ast.stmt], conditional: bool) -> Iterator[tuple[ast.stmt, bool]]:
+    """Module-level statements, those of `if`/`try`/`with` blocks too (marked conditional)."""
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            yield from _flat(stmt.body, True)
+            yield from _flat(stmt.orelse, True)
+        elif isinstance(stmt, ast.Try | ast.TryStar):
+            yield from _flat(stmt.body, True)
+            for handler in stmt.handlers:
+                yield from _flat(handler.body, True)
+            yield from _flat(stmt.orelse, True)
+            yield from _flat(stmt.finalbody, conditional)
+        elif isinstance(stmt, ast.With):
+            yield from _flat(stmt.body, conditional)
+        else:
+            yield stmt, conditional
+
+
+def _settings_modules(tree: ast.Module) -> Iterator[str]:
+    """`os.environ.setdefault("DJANGO_SETTINGS_MODULE", "x")`, `os.environ[...] = "x"`."""
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in {"setdefault", "__setitem__"}
+            and len(node.args) == 2
+            and _text(node.args[0]) == SETTINGS_MODULE
+        ):
+            yield _text(node.args[1]) or ""
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            for target in node.targets:
+                if isinstance(target, ast.Subscript) and _text(target.slice) == SETTINGS_MODULE:
+                    yield _text(node.value) or ""
+
+
+class _Reader:
+    def __init__(self, package: str) -> None:
+        self.package = package
+        self.lists: dict[str, Value] = {}
+        self.line = 1
+        self.computed: int | None = None
+        self.imported: dict[str, str] = {}
+
+    def statement(self, stmt: ast.stmt, conditional: bool) -> None:
+        if isinstance(stmt, ast.ImportFrom):
+            module = absolute(stmt.module, stmt.level, self.package)
+            for alias in stmt.names:
+                if alias.name != "*":
+                    self.imported[alias.asname or alias.name] = module
+                    self.lists.pop(alias.asname or alias.name, None)
+            return
+        if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    self.bind(target.id, self.value(stmt.value), stmt, conditional)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            name = stmt.target.id
+            if isinstance(stmt.op, ast.Add) and (name in self.lists or name == SETTING):
+                self.bind(name, _join(self.current(name), self.value(stmt.value)), stmt, False)
+        elif (
+            isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute)
+            and isinstance(stmt.value.func.value, ast.Name)
+        ):
+            self.mutate(stmt.value.func.value.id, stmt.value, conditional)
+
+    def current(self, name: str) -> Value:
+        if name in self.lists:
+            return self.lists[name]
+        return (Ref(name),)  # bound by an import or a star import, else a NameError
+
+    def bind(self, name: str, value: Value, stmt: ast.stmt, conditional: bool) -> None:
+        self.imported.pop(name, None)
+        if name != SETTING:
+            # None: not a list of names (a later use is computed); in a branch, either
+            # binding may hold: both lists are kept
+            joined = conditional and name in self.lists
+            self.lists[name] = _join(self.lists[name], value) if joined else value
+            return
+        if SETTING not in self.lists:
+            self.line = stmt.lineno
+        if value is None:
+            self.computed = self.computed or stmt.lineno
+        if conditional and SETTING in self.lists:  # either binding may hold: both are kept
+            value = _join(self.lists[SETTING], value)
+        self.lists[SETTING] = value
+
+    def mutate(self, name: str, call: ast.Call, conditional: bool) -> None:
+        method = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+        if name not in self.lists and name != SETTING:
+            return
+        before = self.current(name)
+        if method == "append" and len(call.args) == 1:
+            after = _join(before, self.value(ast.List([call.args[0]])))
+        elif method == "insert" and len(call.args) == 2:
+            after = _join(before, self.value(ast.List([call.args[1]])))
+        elif method == "extend" and len(call.args) == 1:
+            after = _join(before, self.value(call.args[0]))
+        elif method == "remove" and len(call.args) == 1 and _text(call.args[0]) is not None:
+            gone = _text(call.args[0])
+            after = (
+                before if conditional or before is None else tuple(i for i in before if i != gone)
+            )
+        else:
+            return
+        if name == SETTING and after is None:
+            self.computed = self.computed or call.lineno
+        self.lists[name] = after
+
+    def value(self, node: ast.expr) -> Value:
+        """The app names `node` evaluates to, or None where it is computed."""
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            items: list[Item] = []
+            for element in node.elts:
+                if isinstance(element, ast.Starred):
+                    found = self.value(element.value)
+                    if found is None:
+                        return None
+                    items.extend(found)
+                elif (text := _text(element)) is not None:
+                    items.append(text)
+                elif (head := _head(element)) is not None:
+                    items.append(Prefix(head))
+                else:
+                    return None
+            return tuple(items)
+        if isinstance(node, ast.ListComp | ast.GeneratorExp | ast.SetComp):
+            head = _head(node.elt)  # `[f"pkg.providers.{p}" for p in PROVIDERS]`
+            return (Prefix(head),) if head is not None else None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return _join(self.value(node.left), self.value(node.right))
+        if isinstance(node, ast.Name):
+            return self.current(node.id)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        return None
+
+    def call(self, node: ast.Call) -> Value:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in {"list", "tuple"} and len(node.args) == 1:
+            return self.value(node.args[0])
+        if isinstance(func, ast.Attribute) and func.attr == "split" and len(node.args) <= 1:
+            # `os.environ.get("APPS", "a,b").split(",")`: the default's names
+            separator = _text(node.args[0]) if node.args else None
+            default = _env_default(func.value)
+            if isinstance(default, ast.Constant) and isinstance(default.value, str):
+                parts = default.value.split(separator) if separator else default.value.split()
+                return tuple(p.strip() for p in parts if p.strip())
+            return None
+        default = _env_default(node)
+        return self.value(default) if default is not None else None
+
+
+def _env_default(node: ast.expr) -> ast.expr | None:
+    """The default an environment read writes: `env.list("X", default=[...])`,
+    `os.environ.get("X", "a")`, `os.getenv("X", "a")`, `config("X", default=...)`."""
+    if not isinstance(node, ast.Call):
+        return None
+    for keyword in node.keywords:
+        if keyword.arg == "default":
+            return keyword.value
+    name = _dotted(node.func) or ""
+    if name.rpartition(".")[2] in {"get", "getenv"} and len(node.args) == 2:
+        return node.args[1]
+    return None
+
+
+def _head(node: ast.expr) -> str | None:
+    """The literal head of a computed app name: `f"pkg.sub.{x}"`, `"pkg.sub." + x` (a dotted
+    head, up to its last dot: the name's module part), else None."""
+    if isinstance(node, ast.JoinedStr) and node.values:
+        first = node.values[0]
+        text = first.value if isinstance(first, ast.Constant) else None
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        text = _text(node.left)
+    else:
+        return None
+    if not isinstance(text, str) or "." not in text:
+        return None
+    return text[: text.rindex(".") + 1]
+
+
+def _join(left: Value, right: Value) -> Value:
+    return None if left is None or right is None else left + right
+
+
+def _text(node: ast.expr | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr}" if head else None
+    return None
+
+
+# -- linking ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Installed:
+    """The apps the project's settings install, by module name, each with its label; or,
+    where the settings compute `INSTALLED_APPS`, the places that say so (`computed`)."""
+
+    apps: dict[str, str]  # app module (dotted) -> label
+    computed: tuple[tuple[str, int], ...] = ()
+    # apps computed after a literal head, and where the settings add them
+    prefixes: tuple[tuple[str, str, int], ...] = ()  # (head, path, line)
+
+
+class InstalledApps:
+    """`INSTALLED_APPS` across the settings files: those `DJANGO_SETTINGS_MODULE` names where
+    they bind it (their star imports followed), else every file that binds it (whichever the
+    project runs with, its apps' models are listed)."""
+
+    def __init__(
+        self,
+        settings: dict[str, SettingsFacts],
+        find: Callable[[str], str | None],
+        configs: dict[str, dict[str, AppConfigFacts]],
+        stars: dict[str, tuple[str, ...]],
+    ) -> None:
+        self.settings = settings  # path -> facts
+        self.find = find  # dotted module -> its path, among the modules a link knows
+        self.configs = configs  # path -> class name -> its AppConfig options
+        self.stars = stars  # path -> modules it star-imports
+
+    def installed(self) -> Installed | None:
+        """None where no settings file binds `INSTALLED_APPS` (a reusable app, a library)."""
+        named = [
+            path
+            for facts in self.settings.values()
+            for module in facts.settings_modules
+            if (path := self.find(module)) is not None
+            and path in self.settings
+            and self.settings[path].installs
+        ]
+        files = sorted(set(named)) or sorted(p for p, f in self.settings.items() if f.installs)
+        if not files:
+            return None
+        apps: dict[str, str] = {}
+        computed: list[tuple[str, int]] = []
+        prefixes: list[tuple[str, str, int]] = []
+        for path in files:
+            value = self.resolve(path, SETTING, 0)
+            if value is None:
+                facts = self.settings[path]
+                computed.append((path, facts.computed or facts.line))
+                continue
+            for entry in value:
+                if isinstance(entry, Prefix):
+                    prefixes.append((entry.head, path, self.settings[path].line))
+                    continue
+                module, label = self.app(entry)
+                apps.setdefault(module, label)
+        return Installed(apps, tuple(computed), tuple(dict.fromkeys(prefixes)))
+
+    def resolve(self, path: str, name: str, depth: int) -> tuple[str | Prefix, ...] | None:
+        facts = self.settings.get(path)
+        if facts is None or depth > 8:
+            return None
+        if name in facts.lists:
+            value = facts.lists[name]
+            if value is None:
+                return None
+            out: list[str | Prefix] = []
+            for item in value:
+                if not isinstance(item, Ref):
+                    out.append(item)
+                    continue
+                found = self.outside(path, facts, item.name, depth)
+                if found is None:
+                    return None
+                out.extend(found)
+            return tuple(out)
+        return self.outside(path, facts, name, depth)
+
+    def outside(
+        self, path: str, facts: SettingsFacts, name: str, depth: int
+    ) -> tuple[str | Prefix, ...] | None:
+        """`name` as an import or a star import binds it in `path` (the last star that does)."""
+        if name in facts.imported:
+            source = self.find(facts.imported[name])
+            return self.resolve(source, name, depth + 1) if source is not None else None
+        for module in reversed(self.stars.get(path, ())):
+            source = self.find(module)
+            if source is not None and self.binds(source, name, depth + 1):
+                return self.resolve(source, name, depth + 1)
+        return None
+
+    def binds(self, path: str, name: str, depth: int) -> bool:
+        facts = self.settings.get(path)
+        if facts is None or depth > 8:
+            return False
+        if name in facts.lists or name in facts.imported:
+            return True
+        return any(
+            (source := self.find(m)) is not None and self.binds(source, name, depth + 1)
+            for m in self.stars.get(path, ())
+        )
+
+    def app(self, entry: str) -> tuple[str, str]:
+        """An `INSTALLED_APPS` entry's app module and label: an `AppConfig`'s dotted path
+        (`billing.apps.BillingConfig`) gives its `name` and `label`; a module, the one
+        `AppConfig` of its `apps` submodule Django picks (the one with `default = True`, else
+        the only one), else its last part."""
+        module, _, cls = entry.rpartition(".")
+        config = self.configs.get(self.find(module) or "", {}).get(cls) if module else None
+        if config is not None or (module and cls[:1].isupper() and self.find(entry) is None):
+            # an `AppConfig` the files do not show (`x.apps.XConfig`): its app is `x`
+            name = (config.name if config else None) or module.removesuffix(".apps")
+            return name, (config.label if config else None) or name.rpartition(".")[2]
+        found = self.configs.get(self.find(f"{entry}.apps") or "", {})
+        chosen = [c for c in found.values() if c.default is True] or [
+            c for c in found.values() if c.default is not False
+        ]
+        if len(chosen) == 1 and chosen[0].name in (None, entry):
+            return entry, chosen[0].label or entry.rpartition(".")[2]
+        return entry, entry.rpartition(".")[2]
+
+
+def containing_app(module: str, apps: dict[str, str]) -> str | None:
+    """The installed app a module belongs to: the longest app name it is, or is below (as
+    Django's `apps.get_containing_app_config` picks it)."""
+    best: str | None = None
+    for app in apps:
+        if (module == app or module.startswith(app + ".")) and (
+            best is None or len(app) > len(best)
+        ):
+            best = app
+    return best
+
+
+def module_names(facts: ModuleFacts[Any], packages: Collection[str] | None) -> list[str]:
+    """Every dotted name a module may be imported under: from the repository's root, and from
+    each folder above it that is no package (a `sys.path` root: `src/`, `backend/server/`);
+    `packages` None: from every folder above it."""
+    parts = facts.module.split(".")
+    names = [facts.module]
+    folder = ""
+    for cut in range(1, len(parts)):
+        folder = f"{folder}/{parts[cut - 1]}" if folder else parts[0]
+        if packages is None or folder not in packages:
+            names.append(".".join(parts[cut:]))
+    return names
