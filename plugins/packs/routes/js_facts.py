@@ -2192,8 +2192,8 @@ class _Reader:
                     if key is not None and key.type == "string"
                     else self._text(key)
                 )
-                if value is not None and name:
-                    fields.append((name, value))
+                if name:  # a value not read (`prefix: false`) is there, never visible
+                    fields.append((name, value if value is not None else Opaque()))
             elif prop.type == "method_definition":  # `{ async register(server) {...} }`
                 name = self._text(prop.child_by_field_id(self.fields.name))
                 if name:

@@ -84,7 +84,7 @@ from .model import (
     Trimmed,
     UseDecl,
 )
-from .nest_link import NestLink, app_root, holds
+from .nest_link import NEST_COMMON, Export, NestLink, app_root, holds
 from .nextjs import APP_METHODS
 from .paths import brace_path, join, join_prefix
 
@@ -367,7 +367,9 @@ class _RouteResolver:
         )
         # (framework, the places of the global prefixes in force) -> (prefix, excluded, gap)
         self.globals: dict[tuple[str, str], tuple[str, frozenset[str], Gap | None]] = {}
-        self.nest = NestLink(modules, self._string, self._js_declared_in)
+        self.nest = NestLink(
+            modules, self._string, self._js_declared_in, self._nest_values, self._nest_options
+        )
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
@@ -1547,6 +1549,42 @@ class _RouteResolver:
             found = [self._string(entity.file, value) for value in entity.value.values]
             return None if None in found else [str(v) for v in found]
         return None
+
+    def _nest_values(self, path: str, expr: Expr) -> list[str | Export] | None:
+        """What a NestJS setting written in `path` stands for (a version, a list of them, a
+        `VersioningType` member): each string, or the `@nestjs/common` export it names, as the
+        project's constants, aliases and re-exports lead to it; None when not known."""
+        entity = self.evaluate(path, expr)
+        items = [entity]
+        if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
+            items = [self.evaluate(entity.file, value) for value in entity.value.values]
+        found: list[str | Export] = []
+        for item in items:
+            if isinstance(item, _Str):
+                found.append(item.value)
+            elif isinstance(item, _External) and item.module == NEST_COMMON and item.path:
+                found.append(Export(item.path))
+            else:
+                return None
+        return found
+
+    def _nest_options(self, path: str, expr: Expr, depth: int = 0) -> dict[str, Expr] | None:
+        """The fields of the object `expr` (written in `path`) stands for, each bound to the
+        file it is written in, those of the objects it spreads under its own (`{ ...base,
+        prefix }`); None when it, or one it spreads, is no object the scan shows."""
+        entity = self.evaluate(path, expr)
+        if depth > _MAX_DEPTH or not (
+            isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)
+        ):
+            return None
+        found: dict[str, Expr] = {}
+        for base in reversed(entity.value.bases):  # written first, looked up last
+            spread = self._nest_options(entity.file, base, depth + 1)
+            if spread is None:
+                return None
+            found.update(spread)
+        found.update((key, Bound(entity.file, value)) for key, value in entity.value.fields)
+        return found
 
     def _format(self, path: str, expr: Format) -> _Str | None:
         template = self._string(path, expr.template)

@@ -608,14 +608,18 @@ class GlobalPrefix:
 class Versioning:
     """`app.enableVersioning({ type, defaultVersion, prefix })` (NestJS): under URI versioning
     a route's version is a path segment (`/v1`) after the global prefix. `kind` is the
-    `VersioningType` member (`Lit("URI")`), `default` the default versions (`()`: none, None:
-    computed), `prefix` the segment's prefix (`Lit("v")` unless given, `Lit("")` for `false`)."""
+    `VersioningType` member (`Lit("URI")`; `Lit("")`: none given, which is no URI versioning),
+    `default` the default versions (`()`: none, None: computed), `prefix` the segment's prefix
+    (`Lit("v")` unless given, `Lit("")` for `false`). Options the call does not spell out (a
+    constant of another file, an object spreading one) are `options`, the value the linker
+    reads them from; the other fields are then unused."""
 
     framework: str
     line: int
     kind: Expr
     default: tuple[Expr, ...] | None = ()
     prefix: Expr = Lit("v")
+    options: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

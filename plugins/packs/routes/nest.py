@@ -55,6 +55,7 @@ _GLOBAL_PREFIX = re.compile(rb"\.\s*(setGlobalPrefix)\s*\(")
 _ENABLE_VERSIONING = re.compile(rb"\.\s*(enableVersioning)\s*\(")
 _REGISTER = re.compile(rb"\.\s*(register)\s*\(")
 _NEUTRAL = Lit("")  # VERSION_NEUTRAL: served with no version segment
+_URI = "URI"  # `VersioningType.URI`, what `enableVersioning()` with no options is
 _MAX_CHILDREN_DEPTH = 16
 # `Sse`: a server-sent events stream, which Nest serves as a GET route
 _VERBS = {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
@@ -517,33 +518,49 @@ def _flatten(
 
 
 def _versioning(reader: _Reader, root: _Node) -> list[Versioning]:
-    """`app.enableVersioning({ type: VersioningType.URI, defaultVersion, prefix })`: the type
-    as the `VersioningType` member named (else computed), the default versions, the prefix of
-    the segment (`v` unless given; `false` none)."""
+    """`app.enableVersioning({ type: VersioningType.URI, defaultVersion, prefix })`, as Nest
+    reads its `VersioningOptions`: no options at all is `{ type: VersioningType.URI }` (the
+    default of `NestApplication.enableVersioning`); no `type` is no URI versioning, so nothing
+    in the path; the segment's prefix is `v` unless given (`false` none). Options kept in a
+    `const` of the file are read as if written in the call; any others (a constant of another
+    file, an object spreading one, a helper's result) are the value the linker follows."""
     found: list[Versioning] = []
     for match in _ENABLE_VERSIONING.finditer(reader.source):
         call = _call_at(root, match.start(1), match.end(1))
-        args = reader._arguments(call) if call is not None else []
-        options = js_facts._unwrap(args[0]) if args else None
-        if call is None or options is None:
+        if call is None:
             continue
-        if options.type != "object":
-            found.append(Versioning(NESTJS, js_facts._line(call), Opaque(), None, Opaque()))
+        line = js_facts._line(call)
+        args = reader._arguments(call)
+        if not args:
+            found.append(Versioning(NESTJS, line, Lit(_URI)))
             continue
-        kind: Expr = Opaque()
-        given = js_facts._unwrap(reader._field(options, "type"))
-        if given is not None and given.type == "member_expression":
-            holder = given.child_by_field_id(reader.fields.object)
-            bound = reader.bindings.get(reader._text(holder))
-            if isinstance(bound, ImportRef) and bound.module == _COMMON:
-                kind = Lit(reader._text(given.child_by_field_id(reader.fields.property)))
+        options = _spelled_options(reader, args[0])
+        if options is None:
+            given = _setting(reader, args[0])
+            found.append(Versioning(NESTJS, line, Opaque(), None, Opaque(), given))
+            continue
+        kind_node = reader._field(options, "type")
+        kind = _setting(reader, kind_node) if kind_node is not None else Lit("")
         default = reader._field(options, "defaultVersion")
         prefix_node = js_facts._unwrap(reader._field(options, "prefix"))
         prefix: Expr = Lit("v")
         if prefix_node is not None:
             prefix = Lit("") if prefix_node.type == "false" else _setting(reader, prefix_node)
         versions = _versions(reader, default) if default is not None else ()
-        found.append(Versioning(NESTJS, js_facts._line(call), kind, versions, prefix))
+        found.append(Versioning(NESTJS, line, kind, versions, prefix))
+    return found
+
+
+def _spelled_options(reader: _Reader, node: _Node) -> _Node | None:
+    """The object literal of a call's options: written there, or the value of a `const` of the
+    file it names (`const options = { ... } as const`); None when it is neither or spreads
+    another object (the linker then follows the value)."""
+    found = js_facts._unwrap(node) or node
+    if found.type == "identifier":
+        value = _local_value(reader, found)
+        found = (js_facts._unwrap(value) or value) if value is not None else found
+    if found.type != "object" or any(c.type == "spread_element" for c in found.named_children):
+        return None
     return found
 
 

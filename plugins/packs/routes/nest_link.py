@@ -32,7 +32,26 @@ from .paths import join_prefix
 
 Gap = tuple[str, int, str]  # as the linker's: (file, line, what was not known)
 _T = TypeVar("_T")
-_URI = "URI"
+NEST_COMMON = "@nestjs/common"
+_URI = "URI"  # what the reader writes for `enableVersioning()`, Nest's `VersioningType.URI`
+_URI_MEMBER = ("VersioningType", "URI")
+_NEUTRAL = ("VERSION_NEUTRAL",)
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A member of `@nestjs/common` a value stands for (`VersioningType.URI`,
+    `VERSION_NEUTRAL`), reached through the project's constants, aliases or re-exports."""
+
+    path: tuple[str, ...]
+
+
+# what a setting written in a file stands for: each string, or `@nestjs/common` export, of
+# it (a list gives several); None when the scan does not show it
+Values = Callable[[str, Expr], list[str | Export] | None]
+# the fields of an options object a value stands for, each as written where it is (a spread
+# object's too, the later writer first); None when it, or an object it spreads, is not known
+Options = Callable[[str, Expr], dict[str, Expr] | None]
 ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m != "trace")  # `@All`, as the reader
 _NO_VERSION: tuple[list[str], Gap | None] = ([""], None)
 
@@ -58,8 +77,12 @@ class NestLink:
         modules: Mapping[str, ModuleFacts],
         string: Callable[[str, Expr], str | None],
         declared_in: Callable[[str, str, frozenset[str]], str | None] | None = None,
+        values: Values | None = None,
+        options: Options | None = None,
     ) -> None:
         self._string = string
+        self._values = values if values is not None else self._strings
+        self._options = options
         # (file, class name, the files declaring a class of that name) -> which of them the
         # file's binding of that name (an import, a re-export) leads to; None: not known
         self._declared_in = declared_in
@@ -222,13 +245,13 @@ class NestLink:
         if not settings.uri:
             return _NO_VERSION  # header or media-type versioning: the path has none
         if route.versions is not None:
-            versions = [self._string(file, v) for v in route.versions]
-            if any(v is None for v in versions):
+            versions = self._versions(file, route.versions)
+            if versions is None:
                 detail = (
                     "the version of this route is computed out of sight: it is named without it"
                 )
                 return [""], (file, route.line, detail)
-            chosen: tuple[str, ...] = tuple(str(v) for v in versions)
+            chosen: tuple[str, ...] = versions
         elif settings.default is None:
             detail = (
                 "the default version set here is computed out of sight: routes without a "
@@ -268,19 +291,55 @@ class NestLink:
         return first
 
     def _one(self, file: str, versioning: Versioning) -> _Settings:
-        kind = self._string(file, versioning.kind)
-        if kind is None:
+        if versioning.options is not None:  # options the call does not spell: followed
+            fields = self._options(file, versioning.options) if self._options else None
+            if fields is None:
+                detail = (
+                    "the versioning options given here are computed out of sight: routes are "
+                    "named without a version"
+                )
+                return _Settings(
+                    file, versioning.line, True, (), "", (file, versioning.line, detail)
+                )
+            given = fields.get("defaultVersion")
+            versioning = Versioning(
+                versioning.framework,
+                versioning.line,
+                fields.get("type", Lit("")),
+                (given,) if given is not None else (),
+                fields.get("prefix", Lit("v")),
+            )
+        kinds = self._values(file, versioning.kind)
+        if kinds is None or len(kinds) != 1:
             detail = (
                 "the versioning type set here is computed out of sight: routes are named "
                 "without a version"
             )
             return _Settings(file, versioning.line, True, (), "", (file, versioning.line, detail))
+        uri = kinds[0] == _URI or kinds[0] == Export(_URI_MEMBER)
         default: tuple[str, ...] | None = None
         if versioning.default is not None:
-            values = [self._string(file, v) for v in versioning.default]
-            default = None if any(v is None for v in values) else tuple(map(str, values))
+            default = self._versions(file, versioning.default)
         prefix = self._string(file, versioning.prefix)
-        return _Settings(file, versioning.line, kind == _URI, default, prefix)
+        return _Settings(file, versioning.line, uri, default, prefix)
+
+    def _versions(self, file: str, given: tuple[Expr, ...]) -> tuple[str, ...] | None:
+        """The versions `given` (written in `file`) stand for, a list's each, as Nest serves
+        them ("" for VERSION_NEUTRAL: no segment); None when one is not known."""
+        found: list[str] = []
+        for expr in given:
+            values = self._values(file, expr)
+            if values is None:
+                return None
+            for value in values:
+                if isinstance(value, Export) and value.path != _NEUTRAL:
+                    return None  # another export of Nest's: no version Nest serves
+                found.append(value if isinstance(value, str) else "")
+        return tuple(found)
+
+    def _strings(self, file: str, expr: Expr) -> list[str | Export] | None:
+        value = self._string(file, expr)
+        return [value] if value is not None else None
 
 
 def _rooted(path: Expr) -> Expr:
