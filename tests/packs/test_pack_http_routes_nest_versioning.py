@@ -260,7 +260,88 @@ def test_a_version_out_of_sight_is_a_finding_at_its_route() -> None:
     ]
 
 
-@pytest.mark.parametrize("files", [TICKETS, STOCK], ids=["tickets", "stock"])
+# A billing service of our own whose methods get their version from decorators of the project
+# that compose Nest's `Version` with `applyDecorators`: the version a parameter (passed, or left
+# to its default `''`, which Nest takes as no version of the method's own), VERSION_NEUTRAL
+# written in the composing function along with a route decorator, a composing arrow constant
+# imported under another name; the controller's own version and a method's own `@Version`.
+BILLING: dict[str, str] = {
+    "src/main.ts": (
+        "import { NestFactory } from '@nestjs/core';\n"
+        "import { VersioningType } from '@nestjs/common';\n"
+        "import { BillingModule } from './billing.module';\n"
+        "async function main() {\n"
+        "  const app = await NestFactory.create(BillingModule);\n"
+        "  app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });\n"
+        "  await app.listen(4300);\n"
+        "}\n"
+        "main();\n"
+    ),
+    "src/common/revision.ts": (
+        "import { applyDecorators, Get, SetMetadata, Version, VERSION_NEUTRAL }\n"
+        "  from '@nestjs/common';\n"
+        "export function Revision(rev = '') {\n"
+        "  return applyDecorators(Version(rev), SetMetadata('revision', rev));\n"
+        "}\n"
+        "export const Heartbeat = () =>\n"
+        "  applyDecorators(Get('beat'), Version(VERSION_NEUTRAL));\n"
+        "export const Second = () => applyDecorators(Version('2'));\n"
+    ),
+    "src/invoices.controller.ts": (
+        "import { Controller, Get, Post, Version } from '@nestjs/common';\n"
+        "import { Heartbeat, Revision, Second as Next } from './common/revision';\n"
+        "@Controller({ path: 'invoices', version: '4' })\n"
+        "export class InvoicesController {\n"
+        "  @Revision('6')\n"
+        "  @Get()\n"
+        "  list() {}\n"
+        "  @Revision()\n"
+        "  @Post()\n"
+        "  issue() {}\n"
+        "  @Heartbeat()\n"
+        "  beat() {}\n"
+        "  @Next()\n"
+        "  @Get('due')\n"
+        "  due() {}\n"
+        "  @Version('9')\n"
+        "  @Get('void')\n"
+        "  cancel() {}\n"
+        "}\n"
+    ),
+    "src/billing.module.ts": (
+        "import { Module } from '@nestjs/common';\n"
+        "import { InvoicesController } from './invoices.controller';\n"
+        "@Module({ controllers: [InvoicesController] })\n"
+        "export class BillingModule {}\n"
+    ),
+}
+
+
+def test_versions_composed_with_apply_decorators_are_the_method_s_own() -> None:
+    invoices = "src/invoices.controller.ts"
+    assert placed(BILLING) == {
+        "GET /v6/invoices": f"{invoices}:6 nestjs",
+        "POST /v4/invoices": f"{invoices}:9 nestjs",  # `''`: the controller's version
+        "GET /invoices/beat": f"{invoices}:11 nestjs",
+        "GET /v2/invoices/due": f"{invoices}:14 nestjs",
+        "GET /v9/invoices/void": f"{invoices}:17 nestjs",
+    }
+    assert document(BILLING)["findings"] == []
+
+
+def test_a_composed_version_out_of_sight_is_a_finding_at_its_route() -> None:
+    controller = BILLING["src/invoices.controller.ts"].replace(
+        "@Revision('6')", "@Revision(process.env.INVOICES_REV)"
+    )
+    found = document({**BILLING, "src/invoices.controller.ts": controller})
+    flagged = {r["name"] for r in found["resources"] if r["attrs"].get("prefixUnresolved")}
+    assert flagged == {"GET /invoices"}
+    assert [(f["code"], f["locations"]) for f in found["findings"]] == [
+        ("UNRESOLVED_PREFIX", [{"path": "src/invoices.controller.ts", "line": 6}])
+    ]
+
+
+@pytest.mark.parametrize("files", [TICKETS, STOCK, BILLING], ids=["tickets", "stock", "billing"])
 def test_versioned_services_scanned_with_the_pre_filter_are_the_scan_of_every_file(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -641,11 +641,14 @@ class NestFacts:
     extends: tuple[tuple[str, str, str, int], ...] = ()
     # `function ListAt(path) { return applyDecorators(Get(path), ...) }`: (its name, each
     # route decorator it applies: (`Get`, its path: an `Expr`, the index of the parameter
-    # passed on, or None for none))
+    # passed on, or None for none)); a `Version(v)` it applies is there as (`Version`, v)
     composed: tuple[tuple[str, tuple[tuple[str, Expr | int | None], ...]], ...] = ()
     # a controller method's decorator that is no Nest export: (router id, its name, its
     # arguments, line, handler, the versions the method is served under)
     decorated: tuple[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None], ...] = ()
+    # the controller methods (`Class.method`) with a `@Version` of their own, which a version
+    # a composed decorator applies does not override
+    versioned: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,8 +54,9 @@ _MAX_SETTING_DEPTH = 8
 _GLOBAL_PREFIX = re.compile(rb"\.\s*(setGlobalPrefix)\s*\(")
 _ENABLE_VERSIONING = re.compile(rb"\.\s*(enableVersioning)\s*\(")
 _REGISTER = re.compile(rb"\.\s*(register)\s*\(")
-_NEUTRAL = Lit("")  # VERSION_NEUTRAL: served with no version segment
+_NEUTRAL = ImportRef(_COMMON, "VERSION_NEUTRAL")  # served with no version segment
 _URI = "URI"  # `VersioningType.URI`, what `enableVersioning()` with no options is
+_VERSION = "Version"
 _MAX_CHILDREN_DEPTH = 16
 # `Sse`: a server-sent events stream, which Nest serves as a GET route
 _VERBS = {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
@@ -69,8 +70,9 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
     templates: list[tuple[str, str]] = []
     bases: list[tuple[str, str, str, int]] = []
     decorated: list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
+    versioned: list[str] = []
     if b"@nestjs/common" in reader.source or b"extends" in reader.source:
-        controllers, templates, bases, decorated = _controllers(reader, root)
+        controllers, templates, bases, decorated, versioned = _controllers(reader, root)
     composed = _composed(reader, root) if b"applyDecorators" in reader.source else []
     if b"setGlobalPrefix" in reader.source:
         _global_prefix(reader, root)
@@ -92,6 +94,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
         tuple(bases),
         tuple(composed),
         tuple(decorated),
+        tuple(versioned),
     )
 
 
@@ -102,6 +105,7 @@ def _controllers(
     list[tuple[str, str]],
     list[tuple[str, str, str, int]],
     list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]],
+    list[str],
 ]:
     """Each `@Controller(prefix)` class: one application per prefix it is served under
     (a string, `{ path }`, a list), its `@Get(path)`/`@Post`/.../`@All` methods the routes.
@@ -112,12 +116,14 @@ def _controllers(
     A class that is no controller but declares routes (a base class controllers extend) is a
     router of its own that no prefix serves: `nest_link` mounts it on each controller that
     extends it, as Nest serves inherited handlers under the subclass's prefix.
-    Returns (router id, class name) of each application and of each such base, and (class,
-    base class, the module a base is imported from, line) of each class that extends one."""
+    Returns (router id, class name) of each application and of each such base, (class,
+    base class, the module a base is imported from, line) of each class that extends one, the
+    other decorators of each route method, and the methods with a `@Version` of their own."""
     found_controllers: list[tuple[str, str]] = []
     templates: list[tuple[str, str]] = []
     bases: list[tuple[str, str, str, int]] = []
     decorated: list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
+    versioned: list[str] = []
     for cls, decorators in _top_level_classes(reader, root):
         controller = _decorator(reader, decorators, {"Controller"})
         body = cls.child_by_field_id(reader.fields.body)
@@ -150,6 +156,8 @@ def _controllers(
                 found = _routes(reader, pending, f"{name}.{method}")
                 own = _decorator(reader, pending, {"Version"})
                 served = _versions(reader, own[1][0]) if own and own[1] else versions
+                if own and own[1]:
+                    versioned.append(f"{name}.{method}")
                 if served is not None:
                     found = [replace(r, versions=served) for r in found]
                 routes += found
@@ -174,7 +182,7 @@ def _controllers(
             reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
             found_controllers.append((site, name))
             decorated += ((site, *use) for use in others)
-    return found_controllers, templates, bases, decorated
+    return found_controllers, templates, bases, decorated, versioned
 
 
 def _other_decorators(
@@ -206,7 +214,8 @@ def _composed(
 ) -> list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]]:
     """Functions of the file that return `applyDecorators(Get(path), ...)` (from
     `@nestjs/common`): each with the route decorators it applies, a path given as a
-    parameter kept as that parameter's index (the caller's argument is the path)."""
+    parameter kept as that parameter's index (the caller's argument is the path), and the
+    `Version(v)` it applies (the version of the method it decorates), kept the same way."""
     found: list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]] = []
     for match in _APPLY.finditer(reader.source):
         node = root.descendant_for_byte_range(match.start(1), match.end(1))
@@ -239,10 +248,18 @@ def _composed(
             if not (
                 isinstance(spelled, ImportRef)
                 and spelled.module == _COMMON
-                and spelled.attr in _VERBS
+                and (spelled.attr in _VERBS or spelled.attr == _VERSION)
             ):
                 continue
             given = reader._arguments(arg)
+            if spelled.attr == _VERSION:  # `Version(v)`: the version of the methods it decorates
+                first = (js_facts._unwrap(given[0]) or given[0]) if given else None
+                if first is not None:
+                    text = reader._text(first)
+                    passed = first.type == "identifier" and text in params
+                    version = params.index(text) if passed else _version(reader, first)
+                    verbs.append((_VERSION, version))
+                continue
             path: Expr | int | None = None
             if given:
                 first = js_facts._unwrap(given[0]) or given[0]

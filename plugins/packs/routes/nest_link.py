@@ -20,6 +20,7 @@ from typing import TypeVar
 from .model import (
     HTTP_METHODS,
     Auth,
+    Bound,
     Expr,
     Lit,
     ModuleFacts,
@@ -36,6 +37,7 @@ NEST_COMMON = "@nestjs/common"
 _URI = "URI"  # what the reader writes for `enableVersioning()`, Nest's `VersioningType.URI`
 _URI_MEMBER = ("VersioningType", "URI")
 _NEUTRAL = ("VERSION_NEUTRAL",)
+_VERSION = "Version"  # a composed decorator's `Version(v)`, among its route decorators
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +105,7 @@ class NestLink:
         self._decorated: list[
             tuple[str, tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]]
         ] = []
+        self._versioned: set[tuple[str, str]] = set()  # (file, method) with its own `@Version`
         for file, facts in modules.items():
             nest = facts.nest
             if nest is None:
@@ -118,6 +121,7 @@ class NestLink:
                 self._extends[(file, name)] = (base, origin, line)
             for name, verbs in nest.composed:
                 self._composed.setdefault(name, []).append((file, verbs))
+            self._versioned.update((file, handler) for handler in nest.versioned)
             self._decorated += ((file, use) for use in nest.decorated)
             for module, names in nest.modules:
                 self._module_files.setdefault(module, set()).add(file)
@@ -129,6 +133,8 @@ class NestLink:
             for key, value in nest.config:
                 self._config.setdefault(key, []).append((file, value))
         self._all: list[_Settings] | None = None  # each `enableVersioning`, read
+        # (file, `Class.method`) -> the version a composed decorator's `Version(v)` gives it
+        self._applied: dict[tuple[str, str], Expr] | None = None
 
     def inherited(self) -> list[tuple[tuple[str, str], tuple[str, str], int]]:
         """(a controller's or base's router, the router of the base class it extends, the
@@ -161,6 +167,8 @@ class NestLink:
         for file, (router_id, name, args, line, handler, versions) in self._decorated:
             for _, verbs in self._composed.get(name, ()):
                 for verb, given in verbs:
+                    if verb == _VERSION:  # no route: the version of the method's (`segments`)
+                        continue
                     path: Expr = Lit("")
                     if isinstance(given, int):
                         passed = args[given] if given < len(args) else None
@@ -244,8 +252,12 @@ class NestLink:
             return [""], settings.gap
         if not settings.uri:
             return _NO_VERSION  # header or media-type versioning: the path has none
-        if route.versions is not None:
-            versions = self._versions(file, route.versions)
+        declared = route.versions
+        applied = self._applied_version(file, route.handler) if route.handler else None
+        if applied is not None and self._values(file, applied) != [""]:
+            declared = (applied,)  # Nest takes a version `''` for none of the method's own
+        if declared is not None:
+            versions = self._versions(file, declared)
             if versions is None:
                 detail = (
                     "the version of this route is computed out of sight: it is named without it"
@@ -269,6 +281,28 @@ class NestLink:
             )
             return [""], (settings.file, settings.line, detail)
         return [f"/{settings.prefix}{v}" if v else "" for v in dict.fromkeys(chosen)], None
+
+    def _applied_version(self, file: str, handler: str) -> Expr | None:
+        """The version a decorator of the project's that composes Nest's `Version` gives the
+        method `handler` of `file` (`@Pinned('2')` where `Pinned(v)` returns
+        `applyDecorators(Version(v), ...)`): the caller's argument for a parameter passed on
+        (none passed: none), else the value written in the composing function; None when no
+        such decorator is on it, or the method has a `@Version` of its own."""
+        if self._applied is None:
+            self._applied = {}
+            for at, (_, name, args, _, method, _) in self._decorated:
+                if (at, method) in self._versioned:
+                    continue
+                for origin, verbs in self._composed.get(name, ()):
+                    for verb, given in verbs:
+                        if verb != _VERSION or given is None:
+                            continue
+                        if isinstance(given, int):
+                            if given < len(args):
+                                self._applied[(at, method)] = args[given]
+                        else:
+                            self._applied[(at, method)] = Bound(origin, given)
+        return self._applied.get((file, handler))
 
     def _settings_for(self, file: str) -> _Settings | None:
         """The versioning that serves `file`: the scan's, unless several `main.ts` enable it
