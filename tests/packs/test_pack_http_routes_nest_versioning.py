@@ -207,9 +207,19 @@ def test_versioning_options_and_versions_are_followed_through_the_project_s_cons
             "  app.enableVersioning({ ...BASE, prefix: '' });\n",
             "GET /inv/9/counts",
         ),
-        # header versioning reached through a constant: nothing in the path
+        # header, media-type and custom versioning: nothing in the path
         (
             "  app.enableVersioning({ type: nest.VersioningType.HEADER, header: 'X-Rev' });\n",
+            "GET /inv/counts",
+        ),
+        (
+            "  app.enableVersioning({ type: nest.VersioningType.MEDIA_TYPE, key: 'v=',"
+            " defaultVersion: '3' });\n",
+            "GET /inv/items",
+        ),
+        (
+            "  app.enableVersioning({ ...BASE, type: nest.VersioningType.CUSTOM,"
+            " extractor: () => '9' });\n",
             "GET /inv/counts",
         ),
     ],
