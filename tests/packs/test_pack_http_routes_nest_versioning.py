@@ -351,6 +351,47 @@ def test_a_composed_version_out_of_sight_is_a_finding_at_its_route() -> None:
     ]
 
 
+# The ticketing service enabling versioning only under an `if` that reads the configuration:
+# where the visible defaults skip the branch (an unset variable is falsy; a sample environment
+# file's value counts), Nest serves no version; where they run it, the versions; either way the
+# names that depend on it carry the default they were read with.
+GATED = (
+    "import type { INestApplication } from '@nestjs/common';\n"
+    "export function harden(target: INestApplication): void {\n"
+    "  target.setGlobalPrefix('desk', { exclude: ['alive'] });\n"
+    "  const versioned = process.env.DESK_VERSIONED;\n"
+    "  if (versioned === 'yes') {\n"
+    "    target.enableVersioning();\n"
+    "  }\n"
+    "}\n"
+)
+
+
+def test_versioning_the_configuration_s_defaults_do_not_enable_puts_no_version() -> None:
+    files = {**TICKETS, "src/boot/harden.ts": GATED}
+    found = {r["name"]: r["attrs"] for r in document(files)["resources"]}
+    assert "GET /desk/session/whoami" in found
+    assert "GET /alive" in found
+    assert not any("/v" in name for name in found)
+    assert found["GET /desk/session/whoami"]["configDefault"] == "process.env.DESK_VERSIONED unset"
+    assert "configDefault" not in found["POST /desk/session/open"]  # no version either way
+    assert document(files)["findings"] == []
+
+
+def test_versioning_the_configuration_s_defaults_enable_puts_the_versions() -> None:
+    files = {**TICKETS, "src/boot/harden.ts": GATED, "src/.env.example": "DESK_VERSIONED=yes\n"}
+    found = {r["name"]: r["attrs"] for r in document(files)["resources"]}
+    assert "GET /desk/v1/session/whoami" in found
+    assert "DESK_VERSIONED" in found["GET /desk/v1/session/whoami"]["configDefault"]
+    assert "configDefault" not in found["POST /desk/session/open"]
+
+
+def test_versioning_under_a_test_of_no_configuration_is_read_as_enabled() -> None:
+    gated = GATED.replace("versioned === 'yes'", "target.getHttpServer()")
+    found = placed({**TICKETS, "src/boot/harden.ts": gated})
+    assert "GET /desk/v1/session/whoami" in found
+
+
 @pytest.mark.parametrize("files", [TICKETS, STOCK, BILLING], ids=["tickets", "stock", "billing"])
 def test_versioned_services_scanned_with_the_pre_filter_are_the_scan_of_every_file(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

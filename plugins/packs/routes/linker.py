@@ -368,7 +368,12 @@ class _RouteResolver:
         # (framework, the places of the global prefixes in force) -> (prefix, excluded, gap)
         self.globals: dict[tuple[str, str], tuple[str, frozenset[str], Gap | None]] = {}
         self.nest = NestLink(
-            modules, self._string, self._js_declared_in, self._nest_values, self._nest_options
+            modules,
+            self._string,
+            self._js_declared_in,
+            self._nest_values,
+            self._nest_options,
+            self._decided,
         )
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
@@ -2165,7 +2170,8 @@ class _RouteResolver:
             gaps = (*gaps, (path, route.line, route.unread_segment))
         versions = [""]
         if framework == NESTJS:  # `/v1` after the global prefix (`nest_link`)
-            versions, version_gap = self.nest.segments(path, route)
+            versions, version_gap, version_assumed = self.nest.segments(path, route)
+            assumed = _merged(assumed, version_assumed)
             if version_gap is not None:
                 gaps = (*gaps, version_gap)
         served: list[tuple[str, str]] = []  # (path, shape) for each version
@@ -2209,24 +2215,32 @@ class _RouteResolver:
                     )
                 )  # fmt: skip
 
+    def _decided(self, path: str, condition: Condition) -> tuple[bool, tuple[str, ...]] | None:
+        """Whether the configuration's defaults run the branch `condition` (written in `path`)
+        guards, with the defaults that decide it (`attrs.configDefault`'s sources); None when
+        its test is not known or reads no configuration."""
+        value = self._string(path, condition.test)
+        assumed = self._assumed(path, condition.test)
+        if value is None or not assumed:
+            return None
+        if condition.equals is not None:
+            other = self._string(path, condition.equals)
+            if other is None:
+                return None
+            holds = value == other
+        else:
+            holds = bool(value)
+        return holds != condition.negate, assumed
+
     def _off_by_default(self, path: str, condition: Condition) -> str:
         """Why a route written under an `if` (Python: module-level) is not served, when its test reads
         the configuration (a value with a default, `attrs.configDefault`'s sources) and the
         defaults make it false; "" when it holds, or when the test is not known or reads no
         configuration (the route is listed, as before)."""
-        value = self._string(path, condition.test)
-        assumed = self._assumed(path, condition.test)
-        if value is None or not assumed:
+        decided = self._decided(path, condition)
+        if decided is None or decided[0]:
             return ""
-        if condition.equals is not None:
-            other = self._string(path, condition.equals)
-            if other is None:
-                return ""
-            holds = value == other
-        else:
-            holds = bool(value)
-        if holds != condition.negate:
-            return ""
+        assumed = decided[1]
         branch = "`else` branch" if condition.in_else else "body"
         test = f"if {condition.text}:" if path.endswith(".py") else f"if ({condition.text})"
         return (

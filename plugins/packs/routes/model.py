@@ -612,7 +612,8 @@ class Versioning:
     `default` the default versions (`()`: none, None: computed), `prefix` the segment's prefix
     (`Lit("v")` unless given, `Lit("")` for `false`). Options the call does not spell out (a
     constant of another file, an object spreading one) are `options`, the value the linker
-    reads them from; the other fields are then unused."""
+    reads them from; the other fields are then unused. `only_if`: the `if` the call is written
+    under, when its test may read the configuration (versioning is on only where it holds)."""
 
     framework: str
     line: int
@@ -620,6 +621,7 @@ class Versioning:
     default: tuple[Expr, ...] | None = ()
     prefix: Expr = Lit("v")
     options: Expr | None = None
+    only_if: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)

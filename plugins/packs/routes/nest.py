@@ -548,13 +548,14 @@ def _versioning(reader: _Reader, root: _Node) -> list[Versioning]:
             continue
         line = js_facts._line(call)
         args = reader._arguments(call)
+        only_if = reader._branch(call)  # `if (process.env.VERSIONED) app.enableVersioning()`
         if not args:
-            found.append(Versioning(NESTJS, line, Lit(_URI)))
+            found.append(Versioning(NESTJS, line, Lit(_URI), only_if=only_if))
             continue
         options = _spelled_options(reader, args[0])
         if options is None:
             given = _setting(reader, args[0])
-            found.append(Versioning(NESTJS, line, Opaque(), None, Opaque(), given))
+            found.append(Versioning(NESTJS, line, Opaque(), None, Opaque(), given, only_if))
             continue
         kind_node = reader._field(options, "type")
         kind = _setting(reader, kind_node) if kind_node is not None else Lit("")
@@ -564,7 +565,7 @@ def _versioning(reader: _Reader, root: _Node) -> list[Versioning]:
         if prefix_node is not None:
             prefix = Lit("") if prefix_node.type == "false" else _setting(reader, prefix_node)
         versions = _versions(reader, default) if default is not None else ()
-        found.append(Versioning(NESTJS, line, kind, versions, prefix))
+        found.append(Versioning(NESTJS, line, kind, versions, prefix, only_if=only_if))
     return found
 
 

@@ -14,13 +14,14 @@ route is named without that part and a finding says where.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from .model import (
     HTTP_METHODS,
     Auth,
     Bound,
+    Condition,
     Expr,
     Lit,
     ModuleFacts,
@@ -54,6 +55,9 @@ Values = Callable[[str, Expr], list[str | Export] | None]
 # the fields of an options object a value stands for, each as written where it is (a spread
 # object's too, the later writer first); None when it, or an object it spreads, is not known
 Options = Callable[[str, Expr], dict[str, Expr] | None]
+# whether the configuration's defaults run the branch of an `if` written in a file, with the
+# defaults that decide it; None when its test is not known or reads no configuration
+Decided = Callable[[str, Condition], tuple[bool, tuple[str, ...]] | None]
 ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m != "trace")  # `@All`, as the reader
 _NO_VERSION: tuple[list[str], Gap | None] = ([""], None)
 
@@ -69,6 +73,7 @@ class _Settings:
     default: tuple[str, ...] | None
     prefix: str | None
     gap: Gap | None = None
+    assumed: tuple[str, ...] = ()  # the configuration defaults that put it in force (or not)
 
 
 class NestLink:
@@ -81,8 +86,10 @@ class NestLink:
         declared_in: Callable[[str, str, frozenset[str]], str | None] | None = None,
         values: Values | None = None,
         options: Options | None = None,
+        decided: Decided | None = None,
     ) -> None:
         self._string = string
+        self._decided = decided
         self._values = values if values is not None else self._strings
         self._options = options
         # (file, class name, the files declaring a class of that name) -> which of them the
@@ -132,7 +139,8 @@ class NestLink:
             self._versioning += ((file, v) for v in nest.versioning)
             for key, value in nest.config:
                 self._config.setdefault(key, []).append((file, value))
-        self._all: list[_Settings] | None = None  # each `enableVersioning`, read
+        # each `enableVersioning`, read: (in force, not run under the configuration's defaults)
+        self._all: tuple[list[_Settings], list[_Settings]] | None = None
         # (file, `Class.method`) -> the version a composed decorator's `Version(v)` gives it
         self._applied: dict[tuple[str, str], Expr] | None = None
 
@@ -243,11 +251,25 @@ class NestLink:
         ]
         return kept or [use for use, _ in uses]
 
-    def segments(self, file: str, route: RouteDecl) -> tuple[list[str], Gap | None]:
-        """The version segments (`/v1`; "" for none) a route is served under, one path each."""
-        settings = self._settings_for(file)
-        if settings is None:
-            return _NO_VERSION  # no enableVersioning: Nest ignores `@Version`
+    def segments(
+        self, file: str, route: RouteDecl
+    ) -> tuple[list[str], Gap | None, tuple[str, ...]]:
+        """The version segments (`/v1`; "" for none) a route is served under, one path each,
+        and the configuration defaults they depend on (an `enableVersioning` under an `if`
+        whose test reads the configuration: on where the defaults run it, else off; a route
+        whose name would change either way is named as the defaults have it, marked so)."""
+        settings = self._settings_for(file, self._all_read()[0])
+        if settings is None:  # no enableVersioning in force: Nest ignores `@Version`
+            skipped = self._settings_for(file, self._all_read()[1])
+            if skipped is not None and self._segments(skipped, file, route)[0] != [""]:
+                return [""], None, skipped.assumed
+            return [""], None, ()
+        versions, gap = self._segments(settings, file, route)
+        return versions, gap, settings.assumed if versions != [""] else ()
+
+    def _segments(
+        self, settings: _Settings, file: str, route: RouteDecl
+    ) -> tuple[list[str], Gap | None]:
         if settings.gap is not None:
             return [""], settings.gap
         if not settings.uri:
@@ -304,15 +326,29 @@ class NestLink:
                             self._applied[(at, method)] = Bound(origin, given)
         return self._applied.get((file, handler))
 
-    def _settings_for(self, file: str) -> _Settings | None:
-        """The versioning that serves `file`: the scan's, unless several `main.ts` enable it
-        differently (a repository of several apps); then that of the app whose folder holds
-        `file` most closely, as for global prefixes."""
-        if not self._versioning:
-            return None
+    def _all_read(self) -> tuple[list[_Settings], list[_Settings]]:
+        """Each `enableVersioning` read: those in force, and those under an `if` that the
+        configuration's defaults do not run."""
         if self._all is None:
-            self._all = [self._one(f, v) for f, v in self._versioning]
-        read = self._all
+            self._all = ([], [])
+            for file, versioning in self._versioning:
+                one = self._one(file, versioning)
+                if versioning.only_if is not None and self._decided is not None:
+                    decided = self._decided(file, versioning.only_if)
+                    if decided is not None:
+                        one = replace(one, assumed=decided[1])
+                        if not decided[0]:
+                            self._all[1].append(one)
+                            continue
+                self._all[0].append(one)
+        return self._all
+
+    def _settings_for(self, file: str, read: list[_Settings]) -> _Settings | None:
+        """The versioning of `read` that serves `file`: the scan's, unless several `main.ts`
+        enable it differently (a repository of several apps); then that of the app whose
+        folder holds `file` most closely, as for global prefixes."""
+        if not read:
+            return None
         if len({(s.uri, s.default, s.prefix, s.gap is None) for s in read}) > 1:
             owning = [s for s in read if holds(app_root(s.file), file)]
             if owning:
