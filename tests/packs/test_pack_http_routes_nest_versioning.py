@@ -365,6 +365,7 @@ GATED = (
     "  }\n"
     "}\n"
 )
+GATED_ON = {**TICKETS, "src/boot/harden.ts": GATED, "src/.env.example": "DESK_VERSIONED=yes\n"}
 
 
 def test_versioning_the_configuration_s_defaults_do_not_enable_puts_no_version() -> None:
@@ -379,8 +380,7 @@ def test_versioning_the_configuration_s_defaults_do_not_enable_puts_no_version()
 
 
 def test_versioning_the_configuration_s_defaults_enable_puts_the_versions() -> None:
-    files = {**TICKETS, "src/boot/harden.ts": GATED, "src/.env.example": "DESK_VERSIONED=yes\n"}
-    found = {r["name"]: r["attrs"] for r in document(files)["resources"]}
+    found = {r["name"]: r["attrs"] for r in document(GATED_ON)["resources"]}
     assert "GET /desk/v1/session/whoami" in found
     assert "DESK_VERSIONED" in found["GET /desk/v1/session/whoami"]["configDefault"]
     assert "configDefault" not in found["POST /desk/session/open"]
@@ -392,7 +392,9 @@ def test_versioning_under_a_test_of_no_configuration_is_read_as_enabled() -> Non
     assert "GET /desk/v1/session/whoami" in found
 
 
-@pytest.mark.parametrize("files", [TICKETS, STOCK, BILLING], ids=["tickets", "stock", "billing"])
+@pytest.mark.parametrize(
+    "files", [TICKETS, STOCK, BILLING, GATED_ON], ids=["tickets", "stock", "billing", "gated"]
+)
 def test_versioned_services_scanned_with_the_pre_filter_are_the_scan_of_every_file(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
