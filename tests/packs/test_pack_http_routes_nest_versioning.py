@@ -392,8 +392,57 @@ def test_versioning_under_a_test_of_no_configuration_is_read_as_enabled() -> Non
     assert "GET /desk/v1/session/whoami" in found
 
 
+# A reporting service whose Nest names are imported from `@nestjs/common`'s own modules, as an
+# editor's auto-import writes them: the decorators, VERSION_NEUTRAL and the enum member.
+REPORTS: dict[str, str] = {
+    "src/main.ts": (
+        "import { NestFactory } from '@nestjs/core';\n"
+        "import { VersioningType } from '@nestjs/common/enums/version-type.enum';\n"
+        "import { ReportsModule } from './reports.module';\n"
+        "async function go() {\n"
+        "  const app = await NestFactory.create(ReportsModule);\n"
+        "  app.enableVersioning({ type: VersioningType.URI, defaultVersion: '2' });\n"
+        "  await app.listen(4400);\n"
+        "}\n"
+        "go();\n"
+    ),
+    "src/reports.controller.ts": (
+        "import { Controller } from '@nestjs/common/decorators/core/controller.decorator';\n"
+        "import { Get, Post } from '@nestjs/common/decorators/http/request-mapping.decorator';\n"
+        "import { Version } from '@nestjs/common/decorators/core/version.decorator';\n"
+        "import { VERSION_NEUTRAL } from '@nestjs/common/interfaces/version-options.interface';\n"
+        "@Controller('reports')\n"
+        "export class ReportsController {\n"
+        "  @Get()\n"
+        "  latest() {}\n"
+        "  @Version(['3', VERSION_NEUTRAL])\n"
+        "  @Post('runs')\n"
+        "  run() {}\n"
+        "}\n"
+    ),
+    "src/reports.module.ts": (
+        "import { Module } from '@nestjs/common';\n"
+        "import { ReportsController } from './reports.controller';\n"
+        "@Module({ controllers: [ReportsController] })\n"
+        "export class ReportsModule {}\n"
+    ),
+}
+
+
+def test_names_imported_from_nest_s_own_modules_are_nest_s() -> None:
+    reports = "src/reports.controller.ts"
+    assert placed(REPORTS) == {
+        "GET /v2/reports": f"{reports}:7 nestjs",
+        "POST /v3/reports/runs": f"{reports}:10 nestjs",
+        "POST /reports/runs": f"{reports}:10 nestjs",
+    }
+    assert document(REPORTS)["findings"] == []
+
+
 @pytest.mark.parametrize(
-    "files", [TICKETS, STOCK, BILLING, GATED_ON], ids=["tickets", "stock", "billing", "gated"]
+    "files",
+    [TICKETS, STOCK, BILLING, GATED_ON, REPORTS],
+    ids=["tickets", "stock", "billing", "gated", "reports"],
 )
 def test_versioned_services_scanned_with_the_pre_filter_are_the_scan_of_every_file(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -1567,7 +1567,11 @@ class _RouteResolver:
         for item in items:
             if isinstance(item, _Str):
                 found.append(item.value)
-            elif isinstance(item, _External) and item.module == NEST_COMMON and item.path:
+            elif (
+                isinstance(item, _External)
+                and (item.module == NEST_COMMON or item.module.startswith(NEST_COMMON + "/"))
+                and item.path
+            ):  # `VersioningType.URI`, `VERSION_NEUTRAL` (from one of its modules too)
                 found.append(Export(item.path))
             else:
                 return None

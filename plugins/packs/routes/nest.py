@@ -223,7 +223,7 @@ def _composed(
         if node is None or call is None or call.type != "call_expression":
             continue
         bound = reader.bindings.get(reader._text(node))
-        if not (isinstance(bound, ImportRef) and bound.module == _COMMON):
+        if not _common(bound):
             continue
         function = call.parent
         while function is not None and function.type not in js_facts._FUNCTIONS:
@@ -247,7 +247,7 @@ def _composed(
             spelled = reader.bindings.get(reader._text(callee)) if callee is not None else None
             if not (
                 isinstance(spelled, ImportRef)
-                and spelled.module == _COMMON
+                and _common(spelled)
                 and (spelled.attr in _VERBS or spelled.attr == _VERSION)
             ):
                 continue
@@ -359,7 +359,7 @@ def _versions(reader: _Reader, node: _Node) -> tuple[Expr, ...]:
 
 def _version(reader: _Reader, node: _Node) -> Expr:
     bound = reader.bindings.get(reader._text(node)) if node.type == "identifier" else None
-    if isinstance(bound, ImportRef) and bound.module == _COMMON:
+    if isinstance(bound, ImportRef) and _common(bound):
         return _NEUTRAL if bound.attr == "VERSION_NEUTRAL" else Opaque()
     return _setting(reader, node)
 
@@ -730,7 +730,7 @@ def _name(reader: _Reader, decorator: _Node) -> str | None:
     if callee is None or callee.type != "identifier":
         return None
     bound = reader.bindings.get(reader._text(callee))
-    if isinstance(bound, ImportRef) and bound.module == _COMMON:
+    if isinstance(bound, ImportRef) and _common(bound):
         return bound.attr
     return None
 
@@ -769,6 +769,14 @@ def _guards(reader: _Reader, decorators: list[_Node]) -> tuple[Expr, ...]:
         if found is not None:
             guards += (reader._guard(a) for a in found[1])
     return tuple(guards)
+
+
+def _common(bound: Expr | None) -> bool:
+    """Whether a name is imported from `@nestjs/common`, or one of its own modules (`from
+    '@nestjs/common/decorators/http/request-mapping.decorator'`, as an editor may write it)."""
+    return isinstance(bound, ImportRef) and (
+        bound.module == _COMMON or bound.module.startswith(_COMMON + "/")
+    )
 
 
 def _rooted(path: Expr | None) -> Expr | None:
