@@ -439,10 +439,75 @@ def test_names_imported_from_nest_s_own_modules_are_nest_s() -> None:
     assert document(REPORTS)["findings"] == []
 
 
+# A fleet service of our own whose versions are members of TypeScript enums of another file:
+# a string enum for the default and a controller's list, a `const enum` counted from an
+# initialised member for a method's own version, and a route path from a string enum too.
+FLEET: dict[str, str] = {
+    "src/main.ts": (
+        "import { NestFactory } from '@nestjs/core';\n"
+        "import { VersioningType } from '@nestjs/common';\n"
+        "import { FleetModule } from './fleet.module';\n"
+        "import { ApiRev } from './common/revisions';\n"
+        "async function boot() {\n"
+        "  const app = await NestFactory.create(FleetModule);\n"
+        "  app.enableVersioning({ type: VersioningType.URI, defaultVersion: ApiRev.Stable });\n"
+        "  await app.listen(4500);\n"
+        "}\n"
+        "boot();\n"
+    ),
+    "src/common/revisions.ts": (
+        "export enum ApiRev {\n"
+        "  Stable = '1',\n"
+        "  Beta = '2',\n"
+        "}\n"
+        "export const enum Generation { First = 4, Second, Third }\n"
+        "export enum Paths { Trucks = 'trucks', Docks = 'docks' }\n"
+    ),
+    "src/trucks.controller.ts": (
+        "import { Controller, Get, Version } from '@nestjs/common';\n"
+        "import { ApiRev, Generation, Paths } from './common/revisions';\n"
+        "@Controller({ path: Paths.Trucks, version: [ApiRev.Stable, ApiRev.Beta] })\n"
+        "export class TrucksController {\n"
+        "  @Get()\n"
+        "  list() {}\n"
+        "  @Version(Generation.Third)\n"
+        "  @Get(Paths.Docks)\n"
+        "  docks() {}\n"
+        "}\n"
+    ),
+    "src/yard.controller.ts": (
+        "import { Controller, Get } from '@nestjs/common';\n"
+        "@Controller('yard')\n"
+        "export class YardController {\n"
+        "  @Get()\n"
+        "  map() {}\n"
+        "}\n"
+    ),
+    "src/fleet.module.ts": (
+        "import { Module } from '@nestjs/common';\n"
+        "import { TrucksController } from './trucks.controller';\n"
+        "import { YardController } from './yard.controller';\n"
+        "@Module({ controllers: [TrucksController, YardController] })\n"
+        "export class FleetModule {}\n"
+    ),
+}
+
+
+def test_versions_and_paths_from_typescript_enums_are_their_members_values() -> None:
+    trucks = "src/trucks.controller.ts"
+    assert placed(FLEET) == {
+        "GET /v1/trucks": f"{trucks}:5 nestjs",
+        "GET /v2/trucks": f"{trucks}:5 nestjs",
+        "GET /v6/trucks/docks": f"{trucks}:8 nestjs",
+        "GET /v1/yard": "src/yard.controller.ts:4 nestjs",
+    }
+    assert document(FLEET)["findings"] == []
+
+
 @pytest.mark.parametrize(
     "files",
-    [TICKETS, STOCK, BILLING, GATED_ON, REPORTS],
-    ids=["tickets", "stock", "billing", "gated", "reports"],
+    [TICKETS, STOCK, BILLING, GATED_ON, REPORTS, FLEET],
+    ids=["tickets", "stock", "billing", "gated", "reports", "fleet"],
 )
 def test_versioned_services_scanned_with_the_pre_filter_are_the_scan_of_every_file(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
