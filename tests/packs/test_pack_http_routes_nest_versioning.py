@@ -516,3 +516,31 @@ def test_versioned_services_scanned_with_the_pre_filter_are_the_scan_of_every_fi
     documents, parsed = scanned_both_ways(tmp_path, {**files, **extra}, monkeypatch)
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]
+
+
+def test_an_enum_member_is_a_path_for_every_javascript_framework() -> None:
+    # the evaluator is shared: an Express route's path from a string enum is read, a member
+    # TypeScript computes at runtime is present but not visible (a finding, never silence)
+    files = {
+        "src/paths.ts": (
+            "export enum Route {\n"
+            "  Health = '/health',\n"
+            "  Jobs = '/jobs',\n"
+            "  Later = '/x'.repeat(2),\n"
+            "}\n"
+        ),
+        "src/server.ts": (
+            "import express from 'express';\n"
+            "import { Route } from './paths';\n"
+            "const app = express();\n"
+            "app.get(Route.Health, (req, res) => res.end());\n"
+            "app.post(Route.Jobs, (req, res) => res.end());\n"
+            "app.get(Route.Later, (req, res) => res.end());\n"
+            "app.listen(3000);\n"
+        ),
+    }
+    found = document(files)
+    assert [r["name"] for r in found["resources"]] == ["GET /health", "POST /jobs"]
+    assert [(f["code"], f["locations"]) for f in found["findings"]] == [
+        ("UNRESOLVED_ROUTE", [{"path": "src/server.ts", "line": 6}])
+    ]
