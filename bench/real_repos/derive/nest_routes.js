@@ -5,7 +5,9 @@
 // (`/v1`: the route's `@Version`, else its controller's `version`, else `defaultVersion`;
 // VERSION_NEUTRAL none), RouterModule path of the module declaring the controller, the
 // controller's path, the method's path. What main.ts computes from config is given as
-// settings, read by hand from the repository (its defaults, its .env.example).
+// settings, read by hand from the repository (its defaults, its .env.example). A `Version(v)`
+// that a decorator of the project's composes with `applyDecorators` is not read here: where
+// the app's modules load, nest_runtime_routes.js reads it as Nest does.
 //
 // Usage: NODE_PATH=<dir holding typescript> node nest_routes.js CHECKOUT SETTINGS_JSON > items.json
 // SETTINGS_JSON: {"roots": ["src"], "prefix": "api", "exclude": ["/"], "versioning":

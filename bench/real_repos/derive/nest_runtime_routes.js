@@ -10,7 +10,8 @@
 // Usage: TSCONFIG=<tsconfig> NODE_PATH=<node_modules> node -r derive/js_orm_hook.js \
 //   derive/nest_runtime_routes.js CHECKOUT MODULE_FILE EXPORT SETTINGS_JSON > items.json
 // SETTINGS_JSON: {"prefix": "api", "exclude": ["/health"], "versioning": {"type": "URI",
-//   "defaultVersion": "1"} | null}
+//   "defaultVersion": "1" | ["VERSION_NEUTRAL", "1"], "prefix": "v"} | null}; the global
+//   prefix's exclude list and the default version are applied as Nest's runtime applies them
 // A route's file and line: the controller class's file and the line of its handler method.
 "use strict";
 const fs = require("node:fs");
@@ -20,7 +21,7 @@ const checkout = path.resolve(process.argv[2]);
 const [moduleFile, exported, settingsJson] = process.argv.slice(3);
 const settings = JSON.parse(settingsJson || "{}");
 
-const { RequestMethod, VersioningType } = require("@nestjs/common");
+const { RequestMethod, VERSION_NEUTRAL, VersioningType } = require("@nestjs/common");
 const { PATH_METADATA, VERSION_METADATA } = require("@nestjs/common/constants");
 const { ApplicationConfig } = require("@nestjs/core/application-config");
 const { NestContainer } = require("@nestjs/core/injector/container");
@@ -32,6 +33,7 @@ const { PathsExplorer } = require("@nestjs/core/router/paths-explorer");
 const { RoutePathFactory } = require("@nestjs/core/router/route-path-factory");
 const { RouterModule, ROUTES } = require("@nestjs/core/router/router-module");
 const { addLeadingSlash } = require("@nestjs/common/utils/shared.utils");
+const { mapToExcludeRoute } = require("@nestjs/core/middleware/utils");
 
 function declared(metatype, methodName) {
   // the file whose module exports this very class (two controllers may share a class name)
@@ -53,7 +55,15 @@ async function main() {
   const root = require(path.join(checkout, moduleFile))[exported];
   const config = new ApplicationConfig();
   if (settings.prefix) config.setGlobalPrefix(settings.prefix);
-  if (settings.versioning) config.enableVersioning({ type: VersioningType.URI, ...settings.versioning });
+  // as NestApplication.setGlobalPrefix(prefix, { exclude }) stores them
+  if (settings.prefix && settings.exclude) config.setGlobalPrefixOptions({ exclude: mapToExcludeRoute(settings.exclude) });
+  // "VERSION_NEUTRAL" in SETTINGS' defaultVersion stands for Nest's symbol (JSON has none)
+  const neutral = (v) => (v === "VERSION_NEUTRAL" ? VERSION_NEUTRAL : v);
+  if (settings.versioning) {
+    const given = settings.versioning.defaultVersion;
+    const defaultVersion = Array.isArray(given) ? given.map(neutral) : neutral(given);
+    config.enableVersioning({ type: VersioningType.URI, ...settings.versioning, defaultVersion });
+  }
   const container = new NestContainer(config);
   const scanner = new DependenciesScanner(container, new MetadataScanner(), new GraphInspector(container), config);
   await scanner.scan(root);
@@ -80,7 +90,10 @@ async function main() {
               methodPath: addLeadingSlash(methodPath),
               modulePath,
               globalPrefix: config.getGlobalPrefix() ? addLeadingSlash(config.getGlobalPrefix()) : undefined,
-              controllerVersion: Reflect.getMetadata(VERSION_METADATA, metatype),
+              // RoutesResolver.getVersionMetadata: the controller's, else the default version
+              controllerVersion: config.getVersioning()
+                ? Reflect.getMetadata(VERSION_METADATA, metatype) ?? config.getVersioning().defaultVersion
+                : undefined,
               methodVersion: route.version,
               versioningOptions: config.getVersioning(),
             }, route.requestMethod);

@@ -154,6 +154,7 @@ _FOR_EACH, _FOR_EACH_MAP = frozenset({"forEach"}), frozenset({"forEach", "map"})
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
                                  "method_definition"}  # fmt: skip
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
+_ENUM = "enum_declaration"  # TypeScript's `enum`, read as the object it compiles to
 _EQUALITIES = frozenset({"===", "==", "!==", "!="})
 _NEW = re.compile(rb"\bnew\s+[A-Za-z_$]")  # `new Gateway(...)`: a constructor called
 _GLOBAL_OBJECTS = ("global", "globalThis")  # Node's object of globals, under either name
@@ -625,6 +626,41 @@ class _Reader:
             name = node.child_by_field_id(self.fields.name)
             if name is not None:
                 self.bindings[self._text(name)] = self._function(node, self._text(name))
+        elif node.type == _ENUM:
+            self._declare_enum(node)
+
+    def _declare_enum(self, node: _Node) -> None:
+        """`enum ApiVersion { V1 = '1', V2 = '2' }` (TypeScript, `const enum` too): an object
+        of its members, as TypeScript compiles it: a string member its string, a numeric one
+        its number, written or counted on from the member before (0 for the first); a member
+        computed otherwise is there, never visible."""
+        name = node.child_by_field_id(self.fields.name)
+        body = node.child_by_field_id(self.fields.body)
+        if name is None or body is None:
+            return
+        fields: list[tuple[str, Expr]] = []
+        counted: int | None = 0  # the value a member with no initializer takes
+        for member in body.named_children:
+            key = member.named_children[0] if member.type == "enum_assignment" else member
+            if key is None or key.type not in {"property_identifier", "string"}:
+                continue
+            spelled = self._string(key) if key.type == "string" else self._text(key)
+            value = member.named_children[-1] if member.type == "enum_assignment" else None
+            found: Expr = Opaque()
+            if value is None:
+                found = Lit(str(counted)) if counted is not None else Opaque()
+            elif value.type == "number" and self._text(value).isdigit():
+                counted = int(self._text(value))
+                found = Lit(str(counted))
+            elif value.type == "string":
+                counted = None  # a member after a string one must be initialised
+                found = self._expr(value) or Opaque()
+            else:
+                counted = None
+            counted = counted + 1 if counted is not None else None
+            if spelled:
+                fields.append((spelled, found))
+        self.bindings[self._text(name)] = Namespace(tuple(fields))
 
     def _declare(self, node: _Node, *, override: bool) -> None:
         target = node.child_by_field_id(self.fields.name)
@@ -708,7 +744,7 @@ class _Reader:
                 self.exports["default"] = value
                 self.export_lines["default"] = _line(node)
                 self._mark_shared(node.child_by_field_id(self.fields.value))
-        elif declaration is not None and declaration.type in _FUNCTIONS | _CLASSES:
+        elif declaration is not None and declaration.type in _FUNCTIONS | _CLASSES | {_ENUM}:
             name = declaration.child_by_field_id(self.fields.name)
             if name is not None:  # a class too: a NestJS guard class (`@UseGuards(JwtGuard)`)
                 self.exports[self._text(name)] = Sym((self._text(name),))
@@ -2192,8 +2228,8 @@ class _Reader:
                     if key is not None and key.type == "string"
                     else self._text(key)
                 )
-                if value is not None and name:
-                    fields.append((name, value))
+                if name:  # a value not read (`prefix: false`) is there, never visible
+                    fields.append((name, value if value is not None else Opaque()))
             elif prop.type == "method_definition":  # `{ async register(server) {...} }`
                 name = self._text(prop.child_by_field_id(self.fields.name))
                 if name:

@@ -86,7 +86,7 @@ from .model import (
     Trimmed,
     UseDecl,
 )
-from .nest_link import NestLink, app_root, holds
+from .nest_link import NEST_COMMON, Export, NestLink, app_root, holds
 from .nextjs import APP_METHODS
 from .paths import brace_path, join, join_prefix
 
@@ -369,7 +369,14 @@ class _RouteResolver:
         )
         # (framework, the places of the global prefixes in force) -> (prefix, excluded, gap)
         self.globals: dict[tuple[str, str], tuple[str, frozenset[str], Gap | None]] = {}
-        self.nest = NestLink(modules, self._string, self._js_declared_in)
+        self.nest = NestLink(
+            modules,
+            self._string,
+            self._js_declared_in,
+            self._nest_values,
+            self._nest_options,
+            self._decided,
+        )
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
@@ -1600,6 +1607,46 @@ class _RouteResolver:
             return None if None in found else [str(v) for v in found]
         return None
 
+    def _nest_values(self, path: str, expr: Expr) -> list[str | Export] | None:
+        """What a NestJS setting written in `path` stands for (a version, a list of them, a
+        `VersioningType` member): each string, or the `@nestjs/common` export it names, as the
+        project's constants, aliases and re-exports lead to it; None when not known."""
+        entity = self.evaluate(path, expr)
+        items = [entity]
+        if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
+            items = [self.evaluate(entity.file, value) for value in entity.value.values]
+        found: list[str | Export] = []
+        for item in items:
+            if isinstance(item, _Str):
+                found.append(item.value)
+            elif (
+                isinstance(item, _External)
+                and (item.module == NEST_COMMON or item.module.startswith(NEST_COMMON + "/"))
+                and item.path
+            ):  # `VersioningType.URI`, `VERSION_NEUTRAL` (from one of its modules too)
+                found.append(Export(item.path))
+            else:
+                return None
+        return found
+
+    def _nest_options(self, path: str, expr: Expr, depth: int = 0) -> dict[str, Expr] | None:
+        """The fields of the object `expr` (written in `path`) stands for, each bound to the
+        file it is written in, those of the objects it spreads under its own (`{ ...base,
+        prefix }`); None when it, or one it spreads, is no object the scan shows."""
+        entity = self.evaluate(path, expr)
+        if depth > _MAX_DEPTH or not (
+            isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)
+        ):
+            return None
+        found: dict[str, Expr] = {}
+        for base in reversed(entity.value.bases):  # written first, looked up last
+            spread = self._nest_options(entity.file, base, depth + 1)
+            if spread is None:
+                return None
+            found.update(spread)
+        found.update((key, Bound(entity.file, value)) for key, value in entity.value.fields)
+        return found
+
     def _format(self, path: str, expr: Format) -> _Str | None:
         template = self._string(path, expr.template)
         args = [self._string(path, a) for a in expr.args]
@@ -2179,7 +2226,8 @@ class _RouteResolver:
             gaps = (*gaps, (path, route.line, route.unread_segment))
         versions = [""]
         if framework == NESTJS:  # `/v1` after the global prefix (`nest_link`)
-            versions, version_gap = self.nest.segments(path, route)
+            versions, version_gap, version_assumed = self.nest.segments(path, route)
+            assumed = _merged(assumed, version_assumed)
             if version_gap is not None:
                 gaps = (*gaps, version_gap)
         served: list[tuple[str, str]] = []  # (path, shape) for each version
@@ -2225,24 +2273,32 @@ class _RouteResolver:
                     )
                 )  # fmt: skip
 
+    def _decided(self, path: str, condition: Condition) -> tuple[bool, tuple[str, ...]] | None:
+        """Whether the configuration's defaults run the branch `condition` (written in `path`)
+        guards, with the defaults that decide it (`attrs.configDefault`'s sources); None when
+        its test is not known or reads no configuration."""
+        value = self._string(path, condition.test)
+        assumed = self._assumed(path, condition.test)
+        if value is None or not assumed:
+            return None
+        if condition.equals is not None:
+            other = self._string(path, condition.equals)
+            if other is None:
+                return None
+            holds = value == other
+        else:
+            holds = bool(value)
+        return holds != condition.negate, assumed
+
     def _off_by_default(self, path: str, condition: Condition) -> str:
         """Why a route written under an `if` (Python: module-level) is not served, when its test reads
         the configuration (a value with a default, `attrs.configDefault`'s sources) and the
         defaults make it false; "" when it holds, or when the test is not known or reads no
         configuration (the route is listed, as before)."""
-        value = self._string(path, condition.test)
-        assumed = self._assumed(path, condition.test)
-        if value is None or not assumed:
+        decided = self._decided(path, condition)
+        if decided is None or decided[0]:
             return ""
-        if condition.equals is not None:
-            other = self._string(path, condition.equals)
-            if other is None:
-                return ""
-            holds = value == other
-        else:
-            holds = bool(value)
-        if holds != condition.negate:
-            return ""
+        assumed = decided[1]
         branch = "`else` branch" if condition.in_else else "body"
         test = f"if {condition.text}:" if path.endswith(".py") else f"if ({condition.text})"
         return (

@@ -608,14 +608,20 @@ class GlobalPrefix:
 class Versioning:
     """`app.enableVersioning({ type, defaultVersion, prefix })` (NestJS): under URI versioning
     a route's version is a path segment (`/v1`) after the global prefix. `kind` is the
-    `VersioningType` member (`Lit("URI")`), `default` the default versions (`()`: none, None:
-    computed), `prefix` the segment's prefix (`Lit("v")` unless given, `Lit("")` for `false`)."""
+    `VersioningType` member (`Lit("URI")`; `Lit("")`: none given, which is no URI versioning),
+    `default` the default versions (`()`: none, None: computed), `prefix` the segment's prefix
+    (`Lit("v")` unless given, `Lit("")` for `false`). Options the call does not spell out (a
+    constant of another file, an object spreading one) are `options`, the value the linker
+    reads them from; the other fields are then unused. `only_if`: the `if` the call is written
+    under, when its test may read the configuration (versioning is on only where it holds)."""
 
     framework: str
     line: int
     kind: Expr
     default: tuple[Expr, ...] | None = ()
     prefix: Expr = Lit("v")
+    options: Expr | None = None
+    only_if: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -637,11 +643,14 @@ class NestFacts:
     extends: tuple[tuple[str, str, str, int], ...] = ()
     # `function ListAt(path) { return applyDecorators(Get(path), ...) }`: (its name, each
     # route decorator it applies: (`Get`, its path: an `Expr`, the index of the parameter
-    # passed on, or None for none))
+    # passed on, or None for none)); a `Version(v)` it applies is there as (`Version`, v)
     composed: tuple[tuple[str, tuple[tuple[str, Expr | int | None], ...]], ...] = ()
     # a controller method's decorator that is no Nest export: (router id, its name, its
     # arguments, line, handler, the versions the method is served under)
     decorated: tuple[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None], ...] = ()
+    # the controller methods (`Class.method`) with a `@Version` of their own, which a version
+    # a composed decorator applies does not override
+    versioned: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,7 +54,9 @@ _MAX_SETTING_DEPTH = 8
 _GLOBAL_PREFIX = re.compile(rb"\.\s*(setGlobalPrefix)\s*\(")
 _ENABLE_VERSIONING = re.compile(rb"\.\s*(enableVersioning)\s*\(")
 _REGISTER = re.compile(rb"\.\s*(register)\s*\(")
-_NEUTRAL = Lit("")  # VERSION_NEUTRAL: served with no version segment
+_NEUTRAL = ImportRef(_COMMON, "VERSION_NEUTRAL")  # served with no version segment
+_URI = "URI"  # `VersioningType.URI`, what `enableVersioning()` with no options is
+_VERSION = "Version"
 _MAX_CHILDREN_DEPTH = 16
 # `Sse`: a server-sent events stream, which Nest serves as a GET route
 _VERBS = {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
@@ -68,8 +70,9 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
     templates: list[tuple[str, str]] = []
     bases: list[tuple[str, str, str, int]] = []
     decorated: list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
+    versioned: list[str] = []
     if b"@nestjs/common" in reader.source or b"extends" in reader.source:
-        controllers, templates, bases, decorated = _controllers(reader, root)
+        controllers, templates, bases, decorated, versioned = _controllers(reader, root)
     composed = _composed(reader, root) if b"applyDecorators" in reader.source else []
     if b"setGlobalPrefix" in reader.source:
         _global_prefix(reader, root)
@@ -91,6 +94,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
         tuple(bases),
         tuple(composed),
         tuple(decorated),
+        tuple(versioned),
     )
 
 
@@ -101,6 +105,7 @@ def _controllers(
     list[tuple[str, str]],
     list[tuple[str, str, str, int]],
     list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]],
+    list[str],
 ]:
     """Each `@Controller(prefix)` class: one application per prefix it is served under
     (a string, `{ path }`, a list), its `@Get(path)`/`@Post`/.../`@All` methods the routes.
@@ -111,12 +116,14 @@ def _controllers(
     A class that is no controller but declares routes (a base class controllers extend) is a
     router of its own that no prefix serves: `nest_link` mounts it on each controller that
     extends it, as Nest serves inherited handlers under the subclass's prefix.
-    Returns (router id, class name) of each application and of each such base, and (class,
-    base class, the module a base is imported from, line) of each class that extends one."""
+    Returns (router id, class name) of each application and of each such base, (class,
+    base class, the module a base is imported from, line) of each class that extends one, the
+    other decorators of each route method, and the methods with a `@Version` of their own."""
     found_controllers: list[tuple[str, str]] = []
     templates: list[tuple[str, str]] = []
     bases: list[tuple[str, str, str, int]] = []
     decorated: list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
+    versioned: list[str] = []
     for cls, decorators in _top_level_classes(reader, root):
         controller = _decorator(reader, decorators, {"Controller"})
         body = cls.child_by_field_id(reader.fields.body)
@@ -149,6 +156,8 @@ def _controllers(
                 found = _routes(reader, pending, f"{name}.{method}")
                 own = _decorator(reader, pending, {"Version"})
                 served = _versions(reader, own[1][0]) if own and own[1] else versions
+                if own and own[1]:
+                    versioned.append(f"{name}.{method}")
                 if served is not None:
                     found = [replace(r, versions=served) for r in found]
                 routes += found
@@ -173,7 +182,7 @@ def _controllers(
             reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
             found_controllers.append((site, name))
             decorated += ((site, *use) for use in others)
-    return found_controllers, templates, bases, decorated
+    return found_controllers, templates, bases, decorated, versioned
 
 
 def _other_decorators(
@@ -205,7 +214,8 @@ def _composed(
 ) -> list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]]:
     """Functions of the file that return `applyDecorators(Get(path), ...)` (from
     `@nestjs/common`): each with the route decorators it applies, a path given as a
-    parameter kept as that parameter's index (the caller's argument is the path)."""
+    parameter kept as that parameter's index (the caller's argument is the path), and the
+    `Version(v)` it applies (the version of the method it decorates), kept the same way."""
     found: list[tuple[str, tuple[tuple[str, Expr | int | None], ...]]] = []
     for match in _APPLY.finditer(reader.source):
         node = root.descendant_for_byte_range(match.start(1), match.end(1))
@@ -213,7 +223,7 @@ def _composed(
         if node is None or call is None or call.type != "call_expression":
             continue
         bound = reader.bindings.get(reader._text(node))
-        if not (isinstance(bound, ImportRef) and bound.module == _COMMON):
+        if not _common(bound):
             continue
         function = call.parent
         while function is not None and function.type not in js_facts._FUNCTIONS:
@@ -237,11 +247,19 @@ def _composed(
             spelled = reader.bindings.get(reader._text(callee)) if callee is not None else None
             if not (
                 isinstance(spelled, ImportRef)
-                and spelled.module == _COMMON
-                and spelled.attr in _VERBS
+                and _common(spelled)
+                and (spelled.attr in _VERBS or spelled.attr == _VERSION)
             ):
                 continue
             given = reader._arguments(arg)
+            if spelled.attr == _VERSION:  # `Version(v)`: the version of the methods it decorates
+                first = (js_facts._unwrap(given[0]) or given[0]) if given else None
+                if first is not None:
+                    text = reader._text(first)
+                    passed = first.type == "identifier" and text in params
+                    version = params.index(text) if passed else _version(reader, first)
+                    verbs.append((_VERSION, version))
+                continue
             path: Expr | int | None = None
             if given:
                 first = js_facts._unwrap(given[0]) or given[0]
@@ -341,7 +359,7 @@ def _versions(reader: _Reader, node: _Node) -> tuple[Expr, ...]:
 
 def _version(reader: _Reader, node: _Node) -> Expr:
     bound = reader.bindings.get(reader._text(node)) if node.type == "identifier" else None
-    if isinstance(bound, ImportRef) and bound.module == _COMMON:
+    if isinstance(bound, ImportRef) and _common(bound):
         return _NEUTRAL if bound.attr == "VERSION_NEUTRAL" else Opaque()
     return _setting(reader, node)
 
@@ -517,33 +535,50 @@ def _flatten(
 
 
 def _versioning(reader: _Reader, root: _Node) -> list[Versioning]:
-    """`app.enableVersioning({ type: VersioningType.URI, defaultVersion, prefix })`: the type
-    as the `VersioningType` member named (else computed), the default versions, the prefix of
-    the segment (`v` unless given; `false` none)."""
+    """`app.enableVersioning({ type: VersioningType.URI, defaultVersion, prefix })`, as Nest
+    reads its `VersioningOptions`: no options at all is `{ type: VersioningType.URI }` (the
+    default of `NestApplication.enableVersioning`); no `type` is no URI versioning, so nothing
+    in the path; the segment's prefix is `v` unless given (`false` none). Options kept in a
+    `const` of the file are read as if written in the call; any others (a constant of another
+    file, an object spreading one, a helper's result) are the value the linker follows."""
     found: list[Versioning] = []
     for match in _ENABLE_VERSIONING.finditer(reader.source):
         call = _call_at(root, match.start(1), match.end(1))
-        args = reader._arguments(call) if call is not None else []
-        options = js_facts._unwrap(args[0]) if args else None
-        if call is None or options is None:
+        if call is None:
             continue
-        if options.type != "object":
-            found.append(Versioning(NESTJS, js_facts._line(call), Opaque(), None, Opaque()))
+        line = js_facts._line(call)
+        args = reader._arguments(call)
+        only_if = reader._branch(call)  # `if (process.env.VERSIONED) app.enableVersioning()`
+        if not args:
+            found.append(Versioning(NESTJS, line, Lit(_URI), only_if=only_if))
             continue
-        kind: Expr = Opaque()
-        given = js_facts._unwrap(reader._field(options, "type"))
-        if given is not None and given.type == "member_expression":
-            holder = given.child_by_field_id(reader.fields.object)
-            bound = reader.bindings.get(reader._text(holder))
-            if isinstance(bound, ImportRef) and bound.module == _COMMON:
-                kind = Lit(reader._text(given.child_by_field_id(reader.fields.property)))
+        options = _spelled_options(reader, args[0])
+        if options is None:
+            given = _setting(reader, args[0])
+            found.append(Versioning(NESTJS, line, Opaque(), None, Opaque(), given, only_if))
+            continue
+        kind_node = reader._field(options, "type")
+        kind = _setting(reader, kind_node) if kind_node is not None else Lit("")
         default = reader._field(options, "defaultVersion")
         prefix_node = js_facts._unwrap(reader._field(options, "prefix"))
         prefix: Expr = Lit("v")
         if prefix_node is not None:
             prefix = Lit("") if prefix_node.type == "false" else _setting(reader, prefix_node)
         versions = _versions(reader, default) if default is not None else ()
-        found.append(Versioning(NESTJS, js_facts._line(call), kind, versions, prefix))
+        found.append(Versioning(NESTJS, line, kind, versions, prefix, only_if=only_if))
+    return found
+
+
+def _spelled_options(reader: _Reader, node: _Node) -> _Node | None:
+    """The object literal of a call's options: written there, or the value of a `const` of the
+    file it names (`const options = { ... } as const`); None when it is neither or spreads
+    another object (the linker then follows the value)."""
+    found = js_facts._unwrap(node) or node
+    if found.type == "identifier":
+        value = _local_value(reader, found)
+        found = (js_facts._unwrap(value) or value) if value is not None else found
+    if found.type != "object" or any(c.type == "spread_element" for c in found.named_children):
+        return None
     return found
 
 
@@ -695,7 +730,7 @@ def _name(reader: _Reader, decorator: _Node) -> str | None:
     if callee is None or callee.type != "identifier":
         return None
     bound = reader.bindings.get(reader._text(callee))
-    if isinstance(bound, ImportRef) and bound.module == _COMMON:
+    if isinstance(bound, ImportRef) and _common(bound):
         return bound.attr
     return None
 
@@ -734,6 +769,14 @@ def _guards(reader: _Reader, decorators: list[_Node]) -> tuple[Expr, ...]:
         if found is not None:
             guards += (reader._guard(a) for a in found[1])
     return tuple(guards)
+
+
+def _common(bound: Expr | None) -> bool:
+    """Whether a name is imported from `@nestjs/common`, or one of its own modules (`from
+    '@nestjs/common/decorators/http/request-mapping.decorator'`, as an editor may write it)."""
+    return isinstance(bound, ImportRef) and (
+        bound.module == _COMMON or bound.module.startswith(_COMMON + "/")
+    )
 
 
 def _rooted(path: Expr | None) -> Expr | None:

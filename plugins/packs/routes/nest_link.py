@@ -14,12 +14,14 @@ route is named without that part and a finding says where.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from .model import (
     HTTP_METHODS,
     Auth,
+    Bound,
+    Condition,
     Expr,
     Lit,
     ModuleFacts,
@@ -32,7 +34,30 @@ from .paths import join_prefix
 
 Gap = tuple[str, int, str]  # as the linker's: (file, line, what was not known)
 _T = TypeVar("_T")
-_URI = "URI"
+NEST_COMMON = "@nestjs/common"
+_URI = "URI"  # what the reader writes for `enableVersioning()`, Nest's `VersioningType.URI`
+_URI_MEMBER = ("VersioningType", "URI")
+_NEUTRAL = ("VERSION_NEUTRAL",)
+_VERSION = "Version"  # a composed decorator's `Version(v)`, among its route decorators
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A member of `@nestjs/common` a value stands for (`VersioningType.URI`,
+    `VERSION_NEUTRAL`), reached through the project's constants, aliases or re-exports."""
+
+    path: tuple[str, ...]
+
+
+# what a setting written in a file stands for: each string, or `@nestjs/common` export, of
+# it (a list gives several); None when the scan does not show it
+Values = Callable[[str, Expr], list[str | Export] | None]
+# the fields of an options object a value stands for, each as written where it is (a spread
+# object's too, the later writer first); None when it, or an object it spreads, is not known
+Options = Callable[[str, Expr], dict[str, Expr] | None]
+# whether the configuration's defaults run the branch of an `if` written in a file, with the
+# defaults that decide it; None when its test is not known or reads no configuration
+Decided = Callable[[str, Condition], tuple[bool, tuple[str, ...]] | None]
 ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m != "trace")  # `@All`, as the reader
 _NO_VERSION: tuple[list[str], Gap | None] = ([""], None)
 
@@ -48,6 +73,7 @@ class _Settings:
     default: tuple[str, ...] | None
     prefix: str | None
     gap: Gap | None = None
+    assumed: tuple[str, ...] = ()  # the configuration defaults that put it in force (or not)
 
 
 class NestLink:
@@ -58,8 +84,14 @@ class NestLink:
         modules: Mapping[str, ModuleFacts],
         string: Callable[[str, Expr], str | None],
         declared_in: Callable[[str, str, frozenset[str]], str | None] | None = None,
+        values: Values | None = None,
+        options: Options | None = None,
+        decided: Decided | None = None,
     ) -> None:
         self._string = string
+        self._decided = decided
+        self._values = values if values is not None else self._strings
+        self._options = options
         # (file, class name, the files declaring a class of that name) -> which of them the
         # file's binding of that name (an import, a re-export) leads to; None: not known
         self._declared_in = declared_in
@@ -80,6 +112,7 @@ class NestLink:
         self._decorated: list[
             tuple[str, tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]]
         ] = []
+        self._versioned: set[tuple[str, str]] = set()  # (file, method) with its own `@Version`
         for file, facts in modules.items():
             nest = facts.nest
             if nest is None:
@@ -95,6 +128,7 @@ class NestLink:
                 self._extends[(file, name)] = (base, origin, line)
             for name, verbs in nest.composed:
                 self._composed.setdefault(name, []).append((file, verbs))
+            self._versioned.update((file, handler) for handler in nest.versioned)
             self._decorated += ((file, use) for use in nest.decorated)
             for module, names in nest.modules:
                 self._module_files.setdefault(module, set()).add(file)
@@ -105,7 +139,10 @@ class NestLink:
             self._versioning += ((file, v) for v in nest.versioning)
             for key, value in nest.config:
                 self._config.setdefault(key, []).append((file, value))
-        self._all: list[_Settings] | None = None  # each `enableVersioning`, read
+        # each `enableVersioning`, read: (in force, not run under the configuration's defaults)
+        self._all: tuple[list[_Settings], list[_Settings]] | None = None
+        # (file, `Class.method`) -> the version a composed decorator's `Version(v)` gives it
+        self._applied: dict[tuple[str, str], Expr] | None = None
 
     def inherited(self) -> list[tuple[tuple[str, str], tuple[str, str], int]]:
         """(a controller's or base's router, the router of the base class it extends, the
@@ -138,6 +175,8 @@ class NestLink:
         for file, (router_id, name, args, line, handler, versions) in self._decorated:
             for _, verbs in self._composed.get(name, ()):
                 for verb, given in verbs:
+                    if verb == _VERSION:  # no route: the version of the method's (`segments`)
+                        continue
                     path: Expr = Lit("")
                     if isinstance(given, int):
                         passed = args[given] if given < len(args) else None
@@ -212,23 +251,41 @@ class NestLink:
         ]
         return kept or [use for use, _ in uses]
 
-    def segments(self, file: str, route: RouteDecl) -> tuple[list[str], Gap | None]:
-        """The version segments (`/v1`; "" for none) a route is served under, one path each."""
-        settings = self._settings_for(file)
-        if settings is None:
-            return _NO_VERSION  # no enableVersioning: Nest ignores `@Version`
+    def segments(
+        self, file: str, route: RouteDecl
+    ) -> tuple[list[str], Gap | None, tuple[str, ...]]:
+        """The version segments (`/v1`; "" for none) a route is served under, one path each,
+        and the configuration defaults they depend on (an `enableVersioning` under an `if`
+        whose test reads the configuration: on where the defaults run it, else off; a route
+        whose name would change either way is named as the defaults have it, marked so)."""
+        settings = self._settings_for(file, self._all_read()[0])
+        if settings is None:  # no enableVersioning in force: Nest ignores `@Version`
+            skipped = self._settings_for(file, self._all_read()[1])
+            if skipped is not None and self._segments(skipped, file, route)[0] != [""]:
+                return [""], None, skipped.assumed
+            return [""], None, ()
+        versions, gap = self._segments(settings, file, route)
+        return versions, gap, settings.assumed if versions != [""] else ()
+
+    def _segments(
+        self, settings: _Settings, file: str, route: RouteDecl
+    ) -> tuple[list[str], Gap | None]:
         if settings.gap is not None:
             return [""], settings.gap
         if not settings.uri:
             return _NO_VERSION  # header or media-type versioning: the path has none
-        if route.versions is not None:
-            versions = [self._string(file, v) for v in route.versions]
-            if any(v is None for v in versions):
+        declared = route.versions
+        applied = self._applied_version(file, route.handler) if route.handler else None
+        if applied is not None and self._values(file, applied) != [""]:
+            declared = (applied,)  # Nest takes a version `''` for none of the method's own
+        if declared is not None:
+            versions = self._versions(file, declared)
+            if versions is None:
                 detail = (
                     "the version of this route is computed out of sight: it is named without it"
                 )
                 return [""], (file, route.line, detail)
-            chosen: tuple[str, ...] = tuple(str(v) for v in versions)
+            chosen: tuple[str, ...] = versions
         elif settings.default is None:
             detail = (
                 "the default version set here is computed out of sight: routes without a "
@@ -247,15 +304,51 @@ class NestLink:
             return [""], (settings.file, settings.line, detail)
         return [f"/{settings.prefix}{v}" if v else "" for v in dict.fromkeys(chosen)], None
 
-    def _settings_for(self, file: str) -> _Settings | None:
-        """The versioning that serves `file`: the scan's, unless several `main.ts` enable it
-        differently (a repository of several apps); then that of the app whose folder holds
-        `file` most closely, as for global prefixes."""
-        if not self._versioning:
-            return None
+    def _applied_version(self, file: str, handler: str) -> Expr | None:
+        """The version a decorator of the project's that composes Nest's `Version` gives the
+        method `handler` of `file` (`@Pinned('2')` where `Pinned(v)` returns
+        `applyDecorators(Version(v), ...)`): the caller's argument for a parameter passed on
+        (none passed: none), else the value written in the composing function; None when no
+        such decorator is on it, or the method has a `@Version` of its own."""
+        if self._applied is None:
+            self._applied = {}
+            for at, (_, name, args, _, method, _) in self._decorated:
+                if (at, method) in self._versioned:
+                    continue
+                for origin, verbs in self._composed.get(name, ()):
+                    for verb, given in verbs:
+                        if verb != _VERSION or given is None:
+                            continue
+                        if isinstance(given, int):
+                            if given < len(args):
+                                self._applied[(at, method)] = args[given]
+                        else:
+                            self._applied[(at, method)] = Bound(origin, given)
+        return self._applied.get((file, handler))
+
+    def _all_read(self) -> tuple[list[_Settings], list[_Settings]]:
+        """Each `enableVersioning` read: those in force, and those under an `if` that the
+        configuration's defaults do not run."""
         if self._all is None:
-            self._all = [self._one(f, v) for f, v in self._versioning]
-        read = self._all
+            self._all = ([], [])
+            for file, versioning in self._versioning:
+                one = self._one(file, versioning)
+                if versioning.only_if is not None and self._decided is not None:
+                    decided = self._decided(file, versioning.only_if)
+                    if decided is not None:
+                        one = replace(one, assumed=decided[1])
+                        if not decided[0]:
+                            self._all[1].append(one)
+                            continue
+                self._all[0].append(one)
+        return self._all
+
+    def _settings_for(self, file: str, read: list[_Settings]) -> _Settings | None:
+        """The versioning of `read` that serves `file`: the scan's, unless several `main.ts`
+        enable it differently (a repository of several apps); then that of the app whose
+        folder holds `file` most closely, as for global prefixes."""
+        if not read:
+            return None
         if len({(s.uri, s.default, s.prefix, s.gap is None) for s in read}) > 1:
             owning = [s for s in read if holds(app_root(s.file), file)]
             if owning:
@@ -268,19 +361,55 @@ class NestLink:
         return first
 
     def _one(self, file: str, versioning: Versioning) -> _Settings:
-        kind = self._string(file, versioning.kind)
-        if kind is None:
+        if versioning.options is not None:  # options the call does not spell: followed
+            fields = self._options(file, versioning.options) if self._options else None
+            if fields is None:
+                detail = (
+                    "the versioning options given here are computed out of sight: routes are "
+                    "named without a version"
+                )
+                return _Settings(
+                    file, versioning.line, True, (), "", (file, versioning.line, detail)
+                )
+            given = fields.get("defaultVersion")
+            versioning = Versioning(
+                versioning.framework,
+                versioning.line,
+                fields.get("type", Lit("")),
+                (given,) if given is not None else (),
+                fields.get("prefix", Lit("v")),
+            )
+        kinds = self._values(file, versioning.kind)
+        if kinds is None or len(kinds) != 1:
             detail = (
                 "the versioning type set here is computed out of sight: routes are named "
                 "without a version"
             )
             return _Settings(file, versioning.line, True, (), "", (file, versioning.line, detail))
+        uri = kinds[0] == _URI or kinds[0] == Export(_URI_MEMBER)
         default: tuple[str, ...] | None = None
         if versioning.default is not None:
-            values = [self._string(file, v) for v in versioning.default]
-            default = None if any(v is None for v in values) else tuple(map(str, values))
+            default = self._versions(file, versioning.default)
         prefix = self._string(file, versioning.prefix)
-        return _Settings(file, versioning.line, kind == _URI, default, prefix)
+        return _Settings(file, versioning.line, uri, default, prefix)
+
+    def _versions(self, file: str, given: tuple[Expr, ...]) -> tuple[str, ...] | None:
+        """The versions `given` (written in `file`) stand for, a list's each, as Nest serves
+        them ("" for VERSION_NEUTRAL: no segment); None when one is not known."""
+        found: list[str] = []
+        for expr in given:
+            values = self._values(file, expr)
+            if values is None:
+                return None
+            for value in values:
+                if isinstance(value, Export) and value.path != _NEUTRAL:
+                    return None  # another export of Nest's: no version Nest serves
+                found.append(value if isinstance(value, str) else "")
+        return tuple(found)
+
+    def _strings(self, file: str, expr: Expr) -> list[str | Export] | None:
+        value = self._string(file, expr)
+        return [value] if value is not None else None
 
 
 def _rooted(path: Expr) -> Expr:
