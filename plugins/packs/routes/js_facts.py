@@ -158,6 +158,8 @@ _EQUALITIES = frozenset({"===", "==", "!==", "!="})
 _NEW = re.compile(rb"\bnew\s+[A-Za-z_$]")  # `new Gateway(...)`: a constructor called
 _GLOBAL_OBJECTS = ("global", "globalThis")  # Node's object of globals, under either name
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
+# what `_creates` reads itself: a `new` of another import may reach one (`_maybe_router`)
+_FRAMEWORK_MODULES = frozenset(m for f in JAVASCRIPT for m in (*f.app_modules, *f.router_modules))
 _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
 _PASSED = (
     *_ROUTERISH,
@@ -1798,6 +1800,9 @@ class _Reader:
                 # `setting('API_BASE', '/api')`: a function of the project's given constants,
                 # its return value with them bound (a guard factory is judged by its definition)
                 return applied
+            aliased = self._maybe_router(node)
+            if aliased is not None:
+                return aliased
         if self._env and kind in {"member_expression", "subscript_expression"}:
             return self._looked_up(node)
         if kind == "subscript_expression":  # `T['x']`, `T[0]` of a table the file spells
@@ -1829,6 +1834,33 @@ class _Reader:
             return self._function(node, "")
         path = self._path(node)
         return Sym(path) if path else None
+
+    def _maybe_router(self, node: _Node) -> RouterRef | None:
+        """`new Srv()` (or a capitalised `Srv()`) of a name the file imports from anywhere but
+        a framework's own module, whose import may land on a framework's app or router class
+        through the project's aliases and re-exports (`export { default as Srv } from
+        './srv'`, `const { KRouter: Q } = require('./re')`): a router only if the linker
+        follows the name to one (`RouterDecl.subclass`), else what calling it gives, as
+        before. Its options' `prefix` is kept for the frameworks that read one."""
+        callee = _unwrap(node.child_by_field_id(self.fields.function)) or _unwrap(
+            node.child_by_field_id(self.fields.constructor)
+        )
+        path = self._path(callee) if callee is not None else None
+        if path is None or CALL in path:
+            return None
+        if node.type != "new_expression" and not path[-1][:1].isupper():
+            return None
+        bound = self.bindings.get(path[0])
+        if not isinstance(bound, ImportRef) or bound.module in _FRAMEWORK_MODULES:
+            return None
+        site = _site(node)
+        prefix = next(
+            (p for f in JAVASCRIPT if f.prefix_option and (p := self._prefix_option(node, f))),
+            None,
+        )
+        decl = RouterDecl(site, "", _line(node), prefix=prefix, subclass=Sym(path))
+        self.routers.setdefault(site, decl)
+        return RouterRef(site)
 
     def _prefix_option(self, node: _Node, framework: Framework) -> Expr | None:
         """`new Router({ prefix: '/api' })`: the router's own prefix, from its options."""
@@ -2498,7 +2530,7 @@ class _Reader:
                 owner = _unwrap(callee.child_by_field_id(self.fields.object))
                 if owner is not None and owner.type == "identifier":
                     bound = self.bindings.get(self._text(owner))
-                    if isinstance(bound, RouterRef | ImportRef):
+                    if isinstance(bound, RouterRef | ImportRef) and not self._may_be(bound):
                         continue  # `router.get('/x', h)`, `express.static('x')`
             elif self._text(callee) == "require":
                 continue
@@ -2584,7 +2616,13 @@ class _Reader:
         while head > 0 and source[head - 1] in _NAME_BYTES:
             head -= 1
         bound = self.bindings.get(source[head:head_end].decode("utf-8", "replace"))
-        return isinstance(bound, RouterRef | ImportRef)
+        return isinstance(bound, RouterRef | ImportRef) and not self._may_be(bound)
+
+    def _may_be(self, bound: Expr) -> bool:
+        """Whether `bound` is a router only if the linker says so (`_maybe_router`): an
+        instance of the project's class otherwise, whose methods' calls are read as calls."""
+        decl = self.routers.get(bound.router_id) if isinstance(bound, RouterRef) else None
+        return decl is not None and decl.subclass is not None
 
     def _enclosing(self, node: _Node) -> str:
         """The site of the function `node` is written in ("" at the top level)."""

@@ -392,7 +392,9 @@ class _RouteResolver:
         subclassing = any(facts.router_bases for facts in self.modules.values())
         for path, facts in self.modules.items():
             for decl in facts.routers:
-                if decl.subclass is not None:
+                if decl.subclass is not None and facts.language != "python":
+                    self._aliased(path, decl, decl.subclass)
+                elif decl.subclass is not None:
                     self._subclassed(path, decl, decl.subclass, subclassing)
         self.cache.clear()  # answers given before every router was known
         self.scoped.clear()
@@ -740,6 +742,25 @@ class _RouteResolver:
             subclass=None,
         )
         self.nodes[key] = _Node(path, routed)
+
+    def _aliased(self, path: str, decl: RouterDecl, made_by: Sym) -> None:
+        """Make `decl` (JS: `new Srv()` of an imported name) a router when the name leads,
+        through the project's imports and re-exports, to a framework's app or router maker
+        (`@koa/router`'s default export, `express`'s `Router`); else it stays what calling
+        the name gives, as it was read before."""
+        key = (path, decl.router_id)
+        entity = self.evaluate(path, made_by)
+        found = (
+            _JS_MAKERS.get((entity.module, entity.path)) if isinstance(entity, _External) else None
+        )
+        if found is None:
+            self.not_routers[key] = Sym((*made_by.path, CALL))
+            return
+        framework, app = found
+        prefix = decl.prefix if BY_KEY[framework].prefix_option else None
+        self.nodes[key] = _Node(path, replace(
+            decl, framework=framework, app=app, prefix=prefix, subclass=None
+        ))  # fmt: skip
 
     def _router_class(
         self, path: str, expr: Expr, depth: int
@@ -2712,6 +2733,15 @@ class _RouteResolver:
 # From the framework records (`frameworks.READ`): library classes a router or app subclasses,
 # (top module, class) -> (framework, an app?); how findings name a framework and its routers
 _ROUTER_BASES = {base: (f.key, app) for f in PYTHON for base, app in f.bases.items()}
+# (package, members) a JS app or router is made by, to (framework, whether an app)
+_JS_MAKERS: dict[tuple[str, tuple[str, ...]], tuple[str, bool]] = {
+    **{(m, (n,)): (f.key, False) for f in JAVASCRIPT for m in (*f.app_modules, *f.router_modules)
+       for n in f.router_members},
+    **{(m, (n,)): (f.key, True) for f in JAVASCRIPT for m in (*f.app_modules, *f.router_modules)
+       for n in f.app_members},
+    **{(m, ()): (f.key, True) for f in JAVASCRIPT for m in f.app_modules},
+    **{(m, ()): (f.key, False) for f in JAVASCRIPT for m in f.router_modules},
+}  # fmt: skip
 _ROUTER_NOUN = {key: f.noun for key, f in BY_KEY.items()}
 _FRAMEWORK_NAMES = {key: f.name for key, f in BY_KEY.items()}
 _READ_NAMES = list(dict.fromkeys(f.name for f in READ))
