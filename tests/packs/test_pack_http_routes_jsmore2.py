@@ -71,3 +71,40 @@ def test_a_router_class_imported_under_an_alias_or_re_exported_makes_a_router(
         "POST /api/nested/leaf": "srv/index.js:8",
     }
     assert _findings(document) == []
+
+
+# ------------------------------------------------ Node's object of globals across files
+
+
+def test_an_app_or_prefix_stored_on_global_in_one_file_is_read_in_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`global.X = v` / `globalThis.X = v` in one file is read in any other as `global.X`,
+    `globalThis.X` or a free `X`: an app stored there serves the routes and mounts made on it
+    elsewhere, a base path stored there (in a file that registers nothing, with an environment
+    default) prefixes them; two files storing different values leave the prefix unknown."""
+    write_files(tmp_path, {
+        "conf/base.js": "global.ROOT = process.env.ROOT || '/svc';\n",
+        "srv/main.js": "require('../conf/base');\n"
+                       "const express = require('express');\n"
+                       "globalThis.web = express();\n"
+                       "require('./feature');\n"
+                       "web.listen(8080);\n",
+        "srv/feature.js": "const { Router } = require('express');\n"
+                          "const r = Router();\n"
+                          "r.get('/list', (req, res) => res.json([]));\n"
+                          "web.use(ROOT + '/feature', r);\n"
+                          "global.web.delete(`${globalThis.ROOT}/gone/:id`, (q, s) => s.end());\n"
+                          "const other = Router();\n"
+                          "other.put('/x', (q, s) => s.end());\n"
+                          "globalThis.web.use(global.SHIFT, other);\n",
+        "srv/a.js": "global.SHIFT = '/a';\n",
+        "srv/b.js": "global.SHIFT = '/b';\n",
+    })  # fmt: skip
+    document = pre_filtered(tmp_path, monkeypatch)[0]
+    assert _routes(document) == {
+        "GET /svc/feature/list": "srv/feature.js:3",
+        "DELETE /svc/gone/{id}": "srv/feature.js:5",
+        "PUT /x": "srv/feature.js:7 ?",
+    }
+    assert _findings(document) == [("UNRESOLVED_PREFIX", "srv/feature.js", 7)]

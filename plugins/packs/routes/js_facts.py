@@ -317,6 +317,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         loads=tuple(reader.loads),
         composes=tuple(reader.composes),
         path_calls=tuple(reader.path_calls),
+        globals=tuple(reader.globals.items()),
     )
 
 

@@ -354,6 +354,7 @@ class _RouteResolver:
         # (file, id) (`_scoped`)
         self.scoped: dict[tuple[str, int], _ScopedValue] = {}
         self.decorations: dict[str, tuple[str, Expr]] | None = None  # `_decorated`
+        self.global_stores: dict[str, list[tuple[str, Expr]]] | None = None  # `_stored_global`
         self.resolving: set[tuple[str, Expr]] = set()
         # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
         self.calls: dict[tuple[str, str], list[tuple[int, str, Invocation]]] | None = None
@@ -2523,6 +2524,18 @@ class _RouteResolver:
             return found
         entity = self._lookup(path, expr.path[0])
         rest = expr.path[1:]
+        if not path.endswith(".py") and (
+            (expr.path[0] in _GLOBAL_OBJECTS and rest)
+            or (
+                entity is None
+                and expr.path[0] not in _BUILT_INS
+                and expr.path[0] not in self._facts(path).bindings
+            )
+        ):  # `global.base`, `globalThis.app`, a free `base`: what any file stores there
+            name = rest[0] if expr.path[0] in _GLOBAL_OBJECTS else expr.path[0]
+            stored = self._stored_global(name)
+            if stored is not None:
+                entity, rest = stored, rest[1:] if expr.path[0] in _GLOBAL_OBJECTS else rest
         if entity is None and len(rest) >= 2 and not path.endswith(".py"):
             if expr.path[:2] == ("process", "env") and len(rest) == 2:
                 return self._env_value(path, rest[1])
@@ -2533,6 +2546,26 @@ class _RouteResolver:
                 return None
             entity = self._member(entity, segment)
         return entity
+
+    def _stored_global(self, name: str) -> _Entity | None:
+        """What the scanned files store as `name` on Node's object of globals (`global.name =
+        v`, `globalThis.name = v`), each evaluated in its file: one value, or where files
+        store several, the options (`_OneOf`); None when none does. A pre-filtering scan
+        parses the files that spell a store (`words`) before it trusts the answer."""
+        self.words |= _GLOBAL_STORES
+        if self.global_stores is None:
+            self.global_stores = {}
+            for file, facts in self.modules.items():
+                for key, value in facts.globals:
+                    self.global_stores.setdefault(key, []).append((file, value))
+        values: list[_Entity | None] = []
+        for file, value in self.global_stores.get(name, ()):
+            found = self.evaluate(file, value)
+            if found not in values:
+                values.append(found)
+        if not values:
+            return None
+        return values[0] if len(values) == 1 else _OneOf(values)
 
     def _constructed(self, path: str, param: Param) -> _Entity | None:
         """A constructor's parameter as the instance, `global` or a module variable keeps it:
@@ -3015,6 +3048,14 @@ _CONSTRUCTOR = "constructor"  # what a `new` site calls (`js_facts._new_invocati
 # name it spells: asked for only with X's constructor's parameter; no file's bytes spell it, so
 # the pre-filter reads nothing for it
 _NEW_SITES = "\0new "
+_GLOBAL_OBJECTS = frozenset({"global", "globalThis"})  # Node's object of globals
+_GLOBAL_STORES = frozenset({"global.", "globalThis."})  # what a file storing a global spells
+# names every Node module reads that no project stores on `global` (`process.env.X`)
+_BUILT_INS = frozenset({
+    "process", "require", "module", "exports", "console", "__dirname", "__filename", "Buffer",
+    "JSON", "Object", "Array", "String", "Number", "Boolean", "Math", "Date", "Promise",
+    "Symbol", "Reflect", "Error", "RegExp", "Map", "Set", "URL", "this", "super", "undefined",
+})  # fmt: skip
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
 
