@@ -108,3 +108,52 @@ def test_an_app_or_prefix_stored_on_global_in_one_file_is_read_in_another(
         "PUT /x": "srv/feature.js:7 ?",
     }
     assert _findings(document) == [("UNRESOLVED_PREFIX", "srv/feature.js", 7)]
+
+
+# ------------------------------------------------ callbacks given to array methods by name
+
+
+def test_a_callback_given_by_name_runs_once_per_item(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`list.forEach(wire)` and `list.map(toEntry)` with the function declared elsewhere in the
+    file (hoisted below its use, an arrow, a `function` expression) or imported: as the same
+    call written inline, once per item (the index its second argument); an inline callback
+    passing its item on to such a function the same; a list the file does not spell leaves
+    what the function registers an `UNRESOLVED_ROUTE` where it is written."""
+    write_files(tmp_path, {
+        "api/server.js": "const express = require('express');\n"
+                         "const one = require('./lib/one');\n"
+                         "const app = express();\n"
+                         "const SPEC = [{ verb: 'get', at: '/alpha' }, { verb: 'patch', at: '/beta/:id' }];\n"
+                         "SPEC.forEach(wire);\n"
+                         "const toEntry = function (name) { return { url: '/' + name }; };\n"
+                         "['gamma', 'delta'].map(toEntry).forEach((e) => app.post(e.url, ok));\n"
+                         "['/x1', '/x2'].forEach(one.mountOne);\n"
+                         "// the same function given again through a member of the import\n"
+                         "const { mountOne } = one;\n"
+                         "['/x3'].forEach(mountOne);\n"
+                         "[{ verb: 'put', at: '/eps' }].forEach((row) => wire(row, 0));\n"
+                         "remote().forEach(wire);\n"
+                         "app.use('/one', one.router);\n"
+                         "function ok(req, res) { res.end(); }\n"
+                         "function wire(row, i) {\n"
+                         "  app[row.verb](row.at, ok);\n"
+                         "}\n"
+                         "module.exports = app;\n",
+        "api/lib/one.js": "const router = require('express').Router();\n"
+                          "exports.router = router;\n"
+                          "exports.mountOne = (p) => router.get(p, (q, s) => s.end());\n",
+    })  # fmt: skip
+    document = pre_filtered(tmp_path, monkeypatch)[0]
+    assert _routes(document) == {
+        "GET /alpha": "api/server.js:5",
+        "PATCH /beta/{id}": "api/server.js:5",
+        "POST /gamma": "api/server.js:7",
+        "POST /delta": "api/server.js:7",
+        "GET /one/x1": "api/server.js:8",
+        "GET /one/x2": "api/server.js:8",
+        "GET /one/x3": "api/server.js:11",
+        "PUT /eps": "api/server.js:12",
+    }
+    assert _findings(document) == [("UNRESOLVED_ROUTE", "api/server.js", 13)]

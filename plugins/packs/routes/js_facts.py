@@ -159,6 +159,11 @@ _NEW = re.compile(rb"\bnew\s+[A-Za-z_$]")  # `new Gateway(...)`: a constructor c
 _GLOBAL_OBJECTS = ("global", "globalThis")  # Node's object of globals, under either name
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 # what `_creates` reads itself: a `new` of another import may reach one (`_maybe_router`)
+_ITEM = "\0item"  # the parameter of `x => f(x)`, which `list.map(f)` stands for
+_NAMED_CALLBACK = re.compile(
+    rb"\.\s*(?:forEach|map)\s*\(\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*\)"
+)
+_CALLBACK_NAMES = frozenset({"identifier", "member_expression"})  # `f`, `routes.add`
 _FRAMEWORK_MODULES = frozenset(m for f in JAVASCRIPT for m in (*f.app_modules, *f.router_modules))
 _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
 _PASSED = (
@@ -2159,10 +2164,44 @@ class _Reader:
             return None
         if method == "filter" and self._text(callback) == "Boolean":
             return Mapped(source, method, "", None)
+        named = self._path(callback) if callback.type in _CALLBACK_NAMES else None
+        if named and self._named_function(callback) is not None:
+            # `items.map(toRoute)`: as `items.map(x => toRoute(x))`, the function the file
+            # declares or imports called with each item
+            site = _site(callback)
+            item = Param(site, 0, _ITEM, Sym((_ITEM,)))
+            return Mapped(source, method, site, Apply(Sym(named), (item,)))
         if callback.type not in _FUNCTION_VALUES:
             return None
         value = self._returns(callback)
         return Mapped(source, method, _site(callback), value or Opaque())
+
+    def _named_function(self, name: _Node) -> _Node | None:
+        """What a callback given by name (`list.forEach(register)`) runs: the function the
+        file declares under it (`function register`, `const register = (x) => ...`, in the
+        nearest block declaring it), or the name itself when it is imported (the linker finds
+        the function); None for any other name."""
+        if name.type == "member_expression":  # `list.forEach(routes.add)` of an import
+            path = self._path(name)
+            head = self.bindings.get(path[0]) if path and CALL not in path else None
+            return name if isinstance(head, ImportRef | Namespace) else None
+        text = self._text(name)
+        value = self._declared(name)
+        if value is not None:
+            return value if value.type in _FUNCTION_VALUES else None
+        scope = name.parent
+        while scope is not None:
+            if scope.type in {"statement_block", "program"}:
+                for statement in scope.named_children:
+                    node = statement.child_by_field_id(self.fields.declaration) or statement
+                    named = node.child_by_field_id(self.fields.name)
+                    if node.type in _FUNCTIONS and named is not None and self._text(named) == text:
+                        return node
+            scope = scope.parent
+        bound = self.bindings.get(text)
+        if isinstance(bound, Sym) and CALL not in bound.path:  # `const { add } = routes`
+            bound = self.bindings.get(bound.path[0])
+        return name if isinstance(bound, ImportRef) else None
 
     def _choice(self, node: _Node) -> Choice | None:
         """`test ? a : b` read while reading a value (`_scoped`): the test as a `Choice` reads
@@ -2355,6 +2394,58 @@ class _Reader:
         if names:
             self._router_invocations(root, names, seen)
         self._passed_on_invocations(root, seen)
+        if b"forEach" in self.source or b"map" in self.source:
+            self._named_callback_invocations(root)
+
+    def _named_callback_invocations(self, root: _Node) -> None:
+        """`list.forEach(register)` (`.map` too) with `register` a function the file declares
+        or imports: a call of it per item of a list the file spells, the item its first
+        argument and the index its second, as `list.forEach((x, i) => register(x, i))`; a
+        list the file does not spell gives one call whose arguments are unknown, so what the
+        function registers is reported where it is written, never silently dropped."""
+        for match in _NAMED_CALLBACK.finditer(self.source):
+            start = match.end() - 1
+            while self.source[start - 1 : start] in {b" ", b"\t", b"\n", b"\r"}:
+                start -= 1
+            name = root.descendant_for_byte_range(start - 1, start)
+            while (
+                name is not None
+                and name.parent is not None
+                and name.parent.type in (_CALLBACK_NAMES)
+            ):
+                name = name.parent  # `one.mountOne`: the whole member
+            if name is not None and name.type == "property_identifier":
+                name = name.parent
+            args = name.parent if name is not None else None
+            call = args.parent if args is not None else None
+            callee = call.child_by_field_id(self.fields.function) if call is not None else None
+            if (
+                name is None
+                or name.type not in _CALLBACK_NAMES
+                or args is None
+                or args.type != "arguments"
+                or call is None
+                or call.type != "call_expression"
+                or callee is None
+                or callee.type != "member_expression"
+                or self._named_function(name) is None
+            ):
+                continue
+            items = js_loops.iterated(self, callee.child_by_field_id(self.fields.object))
+            path = self._path(name)
+            if not path:
+                continue
+            target = Sym(path)
+            line, scope = _line(call), self._enclosing(call)
+            if items is None or len(items) > js_loops.MAX_ITERATIONS:
+                self.invocations.append(Invocation(target, (None,), (), line, None, scope))
+                continue
+            for index, item in enumerate(items):
+                value = self._bound(item)
+                passed = None if isinstance(value, Opaque) else value
+                self.invocations.append(
+                    Invocation(target, (passed, Lit(str(index))), (), line, None, scope)
+                )
 
     def _new_invocations(self, root: _Node) -> None:
         """`new Gateway(port, BASE)` of a class or function of the project's (one the file
@@ -2438,11 +2529,19 @@ class _Reader:
                 continue
             arguments = self._arguments(call)
             table = any(self._table_name(a) for a in arguments)
-            if not table and not any(self._passed_on(a) for a in arguments):
+            # `SPECS.forEach((s) => register(s))`: each item of a list the file spells
+            looped = (
+                not table
+                and any(self._unbound_name(a) for a in arguments)
+                and _in_callback_or_loop(call)
+                and self._loop_envs(call) is not None
+            )
+            if not table and not looped and not any(self._passed_on(a) for a in arguments):
                 continue
             target = self._expr(callee)
-            read, needed = (self._value, ()) if table else (self._owner, (Param,))
-            if target is not None and self._invoke(call, target, read, needed):
+            read, needed = (self._value, ()) if table or looped else (self._owner, (Param,))
+            kept = (*_PASSED, Namespace) if looped else _PASSED
+            if target is not None and self._invoke(call, target, read, needed, kept):
                 seen.add(call.start_byte)
 
     def _unbound_name(self, argument: _Node) -> bool:
@@ -2477,6 +2576,7 @@ class _Reader:
         target: Expr,
         read: Callable[[_Node], Expr | None],
         needed: tuple[type, ...],
+        kept: tuple[type, ...] = _PASSED,
     ) -> bool:
         """Record `call` of `target`, its arguments as `read` gives them, once per iteration of
         the literal loops around it (`RECORDS.forEach(r => wrap(app, r.path, r.method))`), when
@@ -2492,9 +2592,7 @@ class _Reader:
         recorded = False
         for env in envs if envs is not None else ({},):
             self._env = env
-            passed = tuple(
-                value if isinstance(value := read(a), _PASSED) else None for a in arguments
-            )
+            passed = tuple(value if isinstance(value := read(a), kept) else None for a in arguments)
             if not needed or any(isinstance(a, needed) for a in passed):
                 self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
                 recorded = True

@@ -36,6 +36,7 @@ _MAX_DEPTH = 12  # names followed to a table (`A` → `B[k]` → `C.x` …): a c
 _LOOPED = frozenset({"forEach", "map"})  # `table.forEach(cb)`: `cb` runs once per item
 _OBJECT_VIEWS = frozenset({"keys", "values", "entries"})  # `Object.keys(T)`…
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function"})
+_FUNCTIONS = _FUNCTION_VALUES | {"function_declaration"}  # what `map` may be given by name
 _TRANSPARENT = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression",
                           "non_null_expression"})  # fmt: skip
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
@@ -333,7 +334,9 @@ def _mapped_items(reader: _Reader, callee: _Node | None, args: list[_Node]) -> l
     ):
         return None
     function = unwrap(args[0])
-    if function is None or function.type not in _FUNCTION_VALUES:
+    if function is not None and function.type == "identifier":  # `SOURCE.map(toRoute)`
+        function = reader._named_function(function)
+    if function is None or function.type not in _FUNCTIONS:
         return None
     value = _returned(reader, function)
     target = reader._first_parameter(function)
