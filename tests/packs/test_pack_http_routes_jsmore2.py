@@ -157,3 +157,55 @@ def test_a_callback_given_by_name_runs_once_per_item(
         "PUT /eps": "api/server.js:12",
     }
     assert _findings(document) == [("UNRESOLVED_ROUTE", "api/server.js", 13)]
+
+
+# ------------------------------------------------ compound tests around registrations
+
+
+def test_compound_tests_on_configuration_defaults_decide_what_is_registered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`&&`, `||` and `!` over configuration values with visible defaults (an environment
+    variable's `||`/`??` default, one with none being unset), in an `if`, a ternary statement
+    or a short-circuit statement, are read as JavaScript evaluates them: a side the pack
+    cannot tell leaves the test unknown unless the other settles it; a route its test's
+    defaults do not run is not listed, with the finding saying why."""
+    write_files(tmp_path, {
+        "web/app.js": "const express = require('express');\n"
+                      "const settings = require('./settings');\n"
+                      "const app = express();\n"
+                      "const ok = (req, res) => res.end();\n"
+                      "if (settings.admin && settings.mode !== 'prod') { app.get('/admin', ok); }\n"
+                      "if (settings.admin || settings.tier === 'basic') app.get('/basic', ok);\n"
+                      "if (!settings.admin && !(settings.mode === 'dev')) app.get('/prod', ok);\n"
+                      "if (settings.mode === 'dev' || settings.tier === 'full') app.get('/dev', ok);\n"
+                      "if (probe() && settings.mode === 'dev') app.get('/probe-dev', ok);\n"
+                      "if (probe() || settings.mode === 'dev') app.get('/probe-any', ok);\n"
+                      "settings.mode === 'dev' ? app.get('/t-dev', ok) : app.get('/t-prod', ok);\n"
+                      "settings.admin && app.get('/sc-admin', ok);\n"
+                      "settings.admin || app.get('/sc-public', ok);\n"
+                      "if (settings.mode !== 'prod') { } else if (settings.tier === 'basic' && !settings.admin) {\n"
+                      "  app.get('/nested', ok);\n"
+                      "}\n"
+                      "module.exports = app;\n",
+        "web/settings.js": "module.exports = {\n"
+                           "  admin: process.env.ENABLE_ADMIN || '',\n"
+                           "  mode: process.env.MODE ?? 'prod',\n"
+                           "  tier: process.env.TIER || 'basic',\n"
+                           "};\n",
+    })  # fmt: skip
+    document = pre_filtered(tmp_path, monkeypatch)[0]
+    assert sorted(_routes(document)) == [
+        "GET /basic",
+        "GET /nested",
+        "GET /probe-any",
+        "GET /prod",
+        "GET /sc-public",
+        "GET /t-prod",
+    ]
+    off = sorted(
+        (f["locations"][0]["line"], f["detail"] if "detail" in f else f["message"])
+        for f in document["findings"]
+    )
+    assert [line for line, _ in off] == [5, 8, 9, 11, 12]
+    assert "`if (settings.admin && settings.mode !== 'prod')`" in off[0][1]

@@ -159,6 +159,8 @@ _NEW = re.compile(rb"\bnew\s+[A-Za-z_$]")  # `new Gateway(...)`: a constructor c
 _GLOBAL_OBJECTS = ("global", "globalThis")  # Node's object of globals, under either name
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 # what `_creates` reads itself: a `new` of another import may reach one (`_maybe_router`)
+_JOINS = frozenset({"&&", "||"})
+_UNKNOWN_TEST = Condition(Opaque(), None, False, "")  # a side of `&&` the linker cannot tell
 _ITEM = "\0item"  # the parameter of `x => f(x)`, which `list.map(f)` stands for
 _NAMED_CALLBACK = re.compile(
     rb"\.\s*(?:forEach|map)\s*\(\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*\)"
@@ -1884,14 +1886,29 @@ class _Reader:
         configuration's defaults (`_test`): a route there is served only when it holds."""
         child, scope = node, node.parent
         while scope is not None:
+            test: _Node | None = None
+            in_else: bool | None = None
             if scope.type == "if_statement" and child != scope.child_by_field_id(
                 self.fields.condition
             ):
                 in_else = child.type == "else_clause"
                 test = _unwrap(scope.child_by_field_id(self.fields.condition))
-                read = self._test(test, in_else) if test is not None else None
-                if read is not None:
-                    return replace(read, text=self._text(test), in_else=in_else)
+            elif scope.type == "ternary_expression" and child != scope.child_by_field_id(
+                self.fields.condition
+            ):  # `test ? app.get(...) : app.get(...)` as a statement
+                in_else = child == scope.child_by_field_id(self.fields.alternative)
+                test = _unwrap(scope.child_by_field_id(self.fields.condition))
+            elif (
+                scope.type == "binary_expression"
+                and child == scope.child_by_field_id(self.fields.right)
+                and (operator := self._text(scope.child_by_field_id(self.fields.operator)))
+                in _JOINS
+            ):  # `test && app.get(...)`: run when the test holds (`||`: when it fails)
+                in_else = operator == "||"
+                test = _unwrap(scope.child_by_field_id(self.fields.left))
+            read = self._test(test, in_else) if test is not None and in_else is not None else None
+            if read is not None:
+                return replace(read, text=self._text(test), in_else=bool(in_else))
             child, scope = scope, scope.parent
         return None
 
@@ -1906,6 +1923,18 @@ class _Reader:
             return self._test(operand, not negate) if operator == "!" and operand else None
         if test.type == "binary_expression":
             operator = self._text(test.child_by_field_id(self.fields.operator))
+            if operator in _JOINS:  # `a && !b`, `a || b === 'x'`: each side read alone
+                sides = [
+                    self._test(side, False) if side is not None else None
+                    for side in (
+                        test.child_by_field_id(self.fields.left),
+                        test.child_by_field_id(self.fields.right),
+                    )
+                ]
+                if all(side is None for side in sides):
+                    return None
+                parts = tuple(side or _UNKNOWN_TEST for side in sides)
+                return Condition(Opaque(), None, negate, "", op=operator, parts=parts)
             if operator not in _EQUALITIES:
                 return None
             left = test.child_by_field_id(self.fields.left)

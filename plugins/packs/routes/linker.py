@@ -2193,23 +2193,45 @@ class _RouteResolver:
                     )
                 )  # fmt: skip
 
+    def _holds(self, path: str, condition: Condition) -> tuple[bool | None, tuple[str, ...]]:
+        """Whether `condition` holds under the configuration's defaults (None: not known) and
+        the defaults it was read with. A test reading no configuration is not known; `a && b`
+        is false when one side is false though the other is not known, `a || b` true when one
+        side is true, as JavaScript evaluates them."""
+        if condition.op:
+            sides = [self._holds(path, part) for part in condition.parts]
+            known = [(h, a) for h, a in sides if h is not None]
+            decisive = condition.op != "&&"  # the value that settles the whole (`||`: true)
+            settled = [a for h, a in known if h == decisive]
+            if settled:
+                value: bool | None = decisive
+                assumed = settled[0]
+            elif len(known) == len(sides):
+                value = not decisive
+                assumed = tuple(dict.fromkeys(x for _, a in known for x in a))
+            else:
+                return None, ()
+            return value != condition.negate, assumed
+        value_ = self._string(path, condition.test)
+        assumed_ = self._assumed(path, condition.test)
+        if value_ is None or not assumed_:
+            return None, ()
+        if condition.equals is not None:
+            other = self._string(path, condition.equals)
+            if other is None:
+                return None, ()
+            holds = value_ == other
+        else:
+            holds = bool(value_)
+        return holds != condition.negate, assumed_
+
     def _off_by_default(self, path: str, condition: Condition) -> str:
         """Why a route written under an `if` (Python: module-level) is not served, when its test reads
         the configuration (a value with a default, `attrs.configDefault`'s sources) and the
         defaults make it false; "" when it holds, or when the test is not known or reads no
         configuration (the route is listed, as before)."""
-        value = self._string(path, condition.test)
-        assumed = self._assumed(path, condition.test)
-        if value is None or not assumed:
-            return ""
-        if condition.equals is not None:
-            other = self._string(path, condition.equals)
-            if other is None:
-                return ""
-            holds = value == other
-        else:
-            holds = bool(value)
-        if holds != condition.negate:
+        holds, assumed = self._holds(path, condition)
+        if holds is None or holds or not assumed:
             return ""
         branch = "`else` branch" if condition.in_else else "body"
         test = f"if {condition.text}:" if path.endswith(".py") else f"if ({condition.text})"

@@ -505,6 +505,10 @@ class Condition:
     negate: bool
     text: str
     in_else: bool = False  # written in the `else` branch
+    # JavaScript's `a && !b`, `a || b`: `parts` joined by `op` ("&&" or "||"), then `negate`;
+    # `test` and `equals` unused
+    op: str = ""
+    parts: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
