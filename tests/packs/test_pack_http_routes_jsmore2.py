@@ -209,3 +209,53 @@ def test_compound_tests_on_configuration_defaults_decide_what_is_registered(
     )
     assert [line for line, _ in off] == [5, 8, 9, 11, 12]
     assert "`if (settings.admin && settings.mode !== 'prod')`" in off[0][1]
+
+
+# ------------------------------------------------ lists and routers built by reduce
+
+
+def test_reduce_building_a_router_or_a_list_of_routes_is_read_per_item(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`list.reduce(cb, init)`: a callback that registers on its accumulator and gives it
+    back (`return r`, or the registration itself, which Express's verbs return) registers on
+    `init` once per item, the item its second parameter; one building a list from `[]` with
+    `all.concat(v)` or `[...all, v]` gives that list (looped over in the file, or a hapi route
+    table); one building an object is not read, its routes found with their prefix unknown."""
+    write_files(tmp_path, {
+        "svc/app.js": "const express = require('express');\n"
+                      "const app = express();\n"
+                      "const KINDS = [{ how: 'get', where: '/r1' }, { how: 'delete', where: '/r2/:id' }];\n"
+                      "app.use('/k', KINDS.reduce((acc, { how, where }) => acc[how](where, (q, s) => s.end()), express.Router()));\n"
+                      "const extra = ['m1', 'm2'].reduce(function (router, seg) {\n"
+                      "  router.patch(`/${seg}`, (q, s) => s.end());\n"
+                      "  return router;\n"
+                      "}, express.Router());\n"
+                      "app.use('/extra', extra);\n"
+                      "const table = ['x', 'y'].reduce((all, w) => all.concat([{ verb: 'put', at: '/t/' + w }]), []);\n"
+                      "for (const t of table) app[t.verb](t.at, (q, s) => s.end());\n"
+                      "const byName = ['n1'].reduce((o, n) => { const r = express.Router(); r.get('/' + n, (q, s) => s.end()); o[n] = r; return o; }, {});\n"
+                      "Object.keys(byName).forEach((k) => app.use('/' + k, byName[k]));\n"
+                      "module.exports = app;\n",
+        "svc/hapi.js": "const Hapi = require('@hapi/hapi');\n"
+                       "const server = Hapi.server();\n"
+                       "const ops = ['a', 'b'].reduce((all, w) => [...all, { method: 'POST', path: '/ops/' + w, handler: () => w }], []);\n"
+                       "server.route(ops);\n",
+    })  # fmt: skip
+    document = pre_filtered(tmp_path, monkeypatch)[0]
+    assert _routes(document) == {
+        "GET /k/r1": "svc/app.js:4",
+        "DELETE /k/r2/{id}": "svc/app.js:4",
+        "PATCH /extra/m1": "svc/app.js:6",
+        "PATCH /extra/m2": "svc/app.js:6",
+        "PUT /t/x": "svc/app.js:11",
+        "PUT /t/y": "svc/app.js:11",
+        "GET /n1": "svc/app.js:12 ?",
+        "POST /ops/a": "svc/hapi.js:4",
+        "POST /ops/b": "svc/hapi.js:4",
+    }
+    assert _findings(document) == [
+        ("UNRESOLVED_PREFIX", "svc/app.js", 12),
+        ("UNRESOLVED_ROUTER", "svc/app.js", 13),
+        ("UNRESOLVED_ROUTER", "svc/app.js", 13),
+    ]

@@ -160,6 +160,7 @@ _GLOBAL_OBJECTS = ("global", "globalThis")  # Node's object of globals, under ei
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 # what `_creates` reads itself: a `new` of another import may reach one (`_maybe_router`)
 _JOINS = frozenset({"&&", "||"})
+_REDUCE_CALL = re.compile(rb"\.\s*reduce\s*\(")
 _UNKNOWN_TEST = Condition(Opaque(), None, False, "")  # a side of `&&` the linker cannot tell
 _ITEM = "\0item"  # the parameter of `x => f(x)`, which `list.map(f)` stands for
 _NAMED_CALLBACK = re.compile(
@@ -1091,18 +1092,19 @@ class _Reader:
         return None if any(c.type == "spread_element" for c in items) else items
 
     def _first_parameter(self, function: _Node) -> _Node | None:
+        return self._parameter(function, 0)
+
+    def _parameter(self, function: _Node, index: int) -> _Node | None:
+        """The pattern of `function`'s parameter at `index` (`x` of `x => …` for 0)."""
         single = function.child_by_field_id(self.fields.parameter)
         if single is not None:
-            return single
+            return single if index == 0 else None
         params = function.child_by_field_id(self.fields.parameters)
-        first = (
-            next((p for p in params.named_children if p.type != "comment"), None)
-            if params
-            else None
-        )
-        if first is not None and first.type in {"required_parameter", "optional_parameter"}:
-            first = first.child_by_field_id(self.fields.pattern)
-        return first
+        listed = [p for p in params.named_children if p.type != "comment"] if params else []
+        found = listed[index] if index < len(listed) else None
+        if found is not None and found.type in {"required_parameter", "optional_parameter"}:
+            found = found.child_by_field_id(self.fields.pattern)
+        return found
 
     def _field(self, obj: _Node, name: str) -> _Node | None:
         for prop in obj.named_children:
@@ -1184,13 +1186,14 @@ class _Reader:
         )
 
     def _mapping(self, node: _Node) -> bool:
-        """Whether `node` is `X.map(...)` (a list `js_loops` may build item by item)."""
+        """Whether `node` is `X.map(...)` or `X.reduce(...)` (a list `js_loops` may build
+        item by item)."""
         callee = _unwrap(node.child_by_field_id(self.fields.function))
         return (
             node.type == "call_expression"
             and callee is not None
             and callee.type == "member_expression"
-            and self._text(callee.child_by_field_id(self.fields.property)) == "map"
+            and self._text(callee.child_by_field_id(self.fields.property)) in {"map", "reduce"}
         )
 
     def _spelled(self, node: _Node | None) -> str | None:
@@ -1796,6 +1799,12 @@ class _Reader:
             mapped = self._mapped(node) if kind == "call_expression" else None
             if mapped is not None:
                 return mapped
+            reduced = self._reduced(node) if kind == "call_expression" else None
+            if reduced is not None:
+                return reduced
+            gathered = self._gathered(node) if kind == "call_expression" else None
+            if gathered is not None:
+                return gathered
             wrapped = self._wrapped(node)
             if wrapped is not None:
                 return wrapped
@@ -2205,6 +2214,102 @@ class _Reader:
         value = self._returns(callback)
         return Mapped(source, method, _site(callback), value or Opaque())
 
+    def _reduced(self, node: _Node) -> Expr | None:
+        """`table.reduce((router, r) => router.get(r.path, h), Router())`: a reduce whose
+        callback gives back its accumulator (`return router`, or a registration on it, which
+        Express's and koa-router's verbs return) is its initial value, registered on per item
+        (`js_loops`); None for any other call."""
+        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        args = self._arguments(node)
+        if (
+            callee is None
+            or callee.type != "member_expression"
+            or self._text(callee.child_by_field_id(self.fields.property)) != "reduce"
+            or len(args) != 2
+        ):
+            return None
+        callback = _unwrap(args[0])
+        accumulator = self._first_parameter(callback) if callback is not None else None
+        if callback is None or callback.type not in _FUNCTION_VALUES or accumulator is None:
+            return None
+        given = js_loops.returned(self, callback)
+        while given is not None and given.type == "call_expression":  # `router.get(...)`
+            function = _unwrap(given.child_by_field_id(self.fields.function))
+            if function is None or function.type not in {
+                "member_expression",
+                "subscript_expression",
+            }:
+                return None
+            verb = function.child_by_field_id(self.fields.property)
+            if function.type == "member_expression" and self._text(verb) not in _CALLED:
+                return None
+            given = _unwrap(function.child_by_field_id(self.fields.object))
+        if given is None or self._text(given) != self._text(accumulator):
+            return None
+        return self._expr(args[1])
+
+    def _gathered(self, node: _Node) -> Mapped | None:
+        """`table.reduce((all, x) => all.concat(v), [])` or `(all, x) => [...all, v, w]`: the
+        list built, as `table.flatMap(x => v)` builds it (`Mapped`, the item the callback's
+        second parameter); None for any other call."""
+        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        args = self._arguments(node)
+        if (
+            callee is None
+            or callee.type != "member_expression"
+            or self._text(callee.child_by_field_id(self.fields.property)) != "reduce"
+            or len(args) != 2
+        ):
+            return None
+        callback, init = _unwrap(args[0]), _unwrap(args[1])
+        head = _unwrap(callee.child_by_field_id(self.fields.object))
+        if (
+            callback is None
+            or callback.type not in _FUNCTION_VALUES
+            or init is None
+            or init.type != "array"
+            or init.named_children
+            or head is None
+        ):
+            return None
+        accumulator = self._first_parameter(callback)
+        given = js_loops.returned(self, callback)
+        if accumulator is None or given is None:
+            return None
+        name = self._text(accumulator)
+        added: _Node | None = None
+        if given.type == "call_expression":  # `all.concat(v)`
+            function = _unwrap(given.child_by_field_id(self.fields.function))
+            parts = self._arguments(given)
+            if (
+                function is not None
+                and function.type == "member_expression"
+                and self._text(function.child_by_field_id(self.fields.object)) == name
+                and self._text(function.child_by_field_id(self.fields.property)) == "concat"
+                and len(parts) == 1
+            ):
+                added = parts[0]
+        elif given.type == "array" and given.named_children:  # `[...all, v]`
+            first = given.named_children[0]
+            if first.type == "spread_element" and self._text(first.named_children[0]) == name:
+                added = given
+        source = self._list_value(head) if head.type == "array" else self._value(head)
+        if added is None or source is None:
+            return None
+        rest = [c for c in added.named_children[1:] if c.type != "comment"]
+        if added is given and any(c.type == "spread_element" for c in rest):
+            return None
+        scoped, self._scoped = self._scoped, True  # the item: what each iteration passes
+        try:
+            value: Expr | None = (
+                Items(tuple(self._expr(c) or Opaque() for c in rest))
+                if added is given  # `[...all, v, w]`: what each item adds
+                else self._expr(added)
+            )
+        finally:
+            self._scoped = scoped
+        return Mapped(source, "reduce", _site(callback), value or Opaque())
+
     def _named_function(self, name: _Node) -> _Node | None:
         """What a callback given by name (`list.forEach(register)`) runs: the function the
         file declares under it (`function register`, `const register = (x) => ...`, in the
@@ -2425,6 +2530,28 @@ class _Reader:
         self._passed_on_invocations(root, seen)
         if b"forEach" in self.source or b"map" in self.source:
             self._named_callback_invocations(root)
+        if b".reduce" in self.source:
+            self._reduce_invocations(root)
+
+    def _reduce_invocations(self, root: _Node) -> None:
+        """`table.reduce((router, r) => …, init)`: its callback called with `init` as the
+        accumulator, so what it registers on its first parameter is registered on `init` (the
+        items are bound where the callback is read, `js_loops`); a reduce that does not give
+        back its accumulator is read no further."""
+        for match in _REDUCE_CALL.finditer(self.source):
+            prop = root.descendant_for_byte_range(match.start() + 1, match.end() - 1)
+            member = prop.parent if prop is not None else None
+            call = member.parent if member is not None else None
+            if call is None or call.type != "call_expression" or self._reduced(call) is None:
+                continue
+            callback, init = (_unwrap(a) for a in self._arguments(call))
+            value = self._expr(init)
+            if callback is None or value is None:
+                continue
+            target = self._function(callback, "")
+            self.invocations.append(
+                Invocation(target, (value,), (), _line(call), None, self._enclosing(call))
+            )
 
     def _named_callback_invocations(self, root: _Node) -> None:
         """`list.forEach(register)` (`.map` too) with `register` a function the file declares

@@ -1502,14 +1502,16 @@ class _RouteResolver:
                     [Bound(f, i) for f, i in inner] if inner is not None else [Bound(file, item)]
                 )
                 continue
-            call = Invocation(Opaque(), (item,), ())
+            # `reduce`'s callback is given the accumulator first, then the item
+            passed = (None, item) if expr.method == "reduce" else (item,)
+            call = Invocation(Opaque(), passed, ())
             value = _subst(expr.value or Opaque(), path, path, expr.site, call, file)
             if expr.method == "filter":
                 kept = self._truth(path, value)
                 if kept is None:
                     return None
                 built += [Bound(file, item)] if kept else []
-            elif expr.method == "flatMap":
+            elif expr.method in {"flatMap", "reduce"}:
                 inner = self._listed(self._settled(self.evaluate(path, value)))
                 built += (
                     [Bound(f, i) for f, i in inner] if inner is not None else [Bound(path, value)]
