@@ -259,3 +259,51 @@ def test_reduce_building_a_router_or_a_list_of_routes_is_read_per_item(
         ("UNRESOLVED_ROUTER", "svc/app.js", 13),
         ("UNRESOLVED_ROUTER", "svc/app.js", 13),
     ]
+
+
+# ------------------------------------------------ bundlers' folder loaders
+
+
+def test_vite_glob_and_webpack_context_load_the_routers_of_their_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`import.meta.glob(pattern, { eager: true })` (from the file's folder, `/…` from the
+    root) looped over with `Object.values`/`Object.entries`, and `require.context(dir, deep,
+    re)` whose `keys()` are looped over with each module `ctx(key)`, mount the routers of the
+    files they match (a subfolder only when `deep`, the expression tested on `./path`); a
+    lazy glob is an `UNRESOLVED_ROUTE` at the call, the routers it would load listed with
+    their prefix unknown."""
+    router = ("import { Router } from 'express';\nconst r = Router();\n"
+              "r.get('/{name}', (q, s) => s.end());\nexport default r;\nexport const router = r;\n")  # fmt: skip
+    write_files(tmp_path, {
+        "web/src/server.ts": "import express from 'express';\n"
+                             "const app = express();\n"
+                             "const pages = import.meta.glob('./pages/*.ts', { eager: true });\n"
+                             "for (const [file, page] of Object.entries(pages)) app.use('/p', page.default);\n"
+                             "Object.values(import.meta.glob('/web/src/extra/**/*.ts', { eager: true }))\n"
+                             "  .forEach((m) => app.use('/x', m.router));\n"
+                             "const ctx = require.context('./legacy', false, /^\\.\\/[a-z]+\\.js$/);\n"
+                             "ctx.keys().forEach((key) => { const mod = ctx(key); app.use('/old', mod.default); });\n"
+                             "const later = import.meta.glob('./later/*.ts');\n"
+                             "for (const p in later) later[p]().then((m) => app.use('/later', m.default));\n"
+                             "export default app;\n",
+        "web/src/pages/home.ts": router.replace("{name}", "home"),
+        "web/src/pages/about.ts": router.replace("{name}", "about"),
+        "web/src/pages/notes.md": "not a script\n",
+        "web/src/extra/deep/one.ts": router.replace("{name}", "one"),
+        "web/src/legacy/alpha.js": router.replace("{name}", "alpha"),
+        "web/src/legacy/Beta.js": router.replace("{name}", "beta"),
+        "web/src/legacy/sub/gamma.js": router.replace("{name}", "gamma"),
+        "web/src/later/soon.ts": router.replace("{name}", "soon"),
+    })  # fmt: skip
+    document = pre_filtered(tmp_path, monkeypatch)[0]
+    assert _routes(document) == {
+        "GET /p/about": "web/src/pages/about.ts:3",
+        "GET /p/home": "web/src/pages/home.ts:3",
+        "GET /x/one": "web/src/extra/deep/one.ts:3",
+        "GET /old/alpha": "web/src/legacy/alpha.js:3",
+        "GET /beta": "web/src/legacy/Beta.js:3 ?",
+        "GET /gamma": "web/src/legacy/sub/gamma.js:3 ?",
+        "GET /soon": "web/src/later/soon.ts:3 ?",
+    }
+    assert ("UNRESOLVED_ROUTE", "web/src/server.ts", 9) in _findings(document)
