@@ -307,3 +307,62 @@ def test_vite_glob_and_webpack_context_load_the_routers_of_their_folders(
         "GET /soon": "web/src/later/soon.ts:3 ?",
     }
     assert ("UNRESOLVED_ROUTE", "web/src/server.ts", 9) in _findings(document)
+
+
+# ------------------------------------------------ the classes together, against Express itself
+
+
+def test_the_constructs_together_read_as_express_serves_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An app stored on `globalThis` and a base on `global` in other files, a router maker
+    reached through a CommonJS object of re-exports, `forEach`/`map` given callbacks by name, a
+    reduce registering on its accumulator, and compound and ternary tests on defaults: the
+    routes listed are those Express 4.18.2 itself serves for this code with no environment
+    variable set (its router stack walked by `bench/real_repos/derive/express_runtime_routes.js`),
+    and the two it does not register are findings."""
+    write_files(tmp_path, {
+        "app.js": "require('./conf');\n"
+                  "const express = require('express');\n"
+                  "const { Maker: M } = require('./kit');\n"
+                  'const app = express();\n'
+                  'globalThis.app = app;\n'
+                  'const ok = (req, res) => res.end();\n'
+                  "const settings = { admin: process.env.ENABLE_ADMIN || '', mode: process.env.MODE ?? 'prod' };\n"
+                  'const api = M();\n'
+                  "const SPEC = [{ verb: 'get', at: '/alpha' }, { verb: 'post', at: '/beta/:id' }];\n"
+                  'SPEC.forEach(wire);\n'
+                  'function wire(row) { api[row.verb](row.at, ok); }\n'
+                  "const toEntry = (name) => ({ url: '/e/' + name });\n"
+                  "['gamma', 'delta'].map(toEntry).forEach((e) => api.patch(e.url, ok));\n"
+                  "const more = ['m1', 'm2'].reduce((r, seg) => r.put('/' + seg, ok), express.Router());\n"
+                  "if (settings.admin && settings.mode !== 'prod') api.get('/admin', ok);\n"
+                  "if (!settings.admin && settings.mode === 'prod') api.get('/prod', ok);\n"
+                  "settings.mode === 'dev' ? api.get('/t-dev', ok) : api.get('/t-prod', ok);\n"
+                  "settings.admin || api.get('/public', ok);\n"
+                  'app.use(BASE, api);\n'
+                  "app.use(global.BASE + '/more', more);\n"
+                  "require('./late');\n"
+                  'module.exports = app;\n',
+        "conf.js": "global.BASE = process.env.BASE || '/svc';\n",
+        "kit/index.js": "module.exports = { Maker: require('./maker') };\n",
+        "kit/maker.js": "module.exports = require('express').Router;\n",
+        "late.js": 'app.delete(`${BASE}/gone/:id`, (q, s) => s.end());\n',
+    })  # fmt: skip
+    document = pre_filtered(tmp_path, monkeypatch)[0]
+    assert sorted(_routes(document)) == [
+        "DELETE /svc/gone/{id}",
+        "GET /svc/alpha",
+        "GET /svc/prod",
+        "GET /svc/public",
+        "GET /svc/t-prod",
+        "PATCH /svc/e/delta",
+        "PATCH /svc/e/gamma",
+        "POST /svc/beta/{id}",
+        "PUT /svc/more/m1",
+        "PUT /svc/more/m2",
+    ]
+    assert _findings(document) == [
+        ("UNRESOLVED_ROUTE", "app.js", 15),
+        ("UNRESOLVED_ROUTE", "app.js", 17),
+    ]
