@@ -82,7 +82,8 @@ def test_an_app_or_prefix_stored_on_global_in_one_file_is_read_in_another(
     """`global.X = v` / `globalThis.X = v` in one file is read in any other as `global.X`,
     `globalThis.X` or a free `X`: an app stored there serves the routes and mounts made on it
     elsewhere, a base path stored there (in a file that registers nothing, with an environment
-    default) prefixes them; two files storing different values leave the prefix unknown."""
+    default) prefixes them; two files storing different values leave the prefix unknown; the
+    object itself held under another name (`const g = global as …`) reads the same stores."""
     write_files(tmp_path, {
         "conf/base.js": "global.ROOT = process.env.ROOT || '/svc';\n",
         "srv/main.js": "require('../conf/base');\n"
@@ -98,6 +99,9 @@ def test_an_app_or_prefix_stored_on_global_in_one_file_is_read_in_another(
                           "const other = Router();\n"
                           "other.put('/x', (q, s) => s.end());\n"
                           "globalThis.web.use(global.SHIFT, other);\n",
+        "srv/held.ts": "const g = global as typeof globalThis & { web: any };\n"
+                       "g.web.patch('/held', (q: any, s: any) => s.end());\n"
+                       "if (g.io) g.io.emit('done', 1);\n",
         "srv/a.js": "global.SHIFT = '/a';\n",
         "srv/b.js": "global.SHIFT = '/b';\n",
     })  # fmt: skip
@@ -105,6 +109,7 @@ def test_an_app_or_prefix_stored_on_global_in_one_file_is_read_in_another(
     assert _routes(document) == {
         "GET /svc/feature/list": "srv/feature.js:3",
         "DELETE /svc/gone/{id}": "srv/feature.js:5",
+        "PATCH /held": "srv/held.ts:2",
         "PUT /x": "srv/feature.js:7 ?",
     }
     assert _findings(document) == [("UNRESOLVED_PREFIX", "srv/feature.js", 7)]

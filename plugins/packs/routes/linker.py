@@ -2553,6 +2553,7 @@ class _RouteResolver:
             or (
                 entity is None
                 and expr.path[0] not in _BUILT_INS
+                and expr.path[0] not in _GLOBAL_OBJECTS  # `global` itself: no store of its
                 and expr.path[0] not in self._facts(path).bindings
             )
         ):  # `global.base`, `globalThis.app`, a free `base`: what any file stores there
@@ -2560,6 +2561,8 @@ class _RouteResolver:
             stored = self._stored_global(name)
             if stored is not None:
                 entity, rest = stored, rest[1:] if expr.path[0] in _GLOBAL_OBJECTS else rest
+        elif expr.path[0] in _GLOBAL_OBJECTS and entity is None and not path.endswith(".py"):
+            entity = self._global_object(path)  # `const g = global as …`, then `g.app`
         if entity is None and len(rest) >= 2 and not path.endswith(".py"):
             if expr.path[:2] == ("process", "env") and len(rest) == 2:
                 return self._env_value(path, rest[1])
@@ -2570,6 +2573,17 @@ class _RouteResolver:
                 return None
             entity = self._member(entity, segment)
         return entity
+
+    def _global_object(self, path: str) -> _Entity | None:
+        """Node's object of globals itself (held under another name, `const g = global`):
+        what the scanned files store on it, each read in its own file."""
+        self._stored_global("")  # the stores indexed, and the files that spell one asked for
+        assert self.global_stores is not None
+        fields = tuple(
+            (name, _one_of([Bound(f, v) for f, v in stores]))
+            for name, stores in self.global_stores.items()
+        )
+        return _Scoped(path, Namespace(fields)) if fields else None
 
     def _stored_global(self, name: str) -> _Entity | None:
         """What the scanned files store as `name` on Node's object of globals (`global.name =
@@ -3073,6 +3087,12 @@ _CONSTRUCTOR = "constructor"  # what a `new` site calls (`js_facts._new_invocati
 # the pre-filter reads nothing for it
 _NEW_SITES = "\0new "
 _GLOBAL_OBJECTS = frozenset({"global", "globalThis"})  # Node's object of globals
+
+
+def _one_of(values: list[Expr]) -> Expr:
+    return values[0] if len(values) == 1 else OneOf(tuple(values))
+
+
 _GLOBAL_STORES = frozenset({"global.", "globalThis."})  # what a file storing a global spells
 # names every Node module reads that no project stores on `global` (`process.env.X`)
 _BUILT_INS = frozenset({
