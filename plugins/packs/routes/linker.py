@@ -2589,8 +2589,10 @@ class _RouteResolver:
         """What the scanned files store as `name` on Node's object of globals (`global.name =
         v`, `globalThis.name = v`), each evaluated in its file: one value, or where files
         store several, the options (`_OneOf`); None when none does. A pre-filtering scan
-        parses the files that spell a store (`words`) before it trusts the answer."""
-        self.words |= _GLOBAL_STORES
+        parses the files that spell a store of the name (`words`) before it trusts the answer;
+        `name` empty: of any name."""
+        # a store spells `global.name` (or `globalThis.name`): only those files are asked for
+        self.words |= {f"{o}.{name}" for o in _GLOBAL_OBJECTS} if name else _GLOBAL_STORES
         if self.global_stores is None:
             self.global_stores = {}
             for file, facts in self.modules.items():
