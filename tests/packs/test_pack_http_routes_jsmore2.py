@@ -43,7 +43,8 @@ def test_a_router_class_imported_under_an_alias_or_re_exported_makes_a_router(
     through renamed imports, a barrel's `export { default as X } from`, a CommonJS object of
     `require`s and a module re-exporting a package, to a framework's app or router maker,
     makes that app or router (its `prefix` option read); a project class that leads to no
-    framework stays what it was (its `get` is no route)."""
+    framework stays what it was (its `get` is no route), and one the file never uses as a
+    router is not followed (the pre-filter parses no file for it)."""
     write_files(tmp_path, {
         "srv/index.js": "const Web = require('./kit/web');\n"
                         "const { Branch: B, Cache } = require('./kit');\n"
@@ -57,15 +58,19 @@ def test_a_router_class_imported_under_an_alias_or_re_exported_makes_a_router(
                         "const cache = new Cache();\n"
                         "cache.get('/not-a-route', () => 0);\n"
                         "site.use(api.routes());\n"
-                        "site.listen(3000);\n",
+                        "site.listen(3000);\n"
+                        "const { Mailer } = require('./mail');\n"
+                        "const mailer = new Mailer({ retries: 2 });\n",
         "srv/kit/index.js": "module.exports = { Branch: require('./router'), Cache: require('./cache') };\n",
         "srv/kit/router.js": "module.exports = require('@koa/router');\n",
         "srv/kit/web.js": "const Koa = require('koa');\nmodule.exports = Koa;\n",
         "srv/kit/cache.js": "class Cache { get(key, make) { return make(); } }\nmodule.exports = Cache;\n",
         "srv/kit/tree.ts": "export { default as Tree } from './base';\n",
+        "srv/mail.js": "exports.Mailer = class Mailer { constructor(o) { this.o = o; } };\n",
         "srv/kit/base.ts": "import KoaRouter from 'koa-router';\nexport default KoaRouter;\n",
     })  # fmt: skip
-    document = pre_filtered(tmp_path, monkeypatch)[0]
+    document, every, parsed = pre_filtered(tmp_path, monkeypatch)
+    assert (every, parsed) == (8, 7)  # a name used as no router: its class's file not read
     assert _routes(document) == {
         "GET /api/items/{id}": "srv/index.js:6",
         "POST /api/nested/leaf": "srv/index.js:8",

@@ -551,6 +551,54 @@ class _Reader:
             koa_decorators.read(self, root)
         if js_dirload.seeded(self.source):
             js_dirload.read(self, root)
+        if any(decl.subclass is not None for decl in self.routers.values()):
+            self._unused_candidates()
+
+    def _unused_candidates(self) -> None:
+        """Drop the `_maybe_router` candidates held by a name the file never uses as a
+        router (no route, mount, prefix or registration on it, not passed to `use` or a
+        function, not exported): `new Service(db)` stays what calling it gives, so the linker
+        does not parse each service's file to ask whether it is a router."""
+        used: set[str] = set()
+
+        def note(expr: object) -> None:
+            if isinstance(expr, Sym) and expr.path:
+                used.add(expr.path[0])
+            elif isinstance(expr, Param):
+                used.add(expr.name)
+
+        for route in self.routes:
+            note(route.owner)
+        for use in self.uses:
+            note(use.owner)
+            for value, _ in use.args:
+                note(value)
+        for prefix in self.prefixes:
+            note(prefix.owner)
+        for call in self.invocations:
+            note(call.receiver)
+            if isinstance(call.callee, Sym) and call.callee.path[-1:] == ("constructor",):
+                continue  # `new Routes(controller)`: services handed to classes, as a rule
+            for arg in call.args:
+                note(arg)
+            if isinstance(call.callee, Sym) and len(call.callee.path) > 1:
+                note(call.callee)  # `router.register(...)`: a wrapper may register on it
+        for value in self.exports.values():
+            note(value)
+        for path_call in self.path_calls:
+            note(path_call.receiver)
+        kept = {
+            value.router_id
+            for name, value in self.bindings.items()
+            if isinstance(value, RouterRef) and name in used
+        }
+        for name, value in list(self.bindings.items()):
+            if not isinstance(value, RouterRef) or value.router_id in kept:
+                continue
+            decl = self.routers.get(value.router_id)
+            if decl is not None and decl.subclass is not None:
+                del self.routers[value.router_id]
+                self.bindings[name] = Sym((*decl.subclass.path, CALL))
 
     def file_routes(self, kind: str, paths: tuple[str, ...]) -> None:
         """A Next.js route file's routes (`nextjs`): a Pages Router file's default export
