@@ -128,7 +128,8 @@ def test_a_callback_given_by_name_runs_once_per_item(
 ) -> None:
     """`list.forEach(wire)` and `list.map(toEntry)` with the function declared elsewhere in the
     file (hoisted below its use, an arrow, a `function` expression) or imported: as the same
-    call written inline, once per item (the index its second argument); an inline callback
+    call written inline, once per item (the index its second argument), also building a hapi
+    route table from a list written there; an inline callback
     passing its item on to such a function the same; a list the file does not spell leaves
     what the function registers an `UNRESOLVED_ROUTE` where it is written."""
     write_files(tmp_path, {
@@ -151,6 +152,16 @@ def test_a_callback_given_by_name_runs_once_per_item(
                          "  app[row.verb](row.at, ok);\n"
                          "}\n"
                          "module.exports = app;\n",
+        "api/hapi.js": "const Hapi = require('@hapi/hapi');\n"
+                       "const kit = require('./lib/kit');\n"
+                       "const { asRoute } = kit;\n"
+                       "const server = Hapi.server();\n"
+                       "server.route(['h1', 'h2'].map(asRoute));\n"
+                       "const LISTED = ['h3'].map(kit.asRoute);\n"
+                       "server.route(LISTED);\n"
+                       "function local(n) { return { method: 'DELETE', path: `/l/${n}`, handler: () => n }; }\n"
+                       "server.route(['l1'].map(local));\n",
+        "api/lib/kit.js": "exports.asRoute = (n) => ({ method: 'GET', path: '/h/' + n, handler: () => n });\n",
         "api/lib/one.js": "const router = require('express').Router();\n"
                           "exports.router = router;\n"
                           "exports.mountOne = (p) => router.get(p, (q, s) => s.end());\n",
@@ -165,6 +176,10 @@ def test_a_callback_given_by_name_runs_once_per_item(
         "GET /one/x2": "api/server.js:8",
         "GET /one/x3": "api/server.js:11",
         "PUT /eps": "api/server.js:12",
+        "GET /h/h1": "api/hapi.js:5",
+        "GET /h/h2": "api/hapi.js:5",
+        "GET /h/h3": "api/hapi.js:7",
+        "DELETE /l/l1": "api/hapi.js:9",
     }
     assert _findings(document) == [("UNRESOLVED_ROUTE", "api/server.js", 13)]
 

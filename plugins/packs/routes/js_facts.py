@@ -2245,7 +2245,8 @@ class _Reader:
         callback = _unwrap(args[0]) if args else None
         if callback is None:
             return None
-        source = self._value(head)
+        # `['a', 'b'].map(...)`: a list written there (no route table: its items as read)
+        source = self._list_value(head) if head.type == "array" else self._value(head)
         if source is None:
             return None
         if method == "filter" and self._text(callback) == "Boolean":
