@@ -53,7 +53,15 @@ _TRUE: Pred = ("true",)
 _REQUIRE_ALL_FILTER = r"^([^\.].*)\.js(on)?$"
 _SEEDS = re.compile(
     rb"readdirSync|require-directory|require-all|['\"](?:glob|fast-glob|globby)['\"]"
+    rb"|import\.meta\.glob|require\.context"
 )
+# bundlers' folder loaders: Vite's `import.meta.glob(pattern, { eager: true })` (an object of
+# each matched path's module) and webpack's `require.context(dir, deep, re)` (a function of
+# each key `./path` its `keys()` lists)
+_BUNDLED = re.compile(rb"\bimport\.meta\.glob(?:Eager)?\s*\(|\brequire\.context\s*\(")
+VITE_GLOB = "import.meta.glob"
+WEBPACK_CONTEXT = "require.context"
+_CALLED_MODULE = "\0called"  # `_module_names`: a name whose call gives the module (`ctx(k)`)
 _GLOBS = {"glob", "fast-glob", "globby"}  # packages whose `sync(pattern)` lists paths
 _FUNCTION_TYPES = {
     "arrow_function",
@@ -100,6 +108,12 @@ def read(reader: _Reader, root: _Node) -> None:
             call = call.parent
         if call is not None and call.type == "call_expression":
             _glob(reader, call)
+    for match in _BUNDLED.finditer(reader.source):
+        node = root.descendant_for_byte_range(match.start(), match.end() - 1)
+        while node is not None and node.type != "call_expression":
+            node = node.parent
+        if node is not None and node.start_byte == match.start():
+            _bundled(reader, node)
     for local, module in loaders.items():
         for match in re.finditer(rb"\b" + re.escape(local.encode()) + rb"\s*\(", reader.source):
             node = root.descendant_for_byte_range(match.start(), match.start() + len(local))
@@ -270,6 +284,206 @@ def _glob(reader: _Reader, call: _Node) -> None:
     _emit(reader, call, folder, True, (pred,), callback, module_param=False)
 
 
+def _bundled(reader: _Reader, call: _Node) -> None:
+    """`import.meta.glob('./routes/*.ts', { eager: true })` (Vite: the pattern from the calling
+    file's folder, `/…` from the project's root) or `require.context('./routes', true,
+    /[.]js$/)` (webpack: every file below the folder, only its own with `false`, whose `./path`
+    the expression matches), then what the code does with each module: `Object.values(mods)`
+    or `Object.entries(mods)` looped over (`.forEach`, `for…of`), `ctx.keys().forEach(k =>
+    … ctx(k) …)`. A pattern, option or flow not read is an `UNRESOLVED_ROUTE` at the call; a
+    lazy glob (no `eager: true`: each module a function returning a promise) too."""
+    function = _unwrap(call.child_by_field_id(reader.fields.function))
+    loader = WEBPACK_CONTEXT if reader._text(function).endswith("context") else VITE_GLOB
+    args = [_unwrap(a) or a for a in reader._arguments(call)]
+    if not args:
+        return
+    here = posixpath.dirname(reader.path)
+    pred: Pred | None = None
+    folder = ""
+    if loader == VITE_GLOB:
+        written = reader._string(args[0]) if args[0].type == "string" else None
+        options = args[1] if len(args) > 1 and args[1].type == "object" else None
+        eager = reader._field(options, "eager") if options is not None else None
+        if written is None:
+            return _unread_bundled(reader, call, loader, "its pattern is computed")
+        if not reader._text(function).endswith("Eager") and (
+            eager is None or reader._text(eager) != "true"
+        ):
+            return _unread_bundled(
+                reader, call, loader, "its modules load lazily (no `eager: true`)"
+            )
+        base = "" if written.startswith("/") else here
+        pattern = _pattern_text(posixpath.normpath(posixpath.join(base, written.lstrip("/"))))
+        if pattern is None:
+            return _unread_bundled(reader, call, loader, "its pattern is not read")
+        folder, regex = pattern
+        pred = ("path", ("re", regex))
+    else:
+        written = reader._string(args[0]) if args[0].type == "string" else None
+        deep = reader._text(args[1]) if len(args) > 1 else "true"
+        expression = args[2] if len(args) > 2 else None
+        keys = _js_regex(reader, expression) if expression is not None else r"^\./.*$"
+        found = _normal(posixpath.join(here, written)) if written is not None else None
+        if found is None or deep not in {"true", "false"} or keys is None:
+            return _unread_bundled(
+                reader, call, loader, "its folder, depth or expression is computed"
+            )
+        folder = found
+        pred = ("ctx", folder, keys, deep == "true")
+    flow = _bundled_flow(reader, call, loader)
+    if flow is None:
+        if _mentions_routes(reader, call.parent or call):
+            _unread_bundled(reader, call, loader, "what the code does with each module")
+        return
+    callback, module = flow
+    levels: list[Pred] = []
+    if callback.type != "for_in_statement":
+        early = _early_returns(reader, callback, _first_param(reader, callback))
+        if early is None:
+            return _unread_bundled(reader, call, loader, "a filter on its modules is not read")
+    levels.append(pred)
+    _emit(reader, call, folder, True, tuple(levels), callback, module_param=True,
+          module_name=module)  # fmt: skip
+
+
+def _unread_bundled(reader: _Reader, call: _Node, loader: str, what: str) -> None:
+    """`_unread` for a bundler's loader whose result is held in a name: the router is looked
+    for in the statements after it that use the name too (`for (const p in lazy) lazy[p]()
+    .then((m) => app.use(m.default))`)."""
+    declarator = call.parent
+    target = declarator.child_by_field_id(reader.fields.name) if declarator else None
+    statement = declarator.parent if declarator is not None else None
+    block = statement.parent if statement is not None else None
+    if _sink(reader, call) is None and target is not None and block is not None:
+        name = reader._text(target)
+        for later in block.named_children:
+            if later.start_byte <= call.end_byte or not any(
+                n.type == "identifier" and reader._text(n) == name for n in _descendants(later)
+            ):
+                continue
+            use = next(
+                (
+                    n
+                    for n in _descendants(later)
+                    if n.type == "call_expression"
+                    and (f := _unwrap(n.child_by_field_id(reader.fields.function))) is not None
+                    and f.type == "member_expression"
+                    and reader._text(f.child_by_field_id(reader.fields.property)) == "use"
+                ),
+                None,
+            )
+            if use is not None:
+                function = _unwrap(use.child_by_field_id(reader.fields.function))
+                assert function is not None
+                owner_node = function.child_by_field_id(reader.fields.object)
+                root = call
+                while root.parent is not None:
+                    root = root.parent
+                owner = _owner(reader, owner_node, root) if owner_node is not None else None
+                if owner is not None:
+                    _replaced(reader, use, len(reader._arguments(use)))
+                    reader.routes.append(
+                        RouteDecl(owner, Opaque(), None, call.start_point.row + 1,
+                                  methods_unknown=True,
+                                  generated_by=f"{UNREAD}the folder loader {loader} over "
+                                  f"`{reader._text(reader._arguments(call)[0])}`: {what}, so "
+                                  "the modules it loads and the routers they export are not "
+                                  "listed here")
+                    )  # fmt: skip
+                    return
+    _unread(reader, call, loader, what)
+
+
+def _bundled_flow(reader: _Reader, call: _Node, loader: str) -> tuple[_Node, str] | None:
+    """Where a bundler loader's modules flow: the callback (or `for…of` loop) run per module
+    and the name the module is held under there (the key's module for webpack: `ctx` is
+    recorded as a name whose call gives the module, `_CALLED_MODULE`)."""
+    declarator = call.parent
+    held: _Node | None = call
+    name = ""
+    if declarator is not None and declarator.type == "variable_declarator":
+        target = declarator.child_by_field_id(reader.fields.name)
+        block = declarator.parent.parent if declarator.parent is not None else None
+        if target is None or target.type != "identifier" or block is None:
+            return None
+        name = reader._text(target)
+        held = next(
+            (
+                n
+                for n in _descendants(block)
+                if n.type == "identifier"
+                and n.start_byte > declarator.end_byte
+                and reader._text(n) == name
+                and n.parent is not None
+                and n.parent.type in {"arguments", "member_expression"}
+            ),
+            None,
+        )
+    if held is None:
+        return None
+    view = ""
+    outer = held.parent
+    if loader == WEBPACK_CONTEXT:  # `ctx.keys()` (or `require.context(...).keys()`)
+        member = outer
+        if (
+            member is None
+            or member.type != "member_expression"
+            or reader._text(member.child_by_field_id(reader.fields.property)) != "keys"
+            or member.parent is None
+            or member.parent.type != "call_expression"
+        ):
+            return None
+        held = member.parent
+    elif outer is not None and outer.type == "arguments":  # `Object.values(mods)`
+        looped = outer.parent
+        function = looped.child_by_field_id(reader.fields.function) if looped else None
+        view = reader._text(function)
+        if looped is None or view not in {"Object.values", "Object.entries"}:
+            return None
+        held = looped
+    else:
+        return None
+    loop = held.parent
+    callback: _Node | None = None
+    if loop is not None and loop.type == "for_in_statement":
+        callback = loop
+        target = loop.child_by_field_id(reader.fields.left)
+    elif (
+        loop is not None
+        and loop.type == "member_expression"
+        and reader._text(loop.child_by_field_id(reader.fields.property)) in {"forEach", "map"}
+        and loop.parent is not None
+        and loop.parent.type == "call_expression"
+        and reader._arguments(loop.parent)
+    ):
+        callback = _function(reader, reader._arguments(loop.parent)[0])
+        target = reader._first_parameter(callback) if callback is not None else None
+    if callback is None or target is None:
+        return None
+    if loader == WEBPACK_CONTEXT:  # each key: the module is `ctx(key)`
+        key = reader._text(target) if target.type == "identifier" else ""
+        return (callback, f"{_CALLED_MODULE}{name}") if key and name else None
+    if view == "Object.values" and target.type == "identifier":
+        return callback, reader._text(target)
+    if view == "Object.entries" and target.type == "array_pattern":
+        named = [c for c in target.named_children if c.type != "comment"]
+        if len(named) == 2 and named[1].type == "identifier":
+            return callback, reader._text(named[1])
+    return None
+
+
+def _js_regex(reader: _Reader, node: _Node) -> str | None:
+    """A regular-expression literal's pattern (its `i` flag kept), as Python reads it."""
+    if node.type != "regex":
+        return None
+    pattern = node.child_by_field_id(reader.fields.pattern)
+    flags = next((c for c in node.named_children if c.type == "regex_flags"), None)
+    text = reader._text(pattern) if pattern is not None else None
+    if text is None:
+        return None
+    return f"(?i){text}" if flags is not None and "i" in reader._text(flags) else text
+
+
 def _pattern(reader: _Reader, node: _Node, base: str) -> tuple[str, str] | None:
     """A glob pattern's folder (its leading segments without a wildcard) and the regular
     expression its paths match (`/` and the repository path), or None when not read."""
@@ -294,8 +508,11 @@ def _pattern(reader: _Reader, node: _Node, base: str) -> tuple[str, str] | None:
             rest = [reader._string(p) for p in parts[1:]]
             if head in {"__dirname", "process.cwd()"} and None not in rest:
                 text = posixpath.join(here if head == "__dirname" else "", *rest)  # type: ignore[arg-type]
-    if text is None:
-        return None
+    return _pattern_text(text) if text is not None else None
+
+
+def _pattern_text(text: str) -> tuple[str, str] | None:
+    """A glob pattern's folder and the regular expression its repository paths match."""
     text = text.removeprefix("./")
     segments = text.split("/")
     static: list[str] = []
@@ -354,6 +571,7 @@ def _emit(
     *,
     module_param: bool,
     helper: tuple[str, int, str] | None = None,
+    module_name: str | None = None,
 ) -> None:
     root = call
     while root.parent is not None:
@@ -362,7 +580,7 @@ def _emit(
     module; a loader with no callback (its result kept) mounts nothing here."""
     if callback is None:
         return
-    param = _first_param(reader, callback)
+    param = module_name or _first_param(reader, callback)
     names = _module_names(reader, callback, param, module_param)
     line = call.start_point.row + 1
     scope = reader._enclosing(call)
@@ -421,7 +639,7 @@ def _module_names(
             target = node.child_by_field_id(reader.fields.name)
             if value is None or target is None or target.type != "identifier":
                 continue
-            if _is_require(reader, value):
+            if _is_require(reader, value) or _export_of(reader, value, names) == "default":
                 names[reader._text(target)] = "default"
             elif value.type == "member_expression":
                 inner = _unwrap(value.child_by_field_id(reader.fields.object))
@@ -440,6 +658,12 @@ def _export_of(reader: _Reader, node: _Node | None, names: dict[str, str]) -> st
     if node.type == "call_expression":
         function = _unwrap(node.child_by_field_id(reader.fields.function))
         if _is_require(reader, node):
+            return "default"
+        if (
+            function is not None
+            and function.type == "identifier"
+            and (f"{_CALLED_MODULE}{reader._text(function)}" in names)
+        ):  # `ctx(key)` of a webpack context: the module at the key
             return "default"
         if function is not None and function.type == "member_expression":
             verb = reader._text(function.child_by_field_id(reader.fields.property))
@@ -1203,6 +1427,15 @@ def matches(pred: Pred, name: str, full: str = "") -> bool:
     kind = pred[0]
     if kind == "path":
         return matches(pred[1], f"/{full}", full)  # type: ignore[arg-type]
+    if kind == "ctx":  # webpack's keys: `./` and the path below the folder, then the regex
+        folder, regex, deep = str(pred[1]), str(pred[2]), bool(pred[3])
+        below = full[len(folder) + 1 :] if folder else full
+        if not deep and "/" in below:
+            return False
+        try:
+            return re.search(regex, f"./{below}") is not None
+        except re.error:
+            return False
     if kind == "true":
         return True
     if kind == "eq":

@@ -159,6 +159,16 @@ _EQUALITIES = frozenset({"===", "==", "!==", "!="})
 _NEW = re.compile(rb"\bnew\s+[A-Za-z_$]")  # `new Gateway(...)`: a constructor called
 _GLOBAL_OBJECTS = ("global", "globalThis")  # Node's object of globals, under either name
 _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
+# what `_creates` reads itself: a `new` of another import may reach one (`_maybe_router`)
+_JOINS = frozenset({"&&", "||"})
+_REDUCE_CALL = re.compile(rb"\.\s*reduce\s*\(")
+_UNKNOWN_TEST = Condition(Opaque(), None, False, "")  # a side of `&&` the linker cannot tell
+_ITEM = "\0item"  # the parameter of `x => f(x)`, which `list.map(f)` stands for
+_NAMED_CALLBACK = re.compile(
+    rb"\.\s*(?:forEach|map)\s*\(\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*\)"
+)
+_CALLBACK_NAMES = frozenset({"identifier", "member_expression"})  # `f`, `routes.add`
+_FRAMEWORK_MODULES = frozenset(m for f in JAVASCRIPT for m in (*f.app_modules, *f.router_modules))
 _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to register routes on
 _PASSED = (
     *_ROUTERISH,
@@ -316,6 +326,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         loads=tuple(reader.loads),
         composes=tuple(reader.composes),
         path_calls=tuple(reader.path_calls),
+        globals=tuple(reader.globals.items()),
     )
 
 
@@ -541,6 +552,54 @@ class _Reader:
             koa_decorators.read(self, root)
         if js_dirload.seeded(self.source):
             js_dirload.read(self, root)
+        if any(decl.subclass is not None for decl in self.routers.values()):
+            self._unused_candidates()
+
+    def _unused_candidates(self) -> None:
+        """Drop the `_maybe_router` candidates held by a name the file never uses as a
+        router (no route, mount, prefix or registration on it, not passed to `use` or a
+        function, not exported): `new Service(db)` stays what calling it gives, so the linker
+        does not parse each service's file to ask whether it is a router."""
+        used: set[str] = set()
+
+        def note(expr: object) -> None:
+            if isinstance(expr, Sym) and expr.path:
+                used.add(expr.path[0])
+            elif isinstance(expr, Param):
+                used.add(expr.name)
+
+        for route in self.routes:
+            note(route.owner)
+        for use in self.uses:
+            note(use.owner)
+            for value, _ in use.args:
+                note(value)
+        for prefix in self.prefixes:
+            note(prefix.owner)
+        for call in self.invocations:
+            note(call.receiver)
+            if isinstance(call.callee, Sym) and call.callee.path[-1:] == ("constructor",):
+                continue  # `new Routes(controller)`: services handed to classes, as a rule
+            for arg in call.args:
+                note(arg)
+            if isinstance(call.callee, Sym) and len(call.callee.path) > 1:
+                note(call.callee)  # `router.register(...)`: a wrapper may register on it
+        for value in self.exports.values():
+            note(value)
+        for path_call in self.path_calls:
+            note(path_call.receiver)
+        kept = {
+            value.router_id
+            for name, value in self.bindings.items()
+            if isinstance(value, RouterRef) and name in used
+        }
+        for name, value in list(self.bindings.items()):
+            if not isinstance(value, RouterRef) or value.router_id in kept:
+                continue
+            decl = self.routers.get(value.router_id)
+            if decl is not None and decl.subclass is not None:
+                del self.routers[value.router_id]
+                self.bindings[name] = Sym((*decl.subclass.path, CALL))
 
     def file_routes(self, kind: str, paths: tuple[str, ...]) -> None:
         """A Next.js route file's routes (`nextjs`): a Pages Router file's default export
@@ -1117,18 +1176,19 @@ class _Reader:
         return None if any(c.type == "spread_element" for c in items) else items
 
     def _first_parameter(self, function: _Node) -> _Node | None:
+        return self._parameter(function, 0)
+
+    def _parameter(self, function: _Node, index: int) -> _Node | None:
+        """The pattern of `function`'s parameter at `index` (`x` of `x => …` for 0)."""
         single = function.child_by_field_id(self.fields.parameter)
         if single is not None:
-            return single
+            return single if index == 0 else None
         params = function.child_by_field_id(self.fields.parameters)
-        first = (
-            next((p for p in params.named_children if p.type != "comment"), None)
-            if params
-            else None
-        )
-        if first is not None and first.type in {"required_parameter", "optional_parameter"}:
-            first = first.child_by_field_id(self.fields.pattern)
-        return first
+        listed = [p for p in params.named_children if p.type != "comment"] if params else []
+        found = listed[index] if index < len(listed) else None
+        if found is not None and found.type in {"required_parameter", "optional_parameter"}:
+            found = found.child_by_field_id(self.fields.pattern)
+        return found
 
     def _field(self, obj: _Node, name: str) -> _Node | None:
         for prop in obj.named_children:
@@ -1210,13 +1270,14 @@ class _Reader:
         )
 
     def _mapping(self, node: _Node) -> bool:
-        """Whether `node` is `X.map(...)` (a list `js_loops` may build item by item)."""
+        """Whether `node` is `X.map(...)` or `X.reduce(...)` (a list `js_loops` may build
+        item by item)."""
         callee = _unwrap(node.child_by_field_id(self.fields.function))
         return (
             node.type == "call_expression"
             and callee is not None
             and callee.type == "member_expression"
-            and self._text(callee.child_by_field_id(self.fields.property)) == "map"
+            and self._text(callee.child_by_field_id(self.fields.property)) in {"map", "reduce"}
         )
 
     def _spelled(self, node: _Node | None) -> str | None:
@@ -1822,6 +1883,12 @@ class _Reader:
             mapped = self._mapped(node) if kind == "call_expression" else None
             if mapped is not None:
                 return mapped
+            reduced = self._reduced(node) if kind == "call_expression" else None
+            if reduced is not None:
+                return reduced
+            gathered = self._gathered(node) if kind == "call_expression" else None
+            if gathered is not None:
+                return gathered
             wrapped = self._wrapped(node)
             if wrapped is not None:
                 return wrapped
@@ -1834,6 +1901,9 @@ class _Reader:
                 # `setting('API_BASE', '/api')`: a function of the project's given constants,
                 # its return value with them bound (a guard factory is judged by its definition)
                 return applied
+            aliased = self._maybe_router(node)
+            if aliased is not None:
+                return aliased
         if self._env and kind in {"member_expression", "subscript_expression"}:
             return self._looked_up(node)
         if kind == "subscript_expression":  # `T['x']`, `T[0]` of a table the file spells
@@ -1866,6 +1936,33 @@ class _Reader:
         path = self._path(node)
         return Sym(path) if path else None
 
+    def _maybe_router(self, node: _Node) -> RouterRef | None:
+        """`new Srv()` (or a capitalised `Srv()`) of a name the file imports from anywhere but
+        a framework's own module, whose import may land on a framework's app or router class
+        through the project's aliases and re-exports (`export { default as Srv } from
+        './srv'`, `const { KRouter: Q } = require('./re')`): a router only if the linker
+        follows the name to one (`RouterDecl.subclass`), else what calling it gives, as
+        before. Its options' `prefix` is kept for the frameworks that read one."""
+        callee = _unwrap(node.child_by_field_id(self.fields.function)) or _unwrap(
+            node.child_by_field_id(self.fields.constructor)
+        )
+        path = self._path(callee) if callee is not None else None
+        if path is None or CALL in path:
+            return None
+        if node.type != "new_expression" and not path[-1][:1].isupper():
+            return None
+        bound = self.bindings.get(path[0])
+        if not isinstance(bound, ImportRef) or bound.module in _FRAMEWORK_MODULES:
+            return None
+        site = _site(node)
+        prefix = next(
+            (p for f in JAVASCRIPT if f.prefix_option and (p := self._prefix_option(node, f))),
+            None,
+        )
+        decl = RouterDecl(site, "", _line(node), prefix=prefix, subclass=Sym(path))
+        self.routers.setdefault(site, decl)
+        return RouterRef(site)
+
     def _prefix_option(self, node: _Node, framework: Framework) -> Expr | None:
         """`new Router({ prefix: '/api' })`: the router's own prefix, from its options."""
         if framework.prefix_option is None:
@@ -1882,14 +1979,29 @@ class _Reader:
         configuration's defaults (`_test`): a route there is served only when it holds."""
         child, scope = node, node.parent
         while scope is not None:
+            test: _Node | None = None
+            in_else: bool | None = None
             if scope.type == "if_statement" and child != scope.child_by_field_id(
                 self.fields.condition
             ):
                 in_else = child.type == "else_clause"
                 test = _unwrap(scope.child_by_field_id(self.fields.condition))
-                read = self._test(test, in_else) if test is not None else None
-                if read is not None:
-                    return replace(read, text=self._text(test), in_else=in_else)
+            elif scope.type == "ternary_expression" and child != scope.child_by_field_id(
+                self.fields.condition
+            ):  # `test ? app.get(...) : app.get(...)` as a statement
+                in_else = child == scope.child_by_field_id(self.fields.alternative)
+                test = _unwrap(scope.child_by_field_id(self.fields.condition))
+            elif (
+                scope.type == "binary_expression"
+                and child == scope.child_by_field_id(self.fields.right)
+                and (operator := self._text(scope.child_by_field_id(self.fields.operator)))
+                in _JOINS
+            ):  # `test && app.get(...)`: run when the test holds (`||`: when it fails)
+                in_else = operator == "||"
+                test = _unwrap(scope.child_by_field_id(self.fields.left))
+            read = self._test(test, in_else) if test is not None and in_else is not None else None
+            if read is not None:
+                return replace(read, text=self._text(test), in_else=bool(in_else))
             child, scope = scope, scope.parent
         return None
 
@@ -1904,6 +2016,18 @@ class _Reader:
             return self._test(operand, not negate) if operator == "!" and operand else None
         if test.type == "binary_expression":
             operator = self._text(test.child_by_field_id(self.fields.operator))
+            if operator in _JOINS:  # `a && !b`, `a || b === 'x'`: each side read alone
+                sides = [
+                    self._test(side, False) if side is not None else None
+                    for side in (
+                        test.child_by_field_id(self.fields.left),
+                        test.child_by_field_id(self.fields.right),
+                    )
+                ]
+                if all(side is None for side in sides):
+                    return None
+                parts = tuple(side or _UNKNOWN_TEST for side in sides)
+                return Condition(Opaque(), None, negate, "", op=operator, parts=parts)
             if operator not in _EQUALITIES:
                 return None
             left = test.child_by_field_id(self.fields.left)
@@ -2157,15 +2281,146 @@ class _Reader:
         callback = _unwrap(args[0]) if args else None
         if callback is None:
             return None
-        source = self._value(head)
+        # `['a', 'b'].map(...)`: a list written there (no route table: its items as read)
+        source = self._list_value(head) if head.type == "array" else self._value(head)
         if source is None:
             return None
         if method == "filter" and self._text(callback) == "Boolean":
             return Mapped(source, method, "", None)
+        named = self._path(callback) if callback.type in _CALLBACK_NAMES else None
+        if named and self._named_function(callback) is not None:
+            # `items.map(toRoute)`: as `items.map(x => toRoute(x))`, the function the file
+            # declares or imports called with each item
+            site = _site(callback)
+            item = Param(site, 0, _ITEM, Sym((_ITEM,)))
+            return Mapped(source, method, site, Apply(Sym(named), (item,)))
         if callback.type not in _FUNCTION_VALUES:
             return None
         value = self._returns(callback)
         return Mapped(source, method, _site(callback), value or Opaque())
+
+    def _reduced(self, node: _Node) -> Expr | None:
+        """`table.reduce((router, r) => router.get(r.path, h), Router())`: a reduce whose
+        callback gives back its accumulator (`return router`, or a registration on it, which
+        Express's and koa-router's verbs return) is its initial value, registered on per item
+        (`js_loops`); None for any other call."""
+        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        args = self._arguments(node)
+        if (
+            callee is None
+            or callee.type != "member_expression"
+            or self._text(callee.child_by_field_id(self.fields.property)) != "reduce"
+            or len(args) != 2
+        ):
+            return None
+        callback = _unwrap(args[0])
+        accumulator = self._first_parameter(callback) if callback is not None else None
+        if callback is None or callback.type not in _FUNCTION_VALUES or accumulator is None:
+            return None
+        given = js_loops.returned(self, callback)
+        while given is not None and given.type == "call_expression":  # `router.get(...)`
+            function = _unwrap(given.child_by_field_id(self.fields.function))
+            if function is None or function.type not in {
+                "member_expression",
+                "subscript_expression",
+            }:
+                return None
+            verb = function.child_by_field_id(self.fields.property)
+            if function.type == "member_expression" and self._text(verb) not in _CALLED:
+                return None
+            given = _unwrap(function.child_by_field_id(self.fields.object))
+        if given is None or self._text(given) != self._text(accumulator):
+            return None
+        return self._expr(args[1])
+
+    def _gathered(self, node: _Node) -> Mapped | None:
+        """`table.reduce((all, x) => all.concat(v), [])` or `(all, x) => [...all, v, w]`: the
+        list built, as `table.flatMap(x => v)` builds it (`Mapped`, the item the callback's
+        second parameter); None for any other call."""
+        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        args = self._arguments(node)
+        if (
+            callee is None
+            or callee.type != "member_expression"
+            or self._text(callee.child_by_field_id(self.fields.property)) != "reduce"
+            or len(args) != 2
+        ):
+            return None
+        callback, init = _unwrap(args[0]), _unwrap(args[1])
+        head = _unwrap(callee.child_by_field_id(self.fields.object))
+        if (
+            callback is None
+            or callback.type not in _FUNCTION_VALUES
+            or init is None
+            or init.type != "array"
+            or init.named_children
+            or head is None
+        ):
+            return None
+        accumulator = self._first_parameter(callback)
+        given = js_loops.returned(self, callback)
+        if accumulator is None or given is None:
+            return None
+        name = self._text(accumulator)
+        added: _Node | None = None
+        if given.type == "call_expression":  # `all.concat(v)`
+            function = _unwrap(given.child_by_field_id(self.fields.function))
+            parts = self._arguments(given)
+            if (
+                function is not None
+                and function.type == "member_expression"
+                and self._text(function.child_by_field_id(self.fields.object)) == name
+                and self._text(function.child_by_field_id(self.fields.property)) == "concat"
+                and len(parts) == 1
+            ):
+                added = parts[0]
+        elif given.type == "array" and given.named_children:  # `[...all, v]`
+            first = given.named_children[0]
+            if first.type == "spread_element" and self._text(first.named_children[0]) == name:
+                added = given
+        source = self._list_value(head) if head.type == "array" else self._value(head)
+        if added is None or source is None:
+            return None
+        rest = [c for c in added.named_children[1:] if c.type != "comment"]
+        if added is given and any(c.type == "spread_element" for c in rest):
+            return None
+        scoped, self._scoped = self._scoped, True  # the item: what each iteration passes
+        try:
+            value: Expr | None = (
+                Items(tuple(self._expr(c) or Opaque() for c in rest))
+                if added is given  # `[...all, v, w]`: what each item adds
+                else self._expr(added)
+            )
+        finally:
+            self._scoped = scoped
+        return Mapped(source, "reduce", _site(callback), value or Opaque())
+
+    def _named_function(self, name: _Node) -> _Node | None:
+        """What a callback given by name (`list.forEach(register)`) runs: the function the
+        file declares under it (`function register`, `const register = (x) => ...`, in the
+        nearest block declaring it), or the name itself when it is imported (the linker finds
+        the function); None for any other name."""
+        if name.type == "member_expression":  # `list.forEach(routes.add)` of an import
+            path = self._path(name)
+            head = self.bindings.get(path[0]) if path and CALL not in path else None
+            return name if isinstance(head, ImportRef | Namespace) else None
+        text = self._text(name)
+        value = self._declared(name)
+        if value is not None:
+            return value if value.type in _FUNCTION_VALUES else None
+        scope = name.parent
+        while scope is not None:
+            if scope.type in {"statement_block", "program"}:
+                for statement in scope.named_children:
+                    node = statement.child_by_field_id(self.fields.declaration) or statement
+                    named = node.child_by_field_id(self.fields.name)
+                    if node.type in _FUNCTIONS and named is not None and self._text(named) == text:
+                        return node
+            scope = scope.parent
+        bound = self.bindings.get(text)
+        if isinstance(bound, Sym) and CALL not in bound.path:  # `const { add } = routes`
+            bound = self.bindings.get(bound.path[0])
+        return name if isinstance(bound, ImportRef) else None
 
     def _choice(self, node: _Node) -> Choice | None:
         """`test ? a : b` read while reading a value (`_scoped`): the test as a `Choice` reads
@@ -2358,6 +2613,80 @@ class _Reader:
         if names:
             self._router_invocations(root, names, seen)
         self._passed_on_invocations(root, seen)
+        if b"forEach" in self.source or b"map" in self.source:
+            self._named_callback_invocations(root)
+        if b".reduce" in self.source:
+            self._reduce_invocations(root)
+
+    def _reduce_invocations(self, root: _Node) -> None:
+        """`table.reduce((router, r) => …, init)`: its callback called with `init` as the
+        accumulator, so what it registers on its first parameter is registered on `init` (the
+        items are bound where the callback is read, `js_loops`); a reduce that does not give
+        back its accumulator is read no further."""
+        for match in _REDUCE_CALL.finditer(self.source):
+            prop = root.descendant_for_byte_range(match.start() + 1, match.end() - 1)
+            member = prop.parent if prop is not None else None
+            call = member.parent if member is not None else None
+            if call is None or call.type != "call_expression" or self._reduced(call) is None:
+                continue
+            callback, init = (_unwrap(a) for a in self._arguments(call))
+            value = self._expr(init)
+            if callback is None or value is None:
+                continue
+            target = self._function(callback, "")
+            self.invocations.append(
+                Invocation(target, (value,), (), _line(call), None, self._enclosing(call))
+            )
+
+    def _named_callback_invocations(self, root: _Node) -> None:
+        """`list.forEach(register)` (`.map` too) with `register` a function the file declares
+        or imports: a call of it per item of a list the file spells, the item its first
+        argument and the index its second, as `list.forEach((x, i) => register(x, i))`; a
+        list the file does not spell gives one call whose arguments are unknown, so what the
+        function registers is reported where it is written, never silently dropped."""
+        for match in _NAMED_CALLBACK.finditer(self.source):
+            start = match.end() - 1
+            while self.source[start - 1 : start] in {b" ", b"\t", b"\n", b"\r"}:
+                start -= 1
+            name = root.descendant_for_byte_range(start - 1, start)
+            while (
+                name is not None
+                and name.parent is not None
+                and name.parent.type in (_CALLBACK_NAMES)
+            ):
+                name = name.parent  # `one.mountOne`: the whole member
+            if name is not None and name.type == "property_identifier":
+                name = name.parent
+            args = name.parent if name is not None else None
+            call = args.parent if args is not None else None
+            callee = call.child_by_field_id(self.fields.function) if call is not None else None
+            if (
+                name is None
+                or name.type not in _CALLBACK_NAMES
+                or args is None
+                or args.type != "arguments"
+                or call is None
+                or call.type != "call_expression"
+                or callee is None
+                or callee.type != "member_expression"
+                or self._named_function(name) is None
+            ):
+                continue
+            items = js_loops.iterated(self, callee.child_by_field_id(self.fields.object))
+            path = self._path(name)
+            if not path:
+                continue
+            target = Sym(path)
+            line, scope = _line(call), self._enclosing(call)
+            if items is None or len(items) > js_loops.MAX_ITERATIONS:
+                self.invocations.append(Invocation(target, (None,), (), line, None, scope))
+                continue
+            for index, item in enumerate(items):
+                value = self._bound(item)
+                passed = None if isinstance(value, Opaque) else value
+                self.invocations.append(
+                    Invocation(target, (passed, Lit(str(index))), (), line, None, scope)
+                )
 
     def _new_invocations(self, root: _Node) -> None:
         """`new Gateway(port, BASE)` of a class or function of the project's (one the file
@@ -2441,11 +2770,19 @@ class _Reader:
                 continue
             arguments = self._arguments(call)
             table = any(self._table_name(a) for a in arguments)
-            if not table and not any(self._passed_on(a) for a in arguments):
+            # `SPECS.forEach((s) => register(s))`: each item of a list the file spells
+            looped = (
+                not table
+                and any(self._unbound_name(a) for a in arguments)
+                and _in_callback_or_loop(call)
+                and self._loop_envs(call) is not None
+            )
+            if not table and not looped and not any(self._passed_on(a) for a in arguments):
                 continue
             target = self._expr(callee)
-            read, needed = (self._value, ()) if table else (self._owner, (Param,))
-            if target is not None and self._invoke(call, target, read, needed):
+            read, needed = (self._value, ()) if table or looped else (self._owner, (Param,))
+            kept = (*_PASSED, Namespace) if looped else _PASSED
+            if target is not None and self._invoke(call, target, read, needed, kept):
                 seen.add(call.start_byte)
 
     def _unbound_name(self, argument: _Node) -> bool:
@@ -2480,6 +2817,7 @@ class _Reader:
         target: Expr,
         read: Callable[[_Node], Expr | None],
         needed: tuple[type, ...],
+        kept: tuple[type, ...] = _PASSED,
     ) -> bool:
         """Record `call` of `target`, its arguments as `read` gives them, once per iteration of
         the literal loops around it (`RECORDS.forEach(r => wrap(app, r.path, r.method))`), when
@@ -2495,9 +2833,7 @@ class _Reader:
         recorded = False
         for env in envs if envs is not None else ({},):
             self._env = env
-            passed = tuple(
-                value if isinstance(value := read(a), _PASSED) else None for a in arguments
-            )
+            passed = tuple(value if isinstance(value := read(a), kept) else None for a in arguments)
             if not needed or any(isinstance(a, needed) for a in passed):
                 self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
                 recorded = True
@@ -2534,7 +2870,7 @@ class _Reader:
                 owner = _unwrap(callee.child_by_field_id(self.fields.object))
                 if owner is not None and owner.type == "identifier":
                     bound = self.bindings.get(self._text(owner))
-                    if isinstance(bound, RouterRef | ImportRef):
+                    if isinstance(bound, RouterRef | ImportRef) and not self._may_be(bound):
                         continue  # `router.get('/x', h)`, `express.static('x')`
             elif self._text(callee) == "require":
                 continue
@@ -2620,7 +2956,13 @@ class _Reader:
         while head > 0 and source[head - 1] in _NAME_BYTES:
             head -= 1
         bound = self.bindings.get(source[head:head_end].decode("utf-8", "replace"))
-        return isinstance(bound, RouterRef | ImportRef)
+        return isinstance(bound, RouterRef | ImportRef) and not self._may_be(bound)
+
+    def _may_be(self, bound: Expr) -> bool:
+        """Whether `bound` is a router only if the linker says so (`_maybe_router`): an
+        instance of the project's class otherwise, whose methods' calls are read as calls."""
+        decl = self.routers.get(bound.router_id) if isinstance(bound, RouterRef) else None
+        return decl is not None and decl.subclass is not None
 
     def _enclosing(self, node: _Node) -> str:
         """The site of the function `node` is written in ("" at the top level)."""

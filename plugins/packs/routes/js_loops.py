@@ -33,9 +33,11 @@ _Node = tree_sitter.Node
 MAX_ITERATIONS = 1024  # iterations of the loops around one call, all levels together
 FILE_BUDGET = 16384  # iterations unrolled in one file, every call together
 _MAX_DEPTH = 12  # names followed to a table (`A` → `B[k]` → `C.x` …): a cycle ends here
-_LOOPED = frozenset({"forEach", "map"})  # `table.forEach(cb)`: `cb` runs once per item
+_LOOPED = frozenset({"forEach", "map", "reduce"})  # `table.forEach(cb)`: once per item
+_REDUCE = "reduce"  # `table.reduce((acc, item) => …, init)`: the item is the second parameter
 _OBJECT_VIEWS = frozenset({"keys", "values", "entries"})  # `Object.keys(T)`…
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function"})
+_FUNCTIONS = _FUNCTION_VALUES | {"function_declaration"}  # what `map` may be given by name
 _TRANSPARENT = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression",
                           "non_null_expression"})  # fmt: skip
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
@@ -146,11 +148,18 @@ def loop_envs(reader: _Reader, node: _Node) -> list[Env] | None:
                     unrolled = unrolled or bool(later)
                     continue
                 unrolled = True
+                reduced = (
+                    _reduced(reader, loops[level])
+                    if loops[level].type != "for_in_statement"
+                    else None
+                )
                 for item in items:
                     bound = bind_item(reader, target, item)
                     if bound is None:
                         reader._env = {}
                         return None
+                    if reduced is not None:  # the accumulator: the initial value throughout
+                        bound = {**bound, reduced[0]: reduced[1]}
                     grown.append({**env, **bound})
                 if len(grown) > MAX_ITERATIONS:
                     reader._env = {}
@@ -211,7 +220,34 @@ def _items(reader: _Reader, scope: _Node) -> tuple[list[Bind] | None, _Node | No
         entries = object_entries(reader, table) if table is not None else None
         return ([Lit(key) for key in entries] if entries is not None else None), left
     source = _looped_call(reader, scope)
-    return iterated(reader, source), reader._first_parameter(scope)
+    return iterated(reader, source), item_parameter(reader, scope)
+
+
+def item_parameter(reader: _Reader, function: _Node) -> _Node | None:
+    """The parameter a callback run per item is given the item in: the first, the second
+    for `reduce` (after the accumulator)."""
+    return reader._parameter(function, 1 if _reduced(reader, function) is not None else 0)
+
+
+def _reduced(reader: _Reader, function: _Node) -> tuple[str, _Node] | None:
+    """(accumulator, initial value) of `table.reduce(function, init)`: a reduce whose
+    callback registers on its accumulator and returns it (`(router, r) => router.get(r.path,
+    h)`, Express's verbs returning the router) works on `init` at every item."""
+    args = function.parent
+    call = args.parent if args is not None and args.type == "arguments" else None
+    callee = call.child_by_field_id(reader.fields.function) if call is not None else None
+    if (
+        call is None
+        or callee is None
+        or callee.type != "member_expression"
+        or reader._text(callee.child_by_field_id(reader.fields.property)) != _REDUCE
+    ):
+        return None
+    given = reader._arguments(call)
+    accumulator = reader._parameter(function, 0)
+    if len(given) != 2 or accumulator is None or accumulator.type != "identifier":
+        return None
+    return reader._text(accumulator), given[1]
 
 
 def _deferred(reader: _Reader, scope: _Node) -> Env | None:
@@ -228,7 +264,7 @@ def _deferred(reader: _Reader, scope: _Node) -> Env | None:
                 return None
             return {reader._text(target): Deferred(named)}
     else:
-        target = reader._first_parameter(scope)
+        target = item_parameter(reader, scope)
         source = unwrap(_looped_call(reader, scope))
     if source is None or target is None:
         return None
@@ -297,6 +333,8 @@ def iterated(reader: _Reader, node: _Node | None) -> list[Bind] | None:
         callee = node.child_by_field_id(reader.fields.function)
         args = reader._arguments(node)
         mapped = _mapped_items(reader, callee, args)
+        if mapped is None:
+            mapped = _gathered_items(reader, callee, args)
         if mapped is not None:
             return mapped
         if (
@@ -333,9 +371,11 @@ def _mapped_items(reader: _Reader, callee: _Node | None, args: list[_Node]) -> l
     ):
         return None
     function = unwrap(args[0])
-    if function is None or function.type not in _FUNCTION_VALUES:
+    if function is not None and function.type == "identifier":  # `SOURCE.map(toRoute)`
+        function = reader._named_function(function)
+    if function is None or function.type not in _FUNCTIONS:
         return None
-    value = _returned(reader, function)
+    value = returned(reader, function)
     target = reader._first_parameter(function)
     source = iterated(reader, callee.child_by_field_id(reader.fields.object))
     if value is None or target is None or source is None or len(source) > MAX_ITERATIONS:
@@ -349,7 +389,72 @@ def _mapped_items(reader: _Reader, callee: _Node | None, args: list[_Node]) -> l
     return items
 
 
-def _returned(reader: _Reader, function: _Node) -> _Node | None:
+def _gathered_items(reader: _Reader, callee: _Node | None, args: list[_Node]) -> list[Bind] | None:
+    """`SOURCE.reduce((all, x) => all.concat(v), [])` (`v` a list: its items) or `(all, x) =>
+    [...all, v, w]` of a list the file spells: per item, what it adds, read with the item
+    bound (`Closure`); None for any other call."""
+    if (
+        callee is None
+        or callee.type != "member_expression"
+        or reader._text(callee.child_by_field_id(reader.fields.property)) != _REDUCE
+        or len(args) != 2
+    ):
+        return None
+    function, init = unwrap(args[0]), unwrap(args[1])
+    if (
+        function is None
+        or function.type not in _FUNCTION_VALUES
+        or init is None
+        or init.type != "array"
+        or init.named_children
+    ):
+        return None
+    accumulator = reader._parameter(function, 0)
+    target = reader._parameter(function, 1)
+    given = returned(reader, function)
+    if accumulator is None or target is None or given is None:
+        return None
+    name = reader._text(accumulator)
+    added: list[_Node] | None = None
+    if given.type == "call_expression":  # `all.concat(v)`
+        function_ = unwrap(given.child_by_field_id(reader.fields.function))
+        parts = reader._arguments(given)
+        if (
+            function_ is not None
+            and function_.type == "member_expression"
+            and reader._text(function_.child_by_field_id(reader.fields.object)) == name
+            and reader._text(function_.child_by_field_id(reader.fields.property)) == "concat"
+            and len(parts) == 1
+        ):
+            part = unwrap(parts[0])
+            added = (
+                [c for c in part.named_children if c.type != "comment"]
+                if (part is not None and part.type == "array")
+                else ([part] if part is not None else None)
+            )
+    elif given.type == "array":  # `[...all, v]`
+        listed = [c for c in given.named_children if c.type != "comment"]
+        if (
+            listed
+            and listed[0].type == "spread_element"
+            and reader._text(listed[0]) == f"...{name}"
+        ):
+            added = listed[1:]
+    source = iterated(reader, callee.child_by_field_id(reader.fields.object))
+    if added is None or any(a.type == "spread_element" for a in added) or source is None:
+        return None
+    items: list[Bind] = []
+    for item in source:
+        bound = bind_item(reader, target, item)
+        if bound is None:
+            return None
+        items += [Closure(node, {**reader._env, **bound}) for node in added]
+        if len(items) > MAX_ITERATIONS:
+            return None
+    return items
+
+
+def returned(reader: _Reader, function: _Node) -> _Node | None:
     """What a callback returns: its expression body, or its body's one `return` value."""
     body = unwrap(function.child_by_field_id(reader.fields.body))
     if body is None or body.type != "statement_block":

@@ -356,6 +356,7 @@ class _RouteResolver:
         # (file, id) (`_scoped`)
         self.scoped: dict[tuple[str, int], _ScopedValue] = {}
         self.decorations: dict[str, tuple[str, Expr]] | None = None  # `_decorated`
+        self.global_stores: dict[str, list[tuple[str, Expr]]] | None = None  # `_stored_global`
         self.resolving: set[tuple[str, Expr]] = set()
         # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
         self.calls: dict[tuple[str, str], list[tuple[int, str, Invocation]]] | None = None
@@ -401,7 +402,9 @@ class _RouteResolver:
         subclassing = any(facts.router_bases for facts in self.modules.values())
         for path, facts in self.modules.items():
             for decl in facts.routers:
-                if decl.subclass is not None:
+                if decl.subclass is not None and facts.language != "python":
+                    self._aliased(path, decl, decl.subclass)
+                elif decl.subclass is not None:
                     self._subclassed(path, decl, decl.subclass, subclassing)
         self.cache.clear()  # answers given before every router was known
         self.scoped.clear()
@@ -749,6 +752,25 @@ class _RouteResolver:
             subclass=None,
         )
         self.nodes[key] = _Node(path, routed)
+
+    def _aliased(self, path: str, decl: RouterDecl, made_by: Sym) -> None:
+        """Make `decl` (JS: `new Srv()` of an imported name) a router when the name leads,
+        through the project's imports and re-exports, to a framework's app or router maker
+        (`@koa/router`'s default export, `express`'s `Router`); else it stays what calling
+        the name gives, as it was read before."""
+        key = (path, decl.router_id)
+        entity = self.evaluate(path, made_by)
+        found = (
+            _JS_MAKERS.get((entity.module, entity.path)) if isinstance(entity, _External) else None
+        )
+        if found is None:
+            self.not_routers[key] = Sym((*made_by.path, CALL))
+            return
+        framework, app = found
+        prefix = decl.prefix if BY_KEY[framework].prefix_option else None
+        self.nodes[key] = _Node(path, replace(
+            decl, framework=framework, app=app, prefix=prefix, subclass=None
+        ))  # fmt: skip
 
     def _router_class(
         self, path: str, expr: Expr, depth: int
@@ -1539,14 +1561,16 @@ class _RouteResolver:
                     [Bound(f, i) for f, i in inner] if inner is not None else [Bound(file, item)]
                 )
                 continue
-            call = Invocation(Opaque(), (item,), ())
+            # `reduce`'s callback is given the accumulator first, then the item
+            passed = (None, item) if expr.method == "reduce" else (item,)
+            call = Invocation(Opaque(), passed, ())
             value = _subst(expr.value or Opaque(), path, path, expr.site, call, file)
             if expr.method == "filter":
                 kept = self._truth(path, value)
                 if kept is None:
                     return None
                 built += [Bound(file, item)] if kept else []
-            elif expr.method == "flatMap":
+            elif expr.method in {"flatMap", "reduce"}:
                 inner = self._listed(self._settled(self.evaluate(path, value)))
                 built += (
                     [Bound(f, i) for f, i in inner] if inner is not None else [Bound(path, value)]
@@ -2273,22 +2297,43 @@ class _RouteResolver:
                     )
                 )  # fmt: skip
 
-    def _decided(self, path: str, condition: Condition) -> tuple[bool, tuple[str, ...]] | None:
-        """Whether the configuration's defaults run the branch `condition` (written in `path`)
-        guards, with the defaults that decide it (`attrs.configDefault`'s sources); None when
-        its test is not known or reads no configuration."""
-        value = self._string(path, condition.test)
-        assumed = self._assumed(path, condition.test)
-        if value is None or not assumed:
-            return None
+    def _holds(self, path: str, condition: Condition) -> tuple[bool | None, tuple[str, ...]]:
+        """Whether `condition` holds under the configuration's defaults (None: not known) and
+        the defaults it was read with. A test reading no configuration is not known; `a && b`
+        is false when one side is false though the other is not known, `a || b` true when one
+        side is true, as JavaScript evaluates them."""
+        if condition.op:
+            sides = [self._holds(path, part) for part in condition.parts]
+            known = [(h, a) for h, a in sides if h is not None]
+            decisive = condition.op != "&&"  # the value that settles the whole (`||`: true)
+            settled = [a for h, a in known if h == decisive]
+            if settled:
+                value: bool | None = decisive
+                assumed = settled[0]
+            elif len(known) == len(sides):
+                value = not decisive
+                assumed = tuple(dict.fromkeys(x for _, a in known for x in a))
+            else:
+                return None, ()
+            return value != condition.negate, assumed
+        value_ = self._string(path, condition.test)
+        assumed_ = self._assumed(path, condition.test)
+        if value_ is None or not assumed_:
+            return None, ()
         if condition.equals is not None:
             other = self._string(path, condition.equals)
             if other is None:
-                return None
-            holds = value == other
+                return None, ()
+            holds = value_ == other
         else:
-            holds = bool(value)
-        return holds != condition.negate, assumed
+            holds = bool(value_)
+        return holds != condition.negate, assumed_
+
+    def _decided(self, path: str, condition: Condition) -> tuple[bool, tuple[str, ...]] | None:
+        """Whether the configuration's defaults run the branch `condition` guards, with the
+        defaults that decide it; None when its test is not known or reads no configuration."""
+        holds, assumed = self._holds(path, condition)
+        return None if holds is None or not assumed else (holds, assumed)
 
     def _off_by_default(self, path: str, condition: Condition) -> str:
         """Why a route written under an `if` (Python: module-level) is not served, when its test reads
@@ -2612,6 +2657,21 @@ class _RouteResolver:
             return found
         entity = self._lookup(path, expr.path[0])
         rest = expr.path[1:]
+        if not path.endswith(".py") and (
+            (expr.path[0] in _GLOBAL_OBJECTS and rest)
+            or (
+                entity is None
+                and expr.path[0] not in _BUILT_INS
+                and expr.path[0] not in _GLOBAL_OBJECTS  # `global` itself: no store of its
+                and expr.path[0] not in self._facts(path).bindings
+            )
+        ):  # `global.base`, `globalThis.app`, a free `base`: what any file stores there
+            name = rest[0] if expr.path[0] in _GLOBAL_OBJECTS else expr.path[0]
+            stored = self._stored_global(name)
+            if stored is not None:
+                entity, rest = stored, rest[1:] if expr.path[0] in _GLOBAL_OBJECTS else rest
+        elif expr.path[0] in _GLOBAL_OBJECTS and entity is None and not path.endswith(".py"):
+            entity = self._global_object(path)  # `const g = global as …`, then `g.app`
         if entity is None and len(rest) >= 2 and not path.endswith(".py"):
             if expr.path[:2] == ("process", "env") and len(rest) == 2:
                 return self._env_value(path, rest[1])
@@ -2622,6 +2682,39 @@ class _RouteResolver:
                 return None
             entity = self._member(entity, segment)
         return entity
+
+    def _global_object(self, path: str) -> _Entity | None:
+        """Node's object of globals itself (held under another name, `const g = global`):
+        what the scanned files store on it, each read in its own file."""
+        self._stored_global("")  # the stores indexed, and the files that spell one asked for
+        assert self.global_stores is not None
+        fields = tuple(
+            (name, _one_of([Bound(f, v) for f, v in stores]))
+            for name, stores in self.global_stores.items()
+        )
+        return _Scoped(path, Namespace(fields)) if fields else None
+
+    def _stored_global(self, name: str) -> _Entity | None:
+        """What the scanned files store as `name` on Node's object of globals (`global.name =
+        v`, `globalThis.name = v`), each evaluated in its file: one value, or where files
+        store several, the options (`_OneOf`); None when none does. A pre-filtering scan
+        parses the files that spell a store of the name (`words`) before it trusts the answer;
+        `name` empty: of any name."""
+        # a store spells `global.name` (or `globalThis.name`): only those files are asked for
+        self.words |= {f"{o}.{name}" for o in _GLOBAL_OBJECTS} if name else _GLOBAL_STORES
+        if self.global_stores is None:
+            self.global_stores = {}
+            for file, facts in self.modules.items():
+                for key, value in facts.globals:
+                    self.global_stores.setdefault(key, []).append((file, value))
+        values: list[_Entity | None] = []
+        for file, value in self.global_stores.get(name, ()):
+            found = self.evaluate(file, value)
+            if found not in values:
+                values.append(found)
+        if not values:
+            return None
+        return values[0] if len(values) == 1 else _OneOf(values)
 
     def _constructed(self, path: str, param: Param) -> _Entity | None:
         """A constructor's parameter as the instance, `global` or a module variable keeps it:
@@ -2822,6 +2915,15 @@ class _RouteResolver:
 # From the framework records (`frameworks.READ`): library classes a router or app subclasses,
 # (top module, class) -> (framework, an app?); how findings name a framework and its routers
 _ROUTER_BASES = {base: (f.key, app) for f in PYTHON for base, app in f.bases.items()}
+# (package, members) a JS app or router is made by, to (framework, whether an app)
+_JS_MAKERS: dict[tuple[str, tuple[str, ...]], tuple[str, bool]] = {
+    **{(m, (n,)): (f.key, False) for f in JAVASCRIPT for m in (*f.app_modules, *f.router_modules)
+       for n in f.router_members},
+    **{(m, (n,)): (f.key, True) for f in JAVASCRIPT for m in (*f.app_modules, *f.router_modules)
+       for n in f.app_members},
+    **{(m, ()): (f.key, True) for f in JAVASCRIPT for m in f.app_modules},
+    **{(m, ()): (f.key, False) for f in JAVASCRIPT for m in f.router_modules},
+}  # fmt: skip
 _ROUTER_NOUN = {key: f.noun for key, f in BY_KEY.items()}
 _FRAMEWORK_NAMES = {key: f.name for key, f in BY_KEY.items()}
 _READ_NAMES = list(dict.fromkeys(f.name for f in READ))
@@ -3099,6 +3201,20 @@ _CONSTRUCTOR = "constructor"  # what a `new` site calls (`js_facts._new_invocati
 # name it spells: asked for only with X's constructor's parameter; no file's bytes spell it, so
 # the pre-filter reads nothing for it
 _NEW_SITES = "\0new "
+_GLOBAL_OBJECTS = frozenset({"global", "globalThis"})  # Node's object of globals
+
+
+def _one_of(values: list[Expr]) -> Expr:
+    return values[0] if len(values) == 1 else OneOf(tuple(values))
+
+
+_GLOBAL_STORES = frozenset({"global.", "globalThis."})  # what a file storing a global spells
+# names every Node module reads that no project stores on `global` (`process.env.X`)
+_BUILT_INS = frozenset({
+    "process", "require", "module", "exports", "console", "__dirname", "__filename", "Buffer",
+    "JSON", "Object", "Array", "String", "Number", "Boolean", "Math", "Date", "Promise",
+    "Symbol", "Reflect", "Error", "RegExp", "Map", "Set", "URL", "this", "super", "undefined",
+})  # fmt: skip
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
 

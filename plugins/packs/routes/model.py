@@ -505,6 +505,10 @@ class Condition:
     negate: bool
     text: str
     in_else: bool = False  # written in the `else` branch
+    # JavaScript's `a && !b`, `a || b`: `parts` joined by `op` ("&&" or "||"), then `negate`;
+    # `test` and `equals` unused
+    op: str = ""
+    parts: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -677,6 +681,9 @@ class ModuleFacts:
     loads: tuple[LoadDecl, ...] = ()  # plugin loaders over a folder (`@fastify/autoload`)
     composes: tuple[ComposeDecl, ...] = ()  # hapi apps composed from a manifest (`@hapi/glue`)
     path_calls: tuple[PathCall, ...] = ()  # route-shaped calls on any receiver (JavaScript)
+    # JavaScript: what the file stores on Node's object of globals (`global.base = v`,
+    # `globalThis.app = express()`), which any file reads as `global.base` or a free `base`
+    globals: tuple[tuple[str, Expr], ...] = ()
     # Python: its source spells a framework's router base (`seeds.ROUTER_BASE_WORDS`), which
     # every chain of classes that makes a router passes through (`linker._subclassed`)
     router_bases: bool = False
