@@ -93,13 +93,19 @@ KEYWORDS: Final[tuple[Keyword, ...]] = (
     Declares(b"map", rb"_imperatively|per[ \t]*\("),  # `reg.map_imperatively(`, `mapper(`
     Declares(b"table", rb"[ \t]*=[ \t]*True"),  # SQLModel's `class Hero(SQLModel, table=True)`
     Declares(b"make_versioned"),  # a library that makes tables at runtime (`TABLE_GENERATORS`)
+    # what builds Flask-SQLAlchemy's `db.Model` (`packs/model_bases.py`): a `model_class=X` or
+    # `kwargs.setdefault("model_class", X)`, an override of the method that makes the base
+    Declares(b"model_class", rb"[ \t]*=(?!=)|[\"']"),
+    Declares(b"make_declarative_base"),
+    Declares(b"_make_declarative_base"),
 )
 BASE_KEYWORDS: Final = ("Model", "SQLModel", *sqlalchemy_models.SQLALCHEMY_ROOT_CLASSES)
 FOLLOW: Final = "declarations"
 """The cold-scan pre-filter (`packs/prefilter.py`). A file is parsed when it holds one of
 `KEYWORDS`: what declares a table or a declarative base (`__tablename__`, `Table(`, a column, a
-base factory, a registry and its decorators, SQLModel's `table=True`), or when a class of it has
-a base named like a model root (`BASE_KEYWORDS`: `db.Model`, `SQLModel`, `DeclarativeBase`); and
+base factory, a registry and its decorators, SQLModel's `table=True`, what builds
+Flask-SQLAlchemy's `db.Model`: `model_class=`, a `make_declarative_base` override), or when a
+class of it has a base named like a model root (`BASE_KEYWORDS`: `db.Model`, `SQLModel`, `DeclarativeBase`); and
 then every file linked to those (`FOLLOW = "imports"`: the modules they import, whose helpers
 and constants a computed `__tablename__` may call; the files whose classes subclass theirs).
 The bare names `sqlalchemy`, `Model` or `registry` are no keywords: a service importing a
