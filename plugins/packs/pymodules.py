@@ -9,7 +9,9 @@ assignments and imports, into the other scanned files — so a pack can follow i
 modules without importing anything; a name bound by no statement is looked up in the module's
 `from X import *` sources (their `__all__`, else their public names). Names that lead outside
 the scanned files come back as
-`External` with their dotted import path (`sqlalchemy.orm.DeclarativeBase`).
+`External` with their dotted import path (`sqlalchemy.orm.DeclarativeBase`). A class base that
+is a call's result (`db.Model`, `declarative_base()`, `build_base()`) gets the bases a pack's
+`made` hook says the call makes (`packs/model_bases.py`), else an `External` named by the call.
 """
 
 from __future__ import annotations

@@ -17,6 +17,11 @@ rules as far as source shows them:
   columns hold no primary key is single-table inheritance even when it names a table
   (`__table_cls__`); a class that defines no column at all has no table.
 - SQLModel: a class with `table=True` maps `__tablename__`, else its class name lower-cased.
+- A model base the project builds (`packs/model_bases.py`): Flask-SQLAlchemy's
+  `SQLAlchemy(model_class=X)`, a project subclass of `SQLAlchemy` (its `__init__`, its
+  `_make_declarative_base` override), a function of the repository returning a base: a class
+  below it gets the bases the library would give it; what is not followed is an
+  `UNKNOWN_MODEL_BASE` at each class below it.
 - `Table("name", metadata, ...)` when `Table` is SQLAlchemy's (`sqlalchemy.Table`, `sa.Table`,
   Flask-SQLAlchemy's `db.Table`); another library's `Table` (rich, terminaltables) is none.
 - Alembic scripts (modules importing `alembic`) are history: none of their tables count.

@@ -192,3 +192,62 @@ def test_a_model_base_that_cannot_be_followed_is_flagged_at_each_class(tmp_path:
         ("vendorlib.orm.VendorModel", 9),
         ("model_base()", 12),
     }
+
+
+PASSED_ON = {
+    "kiosk/__init__.py": "",
+    "kiosk/alchemy.py": (
+        "from flask_sqlalchemy import Model, SQLAlchemy\n"
+        "from sqlalchemy import Column, Integer\n\n"
+        "class Keyed(Model):\n    id = Column(Integer, primary_key=True)\n\n"
+        "class Serial(Model):\n    serial = Column(Integer, primary_key=True)\n    code = Column(Integer)\n\n"
+        "class DefaultedAlchemy(SQLAlchemy):\n"
+        "    def __init__(self, app=None, model_class=Keyed, **kw):\n"
+        "        super().__init__(app, model_class=model_class, **kw)\n\n"
+        "class ExplicitAlchemy(SQLAlchemy):\n"
+        "    def __init__(self, *args, **kw):\n"
+        "        kw['model_class'] = Serial\n"
+        "        SQLAlchemy.__init__(self, *args, **kw)\n\n"
+        "class LoggedAlchemy(DefaultedAlchemy):\n"
+        "    def make_declarative_base(self, model, metadata=None):\n"
+        "        base = super().make_declarative_base(model, metadata)\n"
+        "        base.logged = True\n"
+        "        return base\n\n"
+        "plain = DefaultedAlchemy()\n"
+        "chosen = DefaultedAlchemy(model_class=Serial)\n"
+        "forced = ExplicitAlchemy(model_class=Keyed)\n"
+        "logged = LoggedAlchemy()\n"
+    ),
+    "kiosk/models.py": (
+        "from .alchemy import chosen, forced, logged, plain\n\n"
+        "class KioskScreen(plain.Model):\n    pass\n\n"
+        "class TouchEvent(chosen.Model):\n    pass\n\n"
+        "class PrinterJob(forced.Model):\n    pass\n\n"
+        "class AuditTrail(logged.Model):\n    pass\n"
+    ),
+}
+
+
+def test_how_an_extension_s_init_hands_model_class_on(tmp_path: Path) -> None:
+    """A parameter's default passed on (`model_class=Keyed`, the caller's keyword winning),
+    `kw["model_class"] = Serial` overriding the caller's, `SQLAlchemy.__init__(self, ...)`
+    called by name, and a `make_declarative_base` override that calls `super()`'s (2.x's
+    name). Flask-SQLAlchemy 2.5.1 made `kiosk_screen(id)`, `touch_event(serial, code)`,
+    `printer_job(serial, code)`, `audit_trail(id)`."""
+    for name, text in PASSED_ON.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    document = _scan(tmp_path)
+    assert [(name, line) for name, _, line in _tables(document)] == [
+        ("kiosk_screen", 3),
+        ("touch_event", 6),
+        ("printer_job", 9),
+        ("audit_trail", 12),
+    ]
+    assert _columns(document) == {
+        "kiosk_screen": 1,
+        "touch_event": 2,
+        "printer_job": 2,
+        "audit_trail": 1,
+    }
+    assert document["findings"] == []
