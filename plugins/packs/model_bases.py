@@ -63,7 +63,8 @@ BASE_FACTORIES = ("declarative_base()", "generate_base()", "automap_base()")
 DECLARATIVE_ROOTS = frozenset({"DeclarativeBase", "DeclarativeBaseNoMeta"})
 EXTENSION_METHODS = frozenset({"__init__", "make_declarative_base", "_make_declarative_base"})
 """The methods of a `SQLAlchemy` subclass that decide its `Model` (kept by the reader)."""
-_NAMING_METAS = frozenset({"DefaultMeta", "NameMetaMixin"})
+_NAMING_METAS = frozenset({"DefaultMeta", "NameMetaMixin", "_BoundDeclarativeMeta"})
+"""Flask-SQLAlchemy's metaclasses that name tables (`_BoundDeclarativeMeta`: 2.0–2.1's)."""
 _MODEL_CLASS = "model_class"
 MAX_DEPTH = 16
 
@@ -110,6 +111,7 @@ class _Naming:
 
     known: bool
     names: bool = True
+    model_class: str | None = None  # `cls=Model` written in the method: the model class used
 
 
 class ModelBases(Generic[B]):
@@ -179,6 +181,8 @@ class ModelBases(Generic[B]):
                 if not naming.known:  # (no `()`: the name is no `declarative_base()`'s)
                     return [External(f"{cls.cls.name}.{method.name}")]
                 names = names and naming.names
+                if naming.model_class is not None:
+                    model_class = (cls.module, naming.model_class)
                 break
         marker = FLASK_MODEL if names else PLAIN_MODEL
         if model_class is None:
@@ -226,15 +230,21 @@ class ModelBases(Generic[B]):
             found = modules.resolve(module, callee) if callee else None
             if not (
                 isinstance(found, External)
-                and found.name.partition(".")[0] == "sqlalchemy"
+                and found.name.partition(".")[0] in ("sqlalchemy", "flask_sqlalchemy")
                 and last_name(found.name) == "declarative_base"
             ):
                 continue
             cls = next((k.value for k in node.keywords if k.arg == "cls"), None)
-            if model is None or not (isinstance(cls, ast.Name) and cls.id == model):
+            written = dotted(cls) if cls is not None else None
+            if written is None:
                 continue
-            meta = next((dotted(k.value) for k in node.keywords if k.arg == "metaclass"), None)
-            return _Naming(True, meta is not None and self._names(modules, module, meta))
+            meta = next((k.value for k in node.keywords if k.arg == "metaclass"), None)
+            meta_name = dotted(meta) if meta is not None else None
+            if meta is not None and meta_name is None:
+                return _Naming(False)  # a metaclass made by a call: not read here
+            names = meta_name is not None and self._names(modules, module, meta_name)
+            # `cls=<its model parameter>`: the caller's model class; another name: that one
+            return _Naming(True, names, None if written == model else written)
         return _Naming(False)
 
     @staticmethod
@@ -352,8 +362,11 @@ def _passed_on(
     )
     if not spread:
         return None  # not passed on: the library's default
+    top = {id(stmt) for stmt in init.body}
+    top |= {id(stmt.value) for stmt in init.body if isinstance(stmt, ast.Expr)}
     for node in ast.walk(init):
         set_to, keeps = _sets_model_class(node, kwargs)
+        keeps = keeps or id(node) not in top  # in a branch: the caller's may be kept
         if set_to is not None:
             name = dotted(set_to)
             if keeps and given is not None:
@@ -364,7 +377,8 @@ def _passed_on(
 
 def _sets_model_class(node: ast.AST, kwargs: str | None) -> tuple[ast.expr | None, bool]:
     """`kwargs.setdefault("model_class", X)` (X, True: a caller's keyword wins),
-    `kwargs["model_class"] = X` or `kwargs.update(model_class=X)` (X, False)."""
+    `kwargs["model_class"] = X` or `kwargs.update(model_class=X)` (X, False: X replaces a
+    caller's, where the statement is not in a branch of the method)."""
     if kwargs is None:
         return None, False
     if (

@@ -251,3 +251,21 @@ def test_how_an_extension_s_init_hands_model_class_on(tmp_path: Path) -> None:
         "audit_trail": 1,
     }
     assert document["findings"] == []
+
+
+def test_an_override_naming_its_own_model_class_and_a_guarded_default() -> None:
+    """A `make_declarative_base` override (2.x's signature) that ignores its parameter and
+    builds `declarative_base(cls=CountedModel, metaclass=_BoundDeclarativeMeta)` (2.x's old
+    name of the naming metaclass): `CountedModel`'s columns are every model's; an `__init__`
+    that sets `kw["model_class"]` only when the caller gave none (the caller's `Serial` kept
+    for `guarded`, `CountedModel` for `unguarded`). Flask-SQLAlchemy 2.5.1 made
+    `shipment_label(hits, id, text)`, `docks(hits, id)`, `bay(serial)`, `lane(hits, id)`."""
+    document = _scan(FIXTURES / "own-alchemy-legacy")
+    assert [(name, line) for name, _, line in _tables(document)] == [
+        ("shipment_label", 6),
+        ("docks", 10),
+        ("bay", 14),
+        ("lane", 18),
+    ]
+    assert _columns(document) == {"shipment_label": 3, "docks": 2, "bay": 1, "lane": 2}
+    assert document["findings"] == []
