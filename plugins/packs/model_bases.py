@@ -354,7 +354,9 @@ def _passed_on(
                 default = defaults.get(value.id)
                 name = dotted(default) if default is not None else None
                 return (module, name) if name else None
-            name = dotted(value)
+            name, caller_first = _followed(init, value, kwargs)
+            if caller_first and given is not None:
+                return given
             return (module, name) if name else given
     spread = any(
         k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwargs
@@ -368,11 +370,61 @@ def _passed_on(
         set_to, keeps = _sets_model_class(node, kwargs)
         keeps = keeps or id(node) not in top  # in a branch: the caller's may be kept
         if set_to is not None:
-            name = dotted(set_to)
-            if keeps and given is not None:
+            name, caller_first = _followed(init, set_to, kwargs)
+            if (keeps or caller_first) and given is not None:
                 return given
             return (module, name) if name else given
     return given
+
+
+def _followed(
+    init: ast.FunctionDef, value: ast.expr, kwargs: str | None
+) -> tuple[str | None, bool]:
+    """The dotted name `value` gives a `model_class`, and whether a caller's keyword comes
+    first: a local name of the method is followed through its assignments there
+    (`base = kwargs.pop("model_class", None)`, `if base is None: base = ModelBase`: the
+    caller's, else `ModelBase`); None where they disagree or are not names."""
+    if not isinstance(value, ast.Name):
+        return dotted(value), False
+    assigned = [
+        node.value
+        for node in ast.walk(init)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id == value.id
+    ]
+    if not assigned:
+        return value.id, False  # a module-level name
+    names: set[str] = set()
+    caller_first = False
+    for expr in assigned:
+        if _takes_model_class(expr, kwargs):
+            caller_first = True
+            fallback = expr.args[1] if isinstance(expr, ast.Call) and len(expr.args) > 1 else None
+            if fallback is not None and not (
+                isinstance(fallback, ast.Constant) and fallback.value is None
+            ):
+                names.add(dotted(fallback) or "")
+        else:
+            names.add(dotted(expr) or "")
+    name = next(iter(names)) if len(names) == 1 else None
+    return name or None, caller_first
+
+
+def _takes_model_class(expr: ast.expr, kwargs: str | None) -> bool:
+    """`kwargs.pop("model_class", ...)` or `kwargs.get("model_class", ...)`."""
+    return (
+        kwargs is not None
+        and isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr in ("pop", "get")
+        and isinstance(expr.func.value, ast.Name)
+        and expr.func.value.id == kwargs
+        and bool(expr.args)
+        and isinstance(expr.args[0], ast.Constant)
+        and expr.args[0].value == _MODEL_CLASS
+    )
 
 
 def _sets_model_class(node: ast.AST, kwargs: str | None) -> tuple[ast.expr | None, bool]:

@@ -269,3 +269,17 @@ def test_an_override_naming_its_own_model_class_and_a_guarded_default() -> None:
     ]
     assert _columns(document) == {"shipment_label": 3, "docks": 2, "bay": 1, "lane": 2}
     assert document["findings"] == []
+
+
+def test_a_model_class_popped_into_a_local_and_defaulted() -> None:
+    """`chosen = kwargs.pop("model_class", None)`, `if chosen is None: chosen = ShelfModel`,
+    `kwargs["model_class"] = chosen`: the local name followed through the method's own
+    assignments — the caller's model class where given (`PlainKey`), else `ShelfModel`.
+    Flask-SQLAlchemy 3.0.5 made `jar_label(id, version)` and `spice_rack(key)`."""
+    document = _scan(FIXTURES / "own-alchemy-popped")
+    assert [(name, line) for name, _, line in _tables(document)] == [
+        ("jar_label", 8),
+        ("spice_rack", 12),
+    ]
+    assert _columns(document) == {"jar_label": 2, "spice_rack": 1}
+    assert document["findings"] == []
