@@ -41,12 +41,15 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .pymodules import (
+    CallBinding,
     CallRef,
     ClassFacts,
     ClassRef,
     External,
     ModuleFacts,
     Modules,
+    Symbol,
+    Written,
     binding_of,
     dotted,
     last_name,
@@ -168,6 +171,8 @@ class ModelBases(Generic[B]):
         `chain`)."""
         names = made.keyword("disable_autonaming") != "True"
         given = made.keyword(_MODEL_CLASS)
+        if given is None and made.keyword("**") is not None:
+            given = ""  # `SQLAlchemy(**options)`: may hold one, not read
         model_class = (made.module, given) if given is not None else None
         for cls in chain:  # each `__init__` hands its caller's model_class on, or its own
             init = self.methods(cls.cls).get("__init__")
@@ -187,8 +192,13 @@ class ModelBases(Generic[B]):
         marker = FLASK_MODEL if names else PLAIN_MODEL
         if model_class is None:
             return [marker]
-        module, name = model_class
-        found = modules.resolve(module, name)
+        module, written = model_class
+        if not written:
+            return [External(f"{made.written or made.callee}(model_class=?).Model")]
+        if isinstance(written, CallBinding):  # `model_class=declarative_base(...)`
+            found: Symbol[B] = modules.call_ref(module, written)
+        else:
+            found = modules.resolve(module, written)
         if isinstance(found, CallRef):
             return modules.made_bases(found)  # a base made already: `db.Model` is it
         if isinstance(found, ClassRef):
@@ -317,8 +327,8 @@ class ModelBases(Generic[B]):
 
 
 def _passed_on(
-    module: ModuleFacts[B], init: ast.FunctionDef, given: tuple[ModuleFacts[B], str] | None
-) -> tuple[ModuleFacts[B], str] | None:
+    module: ModuleFacts[B], init: ast.FunctionDef, given: tuple[ModuleFacts[B], Written] | None
+) -> tuple[ModuleFacts[B], Written] | None:
     """The `model_class` an extension's `__init__` passes to `super().__init__`, given what
     its caller passed (`given`: where it is written, and the name)."""
     args = init.args

@@ -20,7 +20,7 @@ import ast
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, TypeAlias, TypeVar
 
 B = TypeVar("B")
 T = TypeVar("T")
@@ -35,6 +35,10 @@ scanner while it links (`packs.scan`): known even when the pre-filter parsed non
 Literal = str | int | float | bool | None
 
 
+Written: TypeAlias = "str | CallBinding"
+"""A keyword argument's value as written (`CallBinding.keywords`)."""
+
+
 @dataclass(frozen=True)
 class CallBinding:
     """`NAME = some.call(...)` at module level: the callee as written, dotted, and the class
@@ -43,9 +47,10 @@ class CallBinding:
     callee: str
     cls: str | None = None
     metaclass: str | None = None  # `declarative_base(metaclass=PrefixMeta)`, as written
-    # every keyword argument that is a dotted name or a literal, as written (`model_class=Base`,
-    # `disable_autonaming=True`): what a pack's `made` hook reads of the call
-    keywords: tuple[tuple[str, str], ...] = ()
+    # every keyword argument as written: a dotted name or a literal's `repr` (`model_class=Base`,
+    # `disable_autonaming=True`), a call as its own binding (`model_class=declarative_base(...)`),
+    # "" for anything else; `**spread` as the keyword "**": what a pack's `made` hook reads
+    keywords: tuple[tuple[str, Written], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -371,11 +376,7 @@ def _binding(value: ast.expr) -> CallBinding | AliasBinding | None:
         callee = call_callee(value)
         cls = next((dotted(kw.value) for kw in value.keywords if kw.arg == "cls"), None)
         meta = next((dotted(kw.value) for kw in value.keywords if kw.arg == "metaclass"), None)
-        keywords = tuple(
-            (kw.arg, written)
-            for kw in value.keywords
-            if kw.arg and (written := _written(kw.value)) is not None
-        )
+        keywords = tuple((kw.arg or "**", _written(kw.value)) for kw in value.keywords)
         return CallBinding(callee, cls, meta, keywords) if callee else None
     target = dotted(value)
     return AliasBinding(target) if target else None
@@ -398,15 +399,17 @@ def call_callee(call: ast.Call) -> str | None:
     return dotted(func)
 
 
-def _written(value: ast.expr) -> str | None:
-    """A keyword argument's value as a pack's hook reads it: a dotted name, or a literal's
-    `repr` (`True`, `'name'`); None for anything else."""
-    name = dotted(value) if not isinstance(value, ast.Call) else None
+def _written(value: ast.expr) -> Written:
+    """A keyword argument's value as a pack's hook reads it: a dotted name, a literal's `repr`
+    (`True`, `'name'`), a call as its binding; "" for anything else."""
+    if isinstance(value, ast.Call):
+        return binding_of(value) or ""
+    name = dotted(value)
     if name is not None:
         return name
     if isinstance(value, ast.Constant) and isinstance(value.value, str | int | float | bool):
         return repr(value.value)
-    return None
+    return ""
 
 
 def package_of(path: str) -> str:
@@ -455,10 +458,10 @@ class CallRef(Generic[B]):
     cls: str | None = None  # the call's `cls=` argument, a name inside `module`
     metaclass: str | None = None  # the call's `metaclass=` argument, a name inside `module`
     written: str = ""  # the callee as written in `module`
-    keywords: tuple[tuple[str, str], ...] = ()  # `CallBinding.keywords`
+    keywords: tuple[tuple[str, Written], ...] = ()  # `CallBinding.keywords`
 
-    def keyword(self, name: str) -> str | None:
-        """A keyword argument of the call as written (a dotted name, or a literal's `repr`)."""
+    def keyword(self, name: str) -> Written | None:
+        """A keyword argument of the call as written (`CallBinding.keywords`); None if absent."""
         return dict(self.keywords).get(name)
 
 

@@ -79,15 +79,17 @@ def test_an_extension_subclass_passing_model_class_from_its_init() -> None:
     `options.setdefault("model_class", keyed.KeyedModel)` (a module attribute), and
     `super(Cls, self).__init__(app, model_class=ArchivedRow, **kw)` where `ArchivedRow` is a
     plain class whose `declared_attr` names every table: a model with no body of its own is a
-    table (its key comes from the model class). Flask-SQLAlchemy 2.5.1's names
-    (`x_ray_image`)."""
+    table (its key comes from the model class); `model_class=plain.Describable`, a submodule
+    (`from . import plain`) that names nothing the pre-filter looks for: parsed all the same.
+    Flask-SQLAlchemy 2.5.1's names (`x_ray_image`)."""
     document = _scan(FIXTURES / "own-alchemy-init")
     assert _tables(document) == [
         ("archived_prescription", "clinic/archive/__init__.py", 14),
         ("lab_results_old", "clinic/archive/__init__.py", 18),
-        ("wards", "clinic/patients.py", 6),
-        ("patient_visit", "clinic/patients.py", 11),
-        ("x_ray_image", "clinic/patients.py", 15),
+        ("wards", "clinic/patients.py", 7),
+        ("patient_visit", "clinic/patients.py", 12),
+        ("x_ray_image", "clinic/patients.py", 16),
+        ("sticky_note", "clinic/patients.py", 20),
     ]
     assert document["findings"] == []
 
@@ -110,13 +112,15 @@ def test_a_declarative_base_subclass_as_model_class() -> None:
 def test_an_already_declarative_model_class_is_the_model_base() -> None:
     """`SQLAlchemy(model_class=orm.Base)`, `Base = declarative_base(cls=RowsNamed)`: `db.Model`
     is that base itself, so its mixin's `declared_attr` names every table (`ticket_rows`, not
-    Flask-SQLAlchemy's `ticket`). Today's main listed Flask-SQLAlchemy's names, silently
-    wrong."""
+    Flask-SQLAlchemy's `ticket`); so too a base made in the call itself
+    (`model_class=declarative_base(cls=orm.RowsNamed, name="Model")`). Today's main listed
+    Flask-SQLAlchemy's names, silently wrong."""
     document = _scan(FIXTURES / "model-class-made-base")
     assert _tables(document) == [
         ("ticket_rows", "tracker/models.py", 6),
         ("milestones", "tracker/models.py", 10),
         ("bugreport_rows", "tracker/models.py", 20),
+        ("invoice_rows", "tracker/models.py", 24),
     ]
     assert document["findings"] == []
 
@@ -149,6 +153,8 @@ UNFOLLOWED = {
         "        return vendor_build(model)\n\n"
         "odd = Handmade()\n"
         "outside = SQLAlchemy(model_class=VendorModel)\n"
+        "OPTIONS = dict(model_class=VendorModel)\n"
+        "spread = SQLAlchemy(**OPTIONS)\n"
     ),
     "app/base.py": (
         "from vendorlib import make\n\n"
@@ -159,21 +165,23 @@ UNFOLLOWED = {
     "app/models.py": (
         "from sqlalchemy import Column, Integer\n\n"
         "from .base import Base\n"
-        "from .ext import odd, outside\n\n"
+        "from .ext import odd, outside, spread\n\n"
         "class Pin(odd.Model):\n"
         "    id = Column(Integer, primary_key=True)\n\n"
         "class Tag(outside.Model):\n"
         "    id = Column(Integer, primary_key=True)\n\n"
         "class Note(Base):\n"
-        "    __tablename__ = 'notes'\n"
+        "    __tablename__ = 'notes'\n\n"
+        "class Draft(spread.Model):\n"
+        "    __tablename__ = 'drafts'\n"
     ),
 }
 
 
 def test_a_model_base_that_cannot_be_followed_is_flagged_at_each_class(tmp_path: Path) -> None:
     """Where the base is built some other way (an override of `make_declarative_base` that
-    calls something else, a `model_class` from outside the scanned files, a factory returning
-    another library's object), no table is guessed: `UNKNOWN_MODEL_BASE` at each class below
+    calls something else, a `model_class` from outside the scanned files, one that may come
+    in a `**` spread, a factory returning another library's object), no table is guessed: `UNKNOWN_MODEL_BASE` at each class below
     it, naming what was not followed."""
     for name, text in UNFOLLOWED.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -191,6 +199,7 @@ def test_a_model_base_that_cannot_be_followed_is_flagged_at_each_class(tmp_path:
         ("Handmade.make_declarative_base", 6),
         ("vendorlib.orm.VendorModel", 9),
         ("model_base()", 12),
+        ("SQLAlchemy(model_class=?).Model", 15),
     }
 
 
