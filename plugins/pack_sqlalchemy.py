@@ -49,6 +49,15 @@ class Declares(Word):
         return super().found_in(data) and not imports_alembic(data)
 
 
+@dataclass(frozen=True)
+class Inside(Declares):
+    """A `Declares` keyword found inside a longer word too (no word boundary before it)."""
+
+    def __post_init__(self) -> None:
+        pattern = re.compile(re.escape(self.word) + rb"(?:" + self.after + rb")")
+        object.__setattr__(self, "pattern", pattern)
+
+
 OTHER_TABLES = (b"rich", b"terminaltables", b"prettytable", b"texttable", b"docx", b"reportlab")
 """Libraries whose `Table` a module may import: a call of theirs declares no database table."""
 _TABLE_REBOUND = re.compile(rb"\bTable\b[ \t]*(?::[^=\n]*)?=(?!=)|\bas[ \t]+Table\b")
@@ -85,7 +94,9 @@ KEYWORDS: Final[tuple[Keyword, ...]] = (
     # `mapped_column(`, `@reg.mapped`, `@reg.mapped_as_dataclass` (not "mapped to" in a comment)
     Declares(b"mapped", rb"_column|_as_dataclass|[ \t]*[\n(#]"),
     Declares(b"Mapped", rb"[ \t]*\["),  # `name: Mapped[str]` with no `mapped_column`
-    Declares(b"declarative_base"),
+    # `declarative_base`, and inside a word: `make_declarative_base`, `_make_declarative_base`
+    # (an override that builds Flask-SQLAlchemy's `db.Model`, `packs/model_bases.py`)
+    Inside(b"declarative_base"),
     Declares(b"as_declarative"),
     Declares(b"generate_base"),
     Declares(b"automap_base"),
@@ -94,12 +105,19 @@ KEYWORDS: Final[tuple[Keyword, ...]] = (
     Declares(b"table", rb"[ \t]*=[ \t]*True"),  # SQLModel's `class Hero(SQLModel, table=True)`
     Declares(b"make_versioned"),  # a library that makes tables at runtime (`TABLE_GENERATORS`)
 )
-BASE_KEYWORDS: Final = ("Model", "SQLModel", *sqlalchemy_models.SQLALCHEMY_ROOT_CLASSES)
+BASE_KEYWORDS: Final = (
+    "Model",
+    "SQLModel",
+    *sqlalchemy_models.SQLALCHEMY_ROOT_CLASSES,
+    "SQLAlchemy",  # a project subclass of the extension: what builds its `db.Model`
+)
 FOLLOW: Final = "declarations"
 """The cold-scan pre-filter (`packs/prefilter.py`). A file is parsed when it holds one of
 `KEYWORDS`: what declares a table or a declarative base (`__tablename__`, `Table(`, a column, a
-base factory, a registry and its decorators, SQLModel's `table=True`), or when a class of it has
-a base named like a model root (`BASE_KEYWORDS`: `db.Model`, `SQLModel`, `DeclarativeBase`); and
+base factory, also inside `make_declarative_base`, a registry and its decorators, SQLModel's
+`table=True`), or when a class of it has a base named like a model root (`BASE_KEYWORDS`:
+`db.Model`, `SQLModel`, `DeclarativeBase`) or is a subclass of Flask-SQLAlchemy's `SQLAlchemy`
+(its `__init__` and `_make_declarative_base` build `db.Model`: their imports are followed); and
 then every file linked to those (`FOLLOW = "imports"`: the modules they import, whose helpers
 and constants a computed `__tablename__` may call; the files whose classes subclass theirs).
 The bare names `sqlalchemy`, `Model` or `registry` are no keywords: a service importing a

@@ -647,6 +647,10 @@ def needed(
                 reach(path)  # every import followed: anything chosen may be a base
                 for name in (*bound(path), *f.bases):  # a dotted base, `pkg.a.Base`, too
                     resolve(path, name)
+                for targets in bound(path).values():  # `from . import plain`: a submodule
+                    for target in targets:
+                        if (found := index.find(target)) is not None:
+                            choose(found)
                 for module in (*f.modules, *f.stars):
                     for prefix in _prefixes(module):
                         if (found := index.find(prefix)) is not None:

@@ -9,7 +9,9 @@ assignments and imports, into the other scanned files — so a pack can follow i
 modules without importing anything; a name bound by no statement is looked up in the module's
 `from X import *` sources (their `__all__`, else their public names). Names that lead outside
 the scanned files come back as
-`External` with their dotted import path (`sqlalchemy.orm.DeclarativeBase`).
+`External` with their dotted import path (`sqlalchemy.orm.DeclarativeBase`). A class base that
+is a call's result (`db.Model`, `declarative_base()`, `build_base()`) gets the bases a pack's
+`made` hook says the call makes (`packs/model_bases.py`), else an `External` named by the call.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import ast
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, TypeAlias, TypeVar
 
 B = TypeVar("B")
 T = TypeVar("T")
@@ -33,6 +35,10 @@ scanner while it links (`packs.scan`): known even when the pre-filter parsed non
 Literal = str | int | float | bool | None
 
 
+Written: TypeAlias = "str | CallBinding"
+"""A keyword argument's value as written (`CallBinding.keywords`)."""
+
+
 @dataclass(frozen=True)
 class CallBinding:
     """`NAME = some.call(...)` at module level: the callee as written, dotted, and the class
@@ -41,6 +47,10 @@ class CallBinding:
     callee: str
     cls: str | None = None
     metaclass: str | None = None  # `declarative_base(metaclass=PrefixMeta)`, as written
+    # every keyword argument as written: a dotted name or a literal's `repr` (`model_class=Base`,
+    # `disable_autonaming=True`), a call as its own binding (`model_class=declarative_base(...)`),
+    # "" for anything else; `**spread` as the keyword "**": what a pack's `made` hook reads
+    keywords: tuple[tuple[str, Written], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -363,12 +373,43 @@ def _top_level(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
 
 def _binding(value: ast.expr) -> CallBinding | AliasBinding | None:
     if isinstance(value, ast.Call):
-        callee = dotted(value.func)
+        callee = call_callee(value)
         cls = next((dotted(kw.value) for kw in value.keywords if kw.arg == "cls"), None)
         meta = next((dotted(kw.value) for kw in value.keywords if kw.arg == "metaclass"), None)
-        return CallBinding(callee, cls, meta) if callee else None
+        keywords = tuple((kw.arg or "**", _written(kw.value)) for kw in value.keywords)
+        return CallBinding(callee, cls, meta, keywords) if callee else None
     target = dotted(value)
     return AliasBinding(target) if target else None
+
+
+def binding_of(call: ast.Call) -> CallBinding | None:
+    """A call as `NAME = call` would bind it (a factory's `return call`, say)."""
+    found = _binding(call)
+    return found if isinstance(found, CallBinding) else None
+
+
+def call_callee(call: ast.Call) -> str | None:
+    """A call's callee, dotted as written; a method of a call's result as `f().name`
+    (`registry().generate_base()`: `registry().generate_base`), which `Modules.resolve` reads
+    as the method `name` of what `f` names."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+        inner = dotted(func.value.func)
+        return f"{inner}().{func.attr}" if inner else None
+    return dotted(func)
+
+
+def _written(value: ast.expr) -> Written:
+    """A keyword argument's value as a pack's hook reads it: a dotted name, a literal's `repr`
+    (`True`, `'name'`), a call as its binding; "" for anything else."""
+    if isinstance(value, ast.Call):
+        return binding_of(value) or ""
+    name = dotted(value)
+    if name is not None:
+        return name
+    if isinstance(value, ast.Constant) and isinstance(value.value, str | int | float | bool):
+        return repr(value.value)
+    return ""
 
 
 def package_of(path: str) -> str:
@@ -416,6 +457,12 @@ class CallRef(Generic[B]):
     attribute: str = ""
     cls: str | None = None  # the call's `cls=` argument, a name inside `module`
     metaclass: str | None = None  # the call's `metaclass=` argument, a name inside `module`
+    written: str = ""  # the callee as written in `module`
+    keywords: tuple[tuple[str, Written], ...] = ()  # `CallBinding.keywords`
+
+    def keyword(self, name: str) -> Written | None:
+        """A keyword argument of the call as written (`CallBinding.keywords`); None if absent."""
+        return dict(self.keywords).get(name)
 
 
 @dataclass(frozen=True)
@@ -426,6 +473,9 @@ class External:
 
 
 Symbol = ClassRef[B] | CallRef[B] | External
+MadeHook = Callable[["Modules[B]", CallRef[B]], "list[ClassRef[B] | External] | None"]
+"""A pack's reading of what a call makes (`Modules.made_bases`): the bases a class below it
+inherits, or None for the default reading."""
 
 
 class Modules(Generic[B]):
@@ -436,9 +486,13 @@ class Modules(Generic[B]):
     """
 
     def __init__(
-        self, modules: Sequence[ModuleFacts[B]], packages: Collection[str] | None = None
+        self,
+        modules: Sequence[ModuleFacts[B]],
+        packages: Collection[str] | None = None,
+        made: MadeHook[B] | None = None,
     ) -> None:
         self.modules = modules
+        self.made = made  # a pack's reading of what a call makes, before the default
         if packages is None:
             packages = REPOSITORY_PACKAGES.get()
             if packages is None:
@@ -482,9 +536,7 @@ class Modules(Generic[B]):
             return ClassRef(module, module.class_map[head])
         binding = module.bindings.get(head)
         if isinstance(binding, CallBinding):
-            callee = self.resolve(module, binding.callee, depth + 1)
-            name = callee.name if isinstance(callee, External) else binding.callee
-            return CallRef(module, name, rest, binding.cls, binding.metaclass)
+            return self.call_ref(module, binding, rest, depth)
         if isinstance(binding, AliasBinding):
             return self.resolve(module, binding.target + ("." + rest if rest else ""), depth + 1)
         target = module.imports.get(head)
@@ -499,6 +551,27 @@ class Modules(Generic[B]):
             if package is not None and package is not module and _binds_itself(package, attribute):
                 return self.resolve(package, attribute + suffix, depth + 1)
         return self._resolve_import(target + suffix, depth)
+
+    def call_ref(
+        self, module: ModuleFacts[B], binding: CallBinding, attribute: str = "", depth: int = 0
+    ) -> CallRef[B]:
+        """The result of `binding`'s call made in `module` (`attribute` of it): its callee
+        resolved to a dotted import path where it leads outside the scanned files."""
+        made_by, _, method = binding.callee.partition("().")
+        callee = self.resolve(module, made_by, depth + 1)
+        if isinstance(callee, External):  # `registry().generate_base`: the library's
+            name = f"{callee.name}().{method}" if method else callee.name
+        else:
+            name = binding.callee
+        return CallRef(
+            module,
+            name,
+            attribute,
+            binding.cls,
+            binding.metaclass,
+            binding.callee,
+            binding.keywords,
+        )
 
     def _resolve_star(self, module: ModuleFacts[B], head: str, rest: str, depth: int) -> Symbol[B]:
         """A name no statement of `module` binds, looked up in its `from X import *` sources as
@@ -552,20 +625,29 @@ class Modules(Generic[B]):
             yield item
 
     def _bases(self, ref: ClassRef[B]) -> list[ClassRef[B] | External]:
-        """The direct bases; a base made by a call is External (`declarative_base()`), followed
-        by the class given to it as `cls=`, which the made base inherits from."""
+        """The direct bases; a base made by a call is what `made_bases` says it is."""
         bases: list[ClassRef[B] | External] = []
         for base in ref.cls.bases:
             found = self.resolve(ref.module, base)
-            if not isinstance(found, CallRef):
+            if isinstance(found, CallRef):
+                bases += self.made_bases(found)
+            else:
                 bases.append(found)
-                continue
-            bases.append(
-                External(f"{found.callee}()" + (f".{found.attribute}" if found.attribute else ""))
-            )
-            made_from = (
-                self.resolve(found.module, found.cls) if found.cls and not found.attribute else None
-            )
-            if isinstance(made_from, ClassRef):
-                bases.append(made_from)
+        return bases
+
+    def made_bases(self, made: CallRef[B]) -> list[ClassRef[B] | External]:
+        """What a class below the result of a call (or an attribute of it) inherits from: the
+        pack's `made` hook's answer where it has one (a model base the project builds);
+        else an External named by the call (`declarative_base()`), followed by the class
+        given to it as `cls=`, which the made base inherits from."""
+        if self.made is not None:
+            answer = self.made(self, made)
+            if answer is not None:
+                return answer
+        bases: list[ClassRef[B] | External] = [
+            External(f"{made.callee}()" + (f".{made.attribute}" if made.attribute else ""))
+        ]
+        made_from = self.resolve(made.module, made.cls) if made.cls and not made.attribute else None
+        if isinstance(made_from, ClassRef):
+            bases.append(made_from)
         return bases

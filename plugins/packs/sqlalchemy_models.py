@@ -17,6 +17,11 @@ rules as far as source shows them:
   columns hold no primary key is single-table inheritance even when it names a table
   (`__table_cls__`); a class that defines no column at all has no table.
 - SQLModel: a class with `table=True` maps `__tablename__`, else its class name lower-cased.
+- A model base the project builds (`packs/model_bases.py`): Flask-SQLAlchemy's
+  `SQLAlchemy(model_class=X)`, a project subclass of `SQLAlchemy` (its `__init__`, its
+  `_make_declarative_base` override), a function of the repository returning a base: a class
+  below it gets the bases the library would give it; what is not followed is an
+  `UNKNOWN_MODEL_BASE` at each class below it.
 - `Table("name", metadata, ...)` when `Table` is SQLAlchemy's (`sqlalchemy.Table`, `sa.Table`,
   Flask-SQLAlchemy's `db.Table`); another library's `Table` (rich, terminaltables) is none.
 - Alembic scripts (modules importing `alembic`) are history: none of their tables count.
@@ -61,6 +66,14 @@ from .declared_versions import (
     is_python_declaration_file,
 )
 from .declared_versions import read as read_declarations
+from .model_bases import (
+    BASE_FACTORIES,
+    DECLARATIVE_ROOTS,
+    EXTENSION_METHODS,
+    Factory,
+    ModelBases,
+    read_factory,
+)
 from .pymodules import (
     CallRef,
     ClassRef,
@@ -84,8 +97,8 @@ from .tables import (
     link_tables,
 )
 
-SQLALCHEMY_ROOT_CLASSES = frozenset({"DeclarativeBase", "DeclarativeBaseNoMeta"})
-SQLALCHEMY_BASE_FACTORIES = ("declarative_base()", "generate_base()", "automap_base()")
+SQLALCHEMY_ROOT_CLASSES = DECLARATIVE_ROOTS
+SQLALCHEMY_BASE_FACTORIES = BASE_FACTORIES
 SQLALCHEMY_TABLES = frozenset(
     {"sqlalchemy.Table", "sqlalchemy.schema.Table", "sqlalchemy.sql.schema.Table"}
 )
@@ -162,6 +175,8 @@ class ModelBody:
     meta_renames: tuple[str, Computation] | None = None
     # class attributes with a value (a settings class's defaults): name -> value
     defaults: tuple[tuple[str, ast.expr], ...] = ()
+    # `__init__`, `_make_declarative_base`: what decides a `SQLAlchemy` subclass's `Model`
+    methods: tuple[tuple[str, ast.FunctionDef], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -185,6 +200,7 @@ class SqlalchemyFacts:
     constants: dict[str, ast.expr] = field(default_factory=dict)  # str literals, re.compile()
     configures: tuple[tuple[str, int], ...] = ()  # module-level calls (callee, line): setup
     declarations: Declarations | None = None  # `setup.py`'s `install_requires`
+    factories: dict[str, Factory] = field(default_factory=dict)  # functions that may make a base
 
 
 FileFacts = SqlalchemyFacts | Declarations
@@ -217,8 +233,11 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
     computes = "__tablename__" in source
     functions: dict[str, Computation] = {}
     constants: dict[str, ast.expr] = {}
+    factories: dict[str, Factory] = {}
     migration = False
     for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and (factory := _base_factory(node)) is not None:
+            factories[node.name] = factory
         if isinstance(node, ast.FunctionDef) and (computes or HELPER_NAME.search(node.name)):
             if (node.end_lineno or node.lineno) - node.lineno <= MAX_HELPER_LINES:
                 functions[node.name] = from_function(node)
@@ -250,7 +269,28 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         functions,
         constants,
         configures,
+        factories=factories,
     )
+
+
+_FACTORY_NAME = re.compile(r"(?i)base|model|declarative|alchemy|registry|db|orm")
+
+
+def _base_factory(func: ast.FunctionDef) -> Factory | None:
+    """A module-level function kept as a possible maker of a model base (`Base =
+    build_base()`): one that defines a class and returns it, or whose returned call or name
+    is named like one (`declarative_base(...)`, `registry().generate_base()`, `SQLAlchemy(...)`,
+    `make_model_base()`); any other function's result below a class stays unknown."""
+    factory = read_factory(func)
+    if factory is None:
+        return None
+    returned = factory.returns
+    if isinstance(returned, ast.Name) and returned.id in dict(factory.classes):
+        return factory
+    written = dotted(returned.func if isinstance(returned, ast.Call) else returned) or ""
+    if isinstance(returned, ast.Call) and isinstance(returned.func, ast.Attribute):
+        written = returned.func.attr  # `registry().generate_base`
+    return factory if _FACTORY_NAME.search(last_name(written)) else None
 
 
 def _table_call(node: ast.Call) -> TableCall:
@@ -301,6 +341,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True)
     renames: Computation | None = None
     meta_renames: tuple[str, Computation] | None = None
     defaults: list[tuple[str, ast.expr]] = []
+    methods: list[tuple[str, ast.FunctionDef]] = []
     target: ast.expr
     value: ast.expr | None
     for stmt in node.body:
@@ -309,6 +350,8 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True)
         elif isinstance(stmt, ast.Assign):
             target, value = stmt.targets[0], stmt.value
         else:
+            if isinstance(stmt, ast.FunctionDef) and stmt.name in EXTENSION_METHODS:
+                methods.append((stmt.name, stmt))
             if isinstance(stmt, ast.FunctionDef) and stmt.name == "__tablename__":
                 tablename = _declared_tablename(stmt)
             elif not hooks:
@@ -358,6 +401,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True)
         renames,
         meta_renames,
         tuple(defaults),
+        tuple(methods),
     )
 
 
@@ -494,15 +538,18 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
         python.append((path, facts))
         if facts.declarations is not None:
             declarations.append(facts.declarations)
-    modules = Modules([facts.module for _, facts in python])
     by_path = dict(python)
+    bases: ModelBases[ModelBody] = ModelBases(
+        lambda cls: dict(cls.body.methods), lambda module: by_path[module.path].factories
+    )
+    modules = Modules([facts.module for _, facts in python], made=bases)
     mapper = _Mapper(modules, by_path, declared(declarations, FLASK_SQLALCHEMY, PYTHON))
     claims: list[TableClaim] = []
     gaps: list[Gap] = []
     for path, facts in python:
         if not facts.migration:
             for call in facts.tables:
-                found = _table_call_claim(modules, mapper, path, facts, call)
+                found = _table_call_claim(modules, mapper, bases, path, facts, call)
                 if isinstance(found, TableClaim):
                     claims.append(found)
                 elif isinstance(found, Gap):
@@ -550,13 +597,14 @@ def _generated(modules: Modules[ModelBody], by_path: dict[str, SqlalchemyFacts])
 def _table_call_claim(
     modules: Modules[ModelBody],
     mapper: _Mapper,
+    bases: ModelBases[ModelBody],
     path: str,
     facts: SqlalchemyFacts,
     call: TableCall,
 ) -> TableClaim | Gap | None:
     """The table a `Table(...)` call defines, the gap when SQLAlchemy's `Table` is named by
     something not known, or None for another library's `Table` (a terminal or report table)."""
-    kind = _table_kind(modules, facts.module, call.callee)
+    kind = _table_kind(modules, bases, facts.module, call.callee)
     if kind is None:
         return None
     name, unknown = call.name, "no literal first argument"
@@ -588,10 +636,14 @@ def _table_call_claim(
 
 
 def _table_kind(
-    modules: Modules[ModelBody], module: ModuleFacts[ModelBody], callee: str
+    modules: Modules[ModelBody],
+    bases: ModelBases[ModelBody],
+    module: ModuleFacts[ModelBody],
+    callee: str,
 ) -> str | None:
     """How a `Table(...)` call's callee reads when it is SQLAlchemy's `Table` (else None):
-    imported from sqlalchemy (`Table`, `sa.Table`), or Flask-SQLAlchemy's `db.Table`."""
+    imported from sqlalchemy (`Table`, `sa.Table`), or Flask-SQLAlchemy's `db.Table` (`db`
+    made by its `SQLAlchemy` or a project subclass of it)."""
     found = modules.resolve(module, callee)
     if isinstance(found, External):
         if found.name in SQLALCHEMY_TABLES or found.name.split(".")[-2:-1] == ["db"]:
@@ -600,7 +652,7 @@ def _table_kind(
     if (
         isinstance(found, CallRef)
         and found.attribute == "Table"
-        and last_name(found.callee) == "SQLAlchemy"
+        and (last_name(found.callee) == "SQLAlchemy" or bases.extension(modules, found) is not None)
     ):
         return callee
     return None
@@ -1068,6 +1120,8 @@ def _marked(assumed: Iterable[str]) -> tuple[tuple[str, str | int | bool], ...]:
 def _is_unknown_base(name: str) -> bool:
     if name == "object" or name.partition(".")[0] in NEUTRAL_BASE_MODULES:
         return False
+    if _external_kind(name) is None and name.partition(".")[0] == "flask_sqlalchemy":
+        return False  # its `Model` and mixins map nothing alone (a `model_class` is read)
     return _external_kind(name) is None
 
 

@@ -789,6 +789,16 @@ _IMPORT = st.one_of(
         "PREFIX = os.environ.get('PFX', settings.table_prefix)",
         "def ns_table(n):\n    return PREFIX + n",
         "from pkg.b import ns_table", "from .a import PREFIX",
+        # model bases the project builds (`packs/model_bases.py`)
+        "from flask_sqlalchemy import SQLAlchemy", "from .c import db", "from pkg.a import mk_base",
+        "from flask_sqlalchemy.model import Model as FsaModel", "from sqlalchemy.orm import registry",
+        "db = SQLAlchemy(model_class=Mixin)", "db = A(model_class=B)", "db = B()",
+        "def mk_base():\n    return declarative_base(cls=Mixin)", "Base = mk_base()",
+        "Base = registry().generate_base()", "Mixin = db.Model",
+        "class A(SQLAlchemy):\n    def __init__(self, **kw):\n"
+        "        kw.setdefault('model_class', Mixin)\n        super().__init__(**kw)",
+        "class B(SQLAlchemy):\n    def _make_declarative_base(self, model_class, **kw):\n"
+        "        return declarative_base(cls=model_class, metaclass=Fld)",
     )),
     st.builds("from {} import {}".format, _DOTTED, _NAME),
     st.builds("from {} import {} as {}".format, _DOTTED, _NAME, _NAME),
@@ -802,7 +812,7 @@ _ASSIGNMENT = st.builds("{} = {}".format, _NAME, _VALUE) | st.builds(
 )
 _BASE = _NAME | st.sampled_from(("models.Model", "Record", "graphene.ObjectType", "object",
                                  "DjModel", "AbstractUser", "pkg.a.A", "c.d.B",
-                                 "DeclarativeBase", "db.Model"))  # fmt: skip
+                                 "DeclarativeBase", "db.Model", "FsaModel"))  # fmt: skip
 _CALLEE = st.one_of(
     st.sampled_from(("models.CharField", "CharField", "graphene.Field", "models.ForeignKey",
                      "Column", "Fld")),
