@@ -1349,7 +1349,7 @@ class _RouteResolver:
         if not isinstance(expr, Each):
             return [expr]
         source = expr.source
-        if isinstance(source, Param):
+        if not isinstance(source, Bound):
             return [Opaque()]
         entity = self.evaluate(source.file, source.expr)
         if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
@@ -1364,7 +1364,7 @@ class _RouteResolver:
         if not isinstance(expr, Each) or expr.index < 0:
             return [(each, companion) for each in self._alternatives(expr)]
         source = expr.source
-        entity = None if isinstance(source, Param) else self.evaluate(source.file, source.expr)
+        entity = self.evaluate(source.file, source.expr) if isinstance(source, Bound) else None
         if not (isinstance(entity, _Scoped) and isinstance(entity.value, Items)):
             return [(Opaque(), companion)]
         paired = isinstance(companion, Each) and companion.source == source
@@ -1505,19 +1505,50 @@ class _RouteResolver:
 
     def _choice(self, path: str, expr: Choice) -> _Entity | None:
         """The branch of `test ? a : b` the test picks, where the scan tells (else both, as
-        options that are known where they agree)."""
-        picked = self._test(path, expr)
+        options that are known where they agree). In Python, a branch picked by a test that
+        read the configuration's defaults carries their sources (`attrs.configDefault`)."""
+        picked, assumed = self._test(path, expr)
         if picked is None:
             options = [self.evaluate(path, expr.then), self.evaluate(path, expr.otherwise)]
             return options[0] if options[0] == options[1] else _OneOf(options)
-        return self.evaluate(path, expr.then if picked else expr.otherwise)
+        chosen = self.evaluate(path, expr.then if picked else expr.otherwise)
+        if assumed and isinstance(chosen, _Str) and path.endswith(".py"):
+            return _Str(chosen.value, _merged(chosen.assumed, assumed))
+        return chosen
 
-    def _test(self, path: str, expr: Choice) -> bool | None:
+    def _test(self, path: str, expr: Choice) -> tuple[bool | None, tuple[str, ...]]:
+        """Whether `expr`'s test holds (None: not known), and the configuration defaults the
+        value it tested was read under."""
         if expr.test == "truthy":
             truth = self._truth(path, expr.tested)
+            tested = self._settled(self.evaluate(path, expr.tested))
+        elif expr.test in {"in", "nonzero"}:
+            tested = self._settled(self.evaluate(path, expr.tested))
+            truth = self._compared(path, expr, tested)
         else:
-            truth = _typed(self._settled(self.evaluate(path, expr.tested)), expr.test)
-        return None if truth is None else truth != expr.negated
+            tested = self._settled(self.evaluate(path, expr.tested))
+            truth = _typed(tested, expr.test)
+        assumed = tested.assumed if isinstance(tested, _Str) else ()
+        return (None if truth is None else truth != expr.negated), assumed
+
+    def _compared(self, path: str, expr: Choice, tested: _Entity | None) -> bool | None:
+        """A Python test on a string: one of `against` after `fold` ("in"), or a number
+        other than 0 ("nonzero", `bool(int(x))`); None where the string is not known (or
+        `int()` would raise)."""
+        if not isinstance(tested, _Str):
+            return None
+        text = tested.value
+        for method in expr.fold:
+            if method not in _FOLDS:
+                return None
+            text = getattr(text, method)()
+        if expr.test == "nonzero":
+            try:
+                return int(text) != 0
+            except ValueError:
+                return None
+        against = [self._string(path, option) for option in expr.against]
+        return None if None in against else text in against
 
     def _truth(self, path: str, expr: Expr) -> bool | None:
         """Whether a value is truthy, as JavaScript tells: a string when it is not empty, an
@@ -2994,6 +3025,7 @@ _CONSTRUCTOR = "constructor"  # what a `new` site calls (`js_facts._new_invocati
 _NEW_SITES = "\0new "
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
+_FOLDS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})  # `Choice.fold`
 
 
 def _param_site(expr: Expr | None) -> str | None:
@@ -3004,6 +3036,8 @@ def _param_site(expr: Expr | None) -> str | None:
         return expr.function  # type: ignore[union-attr]
     if kind is Each:
         source = expr.source  # type: ignore[union-attr]
+        if isinstance(source, Mapped):  # `[scoped(u) for u in urls]`: `urls`'s function
+            return _param_site(source)
         return source.function if isinstance(source, Param) else None
     if kind is Concat:
         parts = expr.parts  # type: ignore[union-attr]
@@ -3081,7 +3115,9 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
     if kind is Each:
         assert isinstance(expr, Each)
         source = _subst(expr.source, here, file, site, call, caller)
-        if not isinstance(source, Param | Bound):
+        if isinstance(source, Mapped):  # the list it builds, read where it is written
+            return Each(Bound(here, source), expr.index, expr.field)
+        if not isinstance(source, Param | Bound | Mapped):
             return Opaque()
         return Each(source, expr.index, expr.field)
     if kind is Apply:
