@@ -1513,7 +1513,7 @@ class _RouteResolver:
             return options[0] if options[0] == options[1] else _OneOf(options)
         chosen = self.evaluate(path, expr.then if picked else expr.otherwise)
         if assumed and isinstance(chosen, _Str) and path.endswith(".py"):
-            return _Str(chosen.value, _merged(chosen.assumed, assumed))
+            return _Str(chosen.value, _merged(assumed, chosen.assumed))
         return chosen
 
     def _test(self, path: str, expr: Choice) -> tuple[bool | None, tuple[str, ...]]:

@@ -412,8 +412,8 @@ class _Reader:
             options.append(option or Opaque())
         if options:  # `if settings.MULTI: return "/<org>" + rule` then `return rule`: the
             returns = options[0] if len(set(options)) == 1 else OneOf(tuple(options))
-            if len(set(options)) > 1:  # branch the tests pick (`py_branches`), else one of them
-                returns = self._branched(node) or returns
+            if len(set(options)) > 1 or _branch_assigned(node):  # the branch the tests pick
+                returns = self._branched(node) or returns  # (`py_branches`), else one of them
             if returns == Opaque():
                 returns = None
             if isinstance(returns, OneOf | Choice | None) and _no_parameters(node):
@@ -646,7 +646,9 @@ class _Reader:
             elif isinstance(target, ast.Name) and (truth := constant_flag(value)) is not None:
                 flags.append((target.id, truth))
         bases = tuple(base for b in node.bases if (base := self._expr(b)) is not None)
-        if flags and any(_settings_base(base) for base in bases):  # the environment may
+        if flags and any(
+            _settings_base(base, self.bindings) for base in bases
+        ):  # the environment may
             flags = [  # set each field: its default marked as the configuration's
                 (name, Fallback(Opaque(), truth, f"{node.name}.{name} (BaseSettings)"))
                 for name, truth in flags
@@ -2033,12 +2035,38 @@ def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
 _PASSABLE = (Lit, Concat, Format, Apply, Sym, Param, RouterRef, ImportRef, Items)
 
 
-def _settings_base(base: Expr) -> bool:
-    """pydantic's `BaseSettings` (v1's `pydantic`, v2's `pydantic_settings`)."""
+def _settings_base(base: Expr, bindings: dict[str, Expr]) -> bool:
+    """pydantic's `BaseSettings` (v1's `pydantic`, v2's `pydantic_settings`), imported."""
+    if isinstance(base, Sym) and len(base.path) == 1:
+        base = bindings.get(base.path[0], base)
+    elif isinstance(base, Sym) and len(base.path) == 2:
+        module = bindings.get(base.path[0])
+        if isinstance(module, ImportRef) and module.attr is None:
+            base = ImportRef(module.module, base.path[1])
     return (
         isinstance(base, ImportRef)
         and base.attr == "BaseSettings"
-        and (base.module in {"pydantic", "pydantic_settings"})
+        and base.module in {"pydantic", "pydantic_settings"}
+    )
+
+
+def _branch_assigned(function: _Def) -> bool:
+    """Whether a top-level `if` of `function` assigns a name its last statement returns
+    (`if not X: prefix = "/v2"` / `else: prefix = "/v1"` / `return prefix + rule`): its one
+    `return` then has a value per branch."""
+    last = function.body[-1]
+    if type(last) is not ast.Return or last.value is None:
+        return False
+    ifs = [stmt for stmt in function.body if type(stmt) is ast.If]
+    if not ifs:
+        return False
+    read = {n.id for n in ast.walk(last.value) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(target, ast.Name) and target.id in read
+        for stmt in ifs
+        for inner in ast.walk(stmt)
+        if isinstance(inner, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        for target in (inner.targets if isinstance(inner, ast.Assign) else [inner.target])
     )
 
 
