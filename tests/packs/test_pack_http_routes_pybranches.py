@@ -194,6 +194,27 @@ def test_a_test_that_cannot_be_told_is_a_finding_at_the_call_never_a_guess() -> 
     ]
 
 
+def test_an_int_constant_is_neither_a_flag_nor_a_path_segment() -> None:
+    """Only `True`/`False` are read as flags: `LEVEL = 2` named as "True" in a path would be a
+    wrong route, so the path stays unknown (a finding), as before."""
+    files = {
+        "lab/site.py": (
+            "from flask import Flask\n"
+            "LEVEL = 2\n"
+            "LIVE = True\n"
+            "app = Flask(__name__)\n"
+            "def leveled(rule):\n"
+            "    if LIVE:\n"
+            "        return f'/l{LEVEL}' + rule\n"
+            "    return rule\n"
+            "@app.route(leveled('/probe'))\n"
+            "def probe(): ...\n"
+        ),
+    }
+    assert _defaults(files) == {}
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["lab/site.py:9"]
+
+
 # -- 2. wrappers mapping the rules they are given ------------------------------------------
 
 MAPPED_RULES: dict[str, str] = {

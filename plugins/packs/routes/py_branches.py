@@ -36,8 +36,9 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def constant_flag(node: ast.expr | None) -> Lit | None:
-    """`True`/`False` (or an int) as the readers spell a bool; None for anything else."""
-    if type(node) is ast.Constant and type(node.value) in (bool, int):
+    """`True`/`False` as the readers spell a bool; None for anything else (an int is no
+    flag: `VERSION = 2` read as "True" would name a path wrongly)."""
+    if type(node) is ast.Constant and type(node.value) is bool:
         assert isinstance(node, ast.Constant)
         return TRUE if node.value else FALSE
     return None
