@@ -178,7 +178,7 @@ class _Unfollowed(Exception):
     """A body this reading does not follow (a loop, a `try`, a `with`, too many statements)."""
 
 
-_UNKNOWN = "\0assigned"  # a name assigned in a shape not followed (`a, b = ...`)
+_UNKNOWN = ast.Name("\0assigned", ast.Load())  # what a name assigned as `a, b = ...` holds
 _NO_VALUE = Opaque()  # a path that returns None, raises or ends: no value, never an option
 
 
@@ -188,8 +188,16 @@ def branched_return(body: list[ast.stmt], read: Read, bindings: Mapping[str, Exp
     assigned); a path that returns None or raises gives no option. None when the body does
     anything else on the way to a return (a loop, `try`, `with`): the caller reads its
     returns as before."""
+    reads: dict[int, Expr] = {}  # by id of the node read: a path through `if`s that assign
+
+    def once(node: ast.expr) -> Expr | None:  # nothing it reads meets the same return again
+        found = reads.get(id(node))
+        if found is None:
+            found = reads[id(node)] = read(node) or constant_flag(node) or Opaque()
+        return found
+
     try:
-        value = _returned(list(body), {}, read, bindings, [_MAX_STATEMENTS])
+        value = _returned(list(body), {}, once, bindings, [_MAX_STATEMENTS])
     except _Unfollowed:
         return None
     return None if value is _NO_VALUE else value
@@ -212,9 +220,11 @@ def _returned(
             if value is None or (type(value) is ast.Constant and value.value is None):
                 return _NO_VALUE
             value = _inlined(value, assigned)
-            if any(isinstance(n, ast.Name) and n.id == _UNKNOWN for n in ast.walk(value)):
+            if any(v is _UNKNOWN for v in assigned.values()) and any(
+                n is _UNKNOWN for n in ast.walk(value)
+            ):
                 return Opaque()  # it reads a name assigned in a shape not followed
-            return read(value) or constant_flag(value) or Opaque()
+            return read(value) or Opaque()
         if kind is ast.Raise:
             return _NO_VALUE
         if kind is ast.If:
@@ -263,22 +273,34 @@ def _assign(stmt: ast.stmt, assigned: dict[str, ast.expr]) -> None:
 def _forget(target: ast.expr, assigned: dict[str, ast.expr]) -> None:
     for node in ast.walk(target):
         if isinstance(node, ast.Name):
-            assigned[node.id] = ast.Name(_UNKNOWN, ast.Load())
+            assigned[node.id] = _UNKNOWN
 
 
 def _inlined(node: ast.expr, assigned: dict[str, ast.expr]) -> ast.expr:
-    """`node` with each name assigned on this path replaced by what it was assigned."""
-    if not assigned or not any(
-        isinstance(n, ast.Name) and n.id in assigned for n in ast.walk(node)
-    ):
+    """`node` with each name assigned on this path replaced by what it was assigned: new
+    nodes only where something is replaced (the rest shared, never changed: it is only
+    read)."""
+    if not assigned:
         return node
-    return _Inline(assigned).visit(copy.deepcopy(node))  # type: ignore[no-any-return]
+    return _substituted(node, assigned)  # type: ignore[return-value]
 
 
-class _Inline(ast.NodeTransformer):
-    def __init__(self, assigned: dict[str, ast.expr]) -> None:
-        self.assigned = assigned
-
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        value = self.assigned.get(node.id)
-        return copy.deepcopy(value) if value is not None else node
+def _substituted(node: ast.AST, assigned: dict[str, ast.expr]) -> ast.AST:
+    if type(node) is ast.Name:
+        return assigned.get(node.id, node)
+    changed: dict[str, object] = {}
+    for name, value in ast.iter_fields(node):
+        if isinstance(value, ast.AST):
+            new = _substituted(value, assigned)
+            if new is not value:
+                changed[name] = new
+        elif isinstance(value, list):
+            items = [_substituted(v, assigned) if isinstance(v, ast.AST) else v for v in value]
+            if any(a is not b for a, b in zip(items, value, strict=True)):
+                changed[name] = items
+    if not changed:
+        return node
+    clone = copy.copy(node)
+    for name, value in changed.items():
+        setattr(clone, name, value)
+    return clone

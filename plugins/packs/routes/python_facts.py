@@ -2061,13 +2061,21 @@ def _branch_assigned(function: _Def) -> bool:
     if not ifs:
         return False
     read = {n.id for n in ast.walk(last.value) if isinstance(n, ast.Name)}
-    return any(
-        isinstance(target, ast.Name) and target.id in read
-        for stmt in ifs
-        for inner in ast.walk(stmt)
-        if isinstance(inner, ast.Assign | ast.AugAssign | ast.AnnAssign)
-        for target in (inner.targets if isinstance(inner, ast.Assign) else [inner.target])
-    )
+    pending: list[ast.stmt] = list(ifs)
+    while pending:  # statements only: an expression assigns nothing here
+        stmt = pending.pop()
+        kind = type(stmt)
+        if kind is ast.Assign:
+            targets = stmt.targets  # type: ignore[attr-defined]
+            if any(type(t) is ast.Name and t.id in read for t in targets):
+                return True
+        elif kind is ast.AugAssign or kind is ast.AnnAssign:
+            target = stmt.target  # type: ignore[attr-defined]
+            if type(target) is ast.Name and target.id in read:
+                return True
+        elif kind is ast.If:
+            pending += stmt.body + stmt.orelse  # type: ignore[attr-defined]
+    return False
 
 
 def _routerish(value: Expr | None) -> Expr | None:
