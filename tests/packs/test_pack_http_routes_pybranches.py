@@ -54,6 +54,11 @@ FLAGGED_HELPERS: dict[str, str] = {
         "SAFE = env_config('SHOP_SAFE', default=True, cast=bool)\n"
         "TRACING = False\n"
         "\n"
+        "class Plain:\n"
+        "    SPLIT = truthy(os.environ.get('SHOP_SPLIT', 'yes'))\n"
+        "\n"
+        "plain = Plain()\n"
+        "\n"
         "class Knobs(BaseSettings):\n"
         "    locale_paths: bool = False\n"
         "    shop_name: str = 'corner'\n"
@@ -90,6 +95,12 @@ FLAGGED_HELPERS: dict[str, str] = {
         "    if TRACING:\n"
         "        return '/trace' + rule\n"
         "    return rule\n"
+        "\n"
+        "def split(rule):\n"
+        "    if not k.plain.SPLIT:\n"
+        "        return None\n"
+        "    if k.plain.SPLIT:\n"
+        "        return '/split' + rule\n"
     ),
     "shop/site.py": (
         "from flask import Flask\n"
@@ -112,6 +123,9 @@ FLAGGED_HELPERS: dict[str, str] = {
         "\n"
         "@app.route(traced('/orders'))\n"
         "def orders(): ...\n"
+        "\n"
+        "@app.route(paths.split('/halves'))\n"
+        "def halves(): ...\n"
     ),
 }
 
@@ -125,6 +139,7 @@ def test_helpers_take_the_branch_the_configuration_defaults_pick() -> None:
         "GET /news": "os.environ.SHOP_BETA",
         "POST /s/pay": "decouple SHOP_SAFE; Knobs.locale_paths (BaseSettings)",
         "GET /orders": None,  # a plain module constant: no configuration to name
+        "GET /split/halves": "os.environ.SHOP_SPLIT",  # a class attribute, a `None` guard
     }
     assert finding_places(FLAGGED_HELPERS) == {}
 
@@ -257,6 +272,9 @@ MAPPED_RULES: dict[str, str] = {
         "        shaped = tuple(sited(p) for p in paths)\n"
         "        self.add_resource(view, *shaped, **options)\n"
         "\n"
+        "    def register_lambda(self, view, *paths, **options):\n"
+        "        self.add_resource(view, *map(lambda p: ver(p, 'v2'), paths), **options)\n"
+        "\n"
         "    def register_some(self, view, *paths, **options):\n"
         "        kept = [p for p in paths if p.startswith('/')]\n"
         "        self.add_resource(view, *kept, **options)\n"
@@ -290,6 +308,7 @@ MAPPED_RULES: dict[str, str] = {
         "api.register_listed(Health, ['/health', '/ping'], endpoint='health')\n"
         "api.register_tuple(Logs, '/logs', endpoint='logs')\n"
         "api.register_some(Odd, '/odd', endpoint='odd')\n"
+        "api.register_lambda(Health, '/alive', endpoint='alive')\n"
     ),
 }
 
@@ -305,6 +324,7 @@ def test_rules_mapped_over_a_wrappers_arguments_are_one_route_each_at_the_call()
         "GET /v1/health": "depot/views.py:26 flask",
         "GET /v1/ping": "depot/views.py:26 flask",
         "GET /logs": "depot/views.py:27 flask",
+        "GET /v2/alive": "depot/views.py:29 flask",
     }
     found = _defaults(MAPPED_RULES)
     assert found["GET /bins"] == "os.environ.DEPOT_PER_SITE"

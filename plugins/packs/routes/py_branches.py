@@ -232,11 +232,12 @@ def _returned(
             rest = stmts[index + 1 :]
             then = _returned([*stmt.body, *rest], dict(assigned), read, bindings, budget)
             otherwise = _returned([*stmt.orelse, *rest], dict(assigned), read, bindings, budget)
-            if then is _NO_VALUE:
-                return otherwise
-            if otherwise is _NO_VALUE or then == otherwise:
+            if then == otherwise or (then is _NO_VALUE and otherwise is _NO_VALUE):
                 return then
             test = decision(_inlined(stmt.test, assigned), read, bindings)
+            if then is _NO_VALUE or otherwise is _NO_VALUE:  # a guard: its one value, as
+                value = otherwise if then is _NO_VALUE else then  # before, marked with the
+                return dataclasses.replace(test, then=value, otherwise=value)  # test's sources
             return dataclasses.replace(test, then=then, otherwise=otherwise)
         if kind is ast.Assign or kind is ast.AnnAssign or kind is ast.AugAssign:
             _assign(stmt, assigned)

@@ -412,8 +412,8 @@ class _Reader:
             options.append(option or Opaque())
         if options:  # `if settings.MULTI: return "/<org>" + rule` then `return rule`: the
             returns = options[0] if len(set(options)) == 1 else OneOf(tuple(options))
-            if len(set(options)) > 1 or _branch_assigned(node):  # the branch the tests pick
-                returns = self._branched(node) or returns  # (`py_branches`), else one of them
+            if len(set(options)) > 1 or _branch_assigned(node) or _guarded(node):  # the branch
+                returns = self._branched(node) or returns  # the tests pick (`py_branches`)
             if returns == Opaque():
                 returns = None
             if isinstance(returns, OneOf | Choice | None) and _no_parameters(node):
@@ -641,6 +641,12 @@ class _Reader:
                     guards += [self._present(d) or Opaque() for d in value.elts]
                 elif value is not None:
                     guards.append(Opaque())
+            elif (
+                isinstance(target, ast.Name)
+                and isinstance(value, ast.Call)
+                and (configured := self._configured_call(value)) is not None
+            ):  # `MULTI = parse_flag(os.environ.get("X", "0"))` in a settings class
+                fields.append((target.id, configured))
             elif isinstance(target, ast.Name) and (expr := self._expr(value)) is not None:
                 fields.append((target.id, expr))
             elif isinstance(target, ast.Name) and (truth := constant_flag(value)) is not None:
@@ -1283,10 +1289,18 @@ class _Reader:
             and node.func.id == "map"
             and len(node.args) == 2
             and not node.keywords
-            and _dotted_path(node.args[0]) is not None
         ):
-            item = "\0item"
-            source, element = node.args[1], ast.Call(node.args[0], [ast.Name(item)], [])
+            function, source = node.args
+            if isinstance(function, ast.Lambda):  # `map(lambda u: scoped(u), urls)`
+                arguments = function.args
+                if len(arguments.args) != 1 or arguments.vararg or arguments.kwonlyargs:
+                    return None
+                item, element = arguments.args[0].arg, function.body
+            elif _dotted_path(function) is not None:  # `map(scoped, urls)`
+                item = "\0item"
+                element = ast.Call(function, [ast.Name(item)], [])
+            else:
+                return None
         else:
             return None
         listed = self._owner(source) if type(source) is ast.Name else self._passable(source)
@@ -2047,6 +2061,20 @@ def _settings_base(base: Expr, bindings: dict[str, Expr]) -> bool:
         isinstance(base, ImportRef)
         and base.attr == "BaseSettings"
         and base.module in {"pydantic", "pydantic_settings"}
+    )
+
+
+def _guarded(function: _Def) -> bool:
+    """Whether a top-level `if` of `function` returns None or raises (`if not FLAG: return
+    None`): its test still decides whether the value is the one returned after it."""
+    return any(
+        type(stmt) is ast.If
+        and any(
+            type(inner) is ast.Raise
+            or (type(inner) is ast.Return and (inner.value is None or _is_none(inner.value)))
+            for inner in stmt.body
+        )
+        for stmt in function.body
     )
 
 
