@@ -336,10 +336,69 @@ def test_a_filtered_mapping_is_a_finding_at_the_call_never_silent() -> None:
     assert "depot/views.py:28" in finding_places(MAPPED_RULES)["UNRESOLVED_ROUTE"]
 
 
+LOOPED_RULES: dict[str, str] = {
+    "kiosk/__init__.py": "",
+    "kiosk/flags.py": (
+        "import os\n"
+        "\n"
+        "SHARED = os.environ.get('KIOSK_SHARED', 'TRUE').lower() == 'true'\n"
+        "PINNED = os.environ.get('KIOSK_PINNED', '') == 'on'\n"
+        "QUIET = os.getenv('KIOSK_QUIET', '0') not in ('0', 'false')\n"
+    ),
+    "kiosk/core.py": (
+        "from flask import Flask\n"
+        "from kiosk import flags\n"
+        "\n"
+        "def placed(rule):\n"
+        "    if flags.SHARED and not flags.PINNED:\n"
+        "        return '/shared' + rule\n"
+        "    return rule\n"
+        "\n"
+        "def hushed(rule):\n"
+        "    if flags.QUIET or flags.PINNED:\n"
+        "        return '/q' + rule\n"
+        "    return rule\n"
+        "\n"
+        "class KioskApp(Flask):\n"
+        "    def pages(self, view, *rules):\n"
+        "        for rule in rules:\n"
+        "            self.add_url_rule(placed(rule), view_func=view)\n"
+        "\n"
+        "    def quiet_pages(self, view, rules):\n"
+        "        for rule in rules:\n"
+        "            self.add_url_rule('/k' + hushed(rule), view_func=view)\n"
+    ),
+    "kiosk/main.py": (
+        "from kiosk.core import KioskApp\n"
+        "\n"
+        "app = KioskApp(__name__)\n"
+        "\n"
+        "def screen(): return ''\n"
+        "def status(): return ''\n"
+        "\n"
+        "app.pages(screen, '/screen', '/display')\n"
+        "app.quiet_pages(status, ['/status'])\n"
+    ),
+}
+
+
+def test_a_loop_over_a_wrappers_rules_through_a_helper_is_one_route_each() -> None:
+    """`for rule in rules: add_url_rule(placed(rule))` (and joined: `'/k' + hushed(rule)`),
+    the helpers deciding by `and`/`or` of configured flags. Checked against Flask 2.3's
+    `url_map` with the variables unset."""
+    assert _defaults(LOOPED_RULES) == {
+        "GET /shared/screen": "os.environ.KIOSK_SHARED; os.environ.KIOSK_PINNED",
+        "GET /shared/display": "os.environ.KIOSK_SHARED; os.environ.KIOSK_PINNED",
+        "GET /k/status": "os.environ.KIOSK_QUIET; os.environ.KIOSK_PINNED",
+    }
+    assert placed(LOOPED_RULES)["GET /shared/display"] == "kiosk/main.py:8 flask"
+    assert finding_places(LOOPED_RULES) == {}
+
+
 @pytest.mark.parametrize(
     "files",
-    [FLAGGED_HELPERS, UNDECIDED_HELPERS, MAPPED_RULES],
-    ids=["flagged", "undecided", "mapped"],
+    [FLAGGED_HELPERS, UNDECIDED_HELPERS, MAPPED_RULES, LOOPED_RULES],
+    ids=["flagged", "undecided", "mapped", "looped"],
 )
 def test_these_fixtures_scan_the_same_with_and_without_the_pre_filter(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]

@@ -1345,9 +1345,13 @@ class _RouteResolver:
 
     def _alternatives(self, expr: Expr) -> list[Expr]:
         """`expr`, or for each item of a sequence a call passed (`for bp in blueprints`), that
-        item; a sequence that is not visible is one value not known."""
+        item; a sequence that is not visible is one value not known. An item passed to a
+        helper or joined into a path (`for r in rules: add(scoped(r))`) is that value per item."""
         if not isinstance(expr, Each):
-            return [expr]
+            inner = _nested_each(expr)
+            if inner is None:
+                return [expr]
+            return [_with_item(expr, inner, item) for item in self._alternatives(inner)]
         source = expr.source
         if not isinstance(source, Bound):
             return [Opaque()]
@@ -3068,6 +3072,36 @@ def _param_site(expr: Expr | None) -> str | None:
     else:
         return None
     return next((s for p in parts if (s := _param_site(p)) is not None), None)
+
+
+def _nested_each(expr: Expr) -> Each | None:
+    """The item of a loop over a sequence a call passes (`Each`, the item itself) that `expr`
+    passes to a helper, formats or joins (`scoped(r)`, `"/x" + r`); None when it holds none."""
+    if isinstance(expr, Each):
+        return expr if expr.index < 0 and not expr.field else None
+    if isinstance(expr, Apply):
+        parts: tuple[Expr | None, ...] = expr.args
+    elif isinstance(expr, Concat):
+        parts = expr.parts
+    elif isinstance(expr, Format):
+        parts = expr.args
+    else:
+        return None
+    return next((e for p in parts if p is not None and (e := _nested_each(p)) is not None), None)
+
+
+def _with_item(expr: Expr, each: Each, item: Expr) -> Expr:
+    """`expr` with the loop's item `each` replaced by `item`."""
+    if expr == each:
+        return item
+    if isinstance(expr, Apply):
+        args = tuple(_with_item(a, each, item) if a is not None else None for a in expr.args)
+        return replace(expr, args=args)
+    if isinstance(expr, Concat):
+        return Concat(tuple(_with_item(p, each, item) for p in expr.parts))
+    if isinstance(expr, Format):
+        return replace(expr, args=tuple(_with_item(a, each, item) for a in expr.args))
+    return expr
 
 
 def _moves(path: Expr) -> bool:

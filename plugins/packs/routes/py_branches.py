@@ -50,6 +50,15 @@ def decision(test: ast.expr, read: Read, bindings: Mapping[str, Expr]) -> Choice
     found = flag(test, read, bindings, in_test=True)
     if found is not None:
         return found
+    if isinstance(test, ast.BoolOp):  # `A and not B`: a test per part, in Python's order
+        parts = [decision(part, read, bindings) for part in test.values]
+        joined: Choice = parts[-1]
+        for part in reversed(parts[:-1]):
+            if isinstance(test.op, ast.And):
+                joined = dataclasses.replace(part, then=joined, otherwise=FALSE)
+            else:
+                joined = dataclasses.replace(part, then=TRUE, otherwise=joined)
+        return Choice(joined, "truthy", TRUE, FALSE)
     tested = constant_flag(test) or read(test) or Opaque()
     return Choice(tested, "truthy", TRUE, FALSE)
 
