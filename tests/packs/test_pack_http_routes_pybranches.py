@@ -275,6 +275,9 @@ MAPPED_RULES: dict[str, str] = {
         "    def register_lambda(self, view, *paths, **options):\n"
         "        self.add_resource(view, *map(lambda p: ver(p, 'v2'), paths), **options)\n"
         "\n"
+        "    def register_everywhere(self, view, *paths, **options):\n"
+        "        return self.register(view, *paths, **options)\n"
+        "\n"
         "    def register_some(self, view, *paths, **options):\n"
         "        kept = [p for p in paths if p.startswith('/')]\n"
         "        self.add_resource(view, *kept, **options)\n"
@@ -309,6 +312,7 @@ MAPPED_RULES: dict[str, str] = {
         "api.register_tuple(Logs, '/logs', endpoint='logs')\n"
         "api.register_some(Odd, '/odd', endpoint='odd')\n"
         "api.register_lambda(Health, '/alive', endpoint='alive')\n"
+        "api.register_everywhere(Logs, '/journal', '/trail', endpoint='journal')\n"
     ),
 }
 
@@ -325,6 +329,8 @@ def test_rules_mapped_over_a_wrappers_arguments_are_one_route_each_at_the_call()
         "GET /v1/ping": "depot/views.py:26 flask",
         "GET /logs": "depot/views.py:27 flask",
         "GET /v2/alive": "depot/views.py:29 flask",
+        "GET /journal": "depot/views.py:30 flask",  # `*paths` passed on to `register`
+        "GET /trail": "depot/views.py:30 flask",
     }
     found = _defaults(MAPPED_RULES)
     assert found["GET /bins"] == "os.environ.DEPOT_PER_SITE"

@@ -1355,9 +1355,9 @@ class _RouteResolver:
         source = expr.source
         if not isinstance(source, Bound):
             return [Opaque()]
-        entity = self.evaluate(source.file, source.expr)
-        if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
-            return [Bound(entity.file, value) for value in entity.value.values]
+        listed = self._listed(self.evaluate(source.file, source.expr))
+        if listed is not None:
+            return [Bound(file, value) for file, value in listed]
         return [Opaque()]
 
     def _alternatives_with(
@@ -1501,11 +1501,29 @@ class _RouteResolver:
                 built.append(Bound(path, value))
         return _Scoped(path, Items(tuple(built)))
 
-    def _listed(self, entity: _Entity | None) -> list[tuple[str, Expr]] | None:
-        """(file, item) of a list the scan shows (a literal, or one an array method built)."""
-        if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
-            return [(entity.file, value) for value in entity.value.values]
-        return None
+    def _listed(self, entity: _Entity | None, depth: int = 0) -> list[tuple[str, Expr]] | None:
+        """(file, item) of a list the scan shows (a literal, or one an array method built); a
+        Python wrapper's `*rules` passed on to another (`self.register(view, *rules)`) is
+        each item its callers pass (None when those are not known)."""
+        if not (isinstance(entity, _Scoped) and isinstance(entity.value, Items)):
+            return None
+        found: list[tuple[str, Expr]] = []
+        for value in entity.value.values:
+            if not (
+                isinstance(value, Each)
+                and value.index < 0
+                and not value.field
+                and entity.file.endswith(".py")
+            ):
+                found.append((entity.file, value))
+                continue
+            source = value.source
+            passed = self.evaluate(source.file, source.expr) if isinstance(source, Bound) else None
+            inner = self._listed(passed, depth + 1) if depth < _MAX_DEPTH else None
+            if inner is None:
+                return None
+            found += inner
+        return found
 
     def _choice(self, path: str, expr: Choice) -> _Entity | None:
         """The branch of `test ? a : b` the test picks, where the scan tells (else both, as

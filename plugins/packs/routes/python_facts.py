@@ -978,7 +978,12 @@ class _Reader:
             receiver = _routerish(self._owner(call.func.value))
             if callee[0] == "self" and self._class_name and isinstance(receiver, Param):
                 callee = (self._class_name, CALL, *callee[1:])  # `self.add(...)` in a method
-        args = tuple(None if isinstance(a, ast.Starred) else self._passable(a) for a in call.args)
+        args = tuple(
+            self._passed_on(a, last=n == len(call.args) - 1)
+            if isinstance(a, ast.Starred)
+            else self._passable(a)
+            for n, a in enumerate(call.args)
+        )
         keywords = tuple(
             (k.arg, value)
             for k in call.keywords
@@ -988,6 +993,18 @@ class _Reader:
             self.invocations.append(
                 Invocation(Sym(callee), args, keywords, call.lineno, receiver, self._function_site)
             )
+
+    def _passed_on(self, starred: ast.Starred, *, last: bool) -> Expr | None:
+        """`f(view, *rules)` as the last argument, `rules` the enclosing function's own `*rules`
+        (or a list parameter) not assigned anew: each item its callers pass, passed on
+        (`Each`); None for any other spread (the arguments after it are not placed)."""
+        node = starred.value
+        if not last or type(node) is not ast.Name or self._def is None:
+            return None
+        value = self._owner(node)
+        if not isinstance(value, Param) or node.id in self._reassigned(self._def):
+            return None
+        return Each(value)
 
     def _passable(self, node: ast.expr) -> Expr | None:
         """An argument worth keeping: one that may be a router, or a path, a string, or a
