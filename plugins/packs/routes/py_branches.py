@@ -97,7 +97,7 @@ def flag(
             read(node.args[0]) or Opaque(), "in", TRUE, FALSE, against=words, fold=("lower",)
         )
     if name == "decouple.config":
-        return _decouple(node, read)
+        return _decouple(node)
     return None
 
 
@@ -166,7 +166,7 @@ def _string(node: ast.expr) -> str | None:
     return None
 
 
-def _decouple(call: ast.Call, read: Read) -> Choice | None:
+def _decouple(call: ast.Call) -> Choice | None:
     """python-decouple's `config("X", default=..., cast=bool)`: the variable's value, else the
     default (cast as decouple casts it: `str(default).lower()`), marked as the configuration's
     default; None without `cast=bool` or without a default written as a constant."""
@@ -179,7 +179,6 @@ def _decouple(call: ast.Call, read: Read) -> Choice | None:
         return None
     value = Fallback(Opaque(), Lit(str(default.value)), f"decouple {key}")
     words = tuple(Lit(w) for w in _DECOUPLE_TRUE)
-    del read  # the default is a constant: nothing to read
     return Choice(value, "in", TRUE, FALSE, against=words, fold=("lower",))
 
 
