@@ -544,6 +544,7 @@ def test_the_prefilter_parses_every_file_these_constructs_need(
 _SHORT = {
     "F": "test_pack_http_routes_follow.py",
     "P": "test_pack_http_routes_pyclasses.py",
+    "B": "test_pack_http_routes_pybranches.py",
     "U": "test_pack_http_routes_unresolved.py",
     "C": "test_pack_construct_classes.py",
     "S": "test_pack_sqlalchemy.py",

@@ -202,13 +202,17 @@ A_WRAPPER_REWRITING_ITS_RULES_IS_FLAGGED_AT_EACH_CALL: dict[str, str] = {
 }
 
 
-def test_a_wrapper_rewriting_its_rules_is_flagged_at_each_call() -> None:
-    """The rules are mapped through a comprehension the evaluator does not follow: never
-    silent, an UNRESOLVED_ROUTE at the wrapper and at each call (where the routes are written)."""
+def test_a_wrapper_rewriting_its_rules_lists_each_rewritten_rule_at_each_call() -> None:
+    """The rules are mapped through a comprehension over `*rules` (`py_branches`' class 2):
+    one route per rule, rewritten by the helper, at the call that passes it."""
     files = A_WRAPPER_REWRITING_ITS_RULES_IS_FLAGGED_AT_EACH_CALL
-    found = finding_places(files)
-    assert {"crm/api.py:16", "crm/api.py:17"} <= set(found["UNRESOLVED_ROUTE"])
-    assert placed(files) == {"GET /health": "crm/main.py:7 flask"}
+    assert finding_places(files) == {}
+    assert placed(files) == {
+        "GET /health": "crm/main.py:7 flask",
+        "GET /{lang}/leads": "crm/api.py:16 flask",
+        "GET /{lang}/prospects": "crm/api.py:17 flask",
+        "GET /{lang}/p": "crm/api.py:17 flask",
+    }
 
 
 # -- a path helper whose returns differ by a setting: one of them, never a guess -------------
@@ -248,13 +252,18 @@ A_PATH_HELPER_WITH_CONDITIONAL_RETURNS: dict[str, str] = {
 }
 
 
-def test_a_path_helper_with_conditional_returns_is_one_of_them() -> None:
-    """`scoped` returns one of two paths, which one decided by a setting read at run time: the
-    route is an UNRESOLVED_ROUTE at its place, not its first branch named as a fact; `rooted`'s
-    `return None` guard is no path, so its one path is the route's."""
+def test_a_path_helper_with_conditional_returns_takes_the_branch_the_default_picks() -> None:
+    """`scoped` returns one of two paths, which one decided by a setting whose default the
+    code shows (`os.environ.get(..., '') == 'yes'`: false): the branch it picks, marked as
+    the configuration's default; `rooted`'s `return None` guard is no path, so its one path
+    is the route's."""
     files = A_PATH_HELPER_WITH_CONDITIONAL_RETURNS
-    assert placed(files) == {"GET /api/status": "portal/views.py:9 flask"}
-    assert finding_places(files) == {"UNRESOLVED_ROUTE": ["portal/views.py:6"]}
+    assert placed(files) == {
+        "GET /api/status": "portal/views.py:9 flask",
+        "GET /signin": "portal/views.py:6 flask",
+        "POST /signin": "portal/views.py:6 flask",
+    }
+    assert finding_places(files) == {}
 
 
 # -- (path, view) tables wired by a helper; views cached, wrapped, inherited -----------------

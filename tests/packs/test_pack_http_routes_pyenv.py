@@ -99,7 +99,7 @@ def test_a_helper_reading_an_imported_environ_with_a_module_constant_default() -
     assert found["GET /portal/pages/about"]["configDefault"] == "os.environ.PORTAL_MOUNT"
 
 
-def test_a_variable_without_a_default_or_a_helper_with_parameters_stays_a_finding() -> None:
+def test_a_variable_without_a_default_stays_a_finding_a_helper_with_parameters_branches() -> None:
     files = {
         "api.py": (
             "import os\n"
@@ -126,9 +126,10 @@ def test_a_variable_without_a_default_or_a_helper_with_parameters_stays_a_findin
     places = finding_places(files)
     assert "api.py:8" in places["UNRESOLVED_PREFIX"]
     assert "api.py:15" in places["UNRESOLVED_ROUTE"]
-    # `rooted('/y')` has a parameter: its two returns stay one of several, as before
-    assert "GET /y" not in found
-    assert "api.py:13" in places["UNRESOLVED_ROUTE"]
+    # `rooted('/y')`: its test reads the variable's default (""), so it returns its argument
+    # (`py_branches`), marked as the configuration's default
+    assert found["GET /y"]["configDefault"] == "os.environ.ROOTED"
+    assert "api.py:13" not in places["UNRESOLVED_ROUTE"]
 
 
 @pytest.mark.parametrize("files", [FASTAPI_APP, FLASK_APP], ids=["fastapi", "flask"])

@@ -1425,15 +1425,19 @@ class _RouteResolver:
 
     def _alternatives(self, expr: Expr) -> list[Expr]:
         """`expr`, or for each item of a sequence a call passed (`for bp in blueprints`), that
-        item; a sequence that is not visible is one value not known."""
+        item; a sequence that is not visible is one value not known. An item passed to a
+        helper or joined into a path (`for r in rules: add(scoped(r))`) is that value per item."""
         if not isinstance(expr, Each):
-            return [expr]
+            inner = _nested_each(expr)
+            if inner is None:
+                return [expr]
+            return [_with_item(expr, inner, item) for item in self._alternatives(inner)]
         source = expr.source
-        if isinstance(source, Param):
+        if not isinstance(source, Bound):
             return [Opaque()]
-        entity = self.evaluate(source.file, source.expr)
-        if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
-            return [Bound(entity.file, value) for value in entity.value.values]
+        listed = self._listed(self.evaluate(source.file, source.expr))
+        if listed is not None:
+            return [Bound(file, value) for file, value in listed]
         return [Opaque()]
 
     def _alternatives_with(
@@ -1444,7 +1448,7 @@ class _RouteResolver:
         if not isinstance(expr, Each) or expr.index < 0:
             return [(each, companion) for each in self._alternatives(expr)]
         source = expr.source
-        entity = None if isinstance(source, Param) else self.evaluate(source.file, source.expr)
+        entity = self.evaluate(source.file, source.expr) if isinstance(source, Bound) else None
         if not (isinstance(entity, _Scoped) and isinstance(entity.value, Items)):
             return [(Opaque(), companion)]
         paired = isinstance(companion, Each) and companion.source == source
@@ -1579,27 +1583,76 @@ class _RouteResolver:
                 built.append(Bound(path, value))
         return _Scoped(path, Items(tuple(built)))
 
-    def _listed(self, entity: _Entity | None) -> list[tuple[str, Expr]] | None:
-        """(file, item) of a list the scan shows (a literal, or one an array method built)."""
-        if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
-            return [(entity.file, value) for value in entity.value.values]
-        return None
+    def _listed(self, entity: _Entity | None, depth: int = 0) -> list[tuple[str, Expr]] | None:
+        """(file, item) of a list the scan shows (a literal, or one an array method built); a
+        Python wrapper's `*rules` passed on to another (`self.register(view, *rules)`) is
+        each item its callers pass (None when those are not known)."""
+        if not (isinstance(entity, _Scoped) and isinstance(entity.value, Items)):
+            return None
+        found: list[tuple[str, Expr]] = []
+        for value in entity.value.values:
+            if not (
+                isinstance(value, Each)
+                and value.index < 0
+                and not value.field
+                and entity.file.endswith(".py")
+            ):
+                found.append((entity.file, value))
+                continue
+            source = value.source
+            passed = self.evaluate(source.file, source.expr) if isinstance(source, Bound) else None
+            inner = self._listed(passed, depth + 1) if depth < _MAX_DEPTH else None
+            if inner is None:
+                return None
+            found += inner
+        return found
 
     def _choice(self, path: str, expr: Choice) -> _Entity | None:
         """The branch of `test ? a : b` the test picks, where the scan tells (else both, as
-        options that are known where they agree)."""
-        picked = self._test(path, expr)
+        options that are known where they agree). In Python, a branch picked by a test that
+        read the configuration's defaults carries their sources (`attrs.configDefault`)."""
+        picked, assumed = self._test(path, expr)
         if picked is None:
             options = [self.evaluate(path, expr.then), self.evaluate(path, expr.otherwise)]
             return options[0] if options[0] == options[1] else _OneOf(options)
-        return self.evaluate(path, expr.then if picked else expr.otherwise)
+        chosen = self.evaluate(path, expr.then if picked else expr.otherwise)
+        if assumed and isinstance(chosen, _Str) and path.endswith(".py"):
+            return _Str(chosen.value, _merged(assumed, chosen.assumed))
+        return chosen
 
-    def _test(self, path: str, expr: Choice) -> bool | None:
+    def _test(self, path: str, expr: Choice) -> tuple[bool | None, tuple[str, ...]]:
+        """Whether `expr`'s test holds (None: not known), and the configuration defaults the
+        value it tested was read under."""
         if expr.test == "truthy":
             truth = self._truth(path, expr.tested)
+            tested = self._settled(self.evaluate(path, expr.tested))
+        elif expr.test in {"in", "nonzero"}:
+            tested = self._settled(self.evaluate(path, expr.tested))
+            truth = self._compared(path, expr, tested)
         else:
-            truth = _typed(self._settled(self.evaluate(path, expr.tested)), expr.test)
-        return None if truth is None else truth != expr.negated
+            tested = self._settled(self.evaluate(path, expr.tested))
+            truth = _typed(tested, expr.test)
+        assumed = tested.assumed if isinstance(tested, _Str) else ()
+        return (None if truth is None else truth != expr.negated), assumed
+
+    def _compared(self, path: str, expr: Choice, tested: _Entity | None) -> bool | None:
+        """A Python test on a string: one of `against` after `fold` ("in"), or a number
+        other than 0 ("nonzero", `bool(int(x))`); None where the string is not known (or
+        `int()` would raise)."""
+        if not isinstance(tested, _Str):
+            return None
+        text = tested.value
+        for method in expr.fold:
+            if method not in _FOLDS:
+                return None
+            text = getattr(text, method)()
+        if expr.test == "nonzero":
+            try:
+                return int(text) != 0
+            except ValueError:
+                return None
+        against = [self._string(path, option) for option in expr.against]
+        return None if None in against else text in against
 
     def _truth(self, path: str, expr: Expr) -> bool | None:
         """Whether a value is truthy, as JavaScript tells: a string when it is not empty, an
@@ -3217,6 +3270,7 @@ _BUILT_INS = frozenset({
 })  # fmt: skip
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
+_FOLDS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})  # `Choice.fold`
 
 
 def _param_site(expr: Expr | None) -> str | None:
@@ -3227,6 +3281,8 @@ def _param_site(expr: Expr | None) -> str | None:
         return expr.function  # type: ignore[union-attr]
     if kind is Each:
         source = expr.source  # type: ignore[union-attr]
+        if isinstance(source, Mapped):  # `[scoped(u) for u in urls]`: `urls`'s function
+            return _param_site(source)
         return source.function if isinstance(source, Param) else None
     if kind is Concat:
         parts = expr.parts  # type: ignore[union-attr]
@@ -3257,6 +3313,36 @@ def _param_site(expr: Expr | None) -> str | None:
     else:
         return None
     return next((s for p in parts if (s := _param_site(p)) is not None), None)
+
+
+def _nested_each(expr: Expr) -> Each | None:
+    """The item of a loop over a sequence a call passes (`Each`, the item itself) that `expr`
+    passes to a helper, formats or joins (`scoped(r)`, `"/x" + r`); None when it holds none."""
+    if isinstance(expr, Each):
+        return expr if expr.index < 0 and not expr.field else None
+    if isinstance(expr, Apply):
+        parts: tuple[Expr | None, ...] = expr.args
+    elif isinstance(expr, Concat):
+        parts = expr.parts
+    elif isinstance(expr, Format):
+        parts = expr.args
+    else:
+        return None
+    return next((e for p in parts if p is not None and (e := _nested_each(p)) is not None), None)
+
+
+def _with_item(expr: Expr, each: Each, item: Expr) -> Expr:
+    """`expr` with the loop's item `each` replaced by `item`."""
+    if expr == each:
+        return item
+    if isinstance(expr, Apply):
+        args = tuple(_with_item(a, each, item) if a is not None else None for a in expr.args)
+        return replace(expr, args=args)
+    if isinstance(expr, Concat):
+        return Concat(tuple(_with_item(p, each, item) for p in expr.parts))
+    if isinstance(expr, Format):
+        return replace(expr, args=tuple(_with_item(a, each, item) for a in expr.args))
+    return expr
 
 
 def _moves(path: Expr) -> bool:
@@ -3304,7 +3390,9 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
     if kind is Each:
         assert isinstance(expr, Each)
         source = _subst(expr.source, here, file, site, call, caller)
-        if not isinstance(source, Param | Bound):
+        if isinstance(source, Mapped):  # the list it builds, read where it is written
+            return Each(Bound(here, source), expr.index, expr.field)
+        if not isinstance(source, Param | Bound | Mapped):
             return Opaque()
         return Each(source, expr.index, expr.field)
     if kind is Apply:

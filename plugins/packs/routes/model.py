@@ -98,7 +98,8 @@ class Each:
     """Each item of what callers pass as the parameter `source`: the loop variable of `for
     rule in routes:` in `def register_view(bp, routes, view_func)`."""
 
-    source: Param | Bound
+    # or a list built from one (`[scoped(u) for u in urls]`, `map(scoped, urls)`): `Mapped`
+    source: Param | Bound | Mapped
     index: int = -1  # `for path, view in routes:`: element `index` of each item (-1: the item)
     field: str = ""  # `for (const r of routes) … r.path`: that property of each item
 
@@ -400,7 +401,9 @@ class Mapped:
     """A list built by an array method from another (`items.map(item => ({ ...item }))`,
     `flatMap`, `filter`, `flat`): `source`'s items, each given as parameter 0 of the callback
     defined at `site`, which returns `value` (a `Param` of `site` where it uses the item). The
-    linker builds the list when it knows `source`'s items and can read `value` for each."""
+    linker builds the list when it knows `source`'s items and can read `value` for each.
+    Python's `[f(u) for u in urls]`, `(... for ...)` and `map(f, urls)` are a "map" whose
+    `site` is the comprehension's or the `map` call's."""
 
     source: Expr
     # "map", "flatMap", "filter" (keep the items whose `value` is truthy), "flat"; "concat"
@@ -415,13 +418,21 @@ class Choice:
     """`tested ? then : otherwise` (a ternary of a callback or a helper's return value): which
     branch the linker takes when it can tell `test` of `tested`: "truthy", or a type the
     value has ("string", "object", "array", "function": `typeof x === 'string'`,
-    `Array.isArray(x)`); `negated` for `!x`, `!==`."""
+    `Array.isArray(x)`); `negated` for `!x`, `!==`.
+
+    Python: a function whose value depends on a test (`if T: return A` / `return B`,
+    `A if T else B`) and a test read as a value (`s.lower() in ("true", "1")`, then `Lit("True")`
+    and otherwise `Lit("")`, a flag's truth as the readers spell a bool). There `test` may also
+    be "in": the string `tested` is, after the str methods `fold` (`lower`, `strip`...), one of
+    `against`; or "nonzero": `int(tested)` is not 0 (`bool(int(x))`)."""
 
     tested: Expr
     test: str
     then: Expr
     otherwise: Expr
     negated: bool = False
+    against: tuple[Expr, ...] = ()
+    fold: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

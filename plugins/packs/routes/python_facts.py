@@ -36,6 +36,7 @@ from .model import (
     VARARGS,
     Apply,
     Auth,
+    Choice,
     Concat,
     Condition,
     DependencyAlias,
@@ -49,6 +50,7 @@ from .model import (
     Invocation,
     Items,
     Lit,
+    Mapped,
     Middleware,
     ModuleFacts,
     MountDecl,
@@ -65,6 +67,7 @@ from .model import (
     Stored,
     Sym,
 )
+from .py_branches import branched_return, constant_flag, decision, flag
 
 # Read from the framework records (`frameworks.PYTHON`): the calls that make a router or app
 ROUTER_FRAMEWORKS = {
@@ -326,8 +329,12 @@ class _Reader:
         kind = type(node)
         # `config = environments[env]()`, `config = environments.get(env, Default)()`
         value: Expr | None = self._chosen(node) if kind is ast.Call else None
+        if kind is ast.Call and value is None:  # `MULTI = parse_flag(os.environ.get(...))`
+            flagged = self._configured_call(node)  # type: ignore[arg-type]  # `kind` says so
+            if flagged is not None:
+                return flagged
         if value is None:
-            value = self._expr(node)
+            value = self._expr(node) or constant_flag(node)
         if value is None and kind is ast.Dict:
             value = self._table(node)  # type: ignore[arg-type]  # a Dict: `kind` says so
         if (
@@ -340,8 +347,23 @@ class _Reader:
         if value is None and (kind is ast.List or kind is ast.Tuple):
             return self._items(node)
         if value is None and kind is ast.Compare:
-            return self._compared_default(node)  # type: ignore[arg-type]
+            return self._compared_default(node) or flag(node, self._value, self.bindings)  # type: ignore[arg-type]
         return value
+
+    def _configured_call(self, call: ast.Call) -> Expr | None:
+        """A flag parsed from the configuration: `strtobool(...)`, `bool(...)`, decouple's
+        `config(..., cast=bool)` (`py_branches.flag`), or a call of a function passed an
+        environment variable with a default (`parse_boolean(os.environ.get("X", "false"))`):
+        the function's value for it, which the linker works out (`Apply`)."""
+        flagged = flag(call, self._value, self.bindings)
+        if flagged is not None:
+            return flagged
+        if not any(
+            isinstance(a, ast.Call) and self._environ_default(a) is not None for a in call.args
+        ):
+            return None
+        applied = self._value(call)
+        return applied if isinstance(applied, Apply) else None
 
     def _compared_default(self, node: ast.Compare) -> Fallback | None:
         """`FLAG = os.environ.get("X", "0") == "1"` (or `!=`, either side): the comparison's
@@ -379,7 +401,7 @@ class _Reader:
         for statement in _value_returns(node.body):
             value = statement.value
             if type(value) in _NAMELESS:  # most returns: nothing a parameter could be in
-                option = self._value(value)
+                option = self._value(value) or constant_flag(value)  # `return True`
             else:
                 saved = (self._scope, self._def, self._env)
                 self._scope, self._def, self._env = _parameters(node), node, {}
@@ -388,11 +410,13 @@ class _Reader:
                 finally:
                     self._scope, self._def, self._env = saved
             options.append(option or Opaque())
-        if options:  # `if settings.MULTI: return "/<org>" + rule` then `return rule`: one of
+        if options:  # `if settings.MULTI: return "/<org>" + rule` then `return rule`: the
             returns = options[0] if len(set(options)) == 1 else OneOf(tuple(options))
+            if len(set(options)) > 1 or _branch_assigned(node) or _guarded(node):  # the branch
+                returns = self._branched(node) or returns  # the tests pick (`py_branches`)
             if returns == Opaque():
                 returns = None
-            if isinstance(returns, OneOf | None) and _no_parameters(node):
+            if isinstance(returns, OneOf | Choice | None) and _no_parameters(node):
                 returns = self._configured_return(node) or returns
         if returns is None and node.returns is not None:
             annotation = _dotted_path(node.returns)
@@ -403,6 +427,17 @@ class _Reader:
         return Function(
             node.name, returns, self._auth_of(node), _site(node), evidence, checks_user, method
         )
+
+    def _branched(self, node: _Def) -> Expr | None:
+        """What `node`'s body returns as `Choice`s over its tests, read in its own scope."""
+        saved = (self._scope, self._def, self._env)
+        self._scope, self._def, self._env = _parameters(node), node, {}
+        try:
+            return branched_return(
+                node.body, lambda n: self._chosen(n) or self._value(n), self.bindings
+            )
+        finally:
+            self._scope, self._def, self._env = saved
 
     def _through_local(self, path: tuple[str, ...]) -> Expr:
         """`settings.api_prefix` or `config()` where the head is a name the enclosing def
@@ -562,6 +597,7 @@ class _Reader:
 
     def _class(self, node: ast.ClassDef) -> Namespace:
         fields: list[tuple[str, Expr]] = []
+        flags: list[tuple[str, Expr]] = []  # `DEBUG: bool = False`
         verbs: list[str] = []
         verb_auth: list[Auth] = []
         guards: list[Expr] = []
@@ -605,9 +641,25 @@ class _Reader:
                     guards += [self._present(d) or Opaque() for d in value.elts]
                 elif value is not None:
                     guards.append(Opaque())
+            elif (
+                isinstance(target, ast.Name)
+                and isinstance(value, ast.Call)
+                and (configured := self._configured_call(value)) is not None
+            ):  # `MULTI = parse_flag(os.environ.get("X", "0"))` in a settings class
+                fields.append((target.id, configured))
             elif isinstance(target, ast.Name) and (expr := self._expr(value)) is not None:
                 fields.append((target.id, expr))
+            elif isinstance(target, ast.Name) and (truth := constant_flag(value)) is not None:
+                flags.append((target.id, truth))
         bases = tuple(base for b in node.bases if (base := self._expr(b)) is not None)
+        if flags and any(
+            _settings_base(base, self.bindings) for base in bases
+        ):  # the environment may
+            flags = [  # set each field: its default marked as the configuration's
+                (name, Fallback(Opaque(), truth, f"{node.name}.{name} (BaseSettings)"))
+                for name, truth in flags
+            ]
+        fields += flags
         return Namespace(
             tuple(fields),
             tuple(verbs),
@@ -716,8 +768,19 @@ class _Reader:
     def _value(self, node: ast.expr | None) -> Expr | None:
         """`node` where a string is expected (a path, a prefix, what a function returns): as
         `_expr` reads it, and also `.format(...)`, `%` and a call of a function whose return
-        value the linker works out with the arguments bound (`scoped("/login")`)."""
+        value the linker works out with the arguments bound (`scoped("/login")`); a test written
+        as a value and `a if test else b` (`py_branches`)."""
         kind = type(node)
+        if kind is ast.IfExp:
+            assert isinstance(node, ast.IfExp)
+            then = self._value(node.body) or Opaque()
+            otherwise = self._value(node.orelse) or Opaque()
+            if then == otherwise:
+                return then
+            test = decision(node.test, self._value, self.bindings)
+            return dataclasses.replace(test, then=then, otherwise=otherwise)
+        if kind is ast.Compare or kind is ast.UnaryOp:
+            return flag(node, self._value, self.bindings)  # type: ignore[arg-type]
         if kind is ast.Call:
             assert isinstance(node, ast.Call)
             func = node.func
@@ -741,6 +804,9 @@ class _Reader:
             plain = self._expr(node)  # a router, a guard...: as `_expr` reads it
             if not (isinstance(plain, Sym) and plain.path[-1] == CALL):
                 return plain
+            flagged = flag(node, self._value, self.bindings)  # `strtobool(x)`, `bool(x)`
+            if flagged is not None:
+                return flagged
             callee = _dotted_path(func)
             if (
                 callee is not None
@@ -912,7 +978,12 @@ class _Reader:
             receiver = _routerish(self._owner(call.func.value))
             if callee[0] == "self" and self._class_name and isinstance(receiver, Param):
                 callee = (self._class_name, CALL, *callee[1:])  # `self.add(...)` in a method
-        args = tuple(None if isinstance(a, ast.Starred) else self._passable(a) for a in call.args)
+        args = tuple(
+            self._passed_on(a, last=n == len(call.args) - 1)
+            if isinstance(a, ast.Starred)
+            else self._passable(a)
+            for n, a in enumerate(call.args)
+        )
         keywords = tuple(
             (k.arg, value)
             for k in call.keywords
@@ -922,6 +993,18 @@ class _Reader:
             self.invocations.append(
                 Invocation(Sym(callee), args, keywords, call.lineno, receiver, self._function_site)
             )
+
+    def _passed_on(self, starred: ast.Starred, *, last: bool) -> Expr | None:
+        """`f(view, *rules)` as the last argument, `rules` the enclosing function's own `*rules`
+        (or a list parameter) not assigned anew: each item its callers pass, passed on
+        (`Each`); None for any other spread (the arguments after it are not placed)."""
+        node = starred.value
+        if not last or type(node) is not ast.Name or self._def is None:
+            return None
+        value = self._owner(node)
+        if not isinstance(value, Param) or node.id in self._reassigned(self._def):
+            return None
+        return Each(value)
 
     def _passable(self, node: ast.expr) -> Expr | None:
         """An argument worth keeping: one that may be a router, or a path, a string, or a
@@ -1160,17 +1243,93 @@ class _Reader:
                 )
 
     def _spread(self, node: ast.expr, value: Expr | None) -> Expr:
-        """`*rules` in a call: each item of the parameter `rules` the callers pass, unless the
-        function assigns `rules` anew (`rules = [scoped(r) for r in rules]`), which is not
-        followed (then not known: a finding at each call that reaches it)."""
-        if (
-            isinstance(value, Param)
-            and self._def is not None
-            and type(node) is ast.Name
-            and node.id not in self._reassigned(self._def)
+        """`*rules` in a call: each item of the parameter `rules` the callers pass, or of a
+        list built from it, written in place (`*[scoped(r) for r in rules]`, `*map(scoped,
+        rules)`) or assigned once (`rules = [scoped(r) for r in rules]`); anything else is
+        not known (a finding at each call that reaches it)."""
+        if self._def is None:
+            return Opaque()
+        if type(node) is ast.Name:
+            assigned = self._assigned_once(self._def, node.id)
+            if assigned is None and isinstance(value, Param):
+                if node.id not in self._reassigned(self._def):
+                    return Each(value)
+                return Opaque()
+            node = assigned or node
+        mapped = self._mapped(node)
+        return Each(mapped) if mapped is not None else Opaque()
+
+    def _assigned_once(self, function: _Def, name: str) -> ast.expr | None:
+        """What `name = value` assigns, when `function` assigns `name` that once (a parameter
+        too: `urls = [scoped(u) for u in urls]`)."""
+        found = [
+            stmt.value
+            for stmt in ast.walk(function)
+            if isinstance(stmt, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+        ]
+        if len(found) != 1 or name in self._reassigned_otherwise(function):
+            return None
+        return found[0]
+
+    def _reassigned_otherwise(self, function: _Def) -> set[str]:
+        return {
+            target.id
+            for stmt in ast.walk(function)
+            if isinstance(stmt, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor)
+            for target in ast.walk(stmt.target)
+            if isinstance(target, ast.Name)
+        }
+
+    def _mapped(self, node: ast.expr) -> Mapped | None:
+        """A list built from a parameter (or a literal list) item by item: `[f(u) for u in
+        urls]`, `(... for ...)`, `map(f, urls)`, each under `list(...)`/`tuple(...)`; the item
+        a `Param` of the comprehension's (or the `map` call's) site. None for anything else
+        (a filter, nested loops, a callee that is no name)."""
+        while (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in {"list", "tuple"}
+            and len(node.args) == 1
+            and not node.keywords
         ):
-            return Each(value)
-        return Opaque()
+            node = node.args[0]
+        site = _site(node)
+        if isinstance(node, ast.ListComp | ast.GeneratorExp) and len(node.generators) == 1:
+            loop = node.generators[0]
+            if loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name):
+                return None
+            source, item, element = loop.iter, loop.target.id, node.elt
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "map"
+            and len(node.args) == 2
+            and not node.keywords
+        ):
+            function, source = node.args
+            if isinstance(function, ast.Lambda):  # `map(lambda u: scoped(u), urls)`
+                arguments = function.args
+                if len(arguments.args) != 1 or arguments.vararg or arguments.kwonlyargs:
+                    return None
+                item, element = arguments.args[0].arg, function.body
+            elif _dotted_path(function) is not None:  # `map(scoped, urls)`
+                item = "\0item"
+                element = ast.Call(function, [ast.Name(item)], [])
+            else:
+                return None
+        else:
+            return None
+        listed = self._owner(source) if type(source) is ast.Name else self._passable(source)
+        if not isinstance(listed, Param | Items):
+            return None
+        saved = self._scope
+        self._scope = {**self._scope, item: (site, 0)}
+        try:
+            value = self._value(element) or Opaque()
+        finally:
+            self._scope = saved
+        return Mapped(listed, "map", site, value)
 
     def _reassigned(self, function: _Def) -> set[str]:
         return {
@@ -1388,7 +1547,8 @@ class _Reader:
 
 
 # returned values in which no name is read as a parameter or a local
-_NAMELESS = frozenset({ast.Constant, ast.Dict, ast.Set, ast.Compare, ast.BoolOp, ast.UnaryOp,
+# (a comparison or `not`, read as a flag, may test a parameter: `py_branches.flag`)
+_NAMELESS = frozenset({ast.Constant, ast.Dict, ast.Set, ast.BoolOp,
                        ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp, ast.Lambda})  # fmt: skip
 _BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.FunctionDef,
                       ast.AsyncFunctionDef, ast.ClassDef})  # fmt: skip
@@ -1904,6 +2064,63 @@ def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
 
 
 _PASSABLE = (Lit, Concat, Format, Apply, Sym, Param, RouterRef, ImportRef, Items)
+
+
+def _settings_base(base: Expr, bindings: dict[str, Expr]) -> bool:
+    """pydantic's `BaseSettings` (v1's `pydantic`, v2's `pydantic_settings`), imported."""
+    if isinstance(base, Sym) and len(base.path) == 1:
+        base = bindings.get(base.path[0], base)
+    elif isinstance(base, Sym) and len(base.path) == 2:
+        module = bindings.get(base.path[0])
+        if isinstance(module, ImportRef) and module.attr is None:
+            base = ImportRef(module.module, base.path[1])
+    return (
+        isinstance(base, ImportRef)
+        and base.attr == "BaseSettings"
+        and base.module in {"pydantic", "pydantic_settings"}
+    )
+
+
+def _guarded(function: _Def) -> bool:
+    """Whether a top-level `if` of `function` returns None or raises (`if not FLAG: return
+    None`): its test still decides whether the value is the one returned after it."""
+    return any(
+        type(stmt) is ast.If
+        and any(
+            type(inner) is ast.Raise
+            or (type(inner) is ast.Return and (inner.value is None or _is_none(inner.value)))
+            for inner in stmt.body
+        )
+        for stmt in function.body
+    )
+
+
+def _branch_assigned(function: _Def) -> bool:
+    """Whether a top-level `if` of `function` assigns a name its last statement returns
+    (`if not X: prefix = "/v2"` / `else: prefix = "/v1"` / `return prefix + rule`): its one
+    `return` then has a value per branch."""
+    last = function.body[-1]
+    if type(last) is not ast.Return or last.value is None:
+        return False
+    ifs = [stmt for stmt in function.body if type(stmt) is ast.If]
+    if not ifs:
+        return False
+    read = {n.id for n in ast.walk(last.value) if isinstance(n, ast.Name)}
+    pending: list[ast.stmt] = list(ifs)
+    while pending:  # statements only: an expression assigns nothing here
+        stmt = pending.pop()
+        kind = type(stmt)
+        if kind is ast.Assign:
+            targets = stmt.targets  # type: ignore[attr-defined]
+            if any(type(t) is ast.Name and t.id in read for t in targets):
+                return True
+        elif kind is ast.AugAssign or kind is ast.AnnAssign:
+            target = stmt.target  # type: ignore[attr-defined]
+            if type(target) is ast.Name and target.id in read:
+                return True
+        elif kind is ast.If:
+            pending += stmt.body + stmt.orelse  # type: ignore[attr-defined]
+    return False
 
 
 def _routerish(value: Expr | None) -> Expr | None:
