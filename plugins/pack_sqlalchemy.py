@@ -94,12 +94,19 @@ KEYWORDS: Final[tuple[Keyword, ...]] = (
     Declares(b"table", rb"[ \t]*=[ \t]*True"),  # SQLModel's `class Hero(SQLModel, table=True)`
     Declares(b"make_versioned"),  # a library that makes tables at runtime (`TABLE_GENERATORS`)
 )
-BASE_KEYWORDS: Final = ("Model", "SQLModel", *sqlalchemy_models.SQLALCHEMY_ROOT_CLASSES)
+BASE_KEYWORDS: Final = (
+    "Model",
+    "SQLModel",
+    *sqlalchemy_models.SQLALCHEMY_ROOT_CLASSES,
+    "!django.",  # Django's `models.Model` is no declarative base: its files are pack-django's
+)
 FOLLOW: Final = "declarations"
 """The cold-scan pre-filter (`packs/prefilter.py`). A file is parsed when it holds one of
 `KEYWORDS`: what declares a table or a declarative base (`__tablename__`, `Table(`, a column, a
 base factory, a registry and its decorators, SQLModel's `table=True`), or when a class of it has
-a base named like a model root (`BASE_KEYWORDS`: `db.Model`, `SQLModel`, `DeclarativeBase`); and
+a base named like a model root (`BASE_KEYWORDS`: `db.Model`, `SQLModel`, `DeclarativeBase`; not
+one its imports bind to Django alone, `from django.db import models`: a Django model's file
+declares no table here unless a keyword says so, and the reader needs none of it); and
 then every file linked to those (`FOLLOW = "imports"`: the modules they import, whose helpers
 and constants a computed `__tablename__` may call; the files whose classes subclass theirs).
 The bare names `sqlalchemy`, `Model` or `registry` are no keywords: a service importing a
