@@ -66,7 +66,7 @@ class OnDemand(Generic[F]):
     bytes `admits` (those that can declare or register something), link them given the
     names of every file of the walk, then parse what linking asked for (`DocumentPieces.touched`:
     files whose facts it looked up; `DocumentPieces.words`: names whose files may call a function it
-    needs every call of, a file spelling one as a name of its own, `spells`) and link again, until it asks for nothing new. The last link saw
+    needs every call of) and link again, until it asks for nothing new. The last link saw
     every file it looked at, and every file that can add facts of its own was admitted, so
     it is the link of every file. `parse-error` and a reader's error are reported for the
     admitted and asked-for files only, in both modes (`Scanner(parse_all=True)` too)."""
@@ -326,22 +326,15 @@ class OnDemandSelection(Generic[F]):
     ]:
         """Read `chosen`, link, read what linking asked for (adding it to `chosen`), link
         again, until it asks for nothing new: the last link, every outcome read, the files
-        the last link wanted and the link's own failures.
-
-        The link asks for a file by its words only where the file spells one as a name of its
-        own (`spells`): a call reaches a function only so. A file holding a word inside a
-        longer name alone (`init` in `__init__`) is read, so that its parse error or reader
-        error is reported where it always was (`wanted`), but its facts are not linked: they
-        can give nothing, and linking them cost a round and the modules they import."""
+        the last link wanted and the link's own failures."""
         on_demand = self.on_demand
         pace = self.pace
         outcomes: dict[str, F | Unresolved | ReaderError] = {}
-        # whether a file's bytes spell one of `words` as a name, and anywhere
-        holding: dict[str, tuple[bool, bool]] = {}
+        holding: dict[str, bool] = {}  # whether a file's bytes name one of `words`
         words: frozenset[str] = frozenset()
-        # the words each file was judged by, and what it holds: a later round's words mostly
-        # add to them, so only the new ones need looking for
-        judged: dict[str, tuple[frozenset[str], bool, bool]] = {}
+        # the words each file was judged by, and whether it holds one: a later round's
+        # words mostly add to them, so only the new ones need looking for
+        judged: dict[str, tuple[frozenset[str], bool]] = {}
         while True:
             todo = [rel for rel in rels if rel in chosen and rel not in outcomes]
             outcomes.update(reader.read_all(root_fd, todo, files, not_reached, len(outcomes)))
@@ -350,9 +343,7 @@ class OnDemandSelection(Generic[F]):
             facts = [
                 (rel, o)
                 for rel in rels
-                if rel in chosen
-                and rel in outcomes
-                and not isinstance(o := outcomes[rel], Unresolved | ReaderError)
+                if rel in outcomes and not isinstance(o := outcomes[rel], Unresolved | ReaderError)
             ]
             link_failed: list[ReaderError] = []
             linked = self.link(
@@ -373,27 +364,15 @@ class OnDemandSelection(Generic[F]):
                     not_reached += unjudged[number:]  # may call what linking needs
                     break
                 outcome = outcomes.get(rel, _UNREAD)
-                if (
-                    rel in chosen
-                    and outcome is not _UNREAD
-                    and not isinstance(outcome, Unresolved | ReaderError)
-                ):
+                if outcome is not _UNREAD and not isinstance(outcome, Unresolved | ReaderError):
                     # read already, its facts linked: holding a word asks for nothing
-                    # more and reports nothing (it did not fail)
-                    holding[rel] = (False, False)
+                    # more (it is chosen) and reports nothing (it did not fail)
+                    holding[rel] = False
                     continue
                 holding[rel] = _holds_word(directories, files[rel], words, judged, reader.stash)
-            by_name = {rel for rel, (named, _) in holding.items() if named}
-            in_bytes = {rel for rel, (_, anywhere) in holding.items() if anywhere}
-            wanted = set(linked.touched) | by_name | in_bytes
-            new = {rel for rel in set(linked.touched) | by_name if rel in files} - chosen
-            if not_reached:
-                break
-            if not new:  # what holds a word inside longer names only: read, not linked
-                checked = [rel for rel in rels if rel in in_bytes and rel not in outcomes]
-                outcomes.update(
-                    reader.read_all(root_fd, checked, files, not_reached, len(outcomes))
-                )
+            wanted = set(linked.touched) | {rel for rel, hit in holding.items() if hit}
+            new = {rel for rel in wanted if rel in files} - chosen
+            if not new or not_reached:
                 break
             chosen |= new
         return linked, outcomes, wanted, link_failed
@@ -446,55 +425,24 @@ def _holds_word(
     directories: Directories,
     found: Found,
     words: frozenset[str],
-    judged: dict[str, tuple[frozenset[str], bool, bool]],
+    judged: dict[str, tuple[frozenset[str], bool]],
     stash: ByteStash | None = None,
-) -> tuple[bool, bool]:
-    """Whether a file's bytes spell one of `words` as a name of its own (`spells`), and
-    whether they hold one anywhere (a file that cannot be judged does both). As `judged` says
-    when it was judged by some of them before (a file holding one of those holds one of
-    these; one holding none is looked at for the others only), else looked at and kept in
-    `judged`."""
+) -> bool:
+    """Whether a file's bytes spell one of `words` (a file that cannot be judged does). As
+    `judged` says when it was judged by some of them before (a file holding one of those holds
+    one of these; one holding none is looked at for the others only), else looked at and kept
+    in `judged`."""
     before = judged.get(found.target)
-    named = anywhere = False
-    words_left = words
     if before is not None and before[0] <= words:
         if before[1]:
-            return True, True
-        named, anywhere = before[1], before[2]
-        words_left = words - before[0]
-    data = judge_bytes(directories, found, stash)
-    if data is None:
-        named = anywhere = True
-    else:
-        encoded = [word.encode() for word in words_left]
-        anywhere = anywhere or any(word in data for word in encoded)
-        named = anywhere and any(spells(data, word) for word in encoded)
-    judged[found.target] = (words, named, anywhere)
-    return named, anywhere
-
-
-_NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
-
-
-def spells(data: bytes, word: bytes) -> bool:
-    """Whether `data` spells `word` as a name of its own: not inside a longer name, an ASCII
-    letter, digit, `_` or `$` on neither side (where the word itself ends in one). A call can
-    reach a function only by spelling one of its names (`OnDemand`), so `init` inside
-    `__init__` or `initial` asks for nothing; any other byte beside it counts as a bound
-    (a non-ASCII letter of a longer name too: the file is looked at, never missed)."""
-    if not word:
-        return True
-    start = word[0] in _NAME_BYTES
-    end = word[-1] in _NAME_BYTES
-    at = data.find(word)
-    while at >= 0:
-        after = at + len(word)
-        if (not start or at == 0 or data[at - 1] not in _NAME_BYTES) and (
-            not end or after == len(data) or data[after] not in _NAME_BYTES
-        ):
             return True
-        at = data.find(word, at + 1)
-    return False
+        words_left = words - before[0]
+    else:
+        words_left = words
+    data = judge_bytes(directories, found, stash)
+    hit = data is None or any(word.encode() in data for word in words_left)
+    judged[found.target] = (words, hit)
+    return hit
 
 
 def _with_paths(

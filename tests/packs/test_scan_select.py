@@ -269,7 +269,7 @@ def test_a_file_s_bytes_are_looked_at_for_words_only_while_they_can_ask_for_some
 
     def seeking(
         directories: Any, found: Found, words: frozenset[str], judged: Any, stash: Any = None
-    ) -> tuple[bool, bool]:
+    ) -> bool:
         before = judged.get(found.target)
         words_sought.append(words - before[0] if before is not None else words)
         return holds(directories, found, words, judged, stash)
@@ -334,48 +334,3 @@ def test_the_stash_keeps_up_to_its_limit_and_gives_a_file_to_the_read_stage_once
     stash.keep("c.py", b"g")
     stash.only({"c.py"})
     assert (stash.get("b.py"), stash.get("c.py"), stash.size) == (None, b"g", 1)
-
-
-def test_a_word_counts_only_where_a_file_spells_it_as_a_name_of_its_own(
-    tmp_path: Path, root_fd: int
-) -> None:
-    """Issue 34 (cold cost): a file was linked when its bytes held one of the link's words
-    anywhere, so a word `init` asked for every file holding `__init__` or `initial` (zou: 22
-    files, a link round and the modules they import, for nothing). A call reaches a function
-    only by spelling one of its names: a file spelling the word inside longer names alone is
-    read, its parse error reported where it always was, but not linked; one spelling it as a
-    name is linked (an import, a member call, a string). The document is the reference's."""
-    texts = {
-        "app.js": "route /a\ncalls init\n",
-        "lib/inside.js": "def __init__ initial init2 $init re_init\nuses lib/far.js\n",
-        "lib/broken_inside.js": "__init__\nsyntax error\n",
-        "lib/far.js": "a module only lib/inside.js would ask for\n",
-        "lib/member.js": "x.init(app)\n",
-        "lib/imports.js": "from hooks import init as start\n",
-        "lib/named.js": "getattr(hooks, 'init')\n",
-    }
-    linked, parsed, unresolved, _, link = select(tmp_path, root_fd, texts)
-    assert link.rounds[-1] == ["app.js", "lib/imports.js", "lib/member.js", "lib/named.js"]
-    assert [r["name"] for r in linked.resources] == ["/a"]
-    assert parsed == 6  # the two holding `init` inside longer names read, for their errors
-    # (lib/far.js, which linking lib/inside.js would ask for, is not)
-    assert unresolved == [Unresolved("lib/broken_inside.js", "parse-error", "line 2: bad")]
-    reference = select(tmp_path, root_fd, texts, parse_all=True)
-    assert reference[2] == unresolved
-
-
-@pytest.mark.parametrize(
-    ("data", "word", "spelt"),
-    [
-        (b"x.init(app)", b"init", True),
-        (b"init", b"init", True),
-        (b"def __init__(self): initial = init2", b"init", False),
-        (b"$init = re_init", b"init", False),  # `$` is part of a JavaScript name
-        (b"\xc3\xa9init()", b"init", True),  # a non-ASCII byte beside it: looked at
-        (b"a\0new Gateway b", b"\0new Gateway", True),  # a word not ending in a name byte
-        (b"__init__ then init", b"init", True),  # a later occurrence stands alone
-        (b"", b"init", False),
-    ],
-)
-def test_spells_looks_for_the_word_as_a_name(data: bytes, word: bytes, spelt: bool) -> None:
-    assert scan_select.spells(data, word) is spelt
