@@ -110,14 +110,17 @@ BASE_KEYWORDS: Final = (
     "SQLModel",
     *sqlalchemy_models.SQLALCHEMY_ROOT_CLASSES,
     "SQLAlchemy",  # a project subclass of the extension: what builds its `db.Model`
+    "!django.",  # Django's `models.Model` is no declarative base: its files are pack-django's
 )
 FOLLOW: Final = "declarations"
 """The cold-scan pre-filter (`packs/prefilter.py`). A file is parsed when it holds one of
 `KEYWORDS`: what declares a table or a declarative base (`__tablename__`, `Table(`, a column, a
 base factory, also inside `make_declarative_base`, a registry and its decorators, SQLModel's
 `table=True`), or when a class of it has a base named like a model root (`BASE_KEYWORDS`:
-`db.Model`, `SQLModel`, `DeclarativeBase`) or is a subclass of Flask-SQLAlchemy's `SQLAlchemy`
-(its `__init__` and `_make_declarative_base` build `db.Model`: their imports are followed); and
+`db.Model`, `SQLModel`, `DeclarativeBase`; not one its imports bind to Django alone, `from
+django.db import models`: a Django model's file declares no table here unless a keyword says
+so, and the reader needs none of it) or is a subclass of Flask-SQLAlchemy's `SQLAlchemy` (its
+`__init__` and `_make_declarative_base` build `db.Model`: their imports are followed); and
 then every file linked to those (`FOLLOW = "imports"`: the modules they import, whose helpers
 and constants a computed `__tablename__` may call; the files whose classes subclass theirs).
 The bare names `sqlalchemy`, `Model` or `registry` are no keywords: a service importing a

@@ -399,9 +399,17 @@ def _names_keyword(
     a plain one a last part (`Model`: `models.Model`, `db.Model`), one ending in `.` the last
     part of its module outside Django's own (`models.`: `wagtail.models.Page`; Django's are
     matched by name). Not any part: `django.forms.models.ModelForm` is no model. A base
-    reached through the repository's own modules is the backward links' business (`needed`)."""
+    reached through the repository's own modules is the backward links' business (`needed`).
+    A keyword `!module.` names a library whose classes are never the pack's bases (`!django.`
+    for pack-sqlalchemy: Django's `models.Model` is no `db.Model`): a base whose head the
+    file's imports bind to that library alone holds none."""
     head, _, rest = written.partition(".")
-    named = [written, *(f"{t}.{rest}" if rest else t for t in local.get(head, ()))]
+    targets = local.get(head, ())
+    if targets and any(k[:1] == "!" for k in base_keywords):
+        foreign = tuple(k[1:] for k in base_keywords if k[:1] == "!")
+        if all(t.startswith(foreign) for t in targets):
+            return False
+    named = [written, *(f"{t}.{rest}" if rest else t for t in targets)]
     if head not in local:
         named += (f"{source}.{written}" for source in stars)
     return any(

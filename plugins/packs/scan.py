@@ -36,7 +36,8 @@ What the scanner does for every pack, so packs never touch the filesystem, one s
 - select (`scan_select`): a pack may parse fewer files on a cold scan: a Python pack's byte
   pre-filter (`keywords=`, `packs.prefilter`), or one driven by its linker (`on_demand=`,
   `OnDemand`: pack-http-routes); `parse_all=True` is the reference both are held to, byte for
-  byte.
+  byte. The bytes it judged are kept for the read stage (`scan_read.ByteStash`): a file judged
+  and then parsed is opened and read once.
 - read (`scan_read`): every file is looked up in the memo first; the misses are opened, read
   and extracted on every usable CPU (`packs.fan_out`: forked workers, results put back in
   order, a failed worker's files read again here), so a cold discover of a large repository is
@@ -300,7 +301,7 @@ class Scanner(Generic[F]):
             return self._render(linked, failed, unresolved, walk, not_reached)
         admitted: set[str] | None = None
         if self._prefilter is not None:
-            admitted = set(self._prefilter.kept(root_fd, rels, files, packages))
+            admitted = set(self._prefilter.kept(root_fd, rels, files, packages, reader.stash))
             if self.pace.passed():
                 # judged in part, or the links between files not followed to the end: no
                 # file is known to be needed or not, so none is read this time

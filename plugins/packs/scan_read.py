@@ -37,6 +37,8 @@ starting within the first `MINIFIED_HEAD` bytes of a JavaScript or TypeScript fi
 minified bundle (11.5 MB of theme bundles cost one repository 3.7 s for 0 routes); a long string
 alone (an embedded document, a data URI) does not."""
 MINIFIED_HEAD = 4096
+STASH_BYTES = 64 * 1024 * 1024
+"""The most bytes of judged files one discover keeps for its read stage (`ByteStash`)."""
 
 # the repository reads, by name: the tests put stand-ins here (a counting open)
 NotRegularFile = repo_files.NotRegularFile
@@ -52,6 +54,40 @@ class ParseFailure(Exception):
         super().__init__(f"line {line}: {message}")
         self.line = line
         self.message = message
+
+
+class ByteStash:
+    """The bytes the select stage read to judge files, kept for this discover's read stage: a
+    file judged and then parsed is opened and read once, not twice (a cold scan of a route pack
+    judges every file, then parses a quarter of them, and its on-demand rounds look again at
+    the files left for the link's words). Only bytes `judge_bytes` gave are kept (read through
+    the same safe opens, regular, UTF-8, within `MAX_FILE_BYTES`), by the walk's target, up to
+    `STASH_BYTES` in all; a file not kept is opened again as before."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = STASH_BYTES if limit is None else limit
+        self.size = 0
+        self._kept: dict[str, bytes] = {}
+
+    def keep(self, target: str, data: bytes) -> None:
+        if target not in self._kept and self.size + len(data) <= self.limit:
+            self._kept[target] = data
+            self.size += len(data)
+
+    def get(self, target: str) -> bytes | None:
+        return self._kept.get(target)
+
+    def only(self, targets: set[str]) -> None:
+        """Keep the bytes of `targets` alone (the others will not be read)."""
+        for target in [t for t in self._kept if t not in targets]:
+            self.size -= len(self._kept.pop(target))
+
+    def take(self, target: str) -> bytes | None:
+        """The kept bytes, no longer kept (the read stage parses a file once)."""
+        data = self._kept.pop(target, None)
+        if data is not None:
+            self.size -= len(data)
+        return data
 
 
 class FileReader(Generic[F]):
@@ -73,6 +109,7 @@ class FileReader(Generic[F]):
         self.workers = workers
         self.min_files_per_worker = min_files_per_worker
         self.volatile = False  # a file read gave an outcome a repeat must try again
+        self.stash = ByteStash()  # the bytes the select stage judged, read once (`ByteStash`)
 
     def read_all(
         self,
@@ -128,7 +165,10 @@ class FileReader(Generic[F]):
         self, root_fd: int, rel: str, found: Found
     ) -> tuple[F | Unresolved | ReaderError, bool]:
         """A file's outcome and whether to remember it: a read error is not remembered, so the
-        next discover tries again."""
+        next discover tries again. Bytes the select stage judged are not read again."""
+        data = self.stash.take(found.target)
+        if data is not None:
+            return self._extract(rel, data), True
         try:
             return self._open_and_extract(root_fd, rel, found), True
         except OSError:
@@ -210,9 +250,16 @@ class Directories:
         self.close()
 
 
-def judge_bytes(directories: Directories, found: Found) -> bytes | None:
+def judge_bytes(
+    directories: Directories, found: Found, stash: ByteStash | None = None
+) -> bytes | None:
     """A file's bytes for the selection to judge, or None when they cannot be judged (reading
-    the file then reports it as without a selection)."""
+    the file then reports it as without a selection). With a `stash`, from it when judged
+    before in this discover, else kept in it for the read stage."""
+    if stash is not None:
+        kept = stash.get(found.target)
+        if kept is not None:
+            return kept
     try:
         fd, info = directories.open_file(found.target)
     except OSError:
@@ -225,7 +272,11 @@ def judge_bytes(directories: Directories, found: Found) -> bytes | None:
         return None
     finally:
         os.close(fd)
-    return data if len(data) <= MAX_FILE_BYTES else None
+    if len(data) > MAX_FILE_BYTES:
+        return None
+    if stash is not None:
+        stash.keep(found.target, data)
+    return data
 
 
 def read_capped(fd: int, size: int) -> bytes:

@@ -30,7 +30,14 @@ from .prefilter import (
 )
 from .scan_deadline import DeadlinePassed, Pace
 from .scan_document import DocumentPieces, GuardedLink, Link, ReaderError, Unresolved
-from .scan_read import MAX_FILE_BYTES, Directories, FileReader, is_bundle, judge_bytes
+from .scan_read import (
+    MAX_FILE_BYTES,
+    ByteStash,
+    Directories,
+    FileReader,
+    is_bundle,
+    judge_bytes,
+)
 from .scan_walk import Found
 
 F = TypeVar("F")
@@ -96,17 +103,26 @@ class PreFilter:
         self._last_needed: tuple[dict[str, ByteFacts], set[str]] | None = None
 
     def kept(
-        self, root_fd: int, rels: list[str], files: dict[str, Found], packages: frozenset[str]
+        self,
+        root_fd: int,
+        rels: list[str],
+        files: dict[str, Found],
+        packages: frozenset[str],
+        stash: ByteStash | None = None,
     ) -> list[str]:
         """`rels` less the Python files that cannot matter (`packs.prefilter`). A file whose
         bytes cannot be judged (unreadable, too large, not UTF-8) is kept: reading it reports
         it exactly as without the filter. `packages`: the folders of the walk that are
-        packages, which imports resolve by."""
+        packages, which imports resolve by. `stash`: where the bytes judged are kept for the
+        read stage (those of files left out are dropped from it)."""
         with Directories(root_fd) as directories:
             try:
-                return self._kept(directories, rels, files, packages)
+                kept = self._kept(directories, rels, files, packages, stash)
             except DeadlinePassed:
                 return rels  # not followed to the end: the caller reads nothing this time
+        if stash is not None:
+            stash.only({files[rel].target for rel in kept})
+        return kept
 
     def _kept(
         self,
@@ -114,8 +130,9 @@ class PreFilter:
         rels: list[str],
         files: dict[str, Found],
         packages: frozenset[str],
+        stash: ByteStash | None,
     ) -> list[str]:
-        judged, kept, read = self._judged(directories, rels, files)
+        judged, kept, read = self._judged(directories, rels, files, stash)
         last = self._last_needed
         if (
             last is not None
@@ -140,7 +157,11 @@ class PreFilter:
         return [rel for rel in rels if rel in kept]
 
     def _judged(
-        self, directories: Directories, rels: list[str], files: dict[str, Found]
+        self,
+        directories: Directories,
+        rels: list[str],
+        files: dict[str, Found],
+        stash: ByteStash | None,
     ) -> tuple[dict[str, ByteFacts], set[str], dict[str, bytes]]:
         """Each Python file's byte facts (from the memo, else read now), the files kept
         whatever their bytes (not Python, too large, taken by name, not judged), and the bytes
@@ -160,7 +181,7 @@ class PreFilter:
             value = self.bytes_memo.lookup(rel, found.stat)
             if isinstance(value, Missing):
                 self.pace.check()  # what was judged stays in the memo
-                data = judge_bytes(directories, found)
+                data = judge_bytes(directories, found, stash)
                 if data is None:
                     kept.add(rel)
                     continue
@@ -256,8 +277,9 @@ class OnDemandSelection(Generic[F]):
         `OnDemand`); every file when `parse_all`. Adds to `not_reached`, `unresolved` and
         `failed`; returns the last link and how many files were read."""
         pace = self.pace
+        stash = reader.stash
         with Directories(root_fd) as directories:
-            admitted = self._admitted(directories, rels, files)
+            admitted = self._admitted(directories, rels, files, stash)
             if pace.passed():
                 not_reached += rels  # not every file judged: none is known to matter or not
                 rels = []
@@ -347,7 +369,7 @@ class OnDemandSelection(Generic[F]):
                     # more (it is chosen) and reports nothing (it did not fail)
                     holding[rel] = False
                     continue
-                holding[rel] = _holds_word(directories, files[rel], words, judged)
+                holding[rel] = _holds_word(directories, files[rel], words, judged, reader.stash)
             wanted = set(linked.touched) | {rel for rel, hit in holding.items() if hit}
             new = {rel for rel in wanted if rel in files} - chosen
             if not new or not_reached:
@@ -356,7 +378,11 @@ class OnDemandSelection(Generic[F]):
         return linked, outcomes, wanted, link_failed
 
     def _admitted(
-        self, directories: Directories, rels: list[str], files: dict[str, Found]
+        self,
+        directories: Directories,
+        rels: list[str],
+        files: dict[str, Found],
+        stash: ByteStash | None = None,
     ) -> set[str]:
         """The files `on_demand.admits` by their bytes (memoized per file stamp); a file whose
         bytes cannot be judged, or a minified bundle, is admitted: reading it reports it as
@@ -373,7 +399,7 @@ class OnDemandSelection(Generic[F]):
             if isinstance(value, Missing):
                 if self.pace.passed():
                     break  # judged so far stays in the memo: a repeat goes on from here
-                data = judge_bytes(directories, found)
+                data = judge_bytes(directories, found, stash)
                 value = (
                     data is None  # reported as unreadable, as it would be parsed
                     or is_bundle(rel, data)  # reported as generated
@@ -400,6 +426,7 @@ def _holds_word(
     found: Found,
     words: frozenset[str],
     judged: dict[str, tuple[frozenset[str], bool]],
+    stash: ByteStash | None = None,
 ) -> bool:
     """Whether a file's bytes spell one of `words` (a file that cannot be judged does). As
     `judged` says when it was judged by some of them before (a file holding one of those holds
@@ -412,7 +439,7 @@ def _holds_word(
         words_left = words - before[0]
     else:
         words_left = words
-    data = judge_bytes(directories, found)
+    data = judge_bytes(directories, found, stash)
     hit = data is None or any(word.encode() in data for word in words_left)
     judged[found.target] = (words, hit)
     return hit

@@ -423,9 +423,9 @@ def test_the_pre_filter_and_the_walk_stop_at_the_soft_deadline_too(
     now = [0.0]
     judge = scan_read.judge_bytes
 
-    def slow_judge(directories: Any, found: Any) -> bytes | None:
+    def slow_judge(directories: Any, found: Any, stash: Any = None) -> bytes | None:
         now[0] += 1.0
-        return judge(directories, found)
+        return judge(directories, found, stash)
 
     from gpp.plugin.repo_files import walk_in_root as walk
 
@@ -980,7 +980,7 @@ def test_a_warm_prefiltered_discover_reads_nothing(
     assert opened == [] and runs == []
     (tmp_path / "shop" / "orders.py").write_text("from shop import Item\n\nclass Ord(Item): ...\n")
     assert [r["name"] for r in scanner.discover(["."])["resources"]] == ["shop_item", "shop_ord"]
-    assert opened == ["shop/orders.py", "shop/orders.py"]  # judged, then parsed
+    assert opened == ["shop/orders.py"]  # judged, then parsed from the bytes judged
 
 
 def test_a_file_reached_only_through_imports_is_still_parsed(
@@ -1124,9 +1124,9 @@ def test_the_routes_pack_on_demand_stops_at_the_soft_deadline_and_goes_on(
     now = [0.0]
     judge = scan_read.judge_bytes
 
-    def slow_judge(directories: Any, found: Any) -> bytes | None:
+    def slow_judge(directories: Any, found: Any, stash: Any = None) -> bytes | None:
         now[0] += 1.0
-        return judge(directories, found)
+        return judge(directories, found, stash)
 
     def slow_extract(path: str, source: str) -> Any:
         now[0] += 1.0

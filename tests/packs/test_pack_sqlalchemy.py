@@ -297,3 +297,46 @@ def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
     assert "ShardMeta.__new__" in unknown[("shop/sharding.py", 15)]
     assert "cls.__module__" in unknown[("shop/plugins.py", 10)]
     assert "os.environ['VAULT_PREFIX']" in unknown[("shop/vault.py", 14)]
+
+
+def test_a_django_model_file_is_not_parsed_for_sqlalchemy_tables(tmp_path: Path) -> None:
+    """Issue 34 (cold cost): a class whose base ends in `Model` seeded the pre-filter, so every
+    Django model file of a Django project (and every module it imports) was parsed for
+    pack-sqlalchemy, for no table (WebODM: 26 files, none declaring one). A base whose head
+    the file's imports bind to Django alone is no seed now; `db.Model`, a `models` bound to the
+    project's own module, and subclasses reached backwards still are, and the document is the
+    scan of every file."""
+    texts = {
+        "shop/models.py": (
+            "from django.db import models\n\nclass Item(models.Model):\n"
+            "    name = models.CharField(max_length=9)\n"
+        ),
+        "shop/proxies.py": (
+            "from django.db.models import Model as Base\nfrom shop.models import Item\n\n"
+            "class Thing(Base):\n    pass\n\nclass Special(Item):\n    pass\n"
+        ),
+        "store/models.py": (
+            "from flask_sqlalchemy import SQLAlchemy\n\ndb = SQLAlchemy()\n\n"
+            "class Order(db.Model):\n    id = db.Column(db.Integer, primary_key=True)\n"
+        ),
+        "store/sub.py": "from store.models import Order\n\nclass Rush(Order):\n    pass\n",
+        "store/rows.py": (
+            "from store import models\n\nclass Row(models.Model):\n    pass\n"  # the project's
+        ),
+    }
+    for rel, text in texts.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+
+    def scanner(parse_all: bool) -> Scanner[Any]:
+        return Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
+                       language="Python", root=str(tmp_path), workers=1,
+                       keywords=pack_sqlalchemy.KEYWORDS,
+                       base_keywords=pack_sqlalchemy.BASE_KEYWORDS,
+                       follow=pack_sqlalchemy.FOLLOW, parse_all=parse_all)  # fmt: skip
+
+    filtered = scanner(False)
+    document = filtered.discover(["."])
+    assert document == scanner(True).discover(["."])
+    assert filtered.parsed == 3  # store/: models.py, sub.py, rows.py; no file of shop/
+    assert [r["name"] for r in document["resources"]] == ["order"]

@@ -82,9 +82,9 @@ def test_the_pre_filter_judges_an_unchanged_repository_from_its_memo(
     judged: list[str] = []
     judge = scan_read.judge_bytes
 
-    def counting(directories: Any, found: Found) -> bytes | None:
+    def counting(directories: Any, found: Found, stash: Any = None) -> bytes | None:
         judged.append(found.target)
-        return judge(directories, found)
+        return judge(directories, found, stash)
 
     monkeypatch.setattr(scan_select, "judge_bytes", counting)
     assert selection.kept(root_fd, list(files), files, frozenset({"app"})) == first
@@ -260,17 +260,19 @@ def test_a_file_s_bytes_are_looked_at_for_words_only_while_they_can_ask_for_some
     looked: dict[str, int] = {}
     judge = scan_read.judge_bytes
 
-    def counting(directories: Any, found: Found) -> bytes | None:
+    def counting(directories: Any, found: Found, stash: Any = None) -> bytes | None:
         looked[found.target] = looked.get(found.target, 0) + 1
-        return judge(directories, found)
+        return judge(directories, found, stash)
 
     words_sought: list[frozenset[str]] = []
     holds = scan_select._holds_word
 
-    def seeking(directories: Any, found: Found, words: frozenset[str], judged: Any) -> bool:
+    def seeking(
+        directories: Any, found: Found, words: frozenset[str], judged: Any, stash: Any = None
+    ) -> bool:
         before = judged.get(found.target)
         words_sought.append(words - before[0] if before is not None else words)
-        return holds(directories, found, words, judged)
+        return holds(directories, found, words, judged, stash)
 
     monkeypatch.setattr(scan_select, "judge_bytes", counting)
     monkeypatch.setattr(scan_select, "_holds_word", seeking)
@@ -288,3 +290,47 @@ def test_a_file_s_bytes_are_looked_at_for_words_only_while_they_can_ask_for_some
     assert looked == {"app.js": 1, "lib/mount.js": 2, "lib/a.js": 2, "lib/b.js": 3, "lib/c.js": 3}
     assert frozenset({"alpha", "beta"}) not in words_sought  # the grown words: `beta` alone
     assert words_sought == [frozenset({"alpha"})] * 4 + [frozenset({"beta"})] * 2
+
+
+def test_a_file_judged_then_parsed_is_read_once_and_a_full_stash_reads_again(
+    tmp_path: Path, root_fd: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34 (cold cost): the selection judged every file's bytes, looked at the unread ones
+    again for each round's words, then the read stage opened and read the chosen ones once
+    more. The bytes judged are kept for the discover (`ByteStash`): a file is opened once,
+    whatever asks for it; past the stash's limit a file is opened again, to the same end."""
+    opened: list[str] = []
+    open_in_dir = scan_read.open_file_in_dir
+    open_in_root = scan_read.open_file_in_root
+
+    def counting_in_dir(fd: int, name: str, rel: str) -> tuple[int, os.stat_result]:
+        opened.append(rel)
+        return open_in_dir(fd, name, rel)
+
+    def counting_in_root(fd: int, rel: str) -> tuple[int, os.stat_result]:
+        opened.append(rel)
+        return open_in_root(fd, rel)
+
+    monkeypatch.setattr(scan_read, "open_file_in_dir", counting_in_dir)
+    monkeypatch.setattr(scan_read, "open_file_in_root", counting_in_root)
+    once = select(tmp_path, root_fd, APP)
+    assert once[4].rounds[-1] == ["app.js", "lib/mount.js", "lib/plugins.js"]
+    assert sorted(opened) == sorted(APP)  # each file once: judged, looked at, parsed
+    opened.clear()
+    monkeypatch.setattr(scan_read, "STASH_BYTES", 0)
+    again = select(tmp_path, root_fd, APP)
+    assert again[:4] == once[:4] and again[4].rounds == once[4].rounds
+    assert len(opened) > len(APP)  # nothing kept: judged, looked at and parsed each read
+
+
+def test_the_stash_keeps_up_to_its_limit_and_gives_a_file_to_the_read_stage_once() -> None:
+    stash = scan_read.ByteStash(limit=5)
+    stash.keep("a.py", b"abc")
+    stash.keep("b.py", b"def")  # past the limit: not kept
+    stash.keep("a.py", b"xyz")  # kept already: the first bytes stay
+    assert (stash.get("a.py"), stash.get("b.py"), stash.size) == (b"abc", None, 3)
+    assert stash.take("a.py") == b"abc" and stash.take("a.py") is None and stash.size == 0
+    stash.keep("b.py", b"def")
+    stash.keep("c.py", b"g")
+    stash.only({"c.py"})
+    assert (stash.get("b.py"), stash.get("c.py"), stash.size) == (None, b"g", 1)
