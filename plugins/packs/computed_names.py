@@ -6,9 +6,11 @@ loop, a plural suffix, a helper function of the same or another scanned module. 
 a tiny interpreter for exactly that: strings, ints, bools, lists and tuples; str methods that
 only compute (`lower`, `replace`, `join`, …); `re.sub`/`split`/`findall` (and a module-level
 `re.compile`) with literal patterns that cannot backtrack without bound; comprehensions, `if`,
-`for`, assignments, f-strings and calls to visible helpers. Anything else — another library, an
-attribute of `cls` other than its name, a `while` — stops the evaluation with `NotEvaluated`
-saying what was not known, which the pack reports as a `COMPUTED_TABLENAME` finding.
+`for`, assignments, f-strings and calls to visible helpers; `cls.<attr>` as the concrete class's
+MRO binds it, and its classmethods and staticmethods called through `cls` (two flavours of one
+schema: `cls.prefix("torrents")` reading `cls.__flavor__`). Anything else — another library, a
+plain method, `cls.__module__`, a `while` — stops the evaluation with `NotEvaluated` saying
+what was not known, which the pack reports as a `COMPUTED_TABLENAME` finding.
 
 Every step is counted and every string and list capped, so no input can make the pack spin.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
+import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +37,7 @@ STR_METHODS = frozenset(
         "lower", "upper", "casefold", "capitalize", "title", "swapcase", "strip", "lstrip",
         "rstrip", "replace", "split", "rsplit", "join", "startswith", "endswith",
         "removeprefix", "removesuffix", "isupper", "islower", "isdigit", "isalpha", "isalnum",
-        "istitle", "find", "count",
+        "istitle", "find", "count", "format",
     }
 )  # fmt: skip
 HELPER_NAME = re.compile(
@@ -125,8 +128,39 @@ class Scope:
     module: Callable[[str], Scope | None] = lambda name: None
 
 
-Attributes = Callable[[str], "tuple[ast.expr, Scope] | None"]
-"""A class's attribute by name (its own, else its ancestors'): the value and its module's scope."""
+@dataclass(frozen=True)
+class ClassFunction:
+    """A function of a class body, which `cls.<name>` reads: a `classmethod` (called with the
+    class first), a `staticmethod`, or anything else (a plain method, a property, a
+    `declared_attr`) that a computation reading it is not evaluated with."""
+
+    name: str
+    kind: str  # "classmethod", "staticmethod", or "" for anything else
+    computation: Computation
+    defaults: tuple[ast.expr, ...] = ()  # of the last parameters, evaluated where written
+
+
+def class_function(func: ast.FunctionDef | ast.AsyncFunctionDef) -> ClassFunction:
+    """What `cls.<func.name>` is: its decorator, when it is only `@classmethod`/`@staticmethod`
+    on a plain `def` whose parameters a call here can fill (positional or by keyword, with
+    defaults; no `*args`, `**kwargs` or keyword-only ones)."""
+    kinds = [d.id for d in func.decorator_list if isinstance(d, ast.Name)]
+    spec = func.args
+    plain = isinstance(func, ast.FunctionDef) and not (
+        spec.vararg or spec.kwarg or spec.kwonlyargs or spec.posonlyargs
+    )
+    kind = kinds[0] if len(func.decorator_list) == 1 and len(kinds) == 1 and plain else ""
+    return ClassFunction(
+        func.name,
+        kind if kind in ("classmethod", "staticmethod") else "",
+        from_function(func),
+        tuple(spec.defaults),
+    )
+
+
+Attributes = Callable[[str], "tuple[ast.expr | ClassFunction, Scope] | None"]
+"""A class's attribute by name (its own, else its ancestors', in method resolution order): the
+value, or the function of the class body, and its module's scope."""
 
 
 @dataclass(frozen=True)
@@ -256,6 +290,15 @@ class _ClassValue:
 
 
 @dataclass(frozen=True)
+class _Bound:
+    """`cls.<classmethod>` or `cls.<staticmethod>`: what a call of it runs, and for whom."""
+
+    function: ClassFunction
+    scope: Scope
+    cls: _Class
+
+
+@dataclass(frozen=True)
 class _Pattern:
     pattern: str
 
@@ -334,6 +377,7 @@ class _Run:
         self.steps = 0
         self.root = scope
         self.assumed: list[str] = []  # configuration defaults read (`Evaluated.assumed`)
+        self.memo: dict[tuple[int, int, tuple[Any, ...]], tuple[Computation, Any]] = {}
 
     def tick(self) -> None:
         self.steps += 1
@@ -541,7 +585,14 @@ class _Run:
             value = owner.attributes(node.attr) if owner.attributes is not None else None
             if value is None or depth > MAX_CALL_DEPTH:
                 raise NotEvaluated(f"reads `cls.{node.attr}`")
-            return self.expr(value[0], {}, value[1], depth + 1)  # a class attribute's value
+            member, where = value
+            if isinstance(member, ClassFunction):
+                if not member.kind:
+                    raise NotEvaluated(
+                        f"reads `cls.{node.attr}`, not a classmethod or staticmethod run here"
+                    )
+                return _Bound(member, where, owner)
+            return self.expr(member, {}, where, depth + 1)  # a class attribute's value
         if isinstance(owner, _Instance):
             return self.setting(owner, node.attr, depth)
         if isinstance(owner, _ModuleValue):
@@ -617,6 +668,8 @@ class _Run:
         if isinstance(op, ast.Sub) and type(left) is int and type(right) is int:
             return left - right
         if isinstance(op, ast.Mod) and isinstance(left, str) and isinstance(right, str | tuple):
+            if _PERCENT_WIDTH.search(left):
+                raise NotEvaluated("a % format with a width or precision")
             try:
                 return left % right
             except (TypeError, ValueError) as exc:
@@ -695,6 +748,8 @@ class _Run:
             if keywords:
                 raise NotEvaluated(f"`{func.name}` called with keywords")
             return self.call(func.computation, args, func.scope, depth + 1)
+        if isinstance(func, _Bound):
+            return self.class_call(func, args, keywords, depth)
         if isinstance(func, _Method):
             return self.method(func, args, keywords)
         if isinstance(func, _ClassValue):
@@ -723,6 +778,38 @@ class _Run:
         if isinstance(func, _Builtin):
             return self.builtin(func.name, args, keywords)
         raise NotEvaluated(f"calls `{_short(ast.unparse(node.func))}`")
+
+    def class_call(
+        self, bound: _Bound, args: list[Any], keywords: dict[str, Any], depth: int
+    ) -> Any:
+        """`cls.prefix("torrents")`: the classmethod run with the class first (a staticmethod
+        without it), in its class's module. A call with the same immutable arguments gives
+        the same name again: its result is kept for the rest of the run, unless the function
+        may change the class (assigns an attribute, calls `setattr`)."""
+        function = bound.function
+        computation = function.computation
+        given = [bound.cls, *args] if function.kind == "classmethod" else list(args)
+        values = (*args, *keywords.values())
+        immutable = all(isinstance(a, str | int | bool | tuple) or a is None for a in values)
+        key = (id(computation), id(bound.cls), (*args, *sorted(keywords.items())))
+        if immutable and key in self.memo:
+            return self.memo[key][1]
+        params = computation.params
+        if len(given) > len(params) or set(keywords) - set(params[len(given) :]):
+            raise NotEvaluated(f"`cls.{function.name}` called with arguments it does not take")
+        first_default = len(params) - len(function.defaults)
+        for index in range(len(given), len(params)):
+            if params[index] in keywords:
+                given.append(keywords[params[index]])
+            elif index >= first_default:
+                default = function.defaults[index - first_default]
+                given.append(self.expr(default, {}, bound.scope, depth + 1))
+            else:
+                raise NotEvaluated(f"`cls.{function.name}` called without `{params[index]}`")
+        result = self.call(computation, given, bound.scope, depth + 1)
+        if immutable and _pure(computation) and not isinstance(result, list):
+            self.memo[key] = (computation, result)  # the computation held: its id stays its own
+        return result
 
     def super_call(
         self, name: str, args: list[Any], keywords: dict[str, Any], env: dict[str, Any]
@@ -764,6 +851,8 @@ class _Run:
             return None
         if isinstance(owner, _Pattern):
             return self.regex(method.name, owner.pattern, args, keywords)
+        if method.name == "format":
+            return _format(owner, args, keywords)
         is_join = method.name == "join" and len(args) == 1 and not keywords
         if not is_join and (keywords or not all(isinstance(a, str | int) for a in args)):
             raise NotEvaluated(f"`str.{method.name}` with these arguments")
@@ -821,6 +910,41 @@ class _Run:
         except re.error as exc:
             raise NotEvaluated(f"a pattern that does not compile: {pattern!r}") from exc
         raise NotEvaluated(f"`re.{name}` with these arguments")
+
+
+_PERCENT_WIDTH = re.compile(r"%[-+ #0]*(?:\*|\d|\.)")
+_FIELD = re.compile(r"\d*|[A-Za-z_]\w*")
+
+
+def _format(template: str, args: list[Any], keywords: dict[str, Any]) -> str:
+    """`"{}_{name}".format(...)` of strings and ints: only plain fields (no index, attribute,
+    conversion or format spec, which could read past the values or pad without bound)."""
+    if not all(isinstance(v, str | int) for v in (*args, *keywords.values())):
+        raise NotEvaluated("`str.format` of other than strings and ints")
+    try:
+        fields = list(string.Formatter().parse(template))
+        for _, name, spec, conversion in fields:
+            if name is not None and (spec or conversion or not _FIELD.fullmatch(name)):
+                raise NotEvaluated("`str.format` with a field other than a plain name")
+        return template.format(*args, **keywords)
+    except (IndexError, KeyError, ValueError) as exc:
+        raise NotEvaluated("`str.format` fails here") from exc
+
+
+def _pure(computation: Computation) -> bool:
+    """Whether running the function can change nothing but its own names (no attribute or
+    item assigned, no `setattr`, no `append`, no `super()`): then a call's result may be kept."""
+    for stmt in computation.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Attribute | ast.Subscript) and not isinstance(
+                node.ctx, ast.Load
+            ):
+                return False
+            if isinstance(node, ast.Name) and node.id in ("setattr", "super"):
+                return False
+            if isinstance(node, ast.Attribute) and node.attr == "append":
+                return False
+    return True
 
 
 def _safe_pattern(pattern: str) -> str:

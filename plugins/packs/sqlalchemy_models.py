@@ -48,10 +48,12 @@ from .computed_names import (
     HELPER_NAME,
     TABLENAME,
     ClassDefaults,
+    ClassFunction,
     Computation,
     Evaluated,
     NotEvaluated,
     Scope,
+    class_function,
     evaluate_marked,
     from_expression,
     from_function,
@@ -177,6 +179,8 @@ class ModelBody:
     defaults: tuple[tuple[str, ast.expr], ...] = ()
     # `__init__`, `_make_declarative_base`: what decides a `SQLAlchemy` subclass's `Model`
     methods: tuple[tuple[str, ast.FunctionDef], ...] = ()
+    # the functions of the class body (`cls._prefix("x")` runs a classmethod or staticmethod)
+    functions: tuple[ClassFunction, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -342,6 +346,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True)
     meta_renames: tuple[str, Computation] | None = None
     defaults: list[tuple[str, ast.expr]] = []
     methods: list[tuple[str, ast.FunctionDef]] = []
+    functions: list[ClassFunction] = []
     target: ast.expr
     value: ast.expr | None
     for stmt in node.body:
@@ -352,6 +357,8 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True)
         else:
             if isinstance(stmt, ast.FunctionDef) and stmt.name in EXTENSION_METHODS:
                 methods.append((stmt.name, stmt))
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                functions.append(class_function(stmt))
             if isinstance(stmt, ast.FunctionDef) and stmt.name == "__tablename__":
                 tablename = _declared_tablename(stmt)
             elif not hooks:
@@ -402,6 +409,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True)
         meta_renames,
         tuple(defaults),
         tuple(methods),
+        tuple(functions),
     )
 
 
@@ -960,13 +968,19 @@ class _Mapper:
 
     def attributes(
         self, ref: ClassRef[ModelBody]
-    ) -> Callable[[str], tuple[ast.expr, Scope] | None]:
+    ) -> Callable[[str], tuple[ast.expr | ClassFunction, Scope] | None]:
         """`cls.<name>` for a computation run for `ref`: the first class of its chain that
-        assigns the name a value, in that class's module."""
+        assigns the name a value or defines a function of that name (the later of the two in
+        one class body, as Python binds it), in that class's module."""
 
-        def attribute(name: str) -> tuple[ast.expr, Scope] | None:
+        def attribute(name: str) -> tuple[ast.expr | ClassFunction, Scope] | None:
             for c in [ref, *(a for a in self.modules.ancestors(ref) if isinstance(a, ClassRef))]:
                 value = dict(c.cls.body.defaults).get(name)
+                function = next((f for f in c.cls.body.functions if f.name == name), None)
+                if function is not None and (
+                    value is None or function.computation.line > value.lineno
+                ):
+                    return function, self.scope(c.module)
                 if value is not None:
                     return value, self.scope(c.module)
             return None

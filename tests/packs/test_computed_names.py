@@ -14,10 +14,13 @@ from conftest import REPO
 sys.path.insert(0, str(REPO / "plugins"))
 
 from packs.computed_names import (
+    MAX_STEPS,
     ClassDefaults,
+    ClassFunction,
     Computation,
     NotEvaluated,
     Scope,
+    class_function,
     evaluate,
     evaluate_marked,
     from_expression,
@@ -178,6 +181,120 @@ def test_what_the_interpreter_does_not_know_stops_it_with_the_reason(
     with pytest.raises(NotEvaluated) as stopped:
         evaluate(functions["t"], "Z", scope)
     assert reason in stopped.value.reason
+
+
+def _class_body(source: str) -> tuple[Scope, Computation, dict[str, ClassFunction | ast.expr]]:
+    """The module scope, the `__tablename__` function and the `cls.<name>` attributes of the
+    one class `source` defines (no class above it)."""
+    scope, _ = module(source)
+    klass = next(node for node in ast.parse(source).body if isinstance(node, ast.ClassDef))
+    attributes: dict[str, ClassFunction | ast.expr] = {}
+    for stmt in klass.body:
+        if isinstance(stmt, ast.FunctionDef):
+            attributes[stmt.name] = class_function(stmt)
+        elif isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+            attributes[stmt.targets[0].id] = stmt.value
+    tablename = attributes.pop("__tablename__")
+    assert isinstance(tablename, ClassFunction)
+    return scope, tablename.computation, attributes
+
+
+def _run(source: str, class_name: str = "Shelf") -> str | None:
+    scope, tablename, attributes = _class_body(source)
+    return evaluate_marked(
+        tablename,
+        class_name,
+        scope,
+        attributes=lambda name: (attributes[name], scope) if name in attributes else None,
+    ).name
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (  # a classmethod calling another with the class's own attribute
+            "    flavor = 'Kiosk'\n"
+            "    @classmethod\n    def head(cls):\n        return cls.flavor.lower() + '_'\n"
+            "    @classmethod\n    def named(cls, stem):\n        return cls.head() + stem\n"
+            "    def __tablename__(cls):\n        return cls.named('shelves')\n",
+            "kiosk_shelves",
+        ),
+        (  # a staticmethod, `str.format` by position and by name, a keyword and a default
+            "    @staticmethod\n    def glue(a, b, sep='-'):\n"
+            "        return '{}{s}{}'.format(a, b, s=sep)\n"
+            "    def __tablename__(cls):\n        return cls.glue(cls.__name__.title(), b='x')\n",
+            "Shelf-x",
+        ),
+        (  # f-string, `%`, `join`, `replace`, `upper` through the class
+            "    zone = 'north-east'\n"
+            "    @classmethod\n    def z(cls):\n        return cls.zone.replace('-', '_').upper()\n"
+            "    def __tablename__(cls):\n"
+            "        return f'{cls.z()}_%s' % '_'.join(['a', 'b'])\n",
+            "NORTH_EAST_a_b",
+        ),
+    ],
+)
+def test_classmethods_and_staticmethods_of_the_class_are_run(body: str, expected: str) -> None:
+    """nyaa's `cls._table_prefix(cls.__tablename_base__)`: the class's own (or inherited)
+    classmethods and staticmethods run with its attributes, str methods on the way."""
+    assert _run(f"class Shelf:\n{body}") == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (  # a plain method read through the class
+            "    def head(self):\n        return 'x'\n",
+            "reads `cls.head`, not a classmethod or staticmethod run here",
+        ),
+        (  # `*args`: not a signature a call here fills
+            "    @classmethod\n    def head(cls, *parts):\n        return 'x'\n",
+            "reads `cls.head`, not a classmethod or staticmethod run here",
+        ),
+        (  # a classmethod calling itself without end
+            "    @classmethod\n    def head(cls):\n        return cls.head()\n",
+            "calls nest too deep",
+        ),
+        (  # an attribute left None by the class
+            "    flavor = None\n"
+            "    @classmethod\n    def head(cls):\n        return cls.flavor.lower()\n",
+            "cls.flavor.lower",
+        ),
+        (  # a format field that could pad without bound
+            "    @classmethod\n    def head(cls):\n        return '{:>99999}'.format('x')\n",
+            "`str.format` with a field other than a plain name",
+        ),
+        (  # a % width likewise
+            "    @classmethod\n    def head(cls):\n        return '%99999s' % 'x'\n",
+            "a % format with a width or precision",
+        ),
+        (  # a keyword the function does not take
+            "    @classmethod\n    def head(cls, a='x'):\n        return a\n",
+            "`cls.head` called with arguments it does not take",
+        ),
+    ],
+)
+def test_a_class_function_that_cannot_be_run_stops_with_the_reason(body: str, reason: str) -> None:
+    call = "cls.head(b='y')" if "a='x'" in body else "cls.head()"
+    source = f"class Shelf:\n{body}    def __tablename__(cls):\n        return {call}\n"
+    with pytest.raises(NotEvaluated) as stopped:
+        _run(source)
+    assert reason in stopped.value.reason
+
+
+def test_a_classmethod_called_again_with_the_same_arguments_is_not_run_again() -> None:
+    """A name built from the same prefix call many times costs the steps of one: the result of
+    a call that changes nothing is kept for the run (one costing a tenth of the step bound,
+    called forty times)."""
+    loop = "x" * (MAX_STEPS // 40)
+    source = (
+        "class Shelf:\n"
+        f"    @classmethod\n    def slow(cls, s):\n        n = 0\n"
+        f"        for c in '{loop}':\n            n = n + 1\n        return s\n"
+        "    def __tablename__(cls):\n"
+        "        return ''.join([cls.slow('ab')[0] for c in '" + "y" * 40 + "'])\n"
+    )
+    assert _run(source) == "a" * 40
 
 
 def test_last_callee_names_what_a_call_calls_last() -> None:

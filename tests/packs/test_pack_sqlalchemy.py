@@ -299,6 +299,30 @@ def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
     assert "os.environ['VAULT_PREFIX']" in unknown[("shop/vault.py", 14)]
 
 
+def test_table_names_built_by_classmethods_from_each_concrete_classs_attributes() -> None:
+    """nyaa's two flavours of one schema: a mixin's `declared_attr` `__tablename__` calls the
+    class's own classmethods (`cls.prefixed(cls.stem)` → `cls.edition_key()` →
+    `cls.edition.lower()`) and a staticmethod of a base in a module declaring no table, each
+    `cls.<name>` read on the concrete class's MRO (a classmethod a model overrides wins; a
+    keyword and a default filled; `str.format`, f-string, `%`, `join`, `replace`). What stays
+    unknown (`cls.__module__`) is a `COMPUTED_TABLENAME` at the model, never a guessed name.
+    Truth: Flask-SQLAlchemy 2.4.0 on SQLAlchemy 1.3.6 itself on this fixture
+    (`db.metadata.tables`): Eu_price_list, LEDGER__rows, archive_articles, models_articles,
+    retail_articles, wh_articles."""
+    document = _scan(FIXTURES / "flavored-tables")
+    assert sorted(_tables(document)) == [
+        ("Eu_price_list", "catalog/models.py", 1),
+        ("LEDGER__rows", "catalog/models.py", 1),
+        ("archive_articles", "catalog/models.py", 2),
+        ("retail_articles", "catalog/models.py", 2),
+        ("wh_articles", "catalog/models.py", 2),
+    ]
+    (finding,) = document["findings"]
+    assert finding["code"] == "COMPUTED_TABLENAME"
+    assert "reads `cls.__module__`" in finding["detail"]
+    assert finding["locations"] == [{"path": "catalog/models.py", "line": 27}]
+
+
 def test_a_django_model_file_is_not_parsed_for_sqlalchemy_tables(tmp_path: Path) -> None:
     """Issue 34 (cold cost): a class whose base ends in `Model` seeded the pre-filter, so every
     Django model file of a Django project (and every module it imports) was parsed for
