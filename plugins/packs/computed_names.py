@@ -377,7 +377,7 @@ class _Run:
         self.steps = 0
         self.root = scope
         self.assumed: list[str] = []  # configuration defaults read (`Evaluated.assumed`)
-        self.memo: dict[tuple[int, int, tuple[Any, ...]], tuple[Computation, Any]] = {}
+        self.memo: dict[tuple[int, Any, tuple[Any, ...]], tuple[Computation, Any]] = {}
 
     def tick(self) -> None:
         self.steps += 1
@@ -791,7 +791,9 @@ class _Run:
         given = [bound.cls, *args] if function.kind == "classmethod" else list(args)
         values = (*args, *keywords.values())
         immutable = all(isinstance(a, str | int | bool | tuple) or a is None for a in values)
-        key = (id(computation), id(bound.cls), (*args, *sorted(keywords.items())))
+        held = bound.cls.tablename  # a hook may assign it between two calls
+        state = held if isinstance(held, str) or held is None else id(held)
+        key = (id(computation), state, (*args, *sorted(keywords.items())))
         if immutable and key in self.memo:
             return self.memo[key][1]
         params = computation.params

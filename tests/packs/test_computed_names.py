@@ -297,6 +297,26 @@ def test_a_classmethod_called_again_with_the_same_arguments_is_not_run_again() -
     assert _run(source) == "a" * 40
 
 
+def test_a_kept_result_is_not_reused_once_a_hook_renamed_the_class() -> None:
+    """The same call after an `__init_subclass__` assigned `cls.__tablename__` reads the new
+    name: a kept result belongs to the name the class held when it was computed."""
+    source = (
+        "class Base:\n"
+        "    @classmethod\n    def tag(cls):\n        return 'p_' + cls.__tablename__\n"
+        "    def __init_subclass__(cls):\n"
+        "        cls.__tablename__ = cls.tag()\n        cls.__tablename__ = cls.tag()\n"
+    )
+    scope, _ = module(source)
+    klass = ast.parse(source).body[0]
+    assert isinstance(klass, ast.ClassDef)
+    tag, hook = (s for s in klass.body if isinstance(s, ast.FunctionDef))
+    attributes = {"tag": (class_function(tag), scope)}
+    renamed = run_hook(
+        from_function(hook), "Note", "x", scope, maps_in_super=False, attributes=attributes.get
+    )
+    assert renamed.name == "p_p_x"
+
+
 def test_last_callee_names_what_a_call_calls_last() -> None:
     chained = ast.parse("a.b.c(1)").body[0]
     bare = ast.parse("f(1)").body[0]
