@@ -225,7 +225,19 @@ class _Judged:
     verdict: int
 
 
-_Entity = _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged | _Schema
+@dataclass(frozen=True, slots=True)
+class _Instance:
+    """What `x = Cls(...)` binds when `Cls` (or a base) stores a router on `self` in its
+    `__init__` (`Namespace.instance_routers`): those attributes are this instance's routers,
+    anything else is read from the class."""
+
+    key: tuple[str, str]
+
+
+_Entity = (
+    _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged | _Schema
+    | _Instance
+)  # fmt: skip
 
 
 class _Unseen:
@@ -389,6 +401,8 @@ class _RouteResolver:
         }
         # `UserAPIRouter()` calls whose class is no router subclass: what calling it gives
         self.not_routers: dict[tuple[str, str], Expr] = {}
+        # those whose instance keeps routers as attributes: attribute -> that router's key
+        self.instance_routers: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
         self._importing_index: dict[str, set[str]] = {}
         self._importing_for = -1  # the number of modules the index was built over
         # those whose class is one: where the instance is made, to look its methods up
@@ -740,6 +754,8 @@ class _RouteResolver:
         key = (path, decl.router_id)
         if found is None:
             self.not_routers[key] = Sym((*subclass.path, CALL))
+            if self._attribute_used(path, decl):
+                self._instance(path, decl, subclass)
             return
         self.router_classes[key] = (path, Sym((*subclass.path, CALL)))
         framework, prefix, guards, app = found
@@ -752,6 +768,47 @@ class _RouteResolver:
             subclass=None,
         )
         self.nodes[key] = _Node(path, routed)
+
+    def _attribute_used(self, path: str, decl: RouterDecl) -> bool:
+        """Whether this file registers routes on, or mounts, a member of the name `decl` is
+        bound to (`module.router.get(...)`): only then is its class looked into."""
+        facts = self.modules[path]
+        names = {n for n, v in facts.bindings.items() if v == RouterRef(decl.router_id)}
+        owners = [r.owner for r in facts.routes] + [m.child for m in facts.mounts]
+        return any(
+            isinstance(owner, Sym) and len(owner.path) > 1 and owner.path[0] in names
+            for owner in owners
+        )
+
+    def _instance(self, path: str, decl: RouterDecl, subclass: Sym) -> None:
+        """One router per attribute the class (or a base) stores on `self` in `__init__`,
+        declared where the instance is made: what it is mounted under is whatever the scanned
+        files show mounting `x.router`, else "mounted by nothing" (a flagged prefix)."""
+        made: dict[str, tuple[str, str]] = {}
+        entity = self.evaluate(path, subclass)
+        for _ in range(_MAX_DEPTH):
+            if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
+                break
+            for template in entity.value.instance_routers:
+                if template.router_id in made:
+                    continue  # a subclass's own wins
+                key = (path, f"{decl.router_id}.{template.router_id}")
+                made[template.router_id] = key
+                prefix = template.prefix
+                self.nodes[key] = _Node(path, replace(
+                    template,
+                    router_id=key[1],
+                    line=decl.line,
+                    prefix=Bound(entity.file, prefix) if prefix is not None else None,
+                    auth=Auth(
+                        tuple(Bound(entity.file, g) for g in template.auth.guards),
+                        template.auth.aliases,
+                    ),
+                ))  # fmt: skip
+            bases = entity.value.bases
+            entity = self.evaluate(entity.file, bases[0]) if bases else None
+        if made:
+            self.instance_routers[(path, decl.router_id)] = made
 
     def _aliased(self, path: str, decl: RouterDecl, made_by: Sym) -> None:
         """Make `decl` (JS: `new Srv()` of an imported name) a router when the name leads,
@@ -2663,6 +2720,8 @@ class _RouteResolver:
             key = (path, expr.router_id)
             if key in self.nodes:
                 return _Router(key)
+            if key in self.instance_routers:
+                return _Instance(key)
             instead = self.not_routers.get(key)
             return self.evaluate(path, instead) if instead is not None else None
         if isinstance(expr, OneOf):  # known where every option agrees
@@ -2841,6 +2900,12 @@ class _RouteResolver:
             return self._member(instance, segment) if instance is not None else None
         if isinstance(entity, _Schema):
             return self._schema_member(entity, segment)
+        if isinstance(entity, _Instance):
+            own = self.instance_routers[entity.key].get(segment)
+            if own is not None:
+                return _Router(own)
+            cls = self.evaluate(entity.key[0], self.not_routers[entity.key])
+            return self._member(cls, segment) if cls is not None else None
         if isinstance(entity, _Scoped):
             value = entity.value
             if isinstance(value, Namespace):

@@ -91,6 +91,9 @@ class Namespace:
     # a router subclass's `super().__init__(prefix=..., dependencies=[...])`
     init_prefix: Expr | None = None
     init_auth: Auth = field(default_factory=lambda: Auth())
+    # `self.router = router or APIRouter(...)` in `__init__`: a router each instance makes,
+    # `router_id` the attribute's name (`linker` makes one per `x = Cls(...)` that uses it)
+    instance_routers: tuple[RouterDecl, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -603,6 +603,7 @@ class _Reader:
         guards: list[Expr] = []
         init_prefix: Expr | None = None
         init_auth = NO_AUTH
+        instance_routers: tuple[RouterDecl, ...] = ()
         for stmt in node.body:
             target: ast.expr | None = None
             value: ast.expr | None = None
@@ -624,6 +625,8 @@ class _Reader:
                 if not static and id(stmt) not in self._class_of:
                     self._class_of[id(stmt)] = node.name
                     self._methods.append(stmt)
+                if stmt.name == "__init__":
+                    instance_routers = self._instance_routers(stmt)
                 if stmt.name == "__init__" and (call := _super_init(stmt)) is not None:
                     init_prefix = self._present(
                         _keyword(call, "prefix") or _keyword(call, "url_prefix")
@@ -668,7 +671,50 @@ class _Reader:
             bases,
             init_prefix,
             init_auth,
+            instance_routers,
         )
+
+    def _instance_routers(self, init: _Def) -> tuple[RouterDecl, ...]:
+        """The routers a constructor stores on `self` as it runs (`self.router = router or
+        APIRouter(tags=[tag])`, `... if router else APIRouter()`, a parameter defaulting to
+        `APIRouter()`, or the call itself): one per instance, so never declared here; the
+        linker makes one for each `x = Cls(...)` whose `x.router` routes are registered on."""
+        defaults = _defaults(init)
+        found: list[RouterDecl] = []
+        for stmt in init.body:
+            target: ast.expr | None = None
+            value: ast.expr | None = None
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target, value = stmt.targets[0], stmt.value
+            elif isinstance(stmt, ast.AnnAssign):
+                target, value = stmt.target, stmt.value
+            if not (
+                isinstance(target, ast.Attribute)
+                and type(target.value) is ast.Name
+                and target.value.id == "self"
+                and value is not None
+            ):
+                continue
+            call = _made_router(value, defaults)
+            name = _callee_name(call) if call is not None else None
+            imported = self.bindings.get(name) if name is not None else None
+            if isinstance(imported, ImportRef) and imported.attr in ROUTER_FRAMEWORKS:
+                name = imported.attr  # `from fastapi import APIRouter as Maker`
+            if call is None or name not in ROUTER_FRAMEWORKS:
+                continue
+            assert name is not None
+            prefix_key = _OWN_PREFIX.get(name)
+            found.append(
+                RouterDecl(
+                    router_id=target.attr,
+                    framework=ROUTER_FRAMEWORKS[name],
+                    line=call.lineno,
+                    prefix=self._present(_keyword(call, prefix_key)) if prefix_key else None,
+                    auth=self._dependencies_auth(_keyword(call, "dependencies")),
+                    app=name in _APPS,
+                )
+            )
+        return tuple(found)
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -1778,6 +1824,23 @@ def _optional_guard(call: ast.Call) -> bool:
     return (isinstance(auto_error, ast.Constant) and auto_error.value is False) or (
         isinstance(optional, ast.Constant) and optional.value is True
     )
+
+
+def _made_router(value: ast.expr, defaults: dict[str, ast.expr]) -> ast.Call | None:
+    """The call that makes what `value` stores when no router is passed in: `router or
+    APIRouter()`, `router if router else APIRouter()`, `APIRouter() if router is None else
+    router`, a parameter whose default is the call, or the call itself."""
+    if type(value) is ast.BoolOp and isinstance(value.op, ast.Or) and len(value.values) == 2:
+        value = value.values[1]
+    elif type(value) is ast.IfExp:
+        test = value.test
+        if type(test) is ast.Compare and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is):
+            value = value.body  # `APIRouter() if router is None else router`
+        else:
+            value = value.orelse
+    elif type(value) is ast.Name and value.id in defaults:
+        value = defaults[value.id]
+    return value if type(value) is ast.Call else None
 
 
 def _super_init(function: _Def) -> ast.Call | None:
