@@ -80,6 +80,19 @@ A_ROUTER_PER_INSTANCE_INCLUDED_IN_A_LOOP: dict[str, str] = {
         "def box():\n"
         "    return {}\n"
     ),
+    "depot/wings/porch/__init__.py": "",
+    "depot/wings/porch/views_porch.py": (
+        "from fastapi import APIRouter\n"
+        "\n"
+        "from depot.parts.shapes import Wing\n"
+        "\n"
+        "shelf = APIRouter(prefix='/porch')\n"
+        "porch = Wing('porch', 'Porch', shelf)  # its own router given: stored, not made\n"
+        "\n"
+        "@porch.routes.get('/chairs')\n"
+        "def chairs():\n"
+        "    return []\n"
+    ),
     "depot/catalogue.py": (
         "import importlib\n"
         "from pathlib import Path\n"
@@ -106,11 +119,13 @@ A_ROUTER_PER_INSTANCE_INCLUDED_IN_A_LOOP: dict[str, str] = {
         "from fastapi import FastAPI\n"
         "\n"
         "from depot import wiring\n"
+        "from depot.wings.porch import views_porch\n"
         "from depot.wings.attic.views_attic import annex\n"
         "\n"
         "app = FastAPI()\n"
         "app.include_router(wiring.every)\n"
         "app.include_router(annex.api, prefix='/v2')\n"
+        "app.include_router(views_porch.shelf, prefix='/out')\n"
     ),
 }
 
@@ -123,6 +138,7 @@ def test_a_router_per_instance_included_in_a_loop_is_listed_and_flagged() -> Non
         "PATCH /garden/seeds": "depot/wings/garden/views_garden.py:11 fastapi",
         "DELETE /store/crates/{crate_id}": "depot/wings/store/views_store.py:5 fastapi",
         "POST /v2/attic/boxes": "depot/wings/attic/views_attic.py:5 fastapi",
+        "GET /out/porch/chairs": "depot/wings/porch/views_porch.py:8 fastapi",
     }
     # the loop's routers are served under a prefix the scan cannot see: flagged, not guessed
     assert sorted(prefix_unresolved(files)) == [
@@ -135,7 +151,7 @@ def test_a_router_per_instance_included_in_a_loop_is_listed_and_flagged() -> Non
     assert places["UNRESOLVED_ROUTER"] == ["depot/wiring.py:8"]
     assert "depot/wings/garden/views_garden.py:6" in places["UNRESOLVED_PREFIX"]
     assert "depot/wings/store/views_store.py:3" in places["UNRESOLVED_PREFIX"]
-    assert not any("attic" in p for p in places["UNRESOLVED_PREFIX"])
+    assert not any("attic" in p or "porch" in p for p in places["UNRESOLVED_PREFIX"])
 
 
 def test_the_attribute_router_scans_the_same_with_and_without_the_pre_filter(

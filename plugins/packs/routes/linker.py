@@ -786,20 +786,37 @@ class _RouteResolver:
         files show mounting `x.router`, else "mounted by nothing" (a flagged prefix)."""
         made: dict[str, tuple[str, str]] = {}
         entity = self.evaluate(path, subclass)
+        called: tuple[str, ...] | None = None  # the `__init__` the call runs: its parameters
+        passed = dict(decl.passed)
         for _ in range(_MAX_DEPTH):
             if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
                 break
-            for template in entity.value.instance_routers:
+            if called is None:
+                called = entity.value.init_params
+            for template, param in zip(
+                entity.value.instance_routers, entity.value.instance_params, strict=True
+            ):
                 if template.router_id in made:
                     continue  # a subclass's own wins
+                given = passed.get(param) if param else None
+                if given is None and param and called is not None and param in called:
+                    given = passed.get(str(called.index(param)))
+                child = self.evaluate(path, given) if given is not None else None
+                if isinstance(child, _Router):  # `Cls(router=made_elsewhere)`: that one
+                    made[template.router_id] = child.key
+                    continue
                 key = (path, f"{decl.router_id}.{template.router_id}")
                 made[template.router_id] = key
-                prefix = template.prefix
+                prefix: Expr | None = template.prefix
+                if prefix is not None:
+                    prefix = Bound(entity.file, prefix)
+                if given is not None:  # something passed that the scan cannot follow
+                    prefix = Opaque()
                 self.nodes[key] = _Node(path, replace(
                     template,
                     router_id=key[1],
                     line=decl.line,
-                    prefix=Bound(entity.file, prefix) if prefix is not None else None,
+                    prefix=prefix,
                     auth=Auth(
                         tuple(Bound(entity.file, g) for g in template.auth.guards),
                         template.auth.aliases,

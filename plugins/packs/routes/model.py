@@ -94,6 +94,9 @@ class Namespace:
     # `self.router = router or APIRouter(...)` in `__init__`: a router each instance makes,
     # `router_id` the attribute's name (`linker` makes one per `x = Cls(...)` that uses it)
     instance_routers: tuple[RouterDecl, ...] = ()
+    # of each, the `__init__` parameter that, when passed, is the router instead ("" if none)
+    instance_params: tuple[str, ...] = ()
+    init_params: tuple[str, ...] | None = None  # `__init__`'s positional ones after `self`
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,6 +509,9 @@ class RouterDecl:
     app: bool = False  # an application (FastAPI(), Flask(), express()): served at the root
     # `UserAPIRouter()`: a router only if this class links to a subclass of one
     subclass: Sym | None = None
+    # for such a call, what it passes (keyword, or position as digits), for a class that
+    # stores a router it is given on `self` (`Namespace.instance_routers`)
+    passed: tuple[tuple[str, Expr], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

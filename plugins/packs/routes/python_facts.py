@@ -604,6 +604,8 @@ class _Reader:
         init_prefix: Expr | None = None
         init_auth = NO_AUTH
         instance_routers: tuple[RouterDecl, ...] = ()
+        instance_params: tuple[str, ...] = ()
+        init_params: tuple[str, ...] | None = None
         for stmt in node.body:
             target: ast.expr | None = None
             value: ast.expr | None = None
@@ -626,7 +628,10 @@ class _Reader:
                     self._class_of[id(stmt)] = node.name
                     self._methods.append(stmt)
                 if stmt.name == "__init__":
-                    instance_routers = self._instance_routers(stmt)
+                    instance_routers, instance_params = self._instance_routers(stmt)
+                    init_params = tuple(
+                        a.arg for a in [*stmt.args.posonlyargs, *stmt.args.args][1:]
+                    )
                 if stmt.name == "__init__" and (call := _super_init(stmt)) is not None:
                     init_prefix = self._present(
                         _keyword(call, "prefix") or _keyword(call, "url_prefix")
@@ -672,15 +677,19 @@ class _Reader:
             init_prefix,
             init_auth,
             instance_routers,
+            instance_params,
+            init_params,
         )
 
-    def _instance_routers(self, init: _Def) -> tuple[RouterDecl, ...]:
+    def _instance_routers(self, init: _Def) -> tuple[tuple[RouterDecl, ...], tuple[str, ...]]:
         """The routers a constructor stores on `self` as it runs (`self.router = router or
         APIRouter(tags=[tag])`, `... if router else APIRouter()`, a parameter defaulting to
         `APIRouter()`, or the call itself): one per instance, so never declared here; the
-        linker makes one for each `x = Cls(...)` whose `x.router` routes are registered on."""
+        linker makes one for each `x = Cls(...)` whose `x.router` routes are registered on.
+        With each, the parameter whose value, when one is passed, is stored instead."""
         defaults = _defaults(init)
         found: list[RouterDecl] = []
+        params: list[str] = []
         for stmt in init.body:
             target: ast.expr | None = None
             value: ast.expr | None = None
@@ -695,7 +704,7 @@ class _Reader:
                 and value is not None
             ):
                 continue
-            call = _made_router(value, defaults)
+            call, param = _made_router(value, defaults)
             name = _callee_name(call) if call is not None else None
             imported = self.bindings.get(name) if name is not None else None
             if isinstance(imported, ImportRef) and imported.attr in ROUTER_FRAMEWORKS:
@@ -714,7 +723,8 @@ class _Reader:
                     app=name in _APPS,
                 )
             )
-        return tuple(found)
+            params.append(param)
+        return tuple(found), tuple(params)
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -1233,8 +1243,28 @@ class _Reader:
                 prefix=self._present(_keyword(call, "prefix") or _keyword(call, "url_prefix")),
                 auth=self._dependencies_auth(_keyword(call, "dependencies")),
                 subclass=Sym(callee),
+                passed=self._passed_to_class(call),
             )
         return RouterRef(site)
+
+    def _passed_to_class(self, call: ast.Call) -> tuple[tuple[str, Expr], ...]:
+        """What a project class's call passes, for a router its `__init__` may store: a name
+        as `_owner` reads it, a router made in place, anything else `Opaque`; a `None` is
+        as good as not passed (the class makes its own)."""
+        given = [(str(i), a) for i, a in enumerate(call.args)]
+        given += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+        passed: list[tuple[str, Expr]] = []
+        for key, node in given:
+            if isinstance(node, ast.Starred) or _is_none(node):
+                continue
+            if type(node) is ast.Call and _callee_name(node) in ROUTER_FRAMEWORKS:
+                value = self._expr(node)
+            elif type(node) in (ast.Name, ast.Attribute):
+                value = self._owner(node)
+            else:
+                value = None
+            passed.append((key, value or Opaque()))
+        return tuple(passed)
 
     def _restful(self, func: ast.expr) -> bool:
         """Whether `Api`/`Namespace` here is flask-restx's (or flask-restful's)."""
@@ -1826,21 +1856,24 @@ def _optional_guard(call: ast.Call) -> bool:
     )
 
 
-def _made_router(value: ast.expr, defaults: dict[str, ast.expr]) -> ast.Call | None:
-    """The call that makes what `value` stores when no router is passed in: `router or
-    APIRouter()`, `router if router else APIRouter()`, `APIRouter() if router is None else
-    router`, a parameter whose default is the call, or the call itself."""
+def _made_router(value: ast.expr, defaults: dict[str, ast.expr]) -> tuple[ast.Call | None, str]:
+    """The call that makes what `value` stores when no router is passed in, and the name
+    that, passed, is stored instead ("" if none): `router or APIRouter()`, `router if router
+    else APIRouter()`, `APIRouter() if router is None else router`, a parameter whose
+    default is the call, or the call itself."""
+    given: ast.expr | None = None
     if type(value) is ast.BoolOp and isinstance(value.op, ast.Or) and len(value.values) == 2:
-        value = value.values[1]
+        given, value = value.values
     elif type(value) is ast.IfExp:
         test = value.test
         if type(test) is ast.Compare and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is):
-            value = value.body  # `APIRouter() if router is None else router`
+            given, value = value.orelse, value.body  # `APIRouter() if r is None else r`
         else:
-            value = value.orelse
+            given, value = value.body, value.orelse
     elif type(value) is ast.Name and value.id in defaults:
-        value = defaults[value.id]
-    return value if type(value) is ast.Call else None
+        given, value = value, defaults[value.id]
+    param = given.id if type(given) is ast.Name else ""
+    return (value if type(value) is ast.Call else None), param
 
 
 def _super_init(function: _Def) -> ast.Call | None:
