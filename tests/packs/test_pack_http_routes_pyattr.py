@@ -123,7 +123,7 @@ A_ROUTER_PER_INSTANCE_INCLUDED_IN_A_LOOP: dict[str, str] = {
         "from depot.wings.attic.views_attic import annex\n"
         "\n"
         "app = FastAPI()\n"
-        "app.include_router(wiring.every)\n"
+        "app.include_router(wiring.every, prefix='/api')\n"
         "app.include_router(annex.api, prefix='/v2')\n"
         "app.include_router(views_porch.shelf, prefix='/out')\n"
     ),
@@ -133,24 +133,25 @@ A_ROUTER_PER_INSTANCE_INCLUDED_IN_A_LOOP: dict[str, str] = {
 def test_a_router_per_instance_included_in_a_loop_is_listed_and_flagged() -> None:
     files = A_ROUTER_PER_INSTANCE_INCLUDED_IN_A_LOOP
     assert placed(files) == {
-        "GET /garden/beds/{bed}": "depot/wings/garden/views_garden.py:6 fastapi",
-        "PUT /garden/seeds": "depot/wings/garden/views_garden.py:11 fastapi",
-        "PATCH /garden/seeds": "depot/wings/garden/views_garden.py:11 fastapi",
-        "DELETE /store/crates/{crate_id}": "depot/wings/store/views_store.py:5 fastapi",
+        "GET /api/garden/beds/{bed}": "depot/wings/garden/views_garden.py:6 fastapi",
+        "PUT /api/garden/seeds": "depot/wings/garden/views_garden.py:11 fastapi",
+        "PATCH /api/garden/seeds": "depot/wings/garden/views_garden.py:11 fastapi",
+        "DELETE /api/store/crates/{crate_id}": "depot/wings/store/views_store.py:5 fastapi",
         "POST /v2/attic/boxes": "depot/wings/attic/views_attic.py:5 fastapi",
         "GET /out/porch/chairs": "depot/wings/porch/views_porch.py:8 fastapi",
     }
     # the loop's routers are served under a prefix the scan cannot see: flagged, not guessed
     assert sorted(prefix_unresolved(files)) == [
-        "DELETE /store/crates/{crate_id}",
-        "GET /garden/beds/{bed}",
-        "PATCH /garden/seeds",
-        "PUT /garden/seeds",
+        "DELETE /api/store/crates/{crate_id}",
+        "GET /api/garden/beds/{bed}",
+        "PATCH /api/garden/seeds",
+        "PUT /api/garden/seeds",
     ]
     places = finding_places(files)
     assert places["UNRESOLVED_ROUTER"] == ["depot/wiring.py:8"]
+    assert "depot/wiring.py:8" in places["UNRESOLVED_PREFIX"]  # the include, and each route
     assert "depot/wings/garden/views_garden.py:6" in places["UNRESOLVED_PREFIX"]
-    assert "depot/wings/store/views_store.py:3" in places["UNRESOLVED_PREFIX"]
+    assert "depot/wings/store/views_store.py:5" in places["UNRESOLVED_PREFIX"]
     assert not any("attic" in p or "porch" in p for p in places["UNRESOLVED_PREFIX"])
 
 

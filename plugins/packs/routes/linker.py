@@ -403,6 +403,8 @@ class _RouteResolver:
         self.not_routers: dict[tuple[str, str], Expr] = {}
         # those whose instance keeps routers as attributes: attribute -> that router's key
         self.instance_routers: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
+        # mounts of `item.attr` the scan cannot resolve, `attr` an instance router's name
+        self.loop_mounts: list[tuple[_Node, str, MountDecl, str]] = []
         self._importing_index: dict[str, set[str]] = {}
         self._importing_for = -1  # the number of modules the index was built over
         # those whose class is one: where the instance is made, to look its methods up
@@ -769,6 +771,28 @@ class _RouteResolver:
         )
         self.nodes[key] = _Node(path, routed)
 
+    def _loop_mounted(self) -> None:
+        """An include of `item.router` the scan cannot resolve (`item` from a list built at
+        runtime: `Path.glob` and `importlib`) is taken to reach each instance's `router`
+        attribute nothing else mounts, under the include's own prefix (none for FastAPI's
+        `include_router(m.router)`), every route so served flagged at the include: which
+        instances the list holds is not known. The include stays an `UNRESOLVED_ROUTER`."""
+        mounted = {child for node in self.nodes.values() for _, _, child in node.mounts}
+        free: dict[str, list[tuple[str, str]]] = {}
+        for attrs in self.instance_routers.values():
+            for attr, key in attrs.items():
+                if key not in mounted and key[1].endswith(f".{attr}"):  # made for the instance
+                    free.setdefault(attr, []).append(key)
+        detail = (
+            "the routers this include reaches are items of a list the scanned files do not "
+            "enumerate: each object's router is listed as if it were one of them"
+        )
+        for node, path, mount, attr in self.loop_mounts:
+            assumed = replace(mount, assumed=detail)
+            for key in free.get(attr, ()):
+                if key != (node.file, node.decl.router_id):
+                    node.mounts.append((path, assumed, key))
+
     def _attribute_used(self, path: str, decl: RouterDecl) -> bool:
         """Whether this file registers routes on, or mounts, a member of the name `decl` is
         bound to (`module.router.get(...)`): only then is its class looked into."""
@@ -890,6 +914,7 @@ class _RouteResolver:
             if parent in self.nodes and base in self.nodes:
                 inherit = MountDecl(None, Lit(""), None, line)
                 self.nodes[parent].mounts.append((parent[0], inherit, base))
+        self._loop_mounted()
         mounted = {child for node in self.nodes.values() for _, _, child in node.mounts}
         found: list[FoundRoute] = []
         for key in sorted(self.nodes, key=lambda k: (k[0].encode(), self.nodes[k].decl.line)):
@@ -2005,7 +2030,26 @@ class _RouteResolver:
         child = self.evaluate(path, mount.child)
         if isinstance(child, _Router):
             node.mounts.append((path, mount, child.key))
-        elif not mount.quiet and not (isinstance(child, _External) and "StaticFiles" in child.path):
+            return
+        if (
+            child is None
+            and isinstance(mount.child, Sym)
+            and len(mount.child.path) == 2
+            and self.instance_routers
+        ):  # `for m in modules: r.include_router(m.router)`: perhaps any instance's
+            attr = mount.child.path[1]
+            self.loop_mounts.append((node, path, mount, attr))
+            if any(attr in attrs for attrs in self.instance_routers.values()):
+                self._unresolved(
+                    UNRESOLVED_ROUTER,
+                    path,
+                    mount.line,
+                    f"`{describe(mount.child)}` is not a router the scanned files show: the "
+                    f"routes of objects' `{attr}` routers are listed under it, others it may "
+                    "serve are not",
+                )
+                return
+        if not mount.quiet and not (isinstance(child, _External) and "StaticFiles" in child.path):
             self._unresolved(
                 UNRESOLVED_ROUTER,
                 path,
@@ -2279,6 +2323,8 @@ class _RouteResolver:
                 continue
             prefix: str | None = None
             child_gaps = gaps
+            if mount.assumed:
+                child_gaps += ((path, mount.line, mount.assumed),)
             if mount.prefix is not None:
                 prefix = self._string(path, mount.prefix)
                 if prefix is None:

@@ -583,6 +583,9 @@ class MountDecl:
     replaces_prefix: bool = False
     quiet: bool = False  # `ext.init_app(app)`: only a router if it links to one, no finding else
     via: tuple[str, int] | None = None  # the call of its function it was reached through
+    # set by the linker on a mount it assumes (`include_router(m.router)` in a loop over a
+    # list it cannot enumerate): why what is served under it is flagged
+    assumed: str = ""
 
 
 @dataclass(frozen=True, slots=True)
