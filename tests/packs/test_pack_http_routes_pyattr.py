@@ -62,11 +62,14 @@ A_ROUTER_PER_INSTANCE_INCLUDED_IN_A_LOOP: dict[str, str] = {
     ),
     "depot/wings/store/__init__.py": "",
     "depot/wings/store/views_store.py": (
+        "from fastapi import APIRouter\n"
+        "\n"
         "from depot.parts import shapes\n"
         "\n"
-        "section = shapes.Section('store', 'Store')\n"
+        "crates = APIRouter(prefix='/store')\n"
+        "section = shapes.Section('store', 'Store', routes=crates)\n"
         "\n"
-        "@section.routes.delete('/store/crates/{crate_id}')\n"
+        "@crates.delete('/crates/{crate_id}')\n"
         "def drop(crate_id: str):\n"
         "    return None\n"
     ),
@@ -136,7 +139,7 @@ def test_a_router_per_instance_included_in_a_loop_is_listed_and_flagged() -> Non
         "GET /api/garden/beds/{bed}": "depot/wings/garden/views_garden.py:6 fastapi",
         "PUT /api/garden/seeds": "depot/wings/garden/views_garden.py:11 fastapi",
         "PATCH /api/garden/seeds": "depot/wings/garden/views_garden.py:11 fastapi",
-        "DELETE /api/store/crates/{crate_id}": "depot/wings/store/views_store.py:5 fastapi",
+        "DELETE /api/store/crates/{crate_id}": "depot/wings/store/views_store.py:8 fastapi",
         "POST /v2/attic/boxes": "depot/wings/attic/views_attic.py:5 fastapi",
         "GET /out/porch/chairs": "depot/wings/porch/views_porch.py:8 fastapi",
     }
@@ -151,7 +154,7 @@ def test_a_router_per_instance_included_in_a_loop_is_listed_and_flagged() -> Non
     assert places["UNRESOLVED_ROUTER"] == ["depot/wiring.py:8"]
     assert "depot/wiring.py:8" in places["UNRESOLVED_PREFIX"]  # the include, and each route
     assert "depot/wings/garden/views_garden.py:6" in places["UNRESOLVED_PREFIX"]
-    assert "depot/wings/store/views_store.py:5" in places["UNRESOLVED_PREFIX"]
+    assert "depot/wings/store/views_store.py:8" in places["UNRESOLVED_PREFIX"]
     assert not any("attic" in p or "porch" in p for p in places["UNRESOLVED_PREFIX"])
 
 

@@ -781,7 +781,7 @@ class _RouteResolver:
         free: dict[str, list[tuple[str, str]]] = {}
         for attrs in self.instance_routers.values():
             for attr, key in attrs.items():
-                if key not in mounted and key[1].endswith(f".{attr}"):  # made for the instance
+                if key not in mounted and key not in free.get(attr, ()):  # made or given
                     free.setdefault(attr, []).append(key)
         detail = (
             "the routers this include reaches are items of a list the scanned files do not "
@@ -795,14 +795,22 @@ class _RouteResolver:
 
     def _attribute_used(self, path: str, decl: RouterDecl) -> bool:
         """Whether this file registers routes on, or mounts, a member of the name `decl` is
-        bound to (`module.router.get(...)`): only then is its class looked into."""
+        bound to (`module.router.get(...)`), or passes the call a router it makes: only then
+        is its class looked into."""
         facts = self.modules[path]
         names = {n for n, v in facts.bindings.items() if v == RouterRef(decl.router_id)}
         owners = [r.owner for r in facts.routes] + [m.child for m in facts.mounts]
-        return any(
+        if any(
             isinstance(owner, Sym) and len(owner.path) > 1 and owner.path[0] in names
             for owner in owners
-        )
+        ):
+            return True
+        for _, value in decl.passed:  # `Cls(..., router=made_here)`: it may be the attribute
+            if isinstance(value, Sym) and len(value.path) == 1:
+                value = facts.bindings.get(value.path[0], value)
+            if isinstance(value, RouterRef) and (path, value.router_id) in self.nodes:
+                return True
+        return False
 
     def _instance(self, path: str, decl: RouterDecl, subclass: Sym) -> None:
         """One router per attribute the class (or a base) stores on `self` in `__init__`,
