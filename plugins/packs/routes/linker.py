@@ -225,7 +225,19 @@ class _Judged:
     verdict: int
 
 
-_Entity = _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged | _Schema
+@dataclass(frozen=True, slots=True)
+class _Instance:
+    """What `x = Cls(...)` binds when `Cls` (or a base) stores a router on `self` in its
+    `__init__` (`Namespace.instance_routers`): those attributes are this instance's routers,
+    anything else is read from the class."""
+
+    key: tuple[str, str]
+
+
+_Entity = (
+    _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged | _Schema
+    | _Instance
+)  # fmt: skip
 
 
 class _Unseen:
@@ -389,6 +401,10 @@ class _RouteResolver:
         }
         # `UserAPIRouter()` calls whose class is no router subclass: what calling it gives
         self.not_routers: dict[tuple[str, str], Expr] = {}
+        # those whose instance keeps routers as attributes: attribute -> that router's key
+        self.instance_routers: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
+        # mounts of `item.attr` the scan cannot resolve, `attr` an instance router's name
+        self.loop_mounts: list[tuple[_Node, str, MountDecl, str]] = []
         self._importing_index: dict[str, set[str]] = {}
         self._importing_for = -1  # the number of modules the index was built over
         # those whose class is one: where the instance is made, to look its methods up
@@ -740,6 +756,8 @@ class _RouteResolver:
         key = (path, decl.router_id)
         if found is None:
             self.not_routers[key] = Sym((*subclass.path, CALL))
+            if self._attribute_used(path, decl):
+                self._instance(path, decl, subclass)
             return
         self.router_classes[key] = (path, Sym((*subclass.path, CALL)))
         framework, prefix, guards, app = found
@@ -752,6 +770,94 @@ class _RouteResolver:
             subclass=None,
         )
         self.nodes[key] = _Node(path, routed)
+
+    def _loop_mounted(self) -> None:
+        """An include of `item.router` the scan cannot resolve (`item` from a list built at
+        runtime: `Path.glob` and `importlib`) is taken to reach each instance's `router`
+        attribute nothing else mounts, under the include's own prefix (none for FastAPI's
+        `include_router(m.router)`), every route so served flagged at the include: which
+        instances the list holds is not known. The include stays an `UNRESOLVED_ROUTER`."""
+        mounted = {child for node in self.nodes.values() for _, _, child in node.mounts}
+        free: dict[str, list[tuple[str, str]]] = {}
+        for attrs in self.instance_routers.values():
+            for attr, key in attrs.items():
+                if key not in mounted and key not in free.get(attr, ()):  # made or given
+                    free.setdefault(attr, []).append(key)
+        detail = (
+            "the routers this include reaches are items of a list the scanned files do not "
+            "enumerate: each object's router is listed as if it were one of them"
+        )
+        for node, path, mount, attr in self.loop_mounts:
+            assumed = replace(mount, assumed=detail)
+            for key in free.get(attr, ()):
+                if key != (node.file, node.decl.router_id):
+                    node.mounts.append((path, assumed, key))
+
+    def _attribute_used(self, path: str, decl: RouterDecl) -> bool:
+        """Whether this file registers routes on, or mounts, a member of the name `decl` is
+        bound to (`module.router.get(...)`), or passes the call a router it makes: only then
+        is its class looked into."""
+        facts = self.modules[path]
+        names = {n for n, v in facts.bindings.items() if v == RouterRef(decl.router_id)}
+        owners = [r.owner for r in facts.routes] + [m.child for m in facts.mounts]
+        if any(
+            isinstance(owner, Sym) and len(owner.path) > 1 and owner.path[0] in names
+            for owner in owners
+        ):
+            return True
+        for _, value in decl.passed:  # `Cls(..., router=made_here)`: it may be the attribute
+            if isinstance(value, Sym) and len(value.path) == 1:
+                value = facts.bindings.get(value.path[0], value)
+            if isinstance(value, RouterRef) and (path, value.router_id) in self.nodes:
+                return True
+        return False
+
+    def _instance(self, path: str, decl: RouterDecl, subclass: Sym) -> None:
+        """One router per attribute the class (or a base) stores on `self` in `__init__`,
+        declared where the instance is made: what it is mounted under is whatever the scanned
+        files show mounting `x.router`, else "mounted by nothing" (a flagged prefix)."""
+        made: dict[str, tuple[str, str]] = {}
+        entity = self.evaluate(path, subclass)
+        called: tuple[str, ...] | None = None  # the `__init__` the call runs: its parameters
+        passed = dict(decl.passed)
+        for _ in range(_MAX_DEPTH):
+            if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
+                break
+            if called is None:
+                called = entity.value.init_params
+            for template, param in zip(
+                entity.value.instance_routers, entity.value.instance_params, strict=True
+            ):
+                if template.router_id in made:
+                    continue  # a subclass's own wins
+                given = passed.get(param) if param else None
+                if given is None and param and called is not None and param in called:
+                    given = passed.get(str(called.index(param)))
+                child = self.evaluate(path, given) if given is not None else None
+                if isinstance(child, _Router):  # `Cls(router=made_elsewhere)`: that one
+                    made[template.router_id] = child.key
+                    continue
+                key = (path, f"{decl.router_id}.{template.router_id}")
+                made[template.router_id] = key
+                prefix: Expr | None = template.prefix
+                if prefix is not None:
+                    prefix = Bound(entity.file, prefix)
+                if given is not None:  # something passed that the scan cannot follow
+                    prefix = Opaque()
+                self.nodes[key] = _Node(path, replace(
+                    template,
+                    router_id=key[1],
+                    line=decl.line,
+                    prefix=prefix,
+                    auth=Auth(
+                        tuple(Bound(entity.file, g) for g in template.auth.guards),
+                        template.auth.aliases,
+                    ),
+                ))  # fmt: skip
+            bases = entity.value.bases
+            entity = self.evaluate(entity.file, bases[0]) if bases else None
+        if made:
+            self.instance_routers[(path, decl.router_id)] = made
 
     def _aliased(self, path: str, decl: RouterDecl, made_by: Sym) -> None:
         """Make `decl` (JS: `new Srv()` of an imported name) a router when the name leads,
@@ -816,6 +922,7 @@ class _RouteResolver:
             if parent in self.nodes and base in self.nodes:
                 inherit = MountDecl(None, Lit(""), None, line)
                 self.nodes[parent].mounts.append((parent[0], inherit, base))
+        self._loop_mounted()
         mounted = {child for node in self.nodes.values() for _, _, child in node.mounts}
         found: list[FoundRoute] = []
         for key in sorted(self.nodes, key=lambda k: (k[0].encode(), self.nodes[k].decl.line)):
@@ -1931,7 +2038,26 @@ class _RouteResolver:
         child = self.evaluate(path, mount.child)
         if isinstance(child, _Router):
             node.mounts.append((path, mount, child.key))
-        elif not mount.quiet and not (isinstance(child, _External) and "StaticFiles" in child.path):
+            return
+        if (
+            child is None
+            and isinstance(mount.child, Sym)
+            and len(mount.child.path) == 2
+            and self.instance_routers
+        ):  # `for m in modules: r.include_router(m.router)`: perhaps any instance's
+            attr = mount.child.path[1]
+            self.loop_mounts.append((node, path, mount, attr))
+            if any(attr in attrs for attrs in self.instance_routers.values()):
+                self._unresolved(
+                    UNRESOLVED_ROUTER,
+                    path,
+                    mount.line,
+                    f"`{describe(mount.child)}` is not a router the scanned files show: the "
+                    f"routes of objects' `{attr}` routers are listed under it, others it may "
+                    "serve are not",
+                )
+                return
+        if not mount.quiet and not (isinstance(child, _External) and "StaticFiles" in child.path):
             self._unresolved(
                 UNRESOLVED_ROUTER,
                 path,
@@ -2205,6 +2331,8 @@ class _RouteResolver:
                 continue
             prefix: str | None = None
             child_gaps = gaps
+            if mount.assumed:
+                child_gaps += ((path, mount.line, mount.assumed),)
             if mount.prefix is not None:
                 prefix = self._string(path, mount.prefix)
                 if prefix is None:
@@ -2663,6 +2791,8 @@ class _RouteResolver:
             key = (path, expr.router_id)
             if key in self.nodes:
                 return _Router(key)
+            if key in self.instance_routers:
+                return _Instance(key)
             instead = self.not_routers.get(key)
             return self.evaluate(path, instead) if instead is not None else None
         if isinstance(expr, OneOf):  # known where every option agrees
@@ -2841,6 +2971,12 @@ class _RouteResolver:
             return self._member(instance, segment) if instance is not None else None
         if isinstance(entity, _Schema):
             return self._schema_member(entity, segment)
+        if isinstance(entity, _Instance):
+            own = self.instance_routers[entity.key].get(segment)
+            if own is not None:
+                return _Router(own)
+            cls = self.evaluate(entity.key[0], self.not_routers[entity.key])
+            return self._member(cls, segment) if cls is not None else None
         if isinstance(entity, _Scoped):
             value = entity.value
             if isinstance(value, Namespace):

@@ -91,6 +91,12 @@ class Namespace:
     # a router subclass's `super().__init__(prefix=..., dependencies=[...])`
     init_prefix: Expr | None = None
     init_auth: Auth = field(default_factory=lambda: Auth())
+    # `self.router = router or APIRouter(...)` in `__init__`: a router each instance makes,
+    # `router_id` the attribute's name (`linker` makes one per `x = Cls(...)` that uses it)
+    instance_routers: tuple[RouterDecl, ...] = ()
+    # of each, the `__init__` parameter that, when passed, is the router instead ("" if none)
+    instance_params: tuple[str, ...] = ()
+    init_params: tuple[str, ...] | None = None  # `__init__`'s positional ones after `self`
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,6 +509,9 @@ class RouterDecl:
     app: bool = False  # an application (FastAPI(), Flask(), express()): served at the root
     # `UserAPIRouter()`: a router only if this class links to a subclass of one
     subclass: Sym | None = None
+    # for such a call, what it passes (keyword, or position as digits), for a class that
+    # stores a router it is given on `self` (`Namespace.instance_routers`)
+    passed: tuple[tuple[str, Expr], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -574,6 +583,9 @@ class MountDecl:
     replaces_prefix: bool = False
     quiet: bool = False  # `ext.init_app(app)`: only a router if it links to one, no finding else
     via: tuple[str, int] | None = None  # the call of its function it was reached through
+    # set by the linker on a mount it assumes (`include_router(m.router)` in a loop over a
+    # list it cannot enumerate): why what is served under it is flagged
+    assumed: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -603,6 +603,9 @@ class _Reader:
         guards: list[Expr] = []
         init_prefix: Expr | None = None
         init_auth = NO_AUTH
+        instance_routers: tuple[RouterDecl, ...] = ()
+        instance_params: tuple[str, ...] = ()
+        init_params: tuple[str, ...] | None = None
         for stmt in node.body:
             target: ast.expr | None = None
             value: ast.expr | None = None
@@ -624,6 +627,11 @@ class _Reader:
                 if not static and id(stmt) not in self._class_of:
                     self._class_of[id(stmt)] = node.name
                     self._methods.append(stmt)
+                if stmt.name == "__init__":
+                    instance_routers, instance_params = self._instance_routers(stmt)
+                    init_params = tuple(
+                        a.arg for a in [*stmt.args.posonlyargs, *stmt.args.args][1:]
+                    )
                 if stmt.name == "__init__" and (call := _super_init(stmt)) is not None:
                     init_prefix = self._present(
                         _keyword(call, "prefix") or _keyword(call, "url_prefix")
@@ -668,7 +676,55 @@ class _Reader:
             bases,
             init_prefix,
             init_auth,
+            instance_routers,
+            instance_params,
+            init_params,
         )
+
+    def _instance_routers(self, init: _Def) -> tuple[tuple[RouterDecl, ...], tuple[str, ...]]:
+        """The routers a constructor stores on `self` as it runs (`self.router = router or
+        APIRouter(tags=[tag])`, `... if router else APIRouter()`, a parameter defaulting to
+        `APIRouter()`, or the call itself): one per instance, so never declared here; the
+        linker makes one for each `x = Cls(...)` whose `x.router` routes are registered on.
+        With each, the parameter whose value, when one is passed, is stored instead."""
+        defaults = _defaults(init)
+        found: list[RouterDecl] = []
+        params: list[str] = []
+        for stmt in init.body:
+            target: ast.expr | None = None
+            value: ast.expr | None = None
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target, value = stmt.targets[0], stmt.value
+            elif isinstance(stmt, ast.AnnAssign):
+                target, value = stmt.target, stmt.value
+            if not (
+                isinstance(target, ast.Attribute)
+                and type(target.value) is ast.Name
+                and target.value.id == "self"
+                and value is not None
+            ):
+                continue
+            call, param = _made_router(value, defaults)
+            name = _callee_name(call) if call is not None else None
+            imported = self.bindings.get(name) if name is not None else None
+            if isinstance(imported, ImportRef) and imported.attr in ROUTER_FRAMEWORKS:
+                name = imported.attr  # `from fastapi import APIRouter as Maker`
+            if call is None or name not in ROUTER_FRAMEWORKS:
+                continue
+            assert name is not None
+            prefix_key = _OWN_PREFIX.get(name)
+            found.append(
+                RouterDecl(
+                    router_id=target.attr,
+                    framework=ROUTER_FRAMEWORKS[name],
+                    line=call.lineno,
+                    prefix=self._present(_keyword(call, prefix_key)) if prefix_key else None,
+                    auth=self._dependencies_auth(_keyword(call, "dependencies")),
+                    app=name in _APPS,
+                )
+            )
+            params.append(param)
+        return tuple(found), tuple(params)
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -1187,8 +1243,28 @@ class _Reader:
                 prefix=self._present(_keyword(call, "prefix") or _keyword(call, "url_prefix")),
                 auth=self._dependencies_auth(_keyword(call, "dependencies")),
                 subclass=Sym(callee),
+                passed=self._passed_to_class(call),
             )
         return RouterRef(site)
+
+    def _passed_to_class(self, call: ast.Call) -> tuple[tuple[str, Expr], ...]:
+        """What a project class's call passes, for a router its `__init__` may store: a name
+        as `_owner` reads it, a router made in place, anything else `Opaque`; a `None` is
+        as good as not passed (the class makes its own)."""
+        given = [(str(i), a) for i, a in enumerate(call.args)]
+        given += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+        passed: list[tuple[str, Expr]] = []
+        for key, node in given:
+            if isinstance(node, ast.Starred) or _is_none(node):
+                continue
+            if type(node) is ast.Call and _callee_name(node) in ROUTER_FRAMEWORKS:
+                value = self._expr(node)
+            elif type(node) in (ast.Name, ast.Attribute):
+                value = self._owner(node)
+            else:
+                value = None
+            passed.append((key, value or Opaque()))
+        return tuple(passed)
 
     def _restful(self, func: ast.expr) -> bool:
         """Whether `Api`/`Namespace` here is flask-restx's (or flask-restful's)."""
@@ -1778,6 +1854,26 @@ def _optional_guard(call: ast.Call) -> bool:
     return (isinstance(auto_error, ast.Constant) and auto_error.value is False) or (
         isinstance(optional, ast.Constant) and optional.value is True
     )
+
+
+def _made_router(value: ast.expr, defaults: dict[str, ast.expr]) -> tuple[ast.Call | None, str]:
+    """The call that makes what `value` stores when no router is passed in, and the name
+    that, passed, is stored instead ("" if none): `router or APIRouter()`, `router if router
+    else APIRouter()`, `APIRouter() if router is None else router`, a parameter whose
+    default is the call, or the call itself."""
+    given: ast.expr | None = None
+    if type(value) is ast.BoolOp and isinstance(value.op, ast.Or) and len(value.values) == 2:
+        given, value = value.values
+    elif type(value) is ast.IfExp:
+        test = value.test
+        if type(test) is ast.Compare and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is):
+            given, value = value.orelse, value.body  # `APIRouter() if r is None else r`
+        else:
+            given, value = value.body, value.orelse
+    elif type(value) is ast.Name and value.id in defaults:
+        given, value = value, defaults[value.id]
+    param = given.id if type(given) is ast.Name else ""
+    return (value if type(value) is ast.Call else None), param
 
 
 def _super_init(function: _Def) -> ast.Call | None:
