@@ -45,7 +45,18 @@ class Prefix:
     head: str
 
 
-Item = str | Ref | Prefix
+@dataclass(frozen=True)
+class Open:
+    """A computed part of a list otherwise written (`[*BASE, *discover_plugins()]`,
+    `BASE + found()`): which apps it adds is not known, only that others may be installed.
+    `text` is the part as written, `line` the statement's, `path` the file's (set on linking)."""
+
+    text: str
+    line: int
+    path: str = ""
+
+
+Item = str | Ref | Prefix | Open
 # a list's value: its items in order, or None where it is computed (the line that computes it)
 Value = tuple[Item, ...] | None
 
@@ -153,8 +164,10 @@ class _Reader:
         self.line = 1
         self.computed: int | None = None
         self.imported: dict[str, str] = {}
+        self.stmt_line = 1
 
     def statement(self, stmt: ast.stmt, conditional: bool) -> None:
+        self.stmt_line = stmt.lineno
         if isinstance(stmt, ast.ImportFrom):
             module = absolute(stmt.module, stmt.level, self.package)
             for alias in stmt.names:
@@ -170,7 +183,9 @@ class _Reader:
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             name = stmt.target.id
             if isinstance(stmt.op, ast.Add) and (name in self.lists or name == SETTING):
-                self.bind(name, _join(self.current(name), self.value(stmt.value)), stmt, False)
+                before = self.current(name)
+                added = self.part(stmt.value) if before is not None else None
+                self.bind(name, _join(before, added), stmt, False)
         elif (
             isinstance(stmt, ast.Expr)
             and isinstance(stmt.value, ast.Call)
@@ -210,7 +225,7 @@ class _Reader:
         elif method == "insert" and len(call.args) == 2:
             after = _join(before, self.value(ast.List([call.args[1]])))
         elif method == "extend" and len(call.args) == 1:
-            after = _join(before, self.value(call.args[0]))
+            after = _join(before, self.part(call.args[0]) if before is not None else None)
         elif method == "remove" and len(call.args) == 1 and _text(call.args[0]) is not None:
             gone = _text(call.args[0])
             after = (
@@ -228,27 +243,38 @@ class _Reader:
             items: list[Item] = []
             for element in node.elts:
                 if isinstance(element, ast.Starred):
-                    found = self.value(element.value)
-                    if found is None:
-                        return None
-                    items.extend(found)
+                    items.extend(self.part(element.value))
                 elif (text := _text(element)) is not None:
                     items.append(text)
                 elif (head := _head(element)) is not None:
                     items.append(Prefix(head))
                 else:
-                    return None
+                    items.append(self.open(element))
+            if items and all(isinstance(i, Open) for i in items):
+                return None  # nothing of it is written: computed as a whole
             return tuple(items)
         if isinstance(node, ast.ListComp | ast.GeneratorExp | ast.SetComp):
             head = _head(node.elt)  # `[f"pkg.providers.{p}" for p in PROVIDERS]`
             return (Prefix(head),) if head is not None else None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            return _join(self.value(node.left), self.value(node.right))
+            left, right = self.value(node.left), self.value(node.right)
+            if left is None and right is None:
+                return None
+            return (left or (self.open(node.left),)) + (right or (self.open(node.right),))
         if isinstance(node, ast.Name):
             return self.current(node.id)
         if isinstance(node, ast.Call):
             return self.call(node)
         return None
+
+    def part(self, node: ast.expr) -> tuple[Item, ...]:
+        """`node`'s names as a part of a written list: a computed part stays as an `Open`."""
+        found = self.value(node)
+        return found if found is not None else (self.open(node),)
+
+    def open(self, node: ast.expr) -> Open:
+        text = ast.unparse(node)
+        return Open(text if len(text) <= 60 else text[:57] + "...", self.stmt_line)
 
     def call(self, node: ast.Call) -> Value:
         func = node.func
@@ -324,6 +350,8 @@ class Installed:
     computed: tuple[tuple[str, int], ...] = ()
     # apps computed after a literal head, and where the settings add them
     prefixes: tuple[tuple[str, str, int], ...] = ()  # (head, path, line)
+    # computed parts of a list otherwise written: others may be installed (path, line, text)
+    partial: tuple[tuple[str, int, str], ...] = ()
 
 
 class InstalledApps:
@@ -359,6 +387,7 @@ class InstalledApps:
         apps: dict[str, str] = {}
         computed: list[tuple[str, int]] = []
         prefixes: list[tuple[str, str, int]] = []
+        partial: list[tuple[str, int, str]] = []
         for path in files:
             value = self.resolve(path, SETTING, 0)
             if value is None:
@@ -369,11 +398,19 @@ class InstalledApps:
                 if isinstance(entry, Prefix):
                     prefixes.append((entry.head, path, self.settings[path].line))
                     continue
+                if isinstance(entry, Open):
+                    partial.append((entry.path, entry.line, entry.text))
+                    continue
                 module, label = self.app(entry)
                 apps.setdefault(module, label)
-        return Installed(apps, tuple(computed), tuple(dict.fromkeys(prefixes)))
+        return Installed(
+            apps,
+            tuple(computed),
+            tuple(dict.fromkeys(prefixes)),
+            tuple(dict.fromkeys(partial)),
+        )
 
-    def resolve(self, path: str, name: str, depth: int) -> tuple[str | Prefix, ...] | None:
+    def resolve(self, path: str, name: str, depth: int) -> tuple[str | Prefix | Open, ...] | None:
         facts = self.settings.get(path)
         if facts is None or depth > 8:
             return None
@@ -381,8 +418,11 @@ class InstalledApps:
             value = facts.lists[name]
             if value is None:
                 return None
-            out: list[str | Prefix] = []
+            out: list[str | Prefix | Open] = []
             for item in value:
+                if isinstance(item, Open):
+                    out.append(item if item.path else Open(item.text, item.line, path))
+                    continue
                 if not isinstance(item, Ref):
                     out.append(item)
                     continue
@@ -395,7 +435,7 @@ class InstalledApps:
 
     def outside(
         self, path: str, facts: SettingsFacts, name: str, depth: int
-    ) -> tuple[str | Prefix, ...] | None:
+    ) -> tuple[str | Prefix | Open, ...] | None:
         """`name` as an import or a star import binds it in `path` (the last star that does)."""
         if name in facts.imported:
             source = self.find(facts.imported[name])
@@ -428,13 +468,26 @@ class InstalledApps:
             # an `AppConfig` the files do not show (`x.apps.XConfig`): its app is `x`
             name = (config.name if config else None) or module.removesuffix(".apps")
             return name, (config.label if config else None) or name.rpartition(".")[2]
-        found = self.configs.get(self.find(f"{entry}.apps") or "", {})
-        chosen = [c for c in found.values() if c.default is True] or [
-            c for c in found.values() if c.default is not False
-        ]
-        if len(chosen) == 1 and chosen[0].name in (None, entry):
-            return entry, chosen[0].label or entry.rpartition(".")[2]
+        chosen = default_config(self.configs.get(self.find(f"{entry}.apps") or "", {}))
+        if chosen is not None and chosen.name in (None, entry):
+            return entry, chosen.label or entry.rpartition(".")[2]
         return entry, entry.rpartition(".")[2]
+
+
+def default_config(found: dict[str, AppConfigFacts]) -> AppConfigFacts | None:
+    """The `AppConfig` Django 3.2+ picks from an app's `apps` submodule: the only one not
+    saying `default = False`, else the one saying `default = True`; None where neither is one
+    (Django then uses its base `AppConfig`, the default label)."""
+    candidates = [c for c in found.values() if c.default is not False]
+    if len(candidates) == 1:
+        return candidates[0]
+    marked = [c for c in candidates if c.default is True]
+    return marked[0] if len(marked) == 1 else None
+
+
+def own_label(package: str, config: AppConfigFacts) -> str:
+    """The label an app's own `AppConfig` gives it: `label`, else the last part of `name`."""
+    return config.label or (config.name or package).rpartition(".")[2]
 
 
 def containing_app(module: str, apps: dict[str, str]) -> str | None:

@@ -52,7 +52,9 @@ from .django_apps import (
     SettingsFacts,
     app_config,
     containing_app,
+    default_config,
     module_names,
+    own_label,
     settings_facts,
 )
 from .pymodules import (
@@ -302,10 +304,17 @@ def link(files: Sequence[tuple[str, DjangoFacts]]) -> DocumentPieces:
     modules = Modules([facts.module for _, facts in files])
     labels = {facts.module.path: facts.app_label for _, facts in files}
     installed = _installed(modules, files)
-    apps = installed.apps if installed is not None and not installed.computed else None
     packages = REPOSITORY_PACKAGES.get()
     if packages is None:
         packages = packages_of(m.path for m in modules.modules)
+    apps = installed.apps if installed is not None and not installed.computed else None
+    if installed is not None and (installed.computed or installed.partial):
+        # others may be installed: a package the written part does not name keeps its
+        # models, labelled as its own `apps.py` says (Django's label whichever entry names it)
+        known = {**_own_labels(modules), **(apps or {})}  # the longest app holding it wins
+        for module in modules.modules:
+            labels[module.path] = _installed_label(module, known, packages) or labels[module.path]
+        apps = None
     by_path = {m.path: m for m in modules.modules}
     claims: list[TableClaim] = []
     models: list[ClassRef[ModelBody]] = []
@@ -355,7 +364,34 @@ def link(files: Sequence[tuple[str, DjangoFacts]]) -> DocumentPieces:
             )
             for path, line in installed.computed
         )
+        gaps.extend(
+            Gap(
+                UNRESOLVED_INSTALLED_APPS,
+                f"INSTALLED_APPS is partly computed here (`{text}`): the apps it adds are not "
+                "known, so the models of packages the written part does not name are listed "
+                "too",
+                path,
+                line,
+            )
+            for path, line, text in installed.partial
+        )
     return link_tables(claims, gaps)
+
+
+def _own_labels(modules: Modules[ModelBody]) -> dict[str, str]:
+    """package -> the label its own `apps` submodule's `AppConfig` gives it, where Django
+    would pick one (`default_config`)."""
+    own: dict[str, str] = {}
+    for module in modules.modules:
+        package, dot, last = module.module.rpartition(".")
+        configs = {c.name: c.body.config for c in module.classes if c.body.config}
+        if last == "apps" and dot and configs:
+            chosen = default_config(configs)
+            if (chosen is not None and chosen.name in (None, package)) or (
+                chosen is not None and chosen.name and package.endswith("." + chosen.name)
+            ):
+                own[package] = own_label(package, chosen)
+    return own
 
 
 def _installed(

@@ -73,17 +73,55 @@ def test_a_src_layout_with_star_lists_extend_remove_and_a_default_app_config() -
 
 
 def test_computed_installed_apps_keep_every_model_and_say_so_at_the_settings() -> None:
-    """`INSTALLED_APPS += discover_apps()`: which apps are installed is not known, so every
-    model is listed as before, with a finding where the value becomes computed."""
+    """`INSTALLED_APPS += discover_apps()`: which apps it adds is not known, so every model
+    is listed as before, with a finding where the value becomes partly computed."""
     document = _discover("django-installed-computed")
     assert _tables(document) == [("alpha_ant", "alpha/models.py"), ("beta_bee", "beta/models.py")]
     assert document["findings"] == [
         {
             "code": "UNRESOLVED_INSTALLED_APPS",
-            "detail": "INSTALLED_APPS is computed here: which apps Django installs is not "
-            "known, so the models of every package are listed",
+            "detail": "INSTALLED_APPS is partly computed here (`discover_apps()`): the apps it "
+            "adds are not known, so the models of packages the written part does not name are "
+            "listed too",
             "locations": [{"path": "proj/settings.py", "line": 5}],
         }
+    ]
+
+
+def test_a_partly_computed_list_labels_the_written_apps_and_keeps_the_others() -> None:
+    """`[*find_extensions(), *CORE_APPS, "x.apps.XConfig"]`: the written part's apps take
+    their configs' labels (`shop_billing`, the named `CatalogSetup`'s `cat` over the
+    `default = True` one); a package it does not name keeps its models, labelled by its own
+    `apps.py` as Django picks it (the `default = True` config's `gadget_x`, the only config's
+    `name` ending `widgets`). Django 5.1.4, `find_extensions()` returning gadgets and widgets,
+    lists cat_item, gadget_x_gizmo, shop_billing_invoice, widgets_knob; `spare_part` is kept
+    as one the computed part may install."""
+    document = _discover("django-installed-partial")
+    assert _tables(document) == [
+        ("gadget_x_gizmo", "extensions/gadgets/models.py"),
+        ("spare_part", "extensions/unused/models.py"),
+        ("widgets_knob", "extensions/widgets/models.py"),
+        ("shop_billing_invoice", "shop/billing/models.py"),
+        ("cat_item", "shop/catalog/models.py"),
+    ]
+    assert document["findings"] == [
+        {
+            "code": "UNRESOLVED_INSTALLED_APPS",
+            "detail": "INSTALLED_APPS is partly computed here (`find_extensions()`): the apps "
+            "it adds are not known, so the models of packages the written part does not name "
+            "are listed too",
+            "locations": [{"path": "conf/settings.py", "line": 5}],
+        }
+    ]
+
+
+def test_a_wholly_computed_list_still_labels_each_app_by_its_own_config() -> None:
+    """`INSTALLED_APPS = load_apps()`: every model is listed, each under the label its
+    package's `apps.py` gives (`apiary`, as Django 5.1.4 names the table)."""
+    document = _discover("django-installed-opaque")
+    assert _tables(document) == [("apiary_hive", "hives/models.py")]
+    assert [f["locations"] for f in document["findings"]] == [
+        [{"path": "cfg/settings.py", "line": 4}]
     ]
 
 
