@@ -10,7 +10,9 @@ environment-driven part where its default is written (`env.list("EXTRA_APPS", de
 `os.environ.get("APPS", "a,b").split(",")`: the default). Statements under `if`/`try`/`with`
 count too (some configuration runs them: their additions are kept, a removal is not applied).
 A name bound in another module (`from .base import *`, `from .apps import LOCAL_APPS`) is kept
-as a reference the link resolves (`InstalledApps`). Anything else makes the value computed.
+as a reference the link resolves (`InstalledApps`). Anything else makes the value computed: as
+a whole, or, as a part of a list otherwise written (`[*BASE, *discover()]`, `BASE + found()`),
+an `Open` item that says others may be installed.
 
 A file's facts exist only where it binds `INSTALLED_APPS` or sets `DJANGO_SETTINGS_MODULE`:
 the words pack-django's pre-filter admits a file by, so a pre-filtered scan and a parse-all one

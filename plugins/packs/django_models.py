@@ -30,8 +30,11 @@ Only the models of installed apps are tables, as Django's app registry holds onl
 (`django_apps`: the settings' `INSTALLED_APPS`, `AppConfig` labels): a model belongs to the
 installed app whose name is the longest prefix of its module's, and takes that app's label; one
 of a package no entry installs is no table unless its `Meta.app_label` is an installed label.
-Where `INSTALLED_APPS` is computed every model is listed, with an `UNRESOLVED_INSTALLED_APPS` at
-the settings; where no settings file binds it (a reusable app), every model is listed.
+Where `INSTALLED_APPS` is computed, in whole or in part (`[*discover(), *CORE]`: the written
+apps known), every model is listed, with an `UNRESOLVED_INSTALLED_APPS` at the settings; a package
+no written entry names takes the label its own `apps` submodule's `AppConfig` gives (Django's
+label whichever entry installs it). Where no settings file binds it (a reusable app), every model
+is listed.
 
 Attr `columns`: the columns of the model's own table — its concrete fields and those of its
 abstract ancestors (every `...Field(...)`, `ForeignKey(...)`, `OneToOneField(...)`; not
