@@ -85,10 +85,11 @@ def test_express_and_koa_chains_continue_on_the_app_or_router() -> None:
 
 
 def test_typescript_wrappers_on_a_link_keep_the_chain() -> None:
+    """Also the app made by Fastify's named export (`import { fastify }`), as by its default."""
     files = {
         "api.ts": (
-            "import fastify, { FastifyInstance } from 'fastify'\n"
-            "const root = (fastify() satisfies FastifyInstance).withTypeProvider<Z>()\n"
+            "import { fastify as build, FastifyInstance } from 'fastify'\n"
+            "const root = (build() satisfies FastifyInstance).withTypeProvider<Z>()\n"
             "const again = (root.register(async () => {}) as FastifyInstance)!"
             ".decorateRequest('who', null)\n"
             "again.setValidatorCompiler(() => () => true).get('/ping', async () => 'pong')\n"

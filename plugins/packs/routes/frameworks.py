@@ -337,6 +337,7 @@ READ = (
         normalise=express_served,  # a prefixed `/` is served with and without the slash
         seeds=(b"fastify",),
         app_modules=("fastify",),
+        app_members=("fastify",),  # `import { fastify } from 'fastify'`, as its default
         route_call="route",
         path_keys=("url", "path"),
         hook_options=("onRequest", "preParsing", "preValidation", "preHandler"),

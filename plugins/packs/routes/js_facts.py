@@ -1777,6 +1777,8 @@ class _Reader:
             if isinstance(bound, ImportRef):
                 for framework in JAVASCRIPT:
                     modules = (*framework.app_modules, *framework.router_modules)
+                    if bound.module in modules and bound.attr in framework.app_members:
+                        return framework, True  # `import { fastify } from 'fastify'`
                     if bound.module in modules and bound.attr in framework.router_members:
                         return framework, False
         if callee.type == "member_expression":
