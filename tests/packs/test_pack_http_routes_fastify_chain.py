@@ -98,3 +98,22 @@ def test_typescript_wrappers_on_a_link_keep_the_chain() -> None:
     found = document(files)
     assert [r["name"] for r in found["resources"]] == ["GET /ping"]
     assert found["findings"] == []
+
+
+def test_route_options_after_an_unknown_link_are_a_finding_at_the_call() -> None:
+    files = {
+        "srv.js": (
+            "const fastify = require('fastify')\n"
+            "const srv = fastify()\n"
+            "srv.addSchema({ $id: 'a' }).route({ method: 'GET', url: '/known', handler: h })\n"
+            "srv.versioned('v9').route({ method: 'GET', url: '/lost', handler: h })\n"
+            "function h() {}\n"
+        ),
+    }
+    found = document(files)
+    assert [r["name"] for r in found["resources"]] == ["GET /known"]
+    [lost] = found["findings"]
+    assert (lost["code"], lost["locations"]) == (
+        "UNRESOLVED_ROUTE",
+        [{"path": "srv.js", "line": 4}],
+    )

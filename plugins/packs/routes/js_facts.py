@@ -1389,7 +1389,8 @@ class _Reader:
     def _options_route(
         self, prop: _Node, owner: _Node, options: _Node, frameworks: tuple[Framework, ...]
     ) -> None:
-        self.routes.append(self._options_decl(self._owner(owner), options, frameworks))
+        decl = self._options_decl(self._owner(owner), options, frameworks)
+        self.routes.append(replace(decl, chain_root=self._chain_root(owner)))
 
     def _options_decl(
         self, owner: Expr | None, options: _Node, frameworks: tuple[Framework, ...]
