@@ -69,7 +69,7 @@ def test_express_and_koa_chains_continue_on_the_app_or_router() -> None:
             "const Router = require('@koa/router')\n"
             "const web = new Koa()\n"
             "const items = new Router()\n"
-            "items.param('id', async (id, ctx, next) => next())"
+            "items.prefix('/shop').param('id', async (id, ctx, next) => next())"
             ".get('/items/:id', async () => {}).del('/items/:id', async () => {})\n"
             "web.use(async (ctx, next) => next()).use(items.routes())\n"
         ),
@@ -78,8 +78,8 @@ def test_express_and_koa_chains_continue_on_the_app_or_router() -> None:
     assert {r["name"] for r in found["resources"]} == {
         "GET /v1/orders/{id}",
         "POST /hooks",
-        "GET /items/{id}",
-        "DELETE /items/{id}",
+        "GET /shop/items/{id}",
+        "DELETE /shop/items/{id}",
     }
     assert found["findings"] == []
 
