@@ -11,7 +11,19 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .model import DJANGO, EXPRESS, FASTAPI, FASTIFY, FLASK, HAPI, KOA, NESTJS, NEXTJS, STARLETTE
+from .model import (
+    DJANGO,
+    EXPRESS,
+    FASTAPI,
+    FASTIFY,
+    FLASK,
+    HAPI,
+    HTTP_METHODS,
+    KOA,
+    NESTJS,
+    NEXTJS,
+    STARLETTE,
+)
 from .paths import brace_path, express_served, flask_path, flask_shape, hapi_path
 
 
@@ -52,6 +64,10 @@ class Framework:
     prefix_method: str | None = None  # `router.prefix('/api')`
     verbs: Mapping[str, str] = field(default_factory=dict)  # method aliases: `del` -> DELETE
     unwrap: tuple[str, ...] = ()  # `router.routes()`: the router itself, as middleware
+    # methods that return the instance they are called on, so a chain of calls goes on on it
+    # (`app.withTypeProvider<T>().register(auth).get(...)`: `get` is on `app`); a link not
+    # listed leaves the rest of the chain on an unknown object (`linker`: a finding there)
+    chained: tuple[str, ...] = ()
     no_routes: tuple[
         str, ...
     ] = ()  # `router.allowedMethods()`: middleware, neither route nor guard
@@ -149,6 +165,8 @@ def _js_import(modules: str) -> re.Pattern[bytes]:
         rb"""(?:require\s*\(\s*|from\s*|import\s*)['"](?:""" + modules.encode() + rb""")['"/]"""
     )
 
+
+_VERB_NAMES = tuple(m for m in HTTP_METHODS if m != "trace")  # route methods of a router
 
 READ = (
     Framework(
@@ -268,6 +286,8 @@ READ = (
         seeds=(b"express", b"Router"),
         app_modules=("express",),
         router_members=("Router",),
+        # `app.get(name)` reads a setting: only calls that return the app or router always
+        chained=("use", "set", "enable", "disable", "engine", "param"),
         guards={
             "passport": frozenset({"authenticate"}),
             "express-jwt": frozenset({"*"}),
@@ -298,6 +318,8 @@ READ = (
         prefix_option="prefix",
         prefix_method="prefix",
         verbs={"del": "DELETE"},
+        # Koa's `app.use`; koa-router's `use`, `prefix`, `param` and every route method
+        chained=("use", "prefix", "param", "all", "del", *_VERB_NAMES),
         unwrap=("routes", "middleware"),
         no_routes=("allowedMethods",),
         methods_call="register",
@@ -315,11 +337,19 @@ READ = (
         normalise=express_served,  # a prefixed `/` is served with and without the slash
         seeds=(b"fastify",),
         app_modules=("fastify",),
+        app_members=("fastify",),  # `import { fastify } from 'fastify'`, as its default
         route_call="route",
         path_keys=("url", "path"),
         hook_options=("onRequest", "preParsing", "preValidation", "preHandler"),
         hook_call="addHook",
         register_call="register",
+        # Fastify 5 returns `this` from each (its `types/instance.d.ts`, checked at run time)
+        chained=(
+            "withTypeProvider", "register", "addHook", "decorate", "decorateRequest",
+            "decorateReply", "setErrorHandler", "setNotFoundHandler", "addSchema",
+            "setValidatorCompiler", "setSerializerCompiler", "addContentTypeParser", "route",
+            "all", *_VERB_NAMES,
+        ),
         plugin_params=("fastify", "instance"),
         generates={
             "@fastify/cors": (("OPTIONS", "*"),),

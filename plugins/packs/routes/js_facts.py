@@ -97,6 +97,12 @@ _REGISTER_CALLS = {
     for name in {f.register_call for f in JAVASCRIPT if f.register_call}
 }
 _HOOK_CALLS = {f.hook_call: f for f in JAVASCRIPT if f.hook_call}
+# calls that return the router they are called on (`Framework.chained`), with every register
+# call (`server.register(a).register(b)`): a chained call's owner is its chain's first
+_CHAINED = frozenset(
+    {name for f in JAVASCRIPT for name in f.chained}
+    | {f.register_call for f in JAVASCRIPT if f.register_call}
+)
 _DECORATE_CALLS = {f.decorate_call: f for f in JAVASCRIPT if f.decorate_call}
 # `Glue.compose(manifest, options)`: the packages that compose an app from a manifest
 _COMPOSERS = {module: f for f in JAVASCRIPT for module in f.composers}
@@ -1383,7 +1389,8 @@ class _Reader:
     def _options_route(
         self, prop: _Node, owner: _Node, options: _Node, frameworks: tuple[Framework, ...]
     ) -> None:
-        self.routes.append(self._options_decl(self._owner(owner), options, frameworks))
+        decl = self._options_decl(self._owner(owner), options, frameworks)
+        self.routes.append(replace(decl, chain_root=self._chain_root(owner)))
 
     def _options_decl(
         self, owner: Expr | None, options: _Node, frameworks: tuple[Framework, ...]
@@ -1696,9 +1703,13 @@ class _Reader:
         line = _line(prop)
         handler_node = self._field(last, "handler") if options_last else args[-1]
         handler = self._handler(handler_node) if handler_node is not None else None
+        chain_root = self._chain_root(owner)
         for target in _path_list(paths[0]):
             path = self._value(target) or Opaque()
-            self.routes.append(RouteDecl(owner_expr, path, methods, line, handler, auth=auth))
+            self.routes.append(
+                RouteDecl(owner_expr, path, methods, line, handler, auth=auth,
+                          chain_root=chain_root)
+            )  # fmt: skip
 
     def _methods_route(self, node: _Node, prop: _Node, owner: _Node, args: list[_Node]) -> None:
         """`router.register('/x', ['GET', 'POST'], [auth, handler])` (koa-router): its methods a
@@ -1767,6 +1778,8 @@ class _Reader:
             if isinstance(bound, ImportRef):
                 for framework in JAVASCRIPT:
                     modules = (*framework.app_modules, *framework.router_modules)
+                    if bound.module in modules and bound.attr in framework.app_members:
+                        return framework, True  # `import { fastify } from 'fastify'`
                     if bound.module in modules and bound.attr in framework.router_members:
                         return framework, False
         if callee.type == "member_expression":
@@ -1861,8 +1874,7 @@ class _Reader:
             if (
                 callee is not None
                 and callee.type == "member_expression"
-                and self._text(callee.child_by_field_id(self.fields.property))
-                in _CALLED | _REGISTER_CALLS.keys()
+                and self._text(callee.child_by_field_id(self.fields.property)) in _CALLED | _CHAINED
             ):  # `Router().use(...)`, `router.get(...)`: Express returns the router itself
                 return self._expr(callee.child_by_field_id(self.fields.object))
             if callee is not None and callee.type == "member_expression":
@@ -3159,16 +3171,32 @@ class _Reader:
         return Member(param, tuple(props)) if param is not None else None
 
     def _unchained(self, node: _Node) -> _Node:
-        """`server.register(a).register(b)`: Fastify's register returns the instance, so the
-        owner of a chained call is the first one's."""
+        """`server.register(a).register(b)`, `app.withTypeProvider<T>().get(...)`: calls that
+        return the instance (`_CHAINED`), so the owner of a chained call is the first one's
+        (TypeScript's type arguments, `as`, `!` and `satisfies` on a link change nothing)."""
         while node.type == "call_expression":
             callee = _unwrap(node.child_by_field_id(self.fields.function))
             if callee is None or callee.type != "member_expression":
                 break
-            if self._text(callee.child_by_field_id(self.fields.property)) not in _REGISTER_CALLS:
+            if self._text(callee.child_by_field_id(self.fields.property)) not in _CHAINED:
                 break
             node = _unwrap(callee.child_by_field_id(self.fields.object)) or node
         return node
+
+    def _chain_root(self, owner: _Node) -> tuple[Expr, str] | None:
+        """`app.withTypeProvider().unknown()` as a route's owner: (what the chain's first
+        object stands for, `unknown`), the link no record says returns the instance; None for
+        a chain of known links, a call that makes a router, or no chain at all."""
+        node = self._unchained(_unwrap(owner) or owner)
+        if node.type != "call_expression" or self._creates(node) is not None:
+            return None
+        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        if callee is None or callee.type != "member_expression":
+            return None
+        base = _unwrap(callee.child_by_field_id(self.fields.object))
+        root = self._owner(base) if base is not None else None
+        link = self._text(callee.child_by_field_id(self.fields.property))
+        return (root, link) if root is not None and link else None
 
     def _returns(self, function: _Node) -> Expr | None:
         """What a function returns, when that is one value spelled as a name, a member or an

@@ -1207,7 +1207,18 @@ class _RouteResolver:
         if site is not None:
             self._attach_called(path, route, site)
             return
-        for node in self._owners(path, route.owner):
+        owners = self._owners(path, route.owner)
+        if not owners and route.chain_root is not None:
+            root, link = route.chain_root
+            owners = self._owners(path, root)  # a chain through a link not known: a finding
+            route = replace(
+                route,
+                methods_unknown=True,
+                generated_by=f"{js_dirload.UNREAD}the route is called on what `.{link}()` "
+                "returns, which no framework record says is the instance it is called on: "
+                "it is not listed",
+            )
+        for node in owners:
             node.routes.append((path, route))
 
     def _attach_table(self, path: str, route: RouteDecl) -> None:

@@ -567,6 +567,10 @@ class RouteDecl:
     from_options: bool = False
     # written in a module-level `if` (or its `else`): served only when that test holds
     only_if: Condition | None = None
+    # `app.withTypeProvider().unknown().get(...)`: (the router the chain starts from, the link
+    # not known to return it); when `owner` is no router but this one is, the route is an
+    # `UNRESOLVED_ROUTE` here, never silence
+    chain_root: tuple[Expr, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
