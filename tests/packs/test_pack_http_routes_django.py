@@ -254,6 +254,9 @@ _DJANGO_PIECES = (
     "from django_filters.views import FilterView",
     "class D(BaseDetailView):\n    def post(self, request):\n        return None",
     "urlpatterns = [path('d/', D.as_view()), path('fv/', FilterView.as_view())]",
+    # class views bound to names, named by URL patterns here or through imports
+    "bound = login_required(V.as_view())", "from a.views import bound",
+    "urlpatterns = [path('b/', views.bound), path('bb/', bound)]",
 )  # fmt: skip
 _DJANGO_PROJECT = st.fixed_dictionaries({
     module: st.lists(st.sampled_from(_DJANGO_PIECES), max_size=6).map("\n".join)
@@ -415,3 +418,41 @@ def test_a_root_urlconf_out_of_sight_is_a_finding_where_it_is_set() -> None:
     assert [(f["code"], f["locations"]) for f in findings] == [
         ("UNRESOLVED_ROUTER", [{"path": "s/settings.py", "line": 2}])
     ]
+
+
+def test_a_class_view_bound_to_a_name_answers_the_class_methods() -> None:
+    """`erase = Eraser.as_view()` (maybe wrapped, maybe re-exported) named by a URL pattern
+    serves the class's methods, as `Eraser.as_view()` written in the pattern does."""
+    files = {
+        "shop/settings.py": "ROOT_URLCONF = 'shop.urls'\n",
+        "shop/urls.py": (
+            "from django.urls import path\n"
+            "from shop.screens import erase, peek, guarded\n"
+            "from shop import screens as sc\n"
+            "urlpatterns = [path('erase/<int:pk>/', erase), path('peek/', peek),\n"
+            "               path('guarded/', guarded), path('tos/', sc.tos)]\n"
+        ),
+        "shop/screens/__init__.py": "from .parts import erase, peek, guarded, tos\n",
+        "shop/screens/parts.py": (
+            "from django.contrib.auth.decorators import login_required\n"
+            "from django.views.generic import TemplateView, View\n"
+            "class Eraser(View):\n"
+            "    def get(self, request, pk):\n        return None\n"
+            "    def post(self, request, pk):\n        return None\n"
+            "class Peeker(View):\n"
+            "    def get(self, request):\n        return None\n"
+            "    def delete(self, request):\n        return None\n"
+            "erase = Eraser.as_view()\n"
+            "peek = Peeker.as_view(http_method_names=['get'])\n"
+            "guarded = login_required(Peeker.as_view())\n"
+            "tos = TemplateView.as_view(template_name='tos.html')\n"
+        ),
+    }
+    assert auths(files) == {
+        "GET /erase/{pk}/": "none",
+        "POST /erase/{pk}/": "none",
+        "GET /peek/": "none",
+        "GET /guarded/": "required",
+        "DELETE /guarded/": "required",
+        "GET /tos/": "none",
+    }

@@ -161,6 +161,9 @@ class DjangoFacts:
     router_classes: dict[str, str] = field(default_factory=dict)
     classes: dict[str, DjangoClass] = field(default_factory=dict)
     functions: dict[str, DjangoFunction] = field(default_factory=dict)
+    # a module-level name bound to a class view, `delete = DeleteView.as_view()` (maybe wrapped,
+    # `login_required(...)`): what a URL pattern naming it serves, its route empty
+    views: dict[str, UrlEntry] = field(default_factory=dict)
     stars: tuple[str, ...] = ()  # modules star-imported (absolute)
     root_urlconf: str | None = None
     root_line: int = 1  # where ROOT_URLCONF is set
@@ -199,6 +202,7 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         router_classes=reader.router_classes,
         classes=reader.classes,
         functions=reader.functions,
+        views=reader.views,
         stars=tuple(reader.stars),
         root_urlconf=reader.root_urlconf,
         root_line=reader.root_line,
@@ -323,6 +327,7 @@ class _Reader:
         self.imported: dict[str, str] = {}  # name -> "module:attr", `from module import attr`
         self.classes: dict[str, DjangoClass] = {}
         self.functions: dict[str, DjangoFunction] = {}
+        self.views: dict[str, UrlEntry] = {}
         self.stars: list[str] = []
         self.root_urlconf: str | None = None
         self.root_line = 1
@@ -400,6 +405,8 @@ class _Reader:
             self.schema_views.add(name)  # drf-yasg's: `schema_view.with_ui('swagger')` below
         elif name == "urlpatterns" or self.patterns_like(value):
             self.lists[name] = self.entries(value)
+        elif (view := self.bound_view(value)) is not None:
+            self.views[name] = view
         elif isinstance(value, ast.Call) and dotted(value.func) is not None:
             made = dotted(value.func) or ""
             slash = not _false(_keyword(value, "trailing_slash"))
@@ -520,24 +527,8 @@ class _Reader:
             regex = _last(node.func) != "path"
             view = node.args[1] if len(node.args) > 1 else _keyword(node, "view")
             wrappers: list[str] = []
-            while (
-                isinstance(view, ast.Call)
-                and len(view.args) == 1
-                and not _is_include(view)
-                and not _is_as_view(view)
-                and not self.schema_view(view)
-            ):  # `login_required(views.x)`, `csrf_exempt(View.as_view())`
-                wrappers.append(dotted(view.func) or "?")
-                view = view.args[0]
-            methods = None
-            actions: tuple[str, ...] | None = None
-            if isinstance(view, ast.Call) and _is_as_view(view):
-                methods = _strings(_keyword(view, "http_method_names"))
-                mapping = view.args[0] if view.args else _keyword(view, "actions")
-                if isinstance(mapping, ast.Dict):  # a DRF viewset bound to `{'get': 'list'}`
-                    keys = [_text(k) for k in mapping.keys]
-                    actions = tuple(k.upper() for k in keys if k is not None)
-                    actions = actions if len(actions) == len(keys) else ("?",)
+            view = self.unwrapped(view, wrappers)
+            methods, actions = _as_view_options(view)
             target = self.target(view)
             if isinstance(view, ast.Call) and self.schema_view(view):
                 target = ("schema", "GET")
@@ -561,6 +552,32 @@ class _Reader:
         if isinstance(node, ast.Call) and _last(node.func) in _STATIC:
             return [self.static(node)]
         return self.entries(node, i18n=i18n)
+
+    def unwrapped(self, view: ast.expr | None, wrappers: list[str]) -> ast.expr | None:
+        """The view inside the wrappers written around it, their names added to `wrappers`."""
+        while (
+            isinstance(view, ast.Call)
+            and len(view.args) == 1
+            and not _is_include(view)
+            and not _is_as_view(view)
+            and not self.schema_view(view)
+        ):  # `login_required(views.x)`, `csrf_exempt(View.as_view())`
+            wrappers.append(dotted(view.func) or "?")
+            view = view.args[0]
+        return view
+
+    def bound_view(self, value: ast.expr) -> UrlEntry | None:
+        """`X.as_view(...)`, maybe wrapped, bound to a name: a URL pattern naming it serves
+        the class view as if it were written there (None: not a class view)."""
+        if not isinstance(value, ast.Call):
+            return None
+        wrappers: list[str] = []
+        view = self.unwrapped(value, wrappers)
+        if not (isinstance(view, ast.Call) and _is_as_view(view)):
+            return None
+        methods, actions = _as_view_options(view)
+        target = self.target(view)
+        return UrlEntry(value.lineno, "", False, target, methods, tuple(wrappers), actions=actions)
 
     def route_parts(
         self, node: ast.expr, caveats: list[Caveat], depth: int
@@ -978,6 +995,23 @@ def _is_include(call: ast.Call) -> bool:
 
 def _is_as_view(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr == "as_view"
+
+
+def _as_view_options(
+    view: ast.expr | None,
+) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+    """`X.as_view(...)`'s `http_method_names` and a DRF viewset's action map (`{'get': 'list'}`,
+    its methods; ("?",) when computed)."""
+    if not (isinstance(view, ast.Call) and _is_as_view(view)):
+        return None, None
+    methods = _strings(_keyword(view, "http_method_names"))
+    actions: tuple[str, ...] | None = None
+    mapping = view.args[0] if view.args else _keyword(view, "actions")
+    if isinstance(mapping, ast.Dict):  # a DRF viewset bound to `{'get': 'list'}`
+        keys = [_text(k) for k in mapping.keys]
+        actions = tuple(k.upper() for k in keys if k is not None)
+        actions = actions if len(actions) == len(keys) else ("?",)
+    return methods, actions
 
 
 def _action(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Action | None:

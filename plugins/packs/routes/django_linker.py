@@ -12,6 +12,7 @@ router files it asks for, as every other reader's links do."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .auth import NONE, REQUIRED, UNKNOWN
@@ -125,6 +126,7 @@ _ESCAPED = re.compile(r"\\([./\-_~])")
 _META = frozenset("[](){}*+?|\\^$")  # `.` is read as the dot it is almost always meant as
 
 # What a dotted name resolves to: (kind, file, name) with kind in "list", "router", "class",
+# "view" (a name bound to `X.as_view()`),
 # "function", "module"; or ("external", "", "module.attr"); None: not shown by the files
 Resolved = tuple[str, str, str]
 
@@ -506,8 +508,39 @@ class DjangoRouteResolver:
             why = self.router(file, attr, here, auth, gaps)
             if why is not None:
                 self.opaque(path, entry, f"`{name}`: {why}")
+        elif what == "view" and kind == "name":
+            self.bound_route(path, entry, here, file, attr, auth, gaps)
+        elif what == "view":
+            self.opaque(path, entry, f"`{name}` is a view made by `as_view()`, not a view class")
         else:
             self.view_route(path, entry, here, (what, file, attr), name, auth, gaps)
+
+    def bound_route(
+        self,
+        path: str,
+        entry: UrlEntry,
+        here: str,
+        file: str,
+        attr: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+    ) -> None:
+        """A URL pattern naming `attr = X.as_view(...)` of `file`: the class view, its methods
+        and its wrappers' guards as if `X.as_view(...)` were written in the pattern."""
+        facts = self.facts(file)
+        bound = facts.views[attr] if facts is not None else None
+        if bound is None:
+            return
+        kind, name = bound.target
+        if kind != "cbv":
+            self.opaque(path, entry, f"the view {name} is not one the pack can follow")
+            return
+        merged = replace(entry, target=bound.target, methods=bound.methods, actions=bound.actions)
+        verdict = max(auth, self.wrapped(file, bound.wrappers))
+        found = self.resolve(file, name)
+        if found is not None and found[0] == "external":
+            found = None
+        self.view_route(path, merged, here, found, name, verdict, gaps, home=file)
 
     def computed(self, path: str, parts: tuple[RoutePart, ...]) -> str | None:
         """A route made of text and names, each name evaluated as the linker evaluates a
@@ -613,11 +646,13 @@ class DjangoRouteResolver:
         name: str,
         auth: int,
         gaps: tuple[Gap, ...],
+        home: str | None = None,
     ) -> None:
+        """`home`: the file `name` is written in, when not the URLconf's (`x = X.as_view()`)."""
         short = name.rpartition(".")[2]
         known = _VIEW_METHODS if entry.target[0] == "cbv" else _LIBRARY_FUNCTIONS
         if found is None and known.get(short):
-            external = self.resolve(path, name)  # a library's view, used as it is
+            external = self.resolve(home or path, name)  # a library's view, used as it is
             if external is not None and external[2].startswith(_VIEW_LIBRARIES):
                 for method in known[short]:
                     if entry.methods is None or method in entry.methods:
@@ -1152,6 +1187,7 @@ class DjangoRouteResolver:
                 ("router", django.routers),
                 ("class", django.classes),
                 ("function", django.functions),
+                ("view", django.views),
             ):
                 if head in table:
                     return (kind, path, head)
