@@ -257,6 +257,7 @@ _DJANGO_PIECES = (
     # class views bound to names, named by URL patterns here or through imports
     "bound = login_required(V.as_view())", "from a.views import bound",
     "urlpatterns = [path('b/', views.bound), path('bb/', bound)]",
+    "bound = bv.pick(W).as_view()", "urlpatterns = [path('m/', pick(V).as_view())]",
 )  # fmt: skip
 _DJANGO_PROJECT = st.fixed_dictionaries({
     module: st.lists(st.sampled_from(_DJANGO_PIECES), max_size=6).map("\n".join)
@@ -430,9 +431,12 @@ def test_a_class_view_bound_to_a_name_answers_the_class_methods() -> None:
             "from shop.screens import erase, peek, guarded\n"
             "from shop import screens as sc\n"
             "urlpatterns = [path('erase/<int:pk>/', erase), path('peek/', peek),\n"
-            "               path('guarded/', guarded), path('tos/', sc.tos)]\n"
+            "               path('guarded/', guarded), path('tos/', sc.tos),\n"
+            "               path('made/', sc.made), path('inline/', sc.registry.pick(sc.Eraser).as_view())]\n"
         ),
-        "shop/screens/__init__.py": "from .parts import erase, peek, guarded, tos\n",
+        "shop/screens/__init__.py": (
+            "from .parts import Eraser, erase, peek, guarded, tos, made, registry\n"
+        ),
         "shop/screens/parts.py": (
             "from django.contrib.auth.decorators import login_required\n"
             "from django.views.generic import TemplateView, View\n"
@@ -446,6 +450,10 @@ def test_a_class_view_bound_to_a_name_answers_the_class_methods() -> None:
             "peek = Peeker.as_view(http_method_names=['get'])\n"
             "guarded = login_required(Peeker.as_view())\n"
             "tos = TemplateView.as_view(template_name='tos.html')\n"
+            "class Registry:\n"
+            "    def pick(self, cls):\n        return cls\n"
+            "registry = Registry()\n"
+            "made = registry.pick(Peeker).as_view()\n"
         ),
     }
     assert auths(files) == {
@@ -455,4 +463,13 @@ def test_a_class_view_bound_to_a_name_answers_the_class_methods() -> None:
         "GET /guarded/": "required",
         "DELETE /guarded/": "required",
         "GET /tos/": "none",
+        "GET /made/": "none",
+        "DELETE /made/": "none",
+        "GET /inline/": "none",
+        "POST /inline/": "none",
     }
+    # a class made by a call from the class named (a registry's `pick(Peeker)`) is read as
+    # that class, with a gap saying so where the call is written
+    text = json.dumps(document(files))
+    assert "`registry.pick(Peeker)` returns, read as `Peeker`" in text
+    assert "`sc.registry.pick(sc.Eraser)` returns" in text

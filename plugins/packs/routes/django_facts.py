@@ -542,7 +542,7 @@ class _Reader:
                 made = dotted(view.func)  # `feeds.LatestFeed()`: an instance is the view
                 target = ("instance", made) if made is not None else target
             parts: tuple[RoutePart, ...] | None = None
-            caveats: list[Caveat] = []
+            caveats: list[Caveat] = _made_caveat(view)
             if route is None and raw is not None:
                 parts = self.route_parts(raw, caveats, 0)
             return [
@@ -577,7 +577,9 @@ class _Reader:
             return None
         methods, actions = _as_view_options(view)
         target = self.target(view)
-        return UrlEntry(value.lineno, "", False, target, methods, tuple(wrappers), actions=actions)
+        caveats = tuple(_made_caveat(view))
+        return UrlEntry(value.lineno, "", False, target, methods, tuple(wrappers),
+                        caveats=caveats, actions=actions)  # fmt: skip
 
     def route_parts(
         self, node: ast.expr, caveats: list[Caveat], depth: int
@@ -663,6 +665,9 @@ class _Reader:
         if isinstance(view, ast.Call) and _is_as_view(view):
             assert isinstance(view.func, ast.Attribute)
             cbv = dotted(view.func.value)
+            made = _class_made(view)
+            if cbv is None and made is not None:
+                cbv = made[1]
             return ("cbv", cbv) if cbv is not None else ("opaque", "a computed view class")
         if isinstance(view, ast.List):
             return ("opaque", "an inline list")  # read through `include([...])` below
@@ -995,6 +1000,30 @@ def _is_include(call: ast.Call) -> bool:
 
 def _is_as_view(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr == "as_view"
+
+
+def _class_made(view: ast.Call) -> tuple[str, str] | None:
+    """`maker(Cls).as_view(...)`: a class made from the class `Cls` by a call taking it alone
+    (a registry returning it or a subclass, `extensions.get(Cls)`), as (maker, Cls) dotted."""
+    made = view.func.value if isinstance(view.func, ast.Attribute) else None
+    if not (isinstance(made, ast.Call) and len(made.args) == 1 and not made.keywords):
+        return None
+    maker, cls = dotted(made.func), dotted(made.args[0])
+    if maker is None or cls is None or not cls.rpartition(".")[2][:1].isupper():
+        return None
+    return maker, cls
+
+
+def _made_caveat(view: ast.expr | None) -> list[Caveat]:
+    """The caveat of a view class read through the call that makes it (`_class_made`)."""
+    if not (isinstance(view, ast.Call) and _is_as_view(view)):
+        return []
+    made = _class_made(view)
+    if made is None:
+        return []
+    maker, cls = made
+    return [(view.lineno, f"the view class is what `{maker}({cls})` returns, read as `{cls}`: "
+             "what the call adds to it is not seen")]  # fmt: skip
 
 
 def _as_view_options(

@@ -537,6 +537,7 @@ class DjangoRouteResolver:
             return
         merged = replace(entry, target=bound.target, methods=bound.methods, actions=bound.actions)
         verdict = max(auth, self.wrapped(file, bound.wrappers))
+        gaps = gaps + tuple((file, line, why) for line, why in bound.caveats)
         found = self.resolve(file, name)
         if found is not None and found[0] == "external":
             found = None
