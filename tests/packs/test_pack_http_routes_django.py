@@ -469,7 +469,9 @@ def test_a_class_view_bound_to_a_name_answers_the_class_methods() -> None:
         "POST /inline/": "none",
     }
     # a class made by a call from the class named (a registry's `pick(Peeker)`) is read as
-    # that class, with a gap saying so where the call is written
-    text = json.dumps(document(files))
-    assert "`registry.pick(Peeker)` returns, read as `Peeker`" in text
-    assert "`sc.registry.pick(sc.Eraser)` returns" in text
+    # that class, the route saying so (`configDefault`), its prefix known
+    made = {str(r["name"]): r["attrs"] for r in document(files)["resources"]}
+    assert "`registry.pick(Peeker)` is read as `Peeker`" in made["GET /made/"]["configDefault"]
+    assert "`sc.registry.pick(sc.Eraser)`" in made["POST /inline/"]["configDefault"]
+    assert "prefixUnresolved" not in made["POST /inline/"]
+    assert "configDefault" not in made["GET /peek/"]

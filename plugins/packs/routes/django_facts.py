@@ -64,6 +64,8 @@ class UrlEntry:
     # added under a module-level `if settings.X:` (`if not settings.X:`, or its `else`): the
     # name as written and whether the branch runs when it is false
     only_if: tuple[str, bool] | None = None
+    # what its view class was read assuming (`registry.get(Cls).as_view()`: that it is `Cls`)
+    assumed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -542,12 +544,12 @@ class _Reader:
                 made = dotted(view.func)  # `feeds.LatestFeed()`: an instance is the view
                 target = ("instance", made) if made is not None else target
             parts: tuple[RoutePart, ...] | None = None
-            caveats: list[Caveat] = _made_caveat(view)
+            caveats: list[Caveat] = []
             if route is None and raw is not None:
                 parts = self.route_parts(raw, caveats, 0)
             return [
                 UrlEntry(node.lineno, route, regex, target, methods, tuple(wrappers), i18n, parts,
-                         tuple(caveats), actions)
+                         tuple(caveats), actions, assumed=_made_assumption(view))
             ]  # fmt: skip
         if isinstance(node, ast.Call) and _last(node.func) in _STATIC:
             return [self.static(node)]
@@ -577,9 +579,8 @@ class _Reader:
             return None
         methods, actions = _as_view_options(view)
         target = self.target(view)
-        caveats = tuple(_made_caveat(view))
         return UrlEntry(value.lineno, "", False, target, methods, tuple(wrappers),
-                        caveats=caveats, actions=actions)  # fmt: skip
+                        actions=actions, assumed=_made_assumption(view))  # fmt: skip
 
     def route_parts(
         self, node: ast.expr, caveats: list[Caveat], depth: int
@@ -1014,16 +1015,16 @@ def _class_made(view: ast.Call) -> tuple[str, str] | None:
     return maker, cls
 
 
-def _made_caveat(view: ast.expr | None) -> list[Caveat]:
-    """The caveat of a view class read through the call that makes it (`_class_made`)."""
+def _made_assumption(view: ast.expr | None) -> tuple[str, ...]:
+    """What a view class read through the call that makes it (`_class_made`) assumes."""
     if not (isinstance(view, ast.Call) and _is_as_view(view)):
-        return []
+        return ()
     made = _class_made(view)
     if made is None:
-        return []
+        return ()
     maker, cls = made
-    return [(view.lineno, f"the view class is what `{maker}({cls})` returns, read as `{cls}`: "
-             "what the call adds to it is not seen")]  # fmt: skip
+    return (f"the view class `{maker}({cls})` is read as `{cls}`: "
+            "what the call may add to it (a subclass) is not seen",)  # fmt: skip
 
 
 def _as_view_options(

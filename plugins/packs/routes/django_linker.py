@@ -535,9 +535,9 @@ class DjangoRouteResolver:
         if kind != "cbv":
             self.opaque(path, entry, f"the view {name} is not one the pack can follow")
             return
-        merged = replace(entry, target=bound.target, methods=bound.methods, actions=bound.actions)
+        merged = replace(entry, target=bound.target, methods=bound.methods, actions=bound.actions,
+                         assumed=bound.assumed)  # fmt: skip
         verdict = max(auth, self.wrapped(file, bound.wrappers))
-        gaps = gaps + tuple((file, line, why) for line, why in bound.caveats)
         found = self.resolve(file, name)
         if found is not None and found[0] == "external":
             found = None
@@ -628,13 +628,15 @@ class DjangoRouteResolver:
         self.resolver._unresolved(code, path, line, detail)
 
     def emit(self, method: str, route: str, path: str, line: int, handler: str | None,
-             auth: int, gaps: tuple[Gap, ...]) -> None:  # fmt: skip
+             auth: int, gaps: tuple[Gap, ...], assumed: tuple[str, ...] = ()) -> None:  # fmt: skip
         from .linker import FoundRoute
 
         full = "/" + route
         shape = _PATH_PARAM.sub(_converter, full) if "<" in full else full
         named = _PATH_PARAM.sub(lambda m: "{" + m.group(1) + "}", full) if "<" in full else full
-        self.found.append(FoundRoute(method, named, path, line, DJANGO, handler, auth, gaps, shape))
+        self.found.append(
+            FoundRoute(method, named, path, line, DJANGO, handler, auth, gaps, shape, assumed)
+        )
 
     # -- views -----------------------------------------------------------------------------
 
@@ -657,7 +659,9 @@ class DjangoRouteResolver:
             if external is not None and external[2].startswith(_VIEW_LIBRARIES):
                 for method in known[short]:
                     if entry.methods is None or method in entry.methods:
-                        self.emit(method.upper(), here, path, entry.line, name, auth, gaps)
+                        self.emit(
+                            method.upper(), here, path, entry.line, name, auth, gaps, entry.assumed
+                        )
                 return
         if found is None:  # a view from a library or a module not scanned: methods unknown
             detail = (
@@ -665,7 +669,7 @@ class DjangoRouteResolver:
                 "answers are not known, it is listed as ANY"
             )
             self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
-            self.emit(ANY, here, path, entry.line, name, max(auth, UNKNOWN), gaps)
+            self.emit(ANY, here, path, entry.line, name, max(auth, UNKNOWN), gaps, entry.assumed)
             return
         what, file, attr = found
         if what == "function":
@@ -692,7 +696,7 @@ class DjangoRouteResolver:
             cls_auth = max(auth, self.class_auth(file, attr, 0))
             for verb in entry.actions:
                 verdict = max(cls_auth, self.drf_auth(file, attr, verb, None))
-                self.emit(verb, here, path, entry.line, name, verdict, gaps)
+                self.emit(verb, here, path, entry.line, name, verdict, gaps, entry.assumed)
             return
         if what == "class":
             methods_known, verbs = self.class_methods(file, attr, 0)
@@ -714,7 +718,7 @@ class DjangoRouteResolver:
             for method in verbs:
                 verb = ANY if method == "?" else method.upper()
                 verdict = max(cls_auth, self.drf_auth(file, attr, verb, None))
-                self.emit(verb, here, path, entry.line, name, verdict, gaps)
+                self.emit(verb, here, path, entry.line, name, verdict, gaps, entry.assumed)
 
     def function(self, file: str, name: str) -> DjangoFunction | None:
         facts = self.facts(file)
