@@ -258,6 +258,8 @@ _DJANGO_PIECES = (
     "bound = login_required(V.as_view())", "from a.views import bound",
     "urlpatterns = [path('b/', views.bound), path('bb/', bound)]",
     "bound = bv.pick(W).as_view()", "urlpatterns = [path('m/', pick(V).as_view())]",
+    # patterns under a route the pack cannot name, added there by a call of the project
+    "urlpatterns = [path(f'{bv.knobs.P}/', include('a.urls'))]", "urlpatterns += bv.more()",
 )  # fmt: skip
 _DJANGO_PROJECT = st.fixed_dictionaries({
     module: st.lists(st.sampled_from(_DJANGO_PIECES), max_size=6).map("\n".join)
@@ -475,3 +477,38 @@ def test_a_class_view_bound_to_a_name_answers_the_class_methods() -> None:
     assert "`sc.registry.pick(sc.Eraser)`" in made["POST /inline/"]["configDefault"]
     assert "prefixUnresolved" not in made["POST /inline/"]
     assert "configDefault" not in made["GET /peek/"]
+
+
+def test_patterns_under_a_prefix_the_pack_cannot_name_are_findings_where_they_are_added() -> None:
+    """A URLconf included under a route computed out of sight (a project's settings object)
+    is not listed, but what it adds through a call of its own (a registry of extensions) is a
+    finding at that call, not silence."""
+    files = {
+        "forum/settings.py": "ROOT_URLCONF = 'forum.urls'\n",
+        "forum/conf.py": (
+            "class Knobs:\n    def __getattr__(self, name):\n        return 'panel'\n"
+            "knobs = Knobs()\n"
+        ),
+        "forum/urls.py": (
+            "from django.urls import include, path\n"
+            "from forum.conf import knobs\n"
+            "panel = [path('', include('forum.panel.urls'))]\n"
+            "urlpatterns = [path(f'{knobs.PANEL}/', include((panel, 'panel')))]\n"
+        ),
+        "forum/panel/urls.py": (
+            "from django.urls import path\n"
+            "from forum import registry\n"
+            "urlpatterns = []\n"
+            "urlpatterns += registry.collected_patterns()\n"
+        ),
+        "forum/registry.py": "def collected_patterns():\n    return []\n",
+    }
+    found = [
+        (str(f["locations"][0]["path"]), f["locations"][0].get("line"), str(f["detail"]))
+        for f in document(files)["findings"]
+    ]
+    assert any(
+        p == "forum/panel/urls.py" and line == 4 and "registry.collected_patterns()" in d
+        for p, line, d in found
+    ), found
+    assert routes(files) == {}

@@ -22,6 +22,7 @@ from .heads import literal_heads
 # in by name; ("router", dotted) `router.urls`; ("static", "serve") Django's own file view
 # (`static()` without `view=`); ("instance", dotted) `LatestFeed()`, a callable object made
 # with no argument; ("schema", "GET") a library's API schema view (`get_schema_view`);
+# ("computed", call) URL patterns a call returns, added to a list (`urlpatterns += f()`);
 # ("opaque", what) anything else.
 Target = tuple[str, str]
 # A route computed from names: literal text and dotted names, joined (`f"{prefix}admin/"` is
@@ -520,6 +521,8 @@ class _Reader:
         if isinstance(node, ast.Name) and node.id in self.lists:  # a list of this file, so far
             return list(self.lists[node.id])
         spliced = self.target(node)
+        if spliced[0] == "opaque" and isinstance(node, ast.Call):  # `hooks.collect_urls()`
+            spliced = ("computed", ast.unparse(node)[:60])
         return [UrlEntry(node.lineno, "", False, spliced, i18n=i18n)]
 
     def entry(self, node: ast.expr, *, i18n: str = "") -> list[UrlEntry]:

@@ -281,6 +281,9 @@ class DjangoRouteResolver:
     def __init__(self, resolver: _RouteResolver) -> None:
         self.resolver = resolver
         self.found: list[FoundRoute] = []
+        # inside URL patterns included under a route the pack cannot name: their routes are
+        # not listed, what they hold that is not read is still a finding where it is written
+        self.muted = 0
         self.default_permissions: tuple[str, ...] | None = None
         self.resolved: dict[tuple[str, str], Resolved | None] = {}  # "^name": not local
         self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
@@ -430,6 +433,10 @@ class DjangoRouteResolver:
                     "what it serves is not listed"
                 )
                 self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
+                if entry.target[0] in ("include", "name", "router"):
+                    self.muted += 1
+                    self.target(path, entry, "", auth, gaps, stack)
+                    self.muted -= 1
                 continue
             entry_gaps = gaps + tuple((path, line, why) for line, why in entry.caveats)
             # `i18n_patterns`: served under each language's prefix, a path parameter named
@@ -466,6 +473,10 @@ class DjangoRouteResolver:
             return
         if kind == "opaque":
             self.opaque(path, entry, f"the view {name} is not one the pack can follow")
+            return
+        if kind == "computed":  # a project's own registry or hooks (`urlpatterns += f()`)
+            self.opaque(path, entry, f"`{name}` adds URL patterns a call computes, which the "
+                        "pack does not follow")  # fmt: skip
             return
         if kind == "schema":  # a library's API schema view: GET, guarded by its own options
             self.emit(name, here, path, entry.line, None, max(auth, UNKNOWN), gaps)
@@ -631,6 +642,8 @@ class DjangoRouteResolver:
              auth: int, gaps: tuple[Gap, ...], assumed: tuple[str, ...] = ()) -> None:  # fmt: skip
         from .linker import FoundRoute
 
+        if self.muted:
+            return
         full = "/" + route
         shape = _PATH_PARAM.sub(_converter, full) if "<" in full else full
         named = _PATH_PARAM.sub(lambda m: "{" + m.group(1) + "}", full) if "<" in full else full
