@@ -254,6 +254,12 @@ _DJANGO_PIECES = (
     "from django_filters.views import FilterView",
     "class D(BaseDetailView):\n    def post(self, request):\n        return None",
     "urlpatterns = [path('d/', D.as_view()), path('fv/', FilterView.as_view())]",
+    # class views bound to names, named by URL patterns here or through imports
+    "bound = login_required(V.as_view())", "from a.views import bound",
+    "urlpatterns = [path('b/', views.bound), path('bb/', bound)]",
+    "bound = bv.pick(W).as_view()", "urlpatterns = [path('m/', pick(V).as_view())]",
+    # patterns under a route the pack cannot name, added there by a call of the project
+    "urlpatterns = [path(f'{bv.knobs.P}/', include('a.urls'))]", "urlpatterns += bv.more()",
 )  # fmt: skip
 _DJANGO_PROJECT = st.fixed_dictionaries({
     module: st.lists(st.sampled_from(_DJANGO_PIECES), max_size=6).map("\n".join)
@@ -415,3 +421,94 @@ def test_a_root_urlconf_out_of_sight_is_a_finding_where_it_is_set() -> None:
     assert [(f["code"], f["locations"]) for f in findings] == [
         ("UNRESOLVED_ROUTER", [{"path": "s/settings.py", "line": 2}])
     ]
+
+
+def test_a_class_view_bound_to_a_name_answers_the_class_methods() -> None:
+    """`erase = Eraser.as_view()` (maybe wrapped, maybe re-exported) named by a URL pattern
+    serves the class's methods, as `Eraser.as_view()` written in the pattern does."""
+    files = {
+        "shop/settings.py": "ROOT_URLCONF = 'shop.urls'\n",
+        "shop/urls.py": (
+            "from django.urls import path\n"
+            "from shop.screens import erase, peek, guarded\n"
+            "from shop import screens as sc\n"
+            "urlpatterns = [path('erase/<int:pk>/', erase), path('peek/', peek),\n"
+            "               path('guarded/', guarded), path('tos/', sc.tos),\n"
+            "               path('made/', sc.made), path('inline/', sc.registry.pick(sc.Eraser).as_view())]\n"
+        ),
+        "shop/screens/__init__.py": (
+            "from .parts import Eraser, erase, peek, guarded, tos, made, registry\n"
+        ),
+        "shop/screens/parts.py": (
+            "from django.contrib.auth.decorators import login_required\n"
+            "from django.views.generic import TemplateView, View\n"
+            "class Eraser(View):\n"
+            "    def get(self, request, pk):\n        return None\n"
+            "    def post(self, request, pk):\n        return None\n"
+            "class Peeker(View):\n"
+            "    def get(self, request):\n        return None\n"
+            "    def delete(self, request):\n        return None\n"
+            "erase = Eraser.as_view()\n"
+            "peek = Peeker.as_view(http_method_names=['get'])\n"
+            "guarded = login_required(Peeker.as_view())\n"
+            "tos = TemplateView.as_view(template_name='tos.html')\n"
+            "class Registry:\n"
+            "    def pick(self, cls):\n        return cls\n"
+            "registry = Registry()\n"
+            "made = registry.pick(Peeker).as_view()\n"
+        ),
+    }
+    assert auths(files) == {
+        "GET /erase/{pk}/": "none",
+        "POST /erase/{pk}/": "none",
+        "GET /peek/": "none",
+        "GET /guarded/": "required",
+        "DELETE /guarded/": "required",
+        "GET /tos/": "none",
+        "GET /made/": "none",
+        "DELETE /made/": "none",
+        "GET /inline/": "none",
+        "POST /inline/": "none",
+    }
+    # a class made by a call from the class named (a registry's `pick(Peeker)`) is read as
+    # that class, the route saying so (`configDefault`), its prefix known
+    made = {str(r["name"]): r["attrs"] for r in document(files)["resources"]}
+    assert "`registry.pick(Peeker)` is read as `Peeker`" in made["GET /made/"]["configDefault"]
+    assert "`sc.registry.pick(sc.Eraser)`" in made["POST /inline/"]["configDefault"]
+    assert "prefixUnresolved" not in made["POST /inline/"]
+    assert "configDefault" not in made["GET /peek/"]
+
+
+def test_patterns_under_a_prefix_the_pack_cannot_name_are_findings_where_they_are_added() -> None:
+    """A URLconf included under a route computed out of sight (a project's settings object)
+    is not listed, but what it adds through a call of its own (a registry of extensions) is a
+    finding at that call, not silence."""
+    files = {
+        "forum/settings.py": "ROOT_URLCONF = 'forum.urls'\n",
+        "forum/conf.py": (
+            "class Knobs:\n    def __getattr__(self, name):\n        return 'panel'\n"
+            "knobs = Knobs()\n"
+        ),
+        "forum/urls.py": (
+            "from django.urls import include, path\n"
+            "from forum.conf import knobs\n"
+            "panel = [path('', include('forum.panel.urls'))]\n"
+            "urlpatterns = [path(f'{knobs.PANEL}/', include((panel, 'panel')))]\n"
+        ),
+        "forum/panel/urls.py": (
+            "from django.urls import path\n"
+            "from forum import registry\n"
+            "urlpatterns = []\n"
+            "urlpatterns += registry.collected_patterns()\n"
+        ),
+        "forum/registry.py": "def collected_patterns():\n    return []\n",
+    }
+    found = [
+        (str(f["locations"][0]["path"]), f["locations"][0].get("line"), str(f["detail"]))
+        for f in document(files)["findings"]
+    ]
+    assert any(
+        p == "forum/panel/urls.py" and line == 4 and "registry.collected_patterns()" in d
+        for p, line, d in found
+    ), found
+    assert routes(files) == {}

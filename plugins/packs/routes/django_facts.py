@@ -22,6 +22,7 @@ from .heads import literal_heads
 # in by name; ("router", dotted) `router.urls`; ("static", "serve") Django's own file view
 # (`static()` without `view=`); ("instance", dotted) `LatestFeed()`, a callable object made
 # with no argument; ("schema", "GET") a library's API schema view (`get_schema_view`);
+# ("computed", call) URL patterns a call returns, added to a list (`urlpatterns += f()`);
 # ("opaque", what) anything else.
 Target = tuple[str, str]
 # A route computed from names: literal text and dotted names, joined (`f"{prefix}admin/"` is
@@ -64,6 +65,8 @@ class UrlEntry:
     # added under a module-level `if settings.X:` (`if not settings.X:`, or its `else`): the
     # name as written and whether the branch runs when it is false
     only_if: tuple[str, bool] | None = None
+    # what its view class was read assuming (`registry.get(Cls).as_view()`: that it is `Cls`)
+    assumed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +164,9 @@ class DjangoFacts:
     router_classes: dict[str, str] = field(default_factory=dict)
     classes: dict[str, DjangoClass] = field(default_factory=dict)
     functions: dict[str, DjangoFunction] = field(default_factory=dict)
+    # a module-level name bound to a class view, `delete = DeleteView.as_view()` (maybe wrapped,
+    # `login_required(...)`): what a URL pattern naming it serves, its route empty
+    views: dict[str, UrlEntry] = field(default_factory=dict)
     stars: tuple[str, ...] = ()  # modules star-imported (absolute)
     root_urlconf: str | None = None
     root_line: int = 1  # where ROOT_URLCONF is set
@@ -199,6 +205,7 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         router_classes=reader.router_classes,
         classes=reader.classes,
         functions=reader.functions,
+        views=reader.views,
         stars=tuple(reader.stars),
         root_urlconf=reader.root_urlconf,
         root_line=reader.root_line,
@@ -323,6 +330,7 @@ class _Reader:
         self.imported: dict[str, str] = {}  # name -> "module:attr", `from module import attr`
         self.classes: dict[str, DjangoClass] = {}
         self.functions: dict[str, DjangoFunction] = {}
+        self.views: dict[str, UrlEntry] = {}
         self.stars: list[str] = []
         self.root_urlconf: str | None = None
         self.root_line = 1
@@ -400,6 +408,8 @@ class _Reader:
             self.schema_views.add(name)  # drf-yasg's: `schema_view.with_ui('swagger')` below
         elif name == "urlpatterns" or self.patterns_like(value):
             self.lists[name] = self.entries(value)
+        elif (view := self.bound_view(value)) is not None:
+            self.views[name] = view
         elif isinstance(value, ast.Call) and dotted(value.func) is not None:
             made = dotted(value.func) or ""
             slash = not _false(_keyword(value, "trailing_slash"))
@@ -511,6 +521,8 @@ class _Reader:
         if isinstance(node, ast.Name) and node.id in self.lists:  # a list of this file, so far
             return list(self.lists[node.id])
         spliced = self.target(node)
+        if spliced[0] == "opaque" and isinstance(node, ast.Call):  # `hooks.collect_urls()`
+            spliced = ("computed", ast.unparse(node)[:60])
         return [UrlEntry(node.lineno, "", False, spliced, i18n=i18n)]
 
     def entry(self, node: ast.expr, *, i18n: str = "") -> list[UrlEntry]:
@@ -520,24 +532,8 @@ class _Reader:
             regex = _last(node.func) != "path"
             view = node.args[1] if len(node.args) > 1 else _keyword(node, "view")
             wrappers: list[str] = []
-            while (
-                isinstance(view, ast.Call)
-                and len(view.args) == 1
-                and not _is_include(view)
-                and not _is_as_view(view)
-                and not self.schema_view(view)
-            ):  # `login_required(views.x)`, `csrf_exempt(View.as_view())`
-                wrappers.append(dotted(view.func) or "?")
-                view = view.args[0]
-            methods = None
-            actions: tuple[str, ...] | None = None
-            if isinstance(view, ast.Call) and _is_as_view(view):
-                methods = _strings(_keyword(view, "http_method_names"))
-                mapping = view.args[0] if view.args else _keyword(view, "actions")
-                if isinstance(mapping, ast.Dict):  # a DRF viewset bound to `{'get': 'list'}`
-                    keys = [_text(k) for k in mapping.keys]
-                    actions = tuple(k.upper() for k in keys if k is not None)
-                    actions = actions if len(actions) == len(keys) else ("?",)
+            view = self.unwrapped(view, wrappers)
+            methods, actions = _as_view_options(view)
             target = self.target(view)
             if isinstance(view, ast.Call) and self.schema_view(view):
                 target = ("schema", "GET")
@@ -556,11 +552,38 @@ class _Reader:
                 parts = self.route_parts(raw, caveats, 0)
             return [
                 UrlEntry(node.lineno, route, regex, target, methods, tuple(wrappers), i18n, parts,
-                         tuple(caveats), actions)
+                         tuple(caveats), actions, assumed=_made_assumption(view))
             ]  # fmt: skip
         if isinstance(node, ast.Call) and _last(node.func) in _STATIC:
             return [self.static(node)]
         return self.entries(node, i18n=i18n)
+
+    def unwrapped(self, view: ast.expr | None, wrappers: list[str]) -> ast.expr | None:
+        """The view inside the wrappers written around it, their names added to `wrappers`."""
+        while (
+            isinstance(view, ast.Call)
+            and len(view.args) == 1
+            and not _is_include(view)
+            and not _is_as_view(view)
+            and not self.schema_view(view)
+        ):  # `login_required(views.x)`, `csrf_exempt(View.as_view())`
+            wrappers.append(dotted(view.func) or "?")
+            view = view.args[0]
+        return view
+
+    def bound_view(self, value: ast.expr) -> UrlEntry | None:
+        """`X.as_view(...)`, maybe wrapped, bound to a name: a URL pattern naming it serves
+        the class view as if it were written there (None: not a class view)."""
+        if not isinstance(value, ast.Call):
+            return None
+        wrappers: list[str] = []
+        view = self.unwrapped(value, wrappers)
+        if not (isinstance(view, ast.Call) and _is_as_view(view)):
+            return None
+        methods, actions = _as_view_options(view)
+        target = self.target(view)
+        return UrlEntry(value.lineno, "", False, target, methods, tuple(wrappers),
+                        actions=actions, assumed=_made_assumption(view))  # fmt: skip
 
     def route_parts(
         self, node: ast.expr, caveats: list[Caveat], depth: int
@@ -646,6 +669,9 @@ class _Reader:
         if isinstance(view, ast.Call) and _is_as_view(view):
             assert isinstance(view.func, ast.Attribute)
             cbv = dotted(view.func.value)
+            made = _class_made(view)
+            if cbv is None and made is not None:
+                cbv = made[1]
             return ("cbv", cbv) if cbv is not None else ("opaque", "a computed view class")
         if isinstance(view, ast.List):
             return ("opaque", "an inline list")  # read through `include([...])` below
@@ -978,6 +1004,47 @@ def _is_include(call: ast.Call) -> bool:
 
 def _is_as_view(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr == "as_view"
+
+
+def _class_made(view: ast.Call) -> tuple[str, str] | None:
+    """`maker(Cls).as_view(...)`: a class made from the class `Cls` by a call taking it alone
+    (a registry returning it or a subclass, `extensions.get(Cls)`), as (maker, Cls) dotted."""
+    made = view.func.value if isinstance(view.func, ast.Attribute) else None
+    if not (isinstance(made, ast.Call) and len(made.args) == 1 and not made.keywords):
+        return None
+    maker, cls = dotted(made.func), dotted(made.args[0])
+    if maker is None or cls is None or not cls.rpartition(".")[2][:1].isupper():
+        return None
+    return maker, cls
+
+
+def _made_assumption(view: ast.expr | None) -> tuple[str, ...]:
+    """What a view class read through the call that makes it (`_class_made`) assumes."""
+    if not (isinstance(view, ast.Call) and _is_as_view(view)):
+        return ()
+    made = _class_made(view)
+    if made is None:
+        return ()
+    maker, cls = made
+    return (f"the view class `{maker}({cls})` is read as `{cls}`: "
+            "what the call may add to it (a subclass) is not seen",)  # fmt: skip
+
+
+def _as_view_options(
+    view: ast.expr | None,
+) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+    """`X.as_view(...)`'s `http_method_names` and a DRF viewset's action map (`{'get': 'list'}`,
+    its methods; ("?",) when computed)."""
+    if not (isinstance(view, ast.Call) and _is_as_view(view)):
+        return None, None
+    methods = _strings(_keyword(view, "http_method_names"))
+    actions: tuple[str, ...] | None = None
+    mapping = view.args[0] if view.args else _keyword(view, "actions")
+    if isinstance(mapping, ast.Dict):  # a DRF viewset bound to `{'get': 'list'}`
+        keys = [_text(k) for k in mapping.keys]
+        actions = tuple(k.upper() for k in keys if k is not None)
+        actions = actions if len(actions) == len(keys) else ("?",)
+    return methods, actions
 
 
 def _action(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Action | None:

@@ -12,6 +12,7 @@ router files it asks for, as every other reader's links do."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .auth import NONE, REQUIRED, UNKNOWN
@@ -125,6 +126,7 @@ _ESCAPED = re.compile(r"\\([./\-_~])")
 _META = frozenset("[](){}*+?|\\^$")  # `.` is read as the dot it is almost always meant as
 
 # What a dotted name resolves to: (kind, file, name) with kind in "list", "router", "class",
+# "view" (a name bound to `X.as_view()`),
 # "function", "module"; or ("external", "", "module.attr"); None: not shown by the files
 Resolved = tuple[str, str, str]
 
@@ -279,6 +281,9 @@ class DjangoRouteResolver:
     def __init__(self, resolver: _RouteResolver) -> None:
         self.resolver = resolver
         self.found: list[FoundRoute] = []
+        # inside URL patterns included under a route the pack cannot name: their routes are
+        # not listed, what they hold that is not read is still a finding where it is written
+        self.muted = 0
         self.default_permissions: tuple[str, ...] | None = None
         self.resolved: dict[tuple[str, str], Resolved | None] = {}  # "^name": not local
         self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
@@ -428,6 +433,10 @@ class DjangoRouteResolver:
                     "what it serves is not listed"
                 )
                 self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
+                if entry.target[0] in ("include", "name", "router"):
+                    self.muted += 1
+                    self.target(path, entry, "", auth, gaps, stack)
+                    self.muted -= 1
                 continue
             entry_gaps = gaps + tuple((path, line, why) for line, why in entry.caveats)
             # `i18n_patterns`: served under each language's prefix, a path parameter named
@@ -464,6 +473,10 @@ class DjangoRouteResolver:
             return
         if kind == "opaque":
             self.opaque(path, entry, f"the view {name} is not one the pack can follow")
+            return
+        if kind == "computed":  # a project's own registry or hooks (`urlpatterns += f()`)
+            self.opaque(path, entry, f"`{name}` adds URL patterns a call computes, which the "
+                        "pack does not follow")  # fmt: skip
             return
         if kind == "schema":  # a library's API schema view: GET, guarded by its own options
             self.emit(name, here, path, entry.line, None, max(auth, UNKNOWN), gaps)
@@ -506,8 +519,40 @@ class DjangoRouteResolver:
             why = self.router(file, attr, here, auth, gaps)
             if why is not None:
                 self.opaque(path, entry, f"`{name}`: {why}")
+        elif what == "view" and kind == "name":
+            self.bound_route(path, entry, here, file, attr, auth, gaps)
+        elif what == "view":
+            self.opaque(path, entry, f"`{name}` is a view made by `as_view()`, not a view class")
         else:
             self.view_route(path, entry, here, (what, file, attr), name, auth, gaps)
+
+    def bound_route(
+        self,
+        path: str,
+        entry: UrlEntry,
+        here: str,
+        file: str,
+        attr: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+    ) -> None:
+        """A URL pattern naming `attr = X.as_view(...)` of `file`: the class view, its methods
+        and its wrappers' guards as if `X.as_view(...)` were written in the pattern."""
+        facts = self.facts(file)
+        bound = facts.views[attr] if facts is not None else None
+        if bound is None:
+            return
+        kind, name = bound.target
+        if kind != "cbv":
+            self.opaque(path, entry, f"the view {name} is not one the pack can follow")
+            return
+        merged = replace(entry, target=bound.target, methods=bound.methods, actions=bound.actions,
+                         assumed=bound.assumed)  # fmt: skip
+        verdict = max(auth, self.wrapped(file, bound.wrappers))
+        found = self.resolve(file, name)
+        if found is not None and found[0] == "external":
+            found = None
+        self.view_route(path, merged, here, found, name, verdict, gaps, home=file)
 
     def computed(self, path: str, parts: tuple[RoutePart, ...]) -> str | None:
         """A route made of text and names, each name evaluated as the linker evaluates a
@@ -594,13 +639,17 @@ class DjangoRouteResolver:
         self.resolver._unresolved(code, path, line, detail)
 
     def emit(self, method: str, route: str, path: str, line: int, handler: str | None,
-             auth: int, gaps: tuple[Gap, ...]) -> None:  # fmt: skip
+             auth: int, gaps: tuple[Gap, ...], assumed: tuple[str, ...] = ()) -> None:  # fmt: skip
         from .linker import FoundRoute
 
+        if self.muted:
+            return
         full = "/" + route
         shape = _PATH_PARAM.sub(_converter, full) if "<" in full else full
         named = _PATH_PARAM.sub(lambda m: "{" + m.group(1) + "}", full) if "<" in full else full
-        self.found.append(FoundRoute(method, named, path, line, DJANGO, handler, auth, gaps, shape))
+        self.found.append(
+            FoundRoute(method, named, path, line, DJANGO, handler, auth, gaps, shape, assumed)
+        )
 
     # -- views -----------------------------------------------------------------------------
 
@@ -613,15 +662,19 @@ class DjangoRouteResolver:
         name: str,
         auth: int,
         gaps: tuple[Gap, ...],
+        home: str | None = None,
     ) -> None:
+        """`home`: the file `name` is written in, when not the URLconf's (`x = X.as_view()`)."""
         short = name.rpartition(".")[2]
         known = _VIEW_METHODS if entry.target[0] == "cbv" else _LIBRARY_FUNCTIONS
         if found is None and known.get(short):
-            external = self.resolve(path, name)  # a library's view, used as it is
+            external = self.resolve(home or path, name)  # a library's view, used as it is
             if external is not None and external[2].startswith(_VIEW_LIBRARIES):
                 for method in known[short]:
                     if entry.methods is None or method in entry.methods:
-                        self.emit(method.upper(), here, path, entry.line, name, auth, gaps)
+                        self.emit(
+                            method.upper(), here, path, entry.line, name, auth, gaps, entry.assumed
+                        )
                 return
         if found is None:  # a view from a library or a module not scanned: methods unknown
             detail = (
@@ -629,7 +682,7 @@ class DjangoRouteResolver:
                 "answers are not known, it is listed as ANY"
             )
             self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
-            self.emit(ANY, here, path, entry.line, name, max(auth, UNKNOWN), gaps)
+            self.emit(ANY, here, path, entry.line, name, max(auth, UNKNOWN), gaps, entry.assumed)
             return
         what, file, attr = found
         if what == "function":
@@ -656,7 +709,7 @@ class DjangoRouteResolver:
             cls_auth = max(auth, self.class_auth(file, attr, 0))
             for verb in entry.actions:
                 verdict = max(cls_auth, self.drf_auth(file, attr, verb, None))
-                self.emit(verb, here, path, entry.line, name, verdict, gaps)
+                self.emit(verb, here, path, entry.line, name, verdict, gaps, entry.assumed)
             return
         if what == "class":
             methods_known, verbs = self.class_methods(file, attr, 0)
@@ -678,7 +731,7 @@ class DjangoRouteResolver:
             for method in verbs:
                 verb = ANY if method == "?" else method.upper()
                 verdict = max(cls_auth, self.drf_auth(file, attr, verb, None))
-                self.emit(verb, here, path, entry.line, name, verdict, gaps)
+                self.emit(verb, here, path, entry.line, name, verdict, gaps, entry.assumed)
 
     def function(self, file: str, name: str) -> DjangoFunction | None:
         facts = self.facts(file)
@@ -1152,6 +1205,7 @@ class DjangoRouteResolver:
                 ("router", django.routers),
                 ("class", django.classes),
                 ("function", django.functions),
+                ("view", django.views),
             ):
                 if head in table:
                     return (kind, path, head)
