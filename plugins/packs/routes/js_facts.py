@@ -2311,11 +2311,8 @@ class _Reader:
         value = self._returns(callback)
         return Mapped(source, method, _site(callback), value or Opaque())
 
-    def _reduced(self, node: _Node) -> Expr | None:
-        """`table.reduce((router, r) => router.get(r.path, h), Router())`: a reduce whose
-        callback gives back its accumulator (`return router`, or a registration on it, which
-        Express's and koa-router's verbs return) is its initial value, registered on per item
-        (`js_loops`); None for any other call."""
+    def _reduce_call(self, node: _Node) -> tuple[_Node, list[_Node]] | None:
+        """`x.reduce(callback, initial)`: its callee and its two arguments; None otherwise."""
         callee = _unwrap(node.child_by_field_id(self.fields.function))
         args = self._arguments(node)
         if (
@@ -2325,6 +2322,17 @@ class _Reader:
             or len(args) != 2
         ):
             return None
+        return callee, args
+
+    def _reduced(self, node: _Node) -> Expr | None:
+        """`table.reduce((router, r) => router.get(r.path, h), Router())`: a reduce whose
+        callback gives back its accumulator (`return router`, or a registration on it, which
+        Express's and koa-router's verbs return) is its initial value, registered on per item
+        (`js_loops`); None for any other call."""
+        reduce = self._reduce_call(node)
+        if reduce is None:
+            return None
+        _, args = reduce
         callback = _unwrap(args[0])
         accumulator = self._first_parameter(callback) if callback is not None else None
         if callback is None or callback.type not in _FUNCTION_VALUES or accumulator is None:
@@ -2349,15 +2357,10 @@ class _Reader:
         """`table.reduce((all, x) => all.concat(v), [])` or `(all, x) => [...all, v, w]`: the
         list built, as `table.flatMap(x => v)` builds it (`Mapped`, the item the callback's
         second parameter); None for any other call."""
-        callee = _unwrap(node.child_by_field_id(self.fields.function))
-        args = self._arguments(node)
-        if (
-            callee is None
-            or callee.type != "member_expression"
-            or self._text(callee.child_by_field_id(self.fields.property)) != "reduce"
-            or len(args) != 2
-        ):
+        reduce = self._reduce_call(node)
+        if reduce is None:
             return None
+        callee, args = reduce
         callback, init = _unwrap(args[0]), _unwrap(args[1])
         head = _unwrap(callee.child_by_field_id(self.fields.object))
         if (
