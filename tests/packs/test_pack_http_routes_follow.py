@@ -804,3 +804,39 @@ def test_a_python_server_framework_it_does_not_read_is_named_a_client_is_not(
         assert details == []
     else:
         assert len(details) == 1 and named in details[0], details
+
+
+CONTROLLER_DECORATOR_LIBRARIES: dict[str, str] = {
+    "api/src/app.ts": (
+        "import Fastify from 'fastify';\nimport { bootstrap } from 'fastify-decorators';\n"
+        "const app = Fastify();\napp.register(bootstrap, { directory: __dirname });\n"
+    ),
+    "api/src/controllers/orders.ts": (
+        "import { Controller, GET } from 'fastify-decorators';\n"
+        "@Controller({ route: '/orders' })\nexport default class Orders {\n"
+        "  @GET({ url: '/' })\n  async list() { return []; }\n}\n"
+    ),
+    "web/users.ts": (
+        "import { JsonController, Get } from 'routing-controllers';\n"
+        "@JsonController('/users')\nexport class Users {\n  @Get('/')\n  all() { return []; }\n}\n"
+    ),
+    "svc/health.ts": (
+        "import { Controller, Get } from '@tsed/common';\n"
+        "@Controller('/health')\nexport class Health {\n  @Get('/')\n  ok() { return 1; }\n}\n"
+    ),
+}
+
+
+def test_controller_decorator_libraries_are_named_where_the_controllers_are() -> None:
+    """Decorators of a library the pack does not read register these routes: each file that
+    imports one is named, so none of its controllers' routes is missed in silence."""
+    found = document(CONTROLLER_DECORATOR_LIBRARIES)
+    named = {
+        where["path"]: f["detail"]
+        for f in found["findings"]
+        if f["code"] == "UNREAD_FRAMEWORK" and " is used here" in f["detail"]
+        for where in f["locations"]
+    }
+    assert "fastify-decorators" in named["api/src/controllers/orders.ts"]
+    assert "routing-controllers" in named["web/users.ts"]
+    assert "Ts.ED" in named["svc/health.ts"]

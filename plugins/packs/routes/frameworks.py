@@ -443,6 +443,16 @@ UNREAD = (
     Unread("Pyramid", "python", (b"pyramid",), _py_import(r"pyramid")),
     Unread("Restify", "javascript", (b"restify",), _js_import(r"restify")),
     Unread("Hono", "javascript", (b"hono",), _js_import(r"hono")),
+    # controller classes whose decorators register routes on another framework's app: named
+    # in each file that imports them, where the user's controllers are written
+    Unread("fastify-decorators", "javascript", (b"fastify-decorators",),
+           _js_import(r"fastify-decorators")),
+    Unread("routing-controllers", "javascript", (b"routing-controllers",),
+           _js_import(r"routing-controllers")),
+    Unread("inversify-express-utils", "javascript", (b"inversify-express-utils",),
+           _js_import(r"inversify-express-utils")),
+    Unread("Ts.ED", "javascript", (b"@tsed/",), _js_import(r"@tsed/(?:common|core|di)")),
+    Unread("LoopBack", "javascript", (b"@loopback/rest",), _js_import(r"@loopback/rest")),
     # libraries that generate routes at run time from models or settings, configured here
     _generates("Flask-Admin", "python", "flask_admin", r"\b(?:Admin|add_views?)\s*\("),
     _generates("Flask-AppBuilder", "python", "flask_appbuilder",

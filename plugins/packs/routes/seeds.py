@@ -40,7 +40,8 @@ Django (`django_facts`): a URLconf or settings file holds one of its record's se
 Django link resolves a name into them.
 
 A file that uses a framework the pack names but does not read (`frameworks.UNREAD`: aiohttp,
-Tornado, Falcon, Sanic, Bottle, Pyramid, Restify, Hono, hapi's `@hapi/glue` composer) is admitted by that record's seed bytes, so
+Tornado, Falcon, Sanic, Bottle, Pyramid, Restify, Hono, the controller-decorator libraries, hapi's
+`@hapi/glue` composer) is admitted by that record's seed bytes, so
 its `UNREAD_FRAMEWORK` finding is the same whichever files are parsed.
 
 One construct is let through on its bytes: `@mock.patch(...)` in a file that binds `mock` only
