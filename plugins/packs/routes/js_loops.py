@@ -380,12 +380,22 @@ def _mapped_items(reader: _Reader, callee: _Node | None, args: list[_Node]) -> l
     source = iterated(reader, callee.child_by_field_id(reader.fields.object))
     if value is None or target is None or source is None or len(source) > MAX_ITERATIONS:
         return None
+    return _per_item(reader, target, source, [value])
+
+
+def _per_item(
+    reader: _Reader, target: _Node, source: list[Bind], added: list[_Node]
+) -> list[Bind] | None:
+    """Each of `added` read once per item of `source`, the item bound to `target`; None when an
+    item cannot be bound or the reads pass `MAX_ITERATIONS`."""
     items: list[Bind] = []
     for item in source:
         bound = bind_item(reader, target, item)
         if bound is None:
             return None
-        items.append(Closure(value, {**reader._env, **bound}))
+        items += [Closure(node, {**reader._env, **bound}) for node in added]
+        if len(items) > MAX_ITERATIONS:
+            return None
     return items
 
 
@@ -443,15 +453,7 @@ def _gathered_items(reader: _Reader, callee: _Node | None, args: list[_Node]) ->
     source = iterated(reader, callee.child_by_field_id(reader.fields.object))
     if added is None or any(a.type == "spread_element" for a in added) or source is None:
         return None
-    items: list[Bind] = []
-    for item in source:
-        bound = bind_item(reader, target, item)
-        if bound is None:
-            return None
-        items += [Closure(node, {**reader._env, **bound}) for node in added]
-        if len(items) > MAX_ITERATIONS:
-            return None
-    return items
+    return _per_item(reader, target, source, added)
 
 
 def returned(reader: _Reader, function: _Node) -> _Node | None:
