@@ -220,9 +220,10 @@ memory the cgroup charges: `madvise(MADV_HUGEPAGE)` stays allowed."""
 RET_ENOMEM = 0x00050000 | errno.ENOMEM
 F_SETFL = 4
 PACKET_ARGUMENTS = (("fcntl", 2, os.O_DIRECT, (1, F_SETFL)), ("open", 1, os.O_DIRECT, None),
-                    ("openat", 2, os.O_DIRECT, None))  # fmt: skip
-"""Each call that can put `O_DIRECT` on a descriptor the plugin holds (`fcntl(F_SETFL)`, and
-an open of `/proc/self/fd/N`, which a gateway of the plugin's own uid lets it make), the index
+                    ("openat", 2, os.O_DIRECT, None), ("pipe2", 1, os.O_DIRECT, None))  # fmt: skip
+"""Each call that can put `O_DIRECT` on a descriptor the plugin holds (`fcntl(F_SETFL)`, an
+open of `/proc/self/fd/N`, which a gateway of the plugin's own uid lets it make, and `pipe2`,
+whose packets `splice` and `tee` carry into its stdio pipes, round 11), the index
 of its flags argument and, for `fcntl`, the command it applies to: refused with EINVAL, as a
 file system without direct I/O answers. On a pipe `O_DIRECT` is packet mode: each write is a
 packet of its own and each read of the other end returns at most one, so a plugin writing

@@ -48,6 +48,16 @@ def direct_file():
     os.close(os.open("/tmp/direct", os.O_WRONLY | os.O_CREAT | os.O_DIRECT, 0o600))
 
 
+def spliced(fd):
+    # a pipe made in packet mode, its packets spliced into the stdio pipe: splice and tee keep
+    # each packet's boundary in the pipe they fill
+    def attempt():
+        read_end, write_end = os.pipe2(os.O_DIRECT)
+        os.write(write_end, b"x")
+        os.splice(read_end, fd, 1)
+    return attempt
+
+
 def nonblocking(fd):
     def attempt():
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
@@ -58,6 +68,7 @@ ATTEMPTS = {
     "stderr": packet_mode(2),
     "stdout": packet_mode(3),  # the SDK keeps its stdout on fd 3
     "reopened-stderr": reopened(2),
+    "spliced-stderr": spliced(2),
     "direct-file": direct_file,
     "nonblocking-stderr": nonblocking(2),
 }
@@ -74,6 +85,7 @@ def test_a_plugin_cannot_put_its_stdio_pipes_in_packet_mode(tmp_path: Path) -> N
     refuses `O_DIRECT` in `fcntl(F_SETFL)`, `open` and `openat` with EINVAL; other flags pass."""
     got = attempts(tmp_path, PACKET_MODE)
     assert got["stderr"] == got["stdout"] == got["direct-file"] == "EINVAL", got
+    assert got["spliced-stderr"] == "EINVAL", got  # round 11: pipe2(O_DIRECT) itself
     assert got["reopened-stderr"] in ("EINVAL", "EACCES"), got  # root's pipe: EACCES first
     assert got["nonblocking-stderr"] == "ok", got
 
@@ -104,6 +116,9 @@ def test_the_filter_refuses_packet_mode_by_every_call_that_sets_it() -> None:
         assert run(program, arch, open_nr, 0, 0o644, arg1=create) == seccomp.RET_ALLOW
         assert run(program, arch, open_nr, 0, 0, arg1=direct) == seccomp.RET_EINVAL
         assert run(program, arch, open_nr, 0, 0o4755, arg1=create) == seccomp.RET_EPERM
+    pipe2_nr, ordinary = seccomp._syscall_number("pipe2"), os.O_CLOEXEC | os.O_NONBLOCK
+    assert run(program, arch, pipe2_nr, 0, 0, arg1=ordinary) == seccomp.RET_ALLOW
+    assert run(program, arch, pipe2_nr, 0, 0, arg1=ordinary | direct) == seccomp.RET_EINVAL
 
 
 DESCRIPTOR_PROBE = """import os, sys
