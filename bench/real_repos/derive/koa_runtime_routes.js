@@ -8,7 +8,7 @@
 // each `router.routes()` dispatcher carries its router, whose stack holds every route with its
 // full path (koa-router copies a nested router's layers, prefixed, into the router using it).
 // HEAD, which koa-router adds for every GET, is left out; a trailing slash is dropped (koa-router
-// is not strict by default).
+// is not strict by default); `router.all` (every method) is written `ALL`.
 "use strict";
 const path = require("node:path");
 const { declaredAt, served, print } = require("./js_runtime_env");
@@ -40,7 +40,7 @@ Koa.prototype.listen = function listen() {
 };
 
 async function main() {
-  let app = require(path.join(checkout, process.argv[3]));
+  let app = require(path.resolve(checkout, process.argv[3])); // or an absolute driver outside it
   if (process.argv[4]) app = app[process.argv[4]];
   if (typeof app === "function" && !app.middleware) app = await app();
   const deadline = Date.now() + 20000; // bounded
@@ -53,6 +53,12 @@ async function main() {
     const router = middleware.router;
     if (!router) continue;
     for (const layer of router.stack) {
+      // `router.all(...)` registers every method Node knows: written `ALL` (as the Express truths)
+      if (require("node:http").METHODS.every((m) => layer.methods.includes(m))) {
+        const name = `ALL ${served(layer.path)}`;
+        items.set(name, { name, ...(layer.declared || { file: "?", line: 0 }) });
+        continue;
+      }
       for (const method of layer.methods) {
         if (method === "HEAD" && layer.methods.includes("GET")) continue;
         const name = `${method} ${served(layer.path)}`;

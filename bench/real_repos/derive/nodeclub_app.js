@@ -1,0 +1,19 @@
+// Truth driver for cnodejs/nodeclub's routes (never runs the packs; NODECLUB_CHECKOUT=the checkout): `config.js` is not committed (config.default.js
+// is its template): every `require('…/config')` resolves to config.default.js; mongoose never
+// connects (a failed connect callback would process.exit). Then app.js is loaded (exports the app).
+"use strict";
+const Module = require("node:module");
+const path = require("node:path");
+const checkout = process.env.NODECLUB_CHECKOUT;
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, parent, ...rest) {
+  if (/(^|\/)config$/.test(request) && parent && parent.filename && parent.filename.startsWith(checkout)
+      && !parent.filename.includes("node_modules")) {
+    const target = path.resolve(path.dirname(parent.filename), request);
+    if (target === path.join(checkout, "config")) return path.join(checkout, "config.default.js");
+  }
+  return resolve.call(this, request, parent, ...rest);
+};
+const mongoose = require("mongoose");
+mongoose.connect = function () { return Promise.resolve(this); };
+module.exports = require(path.join(checkout, "app.js"));
