@@ -173,6 +173,11 @@ def score(
     }
     silent = [m for m in missed if not pointed & set(wanted[m].get("files") or [wanted[m]["file"]])]
     pfx = [m for m in missed if flagged_prefix & set(wanted[m].get("files") or [wanted[m]["file"]])]
+    # a truth written with the wrong kind (Mongoose's collections as tables) would score its
+    # items as silent misses; name them so the truth gets fixed, not the pack
+    other_kinds = {
+        normalise(kind, r["name"]) for r in doc.get("resources", []) if r.get("kind") != kind
+    }
     return {
         "status": run["status"],
         "error": run.get("error"),
@@ -192,6 +197,7 @@ def score(
         "unresolved": len(doc.get("unresolved", [])),
         "unresolved_entries": doc.get("unresolved", []),
         "by_library": by_library(pack, kind, resources, wanted, missed, silent),
+        "missed_as_other_kind": sorted(other_kinds & set(missed)),
     }
 
 
@@ -338,6 +344,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {pack}: {result['status']} in {result['wall_s']} s", file=sys.stderr)
                 if result["error"]:
                     print("    " + "\n    ".join(result["error"]), file=sys.stderr)
+                if result["missed_as_other_kind"]:
+                    print(
+                        f"    truth kind {spec['kind']!r} differs from the pack's for "
+                        f"{len(result['missed_as_other_kind'])} expected names: check the truth",
+                        file=sys.stderr,
+                    )
     finally:
         config.unlink(missing_ok=True)
         empty.cleanup()

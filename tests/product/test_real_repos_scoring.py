@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO
 
 sys.path.insert(0, str(REPO))  # bench/ holds tools, not an installed package
-from bench.real_repos import by_library, normalise
+from bench.real_repos import by_library, normalise, score
 
 
 @pytest.mark.parametrize(
@@ -55,3 +55,21 @@ def test_each_item_counts_for_the_library_that_declares_it() -> None:
     }
     tables = by_library("pack-django", "table", [], {"t": {"name": "t", "file": "m.py"}}, ["t"], [])
     assert tables == {"django models": {"tp": 0, "fp": 0, "missed": 1, "silent": 0}}
+
+
+def test_a_truth_of_the_wrong_kind_names_the_items_the_pack_reported_otherwise() -> None:
+    """Mongoose's collections written as tables in a truth scored as silent misses once; the
+    score now names them, so the truth is fixed rather than the pack."""
+    doc = {
+        "resources": [
+            {"kind": "collection", "name": "users", "location": {"path": "m.js", "line": 1}},
+        ],
+        "findings": [],
+        "unresolved": [],
+    }
+    run = {"status": "ok", "wall": 0.1, "doc": doc}
+    expected = [{"name": "users", "file": "m.js"}, {"name": "posts", "file": "m.js"}]
+    result = score("table", expected, run, "pack-js-tables")
+    assert result["missed"] == ["posts", "users"]
+    assert result["missed_as_other_kind"] == ["users"]
+    assert score("collection", expected, run, "pack-js-tables")["missed_as_other_kind"] == []
