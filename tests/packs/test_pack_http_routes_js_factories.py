@@ -31,7 +31,24 @@ SHOP: dict[str, str] = {
         "site.use('/hooks', require('../routes/attach')(express.Router(), store));\n"
         "const chooser = require('../routes/flip');\n"
         "site.use('/flip', chooser());\n"
+        "site.use('/reports', require('../routes/reports').monthly(store));\n"
+        "site.use('/health', require('../routes/health')());\n"
         "site.listen(3000);\n"
+    ),
+    # a named export of the module, called on the `require` itself
+    "routes/reports.js": (
+        "const { Router } = require('express');\n"
+        "exports.monthly = (db) => {\n"
+        "  const m = Router();\n"
+        "  m.get('/sum', (req, res) => res.json(db));\n"
+        "  return m;\n"
+        "};\n"
+    ),
+    # the router's registrations chained on its creation, the chain returned
+    "routes/health.js": (
+        "const express = require('express');\n"
+        "module.exports = () =>\n"
+        "  express.Router().get('/live', (req, res) => res.end()).head('/ready', (q, s) => s.end());\n"
     ),
     # a router made at module level, registered on and returned by the exported function
     "routes/shop.js": (
@@ -132,6 +149,12 @@ def test_a_function_given_a_new_router_returns_it_with_what_it_registers() -> No
     listed = names(SHOP)
     assert "DELETE /hooks/purge" in listed
     assert "DELETE /purge" not in listed
+
+
+def test_a_named_export_called_on_the_require_and_a_returned_chain_are_mounted() -> None:
+    listed = names(SHOP)
+    assert {"GET /reports/sum", "GET /health/live", "HEAD /health/ready"} <= listed
+    assert not {"GET /sum", "GET /live"} & listed
 
 
 def test_a_factory_returning_one_of_two_routers_at_run_time_is_a_finding_at_the_call() -> None:

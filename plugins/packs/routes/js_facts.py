@@ -2242,10 +2242,13 @@ class _Reader:
         require('./routes/shop')`, arguments or none: its return value with them bound."""
         function = _unwrap(node.child_by_field_id(self.fields.function))
         path = self._path(function)
-        module = self._require(function) if function is not None else None
+        required = (
+            self._expr(function) if path is not None and path[:2] == ("require", CALL) else None
+        )
+        module = required.module if isinstance(required, ImportRef) else None
         callee: Expr
-        if module is not None:
-            callee = self._ref(module, "default")
+        if isinstance(required, ImportRef):  # `require('./x')(a)`, `require('./x').make(a)`
+            callee = required
         elif path is not None:
             callee = Sym(path)
         else:
@@ -3250,6 +3253,8 @@ class _Reader:
             if _valued_returns(body) > 1:  # `if (x) return a; return b`: the runtime decides
                 return None
             body = _unwrap(returned[0].named_children[0])
+        if body is not None and body.type == "call_expression" and self._made_router(body):
+            return self._expr(body)  # `return express.Router().get('/a', h)`: that router
         if body is not None and body.type == "call_expression":
             forwarded = self._forwarded(body) or self._applied(body)
             if forwarded is not None or not self._builds(body, function):
@@ -3270,6 +3275,19 @@ class _Reader:
         if body.type == "call_expression" and not isinstance(value, Mapped | Call):
             return None  # a call read as a value only where it builds a list or calls a helper
         return value
+
+    def _made_router(self, call: _Node) -> bool:
+        """Whether `call` makes a router or app, or calls a chain of its registrations
+        (`Router().get('/a', h).use(auth)`), which give back the router they are called on."""
+        node: _Node | None = call
+        while node is not None and node.type == "call_expression":
+            callee = _unwrap(node.child_by_field_id(self.fields.function))
+            if callee is None or callee.type != "member_expression":
+                break
+            if self._text(callee.child_by_field_id(self.fields.property)) not in _CALLED | _CHAINED:
+                break
+            node = _unwrap(callee.child_by_field_id(self.fields.object))
+        return node is not None and self._creates(node) is not None
 
     def _applied(self, call: _Node) -> Apply | None:
         """`return readSetting(key, fallback)`: a call of a function the module binds (its own
