@@ -33,7 +33,17 @@ SHOP: dict[str, str] = {
         "site.use('/flip', chooser());\n"
         "site.use('/reports', require('../routes/reports').monthly(store));\n"
         "site.use('/health', require('../routes/health')());\n"
+        "site.use('/either', require('../routes/either')());\n"
         "site.listen(3000);\n"
+    ),
+    # a test the run time decides picks the router returned
+    "routes/either.js": (
+        "const express = require('express');\n"
+        "const stable = express.Router();\n"
+        "const beta = express.Router();\n"
+        "stable.get('/feed', (req, res) => res.end());\n"
+        "beta.get('/feed2', (req, res) => res.end());\n"
+        "module.exports = () => (process.env.BETA ? beta : stable);\n"
     ),
     # a named export of the module, called on the `require` itself
     "routes/reports.js": (
@@ -157,10 +167,13 @@ def test_a_named_export_called_on_the_require_and_a_returned_chain_are_mounted()
     assert not {"GET /sum", "GET /live"} & listed
 
 
-def test_a_factory_returning_one_of_two_routers_at_run_time_is_a_finding_at_the_call() -> None:
+def test_a_factory_returning_one_of_two_routers_at_run_time_is_a_finding_at_each_call() -> None:
     listed = names(SHOP)
     assert not {"GET /flip/west", "GET /flip/east"} & listed
-    assert "srv/boot.js:11" in finding_places(SHOP).get("UNRESOLVED_ROUTER", [])
+    assert not {"GET /either/feed", "GET /either/feed2"} & listed
+    unresolved = finding_places(SHOP).get("UNRESOLVED_ROUTER", [])
+    assert "srv/boot.js:11" in unresolved
+    assert "srv/boot.js:14" in unresolved
 
 
 def test_esm_default_and_named_factories_are_mounted_under_every_prefix() -> None:
