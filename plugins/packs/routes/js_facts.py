@@ -453,6 +453,7 @@ class _Reader:
         self.routes: list[RouteDecl] = []
         self.uses: list[UseDecl] = []
         self.invocations: list[Invocation] = []
+        self._made_passed: set[int] = set()  # calls given a router made in their arguments
         self.stores: list[Store] = []
         self.prefixes: list[PrefixDecl] = []
         self.global_prefixes: list[GlobalPrefix] = []
@@ -2235,19 +2236,38 @@ class _Reader:
 
     def _wrapped(self, node: _Node) -> Call | None:
         """`asyncHandler(auth.jwt)`: a call whose arguments name functions, kept whole so a
-        guard among them is found; None for other calls (`rateLimit({...})`)."""
-        callee = self._path(node.child_by_field_id(self.fields.function))
-        if callee is None:
+        guard among them is found; None for other calls (`rateLimit({...})`). A module's
+        export called where it is required (`require('./routes/shop')(passport)`, a factory
+        whose return value is mounted) is read like `make(passport)` of `const make =
+        require('./routes/shop')`, arguments or none: its return value with them bound."""
+        function = _unwrap(node.child_by_field_id(self.fields.function))
+        path = self._path(function)
+        required = (
+            self._expr(function) if path is not None and path[:2] == ("require", CALL) else None
+        )
+        module = required.module if isinstance(required, ImportRef) else None
+        callee: Expr
+        if isinstance(required, ImportRef):  # `require('./x')(a)`, `require('./x').make(a)`
+            callee = required
+        elif path is not None:
+            callee = Sym(path)
+        else:
             return None
         arguments = self._arguments(node)
         read: dict[int, Expr] = {}  # each function or name argument, read once
         for index, a in enumerate(arguments):
             kind = (_unwrap(a) or a).type
-            if kind in _FUNCTION_VALUES or kind in {"identifier", "member_expression"}:
+            if (
+                kind in _FUNCTION_VALUES
+                or kind in {"identifier", "member_expression"}
+                or (
+                    kind in {"call_expression", "new_expression"} and self._creates(_unwrap(a) or a)
+                )
+            ):  # `attach(express.Router())`: the router made there, passed in
                 value = self._expr(a)
                 if value is not None:
                     read[index] = value
-        if not read:
+        if not read and module is None:
             return None
         args = list(read.values())
         passed: list[Expr] = []  # every argument in its place (a helper's call)
@@ -2261,12 +2281,24 @@ class _Reader:
                 given = self._param_member(bare) or read.get(index)
             elif kind in {"identifier", "member_expression"} or kind in _FUNCTION_VALUES:
                 given = read.get(index)
+            elif index in read:
+                given = read[index]
             else:
                 given = self._expr(a) if kind in _SIMPLE_ARGUMENTS else None
             if given is None:
-                return Call(Sym(callee), tuple(args))
+                return Call(callee, tuple(args))
             passed.append(given)
-        return Call(Sym(callee), tuple(args), tuple(passed))
+        made = [index for index, value in read.items() if isinstance(value, RouterRef)]
+        if (
+            any(arguments[i].type != "identifier" for i in made)
+            and node.start_byte not in self._made_passed
+        ):
+            # `attach(express.Router())`: what `attach` registers on its parameter is on it
+            self._made_passed.add(node.start_byte)
+            kept = tuple(value if isinstance(value, _PASSED) else None for value in passed)
+            scope = self._enclosing(node)
+            self.invocations.append(Invocation(callee, kept, (), _line(node), None, scope))
+        return Call(callee, tuple(args), tuple(passed))
 
     def _mapped(self, node: _Node) -> Mapped | None:
         """`items.map(item => value)` (`flatMap`, `filter` too, `filter(Boolean)`, `flat()`,
@@ -3218,7 +3250,11 @@ class _Reader:
             returned = [c for c in body.named_children if c.type == "return_statement"]
             if len(returned) != 1 or not returned[0].named_children:
                 return None
+            if _valued_returns(body) > 1:  # `if (x) return a; return b`: the runtime decides
+                return None
             body = _unwrap(returned[0].named_children[0])
+        if body is not None and body.type == "call_expression" and self._made_router(body):
+            return self._expr(body)  # `return express.Router().get('/a', h)`: that router
         if body is not None and body.type == "call_expression":
             forwarded = self._forwarded(body) or self._applied(body)
             if forwarded is not None or not self._builds(body, function):
@@ -3239,6 +3275,19 @@ class _Reader:
         if body.type == "call_expression" and not isinstance(value, Mapped | Call):
             return None  # a call read as a value only where it builds a list or calls a helper
         return value
+
+    def _made_router(self, call: _Node) -> bool:
+        """Whether `call` makes a router or app, or calls a chain of its registrations
+        (`Router().get('/a', h).use(auth)`), which give back the router they are called on."""
+        node: _Node | None = call
+        while node is not None and node.type == "call_expression":
+            callee = _unwrap(node.child_by_field_id(self.fields.function))
+            if callee is None or callee.type != "member_expression":
+                break
+            if self._text(callee.child_by_field_id(self.fields.property)) not in _CALLED | _CHAINED:
+                break
+            node = _unwrap(callee.child_by_field_id(self.fields.object))
+        return node is not None and self._creates(node) is not None
 
     def _applied(self, call: _Node) -> Apply | None:
         """`return readSetting(key, fallback)`: a call of a function the module binds (its own
@@ -3443,6 +3492,21 @@ class _Reader:
         if node is None:
             return ""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _valued_returns(body: _Node) -> int:
+    """How many `return value` statements a function's body holds, its nested functions' and
+    classes' aside (a bare `return` gives nothing a caller could mount or read)."""
+    count = 0
+    stack = list(body.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type == "return_statement":
+            count += bool(node.named_children)
+        elif node.type in _FUNCTIONS or node.type in _CLASSES:
+            continue
+        stack.extend(node.named_children)
+    return count
 
 
 def _star_export(node: _Node) -> bool:

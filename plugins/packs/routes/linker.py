@@ -2025,6 +2025,15 @@ class _RouteResolver:
                     f"`{describe(expr)}` given to use() is neither a router nor a middleware "
                     "the scanned files show: routes it may serve are not listed",
                 )
+            elif isinstance(child, _OneOf) and any(isinstance(o, _Router) for o in child.options):
+                self._unresolved(
+                    UNRESOLVED_ROUTER,
+                    path,
+                    use.line,
+                    f"`{describe(expr)}` given to use() is one of several values the run time "
+                    "chooses, a router among them: its routes are not listed under this mount",
+                )
+                continue
             verdict = self._auth(path, auth)
             if verdict != NONE:
                 guards += auth.guards
