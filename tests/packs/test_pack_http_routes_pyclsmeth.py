@@ -226,8 +226,70 @@ def test_a_flask_hook_object_made_in_the_factory_registers_on_the_app() -> None:
     assert finding_places(A_FLASK_HOOK_OBJECT) == {}
 
 
+LOOPS_OVER_A_METHODS_OWN_LISTS: dict[str, str] = {
+    "hub/__init__.py": "",
+    "hub/conf.py": (
+        "from pydantic_settings import BaseSettings\n"
+        "class Options(BaseSettings):\n"
+        "    hide_console: bool = False\n"
+        "    legacy_paths: bool = False\n"
+        "options = Options()\n"
+    ),
+    "hub/pages.py": (
+        "from hub.conf import options\n"
+        "\n"
+        "class Console:\n"
+        "    HOME = '/console'\n"
+        "    OLD = '/old-console'\n"
+        "\n"
+        "    @classmethod\n"
+        "    def mount_on(cls, api, page, *, extra=()):\n"
+        "        homes: list[str] = (\n"
+        "            [cls.HOME] if not options.hide_console else [cls.HOME, cls.OLD]\n"
+        "        )\n"
+        "        for home in homes:\n"
+        "            api.add_route(home, page)\n"
+        "        spots = [cls.HOME + '/a', cls.HOME + '/b']\n"
+        "        for spot in spots:\n"
+        "            api.add_route(spot, page)\n"
+        "        for alt in ([cls.OLD + '/x'] if options.legacy_paths else []):\n"
+        "            api.add_route(alt, page)\n"
+    ),
+    "hub/main.py": (
+        "from fastapi import FastAPI\n"
+        "from hub.pages import Console\n"
+        "\n"
+        "async def page(request):\n"
+        "    return None\n"
+        "\n"
+        "def build():\n"
+        "    site = FastAPI()\n"
+        "    Console.mount_on(site, page)\n"
+        "    return site\n"
+    ),
+}
+
+
+def test_a_loop_over_a_list_the_method_builds_registers_each_item() -> None:
+    """A local list, or one of two chosen by a setting: each item of the branch the defaults
+    pick is a route; those of the other branch are a finding at the registering call."""
+    assert placed(LOOPS_OVER_A_METHODS_OWN_LISTS) == {
+        "GET /console": "hub/pages.py:13 fastapi",
+        "GET /console/a": "hub/pages.py:16 fastapi",
+        "GET /console/b": "hub/pages.py:16 fastapi",
+    }
+    places = finding_places(LOOPS_OVER_A_METHODS_OWN_LISTS)
+    assert places == {"UNRESOLVED_ROUTE": ["hub/pages.py:13", "hub/pages.py:18"]}
+
+
 @pytest.mark.parametrize(
-    "files", [HELPER_CLASS_METHODS, A_SUBCLASS_CALLING_SUPER, A_FLASK_HOOK_OBJECT]
+    "files",
+    [
+        HELPER_CLASS_METHODS,
+        A_SUBCLASS_CALLING_SUPER,
+        A_FLASK_HOOK_OBJECT,
+        LOOPS_OVER_A_METHODS_OWN_LISTS,
+    ],
 )
 def test_registration_in_methods_scans_the_same_with_and_without_the_pre_filter(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -199,7 +199,13 @@ class _Reader:
                 assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
                 params = set(_parameters(function))
                 owner = self._class_of.get(id(function), "")
-                _index_loops(function.body, [{}], loops, literals, params, owner)
+                own = {  # `urls = [...]`, `urls = [a] if flag else [a, b]` in the def
+                    name: value
+                    for name, value in self._locals_in(function).items()
+                    if type(value) in _LOCAL_TABLES
+                }
+                tables = {**literals, **own} if own else literals
+                _index_loops(function.body, [{}], loops, tables, params, owner)
         conditions = _module_conditions(tree.body, self._condition) if _has_if(tree) else {}
         for stmt, scope in zip(statements, scopes, strict=True):
             for env in loops.get(id(stmt), ({},)):
@@ -207,6 +213,10 @@ class _Reader:
                 written = len(self.routes)
                 self._statement(stmt, scope)
                 condition = conditions.get(id(stmt)) if scope is None else None
+                chosen = env.get(_CHOSEN)
+                if type(chosen) is _ChosenBy and condition is None:
+                    assert isinstance(chosen, _ChosenBy)
+                    condition = self._condition(chosen.test, chosen.in_else)
                 if condition is not None and len(self.routes) > written:
                     self.routes[written:] = [
                         dataclasses.replace(r, only_if=condition) for r in self.routes[written:]
@@ -255,8 +265,11 @@ class _Reader:
                     for name in names:
                         if isinstance(name, ast.Name):
                             counts[name.id] = counts.get(name.id, 0) + 1
-                            if isinstance(stmt, ast.Assign) and target is name:
-                                values[name.id] = stmt.value
+                            assigned = (  # `urls: list[str] = [...]` too
+                                stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
+                            )
+                            if target is name and assigned is not None:
+                                values[name.id] = assigned
             params = _parameters(function)
             known = {
                 name: value
@@ -1751,7 +1764,21 @@ def _index_loops(
         if isinstance(stmt, ast.For):
             items = _iterations(stmt.iter, literals)
             inner = envs
-            if (
+            chosen = _chosen_iterations(stmt.iter, literals)
+            if chosen is not None:  # `for u in ([a] if flag else [a, b])`: each branch's
+                inner = []  # items, routes of each only where the test picks its branch
+                for env in envs:
+                    for item, mark in chosen:
+                        bound = _bind_target(stmt.target, item)
+                        if bound is None:
+                            inner = envs
+                            break
+                        inner.append({**env, **bound, _CHOSEN: mark})
+                    if inner is envs:
+                        break
+                if len(inner) > _MAX_ITERATIONS:
+                    inner = envs
+            elif (
                 isinstance(stmt.iter, ast.Name)
                 and stmt.iter.id in params
                 and isinstance(stmt.target, ast.Name)
@@ -1830,6 +1857,39 @@ def _stored_loop(stmt: ast.For, owner_class: str) -> dict[str, ast.expr] | None:
             if isinstance(e, ast.Name)
         }
     return None
+
+
+_CHOSEN = " chosen"  # a loop environment's key (no name) for the branch its items come from
+_LOCAL_TABLES = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.IfExp)
+
+
+class _ChosenBy(ast.expr):
+    """The items of one branch of `A if test else B` a loop runs over: what is registered
+    with them is served only where `test` picks that branch (`in_else`: B)."""
+
+    _fields = ("test", "in_else")
+
+    def __init__(self, test: ast.expr, in_else: bool) -> None:
+        super().__init__()
+        self.test, self.in_else = test, in_else
+
+
+def _chosen_iterations(
+    node: ast.expr, literals: dict[str, ast.expr]
+) -> list[tuple[ast.expr, _ChosenBy]] | None:
+    """The items of a loop over `A if test else B` (or a name bound to one), both literal
+    sequences, each with the branch it belongs to; None for any other loop."""
+    if isinstance(node, ast.Name):
+        node = literals.get(node.id, node)
+    if not isinstance(node, ast.IfExp):
+        return None
+    then = _iterations(node.body, {})
+    otherwise = _iterations(node.orelse, {})
+    if then is None or otherwise is None:
+        return None
+    return [(item, _ChosenBy(node.test, False)) for item in then] + [
+        (item, _ChosenBy(node.test, True)) for item in otherwise
+    ]
 
 
 def _iterations(node: ast.expr, literals: dict[str, ast.expr]) -> list[ast.expr] | None:
