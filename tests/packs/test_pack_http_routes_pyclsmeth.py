@@ -127,6 +127,9 @@ A_SUBCLASS_CALLING_SUPER: dict[str, str] = {
         "        super().attach(target)\n"
         "        target.include_router(shelf, prefix=Plugged.MOUNTED)\n"
         "\n"
+        "    def ready(self, target):\n"
+        "        target.add_api_route(self.MOUNTED + '/ready', lambda: 1)\n"
+        "\n"
         "    def late(self, target):\n"
         "        target.add_api_route(self.where, lambda: 1)\n"
         "\n"
@@ -143,6 +146,8 @@ A_SUBCLASS_CALLING_SUPER: dict[str, str] = {
         "parts.Plugged.attach(server)\n"
         "parts.Plugged('/late').late(server)\n"
         "parts.Plugged.env(server)\n"
+        "wiring = parts.Plugged('/w')\n"
+        "wiring.ready(server)\n"
     ),
 }
 
@@ -152,6 +157,7 @@ def test_a_base_method_reached_through_super_reads_the_subclass_attributes() -> 
         "GET /v1/plugged/ping": "kiosk/core/basis.py:7 fastapi",  # `cls` is the subclass
         "HEAD /health": "kiosk/core/basis.py:8 fastapi",
         "GET /v1/shelf/items": "kiosk/parts.py:8 fastapi",
+        "GET /v1/shelf/ready": "kiosk/parts.py:26 fastapi",  # `wiring.ready(server)`
     }
 
 
@@ -161,8 +167,8 @@ def test_an_attribute_set_at_run_time_is_a_finding_where_the_method_is_called() 
     assert sorted(places["UNRESOLVED_ROUTE"]) == [
         "kiosk/app.py:6",
         "kiosk/app.py:7",
-        "kiosk/parts.py:26",
-        "kiosk/parts.py:30",
+        "kiosk/parts.py:29",
+        "kiosk/parts.py:33",
     ]
 
 
@@ -177,6 +183,7 @@ A_FLASK_HOOK_OBJECT: dict[str, str] = {
         "    hooks = Hooks()\n"
         "    hooks.install(application)\n"
         "    Extra.wire(application)\n"
+        "    Hooks().extra(application)\n"
         "    return application\n"
     ),
     "web/hooks.py": (
@@ -202,6 +209,9 @@ A_FLASK_HOOK_OBJECT: dict[str, str] = {
         "        @flask_app.route(f'{Hooks.PAGES_AT}/inline', methods=['POST'])\n"
         "        def inline():\n"
         "            return ''\n"
+        "\n"
+        "    def extra(self, flask_app):\n"
+        "        flask_app.add_url_rule(self.PAGES_AT + '/more', 'more', status)\n"
     ),
     "web/more.py": (
         "class Extra:\n"
@@ -220,6 +230,7 @@ def test_a_flask_hook_object_made_in_the_factory_registers_on_the_app() -> None:
         "GET /pages/about": "web/hooks.py:5 flask",
         "GET /status/{code}": "web/hooks.py:17 flask",
         "POST /pages/inline": "web/hooks.py:20 flask",
+        "GET /pages/more": "web/hooks.py:25 flask",  # `Hooks().extra(app)`
         "GET /extra/a": "web/more.py:7 flask",
         "GET /extra/b": "web/more.py:7 flask",
     }
