@@ -3505,6 +3505,8 @@ def _moves(path: Expr) -> bool:
     """Whether a route whose path holds a parameter is the call's (a wrapper's `app.get(path,
     h)`: placed where the call is written) rather than written here with a member of what the
     callers pass before its own literal (`options.prefix + 'users'` in a plugin: it stays)."""
+    if isinstance(path, Member) and path.of_class:  # `cls.DOCS_URL`: written with the class
+        return False
     parts = _parts(path)
     if any(
         _param_site(p) is not None and not isinstance(p, Member | Trimmed | Fallback) for p in parts
@@ -3579,7 +3581,7 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
         return replace(expr, fields=fields, bases=bases)
     if kind is Member:
         assert isinstance(expr, Member)
-        return Member(_subst(expr.base, here, file, site, call, caller), expr.path)
+        return replace(expr, base=_subst(expr.base, here, file, site, call, caller))
     if kind is Keyed:
         assert isinstance(expr, Keyed)
         return Keyed(

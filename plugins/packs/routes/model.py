@@ -339,6 +339,9 @@ class Member:
 
     base: Expr
     path: tuple[str, ...]
+    # `cls.DOCS_URL`, `self.PREFIX` in a method: an attribute of the class, written with the
+    # class, so a route whose path it is stays where the method registers it
+    of_class: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,6 +51,7 @@ from .model import (
     Items,
     Lit,
     Mapped,
+    Member,
     Middleware,
     ModuleFacts,
     MountDecl,
@@ -139,6 +140,11 @@ class _Reader:
         self._locals_of: dict[int, dict[str, ast.expr]] = {}
         self._expanding: set[str] = set()  # locals being read (`x = x + 1` ends)
         self._class_of: dict[int, str] = {}  # a method's def -> its class's name
+        # a classmethod's or instance method's def -> its first parameter (`cls`, `self`): the
+        # class (or instance) each call passes, whose attributes its paths read
+        self._bound_of: dict[int, str] = {}
+        self._bound = ""  # the enclosing method's first parameter ("" outside one)
+        self._first_base: dict[str, ast.expr] = {}  # a class's name -> its first base
         self._methods: list[ast.stmt] = []  # methods, whose bodies are read like functions
         # a def's parameters and site, by id of the def node (`_enter`; never changed in place)
         self._entered: dict[int, tuple[dict[str, tuple[str, int]], str]] = {}
@@ -193,7 +199,13 @@ class _Reader:
                 assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
                 params = set(_parameters(function))
                 owner = self._class_of.get(id(function), "")
-                _index_loops(function.body, [{}], loops, literals, params, owner)
+                own = {  # `urls = [...]`, `urls = [a] if flag else [a, b]` in the def
+                    name: value
+                    for name, value in self._locals_in(function).items()
+                    if type(value) in _LOCAL_TABLES
+                }
+                tables = {**literals, **own} if own else literals
+                _index_loops(function.body, [{}], loops, tables, params, owner)
         conditions = _module_conditions(tree.body, self._condition) if _has_if(tree) else {}
         for stmt, scope in zip(statements, scopes, strict=True):
             for env in loops.get(id(stmt), ({},)):
@@ -201,6 +213,10 @@ class _Reader:
                 written = len(self.routes)
                 self._statement(stmt, scope)
                 condition = conditions.get(id(stmt)) if scope is None else None
+                chosen = env.get(_CHOSEN)
+                if type(chosen) is _ChosenBy and condition is None:
+                    assert isinstance(chosen, _ChosenBy)
+                    condition = self._condition(chosen.test, chosen.in_else)
                 if condition is not None and len(self.routes) > written:
                     self.routes[written:] = [
                         dataclasses.replace(r, only_if=condition) for r in self.routes[written:]
@@ -214,12 +230,14 @@ class _Reader:
         once per def: every call statement of its body enters it)."""
         if scope is None:
             self._scope, self._function_site, self._class_name = {}, "", ""
+            self._bound = ""
         else:
             entered = self._entered.get(id(scope))
             if entered is None:
                 entered = self._entered[id(scope)] = (_parameters(scope), _site(scope))
             self._scope, self._function_site = entered
             self._class_name = self._class_of.get(id(scope), "")
+            self._bound = self._bound_of.get(id(scope), "")
         self._def = scope
 
     def _locals_in(self, function: _Def) -> dict[str, ast.expr]:
@@ -247,8 +265,11 @@ class _Reader:
                     for name in names:
                         if isinstance(name, ast.Name):
                             counts[name.id] = counts.get(name.id, 0) + 1
-                            if isinstance(stmt, ast.Assign) and target is name:
-                                values[name.id] = stmt.value
+                            assigned = (  # `urls: list[str] = [...]` too
+                                stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
+                            )
+                            if target is name and assigned is not None:
+                                values[name.id] = assigned
             params = _parameters(function)
             known = {
                 name: value
@@ -620,13 +641,15 @@ class _Reader:
                 verbs.append(stmt.name.upper())
                 verb_auth.append(self._auth_of(stmt))
             elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-                static = any(
-                    _dotted(d) in {"staticmethod", "classmethod"} for d in stmt.decorator_list
-                )
+                # a classmethod is passed its class as parameter 0 like a method its instance
+                static = any(_dotted(d) == "staticmethod" for d in stmt.decorator_list)
                 fields.append((stmt.name, self._function(stmt, method=not static)))
-                if not static and id(stmt) not in self._class_of:
-                    self._class_of[id(stmt)] = node.name
+                if id(stmt) not in self._class_of:  # its body may register routes on a
+                    self._class_of[id(stmt)] = node.name  # parameter (`Docs.install(app)`)
                     self._methods.append(stmt)
+                    positional = [*stmt.args.posonlyargs, *stmt.args.args]
+                    if not static and positional:
+                        self._bound_of[id(stmt)] = positional[0].arg
                 if stmt.name == "__init__":
                     instance_routers, instance_params = self._instance_routers(stmt)
                     init_params = tuple(
@@ -660,6 +683,8 @@ class _Reader:
             elif isinstance(target, ast.Name) and (truth := constant_flag(value)) is not None:
                 flags.append((target.id, truth))
         bases = tuple(base for b in node.bases if (base := self._expr(b)) is not None)
+        if node.bases:
+            self._first_base.setdefault(node.name, node.bases[0])
         if flags and any(
             _settings_base(base, self.bindings) for base in bases
         ):  # the environment may
@@ -804,6 +829,8 @@ class _Reader:
         path = _dotted_path(node)
         if path:
             if len(path) > 1 and self._def is not None:
+                if path[0] == self._bound and CALL not in path:
+                    return self._class_attribute(path)
                 return self._through_local(path)
             return Sym(path)
         if kind is ast.Subscript:  # `environments[env]`: one of a module-level dict's values
@@ -901,6 +928,15 @@ class _Reader:
             )
         return self._expr(node)
 
+    def _class_attribute(self, path: tuple[str, ...]) -> Expr:
+        """`cls.PREFIX`, `self.DOCS_URL` in a method: the attribute of what each call passes
+        as parameter 0 (`Docs.install(app)` passes `Docs`, a subclass its own class), read on
+        the enclosing class where no scanned call binds it. An attribute set only as the
+        method runs (`self.url = url` in `__init__`) is found on neither: unresolved."""
+        site, index = self._scope[path[0]]
+        receiver = Param(site, index, path[0], Sym((self._class_name,)))
+        return Member(receiver, path[1:], of_class=True)
+
     def _owner(self, node: ast.expr | None) -> Expr | None:
         """What a router-position name stands for: a parameter of the enclosing function is a
         `Param` (the callers say which router it is), anything else as `_expr` reads it."""
@@ -909,6 +945,10 @@ class _Reader:
             if param is not None:
                 name = node.id
                 return Param(param[0], param[1], name, Sym((name,)))
+        elif self._bound and type(node) is ast.Attribute:
+            path = _dotted_path(node)  # `self.router`: an instance's own, never a class field
+            if path is not None and path[0] == self._bound:
+                return Sym(path)
         return self._expr(node)
 
     def _path_expr(self, node: ast.expr | None) -> Expr | None:
@@ -1032,8 +1072,18 @@ class _Reader:
         receiver: Expr | None = None
         if isinstance(call.func, ast.Attribute):
             receiver = _routerish(self._owner(call.func.value))
-            if callee[0] == "self" and self._class_name and isinstance(receiver, Param):
-                callee = (self._class_name, CALL, *callee[1:])  # `self.add(...)` in a method
+            if callee[0] in {"self", self._bound} and self._class_name:
+                if isinstance(receiver, Param):  # `self.add(...)`, `cls._more(app)`
+                    callee = (self._class_name, CALL, *callee[1:])
+            elif callee[:2] == ("super", CALL) and self._bound and len(callee) == 3:
+                base = _dotted_path(self._first_base.get(self._class_name))
+                if base is not None:  # `super().setup(app)`: the base's, passed our own
+                    callee = (*base, CALL, callee[2])  # class (or instance) as parameter 0
+                    receiver = self._owner(ast.Name(id=self._bound, ctx=ast.Load()))
+            elif self._def is not None and len(callee) > 1 and CALL not in callee[:1]:
+                local = self._through_local(callee)  # `docs = Docs()` then `docs.add(app)`
+                if isinstance(local, Sym):
+                    callee = local.path
         args = tuple(
             self._passed_on(a, last=n == len(call.args) - 1)
             if isinstance(a, ast.Starred)
@@ -1714,7 +1764,21 @@ def _index_loops(
         if isinstance(stmt, ast.For):
             items = _iterations(stmt.iter, literals)
             inner = envs
-            if (
+            chosen = _chosen_iterations(stmt.iter, literals)
+            if chosen is not None:  # `for u in ([a] if flag else [a, b])`: each branch's
+                inner = []  # items, routes of each only where the test picks its branch
+                for env in envs:
+                    for item, mark in chosen:
+                        bound = _bind_target(stmt.target, item)
+                        if bound is None:
+                            inner = envs
+                            break
+                        inner.append({**env, **bound, _CHOSEN: mark})
+                    if inner is envs:
+                        break
+                if len(inner) > _MAX_ITERATIONS:
+                    inner = envs
+            elif (
                 isinstance(stmt.iter, ast.Name)
                 and stmt.iter.id in params
                 and isinstance(stmt.target, ast.Name)
@@ -1793,6 +1857,39 @@ def _stored_loop(stmt: ast.For, owner_class: str) -> dict[str, ast.expr] | None:
             if isinstance(e, ast.Name)
         }
     return None
+
+
+_CHOSEN = " chosen"  # a loop environment's key (no name) for the branch its items come from
+_LOCAL_TABLES = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.IfExp)
+
+
+class _ChosenBy(ast.expr):
+    """The items of one branch of `A if test else B` a loop runs over: what is registered
+    with them is served only where `test` picks that branch (`in_else`: B)."""
+
+    _fields = ("test", "in_else")
+
+    def __init__(self, test: ast.expr, in_else: bool) -> None:
+        super().__init__()
+        self.test, self.in_else = test, in_else
+
+
+def _chosen_iterations(
+    node: ast.expr, literals: dict[str, ast.expr]
+) -> list[tuple[ast.expr, _ChosenBy]] | None:
+    """The items of a loop over `A if test else B` (or a name bound to one), both literal
+    sequences, each with the branch it belongs to; None for any other loop."""
+    if isinstance(node, ast.Name):
+        node = literals.get(node.id, node)
+    if not isinstance(node, ast.IfExp):
+        return None
+    then = _iterations(node.body, {})
+    otherwise = _iterations(node.orelse, {})
+    if then is None or otherwise is None:
+        return None
+    return [(item, _ChosenBy(node.test, False)) for item in then] + [
+        (item, _ChosenBy(node.test, True)) for item in otherwise
+    ]
 
 
 def _iterations(node: ast.expr, literals: dict[str, ast.expr]) -> list[ast.expr] | None:
