@@ -22,7 +22,7 @@ read the same settings.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,44 +83,68 @@ class SettingsFacts:
 
 @dataclass(frozen=True)
 class AppConfigFacts:
-    """A class body's literal `name`, `label` and `default` (an `AppConfig` subclass's)."""
+    """A class body's literal `name`, `label` and `default` (an `AppConfig` subclass's), and
+    the names its body binds (attributes, methods, inner classes: the markers a project's
+    plugin loader tests with `hasattr`)."""
 
     name: str | None
     label: str | None
     default: bool | None
+    members: tuple[str, ...] = ()
 
 
-def settings_facts(path: str, tree: ast.Module, source: str) -> SettingsFacts | None:
-    if SETTING not in source and SETTINGS_MODULE not in source:
+def settings_facts(
+    path: str, tree: ast.Module, source: str, lists: bool = False
+) -> SettingsFacts | None:
+    """`lists`: a file's lists of names also where it binds no `INSTALLED_APPS` (a module of
+    plugin apps the settings import and add), None where it binds none."""
+    return package_settings(package_of(path), tree, source, lists)
+
+
+def package_settings(
+    package: str, tree: ast.Module, source: str, lists: bool = False
+) -> SettingsFacts | None:
+    """`settings_facts` of a module of `package`."""
+    if SETTING not in source and SETTINGS_MODULE not in source and not lists:
         return None
-    reader = _Reader(package_of(path))
+    reader = _Reader(package)
     for stmt in _flat(tree.body, False):
         reader.statement(*stmt)
     modules: list[str] = []
     if SETTINGS_MODULE in source:
         modules = [m for m in _settings_modules(tree) if m]
-    if SETTING not in reader.lists and not modules:
+    written = lists and any(v for v in reader.lists.values())
+    if SETTING not in reader.lists and not modules and not written:
         return None
     return SettingsFacts(
         reader.lists, reader.line, reader.computed, tuple(modules), reader.imported
     )
 
 
-def app_config(node: ast.ClassDef) -> AppConfigFacts | None:
-    """The literal options of a class below something named `...AppConfig`, else None."""
-    if not any((_dotted(b) or "").endswith("AppConfig") for b in node.bases):
+def app_config(node: ast.ClassDef, any_base: bool = False) -> AppConfigFacts | None:
+    """The literal options of a class below something named `...AppConfig` (`any_base`: of
+    any class with a base, a project's own `PluginConfig` among them), else None."""
+    if not any((_dotted(b) or "").endswith("AppConfig") or any_base for b in node.bases):
         return None
     options: dict[str, object] = {}
+    members: list[str] = []
     for stmt in node.body:
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant):
             for target in stmt.targets:
                 if isinstance(target, ast.Name):
                     options[target.id] = stmt.value.value
+        if isinstance(stmt, ast.Assign):
+            members += [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            members.append(stmt.target.id)
+        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            members.append(stmt.name)
     name, label, default = options.get("name"), options.get("label"), options.get("default")
     return AppConfigFacts(
         name if isinstance(name, str) else None,
         label if isinstance(label, str) else None,
         default if isinstance(default, bool) else None,
+        tuple(dict.fromkeys(members)),
     )
 
 
@@ -138,6 +162,10 @@ def _flat(body: Sequence[ast.stmt], conditional: bool) -> Iterator[tuple[ast.stm
             yield from _flat(stmt.finalbody, conditional)
         elif isinstance(stmt, ast.With):
             yield from _flat(stmt.body, conditional)
+        elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            # each pass may add (`for ep in entry_points(...): PLUGINS.append(ep.value)`): what
+            # it adds is computed, an `Open` part of the list
+            yield stmt, conditional
         else:
             yield stmt, conditional
 
@@ -170,6 +198,9 @@ class _Reader:
 
     def statement(self, stmt: ast.stmt, conditional: bool) -> None:
         self.stmt_line = stmt.lineno
+        if isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            self.loop(stmt)
+            return
         if isinstance(stmt, ast.ImportFrom):
             module = absolute(stmt.module, stmt.level, self.package)
             for alias in stmt.names:
@@ -195,6 +226,31 @@ class _Reader:
             and isinstance(stmt.value.func.value, ast.Name)
         ):
             self.mutate(stmt.value.func.value.id, stmt.value, conditional)
+
+    def loop(self, stmt: ast.For | ast.AsyncFor | ast.While) -> None:
+        """A loop adding to a list (`.append`, `.extend`, `+=` in its body): the list gains
+        an `Open` part (which names, how many, is computed); a removal is not applied."""
+        for node in ast.walk(stmt):
+            name: str | None = None
+            if not isinstance(node, ast.Call | ast.AugAssign):
+                continue
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in {"append", "extend", "insert"}
+                and isinstance(node.func.value, ast.Name)
+            ):
+                name = node.func.value.id
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                name = node.target.id
+            if name is None or (name not in self.lists and name != SETTING):
+                continue
+            before = self.current(name)
+            if before is not None and not any(
+                isinstance(i, Open) and i.line == node.lineno for i in before
+            ):
+                self.stmt_line = node.lineno
+                self.lists[name] = (*before, self.open(node))
 
     def current(self, name: str) -> Value:
         if name in self.lists:
@@ -274,7 +330,7 @@ class _Reader:
         found = self.value(node)
         return found if found is not None else (self.open(node),)
 
-    def open(self, node: ast.expr) -> Open:
+    def open(self, node: ast.AST) -> Open:
         text = ast.unparse(node)
         return Open(text if len(text) <= 60 else text[:57] + "...", self.stmt_line)
 
@@ -282,6 +338,10 @@ class _Reader:
         func = node.func
         if isinstance(func, ast.Name) and func.id in {"list", "tuple"} and len(node.args) == 1:
             return self.value(node.args[0])
+        if _dotted(func) in {"copy", "copy.copy", "copy.deepcopy"} and len(node.args) == 1:
+            return self.value(node.args[0])  # `copy.copy(CORE_APPS)`: the same names
+        if isinstance(func, ast.Attribute) and func.attr == "copy" and not node.args:
+            return self.value(func.value)  # `BASE.copy()`
         if isinstance(func, ast.Attribute) and func.attr == "split" and len(node.args) <= 1:
             # `os.environ.get("APPS", "a,b").split(",")`: the default's names
             separator = _text(node.args[0]) if node.args else None
@@ -363,18 +423,19 @@ class InstalledApps:
 
     def __init__(
         self,
-        settings: dict[str, SettingsFacts],
+        settings: Mapping[str, SettingsFacts],
         find: Callable[[str], str | None],
-        configs: dict[str, dict[str, AppConfigFacts]],
-        stars: dict[str, tuple[str, ...]],
+        configs: Mapping[str, dict[str, AppConfigFacts]],
+        stars: Mapping[str, tuple[str, ...]],
     ) -> None:
         self.settings = settings  # path -> facts
         self.find = find  # dotted module -> its path, among the modules a link knows
         self.configs = configs  # path -> class name -> its AppConfig options
         self.stars = stars  # path -> modules it star-imports
 
-    def installed(self) -> Installed | None:
-        """None where no settings file binds `INSTALLED_APPS` (a reusable app, a library)."""
+    def installed(self, chosen: Sequence[str] = ()) -> Installed | None:
+        """None where no settings file binds `INSTALLED_APPS` (a reusable app, a library);
+        `chosen`: the settings modules the project runs with, their star imports followed."""
         named = [
             path
             for facts in self.settings.values()
@@ -383,7 +444,8 @@ class InstalledApps:
             and path in self.settings
             and self.settings[path].installs
         ]
-        files = sorted(set(named)) or sorted(p for p, f in self.settings.items() if f.installs)
+        files = list(chosen) or sorted(set(named))
+        files = files or sorted(p for p, f in self.settings.items() if f.installs)
         if not files:
             return None
         apps: dict[str, str] = {}

@@ -13,7 +13,9 @@ import bisect
 import re
 from dataclasses import dataclass, field, replace
 
+from ..django_apps import AppConfigFacts, SettingsFacts, app_config, package_settings
 from ..pymodules import absolute
+from .django_loops import AppLoop, app_loop, comprehension_loop, function_loop, passes
 from .heads import literal_heads
 
 # The target of a URL entry, as a tag and its operands:
@@ -67,6 +69,10 @@ class UrlEntry:
     only_if: tuple[str, bool] | None = None
     # what its view class was read assuming (`registry.get(Cls).as_view()`: that it is `Cls`)
     assumed: tuple[str, ...] = ()
+    # `include(app.name + ".urls")`: the module computed from text and names
+    module: tuple[RoutePart, ...] | None = None
+    # added by each pass of a loop (over the installed apps, or anything else)
+    loop: AppLoop | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +179,12 @@ class DjangoFacts:
     settings_module: str | None = None
     default_permissions: tuple[str, ...] | None = None
     notes: tuple[tuple[int, str], ...] = ()  # (line, detail): constructs recognised, not read
+    # the module's lists of names (`INSTALLED_APPS` and the plugin lists it is made of)
+    installs: SettingsFacts | None = None
+    # every class with a base, as an `AppConfig` would be read (its options and members)
+    configs: dict[str, AppConfigFacts] = field(default_factory=dict)
+    # a function returning the installed apps it keeps (`get_plugins()`): its loop
+    app_loops: dict[str, AppLoop] = field(default_factory=dict)
 
 
 def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | None:
@@ -212,6 +224,9 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         settings_module=reader.settings,
         default_permissions=reader.default_permissions,
         notes=tuple(reader.notes),
+        installs=package_settings(package, tree, source, lists=True),
+        configs=reader.configs,
+        app_loops=reader.app_loops,
     )
     empty = DjangoFacts()
     return None if facts == empty else facts
@@ -253,7 +268,9 @@ def _flat(body: list[ast.stmt], conditional: bool) -> list[tuple[ast.stmt, bool]
             out += _flat(stmt.finalbody, conditional)
             for handler in stmt.handlers:
                 out += _flat(handler.body, True)
-        else:
+        elif isinstance(stmt, ast.With | ast.While):  # a `while` pass read once
+            out += _flat(stmt.body, conditional)
+        else:  # a `for` is read by the reader, pass by pass (`for_loop`)
             out.append((stmt, conditional))
     return out
 
@@ -337,6 +354,8 @@ class _Reader:
         self.settings: str | None = None
         self.default_permissions: tuple[str, ...] | None = None
         self.notes: list[tuple[int, str]] = []
+        self.configs: dict[str, AppConfigFacts] = {}
+        self.app_loops: dict[str, AppLoop] = {}
 
     # -- statements ------------------------------------------------------------------------
 
@@ -363,8 +382,29 @@ class _Reader:
                 self.imported[alias.asname or alias.name] = f"{module}:{alias.name}"
         elif isinstance(stmt, ast.ClassDef):
             self.classes[stmt.name] = self.klass(stmt)
+            if (config := app_config(stmt, any_base=True)) is not None:
+                self.configs[stmt.name] = config
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             self.functions[stmt.name] = self.function(stmt)
+            if (found := function_loop(stmt)) is not None:
+                self.app_loops[stmt.name] = found
+        elif isinstance(stmt, ast.For | ast.AsyncFor):
+            self.for_loop(stmt)
+
+    def for_loop(self, stmt: ast.For | ast.AsyncFor) -> None:
+        """A module-level `for`: each statement of its body read once, the URL patterns a
+        statement naming the loop variable adds marked with the loop (and the tests it runs
+        under), for the linker to list per item or report where it cannot."""
+        loop = app_loop(stmt.iter, stmt.target, stmt.lineno)
+        names = {n.id for n in ast.walk(stmt.target) if isinstance(n, ast.Name)}
+        for inner, under in passes(stmt.body, loop):
+            if not any(_mentions(inner, name) for name in names):
+                self.statement(inner)
+                continue
+            before = {id(e) for es in self.lists.values() for e in es}
+            self.statement(inner)
+            for entries in self.lists.values():
+                entries[:] = [e if id(e) in before else replace(e, loop=under) for e in entries]
 
     def assign(self, name: str, value: ast.expr) -> None:
         if isinstance(value, ast.Constant | ast.JoinedStr | ast.BinOp | ast.Name | ast.Attribute):
@@ -516,6 +556,11 @@ class _Reader:
                 return self.entries(node.args[0], i18n=i18n)
             if name in _STATIC:
                 return [self.static(node)]
+        if (
+            isinstance(node, ast.ListComp | ast.GeneratorExp)
+            and (loop := comprehension_loop(node)) is not None
+        ):  # `[path("", include(f"{app}.urls")) for app in ...]`
+            return [replace(e, loop=loop) for e in self.entry(node.elt, i18n=i18n)]
         if isinstance(node, ast.Name) and node.id in self.renamed:
             return list(self.lists[self.renamed[node.id]])
         if isinstance(node, ast.Name) and node.id in self.lists:  # a list of this file, so far
@@ -550,9 +595,13 @@ class _Reader:
             caveats: list[Caveat] = []
             if route is None and raw is not None:
                 parts = self.route_parts(raw, caveats, 0)
+            module: tuple[RoutePart, ...] | None = None
+            if isinstance(view, ast.Call) and _is_include(view) and target[0] == "opaque":
+                inner = view.args[0] if view.args else None
+                module = self.route_parts(inner, caveats, 0) if inner is not None else None
             return [
                 UrlEntry(node.lineno, route, regex, target, methods, tuple(wrappers), i18n, parts,
-                         tuple(caveats), actions, assumed=_made_assumption(view))
+                         tuple(caveats), actions, assumed=_made_assumption(view), module=module)
             ]  # fmt: skip
         if isinstance(node, ast.Call) and _last(node.func) in _STATIC:
             return [self.static(node)]
@@ -937,7 +986,7 @@ _REQUIRE = {
 }
 
 
-def _mentions(node: ast.expr, name: str) -> bool:
+def _mentions(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
 
 
@@ -954,9 +1003,7 @@ def _spliced(node: ast.expr, name: str) -> bool:
 
 
 def _with_caveat(entry: UrlEntry, caveat: Caveat) -> UrlEntry:
-    return UrlEntry(entry.line, entry.route, entry.regex, entry.target, entry.methods,
-                    entry.wrappers, entry.i18n, entry.parts, (*entry.caveats, caveat),
-                    entry.actions, entry.only_if)  # fmt: skip
+    return replace(entry, caveats=(*entry.caveats, caveat), assumed=())
 
 
 def _init_slash(init: ast.FunctionDef) -> tuple[bool | None, bool]:

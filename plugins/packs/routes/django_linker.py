@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .auth import NONE, REQUIRED, UNKNOWN
+from .django_app_loops import AppLoops
 from .django_facts import (
     Action,
     DjangoClass,
@@ -287,6 +288,7 @@ class DjangoRouteResolver:
         self.default_permissions: tuple[str, ...] | None = None
         self.resolved: dict[tuple[str, str], Resolved | None] = {}  # "^name": not local
         self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
+        self.loops = AppLoops(self)
 
     def facts(self, path: str) -> DjangoFacts | None:
         return self.resolver._facts(path).django
@@ -415,6 +417,9 @@ class DjangoRouteResolver:
         for entry in entries:
             if entry.only_if is not None and (off := self.off_by_default(path, entry.only_if)):
                 self.note("UNRESOLVED_ROUTE", path, entry.line, off)
+                continue
+            if entry.loop is not None:  # added by each pass of a loop: per app, or a finding
+                self.loops.walk(path, entry, prefix, auth, gaps, stack)
                 continue
             text = entry.route
             if text is None and entry.parts is not None:
