@@ -251,3 +251,44 @@ def test_hapi_glue_fixtures_scan_the_same_with_and_without_the_pre_filter(
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
     assert len(json.loads(documents[0])["resources"]) == routes
+
+
+PETS = (
+    "exports.register = function (server, options, next) {\n"
+    "  server.route({ method: 'GET', path: '/pets', handler: h });\n"
+    "  next();\n"
+    "};\n"
+    "exports.register.attributes = { name: 'pets' };\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("start", "code", "line"),
+    [
+        (  # a confidence `$filter` with no `$default`: which prefix, if any, is not decided
+            "const Glue = require('glue');\n"
+            "const Confidence = require('confidence');\n"
+            "const s = new Confidence.Store({ registrations: [{ plugin: './pets',\n"
+            "  options: { routes: { prefix: { $filter: 'env', production: '/p' } } } }] });\n"
+            "Glue.compose(s.get('/', { env: process.env.NODE_ENV }), { relativeTo: __dirname });\n",
+            "UNRESOLVED_PREFIX",
+            5,
+        ),
+        (  # a manifest a configuration library builds from files the scan does not read
+            "const Glue = require('glue');\n"
+            "const Config = require('getconfig');\n"
+            "Glue.compose(Config.manifest, { relativeTo: __dirname }, (err, server) => {});\n",
+            "UNRESOLVED_ROUTE",
+            3,
+        ),
+    ],
+    ids=["filter-without-default", "getconfig"],
+)
+def test_a_manifest_value_not_decided_is_a_finding_at_the_compose(
+    start: str, code: str, line: int
+) -> None:
+    doc = document({"start.js": start, "pets.js": PETS})
+    [route] = doc["resources"]
+    assert route["name"] == "GET /pets" and route["attrs"]["prefixUnresolved"] is True
+    places = {(f["code"], p["path"], p["line"]) for f in doc["findings"] for p in f["locations"]}
+    assert (code, "start.js", line) in places

@@ -660,7 +660,9 @@ class _RouteResolver:
         for step in steps[:-1]:
             holder = self._settled(self._member(holder, step)) if holder is not None else None
         given = self._member(holder, steps[-1]) if holder is not None else None
-        if given is None:
+        if given is None:  # absent, or a `$filter` no `$default` decides: not known
+            if isinstance(holder, _Scoped) and isinstance(holder.value, Namespace):
+                return Opaque() if steps[-1] in dict(holder.value.fields) else None
             return None
         return Bound(file, Member(written, steps)) if isinstance(given, _Str) else Opaque()
 
