@@ -292,3 +292,17 @@ def test_a_manifest_value_not_decided_is_a_finding_at_the_compose(
     assert route["name"] == "GET /pets" and route["attrs"]["prefixUnresolved"] is True
     places = {(f["code"], p["path"], p["line"]) for f in doc["findings"] for p in f["locations"]}
     assert (code, "start.js", line) in places
+
+
+def test_a_glue_2_manifest_s_plugins_object_is_a_finding_not_an_empty_manifest() -> None:
+    files = {
+        "start.js": (
+            "const Glue = require('glue');\n"
+            "const manifest = { connections: [{ port: 1 }], plugins: { './pets': { a: 1 } } };\n"
+            "Glue.compose(manifest, { relativeTo: __dirname }, (err, server) => {});\n"
+        ),
+        "pets.js": PETS,
+    }
+    doc = document(files)
+    places = {(f["code"], p["path"], p["line"]) for f in doc["findings"] for p in f["locations"]}
+    assert ("UNRESOLVED_ROUTE", "start.js", 3) in places

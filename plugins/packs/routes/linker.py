@@ -208,6 +208,9 @@ class _External:
     path: tuple[str, ...]
 
 
+_MANIFEST_LISTS = ("register", "registrations", "plugins")  # where glue's versions list plugins
+
+
 @dataclass(frozen=True, slots=True)
 class _Manifest:
     """The plugins a composed manifest lists, (file, entry) each; `legacy` for glue 3/4's
@@ -628,7 +631,8 @@ class _RouteResolver:
         if legacy and manifest is not None:
             plugins = self._settled(self._member(manifest, "registrations"))
         if plugins is None and (
-            (_fields_of(manifest, "register") is False and legacy)
+            # glue 1/2's top-level `plugins` (an object keyed by module) is not read: a finding
+            (legacy and all(_fields_of(manifest, k) is False for k in _MANIFEST_LISTS))
             or _fields_of(register, "plugins") is False
         ):
             return _Manifest([], legacy, None)  # written out without plugins: none
