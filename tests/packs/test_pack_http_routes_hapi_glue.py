@@ -242,17 +242,6 @@ def test_a_register_list_s_prefix_applies_to_plugin_items_without_their_own() ->
     assert set(placed(files)) == {"GET /shared/one", "GET /own/two"}
 
 
-@pytest.mark.parametrize(
-    ("files", "routes"), [(LEDGER, 5), (KIOSK, 4)], ids=["glue4", "hapi16-in-code"]
-)
-def test_hapi_glue_fixtures_scan_the_same_with_and_without_the_pre_filter(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], routes: int
-) -> None:
-    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
-    assert documents[0] == documents[1]
-    assert len(json.loads(documents[0])["resources"]) == routes
-
-
 PETS = (
     "exports.register = function (server, options, next) {\n"
     "  server.route({ method: 'GET', path: '/pets', handler: h });\n"
@@ -306,3 +295,65 @@ def test_a_glue_2_manifest_s_plugins_object_is_a_finding_not_an_empty_manifest()
     doc = document(files)
     places = {(f["code"], p["path"], p["line"]) for f in doc["findings"] for p in f["locations"]}
     assert ("UNRESOLVED_ROUTE", "start.js", 3) in places
+
+
+# hapi 16's connections: `server.connection(options)` and `server.select(labels)` give the
+# server again (its connections narrowed), held by a name or chained, in a plugin too
+DOCKS: dict[str, str] = {
+    "dock/main.js": (
+        "const Hapi = require('hapi');\n"
+        "const server = new Hapi.Server();\n"
+        "const front = server.connection({ port: 1, labels: ['front'] });\n"
+        "server.connection({ port: 2, labels: ['back'] });\n"
+        "front.route({ method: 'GET', path: '/home', handler: h });\n"
+        "server.select('back').route({ method: 'POST', path: '/jobs', handler: h });\n"
+        "server.register({ register: require('./crane'), options: {} },\n"
+        "  { select: 'back', routes: { prefix: '/crane' } }, () => {});\n"
+        "function h() {}\n"
+    ),
+    "dock/crane.js": (
+        "exports.register = function (plugin, options, next) {\n"
+        "  const back = plugin.select('back');\n"
+        "  back.route({ method: 'PUT', path: '/lift/{load}', handler: lift });\n"
+        "  next();\n"
+        "};\n"
+        "exports.register.attributes = { name: 'crane' };\n"
+        "function lift() {}\n"
+    ),
+    # a plugin nothing registers, its selection held by a name: listed, prefix unknown
+    "dock/loose.js": (
+        "exports.register = function (server, options, next) {\n"
+        "  const side = server.select('side');\n"
+        "  side.route({ method: 'GET', path: '/loose', handler: () => 1 });\n"
+        "  next();\n"
+        "};\n"
+    ),
+}
+
+
+def test_hapi_16_connections_and_selections_are_the_server() -> None:
+    doc = document(DOCKS)
+    assert placed(DOCKS) == {
+        "GET /home": "dock/main.js:5 hapi",
+        "POST /jobs": "dock/main.js:6 hapi",
+        "PUT /crane/lift/{load}": "dock/crane.js:3 hapi",
+        "GET /loose": "dock/loose.js:3 hapi",
+    }
+    flagged = [r["name"] for r in doc["resources"] if r["attrs"].get("prefixUnresolved")]
+    assert flagged == ["GET /loose"]
+    assert [(f["code"], f["locations"][0]) for f in doc["findings"]] == [
+        ("UNRESOLVED_PREFIX", {"path": "dock/loose.js", "line": 1})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("files", "routes"),
+    [(LEDGER, 5), (KIOSK, 4), (DOCKS, 4)],
+    ids=["glue4", "hapi16-in-code", "hapi16-connections"],
+)
+def test_hapi_glue_fixtures_scan_the_same_with_and_without_the_pre_filter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], routes: int
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]
+    assert len(json.loads(documents[0])["resources"]) == routes

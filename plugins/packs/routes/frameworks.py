@@ -405,6 +405,9 @@ READ = (
         item_keys=("register",),
         plugin_member="register",
         plugin_params=("server",),
+        # hapi 16 (connections): `server.connection(options)` and `server.select(labels)` give
+        # the server again, its connections narrowed (routes and their prefix unchanged)
+        chained=("connection", "select"),
         callbacks={"dependency": 1},
         composers=("@hapi/glue", "glue"),
         generates={"hapi-swagger": (), "hapi-swaggered-ui": ()},

@@ -1928,7 +1928,10 @@ class _Reader:
                 and callee.type == "member_expression"
                 and self._text(callee.child_by_field_id(self.fields.property)) in _CALLED | _CHAINED
             ):  # `Router().use(...)`, `router.get(...)`: Express returns the router itself
-                return self._expr(callee.child_by_field_id(self.fields.object))
+                target = callee.child_by_field_id(self.fields.object)
+                # on a function's parameter (`server.select('api')` in a plugin): what its
+                # callers pass
+                return self._owner(target) if target is not None else None
             if callee is not None and callee.type == "member_expression":
                 member = self._text(callee.child_by_field_id(self.fields.property))
                 if member in _UNWRAP and not self._arguments(node):  # `router.routes()`
@@ -2565,6 +2568,9 @@ class _Reader:
         node = self._unchained(_unwrap(node) or node)
         if node.type == "identifier":
             name = self._text(node)
+            bound = self.bindings.get(name)
+            if isinstance(bound, Param) and self._within(node, bound.function):
+                return bound  # `const api = server.select('api')`: the parameter, narrowed
             if name not in self.bindings:
                 param = self._param(node, name)
                 if param is not None:
@@ -2584,6 +2590,15 @@ class _Reader:
             ):  # `(hook, ctx) => ctx.app.get(...)`
                 return self._hook_app(param.function, name, node)
         return self._expr(node)
+
+    def _within(self, node: _Node, function: str) -> bool:
+        """Whether `node` is inside the function whose site is `function`."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in _FUNCTIONS and _site(scope) == function:
+                return True
+            scope = scope.parent
+        return False
 
     def _hook(self, node: _Node, name: str) -> RouterRef | None:
         """`app` destructured from a parameter (`(hook, { app }) => app.get(...)`): a plugin
