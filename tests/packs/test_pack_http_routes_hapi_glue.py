@@ -346,6 +346,39 @@ def test_hapi_16_connections_and_selections_are_the_server() -> None:
     ]
 
 
+FUNCTION_PLUGIN = (
+    "const register = function (server, options, next) {\n"
+    "  server.route({ method: 'GET', path: '/fn', handler: h });\n"
+    "  next();\n"
+    "};\n"
+    "register.attributes = { name: 'fn' };\n"
+    "module.exports = register;\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("start", "name"),
+    [
+        (
+            "const Glue = require('glue');\n"
+            "const manifest = { registrations: [\n"
+            "  { plugin: './fn', options: { routes: { prefix: '/g' } } }] };\n"
+            "Glue.compose(manifest, { relativeTo: __dirname }, () => {});\n",
+            "GET /g/fn",
+        ),
+        (
+            "const Hapi = require('hapi');\n"
+            "const server = new Hapi.Server();\n"
+            "server.register(require('./fn'), { routes: { prefix: '/c' } }, () => {});\n",
+            "GET /c/fn",
+        ),
+    ],
+    ids=["glue4", "in-code"],
+)
+def test_a_hapi_16_plugin_may_be_its_register_function(start: str, name: str) -> None:
+    assert placed({"start.js": start, "fn.js": FUNCTION_PLUGIN}) == {name: "fn.js:2 hapi"}
+
+
 @pytest.mark.parametrize(
     ("files", "routes"),
     [(LEDGER, 5), (KIOSK, 4), (DOCKS, 4)],
