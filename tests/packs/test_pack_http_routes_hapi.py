@@ -1,6 +1,6 @@
 """pack-http-routes: hapi, read through its record and the reader code it shares with Fastify:
 `server.route({ method, path, handler })` and lists of them, `method: '*'` and method lists,
-`{name*}`/`{id?}` parameters, `options.auth`/`config.auth` as auth evidence (`false` and
+`{name*}`/`{id?}` parameters (named as hapi's route table names them), `options.auth`/`config.auth` as auth evidence (`false` and
 `mode: 'try'` let anyone through; none given, the default strategy decides, not read), and
 plugins registered with `routes.prefix` (a list, `{ plugin, routes }`, a plugin object's
 `register`, `exports.plugin`)."""
@@ -83,9 +83,9 @@ SERVICE: dict[str, str] = {
 def test_hapi_routes_lists_and_plugins_under_their_prefixes() -> None:
     assert placed(SERVICE) == {
         "GET /": "api/server.js:6 hapi",
-        "PUT /files/{name}": "api/server.js:8 hapi",
-        "PATCH /files/{name}": "api/server.js:8 hapi",
-        **{f"{m} /old/{{id}}": "api/server.js:10 hapi" for m in EVERY},
+        "PUT /files/{name*}": "api/server.js:8 hapi",
+        "PATCH /files/{name*}": "api/server.js:8 hapi",
+        **{f"{m} /old/{{id?}}": "api/server.js:10 hapi" for m in EVERY},
         "GET /people/{id}": "api/plugins/people.js:4 hapi",
         "POST /people": "api/plugins/people.js:6 hapi",
         "GET /status": "api/plugins/status.js:4 hapi",
@@ -97,20 +97,22 @@ def test_hapi_routes_lists_and_plugins_under_their_prefixes() -> None:
 def test_route_auth_options_are_the_evidence() -> None:
     auth = {s["resource"].partition(":")[2]: s["value"] for s in document(SERVICE)["signals"]}
     assert auth["GET /"] == "none"  # auth: false
-    assert auth["PUT /files/{name}"] == "required"  # a strategy
+    assert auth["PUT /files/{name*}"] == "required"  # a strategy
     assert auth["GET /people/{id}"] == "required"  # { strategy }
     assert auth["POST /people"] == "none"  # mode 'try' lets anyone through
     assert auth["DELETE /ops/cache"] == "none"  # config.auth: false
     assert auth["GET /status"] == "unknown"  # the server's default strategy is not read
-    assert auth["GET /old/{id}"] == "unknown"
+    assert auth["GET /old/{id?}"] == "unknown"
 
 
 @pytest.mark.parametrize(
     ("spelled", "named"),
-    [("/files/{path*}", "/files/{path}"), ("/u/{id?}", "/u/{id}"), ("/{a*2}/x", "/{a}/x"),
+    [("/files/{path*}", "/files/{path*}"), ("/u/{id?}", "/u/{id?}"), ("/{a*2}/x", "/{a*2}/x"),
      ("/people/", "/people"), ("/", "/")],
 )  # fmt: skip
-def test_hapi_parameters_are_named_as_braces(spelled: str, named: str) -> None:
+def test_hapi_parameters_are_named_as_hapi_s_route_table_names_them(
+    spelled: str, named: str
+) -> None:
     assert hapi_path(spelled) == named
 
 

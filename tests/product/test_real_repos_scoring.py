@@ -27,6 +27,15 @@ def test_the_spellings_of_one_route_meet(truth: str, pack: str) -> None:
     assert normalise("route", truth) == normalise("route", pack)
 
 
+@pytest.mark.parametrize("spelled", ["GET /account/{glob*}", "POST /run/{parts*2}", "GET /u/{id?}"])
+def test_hapi_s_parameter_marks_are_kept_as_its_route_table_writes_them(spelled: str) -> None:
+    # `{glob*}` matches more than `{glob}`: hapi's table (the truth) and the pack both keep it
+    assert normalise("route", spelled) == spelled
+    assert normalise("route", spelled) != normalise(
+        "route", spelled.replace("*", "").replace("?", "")
+    )
+
+
 def test_a_colon_inside_a_segment_is_no_parameter() -> None:
     assert normalise("route", "GET /v1/items:batchGet") == "GET /v1/items:batchGet"
     assert normalise("table", "a.:b") == "a.:b"

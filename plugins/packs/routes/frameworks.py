@@ -89,6 +89,9 @@ class Framework:
     register_call: str | None = None
     register_prefix: str = "prefix"  # dotted path of the prefix in its options
     plugin_key: str | None = None  # `register({ plugin: p, routes })`: the plugin's key
+    # other keys an item holds its plugin under (hapi 16's `{ register: plugin, options }`,
+    # the plugin a module or its register function), read when `plugin_key` is absent
+    item_keys: tuple[str, ...] = ()
     plugin_member: str | None = None  # a plugin object's function (`{ name, register }`)
     # what a plugin function's router parameter is called (`async function (fastify, opts)`):
     # routes on one that no scanned call passes are listed, prefix unknown, as this framework's
@@ -113,6 +116,11 @@ class Framework:
     # as a member of any instance (`fastify.decorate('apiBase', '/v2')`, then `fastify.apiBase`
     # or `fastify['apiBase']` in a prefix or a path)
     decorate_call: str | None = None
+    # methods that call a function they are given with the router they are called on, as
+    # its first argument: method -> that function's argument index (hapi's
+    # `server.dependency(deps, after)` runs `after(server)` with the plugin's server once the
+    # plugins it names are registered, so the routes `after` adds are under the plugin's prefix)
+    callbacks: Mapping[str, int] = field(default_factory=dict)
     # composers: packages whose `compose(manifest, { relativeTo })` makes an app and registers
     # the plugins a manifest lists (`@hapi/glue`)
     composers: tuple[str, ...] = ()
@@ -383,7 +391,7 @@ READ = (
         "Hapi",
         "javascript",
         noun="plugin",
-        normalise=hapi_path,  # hapi spells parameters `{id}`, `{path*}`, `{id?}`
+        normalise=hapi_path,  # `{path*}`, `{id?}` kept as hapi names them
         seeds=(b"hapi", b"glue"),
         app_modules=("@hapi/hapi", "hapi"),
         app_members=("server", "Server"),
@@ -394,8 +402,13 @@ READ = (
         register_call="register",
         register_prefix="routes.prefix",
         plugin_key="plugin",
+        item_keys=("register",),
         plugin_member="register",
         plugin_params=("server",),
+        # hapi 16 (connections): `server.connection(options)` and `server.select(labels)` give
+        # the server again, its connections narrowed (routes and their prefix unchanged)
+        chained=("connection", "select"),
+        callbacks={"dependency": 1},
         composers=("@hapi/glue", "glue"),
         generates={"hapi-swagger": (), "hapi-swaggered-ui": ()},
         guards={"@hapi/basic": frozenset({"*"}), "hapi-auth-jwt2": frozenset({"*"}),

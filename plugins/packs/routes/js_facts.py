@@ -104,6 +104,9 @@ _CHAINED = frozenset(
     | {f.register_call for f in JAVASCRIPT if f.register_call}
 )
 _DECORATE_CALLS = {f.decorate_call: f for f in JAVASCRIPT if f.decorate_call}
+# `server.dependency(deps, after)`: the method -> the index of the function it calls with the
+# router it is called on (`Framework.callbacks`)
+_CALLBACK_CALLS = {name: index for f in JAVASCRIPT for name, index in f.callbacks.items()}
 # `Glue.compose(manifest, options)`: the packages that compose an app from a manifest
 _COMPOSERS = {module: f for f in JAVASCRIPT for module in f.composers}
 _COMPOSE = "compose"
@@ -141,6 +144,7 @@ _LOOK_AT = re.compile(
             _CALLED
             | _PREFIX_METHODS
             | {*_ROUTE_CALLS, *_REGISTER_CALLS, *_HOOK_CALLS, *_METHODS_CALLS, *_DECORATE_CALLS}
+            | set(_CALLBACK_CALLS)
             | ({_COMPOSE} if _COMPOSERS else set())
         )
     ).encode()
@@ -516,6 +520,8 @@ class _Reader:
                     and call.child_by_field_id(function_field) == parent
                 ):
                     calls.append((call.start_byte, start, call, parent, node))
+                elif (bound := self._bound_call(parent, node)) is not None:
+                    calls.append((bound.start_byte, start, bound, parent, node))
         statements = root.named_children  # import and export statements are top-level only
         for node in statements:
             if node.type == "import_statement":
@@ -1208,12 +1214,31 @@ class _Reader:
                     return prop.child_by_field_id(self.fields.value)
         return None
 
+    def _bound_call(self, member: _Node, prop: _Node) -> _Node | None:
+        """`Glue.compose.bind(Glue, manifest, options)`: the call binding a composer's
+        `compose` (its arguments, after `this`, are the compose's), else None."""
+        if _COMPOSERS and self._text(prop) == _COMPOSE:
+            outer = member.parent
+            call = outer.parent if outer is not None else None
+            if (
+                outer is not None
+                and call is not None
+                and outer.type == "member_expression"
+                and call.type == "call_expression"
+                and call.child_by_field_id(self.fields.function) == outer
+                and self._text(outer.child_by_field_id(self.fields.property)) == "bind"
+            ):
+                return call
+        return None
+
     def _call_once(self, node: _Node, callee: _Node, prop: _Node) -> None:
         owner_node = callee.child_by_field_id(self.fields.object)
         if owner_node is None:
             return
         verb = self._text(prop)
         args = self._arguments(node)
+        if node.child_by_field_id(self.fields.function) != callee:  # `f.bind(this, ...args)`
+            args = args[1:]
         if verb == "use":
             if args and (owner := self._owner(owner_node)) is not None:
                 arguments = tuple((self._expr(a), Auth((self._guard(a),))) for a in args)
@@ -1249,6 +1274,14 @@ class _Reader:
             value = self._field_value(args[1])
             if name and value is not None:
                 self.bindings.setdefault(DECORATED + name, value)
+        elif verb in _CALLBACK_CALLS and len(args) > _CALLBACK_CALLS[verb]:
+            # `server.dependency(['auth'], after)`: `after(server)`, the router it is called on
+            called = self._expr(args[_CALLBACK_CALLS[verb]])
+            owner = self._owner(owner_node)
+            if called is not None and owner is not None:
+                self.invocations.append(
+                    Invocation(called, (owner,), (), _line(node), scope=self._enclosing(node))
+                )
         elif verb in _HOOK_CALLS and len(args) == 2 and self._uses(_HOOK_CALLS[verb]):
             hook = self._string(args[0])
             owner = self._owner(owner_node)
@@ -1475,22 +1508,35 @@ class _Reader:
         is one plugin and its options."""
         first = _unwrap(args[0]) or args[0]
         items = self._array_items(first) if framework.plugin_key else None
+        common = args[1] if len(args) > 1 else None  # the register options: every item's
+        keys = (framework.plugin_key, *framework.item_keys) if framework.plugin_key else ()
         for index, item in enumerate(items if items is not None else [first]):
             item = _unwrap(item) or item
-            key = framework.plugin_key
-            plugin = self._field(item, key) if key and item.type == "object" else None
-            if plugin is not None:  # `{ plugin: p, routes: { prefix } }`
-                self._register(node, owner, [plugin, item], framework, index)
+            plugin = None
+            for key in keys if item.type == "object" else ():
+                plugin = self._field(item, key)
+                if plugin is not None:
+                    break
+            if plugin is not None:  # `{ plugin: p, routes: { prefix } }`, hapi 16's `register`
+                self._register(node, owner, [plugin, item], framework, index, common)
             else:
                 self._register(node, owner, [item, *args[1:2]], framework, index)
 
     def _register(
-        self, node: _Node, owner: _Node, args: list[_Node], framework: Framework, index: int = 0
+        self,
+        node: _Node,
+        owner: _Node,
+        args: list[_Node],
+        framework: Framework,
+        index: int = 0,
+        common: _Node | None = None,
     ) -> None:
         """`fastify.register(plugin, { prefix: '/v1' })`: Fastify runs `plugin(child, opts)`
         with a child of `owner` under that prefix (a router made at the call, mounted on
         `owner`, passed to the plugin as its first parameter). A plugin wrapped by
-        `fastify-plugin` is given `owner` itself, prefix ignored, as Fastify does."""
+        `fastify-plugin` is given `owner` itself, prefix ignored, as Fastify does. hapi's
+        item naming no prefix of its own (`args[1]`) is under the register options' one
+        (`common`); its plugin may be the register function itself (hapi 16)."""
         parent = self._owner(owner)
         plugin_node = _unwrap(args[0]) or args[0]
         if parent is None:
@@ -1514,17 +1560,23 @@ class _Reader:
         plugin = self._expr(plugin_node)
         callees = [plugin] if plugin is not None else []
         if framework.plugin_member and plugin is not None:  # hapi: `{ name, register }`
-            callees = self._plugin_functions(plugin, framework, _site(node))
+            # one name per item of a list: each item's plugin is its own
+            callees = self._plugin_functions(plugin, framework, f"{_site(node)}:{index}")
+            if framework.item_keys:  # hapi 16: the plugin may be its register function
+                callees.append(plugin)
         if shared:
             child: Expr = parent
         else:
             options = _unwrap(args[1]) if len(args) > 1 else None
             prefix: Expr | None = None
-            if options is not None and options.type == "object":
-                value = self._dotted(options, framework.register_prefix.split("."))
-                prefix = (self._value(value) or Opaque()) if value is not None else None
-            elif options is not None:
-                prefix = Opaque()  # options computed out of sight: the prefix may be in them
+            for holder in (options, _unwrap(common) if common is not None else None):
+                if holder is not None and holder.type == "object":
+                    value = self._dotted(holder, framework.register_prefix.split("."))
+                    prefix = (self._value(value) or Opaque()) if value is not None else None
+                elif holder is not None:
+                    prefix = Opaque()  # options computed out of sight: the prefix may be there
+                if prefix is not None:
+                    break
             site = f"{_site(node)}:{framework.register_call}:{index}"
             self.routers[site] = RouterDecl(site, framework.key, line, prefix=prefix)
             child = RouterRef(site)
@@ -1877,7 +1929,10 @@ class _Reader:
                 and callee.type == "member_expression"
                 and self._text(callee.child_by_field_id(self.fields.property)) in _CALLED | _CHAINED
             ):  # `Router().use(...)`, `router.get(...)`: Express returns the router itself
-                return self._expr(callee.child_by_field_id(self.fields.object))
+                target = callee.child_by_field_id(self.fields.object)
+                # on a function's parameter (`server.select('api')` in a plugin): what its
+                # callers pass
+                return self._owner(target) if target is not None else None
             if callee is not None and callee.type == "member_expression":
                 member = self._text(callee.child_by_field_id(self.fields.property))
                 if member in _UNWRAP and not self._arguments(node):  # `router.routes()`
@@ -2545,6 +2600,9 @@ class _Reader:
         node = self._unchained(_unwrap(node) or node)
         if node.type == "identifier":
             name = self._text(node)
+            bound = self.bindings.get(name)
+            if isinstance(bound, Param) and self._within(node, bound.function):
+                return bound  # `const api = server.select('api')`: the parameter, narrowed
             if name not in self.bindings:
                 param = self._param(node, name)
                 if param is not None:
@@ -2564,6 +2622,15 @@ class _Reader:
             ):  # `(hook, ctx) => ctx.app.get(...)`
                 return self._hook_app(param.function, name, node)
         return self._expr(node)
+
+    def _within(self, node: _Node, function: str) -> bool:
+        """Whether `node` is inside the function whose site is `function`."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in _FUNCTIONS and _site(scope) == function:
+                return True
+            scope = scope.parent
+        return False
 
     def _hook(self, node: _Node, name: str) -> RouterRef | None:
         """`app` destructured from a parameter (`(hook, { app }) => app.get(...)`): a plugin

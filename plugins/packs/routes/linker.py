@@ -208,6 +208,20 @@ class _External:
     path: tuple[str, ...]
 
 
+_MANIFEST_LISTS = ("register", "registrations", "plugins")  # where glue's versions list plugins
+
+
+@dataclass(frozen=True, slots=True)
+class _Manifest:
+    """The plugins a composed manifest lists, (file, entry) each; `legacy` for glue 3/4's
+    `registrations` (an entry's `options` are its register options); `shared` the prefix of
+    glue 5+'s `register.options` for entries naming none."""
+
+    entries: list[tuple[str, Expr]]
+    legacy: bool
+    shared: Expr | None
+
+
 @dataclass(frozen=True, slots=True)
 class _OneOf:
     """Options that do not agree (yet): a member of each may."""
@@ -530,8 +544,8 @@ class _RouteResolver:
                 )
                 self._unresolved(UNRESOLVED_ROUTE, path, compose.line, detail)
                 continue
-            for index, (file, entry) in enumerate(plugins):
-                found = self._manifest_entry(path, compose, file, entry)
+            for index, (file, entry) in enumerate(plugins.entries):
+                found = self._manifest_entry(path, compose, file, entry, plugins)
                 if isinstance(found, str):
                     generates = BY_KEY[HAPI].generates
                     if found in generates:  # `hapi-swagger`: routes made from its options
@@ -596,9 +610,11 @@ class _RouteResolver:
                 ):
                     node.decl = replace(node.decl, prefix=None)
 
-    def _manifest_plugins(self, path: str, compose: ComposeDecl) -> list[tuple[str, Expr]] | None:
-        """(file, entry) of each plugin `register.plugins` lists in a composed manifest (a
-        single entry too); None when the manifest or its list is not visible."""
+    def _manifest_plugins(self, path: str, compose: ComposeDecl) -> _Manifest | None:
+        """Each plugin a composed manifest lists, as (file, entry): glue 5+'s
+        `register.plugins` (a single entry too), with `register.options.routes.prefix` for
+        entries naming no prefix of their own, or glue 3/4's `registrations` (`legacy`); None
+        when the manifest or its list is not visible."""
         manifest = self._settled(self.evaluate(path, compose.manifest))
         if not self._listed(self._plugins_of(manifest)) and _param_site(compose.manifest):
             # built from what the composing function is given (`start(plugins)`): as each
@@ -611,26 +627,60 @@ class _RouteResolver:
                     break
         register = self._member(manifest, "register") if manifest is not None else None
         plugins = self._settled(self._member(register, "plugins")) if register else None
+        legacy = plugins is None and manifest is not None and register is None
+        if legacy and manifest is not None:
+            plugins = self._settled(self._member(manifest, "registrations"))
         if plugins is None and (
-            _fields_of(manifest, "register") is False or _fields_of(register, "plugins") is False
+            # glue 1/2's top-level `plugins` (an object keyed by module) is not read: a finding
+            (legacy and all(_fields_of(manifest, k) is False for k in _MANIFEST_LISTS))
+            or _fields_of(register, "plugins") is False
         ):
-            return []  # a manifest (or its `register`) written out without plugins: none
+            return _Manifest([], legacy, None)  # written out without plugins: none
         if not isinstance(plugins, _Scoped):
             return None
+        shared = None
+        if isinstance(register, _Scoped):  # `register.options`: every entry's register options
+            shared = self._option_at(register.file, register.value, ("options", "routes", "prefix"))
         if isinstance(plugins.value, Items):
-            return [(plugins.file, value) for value in plugins.value.values]
-        return [(plugins.file, plugins.value)]
+            entries = [(plugins.file, value) for value in plugins.value.values]
+        else:
+            entries = [(plugins.file, plugins.value)]
+        return _Manifest(entries, legacy, shared)
 
     def _plugins_of(self, manifest: _Entity | None) -> _Entity | None:
+        """A manifest's list of plugins: glue 5+'s `register.plugins`, glue 3/4's
+        `registrations`."""
         register = self._member(manifest, "register") if manifest is not None else None
-        return self._settled(self._member(register, "plugins")) if register is not None else None
+        if register is None:
+            listed = self._member(manifest, "registrations") if manifest is not None else None
+            return self._settled(listed) if listed is not None else None
+        return self._settled(self._member(register, "plugins"))
+
+    def _option_at(self, file: str, written: Expr, steps: tuple[str, ...]) -> Expr | None:
+        """The option `steps` below `written` (`routes.prefix`) as an expression read again
+        where it is written (a confidence `$filter`'s default kept); `Opaque` when it is there
+        but not a string the scan shows; None when it is not given."""
+        holder: _Entity | None = self._settled(self.evaluate(file, written))
+        for step in steps[:-1]:
+            holder = self._settled(self._member(holder, step)) if holder is not None else None
+        given = self._member(holder, steps[-1]) if holder is not None else None
+        if given is None:  # absent, or a `$filter` no `$default` decides: not known
+            if isinstance(holder, _Scoped) and isinstance(holder.value, Namespace):
+                return Opaque() if steps[-1] in dict(holder.value.fields) else None
+            return None
+        return Bound(file, Member(written, steps)) if isinstance(given, _Str) else Opaque()
 
     def _manifest_entry(
-        self, path: str, compose: ComposeDecl, file: str, entry: Expr
+        self, path: str, compose: ComposeDecl, file: str, entry: Expr, glue: _Manifest
     ) -> tuple[Expr, Expr | None, Expr | None] | str | None:
         """A manifest entry as (the plugin's `register` function, the entry's `routes.prefix`,
         its `options`), each an expression to evaluate where the compose call is written; a
-        package's name for a library plugin; None when the plugin is not found."""
+        package's name for a library plugin; None when the plugin is not found.
+
+        glue 5+: `{ plugin, routes: { prefix }, options }`, `options` the plugin's. glue 3/4:
+        `{ plugin, options: { routes: { prefix } } }`, `options` the register options, the
+        plugin a module path or `{ register, options }` (hapi 16's plugin item: `register`
+        a path or the plugin, `options` the plugin's)."""
         item = self._settled(self.evaluate(file, entry))
         prefix: Expr | None = None
         options: Expr | None = None
@@ -640,16 +690,21 @@ class _RouteResolver:
             named = self._member(item, "plugin")  # its own, or a spread object's
             if "plugin" in fields or named is not None:
                 plugin = self._settled(named)
-                routes = self._settled(self._member(item, "routes"))
-                given = self._member(routes, "prefix") if routes is not None else None
-                if isinstance(given, _Str):  # read again where it is used: its defaults kept
-                    prefix = Bound(file, Member(entry, ("routes", "prefix")))
-                elif given is not None:
-                    prefix = Opaque()
-                if "options" in fields:
+                at = ("options", "routes", "prefix") if glue.legacy else ("routes", "prefix")
+                prefix = self._option_at(file, entry, at)
+                if glue.legacy:
+                    inner = self._member(plugin, "register") if plugin is not None else None
+                    if plugin is not None and inner is not None:  # `{ register, options }`
+                        given = self._settled(self._member(plugin, "options"))
+                        if isinstance(given, _Scoped):
+                            options = Bound(given.file, given.value)
+                        plugin = self._settled(inner)
+                elif "options" in fields:
                     options = Bound(item.file, fields["options"])
                 elif self._member(item, "options") is not None:
                     options = Bound(file, Member(entry, ("options",)))
+        if prefix is None:
+            prefix = glue.shared
         if isinstance(plugin, _Str):  # a module path, relative to `relativeTo`, or a package
             spec = plugin.value
             if not spec.startswith("."):
@@ -664,7 +719,10 @@ class _RouteResolver:
             plugin = self._default_export(target) if target is not None else None
         if isinstance(plugin, _External):
             return plugin.module
-        for steps in (("plugin", "register"), ("register",)):
+        # hapi 17+'s `{ name, register }` (or `exports.plugin`), hapi 16's `exports.register`
+        # or the register function itself
+        shapes = (("plugin", "register"), ("register",), *(((),) if glue.legacy else ()))
+        for steps in shapes:
             function: _Entity | None = plugin
             for step in steps:
                 function = self._member(function, step) if function is not None else None

@@ -32,13 +32,11 @@ def brace_path(path: str) -> str:
     return _BRACE_PARAM.sub(_braced, path) if ":" in path else path
 
 
-_HAPI_PARAM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\?|\*\d*)\}")
-
-
 def hapi_path(path: str) -> str:
-    """hapi's `/files/{path*}`, `/users/{id?}` or `/{a*2}` → `{path}`, `{id}`, `{a}`; a
-    plugin's `/` under a prefix (`/users/`) is served at the prefix, `/users`."""
-    path = _HAPI_PARAM.sub(_braced, path) if "{" in path else path
+    """A hapi path as hapi's own route table names it: its parameters kept as spelled
+    (`{path*}`, `{ids*2}`, `{id?}` match other paths than `{id}`, and `server.table()` writes
+    them so); a trailing slash dropped, so a plugin's `/` under a prefix is the prefix alone
+    (hapi's rule: `prefix + (path === '/' ? '' : path)`)."""
     return path[:-1] if len(path) > 1 and path.endswith("/") else path
 
 
