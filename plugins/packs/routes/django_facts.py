@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..pymodules import absolute
+from .django_routers import DJANGO_REGISTER_METHODS
 from .heads import literal_heads
 
 # The target of a URL entry, as a tag and its operands:
@@ -33,6 +34,9 @@ Caveat = tuple[int, str]
 _URL_CALLS = frozenset({"path", "re_path", "url"})
 _ROUTER_CLASSES = {"DefaultRouter": "default", "SimpleRouter": "simple"}
 _STATIC = frozenset({"static", "staticfiles_urlpatterns"})  # files served in DEBUG
+# where Django defines them: imported under another name, they are still them
+_STATIC_MODULES = frozenset({"django.conf.urls.static:static",
+                             "django.contrib.staticfiles.urls:staticfiles_urlpatterns"})  # fmt: skip
 # a def's or class's text that reads the request's user, or turns a caller away (401/403)
 _USER_CHECK_PARTS = (
     r"request\.user", r"is_authenticated", r"PermissionDenied", r"NotAuthenticated",
@@ -67,6 +71,10 @@ class UrlEntry:
     only_if: tuple[str, bool] | None = None
     # what its view class was read assuming (`registry.get(Cls).as_view()`: that it is `Cls`)
     assumed: tuple[str, ...] = ()
+    included: bool = False  # written `include(x)`: URL patterns, never a view
+    # Django's `static()` ("static") or `staticfiles_urlpatterns()` ("staticfiles"): served
+    # only when `settings.DEBUG` is true, at the prefix `parts` (or `route`) names
+    static: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +97,8 @@ class Registration:
     prefix: str | None
     viewset: str
     line: int
+    # made on what another `register()` returned (drf-extensions' nested registrations)
+    chained: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,6 +477,24 @@ class _Reader:
 
     def call(self, call: ast.Call) -> None:
         func = call.func
+        if (  # `router.register(...).register(...)`: on what the one before returned
+            isinstance(func, ast.Attribute)
+            and func.attr in DJANGO_REGISTER_METHODS
+            and isinstance(func.value, ast.Call)
+            and isinstance(func.value.func, ast.Attribute)
+            and func.value.func.attr in DJANGO_REGISTER_METHODS
+        ):
+            self.call(func.value)  # the registration it is made on, read first
+            inner: ast.expr = func.value
+            while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
+                inner = inner.func.value
+            owner = dotted(inner)
+            viewset = dotted(call.args[1]) if len(call.args) > 1 else None
+            if owner is not None:
+                self.registrations.append(Registration(
+                    owner, _text(call.args[0]) if call.args else None, viewset or "?",
+                    call.lineno, True))  # fmt: skip
+            return
         if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
             return
         owner = func.value.id
@@ -478,7 +506,7 @@ class _Reader:
                 self.lists[owner] += self.entries(args[0])
             else:
                 self.lists[owner] += self.entry(args[0])
-        elif func.attr == "register" and call.args:
+        elif func.attr in DJANGO_REGISTER_METHODS and call.args:
             prefix = _text(call.args[0]) if call.args else None
             viewset = dotted(call.args[1]) if len(call.args) > 1 else None
             if viewset is None:
@@ -514,7 +542,7 @@ class _Reader:
             if name == "format_suffix_patterns" and node.args:
                 self.notes.append((node.lineno, "format_suffix_patterns"))
                 return self.entries(node.args[0], i18n=i18n)
-            if name in _STATIC:
+            if self.is_static(node):
                 return [self.static(node)]
         if isinstance(node, ast.Name) and node.id in self.renamed:
             return list(self.lists[self.renamed[node.id]])
@@ -550,11 +578,13 @@ class _Reader:
             caveats: list[Caveat] = []
             if route is None and raw is not None:
                 parts = self.route_parts(raw, caveats, 0)
+            included = isinstance(view, ast.Call) and _is_include(view)
             return [
                 UrlEntry(node.lineno, route, regex, target, methods, tuple(wrappers), i18n, parts,
-                         tuple(caveats), actions, assumed=_made_assumption(view))
+                         tuple(caveats), actions, assumed=_made_assumption(view),
+                         included=included)
             ]  # fmt: skip
-        if isinstance(node, ast.Call) and _last(node.func) in _STATIC:
+        if isinstance(node, ast.Call) and self.is_static(node):
             return [self.static(node)]
         return self.entries(node, i18n=i18n)
 
@@ -641,15 +671,29 @@ class _Reader:
             and func.value.id in self.schema_views
         )
 
+    def is_static(self, call: ast.Call) -> bool:
+        """Django's `static()` or `staticfiles_urlpatterns()`, by name or as imported."""
+        name = dotted(call.func)
+        return _last(call.func) in _STATIC or self.imported.get(name or "") in _STATIC_MODULES
+
     def static(self, call: ast.Call) -> UrlEntry:
-        """`static('/media/', view=..., document_root=...)`: in `DEBUG`, `media/<path>` served
-        by the view (Django's `serve` by default); `staticfiles_urlpatterns()` and a prefix
-        from settings are computed."""
-        prefix = _text(call.args[0]) if call.args and _last(call.func) == "static" else None
-        route = prefix.strip("/") + "/<path:path>" if prefix and prefix.strip("/") else None
+        """`static(prefix, view=..., document_root=...)`: in `DEBUG`, `<prefix><path>` served
+        by the view (Django's `serve` by default); the prefix a literal or computed as routes
+        are (`settings.MEDIA_URL`); `staticfiles_urlpatterns(prefix=None)` is `static()` of
+        `settings.STATIC_URL` served by staticfiles' own `serve`."""
+        name = dotted(call.func) or ""
+        files = self.imported.get(name, "").endswith("staticfiles_urlpatterns") or (
+            _last(call.func) == "staticfiles_urlpatterns"
+        )
+        raw = call.args[0] if call.args else _keyword(call, "prefix")
+        if raw is None and files:
+            raw = ast.Attribute(ast.Name("django.conf.settings"), "STATIC_URL")
+        caveats: list[Caveat] = []
+        parts = self.route_parts(raw, caveats, 0) if raw is not None else None
         view = _keyword(call, "view")
         target = self.reference(view) if view is not None else ("static", "serve")
-        return UrlEntry(call.lineno, route, False, target)
+        return UrlEntry(call.lineno, None, False, target, parts=parts, caveats=tuple(caveats),
+                        static="staticfiles" if files else "static")  # fmt: skip
 
     def target(self, view: ast.expr | None) -> Target:
         if view is None:
@@ -771,7 +815,7 @@ class _Reader:
             return None
         if stmt.name in hooks:
             return RouterUrls(stmt.name, stmt.lineno, False)
-        if stmt.name not in {"urls", "get_urls"}:
+        if stmt.name not in {"urls", "get_urls", "get_urlpatterns"}:
             return None
         unreadable = RouterUrls(stmt.name, stmt.lineno, False)
         local: dict[str, list[UrlEntry | None]] = {}  # None stands for the base's list
@@ -983,15 +1027,16 @@ def _init_slash(init: ast.FunctionDef) -> tuple[bool | None, bool]:
 
 
 def _is_super_urls(node: ast.expr) -> bool:
-    """`super().urls`, `super().get_urls()`, `super(Cls, self)...` too."""
+    """`super().urls`, `super().get_urls()`, `super(Cls, self)...` too; a library router's or
+    view set's hook, `super().get_urlpatterns()`."""
     if isinstance(node, ast.Call) and not node.args and not node.keywords:
         node = node.func
-        attr = "get_urls"
+        attrs = {"get_urls", "get_urlpatterns"}
     else:
-        attr = "urls"
+        attrs = {"urls"}
     return (
         isinstance(node, ast.Attribute)
-        and node.attr == attr
+        and node.attr in attrs
         and isinstance(node.value, ast.Call)
         and isinstance(node.value.func, ast.Name)
         and node.value.func.id == "super"
