@@ -260,6 +260,20 @@ _DJANGO_PIECES = (
     "bound = bv.pick(W).as_view()", "urlpatterns = [path('m/', pick(V).as_view())]",
     # patterns under a route the pack cannot name, added there by a call of the project
     "urlpatterns = [path(f'{bv.knobs.P}/', include('a.urls'))]", "urlpatterns += bv.more()",
+    # libraries' URLconfs and routers, static files from settings (DEBUG there or not)
+    "from cms import urls as cms_urls", "urlpatterns = [path('c/', include(cms_urls))]",
+    "from django.conf import settings", "MEDIA_URL = '/m/'", "DEBUG = True", "DEBUG = False",
+    "from django.conf.urls.static import static as files",
+    "urlpatterns += files(settings.MEDIA_URL)", "STATIC_URL = '/st/'",
+    "from django.contrib.staticfiles.urls import staticfiles_urlpatterns",
+    "urlpatterns += staticfiles_urlpatterns()",
+    "from wagtail.api.v2.router import WagtailAPIRouter", "api = WagtailAPIRouter('w')",
+    "api.register_endpoint('pages', V)", "from c.perms import api",
+    "urlpatterns = [path('api/', api.urls)]",
+    "class V(V):\n    @classmethod\n    def get_urlpatterns(cls):\n"
+    "        return super().get_urlpatterns() + [path('x/', cls.as_view({'get': 'x'}))]",
+    "from ninja import NinjaAPI", "api = NinjaAPI()",
+    "router.register('x', V).register('y', bv.W, parents_query_lookups=['x'])",
 )  # fmt: skip
 _DJANGO_PROJECT = st.fixed_dictionaries({
     module: st.lists(st.sampled_from(_DJANGO_PIECES), max_size=6).map("\n".join)

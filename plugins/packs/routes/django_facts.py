@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..pymodules import absolute
-from .django_routers import DJANGO_REGISTER_METHODS
+from .django_routers import DJANGO_REGISTER_METHODS, django_router
 from .heads import literal_heads
 
 # The target of a URL entry, as a tag and its operands:
@@ -431,6 +431,11 @@ class _Reader:
         following the class (a subclass of DRF's routers, or not a router at all)."""
         used = {r.router for r in self.registrations}
         used |= {e.target[1] for es in self.lists.values() for e in es if e.target[0] == "router"}
+        for name, (made, _, _) in self.made.items():  # a library router's record names its class
+            head, _, rest = made.partition(".")
+            imported = self.imported.get(head, "").replace(":", ".")
+            if imported and django_router(".".join(p for p in (imported, rest) if p)):
+                used.add(name)
         for name in sorted(used & self.made.keys()):
             if name in self.routers:
                 continue

@@ -510,14 +510,16 @@ class DjangoRouteResolver:
             if why is not None:
                 self.opaque(path, entry, f"`{name}.urls`: {why}")
             return
+        written = f"{name}.urls" if kind == "router" else name
+        written = f"include({written})" if entry.included else written
         if found is not None and found[0] == "external" and (kind == "router" or entry.included):
             # `admin.site.urls`, `include(wagtail_urls)`: a library's URLconf
-            written = f"{name}.urls" if kind == "router" else f"include({name})"
-            self.library_urls(path, entry, written, found[2])
+            module = f"{found[2]}.urls" if kind == "router" else found[2]
+            self.library_urls(path, entry, written, module)
             return
         if found is None and entry.included:
-            self.opaque(path, entry, f"`include({name})` names URL patterns the scanned files "
-                        "do not show")  # fmt: skip
+            self.opaque(path, entry, f"`{written}` names URL patterns the scanned files do not "
+                        "show")  # fmt: skip
             return
         if found is None or found[0] == "external":
             if kind == "router":  # a router the files do not show
@@ -687,26 +689,17 @@ class DjangoRouteResolver:
             return None
         if "//" in prefix or not prefix:  # another host serves them, or Django refuses it
             return None
-        debug = self.debug()
-        if debug == "False":
+        read = {self.setting_read(file, "DEBUG", 0) for file in self.settings_files}
+        debug = read.pop() if len(read) == 1 else None  # (truthy text, defaults read)
+        source = "; ".join(debug[1]) if debug is not None and debug[1] else "the settings"
+        if debug is not None and not debug[0]:
             self.note("UNRESOLVED_ROUTE", path, entry.line, "these static-file URL patterns "
-                      "are served only when DEBUG is true; the settings set it false: they "
+                      f"are served only when DEBUG is true; {source} set it false: they "
                       "are not listed")  # fmt: skip
             return None
-        said = "settings.DEBUG" + (" (true in the settings)" if debug == "True" else "")
-        why = f"{said}: `{entry.static}` URL patterns are served only when DEBUG is true"
+        said = "settings.DEBUG" + (f" (true in {source})" if debug is not None else "")
+        why = f"{said}: `{entry.static}()` URL patterns are served only when DEBUG is true"
         return prefix.lstrip("/") + "<path:path>", replace(entry, assumed=(*entry.assumed, why))
-
-    def debug(self) -> str:
-        """`settings.DEBUG` as the settings module sets it: "True", "False" or "" (not known,
-        or read from the environment)."""
-        read = {self.setting_read(file, "DEBUG", 0) for file in self.settings_files}
-        if len(read) != 1:
-            return ""
-        found = read.pop()
-        if found is None or found[1]:
-            return ""
-        return found[0] if found[0] in {"True", "False"} else ""
 
     def opaque(self, path: str, entry: UrlEntry, why: str) -> None:
         self.note("UNRESOLVED_ROUTER", path, entry.line, f"{why}: its routes are not listed")
