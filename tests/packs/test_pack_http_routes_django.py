@@ -140,7 +140,7 @@ def test_paths_and_regexes_are_named_as_django_matches_them(
 
 def test_what_is_recognised_and_not_read_is_a_finding() -> None:
     files = {
-        "proj/settings.py": "ROOT_URLCONF = 'proj.urls'\n",
+        "proj/settings.py": "ROOT_URLCONF = 'proj.urls'\nDEBUG = True\n",
         "proj/urls.py": (
             "from django.conf.urls.i18n import i18n_patterns\n"
             "from django.contrib import admin\n"

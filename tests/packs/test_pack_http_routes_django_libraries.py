@@ -81,6 +81,26 @@ def test_static_file_routes_are_not_listed_when_the_settings_turn_debug_off() ->
     assert all("DEBUG" in d[3] for d in said)
 
 
+@pytest.mark.parametrize(
+    ("debug", "why"),
+    [
+        ("", "Django's default"),  # never set: Django's own `DEBUG = False`
+        ("DEBUG = pick_mode()\n", "do not tell"),  # a function of the project's, not run
+        ("import os\nDEBUG = os.environ.get('DEV', '') == 'on'\n", "os.environ.DEV"),
+    ],
+)
+def test_static_file_routes_where_debug_is_not_true_are_a_finding_naming_why(
+    debug: str, why: str
+) -> None:
+    files = dict(PROJECT)
+    files["harbor/conf/devbox.py"] = "from .shared import *  # noqa: F403\n" + debug
+    files["harbor/conf/shared.py"] = PROJECT["harbor/conf/shared.py"].replace("DEBUG = False\n", "")
+    found = names(files)
+    assert "ANY /uploads/{path}" not in found and "ANY /assets/{path}" not in found
+    said = [d for d in details(files) if d[1] == "harbor/entry.py" and d[2] in (21, 22)]
+    assert len(said) == 2 and all(why in d[3] for d in said)
+
+
 def test_a_static_prefix_out_of_sight_is_a_finding_at_the_call() -> None:
     files = dict(PROJECT)
     files["harbor/conf/shared.py"] = PROJECT["harbor/conf/shared.py"].replace(

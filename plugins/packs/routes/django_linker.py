@@ -653,6 +653,17 @@ class DjangoRouteResolver:
                 return found
         return None
 
+    def binds(self, file: str, name: str, depth: int) -> bool:
+        """Whether a settings module binds `name`, itself or through a star import."""
+        if name in self.resolver._facts(file).bindings:
+            return True
+        facts = self.facts(file)
+        for star in facts.stars if facts is not None and depth < 8 else ():
+            module = self.module_file(star, file)
+            if module is not None and self.binds(module, name, depth + 1):
+                return True
+        return False
+
     def setting(self, file: str, name: str, depth: int) -> str | None:
         """A settings module's string `name`, its own or star-imported (`from .base import *`)."""
         if name in self.resolver._facts(file).bindings:
@@ -681,7 +692,9 @@ class DjangoRouteResolver:
         serves: `re_path('^' + prefix.lstrip('/') + '(?P<path>.*)$')`, and only when
         `settings.DEBUG` is true (an empty list otherwise, and for a prefix with a host);
         the route carries that in `attrs.configDefault`. None, after a finding, when not
-        listed: a prefix not known, or `DEBUG` false in the settings."""
+        listed: a prefix not known, `DEBUG` false in the settings (or their configuration
+        defaults), or computed out of sight (a dev-server convenience is not taken as served
+        where the scan cannot tell)."""
         if prefix is None:
             self.note("UNRESOLVED_ROUTE", path, entry.line, "the prefix of these static-file "
                       "URL patterns (served when DEBUG is true) is computed out of sight: "
@@ -692,12 +705,15 @@ class DjangoRouteResolver:
         read = {self.setting_read(file, "DEBUG", 0) for file in self.settings_files}
         debug = read.pop() if len(read) == 1 else None  # (truthy text, defaults read)
         source = "; ".join(debug[1]) if debug is not None and debug[1] else "the settings"
-        if debug is not None and not debug[0]:
+        if debug is None and not any(self.binds(f, "DEBUG", 0) for f in self.settings_files):
+            debug = ("", ())  # Django's own default
+            source = "Django's default (the settings do not set it)"
+        if debug is None or not debug[0]:
+            how = "the scanned settings do not tell it" if debug is None else f"{source}: false"
             self.note("UNRESOLVED_ROUTE", path, entry.line, "these static-file URL patterns "
-                      f"are served only when DEBUG is true; {source} set it false: they "
-                      "are not listed")  # fmt: skip
+                      f"are served only when DEBUG is true; {how}: they are not listed")  # fmt: skip
             return None
-        said = "settings.DEBUG" + (f" (true in {source})" if debug is not None else "")
+        said = f"settings.DEBUG (true in {source})"
         why = f"{said}: `{entry.static}()` URL patterns are served only when DEBUG is true"
         return prefix.lstrip("/") + "<path:path>", replace(entry, assumed=(*entry.assumed, why))
 
