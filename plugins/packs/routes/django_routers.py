@@ -26,7 +26,8 @@ class DjangoRouter:
     # (route below the endpoint's name, method, the view set's action): `path()` syntax
     routes: tuple[tuple[str, str, str], ...] | None = None
     hook: str = ""  # the view set's classmethod building its routes (a project may override)
-    drf: str = ""  # a DRF router subclass read as DRF's kind ("simple", "default-suffixes")
+    # DRF's routers under other names: each class read as the DRF router its name ends with
+    drf: bool = False
     unread: str = ""  # what is not read, for the finding
 
 
@@ -51,7 +52,7 @@ DJANGO_ROUTERS = (
         "rest_framework_extensions.routers",
         ("ExtendedSimpleRouter", "ExtendedDefaultRouter"),
         version="drf-extensions 0.8.0",
-        drf="simple",
+        drf=True,
         unread="a registration chained on what `register()` returns (its nested routes, "
         "`parents_query_lookups`)",
     ),
@@ -60,7 +61,7 @@ DJANGO_ROUTERS = (
     DjangoRouter(
         "django-ninja",
         "ninja",
-        ("NinjaAPI", "Router"),
+        ("NinjaAPI",),
         version="django-ninja 1.7.1",
         unread="the operations its `@api.get(...)`-style decorators and `add_router()` declare",
     ),
