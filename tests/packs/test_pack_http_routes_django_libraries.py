@@ -8,7 +8,10 @@ set's `get_urlpatterns` override read as the project's code; drf-extensions' rou
 their chained registrations a finding; django-ninja's API a finding naming it.
 
 tests/fixtures/repos/django-library-urls-app holds our own project (names, aliases, files and
-nesting of its own: no repository's code)."""
+nesting of its own: no repository's code). Its Wagtail endpoints and static-file routes are what
+Django 6.0.10 with wagtail 7.4.4 serve for the same router, view sets and settings
+(`get_resolver()` walked: `^docks/<slug:berth>/manifest/` after the three of the library,
+`^tides/now/` alone, `^uploads/(?P<path>.*)$`, `^assets/(?P<path>.*)$`)."""
 
 from __future__ import annotations
 
