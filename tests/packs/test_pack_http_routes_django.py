@@ -140,7 +140,7 @@ def test_paths_and_regexes_are_named_as_django_matches_them(
 
 def test_what_is_recognised_and_not_read_is_a_finding() -> None:
     files = {
-        "proj/settings.py": "ROOT_URLCONF = 'proj.urls'\n",
+        "proj/settings.py": "ROOT_URLCONF = 'proj.urls'\nDEBUG = True\n",
         "proj/urls.py": (
             "from django.conf.urls.i18n import i18n_patterns\n"
             "from django.contrib import admin\n"
@@ -162,9 +162,9 @@ def test_what_is_recognised_and_not_read_is_a_finding() -> None:
         "proj/views.py": "def home(request):\n    return None\n",
     }
     found = routes(files)
-    # a view out of sight: methods unknown; Django's own file view for `static()`; the
-    # language prefix of `i18n_patterns` a path parameter
-    assert set(found) == {"ANY /{language}/shop/", "ANY /lib/", "GET /media/{path}"}
+    # a view out of sight: methods unknown; Django's own file view for `static()` (any method:
+    # `serve` restricts none); the language prefix of `i18n_patterns` a path parameter
+    assert set(found) == {"ANY /{language}/shop/", "ANY /lib/", "ANY /media/{path}"}
     doc = document(files)
     details = [str(f["detail"]) for f in doc["findings"]]
     assert any("format_suffix_patterns" in d for d in details)
@@ -177,7 +177,7 @@ def test_what_is_recognised_and_not_read_is_a_finding() -> None:
     assert unresolved == {
         "ANY /lib/": None,
         "ANY /{language}/shop/": None,
-        "GET /media/{path}": None,
+        "ANY /media/{path}": None,
     }
     assert auths(files)["ANY /lib/"] == "unknown"
 
@@ -260,6 +260,20 @@ _DJANGO_PIECES = (
     "bound = bv.pick(W).as_view()", "urlpatterns = [path('m/', pick(V).as_view())]",
     # patterns under a route the pack cannot name, added there by a call of the project
     "urlpatterns = [path(f'{bv.knobs.P}/', include('a.urls'))]", "urlpatterns += bv.more()",
+    # libraries' URLconfs and routers, static files from settings (DEBUG there or not)
+    "from cms import urls as cms_urls", "urlpatterns = [path('c/', include(cms_urls))]",
+    "from django.conf import settings", "MEDIA_URL = '/m/'", "DEBUG = True", "DEBUG = False",
+    "from django.conf.urls.static import static as files",
+    "urlpatterns += files(settings.MEDIA_URL)", "STATIC_URL = '/st/'",
+    "from django.contrib.staticfiles.urls import staticfiles_urlpatterns",
+    "urlpatterns += staticfiles_urlpatterns()",
+    "from wagtail.api.v2.router import WagtailAPIRouter", "api = WagtailAPIRouter('w')",
+    "api.register_endpoint('pages', V)", "from c.perms import api",
+    "urlpatterns = [path('api/', api.urls)]",
+    "class V(V):\n    @classmethod\n    def get_urlpatterns(cls):\n"
+    "        return super().get_urlpatterns() + [path('x/', cls.as_view({'get': 'x'}))]",
+    "from ninja import NinjaAPI", "api = NinjaAPI()",
+    "router.register('x', V).register('y', bv.W, parents_query_lookups=['x'])",
 )  # fmt: skip
 _DJANGO_PROJECT = st.fixed_dictionaries({
     module: st.lists(st.sampled_from(_DJANGO_PIECES), max_size=6).map("\n".join)

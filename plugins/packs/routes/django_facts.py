@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from ..django_apps import AppConfigFacts, SettingsFacts, app_config, package_settings
 from ..pymodules import absolute
 from .django_loops import AppLoop, app_loop, comprehension_loop, function_loop, passes
+from .django_routers import DJANGO_REGISTER_METHODS, django_router
 from .heads import literal_heads
 
 # The target of a URL entry, as a tag and its operands:
@@ -35,6 +36,9 @@ Caveat = tuple[int, str]
 _URL_CALLS = frozenset({"path", "re_path", "url"})
 _ROUTER_CLASSES = {"DefaultRouter": "default", "SimpleRouter": "simple"}
 _STATIC = frozenset({"static", "staticfiles_urlpatterns"})  # files served in DEBUG
+# where Django defines them: imported under another name, they are still them
+_STATIC_MODULES = frozenset({"django.conf.urls.static:static",
+                             "django.contrib.staticfiles.urls:staticfiles_urlpatterns"})  # fmt: skip
 # a def's or class's text that reads the request's user, or turns a caller away (401/403)
 _USER_CHECK_PARTS = (
     r"request\.user", r"is_authenticated", r"PermissionDenied", r"NotAuthenticated",
@@ -73,6 +77,10 @@ class UrlEntry:
     module: tuple[RoutePart, ...] | None = None
     # added by each pass of a loop (over the installed apps, or anything else)
     loop: AppLoop | None = None
+    included: bool = False  # written `include(x)`: URL patterns, never a view
+    # Django's `static()` ("static") or `staticfiles_urlpatterns()` ("staticfiles"): served
+    # only when `settings.DEBUG` is true, at the prefix `parts` (or `route`) names
+    static: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +103,8 @@ class Registration:
     prefix: str | None
     viewset: str
     line: int
+    # made on what another `register()` returned (drf-extensions' nested registrations)
+    chained: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,6 +471,11 @@ class _Reader:
         following the class (a subclass of DRF's routers, or not a router at all)."""
         used = {r.router for r in self.registrations}
         used |= {e.target[1] for es in self.lists.values() for e in es if e.target[0] == "router"}
+        for name, (made, _, _) in self.made.items():  # a library router's record names its class
+            head, _, rest = made.partition(".")
+            imported = self.imported.get(head, "").replace(":", ".")
+            if imported and django_router(".".join(p for p in (imported, rest) if p)):
+                used.add(name)
         for name in sorted(used & self.made.keys()):
             if name in self.routers:
                 continue
@@ -507,6 +522,24 @@ class _Reader:
 
     def call(self, call: ast.Call) -> None:
         func = call.func
+        if (  # `router.register(...).register(...)`: on what the one before returned
+            isinstance(func, ast.Attribute)
+            and func.attr in DJANGO_REGISTER_METHODS
+            and isinstance(func.value, ast.Call)
+            and isinstance(func.value.func, ast.Attribute)
+            and func.value.func.attr in DJANGO_REGISTER_METHODS
+        ):
+            self.call(func.value)  # the registration it is made on, read first
+            inner: ast.expr = func.value
+            while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
+                inner = inner.func.value
+            owner = dotted(inner)
+            viewset = dotted(call.args[1]) if len(call.args) > 1 else None
+            if owner is not None:
+                self.registrations.append(Registration(
+                    owner, _text(call.args[0]) if call.args else None, viewset or "?",
+                    call.lineno, True))  # fmt: skip
+            return
         if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
             return
         owner = func.value.id
@@ -518,7 +551,7 @@ class _Reader:
                 self.lists[owner] += self.entries(args[0])
             else:
                 self.lists[owner] += self.entry(args[0])
-        elif func.attr == "register" and call.args:
+        elif func.attr in DJANGO_REGISTER_METHODS and call.args:
             prefix = _text(call.args[0]) if call.args else None
             viewset = dotted(call.args[1]) if len(call.args) > 1 else None
             if viewset is None:
@@ -554,7 +587,7 @@ class _Reader:
             if name == "format_suffix_patterns" and node.args:
                 self.notes.append((node.lineno, "format_suffix_patterns"))
                 return self.entries(node.args[0], i18n=i18n)
-            if name in _STATIC:
+            if self.is_static(node):
                 return [self.static(node)]
         if (
             isinstance(node, ast.ListComp | ast.GeneratorExp)
@@ -595,15 +628,17 @@ class _Reader:
             caveats: list[Caveat] = []
             if route is None and raw is not None:
                 parts = self.route_parts(raw, caveats, 0)
+            included = isinstance(view, ast.Call) and _is_include(view)
             module: tuple[RoutePart, ...] | None = None
-            if isinstance(view, ast.Call) and _is_include(view) and target[0] == "opaque":
+            if isinstance(view, ast.Call) and included and target[0] == "opaque":
                 inner = view.args[0] if view.args else None
                 module = self.route_parts(inner, caveats, 0) if inner is not None else None
             return [
                 UrlEntry(node.lineno, route, regex, target, methods, tuple(wrappers), i18n, parts,
-                         tuple(caveats), actions, assumed=_made_assumption(view), module=module)
+                         tuple(caveats), actions, assumed=_made_assumption(view), module=module,
+                         included=included)
             ]  # fmt: skip
-        if isinstance(node, ast.Call) and _last(node.func) in _STATIC:
+        if isinstance(node, ast.Call) and self.is_static(node):
             return [self.static(node)]
         return self.entries(node, i18n=i18n)
 
@@ -690,15 +725,29 @@ class _Reader:
             and func.value.id in self.schema_views
         )
 
+    def is_static(self, call: ast.Call) -> bool:
+        """Django's `static()` or `staticfiles_urlpatterns()`, by name or as imported."""
+        name = dotted(call.func)
+        return _last(call.func) in _STATIC or self.imported.get(name or "") in _STATIC_MODULES
+
     def static(self, call: ast.Call) -> UrlEntry:
-        """`static('/media/', view=..., document_root=...)`: in `DEBUG`, `media/<path>` served
-        by the view (Django's `serve` by default); `staticfiles_urlpatterns()` and a prefix
-        from settings are computed."""
-        prefix = _text(call.args[0]) if call.args and _last(call.func) == "static" else None
-        route = prefix.strip("/") + "/<path:path>" if prefix and prefix.strip("/") else None
+        """`static(prefix, view=..., document_root=...)`: in `DEBUG`, `<prefix><path>` served
+        by the view (Django's `serve` by default); the prefix a literal or computed as routes
+        are (`settings.MEDIA_URL`); `staticfiles_urlpatterns(prefix=None)` is `static()` of
+        `settings.STATIC_URL` served by staticfiles' own `serve`."""
+        name = dotted(call.func) or ""
+        files = self.imported.get(name, "").endswith("staticfiles_urlpatterns") or (
+            _last(call.func) == "staticfiles_urlpatterns"
+        )
+        raw = call.args[0] if call.args else _keyword(call, "prefix")
+        if raw is None and files:
+            raw = ast.Attribute(ast.Name("django.conf.settings"), "STATIC_URL")
+        caveats: list[Caveat] = []
+        parts = self.route_parts(raw, caveats, 0) if raw is not None else None
         view = _keyword(call, "view")
         target = self.reference(view) if view is not None else ("static", "serve")
-        return UrlEntry(call.lineno, route, False, target)
+        return UrlEntry(call.lineno, None, False, target, parts=parts, caveats=tuple(caveats),
+                        static="staticfiles" if files else "static")  # fmt: skip
 
     def target(self, view: ast.expr | None) -> Target:
         if view is None:
@@ -820,7 +869,7 @@ class _Reader:
             return None
         if stmt.name in hooks:
             return RouterUrls(stmt.name, stmt.lineno, False)
-        if stmt.name not in {"urls", "get_urls"}:
+        if stmt.name not in {"urls", "get_urls", "get_urlpatterns"}:
             return None
         unreadable = RouterUrls(stmt.name, stmt.lineno, False)
         local: dict[str, list[UrlEntry | None]] = {}  # None stands for the base's list
@@ -1030,15 +1079,16 @@ def _init_slash(init: ast.FunctionDef) -> tuple[bool | None, bool]:
 
 
 def _is_super_urls(node: ast.expr) -> bool:
-    """`super().urls`, `super().get_urls()`, `super(Cls, self)...` too."""
+    """`super().urls`, `super().get_urls()`, `super(Cls, self)...` too; a library router's or
+    view set's hook, `super().get_urlpatterns()`."""
     if isinstance(node, ast.Call) and not node.args and not node.keywords:
         node = node.func
-        attr = "get_urls"
+        attrs = {"get_urls", "get_urlpatterns"}
     else:
-        attr = "urls"
+        attrs = {"urls"}
     return (
         isinstance(node, ast.Attribute)
-        and node.attr == attr
+        and node.attr in attrs
         and isinstance(node.value, ast.Call)
         and isinstance(node.value.func, ast.Name)
         and node.value.func.id == "super"

@@ -27,6 +27,7 @@ from .django_facts import (
     RouterUrls,
     UrlEntry,
 )
+from .django_routers import DJANGO_ROUTERS, DjangoRouter, django_router
 from .model import DJANGO, ImportRef, Sym
 
 if TYPE_CHECKING:
@@ -92,6 +93,8 @@ _LIBRARIES = ("django", "rest_framework")
 # DRF's router classes, as `DjangoFacts.routers` spells the kind of an instance made with no
 # option: a subclass of the repository starts from its base's
 _ROUTER_KINDS = {"DefaultRouter": "default-suffixes", "SimpleRouter": "simple"}
+# a library router's record (`frameworks.DJANGO_ROUTERS`), by the kind `router_subclass` gives
+_LIBRARY_ROUTERS = {f"lib:{r.library}": r for r in DJANGO_ROUTERS}
 # standard-library bases a view class may have that define no handler method
 _METHODLESS = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol", "object"})
 # whose views `_VIEW_METHODS` knows
@@ -424,6 +427,11 @@ class DjangoRouteResolver:
             text = entry.route
             if text is None and entry.parts is not None:
                 text = self.computed(path, entry.parts)
+            if entry.static:
+                served = self.static(path, entry, text)
+                if served is None:
+                    continue
+                text, entry = served
             # a `path()` route as written: its converters, read when the route is emitted, tell
             # routes apart for duplicates
             routes = (
@@ -466,6 +474,9 @@ class DjangoRouteResolver:
         if kind == "include":
             file = self.module_file(name, path)
             facts = self.facts(file) if file is not None else None
+            if file is None and self.outside(name, path):
+                self.library_urls(path, entry, f"include('{name}')", name)
+                return
             if file is None or facts is None or "urlpatterns" not in facts.lists:
                 self.opaque(path, entry, f"`include('{name}')` names a module whose "
                             "urlpatterns the scanned files do not show")  # fmt: skip
@@ -473,8 +484,13 @@ class DjangoRouteResolver:
             if file not in stack:
                 self.walk(file, facts.lists["urlpatterns"], here, auth, gaps, (*stack, file))
             return
-        if kind == "static":  # django.views.static.serve: GET and HEAD, no guard
-            self.emit("GET", here, path, entry.line, "django.views.static.serve", auth, gaps)
+        if kind == "static":  # Django's `serve`: a function view with no method restriction
+            handler = (
+                "django.contrib.staticfiles.views.serve"
+                if entry.static == "staticfiles"
+                else "django.views.static.serve"
+            )
+            self.emit(ANY, here, path, entry.line, handler, auth, gaps, entry.assumed)
             return
         if kind == "opaque":
             self.opaque(path, entry, f"the view {name} is not one the pack can follow")
@@ -499,8 +515,19 @@ class DjangoRouteResolver:
             if why is not None:
                 self.opaque(path, entry, f"`{name}.urls`: {why}")
             return
+        written = f"{name}.urls" if kind == "router" else name
+        written = f"include({written})" if entry.included else written
+        if found is not None and found[0] == "external" and (kind == "router" or entry.included):
+            # `admin.site.urls`, `include(wagtail_urls)`: a library's URLconf
+            module = f"{found[2]}.urls" if kind == "router" else found[2]
+            self.library_urls(path, entry, written, module)
+            return
+        if found is None and entry.included:
+            self.opaque(path, entry, f"`{written}` names URL patterns the scanned files do not "
+                        "show")  # fmt: skip
+            return
         if found is None or found[0] == "external":
-            if kind == "router":  # `admin.site.urls`, a library's router
+            if kind == "router":  # a router the files do not show
                 self.opaque(path, entry, f"`{name}.urls` is not a router the scanned files show")
                 return
             if kind == "name" and entry.route == "" and found is None:
@@ -524,6 +551,8 @@ class DjangoRouteResolver:
             why = self.router(file, attr, here, auth, gaps)
             if why is not None:
                 self.opaque(path, entry, f"`{name}`: {why}")
+        elif entry.included:  # `include(views.x)`: a view is no URL patterns
+            self.opaque(path, entry, f"`include({name})` names no URL patterns")
         elif what == "view" and kind == "name":
             self.bound_route(path, entry, here, file, attr, auth, gaps)
         elif what == "view":
@@ -572,6 +601,10 @@ class DjangoRouteResolver:
         return "".join(out)
 
     def value(self, path: str, name: str) -> str | None:
+        if name.startswith("django.conf.settings."):  # `staticfiles_urlpatterns()`'s default
+            setting = name.removeprefix("django.conf.settings.")
+            found = {self.setting(file, setting, 0) for file in self.settings_files}
+            return found.pop() if len(found) == 1 else None
         head, _, rest = name.partition(".")
         binding = self.resolver._facts(path).bindings.get(head)
         if (
@@ -625,6 +658,17 @@ class DjangoRouteResolver:
                 return found
         return None
 
+    def binds(self, file: str, name: str, depth: int) -> bool:
+        """Whether a settings module binds `name`, itself or through a star import."""
+        if name in self.resolver._facts(file).bindings:
+            return True
+        facts = self.facts(file)
+        for star in facts.stars if facts is not None and depth < 8 else ():
+            module = self.module_file(star, file)
+            if module is not None and self.binds(module, name, depth + 1):
+                return True
+        return False
+
     def setting(self, file: str, name: str, depth: int) -> str | None:
         """A settings module's string `name`, its own or star-imported (`from .base import *`)."""
         if name in self.resolver._facts(file).bindings:
@@ -636,6 +680,47 @@ class DjangoRouteResolver:
             if found is not None:
                 return found
         return None
+
+    def outside(self, module: str, importer: str) -> bool:
+        """Whether `module` is no module of the repository (a library's)."""
+        return self.resolver._python_module(module.split(".")[0], importer) is None
+
+    def library_urls(self, path: str, entry: UrlEntry, written: str, module: str) -> None:
+        """A library's URLconf included (`include('allauth.urls')`, `include(wagtail_urls)`,
+        `admin.site.urls`): served, but by code the scan does not read, so never a route."""
+        package = module.split(".")[0]
+        self.opaque(path, entry, f"`{written}` includes URL patterns of the library package "
+                    f"`{package}` (`{module}`), which the scan does not read")  # fmt: skip
+
+    def static(self, path: str, entry: UrlEntry, prefix: str | None) -> tuple[str, UrlEntry] | None:
+        """What Django's `static(prefix)` (`staticfiles_urlpatterns()`: of `STATIC_URL`)
+        serves: `re_path('^' + prefix.lstrip('/') + '(?P<path>.*)$')`, and only when
+        `settings.DEBUG` is true (an empty list otherwise, and for a prefix with a host);
+        the route carries that in `attrs.configDefault`. None, after a finding, when not
+        listed: a prefix not known, `DEBUG` false in the settings (or their configuration
+        defaults), or computed out of sight (a dev-server convenience is not taken as served
+        where the scan cannot tell)."""
+        if prefix is None:
+            self.note("UNRESOLVED_ROUTE", path, entry.line, "the prefix of these static-file "
+                      "URL patterns (served when DEBUG is true) is computed out of sight: "
+                      "they are not listed")  # fmt: skip
+            return None
+        if "//" in prefix or not prefix:  # another host serves them, or Django refuses it
+            return None
+        read = {self.setting_read(file, "DEBUG", 0) for file in self.settings_files}
+        debug = read.pop() if len(read) == 1 else None  # (truthy text, defaults read)
+        source = "; ".join(debug[1]) if debug is not None and debug[1] else "the settings"
+        if debug is None and not any(self.binds(f, "DEBUG", 0) for f in self.settings_files):
+            debug = ("", ())  # Django's own default
+            source = "Django's default (the settings do not set it)"
+        if debug is None or not debug[0]:
+            how = "the scanned settings do not tell it" if debug is None else f"{source}: false"
+            self.note("UNRESOLVED_ROUTE", path, entry.line, "these static-file URL patterns "
+                      f"are served only when DEBUG is true; {how}: they are not listed")  # fmt: skip
+            return None
+        said = f"settings.DEBUG (true in {source})"
+        why = f"{said}: `{entry.static}()` URL patterns are served only when DEBUG is true"
+        return prefix.lstrip("/") + "<path:path>", replace(entry, assumed=(*entry.assumed, why))
 
     def opaque(self, path: str, entry: UrlEntry, why: str) -> None:
         self.note("UNRESOLVED_ROUTER", path, entry.line, f"{why}: its routes are not listed")
@@ -838,6 +923,17 @@ class DjangoRouteResolver:
                 for cfile, urls in extras:
                     self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
                 return None
+            if kind in _LIBRARY_ROUTERS:
+                record = _LIBRARY_ROUTERS[kind]
+                if record.routes is None:
+                    return (f"`{made}` is a router of the library {record.library} "
+                            f"({record.version}), not read: {record.unread}")  # fmt: skip
+                for registration in facts.registrations:
+                    if registration.router == name:
+                        self.endpoint(record, file, registration, here, auth, gaps)
+                for cfile, urls in extras:  # a subclass's override of the router's own hook
+                    self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
+                return None
         if kind.startswith("default") and "-no-root" not in kind:
             root = max(auth, self.permission_auth(file, None, "GET"))  # the settings' default
             self.emit("GET", here, file, line, None, root, gaps)  # the API root
@@ -883,7 +979,13 @@ class DjangoRouteResolver:
             short = found[2].rpartition(".")[2]
             if found[2].startswith("rest_framework.") and short in _ROUTER_KINDS:
                 return _ROUTER_KINDS[short]
-            return None
+            library = django_router(found[2])
+            if library is None:
+                return None
+            record = library[0]
+            if record.drf:  # DRF's router under another name (drf-extensions')
+                return next(k for n, k in _ROUTER_KINDS.items() if short.endswith(n))
+            return f"lib:{record.library}"
         if found is None or found[0] != "class":
             return None
         _, cfile, cname = found
@@ -899,6 +1001,8 @@ class DjangoRouteResolver:
             return kind
         own: list[tuple[str, RouterUrls]] = []
         for urls in cls.urls:
+            if urls.name == "get_urlpatterns" and not kind.startswith("lib:"):
+                continue  # a hook of a library's router, which DRF's never call
             if not urls.readable:
                 return (cfile, urls.line, f"the router class `{cname}` overrides "
                         f"`{urls.name}` in a way the pack cannot follow")  # fmt: skip
@@ -919,6 +1023,88 @@ class DjangoRouteResolver:
             kind += "-suffixes" if options["include_format_suffixes"] else ""
         return kind
 
+    def endpoint(
+        self,
+        record: DjangoRouter,
+        file: str,
+        registration: Registration,
+        here: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+    ) -> None:
+        """A view set registered on a library's router (Wagtail's `register_endpoint(name,
+        ViewSet)`): under `name/` (a regex fragment), the routes the record lists, or those a
+        project class's override of the record's `hook` returns (`super()`'s list and its own
+        entries, read as the project's URL entries; `cls.as_view({...})` is the view set)."""
+        line = registration.line
+        prefix = django_path(f"{registration.prefix}/", True) if registration.prefix else None
+        if prefix is None or registration.viewset == "?":
+            self.note("UNRESOLVED_ROUTE", file, line, f"the name or view set of this "
+                      f"{record.library} router registration is computed out of sight (or a "
+                      "regex that is no path): its routes are not listed")  # fmt: skip
+            return
+        base = here + prefix
+        found = self.resolve(file, registration.viewset)
+        if found is None or found[0] not in ("class", "external"):
+            self.note("UNRESOLVED_ROUTE", file, line, f"the view set `{registration.viewset}` "
+                      "is not defined in the scanned files: its routes are not listed")  # fmt: skip
+            return
+        vname = found[2] if found[0] == "class" else registration.viewset
+        overrides: list[tuple[str, RouterUrls]] = []
+        keeps_base = True
+        verdict = max(auth, self.permission_auth(file, None, "GET"))
+        if found[0] == "class":
+            own = self.own_permissions(found[1], found[2], 0)
+            if own is not None:
+                verdict = max(auth, self.permission_auth(own[0], own[1], "GET"))
+            keeps_base = self.hook_overrides(found[1], found[2], record.hook, overrides, 0)
+            unread = [(f, u) for f, u in overrides if not u.readable]
+            if unread:
+                ufile, urls = unread[0]
+                self.note("UNRESOLVED_ROUTE", ufile, urls.line, f"`{vname}` overrides "
+                          f"`{record.hook}` in a way the pack cannot follow: the routes of its "
+                          f"registration at {file}:{line} are not listed")  # fmt: skip
+                return
+        if keeps_base:
+            for route, method, _ in record.routes or ():
+                self.emit(method, base + route, file, line, vname, verdict, gaps)
+        for cfile, urls in reversed(overrides):  # the farthest class's entries first
+            for entry in urls.extras:
+                if entry.target == ("cbv", "cls") and entry.actions and found[0] == "class":
+                    for verb in entry.actions:
+                        if entry.route is not None and not entry.regex:
+                            self.emit(verb, base + entry.route, cfile, entry.line, vname,
+                                      verdict, gaps)  # fmt: skip
+                        else:
+                            self.note("UNRESOLVED_ROUTE", cfile, entry.line, "this route of "
+                                      f"`{record.hook}` is computed or a regex: not listed")  # fmt: skip
+                    continue
+                self.walk(cfile, (entry,), base, verdict, gaps, (cfile,))
+
+    def hook_overrides(
+        self,
+        file: str,
+        name: str,
+        hook: str,
+        found: list[tuple[str, RouterUrls]],
+        depth: int,
+    ) -> bool:
+        """The overrides of a library view set's `hook` along the class's project bases, the
+        nearest first, into `found`; whether the library's own list is still served (each
+        override returns `super()`'s)."""
+        cls = self.klass(file, name)
+        if cls is None or depth > _DEPTH:
+            return True
+        mine = next((u for u in cls.urls if u.name == hook), None)
+        if mine is not None:
+            found.append((file, mine))
+            if not mine.readable or not mine.keeps_base:
+                return mine.readable and mine.keeps_base
+        for base in self.bases(file, cls):
+            if base is not None and base[0] == "class":
+                return self.hook_overrides(base[1], base[2], hook, found, depth + 1)
+        return True
+
     def register(
         self,
         file: str,
@@ -928,6 +1114,12 @@ class DjangoRouteResolver:
         auth: int,
         gaps: tuple[Gap, ...],
     ) -> None:
+        if registration.chained:
+            self.note("UNRESOLVED_ROUTE", file, registration.line, "a registration on what "
+                      "`register()` returned (drf-extensions' nested routes, "
+                      "`parents_query_lookups`) is not read: the routes of "
+                      f"`{registration.viewset}` are not listed")  # fmt: skip
+            return
         if registration.prefix is None or registration.viewset == "?":
             self.note("UNRESOLVED_ROUTE", file, registration.line, "the prefix or viewset of "
                       "this router registration is computed out of sight: its routes are not "

@@ -11,6 +11,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+# library Django router classes as records: kept in a module of their own, which `django_facts`
+# (imported by `model`, imported here) reads without importing this one's imports
+from .django_routers import DJANGO_ROUTERS as DJANGO_ROUTERS
+from .django_routers import DjangoRouter as DjangoRouter
 from .model import (
     DJANGO,
     EXPRESS,
