@@ -75,7 +75,11 @@ function mountPath(layer) {
   if (layer.path !== undefined && typeof layer.path === "string") return layer.path;
   const source = layer.regexp.source;
   if (source === "^\\/?(?=\\/|$)") return "";
+  // a mount path with parameters (`router.use("/:id/items", sub)`): each parameter's group is
+  // written back as its name, from the layer's keys in order
+  let key = 0;
   return source
+    .replace(/\(\?:\(\[\^\\\/\]\+\?\)\)/g, () => `:${(layer.keys[key++] || { name: key - 1 }).name}`)
     .replace(/^\^/, "")
     .replace(/\\\/\?\(\?=\\\/\|\$\)$/, "")
     .replace(/\\\//g, "/");

@@ -5,7 +5,8 @@
 //
 // Environment: NODE_PATH (the app's node_modules; `typescript` too for a TypeScript app),
 // STUB_MODULES=a,b (module names answered with a stub that accepts any use), TRUTH_OUT (where the
-// items are written; stdout if unset), STUB_NAMESPACES (below), TRANSPILE_JS (below).
+// items are written; stdout if unset), STUB_NAMESPACES (below), TRANSPILE_JS (below),
+// TS_ES_MODULE_INTEROP (below).
 "use strict";
 const Module = require("node:module");
 const path = require("node:path");
@@ -78,7 +79,9 @@ function registerTypeScript() {
     target: ts.ScriptTarget.ES2019,
     experimentalDecorators: true,
     emitDecoratorMetadata: true,
-    esModuleInterop: true,
+    // TS_ES_MODULE_INTEROP=false: a project whose tsconfig leaves esModuleInterop off, whose
+    // `import * as Router from "koa-router"` is the module itself (callable), as tsc emits it
+    esModuleInterop: process.env.TS_ES_MODULE_INTEROP !== "false",
   };
   const transpile = (module, filename) => {
     const text = require("node:fs").readFileSync(filename, "utf8");
