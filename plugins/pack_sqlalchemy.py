@@ -104,7 +104,6 @@ KEYWORDS: Final[tuple[Keyword, ...]] = (
     Declares(b"map", rb"_imperatively|per[ \t]*\("),  # `reg.map_imperatively(`, `mapper(`
     Declares(b"table", rb"[ \t]*=[ \t]*True"),  # SQLModel's `class Hero(SQLModel, table=True)`
     Declares(b"make_versioned"),  # a library that makes tables at runtime (`TABLE_GENERATORS`)
-    Declares(b"set_db_info", rb"[ \t]*\("),  # Flask-Security's `FsModels.set_db_info(db)`: too
 )
 BASE_KEYWORDS: Final = (
     "Model",

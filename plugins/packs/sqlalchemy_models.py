@@ -118,17 +118,9 @@ _VERSIONED = (
     "a `<table>_version` table for each `__versioned__` model and for the association tables "
     "they use, and a `transaction` table"
 )
-_ROLES_USERS = (
-    "the `roles_users` link table (`set_db_info`'s `user_table_name`/`role_table_name` name the "
-    "tables it links; flask_security/models/fsqla.py, 5.9.2)"
-)
 TABLE_GENERATORS = {
     "sqlalchemy_continuum.make_versioned": ("SQLAlchemy-Continuum", _VERSIONED),
     "sqlalchemy_history.make_versioned": ("SQLAlchemy-History", _VERSIONED),
-    **{
-        f"flask_security.models.{module}.FsModels.set_db_info": ("Flask-Security", _ROLES_USERS)
-        for module in ("fsqla", "fsqla_v2", "fsqla_v3", "fsqla_v4")
-    },
 }
 """Libraries that make tables at runtime, by the call that configures them, and what they
 make: none of those tables is written in the source."""

@@ -51,7 +51,7 @@ class Member(AbstractUser):
 
 BLOG = """\
 from django.db import models
-from wagtail.models import Page
+from cmsvendor.models import Page
 from cms import Thing
 
 class Post(models.Model):
@@ -128,7 +128,9 @@ def test_a_model_shaped_class_below_an_unknown_base_is_a_finding_not_a_table(
     plain `Helper(Thing)` looks like nothing and is left alone."""
     at = {(f["code"], f["locations"][0]["line"]): f["detail"] for f in document.findings}
     assert set(at) == {("UNKNOWN_MODEL_BASE", 9), ("UNKNOWN_MODEL_BASE", 12)}
-    assert at[("UNKNOWN_MODEL_BASE", 9)].startswith("base `wagtail.models.Page` is no Django model")
+    assert at[("UNKNOWN_MODEL_BASE", 9)].startswith(
+        "base `cmsvendor.models.Page` is no Django model"
+    )
     assert at[("UNKNOWN_MODEL_BASE", 12)].startswith("base `cms.Thing` is no Django model")
     assert not any(r["attrs"]["model"] in {"Home", "Odd", "Helper"} for r in document.resources)
 
