@@ -312,6 +312,26 @@ LIBRARY_BASES: dict[str, LibraryBase] = {
             ("WorkflowMixin", _django(f"{_WAGTAIL} (wagtail/models/workflows.py)")),
         )
     },
+    # a custom image or document model (`WAGTAILIMAGES_IMAGE_MODEL`): abstract; their `tags`
+    # go through taggit's own table
+    "wagtail.images.models.AbstractImage": _django(
+        f"{_WAGTAIL} (wagtail/images/models.py)",
+        *("collection_id", "title", "file", "description", "width", "height", "created_at"),
+        *("uploaded_by_user_id", "focal_point_x", "focal_point_y", "focal_point_width"),
+        *("focal_point_height", "file_size", "file_hash"),
+    ),
+    "wagtail.images.models.AbstractRendition": _django(
+        f"{_WAGTAIL} (wagtail/images/models.py)",
+        *("filter_spec", "file", "width", "height", "focal_point_key"),
+    ),
+    "wagtail.documents.models.AbstractDocument": _django(
+        f"{_WAGTAIL} (wagtail/documents/models.py)",
+        *("collection_id", "title", "file", "created_at", "uploaded_by_user_id", "file_size"),
+        "file_hash",
+    ),
+    "wagtail.models.CollectionMember": _django(
+        f"{_WAGTAIL} (wagtail/models/media.py)", "collection_id"
+    ),
     "wagtail.contrib.settings.models.BaseSiteSetting": _SITE_SETTING,
     "wagtail.contrib.settings.models.BaseSetting": _SITE_SETTING,  # before Wagtail 4
     "wagtail.contrib.settings.models.BaseGenericSetting": _django(_SITE_SETTING.read),

@@ -176,7 +176,8 @@ def test_library_model_bases_are_tables_by_each_library_s_rules() -> None:
     """Issue 34 class 5 (`model_bases.LIBRARY_BASES`): subclasses of Wagtail's concrete `Page`
     (imported as a name and through `from wagtail import models as ...`, empty or not) and
     of its abstract form bases below `Page` are multi-table inheritance (`page_ptr_id`); its
-    `Orderable`, settings bases, draft/revision mixins, modelcluster's `ClusterableModel`,
+    `Orderable`, settings bases, draft/revision mixins, custom image, rendition and document
+    bases, modelcluster's `ClusterableModel`,
     treebeard's `MP_Node`, django-mptt's `MPTTModel`, django-polymorphic's and
     django-model-utils' abstract models give their columns; modelcluster's
     `ParentalManyToManyField` makes a link table like `ManyToManyField`, its `ParentalKey` a
@@ -192,7 +193,8 @@ def test_library_model_bases_are_tables_by_each_library_s_rules() -> None:
     assert tables == {
         "cms_topic": 2, "cms_article_topics": 3, "cms_article": 1, "cms_landing": 1,
         "cms_articlelink": 4, "cms_enquiry": 4, "cms_enquiryfield": 10, "cms_branding": 3,
-        "cms_footer": 1, "cms_snippet": 11, "catalog_shelf": 5, "catalog_category": 6,
+        "cms_footer": 1, "cms_snippet": 11, "cms_picture": 16, "cms_picturerendition": 7,
+        "cms_leaflet": 8, "catalog_shelf": 5, "catalog_category": 6,
         "catalog_product": 5, "catalog_book": 2, "catalog_review": 3,
     }  # fmt: skip
     flagged = [
