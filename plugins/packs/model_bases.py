@@ -442,6 +442,13 @@ LIBRARY_BASES: dict[str, LibraryBase] = {
     "sqlalchemy_mixins.TimestampsMixin": _alchemy(
         "sqlalchemy-mixins 2.0.5 (timestamp.py)", "created_at", "updated_at"
     ),
+    # Flask-Security 5.9.2's core mixins (flask_security/core.py): methods only, the
+    # columns the application's model defines
+    **{
+        f"{module}.{name}": _alchemy("flask-security 5.9.2 (flask_security/core.py)")
+        for module in ("flask_security", "flask_security.core")
+        for name in ("UserMixin", "RoleMixin", "WebAuthnMixin", "RefreshTrackerMixin")
+    },
     # Flask-Login 0.6.3 (flask_login/mixins.py): methods only
     "flask_login.UserMixin": _alchemy("flask-login 0.6.3"),
     "flask_login.mixins.UserMixin": _alchemy("flask-login 0.6.3"),

@@ -696,7 +696,9 @@ class _Mapper:
         self.modules = modules
         self.facts = facts
         self.flask_sqlalchemy = flask_sqlalchemy  # the versions the repository declares
-        self.version_gaps: list[Gap] = []  # `_implicit`'s findings, one per class asked of
+        # findings beside a table (`_implicit`'s, an implicit name below an unread base): one
+        # per class asked of
+        self.version_gaps: list[Gap] = []
         self._flavors: dict[tuple[str, int], str | None] = {}
         self._models: dict[tuple[str, int], bool] = {}
         self._scopes: dict[str, Scope] = {}
@@ -842,7 +844,20 @@ class _Mapper:
                 )
         if flavor != "flask" or not columns:
             return None  # SQLAlchemy: no name, or single-table inheritance
-        return self._implicit(ref, columns)
+        claim = self._implicit(ref, columns)
+        unread = self._unread_base(ancestors) if claim is not None else None
+        if claim is not None and unread is not None:
+            self.version_gaps.append(
+                Gap(
+                    UNKNOWN_MODEL_BASE,
+                    f"named `{claim.name}` by Flask-SQLAlchemy's rule; base `{unread}` is no "
+                    "mixin the pack knows and may set `__tablename__`: the table's name may "
+                    "differ",
+                    ref.module.path,
+                    ref.cls.line,
+                )
+            )
+        return claim
 
     def _library_name(
         self,
