@@ -442,6 +442,59 @@ LIBRARY_BASES: dict[str, LibraryBase] = {
     "sqlalchemy_mixins.TimestampsMixin": _alchemy(
         "sqlalchemy-mixins 2.0.5 (timestamp.py)", "created_at", "updated_at"
     ),
+    # Authlib 1.9.10 (authlib/integrations/sqla_oauth2/): OAuth 2 server columns, no name and
+    # no primary key (the model defines both)
+    **{
+        f"authlib.integrations.sqla_oauth2{module}.{name}": _alchemy(
+            "authlib 1.9.10 (authlib/integrations/sqla_oauth2/)", *columns
+        )
+        for name, submodule, columns in (
+            (
+                "OAuth2ClientMixin",
+                ".client_mixin",
+                (
+                    "client_id",
+                    "client_secret",
+                    "client_id_issued_at",
+                    "client_secret_expires_at",
+                    "client_metadata",
+                ),
+            ),
+            (
+                "OAuth2AuthorizationCodeMixin",
+                ".tokens_mixins",
+                (
+                    "code",
+                    "client_id",
+                    "redirect_uri",
+                    "response_type",
+                    "scope",
+                    "nonce",
+                    "auth_time",
+                    "acr",
+                    "amr",
+                    "code_challenge",
+                    "code_challenge_method",
+                ),
+            ),
+            (
+                "OAuth2TokenMixin",
+                ".tokens_mixins",
+                (
+                    "client_id",
+                    "token_type",
+                    "access_token",
+                    "refresh_token",
+                    "scope",
+                    "issued_at",
+                    "access_token_revoked_at",
+                    "refresh_token_revoked_at",
+                    "expires_in",
+                ),
+            ),
+        )
+        for module in ("", submodule)
+    },
     # Flask-Security 5.9.2's core mixins (flask_security/core.py): methods only, the
     # columns the application's model defines
     **{
