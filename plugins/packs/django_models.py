@@ -420,7 +420,8 @@ def _is_model(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> bool:
 def _unknown_bases(modules: Modules[ModelBody], models: list[ClassRef[ModelBody]]) -> list[Gap]:
     """Classes that look like models below a base leading out of the scanned files that is
     neither `models.Model` nor a known model: their table, if any, is not known. A mixin or
-    abstract class of a known model is not one of them."""
+    abstract class of a known model is not one of them, nor a class below Django's own classes
+    alone (`Func`, `Aggregate`, a field): Django's models are all known (`KNOWN_MODELS`)."""
     used = {
         (a.module.path, a.cls.line)
         for ref in models
@@ -445,6 +446,7 @@ def _unknown_bases(modules: Modules[ModelBody], models: list[ClassRef[ModelBody]
                     if isinstance(a, External)
                     and a.name != "object"
                     and a.name.partition(".")[0] not in NEUTRAL_BASE_MODULES
+                    and a.name.partition(".")[0] != "django"  # its models are all known
                 ),
                 None,
             )
