@@ -15,16 +15,21 @@ parent's `app_label` and `managed` (Django's Meta inheritance for abstract bases
   model `<Model>_<field>`, 3 columns (id and the two foreign keys). A field inherited from an
   abstract parent makes one per concrete child.
 
-Models of Django and common third-party apps are known by their import path (`KNOWN_MODELS`):
-an abstract one (`AbstractUser`, `AbstractBaseUser`, `PermissionsMixin`, django-guardian's
-`UserObjectPermissionBase`, taggit's
-`TaggedItemBase`/`GenericTaggedItemBase`, …) gives its fields and auto-created many-to-many
-tables to each concrete subclass (`AbstractUser`/`PermissionsMixin`: `<table>_groups` and
-`<table>_user_permissions`); a concrete one (`User`, `ContentType`, django_celery_beat's
-`PeriodicTask`, …) makes a subclass multi-table inheritance (`<parent>_ptr_id`). A class that
-looks like a model (Django model fields, or `Meta` table options) below any other outside base,
-or any class below a class of another app's `models` module (`wagtail.models.Page`, fields or
-not), is reported as `UNKNOWN_MODEL_BASE` at the class, with no table: its table is not known.
+Models of Django and of libraries are known by their import path (`KNOWN_MODELS`, the Django
+records of `model_bases.LIBRARY_BASES`, each read in the library's source): an abstract one
+(`AbstractUser`, `PermissionsMixin`, taggit's `TaggedItemBase`, Wagtail's `Orderable` and
+settings bases, `ClusterableModel`, treebeard's `MP_Node`, `MPTTModel`, `PolymorphicModel`,
+django-model-utils', django-extensions' and django-oauth-toolkit's abstract models, …) gives
+its columns, auto-created many-to-many tables and inherited `Meta.app_label` to each concrete
+subclass (`AbstractUser`/`PermissionsMixin`: `<table>_groups` and `<table>_user_permissions`);
+a concrete one (`User`, `ContentType`, django_celery_beat's `PeriodicTask`, Wagtail's `Page`
+and its abstract forms below it, …) makes a subclass multi-table inheritance
+(`<parent>_ptr_id`). A library's relation fields (`model_bases.LIBRARY_FIELDS`: modelcluster's
+`ParentalKey`, `ParentalManyToManyField`) are read as the Django field they subclass (a
+column, an auto-created link table). A class that looks like a model (Django model fields, or
+`Meta` table options) below any other outside base, or any class below a class of another
+app's `models` module that no record names (fields or not), is reported as
+`UNKNOWN_MODEL_BASE` at the class, with no table: its table is not known.
 
 Only the models of installed apps are tables, as Django's app registry holds only those
 (`django_apps`: the settings' `INSTALLED_APPS`, `AppConfig` labels): a model belongs to the
@@ -60,6 +65,7 @@ from .django_apps import (
     own_label,
     settings_facts,
 )
+from .model_bases import LIBRARY_FIELDS, LibraryBase, library_bases
 from .pymodules import (
     REPOSITORY_PACKAGES,
     ClassRef,
@@ -83,79 +89,19 @@ RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField"})
 NEUTRAL_BASE_MODULES = frozenset({"typing", "typing_extensions", "abc", "enum", "builtins"})
 
 
-@dataclass(frozen=True)
-class KnownModel:
-    """A model outside the scanned files whose fields are known (its own and its ancestors')."""
-
-    abstract: bool
-    fields: tuple[str, ...] = ()  # column names
-    many_to_many: tuple[str, ...] = ()  # fields that auto-create a join table
-    primary_key: bool = False  # one of `fields` is the primary key: no implicit `id`
-
-
-_BASE_USER = KnownModel(True, ("password", "last_login"))
-_PERMISSIONS = KnownModel(True, ("is_superuser",), ("groups", "user_permissions"))
-_ABSTRACT_USER = KnownModel(
-    True,
-    (
-        *_BASE_USER.fields,
-        *_PERMISSIONS.fields,
-        *("username", "first_name", "last_name", "email", "is_staff", "is_active", "date_joined"),
-    ),
-    _PERMISSIONS.many_to_many,
+KNOWN_MODELS: dict[str, LibraryBase] = library_bases("django")
+"""Models of Django and of libraries by import path (`model_bases.LIBRARY_BASES`)."""
+MANY_TO_MANY_FIELDS = frozenset(
+    {
+        "ManyToManyField",
+        *(last_name(f) for f, k in LIBRARY_FIELDS.items() if k == "ManyToManyField"),
+    }
 )
-_CONCRETE = KnownModel(False)  # a subclass gets its own table and a `<parent>_ptr_id` link
-_TIMESTAMPED = KnownModel(True, ("created", "modified"))
-_BASE_SESSION = KnownModel(True, ("session_key", "session_data", "expire_date"), primary_key=True)
-KNOWN_MODELS: dict[str, KnownModel] = {
-    "django.contrib.auth.base_user.AbstractBaseUser": _BASE_USER,
-    "django.contrib.auth.models.AbstractBaseUser": _BASE_USER,
-    "django.contrib.auth.models.PermissionsMixin": _PERMISSIONS,
-    "django.contrib.auth.models.AbstractUser": _ABSTRACT_USER,
-    "django.contrib.auth.models.User": _CONCRETE,
-    "django.contrib.auth.models.Group": _CONCRETE,
-    "django.contrib.auth.models.Permission": _CONCRETE,
-    "django.contrib.contenttypes.models.ContentType": _CONCRETE,
-    "django.contrib.sites.models.Site": _CONCRETE,
-    # the rest of Django's own contrib models: a custom session store's model subclasses the
-    # abstract session (`django.contrib.sessions.models` re-exports it); the others are
-    # concrete, a subclass of one gets a table of its own linked to theirs
-    "django.contrib.sessions.base_session.AbstractBaseSession": _BASE_SESSION,
-    "django.contrib.sessions.models.AbstractBaseSession": _BASE_SESSION,
-    "django.contrib.sessions.models.Session": _CONCRETE,
-    "django.contrib.admin.models.LogEntry": _CONCRETE,
-    "django.contrib.flatpages.models.FlatPage": _CONCRETE,
-    "django.contrib.redirects.models.Redirect": _CONCRETE,
-    "taggit.models.TagBase": KnownModel(True, ("name", "slug")),
-    "taggit.models.ItemBase": KnownModel(True),
-    "taggit.models.TaggedItemBase": KnownModel(True, ("tag_id",)),
-    "taggit.models.CommonGenericTaggedItemBase": KnownModel(True, ("content_type_id",)),
-    "taggit.models.GenericTaggedItemBase": KnownModel(True, ("content_type_id", "object_id")),
-    "taggit.models.GenericUUIDTaggedItemBase": KnownModel(True, ("content_type_id", "object_id")),
-    "taggit.models.Tag": _CONCRETE,
-    "taggit.models.TaggedItem": _CONCRETE,
-    "django_celery_beat.models.PeriodicTask": _CONCRETE,
-    "django_celery_beat.models.CrontabSchedule": _CONCRETE,
-    "django_celery_beat.models.IntervalSchedule": _CONCRETE,
-    "django_celery_beat.models.ClockedSchedule": _CONCRETE,
-    "django_celery_beat.models.SolarSchedule": _CONCRETE,
-    # django-guardian's per-object permissions: a project's direct-foreign-key tables subclass
-    # the abstract bases (`ProjectUserObjectPermission(UserObjectPermissionBase)`)
-    "guardian.models.UserObjectPermissionBase": KnownModel(True, ("permission_id", "user_id")),
-    "guardian.models.GroupObjectPermissionBase": KnownModel(True, ("permission_id", "group_id")),
-    "guardian.models.UserObjectPermissionAbstract": KnownModel(
-        True, ("permission_id", "user_id", "content_type_id", "object_pk")
-    ),
-    "guardian.models.GroupObjectPermissionAbstract": KnownModel(
-        True, ("permission_id", "group_id", "content_type_id", "object_pk")
-    ),
-    "guardian.models.UserObjectPermission": _CONCRETE,
-    "guardian.models.GroupObjectPermission": _CONCRETE,
-    # django-polymorphic's abstract base: a subclass's table gets its content-type link
-    "polymorphic.models.PolymorphicModel": KnownModel(True, ("polymorphic_ctype_id",)),
-    "model_utils.models.TimeStampedModel": _TIMESTAMPED,
-    "django_extensions.db.models.TimeStampedModel": _TIMESTAMPED,
-}
+LINK_FIELDS = frozenset(
+    {*RELATION_FIELDS, *(last_name(f) for f, k in LIBRARY_FIELDS.items() if k in RELATION_FIELDS)}
+)
+"""The relations `_describe` reads by their last name, a library's (`LIBRARY_FIELDS`:
+modelcluster's `ParentalKey`, `ParentalManyToManyField`) as the Django field they subclass."""
 
 
 @dataclass(frozen=True)
@@ -237,7 +183,7 @@ def _describe(node: ast.ClassDef) -> ModelBody:
         call = stmt.value
         callee = dotted(call.func)
         kind = last_name(callee)
-        if callee and (kind.endswith("Field") or kind in RELATION_FIELDS):
+        if callee and (kind.endswith("Field") or kind in LINK_FIELDS):
             callees[callee] = None
         if kind == "HistoricalRecords":  # a table simple_history makes at run time
             table_name = keyword_literal(call, "table_name")
@@ -249,19 +195,19 @@ def _describe(node: ast.ClassDef) -> ModelBody:
                     model_name if isinstance(model_name, str) else None,
                 )
             )
-        elif kind == "ManyToManyField":
+        elif kind in MANY_TO_MANY_FIELDS:
             if not has_keyword(call, "through"):
                 table = keyword_literal(call, "db_table")
                 many.append(
                     ManyToMany(target.id, stmt.lineno, table if isinstance(table, str) else None)
                 )
-        elif kind in RELATION_FIELDS or (kind.endswith("Field") and kind not in NO_COLUMN_FIELDS):
+        elif kind in LINK_FIELDS or (kind.endswith("Field") and kind not in NO_COLUMN_FIELDS):
             column = keyword_literal(call, "db_column")
             fields.append(
                 column
                 if isinstance(column, str)
                 else f"{target.id}_id"
-                if kind in RELATION_FIELDS
+                if kind in LINK_FIELDS
                 else target.id
             )
             primary_key = primary_key or keyword_literal(call, "primary_key") is True
@@ -474,7 +420,8 @@ def _is_model(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> bool:
 def _unknown_bases(modules: Modules[ModelBody], models: list[ClassRef[ModelBody]]) -> list[Gap]:
     """Classes that look like models below a base leading out of the scanned files that is
     neither `models.Model` nor a known model: their table, if any, is not known. A mixin or
-    abstract class of a known model is not one of them."""
+    abstract class of a known model is not one of them, nor a class below Django's own classes
+    alone (`Func`, `Aggregate`, a field): Django's models are all known (`KNOWN_MODELS`)."""
     used = {
         (a.module.path, a.cls.line)
         for ref in models
@@ -499,6 +446,7 @@ def _unknown_bases(modules: Modules[ModelBody], models: list[ClassRef[ModelBody]
                     if isinstance(a, External)
                     and a.name != "object"
                     and a.name.partition(".")[0] not in NEUTRAL_BASE_MODULES
+                    and a.name.partition(".")[0] != "django"  # its models are all known
                 ),
                 None,
             )
@@ -568,7 +516,7 @@ class _Parents:
     lower-cased name for multi-table inheritance."""
 
     abstract: list[ClassRef[ModelBody]]
-    known: list[KnownModel]
+    known: list[LibraryBase]
     concrete: str | None
 
 
@@ -584,10 +532,9 @@ def _parents(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> _Parents:
             if known is None or parent.name in seen:
                 continue
             seen.add(parent.name)
-            if known.abstract:
-                found.known.append(known)
-            else:
-                found.concrete = found.concrete or last_name(parent.name).lower()
+            if known.abstract or found.concrete is None:  # a concrete one's fields: its own
+                found.known.append(known)  # (an abstract model below it: its columns here)
+            found.concrete = found.concrete or known.concrete
             continue
         if (parent.module.path, parent.cls.line) in seen:
             continue
@@ -621,13 +568,19 @@ def _tables(
     abstract = parents.abstract
     parent_meta = next((p.cls.body.meta for p in abstract if p.cls.body.meta), None)
     inherited = parent_meta if ref.cls.body.meta is None or own.inherits_parent else None
+    library_label = next((k.app_label for k in parents.known if k.app_label), None)
+    if ref.cls.body.meta is not None and not own.inherits_parent:
+        library_label = None  # a `Meta` of its own: a library's abstract `Meta` not inherited
     app_label = (
-        own.app_label or (inherited.app_label if inherited else None) or labels[ref.module.path]
+        own.app_label
+        or (inherited.app_label if inherited else None)
+        or library_label
+        or labels[ref.module.path]
     )
     managed = own.managed if own.managed is not None else (inherited.managed if inherited else None)
     table = own.db_table or "_".join(filter(None, [app_label, ref.cls.name.lower()]))
     fields = [f for c in [ref, *abstract] for f in c.cls.body.fields]
-    fields.extend(f for known in parents.known for f in known.fields)
+    fields.extend(f for known in parents.known for f in known.columns)
     if parents.concrete is not None:
         fields.insert(0, f"{parents.concrete}_ptr_id")
     elif not (

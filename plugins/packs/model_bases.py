@@ -31,6 +31,16 @@ and Flask-SQLAlchemy would give the class, read from source as their code builds
 Where the base still cannot be followed (an override that builds it some other way, a
 `model_class` from outside the scanned files, a factory whose return is not one of those), the
 answer is an `External` naming it, so each class below it is an `UNKNOWN_MODEL_BASE`.
+
+Model bases libraries define (`LIBRARY_BASES`, one record table both ORM packs read): each
+record says what a class below it gets, as the library's own source says (the version read is
+in the record): Django — abstract models (their columns, auto-created many-to-many tables and
+inherited `Meta.app_label`) and concrete ones (a subclass is multi-table inheritance, its table
+linked by `<parent>_ptr_id`); SQLAlchemy — mixins that set `__tablename__` (a literal, or a
+`declared_attr` that names the table after the class) or give columns. A base a record does not
+name stays unknown: a finding at each class below it (`UNKNOWN_MODEL_BASE`).
+`LIBRARY_FIELDS`: Django fields of libraries that are relations (a foreign key's column, a
+many-to-many's auto-created link table).
 """
 
 from __future__ import annotations
@@ -38,7 +48,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .pymodules import (
     CallBinding,
@@ -70,6 +80,447 @@ _NAMING_METAS = frozenset({"DefaultMeta", "NameMetaMixin", "_BoundDeclarativeMet
 """Flask-SQLAlchemy's metaclasses that name tables (`_BoundDeclarativeMeta`: 2.0–2.1's)."""
 _MODEL_CLASS = "model_class"
 MAX_DEPTH = 16
+
+
+@dataclass(frozen=True)
+class LibraryBase:
+    """A model base a library defines (`read`: the distribution, version and module read).
+
+    Django: `concrete` (the lower-cased name of the concrete model a subclass's table links to
+    by `<concrete>_ptr_id`; None for an abstract model), `columns` (what a subclass's own table
+    gets from it and its abstract ancestors), `many_to_many` (fields that auto-create a link
+    table per concrete subclass), `primary_key` (one of `columns` is: no implicit `id`),
+    `app_label` (its `Meta.app_label`, which a subclass without a `Meta` of its own inherits).
+    SQLAlchemy: `tablename` (the literal `__tablename__` it sets), `names_table` (its
+    `declared_attr` `__tablename__` as a function of the class name), `columns`."""
+
+    read: str
+    orm: str = "django"
+    concrete: str | None = None
+    columns: tuple[str, ...] = ()
+    many_to_many: tuple[str, ...] = ()
+    primary_key: bool = False
+    app_label: str | None = None
+    tablename: str | None = None
+    names_table: Callable[[str], str] | None = None
+
+    @property
+    def abstract(self) -> bool:
+        return self.concrete is None
+
+
+def _django(read: str, *columns: str, **options: Any) -> LibraryBase:
+    return LibraryBase(read, "django", columns=columns, **options)
+
+
+def _alchemy(read: str, *columns: str, **options: Any) -> LibraryBase:
+    return LibraryBase(read, "sqlalchemy", columns=columns, **options)
+
+
+_DJANGO = "django 5.2 (django/contrib)"
+_BASE_USER = _django(_DJANGO, "password", "last_login")
+_PERMISSIONS = _django(_DJANGO, "is_superuser", many_to_many=("groups", "user_permissions"))
+_ABSTRACT_USER = _django(
+    _DJANGO,
+    *_BASE_USER.columns,
+    *_PERMISSIONS.columns,
+    *("username", "first_name", "last_name", "email", "is_staff", "is_active", "date_joined"),
+    many_to_many=_PERMISSIONS.many_to_many,
+)
+_BASE_SESSION = _django(_DJANGO, "session_key", "session_data", "expire_date", primary_key=True)
+_TAGGIT = "django-taggit 6.1.0 (taggit/models.py)"
+_GUARDIAN = "django-guardian (guardian/models/models.py)"
+_WAGTAIL = "wagtail 7.4.4 and 8.0.1"
+_PAGE = _django(f"{_WAGTAIL} (wagtail/models/pages.py)", concrete="page")
+_ORDERABLE = _django(f"{_WAGTAIL} (wagtail/models/orderable.py)", "sort_order")
+_SITE_SETTING = _django(f"{_WAGTAIL} (wagtail/contrib/settings/models.py)", "site_id")
+_FORM_FIELD = _django(
+    f"{_WAGTAIL} (wagtail/contrib/forms/models.py)",
+    *("sort_order", "clean_name", "label", "field_type", "required", "choices"),
+    *("default_value", "help_text"),
+)
+_EMAIL_FORM = _django(
+    f"{_WAGTAIL} (wagtail/contrib/forms/models.py)",
+    *("to_address", "from_address", "subject"),
+    concrete="page",
+)
+_MODEL_UTILS = "django-model-utils 5.0.0 (model_utils/models.py)"
+_EXTENSIONS = "django-extensions 4.1 (django_extensions/db/models.py)"
+_OAUTH = "django-oauth-toolkit 3.4.1 (oauth2_provider/models.py)"
+_TREEBEARD = "django-treebeard 7.0.3 (treebeard/)"
+_CELERY_BEAT = "django-celery-beat (django_celery_beat/models.py)"
+
+
+def _concrete(read: str, name: str) -> LibraryBase:
+    return LibraryBase(read, concrete=last_name(name).lower())
+
+
+def _concretes(read: str, *names: str) -> dict[str, LibraryBase]:
+    return {name: _concrete(read, name) for name in names}
+
+
+def _fastapi_users() -> dict[str, LibraryBase]:
+    """fastapi-users-db-sqlalchemy 7.0.0's tables (`__init__.py`, `access_token.py`): a literal
+    `__tablename__` each; the `UUID` variants add an `id` primary key (the user and OAuth
+    tables) and a `user_id` foreign key (OAuth, access token); `fastapi_users.db` re-exports
+    the user and OAuth ones."""
+    read = "fastapi-users-db-sqlalchemy 7.0.0 (fastapi_users_db_sqlalchemy/)"
+    user = ("email", "hashed_password", "is_active", "is_superuser", "is_verified")
+    oauth = ("oauth_name", "access_token", "expires_at", "refresh_token", "account_id")
+    records = {
+        "SQLAlchemyBaseUserTable": _alchemy(read, *user, tablename="user"),
+        "SQLAlchemyBaseUserTableUUID": _alchemy(
+            read, "id", *user, tablename="user", primary_key=True
+        ),
+        "SQLAlchemyBaseOAuthAccountTable": _alchemy(
+            read, *oauth, "account_email", tablename="oauth_account"
+        ),
+        "SQLAlchemyBaseOAuthAccountTableUUID": _alchemy(
+            read, "id", *oauth, "account_email", "user_id", tablename="oauth_account",
+            primary_key=True,
+        ),
+    }  # fmt: skip
+    found = {
+        f"{module}.{name}": record
+        for module in ("fastapi_users_db_sqlalchemy", "fastapi_users.db")
+        for name, record in records.items()
+    }
+    tokens = "fastapi_users_db_sqlalchemy.access_token.SQLAlchemyBaseAccessTokenTable"
+    found[tokens] = _alchemy(read, "token", "created_at", tablename="accesstoken", primary_key=True)
+    found[f"{tokens}UUID"] = _alchemy(
+        read, "token", "created_at", "user_id", tablename="accesstoken", primary_key=True
+    )
+    return found
+
+
+def _flask_security() -> dict[str, LibraryBase]:
+    """Flask-Security 5.9.2's model mixins (`flask_security/models/fsqla.py`, `fsqla_v2.py`,
+    `fsqla_v3.py`, `fsqla_v4.py`: v2 adds the unified-sign-in columns, v3 WebAuthn's)."""
+    user = (
+        *("id", "email", "username", "password", "active", "fs_uniquifier", "confirmed_at"),
+        *("last_login_at", "current_login_at", "last_login_ip", "current_login_ip"),
+        *("login_count", "tf_primary_method", "tf_totp_secret", "tf_phone_number"),
+        *("create_datetime", "update_datetime"),
+    )
+    users = {
+        "fsqla": user,
+        "fsqla_v2": (*user, "us_totp_secrets", "us_phone_number"),
+        "fsqla_v3": (*user, "us_totp_secrets", "us_phone_number", "fs_webauthn_user_handle",
+                     "mf_recovery_codes"),
+    }  # fmt: skip
+    users["fsqla_v4"] = users["fsqla_v3"]
+    role = ("id", "name", "description", "permissions", "update_datetime")
+    found: dict[str, LibraryBase] = {}
+    for module, columns in users.items():
+        read = f"flask-security 5.9.2 (flask_security/models/{module}.py)"
+        found[f"flask_security.models.{module}.FsUserMixin"] = _alchemy(
+            read, *columns, primary_key=True
+        )
+        found[f"flask_security.models.{module}.FsRoleMixin"] = _alchemy(
+            read, *role, primary_key=True
+        )
+    return found
+
+
+LIBRARY_BASES: dict[str, LibraryBase] = {
+    # Django's own: a custom user or session store subclasses the abstract ones
+    # (`django.contrib.sessions.models` re-exports the abstract session)
+    "django.contrib.auth.base_user.AbstractBaseUser": _BASE_USER,
+    "django.contrib.auth.models.AbstractBaseUser": _BASE_USER,
+    "django.contrib.auth.models.PermissionsMixin": _PERMISSIONS,
+    "django.contrib.auth.models.AbstractUser": _ABSTRACT_USER,
+    "django.contrib.sessions.base_session.AbstractBaseSession": _BASE_SESSION,
+    "django.contrib.sessions.models.AbstractBaseSession": _BASE_SESSION,
+    **_concretes(
+        _DJANGO,
+        "django.contrib.auth.models.User",
+        "django.contrib.auth.models.Group",
+        "django.contrib.auth.models.Permission",
+        "django.contrib.contenttypes.models.ContentType",
+        "django.contrib.sites.models.Site",
+        "django.contrib.sessions.models.Session",
+        "django.contrib.admin.models.LogEntry",
+        "django.contrib.flatpages.models.FlatPage",
+        "django.contrib.redirects.models.Redirect",
+    ),
+    "taggit.models.TagBase": _django(_TAGGIT, "name", "slug"),
+    "taggit.models.ItemBase": _django(_TAGGIT),
+    "taggit.models.TaggedItemBase": _django(_TAGGIT, "tag_id"),
+    "taggit.models.CommonGenericTaggedItemBase": _django(_TAGGIT, "content_type_id"),
+    "taggit.models.GenericTaggedItemBase": _django(_TAGGIT, "content_type_id", "object_id"),
+    "taggit.models.GenericUUIDTaggedItemBase": _django(_TAGGIT, "content_type_id", "object_id"),
+    **_concretes(_TAGGIT, "taggit.models.Tag", "taggit.models.TaggedItem"),
+    **_concretes(
+        _CELERY_BEAT,
+        *(
+            f"django_celery_beat.models.{name}"
+            for name in (
+                "PeriodicTask",
+                "CrontabSchedule",
+                "IntervalSchedule",
+                "ClockedSchedule",
+                "SolarSchedule",
+            )
+        ),
+    ),
+    # django-guardian's per-object permissions: a project's direct-foreign-key tables subclass
+    # the abstract bases (`ProjectUserObjectPermission(UserObjectPermissionBase)`)
+    "guardian.models.UserObjectPermissionBase": _django(_GUARDIAN, "permission_id", "user_id"),
+    "guardian.models.GroupObjectPermissionBase": _django(_GUARDIAN, "permission_id", "group_id"),
+    "guardian.models.UserObjectPermissionAbstract": _django(
+        _GUARDIAN, "permission_id", "user_id", "content_type_id", "object_pk"
+    ),
+    "guardian.models.GroupObjectPermissionAbstract": _django(
+        _GUARDIAN, "permission_id", "group_id", "content_type_id", "object_pk"
+    ),
+    **_concretes(
+        _GUARDIAN, "guardian.models.UserObjectPermission", "guardian.models.GroupObjectPermission"
+    ),
+    # Wagtail: `Page` is concrete (`wagtailcore_page`): a page type is multi-table inheritance;
+    # the abstract forms below it keep that link; `Task`/`TaskState` are concrete too; the
+    # mixins, settings bases and `Orderable` are abstract models (`wagtail.core.models`: 2.x)
+    **{
+        f"{module}.{name}": record
+        for module in ("wagtail.models", "wagtail.core.models")
+        for name, record in (
+            ("Page", _PAGE),
+            ("Orderable", _ORDERABLE),
+            ("Task", _concrete(f"{_WAGTAIL} (wagtail/models/workflows.py)", "Task")),
+            ("TaskState", _concrete(f"{_WAGTAIL} (wagtail/models/workflows.py)", "TaskState")),
+            (
+                "DraftStateMixin",
+                _django(
+                    f"{_WAGTAIL} (wagtail/models/draft_state.py)",
+                    *("live", "has_unpublished_changes", "first_published_at", "last_published_at"),
+                    *("live_revision_id", "go_live_at", "expire_at", "expired"),
+                ),
+            ),
+            (
+                "RevisionMixin",
+                _django(f"{_WAGTAIL} (wagtail/models/revisions.py)", "latest_revision_id"),
+            ),
+            (
+                "LockableMixin",
+                _django(
+                    f"{_WAGTAIL} (wagtail/models/locking.py)", "locked", "locked_at", "locked_by_id"
+                ),
+            ),
+            (
+                "TranslatableMixin",
+                _django(f"{_WAGTAIL} (wagtail/models/i18n.py)", "translation_key", "locale_id"),
+            ),
+            ("WorkflowMixin", _django(f"{_WAGTAIL} (wagtail/models/workflows.py)")),
+        )
+    },
+    # a custom image or document model (`WAGTAILIMAGES_IMAGE_MODEL`): abstract; their `tags`
+    # go through taggit's own table
+    "wagtail.images.models.AbstractImage": _django(
+        f"{_WAGTAIL} (wagtail/images/models.py)",
+        *("collection_id", "title", "file", "description", "width", "height", "created_at"),
+        *("uploaded_by_user_id", "focal_point_x", "focal_point_y", "focal_point_width"),
+        *("focal_point_height", "file_size", "file_hash"),
+    ),
+    "wagtail.images.models.AbstractRendition": _django(
+        f"{_WAGTAIL} (wagtail/images/models.py)",
+        *("filter_spec", "file", "width", "height", "focal_point_key"),
+    ),
+    "wagtail.documents.models.AbstractDocument": _django(
+        f"{_WAGTAIL} (wagtail/documents/models.py)",
+        *("collection_id", "title", "file", "created_at", "uploaded_by_user_id", "file_size"),
+        "file_hash",
+    ),
+    "wagtail.models.CollectionMember": _django(
+        f"{_WAGTAIL} (wagtail/models/media.py)", "collection_id"
+    ),
+    "wagtail.contrib.settings.models.BaseSiteSetting": _SITE_SETTING,
+    "wagtail.contrib.settings.models.BaseSetting": _SITE_SETTING,  # before Wagtail 4
+    "wagtail.contrib.settings.models.BaseGenericSetting": _django(_SITE_SETTING.read),
+    "wagtail.contrib.forms.models.AbstractFormField": _FORM_FIELD,
+    "wagtail.contrib.forms.models.AbstractForm": _django(_FORM_FIELD.read, concrete="page"),
+    "wagtail.contrib.forms.models.AbstractEmailForm": _EMAIL_FORM,
+    "wagtail.contrib.forms.models.AbstractFormSubmission": _django(
+        _FORM_FIELD.read, "form_data", "page_id", "submit_time"
+    ),
+    "wagtail.contrib.forms.models.FormSubmission": _concrete(_FORM_FIELD.read, "FormSubmission"),
+    # django-modelcluster 6.5 (modelcluster/models.py): an abstract model, no field
+    "modelcluster.models.ClusterableModel": _django("django-modelcluster 6.5 (models.py)"),
+    # django-mptt 0.20.0 (mptt/models.py): MPTTModelBase adds the tree fields, named by
+    # `MPTTMeta` (`lft`, `rght`, `tree_id`, `level` by default)
+    "mptt.models.MPTTModel": _django(
+        "django-mptt 0.20.0 (mptt/models.py)", "lft", "rght", "tree_id", "level"
+    ),
+    "treebeard.mp_tree.MP_Node": _django(_TREEBEARD, "path", "depth", "numchild"),
+    "treebeard.ns_tree.NS_Node": _django(_TREEBEARD, "lft", "rgt", "tree_id", "depth"),
+    "treebeard.al_tree.AL_Node": _django(_TREEBEARD),
+    # django-polymorphic 4.11.7: a subclass's table gets its content-type link
+    "polymorphic.models.PolymorphicModel": _django(
+        "django-polymorphic 4.11.7 (polymorphic/models.py)", "polymorphic_ctype_id"
+    ),
+    "model_utils.models.TimeStampedModel": _django(_MODEL_UTILS, "created", "modified"),
+    "model_utils.models.TimeFramedModel": _django(_MODEL_UTILS, "start", "end"),
+    "model_utils.models.StatusModel": _django(_MODEL_UTILS, "status", "status_changed"),
+    "model_utils.models.SoftDeletableModel": _django(_MODEL_UTILS, "is_removed"),
+    "model_utils.models.UUIDModel": _django(_MODEL_UTILS, "id", primary_key=True),
+    "django_extensions.db.models.TimeStampedModel": _django(_EXTENSIONS, "created", "modified"),
+    "django_extensions.db.models.TitleDescriptionModel": _django(
+        _EXTENSIONS, "title", "description"
+    ),
+    "django_extensions.db.models.TitleSlugDescriptionModel": _django(
+        _EXTENSIONS, "title", "description", "slug"
+    ),
+    "django_extensions.db.models.ActivatorModel": _django(
+        _EXTENSIONS, "status", "activate_date", "deactivate_date"
+    ),
+    # django-oauth-toolkit: abstract bases of the swappable models (`OAUTH2_PROVIDER_*_MODEL`
+    # names the project's subclass; oauth2_provider's own concrete model is then swapped out
+    # and makes no table — a table of that app, never one of the scanned files)
+    "oauth2_provider.models.AbstractApplication": _django(
+        _OAUTH,
+        *("id", "client_id", "user_id", "redirect_uris", "post_logout_redirect_uris"),
+        *("client_type", "authorization_grant_type", "client_secret", "hash_client_secret"),
+        *("name", "skip_authorization", "created", "updated", "algorithm", "allowed_origins"),
+        primary_key=True,
+    ),
+    "oauth2_provider.models.AbstractGrant": _django(
+        _OAUTH,
+        *("id", "user_id", "code", "application_id", "expires", "redirect_uri", "scope"),
+        *("created", "updated", "code_challenge", "code_challenge_method", "nonce", "claims"),
+        primary_key=True,
+    ),
+    "oauth2_provider.models.AbstractAccessToken": _django(
+        _OAUTH,
+        *("id", "user_id", "source_refresh_token_id", "token", "token_checksum"),
+        *("id_token_id", "application_id", "expires", "scope", "created", "updated"),
+        primary_key=True,
+    ),
+    "oauth2_provider.models.AbstractRefreshToken": _django(
+        _OAUTH,
+        *("id", "user_id", "token", "token_checksum", "application_id", "access_token_id"),
+        *("token_family", "created", "updated", "revoked"),
+        primary_key=True,
+    ),
+    "oauth2_provider.models.AbstractIDToken": _django(
+        _OAUTH,
+        *("id", "user_id", "jti", "application_id", "expires", "scope", "created", "updated"),
+        primary_key=True,
+    ),
+    # django-dynamic-preferences 1.17.0: its abstract bases' `Meta` names the library's app
+    "dynamic_preferences.models.PerInstancePreferenceModel": _django(
+        "django-dynamic-preferences 1.17.0 (dynamic_preferences/models.py)",
+        *("section", "name", "raw_value"),
+        app_label="dynamic_preferences",
+    ),
+    # SQLAlchemy mixins. fastapi-users-db-sqlalchemy 7.0.0 (`fastapi_users.db` re-exports the
+    # user and OAuth tables): literal `__tablename__`s
+    **_fastapi_users(),
+    # Flask-Dance 7.1.0 (flask_dance/consumer/storage/sqla.py): a `declared_attr` name
+    "flask_dance.consumer.storage.sqla.OAuthConsumerMixin": _alchemy(
+        "flask-dance 7.1.0 (flask_dance/consumer/storage/sqla.py)",
+        *("id", "provider", "created_at", "token"),
+        primary_key=True,
+        names_table=lambda name: f"flask_dance_{name.lower()}",
+    ),
+    # Flask-Security 5.9.2 (flask_security/models/fsqla*.py): columns, no table name (the
+    # model names it, or Flask-SQLAlchemy does); each version's mixin extends the one before
+    **_flask_security(),
+    # SQLAlchemy-Utils 0.43.0 (sqlalchemy_utils/models.py): two columns, no name
+    "sqlalchemy_utils.Timestamp": _alchemy("sqlalchemy-utils 0.43.0", "created", "updated"),
+    "sqlalchemy_utils.models.Timestamp": _alchemy("sqlalchemy-utils 0.43.0", "created", "updated"),
+    # sqlalchemy-mixins 2.0.5: query helpers (no name, no column) and two timestamp columns
+    **{
+        f"sqlalchemy_mixins.{name}": _alchemy("sqlalchemy-mixins 2.0.5")
+        for name in (
+            "AllFeaturesMixin",
+            "ActiveRecordMixin",
+            "SmartQueryMixin",
+            "ReprMixin",
+            "SerializeMixin",
+            "EagerLoadMixin",
+            "InspectionMixin",
+        )
+    },
+    "sqlalchemy_mixins.TimestampsMixin": _alchemy(
+        "sqlalchemy-mixins 2.0.5 (timestamp.py)", "created_at", "updated_at"
+    ),
+    # Authlib 1.9.10 (authlib/integrations/sqla_oauth2/): OAuth 2 server columns, no name and
+    # no primary key (the model defines both)
+    **{
+        f"authlib.integrations.sqla_oauth2{module}.{name}": _alchemy(
+            "authlib 1.9.10 (authlib/integrations/sqla_oauth2/)", *columns
+        )
+        for name, submodule, columns in (
+            (
+                "OAuth2ClientMixin",
+                ".client_mixin",
+                (
+                    "client_id",
+                    "client_secret",
+                    "client_id_issued_at",
+                    "client_secret_expires_at",
+                    "client_metadata",
+                ),
+            ),
+            (
+                "OAuth2AuthorizationCodeMixin",
+                ".tokens_mixins",
+                (
+                    "code",
+                    "client_id",
+                    "redirect_uri",
+                    "response_type",
+                    "scope",
+                    "nonce",
+                    "auth_time",
+                    "acr",
+                    "amr",
+                    "code_challenge",
+                    "code_challenge_method",
+                ),
+            ),
+            (
+                "OAuth2TokenMixin",
+                ".tokens_mixins",
+                (
+                    "client_id",
+                    "token_type",
+                    "access_token",
+                    "refresh_token",
+                    "scope",
+                    "issued_at",
+                    "access_token_revoked_at",
+                    "refresh_token_revoked_at",
+                    "expires_in",
+                ),
+            ),
+        )
+        for module in ("", submodule)
+    },
+    # Flask-Security 5.9.2's core mixins (flask_security/core.py): methods only, the
+    # columns the application's model defines
+    **{
+        f"{module}.{name}": _alchemy("flask-security 5.9.2 (flask_security/core.py)")
+        for module in ("flask_security", "flask_security.core")
+        for name in ("UserMixin", "RoleMixin", "WebAuthnMixin", "RefreshTrackerMixin")
+    },
+    # Flask-Login 0.6.3 (flask_login/mixins.py): methods only
+    "flask_login.UserMixin": _alchemy("flask-login 0.6.3"),
+    "flask_login.mixins.UserMixin": _alchemy("flask-login 0.6.3"),
+}
+"""Model bases of libraries by import path (see `LibraryBase`); the ORM packs read the records
+of their `orm`."""
+
+LIBRARY_FIELDS: dict[str, str] = {
+    # django-modelcluster 6.5 (modelcluster/fields.py): `ParentalKey(ForeignKey)`,
+    # `ParentalManyToManyField(ManyToManyField)`: a column `<name>_id`, a link table
+    "modelcluster.fields.ParentalKey": "ForeignKey",
+    "modelcluster.fields.ParentalManyToManyField": "ManyToManyField",
+}
+"""Django fields of libraries by import path: the Django field each one is (a subclass of)."""
+
+
+def library_bases(orm: str) -> dict[str, LibraryBase]:
+    """The records of one ORM's bases."""
+    return {name: record for name, record in LIBRARY_BASES.items() if record.orm == orm}
 
 
 def is_extension(name: str) -> bool:

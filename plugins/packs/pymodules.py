@@ -300,7 +300,15 @@ def _class_facts(node: ast.ClassDef, describe: Callable[[ast.ClassDef], B]) -> C
     return ClassFacts(
         name=node.name,
         line=node.lineno,
-        bases=tuple(b for b in (dotted(base) for base in node.bases) if b),
+        # `Base[int]`: the class's base is what is subscripted (its `__mro_entries__`)
+        bases=tuple(
+            b
+            for b in (
+                dotted(base.value if isinstance(base, ast.Subscript) else base)
+                for base in node.bases
+            )
+            if b
+        ),
         keywords=tuple((kw.arg, literal(kw.value)) for kw in node.keywords if kw.arg),
         decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
         body=describe(node),

@@ -73,7 +73,9 @@ from .model_bases import (
     DECLARATIVE_ROOTS,
     EXTENSION_METHODS,
     Factory,
+    LibraryBase,
     ModelBases,
+    library_bases,
     read_factory,
 )
 from .pymodules import (
@@ -105,18 +107,23 @@ SQLALCHEMY_TABLES = frozenset(
     {"sqlalchemy.Table", "sqlalchemy.schema.Table", "sqlalchemy.sql.schema.Table"}
 )
 ORM_PACKAGES = frozenset({"sqlalchemy", "flask_sqlalchemy", "sqlmodel"})
+LIBRARY_MIXINS = library_bases("sqlalchemy")
+"""Mixins of libraries whose table name and columns are known (`model_bases.LIBRARY_BASES`)."""
 # Bases that say nothing about mapping: a class below only these (and mixins) is no model.
 NEUTRAL_BASE_MODULES = frozenset(
     {"typing", "typing_extensions", "abc", "enum", "dataclasses", "collections", "builtins"}
 )
 MAX_HELPER_LINES = 40
+_VERSIONED = (
+    "a `<table>_version` table for each `__versioned__` model and for the association tables "
+    "they use, and a `transaction` table"
+)
 TABLE_GENERATORS = {
-    "sqlalchemy_continuum.make_versioned": "SQLAlchemy-Continuum",
-    "sqlalchemy_history.make_versioned": "SQLAlchemy-History",
+    "sqlalchemy_continuum.make_versioned": ("SQLAlchemy-Continuum", _VERSIONED),
+    "sqlalchemy_history.make_versioned": ("SQLAlchemy-History", _VERSIONED),
 }
-"""Libraries that make tables at runtime, by the call that configures them: each makes a
-`<table>_version` table for every `__versioned__` model (and for the association tables their
-relationships use) and a `transaction` table, none of them written in the source."""
+"""Libraries that make tables at runtime, by the call that configures them, and what they
+make: none of those tables is written in the source."""
 COLUMN_CALLS = frozenset({"Column", "mapped_column"})
 COLUMN_WRAPPERS = frozenset({"deferred", "column_property"})  # deferred(Column(...))
 COLLECTIONS = frozenset({"list", "List", "set", "Set", "dict", "Dict", "WriteOnlyMapped"})
@@ -586,15 +593,14 @@ def _generated(modules: Modules[ModelBody], by_path: dict[str, SqlalchemyFacts])
             if callee.partition(".")[0] not in module.imports:
                 continue  # a function of the module's own, a builtin: no library's
             found = modules.resolve(module, callee)
-            library = TABLE_GENERATORS.get(found.name) if isinstance(found, External) else None
-            if library is not None:
+            made = TABLE_GENERATORS.get(found.name) if isinstance(found, External) else None
+            if made is not None:
+                library, tables = made
                 gaps.append(
                     Gap(
                         UNRESOLVED_TABLE_NAME,
-                        f"{library} is configured here ({callee}): at runtime it makes a "
-                        "`<table>_version` table for each `__versioned__` model and for the "
-                        "association tables they use, and a `transaction` table; those tables "
-                        "are not listed",
+                        f"{library} is configured here ({callee}): at runtime it makes "
+                        f"{tables}; those tables are not listed",
                         module.path,
                         line,
                     )
@@ -690,7 +696,9 @@ class _Mapper:
         self.modules = modules
         self.facts = facts
         self.flask_sqlalchemy = flask_sqlalchemy  # the versions the repository declares
-        self.version_gaps: list[Gap] = []  # `_implicit`'s findings, one per class asked of
+        # findings beside a table (`_implicit`'s, an implicit name below an unread base): one
+        # per class asked of
+        self.version_gaps: list[Gap] = []
         self._flavors: dict[tuple[str, int], str | None] = {}
         self._models: dict[tuple[str, int], bool] = {}
         self._scopes: dict[str, Scope] = {}
@@ -771,11 +779,34 @@ class _Mapper:
             for c in chain[1:]
             if not self.is_model(c) and (c.module.path, c.cls.line) not in shadowed
         ]
-        columns = _merged(c.cls.body.columns for c in [ref, *inherited])
+        # a library's mixin (`LIBRARY_MIXINS`) gives its columns and name as a mixin would
+        ancestors = self.modules.ancestors(ref)
+        above_mapped = {
+            a.name
+            for c in chain[1:]
+            if self.is_model(c)
+            for a in self.modules.ancestors(c)
+            if isinstance(a, External)
+        }
+        mixins = [
+            (a.name, LIBRARY_MIXINS[a.name])
+            for a in ancestors
+            if isinstance(a, External) and a.name in LIBRARY_MIXINS
+        ]
+        columns = _merged(
+            [
+                *(c.cls.body.columns for c in [ref, *inherited]),
+                *(m.columns for name, m in mixins if name not in above_mapped),
+            ]
+        )
         source = next((c for c in chain if c.cls.body.tablename is not None), ref)
         tablename = source.cls.body.tablename
         parent_mapped = any(self.is_model(c) for c in chain[1:])
-        own_key = body.primary_key or any(c.cls.body.primary_key for c in inherited)
+        own_key = (
+            body.primary_key
+            or any(c.cls.body.primary_key for c in inherited)
+            or any(m.primary_key for name, m in mixins if name not in above_mapped)
+        )
         if flavor == "flask" and parent_mapped and not own_key:
             # Flask-SQLAlchemy's `__table_cls__`: below a mapped model, a table without a
             # primary key column is single-table inheritance, whatever `__tablename__` says.
@@ -783,15 +814,80 @@ class _Mapper:
         rewriter = self._rewriter(ref)
         if rewriter is not None:  # a base's `__init_subclass__` or a metaclass sets the name
             return self._renamed(ref, rewriter, columns)
+        library = self._library_name(ref, ancestors, source, tablename is not None)
+        if library is not None:
+            name, mixin = library
+            if not columns or (
+                parent_mapped and mixin.names_table is None and name in above_mapped
+            ):
+                return None  # no column of its own: single-table inheritance
+            named = mixin.tablename or (
+                mixin.names_table(ref.cls.name) if mixin.names_table else None
+            )
+            return self._claim(named, ref, columns)
         if tablename is not None and (
             source is ref or tablename.declared or not self.is_model(source)
         ):
             if source is not ref and not columns:
                 return None
             return self._named(source, ref, columns, inherited_table=parent_mapped)
+        if not parent_mapped and (flavor != "flask" or not columns):
+            unread = self._unread_base(ancestors)
+            if unread is not None:  # the name (or columns) may come from there: never silent
+                return Gap(
+                    UNKNOWN_MODEL_BASE,
+                    f"mapped below a declarative base with no `__tablename__` of its own; base "
+                    f"`{unread}` is no mixin the pack knows, and may name its table: whether "
+                    "this class maps a table, and which, is unknown",
+                    ref.module.path,
+                    ref.cls.line,
+                )
         if flavor != "flask" or not columns:
             return None  # SQLAlchemy: no name, or single-table inheritance
-        return self._implicit(ref, columns)
+        claim = self._implicit(ref, columns)
+        unread = self._unread_base(ancestors) if claim is not None else None
+        if claim is not None and unread is not None:
+            self.version_gaps.append(
+                Gap(
+                    UNKNOWN_MODEL_BASE,
+                    f"named `{claim.name}` by Flask-SQLAlchemy's rule; base `{unread}` is no "
+                    "mixin the pack knows and may set `__tablename__`: the table's name may "
+                    "differ",
+                    ref.module.path,
+                    ref.cls.line,
+                )
+            )
+        return claim
+
+    def _library_name(
+        self,
+        ref: ClassRef[ModelBody],
+        ancestors: list[ClassRef[ModelBody] | External],
+        source: ClassRef[ModelBody],
+        named: bool,
+    ) -> tuple[str, LibraryBase] | None:
+        """The library mixin that names `ref`'s table, where it comes before (in the MRO) any
+        class of the scanned files that sets `__tablename__` (`source`, when `named`)."""
+        if ref.cls.body.tablename is not None:
+            return None
+        for above in ancestors:
+            if isinstance(above, ClassRef):
+                if named and above is source:
+                    return None
+                continue
+            mixin = LIBRARY_MIXINS.get(above.name)
+            if mixin is not None and (mixin.tablename or mixin.names_table):
+                return above.name, mixin
+        return None
+
+    @staticmethod
+    def _unread_base(ancestors: list[ClassRef[ModelBody] | External]) -> str | None:
+        """The first base from outside the scanned files that is neither a declarative base,
+        a neutral one (`typing.Generic`, `abc.ABC`) nor a library mixin the pack knows."""
+        return next(
+            (a.name for a in ancestors if isinstance(a, External) and _is_unknown_base(a.name)),
+            None,
+        )
 
     def _implicit(self, ref: ClassRef[ModelBody], columns: tuple[str, ...]) -> TableClaim | None:
         """Flask-SQLAlchemy's name for a model that names no table: 2.x's rule where the
@@ -1133,6 +1229,8 @@ def _marked(assumed: Iterable[str]) -> tuple[tuple[str, str | int | bool], ...]:
 
 def _is_unknown_base(name: str) -> bool:
     if name == "object" or name.partition(".")[0] in NEUTRAL_BASE_MODULES:
+        return False
+    if name in LIBRARY_MIXINS:
         return False
     if _external_kind(name) is None and name.partition(".")[0] == "flask_sqlalchemy":
         return False  # its `Model` and mixins map nothing alone (a `model_class` is read)

@@ -51,7 +51,7 @@ class Member(AbstractUser):
 
 BLOG = """\
 from django.db import models
-from wagtail.models import Page
+from cmsvendor.models import Page
 from cms import Thing
 
 class Post(models.Model):
@@ -128,7 +128,9 @@ def test_a_model_shaped_class_below_an_unknown_base_is_a_finding_not_a_table(
     plain `Helper(Thing)` looks like nothing and is left alone."""
     at = {(f["code"], f["locations"][0]["line"]): f["detail"] for f in document.findings}
     assert set(at) == {("UNKNOWN_MODEL_BASE", 9), ("UNKNOWN_MODEL_BASE", 12)}
-    assert at[("UNKNOWN_MODEL_BASE", 9)].startswith("base `wagtail.models.Page` is no Django model")
+    assert at[("UNKNOWN_MODEL_BASE", 9)].startswith(
+        "base `cmsvendor.models.Page` is no Django model"
+    )
     assert at[("UNKNOWN_MODEL_BASE", 12)].startswith("base `cms.Thing` is no Django model")
     assert not any(r["attrs"]["model"] in {"Home", "Odd", "Helper"} for r in document.resources)
 
@@ -158,3 +160,27 @@ def test_a_model_reached_through_another_modules_import_keeps_its_own_app() -> N
 )
 def test_app_label_of_a_module(path: str, label: str) -> None:
     assert django_models.app_label_of(path) == label
+
+
+def test_a_class_below_django_s_own_non_model_classes_is_no_finding() -> None:
+    """Django's own models are all known (`models.Model`, the contrib records of
+    `model_bases.LIBRARY_BASES`), so a database function, an aggregate or a custom field with a
+    Django field attribute (`output_field = IntegerField()`) is no unknown model base; a
+    third-party base beside the same body still is."""
+    document = linked(
+        {
+            "metrics/models.py": (
+                "from django.db import models\n"
+                "from django.db.models import Func, IntegerField\n"
+                "from django.db.models.functions import Cast as Converted\n"
+                "from vendor_orm.base import Entity\n\n"
+                "class ArrayCount(Func):\n    output_field = IntegerField()\n\n"
+                "class Spread(models.Aggregate):\n    output_field = models.FloatField()\n\n"
+                "class AsInt(Converted):\n    output_field = models.IntegerField()\n\n"
+                "class Gauge(Entity):\n    reading = models.FloatField()\n"
+            )
+        }
+    )
+    assert tables(document) == {}
+    flagged = [(f["code"], f["locations"][0]["line"]) for f in document.findings]
+    assert flagged == [("UNKNOWN_MODEL_BASE", 15)]

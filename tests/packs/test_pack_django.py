@@ -156,3 +156,50 @@ def test_manage_pys_folder_is_an_import_root_in_both_modes(tmp_path: Path) -> No
     assert documents[0] == documents[1]
     assert [r["name"] for r in documents[1]["resources"]] == ["shop_item"]
     assert documents[1]["findings"] == []
+
+
+def _scan_at(root: Path) -> dict[str, Any]:
+    """pack-django's document of `root`, held to the scan that parses every file."""
+
+    def scanner(parse_all: bool) -> Scanner[Any]:
+        return Scanner((".py",), django_models.extract, django_models.link, language="Python",
+                       root=str(root), workers=1, keywords=pack_django.KEYWORDS,
+                       base_keywords=pack_django.BASE_KEYWORDS, follow="names",
+                       fields=pack_django.FIELDS, parse_all=parse_all)  # fmt: skip
+
+    document = scanner(False).discover(["."])
+    assert document == scanner(True).discover(["."])
+    return document
+
+
+def test_library_model_bases_are_tables_by_each_library_s_rules() -> None:
+    """Issue 34 class 5 (`model_bases.LIBRARY_BASES`): subclasses of Wagtail's concrete `Page`
+    (imported as a name and through `from wagtail import models as ...`, empty or not) and
+    of its abstract form bases below `Page` are multi-table inheritance (`page_ptr_id`); its
+    `Orderable`, settings bases, draft/revision mixins, custom image, rendition and document
+    bases, modelcluster's `ClusterableModel`,
+    treebeard's `MP_Node`, django-mptt's `MPTTModel`, django-polymorphic's and
+    django-model-utils' abstract models give their columns; modelcluster's
+    `ParentalManyToManyField` makes a link table like `ManyToManyField`, its `ParentalKey` a
+    column. A base no record names (`vendor_cms.models.VendorPage`) stays flagged at the class.
+
+    Expected: Django 6.0.10 with Wagtail 7.4.4, django-modelcluster 6.5, django-treebeard 5.3.1,
+    django-mptt 0.20.0, django-polymorphic 4.11.7, django-model-utils 5.0.0: the two apps
+    installed, `apps.get_app_config(label).get_models(include_auto_created=True)`, db_table
+    and the number of local fields (`VendorPage` stubbed as an abstract model: `catalog_promo`
+    is the table the pack cannot know)."""
+    document = _scan_at(FIXTURES / "django-library-bases")
+    tables = {r["name"]: r["attrs"]["columns"] for r in document["resources"]}
+    assert tables == {
+        "cms_topic": 2, "cms_article_topics": 3, "cms_article": 1, "cms_landing": 1,
+        "cms_articlelink": 4, "cms_enquiry": 4, "cms_enquiryfield": 10, "cms_branding": 3,
+        "cms_footer": 1, "cms_snippet": 11, "cms_picture": 16, "cms_picturerendition": 7,
+        "cms_leaflet": 8, "catalog_shelf": 5, "catalog_category": 6,
+        "catalog_product": 5, "catalog_book": 2, "catalog_review": 3,
+    }  # fmt: skip
+    flagged = [
+        (f["code"], location["path"], location["line"])
+        for f in document["findings"]
+        for location in f["locations"]
+    ]
+    assert flagged == [("UNKNOWN_MODEL_BASE", "catalog/models.py", 29)]
