@@ -81,6 +81,10 @@ class Framework:
     route_call: str | None = None
     path_keys: tuple[str, ...] = ()
     all_method: str | None = None  # the method spelling for every method (Hapi's `*`)
+    # the name of one route for every method (`app.all('/x')`, `router[m]` with m 'all'):
+    # `ALL /x` where the framework's own route table keeps it as one route (Express's
+    # `route.methods._all`, koa-router's layer of every method); else one route per method
+    every_method: str | None = None
     # dotted option paths holding a route's auth (Hapi's `options.auth`: `false` is none, a
     # strategy is a guard, `mode: 'try'`/`'optional'` is none)
     auth_options: tuple[str, ...] = ()
@@ -286,6 +290,7 @@ READ = (
         seeds=(b"express", b"Router"),
         app_modules=("express",),
         router_members=("Router",),
+        every_method="ALL",
         # `app.get(name)` reads a setting: only calls that return the app or router always
         chained=("use", "set", "enable", "disable", "engine", "param"),
         guards={
@@ -318,6 +323,7 @@ READ = (
         prefix_option="prefix",
         prefix_method="prefix",
         verbs={"del": "DELETE"},
+        every_method="ALL",
         # Koa's `app.use`; koa-router's `use`, `prefix`, `param` and every route method
         chained=("use", "prefix", "param", "all", "del", *_VERB_NAMES),
         unwrap=("routes", "middleware"),

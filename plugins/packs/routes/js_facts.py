@@ -23,6 +23,7 @@ from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
     CALL,
     DECORATED,
+    EVERY,
     EXPRESS,
     HTTP_METHODS,
     NEXTJS,
@@ -125,7 +126,7 @@ _TABLE_PATH_KEYS = tuple(dict.fromkeys(key for f in _TABLE_FRAMEWORKS for key in
 _TABLE_NAMES = {"identifier", "member_expression", "call_expression", "subscript_expression"}
 _HOOK_OPTIONS = tuple(dict.fromkeys(name for f in JAVASCRIPT for name in f.hook_options))
 _SHARED_PLUGIN = "fastify-plugin"  # `fp(plugin)`: run on the registering router itself
-# `app.all(path, h)` serves every method: listed as one route per verb above, in that order.
+# every method a router routes, in that order (Next's default export, Hapi's `*`)
 ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m in _VERBS)
 _CALLED = _VERBS | {"use", "all"} | set(_ALIASES)
 # Where the reader looks: every `=` (a declarator's or an assignment's; `==` and `=>` are never
@@ -1699,7 +1700,7 @@ class _Reader:
         guarded = args if options_last else args[:-1]
         auth = Auth(self._guards(guarded)) if guarded else NO_AUTH
         owner_expr = self._owner(owner)
-        methods = ALL_METHODS if verb == "all" else (_ALIASES.get(verb, verb.upper()),)
+        methods = (EVERY,) if verb == "all" else (_ALIASES.get(verb, verb.upper()),)
         line = _line(prop)
         handler_node = self._field(last, "handler") if options_last else args[-1]
         handler = self._handler(handler_node) if handler_node is not None else None
@@ -1725,7 +1726,7 @@ class _Reader:
             methods = tuple(
                 dict.fromkeys(
                     m for s in spelled if s is not None
-                    for m in (ALL_METHODS if s.lower() == "all" else (_ALIASES.get(s, s.upper()),))
+                    for m in ((EVERY,) if s.lower() == "all" else (_ALIASES.get(s, s.upper()),))
                 )
             )  # fmt: skip
         else:

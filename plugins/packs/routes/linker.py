@@ -30,6 +30,7 @@ from .model import (
     CALL,
     DECORATED,
     DJANGO,
+    EVERY,
     EXPRESS,
     FASTAPI,
     FASTIFY,
@@ -2408,8 +2409,8 @@ class _RouteResolver:
                 if some is None or any(v.lower() not in _VERBS for v in some):
                     methods_unknown = True
                     break
-                for verb in some:  # Express's `all` is every method it routes
-                    verbs += _ALL if verb.lower() == "all" else (verb.upper(),)
+                for verb in some:  # `all` is every method it routes
+                    verbs += (EVERY,) if verb.lower() == "all" else (verb.upper(),)
             else:
                 methods = tuple(verbs)
         if declared is None or methods_unknown:
@@ -2475,6 +2476,10 @@ class _RouteResolver:
                     verb_auth[verb] = self._auth(file, own)
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
+        if methods and EVERY in methods and BY_KEY[framework].every_method != EVERY:
+            methods = tuple(
+                dict.fromkeys(m for v in methods for m in (_ALL if v == EVERY else (v,)))
+            )
         if framework in _HEAD_WITH_GET and methods and "GET" in methods:
             methods = tuple(m for m in methods if m != "HEAD")  # the HEAD it serves anyway
         file, line = route.called_at or (path, route.line)

@@ -33,6 +33,10 @@ DECORATED = "decorated "
 SHARED = "shared plugin"
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
+# `app.all(path, h)`: a route for every method, as a reader notes it; the linker names it so
+# where the framework's record says its own table keeps one route (`every_method`), else lists
+# one route per method
+EVERY = "ALL"
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
 ITEM = "[]"  # a `Sym` path segment: "one of the values of the mapping before" (`envs[env]`)
 
