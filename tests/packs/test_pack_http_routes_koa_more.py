@@ -1,8 +1,12 @@
 """pack-http-routes: Koa constructs of issue 34's classes 1 and 3 that the sweep showed (session
 43). A route for every method — koa-router's `all`, written directly, through a computed
 method a helper is given from a table of records, or as `register(path, ['all'], …)` — is one
-route named `ALL /x`, as koa-router's own stack keeps it (one layer of every method). The
-fixtures are our own."""
+route named `ALL /x`, as koa-router's own stack keeps it (one layer of every method). A router
+class from a package the Koa record names (lin-mizar's `LinRouter`, a koa-router subclass, with
+its `linGet('name', '/x', …)` verbs; imported under another name too) is a router; the
+package's folder loader (`new Loader(config, app)`) mounts on the app each router every script
+under its folder exports (by any name, CommonJS or ESM, or as the module itself); a router
+outside that folder stays mounted by nothing (`UNRESOLVED_PREFIX`). The fixtures are our own."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import pytest
 from routes_harness import document, fixture_files, scanned_both_ways
 
 EVERY = "koa-more"
+LOADED = "koa-lib-loader"
 
 
 def test_a_route_for_every_method_is_one_all_route_also_through_a_computed_method() -> None:
@@ -34,3 +39,34 @@ def test_a_pre_filtered_scan_of_all_routes_equals_parsing_every_file(
     documents, _ = scanned_both_ways(tmp_path, fixture_files(EVERY, "*.js"), monkeypatch)
     assert documents[0] == documents[1]
     assert '"ALL /v3/echo/{word}"' in documents[1]
+
+
+def test_a_library_router_class_and_its_folder_loader_serve_each_exported_router() -> None:
+    found = document(fixture_files(LOADED, "*.js"))
+    placed = {
+        r["name"]: (
+            f"{r['location']['path']}:{r['location']['line']}",
+            r["attrs"].get("prefixUnresolved", False),
+        )
+        for r in found["resources"]
+    }
+    assert placed == {
+        "GET /health": ("app/api/health.js:4", False),
+        "GET /shop/orders": ("app/api/shop/orders.js:6", False),
+        "GET /shop/orders/{orderId}": ("app/api/shop/orders.js:10", False),
+        "DELETE /shop/orders/{orderId}": ("app/api/shop/orders.js:14", False),
+        "POST /v2/stock": ("app/api/v2/stock.js:5", False),
+        "PUT /v2/stock/{sku}": ("app/api/v2/stock.js:8", False),
+        "GET /extra/x": ("app/lib/outside.js:5", True),
+    }
+    assert [(f["code"], f["locations"][0]["path"]) for f in found["findings"]] == [
+        ("UNRESOLVED_PREFIX", "app/lib/outside.js")
+    ]
+
+
+def test_a_pre_filtered_scan_of_a_library_folder_loader_equals_parsing_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, fixture_files(LOADED, "*.js"), monkeypatch)
+    assert documents[0] == documents[1]
+    assert '"PUT /v2/stock/{sku}"' in documents[1]

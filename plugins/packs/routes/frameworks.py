@@ -110,6 +110,11 @@ class Framework:
     # plugin loaders: registered with `{ dir, options: { prefix } }`, they register every
     # script of a folder as a plugin, under the folder's path (`@fastify/autoload`)
     loaders: tuple[str, ...] = ()
+    # library folder loaders: package -> (its class, the argument of `new` that is the app,
+    # the folder it loads by default, repo-relative): `new Loader(config, app)` requires every
+    # script under the folder (recursively) and mounts each router a script exports on the
+    # app at its root (lin-mizar's `Loader`: koa-router instances under `app/api`)
+    folder_loaders: Mapping[str, tuple[str, int, str]] = field(default_factory=dict)
     # configuration plugins: library -> the instance member it decorates with the configuration
     # its options' JSON `schema` validates (`@fastify/env`: `fastify.config`, or `confKey`)
     config_plugins: Mapping[str, str] = field(default_factory=dict)
@@ -317,12 +322,18 @@ READ = (
         seeds=(b"koa",),
         app_modules=("koa",),
         # koa-swagger-decorator's `SwaggerRouter` is a koa-router subclass; its decorated
-        # classes, `map`, `mapDir` and `swagger` are read by `koa_decorators`
-        router_modules=("@koa/router", "koa-router", "koa-swagger-decorator"),
-        router_members=("Router", "SwaggerRouter"),  # `import { Router } from '@koa/router'`
+        # classes, `map`, `mapDir` and `swagger` are read by `koa_decorators`; lin-mizar's
+        # `LinRouter` is one too (`new LinRouter({ prefix })`), adding a verb per method that
+        # takes a permission name before the path (`linGet('name', '/x', meta, ...handlers)`)
+        router_modules=("@koa/router", "koa-router", "koa-swagger-decorator", "lin-mizar"),
+        router_members=("Router", "SwaggerRouter", "LinRouter"),  # `{ Router }` of the above
         prefix_option="prefix",
         prefix_method="prefix",
-        verbs={"del": "DELETE"},
+        folder_loaders={"lin-mizar": ("Loader", 1, "app/api")},
+        verbs={
+            "del": "DELETE", "linGet": "GET", "linPost": "POST", "linPut": "PUT",
+            "linPatch": "PATCH", "linDelete": "DELETE", "linHead": "HEAD", "linOption": "OPTIONS",
+        },
         every_method="ALL",
         # Koa's `app.use`; koa-router's `use`, `prefix`, `param` and every route method
         chained=("use", "prefix", "param", "all", "del", *_VERB_NAMES),

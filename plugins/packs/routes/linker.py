@@ -501,11 +501,33 @@ class _RouteResolver:
         uses: list[UseDecl] = []
         invocations: list[Invocation] = []
         for one in loads:
+            if one.export == js_dirload.EVERY_ROUTER:  # a library's loader: routers by value
+                uses += self._every_router(path, one, modules)
+                continue
             mounted, called, loaded = js_dirload.written_out(path, one, self.files)
             self.touched.update(loaded)
             uses += mounted
             invocations += called
         return uses, invocations, []
+
+    def _every_router(
+        self, path: str, load: LoadDecl, modules: Mapping[str, ModuleFacts]
+    ) -> list[UseDecl]:
+        """A library's folder loader (`Framework.folder_loaders`) written out: each router a
+        script of its folder exports (by any name, or as the module itself), mounted on the
+        loader's app as `app.use(require(file).name)` at the loader's line."""
+        uses: list[UseDecl] = []
+        for file, _ in js_dirload.walked(load, self.files):
+            facts = modules.get(file)
+            if facts is None:
+                continue
+            self.touched.add(file)
+            spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
+            spec = spec if spec.startswith(".") else f"./{spec}"
+            for name in _exported_routers(facts):
+                child = ImportRef(spec, name, path)
+                uses.append(UseDecl(load.owner, ((child, Auth((child,))),), load.line))
+        return uses
 
     def _composed(self) -> None:
         """Each app composed from a manifest (`ComposeDecl`, `@hapi/glue`) written out as the
@@ -3495,6 +3517,25 @@ def _with_item(expr: Expr, each: Each, item: Expr) -> Expr:
     if isinstance(expr, Format):
         return replace(expr, args=tuple(_with_item(a, each, item) for a in expr.args))
     return expr
+
+
+def _exported_routers(facts: ModuleFacts) -> list[str]:
+    """The names under which a module exports a router it makes (`export { admin }`,
+    `module.exports = { books }`, or `module.exports = router`: "default")."""
+
+    def router(value: Expr) -> bool:
+        if isinstance(value, Sym) and len(value.path) == 1:
+            bound = facts.bindings.get(value.path[0])
+            return isinstance(bound, RouterRef)
+        return isinstance(value, RouterRef)
+
+    names: list[str] = []
+    for name, value in facts.exports.items():
+        if name == "default" and isinstance(value, Namespace):
+            names += [field for field, inner in value.fields if router(inner)]
+        elif router(value):
+            names.append(name)
+    return names
 
 
 def _moves(path: Expr) -> bool:
