@@ -6,7 +6,8 @@ class from a package the Koa record names (lin-mizar's `LinRouter`, a koa-router
 its `linGet('name', '/x', …)` verbs; imported under another name too) is a router; the
 package's folder loader (`new Loader(config, app)`) mounts on the app each router every script
 under its folder exports (by any name, CommonJS or ESM, or as the module itself); a router
-outside that folder stays mounted by nothing (`UNRESOLVED_PREFIX`). The fixtures are our own."""
+outside that folder stays mounted by nothing (`UNRESOLVED_PREFIX`); a route on the member of
+the app where the loader keeps its own router (`app.context.loader.mainRouter`) is the app's. The fixtures are our own."""
 
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ def test_a_library_router_class_and_its_folder_loader_serve_each_exported_router
         for r in found["resources"]
     }
     assert placed == {
+        "GET /": ("app/main.js:5", False),
         "GET /health": ("app/api/health.js:4", False),
         "GET /shop/orders": ("app/api/shop/orders.js:6", False),
         "GET /shop/orders/{orderId}": ("app/api/shop/orders.js:10", False),

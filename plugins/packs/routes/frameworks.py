@@ -111,10 +111,12 @@ class Framework:
     # script of a folder as a plugin, under the folder's path (`@fastify/autoload`)
     loaders: tuple[str, ...] = ()
     # library folder loaders: package -> (its class, the argument of `new` that is the app,
-    # the folder it loads by default, repo-relative): `new Loader(config, app)` requires every
-    # script under the folder (recursively) and mounts each router a script exports on the
-    # app at its root (lin-mizar's `Loader`: koa-router instances under `app/api`)
-    folder_loaders: Mapping[str, tuple[str, int, str]] = field(default_factory=dict)
+    # the folder it loads by default, repo-relative, the app's member that holds the router it
+    # mounts): `new Loader(config, app)` requires every script under the folder (recursively)
+    # and mounts each router a script exports on the app at its root (lin-mizar's `Loader`:
+    # koa-router instances under `app/api`); a route on that member (`app.context.loader.
+    # mainRouter.get('/')`) is the app's own
+    folder_loaders: Mapping[str, tuple[str, int, str, str]] = field(default_factory=dict)
     # configuration plugins: library -> the instance member it decorates with the configuration
     # its options' JSON `schema` validates (`@fastify/env`: `fastify.config`, or `confKey`)
     config_plugins: Mapping[str, str] = field(default_factory=dict)
@@ -329,7 +331,7 @@ READ = (
         router_members=("Router", "SwaggerRouter", "LinRouter"),  # `{ Router }` of the above
         prefix_option="prefix",
         prefix_method="prefix",
-        folder_loaders={"lin-mizar": ("Loader", 1, "app/api")},
+        folder_loaders={"lin-mizar": ("Loader", 1, "app/api", "context.loader.mainRouter")},
         verbs={
             "del": "DELETE", "linGet": "GET", "linPost": "POST", "linPut": "PUT",
             "linPatch": "PATCH", "linDelete": "DELETE", "linHead": "HEAD", "linOption": "OPTIONS",

@@ -154,7 +154,7 @@ def seeded(source: bytes) -> bool:
 def _library_loader(reader: _Reader, root: _Node, local: str, ref: ImportRef) -> None:
     """`new Loader(config, app)` of a library's folder loader (`_LIBRARY_LOADERS`): every
     router each script under its folder exports, mounted on the app at its root."""
-    cls, app_index, folder = _LIBRARY_LOADERS[ref.module]
+    cls, app_index, folder, _ = _LIBRARY_LOADERS[ref.module]
     if ref.attr != cls:
         return
     pattern = rb"\bnew\s+" + re.escape(local.encode()) + rb"\s*\("

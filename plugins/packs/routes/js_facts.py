@@ -85,6 +85,11 @@ _VERBS = set(HTTP_METHODS) - {"trace"}  # Express has no app.trace in its docume
 # as middleware (`router.routes()`) and those that give middleware neither route nor guard
 _ALIASES = {alias: method for f in JAVASCRIPT for alias, method in f.verbs.items()}
 _PREFIX_METHODS = frozenset(f.prefix_method for f in JAVASCRIPT if f.prefix_method)
+# the app's members where a library's folder loader keeps the router it mounts at the root
+# (`app.context.loader.mainRouter`): a route on one is the app's
+_LOADER_MEMBERS = tuple(
+    tuple(loader[3].split(".")) for f in JAVASCRIPT for loader in f.folder_loaders.values()
+)
 _UNWRAP = frozenset(name for f in JAVASCRIPT for name in f.unwrap)
 _NO_ROUTES = frozenset(name for f in JAVASCRIPT for name in f.no_routes)
 # Fastify's calls from its record: `route({ method, url })`, `register(plugin, { prefix })`,
@@ -2522,6 +2527,9 @@ class _Reader:
                 if name in _HOOK_APPS and (hook := self._hook(node, name)) is not None:
                     return hook
         elif node.type == "member_expression":
+            app = self._loader_app(node)
+            if app is not None:  # `app.context.loader.mainRouter.get('/')`
+                return self._owner(app)
             base = _unwrap(node.child_by_field_id(self.fields.object))
             name = self._text(node.child_by_field_id(self.fields.property))
             if (
@@ -2533,6 +2541,18 @@ class _Reader:
             ):  # `(hook, ctx) => ctx.app.get(...)`
                 return self._hook_app(param.function, name, node)
         return self._expr(node)
+
+    def _loader_app(self, node: _Node) -> _Node | None:
+        """The app of `app.context.loader.mainRouter` (`_LOADER_MEMBERS`), else None."""
+        if not _LOADER_MEMBERS:
+            return None
+        props: list[str] = []
+        while node.type == "member_expression" and len(props) < 8:
+            props.insert(0, self._text(node.child_by_field_id(self.fields.property)))
+            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+            if tuple(props) in _LOADER_MEMBERS:
+                return node
+        return None
 
     def _hook(self, node: _Node, name: str) -> RouterRef | None:
         """`app` destructured from a parameter (`(hook, { app }) => app.get(...)`): a plugin
