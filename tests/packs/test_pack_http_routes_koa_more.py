@@ -7,7 +7,12 @@ its `linGet('name', '/x', …)` verbs; imported under another name too) is a rou
 package's folder loader (`new Loader(config, app)`) mounts on the app each router every script
 under its folder exports (by any name, CommonJS or ESM, or as the module itself); a router
 outside that folder stays mounted by nothing (`UNRESOLVED_PREFIX`); a route on the member of
-the app where the loader keeps its own router (`app.context.loader.mainRouter`) is the app's. The fixtures are our own."""
+the app where the loader keeps its own router (`app.context.loader.mainRouter`) is the app's.
+A hook registry of the project's (`bus.listen(name, fn)` / `bus.trigger(name, addRoute)`): each
+listener's call of its parameter (an inline listener, or a named function bound through a
+registry passed in) is a call of the function the trigger passes, listed where the listener
+writes it; a route-adding function given to a hook no scanned listener binds is an
+`UNRESOLVED_ROUTE` at the trigger. The fixtures are our own."""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from routes_harness import document, fixture_files, scanned_both_ways
 
 EVERY = "koa-more"
 LOADED = "koa-lib-loader"
+HOOKS = "koa-hooks"
 
 
 def test_a_route_for_every_method_is_one_all_route_also_through_a_computed_method() -> None:
@@ -72,3 +78,28 @@ def test_a_pre_filtered_scan_of_a_library_folder_loader_equals_parsing_every_fil
     documents, _ = scanned_both_ways(tmp_path, fixture_files(LOADED, "*.js"), monkeypatch)
     assert documents[0] == documents[1]
     assert '"PUT /v2/stock/{sku}"' in documents[1]
+
+
+def test_routes_added_by_the_listeners_of_a_hook_are_listed_where_each_listener_calls() -> None:
+    found = document(fixture_files(HOOKS, "*.js"))
+    placed = {
+        r["name"]: f"{r['location']['path']}:{r['location']['line']}" for r in found["resources"]
+    }
+    assert placed == {
+        "GET /v3/health": "srv/api.js:13",
+        "GET /v3/ext/metrics": "srv/extensions/metrics.js:4",
+        "POST /v3/ext/metrics/reset": "srv/extensions/metrics.js:5",
+        "DELETE /v3/ext/audit/{entry}": "srv/extensions/audit.js:2",
+    }
+    assert [(f["code"], f["locations"]) for f in found["findings"]] == [
+        ("UNRESOLVED_ROUTE", [{"path": "srv/api.js", "line": 12}])
+    ]
+    assert "routes:unheard" in found["findings"][0]["detail"]
+
+
+def test_a_pre_filtered_scan_of_hook_listeners_equals_parsing_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, fixture_files(HOOKS, "*.js"), monkeypatch)
+    assert documents[0] == documents[1]
+    assert '"DELETE /v3/ext/audit/{entry}"' in documents[1]

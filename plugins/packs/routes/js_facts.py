@@ -17,7 +17,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan_read import ParseFailure
-from . import flow, js_dirload, js_loops, koa_decorators, nest, nextjs
+from . import flow, js_dirload, js_hooks, js_loops, koa_decorators, nest, nextjs
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
@@ -42,6 +42,7 @@ from .model import (
     Fallback,
     Function,
     GlobalPrefix,
+    HookCall,
     ImportRef,
     Invocation,
     Items,
@@ -188,6 +189,9 @@ _PASSED = (
     Concat,
     StarletteRoutes,
     LoopKey,
+    Namespace,
+    Member,
+    Fallback,
 )  # what a call passes a route is made of
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
@@ -339,6 +343,8 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         composes=tuple(reader.composes),
         path_calls=tuple(reader.path_calls),
         globals=tuple(reader.globals.items()),
+        hook_calls=reader.hook_calls,
+        param_calls=reader.param_calls,
     )
 
 
@@ -464,6 +470,8 @@ class _Reader:
         self.global_prefixes: list[GlobalPrefix] = []
         self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
         self.loads: list[LoadDecl] = []
+        self.hook_calls: tuple[HookCall, ...] = ()
+        self.param_calls: tuple[Invocation, ...] = ()
         self.composes: list[ComposeDecl] = []
         self.path_calls: list[PathCall] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
@@ -564,6 +572,7 @@ class _Reader:
             koa_decorators.read(self, root)
         if js_dirload.seeded(self.source):
             js_dirload.read(self, root)
+        self.hook_calls, self.param_calls = js_hooks.read(self, root)
         if any(decl.subclass is not None for decl in self.routers.values()):
             self._unused_candidates()
 
@@ -2773,7 +2782,17 @@ class _Reader:
                 continue  # a route or `use` call: read as one already
             target = self._expr(callee)
             if target is not None:
-                self._invoke(call, target, self._owner, _ROUTERISH)
+                self._invoke(call, target, self._passed_value, _ROUTERISH)
+
+    def _passed_value(self, node: _Node) -> Expr | None:
+        """An argument of a call that passes a router: the router as `_owner` reads it, any
+        other as `_value` does (`spec.verb || 'get'`: what the callers of the enclosing
+        function pass)."""
+        owner = self._owner(node)
+        if isinstance(owner, _ROUTERISH) and not (isinstance(owner, Sym) and len(owner.path) > 1):
+            return owner
+        value = self._value(node)
+        return value if value is not None else owner
 
     def _passed_on_invocations(self, root: _Node, seen: set[int]) -> None:
         """Calls of a function of the project's that pass on a parameter of the function they

@@ -59,6 +59,7 @@ from .model import (
     Format,
     Function,
     GlobalPrefix,
+    HookCall,
     ImportRef,
     Invocation,
     Items,
@@ -529,6 +530,105 @@ class _RouteResolver:
                 uses.append(UseDecl(load.owner, ((child, Auth((child,))),), load.line))
         return uses
 
+    def _hooked(self) -> None:
+        """Hook registries (`js_hooks`): a listener's call of its own parameter (`add({ path
+        })` in `hooks.on('extra', (add) => ...)`) is written out as a call of each function
+        an emit of the same hook passes in that position (`hooks.emit('extra', addRoute)`),
+        at the listener's line, so a wrapper's routes reach their call sites. A function that
+        adds routes given to a hook no scanned listener calls is an `UNRESOLVED_ROUTE` at the
+        emit; the hook's name is a word, so a pre-filtering scan parses the files naming it."""
+        by_name: dict[str, list[tuple[str, HookCall]]] = {}
+        param_calls: dict[tuple[str, str], list[Invocation]] = {}
+        for path, facts in self.modules.items():
+            for hook in facts.hook_calls:
+                by_name.setdefault(hook.name, []).append((path, hook))
+            for call in facts.param_calls:
+                assert isinstance(call.callee, Param)
+                param_calls.setdefault((path, call.callee.function), []).append(call)
+        if not by_name:
+            return
+        added: dict[str, list[Invocation]] = {}
+        for name, hooks in by_name.items():
+            given = [  # (file, emit, position, the function's expression) of route adders
+                (path, hook, index, arg)
+                for path, hook in hooks
+                for index, arg in enumerate(hook.args)
+                if arg is not None and self._adds_routes(path, arg)
+            ]
+            if not given:
+                continue
+            self.words.add(name)
+            heard = False
+            for path, hook in hooks:
+                for arg in hook.args:
+                    site = self._function_site(path, arg) if arg is not None else None
+                    if site is None:
+                        continue
+                    for call in param_calls.get(site, []):
+                        assert isinstance(call.callee, Param)
+                        for file, emit, index, passed in given:
+                            if emit is hook or index != call.callee.index:
+                                continue
+                            heard = True
+                            added.setdefault(site[0], []).append(
+                                replace(call, callee=Bound(file, passed), receiver=None)
+                            )
+            if not heard:
+                for file, emit, _, passed in given:
+                    detail = (
+                        f"`{describe(passed)}`, given to the hook `{name}` here, adds routes "
+                        "for each listener of the hook, and no scanned file binds one that "
+                        "calls it: the routes they add are not listed"
+                    )
+                    self._unresolved(UNRESOLVED_ROUTE, file, emit.line, detail)
+        if not added:
+            return
+        modules = dict(self.modules)
+        for path, calls in added.items():
+            facts = modules[path]
+            modules[path] = replace(facts, invocations=(*facts.invocations, *calls))
+        self.modules = modules
+        self.calls, self.pending = None, {}
+        self.indexed_words = -1
+        self.chains.clear()
+        self.cache.clear()
+        self.scoped.clear()
+
+    def _function_site(self, path: str, expr: Expr) -> tuple[str, str] | None:
+        """(file, site) of the function of the project's `expr` written in `path` is."""
+        if isinstance(expr, Function):
+            return (path, expr.site) if expr.site else None
+        value = self.evaluate(path, expr)
+        if isinstance(value, _Scoped) and isinstance(value.value, Function):
+            return (value.file, value.value.site) if value.value.site else None
+        return None
+
+    def _adds_routes(self, path: str, expr: Expr) -> bool:
+        """Whether the function `expr` names declares a route on or with its parameters, or
+        calls (with them) a function of the project's that does: one a hook is given to add
+        routes with (`hooks.emit('extra', addRoute)`)."""
+        site = self._function_site(path, expr)
+        if site is None:
+            return False
+        if self._declares_with(*site):
+            return True
+        for call in self._facts(site[0]).invocations:
+            if call.scope != site[1]:
+                continue
+            inner = self._function_site(site[0], call.callee)
+            if inner is not None and self._declares_with(*inner):
+                return True
+        return False
+
+    def _declares_with(self, file: str, site: str) -> bool:
+        """Whether a route of `file` takes its router, path or methods from the parameters of
+        the function at `site`."""
+        for route in self._facts(file).routes:
+            exprs = (route.owner, route.path, *route.method_exprs)
+            if any(e is not None and _param_site(e) == site for e in exprs):
+                return True
+        return False
+
     def _composed(self) -> None:
         """Each app composed from a manifest (`ComposeDecl`, `@hapi/glue`) written out as the
         registers it makes: per plugin the manifest lists, a child router of the app under
@@ -935,6 +1035,7 @@ class _RouteResolver:
     # -- the graph -------------------------------------------------------------------------
 
     def routes(self) -> list[FoundRoute]:
+        self._hooked()
         self._composed()
         self._shared()
         for path, facts in self.modules.items():

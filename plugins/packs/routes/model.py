@@ -204,6 +204,20 @@ class Invocation:
 
 
 @dataclass(frozen=True, slots=True)
+class HookCall:
+    """A call that names a hook by a string first and passes functions after it (JavaScript,
+    `js_hooks`): `hooks.on('extra', listener)` keeps a listener, `hooks.emit('extra', addRoute)`
+    calls each listener with `addRoute`; which is which the linker tells by what the functions
+    do. `args`: what is passed after the name, by position (a function written there as a
+    `Function` of its site, else as read; None: neither)."""
+
+    name: str
+    args: tuple[Expr | None, ...]
+    line: int
+    scope: str = ""  # the site of the function the call is written in ("" at module level)
+
+
+@dataclass(frozen=True, slots=True)
 class PathCall:
     """A route-shaped member call, `recv.get('/x', h)` or `recv.linGet('name', '/x', meta, h)`:
     a path string first or second, a handler after it (`js_facts._path_calls`). The linker
@@ -724,6 +738,10 @@ class ModuleFacts:
     entry_points: tuple[tuple[str, tuple[str, ...]], ...] = ()
     distribution: str = ""
     plugin_loads: tuple[tuple[str, int], ...] = ()
+    # JavaScript: the calls naming a hook (`js_hooks`), and the calls a function makes of its
+    # own parameter with a literal argument (`add({ path: 'x' })`: `callee` is the `Param`)
+    hook_calls: tuple[HookCall, ...] = ()
+    param_calls: tuple[Invocation, ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -755,6 +773,7 @@ _pickled_by_fields(
     Function,
     Param,
     Invocation,
+    HookCall,
     PathCall,
     LoadDecl,
     DependencyAlias,
