@@ -11,8 +11,9 @@ the app where the loader keeps its own router (`app.context.loader.mainRouter`) 
 A hook registry of the project's (`bus.listen(name, fn)` / `bus.trigger(name, addRoute)`): each
 listener's call of its parameter (an inline listener, or a named function bound through a
 registry passed in) is a call of the function the trigger passes, listed where the listener
-writes it; a route-adding function given to a hook no scanned listener binds is an
-`UNRESOLVED_ROUTE` at the trigger. The fixtures are our own."""
+writes it, through the route-adding function's locals (`const verb = spec.verb || 'get'`,
+declared once, an older assignment left in a comment); a route-adding function given to a
+hook no scanned listener binds is an `UNRESOLVED_ROUTE` at the trigger. The fixtures are our own."""
 
 from __future__ import annotations
 
@@ -86,13 +87,13 @@ def test_routes_added_by_the_listeners_of_a_hook_are_listed_where_each_listener_
         r["name"]: f"{r['location']['path']}:{r['location']['line']}" for r in found["resources"]
     }
     assert placed == {
-        "GET /v3/health": "srv/api.js:13",
+        "GET /v3/health": "srv/api.js:16",
         "GET /v3/ext/metrics": "srv/extensions/metrics.js:4",
         "POST /v3/ext/metrics/reset": "srv/extensions/metrics.js:5",
         "DELETE /v3/ext/audit/{entry}": "srv/extensions/audit.js:2",
     }
     assert [(f["code"], f["locations"]) for f in found["findings"]] == [
-        ("UNRESOLVED_ROUTE", [{"path": "srv/api.js", "line": 12}])
+        ("UNRESOLVED_ROUTE", [{"path": "srv/api.js", "line": 15}])
     ]
     assert "routes:unheard" in found["findings"][0]["detail"]
 

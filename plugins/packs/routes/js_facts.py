@@ -215,6 +215,16 @@ def _in_callback_or_loop(node: _Node) -> bool:
     return False
 
 
+def _in_code(root: _Node, offset: int) -> bool:
+    """Whether the byte at `offset` is code, not inside a comment or a string."""
+    node = root.descendant_for_byte_range(offset, offset + 1)
+    while node is not None and node != root:
+        if node.type in {"comment", "string", "template_string"}:
+            return False
+        node = node.parent
+    return True
+
+
 def _param_site_in(expr: Expr | None) -> bool:
     """Whether `expr` holds a parameter of an enclosing function (a `Concat` of one)."""
     if isinstance(expr, Param):
@@ -471,6 +481,7 @@ class _Reader:
         self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
         self.loads: list[LoadDecl] = []
         self.hook_calls: tuple[HookCall, ...] = ()
+        self._locals_seen: set[str] = set()  # locals being read (`_local`): no recursion
         self.param_calls: tuple[Invocation, ...] = ()
         self.composes: list[ComposeDecl] = []
         self.path_calls: list[PathCall] = []
@@ -1116,6 +1127,9 @@ class _Reader:
                 param = self._param(node, name)
                 if param is not None:
                     return param
+                local = self._local(node, name)
+                if local is not None:
+                    return local
         elif (
             node.type == "binary_expression"
             and self._text(node.child_by_field_id(self.fields.operator)) == "+"
@@ -1139,6 +1153,51 @@ class _Reader:
             if any(_param_site_in(v) for v in values):
                 return Concat(tuple(values))
         return self._expr(node)
+
+    def _local(self, node: _Node, name: str) -> Expr | None:
+        """`name` as a local of the enclosing function declared once before `node` and never
+        assigned again (`const verb = spec.verb || 'get'`): its initializer as `_value` reads
+        it, when that holds a parameter (what the function's callers pass); else None."""
+        if name in self._locals_seen:
+            return None
+        scope = node.parent
+        while scope is not None and scope.type not in _FUNCTIONS:
+            scope = scope.parent
+        body = scope.child_by_field_id(self.fields.body) if scope is not None else None
+        if body is None or body.type != "statement_block":
+            return None
+        text = self.source[body.start_byte : body.end_byte]
+        word = re.escape(name.encode())
+        assigned = [  # in code: a comment may spell an old assignment
+            m
+            for m in re.finditer(
+                rb"(?<![\w$.])" + word + rb"\s*(?:[-+*/%|&?]{1,2})?=(?![=>])", text
+            )
+            if _in_code(body, body.start_byte + m.start())
+        ]
+        declared = next(
+            (
+                m
+                for m in re.finditer(rb"\b(?:const|let|var)\s+" + word + rb"\s*=(?![=>])", text)
+                if _in_code(body, body.start_byte + m.start())
+            ),
+            None,
+        )
+        if len(assigned) != 1 or declared is None or declared.end() != assigned[0].end():
+            return None
+        start = body.start_byte + declared.end() - 1
+        found = body.descendant_for_byte_range(start, start + 1)
+        while found is not None and found.type != "variable_declarator":
+            found = found.parent if found != body else None
+        value = found.child_by_field_id(self.fields.value) if found is not None else None
+        if value is None or found is None or found.end_byte > node.start_byte:
+            return None
+        self._locals_seen.add(name)
+        try:
+            read = self._value(value)
+        finally:
+            self._locals_seen.discard(name)
+        return read if _param_site_in(read) else None
 
     def _each_of_param(self, node: _Node) -> Each | None:
         """`r.path` (or `r`, or `path` destructured) where `r` is the variable of a loop over a
@@ -2789,10 +2848,10 @@ class _Reader:
         other as `_value` does (`spec.verb || 'get'`: what the callers of the enclosing
         function pass)."""
         owner = self._owner(node)
-        if isinstance(owner, _ROUTERISH) and not (isinstance(owner, Sym) and len(owner.path) > 1):
+        if isinstance(owner, _ROUTERISH) and not isinstance(owner, Sym):
             return owner
         value = self._value(node)
-        return value if value is not None else owner
+        return value if value is not None and not isinstance(value, Sym) else owner
 
     def _passed_on_invocations(self, root: _Node, seen: set[int]) -> None:
         """Calls of a function of the project's that pass on a parameter of the function they
