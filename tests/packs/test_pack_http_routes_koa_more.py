@@ -13,7 +13,8 @@ listener's call of its parameter (an inline listener, or a named function bound 
 registry passed in) is a call of the function the trigger passes, listed where the listener
 writes it, through the route-adding function's locals (`const verb = spec.verb || 'get'`,
 declared once, an older assignment left in a comment); a route-adding function given to a
-hook no scanned listener binds is an `UNRESOLVED_ROUTE` at the trigger. The fixtures are our own."""
+hook no scanned listener binds is an `UNRESOLVED_ROUTE` at the trigger. An app wrapped by
+koa-websocket (`websockify(new Koa())`, the record's `app_wrappers`) is the app. The fixtures are our own."""
 
 from __future__ import annotations
 
@@ -84,18 +85,28 @@ def test_a_pre_filtered_scan_of_a_library_folder_loader_equals_parsing_every_fil
 def test_routes_added_by_the_listeners_of_a_hook_are_listed_where_each_listener_calls() -> None:
     found = document(fixture_files(HOOKS, "*.js"))
     placed = {
-        r["name"]: f"{r['location']['path']}:{r['location']['line']}" for r in found["resources"]
+        r["name"]: (
+            f"{r['location']['path']}:{r['location']['line']}",
+            r["attrs"].get("prefixUnresolved", False),
+        )
+        for r in found["resources"]
     }
     assert placed == {
-        "GET /v3/health": "srv/api.js:16",
-        "GET /v3/ext/metrics": "srv/extensions/metrics.js:4",
-        "POST /v3/ext/metrics/reset": "srv/extensions/metrics.js:5",
-        "DELETE /v3/ext/audit/{entry}": "srv/extensions/audit.js:2",
+        "GET /v3/health": ("srv/api.js:16", False),
+        "GET /v3/ext/metrics": ("srv/extensions/metrics.js:4", False),
+        "POST /v3/ext/metrics/reset": ("srv/extensions/metrics.js:5", False),
+        "DELETE /v3/ext/audit/{entry}": ("srv/extensions/audit.js:2", False),
+        # on koa-websocket's `app.ws` stack: no HTTP mount the pack reads, flagged
+        "GET /live/feed": ("srv/main.js:12", True),
     }
-    assert [(f["code"], f["locations"]) for f in found["findings"]] == [
-        ("UNRESOLVED_ROUTE", [{"path": "srv/api.js", "line": 15}])
+    codes = sorted((f["code"], f["locations"][0]["path"], f["locations"][0]["line"])
+                   for f in found["findings"])  # fmt: skip
+    assert codes == [
+        ("UNRESOLVED_PREFIX", "srv/main.js", 11),
+        ("UNRESOLVED_ROUTE", "srv/api.js", 15),
     ]
-    assert "routes:unheard" in found["findings"][0]["detail"]
+    unheard = next(f for f in found["findings"] if f["code"] == "UNRESOLVED_ROUTE")
+    assert "routes:unheard" in unheard["detail"]
 
 
 def test_a_pre_filtered_scan_of_hook_listeners_equals_parsing_every_file(

@@ -60,6 +60,9 @@ class Framework:
     router_modules: tuple[str, ...] = ()
     router_members: tuple[str, ...] = ()
     app_members: tuple[str, ...] = ()  # members that make an app (`Hapi.server()`)
+    # packages whose default export, called with an app, gives that app back (koa-websocket's
+    # `websockify(new Koa())`: the app, with a websocket middleware stack on `app.ws`)
+    app_wrappers: tuple[str, ...] = ()
     prefix_option: str | None = None  # `new Router({ prefix: '/api' })`
     prefix_method: str | None = None  # `router.prefix('/api')`
     verbs: Mapping[str, str] = field(default_factory=dict)  # method aliases: `del` -> DELETE
@@ -323,6 +326,7 @@ READ = (
         normalise=express_served,  # koa-router matches paths with path-to-regexp, as Express
         seeds=(b"koa",),
         app_modules=("koa",),
+        app_wrappers=("koa-websocket",),
         # koa-swagger-decorator's `SwaggerRouter` is a koa-router subclass; its decorated
         # classes, `map`, `mapDir` and `swagger` are read by `koa_decorators`; lin-mizar's
         # `LinRouter` is one too (`new LinRouter({ prefix })`), adding a verb per method that

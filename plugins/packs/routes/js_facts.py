@@ -86,6 +86,7 @@ _VERBS = set(HTTP_METHODS) - {"trace"}  # Express has no app.trace in its docume
 # as middleware (`router.routes()`) and those that give middleware neither route nor guard
 _ALIASES = {alias: method for f in JAVASCRIPT for alias, method in f.verbs.items()}
 _PREFIX_METHODS = frozenset(f.prefix_method for f in JAVASCRIPT if f.prefix_method)
+_APP_WRAPPERS = frozenset(name for f in JAVASCRIPT for name in f.app_wrappers)
 # the app's members where a library's folder loader keeps the router it mounts at the root
 # (`app.context.loader.mainRouter`): a route on one is the app's
 _LOADER_MEMBERS = tuple(
@@ -1841,6 +1842,10 @@ class _Reader:
         if callee is None:
             return None
         module = self._default_of(callee)
+        if module in _APP_WRAPPERS and node.type == "call_expression":
+            arguments = self._arguments(node)  # `websockify(new Koa())`: the app it is given
+            wrapped = self._creates(_unwrap(arguments[0]) or arguments[0]) if arguments else None
+            return wrapped if wrapped is not None and wrapped[1] else None
         if module is not None:
             for framework in JAVASCRIPT:
                 if module in framework.app_modules:
