@@ -483,6 +483,8 @@ class _Reader:
         self.loads: list[LoadDecl] = []
         self.hook_calls: tuple[HookCall, ...] = ()
         self._locals_seen: set[str] = set()  # locals being read (`_local`): no recursion
+        # (function body start, name) -> its one declarator, or None (`_declared_once`)
+        self._local_values: dict[tuple[int, str], _Node | None] = {}
         self.param_calls: tuple[Invocation, ...] = ()
         self.composes: list[ComposeDecl] = []
         self.path_calls: list[PathCall] = []
@@ -1167,6 +1169,23 @@ class _Reader:
         body = scope.child_by_field_id(self.fields.body) if scope is not None else None
         if body is None or body.type != "statement_block":
             return None
+        key = (body.start_byte, name)
+        if key not in self._local_values:
+            self._local_values[key] = self._declared_once(body, name)
+        found = self._local_values[key]
+        value = found.child_by_field_id(self.fields.value) if found is not None else None
+        if value is None or found is None or found.end_byte > node.start_byte:
+            return None
+        self._locals_seen.add(name)
+        try:
+            read = self._value(value)
+        finally:
+            self._locals_seen.discard(name)
+        return read if _param_site_in(read) else None
+
+    def _declared_once(self, body: _Node, name: str) -> _Node | None:
+        """The declarator of `name` in the function body `body` when it is its only
+        assignment in code (`_local`), else None."""
         text = self.source[body.start_byte : body.end_byte]
         word = re.escape(name.encode())
         assigned = [  # in code: a comment may spell an old assignment
@@ -1190,15 +1209,7 @@ class _Reader:
         found = body.descendant_for_byte_range(start, start + 1)
         while found is not None and found.type != "variable_declarator":
             found = found.parent if found != body else None
-        value = found.child_by_field_id(self.fields.value) if found is not None else None
-        if value is None or found is None or found.end_byte > node.start_byte:
-            return None
-        self._locals_seen.add(name)
-        try:
-            read = self._value(value)
-        finally:
-            self._locals_seen.discard(name)
-        return read if _param_site_in(read) else None
+        return found
 
     def _each_of_param(self, node: _Node) -> Each | None:
         """`r.path` (or `r`, or `path` destructured) where `r` is the variable of a loop over a
