@@ -216,6 +216,10 @@ def _in_callback_or_loop(node: _Node) -> bool:
     return False
 
 
+_DECLARATION = re.compile(rb"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=(?![=>])")
+_ASSIGNMENT = re.compile(rb"(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?:[-+*/%|&?]{1,2})?=(?![=>])")
+
+
 def _in_code(root: _Node, offset: int) -> bool:
     """Whether the byte at `offset` is code, not inside a comment or a string."""
     node = root.descendant_for_byte_range(offset, offset + 1)
@@ -485,6 +489,11 @@ class _Reader:
         self._locals_seen: set[str] = set()  # locals being read (`_local`): no recursion
         # (function body start, name) -> its one declarator, or None (`_declared_once`)
         self._local_values: dict[tuple[int, str], _Node | None] = {}
+        # function body start -> where each name its `const`/`let`/`var` declare ends, and
+        # where each name is assigned (`_declared_once`)
+        self._body_assignments: dict[
+            int, tuple[dict[str, list[int]], dict[str, list[int]] | None]
+        ] = {}
         self.param_calls: tuple[Invocation, ...] = ()
         self.composes: list[ComposeDecl] = []
         self.path_calls: list[PathCall] = []
@@ -1185,27 +1194,29 @@ class _Reader:
 
     def _declared_once(self, body: _Node, name: str) -> _Node | None:
         """The declarator of `name` in the function body `body` when it is its only
-        assignment in code (`_local`), else None."""
+        assignment in code (`_local`), else None. The body's declarations and assignments are
+        listed by one search each, kept per body: most names read are declared nowhere in it."""
         text = self.source[body.start_byte : body.end_byte]
-        word = re.escape(name.encode())
-        assigned = [  # in code: a comment may spell an old assignment
-            m
-            for m in re.finditer(
-                rb"(?<![\w$.])" + word + rb"\s*(?:[-+*/%|&?]{1,2})?=(?![=>])", text
-            )
-            if _in_code(body, body.start_byte + m.start())
-        ]
-        declared = next(
-            (
-                m
-                for m in re.finditer(rb"\b(?:const|let|var)\s+" + word + rb"\s*=(?![=>])", text)
-                if _in_code(body, body.start_byte + m.start())
-            ),
-            None,
-        )
-        if len(assigned) != 1 or declared is None or declared.end() != assigned[0].end():
+        listed = self._body_assignments.get(body.start_byte)
+        if listed is None:
+            declared: dict[str, list[int]] = {}
+            for m in _DECLARATION.finditer(text):
+                declared.setdefault(m.group(1).decode(), []).append(m.end())
+            listed = self._body_assignments[body.start_byte] = (declared, None)
+        declared, assigned = listed
+        ends = [e for e in declared.get(name, ()) if _in_code(body, body.start_byte + e - 1)]
+        if len(ends) != 1:
             return None
-        start = body.start_byte + declared.end() - 1
+        if assigned is None:  # listed once a name looked up is declared here
+            assigned = {}
+            for m in _ASSIGNMENT.finditer(text):
+                assigned.setdefault(m.group(1).decode(), []).append(m.start())
+            self._body_assignments[body.start_byte] = (declared, assigned)
+        # in code: a comment may spell an old assignment
+        starts = [a for a in assigned.get(name, ()) if _in_code(body, body.start_byte + a)]
+        if len(starts) != 1:
+            return None
+        start = body.start_byte + ends[0] - 1
         found = body.descendant_for_byte_range(start, start + 1)
         while found is not None and found.type != "variable_declarator":
             found = found.parent if found != body else None
