@@ -312,12 +312,12 @@ def test_a_minified_bundle_is_told_by_code_on_a_long_line(text: bytes, minified:
     assert is_minified(text) is minified
 
 
-def test_routes_a_plugin_hook_registers_through_a_wrapper_are_never_silent(
+def test_routes_a_plugin_hook_registers_through_a_wrapper_are_listed_where_the_plugin_calls(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A wrapper handed to a hook (`hooks.emit('routes', addRoute)`) that plugins call with
-    records the files reach only through the hook: the route it registers is a finding at the
-    wrapper, not silence (this held before this branch; kept so it cannot regress)."""
+    records the files reach only through the hook: each listener's call of its parameter is a
+    call of the wrapper (`linker._hooked`), listed where the plugin writes it."""
     write_files(tmp_path, {
         "package.json": '{"name": "k", "dependencies": {"koa": "2", "koa-router": "7"}}',
         "core/app.js": "const Koa = require('koa');\nconst router = require('./router');\n"
@@ -333,5 +333,9 @@ def test_routes_a_plugin_hook_registers_through_a_wrapper_are_never_silent(
                                    "  add({ method: 'get', path: 'status' });\n});\n",
     })  # fmt: skip
     document = pre_filtered(tmp_path, monkeypatch)[0]
-    assert [r["name"] for r in document["resources"]] == ["GET /api/ping"]
-    assert _findings(document) == [("UNRESOLVED_ROUTE", "core/router.js", 6)]
+    placed = {r["name"]: r["location"] for r in document["resources"]}
+    assert placed == {
+        "GET /api/ping": {"path": "core/router.js", "line": 4},
+        "GET /api/plugin/status": {"path": "plugins/status/index.js", "line": 2},
+    }
+    assert _findings(document) == []

@@ -335,21 +335,13 @@ def test_express_middleware_on_a_mount_path_guards_only_that_path() -> None:
 EXPRESS_APP = "const express = require('express');\nconst app = express();\n"
 
 
-def test_express_all_is_one_route_per_method_express_routes_trace_aside() -> None:
+def test_express_all_is_one_route_named_all_as_express_keeps_it() -> None:
     doc = document({"app.js": EXPRESS_APP + "app.all('/x/:id', h);\napp.get('env');\n"})
-    assert [r["name"] for r in doc["resources"]] == [
-        "DELETE /x/{id}",
-        "GET /x/{id}",
-        "HEAD /x/{id}",
-        "OPTIONS /x/{id}",
-        "PATCH /x/{id}",
-        "POST /x/{id}",
-        "PUT /x/{id}",
-    ]
+    assert [r["name"] for r in doc["resources"]] == ["ALL /x/{id}"]
     assert {r["location"]["line"] for r in doc["resources"]} == {3}
 
 
-def test_express_all_in_a_route_chain_claims_the_get_too() -> None:
+def test_express_all_in_a_route_chain_is_its_own_route_beside_the_get() -> None:
     doc = document(
         {
             "app.js": EXPRESS_APP
@@ -358,10 +350,10 @@ def test_express_all_in_a_route_chain_claims_the_get_too() -> None:
         }
     )
     found = {(r["name"], r["location"]["line"]) for r in doc["resources"]}
-    assert ("GET /y", 5) in found and ("GET /y", 6) in found and ("POST /y", 6) in found
-    assert [f["detail"] for f in doc["findings"]] == ["route GET /y is defined 2 times"]
+    assert found == {("GET /y", 5), ("ALL /y", 6)}
+    assert doc["findings"] == []
     auth = {(s["resource"], s["source"]["line"]): s["value"] for s in doc["signals"]}
-    assert auth[("route:GET /y", 5)] == "none" and auth[("route:PUT /y", 6)] == "required"
+    assert auth[("route:GET /y", 5)] == "none" and auth[("route:ALL /y", 6)] == "required"
 
 
 def test_typescript_export_equals_and_import_equals_require() -> None:

@@ -64,6 +64,9 @@ class Framework:
     router_modules: tuple[str, ...] = ()
     router_members: tuple[str, ...] = ()
     app_members: tuple[str, ...] = ()  # members that make an app (`Hapi.server()`)
+    # packages whose default export, called with an app, gives that app back (koa-websocket's
+    # `websockify(new Koa())`: the app, with a websocket middleware stack on `app.ws`)
+    app_wrappers: tuple[str, ...] = ()
     prefix_option: str | None = None  # `new Router({ prefix: '/api' })`
     prefix_method: str | None = None  # `router.prefix('/api')`
     verbs: Mapping[str, str] = field(default_factory=dict)  # method aliases: `del` -> DELETE
@@ -85,6 +88,10 @@ class Framework:
     route_call: str | None = None
     path_keys: tuple[str, ...] = ()
     all_method: str | None = None  # the method spelling for every method (Hapi's `*`)
+    # the name of one route for every method (`app.all('/x')`, `router[m]` with m 'all'):
+    # `ALL /x` where the framework's own route table keeps it as one route (Express's
+    # `route.methods._all`, koa-router's layer of every method); else one route per method
+    every_method: str | None = None
     # dotted option paths holding a route's auth (Hapi's `options.auth`: `false` is none, a
     # strategy is a guard, `mode: 'try'`/`'optional'` is none)
     auth_options: tuple[str, ...] = ()
@@ -113,6 +120,13 @@ class Framework:
     # plugin loaders: registered with `{ dir, options: { prefix } }`, they register every
     # script of a folder as a plugin, under the folder's path (`@fastify/autoload`)
     loaders: tuple[str, ...] = ()
+    # library folder loaders: package -> (its class, the argument of `new` that is the app,
+    # the folder it loads by default, repo-relative, the app's member that holds the router it
+    # mounts): `new Loader(config, app)` requires every script under the folder (recursively)
+    # and mounts each router a script exports on the app at its root (lin-mizar's `Loader`:
+    # koa-router instances under `app/api`); a route on that member (`app.context.loader.
+    # mainRouter.get('/')`) is the app's own
+    folder_loaders: Mapping[str, tuple[str, int, str, str]] = field(default_factory=dict)
     # configuration plugins: library -> the instance member it decorates with the configuration
     # its options' JSON `schema` validates (`@fastify/env`: `fastify.config`, or `confKey`)
     config_plugins: Mapping[str, str] = field(default_factory=dict)
@@ -298,6 +312,7 @@ READ = (
         seeds=(b"express", b"Router"),
         app_modules=("express",),
         router_members=("Router",),
+        every_method="ALL",
         # `app.get(name)` reads a setting: only calls that return the app or router always
         chained=("use", "set", "enable", "disable", "engine", "param"),
         guards={
@@ -323,13 +338,21 @@ READ = (
         normalise=express_served,  # koa-router matches paths with path-to-regexp, as Express
         seeds=(b"koa",),
         app_modules=("koa",),
+        app_wrappers=("koa-websocket",),
         # koa-swagger-decorator's `SwaggerRouter` is a koa-router subclass; its decorated
-        # classes, `map`, `mapDir` and `swagger` are read by `koa_decorators`
-        router_modules=("@koa/router", "koa-router", "koa-swagger-decorator"),
-        router_members=("Router", "SwaggerRouter"),  # `import { Router } from '@koa/router'`
+        # classes, `map`, `mapDir` and `swagger` are read by `koa_decorators`; lin-mizar's
+        # `LinRouter` is one too (`new LinRouter({ prefix })`), adding a verb per method that
+        # takes a permission name before the path (`linGet('name', '/x', meta, ...handlers)`)
+        router_modules=("@koa/router", "koa-router", "koa-swagger-decorator", "lin-mizar"),
+        router_members=("Router", "SwaggerRouter", "LinRouter"),  # `{ Router }` of the above
         prefix_option="prefix",
         prefix_method="prefix",
-        verbs={"del": "DELETE"},
+        folder_loaders={"lin-mizar": ("Loader", 1, "app/api", "context.loader.mainRouter")},
+        verbs={
+            "del": "DELETE", "linGet": "GET", "linPost": "POST", "linPut": "PUT",
+            "linPatch": "PATCH", "linDelete": "DELETE", "linHead": "HEAD", "linOption": "OPTIONS",
+        },
+        every_method="ALL",
         # Koa's `app.use`; koa-router's `use`, `prefix`, `param` and every route method
         chained=("use", "prefix", "param", "all", "del", *_VERB_NAMES),
         unwrap=("routes", "middleware"),

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
+from .frameworks import JAVASCRIPT
 from .model import (
     Auth,
     Concat,
@@ -47,6 +48,15 @@ EACH_MODULE = "each-module"  # `LoadDecl.loader` of a folder loader read here
 UNREAD = "folder:"  # a `RouteDecl.generated_by` naming a folder loader not followed
 REQUIRE_DIRECTORY = "require-directory"
 REQUIRE_ALL = "require-all"
+# `LoadDecl.export` of a library's folder loader (`frameworks.Framework.folder_loaders`): every
+# router each script exports is mounted, whatever its name
+EVERY_ROUTER = "*"
+# package -> (class, app argument, folder) of the records' library folder loaders
+_LIBRARY_LOADERS = {
+    module: loader
+    for framework in JAVASCRIPT
+    for module, loader in framework.folder_loaders.items()
+}
 _SCRIPTS = (".js", ".cjs", ".mjs", ".ts")
 _TRUE: Pred = ("true",)
 # require-all's default `filter` and `excludeDirs`
@@ -54,6 +64,7 @@ _REQUIRE_ALL_FILTER = r"^([^\.].*)\.js(on)?$"
 _SEEDS = re.compile(
     rb"readdirSync|require-directory|require-all|['\"](?:glob|fast-glob|globby)['\"]"
     rb"|import\.meta\.glob|require\.context"
+    + b"".join(b"|['\"]" + re.escape(m.encode()) + b"['\"]" for m in _LIBRARY_LOADERS)
 )
 # bundlers' folder loaders: Vite's `import.meta.glob(pattern, { eager: true })` (an object of
 # each matched path's module) and webpack's `require.context(dir, deep, re)` (a function of
@@ -114,6 +125,13 @@ def read(reader: _Reader, root: _Node) -> None:
             node = node.parent
         if node is not None and node.start_byte == match.start():
             _bundled(reader, node)
+    for local, bound in reader.bindings.items():
+        if isinstance(bound, Sym) and len(bound.path) == 2:  # `const { Loader } = lib`
+            head = reader.bindings.get(bound.path[0])
+            if isinstance(head, ImportRef) and head.attr in {"default", None}:
+                bound = ImportRef(head.module, bound.path[1], head.origin)
+        if isinstance(bound, ImportRef) and bound.module in _LIBRARY_LOADERS:
+            _library_loader(reader, root, local, bound)
     for local, module in loaders.items():
         for match in re.finditer(rb"\b" + re.escape(local.encode()) + rb"\s*\(", reader.source):
             node = root.descendant_for_byte_range(match.start(), match.start() + len(local))
@@ -131,6 +149,27 @@ def seeded(source: bytes) -> bool:
 
 
 # -- the loaders ---------------------------------------------------------------------------
+
+
+def _library_loader(reader: _Reader, root: _Node, local: str, ref: ImportRef) -> None:
+    """`new Loader(config, app)` of a library's folder loader (`_LIBRARY_LOADERS`): every
+    router each script under its folder exports, mounted on the app at its root."""
+    cls, app_index, folder, _ = _LIBRARY_LOADERS[ref.module]
+    if ref.attr != cls:
+        return
+    pattern = rb"\bnew\s+" + re.escape(local.encode()) + rb"\s*\("
+    for match in re.finditer(pattern, reader.source):
+        node = root.descendant_for_byte_range(match.start(), match.start() + 3)
+        while node is not None and node.type != "new_expression":
+            node = node.parent
+        if node is None:
+            continue
+        arguments = reader._arguments(node)
+        owner = reader._owner(arguments[app_index]) if len(arguments) > app_index else None
+        reader.loads.append(
+            LoadDecl(owner or Opaque(), folder, None, True, node.start_point[0] + 1,
+                     reader._enclosing(node), loader=EACH_MODULE, export=EVERY_ROUTER)
+        )  # fmt: skip
 
 
 def _require_directory(reader: _Reader, call: _Node) -> None:

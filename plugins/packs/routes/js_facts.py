@@ -17,12 +17,13 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan_read import ParseFailure
-from . import flow, js_dirload, js_loops, koa_decorators, nest, nextjs
+from . import flow, js_dirload, js_hooks, js_loops, koa_decorators, nest, nextjs
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
     CALL,
     DECORATED,
+    EVERY,
     EXPRESS,
     HTTP_METHODS,
     NEXTJS,
@@ -41,6 +42,7 @@ from .model import (
     Fallback,
     Function,
     GlobalPrefix,
+    HookCall,
     ImportRef,
     Invocation,
     Items,
@@ -84,6 +86,12 @@ _VERBS = set(HTTP_METHODS) - {"trace"}  # Express has no app.trace in its docume
 # as middleware (`router.routes()`) and those that give middleware neither route nor guard
 _ALIASES = {alias: method for f in JAVASCRIPT for alias, method in f.verbs.items()}
 _PREFIX_METHODS = frozenset(f.prefix_method for f in JAVASCRIPT if f.prefix_method)
+_APP_WRAPPERS = frozenset(name for f in JAVASCRIPT for name in f.app_wrappers)
+# the app's members where a library's folder loader keeps the router it mounts at the root
+# (`app.context.loader.mainRouter`): a route on one is the app's
+_LOADER_MEMBERS = tuple(
+    tuple(loader[3].split(".")) for f in JAVASCRIPT for loader in f.folder_loaders.values()
+)
 _UNWRAP = frozenset(name for f in JAVASCRIPT for name in f.unwrap)
 _NO_ROUTES = frozenset(name for f in JAVASCRIPT for name in f.no_routes)
 # Fastify's calls from its record: `route({ method, url })`, `register(plugin, { prefix })`,
@@ -128,7 +136,7 @@ _TABLE_PATH_KEYS = tuple(dict.fromkeys(key for f in _TABLE_FRAMEWORKS for key in
 _TABLE_NAMES = {"identifier", "member_expression", "call_expression", "subscript_expression"}
 _HOOK_OPTIONS = tuple(dict.fromkeys(name for f in JAVASCRIPT for name in f.hook_options))
 _SHARED_PLUGIN = "fastify-plugin"  # `fp(plugin)`: run on the registering router itself
-# `app.all(path, h)` serves every method: listed as one route per verb above, in that order.
+# every method a router routes, in that order (Next's default export, Hapi's `*`)
 ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m in _VERBS)
 _CALLED = _VERBS | {"use", "all"} | set(_ALIASES)
 # Where the reader looks: every `=` (a declarator's or an assignment's; `==` and `=>` are never
@@ -186,6 +194,9 @@ _PASSED = (
     Concat,
     StarletteRoutes,
     LoopKey,
+    Namespace,
+    Member,
+    Fallback,
 )  # what a call passes a route is made of
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
@@ -207,6 +218,20 @@ def _in_callback_or_loop(node: _Node) -> bool:
             return True
         scope = scope.parent
     return False
+
+
+_DECLARATION = re.compile(rb"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=(?![=>])")
+_ASSIGNMENT = re.compile(rb"(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?:[-+*/%|&?]{1,2})?=(?![=>])")
+
+
+def _in_code(root: _Node, offset: int) -> bool:
+    """Whether the byte at `offset` is code, not inside a comment or a string."""
+    node = root.descendant_for_byte_range(offset, offset + 1)
+    while node is not None and node != root:
+        if node.type in {"comment", "string", "template_string"}:
+            return False
+        node = node.parent
+    return True
 
 
 def _param_site_in(expr: Expr | None) -> bool:
@@ -337,6 +362,8 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         composes=tuple(reader.composes),
         path_calls=tuple(reader.path_calls),
         globals=tuple(reader.globals.items()),
+        hook_calls=reader.hook_calls,
+        param_calls=reader.param_calls,
     )
 
 
@@ -463,6 +490,16 @@ class _Reader:
         self.global_prefixes: list[GlobalPrefix] = []
         self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
         self.loads: list[LoadDecl] = []
+        self.hook_calls: tuple[HookCall, ...] = ()
+        self._locals_seen: set[str] = set()  # locals being read (`_local`): no recursion
+        # (function body start, name) -> its one declarator, or None (`_declared_once`)
+        self._local_values: dict[tuple[int, str], _Node | None] = {}
+        # function body start -> where each name its `const`/`let`/`var` declare ends, and
+        # where each name is assigned (`_declared_once`)
+        self._body_assignments: dict[
+            int, tuple[dict[str, list[int]], dict[str, list[int]] | None]
+        ] = {}
+        self.param_calls: tuple[Invocation, ...] = ()
         self.composes: list[ComposeDecl] = []
         self.path_calls: list[PathCall] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
@@ -565,6 +602,7 @@ class _Reader:
             koa_decorators.read(self, root)
         if js_dirload.seeded(self.source):
             js_dirload.read(self, root)
+        self.hook_calls, self.param_calls = js_hooks.read(self, root)
         if any(decl.subclass is not None for decl in self.routers.values()):
             self._unused_candidates()
 
@@ -1108,6 +1146,9 @@ class _Reader:
                 param = self._param(node, name)
                 if param is not None:
                     return param
+                local = self._local(node, name)
+                if local is not None:
+                    return local
         elif (
             node.type == "binary_expression"
             and self._text(node.child_by_field_id(self.fields.operator)) == "+"
@@ -1131,6 +1172,62 @@ class _Reader:
             if any(_param_site_in(v) for v in values):
                 return Concat(tuple(values))
         return self._expr(node)
+
+    def _local(self, node: _Node, name: str) -> Expr | None:
+        """`name` as a local of the enclosing function declared once before `node` and never
+        assigned again (`const verb = spec.verb || 'get'`): its initializer as `_value` reads
+        it, when that holds a parameter (what the function's callers pass); else None."""
+        if name in self._locals_seen:
+            return None
+        scope = node.parent
+        while scope is not None and scope.type not in _FUNCTIONS:
+            scope = scope.parent
+        body = scope.child_by_field_id(self.fields.body) if scope is not None else None
+        if body is None or body.type != "statement_block":
+            return None
+        key = (body.start_byte, name)
+        if key not in self._local_values:
+            self._local_values[key] = self._declared_once(body, name)
+        found = self._local_values[key]
+        value = found.child_by_field_id(self.fields.value) if found is not None else None
+        if value is None or found is None or found.end_byte > node.start_byte:
+            return None
+        self._locals_seen.add(name)
+        try:
+            read = self._value(value)
+        finally:
+            self._locals_seen.discard(name)
+        return read if _param_site_in(read) else None
+
+    def _declared_once(self, body: _Node, name: str) -> _Node | None:
+        """The declarator of `name` in the function body `body` when it is its only
+        assignment in code (`_local`), else None. The body's declarations and assignments are
+        listed by one search each, kept per body: most names read are declared nowhere in it."""
+        text = self.source[body.start_byte : body.end_byte]
+        listed = self._body_assignments.get(body.start_byte)
+        if listed is None:
+            declared: dict[str, list[int]] = {}
+            for m in _DECLARATION.finditer(text):
+                declared.setdefault(m.group(1).decode(), []).append(m.end())
+            listed = self._body_assignments[body.start_byte] = (declared, None)
+        declared, assigned = listed
+        ends = [e for e in declared.get(name, ()) if _in_code(body, body.start_byte + e - 1)]
+        if len(ends) != 1:
+            return None
+        if assigned is None:  # listed once a name looked up is declared here
+            assigned = {}
+            for m in _ASSIGNMENT.finditer(text):
+                assigned.setdefault(m.group(1).decode(), []).append(m.start())
+            self._body_assignments[body.start_byte] = (declared, assigned)
+        # in code: a comment may spell an old assignment
+        starts = [a for a in assigned.get(name, ()) if _in_code(body, body.start_byte + a)]
+        if len(starts) != 1:
+            return None
+        start = body.start_byte + ends[0] - 1
+        found = body.descendant_for_byte_range(start, start + 1)
+        while found is not None and found.type != "variable_declarator":
+            found = found.parent if found != body else None
+        return found
 
     def _each_of_param(self, node: _Node) -> Each | None:
         """`r.path` (or `r`, or `path` destructured) where `r` is the variable of a loop over a
@@ -1752,7 +1849,7 @@ class _Reader:
         guarded = args if options_last else args[:-1]
         auth = Auth(self._guards(guarded)) if guarded else NO_AUTH
         owner_expr = self._owner(owner)
-        methods = ALL_METHODS if verb == "all" else (_ALIASES.get(verb, verb.upper()),)
+        methods = (EVERY,) if verb == "all" else (_ALIASES.get(verb, verb.upper()),)
         line = _line(prop)
         handler_node = self._field(last, "handler") if options_last else args[-1]
         handler = self._handler(handler_node) if handler_node is not None else None
@@ -1778,7 +1875,7 @@ class _Reader:
             methods = tuple(
                 dict.fromkeys(
                     m for s in spelled if s is not None
-                    for m in (ALL_METHODS if s.lower() == "all" else (_ALIASES.get(s, s.upper()),))
+                    for m in ((EVERY,) if s.lower() == "all" else (_ALIASES.get(s, s.upper()),))
                 )
             )  # fmt: skip
         else:
@@ -1820,6 +1917,10 @@ class _Reader:
         if callee is None:
             return None
         module = self._default_of(callee)
+        if module in _APP_WRAPPERS and node.type == "call_expression":
+            arguments = self._arguments(node)  # `websockify(new Koa())`: the app it is given
+            wrapped = self._creates(_unwrap(arguments[0]) or arguments[0]) if arguments else None
+            return wrapped if wrapped is not None and wrapped[1] else None
         if module is not None:
             for framework in JAVASCRIPT:
                 if module in framework.app_modules:
@@ -2611,6 +2712,9 @@ class _Reader:
                 if name in _HOOK_APPS and (hook := self._hook(node, name)) is not None:
                     return hook
         elif node.type == "member_expression":
+            app = self._loader_app(node)
+            if app is not None:  # `app.context.loader.mainRouter.get('/')`
+                return self._owner(app)
             base = _unwrap(node.child_by_field_id(self.fields.object))
             name = self._text(node.child_by_field_id(self.fields.property))
             if (
@@ -2631,6 +2735,18 @@ class _Reader:
                 return True
             scope = scope.parent
         return False
+
+    def _loader_app(self, node: _Node) -> _Node | None:
+        """The app of `app.context.loader.mainRouter` (`_LOADER_MEMBERS`), else None."""
+        if not _LOADER_MEMBERS:
+            return None
+        props: list[str] = []
+        while node.type == "member_expression" and len(props) < 8:
+            props.insert(0, self._text(node.child_by_field_id(self.fields.property)))
+            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+            if tuple(props) in _LOADER_MEMBERS:
+                return node
+        return None
 
     def _hook(self, node: _Node, name: str) -> RouterRef | None:
         """`app` destructured from a parameter (`(hook, { app }) => app.get(...)`): a plugin
@@ -2851,7 +2967,17 @@ class _Reader:
                 continue  # a route or `use` call: read as one already
             target = self._expr(callee)
             if target is not None:
-                self._invoke(call, target, self._owner, _ROUTERISH)
+                self._invoke(call, target, self._passed_value, _ROUTERISH)
+
+    def _passed_value(self, node: _Node) -> Expr | None:
+        """An argument of a call that passes a router: the router as `_owner` reads it, any
+        other as `_value` does (`spec.verb || 'get'`: what the callers of the enclosing
+        function pass)."""
+        owner = self._owner(node)
+        if isinstance(owner, _ROUTERISH) and not isinstance(owner, Sym):
+            return owner
+        value = self._value(node)
+        return value if value is not None and not isinstance(value, Sym) else owner
 
     def _passed_on_invocations(self, root: _Node, seen: set[int]) -> None:
         """Calls of a function of the project's that pass on a parameter of the function they

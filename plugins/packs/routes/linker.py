@@ -30,6 +30,7 @@ from .model import (
     CALL,
     DECORATED,
     DJANGO,
+    EVERY,
     EXPRESS,
     FASTAPI,
     FASTIFY,
@@ -58,6 +59,7 @@ from .model import (
     Format,
     Function,
     GlobalPrefix,
+    HookCall,
     ImportRef,
     Invocation,
     Items,
@@ -514,11 +516,132 @@ class _RouteResolver:
         uses: list[UseDecl] = []
         invocations: list[Invocation] = []
         for one in loads:
+            if one.export == js_dirload.EVERY_ROUTER:  # a library's loader: routers by value
+                uses += self._every_router(path, one, modules)
+                continue
             mounted, called, loaded = js_dirload.written_out(path, one, self.files)
             self.touched.update(loaded)
             uses += mounted
             invocations += called
         return uses, invocations, []
+
+    def _every_router(
+        self, path: str, load: LoadDecl, modules: Mapping[str, ModuleFacts]
+    ) -> list[UseDecl]:
+        """A library's folder loader (`Framework.folder_loaders`) written out: each router a
+        script of its folder exports (by any name, or as the module itself), mounted on the
+        loader's app as `app.use(require(file).name)` at the loader's line."""
+        uses: list[UseDecl] = []
+        for file, _ in js_dirload.walked(load, self.files):
+            facts = modules.get(file)
+            if facts is None:
+                continue
+            self.touched.add(file)
+            spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
+            spec = spec if spec.startswith(".") else f"./{spec}"
+            for name in _exported_routers(facts):
+                child = ImportRef(spec, name, path)
+                uses.append(UseDecl(load.owner, ((child, Auth((child,))),), load.line))
+        return uses
+
+    def _hooked(self) -> None:
+        """Hook registries (`js_hooks`): a listener's call of its own parameter (`add({ path
+        })` in `hooks.on('extra', (add) => ...)`) is written out as a call of each function
+        an emit of the same hook passes in that position (`hooks.emit('extra', addRoute)`),
+        at the listener's line, so a wrapper's routes reach their call sites. A function that
+        adds routes given to a hook no scanned listener calls is an `UNRESOLVED_ROUTE` at the
+        emit; the hook's name is a word, so a pre-filtering scan parses the files naming it."""
+        by_name: dict[str, list[tuple[str, HookCall]]] = {}
+        param_calls: dict[tuple[str, str], list[Invocation]] = {}
+        for path, facts in self.modules.items():
+            for hook in facts.hook_calls:
+                by_name.setdefault(hook.name, []).append((path, hook))
+            for call in facts.param_calls:
+                assert isinstance(call.callee, Param)
+                param_calls.setdefault((path, call.callee.function), []).append(call)
+        if not by_name:
+            return
+        added: dict[str, list[Invocation]] = {}
+        for name, hooks in by_name.items():
+            given = [  # (file, emit, position, the function's expression) of route adders
+                (path, hook, index, arg)
+                for path, hook in hooks
+                for index, arg in enumerate(hook.args)
+                if arg is not None and self._adds_routes(path, arg)
+            ]
+            if not given:
+                continue
+            self.words.add(name)
+            heard = False
+            for path, hook in hooks:
+                for arg in hook.args:
+                    site = self._function_site(path, arg) if arg is not None else None
+                    if site is None:
+                        continue
+                    for call in param_calls.get(site, []):
+                        assert isinstance(call.callee, Param)
+                        for file, emit, index, passed in given:
+                            if emit is hook or index != call.callee.index:
+                                continue
+                            heard = True
+                            added.setdefault(site[0], []).append(
+                                replace(call, callee=Bound(file, passed), receiver=None)
+                            )
+            if not heard:
+                for file, emit, _, passed in given:
+                    detail = (
+                        f"`{describe(passed)}`, given to the hook `{name}` here, adds routes "
+                        "for each listener of the hook, and no scanned file binds one that "
+                        "calls it: the routes they add are not listed"
+                    )
+                    self._unresolved(UNRESOLVED_ROUTE, file, emit.line, detail)
+        if not added:
+            return
+        modules = dict(self.modules)
+        for path, calls in added.items():
+            facts = modules[path]
+            modules[path] = replace(facts, invocations=(*facts.invocations, *calls))
+        self.modules = modules
+        self.calls, self.pending = None, {}
+        self.indexed_words = -1
+        self.chains.clear()
+        self.cache.clear()
+        self.scoped.clear()
+
+    def _function_site(self, path: str, expr: Expr) -> tuple[str, str] | None:
+        """(file, site) of the function of the project's `expr` written in `path` is."""
+        if isinstance(expr, Function):
+            return (path, expr.site) if expr.site else None
+        value = self.evaluate(path, expr)
+        if isinstance(value, _Scoped) and isinstance(value.value, Function):
+            return (value.file, value.value.site) if value.value.site else None
+        return None
+
+    def _adds_routes(self, path: str, expr: Expr) -> bool:
+        """Whether the function `expr` names declares a route on or with its parameters, or
+        calls (with them) a function of the project's that does: one a hook is given to add
+        routes with (`hooks.emit('extra', addRoute)`)."""
+        site = self._function_site(path, expr)
+        if site is None:
+            return False
+        if self._declares_with(*site):
+            return True
+        for call in self._facts(site[0]).invocations:
+            if call.scope != site[1]:
+                continue
+            inner = self._function_site(site[0], call.callee)
+            if inner is not None and self._declares_with(*inner):
+                return True
+        return False
+
+    def _declares_with(self, file: str, site: str) -> bool:
+        """Whether a route of `file` takes its router, path or methods from the parameters of
+        the function at `site`."""
+        for route in self._facts(file).routes:
+            exprs = (route.owner, route.path, *route.method_exprs)
+            if any(e is not None and _param_site(e) == site for e in exprs):
+                return True
+        return False
 
     def _composed(self) -> None:
         """Each app composed from a manifest (`ComposeDecl`, `@hapi/glue`) written out as the
@@ -970,6 +1093,7 @@ class _RouteResolver:
     # -- the graph -------------------------------------------------------------------------
 
     def routes(self) -> list[FoundRoute]:
+        self._hooked()
         self._composed()
         self._shared()
         for path, facts in self.modules.items():
@@ -2475,8 +2599,8 @@ class _RouteResolver:
                 if some is None or any(v.lower() not in _VERBS for v in some):
                     methods_unknown = True
                     break
-                for verb in some:  # Express's `all` is every method it routes
-                    verbs += _ALL if verb.lower() == "all" else (verb.upper(),)
+                for verb in some:  # `all` is every method it routes
+                    verbs += (EVERY,) if verb.lower() == "all" else (verb.upper(),)
             else:
                 methods = tuple(verbs)
         if declared is None or methods_unknown:
@@ -2542,6 +2666,10 @@ class _RouteResolver:
                     verb_auth[verb] = self._auth(file, own)
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
+        if methods and EVERY in methods and BY_KEY[framework].every_method != EVERY:
+            methods = tuple(
+                dict.fromkeys(m for v in methods for m in (_ALL if v == EVERY else (v,)))
+            )
         if framework in _HEAD_WITH_GET and methods and "GET" in methods:
             methods = tuple(m for m in methods if m != "HEAD")  # the HEAD it serves anyway
         file, line = route.called_at or (path, route.line)
@@ -3557,6 +3685,25 @@ def _with_item(expr: Expr, each: Each, item: Expr) -> Expr:
     if isinstance(expr, Format):
         return replace(expr, args=tuple(_with_item(a, each, item) for a in expr.args))
     return expr
+
+
+def _exported_routers(facts: ModuleFacts) -> list[str]:
+    """The names under which a module exports a router it makes (`export { admin }`,
+    `module.exports = { books }`, or `module.exports = router`: "default")."""
+
+    def router(value: Expr) -> bool:
+        if isinstance(value, Sym) and len(value.path) == 1:
+            bound = facts.bindings.get(value.path[0])
+            return isinstance(bound, RouterRef)
+        return isinstance(value, RouterRef)
+
+    names: list[str] = []
+    for name, value in facts.exports.items():
+        if name == "default" and isinstance(value, Namespace):
+            names += [field for field, inner in value.fields if router(inner)]
+        elif router(value):
+            names.append(name)
+    return names
 
 
 def _moves(path: Expr) -> bool:

@@ -33,6 +33,10 @@ DECORATED = "decorated "
 SHARED = "shared plugin"
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "trace")
+# `app.all(path, h)`: a route for every method, as a reader notes it; the linker names it so
+# where the framework's record says its own table keeps one route (`every_method`), else lists
+# one route per method
+EVERY = "ALL"
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
 ITEM = "[]"  # a `Sym` path segment: "one of the values of the mapping before" (`envs[env]`)
 
@@ -196,6 +200,20 @@ class Invocation:
     keywords: tuple[tuple[str, Expr], ...]
     line: int = 0
     receiver: Expr | None = None  # `api` in `api.add(...)`: a method's parameter 0
+    scope: str = ""  # the site of the function the call is written in ("" at module level)
+
+
+@dataclass(frozen=True, slots=True)
+class HookCall:
+    """A call that names a hook by a string first and passes functions after it (JavaScript,
+    `js_hooks`): `hooks.on('extra', listener)` keeps a listener, `hooks.emit('extra', addRoute)`
+    calls each listener with `addRoute`; which is which the linker tells by what the functions
+    do. `args`: what is passed after the name, by position (a function written there as a
+    `Function` of its site, else as read; None: neither)."""
+
+    name: str
+    args: tuple[Expr | None, ...]
+    line: int
     scope: str = ""  # the site of the function the call is written in ("" at module level)
 
 
@@ -723,6 +741,10 @@ class ModuleFacts:
     entry_points: tuple[tuple[str, tuple[str, ...]], ...] = ()
     distribution: str = ""
     plugin_loads: tuple[tuple[str, int], ...] = ()
+    # JavaScript: the calls naming a hook (`js_hooks`), and the calls a function makes of its
+    # own parameter with a literal argument (`add({ path: 'x' })`: `callee` is the `Param`)
+    hook_calls: tuple[HookCall, ...] = ()
+    param_calls: tuple[Invocation, ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -754,6 +776,7 @@ _pickled_by_fields(
     Function,
     Param,
     Invocation,
+    HookCall,
     PathCall,
     LoadDecl,
     DependencyAlias,
