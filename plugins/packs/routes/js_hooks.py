@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
+from .frameworks import JAVASCRIPT
 from .model import NO_AUTH, Expr, Function, HookCall, Invocation, Lit, Namespace
 
 if TYPE_CHECKING:
@@ -28,6 +29,9 @@ _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 _NAMES = {"identifier", "member_expression"}
 _PASSED = (Lit, Namespace)  # what a listener passes that a route is made of
 _WORDS = frozenset({"require", "import", "if", "for", "while", "switch", "catch", "function"})
+# methods a framework record already reads as calling the function they are given (hapi's
+# `server.dependency('auth', after)`): the framework's, not a hook of the project's
+_FRAMEWORK_CALLBACKS = frozenset(name for f in JAVASCRIPT for name in f.callbacks)
 
 
 def read(reader: _Reader, root: _Node) -> tuple[tuple[HookCall, ...], tuple[Invocation, ...]]:
@@ -35,7 +39,7 @@ def read(reader: _Reader, root: _Node) -> tuple[tuple[HookCall, ...], tuple[Invo
     hooks: list[HookCall] = []
     for match in _HOOK_CALL.finditer(reader.source):
         call = _call_of_first(root, match.start(2), match.end(2))
-        if call is None:
+        if call is None or _method(reader, call) in _FRAMEWORK_CALLBACKS:
             continue
         arguments = reader._arguments(call)
         passed: list[Expr | None] = []
@@ -94,6 +98,14 @@ def _call_of_first(root: _Node, start: int, end: int) -> _Node | None:
     ):
         return None
     return call
+
+
+def _method(reader: _Reader, call: _Node) -> str:
+    """The property a call is made through (`dependency` of `server.dependency(...)`), else ''."""
+    callee = call.child_by_field_id(reader.fields.function)
+    if callee is None or callee.type != "member_expression":
+        return ""
+    return reader._text(callee.child_by_field_id(reader.fields.property))
 
 
 def _unwrap(node: _Node) -> _Node:
