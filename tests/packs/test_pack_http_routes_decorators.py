@@ -202,6 +202,17 @@ def test_inversify_controllers_are_routes_under_the_root_path() -> None:
     assert prefix_unresolved(INVERSIFY) == []
 
 
+def test_a_method_given_as_a_computed_value_is_a_finding_at_the_route() -> None:
+    files = {
+        **INVERSIFY,
+        "app/controllers/tickets.ts": INVERSIFY["app/controllers/tickets.ts"].replace(
+            "httpMethod('put'", "httpMethod(VERB"
+        ),
+    }
+    assert "app/controllers/tickets.ts:6" in finding_places(files)["UNRESOLVED_ROUTE"]
+    assert not any("{ticketId}" in n and n.startswith(("GET", "PUT")) for n in placed(files))
+
+
 # Ts.ED: `@Configuration({ mount: { '/rest': [...], '/v2': glob } })`
 TSED: dict[str, str] = {
     "src/Server.ts": (

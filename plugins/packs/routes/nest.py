@@ -988,7 +988,8 @@ def _routes(
         for path in _paths(reader, args, framework):
             found.append(
                 RouteDecl(None, _rooted(path, framework) or Lit(""), methods,
-                          js_facts._line(decorator), handler, auth=auth)
+                          js_facts._line(decorator), handler, auth=auth,
+                          methods_unknown=methods is None)
             )  # fmt: skip
     return found, library
 
