@@ -169,6 +169,20 @@ def test_routing_controllers_options_not_read_are_a_finding_at_the_bootstrap() -
     assert "GET /ledger/entries/{entryId}" in prefix_unresolved(files)
 
 
+def test_a_routing_controllers_bootstrap_listing_no_controllers_serves_every_one() -> None:
+    files = {
+        **ROUTING,
+        "src/boot.ts": ROUTING["src/boot.ts"].replace(", controllers: [LedgerApi]", ""),
+        "admin/start.ts": "import { createExpressServer } from 'routing-controllers';\n"
+        "createExpressServer().listen(4000);\n",
+    }
+    found = placed(files)
+    # served by both apps: under the first's prefix and under none
+    assert {"GET /books/ledger/entries/{entryId}", "GET /ledger/entries/{entryId}"} <= set(found)
+    assert {"POST /books/users", "POST /users"} <= set(found)
+    assert prefix_unresolved(files) == []
+
+
 # inversify-express-utils: `@controller(path, ...middleware)`, `@httpGet`, `@httpMethod`,
 # served by `new InversifyExpressServer(container, null, { rootPath })` (no list: all)
 INVERSIFY: dict[str, str] = {

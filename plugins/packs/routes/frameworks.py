@@ -41,7 +41,8 @@ class Bootstrap:
     The option keys: `prefix` the prefix before every controller it serves, `controllers` a
     list of classes or of file globs (absent: every controller of the library), `directory`
     and `mask` a folder searched for controller files (fastify-decorators), `mount` an object
-    of prefix -> controllers (Ts.ED)."""
+    of prefix -> controllers (Ts.ED); `unlisted` whether one that lists none serves every
+    controller the app loads, as routing-controllers does."""
 
     callee: str
     kind: str  # "call" | "new" | "register" | "decorator"
@@ -52,6 +53,7 @@ class Bootstrap:
     mask: str | None = None
     mount: str | None = None
     default_mask: str = ""  # the library's own mask when none is given (a regex)
+    unlisted: bool = False  # no controllers given serves every one loaded (routing-controllers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -504,7 +506,8 @@ READ = (
             method_verbs=("Method",),
             rooted=False,
             bootstraps=tuple(
-                Bootstrap(name, "call", index, prefix="routePrefix", controllers="controllers")
+                Bootstrap(name, "call", index, prefix="routePrefix", controllers="controllers",
+                          unlisted=True)
                 for name, index in (("useExpressServer", 1), ("createExpressServer", 0),
                                     ("useKoaServer", 1), ("createKoaServer", 0))
             ),

@@ -375,8 +375,10 @@ def _bootstrap(
     reader: _Reader, framework: Framework, spec: Bootstrap, given: _Node | None, line: int
 ) -> list[BootstrapDecl]:
     key = framework.key
-    if given is None:  # no options: every controller, no prefix (but a list is required)
-        every = spec.controllers is None and spec.directory is None and spec.mount is None
+    if given is None:  # no options: no prefix, every controller where the library says so
+        every = spec.unlisted or (
+            spec.controllers is None and spec.directory is None and spec.mount is None
+        )
         unread = "" if every else f"the {framework.name} bootstrap here lists no controllers"
         return [BootstrapDecl(key, line, every=every, unread=unread)]
     options = _spelled_options(reader, given)
@@ -422,7 +424,7 @@ def _bootstrap(
             return [BootstrapDecl(key, line, prefix, directory=where, mask=mask)]
     listed = reader._field(options, spec.controllers) if spec.controllers else None
     if listed is None:
-        every = spec.controllers is None
+        every = spec.unlisted or spec.controllers is None
         unread = "" if every else f"the {framework.name} bootstrap here lists no controllers"
         return [BootstrapDecl(key, line, prefix, every=every, unread=unread)]
     return [_listing(reader, key, line, prefix, listed, framework.name)]
