@@ -20,15 +20,63 @@ from .model import (
     EXPRESS,
     FASTAPI,
     FASTIFY,
+    FASTIFY_DECORATORS,
     FLASK,
     HAPI,
     HTTP_METHODS,
+    INVERSIFY,
     KOA,
     NESTJS,
     NEXTJS,
+    ROUTING_CONTROLLERS,
     STARLETTE,
+    TSED,
 )
 from .paths import brace_path, express_served, flask_path, flask_shape, hapi_path
+
+
+@dataclass(frozen=True, slots=True)
+class Bootstrap:
+    """A call that serves a controller library's decorated classes on an app: `callee` a
+    function of the library (`useExpressServer(app, { routePrefix, controllers })`), a class it
+    `new`s (`new InversifyExpressServer(c, null, { rootPath })`), a plugin registered by a
+    `register` call (`app.register(bootstrap, { prefix, directory })`), or a class decorator
+    (Ts.ED's `@Configuration({ mount: { '/rest': [...] } })`); `options` its options' argument.
+    The option keys: `prefix` the prefix before every controller it serves, `controllers` a
+    list of classes or of file globs (absent: every controller of the library), `directory`
+    and `mask` a folder searched for controller files (fastify-decorators), `mount` an object
+    of prefix -> controllers (Ts.ED); `unlisted` whether one that lists none serves every
+    controller the app loads, as routing-controllers does."""
+
+    callee: str
+    kind: str  # "call" | "new" | "register" | "decorator"
+    options: int
+    prefix: str | None = None
+    controllers: str | None = None
+    directory: str | None = None
+    mask: str | None = None
+    mount: str | None = None
+    default_mask: str = ""  # the library's own mask when none is given (a regex)
+    unlisted: bool = False  # no controllers given serves every one loaded (routing-controllers)
+
+
+@dataclass(frozen=True, slots=True)
+class Controllers:
+    """How a controller-decorator library spells its routes, read by the one decorator reader
+    (`nest`): the modules its decorators are imported from (a `/`-ending one is a prefix), the
+    class decorators that make a controller, the method decorators that make a route (name ->
+    method, `*` every method), those whose first argument is the method (`@httpMethod('get',
+    '/x')`), the keys of an options object that hold a path (`{ route: '/x' }`, `{ url }`),
+    whether a path is served with a `/` added before it (Nest's `users` is `/users`), and its
+    bootstraps (`Bootstrap`). A controller no bootstrap serves is named in a finding."""
+
+    modules: tuple[str, ...]
+    classes: tuple[str, ...]
+    verbs: Mapping[str, str]
+    method_verbs: tuple[str, ...] = ()
+    path_keys: tuple[str, ...] = ("path",)
+    rooted: bool = True
+    bootstraps: tuple[Bootstrap, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +197,8 @@ class Framework:
     # it guards, `user_checks` that it turns away an anonymous caller (`not current_user`)
     evidence: tuple[str, ...] = ()
     user_checks: tuple[str, ...] = ()
+    # controller classes whose decorators declare routes (NestJS and its kind: `nest`)
+    controllers: Controllers | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,6 +502,89 @@ READ = (
         seeds=(b"@nestjs/",),
         guards={"@nestjs/passport": frozenset({"AuthGuard"})},
         not_guards=frozenset({"@nestjs/common", "@nestjs/core", "@nestjs/throttler"}),
+        # `Sse`: a server-sent events stream, which Nest serves as a GET route; its modules
+        # and `RouterModule` serve controllers (`nest_link`), not a bootstrap
+        controllers=Controllers(
+            ("@nestjs/common", "@nestjs/common/"),
+            ("Controller",),
+            {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
+             "Options": "OPTIONS", "Head": "HEAD", "All": "*", "Sse": "GET"},
+        ),
+    ),
+    Framework(  # `@Controller({ route })` classes, served by `register(bootstrap, {...})`
+        FASTIFY_DECORATORS,
+        "fastify-decorators",
+        "javascript",
+        noun="controller",
+        normalise=express_served,  # served by Fastify
+        seeds=(b"fastify-decorators",),
+        controllers=Controllers(
+            ("fastify-decorators",),
+            ("Controller",),
+            {"GET": "GET", "POST": "POST", "PUT": "PUT", "PATCH": "PATCH", "DELETE": "DELETE",
+             "OPTIONS": "OPTIONS", "HEAD": "HEAD", "ALL": "*"},
+            path_keys=("route", "url"),
+            rooted=False,
+            # its default mask: files named `*.handler.*` or `*.controller.*`
+            bootstraps=(Bootstrap("bootstrap", "register", 1, prefix="prefix",
+                                  controllers="controllers", directory="directory",
+                                  mask="mask", default_mask=r"\.(handler|controller)\."),),
+        ),
+    ),
+    Framework(  # `@JsonController('/x')` classes, served by `useExpressServer(app, {...})`
+        ROUTING_CONTROLLERS,
+        "routing-controllers",
+        "javascript",
+        noun="controller",
+        normalise=express_served,  # served by Express (or Koa, the same path syntax)
+        seeds=(b"routing-controllers",),
+        controllers=Controllers(
+            ("routing-controllers",),
+            ("Controller", "JsonController"),
+            {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
+             "Head": "HEAD", "All": "*", "Method": ""},
+            method_verbs=("Method",),
+            rooted=False,
+            bootstraps=tuple(
+                Bootstrap(name, "call", index, prefix="routePrefix", controllers="controllers",
+                          unlisted=True)
+                for name, index in (("useExpressServer", 1), ("createExpressServer", 0),
+                                    ("useKoaServer", 1), ("createKoaServer", 0))
+            ),
+        ),
+    ),
+    Framework(  # `@controller('/x')` classes, served by `new InversifyExpressServer(...)`
+        INVERSIFY,
+        "inversify-express-utils",
+        "javascript",
+        noun="controller",
+        normalise=express_served,
+        seeds=(b"inversify-express-utils",),
+        controllers=Controllers(
+            ("inversify-express-utils",),
+            ("controller",),
+            {"httpGet": "GET", "httpPost": "POST", "httpPut": "PUT", "httpPatch": "PATCH",
+             "httpDelete": "DELETE", "httpHead": "HEAD", "all": "*", "httpMethod": ""},
+            method_verbs=("httpMethod",),
+            # every decorated class the container loads is served (no list)
+            bootstraps=(Bootstrap("InversifyExpressServer", "new", 2, prefix="rootPath"),),
+        ),
+    ),
+    Framework(  # `@Controller('/x')` classes, served under `mount` of `@Configuration`
+        TSED,
+        "Ts.ED",
+        "javascript",
+        noun="controller",
+        normalise=express_served,
+        seeds=(b"@tsed/",),
+        controllers=Controllers(
+            ("@tsed/common", "@tsed/schema", "@tsed/di"),
+            ("Controller",),
+            {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
+             "Options": "OPTIONS", "Head": "HEAD", "All": "*"},
+            bootstraps=(Bootstrap("Configuration", "decorator", 0, mount="mount"),
+                        Bootstrap("ServerSettings", "decorator", 0, mount="mount")),
+        ),
     ),
     Framework(  # file-system routes: no call makes a router; `nextjs` reads a file's place
         NEXTJS,
@@ -462,6 +595,7 @@ READ = (
 )  # fmt: skip
 BY_KEY = {f.key: f for f in reversed(READ)}  # a key's first record names it
 JAVASCRIPT = tuple(f for f in READ if f.language == "javascript")
+CONTROLLERS = tuple(f for f in READ if f.controllers is not None)  # read by `nest`
 PYTHON = tuple(f for f in READ if f.language == "python")
 
 
@@ -483,15 +617,6 @@ UNREAD = (
     Unread("Pyramid", "python", (b"pyramid",), _py_import(r"pyramid")),
     Unread("Restify", "javascript", (b"restify",), _js_import(r"restify")),
     Unread("Hono", "javascript", (b"hono",), _js_import(r"hono")),
-    # controller classes whose decorators register routes on another framework's app: named
-    # in each file that imports them, where the user's controllers are written
-    Unread("fastify-decorators", "javascript", (b"fastify-decorators",),
-           _js_import(r"fastify-decorators")),
-    Unread("routing-controllers", "javascript", (b"routing-controllers",),
-           _js_import(r"routing-controllers")),
-    Unread("inversify-express-utils", "javascript", (b"inversify-express-utils",),
-           _js_import(r"inversify-express-utils")),
-    Unread("Ts.ED", "javascript", (b"@tsed/",), _js_import(r"@tsed/(?:common|core|di)")),
     Unread("LoopBack", "javascript", (b"@loopback/rest",), _js_import(r"@loopback/rest")),
     # libraries that generate routes at run time from models or settings, configured here
     _generates("Flask-Admin", "python", "flask_admin", r"\b(?:Admin|add_views?)\s*\("),

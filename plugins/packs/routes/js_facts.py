@@ -596,7 +596,7 @@ class _Reader:
         if b"](" in self.source or b"] (" in self.source or b"].call" in self.source:
             self._computed_calls(root)
         self._find_invocations(root)
-        if b"@nestjs/" in self.source:
+        if any(seed in self.source for seed in nest.SEEDS):  # NestJS and its kind
             self.nest = nest.read(self, root)
         if koa_decorators.MODULE.encode() in self.source:
             koa_decorators.read(self, root)

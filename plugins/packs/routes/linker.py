@@ -23,7 +23,15 @@ from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .entry_points import is_distribution_file
 from .envfiles import ENV_FILES
-from .frameworks import BY_KEY, GENERATORS, JAVASCRIPT, NOT_ROUTER_PACKAGES, PYTHON, READ
+from .frameworks import (
+    BY_KEY,
+    CONTROLLERS,
+    GENERATORS,
+    JAVASCRIPT,
+    NOT_ROUTER_PACKAGES,
+    PYTHON,
+    READ,
+)
 from .js_modules import JsModules, package_name
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
 from .model import (
@@ -262,6 +270,10 @@ class _Unseen:
 
 _UNSEEN = _Unseen()
 _JS_KEYS = frozenset(f.key for f in JAVASCRIPT)
+_DECORATED = frozenset(f.key for f in CONTROLLERS)  # controllers by decorators (`nest`)
+_BOOTSTRAPPED = frozenset(
+    f.key for f in CONTROLLERS if f.controllers is not None and f.controllers.bootstraps
+)
 _SHAPE = {key: f.shape for key, f in BY_KEY.items() if f.shape is not None}
 _NORMALISE = {key: f.normalise for key, f in BY_KEY.items()}  # a path as `{name}` spells it
 
@@ -1109,8 +1121,8 @@ class _RouteResolver:
         found: list[FoundRoute] = []
         for key in sorted(self.nodes, key=lambda k: (k[0].encode(), self.nodes[k].decl.line)):
             if key not in mounted:
-                if self.nodes[key].decl.framework == NESTJS and not self.nodes[key].decl.app:
-                    continue  # a base class no controller extends: Nest serves none of it
+                if self.nodes[key].decl.framework in _DECORATED and not self.nodes[key].decl.app:
+                    continue  # a base class no controller extends: its library serves none
                 prefix, gap = self._own_prefix(key)
                 gaps: tuple[Gap, ...] = (gap,) if gap is not None else ()
                 auth = NONE
@@ -1119,6 +1131,13 @@ class _RouteResolver:
                     module_path, module_gap = self.nest.module_path(key[0], decl.router_id)
                     prefix = join_prefix(module_path, prefix)
                     gaps += (module_gap,) if module_gap is not None else ()
+                prefixes = [prefix]
+                if decl.framework in _BOOTSTRAPPED:  # the bootstraps that serve it
+                    served, boot_gaps = self.nest.bootstrap(
+                        key[0], decl.router_id, decl.framework, decl.line
+                    )
+                    prefixes = [join_prefix(p, prefix) for p in served]
+                    gaps += boot_gaps
                 if not decl.app:  # served by something the scanned files do not show
                     what = f"the {_ROUTER_NOUN.get(decl.framework, 'router')} created here"
                     detail = (
@@ -1135,7 +1154,8 @@ class _RouteResolver:
                     gaps += ((key[0], decl.line, detail),)
                     auth = UNKNOWN
                 assumed = self._assumed(key[0], decl.prefix)
-                self._walk(found, key, prefix, auth, gaps, (key,), assumed)
+                for prefix in prefixes:
+                    self._walk(found, key, prefix, auth, gaps, (key,), assumed)
         found = self._without_plugin_distributions(found)
         for route in found:
             where = {"path": route.path, "line": route.line}

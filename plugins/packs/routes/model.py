@@ -25,6 +25,11 @@ NEXTJS = "nextjs"
 FASTIFY = "fastify"
 NESTJS = "nestjs"
 HAPI = "hapi"
+# controller-decorator libraries, read by the one decorator reader (`nest`)
+FASTIFY_DECORATORS = "fastify-decorators"
+ROUTING_CONTROLLERS = "routing-controllers"
+INVERSIFY = "inversify-express-utils"
+TSED = "tsed"
 
 # bindings no JavaScript name can spell: the configuration an instance is decorated with
 # (`fastify.config`, under "decorated config"), and that a file's default export is a plugin
@@ -677,6 +682,26 @@ class Versioning:
 
 
 @dataclass(frozen=True, slots=True)
+class BootstrapDecl:
+    """A call that serves a controller library's classes (`frameworks.Bootstrap`), as read:
+    the prefix before each (None: none given), the controllers it lists by class name, by file
+    glob (`./`-led: from its file's folder, else from the app's folder), or by a folder
+    searched for files `mask` matches; `every`: each controller of the library (no list);
+    `unread`: what of its options is not read (every controller may be served, its prefix
+    not known: a finding at the bootstrap)."""
+
+    framework: str
+    line: int
+    prefix: Expr | None = None
+    classes: tuple[str, ...] = ()
+    globs: tuple[str, ...] = ()
+    directory: str | None = None
+    mask: str = ""
+    every: bool = False
+    unread: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class NestFacts:
     """NestJS's module wiring in one file: its controller classes (router id, class name),
     its `@Module({ controllers })` classes, the module paths `RouterModule.register` gives
@@ -703,6 +728,7 @@ class NestFacts:
     # the controller methods (`Class.method`) with a `@Version` of their own, which a version
     # a composed decorator applies does not override
     versioned: tuple[str, ...] = ()
+    bootstraps: tuple[BootstrapDecl, ...] = ()  # controller libraries' (`BootstrapDecl`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -768,6 +794,7 @@ def _reduce_by_fields(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]
 
 _pickled_by_fields(
     Lit,
+    BootstrapDecl,
     Sym,
     Concat,
     ImportRef,

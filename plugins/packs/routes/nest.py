@@ -1,6 +1,9 @@
 """NestJS routes of one TypeScript or JavaScript file: its decorated controllers, the
 `@Module` classes that declare them, the module paths `RouterModule.register` gives, and the
-global prefix and versioning `main.ts` sets.
+global prefix and versioning `main.ts` sets. The libraries of the same shape (fastify-decorators,
+routing-controllers, inversify-express-utils, Ts.ED) are read by the same code through their
+records (`frameworks.Controllers`): their controller and route decorators, how they spell a
+path, and the bootstraps that serve their controllers (`BootstrapDecl`).
 
 Nest declares routes with decorators rather than calls, so its reading is its own: `js_facts`
 reads a file's bindings and calls, then hands the tree here when the file names `@nestjs/`.
@@ -16,10 +19,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import js_facts
+from .frameworks import CONTROLLERS, Bootstrap, Framework
 from .model import (
     NESTJS,
     Apply,
     Auth,
+    BootstrapDecl,
     ConfigKey,
     Expr,
     GlobalPrefix,
@@ -58,9 +63,18 @@ _NEUTRAL = ImportRef(_COMMON, "VERSION_NEUTRAL")  # served with no version segme
 _URI = "URI"  # `VersioningType.URI`, what `enableVersioning()` with no options is
 _VERSION = "Version"
 _MAX_CHILDREN_DEPTH = 16
-# `Sse`: a server-sent events stream, which Nest serves as a GET route
-_VERBS = {"Get": "GET", "Post": "POST", "Put": "PUT", "Patch": "PATCH", "Delete": "DELETE",
-          "Options": "OPTIONS", "Head": "HEAD", "All": "*", "Sse": "GET"}  # fmt: skip
+_NEST = next(f for f in CONTROLLERS if f.key == NESTJS)
+_VERBS = _NEST.controllers.verbs if _NEST.controllers is not None else {}
+SEEDS = tuple(seed for f in CONTROLLERS for seed in f.seeds)  # a file `read` looks at holds one
+_BOOT_WORDS = re.compile(
+    rb"\b("
+    + b"|".join(
+        sorted({b.callee.encode() for f in CONTROLLERS if f.controllers
+                for b in f.controllers.bootstraps})
+    )
+    + rb")\b"
+)  # fmt: skip
+_PATH_JOINS = frozenset({"join", "resolve"})  # `path.join(__dirname, 'x')`
 
 
 def read(reader: _Reader, root: _Node) -> NestFacts | None:
@@ -71,8 +85,9 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
     bases: list[tuple[str, str, str, int]] = []
     decorated: list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
     versioned: list[str] = []
-    if b"@nestjs/common" in reader.source or b"extends" in reader.source:
+    if any(seed in reader.source for seed in SEEDS) or b"extends" in reader.source:
         controllers, templates, bases, decorated, versioned = _controllers(reader, root)
+    boots = _bootstraps(reader, root) if _BOOT_WORDS.search(reader.source) else []
     composed = _composed(reader, root) if b"applyDecorators" in reader.source else []
     if b"setGlobalPrefix" in reader.source:
         _global_prefix(reader, root)
@@ -81,7 +96,15 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
     versioning = _versioning(reader, root) if b"enableVersioning" in reader.source else []
     config = _config(reader, root) if b"registerAs" in reader.source else []
     if not (
-        controllers or modules or paths or versioning or config or templates or bases or composed
+        controllers
+        or modules
+        or paths
+        or versioning
+        or config
+        or templates
+        or bases
+        or composed
+        or boots
     ):
         return None
     return NestFacts(
@@ -95,6 +118,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
         tuple(composed),
         tuple(decorated),
         tuple(versioned),
+        tuple(boots),
     )
 
 
@@ -125,7 +149,7 @@ def _controllers(
     decorated: list[tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]] = []
     versioned: list[str] = []
     for cls, decorators in _top_level_classes(reader, root):
-        controller = _decorator(reader, decorators, {"Controller"})
+        library, controller = _controller(reader, decorators)
         body = cls.child_by_field_id(reader.fields.body)
         name = reader._text(cls.child_by_field_id(reader.fields.name)) or "controller"
         base = _base(reader, cls)
@@ -153,7 +177,8 @@ def _controllers(
                 # TypeScript's decorators precede the method; JavaScript's are inside it
                 pending += (c for c in member.named_children if c.type == "decorator")
                 method = reader._text(member.child_by_field_id(reader.fields.name))
-                found = _routes(reader, pending, f"{name}.{method}")
+                found, spelled_by = _routes(reader, pending, f"{name}.{method}")
+                library = library or spelled_by
                 own = _decorator(reader, pending, {"Version"})
                 served = _versions(reader, own[1][0]) if own and own[1] else versions
                 if own and own[1]:
@@ -165,18 +190,19 @@ def _controllers(
                     (*use, f"{name}.{method}", served) for use in _other_decorators(reader, pending)
                 )
             pending = []
+        key = library.key if library is not None else NESTJS
         if controller is None:
             if routes or others:
                 site = f"{js_facts._site(cls)}:base"
-                reader.routers[site] = RouterDecl(site, NESTJS, js_facts._line(cls))
+                reader.routers[site] = RouterDecl(site, key, js_facts._line(cls))
                 reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
                 templates.append((site, name))
                 decorated += ((site, *use) for use in others)
             continue
-        for index, prefix in enumerate(_paths(reader, controller[1])):
+        for index, prefix in enumerate(_paths(reader, controller[1], library)):
             site = f"{js_facts._site(cls)}:controller:{index}"
             reader.routers[site] = RouterDecl(
-                site, NESTJS, js_facts._line(controller[0]), prefix=_rooted(prefix),
+                site, key, js_facts._line(controller[0]), prefix=_rooted(prefix, library),
                 auth=Auth((*guards, Opaque())), app=True,
             )  # fmt: skip
             reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
@@ -200,7 +226,9 @@ def _other_decorators(
         if callee is None or callee.type != "identifier":
             continue
         bound = reader.bindings.get(reader._text(callee))
-        if isinstance(bound, ImportRef) and bound.module.startswith("@nestjs/"):
+        if isinstance(bound, ImportRef) and (
+            bound.module.startswith("@nestjs/") or _library(bound.module) is not None
+        ):
             continue
         name = _class_name(reader, callee)
         if name:
@@ -273,6 +301,233 @@ def _composed(
         if named is not None and verbs:
             found.append((reader._text(named), tuple(verbs)))
     return found
+
+
+def _bootstraps(reader: _Reader, root: _Node) -> list[BootstrapDecl]:
+    """Each call (or class decorator) that serves a controller library's classes, as its
+    record's `Bootstrap`s spell them: `useExpressServer(app, { routePrefix, controllers })`,
+    `new InversifyExpressServer(c, null, { rootPath })`, `app.register(bootstrap, { prefix,
+    directory, mask })`, `@Configuration({ mount: { '/rest': [...] } })`; the callee must be
+    the library's own export (aliases followed)."""
+    found: list[BootstrapDecl] = []
+    direct: dict[str, tuple[Framework, Bootstrap]] = {}  # local name -> what it calls
+    spaces: dict[str, Framework] = {}  # `import * as rc from 'routing-controllers'`
+    for local, bound in reader.bindings.items():
+        library = _library(bound.module) if isinstance(bound, ImportRef) else None
+        if library is None or library.controllers is None or not isinstance(bound, ImportRef):
+            continue
+        for spec in library.controllers.bootstraps:
+            if bound.attr == spec.callee:
+                direct[local] = (library, spec)
+        if bound.attr in {None, "default"}:
+            spaces[local] = library
+    if not direct and not spaces:
+        return found
+    words = re.compile(
+        rb"\b(" + b"|".join(re.escape(w.encode()) for w in (*direct, *spaces)) + rb")\b"
+    )
+    for match in words.finditer(reader.source):
+        node = root.descendant_for_byte_range(match.start(1), match.end(1))
+        if node is None or node.type != "identifier":
+            continue
+        text = reader._text(node)
+        if text in direct:
+            framework, spec = direct[text]
+        else:  # `rc.useExpressServer(...)`: the member of the namespace
+            member = node.parent
+            if member is None or member.type != "member_expression":
+                continue
+            prop = reader._text(member.child_by_field_id(reader.fields.property))
+            specs = spaces[text].controllers
+            chosen = [b for b in (specs.bootstraps if specs else ()) if b.callee == prop]
+            if not chosen or member.child_by_field_id(reader.fields.object) != node:
+                continue
+            framework, spec, node = spaces[text], chosen[0], member
+        call = node.parent
+        if spec.kind == "register":  # `app.register(bootstrap, {...})`: the plugin argument
+            call = call.parent if call is not None and call.type == "arguments" else None
+            callee = call.child_by_field_id(reader.fields.function) if call is not None else None
+            if callee is None or callee.type != "member_expression":
+                continue
+            if reader._text(callee.child_by_field_id(reader.fields.property)) != "register":
+                continue
+        elif spec.kind == "new":
+            if call is None or call.type != "new_expression":
+                continue
+        elif call is None or call.type != "call_expression":
+            continue
+        if call is None:
+            continue
+        if spec.kind == "decorator" and (call.parent is None or call.parent.type != "decorator"):
+            continue
+        listed = call.child_by_field_id(reader.fields.arguments)
+        if spec.kind == "new":
+            args = [c for c in listed.named_children if c.type != "comment"] if listed else []
+        else:
+            args = reader._arguments(call)
+        line = js_facts._line(call)
+        given = args[spec.options] if len(args) > spec.options else None
+        found += _bootstrap(reader, framework, spec, given, line)
+    return found
+
+
+def _bootstrap(
+    reader: _Reader, framework: Framework, spec: Bootstrap, given: _Node | None, line: int
+) -> list[BootstrapDecl]:
+    key = framework.key
+    if given is None:  # no options: no prefix, every controller where the library says so
+        every = spec.unlisted or (
+            spec.controllers is None and spec.directory is None and spec.mount is None
+        )
+        unread = "" if every else f"the {framework.name} bootstrap here lists no controllers"
+        return [BootstrapDecl(key, line, every=every, unread=unread)]
+    options = _spelled_options(reader, given)
+    if options is None:
+        detail = f"the options of the {framework.name} bootstrap here are not read"
+        return [BootstrapDecl(key, line, unread=detail)]
+    if spec.mount is not None:  # `mount: { '/rest': [...], '/v2': '${rootDir}/v2/*.ts' }`
+        mount = js_facts._unwrap(reader._field(options, spec.mount))
+        if mount is None:
+            return []
+        if mount.type != "object" or any(c.type != "pair" for c in mount.named_children
+                                         if c.type != "comment"):  # fmt: skip
+            detail = f"the `{spec.mount}` of the {framework.name} configuration here is not read"
+            return [BootstrapDecl(key, line, unread=detail)]
+        found: list[BootstrapDecl] = []
+        for pair in mount.named_children:
+            if pair.type != "pair":
+                continue
+            name = pair.child_by_field_id(reader.fields.key)
+            prefix = reader._value(name) if name is not None and name.type != "property_identifier" \
+                else Lit(reader._text(name))  # fmt: skip
+            value = pair.child_by_field_id(reader.fields.value)
+            if value is None:
+                continue
+            found.append(_listing(reader, key, line, prefix or Opaque(), value, framework.name))
+        return found
+    prefix_node = reader._field(options, spec.prefix) if spec.prefix else None
+    prefix = _setting(reader, prefix_node) if prefix_node is not None else None
+    if spec.directory is not None:
+        folder = reader._field(options, spec.directory)
+        if folder is not None:
+            where = _glob(reader, folder)
+            mask_node = js_facts._unwrap(reader._field(options, spec.mask or ""))
+            mask: str | None = spec.default_mask
+            if mask_node is not None:
+                mask = _pattern(reader, mask_node)
+            if where is None or mask is None:
+                detail = (
+                    f"the folder or mask of the {framework.name} bootstrap here is computed: "
+                    "the controllers it serves are not known"
+                )
+                return [BootstrapDecl(key, line, prefix, unread=detail)]
+            return [BootstrapDecl(key, line, prefix, directory=where, mask=mask)]
+    listed = reader._field(options, spec.controllers) if spec.controllers else None
+    if listed is None:
+        every = spec.unlisted or spec.controllers is None
+        unread = "" if every else f"the {framework.name} bootstrap here lists no controllers"
+        return [BootstrapDecl(key, line, prefix, every=every, unread=unread)]
+    return [_listing(reader, key, line, prefix, listed, framework.name)]
+
+
+def _listing(
+    reader: _Reader, key: str, line: int, prefix: Expr | None, listed: _Node, name: str
+) -> BootstrapDecl:
+    """The controllers a bootstrap lists: classes, file globs, or a list of both."""
+    node = js_facts._unwrap(listed) or listed
+    items = _listed(reader, node) if node.type in {"array", "identifier"} else [node]
+    classes: list[str] = []
+    globs: list[str] = []
+    for item in items or []:
+        item = js_facts._unwrap(item) or item
+        if item.type == "identifier" and _glob(reader, item) is None:
+            classes.append(_class_name(reader, item) or reader._text(item))
+            continue
+        glob = _glob(reader, item)
+        if glob is None:
+            detail = f"a controller the {name} bootstrap here lists is computed: not read"
+            return BootstrapDecl(key, line, prefix, unread=detail)
+        globs.append(glob)
+    if items is None:
+        detail = f"the controllers the {name} bootstrap here lists are not read"
+        return BootstrapDecl(key, line, prefix, unread=detail)
+    return BootstrapDecl(key, line, prefix, tuple(classes), tuple(globs))
+
+
+def _glob(reader: _Reader, node: _Node, depth: int = 0) -> str | None:
+    """A file path or glob as written: `'src/**/*.ts'` (from the app's folder),
+    `__dirname + '/c/*.ts'`, `` `${__dirname}/c/*.ts` ``, `path.join(__dirname, 'c', '*.ts')`,
+    `new URL('c', import.meta.url)` (`./`-led: from the file's folder); a `const` of the file
+    holding one followed. None for anything else."""
+    node = js_facts._unwrap(node) or node
+    if depth > _MAX_SETTING_DEPTH:
+        return None
+    kind = node.type
+    if kind == "string":
+        return reader._string(node)
+    if kind == "identifier":
+        text = reader._text(node)
+        if text == "__dirname":
+            return "."
+        value = _local_value(reader, node)
+        return _glob(reader, value, depth + 1) if value is not None else None
+    if kind == "member_expression" and reader._text(node) == "import.meta.dirname":
+        return "."
+    if kind == "template_string":
+        parts: list[str] = []
+        for child in node.named_children:
+            if child.type == "string_fragment":
+                parts.append(reader._text(child))
+            elif child.type == "template_substitution" and child.named_children:
+                inner = _glob(reader, child.named_children[0], depth + 1)
+                if inner is None:
+                    return None
+                parts.append(inner)
+            elif child.type != "escape_sequence":
+                return None
+        return "".join(parts)
+    if kind == "binary_expression":
+        if reader._text(node.child_by_field_id(reader.fields.operator)) != "+":
+            return None
+        left = node.child_by_field_id(reader.fields.left)
+        right = node.child_by_field_id(reader.fields.right)
+        a = _glob(reader, left, depth + 1) if left is not None else None
+        b = _glob(reader, right, depth + 1) if right is not None else None
+        return a + b if a is not None and b is not None else None
+    if kind == "call_expression":
+        callee = node.child_by_field_id(reader.fields.function)
+        name = reader._text(callee).rpartition(".")[2] if callee is not None else ""
+        if name not in _PATH_JOINS:
+            return None
+        pieces = [_glob(reader, a, depth + 1) for a in reader._arguments(node)]
+        if not pieces or any(p is None for p in pieces):
+            return None
+        return "/".join(p.strip("/") if i else p.rstrip("/") for i, p in enumerate(pieces) if p)
+    if kind == "new_expression":  # `new URL('controllers', import.meta.url)`
+        callee = node.child_by_field_id(reader.fields.constructor)
+        args = node.child_by_field_id(reader.fields.arguments)
+        given = [a for a in args.named_children if a.type != "comment"] if args else []
+        if reader._text(callee) != "URL" or len(given) != 2:
+            return None
+        if reader._text(given[1]) != "import.meta.url":
+            return None
+        first = _glob(reader, given[0], depth + 1)
+        return None if first is None else "./" + first.removeprefix("./")
+    return None
+
+
+def _pattern(reader: _Reader, node: _Node) -> str | None:
+    """A mask as a Python regex: a regex literal's pattern (no flags but `i`), a string's text."""
+    if node.type == "string":
+        value = reader._string(node)
+        return re.escape(value) if value is not None else None
+    if node.type != "regex":
+        return None
+    pattern = next((c for c in node.named_children if c.type == "regex_pattern"), None)
+    flags = next((reader._text(c) for c in node.named_children if c.type == "regex_flags"), "")
+    if pattern is None or set(flags) - {"i", "g"}:
+        return None
+    return ("(?i)" if "i" in flags else "") + reader._text(pattern)
 
 
 def _guard_class(reader: _Reader, cls: _Node, name: str) -> None:
@@ -703,26 +958,47 @@ def _call_at(root: _Node, start: int, end: int) -> _Node | None:
     return call if call is not None and call.type == "call_expression" else None
 
 
-def _routes(reader: _Reader, decorators: list[_Node], handler: str) -> list[RouteDecl]:
-    """The routes one controller method's decorators declare (owner set by the caller)."""
+def _routes(
+    reader: _Reader, decorators: list[_Node], handler: str
+) -> tuple[list[RouteDecl], Framework | None]:
+    """The routes one controller method's decorators declare (owner set by the caller), and
+    the library of the last decorator that declares one. A method given as an argument
+    (`@httpMethod('get', '/x')`) that is no string is a route whose methods are not known."""
     found: list[RouteDecl] = []
     auth = Auth(_guards(reader, decorators))
+    library: Framework | None = None
     for decorator in decorators:
-        verb = _decorator(reader, [decorator], set(_VERBS))
-        if verb is None:
+        spelled = _spelled(reader, decorator)
+        spec = spelled[0].controllers if spelled is not None else None
+        if spelled is None or spec is None:
             continue
-        spelled = _VERBS[_name(reader, decorator) or ""]
-        methods = js_facts.ALL_METHODS if spelled == "*" else (spelled,)
-        for path in _paths(reader, verb[1]):
+        framework, name = spelled
+        verbs = spec.verbs
+        if name not in verbs:
+            continue
+        library = framework
+        args = reader._arguments(decorator.named_children[0])
+        methods: tuple[str, ...] | None = None
+        if name in spec.method_verbs:  # `@httpMethod('get', path)`
+            given = js_facts._unwrap(args[0]) if args else None
+            method = reader._string(given) if given is not None and given.type == "string" else None
+            args = args[1:]
+            if method is not None:
+                methods = js_facts.ALL_METHODS if method.lower() == "all" else (method.upper(),)
+        else:
+            methods = js_facts.ALL_METHODS if verbs[name] == "*" else (verbs[name],)
+        for path in _paths(reader, args, framework):
             found.append(
-                RouteDecl(None, _rooted(path) or Lit(""), methods, js_facts._line(decorator), handler,
-                          auth=auth)
+                RouteDecl(None, _rooted(path, framework) or Lit(""), methods,
+                          js_facts._line(decorator), handler, auth=auth,
+                          methods_unknown=methods is None)
             )  # fmt: skip
-    return found
+    return found, library
 
 
-def _name(reader: _Reader, decorator: _Node) -> str | None:
-    """The `@nestjs/common` export a decorator calls (`@Get(...)`, aliases followed)."""
+def _spelled(reader: _Reader, decorator: _Node) -> tuple[Framework, str] | None:
+    """(the controller library, its export) a decorator calls (`@Get(...)`, aliases
+    followed), for the libraries the records name."""
     call = decorator.named_children[0] if decorator.named_children else None
     if call is None or call.type != "call_expression":
         return None
@@ -730,9 +1006,42 @@ def _name(reader: _Reader, decorator: _Node) -> str | None:
     if callee is None or callee.type != "identifier":
         return None
     bound = reader.bindings.get(reader._text(callee))
-    if isinstance(bound, ImportRef) and _common(bound):
-        return bound.attr
+    if not isinstance(bound, ImportRef) or bound.attr in {None, "default"}:
+        return None
+    library = _library(bound.module)
+    return (library, bound.attr or "") if library is not None else None
+
+
+def _library(module: str) -> Framework | None:
+    """The controller library whose decorators `module` exports (`@nestjs/common`, or one of
+    its own modules as an editor may import it)."""
+    for framework in CONTROLLERS:
+        spec = framework.controllers
+        if spec is not None and any(
+            module == m or (m.endswith("/") and module.startswith(m)) for m in spec.modules
+        ):
+            return framework
     return None
+
+
+def _name(reader: _Reader, decorator: _Node) -> str | None:
+    """The `@nestjs/common` export a decorator calls (`@Get(...)`, aliases followed)."""
+    spelled = _spelled(reader, decorator)
+    return spelled[1] if spelled is not None and spelled[0].key == NESTJS else None
+
+
+def _controller(
+    reader: _Reader, decorators: list[_Node]
+) -> tuple[Framework | None, tuple[_Node, list[_Node]] | None]:
+    """(its library, (the decorator, its call's arguments)) of a class's first decorator
+    that makes a controller of one of the libraries (`@Controller`, `@JsonController`)."""
+    for decorator in decorators:
+        spelled = _spelled(reader, decorator)
+        if spelled is None or spelled[0].controllers is None:
+            continue
+        if spelled[1] in spelled[0].controllers.classes:
+            return spelled[0], (decorator, reader._arguments(decorator.named_children[0]))
+    return None, None
 
 
 def _decorator(
@@ -746,16 +1055,20 @@ def _decorator(
     return None
 
 
-def _paths(reader: _Reader, args: list[_Node]) -> list[Expr | None]:
+def _paths(
+    reader: _Reader, args: list[_Node], library: Framework | None = None
+) -> list[Expr | None]:
     """A controller's or route's paths: none given is its parent's own (None), a string,
-    each string of a list, the `path` of an options object; else as the linker evaluates
-    it (a constant, or an `UNRESOLVED_*` finding)."""
+    each string of a list, the path of an options object (`path`; `route`, `url` as the
+    library names it); else as the linker evaluates it (a constant, or an `UNRESOLVED_*`
+    finding)."""
     if not args:
         return [None]
     node = js_facts._unwrap(args[0]) or args[0]
     if node.type == "object":
-        field = reader._field(node, "path")
-        return _paths(reader, [field]) if field is not None else [None]
+        keys = library.controllers.path_keys if library and library.controllers else ("path",)
+        field = next((f for f in (reader._field(node, k) for k in keys) if f is not None), None)
+        return _paths(reader, [field], library) if field is not None else [None]
     if node.type == "array":
         return [reader._value(item) or Opaque() for item in node.named_children]
     return [reader._value(node) or Opaque()]
@@ -779,8 +1092,13 @@ def _common(bound: Expr | None) -> bool:
     )
 
 
-def _rooted(path: Expr | None) -> Expr | None:
-    """A NestJS path as Nest serves it: `users` is `/users` (Nest adds the slash), `''` none."""
+def _rooted(path: Expr | None, library: Framework | None = None) -> Expr | None:
+    """A NestJS path as Nest serves it: `users` is `/users` (Nest adds the slash), `''` none;
+    a library that joins paths as written (routing-controllers, fastify-decorators) keeps it,
+    `''` none."""
+    spec = library.controllers if library is not None else None
+    if spec is not None and not spec.rooted:
+        return path if not (isinstance(path, Lit) and not path.value) else None
     if isinstance(path, Lit):
         return Lit("/" + path.value.strip("/")) if path.value.strip("/") else None
     return path

@@ -13,13 +13,17 @@ route is named without that part and a finding says where.
 
 from __future__ import annotations
 
+import posixpath
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from .frameworks import BY_KEY
 from .model import (
     HTTP_METHODS,
     Auth,
+    BootstrapDecl,
     Bound,
     Condition,
     Expr,
@@ -113,6 +117,7 @@ class NestLink:
             tuple[str, tuple[str, str, tuple[Expr, ...], int, str, tuple[Expr, ...] | None]]
         ] = []
         self._versioned: set[tuple[str, str]] = set()  # (file, method) with its own `@Version`
+        self._bootstraps: dict[str, list[tuple[str, BootstrapDecl]]] = {}  # by framework
         for file, facts in modules.items():
             nest = facts.nest
             if nest is None:
@@ -129,6 +134,8 @@ class NestLink:
             for name, verbs in nest.composed:
                 self._composed.setdefault(name, []).append((file, verbs))
             self._versioned.update((file, handler) for handler in nest.versioned)
+            for boot in nest.bootstraps:
+                self._bootstraps.setdefault(boot.framework, []).append((file, boot))
             self._decorated += ((file, use) for use in nest.decorated)
             for module, names in nest.modules:
                 self._module_files.setdefault(module, set()).add(file)
@@ -190,6 +197,47 @@ class NestLink:
                     )  # fmt: skip
                     found.append((file, route))
         return found
+
+    def bootstrap(
+        self, file: str, router_id: str, framework: str, line: int
+    ) -> tuple[list[str], tuple[Gap, ...]]:
+        """The prefixes a controller of a decorator library (fastify-decorators,
+        routing-controllers, inversify-express-utils, Ts.ED) is served under: those of the
+        bootstraps that serve it (its class listed by name, its file matched by a listed glob
+        or found in a listed folder by the mask, or every controller), one per prefix. None
+        serving it is a gap at the controller; a bootstrap whose options are not read, or whose
+        prefix is computed, a gap at the bootstrap (the route is listed without its prefix)."""
+        name = self._controllers.get((file, router_id), "")
+        noun = BY_KEY[framework].name
+        boots = self._bootstraps.get(framework, [])
+        gaps: list[Gap] = []
+        prefixes: list[str] = []
+        for where, boot in boots:
+            if not (
+                boot.unread or boot.every or name in boot.classes or _serves(where, boot, file)
+            ):
+                continue
+            if boot.unread:
+                gaps.append((where, boot.line, boot.unread))
+            value = self._string(where, boot.prefix) if boot.prefix is not None else ""
+            if value is None:
+                detail = (
+                    f"the prefix the {noun} bootstrap here serves controllers under is computed"
+                )
+                gaps.append((where, boot.line, detail))
+                value = ""
+            served = "/" + value.strip("/") if value.strip("/") else ""
+            if served not in prefixes:
+                prefixes.append(served)
+        if not prefixes:
+            what = f"no {noun} bootstrap" if not boots else f"none of the {noun} bootstraps"
+            detail = (
+                f"{what} the scanned files show (a list of its controllers, "
+                "a glob or folder of their files) serves the controller here: the prefix it is "
+                "served under, if any, is not known"
+            )
+            return [""], ((file, line, detail),)
+        return prefixes, tuple(gaps)
 
     def config(self, key: str) -> str | None:
         """The string `registerAs` gives the configuration key `key` (`app.apiPrefix`); None
@@ -417,6 +465,52 @@ def _rooted(path: Expr) -> Expr:
     if isinstance(path, Lit):
         return Lit("/" + path.value.strip("/")) if path.value.strip("/") else Lit("")
     return path
+
+
+def _serves(where: str, boot: BootstrapDecl, file: str) -> bool:
+    """Whether the bootstrap written in `where` lists `file` by a glob, or finds it in its
+    folder by its mask. A glob naming `.js` files (the compiled output) matches the sources."""
+    for glob in boot.globs:
+        base = posixpath.dirname(where) if glob.startswith(".") else app_root(where)
+        if _glob_regex(posixpath.normpath(posixpath.join(base, glob))).fullmatch(file):
+            return True
+    if boot.directory is not None:
+        folder = posixpath.normpath(posixpath.join(posixpath.dirname(where), boot.directory))
+        if file.startswith(folder + "/") or folder == ".":
+            try:
+                return re.search(boot.mask, posixpath.basename(file)) is not None
+            except re.error:
+                return True  # a mask Python does not read: counted as matching
+    return False
+
+
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    """A glob as fast-glob reads it: `**/` any folders, `*` and `?` within a name, `{a,b}`."""
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        char = glob[i]
+        if char == "*":
+            out.append(".*" if glob.startswith("**", i) else "[^/]*")
+            i += 2 if glob.startswith("**", i) else 1
+            continue
+        if char == "?":
+            out.append("[^/]")
+        elif char == "{" and "}" in glob[i:]:
+            end = glob.index("}", i)
+            out.append("(?:" + "|".join(re.escape(p) for p in glob[i + 1 : end].split(",")) + ")")
+            i = end + 1
+            continue
+        else:
+            out.append(re.escape(char))
+        i += 1
+    pattern = "".join(out)
+    pattern = re.sub(r"\\\.(?:js|ts)$", r"\\.[cm]?[jt]sx?", pattern)  # compiled or source
+    return re.compile(pattern.removeprefix(r"\./"))
 
 
 def app_root(path: str) -> str:

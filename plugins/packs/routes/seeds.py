@@ -137,7 +137,15 @@ _JS_PACKAGE = re.compile(
     rb"""['"`](?:(?:@[\w.-]+/)?(?:"""
     + b"|".join(
         sorted(
-            {re.escape(m.encode()) for f in JAVASCRIPT for m in (*f.app_modules, *f.router_modules)}
+            {
+                re.escape(m.encode())
+                for f in JAVASCRIPT
+                for m in (
+                    *f.app_modules,
+                    *f.router_modules,
+                    *(c for c in (f.controllers.modules if f.controllers else ()) if c[-1:] != "/"),
+                )
+            }
         )
     )
     + rb""")['"`/]|"""
