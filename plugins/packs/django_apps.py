@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .pymodules import ModuleFacts, absolute, package_of
+from .pymodules import ModuleFacts, absolute, attribute_path, package_of
 
 SETTING = "INSTALLED_APPS"
 SETTINGS_MODULE = "DJANGO_SETTINGS_MODULE"
@@ -124,7 +124,7 @@ def package_settings(
 def app_config(node: ast.ClassDef, any_base: bool = False) -> AppConfigFacts | None:
     """The literal options of a class below something named `...AppConfig` (`any_base`: of
     any class with a base, a project's own `PluginConfig` among them), else None."""
-    if not any((_dotted(b) or "").endswith("AppConfig") or any_base for b in node.bases):
+    if not any((attribute_path(b) or "").endswith("AppConfig") or any_base for b in node.bases):
         return None
     options: dict[str, object] = {}
     members: list[str] = []
@@ -338,7 +338,7 @@ class _Reader:
         func = node.func
         if isinstance(func, ast.Name) and func.id in {"list", "tuple"} and len(node.args) == 1:
             return self.value(node.args[0])
-        if _dotted(func) in {"copy", "copy.copy", "copy.deepcopy"} and len(node.args) == 1:
+        if attribute_path(func) in {"copy", "copy.copy", "copy.deepcopy"} and len(node.args) == 1:
             return self.value(node.args[0])  # `copy.copy(CORE_APPS)`: the same names
         if isinstance(func, ast.Attribute) and func.attr == "copy" and not node.args:
             return self.value(func.value)  # `BASE.copy()`
@@ -362,7 +362,7 @@ def _env_default(node: ast.expr) -> ast.expr | None:
     for keyword in node.keywords:
         if keyword.arg == "default":
             return keyword.value
-    name = _dotted(node.func) or ""
+    name = attribute_path(node.func) or ""
     if name.rpartition(".")[2] in {"get", "getenv"} and len(node.args) == 2:
         return node.args[1]
     return None
@@ -389,15 +389,6 @@ def _join(left: Value, right: Value) -> Value:
 
 def _text(node: ast.expr | None) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr}" if head else None
-    return None
 
 
 # -- linking ---------------------------------------------------------------------------------

@@ -87,6 +87,16 @@ class ModuleFacts(Generic[B]):
     from_imports: frozenset[str] = frozenset()  # local names bound by `from X import name`
 
 
+def attribute_path(node: ast.expr | None) -> str | None:
+    """`a.b.c` for a Name/Attribute chain only (a call is no name), else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = attribute_path(node.value)
+        return f"{head}.{node.attr}" if head is not None else None
+    return None
+
+
 def dotted(node: ast.expr) -> str | None:
     """`a.b.c` for a Name/Attribute chain (a call's callee for a Call), else None."""
     if isinstance(node, ast.Call):

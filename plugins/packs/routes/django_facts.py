@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from ..django_apps import AppConfigFacts, SettingsFacts, app_config, package_settings
 from ..pymodules import absolute
+from ..pymodules import attribute_path as dotted
 from .django_loops import AppLoop, app_loop, comprehension_loop, function_loop, passes
 from .django_routers import DJANGO_REGISTER_METHODS, django_router
 from .heads import literal_heads
@@ -283,15 +284,6 @@ def _flat(body: list[ast.stmt], conditional: bool) -> list[tuple[ast.stmt, bool]
         else:  # a `for` is read by the reader, pass by pass (`for_loop`)
             out.append((stmt, conditional))
     return out
-
-
-def dotted(node: ast.expr | None) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = dotted(node.value)
-        return f"{head}.{node.attr}" if head is not None else None
-    return None
 
 
 def _strings(node: ast.expr | None) -> tuple[str, ...] | None:

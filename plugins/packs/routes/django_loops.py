@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, replace
 
+from ..pymodules import attribute_path
+
 # Where a loop's items come from: "configs" (`apps.get_app_configs()`), "settings"
 # (`settings.INSTALLED_APPS`, its entries as written), "call" (a function of the project that
 # returns apps, `name` dotted as written), "" (anything else: `name` as written)
@@ -37,15 +39,6 @@ class AppLoop:
         return replace(self, filters=self.filters + filters)
 
 
-def _dotted(node: ast.expr | None) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr}" if head is not None else None
-    return None
-
-
 def _text(node: ast.expr | None) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
@@ -56,11 +49,15 @@ def app_loop(iterable: ast.expr, target: ast.expr, line: int) -> AppLoop:
     var = target.id if isinstance(target, ast.Name) else ""
     text = ast.unparse(iterable)[:60]
     source = ""
-    while isinstance(iterable, ast.Call) and _dotted(iterable.func) in {
+    while isinstance(iterable, ast.Call) and attribute_path(iterable.func) in {
         "sorted", "list", "tuple", "reversed", "set",
     } and iterable.args:  # fmt: skip
         iterable = iterable.args[0]
-    name = _dotted(iterable.func) if isinstance(iterable, ast.Call) else _dotted(iterable)
+    name = (
+        attribute_path(iterable.func)
+        if isinstance(iterable, ast.Call)
+        else attribute_path(iterable)
+    )
     if isinstance(iterable, ast.Call) and (name or "").endswith("get_app_configs"):
         source = CONFIGS
     elif name is not None and name.rpartition(".")[2] == "INSTALLED_APPS":
@@ -77,8 +74,8 @@ def app_filter(test: ast.expr, var: str) -> list[Filter]:
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         return [f for value in test.values for f in app_filter(value, var)]
     if isinstance(test, ast.Call) and len(test.args) >= 2:
-        func = (_dotted(test.func) or "").rpartition(".")[2]
-        owner, what = _dotted(test.args[0]), _text(test.args[1])
+        func = (attribute_path(test.func) or "").rpartition(".")[2]
+        owner, what = attribute_path(test.args[0]), _text(test.args[1])
         if (
             what is not None
             and func in {"hasattr", "getattr"}
@@ -100,7 +97,9 @@ def catches_imports(handler: ast.ExceptHandler) -> bool:
     """`except ImportError:` (or a base of it, or a bare `except`)."""
     kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
     return handler.type is None or any(
-        (_dotted(k) or "").rpartition(".")[2] in _IMPORT_ERRORS for k in kinds if k is not None
+        (attribute_path(k) or "").rpartition(".")[2] in _IMPORT_ERRORS
+        for k in kinds
+        if k is not None
     )
 
 
@@ -154,7 +153,7 @@ def function_loop(node: ast.FunctionDef | ast.AsyncFunctionDef) -> AppLoop | Non
         for inner, under in passes(stmt.body, loop):
             if isinstance(inner, ast.Assign) and len(inner.targets) == 1:
                 target = inner.targets[0]
-                if isinstance(target, ast.Name) and _dotted(inner.value) is not None:
+                if isinstance(target, ast.Name) and attribute_path(inner.value) is not None:
                     objects[target.id] = {}
                 elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
                     kept = objects.get(target.value.id)
@@ -205,7 +204,7 @@ def _item(
         return (("", "config"),)
     if isinstance(node, ast.Name) and node.id in objects:
         return tuple(objects[node.id].items())
-    name = _dotted(node)
+    name = attribute_path(node)
     if name in {f"{var}.name", f"{var}.label"}:
         return (("", name.rpartition(".")[2]),)
     return ()
