@@ -798,7 +798,10 @@ class _RouteResolver:
         bound to (`module.router.get(...)`), or passes the call a router it makes: only then
         is its class looked into."""
         facts = self.modules[path]
-        names = {n for n, v in facts.bindings.items() if v == RouterRef(decl.router_id)}
+        made = decl.router_id  # a binding equal to `RouterRef(made)`: one of that type
+        names = {
+            n for n, v in facts.bindings.items() if type(v) is RouterRef and v.router_id == made
+        }
         owners = [r.owner for r in facts.routes] + [m.child for m in facts.mounts]
         if any(
             isinstance(owner, Sym) and len(owner.path) > 1 and owner.path[0] in names
@@ -2787,6 +2790,8 @@ class _RouteResolver:
         return _Scoped(path, met) if met is not None else None
 
     def _evaluate(self, path: str, expr: Expr) -> _Entity | None:
+        if type(expr) is Sym:  # the commonest, and no other kind below is one: its look-up
+            return self._symbol(path, expr)  # first, not after a score of type tests
         if isinstance(expr, Lit):
             return _Str(expr.value)
         if isinstance(expr, Concat):
@@ -2849,6 +2854,10 @@ class _RouteResolver:
             if found is None and not path.endswith(".py"):
                 return self._constructed(path, expr)
             return found
+        return self._symbol(path, expr)
+
+    def _symbol(self, path: str, expr: Sym) -> _Entity | None:
+        """`_evaluate` of a name: its binding in `path`, then each member of the rest."""
         entity = self._lookup(path, expr.path[0])
         rest = expr.path[1:]
         if not path.endswith(".py") and (

@@ -242,13 +242,14 @@ class _Reader:
                 elif isinstance(stmt, ast.With | ast.AsyncWith):
                     targets = [i.optional_vars for i in stmt.items if i.optional_vars]
                 for target in targets:
-                    # a name, mostly: its walk would yield it and its context alone
-                    names = (target,) if type(target) is ast.Name else ast.walk(target)
-                    for name in names:
-                        if isinstance(name, ast.Name):
-                            counts[name.id] = counts.get(name.id, 0) + 1
-                            if isinstance(stmt, ast.Assign) and target is name:
-                                values[name.id] = stmt.value
+                    if type(target) is ast.Name:  # the commonest: assigned as itself
+                        assert isinstance(target, ast.Name)
+                        counts[target.id] = counts.get(target.id, 0) + 1
+                        if isinstance(stmt, ast.Assign):
+                            values[target.id] = stmt.value
+                        continue
+                    for name in _names_in(target):  # `a, b = ...`, `self.x = ...`
+                        counts[name] = counts.get(name, 0) + 1
             params = _parameters(function)
             known = {
                 name: value
@@ -1667,6 +1668,19 @@ _LITERAL_SEQUENCES = (ast.List, ast.Tuple, ast.Set, ast.Dict)
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded (its routes unresolved)
 
 
+def _names_in(target: ast.expr) -> list[str]:
+    """Every name `ast.walk(target)` meets in an assignment's target, as a list: an attribute
+    or subscript is followed by hand (`self.x`, `d[k]`: most of them), anything else walked."""
+    kind = type(target)
+    if kind is ast.Name:
+        return [target.id]  # type: ignore[attr-defined]
+    if kind is ast.Attribute:
+        return _names_in(target.value)  # type: ignore[attr-defined]
+    if kind is ast.Tuple or kind is ast.List:
+        return [name for item in target.elts for name in _names_in(item)]  # type: ignore[attr-defined]
+    return [node.id for node in ast.walk(target) if isinstance(node, ast.Name)]
+
+
 def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
     """Module-level names bound once to a literal list, tuple, set or dict."""
     found: dict[str, ast.expr] = {}
@@ -1849,6 +1863,8 @@ def _bind_target(target: ast.expr, item: ast.expr) -> dict[str, ast.expr] | None
 
 def _optional_guard(call: ast.Call) -> bool:
     """`HTTPBearer(auto_error=False)`, `jwt_required(optional=True)`: lets anonymous through."""
+    if not call.keywords:  # most calls: neither keyword to look for
+        return False
     auto_error = _keyword(call, "auto_error")
     optional = _keyword(call, "optional")
     return (isinstance(auto_error, ast.Constant) and auto_error.value is False) or (
@@ -1963,7 +1979,10 @@ def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
 
 
 def _keyword(call: ast.Call, name: str | None) -> ast.expr | None:
-    return next((k.value for k in call.keywords if k.arg == name), None)
+    for keyword in call.keywords:  # a loop, not `next(...)` of a generator: called per call
+        if keyword.arg == name:
+            return keyword.value
+    return None
 
 
 def _route_decorator(node: ast.expr) -> bool:
@@ -2084,16 +2103,25 @@ def _got_with_default(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
 
 
 def _dotted_path(node: ast.expr | None) -> tuple[str, ...] | None:
-    """`a.b().c` → ("a", "b", "()", "c"); None for anything but names, attributes and calls."""
-    if isinstance(node, ast.Name):
-        return (node.id,)
-    if isinstance(node, ast.Attribute):
-        base = _dotted_path(node.value)
-        return (*base, node.attr) if base else None
-    if isinstance(node, ast.Call):
-        base = _dotted_path(node.func)
-        return (*base, CALL) if base else None
-    return None
+    """`a.b().c` → ("a", "b", "()", "c"); None for anything but names, attributes and calls.
+    Read from the outside in, the segments gathered backwards: one tuple made, not one per
+    segment (it runs for most expressions of every file)."""
+    segments: list[str] = []
+    while True:
+        kind = type(node)
+        if kind is ast.Name:
+            segments.append(node.id)  # type: ignore[union-attr]
+            break
+        if kind is ast.Attribute:
+            segments.append(node.attr)  # type: ignore[union-attr]
+            node = node.value  # type: ignore[union-attr]
+        elif kind is ast.Call:
+            segments.append(CALL)
+            node = node.func  # type: ignore[union-attr]
+        else:
+            return None
+    segments.reverse()
+    return tuple(segments)
 
 
 def _dotted(node: ast.expr | None) -> str | None:
