@@ -145,6 +145,7 @@ class _Reader:
         self._defaults_of: dict[int, dict[str, ast.expr]] = {}  # a def's defaults, by id
         # a def's body as `read` flattened it, by id of the def node (`_locals_in` reuses it)
         self._flat_of: dict[int, list[ast.stmt]] = {}
+        self._reassigned_of: dict[int, frozenset[str]] = {}  # `_reassigned`, by id of the def
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -1408,14 +1409,19 @@ class _Reader:
             self._scope = saved
         return Mapped(listed, "map", site, value)
 
-    def _reassigned(self, function: _Def) -> set[str]:
-        return {
-            target.id
-            for stmt in ast.walk(function)
-            if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign)
-            for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-            if isinstance(target, ast.Name)
-        }
+    def _reassigned(self, function: _Def) -> frozenset[str]:
+        """The names `function` (nested defs too) assigns: walked once per def, not once per
+        spread argument of every call in it."""
+        known = self._reassigned_of.get(id(function))
+        if known is None:
+            known = self._reassigned_of[id(function)] = frozenset(
+                target.id
+                for stmt in ast.walk(function)
+                if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign)
+                for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                if isinstance(target, ast.Name)
+            )
+        return known
 
     def _decorated_class(self, node: ast.ClassDef) -> None:
         """flask-restx `@ns.route('/x')` on a `Resource`: its verb methods are the routes."""
