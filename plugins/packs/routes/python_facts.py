@@ -243,14 +243,13 @@ class _Reader:
                 elif isinstance(stmt, ast.With | ast.AsyncWith):
                     targets = [i.optional_vars for i in stmt.items if i.optional_vars]
                 for target in targets:
-                    if type(target) is ast.Name:  # the commonest: assigned as itself
-                        assert isinstance(target, ast.Name)
-                        counts[target.id] = counts.get(target.id, 0) + 1
-                        if isinstance(stmt, ast.Assign):
-                            values[target.id] = stmt.value
-                        continue
-                    for name in _names_in(target):  # `a, b = ...`, `self.x = ...`
-                        counts[name] = counts.get(name, 0) + 1
+                    # a name, mostly: its walk would yield it and its context alone
+                    names = (target,) if type(target) is ast.Name else ast.walk(target)
+                    for name in names:
+                        if isinstance(name, ast.Name):
+                            counts[name.id] = counts.get(name.id, 0) + 1
+                            if isinstance(stmt, ast.Assign) and target is name:
+                                values[name.id] = stmt.value
             params = _parameters(function)
             known = {
                 name: value
@@ -1672,19 +1671,6 @@ def _flatten(
 
 _LITERAL_SEQUENCES = (ast.List, ast.Tuple, ast.Set, ast.Dict)
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded (its routes unresolved)
-
-
-def _names_in(target: ast.expr) -> list[str]:
-    """Every name `ast.walk(target)` meets in an assignment's target, as a list: an attribute
-    or subscript is followed by hand (`self.x`, `d[k]`: most of them), anything else walked."""
-    kind = type(target)
-    if kind is ast.Name:
-        return [target.id]  # type: ignore[attr-defined]
-    if kind is ast.Attribute:
-        return _names_in(target.value)  # type: ignore[attr-defined]
-    if kind is ast.Tuple or kind is ast.List:
-        return [name for item in target.elts for name in _names_in(item)]  # type: ignore[attr-defined]
-    return [node.id for node in ast.walk(target) if isinstance(node, ast.Name)]
 
 
 def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
