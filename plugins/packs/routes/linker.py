@@ -380,6 +380,7 @@ class _RouteResolver:
         self.files: frozenset[str] = frozenset(modules if paths is None else paths)
         self.touched: set[str] = set()
         self.modules = self._loaded(modules)
+        self._uses_of: dict[str, tuple[dict[str, set[str]], frozenset[str]]] = {}
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
         self.indexing = False  # `_index_calls` is running: the calls are not all indexed
@@ -718,6 +719,7 @@ class _RouteResolver:
                 invocations=(*facts.invocations, *invocations),
             )
         self.modules = modules
+        self._uses_of.clear()  # the routes a file's facts hold changed
         self.calls, self.pending = None, {}
         self.indexed_words = -1
         self.chains.clear()
@@ -986,17 +988,32 @@ class _RouteResolver:
                 if key != (node.file, node.decl.router_id):
                     node.mounts.append((path, assumed, key))
 
+    def _router_uses(
+        self, path: str, facts: ModuleFacts
+    ) -> tuple[dict[str, set[str]], frozenset[str]]:
+        """The file's names bound to each router it makes (by router id), and the heads of
+        the dotted owners its routes and mounts are written on (`module` of `module.router`):
+        once per file, not once per router subclass call in it."""
+        known = self._uses_of.get(path)
+        if known is None:
+            refs: dict[str, set[str]] = {}
+            for name, value in facts.bindings.items():
+                if type(value) is RouterRef:
+                    refs.setdefault(value.router_id, set()).add(name)
+            owners = [r.owner for r in facts.routes] + [m.child for m in facts.mounts]
+            heads = frozenset(
+                owner.path[0] for owner in owners if isinstance(owner, Sym) and len(owner.path) > 1
+            )
+            known = self._uses_of[path] = (refs, heads)
+        return known
+
     def _attribute_used(self, path: str, decl: RouterDecl) -> bool:
         """Whether this file registers routes on, or mounts, a member of the name `decl` is
         bound to (`module.router.get(...)`), or passes the call a router it makes: only then
         is its class looked into."""
         facts = self.modules[path]
-        names = {n for n, v in facts.bindings.items() if v == RouterRef(decl.router_id)}
-        owners = [r.owner for r in facts.routes] + [m.child for m in facts.mounts]
-        if any(
-            isinstance(owner, Sym) and len(owner.path) > 1 and owner.path[0] in names
-            for owner in owners
-        ):
+        refs, heads = self._router_uses(path, facts)
+        if not heads.isdisjoint(refs.get(decl.router_id, ())):
             return True
         for _, value in decl.passed:  # `Cls(..., router=made_here)`: it may be the attribute
             if isinstance(value, Sym) and len(value.path) == 1:
@@ -3002,6 +3019,8 @@ class _RouteResolver:
         return _Scoped(path, met) if met is not None else None
 
     def _evaluate(self, path: str, expr: Expr) -> _Entity | None:
+        if type(expr) is Sym:  # the commonest, and no other kind below is one: its look-up
+            return self._symbol(path, expr)  # first, not after a score of type tests
         if isinstance(expr, Lit):
             return _Str(expr.value)
         if isinstance(expr, Concat):
@@ -3064,6 +3083,10 @@ class _RouteResolver:
             if found is None and not path.endswith(".py"):
                 return self._constructed(path, expr)
             return found
+        return self._symbol(path, expr)
+
+    def _symbol(self, path: str, expr: Sym) -> _Entity | None:
+        """`_evaluate` of a name: its binding in `path`, then each member of the rest."""
         entity = self._lookup(path, expr.path[0])
         rest = expr.path[1:]
         if not path.endswith(".py") and (

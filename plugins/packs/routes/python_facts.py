@@ -151,6 +151,7 @@ class _Reader:
         self._defaults_of: dict[int, dict[str, ast.expr]] = {}  # a def's defaults, by id
         # a def's body as `read` flattened it, by id of the def node (`_locals_in` reuses it)
         self._flat_of: dict[int, list[ast.stmt]] = {}
+        self._reassigned_of: dict[int, frozenset[str]] = {}  # `_reassigned`, by id of the def
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -1457,14 +1458,19 @@ class _Reader:
             self._scope = saved
         return Mapped(listed, "map", site, value)
 
-    def _reassigned(self, function: _Def) -> set[str]:
-        return {
-            target.id
-            for stmt in ast.walk(function)
-            if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign)
-            for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-            if isinstance(target, ast.Name)
-        }
+    def _reassigned(self, function: _Def) -> frozenset[str]:
+        """The names `function` (nested defs too) assigns: walked once per def, not once per
+        spread argument of every call in it."""
+        known = self._reassigned_of.get(id(function))
+        if known is None:
+            known = self._reassigned_of[id(function)] = frozenset(
+                target.id
+                for stmt in ast.walk(function)
+                if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign)
+                for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                if isinstance(target, ast.Name)
+            )
+        return known
 
     def _decorated_class(self, node: ast.ClassDef) -> None:
         """flask-restx `@ns.route('/x')` on a `Resource`: its verb methods are the routes."""
@@ -1946,6 +1952,8 @@ def _bind_target(target: ast.expr, item: ast.expr) -> dict[str, ast.expr] | None
 
 def _optional_guard(call: ast.Call) -> bool:
     """`HTTPBearer(auto_error=False)`, `jwt_required(optional=True)`: lets anonymous through."""
+    if not call.keywords:  # most calls: neither keyword to look for
+        return False
     auto_error = _keyword(call, "auto_error")
     optional = _keyword(call, "optional")
     return (isinstance(auto_error, ast.Constant) and auto_error.value is False) or (
@@ -2060,7 +2068,10 @@ def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
 
 
 def _keyword(call: ast.Call, name: str | None) -> ast.expr | None:
-    return next((k.value for k in call.keywords if k.arg == name), None)
+    for keyword in call.keywords:  # a loop, not `next(...)` of a generator: called per call
+        if keyword.arg == name:
+            return keyword.value
+    return None
 
 
 def _route_decorator(node: ast.expr) -> bool:
@@ -2181,16 +2192,25 @@ def _got_with_default(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
 
 
 def _dotted_path(node: ast.expr | None) -> tuple[str, ...] | None:
-    """`a.b().c` → ("a", "b", "()", "c"); None for anything but names, attributes and calls."""
-    if isinstance(node, ast.Name):
-        return (node.id,)
-    if isinstance(node, ast.Attribute):
-        base = _dotted_path(node.value)
-        return (*base, node.attr) if base else None
-    if isinstance(node, ast.Call):
-        base = _dotted_path(node.func)
-        return (*base, CALL) if base else None
-    return None
+    """`a.b().c` → ("a", "b", "()", "c"); None for anything but names, attributes and calls.
+    Read from the outside in, the segments gathered backwards: one tuple made, not one per
+    segment (it runs for most expressions of every file)."""
+    segments: list[str] = []
+    while True:
+        kind = type(node)
+        if kind is ast.Name:
+            segments.append(node.id)  # type: ignore[union-attr]
+            break
+        if kind is ast.Attribute:
+            segments.append(node.attr)  # type: ignore[union-attr]
+            node = node.value  # type: ignore[union-attr]
+        elif kind is ast.Call:
+            segments.append(CALL)
+            node = node.func  # type: ignore[union-attr]
+        else:
+            return None
+    segments.reverse()
+    return tuple(segments)
 
 
 def _dotted(node: ast.expr | None) -> str | None:
