@@ -143,3 +143,34 @@ def test_installed_apps_doubled_past_the_cap_are_computed() -> None:
     }
     [finding] = document(files)["findings"]
     assert "`INSTALLED_APPS` of proj/settings.py is computed" in str(finding["detail"])
+
+
+def _include_tree(depth: int) -> dict[str, str]:
+    """Each URLconf includes the next twice, under prefixes with optional groups (eight
+    variants and four): 12^depth walks to the last one, whose own pattern is not nameable."""
+    files = {
+        "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'proj.settings')\n",
+        "proj/__init__.py": "",
+        "proj/settings.py": "ROOT_URLCONF = 'u0'\nINSTALLED_APPS = []\n",
+    }
+    for i in range(depth):
+        files[f"u{i}.py"] = (
+            "from django.urls import include, re_path\n"
+            f"urlpatterns = [re_path(r'^(?:a/)?(?:b/)?(?:c/)?', include('u{i + 1}')),\n"
+            f"               re_path(r'^(x)?(y)?/', include('u{i + 1}'))]\n"
+        )
+    groups = "".join(f"(?:g{i}/)?" for i in range(20))
+    files[f"u{depth}.py"] = (
+        "from django.urls import re_path\ndef v(r):\n    return None\n"
+        f"urlpatterns = [re_path(r'^{groups}leaf$', v)]\n"
+    )
+    return files
+
+
+def test_includes_multiplied_by_optional_groups_stop_at_the_link_budget() -> None:
+    """The Django walk spent no budget: thirty levels never ended (five took seconds); it now
+    spends the linker's, and the patterns it did not follow are `LINK_BUDGET_EXCEEDED`."""
+    places = finding_places(_include_tree(5))
+    assert places["UNRESOLVED_ROUTE"] == ["u5.py:4"]
+    assert places["LINK_BUDGET_EXCEEDED"]
+    assert all(p.startswith("u") for p in places["LINK_BUDGET_EXCEEDED"])
