@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 import string
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -668,12 +668,7 @@ class _Run:
         if isinstance(op, ast.Sub) and type(left) is int and type(right) is int:
             return left - right
         if isinstance(op, ast.Mod) and isinstance(left, str) and isinstance(right, str | tuple):
-            if _PERCENT_WIDTH.search(left):
-                raise NotEvaluated("a % format with a width or precision")
-            try:
-                return left % right
-            except (TypeError, ValueError) as exc:
-                raise NotEvaluated("a % format that fails") from exc
+            return percent_text(left, right)
         raise NotEvaluated(f"`{type(op).__name__}` of {type(left).__name__}")
 
     def compare(self, node: ast.Compare, env: dict[str, Any], scope: Scope, depth: int) -> bool:
@@ -854,7 +849,7 @@ class _Run:
         if isinstance(owner, _Pattern):
             return self.regex(method.name, owner.pattern, args, keywords)
         if method.name == "format":
-            return _format(owner, args, keywords)
+            return format_text(owner, args, keywords)
         is_join = method.name == "join" and len(args) == 1 and not keywords
         if not is_join and (keywords or not all(isinstance(a, str | int) for a in args)):
             raise NotEvaluated(f"`str.{method.name}` with these arguments")
@@ -918,9 +913,21 @@ _PERCENT_WIDTH = re.compile(r"%[-+ #0]*(?:\*|\d|\.)")
 _FIELD = re.compile(r"\d*|[A-Za-z_]\w*")
 
 
-def _format(template: str, args: list[Any], keywords: dict[str, Any]) -> str:
+def percent_text(template: str, values: str | tuple[Any, ...]) -> str:
+    """`template % values` where no width or precision can pad it without bound (`"%0999999999d"`
+    would ask for a gigabyte); the route pack's linker formats with this too."""
+    if _PERCENT_WIDTH.search(template):
+        raise NotEvaluated("a % format with a width or precision")
+    try:
+        return template % values
+    except (TypeError, ValueError) as exc:
+        raise NotEvaluated("a % format that fails") from exc
+
+
+def format_text(template: str, args: Sequence[Any], keywords: Mapping[str, Any]) -> str:
     """`"{}_{name}".format(...)` of strings and ints: only plain fields (no index, attribute,
-    conversion or format spec, which could read past the values or pad without bound)."""
+    conversion or format spec, which could read past the values or pad without bound); the
+    route pack's linker formats with this too."""
     if not all(isinstance(v, str | int) for v in (*args, *keywords.values())):
         raise NotEvaluated("`str.format` of other than strings and ints")
     try:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .computed_names import MAX_LENGTH
 from .pymodules import ModuleFacts, absolute, attribute_path, package_of
 
 SETTING = "INSTALLED_APPS"
@@ -318,7 +319,7 @@ class _Reader:
             left, right = self.value(node.left), self.value(node.right)
             if left is None and right is None:
                 return None
-            return (left or (self.open(node.left),)) + (right or (self.open(node.right),))
+            return _join(left or (self.open(node.left),), right or (self.open(node.right),))
         if isinstance(node, ast.Name):
             return self.current(node.id)
         if isinstance(node, ast.Call):
@@ -384,7 +385,11 @@ def _head(node: ast.expr) -> str | None:
 
 
 def _join(left: Value, right: Value) -> Value:
-    return None if left is None or right is None else left + right
+    """Both lists, or None (computed) where either is, or where together they pass the table
+    packs' cap: `INSTALLED_APPS += INSTALLED_APPS` sixty times would ask for 2^60 names."""
+    if left is None or right is None or len(left) + len(right) > MAX_LENGTH:
+        return None
+    return left + right
 
 
 def _text(node: ast.expr | None) -> str | None:

@@ -470,6 +470,8 @@ class DjangoRouteResolver:
         gaps: tuple[Gap, ...],
         stack: tuple[str, ...],
     ) -> None:
+        if not self.spend(path, entry.line):
+            return
         kind, name = entry.target
         if kind == "include":
             file = self.module_file(name, path)
@@ -724,6 +726,16 @@ class DjangoRouteResolver:
 
     def opaque(self, path: str, entry: UrlEntry, why: str) -> None:
         self.note("UNRESOLVED_ROUTER", path, entry.line, f"{why}: its routes are not listed")
+
+    def spend(self, path: str, line: int) -> bool:
+        """One unit of the linker's budget per pattern followed: includes of includes, each
+        under a prefix with optional groups (a variant each), multiply without bound; past
+        the budget the pattern is a `LINK_BUDGET_EXCEEDED` place, never a timeout."""
+        self.resolver.budget -= 1
+        if self.resolver.budget < 0:
+            self.resolver.cut[path, line] = None
+            return False
+        return True
 
     def note(self, code: str, path: str, line: int, detail: str) -> None:
         self.resolver._unresolved(code, path, line, detail)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from ..computed_names import MAX_LENGTH, NotEvaluated, format_text, percent_text
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
 from . import js_dirload
@@ -399,6 +400,7 @@ class _RouteResolver:
         self.decorations: dict[str, tuple[str, Expr]] | None = None  # `_decorated`
         self.global_stores: dict[str, list[tuple[str, Expr]]] | None = None  # `_stored_global`
         self.resolving: set[tuple[str, Expr]] = set()
+        self.inheriting: set[tuple[str, int]] = set()  # classes whose bases `_member` walks
         # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
         self.calls: dict[tuple[str, str], list[tuple[int, str, Invocation]]] | None = None
         self.pending: dict[str | None, list[tuple[int, str, Invocation]]] = {}  # not indexed yet
@@ -2067,12 +2069,14 @@ class _RouteResolver:
         keywords = {k: self._string(path, v) for k, v in expr.keywords}
         if template is None or None in args or None in keywords.values():
             return None
-        try:
+        try:  # the table packs' guards: no width, precision or spec pads without bound
             if expr.percent:
-                return _Str(template % tuple(args))
-            return _Str(template.format(*args, **keywords))
-        except (ValueError, TypeError, KeyError, IndexError):
+                text = percent_text(template, tuple(args))
+            else:
+                text = format_text(template, args, keywords)
+        except NotEvaluated:
             return None
+        return _Str(text) if len(text) <= MAX_LENGTH else None
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -3028,6 +3032,8 @@ class _RouteResolver:
             if not all(isinstance(p, _Str) for p in pieces):
                 return None
             strings = [p for p in pieces if isinstance(p, _Str)]
+            if sum(len(p.value) for p in strings) > MAX_LENGTH:  # `p = p + p` many times over
+                return None
             assumed = tuple(dict.fromkeys(a for p in strings for a in p.assumed))
             return _Str("".join(p.value for p in strings), assumed)
         if isinstance(expr, Fallback | Schema | Member | Trimmed | Keyed):
@@ -3234,11 +3240,18 @@ class _RouteResolver:
                 fields = dict(value.fields)
                 if segment in fields:
                     return self._settled(self.evaluate(entity.file, fields[segment]))
-                for base in value.bases:  # inherited: the first base that has it
-                    inherited = self.evaluate(entity.file, base)
-                    found = self._member(inherited, segment) if inherited is not None else None
-                    if found is not None and not isinstance(found, _External):
-                        return found
+                walked = (entity.file, id(value))  # `class A(B)` and `class B(A)`: no end
+                if walked in self.inheriting or len(self.inheriting) > _MAX_DEPTH:
+                    return None
+                self.inheriting.add(walked)
+                try:
+                    for base in value.bases:  # inherited: the first base that has it
+                        inherited = self.evaluate(entity.file, base)
+                        found = self._member(inherited, segment) if inherited else None
+                        if found is not None and not isinstance(found, _External):
+                            return found
+                finally:
+                    self.inheriting.discard(walked)
                 return None
             if isinstance(value, Function) and segment == CALL and value.returns is not None:
                 return self.evaluate(entity.file, value.returns)

@@ -97,6 +97,7 @@ def python_facts(source: str, path: str) -> ModuleFacts:
     NUL byte) when it does not parse."""
     tree = parse_python(source, path)
     reader = _Reader(package_of(path))
+    reader._reads_left += len(source)
     reader.evidence_lines = _evidence_lines(source, PYTHON_EVIDENCE, PYTHON_EVIDENCE_HEADS)
     if reader.evidence_lines:
         reader.user_check_lines = _evidence_lines(
@@ -139,6 +140,9 @@ class _Reader:
         # the enclosing def's names assigned once in its body (a factory's own `app`), by def
         self._locals_of: dict[int, dict[str, ast.expr]] = {}
         self._expanding: set[str] = set()  # locals being read (`x = x + 1` ends)
+        # syntax nodes of locals still to be read in (`_expands`), and each local's count
+        self._reads_left = computed_names.MAX_STEPS
+        self._sizes: dict[int, int] = {}
         self._class_of: dict[int, str] = {}  # a method's def -> its class's name
         # a classmethod's or instance method's def -> its first parameter (`cls`, `self`): the
         # class (or instance) each call passes, whose attributes its paths read
@@ -461,13 +465,24 @@ class _Reader:
         finally:
             self._scope, self._def, self._env = saved
 
+    def _expands(self, local: ast.expr) -> bool:
+        """Whether a local's value may be read in once more. Locals made of each other (`p1 =
+        p0 + p0` ... `p40 = p39 + p39`) would be read 2^40 times into a tree as large: the
+        file's reads share one budget (the table packs' step count, plus the file's own size),
+        past which a local stays a name the linker does not find, a finding at its route."""
+        size = self._sizes.get(id(local))
+        if size is None:
+            size = self._sizes[id(local)] = sum(1 for _ in ast.walk(local))
+        self._reads_left -= size
+        return self._reads_left >= 0
+
     def _through_local(self, path: tuple[str, ...]) -> Expr:
         """`settings.api_prefix` or `config()` where the head is a name the enclosing def
         assigns once: the rest read on what it is assigned (`settings = get_settings()`,
         `config = environments[env]`)."""
         head = path[0]
         local = None if head in self._scope else self._locals_in(self._def).get(head)  # type: ignore[arg-type]
-        if local is None or head in self._expanding:
+        if local is None or head in self._expanding or not self._expands(local):
             return Sym(path)
         self._expanding.add(head)
         try:
@@ -787,7 +802,7 @@ class _Reader:
                         self._binding_value(default) if default is not None else None,
                     )
                 local = self._locals_in(self._def).get(name)
-                if local is not None and name not in self._expanding:
+                if local is not None and name not in self._expanding and self._expands(local):
                     self._expanding.add(name)
                     try:
                         if self._own_class_call(local):  # a factory's `app = Shop()`
