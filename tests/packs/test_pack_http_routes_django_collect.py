@@ -129,6 +129,7 @@ def test_a_plugin_module_the_urlconf_does_not_import_is_listed_with_a_finding_th
 
 A_SECTION_TREE_REGISTERED_THROUGH_EXTENSIONS: dict[str, str] = {
     **SETTINGS,
+    "site/settings.py": "ROOT_URLCONF = 'site.urls'\nPANEL_APPS = ['notes']\n",
     "site/urls.py": (
         "from django.urls import include, path\n"
         "\n"
@@ -238,3 +239,59 @@ def test_the_prefilter_changes_nothing_on_collectors(
 
 def test_document_has_no_collector_finding_when_all_is_known() -> None:
     assert document(A_REGISTRY_FILLED_BY_PLUGINS)["findings"] == []
+
+
+A_PREFIX_FROM_A_SETTINGS_OBJECT_WITH_DEFAULTS: dict[str, str] = {
+    "conf/__init__.py": "",
+    "conf/settings.py": ("ROOT_URLCONF = 'conf.urls'\nSHOP_PATH = 'store'\n"),
+    "conf/urls.py": (
+        "from django.urls import include, path\n"
+        "\n"
+        "from options import opts\n"
+        "\n"
+        "urlpatterns = []\n"
+        "if opts.CONSOLE_PATH:\n"
+        "    console = f'{opts.CONSOLE_PATH}/'\n"
+        "    urlpatterns += [path(console, include('console.urls'))]\n"
+        "urlpatterns += [path(opts.SHOP_PATH + '/', include('console.urls'))]\n"
+    ),
+    "options/__init__.py": "from .wrapper import Options\n\nopts = Options()\n",
+    "options/fallback.py": "CONSOLE_PATH = 'desk'\nSHOP_PATH = 'never'\n",
+    "options/wrapper.py": (
+        "from django.conf import settings as project\n"
+        "\n"
+        "from . import fallback\n"
+        "\n"
+        "class Options:\n"
+        "    def __getattr__(self, key):\n"
+        "        try:\n"
+        "            return getattr(project, key)\n"
+        "        except AttributeError:\n"
+        "            pass\n"
+        "        return getattr(fallback, key)\n"
+    ),
+    "console/__init__.py": "",
+    "console/urls.py": (
+        "from django.urls import path\n"
+        "\n"
+        "def board(request):\n"
+        "    return None\n"
+        "\n"
+        "urlpatterns = [path('board/', board)]\n"
+    ),
+}
+
+
+def test_a_prefix_read_through_a_settings_object_falling_back_to_defaults() -> None:
+    files = A_PREFIX_FROM_A_SETTINGS_OBJECT_WITH_DEFAULTS
+    assert sorted(names(files)) == ["ANY /desk/board/", "ANY /store/board/"]
+    assert prefix_unresolved(files) == []
+
+
+def test_the_prefilter_changes_nothing_on_a_settings_object(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, A_PREFIX_FROM_A_SETTINGS_OBJECT_WITH_DEFAULTS,
+                                     monkeypatch)  # fmt: skip
+    assert documents[0] == documents[1]
+    assert "/desk/board/" in documents[0]

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..pymodules import package_of
-from .django_facts import UrlEntry, _Reader
-from .model import ImportRef
+from .django_facts import _COLLECTING, _URL_MAKING, UrlEntry, _Reader
+from .model import ImportRef, Sym
 
 if TYPE_CHECKING:
     from .django_linker import DjangoRouteResolver
@@ -61,6 +61,11 @@ class _Stop(Exception):
 class _Return(Exception):
     def __init__(self, value: object) -> None:
         self.value = value
+
+
+class _Raised(Exception):
+    """A `raise` or a lookup that fails (`getattr(settings, "X")` with no `X`): an `except`
+    around it runs."""
 
 
 class _Break(Exception):
@@ -172,6 +177,10 @@ class Collector:
                         self.effect(path, line, code, ())
             value = self.expr(node, path, {})
             out = self.entries(value, path, node)
+        except _Raised:
+            return (
+                "the project's code that builds them raises an exception the pack cannot see past"
+            )
         except (_Stop, RecursionError):
             return "running the project's code that builds them went past the pack's budget"
         if out is None:
@@ -179,6 +188,17 @@ class Collector:
         if not out:
             return "the project's code builds no URL pattern the pack can see"
         return out
+
+    def value(self, path: str, name: str) -> str | None:
+        """The string a dotted name written in `path` holds when reading it runs project code
+        (`conf.settings.ADMIN_PATH`, a settings object whose `__getattr__` falls back to a
+        defaults module); None when it is not a string the evaluator finds."""
+        try:
+            node = ast.parse(name, mode="eval").body
+            got = self.expr(node, path, {})
+        except (SyntaxError, ValueError, _Stop, _Raised, _Return, RecursionError):
+            return None
+        return got if isinstance(got, str) else None
 
     def imports_of(self, path: str) -> set[str]:
         """The files the module-level imports of `path` load (what runs before it goes on)."""
@@ -318,9 +338,20 @@ class Collector:
         if isinstance(value, Instance):
             if name in value.attrs:
                 return value.attrs[name]
-            return self.class_member(value.cls, name, value, file, node)
+            got = self.class_member(value.cls, name, value, file, node)
+            if isinstance(got, Unknown) and not name.startswith("__"):
+                hook = self.class_member(value.cls, "__getattr__", value, file, node)
+                if isinstance(hook, Func):  # a settings object's fallback to its defaults
+                    return self.invoke(hook, [name], {})
+            return got
         if isinstance(value, Super):
             return self.class_member(value.after, name, value.obj, file, node, skip=True)
+        if (
+            isinstance(value, Ref)
+            and value.kind == "external"
+            and value.name == ("django.conf.settings")
+        ):
+            return self.setting(name, strict=False)
         if isinstance(value, Ref) and value.kind == "module":
             facts = self.linker.facts(value.file)
             if facts is not None and name in facts.instances:
@@ -330,7 +361,7 @@ class Collector:
                 sub = self.linker.module_file(f"{value.name}.{name}", value.file)
                 if sub is not None:
                     return Ref("module", sub, f"{value.name}.{name}", (file, node))
-                return Unknown((file, node))
+                return self.constant(value.file, name, file, node)
             got = self.lookup(value.file, name, node)
             if isinstance(got, Ref | Unknown):
                 got.origin, got.gaps = (file, node), self.gaps
@@ -340,6 +371,44 @@ class Collector:
         if isinstance(value, str | list | dict | tuple):
             return Builtin(name, value)
         return Unknown((file, node))
+
+    def constant(self, home: str, name: str, file: str, node: ast.expr) -> object:
+        """A module-level string of `home` (the linker evaluates it); a name the module does
+        not bind at all is a failed lookup (`getattr(defaults, name)` raising)."""
+        bindings = self.linker.resolver._facts(home).bindings
+        if name not in bindings:
+            raise _Raised
+        found = self.linker.resolver._string(home, Sym((name,)))
+        return found if found is not None else Unknown((file, node))
+
+    def setting(self, name: str, *, strict: bool) -> object:
+        """`django.conf.settings.<name>`: the project's settings modules' string; `strict`
+        (`getattr(settings, name)`), a name none of them binds is a failed lookup (Django
+        raises `AttributeError`), else a value not known (set in some other way)."""
+        files = self.linker.settings_files
+        if not files:
+            return Unknown()
+        found = {self.linker.setting(file, name, 0) for file in files}
+        if found == {None}:
+            if strict and not any(self.bound_in(file, name, 0) is not False for file in files):
+                raise _Raised
+            return Unknown()
+        return found.pop() if len(found) == 1 and None not in found else Unknown()
+
+    def bound_in(self, file: str, name: str, depth: int) -> bool | None:
+        """Whether a settings module binds `name`, itself or through its star imports (None:
+        one of those is not a file of the scan, or too deep to tell)."""
+        if name in self.linker.resolver._facts(file).bindings:
+            return True
+        facts = self.linker.facts(file)
+        held: bool | None = False
+        for star in facts.stars if facts is not None else ():
+            module = self.linker.module_file(star, file)
+            found = self.bound_in(module, name, depth + 1) if module and depth < 8 else None
+            if found is True:
+                return True
+            held = None if found is None else held
+        return held
 
     def bases(self, cls: Ref) -> list[Ref]:
         facts = self.linker.facts(cls.file)
@@ -397,17 +466,17 @@ class Collector:
         ast.increment_lineno(node, line - 1)
         made = self.expr(node, file, {})
         self.objects[key] = made
-        if not isinstance(made, Instance):
-            return made
+        if not isinstance(made, Instance) or not self.collects(made.cls):
+            return made  # not a collector (a settings object): no other module fills it
         self.linker.resolver.words.add(name)  # the files that fill it spell it
         word = re.compile(rf"\b{re.escape(name)}\b")
         for at, text in facts.effects:
             if at > line and word.search(text):
                 self.effect(file, at, text, ())
-        for other in sorted(self.linker.resolver.modules):
+        for other, facts_of in sorted(self.linker.resolver.modules.items()):
             if other == file or not other.endswith(".py"):
                 continue
-            held = self.linker.facts(other)
+            held = facts_of.django  # not asked for: a file spelling `name` is parsed anyway
             if held is None or held.settings_module or "urlpatterns" in held.lists:
                 continue  # a URLconf's own calls run when it is built (`run`)
             for at, text in held.effects:
@@ -416,6 +485,26 @@ class Collector:
                                                                       + _ORDER),)  # fmt: skip
                     self.effect(other, at, text, gaps)
         return made
+
+    def collects(self, cls: Ref) -> bool:
+        """Whether the class or a base stores items on its instances (`self.x.append(...)`)
+        and makes URL patterns (`path(...)`): a collector other modules may fill, looked for
+        by its name (a settings object or a menu is not: its name, `settings`, `site`, is in
+        most files)."""
+        stores = makes = False
+        order, seen = [cls], set[tuple[str, str]]()
+        while order:
+            here = order.pop()
+            if (here.file, here.name) in seen or len(seen) > 16:
+                continue
+            seen.add((here.file, here.name))
+            facts = self.linker.facts(here.file)
+            kept = facts.code.get(here.name) if facts is not None else None
+            if kept is not None:
+                stores = stores or ("self." in kept[1] and _COLLECTING.search(kept[1]) is not None)
+                makes = makes or _URL_MAKING.search(kept[1]) is not None
+            order += self.bases(here)
+        return stores and makes
 
     def effect(self, file: str, line: int, code: str, gaps: tuple[Gap, ...]) -> None:
         if (file, line) in self.ran:
@@ -430,6 +519,8 @@ class Collector:
         self.gaps = kept + gaps
         try:
             self.expr(node, file, {})
+        except _Raised:
+            pass
         finally:
             self.gaps = kept
 
@@ -471,9 +562,16 @@ class Collector:
         elif isinstance(stmt, ast.For | ast.AsyncFor):
             self.loop(stmt, file, env)
         elif isinstance(stmt, ast.Try):
-            self.block(stmt.body, file, env)
-            self.block(stmt.orelse, file, env)
-            self.block(stmt.finalbody, file, env)
+            try:
+                self.block(stmt.body, file, env)
+            except _Raised:
+                if not stmt.handlers:
+                    raise
+                self.block(stmt.handlers[0].body, file, env)
+            else:
+                self.block(stmt.orelse, file, env)
+            finally:
+                self.block(stmt.finalbody, file, env)
         elif isinstance(stmt, ast.With | ast.AsyncWith):
             self.block(stmt.body, file, env)
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -483,7 +581,7 @@ class Collector:
         elif isinstance(stmt, ast.Continue):
             raise _Continue
         elif isinstance(stmt, ast.Raise):
-            raise _Return(Unknown())
+            raise _Raised
         elif isinstance(stmt, ast.Import | ast.ImportFrom):
             for alias in stmt.names:
                 bound = (alias.asname or alias.name).partition(".")[0]
@@ -518,7 +616,7 @@ class Collector:
                              "the pack cannot decide: they are listed as if it ran"))  # fmt: skip
         try:
             self.block(body, file, env)
-        except (_Break, _Continue, _Return):
+        except (_Break, _Continue, _Return, _Raised):
             pass
         finally:
             self.gaps = kept
@@ -754,7 +852,11 @@ class Collector:
             if isinstance(method, Func):
                 return self.invoke(method, args, keywords)
         if isinstance(func, Unknown) and isinstance(node.func, ast.Attribute):
-            held = [a for a in (*args, *keywords.values()) if isinstance(a, Instance)]
+            held = [
+                a
+                for a in (*args, *keywords.values())
+                if isinstance(a, Instance) and self.collects(a.cls)
+            ]
             if held:
                 self.dispatch(node, file, node.func.attr, args, keywords)
         return Unknown((file, node))
@@ -807,6 +909,10 @@ class Collector:
             return returned.value
         except (_Break, _Continue):
             return Unknown()
+        except _Raised:
+            if self.depth > 1:
+                raise
+            return Unknown()
         finally:
             self.depth -= 1
         return None
@@ -818,8 +924,8 @@ class Collector:
         class defining `method` is taken to run it, what it adds marked with a gap here."""
         self.linker.resolver.words.add(method)  # the files that define it spell it
         found: list[Ref] = []
-        for other in sorted(self.linker.resolver.modules):
-            facts = self.linker.facts(other) if other.endswith(".py") else None
+        for other, facts_of in sorted(self.linker.resolver.modules.items()):
+            facts = facts_of.django if other.endswith(".py") else None
             if facts is None:
                 continue
             for name, known in sorted(facts.classes.items()):
@@ -1032,7 +1138,15 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
         return Unknown()
     if name == "getattr" and len(args) >= 2 and isinstance(args[1], str):
         if isinstance(one, Instance | Ref):
-            got = run.member(one, args[1], "", ast.Constant(None))
+            try:
+                if isinstance(one, Ref) and one.name == "django.conf.settings":
+                    got = run.setting(args[1], strict=True)
+                else:
+                    got = run.member(one, args[1], "", ast.Constant(None))
+            except _Raised:
+                if len(args) == 3:
+                    return args[2]
+                raise
             if isinstance(got, Unknown) and len(args) == 3:
                 return args[2]
             return got

@@ -385,6 +385,7 @@ class _Reader:
             kept = _URL_MAKING.search(text) is not None or (
                 "self." in text and _COLLECTING.search(text) is not None
             )
+            kept = kept or "def __getattr__" in text or "def __call__" in text
             if not kept:  # a method calling methods of an object it is given (`reg.add(...)`)
                 given = {
                     arg.arg
@@ -703,6 +704,8 @@ class _Reader:
                                         "configuration: the routes using it are named with "
                                         "the value it has otherwise"))  # fmt: skip
                 return self.route_parts(always[-1], caveats, depth + 1)
+            if len(bindings) == 1:  # bound in one branch only: where the route is used too
+                return self.route_parts(bindings[0][0], caveats, depth + 1)
         name = dotted(node)
         return (("sym", name),) if name is not None else None
 

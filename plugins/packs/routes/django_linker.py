@@ -588,7 +588,10 @@ class DjangoRouteResolver:
         ):
             found = {self.setting(file, rest, 0) for file in self.settings_files}
             return found.pop() if len(found) == 1 else None
-        return self.resolver._string(path, Sym(tuple(name.split("."))))
+        value = self.resolver._string(path, Sym(tuple(name.split("."))))
+        if value is None:  # through a project object (a settings wrapper)
+            value = self.collector.value(path, name)
+        return value
 
     def off_by_default(self, path: str, only_if: tuple[str, bool]) -> str:
         """Why a URL pattern added under `if settings.X:` is not served: `X` of the project's
