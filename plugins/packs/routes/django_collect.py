@@ -20,6 +20,7 @@ past it, or on a value it cannot follow, the entry stays a finding where it is w
 from __future__ import annotations
 
 import ast
+import functools
 import operator
 import re
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..pymodules import package_of
-from .django_facts import _COLLECTING, _URL_MAKING, UrlEntry, _Reader
+from .django_facts import _COLLECTING, _URL_MAKING, DjangoFacts, UrlEntry, _Reader
 from .model import ImportRef, Sym
 
 if TYPE_CHECKING:
@@ -157,17 +158,17 @@ class Collector:
         self.gaps: tuple[Gap, ...] = ()  # in force while code runs (patterns keep them)
         self.built: dict[str, Built] = {}
         self.imported_by_conf: set[str] = set()  # files the URLconf being run imports
+        self.modules: list[tuple[str, DjangoFacts]] | None = None  # `django_modules`
+        self.defining: dict[str, list[Ref]] = {}  # method name -> the classes defining it
 
     # -- entry point -----------------------------------------------------------------------
 
     def run(self, path: str, entry: UrlEntry) -> Built | str:
         """The URL entries `entry`'s call gives, each with its file and gaps; a string: why
         they are not known."""
-        try:
-            node = ast.parse(entry.code, mode="eval").body
-        except (SyntaxError, ValueError):
+        node = _parsed(entry.code, entry.line, "eval")
+        if not isinstance(node, ast.expr):
             return "its call does not parse"
-        ast.increment_lineno(node, entry.line - 1)
         facts = self.linker.facts(path)
         self.imported_by_conf = self.imports_of(path)
         try:
@@ -286,12 +287,7 @@ class Collector:
             found = facts.code.get(name) if facts is not None else None
             tree: ast.AST | None = None
             if found is not None:
-                try:
-                    parsed = ast.parse(found[1])
-                    ast.increment_lineno(parsed, found[0] - 1)
-                    tree = parsed.body[0] if parsed.body else None
-                except (SyntaxError, ValueError):
-                    tree = None
+                tree = _parsed(found[1], found[0], "exec")
             self.parsed[key] = tree
         return self.parsed[key]
 
@@ -459,11 +455,9 @@ class Collector:
         if facts is None:
             return self.objects[key]
         line, code = facts.instances[name]
-        try:
-            node = ast.parse(code, mode="eval").body
-        except (SyntaxError, ValueError):
+        node = _parsed(code, line, "eval")
+        if not isinstance(node, ast.expr):
             return self.objects[key]
-        ast.increment_lineno(node, line - 1)
         made = self.expr(node, file, {})
         self.objects[key] = made
         if not isinstance(made, Instance) or not self.collects(made.cls):
@@ -473,10 +467,9 @@ class Collector:
         for at, text in facts.effects:
             if at > line and word.search(text):
                 self.effect(file, at, text, ())
-        for other, facts_of in sorted(self.linker.resolver.modules.items()):
-            if other == file or not other.endswith(".py"):
+        for other, held in self.django_modules():
+            if other == file:
                 continue
-            held = facts_of.django  # not asked for: a file spelling `name` is parsed anyway
             if held is None or held.settings_module or "urlpatterns" in held.lists:
                 continue  # a URLconf's own calls run when it is built (`run`)
             for at, text in held.effects:
@@ -506,15 +499,24 @@ class Collector:
             order += self.bases(here)
         return stores and makes
 
+    def django_modules(self) -> list[tuple[str, DjangoFacts]]:
+        """Every parsed Python file with Django facts, in path order (not asked for: a file
+        that spells a word looked for is parsed anyway)."""
+        if self.modules is None:
+            self.modules = [
+                (path, facts.django)
+                for path, facts in sorted(self.linker.resolver.modules.items())
+                if path.endswith(".py") and facts.django is not None
+            ]
+        return self.modules
+
     def effect(self, file: str, line: int, code: str, gaps: tuple[Gap, ...]) -> None:
         if (file, line) in self.ran:
             return
         self.ran.add((file, line))
-        try:
-            node = ast.parse(code, mode="eval").body
-        except (SyntaxError, ValueError):
+        node = _parsed(code, line, "eval")
+        if not isinstance(node, ast.expr):
             return
-        ast.increment_lineno(node, line - 1)
         kept = self.gaps
         self.gaps = kept + gaps
         try:
@@ -923,14 +925,14 @@ class Collector:
         """`ext.method(obj)` with `ext` made at runtime and `obj` a project object: each project
         class defining `method` is taken to run it, what it adds marked with a gap here."""
         self.linker.resolver.words.add(method)  # the files that define it spell it
-        found: list[Ref] = []
-        for other, facts_of in sorted(self.linker.resolver.modules.items()):
-            facts = facts_of.django if other.endswith(".py") else None
-            if facts is None:
-                continue
-            for name, known in sorted(facts.classes.items()):
-                if method in known.methods and name in facts.code:
-                    found.append(Ref("class", other, name))
+        found = self.defining.get(method)
+        if found is None:
+            found = self.defining[method] = [
+                Ref("class", other, name)
+                for other, facts in self.django_modules()
+                for name, known in sorted(facts.classes.items())
+                if method in known.methods and name in facts.code
+            ]
         why = (
             f"`{ast.unparse(node.func)[:60]}(...)` is called on an object made at runtime with "
             f"a project object: each project class defining `{method}` ({len(found)} found) is "
@@ -946,6 +948,20 @@ class Collector:
                     self.invoke(bound, list(args), dict(kw))
         finally:
             self.gaps = kept
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(code: str, line: int, mode: str) -> ast.AST | None:
+    """Code kept by `django_facts`, parsed with its lines where the file has them (an
+    expression for "eval", the one statement for "exec"); None if it does not parse. Shared
+    by every link of a scan: the trees are read, never changed."""
+    try:
+        tree = ast.parse("\n" * (line - 1) + code, mode=mode)
+    except (SyntaxError, ValueError):
+        return None
+    if isinstance(tree, ast.Expression):
+        return tree.body
+    return tree.body[0] if isinstance(tree, ast.Module) and tree.body else None
 
 
 def _formattable(value: object) -> bool:

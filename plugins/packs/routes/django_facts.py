@@ -234,6 +234,14 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
     return None if facts == empty else facts
 
 
+def _makes_urls(text: str) -> bool:
+    """Whether a def's text calls `path`, `re_path`, `url` or `include` (looked for by regex
+    only when the text spells one of their endings)."""
+    return ("th(" in text or "rl(" in text or "de(" in text) and _URL_MAKING.search(
+        text
+    ) is not None
+
+
 def _setting_tests(body: list[ast.stmt]) -> dict[int, tuple[str, bool]]:
     """The statements under a module-level `if` whose test is a dotted name (`settings.X`,
     `not settings.X`), by id (at any depth), with that name and whether the branch runs when
@@ -382,9 +390,7 @@ class _Reader:
         items on `self` (a collector), or a function taking no request (a helper)."""
         text = self.segment(node)
         if isinstance(node, ast.ClassDef):
-            kept = _URL_MAKING.search(text) is not None or (
-                "self." in text and _COLLECTING.search(text) is not None
-            )
+            kept = _makes_urls(text) or ("self." in text and _COLLECTING.search(text) is not None)
             kept = kept or "def __getattr__" in text or "def __call__" in text
             if not kept:  # a method calling methods of an object it is given (`reg.add(...)`)
                 given = {
@@ -393,15 +399,14 @@ class _Reader:
                     if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
                     for arg in (*stmt.args.posonlyargs, *stmt.args.args)[1:]
                 } - {"request"}
+                given = {name for name in given if f"{name}." in text}  # most hold none
                 kept = (
                     bool(given)
                     and re.search(rf"\b(?:{'|'.join(sorted(given))})\.\w+\(", text) is not None
                 )
         else:
             first = node.args.posonlyargs + node.args.args
-            kept = _URL_MAKING.search(text) is not None or not (
-                first and first[0].arg in {"request", "self", "cls"}
-            )
+            kept = _makes_urls(text) or not (first and first[0].arg in {"request", "self", "cls"})
         if kept:
             start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             self.code[node.name] = (start, text)
