@@ -295,3 +295,16 @@ def test_the_prefilter_changes_nothing_on_a_settings_object(
                                      monkeypatch)  # fmt: skip
     assert documents[0] == documents[1]
     assert "/desk/board/" in documents[0]
+
+
+def test_a_collector_doing_what_python_would_refuse_is_a_finding_not_a_crash() -> None:
+    files = dict(A_REGISTRY_FILLED_BY_PLUGINS)
+    files["kit/board.py"] = files["kit/board.py"].replace(
+        "        return [route(p, v) for p, v in self._items]\n",
+        "        seen = {}\n"
+        "        if [self.base] in seen:\n"
+        "            return []\n"
+        "        return [route(p, v) for p, v in self._items]\n",
+    )
+    assert "ANY /v2/shop/" not in names(files)
+    assert "site/urls.py:7" in places(files)

@@ -55,6 +55,11 @@ _ORDER = (
 )
 
 
+# what a value the evaluator holds may raise when it is used as Python would (`[1] in {}`): the
+# evaluation stops, as a finding
+_MISREAD = (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError)
+
+
 class _Stop(Exception):
     """The evaluation cannot go on (budget spent, recursion too deep)."""
 
@@ -184,6 +189,8 @@ class Collector:
             )
         except (_Stop, RecursionError):
             return "running the project's code that builds them went past the pack's budget"
+        except _MISREAD:
+            return "the project's code that builds them does something the pack cannot follow"
         if out is None:
             return "the value the project's code builds is not a list the pack can follow"
         if not out:
@@ -197,7 +204,7 @@ class Collector:
         try:
             node = ast.parse(name, mode="eval").body
             got = self.expr(node, path, {})
-        except (SyntaxError, ValueError, _Stop, _Raised, _Return, RecursionError):
+        except (SyntaxError, _Stop, _Raised, _Return, _Break, _Continue, RecursionError, *_MISREAD):
             return None
         return got if isinstance(got, str) else None
 
@@ -977,7 +984,11 @@ def _load(target: ast.expr) -> ast.expr:
 
 
 def _hashable(value: object) -> bool:
-    return isinstance(value, str | int | bool | tuple) or value is None
+    try:
+        hash(value)
+    except TypeError:  # a tuple holding a list
+        return False
+    return True
 
 
 def _truth(value: object) -> bool | None:
