@@ -224,10 +224,49 @@ def test_a_registry_whose_build_cannot_be_followed_is_a_finding_at_the_urlconf()
     assert "site/urls.py:7" in places(files)
 
 
+A_PLAIN_STORE_TURNED_INTO_PATTERNS_BY_THE_URLCONF: dict[str, str] = {
+    **SETTINGS,
+    "site/urls.py": (
+        "from django.urls import path\n"
+        "\n"
+        "from hub.store import entries\n"
+        "\n"
+        "urlpatterns = [path(prefix, view) for prefix, view in entries.pairs]\n"
+    ),
+    "hub/__init__.py": "",
+    "hub/store.py": (
+        "class Pairs:\n"
+        "    def __init__(self):\n"
+        "        self.pairs = []\n"
+        "\n"
+        "    def put(self, prefix, view):\n"
+        "        self.pairs.append((prefix, view))\n"
+        "\n"
+        "def home(request):\n"
+        "    return None\n"
+        "\n"
+        "entries = Pairs()\n"
+        "entries.put('home/', home)\n"
+    ),
+    "hub/extra.py": (
+        "from hub.store import entries\n"
+        "\n"
+        "def more(request):\n"
+        "    return None\n"
+        "\n"
+        "entries.put('more/', more)\n"
+    ),
+}
+
+
 @pytest.mark.parametrize(
     "files",
-    [A_REGISTRY_FILLED_BY_PLUGINS, A_SECTION_TREE_REGISTERED_THROUGH_EXTENSIONS],
-    ids=["registry", "sections"],
+    [
+        A_REGISTRY_FILLED_BY_PLUGINS,
+        A_SECTION_TREE_REGISTERED_THROUGH_EXTENSIONS,
+        A_PLAIN_STORE_TURNED_INTO_PATTERNS_BY_THE_URLCONF,
+    ],
+    ids=["registry", "sections", "plain-store"],
 )
 def test_the_prefilter_changes_nothing_on_collectors(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -308,3 +347,10 @@ def test_a_collector_doing_what_python_would_refuse_is_a_finding_not_a_crash() -
     )
     assert "ANY /v2/shop/" not in names(files)
     assert "site/urls.py:7" in places(files)
+
+
+def test_patterns_built_from_a_plain_store_are_listed_and_say_others_may_fill_it() -> None:
+    files = A_PLAIN_STORE_TURNED_INTO_PATTERNS_BY_THE_URLCONF
+    assert sorted(names(files)) == ["ANY /home/"]
+    assert prefix_unresolved(files) == ["ANY /home/"]
+    assert "site/urls.py:5" in places(files)

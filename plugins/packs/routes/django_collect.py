@@ -164,6 +164,10 @@ class Collector:
         self.built: dict[str, Built] = {}
         self.imported_by_conf: set[str] = set()  # files the URLconf being run imports
         self.modules: list[tuple[str, DjangoFacts]] | None = None  # `django_modules`
+        # objects storing items that make no URL pattern themselves: other modules' calls on
+        # them are not looked for (their names are often common words); those a build read
+        self.unfilled: dict[tuple[str, str], int] = {}
+        self.used_unfilled: set[tuple[str, str]] = set()
         self.defining: dict[str, list[Ref]] = {}  # method name -> the classes defining it
 
     # -- entry point -----------------------------------------------------------------------
@@ -176,6 +180,7 @@ class Collector:
             return "its call does not parse"
         facts = self.linker.facts(path)
         self.imported_by_conf = self.imports_of(path)
+        self.used_unfilled = set()
         try:
             if facts is not None:  # what the URLconf does first (`discover()`), in order
                 for line, code in facts.effects:
@@ -195,6 +200,13 @@ class Collector:
             return "the value the project's code builds is not a list the pack can follow"
         if not out:
             return "the project's code builds no URL pattern the pack can see"
+        for file, name in sorted(self.used_unfilled):
+            why = (
+                f"these URL patterns are built from `{name}` ({file}:{self.unfilled[(file, name)]}), "
+                "an object whose class stores items but makes no URL pattern itself: calls "
+                "other modules make on it at import are not looked for"
+            )
+            out = [(f, e, (*g, (path, entry.line, why))) for f, e, g in out]
         return out
 
     def value(self, path: str, name: str) -> str | None:
@@ -455,6 +467,8 @@ class Collector:
         """The module-level object `name` of `file`, made once, then filled by the calls
         made on it at import (its own module's after it, then other modules')."""
         key = (file, name)
+        if key in self.unfilled:
+            self.used_unfilled.add(key)
         if key in self.objects:
             return self.objects[key]
         facts = self.linker.facts(file)
@@ -467,13 +481,19 @@ class Collector:
             return self.objects[key]
         made = self.expr(node, file, {})
         self.objects[key] = made
-        if not isinstance(made, Instance) or not self.collects(made.cls):
-            return made  # not a collector (a settings object): no other module fills it
-        self.linker.resolver.words.add(name)  # the files that fill it spell it
+        if not isinstance(made, Instance):
+            return made
+        stores, makes = self.shape(made.cls)
+        if stores and not makes:  # its items may become URL patterns elsewhere: not looked for
+            self.unfilled[key] = line
+            self.used_unfilled.add(key)
         word = re.compile(rf"\b{re.escape(name)}\b")
-        for at, text in facts.effects:
+        for at, text in facts.effects:  # its own module's calls on it, after it is made
             if at > line and word.search(text):
                 self.effect(file, at, text, ())
+        if not (stores and makes):
+            return made  # not a collector (a settings object): no other module fills it
+        self.linker.resolver.words.add(name)  # the files that fill it spell it
         for other, held in self.django_modules():
             if other == file:
                 continue
@@ -491,6 +511,12 @@ class Collector:
         and makes URL patterns (`path(...)`): a collector other modules may fill, looked for
         by its name (a settings object or a menu is not: its name, `settings`, `site`, is in
         most files)."""
+        stores, makes = self.shape(cls)
+        return stores and makes
+
+    def shape(self, cls: Ref) -> tuple[bool, bool]:
+        """Whether the class or a base stores items on `self`, and whether it makes URL
+        patterns."""
         stores = makes = False
         order, seen = [cls], set[tuple[str, str]]()
         while order:
@@ -504,7 +530,7 @@ class Collector:
                 stores = stores or ("self." in kept[1] and _COLLECTING.search(kept[1]) is not None)
                 makes = makes or _URL_MAKING.search(kept[1]) is not None
             order += self.bases(here)
-        return stores and makes
+        return stores, makes
 
     def django_modules(self) -> list[tuple[str, DjangoFacts]]:
         """Every parsed Python file with Django facts, in path order (not asked for: a file
