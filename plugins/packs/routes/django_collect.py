@@ -168,6 +168,8 @@ class Collector:
         # them are not looked for (their names are often common words); those a build read
         self.unfilled: dict[tuple[str, str], int] = {}
         self.used_unfilled: set[tuple[str, str]] = set()
+        self.unfilled_objects: dict[int, tuple[str, str]] = {}  # id of the object -> its key
+        self.selves: list[object] = []  # the `self` of each method running
         self.defining: dict[str, list[Ref]] = {}  # method name -> the classes defining it
 
     # -- entry point -----------------------------------------------------------------------
@@ -352,6 +354,10 @@ class Collector:
     def member(self, value: object, name: str, file: str, node: ast.expr) -> object:
         if isinstance(value, Instance):
             if name in value.attrs:
+                if id(value) in self.unfilled_objects and (
+                    not self.selves or self.selves[-1] is not value
+                ):  # its items read from outside it
+                    self.used_unfilled.add(self.unfilled_objects[id(value)])
                 return value.attrs[name]
             got = self.class_member(value.cls, name, value, file, node)
             if isinstance(got, Unknown) and not name.startswith("__"):
@@ -467,8 +473,6 @@ class Collector:
         """The module-level object `name` of `file`, made once, then filled by the calls
         made on it at import (its own module's after it, then other modules')."""
         key = (file, name)
-        if key in self.unfilled:
-            self.used_unfilled.add(key)
         if key in self.objects:
             return self.objects[key]
         facts = self.linker.facts(file)
@@ -486,7 +490,7 @@ class Collector:
         stores, makes = self.shape(made.cls)
         if stores and not makes:  # its items may become URL patterns elsewhere: not looked for
             self.unfilled[key] = line
-            self.used_unfilled.add(key)
+            self.unfilled_objects[id(made)] = key
         word = re.compile(rf"\b{re.escape(name)}\b")
         for at, text in facts.effects:  # its own module's calls on it, after it is made
             if at > line and word.search(text):
@@ -938,6 +942,7 @@ class Collector:
             env["__class__"] = func.owner
             env["__self__"] = func.bound
         self.depth += 1
+        self.selves.append(func.bound)
         try:
             self.block(func.node.body, func.file, env)
         except _Return as returned:
@@ -950,6 +955,7 @@ class Collector:
             return Unknown()
         finally:
             self.depth -= 1
+            self.selves.pop()
         return None
 
     def dispatch(
