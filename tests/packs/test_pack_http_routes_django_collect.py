@@ -354,3 +354,20 @@ def test_patterns_built_from_a_plain_store_are_listed_and_say_others_may_fill_it
     assert sorted(names(files)) == ["ANY /home/"]
     assert prefix_unresolved(files) == ["ANY /home/"]
     assert "site/urls.py:5" in places(files)
+
+
+def test_an_included_urlconf_filling_the_registry_at_import_counts_with_its_order_flagged() -> None:
+    files = dict(A_REGISTRY_FILLED_BY_PLUGINS)
+    files["shop/urls.py"] = (
+        "from django.urls import path\n"
+        "\n"
+        "from kit.board import board\n"
+        "from shop import views\n"
+        "\n"
+        "board.add('cart/', ('', views.listing))\n"
+        "urlpatterns = [path('', views.listing)]\n"
+    )
+    files["site/urls.py"] += "urlpatterns.append(path('shop/', include('shop.urls')))\n"
+    assert {"ANY /v2/cart/", "ANY /shop/"} <= set(names(files))
+    assert "ANY /v2/cart/" in prefix_unresolved(files)
+    assert "shop/urls.py:6" in places(files)

@@ -170,6 +170,7 @@ class Collector:
         self.used_unfilled: set[tuple[str, str]] = set()
         self.unfilled_objects: dict[int, tuple[str, str]] = {}  # id of the object -> its key
         self.selves: list[object] = []  # the `self` of each method running
+        self.building = ""  # the URLconf whose call `run` evaluates
         self.defining: dict[str, list[Ref]] = {}  # method name -> the classes defining it
 
     # -- entry point -----------------------------------------------------------------------
@@ -183,6 +184,7 @@ class Collector:
         facts = self.linker.facts(path)
         self.imported_by_conf = self.imports_of(path)
         self.used_unfilled = set()
+        self.building = path
         try:
             if facts is not None:  # what the URLconf does first (`discover()`), in order
                 for line, code in facts.effects:
@@ -501,8 +503,8 @@ class Collector:
         for other, held in self.django_modules():
             if other == file:
                 continue
-            if held is None or held.settings_module or "urlpatterns" in held.lists:
-                continue  # a URLconf's own calls run when it is built (`run`)
+            if other == self.building:
+                continue  # the building URLconf's own calls run before its build (`run`)
             for at, text in held.effects:
                 if word.search(text):
                     gaps = () if other in self.imported_by_conf else ((other, at, f"`{name}` "
