@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..bounded_values import NotEvaluated, Refused, binop, capped, format_str, room
 from ..pymodules import package_of
 from .django_facts import _COLLECTING, _URL_MAKING, DjangoFacts, UrlEntry, _Reader
 from .model import ImportRef, Sym
@@ -198,6 +199,11 @@ class Collector:
             )
         except (_Stop, RecursionError):
             return "running the project's code that builds them went past the pack's budget"
+        except Refused as refused:
+            return (
+                "the project's code that builds them asks for more than the pack holds: "
+                f"{refused.reason}"
+            )
         except _MISREAD:
             return "the project's code that builds them does something the pack cannot follow"
         if out is None:
@@ -220,7 +226,8 @@ class Collector:
         try:
             node = ast.parse(name, mode="eval").body
             got = self.expr(node, path, {})
-        except (SyntaxError, _Stop, _Raised, _Return, _Break, _Continue, RecursionError, *_MISREAD):
+        except (SyntaxError, _Stop, _Raised, _Return, _Break, _Continue, RecursionError,
+                NotEvaluated, *_MISREAD):  # fmt: skip
             return None
         return got if isinstance(got, str) else None
 
@@ -591,8 +598,10 @@ class Collector:
             value = self.expr(stmt.value, file, env)
             if isinstance(current, list) and isinstance(stmt.op, ast.Add):
                 if isinstance(value, list | tuple):
+                    room(len(current), len(value))
                     current.extend(value)  # in place, as Python's `+=` on a list
                 else:
+                    room(len(current), 1)
                     current.append(Unknown((file, stmt.value)))
                 return
             self.assign(stmt.target, _binop(stmt.op, current, value), file, env)
@@ -602,6 +611,8 @@ class Collector:
             self.branch(stmt, file, env)
         elif isinstance(stmt, ast.For | ast.AsyncFor):
             self.loop(stmt, file, env)
+        elif isinstance(stmt, ast.While):
+            self.repeat(stmt, file, env)
         elif isinstance(stmt, ast.Try):
             try:
                 self.block(stmt.body, file, env)
@@ -639,6 +650,7 @@ class Collector:
             owner = self.expr(target.value, file, env)
             key = self.expr(target.slice, file, env)
             if isinstance(owner, dict) and _hashable(key):
+                room(len(owner), key not in owner)
                 owner[key] = value
             if isinstance(owner, list) and isinstance(key, int) and -len(owner) <= key < len(owner):
                 owner[key] = value
@@ -688,9 +700,35 @@ class Collector:
                 continue
         self.block(stmt.orelse, file, env)
 
+    def repeat(self, stmt: ast.While, file: str, env: dict[str, object]) -> None:
+        """`while`: run while its test holds (the budget bounds `while True`); a test the pack
+        cannot decide runs the body once, marked."""
+        while True:
+            held = _truth(self.expr(stmt.test, file, env))
+            if held is None:
+                self.undecided(stmt.body, file, env, stmt.lineno)
+                return
+            if not held:
+                break
+            try:
+                self.block(stmt.body, file, env)
+            except _Break:
+                return
+            except _Continue:
+                continue
+        self.block(stmt.orelse, file, env)
+
     # -- expressions -----------------------------------------------------------------------
 
     def expr(self, node: ast.expr | None, file: str, env: dict[str, object]) -> object:
+        value = self.evaluate(node, file, env)
+        if isinstance(value, str | list | tuple | dict):
+            capped(value)
+            if isinstance(value, str):
+                self.budget -= len(value) >> 6  # a long string costs its length: memory bounded
+        return value
+
+    def evaluate(self, node: ast.expr | None, file: str, env: dict[str, object]) -> object:
         if node is None:
             return None
         self.spend()
@@ -767,6 +805,7 @@ class Collector:
                 if isinstance(element, ast.Starred):
                     got = self.expr(element.value, file, env)
                     listed = _items(got)
+                    room(len(items), len(listed) if listed is not None else 1)
                     items += listed if listed is not None else [got]
                 else:
                     items.append(self.expr(element, file, env))
@@ -778,6 +817,7 @@ class Collector:
                 value = self.expr(value_node, file, env)
                 if key_node is None:
                     if isinstance(value, dict):
+                        room(len(out), len(value))
                         out.update(value)
                     continue
                 key = self.expr(key_node, file, env)
@@ -1084,24 +1124,16 @@ def _compared(op: ast.cmpop, left: object, right: object) -> bool | None:
 
 
 def _binop(op: ast.operator, left: object, right: object) -> object:
-    if isinstance(op, ast.Add):
-        if isinstance(left, str) and isinstance(right, str):
-            return left + right
-        if isinstance(left, list) and isinstance(right, list | tuple):
-            return left + list(right)
-        if isinstance(left, tuple) and isinstance(right, tuple):
-            return left + right
-        if type(left) is int and type(right) is int:
-            return left + right
-    if isinstance(op, ast.Mod) and isinstance(left, str):
-        values = right if isinstance(right, tuple) else (right,)
-        if isinstance(right, dict) or not all(_formattable(v) for v in values):
-            return Unknown()
-        try:
-            return left % values
-        except (TypeError, ValueError):
-            return Unknown()
-    return Unknown()
+    """`left op right` by the packs' shared primitive: a value it does not compute is not
+    known here; one past the caps (`Refused`) stops the evaluation."""
+    if not (_plain(left) and _plain(right)):
+        return Unknown()
+    try:
+        return binop(op, left, right)
+    except Refused:
+        raise
+    except NotEvaluated:
+        return Unknown()
 
 
 _STR_METHODS = frozenset({
@@ -1115,13 +1147,16 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
     receiver, name = func.receiver, func.name
     if isinstance(receiver, list):
         if name == "append" and len(args) == 1:
+            room(len(receiver), 1)
             receiver.append(args[0])
             return None
         if name == "extend" and len(args) == 1:
             items = _items(args[0])
+            room(len(receiver), len(items) if items is not None else 1)
             receiver.extend(items if items is not None else [args[0]])
             return None
         if name == "insert" and len(args) == 2 and type(args[0]) is int:
+            room(len(receiver), 1)
             receiver.insert(args[0], args[1])
             return None
         if name == "copy":
@@ -1131,6 +1166,7 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
         if name in ("get", "setdefault") and args and _hashable(args[0]):
             default = args[1] if len(args) > 1 else None
             if name == "setdefault":
+                room(len(receiver), args[0] not in receiver)
                 return receiver.setdefault(args[0], default)
             return receiver.get(args[0], default)
         if name == "items":
@@ -1140,6 +1176,7 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
         if name == "values":
             return list(receiver.values())
         if name == "update" and len(args) == 1 and isinstance(args[0], dict):
+            room(len(receiver), len(args[0]))
             receiver.update(args[0])
             return None
         if name == "copy":
@@ -1149,18 +1186,20 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
         if name == "join" and len(args) == 1:
             items = _items(args[0])
             if items is not None and all(isinstance(i, str) for i in items):
-                return receiver.join(str(i) for i in items)
+                return capped(receiver.join(str(i) for i in items))
             return Unknown()
         if name == "format":
-            if all(isinstance(v, str | int) for v in (*args, *kw.values())):
-                try:
-                    return receiver.format(*args, **kw)
-                except (IndexError, KeyError, ValueError):
-                    return Unknown()
-            return Unknown()
-        if name in _STR_METHODS and all(isinstance(a, str) for a in args):
             try:
-                return getattr(receiver, name)(*args)
+                return format_str(receiver, args, kw)
+            except Refused:
+                raise
+            except NotEvaluated:
+                return Unknown()
+        if name in _STR_METHODS and all(isinstance(a, str) for a in args):
+            if name == "replace" and len(args) >= 2:  # at most one `new` a character, and one more
+                room((len(receiver) + 1) * len(str(args[1])), 0)
+            try:
+                return capped(getattr(receiver, name)(*args))
             except (TypeError, ValueError):
                 return Unknown()
         return Unknown()
