@@ -70,13 +70,19 @@ def binop(op: ast.operator, left: Any, right: Any) -> Any:
     if isinstance(op, ast.Mod) and isinstance(left, str):
         values = right if isinstance(right, tuple) else (right,)
         if all(_formattable(v) for v in values):
-            if PERCENT_WIDTH.search(left):
-                raise Refused("a % format with a width or precision")
-            try:
-                return capped(left % values)
-            except (TypeError, ValueError) as exc:
-                raise NotEvaluated("a % format that fails") from exc
+            return percent(left, values)
     raise NotEvaluated(f"`{type(op).__name__}` of {type(left).__name__}")
+
+
+def percent(template: str, values: tuple[Any, ...]) -> str:
+    """`template % values` of plain values, without a width or precision (`%0999999999d`
+    would pad without bound)."""
+    if PERCENT_WIDTH.search(template):
+        raise Refused("a % format with a width or precision")
+    try:
+        return capped(template % values)
+    except (TypeError, ValueError) as exc:
+        raise NotEvaluated("a % format that fails") from exc
 
 
 def format_str(template: str, args: list[Any], keywords: dict[str, Any]) -> str:
