@@ -692,13 +692,19 @@ class Collector:
             return
         for item in items:
             self.assign(stmt.target, item, file, env)
-            try:
-                self.block(stmt.body, file, env)
-            except _Break:
+            if not self.iteration(stmt.body, file, env):
                 return
-            except _Continue:
-                continue
         self.block(stmt.orelse, file, env)
+
+    def iteration(self, body: list[ast.stmt], file: str, env: dict[str, object]) -> bool:
+        """One run of a loop's body; False when it breaks out of the loop."""
+        try:
+            self.block(body, file, env)
+        except _Break:
+            return False
+        except _Continue:
+            pass
+        return True
 
     def repeat(self, stmt: ast.While, file: str, env: dict[str, object]) -> None:
         """`while`: run while its test holds (the budget bounds `while True`); a test the pack
@@ -710,12 +716,8 @@ class Collector:
                 return
             if not held:
                 break
-            try:
-                self.block(stmt.body, file, env)
-            except _Break:
+            if not self.iteration(stmt.body, file, env):
                 return
-            except _Continue:
-                continue
         self.block(stmt.orelse, file, env)
 
     # -- expressions -----------------------------------------------------------------------
