@@ -194,3 +194,20 @@ def test_the_linker_does_not_build_a_prefix_doubled_past_the_cap(spelled: str) -
     found = document(files)
     assert sorted(str(r["name"]) for r in found["resources"]) == ["GET " + "/ab" * 8]
     assert [f["code"] for f in found["findings"]] == ["UNRESOLVED_ROUTE"]
+
+
+def test_a_path_helper_doubling_a_name_under_many_tests_is_read_in_bounded_time() -> None:
+    """`py_branches` inlined what each name was assigned: `p = p + p` under forty `if`s made
+    a tree of 2**40 nodes to read (the pack spun past `request_ms`). Past 512 nodes the name
+    is not inlined; the route is still the one the flags' defaults pick."""
+    flags = "".join(f"FLAG{i} = os.environ.get('F{i}', '') == '1'\n" for i in range(40))
+    tests = "".join(f"    if FLAG{i}:\n        p = p + p\n" for i in range(40))
+    files = {
+        "app.py": (
+            "import os\n\nfrom fastapi import FastAPI\n\napp = FastAPI()\n"
+            f"{flags}"
+            f"\ndef prefix(rule):\n    p = '/a'\n{tests}    return p + rule\n"
+            "\n@app.get(prefix('/x'))\ndef doubled():\n    pass\n"
+        )
+    }
+    assert {str(r["name"]) for r in document(files)["resources"]} == {"GET /a/x"}
