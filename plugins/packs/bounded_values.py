@@ -19,6 +19,7 @@ MAX_LENGTH = 4_096  # characters of a string, items of a list, tuple or dict
 PERCENT_WIDTH = re.compile(r"%[-+ #0]*(?:\*|\d|\.)")
 _FIELD = re.compile(r"\d*|[A-Za-z_]\w*")
 _T = TypeVar("_T")
+_SIZED = (str, list, tuple, dict, set)
 
 
 class NotEvaluated(Exception):
@@ -37,7 +38,7 @@ class Refused(NotEvaluated):
 def capped(value: _T) -> _T:
     """`value` itself, or `Refused` when it is a str, list, tuple, dict or set longer than
     `MAX_LENGTH`."""
-    if isinstance(value, str | list | tuple | dict | set) and len(value) > MAX_LENGTH:
+    if isinstance(value, _SIZED) and len(value) > MAX_LENGTH:
         unit = "characters" if isinstance(value, str) else "items"
         raise Refused(f"a {type(value).__name__} longer than {MAX_LENGTH} {unit}")
     return value

@@ -722,15 +722,14 @@ class Collector:
 
     # -- expressions -----------------------------------------------------------------------
 
-    def expr(self, node: ast.expr | None, file: str, env: dict[str, object]) -> object:
-        value = self.evaluate(node, file, env)
-        if isinstance(value, str | list | tuple | dict):
-            capped(value)
-            if isinstance(value, str):
-                self.budget -= len(value) >> 6  # a long string costs its length: memory bounded
-        return value
+    def made(self, value: object) -> object:
+        """A value an operation made: past the caps, `Refused`; a long string costs its length
+        of the budget, so what the evaluation holds stays bounded."""
+        if type(value) is str:
+            self.budget -= len(value) >> 6
+        return capped(value)
 
-    def evaluate(self, node: ast.expr | None, file: str, env: dict[str, object]) -> object:
+    def expr(self, node: ast.expr | None, file: str, env: dict[str, object]) -> object:
         if node is None:
             return None
         self.spend()
@@ -766,13 +765,13 @@ class Collector:
                 if not _formattable(got):
                     return Unknown((file, node))
                 parts.append(str(got))
-            return "".join(parts)
+            return self.made("".join(parts))
         if kind is ast.BinOp:
             assert isinstance(node, ast.BinOp)
             left = self.expr(node.left, file, env)
             right = self.expr(node.right, file, env)
             got = _binop(node.op, left, right)
-            return Unknown((file, node)) if isinstance(got, Unknown) else got
+            return Unknown((file, node)) if isinstance(got, Unknown) else self.made(got)
         if kind is ast.BoolOp:
             assert isinstance(node, ast.BoolOp)
             last: object = None
@@ -811,6 +810,7 @@ class Collector:
                     items += listed if listed is not None else [got]
                 else:
                     items.append(self.expr(element, file, env))
+            capped(items)
             return tuple(items) if kind is ast.Tuple else items
         if kind is ast.Dict:
             assert isinstance(node, ast.Dict)
@@ -825,7 +825,7 @@ class Collector:
                 key = self.expr(key_node, file, env)
                 if _hashable(key):
                     out[key] = value
-            return out
+            return capped(out)
         if kind is ast.Subscript:
             assert isinstance(node, ast.Subscript)
             owner = self.expr(node.value, file, env)
@@ -921,7 +921,7 @@ class Collector:
             if func.name == "include":
                 return Include(args[0] if args else Unknown())
             got = _builtin(func, args, keywords, self)
-            return Unknown((file, node)) if isinstance(got, Unknown) else got
+            return Unknown((file, node)) if isinstance(got, Unknown) else self.made(got)
         if isinstance(func, Ref) and func.kind == "function":
             tree = self.code(func.file, func.name)
             if isinstance(tree, ast.FunctionDef | ast.AsyncFunctionDef):
