@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 import string
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 MAX_LENGTH = 4_096  # characters of a string, items of a list, tuple or dict
@@ -71,13 +72,13 @@ def binop(op: ast.operator, left: Any, right: Any) -> Any:
     if isinstance(op, ast.Mod) and isinstance(left, str):
         values = right if isinstance(right, tuple) else (right,)
         if all(_formattable(v) for v in values):
-            return percent(left, values)
+            return percent_text(left, values)
     raise NotEvaluated(f"`{type(op).__name__}` of {type(left).__name__}")
 
 
-def percent(template: str, values: tuple[Any, ...]) -> str:
+def percent_text(template: str, values: str | tuple[Any, ...]) -> str:
     """`template % values` of plain values, without a width or precision (`%0999999999d`
-    would pad without bound)."""
+    would pad without bound); the route pack's linker formats with this too."""
     if PERCENT_WIDTH.search(template):
         raise Refused("a % format with a width or precision")
     try:
@@ -86,9 +87,10 @@ def percent(template: str, values: tuple[Any, ...]) -> str:
         raise NotEvaluated("a % format that fails") from exc
 
 
-def format_str(template: str, args: list[Any], keywords: dict[str, Any]) -> str:
+def format_text(template: str, args: Sequence[Any], keywords: Mapping[str, Any]) -> str:
     """`"{}_{name}".format(...)` of strings and ints: only plain fields (no index, attribute,
-    conversion or format spec, which could read past the values or pad without bound)."""
+    conversion or format spec, which could read past the values or pad without bound); the
+    route pack's linker formats with this too."""
     if not all(isinstance(v, str | int) for v in (*args, *keywords.values())):
         raise NotEvaluated("`str.format` of other than strings and ints")
     try:

@@ -23,8 +23,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .bounded_values import MAX_LENGTH, binop, format_str
+from .bounded_values import MAX_LENGTH, binop
 from .bounded_values import NotEvaluated as NotEvaluated
+from .bounded_values import format_text as format_text
+from .bounded_values import percent_text as percent_text
 
 MAX_STEPS = 20_000
 MAX_CALL_DEPTH = 8
@@ -829,7 +831,7 @@ class _Run:
         if isinstance(owner, _Pattern):
             return self.regex(method.name, owner.pattern, args, keywords)
         if method.name == "format":
-            return format_str(owner, args, keywords)
+            return format_text(owner, args, keywords)
         is_join = method.name == "join" and len(args) == 1 and not keywords
         if not is_join and (keywords or not all(isinstance(a, str | int) for a in args)):
             raise NotEvaluated(f"`str.{method.name}` with these arguments")

@@ -177,25 +177,6 @@ def test_the_pack_answers_every_hostile_build_under_a_memory_limit(tmp_path: Pat
     assert missing == []
 
 
-@pytest.mark.parametrize("spelled", ["A{n} = A{m} + A{m}\n", "A{n} = f'{{A{m}}}{{A{m}}}'\n"])
-def test_the_linker_does_not_build_a_prefix_doubled_past_the_cap(spelled: str) -> None:
-    """The linker's own evaluator of module constants had the same gap: a name doubling the
-    one before it, thirty times over, made a string of gigabytes. Past 4096 characters the
-    route is not named (a finding), the others are."""
-    doubled = "".join(spelled.format(n=n + 1, m=n) for n in range(22))
-    files = {
-        "app.py": (
-            "from fastapi import FastAPI\n\napp = FastAPI()\nA0 = '/ab'\n"
-            f"{doubled}"
-            "\n@app.get(A22)\ndef doubled():\n    pass\n"
-            "\n@app.get(A3)\ndef short():\n    pass\n"
-        )
-    }
-    found = document(files)
-    assert sorted(str(r["name"]) for r in found["resources"]) == ["GET " + "/ab" * 8]
-    assert [f["code"] for f in found["findings"]] == ["UNRESOLVED_ROUTE"]
-
-
 def test_a_path_helper_doubling_a_name_under_many_tests_is_read_in_bounded_time() -> None:
     """`py_branches` inlined what each name was assigned: `p = p + p` under forty `if`s made
     a tree of 2**40 nodes to read (the pack spun past `request_ms`). Past 512 nodes the name

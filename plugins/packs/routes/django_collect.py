@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..bounded_values import NotEvaluated, Refused, binop, capped, format_str, room
+from ..bounded_values import NotEvaluated, Refused, binop, capped, format_text, room
 from ..pymodules import package_of
 from .django_facts import _COLLECTING, _URL_MAKING, DjangoFacts, UrlEntry, _Reader
 from .model import ImportRef, Sym
@@ -1192,7 +1192,7 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
             return Unknown()
         if name == "format":
             try:
-                return format_str(receiver, args, kw)
+                return format_text(receiver, args, kw)
             except Refused:
                 raise
             except NotEvaluated:

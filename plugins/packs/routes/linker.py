@@ -16,7 +16,6 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from ..bounded_values import MAX_LENGTH, NotEvaluated, format_str, percent
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
 from . import js_dirload
@@ -1849,11 +1848,11 @@ class _RouteResolver:
         keywords = {k: self._string(path, v) for k, v in expr.keywords}
         if template is None or None in args or None in keywords.values():
             return None
-        try:  # the packs' guarded primitives: no width, spec or value past their caps
+        try:
             if expr.percent:
-                return _Str(percent(template, tuple(args)))
-            return _Str(format_str(template, list(args), keywords))
-        except NotEvaluated:
+                return _Str(template % tuple(args))
+            return _Str(template.format(*args, **keywords))
+        except (ValueError, TypeError, KeyError, IndexError):
             return None
 
     # -- configuration ---------------------------------------------------------------------
@@ -2795,8 +2794,6 @@ class _RouteResolver:
             if not all(isinstance(p, _Str) for p in pieces):
                 return None
             strings = [p for p in pieces if isinstance(p, _Str)]
-            if sum(len(p.value) for p in strings) > MAX_LENGTH:  # names doubling a string
-                return None
             assumed = tuple(dict.fromkeys(a for p in strings for a in p.assumed))
             return _Str("".join(p.value for p in strings), assumed)
         if isinstance(expr, Fallback | Schema | Member | Trimmed | Keyed):
