@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import ast
 import re
-import string
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .bounded_values import MAX_LENGTH, binop, format_text
+from .bounded_values import NotEvaluated as NotEvaluated
+
 MAX_STEPS = 20_000
-MAX_LENGTH = 4_096  # characters of a string, items of a list
 MAX_CALL_DEPTH = 8
 MAX_PATTERN = 200
 # A quantified group — `(a+)+`, `(?:x|y)*` — is what makes a regex backtrack without bound;
@@ -56,14 +57,6 @@ HAS_INHERITED_TABLE = frozenset(
         "sqlalchemy.ext.declarative.api.has_inherited_table",
     }
 )
-
-
-class NotEvaluated(Exception):
-    """The computation uses something this interpreter does not know; `reason` says what."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -416,7 +409,7 @@ class _Run:
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             current = self.name(stmt.target.id, env, scope, depth)
             value = self.expr(stmt.value, env, scope, depth)
-            env[stmt.target.id] = self.binop(stmt.op, current, value)
+            env[stmt.target.id] = binop(stmt.op, current, value)
         elif isinstance(stmt, ast.If):
             branch = stmt.body if self.truth(stmt.test, env, scope, depth) else stmt.orelse
             self.block(branch, env, scope, depth)
@@ -541,7 +534,7 @@ class _Run:
             return "".join(self.formatted(part, env, scope, depth) for part in node.values)
         if isinstance(node, ast.BinOp):
             left = self.expr(node.left, env, scope, depth)
-            return self.binop(node.op, left, self.expr(node.right, env, scope, depth))
+            return binop(node.op, left, self.expr(node.right, env, scope, depth))
         if isinstance(node, ast.BoolOp):
             result: Any = None
             for operand in node.values:
@@ -657,19 +650,6 @@ class _Run:
             if isinstance(value, str | int) and part.conversion in (-1, ord("s")):
                 return str(value)
         raise NotEvaluated("an f-string with a format")
-
-    def binop(self, op: ast.operator, left: Any, right: Any) -> Any:
-        if (
-            isinstance(op, ast.Add)
-            and type(left) is type(right)
-            and isinstance(left, str | int | list | tuple)
-        ):
-            return left + right
-        if isinstance(op, ast.Sub) and type(left) is int and type(right) is int:
-            return left - right
-        if isinstance(op, ast.Mod) and isinstance(left, str) and isinstance(right, str | tuple):
-            return percent_text(left, right)
-        raise NotEvaluated(f"`{type(op).__name__}` of {type(left).__name__}")
 
     def compare(self, node: ast.Compare, env: dict[str, Any], scope: Scope, depth: int) -> bool:
         left = self.expr(node.left, env, scope, depth)
@@ -907,37 +887,6 @@ class _Run:
         except re.error as exc:
             raise NotEvaluated(f"a pattern that does not compile: {pattern!r}") from exc
         raise NotEvaluated(f"`re.{name}` with these arguments")
-
-
-_PERCENT_WIDTH = re.compile(r"%[-+ #0]*(?:\*|\d|\.)")
-_FIELD = re.compile(r"\d*|[A-Za-z_]\w*")
-
-
-def percent_text(template: str, values: str | tuple[Any, ...]) -> str:
-    """`template % values` where no width or precision can pad it without bound (`"%0999999999d"`
-    would ask for a gigabyte); the route pack's linker formats with this too."""
-    if _PERCENT_WIDTH.search(template):
-        raise NotEvaluated("a % format with a width or precision")
-    try:
-        return template % values
-    except (TypeError, ValueError) as exc:
-        raise NotEvaluated("a % format that fails") from exc
-
-
-def format_text(template: str, args: Sequence[Any], keywords: Mapping[str, Any]) -> str:
-    """`"{}_{name}".format(...)` of strings and ints: only plain fields (no index, attribute,
-    conversion or format spec, which could read past the values or pad without bound); the
-    route pack's linker formats with this too."""
-    if not all(isinstance(v, str | int) for v in (*args, *keywords.values())):
-        raise NotEvaluated("`str.format` of other than strings and ints")
-    try:
-        fields = list(string.Formatter().parse(template))
-        for _, name, spec, conversion in fields:
-            if name is not None and (spec or conversion or not _FIELD.fullmatch(name)):
-                raise NotEvaluated("`str.format` with a field other than a plain name")
-        return template.format(*args, **keywords)
-    except (IndexError, KeyError, ValueError) as exc:
-        raise NotEvaluated("`str.format` fails here") from exc
 
 
 def _pure(computation: Computation) -> bool:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .computed_names import MAX_LENGTH
+from .bounded_values import MAX_LENGTH
 from .pymodules import ModuleFacts, absolute, attribute_path, package_of
 
 SETTING = "INSTALLED_APPS"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from packs.computed_names import MAX_LENGTH
+from packs.bounded_values import MAX_LENGTH
 from packs.routes import extract
 from routes_harness import document, finding_places, placed
 

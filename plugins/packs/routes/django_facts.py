@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+import textwrap
 from dataclasses import dataclass, field, replace
 
 from ..django_apps import AppConfigFacts, SettingsFacts, app_config, package_settings
@@ -40,6 +41,9 @@ _STATIC = frozenset({"static", "staticfiles_urlpatterns"})  # files served in DE
 # where Django defines them: imported under another name, they are still them
 _STATIC_MODULES = frozenset({"django.conf.urls.static:static",
                              "django.contrib.staticfiles.urls:staticfiles_urlpatterns"})  # fmt: skip
+# a def or class `django_collect` may run: it makes URL patterns, or stores items on `self`
+_URL_MAKING = re.compile(r"\b(?:path|re_path|url|include)\(")
+_COLLECTING = re.compile(r"\.(?:append|extend|insert|setdefault)\(|\+=|\]\s*=[^=]")
 # a def's or class's text that reads the request's user, or turns a caller away (401/403)
 _USER_CHECK_PARTS = (
     r"request\.user", r"is_authenticated", r"PermissionDenied", r"NotAuthenticated",
@@ -82,6 +86,8 @@ class UrlEntry:
     # Django's `static()` ("static") or `staticfiles_urlpatterns()` ("staticfiles"): served
     # only when `settings.DEBUG` is true, at the prefix `parts` (or `route`) names
     static: str = ""
+    # a ("computed", ...) target: the call as written, for `django_collect` to run
+    code: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +202,13 @@ class DjangoFacts:
     configs: dict[str, AppConfigFacts] = field(default_factory=dict)
     # a function returning the installed apps it keeps (`get_plugins()`): its loop
     app_loops: dict[str, AppLoop] = field(default_factory=dict)
+    # the project code `django_collect` may run, as written (first line, source): module-level
+    # defs and classes that build or collect URL patterns (`collects`), objects made at module
+    # level from a class (`name = Registry(...)`: the call) and module-level calls (`x.add(...)`)
+    code: dict[str, tuple[int, str]] = field(default_factory=dict)
+    instances: dict[str, tuple[int, str]] = field(default_factory=dict)
+    effects: tuple[tuple[int, str], ...] = ()
+    imports: tuple[str, ...] = ()  # the modules its module-level imports load, absolute
 
 
 def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | None:
@@ -238,9 +251,21 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         installs=package_settings(package, tree, source, lists=True),
         configs=reader.configs,
         app_loops=reader.app_loops,
+        code=reader.code,
+        instances=reader.instances,
+        effects=tuple(reader.effects),
+        imports=tuple(reader.imports) if reader.effects or reader.instances else (),
     )
     empty = DjangoFacts()
     return None if facts == empty else facts
+
+
+def _makes_urls(text: str) -> bool:
+    """Whether a def's text calls `path`, `re_path`, `url` or `include` (looked for by regex
+    only when the text spells one of their endings)."""
+    return ("th(" in text or "rl(" in text or "de(" in text) and _URL_MAKING.search(
+        text
+    ) is not None
 
 
 def _setting_tests(body: list[ast.stmt]) -> dict[int, tuple[str, bool]]:
@@ -358,6 +383,54 @@ class _Reader:
         self.notes: list[tuple[int, str]] = []
         self.configs: dict[str, AppConfigFacts] = {}
         self.app_loops: dict[str, AppLoop] = {}
+        self.code: dict[str, tuple[int, str]] = {}
+        self.instances: dict[str, tuple[int, str]] = {}
+        self.effects: list[tuple[int, str]] = []
+        self.imports: list[str] = []
+        self.lines: list[str] | None = None  # the source's lines, split when first asked
+
+    def segment(self, node: ast.expr | ast.stmt) -> str:
+        """`node`'s source as written (its lines from the first: a def at column 0 parses)."""
+        if not self.source:  # an entry made for `django_collect`: no file behind it
+            return ast.unparse(node)
+        if self.lines is None:
+            self.lines = self.source.splitlines(keepends=True)
+        end = node.end_lineno or node.lineno
+        if isinstance(node, ast.stmt):
+            return textwrap.dedent("".join(self.lines[node.lineno - 1 : end]))
+        first = self.lines[node.lineno - 1].encode("utf-8", "surrogatepass")
+        if node.lineno == end:
+            return first[node.col_offset : node.end_col_offset].decode("utf-8", "surrogatepass")
+        last = self.lines[end - 1].encode("utf-8", "surrogatepass")
+        middle = "".join(self.lines[node.lineno : end - 1])
+        head = first[node.col_offset :].decode("utf-8", "surrogatepass")
+        return head + middle + last[: node.end_col_offset].decode("utf-8", "surrogatepass")
+
+    def keep_code(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        """Keep a def or class `django_collect` may run: one that makes URL patterns or stores
+        items on `self` (a collector), or a function taking no request (a helper)."""
+        text = self.segment(node)
+        if isinstance(node, ast.ClassDef):
+            kept = _makes_urls(text) or ("self." in text and _COLLECTING.search(text) is not None)
+            kept = kept or "def __getattr__" in text or "def __call__" in text
+            if not kept:  # a method calling methods of an object it is given (`reg.add(...)`)
+                given = {
+                    arg.arg
+                    for stmt in node.body
+                    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+                    for arg in (*stmt.args.posonlyargs, *stmt.args.args)[1:]
+                } - {"request"}
+                given = {name for name in given if f"{name}." in text}  # most hold none
+                kept = (
+                    bool(given)
+                    and re.search(rf"\b(?:{'|'.join(sorted(given))})\.\w+\(", text) is not None
+                )
+        else:
+            first = node.args.posonlyargs + node.args.args
+            kept = _makes_urls(text) or not (first and first[0].arg in {"request", "self", "cls"})
+        if kept:
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            self.code[node.name] = (start, text)
 
     # -- statements ------------------------------------------------------------------------
 
@@ -374,10 +447,15 @@ class _Reader:
                 self.lists[stmt.target.id] += self.entries(stmt.value)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             self.call(stmt.value)
+            if isinstance(stmt.value.func, ast.Name | ast.Attribute):
+                self.effects.append((stmt.lineno, self.segment(stmt.value)))
         elif isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
             self.stars.append(absolute(stmt.module, stmt.level, self.package))
+        elif isinstance(stmt, ast.Import):
+            self.imports += [alias.name for alias in stmt.names]
         elif isinstance(stmt, ast.ImportFrom):
             module = absolute(stmt.module, stmt.level, self.package)
+            self.imports += [module, *(f"{module}.{alias.name}" for alias in stmt.names)]
             for alias in stmt.names:
                 if alias.name == "get_schema_view":  # DRF's or drf-yasg's, maybe renamed
                     self.schema_makers.add(alias.asname or alias.name)
@@ -386,10 +464,12 @@ class _Reader:
             self.classes[stmt.name] = self.klass(stmt)
             if (config := app_config(stmt, any_base=True)) is not None:
                 self.configs[stmt.name] = config
+            self.keep_code(stmt)
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             self.functions[stmt.name] = self.function(stmt)
             if (found := function_loop(stmt)) is not None:
                 self.app_loops[stmt.name] = found
+            self.keep_code(stmt)
         elif isinstance(stmt, ast.For | ast.AsyncFor):
             self.for_loop(stmt)
 
@@ -450,10 +530,14 @@ class _Reader:
             self.schema_views.add(name)  # drf-yasg's: `schema_view.with_ui('swagger')` below
         elif name == "urlpatterns" or self.patterns_like(value):
             self.lists[name] = self.entries(value)
+            if isinstance(value, ast.Call) and _last(value.func)[:1].isupper():
+                self.instances[name] = (value.lineno, self.segment(value))
         elif (view := self.bound_view(value)) is not None:
             self.views[name] = view
         elif isinstance(value, ast.Call) and dotted(value.func) is not None:
             made = dotted(value.func) or ""
+            if made.rpartition(".")[2][:1].isupper():  # an object of a class: maybe a collector
+                self.instances[name] = (value.lineno, self.segment(value))
             slash = not _false(_keyword(value, "trailing_slash"))
             self.made[name] = (made, slash, value.lineno)
 
@@ -584,16 +668,20 @@ class _Reader:
         if (
             isinstance(node, ast.ListComp | ast.GeneratorExp)
             and (loop := comprehension_loop(node)) is not None
-        ):  # `[path("", include(f"{app}.urls")) for app in ...]`
+            and loop.source
+        ):  # `[path("", include(f"{app}.urls")) for app in apps.get_app_configs()]`; over
+            # anything else it is the project's code `django_collect` runs (below)
             return [replace(e, loop=loop) for e in self.entry(node.elt, i18n=i18n)]
         if isinstance(node, ast.Name) and node.id in self.renamed:
             return list(self.lists[self.renamed[node.id]])
         if isinstance(node, ast.Name) and node.id in self.lists:  # a list of this file, so far
             return list(self.lists[node.id])
         spliced = self.target(node)
-        if spliced[0] == "opaque" and isinstance(node, ast.Call):  # `hooks.collect_urls()`
+        code = ""
+        if spliced[0] == "opaque" and isinstance(node, ast.Call | ast.ListComp):
+            code = self.segment(node)  # `hooks.collect_urls()`, `[path(p, v) for ...]`
             spliced = ("computed", ast.unparse(node)[:60])
-        return [UrlEntry(node.lineno, "", False, spliced, i18n=i18n)]
+        return [UrlEntry(node.lineno, "", False, spliced, i18n=i18n, code=code)]
 
     def entry(self, node: ast.expr, *, i18n: str = "") -> list[UrlEntry]:
         if isinstance(node, ast.Call) and _last(node.func) in _URL_CALLS:
@@ -699,6 +787,8 @@ class _Reader:
                                         "configuration: the routes using it are named with "
                                         "the value it has otherwise"))  # fmt: skip
                 return self.route_parts(always[-1], caveats, depth + 1)
+            if len(bindings) == 1:  # bound in one branch only: where the route is used too
+                return self.route_parts(bindings[0][0], caveats, depth + 1)
         name = dotted(node)
         return (("sym", name),) if name is not None else None
 
@@ -752,6 +842,10 @@ class _Reader:
             if text is not None:
                 return ("include", text)
             if isinstance(inner, ast.List):  # `include([...])`: a list of its own, by site
+                name = f"@{inner.lineno}:{inner.col_offset}"
+                self.lists[name] = self.entries(inner)
+                return ("name", name)
+            if isinstance(inner, ast.Call | ast.ListComp):  # `include(registry.urls())`
                 name = f"@{inner.lineno}:{inner.col_offset}"
                 self.lists[name] = self.entries(inner)
                 return ("name", name)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from .auth import NONE, REQUIRED, UNKNOWN
 from .django_app_loops import AppLoops
+from .django_collect import Collector
 from .django_facts import (
     Action,
     DjangoClass,
@@ -292,6 +293,7 @@ class DjangoRouteResolver:
         self.resolved: dict[tuple[str, str], Resolved | None] = {}  # "^name": not local
         self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
         self.loops = AppLoops(self)
+        self.collector = Collector(self)  # runs the project's code that builds URL patterns
 
     def facts(self, path: str) -> DjangoFacts | None:
         return self.resolver._facts(path).django
@@ -498,8 +500,17 @@ class DjangoRouteResolver:
             self.opaque(path, entry, f"the view {name} is not one the pack can follow")
             return
         if kind == "computed":  # a project's own registry or hooks (`urlpatterns += f()`)
-            self.opaque(path, entry, f"`{name}` adds URL patterns a call computes, which the "
-                        "pack does not follow")  # fmt: skip
+            built = self.collector.run(path, entry) if entry.code else "not followed"
+            if isinstance(built, str):
+                self.opaque(path, entry, f"`{name}` adds URL patterns a call computes: {built}")
+                return
+            for file, inner, more in built:
+                self.walk(file, (inner,), here, auth, gaps + more, (*stack, f"{path}:{entry.line}"))
+            return
+        if kind == "built":  # a list the project's code built (`django_collect`)
+            for file, inner, more in self.collector.built.get(name, []):
+                if name not in stack:
+                    self.walk(file, (inner,), here, auth, gaps + more, (*stack, name))
             return
         if kind == "schema":  # a library's API schema view: GET, guarded by its own options
             self.emit(name, here, path, entry.line, None, max(auth, UNKNOWN), gaps)
@@ -617,7 +628,10 @@ class DjangoRouteResolver:
         ):
             found = {self.setting(file, rest, 0) for file in self.settings_files}
             return found.pop() if len(found) == 1 else None
-        return self.resolver._string(path, Sym(tuple(name.split("."))))
+        value = self.resolver._string(path, Sym(tuple(name.split("."))))
+        if value is None:  # through a project object (a settings wrapper)
+            value = self.collector.value(path, name)
+        return value
 
     def off_by_default(self, path: str, only_if: tuple[str, bool]) -> str:
         """Why a URL pattern added under `if settings.X:` is not served: `X` of the project's

@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from ..computed_names import MAX_LENGTH, NotEvaluated, format_text, percent_text
+from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text, percent_text
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
 from . import js_dirload

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import copy
 import dataclasses
+import itertools
 from collections.abc import Callable, Mapping
 
 from .model import Choice, Expr, Fallback, ImportRef, Lit, Opaque
@@ -31,6 +32,7 @@ _STRTOBOOL_TRUE = ("y", "yes", "t", "true", "on", "1")
 _DECOUPLE_TRUE = ("1", "yes", "true", "on")
 _FOLDS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})
 _MAX_STATEMENTS = 256  # statements read along every path of one body (past it: not followed)
+_MAX_INLINED = 512  # nodes of what a name is assigned, its earlier names inlined
 _PLAIN = (ast.Expr, ast.Pass, ast.Assert, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -274,7 +276,10 @@ def _assign(stmt: ast.stmt, assigned: dict[str, ast.expr]) -> None:
             return
         target, value = stmt.targets[0], stmt.value
     if isinstance(target, ast.Name) and value is not None:
-        assigned[target.id] = _inlined(value, assigned)
+        value = _inlined(value, assigned)
+        # `p = p + p` over and over doubles what a return would read: past the cap, not read
+        large = next(itertools.islice(ast.walk(value), _MAX_INLINED, None), None) is not None
+        assigned[target.id] = _UNKNOWN if large else value
     else:
         _forget(target, assigned)
 

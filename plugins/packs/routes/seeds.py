@@ -37,7 +37,9 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
 Django (`django_facts`): a URLconf or settings file holds one of its record's seeds
 (`urlpatterns`, `ROOT_URLCONF`, `DJANGO_SETTINGS_MODULE`, `REST_FRAMEWORK`,
 `format_suffix_patterns`); views, viewsets, routers and permission classes are parsed when the
-Django link resolves a name into them.
+Django link resolves a name into them; a module spelling the name of a URL collector
+object, or of a method a collector is handed to on a runtime-made object, by the words
+`django_collect` asks for.
 
 A file that uses a framework the pack names but does not read (`frameworks.UNREAD`: aiohttp,
 Tornado, Falcon, Sanic, Bottle, Pyramid, Restify, Hono, the controller-decorator libraries, hapi's
