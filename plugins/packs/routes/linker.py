@@ -85,6 +85,7 @@ from .model import (
     Opaque,
     Param,
     PathCall,
+    PluginOf,
     PrefixDecl,
     RouteDecl,
     RouterDecl,
@@ -1110,6 +1111,7 @@ class _RouteResolver:
         self._shared()
         for path, facts in self.modules.items():
             self._attach(path, facts)
+            self._chosen_plugins(path, facts)
         for file, composed in self.nest.composed():  # NestJS: `applyDecorators(Get(...))`
             self._attach_route(file, composed)
         for parent, base, line in self.nest.inherited():  # NestJS: a controller's base class
@@ -1828,6 +1830,36 @@ class _RouteResolver:
             expr = _subst(expr, path, file, function, call, caller)
             file, function = caller, call.scope
         return expr
+
+    def _chosen_plugins(self, path: str, facts: ModuleFacts) -> None:
+        """A register call given what a project function returns, when that is one of several
+        functions the run time chooses (`_plugin`): a finding where the call is written."""
+        for call in facts.invocations:
+            if not isinstance(call.callee, PluginOf) or call.callee.factory is None:
+                continue
+            chosen = self.evaluate(path, call.callee)
+            if isinstance(chosen, _OneOf) and not chosen.options:
+                self._unresolved(
+                    UNRESOLVED_ROUTER,
+                    path,
+                    call.line,
+                    f"the plugin registered here is one of several functions "
+                    f"`{describe(call.callee.factory)}` returns, chosen at run time: the routes "
+                    "they register are not listed",
+                )
+
+    def _plugin(self, path: str, expr: PluginOf) -> _Entity | None:
+        """A registered plugin: the function a project function returns where `expr.factory`
+        is one that does (its `plugin`; `_OneOf` of nothing where it returns one of several,
+        which no call reaches); what `expr.value` stands for otherwise."""
+        factory = self.evaluate(path, expr.factory) if expr.factory is not None else None
+        if isinstance(factory, _Scoped) and isinstance(factory.value, Function):
+            returned = factory.value.plugin
+            if isinstance(returned, Function):
+                return self.evaluate(factory.file, returned)
+            if returned is not None:
+                return _OneOf([])
+        return self.evaluate(path, expr.value)
 
     def _apply(self, path: str, expr: Apply) -> _Entity | None:
         """A call of a function of the project's, its return value with its parameters bound
@@ -3043,6 +3075,8 @@ class _RouteResolver:
         if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
             value = self.nest.config(expr.key)
             return _Str(value) if value is not None else None
+        if isinstance(expr, PluginOf):
+            return self._plugin(path, expr)
         if isinstance(expr, Call):
             callee = self.evaluate(path, expr.callee)
             if (
@@ -3839,6 +3873,11 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
             then=_subst(expr.then, here, file, site, call, caller),
             otherwise=_subst(expr.otherwise, here, file, site, call, caller),
         )
+    if kind is PluginOf:
+        assert isinstance(expr, PluginOf)
+        value = _subst(expr.value, here, file, site, call, caller)
+        factory = expr.factory
+        return PluginOf(value, _subst(factory, here, file, site, call, caller) if factory else None)
     if kind is Call:
         assert isinstance(expr, Call)
         if expr.passed is None:

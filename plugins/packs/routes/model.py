@@ -147,6 +147,10 @@ class Function:
     evidence: bool = False
     checks_user: bool = False  # its body turns away an anonymous caller (`g.user is None`)
     method: bool = False  # a method: a call through an instance passes it as parameter 0
+    # JavaScript: the one function it returns (`(deps) => async (app) => {...}`), read only
+    # where a call of it is registered as a plugin (`PluginOf`): a middleware factory given
+    # to `use()` reads as before; `Opaque` when it returns one of several at run time
+    plugin: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,6 +472,17 @@ class Choice:
 
 
 @dataclass(frozen=True, slots=True)
+class PluginOf:
+    """What a `register(plugin, options)` gives its plugin (Fastify, hapi): `value` as read
+    anywhere, or, where `factory` (the callee of the call that makes the value, `make` of
+    `register(make(db))` or of `const p = make(db); register(p)`) is a function of the
+    project's that returns a function (`Function.plugin`), that returned function."""
+
+    value: Expr
+    factory: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -504,6 +519,7 @@ Expr = (
     | Keyed
     | Mapped
     | Choice
+    | PluginOf
 )
 
 
