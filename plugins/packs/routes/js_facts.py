@@ -2417,7 +2417,8 @@ class _Reader:
             wrapper = _unwrap(node.child_by_field_id(self.fields.function))
             inner = self._arguments(node)
             if inner and self._default_of(wrapper) == _SHARED_PLUGIN:  # `fp(async (f) => ...)`
-                return self._function_value(inner[0], block)
+                wrapped = self._function_value(inner[0], block)
+                return replace(wrapped, shared=True) if wrapped is not None else None
             return None
         if node.type != "identifier" or block is None:
             return None

@@ -729,7 +729,7 @@ class _RouteResolver:
         """A plugin registered with options (`register(plugin, { prefix })`) whose module
         exports it wrapped by `fastify-plugin` runs on the registering router itself, so the
         prefix the reader gave the register's child router does not apply (the reader sees
-        the wrapping only in its own file)."""
+        the wrapping only in its own file); so does one a factory returns wrapped."""
         for path, facts in self.modules.items():
             for call in facts.invocations:
                 child = call.args[0] if call.args else None
@@ -741,9 +741,10 @@ class _RouteResolver:
                 callee = self.evaluate(path, call.callee)
                 if not (isinstance(callee, _Scoped) and isinstance(callee.value, Function)):
                     continue
-                if SHARED in self._facts(callee.file).bindings and (
-                    self._default_export(callee.file) == callee
-                ):
+                if callee.value.shared or (
+                    SHARED in self._facts(callee.file).bindings
+                    and self._default_export(callee.file) == callee
+                ):  # `fp` on the export, or on what a factory returns (`return fp(f)`)
                     node.decl = replace(node.decl, prefix=None)
 
     def _manifest_plugins(self, path: str, compose: ComposeDecl) -> _Manifest | None:

@@ -151,6 +151,7 @@ class Function:
     # where a call of it is registered as a plugin (`PluginOf`): a middleware factory given
     # to `use()` reads as before; `Opaque` when it returns one of several at run time
     plugin: Expr | None = None
+    shared: bool = False  # JavaScript: returned wrapped by `fastify-plugin` (`return fp(f)`)
 
 
 @dataclass(frozen=True, slots=True)
