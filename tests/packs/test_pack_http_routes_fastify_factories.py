@@ -4,7 +4,8 @@ plugin = makePlugin(db); app.register(plugin, { prefix })`, `export default (dep
 (app) => {...}`, `fp(makePlugin(opts))`, a factory returning `fp(async (f) => ...)`, one factory
 registered under two prefixes, TypeScript. The returned function is followed only where the value
 is consumed as a plugin (a `register` call); a factory whose plugin the runtime chooses is a
-finding at the call site, and middleware factories given to `use()` read as before."""
+finding at the call site, and middleware factories given to `use()` read as before. hapi: a
+factory returning a plugin object (`{ name, register }`) registered under two prefixes."""
 
 from __future__ import annotations
 
@@ -141,6 +142,32 @@ TS: dict[str, str] = {
     ),
 }
 
+# hapi: a factory returning a plugin object, its `register` run under each register's prefix
+HAPI: dict[str, str] = {
+    "boot/server.js": (
+        "const Hapi = require('@hapi/hapi');\n"
+        "const { kennel } = require('../plugins/kennel');\n"
+        "const web = Hapi.server({ port: 0 });\n"
+        "const start = async () => {\n"
+        "  await web.register(kennel({ breed: 'any' }), { routes: { prefix: '/dogs' } });\n"
+        "  await web.register(require('../plugins/kennel').kennel({}), {\n"
+        "    routes: { prefix: '/v0/dogs' },\n"
+        "  });\n"
+        "};\n"
+        "start();\n"
+    ),
+    "plugins/kennel.js": (
+        "exports.kennel = function (opts) {\n"
+        "  return {\n"
+        "    name: 'kennel',\n"
+        "    register: async function (srv) {\n"
+        "      srv.route({ method: 'GET', path: '/{id}', handler: () => opts });\n"
+        "    },\n"
+        "  };\n"
+        "};\n"
+    ),
+}
+
 # Express middleware factories: each returns a function, given to use(), read as on main
 MIDDLEWARE: dict[str, str] = {
     "web/app.js": (
@@ -197,16 +224,23 @@ def test_a_typescript_factory_returning_a_typed_plugin_is_registered_twice() -> 
     assert not prefix_unresolved(TS)
 
 
+def test_a_hapi_plugin_object_a_factory_returns_is_registered_under_each_prefix() -> None:
+    listed = names(HAPI)
+    assert {"GET /dogs/{id}", "GET /v0/dogs/{id}"} <= listed
+    assert not prefix_unresolved(HAPI)
+
+
 def test_middleware_factories_given_to_use_stay_as_they_were() -> None:
     assert names(MIDDLEWARE) == {"GET /home"}
     # as before: a function value given to use() is no router the scan shows
     assert finding_places(MIDDLEWARE) == {"UNRESOLVED_ROUTER": ["web/app.js:4", "web/app.js:5"]}
 
 
-@pytest.mark.parametrize("files", [CJS, ESM, TS], ids=["cjs", "esm", "ts"])
+@pytest.mark.parametrize("files", [CJS, ESM, TS, HAPI], ids=["cjs", "esm", "ts", "hapi"])
 def test_pre_filtered_equals_parse_all(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
-    assert any(p in documents[1] for p in ("/orders/open", "/users/{uid}", "/billing/invoices"))
+    wanted = ("/orders/open", "/users/{uid}", "/billing/invoices", "/v0/dogs/{id}")
+    assert any(p in documents[1] for p in wanted)

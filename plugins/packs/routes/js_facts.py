@@ -1659,7 +1659,7 @@ class _Reader:
             self._load(node, parent, args[1] if len(args) > 1 else None)
             return
         plugin = self._expr(plugin_node)
-        if factory is not None:
+        if factory is not None and not framework.plugin_member:  # hapi's: its `register`
             plugin = PluginOf(plugin or Opaque(), factory)
         callees = [plugin] if plugin is not None else []
         if framework.plugin_member and plugin is not None:  # hapi: `{ name, register }`
@@ -1667,6 +1667,13 @@ class _Reader:
             callees = self._plugin_functions(plugin, framework, f"{_site(node)}:{index}")
             if framework.item_keys:  # hapi 16: the plugin may be its register function
                 callees.append(plugin)
+        if framework.plugin_member and factory is not None:  # `register(make(conf))`
+            if isinstance(factory, ImportRef):  # `require('./x')(conf)`: named, for a member
+                named = f"{_site(node)}:{index}:factory"
+                self.bindings[named] = factory
+                factory = Sym((named,))
+            made = self._plugin_functions(Call(factory, ()), framework, f"{_site(node)}:{index}")
+            callees += made  # the object it returns: its `register` (ignored unless linked)
         if shared:
             child: Expr = parent
         else:

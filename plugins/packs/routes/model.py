@@ -849,6 +849,7 @@ _pickled_by_fields(
     Condition,
     Mapped,
     Choice,
+    PluginOf,
     ComposeDecl,
     Versioning,
     NestFacts,
