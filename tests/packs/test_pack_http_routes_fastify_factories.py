@@ -168,6 +168,23 @@ HAPI: dict[str, str] = {
     ),
 }
 
+# a wrapper returning a plugin that calls the one it is given: that one is still registered
+WRAPPER: dict[str, str] = {
+    "srv/index.js": (
+        "const app = require('fastify')();\n"
+        "const withAudit = require('./audit');\n"
+        "const teams = require('./teams');\n"
+        "app.register(withAudit(teams), { prefix: '/teams' });\n"
+    ),
+    "srv/audit.js": (
+        "module.exports = (inner) => async (scope, opts) => {\n"
+        "  scope.addHook('onResponse', async () => {});\n"
+        "  await inner(scope, opts);\n"
+        "};\n"
+    ),
+    "srv/teams.js": "module.exports = async (t) => {\n  t.get('/mine', async () => []);\n};\n",
+}
+
 # Express middleware factories: each returns a function, given to use(), read as on main
 MIDDLEWARE: dict[str, str] = {
     "web/app.js": (
@@ -228,6 +245,11 @@ def test_a_hapi_plugin_object_a_factory_returns_is_registered_under_each_prefix(
     listed = names(HAPI)
     assert {"GET /dogs/{id}", "GET /v0/dogs/{id}"} <= listed
     assert not prefix_unresolved(HAPI)
+
+
+def test_a_wrapper_s_argument_is_still_registered_beside_the_function_it_returns() -> None:
+    assert names(WRAPPER) == {"GET /teams/mine"}
+    assert not prefix_unresolved(WRAPPER)
 
 
 def test_middleware_factories_given_to_use_stay_as_they_were() -> None:

@@ -1659,9 +1659,10 @@ class _Reader:
             self._load(node, parent, args[1] if len(args) > 1 else None)
             return
         plugin = self._expr(plugin_node)
+        callees: list[Expr] = [plugin] if plugin is not None else []
         if factory is not None and not framework.plugin_member:  # hapi's: its `register`
-            plugin = PluginOf(plugin or Opaque(), factory)
-        callees = [plugin] if plugin is not None else []
+            # what `make(db)` returns; the first argument is still read as a wrapped plugin
+            callees.append(PluginOf(factory))
         if framework.plugin_member and plugin is not None:  # hapi: `{ name, register }`
             # one name per item of a list: each item's plugin is its own
             callees = self._plugin_functions(plugin, framework, f"{_site(node)}:{index}")

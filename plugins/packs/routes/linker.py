@@ -1836,7 +1836,7 @@ class _RouteResolver:
         """A register call given what a project function returns, when that is one of several
         functions the run time chooses (`_plugin`): a finding where the call is written."""
         for call in facts.invocations:
-            if not isinstance(call.callee, PluginOf) or call.callee.factory is None:
+            if not isinstance(call.callee, PluginOf):
                 continue
             chosen = self.evaluate(path, call.callee)
             if isinstance(chosen, _OneOf) and not chosen.options:
@@ -1850,17 +1850,17 @@ class _RouteResolver:
                 )
 
     def _plugin(self, path: str, expr: PluginOf) -> _Entity | None:
-        """A registered plugin: the function a project function returns where `expr.factory`
-        is one that does (its `plugin`; `_OneOf` of nothing where it returns one of several,
-        which no call reaches); what `expr.value` stands for otherwise."""
-        factory = self.evaluate(path, expr.factory) if expr.factory is not None else None
+        """A registered plugin that a call of `expr.factory` makes: the function it returns
+        when the factory is a project function that returns one (its `plugin`); `_OneOf` of
+        nothing where it returns one of several (which no call reaches); None otherwise."""
+        factory = self.evaluate(path, expr.factory)
         if isinstance(factory, _Scoped) and isinstance(factory.value, Function):
             returned = factory.value.plugin
             if isinstance(returned, Function):
                 return self.evaluate(factory.file, returned)
             if returned is not None:
                 return _OneOf([])
-        return self.evaluate(path, expr.value)
+        return None
 
     def _apply(self, path: str, expr: Apply) -> _Entity | None:
         """A call of a function of the project's, its return value with its parameters bound
@@ -3876,9 +3876,7 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
         )
     if kind is PluginOf:
         assert isinstance(expr, PluginOf)
-        value = _subst(expr.value, here, file, site, call, caller)
-        factory = expr.factory
-        return PluginOf(value, _subst(factory, here, file, site, call, caller) if factory else None)
+        return PluginOf(_subst(expr.factory, here, file, site, call, caller))
     if kind is Call:
         assert isinstance(expr, Call)
         if expr.passed is None:

@@ -474,13 +474,12 @@ class Choice:
 
 @dataclass(frozen=True, slots=True)
 class PluginOf:
-    """What a `register(plugin, options)` gives its plugin (Fastify, hapi): `value` as read
-    anywhere, or, where `factory` (the callee of the call that makes the value, `make` of
-    `register(make(db))` or of `const p = make(db); register(p)`) is a function of the
-    project's that returns a function (`Function.plugin`), that returned function."""
+    """The plugin a `register` call is given where it is what a call of `factory` makes (`make`
+    of `register(make(db))` or of `const p = make(db); register(p)`): the function `factory`
+    returns (`Function.plugin`) when it is a function of the project's that returns one;
+    nothing otherwise (the value itself is registered as any plugin is, beside this)."""
 
-    value: Expr
-    factory: Expr | None = None
+    factory: Expr
 
 
 @dataclass(frozen=True, slots=True)
