@@ -31,6 +31,7 @@ CJS: dict[str, str] = {
         "srv.register(stock, { prefix: '/v2/stock' });\n"
         "srv.register(require('../plugins/pick')(pool), { prefix: '/pick' });\n"
         "srv.register(require('../plugins/named').build({}), { prefix: '/named' });\n"
+        "srv.register(require('../plugins/either')(pool), { prefix: '/either' });\n"
         "srv.listen({ port: 3000 });\n"
     ),
     # an arrow that returns an async plugin function
@@ -59,6 +60,15 @@ CJS: dict[str, str] = {
         "    return async (a) => { a.get('/big', async () => 1); };\n"
         "  }\n"
         "  return async (b) => { b.get('/small', async () => 2); };\n"
+        "};\n"
+    ),
+    "plugins/either.js": (
+        "module.exports = function (db) {\n"
+        "  if (db.size) {\n"
+        "    return async function (x) { x.get('/yes', async () => 1); };\n"
+        "  } else {\n"
+        "    return async function (y) { y.get('/no', async () => 0); };\n"
+        "  }\n"
         "};\n"
     ),
     "plugins/named.js": (
@@ -221,7 +231,9 @@ def test_one_plugin_value_registered_under_two_prefixes_lists_both() -> None:
 def test_a_factory_choosing_its_plugin_at_run_time_is_a_finding_at_the_call() -> None:
     listed = names(CJS)
     assert not {"GET /pick/big", "GET /pick/small", "GET /big", "GET /small"} & listed
-    assert "server/main.js:9" in finding_places(CJS).get("UNRESOLVED_ROUTER", [])
+    assert not {"GET /either/yes", "GET /either/no", "GET /yes", "GET /no"} & listed
+    unresolved = finding_places(CJS).get("UNRESOLVED_ROUTER", [])
+    assert {"server/main.js:9", "server/main.js:11"} <= set(unresolved)
 
 
 def test_esm_factories_and_fastify_plugin_wrapped_factories_are_registered() -> None:

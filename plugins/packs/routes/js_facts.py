@@ -2408,6 +2408,13 @@ class _Reader:
         if body.type != "statement_block":
             return self._function_value(body, None)
         returned = [c for c in body.named_children if c.type == "return_statement"]
+        last = body.named_children[-1] if body.named_children else None
+        if not returned and last is not None and last.type == "if_statement":
+            # `if (x) { return a } else { return b }`: a function among them is chosen
+            chosen = [n for n in _returns_in(last) if n.named_children]
+            if any(self._function_value(n.named_children[0], None) for n in chosen):
+                return Opaque()
+            return None
         if len(returned) != 1 or not returned[0].named_children:
             return None
         value = self._function_value(returned[0].named_children[0], body)
@@ -3769,6 +3776,21 @@ class _Reader:
         if node is None:
             return ""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _returns_in(node: _Node) -> list[_Node]:
+    """The `return` statements under `node`, its nested functions' and classes' aside."""
+    found: list[_Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "return_statement":
+            found.append(current)
+        elif current.type in _FUNCTIONS or current.type in _CLASSES:
+            continue
+        else:
+            stack.extend(current.named_children)
+    return found
 
 
 def _valued_returns(body: _Node) -> int:
