@@ -59,6 +59,7 @@ from .model import (
     Opaque,
     Param,
     PathCall,
+    PluginOf,
     PrefixDecl,
     RouteDecl,
     RouterDecl,
@@ -1640,12 +1641,15 @@ class _Reader:
             return
         line = _line(node)
         shared = False
+        factory = self._factory(plugin_node)  # `register(make(db))`: what `make` returns
         if plugin_node.type == "call_expression" and self._require(plugin_node) is None:
             # `fp(plugin)`, `wrap(plugin)`: the plugin is the wrapped function
             wrapper = _unwrap(plugin_node.child_by_field_id(self.fields.function))
             shared = self._default_of(wrapper) == _SHARED_PLUGIN
             inner = self._arguments(plugin_node)
             plugin_node = (_unwrap(inner[0]) or inner[0]) if inner else plugin_node
+            if shared:  # `fp(make(db))`
+                factory = self._factory(plugin_node)
         self._generated(node, parent, plugin_node, framework)
         if self._default_of(plugin_node) in framework.config_plugins and len(args) > 1:
             self._config_plugin(
@@ -1655,12 +1659,22 @@ class _Reader:
             self._load(node, parent, args[1] if len(args) > 1 else None)
             return
         plugin = self._expr(plugin_node)
-        callees = [plugin] if plugin is not None else []
+        callees: list[Expr] = [plugin] if plugin is not None else []
+        if factory is not None and not framework.plugin_member:  # hapi's: its `register`
+            # what `make(db)` returns; the first argument is still read as a wrapped plugin
+            callees.append(PluginOf(factory))
         if framework.plugin_member and plugin is not None:  # hapi: `{ name, register }`
             # one name per item of a list: each item's plugin is its own
             callees = self._plugin_functions(plugin, framework, f"{_site(node)}:{index}")
             if framework.item_keys:  # hapi 16: the plugin may be its register function
                 callees.append(plugin)
+        if framework.plugin_member and factory is not None:  # `register(make(conf))`
+            if isinstance(factory, ImportRef):  # `require('./x')(conf)`: named, for a member
+                named = f"{_site(node)}:{index}:factory"
+                self.bindings[named] = factory
+                factory = Sym((named,))
+            made = self._plugin_functions(Call(factory, ()), framework, f"{_site(node)}:{index}")
+            callees += made  # the object it returns: its `register` (ignored unless linked)
         if shared:
             child: Expr = parent
         else:
@@ -1684,6 +1698,27 @@ class _Reader:
                 Invocation(callee, (child, given) if given is not None else (child,), (), line,
                            scope=self._enclosing(node))
             )  # fmt: skip
+
+    def _factory(self, node: _Node) -> Expr | None:
+        """The callee of the call that makes a registered plugin (`make` of `make(db)`,
+        `require('./x')(db)`, or of `const p = make(db)` declared before `register(p)`), whose
+        returned function the linker registers when it is the project's; None for any other
+        plugin (a function, a module, a router)."""
+        node = _unwrap(node) or node
+        if node.type == "identifier":
+            declared = self._declared(node)
+            node = declared if declared is not None else node
+        if node.type != "call_expression" or self._require(node) is not None:
+            return None
+        if self._creates(node) is not None:
+            return None
+        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        if callee is None or self._default_of(callee) == _SHARED_PLUGIN:
+            return None
+        path = self._path(callee)
+        if path is not None and path[:2] == ("require", CALL):
+            return self._expr(callee)  # `require('./x')(db)`, `require('./x').make(db)`
+        return Sym(path) if path is not None and CALL not in path else None
 
     def _generated(self, node: _Node, parent: Expr, plugin: _Node, framework: Framework) -> None:
         """A plugin library that serves routes of its own (the record's `generates`): those
@@ -2358,7 +2393,63 @@ class _Reader:
         """A function, with whether its text answers 401/403 (a guard, used as middleware)."""
         text = self.source[node.start_byte : node.end_byte]
         returns = self._returns(node)
-        return Function(name, returns, NO_AUTH, _site(node), JS_EVIDENCE.search(text) is not None)
+        evidence = JS_EVIDENCE.search(text) is not None
+        plugin = self._returned_function(node)
+        return Function(name, returns, NO_AUTH, _site(node), evidence, plugin=plugin)
+
+    def _returned_function(self, function: _Node) -> Expr | None:
+        """The function `function` returns, for a register call that is given what a call of
+        it makes (`(deps) => async (app) => {...}`, `return fp(async (f) => ...)`, `return
+        routes` of a function or `const` declared in its body); `Opaque` where it returns one
+        among several (`if (x) return a; return b`: the run time chooses); None otherwise."""
+        body = _unwrap(function.child_by_field_id(self.fields.body))
+        if body is None:
+            return None
+        if body.type != "statement_block":
+            return self._function_value(body, None)
+        returned = [c for c in body.named_children if c.type == "return_statement"]
+        last = body.named_children[-1] if body.named_children else None
+        if not returned and last is not None and last.type == "if_statement":
+            # `if (x) { return a } else { return b }`: a function among them is chosen
+            chosen = [n for n in _returns_in(last) if n.named_children]
+            if any(self._function_value(n.named_children[0], None) for n in chosen):
+                return Opaque()
+            return None
+        if len(returned) != 1 or not returned[0].named_children:
+            return None
+        value = self._function_value(returned[0].named_children[0], body)
+        if value is not None and _valued_returns(body) > 1:
+            return Opaque()
+        return value
+
+    def _function_value(self, node: _Node, block: _Node | None) -> Function | None:
+        """`node` as a function value: written there, wrapped by `fastify-plugin`, or a name
+        the function's own `block` declares as one."""
+        node = _unwrap(node) or node
+        if node.type in _FUNCTION_VALUES:
+            return self._function(node, "")
+        if node.type == "call_expression":
+            wrapper = _unwrap(node.child_by_field_id(self.fields.function))
+            inner = self._arguments(node)
+            if inner and self._default_of(wrapper) == _SHARED_PLUGIN:  # `fp(async (f) => ...)`
+                wrapped = self._function_value(inner[0], block)
+                return replace(wrapped, shared=True) if wrapped is not None else None
+            return None
+        if node.type != "identifier" or block is None:
+            return None
+        name = self._text(node)
+        for statement in block.named_children:
+            if statement.type == "function_declaration":
+                declared = statement.child_by_field_id(self.fields.name)
+                if declared is not None and self._text(declared) == name:
+                    return self._function(statement, name)
+            elif statement.type in {"lexical_declaration", "variable_declaration"}:
+                for declarator in statement.named_children:
+                    target = declarator.child_by_field_id(self.fields.name)
+                    value = _unwrap(declarator.child_by_field_id(self.fields.value))
+                    if target is not None and self._text(target) == name and value is not None:
+                        return self._function_value(value, None)
+        return None
 
     def _uncased(self, node: _Node) -> _Node:
         """A method without its case change (`r.method.toLowerCase()` → `r.method`): methods
@@ -3685,6 +3776,21 @@ class _Reader:
         if node is None:
             return ""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _returns_in(node: _Node) -> list[_Node]:
+    """The `return` statements under `node`, its nested functions' and classes' aside."""
+    found: list[_Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "return_statement":
+            found.append(current)
+        elif current.type in _FUNCTIONS or current.type in _CLASSES:
+            continue
+        else:
+            stack.extend(current.named_children)
+    return found
 
 
 def _valued_returns(body: _Node) -> int:

@@ -86,6 +86,7 @@ from .model import (
     Opaque,
     Param,
     PathCall,
+    PluginOf,
     PrefixDecl,
     RouteDecl,
     RouterDecl,
@@ -732,7 +733,7 @@ class _RouteResolver:
         """A plugin registered with options (`register(plugin, { prefix })`) whose module
         exports it wrapped by `fastify-plugin` runs on the registering router itself, so the
         prefix the reader gave the register's child router does not apply (the reader sees
-        the wrapping only in its own file)."""
+        the wrapping only in its own file); so does one a factory returns wrapped."""
         for path, facts in self.modules.items():
             for call in facts.invocations:
                 child = call.args[0] if call.args else None
@@ -744,9 +745,10 @@ class _RouteResolver:
                 callee = self.evaluate(path, call.callee)
                 if not (isinstance(callee, _Scoped) and isinstance(callee.value, Function)):
                     continue
-                if SHARED in self._facts(callee.file).bindings and (
-                    self._default_export(callee.file) == callee
-                ):
+                if callee.value.shared or (
+                    SHARED in self._facts(callee.file).bindings
+                    and self._default_export(callee.file) == callee
+                ):  # `fp` on the export, or on what a factory returns (`return fp(f)`)
                     node.decl = replace(node.decl, prefix=None)
 
     def _manifest_plugins(self, path: str, compose: ComposeDecl) -> _Manifest | None:
@@ -1129,6 +1131,7 @@ class _RouteResolver:
         self._shared()
         for path, facts in self.modules.items():
             self._attach(path, facts)
+            self._chosen_plugins(path, facts)
         for file, composed in self.nest.composed():  # NestJS: `applyDecorators(Get(...))`
             self._attach_route(file, composed)
         for parent, base, line in self.nest.inherited():  # NestJS: a controller's base class
@@ -1847,6 +1850,36 @@ class _RouteResolver:
             expr = _subst(expr, path, file, function, call, caller)
             file, function = caller, call.scope
         return expr
+
+    def _chosen_plugins(self, path: str, facts: ModuleFacts) -> None:
+        """A register call given what a project function returns, when that is one of several
+        functions the run time chooses (`_plugin`): a finding where the call is written."""
+        for call in facts.invocations:
+            if not isinstance(call.callee, PluginOf):
+                continue
+            chosen = self.evaluate(path, call.callee)
+            if isinstance(chosen, _OneOf) and not chosen.options:
+                self._unresolved(
+                    UNRESOLVED_ROUTER,
+                    path,
+                    call.line,
+                    f"the plugin registered here is one of several functions "
+                    f"`{describe(call.callee.factory)}` returns, chosen at run time: the routes "
+                    "they register are not listed",
+                )
+
+    def _plugin(self, path: str, expr: PluginOf) -> _Entity | None:
+        """A registered plugin that a call of `expr.factory` makes: the function it returns
+        when the factory is a project function that returns one (its `plugin`); `_OneOf` of
+        nothing where it returns one of several (which no call reaches); None otherwise."""
+        factory = self.evaluate(path, expr.factory)
+        if isinstance(factory, _Scoped) and isinstance(factory.value, Function):
+            returned = factory.value.plugin
+            if isinstance(returned, Function):
+                return self.evaluate(factory.file, returned)
+            if returned is not None:
+                return _OneOf([])
+        return None
 
     def _apply(self, path: str, expr: Apply) -> _Entity | None:
         """A call of a function of the project's, its return value with its parameters bound
@@ -3068,6 +3101,8 @@ class _RouteResolver:
         if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
             value = self.nest.config(expr.key)
             return _Str(value) if value is not None else None
+        if isinstance(expr, PluginOf):
+            return self._plugin(path, expr)
         if isinstance(expr, Call):
             callee = self.evaluate(path, expr.callee)
             if (
@@ -3875,6 +3910,9 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
             then=_subst(expr.then, here, file, site, call, caller),
             otherwise=_subst(expr.otherwise, here, file, site, call, caller),
         )
+    if kind is PluginOf:
+        assert isinstance(expr, PluginOf)
+        return PluginOf(_subst(expr.factory, here, file, site, call, caller))
     if kind is Call:
         assert isinstance(expr, Call)
         if expr.passed is None:

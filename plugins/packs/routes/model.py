@@ -147,6 +147,11 @@ class Function:
     evidence: bool = False
     checks_user: bool = False  # its body turns away an anonymous caller (`g.user is None`)
     method: bool = False  # a method: a call through an instance passes it as parameter 0
+    # JavaScript: the one function it returns (`(deps) => async (app) => {...}`), read only
+    # where a call of it is registered as a plugin (`PluginOf`): a middleware factory given
+    # to `use()` reads as before; `Opaque` when it returns one of several at run time
+    plugin: Expr | None = None
+    shared: bool = False  # JavaScript: returned wrapped by `fastify-plugin` (`return fp(f)`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,6 +473,16 @@ class Choice:
 
 
 @dataclass(frozen=True, slots=True)
+class PluginOf:
+    """The plugin a `register` call is given where it is what a call of `factory` makes (`make`
+    of `register(make(db))` or of `const p = make(db); register(p)`): the function `factory`
+    returns (`Function.plugin`) when it is a function of the project's that returns one;
+    nothing otherwise (the value itself is registered as any plugin is, beside this)."""
+
+    factory: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -504,6 +519,7 @@ Expr = (
     | Keyed
     | Mapped
     | Choice
+    | PluginOf
 )
 
 
@@ -832,6 +848,7 @@ _pickled_by_fields(
     Condition,
     Mapped,
     Choice,
+    PluginOf,
     ComposeDecl,
     Versioning,
     NestFacts,
