@@ -162,3 +162,50 @@ def test_bootstrap_options_through_functions_pre_filtered_are_the_scan_of_every_
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]
     assert document(files)["resources"]
+
+
+# fastify-decorators: a plugin function of the project's registers the library's bootstrap
+# with the options it is given; an outer function passes its own parameter on; each app gives
+# its own folder (a `path.join(__dirname, ...)` written in the caller's file) and prefix
+CHAINED: dict[str, str] = {
+    "srv/plugins/handlers.js": (
+        "const { bootstrap } = require('fastify-decorators');\n"
+        "function attachHandlers(instance, given) {\n"
+        "  instance.register(bootstrap, given);\n"
+        "}\n"
+        "const withDefaults = (instance, extra) => attachHandlers(instance, extra);\n"
+        "module.exports = { withDefaults };\n"
+    ),
+    "srv/apps/public.js": (
+        "const fastify = require('fastify');\n"
+        "const path = require('path');\n"
+        "const { withDefaults } = require('../plugins/handlers');\n"
+        "const server = fastify();\n"
+        "withDefaults(server, { prefix: '/open', directory: path.join(__dirname, 'calls') });\n"
+    ),
+    "srv/apps/calls/weather.handler.js": (
+        "import { Controller, GET } from 'fastify-decorators';\n"
+        "@Controller('/weather')\n"
+        "export default class Weather {\n"
+        "  @GET('/today')\n"
+        "  async today() {}\n"
+        "}\n"
+    ),
+}
+
+
+def test_options_passed_on_through_two_functions_reach_a_registered_bootstrap() -> None:
+    found = placed(CHAINED)
+    assert found["GET /open/weather/today"] == (
+        "srv/apps/calls/weather.handler.js:4 fastify-decorators"
+    )
+    assert prefix_unresolved(CHAINED) == []
+
+
+def test_chained_bootstrap_options_pre_filtered_are_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extra = {"lib/util.js": "exports.twice = (n) => n * 2;\n"}
+    documents, parsed = scanned_both_ways(tmp_path, {**CHAINED, **extra}, monkeypatch)
+    assert documents[1] == documents[0]
+    assert parsed[1] < parsed[0]

@@ -320,7 +320,8 @@ class NestLink:
         for at, item in items:
             while isinstance(item, Bound):
                 at, item = item.file, item.expr
-            glob = self._glob(where, at, item)
+            named = isinstance(item, Sym | ImportRef) and self._string(at, item) is None
+            glob = None if named else self._glob(where, at, item)
             if glob is not None:
                 globs.append(glob)
             elif isinstance(item, Sym) and len(item.path) == 1:
@@ -335,6 +336,8 @@ class NestLink:
     def _glob(self, where: str, at: str, expr: Expr) -> str | None:
         """A file glob written in `at` (`path.join(__dirname, 'c/*.ts')`, a string, a
         concatenation) as the bootstrap in `where` reads it: `./`-led from its folder."""
+        while isinstance(expr, Bound):
+            at, expr = expr.file, expr.expr
         written = self._written_glob(at, expr, 0)
         if written is None:
             return None
@@ -364,8 +367,7 @@ class NestLink:
                 return None
             kept = [p for p in pieces if p]
             return "/".join(p.strip("/") if i else p.rstrip("/") for i, p in enumerate(kept))
-        value = self._string(at, expr)
-        return value if value is not None and ("/" in value or "*" in value) else None
+        return self._string(at, expr)
 
     def config(self, key: str) -> str | None:
         """The string `registerAs` gives the configuration key `key` (`app.apiPrefix`); None
