@@ -153,17 +153,6 @@ def test_options_a_caller_computes_out_of_sight_are_a_finding_at_the_bootstrap()
     assert "DELETE /loans/{loanId}" in prefix_unresolved(files)
 
 
-@pytest.mark.parametrize("files", [WRAPPED, STATIC])
-def test_bootstrap_options_through_functions_pre_filtered_are_the_scan_of_every_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]
-) -> None:
-    extra = {"lib/util.ts": "export const twice = (n: number) => n * 2;\n"}
-    documents, parsed = scanned_both_ways(tmp_path, {**files, **extra}, monkeypatch)
-    assert documents[1] == documents[0]
-    assert parsed[1] < parsed[0]
-    assert document(files)["resources"]
-
-
 # fastify-decorators: a plugin function of the project's registers the library's bootstrap
 # with the options it is given; an outer function passes its own parameter on; each app gives
 # its own folder (a `path.join(__dirname, ...)` written in the caller's file) and prefix
@@ -209,3 +198,56 @@ def test_chained_bootstrap_options_pre_filtered_are_the_scan_of_every_file(
     documents, parsed = scanned_both_ways(tmp_path, {**CHAINED, **extra}, monkeypatch)
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]
+
+
+# inversify-express-utils: a server class of the project's `new`s the library's server with
+# the settings its constructor's caller builds (a factory of another file)
+CONSTRUCTED: dict[str, str] = {
+    "core/boot/server.ts": (
+        "import { InversifyExpressServer } from 'inversify-express-utils';\n"
+        "export function serve(container: any, app: any, config: any) {\n"
+        "  return new InversifyExpressServer(container, app, config).build();\n"
+        "}\n"
+    ),
+    "core/boot/config.ts": (
+        "const version = 'v4';\n"
+        "export function serverConfig() {\n"
+        "  return { rootPath: '/' + version };\n"
+        "}\n"
+    ),
+    "core/main.ts": (
+        "import express from 'express';\n"
+        "import { serve } from './boot/server';\n"
+        "import { serverConfig as cfg } from './boot/config';\n"
+        "const app = express.Router();\n"
+        "serve(container, app, cfg()).listen(1);\n"
+    ),
+    "core/controllers/meters.ts": (
+        "import { controller, httpPatch } from 'inversify-express-utils';\n"
+        "@controller('/meters')\n"
+        "export class Meters {\n"
+        "  @httpPatch('/:meterId')\n"
+        "  read() {}\n"
+        "}\n"
+    ),
+}
+
+
+def test_a_constructed_bootstrap_given_a_factory_result_through_a_function() -> None:
+    found = placed(CONSTRUCTED)
+    assert (
+        found["PATCH /v4/meters/{meterId}"]
+        == "core/controllers/meters.ts:4 inversify-express-utils"
+    )
+    assert prefix_unresolved(CONSTRUCTED) == []
+
+
+@pytest.mark.parametrize("files", [WRAPPED, STATIC, CONSTRUCTED])
+def test_bootstrap_options_through_functions_pre_filtered_are_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]
+) -> None:
+    extra = {"lib/util.ts": "export const twice = (n: number) => n * 2;\n"}
+    documents, parsed = scanned_both_ways(tmp_path, {**files, **extra}, monkeypatch)
+    assert documents[1] == documents[0]
+    assert parsed[1] < parsed[0]
+    assert document(files)["resources"]
