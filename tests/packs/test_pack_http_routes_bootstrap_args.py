@@ -59,8 +59,8 @@ WRAPPED: dict[str, str] = {
         "}\n"
     ),
     "svc/core/factory.ts": (
-        "import { TillEndpoint } from '../till/TillEndpoint';\n"
-        "export const tillRouting = (base: string) => ({ routePrefix: base, controllers: [TillEndpoint] });\n"
+        "import { TillEndpoint as Till } from '../till/TillEndpoint';\n"
+        "export const tillRouting = (base: string) => ({ routePrefix: base, controllers: [Till] });\n"
     ),
     "svc/apps/tills.ts": (
         "import express from 'express';\n"

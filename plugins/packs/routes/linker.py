@@ -2053,8 +2053,18 @@ class _RouteResolver:
         return [self._through(expr, path, site, chain) for chain in chains] or [expr]
 
     def _nest_items(self, path: str, expr: Expr) -> list[tuple[str, Expr]] | None:
-        """The items (each with its file) of the list `expr`, written in `path`, stands for."""
-        return self._listed(self._settled(self.evaluate(path, expr)))
+        """The items (each with its file) of the list `expr`, written in `path`, stands for; a
+        name the item's file imports as the import (`Till` of `import { TillApi as Till }`)."""
+        items = self._listed(self._settled(self.evaluate(path, expr)))
+        found: list[tuple[str, Expr]] = []
+        for file, item in items or ():
+            while isinstance(item, Bound):
+                file, item = item.file, item.expr
+            if isinstance(item, Sym) and len(item.path) == 1:
+                bound = self._facts(file).bindings.get(item.path[0])
+                item = bound if isinstance(bound, ImportRef) else item
+            found.append((file, item))
+        return found if items is not None else None
 
     def _format(self, path: str, expr: Format) -> _Str | None:
         template = self._string(path, expr.template)
