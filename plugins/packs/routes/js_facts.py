@@ -198,6 +198,7 @@ _PASSED = (
     Namespace,
     Member,
     Fallback,
+    Apply,  # `launch(app, routing('/till'))`: a helper's result, its options or prefix
 )  # what a call passes a route is made of
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
@@ -582,7 +583,7 @@ class _Reader:
                 self.bindings.setdefault(name, held)
         for node in statements:  # a class's methods: what `instance.method(...)` calls
             declaration = node.child_by_field_id(self.fields.declaration) or node
-            if declaration.type == "class_declaration":
+            if declaration.type in {"class_declaration", "abstract_class_declaration"}:
                 self._methods(declaration)
         for name, fields in self.class_fields.items():
             bases = self.class_bases.get(name, ())
@@ -2914,6 +2915,11 @@ class _Reader:
                 method = self._text(member.child_by_field_id(self.fields.name))
                 if method:  # the constructor too: what a `new` site calls
                     fields.setdefault(method, self._function(member, method))
+            elif member.type == "public_field_definition":  # `static up = (app) => ...`
+                value = _unwrap(member.child_by_field_id(self.fields.value))
+                field = self._text(member.child_by_field_id(self.fields.name))
+                if field and value is not None and value.type in _FUNCTION_VALUES:
+                    fields.setdefault(field, self._function(value, field))
 
     def _find_invocations(self, root: _Node) -> None:
         """Calls that pass a router to a function, `require('./routes')(app)` or

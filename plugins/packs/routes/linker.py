@@ -421,6 +421,8 @@ class _RouteResolver:
             self._nest_values,
             self._nest_options,
             self._decided,
+            self._per_call,
+            self._nest_items,
         )
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
@@ -2095,6 +2097,26 @@ class _RouteResolver:
             found.update(spread)
         found.update((key, Bound(entity.file, value)) for key, value in entity.value.fields)
         return found
+
+    def _per_call(self, path: str, site: str, expr: Expr) -> list[Expr]:
+        """`expr`, written in the function at `site` in `path`, once per chain of calls that
+        reaches it, its parameters bound to what they pass; itself when no call is seen."""
+        chains = self._chains(path, site)
+        return [self._through(expr, path, site, chain) for chain in chains] or [expr]
+
+    def _nest_items(self, path: str, expr: Expr) -> list[tuple[str, Expr]] | None:
+        """The items (each with its file) of the list `expr`, written in `path`, stands for; a
+        name the item's file imports as the import (`Till` of `import { TillApi as Till }`)."""
+        items = self._listed(self._settled(self.evaluate(path, expr)))
+        found: list[tuple[str, Expr]] = []
+        for file, item in items or ():
+            while isinstance(item, Bound):
+                file, item = item.file, item.expr
+            if isinstance(item, Sym) and len(item.path) == 1:
+                bound = self._facts(file).bindings.get(item.path[0])
+                item = bound if isinstance(bound, ImportRef) else item
+            found.append((file, item))
+        return found if items is not None else None
 
     def _format(self, path: str, expr: Format) -> _Str | None:
         template = self._string(path, expr.template)

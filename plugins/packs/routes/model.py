@@ -704,7 +704,10 @@ class BootstrapDecl:
     glob (`./`-led: from its file's folder, else from the app's folder), or by a folder
     searched for files `mask` matches; `every`: each controller of the library (no list);
     `unread`: what of its options is not read (every controller may be served, its prefix
-    not known: a finding at the bootstrap)."""
+    not known: a finding at the bootstrap). Options not spelled at the call (a parameter of
+    the function it is written in, a helper's result, a constant of another file) are
+    `options`, the value the linker follows per call of the function at `scope` ("" at the
+    top level); `callee` names the record's `Bootstrap` that reads them."""
 
     framework: str
     line: int
@@ -715,6 +718,9 @@ class BootstrapDecl:
     mask: str = ""
     every: bool = False
     unread: str = ""
+    options: Expr | None = None
+    scope: str = ""
+    callee: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -367,7 +367,14 @@ def _bootstraps(reader: _Reader, root: _Node) -> list[BootstrapDecl]:
             args = reader._arguments(call)
         line = js_facts._line(call)
         given = args[spec.options] if len(args) > spec.options else None
-        found += _bootstrap(reader, framework, spec, given, line)
+        boots = _bootstrap(reader, framework, spec, given, line)
+        if given is not None and len(boots) == 1 and _spelled_options(reader, given) is None:
+            # options the call does not spell: the value the linker follows, per caller
+            value = reader._value(js_facts._unwrap(given) or given)
+            value = value if value is not None else _setting(reader, given)
+            scope = reader._enclosing(call)
+            boots = [replace(boots[0], options=value, scope=scope, callee=spec.callee)]
+        found += boots
     return found
 
 

@@ -19,19 +19,24 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from .frameworks import BY_KEY
+from .frameworks import BY_KEY, Bootstrap
 from .model import (
     HTTP_METHODS,
+    Apply,
     Auth,
     BootstrapDecl,
     Bound,
+    Call,
+    Concat,
     Condition,
     Expr,
+    ImportRef,
     Lit,
     ModuleFacts,
     Opaque,
     RouteDecl,
     RouterRef,
+    Sym,
     Versioning,
 )
 from .paths import join_prefix
@@ -42,6 +47,9 @@ NEST_COMMON = "@nestjs/common"
 _URI = "URI"  # what the reader writes for `enableVersioning()`, Nest's `VersioningType.URI`
 _URI_MEMBER = ("VersioningType", "URI")
 _NEUTRAL = ("VERSION_NEUTRAL",)
+_DIRNAMES = (("__dirname",), ("import", "meta", "dirname"))  # the file's own folder
+_PATH_JOINS = frozenset({"join", "resolve"})  # `path.join(__dirname, 'c', '*.ts')`
+_MAX_GLOB_DEPTH = 8
 _VERSION = "Version"  # a composed decorator's `Version(v)`, among its route decorators
 
 
@@ -59,6 +67,11 @@ Values = Callable[[str, Expr], list[str | Export] | None]
 # the fields of an options object a value stands for, each as written where it is (a spread
 # object's too, the later writer first); None when it, or an object it spreads, is not known
 Options = Callable[[str, Expr], dict[str, Expr] | None]
+# `expr`, written in the function at a site of a file, once per call chain that reaches it with
+# its parameters bound to what the callers pass (itself when nothing calls it)
+PerCall = Callable[[str, str, Expr], list[Expr]]
+# the items of the list a value stands for, each with the file it is written in; None: not known
+Listed = Callable[[str, Expr], list[tuple[str, Expr]] | None]
 # whether the configuration's defaults run the branch of an `if` written in a file, with the
 # defaults that decide it; None when its test is not known or reads no configuration
 Decided = Callable[[str, Condition], tuple[bool, tuple[str, ...]] | None]
@@ -91,8 +104,13 @@ class NestLink:
         values: Values | None = None,
         options: Options | None = None,
         decided: Decided | None = None,
+        per_call: PerCall | None = None,
+        listed: Listed | None = None,
     ) -> None:
         self._string = string
+        self._per_call = per_call
+        self._listed = listed
+        self._followed: dict[str, list[tuple[str, BootstrapDecl]]] = {}  # by framework
         self._decided = decided
         self._values = values if values is not None else self._strings
         self._options = options
@@ -209,7 +227,13 @@ class NestLink:
         prefix is computed, a gap at the bootstrap (the route is listed without its prefix)."""
         name = self._controllers.get((file, router_id), "")
         noun = BY_KEY[framework].name
-        boots = self._bootstraps.get(framework, [])
+        boots = self._followed.get(framework)
+        if boots is None:
+            boots = self._followed[framework] = [
+                (where, one)
+                for where, boot in self._bootstraps.get(framework, [])
+                for one in self._through_callers(where, boot)
+            ]
         gaps: list[Gap] = []
         prefixes: list[str] = []
         for where, boot in boots:
@@ -238,6 +262,112 @@ class NestLink:
             )
             return [""], ((file, line, detail),)
         return prefixes, tuple(gaps)
+
+    def _through_callers(self, where: str, boot: BootstrapDecl) -> list[BootstrapDecl]:
+        """A bootstrap whose options are not spelled at the call, once per call of the
+        function it is written in (each caller's options: its own prefix and controllers),
+        the options followed through the project's functions, constants and spreads; one whose
+        options are not known stays as read (a finding at the bootstrap)."""
+        record = BY_KEY[boot.framework].controllers
+        spec = next(
+            (b for b in (record.bootstraps if record else ()) if b.callee == boot.callee), None
+        )
+        if boot.options is None or self._options is None or spec is None or spec.mount:
+            return [boot]
+        given = [boot.options]
+        if self._per_call is not None and boot.scope:
+            given = self._per_call(where, boot.scope, boot.options)
+        found: list[BootstrapDecl] = []
+        for options in given:
+            fields = self._options(where, options)
+            one = boot if fields is None else self._given(where, boot, spec, fields)
+            if one not in found:
+                found.append(one)
+        return found
+
+    def _given(
+        self, where: str, boot: BootstrapDecl, spec: Bootstrap, fields: Mapping[str, Expr]
+    ) -> BootstrapDecl:
+        """The bootstrap at `where` as the options `fields` (each bound to its file) say."""
+        noun = BY_KEY[boot.framework].name
+        prefix = fields.get(spec.prefix) if spec.prefix else None
+        read = BootstrapDecl(boot.framework, boot.line, prefix)
+        folder = fields.get(spec.directory) if spec.directory else None
+        if folder is not None:
+            found = self._glob(where, where, folder)
+            mask: str | None = spec.default_mask
+            if spec.mask and spec.mask in fields:
+                written = self._string(where, fields[spec.mask])
+                mask = re.escape(written) if written is not None else None
+            if found is None or mask is None:
+                detail = (
+                    f"the folder or mask of the {noun} bootstrap here is computed: the "
+                    "controllers it serves are not known"
+                )
+                return replace(read, unread=detail)
+            return replace(read, directory=found, mask=mask)
+        listed = fields.get(spec.controllers) if spec.controllers else None
+        if listed is None:
+            every = spec.unlisted or spec.controllers is None
+            unread = "" if every else f"the {noun} bootstrap here lists no controllers"
+            return replace(read, every=every, unread=unread)
+        items = self._listed(where, listed) if self._listed is not None else None
+        if items is None:
+            detail = f"the controllers the {noun} bootstrap here lists are not read"
+            return replace(read, unread=detail)
+        classes: list[str] = []
+        globs: list[str] = []
+        for at, item in items:
+            while isinstance(item, Bound):
+                at, item = item.file, item.expr
+            named = isinstance(item, Sym | ImportRef) and self._string(at, item) is None
+            glob = None if named else self._glob(where, at, item)
+            if glob is not None:
+                globs.append(glob)
+            elif isinstance(item, Sym) and len(item.path) == 1:
+                classes.append(item.path[0])
+            elif isinstance(item, ImportRef) and item.attr not in {None, "default"}:
+                classes.append(str(item.attr))
+            else:
+                detail = f"a controller the {noun} bootstrap here lists is computed: not read"
+                return replace(read, unread=detail)
+        return replace(read, classes=tuple(classes), globs=tuple(globs))
+
+    def _glob(self, where: str, at: str, expr: Expr) -> str | None:
+        """A file glob written in `at` (`path.join(__dirname, 'c/*.ts')`, a string, a
+        concatenation) as the bootstrap in `where` reads it: `./`-led from its folder."""
+        while isinstance(expr, Bound):
+            at, expr = expr.file, expr.expr
+        written = self._written_glob(at, expr, 0)
+        if written is None:
+            return None
+        base = posixpath.dirname(at) if written.startswith(".") else app_root(where)
+        full = posixpath.normpath(posixpath.join(base, written))
+        return "./" + posixpath.relpath(full, posixpath.dirname(where) or ".")
+
+    def _written_glob(self, at: str, expr: Expr, depth: int) -> str | None:
+        """A glob as written in `at` (`.` for its folder, `__dirname`); None for any other."""
+        if depth > _MAX_GLOB_DEPTH:
+            return None
+        if isinstance(expr, Bound):
+            inner = self._written_glob(expr.file, expr.expr, depth + 1)
+            return inner if expr.file == at or (inner and not inner.startswith(".")) else None
+        if isinstance(expr, Sym) and expr.path in _DIRNAMES:
+            return "."
+        if isinstance(expr, Concat):
+            parts = [self._written_glob(at, part, depth + 1) for part in expr.parts]
+            return "".join(p for p in parts if p is not None) if None not in parts else None
+        if isinstance(expr, Call | Apply):
+            callee = expr.callee
+            args = expr.passed if isinstance(expr, Call) else expr.args
+            if not (isinstance(callee, Sym) and callee.path[-1] in _PATH_JOINS) or args is None:
+                return None
+            pieces = [self._written_glob(at, a, depth + 1) if a is not None else None for a in args]
+            if not pieces or None in pieces:
+                return None
+            kept = [p for p in pieces if p]
+            return "/".join(p.strip("/") if i else p.rstrip("/") for i, p in enumerate(kept))
+        return self._string(at, expr)
 
     def config(self, key: str) -> str | None:
         """The string `registerAs` gives the configuration key `key` (`app.apiPrefix`); None
