@@ -156,6 +156,8 @@ class _Reader:
         # a def's body as `read` flattened it, by id of the def node (`_locals_in` reuses it)
         self._flat_of: dict[int, list[ast.stmt]] = {}
         self._reassigned_of: dict[int, frozenset[str]] = {}  # `_reassigned`, by id of the def
+        # names bound to a configuration library's reader (`env = environ.Env()`): its library
+        self._config_objects: dict[str, str] = {}
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -323,6 +325,8 @@ class _Reader:
                 for target in stmt.targets:
                     if type(target) is ast.Name:
                         self._set(target.id, value, override)
+            if type(stmt.value) is ast.Call:
+                self._config_object(stmt.targets, stmt.value)
         elif kind is ast.Import:
             assert isinstance(stmt, ast.Import)
             for alias in stmt.names:
@@ -340,6 +344,26 @@ class _Reader:
         elif kind is ast.ClassDef:
             assert isinstance(stmt, ast.ClassDef)
             self._set(stmt.name, self._class(stmt), override)
+
+    def _config_object(self, targets: list[ast.expr], call: ast.Call) -> None:
+        """`env = environ.Env()`, `env = Env()` (environs), `config = AutoConfig(...)`
+        (python-decouple): the names that hold a configuration library's reader, whose calls
+        `_config_read` reads."""
+        func = call.func
+        while isinstance(func, ast.Attribute):
+            func = func.value
+        head = self.bindings.get(func.id) if isinstance(func, ast.Name) else None
+        if not isinstance(head, ImportRef) or head.module.split(".")[0] not in _CONFIG_LIBRARIES:
+            return
+        path = _dotted_path(call.func)
+        if path is None:
+            return
+        full = (head.module, *((head.attr,) if head.attr else ()), *path[1:])
+        library = _CONFIG_CLASS_LIBRARY.get(full)
+        if library is not None:
+            for target in targets:
+                if type(target) is ast.Name:
+                    self._config_objects[target.id] = library
 
     def _set(self, name: str, value: Expr, override: bool) -> None:
         if override or name not in self.bindings:
@@ -833,6 +857,10 @@ class _Reader:
                 module = self._literal(node.args[0])  # `importlib.import_module(f"app.{x}")`
                 if module is not None and not module.startswith("."):
                     return ImportRef(module, None)
+            if name in _STR_METHODS and type(node.func) is ast.Attribute:
+                changed = self._str_method(node)
+                if changed is not None:
+                    return changed
             if (name in _ENVIRON_READERS or type(node.func) is ast.Name) and (
                 from_env := self._environ_default(node)
             ) is not None:
@@ -1191,45 +1219,132 @@ class _Reader:
 
     def _environ_default(self, call: ast.Call) -> Fallback | None:
         """`os.environ.get("X", "/api")`, `os.getenv("X", "/api")` (`environ`, `getenv` also
-        imported from `os`, under any name): the environment's value, unknown to a reader, else
-        the default, which the routes it names carry in `attrs.configDefault`. Without a
-        default (or with one that is not a string) the value stays unknown."""
-        read = self._environ_read(call)
-        if read is None or read[1] is None:
+        imported from `os`, under any name), and a configuration library's reader with a
+        default (`_config_read`: python-decouple's `config("X", default="sub")`, django-environ's
+        `env("X", default=...)` / `env.str(...)`, environs' `env.str("X", "d")`): the
+        environment's value, unknown to a reader, else the default, which the routes it names
+        carry in `attrs.configDefault`. Without a default (or with one that is not a string,
+        or cast in a way not followed) the value stays unknown."""
+        read = self._config_read(call)
+        if read is None or read.default is None:
             return None
-        value = self._value(read[1])
+        if read.cast == "int":  # `cast=int`, `env.int(...)`: the default cast as well
+            written = read.default
+            number = written.value if isinstance(written, ast.Constant) else None
+            if type(number) is str and number.strip().lstrip("+-").isdigit():
+                number = int(number)
+            if type(number) is not int:
+                return None
+            return Fallback(Opaque(), Lit(str(number)), read.source)
+        if read.cast != "str":
+            return None  # `cast=bool` is a flag (`py_branches`); other casts are not followed
+        value = self._value(read.default)
         if value is None or value == Opaque():
             return None
-        return Fallback(Opaque(), value, f"os.environ.{read[0]}")
+        return Fallback(Opaque(), value, read.source)
 
-    def _environ_read(self, call: ast.Call) -> tuple[str, ast.expr | None] | None:
-        """The variable a call of the environment reads and its default as written (None:
-        none given); None when `call` reads no environment variable the file spells."""
+    def _config_read(self, call: ast.Call) -> _ConfigRead | None:
+        """What a call reading one environment variable reads: `os.getenv("X", d)`,
+        `os.environ.get("X", d)`; python-decouple's `config("X", default=d, cast=c)` (also of
+        an `AutoConfig()`/`Config(...)` instance: the default is its second argument);
+        django-environ's `env("X", default=d)` (its second argument is the cast) and
+        `env.str("X", d)`, `env.int(...)`, `env.bool(...)`; environs' `env("X", d)`,
+        `env.str("X", d)`. None for any other call, or one of a variable the file does not
+        spell."""
         path = _dotted_path(call.func)
-        if path is None or _environ_path(self.bindings.get(path[0]), path) is None:
+        if path is None or not call.args or isinstance(call.args[0], ast.Starred):
             return None
-        if not call.args or len(call.args) > 2:
+        key = None
+        head = self.bindings.get(path[0])
+        if _environ_path(head, path) is not None:
+            if len(call.args) > 2:
+                return None
+            default = call.args[1] if len(call.args) == 2 else _keyword(call, "default")
+            key = self._literal(call.args[0])
+            return None if key is None else _ConfigRead(f"os.environ.{key}", key, default, "str")
+        library = self._config_objects.get(path[0])
+        if library is None and type(head) is ImportRef:
+            assert isinstance(head, ImportRef)
+            full = (head.module, *((head.attr,) if head.attr else ()), *path[1:])
+            library = "decouple" if full == ("decouple", "config") else None
+            path = (path[0],)
+        if library is None or len(path) > 2 or (len(path) == 2 and path[1] not in _CASTS):
             return None
-        default = call.args[1] if len(call.args) == 2 else _keyword(call, "default")
         key = self._literal(call.args[0])
-        return None if key is None else (key, default)
+        if key is None:
+            return None
+        # where the default and the cast are passed: decouple's `config(option, default,
+        # cast)`, django-environ's `Env.__call__(var, cast, default)`, each typed reader's
+        # `str(var, default)` (django-environ's and environs'), environs' `env(var, default)`
+        called = library == "django-environ" and len(path) == 1
+        default = _keyword(call, "default")
+        cast = _keyword(call, "cast")
+        at = 2 if called else 1
+        if default is None and len(call.args) > at:
+            default = call.args[at]
+        if called and cast is None and len(call.args) > 1:
+            cast = call.args[1]
+        elif library == "decouple" and cast is None and len(call.args) > 2:
+            cast = call.args[2]
+        if len(path) == 2:
+            kind: str | None = _CASTS[path[1]]
+        elif cast is None or (isinstance(cast, ast.Constant) and cast.value is None):
+            kind = "str"
+        else:
+            kind = cast.id if isinstance(cast, ast.Name) and cast.id in _CASTS else None
+        if default is not None and isinstance(default, ast.Constant) and default.value is None:
+            default = None  # `default=None`: no value to read
+        return _ConfigRead(f"{library} {key}", key, default, kind)
+
+    def _str_method(self, call: ast.Call) -> Expr | None:
+        """`config("X", default="/sub/").strip("/")`, `os.getenv("X", "A").lower()`, a str
+        method with literal arguments called on a literal or on a configuration's default:
+        its result (the default's, still marked as the configuration's). None for anything
+        else, read as before."""
+        func = call.func
+        assert isinstance(func, ast.Attribute)
+        if call.keywords or len(call.args) > 2:
+            return None
+        args = [a.value for a in call.args if type(a) is ast.Constant and type(a.value) is str]
+        if len(args) != len(call.args):
+            return None
+        receiver = func.value
+        base: Expr | None = None
+        if type(receiver) is ast.Constant and type(receiver.value) is str:
+            base = Lit(receiver.value)
+        elif type(receiver) is ast.Call:
+            inner = _callee_name(receiver)
+            if inner in _STR_METHODS and type(receiver.func) is ast.Attribute:
+                base = self._str_method(receiver)
+            else:
+                base = self._environ_default(receiver)
+        text = base.default if isinstance(base, Fallback) else base
+        if not isinstance(text, Lit) or type(text.value) is not str:
+            return None
+        try:
+            changed = Lit(getattr(text.value, func.attr)(*args))
+        except TypeError:  # arguments the method does not take
+            return None
+        if isinstance(base, Fallback):
+            return Fallback(base.value, changed, base.source)
+        return changed
 
     def _environ_or(self, node: ast.BoolOp) -> Fallback | None:
         """`os.environ.get("X") or "/api"` (`os.getenv("X", "") or "/api"`): the variable's
         default when that is a non-empty string, else the right side, marked like a default."""
         left, right = node.values
-        read = self._environ_read(left) if isinstance(left, ast.Call) else None
-        if read is None:
+        read = self._config_read(left) if isinstance(left, ast.Call) else None
+        if read is None or read.cast != "str":
             return None
-        key, default = read
+        default = read.default
         if isinstance(default, ast.Constant) and isinstance(default.value, str) and default.value:
-            return Fallback(Opaque(), Lit(default.value), f"os.environ.{key}")
+            return Fallback(Opaque(), Lit(default.value), read.source)
         if default is not None and not (isinstance(default, ast.Constant) and not default.value):
             return None  # a default computed out of sight: which side wins is not known
         value = self._value(right)
         if value is None or value == Opaque():
             return None
-        return Fallback(Opaque(), value, f"os.environ.{key}")
+        return Fallback(Opaque(), value, read.source)
 
     def _configured_return(self, node: _Def) -> Fallback | None:
         """What a function of no parameters returns when the environment it reads sets
@@ -2155,7 +2270,45 @@ def _module_conditions(
     return found
 
 
-_ENVIRON_READERS = frozenset({"getenv", "get"})
+_ENVIRON_READERS = frozenset({"getenv", "get", "config", "str", "int", "bool"})
+# a configuration library's reader classes, by the dotted name they are imported as
+_CONFIG_CLASS_LIBRARY = {
+    ("decouple", "AutoConfig"): "decouple",
+    ("decouple", "Config"): "decouple",
+    ("environ", "Env"): "django-environ",
+    ("environ", "environ", "Env"): "django-environ",
+    ("environs", "Env"): "environs",
+}
+_CONFIG_LIBRARIES = frozenset(path[0] for path in _CONFIG_CLASS_LIBRARY)
+_CASTS = {"str": "str", "int": "int", "bool": "bool"}  # a typed reader (`env.str`) or a cast
+# str methods whose result on a literal (a configuration's default) is worked out
+_STR_METHODS = frozenset(
+    {
+        "strip",
+        "lstrip",
+        "rstrip",
+        "lower",
+        "upper",
+        "casefold",
+        "removeprefix",
+        "removesuffix",
+        "replace",
+    }
+)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _ConfigRead:
+    """One environment variable a call reads: `source` names it in `attrs.configDefault`,
+    `default` as written (None: none), `cast` how the default is converted (`"str"`: kept,
+    `"int"`, `"bool"`; None: a cast not followed)."""
+
+    source: str
+    key: str
+    default: ast.expr | None
+    cast: str | None
+
+
 _ENVIRON_NAME = re.compile(r"getenv|environ")
 
 
