@@ -286,9 +286,6 @@ class DjangoRouteResolver:
     def __init__(self, resolver: _RouteResolver) -> None:
         self.resolver = resolver
         self.found: list[FoundRoute] = []
-        # inside URL patterns included under a route the pack cannot name: their routes are
-        # not listed, what they hold that is not read is still a finding where it is written
-        self.muted = 0
         self.default_permissions: tuple[str, ...] | None = None
         self.resolved: dict[tuple[str, str], Resolved | None] = {}  # "^name": not local
         self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
@@ -442,18 +439,24 @@ class DjangoRouteResolver:
             )  # fmt: skip
             if routes is None:
                 spelled = "computed" if text is None else f"`{text}`"
-                detail = (
+                unnamed = (
                     f"the route {spelled} of this URL pattern is not a path the pack can "
-                    "name (computed, or a regex with alternatives, classes or repetition): "
-                    "what it serves is not listed"
+                    "name (computed, or a regex with alternatives, classes or repetition)"
                 )
-                self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
-                if entry.target[0] in ("include", "name", "router"):
-                    self.muted += 1
-                    self.target(path, entry, "", auth, gaps, stack)
-                    self.muted -= 1
-                continue
-            entry_gaps = gaps + tuple((path, line, why) for line, why in entry.caveats)
+                if not self.patterns(path, entry):
+                    self.note("UNRESOLVED_ROUTE", path, entry.line,
+                              f"{unnamed}: what it serves is not listed")  # fmt: skip
+                    continue
+                # the patterns it includes are listed under the prefix so far, each flagged
+                # (as a JS mount's unknown prefix is): never silent, and still walked
+                routes = ("",)
+                unnamed_gap: tuple[Gap, ...] = (
+                    (path, entry.line, f"{unnamed}: the routes it includes are listed without it"),
+                )
+            else:
+                unnamed_gap = ()
+            entry_gaps = gaps + unnamed_gap
+            entry_gaps += tuple((path, line, why) for line, why in entry.caveats)
             # `i18n_patterns`: served under each language's prefix, a path parameter named
             # `{language}` (one of `LANGUAGES`), and also bare with `prefix_default_language=False`
             languages = {"": ("",), "prefixed": (_LANGUAGE,), "both": (_LANGUAGE, "")}
@@ -462,6 +465,15 @@ class DjangoRouteResolver:
                 for route in routes:
                     here = prefix + language + route
                     self.target(path, entry, here, entry_auth, entry_gaps, stack)
+
+    def patterns(self, path: str, entry: UrlEntry) -> bool:
+        """Whether the pattern includes URL patterns (a URLconf, a list, a router's), not a
+        view: what it includes can be listed under a route the pack cannot name."""
+        kind, name = entry.target
+        if kind in ("include", "router") or entry.included:
+            return True
+        found = self.resolve(path, name) if kind == "name" else None
+        return found is not None and found[0] in ("list", "module", "router")
 
     def target(
         self,
@@ -758,8 +770,6 @@ class DjangoRouteResolver:
              auth: int, gaps: tuple[Gap, ...], assumed: tuple[str, ...] = ()) -> None:  # fmt: skip
         from .linker import FoundRoute
 
-        if self.muted:
-            return
         full = "/" + route
         shape = _PATH_PARAM.sub(_converter, full) if "<" in full else full
         named = _PATH_PARAM.sub(lambda m: "{" + m.group(1) + "}", full) if "<" in full else full

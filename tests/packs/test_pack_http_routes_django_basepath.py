@@ -1,0 +1,103 @@
+"""pack-http-routes on a whole Django site mounted under a computed prefix
+(`urlpatterns = [path(settings.MOUNT, include(_routes))]`): the patterns included under a route
+the pack cannot name are listed with their own path, flagged, with the finding at the include
+(never silent, still walked); and a setting read as `getattr(<options the scan cannot see>,
+'X', default)` passed through a small project helper is that default, evaluated, the routes
+under it carrying `attrs.configDefault`.
+
+tests/fixtures/repos/django-mounted-site is our own project: its options come from a module an
+environment variable names (not in the tree), its mount point is normalised by a helper."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plugins"))
+
+from routes_harness import document, fixture_files, scanned_both_ways  # noqa: E402
+
+SITE = fixture_files("django-mounted-site")
+OWN = {"GET /", "GET /docks/{pk}/", "POST /docks/{pk}/moor/"}
+
+
+def listed(files: dict[str, str]) -> dict[str, tuple[bool, str | None]]:
+    """Route name -> (prefix flagged as not known, its configuration defaults)."""
+    return {
+        str(r["name"]): (bool(r["attrs"].get("prefixUnresolved")), r["attrs"].get("configDefault"))
+        for r in document(files)["resources"]
+    }
+
+
+def places(files: dict[str, str]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for finding in document(files)["findings"]:
+        out.setdefault(str(finding["code"]), set()).update(
+            f"{p['path']}:{p['line']}" for p in finding["locations"]
+        )
+    return out
+
+
+def test_patterns_under_a_route_the_pack_cannot_name_are_listed_and_flagged() -> None:
+    # a mount point no default tells: the site is listed under its own paths, each flagged,
+    # the finding at the include; the included URLconf's own finding still raised
+    files = {
+        **SITE,
+        "harbor/settings.py": (
+            "import os\nROOT_URLCONF = 'harbor.urls'\nMOUNT_POINT = os.environ['HARBOR_MOUNT']\n"
+        ),
+    }
+    assert listed(files) == {name: (True, None) for name in OWN}
+    found = places(files)
+    assert "harbor/urls.py:11" in found["UNRESOLVED_PREFIX"]
+    assert "harbor/docks/tally.py:5" in found["UNRESOLVED_ROUTER"]
+    assert "UNRESOLVED_ROUTE" not in found
+
+
+def test_a_regex_route_with_alternatives_over_an_include_lists_it_flagged() -> None:
+    files = {
+        "cfg/settings.py": "ROOT_URLCONF = 'cfg.root'\n",
+        "cfg/root.py": (
+            "from django.urls import include, re_path\n"
+            "from cfg import leaf as leaves\n"
+            "urlpatterns = [re_path(r'^(?:one|two)/', include(leaves))]\n"
+        ),
+        "cfg/leaf.py": (
+            "from django.urls import path\n"
+            "def page(request):\n    return None\n"
+            "urlpatterns = [path('page/', page)]\n"
+        ),
+    }
+    assert listed(files) == {"ANY /page/": (True, None)}
+    assert "cfg/root.py:3" in places(files)["UNRESOLVED_PREFIX"]
+
+
+def test_a_view_under_a_route_the_pack_cannot_name_is_still_a_finding() -> None:
+    files = {
+        "cfg/settings.py": "ROOT_URLCONF = 'cfg.root'\n",
+        "cfg/root.py": (
+            "import os\nfrom django.urls import path\n"
+            "def page(request):\n    return None\n"
+            "urlpatterns = [path(os.environ['P'], page)]\n"
+        ),
+    }
+    assert listed(files) == {}
+    assert places(files) == {"UNRESOLVED_ROUTE": {"cfg/root.py:5"}}
+
+
+@pytest.mark.parametrize("settings_text", [
+    None,
+    "import os\nROOT_URLCONF = 'harbor.urls'\nMOUNT_POINT = os.environ['HARBOR_MOUNT']\n",
+])  # fmt: skip
+def test_the_prefilter_changes_no_mounted_site_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings_text: str | None
+) -> None:
+    files = dict(SITE)
+    if settings_text is not None:
+        files["harbor/settings.py"] = settings_text
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]
+    assert "/docks/{pk}/moor/" in documents[0]
