@@ -101,3 +101,43 @@ def test_the_prefilter_changes_no_mounted_site_document(
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
     assert "/docks/{pk}/moor/" in documents[0]
+
+
+def test_a_mount_point_read_with_getattr_of_an_unseen_configuration_is_its_default() -> None:
+    # `getattr(<a module imported by a name the environment gives>, "MOUNT_POINT", "")`
+    # through the project's helper: the default, "" (the site at the root), marked as such
+    assert listed(SITE) == {name: (False, "getattr(opts, 'MOUNT_POINT')") for name in OWN}
+    found = places(SITE)
+    assert "UNRESOLVED_PREFIX" not in found
+    assert "harbor/docks/tally.py:5" in found["UNRESOLVED_ROUTER"]
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("getattr(cfg, 'PANEL', 'desk/')", "desk/"),  # read directly
+        ("getattr(cfg, 'PANEL', 'desk') + '/'", "desk/"),  # joined
+        ("f\"{getattr(cfg, 'PANEL', 'desk')}/\"", "desk/"),  # in an f-string
+        ("mounted(getattr(cfg.inner, 'PANEL', ''))", ""),  # through a helper, an attribute
+    ],
+)
+def test_getattr_defaults_of_a_configuration_object_name_the_prefix(
+    written: str, expected: str
+) -> None:
+    files = {
+        "conf/settings.py": (
+            "import importlib, os\n"
+            "from conf.util import mounted\n"
+            "cfg = importlib.import_module(os.environ['CONF_MODULE'])\n"
+            f"ROOT_URLCONF = 'conf.urls'\nPANEL = {written}\n"
+        ),
+        "conf/util.py": "def mounted(p):\n    return p + '/' if p else ''\n",
+        "conf/urls.py": (
+            "from django.conf import settings as s\n"
+            "from django.urls import include, path\n"
+            "def board(request):\n    return None\n"
+            "urlpatterns = [path(s.PANEL, include([path('board/', board)]))]\n"
+        ),
+    }
+    source = "getattr(cfg.inner, 'PANEL')" if "inner" in written else "getattr(cfg, 'PANEL')"
+    assert listed(files) == {f"ANY /{expected}board/": (False, source)}

@@ -2163,6 +2163,8 @@ class _RouteResolver:
         chosen = self.evaluate(path, expr.value)
         if isinstance(chosen, _Str) and chosen.value and not (chosen.assumed and expr.source):
             return chosen
+        if type(expr.value) is Member and isinstance(chosen, _External):
+            chosen = None  # `getattr(config, "X", d)` of a library's object (`import_module`)
         if chosen is not None and not isinstance(chosen, _Str):
             return chosen
         default = self.evaluate(path, expr.default)

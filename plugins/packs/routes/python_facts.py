@@ -355,6 +355,12 @@ class _Reader:
         kind = type(node)
         # `config = environments[env]()`, `config = environments.get(env, Default)()`
         value: Expr | None = self._chosen(node) if kind is ast.Call else None
+        if kind is ast.Call and value is None:  # `PATH = getattr(config, "PATH", "")`
+            value = self._getattr_default(node)  # type: ignore[arg-type]  # `kind` says so
+        if (kind is ast.BinOp or kind is ast.JoinedStr) and any(
+            type(n) is ast.Call and self._getattr_default(n) is not None for n in ast.walk(node)
+        ):  # `f"{getattr(config, 'PATH', 'api')}/"`: read as a value, the default in it
+            return self._value(node)
         if kind is ast.Call and value is None:  # `MULTI = parse_flag(os.environ.get(...))`
             flagged = self._configured_call(node)  # type: ignore[arg-type]  # `kind` says so
             if flagged is not None:
@@ -385,7 +391,9 @@ class _Reader:
         if flagged is not None:
             return flagged
         if not any(
-            isinstance(a, ast.Call) and self._environ_default(a) is not None for a in call.args
+            isinstance(a, ast.Call)
+            and (self._environ_default(a) is not None or self._getattr_default(a) is not None)
+            for a in call.args
         ):
             return None
         applied = self._value(call)
@@ -900,6 +908,9 @@ class _Reader:
                     tuple(a for a in args if a is not None),
                     tuple((k, v) for k, v in keywords if k is not None and v is not None),
                 )
+            read = self._getattr_default(node)
+            if read is not None:
+                return read
             plain = self._expr(node)  # a router, a guard...: as `_expr` reads it
             if not (isinstance(plain, Sym) and plain.path[-1] == CALL):
                 return plain
@@ -1201,6 +1212,29 @@ class _Reader:
         if value is None or value == Opaque():
             return None
         return Fallback(Opaque(), value, f"os.environ.{read[0]}")
+
+    def _getattr_default(self, call: ast.Call) -> Fallback | None:
+        """`getattr(config, "BASE_PATH", "")` (the builtin, not rebound): the member where the
+        scanned files show it, else the default, taken as the configuration's (`config` is
+        often a module imported by a name the environment gives, or an object made at run
+        time), which the routes it names carry in `attrs.configDefault`."""
+        if not (
+            isinstance(call.func, ast.Name)
+            and call.func.id == "getattr"
+            and "getattr" not in self.bindings
+            and len(call.args) == 3
+            and not call.keywords
+        ):
+            return None
+        owner = _dotted_path(call.args[0])
+        key = self._literal(call.args[1])
+        if owner is None or CALL in owner or key is None:
+            return None
+        default = self._value(call.args[2])
+        if default is None or default == Opaque():
+            return None
+        source = f"getattr({'.'.join(owner)}, {key!r})"
+        return Fallback(Member(Sym(owner), (key,)), default, source)
 
     def _environ_read(self, call: ast.Call) -> tuple[str, ast.expr | None] | None:
         """The variable a call of the environment reads and its default as written (None:
