@@ -2163,7 +2163,7 @@ class _RouteResolver:
         chosen = self.evaluate(path, expr.value)
         if isinstance(chosen, _Str) and chosen.value and not (chosen.assumed and expr.source):
             return chosen
-        if type(expr.value) is Member and isinstance(chosen, _External):
+        if type(expr.value) is Member and _unseen(chosen):
             chosen = None  # `getattr(config, "X", d)` of a library's object (`import_module`)
         if chosen is not None and not isinstance(chosen, _Str):
             return chosen
@@ -3521,6 +3521,14 @@ def describe(expr: Expr | None) -> str:
         )
         return ".".join((item, *expr.members))
     return "a computed value"
+
+
+def _unseen(entity: _Entity | None) -> bool:
+    """Whether a value is a library's object whichever way it is made (`import_module(...)`,
+    `sys.modules.get(...)`): what the scanned files do not show."""
+    if isinstance(entity, _OneOf):
+        return all(o is None or _unseen(o) for o in entity.options) and any(entity.options)
+    return isinstance(entity, _External)
 
 
 def _merged(*groups: tuple[str, ...]) -> tuple[str, ...]:
