@@ -101,12 +101,15 @@ def test_the_prefilter_changes_no_mounted_site_document(
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
     assert "/docks/{pk}/moor/" in documents[0]
+    assert ("/berths/docks/" in documents[0]) is (settings_text is None)
 
 
 def test_a_mount_point_read_with_getattr_of_an_unseen_configuration_is_its_default() -> None:
-    # `getattr(<a module imported by a name the environment gives>, "MOUNT_POINT", "")`
-    # through the project's helper: the default, "" (the site at the root), marked as such
-    assert listed(SITE) == {name: (False, "getattr(opts, 'MOUNT_POINT')") for name in OWN}
+    # `getattr(<a module imported by a name the environment gives>, "MOUNT_POINT", "/berths/")`
+    # through the project's helper (`value.strip("/") + "/"`): the default, marked as such
+    assert listed(SITE) == {
+        name.replace(" /", " /berths/"): (False, "getattr(opts, 'MOUNT_POINT')") for name in OWN
+    }
     found = places(SITE)
     assert "UNRESOLVED_PREFIX" not in found
     assert "harbor/docks/tally.py:5" in found["UNRESOLVED_ROUTER"]
@@ -119,6 +122,7 @@ def test_a_mount_point_read_with_getattr_of_an_unseen_configuration_is_its_defau
         ("getattr(cfg, 'PANEL', 'desk') + '/'", "desk/"),  # joined
         ("f\"{getattr(cfg, 'PANEL', 'desk')}/\"", "desk/"),  # in an f-string
         ("mounted(getattr(cfg.inner, 'PANEL', ''))", ""),  # through a helper, an attribute
+        ("getattr(cfg, 'PANEL', '/Desk/').strip('/').lower() + '/'", "desk/"),  # str methods
     ],
 )
 def test_getattr_defaults_of_a_configuration_object_name_the_prefix(

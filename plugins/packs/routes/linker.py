@@ -1885,7 +1885,25 @@ class _RouteResolver:
 
     def _apply(self, path: str, expr: Apply) -> _Entity | None:
         """A call of a function of the project's, its return value with its parameters bound
-        to the arguments (`scoped("/login")`); a class or a library's function as if called."""
+        to the arguments (`scoped("/login")`); a class or a library's function as if called;
+        a str method of `python_facts._STR_METHODS` on a string (`value.strip("/")`)."""
+        callee_expr = expr.callee
+        if (
+            type(callee_expr) is Member
+            and len(callee_expr.path) == 1
+            and callee_expr.path[0] in _STR_METHODS
+            and not expr.keywords
+        ):
+            base = self._settled(self.evaluate(path, callee_expr.base))
+            args = [self.evaluate(path, a) if a is not None else None for a in expr.args]
+            if not isinstance(base, _Str) or not all(isinstance(a, _Str) for a in args):
+                return None
+            method = getattr(base.value, callee_expr.path[0])
+            try:  # `x.lower("/")`, `x.removeprefix()`: what Python refuses
+                text = method(*(a.value for a in args if isinstance(a, _Str)))
+            except TypeError:
+                return None
+            return _Str(text, base.assumed) if isinstance(text, str) else None
         callee = self.evaluate(path, expr.callee)
         if callee is None:
             return None
@@ -3735,6 +3753,7 @@ _BUILT_INS = frozenset({
 })  # fmt: skip
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
+_STR_METHODS = frozenset({"strip", "lstrip", "rstrip", "lower", "removeprefix", "removesuffix"})
 _FOLDS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})  # `Choice.fold`
 
 

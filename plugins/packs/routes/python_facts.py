@@ -908,7 +908,7 @@ class _Reader:
                     tuple(a for a in args if a is not None),
                     tuple((k, v) for k, v in keywords if k is not None and v is not None),
                 )
-            read = self._getattr_default(node)
+            read = self._getattr_default(node) or self._trimmed(node)
             if read is not None:
                 return read
             plain = self._expr(node)  # a router, a guard...: as `_expr` reads it
@@ -1235,6 +1235,31 @@ class _Reader:
             return None
         source = f"getattr({'.'.join(owner)}, {key!r})"
         return Fallback(Member(Sym(owner), (key,)), default, source)
+
+    def _trimmed(self, call: ast.Call) -> Apply | None:
+        """`value.strip("/")` (a str method of `_STR_METHODS`, literal arguments) on a value a
+        helper is passed or a configuration default: the linker applies it to the string
+        (`with_slash(getattr(config, "BASE", "/app/"))` returns `value.strip("/") + "/"`)."""
+        func = call.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr in _STR_METHODS
+            and len(call.args) <= 1
+            and not call.keywords
+        ):
+            return None
+        args = [self._literal(a) for a in call.args]
+        receiver = self._value(func.value)
+        chained = (
+            isinstance(receiver, Apply)
+            and isinstance(receiver.callee, Member)
+            and receiver.callee.path[0] in _STR_METHODS
+        )  # `value.strip("/").lower()`
+        if receiver is None or any(a is None for a in args):
+            return None
+        if not (chained or isinstance(receiver, Param | Fallback)):
+            return None
+        return Apply(Member(receiver, (func.attr,)), tuple(Lit(a) for a in args if a is not None))
 
     def _environ_read(self, call: ast.Call) -> tuple[str, ast.expr | None] | None:
         """The variable a call of the environment reads and its default as written (None:
@@ -2238,6 +2263,10 @@ def _got_with_default(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
     ):
         return node.func.value, node.args[1]
     return None
+
+
+# str methods a prefix is normalised with in a helper (`value.strip("/")`)
+_STR_METHODS = frozenset({"strip", "lstrip", "rstrip", "lower", "removeprefix", "removesuffix"})
 
 
 def _dotted_path(node: ast.expr | None) -> tuple[str, ...] | None:
