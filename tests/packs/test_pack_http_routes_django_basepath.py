@@ -145,3 +145,36 @@ def test_getattr_defaults_of_a_configuration_object_name_the_prefix(
     }
     source = "getattr(cfg.inner, 'PANEL')" if "inner" in written else "getattr(cfg, 'PANEL')"
     assert listed(files) == {f"ANY /{expected}board/": (False, source)}
+
+
+def test_a_pattern_a_project_call_builds_under_a_route_it_cannot_name_is_a_finding_at_the_call() -> (
+    None
+):
+    # the helper's routes come from a table filled out of sight: the pattern it builds has a
+    # route the pack cannot name, a finding where the helper is written and at each call
+    files = {
+        "yard/settings.py": "ROOT_URLCONF = 'yard.urls'\n",
+        "yard/tools.py": (
+            "from django.urls import path\n"
+            "from yard.table import TABLE\n"
+            "def pages_of(kind):\n"
+            "    out = []\n"
+            "    for row in TABLE.get(kind, ()):\n"
+            "        out.append(path(row['at'] + '/', row['view']))\n"
+            "    return out\n"
+        ),
+        "yard/table.py": "import importlib\nTABLE = importlib.import_module('plugins').TABLE\n",
+        "yard/urls.py": (
+            "from django.urls import include, path\n"
+            "from yard.tools import pages_of\n"
+            "urlpatterns = [\n"
+            "    path('crates/', include(pages_of('crate'))),\n"
+            "    path('boxes/', include(pages_of('box'))),\n"
+            "]\n"
+        ),
+    }
+    found = places(files)
+    assert listed(files) == {}
+    assert {"yard/urls.py:4", "yard/urls.py:5"} <= found.get("UNRESOLVED_ROUTE", set()) | found.get(
+        "UNRESOLVED_ROUTER", set()
+    ), found

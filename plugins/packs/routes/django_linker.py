@@ -290,6 +290,8 @@ class DjangoRouteResolver:
         # the configuration defaults the routes on the way to the pattern walked were read
         # with (`path(settings.BASE_PATH, include(...))`): each route under them carries them
         self.assumed: tuple[str, ...] = ()
+        # the calls of the project's code whose URL patterns are being walked (innermost last)
+        self.building: list[tuple[str, int]] = []
         self.resolved: dict[tuple[str, str], Resolved | None] = {}  # "^name": not local
         self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
         self.loops = AppLoops(self)
@@ -451,6 +453,11 @@ class DjangoRouteResolver:
                 if not self.patterns(path, entry):
                     self.note("UNRESOLVED_ROUTE", path, entry.line,
                               f"{unnamed}: what it serves is not listed")  # fmt: skip
+                    if self.building and self.building[-1][0] != path:  # also at the call
+                        call, line = self.building[-1]  # that built it, where the user wrote it
+                        self.note("UNRESOLVED_ROUTE", call, line, "this call builds a URL "
+                                  f"pattern ({path}:{entry.line}) whose route the pack cannot "
+                                  "name: what it serves is not listed")  # fmt: skip
                     continue
                 # the patterns it includes are listed under the prefix so far, each flagged
                 # (as a JS mount's unknown prefix is): never silent, and still walked
@@ -524,8 +531,10 @@ class DjangoRouteResolver:
             if isinstance(built, str):
                 self.opaque(path, entry, f"`{name}` adds URL patterns a call computes: {built}")
                 return
+            self.building.append((path, entry.line))
             for file, inner, more in built:
                 self.walk(file, (inner,), here, auth, gaps + more, (*stack, f"{path}:{entry.line}"))
+            self.building.pop()
             return
         if kind == "built":  # a list the project's code built (`django_collect`)
             for file, inner, more in self.collector.built.get(name, []):
