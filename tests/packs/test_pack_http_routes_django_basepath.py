@@ -22,6 +22,28 @@ from routes_harness import document, fixture_files, scanned_both_ways  # noqa: E
 
 SITE = fixture_files("django-mounted-site")
 OWN = {"GET /", "GET /docks/{pk}/", "POST /docks/{pk}/moor/"}
+# a project helper building patterns from a table filled out of sight
+YARD = {
+    "yard/settings.py": "ROOT_URLCONF = 'yard.urls'\n",
+    "yard/tools.py": (
+        "from django.urls import path\n"
+        "from yard.table import TABLE\n"
+        "def pages_of(kind):\n"
+        "    out = []\n"
+        "    for row in TABLE.get(kind, ()):\n"
+        "        out.append(path(row['at'] + '/', row['view']))\n"
+        "    return out\n"
+    ),
+    "yard/table.py": "import importlib\nTABLE = importlib.import_module('plugins').TABLE\n",
+    "yard/urls.py": (
+        "from django.urls import include, path\n"
+        "from yard.tools import pages_of\n"
+        "urlpatterns = [\n"
+        "    path('crates/', include(pages_of('crate'))),\n"
+        "    path('boxes/', include(pages_of('box'))),\n"
+        "]\n"
+    ),
+}
 
 
 def listed(files: dict[str, str]) -> dict[str, tuple[bool, str | None]]:
@@ -100,6 +122,9 @@ def test_the_prefilter_changes_no_mounted_site_document(
         files["harbor/settings.py"] = settings_text
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
+    built, _ = scanned_both_ways(tmp_path / "yard", YARD, monkeypatch)
+    assert built[0] == built[1]
+    assert "this call builds" in built[0]
     assert "/docks/{pk}/moor/" in documents[0]
     assert ("/berths/docks/" in documents[0]) is (settings_text is None)
 
@@ -152,27 +177,7 @@ def test_a_pattern_a_project_call_builds_under_a_route_it_cannot_name_is_a_findi
 ):
     # the helper's routes come from a table filled out of sight: the pattern it builds has a
     # route the pack cannot name, a finding where the helper is written and at each call
-    files = {
-        "yard/settings.py": "ROOT_URLCONF = 'yard.urls'\n",
-        "yard/tools.py": (
-            "from django.urls import path\n"
-            "from yard.table import TABLE\n"
-            "def pages_of(kind):\n"
-            "    out = []\n"
-            "    for row in TABLE.get(kind, ()):\n"
-            "        out.append(path(row['at'] + '/', row['view']))\n"
-            "    return out\n"
-        ),
-        "yard/table.py": "import importlib\nTABLE = importlib.import_module('plugins').TABLE\n",
-        "yard/urls.py": (
-            "from django.urls import include, path\n"
-            "from yard.tools import pages_of\n"
-            "urlpatterns = [\n"
-            "    path('crates/', include(pages_of('crate'))),\n"
-            "    path('boxes/', include(pages_of('box'))),\n"
-            "]\n"
-        ),
-    }
+    files = YARD
     found = places(files)
     assert listed(files) == {}
     assert {"yard/urls.py:4", "yard/urls.py:5"} <= found.get("UNRESOLVED_ROUTE", set()) | found.get(
