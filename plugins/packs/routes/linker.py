@@ -1886,7 +1886,7 @@ class _RouteResolver:
     def _apply(self, path: str, expr: Apply) -> _Entity | None:
         """A call of a function of the project's, its return value with its parameters bound
         to the arguments (`scoped("/login")`); a class or a library's function as if called;
-        a str method of `python_facts._STR_METHODS` on a string (`value.strip("/")`)."""
+        a str method of `python_facts._HELPER_STR_METHODS` on a string (`value.strip("/")`)."""
         callee_expr = expr.callee
         if (
             type(callee_expr) is Member

@@ -1200,19 +1200,6 @@ class _Reader:
         value = self._value(node)
         return None if value is None or value == Opaque() else value
 
-    def _environ_default(self, call: ast.Call) -> Fallback | None:
-        """`os.environ.get("X", "/api")`, `os.getenv("X", "/api")` (`environ`, `getenv` also
-        imported from `os`, under any name): the environment's value, unknown to a reader, else
-        the default, which the routes it names carry in `attrs.configDefault`. Without a
-        default (or with one that is not a string) the value stays unknown."""
-        read = self._environ_read(call)
-        if read is None or read[1] is None:
-            return None
-        value = self._value(read[1])
-        if value is None or value == Opaque():
-            return None
-        return Fallback(Opaque(), value, f"os.environ.{read[0]}")
-
     def _getattr_default(self, call: ast.Call) -> Fallback | None:
         """`getattr(config, "BASE_PATH", "")` (the builtin, not rebound): the member where the
         scanned files show it, else the default, taken as the configuration's (`config` is
@@ -1237,13 +1224,13 @@ class _Reader:
         return Fallback(Member(Sym(owner), (key,)), default, source)
 
     def _trimmed(self, call: ast.Call) -> Apply | None:
-        """`value.strip("/")` (a str method of `_STR_METHODS`, literal arguments) on a value a
+        """`value.strip("/")` (a str method of `_HELPER_STR_METHODS`, literal arguments) on a value a
         helper is passed or a configuration default: the linker applies it to the string
         (`with_slash(getattr(config, "BASE", "/app/"))` returns `value.strip("/") + "/"`)."""
         func = call.func
         if not (
             isinstance(func, ast.Attribute)
-            and func.attr in _STR_METHODS
+            and func.attr in _HELPER_STR_METHODS
             and len(call.args) <= 1
             and not call.keywords
         ):
@@ -1253,13 +1240,26 @@ class _Reader:
         chained = (
             isinstance(receiver, Apply)
             and isinstance(receiver.callee, Member)
-            and receiver.callee.path[0] in _STR_METHODS
+            and receiver.callee.path[0] in _HELPER_STR_METHODS
         )  # `value.strip("/").lower()`
         if receiver is None or any(a is None for a in args):
             return None
         if not (chained or isinstance(receiver, Param | Fallback)):
             return None
         return Apply(Member(receiver, (func.attr,)), tuple(Lit(a) for a in args if a is not None))
+
+    def _environ_default(self, call: ast.Call) -> Fallback | None:
+        """`os.environ.get("X", "/api")`, `os.getenv("X", "/api")` (`environ`, `getenv` also
+        imported from `os`, under any name): the environment's value, unknown to a reader, else
+        the default, which the routes it names carry in `attrs.configDefault`. Without a
+        default (or with one that is not a string) the value stays unknown."""
+        read = self._environ_read(call)
+        if read is None or read[1] is None:
+            return None
+        value = self._value(read[1])
+        if value is None or value == Opaque():
+            return None
+        return Fallback(Opaque(), value, f"os.environ.{read[0]}")
 
     def _environ_read(self, call: ast.Call) -> tuple[str, ast.expr | None] | None:
         """The variable a call of the environment reads and its default as written (None:
@@ -2266,7 +2266,9 @@ def _got_with_default(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
 
 
 # str methods a prefix is normalised with in a helper (`value.strip("/")`)
-_STR_METHODS = frozenset({"strip", "lstrip", "rstrip", "lower", "removeprefix", "removesuffix"})
+_HELPER_STR_METHODS = frozenset(
+    {"strip", "lstrip", "rstrip", "lower", "removeprefix", "removesuffix"}
+)
 
 
 def _dotted_path(node: ast.expr | None) -> tuple[str, ...] | None:
