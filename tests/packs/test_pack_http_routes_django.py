@@ -495,8 +495,8 @@ def test_a_class_view_bound_to_a_name_answers_the_class_methods() -> None:
 
 def test_patterns_under_a_prefix_the_pack_cannot_name_are_findings_where_they_are_added() -> None:
     """A URLconf included under a route computed out of sight (a project's settings object)
-    is not listed, but what it adds through a call of its own (a registry of extensions) is a
-    finding at that call, not silence."""
+    is walked (its routes listed flagged, here none), and what it adds through a call of its
+    own (a registry of extensions) is a finding at that call, not silence."""
     files = {
         "forum/settings.py": "ROOT_URLCONF = 'forum.urls'\n",
         "forum/conf.py": (

@@ -286,10 +286,12 @@ class DjangoRouteResolver:
     def __init__(self, resolver: _RouteResolver) -> None:
         self.resolver = resolver
         self.found: list[FoundRoute] = []
-        # inside URL patterns included under a route the pack cannot name: their routes are
-        # not listed, what they hold that is not read is still a finding where it is written
-        self.muted = 0
         self.default_permissions: tuple[str, ...] | None = None
+        # the configuration defaults the routes on the way to the pattern walked were read
+        # with (`path(settings.BASE_PATH, include(...))`): each route under them carries them
+        self.assumed: tuple[str, ...] = ()
+        # the calls of the project's code whose URL patterns are being walked (innermost last)
+        self.building: list[tuple[str, int]] = []
         self.resolved: dict[tuple[str, str], Resolved | None] = {}  # "^name": not local
         self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
         self.loops = AppLoops(self)
@@ -427,8 +429,10 @@ class DjangoRouteResolver:
                 self.loops.walk(path, entry, prefix, auth, gaps, stack)
                 continue
             text = entry.route
+            defaults: tuple[str, ...] = ()  # the configuration defaults the route was read with
             if text is None and entry.parts is not None:
-                text = self.computed(path, entry.parts)
+                read = self.computed_read(path, entry.parts)
+                text, defaults = read if read is not None else (None, ())
             if entry.static:
                 served = self.static(path, entry, text)
                 if served is None:
@@ -442,26 +446,49 @@ class DjangoRouteResolver:
             )  # fmt: skip
             if routes is None:
                 spelled = "computed" if text is None else f"`{text}`"
-                detail = (
+                unnamed = (
                     f"the route {spelled} of this URL pattern is not a path the pack can "
-                    "name (computed, or a regex with alternatives, classes or repetition): "
-                    "what it serves is not listed"
+                    "name (computed, or a regex with alternatives, classes or repetition)"
                 )
-                self.note("UNRESOLVED_ROUTE", path, entry.line, detail)
-                if entry.target[0] in ("include", "name", "router"):
-                    self.muted += 1
-                    self.target(path, entry, "", auth, gaps, stack)
-                    self.muted -= 1
-                continue
-            entry_gaps = gaps + tuple((path, line, why) for line, why in entry.caveats)
+                if not self.patterns(path, entry):
+                    self.note("UNRESOLVED_ROUTE", path, entry.line,
+                              f"{unnamed}: what it serves is not listed")  # fmt: skip
+                    if self.building and self.building[-1][0] != path:  # also at the call
+                        call, line = self.building[-1]  # that built it, where the user wrote it
+                        self.note("UNRESOLVED_ROUTE", call, line, "this call builds a URL "
+                                  f"pattern ({path}:{entry.line}) whose route the pack cannot "
+                                  "name: what it serves is not listed")  # fmt: skip
+                    continue
+                # the patterns it includes are listed under the prefix so far, each flagged
+                # (as a JS mount's unknown prefix is): never silent, and still walked
+                routes = ("",)
+                unnamed_gap: tuple[Gap, ...] = (
+                    (path, entry.line, f"{unnamed}: the routes it includes are listed without it"),
+                )
+            else:
+                unnamed_gap = ()
+            entry_gaps = gaps + unnamed_gap
+            entry_gaps += tuple((path, line, why) for line, why in entry.caveats)
             # `i18n_patterns`: served under each language's prefix, a path parameter named
             # `{language}` (one of `LANGUAGES`), and also bare with `prefix_default_language=False`
             languages = {"": ("",), "prefixed": (_LANGUAGE,), "both": (_LANGUAGE, "")}
             entry_auth = max(auth, self.wrapped(path, entry.wrappers))
+            outer = self.assumed
+            self.assumed = (*outer, *(a for a in defaults if a not in outer))
             for language in languages[entry.i18n]:
                 for route in routes:
                     here = prefix + language + route
                     self.target(path, entry, here, entry_auth, entry_gaps, stack)
+            self.assumed = outer
+
+    def patterns(self, path: str, entry: UrlEntry) -> bool:
+        """Whether the pattern includes URL patterns (a URLconf, a list, a router's), not a
+        view: what it includes can be listed under a route the pack cannot name."""
+        kind, name = entry.target
+        if kind in ("include", "router") or entry.included:
+            return True
+        found = self.resolve(path, name) if kind == "name" else None
+        return found is not None and found[0] in ("list", "module", "router")
 
     def target(
         self,
@@ -504,8 +531,10 @@ class DjangoRouteResolver:
             if isinstance(built, str):
                 self.opaque(path, entry, f"`{name}` adds URL patterns a call computes: {built}")
                 return
+            self.building.append((path, entry.line))
             for file, inner, more in built:
                 self.walk(file, (inner,), here, auth, gaps + more, (*stack, f"{path}:{entry.line}"))
+            self.building.pop()
             return
         if kind == "built":  # a list the project's code built (`django_collect`)
             for file, inner, more in self.collector.built.get(name, []):
@@ -605,19 +634,32 @@ class DjangoRouteResolver:
         """A route made of text and names, each name evaluated as the linker evaluates a
         prefix (module constants here or imported, class fields, helpers' return values);
         `settings.X` of `django.conf` read in the project's settings module."""
+        read = self.computed_read(path, parts)
+        return read[0] if read is not None else None
+
+    def computed_read(
+        self, path: str, parts: tuple[RoutePart, ...]
+    ) -> tuple[str, tuple[str, ...]] | None:
+        """`computed`, with the configuration defaults its names were read with (a setting
+        `getattr(config, "BASE_PATH", "")` of a configuration the scan cannot see)."""
         out: list[str] = []
+        assumed: tuple[str, ...] = ()
         for kind, text in parts:
-            value = text if kind == "lit" else self.value(path, text)
-            if value is None:
+            read = (text, ()) if kind == "lit" else self.value_read(path, text)
+            if read is None:
                 return None
-            out.append(value)
-        return "".join(out)
+            out.append(read[0])
+            assumed += tuple(a for a in read[1] if a not in assumed)
+        return "".join(out), assumed
 
     def value(self, path: str, name: str) -> str | None:
+        read = self.value_read(path, name)
+        return read[0] if read is not None else None
+
+    def value_read(self, path: str, name: str) -> tuple[str, tuple[str, ...]] | None:
+        setting = ""
         if name.startswith("django.conf.settings."):  # `staticfiles_urlpatterns()`'s default
             setting = name.removeprefix("django.conf.settings.")
-            found = {self.setting(file, setting, 0) for file in self.settings_files}
-            return found.pop() if len(found) == 1 else None
         head, _, rest = name.partition(".")
         binding = self.resolver._facts(path).bindings.get(head)
         if (
@@ -626,12 +668,16 @@ class DjangoRouteResolver:
             and rest
             and "." not in rest
         ):
-            found = {self.setting(file, rest, 0) for file in self.settings_files}
+            setting = rest
+        if setting:
+            found = {self.setting_read(file, setting, 0) for file in self.settings_files}
             return found.pop() if len(found) == 1 else None
-        value = self.resolver._string(path, Sym(tuple(name.split("."))))
-        if value is None:  # through a project object (a settings wrapper)
-            value = self.collector.value(path, name)
-        return value
+        expr = Sym(tuple(name.split(".")))
+        value = self.resolver._string(path, expr)
+        if value is not None:
+            return value, self.resolver._assumed(path, expr)
+        value = self.collector.value(path, name)  # through a project object (a settings wrapper)
+        return (value, ()) if value is not None else None
 
     def off_by_default(self, path: str, only_if: tuple[str, bool]) -> str:
         """Why a URL pattern added under `if settings.X:` is not served: `X` of the project's
@@ -758,8 +804,8 @@ class DjangoRouteResolver:
              auth: int, gaps: tuple[Gap, ...], assumed: tuple[str, ...] = ()) -> None:  # fmt: skip
         from .linker import FoundRoute
 
-        if self.muted:
-            return
+        if self.assumed:
+            assumed = (*self.assumed, *(a for a in assumed if a not in self.assumed))
         full = "/" + route
         shape = _PATH_PARAM.sub(_converter, full) if "<" in full else full
         named = _PATH_PARAM.sub(lambda m: "{" + m.group(1) + "}", full) if "<" in full else full

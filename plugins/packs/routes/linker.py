@@ -1885,7 +1885,25 @@ class _RouteResolver:
 
     def _apply(self, path: str, expr: Apply) -> _Entity | None:
         """A call of a function of the project's, its return value with its parameters bound
-        to the arguments (`scoped("/login")`); a class or a library's function as if called."""
+        to the arguments (`scoped("/login")`); a class or a library's function as if called;
+        a str method of `python_facts._HELPER_STR_METHODS` on a string (`value.strip("/")`)."""
+        callee_expr = expr.callee
+        if (
+            type(callee_expr) is Member
+            and len(callee_expr.path) == 1
+            and callee_expr.path[0] in _STR_METHODS
+            and not expr.keywords
+        ):
+            base = self._settled(self.evaluate(path, callee_expr.base))
+            args = [self.evaluate(path, a) if a is not None else None for a in expr.args]
+            if not isinstance(base, _Str) or not all(isinstance(a, _Str) for a in args):
+                return None
+            method = getattr(base.value, callee_expr.path[0])
+            try:  # `x.lower("/")`, `x.removeprefix()`: what Python refuses
+                text = method(*(a.value for a in args if isinstance(a, _Str)))
+            except TypeError:
+                return None
+            return _Str(text, base.assumed) if isinstance(text, str) else None
         callee = self.evaluate(path, expr.callee)
         if callee is None:
             return None
@@ -2163,6 +2181,8 @@ class _RouteResolver:
         chosen = self.evaluate(path, expr.value)
         if isinstance(chosen, _Str) and chosen.value and not (chosen.assumed and expr.source):
             return chosen
+        if type(expr.value) is Member and _unseen(chosen):
+            chosen = None  # `getattr(config, "X", d)` of a library's object (`import_module`)
         if chosen is not None and not isinstance(chosen, _Str):
             return chosen
         default = self.evaluate(path, expr.default)
@@ -3521,6 +3541,14 @@ def describe(expr: Expr | None) -> str:
     return "a computed value"
 
 
+def _unseen(entity: _Entity | None) -> bool:
+    """Whether a value is a library's object whichever way it is made (`import_module(...)`,
+    `sys.modules.get(...)`): what the scanned files do not show."""
+    if isinstance(entity, _OneOf):
+        return all(o is None or _unseen(o) for o in entity.options) and any(entity.options)
+    return isinstance(entity, _External)
+
+
 def _merged(*groups: tuple[str, ...]) -> tuple[str, ...]:
     """Sources of configuration defaults, each once, in the order met."""
     return tuple(dict.fromkeys(a for group in groups for a in group))
@@ -3725,6 +3753,7 @@ _BUILT_INS = frozenset({
 })  # fmt: skip
 _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are not)
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
+_STR_METHODS = frozenset({"strip", "lstrip", "rstrip", "lower", "removeprefix", "removesuffix"})
 _FOLDS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})  # `Choice.fold`
 
 

@@ -379,6 +379,12 @@ class _Reader:
         kind = type(node)
         # `config = environments[env]()`, `config = environments.get(env, Default)()`
         value: Expr | None = self._chosen(node) if kind is ast.Call else None
+        if kind is ast.Call and value is None:  # `PATH = getattr(config, "PATH", "")`
+            value = self._getattr_default(node)  # type: ignore[arg-type]  # `kind` says so
+        if (kind is ast.BinOp or kind is ast.JoinedStr) and any(
+            type(n) is ast.Call and self._getattr_default(n) is not None for n in ast.walk(node)
+        ):  # `f"{getattr(config, 'PATH', 'api')}/"`: read as a value, the default in it
+            return self._value(node)
         if kind is ast.Call and value is None:  # `MULTI = parse_flag(os.environ.get(...))`
             flagged = self._configured_call(node)  # type: ignore[arg-type]  # `kind` says so
             if flagged is not None:
@@ -409,7 +415,9 @@ class _Reader:
         if flagged is not None:
             return flagged
         if not any(
-            isinstance(a, ast.Call) and self._environ_default(a) is not None for a in call.args
+            isinstance(a, ast.Call)
+            and (self._environ_default(a) is not None or self._getattr_default(a) is not None)
+            for a in call.args
         ):
             return None
         applied = self._value(call)
@@ -928,6 +936,9 @@ class _Reader:
                     tuple(a for a in args if a is not None),
                     tuple((k, v) for k, v in keywords if k is not None and v is not None),
                 )
+            read = self._getattr_default(node) or self._trimmed(node)
+            if read is not None:
+                return read
             plain = self._expr(node)  # a router, a guard...: as `_expr` reads it
             if not (isinstance(plain, Sym) and plain.path[-1] == CALL):
                 return plain
@@ -1216,6 +1227,54 @@ class _Reader:
             return None
         value = self._value(node)
         return None if value is None or value == Opaque() else value
+
+    def _getattr_default(self, call: ast.Call) -> Fallback | None:
+        """`getattr(config, "BASE_PATH", "")` (the builtin, not rebound): the member where the
+        scanned files show it, else the default, taken as the configuration's (`config` is
+        often a module imported by a name the environment gives, or an object made at run
+        time), which the routes it names carry in `attrs.configDefault`."""
+        if not (
+            isinstance(call.func, ast.Name)
+            and call.func.id == "getattr"
+            and "getattr" not in self.bindings
+            and len(call.args) == 3
+            and not call.keywords
+        ):
+            return None
+        owner = _dotted_path(call.args[0])
+        key = self._literal(call.args[1])
+        if owner is None or CALL in owner or key is None:
+            return None
+        default = self._value(call.args[2])
+        if default is None or default == Opaque():
+            return None
+        source = f"getattr({'.'.join(owner)}, {key!r})"
+        return Fallback(Member(Sym(owner), (key,)), default, source)
+
+    def _trimmed(self, call: ast.Call) -> Apply | None:
+        """`value.strip("/")` (a str method of `_HELPER_STR_METHODS`, literal arguments) on a value a
+        helper is passed or a configuration default: the linker applies it to the string
+        (`with_slash(getattr(config, "BASE", "/app/"))` returns `value.strip("/") + "/"`)."""
+        func = call.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr in _HELPER_STR_METHODS
+            and len(call.args) <= 1
+            and not call.keywords
+        ):
+            return None
+        args = [self._literal(a) for a in call.args]
+        receiver = self._value(func.value)
+        chained = (
+            isinstance(receiver, Apply)
+            and isinstance(receiver.callee, Member)
+            and receiver.callee.path[0] in _HELPER_STR_METHODS
+        )  # `value.strip("/").lower()`
+        if receiver is None or any(a is None for a in args):
+            return None
+        if not (chained or isinstance(receiver, Param | Fallback)):
+            return None
+        return Apply(Member(receiver, (func.attr,)), tuple(Lit(a) for a in args if a is not None))
 
     def _environ_default(self, call: ast.Call) -> Fallback | None:
         """`os.environ.get("X", "/api")`, `os.getenv("X", "/api")` (`environ`, `getenv` also
@@ -2357,6 +2416,12 @@ def _got_with_default(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
     ):
         return node.func.value, node.args[1]
     return None
+
+
+# str methods a prefix is normalised with in a helper (`value.strip("/")`)
+_HELPER_STR_METHODS = frozenset(
+    {"strip", "lstrip", "rstrip", "lower", "removeprefix", "removesuffix"}
+)
 
 
 def _dotted_path(node: ast.expr | None) -> tuple[str, ...] | None:
