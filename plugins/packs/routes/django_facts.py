@@ -163,6 +163,9 @@ class DjangoClass:
     # them, and its literal class options (`include_root_view = False`)
     urls: tuple[RouterUrls, ...] = ()
     router_options: tuple[tuple[str, bool], ...] = ()
+    # what its `__init__` adds to the methods of DRF's list (False) or detail (True) route:
+    # `self.routes[0].mapping.update({"put": "bulk_update"})`, as (detail, METHOD, action)
+    route_maps: tuple[tuple[bool, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -905,17 +908,19 @@ class _Reader:
             if k in {"include_root_view", "include_format_suffixes"}
             and isinstance(v, ast.Constant) and isinstance(v.value, bool)
         )  # fmt: skip
+        route_maps: tuple[tuple[bool, str, str], ...] = ()
         for stmt in node.body:  # `self.trailing_slash = '/?'` in `__init__`, after DRF's own
             if (
                 isinstance(stmt, ast.FunctionDef)
                 and stmt.name == "__init__"
                 and self.may_set_routes  # else every node of every `__init__` walked in vain
             ):
-                slash, readable = _init_slash(stmt)
+                slash, maps, readable = _init_changes(stmt)
                 if not readable:
                     urls.append(RouterUrls("__init__", stmt.lineno, False))
                 elif slash is not None:
                     options += (("trailing_slash", slash),)
+                route_maps += maps
         decorators: list[str] = decorated
         for decorator in node.decorator_list:
             if isinstance(decorator, ast.Call) and _last(decorator.func) == "method_decorator":
@@ -938,6 +943,7 @@ class _Reader:
             self.imported.get(node.name, ""),
             tuple(urls),
             options,
+            route_maps,
         )
 
     def router_urls(self, stmt: ast.stmt) -> RouterUrls | None:
@@ -1141,27 +1147,86 @@ def _with_caveat(entry: UrlEntry, caveat: Caveat) -> UrlEntry:
     return replace(entry, caveats=(*entry.caveats, caveat), assumed=())
 
 
-def _init_slash(init: ast.FunctionDef) -> tuple[bool | None, bool]:
-    """What a router class's `__init__` makes its trailing slash (None: leaves it), and whether
-    the pack can say: a literal `self.trailing_slash` (`"/"` keeps the slash; `""` and `"/?"`,
-    which `reverse()` spells without it, drop it); any other value, or a change to
-    `self.routes`, cannot be read."""
+# DRF's `SimpleRouter.routes`: the indexes of its two `Route`s with a `mapping` (the list's,
+# the detail's); 1 and 3 are `DynamicRoute`s, which have none
+_MAPPED_ROUTES = {0: False, -4: False, 2: True, -2: True}
+
+
+def _route_mapping(node: ast.expr) -> tuple[bool, ast.expr] | None:
+    """`self.routes[i].mapping` with `i` a literal index of a route with a mapping: whether it
+    is the detail route's, and its `self.routes` node; None: anything else."""
+    if not (
+        isinstance(node, ast.Attribute)
+        and node.attr == "mapping"
+        and isinstance(node.value, ast.Subscript)
+        and dotted(node.value.value) == "self.routes"
+    ):
+        return None
+    index = node.value.slice
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+        index = index.operand
+        sign = -1
+    else:
+        sign = 1
+    if not (isinstance(index, ast.Constant) and type(index.value) is int):
+        return None
+    detail = _MAPPED_ROUTES.get(sign * index.value)
+    return None if detail is None else (detail, node.value.value)
+
+
+def _init_changes(
+    init: ast.FunctionDef,
+) -> tuple[bool | None, tuple[tuple[bool, str, str], ...], bool]:
+    """What a router class's `__init__` makes its trailing slash (None: leaves it), the methods
+    it adds to DRF's list or detail route (`self.routes[0].mapping.update({"put": "x"})`,
+    `self.routes[2].mapping["put"] = "x"`, literal strings), and whether the pack can say: a
+    literal `self.trailing_slash` (`"/"` keeps the slash; `""` and `"/?"`, which `reverse()`
+    spells without it, drop it); any other value, or any other use of `self.routes`, cannot be
+    read."""
     slash: bool | None = None
+    maps: list[tuple[bool, str, str]] = []
+    followed: set[int] = set()  # the `self.routes` nodes of the statements read
+    for node in ast.walk(init):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "update"
+            and (mapping := _route_mapping(node.func.value)) is not None
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.Dict)
+        ):
+            pairs = [(_text(k) if k is not None else None, _text(v))
+                     for k, v in zip(node.args[0].keys, node.args[0].values, strict=True)]  # fmt: skip
+            if all(k is not None and v is not None for k, v in pairs):
+                maps += [(mapping[0], str(k).upper(), str(v)) for k, v in pairs]
+                followed.add(id(mapping[1]))
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Subscript)
+            and (mapping := _route_mapping(node.targets[0].value)) is not None
+            and (key := _text(node.targets[0].slice)) is not None
+            and (value := _text(node.value)) is not None
+        ):
+            maps.append((mapping[0], key.upper(), value))
+            followed.add(id(mapping[1]))
     for node in ast.walk(init):
         if (
             isinstance(node, ast.Attribute)
             and node.attr == "routes"
             and dotted(node) == ("self.routes")
+            and id(node) not in followed
         ):
-            return (None, False)
+            return (None, (), False)
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(dotted(t) == "self.trailing_slash" for t in targets):
                 value = _text(node.value) if isinstance(node, ast.Assign) else None
                 if value not in {"/", "", "/?"}:
-                    return (None, False)
+                    return (None, (), False)
                 slash = value == "/"
-    return (slash, True)
+    return (slash, tuple(maps), True)
 
 
 def _is_super_urls(node: ast.expr) -> bool:

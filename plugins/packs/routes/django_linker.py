@@ -108,6 +108,7 @@ _ROUTER_ROUTES = (
     (False, {"GET": "list", "POST": "create"}),
     (True, {"GET": "retrieve", "PUT": "update", "PATCH": "partial_update", "DELETE": "destroy"}),
 )
+_CRUD = frozenset(n for _, mapping in _ROUTER_ROUTES for n in mapping.values())
 _GUARD_MIXINS = frozenset({"LoginRequiredMixin", "PermissionRequiredMixin",
                            "UserPassesTestMixin", "AccessMixin"})  # fmt: skip
 _GUARD_DECORATORS = frozenset({"login_required", "permission_required", "user_passes_test",
@@ -980,10 +981,11 @@ class DjangoRouteResolver:
             return None
         kind, slash, line = facts.routers[name]
         extras: list[tuple[str, RouterUrls]] = []
+        maps: list[tuple[bool, str, str]] = []  # what its class's `__init__` adds to the routes
         if kind == "?":  # made from a class of its own: a DRF router subclass, or not a router
             made = facts.router_classes.get(name, "?")
             chosen: dict[str, bool] = {}
-            subclass = self.router_subclass(file, made, extras, chosen, 0)
+            subclass = self.router_subclass(file, made, extras, chosen, 0, maps)
             slash = chosen.get("trailing_slash", slash)
             if isinstance(subclass, tuple):
                 cfile, cline, why = subclass
@@ -1024,7 +1026,7 @@ class DjangoRouteResolver:
                       "with a format suffix (`.json`): those variants are not listed")  # fmt: skip
         for registration in facts.registrations:
             if registration.router == name:
-                self.register(file, registration, here, trailing, auth, gaps)
+                self.register(file, registration, here, trailing, auth, gaps, tuple(maps))
         for cfile, urls in extras:  # what the subclass's `get_urls`/`urls` adds, in its file
             self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
             if urls.unread:
@@ -1040,10 +1042,12 @@ class DjangoRouteResolver:
         extras: list[tuple[str, RouterUrls]],
         chosen: dict[str, bool],
         depth: int,
+        maps: list[tuple[bool, str, str]],
     ) -> str | tuple[str, int, str] | None:
         """The DRF router kind a class of the repository makes (as `routers` spells it), its
         overrides' own entries appended to `extras` (the nearest class's last, as each adds
-        after `super()`'s), a trailing slash its `__init__` sets in `chosen`; a finding (file,
+        after `super()`'s), a trailing slash its `__init__` sets in `chosen`, the methods it adds to
+        DRF's routes in `maps` (the farthest class's first, as `super().__init__` runs); a finding (file,
         line, detail) where an override or a base cannot be read; None when the class is no
         DRF router."""
         found = self.resolve(file, made) if depth <= _DEPTH else None
@@ -1066,7 +1070,7 @@ class DjangoRouteResolver:
             return None
         kind: str | tuple[str, int, str] | None = None
         for base in cls.bases:  # the first base that is a router: DRF's `super()` for it
-            kind = self.router_subclass(cfile, base, extras, chosen, depth + 1)
+            kind = self.router_subclass(cfile, base, extras, chosen, depth + 1, maps)
             if kind is not None:
                 break
         if not isinstance(kind, str):
@@ -1084,6 +1088,7 @@ class DjangoRouteResolver:
                 kind = "bare"
             own.append((cfile, urls))
         extras += own
+        maps += cls.route_maps
         options = dict(cls.router_options)
         if "trailing_slash" in options:  # set after DRF's `__init__`: over the instance's own
             chosen["trailing_slash"] = options["trailing_slash"]
@@ -1185,7 +1190,11 @@ class DjangoRouteResolver:
         trailing: str,
         auth: int,
         gaps: tuple[Gap, ...],
+        maps: tuple[tuple[bool, str, str], ...] = (),
     ) -> None:
+        """The routes DRF's router serves for a registration: its two routes' methods (with
+        those the router class's `__init__` adds, `maps`), each where the viewset has the
+        action, as DRF's `get_method_map` keeps it, then its `@action`s."""
         if registration.chained:
             self.note("UNRESOLVED_ROUTE", file, registration.line, "a registration on what "
                       "`register()` returned (drf-extensions' nested routes, "
@@ -1204,7 +1213,11 @@ class DjangoRouteResolver:
                       "routes it generates are not listed")  # fmt: skip
             return
         _, vfile, vname = found
-        known, actions, extra = self.viewset(vfile, vname, 0)
+        table = tuple((detail, dict(mapping)) for detail, mapping in _ROUTER_ROUTES)
+        for detail, method, name in maps:  # `mapping.update(...)`: a method's last action wins
+            table[1 if detail else 0][1][method] = name
+        wanted = frozenset(n for _, mapping in table for n in mapping.values())
+        known, actions, extra = self.viewset(vfile, vname, 0, wanted)
         if not known:
             self.note("UNRESOLVED_ROUTE", file, registration.line, f"the viewset "
                       f"`{registration.viewset}` has a base the scanned files do not show: "
@@ -1220,7 +1233,7 @@ class DjangoRouteResolver:
         lookup_part = (base + "/" if prefix else base) + "{" + lookup + "}"
         cls_auth = max(auth, self.class_auth(vfile, vname, 0))
         line = registration.line
-        for detail, mapping in _ROUTER_ROUTES:
+        for detail, mapping in table:
             # `register("", ...)`: DRF drops the `/` its list route would start with, so the
             # list is served at the include's own path (`^$`), with no slash of its own
             at = lookup_part + trailing if detail else base + (trailing if prefix else "")
@@ -1294,19 +1307,22 @@ class DjangoRouteResolver:
             return 0
         return 1 + self.nest_depth(parent[1], parent[2], depth + 1)
 
-    def viewset(self, file: str, name: str, depth: int) -> tuple[bool, set[str], list[Action]]:
+    def viewset(
+        self, file: str, name: str, depth: int, wanted: frozenset[str] = _CRUD
+    ) -> tuple[bool, set[str], list[Action]]:
+        """Whether every base is known, the actions of `wanted` the viewset has (its methods
+        and its bases', a library base's by record), and its `@action`s."""
         cls = self.klass(file, name)
         if cls is None or depth > _DEPTH:
             return (False, set(), [])
-        actions = {m for m in cls.methods if m in {"list", "create", "retrieve", "update",
-                                                    "partial_update", "destroy"}}  # fmt: skip
+        actions = {m for m in cls.methods if m in wanted}
         extra = list(cls.actions)
         known = True
         for base in self.bases(file, cls):
             if base is None:
                 known = False
             elif base[0] == "class":
-                ok, more, more_extra = self.viewset(base[1], base[2], depth + 1)
+                ok, more, more_extra = self.viewset(base[1], base[2], depth + 1, wanted)
                 known = known and ok
                 actions |= more
                 seen = {a.name for a in extra}
@@ -1314,7 +1330,7 @@ class DjangoRouteResolver:
             elif base[0] == "external":
                 short = base[2].rpartition(".")[2]
                 if short in _VIEWSET_ACTIONS:
-                    actions.update(_VIEWSET_ACTIONS[short])
+                    actions.update(a for a in _VIEWSET_ACTIONS[short] if a in wanted)
                 elif not base[2].startswith(_LIBRARIES):
                     known = known and short == "object"
         return (known, actions, extra)
