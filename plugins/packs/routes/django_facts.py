@@ -144,6 +144,30 @@ class RouterUrls:
 
 
 @dataclass(frozen=True, slots=True)
+class DrfRoute:
+    """One entry of a DRF router's `routes`: `Route(url=..., mapping={...}, detail=...)`, or a
+    `DynamicRoute(url=..., detail=...)` (`mapping` None) serving the view set's `@action`s of
+    that `detail`; `url` a regex template with `{prefix}`, `{lookup}`, `{url_path}`,
+    `{trailing_slash}`."""
+
+    url: str
+    mapping: tuple[tuple[str, str], ...] | None  # (METHOD, action)
+    detail: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RouteChange:
+    """A change a router class's `__init__` makes to `self.routes`, in order: a method added
+    to the mapping of the route at `index` (`self.routes[0].mapping.update({...})`), or the
+    whole table replaced (`table`, `self.routes = [Route(...), ...]`)."""
+
+    index: int = 0
+    method: str = ""
+    action: str = ""
+    table: tuple[DrfRoute, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DjangoClass:
     line: int
     bases: tuple[str, ...]  # dotted, as written ("?" for what is not a name)
@@ -163,9 +187,10 @@ class DjangoClass:
     # them, and its literal class options (`include_root_view = False`)
     urls: tuple[RouterUrls, ...] = ()
     router_options: tuple[tuple[str, bool], ...] = ()
-    # what its `__init__` adds to the methods of DRF's list (False) or detail (True) route:
-    # `self.routes[0].mapping.update({"put": "bulk_update"})`, as (detail, METHOD, action)
-    route_maps: tuple[tuple[bool, str, str], ...] = ()
+    # its literal `routes = [Route(...), ...]` class attribute, and the changes its `__init__`
+    # makes to `self.routes` (`self.routes[0].mapping.update({"put": "bulk_update"})`)
+    route_table: tuple[DrfRoute, ...] | None = None
+    route_changes: tuple[RouteChange, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -908,19 +933,20 @@ class _Reader:
             if k in {"include_root_view", "include_format_suffixes"}
             and isinstance(v, ast.Constant) and isinstance(v.value, bool)
         )  # fmt: skip
-        route_maps: tuple[tuple[bool, str, str], ...] = ()
+        route_changes: tuple[RouteChange, ...] = ()
+        table = _route_table(fields["routes"]) if "routes" in fields else None
         for stmt in node.body:  # `self.trailing_slash = '/?'` in `__init__`, after DRF's own
             if (
                 isinstance(stmt, ast.FunctionDef)
                 and stmt.name == "__init__"
                 and self.may_set_routes  # else every node of every `__init__` walked in vain
             ):
-                slash, maps, readable = _init_changes(stmt)
+                slash, changes, readable = _init_changes(stmt)
                 if not readable:
                     urls.append(RouterUrls("__init__", stmt.lineno, False))
                 elif slash is not None:
                     options += (("trailing_slash", slash),)
-                route_maps += maps
+                route_changes += changes
         decorators: list[str] = decorated
         for decorator in node.decorator_list:
             if isinstance(decorator, ast.Call) and _last(decorator.func) == "method_decorator":
@@ -943,7 +969,8 @@ class _Reader:
             self.imported.get(node.name, ""),
             tuple(urls),
             options,
-            route_maps,
+            table,
+            route_changes,
         )
 
     def router_urls(self, stmt: ast.stmt) -> RouterUrls | None:
@@ -956,6 +983,8 @@ class _Reader:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             names = {t.id for t in targets if isinstance(t, ast.Name)}
             hit = sorted(names & hooks)
+            if hit == ["routes"] and stmt.value is not None and _route_table(stmt.value):
+                return None  # a literal table: `DjangoClass.route_table`
             return RouterUrls(hit[0], stmt.lineno, False) if hit else None
         if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             return None
@@ -1147,14 +1176,43 @@ def _with_caveat(entry: UrlEntry, caveat: Caveat) -> UrlEntry:
     return replace(entry, caveats=(*entry.caveats, caveat), assumed=())
 
 
-# DRF's `SimpleRouter.routes`: the indexes of its two `Route`s with a `mapping` (the list's,
-# the detail's); 1 and 3 are `DynamicRoute`s, which have none
-_MAPPED_ROUTES = {0: False, -4: False, 2: True, -2: True}
+def _route_table(node: ast.expr) -> tuple[DrfRoute, ...] | None:
+    """A literal list of DRF's `Route(url=..., mapping={...}, name=..., detail=...,
+    initkwargs=...)` and `DynamicRoute(url=..., name=..., detail=..., initkwargs=...)` (by
+    keyword or position, as DRF's namedtuples take them); None: anything else."""
+    if not isinstance(node, ast.List | ast.Tuple) or not node.elts:
+        return None
+    rows: list[DrfRoute] = []
+    for item in node.elts:
+        if not isinstance(item, ast.Call) or any(k.arg is None for k in item.keywords):
+            return None
+        kind = _last(item.func)
+        fields = ("url", "mapping", "name", "detail", "initkwargs") if kind == "Route" else (
+            ("url", "name", "detail", "initkwargs") if kind == "DynamicRoute" else None)  # fmt: skip
+        if fields is None or len(item.args) > len(fields):
+            return None
+        given = dict(zip(fields, item.args, strict=False))
+        given.update({str(k.arg): k.value for k in item.keywords})
+        url, detail = _text(given.get("url")), given.get("detail")
+        if url is None or not (isinstance(detail, ast.Constant) and type(detail.value) is bool):
+            return None
+        mapping: tuple[tuple[str, str], ...] | None = None
+        if kind == "Route":
+            value = given.get("mapping")
+            if not isinstance(value, ast.Dict):
+                return None
+            pairs = [(_text(k) if k is not None else None, _text(v))
+                     for k, v in zip(value.keys, value.values, strict=True)]  # fmt: skip
+            if any(k is None or v is None for k, v in pairs):
+                return None
+            mapping = tuple((str(k).upper(), str(v)) for k, v in pairs)
+        rows.append(DrfRoute(url, mapping, detail.value))
+    return tuple(rows)
 
 
-def _route_mapping(node: ast.expr) -> tuple[bool, ast.expr] | None:
-    """`self.routes[i].mapping` with `i` a literal index of a route with a mapping: whether it
-    is the detail route's, and its `self.routes` node; None: anything else."""
+def _route_mapping(node: ast.expr) -> tuple[int, ast.expr] | None:
+    """`self.routes[i].mapping` with `i` a literal index: `i`, and its `self.routes` node;
+    None: anything else."""
     if not (
         isinstance(node, ast.Attribute)
         and node.attr == "mapping"
@@ -1163,30 +1221,26 @@ def _route_mapping(node: ast.expr) -> tuple[bool, ast.expr] | None:
     ):
         return None
     index = node.value.slice
+    sign = 1
     if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
-        index = index.operand
-        sign = -1
-    else:
-        sign = 1
+        index, sign = index.operand, -1
     if not (isinstance(index, ast.Constant) and type(index.value) is int):
         return None
-    detail = _MAPPED_ROUTES.get(sign * index.value)
-    return None if detail is None else (detail, node.value.value)
+    return (sign * index.value, node.value.value)
 
 
-def _init_changes(
-    init: ast.FunctionDef,
-) -> tuple[bool | None, tuple[tuple[bool, str, str], ...], bool]:
-    """What a router class's `__init__` makes its trailing slash (None: leaves it), the methods
-    it adds to DRF's list or detail route (`self.routes[0].mapping.update({"put": "x"})`,
-    `self.routes[2].mapping["put"] = "x"`, literal strings), and whether the pack can say: a
-    literal `self.trailing_slash` (`"/"` keeps the slash; `""` and `"/?"`, which `reverse()`
-    spells without it, drop it); any other value, or any other use of `self.routes`, cannot be
-    read."""
+def _init_changes(init: ast.FunctionDef) -> tuple[bool | None, tuple[RouteChange, ...], bool]:
+    """What a router class's `__init__` makes its trailing slash (None: leaves it), the changes
+    its own statements make to `self.routes`, in order (`self.routes[0].mapping.update({"put":
+    "x"})`, `self.routes[2].mapping["put"] = "x"`, `self.routes = [Route(...), ...]`, literal
+    strings), and whether the pack can say: a literal `self.trailing_slash` (`"/"` keeps the
+    slash; `""` and `"/?"`, which `reverse()` spells without it, drop it); any other value, or
+    any other use of `self.routes` (in a branch too), cannot be read."""
     slash: bool | None = None
-    maps: list[tuple[bool, str, str]] = []
+    changes: list[RouteChange] = []
     followed: set[int] = set()  # the `self.routes` nodes of the statements read
-    for node in ast.walk(init):
+    for stmt in init.body:
+        node = stmt.value if isinstance(stmt, ast.Expr) else None
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -1199,34 +1253,37 @@ def _init_changes(
             pairs = [(_text(k) if k is not None else None, _text(v))
                      for k, v in zip(node.args[0].keys, node.args[0].values, strict=True)]  # fmt: skip
             if all(k is not None and v is not None for k, v in pairs):
-                maps += [(mapping[0], str(k).upper(), str(v)) for k, v in pairs]
+                changes += [RouteChange(mapping[0], str(k).upper(), str(v)) for k, v in pairs]
                 followed.add(id(mapping[1]))
-        elif (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Subscript)
-            and (mapping := _route_mapping(node.targets[0].value)) is not None
-            and (key := _text(node.targets[0].slice)) is not None
-            and (value := _text(node.value)) is not None
-        ):
-            maps.append((mapping[0], key.upper(), value))
-            followed.add(id(mapping[1]))
-    for node in ast.walk(init):
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            if (
+                isinstance(target, ast.Subscript)
+                and (mapping := _route_mapping(target.value)) is not None
+                and (key := _text(target.slice)) is not None
+                and (value := _text(stmt.value)) is not None
+            ):
+                changes.append(RouteChange(mapping[0], key.upper(), value))
+                followed.add(id(mapping[1]))
+            elif dotted(target) == "self.routes" and (table := _route_table(stmt.value)):
+                changes.append(RouteChange(table=table))
+                followed.add(id(target))
+    for each in ast.walk(init):
         if (
-            isinstance(node, ast.Attribute)
-            and node.attr == "routes"
-            and dotted(node) == ("self.routes")
-            and id(node) not in followed
+            isinstance(each, ast.Attribute)
+            and each.attr == "routes"
+            and dotted(each) == ("self.routes")
+            and id(each) not in followed
         ):
             return (None, (), False)
-        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if isinstance(each, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = each.targets if isinstance(each, ast.Assign) else [each.target]
             if any(dotted(t) == "self.trailing_slash" for t in targets):
-                value = _text(node.value) if isinstance(node, ast.Assign) else None
+                value = _text(each.value) if isinstance(each, ast.Assign) else None
                 if value not in {"/", "", "/?"}:
                     return (None, (), False)
                 slash = value == "/"
-    return (slash, tuple(maps), True)
+    return (slash, tuple(changes), True)
 
 
 def _is_super_urls(node: ast.expr) -> bool:
