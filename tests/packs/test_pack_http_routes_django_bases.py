@@ -6,8 +6,11 @@
   list plus `path()`/`re_path()` entries of its own: the registered viewsets' routes, their
   `@action`s and the API root are listed, and the extras under the same include; an override
   the pack cannot follow, and an instance of a class that is no router, stay findings where the
-  router is used; a trailing slash its `__init__` sets is read, a change to its `routes` is a
-  finding;
+  router is used; a trailing slash its `__init__` sets is read, any other change to its `routes` is
+  a finding; one adding methods to DRF's list or detail route with literal values
+  (`self.routes[0].mapping.update({...})`) serves them where the viewset has the action, and a
+  literal route table of its own (`routes = [Route(...), DynamicRoute(...)]`) is served as DRF
+  fills it;
 - class views whose handler methods come from library bases: Django's generic bases combined
   as mixins (`BaseDetailView`, `ProcessFormView`, `BaseDeleteView`, `DeletionMixin` ...) and
   django-filter's `FilterView`: the methods Django serves, not `ANY`.
@@ -235,3 +238,143 @@ def test_a_router_subclass_adding_entries_out_of_sight_still_lists_its_registrat
     ]
     documents, _ = scanned_both_ways(tmp_path, COLLECTING, monkeypatch)
     assert documents[0] == documents[1]
+
+
+BULK = {
+    **SETTINGS,
+    "proj/routing.py": (
+        "from rest_framework import routers as rf\n"
+        "class BatchRouter(rf.DefaultRouter):\n"
+        "    include_root_view = False\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        super().__init__(*args, **kwargs)\n"
+        "        self.routes[0].mapping.update({'put': 'batch_put', 'delete': 'batch_drop'})\n"
+        "class CloningRouter(BatchRouter):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.routes[-2].mapping['post'] = 'clone'\n"
+        "EXTRA = {'patch': 'batch_patch'}\n"
+        "class OpaqueRouter(rf.SimpleRouter):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.routes[0].mapping.update(EXTRA)\n"
+    ),
+    "proj/mixins.py": (
+        "class BatchMixin:\n"
+        "    def batch_put(self, request):\n"
+        "        pass\n"
+        "    def batch_drop(self, request):\n"
+        "        pass\n"
+    ),
+    "proj/urls.py": (
+        "from django.urls import include, path\n"
+        "from rest_framework import viewsets\n"
+        "from proj import routing\n"
+        "from proj.mixins import BatchMixin\n"
+        "class Crates(BatchMixin, viewsets.ModelViewSet):\n"
+        "    def clone(self, request, pk=None):\n"
+        "        pass\n"
+        "class Labels(viewsets.ReadOnlyModelViewSet):\n"
+        "    pass\n"
+        "one = routing.CloningRouter()\n"
+        "one.register('crates', Crates)\n"
+        "one.register('labels', Labels)\n"
+        "two = routing.OpaqueRouter()\n"
+        "two.register('bins', Labels)\n"
+        "urlpatterns = [path('a/', include(one.urls)), path('b/', include(two.urls))]\n"
+    ),
+}
+
+
+def test_a_router_subclass_adding_methods_to_drfs_routes_serves_them_where_defined(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`self.routes[0].mapping.update({...})` and `self.routes[-2].mapping[m] = ...` in the
+    `__init__` of a router subclass (two levels): the methods are added to DRF's list and
+    detail routes, each served only where the viewset has the action (DRF's
+    `get_method_map`); a mapping that is not literal stays the finding where it is used."""
+    crud = {"GET /a/crates/", "POST /a/crates/", "GET /a/crates/{pk}/", "PUT /a/crates/{pk}/",
+            "PATCH /a/crates/{pk}/", "DELETE /a/crates/{pk}/"}  # fmt: skip
+    assert names(BULK) == crud | {
+        "PUT /a/crates/",
+        "DELETE /a/crates/",
+        "POST /a/crates/{pk}/",
+        "GET /a/labels/",
+        "GET /a/labels/{pk}/",
+    }
+    found = findings(BULK)
+    assert [(code, path, line) for code, path, line, _ in found] == [
+        ("UNRESOLVED_ROUTE", "proj/urls.py", 10),  # DefaultRouter's `.json` suffixes
+        ("UNRESOLVED_ROUTER", "proj/urls.py", 15),
+    ]
+    assert "suffix" in found[0][3]
+    assert "OpaqueRouter" in found[1][3] and "`__init__`" in found[1][3]
+    documents, parsed = scanned_both_ways(tmp_path, BULK, monkeypatch)
+    assert documents[0] == documents[1]
+    assert parsed[1] <= parsed[0]
+
+
+TABLES = {
+    **SETTINGS,
+    "proj/tables.py": (
+        "from rest_framework.routers import DynamicRoute, Route, SimpleRouter\n"
+        "class ReadRouter(SimpleRouter):\n"
+        "    routes = [\n"
+        "        Route(url=r'^{prefix}$', mapping={'get': 'list'}, name='{basename}-list',\n"
+        "              detail=False, initkwargs={'suffix': 'List'}),\n"
+        "        Route(r'^{prefix}/{lookup}$', {'get': 'retrieve'}, '{basename}-detail', True,\n"
+        "              {'suffix': 'Detail'}),\n"
+        "        DynamicRoute(url=r'^{prefix}/{lookup}/{url_path}$', name='{basename}-{url_name}',\n"
+        "                     detail=True, initkwargs={}),\n"
+        "    ]\n"
+        "class WriteRouter(ReadRouter):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.routes[0].mapping['post'] = 'create'\n"
+        "class FlatRouter(SimpleRouter):\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        super().__init__(*args, **kwargs)\n"
+        "        self.routes = [Route(url=r'^{prefix}/all{trailing_slash}$',\n"
+        "                             mapping={'get': 'list'}, name='{basename}-all',\n"
+        "                             detail=False, initkwargs={})]\n"
+    ),
+    "proj/urls.py": (
+        "from django.urls import include, path\n"
+        "from rest_framework import viewsets\n"
+        "from rest_framework.decorators import action\n"
+        "from proj import tables\n"
+        "class Boxes(viewsets.ModelViewSet):\n"
+        "    lookup_field = 'code'\n"
+        "    @action(detail=True, methods=['post'])\n"
+        "    def seal(self, request, code=None):\n"
+        "        pass\n"
+        "    @action(detail=False)\n"
+        "    def recent(self, request):\n"
+        "        pass\n"
+        "rw = tables.WriteRouter()\n"
+        "rw.register('boxes', Boxes)\n"
+        "flat = tables.FlatRouter()\n"
+        "flat.register('boxes', Boxes)\n"
+        "urlpatterns = [path('r/', include(rw.urls)), path('f/', include(flat.urls))]\n"
+    ),
+}
+
+
+def test_a_router_subclass_with_its_own_route_table_serves_what_it_lists(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A literal `routes = [Route(...), DynamicRoute(...)]` class attribute (keywords and
+    positions), a subclass's `__init__` adding a method to it, and `self.routes = [...]` in
+    `__init__`: each route's URL filled as DRF fills it, its methods where the viewset has
+    the action, `@action`s only where a `DynamicRoute` of their `detail` serves them."""
+    assert names(TABLES) == {
+        "GET /r/boxes",
+        "POST /r/boxes",
+        "GET /r/boxes/{code}",
+        "POST /r/boxes/{code}/seal",
+        "GET /f/boxes/all/",
+    }
+    assert findings(TABLES) == []
+    documents, parsed = scanned_both_ways(tmp_path, TABLES, monkeypatch)
+    assert documents[0] == documents[1]
+    assert parsed[1] <= parsed[0]

@@ -144,6 +144,30 @@ class RouterUrls:
 
 
 @dataclass(frozen=True, slots=True)
+class DrfRoute:
+    """One entry of a DRF router's `routes`: `Route(url=..., mapping={...}, detail=...)`, or a
+    `DynamicRoute(url=..., detail=...)` (`mapping` None) serving the view set's `@action`s of
+    that `detail`; `url` a regex template with `{prefix}`, `{lookup}`, `{url_path}`,
+    `{trailing_slash}`."""
+
+    url: str
+    mapping: tuple[tuple[str, str], ...] | None  # (METHOD, action)
+    detail: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RouteChange:
+    """A change a router class's `__init__` makes to `self.routes`, in order: a method added
+    to the mapping of the route at `index` (`self.routes[0].mapping.update({...})`), or the
+    whole table replaced (`table`, `self.routes = [Route(...), ...]`)."""
+
+    index: int = 0
+    method: str = ""
+    action: str = ""
+    table: tuple[DrfRoute, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DjangoClass:
     line: int
     bases: tuple[str, ...]  # dotted, as written ("?" for what is not a name)
@@ -163,6 +187,10 @@ class DjangoClass:
     # them, and its literal class options (`include_root_view = False`)
     urls: tuple[RouterUrls, ...] = ()
     router_options: tuple[tuple[str, bool], ...] = ()
+    # its literal `routes = [Route(...), ...]` class attribute, and the changes its `__init__`
+    # makes to `self.routes` (`self.routes[0].mapping.update({"put": "bulk_update"})`)
+    route_table: tuple[DrfRoute, ...] | None = None
+    route_changes: tuple[RouteChange, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -905,17 +933,20 @@ class _Reader:
             if k in {"include_root_view", "include_format_suffixes"}
             and isinstance(v, ast.Constant) and isinstance(v.value, bool)
         )  # fmt: skip
+        route_changes: tuple[RouteChange, ...] = ()
+        table = _route_table(fields["routes"]) if "routes" in fields else None
         for stmt in node.body:  # `self.trailing_slash = '/?'` in `__init__`, after DRF's own
             if (
                 isinstance(stmt, ast.FunctionDef)
                 and stmt.name == "__init__"
                 and self.may_set_routes  # else every node of every `__init__` walked in vain
             ):
-                slash, readable = _init_slash(stmt)
+                slash, changes, readable = _init_changes(stmt)
                 if not readable:
                     urls.append(RouterUrls("__init__", stmt.lineno, False))
                 elif slash is not None:
                     options += (("trailing_slash", slash),)
+                route_changes += changes
         decorators: list[str] = decorated
         for decorator in node.decorator_list:
             if isinstance(decorator, ast.Call) and _last(decorator.func) == "method_decorator":
@@ -938,6 +969,8 @@ class _Reader:
             self.imported.get(node.name, ""),
             tuple(urls),
             options,
+            table,
+            route_changes,
         )
 
     def router_urls(self, stmt: ast.stmt) -> RouterUrls | None:
@@ -950,6 +983,8 @@ class _Reader:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             names = {t.id for t in targets if isinstance(t, ast.Name)}
             hit = sorted(names & hooks)
+            if hit == ["routes"] and stmt.value is not None and _route_table(stmt.value):
+                return None  # a literal table: `DjangoClass.route_table`
             return RouterUrls(hit[0], stmt.lineno, False) if hit else None
         if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             return None
@@ -1141,27 +1176,114 @@ def _with_caveat(entry: UrlEntry, caveat: Caveat) -> UrlEntry:
     return replace(entry, caveats=(*entry.caveats, caveat), assumed=())
 
 
-def _init_slash(init: ast.FunctionDef) -> tuple[bool | None, bool]:
-    """What a router class's `__init__` makes its trailing slash (None: leaves it), and whether
-    the pack can say: a literal `self.trailing_slash` (`"/"` keeps the slash; `""` and `"/?"`,
-    which `reverse()` spells without it, drop it); any other value, or a change to
-    `self.routes`, cannot be read."""
+def _route_table(node: ast.expr) -> tuple[DrfRoute, ...] | None:
+    """A literal list of DRF's `Route(url=..., mapping={...}, name=..., detail=...,
+    initkwargs=...)` and `DynamicRoute(url=..., name=..., detail=..., initkwargs=...)` (by
+    keyword or position, as DRF's namedtuples take them); None: anything else."""
+    if not isinstance(node, ast.List | ast.Tuple) or not node.elts:
+        return None
+    rows: list[DrfRoute] = []
+    for item in node.elts:
+        if not isinstance(item, ast.Call) or any(k.arg is None for k in item.keywords):
+            return None
+        kind = _last(item.func)
+        fields = ("url", "mapping", "name", "detail", "initkwargs") if kind == "Route" else (
+            ("url", "name", "detail", "initkwargs") if kind == "DynamicRoute" else None)  # fmt: skip
+        if fields is None or len(item.args) > len(fields):
+            return None
+        given = dict(zip(fields, item.args, strict=False))
+        given.update({str(k.arg): k.value for k in item.keywords})
+        url, detail = _text(given.get("url")), given.get("detail")
+        if url is None or not (isinstance(detail, ast.Constant) and type(detail.value) is bool):
+            return None
+        mapping: tuple[tuple[str, str], ...] | None = None
+        if kind == "Route":
+            value = given.get("mapping")
+            if not isinstance(value, ast.Dict):
+                return None
+            pairs = [(_text(k) if k is not None else None, _text(v))
+                     for k, v in zip(value.keys, value.values, strict=True)]  # fmt: skip
+            if any(k is None or v is None for k, v in pairs):
+                return None
+            mapping = tuple((str(k).upper(), str(v)) for k, v in pairs)
+        rows.append(DrfRoute(url, mapping, detail.value))
+    return tuple(rows)
+
+
+def _route_mapping(node: ast.expr) -> tuple[int, ast.expr] | None:
+    """`self.routes[i].mapping` with `i` a literal index: `i`, and its `self.routes` node;
+    None: anything else."""
+    if not (
+        isinstance(node, ast.Attribute)
+        and node.attr == "mapping"
+        and isinstance(node.value, ast.Subscript)
+        and dotted(node.value.value) == "self.routes"
+    ):
+        return None
+    index = node.value.slice
+    sign = 1
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+        index, sign = index.operand, -1
+    if not (isinstance(index, ast.Constant) and type(index.value) is int):
+        return None
+    return (sign * index.value, node.value.value)
+
+
+def _init_changes(init: ast.FunctionDef) -> tuple[bool | None, tuple[RouteChange, ...], bool]:
+    """What a router class's `__init__` makes its trailing slash (None: leaves it), the changes
+    its own statements make to `self.routes`, in order (`self.routes[0].mapping.update({"put":
+    "x"})`, `self.routes[2].mapping["put"] = "x"`, `self.routes = [Route(...), ...]`, literal
+    strings), and whether the pack can say: a literal `self.trailing_slash` (`"/"` keeps the
+    slash; `""` and `"/?"`, which `reverse()` spells without it, drop it); any other value, or
+    any other use of `self.routes` (in a branch too), cannot be read."""
     slash: bool | None = None
-    for node in ast.walk(init):
+    changes: list[RouteChange] = []
+    followed: set[int] = set()  # the `self.routes` nodes of the statements read
+    for stmt in init.body:
+        node = stmt.value if isinstance(stmt, ast.Expr) else None
         if (
-            isinstance(node, ast.Attribute)
-            and node.attr == "routes"
-            and dotted(node) == ("self.routes")
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "update"
+            and (mapping := _route_mapping(node.func.value)) is not None
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.Dict)
         ):
-            return (None, False)
-        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            pairs = [(_text(k) if k is not None else None, _text(v))
+                     for k, v in zip(node.args[0].keys, node.args[0].values, strict=True)]  # fmt: skip
+            if all(k is not None and v is not None for k, v in pairs):
+                changes += [RouteChange(mapping[0], str(k).upper(), str(v)) for k, v in pairs]
+                followed.add(id(mapping[1]))
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            if (
+                isinstance(target, ast.Subscript)
+                and (mapping := _route_mapping(target.value)) is not None
+                and (key := _text(target.slice)) is not None
+                and (value := _text(stmt.value)) is not None
+            ):
+                changes.append(RouteChange(mapping[0], key.upper(), value))
+                followed.add(id(mapping[1]))
+            elif dotted(target) == "self.routes" and (table := _route_table(stmt.value)):
+                changes.append(RouteChange(table=table))
+                followed.add(id(target))
+    for each in ast.walk(init):
+        if (
+            isinstance(each, ast.Attribute)
+            and each.attr == "routes"
+            and dotted(each) == ("self.routes")
+            and id(each) not in followed
+        ):
+            return (None, (), False)
+        if isinstance(each, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = each.targets if isinstance(each, ast.Assign) else [each.target]
             if any(dotted(t) == "self.trailing_slash" for t in targets):
-                value = _text(node.value) if isinstance(node, ast.Assign) else None
+                value = _text(each.value) if isinstance(each, ast.Assign) else None
                 if value not in {"/", "", "/?"}:
-                    return (None, False)
+                    return (None, (), False)
                 slash = value == "/"
-    return (slash, True)
+    return (slash, tuple(changes), True)
 
 
 def _is_super_urls(node: ast.expr) -> bool:

@@ -23,7 +23,9 @@ from .django_facts import (
     DjangoClass,
     DjangoFacts,
     DjangoFunction,
+    DrfRoute,
     Registration,
+    RouteChange,
     RoutePart,
     RouterUrls,
     UrlEntry,
@@ -107,6 +109,14 @@ _LIBRARY_FUNCTIONS = {n: ("post",) for n in ("obtain_auth_token", "obtain_jwt_to
 _ROUTER_ROUTES = (
     (False, {"GET": "list", "POST": "create"}),
     (True, {"GET": "retrieve", "PUT": "update", "PATCH": "partial_update", "DELETE": "destroy"}),
+)
+_CRUD = frozenset(n for _, mapping in _ROUTER_ROUTES for n in mapping.values())
+# DRF's `SimpleRouter.routes`, as a subclass may change it (rest_framework/routers.py)
+_DRF_TABLE = (
+    DrfRoute(r"^{prefix}{trailing_slash}$", tuple(_ROUTER_ROUTES[0][1].items()), False),
+    DrfRoute(r"^{prefix}/{url_path}{trailing_slash}$", None, False),
+    DrfRoute(r"^{prefix}/{lookup}{trailing_slash}$", tuple(_ROUTER_ROUTES[1][1].items()), True),
+    DrfRoute(r"^{prefix}/{lookup}/{url_path}{trailing_slash}$", None, True),
 )
 _GUARD_MIXINS = frozenset({"LoginRequiredMixin", "PermissionRequiredMixin",
                            "UserPassesTestMixin", "AccessMixin"})  # fmt: skip
@@ -980,10 +990,13 @@ class DjangoRouteResolver:
             return None
         kind, slash, line = facts.routers[name]
         extras: list[tuple[str, RouterUrls]] = []
+        # its classes' `routes` class attributes (the nearest last) and `__init__` changes
+        tables: list[tuple[DrfRoute, ...]] = []
+        changes: list[RouteChange] = []
         if kind == "?":  # made from a class of its own: a DRF router subclass, or not a router
             made = facts.router_classes.get(name, "?")
             chosen: dict[str, bool] = {}
-            subclass = self.router_subclass(file, made, extras, chosen, 0)
+            subclass = self.router_subclass(file, made, extras, chosen, 0, tables, changes)
             slash = chosen.get("trailing_slash", slash)
             if isinstance(subclass, tuple):
                 cfile, cline, why = subclass
@@ -1018,13 +1031,14 @@ class DjangoRouteResolver:
                 return None
             here, slash = here + nest[0], nest[1] if facts.nested[name].trailing_slash is None \
                 else slash  # fmt: skip
+        table = self.route_table(file, line, tables, changes)
         trailing = "/" if slash else ""
         if kind.endswith("-suffixes"):
             self.note("UNRESOLVED_ROUTE", file, line, "DefaultRouter also serves each route "
                       "with a format suffix (`.json`): those variants are not listed")  # fmt: skip
         for registration in facts.registrations:
             if registration.router == name:
-                self.register(file, registration, here, trailing, auth, gaps)
+                self.register(file, registration, here, trailing, auth, gaps, table)
         for cfile, urls in extras:  # what the subclass's `get_urls`/`urls` adds, in its file
             self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
             if urls.unread:
@@ -1040,10 +1054,14 @@ class DjangoRouteResolver:
         extras: list[tuple[str, RouterUrls]],
         chosen: dict[str, bool],
         depth: int,
+        tables: list[tuple[DrfRoute, ...]],
+        changes: list[RouteChange],
     ) -> str | tuple[str, int, str] | None:
         """The DRF router kind a class of the repository makes (as `routers` spells it), its
         overrides' own entries appended to `extras` (the nearest class's last, as each adds
-        after `super()`'s), a trailing slash its `__init__` sets in `chosen`; a finding (file,
+        after `super()`'s), a trailing slash its `__init__` sets in `chosen`, its literal `routes`
+        class attribute in `tables` and its `__init__`'s changes to them in `changes` (the
+        farthest class's first, as `super().__init__` runs); a finding (file,
         line, detail) where an override or a base cannot be read; None when the class is no
         DRF router."""
         found = self.resolve(file, made) if depth <= _DEPTH else None
@@ -1066,7 +1084,7 @@ class DjangoRouteResolver:
             return None
         kind: str | tuple[str, int, str] | None = None
         for base in cls.bases:  # the first base that is a router: DRF's `super()` for it
-            kind = self.router_subclass(cfile, base, extras, chosen, depth + 1)
+            kind = self.router_subclass(cfile, base, extras, chosen, depth + 1, tables, changes)
             if kind is not None:
                 break
         if not isinstance(kind, str):
@@ -1084,6 +1102,9 @@ class DjangoRouteResolver:
                 kind = "bare"
             own.append((cfile, urls))
         extras += own
+        if cls.route_table is not None:
+            tables.append(cls.route_table)
+        changes += cls.route_changes
         options = dict(cls.router_options)
         if "trailing_slash" in options:  # set after DRF's `__init__`: over the instance's own
             chosen["trailing_slash"] = options["trailing_slash"]
@@ -1185,7 +1206,12 @@ class DjangoRouteResolver:
         trailing: str,
         auth: int,
         gaps: tuple[Gap, ...],
+        routes: tuple[DrfRoute, ...] = _DRF_TABLE,
     ) -> None:
+        """The routes DRF's router serves for a registration: those of its route table (DRF's,
+        or as a router class changed it), each method where the viewset has the action, as
+        DRF's `get_method_map` keeps it, and its `@action`s where a `DynamicRoute` serves
+        them."""
         if registration.chained:
             self.note("UNRESOLVED_ROUTE", file, registration.line, "a registration on what "
                       "`register()` returned (drf-extensions' nested routes, "
@@ -1204,7 +1230,8 @@ class DjangoRouteResolver:
                       "routes it generates are not listed")  # fmt: skip
             return
         _, vfile, vname = found
-        known, actions, extra = self.viewset(vfile, vname, 0)
+        wanted = frozenset(a for r in routes for _, a in r.mapping or ())
+        known, actions, extra = self.viewset(vfile, vname, 0, wanted)
         if not known:
             self.note("UNRESOLVED_ROUTE", file, registration.line, f"the viewset "
                       f"`{registration.viewset}` has a base the scanned files do not show: "
@@ -1220,7 +1247,13 @@ class DjangoRouteResolver:
         lookup_part = (base + "/" if prefix else base) + "{" + lookup + "}"
         cls_auth = max(auth, self.class_auth(vfile, vname, 0))
         line = registration.line
-        for detail, mapping in _ROUTER_ROUTES:
+        if [replace(r, mapping=()) for r in routes] != [replace(r, mapping=()) for r in _DRF_TABLE]:
+            viewset = (vfile, vname, lookup, cls_auth)
+            self.table_routes(routes, file, registration, here, trailing, viewset, actions, extra,
+                              gaps)  # fmt: skip
+            return
+        table = ((False, dict(routes[0].mapping or ())), (True, dict(routes[2].mapping or ())))
+        for detail, mapping in table:
             # `register("", ...)`: DRF drops the `/` its list route would start with, so the
             # list is served at the include's own path (`^$`), with no slash of its own
             at = lookup_part + trailing if detail else base + (trailing if prefix else "")
@@ -1247,6 +1280,78 @@ class DjangoRouteResolver:
             for method in action.methods:
                 verdict = max(cls_auth, self.drf_auth(vfile, vname, method, action))
                 self.emit(method, joined + trailing, file, line, vname, verdict, gaps)
+
+    def route_table(
+        self, file: str, line: int, tables: list[tuple[DrfRoute, ...]], changes: list[RouteChange]
+    ) -> tuple[DrfRoute, ...]:
+        """The routes a router serves: the nearest `routes` class attribute (else DRF's), with
+        its classes' `__init__` changes applied in order; a change to the mapping of a route
+        that has none (a `DynamicRoute`, an index past the end) is a finding at the router."""
+        table = list(tables[-1] if tables else _DRF_TABLE)
+        for change in changes:
+            if change.table is not None:
+                table = list(change.table)
+                continue
+            at = change.index
+            row = table[at] if -len(table) <= at < len(table) else None
+            if row is None or row.mapping is None:
+                self.note("UNRESOLVED_ROUTE", file, line, f"the router class changes the "
+                          f"mapping of `self.routes[{at}]`, a route with none: the "
+                          f"`{change.method}` it adds is not listed")  # fmt: skip
+                continue
+            mapping = dict(row.mapping)
+            mapping[change.method] = change.action
+            table[at] = replace(row, mapping=tuple(mapping.items()))
+        return tuple(table)
+
+    def table_routes(
+        self,
+        routes: tuple[DrfRoute, ...],
+        file: str,
+        registration: Registration,
+        here: str,
+        trailing: str,
+        viewset: tuple[str, str, str, int],
+        actions: set[str],
+        extra: list[Action],
+        gaps: tuple[Gap, ...],
+    ) -> None:
+        """A registration on a router whose route table is not DRF's: each `Route`'s URL
+        template filled as DRF's `get_urls` fills it (`{prefix}`, `{lookup}` as
+        `get_lookup_regex` spells it, `{trailing_slash}`), its methods where the viewset has
+        the action; each `DynamicRoute` serving the `@action`s of its `detail`."""
+        vfile, vname, lookup, cls_auth = viewset
+        prefix, line = registration.prefix or "", registration.line
+        for each in extra:
+            if each.detail is None or each.url_path is None or "?" in each.methods:
+                self.note("UNRESOLVED_ROUTE", vfile, each.line, f"the `detail=`, methods or "
+                          f"url_path of the action `{each.name}` are computed: it is not "
+                          "listed")  # fmt: skip
+        for row in routes:
+            served: list[tuple[str, str, Action | None]] = []  # (url_path, method, action)
+            if row.mapping is not None:
+                served = [("", m, None) for m, a in row.mapping if a in actions]
+            else:
+                for each in extra:
+                    if each.detail is row.detail and each.url_path is not None:
+                        served += [(each.url_path, m, each) for m in each.methods
+                                   if m != "?"]  # fmt: skip
+            for url_path, method, action in served:
+                try:
+                    regex = row.url.replace("{url_path}", url_path).format(
+                        prefix=prefix, lookup=f"(?P<{lookup}>[^/.]+)", trailing_slash=trailing
+                    )
+                except (KeyError, IndexError, ValueError):
+                    regex = None
+                if regex is not None and not prefix and regex[:2] == "^/":
+                    regex = "^" + regex[2:]
+                path = django_path(regex, True) if regex is not None else None
+                if path is None:
+                    self.note("UNRESOLVED_ROUTE", file, line, f"the router's route `{row.url}`"
+                              f" is no path for `{vname}`: its {method} is not listed")  # fmt: skip
+                    continue
+                verdict = max(cls_auth, self.drf_auth(vfile, vname, method, action))
+                self.emit(method, here + path, file, line, vname, verdict, gaps)
 
     def nest(self, file: str, name: str, depth: int) -> tuple[str, bool] | None:
         """A nested router's path below its include (`projects/{project_pk}/`, the parents'
@@ -1294,19 +1399,22 @@ class DjangoRouteResolver:
             return 0
         return 1 + self.nest_depth(parent[1], parent[2], depth + 1)
 
-    def viewset(self, file: str, name: str, depth: int) -> tuple[bool, set[str], list[Action]]:
+    def viewset(
+        self, file: str, name: str, depth: int, wanted: frozenset[str] = _CRUD
+    ) -> tuple[bool, set[str], list[Action]]:
+        """Whether every base is known, the actions of `wanted` the viewset has (its methods
+        and its bases', a library base's by record), and its `@action`s."""
         cls = self.klass(file, name)
         if cls is None or depth > _DEPTH:
             return (False, set(), [])
-        actions = {m for m in cls.methods if m in {"list", "create", "retrieve", "update",
-                                                    "partial_update", "destroy"}}  # fmt: skip
+        actions = {m for m in cls.methods if m in wanted}
         extra = list(cls.actions)
         known = True
         for base in self.bases(file, cls):
             if base is None:
                 known = False
             elif base[0] == "class":
-                ok, more, more_extra = self.viewset(base[1], base[2], depth + 1)
+                ok, more, more_extra = self.viewset(base[1], base[2], depth + 1, wanted)
                 known = known and ok
                 actions |= more
                 seen = {a.name for a in extra}
@@ -1314,7 +1422,7 @@ class DjangoRouteResolver:
             elif base[0] == "external":
                 short = base[2].rpartition(".")[2]
                 if short in _VIEWSET_ACTIONS:
-                    actions.update(_VIEWSET_ACTIONS[short])
+                    actions.update(a for a in _VIEWSET_ACTIONS[short] if a in wanted)
                 elif not base[2].startswith(_LIBRARIES):
                     known = known and short == "object"
         return (known, actions, extra)
