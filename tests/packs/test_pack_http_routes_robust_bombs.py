@@ -174,3 +174,37 @@ def test_includes_multiplied_by_optional_groups_stop_at_the_link_budget() -> Non
     assert places["UNRESOLVED_ROUTE"] == ["u5.py:4"]
     assert places["LINK_BUDGET_EXCEEDED"]
     assert all(p.startswith("u") for p in places["LINK_BUDGET_EXCEEDED"])
+
+
+INCLUDE_CYCLE: dict[str, str] = {
+    "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'ring.settings')\n",
+    "ring/__init__.py": "",
+    "ring/settings.py": "ROOT_URLCONF = 'ring.urls'\n",
+    "ring/views.py": "def home(request):\n    return None\n",
+    "ring/urls.py": (
+        "from django.urls import include, path\n"
+        "from . import views\n"
+        "\n"
+        "urlpatterns = [\n"
+        "    path('', views.home),\n"
+        "    path('more/', include('ring.inner')),\n"
+        "]\n"
+    ),
+    "ring/inner.py": (
+        "from django.urls import include, path\n"
+        "from . import views\n"
+        "\n"
+        "urlpatterns = [\n"
+        "    path('in/', views.home),\n"
+        "    path('again/', include('ring.urls')),\n"
+        "]\n"
+    ),
+}
+
+
+def test_urlconfs_that_include_each_other_are_listed_once_with_a_finding_where_it_closes() -> None:
+    """`a.urls` includes `b.urls`, which includes `a.urls` again: Django serves the paths
+    without end. The walk stopped there quietly; the place where the loop closes is now a
+    finding, and what one pass serves is still listed."""
+    assert set(placed(INCLUDE_CYCLE)) == {"ANY /", "ANY /more/in/"}
+    assert finding_places(INCLUDE_CYCLE)["UNRESOLVED_ROUTER"] == ["ring/inner.py:6"]

@@ -522,8 +522,10 @@ class DjangoRouteResolver:
                 self.opaque(path, entry, f"`include('{name}')` names a module whose "
                             "urlpatterns the scanned files do not show")  # fmt: skip
                 return
-            if file not in stack:
-                self.walk(file, facts.lists["urlpatterns"], here, auth, gaps, (*stack, file))
+            if file in stack:
+                self.cycle(path, entry, f"include('{name}')")
+                return
+            self.walk(file, facts.lists["urlpatterns"], here, auth, gaps, (*stack, file))
             return
         if kind == "static":  # Django's `serve`: a function view with no method restriction
             handler = (
@@ -591,11 +593,15 @@ class DjangoRouteResolver:
         if what == "list":
             facts = self.facts(file)
             key = f"{file}:{attr}"
-            if facts is not None and key not in stack:
+            if facts is not None and key in stack:
+                self.cycle(path, entry, written)
+            elif facts is not None:
                 self.walk(file, facts.lists[attr], here, auth, gaps, (*stack, key))
         elif what == "module":
             facts = self.facts(file)
-            if facts is not None and "urlpatterns" in facts.lists and file not in stack:
+            if facts is not None and "urlpatterns" in facts.lists and file in stack:
+                self.cycle(path, entry, written)
+            elif facts is not None and "urlpatterns" in facts.lists:
                 self.walk(file, facts.lists["urlpatterns"], here, auth, gaps, (*stack, file))
             else:
                 self.opaque(path, entry, f"`{name}` names a module with no urlpatterns")
@@ -793,6 +799,13 @@ class DjangoRouteResolver:
         said = f"settings.DEBUG (true in {source})"
         why = f"{said}: `{entry.static}()` URL patterns are served only when DEBUG is true"
         return prefix.lstrip("/") + "<path:path>", replace(entry, assumed=(*entry.assumed, why))
+
+    def cycle(self, path: str, entry: UrlEntry, written: str) -> None:
+        """An include of URL patterns that include this one again: Django nests them once
+        more per pass, without end; listed once, and said where the loop closes."""
+        self.note("UNRESOLVED_ROUTER", path, entry.line, f"`{written}` includes URL patterns "
+                  "that include this pattern again: Django serves them once more under each "
+                  "pass, without end; the pack lists them once")  # fmt: skip
 
     def opaque(self, path: str, entry: UrlEntry, why: str) -> None:
         self.note("UNRESOLVED_ROUTER", path, entry.line, f"{why}: its routes are not listed")
