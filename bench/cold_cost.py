@@ -152,11 +152,18 @@ def measure(root: Path, pack: str, *, parse_all: bool, rounds: int = 1) -> dict[
     return out
 
 
-if __name__ == "__main__":
-    arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
+def command_line(argv: list[str], usage: str | None) -> tuple[Path, str, int]:
+    """`REPO [PACK] [--rounds=N]` of this script and `bench/cold_phases.py`: the repository,
+    the pack (`http_routes` by default) and the rounds (1); the usage text when no repository."""
+    arguments = [a for a in argv[1:] if not a.startswith("--")]
     if not arguments:
-        sys.exit(__doc__)
+        sys.exit(usage)
     pack = arguments[1] if len(arguments) > 1 else "http_routes"
-    rounds = next((int(a.partition("=")[2]) for a in sys.argv if a.startswith("--rounds=")), 1)
+    rounds = next((int(a.partition("=")[2]) for a in argv if a.startswith("--rounds=")), 1)
+    return Path(arguments[0]), pack, rounds
+
+
+if __name__ == "__main__":
+    root, pack, rounds = command_line(sys.argv, __doc__)
     parse_all = "--parse-all" in sys.argv
-    print(json.dumps(measure(Path(arguments[0]), pack, parse_all=parse_all, rounds=rounds)))
+    print(json.dumps(measure(root, pack, parse_all=parse_all, rounds=rounds)))

@@ -38,7 +38,7 @@ sys.path[:0] = [str(REPO), str(REPO / "plugins")]
 
 from packs import pyparse, scan_document, scan_select  # noqa: E402
 
-from bench.cold_cost import baselines, counted  # noqa: E402
+from bench.cold_cost import baselines, command_line, counted  # noqa: E402
 from bench.cpu_clock import Stopwatch, collector_off  # noqa: E402
 
 
@@ -157,9 +157,5 @@ def measure(root: Path, pack: str, rounds: int) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
-    if not arguments:
-        sys.exit(__doc__)
-    pack = arguments[1] if len(arguments) > 1 else "http_routes"
-    rounds = next((int(a.partition("=")[2]) for a in sys.argv if a.startswith("--rounds=")), 1)
-    print(json.dumps(measure(Path(arguments[0]), pack, rounds), ensure_ascii=False))
+    root, pack, rounds = command_line(sys.argv, __doc__)
+    print(json.dumps(measure(root, pack, rounds), ensure_ascii=False))
