@@ -232,6 +232,17 @@ callback per byte, however far behind it fell (ordinary writes merge in the pipe
 reader behind gets them by the 64 KiB): 200,000 bytes took 200,001 reads and ten times the
 time, with every client waiting (issue 32, round 10). Runtimes do not ask for direct I/O."""
 RET_EINVAL = 0x00050000 | errno.EINVAL
+F_SETPIPE_SZ = 1031
+PIPE_SHRINKING = 0xFFFF0000
+"""The bits of every pipe size of 16 pages (64 KiB, a pipe's default) or more: a
+`fcntl(F_SETPIPE_SZ)` with none of them, a pipe shrunk below 16 buffers, is refused with EPERM.
+A pipe's ring holds as many buffers as its size has pages, and a buffer `splice` or `vmsplice`
+fills is never merged with the next: a plugin that shrank its stderr to one page and spliced
+one byte at a time from a file made every read of the gateway's end return one byte, packet
+mode without `O_DIRECT` (200,000 bytes: 200,003 reads, 8 times the time; attack13). At 16
+buffers or more a reader behind gets at least 16 such bytes a read. Growing a pipe stays
+allowed (its buffers are charged to the plugin's memory, round 8); runtimes do not shrink
+their pipes."""
 
 
 @dataclass(frozen=True)
@@ -247,6 +258,8 @@ class FlagRule:
     when: tuple[int, int] | None = None
     """(an argument's index, a value): the rule applies only when that argument is the value
     (`fcntl`'s command); otherwise the call is allowed by this rule."""
+    unless: bool = False
+    """Refused when the argument has none of `bits` instead (a pipe size under 64 KiB)."""
 
 
 @functools.cache
@@ -273,6 +286,7 @@ def program() -> bytes:
         *(FlagRule(_syscall_number(n), a) for n, a in MODE_ARGUMENTS),
         *(FlagRule(_syscall_number(n), a, b, RET_ENOMEM) for n, a, b in HUGE_PAGE_ARGUMENTS),
         *(FlagRule(_syscall_number(n), a, b, RET_EINVAL, w) for n, a, b, w in PACKET_ARGUMENTS),
+        FlagRule(_syscall_number("fcntl"), 2, PIPE_SHRINKING, RET_EPERM, (1, F_SETPIPE_SZ), True),
     ]
     flagged = [flag for flag in every_flag if flag.number >= 0]
     ruled = {rule.number for rule in rules} | {flag.number for flag in flagged}
@@ -347,7 +361,8 @@ def assemble(
             if flag.when is not None:
                 argument, value = flag.when
                 code += [(LD_W_ABS, 0, 0, ARG0 + 8 * argument), (JEQ_K, 0, passed, value)]
-            code += [(LD_W_ABS, 0, 0, ARG0 + 8 * flag.argument), (JSET_K, 0, passed, flag.bits)]
+            jumps = (passed, 0) if flag.unless else (0, passed)
+            code += [(LD_W_ABS, 0, 0, ARG0 + 8 * flag.argument), (JSET_K, *jumps, flag.bits)]
             code += [(RET_K, 0, 0, flag.refusal), passed]
         code.append((RET_K, 0, 0, RET_ALLOW))
     code += ["unlisted", (RET_K, 0, 0, RET_ENOSYS)]
