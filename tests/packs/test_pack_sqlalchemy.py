@@ -231,15 +231,48 @@ def test_a_package_folder_its_program_runs_from_is_an_import_root() -> None:
 
 def test_a_library_that_makes_tables_at_runtime_is_named_where_it_is_configured() -> None:
     """Issue 34 item 4: SQLAlchemy-Continuum's `make_versioned()` (imported under another name
-    here) makes `entry_version` and `transaction` at runtime, tables no source declares: a
-    finding at the call names the library and what it makes, so they are not silently absent.
-    A function of the repository's own with the same name is no such call."""
+    here) makes `entry_version` and `transaction` at runtime, tables no source declares: they
+    are listed by the library's rules at the call that configures it. A function of the
+    repository's own with the same name is no such call."""
     document = _scan(FIXTURES / "versioned-tables")
-    assert [name for name, _, _ in _tables(document)] == ["entry"]
+    assert sorted(_tables(document)) == [
+        ("entry", "ledger/entries.py", 2),
+        ("entry_version", "ledger/db.py", 0),
+        ("transaction", "ledger/db.py", 0),
+    ]
+    made = {r["name"]: r for r in document["resources"] if r["name"] != "entry"}
+    assert made["entry_version"]["location"] == {"path": "ledger/db.py", "line": 4}
+    assert made["entry_version"]["attrs"]["generatedBy"] == "SQLAlchemy-Continuum"
+    assert made["entry_version"]["attrs"]["versionOf"] == "entry"
+    assert document["findings"] == []
+
+
+def test_versioned_tables_follow_continuum_s_options_mixins_and_association_tables() -> None:
+    """`make_versioned` through the module (`continuum.make_versioned`) with a `table_name`
+    option and a plugin that adds a table; `__versioned__` inherited from a mixin; a class's
+    own `table_name`, `exclude` and `versioning: False`; single-table inheritance (no table of
+    its own, no version table); association tables of `secondary=` (a `Table` re-exported under
+    an alias, a literal name, a `viewonly` one skipped) versioned with the manager's option; a
+    computed `__versioned__` is a finding at the class, never a guess."""
+    document = _scan(FIXTURES / "versioned-continuum")
+    assert sorted(name for name, _, _ in _tables(document)) == [
+        "account_tag_links",
+        "account_tag_links_audit",
+        "accounts",
+        "accounts_audit",
+        "activity",
+        "drafts",
+        "ledger_watchers",
+        "ledgers",
+        "ledgers_history",
+        "quirks",
+        "tags",
+        "transaction",
+    ]
     (finding,) = document["findings"]
     assert finding["code"] == "UNRESOLVED_TABLE_NAME"
-    assert "SQLAlchemy-Continuum" in finding["detail"] and "_version" in finding["detail"]
-    assert finding["locations"] == [{"path": "ledger/db.py", "line": 4}]
+    assert "versions 'quirks'" in finding["detail"]
+    assert finding["locations"] == [{"path": "vault/models/accounts.py", "line": 47}]
 
 
 def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
