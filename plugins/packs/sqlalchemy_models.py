@@ -578,7 +578,9 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
     bases: ModelBases[ModelBody] = ModelBases(
         lambda cls: dict(cls.body.methods), lambda module: by_path[module.path].factories
     )
-    modules = Modules([facts.module for _, facts in python], made=bases)
+    modules = Modules(
+        [facts.module for _, facts in python], made=bases, known=LIBRARY_MIXINS.__contains__
+    )
     mapper = _Mapper(modules, by_path, declared(declarations, FLASK_SQLALCHEMY, PYTHON))
     claims: list[TableClaim] = []
     gaps: list[Gap] = []

@@ -275,6 +275,23 @@ def test_versioned_tables_follow_continuum_s_options_mixins_and_association_tabl
     assert finding["locations"] == [{"path": "vault/models/accounts.py", "line": 47}]
 
 
+def test_names_bound_in_a_try_and_its_import_error_handler_resolve_as_python_binds_them() -> None:
+    """A module-level `try:` importing a name and an `except ImportError:` (a tuple with it,
+    `ModuleNotFoundError`, `Exception`) binding it again: the `try` branch where its import
+    resolves (a module of the repository that binds it, a library name the pack has a record
+    of), the fallback where it does not (a module of the repository that is not there, a
+    library path the records do not know beside one they do), through nested `try`s and a
+    base made by a call in the handler — never the last binding by default."""
+    document = _scan(FIXTURES / "guarded-imports")
+    assert sorted((name, path) for name, path, _ in _tables(document)) == [
+        ("flask_dance_credential", "kiosk/tables.py"),  # the library's current path
+        ("receipts", "kiosk/tables.py"),  # the repository's fallback module
+        ("shelves", "kiosk/tables.py"),  # the `try` branch, not the handler's `object`
+        ("tickets", "kiosk/tables.py"),  # the handler's `declarative_base()`
+    ]
+    assert document["findings"] == []
+
+
 def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
     """A base that rewrites every subclass's `__tablename__` when the class is created (its
     `__init_subclass__` assigning `cls.__tablename__` or `setattr`-ing it, before or after
