@@ -68,6 +68,13 @@ from .declared_versions import (
     is_python_declaration_file,
 )
 from .declared_versions import read as read_declarations
+from .entry_points import (
+    cfg_entry_points,
+    is_distribution_file,
+    python_entry_points,
+    spells_entry_points,
+    toml_entry_points,
+)
 from .model_bases import (
     BASE_FACTORIES,
     DECLARATIVE_ROOTS,
@@ -78,6 +85,7 @@ from .model_bases import (
     library_bases,
     read_factory,
 )
+from .plugin_distributions import Distribution, plugin_folders, under
 from .pymodules import (
     CallRef,
     ClassRef,
@@ -218,17 +226,40 @@ class SqlalchemyFacts:
     factories: dict[str, Factory] = field(default_factory=dict)  # functions that may make a base
     # module-level calls of a file naming `make_versioned` (which of them is, `configures`)
     versioning: tuple[ast.Call, ...] = ()
+    plugin_loads: tuple[tuple[str, int], ...] = ()  # entry-point groups loaded here (, line)
+    distribution: Distribution | None = None  # a `setup.py`'s name and entry-point groups
 
 
-FileFacts = SqlalchemyFacts | Declarations
-"""What `extract` gives: a Python module's facts, or a dependency file's declarations."""
+@dataclass(frozen=True)
+class DistributionFile:
+    """A `pyproject.toml` or `setup.cfg`: its declarations, and the distribution it makes."""
+
+    declarations: Declarations
+    distribution: Distribution
+
+
+FileFacts = SqlalchemyFacts | Declarations | DistributionFile
+"""What `extract` gives: a Python module's facts, or a dependency file's declarations (with
+the entry points of a `pyproject.toml`/`setup.cfg` that declares some)."""
 
 
 def extract(path: str, source: str) -> FileFacts:
     """A `.py` file's facts; a dependency file's declarations (`NAMED`). `setup.py` is both."""
     if not path.endswith(".py"):
-        return read_declarations(path, source)
+        declarations = read_declarations(path, source)
+        if is_distribution_file(path) and ("entry" in source or "plugins" in source):
+            read = toml_entry_points if path.endswith(".toml") else cfg_entry_points
+            name, groups = read(source)
+            if groups:
+                marker = Distribution(path, name, frozenset(g for g, _ in groups))
+                return DistributionFile(declarations, marker)
+        return declarations
     facts = _extract_python(path, source)
+    if spells_entry_points(source):  # a `setup(entry_points=...)`, a plugin loader
+        name, provided, loads = python_entry_points(source, path)
+        offered = frozenset(g for g, _ in provided)
+        made = Distribution(path, name, offered) if offered else None
+        facts = replace(facts, plugin_loads=loads, distribution=made)
     if path.rpartition("/")[2] == "setup.py":
         return replace(facts, declarations=read_declarations(path, source))
     return facts
@@ -567,10 +598,17 @@ def _column_names(args: Sequence[ast.expr]) -> tuple[str, ...]:
 def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
     declarations: list[Declarations] = []
     python: list[tuple[str, SqlalchemyFacts]] = []
+    distributions: list[Distribution] = []
     for path, facts in files:
         if isinstance(facts, Declarations):
             declarations.append(facts)
             continue
+        if isinstance(facts, DistributionFile):
+            declarations.append(facts.declarations)
+            distributions.append(facts.distribution)
+            continue
+        if facts.distribution is not None and path.rpartition("/")[2] == "setup.py":
+            distributions.append(facts.distribution)
         python.append((path, facts))
         if facts.declarations is not None:
             declarations.append(facts.declarations)
@@ -609,7 +647,18 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
     gaps.extend(mapper.version_gaps)
     gaps.extend(mapper.unknown_bases())
     made, unmade = _generated(modules, by_path, models)
-    return link_tables(claims + made, gaps + unmade)
+    claims += made
+    loads = [(path, group, line) for path, f in python for group, line in f.plugin_loads]
+    if loads and distributions:  # plugins reached only once installed: not the app's tables
+        left, loaders = plugin_folders(
+            distributions,
+            loads,
+            lambda folder: any(under(c.path, frozenset({folder})) for c in claims),
+            "tables",
+        )
+        claims = [c for c in claims if not under(c.path, left)]
+        unmade += [Gap(UNRESOLVED_TABLE_NAME, detail, path, line) for path, line, detail in loaders]
+    return link_tables(claims, gaps + unmade)
 
 
 def _generated(

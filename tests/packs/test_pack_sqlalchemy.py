@@ -20,16 +20,18 @@ from packs.scan import JSONObject, Scanner
 FIXTURES = REPO / "tests" / "fixtures" / "exactness"
 
 
-def _scan(root: Path, paths: tuple[str, ...] = (".",)) -> JSONObject:
+def _scan(root: Path, paths: tuple[str, ...] = (".",), *, named: bool = False) -> JSONObject:
     """The document of pack-sqlalchemy's scanner over `root`, held to the same scan parsing
-    and linking every file (the pre-filter's reference)."""
+    and linking every file (the pre-filter's reference); `named`: the dependency and
+    distribution files read too, as the pack reads them."""
 
     def scanner(parse_all: bool) -> Scanner[Any]:
         return Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
                        language="Python", root=str(root), workers=1,
                        keywords=pack_sqlalchemy.KEYWORDS,
                        base_keywords=pack_sqlalchemy.BASE_KEYWORDS,
-                       follow=pack_sqlalchemy.FOLLOW, parse_all=parse_all)  # fmt: skip
+                       follow=pack_sqlalchemy.FOLLOW, parse_all=parse_all,
+                       named=sqlalchemy_models.NAMED if named else None)  # fmt: skip
 
     document = scanner(False).discover(list(paths))
     assert document == scanner(True).discover(list(paths))
@@ -290,6 +292,19 @@ def test_names_bound_in_a_try_and_its_import_error_handler_resolve_as_python_bin
         ("tickets", "kiosk/tables.py"),  # the handler's `declarative_base()`
     ]
     assert document["findings"] == []
+
+
+def test_a_plugin_distribution_loaded_through_entry_points_is_not_the_apps() -> None:
+    """A folder with its own `pyproject.toml` whose entry points offer a group the app loads
+    (`metadata.entry_points(group=...)` in a function): its models exist only once it is
+    installed, so they are not listed, and the loader says so naming the distribution; a
+    distribution (`setup.cfg`) offering a group nobody loads, and console scripts, keep theirs."""
+    document = _scan(FIXTURES / "plugin-distribution", named=True)
+    assert sorted(name for name, _, _ in _tables(document)) == ["berths", "crane_jobs"]
+    (finding,) = document["findings"]
+    assert finding["code"] == "UNRESOLVED_TABLE_NAME"
+    assert "`harbor.addons`" in finding["detail"] and "harbor-tides" in finding["detail"]
+    assert finding["locations"] == [{"path": "harbor/addons.py", "line": 6}]
 
 
 def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
