@@ -104,6 +104,10 @@ KEYWORDS: Final[tuple[Keyword, ...]] = (
     Declares(b"map", rb"_imperatively|per[ \t]*\("),  # `reg.map_imperatively(`, `mapper(`
     Declares(b"table", rb"[ \t]*=[ \t]*True"),  # SQLModel's `class Hero(SQLModel, table=True)`
     Declares(b"make_versioned"),  # a library that makes tables at runtime (`TABLE_GENERATORS`)
+    # a loader of entry-point plugins: a folder of the repository that is such a plugin's
+    # distribution declares no table of the app's (`packs/plugin_distributions.py`)
+    # (one keyword: `entry_points(`, `iter_entry_points(`, `load_setuptools_entrypoints(`)
+    Inside(b"entry", rb"_?points[ \t]*\("),
 )
 BASE_KEYWORDS: Final = (
     "Model",

@@ -68,6 +68,7 @@ from .js_naming import (
     snake_case,
     underscore,
 )
+from .js_strategy import DEFAULT_JOIN, DEFAULT_TABLE, Recipe, RecipeReader, evaluate
 from .prisma_schema import PrismaModel, implicit_relation_tables, prisma_models
 from .routes.js_facts import JS_SUFFIXES, parse_tree
 from .routes.js_modules import JsModules
@@ -316,7 +317,9 @@ class FileFacts:
     joins: tuple[JoinSide, ...] = ()  # TypeORM `@ManyToMany` + `@JoinTable` members
     stars: tuple[str, ...] = ()  # `export * from './m'`: the modules re-exported whole
     entity_prefixes: tuple[tuple[str, int], ...] = ()  # TypeORM `entityPrefix: '…'` (, line)
-    table_renamers: tuple[tuple[str, int], ...] = ()  # a TypeORM naming strategy's tableName()
+    # a TypeORM naming strategy's own tableName()/joinTableName(): (method, line, its recipe
+    # where `js_strategy` reads it, else None)
+    table_renamers: tuple[tuple[str, int, Recipe | None], ...] = ()
     orm_imports: tuple[tuple[str, str, int], ...] = ()  # (ORM, package, line) the file imports
     # top-level string constants: `const A = 'a'`, `enum E { A = 'a' }` as `E.A`, the string
     # members of a `const O = { … }` (`as const` too) as `O.k`, `O.k.j`
@@ -411,7 +414,7 @@ class _Reader:
         self.exports: dict[str, str] = {}  # exported name (or `default`) -> local name
         self.joins: list[JoinSide] = []
         self.prefixes: list[tuple[str, int]] = []  # TypeORM `entityPrefix` values
-        self.renamers: list[tuple[str, int]] = []  # a naming strategy's own tableName()
+        self.renamers: list[tuple[str, int, Recipe | None]] = []  # a strategy's tableName()
         self.made = MadeReader(data, self.text, self._literal, self._binds)
         self.node_paths: list[str] = []  # `process.env.NODE_PATH = …` folders
 
@@ -680,8 +683,18 @@ class _Reader:
             name = (
                 member.child_by_field_name("name") if member.type == "method_definition" else None
             )
-            if name is not None and self.text(name) in ("tableName", "joinTableName"):
-                self.renamers.append((self.text(name), self._line(member)))
+            method = self.text(name) if name is not None else ""
+            if method in ("tableName", "joinTableName") and all(
+                line != self._line(member) for _, line, _ in self.renamers
+            ):  # once per class, though it both extends and implements
+                recipe = self._recipes(body).read(member)
+                self.renamers.append((method, self._line(member), recipe))
+
+    def _recipes(self, body: _Node) -> RecipeReader:
+        root = body
+        while root.parent is not None:
+            root = root.parent
+        return RecipeReader(self.text, self.imports, self.consts, root, body)
 
     def _decorated(self, decorator: _Node, seen: set[int]) -> None:
         owner = decorator.parent
@@ -1657,7 +1670,7 @@ def link(
     gaps: list[Gap] = []
     files = [(path, schemas.settled(path, facts, gaps)) for path, facts in files]
     typeorm = _TypeormNames(files, gaps)
-    joins = _Joins(files, schemas)
+    joins = _Joins(files, schemas, typeorm)
     defaults = [d for _, facts in files for d in facts.defaults]
     global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
     global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
@@ -1693,15 +1706,9 @@ def link(
         for claim in facts.claims:
             if claim.schema_from is not None:
                 claim = schemas.settle(path, claim, gaps)
-            if claim.orm == "typeorm-default":
-                names = _typeorm_names(claim.model)
-                table = versions.typeorm_table(
-                    f"entity {claim.model!r}", names, path, claim.line, gaps
-                )
-                named += typeorm.named(path, claim.line, table, claim.orm, claim, gaps)
-                continue
             if claim.orm.startswith("typeorm"):
-                named += typeorm.named(path, claim.line, claim.name, claim.orm, claim, gaps)
+                entity = joins.table(claim, versions, path, gaps)
+                named += typeorm.named(path, claim.line, entity, claim, gaps)
                 continue
             name = claim.name
             if claim.orm == "mongoose-plural" and not unpluralized:
@@ -1724,12 +1731,10 @@ def link(
     made, words = _made(files, schemas, gaps, unpluralized, versions)
     named += made
     gaps += _unread_orms(files, named, gaps)
-    for path, line, names, default in joins.tables(gaps):
+    for path, line, names in joins.tables(gaps):
         subject = f"a @JoinTable() of entity tables {names[-1]!r}"
-        table = versions.typeorm_table(subject, names, path, line, gaps) if default else names[-1]
-        named += typeorm.named(
-            path, line, table, "typeorm-default" if default else "typeorm", None, gaps
-        )
+        junction = _chosen(names, subject, versions, path, line, gaps)
+        named += typeorm.named(path, line, junction, None, gaps)
     linked = render(named, gaps)
     linked.touched = frozenset(schemas.touched)
     linked.words = words
@@ -1898,11 +1903,6 @@ class _Versions:
         return chosen
 
 
-def _typeorm_names(name: str) -> tuple[str, ...]:
-    """The table TypeORM's default naming strategy gives a class or schema name, by era."""
-    return tuple(snake_case(name, era) for era in range(len(TYPEORM_VERSIONS)))
-
-
 def _unread_orms(
     files: Sequence[tuple[str, FileFacts]], named: Sequence[_Named], gaps: Sequence[Gap]
 ) -> list[Gap]:
@@ -1929,8 +1929,9 @@ class _TypeormNames:
     """What renames every TypeORM table: one `entityPrefix` of the repository's data sources
     is put before each name (several different ones, or a computed one, and no prefix is put:
     a finding at each); a naming strategy of the repository's own with a `tableName` or
-    `joinTableName` makes every name the default strategy would give unknown: a finding at
-    each such entity or junction instead of a guess."""
+    `joinTableName` is evaluated (`js_strategy`) where every such method of the repository
+    reads alike; one it cannot read (or several that differ) makes every name the strategy
+    gives unknown: a finding at each such entity or junction instead of a guess."""
 
     def __init__(self, files: Sequence[tuple[str, FileFacts]], gaps: list[Gap]) -> None:
         sites = [(path, prefix, line) for path, f in files for prefix, line in f.entity_prefixes]
@@ -1940,21 +1941,58 @@ class _TypeormNames:
             for path, prefix, line in sites:
                 detail = f"TypeORM entityPrefix {prefix!r} is one of {len(values)}: no prefix put"
                 gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
+        renamers = [(path, r) for path, f in files for r in f.table_renamers]
         self.renamer = next(
-            (f"{path}:{line} ({method})" for path, f in files for method, line in f.table_renamers),
-            None,
+            (f"{path}:{line} ({method})" for path, (method, line, _) in renamers), None
+        )
+        self.recipes = {
+            method: _one({r for _, (m, _, r) in renamers if m == method}, default)
+            for method, default in (("tableName", DEFAULT_TABLE), ("joinTableName", DEFAULT_JOIN))
+        }
+        self.own = any(method == "tableName" for _, (method, _, _) in renamers)
+
+    def names(self, model: str, given: str | None) -> tuple[str | None, ...]:
+        """The table of entity class `model` (`given`: the name its decorator gives) by TypeORM
+        era; None where the strategy is not read or gives no name (a name the decorator gives
+        is kept where the strategy is not read, as most strategies keep it)."""
+        if self.recipes["tableName"] is None and given is not None:
+            return (given,) * len(TYPEORM_VERSIONS)
+        return tuple(
+            _evaluated(self.recipes["tableName"], (model, given), era)
+            for era in range(len(TYPEORM_VERSIONS))
         )
 
+    def junction(self, owner: str, target: str, member: str, era: int) -> str | None:
+        return _evaluated(self.recipes["joinTableName"], (owner, target, member, None), era)
+
     def named(
-        self, path: str, line: int, table: str, orm: str, claim: Claim | None, gaps: list[Gap]
+        self, path: str, line: int, table: str | None, claim: Claim | None, gaps: list[Gap]
     ) -> list[_Named]:
-        if orm == "typeorm-default" and self.renamer is not None:
-            detail = f"TypeORM names {table!r} by a naming strategy of the repository's own, {self.renamer}"
+        if table is None:
+            subject = f"entity {claim.model!r}" if claim is not None else "a @JoinTable()"
+            detail = f"TypeORM names the table of {subject} by a naming strategy of the repository's own, {self.renamer}"
             gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
             return []
         model = claim.model or None if claim is not None else None
         columns = claim.columns if claim is not None else ()
         return [_Named("table", self.prefix + table, path, line, model, "typeorm", columns)]
+
+
+def _one(recipes: set[Recipe | None], default: Recipe) -> Recipe | None:
+    """The repository's one reading of a strategy method (the default strategy's where it
+    overrides none); None where one is unread or two differ."""
+    if not recipes:
+        return default
+    return next(iter(recipes)) if len(recipes) == 1 else None
+
+
+def _evaluated(recipe: Recipe | None, args: tuple[str | None, ...], era: int) -> str | None:
+    if recipe is None:
+        return None
+    try:
+        return evaluate(recipe, args, era)
+    except ValueError:
+        return None
 
 
 def _prisma_relation_tables(files: Sequence[tuple[str, FileFacts]]) -> list[_Named]:
@@ -2128,31 +2166,42 @@ class _Joins:
     `joinTableName` (snake_case of `<owner table>_<member>_<target table>`), the target entity
     found in the member's file, through its import, or as the one entity of that class name."""
 
-    def __init__(self, files: Sequence[tuple[str, FileFacts]], modules: _Schemas) -> None:
+    def __init__(
+        self, files: Sequence[tuple[str, FileFacts]], modules: _Schemas, strategy: _TypeormNames
+    ) -> None:
         self.files = files
         self.modules = modules
-        # (file, class) -> its table by TypeORM era (the same name in each when given)
-        self.entity_tables: dict[tuple[str, str], tuple[str, ...]] = {}
-        by_class: dict[str, set[tuple[str, ...]]] = {}
+        self.strategy = strategy
+        # (file, class) -> its table by TypeORM era (None: the strategy gives none known)
+        self.entity_tables: dict[tuple[str, str], tuple[str | None, ...]] = {}
+        by_class: dict[str, set[tuple[str | None, ...]]] = {}
         for path, facts in files:
             for claim in facts.claims:
                 if claim.orm.startswith("typeorm") and claim.model:
-                    names = (
-                        _typeorm_names(claim.model)
-                        if claim.orm == "typeorm-default"
-                        else (claim.name,) * len(TYPEORM_VERSIONS)
-                    )
+                    names = self.names(claim)
                     self.entity_tables[(path, claim.model)] = names
                     by_class.setdefault(claim.model, set()).add(names)
         self.unique = {model: next(iter(t)) for model, t in by_class.items() if len(t) == 1}
 
-    def tables(self, gaps: list[Gap]) -> list[tuple[str, int, tuple[str, ...], bool]]:
+    def names(self, claim: Claim) -> tuple[str | None, ...]:
+        """An entity's table by TypeORM era, through the strategy (`tableName(class, given)`)."""
+        given = None if claim.orm == "typeorm-default" else claim.name
+        if not claim.model:  # an `EntitySchema` without a class: its name as given
+            return (given,) * len(TYPEORM_VERSIONS)
+        return self.strategy.names(claim.model, given)
+
+    def table(self, claim: Claim, versions: _Versions, path: str, gaps: list[Gap]) -> str | None:
+        return _chosen(
+            self.names(claim), f"entity {claim.model!r}", versions, path, claim.line, gaps
+        )
+
+    def tables(self, gaps: list[Gap]) -> list[tuple[str, int, tuple[str | None, ...]]]:
         """Each junction: (file, line, its table without the prefix by TypeORM era, named by the
         strategy). A relation whose both sides carry `@JoinTable({ name })` is one table,
         listed once."""
         eras = range(len(TYPEORM_VERSIONS))
-        named: list[tuple[str, int, tuple[str, ...], bool]] = []
-        sides: set[tuple[str, frozenset[str]]] = set()  # (table, both entities' tables)
+        named: list[tuple[str, int, tuple[str | None, ...]]] = []
+        sides: set[tuple[str, frozenset[str | None]]] = set()  # (table, both entities' tables)
         for path, facts in self.files:
             for join in facts.joins:
                 table = join.name
@@ -2163,22 +2212,27 @@ class _Joins:
                     if pair in sides:
                         continue
                     sides.add(pair)
-                names: tuple[str, ...] | None = None
+                names: tuple[str | None, ...] | None = None
                 if table is not None:
                     names = (table,) * len(eras)
                 elif not join.computed and owner is not None and target is not None:
-                    names = tuple(
-                        snake_case(f"{owner[e]}_{join.member}_{target[e]}", e) for e in eras
-                    )
+                    names = tuple(self._junction(owner[e], target[e], join.member, e) for e in eras)
                 if names is None:
                     what = "its name is computed" if join.computed else "its target is not read"
                     detail = f"a TypeORM @JoinTable() of {join.owner}.{join.member}: {what}"
                     gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, join.line))
                     continue
-                named.append((path, join.line, names, join.name is None))
+                named.append((path, join.line, names))
         return named
 
-    def _target(self, path: str, facts: FileFacts, target: str | None) -> tuple[str, ...] | None:
+    def _junction(self, owner: str | None, target: str | None, member: str, era: int) -> str | None:
+        if owner is None or target is None:
+            return None
+        return self.strategy.junction(owner, target, member, era)
+
+    def _target(
+        self, path: str, facts: FileFacts, target: str | None
+    ) -> tuple[str | None, ...] | None:
         if target is None:
             return None
         if (path, target) in self.entity_tables:
@@ -2188,6 +2242,23 @@ class _Joins:
             found = self.modules.declared(path, *imported)
             return self.entity_tables.get(found) if found is not None else None
         return self.unique.get(target)
+
+
+def _chosen(
+    names: tuple[str | None, ...],
+    subject: str,
+    versions: _Versions,
+    path: str,
+    line: int,
+    gaps: list[Gap],
+) -> str | None:
+    """The name of the TypeORM era the repository declares (None: one era's is unknown)."""
+    known = [name for name in names if name is not None]
+    if len(known) < len(names):
+        return None
+    if len(set(known)) == 1:
+        return known[0]
+    return versions.typeorm_table(subject, known, path, line, gaps)
 
 
 def _with(claim: Claim, name: str, orm: str, columns: tuple[str, ...]) -> Claim:

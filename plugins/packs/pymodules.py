@@ -85,6 +85,15 @@ class ModuleFacts(Generic[B]):
     stars: tuple[str, ...] = ()  # modules imported with `from X import *`, absolute, in order
     exports: tuple[str, ...] | None = None  # a literal `__all__`: what `import *` takes from here
     from_imports: frozenset[str] = frozenset()  # local names bound by `from X import name`
+    # a name a module-level `try:` imports and its `except ImportError:` binds otherwise: what
+    # each branch binds it to, in the order Python tries them (`_guarded_imports`)
+    fallbacks: tuple[tuple[str, tuple[Alternative, ...]], ...] = ()
+
+
+Alternative = tuple[str, str]
+"""One way a guarded name is bound: ("import", dotted import path) or ("alias", a dotted name
+of the module)."""
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
 def attribute_path(node: ast.expr | None) -> str | None:
@@ -291,6 +300,7 @@ def module_facts(
             if binding is not None:
                 bindings.update((t.id, binding) for t in targets if isinstance(t, ast.Name))
     class_map = {c.name: c for c in classes}  # module attributes: not the factories' classes
+    fallbacks = _guarded_imports(tree.body, package) if text is None or "except" in text else ()
     if text is None or text.count("class") > len(classes):
         classes += (_class_facts(node, describe) for node in _defined_in_functions(scopes))
     return ModuleFacts(
@@ -303,7 +313,63 @@ def module_facts(
         tuple(stars),
         exports,
         frozenset(from_imports),
+        fallbacks,
     )
+
+
+def _guarded_imports(
+    body: Sequence[ast.stmt], package: str
+) -> tuple[tuple[str, tuple[Alternative, ...]], ...]:
+    """Names a module-level `try:` binds by import and an `except ImportError:` (or
+    `ModuleNotFoundError`, `Exception`, a bare `except`) binds again: each with its ways, the
+    `try` body's first, then each handler's (a `try` nested in a handler, its own order)."""
+    found: dict[str, list[Alternative]] = {}
+    for node in body:
+        if isinstance(node, ast.Try) and all(_catches_import_error(h) for h in node.handlers):
+            for name, ways in _branch_ways(node, package).items():
+                if len(ways) > 1 and ways[0][0] == "import":
+                    found.setdefault(name, []).extend(ways)
+    return tuple((name, tuple(ways)) for name, ways in found.items())
+
+
+def _branch_ways(node: ast.Try, package: str) -> dict[str, list[Alternative]]:
+    ways: dict[str, list[Alternative]] = {}
+    branches = [node.body, *(handler.body for handler in node.handlers)]
+    for branch in branches:
+        for statement in branch:
+            if isinstance(statement, ast.Try):
+                for name, inner in _branch_ways(statement, package).items():
+                    ways.setdefault(name, []).extend(inner)
+                continue
+            for name, way in _statement_ways(statement, package):
+                ways.setdefault(name, []).append(way)
+    return ways
+
+
+def _statement_ways(statement: ast.stmt, package: str) -> Iterator[tuple[str, Alternative]]:
+    if isinstance(statement, ast.ImportFrom):
+        source = absolute(statement.module, statement.level, package)
+        for alias in statement.names:
+            if alias.name != "*":
+                target = f"{source}.{alias.name}" if source else alias.name
+                yield alias.asname or alias.name, ("import", target)
+    elif isinstance(statement, ast.Import):
+        for alias in statement.names:
+            if alias.asname:
+                yield alias.asname, ("import", alias.name)
+    elif isinstance(statement, ast.Assign):
+        aliased = dotted(statement.value) if not isinstance(statement.value, ast.Call) else None
+        for name in statement.targets:
+            if isinstance(name, ast.Name):  # a call's result: the module's binding of the name
+                yield name.id, ("alias", aliased) if aliased is not None else ("bound", "")
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    if caught is None:
+        return True
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return any(last_name(dotted(n)) in _IMPORT_ERRORS for n in names)
 
 
 def _class_facts(node: ast.ClassDef, describe: Callable[[ast.ClassDef], B]) -> ClassFacts[B]:
@@ -508,9 +574,12 @@ class Modules(Generic[B]):
         modules: Sequence[ModuleFacts[B]],
         packages: Collection[str] | None = None,
         made: MadeHook[B] | None = None,
+        known: Callable[[str], bool] | None = None,
     ) -> None:
         self.modules = modules
         self.made = made  # a pack's reading of what a call makes, before the default
+        # the library names a pack has records of: a guarded import that names one resolves
+        self.known = known or (lambda name: False)
         if packages is None:
             packages = REPOSITORY_PACKAGES.get()
             if packages is None:
@@ -552,6 +621,8 @@ class Modules(Generic[B]):
         head, _, rest = name.partition(".")
         if head in module.class_map and not rest:
             return ClassRef(module, module.class_map[head])
+        if module.fallbacks and (ways := dict(module.fallbacks).get(head)) is not None:
+            return self._guarded(module, head, ways, rest, depth)
         binding = module.bindings.get(head)
         if isinstance(binding, CallBinding):
             return self.call_ref(module, binding, rest, depth)
@@ -569,6 +640,40 @@ class Modules(Generic[B]):
             if package is not None and package is not module and _binds_itself(package, attribute):
                 return self.resolve(package, attribute + suffix, depth + 1)
         return self._resolve_import(target + suffix, depth)
+
+    def _guarded(
+        self,
+        module: ModuleFacts[B],
+        head: str,
+        ways: tuple[Alternative, ...],
+        rest: str,
+        depth: int,
+    ) -> Symbol[B]:
+        """A name bound in a `try:` and again in its `except ImportError:`, as the interpreter
+        binds it: the first way whose import resolves — a module of the repository that binds
+        it, or a library name the pack has a record of — else the first that does not lead
+        into the repository's own packages and miss there (a library taken as installed),
+        else the last way (the handler's, as a missing import leaves it)."""
+        found: list[Symbol[B]] = []
+        suffix = "." + rest if rest else ""
+        for kind, target in ways:
+            binding = module.bindings.get(head)
+            if kind == "import":
+                symbol: Symbol[B] = self._resolve_import(target + suffix, depth + 1)
+            elif kind == "alias":
+                symbol = self.resolve(module, target + suffix, depth + 1)
+            elif isinstance(binding, CallBinding):
+                symbol = self.call_ref(module, binding, rest, depth)
+            else:
+                symbol = External(head + suffix)
+            if not isinstance(symbol, External) or self.known(symbol.name):
+                return symbol
+            found.append(symbol)
+        for (kind, target), symbol in zip(ways, found, strict=True):
+            head = target.partition(".")[0]
+            if kind == "import" and self.find_module(head) is None:
+                return symbol
+        return found[-1]
 
     def call_ref(
         self, module: ModuleFacts[B], binding: CallBinding, attribute: str = "", depth: int = 0

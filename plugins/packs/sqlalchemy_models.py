@@ -68,6 +68,13 @@ from .declared_versions import (
     is_python_declaration_file,
 )
 from .declared_versions import read as read_declarations
+from .entry_points import (
+    cfg_entry_points,
+    is_distribution_file,
+    python_entry_points,
+    spells_entry_points,
+    toml_entry_points,
+)
 from .model_bases import (
     BASE_FACTORIES,
     DECLARATIVE_ROOTS,
@@ -78,6 +85,7 @@ from .model_bases import (
     library_bases,
     read_factory,
 )
+from .plugin_distributions import Distribution, plugin_folders, under
 from .pymodules import (
     CallRef,
     ClassRef,
@@ -100,6 +108,7 @@ from .tables import (
     TableClaim,
     link_tables,
 )
+from .versioned_tables import VersionedModel, versioned_tables
 
 SQLALCHEMY_ROOT_CLASSES = DECLARATIVE_ROOTS
 SQLALCHEMY_BASE_FACTORIES = BASE_FACTORIES
@@ -123,7 +132,9 @@ TABLE_GENERATORS = {
     "sqlalchemy_history.make_versioned": ("SQLAlchemy-History", _VERSIONED),
 }
 """Libraries that make tables at runtime, by the call that configures them, and what they
-make: none of those tables is written in the source."""
+make: none of those tables is written in the source (`versioned_tables` lists them by the
+library's rules where they are read)."""
+GENERATOR_CALLS = frozenset(last_name(name) for name in TABLE_GENERATORS)
 COLUMN_CALLS = frozenset({"Column", "mapped_column"})
 COLUMN_WRAPPERS = frozenset({"deferred", "column_property"})  # deferred(Column(...))
 COLLECTIONS = frozenset({"list", "List", "set", "Set", "dict", "Dict", "WriteOnlyMapped"})
@@ -200,6 +211,7 @@ class TableCall:
     line: int
     columns: tuple[str, ...]
     extend_existing: bool = False
+    target: str | None = None  # the module-level name it is bound to (`assoc = Table(...)`)
 
 
 @dataclass(frozen=True)
@@ -212,17 +224,42 @@ class SqlalchemyFacts:
     configures: tuple[tuple[str, int], ...] = ()  # module-level calls (callee, line): setup
     declarations: Declarations | None = None  # `setup.py`'s `install_requires`
     factories: dict[str, Factory] = field(default_factory=dict)  # functions that may make a base
+    # module-level calls of a file naming `make_versioned` (which of them is, `configures`)
+    versioning: tuple[ast.Call, ...] = ()
+    plugin_loads: tuple[tuple[str, int], ...] = ()  # entry-point groups loaded here (, line)
+    distribution: Distribution | None = None  # a `setup.py`'s name and entry-point groups
 
 
-FileFacts = SqlalchemyFacts | Declarations
-"""What `extract` gives: a Python module's facts, or a dependency file's declarations."""
+@dataclass(frozen=True)
+class DistributionFile:
+    """A `pyproject.toml` or `setup.cfg`: its declarations, and the distribution it makes."""
+
+    declarations: Declarations
+    distribution: Distribution
+
+
+FileFacts = SqlalchemyFacts | Declarations | DistributionFile
+"""What `extract` gives: a Python module's facts, or a dependency file's declarations (with
+the entry points of a `pyproject.toml`/`setup.cfg` that declares some)."""
 
 
 def extract(path: str, source: str) -> FileFacts:
     """A `.py` file's facts; a dependency file's declarations (`NAMED`). `setup.py` is both."""
     if not path.endswith(".py"):
-        return read_declarations(path, source)
+        declarations = read_declarations(path, source)
+        if is_distribution_file(path) and ("entry" in source or "plugins" in source):
+            read = toml_entry_points if path.endswith(".toml") else cfg_entry_points
+            name, groups = read(source)
+            if groups:
+                marker = Distribution(path, name, frozenset(g for g, _ in groups))
+                return DistributionFile(declarations, marker)
+        return declarations
     facts = _extract_python(path, source)
+    if spells_entry_points(source):  # a `setup(entry_points=...)`, a plugin loader
+        name, provided, loads = python_entry_points(source, path)
+        offered = frozenset(g for g, _ in provided)
+        made = Distribution(path, name, offered) if offered else None
+        facts = replace(facts, plugin_loads=loads, distribution=made)
     if path.rpartition("/")[2] == "setup.py":
         return replace(facts, declarations=read_declarations(path, source))
     return facts
@@ -230,8 +267,15 @@ def extract(path: str, source: str) -> FileFacts:
 
 def _extract_python(path: str, source: str) -> SqlalchemyFacts:
     tree = parse_python(source, path)
+    bound = {
+        id(node.value): node.targets[0].id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+    }
     tables = tuple(
-        _table_call(node)
+        replace(_table_call(node), target=bound.get(id(node)))
         # a walk costs a parse's time: only where something named `Table` may be called
         for node in (ast.walk(tree) if _TABLE_CALL.search(source) else ())
         if isinstance(node, ast.Call) and last_name(dotted(node.func)) == "Table"
@@ -273,6 +317,13 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         for node in tree.body
         if isinstance(node, ast.Expr | ast.Assign) and isinstance(node.value, ast.Call)
     )
+    versioning = tuple(
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Expr | ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and any(word in source for word in GENERATOR_CALLS)  # imported, perhaps renamed
+    )
     return SqlalchemyFacts(
         module_facts(path, tree, describe, source),
         tables,
@@ -281,6 +332,7 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         constants,
         configures,
         factories=factories,
+        versioning=versioning,
     )
 
 
@@ -546,10 +598,17 @@ def _column_names(args: Sequence[ast.expr]) -> tuple[str, ...]:
 def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
     declarations: list[Declarations] = []
     python: list[tuple[str, SqlalchemyFacts]] = []
+    distributions: list[Distribution] = []
     for path, facts in files:
         if isinstance(facts, Declarations):
             declarations.append(facts)
             continue
+        if isinstance(facts, DistributionFile):
+            declarations.append(facts.declarations)
+            distributions.append(facts.distribution)
+            continue
+        if facts.distribution is not None and path.rpartition("/")[2] == "setup.py":
+            distributions.append(facts.distribution)
         python.append((path, facts))
         if facts.declarations is not None:
             declarations.append(facts.declarations)
@@ -557,7 +616,9 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
     bases: ModelBases[ModelBody] = ModelBases(
         lambda cls: dict(cls.body.methods), lambda module: by_path[module.path].factories
     )
-    modules = Modules([facts.module for _, facts in python], made=bases)
+    modules = Modules(
+        [facts.module for _, facts in python], made=bases, known=LIBRARY_MIXINS.__contains__
+    )
     mapper = _Mapper(modules, by_path, declared(declarations, FLASK_SQLALCHEMY, PYTHON))
     claims: list[TableClaim] = []
     gaps: list[Gap] = []
@@ -569,43 +630,87 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
                     claims.append(found)
                 elif isinstance(found, Gap):
                     gaps.append(found)
+    models: list[VersionedModel] = []
     for module in modules.modules:
         if by_path[module.path].migration:
             continue
         for cls in module.classes:
-            found = mapper.table_of(ClassRef(module, cls))
+            ref = ClassRef(module, cls)
+            found = mapper.table_of(ref)
             if isinstance(found, TableClaim):
                 claims.append(found)
+                if found.model is not None:
+                    attributes = mapper.class_defaults(ref).defaults
+                    models.append(VersionedModel(found, attributes, module.path))
             elif isinstance(found, Gap):
                 gaps.append(found)
     gaps.extend(mapper.version_gaps)
     gaps.extend(mapper.unknown_bases())
-    gaps.extend(_generated(modules, by_path))
-    return link_tables(claims, gaps)
+    made, unmade = _generated(modules, by_path, models)
+    claims += made
+    loads = [(path, group, line) for path, f in python for group, line in f.plugin_loads]
+    if loads and distributions:  # plugins reached only once installed: not the app's tables
+        left, loaders = plugin_folders(
+            distributions,
+            loads,
+            lambda folder: any(under(c.path, frozenset({folder})) for c in claims),
+            "tables",
+        )
+        claims = [c for c in claims if not under(c.path, left)]
+        unmade += [Gap(UNRESOLVED_TABLE_NAME, detail, path, line) for path, line, detail in loaders]
+    return link_tables(claims, gaps + unmade)
 
 
-def _generated(modules: Modules[ModelBody], by_path: dict[str, SqlalchemyFacts]) -> list[Gap]:
-    """A finding where a library that makes tables at runtime is configured (issue 34 item 4):
-    the tables it makes are not in the source, so they are named by their rule, not listed."""
+def _generated(
+    modules: Modules[ModelBody], by_path: dict[str, SqlalchemyFacts], models: list[VersionedModel]
+) -> tuple[list[TableClaim], list[Gap]]:
+    """The tables a library makes at runtime (issue 34 item 4), listed where it is configured
+    by its rules (`versioned_tables`); where its call is not read, a finding there naming the
+    library and what it makes."""
+    claims: list[TableClaim] = []
     gaps: list[Gap] = []
     for module in modules.modules:
-        for callee, line in by_path[module.path].configures:
+        facts = by_path[module.path]
+        calls = {call.lineno: call for call in facts.versioning}
+        for callee, line in facts.configures:
             if callee.partition(".")[0] not in module.imports:
                 continue  # a function of the module's own, a builtin: no library's
             found = modules.resolve(module, callee)
             made = TABLE_GENERATORS.get(found.name) if isinstance(found, External) else None
-            if made is not None:
-                library, tables = made
-                gaps.append(
-                    Gap(
-                        UNRESOLVED_TABLE_NAME,
-                        f"{library} is configured here ({callee}): at runtime it makes "
-                        f"{tables}; those tables are not listed",
-                        module.path,
-                        line,
-                    )
-                )
-    return gaps
+            if made is None:
+                continue
+            library, tables = made
+            call = calls.get(line)
+            if call is None:
+                detail = f"{library} is configured here ({callee}): at runtime it makes {tables}; those tables are not listed"
+                gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, module.path, line))
+                continue
+            listed, unread = versioned_tables(
+                library, call, module.path, models, partial(_table_named, modules, by_path)
+            )
+            claims += listed
+            gaps += unread
+    return claims, gaps
+
+
+def _table_named(
+    modules: Modules[ModelBody], by_path: dict[str, SqlalchemyFacts], path: str, name: str
+) -> str | None:
+    """The name of the `Table(...)` bound to `name` in module `path`, or imported there (from
+    module to module through `from m import x as y` re-exports)."""
+    module = next((m for m in modules.modules if m.path == path), None)
+    for _ in range(8):
+        if module is None:
+            return None
+        here = [t.name for t in by_path[module.path].tables if t.target == name and t.name]
+        if here:
+            return here[-1]
+        target = module.imports.get(name)
+        if target is None:
+            return None
+        source, _, name = target.rpartition(".")
+        module = modules.find_module(source)
+    return None
 
 
 def _table_call_claim(

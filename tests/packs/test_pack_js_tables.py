@@ -26,6 +26,7 @@ from packs.js_naming import (
 )
 
 FIXTURES = REPO / "tests" / "fixtures" / "js-tables"
+STRATEGY = REPO / "tests" / "fixtures" / "js-tables-strategy"  # a naming strategy of its own
 GPP = [sys.executable, "-m", "gpp.gateway"]
 
 
@@ -313,10 +314,11 @@ def test_typeorm_entity_prefix_is_put_before_every_table(tmp_path: Path) -> None
     ) == [("other.ts", 1), ("source.ts", 2)]
 
 
-def test_typeorm_naming_strategy_of_its_own_flags_every_default_name(tmp_path: Path) -> None:
-    """A naming strategy of the repository's own with a `tableName()`: a default name would be
-    a guess, so each entity and junction named by default is a finding at its place; an
-    explicit `@Entity('racks')` stays."""
+def test_typeorm_naming_strategy_of_its_own_is_evaluated(tmp_path: Path) -> None:
+    """A naming strategy of the repository's own whose `tableName()` is computable is run as
+    TypeORM runs it: `tableName(class, given)` for every entity, explicit ones too, and the
+    default `joinTableName` over the tables it gives."""
+    (tmp_path / "package.json").write_text('{"dependencies": {"typeorm": "^0.3.20"}}')
     (tmp_path / "entities.ts").write_text(_PREFIXED_ENTITIES)
     (tmp_path / "naming.js").write_text(
         "const typeorm = require('typeorm');\n"
@@ -325,11 +327,114 @@ def test_typeorm_naming_strategy_of_its_own_flags_every_default_name(tmp_path: P
         "}\nmodule.exports = Prefixed;\n"
     )
     document, _, _ = _scan(tmp_path)
+    assert sorted(r["name"] for r in document["resources"]) == [
+        "racks",
+        "t_BookItem",
+        "t_book_item_shelves_racks",
+    ]
+    assert document["findings"] == []
+
+
+def test_typeorm_naming_strategy_across_files_helpers_and_constants() -> None:
+    """tests/fixtures/js-tables-strategy: a strategy class in its own module whose
+    `tableName()` goes through an `if` guard, a `const`, a file-local arrow helper (regex
+    `replace` + `toLowerCase`), a local function over a template string and a file constant;
+    its `joinTableName()` through TypeORM's `snakeCase` imported under an alias."""
+    strategy, _, _ = _scan(STRATEGY)
+    assert sorted((r["name"], r["location"]["line"]) for r in strategy["resources"]) == [
+        ("inv_stock_keeping_unit", 4),
+        ("inv_stock_keeping_unit__stored_in__inv_warehouse", 9),
+        ("inv_warehouse", 3),
+        ("price_history", 13),
+    ]
+    assert strategy["findings"] == []
+
+
+@pytest.mark.parametrize(
+    ("members", "names"),
+    [
+        (  # the default strategy's own, then a string method
+            "tableName(target, given) { return super.tableName(target, given).toUpperCase(); }",
+            ["BOOK_ITEM", "RACKS", "book_item_shelves_racks"],
+        ),
+        (  # `??` and a method of a template string
+            "tableName(target, given) { return given ?? `${target}s`.toLowerCase(); }",
+            ["bookitems", "bookitems_shelves_racks", "racks"],
+        ),
+        (  # a method of the class itself, a literal `replace`
+            "tableName(target, given) { return 'x_' + this.base(target, given); }\n"
+            "  base(t, g) { return g || t.replace('Item', 'Thing'); }",
+            ["x_BookThing", "x_book_thing_shelves_x_racks", "x_racks"],
+        ),
+        (  # if / else over blocks, `concat`
+            "tableName(target, given) { if (given) { return given; } else {"
+            " return target.concat('_', 'v2'); } }",
+            ["BookItem_v2", "book_item_v2_shelves_racks", "racks"],
+        ),
+    ],
+)
+def test_typeorm_naming_strategy_constructs_evaluated(
+    tmp_path: Path, members: str, names: list[str]
+) -> None:
+    """What a strategy's `tableName()` may be written with, each evaluated as JavaScript
+    would (the junction by the default `joinTableName` over the tables it gives)."""
+    (tmp_path / "package.json").write_text('{"dependencies": {"typeorm": "0.3.20"}}')
+    (tmp_path / "entities.ts").write_text(_PREFIXED_ENTITIES)
+    (tmp_path / "naming.ts").write_text(
+        "import { DefaultNamingStrategy } from 'typeorm';\n"
+        "export class Named extends DefaultNamingStrategy {\n"
+        f"  {members}\n"
+        "}\n"
+    )
+    document, _, _ = _scan(tmp_path)
+    assert sorted(r["name"] for r in document["resources"]) == names
+    assert document["findings"] == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "return given || pluralize(target);",  # a package's helper: not read
+        "return given || helpers.snake(target);",  # another module's helper
+        "const t = target; t.push('x'); return t;",  # a statement the reader does not model
+        "return given || target.split('').reverse().join('');",  # a method it does not model
+    ],
+)
+def test_typeorm_naming_strategy_not_computable_flags_every_name_it_gives(
+    tmp_path: Path, body: str
+) -> None:
+    """A strategy whose `tableName()` is not computable: each entity and junction it would
+    name is a finding at its place (never a guess, never silent); an explicit
+    `@Entity('racks')` stays."""
+    (tmp_path / "entities.ts").write_text(_PREFIXED_ENTITIES)
+    (tmp_path / "naming.js").write_text(
+        "const typeorm = require('typeorm'); const pluralize = require('pluralize');\n"
+        "class Plural extends typeorm.DefaultNamingStrategy {\n"
+        f"  tableName(target, given) {{ {body} }}\n"
+        "}\nmodule.exports = Plural;\n"
+    )
+    document, _, _ = _scan(tmp_path)
     assert [r["name"] for r in document["resources"]] == ["racks"]
     assert sorted(
         (loc["path"], loc["line"]) for f in document["findings"] for loc in f["locations"]
     ) == [("entities.ts", 2), ("entities.ts", 5)]
     assert "naming.js:3 (tableName)" in document["findings"][0]["detail"]
+
+
+def test_typeorm_two_strategies_that_differ_flag_every_name(tmp_path: Path) -> None:
+    """Two strategy classes whose `tableName()` read differently: which one a data source
+    takes is not read, so every name either gives is a finding."""
+    (tmp_path / "entities.ts").write_text(_PREFIXED_ENTITIES)
+    for name, prefix in (("a.js", "a_"), ("b.js", "b_")):
+        (tmp_path / name).write_text(
+            "const { DefaultNamingStrategy } = require('typeorm');\n"
+            "module.exports = class extends DefaultNamingStrategy {\n"
+            f"  tableName(target, given) {{ return given || '{prefix}' + target; }}\n"
+            "};\n"
+        )
+    document, _, _ = _scan(tmp_path)
+    assert [r["name"] for r in document["resources"]] == ["racks"]
+    assert len(document["findings"]) == 2
 
 
 def test_mongoose_schema_imported_from_another_module(document: dict[str, Any]) -> None:
@@ -502,6 +607,7 @@ IDENTITY_ROOTS = [
     *sorted(p for p in (REPO / "tests/fixtures/repos").iterdir() if p.is_dir()),
     *sorted(p for p in (REPO / "tests/fixtures/unresolved").iterdir() if p.is_dir()),
     FIXTURES,
+    STRATEGY,
 ]
 
 

@@ -20,16 +20,18 @@ from packs.scan import JSONObject, Scanner
 FIXTURES = REPO / "tests" / "fixtures" / "exactness"
 
 
-def _scan(root: Path, paths: tuple[str, ...] = (".",)) -> JSONObject:
+def _scan(root: Path, paths: tuple[str, ...] = (".",), *, named: bool = False) -> JSONObject:
     """The document of pack-sqlalchemy's scanner over `root`, held to the same scan parsing
-    and linking every file (the pre-filter's reference)."""
+    and linking every file (the pre-filter's reference); `named`: the dependency and
+    distribution files read too, as the pack reads them."""
 
     def scanner(parse_all: bool) -> Scanner[Any]:
         return Scanner((".py",), sqlalchemy_models.extract, sqlalchemy_models.link,
                        language="Python", root=str(root), workers=1,
                        keywords=pack_sqlalchemy.KEYWORDS,
                        base_keywords=pack_sqlalchemy.BASE_KEYWORDS,
-                       follow=pack_sqlalchemy.FOLLOW, parse_all=parse_all)  # fmt: skip
+                       follow=pack_sqlalchemy.FOLLOW, parse_all=parse_all,
+                       named=sqlalchemy_models.NAMED if named else None)  # fmt: skip
 
     document = scanner(False).discover(list(paths))
     assert document == scanner(True).discover(list(paths))
@@ -231,15 +233,78 @@ def test_a_package_folder_its_program_runs_from_is_an_import_root() -> None:
 
 def test_a_library_that_makes_tables_at_runtime_is_named_where_it_is_configured() -> None:
     """Issue 34 item 4: SQLAlchemy-Continuum's `make_versioned()` (imported under another name
-    here) makes `entry_version` and `transaction` at runtime, tables no source declares: a
-    finding at the call names the library and what it makes, so they are not silently absent.
-    A function of the repository's own with the same name is no such call."""
+    here) makes `entry_version` and `transaction` at runtime, tables no source declares: they
+    are listed by the library's rules at the call that configures it. A function of the
+    repository's own with the same name is no such call."""
     document = _scan(FIXTURES / "versioned-tables")
-    assert [name for name, _, _ in _tables(document)] == ["entry"]
+    assert sorted(_tables(document)) == [
+        ("entry", "ledger/entries.py", 2),
+        ("entry_version", "ledger/db.py", 0),
+        ("transaction", "ledger/db.py", 0),
+    ]
+    made = {r["name"]: r for r in document["resources"] if r["name"] != "entry"}
+    assert made["entry_version"]["location"] == {"path": "ledger/db.py", "line": 4}
+    assert made["entry_version"]["attrs"]["generatedBy"] == "SQLAlchemy-Continuum"
+    assert made["entry_version"]["attrs"]["versionOf"] == "entry"
+    assert document["findings"] == []
+
+
+def test_versioned_tables_follow_continuum_s_options_mixins_and_association_tables() -> None:
+    """`make_versioned` through the module (`continuum.make_versioned`) with a `table_name`
+    option and a plugin that adds a table; `__versioned__` inherited from a mixin; a class's
+    own `table_name`, `exclude` and `versioning: False`; single-table inheritance (no table of
+    its own, no version table); association tables of `secondary=` (a `Table` re-exported under
+    an alias, a literal name, a `viewonly` one skipped) versioned with the manager's option; a
+    computed `__versioned__` is a finding at the class, never a guess."""
+    document = _scan(FIXTURES / "versioned-continuum")
+    assert sorted(name for name, _, _ in _tables(document)) == [
+        "account_tag_links",
+        "account_tag_links_audit",
+        "accounts",
+        "accounts_audit",
+        "activity",
+        "drafts",
+        "ledger_watchers",
+        "ledgers",
+        "ledgers_history",
+        "quirks",
+        "tags",
+        "transaction",
+    ]
     (finding,) = document["findings"]
     assert finding["code"] == "UNRESOLVED_TABLE_NAME"
-    assert "SQLAlchemy-Continuum" in finding["detail"] and "_version" in finding["detail"]
-    assert finding["locations"] == [{"path": "ledger/db.py", "line": 4}]
+    assert "versions 'quirks'" in finding["detail"]
+    assert finding["locations"] == [{"path": "vault/models/accounts.py", "line": 47}]
+
+
+def test_names_bound_in_a_try_and_its_import_error_handler_resolve_as_python_binds_them() -> None:
+    """A module-level `try:` importing a name and an `except ImportError:` (a tuple with it,
+    `ModuleNotFoundError`, `Exception`) binding it again: the `try` branch where its import
+    resolves (a module of the repository that binds it, a library name the pack has a record
+    of), the fallback where it does not (a module of the repository that is not there, a
+    library path the records do not know beside one they do), through nested `try`s and a
+    base made by a call in the handler — never the last binding by default."""
+    document = _scan(FIXTURES / "guarded-imports")
+    assert sorted((name, path) for name, path, _ in _tables(document)) == [
+        ("flask_dance_credential", "kiosk/tables.py"),  # the library's current path
+        ("receipts", "kiosk/tables.py"),  # the repository's fallback module
+        ("shelves", "kiosk/tables.py"),  # the `try` branch, not the handler's `object`
+        ("tickets", "kiosk/tables.py"),  # the handler's `declarative_base()`
+    ]
+    assert document["findings"] == []
+
+
+def test_a_plugin_distribution_loaded_through_entry_points_is_not_the_apps() -> None:
+    """A folder with its own `pyproject.toml` whose entry points offer a group the app loads
+    (`metadata.entry_points(group=...)` in a function): its models exist only once it is
+    installed, so they are not listed, and the loader says so naming the distribution; a
+    distribution (`setup.cfg`) offering a group nobody loads, and console scripts, keep theirs."""
+    document = _scan(FIXTURES / "plugin-distribution", named=True)
+    assert sorted(name for name, _, _ in _tables(document)) == ["berths", "crane_jobs"]
+    (finding,) = document["findings"]
+    assert finding["code"] == "UNRESOLVED_TABLE_NAME"
+    assert "`harbor.addons`" in finding["detail"] and "harbor-tides" in finding["detail"]
+    assert finding["locations"] == [{"path": "harbor/addons.py", "line": 6}]
 
 
 def test_table_names_rewritten_by_a_base_at_class_creation() -> None:
