@@ -13,7 +13,7 @@ from conftest import REPO
 
 sys.path.insert(0, str(REPO / "plugins"))
 
-from packs.routes.entry_points import cfg_entry_points, python_entry_points, toml_entry_points
+from packs.entry_points import cfg_entry_points, python_entry_points, toml_entry_points
 from routes_harness import document, finding_places, names, scanned_both_ways
 
 PLUGGY_WITH_A_SETUP_PY_PLUGIN = {

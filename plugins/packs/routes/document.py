@@ -17,15 +17,15 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from ..builders import DUPLICATE_ROUTE, duplicate_findings, location, signal
-from ..scan_document import DocumentPieces, JSONObject
-from .auth import VALUES
-from .entry_points import (
+from ..entry_points import (
     cfg_entry_points,
     is_distribution_file,
     python_entry_points,
     spells_entry_points,
     toml_entry_points,
 )
+from ..scan_document import DocumentPieces, JSONObject
+from .auth import VALUES
 from .envfiles import env_facts, is_env_file
 from .js_facts import JS_SUFFIXES, js_facts
 from .linker import FoundRoute, Gap, LinkMemo, resolve_routes_and_asked

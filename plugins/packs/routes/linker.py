@@ -17,12 +17,12 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text, percent_text
+from ..entry_points import is_distribution_file
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
 from . import js_dirload
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
-from .entry_points import is_distribution_file
 from .envfiles import ENV_FILES
 from .frameworks import (
     BY_KEY,

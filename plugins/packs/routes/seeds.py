@@ -59,10 +59,10 @@ from __future__ import annotations
 
 import re
 
+from ..entry_points import WORDS as ENTRY_POINT_WORDS
+from ..entry_points import is_distribution_file
 from ..scan_select import Admission
 from . import nextjs
-from .entry_points import WORDS as ENTRY_POINT_WORDS
-from .entry_points import is_distribution_file
 from .envfiles import is_env_file
 from .frameworks import JAVASCRIPT, PYTHON, SEEDS, UNREAD
 from .js_facts import _COMPUTED_CALL, route_shaped_calls
