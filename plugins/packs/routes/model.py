@@ -751,6 +751,8 @@ class NestFacts:
     # a composed decorator applies does not override
     versioned: tuple[str, ...] = ()
     bootstraps: tuple[BootstrapDecl, ...] = ()  # controller libraries' (`BootstrapDecl`)
+    # `@Module({ controllers })` whose list is no list the file spells: (module class, line)
+    unread_modules: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
