@@ -6,6 +6,7 @@ class or the method as auth evidence (guards set elsewhere keep the rest `unknow
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -411,6 +412,32 @@ def test_a_routed_module_whose_controllers_are_not_read_is_a_finding_at_each_unp
     (finding,) = found["findings"]
     assert finding["code"] == "UNRESOLVED_PREFIX" and "`StaffModule`" in finding["detail"]
     assert {"path": "src/staff/staff.module.ts", "line": 4} in finding["locations"]
+
+
+def test_a_listed_controller_whose_declaration_is_not_scanned_is_a_finding_at_its_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A business module kept in a folder named `test/` (which every pack leaves out as test
+    code) is listed by an app module: its routes are not listed, and the module says so."""
+    files = {
+        **MODULAR,
+        "src/trial/trial.module.ts": (
+            "import { Module } from '@nestjs/common';\n"
+            "import { ProbeController } from './test/probe.controller';\n"
+            "@Module({ controllers: [ProbeController] })\n"
+            "export class TrialModule {}\n"
+        ),
+        "src/trial/test/probe.controller.ts": MODULAR["src/http/loose.controller.ts"]
+        .replace("Loose", "Probe")
+        .replace("loose", "probe"),
+    }
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[1] == documents[0]
+    found = json.loads(documents[0])
+    assert "GET /edge/probe" not in {r["name"] for r in found["resources"]}
+    (finding,) = found["findings"]
+    assert finding["code"] == "UNRESOLVED_ROUTER" and "`ProbeController`" in finding["detail"]
+    assert finding["locations"] == [{"path": "src/trial/trial.module.ts", "line": 4}]
 
 
 def test_a_computed_router_module_path_is_a_finding_at_its_entry() -> None:

@@ -1197,6 +1197,8 @@ class _RouteResolver:
                     )
         self._unread(found)
         self._foreign_routers()
+        for file, line, detail in self.nest.unread_controllers():
+            self._unresolved(UNRESOLVED_ROUTER, file, line, detail)
         for (file, line, detail), places in self.gap_places.items():
             more = self.unresolved.get((UNRESOLVED_PREFIX, file, line, detail))
             if more is not None:

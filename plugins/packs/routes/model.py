@@ -731,7 +731,7 @@ class NestFacts:
     the configuration namespaces `registerAs` declares."""
 
     controllers: tuple[tuple[str, str], ...] = ()
-    modules: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    modules: tuple[tuple[str, tuple[str, ...], int], ...] = ()  # (class, its controllers, line)
     module_paths: tuple[tuple[str, tuple[Expr, ...], int], ...] = ()
     versioning: tuple[Versioning, ...] = ()
     # `registerAs('app', () => ({ apiPrefix: 'api' }))`: ("app.apiPrefix", its value)

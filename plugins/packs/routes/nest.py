@@ -862,12 +862,12 @@ def _top_level_classes(reader: _Reader, root: _Node) -> Iterator[tuple[_Node, li
 
 def _modules(
     reader: _Reader, root: _Node
-) -> tuple[list[tuple[str, tuple[str, ...]]], list[tuple[str, int]]]:
+) -> tuple[list[tuple[str, tuple[str, ...], int]], list[tuple[str, int]]]:
     """Each `@Module({ controllers: [A, B] })` class: its name and its controllers' class
-    names (an imported one by the name it is exported under; a list of the file spread in);
-    and, apart, each whose `controllers` is no list the file spells (an imported array), with
+    names (an imported one by the name it is exported under; a list of the file spread in)
+    and its line; and, apart, each whose `controllers` is no list the file spells (an imported array), with
     its line: a RouterModule path given to it cannot be put on the controllers it serves."""
-    found: list[tuple[str, tuple[str, ...]]] = []
+    found: list[tuple[str, tuple[str, ...], int]] = []
     unread: list[tuple[str, int]] = []
     for cls, decorators in _top_level_classes(reader, root):
         module = _decorator(reader, decorators, {"Module"})
@@ -880,7 +880,7 @@ def _modules(
         if given is not None and listed is None:
             unread.append((name, js_facts._line(cls)))
         names = tuple(n for n in (_class_name(reader, i) for i in listed or ()) if n)
-        found.append((name, names))
+        found.append((name, names, js_facts._line(cls)))
     return found, unread
 
 

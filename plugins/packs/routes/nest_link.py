@@ -124,6 +124,8 @@ class NestLink:
         self._module_files: dict[str, set[str]] = {}  # module class -> its files
         self._paths: dict[str, list[tuple[str, tuple[Expr, ...], int]]] = {}  # by module
         self._unread_modules: dict[str, tuple[str, int]] = {}  # module class -> (file, line)
+        # controller class -> where a module first lists it (the module's file, line, class)
+        self._listed_at: dict[str, tuple[str, int, str]] = {}
         self._versioning: list[tuple[str, Versioning]] = []
         self._config: dict[str, list[tuple[str, Expr]]] = {}  # "app.prefix" -> (file, value)
         self._bases: dict[str, list[tuple[str, str]]] = {}  # class -> its (file, router id)
@@ -156,10 +158,11 @@ class NestLink:
             for boot in nest.bootstraps:
                 self._bootstraps.setdefault(boot.framework, []).append((file, boot))
             self._decorated += ((file, use) for use in nest.decorated)
-            for module, names in nest.modules:
+            for module, names, line in nest.modules:
                 self._module_files.setdefault(module, set()).add(file)
                 for name in names:
                     self._modules_of.setdefault(name, []).append((file, module))
+                    self._listed_at.setdefault(name, (file, line, module))
             for module, parts, line in nest.module_paths:
                 self._paths.setdefault(module, []).append((file, parts, line))
             for module, line in nest.unread_modules:
@@ -412,6 +415,21 @@ class NestLink:
             )
             return "", (*where, detail)
         return next(iter(found), ""), None
+
+    def unread_controllers(self) -> list[Gap]:
+        """Each class a `@Module` lists as a controller that no scanned file declares as one
+        (kept in a folder the walk leaves out, such as a business module named `test/`, or
+        a library's): its routes are not listed, so a finding at the module, never silence."""
+        declared = set(self._controllers.values())
+        found: list[Gap] = []
+        for name, (file, line, module) in sorted(self._listed_at.items()):
+            if name not in declared:
+                detail = (
+                    f"`{module}` lists the controller `{name}`, whose declaration the scanned "
+                    "files do not show: the routes it serves are not listed"
+                )
+                found.append((file, line, detail))
+        return found
 
     def _maybe_under_unread_module(self) -> Gap | None:
         """A controller no module is seen to list, where a module RouterModule gives a path
