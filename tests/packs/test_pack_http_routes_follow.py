@@ -844,3 +844,52 @@ def test_controller_decorator_libraries_no_bootstrap_serves_are_named_at_the_con
         for where in f["locations"]
     }
     assert {"api/src/controllers/orders.ts:2", "web/users.ts:2", "svc/health.ts:2"} <= flagged
+
+
+# -- a function that only an unmounted function calls, passing its own parameter -------------
+
+A_ROUTE_FUNCTION_CALLED_ONLY_BY_AN_UNMOUNTED_ONE: dict[str, str] = {
+    "server.js": (
+        "const express = require('express');\n"
+        "const path = require('path');\n"
+        "const settings = require('./settings');\n"
+        "const web = express();\n"
+        "settings.routeFiles.forEach((file) => require(path.resolve(file))(web));\n"
+        "web.listen(8080);\n"
+    ),
+    "settings.js": "module.exports = { routeFiles: require('./find')(['parts/*.js']) };\n",
+    "find.js": "module.exports = (patterns) => patterns;\n",
+    "parts/admin.js": (
+        "const inner = require('./members/inner.js');\n"
+        "module.exports = function (app) {\n"
+        "  inner(app);\n"
+        "  app.get('/admin/panel', (q, s) => s.end());\n"
+        "};\n"
+    ),
+    "parts/members/inner.js": (
+        "module.exports = function (router) {\n"
+        "  require('./deeper')(router);\n"
+        "  router.route('/members/me').get((q, s) => s.end()).put((q, s) => s.end());\n"
+        "};\n"
+    ),
+    "parts/members/deeper.js": (
+        "module.exports = (srv) => {\n  srv.delete('/members/tokens', (q, s) => s.end());\n};\n"
+    ),
+}
+
+
+def test_a_route_function_called_only_by_an_unmounted_one_is_listed_with_its_callers_prefix_unknown() -> (
+    None
+):
+    """`require('./x.js')(app)` inside a route file that nothing the scanned files show mounts
+    (a loader over computed paths): the called function's routes are its caller's, served under
+    the same unknown prefix (a finding), never dropped."""
+    files = A_ROUTE_FUNCTION_CALLED_ONLY_BY_AN_UNMOUNTED_ONE
+    assert placed(files) == {
+        "GET /admin/panel": "parts/admin.js:4",
+        "GET /members/me": "parts/members/inner.js:3",
+        "PUT /members/me": "parts/members/inner.js:3",
+        "DELETE /members/tokens": "parts/members/deeper.js:2",
+    }
+    prefixes = codes(files)["UNRESOLVED_PREFIX"]
+    assert {"parts/members/inner.js:3", "parts/members/deeper.js:2"} <= set(prefixes)

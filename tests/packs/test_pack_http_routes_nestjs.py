@@ -6,6 +6,7 @@ class or the method as auth evidence (guards set elsewhere keep the rest `unknow
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -370,6 +371,73 @@ def test_router_module_paths_go_before_the_controllers_of_each_module() -> None:
         "GET /edge/loose": "src/http/loose.controller.ts:4 nestjs",  # in no routed module
     }
     assert document(MODULAR)["findings"] == []
+
+
+def test_a_module_s_controllers_kept_in_a_constant_of_its_file_get_its_router_module_path() -> None:
+    """`@Module({ controllers })`, the shorthand naming a list the file keeps (`const
+    controllers = [...]`), is read like `controllers: [...]`."""
+    staff = (
+        "import { Module } from '@nestjs/common';\n"
+        "import { RosterController } from './roster.controller';\n"
+        "const controllers = [RosterController];\n"
+        "@Module({ controllers, providers: [] })\n"
+        "export class StaffModule {}\n"
+    )
+    found = placed({**MODULAR, "src/staff/staff.module.ts": staff})
+    assert found["GET /edge/store/internal/roster"] == "src/staff/roster.controller.ts:4 nestjs"
+
+
+def test_a_routed_module_whose_controllers_are_not_read_is_a_finding_at_each_unplaced_route() -> (
+    None
+):
+    """A module RouterModule gives a path lists controllers the reader cannot read (an array
+    imported from another file): a controller no module is seen to list may be served under
+    that path, so its routes carry a finding instead of a path that is silently short."""
+    files = {
+        **MODULAR,
+        "src/staff/list.ts": (
+            "import { RosterController } from './roster.controller';\n"
+            "export const ROSTER = [RosterController];\n"
+        ),
+        "src/staff/staff.module.ts": (
+            "import { Module } from '@nestjs/common';\n"
+            "import { ROSTER } from './list';\n"
+            "@Module({ controllers: ROSTER })\n"
+            "export class StaffModule {}\n"
+        ),
+    }
+    found = document(files)
+    unplaced = {r["name"] for r in found["resources"] if r["attrs"].get("prefixUnresolved")}
+    assert unplaced == {"GET /edge/roster", "GET /edge/loose"}
+    (finding,) = found["findings"]
+    assert finding["code"] == "UNRESOLVED_PREFIX" and "`StaffModule`" in finding["detail"]
+    assert {"path": "src/staff/staff.module.ts", "line": 4} in finding["locations"]
+
+
+def test_a_listed_controller_whose_declaration_is_not_scanned_is_a_finding_at_its_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A business module kept in a folder named `test/` (which every pack leaves out as test
+    code) is listed by an app module: its routes are not listed, and the module says so."""
+    files = {
+        **MODULAR,
+        "src/trial/trial.module.ts": (
+            "import { Module } from '@nestjs/common';\n"
+            "import { ProbeController } from './test/probe.controller';\n"
+            "@Module({ controllers: [ProbeController] })\n"
+            "export class TrialModule {}\n"
+        ),
+        "src/trial/test/probe.controller.ts": MODULAR["src/http/loose.controller.ts"]
+        .replace("Loose", "Probe")
+        .replace("loose", "probe"),
+    }
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[1] == documents[0]
+    found = json.loads(documents[0])
+    assert "GET /edge/probe" not in {r["name"] for r in found["resources"]}
+    (finding,) = found["findings"]
+    assert finding["code"] == "UNRESOLVED_ROUTER" and "`ProbeController`" in finding["detail"]
+    assert finding["locations"] == [{"path": "src/trial/trial.module.ts", "line": 4}]
 
 
 def test_a_computed_router_module_path_is_a_finding_at_its_entry() -> None:

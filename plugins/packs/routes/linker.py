@@ -1197,6 +1197,8 @@ class _RouteResolver:
                     )
         self._unread(found)
         self._foreign_routers()
+        for file, line, detail in self.nest.unread_controllers():
+            self._unresolved(UNRESOLVED_ROUTER, file, line, detail)
         for (file, line, detail), places in self.gap_places.items():
             more = self.unresolved.get((UNRESOLVED_PREFIX, file, line, detail))
             if more is not None:
@@ -1593,8 +1595,23 @@ class _RouteResolver:
                         called_at=place if moved else route.called_at,
                         via=place,
                     )
-                    for node in self._owners(path, owner):
+                    for node in self._owners(path, owner) or self._unpassed(owner, declared):
                         node.routes.append((path, declared))
+
+    def _unpassed(self, owner: Expr | None, route: RouteDecl) -> list[_Node]:
+        """The router a chain of calls ends at when its outermost caller passes its own
+        parameter, which no scanned call passes in turn (`module.exports = (app) =>
+        require('./inner')(app)`, that function loaded by paths computed at run time): the
+        outer function's parameter router, so the inner routes are listed with its unknown
+        prefix (a finding) instead of being dropped."""
+        while isinstance(owner, Bound) and isinstance(owner.expr, Bound):
+            owner = owner.expr  # passed on through several functions' parameters
+        if not (isinstance(owner, Bound) and isinstance(owner.expr, Param)):
+            return []
+        found = self._owners(owner.file, owner.expr)
+        if found or not _route_like(owner.file, replace(route, owner=owner.expr)):
+            return found
+        return [self._parameter_router(owner.file, owner.expr, route)]
 
     def _per_record(
         self, path: Expr, methods: tuple[Expr, ...]

@@ -731,7 +731,7 @@ class NestFacts:
     the configuration namespaces `registerAs` declares."""
 
     controllers: tuple[tuple[str, str], ...] = ()
-    modules: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    modules: tuple[tuple[str, tuple[str, ...], int], ...] = ()  # (class, its controllers, line)
     module_paths: tuple[tuple[str, tuple[Expr, ...], int], ...] = ()
     versioning: tuple[Versioning, ...] = ()
     # `registerAs('app', () => ({ apiPrefix: 'api' }))`: ("app.apiPrefix", its value)
@@ -751,6 +751,8 @@ class NestFacts:
     # a composed decorator applies does not override
     versioned: tuple[str, ...] = ()
     bootstraps: tuple[BootstrapDecl, ...] = ()  # controller libraries' (`BootstrapDecl`)
+    # `@Module({ controllers })` whose list is no list the file spells: (module class, line)
+    unread_modules: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,7 +91,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
     composed = _composed(reader, root) if b"applyDecorators" in reader.source else []
     if b"setGlobalPrefix" in reader.source:
         _global_prefix(reader, root)
-    modules = _modules(reader, root) if b"Module" in reader.source else []
+    modules, unread = _modules(reader, root) if b"Module" in reader.source else ([], [])
     paths = _module_paths(reader, root) if b"RouterModule" in reader.source else []
     versioning = _versioning(reader, root) if b"enableVersioning" in reader.source else []
     config = _config(reader, root) if b"registerAs" in reader.source else []
@@ -105,6 +105,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
         or bases
         or composed
         or boots
+        or unread
     ):
         return None
     return NestFacts(
@@ -119,6 +120,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
         tuple(decorated),
         tuple(versioned),
         tuple(boots),
+        tuple(unread),
     )
 
 
@@ -858,19 +860,28 @@ def _top_level_classes(reader: _Reader, root: _Node) -> Iterator[tuple[_Node, li
         yield cls, decorators
 
 
-def _modules(reader: _Reader, root: _Node) -> list[tuple[str, tuple[str, ...]]]:
+def _modules(
+    reader: _Reader, root: _Node
+) -> tuple[list[tuple[str, tuple[str, ...], int]], list[tuple[str, int]]]:
     """Each `@Module({ controllers: [A, B] })` class: its name and its controllers' class
-    names (an imported one by the name it is exported under; a list of the file spread in)."""
-    found: list[tuple[str, tuple[str, ...]]] = []
+    names (an imported one by the name it is exported under; a list of the file spread in)
+    and its line; and, apart, each whose `controllers` is no list the file spells (an imported array), with
+    its line: a RouterModule path given to it cannot be put on the controllers it serves."""
+    found: list[tuple[str, tuple[str, ...], int]] = []
+    unread: list[tuple[str, int]] = []
     for cls, decorators in _top_level_classes(reader, root):
         module = _decorator(reader, decorators, {"Module"})
         options = js_facts._unwrap(module[1][0]) if module and module[1] else None
         if options is None or options.type != "object":
             continue
-        listed = _listed(reader, reader._field(options, "controllers"))
+        name = reader._text(cls.child_by_field_id(reader.fields.name))
+        given = reader._field(options, "controllers")
+        listed = _listed(reader, given)
+        if given is not None and listed is None:
+            unread.append((name, js_facts._line(cls)))
         names = tuple(n for n in (_class_name(reader, i) for i in listed or ()) if n)
-        found.append((reader._text(cls.child_by_field_id(reader.fields.name)), names))
-    return found
+        found.append((name, names, js_facts._line(cls)))
+    return found, unread
 
 
 def _module_paths(reader: _Reader, root: _Node) -> list[tuple[str, tuple[Expr, ...], int]]:
@@ -927,7 +938,7 @@ def _listed(reader: _Reader, node: _Node | None, depth: int = 0) -> list[_Node] 
     `...members` spread in place when `members` is such a list too (`children: [...modules]`);
     None when it is no list the file spells or a spread is not."""
     node = js_facts._unwrap(node)
-    if node is not None and node.type == "identifier":
+    if node is not None and node.type in _NAMES:  # `controllers: list` or `{ controllers }`
         node = reader.arrays.get(reader._text(node))
     if node is None or node.type != "array" or depth > _MAX_CHILDREN_DEPTH:
         return None
@@ -943,6 +954,9 @@ def _listed(reader: _Reader, node: _Node | None, depth: int = 0) -> list[_Node] 
             return None
         found += inner
     return found
+
+
+_NAMES = frozenset({"identifier", "shorthand_property_identifier"})
 
 
 def _class_name(reader: _Reader, node: _Node) -> str | None:

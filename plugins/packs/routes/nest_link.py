@@ -123,6 +123,9 @@ class NestLink:
         self._controller_files: dict[str, set[str]] = {}  # controller class -> its files
         self._module_files: dict[str, set[str]] = {}  # module class -> its files
         self._paths: dict[str, list[tuple[str, tuple[Expr, ...], int]]] = {}  # by module
+        self._unread_modules: dict[str, tuple[str, int]] = {}  # module class -> (file, line)
+        # controller class -> where a module first lists it (the module's file, line, class)
+        self._listed_at: dict[str, tuple[str, int, str]] = {}
         self._versioning: list[tuple[str, Versioning]] = []
         self._config: dict[str, list[tuple[str, Expr]]] = {}  # "app.prefix" -> (file, value)
         self._bases: dict[str, list[tuple[str, str]]] = {}  # class -> its (file, router id)
@@ -155,12 +158,15 @@ class NestLink:
             for boot in nest.bootstraps:
                 self._bootstraps.setdefault(boot.framework, []).append((file, boot))
             self._decorated += ((file, use) for use in nest.decorated)
-            for module, names in nest.modules:
+            for module, names, line in nest.modules:
                 self._module_files.setdefault(module, set()).add(file)
                 for name in names:
                     self._modules_of.setdefault(name, []).append((file, module))
+                    self._listed_at.setdefault(name, (file, line, module))
             for module, parts, line in nest.module_paths:
                 self._paths.setdefault(module, []).append((file, parts, line))
+            for module, line in nest.unread_modules:
+                self._unread_modules.setdefault(module, (file, line))
             self._versioning += ((file, v) for v in nest.versioning)
             for key, value in nest.config:
                 self._config.setdefault(key, []).append((file, value))
@@ -384,6 +390,8 @@ class NestLink:
         found: dict[str, None] = {}
         where: tuple[str, int] = (file, 0)
         uses = [(module, module[0]) for module in self._modules_of.get(name, ())]
+        if not uses:
+            return "", self._maybe_under_unread_module()
         modules = self._told_apart(uses, name, file, self._controller_files)
         for module_file, module in dict.fromkeys(modules):
             paths = [((at, parts, line), at) for at, parts, line in self._paths.get(module, ())]
@@ -407,6 +415,34 @@ class NestLink:
             )
             return "", (*where, detail)
         return next(iter(found), ""), None
+
+    def unread_controllers(self) -> list[Gap]:
+        """Each class a `@Module` lists as a controller that no scanned file declares as one
+        (kept in a folder the walk leaves out, such as a business module named `test/`, or
+        a library's): its routes are not listed, so a finding at the module, never silence."""
+        declared = set(self._controllers.values())
+        found: list[Gap] = []
+        for name, (file, line, module) in sorted(self._listed_at.items()):
+            if name not in declared:
+                detail = (
+                    f"`{module}` lists the controller `{name}`, whose declaration the scanned "
+                    "files do not show: the routes it serves are not listed"
+                )
+                found.append((file, line, detail))
+        return found
+
+    def _maybe_under_unread_module(self) -> Gap | None:
+        """A controller no module is seen to list, where a module RouterModule gives a path
+        lists controllers the reader cannot read: it may be served under that path."""
+        for module, (at, line) in sorted(self._unread_modules.items()):
+            if module in self._paths:
+                detail = (
+                    f"the controllers `{module}` lists are not read, and RouterModule serves "
+                    "them under a path of their own: routes of controllers no module is seen "
+                    "to list are named without it"
+                )
+                return (at, line, detail)
+        return None
 
     def _told_apart(
         self,
