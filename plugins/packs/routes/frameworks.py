@@ -32,6 +32,8 @@ from .model import (
     STARLETTE,
     TSED,
 )
+from .option_routes import BY_LIBRARY as OPTION_ROUTES
+from .option_routes import OptionRoutes
 from .paths import brace_path, express_served, flask_path, flask_shape, hapi_path
 
 
@@ -165,6 +167,10 @@ class Framework:
     # registering router; options not read (computed, `wildcard: false`, which serves each
     # file found at start-up) keep the `UNRESOLVED_ROUTE`
     static_plugins: Mapping[str, str] = field(default_factory=dict)
+    # documentation plugins among those: library -> its record (`option_routes`): the routes
+    # its documented options fix (`@fastify/swagger-ui`'s `routePrefix`), listed at the
+    # register call with `attrs.library`; what its options or versions leave open a finding
+    documented: Mapping[str, OptionRoutes] = field(default_factory=dict)
     # plugin loaders: registered with `{ dir, options: { prefix } }`, they register every
     # script of a folder as a plugin, under the folder's path (`@fastify/autoload`)
     loaders: tuple[str, ...] = ()
@@ -447,6 +453,7 @@ READ = (
             "fastify-oauth2": (),
         },
         static_plugins={"@fastify/static": "prefix", "fastify-static": "prefix"},
+        documented={"@fastify/swagger-ui": OPTION_ROUTES["@fastify/swagger-ui"]},
         loaders=("@fastify/autoload", "fastify-autoload"),
         config_plugins={"@fastify/env": "config", "fastify-env": "config"},
         decorate_call="decorate",
@@ -488,6 +495,7 @@ READ = (
         callbacks={"dependency": 1},
         composers=("@hapi/glue", "glue"),
         generates={"hapi-swagger": (), "hapi-swaggered-ui": ()},
+        documented={"hapi-swagger": OPTION_ROUTES["hapi-swagger"]},
         guards={"@hapi/basic": frozenset({"*"}), "hapi-auth-jwt2": frozenset({"*"}),
                 "@hapi/cookie": frozenset({"*"}), "@hapi/bell": frozenset({"*"})},
         not_guards=frozenset({"@hapi/hapi", "hapi", "@hapi/boom", "@hapi/joi", "joi",

@@ -19,7 +19,8 @@ from typing import NamedTuple
 from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text, percent_text
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
-from . import js_dirload
+from ..version_ranges import Range, semver
+from . import js_dirload, option_routes
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .entry_points import is_distribution_file
@@ -35,6 +36,7 @@ from .frameworks import (
 )
 from .js_modules import JsModules, package_name
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
+from .manifests import MANIFEST, declared_range
 from .model import (
     CALL,
     DECORATED,
@@ -100,6 +102,7 @@ from .model import (
 )
 from .nest_link import NEST_COMMON, Export, NestLink, app_root, holds
 from .nextjs import APP_METHODS
+from .option_routes import BY_LIBRARY as OPTION_ROUTES
 from .paths import brace_path, join, join_prefix
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
@@ -139,6 +142,7 @@ class FoundRoute(NamedTuple):
     gaps: tuple[Gap, ...]
     shape: str = ""  # the path as the framework matches it (Flask: converters kept), for duplicates
     assumed: tuple[str, ...] = ()  # configuration defaults its name was read with
+    library: str = ""  # a plugin library that serves it (`option_routes`): `attrs.library`
 
     @property
     def name(self) -> str:
@@ -692,7 +696,7 @@ class _RouteResolver:
                     if found in generates:  # `hapi-swagger`: routes made from its options
                         routes.append(
                             RouteDecl(app, Opaque(), None, compose.line, methods_unknown=True,
-                                      generated_by=found)
+                                      generated_by=found, documented=_entry_options(found, entry))
                         )  # fmt: skip
                     continue
                 if found is None:
@@ -2697,6 +2701,9 @@ class _RouteResolver:
         if route.only_if is not None and (off := self._off_by_default(path, route.only_if)):
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, off)
             return
+        if route.documented is not None and route.generated_by in OPTION_ROUTES:
+            self._library_routes(found, node, path, route, base, auth, gaps, assumed)
+            return
         declared = self._string(path, route.path)
         methods = route.methods
         methods_unknown = route.methods_unknown
@@ -2796,9 +2803,54 @@ class _RouteResolver:
                 found.append(
                     FoundRoute(
                         method, full, file, line, framework, route.handler, verdict, gaps, shape,
-                        assumed,
+                        assumed, route.library,
                     )
                 )  # fmt: skip
+
+    def _library_routes(
+        self,
+        found: list[FoundRoute],
+        node: _Node,
+        path: str,
+        route: RouteDecl,
+        base: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+        assumed: tuple[str, ...],
+    ) -> None:
+        """The routes a documentation plugin serves (`option_routes`), from its options as
+        the register call gives them and the versions the `package.json` nearest `path`
+        declares: each listed at the call with `attrs.library`, as a route written there
+        would be; what an option out of sight or the versions leave open, a finding there."""
+        record = OPTION_ROUTES[route.generated_by]
+        options: dict[str, str | bool | None] = {}
+        for name, value in route.documented or ():
+            options[name] = value if isinstance(value, bool) else self._string(path, value)
+        admitted = option_routes.eras(record, self._declared_range(path, record.library))
+        listed, left = option_routes.served(record, options, admitted)
+        for method, served in listed:
+            one = replace(
+                route, path=Lit(served), methods=(method,), methods_unknown=False,
+                generated_by="", documented=None, library=record.library, from_options=True,
+            )  # fmt: skip
+            self._found(found, node, path, one, base, auth, gaps, assumed)
+        if left:
+            detail = f"`{record.library}` is configured here: {left}: those routes are not listed"
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+
+    def _declared_range(self, path: str, package: str) -> Range | None:
+        """The range of `package` the `package.json` nearest `path` declares (up to the
+        repository's root, as npm and workspaces install it); None when none does."""
+        folder = posixpath.dirname(path)
+        while True:
+            manifest = f"{folder}/{MANIFEST}" if folder else MANIFEST
+            if manifest in self.files:
+                spec = declared_range(self._facts(manifest), package)
+                if spec is not None:
+                    return semver(spec)
+            if not folder:
+                return None
+            folder = posixpath.dirname(folder)
 
     def _holds(self, path: str, condition: Condition) -> tuple[bool | None, tuple[str, ...]]:
         """Whether `condition` holds under the configuration's defaults (None: not known) and
@@ -3626,6 +3678,26 @@ def _typed(entity: _Entity | None, kind: str) -> bool | None:
     ):
         return None if kind == "function" else kind == "object"  # a class is a function
     return None
+
+
+def _entry_options(library: str, entry: Expr) -> tuple[tuple[str, Expr | bool], ...] | None:
+    """The options of a library plugin a composed manifest lists (`{ plugin: 'hapi-swagger',
+    options: {...} }`) that its record reads, each a string the manifest spells out (any other
+    value: `Opaque`); None when the library has no record or the options are out of sight."""
+    record = OPTION_ROUTES.get(library)
+    if record is None:
+        return None
+    options = dict(entry.fields).get("options") if isinstance(entry, Namespace) else None
+    if options is None:
+        return ()
+    if not isinstance(options, Namespace) or options.bases:
+        return None
+    given = dict(options.fields)
+    return tuple(
+        (name, given[name] if isinstance(given[name], Lit) else Opaque())
+        for name in record.options
+        if name in given
+    )
 
 
 def _fields_of(entity: _Entity | None, name: str) -> bool | None:
