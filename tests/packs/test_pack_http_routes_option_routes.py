@@ -239,3 +239,41 @@ def test_documented_routes_scanned_with_the_pre_filter_are_the_scan_of_every_fil
     assert parsed[1] < parsed[0]
     assert '"GET /v2/reference/json"' in documents[1]
     assert '"GET /explore"' in documents[1]
+
+
+# an OAuth plugin's redirect route, from its `startRedirectPath`, inside a shared plugin
+OAUTH: dict[str, str] = {
+    "package.json": _manifest(fastify="^5.0.0", **{"@fastify/oauth2": "^8.1.0"}),
+    "src/auth/provider.mjs": (
+        "import fp from 'fastify-plugin';\n"
+        "import oauthPlugin from '@fastify/oauth2';\n"
+        "const SIGN_IN = '/session/gitlab';\n"
+        "export default fp(async function provider(app) {\n"
+        "  app.register(oauthPlugin, {\n"
+        "    name: 'gitlab',\n"
+        "    scope: ['read_user'],\n"
+        "    startRedirectPath: SIGN_IN,\n"
+        "    callbackUri: 'https://example.test/session/gitlab/done',\n"
+        "  });\n"
+        "  app.register(oauthPlugin, { name: 'tokenOnly', scope: [] });\n"
+        "});\n"
+    ),
+    "src/index.mjs": (
+        "import fastify from 'fastify';\n"
+        "import provider from './auth/provider.mjs';\n"
+        "const web = fastify();\n"
+        "web.register(async (area) => { area.register(provider); }, { prefix: '/portal' });\n"
+    ),
+}
+
+
+def test_an_oauth_plugin_serves_its_start_redirect_path() -> None:
+    found = document(OAUTH)
+    by_name = {str(r["name"]): r for r in found["resources"]}
+    assert set(by_name) == {"GET /portal/session/gitlab"}
+    assert by_name["GET /portal/session/gitlab"]["location"] == {
+        "path": "src/auth/provider.mjs",
+        "line": 5,
+    }
+    assert by_name["GET /portal/session/gitlab"]["attrs"]["library"] == "@fastify/oauth2"
+    assert found["findings"] == []  # no `startRedirectPath`: no route of its own

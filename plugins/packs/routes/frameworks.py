@@ -453,7 +453,10 @@ READ = (
             "fastify-oauth2": (),
         },
         static_plugins={"@fastify/static": "prefix", "fastify-static": "prefix"},
-        documented={"@fastify/swagger-ui": OPTION_ROUTES["@fastify/swagger-ui"]},
+        documented={
+            name: OPTION_ROUTES[name]
+            for name in ("@fastify/swagger-ui", "@fastify/oauth2", "fastify-oauth2")
+        },
         loaders=("@fastify/autoload", "fastify-autoload"),
         config_plugins={"@fastify/env": "config", "fastify-env": "config"},
         decorate_call="decorate",

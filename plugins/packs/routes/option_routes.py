@@ -117,6 +117,17 @@ def _hapi_swagger(options: Options, era: int) -> Served:
     return tuple(served), ""
 
 
+# @fastify/oauth2 (fastify-oauth2 before its rename): `fastify.get(startRedirectPath, ...)`
+# when that option is given (the redirect to the provider); its `callbackUri` is the app's own
+def _fastify_oauth2(options: Options, era: int) -> Served:
+    if "startRedirectPath" not in options:
+        return (), ""
+    start = options["startRedirectPath"]
+    if not isinstance(start, str):
+        return (), "its `startRedirectPath` is computed out of sight"
+    return (("GET", start),), ""
+
+
 RECORDS = (
     OptionRoutes(
         "@fastify/swagger-ui",
@@ -124,6 +135,8 @@ RECORDS = (
         ((), (1, 4), (1, 5), (2,)),
         _fastify_swagger_ui,
     ),
+    OptionRoutes("@fastify/oauth2", ("startRedirectPath",), ((),), _fastify_oauth2),
+    OptionRoutes("fastify-oauth2", ("startRedirectPath",), ((),), _fastify_oauth2),
     OptionRoutes(
         "hapi-swagger",
         (
