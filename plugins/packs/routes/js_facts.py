@@ -17,7 +17,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan_read import ParseFailure
-from . import flow, js_dirload, js_hooks, js_loops, koa_decorators, nest, nextjs
+from . import flow, js_dirload, js_hooks, js_loops, koa_decorators, nest, nextjs, ts_tagged
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
@@ -396,6 +396,10 @@ def parsed(source: bytes, path: str) -> tuple[_Node, str]:
             return typed, "tsx"
         if flow.is_flow(source):
             root = typed  # its first error, not the first type JavaScript's grammar rejects
+    if root.has_error and language != "javascript":  # a tagged template's type arguments
+        plain = ts_tagged.blanked(source)
+        retried = _parser(language).parse(plain).root_node if plain != source else root
+        root = root if retried.has_error else retried
     if root.has_error:
         bad = _first_error(root)
         what = f"missing {bad.type}" if bad.is_missing else "syntax error"
