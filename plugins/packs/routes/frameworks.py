@@ -33,7 +33,7 @@ from .model import (
     TSED,
 )
 from .option_routes import BY_LIBRARY as OPTION_ROUTES
-from .option_routes import OptionRoutes
+from .option_routes import TABLE_ROUTERS, OptionRoutes, TableRouter
 from .paths import brace_path, express_served, flask_path, flask_shape, hapi_path
 
 
@@ -117,6 +117,10 @@ class Framework:
     # packages whose default export, called with an app, gives that app back (koa-websocket's
     # `websockify(new Koa())`: the app, with a websocket middleware stack on `app.ws`)
     app_wrappers: tuple[str, ...] = ()
+    # packages whose default export, called with a table of `'VERB /path': handler` entries,
+    # returns a router serving them (express-routes-mapper's `mapRoutes(table, folder)`), each
+    # a record of `option_routes` (its verbs, its versions)
+    table_routers: Mapping[str, TableRouter] = field(default_factory=dict)
     prefix_option: str | None = None  # `new Router({ prefix: '/api' })`
     prefix_method: str | None = None  # `router.prefix('/api')`
     verbs: Mapping[str, str] = field(default_factory=dict)  # method aliases: `del` -> DELETE
@@ -368,6 +372,7 @@ READ = (
         seeds=(b"express", b"Router"),
         app_modules=("express",),
         router_members=("Router",),
+        table_routers=TABLE_ROUTERS,
         every_method="ALL",
         # `app.get(name)` reads a setting: only calls that return the app or router always
         chained=("use", "set", "enable", "disable", "engine", "param"),

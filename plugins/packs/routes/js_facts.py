@@ -2022,6 +2022,25 @@ class _Reader:
             return False
         return self._text(second)[1:2] == "/"
 
+    def _table_router(self, node: _Node) -> RouterRef | None:
+        """`mapRoutes(table, folder)` of a library a record names (`table_routers`): a router
+        made here, serving each `'VERB /path'` key of the table (which the linker reads where
+        the table is written, in this file or another); None for any other call."""
+        if node.type != "call_expression":
+            return None
+        module = self._default_of(_unwrap(node.child_by_field_id(self.fields.function)))
+        framework = next((f for f in JAVASCRIPT if module in f.table_routers), None)
+        if framework is None or module is None:
+            return None
+        site = _site(node)
+        if site not in self.routers:
+            line = _line(node)
+            self.routers[site] = RouterDecl(site, framework.key, line)
+            args = self._arguments(node)
+            table = (self._value(args[0]) or Opaque()) if args else Opaque()
+            self.routes.append(RouteDecl(RouterRef(site), table, None, line, keyed_by=module))
+        return RouterRef(site)
+
     def _creates(self, node: _Node) -> tuple[Framework, bool] | None:
         """(framework, whether an app) for a call or `new` that makes an app or a router of a
         framework record: `express()`, `express.Router()`, `Router()` from 'express',
@@ -2134,6 +2153,9 @@ class _Reader:
                 decl = RouterDecl(site, framework.key, _line(node), prefix=prefix, app=app)
                 self.routers.setdefault(site, decl)
                 return RouterRef(site)
+            tabled = self._table_router(node)
+            if tabled is not None:
+                return tabled
             module = self._require(node)
             if module is not None:
                 return self._ref(module, "default")

@@ -1424,6 +1424,9 @@ class _RouteResolver:
                 self._unresolved(UNRESOLVED_PREFIX, path, prefix.line, detail)
 
     def _attach_route(self, path: str, route: RouteDecl) -> None:
+        if route.keyed_by:
+            self._attach_keyed(path, route)
+            return
         if route.table and not route.methods_unknown:
             self._attach_table(path, route)
             return
@@ -1450,6 +1453,50 @@ class _RouteResolver:
             )
         for node in owners:
             node.routes.append((path, route))
+
+    def _attach_keyed(self, path: str, route: RouteDecl) -> None:
+        """`mapRoutes(table, folder)` (`option_routes.TableRouter`): each `'VERB /path'` key of
+        the table a route of the router made at the call, placed there; a verb the versions
+        the nearest `package.json` admits may not route, a version whose routers share every
+        table, or a table not found: an `UNRESOLVED_ROUTE` at the call naming the library."""
+        record = option_routes.TABLE_ROUTERS[route.keyed_by]
+        bare = replace(route, keyed_by="")
+        table = self._settled(self.evaluate(path, route.path))
+        if not (isinstance(table, _Scoped) and isinstance(table.value, Namespace)):
+            detail = (
+                f"the route table `{describe(route.path)}` given to `{record.library}` here is "
+                "computed out of sight: its routes are not listed"
+            )
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            return
+        admits = self._declared_range(path, record.library)
+        left: list[str] = []
+        for key, _ in table.value.fields:
+            entry = option_routes.table_entry(key)
+            if entry is None:
+                left.append(f"`{key}`")
+                continue
+            verb, served = entry
+            if verb not in record.verbs and (
+                verb not in _VERBS or option_routes.admits_before(admits, record.every_verb_from)
+            ):
+                left.append(f"`{key}`")
+                continue
+            self._attach_route(path, replace(bare, path=Lit(served), methods=(verb.upper(),)))
+        if left:
+            detail = (
+                f"`{record.library}` is given entries here that some of the versions the "
+                f"repository may install do not route ({', '.join(left)}): not listed"
+            )
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+        if option_routes.admits_before(admits, record.shared_before):
+            detail = (
+                f"`{record.library}` before "
+                f"{'.'.join(map(str, record.shared_before))} (which the repository may install) "
+                "serves the tables of every call on each router it returns: routes of other "
+                "tables under this router are not listed"
+            )
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
 
     def _attach_table(self, path: str, route: RouteDecl) -> None:
         """`server.route(endpoints)`: each route of the table the argument names (`_route_table`,

@@ -602,6 +602,9 @@ class RouteDecl:
     # `server.route(table)`: `path` is the table, a list of route options the linker expands
     # (each entry a route where it is written), or one route whose path is not known
     table: bool = False
+    # a table of `'VERB /path': handler` entries a library makes a router of (`option_routes.
+    # TableRouter`, named here): each key a route at this call
+    keyed_by: str = ""
     # a plugin library that adds routes of its own (`hapi-swagger`): they are not listed
     generated_by: str = ""
     # of such a library with a record (`option_routes`): its options as the register call

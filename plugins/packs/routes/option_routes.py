@@ -1,6 +1,7 @@
 """Routes a plugin library serves of its own, fixed by its documented options (issue 34:
 items a known library generates at run time): the swagger UIs a Fastify or hapi app
-registers. Each library is a record (`OptionRoutes`): the options it reads, the versions
+registers; and libraries that make a router from a table the project writes (`TableRouter`:
+express-routes-mapper's `mapRoutes({ 'GET /users': 'UserController.list' }, folder)`). Each library is a record (`OptionRoutes`): the options it reads, the versions
 from which the routes it serves change (`starts`, its eras), and per era the routes its
 options give. Read from each library's own source, release by release.
 
@@ -12,6 +13,7 @@ not show, is a finding at the register call naming the library, never a guess.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -198,3 +200,41 @@ def _era_label(record: OptionRoutes, index: int) -> str:
     if low and high:
         return f"{low} to before {high}"
     return f"before {high}" if high else f"from {low}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRouter:
+    """A library whose function, given a table `{ 'VERB /path': 'Controller.method' }`, returns
+    an Express router serving each entry (`mapRoutes(table, folder)`). `verbs` the methods
+    every version routes (lower case; before `every_verb_from` it ignores any other), and
+    `shared_before` the version from which each call makes its own router (before it, one
+    module-level router collects the tables of every call, each returned router serving
+    them all)."""
+
+    library: str
+    verbs: frozenset[str]
+    every_verb_from: Version
+    shared_before: Version
+
+
+# express-routes-mapper: 1.0.1 keeps one `express.Router()` for the module, 1.0.2 makes one
+# per call; before 1.1 only get/post/put/delete entries are routed, from 1.1 any verb
+EXPRESS_ROUTES_MAPPER = TableRouter(
+    "express-routes-mapper", frozenset({"get", "post", "put", "delete"}), (1, 1), (1, 0, 2)
+)
+TABLE_ROUTERS = {r.library: r for r in (EXPRESS_ROUTES_MAPPER,)}
+
+
+def admits_before(admits: Range | None, version: Version) -> bool:
+    """Whether a declared range (None: none declared) admits a version below `version`."""
+    return admits is None or admits.admits_below(version)
+
+
+def table_entry(key: str) -> tuple[str, str] | None:
+    """A table key as the library splits it (`'POST  /login'`: runs of blanks as one, then
+    the verb before the first blank, the path after it), (verb lower-cased, path); None
+    when it has no path."""
+    parts = re.sub(r"\s\s+", " ", key).split(" ")
+    if len(parts) < 2 or not parts[1]:
+        return None
+    return parts[0].lower(), parts[1]
