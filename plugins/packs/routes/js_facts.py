@@ -3878,14 +3878,39 @@ class _Reader:
         if node is None or node.type != "string":
             return None
         inner = self.source[node.start_byte + 1 : node.end_byte - 1]
-        if b"\\" in inner:
-            return None  # escapes in a path: too rare to be worth decoding
-        return inner.decode("utf-8", "replace")
+        text = inner.decode("utf-8", "replace")
+        return _unescaped(text) if "\\" in text else text
 
     def _text(self, node: _Node | None) -> str:
         if node is None:
             return ""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+# a JavaScript string literal's escapes: `\\`, `\'`, `\n`..., `\xHH`, `\uHHHH`, `\u{H…}`, a
+# line continuation; any other escaped character is that character (`'\\d'` is `\d`,
+# `'\d'` is `d`), as JavaScript reads it
+_ESCAPE = re.compile(
+    r"\\(?:x([0-9a-fA-F]{2})|u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|(\r\n|[\s\S]))"
+)
+_SINGLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0",
+           "\n": "", "\r\n": "", "\r": "", "\u2028": "", "\u2029": ""}  # fmt: skip
+
+
+def _unescaped(text: str) -> str | None:
+    """A string literal's text as JavaScript reads it; None for a code point out of range."""
+    try:
+        return _ESCAPE.sub(_escape, text)
+    except ValueError:
+        return None
+
+
+def _escape(match: re.Match[str]) -> str:
+    hexa = match.group(1) or match.group(2) or match.group(3)
+    if hexa is not None:
+        return chr(int(hexa, 16))
+    char = match.group(4)
+    return _SINGLE.get(char, char)
 
 
 def _returns_in(node: _Node) -> list[_Node]:

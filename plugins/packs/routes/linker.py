@@ -48,6 +48,7 @@ from .model import (
     FLASK,
     HAPI,
     HTTP_METHODS,
+    KOA,
     NESTJS,
     NEXTJS,
     SHARED,
@@ -2797,7 +2798,10 @@ class _RouteResolver:
                 place = {"path": route.via[0], "line": route.via[1]}
                 self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)].append(place)
             return
-        local = join(base, declared)
+        if node.decl.framework == KOA and not declared.startswith("/") and declared and base:
+            local = base + declared  # koa-router's layer: `prefix + path`, as written (`*`)
+        else:
+            local = join(base, declared)
         framework = node.decl.framework
         if route.unread_segment:
             gaps = (*gaps, (path, route.line, route.unread_segment))
