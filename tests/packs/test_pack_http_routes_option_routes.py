@@ -277,3 +277,18 @@ def test_an_oauth_plugin_serves_its_start_redirect_path() -> None:
     }
     assert by_name["GET /portal/session/gitlab"]["attrs"]["library"] == "@fastify/oauth2"
     assert found["findings"] == []  # no `startRedirectPath`: no route of its own
+
+
+def test_hapi_swagger_registered_under_a_prefix_serves_under_it() -> None:
+    files = {
+        **HAPI,
+        "lib/openapi.js": HAPI["lib/openapi.js"].replace(
+            "{ plugin: Swagger, options: swaggerSettings }]);",
+            "{ plugin: Swagger, options: swaggerSettings }], {\n"
+            "      routes: { prefix: '/meta' },\n"
+            "    });",
+        ),
+    }
+    names = {str(r["name"]) for r in document(files)["resources"]}
+    assert {"GET /meta/openapi.json", "GET /meta/explore", "GET /meta/assets/ui/extend.js"} <= names
+    assert "GET /openapi.json" not in names

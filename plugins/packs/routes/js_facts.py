@@ -1656,7 +1656,10 @@ class _Reader:
             plugin_node = (_unwrap(inner[0]) or inner[0]) if inner else plugin_node
             if shared:  # `fp(make(db))`
                 factory = self._factory(plugin_node)
-        self._generated(node, parent, plugin_node, framework, args[1] if len(args) > 1 else None)
+        if not framework.plugin_key:  # Fastify's: `fastify-plugin` ones, sharing `parent`
+            self._generated(
+                node, parent, plugin_node, framework, args[1] if len(args) > 1 else None
+            )
         if self._default_of(plugin_node) in framework.config_plugins and len(args) > 1:
             self._config_plugin(
                 args[1], framework.config_plugins[self._default_of(plugin_node) or ""]
@@ -1698,6 +1701,8 @@ class _Reader:
             self.routers[site] = RouterDecl(site, framework.key, line, prefix=prefix)
             child = RouterRef(site)
             self.uses.append(UseDecl(parent, ((child, Auth((child,))),), line))
+        if framework.plugin_key:  # hapi's: under the register's `routes.prefix`, as any plugin's
+            self._generated(node, child, plugin_node, framework, args[1] if len(args) > 1 else None)
         given = self._plugin_options(args[1] if len(args) > 1 else None, framework)
         for callee in callees:
             self.invocations.append(
