@@ -182,7 +182,9 @@ def test_a_computed_path_in_a_plugin_nothing_registers_is_a_finding_where_it_is_
 
 # Plugin libraries that serve routes of their own: the CORS plugin's preflight route, always
 # served on the router registering it (bound under another name), and a documentation UI whose
-# routes hang on its options, inside a prefixed plugin: a finding at its register call.
+# routes hang on its options, inside a prefixed plugin: those every version serves listed at
+# its register call, those that depend on a version no `package.json` declares a finding there
+# (`test_pack_http_routes_option_routes.py` has the versions and options).
 GENERATED_ROUTES: dict[str, str] = {
     "web/boot.js": (
         "const Fastify = require('fastify');\n"
@@ -201,10 +203,15 @@ def test_a_plugin_library_s_own_routes_are_listed_or_named_at_its_register_call(
     assert placed(GENERATED_ROUTES) == {
         "OPTIONS /*": "web/boot.js:4 fastify",
         "GET /v3/x": "web/boot.js:7 fastify",
+        **{
+            f"GET /v3/docs{tail}": "web/boot.js:6 fastify"
+            for tail in ("", "/json", "/yaml", "/static/*")
+        },
     }
     [finding] = document(GENERATED_ROUTES)["findings"]
     assert finding["code"] == "UNRESOLVED_ROUTE"
-    assert "`@fastify/swagger-ui` serves routes of its own" in finding["detail"]
+    assert "`@fastify/swagger-ui` is configured here" in finding["detail"]
+    assert "`GET /docs/uiConfig`" in finding["detail"]
     assert {"path": "web/boot.js", "line": 6} in finding["locations"]
 
 

@@ -215,7 +215,7 @@ def test_a_route_table_scan_with_the_pre_filter_is_the_scan_of_every_file(
     assert '"PATCH /v2/items/{id}"' in documents[1]
 
 
-def test_a_documentation_plugin_s_routes_are_a_finding_at_its_register_call() -> None:
+def test_a_documentation_plugin_s_routes_are_listed_or_a_finding_at_its_register_call() -> None:
     files = {
         "hx/index.js": (
             "const Hapi = require('@hapi/hapi');\n"
@@ -228,10 +228,18 @@ def test_a_documentation_plugin_s_routes_are_a_finding_at_its_register_call() ->
         ),
     }
     found = document(files)
-    assert [r["name"] for r in found["resources"]] == ["GET /h"]
+    # no `package.json` declares its version: the routes every version serves are listed at
+    # the register call, those of some versions only (its UI's files) are the finding there
+    assert {str(r["name"]): r["location"]["line"] for r in found["resources"]} == {
+        "GET /h": 6,
+        "GET /swagger.json": 5,
+        "GET /documentation": 5,
+        "GET /swaggerui/extend.js": 5,
+    }
     [finding] = found["findings"]
     assert finding["code"] == "UNRESOLVED_ROUTE"
-    assert finding["detail"].startswith("`hapi-swagger` serves routes of its own")
+    assert finding["detail"].startswith("`hapi-swagger` is configured here: it serves")
+    assert "`GET /swaggerui/{path*}`" in finding["detail"]
     assert finding["locations"] == [{"path": "hx/index.js", "line": 5}]
 
 
@@ -255,7 +263,11 @@ def test_a_table_or_a_library_s_routes_in_a_plugin_nothing_registers_are_finding
         ),
     }
     found = document(files)
-    assert found["resources"] == []
+    # hapi-swagger's routes every version serves: listed, the prefix of the plugin not known
+    assert {str(r["name"]) for r in found["resources"]} == {
+        "GET /documentation", "GET /swagger.json", "GET /swaggerui/extend.js",
+    }  # fmt: skip
+    assert all(r["attrs"]["prefixUnresolved"] for r in found["resources"])
     unresolved = [f for f in found["findings"] if f["code"] == "UNRESOLVED_ROUTE"]
     assert [(f["locations"][0]["path"], f["locations"][0]["line"]) for f in unresolved] == [
         ("lib/plugins/api.js", 3),

@@ -171,4 +171,6 @@ def _attrs(route: FoundRoute) -> JSONObject:
         attrs["prefixUnresolved"] = True
     if route.assumed:
         attrs["configDefault"] = "; ".join(route.assumed)
+    if route.library:
+        attrs["library"] = route.library
     return attrs

@@ -32,6 +32,8 @@ from .model import (
     STARLETTE,
     TSED,
 )
+from .option_routes import BY_LIBRARY as OPTION_ROUTES
+from .option_routes import TABLE_ROUTERS, OptionRoutes, TableRouter
 from .paths import brace_path, express_served, flask_path, flask_shape, hapi_path
 
 
@@ -115,6 +117,10 @@ class Framework:
     # packages whose default export, called with an app, gives that app back (koa-websocket's
     # `websockify(new Koa())`: the app, with a websocket middleware stack on `app.ws`)
     app_wrappers: tuple[str, ...] = ()
+    # packages whose default export, called with a table of `'VERB /path': handler` entries,
+    # returns a router serving them (express-routes-mapper's `mapRoutes(table, folder)`), each
+    # a record of `option_routes` (its verbs, its versions)
+    table_routers: Mapping[str, TableRouter] = field(default_factory=dict)
     prefix_option: str | None = None  # `new Router({ prefix: '/api' })`
     prefix_method: str | None = None  # `router.prefix('/api')`
     verbs: Mapping[str, str] = field(default_factory=dict)  # method aliases: `del` -> DELETE
@@ -165,6 +171,10 @@ class Framework:
     # registering router; options not read (computed, `wildcard: false`, which serves each
     # file found at start-up) keep the `UNRESOLVED_ROUTE`
     static_plugins: Mapping[str, str] = field(default_factory=dict)
+    # documentation plugins among those: library -> its record (`option_routes`): the routes
+    # its documented options fix (`@fastify/swagger-ui`'s `routePrefix`), listed at the
+    # register call with `attrs.library`; what its options or versions leave open a finding
+    documented: Mapping[str, OptionRoutes] = field(default_factory=dict)
     # plugin loaders: registered with `{ dir, options: { prefix } }`, they register every
     # script of a folder as a plugin, under the folder's path (`@fastify/autoload`)
     loaders: tuple[str, ...] = ()
@@ -362,6 +372,7 @@ READ = (
         seeds=(b"express", b"Router"),
         app_modules=("express",),
         router_members=("Router",),
+        table_routers=TABLE_ROUTERS,
         every_method="ALL",
         # `app.get(name)` reads a setting: only calls that return the app or router always
         chained=("use", "set", "enable", "disable", "engine", "param"),
@@ -447,6 +458,10 @@ READ = (
             "fastify-oauth2": (),
         },
         static_plugins={"@fastify/static": "prefix", "fastify-static": "prefix"},
+        documented={
+            name: OPTION_ROUTES[name]
+            for name in ("@fastify/swagger-ui", "@fastify/oauth2", "fastify-oauth2")
+        },
         loaders=("@fastify/autoload", "fastify-autoload"),
         config_plugins={"@fastify/env": "config", "fastify-env": "config"},
         decorate_call="decorate",
@@ -488,6 +503,7 @@ READ = (
         callbacks={"dependency": 1},
         composers=("@hapi/glue", "glue"),
         generates={"hapi-swagger": (), "hapi-swaggered-ui": ()},
+        documented={"hapi-swagger": OPTION_ROUTES["hapi-swagger"]},
         guards={"@hapi/basic": frozenset({"*"}), "hapi-auth-jwt2": frozenset({"*"}),
                 "@hapi/cookie": frozenset({"*"}), "@hapi/bell": frozenset({"*"})},
         not_guards=frozenset({"@hapi/hapi", "hapi", "@hapi/boom", "@hapi/joi", "joi",

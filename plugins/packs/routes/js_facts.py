@@ -17,7 +17,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan_read import ParseFailure
-from . import flow, js_dirload, js_hooks, js_loops, koa_decorators, nest, nextjs
+from . import flow, js_dirload, js_hooks, js_loops, koa_decorators, nest, nextjs, ts_tagged
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
@@ -71,6 +71,7 @@ from .model import (
     Sym,
     UseDecl,
 )
+from .option_routes import OptionRoutes
 
 _Node = tree_sitter.Node
 
@@ -395,6 +396,10 @@ def parsed(source: bytes, path: str) -> tuple[_Node, str]:
             return typed, "tsx"
         if flow.is_flow(source):
             root = typed  # its first error, not the first type JavaScript's grammar rejects
+    if root.has_error and language != "javascript":  # a tagged template's type arguments
+        plain = ts_tagged.blanked(source)
+        retried = _parser(language).parse(plain).root_node if plain != source else root
+        root = root if retried.has_error else retried
     if root.has_error:
         bad = _first_error(root)
         what = f"missing {bad.type}" if bad.is_missing else "syntax error"
@@ -1651,7 +1656,10 @@ class _Reader:
             plugin_node = (_unwrap(inner[0]) or inner[0]) if inner else plugin_node
             if shared:  # `fp(make(db))`
                 factory = self._factory(plugin_node)
-        self._generated(node, parent, plugin_node, framework)
+        if not framework.plugin_key:  # Fastify's: `fastify-plugin` ones, sharing `parent`
+            self._generated(
+                node, parent, plugin_node, framework, args[1] if len(args) > 1 else None
+            )
         if self._default_of(plugin_node) in framework.config_plugins and len(args) > 1:
             self._config_plugin(
                 args[1], framework.config_plugins[self._default_of(plugin_node) or ""]
@@ -1693,6 +1701,8 @@ class _Reader:
             self.routers[site] = RouterDecl(site, framework.key, line, prefix=prefix)
             child = RouterRef(site)
             self.uses.append(UseDecl(parent, ((child, Auth((child,))),), line))
+        if framework.plugin_key:  # hapi's: under the register's `routes.prefix`, as any plugin's
+            self._generated(node, child, plugin_node, framework, args[1] if len(args) > 1 else None)
         given = self._plugin_options(args[1] if len(args) > 1 else None, framework)
         for callee in callees:
             self.invocations.append(
@@ -1721,13 +1731,31 @@ class _Reader:
             return self._expr(callee)  # `require('./x')(db)`, `require('./x').make(db)`
         return Sym(path) if path is not None and CALL not in path else None
 
-    def _generated(self, node: _Node, parent: Expr, plugin: _Node, framework: Framework) -> None:
+    def _generated(
+        self,
+        node: _Node,
+        parent: Expr,
+        plugin: _Node,
+        framework: Framework,
+        options: _Node | None = None,
+    ) -> None:
         """A plugin library that serves routes of its own (the record's `generates`): those
         it always serves, on the registering router (they are all `fastify-plugin` plugins,
         sharing it); those that hang on its options, one route whose path is not known (an
-        `UNRESOLVED_ROUTE` here naming the library)."""
+        `UNRESOLVED_ROUTE` here naming the library), unless its record (`documented`) says
+        which routes its options fix: then its options as given, for the linker to list."""
         module = self._default_of(plugin)
         if module is None or module not in framework.generates:
+            return
+        record = framework.documented.get(module)
+        if record is not None:
+            if framework.plugin_key:  # hapi: `{ plugin, options }`, else no options given
+                held = _unwrap(options)
+                options = self._field(held, "options") if held and held.type == "object" else None
+            self.routes.append(
+                RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
+                          generated_by=module, documented=self._documented(options, record))
+            )  # fmt: skip
             return
         served = framework.generates[module]
         files = self._static_files(node, framework.static_plugins.get(module))
@@ -1741,6 +1769,38 @@ class _Reader:
                 RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
                           generated_by=module)
             )  # fmt: skip
+
+    def _documented(
+        self, node: _Node | None, record: OptionRoutes
+    ) -> tuple[tuple[str, Expr | bool], ...] | None:
+        """The options of a documentation plugin's record as given (`{ routePrefix: '/docs' }`,
+        or a `const` of the file holding the object): a boolean literal as it is, any other
+        value as `_value` reads it; none given: `()`. None when the object is computed or
+        spreads another (an option may hide there)."""
+        if node is None:
+            return ()
+        node = _unwrap(node) or node
+        if node.type in {"identifier", "shorthand_property_identifier"}:
+            declared = self._declared(node)
+            if declared is None:
+                return None
+            node = declared
+        if node.type != "object":
+            return None
+        found: list[tuple[str, Expr | bool]] = []
+        for prop in node.named_children:
+            if prop.type not in {"pair", "shorthand_property_identifier", "comment"}:
+                return None  # a spread, a method: options out of sight
+        for name in record.options:
+            value = self._field(node, name)
+            if value is None:
+                continue
+            bare = _unwrap(value) or value
+            if bare.type in {"true", "false"}:
+                found.append((name, bare.type == "true"))
+            else:
+                found.append((name, self._value(value) or Opaque()))
+        return tuple(found)
 
     def _static_files(self, register: _Node, option: str | None) -> Expr | None:
         """`register(fastifyStatic, { root, prefix: '/assets/' })`: the path a static-file
@@ -1778,13 +1838,19 @@ class _Reader:
             )  # fmt: skip
             return
         passed = _unwrap(self._field(options, "options"))
+        passed = self._copied(passed) or passed
         prefix: Expr | None = None
         if passed is not None and passed.type == "object":
             value = self._field(passed, "prefix")
             prefix = (self._value(value) or Opaque()) if value is not None else None
         elif passed is not None:  # options computed out of sight: the prefix may be in them
             given = self._value(passed)
-            prefix = Member(given, ("prefix",)) if isinstance(given, Param) else Opaque()
+            # what the caller passes: no `prefix` in it is none (the loader's `prefix || ''`)
+            prefix = (
+                Fallback(Member(given, ("prefix",)), Lit(""), "")
+                if isinstance(given, Param)
+                else Opaque()
+            )
         dir_prefix = _unwrap(self._field(options, "dirNameRoutePrefix"))
         ignore = _unwrap(self._field(options, "ignorePattern"))
         pattern = ignore.child_by_field_id(self.fields.pattern) if ignore is not None else None
@@ -1794,6 +1860,27 @@ class _Reader:
                      self._text(pattern) if pattern is not None else None,
                      self._value(passed) if passed is not None else None)
         )  # fmt: skip
+
+    def _copied(self, node: _Node | None) -> _Node | None:
+        """The one object a shallow copy copies (`Object.assign({}, opts)`, `{ ...opts }`):
+        its fields are that object's; None for anything else."""
+        if node is None:
+            return None
+        if node.type == "object":
+            items = [c for c in node.named_children if c.type != "comment"]
+            if len(items) == 1 and items[0].type == "spread_element" and items[0].named_children:
+                return _unwrap(items[0].named_children[0])
+            return None
+        if node.type != "call_expression":
+            return None
+        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        args = self._arguments(node)
+        if callee is None or self._text(callee) != "Object.assign" or len(args) != 2:
+            return None
+        target = _unwrap(args[0])
+        if target is None or target.type != "object" or target.named_children:
+            return None
+        return _unwrap(args[1])
 
     def _folder(self, node: _Node | None) -> str | None:
         """The repository folder `path.join(__dirname, 'routes')` names (also `resolve`, and
@@ -1940,6 +2027,25 @@ class _Reader:
             return False
         return self._text(second)[1:2] == "/"
 
+    def _table_router(self, node: _Node) -> RouterRef | None:
+        """`mapRoutes(table, folder)` of a library a record names (`table_routers`): a router
+        made here, serving each `'VERB /path'` key of the table (which the linker reads where
+        the table is written, in this file or another); None for any other call."""
+        if node.type != "call_expression":
+            return None
+        module = self._default_of(_unwrap(node.child_by_field_id(self.fields.function)))
+        framework = next((f for f in JAVASCRIPT if module in f.table_routers), None)
+        if framework is None or module is None:
+            return None
+        site = _site(node)
+        if site not in self.routers:
+            line = _line(node)
+            self.routers[site] = RouterDecl(site, framework.key, line)
+            args = self._arguments(node)
+            table = (self._value(args[0]) or Opaque()) if args else Opaque()
+            self.routes.append(RouteDecl(RouterRef(site), table, None, line, keyed_by=module))
+        return RouterRef(site)
+
     def _creates(self, node: _Node) -> tuple[Framework, bool] | None:
         """(framework, whether an app) for a call or `new` that makes an app or a router of a
         framework record: `express()`, `express.Router()`, `Router()` from 'express',
@@ -2052,6 +2158,9 @@ class _Reader:
                 decl = RouterDecl(site, framework.key, _line(node), prefix=prefix, app=app)
                 self.routers.setdefault(site, decl)
                 return RouterRef(site)
+            tabled = self._table_router(node)
+            if tabled is not None:
+                return tabled
             module = self._require(node)
             if module is not None:
                 return self._ref(module, "default")
@@ -3774,14 +3883,39 @@ class _Reader:
         if node is None or node.type != "string":
             return None
         inner = self.source[node.start_byte + 1 : node.end_byte - 1]
-        if b"\\" in inner:
-            return None  # escapes in a path: too rare to be worth decoding
-        return inner.decode("utf-8", "replace")
+        text = inner.decode("utf-8", "replace")
+        return _unescaped(text) if "\\" in text else text
 
     def _text(self, node: _Node | None) -> str:
         if node is None:
             return ""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+# a JavaScript string literal's escapes: `\\`, `\'`, `\n`..., `\xHH`, `\uHHHH`, `\u{H…}`, a
+# line continuation; any other escaped character is that character (`'\\d'` is `\d`,
+# `'\d'` is `d`), as JavaScript reads it
+_ESCAPE = re.compile(
+    r"\\(?:x([0-9a-fA-F]{2})|u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|(\r\n|[\s\S]))"
+)
+_SINGLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0",
+           "\n": "", "\r\n": "", "\r": "", "\u2028": "", "\u2029": ""}  # fmt: skip
+
+
+def _unescaped(text: str) -> str | None:
+    """A string literal's text as JavaScript reads it; None for a code point out of range."""
+    try:
+        return _ESCAPE.sub(_escape, text)
+    except ValueError:
+        return None
+
+
+def _escape(match: re.Match[str]) -> str:
+    hexa = match.group(1) or match.group(2) or match.group(3)
+    if hexa is not None:
+        return chr(int(hexa, 16))
+    char = match.group(4)
+    return _SINGLE.get(char, char)
 
 
 def _returns_in(node: _Node) -> list[_Node]:

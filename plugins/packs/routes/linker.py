@@ -20,7 +20,8 @@ from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text, percent_text
 from ..entry_points import is_distribution_file
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
-from . import js_dirload
+from ..version_ranges import Range, semver
+from . import js_dirload, option_routes
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES
@@ -35,6 +36,7 @@ from .frameworks import (
 )
 from .js_modules import JsModules, package_name
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
+from .manifests import MANIFEST, declared_range
 from .model import (
     CALL,
     DECORATED,
@@ -46,6 +48,7 @@ from .model import (
     FLASK,
     HAPI,
     HTTP_METHODS,
+    KOA,
     NESTJS,
     NEXTJS,
     SHARED,
@@ -100,6 +103,7 @@ from .model import (
 )
 from .nest_link import NEST_COMMON, Export, NestLink, app_root, holds
 from .nextjs import APP_METHODS
+from .option_routes import BY_LIBRARY as OPTION_ROUTES
 from .paths import brace_path, join, join_prefix
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
@@ -139,6 +143,7 @@ class FoundRoute(NamedTuple):
     gaps: tuple[Gap, ...]
     shape: str = ""  # the path as the framework matches it (Flask: converters kept), for duplicates
     assumed: tuple[str, ...] = ()  # configuration defaults its name was read with
+    library: str = ""  # a plugin library that serves it (`option_routes`): `attrs.library`
 
     @property
     def name(self) -> str:
@@ -692,7 +697,7 @@ class _RouteResolver:
                     if found in generates:  # `hapi-swagger`: routes made from its options
                         routes.append(
                             RouteDecl(app, Opaque(), None, compose.line, methods_unknown=True,
-                                      generated_by=found)
+                                      generated_by=found, documented=_entry_options(found, entry))
                         )  # fmt: skip
                     continue
                 if found is None:
@@ -1422,6 +1427,9 @@ class _RouteResolver:
                 self._unresolved(UNRESOLVED_PREFIX, path, prefix.line, detail)
 
     def _attach_route(self, path: str, route: RouteDecl) -> None:
+        if route.keyed_by:
+            self._attach_keyed(path, route)
+            return
         if route.table and not route.methods_unknown:
             self._attach_table(path, route)
             return
@@ -1448,6 +1456,50 @@ class _RouteResolver:
             )
         for node in owners:
             node.routes.append((path, route))
+
+    def _attach_keyed(self, path: str, route: RouteDecl) -> None:
+        """`mapRoutes(table, folder)` (`option_routes.TableRouter`): each `'VERB /path'` key of
+        the table a route of the router made at the call, placed there; a verb the versions
+        the nearest `package.json` admits may not route, a version whose routers share every
+        table, or a table not found: an `UNRESOLVED_ROUTE` at the call naming the library."""
+        record = option_routes.TABLE_ROUTERS[route.keyed_by]
+        bare = replace(route, keyed_by="")
+        table = self._settled(self.evaluate(path, route.path))
+        if not (isinstance(table, _Scoped) and isinstance(table.value, Namespace)):
+            detail = (
+                f"the route table `{describe(route.path)}` given to `{record.library}` here is "
+                "computed out of sight: its routes are not listed"
+            )
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            return
+        admits = self._declared_range(path, record.library)
+        left: list[str] = []
+        for key, _ in table.value.fields:
+            entry = option_routes.table_entry(key)
+            if entry is None:
+                left.append(f"`{key}`")
+                continue
+            verb, served = entry
+            if verb not in record.verbs and (
+                verb not in _VERBS or option_routes.admits_before(admits, record.every_verb_from)
+            ):
+                left.append(f"`{key}`")
+                continue
+            self._attach_route(path, replace(bare, path=Lit(served), methods=(verb.upper(),)))
+        if left:
+            detail = (
+                f"`{record.library}` is given entries here that some of the versions the "
+                f"repository may install do not route ({', '.join(left)}): not listed"
+            )
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+        if option_routes.admits_before(admits, record.shared_before):
+            detail = (
+                f"`{record.library}` before "
+                f"{'.'.join(map(str, record.shared_before))} (which the repository may install) "
+                "serves the tables of every call on each router it returns: routes of other "
+                "tables under this router are not listed"
+            )
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
 
     def _attach_table(self, path: str, route: RouteDecl) -> None:
         """`server.route(endpoints)`: each route of the table the argument names (`_route_table`,
@@ -2714,6 +2766,9 @@ class _RouteResolver:
         if route.only_if is not None and (off := self._off_by_default(path, route.only_if)):
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, off)
             return
+        if route.documented is not None and route.generated_by in OPTION_ROUTES:
+            self._library_routes(found, node, path, route, base, auth, gaps, assumed)
+            return
         declared = self._string(path, route.path)
         methods = route.methods
         methods_unknown = route.methods_unknown
@@ -2760,7 +2815,10 @@ class _RouteResolver:
                 place = {"path": route.via[0], "line": route.via[1]}
                 self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)].append(place)
             return
-        local = join(base, declared)
+        if node.decl.framework == KOA and not declared.startswith("/") and declared and base:
+            local = base + declared  # koa-router's layer: `prefix + path`, as written (`*`)
+        else:
+            local = join(base, declared)
         framework = node.decl.framework
         if route.unread_segment:
             gaps = (*gaps, (path, route.line, route.unread_segment))
@@ -2813,9 +2871,54 @@ class _RouteResolver:
                 found.append(
                     FoundRoute(
                         method, full, file, line, framework, route.handler, verdict, gaps, shape,
-                        assumed,
+                        assumed, route.library,
                     )
                 )  # fmt: skip
+
+    def _library_routes(
+        self,
+        found: list[FoundRoute],
+        node: _Node,
+        path: str,
+        route: RouteDecl,
+        base: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+        assumed: tuple[str, ...],
+    ) -> None:
+        """The routes a documentation plugin serves (`option_routes`), from its options as
+        the register call gives them and the versions the `package.json` nearest `path`
+        declares: each listed at the call with `attrs.library`, as a route written there
+        would be; what an option out of sight or the versions leave open, a finding there."""
+        record = OPTION_ROUTES[route.generated_by]
+        options: dict[str, str | bool | None] = {}
+        for name, value in route.documented or ():
+            options[name] = value if isinstance(value, bool) else self._string(path, value)
+        admitted = option_routes.eras(record, self._declared_range(path, record.library))
+        listed, left = option_routes.served(record, options, admitted)
+        for method, served in listed:
+            one = replace(
+                route, path=Lit(served), methods=(method,), methods_unknown=False,
+                generated_by="", documented=None, library=record.library, from_options=True,
+            )  # fmt: skip
+            self._found(found, node, path, one, base, auth, gaps, assumed)
+        if left:
+            detail = f"`{record.library}` is configured here: {left}: those routes are not listed"
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+
+    def _declared_range(self, path: str, package: str) -> Range | None:
+        """The range of `package` the `package.json` nearest `path` declares (up to the
+        repository's root, as npm and workspaces install it); None when none does."""
+        folder = posixpath.dirname(path)
+        while True:
+            manifest = f"{folder}/{MANIFEST}" if folder else MANIFEST
+            if manifest in self.files:
+                spec = declared_range(self._facts(manifest), package)
+                if spec is not None:
+                    return semver(spec)
+            if not folder:
+                return None
+            folder = posixpath.dirname(folder)
 
     def _holds(self, path: str, condition: Condition) -> tuple[bool | None, tuple[str, ...]]:
         """Whether `condition` holds under the configuration's defaults (None: not known) and
@@ -3643,6 +3746,26 @@ def _typed(entity: _Entity | None, kind: str) -> bool | None:
     ):
         return None if kind == "function" else kind == "object"  # a class is a function
     return None
+
+
+def _entry_options(library: str, entry: Expr) -> tuple[tuple[str, Expr | bool], ...] | None:
+    """The options of a library plugin a composed manifest lists (`{ plugin: 'hapi-swagger',
+    options: {...} }`) that its record reads, each a string the manifest spells out (any other
+    value: `Opaque`); None when the library has no record or the options are out of sight."""
+    record = OPTION_ROUTES.get(library)
+    if record is None:
+        return None
+    options = dict(entry.fields).get("options") if isinstance(entry, Namespace) else None
+    if options is None:
+        return ()
+    if not isinstance(options, Namespace) or options.bases:
+        return None
+    given = dict(options.fields)
+    return tuple(
+        (name, given[name] if isinstance(given[name], Lit) else Opaque())
+        for name in record.options
+        if name in given
+    )
 
 
 def _fields_of(entity: _Entity | None, name: str) -> bool | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 
-from .model import Expr, Items, Lit, ModuleFacts
+from .model import Expr, Items, Lit, ModuleFacts, Namespace
 
 MANIFEST = "package.json"
 # `exports` conditions Node picks from for `require` and `import`, in the order tried here
@@ -46,11 +46,42 @@ def manifest_facts(source: str) -> ModuleFacts:
     sources = _source_entries(data, declared=bool(entries))
     if sources:
         bindings[SOURCES] = Items(tuple(Lit(s) for s in sources))
+    declared = _dependencies(data)
+    if declared:
+        bindings[DEPENDENCIES] = Namespace(tuple(declared.items()))
     return ModuleFacts(
         "package",
         bindings=bindings,
         exports={subpath: Lit(target) for subpath, target in entries.items()},
     )
+
+
+DEPENDENCIES = "dependency ranges"
+"""The binding holding each dependency's declared range (`Namespace` of `Lit`), every group
+(`dependencies` first, as npm installs it): what a library record's eras are read against
+(`option_routes`)."""
+_GROUPS = ("dependencies", "optionalDependencies", "peerDependencies", "devDependencies")
+
+
+def _dependencies(data: dict[str, object]) -> dict[str, Expr]:
+    found: dict[str, Expr] = {}
+    for group in _GROUPS:
+        listed = data.get(group)
+        if isinstance(listed, dict):
+            for name, spec in listed.items():
+                if isinstance(name, str) and isinstance(spec, str):
+                    found.setdefault(name, Lit(spec))
+    return found
+
+
+def declared_range(facts: ModuleFacts, package: str) -> str | None:
+    """The range a manifest declares for `package` (as written), None when it names none."""
+    listed = facts.bindings.get(DEPENDENCIES)
+    if isinstance(listed, Namespace):
+        spec = dict(listed.fields).get(package)
+        if isinstance(spec, Lit):
+            return spec.value
+    return None
 
 
 SOURCES = "source entries"

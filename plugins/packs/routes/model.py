@@ -602,8 +602,17 @@ class RouteDecl:
     # `server.route(table)`: `path` is the table, a list of route options the linker expands
     # (each entry a route where it is written), or one route whose path is not known
     table: bool = False
+    # a table of `'VERB /path': handler` entries a library makes a router of (`option_routes.
+    # TableRouter`, named here): each key a route at this call
+    keyed_by: str = ""
     # a plugin library that adds routes of its own (`hapi-swagger`): they are not listed
     generated_by: str = ""
+    # of such a library with a record (`option_routes`): its options as the register call
+    # gives them (a boolean literal, else what the value reads as), whose routes the linker
+    # lists; None when the options are computed out of sight
+    documented: tuple[tuple[str, Expr | bool], ...] | None = None
+    # a route such a library serves, listed: the library (`attrs.library`)
+    library: str = ""
     # declared by route options (`server.route({ method, path })`): a route, whatever its path
     # looks like (`path: 'issues'` under a prefix that ends in `/`)
     from_options: bool = False

@@ -1,0 +1,240 @@
+"""Routes a plugin library serves of its own, fixed by its documented options (issue 34:
+items a known library generates at run time): the swagger UIs a Fastify or hapi app
+registers; and libraries that make a router from a table the project writes (`TableRouter`:
+express-routes-mapper's `mapRoutes({ 'GET /users': 'UserController.list' }, folder)`). Each library is a record (`OptionRoutes`): the options it reads, the versions
+from which the routes it serves change (`starts`, its eras), and per era the routes its
+options give. Read from each library's own source, release by release.
+
+The linker lists a route where every era the repository may install serves it (the
+`package.json` nearest the registering file declares the range: `declared_versions`'s
+reading); a route only some of those eras serve, or one hanging on an option the scan does
+not show, is a finding at the register call naming the library, never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from ..version_ranges import Interval, Range, Version, normal
+
+Options = Mapping[str, str | bool | None]
+"""An option as written: a string, a boolean literal, None when present but computed."""
+Served = tuple[tuple[tuple[str, str], ...], str]
+"""An era's routes, (method, path) relative to the registering router, and why routes it
+may serve beside them are not known ("" when none is)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OptionRoutes:
+    """A library that serves routes fixed by its options. `options` are the names read
+    (the reader keeps those only: strings, boolean literals, else computed); `starts` the
+    first version of each era (`()` the first); `routes(options, era)` what an era serves."""
+
+    library: str
+    options: tuple[str, ...]
+    starts: tuple[Version, ...]
+    routes: Callable[[Options, int], Served]
+
+
+def _text(options: Options, *names: str, default: str) -> str | None:
+    """The first of `names` given (a string), else `default`; None when it is computed."""
+    for name in names:
+        if name in options:
+            value = options[name]
+            return value if isinstance(value, str) else None
+    return default
+
+
+def _flag(options: Options, name: str, *, default: bool) -> bool | None:
+    """A boolean option as the library's schema reads it; None when it is computed."""
+    if name not in options:
+        return default
+    value = options[name]
+    return value if isinstance(value, bool) else None
+
+
+def _join(base: str, tail: str) -> str:
+    return base.rstrip("/") + tail if tail.startswith("/") else base + tail
+
+
+# @fastify/swagger-ui: `register(lib/routes, { prefix: opts.routePrefix || '/documentation' })`;
+# before 1.4 its UI is `/uiConfig` and `/initOAuth`, 1.4 adds the initializer script, 1.5 the
+# index page; `/*` (files of `baseDir`) always before 2.0, from 2.0 only with `baseDir`; a
+# `theme` adds a route per theme file (not listed: named after the files)
+_SWAGGER_UI_FILES: tuple[tuple[str, ...], ...] = (
+    ("/uiConfig", "/initOAuth"),
+    ("/static/swagger-initializer.js",),
+    ("/static/index.html", "/static/swagger-initializer.js"),
+    ("/static/index.html", "/static/swagger-initializer.js"),
+)
+
+
+def _fastify_swagger_ui(options: Options, era: int) -> Served:
+    prefix = _text(options, "routePrefix", default="/documentation")
+    if prefix is None:
+        return (), "its `routePrefix` is computed out of sight"
+    tails = ["/", *_SWAGGER_UI_FILES[era], "/json", "/yaml", "/static/*"]
+    if era < 3 or "baseDir" in options:
+        tails.append("/*")
+    theme = (
+        "its `theme` adds a route per theme file, named after the file"
+        if "theme" in options
+        else ""
+    )
+    return tuple(("GET", _join(prefix, t) if t != "/" else prefix) for t in tails), theme
+
+
+# hapi-swagger: its JSON at `jsonRoutePath` (13+, else `jsonPath`), the page at
+# `documentationPath` unless `documentationPage: false`, the UI's files under `routesBasePath`
+# (13+, else `swaggerUIPath`) unless both the page and `swaggerUI` are off: before 10 one
+# `{path*}` route, from 10 each file of swagger-ui-dist it serves; `debug: true` a debug page
+_HAPI_SWAGGER_FILES = (
+    "favicon-16x16.png", "favicon-32x32.png", "index.html", "oauth2-redirect.html",
+    "swagger-ui-bundle.js", "swagger-ui-bundle.js.map", "swagger-ui-standalone-preset.js",
+    "swagger-ui-standalone-preset.js.map", "swagger-ui.css", "swagger-ui.css.map",
+    "swagger-ui.js", "swagger-ui.js.map",
+)  # fmt: skip
+
+
+def _hapi_swagger(options: Options, era: int) -> Served:
+    json = _text(options, "jsonRoutePath", "jsonPath", default="/swagger.json")
+    page = _text(options, "documentationPath", default="/documentation")
+    ui = _text(options, "routesBasePath", "swaggerUIPath", default="/swaggerui/")
+    shown = _flag(options, "documentationPage", default=True)
+    swagger_ui = _flag(options, "swaggerUI", default=True)
+    debug = _flag(options, "debug", default=False)
+    if None in (json, page, ui, shown, swagger_ui, debug):
+        return (), "a path or a switch among its options is computed out of sight"
+    assert json is not None and page is not None and ui is not None  # for mypy
+    served = [("GET", json)]
+    if shown:
+        served.append(("GET", page))
+    if shown or swagger_ui:
+        files = ("{path*}",) if era == 0 else _HAPI_SWAGGER_FILES
+        served += [("GET", ui + f) for f in (*files, "extend.js")]
+        if debug:
+            served.append(("GET", _join(page, "/debug")))
+    return tuple(served), ""
+
+
+# @fastify/oauth2 (fastify-oauth2 before its rename): `fastify.get(startRedirectPath, ...)`
+# when that option is given (the redirect to the provider); its `callbackUri` is the app's own
+def _fastify_oauth2(options: Options, era: int) -> Served:
+    if "startRedirectPath" not in options:
+        return (), ""
+    start = options["startRedirectPath"]
+    if not isinstance(start, str):
+        return (), "its `startRedirectPath` is computed out of sight"
+    return (("GET", start),), ""
+
+
+RECORDS = (
+    OptionRoutes(
+        "@fastify/swagger-ui",
+        ("routePrefix", "theme", "baseDir"),
+        ((), (1, 4), (1, 5), (2,)),
+        _fastify_swagger_ui,
+    ),
+    OptionRoutes("@fastify/oauth2", ("startRedirectPath",), ((),), _fastify_oauth2),
+    OptionRoutes("fastify-oauth2", ("startRedirectPath",), ((),), _fastify_oauth2),
+    OptionRoutes(
+        "hapi-swagger",
+        (
+            "jsonRoutePath",
+            "jsonPath",
+            "documentationPath",
+            "routesBasePath",
+            "swaggerUIPath",
+            "documentationPage",
+            "swaggerUI",
+            "debug",
+        ),
+        ((), (10,)),
+        _hapi_swagger,
+    ),
+)
+BY_LIBRARY = {r.library: r for r in RECORDS}
+
+
+def eras(record: OptionRoutes, admits: Range | None) -> tuple[int, ...]:
+    """The eras of `record`'s library a declared range admits (every era when none is)."""
+    if admits is None:
+        return tuple(range(len(record.starts)))
+    found = []
+    for index, start in enumerate(record.starts):
+        end = record.starts[index + 1] if index + 1 < len(record.starts) else None
+        era = Range(
+            (Interval(normal(start) if start else None, True, normal(end) if end else None, False),)
+        )
+        if not admits.intersect(era).is_empty():
+            found.append(index)
+    return tuple(found) or tuple(range(len(record.starts)))
+
+
+def served(
+    record: OptionRoutes, options: Options, admitted: tuple[int, ...]
+) -> tuple[list[tuple[str, str]], str]:
+    """The routes every admitted era serves, in the first era's order, and why others are
+    left out ("" when none is): an option out of sight, or routes of some eras only."""
+    answers = [record.routes(options, era) for era in admitted]
+    reasons = list(dict.fromkeys(note for _, note in answers if note))
+    sets = [routes for routes, _ in answers]
+    common = [r for r in sets[0] if all(r in s for s in sets[1:])]
+    some = sorted({r for s in sets for r in s} - set(common))
+    if some:
+        told = ", ".join(f"`{m} {p}`" for m, p in some)
+        versions = " and ".join(_era_label(record, i) for i in admitted)
+        reasons.append(
+            f"it serves {told} in some of the versions the repository may install ({versions})"
+        )
+    return common, "; ".join(reasons)
+
+
+def _era_label(record: OptionRoutes, index: int) -> str:
+    start = record.starts[index]
+    end = record.starts[index + 1] if index + 1 < len(record.starts) else None
+    low = ".".join(map(str, (*start, 0)[: max(2, len(start))])) if start else ""
+    high = ".".join(map(str, (*end, 0)[: max(2, len(end))])) if end else ""
+    if low and high:
+        return f"{low} to before {high}"
+    return f"before {high}" if high else f"from {low}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRouter:
+    """A library whose function, given a table `{ 'VERB /path': 'Controller.method' }`, returns
+    an Express router serving each entry (`mapRoutes(table, folder)`). `verbs` the methods
+    every version routes (lower case; before `every_verb_from` it ignores any other), and
+    `shared_before` the version from which each call makes its own router (before it, one
+    module-level router collects the tables of every call, each returned router serving
+    them all)."""
+
+    library: str
+    verbs: frozenset[str]
+    every_verb_from: Version
+    shared_before: Version
+
+
+# express-routes-mapper: 1.0.1 keeps one `express.Router()` for the module, 1.0.2 makes one
+# per call; before 1.1 only get/post/put/delete entries are routed, from 1.1 any verb
+EXPRESS_ROUTES_MAPPER = TableRouter(
+    "express-routes-mapper", frozenset({"get", "post", "put", "delete"}), (1, 1), (1, 0, 2)
+)
+TABLE_ROUTERS = {r.library: r for r in (EXPRESS_ROUTES_MAPPER,)}
+
+
+def admits_before(admits: Range | None, version: Version) -> bool:
+    """Whether a declared range (None: none declared) admits a version below `version`."""
+    return admits is None or admits.admits_below(version)
+
+
+def table_entry(key: str) -> tuple[str, str] | None:
+    """A table key as the library splits it (`'POST  /login'`: runs of blanks as one, then
+    the verb before the first blank, the path after it), (verb lower-cased, path); None
+    when it has no path."""
+    parts = re.sub(r"\s\s+", " ", key).split(" ")
+    if len(parts) < 2 or not parts[1]:
+        return None
+    return parts[0].lower(), parts[1]
