@@ -495,7 +495,7 @@ class DjangoRouteResolver:
         """Whether the pattern includes URL patterns (a URLconf, a list, a router's), not a
         view: what it includes can be listed under a route the pack cannot name."""
         kind, name = entry.target
-        if kind in ("include", "router") or entry.included:
+        if kind in ("include", "router") or entry.included or entry.spliced:
             return True
         found = self.resolve(path, name) if kind == "name" else None
         return found is not None and found[0] in ("list", "module", "router")
@@ -571,8 +571,10 @@ class DjangoRouteResolver:
             return
         written = f"{name}.urls" if kind == "router" else name
         written = f"include({written})" if entry.included else written
-        if found is not None and found[0] == "external" and (kind == "router" or entry.included):
-            # `admin.site.urls`, `include(wagtail_urls)`: a library's URLconf
+        patterns = entry.included or entry.spliced  # URL patterns by name, never a view
+        if found is not None and found[0] == "external" and (kind == "router" or patterns):
+            # `admin.site.urls`, `include(wagtail_urls)`, `library_urlpatterns + ours`: a
+            # library's URLconf
             module = f"{found[2]}.urls" if kind == "router" else found[2]
             self.library_urls(path, entry, written, module)
             return
