@@ -1616,7 +1616,11 @@ class DjangoRouteResolver:
         return None
 
     def in_module(self, module: str, tail: str, importer: str, depth: int) -> Resolved | None:
-        """`tail` (dotted, maybe empty) inside the module `module`, or a submodule of it."""
+        """`tail` (dotted, maybe empty) inside the module `module`, or a submodule of it. A
+        submodule named last (`from app.views import post`, `views.post`) is, as Python's
+        import system has it, what its package binds under that name where it binds one: a
+        `views/__init__.py` that re-exports `post` from its submodule `post` binds the
+        function (the package is read only then, not for every name through it)."""
         parts = tail.split(".") if tail else []
         for cut in range(len(parts), -1, -1):  # the longest module name first
             name = ".".join([module, *parts[:cut]])
@@ -1625,6 +1629,10 @@ class DjangoRouteResolver:
                 continue
             rest = ".".join(parts[cut:])
             if not rest:
+                package = self.module_file(name.rpartition(".")[0], importer) if parts else None
+                bound = self.resolve(package, parts[-1], depth + 1) if package else None
+                if bound is not None and bound[0] != "module":
+                    return bound
                 return ("module", file, name)
             return self.resolve(file, rest, depth + 1)
         if self.resolver._python_module(module.split(".")[0], importer) is not None:
