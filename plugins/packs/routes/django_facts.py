@@ -480,6 +480,12 @@ class _Reader:
             self.call(stmt.value)
             if isinstance(stmt.value.func, ast.Name | ast.Attribute):
                 self.effects.append((stmt.lineno, self.segment(stmt.value)))
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Tuple):
+            # `router.register(...),`: a stray trailing comma makes a tuple of the call,
+            # which Python still runs
+            for element in stmt.value.elts:
+                if isinstance(element, ast.Call):
+                    self.call(element)
         elif isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
             self.stars.append(absolute(stmt.module, stmt.level, self.package))
         elif isinstance(stmt, ast.Import):
