@@ -306,6 +306,10 @@ class DjangoRouteResolver:
         self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
         self.loops = AppLoops(self)
         self.collector = Collector(self)  # runs the project's code that builds URL patterns
+        self.walked: set[str] = set()  # the files whose URL patterns the walk entered
+        # includes of a module the pack cannot name (`include(f"{plugin}.urls")`): where they
+        # are written, as written, and a pattern of the module names they may give
+        self.unnamed: list[tuple[str, int, str, re.Pattern[str]]] = []
 
     def facts(self, path: str) -> DjangoFacts | None:
         return self.resolver._facts(path).django
@@ -353,6 +357,7 @@ class DjangoRouteResolver:
                         "not known",
                     )
                     self.walk(path, facts.lists["urlpatterns"], "", UNKNOWN, (gap,), (path,))
+        self.maybe_included(with_facts)
         for path, facts in with_facts:
             for line, what in facts.notes:
                 if what == "format_suffix_patterns":
@@ -360,6 +365,38 @@ class DjangoRouteResolver:
                               "`.json`-style suffix variant of each route here: those are not "
                               "listed")  # fmt: skip
         return self.found
+
+    def maybe_included(self, with_facts: list[tuple[str, DjangoFacts]]) -> None:
+        """A URLconf the walk never entered, whose module name an include the pack cannot
+        name may give (`include(f"{plugin}.urls")` over plugins found at run time): a finding
+        at its own urlpatterns, where its routes are written, never silence."""
+        if not self.unnamed:
+            return
+        modules = {file: name for name, file in self.resolver.python_files.items()}
+        for path, facts in with_facts:
+            entries = facts.lists.get("urlpatterns")
+            if entries is None or path in self.walked or not entries:
+                continue
+            module = modules.get(path, path.removesuffix(".py").replace("/", "."))
+            matched = [(f, line, w) for f, line, w, rx in self.unnamed if rx.search(module)]
+            if not matched:
+                continue
+            file, line, written = matched[0]
+            self.note("UNRESOLVED_ROUTER", path, entries[0].line, "these urlpatterns are "
+                      "included by nothing the pack can follow, but "
+                      f"`include({written})` ({file}:{line}) includes a module it cannot "
+                      "name, which may be this one: their routes are not listed")  # fmt: skip
+
+    def unnamed_include(self, path: str, entry: UrlEntry, written: str) -> None:
+        """Keep an include whose module is text and names (`f"{app}.urls"`) not known: the
+        URLconfs it may name are said where they are written (`maybe_included`)."""
+        if entry.module is None or not entry.included:
+            return
+        pieces = [re.escape(text) if kind == "lit" else r"[\w.-]+" for kind, text in entry.module]
+        if not any(kind == "lit" and text.strip(".") for kind, text in entry.module):
+            return  # no literal part: it may name any module, nothing to point at
+        pattern = re.compile(r"(?:^|\.)" + "".join(pieces) + "$")
+        self.unnamed.append((path, entry.line, written, pattern))
 
     def roots(self, with_facts: list[tuple[str, DjangoFacts]]) -> list[tuple[str, str, int]]:
         """(urlconf file, the file setting it, line) per root URLconf."""
@@ -431,6 +468,7 @@ class DjangoRouteResolver:
     ) -> None:
         if len(stack) > _DEPTH:
             return
+        self.walked.add(path)
         for entry in entries:
             if entry.only_if is not None and (off := self.off_by_default(path, entry.only_if)):
                 self.note("UNRESOLVED_ROUTE", path, entry.line, off)
@@ -537,6 +575,7 @@ class DjangoRouteResolver:
             return
         if kind == "opaque":
             self.opaque(path, entry, f"the view {name} is not one the pack can follow")
+            self.unnamed_include(path, entry, name)
             return
         if kind == "computed":  # a project's own registry or hooks (`urlpatterns += f()`)
             built = self.collector.run(path, entry) if entry.code else "not followed"
