@@ -139,6 +139,7 @@ _PATH_PARAM = re.compile(r"<(?:[A-Za-z_][A-Za-z0-9_]*:)?([A-Za-z_][A-Za-z0-9_]*)
 _GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 _ESCAPED = re.compile(r"\\([./\-_~])")
 _META = frozenset("[](){}*+?|\\^$")  # `.` is read as the dot it is almost always meant as
+_CLASS_ESCAPES = frozenset("dDwWsS")  # `\\d`...: a class of characters, as `[0-9]` is
 
 # What a dotted name resolves to: (kind, file, name) with kind in "list", "router", "class",
 # "view" (a name bound to `X.as_view()`),
@@ -208,7 +209,7 @@ def _optional_variants(text: str, depth: int) -> list[str] | None:
                         return None
                     out += more
                 return out if len(out) <= _MAX_VARIANTS else None
-        elif char == "?" and not opened and at > 0 and text[at - 1] not in "()*+?}":
+        elif char == "?" and not opened and at > 0 and text[at - 1] not in "()*+?}]":
             cut = at - 2 if at > 1 and text[at - 2] == "\\" else at - 1
             return _optional_variants(text[:cut] + text[at + 1 :], depth)
         at += 1
@@ -270,11 +271,35 @@ def django_path(route: str, regex: bool) -> str | None:
             out.append(escaped.group(1))
             at = escaped.end()
             continue
+        skipped = _zero_occurrences(text, at)
+        if skipped is not None:  # `[^/]*`, `\d*`, `[ab]?`: reverse() writes none of them
+            at = skipped
+            continue
         if text[at] in _META:
             return None
         out.append(text[at])
         at += 1
     return "".join(out)
+
+
+def _zero_occurrences(text: str, at: int) -> int | None:
+    """Where a character class or a class escape (`\\d`, `\\w`, `\\s` and their negations)
+    at `at`, quantified by `*` or `?` (greedy or lazy), ends with its quantifier: a
+    part Django's `reverse()` (`regex_helper.normalize`) spells as zero occurrences, so no
+    character of the path; None for anything else."""
+    if text.startswith("[", at):
+        end = at + 1
+        end += text.startswith("^", end)
+        while end < len(text) and text[end] != "]":
+            end += 2 if text[end] == "\\" else 1
+        end += 1
+    elif text.startswith("\\", at) and text[at + 1 : at + 2] in _CLASS_ESCAPES:
+        end = at + 2
+    else:  # `.*` matches any rest, `/` too: a catch-all, not named (a finding), as before
+        return None
+    if end > len(text) or text[end : end + 1] not in ("*", "?"):
+        return None
+    return end + 1 + text.startswith("?", end + 1)
 
 
 def _seeded(facts: DjangoFacts) -> bool:
