@@ -83,6 +83,8 @@ class UrlEntry:
     # added by each pass of a loop (over the installed apps, or anything else)
     loop: AppLoop | None = None
     included: bool = False  # written `include(x)`: URL patterns, never a view
+    # a list spliced in by name (`urlpatterns = base_urlpatterns + extra`): URL patterns too
+    spliced: bool = False
     # Django's `static()` ("static") or `staticfiles_urlpatterns()` ("staticfiles"): served
     # only when `settings.DEBUG` is true, at the prefix `parts` (or `route`) names
     static: str = ""
@@ -397,6 +399,7 @@ class _Reader:
         # module-level names bound to strings: (value, conditional, line) per binding, in order
         self.constants: dict[str, list[tuple[ast.expr, bool, int]]] = {}
         self.renamed: dict[str, str] = {}  # a list rebound from itself: its earlier value
+        self.empty: set[str] = set()  # names bound to an empty list or tuple literal
         self.schema_views: set[str] = set()  # names bound to `get_schema_view(...)`
         self.schema_makers = {"get_schema_view"}  # what it is called here
         self.imported: dict[str, str] = {}  # name -> "module:attr", `from module import attr`
@@ -477,6 +480,12 @@ class _Reader:
             self.call(stmt.value)
             if isinstance(stmt.value.func, ast.Name | ast.Attribute):
                 self.effects.append((stmt.lineno, self.segment(stmt.value)))
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Tuple):
+            # `router.register(...),`: a stray trailing comma makes a tuple of the call,
+            # which Python still runs
+            for element in stmt.value.elts:
+                if isinstance(element, ast.Call):
+                    self.call(element)
         elif isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
             self.stars.append(absolute(stmt.module, stmt.level, self.package))
         elif isinstance(stmt, ast.Import):
@@ -517,6 +526,10 @@ class _Reader:
                 entries[:] = [e if id(e) in before else replace(e, loop=under) for e in entries]
 
     def assign(self, name: str, value: ast.expr) -> None:
+        if isinstance(value, ast.List | ast.Tuple) and not value.elts:
+            self.empty.add(name)
+        else:
+            self.empty.discard(name)
         if isinstance(value, ast.Constant | ast.JoinedStr | ast.BinOp | ast.Name | ast.Attribute):
             self.constants.setdefault(name, []).append((value, self.conditional, value.lineno))
         if name in self.lists and _mentions(value, name):
@@ -704,12 +717,15 @@ class _Reader:
             return list(self.lists[self.renamed[node.id]])
         if isinstance(node, ast.Name) and node.id in self.lists:  # a list of this file, so far
             return list(self.lists[node.id])
+        if isinstance(node, ast.Name) and node.id in self.empty:  # `extra = []`: adds nothing
+            return []
         spliced = self.target(node)
         code = ""
         if spliced[0] == "opaque" and isinstance(node, ast.Call | ast.ListComp):
             code = self.segment(node)  # `hooks.collect_urls()`, `[path(p, v) for ...]`
             spliced = ("computed", ast.unparse(node)[:60])
-        return [UrlEntry(node.lineno, "", False, spliced, i18n=i18n, code=code)]
+        by_name = spliced[0] == "name"
+        return [UrlEntry(node.lineno, "", False, spliced, i18n=i18n, code=code, spliced=by_name)]
 
     def entry(self, node: ast.expr, *, i18n: str = "") -> list[UrlEntry]:
         if isinstance(node, ast.Call) and _last(node.func) in _URL_CALLS:

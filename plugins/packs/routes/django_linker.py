@@ -139,6 +139,7 @@ _PATH_PARAM = re.compile(r"<(?:[A-Za-z_][A-Za-z0-9_]*:)?([A-Za-z_][A-Za-z0-9_]*)
 _GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 _ESCAPED = re.compile(r"\\([./\-_~])")
 _META = frozenset("[](){}*+?|\\^$")  # `.` is read as the dot it is almost always meant as
+_CLASS_ESCAPES = frozenset("dDwWsS")  # `\\d`...: a class of characters, as `[0-9]` is
 
 # What a dotted name resolves to: (kind, file, name) with kind in "list", "router", "class",
 # "view" (a name bound to `X.as_view()`),
@@ -208,7 +209,7 @@ def _optional_variants(text: str, depth: int) -> list[str] | None:
                         return None
                     out += more
                 return out if len(out) <= _MAX_VARIANTS else None
-        elif char == "?" and not opened and at > 0 and text[at - 1] not in "()*+?}":
+        elif char == "?" and not opened and at > 0 and text[at - 1] not in "()*+?}]":
             cut = at - 2 if at > 1 and text[at - 2] == "\\" else at - 1
             return _optional_variants(text[:cut] + text[at + 1 :], depth)
         at += 1
@@ -270,11 +271,35 @@ def django_path(route: str, regex: bool) -> str | None:
             out.append(escaped.group(1))
             at = escaped.end()
             continue
+        skipped = _zero_occurrences(text, at)
+        if skipped is not None:  # `[^/]*`, `\d*`, `[ab]?`: reverse() writes none of them
+            at = skipped
+            continue
         if text[at] in _META:
             return None
         out.append(text[at])
         at += 1
     return "".join(out)
+
+
+def _zero_occurrences(text: str, at: int) -> int | None:
+    """Where a character class or a class escape (`\\d`, `\\w`, `\\s` and their negations)
+    at `at`, quantified by `*` or `?` (greedy or lazy), ends with its quantifier: a
+    part Django's `reverse()` (`regex_helper.normalize`) spells as zero occurrences, so no
+    character of the path; None for anything else."""
+    if text.startswith("[", at):
+        end = at + 1
+        end += text.startswith("^", end)
+        while end < len(text) and text[end] != "]":
+            end += 2 if text[end] == "\\" else 1
+        end += 1
+    elif text.startswith("\\", at) and text[at + 1 : at + 2] in _CLASS_ESCAPES:
+        end = at + 2
+    else:  # `.*` matches any rest, `/` too: a catch-all, not named (a finding), as before
+        return None
+    if end > len(text) or text[end : end + 1] not in ("*", "?"):
+        return None
+    return end + 1 + text.startswith("?", end + 1)
 
 
 def _seeded(facts: DjangoFacts) -> bool:
@@ -306,6 +331,10 @@ class DjangoRouteResolver:
         self.settings_files: list[str] = []  # what `django.conf.settings` reads, in order
         self.loops = AppLoops(self)
         self.collector = Collector(self)  # runs the project's code that builds URL patterns
+        self.walked: set[str] = set()  # the files whose URL patterns the walk entered
+        # includes of a module the pack cannot name (`include(f"{plugin}.urls")`): where they
+        # are written, as written, and a pattern of the module names they may give
+        self.unnamed: list[tuple[str, int, str, re.Pattern[str]]] = []
 
     def facts(self, path: str) -> DjangoFacts | None:
         return self.resolver._facts(path).django
@@ -353,6 +382,7 @@ class DjangoRouteResolver:
                         "not known",
                     )
                     self.walk(path, facts.lists["urlpatterns"], "", UNKNOWN, (gap,), (path,))
+        self.maybe_included(with_facts)
         for path, facts in with_facts:
             for line, what in facts.notes:
                 if what == "format_suffix_patterns":
@@ -360,6 +390,38 @@ class DjangoRouteResolver:
                               "`.json`-style suffix variant of each route here: those are not "
                               "listed")  # fmt: skip
         return self.found
+
+    def maybe_included(self, with_facts: list[tuple[str, DjangoFacts]]) -> None:
+        """A URLconf the walk never entered, whose module name an include the pack cannot
+        name may give (`include(f"{plugin}.urls")` over plugins found at run time): a finding
+        at its own urlpatterns, where its routes are written, never silence."""
+        if not self.unnamed:
+            return
+        modules = {file: name for name, file in self.resolver.python_files.items()}
+        for path, facts in with_facts:
+            entries = facts.lists.get("urlpatterns")
+            if entries is None or path in self.walked or not entries:
+                continue
+            module = modules.get(path, path.removesuffix(".py").replace("/", "."))
+            matched = [(f, line, w) for f, line, w, rx in self.unnamed if rx.search(module)]
+            if not matched:
+                continue
+            file, line, written = matched[0]
+            self.note("UNRESOLVED_ROUTER", path, entries[0].line, "these urlpatterns are "
+                      "included by nothing the pack can follow, but "
+                      f"`include({written})` ({file}:{line}) includes a module it cannot "
+                      "name, which may be this one: their routes are not listed")  # fmt: skip
+
+    def unnamed_include(self, path: str, entry: UrlEntry, written: str) -> None:
+        """Keep an include whose module is text and names (`f"{app}.urls"`) not known: the
+        URLconfs it may name are said where they are written (`maybe_included`)."""
+        if entry.module is None or not entry.included:
+            return
+        pieces = [re.escape(text) if kind == "lit" else r"[\w.-]+" for kind, text in entry.module]
+        if not any(kind == "lit" and text.strip(".") for kind, text in entry.module):
+            return  # no literal part: it may name any module, nothing to point at
+        pattern = re.compile(r"(?:^|\.)" + "".join(pieces) + "$")
+        self.unnamed.append((path, entry.line, written, pattern))
 
     def roots(self, with_facts: list[tuple[str, DjangoFacts]]) -> list[tuple[str, str, int]]:
         """(urlconf file, the file setting it, line) per root URLconf."""
@@ -431,6 +493,7 @@ class DjangoRouteResolver:
     ) -> None:
         if len(stack) > _DEPTH:
             return
+        self.walked.add(path)
         for entry in entries:
             if entry.only_if is not None and (off := self.off_by_default(path, entry.only_if)):
                 self.note("UNRESOLVED_ROUTE", path, entry.line, off)
@@ -495,7 +558,7 @@ class DjangoRouteResolver:
         """Whether the pattern includes URL patterns (a URLconf, a list, a router's), not a
         view: what it includes can be listed under a route the pack cannot name."""
         kind, name = entry.target
-        if kind in ("include", "router") or entry.included:
+        if kind in ("include", "router") or entry.included or entry.spliced:
             return True
         found = self.resolve(path, name) if kind == "name" else None
         return found is not None and found[0] in ("list", "module", "router")
@@ -537,6 +600,7 @@ class DjangoRouteResolver:
             return
         if kind == "opaque":
             self.opaque(path, entry, f"the view {name} is not one the pack can follow")
+            self.unnamed_include(path, entry, name)
             return
         if kind == "computed":  # a project's own registry or hooks (`urlpatterns += f()`)
             built = self.collector.run(path, entry) if entry.code else "not followed"
@@ -571,8 +635,10 @@ class DjangoRouteResolver:
             return
         written = f"{name}.urls" if kind == "router" else name
         written = f"include({written})" if entry.included else written
-        if found is not None and found[0] == "external" and (kind == "router" or entry.included):
-            # `admin.site.urls`, `include(wagtail_urls)`: a library's URLconf
+        patterns = entry.included or entry.spliced  # URL patterns by name, never a view
+        if found is not None and found[0] == "external" and (kind == "router" or patterns):
+            # `admin.site.urls`, `include(wagtail_urls)`, `library_urlpatterns + ours`: a
+            # library's URLconf
             module = f"{found[2]}.urls" if kind == "router" else found[2]
             self.library_urls(path, entry, written, module)
             return
@@ -1614,7 +1680,11 @@ class DjangoRouteResolver:
         return None
 
     def in_module(self, module: str, tail: str, importer: str, depth: int) -> Resolved | None:
-        """`tail` (dotted, maybe empty) inside the module `module`, or a submodule of it."""
+        """`tail` (dotted, maybe empty) inside the module `module`, or a submodule of it. A
+        submodule named last (`from app.views import post`, `views.post`) is, as Python's
+        import system has it, what its package binds under that name where it binds one: a
+        `views/__init__.py` that re-exports `post` from its submodule `post` binds the
+        function (the package is read only then, not for every name through it)."""
         parts = tail.split(".") if tail else []
         for cut in range(len(parts), -1, -1):  # the longest module name first
             name = ".".join([module, *parts[:cut]])
@@ -1623,6 +1693,10 @@ class DjangoRouteResolver:
                 continue
             rest = ".".join(parts[cut:])
             if not rest:
+                package = self.module_file(name.rpartition(".")[0], importer) if parts else None
+                bound = self.resolve(package, parts[-1], depth + 1) if package else None
+                if bound is not None and bound[0] != "module":
+                    return bound
                 return ("module", file, name)
             return self.resolve(file, rest, depth + 1)
         if self.resolver._python_module(module.split(".")[0], importer) is not None:

@@ -28,7 +28,7 @@ from ..scan_document import DocumentPieces, JSONObject
 from .auth import VALUES
 from .envfiles import env_facts, is_env_file
 from .js_facts import JS_SUFFIXES, js_facts
-from .linker import FoundRoute, Gap, LinkMemo, resolve_routes_and_asked
+from .linker import FoundRoute, Gap, LinkMemo, names_whole, resolve_routes_and_asked
 from .manifests import MANIFEST, is_manifest, manifest_facts
 from .model import ModuleFacts
 from .python_facts import python_facts
@@ -156,11 +156,12 @@ def _drop_shortened(found: dict[tuple[bytes, int, str], FoundRoute]) -> None:
     one whose prefix is computed (`if flag: mount('/a', r) else: mount(base(), r)`): that name
     lacks the prefix, so it names no route the app serves; the `UNRESOLVED_PREFIX` finding at
     the computed mount still lists the handler's place."""
-    known = {(key[0], key[1], r.method) for key, r in found.items() if not r.gaps}
+    known = {(key[0], key[1], r.method) for key, r in found.items() if names_whole(r.gaps)}
     if len(known) == len(found):
         return
-    for key in [k for k, r in found.items() if r.gaps and (k[0], k[1], r.method) in known]:
-        del found[key]
+    for key, route in list(found.items()):
+        if not names_whole(route.gaps) and (key[0], key[1], route.method) in known:
+            del found[key]
 
 
 def _attrs(route: FoundRoute) -> JSONObject:

@@ -122,6 +122,14 @@ UNREAD_FRAMEWORK = "UNREAD_FRAMEWORK"
 # Where a prefix went out of sight: (file, line, what was not known). Each route under it
 # carries it, and the finding it makes lists that place and every such route.
 Gap = tuple[str, int, str]
+# how a gap that leaves the route's name whole begins: registered under an `if` nothing decides
+# (`_undecided`); the route is flagged, but names what the app serves when the test holds
+UNDECIDED_TEST = "this is registered under `if "
+
+
+def names_whole(gaps: tuple[Gap, ...]) -> bool:
+    """Whether no gap on a route's way took a prefix out of its name (only undecided tests)."""
+    return all(detail.startswith(UNDECIDED_TEST) for _, _, detail in gaps)
 
 
 class FoundRoute(NamedTuple):
@@ -2718,6 +2726,12 @@ class _RouteResolver:
                 continue
             prefix: str | None = None
             child_gaps = gaps
+            if mount.only_if is not None:
+                if off := self._off_by_default(path, mount.only_if, "router is mounted"):
+                    self._unresolved(UNRESOLVED_ROUTE, path, mount.line, off)
+                    continue
+                if unsure := self._undecided(path, mount.line, mount.only_if):
+                    child_gaps += (unsure,)
             if mount.assumed:
                 child_gaps += ((path, mount.line, mount.assumed),)
             if mount.prefix is not None:
@@ -2766,6 +2780,10 @@ class _RouteResolver:
         if route.only_if is not None and (off := self._off_by_default(path, route.only_if)):
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, off)
             return
+        if route.only_if is not None and (
+            unsure := self._undecided(path, route.line, route.only_if)
+        ):
+            gaps += (unsure,)
         if route.documented is not None and route.generated_by in OPTION_ROUTES:
             self._library_routes(found, node, path, route, base, auth, gaps, assumed)
             return
@@ -2920,13 +2938,16 @@ class _RouteResolver:
                 return None
             folder = posixpath.dirname(folder)
 
-    def _holds(self, path: str, condition: Condition) -> tuple[bool | None, tuple[str, ...]]:
+    def _holds(
+        self, path: str, condition: Condition, configured: bool = True
+    ) -> tuple[bool | None, tuple[str, ...]]:
         """Whether `condition` holds under the configuration's defaults (None: not known) and
-        the defaults it was read with. A test reading no configuration is not known; `a && b`
-        is false when one side is false though the other is not known, `a || b` true when one
-        side is true, as JavaScript evaluates them."""
+        the defaults it was read with. A test reading no configuration is not known (unless
+        not `configured`: then a value the scanned files fix decides too); `a && b` is false
+        when one side is false though the other is not known, `a || b` true when one side is
+        true, as JavaScript evaluates them."""
         if condition.op:
-            sides = [self._holds(path, part) for part in condition.parts]
+            sides = [self._holds(path, part, configured) for part in condition.parts]
             known = [(h, a) for h, a in sides if h is not None]
             decisive = condition.op != "&&"  # the value that settles the whole (`||`: true)
             settled = [a for h, a in known if h == decisive]
@@ -2941,7 +2962,7 @@ class _RouteResolver:
             return value != condition.negate, assumed
         value_ = self._string(path, condition.test)
         assumed_ = self._assumed(path, condition.test)
-        if value_ is None or not assumed_:
+        if value_ is None or (configured and not assumed_):
             return None, ()
         if condition.equals is not None:
             other = self._string(path, condition.equals)
@@ -2958,20 +2979,40 @@ class _RouteResolver:
         holds, assumed = self._holds(path, condition)
         return None if holds is None or not assumed else (holds, assumed)
 
-    def _off_by_default(self, path: str, condition: Condition) -> str:
-        """Why a route written under an `if` (Python: module-level) is not served, when its test reads
-        the configuration (a value with a default, `attrs.configDefault`'s sources) and the
-        defaults make it false; "" when it holds, or when the test is not known or reads no
-        configuration (the route is listed, as before)."""
+    def _off_by_default(
+        self, path: str, condition: Condition, what: str = "route is registered"
+    ) -> str:
+        """Why a route or router written under an `if` (Python: anywhere, a def's own too;
+        JavaScript: module-level) is not served, when its test reads the configuration (a
+        value with a default, `attrs.configDefault`'s sources) and the defaults make it false;
+        "" when it holds, or when the test is not known or reads no configuration (the route
+        is listed: `_undecided`)."""
         decided = self._decided(path, condition)
         if decided is None or decided[0]:
             return ""
         assumed = decided[1]
         branch = "`else` branch" if condition.in_else else "body"
         test = f"if {condition.text}:" if path.endswith(".py") else f"if ({condition.text})"
+        listed = "its routes are" if what.startswith("router") else "it is"
         return (
-            f"this route is registered in the {branch} of `{test}`, which the "
-            f"configuration's defaults ({'; '.join(assumed)}) do not run: it is not listed"
+            f"this {what} in the {branch} of `{test}`, which the configuration's defaults "
+            f"({'; '.join(assumed)}) do not run: {listed} not listed"
+        )
+
+    def _undecided(self, path: str, line: int, condition: Condition) -> Gap | None:
+        """A Python registration under an `if` that neither the configuration's defaults nor
+        the scanned files decide (an object made at run time, a parameter): listed as if it
+        ran, flagged where it is written (`UNRESOLVED_PREFIX`, `attrs.prefixUnresolved`),
+        never included in silence. None where the test is decided (or the file is not
+        Python: JavaScript's undecided tests are listed as before)."""
+        if not path.endswith(".py") or self._holds(path, condition, False)[0] is not None:
+            return None
+        return (
+            path,
+            line,
+            f"{UNDECIDED_TEST}{condition.text}:`, which the pack cannot decide "
+            "(nothing in the scanned files or the configuration's defaults tells it): what "
+            "it registers is listed as if it ran",
         )
 
     def _star_methods(self, path: str) -> tuple[str, ...] | None:

@@ -558,7 +558,7 @@ class RouterDecl:
 
 @dataclass(frozen=True, slots=True)
 class Condition:
-    """A module-level `if` a declaration is written under: `test` is true (a non-empty
+    """An `if` a declaration is written under: `test` is true (a non-empty
     string), or equals `equals` when given; `negate` for its `else` branch, `if not x:` or
     `!=`. `text` is the test as written, for a finding."""
 
@@ -616,7 +616,7 @@ class RouteDecl:
     # declared by route options (`server.route({ method, path })`): a route, whatever its path
     # looks like (`path: 'issues'` under a prefix that ends in `/`)
     from_options: bool = False
-    # written in a module-level `if` (or its `else`): served only when that test holds
+    # written under an `if` (or its `else`; Python: in a def too): served only where it holds
     only_if: Condition | None = None
     # `app.withTypeProvider().unknown().get(...)`: (the router the chain starts from, the link
     # not known to return it); when `owner` is no router but this one is, the route is an
@@ -641,6 +641,8 @@ class MountDecl:
     # set by the linker on a mount it assumes (`include_router(m.router)` in a loop over a
     # list it cannot enumerate): why what is served under it is flagged
     assumed: str = ""
+    # written under an `if` (Python: anywhere, a def's own included): served only where it holds
+    only_if: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)

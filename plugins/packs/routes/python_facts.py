@@ -213,21 +213,34 @@ class _Reader:
                 }
                 tables = {**literals, **own} if own else literals
                 _index_loops(function.body, [{}], loops, tables, params, owner)
-        conditions = _module_conditions(tree.body, self._condition) if _has_if(tree) else {}
+        tests = {0: _enclosing_tests(tree.body) if _has_if(tree.body) else {}}
         for stmt, scope in zip(statements, scopes, strict=True):
             for env in loops.get(id(stmt), ({},)):
                 self._env = env
-                written = len(self.routes)
+                written, mounted = len(self.routes), len(self.mounts)
                 self._statement(stmt, scope)
-                condition = conditions.get(id(stmt)) if scope is None else None
+                if len(self.routes) == written and len(self.mounts) == mounted:
+                    continue
+                # what the statement registered runs only where the `if`s around it hold
+                key = 0 if scope is None else id(scope)
+                if key not in tests:  # a def's tests, read once it registers something
+                    assert scope is not None
+                    tests[key] = _enclosing_tests(scope.body) if _has_if(scope.body) else {}
+                self._enter(scope)
+                around = [self._condition_or_unknown(t, e) for t, e in tests[key].get(id(stmt), ())]
                 chosen = env.get(_CHOSEN)
-                if type(chosen) is _ChosenBy and condition is None:
+                if type(chosen) is _ChosenBy:
                     assert isinstance(chosen, _ChosenBy)
-                    condition = self._condition(chosen.test, chosen.in_else)
-                if condition is not None and len(self.routes) > written:
-                    self.routes[written:] = [
-                        dataclasses.replace(r, only_if=condition) for r in self.routes[written:]
-                    ]
+                    around.append(self._condition_or_unknown(chosen.test, chosen.in_else))
+                condition = _all_of(around)
+                if condition is None:
+                    continue
+                self.routes[written:] = [
+                    dataclasses.replace(r, only_if=condition) for r in self.routes[written:]
+                ]
+                self.mounts[mounted:] = [
+                    dataclasses.replace(m, only_if=condition) for m in self.mounts[mounted:]
+                ]
         self._scope = {}
         self._def = None
         self._env = {}
@@ -1190,6 +1203,14 @@ class _Reader:
         if read is None:
             return None
         return dataclasses.replace(read, text=ast.unparse(test), in_else=in_else)
+
+    def _condition_or_unknown(self, test: ast.expr, in_else: bool) -> Condition:
+        """`_condition`, or a test the linker can never decide (`Opaque`): what is registered
+        under it is listed as if it ran, flagged, never silently."""
+        found = self._condition(test, in_else)
+        if found is not None:
+            return found
+        return Condition(Opaque(), None, in_else, ast.unparse(test), in_else=in_else)
 
     def _test(self, test: ast.expr, negate: bool) -> Condition | None:
         """A module-level `if` test the linker may decide under the configuration's defaults:
@@ -2304,29 +2325,57 @@ def _getattr_call(node: ast.expr) -> bool:
     )
 
 
-def _has_if(tree: ast.Module) -> bool:
-    return any(type(stmt) is ast.If for stmt in tree.body)
-
-
-def _module_conditions(
-    body: Sequence[ast.stmt], read: Callable[[ast.expr, bool], Condition | None]
-) -> dict[int, Condition]:
-    """The statements written under a module-level `if` (at any depth), by id, with the
-    outermost test they depend on: a route there is served only when that test holds."""
-    found: dict[int, Condition] = {}
+def _has_if(body: Sequence[ast.stmt]) -> bool:
+    """Whether a block holds an `if` (at any depth of its statements, never its defs)."""
     for stmt in body:
-        if type(stmt) is not ast.If:
-            continue
-        assert isinstance(stmt, ast.If)
-        for block, negate in ((stmt.body, False), (stmt.orelse, True)):
-            condition = read(stmt.test, negate) if block else None
-            if condition is None:
-                continue
-            for inner in block:
-                for node in ast.walk(inner):
-                    if isinstance(node, ast.stmt):
-                        found[id(node)] = condition
+        kind = type(stmt)
+        if kind is ast.If:
+            return True
+        if (kind in _BLOCKS or kind in _TRIES) and _has_if(_inner_blocks(stmt)):
+            return True
+    return False
+
+
+def _inner_blocks(stmt: ast.stmt) -> list[ast.stmt]:
+    """The statements a compound statement (not a def) holds, every branch of it."""
+    inner: list[ast.stmt] = []
+    for block in ("body", "orelse", "finalbody"):
+        inner += getattr(stmt, block, None) or []
+    for handler in getattr(stmt, "handlers", None) or []:
+        inner += handler.body
+    return inner
+
+
+def _enclosing_tests(
+    body: Sequence[ast.stmt],
+    around: tuple[tuple[ast.expr, bool], ...] = (),
+    found: dict[int, tuple[tuple[ast.expr, bool], ...]] | None = None,
+) -> dict[int, tuple[tuple[ast.expr, bool], ...]]:
+    """The statements of a block (a module's, a def's; at any depth, defs excepted: their
+    bodies are their own) written under an `if`, by id, with every test they depend on,
+    outermost first, each with whether they are in its `else`: a route or mount there is
+    registered only when all hold. Statements only, never every node."""
+    found = {} if found is None else found
+    for stmt in body:
+        if around:
+            found[id(stmt)] = around
+        kind = type(stmt)
+        if kind is ast.If:
+            assert isinstance(stmt, ast.If)
+            _enclosing_tests(stmt.body, (*around, (stmt.test, False)), found)
+            _enclosing_tests(stmt.orelse, (*around, (stmt.test, True)), found)
+        elif kind in _BLOCKS or kind in _TRIES:
+            _enclosing_tests(_inner_blocks(stmt), around, found)
     return found
+
+
+def _all_of(conditions: list[Condition]) -> Condition | None:
+    """One condition holding where all of `conditions` do (JavaScript's `&&`, as the linker
+    reads `Condition.parts`); None for none."""
+    if len(conditions) < 2:
+        return conditions[0] if conditions else None
+    text = " and ".join(f"not ({c.text})" if c.in_else else c.text for c in conditions)
+    return Condition(Opaque(), None, False, text, op="&&", parts=tuple(conditions))
 
 
 _ENVIRON_READERS = frozenset({"getenv", "get", "config", "str", "int", "bool"})
