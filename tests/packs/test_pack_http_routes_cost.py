@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from routes_harness import scanned_both_ways
+from routes_harness import scanned_both_ways, write_files
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
@@ -498,3 +498,78 @@ def test_a_link_reuses_the_calls_it_indexed_from_the_same_facts(
     assert indexed and set(indexed) == {edited}
     old = dict(files)[edited]
     assert all(facts is not old for _, facts, _ in kept.calls.values())  # forgotten
+
+
+# a Flask app whose views module is named by nothing Django-shaped yet: no file spells a seed
+FLASK_WITH_VIEWS = {
+    "web/app.py": (
+        "from flask import Flask\nfrom web import pages\n\napp = Flask(__name__)\n"
+        "app.add_url_rule('/home', view_func=pages.home)\n"
+    ),
+    "web/__init__.py": "",
+    "web/pages.py": (
+        "from web.guards import login_required\n\n\n"
+        "@login_required\ndef home(request):\n    return 'home'\n\n\n"
+        "class Archive:\n    permission_classes = ['IsAuthenticated']\n"
+    ),
+    "web/guards.py": "def login_required(view):\n    return view\n",
+}
+# what makes it a Django project too: a settings module and a URLconf naming the same views
+DJANGO_SEEDS = {
+    "web/settings.py": "ROOT_URLCONF = 'web.urls'\n",
+    "web/urls.py": (
+        "from django.urls import path\nfrom web import pages\n\n"
+        "urlpatterns = [path('pages/home/', pages.home), path('pages/archive/', pages.Archive)]\n"
+    ),
+}
+
+
+def _counting_django_facts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The packages whose Django facts are read from now on."""
+    from packs.routes import python_facts
+    from packs.routes.django_facts import django_facts as original
+
+    read: list[str] = []
+
+    def counting(tree: Any, source: str, package: str) -> Any:
+        read.append(package)
+        return original(tree, source, package)
+
+    monkeypatch.setattr(python_facts, "django_facts", counting)
+    return read
+
+
+def test_a_project_spelling_no_django_seed_is_read_without_django_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read = _counting_django_facts(monkeypatch)
+    documents, (every, filtered) = scanned_both_ways(tmp_path, FLASK_WITH_VIEWS, monkeypatch)
+    assert documents[0] == documents[1]
+    assert _routes(json.loads(documents[1])) == {"GET /home"}
+    # the reference (parse-all) reads every file's, the pre-filtered scan none
+    assert filtered > 0 and len(read) == every == 4
+
+
+def test_the_first_django_seed_read_again_every_file_with_its_django_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repeat on the same scanner once a seed appears: the views module, unchanged and
+    memoized without its Django facts, is read again with them (its memo entry would miss the
+    view's guard and the class's permissions)."""
+    from pack_http_routes import make_scanner
+
+    write_files(tmp_path, FLASK_WITH_VIEWS)
+    monkeypatch.chdir(tmp_path)
+    scanner = make_scanner()
+    scanner.workers = 1
+    scanner.discover(["."])
+    write_files(tmp_path, DJANGO_SEEDS)
+    repeated = json.dumps(scanner.discover(["."]), sort_keys=True)
+    cold = make_scanner(parse_all=True)
+    cold.workers = 1
+    assert repeated == json.dumps(cold.discover(["."]), sort_keys=True)
+    assert "ANY /pages/home/" in _routes(json.loads(repeated))
+    for name in DJANGO_SEEDS:  # and back: the seeds gone, the lean reader again
+        (tmp_path / name).unlink()
+    again = json.dumps(scanner.discover(["."]), sort_keys=True)
+    assert again == json.dumps(make_scanner(parse_all=True).discover(["."]), sort_keys=True)
