@@ -573,3 +573,66 @@ def test_the_first_django_seed_read_again_every_file_with_its_django_facts(
         (tmp_path / name).unlink()
     again = json.dumps(scanner.discover(["."]), sort_keys=True)
     assert again == json.dumps(make_scanner(parse_all=True).discover(["."]), sort_keys=True)
+
+
+def test_a_def_is_read_for_a_loop_over_the_installed_apps_only_where_its_file_names_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`django_loops.function_loop` walks a def's every node; it finds a loop only over
+    `get_app_configs()` or `INSTALLED_APPS`, so the defs of a file spelling neither are not
+    walked, and those of one spelling either still are."""
+    import ast
+
+    from packs.routes import django_facts
+    from packs.routes.django_loops import function_loop as original
+
+    walked: list[str] = []
+
+    def counting(node: Any) -> Any:
+        walked.append(node.name)
+        return original(node)
+
+    monkeypatch.setattr(django_facts, "function_loop", counting)
+    plain = "def pages(request):\n    for app in request.apps:\n        yield app\n"
+    django_facts.django_facts(ast.parse(plain), plain, "site")
+    assert walked == []
+    looping = (
+        "from django.apps import apps\n\n\ndef plugin_urls():\n    found = []\n"
+        "    for config in apps.get_app_configs():\n        found.append(config.name)\n"
+        "    return found\n"
+    )
+    facts = django_facts.django_facts(ast.parse(looping), looping, "site")
+    assert walked == ["plugin_urls"]
+    assert facts is not None and "plugin_urls" in facts.app_loops
+
+
+def test_a_literal_table_is_not_written_out_as_an_app_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A module's literal tables (`CHOICES = (("a", "A"), ...)`, thousands in a large Django
+    project) hold no app name: the list is computed as a whole (None), and no element's text
+    is made; a list writing some names still keeps each computed part with its text."""
+    import ast
+
+    from packs import django_apps
+
+    opened: list[str] = []
+    original = django_apps._Reader.open
+
+    def counting(self: Any, node: ast.AST) -> Any:
+        opened.append(ast.unparse(node))
+        return original(self, node)
+
+    monkeypatch.setattr(django_apps._Reader, "open", counting)
+    table = 'COLORS = (("red", "Red"), ("blue", "Blue"))\nSIZES = [(1, "S"), (2, "M")]\n'
+    facts = django_apps.package_settings("site", ast.parse(table), table, lists=True)
+    assert facts is None and opened == []
+    mixed = 'PLUGINS = ["site.core", extra_apps(), ("x", "X")]\n'
+    facts = django_apps.package_settings("site", ast.parse(mixed), mixed, lists=True)
+    assert facts is not None
+    assert facts.lists["PLUGINS"] == (
+        "site.core",
+        django_apps.Open("extra_apps()", 1),
+        django_apps.Open("('x', 'X')", 1),
+    )
+    assert opened == ["extra_apps()", "('x', 'X')"]

@@ -385,6 +385,11 @@ class _Reader:
         self.may_set_routes = (
             not source.isascii() or "routes" in source or "trailing_slash" in source
         )
+        # whether a def may loop over the installed apps (`django_loops.function_loop` reads
+        # only a loop over `get_app_configs()` or `INSTALLED_APPS`): the names are spelt
+        self.may_loop_apps = (
+            not source.isascii() or "get_app_configs" in source or "INSTALLED_APPS" in source
+        )
         self.checks: list[int] | None = None  # lines matching `_USER_CHECK`, found when asked
         self.lists: dict[str, list[UrlEntry]] = {}
         self.routers: dict[str, tuple[str, bool, int]] = {}
@@ -495,7 +500,7 @@ class _Reader:
             self.keep_code(stmt)
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             self.functions[stmt.name] = self.function(stmt)
-            if (found := function_loop(stmt)) is not None:
+            if self.may_loop_apps and (found := function_loop(stmt)) is not None:
                 self.app_loops[stmt.name] = found
             self.keep_code(stmt)
         elif isinstance(stmt, ast.For | ast.AsyncFor):
