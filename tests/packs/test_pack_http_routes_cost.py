@@ -636,3 +636,31 @@ def test_a_literal_table_is_not_written_out_as_an_app_list(
         django_apps.Open("('x', 'X')", 1),
     )
     assert opened == ["extra_apps()", "('x', 'X')"]
+
+
+def test_a_definition_s_text_is_what_dedent_makes_of_its_lines() -> None:
+    """`django_facts._Reader.segment` skips `textwrap.dedent` where it would change nothing
+    (line 1 not indented, no line of blanks only): the text is dedent's on every statement,
+    indented or not, with blank lines of spaces, tabs, a form feed, CRLF line ends."""
+    import ast
+    import textwrap
+
+    from packs.routes import django_facts
+
+    source = (
+        "def a(request):\n    return 1\n\n\n"
+        "def b(x):\n    \n    return x\n\n"
+        "class C:\n\tdef m(self):\n\t\treturn 2\n\t\n"
+        "if True:\n    def d():\n        return 3\n\n    class E:\n        pass\n"
+        "\x0c\n"
+        "def f():\r\n    return 4\r\n"
+        "try:\n    def g():\n        return [\n  5]\nexcept ImportError:\n    pass\n"
+    )
+    tree = ast.parse(source)
+    reader = django_facts._Reader("site", source)
+    lines = source.splitlines(keepends=True)
+    statements = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+    assert len(statements) > 15
+    for node in statements:
+        written = "".join(lines[node.lineno - 1 : node.end_lineno or node.lineno])
+        assert reader.segment(node) == textwrap.dedent(written)
