@@ -24,6 +24,7 @@ import json
 import os
 import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,17 +77,24 @@ def counted(pack: str, parsed: list[str], *, parse_all: bool) -> Any:
     if pack in {"http_routes", "js_tables"}:
         entry = importlib.import_module(f"pack_{pack}")
         reader = entry if pack == "http_routes" else importlib.import_module("packs.js_tables")
-        extract = reader.extract
+        # the readers the scanner is made with (pack-http-routes: its lean one too)
+        names = [n for n in ("extract", "extract_lean") if hasattr(reader, n)]
+        originals = {name: getattr(reader, name) for name in names}
 
-        def counting(path: str, source: str) -> Any:
-            parsed.append(path)
-            return extract(path, source)
+        def counting(read: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
+            def counted_read(path: str, source: str) -> Any:
+                parsed.append(path)
+                return read(path, source)
 
-        reader.extract = counting  # read when the scanner is made
+            return counted_read
+
+        for name, read in originals.items():
+            setattr(reader, name, counting(read))  # read when the scanner is made
         try:
             made = entry.make_scanner(parse_all=parse_all)
         finally:
-            reader.extract = extract
+            for name, read in originals.items():
+                setattr(reader, name, read)
         made.workers = 1
         return made
     analyzer = importlib.import_module(f"packs.{pack}_models")

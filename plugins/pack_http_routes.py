@@ -22,9 +22,9 @@ except ImportError:  # run from a checkout by a bare interpreter: use the repo's
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from gpp.plugin import serve
 
-from packs.routes import NAMED, SUFFIXES, RouteDocumentMemo, extract
+from packs.routes import NAMED, SUFFIXES, RouteDocumentMemo, extract, extract_lean
 from packs.routes.model import ModuleFacts
-from packs.routes.seeds import admits
+from packs.routes.seeds import admits, widens
 from packs.scan import OnDemand, Scanner
 
 PLUGIN_ID = "pack-http-routes"
@@ -35,14 +35,15 @@ def make_scanner(*, parse_all: bool = False) -> Scanner[ModuleFacts]:
     """One per plugin process: the memo and the last link live as long as the session. A cold
     scan parses only the files whose bytes can declare or register a route and those linking
     asks for (`packs.routes.seeds`, `packs.scan.OnDemand`); `parse_all` parses every file (the
-    reference the filtered document is held to, byte for byte)."""
+    reference the filtered document is held to, byte for byte). Python files are read without
+    their Django facts where no file spells a Django seed (`seeds.widens`)."""
     document = RouteDocumentMemo()
     return Scanner(
         SUFFIXES,
         extract,
         document,
         language="Python, JavaScript or TypeScript",
-        on_demand=OnDemand(admits, document),
+        on_demand=OnDemand(admits, document, lean=extract_lean, widens=widens),
         parse_all=parse_all,
         named=NAMED,
     )

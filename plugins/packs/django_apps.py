@@ -299,7 +299,9 @@ class _Reader:
     def value(self, node: ast.expr) -> Value:
         """The app names `node` evaluates to, or None where it is computed."""
         if isinstance(node, ast.List | ast.Tuple | ast.Set):
-            items: list[Item] = []
+            # an element not written is kept as its node, its text made (`open`) only where
+            # something of the list is written: a literal table (`(("a", "A"), ...)`) is none
+            items: list[Item | ast.expr] = []
             for element in node.elts:
                 if isinstance(element, ast.Starred):
                     items.extend(self.part(element.value))
@@ -308,10 +310,10 @@ class _Reader:
                 elif (head := _head(element)) is not None:
                     items.append(Prefix(head))
                 else:
-                    items.append(self.open(element))
-            if items and all(isinstance(i, Open) for i in items):
+                    items.append(element)
+            if items and all(isinstance(i, Open | ast.expr) for i in items):
                 return None  # nothing of it is written: computed as a whole
-            return tuple(items)
+            return tuple(self.open(i) if isinstance(i, ast.expr) else i for i in items)
         if isinstance(node, ast.ListComp | ast.GeneratorExp | ast.SetComp):
             head = _head(node.elt)  # `[f"pkg.providers.{p}" for p in PROVIDERS]`
             return (Prefix(head),) if head is not None else None

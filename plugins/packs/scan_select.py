@@ -34,6 +34,7 @@ from .scan_read import (
     MAX_FILE_BYTES,
     ByteStash,
     Directories,
+    Extract,
     FileReader,
     is_bundle,
     judge_bytes,
@@ -75,6 +76,14 @@ class OnDemand(Generic[F]):
     link: Callable[[Sequence[tuple[str, F]], Collection[str], Collection[str]], DocumentPieces]
     """`link(files, paths, failed)`: `paths` every file of the walk that may hold facts,
     `failed` those read and found unreadable or unparsable."""
+    lean: Extract[F] | None = None
+    """A reader of less, used instead of the scanner's `extract` on a cold scan whose walk
+    holds no file that `widens`: it must give the link the very document the full one gives
+    there (pack-http-routes: Python files read without their Django facts, which the Django
+    link reads only once some file spells one of Django's seeds). `parse_all` always reads
+    with the full one, so the reference checks the lean reader."""
+    widens: Callable[[str, bytes], bool] | None = None
+    """Whether a file's bytes need the full reader for every file (with `lean`)."""
 
 
 class PreFilter:
@@ -259,8 +268,13 @@ class OnDemandSelection(Generic[F]):
         self.on_demand = on_demand
         self.link = link
         self.pace = pace
-        self._admits_memo: FileMemo[bool | Admission] = FileMemo()
+        # what each file's bytes admit, and whether they widen the reader (`OnDemand.widens`)
+        self._admits_memo: FileMemo[tuple[bool | Admission, bool]] = FileMemo()
         self._last_wanted: set[str] = set()
+        # whether the reader's memo holds outcomes of `OnDemand.lean` (None: of neither yet),
+        # and the files read into it since: a switch of reader forgets them
+        self._lean: bool | None = None
+        self._read: set[str] = set()
 
     def linked(
         self,
@@ -279,7 +293,8 @@ class OnDemandSelection(Generic[F]):
         pace = self.pace
         stash = reader.stash
         with Directories(root_fd) as directories:
-            admitted = self._admitted(directories, rels, files, stash)
+            admitted, widened = self._admitted(directories, rels, files, stash)
+            self._choose_reader(reader, widened)
             if pace.passed():
                 not_reached += rels  # not every file judged: none is known to matter or not
                 rels = []
@@ -338,6 +353,7 @@ class OnDemandSelection(Generic[F]):
         while True:
             todo = [rel for rel in rels if rel in chosen and rel not in outcomes]
             outcomes.update(reader.read_all(root_fd, todo, files, not_reached, len(outcomes)))
+            self._read.update(todo)
             bad = {rel for rel, o in outcomes.items() if isinstance(o, Unresolved | ReaderError)}
             paths = [rel for rel in rels if rel not in bad]
             facts = [
@@ -377,27 +393,46 @@ class OnDemandSelection(Generic[F]):
             chosen |= new
         return linked, outcomes, wanted, link_failed
 
+    def _choose_reader(self, reader: FileReader[F], widened: bool) -> None:
+        """Read with `OnDemand.lean` where it applies (not `parse_all`, no file widens); when
+        that changes from the last discover, the outcomes the reader's memo holds were read by
+        the other reader: forgotten."""
+        lean_reader = self.on_demand.lean
+        lean = lean_reader is not None and not widened and not self.pace.parse_all
+        if self._lean is not None and lean != self._lean:
+            for rel in self._read:
+                reader.memo.discard(rel)
+            self._read.clear()
+        self._lean = lean
+        if lean and lean_reader is not None:
+            reader.extract = lean_reader
+
     def _admitted(
         self,
         directories: Directories,
         rels: list[str],
         files: dict[str, Found],
         stash: ByteStash | None = None,
-    ) -> set[str]:
+    ) -> tuple[set[str], bool]:
         """The files `on_demand.admits` by their bytes (memoized per file stamp); a file whose
         bytes cannot be judged, or a minified bundle, is admitted: reading it reports it as
-        without the filter. `GATED` files are admitted when some file of the walk is a `SEED`."""
+        without the filter. `GATED` files are admitted when some file of the walk is a `SEED`.
+        And whether some file `widens` the reader (one not judged, or too large, does)."""
         admitted: set[str] = set()
         gated: list[str] = []
         seeded = False
+        widens = self.on_demand.widens
+        widened = False
         for rel in rels:
             found = files[rel]
             if found.stat.st_size > MAX_FILE_BYTES:
                 admitted.add(rel)
+                widened = True
                 continue
-            value = self._admits_memo.lookup(rel, found.stat)
-            if isinstance(value, Missing):
+            memo = self._admits_memo.lookup(rel, found.stat)
+            if isinstance(memo, Missing):
                 if self.pace.passed():
+                    widened = True  # not every file judged
                     break  # judged so far stays in the memo: a repeat goes on from here
                 data = judge_bytes(directories, found, stash)
                 value = (
@@ -405,7 +440,11 @@ class OnDemandSelection(Generic[F]):
                     or is_bundle(rel, data)  # reported as generated
                     or self.on_demand.admits(rel, data)
                 )
-                self._admits_memo.store(rel, found.stat, value, cost=64)
+                wide = data is None or (widens is not None and widens(rel, data))
+                memo = (value, wide)
+                self._admits_memo.store(rel, found.stat, memo, cost=64)
+            value, wide = memo
+            widened = widened or wide
             if value is Admission.GATED:
                 gated.append(rel)
             elif value is Admission.SEED:
@@ -415,7 +454,7 @@ class OnDemandSelection(Generic[F]):
                 admitted.add(rel)
         if seeded:
             admitted.update(gated)
-        return admitted
+        return admitted, widened
 
 
 _UNREAD = object()  # no outcome yet

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from routes_harness import scanned_both_ways
+from routes_harness import scanned_both_ways, write_files
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
@@ -498,3 +498,169 @@ def test_a_link_reuses_the_calls_it_indexed_from_the_same_facts(
     assert indexed and set(indexed) == {edited}
     old = dict(files)[edited]
     assert all(facts is not old for _, facts, _ in kept.calls.values())  # forgotten
+
+
+# a Flask app whose views module is named by nothing Django-shaped yet: no file spells a seed
+FLASK_WITH_VIEWS = {
+    "web/app.py": (
+        "from flask import Flask\nfrom web import pages\n\napp = Flask(__name__)\n"
+        "app.add_url_rule('/home', view_func=pages.home)\n"
+    ),
+    "web/__init__.py": "",
+    "web/pages.py": (
+        "from web.guards import login_required\n\n\n"
+        "@login_required\ndef home(request):\n    return 'home'\n\n\n"
+        "class Archive:\n    permission_classes = ['IsAuthenticated']\n"
+    ),
+    "web/guards.py": "def login_required(view):\n    return view\n",
+}
+# what makes it a Django project too: a settings module and a URLconf naming the same views
+DJANGO_SEEDS = {
+    "web/settings.py": "ROOT_URLCONF = 'web.urls'\n",
+    "web/urls.py": (
+        "from django.urls import path\nfrom web import pages\n\n"
+        "urlpatterns = [path('pages/home/', pages.home), path('pages/archive/', pages.Archive)]\n"
+    ),
+}
+
+
+def _counting_django_facts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The packages whose Django facts are read from now on."""
+    from packs.routes import python_facts
+    from packs.routes.django_facts import django_facts as original
+
+    read: list[str] = []
+
+    def counting(tree: Any, source: str, package: str) -> Any:
+        read.append(package)
+        return original(tree, source, package)
+
+    monkeypatch.setattr(python_facts, "django_facts", counting)
+    return read
+
+
+def test_a_project_spelling_no_django_seed_is_read_without_django_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read = _counting_django_facts(monkeypatch)
+    documents, (every, filtered) = scanned_both_ways(tmp_path, FLASK_WITH_VIEWS, monkeypatch)
+    assert documents[0] == documents[1]
+    assert _routes(json.loads(documents[1])) == {"GET /home"}
+    # the reference (parse-all) reads every file's, the pre-filtered scan none
+    assert filtered > 0 and len(read) == every == 4
+
+
+def test_the_first_django_seed_read_again_every_file_with_its_django_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repeat on the same scanner once a seed appears: the views module, unchanged and
+    memoized without its Django facts, is read again with them (its memo entry would miss the
+    view's guard and the class's permissions)."""
+    from pack_http_routes import make_scanner
+
+    write_files(tmp_path, FLASK_WITH_VIEWS)
+    monkeypatch.chdir(tmp_path)
+    scanner = make_scanner()
+    scanner.workers = 1
+    scanner.discover(["."])
+    write_files(tmp_path, DJANGO_SEEDS)
+    repeated = json.dumps(scanner.discover(["."]), sort_keys=True)
+    cold = make_scanner(parse_all=True)
+    cold.workers = 1
+    assert repeated == json.dumps(cold.discover(["."]), sort_keys=True)
+    assert "ANY /pages/home/" in _routes(json.loads(repeated))
+    for name in DJANGO_SEEDS:  # and back: the seeds gone, the lean reader again
+        (tmp_path / name).unlink()
+    again = json.dumps(scanner.discover(["."]), sort_keys=True)
+    assert again == json.dumps(make_scanner(parse_all=True).discover(["."]), sort_keys=True)
+
+
+def test_a_def_is_read_for_a_loop_over_the_installed_apps_only_where_its_file_names_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`django_loops.function_loop` walks a def's every node; it finds a loop only over
+    `get_app_configs()` or `INSTALLED_APPS`, so the defs of a file spelling neither are not
+    walked, and those of one spelling either still are."""
+    import ast
+
+    from packs.routes import django_facts
+    from packs.routes.django_loops import function_loop as original
+
+    walked: list[str] = []
+
+    def counting(node: Any) -> Any:
+        walked.append(node.name)
+        return original(node)
+
+    monkeypatch.setattr(django_facts, "function_loop", counting)
+    plain = "def pages(request):\n    for app in request.apps:\n        yield app\n"
+    django_facts.django_facts(ast.parse(plain), plain, "site")
+    assert walked == []
+    looping = (
+        "from django.apps import apps\n\n\ndef plugin_urls():\n    found = []\n"
+        "    for config in apps.get_app_configs():\n        found.append(config.name)\n"
+        "    return found\n"
+    )
+    facts = django_facts.django_facts(ast.parse(looping), looping, "site")
+    assert walked == ["plugin_urls"]
+    assert facts is not None and "plugin_urls" in facts.app_loops
+
+
+def test_a_literal_table_is_not_written_out_as_an_app_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A module's literal tables (`CHOICES = (("a", "A"), ...)`, thousands in a large Django
+    project) hold no app name: the list is computed as a whole (None), and no element's text
+    is made; a list writing some names still keeps each computed part with its text."""
+    import ast
+
+    from packs import django_apps
+
+    opened: list[str] = []
+    original = django_apps._Reader.open
+
+    def counting(self: Any, node: ast.AST) -> Any:
+        opened.append(ast.unparse(node))
+        return original(self, node)
+
+    monkeypatch.setattr(django_apps._Reader, "open", counting)
+    table = 'COLORS = (("red", "Red"), ("blue", "Blue"))\nSIZES = [(1, "S"), (2, "M")]\n'
+    facts = django_apps.package_settings("site", ast.parse(table), table, lists=True)
+    assert facts is None and opened == []
+    mixed = 'PLUGINS = ["site.core", extra_apps(), ("x", "X")]\n'
+    facts = django_apps.package_settings("site", ast.parse(mixed), mixed, lists=True)
+    assert facts is not None
+    assert facts.lists["PLUGINS"] == (
+        "site.core",
+        django_apps.Open("extra_apps()", 1),
+        django_apps.Open("('x', 'X')", 1),
+    )
+    assert opened == ["extra_apps()", "('x', 'X')"]
+
+
+def test_a_definition_s_text_is_what_dedent_makes_of_its_lines() -> None:
+    """`django_facts._Reader.segment` skips `textwrap.dedent` where it would change nothing
+    (line 1 not indented, no line of blanks only): the text is dedent's on every statement,
+    indented or not, with blank lines of spaces, tabs, a form feed, CRLF line ends."""
+    import ast
+    import textwrap
+
+    from packs.routes import django_facts
+
+    source = (
+        "def a(request):\n    return 1\n\n\n"
+        "def b(x):\n    \n    return x\n\n"
+        "class C:\n\tdef m(self):\n\t\treturn 2\n\t\n"
+        "if True:\n    def d():\n        return 3\n\n    class E:\n        pass\n"
+        "\x0c\n"
+        "def f():\r\n    return 4\r\n"
+        "try:\n    def g():\n        return [\n  5]\nexcept ImportError:\n    pass\n"
+    )
+    tree = ast.parse(source)
+    reader = django_facts._Reader("site", source)
+    lines = source.splitlines(keepends=True)
+    statements = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+    assert len(statements) > 15
+    for node in statements:
+        written = "".join(lines[node.lineno - 1 : node.end_lineno or node.lineno])
+        assert reader.segment(node) == textwrap.dedent(written)

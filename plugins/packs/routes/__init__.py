@@ -8,6 +8,6 @@ TypeScript/JavaScript project configs, for module resolution), `linker` (names a
 spelling and joining), `auth` (what is evidence of a guard), `document` (the output).
 """
 
-from .document import NAMED, SUFFIXES, RouteDocumentMemo, extract, route_document
+from .document import NAMED, SUFFIXES, RouteDocumentMemo, extract, extract_lean, route_document
 
-__all__ = ["NAMED", "SUFFIXES", "RouteDocumentMemo", "extract", "route_document"]
+__all__ = ["NAMED", "SUFFIXES", "RouteDocumentMemo", "extract", "extract_lean", "route_document"]

@@ -44,6 +44,8 @@ _STATIC_MODULES = frozenset({"django.conf.urls.static:static",
 # a def or class `django_collect` may run: it makes URL patterns, or stores items on `self`
 _URL_MAKING = re.compile(r"\b(?:path|re_path|url|include)\(")
 _COLLECTING = re.compile(r"\.(?:append|extend|insert|setdefault)\(|\+=|\]\s*=[^=]")
+# a line of blanks only, which `textwrap.dedent` empties
+_BLANK_LINE = re.compile(r"^[ \t]+$", re.MULTILINE)
 # a def's or class's text that reads the request's user, or turns a caller away (401/403)
 _USER_CHECK_PARTS = (
     r"request\.user", r"is_authenticated", r"PermissionDenied", r"NotAuthenticated",
@@ -387,6 +389,11 @@ class _Reader:
         self.may_set_routes = (
             not source.isascii() or "routes" in source or "trailing_slash" in source
         )
+        # whether a def may loop over the installed apps (`django_loops.function_loop` reads
+        # only a loop over `get_app_configs()` or `INSTALLED_APPS`): the names are spelt
+        self.may_loop_apps = (
+            not source.isascii() or "get_app_configs" in source or "INSTALLED_APPS" in source
+        )
         self.checks: list[int] | None = None  # lines matching `_USER_CHECK`, found when asked
         self.lists: dict[str, list[UrlEntry]] = {}
         self.routers: dict[str, tuple[str, bool, int]] = {}
@@ -428,7 +435,10 @@ class _Reader:
             self.lines = self.source.splitlines(keepends=True)
         end = node.end_lineno or node.lineno
         if isinstance(node, ast.stmt):
-            return textwrap.dedent("".join(self.lines[node.lineno - 1 : end]))
+            text = "".join(self.lines[node.lineno - 1 : end])
+            if text and text[0] not in " \t\n" and _BLANK_LINE.search(text) is None:
+                return text  # as `dedent` leaves it: no margin (line 1 has none), no blank line
+            return textwrap.dedent(text)
         first = self.lines[node.lineno - 1].encode("utf-8", "surrogatepass")
         if node.lineno == end:
             return first[node.col_offset : node.end_col_offset].decode("utf-8", "surrogatepass")
@@ -504,7 +514,7 @@ class _Reader:
             self.keep_code(stmt)
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             self.functions[stmt.name] = self.function(stmt)
-            if (found := function_loop(stmt)) is not None:
+            if self.may_loop_apps and (found := function_loop(stmt)) is not None:
                 self.app_loops[stmt.name] = found
             self.keep_code(stmt)
         elif isinstance(stmt, ast.For | ast.AsyncFor):

@@ -49,8 +49,20 @@ _PARAM = re.compile(r"\{[^}]*\}")
 
 
 def extract(path: str, source: str) -> ModuleFacts:
+    return _extract(path, source, django=True)
+
+
+def extract_lean(path: str, source: str) -> ModuleFacts:
+    """`extract` without the Django facts of Python files: the scanner reads with it when no
+    file of the walk spells a Django seed (`seeds.widens`). The Django link starts only from
+    a file whose Django facts hold a URLconf, a settings module or REST framework's settings
+    (`django_linker._seeded`), which only such a file can, so it reads no file's facts then."""
+    return _extract(path, source, django=False)
+
+
+def _extract(path: str, source: str, *, django: bool) -> ModuleFacts:
     if path.endswith(".py"):
-        facts = python_facts(source, path)
+        facts = python_facts(source, path, django=django)
         if spells_entry_points(source):  # a `setup(entry_points=...)`, a plugin loader
             name, groups, loads = python_entry_points(source, path)
             facts = replace(facts, distribution=name, entry_points=groups, plugin_loads=loads)

@@ -92,9 +92,10 @@ _RESTFUL_ROUTERS = frozenset(name for f in PYTHON if f.from_modules for name in 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def python_facts(source: str, path: str) -> ModuleFacts:
+def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
     """The facts of the file at repo-relative `path`; raises SyntaxError (or ValueError for a
-    NUL byte) when it does not parse."""
+    NUL byte) when it does not parse. `django=False`: without its Django facts (a repository
+    none of whose files spells a Django seed: `seeds.widens`)."""
     tree = parse_python(source, path)
     reader = _Reader(package_of(path))
     reader._reads_left += len(source)
@@ -114,7 +115,7 @@ def python_facts(source: str, path: str) -> ModuleFacts:
         invocations=tuple(reader.invocations),
         stores=tuple(reader.stores),
         unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python"),
-        django=django_facts(tree, source, reader.package),
+        django=django_facts(tree, source, reader.package) if django else None,
     )
 
 

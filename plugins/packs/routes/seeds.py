@@ -64,13 +64,25 @@ from ..entry_points import is_distribution_file
 from ..scan_select import Admission
 from . import nextjs
 from .envfiles import is_env_file
-from .frameworks import JAVASCRIPT, PYTHON, SEEDS, UNREAD
+from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, SEEDS, UNREAD
 from .js_facts import _COMPUTED_CALL, route_shaped_calls
 from .linker import _APP_NAMES
 from .manifests import is_manifest
-from .model import HTTP_METHODS
+from .model import DJANGO, HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
 from .tsconfig import is_config
+
+_DJANGO_SEEDS = BY_KEY[DJANGO].seeds
+
+
+def widens(rel: str, data: bytes) -> bool:
+    """Whether a file needs every Python file read with its Django facts (`scan.OnDemand`'s
+    `widens`): a Python file spelling one of Django's seeds. Only such a file can hold what
+    the Django link starts from (a URLconf's `urlpatterns`, `ROOT_URLCONF`,
+    `DJANGO_SETTINGS_MODULE`, `REST_FRAMEWORK`, `format_suffix_patterns`:
+    `django_linker._seeded`); without one the link reads no Django facts at all."""
+    return rel.endswith(".py") and any(seed in data for seed in _DJANGO_SEEDS)
+
 
 # a framework word anywhere in a name (`UserAPIRouter(`, `CTFdFlask(`), as the reader matches it
 _PY_NAMES = tuple(
