@@ -43,6 +43,8 @@ _STATIC_MODULES = frozenset({"django.conf.urls.static:static",
                              "django.contrib.staticfiles.urls:staticfiles_urlpatterns"})  # fmt: skip
 # a def or class `django_collect` may run: it makes URL patterns, or stores items on `self`
 _URL_MAKING = re.compile(r"\b(?:path|re_path|url|include)\(")
+_PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "dataclass"})
+_STORE_MAKERS = frozenset({"dict", "defaultdict"})
 _COLLECTING = re.compile(r"\.(?:append|extend|insert|setdefault)\(|\+=|\]\s*=[^=]")
 # a def's or class's text that reads the request's user, or turns a caller away (401/403)
 _USER_CHECK_PARTS = (
@@ -237,6 +239,14 @@ class DjangoFacts:
     instances: dict[str, tuple[int, str]] = field(default_factory=dict)
     effects: tuple[tuple[int, str], ...] = ()
     imports: tuple[str, ...] = ()  # the modules its module-level imports load, absolute
+    # module-level decorators of defs and classes, (line, decorator as written, what it
+    # decorates): a decorator may fill a registry at import (`django_registries`); a
+    # decorator applied by a module-level call (`register(Model, "x")(view)`): (line, the
+    # call, "")
+    decorated: tuple[tuple[int, str, str], ...] = ()
+    # calls of a call outside decorators (`register(Model, "x")(view)` in a function), (line,
+    # the inner callee's last name): a decorator applied at runtime
+    applied: tuple[tuple[int, str], ...] = ()
 
 
 def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | None:
@@ -283,9 +293,33 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         instances=reader.instances,
         effects=tuple(reader.effects),
         imports=tuple(reader.imports) if reader.effects or reader.instances else (),
+        decorated=tuple(reader.decorated),
+        applied=_applied(tree) if ")(" in source else (),
     )
     empty = DjangoFacts()
     return None if facts == empty else facts
+
+
+def _applied(tree: ast.Module) -> tuple[tuple[int, str], ...]:
+    """Every `f(...)(...)` written in the module but in a decorator list, with `f`'s last
+    name."""
+    decorators = {
+        id(d)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        for d in node.decorator_list
+    }
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Call)):
+            continue
+        if id(node.func) in decorators:
+            continue
+        inner = node.func.func
+        name = inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", "")
+        if name:
+            out.append((node.lineno, name))
+    return tuple(sorted(out))
 
 
 def _makes_urls(text: str) -> bool:
@@ -415,6 +449,7 @@ class _Reader:
         self.instances: dict[str, tuple[int, str]] = {}
         self.effects: list[tuple[int, str]] = []
         self.imports: list[str] = []
+        self.decorated: list[tuple[int, str, str]] = []
         self.lines: list[str] | None = None  # the source's lines, split when first asked
 
     def segment(self, node: ast.expr | ast.stmt) -> str:
@@ -474,6 +509,8 @@ class _Reader:
             if stmt.target.id in self.lists and isinstance(stmt.op, ast.Add):
                 self.lists[stmt.target.id] += self.entries(stmt.value)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            if isinstance(stmt.value.func, ast.Call):  # `register(Model, "x")(view)`
+                self.decorated.append((stmt.lineno, self.segment(stmt.value), ""))
             self.call(stmt.value)
             if isinstance(stmt.value.func, ast.Name | ast.Attribute):
                 self.effects.append((stmt.lineno, self.segment(stmt.value)))
@@ -489,17 +526,28 @@ class _Reader:
                     self.schema_makers.add(alias.asname or alias.name)
                 self.imported[alias.asname or alias.name] = f"{module}:{alias.name}"
         elif isinstance(stmt, ast.ClassDef):
+            self.decorators(stmt)
             self.classes[stmt.name] = self.klass(stmt)
             if (config := app_config(stmt, any_base=True)) is not None:
                 self.configs[stmt.name] = config
             self.keep_code(stmt)
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            self.decorators(stmt)
             self.functions[stmt.name] = self.function(stmt)
             if (found := function_loop(stmt)) is not None:
                 self.app_loops[stmt.name] = found
             self.keep_code(stmt)
         elif isinstance(stmt, ast.For | ast.AsyncFor):
             self.for_loop(stmt)
+
+    def decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        """Keep the decorators a registry may be filled by: a project's name or a call of one
+        (not the builtins every class uses)."""
+        for decorator in node.decorator_list:
+            callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+            name = dotted(callee) if isinstance(callee, ast.Name | ast.Attribute) else None
+            if name is not None and name not in _PLAIN_DECORATORS:
+                self.decorated.append((decorator.lineno, self.segment(decorator), node.name))
 
     def for_loop(self, stmt: ast.For | ast.AsyncFor) -> None:
         """A module-level `for`: each statement of its body read once, the URL patterns a
@@ -562,8 +610,12 @@ class _Reader:
                 self.instances[name] = (value.lineno, self.segment(value))
         elif (view := self.bound_view(value)) is not None:
             self.views[name] = view
+        elif isinstance(value, ast.Dict) and not value.keys:  # an empty store: maybe a registry
+            self.instances[name] = (value.lineno, self.segment(value))
         elif isinstance(value, ast.Call) and dotted(value.func) is not None:
             made = dotted(value.func) or ""
+            if made.rpartition(".")[2] in _STORE_MAKERS:  # `defaultdict(list)`: maybe a registry
+                self.instances[name] = (value.lineno, self.segment(value))
             if made.rpartition(".")[2][:1].isupper():  # an object of a class: maybe a collector
                 self.instances[name] = (value.lineno, self.segment(value))
             slash = not _false(_keyword(value, "trailing_slash"))
