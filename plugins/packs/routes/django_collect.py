@@ -40,6 +40,7 @@ from .django_registries import (
     made_store,
     missing_key,
 )
+from .django_route_hooks import record_call, record_member, super_member
 from .model import ImportRef, Sym
 
 if TYPE_CHECKING:
@@ -192,6 +193,7 @@ class Collector:
         self.open_stores: dict[int, Gap] = {}
         self.read_open: set[int] = set()
         self.read_registry = False  # a closed registry was read: no pattern may be the answer
+        self.undecided_runs = 0  # blocks run under a test not decided (`django_route_hooks`)
 
     # -- entry point -----------------------------------------------------------------------
 
@@ -394,6 +396,9 @@ class Collector:
                 ):  # its items read from outside it
                     self.used_unfilled.add(self.unfilled_objects[id(value)])
                 return value.attrs[name]
+            record = record_member(value, name) if value.cls.file == "" else None
+            if record is not None:  # DRF's `Route` records (`route._replace(...)`)
+                return record
             got = self.class_member(value.cls, name, value, file, node)
             if isinstance(got, Unknown) and not name.startswith("__"):
                 hook = self.class_member(value.cls, "__getattr__", value, file, node)
@@ -401,7 +406,8 @@ class Collector:
                     return self.invoke(hook, [name], {})
             return got
         if isinstance(value, Super):
-            return self.class_member(value.after, name, value.obj, file, node, skip=True)
+            got = self.class_member(value.after, name, value.obj, file, node, skip=True)
+            return super_member(value.obj, name, got) if isinstance(got, Unknown) else got
         if (
             isinstance(value, Ref)
             and value.kind == "external"
@@ -699,6 +705,7 @@ class Collector:
     def undecided(self, body: list[ast.stmt], file: str, env: dict[str, object], at: int) -> None:
         """A branch taken or a loop body run where the pack cannot tell whether it runs: what it
         adds is marked; leaving it early (`continue`, `return`) is not followed."""
+        self.undecided_runs += 1
         kept = self.gaps
         self.gaps = (*kept, (file, at, "URL patterns are added here under a test or over items "
                              "the pack cannot decide: they are listed as if it ran"))  # fmt: skip
@@ -959,6 +966,10 @@ class Collector:
         """`func(*args, **keywords)`, written at `node`."""
         if isinstance(func, Builtin) and func.receiver is None and func.name in KINDS:
             return kind_test(self, func.name, args)
+        if isinstance(func, Builtin) and isinstance(func.receiver, Instance):
+            made = record_call(func, keywords)
+            if made is not None:
+                return made
         if isinstance(func, Builtin) and func.name == "as_view" and isinstance(func.receiver, Ref):
             return func.receiver  # the view function Django makes of the class: the class
         if isinstance(func, Builtin):

@@ -476,6 +476,7 @@ class _Reader:
         if isinstance(node, ast.ClassDef):
             kept = _makes_urls(text) or ("self." in text and _COLLECTING.search(text) is not None)
             kept = kept or "def __getattr__" in text or "def __call__" in text
+            kept = kept or "def get_routes" in text  # a DRF router's (`django_route_hooks`)
             if not kept:  # a method calling methods of an object it is given (`reg.add(...)`)
                 given = {
                     arg.arg

@@ -27,6 +27,7 @@ from ..django_models import app_label_of
 from ..scan_walk import TEST_DIRECTORIES, is_test_file
 from . import django_collect as run
 from .django_facts import _COLLECTING
+from .django_route_hooks import is_record
 from .model import ImportRef
 
 if TYPE_CHECKING:
@@ -117,6 +118,9 @@ def kind_test(collector: Collector, name: str, args: list[object]) -> object:
     """`type(x)`, `isinstance(x, type)`, `issubclass(cls, base)` where the values tell."""
     if name == "type" and len(args) == 1:
         return _kind(args[0]) or run.Unknown()
+    record = is_record(args[0], args[1]) if name == "isinstance" and len(args) == 2 else None
+    if record is not None:  # a DRF `Route` record (`django_route_hooks`)
+        return record
     if name == "isinstance" and len(args) == 2 and isinstance(args[1], run.Builtin):
         kind = _kind(args[0])
         if kind is None or args[1].receiver is not None:
@@ -175,7 +179,8 @@ def _subclass(collector: Collector, cls: object, base: object) -> object:
                 order.append(run.Ref("class", file, name))
             else:
                 return run.Unknown()
-    return run.Unknown() if external else False
+    # a library class subclasses no class of the project: only a library base stays unknown
+    return run.Unknown() if external and base.kind == "external" else False
 
 
 def fill_registry(collector: Collector, file: str, name: str, store: dict[object, object]) -> None:
