@@ -313,3 +313,35 @@ def test_a_decorator_applied_by_a_module_level_call_fills_the_registry_too() -> 
     )
     assert sorted(names(files)) == sorted([*EXPECTED, "GET /shelf/crates/{pk}/print/labels/"])
     assert document(files)["findings"] == []
+
+
+A_STORE_OF_A_DICT_SUBCLASS_KEYED_BY_CONSTANTS = dict(A_PROJECT_WITH_VIEW_REGISTRIES)
+A_STORE_OF_A_DICT_SUBCLASS_KEYED_BY_CONSTANTS["hub/tables.py"] = (
+    "import collections\n"
+    "\n"
+    "VIEW_STORE = 'views'\n"
+    "\n"
+    "\n"
+    "class Stores(dict):\n"
+    "    def __setitem__(self, key, value):\n"
+    "        raise TypeError('the stores are fixed')\n"
+    "\n"
+    "\n"
+    "STORES = Stores({VIEW_STORE: collections.defaultdict(dict), 'other': {}})\n"
+    "WIDGETS = {}\n"
+)
+A_STORE_OF_A_DICT_SUBCLASS_KEYED_BY_CONSTANTS["hub/marks.py"] = (
+    A_PROJECT_WITH_VIEW_REGISTRIES["hub/marks.py"]
+    .replace("import MODEL_VIEWS, WIDGETS", "import STORES, VIEW_STORE, WIDGETS")
+    .replace("MODEL_VIEWS[label]", "STORES[VIEW_STORE][label]")
+)
+A_STORE_OF_A_DICT_SUBCLASS_KEYED_BY_CONSTANTS["hub/builders.py"] = A_PROJECT_WITH_VIEW_REGISTRIES[
+    "hub/builders.py"
+].replace("tables.MODEL_VIEWS[app]", "tables.STORES[tables.VIEW_STORE][app]")
+
+
+def test_a_store_of_a_dict_subclass_keyed_by_module_constants_is_filled_the_same() -> None:
+    files = A_STORE_OF_A_DICT_SUBCLASS_KEYED_BY_CONSTANTS
+    assert "MODEL_VIEWS" not in "".join(files.values())
+    assert sorted(names(files)) == EXPECTED
+    assert document(files)["findings"] == []

@@ -194,6 +194,7 @@ class Collector:
         self.read_open: set[int] = set()
         self.read_registry = False  # a closed registry was read: no pattern may be the answer
         self.undecided_runs = 0  # blocks run under a test not decided (`django_route_hooks`)
+        self.mutations = 0  # items stored in lists and dicts so far (`django_registries`)
 
     # -- entry point -----------------------------------------------------------------------
 
@@ -376,6 +377,10 @@ class Collector:
         if found is None:
             if name in _BUILTINS:
                 return Builtin(name)
+            if binding is not None and not isinstance(binding, ImportRef):  # `KEY = "views"`
+                text = self.linker.resolver._string(file, Sym((name,)))
+                if text is not None:
+                    return text
             return Unknown((file, node))
         kind, where, attr = found
         if kind == "external":
@@ -429,6 +434,8 @@ class Collector:
                 got.origin, got.gaps = (file, node), self.gaps
             return got
         if isinstance(value, Ref) and value.kind == "class":
+            if name == "_meta":  # Django's, never a class's own
+                return class_attribute(self, value, name, Unknown((file, node)))
             got = self.class_member(value, name, None, file, node)
             if isinstance(got, Unknown):  # `Model._meta`, `View.as_view`
                 return class_attribute(self, value, name, got)
@@ -640,9 +647,11 @@ class Collector:
             if isinstance(current, list) and isinstance(stmt.op, ast.Add):
                 if isinstance(value, list | tuple):
                     room(len(current), len(value))
+                    self.mutations += 1
                     current.extend(value)  # in place, as Python's `+=` on a list
                 else:
                     room(len(current), 1)
+                    self.mutations += 1
                     current.append(Unknown((file, stmt.value)))
                 return
             self.assign(stmt.target, _binop(stmt.op, current, value), file, env)
@@ -692,6 +701,7 @@ class Collector:
             key = self.expr(target.slice, file, env)
             if isinstance(owner, dict) and _hashable(key):
                 room(len(owner), key not in owner)
+                self.mutations += 1
                 owner[key] = value
             if isinstance(owner, list) and isinstance(key, int) and -len(owner) <= key < len(owner):
                 owner[key] = value
@@ -1220,15 +1230,18 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
     if isinstance(receiver, list):
         if name == "append" and len(args) == 1:
             room(len(receiver), 1)
+            run.mutations += 1
             receiver.append(args[0])
             return None
         if name == "extend" and len(args) == 1:
             items = _items(args[0])
             room(len(receiver), len(items) if items is not None else 1)
+            run.mutations += 1
             receiver.extend(items if items is not None else [args[0]])
             return None
         if name == "insert" and len(args) == 2 and type(args[0]) is int:
             room(len(receiver), 1)
+            run.mutations += 1
             receiver.insert(args[0], args[1])
             return None
         if name == "copy":
@@ -1239,6 +1252,7 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
             default = args[1] if len(args) > 1 else None
             if name == "setdefault":
                 room(len(receiver), args[0] not in receiver)
+                run.mutations += 1
                 return receiver.setdefault(args[0], default)
             return receiver.get(args[0], default)
         if name == "items":
@@ -1249,6 +1263,7 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
             return list(receiver.values())
         if name == "update" and len(args) == 1 and isinstance(args[0], dict):
             room(len(receiver), len(args[0]))
+            run.mutations += 1
             receiver.update(args[0])
             return None
         if name == "copy":

@@ -251,7 +251,7 @@ def _run_site(
 ) -> None:
     """`decorator(target)` at import: a finding there when it adds nothing to the store."""
     node = run._parsed(text, line, "eval")
-    before = _size(store, 0)
+    before = collector.mutations
     why = ""
     if isinstance(node, ast.expr):
         facts = collector.linker.facts(file)
@@ -265,7 +265,7 @@ def _run_site(
                 collector.apply(decorator, [decorated], {}, file, call)
         except (run._Stop, RecursionError, Refused, run._Raised, *run._MISREAD):
             why = "running it went past what the pack can follow"
-    if not why and _size(store, 0) == before:
+    if not why and collector.mutations == before:
         why = "what it adds (its key, computed from its arguments) is not known to the pack"
     if why:
         collector.linker.note(
@@ -275,16 +275,6 @@ def _run_site(
             f"this decorator fills `{name}`, read to build URL patterns: {why}; the view it "
             "registers is not listed",
         )
-
-
-def _size(value: object, depth: int) -> int:
-    """How many items a store holds: its own and its nested dicts' (the items of a list are
-    not walked: a decorator adds an entry to a list, or a key, which this sees)."""
-    if isinstance(value, list | tuple):
-        return len(value)
-    if not isinstance(value, dict) or depth > 8:
-        return 0
-    return len(value) + sum(_size(v, depth + 1) for v in value.values())
 
 
 def _named(
