@@ -345,3 +345,18 @@ def test_a_store_of_a_dict_subclass_keyed_by_module_constants_is_filled_the_same
     assert "MODEL_VIEWS" not in "".join(files.values())
     assert sorted(names(files)) == EXPECTED
     assert document(files)["findings"] == []
+
+
+A_MODEL_WITH_ITS_OWN_APP_LABEL = dict(A_PROJECT_WITH_VIEW_REGISTRIES)
+A_MODEL_WITH_ITS_OWN_APP_LABEL["library/models.py"] = A_PROJECT_WITH_VIEW_REGISTRIES[
+    "library/models.py"
+] + ("\n    class Meta:\n        app_label = 'authors'\n")
+A_MODEL_WITH_ITS_OWN_APP_LABEL["library/urls.py"] = A_PROJECT_WITH_VIEW_REGISTRIES[
+    "library/urls.py"
+].replace("patterns_for('library', 'penname'", "patterns_for('authors', 'penname'")
+
+
+def test_a_model_s_own_meta_app_label_keys_its_views() -> None:
+    files = A_MODEL_WITH_ITS_OWN_APP_LABEL
+    assert sorted(names(files)) == EXPECTED
+    assert document(files)["findings"] == []

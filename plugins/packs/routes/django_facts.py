@@ -193,6 +193,9 @@ class DjangoClass:
     # makes to `self.routes` (`self.routes[0].mapping.update({"put": "bulk_update"})`)
     route_table: tuple[DrfRoute, ...] | None = None
     route_changes: tuple[RouteChange, ...] = ()
+    # its `class Meta: app_label = "x"` ("?" written otherwise than as a string): a model's
+    # label, which `Model._meta.app_label` reads (`django_registries`)
+    meta_label: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,6 +301,19 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
     )
     empty = DjangoFacts()
     return None if facts == empty else facts
+
+
+def _meta_label(node: ast.ClassDef) -> str | None:
+    """The `app_label` a class's inner `Meta` sets: its string, "?" when not a literal."""
+    for stmt in node.body:
+        if isinstance(stmt, ast.ClassDef) and stmt.name == "Meta":
+            for inner in stmt.body:
+                if isinstance(inner, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "app_label" for t in inner.targets
+                ):
+                    text = _text(inner.value)
+                    return text if text is not None else "?"
+    return None
 
 
 def _applied(tree: ast.Module) -> tuple[tuple[int, str], ...]:
@@ -1024,6 +1040,7 @@ class _Reader:
             options,
             table,
             route_changes,
+            _meta_label(node),
         )
 
     def router_urls(self, stmt: ast.stmt) -> RouterUrls | None:

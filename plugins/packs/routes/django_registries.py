@@ -97,8 +97,11 @@ def missing_key(collector: Collector, owner: dict[object, object], key: object) 
 def class_attribute(collector: Collector, cls: run.Ref, name: str, got: object) -> object:
     """An attribute the class's code does not show that Django or Python gives it."""
     if name == "_meta":
-        label = app_label_of(cls.file)
-        if not label:
+        facts = collector.linker.facts(cls.file)
+        known = facts.classes.get(cls.name) if facts is not None else None
+        label = known.meta_label if known is not None and known.meta_label else None
+        label = label or app_label_of(cls.file)  # a `Meta.app_label`, else the package's
+        if not label or label == "?":
             return got
         lowered = cls.name.lower()
         meta = run.Instance(run.Ref("class", "", "django.db.models.options.Options"))
