@@ -190,8 +190,10 @@ def fill_registry(collector: Collector, file: str, name: str, store: dict[object
     """Run each decorator of the project that fills `store` (`name` of `file`), as importing
     its module does; then close the store, or leave it open with a gap where another call
     fills it."""
-    word = re.compile(rf"\b{re.escape(name)}\b")
-    collector.linker.resolver.words.add(name)  # the files defining its fillers spell it
+    # a filler stores through an item or a member of it (`store[key]`, `store.setdefault`):
+    # the files defining one spell `store[` or `store.` (a narrower word than the name)
+    word = re.compile(rf"\b{re.escape(name)}[\[.]")
+    collector.linker.resolver.words.update((f"{name}[", f"{name}."))
     fillers: dict[tuple[str, str], None] = {}
     for other, facts in collector.django_modules():
         if other != file and not _imports(collector, other, file):
