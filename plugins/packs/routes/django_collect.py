@@ -888,7 +888,9 @@ class Collector:
             if isinstance(owner, dict) and _hashable(key) and key in owner:
                 return owner[key]
             if isinstance(owner, dict) and _plain(key) and _hashable(key):
-                return missing_key(self, owner, key)  # a default made, or `KeyError` raised
+                got = missing_key(self, owner, key)  # a default made, or `KeyError` raised
+                if not isinstance(got, Unknown):
+                    return got
             if (
                 isinstance(owner, list | tuple | str)
                 and type(key) is int
