@@ -30,6 +30,17 @@ from typing import TYPE_CHECKING, Any
 from ..bounded_values import NotEvaluated, Refused, binop, capped, format_text, room
 from ..pymodules import package_of
 from .django_facts import _COLLECTING, _URL_MAKING, DjangoFacts, UrlEntry, _Reader
+from .django_registries import (
+    KINDS,
+    STORE_MAKERS,
+    class_attribute,
+    fill_registry,
+    kind_test,
+    made_by,
+    made_store,
+    missing_key,
+)
+from .django_route_hooks import record_call, record_member, super_member
 from .model import ImportRef, Sym
 
 if TYPE_CHECKING:
@@ -37,6 +48,7 @@ if TYPE_CHECKING:
     from .linker import Gap
 
 _BUDGET = 60_000  # statements and expressions evaluated per link
+_RUN_BUDGET = 4_000  # and per URLconf entry evaluated (a builder called from many URLconfs)
 _CALL_DEPTH = 48
 _URL_FUNCTIONS = {
     "django.urls.path": "path",
@@ -47,7 +59,8 @@ _URL_FUNCTIONS = {
 }
 _BUILTINS = frozenset({
     "len", "list", "tuple", "dict", "str", "sorted", "reversed", "enumerate", "zip", "hasattr",
-    "getattr", "super", "isinstance", "set", "bool", "print", "any", "all",
+    "getattr", "super", "isinstance", "set", "bool", "print", "any", "all", "type",
+    "issubclass",
 })  # fmt: skip
 _ORDER = (
     "is filled by this module-level call, which runs when the module is imported: the pack "
@@ -115,6 +128,7 @@ class Func:
     node: ast.FunctionDef | ast.AsyncFunctionDef
     owner: Ref | None = None  # the class whose body defines it (`super()` starts after it)
     bound: object = None  # `self`, for a method read from an instance
+    closure: dict[str, object] | None = None  # a nested def: the names of the def around it
 
 
 @dataclass(eq=False)
@@ -173,6 +187,14 @@ class Collector:
         self.selves: list[object] = []  # the `self` of each method running
         self.building = ""  # the URLconf whose call `run` evaluates
         self.defining: dict[str, list[Ref]] = {}  # method name -> the classes defining it
+        # registries decorators fill (`django_registries`), by id: closed (a key they lack is
+        # `KeyError`), or open (filled by calls not run: the gap), and the open ones read
+        self.closed_stores: set[int] = set()
+        self.open_stores: dict[int, Gap] = {}
+        self.read_open: set[int] = set()
+        self.read_registry = False  # a closed registry was read: no pattern may be the answer
+        self.undecided_runs = 0  # blocks run under a test not decided (`django_route_hooks`)
+        self.mutations = 0  # items stored in lists and dicts so far (`django_registries`)
 
     # -- entry point -----------------------------------------------------------------------
 
@@ -185,7 +207,10 @@ class Collector:
         facts = self.linker.facts(path)
         self.imported_by_conf = self.imports_of(path)
         self.used_unfilled = set()
+        self.read_open = set()
+        self.read_registry = False
         self.building = path
+        self.budget = max(self.budget, 0) + _RUN_BUDGET  # each call of a URLconf brings its own
         try:
             if facts is not None:  # what the URLconf does first (`discover()`), in order
                 for line, code in facts.effects:
@@ -208,7 +233,7 @@ class Collector:
             return "the project's code that builds them does something the pack cannot follow"
         if out is None:
             return "the value the project's code builds is not a list the pack can follow"
-        if not out:
+        if not out and not self.read_registry:
             return "the project's code builds no URL pattern the pack can see"
         for file, name in sorted(self.used_unfilled):
             why = (
@@ -217,6 +242,10 @@ class Collector:
                 "other modules make on it at import are not looked for"
             )
             out = [(f, e, (*g, (path, entry.line, why))) for f, e, g in out]
+        for store in sorted(self.read_open):  # at the URLconf's call, where its routes go
+            where, line, why = self.open_stores[store]
+            gap = (path, entry.line, f"{why} ({where}:{line})")
+            out = [(f, e, (*g, gap)) for f, e, g in out]
         return out
 
     def value(self, path: str, name: str) -> str | None:
@@ -348,6 +377,10 @@ class Collector:
         if found is None:
             if name in _BUILTINS:
                 return Builtin(name)
+            if binding is not None and not isinstance(binding, ImportRef):  # `KEY = "views"`
+                text = self.linker.resolver._string(file, Sym((name,)))
+                if text is not None:
+                    return text
             return Unknown((file, node))
         kind, where, attr = found
         if kind == "external":
@@ -368,6 +401,9 @@ class Collector:
                 ):  # its items read from outside it
                     self.used_unfilled.add(self.unfilled_objects[id(value)])
                 return value.attrs[name]
+            record = record_member(value, name) if value.cls.file == "" else None
+            if record is not None:  # DRF's `Route` records (`route._replace(...)`)
+                return record
             got = self.class_member(value.cls, name, value, file, node)
             if isinstance(got, Unknown) and not name.startswith("__"):
                 hook = self.class_member(value.cls, "__getattr__", value, file, node)
@@ -375,7 +411,8 @@ class Collector:
                     return self.invoke(hook, [name], {})
             return got
         if isinstance(value, Super):
-            return self.class_member(value.after, name, value.obj, file, node, skip=True)
+            got = self.class_member(value.after, name, value.obj, file, node, skip=True)
+            return super_member(value.obj, name, got) if isinstance(got, Unknown) else got
         if (
             isinstance(value, Ref)
             and value.kind == "external"
@@ -397,9 +434,18 @@ class Collector:
                 got.origin, got.gaps = (file, node), self.gaps
             return got
         if isinstance(value, Ref) and value.kind == "class":
-            return self.class_member(value, name, None, file, node)
+            if name == "_meta":  # Django's, never a class's own
+                return class_attribute(self, value, name, Unknown((file, node)))
+            got = self.class_member(value, name, None, file, node)
+            if isinstance(got, Unknown):  # `Model._meta`, `View.as_view`
+                return class_attribute(self, value, name, got)
+            return got
+        if isinstance(value, Ref) and value.kind == "external" and value.name == "collections":
+            return Ref("external", "", f"collections.{name}", (file, node))
         if isinstance(value, str | list | dict | tuple):
             return Builtin(name, value)
+        if isinstance(value, Ref) and value.kind == "function" and name == "__name__":
+            return value.name
         return Unknown((file, node))
 
     def constant(self, home: str, name: str, file: str, node: ast.expr) -> object:
@@ -494,6 +540,8 @@ class Collector:
             return self.objects[key]
         made = self.expr(node, file, {})
         self.objects[key] = made
+        if isinstance(made, dict):  # a store other modules' decorators may fill at import
+            fill_registry(self, file, name, made)
         if not isinstance(made, Instance):
             return made
         stores, makes = self.shape(made.cls)
@@ -599,9 +647,11 @@ class Collector:
             if isinstance(current, list) and isinstance(stmt.op, ast.Add):
                 if isinstance(value, list | tuple):
                     room(len(current), len(value))
+                    self.mutations += 1
                     current.extend(value)  # in place, as Python's `+=` on a list
                 else:
                     room(len(current), 1)
+                    self.mutations += 1
                     current.append(Unknown((file, stmt.value)))
                 return
             self.assign(stmt.target, _binop(stmt.op, current, value), file, env)
@@ -627,7 +677,7 @@ class Collector:
         elif isinstance(stmt, ast.With | ast.AsyncWith):
             self.block(stmt.body, file, env)
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            env[stmt.name] = Func(file, stmt)
+            env[stmt.name] = Func(file, stmt, closure=env)
         elif isinstance(stmt, ast.Break):
             raise _Break
         elif isinstance(stmt, ast.Continue):
@@ -651,6 +701,7 @@ class Collector:
             key = self.expr(target.slice, file, env)
             if isinstance(owner, dict) and _hashable(key):
                 room(len(owner), key not in owner)
+                self.mutations += 1
                 owner[key] = value
             if isinstance(owner, list) and isinstance(key, int) and -len(owner) <= key < len(owner):
                 owner[key] = value
@@ -664,6 +715,7 @@ class Collector:
     def undecided(self, body: list[ast.stmt], file: str, env: dict[str, object], at: int) -> None:
         """A branch taken or a loop body run where the pack cannot tell whether it runs: what it
         adds is marked; leaving it early (`continue`, `return`) is not followed."""
+        self.undecided_runs += 1
         kept = self.gaps
         self.gaps = (*kept, (file, at, "URL patterns are added here under a test or over items "
                              "the pack cannot decide: they are listed as if it ran"))  # fmt: skip
@@ -830,8 +882,15 @@ class Collector:
             assert isinstance(node, ast.Subscript)
             owner = self.expr(node.value, file, env)
             key = self.expr(node.slice, file, env)
+            if isinstance(owner, dict) and id(owner) in self.open_stores:
+                self.read_open.add(id(owner))
+            self.read_registry |= isinstance(owner, dict) and id(owner) in self.closed_stores
             if isinstance(owner, dict) and _hashable(key) and key in owner:
                 return owner[key]
+            if isinstance(owner, dict) and _plain(key) and _hashable(key):
+                got = missing_key(self, owner, key)  # a default made, or `KeyError` raised
+                if not isinstance(got, Unknown):
+                    return got
             if (
                 isinstance(owner, list | tuple | str)
                 and type(key) is int
@@ -910,6 +969,21 @@ class Collector:
         if isinstance(func, Builtin) and func.name == "super" and func.receiver is None:
             owner, obj = env.get("__class__"), env.get("__self__")
             return Super(obj, owner) if isinstance(owner, Ref) else Unknown((file, node))
+        return self.apply(func, args, keywords, file, node)
+
+    def apply(
+        self, func: object, args: list[object], keywords: dict[str, object], file: str,
+        node: ast.Call,
+    ) -> object:  # fmt: skip
+        """`func(*args, **keywords)`, written at `node`."""
+        if isinstance(func, Builtin) and func.receiver is None and func.name in KINDS:
+            return kind_test(self, func.name, args)
+        if isinstance(func, Builtin) and isinstance(func.receiver, Instance):
+            made = record_call(func, keywords)
+            if made is not None:
+                return made
+        if isinstance(func, Builtin) and func.name == "as_view" and isinstance(func.receiver, Ref):
+            return func.receiver  # the view function Django makes of the class: the class
         if isinstance(func, Builtin):
             if func.name in ("path", "re_path"):
                 route = args[0] if args else keywords.get("route", Unknown())
@@ -922,6 +996,8 @@ class Collector:
                 return Include(args[0] if args else Unknown())
             got = _builtin(func, args, keywords, self)
             return Unknown((file, node)) if isinstance(got, Unknown) else self.made(got)
+        if isinstance(func, Ref) and func.kind == "external" and func.name in STORE_MAKERS:
+            return made_by(func.name, args, keywords)
         if isinstance(func, Ref) and func.kind == "function":
             tree = self.code(func.file, func.name)
             if isinstance(tree, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -948,7 +1024,8 @@ class Collector:
         self, cls: Ref, args: list[object], keywords: dict[str, object], file: str, node: ast.expr
     ) -> object:
         if not isinstance(self.code(cls.file, cls.name), ast.ClassDef):
-            return Unknown((file, node))  # a class whose code the pack does not hold
+            store = made_store(self, cls, args, keywords)  # a subclass of `dict`: a dict
+            return Unknown((file, node)) if store is None else store
         made = Instance(cls)
         init = self.class_member(cls, "__init__", made, file, node)
         if isinstance(init, Func):
@@ -959,7 +1036,7 @@ class Collector:
         if self.depth > _CALL_DEPTH:
             raise _Stop
         params = func.node.args
-        env: dict[str, object] = {}
+        env: dict[str, object] = dict(func.closure) if func.closure is not None else {}
         positional = [*params.posonlyargs, *params.args]
         given = ([func.bound] if func.bound is not None else []) + args
         defaults = params.defaults
@@ -1102,6 +1179,11 @@ def _plain(value: object) -> bool:
 
 
 def _compared(op: ast.cmpop, left: object, right: object) -> bool | None:
+    if isinstance(left, Builtin) and isinstance(right, Builtin) and type(op) in _COMPARE:
+        if left.receiver is None and right.receiver is None:  # `type(x) is str`
+            same = left.name == right.name
+            return same if isinstance(op, ast.Eq | ast.Is) else not same
+        return None
     if type(op) in _COMPARE:
         if not (_plain(left) and _plain(right)):
             made = (Instance, Func, Pattern, Include)
@@ -1150,15 +1232,18 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
     if isinstance(receiver, list):
         if name == "append" and len(args) == 1:
             room(len(receiver), 1)
+            run.mutations += 1
             receiver.append(args[0])
             return None
         if name == "extend" and len(args) == 1:
             items = _items(args[0])
             room(len(receiver), len(items) if items is not None else 1)
+            run.mutations += 1
             receiver.extend(items if items is not None else [args[0]])
             return None
         if name == "insert" and len(args) == 2 and type(args[0]) is int:
             room(len(receiver), 1)
+            run.mutations += 1
             receiver.insert(args[0], args[1])
             return None
         if name == "copy":
@@ -1169,6 +1254,7 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
             default = args[1] if len(args) > 1 else None
             if name == "setdefault":
                 room(len(receiver), args[0] not in receiver)
+                run.mutations += 1
                 return receiver.setdefault(args[0], default)
             return receiver.get(args[0], default)
         if name == "items":
@@ -1179,6 +1265,7 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
             return list(receiver.values())
         if name == "update" and len(args) == 1 and isinstance(args[0], dict):
             room(len(receiver), len(args[0]))
+            run.mutations += 1
             receiver.update(args[0])
             return None
         if name == "copy":

@@ -43,6 +43,8 @@ _STATIC_MODULES = frozenset({"django.conf.urls.static:static",
                              "django.contrib.staticfiles.urls:staticfiles_urlpatterns"})  # fmt: skip
 # a def or class `django_collect` may run: it makes URL patterns, or stores items on `self`
 _URL_MAKING = re.compile(r"\b(?:path|re_path|url|include)\(")
+_PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "dataclass"})
+_STORE_MAKERS = frozenset({"dict", "defaultdict"})
 _COLLECTING = re.compile(r"\.(?:append|extend|insert|setdefault)\(|\+=|\]\s*=[^=]")
 # a line of blanks only, which `textwrap.dedent` empties
 _BLANK_LINE = re.compile(r"^[ \t]+$", re.MULTILINE)
@@ -195,6 +197,9 @@ class DjangoClass:
     # makes to `self.routes` (`self.routes[0].mapping.update({"put": "bulk_update"})`)
     route_table: tuple[DrfRoute, ...] | None = None
     route_changes: tuple[RouteChange, ...] = ()
+    # its `class Meta: app_label = "x"` ("?" written otherwise than as a string): a model's
+    # label, which `Model._meta.app_label` reads (`django_registries`)
+    meta_label: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +246,14 @@ class DjangoFacts:
     instances: dict[str, tuple[int, str]] = field(default_factory=dict)
     effects: tuple[tuple[int, str], ...] = ()
     imports: tuple[str, ...] = ()  # the modules its module-level imports load, absolute
+    # module-level decorators of defs and classes, (line, decorator as written, what it
+    # decorates): a decorator may fill a registry at import (`django_registries`); a
+    # decorator applied by a module-level call (`register(Model, "x")(view)`): (line, the
+    # call, "")
+    decorated: tuple[tuple[int, str, str], ...] = ()
+    # calls of a call outside decorators (`register(Model, "x")(view)` in a function), (line,
+    # the inner callee's last name): a decorator applied at runtime
+    applied: tuple[tuple[int, str], ...] = ()
 
 
 def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | None:
@@ -287,9 +300,46 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         instances=reader.instances,
         effects=tuple(reader.effects),
         imports=tuple(reader.imports) if reader.effects or reader.instances else (),
+        decorated=tuple(reader.decorated),
+        applied=_applied(tree) if ")(" in source else (),
     )
     empty = DjangoFacts()
     return None if facts == empty else facts
+
+
+def _meta_label(node: ast.ClassDef) -> str | None:
+    """The `app_label` a class's inner `Meta` sets: its string, "?" when not a literal."""
+    for stmt in node.body:
+        if isinstance(stmt, ast.ClassDef) and stmt.name == "Meta":
+            for inner in stmt.body:
+                if isinstance(inner, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "app_label" for t in inner.targets
+                ):
+                    text = _text(inner.value)
+                    return text if text is not None else "?"
+    return None
+
+
+def _applied(tree: ast.Module) -> tuple[tuple[int, str], ...]:
+    """Every `f(...)(...)` written in the module but in a decorator list, with `f`'s last
+    name."""
+    decorators = {
+        id(d)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        for d in node.decorator_list
+    }
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Call)):
+            continue
+        if id(node.func) in decorators:
+            continue
+        inner = node.func.func
+        name = inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", "")
+        if name:
+            out.append((node.lineno, name))
+    return tuple(sorted(out))
 
 
 def _makes_urls(text: str) -> bool:
@@ -425,6 +475,7 @@ class _Reader:
         self.instances: dict[str, tuple[int, str]] = {}
         self.effects: list[tuple[int, str]] = []
         self.imports: list[str] = []
+        self.decorated: list[tuple[int, str, str]] = []
         self.lines: list[str] | None = None  # the source's lines, split when first asked
 
     def segment(self, node: ast.expr | ast.stmt) -> str:
@@ -454,6 +505,7 @@ class _Reader:
         if isinstance(node, ast.ClassDef):
             kept = _makes_urls(text) or ("self." in text and _COLLECTING.search(text) is not None)
             kept = kept or "def __getattr__" in text or "def __call__" in text
+            kept = kept or "def get_routes" in text  # a DRF router's (`django_route_hooks`)
             if not kept:  # a method calling methods of an object it is given (`reg.add(...)`)
                 given = {
                     arg.arg
@@ -487,6 +539,8 @@ class _Reader:
             if stmt.target.id in self.lists and isinstance(stmt.op, ast.Add):
                 self.lists[stmt.target.id] += self.entries(stmt.value)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            if isinstance(stmt.value.func, ast.Call):  # `register(Model, "x")(view)`
+                self.decorated.append((stmt.lineno, self.segment(stmt.value), ""))
             self.call(stmt.value)
             if isinstance(stmt.value.func, ast.Name | ast.Attribute):
                 self.effects.append((stmt.lineno, self.segment(stmt.value)))
@@ -508,17 +562,28 @@ class _Reader:
                     self.schema_makers.add(alias.asname or alias.name)
                 self.imported[alias.asname or alias.name] = f"{module}:{alias.name}"
         elif isinstance(stmt, ast.ClassDef):
+            self.decorators(stmt)
             self.classes[stmt.name] = self.klass(stmt)
             if (config := app_config(stmt, any_base=True)) is not None:
                 self.configs[stmt.name] = config
             self.keep_code(stmt)
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            self.decorators(stmt)
             self.functions[stmt.name] = self.function(stmt)
             if self.may_loop_apps and (found := function_loop(stmt)) is not None:
                 self.app_loops[stmt.name] = found
             self.keep_code(stmt)
         elif isinstance(stmt, ast.For | ast.AsyncFor):
             self.for_loop(stmt)
+
+    def decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        """Keep the decorators a registry may be filled by: a project's name or a call of one
+        (not the builtins every class uses)."""
+        for decorator in node.decorator_list:
+            callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+            name = dotted(callee) if isinstance(callee, ast.Name | ast.Attribute) else None
+            if name is not None and name not in _PLAIN_DECORATORS:
+                self.decorated.append((decorator.lineno, self.segment(decorator), node.name))
 
     def for_loop(self, stmt: ast.For | ast.AsyncFor) -> None:
         """A module-level `for`: each statement of its body read once, the URL patterns a
@@ -585,8 +650,12 @@ class _Reader:
                 self.instances[name] = (value.lineno, self.segment(value))
         elif (view := self.bound_view(value)) is not None:
             self.views[name] = view
+        elif isinstance(value, ast.Dict) and not value.keys:  # an empty store: maybe a registry
+            self.instances[name] = (value.lineno, self.segment(value))
         elif isinstance(value, ast.Call) and dotted(value.func) is not None:
             made = dotted(value.func) or ""
+            if made.rpartition(".")[2] in _STORE_MAKERS:  # `defaultdict(list)`: maybe a registry
+                self.instances[name] = (value.lineno, self.segment(value))
             if made.rpartition(".")[2][:1].isupper():  # an object of a class: maybe a collector
                 self.instances[name] = (value.lineno, self.segment(value))
             slash = not _false(_keyword(value, "trailing_slash"))
@@ -997,6 +1066,7 @@ class _Reader:
             options,
             table,
             route_changes,
+            _meta_label(node),
         )
 
     def router_urls(self, stmt: ast.stmt) -> RouterUrls | None:

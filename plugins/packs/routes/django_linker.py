@@ -30,6 +30,7 @@ from .django_facts import (
     RouterUrls,
     UrlEntry,
 )
+from .django_route_hooks import hooked_table
 from .django_routers import DJANGO_ROUTERS, DjangoRouter, django_router
 from .model import DJANGO, ImportRef, Sym
 
@@ -335,6 +336,8 @@ class DjangoRouteResolver:
         # includes of a module the pack cannot name (`include(f"{plugin}.urls")`): where they
         # are written, as written, and a pattern of the module names they may give
         self.unnamed: list[tuple[str, int, str, re.Pattern[str]]] = []
+        # the router classes' own `get_routes` (file, class, line) met by `router_subclass`
+        self.route_hooks: list[tuple[str, str, int]] = []
 
     def facts(self, path: str) -> DjangoFacts | None:
         return self.resolver._facts(path).django
@@ -1068,6 +1071,7 @@ class DjangoRouteResolver:
         if facts is None or name not in facts.routers:
             return None
         kind, slash, line = facts.routers[name]
+        self.route_hooks = []
         extras: list[tuple[str, RouterUrls]] = []
         # its classes' `routes` class attributes (the nearest last) and `__init__` changes
         tables: list[tuple[DrfRoute, ...]] = []
@@ -1115,9 +1119,12 @@ class DjangoRouteResolver:
         if kind.endswith("-suffixes"):
             self.note("UNRESOLVED_ROUTE", file, line, "DefaultRouter also serves each route "
                       "with a format suffix (`.json`): those variants are not listed")  # fmt: skip
+        hooks = self.route_hooks[-1:]  # the nearest class's `get_routes`: DRF calls it
         for registration in facts.registrations:
             if registration.router == name:
-                self.register(file, registration, here, trailing, auth, gaps, table)
+                routes = self.hooked(file, registration, hooks[0], table) if hooks else table
+                if routes is not None:
+                    self.register(file, registration, here, trailing, auth, gaps, routes)
         for cfile, urls in extras:  # what the subclass's `get_urls`/`urls` adds, in its file
             self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
             if urls.unread:
@@ -1125,6 +1132,27 @@ class DjangoRouteResolver:
                           "entries to the router's own the pack cannot follow: the routes "
                           "of its registrations are listed, those entries are not")  # fmt: skip
         return None
+
+    def hooked(
+        self,
+        file: str,
+        registration: Registration,
+        hook: tuple[str, str, int],
+        table: tuple[DrfRoute, ...],
+    ) -> tuple[DrfRoute, ...] | None:
+        """The route table a router class's own `get_routes` gives the view set registered
+        (`django_route_hooks`); None, with a finding at the override, when it is not known."""
+        cfile, cname, cline = hook
+        found = self.resolve(file, registration.viewset) if registration.viewset != "?" else None
+        if found is None or found[0] != "class":
+            return table  # `register` reports a view set it cannot see
+        got = hooked_table(self.collector, (cfile, cname), (found[1], found[2]), table)
+        if isinstance(got, str):
+            self.note("UNRESOLVED_ROUTE", cfile, cline, f"the router class `{cname}` overrides "
+                      f"`get_routes` and {got}: the routes of `{registration.viewset}` "
+                      f"registered at {file}:{registration.line} are not listed")  # fmt: skip
+            return None
+        return got
 
     def router_subclass(
         self,
@@ -1172,6 +1200,9 @@ class DjangoRouteResolver:
         for urls in cls.urls:
             if urls.name == "get_urlpatterns" and not kind.startswith("lib:"):
                 continue  # a hook of a library's router, which DRF's never call
+            if not urls.readable and urls.name == "get_routes":  # run per view set
+                self.route_hooks.append((cfile, cname, urls.line))
+                continue
             if not urls.readable:
                 return (cfile, urls.line, f"the router class `{cname}` overrides "
                         f"`{urls.name}` in a way the pack cannot follow")  # fmt: skip
