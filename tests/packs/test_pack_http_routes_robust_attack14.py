@@ -1,0 +1,64 @@
+"""pack-http-routes on hostile repositories aimed at stop 43's evaluators (attack-14): a
+configuration default's str methods that grow it past any memory (`.replace` of a long
+literal by a long literal, chained), and an `int` cast of a default Python's `int` refuses
+(a superscript digit `str.isdigit` accepts, a hexadecimal literal past the decimal conversion
+limit). Each costs a finding at the route, or the default unread, never the file's routes
+(a `MemoryError` or `ValueError` out of the reader made the whole file a `parse-error`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
+
+from routes_harness import finding_places, placed
+
+THOUSAND = "a" * 1000
+# four replacements of each "a" by a thousand: 10^15 characters asked for
+GROWN = "".join(f".replace('a', '{THOUSAND}')" for _ in range(4))
+
+
+def _fastapi(*lines: str) -> dict[str, str]:
+    head = ["import os", "", "from decouple import config", "from fastapi import FastAPI", ""]
+    head += ["app = FastAPI()", ""]
+    return {"app.py": "\n".join([*head, *lines]) + "\n"}
+
+
+def test_a_default_replaced_past_the_cap_is_a_finding_not_the_files_loss() -> None:
+    files = _fastapi(
+        f"BASE = os.getenv('BASE', '{THOUSAND}'){GROWN}",
+        f"LITERAL = '{THOUSAND}'{GROWN}",
+        "@app.get(BASE + '/grown')",
+        "def grown():",
+        "    pass",
+        "@app.get(LITERAL)",
+        "def literal():",
+        "    pass",
+        "@app.get(os.getenv('OK', '/OK/').lower().replace('k', 'kay'))",
+        "def fine():",
+        "    pass",
+    )
+    assert placed(files) == {"GET /okay/": "app.py:16 fastapi"}
+    assert sorted(finding_places(files)["UNRESOLVED_ROUTE"]) == ["app.py:10", "app.py:13"]
+
+
+def test_an_int_default_python_refuses_is_not_read() -> None:
+    huge = "0x" + "f" * 5000  # a hexadecimal literal: no decimal limit on the source
+    files = _fastapi(
+        "SUPER = config('SUPER', default='\u00b2', cast=int)",
+        f"HUGE = config('HUGE', default={huge}, cast=int)",
+        f"LONG = config('LONG', default='{'9' * 5000}', cast=int)",
+        "PORT = config('PORT', default='8000', cast=int)",
+        "@app.get('/p/' + PORT)",
+        "def port():",
+        "    pass",
+        "@app.get('/s/' + SUPER)",
+        "def superscript():",
+        "    pass",
+        "@app.get('/w')",
+        "def w():",
+        "    pass",
+    )
+    assert placed(files) == {"GET /p/8000": "app.py:12 fastapi", "GET /w": "app.py:18 fastapi"}
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["app.py:15"]
