@@ -62,3 +62,43 @@ def test_an_int_default_python_refuses_is_not_read() -> None:
     )
     assert placed(files) == {"GET /p/8000": "app.py:12 fastapi", "GET /w": "app.py:18 fastapi"}
     assert finding_places(files)["UNRESOLVED_ROUTE"] == ["app.py:15"]
+
+
+def _hooked(emits: int, listeners: int) -> dict[str, str]:
+    """`addRoute` given to the hook `routes` `emits` times; `listeners` listeners each adding
+    one route through it."""
+    hooks = (
+        "const all = {};\nexports.on = (n, f) => { (all[n] = all[n] || []).push(f); };\n"
+        "exports.emit = (n, ...a) => (all[n] || []).forEach((f) => f(...a));\n"
+    )
+    router = (
+        "const Router = require('koa-router');\nconst hooks = require('./hooks');\n"
+        "const router = new Router();\nrouter.get('/api/ping', async () => {});\n"
+        "function addRoute(cfg) {\n  router.get('/api/plugin/' + cfg.path, async () => {});\n}\n"
+        + "hooks.emit('routes', addRoute);\n" * emits
+        + "module.exports = router;\n"
+    )
+    plugins = "const hooks = require('../core/hooks');\n" + "".join(
+        f"hooks.on('routes', (add) => add({{ path: 's{i}' }}));\n" for i in range(listeners)
+    )
+    return {
+        "core/app.js": "const Koa = require('koa');\nconst router = require('./router');\n"
+        "new Koa().use(router.routes());\n",
+        "core/hooks.js": hooks,
+        "core/router.js": router,
+        "plugins/all.js": plugins,
+    }
+
+
+def test_hook_listeners_times_emits_past_the_cap_are_a_budget_finding() -> None:
+    """Each listener's call of its parameter was written out once for every emit giving a
+    function (`linker._hooked`): 400 listeners of ten calls and 400 emits, a 50 KB file, made
+    1.6 million calls and the pack spun past `request_ms`. Past 4,096 the emits are a
+    `LINK_BUDGET_EXCEEDED` finding; below it every route is listed."""
+    few = _hooked(3, 4)
+    assert set(placed(few)) == {"GET /api/ping", *(f"GET /api/plugin/s{i}" for i in range(4))}
+    assert "LINK_BUDGET_EXCEEDED" not in finding_places(few)
+    many = _hooked(65, 65)  # 4,225 calls
+    emits = [f"core/router.js:{line}" for line in range(8, 8 + 65)]
+    assert finding_places(many)["LINK_BUDGET_EXCEEDED"] == emits
+    assert "GET /api/ping" in placed(many)
