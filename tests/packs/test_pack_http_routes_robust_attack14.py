@@ -12,6 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
+from packs.routes.js_facts import js_facts
 from routes_harness import finding_places, placed
 
 THOUSAND = "a" * 1000
@@ -102,3 +103,29 @@ def test_hook_listeners_times_emits_past_the_cap_are_a_budget_finding() -> None:
     emits = [f"core/router.js:{line}" for line in range(8, 8 + 65)]
     assert finding_places(many)["LINK_BUDGET_EXCEEDED"] == emits
     assert "GET /api/ping" in placed(many)
+
+
+class _CountedText(bytes):
+    """A file's bytes that count the times `in` looks for a `[` through them."""
+
+    scans = 0
+
+    def __contains__(self, part: object) -> bool:
+        if part == b"[":
+            type(self).scans += 1
+        return super().__contains__(part)  # type: ignore[operator]
+
+
+def test_a_file_of_many_calls_with_a_path_is_scanned_for_tables_once() -> None:
+    """`js_facts._Reader._tables` looked for a `[` through the whole file at every call with
+    a path: a controller of 10,000 `@Get('mN')` methods and no `[` (450 KB) was scanned
+    10,000 times, and the read grew with the square of the file."""
+    methods = "".join(f"  @Get('m{i}')\n  m{i}() {{}}\n" for i in range(200))
+    text = (
+        "import { Controller, Get } from '@nestjs/common';\n@Controller('c')\n"
+        f"export class C {{\n{methods}}}\n"
+    )
+    source = _CountedText(text.encode())
+    facts = js_facts(source, "src/c.ts")
+    assert len(facts.routes) == 200
+    assert _CountedText.scans == 1
