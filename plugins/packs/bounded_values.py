@@ -98,6 +98,28 @@ def format_text(template: str, args: Sequence[Any], keywords: Mapping[str, Any])
         for _, name, spec, conversion in fields:
             if name is not None and (spec or conversion or not _FIELD.fullmatch(name)):
                 raise Refused("`str.format` with a field other than a plain name")
+        _format_room(fields, args, keywords)
         return capped(template.format(*args, **keywords))
     except (IndexError, KeyError, ValueError) as exc:
         raise NotEvaluated("`str.format` fails here") from exc
+
+
+def _format_room(
+    fields: list[tuple[str, str | None, str | None, str | None]],
+    args: Sequence[Any],
+    keywords: Mapping[str, Any],
+) -> None:
+    """`Refused` when the plain `fields` would format longer than `MAX_LENGTH`, counted
+    before the text is made: a field names a value as often as it likes (`"{0}" * 300000`
+    of a 4,000-character string asks for 1.2 GB, killed before `capped` could look)."""
+    size, auto = 0, 0
+    for literal, name, _, _ in fields:
+        size += len(literal)
+        if name is not None:
+            if name == "":
+                value, auto = args[auto], auto + 1
+            else:
+                value = args[int(name)] if name.isdecimal() else keywords[name]
+            size += len(str(value))
+        if size > MAX_LENGTH:
+            raise Refused(f"a str longer than {MAX_LENGTH} characters")

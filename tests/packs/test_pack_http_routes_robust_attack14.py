@@ -8,10 +8,14 @@ limit). Each costs a finding at the route, or the default unread, never the file
 from __future__ import annotations
 
 import sys
+import tracemalloc
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
+from packs.bounded_values import Refused, format_text
 from packs.routes.js_facts import js_facts
 from routes_harness import finding_places, placed
 
@@ -129,3 +133,43 @@ def test_a_file_of_many_calls_with_a_path_is_scanned_for_tables_once() -> None:
     facts = js_facts(source, "src/c.ts")
     assert len(facts.routes) == 200
     assert _CountedText.scans == 1
+
+
+def test_a_format_naming_one_value_many_times_is_refused_before_it_is_made() -> None:
+    """`"{0}" * 300000` of a 4,000-character string, in a Django collector or a Flask route,
+    asked `str.format` for 1.2 GB: the pack was killed (E_EOF) before `capped` looked at the
+    result. The fields are counted first; what the refusal allocates stays small."""
+    tracemalloc.start()
+    try:
+        for template, args, keywords in (
+            ("{0}" * 3000, ["a" * 4000], {}),
+            ("{a}" * 3000, [], {"a": "a" * 4000}),
+            ("{}/" + "{k}" * 3000, ["b"], {"k": "a" * 4000}),
+        ):
+            with pytest.raises(Refused):
+                format_text(template, args, keywords)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000
+    assert (
+        format_text("{0}/{0}-{k}", ["a" * 2000], {"k": "b"}) == "a" * 2000 + "/" + "a" * 2000 + "-b"
+    )
+
+
+def test_a_django_collector_formatting_past_the_cap_is_a_finding_at_its_urlconf() -> None:
+    body = "        p = '" + "a" * 4000 + "'\n        q = '" + "{0}" * 3000 + "'.format(p)\n"
+    files = {
+        "proj/__init__.py": "",
+        "proj/settings.py": "ROOT_URLCONF = 'proj.urls'\nINSTALLED_APPS = ['proj']\n",
+        "proj/views.py": "def v(request):\n    return None\n",
+        "proj/urls.py": (
+            "from django.urls import path\nfrom proj import views\n"
+            "class Registry:\n    def __init__(self):\n        self.items = []\n"
+            f"    def build(self):\n{body}"
+            "        self.items.append(path(q, views.v))\n        return self.items\n"
+            "reg = Registry()\nurlpatterns = [path('ok/', views.v)]\nurlpatterns += reg.build()\n"
+        ),
+    }
+    assert set(placed(files)) == {"ANY /ok/"}
+    assert finding_places(files)["UNRESOLVED_ROUTER"] == ["proj/urls.py:13"]
