@@ -173,3 +173,47 @@ def test_a_django_collector_formatting_past_the_cap_is_a_finding_at_its_urlconf(
     }
     assert set(placed(files)) == {"ANY /ok/"}
     assert finding_places(files)["UNRESOLVED_ROUTER"] == ["proj/urls.py:13"]
+
+
+def _drf(rows: list[str], registrations: list[str]) -> dict[str, str]:
+    """A DRF router subclass whose route table is `rows` (URL templates serving `list`), each
+    of `registrations` a prefix registering one view set on it."""
+    table = "".join(
+        f"        Route(url=r'{url}', mapping={{'get': 'list'}}, name='n{i}', detail=False,"
+        " initkwargs={}),\n"
+        for i, url in enumerate(rows)
+    )
+    return {
+        "proj/__init__.py": "",
+        "proj/settings.py": "ROOT_URLCONF = 'proj.urls'\nINSTALLED_APPS = ['proj']\n",
+        "proj/tables.py": (
+            "from rest_framework.routers import Route, SimpleRouter\n"
+            f"class Big(SimpleRouter):\n    routes = [\n{table}    ]\n"
+        ),
+        "proj/urls.py": (
+            "from django.urls import include, path\nfrom rest_framework import viewsets\n"
+            "from proj import tables\nclass Boxes(viewsets.ModelViewSet):\n    pass\n"
+            "r = tables.Big()\n"
+            + "".join(f"r.register('{prefix}', Boxes)\n" for prefix in registrations)
+            + "urlpatterns = [path('r/', include(r.urls))]\n"
+        ),
+    }
+
+
+def test_a_route_table_times_its_registrations_spends_the_link_budget() -> None:
+    """Each registration on a router subclass served every row of its table, unbudgeted: a
+    table of 3,000 rows and 3,000 registrations (700 KB) was 9 million routes, past
+    `request_ms`. A registration now spends a unit per row and per route it serves."""
+    rows = [f"^{{prefix}}/r{i}$" for i in range(160)]
+    found = finding_places(_drf(rows, [f"b{i}" for i in range(160)]))  # 25,600 routes
+    assert found["LINK_BUDGET_EXCEEDED"]
+    assert "LINK_BUDGET_EXCEEDED" not in finding_places(_drf(rows[:3], ["a", "b"]))
+    assert set(placed(_drf(rows[:2], ["a"]))) == {"GET /r/a/r0", "GET /r/a/r1"}
+
+
+def test_a_route_template_filled_past_the_cap_is_a_finding() -> None:
+    """`{prefix}` written 1,000 times in a row's URL, filled with a 100-character prefix, was
+    a route of 100,000 characters (4,000 of each, 16 million, in a 700 KB file)."""
+    files = _drf(["^" + "{prefix}" * 1000 + "$", "^{prefix}/ok$"], ["p" * 100])
+    assert set(placed(files)) == {"GET /r/" + "p" * 100 + "/ok"}
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["proj/urls.py:7"]
