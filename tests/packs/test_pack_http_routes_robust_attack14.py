@@ -15,8 +15,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
+from packs import django_models
 from packs.bounded_values import Refused, format_text
+from packs.pymodules import MAX_ANCESTORS
 from packs.routes.js_facts import js_facts
+from packs.scan_document import DocumentPieces
 from routes_harness import finding_places, placed
 
 THOUSAND = "a" * 1000
@@ -217,3 +220,31 @@ def test_a_route_template_filled_past_the_cap_is_a_finding() -> None:
     files = _drf(["^" + "{prefix}" * 1000 + "$", "^{prefix}/ok$"], ["p" * 100])
     assert set(placed(files)) == {"GET /r/" + "p" * 100 + "/ok"}
     assert finding_places(files)["UNRESOLVED_ROUTE"] == ["proj/urls.py:7"]
+
+
+def _chain(depth: int) -> dict[str, str]:
+    """A Django model below `depth` abstract bases, each the one before's subclass."""
+    text = "from django.db import models\nclass B0(models.Model):\n    class Meta:\n"
+    text += "        abstract = True\n"
+    for i in range(1, depth):
+        text += f"class B{i}(B{i - 1}):\n    class Meta:\n        abstract = True\n"
+    text += f"class Deep(B{depth - 1}):\n    x = models.IntegerField()\n"
+    return {"shop/__init__.py": "", "shop/models.py": text}
+
+
+def test_a_class_below_more_ancestors_than_the_cap_has_a_base_out_of_sight() -> None:
+    """`Modules.ancestors` listed every class's whole chain: 3,000 abstract bases, each the
+    one before's subclass (150 KB), were 4.5 million steps and pack-django's link ran past
+    `request_ms`. Past `MAX_ANCESTORS` classes the rest is a base out of sight: the model
+    an `UNKNOWN_MODEL_BASE`, never a timeout."""
+    shallow = _models(_chain(MAX_ANCESTORS))
+    assert [r["name"] for r in shallow.resources] == ["shop_deep"]
+    deep = _models(_chain(MAX_ANCESTORS + 2))
+    assert deep.resources == []
+    assert [(f["code"], f["locations"][0]["line"]) for f in deep.findings] == [
+        ("UNKNOWN_MODEL_BASE", 3 * (MAX_ANCESTORS + 2) + 2)
+    ]
+
+
+def _models(files: dict[str, str]) -> DocumentPieces:
+    return django_models.link([(p, django_models.extract(p, s)) for p, s in sorted(files.items())])
