@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 from packs import django_models
 from packs.bounded_values import Refused, format_text
 from packs.pymodules import MAX_ANCESTORS
+from packs.routes.django_linker import DjangoRouteResolver
 from packs.routes.js_facts import js_facts
 from packs.scan_document import DocumentPieces
 from routes_harness import finding_places, placed
@@ -248,3 +249,35 @@ def test_a_class_below_more_ancestors_than_the_cap_has_a_base_out_of_sight() -> 
 
 def _models(files: dict[str, str]) -> DocumentPieces:
     return django_models.link([(p, django_models.extract(p, s)) for p, s in sorted(files.items())])
+
+
+def test_class_views_below_diamonds_of_bases_read_each_class_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`class D(L, R)`, `L` and `R` below the one before, forty levels (2.5 KB): the Django
+    linker's walks over a class view's bases read each class once per path to it, 2^32
+    reads up to `_DEPTH`, and the pack ran past `request_ms`. Twelve levels here: each class
+    is read a bounded number of times, the view's methods still its base's."""
+    levels = 12
+    views = "from django.views import View\nclass D0(View):\n    def get(self, request):\n"
+    views += "        pass\n    def post(self, request):\n        pass\n"
+    for i in range(1, levels + 1):
+        views += f"class L{i}(D{i - 1}):\n    pass\nclass R{i}(D{i - 1}):\n    pass\n"
+        views += f"class D{i}(L{i}, R{i}):\n    pass\n"
+    files = {
+        "proj/__init__.py": "",
+        "proj/settings.py": "ROOT_URLCONF = 'proj.urls'\nINSTALLED_APPS = ['proj']\n",
+        "proj/views.py": views,
+        "proj/urls.py": "from django.urls import path\nfrom proj import views\n"
+        f"urlpatterns = [path('d/', views.D{levels}.as_view())]\n",
+    }
+    reads: list[str] = []
+    klass = DjangoRouteResolver.klass
+
+    def counted(self: DjangoRouteResolver, file: str, name: str) -> object:
+        reads.append(name)
+        return klass(self, file, name)
+
+    monkeypatch.setattr(DjangoRouteResolver, "klass", counted)
+    assert set(placed(files)) == {"GET /d/", "POST /d/"}
+    assert len(reads) < 40 * (3 * levels + 1)  # 2^12 paths to `D0` read it 4,096 times
