@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from packs.bounded_values import Refused, format_text
 from packs.pymodules import MAX_ANCESTORS
 from packs.routes.django_linker import DjangoRouteResolver
 from packs.routes.js_facts import js_facts
+from packs.routes.linker import _RouteResolver
 from packs.scan_document import DocumentPieces
 from routes_harness import finding_places, placed
 
@@ -281,3 +283,27 @@ def test_class_views_below_diamonds_of_bases_read_each_class_once(
     monkeypatch.setattr(DjangoRouteResolver, "klass", counted)
     assert set(placed(files)) == {"GET /d/", "POST /d/"}
     assert len(reads) < 40 * (3 * levels + 1)  # 2^12 paths to `D0` read it 4,096 times
+
+
+def test_a_method_view_below_diamonds_of_bases_reads_each_base_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Flask's `MethodView` below forty diamonds (`class D(L, R)`, 2.5 KB): the linker's
+    `_class_verbs` read each base once per path to it (E_TIMEOUT). Twelve levels here."""
+    levels = 12
+    text = "from flask import Flask\nfrom flask.views import MethodView\napp = Flask(__name__)\n"
+    text += "class D0(MethodView):\n    def get(self):\n        return ''\n"
+    for i in range(1, levels + 1):
+        text += f"class L{i}(D{i - 1}):\n    pass\nclass R{i}(D{i - 1}):\n"
+        text += f"    def post(self):\n        return ''\nclass D{i}(L{i}, R{i}):\n    pass\n"
+    text += f"app.add_url_rule('/d', view_func=D{levels}.as_view('d'))\n"
+    reads: list[int] = []
+    verbs = _RouteResolver._class_verbs
+
+    def counted(self: _RouteResolver, *args: Any) -> Any:
+        reads.append(1)
+        return verbs(self, *args)
+
+    monkeypatch.setattr(_RouteResolver, "_class_verbs", counted)
+    assert set(placed({"app.py": text})) == {"GET /d", "POST /d"}
+    assert len(reads) <= 3 * levels + 1  # 2^12 paths reach `D0`
