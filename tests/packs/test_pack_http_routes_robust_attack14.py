@@ -307,3 +307,29 @@ def test_a_method_view_below_diamonds_of_bases_reads_each_base_once(
     monkeypatch.setattr(_RouteResolver, "_class_verbs", counted)
     assert set(placed({"app.py": text})) == {"GET /d", "POST /d"}
     assert len(reads) <= 3 * levels + 1  # 2^12 paths reach `D0`
+
+
+def test_a_member_no_base_has_is_looked_for_once_per_base(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`D33.PREFIX` below 33 diamonds (`class D(L, R)`): the linker's `_member` looked along
+    every path to each base, and one the walk's depth cut (or a member none has) tried all
+    2^33 (E_TIMEOUT from 2.5 KB). A base already searched for the member is not again."""
+    levels = 12
+    text = "from fastapi import FastAPI, APIRouter\napp = FastAPI()\n"
+    text += "class D0:\n    PREFIX = '/p'\n    router = APIRouter()\n"
+    for i in range(1, levels + 1):
+        text += f"class L{i}(D{i - 1}):\n    pass\nclass R{i}(D{i - 1}):\n    pass\n"
+        text += f"class D{i}(L{i}, R{i}):\n    pass\n"
+    text += f"@D{levels}.router.get(D{levels}.PREFIX + D{levels}.MISSING)\ndef f():\n    pass\n"
+    text += f"app.include_router(D{levels}.router, prefix=D{levels}.PREFIX)\n"
+    reads: list[int] = []
+    member = _RouteResolver._member
+
+    def counted(self: _RouteResolver, *args: Any) -> Any:
+        reads.append(1)
+        return member(self, *args)
+
+    monkeypatch.setattr(_RouteResolver, "_member", counted)
+    assert finding_places({"app.py": text})["UNRESOLVED_ROUTE"] == [f"app.py:{6 + 6 * levels}"]
+    assert len(reads) < 20 * (3 * levels + 1)  # 2^12 paths to `D0`

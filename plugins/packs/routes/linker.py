@@ -403,6 +403,8 @@ class _RouteResolver:
         self.global_stores: dict[str, list[tuple[str, Expr]]] | None = None  # `_stored_global`
         self.resolving: set[tuple[str, Expr]] = set()
         self.inheriting: set[tuple[str, int]] = set()  # classes whose bases `_member` walks
+        # (class, member) `_member` looked for along the bases since its outermost walk began
+        self.searched: set[tuple[str, int, str]] = set()
         # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
         self.calls: dict[tuple[str, str], list[tuple[int, str, Invocation]]] | None = None
         self.pending: dict[str | None, list[tuple[int, str, Invocation]]] = {}  # not indexed yet
@@ -3348,9 +3350,16 @@ class _RouteResolver:
                 if segment in fields:
                     return self._settled(self.evaluate(entity.file, fields[segment]))
                 walked = (entity.file, id(value))  # `class A(B)` and `class B(A)`: no end
-                if walked in self.inheriting or len(self.inheriting) > _MAX_DEPTH:
+                searched = (*walked, segment)  # a base reached again: it had none the first time
+                if (
+                    walked in self.inheriting
+                    or len(self.inheriting) > _MAX_DEPTH
+                    or searched in self.searched
+                ):  # (`class D(L, R)`, `L` and `R` below one class, 33 deep: 2^33 walks)
                     return None
+                outermost = not self.inheriting
                 self.inheriting.add(walked)
+                self.searched.add(searched)
                 try:
                     for base in value.bases:  # inherited: the first base that has it
                         inherited = self.evaluate(entity.file, base)
@@ -3359,6 +3368,8 @@ class _RouteResolver:
                             return found
                 finally:
                     self.inheriting.discard(walked)
+                    if outermost:
+                        self.searched.clear()
                 return None
             if isinstance(value, Function) and segment == CALL and value.returns is not None:
                 return self.evaluate(entity.file, value.returns)
