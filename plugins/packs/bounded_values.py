@@ -96,6 +96,7 @@ def format_text(template: str, args: Sequence[Any], keywords: Mapping[str, Any])
     string asked for 1.2 GB, the pack killed before `capped` could look)."""
     if not all(isinstance(v, str | int) for v in (*args, *keywords.values())):
         raise NotEvaluated("`str.format` of other than strings and ints")
+    capped(template)  # a string like any other: and the templates kept below stay small
     try:
         shape = _plain_fields(template)
         if isinstance(shape, str):
