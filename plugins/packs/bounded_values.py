@@ -82,7 +82,10 @@ def percent_text(template: str, values: str | tuple[Any, ...]) -> str:
     would pad without bound); the route pack's linker formats with this too."""
     if PERCENT_WIDTH.search(template):
         raise Refused("a % format with a width or precision")
-    try:
+    capped(template)
+    try:  # each value is formatted once: their lengths bound the result before it is made
+        if isinstance(values, tuple) and sum(len(str(v)) for v in values) > MAX_LENGTH:
+            raise Refused(f"a str longer than {MAX_LENGTH} characters")
         return capped(template % values)
     except (TypeError, ValueError) as exc:
         raise NotEvaluated("a % format that fails") from exc

@@ -17,7 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
 from packs import django_models
-from packs.bounded_values import Refused, format_text
+from packs.bounded_values import Refused, format_text, percent_text
 from packs.pymodules import MAX_ANCESTORS
 from packs.routes.django_linker import DjangoRouteResolver
 from packs.routes.js_facts import js_facts
@@ -154,6 +154,8 @@ def test_a_format_naming_one_value_many_times_is_refused_before_it_is_made() -> 
         ):
             with pytest.raises(Refused):
                 format_text(template, args, keywords)
+        with pytest.raises(Refused):  # `"%s" * 1000 % (P, P, ...)`: each value once
+            percent_text("%s" * 1000, ("a" * 4000,) * 1000)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
