@@ -335,3 +335,33 @@ def test_a_member_no_base_has_is_looked_for_once_per_base(
     monkeypatch.setattr(_RouteResolver, "_member", counted)
     assert finding_places({"app.py": text})["UNRESOLVED_ROUTE"] == [f"app.py:{6 + 6 * levels}"]
     assert len(reads) < 20 * (3 * levels + 1)  # 2^12 paths to `D0`
+
+
+def _forked(levels: int) -> dict[str, str]:
+    """A path helper choosing, on a flag the scan cannot decide, between two calls of the
+    one before, `levels` deep: 2^levels evaluations to read its value."""
+    text = "import os\nfrom fastapi import FastAPI\napp = FastAPI()\n"
+    text += "FLAG = os.environ.get('F') == '1'\ndef f0(x):\n    return x\n"
+    for i in range(1, levels + 1):
+        text += f"def f{i}(x):\n    return f{i - 1}(x) if FLAG else f{i - 1}(x + '')\n"
+    text += f"@app.get(f{levels}('/x'))\ndef g():\n    pass\n@app.get('/ok')\ndef h():\n    pass\n"
+    return {"app.py": text}
+
+
+def test_undecided_choices_past_the_cap_are_a_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`f(x) if FLAG else f(x + '')` forty deep (3 KB) evaluated both branches of every
+    choice, 2^40 evaluations (E_TIMEOUT). Past 1,024 such choices a link no longer forks: the
+    route is an `UNRESOLVED_ROUTE`; below it both branches are still read."""
+    assert set(placed(_forked(4))) == {"GET /x", "GET /ok"}
+    forks: list[int] = []
+    choice = _RouteResolver._choice
+
+    def counted(self: _RouteResolver, *args: Any) -> Any:
+        forks.append(1)
+        return choice(self, *args)
+
+    monkeypatch.setattr(_RouteResolver, "_choice", counted)
+    files = _forked(11)  # 2,047 choices
+    assert set(placed(files)) == {"GET /ok"}
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["app.py:29"]
+    assert len(forks) <= 2 * 1_100

@@ -103,6 +103,10 @@ from .nextjs import APP_METHODS
 from .paths import brace_path, join, join_prefix
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
+_MAX_FORKS = 1_024
+"""Tests `_choice` cannot decide, both branches evaluated, in one link: a helper choosing
+between two calls of the one before (`f(x) if FLAG else f(x + '')`, forty deep in 3 KB) was
+2^40 evaluations; past the cap the value is not known (the route a finding)."""
 LINK_BUDGET = 25_000
 """Routes produced plus mounts followed in one link. Mounting a router twice in each of 40
 routers is 2^40 paths from a 3.6 KB file: past the budget the expansion stops, and each mount
@@ -405,6 +409,7 @@ class _RouteResolver:
         self.inheriting: set[tuple[str, int]] = set()  # classes whose bases `_member` walks
         # (class, member) `_member` looked for along the bases since its outermost walk began
         self.searched: set[tuple[str, int, str]] = set()
+        self.forks = 0  # `_choice`s that evaluated both branches (`_MAX_FORKS`)
         # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
         self.calls: dict[tuple[str, str], list[tuple[int, str, Invocation]]] | None = None
         self.pending: dict[str | None, list[tuple[int, str, Invocation]]] = {}  # not indexed yet
@@ -2027,6 +2032,9 @@ class _RouteResolver:
         read the configuration's defaults carries their sources (`attrs.configDefault`)."""
         picked, assumed = self._test(path, expr)
         if picked is None:
+            self.forks += 1
+            if self.forks > _MAX_FORKS:
+                return None
             options = [self.evaluate(path, expr.then), self.evaluate(path, expr.otherwise)]
             return options[0] if options[0] == options[1] else _OneOf(options)
         chosen = self.evaluate(path, expr.then if picked else expr.otherwise)
