@@ -11,6 +11,7 @@ it) is what no caller may read as "value not known": the code asks for more than
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import string
 from collections.abc import Mapping, Sequence
@@ -81,7 +82,10 @@ def percent_text(template: str, values: str | tuple[Any, ...]) -> str:
     would pad without bound); the route pack's linker formats with this too."""
     if PERCENT_WIDTH.search(template):
         raise Refused("a % format with a width or precision")
-    try:
+    capped(template)
+    try:  # each value is formatted once: their lengths bound the result before it is made
+        if isinstance(values, tuple) and sum(len(str(v)) for v in values) > MAX_LENGTH:
+            raise Refused(f"a str longer than {MAX_LENGTH} characters")
         return capped(template % values)
     except (TypeError, ValueError) as exc:
         raise NotEvaluated("a % format that fails") from exc
@@ -90,14 +94,46 @@ def percent_text(template: str, values: str | tuple[Any, ...]) -> str:
 def format_text(template: str, args: Sequence[Any], keywords: Mapping[str, Any]) -> str:
     """`"{}_{name}".format(...)` of strings and ints: only plain fields (no index, attribute,
     conversion or format spec, which could read past the values or pad without bound); the
-    route pack's linker formats with this too."""
+    route pack's linker formats with this too. The result's length is counted before it is
+    made: a field names a value as often as it likes (`"{0}" * 300000` of a 4,000-character
+    string asked for 1.2 GB, the pack killed before `capped` could look)."""
     if not all(isinstance(v, str | int) for v in (*args, *keywords.values())):
         raise NotEvaluated("`str.format` of other than strings and ints")
+    capped(template)  # a string like any other: and the templates kept below stay small
     try:
-        fields = list(string.Formatter().parse(template))
-        for _, name, spec, conversion in fields:
-            if name is not None and (spec or conversion or not _FIELD.fullmatch(name)):
-                raise Refused("`str.format` with a field other than a plain name")
+        shape = _plain_fields(template)
+        if isinstance(shape, str):
+            raise Refused(shape)
+        size, uses = shape
+        for name, times in uses:
+            value = args[int(name)] if name.isdecimal() else keywords[name]
+            size += times * len(str(value))
+        if size > MAX_LENGTH:
+            raise Refused(f"a str longer than {MAX_LENGTH} characters")
         return capped(template.format(*args, **keywords))
     except (IndexError, KeyError, ValueError) as exc:
         raise NotEvaluated("`str.format` fails here") from exc
+
+
+@functools.lru_cache(maxsize=256)
+def _plain_fields(template: str) -> tuple[int, tuple[tuple[str, int], ...]] | str:
+    """The length of `template`'s literal text and each field's name (an automatic one
+    numbered as Python numbers it) with the times it is used; why not, where a field is not
+    a plain name. Kept: a DRF route template is filled once per registration, and a Python
+    loop over 1,365 fields each time was the cost."""
+    literal, auto, numbered = 0, 0, False
+    uses: dict[str, int] = {}
+    for text, name, spec, conversion in string.Formatter().parse(template):
+        literal += len(text)
+        if name is None:
+            continue
+        if spec or conversion or not _FIELD.fullmatch(name):
+            return "`str.format` with a field other than a plain name"
+        if name == "":
+            name, auto = str(auto), auto + 1
+        else:
+            numbered = numbered or name.isdecimal()
+        uses[name] = uses.get(name, 0) + 1
+    if auto and numbered:
+        raise ValueError("cannot switch from automatic field numbering to manual")
+    return literal, tuple(uses.items())

@@ -12,9 +12,11 @@ router files it asks for, as every other reader's links do."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
 
+from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text
 from .auth import NONE, REQUIRED, UNKNOWN
 from .django_app_loops import AppLoops
 from .django_collect import Collector
@@ -303,6 +305,20 @@ def _zero_occurrences(text: str, at: int) -> int | None:
     return end + 1 + text.startswith("?", end + 1)
 
 
+def _filled(url: str, url_path: str, prefix: str, lookup: str, trailing: str) -> str | None:
+    """A DRF route's URL template filled as `get_urls` fills it, by the packs' guarded
+    format: `{prefix}` written 4,000 times, filled with a 4,000-character prefix, was 16
+    million characters a route. None where Python's format fails or the result is past the
+    cap."""
+    if url.count("{url_path}") * len(url_path) > MAX_LENGTH:
+        return None
+    values = {"prefix": prefix, "lookup": f"(?P<{lookup}>[^/.]+)", "trailing_slash": trailing}
+    try:
+        return format_text(url.replace("{url_path}", url_path), (), values)
+    except NotEvaluated:
+        return None
+
+
 def _seeded(facts: DjangoFacts) -> bool:
     """Whether the file holds what only a file admitted by Django's seeds can: a pre-filtered
     scan and a parse-all one then start from the same files."""
@@ -313,6 +329,28 @@ def _seeded(facts: DjangoFacts) -> bool:
         or facts.default_permissions
         or facts.notes
     )
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _class_walk(
+    walk: Callable[Concatenate[DjangoRouteResolver, _P], _R],
+) -> Callable[Concatenate[DjangoRouteResolver, _P], _R]:
+    """A walk over a class's bases answered once per class and depth in a link: bases that
+    share bases (`class D(L, R)`, `L` and `R` below one class, forty such levels in 2.5 KB)
+    were read once per path to each, 2^32 reads up to `_DEPTH`, past `request_ms`. The depth
+    is part of the key, so a walk cut by `_DEPTH` answers as before. Answers are shared:
+    callers never change them."""
+
+    def kept(self: DjangoRouteResolver, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        key = (walk.__name__, args, tuple(sorted(kwargs.items())))
+        if key not in self.class_walks:
+            self.class_walks[key] = walk(self, *args, **kwargs)
+        return cast(_R, self.class_walks[key])
+
+    return kept
 
 
 class DjangoRouteResolver:
@@ -338,6 +376,7 @@ class DjangoRouteResolver:
         self.unnamed: list[tuple[str, int, str, re.Pattern[str]]] = []
         # the router classes' own `get_routes` (file, class, line) met by `router_subclass`
         self.route_hooks: list[tuple[str, str, int]] = []
+        self.class_walks: dict[tuple[object, ...], object] = {}  # `_class_walk`'s answers
 
     def facts(self, path: str) -> DjangoFacts | None:
         return self.resolver._facts(path).django
@@ -879,11 +918,12 @@ class DjangoRouteResolver:
     def opaque(self, path: str, entry: UrlEntry, why: str) -> None:
         self.note("UNRESOLVED_ROUTER", path, entry.line, f"{why}: its routes are not listed")
 
-    def spend(self, path: str, line: int) -> bool:
+    def spend(self, path: str, line: int, units: int = 1) -> bool:
         """One unit of the linker's budget per pattern followed: includes of includes, each
         under a prefix with optional groups (a variant each), multiply without bound; past
-        the budget the pattern is a `LINK_BUDGET_EXCEEDED` place, never a timeout."""
-        self.resolver.budget -= 1
+        the budget the pattern is a `LINK_BUDGET_EXCEEDED` place, never a timeout. A router
+        registration spends a unit per row of its route table and per route it serves."""
+        self.resolver.budget -= units
         if self.resolver.budget < 0:
             self.resolver.cut[path, line] = None
             return False
@@ -1007,6 +1047,7 @@ class DjangoRouteResolver:
                 out.append(self.resolve(file, base, local=base.partition(".")[0] != cls.name))
         return out
 
+    @_class_walk
     def class_methods(self, file: str, name: str, depth: int) -> tuple[bool, tuple[str, ...]]:
         """Whether every base is known, and the HTTP methods the class answers (its own and
         inherited handler methods, limited by `http_method_names`)."""
@@ -1034,6 +1075,7 @@ class DjangoRouteResolver:
         out = tuple(dict.fromkeys(m for m in methods if allowed is None or m in allowed))
         return (known, out)
 
+    @_class_walk
     def defines(self, file: str, name: str, method: str, depth: int) -> bool:
         """Whether the class or a base of the repository defines `method`."""
         cls = self.klass(file, name)
@@ -1045,6 +1087,7 @@ class DjangoRouteResolver:
             for base in self.bases(file, cls)
         )  # fmt: skip
 
+    @_class_walk
     def method_names(self, file: str, name: str, depth: int) -> tuple[str, ...] | None:
         """`http_method_names` of the class or the nearest base of the repository setting it."""
         cls = self.klass(file, name)
@@ -1340,6 +1383,9 @@ class DjangoRouteResolver:
                       "routes it generates are not listed")  # fmt: skip
             return
         _, vfile, vname = found
+        # a table of 3,000 rows times 3,000 registrations was 9 million rows compared
+        if not self.spend(file, registration.line, len(routes)):
+            return
         wanted = frozenset(a for r in routes for _, a in r.mapping or ())
         known, actions, extra = self.viewset(vfile, vname, 0, wanted)
         if not known:
@@ -1369,6 +1415,8 @@ class DjangoRouteResolver:
             at = lookup_part + trailing if detail else base + (trailing if prefix else "")
             for method, name in mapping.items():
                 if name in actions:
+                    if not self.spend(file, line):
+                        return
                     verdict = max(cls_auth, self.drf_auth(vfile, vname, method, None))
                     self.emit(method, at, file, line, vname, verdict, gaps)
         for action in extra:
@@ -1388,6 +1436,8 @@ class DjangoRouteResolver:
             at = lookup_part if action.detail else base
             joined = (at + "/" if at and not at.endswith("/") else at) + url_path
             for method in action.methods:
+                if not self.spend(file, line):
+                    return
                 verdict = max(cls_auth, self.drf_auth(vfile, vname, method, action))
                 self.emit(method, joined + trailing, file, line, vname, verdict, gaps)
 
@@ -1447,12 +1497,11 @@ class DjangoRouteResolver:
                         served += [(each.url_path, m, each) for m in each.methods
                                    if m != "?"]  # fmt: skip
             for url_path, method, action in served:
-                try:
-                    regex = row.url.replace("{url_path}", url_path).format(
-                        prefix=prefix, lookup=f"(?P<{lookup}>[^/.]+)", trailing_slash=trailing
-                    )
-                except (KeyError, IndexError, ValueError):
-                    regex = None
+                if not self.spend(file, line):
+                    return
+                # the packs' guarded format: `{prefix}` written 4,000 times in a template,
+                # filled with a 4,000-character prefix, was 16 million characters a route
+                regex = _filled(row.url, url_path, prefix, lookup, trailing)
                 if regex is not None and not prefix and regex[:2] == "^/":
                     regex = "^" + regex[2:]
                 path = django_path(regex, True) if regex is not None else None
@@ -1509,6 +1558,7 @@ class DjangoRouteResolver:
             return 0
         return 1 + self.nest_depth(parent[1], parent[2], depth + 1)
 
+    @_class_walk
     def viewset(
         self, file: str, name: str, depth: int, wanted: frozenset[str] = _CRUD
     ) -> tuple[bool, set[str], list[Action]]:
@@ -1537,6 +1587,7 @@ class DjangoRouteResolver:
                     known = known and short == "object"
         return (known, actions, extra)
 
+    @_class_walk
     def lookup(self, file: str, name: str, depth: int) -> str:
         cls = self.klass(file, name)
         if cls is None or depth > _DEPTH:
@@ -1576,6 +1627,7 @@ class DjangoRouteResolver:
     def function_auth(self, file: str, function: DjangoFunction) -> int:
         return max((self.decorator(file, d) for d in function.decorators), default=NONE)
 
+    @_class_walk
     def class_auth(self, file: str, name: str, depth: int) -> int:
         """Django's own guards on a class view: a guarding mixin among its bases, a
         `method_decorator` of a guard; a base not shown makes `unknown`."""
@@ -1608,6 +1660,7 @@ class DjangoRouteResolver:
             return self.permission_auth(found[0], found[1], method)
         return self.permission_auth(file, None, method)
 
+    @_class_walk
     def is_drf(self, file: str, name: str, depth: int) -> bool:
         cls = self.klass(file, name)
         if cls is None or depth > _DEPTH:
@@ -1619,6 +1672,7 @@ class DjangoRouteResolver:
                 return True
         return False  # fmt: skip
 
+    @_class_walk
     def own_permissions(
         self, file: str, name: str, depth: int
     ) -> tuple[str, tuple[str, ...]] | None:

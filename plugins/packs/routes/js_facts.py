@@ -523,6 +523,7 @@ class _Reader:
         self._scoped = False
         self.globals: dict[str, Expr] = {}  # `global.base = v`, `globalThis.base = v`
         self._root: _Node | None = None
+        self._spells_tables: bool | None = None  # `_tables`' test of the text, made once
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -1266,9 +1267,13 @@ class _Reader:
         return js_loops.loop_envs(self, node)
 
     def _tables(self) -> bool:
-        """Whether the file may hold a loop over a table it spells (a cheap test on its text)."""
-        source = self.source
-        return bool(self.arrays or self.objects) or b"[" in source or b"Object." in source
+        """Whether the file may hold a loop over a table it spells (a cheap test on its text,
+        made once: asked at every call with a path, a file of 10,000 `@Get('x')` and no `[`
+        was scanned whole 10,000 times)."""
+        if self._spells_tables is None:
+            source = self.source
+            self._spells_tables = b"[" in source or b"Object." in source
+        return bool(self.arrays or self.objects) or self._spells_tables
 
     def _collection(self, node: _Node | None) -> _Node | None:
         """The literal array a `new Map([...])` or `new Set([...])` is made of (iterating the

@@ -107,11 +107,16 @@ from .option_routes import BY_LIBRARY as OPTION_ROUTES
 from .paths import brace_path, join, join_prefix
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
+_MAX_FORKS = 1_024
+"""Tests `_choice` cannot decide, both branches evaluated, in one link: a helper choosing
+between two calls of the one before (`f(x) if FLAG else f(x + '')`, forty deep in 3 KB) was
+2^40 evaluations; past the cap the value is not known (the route a finding)."""
 LINK_BUDGET = 25_000
 """Routes produced plus mounts followed in one link. Mounting a router twice in each of 40
 routers is 2^40 paths from a 3.6 KB file: past the budget the expansion stops, and each mount
 it did not follow is a `LINK_BUDGET_EXCEEDED` finding (never a silent cut, never a timeout)."""
 LINK_BUDGET_EXCEEDED = "LINK_BUDGET_EXCEEDED"
+_MAX_HOOKED = 4_096  # listeners' calls written out for the functions hooks give them, a link
 
 
 UNRESOLVED_PREFIX = "UNRESOLVED_PREFIX"
@@ -415,6 +420,9 @@ class _RouteResolver:
         self.global_stores: dict[str, list[tuple[str, Expr]]] | None = None  # `_stored_global`
         self.resolving: set[tuple[str, Expr]] = set()
         self.inheriting: set[tuple[str, int]] = set()  # classes whose bases `_member` walks
+        # (class, member) `_member` looked for along the bases since its outermost walk began
+        self.searched: set[tuple[str, int, str]] = set()
+        self.forks = 0  # `_choice`s that evaluated both branches (`_MAX_FORKS`)
         # (file, def site) -> (program order, file, call) of each call indexed (`_calls_of`)
         self.calls: dict[tuple[str, str], list[tuple[int, str, Invocation]]] | None = None
         self.pending: dict[str | None, list[tuple[int, str, Invocation]]] = {}  # not indexed yet
@@ -603,21 +611,7 @@ class _RouteResolver:
             if not given:
                 continue
             self.words.add(name)
-            heard = False
-            for path, hook in hooks:
-                for arg in hook.args:
-                    site = self._function_site(path, arg) if arg is not None else None
-                    if site is None:
-                        continue
-                    for call in param_calls.get(site, []):
-                        assert isinstance(call.callee, Param)
-                        for file, emit, index, passed in given:
-                            if emit is hook or index != call.callee.index:
-                                continue
-                            heard = True
-                            added.setdefault(site[0], []).append(
-                                replace(call, callee=Bound(file, passed), receiver=None)
-                            )
+            heard = self._heard(hooks, given, param_calls, added)
             if not heard:
                 for file, emit, _, passed in given:
                     detail = (
@@ -638,6 +632,39 @@ class _RouteResolver:
         self.chains.clear()
         self.cache.clear()
         self.scoped.clear()
+
+    def _heard(
+        self,
+        hooks: list[tuple[str, HookCall]],
+        given: list[tuple[str, HookCall, int, Expr]],
+        param_calls: dict[tuple[str, str], list[Invocation]],
+        added: dict[str, list[Invocation]],
+    ) -> bool:
+        """Whether a listener of the hook calls a function an emit of it gives: each such call
+        written into `added`, at most `_MAX_HOOKED` in a link. Every listener's call times
+        every emit's function (400 of each in a 50 KB file, ten calls a listener: 1.6 million)
+        spent the whole `request_ms`; past the cap the hook's emits are a
+        `LINK_BUDGET_EXCEEDED` finding and the rest is not looked at."""
+        heard = False
+        held = sum(map(len, added.values()))
+        for path, hook in hooks:
+            for arg in hook.args:
+                site = self._function_site(path, arg) if arg is not None else None
+                if site is None:
+                    continue
+                for call in param_calls.get(site, []):
+                    assert isinstance(call.callee, Param)
+                    for file, emit, index, passed in given:
+                        if emit is hook or index != call.callee.index:
+                            continue
+                        if held >= _MAX_HOOKED:
+                            self.cut.update(((f, e.line), None) for f, e, _, _ in given)
+                            return True
+                        heard, held = True, held + 1
+                        added.setdefault(site[0], []).append(
+                            replace(call, callee=Bound(file, passed), receiver=None)
+                        )
+        return heard
 
     def _function_site(self, path: str, expr: Expr) -> tuple[str, str] | None:
         """(file, site) of the function of the project's `expr` written in `path` is."""
@@ -2082,6 +2109,9 @@ class _RouteResolver:
         read the configuration's defaults carries their sources (`attrs.configDefault`)."""
         picked, assumed = self._test(path, expr)
         if picked is None:
+            self.forks += 1
+            if self.forks > _MAX_FORKS:
+                return None
             options = [self.evaluate(path, expr.then), self.evaluate(path, expr.otherwise)]
             return options[0] if options[0] == options[1] else _OneOf(options)
         chosen = self.evaluate(path, expr.then if picked else expr.otherwise)
@@ -3034,12 +3064,18 @@ class _RouteResolver:
             pending += ((target, more) for more in facts.star_exports)
         return tuple(m for m in APP_METHODS if m in names)
 
-    def _class_verbs(self, entity: _Scoped, depth: int) -> dict[str, tuple[str, Auth]]:
+    def _class_verbs(
+        self, entity: _Scoped, depth: int, seen: set[int] | None = None
+    ) -> dict[str, tuple[str, Auth]]:
         """The methods a class-based view serves (`MethodView`, flask-restful's `Resource`):
         its own verb methods and those it inherits from the project's base classes, as the
-        framework collects them, each with the file and auth of the class defining it."""
+        framework collects them, each with the file and auth of the class defining it. A
+        base already read (`seen`) adds nothing new: bases sharing bases (`class D(L, R)`,
+        forty levels in 2.5 KB) were read once per path to each, 2^40 reads."""
         value = entity.value
         assert isinstance(value, Namespace)
+        seen = set() if seen is None else seen
+        seen.add(id(value))
         served = {
             verb: (entity.file, own)
             for verb, own in zip(value.verbs, value.verb_auth, strict=False)
@@ -3047,8 +3083,12 @@ class _RouteResolver:
         if depth < _MAX_DEPTH:
             for base in value.bases:
                 found = self.evaluate(entity.file, base)
-                if isinstance(found, _Scoped) and isinstance(found.value, Namespace):
-                    for verb, where in self._class_verbs(found, depth + 1).items():
+                if (
+                    isinstance(found, _Scoped)
+                    and isinstance(found.value, Namespace)
+                    and id(found.value) not in seen
+                ):
+                    for verb, where in self._class_verbs(found, depth + 1, seen).items():
                         served.setdefault(verb, where)
         return served
 
@@ -3479,9 +3519,16 @@ class _RouteResolver:
                 if segment in fields:
                     return self._settled(self.evaluate(entity.file, fields[segment]))
                 walked = (entity.file, id(value))  # `class A(B)` and `class B(A)`: no end
-                if walked in self.inheriting or len(self.inheriting) > _MAX_DEPTH:
+                searched = (*walked, segment)  # a base reached again: it had none the first time
+                if (
+                    walked in self.inheriting
+                    or len(self.inheriting) > _MAX_DEPTH
+                    or searched in self.searched
+                ):  # (`class D(L, R)`, `L` and `R` below one class, 33 deep: 2^33 walks)
                     return None
+                outermost = not self.inheriting
                 self.inheriting.add(walked)
+                self.searched.add(searched)
                 try:
                     for base in value.bases:  # inherited: the first base that has it
                         inherited = self.evaluate(entity.file, base)
@@ -3490,6 +3537,8 @@ class _RouteResolver:
                             return found
                 finally:
                     self.inheriting.discard(walked)
+                    if outermost:
+                        self.searched.clear()
                 return None
             if isinstance(value, Function) and segment == CALL and value.returns is not None:
                 return self.evaluate(entity.file, value.returns)

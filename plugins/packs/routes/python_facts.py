@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from .. import computed_names
+from ..bounded_values import MAX_LENGTH, NotEvaluated, Refused, capped
 from ..pymodules import absolute, package_of
 from ..pyparse import parse_python
 from .auth import (
@@ -1312,11 +1313,14 @@ class _Reader:
         if read.cast == "int":  # `cast=int`, `env.int(...)`: the default cast as well
             written = read.default
             number = written.value if isinstance(written, ast.Constant) else None
-            if type(number) is str and number.strip().lstrip("+-").isdigit():
-                number = int(number)
-            if type(number) is not int:
+            try:  # `"²"` is a digit `int` refuses; 5000 digits pass Python's conversion limit
+                if type(number) is str and number.strip().lstrip("+-").isdigit():
+                    number = int(number)
+                if type(number) is not int:
+                    return None
+                return Fallback(Opaque(), Lit(capped(str(number))), read.source)
+            except (ValueError, NotEvaluated):
                 return None
-            return Fallback(Opaque(), Lit(str(number)), read.source)
         if read.cast != "str":
             return None  # `cast=bool` is a flag (`py_branches`); other casts are not followed
         value = self._value(read.default)
@@ -1402,9 +1406,14 @@ class _Reader:
         text = base.default if isinstance(base, Fallback) else base
         if not isinstance(text, Lit) or type(text.value) is not str:
             return None
+        # `.replace` puts at most one `new` a character, and one more: a thousand "a"s each
+        # replaced by a thousand, four times over, would ask for 10^15 characters
+        grown = (len(text.value) + 1) * len(args[1]) if len(args) == 2 else 0
+        if func.attr == "replace" and grown > MAX_LENGTH:
+            return None
         try:
-            changed = Lit(getattr(text.value, func.attr)(*args))
-        except TypeError:  # arguments the method does not take
+            changed = Lit(capped(getattr(text.value, func.attr)(*args)))
+        except (TypeError, Refused):  # arguments the method does not take; past the cap
             return None
         if isinstance(base, Fallback):
             return Fallback(base.value, changed, base.source)
