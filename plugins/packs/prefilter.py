@@ -356,7 +356,8 @@ def _classes(data: bytes) -> list[tuple[bytes, bytes, bool]]:
 def _bases(listed: bytes) -> list[str]:
     """The bases the linker reads in a class's parenthesised list (`pymodules.dotted`): each
     item at the top level that is a dotted name, or a call's dotted callee; a subscript
-    (`Generic[T]`) and a keyword (`metaclass=`) are none."""
+    (`Generic[T]`, `Base[int]`) is what it subscripts, as the linker reads it (its
+    `__mro_entries__`); a keyword (`metaclass=`) is none."""
     # the usual list has no brackets: every comma is at the top level
     items = _top_level_items(listed) if _BRACKET.search(listed) else listed.split(b",")
     found = []
@@ -365,7 +366,7 @@ def _bases(listed: bytes) -> list[str]:
         if match is None:
             continue
         after = item.strip()[match.end() :].lstrip()
-        if after.startswith((b"[", b"=")) and not after.startswith(b"=="):
+        if after.startswith(b"=") and not after.startswith(b"=="):
             continue
         found.append(match.group(0).decode("ascii", "replace").replace(" ", "").replace("\t", ""))
     return found

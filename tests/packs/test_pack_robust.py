@@ -917,6 +917,11 @@ def _repository(**modules: str) -> dict[str, str]:
         pkg___init__="from pkg.a import Base\n\nclass A(Base):\n    __tablename__ = 'tt'",
     )
 )
+@example(
+    _repository(
+        pkg_c_d="from pkg import *\n\nclass A(Vendor[int]):\n    class Meta:\n        db_table = 'tbl'"
+    )
+)
 def test_the_prefilter_changes_no_document_of_generated_code(files: dict[str, str]) -> None:
     """The byte-identity of the pre-filtered scan and parse-all, on generated repositories: five
     modules of imports (relative, aliased, star, of the package itself), assignments (chained,
@@ -926,7 +931,8 @@ def test_the_prefilter_changes_no_document_of_generated_code(files: dict[str, st
     dotted base through `import pkg.b`, a chained assignment, re-exports two modules deep,
     library model bases recorded or not (subscripted too),
     a base through two assignments of its own file, an assignment of an aliased import, a cycle of imports and aliases (a base's
-    name then depended on which name of the cycle was asked first)."""
+    name then depended on which name of the cycle was asked first), a subscripted base
+    that a star import may give (the pre-filter skipped subscripts; the reader does not)."""
     with tempfile.TemporaryDirectory() as root:
         for name, text in files.items():
             (Path(root) / name).parent.mkdir(parents=True, exist_ok=True)
@@ -1078,7 +1084,7 @@ def test_the_fast_byte_judges_find_what_their_patterns_do(data: bytes) -> None:
         assert keyword.found_in(data) == (plain.search(data) is not None)
     for _, listed in prefilter._CLASS.findall(data):
         assert b"(" in listed or prefilter._top_level_items(listed) == listed.split(b",")
-    assert prefilter._bases(b"b.C, D(e, f), G[H], k=1, *Y") == ["b.C", "D"]
+    assert prefilter._bases(b"b.C, D(e, f), G[H], k=1, *Y") == ["b.C", "D", "G"]
     assert prefilter._bases(b"models.Model, Mixin , metaclass=X") == ["models.Model", "Mixin"]
 
 
