@@ -27,6 +27,9 @@ rules as far as source shows them:
 - Alembic scripts (modules importing `alembic`) are history: none of their tables count.
 - What is recognised but cannot be named gives a finding (`tables`): `COMPUTED_TABLENAME`,
   `UNKNOWN_MODEL_BASE`, `UNRESOLVED_TABLE_NAME`.
+- An ORM the packs do not read (`unread_orms.PYTHON`: Peewee, Tortoise ORM, Pony ORM…) is an
+  `UNRESOLVED_TABLE_NAME` naming it at the first import in each file importing it (this pack's
+  document only: pack-django does not repeat it).
 
 Attrs: `model` (the class; absent for `Table()`), `columns` (columns the table gets: the
 class's own plus those of its mixins and abstract ancestors not above a mapped parent; for SQLModel its annotated fields
@@ -44,6 +47,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
+from . import unread_orms
 from .computed_names import (
     HELPER_NAME,
     TABLENAME,
@@ -212,6 +216,7 @@ class SqlalchemyFacts:
     configures: tuple[tuple[str, int], ...] = ()  # module-level calls (callee, line): setup
     declarations: Declarations | None = None  # `setup.py`'s `install_requires`
     factories: dict[str, Factory] = field(default_factory=dict)  # functions that may make a base
+    unread: tuple[tuple[str, int], ...] = ()  # (ORM, line): `unread_orms` imported, read by none
 
 
 FileFacts = SqlalchemyFacts | Declarations
@@ -281,6 +286,7 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         constants,
         configures,
         factories=factories,
+        unread=unread_orms.python_uses(source.encode("utf-8", "surrogatepass")),
     )
 
 
@@ -581,7 +587,24 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
     gaps.extend(mapper.version_gaps)
     gaps.extend(mapper.unknown_bases())
     gaps.extend(_generated(modules, by_path))
+    gaps.extend(_unread_orms(python))
     return link_tables(claims, gaps)
+
+
+def _unread_orms(python: Sequence[tuple[str, SqlalchemyFacts]]) -> list[Gap]:
+    """Never an empty document that says nothing: an ORM the packs do not read
+    (`unread_orms.PYTHON`) is named at the first import of it in each file importing it."""
+    return [
+        Gap(
+            UNRESOLVED_TABLE_NAME,
+            f"{orm} is imported here: the table packs read SQLAlchemy, Flask-SQLAlchemy, "
+            f"SQLModel and Django only, so the tables {orm} declares are not listed",
+            path,
+            line,
+        )
+        for path, facts in python
+        for orm, line in facts.unread
+    ]
 
 
 def _generated(modules: Modules[ModelBody], by_path: dict[str, SqlalchemyFacts]) -> list[Gap]:
