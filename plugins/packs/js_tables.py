@@ -2014,7 +2014,10 @@ def _unread_packages_gaps(files: Sequence[tuple[str, FileFacts]]) -> list[Gap]:
 
 
 def _not_read(orm: str) -> str:
-    return f"{orm} is imported here: pack-js-tables does not read {orm}, so the tables it declares are not listed"
+    return (
+        f"{orm} is imported here: pack-js-tables does not read {orm}, so the tables declared "
+        "or named through it are not listed"
+    )
 
 
 class _TypeormNames:
