@@ -15,7 +15,7 @@ from typing import Final
 PLUGINS = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [PLUGINS, os.path.dirname(PLUGINS)]  # packs/, and the repo's gpp/ when not installed
 
-from packs import sqlalchemy_models  # noqa: E402
+from packs import sqlalchemy_models, unread_orms  # noqa: E402
 from packs.entry import serve_python_pack  # noqa: E402
 from packs.prefilter import Keyword, Word  # noqa: E402
 
@@ -87,6 +87,15 @@ class TableCall(Declares):
         return _TABLE_REBOUND.search(data) is not None
 
 
+@dataclass(frozen=True)
+class ImportsUnreadOrm(Word):
+    """An import of an ORM the packs do not read (`packs/unread_orms.py`): the reader names it
+    in a finding, found on bytes by the same function, so a pre-filtered scan says it too."""
+
+    def found_in(self, data: bytes) -> bool:
+        return bool(unread_orms.python_uses(data))
+
+
 KEYWORDS: Final[tuple[Keyword, ...]] = (
     Declares(b"__table", rb"(?:name)?__"),  # `__tablename__`; `__table__ = Table(...)`
     TableCall(b"Table", rb"[ \t]*\("),  # `Table(`, `sa.Table(`, `db.Table(` (not `DataTable(`)
@@ -108,6 +117,7 @@ KEYWORDS: Final[tuple[Keyword, ...]] = (
     # distribution declares no table of the app's (`packs/plugin_distributions.py`)
     # (one keyword: `entry_points(`, `iter_entry_points(`, `load_setuptools_entrypoints(`)
     Inside(b"entry", rb"_?points[ \t]*\("),
+    ImportsUnreadOrm(b"import"),  # `import peewee`, `from tortoise.models import Model`
 )
 BASE_KEYWORDS: Final = (
     "Model",
@@ -120,7 +130,8 @@ FOLLOW: Final = "declarations"
 """The cold-scan pre-filter (`packs/prefilter.py`). A file is parsed when it holds one of
 `KEYWORDS`: what declares a table or a declarative base (`__tablename__`, `Table(`, a column, a
 base factory, also inside `make_declarative_base`, a registry and its decorators, SQLModel's
-`table=True`), or when a class of it has a base named like a model root (`BASE_KEYWORDS`:
+`table=True`), or imports an ORM the packs do not read (`packs/unread_orms.py`: named in a
+finding), or when a class of it has a base named like a model root (`BASE_KEYWORDS`:
 `db.Model`, `SQLModel`, `DeclarativeBase`; not one its imports bind to Django alone, `from
 django.db import models`: a Django model's file declares no table here unless a keyword says
 so, and the reader needs none of it) or is a subclass of Flask-SQLAlchemy's `SQLAlchemy` (its

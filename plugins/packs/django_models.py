@@ -83,6 +83,7 @@ from .pymodules import (
 from .pyparse import parse_python
 from .scan_document import DocumentPieces
 from .tables import UNKNOWN_MODEL_BASE, UNRESOLVED_INSTALLED_APPS, Gap, TableClaim, link_tables
+from .unread_orms import foreign_base
 
 NO_COLUMN_FIELDS = frozenset({"ManyToManyField", "GenericForeignKey", "GenericRelation"})
 RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField"})
@@ -410,7 +411,7 @@ def _is_model(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> bool:
         isinstance(base, External)
         and (
             base.name == "django.db.models.Model"
-            or base.name.endswith("models.Model")
+            or (base.name.endswith("models.Model") and not foreign_base(base.name))
             or base.name in KNOWN_MODELS
         )
         for base in modules.ancestors(ref)
@@ -484,6 +485,7 @@ def is_models_module_class(name: str) -> bool:
         module.rpartition(".")[2] == "models"
         and not module.startswith("django.")
         and not cls.endswith(_NOT_MODELS)
+        and not foreign_base(module)  # `tortoise.models.Model`: another ORM's, named elsewhere
     )
 
 

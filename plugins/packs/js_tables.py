@@ -35,7 +35,9 @@ newest rule's name with a `VERSION_DEPENDENT_NAME` finding at the call or decora
 A `define`/`init`/`@Entity`/`model()`/`createTable` whose name is computed (neither a literal
 nor a `const` of the file bound to one) is an `UNRESOLVED_TABLE_NAME` finding at the call; so
 is a decorator factory calling `Entity()`/`Table()`, and an ORM package the repository imports
-of which nothing is listed (at its first import): never an empty document in silence.
+of which nothing is listed (at its first import): never an empty document in silence. An ORM the
+reader does not read at all (`UNREAD_ORMS`: Drizzle, Objection.js, MikroORM…) is named at the
+first import in each file importing it (a type-only import only where there is no other).
 """
 
 from __future__ import annotations
@@ -134,26 +136,80 @@ def admits(path: str, data: bytes) -> bool:
 
 
 _ORM_IMPORT = re.compile(
-    rb"""(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*)(["'])(sequelize|sequelize-typescript|"""
+    rb"""(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*)(["'])(sequelize|sequelize-typescript|@sequelize/core|"""
     rb"""typeorm|@nestjs/typeorm|mongoose|@nestjs/mongoose|knex|@prisma/client)\1"""
 )
 """An import of an ORM package (`require('knex')`, `from 'typeorm'`, `import 'mongoose'`): read
 without parsing, so a repository that uses an ORM and declares nothing the reader knows gets a
 finding naming it."""
 _ORM_OF_PACKAGE = {
-    "sequelize": "sequelize", "sequelize-typescript": "sequelize", "typeorm": "typeorm",
+    "sequelize": "sequelize", "sequelize-typescript": "sequelize", "@sequelize/core": "sequelize",
+    "typeorm": "typeorm",
     "@nestjs/typeorm": "typeorm", "mongoose": "mongoose", "@nestjs/mongoose": "mongoose",
     "knex": "knex", "@prisma/client": "prisma",
 }  # fmt: skip
 
 
 _ORM_WORDS = (b"sequelize", b"typeorm", b"mongoose", b"knex", b"@prisma/client")
+UNREAD_ORMS = (
+    # (ORM as the finding names it, its package as a regex; a subpath of it counts too)
+    ("Drizzle ORM", "drizzle-orm"),
+    ("Objection.js", "objection"),
+    ("MikroORM", "@mikro-orm/[\\w.-]+"),
+    ("Bookshelf", "bookshelf"),
+    ("Waterline", "waterline"),
+    ("Kysely", "kysely"),
+    # Sequelize 7's `@sequelize/core` is read as Sequelize (its `define` and `init` are v6's);
+    # its own decorators (`@Table`, `@Attribute`) are not sequelize-typescript's and not read
+    ("Sequelize 7 decorators", "@sequelize/core/decorators-legacy"),
+)  # fmt: skip
+"""ORMs the reader recognises and does not read: a file importing one gets an
+`UNRESOLVED_TABLE_NAME` finding naming it at its first import of it (`_unread_packages`)."""
+_UNREAD_IMPORT = re.compile(
+    rb"""(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bfrom\s*|\bimport\s*)(["'])(?:"""
+    + b"|".join(b"(" + package.encode() + b")" for _, package in UNREAD_ORMS)
+    + rb""")(?:/[^"'\n]*)?\1"""
+)
+"""`require('x')`, `import('x')`, `from 'x/sub'`, `import 'x'` of an `UNREAD_ORMS` package."""
+_UNREAD_WORDS = (b"drizzle-orm", b"objection", b"@mikro-orm/", b"bookshelf", b"waterline",
+                 b"kysely", b"@sequelize/core/decorators-legacy")  # fmt: skip
+_TYPE_NAME = rb"type\s+[\w$]+(?:\s+as\s+[\w$]+)?"
+_TYPE_ONLY = re.compile(
+    rb"(?:import|export)\s+type\s+(?:[\w$]+|\*\s*as\s+[\w$]+|\{[^;{}]*\})\s*"
+    rb"|(?:import|export)\s*\{\s*" + _TYPE_NAME + rb"(?:\s*,\s*" + _TYPE_NAME + rb")*\s*,?\s*\}\s*"
+)
+"""What comes before `from` in a type-only import or re-export (`import type { A } from`,
+`import { type A, type B as C } from`): it declares nothing."""
+
+
+def _unread_packages(data: bytes) -> tuple[tuple[str, int, bool], ...]:
+    """(ORM, line, type-only) of the first import of each `UNREAD_ORMS` ORM in a file: its
+    first value import, else its first type-only one."""
+    if not any(word in data for word in _UNREAD_WORDS):
+        return ()
+    found: dict[str, tuple[str, int, bool]] = {}
+    for match in _UNREAD_IMPORT.finditer(data):
+        orm = UNREAD_ORMS[next(i for i, g in enumerate(match.groups()[1:]) if g is not None)][0]
+        typed = _type_only(data, match.start())
+        if orm not in found or (found[orm][2] and not typed):
+            found[orm] = (orm, data.count(b"\n", 0, match.start()) + 1, typed)
+    return tuple(found.values())
+
+
+def _type_only(data: bytes, at: int) -> bool:
+    """Whether the import whose `from` is at `at` imports types only."""
+    if not data.startswith(b"from", at):
+        return False  # `require(…)`, `import(…)`, `import '…'`: values, or the module's effects
+    start = max(data.rfind(b"import", 0, at), data.rfind(b"export", 0, at))
+    return start >= 0 and _TYPE_ONLY.fullmatch(data, start, at) is not None
 
 
 def _imports_orm(data: bytes) -> bool:
     """`_ORM_IMPORT` behind a substring test: the regular expression has no literal prefix, so
     it runs only over files that name a package."""
-    return any(word in data for word in _ORM_WORDS) and _ORM_IMPORT.search(data) is not None
+    return (
+        any(word in data for word in _ORM_WORDS) and _ORM_IMPORT.search(data) is not None
+    ) or bool(_unread_packages(data))
 
 
 def _orm_imports(data: bytes) -> tuple[tuple[str, str, int], ...]:
@@ -321,6 +377,7 @@ class FileFacts:
     # where `js_strategy` reads it, else None)
     table_renamers: tuple[tuple[str, int, Recipe | None], ...] = ()
     orm_imports: tuple[tuple[str, str, int], ...] = ()  # (ORM, package, line) the file imports
+    unread: tuple[tuple[str, int, bool], ...] = ()  # (ORM, line, type-only): `UNREAD_ORMS`
     # top-level string constants: `const A = 'a'`, `enum E { A = 'a' }` as `E.A`, the string
     # members of a `const O = { … }` (`as const` too) as `O.k`, `O.k.j`
     constants: tuple[tuple[str, str], ...] = ()
@@ -334,6 +391,15 @@ EMPTY = FileFacts()
 
 
 def extract(path: str, source: str) -> FileFacts:
+    facts = _extract(path, source)
+    if path.endswith(JS_SUFFIXES) and (
+        unread := _unread_packages(source.encode("utf-8", "surrogatepass"))
+    ):
+        return replace(facts, unread=unread)
+    return facts
+
+
+def _extract(path: str, source: str) -> FileFacts:
     if is_manifest(path):  # the ORMs' versions, and a package for the module resolver
         return FileFacts(
             declarations=read_declarations(path, source), module=manifest_facts(source)
@@ -1922,7 +1988,36 @@ def _unread_orms(
             continue
         detail = f"imports {package}, but no table or collection of it is declared in a way the reader knows"
         unread.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
-    return unread
+    return unread + _unread_packages_gaps(files)
+
+
+def _unread_packages_gaps(files: Sequence[tuple[str, FileFacts]]) -> list[Gap]:
+    """An `UNREAD_ORMS` ORM named at its first import in each file that imports it as a value;
+    a type-only import declares nothing and is named only where the repository has no other
+    import of that ORM (at the first, in path order), so the document still names it."""
+    gaps: list[Gap] = []
+    typed: dict[str, tuple[str, int]] = {}
+    valued: set[str] = set()
+    for path, facts in files:
+        for orm, line, type_only in facts.unread:
+            if type_only:
+                typed.setdefault(orm, (path, line))
+                continue
+            valued.add(orm)
+            gaps.append(Gap(UNRESOLVED_TABLE_NAME, _not_read(orm), path, line))
+    gaps += (
+        Gap(UNRESOLVED_TABLE_NAME, _not_read(orm), *at)
+        for orm, at in typed.items()
+        if orm not in valued
+    )
+    return gaps
+
+
+def _not_read(orm: str) -> str:
+    return (
+        f"{orm} is imported here: pack-js-tables does not read {orm}, so the tables declared "
+        "or named through it are not listed"
+    )
 
 
 class _TypeormNames:

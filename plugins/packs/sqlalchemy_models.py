@@ -27,6 +27,9 @@ rules as far as source shows them:
 - Alembic scripts (modules importing `alembic`) are history: none of their tables count.
 - What is recognised but cannot be named gives a finding (`tables`): `COMPUTED_TABLENAME`,
   `UNKNOWN_MODEL_BASE`, `UNRESOLVED_TABLE_NAME`.
+- An ORM the packs do not read (`unread_orms.PYTHON`: Peewee, Tortoise ORM, Pony ORM…) is an
+  `UNRESOLVED_TABLE_NAME` naming it at the first import in each file importing it (this pack's
+  document only: pack-django does not repeat it).
 
 Attrs: `model` (the class; absent for `Table()`), `columns` (columns the table gets: the
 class's own plus those of its mixins and abstract ancestors not above a mapped parent; for SQLModel its annotated fields
@@ -44,6 +47,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
+from . import unread_orms
 from .computed_names import (
     HELPER_NAME,
     TABLENAME,
@@ -228,6 +232,7 @@ class SqlalchemyFacts:
     versioning: tuple[ast.Call, ...] = ()
     plugin_loads: tuple[tuple[str, int], ...] = ()  # entry-point groups loaded here (, line)
     distribution: Distribution | None = None  # a `setup.py`'s name and entry-point groups
+    unread: tuple[tuple[str, int], ...] = ()  # (ORM, line): `unread_orms` imported, read by none
 
 
 @dataclass(frozen=True)
@@ -333,6 +338,7 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         configures,
         factories=factories,
         versioning=versioning,
+        unread=unread_orms.python_uses(source.encode("utf-8", "surrogatepass")),
     )
 
 
@@ -658,7 +664,24 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
         )
         claims = [c for c in claims if not under(c.path, left)]
         unmade += [Gap(UNRESOLVED_TABLE_NAME, detail, path, line) for path, line, detail in loaders]
+    gaps.extend(_unread_orms(python))
     return link_tables(claims, gaps + unmade)
+
+
+def _unread_orms(python: Sequence[tuple[str, SqlalchemyFacts]]) -> list[Gap]:
+    """Never an empty document that says nothing: an ORM the packs do not read
+    (`unread_orms.PYTHON`) is named at the first import of it in each file importing it."""
+    return [
+        Gap(
+            UNRESOLVED_TABLE_NAME,
+            f"{orm} is imported here: the table packs read SQLAlchemy, Flask-SQLAlchemy, "
+            f"SQLModel and Django only, so the tables {orm} declares are not listed",
+            path,
+            line,
+        )
+        for path, facts in python
+        for orm, line in facts.unread
+    ]
 
 
 def _generated(

@@ -608,6 +608,7 @@ IDENTITY_ROOTS = [
     *sorted(p for p in (REPO / "tests/fixtures/unresolved").iterdir() if p.is_dir()),
     FIXTURES,
     STRATEGY,
+    REPO / "tests/fixtures/unread-orms/js",
 ]
 
 
@@ -649,6 +650,10 @@ SNIPPETS = [
     "const { model } = require('mongoose');\nfunction make(n) { return model(n, {}); }\n"
     "module.exports = make;\n",
     "const make = require('./m02');\nmake('Dog');\n",
+    # ORMs the reader does not read (`UNREAD_ORMS`): named, type-only imports only if alone
+    "import { pgTable } from 'drizzle-orm/pg-core';\nexport const t = pgTable('t', {});\n",
+    "import type { Kysely } from 'kysely';\n",
+    "const { Model } = require('objection');\nconst k = await import('kysely');\n",
 ]
 
 

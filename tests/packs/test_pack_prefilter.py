@@ -94,7 +94,9 @@ def test_judging_a_file_full_of_one_word_is_linear_in_its_size(make: Any, judge:
     assert len(large) > 50_000
     work_small = _examined(small, JUDGES[judge])
     work_large = _examined(large, JUDGES[judge])
-    assert work_large <= 17 * len(large)  # a scan per keyword (sqlalchemy: 16), and a few more
+    # a scan per keyword (pack-sqlalchemy: 17, one of them a pass over the lines holding
+    # `import`, an unread ORM's), and a few more
+    assert work_large <= 18 * len(large)
     assert work_large <= 2.2 * work_small + 1_000
 
 

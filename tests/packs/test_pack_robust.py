@@ -569,7 +569,8 @@ def test_generated_javascript_is_skipped_and_said(
 
 ROOTS = [REPO / "plugins/examples/sample-app",
          *sorted(p for p in (REPO / "tests/fixtures/repos").iterdir() if p.is_dir()),
-         *sorted(p for p in (REPO / "tests/fixtures/unresolved").iterdir() if p.is_dir())]  # fmt: skip
+         *sorted(p for p in (REPO / "tests/fixtures/unresolved").iterdir() if p.is_dir()),
+         REPO / "tests/fixtures/unread-orms/python"]  # fmt: skip
 
 
 def canonical_json(document: JSONObject) -> bytes:
@@ -803,6 +804,9 @@ _IMPORT = st.one_of(
         "from flask_dance.consumer.storage.sqla import OAuthConsumerMixin",
         "from wagtail.models import Page, Orderable", "from acme_auth import Vendor",
         "from modelcluster.fields import ParentalKey, ParentalManyToManyField",
+        # ORMs the packs do not read (`packs/unread_orms.py`): named, and no Django model
+        "import peewee as Fld", "from tortoise.models import Model as Record",
+        "from pynamodb.models import Model as Base", "import os, sqlobject",
     )),
     st.builds("from {} import {}".format, _DOTTED, _NAME),
     st.builds("from {} import {} as {}".format, _DOTTED, _NAME, _NAME),
