@@ -2673,12 +2673,18 @@ class _RouteResolver:
         return self._importing_index
 
     def _own_prefix(self, key: tuple[str, str]) -> tuple[str, Gap | None]:
+        """A router's own prefix: one made from a parameter of a function some call reaches
+        is what every chain of calls binds it to (`_agreed`), never the value read as if
+        nothing passed it (`given.prefix || ''` in a plugin registered with `{ prefix }` is
+        that prefix, not the default); any other, as written."""
         node = self.nodes[key]
         if node.decl.prefix is None:
             return "", None
-        value = self._string(node.file, node.decl.prefix)
-        if value is None:
+        site = _param_site(node.decl.prefix)
+        if site is not None and self._chains(node.file, site):
             value = self._agreed(node.file, node.decl.prefix)
+        else:
+            value = self._string(node.file, node.decl.prefix)
         if value is not None:
             return value, None
         detail = (
