@@ -114,9 +114,10 @@ def test_the_prefix_a_caller_gives_is_each_loaded_plugin_s_before_its_auto_prefi
     files = {
         **CLI_APP,
         "backend/shell.ts": _shared_root(),
-        "backend/server.ts": _registered("{ prefix: '/v2' }", "{ prefix: '/v2', greeting: 'hi' }"),
+        "backend/server.ts": _registered("{ prefix: '/v2/' }", "{ prefix: '/v2', greeting: 'hi' }"),
     }
-    # the loader's `options.prefix || ''` is what every caller passes, not its default
+    # the loader's `options.prefix || ''` is what every caller passes, not its default; the
+    # loader drops its last `/` before the plugin's own (`/v2/` + `/_billing`: `/v2/_billing`)
     assert _routes(files) == {
         "GET /v2/_billing/invoices": False,
         "DELETE /v2/_billing/invoices/{id}": False,

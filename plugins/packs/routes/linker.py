@@ -504,10 +504,11 @@ class _RouteResolver:
                     own: Expr | None = Lit(crumb) if crumb else None
                     if plugin is not None and "autoPrefix" in plugin.exports:
                         own = ImportRef(spec, "autoPrefix", path)
-                    prefix = (
-                        own if load.prefix is None
-                        else load.prefix if own is None
-                        else Concat((load.prefix, own))
+                    given = Trimmed(load.prefix, "/") if load.prefix is not None else None
+                    prefix = (  # autoload drops the given prefix's last `/`, as its options'
+                        own if given is None
+                        else given if own is None
+                        else Concat((given, own))
                     )  # fmt: skip
                     if plugin is not None and SHARED in plugin.bindings:
                         prefix = None  # `fp(plugin)` runs on the loader's router, unprefixed
