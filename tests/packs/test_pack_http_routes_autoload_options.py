@@ -5,7 +5,9 @@ none (the loader's `options.prefix || ''`), followed by the plugin's `autoPrefix
 the root plugin of a fastify-cli app, which no scanned call registers, keeps its loaded
 plugins' `autoPrefix` (the prefix it is served under stays a finding, `prefixUnresolved`).
 Before, a copy was a value computed out of sight, and every loaded route lost its
-`autoPrefix`."""
+`autoPrefix`. A prefix the callers of the enclosing plugin do pass is the one each loaded
+plugin is served under (callers passing different ones: a finding); before, the loader's
+`|| ''` default was read as if no call passed one, and the prefix was lost."""
 
 from __future__ import annotations
 
@@ -89,6 +91,54 @@ def test_a_caller_s_options_without_a_prefix_give_none() -> None:
         "DELETE /_billing/invoices/{id}": False,
         "POST /members": False,
     }
+
+
+def _shared_root() -> str:
+    """The root plugin wrapped in `fastify-plugin`: the prefix it is registered with does
+    not apply to its own routes (Fastify), only through the options it hands the loader."""
+    return _root("settings").replace(
+        "export default shell;", "import fp from 'fastify-plugin';\nexport default fp(shell);"
+    )
+
+
+def _registered(*options: str) -> str:
+    return (
+        "import Fastify from 'fastify';\n"
+        "import shell from './shell';\n"
+        "const server = Fastify({ logger: true });\n"
+        + "".join(f"server.register(shell, {o});\n" for o in options)
+    )
+
+
+def test_the_prefix_a_caller_gives_is_each_loaded_plugin_s_before_its_auto_prefix() -> None:
+    files = {
+        **CLI_APP,
+        "backend/shell.ts": _shared_root(),
+        "backend/server.ts": _registered("{ prefix: '/v2/' }", "{ prefix: '/v2', greeting: 'hi' }"),
+    }
+    # the loader's `options.prefix || ''` is what every caller passes, not its default; the
+    # loader drops its last `/` before the plugin's own (`/v2/` + `/_billing`: `/v2/_billing`)
+    assert _routes(files) == {
+        "GET /v2/_billing/invoices": False,
+        "DELETE /v2/_billing/invoices/{id}": False,
+        "POST /v2/members": False,
+    }
+
+
+def test_callers_giving_different_prefixes_leave_the_prefix_a_finding() -> None:
+    files = {
+        **CLI_APP,
+        "backend/shell.ts": _shared_root(),
+        "backend/server.ts": _registered("{ prefix: '/v2' }", "{ prefix: '/v3' }"),
+    }
+    found = document(files)
+    assert all(r["attrs"].get("prefixUnresolved") for r in found["resources"])
+    assert any(
+        f["code"] == "UNRESOLVED_PREFIX"
+        and "`settings.prefix || ''`" in f["detail"]
+        and {"path": "backend/handlers/teams/index.ts", "line": 3} in f["locations"]
+        for f in found["findings"]
+    )
 
 
 def test_a_copy_merged_with_more_options_stays_a_finding() -> None:

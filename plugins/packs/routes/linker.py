@@ -512,10 +512,11 @@ class _RouteResolver:
                     own: Expr | None = Lit(crumb) if crumb else None
                     if plugin is not None and "autoPrefix" in plugin.exports:
                         own = ImportRef(spec, "autoPrefix", path)
-                    prefix = (
-                        own if load.prefix is None
-                        else load.prefix if own is None
-                        else Concat((load.prefix, own))
+                    given = Trimmed(load.prefix, "/") if load.prefix is not None else None
+                    prefix = (  # autoload drops the given prefix's last `/`, as its options'
+                        own if given is None
+                        else given if own is None
+                        else Concat((given, own))
                     )  # fmt: skip
                     if plugin is not None and SHARED in plugin.bindings:
                         prefix = None  # `fp(plugin)` runs on the loader's router, unprefixed
@@ -2703,12 +2704,18 @@ class _RouteResolver:
         return self._importing_index
 
     def _own_prefix(self, key: tuple[str, str]) -> tuple[str, Gap | None]:
+        """A router's own prefix: one made from a parameter of a function some call reaches
+        is what every chain of calls binds it to (`_agreed`), never the value read as if
+        nothing passed it (`given.prefix || ''` in a plugin registered with `{ prefix }` is
+        that prefix, not the default); any other, as written."""
         node = self.nodes[key]
         if node.decl.prefix is None:
             return "", None
-        value = self._string(node.file, node.decl.prefix)
-        if value is None:
+        site = _param_site(node.decl.prefix)
+        if site is not None and self._chains(node.file, site):
             value = self._agreed(node.file, node.decl.prefix)
+        else:
+            value = self._string(node.file, node.decl.prefix)
         if value is not None:
             return value, None
         detail = (
