@@ -90,6 +90,9 @@ _RESTFUL_MODULES = tuple(m for f in PYTHON for m in f.from_modules)
 _RESTFUL_ROUTERS = frozenset(name for f in PYTHON if f.from_modules for name in f.routers)
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
+# registration calls whose `*args`/`**kwargs` are not bound (never a route of their own)
+_UNBOUND_SPREAD_OK = frozenset({"init_app", "before_request"})
+_SPREAD_WIDTH = 4  # the elements of a table's item a spread binds (`add_url_rule`'s four)
 
 
 def python_facts(source: str, path: str) -> ModuleFacts:
@@ -212,7 +215,7 @@ class _Reader:
                     if type(value) in _LOCAL_TABLES
                 }
                 tables = {**literals, **own} if own else literals
-                _index_loops(function.body, [{}], loops, tables, params, owner)
+                _index_loops(function.body, [{}], loops, tables, params, owner, function)
         conditions = _module_conditions(tree.body, self._condition) if _has_if(tree) else {}
         for stmt, scope in zip(statements, scopes, strict=True):
             for env in loops.get(id(stmt), ({},)):
@@ -803,13 +806,16 @@ class _Reader:
 
     def _expr(self, node: ast.expr | None) -> Expr | None:
         kind = type(node)
+        if kind is _EachOf:  # an element of a table's item a spread bound (`*entry`)
+            return self._each_of(node)  # type: ignore[arg-type]
         if kind is ast.Name:  # the commonest: a router, a handler, a constant
-            if self._env and node.id in self._env:  # type: ignore[union-attr]
-                item = self._env[node.id]  # type: ignore[union-attr]
+            item = self._env.get(node.id) if self._env else None  # type: ignore[union-attr]
+            if isinstance(item, _EachOf) and item.table and item.index < 0:
+                item = None  # a table's item used whole (`for bp in BPS:`): the name as written
+            if item is not None:
                 if type(item) is _EachOf:  # `for rule in routes`, `routes` a parameter
                     assert isinstance(item, _EachOf)
-                    param = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
-                    return Each(param, item.index) if isinstance(param, Param) else None
+                    return self._each_of(item)
                 if type(item) is _StoredOf:
                     assert isinstance(item, _StoredOf)
                     return Stored(item.owner_class, item.attr, item.index)
@@ -899,6 +905,12 @@ class _Reader:
         if isinstance(node, ast.List | ast.Tuple):
             return self._starlette_routes(node.elts)
         return None
+
+    def _each_of(self, item: _EachOf) -> Expr | None:
+        if item.table:  # `for path, view in ROUTES:`, `ROUTES` read where it is bound
+            return Each(Sym(tuple(item.name.split("."))), item.index, rest=item.rest)
+        param = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
+        return Each(param, item.index, rest=item.rest) if isinstance(param, Param) else None
 
     def _value(self, node: ast.expr | None) -> Expr | None:
         """`node` where a string is expected (a path, a prefix, what a function returns): as
@@ -1076,6 +1088,13 @@ class _Reader:
             return
         name = call.func.attr
         owner = self._owner(call.func.value)
+        if name not in _UNBOUND_SPREAD_OK and _spreads(call):
+            spelled = self._unspread(call, name)
+            if spelled is None:  # `api.add_resource(*entry)` over what the scan cannot read
+                if owner is not None:
+                    self.routes.append(RouteDecl(owner, Opaque(), None, call.lineno))
+                return
+            call = spelled
         if name == "include_router":
             self._mount(call, owner, 0, "router", "prefix")
         elif name == "register_blueprint":
@@ -1097,6 +1116,71 @@ class _Reader:
             if app is not None:
                 self.mounts.append(MountDecl(app, owner, None, call.lineno, quiet=True))
             self._invocation(call)  # or a module's own hook: `views.init_app(app)`
+
+    def _unspread(self, call: ast.Call, name: str) -> ast.Call | None:
+        """`call` with its `*args` and `**kwargs` bound to the call's parameters, as if
+        written out: a literal tuple, list or dict written in place, bound by a loop over a
+        literal table, or a module's literal; an item of a table read elsewhere (imported, a
+        parameter) element by element (`add_resource`'s URLs: each element after the view).
+        None when one cannot be bound (then a finding at the call, never silence)."""
+        args: list[ast.expr] = []
+        for arg in call.args:
+            if not isinstance(arg, ast.Starred):
+                args.append(arg)
+                continue
+            value = self._spelled(arg.value)
+            if isinstance(value, ast.Tuple | ast.List):
+                if any(isinstance(e, ast.Starred) for e in value.elts):
+                    return None
+                args += value.elts
+            elif type(value) is _EachOf and value.index < 0 and not value.rest:
+                assert isinstance(value, _EachOf)
+                item = value.name, -1, value.table
+                if name == "add_resource":  # `(resource, *urls)`: the URLs, however many
+                    first = [_EachOf(item[0], 0, item[2])] if not args else []
+                    tail = _EachOf(item[0], len(first), item[2], rest=True)
+                    args += [*first, tail]
+                else:
+                    args += [_EachOf(item[0], n, item[2]) for n in range(_SPREAD_WIDTH)]
+            else:
+                return None
+        keywords: list[ast.keyword] = []
+        for keyword in call.keywords:
+            if keyword.arg is not None:
+                keywords.append(keyword)
+                continue
+            value = self._spelled(keyword.value)
+            if not isinstance(value, ast.Dict) or not all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys
+            ):
+                return None
+            keywords += [
+                ast.keyword(arg=k.value, value=v)  # type: ignore[union-attr]
+                for k, v in zip(value.keys, value.values, strict=True)
+            ]
+        return ast.Call(
+            func=call.func,
+            args=args,
+            keywords=keywords,
+            lineno=call.lineno,
+            col_offset=call.col_offset,
+            end_lineno=call.end_lineno,
+            end_col_offset=call.end_col_offset,
+        )
+
+    def _spelled(self, node: ast.expr) -> ast.expr | None:
+        """What a spread's operand is written as: itself when a literal, what a loop binds
+        its name to (a literal item, or a table's item: `_EachOf`), or a module literal."""
+        if isinstance(node, ast.Tuple | ast.List | ast.Dict):
+            return node
+        if type(node) is not ast.Name:
+            return None
+        bound = self._env.get(node.id) if self._env else None
+        if bound is not None:
+            return bound if type(bound) is not ast.Name else self._spelled(bound)
+        if self._def is not None and _assigns(self._def, node.id):
+            return None
+        return self._literals.get(node.id)
 
     def _store(self, call: ast.Call) -> None:
         """`self.entries.append((method, path, view))` in a method: what the instance keeps."""
@@ -1933,13 +2017,16 @@ def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
 
 
 class _EachOf(ast.expr):
-    """A loop variable over the parameter `name`: each item its callers pass."""
+    """A loop variable over the parameter `name`: each item its callers pass. `table`: over
+    a module's own (or imported) name the file does not spell as a literal, dotted
+    (`for entry in ROUTES:`, `for e in routes.API:`), which the linker reads across files;
+    `rest`: each element from `index` on (`add_resource(*entry)`: the URLs after the view)."""
 
-    _fields = ("name", "index")
+    _fields = ("name", "index", "table", "rest")
 
-    def __init__(self, name: str, index: int = -1) -> None:
+    def __init__(self, name: str, index: int = -1, table: bool = False, rest: bool = False) -> None:
         super().__init__()
-        self.name, self.index = name, index
+        self.name, self.index, self.table, self.rest = name, index, table, rest
 
 
 def _index_loops(
@@ -1949,6 +2036,7 @@ def _index_loops(
     literals: dict[str, ast.expr],
     params: set[str],
     owner_class: str = "",
+    function: _Def | None = None,
 ) -> None:
     """For each statement inside `for` loops over literals (`for p in ["/a", "/b"]`, `for k, v
     in {...}.items()`, or a module-level name bound to one), the values its loop variables take,
@@ -2004,19 +2092,63 @@ def _index_loops(
                         break
                 if len(inner) > _MAX_ITERATIONS:
                     inner = envs
-            _index_loops(stmt.body, inner, into, literals, params, owner_class)
-            _index_loops(stmt.orelse, envs, into, literals, params, owner_class)
+            elif (table := _table_loop(stmt, function)) is not None:
+                inner = [{**env, **table} for env in envs]
+            more = (literals, params, owner_class, function)
+            _index_loops(stmt.body, inner, into, *more)
+            _index_loops(stmt.orelse, envs, into, *more)
         elif type(stmt) in _BLOCKS:
-            _index_loops(stmt.body, envs, into, literals, params, owner_class)  # type: ignore[attr-defined]
-            _index_loops(
-                getattr(stmt, "orelse", None) or [], envs, into, literals, params, owner_class
-            )
+            more = (literals, params, owner_class, function)
+            _index_loops(stmt.body, envs, into, *more)  # type: ignore[attr-defined]
+            _index_loops(getattr(stmt, "orelse", None) or [], envs, into, *more)
         elif type(stmt) in _TRIES:
             assert isinstance(stmt, ast.Try | ast.TryStar)
+            more = (literals, params, owner_class, function)
             for block in (stmt.body, stmt.orelse, stmt.finalbody):
-                _index_loops(block, envs, into, literals, params, owner_class)
+                _index_loops(block, envs, into, *more)
             for handler in stmt.handlers:
-                _index_loops(handler.body, envs, into, literals, params, owner_class)
+                _index_loops(handler.body, envs, into, *more)
+
+
+def _table_loop(stmt: ast.For, function: _Def | None) -> dict[str, ast.expr] | None:
+    """`for entry in ROUTES:` (or `for path, view in routes.TABLE:`) over a module's name
+    that is neither a literal here nor a parameter nor a local of `function`: each loop
+    name, the item (or its element) of that table, which the linker reads where the name is
+    bound (in another file for an import). None for any other loop."""
+    path = _dotted_path(stmt.iter)
+    dotted = ".".join(path) if path and CALL not in path else None
+    if dotted is None or (function is not None and _assigns(function, dotted.split(".")[0])):
+        return None
+    target = stmt.target
+    if isinstance(target, ast.Name):
+        return {target.id: _EachOf(dotted, table=True)}
+    if isinstance(target, ast.Tuple | ast.List) and all(
+        isinstance(e, ast.Name) for e in target.elts
+    ):
+        return {
+            e.id: _EachOf(dotted, n, table=True)
+            for n, e in enumerate(target.elts)
+            if isinstance(e, ast.Name)
+        }
+    return None
+
+
+def _spreads(call: ast.Call) -> bool:
+    return any(type(a) is ast.Starred for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    )
+
+
+def _assigns(function: _Def, name: str) -> bool:
+    """Whether `function` binds `name` itself (a parameter, an assignment, a loop, an
+    import; nested defs count too): then a loop over it is not over the module's name."""
+    if name in _parameters(function):
+        return True
+    return any(
+        (isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load))
+        or (isinstance(n, ast.alias) and (n.asname or n.name).split(".")[0] == name)
+        for n in ast.walk(function)
+    )
 
 
 class _StoredOf(ast.expr):
