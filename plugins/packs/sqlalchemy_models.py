@@ -279,8 +279,12 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         for node in tree.body
         if isinstance(node, ast.Expr | ast.Assign) and isinstance(node.value, ast.Call)
     )
+    module = module_facts(path, tree, describe, source)
+    made_lines = {c.line for cls in module.classes for _, c in cls.body.made}
+    if made_lines:  # a `Table(...)` a mixin makes per model is listed at each model
+        tables = tuple(t for t in tables if t.line not in made_lines)
     return SqlalchemyFacts(
-        module_facts(path, tree, describe, source),
+        module,
         tables,
         migration,
         functions,
@@ -474,6 +478,8 @@ def _describe(
             callees[dotted(_mapped_of(stmt.annotation)) or ""] = None
         if sqlmodel and isinstance(stmt, ast.AnnAssign) and _is_field(name, stmt):
             fields.append(name)
+    hooked = _called_by_init_subclass(node) if made else frozenset()
+    made = [(m, c) for m, c in made if m in hooked or not _is_classmethod(node, m)]
     return ModelBody(
         tablename,
         abstract,
@@ -496,6 +502,35 @@ def _makes_type(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type"
 
 
+def _is_classmethod(node: ast.ClassDef, name: str) -> bool:
+    return any(
+        isinstance(s, ast.FunctionDef)
+        and s.name == name
+        and any(last_name(dotted(d)) == "classmethod" for d in s.decorator_list)
+        for s in node.body
+    )
+
+
+def _called_by_init_subclass(node: ast.ClassDef) -> frozenset[str]:
+    """The methods the class's `__init_subclass__` calls on `cls` (a classmethod run for
+    each subclass as it is made)."""
+    hook = next(
+        (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init_subclass__"),
+        None,
+    )
+    if hook is None or not hook.args.args:
+        return frozenset()
+    first = hook.args.args[0].arg
+    return frozenset(
+        n.func.attr
+        for n in ast.walk(hook)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and isinstance(n.func.value, ast.Name)
+        and n.func.value.id == first
+    )
+
+
 def _made_at_definition(func: ast.FunctionDef, declared: frozenset[str]) -> bool:
     """A `@declared_attr` (`declared_attr.directive`, `@classmethod`) method: run for each
     mapped class below its class as that class is made."""
@@ -505,7 +540,8 @@ def _made_at_definition(func: ast.FunctionDef, declared: frozenset[str]) -> bool
 
 
 def _made_models(func: ast.FunctionDef) -> list[Computation]:
-    """Each `type(name, bases, {"__tablename__": value, ...})` in `func`: what assigns the
+    """Each `type(name, bases, {"__tablename__": value, ...})` (or `Table(value, ...)`) in
+    `func`: what assigns the
     made model's table name, `value` read with `func`'s first parameter (the model's class)
     after the plain assignments written before it (`owner = cls.__tablename__`)."""
     param = func.args.args[0].arg
@@ -513,20 +549,27 @@ def _made_models(func: ast.FunctionDef) -> list[Computation]:
     prelude: list[ast.stmt] = []
     for stmt in func.body:
         for node in ast.walk(stmt):
-            if not (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
+            if not isinstance(node, ast.Call):
+                continue
+            values: list[ast.expr] = []
+            if (
+                isinstance(node.func, ast.Name)
                 and node.func.id == "type"
                 and len(node.args) == 3
                 and isinstance(node.args[2], ast.Dict)
             ):
-                continue
-            namespace = node.args[2]
-            for key, value in zip(namespace.keys, namespace.values, strict=True):
-                if key is not None and literal(key) == TABLENAME:
-                    target = ast.Attribute(ast.Name(param, ast.Load()), TABLENAME, ast.Store())
-                    assign = ast.Assign([target], value, lineno=node.lineno, col_offset=0)
-                    found.append(Computation(node.lineno, (param,), (*prelude, assign)))
+                namespace = node.args[2]
+                values = [
+                    v
+                    for k, v in zip(namespace.keys, namespace.values, strict=True)
+                    if k is not None and literal(k) == TABLENAME
+                ]
+            elif last_name(dotted(node.func)) == "Table" and node.args:
+                values = [node.args[0]]  # `Table(f"{cls.__tablename__}_x", metadata, ...)`
+            for value in values:
+                target = ast.Attribute(ast.Name(param, ast.Load()), TABLENAME, ast.Store())
+                assign = ast.Assign([target], value, lineno=node.lineno, col_offset=0)
+                found.append(Computation(node.lineno, (param,), (*prelude, assign)))
         if (
             isinstance(stmt, ast.Assign)
             and all(isinstance(t, ast.Name) for t in stmt.targets)

@@ -371,7 +371,9 @@ def test_models_a_mixin_makes_per_model_and_models_made_by_type() -> None:
     mixins stacked) that makes a model with `type(name, bases, {"__tablename__": ...})` for each
     model below it: one table per model, named from that model's own table (declared by a base,
     written, or Flask-SQLAlchemy's snake_case default), placed at the model with `madeBy`; one
-    it cannot name is a finding at the model. `Thing = type(...)` at module level is a model."""
+    it cannot name is a finding at the model; a `Table(...)` made so, and a classmethod the
+    base's `__init_subclass__` runs, likewise (one nothing runs makes nothing). `Thing =
+    type(...)` at module level is a model."""
     document = _scan(FIXTURES / "mixin-made-tables")
     made = {
         r["name"]: (r["location"]["path"], r["location"]["line"], r["attrs"].get("madeBy"))
@@ -387,6 +389,9 @@ def test_models_a_mixin_makes_per_model_and_models_made_by_type() -> None:
         "pallets_tags": ("inv/models.py", 11, "Taggable.tags"),
         "bin": ("inv/models.py", 16, None),
         "things": ("inv/models.py", 20, None),
+        "shelves": ("inv/models.py", 23, None),
+        "shelves_history": ("inv/models.py", 23, "Versioned.history"),  # a `Table(...)`
+        "shelves_links": ("inv/models.py", 23, "Registered._links"),  # run by __init_subclass__
         "stock_item": ("shelf/app.py", 14, None),
         "stock_item_label": ("shelf/app.py", 14, "Labelled.labels"),
     }
