@@ -32,11 +32,11 @@ RESTFUL_TABLE_IMPORTED: dict[str, str] = {
         "ENDPOINTS = [\n    (Alpha, '/alpha'),\n    (\n        Beta,\n        '/beta/<int:bid>',\n        '/beta',\n    ),\n    (v.Gamma, '/gamma/<name>/'),\n]\n"
     ),
     "dash/app.py": (
-        "from flask import Flask\nfrom flask_restful import Api\n"
+        "from flask import Flask\nfrom flask_restful import Api as RestApi\n"
         "from dash.table import ENDPOINTS as TABLE\nfrom dash.views import Alpha\n\n"
         "def plain():\n    return 'x'\n\n"
         "RULES = (('/plain', 'plain', plain), ('/plain2', 'plain2', plain))\n\n"
-        "def make(extra):\n    app = Flask(__name__)\n    api = Api(app, prefix='/v2')\n"
+        "def make(extra):\n    app = Flask(__name__)\n    api = RestApi(app, prefix='/v2')\n"
         "    for entry in TABLE:\n        api.add_resource(*entry)\n"
         "    for rule in RULES:\n        app.add_url_rule(*rule)\n"
         "    api.add_resource(*(Alpha, '/direct'))\n"

@@ -862,6 +862,10 @@ class _Reader:
                 return self._router(node, name)
             if name is not None and any(word in name for word in _ROUTER_WORDS):
                 return self._maybe_router(node)
+            if name is not None and name not in _RESTFUL_ROUTERS and type(node.func) is ast.Name:
+                bound = self.bindings.get(name)  # `from flask_restful import Api as RestApi`
+                if isinstance(bound, ImportRef) and bound.attr in _RESTFUL_ROUTERS:
+                    name = bound.attr
             if name in _RESTFUL_ROUTERS and self._restful(node.func):
                 assert name is not None
                 return self._restful_router(node, name)
@@ -1089,12 +1093,11 @@ class _Reader:
         name = call.func.attr
         owner = self._owner(call.func.value)
         if name not in _UNBOUND_SPREAD_OK and _spreads(call):
-            spelled = self._unspread(call, name)
-            if spelled is None:  # `api.add_resource(*entry)` over what the scan cannot read
+            call = self._unspread(call, name)
+            if _unplaced(call, name):  # `api.add_resource(*entry)` over what is not read
                 if owner is not None:
                     self.routes.append(RouteDecl(owner, Opaque(), None, call.lineno))
                 return
-            call = spelled
         if name == "include_router":
             self._mount(call, owner, 0, "router", "prefix")
         elif name == "register_blueprint":
@@ -1117,21 +1120,22 @@ class _Reader:
                 self.mounts.append(MountDecl(app, owner, None, call.lineno, quiet=True))
             self._invocation(call)  # or a module's own hook: `views.init_app(app)`
 
-    def _unspread(self, call: ast.Call, name: str) -> ast.Call | None:
+    def _unspread(self, call: ast.Call, name: str) -> ast.Call:
         """`call` with its `*args` and `**kwargs` bound to the call's parameters, as if
         written out: a literal tuple, list or dict written in place, bound by a loop over a
         literal table, or a module's literal; an item of a table read elsewhere (imported, a
         parameter) element by element (`add_resource`'s URLs: each element after the view).
-        None when one cannot be bound (then a finding at the call, never silence)."""
+        One that cannot be bound stays (`_unplaced` says whether the call is then a finding;
+        `add_resource(view, *urls)` over a wrapper's parameter is `_resource`'s)."""
         args: list[ast.expr] = []
         for arg in call.args:
             if not isinstance(arg, ast.Starred):
                 args.append(arg)
                 continue
             value = self._spelled(arg.value)
-            if isinstance(value, ast.Tuple | ast.List):
-                if any(isinstance(e, ast.Starred) for e in value.elts):
-                    return None
+            if isinstance(value, ast.Tuple | ast.List) and not any(
+                isinstance(e, ast.Starred) for e in value.elts
+            ):
                 args += value.elts
             elif type(value) is _EachOf and value.index < 0 and not value.rest:
                 assert isinstance(value, _EachOf)
@@ -1143,7 +1147,7 @@ class _Reader:
                 else:
                     args += [_EachOf(item[0], n, item[2]) for n in range(_SPREAD_WIDTH)]
             else:
-                return None
+                args.append(arg)
         keywords: list[ast.keyword] = []
         for keyword in call.keywords:
             if keyword.arg is not None:
@@ -1153,7 +1157,8 @@ class _Reader:
             if not isinstance(value, ast.Dict) or not all(
                 isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys
             ):
-                return None
+                keywords.append(keyword)
+                continue
             keywords += [
                 ast.keyword(arg=k.value, value=v)  # type: ignore[union-attr]
                 for k, v in zip(value.keys, value.values, strict=True)
@@ -2131,6 +2136,24 @@ def _table_loop(stmt: ast.For, function: _Def | None) -> dict[str, ast.expr] | N
             if isinstance(e, ast.Name)
         }
     return None
+
+
+def _unplaced(call: ast.Call, name: str) -> bool:
+    """Whether a spread left unbound hides what the call registers: one before the path (or
+    `add_resource`'s view), or `**kwargs` where the path is not passed otherwise. Options
+    passed on (`**options`) and `add_resource(view, *urls)` are read as before."""
+    star = next((n for n, a in enumerate(call.args) if type(a) is ast.Starred), None)
+    if star is not None:
+        return star == 0 or name != "add_resource"
+    if not any(k.arg is None for k in call.keywords):
+        return False
+    if name == "add_resource":  # `add_resource(**spec)`: the view and URLs out of sight
+        return not call.args
+    keyword = _MOUNT_KEYWORDS.get(name, "path")
+    return not call.args and all(k.arg not in {keyword, "rule", "path"} for k in call.keywords)
+
+
+_MOUNT_KEYWORDS = {"include_router": "router", "register_blueprint": "blueprint", "mount": "app"}
 
 
 def _spreads(call: ast.Call) -> bool:
