@@ -19,6 +19,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
 from routes_harness import finding_places, placed, scanned_both_ways
 
+DECORATORS_CALLED: dict[str, str] = {
+    "w/__init__.py": "",
+    "w/tbl.py": "def page():\n    return 1\n\nPAGES = [('/a', page), ('/b', page, ['POST'])]\n",
+    "w/app.py": (
+        "from flask import Blueprint, Flask\n"
+        "from w.tbl import PAGES as LISTED, page\n"
+        "\n"
+        "app = Flask(__name__)\n"
+        "bp = Blueprint('b', __name__, url_prefix='/bp')\n"
+        "app.route('/direct', methods=['PUT'])(page)\n"
+        "for rule, view, *_ in LISTED:\n"
+        "    bp.route(rule)(view)\n"
+        "for entry in LISTED:\n"
+        "    bp.route(*entry[:1])(entry[1])\n"
+        "app.register_blueprint(bp)\n"
+    ),
+}
+
 RESTFUL_TABLE_IMPORTED: dict[str, str] = {
     "dash/__init__.py": "",
     "dash/views.py": (
@@ -86,6 +104,15 @@ def test_a_spread_over_an_imported_table_of_resources_is_a_route_per_url() -> No
     assert finding_places(RESTFUL_TABLE_IMPORTED) == {"UNRESOLVED_ROUTE": ["dash/app.py:19"]}
 
 
+def test_route_decorators_called_as_functions_are_routes() -> None:
+    """`app.route(path)(view)`, also over a table imported from another module; a spread
+    the scan cannot bind (a slice) is a finding at the call."""
+    assert placed(DECORATORS_CALLED) == {"PUT /direct": "w/app.py:6 flask"} | {
+        f"GET /bp{p}": "w/app.py:8 flask" for p in ("/a", "/b")
+    }
+    assert finding_places(DECORATORS_CALLED) == {"UNRESOLVED_ROUTE": ["w/app.py:10"]}
+
+
 def test_spreads_inside_wrappers_bind_per_caller_and_unknown_ones_are_findings() -> None:
     assert placed(WRAPPERS_OVER_TABLES) == {
         "GET /in/ping": "svc/main.py:7 fastapi",
@@ -101,11 +128,13 @@ def test_spreads_inside_wrappers_bind_per_caller_and_unknown_ones_are_findings()
     ]
 
 
-_CALLS = {  # registration API -> (router made, a literal spread's arguments)
-    "add_resource": ("Api(app)", "(Res, '/r')"),
-    "add_url_rule": ("app", "('/r', 'r', view)"),
-    "add_api_route": ("FastAPI()", "('/r', view)"),
-    "add_route": ("FastAPI()", "('/r', view)"),
+_CALLS = {  # registration API -> (router made, a literal spread's arguments, after the call)
+    "add_resource": ("Api(app)", "(Res, '/r')", ""),
+    "add_url_rule": ("app", "('/r', 'r', view)", ""),
+    "add_api_route": ("FastAPI()", "('/r', view)", ""),
+    "add_route": ("FastAPI()", "('/r', view)", ""),
+    "route": ("app", "('/r',)", "(view)"),  # a route decorator called as a function
+    "get": ("FastAPI()", "('/r',)", "(view)"),
 }
 _SHAPES = {  # how the spread is written -> (code before the call, the arguments)
     "literal": ("", "*{lit}"),
@@ -126,7 +155,7 @@ _SHAPES = {  # how the spread is written -> (code before the call, the arguments
 def test_every_spread_shape_is_a_route_or_a_finding_at_the_call(shape: str, api: str) -> None:
     """Never silent by construction: whatever a registration call's spread is, the document
     has a route of the call or a finding at its line."""
-    router, literal = _CALLS[api]
+    router, literal, applied = _CALLS[api]
     before, args = _SHAPES[shape]
     head = (
         "from flask import Flask\nfrom flask_restful import Api, Resource\n"
@@ -137,17 +166,19 @@ def test_every_spread_shape_is_a_route_or_a_finding_at_the_call(shape: str, api:
         f"app = Flask(__name__)\nrouter = {router}\n"
     )
     prefix = before.format(lit=literal)
-    body = f"{prefix}router.{api}({args.format(lit=literal)})\n"
+    body = f"{prefix}router.{api}({args.format(lit=literal)}){applied}\n"
     source = head + body
     line = source.count("\n")
     files = {"main.py": source, "tbl.py": f"from main import Res, view\nTABLE = [{literal}]\n"}
+    if shape == "view-then-star" and applied:  # `app.route(view, *MORE)`: path first there
+        files["main.py"] = source.replace("router.route(view, ", "router.route(")
     routes = placed(files)
     findings = finding_places(files)
     at_call = [p for places in findings.values() for p in places if p == f"main.py:{line}"]
     assert any(where.startswith(f"main.py:{line} ") for where in routes.values()) or at_call
 
 
-@pytest.mark.parametrize("files", [RESTFUL_TABLE_IMPORTED, WRAPPERS_OVER_TABLES])
+@pytest.mark.parametrize("files", [RESTFUL_TABLE_IMPORTED, WRAPPERS_OVER_TABLES, DECORATORS_CALLED])
 def test_spread_tables_scan_the_same_with_and_without_the_pre_filter(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1086,6 +1086,9 @@ class _Reader:
             view = call.args[0]  # `getattr(router, verb)(path)(view)`: a decorator applied
             self._computed_member(call.func, _dotted(view), self._expr(view))
             return
+        if type(call.func) is ast.Call and len(call.args) == 1 and _route_decorator(call.func):
+            self._decorator_call(call.func, call.args[0])  # `app.route(rule)(view)`
+            return
         if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
             self._invocation(call)
             self._store(call)
@@ -1119,6 +1122,22 @@ class _Reader:
             if app is not None:
                 self.mounts.append(MountDecl(app, owner, None, call.lineno, quiet=True))
             self._invocation(call)  # or a module's own hook: `views.init_app(app)`
+
+    def _decorator_call(self, decorator: ast.Call, view: ast.expr) -> None:
+        """A route decorator called as a function on a view: the route `@` would give, its
+        spread arguments bound as a registration call's (a finding where they cannot be)."""
+        func = decorator.func
+        assert isinstance(func, ast.Attribute)
+        name = func.attr
+        if _spreads(decorator):
+            decorator = self._unspread(decorator, name)
+            if _unplaced(decorator, name):
+                owner = self._owner(func.value)
+                if owner is not None:
+                    self.routes.append(RouteDecl(owner, Opaque(), None, decorator.lineno))
+                return
+        endpoint = self._expr(view)
+        self._decorator_route(decorator, _dotted(view), NO_AUTH, endpoint)
 
     def _unspread(self, call: ast.Call, name: str) -> ast.Call:
         """`call` with its `*args` and `**kwargs` bound to the call's parameters, as if
@@ -1925,30 +1944,36 @@ class _Reader:
                     self._guard(owner, Sym((node.name,)))
             if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
                 continue
-            verb = decorator.func.attr
-            if verb not in _ROUTE_DECORATORS:
-                continue
-            path = self._path_expr(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
-            if path is None:
-                continue
-            own = self._dependencies_auth(_keyword(decorator, "dependencies"))
-            function = self._auth_of(node)
-            fixed = (verb.upper(),) if verb in HTTP_METHODS else None
-            if verb in _FIXED_METHODS:  # `@router.websocket(path)`: `WEBSOCKET /path`
-                fixed = (_FIXED_METHODS[verb],)
-            methods = None if fixed else _keyword(decorator, "methods")
-            self.routes.append(
-                RouteDecl(
-                    owner=self._owner(decorator.func.value),
-                    path=path,
-                    methods=fixed or _methods(methods, self.bindings),
-                    line=decorator.lineno,
-                    handler=node.name,
-                    auth=Auth(own.guards + function.guards, function.aliases),
-                    methods_unknown=methods is not None
-                    and _methods(methods, self.bindings) is None,
-                )
+            if decorator.func.attr in _ROUTE_DECORATORS:
+                self._decorator_route(decorator, node.name, self._auth_of(node))
+
+    def _decorator_route(
+        self, decorator: ast.Call, handler: str | None, function: Auth, view: Expr | None = None
+    ) -> None:
+        """`@app.route(path, ...)` on a def, or called as a function on a view
+        (`app.route(rule)(view)`: `view` its endpoint)."""
+        assert isinstance(decorator.func, ast.Attribute)
+        verb = decorator.func.attr
+        path = self._path_expr(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
+        if path is None:
+            return
+        own = self._dependencies_auth(_keyword(decorator, "dependencies"))
+        fixed = (verb.upper(),) if verb in HTTP_METHODS else None
+        if verb in _FIXED_METHODS:  # `@router.websocket(path)`: `WEBSOCKET /path`
+            fixed = (_FIXED_METHODS[verb],)
+        methods = None if fixed else _keyword(decorator, "methods")
+        self.routes.append(
+            RouteDecl(
+                owner=self._owner(decorator.func.value),
+                path=path,
+                methods=fixed or _methods(methods, self.bindings),
+                line=decorator.lineno,
+                handler=handler,
+                endpoint=view,
+                auth=Auth(own.guards + function.guards, function.aliases),
+                methods_unknown=methods is not None and _methods(methods, self.bindings) is None,
             )
+        )
 
     def _guard(self, owner: Expr, function: Expr | None) -> None:
         """A `before_request` function: judged like any guard once linked."""
@@ -2128,13 +2153,14 @@ def _table_loop(stmt: ast.For, function: _Def | None) -> dict[str, ast.expr] | N
     if isinstance(target, ast.Name):
         return {target.id: _EachOf(dotted, table=True)}
     if isinstance(target, ast.Tuple | ast.List) and all(
-        isinstance(e, ast.Name) for e in target.elts
+        isinstance(e, ast.Name | ast.Starred) for e in target.elts
     ):
-        return {
-            e.id: _EachOf(dotted, n, table=True)
-            for n, e in enumerate(target.elts)
-            if isinstance(e, ast.Name)
-        }
+        bound: dict[str, ast.expr] = {}
+        for n, e in enumerate(target.elts):  # `for rule, view, *_ in T:` the names before `*`
+            if not isinstance(e, ast.Name):
+                break
+            bound[e.id] = _EachOf(dotted, n, table=True)
+        return bound
     return None
 
 
