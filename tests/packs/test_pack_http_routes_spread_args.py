@@ -113,6 +113,32 @@ def test_route_decorators_called_as_functions_are_routes() -> None:
     assert finding_places(DECORATORS_CALLED) == {"UNRESOLVED_ROUTE": ["w/app.py:10"]}
 
 
+OPTIONS_PASSED_ON: dict[str, str] = {
+    "site/__init__.py": "",
+    "site/helpers.py": (
+        "def wire_view(target, rules, view_func, *args, **kwargs):\n"
+        "    for rule in rules:\n"
+        "        target.add_url_rule(rule, view_func=view_func, *args, **kwargs)\n"
+    ),
+    "site/views.py": (
+        "from flask import Blueprint\nfrom site.helpers import wire_view\n\n"
+        "def show():\n    return 'x'\n\n"
+        "pages = Blueprint('pages', __name__, url_prefix='/p')\n"
+        "wire_view(pages, rules=['/one', '/two'], view_func=show)\n"
+    ),
+    "site/app.py": (
+        "from flask import Flask\nfrom site.views import pages\n\n"
+        "app = Flask(__name__)\napp.register_blueprint(pages)\n"
+    ),
+}
+
+
+def test_arguments_spread_after_the_path_are_passed_on_as_before() -> None:
+    """`add_url_rule(rule, view_func=v, *args, **kwargs)` in a wrapper: the path is written,
+    so the route is read as it was (the spread options are not what is registered)."""
+    assert set(placed(OPTIONS_PASSED_ON)) == {"GET /p/one", "GET /p/two"}
+
+
 def test_spreads_inside_wrappers_bind_per_caller_and_unknown_ones_are_findings() -> None:
     assert placed(WRAPPERS_OVER_TABLES) == {
         "GET /in/ping": "svc/main.py:7 fastapi",

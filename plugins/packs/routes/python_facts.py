@@ -2165,12 +2165,13 @@ def _table_loop(stmt: ast.For, function: _Def | None) -> dict[str, ast.expr] | N
 
 
 def _unplaced(call: ast.Call, name: str) -> bool:
-    """Whether a spread left unbound hides what the call registers: one before the path (or
-    `add_resource`'s view), or `**kwargs` where the path is not passed otherwise. Options
-    passed on (`**options`) and `add_resource(view, *urls)` are read as before."""
+    """Whether a spread left unbound hides what the call registers: one in the path's place
+    (`add_resource`'s view's), or `**kwargs` where the path is not passed otherwise. One after
+    the path (`add_url_rule(rule, view_func=v, *args, **kwargs)`, options passed on) and
+    `add_resource(view, *urls)` are read as before."""
     star = next((n for n, a in enumerate(call.args) if type(a) is ast.Starred), None)
-    if star is not None:
-        return star == 0 or name != "add_resource"
+    if star == 0:  # the path (the view for `add_resource`) itself spread
+        return name == "add_resource" or not any(k.arg in {"rule", "path"} for k in call.keywords)
     if not any(k.arg is None for k in call.keywords):
         return False
     if name == "add_resource":  # `add_resource(**spec)`: the view and URLs out of sight
