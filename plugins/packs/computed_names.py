@@ -236,6 +236,8 @@ def _guarded(step: Callable[[], Any]) -> Any:
         raise NotEvaluated(f"evaluation stopped: {type(exc).__name__}") from exc
 
 
+# a format spec of fill, align, width and a string or integer type: bounded output
+_PLAIN_SPEC = re.compile(r"(?:[^{}]?[<>^=])?[+\- ]?0?(?:[1-9][0-9]?)?[sdxXob]?")
 _UNSET: Any = object()  # `cls.__tablename__` that no class defines
 _NOT_MAPPED: Any = object()  # `super().__init_subclass__()` not called (yet)
 TABLENAME = "__tablename__"
@@ -645,10 +647,19 @@ class _Run:
     def formatted(self, part: ast.expr, env: dict[str, Any], scope: Scope, depth: int) -> str:
         if isinstance(part, ast.Constant) and isinstance(part.value, str):
             return part.value
-        if isinstance(part, ast.FormattedValue) and part.format_spec is None:
+        if isinstance(part, ast.FormattedValue):
+            spec = part.format_spec  # a JoinedStr: `:s` is one constant
+            parts = spec.values if isinstance(spec, ast.JoinedStr) else []
+            if spec is not None and not (len(parts) == 1 and isinstance(parts[0], ast.Constant)):
+                raise NotEvaluated("an f-string with a computed format")
+            text = str(parts[0].value) if parts else ""  # type: ignore[attr-defined]
             value = self.expr(part.value, env, scope, depth)
-            if isinstance(value, str | int) and part.conversion in (-1, ord("s")):
-                return str(value)
+            if (
+                isinstance(value, str | int)
+                and part.conversion in (-1, ord("s"))
+                and _PLAIN_SPEC.fullmatch(text)  # `{name:s}`, `{n:03d}`, `{x:>8}`
+            ):
+                return format(value, text)
         raise NotEvaluated("an f-string with a format")
 
     def compare(self, node: ast.Compare, env: dict[str, Any], scope: Scope, depth: int) -> bool:

@@ -203,6 +203,9 @@ class ModelBody:
     methods: tuple[tuple[str, ast.FunctionDef], ...] = ()
     # the functions of the class body (`cls._prefix("x")` runs a classmethod or staticmethod)
     functions: tuple[ClassFunction, ...] = ()
+    # models a `declared_attr` (or classmethod) makes for each model below this class with
+    # `type(name, bases, {"__tablename__": ...})`: (method, what assigns `cls.__tablename__`)
+    made: tuple[tuple[str, Computation], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -279,6 +282,8 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         and len(node.targets) == 1
         and isinstance(node.targets[0], ast.Name)
     }
+    if "type(" in source:
+        _classes_made_by_type(tree)
     tables = tuple(
         replace(_table_call(node), target=bound.get(id(node)))
         # a walk costs a parse's time: only where something named `Table` may be called
@@ -289,6 +294,7 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         _describe,
         sqlmodel="SQLModel" in source,  # fields cost a third
         hooks="__tablename__" in source,  # a hook that rewrites it names it
+        declared=_declared_attr_names(tree) if "__tablename__" in source else _DECLARED,
     )
     computes = "__tablename__" in source
     functions: dict[str, Computation] = {}
@@ -329,8 +335,12 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         and isinstance(node.value, ast.Call)
         and any(word in source for word in GENERATOR_CALLS)  # imported, perhaps renamed
     )
+    module = module_facts(path, tree, describe, source)
+    made_lines = {c.line for cls in module.classes for _, c in cls.body.made}
+    if made_lines:  # a `Table(...)` a mixin makes per model is listed at each model
+        tables = tuple(t for t in tables if t.line not in made_lines)
     return SqlalchemyFacts(
-        module_facts(path, tree, describe, source),
+        module,
         tables,
         migration,
         functions,
@@ -340,6 +350,46 @@ def _extract_python(path: str, source: str) -> SqlalchemyFacts:
         versioning=versioning,
         unread=unread_orms.python_uses(source.encode("utf-8", "surrogatepass")),
     )
+
+
+def _classes_made_by_type(tree: ast.Module) -> None:
+    """`Thing = type("Thing", (Base,), {"__tablename__": "things", ...})` at module level read
+    as the class statement it is (its namespace's string keys its attributes), so that a model
+    made so is mapped, named and inherited from like one written as a class."""
+    for n, stmt in enumerate(tree.body):
+        if not (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and _makes_type(stmt.value)
+        ):
+            continue
+        call = stmt.value
+        assert isinstance(call, ast.Call)
+        if len(call.args) != 3 or call.keywords:
+            continue
+        _, bases, namespace = call.args
+        if not (isinstance(bases, ast.Tuple) and isinstance(namespace, ast.Dict)):
+            continue
+        keys = [literal(k) if k is not None else None for k in namespace.keys]
+        if not all(isinstance(k, str) and k.isidentifier() for k in keys):
+            continue
+        body: list[ast.stmt] = [
+            ast.Assign([ast.Name(str(k), ast.Store())], v, lineno=v.lineno, col_offset=0)
+            for k, v in zip(keys, namespace.values, strict=True)
+        ]
+        made = ast.ClassDef(
+            name=stmt.targets[0].id,
+            bases=list(bases.elts),
+            keywords=[],
+            body=body or [ast.Pass(lineno=stmt.lineno, col_offset=0)],
+            decorator_list=[],
+            lineno=stmt.lineno,
+            col_offset=stmt.col_offset,
+            end_lineno=stmt.end_lineno,
+            end_col_offset=stmt.end_col_offset,
+        )
+        tree.body[n] = made
 
 
 _FACTORY_NAME = re.compile(r"(?i)base|model|declarative|alchemy|registry|db|orm")
@@ -399,7 +449,29 @@ _COMPUTED_CONSTANTS = (
 )
 
 
-def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True) -> ModelBody:
+_DECLARED = frozenset({"declared_attr", "directive", "classmethod"})
+
+
+def _declared_attr_names(tree: ast.Module) -> frozenset[str]:
+    """The names `declared_attr` goes by in the module (`from sqlalchemy.orm import
+    declared_attr as attr_made`), with `classmethod`."""
+    aliases = {
+        alias.asname
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.name == "declared_attr" and alias.asname
+    }
+    return _DECLARED | aliases
+
+
+def _describe(
+    node: ast.ClassDef,
+    *,
+    sqlmodel: bool = False,
+    hooks: bool = True,
+    declared: frozenset[str] = _DECLARED,
+) -> ModelBody:
     # Runs for every class of every file, so plain isinstance checks: the `match` class
     # patterns with sub-patterns it replaced were this function's largest cost in a profile.
     tablename: TableName | None = None
@@ -412,6 +484,7 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True)
     defaults: list[tuple[str, ast.expr]] = []
     methods: list[tuple[str, ast.FunctionDef]] = []
     functions: list[ClassFunction] = []
+    made: list[tuple[str, Computation]] = []
     target: ast.expr
     value: ast.expr | None
     for stmt in node.body:
@@ -428,6 +501,8 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True)
                 tablename = _declared_tablename(stmt)
             elif not hooks:
                 pass
+            elif isinstance(stmt, ast.FunctionDef) and _made_at_definition(stmt, declared):
+                made += ((stmt.name, c) for c in _made_models(stmt))
             elif isinstance(stmt, ast.FunctionDef) and stmt.name == "__init_subclass__":
                 renames = _renaming_hook(stmt)
             elif isinstance(stmt, ast.FunctionDef) and stmt.name in ("__init__", "__new__"):
@@ -461,6 +536,8 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True)
             callees[dotted(_mapped_of(stmt.annotation)) or ""] = None
         if sqlmodel and isinstance(stmt, ast.AnnAssign) and _is_field(name, stmt):
             fields.append(name)
+    hooked = _called_by_init_subclass(node) if made else frozenset()
+    made = [(m, c) for m, c in made if m in hooked or not _is_classmethod(node, m)]
     return ModelBody(
         tablename,
         abstract,
@@ -475,7 +552,89 @@ def _describe(node: ast.ClassDef, *, sqlmodel: bool = False, hooks: bool = True)
         tuple(defaults),
         tuple(methods),
         tuple(functions),
+        tuple(made),
     )
+
+
+def _makes_type(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type"
+
+
+def _is_classmethod(node: ast.ClassDef, name: str) -> bool:
+    return any(
+        isinstance(s, ast.FunctionDef)
+        and s.name == name
+        and any(last_name(dotted(d)) == "classmethod" for d in s.decorator_list)
+        for s in node.body
+    )
+
+
+def _called_by_init_subclass(node: ast.ClassDef) -> frozenset[str]:
+    """The methods the class's `__init_subclass__` calls on `cls` (a classmethod run for
+    each subclass as it is made)."""
+    hook = next(
+        (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init_subclass__"),
+        None,
+    )
+    if hook is None or not hook.args.args:
+        return frozenset()
+    first = hook.args.args[0].arg
+    return frozenset(
+        n.func.attr
+        for n in ast.walk(hook)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and isinstance(n.func.value, ast.Name)
+        and n.func.value.id == first
+    )
+
+
+def _made_at_definition(func: ast.FunctionDef, declared: frozenset[str]) -> bool:
+    """A `@declared_attr` (`declared_attr.directive`, `@classmethod`) method: run for each
+    mapped class below its class as that class is made."""
+    return bool(func.args.args) and any(
+        last_name(dotted(d)) in declared for d in func.decorator_list
+    )
+
+
+def _made_models(func: ast.FunctionDef) -> list[Computation]:
+    """Each `type(name, bases, {"__tablename__": value, ...})` (or `Table(value, ...)`) in
+    `func`: what assigns the
+    made model's table name, `value` read with `func`'s first parameter (the model's class)
+    after the plain assignments written before it (`owner = cls.__tablename__`)."""
+    param = func.args.args[0].arg
+    found: list[Computation] = []
+    prelude: list[ast.stmt] = []
+    for stmt in func.body:
+        for node in ast.walk(stmt):
+            if not isinstance(node, ast.Call):
+                continue
+            values: list[ast.expr] = []
+            if (
+                isinstance(node.func, ast.Name)
+                and node.func.id == "type"
+                and len(node.args) == 3
+                and isinstance(node.args[2], ast.Dict)
+            ):
+                namespace = node.args[2]
+                values = [
+                    v
+                    for k, v in zip(namespace.keys, namespace.values, strict=True)
+                    if k is not None and literal(k) == TABLENAME
+                ]
+            elif last_name(dotted(node.func)) == "Table" and node.args:
+                values = [node.args[0]]  # `Table(f"{cls.__tablename__}_x", metadata, ...)`
+            for value in values:
+                target = ast.Attribute(ast.Name(param, ast.Load()), TABLENAME, ast.Store())
+                assign = ast.Assign([target], value, lineno=node.lineno, col_offset=0)
+                found.append(Computation(node.lineno, (param,), (*prelude, assign)))
+        if (
+            isinstance(stmt, ast.Assign)
+            and all(isinstance(t, ast.Name) for t in stmt.targets)
+            and not _makes_type(stmt.value)
+        ):
+            prelude.append(stmt)
+    return found
 
 
 def _renaming_hook(func: ast.FunctionDef) -> Computation | None:
@@ -650,6 +809,11 @@ def link(files: Sequence[tuple[str, FileFacts]]) -> DocumentPieces:
                     models.append(VersionedModel(found, attributes, module.path))
             elif isinstance(found, Gap):
                 gaps.append(found)
+            for per_model in mapper.made_tables(ClassRef(module, cls), found):
+                if isinstance(per_model, TableClaim):
+                    claims.append(per_model)
+                else:
+                    gaps.append(per_model)
     gaps.extend(mapper.version_gaps)
     gaps.extend(mapper.unknown_bases())
     made, unmade = _generated(modules, by_path, models)
@@ -986,6 +1150,43 @@ class _Mapper:
                 )
             )
         return claim
+
+    def made_tables(
+        self, ref: ClassRef[ModelBody], found: TableClaim | Gap | None
+    ) -> list[TableClaim | Gap]:
+        """The models a mixin's `declared_attr` makes for the model `ref` (its class or one
+        above it): each table named from `ref`'s own (`f"{cls.__tablename__}_label"`), placed
+        at `ref` with `attrs.madeBy` naming the method; a gap at `ref` where it cannot be
+        computed (`ref`'s own name unknown, or the value not evaluated)."""
+        if found is None:
+            return []
+        chain = [ref, *(a for a in self.modules.ancestors(ref) if isinstance(a, ClassRef))]
+        makers = [(c, m, comp) for c in chain for m, comp in c.cls.body.made]
+        out: list[TableClaim | Gap] = []
+        for owner, method, computation in makers:
+            where = f"{owner.module.path}:{computation.line}"
+            try:
+                if not isinstance(found, TableClaim):
+                    raise NotEvaluated("the table name of the model it is made for is unknown")
+                made = run_hook(
+                    computation,
+                    ref.cls.name,
+                    found.name,
+                    self.scope(owner.module),
+                    maps_in_super=False,
+                    attributes=self.attributes(ref),
+                )
+            except NotEvaluated as gap:
+                detail = (
+                    f"a model made by {owner.cls.name}.{method} at {where} for each model "
+                    f"below it: its __tablename__ is not evaluated ({gap.reason})"
+                )
+                out.append(Gap(COMPUTED_TABLENAME, detail, ref.module.path, ref.cls.line))
+                continue
+            if made.name:
+                attrs = (("madeBy", f"{owner.cls.name}.{method}"), *_marked(made.assumed))
+                out.append(TableClaim(made.name, ref.module.path, ref.cls.line, None, (), attrs))
+        return out
 
     def _library_name(
         self,

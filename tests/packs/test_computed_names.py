@@ -324,3 +324,19 @@ def test_last_callee_names_what_a_call_calls_last() -> None:
     assert isinstance(bare, ast.Expr) and isinstance(bare.value, ast.Call)
     assert last_callee(chained.value) == "c"
     assert last_callee(bare.value) == "f"
+
+
+def test_an_f_string_with_a_plain_format_spec_is_evaluated() -> None:
+    """`f"{cls.__tablename__:s}_label"`, `{n:03d}`: a spec of fill, align, width and a str or
+    int type is formatted; a computed spec (`{x:{w}}`) or another type is not evaluated."""
+
+    def name(text: str) -> str | None:
+        scope, _ = module("")
+        return evaluate(from_expression(ast.parse(text, mode="eval").body), "Box", scope)
+
+    assert name("f\"{'box':s}_label\"") == "box_label"
+    assert name('f"t_{7:03d}"') == "t_007"
+    with pytest.raises(NotEvaluated):
+        name("f\"{'box':{3}}\"")
+    with pytest.raises(NotEvaluated):
+        name('f"{1.5:.2f}"')

@@ -429,3 +429,38 @@ def test_a_django_model_file_is_not_parsed_for_sqlalchemy_tables(tmp_path: Path)
     assert document == scanner(True).discover(["."])
     assert filtered.parsed == 3  # store/: models.py, sub.py, rows.py; no file of shop/
     assert [r["name"] for r in document["resources"]] == ["order"]
+
+
+def test_models_a_mixin_makes_per_model_and_models_made_by_type() -> None:
+    """A mixin's `declared_attr` (aliased, from `sqlalchemy.orm` or `sqlalchemy.ext.declarative`,
+    mixins stacked) that makes a model with `type(name, bases, {"__tablename__": ...})` for each
+    model below it: one table per model, named from that model's own table (declared by a base,
+    written, or Flask-SQLAlchemy's snake_case default), placed at the model with `madeBy`; one
+    it cannot name is a finding at the model; a `Table(...)` made so, and a classmethod the
+    base's `__init_subclass__` runs, likewise (one nothing runs makes nothing). `Thing =
+    type(...)` at module level is a model."""
+    document = _scan(FIXTURES / "mixin-made-tables")
+    made = {
+        r["name"]: (r["location"]["path"], r["location"]["line"], r["attrs"].get("madeBy"))
+        for r in document["resources"]
+        if r["kind"] == "table"
+    }
+    assert made == {
+        "crate": ("inv/models.py", 7, None),
+        "crate_tags": ("inv/models.py", 7, "Taggable.tags"),
+        "note_of_crate": ("inv/models.py", 7, "Noted.notes"),
+        "pallets": ("inv/models.py", 11, None),
+        "pallets_audit": ("inv/models.py", 11, "Audited.audit"),
+        "pallets_tags": ("inv/models.py", 11, "Taggable.tags"),
+        "bin": ("inv/models.py", 16, None),
+        "things": ("inv/models.py", 20, None),
+        "shelves": ("inv/models.py", 23, None),
+        "shelves_history": ("inv/models.py", 23, "Versioned.history"),  # a `Table(...)`
+        "shelves_links": ("inv/models.py", 23, "Registered._links"),  # run by __init_subclass__
+        "stock_item": ("shelf/app.py", 14, None),
+        "stock_item_label": ("shelf/app.py", 14, "Labelled.labels"),
+    }
+    (gap,) = document["findings"]
+    assert gap["code"] == "COMPUTED_TABLENAME"
+    assert "Scoped.scoped" in gap["detail"]
+    assert [(p["path"], p["line"]) for p in gap["locations"]] == [("inv/models.py", 16)]

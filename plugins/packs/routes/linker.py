@@ -1421,7 +1421,7 @@ class _RouteResolver:
                 self._attach_list(path, decl.routes, (path, decl.router_id), 0)
         for declared in facts.routes:
             routes = [declared] if not facts.stores else self._unstored(path, facts, declared)
-            for route in routes:
+            for route in (t for r in routes for t in self._table_items(path, r)):
                 for unkeyed in self._unkeyed_route(path, route):
                     self._attach_route(path, unkeyed)
         for mount in facts.mounts:
@@ -1441,6 +1441,23 @@ class _RouteResolver:
                 self._attach_use(node, path, use)
         for prefix in facts.prefixes:
             self._attach_prefix(path, prefix)
+
+    def _table_items(self, path: str, route: RouteDecl) -> list[RouteDecl]:
+        """`route`, or when its path is an element of each item of a module's table (`for
+        entry in ROUTES: api.add_resource(*entry)`, `ROUTES` imported), one route per item
+        (per URL of an item for `add_resource`), its view the same item's element; a table
+        the scan does not show is one route whose path is not known (a finding here)."""
+        each = route.path
+        if not (isinstance(each, Each) and isinstance(each.source, Sym)):
+            return [route]
+        source = Bound(path, each.source)
+        view = route.endpoint
+        if isinstance(view, Each) and view.source == each.source:
+            view = replace(view, source=source)
+        return [
+            replace(route, path=item, endpoint=v)
+            for item, v in self._alternatives_with(replace(each, source=source), view)
+        ]
 
     def _attach_prefix(self, path: str, prefix: PrefixDecl) -> None:
         """`router.prefix('/x')` on a router made in another file: that router's own prefix,
@@ -1909,7 +1926,7 @@ class _RouteResolver:
                 if isinstance(item, _Scoped) and isinstance(item.value, Items)
                 else ()
             )
-            if expr.index >= len(values):
+            if expr.index >= len(values) and not expr.rest:
                 found.append((Opaque(), companion))
                 continue
             view = companion
@@ -1920,7 +1937,8 @@ class _RouteResolver:
                     if 0 <= companion.index < len(values)
                     else None
                 )
-            found.append((Bound(item.file, values[expr.index]), view))  # type: ignore[union-attr]
+            for value in values[expr.index : None if expr.rest else expr.index + 1]:
+                found.append((Bound(item.file, value), view))  # type: ignore[union-attr]
         return found
 
     def _chains(self, path: str, site: str, depth: int = 0) -> list[_Chain]:
@@ -4132,11 +4150,11 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
     if kind is Each:
         assert isinstance(expr, Each)
         source = _subst(expr.source, here, file, site, call, caller)
-        if isinstance(source, Mapped):  # the list it builds, read where it is written
-            return Each(Bound(here, source), expr.index, expr.field)
+        if isinstance(source, Mapped | Sym):  # the list it builds (or names), read where
+            return Each(Bound(here, source), expr.index, expr.field, expr.rest)  # it is written
         if not isinstance(source, Param | Bound | Mapped):
             return Opaque()
-        return Each(source, expr.index, expr.field)
+        return Each(source, expr.index, expr.field, expr.rest)
     if kind is Apply:
         assert isinstance(expr, Apply)
         return Apply(

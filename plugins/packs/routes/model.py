@@ -113,10 +113,13 @@ class Each:
     """Each item of what callers pass as the parameter `source`: the loop variable of `for
     rule in routes:` in `def register_view(bp, routes, view_func)`."""
 
-    # or a list built from one (`[scoped(u) for u in urls]`, `map(scoped, urls)`): `Mapped`
-    source: Param | Bound | Mapped
+    # or a list built from one (`[scoped(u) for u in urls]`, `map(scoped, urls)`): `Mapped`;
+    # or a module's own name (`for entry in ROUTES:`, `ROUTES` imported): `Sym`, which the
+    # linker reads in the file the loop is written in
+    source: Param | Bound | Mapped | Sym
     index: int = -1  # `for path, view in routes:`: element `index` of each item (-1: the item)
     field: str = ""  # `for (const r of routes) … r.path`: that property of each item
+    rest: bool = False  # `add_resource(*entry)`: each element from `index` on, one value each
 
 
 @dataclass(frozen=True, slots=True)

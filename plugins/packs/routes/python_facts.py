@@ -91,6 +91,9 @@ _RESTFUL_MODULES = tuple(m for f in PYTHON for m in f.from_modules)
 _RESTFUL_ROUTERS = frozenset(name for f in PYTHON if f.from_modules for name in f.routers)
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
+# registration calls whose `*args`/`**kwargs` are not bound (never a route of their own)
+_UNBOUND_SPREAD_OK = frozenset({"init_app", "before_request"})
+_SPREAD_WIDTH = 4  # the elements of a table's item a spread binds (`add_url_rule`'s four)
 
 
 def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
@@ -214,7 +217,7 @@ class _Reader:
                     if type(value) in _LOCAL_TABLES
                 }
                 tables = {**literals, **own} if own else literals
-                _index_loops(function.body, [{}], loops, tables, params, owner)
+                _index_loops(function.body, [{}], loops, tables, params, owner, function)
         tests = {0: _enclosing_tests(tree.body) if _has_if(tree.body) else {}}
         for stmt, scope in zip(statements, scopes, strict=True):
             for env in loops.get(id(stmt), ({},)):
@@ -818,13 +821,16 @@ class _Reader:
 
     def _expr(self, node: ast.expr | None) -> Expr | None:
         kind = type(node)
+        if kind is _EachOf:  # an element of a table's item a spread bound (`*entry`)
+            return self._each_of(node)  # type: ignore[arg-type]
         if kind is ast.Name:  # the commonest: a router, a handler, a constant
-            if self._env and node.id in self._env:  # type: ignore[union-attr]
-                item = self._env[node.id]  # type: ignore[union-attr]
+            item = self._env.get(node.id) if self._env else None  # type: ignore[union-attr]
+            if isinstance(item, _EachOf) and item.table and item.index < 0:
+                item = None  # a table's item used whole (`for bp in BPS:`): the name as written
+            if item is not None:
                 if type(item) is _EachOf:  # `for rule in routes`, `routes` a parameter
                     assert isinstance(item, _EachOf)
-                    param = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
-                    return Each(param, item.index) if isinstance(param, Param) else None
+                    return self._each_of(item)
                 if type(item) is _StoredOf:
                     assert isinstance(item, _StoredOf)
                     return Stored(item.owner_class, item.attr, item.index)
@@ -871,6 +877,10 @@ class _Reader:
                 return self._router(node, name)
             if name is not None and any(word in name for word in _ROUTER_WORDS):
                 return self._maybe_router(node)
+            if name is not None and name not in _RESTFUL_ROUTERS and type(node.func) is ast.Name:
+                bound = self.bindings.get(name)  # `from flask_restful import Api as RestApi`
+                if isinstance(bound, ImportRef) and bound.attr in _RESTFUL_ROUTERS:
+                    name = bound.attr
             if name in _RESTFUL_ROUTERS and self._restful(node.func):
                 assert name is not None
                 return self._restful_router(node, name)
@@ -914,6 +924,12 @@ class _Reader:
         if isinstance(node, ast.List | ast.Tuple):
             return self._starlette_routes(node.elts)
         return None
+
+    def _each_of(self, item: _EachOf) -> Expr | None:
+        if item.table:  # `for path, view in ROUTES:`, `ROUTES` read where it is bound
+            return Each(Sym(tuple(item.name.split("."))), item.index, rest=item.rest)
+        param = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
+        return Each(param, item.index, rest=item.rest) if isinstance(param, Param) else None
 
     def _value(self, node: ast.expr | None) -> Expr | None:
         """`node` where a string is expected (a path, a prefix, what a function returns): as
@@ -1085,12 +1101,21 @@ class _Reader:
             view = call.args[0]  # `getattr(router, verb)(path)(view)`: a decorator applied
             self._computed_member(call.func, _dotted(view), self._expr(view))
             return
+        if type(call.func) is ast.Call and len(call.args) == 1 and _route_decorator(call.func):
+            self._decorator_call(call.func, call.args[0])  # `app.route(rule)(view)`
+            return
         if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
             self._invocation(call)
             self._store(call)
             return
         name = call.func.attr
         owner = self._owner(call.func.value)
+        if name not in _UNBOUND_SPREAD_OK and _spreads(call):
+            call = self._unspread(call, name)
+            if _unplaced(call, name):  # `api.add_resource(*entry)` over what is not read
+                if owner is not None:
+                    self.routes.append(RouteDecl(owner, Opaque(), None, call.lineno))
+                return
         if name == "include_router":
             self._mount(call, owner, 0, "router", "prefix")
         elif name == "register_blueprint":
@@ -1112,6 +1137,89 @@ class _Reader:
             if app is not None:
                 self.mounts.append(MountDecl(app, owner, None, call.lineno, quiet=True))
             self._invocation(call)  # or a module's own hook: `views.init_app(app)`
+
+    def _decorator_call(self, decorator: ast.Call, view: ast.expr) -> None:
+        """A route decorator called as a function on a view: the route `@` would give, its
+        spread arguments bound as a registration call's (a finding where they cannot be)."""
+        func = decorator.func
+        assert isinstance(func, ast.Attribute)
+        name = func.attr
+        if _spreads(decorator):
+            decorator = self._unspread(decorator, name)
+            if _unplaced(decorator, name):
+                owner = self._owner(func.value)
+                if owner is not None:
+                    self.routes.append(RouteDecl(owner, Opaque(), None, decorator.lineno))
+                return
+        endpoint = self._expr(view)
+        self._decorator_route(decorator, _dotted(view), NO_AUTH, endpoint)
+
+    def _unspread(self, call: ast.Call, name: str) -> ast.Call:
+        """`call` with its `*args` and `**kwargs` bound to the call's parameters, as if
+        written out: a literal tuple, list or dict written in place, bound by a loop over a
+        literal table, or a module's literal; an item of a table read elsewhere (imported, a
+        parameter) element by element (`add_resource`'s URLs: each element after the view).
+        One that cannot be bound stays (`_unplaced` says whether the call is then a finding;
+        `add_resource(view, *urls)` over a wrapper's parameter is `_resource`'s)."""
+        args: list[ast.expr] = []
+        for arg in call.args:
+            if not isinstance(arg, ast.Starred):
+                args.append(arg)
+                continue
+            value = self._spelled(arg.value)
+            if isinstance(value, ast.Tuple | ast.List) and not any(
+                isinstance(e, ast.Starred) for e in value.elts
+            ):
+                args += value.elts
+            elif type(value) is _EachOf and value.index < 0 and not value.rest:
+                assert isinstance(value, _EachOf)
+                item = value.name, -1, value.table
+                if name == "add_resource":  # `(resource, *urls)`: the URLs, however many
+                    first = [_EachOf(item[0], 0, item[2])] if not args else []
+                    tail = _EachOf(item[0], len(first), item[2], rest=True)
+                    args += [*first, tail]
+                else:
+                    args += [_EachOf(item[0], n, item[2]) for n in range(_SPREAD_WIDTH)]
+            else:
+                args.append(arg)
+        keywords: list[ast.keyword] = []
+        for keyword in call.keywords:
+            if keyword.arg is not None:
+                keywords.append(keyword)
+                continue
+            value = self._spelled(keyword.value)
+            if not isinstance(value, ast.Dict) or not all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys
+            ):
+                keywords.append(keyword)
+                continue
+            keywords += [
+                ast.keyword(arg=k.value, value=v)  # type: ignore[union-attr]
+                for k, v in zip(value.keys, value.values, strict=True)
+            ]
+        return ast.Call(
+            func=call.func,
+            args=args,
+            keywords=keywords,
+            lineno=call.lineno,
+            col_offset=call.col_offset,
+            end_lineno=call.end_lineno,
+            end_col_offset=call.end_col_offset,
+        )
+
+    def _spelled(self, node: ast.expr) -> ast.expr | None:
+        """What a spread's operand is written as: itself when a literal, what a loop binds
+        its name to (a literal item, or a table's item: `_EachOf`), or a module literal."""
+        if isinstance(node, ast.Tuple | ast.List | ast.Dict):
+            return node
+        if type(node) is not ast.Name:
+            return None
+        bound = self._env.get(node.id) if self._env else None
+        if bound is not None:
+            return bound if type(bound) is not ast.Name else self._spelled(bound)
+        if self._def is not None and _assigns(self._def, node.id):
+            return None
+        return self._literals.get(node.id)
 
     def _store(self, call: ast.Call) -> None:
         """`self.entries.append((method, path, view))` in a method: what the instance keeps."""
@@ -1867,30 +1975,36 @@ class _Reader:
                     self._guard(owner, Sym((node.name,)))
             if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
                 continue
-            verb = decorator.func.attr
-            if verb not in _ROUTE_DECORATORS:
-                continue
-            path = self._path_expr(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
-            if path is None:
-                continue
-            own = self._dependencies_auth(_keyword(decorator, "dependencies"))
-            function = self._auth_of(node)
-            fixed = (verb.upper(),) if verb in HTTP_METHODS else None
-            if verb in _FIXED_METHODS:  # `@router.websocket(path)`: `WEBSOCKET /path`
-                fixed = (_FIXED_METHODS[verb],)
-            methods = None if fixed else _keyword(decorator, "methods")
-            self.routes.append(
-                RouteDecl(
-                    owner=self._owner(decorator.func.value),
-                    path=path,
-                    methods=fixed or _methods(methods, self.bindings),
-                    line=decorator.lineno,
-                    handler=node.name,
-                    auth=Auth(own.guards + function.guards, function.aliases),
-                    methods_unknown=methods is not None
-                    and _methods(methods, self.bindings) is None,
-                )
+            if decorator.func.attr in _ROUTE_DECORATORS:
+                self._decorator_route(decorator, node.name, self._auth_of(node))
+
+    def _decorator_route(
+        self, decorator: ast.Call, handler: str | None, function: Auth, view: Expr | None = None
+    ) -> None:
+        """`@app.route(path, ...)` on a def, or called as a function on a view
+        (`app.route(rule)(view)`: `view` its endpoint)."""
+        assert isinstance(decorator.func, ast.Attribute)
+        verb = decorator.func.attr
+        path = self._path_expr(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
+        if path is None:
+            return
+        own = self._dependencies_auth(_keyword(decorator, "dependencies"))
+        fixed = (verb.upper(),) if verb in HTTP_METHODS else None
+        if verb in _FIXED_METHODS:  # `@router.websocket(path)`: `WEBSOCKET /path`
+            fixed = (_FIXED_METHODS[verb],)
+        methods = None if fixed else _keyword(decorator, "methods")
+        self.routes.append(
+            RouteDecl(
+                owner=self._owner(decorator.func.value),
+                path=path,
+                methods=fixed or _methods(methods, self.bindings),
+                line=decorator.lineno,
+                handler=handler,
+                endpoint=view,
+                auth=Auth(own.guards + function.guards, function.aliases),
+                methods_unknown=methods is not None and _methods(methods, self.bindings) is None,
             )
+        )
 
     def _guard(self, owner: Expr, function: Expr | None) -> None:
         """A `before_request` function: judged like any guard once linked."""
@@ -1964,13 +2078,16 @@ def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
 
 
 class _EachOf(ast.expr):
-    """A loop variable over the parameter `name`: each item its callers pass."""
+    """A loop variable over the parameter `name`: each item its callers pass. `table`: over
+    a module's own (or imported) name the file does not spell as a literal, dotted
+    (`for entry in ROUTES:`, `for e in routes.API:`), which the linker reads across files;
+    `rest`: each element from `index` on (`add_resource(*entry)`: the URLs after the view)."""
 
-    _fields = ("name", "index")
+    _fields = ("name", "index", "table", "rest")
 
-    def __init__(self, name: str, index: int = -1) -> None:
+    def __init__(self, name: str, index: int = -1, table: bool = False, rest: bool = False) -> None:
         super().__init__()
-        self.name, self.index = name, index
+        self.name, self.index, self.table, self.rest = name, index, table, rest
 
 
 def _index_loops(
@@ -1980,6 +2097,7 @@ def _index_loops(
     literals: dict[str, ast.expr],
     params: set[str],
     owner_class: str = "",
+    function: _Def | None = None,
 ) -> None:
     """For each statement inside `for` loops over literals (`for p in ["/a", "/b"]`, `for k, v
     in {...}.items()`, or a module-level name bound to one), the values its loop variables take,
@@ -2035,19 +2153,83 @@ def _index_loops(
                         break
                 if len(inner) > _MAX_ITERATIONS:
                     inner = envs
-            _index_loops(stmt.body, inner, into, literals, params, owner_class)
-            _index_loops(stmt.orelse, envs, into, literals, params, owner_class)
+            elif (table := _table_loop(stmt, function)) is not None:
+                inner = [{**env, **table} for env in envs]
+            more = (literals, params, owner_class, function)
+            _index_loops(stmt.body, inner, into, *more)
+            _index_loops(stmt.orelse, envs, into, *more)
         elif type(stmt) in _BLOCKS:
-            _index_loops(stmt.body, envs, into, literals, params, owner_class)  # type: ignore[attr-defined]
-            _index_loops(
-                getattr(stmt, "orelse", None) or [], envs, into, literals, params, owner_class
-            )
+            more = (literals, params, owner_class, function)
+            _index_loops(stmt.body, envs, into, *more)  # type: ignore[attr-defined]
+            _index_loops(getattr(stmt, "orelse", None) or [], envs, into, *more)
         elif type(stmt) in _TRIES:
             assert isinstance(stmt, ast.Try | ast.TryStar)
+            more = (literals, params, owner_class, function)
             for block in (stmt.body, stmt.orelse, stmt.finalbody):
-                _index_loops(block, envs, into, literals, params, owner_class)
+                _index_loops(block, envs, into, *more)
             for handler in stmt.handlers:
-                _index_loops(handler.body, envs, into, literals, params, owner_class)
+                _index_loops(handler.body, envs, into, *more)
+
+
+def _table_loop(stmt: ast.For, function: _Def | None) -> dict[str, ast.expr] | None:
+    """`for entry in ROUTES:` (or `for path, view in routes.TABLE:`) over a module's name
+    that is neither a literal here nor a parameter nor a local of `function`: each loop
+    name, the item (or its element) of that table, which the linker reads where the name is
+    bound (in another file for an import). None for any other loop."""
+    path = _dotted_path(stmt.iter)
+    dotted = ".".join(path) if path and CALL not in path else None
+    if dotted is None or (function is not None and _assigns(function, dotted.split(".")[0])):
+        return None
+    target = stmt.target
+    if isinstance(target, ast.Name):
+        return {target.id: _EachOf(dotted, table=True)}
+    if isinstance(target, ast.Tuple | ast.List) and all(
+        isinstance(e, ast.Name | ast.Starred) for e in target.elts
+    ):
+        bound: dict[str, ast.expr] = {}
+        for n, e in enumerate(target.elts):  # `for rule, view, *_ in T:` the names before `*`
+            if not isinstance(e, ast.Name):
+                break
+            bound[e.id] = _EachOf(dotted, n, table=True)
+        return bound
+    return None
+
+
+def _unplaced(call: ast.Call, name: str) -> bool:
+    """Whether a spread left unbound hides what the call registers: one in the path's place
+    (`add_resource`'s view's), or `**kwargs` where the path is not passed otherwise. One after
+    the path (`add_url_rule(rule, view_func=v, *args, **kwargs)`, options passed on) and
+    `add_resource(view, *urls)` are read as before."""
+    star = next((n for n, a in enumerate(call.args) if type(a) is ast.Starred), None)
+    if star == 0:  # the path (the view for `add_resource`) itself spread
+        return name == "add_resource" or not any(k.arg in {"rule", "path"} for k in call.keywords)
+    if not any(k.arg is None for k in call.keywords):
+        return False
+    if name == "add_resource":  # `add_resource(**spec)`: the view and URLs out of sight
+        return not call.args
+    keyword = _MOUNT_KEYWORDS.get(name, "path")
+    return not call.args and all(k.arg not in {keyword, "rule", "path"} for k in call.keywords)
+
+
+_MOUNT_KEYWORDS = {"include_router": "router", "register_blueprint": "blueprint", "mount": "app"}
+
+
+def _spreads(call: ast.Call) -> bool:
+    return any(type(a) is ast.Starred for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    )
+
+
+def _assigns(function: _Def, name: str) -> bool:
+    """Whether `function` binds `name` itself (a parameter, an assignment, a loop, an
+    import; nested defs count too): then a loop over it is not over the module's name."""
+    if name in _parameters(function):
+        return True
+    return any(
+        (isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load))
+        or (isinstance(n, ast.alias) and (n.asname or n.name).split(".")[0] == name)
+        for n in ast.walk(function)
+    )
 
 
 class _StoredOf(ast.expr):
