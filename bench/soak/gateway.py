@@ -19,6 +19,7 @@ from .procfs import RUN_MARKER
 REPO = Path(__file__).resolve().parents[2]
 HOSTILE_PLUGIN = REPO / "tests" / "fixtures" / "plugins" / "soak_hostile.py"
 SHUTDOWN_MS = 2000
+LISTEN_WITHIN_S = 90  # a bound, not a pace: a shared 2-core machine at load 12 took over 30 s
 GRACE_S = 5
 SIGTERM_MARGIN_S = 10.0
 SIGTERM_BOUND_S = GRACE_S + SHUTDOWN_MS / 1000 + SIGTERM_MARGIN_S
@@ -107,10 +108,10 @@ def start_gateway(config: Path, port: int, log: Path) -> subprocess.Popen[bytes]
         with socket.socket() as s:
             return s.connect_ex(("127.0.0.1", port)) == 0
 
-    if not wait_until(listening, 30):
+    if not wait_until(listening, LISTEN_WITHIN_S):
         gateway.kill()
         gateway.wait(10)
-        raise RuntimeError("gateway did not listen within 30 s")
+        raise RuntimeError(f"gateway did not listen within {LISTEN_WITHIN_S} s")
     return gateway
 
 
