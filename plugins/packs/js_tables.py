@@ -304,6 +304,9 @@ class SequelizeDefaults:
     freeze: bool | None
     underscored: bool | None
     underscored_all: bool | None = None
+    # the line of a `new Sequelize(…, { ...options })` whose options spread an object out of
+    # sight and write no `define`: the defaults that name every model may be in it
+    out_of_sight: int | None = None
 
 
 @dataclass(frozen=True)
@@ -1146,7 +1149,10 @@ class _Reader:
             options = self._object(arg)
             if options is None:
                 continue
-            define = self._object(self._fields(options).get("define"))
+            given = self._fields(options)
+            define = self._object(given.get("define"))
+            if "define" not in given and "..." in given:
+                self.defaults.append(SequelizeDefaults(None, None, out_of_sight=self._line(node)))
             if define is not None:
                 fields = self._fields(define)
                 self.defaults.append(
@@ -1741,6 +1747,7 @@ def link(
     global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
     global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
     global_all = next((d.underscored_all for d in defaults if d.underscored_all is not None), None)
+    hidden = [(path, d.out_of_sight) for path, f in files for d in f.defaults if d.out_of_sight]
     unpluralized = any(facts.mongoose_unpluralized for _, facts in files)
     manifests = [facts.declarations for _, facts in files if facts.declarations is not None]
     versions = _Versions(
@@ -1758,6 +1765,14 @@ def link(
             underscored_all = (
                 model.underscored_all if model.underscored_all is not None else global_all
             )
+            if model.table is None and model.freeze is None and global_freeze is None and hidden:
+                at, line = hidden[0]
+                detail = (
+                    f"the Sequelize instance at {at}:{line} spreads options out of sight: a "
+                    f"`define` there (`freezeTableName`, `underscored`) may name `{model.model}`'s "
+                    "table otherwise than the default listed"
+                )
+                gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, model.line))
             if model.table is not None:
                 table = model.table
             elif freeze:

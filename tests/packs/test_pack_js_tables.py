@@ -766,3 +766,35 @@ def test_mongoose_models_made_by_the_projects_own_classes_and_factories(
         ("made-models/models/dynamic-invoice.js", 6),  # a subclass computes the name
         ("made-models/plugins/ext.js", 4),  # extends `Entity` from a module not found
     ]
+
+
+def test_sequelize_options_spread_from_out_of_sight_flag_every_default_name(
+    tmp_path: Path,
+) -> None:
+    """`new Sequelize(db, user, pw, { ...settings.options, logging: false })`: a `define` with
+    `freezeTableName` or `underscored` may be in the spread object, which names every model
+    whose own options say nothing; each such model is a finding, beside the default name (a
+    model with its own `tableName` or `freezeTableName` is not)."""
+    files = {
+        "store/connect.js": (
+            "const Sequelize = require('sequelize');\n"
+            "const settings = require('../settings');\n"
+            "module.exports = new Sequelize('shop', 'u', 'p', { ...settings.options, logging: false });\n"
+        ),
+        "settings.js": "module.exports = { options: { define: { freezeTableName: true } } };\n",
+        "store/parcel.js": (
+            "module.exports = (sequelize, DataTypes) =>\n"
+            "  sequelize.define('parcel', { weight: DataTypes.INTEGER });\n"
+        ),
+        "store/crate.js": (
+            "module.exports = (sequelize, DataTypes) =>\n"
+            "  sequelize.define('crate', { size: DataTypes.INTEGER }, { tableName: 'crates_v2' });\n"
+        ),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    document, _, _ = _scan(tmp_path)
+    assert {r["name"] for r in document["resources"]} == {"parcels", "crates_v2"}
+    flagged = [(f["code"], loc["path"]) for f in document["findings"] for loc in f["locations"]]
+    assert flagged == [("UNRESOLVED_TABLE_NAME", "store/parcel.js")]
