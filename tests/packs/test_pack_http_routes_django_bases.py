@@ -378,3 +378,27 @@ def test_a_router_subclass_with_its_own_route_table_serves_what_it_lists(
     documents, parsed = scanned_both_ways(tmp_path, TABLES, monkeypatch)
     assert documents[0] == documents[1]
     assert parsed[1] <= parsed[0]
+
+
+def test_a_paginator_beside_apiview_adds_no_handler_method() -> None:
+    """`class Listing(APIView, LimitOffsetPagination)`: DRF's paginators define no handler,
+    so the view answers its own methods, not `ANY` with a finding."""
+    files = {
+        **SETTINGS,
+        "proj/urls.py": (
+            "from django.urls import path\n"
+            "from shelf import views as v\n"
+            "urlpatterns = [path('shelf/', v.Listing.as_view()), path('deck/', v.Deck.as_view())]\n"
+        ),
+        "shelf/views.py": (
+            "from rest_framework.views import APIView\n"
+            "from rest_framework import pagination\n"
+            "from vendorlib.paging import Pager\n"
+            "class Listing(APIView, pagination.LimitOffsetPagination):\n"
+            "    def get(self, request): ...\n"
+            "    def post(self, request): ...\n"
+            "class Deck(APIView, Pager):\n"
+            "    def get(self, request): ...\n"
+        ),
+    }
+    assert names(files) == {"ANY /deck/", "GET /shelf/", "POST /shelf/"}

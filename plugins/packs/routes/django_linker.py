@@ -103,6 +103,9 @@ _ROUTER_KINDS = {"DefaultRouter": "default-suffixes", "SimpleRouter": "simple"}
 _LIBRARY_ROUTERS = {f"lib:{r.library}": r for r in DJANGO_ROUTERS}
 # standard-library bases a view class may have that define no handler method
 _METHODLESS = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol", "object"})
+# library modules whose classes a view may also inherit that define no handler method either
+# (`class ListView(APIView, LimitOffsetPagination)`: the paginator's `paginate_queryset`)
+_METHODLESS_MODULES = ("rest_framework.pagination.",)
 # whose views `_VIEW_METHODS` knows
 _VIEW_LIBRARIES = (*_LIBRARIES, "drf_spectacular", "django_filters")
 # a library's function views: `obtain_auth_token`, `obtain_jwt_token = ObtainJSONWebToken.as_view()`
@@ -1067,7 +1070,11 @@ class DjangoRouteResolver:
                 short = base[2].rpartition(".")[2]
                 if short in _VIEW_METHODS:  # by name: a library's own `LoginView` (allauth's)
                     methods += _VIEW_METHODS[short]  # is made of Django's, as a rule
-                elif not short.endswith("Mixin") and base[2] not in _METHODLESS:
+                elif (
+                    not short.endswith("Mixin")
+                    and base[2] not in _METHODLESS
+                    and not base[2].startswith(_METHODLESS_MODULES)
+                ):
                     # a mixin, any library's (`rules`' `PermissionRequiredMixin`), adds checks
                     # or context, not handler methods
                     known = known and short == "object"
