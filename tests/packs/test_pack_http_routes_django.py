@@ -526,3 +526,21 @@ def test_patterns_under_a_prefix_the_pack_cannot_name_are_findings_where_they_ar
         for p, line, d in found
     ), found
     assert routes(files) == {}
+
+
+def test_a_list_of_dicts_named_urlpatterns_is_no_urlconf() -> None:
+    """A FastAPI project's own table `urlpatterns = [{"router": r, "prefix": "/x"}]`: a dict is
+    no URL pattern (Django's resolver refuses one), so no Django view is reported unfollowed."""
+    files = {
+        "svc/tables.py": (
+            "from svc.views import router as people\n"
+            "urlpatterns = [\n    {'router': people, 'prefix': '/people'},\n]\n"
+        ),
+        "svc/views.py": (
+            "from fastapi import APIRouter\nrouter = APIRouter()\n"
+            "@router.get('/all')\ndef every(): ...\n"
+        ),
+    }
+    found = document(files)
+    assert [r["name"] for r in found["resources"]] == ["GET /all"]
+    assert all("tables.py" not in str(f["locations"]) for f in found["findings"])

@@ -762,8 +762,8 @@ class _Reader:
             for element in node.elts:
                 if isinstance(element, ast.Starred):
                     out += self.entries(element.value, i18n=i18n)
-                else:
-                    out += self.entry(element, i18n=i18n)
+                elif not isinstance(element, ast.Dict):  # a dict is no URL pattern (Django
+                    out += self.entry(element, i18n=i18n)  # refuses one): another table
             return out
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return self.entries(node.left, i18n=i18n) + self.entries(node.right, i18n=i18n)
