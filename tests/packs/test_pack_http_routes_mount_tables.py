@@ -34,7 +34,7 @@ KIT_FASTAPI: dict[str, str] = {
     "kit/catalog.py": (
         "from kit.api import people, items as it\nfrom kit.api.deep import mid\n\n"
         "MOUNTED = [\n    ('/people', people.router),\n    ('/stock', it.items),\n]\n"
-        "SPECS = [\n    {'Mount': mid, 'at': '/outer'},\n    {'at': '/p2', 'Mount': people.router},\n"
+        "urlpatterns = [\n    {'Mount': mid, 'at': '/outer'},\n    {'at': '/p2', 'Mount': people.router},\n"
         "    {'at': '/nothing'},\n]\n"
     ),
     "kit/main.py": (
@@ -46,7 +46,7 @@ KIT_FASTAPI: dict[str, str] = {
         "app = FastAPI()\n"
         "for at, sub in TABLE:\n"
         "    app.include_router(sub, prefix='/v1' + at)\n"
-        "for spec in cat.SPECS:\n"
+        "for spec in cat.urlpatterns:\n"
         "    app.include_router(spec['Mount'], prefix=spec['at'])\n"  # 10
         "LOCAL = (('/here', people.router),)\n"
         "for at, sub in LOCAL:\n"
@@ -105,9 +105,10 @@ def _served(files: dict[str, str]) -> set[str]:
 
 def test_fastapi_routers_mounted_over_tables_of_tuples_and_dicts() -> None:
     """Tuple items unpacked (an imported table under an alias, a literal of the same file),
-    dict items read by key (a module's attribute), the prefix joined onto, and a router that
-    mounts another (three prefixes); an item without the key, and a table a call returns,
-    are findings at the loop's call."""
+    dict items read by key (a module's attribute, named `urlpatterns` as Django's URLconfs
+    are: a list of dicts is none, so no Django finding), the prefix joined onto, and a router
+    that mounts another (three prefixes); an item without the key, and a table a call
+    returns, are findings at the loop's call."""
     assert _served(KIT_FASTAPI) == {
         "GET /v1/people/list kit/api/people.py:5",
         "POST /v1/stock/items/{iid} kit/api/items.py:5",
