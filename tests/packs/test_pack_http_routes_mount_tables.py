@@ -95,6 +95,39 @@ SHOP_FLASK: dict[str, str] = {
 }
 
 
+WIRED_BY_HELPERS: dict[str, str] = {
+    "hub/__init__.py": "",
+    "hub/parts.py": (
+        "from flask import Blueprint\n\n"
+        "alpha = Blueprint('alpha', __name__)\nbeta = Blueprint('beta', __name__, url_prefix='/b')\n\n"
+        "@alpha.route('/a1')\ndef a1():\n    return ''\n\n"
+        "@beta.route('/b1', methods=['PUT'])\ndef b1():\n    return ''\n"
+    ),
+    "hub/setup.py": (
+        "def attach_pairs(app, pairs):\n"  # 1
+        "    for where, bp in pairs:\n"
+        "        app.register_blueprint(bp, url_prefix=where)\n"
+        "\n"
+        "def attach_specs(app, specs):\n"  # 5
+        "    for s in specs:\n"
+        "        app.register_blueprint(s['bp'], url_prefix='/s' + s['at'])\n"
+    ),
+    "hub/app.py": (
+        "from flask import Flask\n"  # 1
+        "from hub.parts import alpha, beta\n"
+        "from hub.setup import attach_pairs, attach_specs\n"
+        "\n"
+        "def loaded():\n"  # 5
+        "    return []\n"
+        "\n"
+        "app = Flask(__name__)\n"
+        "attach_pairs(app, [('/p', alpha), ('/q', beta)])\n"
+        "attach_specs(app, ({'bp': beta, 'at': '/x'},))\n"  # 10
+        "attach_specs(app, loaded())\n"
+    ),
+}
+
+
 def _served(files: dict[str, str]) -> set[str]:
     """Each route as `name file:line`, once per mount that serves it."""
     return {
@@ -135,10 +168,22 @@ def test_flask_blueprints_registered_over_tables_by_index_and_by_key() -> None:
     assert finding_places(SHOP_FLASK) == {"UNRESOLVED_ROUTER": ["shop/app.py:14"]}
 
 
+def test_mounts_over_a_helpers_list_parameter_are_one_per_item_each_call_passes() -> None:
+    """`for where, bp in pairs:` and `s["bp"]` inside project helpers: each item of the list
+    each call passes; a list the scan cannot read (a call's result) is a finding at the
+    helper's mount, as any mount of a helper given what is not known: never dropped."""
+    assert _served(WIRED_BY_HELPERS) == {
+        "GET /p/a1 hub/parts.py:6",
+        "PUT /q/b1 hub/parts.py:10",
+        "PUT /s/x/b1 hub/parts.py:10",
+    }
+    assert finding_places(WIRED_BY_HELPERS) == {"UNRESOLVED_ROUTER": ["hub/setup.py:7"]}
+
+
 def test_the_prefilter_scan_of_mount_tables_equals_parsing_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for number, files in enumerate((KIT_FASTAPI, SHOP_FLASK)):
+    for number, files in enumerate((KIT_FASTAPI, SHOP_FLASK, WIRED_BY_HELPERS)):
         documents, _ = scanned_both_ways(tmp_path / str(number), files, monkeypatch)
         assert documents[0] == documents[1], files
         assert json.loads(documents[0])["resources"], files

@@ -1466,7 +1466,7 @@ class _RouteResolver:
         mount per item; a table the scan does not show is one mount of a child not known, an
         element an item has not is not known: findings at the call, never dropped."""
         each = _table_element(mount.child) or _table_element(mount.prefix)
-        if each is None:
+        if each is None or not path.endswith(".py"):  # JS loops: `js_loops`, `_per_record`
             return [mount]
         table = self.evaluate(path, each.source)
         if not (isinstance(table, _Scoped) and isinstance(table.value, Items)):
@@ -1898,16 +1898,13 @@ class _RouteResolver:
                 return
             parent = self._through_some(mount.parent, path, site, chain)
             prefix = self._through_some(mount.prefix, path, site, chain)
-            for child in self._alternatives(self._through(mount.child, path, site, chain)):
-                for node in self._owners(path, parent):
-                    bound = replace(
-                        mount,
-                        parent=parent,
-                        child=child,
-                        prefix=prefix,
-                        via=(chain[-1][0], chain[-1][1].line),
-                    )
-                    self._add_mount(node, path, bound)
+            child = self._through(mount.child, path, site, chain)
+            passed = replace(mount, parent=parent, child=child, prefix=prefix)
+            for each in self._table_mounts(path, passed):  # `for at, r in pairs:` per item
+                for one in self._alternatives(each.child):
+                    for node in self._owners(path, parent):
+                        bound = replace(each, child=one, via=(chain[-1][0], chain[-1][1].line))
+                        self._add_mount(node, path, bound)
 
     def _alternatives(self, expr: Expr) -> list[Expr]:
         """`expr`, or for each item of a sequence a call passed (`for bp in blueprints`), that
@@ -4093,8 +4090,8 @@ def _nested_each(expr: Expr) -> Each | None:
 def _table_element(expr: Expr | None) -> Each | None:
     """An element or a key of each item of a module's table (`Each` over a `Sym`) that `expr`
     is, or joins, formats or passes to a helper; None when it holds none."""
-    if isinstance(expr, Each):
-        table = isinstance(expr.source, Sym) and (expr.index >= 0 or bool(expr.field))
+    if isinstance(expr, Each):  # a module's table, or a parameter's bound to what is passed
+        table = isinstance(expr.source, Sym | Bound) and (expr.index >= 0 or bool(expr.field))
         return expr if table else None
     if isinstance(expr, Apply):
         parts: tuple[Expr | None, ...] = expr.args

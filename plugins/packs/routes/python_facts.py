@@ -940,8 +940,9 @@ class _Reader:
 
     def _table_element(self, node: ast.Subscript) -> Expr | None:
         """`entry["router"]` or `entry[1]` with `entry` each item of a module's table (`for
-        entry in urls.PATTERNS:`): that key's (element's) value in each item, which the linker
-        reads where the table is bound; any other key is not known (a finding where used)."""
+        entry in urls.PATTERNS:`) or of a parameter (`for entry in specs:`): that key's
+        (element's) value in each item, which the linker reads where the table is bound or
+        what each call passes; any other key is not known (a finding where used)."""
         item = self._env.get(node.value.id) if self._env and type(node.value) is ast.Name else None
         key = node.slice.value if type(node.slice) is ast.Constant else None
         if isinstance(item, ast.Dict | ast.Tuple | ast.List):  # `for u in [{...}, ...]`
@@ -953,9 +954,14 @@ class _Reader:
                 return self._expr(literal) or Opaque()
             finally:
                 self._env = env
-        if not (type(item) is _EachOf and item.table and item.index < 0 and not item.rest):
+        if not (type(item) is _EachOf and item.index < 0 and not item.rest):
             return None
-        source = Sym(tuple(item.name.split(".")))
+        source: Expr | None = Sym(tuple(item.name.split(".")))
+        if not item.table:  # `for spec in specs:`, `specs` a parameter: what callers pass
+            source = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
+            if not isinstance(source, Param):
+                return Opaque()
+        assert isinstance(source, Sym | Param)
         if type(key) is str:
             return Each(source, field=key)
         if type(key) is int and key >= 0:
