@@ -1424,7 +1424,7 @@ class _RouteResolver:
             for route in (t for r in routes for t in self._table_items(path, r)):
                 for unkeyed in self._unkeyed_route(path, route):
                     self._attach_route(path, unkeyed)
-        for mount in facts.mounts:
+        for mount in (m for d in facts.mounts for m in self._table_mounts(path, d)):
             site = _param_site(mount.child) or _param_site(mount.prefix)
             if site is not None:
                 self._attach_mount_called(path, mount, site)
@@ -1458,6 +1458,26 @@ class _RouteResolver:
             replace(route, path=item, endpoint=v)
             for item, v in self._alternatives_with(replace(each, source=source), view)
         ]
+
+    def _table_mounts(self, path: str, mount: MountDecl) -> list[MountDecl]:
+        """`mount`, or when its child or prefix is an element or a key of each item of a
+        module's table (`for prefix, r in ROUTERS: app.include_router(r, prefix=prefix)`,
+        `for u in urls.PATTERNS: app.include_router(u["router"], prefix=u["prefix"])`), one
+        mount per item; a table the scan does not show is one mount of a child not known, an
+        element an item has not is not known: findings at the call, never dropped."""
+        each = _table_element(mount.child) or _table_element(mount.prefix)
+        if each is None or not path.endswith(".py"):  # JS loops: `js_loops`, `_per_record`
+            return [mount]
+        table = self.evaluate(path, each.source)
+        if not (isinstance(table, _Scoped) and isinstance(table.value, Items)):
+            return [replace(mount, child=Opaque())]
+        found: list[MountDecl] = []
+        for value in table.value.values:
+            item = self.evaluate(table.file, value)
+            child = _element_of(mount.child, each.source, item)
+            prefix = _element_of(mount.prefix, each.source, item) if mount.prefix else None
+            found.append(replace(mount, child=child, prefix=prefix))
+        return found
 
     def _attach_prefix(self, path: str, prefix: PrefixDecl) -> None:
         """`router.prefix('/x')` on a router made in another file: that router's own prefix,
@@ -1878,16 +1898,13 @@ class _RouteResolver:
                 return
             parent = self._through_some(mount.parent, path, site, chain)
             prefix = self._through_some(mount.prefix, path, site, chain)
-            for child in self._alternatives(self._through(mount.child, path, site, chain)):
-                for node in self._owners(path, parent):
-                    bound = replace(
-                        mount,
-                        parent=parent,
-                        child=child,
-                        prefix=prefix,
-                        via=(chain[-1][0], chain[-1][1].line),
-                    )
-                    self._add_mount(node, path, bound)
+            child = self._through(mount.child, path, site, chain)
+            passed = replace(mount, parent=parent, child=child, prefix=prefix)
+            for each in self._table_mounts(path, passed):  # `for at, r in pairs:` per item
+                for one in self._alternatives(each.child):
+                    for node in self._owners(path, parent):
+                        bound = replace(each, child=one, via=(chain[-1][0], chain[-1][1].line))
+                        self._add_mount(node, path, bound)
 
     def _alternatives(self, expr: Expr) -> list[Expr]:
         """`expr`, or for each item of a sequence a call passed (`for bp in blueprints`), that
@@ -4068,6 +4085,44 @@ def _nested_each(expr: Expr) -> Each | None:
     else:
         return None
     return next((e for p in parts if p is not None and (e := _nested_each(p)) is not None), None)
+
+
+def _table_element(expr: Expr | None) -> Each | None:
+    """An element or a key of each item of a module's table (`Each` over a `Sym`) that `expr`
+    is, or joins, formats or passes to a helper; None when it holds none."""
+    if isinstance(expr, Each):  # a module's table, or a parameter's bound to what is passed
+        table = isinstance(expr.source, Sym | Bound) and (expr.index >= 0 or bool(expr.field))
+        return expr if table else None
+    if isinstance(expr, Apply):
+        parts: tuple[Expr | None, ...] = expr.args
+    elif isinstance(expr, Concat):
+        parts = expr.parts
+    elif isinstance(expr, Format):
+        parts = expr.args
+    else:
+        return None
+    return next((e for p in parts if (e := _table_element(p)) is not None), None)
+
+
+def _element_of(expr: Expr, source: Expr, item: _Entity | None) -> Expr:
+    """`expr` with each element or key of an item of the table `source` replaced by its value
+    in `item` (a tuple or a dict literal); one the item has not is not known."""
+    if isinstance(expr, Each) and expr.source == source:
+        if isinstance(item, _Scoped) and isinstance(item.value, Items) and not expr.field:
+            values = item.value.values
+            return Bound(item.file, values[expr.index]) if expr.index < len(values) else Opaque()
+        if isinstance(item, _Scoped) and isinstance(item.value, Namespace) and expr.field:
+            value = dict(item.value.fields).get(expr.field)
+            return Bound(item.file, value) if value is not None else Opaque()
+        return Opaque()
+    if isinstance(expr, Apply):
+        args = tuple(_element_of(a, source, item) if a is not None else None for a in expr.args)
+        return replace(expr, args=args)
+    if isinstance(expr, Concat):
+        return Concat(tuple(_element_of(p, source, item) for p in expr.parts))
+    if isinstance(expr, Format):
+        return replace(expr, args=tuple(_element_of(a, source, item) for a in expr.args))
+    return expr
 
 
 def _with_item(expr: Expr, each: Each, item: Expr) -> Expr:

@@ -465,11 +465,23 @@ class _Reader:
         for element in node.elts:  # type: ignore[attr-defined]
             if type(element) is ast.List or type(element) is ast.Tuple:
                 values.append(self._items(element))
+            elif type(element) is ast.Dict and (record := self._record(element)) is not None:
+                values.append(record)
             else:
                 values.append(self._value(element))
-        if values and all(isinstance(v, _PASSABLE) for v in values):
+        if values and all(isinstance(v, _ITEM_VALUES) for v in values):
             return Items(tuple(v for v in values if v is not None))
         return None
+
+    def _record(self, node: ast.Dict) -> Namespace | None:
+        """A table's item written as a dict with string keys (`{"router": r, "prefix": "/x"}`):
+        its fields, which `entry["prefix"]` in a loop over the table reads (a value the scan
+        cannot read is not known)."""
+        keys = [k.value if type(k) is ast.Constant else None for k in node.keys]
+        if not keys or not all(type(k) is str for k in keys):
+            return None
+        values = (self._value(v) or Opaque() for v in node.values)
+        return Namespace(tuple((str(k), v) for k, v in zip(keys, values, strict=True)))
 
     def _function(self, node: _Def, *, method: bool = False) -> Function:
         returns: Expr | None = None
@@ -911,7 +923,8 @@ class _Reader:
                 return self._through_local(path)
             return Sym(path)
         if kind is ast.Subscript:  # `environments[env]`: one of a module-level dict's values
-            return self._chosen_value(node)  # type: ignore[arg-type]
+            assert isinstance(node, ast.Subscript)
+            return self._table_element(node) or self._chosen_value(node)
         if isinstance(node, ast.JoinedStr):
             return self._concat(
                 v.value if isinstance(v, ast.FormattedValue) and _plain(v) else v
@@ -924,6 +937,36 @@ class _Reader:
         if isinstance(node, ast.List | ast.Tuple):
             return self._starlette_routes(node.elts)
         return None
+
+    def _table_element(self, node: ast.Subscript) -> Expr | None:
+        """`entry["router"]` or `entry[1]` with `entry` each item of a module's table (`for
+        entry in urls.PATTERNS:`) or of a parameter (`for entry in specs:`): that key's
+        (element's) value in each item, which the linker reads where the table is bound or
+        what each call passes; any other key is not known (a finding where used)."""
+        item = self._env.get(node.value.id) if self._env and type(node.value) is ast.Name else None
+        key = node.slice.value if type(node.slice) is ast.Constant else None
+        if isinstance(item, ast.Dict | ast.Tuple | ast.List):  # `for u in [{...}, ...]`
+            literal = _element(item, key)
+            if literal is None:
+                return Opaque()
+            env, self._env = self._env, {}
+            try:
+                return self._expr(literal) or Opaque()
+            finally:
+                self._env = env
+        if not (type(item) is _EachOf and item.index < 0 and not item.rest):
+            return None
+        source: Expr | None = Sym(tuple(item.name.split(".")))
+        if not item.table:  # `for spec in specs:`, `specs` a parameter: what callers pass
+            source = self._owner(ast.Name(id=item.name, ctx=ast.Load()))
+            if not isinstance(source, Param):
+                return Opaque()
+        assert isinstance(source, Sym | Param)
+        if type(key) is str:
+            return Each(source, field=key)
+        if type(key) is int and key >= 0:
+            return Each(source, key)
+        return Opaque()
 
     def _each_of(self, item: _EachOf) -> Expr | None:
         if item.table:  # `for path, view in ROUTES:`, `ROUTES` read where it is bound
@@ -2077,6 +2120,20 @@ def _module_literals(body: Sequence[ast.stmt]) -> dict[str, ast.expr]:
     return found
 
 
+def _element(literal: ast.Dict | ast.Tuple | ast.List, key: object) -> ast.expr | None:
+    """The value a literal dict has under the string `key`, or a literal tuple's element at
+    the index `key`; None when it has none."""
+    if isinstance(literal, ast.Dict):
+        for k, v in zip(literal.keys, literal.values, strict=True):
+            if type(key) is str and type(k) is ast.Constant and k.value == key:
+                return v
+        return None
+    if type(key) is int and 0 <= key < len(literal.elts):
+        element = literal.elts[key]
+        return None if isinstance(element, ast.Starred) else element
+    return None
+
+
 class _EachOf(ast.expr):
     """A loop variable over the parameter `name`: each item its callers pass. `table`: over
     a module's own (or imported) name the file does not spell as a literal, dotted
@@ -2751,6 +2808,7 @@ def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
 
 
 _PASSABLE = (Lit, Concat, Format, Apply, Sym, Param, RouterRef, ImportRef, Items)
+_ITEM_VALUES = (*_PASSABLE, Namespace)  # a table's items: also records (`{"prefix": ...}`)
 
 
 def _settings_base(base: Expr, bindings: dict[str, Expr]) -> bool:

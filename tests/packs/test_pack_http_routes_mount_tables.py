@@ -1,0 +1,189 @@
+"""pack-http-routes on routers mounted in a loop over a table (issue 34 item 2): the router and
+its prefix taken from each item, by tuple unpacking (`for prefix, r in ROUTERS:`), by index
+(`entry[0]`) or by a dict's string key (`spec["router"]`); the table a literal in the same file
+or imported (by name, under an alias, or as a module's attribute), for FastAPI's
+`include_router(r, prefix=...)` and Flask's `register_blueprint(bp, url_prefix=...)` alike. A
+table the scan cannot read, or an item without the element used, is a finding at the loop's
+call: never dropped. The fixtures are written for this file; their routes are what FastAPI
+0.115 / Flask 3 serve for them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from routes_harness import document, finding_places, scanned_both_ways
+
+KIT_FASTAPI: dict[str, str] = {
+    "kit/__init__.py": "",
+    "kit/api/__init__.py": "",
+    "kit/api/people.py": (
+        "from fastapi import APIRouter\n\nrouter = APIRouter()\n\n"
+        "@router.get('/list')\nasync def listing():\n    return []\n"
+    ),
+    "kit/api/items.py": (
+        "from fastapi import APIRouter\n\nitems = APIRouter(prefix='/items')\n\n"
+        "@items.post('/{iid}')\nasync def make(iid: int):\n    return 1\n"
+    ),
+    "kit/api/deep.py": (
+        "from fastapi import APIRouter\n\nleaf = APIRouter(prefix='/leaf')\n\n"
+        "@leaf.delete('/x')\nasync def drop():\n    return 1\n\n"
+        "mid = APIRouter(prefix='/mid')\nmid.include_router(leaf)\n"
+    ),
+    "kit/catalog.py": (
+        "from kit.api import people, items as it\nfrom kit.api.deep import mid\n\n"
+        "MOUNTED = [\n    ('/people', people.router),\n    ('/stock', it.items),\n]\n"
+        "urlpatterns = [\n    {'Mount': mid, 'at': '/outer'},\n    {'at': '/p2', 'Mount': people.router},\n"
+        "    {'at': '/nothing'},\n]\n"
+    ),
+    "kit/main.py": (
+        "from fastapi import FastAPI\n"  # 1
+        "from kit import catalog as cat\n"
+        "from kit.catalog import MOUNTED as TABLE\n"
+        "from kit.api import people\n"
+        "\n"  # 5
+        "app = FastAPI()\n"
+        "for at, sub in TABLE:\n"
+        "    app.include_router(sub, prefix='/v1' + at)\n"
+        "for spec in cat.urlpatterns:\n"
+        "    app.include_router(spec['Mount'], prefix=spec['at'])\n"  # 10
+        "LOCAL = (('/here', people.router),)\n"
+        "for at, sub in LOCAL:\n"
+        "    app.include_router(sub, prefix=at)\n"
+        "def listed():\n"
+        "    return []\n"  # 15
+        "for at, sub in listed():\n"
+        "    app.include_router(sub, prefix=at)\n"
+    ),
+}
+
+SHOP_FLASK: dict[str, str] = {
+    "shop/__init__.py": "",
+    "shop/views/__init__.py": "",
+    "shop/views/cart.py": (
+        "from flask import Blueprint\n\ncart_bp = Blueprint('cart', __name__, url_prefix='/own')\n\n"
+        "@cart_bp.route('/show')\ndef show():\n    return ''\n"
+    ),
+    "shop/views/acct.py": (
+        "from flask import Blueprint\n\nacct = Blueprint('acct', __name__)\n\n"
+        "@acct.route('/me', methods=['POST'])\ndef me():\n    return ''\n"
+    ),
+    "shop/wiring.py": (
+        "from shop.views.cart import cart_bp as basket\nfrom shop.views import acct\n\n"
+        "BLUEPRINTS = ((basket, '/cart'), (acct.acct, '/account'))\n"
+    ),
+    "shop/app.py": (
+        "from flask import Flask\n"  # 1
+        "from shop import wiring\n"
+        "from shop.views.acct import acct\n"
+        "\n"
+        "def create():\n"  # 5
+        "    app = Flask(__name__)\n"
+        "    for bp, at in wiring.BLUEPRINTS:\n"
+        "        app.register_blueprint(bp, url_prefix=at)\n"
+        "    for entry in wiring.BLUEPRINTS:\n"
+        "        app.register_blueprint(entry[0], url_prefix='/again' + entry[1])\n"  # 10
+        "    for spec in SAME:\n"
+        "        app.register_blueprint(spec['bp'], url_prefix=spec['at'])\n"
+        "    for spec in SAME:\n"
+        "        app.register_blueprint(spec['nope'])\n"
+        "    return app\n"  # 15
+        "\n"
+        "SAME = [{'bp': acct, 'at': '/local'}]\n"
+    ),
+}
+
+
+WIRED_BY_HELPERS: dict[str, str] = {
+    "hub/__init__.py": "",
+    "hub/parts.py": (
+        "from flask import Blueprint\n\n"
+        "alpha = Blueprint('alpha', __name__)\nbeta = Blueprint('beta', __name__, url_prefix='/b')\n\n"
+        "@alpha.route('/a1')\ndef a1():\n    return ''\n\n"
+        "@beta.route('/b1', methods=['PUT'])\ndef b1():\n    return ''\n"
+    ),
+    "hub/setup.py": (
+        "def attach_pairs(app, pairs):\n"  # 1
+        "    for where, bp in pairs:\n"
+        "        app.register_blueprint(bp, url_prefix=where)\n"
+        "\n"
+        "def attach_specs(app, specs):\n"  # 5
+        "    for s in specs:\n"
+        "        app.register_blueprint(s['bp'], url_prefix='/s' + s['at'])\n"
+    ),
+    "hub/app.py": (
+        "from flask import Flask\n"  # 1
+        "from hub.parts import alpha, beta\n"
+        "from hub.setup import attach_pairs, attach_specs\n"
+        "\n"
+        "def loaded():\n"  # 5
+        "    return []\n"
+        "\n"
+        "app = Flask(__name__)\n"
+        "attach_pairs(app, [('/p', alpha), ('/q', beta)])\n"
+        "attach_specs(app, ({'bp': beta, 'at': '/x'},))\n"  # 10
+        "attach_specs(app, loaded())\n"
+    ),
+}
+
+
+def _served(files: dict[str, str]) -> set[str]:
+    """Each route as `name file:line`, once per mount that serves it."""
+    return {
+        f"{r['name']} {r['location']['path']}:{r['location']['line']}"
+        for r in document(files)["resources"]
+    }
+
+
+def test_fastapi_routers_mounted_over_tables_of_tuples_and_dicts() -> None:
+    """Tuple items unpacked (an imported table under an alias, a literal of the same file),
+    dict items read by key (a module's attribute, named `urlpatterns` as Django's URLconfs
+    are: a list of dicts is none, so no Django finding), the prefix joined onto, and a router
+    that mounts another (three prefixes); an item without the key, and a table a call
+    returns, are findings at the loop's call."""
+    assert _served(KIT_FASTAPI) == {
+        "GET /v1/people/list kit/api/people.py:5",
+        "POST /v1/stock/items/{iid} kit/api/items.py:5",
+        "DELETE /outer/mid/leaf/x kit/api/deep.py:5",
+        "GET /p2/list kit/api/people.py:5",
+        "GET /here/list kit/api/people.py:5",
+    }
+    assert finding_places(KIT_FASTAPI) == {
+        "UNRESOLVED_ROUTER": ["kit/main.py:10", "kit/main.py:17"]
+    }
+
+
+def test_flask_blueprints_registered_over_tables_by_index_and_by_key() -> None:
+    """`url_prefix=` from each item replaces the blueprint's own; items read by unpacking, by
+    index and by key (a literal of the same file defined after the function); a key no item
+    has is a finding at the call."""
+    assert _served(SHOP_FLASK) == {
+        "GET /cart/show shop/views/cart.py:5",
+        "POST /account/me shop/views/acct.py:5",
+        "GET /again/cart/show shop/views/cart.py:5",
+        "POST /again/account/me shop/views/acct.py:5",
+        "POST /local/me shop/views/acct.py:5",
+    }
+    assert finding_places(SHOP_FLASK) == {"UNRESOLVED_ROUTER": ["shop/app.py:14"]}
+
+
+def test_mounts_over_a_helpers_list_parameter_are_one_per_item_each_call_passes() -> None:
+    """`for where, bp in pairs:` and `s["bp"]` inside project helpers: each item of the list
+    each call passes; a list the scan cannot read (a call's result) is a finding at the
+    helper's mount, as any mount of a helper given what is not known: never dropped."""
+    assert _served(WIRED_BY_HELPERS) == {
+        "GET /p/a1 hub/parts.py:6",
+        "PUT /q/b1 hub/parts.py:10",
+        "PUT /s/x/b1 hub/parts.py:10",
+    }
+    assert finding_places(WIRED_BY_HELPERS) == {"UNRESOLVED_ROUTER": ["hub/setup.py:7"]}
+
+
+def test_the_prefilter_scan_of_mount_tables_equals_parsing_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for number, files in enumerate((KIT_FASTAPI, SHOP_FLASK, WIRED_BY_HELPERS)):
+        documents, _ = scanned_both_ways(tmp_path / str(number), files, monkeypatch)
+        assert documents[0] == documents[1], files
+        assert json.loads(documents[0])["resources"], files
