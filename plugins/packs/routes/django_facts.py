@@ -644,7 +644,7 @@ class _Reader:
                 )
         elif isinstance(value, ast.Call) and _last(value.func) in self.schema_makers:
             self.schema_views.add(name)  # drf-yasg's: `schema_view.with_ui('swagger')` below
-        elif (name == "urlpatterns" and not _records(value)) or self.patterns_like(value):
+        elif name == "urlpatterns" or self.patterns_like(value):
             self.lists[name] = self.entries(value)
             if isinstance(value, ast.Call) and _last(value.func)[:1].isupper():
                 self.instances[name] = (value.lineno, self.segment(value))
@@ -1465,14 +1465,3 @@ def _action(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Action | None:
                 node.lineno,
             )
     return None
-
-
-def _records(value: ast.expr) -> bool:
-    """A list of dict literals (`urlpatterns = [{"ApiRouter": r, "prefix": "/x"}]`, a FastAPI
-    project's table of mounts): no Django URLconf, whose entries Django resolves as `path()`
-    objects, so not read as one."""
-    return (
-        isinstance(value, ast.List | ast.Tuple)
-        and bool(value.elts)
-        and all(isinstance(e, ast.Dict) for e in value.elts)
-    )
