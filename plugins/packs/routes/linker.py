@@ -1733,10 +1733,13 @@ class _RouteResolver:
             owner = owner.expr  # passed on through several functions' parameters
         if not (isinstance(owner, Bound) and isinstance(owner.expr, Param)):
             return []
-        found = self._owners(owner.file, owner.expr)
-        if found or not _route_like(owner.file, replace(route, owner=owner.expr)):
+        param = owner.expr
+        if self._calls_of(owner.file, param.function):
+            return []  # passed on by calls past the chains' depth: not followed further
+        found = self._owners(owner.file, param.fallback)  # the global name it spells
+        if found or not _route_like(owner.file, replace(route, owner=param)):
             return found
-        return [self._parameter_router(owner.file, owner.expr, route)]
+        return [self._parameter_router(owner.file, param, route)]
 
     def _per_record(
         self, path: Expr, methods: tuple[Expr, ...]
