@@ -10,10 +10,12 @@ wrapping the functions that run them: `select` (judging every walked file's byte
 on-demand admission or the byte pre-filter), `words` (the on-demand rounds' looks for the
 link's words), `extract` (reading and extracting the chosen files; of it `ast.parse`, and for
 pack-http-routes `django facts`), `link` (every link, `links` the on-demand rounds' count) and
-`rest` (the walk, the render and what no wrapper covers); `extract admitted` is the first
-round's (the files the pre-filter admits), `extract asked` the later rounds' (the files the
-links asked for). `needed parse` is `ast.parse` of just
-the files the cold discover parsed: no reader that parses whole files can go below it. One
+`rest` (the walk, the render and what no wrapper covers); of `link`, for pack-http-routes,
+`django link` (the Django URLconfs' walk) and of it `registries` (running the decorators that
+fill a registry a URL builder reads, `django_registries.fill_registry`, once a link); `extract
+admitted` is the first round's (the files the pre-filter admits), `extract asked` the later
+rounds' (the files the links asked for). `needed parse` is `ast.parse` of just the files the
+cold discover parsed: no reader that parses whole files can go below it. One
 worker, the cyclic collector off, as the scanner has it. Figures, not a test.
 """
 
@@ -85,6 +87,12 @@ def wrapped(phases: Phases, pack: str) -> Iterator[None]:
     if pack == "http_routes":
         facts = importlib.import_module("packs.routes.python_facts")
         targets += [(facts, "parse_python", "ast.parse"), (facts, "django_facts", "django facts")]
+        django = importlib.import_module("packs.routes.django_linker")
+        collect = importlib.import_module("packs.routes.django_collect")
+        targets += [
+            (django.DjangoRouteResolver, "routes", "django link"),
+            (collect, "fill_registry", "registries"),
+        ]
     else:
         module = importlib.import_module(f"packs.{pack}_models")
         targets.append((module, "parse_python", "ast.parse"))
@@ -138,6 +146,8 @@ def measure(root: Path, pack: str, rounds: int) -> dict[str, Any]:
                     "ast.parse",
                     "django facts",
                     "link",
+                    "django link",
+                    "registries",
                 )
                 if name in phases.seconds
             }

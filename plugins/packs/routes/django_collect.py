@@ -358,10 +358,11 @@ class Collector:
         return found
 
     def lookup_in(self, file: str, name: str, node: ast.expr, depth: int) -> object:
-        facts = self.linker.facts(file)
+        read = self.linker.resolver._facts(file)  # `linker.facts` is its `django`
+        facts = read.django
         if facts is not None and name in facts.instances:
             return self.instance(file, name)
-        binding = self.linker.resolver._facts(file).bindings.get(name)
+        binding = read.bindings.get(name)
         if isinstance(binding, ImportRef) and depth < 16:  # an object is imported as a name
             module, attr = binding.module, binding.attr
             whole = f"{module}.{attr}" if attr else module

@@ -380,15 +380,21 @@ class DjangoRouteResolver:
         # the router classes' own `get_routes` (file, class, line) met by `router_subclass`
         self.route_hooks: list[tuple[str, str, int]] = []
         self.class_walks: dict[tuple[object, ...], object] = {}  # `_class_walk`'s answers
+        # `module_file`'s answers: the module index is the link's, so one a name once gives
+        # (a failed file it lands in touched then); a registry's ~1,200 decorator sites ask
+        # for the same few names each (netbox)
+        self.module_files: dict[tuple[str, str], str | None] = {}
 
     def facts(self, path: str) -> DjangoFacts | None:
         return self.resolver._facts(path).django
 
     def module_file(self, name: str, importer: str) -> str | None:
-        module = self.resolver._python_module(name, importer)
-        if module is None:
-            return None
-        return self.resolver.python_files.get(module.name)
+        key = (name, importer)
+        if key not in self.module_files:
+            module = self.resolver._python_module(name, importer)
+            found = None if module is None else self.resolver.python_files.get(module.name)
+            self.module_files[key] = found
+        return self.module_files[key]
 
     # -- roots -----------------------------------------------------------------------------
 
