@@ -229,38 +229,6 @@ def test_the_calls_of_a_route_helper_are_sought_among_calls_spelling_its_names(
     assert (every, filtered) == (5, 2)
 
 
-def test_the_evidence_patterns_find_what_their_plain_alternation_finds() -> None:
-    """`auth.word_alternation` moves each part's leading `\\b` behind its first character (a
-    literal start lets `re` skip to candidate positions: the evidence search ran longer than
-    `ast.parse` of the file); the matches are the plain alternation's, at word edges and
-    elsewhere, in text and in bytes."""
-    import random
-    import re
-
-    from packs.routes import auth
-    from packs.routes.frameworks import PYTHON
-
-    parts = (r"\b40[13]\b", r"\bUnauthorized\b", r"\bis_authenticated\b", r"HTTP_40[13]_",
-             r"\bg\.user is None\b", *(p for f in PYTHON for p in f.evidence))  # fmt: skip
-    plain, fast = re.compile("|".join(parts)), re.compile(auth.word_alternation(parts))
-    assert fast.pattern != plain.pattern and "\\b4" not in fast.pattern
-    pieces = ["401", "403", "4013", "x401", "_403", " ", "\n", "Unauthorized", "aUnauthorized",
-              "is_authenticated", "is_authenticatedX", "g.user is None", "bg.user is None",
-              "HTTP_401_", "é401", "(", "not current_user", "1"]  # fmt: skip
-    chooser = random.Random(34)
-    for _ in range(300):
-        text = "".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 12)))
-        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
-        data = text.encode()
-        fast_b, plain_b = re.compile(fast.pattern.encode()), re.compile(plain.pattern.encode())
-        assert [m.span() for m in fast_b.finditer(data)] == [
-            m.span() for m in plain_b.finditer(data)
-        ]
-    for pattern in (auth.PYTHON_EVIDENCE, auth.PYTHON_USER_CHECK, auth.JS_EVIDENCE):
-        source = pattern.pattern if isinstance(pattern.pattern, str) else pattern.pattern.decode()
-        assert "|\\b" not in source and not source.startswith("\\b")  # every part rewritten
-
-
 def _admits_script_by_calls(path: str, data: bytes) -> Admission:
     """`seeds._admits_script` as it was, a loop over every property call (the reference its
     searches are held to)."""

@@ -10,8 +10,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
 from packs.routes import extract, route_document
-from packs.routes.auth import NONE, REQUIRED, UNKNOWN, external_verdict
-from packs.routes.paths import express_path, express_served, flask_path, join
 from packs.scan import JSONObject, ParseFailure
 
 
@@ -30,77 +28,6 @@ def routes(files: dict[str, str]) -> dict[str, str]:
     """Route name -> auth signal value."""
     doc = document(files)
     return {s["resource"].removeprefix("route:"): s["value"] for s in doc["signals"]}
-
-
-@pytest.mark.parametrize(
-    ("rule", "expected"),
-    [
-        ("/users/<int:id>", "/users/{id}"),
-        ("/files/<path:rest>", "/files/{rest}"),
-        ("/<name>", "/{name}"),
-        ("/re/<regex('[a-z]+'):slug>", "/re/{slug}"),
-    ],
-)
-def test_flask_converters_become_braces(rule: str, expected: str) -> None:
-    assert flask_path(rule) == expected
-
-
-@pytest.mark.parametrize(
-    ("path", "expected"),
-    [("/posts/:slug", "/posts/{slug}"), ("/p/:page?", "/p/{page}"), ("/u/:id(\\d+)", "/u/{id}")],
-)
-def test_express_parameters_become_braces(path: str, expected: str) -> None:
-    assert express_path(path) == expected
-
-
-@pytest.mark.parametrize(
-    ("path", "named"),
-    [("/users/", "/users"), ("/users/:id/", "/users/{id}"), ("/", "/"), ("/a", "/a")],
-)
-def test_express_routes_are_named_without_the_slash_it_does_not_tell_apart(
-    path: str, named: str
-) -> None:
-    """Express and koa-router route without strict slashes: `router.get('/')` mounted at
-    `/users` answers `/users` and `/users/` alike, and is named `/users`."""
-    assert express_served(path) == named
-
-
-@pytest.mark.parametrize(
-    ("prefix", "path", "joined"),
-    [
-        ("/users", "/", "/users/"),
-        ("/users", "", "/users"),
-        ("/", "/x", "/x"),
-        ("/catalog/", "/", "/catalog/"),
-        ("", "/x", "/x"),
-        ("/a", "b", "/a/b"),
-    ],
-)
-def test_paths_join_as_the_frameworks_join_them(prefix: str, path: str, joined: str) -> None:
-    assert join(prefix, path) == joined
-
-
-@pytest.mark.parametrize(
-    ("module", "path", "verdict"),
-    [
-        ("fastapi.security", ("OAuth2PasswordBearer", "()"), REQUIRED),
-        ("fastapi.security.oauth2", ("OAuth2PasswordBearer", "()"), REQUIRED),
-        ("fastapi.security", ("OAuth2PasswordRequestForm",), NONE),
-        ("fastapi", ("Security",), REQUIRED),
-        ("flask_login", ("login_required",), REQUIRED),
-        ("flask_jwt_extended", ("jwt_required", "()"), REQUIRED),
-        ("flask_httpauth", ("HTTPBasicAuth", "()", "login_required"), REQUIRED),
-        ("passport", ("authenticate", "()"), REQUIRED),
-        ("passport", ("initialize", "()"), UNKNOWN),
-        ("express-jwt", ("expressjwt", "()"), REQUIRED),
-        ("express-rate-limit", ("()",), NONE),
-        ("express", ("json", "()"), NONE),
-        ("some-auth-lib", ("requireAuth",), UNKNOWN),
-        ("flask_caching", ("Cache", "()", "cached", "()"), NONE),
-    ],
-)
-def test_library_members_by_import(module: str, path: tuple[str, ...], verdict: int) -> None:
-    assert external_verdict(module, path) == verdict
 
 
 def test_prefix_from_a_settings_factory_a_constant_and_an_fstring() -> None:

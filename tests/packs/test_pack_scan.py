@@ -17,11 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
 from packs import scan, scan_read, scan_walk
 from packs.builders import (
-    DUPLICATE_ROUTE,
-    duplicate_findings,
     location,
-    looks_personal,
-    pii_value,
 )
 from packs.scan import DocumentPieces, JSONObject, Scanner
 
@@ -212,30 +208,6 @@ def test_repeated_discover_reparses_only_the_changed_file(
     assert links == [5, 2, 5]
     assert [n for p, n in _names(third) if p == "m3.py"] == ["renamed", "added"]
     assert third["unresolved"][0]["path"] == "bad.py"
-
-
-def test_pii_names_and_duplicate_findings() -> None:
-    personal = ["email", "emailAddress", "phone_number", "home_address", "date_of_birth", "dob",
-                "ssn", "passport_no", "last_login_ip", "first_name", "lastName", "full_name",
-                "birth_date", "e_mail"]  # fmt: skip
-    plain = ["id", "title", "created_at", "shipping", "description", "zip", "named_by"]
-    assert [c for c in personal + plain if looks_personal(c)] == personal
-    assert pii_value(["phone", "email", "id", "email"]) == "email,phone"
-    findings = duplicate_findings(
-        DUPLICATE_ROUTE,
-        "route",
-        {
-            "GET /a": [location("b.py", 3), location("a.py", 9)],
-            "GET /b": [location("a.py", 1)],
-        },
-    )
-    assert findings == [
-        {
-            "code": "DUPLICATE_ROUTE",
-            "detail": "route GET /a is defined 2 times",
-            "locations": [location("a.py", 9), location("b.py", 3)],
-        }
-    ]
 
 
 def _long_line_in_head_by_lines(data: bytes) -> bool:
