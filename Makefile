@@ -14,6 +14,10 @@ NODE_COMPAT := plugins/sdk/node-compat
 NODE_COMPAT_STAMP := $(NODE_COMPAT)/node_modules/.installed
 NODE_COMPAT_SOURCES := $(wildcard $(NODE_SDK)/*.js $(NODE_SDK)/*.d.ts $(NODE_SDK)/package.json \
 	$(NODE_CLIENT)/*.js $(NODE_CLIENT)/*.d.ts $(NODE_CLIENT)/package.json)
+# The npm packages the table packs' naming ports are held to in tests/packs/test_js_naming.py:
+# used by the tests only, never loaded by a pack or a plugin.
+NODE_REFERENCE := tests/reference/node
+NODE_REFERENCE_STAMP := $(NODE_REFERENCE)/node_modules/.installed
 
 # Empty: `--uds` alone, the private runtime folder ($$XDG_RUNTIME_DIR/gpp, /run/gpp for root).
 GPP_SOCKET ?=
@@ -68,7 +72,11 @@ $(NODE_COMPAT_STAMP): $(NODE_COMPAT)/package.json $(NODE_COMPAT)/package-lock.js
 	cd $(NODE_COMPAT) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-install: $(STAMP) $(NODE_STAMP) $(NODE_CLIENT_STAMP) $(NODE_COMPAT_STAMP)
+install: $(STAMP) $(NODE_STAMP) $(NODE_CLIENT_STAMP) $(NODE_COMPAT_STAMP) $(NODE_REFERENCE_STAMP)
+
+$(NODE_REFERENCE_STAMP): $(NODE_REFERENCE)/package.json $(NODE_REFERENCE)/package-lock.json
+	cd $(NODE_REFERENCE) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 # `make serve PORT=9000` to listen elsewhere than the registry's port (8787).
 serve: install
