@@ -123,6 +123,15 @@ async function main () {
       made.set(this, at)
       return result
     }
+    // Sequelize 3 and 4: `define` makes the model (a Model instance in 3, no `init`): placed at the
+    // define call, in the model's own file
+    const define = original.prototype.define
+    original.prototype.define = function (...args) {
+      const at = where(new Error().stack)
+      const result = define.apply(this, args)
+      if (!made.has(result)) made.set(result, at)
+      return result
+    }
     const loaded = files.map(f => require(f))
     if (process.env.SEQUELIZE_TS === 'models') {
       // sequelize-typescript: the classes the FILEs export are the `models` option of a
@@ -136,7 +145,7 @@ async function main () {
         const table = model.getTableName()
         const name = typeof table === 'string' ? table : table.tableName
         let at = made.get(model)
-        const declared = (Function.prototype.toString.call(model).match(/^class\s+([\w$]+)/) || [])[1] || model.name
+        const declared = typeof model !== 'function' ? model.name : (Function.prototype.toString.call(model).match(/^class\s+([\w$]+)/) || [])[1] || model.name
         if (!at || /index\.[jt]s$/.test(at.file) || !at.file) at = classFile(declared) || at
         add(name, at)
       }

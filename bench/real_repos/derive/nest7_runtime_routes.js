@@ -1,4 +1,4 @@
-// Ground-truth routes of a NestJS 7 application from Nest 7's own scanner and router explorer,
+// Ground-truth routes of a NestJS 7 (or 6) application from Nest 7's own scanner and router explorer,
 // without instantiating any provider (never runs the packs). Nest 7 has neither the
 // GraphInspector nor the RoutePathFactory nest_runtime_routes.js uses (Nest 8+), so the path is
 // composed with Nest 7's own pieces exactly as NestApplication.registerRouter and
@@ -20,7 +20,9 @@ const [moduleFile, exported, prefix] = process.argv.slice(3);
 
 const { RequestMethod } = require("@nestjs/common");
 const { MODULE_PATH } = require("@nestjs/common/constants");
-const { addLeadingSlash } = require("@nestjs/common/utils/shared.utils");
+// Nest 6 has validatePath (the same rule: a leading slash added) where Nest 7 has addLeadingSlash
+const shared = require("@nestjs/common/utils/shared.utils");
+const addLeadingSlash = shared.addLeadingSlash || shared.validatePath;
 const { ApplicationConfig } = require("@nestjs/core/application-config");
 const { NestContainer } = require("@nestjs/core/injector/container");
 const { MetadataScanner } = require("@nestjs/core/metadata-scanner");
@@ -56,10 +58,16 @@ async function main() {
     for (const wrapper of module.controllers.values()) {
       const metatype = wrapper.metatype;
       const proto = metatype.prototype;
-      for (const ctrlPath of explorer.extractRouterPath(metatype, base)) {
+      // Nest 6: one path (a string), and the trailing slash stripped by applyCallbackToRouter's own
+      // stripSlash, the same rule as Nest 7's stripEndSlash
+      const paths = explorer.extractRouterPath(metatype, base);
+      for (const ctrlPath of typeof paths === "string" ? [paths] : paths) {
         for (const route of explorer.scanForPaths(Object.create(proto), proto)) {
           for (const p of route.path) {
-            const full = explorer.stripEndSlash(explorer.stripEndSlash(ctrlPath) + p) || "/";
+            const strip = explorer.stripEndSlash
+              ? (text) => explorer.stripEndSlash(text)
+              : (text) => (text[text.length - 1] === "/" ? text.slice(0, -1) : text);
+            const full = strip(strip(ctrlPath) + p) || "/";
             const name = `${RequestMethod[route.requestMethod]} ${full}`;
             if (!items.has(name)) items.set(name, { name, ...declared(metatype, route.methodName) });
           }

@@ -24,7 +24,10 @@ for (const pattern of args.slice(split + 1)) {
   }
 }
 const declared = new Set(typeorm.getMetadataArgsStorage().tables.map((t) => t.target));
-const connection = new typeorm.Connection({ type: 'postgres', entities: classes.filter((c) => declared.has(c)) });
+// TYPEORM_TYPE=mysql: the app's own driver (its types; a database name it asks for, never used)
+const type = process.env.TYPEORM_TYPE || 'postgres';
+const extra = type === 'mysql' ? { database: 'truth' } : {};
+const connection = new typeorm.Connection({ type, ...extra, entities: classes.filter((c) => declared.has(c)) });
 Promise.resolve(connection.buildMetadatas()).then(() => {  // async in the later 0.2 releases
 const tables = connection.entityMetadatas
   .filter((m) => m.tableType !== 'view' && (m.tableType !== 'entity-child'))
