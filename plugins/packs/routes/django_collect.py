@@ -28,13 +28,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..bounded_values import NotEvaluated, Refused, binop, capped, format_text, room
-from ..pymodules import package_of
+from ..pymodules import absolute, package_of
 from .django_facts import _COLLECTING, _URL_MAKING, DjangoFacts, UrlEntry, _Reader
 from .django_registries import (
+    IMPORT_STRING,
     KINDS,
     STORE_MAKERS,
+    AppModels,
     class_attribute,
     fill_registry,
+    imported_string,
     kind_test,
     made_by,
     made_store,
@@ -195,6 +198,11 @@ class Collector:
         self.read_registry = False  # a closed registry was read: no pattern may be the answer
         self.undecided_runs = 0  # blocks run under a test not decided (`django_route_hooks`)
         self.mutations = 0  # items stored in lists and dicts so far (`django_registries`)
+        # while an app's `ready()` runs (`django_registries`): each `f(...)(...)` call run,
+        # (file, line) -> whether every run of it stored an item under no gap; and the defs run
+        self.applied: dict[tuple[str, int], bool] | None = None
+        self.spans: set[tuple[str, int, int]] = set()
+        self.app_labels: dict[tuple[str, str], str] = {}  # a model's, from its app's config
 
     # -- entry point -----------------------------------------------------------------------
 
@@ -685,6 +693,19 @@ class Collector:
             raise _Continue
         elif isinstance(stmt, ast.Raise):
             raise _Raised
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module is not None:
+            module = absolute(stmt.module, stmt.level, package_of(file))
+            home = self.linker.module_file(module, file)
+            for alias in stmt.names:  # `from app.marks import register` inside a def
+                place = ast.Name(alias.asname or alias.name, ast.Load(), lineno=stmt.lineno,
+                                 col_offset=stmt.col_offset)  # fmt: skip
+                sub = self.linker.module_file(f"{module}.{alias.name}", file)
+                got: object = Unknown((file, place))
+                if sub is not None:
+                    got = Ref("module", sub, f"{module}.{alias.name}", (file, place))
+                elif home is not None and alias.name != "*":
+                    got = self.lookup(home, alias.name, place)
+                env[place.id] = got
         elif isinstance(stmt, ast.Import | ast.ImportFrom):
             for alias in stmt.names:
                 bound = (alias.asname or alias.name).partition(".")[0]
@@ -962,15 +983,22 @@ class Collector:
         return args, keywords
 
     def call(self, node: ast.Call, file: str, env: dict[str, object]) -> object:
+        before = self.mutations
         func = self.expr(node.func, file, env)
         given = self.arguments(node, file, env)
         if given is None:
-            return Unknown((file, node))
-        args, keywords = given
-        if isinstance(func, Builtin) and func.name == "super" and func.receiver is None:
-            owner, obj = env.get("__class__"), env.get("__self__")
-            return Super(obj, owner) if isinstance(owner, Ref) else Unknown((file, node))
-        return self.apply(func, args, keywords, file, node)
+            got: object = Unknown((file, node))
+        else:
+            args, keywords = given
+            if isinstance(func, Builtin) and func.name == "super" and func.receiver is None:
+                owner, obj = env.get("__class__"), env.get("__self__")
+                return Super(obj, owner) if isinstance(owner, Ref) else Unknown((file, node))
+            got = self.apply(func, args, keywords, file, node)
+        if self.applied is not None and type(node.func) is ast.Call:  # `register(...)(view)`
+            key = (file, node.lineno)
+            stored = self.mutations > before and not self.gaps
+            self.applied[key] = self.applied.get(key, True) and stored
+        return got
 
     def apply(
         self, func: object, args: list[object], keywords: dict[str, object], file: str,
@@ -999,6 +1027,10 @@ class Collector:
             return Unknown((file, node)) if isinstance(got, Unknown) else self.made(got)
         if isinstance(func, Ref) and func.kind == "external" and func.name in STORE_MAKERS:
             return made_by(func.name, args, keywords)
+        if isinstance(func, Ref) and func.kind == "external" and func.name == IMPORT_STRING:
+            return imported_string(self, args, file, node)
+        if isinstance(func, AppModels):  # an app config's `self.get_models()`
+            return list(func.models)
         if isinstance(func, Ref) and func.kind == "function":
             tree = self.code(func.file, func.name)
             if isinstance(tree, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -1063,6 +1095,8 @@ class Collector:
         if func.owner is not None:
             env["__class__"] = func.owner
             env["__self__"] = func.bound
+        if self.applied is not None:
+            self.spans.add((func.file, func.node.lineno, func.node.end_lineno or 0))
         self.depth += 1
         self.selves.append(func.bound)
         try:
@@ -1251,6 +1285,10 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
             return list(receiver)
         return Unknown()
     if isinstance(receiver, dict):
+        if name == "get":  # a registry read as `store.get(key, default)`
+            run.read_registry |= id(receiver) in run.closed_stores
+            if id(receiver) in run.open_stores:
+                run.read_open.add(id(receiver))
         if name in ("get", "setdefault") and args and _hashable(args[0]):
             default = args[1] if len(args) > 1 else None
             if name == "setdefault":

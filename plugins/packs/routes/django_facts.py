@@ -322,7 +322,14 @@ def _meta_label(node: ast.ClassDef) -> str | None:
 
 def _applied(tree: ast.Module) -> tuple[tuple[int, str], ...]:
     """Every `f(...)(...)` written in the module but in a decorator list, with `f`'s last
-    name."""
+    name (the imported one where an import renames it: `import page_for as attach`)."""
+    renamed = {
+        alias.asname: alias.name.rpartition(".")[2]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+        if alias.asname
+    }
     decorators = {
         id(d)
         for node in ast.walk(tree)
@@ -338,7 +345,7 @@ def _applied(tree: ast.Module) -> tuple[tuple[int, str], ...]:
         inner = node.func.func
         name = inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", "")
         if name:
-            out.append((node.lineno, name))
+            out.append((node.lineno, renamed.get(name, name)))
     return tuple(sorted(out))
 
 
@@ -506,6 +513,9 @@ class _Reader:
             kept = _makes_urls(text) or ("self." in text and _COLLECTING.search(text) is not None)
             kept = kept or "def __getattr__" in text or "def __call__" in text
             kept = kept or "def get_routes" in text  # a DRF router's (`django_route_hooks`)
+            # an app's config, whose `ready()` may register views (`django_registries`)
+            kept = kept or "def ready(" in text
+            kept = kept or any((dotted(b) or "").endswith("Config") for b in node.bases)
             if not kept:  # a method calling methods of an object it is given (`reg.add(...)`)
                 given = {
                     arg.arg

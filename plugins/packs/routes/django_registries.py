@@ -9,9 +9,11 @@ Python runs it when the module is imported: `deco(args)(the class or def)`, so t
 loop later yields ordinary patterns with the decorated view, written at the decorator. The
 values decorators read to build keys are computed as Django does: `Model._meta.app_label`
 (the package holding the `models` module) and `Model._meta.model_name` (the class name,
-lower-cased). What cannot be computed is a finding at the decorator (its entry is not listed);
-a decorator function also called outside decorators (at runtime, in a loop over models) leaves
-the store open: what is built from it carries a finding at that call. A store all of whose
+lower-cased). What cannot be computed is a finding at the decorator (its entry is not listed).
+A decorator function also called outside decorators (`deco(model, "x")(View)` in a loop over
+models) is run where Django runs it at start: each app's `AppConfig.ready()` (`apps.py`), with
+`self.get_models()` the app's models; a call no `ready()` reaches, or one run where the values
+are not known, leaves the store open: what is built from it carries a finding at that call. A store all of whose
 fillers ran is closed: a key it lacks raises `KeyError` there, as in Python (a model with no
 view of that kind builds no pattern). Sites in test code (`tests/`, `test_*.py`) are not run.
 """
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..bounded_values import Refused
@@ -34,10 +38,20 @@ if TYPE_CHECKING:
     from .django_collect import Collector
 
 STORE_MAKERS = frozenset({"collections.defaultdict", "collections.OrderedDict"})
+IMPORT_STRING = "django.utils.module_loading.import_string"
+_APP_CONFIG = frozenset({"django.apps.AppConfig", "django.apps.config.AppConfig"})
 KINDS = frozenset({"type", "isinstance", "issubclass"})
 _LIBRARY_VIEWS = ("django.views", "django.contrib", "rest_framework")
 _SITE_BUDGET = 2_000  # statements and expressions one decorator may run
 _FILL_BUDGET = 400_000  # all the decorators filling one store
+_START_BUDGET = 40_000  # one app's `ready()`, with the functions it calls
+
+
+@dataclass(frozen=True, slots=True)
+class AppModels:
+    """`AppConfig.get_models` of one app: its models, as Django's registry lists them."""
+
+    models: tuple[run.Ref, ...]
 
 
 class Store(dict[object, object]):
@@ -100,6 +114,7 @@ def class_attribute(collector: Collector, cls: run.Ref, name: str, got: object) 
         facts = collector.linker.facts(cls.file)
         known = facts.classes.get(cls.name) if facts is not None else None
         label = known.meta_label if known is not None and known.meta_label else None
+        label = label or collector.app_labels.get((cls.file, cls.name))  # its app config's
         label = label or app_label_of(cls.file)  # a `Meta.app_label`, else the package's
         if not label or label == "?":
             return got
@@ -227,15 +242,161 @@ def fill_registry(collector: Collector, file: str, name: str, store: dict[object
             left -= min(_SITE_BUDGET, left) - max(collector.budget, 0)
     finally:
         collector.budget = kept
-    if opened:
-        where, line, function = opened[0]
+    remaining = _started(collector, opened, left) if opened else []
+    if remaining:
+        where, line, function, ran = remaining[0]
         why = (
             f"these URL patterns are built from `{name}` ({file}), also filled by calls of "
             f"`{function}` the pack does not run: they may miss what those calls add"
         )
+        if ran:
+            why = (
+                f"these URL patterns are built from `{name}` ({file}), also filled by calls of "
+                f"`{function}` that an app's `ready()` makes, where the pack cannot tell what "
+                "they add (a test or items it cannot decide): they may miss or add routes"
+            )
         collector.open_stores[id(store)] = (where, line, why)
         return
     _close(collector, store, 0)
+
+
+def _started(
+    collector: Collector, opened: list[tuple[str, int, str]], left: int
+) -> list[tuple[str, int, str, bool]]:
+    """Run each installed-looking app's `AppConfig.ready()` (in its `apps` module, as Django
+    imports it at start), `self.get_models()` the app's models: the calls of a filler made
+    there store what they store. The sites left (not run, or run where what they add is not
+    known), each with whether it ran; a site in a def that ran whole but skipped it (a test
+    that held false) is done."""
+    kept = (collector.budget, collector.gaps, collector.depth, collector.applied)
+    collector.applied, collector.spans, collector.gaps = {}, set(), ()
+    whole: set[tuple[str, int, int]] = set()
+    try:
+        for config in _configs(collector):
+            collector.budget = min(_START_BUDGET, max(left, 0))
+            spent, collector.spans = collector.budget, set()
+            if _ready(collector, config):
+                whole |= collector.spans
+            left -= spent - max(collector.budget, 0)
+        applied = collector.applied
+    finally:
+        collector.budget, collector.gaps, collector.depth, collector.applied = kept
+    out: list[tuple[str, int, str, bool]] = []
+    for where, line, function in opened:
+        ran = applied.get((where, line))
+        if ran is True:
+            continue
+        if ran is None and any(f == where and a <= line <= b for f, a, b in whole):
+            continue
+        out.append((where, line, function, ran is not None))
+    return out
+
+
+def _configs(collector: Collector) -> list[run.Ref]:
+    """The project's `AppConfig` subclasses of its apps' `apps` modules (tests left out)."""
+    out: list[run.Ref] = []
+    files = collector.linker.resolver.files
+    for file in sorted(f for f in files if f.rpartition("/")[2] == "apps.py"):
+        if _in_tests(file):
+            continue
+        facts = collector.linker.facts(file)  # a pre-filtering scan parses it, asked
+        for name in facts.configs if facts is not None else ():
+            cls = run.Ref("class", file, name)
+            if _reaches(collector, cls, lambda found: found in _APP_CONFIG):
+                out.append(cls)
+    return out
+
+
+def _ready(collector: Collector, config: run.Ref) -> bool:
+    """Run `config().ready()`; whether it ran to its end."""
+    place = ast.Name("self", ast.Load(), lineno=1, col_offset=0)
+    made = run.Instance(config)
+    ready = collector.class_member(config, "ready", made, config.file, place)
+    if not isinstance(ready, run.Func):
+        return False
+    named = collector.class_member(config, "name", None, config.file, place)
+    if not isinstance(named, str):
+        return False
+    label = collector.class_member(config, "label", None, config.file, place)
+    label = label if isinstance(label, str) else named.rpartition(".")[2]
+    made.attrs.update({"name": named, "label": label})
+    made.attrs["get_models"] = AppModels(tuple(_models(collector, config.file, named, label)))
+    try:
+        collector.invoke(ready, [], {})
+    except (run._Stop, RecursionError, Refused, run._Raised, *run._MISREAD):
+        return False
+    return True
+
+
+def _models(collector: Collector, importer: str, name: str, label: str) -> list[run.Ref]:
+    """The models Django registers under `label`: the model classes of the app's `models`
+    module or package (a `Meta.app_label` of another app's left out), in file and line
+    order."""
+    home = collector.linker.module_file(name, importer)
+    if home is None or not home.endswith("/__init__.py"):
+        return []
+    folder = home.rpartition("/")[0]
+    files = sorted(
+        f
+        for f in collector.linker.resolver.files
+        if f == f"{folder}/models.py" or (f.startswith(f"{folder}/models/") and f.endswith(".py"))
+    )
+    out: list[run.Ref] = []
+    for file in files:
+        facts = collector.linker.facts(file)
+        held = sorted(facts.classes.items(), key=lambda i: i[1].line) if facts is not None else []
+        for cls, known in held:
+            if known.meta_label not in (None, label):
+                continue
+            ref = run.Ref("class", file, cls)
+            if _reaches(collector, ref, _model_base):
+                collector.app_labels[(file, cls)] = label
+                out.append(ref)
+    return out
+
+
+def _model_base(name: str) -> bool:
+    """A library class a Django model subclasses: Django's `Model`, or a library's model
+    base (`MPTTModel`, `PolymorphicModel`)."""
+    return name.rpartition(".")[2].endswith("Model")
+
+
+def _reaches(collector: Collector, cls: run.Ref, wanted: Callable[[str], bool]) -> bool:
+    """Whether the project class `cls` reaches, through its bases, a library class
+    `wanted` accepts."""
+    order, seen = [cls], set[tuple[str, str]]()
+    while order and len(seen) < 64:
+        here = order.pop()
+        if (here.file, here.name) in seen:
+            continue
+        seen.add((here.file, here.name))
+        facts = collector.linker.facts(here.file)
+        known = facts.classes.get(here.name) if facts is not None else None
+        for written in known.bases if known is not None else ():
+            found = collector.linker.resolve(here.file, written)
+            if found is not None and found[0] == "external" and wanted(found[2]):
+                return True
+            if found is not None and found[0] == "class":
+                order.append(run.Ref("class", found[1], found[2]))
+    return False
+
+
+def imported_string(collector: Collector, args: list[object], file: str, node: ast.expr) -> object:
+    """Django's `import_string("pkg.views.Name")`: the project's class or function it names."""
+    text = args[0] if len(args) == 1 else None
+    if not isinstance(text, str) or "." not in text:
+        return run.Unknown((file, node))
+    module, _, attr = text.rpartition(".")
+    home = collector.linker.module_file(module, file)
+    found = collector.linker.resolve(home, attr) if home is not None else None
+    if found is None or found[0] not in ("class", "function"):
+        return run.Unknown((file, node))
+    kind, where, name = found
+    facts = collector.linker.facts(where)
+    known = facts.classes.get(name) if facts is not None else None
+    line = known.line if known is not None else 1
+    place = ast.Name(name, ast.Load(), lineno=line, col_offset=0)  # where it is defined
+    return run.Ref(kind, where, name, (where, place), collector.gaps)
 
 
 def _close(collector: Collector, value: object, depth: int) -> None:
