@@ -2951,8 +2951,9 @@ class _RouteResolver:
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
         if methods and EVERY in methods and BY_KEY[framework].every_method != EVERY:
+            every = self._every_methods(path, route.called_at or (path, route.line), framework)
             methods = tuple(
-                dict.fromkeys(m for v in methods for m in (_ALL if v == EVERY else (v,)))
+                dict.fromkeys(m for v in methods for m in (every if v == EVERY else (v,)))
             )
         if framework in _HEAD_WITH_GET and methods and "GET" in methods:
             methods = tuple(m for m in methods if m != "HEAD")  # the HEAD it serves anyway
@@ -2998,6 +2999,29 @@ class _RouteResolver:
         if left:
             detail = f"`{record.library}` is configured here: {left}: those routes are not listed"
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+
+    def _every_methods(self, path: str, place: tuple[str, int], framework: str) -> tuple[str, ...]:
+        """The methods an `all` route of `path` registers: those of the framework's record
+        (`every_methods`) every version the repository may install registers; the methods
+        only some of them do, a finding where the call is written (`place`), not listed."""
+        record = BY_KEY[framework]
+        if not record.every_methods:
+            return _ALL
+        starts = tuple(start for start, _ in record.every_methods)
+        package = record.app_modules[0]
+        admitted = option_routes.admitted(starts, self._declared_range(path, package))
+        sets = [record.every_methods[i][1] for i in admitted]
+        common = tuple(m for m in sets[0] if all(m in s for s in sets[1:]))
+        some = sorted({m for s in sets for m in s} - set(common))
+        if some:
+            versions = " and ".join(option_routes.era_label(starts, i) for i in admitted)
+            detail = (
+                f"{record.name}'s `all` registers {', '.join(some)} too in some of the "
+                f"versions of `{package}` the repository may install ({versions}): those "
+                "methods are not listed"
+            )
+            self._unresolved(UNRESOLVED_ROUTE, *place, detail)
+        return common
 
     def _declared_range(self, path: str, package: str) -> Range | None:
         """The range of `package` the `package.json` nearest `path` declares (up to the
