@@ -72,11 +72,7 @@ def test_a_range_over_majors_lists_the_common_methods_and_names_the_rest_at_the_
     files = _proxy_app(">=3.0.0")
     assert _all_methods(files) == _BASE
     found = document(files)
-    details = [
-        str(f["detail"])
-        for f in found["findings"]
-        if f["code"] == "UNRESOLVED_ROUTE"
-    ]
+    details = [str(f["detail"]) for f in found["findings"] if f["code"] == "UNRESOLVED_ROUTE"]
     assert any("HEAD" in d and "TRACE" in d and "MKCALENDAR" in d for d in details), details
     assert "api/src/proxy/forward.ts:4" in finding_places(files)["UNRESOLVED_ROUTE"]
 

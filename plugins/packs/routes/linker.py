@@ -2154,7 +2154,8 @@ class _RouteResolver:
             options = [self.evaluate(path, expr.then), self.evaluate(path, expr.otherwise)]
             return options[0] if options[0] == options[1] else _OneOf(options)
         chosen = self.evaluate(path, expr.then if picked else expr.otherwise)
-        if assumed and isinstance(chosen, _Str) and path.endswith(".py"):
+        # a JavaScript comparison read as a flag (`x === 'lit'`: test "in") carries them too
+        if assumed and isinstance(chosen, _Str) and (path.endswith(".py") or expr.test == "in"):
             return _Str(chosen.value, _merged(assumed, chosen.assumed))
         return chosen
 
