@@ -89,3 +89,72 @@ def test_all_methods_scanned_with_the_pre_filter_are_the_scan_of_every_file(
     documents, _ = scanned_both_ways(tmp_path, _proxy_app("^5.0.0"), monkeypatch)
     assert documents[0] == documents[1]
     assert "TRACE /edge/upstream/*" in documents[0]
+
+
+# a swagger UI whose range (^1.2.0) admits three of its eras, the lock file at the workspace's
+# root pinning one of them: the routes of that version are listed, the others are not guessed
+def _docs_app(lock_name: str, lock: str) -> dict[str, str]:
+    return {
+        "package.json": json.dumps({"name": "mono", "private": True, "workspaces": ["apps/*"]}),
+        lock_name: lock,
+        "apps/catalog/package.json": _manifest(
+            fastify="^4.9.0", **{"@fastify/swagger-ui": "^1.2.0"}
+        ),
+        "apps/catalog/plugins/reference.js": (
+            "const explorer = require('@fastify/swagger-ui');\n"
+            "module.exports = async function reference(app) {\n"
+            "  await app.register(explorer, { routePrefix: '/api-docs' });\n"
+            "};\n"
+        ),
+        "apps/catalog/server.js": (
+            "const makeApp = require('fastify');\n"
+            "const reference = require('./plugins/reference');\n"
+            "const app = makeApp();\n"
+            "app.register(reference);\n"
+        ),
+    }
+
+
+def _npm_lock(**pins: str) -> str:
+    packages = {f"node_modules/{name}": {"version": version} for name, version in pins.items()}
+    return json.dumps({"name": "mono", "lockfileVersion": 3, "packages": {"": {}, **packages}})
+
+
+_UI_13 = {"/api-docs/uiConfig", "/api-docs/initOAuth", "/api-docs/*"}
+
+
+def test_a_lock_file_pin_picks_the_era_of_a_documentation_plugin() -> None:
+    files = _docs_app("package-lock.json", _npm_lock(**{"@fastify/swagger-ui": "1.3.0"}))
+    served = {n.split(" ", 1)[1] for n in names(files)}
+    assert served >= _UI_13
+    assert "/api-docs/static/index.html" not in served
+    assert "UNRESOLVED_ROUTE" not in finding_places(files)
+
+
+def test_a_yarn_lock_pin_counts_too() -> None:
+    lock = '"@fastify/swagger-ui@^1.2.0":\n  version "1.9.3"\n  resolved "x"\n'
+    served = {n.split(" ", 1)[1] for n in names(_docs_app("yarn.lock", lock))}
+    assert "/api-docs/static/index.html" in served
+    assert "/api-docs/uiConfig" not in served  # gone from 1.4
+
+
+def test_a_stale_pin_outside_the_declared_range_is_not_taken() -> None:
+    files = _docs_app("package-lock.json", _npm_lock(**{"@fastify/swagger-ui": "0.9.0"}))
+    served = {n.split(" ", 1)[1] for n in names(files)}
+    assert "/api-docs/uiConfig" not in served  # the eras of ^1.2.0 disagree on it: a finding
+    assert "apps/catalog/plugins/reference.js:3" in finding_places(files)["UNRESOLVED_ROUTE"]
+
+
+def test_a_lock_file_pins_the_fastify_major_of_all() -> None:
+    files = _proxy_app(">=3.0.0")
+    files["api/package-lock.json"] = _npm_lock(fastify="5.1.0")
+    assert _all_methods(files) == _BASE | {"TRACE"}
+
+
+def test_lock_pins_scanned_with_the_pre_filter_are_the_scan_of_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _docs_app("package-lock.json", _npm_lock(**{"@fastify/swagger-ui": "1.3.0"}))
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]
+    assert '"name": "GET /api-docs/uiConfig"' in documents[0]

@@ -36,7 +36,7 @@ from .frameworks import (
 )
 from .js_modules import JsModules, package_name
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
-from .manifests import MANIFEST, declared_range
+from .manifests import LOCKS, MANIFEST, declared_range, pinned
 from .model import (
     CALL,
     DECORATED,
@@ -3026,16 +3026,35 @@ class _RouteResolver:
 
     def _declared_range(self, path: str, package: str) -> Range | None:
         """The range of `package` the `package.json` nearest `path` declares (up to the
-        repository's root, as npm and workspaces install it); None when none does."""
+        repository's root, as npm and workspaces install it), narrowed to the versions the
+        nearest lock file from that folder up pins (`npm ci` installs those; a pin outside
+        the range, a stale lock, is not taken); None when no manifest declares it."""
         folder = posixpath.dirname(path)
         while True:
             manifest = f"{folder}/{MANIFEST}" if folder else MANIFEST
             if manifest in self.files:
                 spec = declared_range(self._facts(manifest), package)
                 if spec is not None:
-                    return semver(spec)
+                    return self._locked(folder, package, semver(spec))
             if not folder:
                 return None
+            folder = posixpath.dirname(folder)
+
+    def _locked(self, folder: str, package: str, declared: Range) -> Range:
+        """`declared` narrowed to the versions of `package` the lock file nearest `folder`
+        (up to the root: a workspace's lock is at its root) pins, where they meet."""
+        while True:
+            for name in LOCKS:
+                lock = f"{folder}/{name}" if folder else name
+                if lock not in self.files:
+                    continue
+                pins = Range(())
+                for version in pinned(self._facts(lock), package):
+                    pins = pins.union(semver(version))
+                narrowed = declared.intersect(pins)
+                return declared if narrowed.is_empty() else narrowed
+            if not folder:
+                return declared
             folder = posixpath.dirname(folder)
 
     def _holds(
