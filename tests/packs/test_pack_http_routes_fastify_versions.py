@@ -158,3 +158,21 @@ def test_lock_pins_scanned_with_the_pre_filter_are_the_scan_of_every_file(
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
     assert '"name": "GET /api-docs/uiConfig"' in documents[0]
+
+
+def _head_app(fastify: str) -> dict[str, str]:
+    return {
+        "svc/package.json": _manifest(fastify=fastify),
+        "svc/probe.mjs": (
+            "import Fastify from 'fastify';\n"
+            "const probe = Fastify();\n"
+            "probe.route({ method: ['HEAD', 'GET'], url: '/alive', handler: async () => 'y' });\n"
+            "probe.route({ method: 'HEAD', url: '/only-head', handler: async () => '' });\n"
+        ),
+    }
+
+
+def test_a_head_written_beside_get_is_the_one_fastify_4_serves_anyway() -> None:
+    assert names(_head_app("^4.26.0")) == {"GET /alive", "HEAD /only-head"}
+    assert names(_head_app("^3.29.0")) == {"GET /alive", "HEAD /alive", "HEAD /only-head"}
+    assert "HEAD /alive" in names(_head_app(">=3 <6"))  # some admitted version lists it

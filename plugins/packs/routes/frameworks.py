@@ -154,6 +154,10 @@ class Framework:
     # Empty: the methods of `HTTP_METHODS` but TRACE. Methods only some admitted eras register
     # are a finding at the call, not listed
     every_methods: tuple[tuple[Version, tuple[str, ...]], ...] = ()
+    # the version of the framework's package from which it serves a HEAD beside every GET by
+    # itself (Fastify 4's `exposeHeadRoutes`): where the declared range admits none below it,
+    # a HEAD written beside a GET (`route({ method: ['GET', 'HEAD'] })`) is that one, not listed
+    head_with_get_from: Version | None = None
     # dotted option paths holding a route's auth (Hapi's `options.auth`: `false` is none, a
     # strategy is a guard, `mode: 'try'`/`'optional'` is none)
     auth_options: tuple[str, ...] = ()
@@ -464,6 +468,7 @@ READ = (
         route_call="route",
         path_keys=("url", "path"),
         every_methods=_FASTIFY_ALL,
+        head_with_get_from=(4,),
         hook_options=("onRequest", "preParsing", "preValidation", "preHandler"),
         hook_call="addHook",
         register_call="register",

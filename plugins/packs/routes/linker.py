@@ -2956,7 +2956,12 @@ class _RouteResolver:
             methods = tuple(
                 dict.fromkeys(m for v in methods for m in (every if v == EVERY else (v,)))
             )
-        if framework in _HEAD_WITH_GET and methods and "GET" in methods:
+        if (
+            methods
+            and "GET" in methods
+            and "HEAD" in methods
+            and (framework in _HEAD_WITH_GET or self._head_with_get(path, framework))
+        ):
             methods = tuple(m for m in methods if m != "HEAD")  # the HEAD it serves anyway
         file, line = route.called_at or (path, route.line)
         assumed = _merged(assumed, self._assumed(path, route.path))
@@ -3023,6 +3028,15 @@ class _RouteResolver:
             )
             self._unresolved(UNRESOLVED_ROUTE, *place, detail)
         return common
+
+    def _head_with_get(self, path: str, framework: str) -> bool:
+        """Whether every version of the framework the repository may install serves a HEAD
+        beside each GET by itself (`Framework.head_with_get_from`)."""
+        record = BY_KEY[framework]
+        if record.head_with_get_from is None:
+            return False
+        admits = self._declared_range(path, record.app_modules[0])
+        return not option_routes.admits_before(admits, record.head_with_get_from)
 
     def _declared_range(self, path: str, package: str) -> Range | None:
         """The range of `package` the `package.json` nearest `path` declares (up to the
