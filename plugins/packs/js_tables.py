@@ -307,6 +307,9 @@ class SequelizeDefaults:
     # the line of a `new Sequelize(…, { ...options })` whose options spread an object out of
     # sight and write no `define`: the defaults that name every model may be in it
     out_of_sight: int | None = None
+    # the imported object those options spread (`{ ...DATABASE.options }`, `DATABASE` imported
+    # from the project's config module): its `define` is read at link time (`_Schemas.flags`)
+    spread: NameRef | None = None
 
 
 @dataclass(frozen=True)
@@ -384,6 +387,9 @@ class FileFacts:
     # top-level string constants: `const A = 'a'`, `enum E { A = 'a' }` as `E.A`, the string
     # members of a `const O = { … }` (`as const` too) as `O.k`, `O.k.j`
     constants: tuple[tuple[str, str], ...] = ()
+    # the boolean members of those objects likewise (`O.define.freezeTableName`): the options
+    # a Sequelize instance in another file spreads from them (`{ ...config.db.options }`)
+    flags: tuple[tuple[str, bool], ...] = ()
     module: ModuleFacts | None = None  # a manifest's or a project config's facts
     made: MadeFacts = NO_MADE  # models made through the project's own classes and functions
     node_paths: tuple[str, ...] = ()  # `process.env.NODE_PATH = __dirname`: folders it sets
@@ -471,6 +477,7 @@ class _Reader:
         self.nest_mongoose = NEST_MONGOOSE_SEED in data
         self.sequelize_ts = SEQUELIZE_TS_SEED in data
         self.consts: dict[str, str] = {}  # top-level `const X = 'literal'`
+        self.flags: dict[str, bool] = {}  # their objects' boolean members (`FileFacts.flags`)
         self.values: dict[str, _Node] = {}  # top-level `const X = <expression>`
         self.bound: set[str] = set()  # names the file binds to something not an object
         self.models: list[SequelizeModel] = []
@@ -512,6 +519,7 @@ class _Reader:
             entity_prefixes=tuple(self.prefixes),
             table_renamers=tuple(self.renamers),
             constants=tuple(sorted(self.consts.items())),
+            flags=tuple(sorted(self.flags.items())),
             made=self.made.read(root) if self.made.templates or may_make(self.data) else NO_MADE,
             node_paths=tuple(self.node_paths),
         )
@@ -801,6 +809,8 @@ class _Reader:
             literal = self._literal(value)
             if literal is not None:
                 self.consts.setdefault(f"{prefix}.{key}", literal)
+            elif value.type in ("true", "false"):
+                self.flags.setdefault(f"{prefix}.{key}", value.type == "true")
             elif (inner := self._object(value)) is not None:
                 self._flatten(f"{prefix}.{key}", inner, depth + 1)
 
@@ -1152,7 +1162,16 @@ class _Reader:
             given = self._fields(options)
             define = self._object(given.get("define"))
             if "define" not in given and "..." in given:
-                self.defaults.append(SequelizeDefaults(None, None, out_of_sight=self._line(node)))
+                spread = given["..."]
+                ref = self._name(spread) if spread is not None else None
+                self.defaults.append(
+                    SequelizeDefaults(
+                        None,
+                        None,
+                        out_of_sight=self._line(node),
+                        spread=ref if isinstance(ref, NameRef) else None,
+                    )
+                )
             if define is not None:
                 fields = self._fields(define)
                 self.defaults.append(
@@ -1743,11 +1762,16 @@ def link(
     files = [(path, schemas.settled(path, facts, gaps)) for path, facts in files]
     typeorm = _TypeormNames(files, gaps)
     joins = _Joins(files, schemas, typeorm)
-    defaults = [d for _, facts in files for d in facts.defaults]
+    defaults = [schemas.spread_defaults(path, d) for path, f in files for d in f.defaults]
     global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
     global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
     global_all = next((d.underscored_all for d in defaults if d.underscored_all is not None), None)
-    hidden = [(path, d.out_of_sight) for path, f in files for d in f.defaults if d.out_of_sight]
+    hidden = [
+        (path, d.out_of_sight)
+        for path, f in files
+        for d in (schemas.spread_defaults(path, d) for d in f.defaults)
+        if d.out_of_sight
+    ]
     unpluralized = any(facts.mongoose_unpluralized for _, facts in files)
     manifests = [facts.declarations for _, facts in files if facts.declarations is not None]
     versions = _Versions(
@@ -2158,6 +2182,33 @@ class _Schemas:
         target, local = found
         return dict(self.facts[target].constants).get(".".join((local, *attrs)))
 
+    def spread_defaults(self, importer: str, defaults: SequelizeDefaults) -> SequelizeDefaults:
+        """A Sequelize instance's `define` defaults where its options spread an imported object
+        (`{ ...DATABASE.options }`, `DATABASE` of the project's config module, `module.exports
+        = config` or an exported `const`): the object's `define` members as that module's
+        literal objects give them; as before (options out of sight) where the module, the
+        object or its `define` is not found."""
+        ref = defaults.spread
+        if ref is None:
+            return defaults
+        found = self.declared(importer, ref.module, ref.name)
+        attrs = ref.attrs
+        if found is None and ref.name != "default":  # `const { db } = require(m)`: m's `db`
+            found = self.declared(importer, ref.module, "default")
+            attrs = (ref.name, *attrs)
+        if found is None and ref.name == "default" and attrs:
+            found = self.declared(importer, ref.module, attrs[0])
+            attrs = attrs[1:]
+        if found is None:
+            return defaults
+        target, local = found
+        flags = dict(self.facts[target].flags)
+        define = ".".join((local, *attrs, "define"))
+        freeze, underscored, underscored_all = (flags.get(f"{define}.{k}") for k in _DEFINE_FLAGS)
+        if freeze is None and underscored is None and underscored_all is None:
+            return defaults
+        return SequelizeDefaults(freeze, underscored, underscored_all)
+
     def settled(self, path: str, facts: FileFacts, gaps: list[Gap]) -> FileFacts:
         """`facts` with every imported name (`NameRef`) replaced by its value; one that is
         not found is a finding at its place, and its table or collection is left out."""
@@ -2269,6 +2320,9 @@ class _Schemas:
         if found is not None:
             self.touched.add(found)
         return found
+
+
+_DEFINE_FLAGS = ("freezeTableName", "underscored", "underscoredAll")  # `SequelizeDefaults`'
 
 
 class _Joins:

@@ -773,12 +773,14 @@ def test_sequelize_options_spread_from_out_of_sight_flag_every_default_name(
 ) -> None:
     """`new Sequelize(db, user, pw, { ...settings.options, logging: false })`: a `define` with
     `freezeTableName` or `underscored` may be in the spread object, which names every model
-    whose own options say nothing; each such model is a finding, beside the default name (a
-    model with its own `tableName` or `freezeTableName` is not)."""
+    whose own options say nothing; where that object is out of sight (a package's) each such
+    model is a finding, beside the default name (a model with its own `tableName` or
+    `freezeTableName` is not); where the project's module holds it, its `define` names them
+    (`test_pack_js_tables_spread_options`)."""
     files = {
         "store/connect.js": (
             "const Sequelize = require('sequelize');\n"
-            "const settings = require('../settings');\n"
+            "const settings = require('@shop/settings');\n"
             "module.exports = new Sequelize('shop', 'u', 'p', { ...settings.options, logging: false });\n"
         ),
         "settings.js": "module.exports = { options: { define: { freezeTableName: true } } };\n",
@@ -798,3 +800,9 @@ def test_sequelize_options_spread_from_out_of_sight_flag_every_default_name(
     assert {r["name"] for r in document["resources"]} == {"parcels", "crates_v2"}
     flagged = [(f["code"], loc["path"]) for f in document["findings"] for loc in f["locations"]]
     assert flagged == [("UNRESOLVED_TABLE_NAME", "store/parcel.js")]
+    (tmp_path / "store/connect.js").write_text(
+        files["store/connect.js"].replace("'@shop/settings'", "'../settings'")
+    )
+    document, _, _ = _scan(tmp_path)
+    assert {r["name"] for r in document["resources"]} == {"parcel", "crates_v2"}
+    assert document["findings"] == []

@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from ..version_ranges import Version
+
 # library Django router classes as records: kept in a module of their own, which `django_facts`
 # (imported by `model`, imported here) reads without importing this one's imports
 from .django_routers import DJANGO_ROUTERS as DJANGO_ROUTERS
@@ -146,6 +148,16 @@ class Framework:
     # `ALL /x` where the framework's own route table keeps it as one route (Express's
     # `route.methods._all`, koa-router's layer of every method); else one route per method
     every_method: str | None = None
+    # the methods one `all` route registers where it is one route per method, by the versions
+    # of the framework's package (`app_modules[0]`) the `package.json` nearest the route
+    # declares: (the first version of an era, `()` the first; its methods), eras in order.
+    # Empty: the methods of `HTTP_METHODS` but TRACE. Methods only some admitted eras register
+    # are a finding at the call, not listed
+    every_methods: tuple[tuple[Version, tuple[str, ...]], ...] = ()
+    # the version of the framework's package from which it serves a HEAD beside every GET by
+    # itself (Fastify 4's `exposeHeadRoutes`): where the declared range admits none below it,
+    # a HEAD written beside a GET (`route({ method: ['GET', 'HEAD'] })`) is that one, not listed
+    head_with_get_from: Version | None = None
     # dotted option paths holding a route's auth (Hapi's `options.auth`: `false` is none, a
     # strategy is a guard, `mode: 'try'`/`'optional'` is none)
     auth_options: tuple[str, ...] = ()
@@ -253,6 +265,25 @@ def _js_import(modules: str) -> re.Pattern[bytes]:
 
 
 _VERB_NAMES = tuple(m for m in HTTP_METHODS if m != "trace")  # route methods of a router
+
+# Fastify's `all()` registers its `supportedMethods` (read from its source, tag by tag): before 4
+# `['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS']` (`lib/route.js`), HEAD its own
+# route (`exposeHeadRoutes` off by default); from 4.0 the HEAD beside each GET is the one it
+# serves by itself (`exposeHeadRoutes` on by default), left out as for every GET; 4.4 moves the
+# list to `lib/httpMethods.js` with WebDAV's methods, TRACE and SEARCH; 4.27 adds REPORT and
+# MKCALENDAR; 5.0 keeps the standard ones only (`kSupportedHTTPMethods`: GET, HEAD, TRACE and
+# DELETE, OPTIONS, PATCH, PUT, POST; more only through `addHttpMethod`)
+_FASTIFY_STANDARD = ("DELETE", "GET", "PATCH", "POST", "PUT", "OPTIONS")
+_FASTIFY_WEBDAV = (
+    "PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "TRACE", "SEARCH",
+)  # fmt: skip
+_FASTIFY_ALL: tuple[tuple[Version, tuple[str, ...]], ...] = (
+    ((), (*_FASTIFY_STANDARD, "HEAD")),
+    ((4,), _FASTIFY_STANDARD),
+    ((4, 4), (*_FASTIFY_STANDARD, *_FASTIFY_WEBDAV)),
+    ((4, 27), (*_FASTIFY_STANDARD, *_FASTIFY_WEBDAV, "REPORT", "MKCALENDAR")),
+    ((5,), (*_FASTIFY_STANDARD, "TRACE")),
+)
 
 READ = (
     Framework(
@@ -436,6 +467,8 @@ READ = (
         app_members=("fastify",),  # `import { fastify } from 'fastify'`, as its default
         route_call="route",
         path_keys=("url", "path"),
+        every_methods=_FASTIFY_ALL,
+        head_with_get_from=(4,),
         hook_options=("onRequest", "preParsing", "preValidation", "preHandler"),
         hook_call="addHook",
         register_call="register",

@@ -2153,6 +2153,8 @@ class _Reader:
             fallback = self._fallback(node, self._expr)
             if fallback is None and self._scoped and kind == "ternary_expression":
                 return self._choice(node)
+            if fallback is None and kind == "binary_expression":
+                return self._equality(node)
             return fallback
         if kind in {"call_expression", "new_expression"}:
             created = self._creates(node)
@@ -2360,6 +2362,28 @@ class _Reader:
             return Condition(value, Lit(literal), negate != operator.startswith("!"), "")
         value = self._tested(test)
         return Condition(value, None, negate, "") if value is not None else None
+
+    def _equality(self, node: _Node) -> Choice | None:
+        """`x === 'lit'` (`==`, `!==`, `!=`; either side) read as a value, the flag a module
+        binds and another tests (`export const IS_PAID = process.env.TIER === 'paid'`, then
+        `if (IS_PAID)` where it is imported): `'true'` when it holds, `''` when not (the truth
+        of a flag as the linker tells it), `x` read as an `if` test reads it (`_tested`: an
+        environment variable no sample file sets is unset); None for any other comparison."""
+        operator = self._text(node.child_by_field_id(self.fields.operator))
+        if operator not in _EQUALITIES:
+            return None
+        left = _unwrap(node.child_by_field_id(self.fields.left))
+        right = _unwrap(node.child_by_field_id(self.fields.right))
+        if left is not None and left.type == "string":
+            left, right = right, left
+        if left is None or right is None or right.type != "string":
+            return None
+        literal = self._string(right)
+        tested = self._tested(left)
+        if literal is None or tested is None:
+            return None
+        negated = operator.startswith("!")
+        return Choice(tested, "in", Lit("true"), Lit(""), negated, against=(Lit(literal),))
 
     def _tested(self, node: _Node) -> Expr | None:
         """What an `if` test reads: an environment variable with no default as a sample

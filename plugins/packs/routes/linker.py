@@ -36,7 +36,7 @@ from .frameworks import (
 )
 from .js_modules import JsModules, package_name
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
-from .manifests import MANIFEST, declared_range
+from .manifests import LOCKS, MANIFEST, declared_range, pinned
 from .model import (
     CALL,
     DECORATED,
@@ -2154,7 +2154,8 @@ class _RouteResolver:
             options = [self.evaluate(path, expr.then), self.evaluate(path, expr.otherwise)]
             return options[0] if options[0] == options[1] else _OneOf(options)
         chosen = self.evaluate(path, expr.then if picked else expr.otherwise)
-        if assumed and isinstance(chosen, _Str) and path.endswith(".py"):
+        # a JavaScript comparison read as a flag (`x === 'lit'`: test "in") carries them too
+        if assumed and isinstance(chosen, _Str) and (path.endswith(".py") or expr.test == "in"):
             return _Str(chosen.value, _merged(assumed, chosen.assumed))
         return chosen
 
@@ -2951,10 +2952,16 @@ class _RouteResolver:
             elif isinstance(endpoint.value, Function):
                 route_auth = max(route_auth, self._auth(endpoint.file, endpoint.value.auth))
         if methods and EVERY in methods and BY_KEY[framework].every_method != EVERY:
+            every = self._every_methods(path, route.called_at or (path, route.line), framework)
             methods = tuple(
-                dict.fromkeys(m for v in methods for m in (_ALL if v == EVERY else (v,)))
+                dict.fromkeys(m for v in methods for m in (every if v == EVERY else (v,)))
             )
-        if framework in _HEAD_WITH_GET and methods and "GET" in methods:
+        if (
+            methods
+            and "GET" in methods
+            and "HEAD" in methods
+            and (framework in _HEAD_WITH_GET or self._head_with_get(path, framework))
+        ):
             methods = tuple(m for m in methods if m != "HEAD")  # the HEAD it serves anyway
         file, line = route.called_at or (path, route.line)
         assumed = _merged(assumed, self._assumed(path, route.path))
@@ -2999,18 +3006,69 @@ class _RouteResolver:
             detail = f"`{record.library}` is configured here: {left}: those routes are not listed"
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
 
+    def _every_methods(self, path: str, place: tuple[str, int], framework: str) -> tuple[str, ...]:
+        """The methods an `all` route of `path` registers: those of the framework's record
+        (`every_methods`) every version the repository may install registers; the methods
+        only some of them do, a finding where the call is written (`place`), not listed."""
+        record = BY_KEY[framework]
+        if not record.every_methods:
+            return _ALL
+        starts = tuple(start for start, _ in record.every_methods)
+        package = record.app_modules[0]
+        admitted = option_routes.admitted(starts, self._declared_range(path, package))
+        sets = [record.every_methods[i][1] for i in admitted]
+        common = tuple(m for m in sets[0] if all(m in s for s in sets[1:]))
+        some = sorted({m for s in sets for m in s} - set(common))
+        if some:
+            versions = " and ".join(option_routes.era_label(starts, i) for i in admitted)
+            detail = (
+                f"{record.name}'s `all` registers {', '.join(some)} too in some of the "
+                f"versions of `{package}` the repository may install ({versions}): those "
+                "methods are not listed"
+            )
+            self._unresolved(UNRESOLVED_ROUTE, *place, detail)
+        return common
+
+    def _head_with_get(self, path: str, framework: str) -> bool:
+        """Whether every version of the framework the repository may install serves a HEAD
+        beside each GET by itself (`Framework.head_with_get_from`)."""
+        record = BY_KEY[framework]
+        if record.head_with_get_from is None:
+            return False
+        admits = self._declared_range(path, record.app_modules[0])
+        return not option_routes.admits_before(admits, record.head_with_get_from)
+
     def _declared_range(self, path: str, package: str) -> Range | None:
         """The range of `package` the `package.json` nearest `path` declares (up to the
-        repository's root, as npm and workspaces install it); None when none does."""
+        repository's root, as npm and workspaces install it), narrowed to the versions the
+        nearest lock file from that folder up pins (`npm ci` installs those; a pin outside
+        the range, a stale lock, is not taken); None when no manifest declares it."""
         folder = posixpath.dirname(path)
         while True:
             manifest = f"{folder}/{MANIFEST}" if folder else MANIFEST
             if manifest in self.files:
                 spec = declared_range(self._facts(manifest), package)
                 if spec is not None:
-                    return semver(spec)
+                    return self._locked(folder, package, semver(spec))
             if not folder:
                 return None
+            folder = posixpath.dirname(folder)
+
+    def _locked(self, folder: str, package: str, declared: Range) -> Range:
+        """`declared` narrowed to the versions of `package` the lock file nearest `folder`
+        (up to the root: a workspace's lock is at its root) pins, where they meet."""
+        while True:
+            for name in LOCKS:
+                lock = f"{folder}/{name}" if folder else name
+                if lock not in self.files:
+                    continue
+                pins = Range(())
+                for version in pinned(self._facts(lock), package):
+                    pins = pins.union(semver(version))
+                narrowed = declared.intersect(pins)
+                return declared if narrowed.is_empty() else narrowed
+            if not folder:
+                return declared
             folder = posixpath.dirname(folder)
 
     def _holds(

@@ -160,17 +160,34 @@ BY_LIBRARY = {r.library: r for r in RECORDS}
 
 def eras(record: OptionRoutes, admits: Range | None) -> tuple[int, ...]:
     """The eras of `record`'s library a declared range admits (every era when none is)."""
+    return admitted(record.starts, admits)
+
+
+def admitted(starts: tuple[Version, ...], admits: Range | None) -> tuple[int, ...]:
+    """The eras (`starts`: the first version of each, `()` the first) a declared range
+    admits; every era when none is declared, or when the range admits none of them."""
     if admits is None:
-        return tuple(range(len(record.starts)))
+        return tuple(range(len(starts)))
     found = []
-    for index, start in enumerate(record.starts):
-        end = record.starts[index + 1] if index + 1 < len(record.starts) else None
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else None
         era = Range(
             (Interval(normal(start) if start else None, True, normal(end) if end else None, False),)
         )
         if not admits.intersect(era).is_empty():
             found.append(index)
-    return tuple(found) or tuple(range(len(record.starts)))
+    return tuple(found) or tuple(range(len(starts)))
+
+
+def era_label(starts: tuple[Version, ...], index: int) -> str:
+    """Era `index` of `starts` as versions ("before 4.4", "4.4 to before 5.0", "from 5.0")."""
+    start = starts[index]
+    end = starts[index + 1] if index + 1 < len(starts) else None
+    low = ".".join(map(str, (*start, 0)[: max(2, len(start))])) if start else ""
+    high = ".".join(map(str, (*end, 0)[: max(2, len(end))])) if end else ""
+    if low and high:
+        return f"{low} to before {high}"
+    return f"before {high}" if high else f"from {low}"
 
 
 def served(
@@ -193,13 +210,7 @@ def served(
 
 
 def _era_label(record: OptionRoutes, index: int) -> str:
-    start = record.starts[index]
-    end = record.starts[index + 1] if index + 1 < len(record.starts) else None
-    low = ".".join(map(str, (*start, 0)[: max(2, len(start))])) if start else ""
-    high = ".".join(map(str, (*end, 0)[: max(2, len(end))])) if end else ""
-    if low and high:
-        return f"{low} to before {high}"
-    return f"before {high}" if high else f"from {low}"
+    return era_label(record.starts, index)
 
 
 @dataclass(frozen=True, slots=True)
