@@ -29,7 +29,7 @@ from .auth import VALUES
 from .envfiles import env_facts, is_env_file
 from .js_facts import JS_SUFFIXES, js_facts
 from .linker import FoundRoute, Gap, LinkMemo, names_whole, resolve_routes_and_asked
-from .manifests import MANIFEST, is_manifest, manifest_facts
+from .manifests import MANIFEST, is_lock, is_manifest, lock_facts, manifest_facts
 from .model import ModuleFacts
 from .python_facts import python_facts
 from .seeds import spells_router_base
@@ -39,9 +39,10 @@ SUFFIXES = (".py", *JS_SUFFIXES, MANIFEST)  # manifests: parsed when the linker 
 
 
 def NAMED(name: str) -> bool:
-    """`tsconfig*.json`/`jsconfig*.json`, sample environment files (`.env.example`) and a
-    distribution's `pyproject.toml`/`setup.cfg`: parsed when the linker asks, too."""
-    return is_config(name) or is_env_file(name) or is_distribution_file(name)
+    """`tsconfig*.json`/`jsconfig*.json`, sample environment files (`.env.example`), a
+    distribution's `pyproject.toml`/`setup.cfg` and npm's, yarn's and pnpm's lock files:
+    parsed when the linker asks, too."""
+    return is_config(name) or is_env_file(name) or is_distribution_file(name) or is_lock(name)
 
 
 KIND = "route"
@@ -73,6 +74,8 @@ def _extract(path: str, source: str, *, django: bool) -> ModuleFacts:
         return ModuleFacts("python", distribution=name, entry_points=groups)
     if is_manifest(path):
         return manifest_facts(source)
+    if is_lock(path):
+        return lock_facts(path, source)
     if is_config(path):
         return config_facts(source)
     if is_env_file(path):

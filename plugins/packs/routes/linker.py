@@ -36,7 +36,7 @@ from .frameworks import (
 )
 from .js_modules import JsModules, package_name
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
-from .manifests import MANIFEST, declared_range
+from .manifests import LOCKS, MANIFEST, declared_range
 from .model import (
     CALL,
     DECORATED,
@@ -1533,19 +1533,61 @@ class _RouteResolver:
     def _attach_keyed(self, path: str, route: RouteDecl) -> None:
         """`mapRoutes(table, folder)` (`option_routes.TableRouter`): each `'VERB /path'` key of
         the table a route of the router made at the call, placed there; a verb the versions
-        the nearest `package.json` admits may not route, a version whose routers share every
-        table, or a table not found: an `UNRESOLVED_ROUTE` at the call naming the library."""
+        the nearest `package.json` admits may not route, or a table not found: an
+        `UNRESOLVED_ROUTE` at the call naming the library. Where every version the repository
+        installs (its lock's pins) keeps one router for every call, the router serves each
+        table given to the library under that manifest too, each route placed at the call
+        given its table; where only some do, a finding at the call."""
         record = option_routes.TABLE_ROUTERS[route.keyed_by]
-        bare = replace(route, keyed_by="")
-        table = self._settled(self.evaluate(path, route.path))
-        if not (isinstance(table, _Scoped) and isinstance(table.value, Namespace)):
+        declaring = self._declaring(path, record.library)
+        admits = None if declaring is None else declaring[1]
+        shared = declaring is not None and not declaring[1].admits_from(record.shared_before)
+        calls = self._keyed_calls(record.library, declaring) if shared else [(path, route)]
+        for file, call in calls:
+            self._attach_keyed_table(path, route, file, call, record, admits)
+        if not shared and option_routes.admits_before(admits, record.shared_before):
             detail = (
-                f"the route table `{describe(route.path)}` given to `{record.library}` here is "
-                "computed out of sight: its routes are not listed"
+                f"`{record.library}` before "
+                f"{'.'.join(map(str, record.shared_before))} (which the repository may install) "
+                "serves the tables of every call on each router it returns: routes of other "
+                "tables under this router are not listed"
             )
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+
+    def _keyed_calls(
+        self, library: str, declaring: tuple[str, Range] | None
+    ) -> list[tuple[str, RouteDecl]]:
+        """Every call giving `library` a table in the files `declaring`'s manifest installs
+        for (the one module-level router they share), in file and line order."""
+        return [
+            (file, decl)
+            for file, facts in sorted(self.modules.items())
+            for decl in facts.routes
+            if decl.keyed_by == library and self._declaring(file, library) == declaring
+        ]
+
+    def _attach_keyed_table(
+        self,
+        path: str,
+        route: RouteDecl,
+        file: str,
+        call: RouteDecl,
+        record: option_routes.TableRouter,
+        admits: Range | None,
+    ) -> None:
+        """The routes of the table `call` (in `file`) gives the library, on `route`'s router;
+        a table not read, or entries a version admitted does not route: a finding at `call`,
+        reported once however many routers serve it."""
+        bare = replace(route, keyed_by="")
+        here = file == path
+        table = self._settled(self.evaluate(file, call.path))
+        if not (isinstance(table, _Scoped) and isinstance(table.value, Namespace)):
+            detail = (
+                f"the route table `{describe(call.path)}` given to `{record.library}` here is "
+                "computed out of sight: its routes are not listed"
+            )
+            self._unresolved(UNRESOLVED_ROUTE, file, call.line, detail)
             return
-        admits = self._declared_range(path, record.library)
         left: list[str] = []
         for key, _ in table.value.fields:
             entry = option_routes.table_entry(key)
@@ -1558,21 +1600,18 @@ class _RouteResolver:
             ):
                 left.append(f"`{key}`")
                 continue
-            self._attach_route(path, replace(bare, path=Lit(served), methods=(verb.upper(),)))
+            one = replace(bare, path=Lit(served), methods=(verb.upper(),))
+            if not here:
+                one = replace(one, called_at=(file, call.line), via=(path, route.line))
+            elif call.line != route.line:
+                one = replace(one, line=call.line)
+            self._attach_route(path, one)
         if left:
             detail = (
                 f"`{record.library}` is given entries here that some of the versions the "
                 f"repository may install do not route ({', '.join(left)}): not listed"
             )
-            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
-        if option_routes.admits_before(admits, record.shared_before):
-            detail = (
-                f"`{record.library}` before "
-                f"{'.'.join(map(str, record.shared_before))} (which the repository may install) "
-                "serves the tables of every call on each router it returns: routes of other "
-                "tables under this router are not listed"
-            )
-            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            self._unresolved(UNRESOLVED_ROUTE, file, call.line, detail)
 
     def _attach_table(self, path: str, route: RouteDecl) -> None:
         """`server.route(endpoints)`: each route of the table the argument names (`_route_table`,
@@ -3001,16 +3040,42 @@ class _RouteResolver:
 
     def _declared_range(self, path: str, package: str) -> Range | None:
         """The range of `package` the `package.json` nearest `path` declares (up to the
-        repository's root, as npm and workspaces install it); None when none does."""
+        repository's root, as npm and workspaces install it), narrowed to the versions the
+        nearest lock file at or above it pins (`package-lock.json`, `yarn.lock`, …: what an
+        install takes) where they agree; None when no manifest declares it."""
+        found = self._declaring(path, package)
+        return None if found is None else found[1]
+
+    def _declaring(self, path: str, package: str) -> tuple[str, Range] | None:
+        """`_declared_range` and the manifest that declares it."""
         folder = posixpath.dirname(path)
         while True:
             manifest = f"{folder}/{MANIFEST}" if folder else MANIFEST
             if manifest in self.files:
                 spec = declared_range(self._facts(manifest), package)
                 if spec is not None:
-                    return semver(spec)
+                    declared = semver(spec)
+                    pinned = self._pinned(folder, package)
+                    narrowed = declared if pinned is None else declared.intersect(pinned)
+                    return manifest, declared if narrowed.is_empty() else narrowed
             if not folder:
                 return None
+            folder = posixpath.dirname(folder)
+
+    def _pinned(self, folder: str, package: str) -> Range | None:
+        """The versions of `package` the nearest lock file at or above `folder` pins (one
+        folder's locks together: a repository may keep npm's and yarn's); None: none does."""
+        while True:
+            pinned: Range | None = None
+            for name in LOCKS:
+                lock = f"{folder}/{name}" if folder else name
+                if lock in self.files:
+                    spec = declared_range(self._facts(lock), package)
+                    if spec is not None:
+                        pins = semver(spec)
+                        pinned = pins if pinned is None else pinned.union(pins)
+            if pinned is not None or not folder:
+                return pinned
             folder = posixpath.dirname(folder)
 
     def _holds(

@@ -8,15 +8,37 @@ from __future__ import annotations
 import json
 import re
 
+from ..declared_versions import read as read_declarations
 from .model import Expr, Items, Lit, ModuleFacts, Namespace
 
 MANIFEST = "package.json"
+# npm's, yarn's and pnpm's lock files: the versions an install beside them takes
+LOCKS = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml")
 # `exports` conditions Node picks from for `require` and `import`, in the order tried here
 _CONDITIONS = ("require", "node", "import", "default")
 
 
 def is_manifest(path: str) -> bool:
     return path == MANIFEST or path.endswith("/" + MANIFEST)
+
+
+def is_lock(path: str) -> bool:
+    return path.rpartition("/")[2] in LOCKS
+
+
+def lock_facts(path: str, source: str) -> ModuleFacts:
+    """`bindings[DEPENDENCIES]`: each package a lock file pins, its pins as one range (`1.0.1`,
+    `1.0.1 || 2.1.0` where several copies are installed), as a manifest's ranges are kept. A
+    lock that cannot be read pins nothing (never a parse error: it holds no route)."""
+    pins: dict[str, list[str]] = {}
+    for requirement in read_declarations(path, source).requirements:
+        kept = pins.setdefault(requirement.package, [])
+        if requirement.text not in kept:
+            kept.append(requirement.text)
+    if not pins:
+        return ModuleFacts("package")
+    ranges = tuple((name, Lit(" || ".join(texts))) for name, texts in pins.items())
+    return ModuleFacts("package", bindings={DEPENDENCIES: Namespace(ranges)})
 
 
 def manifest_facts(source: str) -> ModuleFacts:

@@ -67,7 +67,7 @@ from .envfiles import is_env_file
 from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, SEEDS, UNREAD
 from .js_facts import _COMPUTED_CALL, route_shaped_calls
 from .linker import _APP_NAMES
-from .manifests import is_manifest
+from .manifests import is_lock, is_manifest
 from .model import DJANGO, HTTP_METHODS
 from .python_facts import _ROUTE_DECORATORS, _STATEMENT_CALLS, ROUTER_FRAMEWORKS
 from .tsconfig import is_config
@@ -280,7 +280,7 @@ def _word_byte(byte: int) -> bool:
 def admits(path: str, data: bytes) -> bool | Admission:
     """Whether the file at `path`, of these bytes, can hold facts of its own (see above).
     Substring tests first (`in` is a fast scan), a pattern only where they leave it open."""
-    if is_manifest(path) or is_config(path) or is_env_file(path):
+    if is_manifest(path) or is_lock(path) or is_config(path) or is_env_file(path):
         return False  # it declares nothing: parsed when the linker resolves through it
     if is_distribution_file(path) and not path.endswith(".py"):
         return False  # `pyproject.toml`, `setup.cfg`: parsed when the linker asks
