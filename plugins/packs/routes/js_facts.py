@@ -205,6 +205,10 @@ _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _BLANKS = frozenset(b" \t\r\n")
 
 
+# a `for (… of/in …)` loop or an array method run per item (`MODELS.forEach(m => …)`)
+_LOOP_OVER = re.compile(rb"\bfor\s*\(|\.\s*(?:forEach|map|reduce)\s*\(")
+
+
 def _in_callback_or_loop(node: _Node) -> bool:
     """Whether `node` is inside a `for` loop or a function passed as an argument (a `forEach`
     callback): where `_loop_envs` may find literal loops; read by node types alone."""
@@ -1272,7 +1276,9 @@ class _Reader:
         was scanned whole 10,000 times)."""
         if self._spells_tables is None:
             source = self.source
-            self._spells_tables = b"[" in source or b"Object." in source
+            self._spells_tables = (
+                b"[" in source or b"Object." in source or _LOOP_OVER.search(source) is not None
+            )  # a loop over an imported list or object spells no `[` here (`for (m of MODELS)`)
         return bool(self.arrays or self.objects) or self._spells_tables
 
     def _collection(self, node: _Node | None) -> _Node | None:

@@ -1865,6 +1865,8 @@ class _RouteResolver:
         elif isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
             records = self._records(table.file, table.value)
             keys = [str(index) for index in range(len(records))] if records is not None else None
+        elif isinstance(table, _Scoped) and isinstance(table.value, Items):
+            keys = [str(index) for index in range(len(table.value.values))]  # a list's indexes
         return keys if keys is not None and len(keys) <= _MAX_KEYS else None
 
     def _records(
@@ -1916,9 +1918,14 @@ class _RouteResolver:
                 if index >= len(records):
                     return Opaque()
                 return _record_member(*records[index], names[place + 1 :])
-            if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
+            if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
+                items = entity.value.values  # `for (const m of MODELS)`: item `name` of a list
+                at = int(name) if name.isdigit() else len(items)
+                value = items[at] if at < len(items) else None
+            elif isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
+                value = dict(entity.value.fields).get(name)
+            else:
                 return Opaque()
-            value = dict(entity.value.fields).get(name)
             if value is None:
                 return Opaque()
             found, file = value, entity.file
