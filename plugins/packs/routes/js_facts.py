@@ -2172,6 +2172,9 @@ class _Reader:
             tabled = self._table_router(node)
             if tabled is not None:
                 return tabled
+            listed = js_dirload.listing(self, node) if node.type == "call_expression" else None
+            if listed is not None:  # `globSync('models/*.js')`: the linker lists the files
+                return listed
             module = self._require(node)
             if module is not None:
                 return self._ref(module, "default")
@@ -3190,6 +3193,10 @@ class _Reader:
         """An argument of a call that passes a router: the router as `_owner` reads it, any
         other as `_value` does (`spec.verb || 'get'`: what the callers of the enclosing
         function pass)."""
+        if node.type == "identifier" and self._text(node) in self._env:
+            looped = self._value(node)  # a loop's variable: this iteration's item
+            if looped is not None:
+                return looped
         owner = self._owner(node)
         if isinstance(owner, _ROUTERISH) and not isinstance(owner, Sym):
             return owner

@@ -76,6 +76,7 @@ from .model import (
     Invocation,
     Items,
     Keyed,
+    Listing,
     Lit,
     LoadDecl,
     LoopKey,
@@ -236,6 +237,28 @@ class _External:
 
     module: str
     path: tuple[str, ...]
+
+
+def _node_path(callee: _External, args: list[_Entity | None]) -> _Str | None:
+    """Node's `path.basename(p, ext)`, `path.extname(p)`, `path.dirname(p)` (POSIX rules) of
+    strings the linker knows (a listed file's path); None for anything else."""
+    if callee.module not in {"path", "node:path", "path/posix"} or len(callee.path) != 1:
+        return None
+    if not args or not all(isinstance(a, _Str) for a in args) or len(args) > 2:
+        return None
+    texts = [a.value for a in args if isinstance(a, _Str)]
+    function, value = callee.path[0], texts[0].rstrip("/") or texts[0]
+    if function == "basename":
+        name = posixpath.basename(value)
+        ext = texts[1] if len(texts) == 2 else ""
+        return _Str(name[: -len(ext)] if ext and name.endswith(ext) and name != ext else name)
+    if function == "extname" and len(texts) == 1:
+        name = posixpath.basename(value)
+        dot = name.rfind(".")
+        return _Str(name[dot:] if dot > 0 else "")  # `.env`: none
+    if function == "dirname" and len(texts) == 1:
+        return _Str(posixpath.dirname(value) or ".")
+    return None
 
 
 _MANIFEST_LISTS = ("register", "registrations", "plugins")  # where glue's versions list plugins
@@ -1865,8 +1888,9 @@ class _RouteResolver:
         elif isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
             records = self._records(table.file, table.value)
             keys = [str(index) for index in range(len(records))] if records is not None else None
-        elif isinstance(table, _Scoped) and isinstance(table.value, Items):
-            keys = [str(index) for index in range(len(table.value.values))]  # a list's indexes
+        elif isinstance(table, _Scoped) and isinstance(table.value, Items) and table.value.values:
+            # a list's indexes; an empty one is filled at run time (`L.push(x)`): not known
+            keys = [str(index) for index in range(len(table.value.values))]
         return keys if keys is not None and len(keys) <= _MAX_KEYS else None
 
     def _records(
@@ -1892,6 +1916,18 @@ class _RouteResolver:
             if len(found) > _MAX_KEYS:
                 return None
         return found
+
+    def _listing(self, listing: Listing) -> Items | None:
+        """A folder listing as the list of its items the walked files give (`js_dirload.
+        listed`, from the folder of the nearest `package.json` above the file it is written in,
+        where `npm start` runs); None past `_MAX_KEYS` items or where a spelling does not apply."""
+        cwd = posixpath.dirname(listing.origin)
+        while cwd and f"{cwd}/{MANIFEST}" not in self.files:
+            cwd = posixpath.dirname(cwd)
+        items = js_dirload.listed(listing, self.files, cwd)
+        if items is None or len(items) > _MAX_KEYS:
+            return None
+        return Items(tuple(Lit(item) for item in items))
 
     def _keyed_value(self, path: str, keyed: LoopKey, key: str) -> Expr:
         """The key, or `table[key]` and its `members` (written in the table's file), in the
@@ -3444,6 +3480,9 @@ class _RouteResolver:
             return options[0] if all(o == options[0] for o in options) else _OneOf(options)
         if isinstance(expr, Namespace | Function | DependencyAlias | StarletteRoutes | Items):
             return _Scoped(path, expr)
+        if isinstance(expr, Listing):  # `globSync('models/*.js')`: the files it lists
+            items = self._listing(expr)
+            return _Scoped(path, items) if items is not None else None
         if isinstance(expr, Bound):  # a parameter's value, written where the call is
             return self.evaluate(expr.file, expr.expr)
         if isinstance(expr, Apply):
@@ -3472,6 +3511,10 @@ class _RouteResolver:
                 and callee.value.returns is not None
             ):  # a helper of the project's: its return value for these arguments
                 return self._apply(path, Apply(expr.callee, expr.passed))
+            if isinstance(callee, _External) and expr.passed is not None:
+                named = _node_path(callee, [self.evaluate(path, a) for a in expr.passed])
+                if named is not None:  # `path.basename(file, '.js')` of a listed file
+                    return named
             return self._member(callee, CALL) if callee is not None else None
         if isinstance(expr, Mapped):
             return self._array_built(path, expr)
@@ -3797,11 +3840,14 @@ def _last(value: ImportRef | Sym) -> str | None:
 
 
 def _keyed_parts(expr: Expr) -> list[LoopKey]:
-    """The `LoopKey` values `expr` holds, itself or as parts of a concatenation."""
+    """The `LoopKey` values `expr` holds, itself, as parts of a concatenation or as the
+    arguments of a call the linker may compute (`path.basename(file, '.js')`)."""
     if isinstance(expr, LoopKey):
         return [expr]
     if isinstance(expr, Concat):
         return [k for part in expr.parts for k in _keyed_parts(part)]
+    if isinstance(expr, Call) and expr.passed is not None:
+        return [k for part in expr.passed for k in _keyed_parts(part)]
     return []
 
 
@@ -3831,6 +3877,9 @@ def _keyed_filled(expr: Expr, value: Callable[[LoopKey], Expr]) -> Expr:
         return value(expr)
     if isinstance(expr, Concat) and _keyed_in(expr):
         return Concat(tuple(_keyed_filled(part, value) for part in expr.parts))
+    if isinstance(expr, Call) and expr.passed is not None and _keyed_in(expr):
+        args = tuple(_keyed_filled(part, value) for part in expr.args)
+        return replace(expr, args=args, passed=tuple(_keyed_filled(p, value) for p in expr.passed))
     return expr
 
 
